@@ -1,0 +1,47 @@
+// What every block offers the CLI: emission, a storage/layout report and its
+// synthesis tops. Blocks register here; the CLI iterates the registry.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "txgen/config/config.h"
+
+namespace txgen::blocks {
+
+struct EmitContext {
+  std::string version;      // generator version
+  std::string config_hash;  // hash of the configuration document
+};
+
+struct EmittedFile {
+  std::string name;  // file name, = module name + ".v"
+  std::string text;
+};
+
+struct BlockOutput {
+  std::vector<EmittedFile> files;
+  nlohmann::json parameters;  // elaborated parameters, for the manifest
+};
+
+struct BlockInfo {
+  std::string name;
+  std::string summary;
+  bool (*configured)(const config::Config&);
+  // Throws ConfigError when the configuration cannot be built.
+  BlockOutput (*emit)(const config::Config&, const EmitContext&);
+  nlohmann::json (*report_json)(const config::Config&);
+  std::string (*report_markdown)(const config::Config&);
+  std::vector<std::string> (*synth_tops)(const config::Config&);  // modules with a clock
+};
+
+const std::vector<BlockInfo>& registry();
+const BlockInfo* find_block(const std::string& name);
+std::string block_names();  // "bd_codec, ..." for help texts
+
+// Per-block entries (one per block source file).
+BlockInfo bd_codec_block();
+
+}  // namespace txgen::blocks

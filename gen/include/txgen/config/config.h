@@ -1,0 +1,53 @@
+// Parsed and validated txgen configuration. Pure data: every field here was
+// read from the JSON file and checked against its rule by parse_config().
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace txgen::config {
+
+struct SystemConfig {
+  unsigned va_bits = 0;     // virtual address width
+  uint64_t page_bytes = 0;  // translation granule
+  unsigned vmid_bits = 0;   // address-space identifier width
+  unsigned vrf_bits = 0;    // SR-IOV virtual-function identifier width
+};
+
+struct LdsConfig {
+  uint64_t bytes = 0;
+  unsigned segment_bytes = 0;
+};
+
+enum class TxIndex { DirectMapped, Set };
+
+struct IcacheConfig {
+  uint64_t bytes = 0;
+  unsigned ways = 0;
+  unsigned line_bytes = 0;
+  TxIndex tx_index = TxIndex::DirectMapped;
+};
+
+enum class CodecHost { Lds, Icache };
+enum class CodecEncoding { Prefix, Arith };
+enum class IdPlacement { PerEntry, Shared };
+
+struct BdCodecConfig {
+  CodecHost host = CodecHost::Lds;
+  unsigned tags = 0;
+  unsigned base_bits = 0;
+  unsigned delta_bits = 0;  // total over all tags
+  CodecEncoding encoding = CodecEncoding::Prefix;
+  IdPlacement ids = IdPlacement::PerEntry;
+};
+
+struct Config {
+  std::string name;  // lower-case identifier, part of every module name
+  SystemConfig system;
+  std::optional<LdsConfig> lds;
+  std::optional<IcacheConfig> icache;
+  std::optional<BdCodecConfig> bd_codec;
+};
+
+}  // namespace txgen::config

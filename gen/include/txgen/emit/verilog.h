@@ -1,0 +1,62 @@
+// A small Verilog-2005 module writer. Every block emits through it, so
+// ordering, indentation and the flop style are the same everywhere and the
+// output is byte-for-byte deterministic. It prints; it decides nothing.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace txgen::emit {
+
+// "[7:0]" for width 8, "" for width 1.
+std::string range(unsigned width);
+// Verilog sized constant "8'd0".
+std::string sized(unsigned width, unsigned long long value);
+// Part select name[msb:lsb] (name[lsb] when one bit).
+std::string slice(const std::string& name, unsigned lsb, unsigned width);
+
+class Module {
+ public:
+  explicit Module(std::string name) : name_(std::move(name)) {}
+
+  const std::string& name() const { return name_; }
+
+  void header_line(const std::string& text) { header_.push_back(text); }
+  void clock_and_reset();  // clk_i, rst_ni first (lowRISC order)
+  void input(const std::string& name, unsigned width, const std::string& comment = "");
+  void output(const std::string& name, unsigned width, const std::string& comment = "");
+
+  void comment(const std::string& text);  // a comment line in the body
+  void wire(const std::string& name, unsigned width);
+  void assign(const std::string& lhs, const std::string& rhs);
+  void wire_assign(const std::string& name, unsigned width, const std::string& rhs);
+
+  // A flop foo_q with next state foo_d (declared here as a wire), reset to zero
+  // by the asynchronous active-low reset. All flops share one clocked block.
+  void flop(const std::string& base, unsigned width);
+
+  void instance(const std::string& module, const std::string& inst,
+                const std::vector<std::pair<std::string, std::string>>& connections);
+
+  std::string render() const;
+
+ private:
+  struct Port {
+    std::string dir, name, comment;
+    unsigned width;
+  };
+  struct Flop {
+    std::string base;
+    unsigned width;
+  };
+
+  std::string name_;
+  std::vector<std::string> header_;
+  std::vector<Port> ports_;
+  std::vector<std::string> decls_;
+  std::vector<std::string> body_;
+  std::vector<Flop> flops_;
+};
+
+}  // namespace txgen::emit

@@ -1,0 +1,63 @@
+#include "txgen/cli/generate.h"
+
+#include "txgen/config/parse.h"
+#include "txgen/error.h"
+
+namespace txgen::cli {
+
+LoadedConfig load(const std::string& path) {
+  LoadedConfig lc;
+  lc.doc = config::read_json_file(path);
+  lc.cfg = config::parse_config(lc.doc);
+  lc.hash = config::config_hash(lc.doc);
+  return lc;
+}
+
+std::vector<const blocks::BlockInfo*> select_blocks(const config::Config& cfg,
+                                                    const std::string& name) {
+  std::vector<const blocks::BlockInfo*> out;
+  if (!name.empty()) {
+    const blocks::BlockInfo* b = blocks::find_block(name);
+    if (!b)
+      throw ConfigError("--block", "\"" + name + "\"",
+                        "unknown block; known blocks: " + blocks::block_names());
+    if (!b->configured(cfg))
+      throw ConfigError("$." + name, "(missing)", "the configuration has no section for block " + name);
+    out.push_back(b);
+    return out;
+  }
+  for (const auto& b : blocks::registry())
+    if (b.configured(cfg)) out.push_back(&b);
+  if (out.empty())
+    throw ConfigError("$", "(no block section)",
+                      "the configuration configures no block; known blocks: " + blocks::block_names());
+  return out;
+}
+
+std::vector<emit::NamedText> generate(const LoadedConfig& lc,
+                                      const std::vector<const blocks::BlockInfo*>& blocks) {
+  const blocks::EmitContext ctx{TXGEN_VERSION, lc.hash};
+  std::vector<emit::NamedText> files;
+  std::string file_list;
+  nlohmann::json manifest = {{"generator", "txgen"},
+                             {"version", TXGEN_VERSION},
+                             {"config", lc.cfg.name},
+                             {"config_hash", lc.hash},
+                             {"blocks", nlohmann::json::array()}};
+  for (const blocks::BlockInfo* b : blocks) {
+    blocks::BlockOutput out = b->emit(lc.cfg, ctx);
+    nlohmann::json modules = nlohmann::json::array();
+    for (auto& f : out.files) {
+      modules.push_back(f.name.substr(0, f.name.size() - 2));
+      file_list += f.name + "\n";
+      files.push_back({f.name, std::move(f.text)});
+    }
+    manifest["blocks"].push_back(
+        {{"name", b->name}, {"modules", modules}, {"parameters", out.parameters}});
+  }
+  files.push_back({"files.f", file_list});
+  files.push_back({"manifest.json", manifest.dump(2) + "\n"});
+  return files;
+}
+
+}  // namespace txgen::cli

@@ -1,0 +1,203 @@
+#include "txgen/config/parse.h"
+
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
+
+#include "txgen/error.h"
+
+namespace txgen::config {
+namespace {
+
+using nlohmann::json;
+
+std::string show(const json& value) { return value.dump(); }
+
+bool is_pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+// Reads one object field, recording it as seen so unknown fields can be reported.
+class ObjectReader {
+ public:
+  ObjectReader(const json& obj, std::string path) : obj_(obj), path_(std::move(path)) {
+    if (!obj_.is_object()) throw ConfigError(path_, show(obj_), "must be an object");
+  }
+
+  const json& field(const std::string& key) {
+    seen_.insert(key);
+    auto it = obj_.find(key);
+    if (it == obj_.end()) throw ConfigError(path_of(key), "(missing)", "required field");
+    return *it;
+  }
+
+  bool has(const std::string& key) const { return obj_.contains(key); }
+
+  std::string path_of(const std::string& key) const { return path_ + "." + key; }
+
+  uint64_t integer(const std::string& key, uint64_t lo, uint64_t hi) {
+    const json& v = field(key);
+    if (!v.is_number_integer() || v.is_boolean())
+      throw ConfigError(path_of(key), show(v), "must be an integer");
+    if (v.is_number_unsigned() ? false : v.get<int64_t>() < 0)
+      throw ConfigError(path_of(key), show(v), range_rule(lo, hi));
+    const uint64_t n = v.get<uint64_t>();
+    if (n < lo || n > hi) throw ConfigError(path_of(key), show(v), range_rule(lo, hi));
+    return n;
+  }
+
+  uint64_t power_of_two(const std::string& key, uint64_t lo, uint64_t hi) {
+    const uint64_t n = integer(key, lo, hi);
+    if (!is_pow2(n)) throw ConfigError(path_of(key), std::to_string(n), "must be a power of two");
+    return n;
+  }
+
+  std::string choice(const std::string& key, const std::vector<std::string>& options) {
+    const json& v = field(key);
+    std::string rule = "must be one of";
+    for (const auto& o : options) rule += " \"" + o + "\"";
+    if (!v.is_string()) throw ConfigError(path_of(key), show(v), rule);
+    const std::string s = v.get<std::string>();
+    for (const auto& o : options)
+      if (s == o) return s;
+    throw ConfigError(path_of(key), show(v), rule);
+  }
+
+  // Call after all fields were read.
+  void reject_unknown() const {
+    for (auto it = obj_.begin(); it != obj_.end(); ++it)
+      if (!seen_.count(it.key()))
+        throw ConfigError(path_of(it.key()), show(it.value()), "unknown field");
+  }
+
+ private:
+  static std::string range_rule(uint64_t lo, uint64_t hi) {
+    return "must be an integer in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+  }
+
+  const json& obj_;
+  std::string path_;
+  std::set<std::string> seen_;
+};
+
+std::string parse_name(ObjectReader& root) {
+  const json& v = root.field("name");
+  static const std::regex kIdent("[a-z][a-z0-9_]{0,39}");
+  const std::string rule =
+      "must be a lower-case identifier ([a-z][a-z0-9_]*, at most 40 characters), "
+      "it is part of every module name";
+  if (!v.is_string() || !std::regex_match(v.get<std::string>(), kIdent))
+    throw ConfigError(root.path_of("name"), show(v), rule);
+  const std::string s = v.get<std::string>();
+  if (s.find("__") != std::string::npos || s.back() == '_')
+    throw ConfigError(root.path_of("name"), show(v), rule + "; no \"__\" and no trailing '_'");
+  return s;
+}
+
+SystemConfig parse_system(const json& j) {
+  ObjectReader r(j, "$.system");
+  SystemConfig s;
+  s.va_bits = static_cast<unsigned>(r.integer("va_bits", 16, 64));
+  const uint64_t page = r.integer("page_bytes", 4096, 2097152);
+  if (page != 4096 && page != 65536 && page != 2097152)
+    throw ConfigError(r.path_of("page_bytes"), std::to_string(page),
+                      "must be 4096, 65536 or 2097152 (4 KB, 64 KB, 2 MB pages)");
+  s.page_bytes = page;
+  s.vmid_bits = static_cast<unsigned>(r.integer("vmid_bits", 1, 8));
+  s.vrf_bits = static_cast<unsigned>(r.integer("vrf_bits", 1, 8));
+  r.reject_unknown();
+  return s;
+}
+
+LdsConfig parse_lds(const json& j) {
+  ObjectReader r(j, "$.lds");
+  LdsConfig l;
+  l.bytes = r.power_of_two("bytes", 1024, 1048576);
+  const uint64_t seg = r.integer("segment_bytes", 32, 64);
+  if (seg != 32 && seg != 64)
+    throw ConfigError(r.path_of("segment_bytes"), std::to_string(seg), "must be 32 or 64");
+  l.segment_bytes = static_cast<unsigned>(seg);
+  r.reject_unknown();
+  return l;
+}
+
+IcacheConfig parse_icache(const json& j) {
+  ObjectReader r(j, "$.icache");
+  IcacheConfig c;
+  c.bytes = r.power_of_two("bytes", 1024, 1048576);
+  c.ways = static_cast<unsigned>(r.power_of_two("ways", 1, 64));
+  c.line_bytes = static_cast<unsigned>(r.power_of_two("line_bytes", 16, 256));
+  if (c.bytes < uint64_t{c.ways} * c.line_bytes)
+    throw ConfigError("$.icache.bytes", std::to_string(c.bytes),
+                      "must hold at least one set: ways x line_bytes = " +
+                          std::to_string(uint64_t{c.ways} * c.line_bytes));
+  c.tx_index = r.choice("tx_index", {"direct_mapped", "set"}) == "set" ? TxIndex::Set
+                                                                        : TxIndex::DirectMapped;
+  r.reject_unknown();
+  return c;
+}
+
+BdCodecConfig parse_bd_codec(const json& j, const Config& cfg) {
+  ObjectReader r(j, "$.bd_codec");
+  BdCodecConfig b;
+  const std::string host = r.choice("host", {"lds", "icache"});
+  b.host = host == "lds" ? CodecHost::Lds : CodecHost::Icache;
+  if (b.host == CodecHost::Lds && !cfg.lds)
+    throw ConfigError(r.path_of("host"), "\"lds\"", "names the LDS, but there is no $.lds section");
+  if (b.host == CodecHost::Icache && !cfg.icache)
+    throw ConfigError(r.path_of("host"), "\"icache\"",
+                      "names the I-cache, but there is no $.icache section");
+  b.tags = static_cast<unsigned>(r.integer("tags", 2, 16));
+  b.base_bits = static_cast<unsigned>(r.integer("base_bits", 1, 256));
+  b.delta_bits = static_cast<unsigned>(r.integer("delta_bits", 1, 1024));
+  if (b.delta_bits % b.tags != 0)
+    throw ConfigError(r.path_of("delta_bits"), std::to_string(b.delta_bits),
+                      "must be a multiple of $.bd_codec.tags (" + std::to_string(b.tags) +
+                          "): each entry owns delta_bits / tags bits");
+  b.encoding = r.choice("encoding", {"prefix", "arith"}) == "arith" ? CodecEncoding::Arith
+                                                                    : CodecEncoding::Prefix;
+  b.ids = r.choice("ids", {"per_entry", "shared"}) == "shared" ? IdPlacement::Shared
+                                                               : IdPlacement::PerEntry;
+  r.reject_unknown();
+  return b;
+}
+
+}  // namespace
+
+Config parse_config(const json& doc) {
+  ObjectReader root(doc, "$");
+  Config cfg;
+  cfg.name = parse_name(root);
+  cfg.system = parse_system(root.field("system"));
+  if (root.has("lds")) cfg.lds = parse_lds(root.field("lds"));
+  if (root.has("icache")) cfg.icache = parse_icache(root.field("icache"));
+  if (root.has("bd_codec")) cfg.bd_codec = parse_bd_codec(root.field("bd_codec"), cfg);
+  root.reject_unknown();
+  return cfg;
+}
+
+nlohmann::json read_json_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw ConfigError("$", "\"" + path + "\"", "configuration file cannot be opened");
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw ConfigError("$", "\"" + path + "\"", std::string("is not valid JSON: ") + e.what());
+  }
+}
+
+Config load_config_file(const std::string& path) { return parse_config(read_json_file(path)); }
+
+std::string config_hash(const nlohmann::json& doc) {
+  const std::string text = doc.dump();  // keys sorted: canonical
+  uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+}  // namespace txgen::config

@@ -1,0 +1,4 @@
+bd_codec_default_pack.v
+bd_codec_default_unpack.v
+bd_codec_default_comp.v
+bd_codec_default_decomp.v

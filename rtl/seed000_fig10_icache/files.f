@@ -1,0 +1,4 @@
+bd_codec_seed000_fig10_icache_pack.v
+bd_codec_seed000_fig10_icache_unpack.v
+bd_codec_seed000_fig10_icache_comp.v
+bd_codec_seed000_fig10_icache_decomp.v

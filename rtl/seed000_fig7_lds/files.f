@@ -1,0 +1,4 @@
+bd_codec_seed000_fig7_lds_pack.v
+bd_codec_seed000_fig7_lds_unpack.v
+bd_codec_seed000_fig7_lds_comp.v
+bd_codec_seed000_fig7_lds_decomp.v

@@ -1,0 +1,4 @@
+bd_codec_seed000_table1_lds16k_pack.v
+bd_codec_seed000_table1_lds16k_unpack.v
+bd_codec_seed000_table1_lds16k_comp.v
+bd_codec_seed000_table1_lds16k_decomp.v

@@ -1,0 +1,80 @@
+# txgen logic synthesis onto osu018 with Yosys 0.23.
+# Run as: yosys -c yosys_synth.tcl
+# Inputs (environment):
+#   TXGEN_TOP        top module name
+#   TXGEN_VERILOG    space-separated Verilog-2005 files
+#   TXGEN_LIBERTY    standard-cell liberty (osu018_stdcells.lib)
+#   TXGEN_PERIOD_PS  clock period in ps, the ABC delay target
+#   TXGEN_OUT_DIR    directory for abc.constr, stat.txt and netlist.v
+# The flow matches the one used for the public-RTL reference figures
+# (docs: qor-targets): synth -flatten, dfflibmap, abc -D PERIOD with an INVX1
+# driving cell and a 0.02 pF load.
+
+proc txgen_env {name} {
+    if {![info exists ::env($name)] || [string trim $::env($name)] eq ""} {
+        error "yosys_synth.tcl: environment variable $name is not set"
+    }
+    return [string trim $::env($name)]
+}
+
+# Stage markers make the log easy to split and show where a failure happened.
+proc txgen_stage {name} {
+    yosys log "TXGEN_STAGE $name"
+}
+
+set top       [txgen_env TXGEN_TOP]
+set sources   [regexp -all -inline {\S+} [txgen_env TXGEN_VERILOG]]
+set liberty   [txgen_env TXGEN_LIBERTY]
+set period_ps [txgen_env TXGEN_PERIOD_PS]
+set out_dir   [txgen_env TXGEN_OUT_DIR]
+
+if {![string is double -strict $period_ps] || $period_ps <= 0} {
+    error "yosys_synth.tcl: TXGEN_PERIOD_PS must be a positive number, got '$period_ps'"
+}
+file mkdir $out_dir
+set constr_file  [file join $out_dir abc.constr]
+set stat_file    [file join $out_dir stat.txt]
+set netlist_file [file join $out_dir netlist.v]
+
+# ABC sees every primary input (ports and flop outputs) driven by INVX1 and
+# every primary output loaded with 0.02 pF. Passing -constr also makes Yosys'
+# default ABC script end in "buffer; upsize; dnsize; stime", so high-fanout
+# nets get buffered without a custom script.
+set fh [open $constr_file w]
+puts $fh "set_driving_cell INVX1"
+puts $fh "set_load 0.02"
+close $fh
+
+txgen_stage read
+# Liberty cells first as black boxes: check -assert needs their pin directions.
+yosys read_liberty -lib $liberty
+foreach src $sources {
+    yosys read_verilog $src
+}
+
+txgen_stage synth
+yosys synth -top $top -flatten
+
+txgen_stage dfflibmap
+yosys dfflibmap -liberty $liberty
+
+txgen_stage abc
+yosys abc -D $period_ps -liberty $liberty -constr $constr_file
+
+txgen_stage clean
+# Name flip-flops after the RTL registers they came from, so that timing
+# reports say "tag_q_DFFSR_Q_3" instead of "_1234_". Done before the purge,
+# which drops the internal register wire names.
+yosys autoname t:DFFPOSX1 t:DFFNEGX1 t:DFFSR t:LATCH
+yosys opt_clean -purge
+
+txgen_stage check
+yosys check -assert
+
+txgen_stage stat
+yosys tee -o $stat_file stat -liberty $liberty
+
+txgen_stage write
+yosys write_verilog -noattr $netlist_file
+
+txgen_stage done

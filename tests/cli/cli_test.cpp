@@ -1,0 +1,92 @@
+// The txgen command line: help, exit codes, error messages, no partial output.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+
+#include "cli_support.h"
+
+namespace fs = std::filesystem;
+using txgen::test::source;
+using txgen::test::TempDir;
+using txgen::test::run_txgen;
+
+TEST(Cli, HelpDocumentsEveryCommandAndOption) {
+  const auto top = run_txgen("--help");
+  EXPECT_EQ(top.exit_code, 0);
+  for (const char* cmd : {"gen", "report", "synth"}) EXPECT_NE(top.output.find(cmd), std::string::npos);
+  const auto gen = run_txgen("gen --help");
+  EXPECT_EQ(gen.exit_code, 0);
+  for (const char* opt : {"--config", "--out", "--block"})
+    EXPECT_NE(gen.output.find(opt), std::string::npos) << opt;
+  const auto report = run_txgen("report --help");
+  for (const char* opt : {"--config", "--format", "--block"})
+    EXPECT_NE(report.output.find(opt), std::string::npos) << opt;
+  const auto synth = run_txgen("synth --help");
+  for (const char* opt : {"--config", "--block", "--out", "--liberty"})
+    EXPECT_NE(synth.output.find(opt), std::string::npos) << opt;
+}
+
+TEST(Cli, NoSubcommandIsInvalidInput) { EXPECT_EQ(run_txgen("").exit_code, 2); }
+
+TEST(Cli, GenWritesModulesFileListAndManifest) {
+  TempDir dir("gen");
+  const auto r = run_txgen("gen --config " + source("configs/default.json") + " --out " + dir.str("o"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* m : {"pack", "unpack", "comp", "decomp"})
+    EXPECT_TRUE(fs::exists(dir.path() / "o" / (std::string("bd_codec_default_") + m + ".v"))) << m;
+  const std::string list = txgen::test::read_file(dir.path() / "o" / "files.f");
+  EXPECT_EQ(list, "bd_codec_default_pack.v\nbd_codec_default_unpack.v\nbd_codec_default_comp.v\n"
+                  "bd_codec_default_decomp.v\n");
+  const std::string manifest = txgen::test::read_file(dir.path() / "o" / "manifest.json");
+  for (const char* key : {"\"config_hash\"", "\"blocks\"", "\"modules\"", "\"parameters\"",
+                          "\"va_tag_bits\": 25"})
+    EXPECT_NE(manifest.find(key), std::string::npos) << key;
+}
+
+TEST(Cli, InfeasibleConfigExitsTwoNamingFieldAndLeavesNoOutput) {
+  TempDir dir("bad");
+  const auto r = run_txgen("gen --config " + source("tests/configs/bad/seed000_fig10_icache_per_entry_ids.json") +
+                       " --out " + dir.str("o"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("$.bd_codec.delta_bits = 64"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("leaving 0 VA-tag bits"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir.path() / "o"));
+}
+
+TEST(Cli, PaperLdsBudgetFor16KLdsIsRejectedWithArithmetic) {
+  const auto r = run_txgen("report --config " + source("tests/configs/bad/seed000_table1_lds16k_paper_budget.json"));
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("$.bd_codec.base_bits = 16: too small: the prefix encoding keeps 27 - 9 = 18"),
+            std::string::npos)
+      << r.output;
+}
+
+TEST(Cli, MissingConfigFileIsInvalidInput) {
+  const auto r = run_txgen("report --config /nonexistent/x.json");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("cannot be opened"), std::string::npos);
+}
+
+TEST(Cli, UnknownBlockIsInvalidInput) {
+  const auto r = run_txgen("report --config " + source("configs/default.json") + " --block nope");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_NE(r.output.find("--block = \"nope\": unknown block; known blocks: bd_codec"), std::string::npos)
+      << r.output;
+}
+
+TEST(Cli, BadFormatIsInvalidInput) {
+  EXPECT_EQ(run_txgen("report --config " + source("configs/default.json") + " --format xml").exit_code, 2);
+}
+
+TEST(Cli, ReportReproducesTheDocumentsFigures) {
+  const auto lds = run_txgen("report --config " + source("configs/seed000_fig7_lds.json"));
+  ASSERT_EQ(lds.exit_code, 0) << lds.output;
+  EXPECT_NE(lds.output.find("48 - 12 (page) - 11 (log2(2048 LDS segments)) = 25"), std::string::npos)
+      << lds.output;
+  EXPECT_NE(lds.output.find("1 + 2 + 2 + 2 + 25 = 32"), std::string::npos);
+  EXPECT_NE(lds.output.find("16 + 48 = 64"), std::string::npos);
+  const auto ic = run_txgen("report --config " + source("configs/seed000_fig10_icache.json") + " --format json");
+  ASSERT_EQ(ic.exit_code, 0) << ic.output;
+  EXPECT_NE(ic.output.find("\"raw_tag_bits\": 39"), std::string::npos) << ic.output;
+  EXPECT_NE(ic.output.find("\"packed_bits\": 96"), std::string::npos);
+}

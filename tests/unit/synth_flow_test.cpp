@@ -1,0 +1,194 @@
+// End-to-end check of the synthesis flow on a fixed 8-bit counter
+// (tests/data/synth_counter.v): Yosys onto osu018, then OpenSTA.
+#include "txgen/synth/synth_flow.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+namespace fs = std::filesystem;
+using txgen::synth::SynthRequest;
+using txgen::synth::SynthResult;
+
+constexpr const char* kLiberty = "/usr/share/qflow/tech/osu018/osu018_stdcells.lib";
+constexpr unsigned kCounterFlops = 9;  // 8 counter bits + registered wrap flag
+
+bool on_path(const std::string& tool) {
+  const char* path = std::getenv("PATH");
+  std::istringstream dirs(path ? path : "");
+  for (std::string dir; std::getline(dirs, dir, ':');) {
+    if (::access((fs::path(dir.empty() ? "." : dir) / tool).c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+SynthRequest counter_request() {
+  const fs::path root = TXGEN_SOURCE_DIR;
+  SynthRequest req;
+  req.top = "synth_counter";
+  req.verilog_files = {(root / "tests/data/synth_counter.v").string()};
+  req.sdc_path = (root / "constraints/bd_codec.sdc").string();  // same plain 2.5 ns SDC
+  req.liberty_path = kLiberty;
+  req.work_dir = (fs::temp_directory_path() / ("txgen_synth_test_" + std::to_string(::getpid()))).string();
+  req.period_ns = 2.5;
+  req.scripts_dir = (root / "synth").string();
+  return req;
+}
+
+class SynthFlowTest : public ::testing::Test {
+ protected:
+  // One synthesis run shared by all tests: it takes about a second.
+  static void SetUpTestSuite() {
+    if (!on_path("yosys") || !on_path("sta")) return;
+    request_ = new SynthRequest(counter_request());
+    try {
+      result_ = new SynthResult(txgen::synth::run_synth(*request_));
+    } catch (const std::exception& e) {
+      error_ = e.what();
+    }
+  }
+  static void TearDownTestSuite() {
+    if (request_) fs::remove_all(request_->work_dir);
+    delete result_;
+    delete request_;
+    result_ = nullptr;
+    request_ = nullptr;
+  }
+  void SetUp() override {
+    if (!on_path("yosys") || !on_path("sta")) GTEST_SKIP() << "yosys or sta not on PATH";
+    ASSERT_NE(result_, nullptr) << "run_synth failed: " << error_;
+  }
+  static const SynthResult& result() { return *result_; }
+
+  static SynthRequest* request_;
+  static SynthResult* result_;
+  static std::string error_;
+};
+
+SynthRequest* SynthFlowTest::request_ = nullptr;
+SynthResult* SynthFlowTest::result_ = nullptr;
+std::string SynthFlowTest::error_;
+
+TEST_F(SynthFlowTest, CountsCellsAndFlops) {
+  EXPECT_EQ(result().top, "synth_counter");
+  EXPECT_EQ(result().flops, kCounterFlops);
+  EXPECT_GT(result().cells, result().flops);
+  EXPECT_GT(result().area_um2, 0.0);
+}
+
+TEST_F(SynthFlowTest, TimingFiguresAreConsistent) {
+  const SynthResult& r = result();
+  EXPECT_DOUBLE_EQ(r.period_ns, 2.5);
+  EXPECT_TRUE(std::isfinite(r.worst_slack_ns));
+  EXPECT_GT(r.worst_slack_ns, 0.0) << "an 8-bit counter meets 2.5 ns in osu018";
+  EXPECT_NEAR(r.min_period_ns, r.period_ns - r.worst_slack_ns, 1e-12);
+  EXPECT_GT(r.critical_path_ns, 0.0);
+  EXPECT_LT(r.critical_path_ns, r.min_period_ns);  // setup time is not part of the path
+  EXPECT_NEAR(r.fo4, r.critical_path_ns / 0.10, 1e-9);
+  EXPECT_FALSE(r.path_start.empty());
+  EXPECT_FALSE(r.path_end.empty());
+  EXPECT_GT(r.logic_depth_cells, 0u);
+}
+
+// The counter's worst path starts at en_i, so the reported critical path is
+// the arrival time that sta.tcl printed less the SDC's 0.3 ns input delay.
+TEST_F(SynthFlowTest, InputPathExcludesInputDelay) {
+  const SynthResult& r = result();
+  ASSERT_EQ(r.path_start, "en_i");
+  std::ifstream log(fs::path(request_->work_dir) / "sta.log");
+  std::string line;
+  double arrival = -1.0;
+  while (std::getline(log, line)) {
+    const std::string key = "TXGEN_RESULT data_arrival_ns=";
+    if (line.rfind(key, 0) == 0) arrival = std::stod(line.substr(key.size()));
+  }
+  ASSERT_GT(arrival, 0.0);
+  EXPECT_NEAR(r.critical_path_ns, arrival - 0.3, 1e-9);
+}
+
+// With no input delay the counter's register-to-register carry path is the
+// worst; it starts at a flip-flop clock pin and nothing is subtracted.
+TEST_F(SynthFlowTest, RegisterPathStartsAtClockPin) {
+  SynthRequest req = counter_request();
+  req.work_dir += "_regpath";
+  fs::create_directories(req.work_dir);
+  const fs::path sdc = fs::path(req.work_dir) / "no_input_delay.sdc";
+  std::ofstream(sdc) << "create_clock -name clk -period 2.5 [get_ports clk_i]\n"
+                        "set_input_delay 0.0 -clock clk [delete_from_list [all_inputs] [get_ports clk_i]]\n"
+                        "set_output_delay 0.3 -clock clk [all_outputs]\n"
+                        "set_driving_cell -lib_cell INVX1 -pin Y [all_inputs]\n"
+                        "set_load 0.02 [all_outputs]\n";
+  req.sdc_path = sdc.string();
+  const SynthResult r = txgen::synth::run_synth(req);
+  EXPECT_NE(r.path_start.find("count_q"), std::string::npos) << r.path_start;
+  EXPECT_NE(r.path_start.find("/CLK"), std::string::npos) << r.path_start;
+  EXPECT_GT(r.critical_path_ns, 0.0);
+  EXPECT_LT(r.critical_path_ns, r.min_period_ns);
+  EXPECT_EQ(r.flops, kCounterFlops);
+  fs::remove_all(req.work_dir);
+}
+
+TEST_F(SynthFlowTest, WorkDirRecordsTheRun) {
+  const fs::path work = request_->work_dir;
+  for (const char* file : {"yosys_synth.tcl", "sta.tcl", "bd_codec.sdc", "abc.constr", "netlist.v", "stat.txt",
+                           "yosys.log", "sta.log"}) {
+    EXPECT_TRUE(fs::exists(work / file)) << file;
+  }
+}
+
+TEST_F(SynthFlowTest, TablesCarryTheFigures) {
+  const SynthResult& r = result();
+  const std::vector<SynthResult> rows = {r};
+
+  const std::string md = txgen::synth::results_markdown(rows, "Counter");
+  EXPECT_NE(md.find("### Counter"), std::string::npos);
+  EXPECT_NE(md.find("| module | area um^2 | cells | flip-flops |"), std::string::npos);
+  EXPECT_NE(md.find("| synth_counter | "), std::string::npos);
+  char slack[64];
+  std::snprintf(slack, sizeof slack, "%.3f @ 2.500", r.worst_slack_ns);
+  EXPECT_NE(md.find(slack), std::string::npos) << md;
+
+  const auto json = nlohmann::json::parse(txgen::synth::results_json(rows));
+  ASSERT_EQ(json.size(), 1u);
+  EXPECT_EQ(json[0]["module"], "synth_counter");
+  EXPECT_EQ(json[0]["flip_flops"], kCounterFlops);
+  EXPECT_EQ(json[0]["cells"], r.cells);
+  EXPECT_NEAR(json[0]["area_um2"].get<double>(), r.area_um2, 0.05);
+  EXPECT_NEAR(json[0]["worst_slack_ns"].get<double>(), r.worst_slack_ns, 0.0005);
+  EXPECT_NEAR(json[0]["fo4"].get<double>(), r.fo4, 0.05);
+
+  const std::string csv = txgen::synth::results_csv(rows);
+  EXPECT_EQ(csv.rfind("module,area_um2,cells,flip_flops,", 0), 0u);
+  std::ostringstream row_start;
+  row_start << "\nsynth_counter," << std::fixed;
+  row_start.precision(1);
+  row_start << r.area_um2 << ',' << r.cells << ',' << r.flops << ",2.500,";
+  EXPECT_NE(csv.find(row_start.str()), std::string::npos) << csv;
+}
+
+TEST_F(SynthFlowTest, MissingTopFailsWithLog) {
+  SynthRequest req = counter_request();
+  req.top = "no_such_module";
+  req.work_dir += "_bad";
+  try {
+    txgen::synth::run_synth(req);
+    ADD_FAILURE() << "expected std::runtime_error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("yosys.log"), std::string::npos) << e.what();
+  }
+  fs::remove_all(req.work_dir);
+}
+
+}  // namespace

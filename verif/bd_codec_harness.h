@@ -1,0 +1,621 @@
+// Lock-step harness of bd_codec_NAME_comp and bd_codec_NAME_decomp
+// (docs/blocks/bd_codec.md) against model::BdCompStage / BdDecompStage.
+// Each cycle: drive the inputs, settle, compare every DUT output with the
+// model's outputs(), then the rising edge on both. Templates over the
+// Verilated classes so one harness serves every configuration.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cosim_util.h"
+#include "model/bd_codec.h"
+#include "txgen/elab/bd_codec.h"
+
+namespace txgen::verif {
+
+using model::BdTag;
+
+// ---------------------------------------------------------------------------
+// Flat tag vectors (entry i at [(i+1)*X-1 : i*X]) <-> per-entry tags.
+
+struct BdTagVectors {
+  Bits valid, lru, vmid, vrf, va;
+};
+
+inline BdTagVectors flatten_tags(const elab::BdCodecParams& p, const std::vector<BdTag>& tags) {
+  std::vector<uint64_t> valid, lru, vmid, vrf, va;
+  for (const BdTag& tag : tags) {
+    valid.push_back(tag.valid);
+    lru.push_back(tag.lru);
+    vmid.push_back(tag.vmid);
+    vrf.push_back(tag.vrf);
+    va.push_back(tag.va);
+  }
+  return {pack_entries(valid, 1), pack_entries(lru, p.lru_bits), pack_entries(vmid, p.vmid_bits),
+          pack_entries(vrf, p.vrf_bits), pack_entries(va, p.va_tag_bits)};
+}
+
+inline std::vector<BdTag> split_tags(const elab::BdCodecParams& p, const BdTagVectors& flat) {
+  const unsigned n = p.tags;
+  const auto valid = unpack_entries(flat.valid, 1, n);
+  const auto lru = unpack_entries(flat.lru, p.lru_bits, n);
+  const auto vmid = unpack_entries(flat.vmid, p.vmid_bits, n);
+  const auto vrf = unpack_entries(flat.vrf, p.vrf_bits, n);
+  const auto va = unpack_entries(flat.va, p.va_tag_bits, n);
+  std::vector<BdTag> tags(n);
+  for (unsigned i = 0; i < n; ++i) {
+    tags[i].valid = valid[i] != 0;
+    tags[i].lru = static_cast<uint32_t>(lru[i]);
+    tags[i].vmid = static_cast<uint32_t>(vmid[i]);
+    tags[i].vrf = static_cast<uint32_t>(vrf[i]);
+    tags[i].va = va[i];
+  }
+  return tags;
+}
+
+inline std::string format_tag(const BdTag& tag) {
+  std::ostringstream out;
+  out << "{valid=" << tag.valid << " lru=" << tag.lru << " vmid=" << tag.vmid << " vrf=" << tag.vrf
+      << " va=0x" << std::hex << tag.va << "}";
+  return out.str();
+}
+
+inline std::string format_tags(const std::vector<BdTag>& tags) {
+  std::string text;
+  for (std::size_t i = 0; i < tags.size(); ++i)
+    text += "[" + std::to_string(i) + "]" + format_tag(tags[i]) + (i + 1 < tags.size() ? " " : "");
+  return text;
+}
+
+// ---------------------------------------------------------------------------
+// Spec arithmetic used to build corner stimulus and to count coverage (never
+// to compute expected outputs: those come from the model or from the tests).
+
+// Signed distance of va from the reference as the encoding sees it: the plain
+// difference for prefix, the T-bit ring difference for arith.
+inline int64_t bd_delta(const elab::BdCodecParams& p, uint64_t ref_va, uint64_t va) {
+  const unsigned t = p.va_tag_bits;
+  if (p.encoding == config::CodecEncoding::Prefix)
+    return static_cast<int64_t>(va) - static_cast<int64_t>(ref_va);
+  const uint64_t ring = (va - ref_va) & low_mask(t);
+  const bool negative = t < 64 && ((ring >> (t - 1)) & 1u);
+  return negative ? static_cast<int64_t>(ring) - static_cast<int64_t>(uint64_t{1} << t)
+                  : static_cast<int64_t>(ring);
+}
+
+// Deltas [lo, hi] from the reference whose VA fits (ids aside).
+struct BdDeltaWindow {
+  int64_t lo = 0;
+  int64_t hi = 0;
+};
+
+inline BdDeltaWindow bd_delta_window(const elab::BdCodecParams& p, uint64_t ref_va) {
+  const unsigned v = p.value_bits;
+  if (p.encoding == config::CodecEncoding::Prefix) {
+    const int64_t low = static_cast<int64_t>(ref_va & low_mask(v));
+    return {-low, static_cast<int64_t>(low_mask(v)) - low};
+  }
+  return {-(int64_t{1} << (v - 1)), (int64_t{1} << (v - 1)) - 1};
+}
+
+// VA at a signed distance from the reference (ring arithmetic mod 2^T).
+inline uint64_t bd_va_at(const elab::BdCodecParams& p, uint64_t ref_va, int64_t delta) {
+  return (ref_va + static_cast<uint64_t>(delta)) & low_mask(p.va_tag_bits);
+}
+
+// Whether a VA one step outside the window exists (else over/under limit
+// cannot be stimulated): prefix needs a prefix (Bv > 0), arith a narrower delta.
+inline bool bd_window_can_overflow(const elab::BdCodecParams& p) {
+  return p.encoding == config::CodecEncoding::Prefix ? p.base_value_bits > 0
+                                                     : p.value_bits < p.va_tag_bits;
+}
+
+inline int bd_reference_index(const std::vector<BdTag>& tags) {
+  for (std::size_t i = 0; i < tags.size(); ++i)
+    if (tags[i].valid) return static_cast<int>(i);
+  return -1;
+}
+
+// Bits a canonical packed word holds at zero: padding of valid entries, whole
+// fields of invalid entries, unused base bits, everything when no entry is valid.
+inline bool bd_is_canonical(const elab::BdCodecParams& p, const Bits& packed) {
+  const unsigned used = p.entry_meta_bits + p.value_bits;
+  bool any_valid = false;
+  for (unsigned i = 0; i < p.tags; ++i) {
+    const unsigned lsb = p.base_bits + i * p.entry_bits;
+    const uint64_t field = packed.field(lsb, p.entry_bits);
+    const bool valid = field & 1u;
+    any_valid |= valid;
+    if (!valid && field != 0) return false;
+    if (valid && (field >> used) != 0) return false;
+  }
+  const uint64_t base = packed.field(0, p.base_bits);
+  if (!any_valid) return base == 0;
+  return (base >> p.base_used_bits) == 0;
+}
+
+inline std::string describe_packed_difference(const elab::BdCodecParams& p, const Bits& expected,
+                                              const Bits& actual) {
+  std::string text;
+  if (expected.field(0, p.base_bits) != actual.field(0, p.base_bits))
+    text += "base field: expected " + to_hex(p.base_bits, expected.field(0, p.base_bits)) +
+            " actual " + to_hex(p.base_bits, actual.field(0, p.base_bits)) + "; ";
+  for (unsigned i = 0; i < p.tags; ++i) {
+    const unsigned lsb = p.base_bits + i * p.entry_bits;
+    const uint64_t e = expected.field(lsb, p.entry_bits), a = actual.field(lsb, p.entry_bits);
+    if (e != a)
+      text += "entry " + std::to_string(i) + ": expected " + to_hex(p.entry_bits, e) + " actual " +
+              to_hex(p.entry_bits, a) + "; ";
+  }
+  return text;
+}
+
+// ---------------------------------------------------------------------------
+// Comparison helpers shared by both stages.
+
+inline void compare_bit(CosimSession& session, const char* signal, bool expected, bool actual) {
+  if (expected != actual) session.fail(signal, std::to_string(expected), std::to_string(actual));
+}
+
+inline void compare_bits(CosimSession& session, const char* signal, const Bits& expected,
+                         const Bits& actual, const std::string& detail = "") {
+  if (expected != actual) session.fail(signal, to_hex(expected), to_hex(actual), detail);
+}
+
+// Names which entries of a flat vector differ.
+inline std::string describe_entry_difference(const Bits& expected, const Bits& actual,
+                                             unsigned field_bits, unsigned count) {
+  const auto e = unpack_entries(expected, field_bits, count);
+  const auto a = unpack_entries(actual, field_bits, count);
+  std::string text;
+  for (unsigned i = 0; i < count; ++i)
+    if (e[i] != a[i])
+      text += "entry " + std::to_string(i) + ": expected " + to_hex(field_bits, e[i]) + " actual " +
+              to_hex(field_bits, a[i]) + "; ";
+  return text;
+}
+
+// ---------------------------------------------------------------------------
+// Coverage of the compressor's input space, counted when the stage takes a
+// vector (in_valid && in_ready out of reset).
+
+inline void declare_comp_coverage(CoverageCounters& c, const elab::BdCodecParams& p) {
+  for (const char* name : {"accepted", "all_invalid", "invalid_entry", "fits", "dropped",
+                           "max_positive_delta", "max_negative_delta", "over_positive_limit",
+                           "under_negative_limit", "backpressure_stall", "reset"})
+    c.declare(name);
+  if (p.ids_shared()) c.declare("ids_mismatch");
+  if (p.encoding == config::CodecEncoding::Arith) c.declare("wrap_around");
+}
+
+// Counters a healthy random run must hit (a stimulus regression fails).
+inline std::vector<std::string> required_comp_coverage(const elab::BdCodecParams& p) {
+  std::vector<std::string> names = {"accepted", "all_invalid", "invalid_entry", "fits", "dropped",
+                                    "max_positive_delta", "max_negative_delta",
+                                    "backpressure_stall", "reset"};
+  if (bd_window_can_overflow(p)) {
+    names.push_back("over_positive_limit");
+    names.push_back("under_negative_limit");
+  }
+  if (p.ids_shared()) names.push_back("ids_mismatch");
+  if (p.encoding == config::CodecEncoding::Arith) names.push_back("wrap_around");
+  return names;
+}
+
+inline void count_entry_coverage(CoverageCounters& c, const elab::BdCodecParams& p, const BdTag& ref,
+                                 const BdTag& tag) {
+  if (p.ids_shared() && (tag.vmid != ref.vmid || tag.vrf != ref.vrf)) {
+    c.hit("ids_mismatch");
+    return;  // dropped for its ids: its delta says nothing about the VA window
+  }
+  const int64_t delta = bd_delta(p, ref.va, tag.va);
+  const BdDeltaWindow window = bd_delta_window(p, ref.va);
+  if (delta == window.hi) c.hit("max_positive_delta");
+  if (delta == window.lo) c.hit("max_negative_delta");
+  if (delta == window.hi + 1) c.hit("over_positive_limit");
+  if (delta == window.lo - 1) c.hit("under_negative_limit");
+  const int64_t sum = static_cast<int64_t>(ref.va) + delta;
+  const bool inside = delta >= window.lo && delta <= window.hi;
+  if (p.encoding == config::CodecEncoding::Arith && inside &&
+      (sum < 0 || sum > static_cast<int64_t>(low_mask(p.va_tag_bits))))
+    c.hit("wrap_around");
+}
+
+inline void count_comp_input_coverage(CoverageCounters& c, const elab::BdCodecParams& p,
+                                      const std::vector<BdTag>& tags) {
+  c.hit("accepted");
+  const int ref = bd_reference_index(tags);
+  if (ref < 0) c.hit("all_invalid");
+  for (std::size_t i = 0; i < tags.size(); ++i) {
+    if (!tags[i].valid) {
+      c.hit("invalid_entry");
+      continue;
+    }
+    if (static_cast<int>(i) != ref) count_entry_coverage(c, p, tags[ref], tags[i]);
+  }
+}
+
+inline void declare_decomp_coverage(CoverageCounters& c) {
+  for (const char* name : {"accepted", "all_invalid_word", "all_valid_word", "noncanonical_word",
+                           "valid_entry", "backpressure_stall", "reset"})
+    c.declare(name);
+}
+
+inline std::vector<std::string> required_decomp_coverage() {
+  return {"accepted", "all_invalid_word", "all_valid_word", "noncanonical_word", "valid_entry",
+          "backpressure_stall", "reset"};
+}
+
+inline void count_decomp_input_coverage(CoverageCounters& c, const elab::BdCodecParams& p,
+                                        const Bits& packed) {
+  c.hit("accepted");
+  unsigned valid = 0;
+  for (unsigned i = 0; i < p.tags; ++i) valid += packed.get(p.base_bits + i * p.entry_bits);
+  c.hit("valid_entry", valid);
+  if (valid == 0) c.hit("all_invalid_word");
+  if (valid == p.tags) c.hit("all_valid_word");
+  if (!bd_is_canonical(p, packed)) c.hit("noncanonical_word");
+}
+
+// Counts handshake events shared by both stages.
+template <class In, class Out>
+void count_handshake_coverage(CoverageCounters& c, const In& in, const Out& out, bool& was_in_reset) {
+  if (!in.rst_n && !was_in_reset) c.hit("reset");
+  was_in_reset = !in.rst_n;
+  if (in.rst_n && out.out_valid && !in.out_ready) c.hit("backpressure_stall");
+}
+
+// ---------------------------------------------------------------------------
+// bd_codec_NAME_comp
+
+template <class Dut>
+class BdCompHarness {
+ public:
+  BdCompHarness(CosimSession& session, const elab::BdCodecParams& p, const char* instance = "comp")
+      : session_(session), p_(p), model_(p), dut_(std::make_unique<Dut>(session.context(), instance)) {
+    session_.add_to_waveform(*dut_);
+    declare_comp_coverage(session_.coverage(), p_);
+    dut_->clk_i = 0;
+  }
+  ~BdCompHarness() {
+    session_.close_waveform();  // before the model it traces goes away
+    dut_->final();
+  }
+
+  // Drives the inputs with the clock low and settles the combinational outputs.
+  void drive(const model::BdCompIn& in) {
+    in_ = in;
+    const BdTagVectors flat = flatten_tags(p_, in.tags);
+    dut_->clk_i = 0;
+    dut_->rst_ni = in.rst_n;
+    dut_->in_valid_i = in.in_valid;
+    dut_->out_ready_i = in.out_ready;
+    to_port(dut_->tag_valid_i, flat.valid);
+    to_port(dut_->tag_lru_i, flat.lru);
+    to_port(dut_->tag_vmid_i, flat.vmid);
+    to_port(dut_->tag_vrf_i, flat.vrf);
+    to_port(dut_->tag_va_i, flat.va);
+    dut_->eval();
+  }
+
+  model::BdCompOut dut_outputs() const {
+    model::BdCompOut out;
+    out.in_ready = dut_->in_ready_o;
+    out.out_valid = dut_->out_valid_o;
+    out.result.packed = from_port(dut_->packed_o, p_.packed_bits);
+    out.result.fits = dut_->fits_o;
+    out.result.dropped = static_cast<uint32_t>(from_port(dut_->dropped_o, p_.tags).field(0, p_.tags));
+    return out;
+  }
+
+  // Compares every output with the model for the inputs last driven.
+  model::BdCompOut check() {
+    const model::BdCompOut expected = model_.outputs(in_);
+    const model::BdCompOut actual = dut_outputs();
+    compare_bit(session_, "comp.in_ready_o", expected.in_ready, actual.in_ready);
+    compare_bit(session_, "comp.out_valid_o", expected.out_valid, actual.out_valid);
+    compare_bits(session_, "comp.packed_o", expected.result.packed, actual.result.packed,
+                 describe_packed_difference(p_, expected.result.packed, actual.result.packed));
+    compare_bit(session_, "comp.fits_o", expected.result.fits, actual.result.fits);
+    compare_bits(session_, "comp.dropped_o", bits_from_u64(p_.tags, expected.result.dropped),
+                 bits_from_u64(p_.tags, actual.result.dropped));
+    count_coverage(actual);
+    return actual;
+  }
+
+  void rising_edge() {
+    dut_->clk_i = 1;
+    dut_->eval();
+    model_.posedge(in_);
+  }
+
+  // One whole cycle when this stage runs alone in its session.
+  model::BdCompOut step(const model::BdCompIn& in) {
+    drive(in);
+    session_.sample();
+    const model::BdCompOut out = check();
+    rising_edge();
+    session_.sample();
+    session_.end_cycle();
+    return out;
+  }
+
+ private:
+  void count_coverage(const model::BdCompOut& out) {
+    CoverageCounters& c = session_.coverage();
+    count_handshake_coverage(c, in_, out, was_in_reset_);
+    if (!in_.rst_n) return;
+    if (in_.in_valid && out.in_ready) count_comp_input_coverage(c, p_, in_.tags);
+    if (out.out_valid && in_.out_ready) c.hit(out.result.fits ? "fits" : "dropped");
+  }
+
+  CosimSession& session_;
+  elab::BdCodecParams p_;
+  model::BdCompStage model_;
+  std::unique_ptr<Dut> dut_;
+  model::BdCompIn in_;
+  bool was_in_reset_ = false;
+};
+
+// ---------------------------------------------------------------------------
+// bd_codec_NAME_decomp
+
+template <class Dut>
+class BdDecompHarness {
+ public:
+  BdDecompHarness(CosimSession& session, const elab::BdCodecParams& p, const char* instance = "decomp")
+      : session_(session), p_(p), model_(p), dut_(std::make_unique<Dut>(session.context(), instance)) {
+    session_.add_to_waveform(*dut_);
+    declare_decomp_coverage(session_.coverage());
+    dut_->clk_i = 0;
+  }
+  ~BdDecompHarness() {
+    session_.close_waveform();
+    dut_->final();
+  }
+
+  void drive(const model::BdDecompIn& in) {
+    in_ = in;
+    dut_->clk_i = 0;
+    dut_->rst_ni = in.rst_n;
+    dut_->in_valid_i = in.in_valid;
+    dut_->out_ready_i = in.out_ready;
+    to_port(dut_->packed_i, in.packed);
+    dut_->eval();
+  }
+
+  BdTagVectors dut_tag_vectors() const {
+    return {from_port(dut_->tag_valid_o, p_.tags), from_port(dut_->tag_lru_o, p_.tags * p_.lru_bits),
+            from_port(dut_->tag_vmid_o, p_.tags * p_.vmid_bits),
+            from_port(dut_->tag_vrf_o, p_.tags * p_.vrf_bits),
+            from_port(dut_->tag_va_o, p_.tags * p_.va_tag_bits)};
+  }
+
+  model::BdDecompOut dut_outputs() const {
+    model::BdDecompOut out;
+    out.in_ready = dut_->in_ready_o;
+    out.out_valid = dut_->out_valid_o;
+    out.tags = split_tags(p_, dut_tag_vectors());
+    return out;
+  }
+
+  model::BdDecompOut check() {
+    const model::BdDecompOut expected = model_.outputs(in_);
+    const BdTagVectors want = flatten_tags(p_, expected.tags);
+    const BdTagVectors got = dut_tag_vectors();
+    compare_bit(session_, "decomp.in_ready_o", expected.in_ready, dut_->in_ready_o);
+    compare_bit(session_, "decomp.out_valid_o", expected.out_valid, dut_->out_valid_o);
+    compare_field(want.valid, got.valid, "decomp.tag_valid_o", 1);
+    compare_field(want.lru, got.lru, "decomp.tag_lru_o", p_.lru_bits);
+    compare_field(want.vmid, got.vmid, "decomp.tag_vmid_o", p_.vmid_bits);
+    compare_field(want.vrf, got.vrf, "decomp.tag_vrf_o", p_.vrf_bits);
+    compare_field(want.va, got.va, "decomp.tag_va_o", p_.va_tag_bits);
+    const model::BdDecompOut actual = dut_outputs();
+    count_coverage(actual);
+    return actual;
+  }
+
+  void rising_edge() {
+    dut_->clk_i = 1;
+    dut_->eval();
+    model_.posedge(in_);
+  }
+
+  model::BdDecompOut step(const model::BdDecompIn& in) {
+    drive(in);
+    session_.sample();
+    const model::BdDecompOut out = check();
+    rising_edge();
+    session_.sample();
+    session_.end_cycle();
+    return out;
+  }
+
+ private:
+  void compare_field(const Bits& want, const Bits& got, const char* signal, unsigned field_bits) {
+    if (want != got)
+      compare_bits(session_, signal, want, got,
+                   describe_entry_difference(want, got, field_bits, p_.tags) +
+                       "input packed_i=" + to_hex(in_.packed));
+  }
+
+  void count_coverage(const model::BdDecompOut& out) {
+    CoverageCounters& c = session_.coverage();
+    count_handshake_coverage(c, in_, out, was_in_reset_);
+    if (in_.rst_n && in_.in_valid && out.in_ready) count_decomp_input_coverage(c, p_, in_.packed);
+  }
+
+  CosimSession& session_;
+  elab::BdCodecParams p_;
+  model::BdDecompStage model_;
+  std::unique_ptr<Dut> dut_;
+  model::BdDecompIn in_;
+  bool was_in_reset_ = false;
+};
+
+// ---------------------------------------------------------------------------
+// comp -> decomp chain: the compressor's packed word feeds the decompressor,
+// decomp.in_ready_o back-pressures the compressor. Each stage is compared with
+// its own model on the inputs it actually saw.
+
+struct BdChainIn {
+  bool rst_n = true;
+  bool in_valid = false;
+  std::vector<BdTag> tags;
+  bool out_ready = true;
+};
+
+struct BdChainOut {
+  model::BdCompOut comp;
+  model::BdDecompOut decomp;
+  bool comp_accepts = false;    // comp takes in.tags at this edge
+  bool comp_hands_over = false; // decomp takes comp's word at this edge
+  bool decomp_delivers = false; // decomp's output is taken at this edge
+};
+
+template <class CompDut, class DecompDut>
+class BdChainHarness {
+ public:
+  BdChainHarness(CosimSession& session, const elab::BdCodecParams& p)
+      : session_(session), comp_(session, p), decomp_(session, p) {}
+
+  BdChainOut step(const BdChainIn& in) {
+    model::BdCompIn comp_in{in.rst_n, in.in_valid, in.tags, false};
+    comp_.drive(comp_in);  // registered outputs do not depend on out_ready
+    const model::BdCompOut comp_regs = comp_.dut_outputs();
+    decomp_.drive({in.rst_n, comp_regs.out_valid, comp_regs.result.packed, in.out_ready});
+    comp_in.out_ready = decomp_.dut_outputs().in_ready;
+    comp_.drive(comp_in);
+    session_.sample();
+    BdChainOut out;
+    out.comp = comp_.check();
+    out.decomp = decomp_.check();
+    out.comp_accepts = in.rst_n && in.in_valid && out.comp.in_ready;
+    out.comp_hands_over = in.rst_n && out.comp.out_valid && out.decomp.in_ready;
+    out.decomp_delivers = in.rst_n && out.decomp.out_valid && in.out_ready;
+    comp_.rising_edge();
+    decomp_.rising_edge();
+    session_.sample();
+    session_.end_cycle();
+    return out;
+  }
+
+ private:
+  CosimSession& session_;
+  BdCompHarness<CompDut> comp_;
+  BdDecompHarness<DecompDut> decomp_;
+};
+
+// ---------------------------------------------------------------------------
+// Round-trip scoreboard of the chain: every vector the compressor takes must
+// come out of the decompressor as itself on entries kept (valid and not
+// dropped), and all-zero on the others; optional per-vector expectations
+// written by a test are checked on the compressor's output.
+
+struct BdExpectation {
+  bool fits = true;
+  uint32_t dropped = 0;
+};
+
+class BdRoundTripScoreboard {
+ public:
+  BdRoundTripScoreboard(CosimSession& session, const elab::BdCodecParams& p)
+      : session_(session), p_(p) {
+    for (const char* name : {"roundtrip_checked", "roundtrip_fits", "roundtrip_dropped"})
+      session_.coverage().declare(name);
+  }
+
+  // Call once per chain step with the stimulus that step used.
+  void observe(const BdChainIn& in, const BdChainOut& out,
+               const std::optional<BdExpectation>& expectation = std::nullopt) {
+    if (!in.rst_n) {  // reset empties both stages
+      in_comp_.clear();
+      in_decomp_.clear();
+      return;
+    }
+    if (out.decomp_delivers) check_delivery(out.decomp);
+    if (out.comp_hands_over) hand_over(out.comp);
+    if (out.comp_accepts) in_comp_.push_back({in.tags, expectation, {}, true, 0});
+  }
+
+  std::size_t in_flight() const { return in_comp_.size() + in_decomp_.size(); }
+  uint64_t checked() const { return checked_; }
+
+ private:
+  struct Item {
+    std::vector<BdTag> tags;
+    std::optional<BdExpectation> expectation;
+    Bits packed;
+    bool fits;
+    uint32_t dropped;
+  };
+
+  void hand_over(const model::BdCompOut& comp) {
+    if (in_comp_.empty()) session_.fail("comp.out_valid_o", "no vector in flight", "a transfer");
+    Item item = in_comp_.front();
+    in_comp_.pop_front();
+    item.packed = comp.result.packed;
+    item.fits = comp.result.fits;
+    item.dropped = comp.result.dropped;
+    check_expectation(item);
+    check_canonical_zeros(item);
+    in_decomp_.push_back(item);
+  }
+
+  void check_expectation(const Item& item) {
+    if (!item.expectation) return;
+    const std::string vector = "input " + format_tags(item.tags);
+    session_.expect_equal("comp.fits_o (test expectation)", std::to_string(item.expectation->fits),
+                          std::to_string(item.fits), vector);
+    session_.expect_equal("comp.dropped_o (test expectation)",
+                          to_hex(p_.tags, item.expectation->dropped), to_hex(p_.tags, item.dropped),
+                          vector);
+  }
+
+  // Spec rule 5: an invalid or dropped entry's field is all-zero; no valid
+  // entry at all makes the whole word zero.
+  void check_canonical_zeros(const Item& item) {
+    const bool none_valid = bd_reference_index(item.tags) < 0;
+    if (none_valid && item.packed != Bits(p_.packed_bits))
+      session_.fail("comp.packed_o (all entries invalid)", to_hex(Bits(p_.packed_bits)),
+                    to_hex(item.packed));
+    for (unsigned i = 0; i < p_.tags; ++i) {
+      const bool kept = item.tags[i].valid && !((item.dropped >> i) & 1u);
+      const uint64_t field = item.packed.field(p_.base_bits + i * p_.entry_bits, p_.entry_bits);
+      if (!kept && field != 0)
+        session_.fail("comp.packed_o entry " + std::to_string(i) + " (invalid or dropped)",
+                      to_hex(p_.entry_bits, 0), to_hex(p_.entry_bits, field),
+                      "input " + format_tags(item.tags));
+    }
+  }
+
+  void check_delivery(const model::BdDecompOut& decomp) {
+    if (in_decomp_.empty()) session_.fail("decomp.out_valid_o", "no word in flight", "a transfer");
+    const Item item = in_decomp_.front();
+    in_decomp_.pop_front();
+    for (unsigned i = 0; i < p_.tags; ++i) {
+      const bool kept = item.tags[i].valid && !((item.dropped >> i) & 1u);
+      const BdTag want = kept ? item.tags[i] : BdTag{};
+      if (!(decomp.tags[i] == want))
+        session_.fail("decomp tag " + std::to_string(i) + " (round trip)", format_tag(want),
+                      format_tag(decomp.tags[i]),
+                      "input " + format_tags(item.tags) + " packed " + to_hex(item.packed));
+    }
+    ++checked_;
+    session_.coverage().hit("roundtrip_checked");
+    session_.coverage().hit(item.fits ? "roundtrip_fits" : "roundtrip_dropped");
+  }
+
+  CosimSession& session_;
+  elab::BdCodecParams p_;
+  std::deque<Item> in_comp_;
+  std::deque<Item> in_decomp_;
+  uint64_t checked_ = 0;
+};
+
+}  // namespace txgen::verif

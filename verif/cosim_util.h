@@ -1,0 +1,219 @@
+// Block-independent pieces of the lock-step co-simulation harnesses: port
+// conversion between model::Bits and Verilator's port types, seeded stimulus,
+// the simulation session (time, waveform, mismatch reports), coverage
+// counters and the runner that re-runs a failing seed with an FST waveform.
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "model/bd_codec.h"
+#include "verilated.h"
+#if VM_TRACE_FST
+#include "verilated_fst_c.h"
+#endif
+
+namespace txgen::verif {
+
+using model::Bits;
+
+// ---------------------------------------------------------------------------
+// Bits helpers
+
+uint64_t low_mask(unsigned bits);  // bits <= 64
+Bits bits_from_u64(unsigned width, uint64_t value);
+std::string to_hex(const Bits& value);  // Verilog style: 12'h0ab
+std::string to_hex(unsigned width, uint64_t value);
+
+// Flat per-entry vectors: entry i occupies [(i+1)*field_bits-1 : i*field_bits].
+Bits pack_entries(const std::vector<uint64_t>& entries, unsigned field_bits);
+std::vector<uint64_t> unpack_entries(const Bits& flat, unsigned field_bits, unsigned count);
+
+// ---------------------------------------------------------------------------
+// Port conversion. Verilator maps 1..8 bits to CData, ..16 SData, ..32 IData,
+// ..64 QData and wider ports to VlWide<words>; a width that does not fit the
+// port type is a harness/configuration mismatch, reported by exception.
+
+void check_port_width(unsigned value_width, unsigned port_bits);
+
+template <typename Port, std::enable_if_t<std::is_integral_v<Port>, int> = 0>
+void to_port(Port& port, const Bits& value) {
+  check_port_width(value.width, 8 * sizeof(Port));
+  port = static_cast<Port>(value.width == 0 ? 0 : value.field(0, value.width));
+}
+
+template <std::size_t Words>
+void to_port(VlWide<Words>& port, const Bits& value) {
+  check_port_width(value.width, 32 * Words);
+  for (std::size_t i = 0; i < Words; ++i) port[i] = i < value.words.size() ? value.words[i] : 0u;
+}
+
+template <typename Port, std::enable_if_t<std::is_integral_v<Port>, int> = 0>
+Bits from_port(const Port& port, unsigned width) {
+  check_port_width(width, 8 * sizeof(Port));
+  return bits_from_u64(width, static_cast<uint64_t>(port) & low_mask(width));
+}
+
+template <std::size_t Words>
+Bits from_port(const VlWide<Words>& port, unsigned width) {
+  check_port_width(width, 32 * Words);
+  Bits value(width);
+  for (std::size_t i = 0; i < value.words.size(); ++i) value.words[i] = port[i];
+  if (width % 32 != 0) value.words.back() &= static_cast<uint32_t>(low_mask(width % 32));
+  return value;
+}
+
+// ---------------------------------------------------------------------------
+// Environment
+
+// TXGEN_SEED (decimal or 0x hex), default kDefaultSeed.
+constexpr uint64_t kDefaultSeed = 1;
+uint64_t seed_from_env();
+// TXGEN_COSIM_CYCLES: cycles per random test, default kDefaultCosimCycles.
+constexpr uint64_t kDefaultCosimCycles = 100000;
+uint64_t cosim_cycles_from_env();
+
+// ---------------------------------------------------------------------------
+// Seeded stimulus. Own range reduction instead of <random> distributions so a
+// seed replays the same stimulus with every standard library.
+class Rng {
+ public:
+  explicit Rng(uint64_t seed) : engine_(seed) {}
+  uint64_t next() { return engine_(); }
+  uint64_t bits(unsigned count) { return count == 0 ? 0 : next() & low_mask(count); }
+  uint64_t below(uint64_t bound);                    // [0, bound), bound > 0
+  int64_t between(int64_t lo, int64_t hi);          // [lo, hi]
+  bool chance(unsigned percent) { return below(100) < percent; }
+  Bits random_bits(unsigned width);
+  template <typename T>
+  const T& pick(const std::vector<T>& options) { return options[below(options.size())]; }
+
+ private:
+  std::mt19937_64 engine_;
+};
+
+// ---------------------------------------------------------------------------
+// Coverage: named counters in declaration order; declared counters print even
+// when zero so a missing case is visible.
+class CoverageCounters {
+ public:
+  void declare(const std::string& name);
+  void hit(const std::string& name, uint64_t times = 1);
+  uint64_t count(const std::string& name) const;
+  const std::vector<std::pair<std::string, uint64_t>>& all() const { return counters_; }
+  std::string format() const;
+
+ private:
+  std::vector<std::pair<std::string, uint64_t>> counters_;
+};
+
+// ---------------------------------------------------------------------------
+// Session: one simulation run (one VerilatedContext, optional FST waveform).
+
+struct Mismatch {
+  std::string test;
+  uint64_t cycle = 0;
+  std::string signal;
+  std::string expected;
+  std::string actual;
+  std::string detail;  // e.g. which entry of a flat vector differs
+  uint64_t seed = 0;
+  std::string format() const;
+};
+
+// Thrown at the first mismatch: the run stops there.
+class MismatchError : public std::runtime_error {
+ public:
+  explicit MismatchError(Mismatch m) : std::runtime_error(m.format()), mismatch(std::move(m)) {}
+  Mismatch mismatch;
+};
+
+// Thrown when the waveform re-run reaches the failing cycle without failing
+// again (it should not happen: the run is deterministic).
+class StopRun : public std::runtime_error {
+ public:
+  StopRun() : std::runtime_error("waveform re-run reached the failing cycle") {}
+};
+
+struct RunOptions {
+  std::string test;            // names the waveform and the report
+  uint64_t seed = kDefaultSeed;
+  std::string fst_path;        // empty: no waveform
+  uint64_t last_cycle = UINT64_MAX;
+};
+
+class CosimSession {
+ public:
+  explicit CosimSession(RunOptions options);
+  ~CosimSession();
+  CosimSession(const CosimSession&) = delete;
+  CosimSession& operator=(const CosimSession&) = delete;
+
+  VerilatedContext* context() { return context_.get(); }
+  const RunOptions& options() const { return options_; }
+  uint64_t cycle() const { return cycle_; }
+  CoverageCounters& coverage() { return coverage_; }
+
+  // Every model registers before the first sample(), which opens the file.
+  template <class Model>
+  void add_to_waveform(Model& model) {
+#if VM_TRACE_FST
+    if (fst_) {
+      if (fst_->isOpen()) throw std::logic_error("model added to the waveform after it was opened");
+      model.trace(fst_.get(), 99);
+    }
+#else
+    (void)model;
+#endif
+  }
+  void sample();      // dumps the waveform at the current time, then advances half a period
+  void end_cycle();   // counts the cycle; ends a waveform re-run at the failing cycle
+  void close_waveform();
+
+  // Test-side checks that do not come from the model (expectations written in
+  // a test) go through the same report and waveform path.
+  [[noreturn]] void fail(const std::string& signal, const std::string& expected,
+                         const std::string& actual, const std::string& detail = "");
+  void expect_equal(const std::string& signal, const std::string& expected,
+                    const std::string& actual, const std::string& detail = "");
+
+  double elapsed_seconds() const;
+
+ private:
+  RunOptions options_;
+  std::unique_ptr<VerilatedContext> context_;
+#if VM_TRACE_FST
+  std::unique_ptr<VerilatedFstC> fst_;
+#endif
+  uint64_t cycle_ = 0;
+  uint64_t time_ = 0;
+  CoverageCounters coverage_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// ---------------------------------------------------------------------------
+// Runner: run once without a waveform; at the first mismatch print the report,
+// re-run the same seed with FST tracing up to the failing cycle and write
+// <test>_seed<n>.fst into the current directory.
+
+struct CosimVerdict {
+  bool passed = true;
+  std::string report;  // mismatch report, replay hint and waveform path
+  CoverageCounters coverage;
+  uint64_t cycles = 0;
+  double cycles_per_second = 0;
+};
+
+using CosimBody = std::function<void(CosimSession&)>;
+CosimVerdict run_cosim(const std::string& test, uint64_t seed, const CosimBody& body);
+
+}  // namespace txgen::verif
