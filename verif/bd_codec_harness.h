@@ -28,32 +28,27 @@ struct BdTagVectors {
 };
 
 inline BdTagVectors flatten_tags(const elab::BdCodecParams& p, const std::vector<BdTag>& tags) {
-  std::vector<uint64_t> valid, lru, vmid, vrf, va;
-  for (const BdTag& tag : tags) {
-    valid.push_back(tag.valid);
-    lru.push_back(tag.lru);
-    vmid.push_back(tag.vmid);
-    vrf.push_back(tag.vrf);
-    va.push_back(tag.va);
+  const unsigned n = p.tags;
+  BdTagVectors flat{Bits(n), Bits(n * p.lru_bits), Bits(n * p.vmid_bits), Bits(n * p.vrf_bits),
+                    Bits(n * p.va_tag_bits)};
+  for (unsigned i = 0; i < n && i < tags.size(); ++i) {
+    deposit(flat.valid, i, 1, tags[i].valid);
+    deposit(flat.lru, i * p.lru_bits, p.lru_bits, tags[i].lru);
+    deposit(flat.vmid, i * p.vmid_bits, p.vmid_bits, tags[i].vmid);
+    deposit(flat.vrf, i * p.vrf_bits, p.vrf_bits, tags[i].vrf);
+    deposit(flat.va, i * p.va_tag_bits, p.va_tag_bits, tags[i].va);
   }
-  return {pack_entries(valid, 1), pack_entries(lru, p.lru_bits), pack_entries(vmid, p.vmid_bits),
-          pack_entries(vrf, p.vrf_bits), pack_entries(va, p.va_tag_bits)};
+  return flat;
 }
 
 inline std::vector<BdTag> split_tags(const elab::BdCodecParams& p, const BdTagVectors& flat) {
-  const unsigned n = p.tags;
-  const auto valid = unpack_entries(flat.valid, 1, n);
-  const auto lru = unpack_entries(flat.lru, p.lru_bits, n);
-  const auto vmid = unpack_entries(flat.vmid, p.vmid_bits, n);
-  const auto vrf = unpack_entries(flat.vrf, p.vrf_bits, n);
-  const auto va = unpack_entries(flat.va, p.va_tag_bits, n);
-  std::vector<BdTag> tags(n);
-  for (unsigned i = 0; i < n; ++i) {
-    tags[i].valid = valid[i] != 0;
-    tags[i].lru = static_cast<uint32_t>(lru[i]);
-    tags[i].vmid = static_cast<uint32_t>(vmid[i]);
-    tags[i].vrf = static_cast<uint32_t>(vrf[i]);
-    tags[i].va = va[i];
+  std::vector<BdTag> tags(p.tags);
+  for (unsigned i = 0; i < p.tags; ++i) {
+    tags[i].valid = extract(flat.valid, i, 1) != 0;
+    tags[i].lru = static_cast<uint32_t>(extract(flat.lru, i * p.lru_bits, p.lru_bits));
+    tags[i].vmid = static_cast<uint32_t>(extract(flat.vmid, i * p.vmid_bits, p.vmid_bits));
+    tags[i].vrf = static_cast<uint32_t>(extract(flat.vrf, i * p.vrf_bits, p.vrf_bits));
+    tags[i].va = extract(flat.va, i * p.va_tag_bits, p.va_tag_bits);
   }
   return tags;
 }
@@ -128,13 +123,13 @@ inline bool bd_is_canonical(const elab::BdCodecParams& p, const Bits& packed) {
   bool any_valid = false;
   for (unsigned i = 0; i < p.tags; ++i) {
     const unsigned lsb = p.base_bits + i * p.entry_bits;
-    const uint64_t field = packed.field(lsb, p.entry_bits);
+    const uint64_t field = extract(packed, lsb, p.entry_bits);
     const bool valid = field & 1u;
     any_valid |= valid;
     if (!valid && field != 0) return false;
     if (valid && (field >> used) != 0) return false;
   }
-  const uint64_t base = packed.field(0, p.base_bits);
+  const uint64_t base = extract(packed, 0, p.base_bits);
   if (!any_valid) return base == 0;
   return (base >> p.base_used_bits) == 0;
 }
@@ -142,12 +137,12 @@ inline bool bd_is_canonical(const elab::BdCodecParams& p, const Bits& packed) {
 inline std::string describe_packed_difference(const elab::BdCodecParams& p, const Bits& expected,
                                               const Bits& actual) {
   std::string text;
-  if (expected.field(0, p.base_bits) != actual.field(0, p.base_bits))
-    text += "base field: expected " + to_hex(p.base_bits, expected.field(0, p.base_bits)) +
-            " actual " + to_hex(p.base_bits, actual.field(0, p.base_bits)) + "; ";
+  if (extract(expected, 0, p.base_bits) != extract(actual, 0, p.base_bits))
+    text += "base field: expected " + to_hex(p.base_bits, extract(expected, 0, p.base_bits)) +
+            " actual " + to_hex(p.base_bits, extract(actual, 0, p.base_bits)) + "; ";
   for (unsigned i = 0; i < p.tags; ++i) {
     const unsigned lsb = p.base_bits + i * p.entry_bits;
-    const uint64_t e = expected.field(lsb, p.entry_bits), a = actual.field(lsb, p.entry_bits);
+    const uint64_t e = extract(expected, lsb, p.entry_bits), a = extract(actual, lsb, p.entry_bits);
     if (e != a)
       text += "entry " + std::to_string(i) + ": expected " + to_hex(p.entry_bits, e) + " actual " +
               to_hex(p.entry_bits, a) + "; ";
@@ -181,20 +176,90 @@ inline std::string describe_entry_difference(const Bits& expected, const Bits& a
 }
 
 // ---------------------------------------------------------------------------
-// Coverage of the compressor's input space, counted when the stage takes a
-// vector (in_valid && in_ready out of reset).
+// Coverage. Counter names carry the stage ("comp.fits") so a chain of both
+// stages keeps them apart; ids are looked up once.
 
-inline void declare_comp_coverage(CoverageCounters& c, const elab::BdCodecParams& p) {
-  for (const char* name : {"accepted", "all_invalid", "invalid_entry", "fits", "dropped",
-                           "max_positive_delta", "max_negative_delta", "over_positive_limit",
-                           "under_negative_limit", "backpressure_stall", "reset"})
-    c.declare(name);
-  if (p.ids_shared()) c.declare("ids_mismatch");
-  if (p.encoding == config::CodecEncoding::Arith) c.declare("wrap_around");
-}
+// Handshake events of a valid/ready stage.
+class StageCoverage {
+ public:
+  StageCoverage(CoverageCounters& c, const std::string& stage)
+      : c_(c), reset_(c.declare(stage + ".reset")), stall_(c.declare(stage + ".backpressure_stall")) {}
 
-// Counters a healthy random run must hit (a stimulus regression fails).
-inline std::vector<std::string> required_comp_coverage(const elab::BdCodecParams& p) {
+  template <class In, class Out>
+  void count(const In& in, const Out& out) {
+    if (!in.rst_n && !in_reset_) c_.hit(reset_);
+    in_reset_ = !in.rst_n;
+    if (in.rst_n && out.out_valid && !in.out_ready) c_.hit(stall_);
+  }
+
+ private:
+  CoverageCounters& c_;
+  CoverageCounters::Id reset_, stall_;
+  bool in_reset_ = false;
+};
+
+// The compressor's input space, counted when the stage takes a vector, and
+// its results, counted when its output is taken.
+class CompCoverage {
+ public:
+  CompCoverage(CoverageCounters& c, const elab::BdCodecParams& p, const std::string& stage)
+      : c_(c), p_(p), handshake_(c, stage) {
+    const auto id = [&](const char* name) { return c.declare(stage + "." + name); };
+    accepted_ = id("accepted"), all_invalid_ = id("all_invalid"), invalid_entry_ = id("invalid_entry");
+    fits_ = id("fits"), dropped_ = id("dropped");
+    max_pos_ = id("max_positive_delta"), max_neg_ = id("max_negative_delta");
+    over_pos_ = id("over_positive_limit"), under_neg_ = id("under_negative_limit");
+    if (p.ids_shared()) ids_mismatch_ = id("ids_mismatch");
+    if (p.encoding == config::CodecEncoding::Arith) wrap_ = id("wrap_around");
+  }
+
+  void count(const model::BdCompIn& in, const model::BdCompOut& out) {
+    handshake_.count(in, out);
+    if (!in.rst_n) return;
+    if (in.in_valid && out.in_ready) count_input(in.tags);
+    if (out.out_valid && in.out_ready) c_.hit(out.result.fits ? fits_ : dropped_);
+  }
+
+ private:
+  void count_input(const std::vector<BdTag>& tags) {
+    c_.hit(accepted_);
+    const int ref = bd_reference_index(tags);
+    if (ref < 0) c_.hit(all_invalid_);
+    for (std::size_t i = 0; i < tags.size(); ++i) {
+      if (!tags[i].valid) c_.hit(invalid_entry_);
+      else if (static_cast<int>(i) != ref) count_entry(tags[ref], tags[i]);
+    }
+  }
+
+  void count_entry(const BdTag& ref, const BdTag& tag) {
+    if (p_.ids_shared() && (tag.vmid != ref.vmid || tag.vrf != ref.vrf)) {
+      c_.hit(ids_mismatch_);
+      return;  // dropped for its ids: its delta says nothing about the VA window
+    }
+    const int64_t delta = bd_delta(p_, ref.va, tag.va);
+    const BdDeltaWindow window = bd_delta_window(p_, ref.va);
+    if (delta == window.hi) c_.hit(max_pos_);
+    if (delta == window.lo) c_.hit(max_neg_);
+    if (delta == window.hi + 1) c_.hit(over_pos_);
+    if (delta == window.lo - 1) c_.hit(under_neg_);
+    const int64_t sum = static_cast<int64_t>(ref.va) + delta;
+    const bool inside = delta >= window.lo && delta <= window.hi;
+    if (p_.encoding == config::CodecEncoding::Arith && inside &&
+        (sum < 0 || sum > static_cast<int64_t>(low_mask(p_.va_tag_bits))))
+      c_.hit(wrap_);
+  }
+
+  CoverageCounters& c_;
+  const elab::BdCodecParams& p_;
+  StageCoverage handshake_;
+  CoverageCounters::Id accepted_, all_invalid_, invalid_entry_, fits_, dropped_, max_pos_, max_neg_,
+      over_pos_, under_neg_, ids_mismatch_ = 0, wrap_ = 0;
+};
+
+// Counters a healthy random run of the compressor must hit (a stimulus
+// regression fails the test).
+inline std::vector<std::string> required_comp_coverage(const elab::BdCodecParams& p,
+                                                       const std::string& stage = "comp") {
   std::vector<std::string> names = {"accepted", "all_invalid", "invalid_entry", "fits", "dropped",
                                     "max_positive_delta", "max_negative_delta",
                                     "backpressure_stall", "reset"};
@@ -204,70 +269,47 @@ inline std::vector<std::string> required_comp_coverage(const elab::BdCodecParams
   }
   if (p.ids_shared()) names.push_back("ids_mismatch");
   if (p.encoding == config::CodecEncoding::Arith) names.push_back("wrap_around");
+  for (std::string& name : names) name = stage + "." + name;
   return names;
 }
 
-inline void count_entry_coverage(CoverageCounters& c, const elab::BdCodecParams& p, const BdTag& ref,
-                                 const BdTag& tag) {
-  if (p.ids_shared() && (tag.vmid != ref.vmid || tag.vrf != ref.vrf)) {
-    c.hit("ids_mismatch");
-    return;  // dropped for its ids: its delta says nothing about the VA window
+// The decompressor's input words, counted when the stage takes one.
+class DecompCoverage {
+ public:
+  DecompCoverage(CoverageCounters& c, const elab::BdCodecParams& p, const std::string& stage)
+      : c_(c), p_(p), handshake_(c, stage) {
+    const auto id = [&](const char* name) { return c.declare(stage + "." + name); };
+    accepted_ = id("accepted"), all_invalid_ = id("all_invalid_word"), all_valid_ = id("all_valid_word");
+    noncanonical_ = id("noncanonical_word"), valid_entry_ = id("valid_entry");
   }
-  const int64_t delta = bd_delta(p, ref.va, tag.va);
-  const BdDeltaWindow window = bd_delta_window(p, ref.va);
-  if (delta == window.hi) c.hit("max_positive_delta");
-  if (delta == window.lo) c.hit("max_negative_delta");
-  if (delta == window.hi + 1) c.hit("over_positive_limit");
-  if (delta == window.lo - 1) c.hit("under_negative_limit");
-  const int64_t sum = static_cast<int64_t>(ref.va) + delta;
-  const bool inside = delta >= window.lo && delta <= window.hi;
-  if (p.encoding == config::CodecEncoding::Arith && inside &&
-      (sum < 0 || sum > static_cast<int64_t>(low_mask(p.va_tag_bits))))
-    c.hit("wrap_around");
-}
 
-inline void count_comp_input_coverage(CoverageCounters& c, const elab::BdCodecParams& p,
-                                      const std::vector<BdTag>& tags) {
-  c.hit("accepted");
-  const int ref = bd_reference_index(tags);
-  if (ref < 0) c.hit("all_invalid");
-  for (std::size_t i = 0; i < tags.size(); ++i) {
-    if (!tags[i].valid) {
-      c.hit("invalid_entry");
-      continue;
-    }
-    if (static_cast<int>(i) != ref) count_entry_coverage(c, p, tags[ref], tags[i]);
+  void count(const model::BdDecompIn& in, const model::BdDecompOut& out) {
+    handshake_.count(in, out);
+    if (in.rst_n && in.in_valid && out.in_ready) count_input(in.packed);
   }
-}
 
-inline void declare_decomp_coverage(CoverageCounters& c) {
-  for (const char* name : {"accepted", "all_invalid_word", "all_valid_word", "noncanonical_word",
-                           "valid_entry", "backpressure_stall", "reset"})
-    c.declare(name);
-}
+ private:
+  void count_input(const Bits& packed) {
+    c_.hit(accepted_);
+    unsigned valid = 0;
+    for (unsigned i = 0; i < p_.tags; ++i) valid += packed.get(p_.base_bits + i * p_.entry_bits);
+    c_.hit(valid_entry_, valid);
+    if (valid == 0) c_.hit(all_invalid_);
+    if (valid == p_.tags) c_.hit(all_valid_);
+    if (!bd_is_canonical(p_, packed)) c_.hit(noncanonical_);
+  }
 
-inline std::vector<std::string> required_decomp_coverage() {
-  return {"accepted", "all_invalid_word", "all_valid_word", "noncanonical_word", "valid_entry",
-          "backpressure_stall", "reset"};
-}
+  CoverageCounters& c_;
+  const elab::BdCodecParams& p_;
+  StageCoverage handshake_;
+  CoverageCounters::Id accepted_, all_invalid_, all_valid_, noncanonical_, valid_entry_;
+};
 
-inline void count_decomp_input_coverage(CoverageCounters& c, const elab::BdCodecParams& p,
-                                        const Bits& packed) {
-  c.hit("accepted");
-  unsigned valid = 0;
-  for (unsigned i = 0; i < p.tags; ++i) valid += packed.get(p.base_bits + i * p.entry_bits);
-  c.hit("valid_entry", valid);
-  if (valid == 0) c.hit("all_invalid_word");
-  if (valid == p.tags) c.hit("all_valid_word");
-  if (!bd_is_canonical(p, packed)) c.hit("noncanonical_word");
-}
-
-// Counts handshake events shared by both stages.
-template <class In, class Out>
-void count_handshake_coverage(CoverageCounters& c, const In& in, const Out& out, bool& was_in_reset) {
-  if (!in.rst_n && !was_in_reset) c.hit("reset");
-  was_in_reset = !in.rst_n;
-  if (in.rst_n && out.out_valid && !in.out_ready) c.hit("backpressure_stall");
+inline std::vector<std::string> required_decomp_coverage(const std::string& stage = "decomp") {
+  std::vector<std::string> names = {"accepted", "all_invalid_word", "all_valid_word",
+                                    "noncanonical_word", "valid_entry", "backpressure_stall", "reset"};
+  for (std::string& name : names) name = stage + "." + name;
+  return names;
 }
 
 // ---------------------------------------------------------------------------
@@ -277,11 +319,16 @@ template <class Dut>
 class BdCompHarness {
  public:
   BdCompHarness(CosimSession& session, const elab::BdCodecParams& p, const char* instance = "comp")
-      : session_(session), p_(p), model_(p), dut_(std::make_unique<Dut>(session.context(), instance)) {
+      : session_(session),
+        p_(p),
+        model_(p),
+        dut_(std::make_unique<Dut>(session.context(), instance)),
+        coverage_(session.coverage(), p_, instance) {
     session_.add_to_waveform(*dut_);
-    declare_comp_coverage(session_.coverage(), p_);
     dut_->clk_i = 0;
   }
+  BdCompHarness(const BdCompHarness&) = delete;  // the coverage refers to p_
+  BdCompHarness& operator=(const BdCompHarness&) = delete;
   ~BdCompHarness() {
     session_.close_waveform();  // before the model it traces goes away
     dut_->final();
@@ -309,7 +356,7 @@ class BdCompHarness {
     out.out_valid = dut_->out_valid_o;
     out.result.packed = from_port(dut_->packed_o, p_.packed_bits);
     out.result.fits = dut_->fits_o;
-    out.result.dropped = static_cast<uint32_t>(from_port(dut_->dropped_o, p_.tags).field(0, p_.tags));
+    out.result.dropped = static_cast<uint32_t>(extract(from_port(dut_->dropped_o, p_.tags), 0, p_.tags));
     return out;
   }
 
@@ -319,12 +366,15 @@ class BdCompHarness {
     const model::BdCompOut actual = dut_outputs();
     compare_bit(session_, "comp.in_ready_o", expected.in_ready, actual.in_ready);
     compare_bit(session_, "comp.out_valid_o", expected.out_valid, actual.out_valid);
-    compare_bits(session_, "comp.packed_o", expected.result.packed, actual.result.packed,
-                 describe_packed_difference(p_, expected.result.packed, actual.result.packed));
+    if (expected.result.packed != actual.result.packed)
+      compare_bits(session_, "comp.packed_o", expected.result.packed, actual.result.packed,
+                   describe_packed_difference(p_, expected.result.packed, actual.result.packed) +
+                       "input " + format_tags(in_.tags));
     compare_bit(session_, "comp.fits_o", expected.result.fits, actual.result.fits);
-    compare_bits(session_, "comp.dropped_o", bits_from_u64(p_.tags, expected.result.dropped),
-                 bits_from_u64(p_.tags, actual.result.dropped));
-    count_coverage(actual);
+    if (expected.result.dropped != actual.result.dropped)
+      session_.fail("comp.dropped_o", to_hex(p_.tags, expected.result.dropped),
+                    to_hex(p_.tags, actual.result.dropped), "input " + format_tags(in_.tags));
+    coverage_.count(in_, actual);
     return actual;
   }
 
@@ -346,20 +396,12 @@ class BdCompHarness {
   }
 
  private:
-  void count_coverage(const model::BdCompOut& out) {
-    CoverageCounters& c = session_.coverage();
-    count_handshake_coverage(c, in_, out, was_in_reset_);
-    if (!in_.rst_n) return;
-    if (in_.in_valid && out.in_ready) count_comp_input_coverage(c, p_, in_.tags);
-    if (out.out_valid && in_.out_ready) c.hit(out.result.fits ? "fits" : "dropped");
-  }
-
   CosimSession& session_;
   elab::BdCodecParams p_;
   model::BdCompStage model_;
   std::unique_ptr<Dut> dut_;
+  CompCoverage coverage_;
   model::BdCompIn in_;
-  bool was_in_reset_ = false;
 };
 
 // ---------------------------------------------------------------------------
@@ -369,11 +411,16 @@ template <class Dut>
 class BdDecompHarness {
  public:
   BdDecompHarness(CosimSession& session, const elab::BdCodecParams& p, const char* instance = "decomp")
-      : session_(session), p_(p), model_(p), dut_(std::make_unique<Dut>(session.context(), instance)) {
+      : session_(session),
+        p_(p),
+        model_(p),
+        dut_(std::make_unique<Dut>(session.context(), instance)),
+        coverage_(session.coverage(), p_, instance) {
     session_.add_to_waveform(*dut_);
-    declare_decomp_coverage(session_.coverage());
     dut_->clk_i = 0;
   }
+  BdDecompHarness(const BdDecompHarness&) = delete;  // the coverage refers to p_
+  BdDecompHarness& operator=(const BdDecompHarness&) = delete;
   ~BdDecompHarness() {
     session_.close_waveform();
     dut_->final();
@@ -406,17 +453,11 @@ class BdDecompHarness {
 
   model::BdDecompOut check() {
     const model::BdDecompOut expected = model_.outputs(in_);
-    const BdTagVectors want = flatten_tags(p_, expected.tags);
-    const BdTagVectors got = dut_tag_vectors();
-    compare_bit(session_, "decomp.in_ready_o", expected.in_ready, dut_->in_ready_o);
-    compare_bit(session_, "decomp.out_valid_o", expected.out_valid, dut_->out_valid_o);
-    compare_field(want.valid, got.valid, "decomp.tag_valid_o", 1);
-    compare_field(want.lru, got.lru, "decomp.tag_lru_o", p_.lru_bits);
-    compare_field(want.vmid, got.vmid, "decomp.tag_vmid_o", p_.vmid_bits);
-    compare_field(want.vrf, got.vrf, "decomp.tag_vrf_o", p_.vrf_bits);
-    compare_field(want.va, got.va, "decomp.tag_va_o", p_.va_tag_bits);
     const model::BdDecompOut actual = dut_outputs();
-    count_coverage(actual);
+    compare_bit(session_, "decomp.in_ready_o", expected.in_ready, actual.in_ready);
+    compare_bit(session_, "decomp.out_valid_o", expected.out_valid, actual.out_valid);
+    if (expected.tags != actual.tags) report_tag_mismatch(expected.tags);
+    coverage_.count(in_, actual);
     return actual;
   }
 
@@ -437,6 +478,19 @@ class BdDecompHarness {
   }
 
  private:
+  // Names the first differing output vector, per entry.
+  void report_tag_mismatch(const std::vector<BdTag>& expected_tags) {
+    const BdTagVectors want = flatten_tags(p_, expected_tags);
+    const BdTagVectors got = dut_tag_vectors();
+    compare_field(want.valid, got.valid, "decomp.tag_valid_o", 1);
+    compare_field(want.lru, got.lru, "decomp.tag_lru_o", p_.lru_bits);
+    compare_field(want.vmid, got.vmid, "decomp.tag_vmid_o", p_.vmid_bits);
+    compare_field(want.vrf, got.vrf, "decomp.tag_vrf_o", p_.vrf_bits);
+    compare_field(want.va, got.va, "decomp.tag_va_o", p_.va_tag_bits);
+    // Out-of-range model fields (wider than the port) differ only here.
+    session_.fail("decomp tags", format_tags(expected_tags), format_tags(dut_outputs().tags));
+  }
+
   void compare_field(const Bits& want, const Bits& got, const char* signal, unsigned field_bits) {
     if (want != got)
       compare_bits(session_, signal, want, got,
@@ -444,18 +498,12 @@ class BdDecompHarness {
                        "input packed_i=" + to_hex(in_.packed));
   }
 
-  void count_coverage(const model::BdDecompOut& out) {
-    CoverageCounters& c = session_.coverage();
-    count_handshake_coverage(c, in_, out, was_in_reset_);
-    if (in_.rst_n && in_.in_valid && out.in_ready) count_decomp_input_coverage(c, p_, in_.packed);
-  }
-
   CosimSession& session_;
   elab::BdCodecParams p_;
   model::BdDecompStage model_;
   std::unique_ptr<Dut> dut_;
+  DecompCoverage coverage_;
   model::BdDecompIn in_;
-  bool was_in_reset_ = false;
 };
 
 // ---------------------------------------------------------------------------
@@ -525,10 +573,11 @@ struct BdExpectation {
 class BdRoundTripScoreboard {
  public:
   BdRoundTripScoreboard(CosimSession& session, const elab::BdCodecParams& p)
-      : session_(session), p_(p) {
-    for (const char* name : {"roundtrip_checked", "roundtrip_fits", "roundtrip_dropped"})
-      session_.coverage().declare(name);
-  }
+      : session_(session),
+        p_(p),
+        checked_id_(session.coverage().declare("roundtrip.checked")),
+        fits_id_(session.coverage().declare("roundtrip.fits")),
+        dropped_id_(session.coverage().declare("roundtrip.dropped")) {}
 
   // Call once per chain step with the stimulus that step used.
   void observe(const BdChainIn& in, const BdChainOut& out,
@@ -540,7 +589,7 @@ class BdRoundTripScoreboard {
     }
     if (out.decomp_delivers) check_delivery(out.decomp);
     if (out.comp_hands_over) hand_over(out.comp);
-    if (out.comp_accepts) in_comp_.push_back({in.tags, expectation, {}, true, 0});
+    if (out.comp_accepts) in_comp_.push_back({in.tags, expectation, Bits(0), true, 0});
   }
 
   std::size_t in_flight() const { return in_comp_.size() + in_decomp_.size(); }
@@ -586,7 +635,7 @@ class BdRoundTripScoreboard {
                     to_hex(item.packed));
     for (unsigned i = 0; i < p_.tags; ++i) {
       const bool kept = item.tags[i].valid && !((item.dropped >> i) & 1u);
-      const uint64_t field = item.packed.field(p_.base_bits + i * p_.entry_bits, p_.entry_bits);
+      const uint64_t field = extract(item.packed, p_.base_bits + i * p_.entry_bits, p_.entry_bits);
       if (!kept && field != 0)
         session_.fail("comp.packed_o entry " + std::to_string(i) + " (invalid or dropped)",
                       to_hex(p_.entry_bits, 0), to_hex(p_.entry_bits, field),
@@ -607,8 +656,8 @@ class BdRoundTripScoreboard {
                       "input " + format_tags(item.tags) + " packed " + to_hex(item.packed));
     }
     ++checked_;
-    session_.coverage().hit("roundtrip_checked");
-    session_.coverage().hit(item.fits ? "roundtrip_fits" : "roundtrip_dropped");
+    session_.coverage().hit(checked_id_);
+    session_.coverage().hit(item.fits ? fits_id_ : dropped_id_);
   }
 
   CosimSession& session_;
@@ -616,6 +665,7 @@ class BdRoundTripScoreboard {
   std::deque<Item> in_comp_;
   std::deque<Item> in_decomp_;
   uint64_t checked_ = 0;
+  CoverageCounters::Id checked_id_, fits_id_, dropped_id_;
 };
 
 }  // namespace txgen::verif

@@ -7,11 +7,18 @@
 
 namespace {
 
-int dispatch(CLI::App& app, const txgen::cli::GenOptions& gen,
-             const txgen::cli::ReportOptions& report, const txgen::cli::SynthOptions& synth) {
-  if (app.got_subcommand("gen")) return txgen::cli::run_gen(gen);
-  if (app.got_subcommand("report")) return txgen::cli::run_report(report);
-  if (app.got_subcommand("synth")) return txgen::cli::run_synth(synth);
+struct AllOptions {
+  txgen::cli::GenOptions gen;
+  txgen::cli::ReportOptions report;
+  txgen::cli::CosimOptions cosim;
+  txgen::cli::SynthOptions synth;
+};
+
+int dispatch(CLI::App& app, const AllOptions& o) {
+  if (app.got_subcommand("gen")) return txgen::cli::run_gen(o.gen);
+  if (app.got_subcommand("report")) return txgen::cli::run_report(o.report);
+  if (app.got_subcommand("cosim")) return txgen::cli::run_cosim(o.cosim);
+  if (app.got_subcommand("synth")) return txgen::cli::run_synth(o.synth);
   std::cerr << app.help();
   return txgen::kExitInvalidInput;
 }
@@ -24,12 +31,11 @@ int main(int argc, char** argv) {
                "for GPU address-translation hardware from one JSON configuration."};
   app.set_version_flag("--version", TXGEN_VERSION);
   app.require_subcommand(1);
-  txgen::cli::GenOptions gen;
-  txgen::cli::ReportOptions report;
-  txgen::cli::SynthOptions synth;
-  txgen::cli::add_gen_command(app, gen);
-  txgen::cli::add_report_command(app, report);
-  txgen::cli::add_synth_command(app, synth);
+  AllOptions o;
+  txgen::cli::add_gen_command(app, o.gen);
+  txgen::cli::add_report_command(app, o.report);
+  txgen::cli::add_cosim_command(app, o.cosim);
+  txgen::cli::add_synth_command(app, o.synth);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -37,7 +43,7 @@ int main(int argc, char** argv) {
     return rc == 0 ? txgen::kExitOk : txgen::kExitInvalidInput;
   }
   try {
-    return dispatch(app, gen, report, synth);
+    return dispatch(app, o);
   } catch (const txgen::ConfigError& e) {
     std::cerr << "txgen: error: " << e.what() << "\n";
     return txgen::kExitInvalidInput;

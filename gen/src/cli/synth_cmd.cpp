@@ -82,7 +82,11 @@ int run_synth(const SynthOptions& opts) {
   const std::string title = block.name + " (" + lc.cfg.name + ", config " + lc.hash + ")";
   const std::string md = synth::results_markdown(results, title);
   write_text(out / (block.name + ".synth.md"), md);
-  write_text(out / (block.name + ".synth.json"), synth::results_json(results));
+  const nlohmann::json doc = {{"block", block.name},
+                              {"config", lc.cfg.name},
+                              {"config_hash", lc.hash},
+                              {"results", nlohmann::json::parse(synth::results_json(results))}};
+  write_text(out / (block.name + ".synth.json"), doc.dump(2) + "\n");
   write_text(out / (block.name + ".synth.csv"), synth::results_csv(results));
   std::cout << md;
   return 0;

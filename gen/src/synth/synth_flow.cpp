@@ -3,6 +3,8 @@
 // work directory plus its logs is enough to rerun a result by hand.
 #include "txgen/synth/synth_flow.h"
 
+#include "txgen/util/process.h"
+
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,7 +28,6 @@
 #include <utility>
 #include <vector>
 
-extern char** environ;
 
 namespace txgen::synth {
 namespace {
@@ -37,7 +38,7 @@ constexpr const char* kYosysScript = "yosys_synth.tcl";
 constexpr const char* kStaScript = "sta.tcl";
 constexpr std::size_t kLogTailLines = 25;
 
-using EnvVars = std::vector<std::pair<std::string, std::string>>;
+using util::EnvVars;
 
 // ---------------------------------------------------------------- files
 
@@ -74,74 +75,7 @@ std::string log_tail(const fs::path& log) {
                            "); last lines:\n" + log_tail(log));
 }
 
-// ---------------------------------------------------------------- processes
-
-std::string find_executable(const std::string& name) {
-  const char* path_env = std::getenv("PATH");
-  std::istringstream dirs(path_env ? path_env : "");
-  for (std::string dir; std::getline(dirs, dir, ':');) {
-    if (dir.empty()) dir = ".";
-    const fs::path candidate = fs::path(dir) / name;
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
-  }
-  throw std::runtime_error("txgen synth: '" + name + "' not found on PATH");
-}
-
-// The parent's environment with the overrides replacing same-named entries.
-std::vector<std::string> child_environment(const EnvVars& overrides) {
-  std::vector<std::string> env;
-  for (char** entry = environ; entry && *entry; ++entry) {
-    const std::string item(*entry);
-    const std::string name = item.substr(0, item.find('='));
-    bool overridden = false;
-    for (const auto& [key, value] : overrides) overridden |= (key == name);
-    if (!overridden) env.push_back(item);
-  }
-  for (const auto& [key, value] : overrides) env.push_back(key + "=" + value);
-  return env;
-}
-
-std::vector<char*> c_string_array(std::vector<std::string>& strings) {
-  std::vector<char*> array;
-  for (auto& s : strings) array.push_back(s.data());
-  array.push_back(nullptr);
-  return array;
-}
-
-// fork/execve rather than std::system: no shell quoting of paths, and an
-// explicit environment. Everything the child touches is prepared before
-// fork so the child only makes async-signal-safe calls. Returns the exit
-// status (128 + signal number when killed).
-int run_tool(std::vector<std::string> argv, const EnvVars& overrides,
-             const fs::path& cwd, const fs::path& log) {
-  const std::string program = find_executable(argv.front());
-  std::vector<std::string> env = child_environment(overrides);
-  std::vector<char*> argv_c = c_string_array(argv);
-  std::vector<char*> env_c = c_string_array(env);
-  const std::string cwd_s = cwd.string();
-  const std::string log_s = log.string();
-
-  const pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error("txgen synth: fork failed: " + std::string(std::strerror(errno)));
-  if (pid == 0) {
-    const int out = ::open(log_s.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    const int in = ::open("/dev/null", O_RDONLY);
-    if (out < 0 || in < 0 || ::chdir(cwd_s.c_str()) != 0) ::_exit(126);
-    ::dup2(in, 0);
-    ::dup2(out, 1);
-    ::dup2(out, 2);
-    ::execve(program.c_str(), argv_c.data(), env_c.data());
-    static const char msg[] = "txgen synth: execve failed\n";
-    (void)!::write(2, msg, sizeof msg - 1);
-    ::_exit(127);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw std::runtime_error("txgen synth: waitpid failed");
-  }
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
-}
+using util::run_process;
 
 // ---------------------------------------------------------------- parsing
 
@@ -394,7 +328,7 @@ void run_yosys(const SynthRequest& req, const fs::path& work) {
       {"TXGEN_OUT_DIR", work.string()},
   };
   const fs::path log = work / "yosys.log";
-  const int status = run_tool({"yosys", "-c", kYosysScript}, env, work, log);
+  const int status = run_process({"yosys", "-c", kYosysScript}, env, work, log);
   if (status != 0) fail_with_log("yosys failed with status " + std::to_string(status), log);
 }
 
@@ -406,7 +340,7 @@ void run_sta(const SynthRequest& req, const fs::path& work, const fs::path& sdc)
       {"TXGEN_SDC", sdc.string()},
   };
   const fs::path log = work / "sta.log";
-  const int status = run_tool({"sta", "-no_splash", "-exit", kStaScript}, env, work, log);
+  const int status = run_process({"sta", "-no_splash", "-exit", kStaScript}, env, work, log);
   if (status != 0) fail_with_log("sta failed with status " + std::to_string(status), log);
 }
 

@@ -1,0 +1,114 @@
+# Build-time RTL generation, verilation and co-simulation executables.
+#
+# The RTL is written by `txgen gen` while building, so Verilator's configure-time
+# verilate() cannot be used: custom commands run `verilator --build` on the
+# generated files instead (docs: /work/shared/toolflow.md, "Verilator from CMake").
+#
+# Target graph per configuration NAME (every consumer of a custom command's
+# output goes through one custom target, so the Makefiles generator never runs
+# a command twice in parallel; Ninja needs none of that but does not mind):
+#   txgen_rtl_NAME  ->  txgen_vl_NAME_<stage>_build  ->  cosim executable
+#
+# Needs: the `txgen` target, TXGEN_VERILATOR_EXECUTABLE, the runtime libraries
+# txgen_verilated / txgen_verilated_sc and txgen_verif (verif/CMakeLists.txt).
+
+# Aborts the configuration when the config file's "name" is not NAME: the
+# module names, and so the Verilated class names, come from that field.
+function(_txgen_check_config_name NAME CONFIG_PATH)
+  file(READ ${CONFIG_PATH} text)
+  string(JSON config_name ERROR_VARIABLE json_error GET "${text}" name)
+  if(json_error OR NOT config_name STREQUAL NAME)
+    message(FATAL_ERROR "${CONFIG_PATH}: \"name\" is '${config_name}', expected '${NAME}' ${json_error}")
+  endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CONFIG_PATH})
+endfunction()
+
+# Generates the four bd_codec modules of a configuration once per NAME.
+# Sets OUT_FILES (the .v files) and OUT_TARGET (the custom target to depend on).
+function(txgen_bd_codec_rtl NAME CONFIG_PATH OUT_FILES OUT_TARGET)
+  set(rtl_dir ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl)
+  set(files)
+  foreach(module pack unpack comp decomp)
+    list(APPEND files ${rtl_dir}/bd_codec_${NAME}_${module}.v)
+  endforeach()
+  set(target txgen_rtl_${NAME})
+  if(NOT TARGET ${target})
+    _txgen_check_config_name(${NAME} ${CONFIG_PATH})
+    add_custom_command(
+      OUTPUT ${files}
+      BYPRODUCTS ${rtl_dir}/files.f ${rtl_dir}/manifest.json
+      COMMAND $<TARGET_FILE:txgen> gen --config ${CONFIG_PATH} --out ${rtl_dir}
+      DEPENDS txgen ${CONFIG_PATH}
+      COMMENT "Generating bd_codec RTL for ${NAME}"
+      VERBATIM)
+    add_custom_target(${target} DEPENDS ${files})
+  endif()
+  set(${OUT_FILES} ${files} PARENT_SCOPE)
+  set(${OUT_TARGET} ${target} PARENT_SCOPE)
+endfunction()
+
+# txgen_verilate(TARGET TOP <module> MDIR <dir> SOURCES <.v...> AFTER <target> [SYSTEMC])
+# Verilates TOP into MDIR (class V<TOP>, archive V<TOP>__ALL.a) and wraps it as
+# INTERFACE library TARGET: include directory, archive and the matching runtime.
+function(txgen_verilate TARGET)
+  cmake_parse_arguments(ARG "SYSTEMC" "TOP;MDIR;AFTER" "SOURCES" ${ARGN})
+  set(prefix V${ARG_TOP})
+  set(archive ${ARG_MDIR}/${prefix}__ALL.a)
+  if(ARG_SYSTEMC)
+    set(mode --sc)
+    set(runtime txgen_verilated_sc)
+  else()
+    set(mode --cc --trace-fst)
+    set(runtime txgen_verilated)
+  endif()
+  add_custom_command(
+    OUTPUT ${archive} ${ARG_MDIR}/${prefix}.h
+    COMMAND ${TXGEN_VERILATOR_EXECUTABLE} ${mode} --build -O3 --x-assign fast --x-initial fast
+            -Wall --top-module ${ARG_TOP} --prefix ${prefix} --Mdir ${ARG_MDIR}
+            -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1" ${ARG_SOURCES}
+    DEPENDS ${ARG_SOURCES}
+    COMMENT "Verilating ${ARG_TOP} (${ARG_SYSTEMC})"
+    VERBATIM)
+  add_custom_target(${TARGET}_build DEPENDS ${archive})
+  if(ARG_AFTER)
+    add_dependencies(${TARGET}_build ${ARG_AFTER})
+  endif()
+  add_library(${TARGET} INTERFACE)
+  target_include_directories(${TARGET} SYSTEM INTERFACE ${ARG_MDIR})
+  target_link_libraries(${TARGET} INTERFACE ${archive} ${runtime})
+  add_dependencies(${TARGET} ${TARGET}_build)  # followed by every consumer
+endfunction()
+
+# txgen_add_bd_codec_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])
+# GoogleTest executable txgen_cosim_bd_codec_NAME co-simulating
+# bd_codec_NAME_comp and _decomp (each its own Verilated model) against the
+# golden model; tests are registered as NAME.<suite>.<test>, label `cosim`.
+# SOURCES defaults to bd_codec_test.cpp of the calling directory.
+function(txgen_add_bd_codec_cosim NAME CONFIG_PATH)
+  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
+  if(NOT ARG_SOURCES)
+    set(ARG_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/bd_codec_test.cpp)
+  endif()
+  get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
+  txgen_bd_codec_rtl(${NAME} ${config} rtl_files rtl_target)
+
+  set(exe txgen_cosim_bd_codec_${NAME})
+  add_executable(${exe} ${ARG_SOURCES})
+  foreach(stage comp decomp)
+    set(top bd_codec_${NAME}_${stage})
+    txgen_verilate(txgen_vl_${top} TOP ${top} MDIR ${CMAKE_BINARY_DIR}/cosim/${NAME}/${stage}
+                   SOURCES ${rtl_files} AFTER ${rtl_target})
+    string(TOUPPER ${stage} STAGE)
+    target_compile_definitions(${exe} PRIVATE
+      TXGEN_${STAGE}_HEADER="V${top}.h" TXGEN_${STAGE}_CLASS=V${top})
+    target_link_libraries(${exe} PRIVATE txgen_vl_${top})
+  endforeach()
+  target_compile_definitions(${exe} PRIVATE
+    TXGEN_COSIM_CONFIG="${config}" TXGEN_COSIM_CONFIG_NAME="${NAME}")
+  target_link_libraries(${exe} PRIVATE txgen_verif GTest::gtest_main)
+  target_compile_options(${exe} PRIVATE ${TXGEN_WARNINGS})
+  gtest_discover_tests(${exe}
+    TEST_PREFIX "${NAME}."
+    PROPERTIES LABELS cosim
+    DISCOVERY_TIMEOUT 60)
+endfunction()

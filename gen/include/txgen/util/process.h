@@ -1,0 +1,23 @@
+// Running external tools (Yosys, OpenSTA, CMake, co-simulation binaries)
+// without a shell: explicit argv, explicit environment, output to a log file.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace txgen::util {
+
+using EnvVars = std::vector<std::pair<std::string, std::string>>;
+
+// Absolute path of an executable found on PATH; throws std::runtime_error.
+std::string find_executable(const std::string& name);
+
+// Runs argv[0] (looked up on PATH) in cwd with the parent's environment plus
+// overrides, stdout and stderr to log, stdin from /dev/null. Returns the exit
+// status (128 + signal number when killed).
+int run_process(std::vector<std::string> argv, const EnvVars& overrides,
+                const std::filesystem::path& cwd, const std::filesystem::path& log);
+
+}  // namespace txgen::util

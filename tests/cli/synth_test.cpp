@@ -1,0 +1,42 @@
+// `txgen synth` end to end on the default configuration. The flip-flop count
+// is predicted from the elaborated widths in the manifest, so a synthesis
+// that loses or duplicates registers fails.
+#include <filesystem>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "cli_support.h"
+
+using nlohmann::json;
+using txgen::test::read_file;
+using txgen::test::run_txgen;
+using txgen::test::source;
+using txgen::test::TempDir;
+
+TEST(Synth, DefaultConfigReportsBothStagesWithPredictedFlops) {
+  if (txgen::test::run("command -v yosys && command -v sta").exit_code != 0) GTEST_SKIP() << "no yosys/sta";
+  TempDir dir("synth");
+  const auto r = run_txgen("synth --config " + source("configs/default.json") +
+                           " --block bd_codec --out " + dir.str("s"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json manifest = json::parse(read_file(dir.path() / "s" / "rtl" / "manifest.json"));
+  const json& p = manifest["blocks"][0]["parameters"];
+  const unsigned n = p["tags"], w = p["packed_bits"];
+  const unsigned tag_bits = n * (1 + unsigned(p["lru_bits"]) + unsigned(p["vmid_bits"]) +
+                                 unsigned(p["vrf_bits"]) + unsigned(p["va_tag_bits"]));
+  const json report = json::parse(read_file(dir.path() / "s" / "bd_codec.synth.json"));
+  EXPECT_EQ(report["config_hash"], manifest["config_hash"]);
+  const json& comp = report["results"][0];
+  const json& decomp = report["results"][1];
+  EXPECT_EQ(comp["module"], "bd_codec_default_comp");
+  EXPECT_EQ(comp["flip_flops"], 1 + w + 1 + n);  // out_valid, packed, fits, dropped
+  EXPECT_EQ(decomp["flip_flops"], 1 + tag_bits);  // out_valid, every tag field
+  for (const json* m : {&comp, &decomp}) {
+    EXPECT_GT(double((*m)["area_um2"]), 0.0);
+    EXPECT_NEAR(double((*m)["min_period_ns"]), 2.5 - double((*m)["worst_slack_ns"]), 1e-3);
+  }
+  const std::string md = read_file(dir.path() / "s" / "bd_codec.synth.md");
+  EXPECT_NE(md.find("| bd_codec_default_decomp |"), std::string::npos);
+  EXPECT_TRUE(std::filesystem::exists(dir.path() / "s" / "bd_codec.synth.csv"));
+}
