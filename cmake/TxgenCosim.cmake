@@ -57,9 +57,11 @@ function(txgen_verilate TARGET)
   if(ARG_SYSTEMC)
     set(mode --sc)
     set(runtime txgen_verilated_sc)
+    set(flavour SystemC)
   else()
     set(mode --cc --trace-fst)
     set(runtime txgen_verilated)
+    set(flavour C++)
   endif()
   add_custom_command(
     OUTPUT ${archive} ${ARG_MDIR}/${prefix}.h
@@ -67,7 +69,7 @@ function(txgen_verilate TARGET)
             -Wall --top-module ${ARG_TOP} --prefix ${prefix} --Mdir ${ARG_MDIR}
             -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1" ${ARG_SOURCES}
     DEPENDS ${ARG_SOURCES}
-    COMMENT "Verilating ${ARG_TOP} (${ARG_SYSTEMC})"
+    COMMENT "Verilating ${ARG_TOP} (${flavour})"
     VERBATIM)
   add_custom_target(${TARGET}_build DEPENDS ${archive})
   if(ARG_AFTER)

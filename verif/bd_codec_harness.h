@@ -369,16 +369,18 @@ class BdCompHarness {
     if (expected.result.packed != actual.result.packed)
       compare_bits(session_, "comp.packed_o", expected.result.packed, actual.result.packed,
                    describe_packed_difference(p_, expected.result.packed, actual.result.packed) +
-                       "input " + format_tags(in_.tags));
+                       held_input());
     compare_bit(session_, "comp.fits_o", expected.result.fits, actual.result.fits);
     if (expected.result.dropped != actual.result.dropped)
       session_.fail("comp.dropped_o", to_hex(p_.tags, expected.result.dropped),
-                    to_hex(p_.tags, actual.result.dropped), "input " + format_tags(in_.tags));
+                    to_hex(p_.tags, actual.result.dropped), held_input());
     coverage_.count(in_, actual);
     return actual;
   }
 
   void rising_edge() {
+    if (!in_.rst_n) taken_.clear();
+    else if (in_.in_valid && dut_->in_ready_o) taken_ = in_.tags;
     dut_->clk_i = 1;
     dut_->eval();
     model_.posedge(in_);
@@ -396,12 +398,18 @@ class BdCompHarness {
   }
 
  private:
+  // The output registers show the last vector taken, not the current input.
+  std::string held_input() const {
+    return taken_.empty() ? "no vector taken since reset" : "from input " + format_tags(taken_);
+  }
+
   CosimSession& session_;
   elab::BdCodecParams p_;
   model::BdCompStage model_;
   std::unique_ptr<Dut> dut_;
   CompCoverage coverage_;
   model::BdCompIn in_;
+  std::vector<BdTag> taken_;
 };
 
 // ---------------------------------------------------------------------------
@@ -462,6 +470,8 @@ class BdDecompHarness {
   }
 
   void rising_edge() {
+    if (!in_.rst_n) taken_.reset();
+    else if (in_.in_valid && dut_->in_ready_o) taken_ = in_.packed;
     dut_->clk_i = 1;
     dut_->eval();
     model_.posedge(in_);
@@ -495,7 +505,7 @@ class BdDecompHarness {
     if (want != got)
       compare_bits(session_, signal, want, got,
                    describe_entry_difference(want, got, field_bits, p_.tags) +
-                       "input packed_i=" + to_hex(in_.packed));
+                       (taken_ ? "from packed_i=" + to_hex(*taken_) : "no word taken since reset"));
   }
 
   CosimSession& session_;
@@ -504,6 +514,7 @@ class BdDecompHarness {
   std::unique_ptr<Dut> dut_;
   DecompCoverage coverage_;
   model::BdDecompIn in_;
+  std::optional<Bits> taken_;  // the word the output registers hold
 };
 
 // ---------------------------------------------------------------------------

@@ -253,11 +253,10 @@ CosimVerdict run_cosim(const std::string& test, uint64_t seed, const CosimBody& 
   verdict.cycles = session.cycle();
   verdict.cycles_per_second = session.cycle() / std::max(session.elapsed_seconds(), 1e-9);
   print_run_summary(test, verdict);
-  if (!verdict.passed) {
-    std::cout << verdict.report << std::flush;
-    const std::string wave = write_failure_waveform(test, seed, verdict.cycles, body);
-    verdict.report += "  waveform: " + wave + "\n";
-    std::cout << "  waveform: " << wave << std::endl;
+  if (!verdict.passed) {  // the caller prints verdict.report with its failure
+    std::cout << "[cosim] " << test << ": mismatch at cycle " << verdict.cycles
+              << ", re-running seed " << seed << " with a waveform" << std::endl;
+    verdict.report += "  waveform: " + write_failure_waveform(test, seed, verdict.cycles, body) + "\n";
   }
   return verdict;
 }

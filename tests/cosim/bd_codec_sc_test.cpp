@@ -164,17 +164,28 @@ SC_MODULE(DecompBench) {
       compare();
       wait(clk.posedge_event());
       model_.posedge(in_);
-      if (in_.rst_n && in_.in_valid && ready_seen_) offered_.reset();
+      record_transfer();
     }
     sc_stop();
+  }
+
+  void record_transfer() {
+    if (!in_.rst_n) {
+      taken_.reset();
+    } else if (in_.in_valid && ready_seen_) {
+      taken_ = in_.packed;
+      offered_.reset();
+    }
   }
 
   txgen::model::BdDecompIn next_inputs() {
     if (reset_left_ > 0) --reset_left_;
     else if (rng_.below(1000) < 3) reset_left_ = 1 + static_cast<unsigned>(rng_.below(3));
     if (reset_left_ > 0) offered_.reset();
+    const bool valid = rng_.chance(70);
+    if (!valid) return {reset_left_ == 0, false, words_.word(), rng_.chance(60)};  // noise
     if (!offered_) offered_ = words_.word();
-    return {reset_left_ == 0, rng_.chance(70), *offered_, rng_.chance(60)};
+    return {reset_left_ == 0, true, *offered_, rng_.chance(60)};
   }
 
   void drive(const txgen::model::BdDecompIn& in) {
@@ -205,7 +216,12 @@ SC_MODULE(DecompBench) {
   void check(const char* signal, const Bits& want, const Bits& got) {
     if (mismatch || want == got) return;
     mismatch = Mismatch{std::string(TXGEN_COSIM_CONFIG_NAME) + "_SystemC", cycles_done, signal,
-                        to_hex(want), to_hex(got), "input packed_i=" + to_hex(in_.packed), seed_};
+                        to_hex(want), to_hex(got), held_word(), seed_};
+  }
+
+  // The output registers show the last word taken, not the current input.
+  std::string held_word() const {
+    return taken_ ? "from packed_i=" + to_hex(*taken_) : "no word taken since reset";
   }
 
   uint64_t seed_;
@@ -216,6 +232,7 @@ SC_MODULE(DecompBench) {
   txgen::verif::DecompCoverage counts_;
   txgen::model::BdDecompIn in_;
   std::optional<Bits> offered_;  // held until taken (valid/ready rule)
+  std::optional<Bits> taken_;    // the word the output registers hold
   bool ready_seen_ = false;
   unsigned reset_left_ = 3;  // start in reset
 };

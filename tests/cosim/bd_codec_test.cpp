@@ -7,6 +7,7 @@
 // every configuration (or skips when its corner does not exist there).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <vector>
@@ -53,7 +54,9 @@ std::string test_name() {
   return std::string(TXGEN_COSIM_CONFIG_NAME) + "_" + info->name();
 }
 
-void expect_passed(const CosimVerdict& verdict) { EXPECT_TRUE(verdict.passed) << verdict.report; }
+void expect_passed(const CosimVerdict& verdict) {
+  if (!verdict.passed) ADD_FAILURE() << verdict.report;
+}
 
 void expect_covered(const CosimVerdict& verdict, const std::vector<std::string>& names) {
   for (const std::string& name : names)
@@ -121,19 +124,43 @@ std::vector<BdTag> vector_around(uint64_t ref_va, DeltaOf delta_of) {
   return tags;
 }
 
-uint32_t mask_of(unsigned count, bool (*member)(unsigned)) {
-  uint32_t mask = 0;
-  for (unsigned i = 0; i < count; ++i)
-    if (member(i)) mask |= 1u << i;
-  return mask;
-}
-
-bool is_odd(unsigned i) { return i % 2 == 1; }
-
 struct DirectedCase {
   std::vector<BdTag> tags;
   BdExpectation expect;
 };
+
+// Puts a corner delta on every entry position: all non-reference entries at
+// the corner; then only the odd ones, then only the even ones (the others at
+// `other`); then with entry 0 invalid, so entry 1 is the reference. An RTL
+// that gets one entry's corner wrong fails at least one of these vectors.
+std::vector<DirectedCase> corner_on_each_entry(uint64_t ref_va, int64_t corner, int64_t other,
+                                               bool corner_drops) {
+  const unsigned n = params().tags;
+  std::vector<DirectedCase> cases;
+  for (int pattern = 0; pattern < 3; ++pattern) {
+    DirectedCase c{{valid_entry(0, ref_va)}, {true, 0}};
+    for (unsigned i = 1; i < n; ++i) {
+      const bool at_corner = pattern == 0 || (pattern == 1 ? i % 2 == 1 : i % 2 == 0);
+      c.tags.push_back(valid_entry(i, at(ref_va, at_corner ? corner : other)));
+      if (at_corner && corner_drops) c.expect.dropped |= 1u << i;
+    }
+    c.expect.fits = c.expect.dropped == 0;
+    cases.push_back(c);
+  }
+  DirectedCase moved{{garbage_entry(~ref_va), valid_entry(1, ref_va)}, {true, 0}};
+  for (unsigned i = 2; i < n; ++i) {
+    moved.tags.push_back(valid_entry(i, at(ref_va, corner)));
+    if (corner_drops) moved.expect.dropped |= 1u << i;
+  }
+  moved.expect.fits = moved.expect.dropped == 0;
+  cases.push_back(moved);
+  return cases;
+}
+
+template <class Vector>
+void append(Vector& to, const Vector& from) {
+  to.insert(to.end(), from.begin(), from.end());
+}
 
 // ---------------------------------------------------------------------------
 // Chain drivers shared by the directed tests
@@ -190,30 +217,41 @@ TEST(BdCodecCosim, AllEqual) {
 TEST(BdCodecCosim, MaxPositiveDelta) {
   const uint64_t ref = reference_va(0);  // prefix: the window starts at the reference
   const int64_t hi = window(ref).hi;
-  run_directed({{vector_around(ref, [hi](unsigned) { return hi; }), {true, 0}}});
+  run_directed(corner_on_each_entry(ref, hi, 0, false));
 }
 
 TEST(BdCodecCosim, MaxNegativeDelta) {
   const uint64_t ref = reference_va(value_mask());  // prefix: the window ends at the reference
   const int64_t lo = window(ref).lo;
-  run_directed({{vector_around(ref, [lo](unsigned) { return lo; }), {true, 0}}});
+  run_directed(corner_on_each_entry(ref, lo, 0, false));
+}
+
+// The reference and its twin with the lowest bit above the entry value
+// flipped: stepping out of the window then changes one bit of the prefix or
+// carries through several, whichever the first reference did not.
+std::vector<uint64_t> reference_and_twin(uint64_t ref_va) {
+  const unsigned bit = std::min(params().value_bits, params().va_tag_bits - 1);
+  return {ref_va, ref_va ^ (uint64_t{1} << bit)};
 }
 
 TEST(BdCodecCosim, OneOverPositiveLimit) {
   if (!txgen::verif::bd_window_can_overflow(params())) GTEST_SKIP() << "every VA fits";
-  const uint64_t ref = reference_va(0);
-  const int64_t hi = window(ref).hi;
-  // Odd entries one past the window (dropped), even ones at its edge (kept).
-  const auto tags = vector_around(ref, [hi](unsigned i) { return is_odd(i) ? hi + 1 : hi; });
-  run_directed({{tags, {false, mask_of(params().tags, is_odd)}}});
+  std::vector<DirectedCase> cases;
+  for (uint64_t ref : reference_and_twin(reference_va(0))) {
+    const int64_t hi = window(ref).hi;
+    append(cases, corner_on_each_entry(ref, hi + 1, hi, true));
+  }
+  run_directed(cases);
 }
 
 TEST(BdCodecCosim, OneUnderNegativeLimit) {
   if (!txgen::verif::bd_window_can_overflow(params())) GTEST_SKIP() << "every VA fits";
-  const uint64_t ref = reference_va(value_mask());
-  const int64_t lo = window(ref).lo;
-  const auto tags = vector_around(ref, [lo](unsigned i) { return is_odd(i) ? lo - 1 : lo; });
-  run_directed({{tags, {false, mask_of(params().tags, is_odd)}}});
+  std::vector<DirectedCase> cases;
+  for (uint64_t ref : reference_and_twin(reference_va(value_mask()))) {
+    const int64_t lo = window(ref).lo;
+    append(cases, corner_on_each_entry(ref, lo - 1, lo, true));
+  }
+  run_directed(cases);
 }
 
 TEST(BdCodecCosim, InvalidEntriesAreCanonicalZero) {
@@ -234,30 +272,30 @@ TEST(BdCodecCosim, AllInvalid) {
 TEST(BdCodecCosim, SharedIdsMismatchDropped) {
   if (!params().ids_shared()) GTEST_SKIP() << "ids are per entry";
   const uint64_t ref = reference_va(1);
-  // Entry 1 differs in vmid, entry 2 in vrf, the rest match: same VA for all.
-  std::vector<BdTag> mismatched = vector_around(ref, [](unsigned) { return 0; });
-  uint32_t dropped = 0;
-  for (unsigned i = 1; i < params().tags && i <= 2; ++i) {
-    if (i == 1) mismatched[i].vmid ^= 1u;
-    if (i == 2) mismatched[i].vrf ^= 1u;
-    dropped |= 1u << i;
+  std::vector<DirectedCase> cases;
+  // Each entry in turn differs in vmid, then in vrf, from the reference; same VA for all.
+  for (unsigned i = 1; i < params().tags; ++i) {
+    for (bool vmid : {true, false}) {
+      DirectedCase c{vector_around(ref, [](unsigned) { return 0; }), {false, 1u << i}};
+      (vmid ? c.tags[i].vmid : c.tags[i].vrf) ^= 1u;
+      cases.push_back(c);
+    }
   }
   // Ids of an invalid entry 0 do not matter: entry 1 is the reference.
-  std::vector<BdTag> invalid_first = vector_around(ref, [](unsigned) { return 0; });
-  invalid_first[0] = garbage_entry(ref);
-  run_directed({{mismatched, {false, dropped}}, {invalid_first, {true, 0}}});
+  DirectedCase invalid_first{vector_around(ref, [](unsigned) { return 0; }), {true, 0}};
+  invalid_first.tags[0] = garbage_entry(ref);
+  cases.push_back(invalid_first);
+  run_directed(cases);
 }
 
 TEST(BdCodecCosim, PrefixBoundary) {
   const BdCodecParams& p = params();
   if (!is_prefix() || p.base_value_bits == 0) GTEST_SKIP() << "no prefix in this configuration";
-  // Two tags one apart that differ in the lowest prefix bit: {P, 1..1} and {P+1, 0..0}, P even.
+  // Tags one apart that differ in the lowest prefix bit: {P, 1..1} and {P+1, 0..0}, P even.
   const uint64_t below = reference_va(value_mask()) & ~(uint64_t{1} << p.value_bits);
-  const uint64_t above = below + 1;
-  const auto up = vector_around(below, [](unsigned i) { return is_odd(i) ? 1 : 0; });
-  const auto down = vector_around(above, [](unsigned i) { return is_odd(i) ? -1 : 0; });
-  const uint32_t odd = mask_of(p.tags, is_odd);
-  run_directed({{up, {false, odd}}, {down, {false, odd}}});
+  std::vector<DirectedCase> cases = corner_on_each_entry(below, 1, 0, true);
+  append(cases, corner_on_each_entry(below + 1, -1, 0, true));
+  run_directed(cases);
 }
 
 TEST(BdCodecCosim, WrapAround) {
@@ -265,13 +303,10 @@ TEST(BdCodecCosim, WrapAround) {
   const uint64_t top = va_mask();
   const int64_t hi = window(top).hi, lo = window(0).lo;
   // 2^T-1 -> 0 is +1 and 0 -> 2^T-1 is -1; the window edges wrap as well.
-  const auto up = vector_around(top, [hi](unsigned i) { return is_odd(i) ? 1 : hi; });
-  const auto down = vector_around(0, [lo](unsigned i) { return is_odd(i) ? -1 : lo; });
-  std::vector<DirectedCase> cases = {{up, {true, 0}}, {down, {true, 0}}};
-  if (txgen::verif::bd_window_can_overflow(params())) {
-    const auto over = vector_around(top, [hi](unsigned) { return hi + 1; });
-    cases.push_back({over, {false, mask_of(params().tags, [](unsigned i) { return i > 0; })}});
-  }
+  std::vector<DirectedCase> cases = corner_on_each_entry(top, 1, hi, false);
+  append(cases, corner_on_each_entry(0, -1, lo, false));
+  if (txgen::verif::bd_window_can_overflow(params()))
+    append(cases, corner_on_each_entry(top, hi + 1, 1, true));
   run_directed(cases);
 }
 
@@ -401,7 +436,8 @@ class TagStimulus {
   BdTag related(const BdTag& ref) {
     BdTag tag = garbage();
     tag.valid = true;
-    if (p_.ids_shared() && rng_.chance(85)) {  // else ids differ and the entry is dropped
+    // Per entry the ids are free; shared, other ids drop the entry, so keep most equal.
+    if (p_.ids_shared() && rng_.chance(85)) {
       tag.vmid = ref.vmid;
       tag.vrf = ref.vrf;
     }
@@ -490,11 +526,13 @@ class HandshakeStimulus {
 
 // Keeps an offered item until the stage takes it (valid/ready rule), except
 // across a reset.
+// Data under in_valid = 0 is noise: it must not reach the stage.
 template <class Item>
 struct OfferedItem {
   std::optional<Item> item;
   template <class Make>
-  const Item& get(Make make) {
+  Item get(bool valid, Make make) {
+    if (!valid) return make();
     if (!item) item = make();
     return *item;
   }
@@ -511,7 +549,8 @@ TEST(BdCodecCosim, RandomTrafficComp) {
     OfferedItem<std::vector<BdTag>> offered;
     for (uint64_t c = 0; c < cycles; ++c) {
       hs.next_cycle();
-      txgen::model::BdCompIn in{hs.rst_n(), hs.in_valid(), offered.get([&] { return tags.tags(); }),
+      const bool valid = hs.in_valid();
+      txgen::model::BdCompIn in{hs.rst_n(), valid, offered.get(valid, [&] { return tags.tags(); }),
                                 hs.out_ready()};
       const auto out = comp.step(in);
       if (!in.rst_n || (in.in_valid && out.in_ready)) offered.taken();
@@ -531,7 +570,8 @@ TEST(BdCodecCosim, RandomTrafficDecomp) {
     OfferedItem<Bits> offered;
     for (uint64_t c = 0; c < cycles; ++c) {
       hs.next_cycle();
-      txgen::model::BdDecompIn in{hs.rst_n(), hs.in_valid(), offered.get([&] { return words.word(); }),
+      const bool valid = hs.in_valid();
+      txgen::model::BdDecompIn in{hs.rst_n(), valid, offered.get(valid, [&] { return words.word(); }),
                                   hs.out_ready()};
       const auto out = decomp.step(in);
       if (!in.rst_n || (in.in_valid && out.in_ready)) offered.taken();
@@ -560,7 +600,8 @@ TEST(BdCodecCosim, RoundTrip) {
     OfferedItem<std::vector<BdTag>> offered;
     for (uint64_t c = 0; c < cycles; ++c) {
       hs.next_cycle();
-      const BdChainIn in{hs.rst_n(), hs.in_valid(), offered.get([&] { return tags.tags(); }),
+      const bool valid = hs.in_valid();
+      const BdChainIn in{hs.rst_n(), valid, offered.get(valid, [&] { return tags.tags(); }),
                          hs.out_ready()};
       const BdChainOut out = chain.step(in);
       board.observe(in, out);
