@@ -162,6 +162,16 @@ TEST(ConfigValidation, IdsChoice) {
             "$.bd_codec.ids = \"none\": must be one of \"per_entry\" \"shared\"");
 }
 
+TEST(ConfigValidation, CompareChoice) {
+  EXPECT_EQ(error_of(with(lds_config(), "/bd_codec/compare", "tree")),
+            "$.bd_codec.compare = \"tree\": must be one of \"mux\" \"pairwise\"");
+}
+
+TEST(ConfigValidation, CompareDefaultsToPairwise) {
+  const auto p = txgen::elab::elaborate_bd_codec(txgen::config::parse_config(lds_config()));
+  EXPECT_EQ(p.compare, txgen::config::CompareStructure::Pairwise);
+}
+
 // ---- elaboration: budgets the documents state -------------------------------
 
 TEST(ConfigElaboration, NoVaTagBitLeft) {

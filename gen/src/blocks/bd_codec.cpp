@@ -19,6 +19,7 @@ using std::string;
 using std::to_string;
 
 bool is_arith(const BdCodecParams& p) { return p.encoding == config::CodecEncoding::Arith; }
+bool is_pairwise(const BdCodecParams& p) { return p.compare == config::CompareStructure::Pairwise; }
 string e(const string& base, unsigned i) { return base + "_e" + to_string(i); }
 
 // Concatenation of the non-empty parts, most significant first.
@@ -44,7 +45,8 @@ void add_header(Module& m, const BdCodecParams& p, const EmitContext& ctx, const
                 " ids=" + (p.ids_shared() ? "shared" : "per_entry") +
                 " base_bits=" + to_string(p.base_bits) + " delta_bits=" + to_string(p.delta_bits) +
                 " entry_bits=" + to_string(p.entry_bits) + " value_bits=" + to_string(p.value_bits) +
-                " packed_bits=" + to_string(p.packed_bits));
+                " packed_bits=" + to_string(p.packed_bits) +
+                " compare=" + (is_pairwise(p) ? "pairwise" : "mux"));
 }
 
 void tag_ports(Module& m, const BdCodecParams& p, bool out) {
@@ -101,23 +103,66 @@ void pack_reference(Module& m, const BdCodecParams& p) {
   }
 }
 
-// Whether entry i can be expressed against the reference (before valid).
-string pack_fit_expr(Module& m, const BdCodecParams& p, unsigned i) {
+// Range check of a T-bit modular difference: the bits above the delta's sign
+// bit all equal it.
+string in_delta_range(const BdCodecParams& p, const string& diff) {
   const unsigned T = p.va_tag_bits, V = p.value_bits;
+  if (V >= T) return "1'b1";
+  const string upper = slice(diff, V - 1, T - V + 1);
+  return "(~|" + upper + " | &" + upper + ")";
+}
+
+string ids_equal(const BdCodecParams& p, const string& vmid_a, const string& vrf_a,
+                 const string& vmid_b, const string& vrf_b) {
+  if (!p.ids_shared()) return "";
+  return " & (" + vmid_a + " == " + vmid_b + ") & (" + vrf_a + " == " + vrf_b + ")";
+}
+
+// mux structure: entry i against the muxed reference (before valid).
+string pack_fit_vs_ref(Module& m, const BdCodecParams& p, unsigned i) {
+  const unsigned V = p.value_bits;
   string fit;
   if (is_arith(p)) {
-    m.wire_assign(e("diff", i), T, e("va", i) + " - ref_base");
-    // In range when the bits above the delta's sign bit all equal it.
-    fit = V < T ? "(~|" + slice(e("diff", i), V - 1, T - V + 1) + " | &" +
-                      slice(e("diff", i), V - 1, T - V + 1) + ")"
-                : "1'b1";
+    m.wire_assign(e("diff", i), p.va_tag_bits, e("va", i) + " - ref_base");
+    fit = in_delta_range(p, e("diff", i));
   } else {
     fit = p.base_value_bits ? "(" + slice(e("va", i), V, p.base_value_bits) + " == ref_base)"
                             : "1'b1";
   }
-  if (p.ids_shared())
-    fit += " & (" + e("vmid", i) + " == ref_vmid) & (" + e("vrf", i) + " == ref_vrf)";
+  return fit + ids_equal(p, e("vmid", i), e("vrf", i), "ref_vmid", "ref_vrf");
+}
+
+// pairwise structure: entry i against every lower entry j, then the one-hot
+// reference picks; the reference mux leaves the fit path.
+string pack_fit_pairwise(Module& m, const BdCodecParams& p, unsigned i) {
+  const unsigned V = p.value_bits;
+  string fit = "ref_sel[" + to_string(i) + "]";
+  string delta;
+  for (unsigned j = 0; j < i; ++j) {
+    const string near = e("near", i) + "r" + to_string(j);
+    string expr;
+    if (is_arith(p)) {
+      const string diff = e("diff", i) + "r" + to_string(j);
+      m.wire_assign(diff, p.va_tag_bits, e("va", i) + " - " + e("va", j));
+      expr = in_delta_range(p, diff);
+      delta += string(delta.empty() ? "" : "\n      | ") + "({" + to_string(V) + "{ref_sel[" +
+               to_string(j) + "]}} & " + slice(diff, 0, V) + ")";
+    } else {
+      expr = p.base_value_bits ? "(" + slice(e("va", i), V, p.base_value_bits) + " == " +
+                                     slice(e("va", j), V, p.base_value_bits) + ")"
+                               : "1'b1";
+    }
+    expr += ids_equal(p, e("vmid", i), e("vrf", i), e("vmid", j), e("vrf", j));
+    m.wire_assign(near, 1, expr);
+    fit += " | (ref_sel[" + to_string(j) + "] & " + near + ")";
+  }
+  // The delta of entry i from the reference; zero when entry i is the reference.
+  if (is_arith(p)) m.wire_assign(e("delta", i), V, delta.empty() ? sized(V, 0) : delta);
   return fit;
+}
+
+string pack_fit_expr(Module& m, const BdCodecParams& p, unsigned i) {
+  return is_pairwise(p) ? pack_fit_pairwise(m, p, i) : pack_fit_vs_ref(m, p, i);
 }
 
 void pack_entry(Module& m, const BdCodecParams& p, const LayoutBd& lay, unsigned i) {
@@ -127,7 +172,9 @@ void pack_entry(Module& m, const BdCodecParams& p, const LayoutBd& lay, unsigned
   m.wire_assign(e("keep", i), 1, "tag_valid_i[" + to_string(i) + "] & " + e("fit", i));
   m.assign("dropped_o[" + to_string(i) + "]",
            "tag_valid_i[" + to_string(i) + "] & ~" + e("fit", i));
-  const string value = slice(is_arith(p) ? e("diff", i) : e("va", i), 0, p.value_bits);
+  const string value = !is_arith(p)    ? slice(e("va", i), 0, p.value_bits)
+                       : is_pairwise(p) ? e("delta", i)
+                                        : slice(e("diff", i), 0, p.value_bits);
   const string ids = p.ids_shared() ? "" : e("vrf", i) + ", " + e("vmid", i);
   const string field = concat({zeros_if(lay.entry_pad_bits), value, ids, e("lru", i), "1'b1"});
   m.assign(slice("packed_o", lay.entry_lsb(i), p.entry_bits),

@@ -69,6 +69,7 @@ json bd_codec_params_json(const BdCodecParams& p) {
   return {{"module_prefix", p.module_prefix},
           {"encoding", p.encoding == config::CodecEncoding::Arith ? "arith" : "prefix"},
           {"ids", p.ids_shared() ? "shared" : "per_entry"},
+          {"compare", p.compare == config::CompareStructure::Pairwise ? "pairwise" : "mux"},
           {"tags", p.tags},
           {"va_tag_bits", p.va_tag_bits},
           {"lru_bits", p.lru_bits},

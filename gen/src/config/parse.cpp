@@ -158,6 +158,9 @@ BdCodecConfig parse_bd_codec(const json& j, const Config& cfg) {
                                                                     : CodecEncoding::Prefix;
   b.ids = r.choice("ids", {"per_entry", "shared"}) == "shared" ? IdPlacement::Shared
                                                                : IdPlacement::PerEntry;
+  if (r.has("compare"))
+    b.compare = r.choice("compare", {"mux", "pairwise"}) == "pairwise" ? CompareStructure::Pairwise
+                                                                      : CompareStructure::Mux;
   r.reject_unknown();
   return b;
 }

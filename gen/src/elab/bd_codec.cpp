@@ -122,6 +122,7 @@ BdCodecParams elaborate_bd_codec(const config::Config& cfg) {
   p.module_prefix = "bd_codec_" + cfg.name;
   p.encoding = b.encoding;
   p.ids = b.ids;
+  p.compare = b.compare;
   p.tags = b.tags;
   p.base_bits = b.base_bits;
   p.delta_bits = b.delta_bits;

@@ -32,6 +32,10 @@ struct IcacheConfig {
 enum class CodecHost { Lds, Icache };
 enum class CodecEncoding { Prefix, Arith };
 enum class IdPlacement { PerEntry, Shared };
+// How the compressor compares entries with the reference: one comparator per
+// entry behind a reference mux (smaller), or one per pair of entries selected
+// by the reference afterwards (shorter path). Same behaviour either way.
+enum class CompareStructure { Mux, Pairwise };
 
 struct BdCodecConfig {
   CodecHost host = CodecHost::Lds;
@@ -40,6 +44,7 @@ struct BdCodecConfig {
   unsigned delta_bits = 0;  // total over all tags
   CodecEncoding encoding = CodecEncoding::Prefix;
   IdPlacement ids = IdPlacement::PerEntry;
+  CompareStructure compare = CompareStructure::Pairwise;
 };
 
 struct Config {

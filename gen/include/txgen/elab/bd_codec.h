@@ -14,6 +14,7 @@ struct BdCodecParams {
   std::string module_prefix;  // "bd_codec_<config name>"
   config::CodecEncoding encoding = config::CodecEncoding::Prefix;
   config::IdPlacement ids = config::IdPlacement::PerEntry;
+  config::CompareStructure compare = config::CompareStructure::Pairwise;  // structure only
 
   // Derivation of the VA tag width.
   unsigned va_bits = 0;
