@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages txgen needs (skips apt when all are present).
 set -euo pipefail
 packages=(
-  g++ cmake ninja-build pkg-config zlib1g-dev
+  g++ make cmake ninja-build pkg-config zlib1g-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev
   verilator iverilog libsystemc-dev
   yosys opensta qflow-tech-osu018

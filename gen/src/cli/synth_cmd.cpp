@@ -67,11 +67,9 @@ int run_synth(const SynthOptions& opts) {
   req.liberty_path = opts.liberty.empty() ? kDefaultLiberty : opts.liberty;
   req.scripts_dir = (source / "synth").string();
   req.period_ns = sdc_period_ns(sdc);
-  for (const auto& line : {std::string("files.f")}) {
-    std::istringstream list(read_text(rtl / line));
-    for (std::string f; std::getline(list, f);)
-      if (!f.empty()) req.verilog_files.push_back((rtl / f).string());
-  }
+  std::istringstream file_list(read_text(rtl / "files.f"));
+  for (std::string f; std::getline(file_list, f);)
+    if (!f.empty()) req.verilog_files.push_back((rtl / f).string());
   std::vector<synth::SynthResult> results;
   for (const std::string& top : block.synth_tops(lc.cfg)) {
     req.top = top;

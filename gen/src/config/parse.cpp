@@ -39,7 +39,7 @@ class ObjectReader {
     const json& v = field(key);
     if (!v.is_number_integer() || v.is_boolean())
       throw ConfigError(path_of(key), show(v), "must be an integer");
-    if (v.is_number_unsigned() ? false : v.get<int64_t>() < 0)
+    if (!v.is_number_unsigned() && v.get<int64_t>() < 0)
       throw ConfigError(path_of(key), show(v), range_rule(lo, hi));
     const uint64_t n = v.get<uint64_t>();
     if (n < lo || n > hi) throw ConfigError(path_of(key), show(v), range_rule(lo, hi));
