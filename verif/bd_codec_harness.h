@@ -315,6 +315,19 @@ inline std::vector<std::string> required_decomp_coverage(const std::string& stag
 // ---------------------------------------------------------------------------
 // bd_codec_NAME_comp
 
+// One whole cycle of a stage harness that runs alone in its session: drive,
+// compare with the clock low, rising edge, waveform samples around it.
+template <class Harness, class In>
+auto step_alone(Harness& stage, CosimSession& session, const In& in) {
+  stage.drive(in);
+  session.sample();
+  const auto out = stage.check();
+  stage.rising_edge();
+  session.sample();
+  session.end_cycle();
+  return out;
+}
+
 template <class Dut>
 class BdCompHarness {
  public:
@@ -387,15 +400,7 @@ class BdCompHarness {
   }
 
   // One whole cycle when this stage runs alone in its session.
-  model::BdCompOut step(const model::BdCompIn& in) {
-    drive(in);
-    session_.sample();
-    const model::BdCompOut out = check();
-    rising_edge();
-    session_.sample();
-    session_.end_cycle();
-    return out;
-  }
+  model::BdCompOut step(const model::BdCompIn& in) { return step_alone(*this, session_, in); }
 
  private:
   // The output registers show the last vector taken, not the current input.
@@ -477,15 +482,7 @@ class BdDecompHarness {
     model_.posedge(in_);
   }
 
-  model::BdDecompOut step(const model::BdDecompIn& in) {
-    drive(in);
-    session_.sample();
-    const model::BdDecompOut out = check();
-    rising_edge();
-    session_.sample();
-    session_.end_cycle();
-    return out;
-  }
+  model::BdDecompOut step(const model::BdDecompIn& in) { return step_alone(*this, session_, in); }
 
  private:
   // Names the first differing output vector, per entry.
