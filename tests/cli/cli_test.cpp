@@ -13,7 +13,8 @@ using txgen::test::run_txgen;
 TEST(Cli, HelpDocumentsEveryCommandAndOption) {
   const auto top = run_txgen("--help");
   EXPECT_EQ(top.exit_code, 0);
-  for (const char* cmd : {"gen", "report", "synth"}) EXPECT_NE(top.output.find(cmd), std::string::npos);
+  for (const char* cmd : {"gen", "report", "cosim", "synth"})
+    EXPECT_NE(top.output.find(cmd), std::string::npos) << cmd;
   const auto gen = run_txgen("gen --help");
   EXPECT_EQ(gen.exit_code, 0);
   for (const char* opt : {"--config", "--out", "--block"})
@@ -21,6 +22,9 @@ TEST(Cli, HelpDocumentsEveryCommandAndOption) {
   const auto report = run_txgen("report --help");
   for (const char* opt : {"--config", "--format", "--block"})
     EXPECT_NE(report.output.find(opt), std::string::npos) << opt;
+  const auto cosim = run_txgen("cosim --help");
+  for (const char* opt : {"--config", "--block", "--out", "--cycles", "--seed"})
+    EXPECT_NE(cosim.output.find(opt), std::string::npos) << opt;
   const auto synth = run_txgen("synth --help");
   for (const char* opt : {"--config", "--block", "--out", "--liberty"})
     EXPECT_NE(synth.output.find(opt), std::string::npos) << opt;
@@ -89,4 +93,13 @@ TEST(Cli, ReportReproducesTheDocumentsFigures) {
   ASSERT_EQ(ic.exit_code, 0) << ic.output;
   EXPECT_NE(ic.output.find("\"raw_tag_bits\": 39"), std::string::npos) << ic.output;
   EXPECT_NE(ic.output.find("\"packed_bits\": 96"), std::string::npos);
+}
+
+TEST(Cli, CosimRejectsInvalidConfigBeforeBuilding) {
+  TempDir dir("cosim_bad");
+  const auto r = run_txgen("cosim --config " + source("tests/configs/bad/seed000_table1_lds16k_paper_budget.json") +
+                           " --block bd_codec --out " + dir.str("c"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("$.bd_codec.base_bits = 16"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir.path() / "c"));
 }

@@ -41,8 +41,10 @@ void add_cosim_command(CLI::App& app, CosimOptions& opts) {
 }
 
 int run_cosim(const CosimOptions& opts) {
-  const LoadedConfig lc = load(opts.config);  // invalid input stops here, before any build
-  const blocks::BlockInfo& block = *select_blocks(lc.cfg, opts.block).front();
+  const LoadedConfig lc = load(opts.config);
+  const auto selected = select_blocks(lc.cfg, opts.block);
+  generate(lc, selected);  // elaborates: an infeasible configuration stops here, before any build
+  const blocks::BlockInfo& block = *selected.front();
   const fs::path out = fs::absolute(opts.out);
   fs::create_directories(out);
   const fs::path build = out / "build";
