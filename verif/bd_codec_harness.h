@@ -32,11 +32,11 @@ inline BdTagVectors flatten_tags(const elab::BdCodecParams& p, const std::vector
   BdTagVectors flat{Bits(n), Bits(n * p.lru_bits), Bits(n * p.vmid_bits), Bits(n * p.vrf_bits),
                     Bits(n * p.va_tag_bits)};
   for (unsigned i = 0; i < n && i < tags.size(); ++i) {
-    deposit(flat.valid, i, 1, tags[i].valid);
-    deposit(flat.lru, i * p.lru_bits, p.lru_bits, tags[i].lru);
-    deposit(flat.vmid, i * p.vmid_bits, p.vmid_bits, tags[i].vmid);
-    deposit(flat.vrf, i * p.vrf_bits, p.vrf_bits, tags[i].vrf);
-    deposit(flat.va, i * p.va_tag_bits, p.va_tag_bits, tags[i].va);
+    flat.valid.set_field(i, 1, tags[i].valid);
+    flat.lru.set_field(i * p.lru_bits, p.lru_bits, tags[i].lru);
+    flat.vmid.set_field(i * p.vmid_bits, p.vmid_bits, tags[i].vmid);
+    flat.vrf.set_field(i * p.vrf_bits, p.vrf_bits, tags[i].vrf);
+    flat.va.set_field(i * p.va_tag_bits, p.va_tag_bits, tags[i].va);
   }
   return flat;
 }
@@ -44,11 +44,11 @@ inline BdTagVectors flatten_tags(const elab::BdCodecParams& p, const std::vector
 inline std::vector<BdTag> split_tags(const elab::BdCodecParams& p, const BdTagVectors& flat) {
   std::vector<BdTag> tags(p.tags);
   for (unsigned i = 0; i < p.tags; ++i) {
-    tags[i].valid = extract(flat.valid, i, 1) != 0;
-    tags[i].lru = static_cast<uint32_t>(extract(flat.lru, i * p.lru_bits, p.lru_bits));
-    tags[i].vmid = static_cast<uint32_t>(extract(flat.vmid, i * p.vmid_bits, p.vmid_bits));
-    tags[i].vrf = static_cast<uint32_t>(extract(flat.vrf, i * p.vrf_bits, p.vrf_bits));
-    tags[i].va = extract(flat.va, i * p.va_tag_bits, p.va_tag_bits);
+    tags[i].valid = flat.valid.field(i, 1) != 0;
+    tags[i].lru = static_cast<uint32_t>(flat.lru.field(i * p.lru_bits, p.lru_bits));
+    tags[i].vmid = static_cast<uint32_t>(flat.vmid.field(i * p.vmid_bits, p.vmid_bits));
+    tags[i].vrf = static_cast<uint32_t>(flat.vrf.field(i * p.vrf_bits, p.vrf_bits));
+    tags[i].va = flat.va.field(i * p.va_tag_bits, p.va_tag_bits);
   }
   return tags;
 }
@@ -123,13 +123,13 @@ inline bool bd_is_canonical(const elab::BdCodecParams& p, const Bits& packed) {
   bool any_valid = false;
   for (unsigned i = 0; i < p.tags; ++i) {
     const unsigned lsb = p.base_bits + i * p.entry_bits;
-    const uint64_t field = extract(packed, lsb, p.entry_bits);
+    const uint64_t field = packed.field(lsb, p.entry_bits);
     const bool valid = field & 1u;
     any_valid |= valid;
     if (!valid && field != 0) return false;
     if (valid && (field >> used) != 0) return false;
   }
-  const uint64_t base = extract(packed, 0, p.base_bits);
+  const uint64_t base = packed.field(0, p.base_bits);
   if (!any_valid) return base == 0;
   return (base >> p.base_used_bits) == 0;
 }
@@ -137,12 +137,12 @@ inline bool bd_is_canonical(const elab::BdCodecParams& p, const Bits& packed) {
 inline std::string describe_packed_difference(const elab::BdCodecParams& p, const Bits& expected,
                                               const Bits& actual) {
   std::string text;
-  if (extract(expected, 0, p.base_bits) != extract(actual, 0, p.base_bits))
-    text += "base field: expected " + to_hex(p.base_bits, extract(expected, 0, p.base_bits)) +
-            " actual " + to_hex(p.base_bits, extract(actual, 0, p.base_bits)) + "; ";
+  if (expected.field(0, p.base_bits) != actual.field(0, p.base_bits))
+    text += "base field: expected " + to_hex(p.base_bits, expected.field(0, p.base_bits)) +
+            " actual " + to_hex(p.base_bits, actual.field(0, p.base_bits)) + "; ";
   for (unsigned i = 0; i < p.tags; ++i) {
     const unsigned lsb = p.base_bits + i * p.entry_bits;
-    const uint64_t e = extract(expected, lsb, p.entry_bits), a = extract(actual, lsb, p.entry_bits);
+    const uint64_t e = expected.field(lsb, p.entry_bits), a = actual.field(lsb, p.entry_bits);
     if (e != a)
       text += "entry " + std::to_string(i) + ": expected " + to_hex(p.entry_bits, e) + " actual " +
               to_hex(p.entry_bits, a) + "; ";
@@ -369,7 +369,7 @@ class BdCompHarness {
     out.out_valid = dut_->out_valid_o;
     out.result.packed = from_port(dut_->packed_o, p_.packed_bits);
     out.result.fits = dut_->fits_o;
-    out.result.dropped = static_cast<uint32_t>(extract(from_port(dut_->dropped_o, p_.tags), 0, p_.tags));
+    out.result.dropped = static_cast<uint32_t>(from_port(dut_->dropped_o, p_.tags).field(0, p_.tags));
     return out;
   }
 
@@ -643,7 +643,7 @@ class BdRoundTripScoreboard {
                     to_hex(item.packed));
     for (unsigned i = 0; i < p_.tags; ++i) {
       const bool kept = item.tags[i].valid && !((item.dropped >> i) & 1u);
-      const uint64_t field = extract(item.packed, p_.base_bits + i * p_.entry_bits, p_.entry_bits);
+      const uint64_t field = item.packed.field(p_.base_bits + i * p_.entry_bits, p_.entry_bits);
       if (!kept && field != 0)
         session_.fail("comp.packed_o entry " + std::to_string(i) + " (invalid or dropped)",
                       to_hex(p_.entry_bits, 0), to_hex(p_.entry_bits, field),

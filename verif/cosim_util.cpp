@@ -12,32 +12,9 @@ namespace txgen::verif {
 
 uint64_t low_mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
-uint64_t extract(const Bits& value, unsigned lsb, unsigned bits) {
-  uint64_t field = 0;
-  for (unsigned got = 0; got < bits;) {
-    const unsigned bit = lsb + got, word = bit / 32, offset = bit % 32;
-    const unsigned take = std::min(32 - offset, bits - got);
-    const uint64_t chunk = (value.words[word] >> offset) & low_mask(take);
-    field |= chunk << got;
-    got += take;
-  }
-  return field;
-}
-
-void deposit(Bits& value, unsigned lsb, unsigned bits, uint64_t field) {
-  for (unsigned put = 0; put < bits;) {
-    const unsigned bit = lsb + put, word = bit / 32, offset = bit % 32;
-    const unsigned take = std::min(32 - offset, bits - put);
-    const uint32_t mask = static_cast<uint32_t>(low_mask(take) << offset);
-    const uint32_t chunk = static_cast<uint32_t>(((field >> put) & low_mask(take)) << offset);
-    value.words[word] = (value.words[word] & ~mask) | chunk;
-    put += take;
-  }
-}
-
 Bits bits_from_u64(unsigned width, uint64_t value) {
   Bits bits(width);
-  deposit(bits, 0, std::min(width, 64u), value);
+  bits.set_field(0, std::min(width, 64u), value);
   return bits;
 }
 
@@ -48,7 +25,7 @@ std::string to_hex(const Bits& value) {
   for (unsigned n = nibbles; n-- > 0;) {
     const unsigned lsb = 4 * n;
     const unsigned take = value.width - lsb < 4 ? value.width - lsb : 4;
-    text += digits[extract(value, lsb, take)];
+    text += digits[value.field(lsb, take)];
     if (n != 0 && n % 8 == 0) text += '_';
   }
   return std::to_string(value.width) + "'h" + (text.empty() ? "0" : text);
@@ -60,14 +37,14 @@ Bits pack_entries(const std::vector<uint64_t>& entries, unsigned field_bits) {
   Bits flat(static_cast<unsigned>(entries.size()) * field_bits);
   if (field_bits == 0) return flat;
   for (std::size_t i = 0; i < entries.size(); ++i)
-    deposit(flat, static_cast<unsigned>(i) * field_bits, field_bits, entries[i]);
+    flat.set_field(static_cast<unsigned>(i) * field_bits, field_bits, entries[i]);
   return flat;
 }
 
 std::vector<uint64_t> unpack_entries(const Bits& flat, unsigned field_bits, unsigned count) {
   std::vector<uint64_t> entries(count, 0);
   if (field_bits == 0) return entries;
-  for (unsigned i = 0; i < count; ++i) entries[i] = extract(flat, i * field_bits, field_bits);
+  for (unsigned i = 0; i < count; ++i) entries[i] = flat.field(i * field_bits, field_bits);
   return entries;
 }
 

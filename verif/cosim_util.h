@@ -30,10 +30,6 @@ using model::Bits;
 // Bits helpers
 
 uint64_t low_mask(unsigned bits);  // bits <= 64
-// Word-level field access (the harness's hot path; Bits::field/set_field work
-// bit by bit or word by word as the model chooses).
-uint64_t extract(const Bits& value, unsigned lsb, unsigned bits);    // bits <= 64
-void deposit(Bits& value, unsigned lsb, unsigned bits, uint64_t field);  // bits <= 64
 Bits bits_from_u64(unsigned width, uint64_t value);
 std::string to_hex(const Bits& value);  // Verilog style: 12'h0ab
 std::string to_hex(unsigned width, uint64_t value);
@@ -52,7 +48,7 @@ void check_port_width(unsigned value_width, unsigned port_bits);
 template <typename Port, std::enable_if_t<std::is_integral_v<Port>, int> = 0>
 void to_port(Port& port, const Bits& value) {
   check_port_width(value.width, 8 * sizeof(Port));
-  port = static_cast<Port>(extract(value, 0, value.width));
+  port = static_cast<Port>(value.field(0, value.width));
 }
 
 template <std::size_t Words>

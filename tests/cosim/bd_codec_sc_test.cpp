@@ -44,8 +44,8 @@ const BdCodecParams& params() {
 // Bits <-> SystemC port types (bool, uint32_t, uint64_t up to 64 bits, sc_bv wider).
 
 inline void to_sc(bool& out, const Bits& value) { out = value.width > 0 && value.get(0); }
-inline void to_sc(uint32_t& out, const Bits& value) { out = static_cast<uint32_t>(txgen::verif::extract(value, 0, value.width)); }
-inline void to_sc(uint64_t& out, const Bits& value) { out = txgen::verif::extract(value, 0, value.width); }
+inline void to_sc(uint32_t& out, const Bits& value) { out = static_cast<uint32_t>(value.field(0, value.width)); }
+inline void to_sc(uint64_t& out, const Bits& value) { out = value.field(0, value.width); }
 template <int W>
 void to_sc(sc_bv<W>& out, const Bits& value) {
   for (int i = 0; i < static_cast<int>(value.words.size()); ++i) out.set_word(i, value.words[i]);
