@@ -67,9 +67,9 @@ std::string ratio(double r) {
 
 json bd_codec_params_json(const BdCodecParams& p) {
   return {{"module_prefix", p.module_prefix},
-          {"encoding", p.encoding == config::CodecEncoding::Arith ? "arith" : "prefix"},
-          {"ids", p.ids_shared() ? "shared" : "per_entry"},
-          {"compare", p.compare == config::CompareStructure::Pairwise ? "pairwise" : "mux"},
+          {"encoding", config::name_of(p.encoding)},
+          {"ids", config::name_of(p.ids)},
+          {"compare", config::name_of(p.compare)},
           {"tags", p.tags},
           {"va_tag_bits", p.va_tag_bits},
           {"lru_bits", p.lru_bits},
@@ -118,8 +118,8 @@ std::string bd_codec_report_markdown(const config::Config& cfg) {
      << "| bits per uncompressed tag | 1 + " << p.lru_bits << " + " << p.vmid_bits << " + "
      << p.vrf_bits << " + " << p.va_tag_bits << " = " << p.raw_tag_bits << " |\n"
      << "| tags per word | " << p.tags << " |\n"
-     << "| encoding / ids | " << (p.encoding == config::CodecEncoding::Arith ? "arith" : "prefix")
-     << " / " << (p.ids_shared() ? "shared" : "per_entry") << " |\n"
+     << "| encoding / ids | " << config::name_of(p.encoding) << " / " << config::name_of(p.ids)
+     << " |\n"
      << "| base + delta bits | " << p.base_bits << " + " << p.delta_bits << " = "
      << p.packed_bits << " |\n"
      << "| bits per entry (metadata + value) | " << p.entry_bits << " (" << p.entry_meta_bits

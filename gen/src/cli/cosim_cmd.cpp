@@ -1,28 +1,20 @@
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <sstream>
 
 #include "txgen/cli/commands.h"
 #include "txgen/cli/generate.h"
 #include "txgen/util/process.h"
+#include "txgen/util/text_file.h"
 
 namespace txgen::cli {
 namespace fs = std::filesystem;
 
 namespace {
 
-std::string read_all(const fs::path& p) {
-  std::ifstream in(p);
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
 // Runs one step of the build, quiet unless it fails.
 void build_step(const std::vector<std::string>& argv, const fs::path& log, const std::string& what) {
   if (util::run_process(argv, {}, fs::current_path(), log) != 0)
-    throw std::runtime_error(what + " failed; see " + log.string() + ":\n" + read_all(log));
+    throw std::runtime_error(what + " failed; see " + log.string() + ":\n" + util::read_text_file(log));
 }
 
 }  // namespace
@@ -61,7 +53,7 @@ int run_cosim(const CosimOptions& opts) {
   if (!opts.seed.empty()) env.push_back({"TXGEN_SEED", opts.seed});
   const fs::path log = out / "cosim.log";
   const int rc = util::run_process({(build / target).string()}, env, out, log);
-  std::cout << read_all(log);
+  std::cout << util::read_text_file(log);
   std::cout << "txgen: co-simulation " << (rc == 0 ? "passed" : "FAILED") << " (log " << log.string()
             << ")\n";
   return rc == 0 ? 0 : 1;

@@ -1,5 +1,4 @@
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <regex>
 #include <sstream>
@@ -8,6 +7,7 @@
 #include "txgen/cli/generate.h"
 #include "txgen/error.h"
 #include "txgen/synth/synth_flow.h"
+#include "txgen/util/text_file.h"
 
 namespace txgen::cli {
 namespace fs = std::filesystem;
@@ -16,27 +16,13 @@ namespace {
 
 constexpr const char* kDefaultLiberty = "/usr/share/qflow/tech/osu018/osu018_stdcells.lib";
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  std::ostringstream os;
-  os << in.rdbuf();
-  return os.str();
-}
-
 // The SDC's clock period is the one synthesis aims at (abc -D) and reports against.
 double sdc_period_ns(const fs::path& sdc) {
-  const std::string text = read_text(sdc);
+  const std::string text = util::read_text_file(sdc);
   std::smatch m;
   if (!std::regex_search(text, m, std::regex(R"(create_clock[^\n]*-period\s+([0-9.]+))")))
     throw std::runtime_error(sdc.string() + " has no create_clock -period");
   return std::stod(m[1]);
-}
-
-void write_text(const fs::path& path, const std::string& text) {
-  std::ofstream out(path);
-  out << text;
-  if (!out) throw std::runtime_error("cannot write " + path.string());
 }
 
 }  // namespace
@@ -67,7 +53,7 @@ int run_synth(const SynthOptions& opts) {
   req.liberty_path = opts.liberty.empty() ? kDefaultLiberty : opts.liberty;
   req.scripts_dir = (source / "synth").string();
   req.period_ns = sdc_period_ns(sdc);
-  std::istringstream file_list(read_text(rtl / "files.f"));
+  std::istringstream file_list(util::read_text_file(rtl / "files.f"));
   for (std::string f; std::getline(file_list, f);)
     if (!f.empty()) req.verilog_files.push_back((rtl / f).string());
   std::vector<synth::SynthResult> results;
@@ -79,13 +65,13 @@ int run_synth(const SynthOptions& opts) {
   }
   const std::string title = block.name + " (" + lc.cfg.name + ", config " + lc.hash + ")";
   const std::string md = synth::results_markdown(results, title);
-  write_text(out / (block.name + ".synth.md"), md);
+  util::write_text_file(out / (block.name + ".synth.md"), md);
   const nlohmann::json doc = {{"block", block.name},
                               {"config", lc.cfg.name},
                               {"config_hash", lc.hash},
                               {"results", nlohmann::json::parse(synth::results_json(results))}};
-  write_text(out / (block.name + ".synth.json"), doc.dump(2) + "\n");
-  write_text(out / (block.name + ".synth.csv"), synth::results_csv(results));
+  util::write_text_file(out / (block.name + ".synth.json"), doc.dump(2) + "\n");
+  util::write_text_file(out / (block.name + ".synth.csv"), synth::results_csv(results));
   std::cout << md;
   return 0;
 }

@@ -1,21 +1,15 @@
 #include "txgen/emit/output.h"
 
 #include <filesystem>
-#include <fstream>
 #include <stdexcept>
 #include <system_error>
+
+#include "txgen/util/text_file.h"
 
 namespace txgen::emit {
 namespace fs = std::filesystem;
 
 namespace {
-
-void write_file(const fs::path& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text;
-  out.close();
-  if (!out) throw std::runtime_error("cannot write " + path.string());
-}
 
 void remove_quietly(const std::vector<fs::path>& paths) {
   std::error_code ec;
@@ -34,7 +28,7 @@ void write_all_or_nothing(const std::string& dir, const std::vector<NamedText>& 
     // Stage every file first, so a failure leaves none of the final names behind.
     for (const auto& f : files) {
       staged.push_back(root / (f.name + ".txgen-tmp"));
-      write_file(staged.back(), f.text);
+      util::write_text_file(staged.back(), f.text);
     }
     for (size_t i = 0; i < files.size(); ++i) {
       placed.push_back(root / files[i].name);

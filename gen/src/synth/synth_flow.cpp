@@ -4,6 +4,7 @@
 #include "txgen/synth/synth_flow.h"
 
 #include "txgen/util/process.h"
+#include "txgen/util/text_file.h"
 
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -42,13 +43,7 @@ using util::EnvVars;
 
 // ---------------------------------------------------------------- files
 
-std::string read_text_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using util::read_text_file;
 
 std::vector<std::string> split_lines(const std::string& text) {
   std::vector<std::string> lines;

@@ -37,6 +37,11 @@ enum class IdPlacement { PerEntry, Shared };
 // by the reference afterwards (shorter path). Same behaviour either way.
 enum class CompareStructure { Mux, Pairwise };
 
+// Configuration spellings of the enumerations, for reports and file headers.
+const char* name_of(CodecEncoding e);
+const char* name_of(IdPlacement ids);
+const char* name_of(CompareStructure c);
+
 struct BdCodecConfig {
   CodecHost host = CodecHost::Lds;
   unsigned tags = 0;
