@@ -41,12 +41,12 @@ void add_header(Module& m, const BdCodecParams& p, const EmitContext& ctx, const
   m.header_line("tags=" + to_string(p.tags) + " va_tag_bits=" + to_string(p.va_tag_bits) +
                 " lru_bits=" + to_string(p.lru_bits) + " vmid_bits=" + to_string(p.vmid_bits) +
                 " vrf_bits=" + to_string(p.vrf_bits));
-  m.header_line("encoding=" + string(is_arith(p) ? "arith" : "prefix") +
-                " ids=" + (p.ids_shared() ? "shared" : "per_entry") +
+  m.header_line("encoding=" + string(config::name_of(p.encoding)) +
+                " ids=" + config::name_of(p.ids) +
                 " base_bits=" + to_string(p.base_bits) + " delta_bits=" + to_string(p.delta_bits) +
                 " entry_bits=" + to_string(p.entry_bits) + " value_bits=" + to_string(p.value_bits) +
                 " packed_bits=" + to_string(p.packed_bits) +
-                " compare=" + (is_pairwise(p) ? "pairwise" : "mux"));
+                " compare=" + config::name_of(p.compare));
 }
 
 void tag_ports(Module& m, const BdCodecParams& p, bool out) {
@@ -91,6 +91,8 @@ string ref_mux(const BdCodecParams& p, const string& field, unsigned field_width
 }
 
 void pack_reference(Module& m, const BdCodecParams& p) {
+  // Without a prefix or shared ids every tag fits, and only the pairwise fit reads ref_sel.
+  if (!p.base_value_bits && !p.ids_shared() && !is_pairwise(p)) return;
   m.comment("reference entry: the lowest valid one (isolate the lowest set bit)");
   m.wire_assign("ref_sel", p.tags, "tag_valid_i & (~tag_valid_i + " + sized(p.tags, 1) + ")");
   if (p.base_value_bits)
@@ -112,6 +114,15 @@ string in_delta_range(const BdCodecParams& p, const string& diff) {
   return "(~|" + upper + " | &" + upper + ")";
 }
 
+// Prefix encoding: whether tag va has the upper Bv bits of `other`, a whole
+// tag or (other_is_prefix) the reference prefix itself; always without a prefix.
+string prefix_equal(const BdCodecParams& p, const string& va, const string& other,
+                    bool other_is_prefix) {
+  if (!p.base_value_bits) return "1'b1";
+  const string rhs = other_is_prefix ? other : slice(other, p.value_bits, p.base_value_bits);
+  return "(" + slice(va, p.value_bits, p.base_value_bits) + " == " + rhs + ")";
+}
+
 string ids_equal(const BdCodecParams& p, const string& vmid_a, const string& vrf_a,
                  const string& vmid_b, const string& vrf_b) {
   if (!p.ids_shared()) return "";
@@ -120,14 +131,12 @@ string ids_equal(const BdCodecParams& p, const string& vmid_a, const string& vrf
 
 // mux structure: entry i against the muxed reference (before valid).
 string pack_fit_vs_ref(Module& m, const BdCodecParams& p, unsigned i) {
-  const unsigned V = p.value_bits;
   string fit;
   if (is_arith(p)) {
     m.wire_assign(e("diff", i), p.va_tag_bits, e("va", i) + " - ref_base");
     fit = in_delta_range(p, e("diff", i));
   } else {
-    fit = p.base_value_bits ? "(" + slice(e("va", i), V, p.base_value_bits) + " == ref_base)"
-                            : "1'b1";
+    fit = prefix_equal(p, e("va", i), "ref_base", true);
   }
   return fit + ids_equal(p, e("vmid", i), e("vrf", i), "ref_vmid", "ref_vrf");
 }
@@ -148,9 +157,7 @@ string pack_fit_pairwise(Module& m, const BdCodecParams& p, unsigned i) {
       delta += string(delta.empty() ? "" : "\n      | ") + "({" + to_string(V) + "{ref_sel[" +
                to_string(j) + "]}} & " + slice(diff, 0, V) + ")";
     } else {
-      expr = p.base_value_bits ? "(" + slice(e("va", i), V, p.base_value_bits) + " == " +
-                                     slice(e("va", j), V, p.base_value_bits) + ")"
-                               : "1'b1";
+      expr = prefix_equal(p, e("va", i), e("va", j), false);
     }
     expr += ids_equal(p, e("vmid", i), e("vrf", i), e("vmid", j), e("vrf", j));
     m.wire_assign(near, 1, expr);
