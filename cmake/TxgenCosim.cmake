@@ -114,3 +114,51 @@ function(txgen_add_bd_codec_cosim NAME CONFIG_PATH)
     PROPERTIES LABELS cosim
     DISCOVERY_TIMEOUT 60)
 endfunction()
+
+# txgen_add_lds_ctrl_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])
+# GoogleTest executable txgen_cosim_lds_ctrl_NAME co-simulating
+# lds_ctrl_NAME_sys (controller + behavioural SRAM) and lds_ctrl_NAME_base_sys
+# against the golden model; tests are registered as NAME.<suite>.<test>.
+function(txgen_add_lds_ctrl_cosim NAME CONFIG_PATH)
+  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
+  if(NOT ARG_SOURCES)
+    set(ARG_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/lds_ctrl_test.cpp)
+  endif()
+  get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
+  set(rtl_dir ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl_lds)
+  set(rtl_files)
+  foreach(module bd_codec_${NAME}_pack bd_codec_${NAME}_unpack lds_ctrl_${NAME}
+                 lds_ctrl_${NAME}_base lds_ctrl_${NAME}_sram lds_ctrl_${NAME}_sys
+                 lds_ctrl_${NAME}_base_sys)
+    list(APPEND rtl_files ${rtl_dir}/${module}.v)
+  endforeach()
+  set(rtl_target txgen_rtl_lds_${NAME})
+  _txgen_check_config_name(${NAME} ${config})
+  add_custom_command(
+    OUTPUT ${rtl_files}
+    BYPRODUCTS ${rtl_dir}/files.f ${rtl_dir}/manifest.json
+    COMMAND $<TARGET_FILE:txgen> gen --config ${config} --block lds_ctrl --out ${rtl_dir}
+    DEPENDS txgen ${config}
+    COMMENT "Generating lds_ctrl RTL for ${NAME}"
+    VERBATIM)
+  add_custom_target(${rtl_target} DEPENDS ${rtl_files})
+
+  set(exe txgen_cosim_lds_ctrl_${NAME})
+  add_executable(${exe} ${ARG_SOURCES})
+  foreach(kind sys base_sys)
+    set(top lds_ctrl_${NAME}_${kind})
+    txgen_verilate(txgen_vl_${top} TOP ${top} MDIR ${CMAKE_BINARY_DIR}/cosim/${NAME}/${kind}
+                   SOURCES ${rtl_files} AFTER ${rtl_target})
+    target_link_libraries(${exe} PRIVATE txgen_vl_${top})
+  endforeach()
+  target_compile_definitions(${exe} PRIVATE
+    TXGEN_SYS_HEADER="Vlds_ctrl_${NAME}_sys.h" TXGEN_SYS_CLASS=Vlds_ctrl_${NAME}_sys
+    TXGEN_BASE_HEADER="Vlds_ctrl_${NAME}_base_sys.h" TXGEN_BASE_CLASS=Vlds_ctrl_${NAME}_base_sys
+    TXGEN_COSIM_CONFIG="${config}" TXGEN_COSIM_CONFIG_NAME="${NAME}")
+  target_link_libraries(${exe} PRIVATE txgen_verif GTest::gtest_main)
+  target_compile_options(${exe} PRIVATE ${TXGEN_WARNINGS})
+  gtest_discover_tests(${exe}
+    TEST_PREFIX "${NAME}."
+    PROPERTIES LABELS cosim
+    DISCOVERY_TIMEOUT 60)
+endfunction()

@@ -75,6 +75,10 @@ txgen_stage stat
 yosys tee -o $stat_file stat -liberty $liberty
 
 txgen_stage write
+# Single-bit internal nets: OpenSTA's netlist reader rejects the concatenated
+# assignments Yosys writes for partly aliased vectors.
+yosys splitnets
+yosys opt_clean -purge
 yosys write_verilog -noattr $netlist_file
 
 txgen_stage done

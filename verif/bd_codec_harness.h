@@ -153,15 +153,6 @@ inline std::string describe_packed_difference(const elab::BdCodecParams& p, cons
 // ---------------------------------------------------------------------------
 // Comparison helpers shared by both stages.
 
-inline void compare_bit(CosimSession& session, const char* signal, bool expected, bool actual) {
-  if (expected != actual) session.fail(signal, std::to_string(expected), std::to_string(actual));
-}
-
-inline void compare_bits(CosimSession& session, const char* signal, const Bits& expected,
-                         const Bits& actual, const std::string& detail = "") {
-  if (expected != actual) session.fail(signal, to_hex(expected), to_hex(actual), detail);
-}
-
 // Names which entries of a flat vector differ.
 inline std::string describe_entry_difference(const Bits& expected, const Bits& actual,
                                              unsigned field_bits, unsigned count) {
@@ -320,18 +311,6 @@ inline std::vector<std::string> required_decomp_coverage(const std::string& stag
 // ---------------------------------------------------------------------------
 // bd_codec_NAME_comp
 
-// One whole cycle of a stage harness that runs alone in its session: drive,
-// compare with the clock low, rising edge, waveform samples around it.
-template <class Harness, class In>
-auto step_alone(Harness& stage, CosimSession& session, const In& in) {
-  stage.drive(in);
-  session.sample();
-  const auto out = stage.check();
-  stage.rising_edge();
-  session.sample();
-  session.end_cycle();
-  return out;
-}
 
 template <class Dut>
 class BdCompHarness {

@@ -203,6 +203,36 @@ class CosimSession {
 };
 
 // ---------------------------------------------------------------------------
+// Comparison helpers for harnesses: report through the session on a difference.
+
+inline void compare_bit(CosimSession& session, const char* signal, bool expected, bool actual) {
+  if (expected != actual) session.fail(signal, std::to_string(expected), std::to_string(actual));
+}
+
+inline void compare_bits(CosimSession& session, const char* signal, const Bits& expected,
+                         const Bits& actual, const std::string& detail = "") {
+  if (expected != actual) session.fail(signal, to_hex(expected), to_hex(actual), detail);
+}
+
+inline void compare_u64(CosimSession& session, const char* signal, unsigned width, uint64_t expected,
+                        uint64_t actual) {
+  if (expected != actual) session.fail(signal, to_hex(width, expected), to_hex(width, actual));
+}
+
+// One whole cycle of a stage harness that runs alone in its session: drive,
+// compare with the clock low, rising edge, waveform samples around it.
+template <class Harness, class In>
+auto step_alone(Harness& stage, CosimSession& session, const In& in) {
+  stage.drive(in);
+  session.sample();
+  const auto out = stage.check();
+  stage.rising_edge();
+  session.sample();
+  session.end_cycle();
+  return out;
+}
+
+// ---------------------------------------------------------------------------
 // Runner: run once without a waveform; at the first mismatch print the report,
 // re-run the same seed with FST tracing up to the failing cycle and write
 // <test>_seed<n>.fst into the current directory.

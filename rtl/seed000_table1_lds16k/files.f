@@ -2,3 +2,8 @@ bd_codec_seed000_table1_lds16k_pack.v
 bd_codec_seed000_table1_lds16k_unpack.v
 bd_codec_seed000_table1_lds16k_comp.v
 bd_codec_seed000_table1_lds16k_decomp.v
+lds_ctrl_seed000_table1_lds16k.v
+lds_ctrl_seed000_table1_lds16k_base.v
+lds_ctrl_seed000_table1_lds16k_sram.v
+lds_ctrl_seed000_table1_lds16k_sys.v
+lds_ctrl_seed000_table1_lds16k_base_sys.v

@@ -12,6 +12,7 @@ namespace txgen::blocks {
 namespace {
 
 using elab::BdCodecParams;
+using emit::concat;
 using emit::Module;
 using emit::sized;
 using emit::slice;
@@ -21,16 +22,6 @@ using std::to_string;
 bool is_arith(const BdCodecParams& p) { return p.encoding == config::CodecEncoding::Arith; }
 bool is_pairwise(const BdCodecParams& p) { return p.compare == config::CompareStructure::Pairwise; }
 string e(const string& base, unsigned i) { return base + "_e" + to_string(i); }
-
-// Concatenation of the non-empty parts, most significant first.
-string concat(const std::vector<string>& parts_msb_first) {
-  string s;
-  for (const auto& p : parts_msb_first) {
-    if (p.empty()) continue;
-    s += (s.empty() ? "" : ", ") + p;
-  }
-  return "{" + s + "}";
-}
 
 string zeros_if(unsigned width) { return width ? sized(width, 0) : ""; }
 
@@ -360,6 +351,13 @@ BlockOutput emit_bd_codec(const config::Config& cfg, const EmitContext& ctx) {
 }
 
 }  // namespace
+
+std::vector<EmittedFile> bd_codec_core_files(const BdCodecParams& p, const EmitContext& ctx) {
+  std::vector<EmittedFile> files;
+  for (const Module& m : {emit_pack(p, ctx), emit_unpack(p, ctx)})
+    files.push_back({m.name() + ".v", m.render()});
+  return files;
+}
 
 BlockInfo bd_codec_block() {
   BlockInfo b;

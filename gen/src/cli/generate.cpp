@@ -1,9 +1,27 @@
 #include "txgen/cli/generate.h"
 
+#include <stdexcept>
+
 #include "txgen/config/parse.h"
 #include "txgen/error.h"
 
 namespace txgen::cli {
+namespace {
+
+// Adds a file unless an earlier block emitted it (blocks that instantiate the
+// codec emit its cores too); the two texts must then be identical.
+bool add_shared_file(std::vector<emit::NamedText>& files, blocks::EmittedFile& f) {
+  for (const auto& existing : files) {
+    if (existing.name != f.name) continue;
+    if (existing.text != f.text)
+      throw std::logic_error("two blocks emitted different texts for " + f.name);
+    return false;
+  }
+  files.push_back({f.name, std::move(f.text)});
+  return true;
+}
+
+}  // namespace
 
 LoadedConfig load(const std::string& path) {
   LoadedConfig lc;
@@ -49,8 +67,7 @@ std::vector<emit::NamedText> generate(const LoadedConfig& lc,
     nlohmann::json modules = nlohmann::json::array();
     for (auto& f : out.files) {
       modules.push_back(f.name.substr(0, f.name.size() - 2));
-      file_list += f.name + "\n";
-      files.push_back({f.name, std::move(f.text)});
+      if (add_shared_file(files, f)) file_list += f.name + "\n";
     }
     manifest["blocks"].push_back(
         {{"name", b->name}, {"modules", modules}, {"parameters", out.parameters}});

@@ -117,6 +117,22 @@ LdsConfig parse_lds(const json& j) {
   if (seg != 32 && seg != 64)
     throw ConfigError(r.path_of("segment_bytes"), std::to_string(seg), "must be 32 or 64");
   l.segment_bytes = static_cast<unsigned>(seg);
+  if (r.has("banks")) l.banks = static_cast<unsigned>(r.power_of_two("banks", 1, 64));
+  if (r.has("bank_bytes")) {
+    l.bank_bytes = static_cast<unsigned>(r.integer("bank_bytes", 1, 8));
+    if (!is_pow2(l.bank_bytes))
+      throw ConfigError(r.path_of("bank_bytes"), std::to_string(l.bank_bytes),
+                        "must be 1, 2, 4 or 8: an 8-byte tag or translation word is whole banks");
+  }
+  const uint64_t row = uint64_t{l.banks} * l.bank_bytes;
+  if (row < l.segment_bytes)
+    throw ConfigError(r.path_of("banks"), std::to_string(l.banks),
+                      "an SRAM row (banks x bank_bytes = " + std::to_string(row) +
+                          " B) must hold a segment (" + std::to_string(l.segment_bytes) + " B)");
+  if (row > l.bytes)
+    throw ConfigError(r.path_of("banks"), std::to_string(l.banks),
+                      "an SRAM row (banks x bank_bytes = " + std::to_string(row) +
+                          " B) is larger than the LDS (" + std::to_string(l.bytes) + " B)");
   r.reject_unknown();
   return l;
 }
@@ -165,6 +181,30 @@ BdCodecConfig parse_bd_codec(const json& j, const Config& cfg) {
   return b;
 }
 
+TranslationConfig parse_translation(const json& j) {
+  ObjectReader r(j, "$.translation");
+  TranslationConfig t;
+  t.ppn_bits = static_cast<unsigned>(r.integer("ppn_bits", 1, 63));
+  t.perm_bits = static_cast<unsigned>(r.integer("perm_bits", 1, 63));
+  if (t.ppn_bits + t.perm_bits > 64)
+    throw ConfigError(r.path_of("perm_bits"), std::to_string(t.perm_bits),
+                      "ppn_bits + perm_bits = " + std::to_string(t.ppn_bits + t.perm_bits) +
+                          " exceeds the 64-bit translation word");
+  r.reject_unknown();
+  return t;
+}
+
+LdsCtrlConfig parse_lds_ctrl(const json& j) {
+  ObjectReader r(j, "$.lds_ctrl");
+  LdsCtrlConfig c;
+  if (r.has("max_work_groups"))
+    c.max_work_groups = static_cast<unsigned>(r.integer("max_work_groups", 1, 64));
+  if (r.has("clear_bits_per_cycle"))
+    c.clear_bits_per_cycle = static_cast<unsigned>(r.power_of_two("clear_bits_per_cycle", 1, 32768));
+  r.reject_unknown();
+  return c;
+}
+
 }  // namespace
 
 Config parse_config(const json& doc) {
@@ -175,6 +215,8 @@ Config parse_config(const json& doc) {
   if (root.has("lds")) cfg.lds = parse_lds(root.field("lds"));
   if (root.has("icache")) cfg.icache = parse_icache(root.field("icache"));
   if (root.has("bd_codec")) cfg.bd_codec = parse_bd_codec(root.field("bd_codec"), cfg);
+  if (root.has("translation")) cfg.translation = parse_translation(root.field("translation"));
+  if (root.has("lds_ctrl")) cfg.lds_ctrl = parse_lds_ctrl(root.field("lds_ctrl"));
   root.reject_unknown();
   return cfg;
 }

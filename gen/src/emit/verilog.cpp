@@ -20,6 +20,25 @@ std::string slice(const std::string& name, unsigned lsb, unsigned width) {
   return name + "[" + std::to_string(lsb + width - 1) + ":" + std::to_string(lsb) + "]";
 }
 
+std::string concat(const std::vector<std::string>& parts_msb_first) {
+  std::string s;
+  for (const auto& p : parts_msb_first) {
+    if (p.empty()) continue;
+    s += (s.empty() ? "" : ", ") + p;
+  }
+  return "{" + s + "}";
+}
+
+std::string repeat(unsigned n, const std::string& expr) {
+  return "{" + std::to_string(n) + "{" + expr + "}}";
+}
+
+std::vector<std::string> Module::port_names() const {
+  std::vector<std::string> names;
+  for (const auto& p : ports_) names.push_back(p.name);
+  return names;
+}
+
 void Module::clock_and_reset() {
   input("clk_i", 1);
   input("rst_ni", 1, "asynchronous, active low");
@@ -58,6 +77,13 @@ void Module::flop(const std::string& base, unsigned width) {
   flops_.push_back({base, width});
 }
 
+void Module::flop_noreset(const std::string& base, unsigned width) {
+  wire(base + "_d", width);
+  const std::string r = range(width);
+  decls_.push_back("reg  " + (r.empty() ? "" : r + " ") + base + "_q;");
+  plain_flops_.push_back({base, width});
+}
+
 void Module::instance(const std::string& module, const std::string& inst,
                       const std::vector<std::pair<std::string, std::string>>& connections) {
   std::ostringstream os;
@@ -93,6 +119,11 @@ std::string Module::render() const {
     os << "    end else begin\n";
     for (const auto& f : flops_) os << "      " << f.base << "_q <= " << f.base << "_d;\n";
     os << "    end\n  end\n";
+  }
+  if (!plain_flops_.empty()) {
+    os << "\n  always @(posedge clk_i) begin\n";
+    for (const auto& f : plain_flops_) os << "    " << f.base << "_q <= " << f.base << "_d;\n";
+    os << "  end\n";
   }
   os << "\nendmodule\n\n`default_nettype wire\n";
   return os.str();

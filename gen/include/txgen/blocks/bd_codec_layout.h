@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "txgen/blocks/block.h"
 #include "txgen/config/config.h"
 #include "txgen/elab/bd_codec.h"
 
@@ -30,6 +31,9 @@ struct LayoutBd {
   std::vector<BitField> base_fields;   // within the base field
   std::vector<BitField> entry_fields;  // within one entry field
 };
+
+// The combinational pack/unpack cores, for blocks that instantiate the codec.
+std::vector<EmittedFile> bd_codec_core_files(const elab::BdCodecParams& p, const EmitContext& ctx);
 
 nlohmann::json bd_codec_params_json(const elab::BdCodecParams& p);
 nlohmann::json bd_codec_report_json(const config::Config& cfg);

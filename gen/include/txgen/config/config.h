@@ -18,6 +18,19 @@ struct SystemConfig {
 struct LdsConfig {
   uint64_t bytes = 0;
   unsigned segment_bytes = 0;
+  unsigned banks = 32;      // SRAM banks (seed 000 section 2.2: 16 or 32)
+  unsigned bank_bytes = 4;  // bytes per bank per access
+};
+
+// One cached translation: PPN and permission bits in an 8-byte word.
+struct TranslationConfig {
+  unsigned ppn_bits = 0;
+  unsigned perm_bits = 0;
+};
+
+struct LdsCtrlConfig {
+  unsigned max_work_groups = 16;       // allocation table entries
+  unsigned clear_bits_per_cycle = 64;  // mode bits cleared per cycle
 };
 
 enum class TxIndex { DirectMapped, Set };
@@ -58,6 +71,8 @@ struct Config {
   std::optional<LdsConfig> lds;
   std::optional<IcacheConfig> icache;
   std::optional<BdCodecConfig> bd_codec;
+  std::optional<TranslationConfig> translation;
+  std::optional<LdsCtrlConfig> lds_ctrl;
 };
 
 }  // namespace txgen::config

@@ -16,11 +16,17 @@ std::string sized(unsigned width, unsigned long long value);
 // Part select name[msb:lsb] (name[lsb] when one bit).
 std::string slice(const std::string& name, unsigned lsb, unsigned width);
 
+// Concatenation of the non-empty parts, most significant first.
+std::string concat(const std::vector<std::string>& parts_msb_first);
+// Replication {n{expr}}.
+std::string repeat(unsigned n, const std::string& expr);
+
 class Module {
  public:
   explicit Module(std::string name) : name_(std::move(name)) {}
 
   const std::string& name() const { return name_; }
+  std::vector<std::string> port_names() const;
 
   void header_line(const std::string& text) { header_.push_back(text); }
   void clock_and_reset();  // clk_i, rst_ni first (lowRISC order)
@@ -35,6 +41,14 @@ class Module {
   // A flop foo_q with next state foo_d (declared here as a wire), reset to zero
   // by the asynchronous active-low reset. All flops share one clocked block.
   void flop(const std::string& base, unsigned width);
+  // A flop foo_q with next state foo_d and no reset (large arrays initialised
+  // by the block's own logic after reset). Rendered in a clock-only block.
+  void flop_noreset(const std::string& base, unsigned width);
+
+  // Verbatim declaration and body text, for constructs the helpers above do
+  // not cover (memories of behavioural models). Lines are indented as given.
+  void raw_decl(const std::string& text) { decls_.push_back(text); }
+  void raw(const std::string& text) { body_.push_back(text); }
 
   void instance(const std::string& module, const std::string& inst,
                 const std::vector<std::pair<std::string, std::string>>& connections);
@@ -57,6 +71,7 @@ class Module {
   std::vector<std::string> decls_;
   std::vector<std::string> body_;
   std::vector<Flop> flops_;
+  std::vector<Flop> plain_flops_;
 };
 
 }  // namespace txgen::emit

@@ -1,0 +1,9 @@
+bd_codec_lds64k_seg64_pack.v
+bd_codec_lds64k_seg64_unpack.v
+bd_codec_lds64k_seg64_comp.v
+bd_codec_lds64k_seg64_decomp.v
+lds_ctrl_lds64k_seg64.v
+lds_ctrl_lds64k_seg64_base.v
+lds_ctrl_lds64k_seg64_sram.v
+lds_ctrl_lds64k_seg64_sys.v
+lds_ctrl_lds64k_seg64_base_sys.v
