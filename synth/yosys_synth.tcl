@@ -4,7 +4,8 @@
 #   TXGEN_TOP        top module name
 #   TXGEN_VERILOG    space-separated Verilog-2005 files
 #   TXGEN_LIBERTY    standard-cell liberty (osu018_stdcells.lib)
-#   TXGEN_PERIOD_PS  clock period in ps, the ABC delay target
+#   TXGEN_ABC_DELAY_PS  ABC delay target in ps: the clock period less the SDC's
+#                       input and output delays, which ABC does not see
 #   TXGEN_OUT_DIR    directory for abc.constr, stat.txt and netlist.v
 # The flow matches the one used for the public-RTL reference figures
 # (docs: qor-targets): synth -flatten, dfflibmap, abc -D PERIOD with an INVX1
@@ -25,11 +26,11 @@ proc txgen_stage {name} {
 set top       [txgen_env TXGEN_TOP]
 set sources   [regexp -all -inline {\S+} [txgen_env TXGEN_VERILOG]]
 set liberty   [txgen_env TXGEN_LIBERTY]
-set period_ps [txgen_env TXGEN_PERIOD_PS]
+set delay_ps  [txgen_env TXGEN_ABC_DELAY_PS]
 set out_dir   [txgen_env TXGEN_OUT_DIR]
 
-if {![string is double -strict $period_ps] || $period_ps <= 0} {
-    error "yosys_synth.tcl: TXGEN_PERIOD_PS must be a positive number, got '$period_ps'"
+if {![string is double -strict $delay_ps] || $delay_ps <= 0} {
+    error "yosys_synth.tcl: TXGEN_ABC_DELAY_PS must be a positive number, got '$delay_ps'"
 }
 file mkdir $out_dir
 set constr_file  [file join $out_dir abc.constr]
@@ -59,7 +60,7 @@ txgen_stage dfflibmap
 yosys dfflibmap -liberty $liberty
 
 txgen_stage abc
-yosys abc -D $period_ps -liberty $liberty -constr $constr_file
+yosys abc -D $delay_ps -liberty $liberty -constr $constr_file
 
 txgen_stage clean
 # Name flip-flops after the RTL registers they came from, so that timing

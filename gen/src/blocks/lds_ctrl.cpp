@@ -165,14 +165,20 @@ void accept_decode(Module& m, const LdsCtrlParams& p) {
   // change it can see while the engine is busy). Keeps the S:1 read off the
   // ISSUE and WRITE paths.
   const unsigned pb = elab::log2_exact(p.segments_per_row), ri = p.row_index_bits;
-  const string touched = pb ? "app_touched[" + slice("seg_d", 0, pb) + "]" : "app_touched";
-  m.wire_assign("seg_app_clr", 1, "app_wr & (app_row_i == " + slice("seg_d", pb, ri) + ") & " + touched);
+  // An application write in the same cycle clears the bit at that edge.
+  auto app_hits = [&](const string& seg) {
+    const string touched = pb ? "app_touched[" + slice(seg, 0, pb) + "]" : "app_touched";
+    return "app_wr & (app_row_i == " + slice(seg, pb, ri) + ") & " + touched;
+  };
   m.flop("mode_seg", 1);
-  // Two read ports: the fill port's own (it is selected last, behind the
-  // shootdown and lookup priority logic) and one for shootdown/lookup.
-  m.wire_assign("sdlk_seg", si, "sd_valid_i ? " + slice("sd_vpn_i", 0, si) + " : " + slice("lk_vpn_i", 0, si));
-  m.wire_assign("mode_acc", 1, "(sd_valid_i | lk_sel) ? mode_q[sdlk_seg] : mode_q[" + slice("fill_vpn_i", 0, si) + "]");
-  m.assign("mode_seg_d", "(key_fire ? mode_acc : mode_seg_q) & ~seg_app_clr");
+  // One read port per requester, each addressed straight from its port: no
+  // select logic in front of the S:1 multiplexers.
+  m.wire_assign("mode_acc", 1, priority({{"sd_valid_i", "mode_q[" + slice("sd_vpn_i", 0, si) + "]"},
+                                         {"lk_sel", "mode_q[" + slice("lk_vpn_i", 0, si) + "]"}},
+                                        "mode_q[" + slice("fill_vpn_i", 0, si) + "]"));
+  m.wire_assign("mode_acc_live", 1, "mode_acc & ~(" + app_hits("acc_seg") + ")");
+  m.wire_assign("mode_seg_live", 1, "mode_seg_q & ~(" + app_hits("seg_q") + ")");
+  m.assign("mode_seg_d", "key_fire ? mode_acc_live : mode_seg_live");
   m.wire_assign("mode_cur", 1, "mode_seg_q");
   m.wire_assign("st_issue", 1, state_is(kIssue));
   m.wire_assign("op_fill", 1, op_is(kOpFill));
@@ -252,13 +258,22 @@ void allocation_table(Module& m, const LdsCtrlParams& p) {
 // the post-reset clear covers the whole LDS with no reset-specific logic, and
 // no adder or clamp sits on the walker's paths.
 
-// The walked group's G-bit mask placed at its position in the S mode bits.
+// The walked group's G-bit mask at its position in the S mode bits. The group
+// select is a one-hot register decoded from the walker's next state, so the
+// group decode is not in front of the S-wide update. It is stored inverted:
+// the reset value (zero) selects every group, which the post-reset clear of
+// the whole LDS may do (its mask is all ones).
 void clear_groups(Module& m, const LdsCtrlParams& p) {
-  const unsigned gw = group_width(p);
+  const unsigned gw = group_width(p), ng = p.clear_groups;
+  m.flop("clr_grp_n", ng);
+  m.wire("clr_grp_next", ng);
+  for (unsigned g = 0; g < ng; ++g)
+    m.assign(bit("clr_grp_next", g, ng), "clr_g_d == " + sized(gw, g));
+  m.assign("clr_grp_n_d", "~clr_grp_next");
   m.wire("clr_all", p.segments);
-  for (unsigned g = 0; g < p.clear_groups; ++g)
+  for (unsigned g = 0; g < ng; ++g)
     m.assign(slice("clr_all", g * p.clear_bits, p.clear_bits),
-             repeat(p.clear_bits, "st_clear & (clr_g_q == " + sized(gw, g) + ")") + " & clr_local");
+             repeat(p.clear_bits, "st_clear & ~" + bit("clr_grp_n_q", g, ng)) + " & clr_local");
 }
 
 // clear_last: the LDS's last group, or the next group starts at or beyond end.

@@ -111,7 +111,21 @@ void decompressed_register(Module& m, const LdsCtrlParams& p) {
     m.assign(slice("rd_match", i, 1), slice("rd_match_sd", i, 1) + " & (" +
                                           field("rd_vrf", i, p.vrf_bits) + " == key_vrf_q)");
   }
-  for (const string f : {"match_sd", "match"}) {
+  // and the LRU way (the valid entry every other valid entry comes before in
+  // (lru, index) order; used when all are valid), off the CMP path.
+  m.wire("rd_lru_oh", n);
+  const unsigned l = p.codec.lru_bits;
+  for (unsigned i = 0; i < n; ++i) {
+    string all_before = slice("rd_valid", i, 1);
+    for (unsigned j = 0; j < n; ++j)
+      if (j != i)
+        all_before += " & (" + field("rd_lru", j, l) + (j < i ? " <= " : " < ") + field("rd_lru", i, l) + ")";
+    m.assign(slice("rd_lru_oh", i, 1), all_before);
+  }
+  lowest_one(m, "rd_hit_oh", "rd_match", n);
+  m.wire_assign("rd_invalid", n, "~rd_valid");
+  lowest_one(m, "rd_inv_oh", "rd_invalid", n);
+  for (const string f : {"match_sd", "hit_oh", "inv_oh", "lru_oh"}) {
     m.flop("dec_" + f, n);
     m.assign("dec_" + f + "_d", "st_dec ? rd_" + f + " : dec_" + f + "_q");
   }
@@ -133,26 +147,22 @@ void way_choice(Module& m, const LdsCtrlParams& p) {
       if (j != i)
         m.wire_assign(prec(i, j), 1, slice("dec_valid_q", j, 1) + " & (" + field("dec_lru_q", j, l) +
                                          (j < i ? " <= " : " < ") + field("dec_lru_q", i, l) + ")");
-  m.wire("lru_oh", n);
   m.wire("touch_inc", n);
   for (unsigned i = 0; i < n; ++i) {
-    string sum, all_before = slice("dec_valid_q", i, 1), touch;
+    string sum, touch;
     for (unsigned j = 0; j < n; ++j) {
       if (j == i) continue;
       sum += (sum.empty() ? "" : " + ") + (l > 1 ? concat({sized(l - 1, 0), prec(i, j)}) : prec(i, j));
-      all_before += " & " + prec(i, j);
       touch += (touch.empty() ? "" : " | ") + string("(") + slice("hit_oh", j, 1) + " & " + prec(j, i) + ")";
     }
     m.wire_assign(indexed("rank", i), l, sum);
-    m.assign(slice("lru_oh", i, 1), all_before);
     m.assign(slice("touch_inc", i, 1), touch);
   }
+  m.wire_assign("lru_oh", n, "dec_lru_oh_q");
   m.wire_assign("match_sd", n, "dec_match_sd_q");
-  m.wire_assign("match", n, "dec_match_q");
-  lowest_one(m, "hit_oh", "match", n);
-  m.wire_assign("rd_invalid", n, "~dec_valid_q");
-  lowest_one(m, "inv_oh", "rd_invalid", n);
-  m.wire_assign("any_hit", 1, "|match");
+  m.wire_assign("hit_oh", n, "dec_hit_oh_q");
+  m.wire_assign("inv_oh", n, "dec_inv_oh_q");
+  m.wire_assign("any_hit", 1, "|hit_oh");
   m.wire_assign("any_sd", 1, "|match_sd");
   m.wire_assign("full", 1, "&dec_valid_q");
   m.wire_assign("way_oh", n, "any_hit ? hit_oh : (full ? lru_oh : inv_oh)");

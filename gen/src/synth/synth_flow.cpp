@@ -210,6 +210,7 @@ StaFigures parse_sta_log(const fs::path& log) {
 struct SdcFigures {
   std::optional<double> clock_period_ns;
   std::set<double> input_delays_ns;
+  std::set<double> output_delays_ns;
 };
 
 // Whitespace-split SDC commands, with backslash continuations joined and
@@ -228,9 +229,9 @@ std::vector<std::vector<std::string>> sdc_commands(const std::string& text) {
   return commands;
 }
 
-// The delay value of set_input_delay: the first bare number, skipping the
-// options that take an argument.
-std::optional<double> input_delay_value(const std::vector<std::string>& cmd) {
+// The delay value of set_input_delay / set_output_delay: the first bare
+// number, skipping the options that take an argument.
+std::optional<double> io_delay_value(const std::vector<std::string>& cmd) {
   static const std::set<std::string> with_argument = {"-clock", "-reference_pin"};
   for (std::size_t i = 1; i < cmd.size(); ++i) {
     if (with_argument.count(cmd[i])) {
@@ -249,10 +250,10 @@ SdcFigures parse_sdc(const fs::path& sdc) {
       for (std::size_t i = 1; i + 1 < cmd.size(); ++i) {
         if (cmd[i] == "-period") figures.clock_period_ns = to_double(cmd[i + 1]);
       }
-    } else if (cmd[0] == "set_input_delay") {
-      const auto delay = input_delay_value(cmd);
-      if (!delay) throw std::runtime_error("txgen synth: cannot read set_input_delay value in " + sdc.string());
-      figures.input_delays_ns.insert(*delay);
+    } else if (cmd[0] == "set_input_delay" || cmd[0] == "set_output_delay") {
+      const auto delay = io_delay_value(cmd);
+      if (!delay) throw std::runtime_error("txgen synth: cannot read " + cmd[0] + " value in " + sdc.string());
+      (cmd[0] == "set_input_delay" ? figures.input_delays_ns : figures.output_delays_ns).insert(*delay);
     }
   }
   return figures;
@@ -267,6 +268,16 @@ double input_delay_for_path(const SdcFigures& sdc, const fs::path& sdc_path) {
                              " sets several input delays; the critical path needs one");
   }
   return *sdc.input_delays_ns.begin();
+}
+
+// ABC's delay target: the period less the largest input and output delays.
+// ABC times a port-to-port path as if both ends had the whole cycle; with
+// the plain period it trades the I/O budget away for area.
+long abc_delay_ps(const SdcFigures& sdc, double period_ns) {
+  const auto largest = [](const std::set<double>& v) { return v.empty() ? 0.0 : *v.rbegin(); };
+  const double target = period_ns - largest(sdc.input_delays_ns) - largest(sdc.output_delays_ns);
+  if (!(target > 0.0)) throw std::runtime_error("txgen synth: I/O delays leave no time in the clock period");
+  return std::lround(target * 1000.0);
 }
 
 // ---------------------------------------------------------------- flow steps
@@ -314,12 +325,12 @@ std::string space_joined_absolute(const std::vector<std::string>& files) {
   return joined;
 }
 
-void run_yosys(const SynthRequest& req, const fs::path& work) {
+void run_yosys(const SynthRequest& req, const fs::path& work, long abc_delay) {
   const EnvVars env = {
       {"TXGEN_TOP", req.top},
       {"TXGEN_VERILOG", space_joined_absolute(req.verilog_files)},
       {"TXGEN_LIBERTY", fs::absolute(req.liberty_path).string()},
-      {"TXGEN_PERIOD_PS", std::to_string(std::lround(req.period_ns * 1000.0))},
+      {"TXGEN_ABC_DELAY_PS", std::to_string(abc_delay)},
       {"TXGEN_OUT_DIR", work.string()},
   };
   const fs::path log = work / "yosys.log";
@@ -393,7 +404,7 @@ SynthResult run_synth(const SynthRequest& req) {
                              fixed(req.period_ns, 3) + " ns");
   }
 
-  run_yosys(req, work);
+  run_yosys(req, work, abc_delay_ps(sdc_figures, req.period_ns));
   const fs::path yosys_log = work / "yosys.log";
   if (!fs::is_regular_file(work / "stat.txt")) fail_with_log("yosys wrote no stat.txt", yosys_log);
   const CellStats stats = parse_stat(read_text_file(work / "stat.txt"), req.top, yosys_log);
