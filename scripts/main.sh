@@ -13,8 +13,13 @@ echo "== generate"
 "$txgen" gen --config "$config" --out "$out/rtl"
 echo "== report"
 "$txgen" report --config "$config"
-echo "== co-simulate (RTL vs golden model, lock step)"
-"$txgen" cosim --config "$config" --block bd_codec --out "$out/cosim"
-echo "== synthesize (Yosys + OpenSTA, osu018)"
-"$txgen" synth --config "$config" --block bd_codec --out "$out/synth"
+blocks="$("$txgen" report --config "$config" --format names)"
+for block in $blocks; do
+  echo "== co-simulate $block (RTL vs golden model, lock step)"
+  "$txgen" cosim --config "$config" --block "$block" --out "$out/cosim/$block"
+done
+for block in $blocks; do
+  echo "== synthesize $block (Yosys + OpenSTA, osu018)"
+  "$txgen" synth --config "$config" --block "$block" --out "$out/synth/$block"
+done
 echo "== reports in $out"

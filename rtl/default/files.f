@@ -2,3 +2,8 @@ bd_codec_default_pack.v
 bd_codec_default_unpack.v
 bd_codec_default_comp.v
 bd_codec_default_decomp.v
+lds_ctrl_default.v
+lds_ctrl_default_base.v
+lds_ctrl_default_sram.v
+lds_ctrl_default_sys.v
+lds_ctrl_default_base_sys.v

@@ -39,8 +39,10 @@ TEST(Cli, GenWritesModulesFileListAndManifest) {
   for (const char* m : {"pack", "unpack", "comp", "decomp"})
     EXPECT_TRUE(fs::exists(dir.path() / "o" / (std::string("bd_codec_default_") + m + ".v"))) << m;
   const std::string list = txgen::test::read_file(dir.path() / "o" / "files.f");
+  // The codec cores appear once although both blocks instantiate them.
   EXPECT_EQ(list, "bd_codec_default_pack.v\nbd_codec_default_unpack.v\nbd_codec_default_comp.v\n"
-                  "bd_codec_default_decomp.v\n");
+                  "bd_codec_default_decomp.v\nlds_ctrl_default.v\nlds_ctrl_default_base.v\n"
+                  "lds_ctrl_default_sram.v\nlds_ctrl_default_sys.v\nlds_ctrl_default_base_sys.v\n");
   const std::string manifest = txgen::test::read_file(dir.path() / "o" / "manifest.json");
   for (const char* key : {"\"config_hash\"", "\"blocks\"", "\"modules\"", "\"parameters\"",
                           "\"va_tag_bits\": 25"})
@@ -93,6 +95,23 @@ TEST(Cli, ReportReproducesTheDocumentsFigures) {
   ASSERT_EQ(ic.exit_code, 0) << ic.output;
   EXPECT_NE(ic.output.find("\"raw_tag_bits\": 39"), std::string::npos) << ic.output;
   EXPECT_NE(ic.output.find("\"packed_bits\": 96"), std::string::npos);
+}
+
+TEST(Cli, ReportGivesTheLdsModeBitShare) {
+  // Seed 000 section 4.2.4: one mode bit per 32-byte segment, about 0.4 % of the LDS.
+  const auto r = run_txgen("report --config " + source("configs/default.json") + " --block lds_ctrl");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("| mode bits | 2048 (0.391 % of 524288 LDS bits) |"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("| translation capacity | 6144 (96 per KB) |"), std::string::npos);
+  const auto seg64 = run_txgen("report --config " + source("configs/lds64k_seg64.json") + " --format json");
+  ASSERT_EQ(seg64.exit_code, 0) << seg64.output;
+  EXPECT_NE(seg64.output.find("\"mode_bits_share_of_lds\": \"0.195 %\""), std::string::npos) << seg64.output;
+}
+
+TEST(Cli, ReportNamesTheConfiguredBlocks) {
+  const auto r = run_txgen("report --config " + source("configs/default.json") + " --format names");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_EQ(r.output, "bd_codec\nlds_ctrl\n");
 }
 
 TEST(Cli, CosimRejectsInvalidConfigBeforeBuilding) {

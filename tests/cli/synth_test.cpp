@@ -44,3 +44,23 @@ TEST(Synth, DefaultConfigReportsBothStagesWithPredictedFlops) {
   EXPECT_NE(md.find("| bd_codec_default_decomp |"), std::string::npos);
   EXPECT_TRUE(std::filesystem::exists(dir.path() / "s" / "bd_codec.synth.csv"));
 }
+
+TEST(Synth, LdsControllerNextToItsBaseline) {
+  if (txgen::test::run("command -v yosys && command -v sta").exit_code != 0) GTEST_SKIP() << "no yosys/sta";
+  TempDir dir("synth_lds");
+  const auto r = run_txgen("synth --config " + source("tests/configs/lds_small.json") +
+                           " --block lds_ctrl --out " + dir.str("s"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json manifest = json::parse(read_file(dir.path() / "s" / "rtl" / "manifest.json"));
+  const json& p = manifest["blocks"][0]["parameters"];
+  const json report = json::parse(read_file(dir.path() / "s" / "lds_ctrl.synth.json"));
+  EXPECT_EQ(report["config_hash"], manifest["config_hash"]);
+  const json& ctrl = report["results"][0];
+  const json& base = report["results"][1];
+  EXPECT_EQ(ctrl["module"], "lds_ctrl_lds_small");
+  EXPECT_EQ(base["module"], "lds_ctrl_lds_small_base");
+  EXPECT_EQ(base["flip_flops"], 1);  // app_rvalid; the rest is wiring
+  // The mode bits and the allocation table's valid bits at least.
+  EXPECT_GE(unsigned(ctrl["flip_flops"]), unsigned(p["segments"]) + unsigned(p["max_work_groups"]));
+  EXPECT_GT(double(ctrl["area_um2"]), double(base["area_um2"]));
+}

@@ -11,14 +11,19 @@ void add_report_command(CLI::App& app, ReportOptions& opts) {
       "report", "Print derived widths, bit layouts and storage bits of every block of a "
                 "configuration (no files written).");
   cmd->add_option("--config", opts.config, "configuration file (JSON)")->required();
-  cmd->add_option("--format", opts.format, "md (Markdown tables) or json")
-      ->check(CLI::IsMember({"md", "json"}));
+  cmd->add_option("--format", opts.format,
+                  "md (Markdown tables), json, or names (the configured blocks, one per line)")
+      ->check(CLI::IsMember({"md", "json", "names"}));
   cmd->add_option("--block", opts.block, "report only this block (" + blocks::block_names() + ")");
 }
 
 int run_report(const ReportOptions& opts) {
   const LoadedConfig lc = load(opts.config);
   const auto selected = select_blocks(lc.cfg, opts.block);
+  if (opts.format == "names") {
+    for (const auto* b : selected) std::cout << b->name << "\n";
+    return 0;
+  }
   if (opts.format == "json") {
     nlohmann::json doc = {{"config", lc.cfg.name}, {"config_hash", lc.hash},
                           {"blocks", nlohmann::json::array()}};

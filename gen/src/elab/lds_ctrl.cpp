@@ -48,11 +48,7 @@ void derive_sram(const config::Config& cfg, LdsCtrlParams& p) {
   p.row_bytes = p.banks * p.bank_bytes;
   p.row_bits = p.row_bytes * 8;
   p.rows = p.lds_bytes / p.row_bytes;
-  if (p.rows < 2)
-    throw ConfigError("$.lds.banks", to_string(p.banks),
-                      "one SRAM row (banks x bank_bytes = " + to_string(p.row_bytes) +
-                          " B) would hold the whole " + to_string(p.lds_bytes) +
-                          " B LDS; the controller needs at least two rows");
+  // At least two rows: the LDS is at least 1 KB and a row at most 64 x 8 B.
   p.row_index_bits = log2_exact(p.rows);
   p.segments_per_row = p.row_bytes / p.segment_bytes;
   p.banks_per_segment = p.segment_bytes / p.bank_bytes;
