@@ -78,7 +78,7 @@ struct LdsCtrlOut {
 // What the edge of the cycle just stepped did, for coverage and invariant
 // checks. All flags refer to that one edge.
 struct LdsCtrlEvents {
-  bool lookup_bypass = false;     // lookup accepted, segment LDS-mode
+  bool lookup_bypass = false;     // lookup issued to an LDS-mode segment
   bool lookup_hit = false;        // CMP found the translation
   bool lookup_miss = false;       // CMP in a Tx-mode segment, no match
   bool fill_bypass = false;       // fill into an allocated segment

@@ -105,6 +105,13 @@ class LdsDriver {
 
   // Returns the victims the fill produced, in output order.
   std::vector<LdsTranslation> fill(const LdsTranslation& t) {
+    start_fill(t);
+    wait_idle();
+    return victims_;
+  }
+
+  // Returns once the fill is accepted, with the engine at work on it.
+  void start_fill(const LdsTranslation& t) {
     victims_.clear();
     in_.fill_valid = true;
     in_.fill_vpn = t.vpn;
@@ -114,8 +121,6 @@ class LdsDriver {
     in_.fill_perm = t.perm;
     fill_accept_ = until_fired([&] { return out_.fill_ready; });
     in_.fill_valid = false;
-    wait_idle();
-    return victims_;
   }
   uint64_t last_fill_accept() const { return fill_accept_; }
   const std::vector<uint64_t>& victim_cycles() const { return victim_cycles_; }
@@ -127,10 +132,7 @@ class LdsDriver {
     in_.wg_size = size;
     const uint64_t accept = until_fired([&] { return out_.wg_ready; });
     in_.wg_valid = false;
-    while (!out_.wg_done) step();
-    const uint64_t done = last() - accept;
-    step();
-    return done;  // cycles from accept to the done pulse
+    return cycles_to_pulse(&model::LdsCtrlOut::wg_done, accept);
   }
 
   uint64_t shootdown(bool all, uint64_t vpn, uint32_t vmid) {
@@ -140,10 +142,7 @@ class LdsDriver {
     in_.sd_vmid = vmid;
     const uint64_t accept = until_fired([&] { return out_.sd_ready; });
     in_.sd_valid = false;
-    while (!out_.sd_done) step();
-    const uint64_t done = last() - accept;
-    step();
-    return done;
+    return cycles_to_pulse(&model::LdsCtrlOut::sd_done, accept);
   }
 
   void app_write(uint32_t row, uint64_t bank_en, const Bits& data) {
@@ -185,6 +184,14 @@ class LdsDriver {
       if (ready()) return now;
     }
     h_.session().fail("request", "accepted", "never accepted");
+  }
+
+  // Steps to the done pulse; returns its distance from the accept cycle.
+  uint64_t cycles_to_pulse(bool model::LdsCtrlOut::*pulse, uint64_t accept) {
+    while (!(out_.*pulse)) step();
+    const uint64_t done = last() - accept;
+    step();
+    return done;
   }
 
   void collect_victim() {

@@ -222,14 +222,7 @@ TEST(LdsCtrl, ApplicationWriteCancelsPendingTranslationWrite) {
     d.fill(a);  // Tx-mode
     // Fill b: accepted in A, read in A+1 (ISSUE); the application writes the
     // segment in A+2 (DEC), so the write-back in A+4 must not happen.
-    d.in().fill_valid = true;
-    d.in().fill_vpn = b.vpn;
-    d.in().fill_vmid = b.vmid;
-    d.in().fill_vrf = b.vrf;
-    d.in().fill_ppn = b.ppn;
-    d.in().fill_perm = b.perm;
-    while (!d.step().fill_ready) {}
-    d.in().fill_valid = false;
+    d.start_fill(b);
     d.step();
     if (!d.out().sram_en || d.out().sram_we) s.fail("sram port (test)", "engine read in A+1", "no read");
     Bits data(p.row_bits);
@@ -340,12 +333,7 @@ TEST(LdsCtrl, ResetInTheMiddleOfTraffic) {
   directed([](CosimSession& s, Driver& d) {
     const auto a = tx(seg_a(), 1, 1), b = tx(seg_a(), 1, 2);
     d.fill(a);
-    d.in().fill_valid = true;  // reset while b's fill is in flight
-    d.in().fill_vpn = b.vpn;
-    d.in().fill_vmid = b.vmid;
-    d.in().fill_vrf = b.vrf;
-    while (!d.step().fill_ready) {}
-    d.in().fill_valid = false;
+    d.start_fill(b);  // reset while b's fill is in flight
     d.reset();
     expect_miss(s, d, a);
     expect_miss(s, d, b);
