@@ -439,7 +439,8 @@ std::string results_markdown(const std::vector<SynthResult>& results, const std:
        << " | " << fixed(r.min_period_ns, kTimeDecimals) << " | " << fixed(r.critical_path_ns, kTimeDecimals)
        << " | " << fixed(r.fo4, kFo4Decimals) << " |\n";
   }
-  md << "\nYosys synth -flatten, abc -D period onto osu018 (INVX1 drive, 0.02 pF load); OpenSTA, typical corner. "
+  md << "\nYosys synth -flatten, abc onto osu018 (INVX1 drive, 0.02 pF load, delay target = period less "
+        "the I/O delays); OpenSTA, typical corner. "
         "Critical path: register or input to register or output, less the input delay. "
         "Min period = period - slack. FO4 = "
      << fixed(kFo4Ns, 2) << " ns.\n";
