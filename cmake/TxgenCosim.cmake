@@ -162,3 +162,62 @@ function(txgen_add_lds_ctrl_cosim NAME CONFIG_PATH)
     PROPERTIES LABELS cosim
     DISCOVERY_TIMEOUT 60)
 endfunction()
+
+# txgen_add_dhsl_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])
+# GoogleTest executable txgen_cosim_dhsl_NAME co-simulating dhsl_NAME_sys
+# against the golden model. The policy in the configuration decides which
+# ports the top has (TXGEN_DHSL_REGS, TXGEN_DHSL_MONITORS).
+function(txgen_add_dhsl_cosim NAME CONFIG_PATH)
+  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
+  if(NOT ARG_SOURCES)
+    set(ARG_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/dhsl_test.cpp)
+  endif()
+  get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
+  _txgen_check_config_name(${NAME} ${config})
+  file(READ ${config} text)
+  string(JSON policy GET "${text}" dhsl policy)
+  set(regs 0)
+  set(monitors 0)
+  if(policy STREQUAL "mgvm_coarse" OR policy STREQUAL "mgvm")
+    set(regs 1)
+  endif()
+  if(policy STREQUAL "mgvm")
+    set(monitors 1)
+  endif()
+  set(rtl_dir ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl_dhsl)
+  set(modules hsl router hsl_stage sys)
+  if(regs)
+    list(APPEND modules hsl_reg)
+  endif()
+  if(monitors)
+    list(APPEND modules rtu_mon l2_mon cp)
+  endif()
+  set(rtl_files)
+  foreach(module ${modules})
+    list(APPEND rtl_files ${rtl_dir}/dhsl_${NAME}_${module}.v)
+  endforeach()
+  set(rtl_target txgen_rtl_dhsl_${NAME})
+  add_custom_command(
+    OUTPUT ${rtl_files}
+    BYPRODUCTS ${rtl_dir}/files.f ${rtl_dir}/manifest.json
+    COMMAND $<TARGET_FILE:txgen> gen --config ${config} --block dhsl --out ${rtl_dir}
+    DEPENDS txgen ${config}
+    COMMENT "Generating dhsl RTL for ${NAME}"
+    VERBATIM)
+  add_custom_target(${rtl_target} DEPENDS ${rtl_files})
+  set(top dhsl_${NAME}_sys)
+  set(exe txgen_cosim_dhsl_${NAME})
+  add_executable(${exe} ${ARG_SOURCES})
+  txgen_verilate(txgen_vl_${top} TOP ${top} MDIR ${CMAKE_BINARY_DIR}/cosim/${NAME}/dhsl_sys
+                 SOURCES ${rtl_files} AFTER ${rtl_target})
+  target_link_libraries(${exe} PRIVATE txgen_vl_${top} txgen_verif GTest::gtest_main)
+  target_compile_definitions(${exe} PRIVATE
+    TXGEN_SYS_HEADER="V${top}.h" TXGEN_SYS_CLASS=V${top}
+    TXGEN_DHSL_REGS=${regs} TXGEN_DHSL_MONITORS=${monitors}
+    TXGEN_COSIM_CONFIG="${config}" TXGEN_COSIM_CONFIG_NAME="${NAME}")
+  target_compile_options(${exe} PRIVATE ${TXGEN_WARNINGS})
+  gtest_discover_tests(${exe}
+    TEST_PREFIX "${NAME}."
+    PROPERTIES LABELS cosim
+    DISCOVERY_TIMEOUT 60)
+endfunction()

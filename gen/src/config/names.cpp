@@ -6,4 +6,14 @@ const char* name_of(CodecEncoding e) { return e == CodecEncoding::Arith ? "arith
 const char* name_of(IdPlacement ids) { return ids == IdPlacement::Shared ? "shared" : "per_entry"; }
 const char* name_of(CompareStructure c) { return c == CompareStructure::Pairwise ? "pairwise" : "mux"; }
 
+const char* name_of(DhslPolicy p) {
+  switch (p) {
+    case DhslPolicy::Private: return "private";
+    case DhslPolicy::SharedStatic: return "shared_static";
+    case DhslPolicy::MgvmCoarse: return "mgvm_coarse";
+    case DhslPolicy::Mgvm: return "mgvm";
+  }
+  return "mgvm";
+}
+
 }  // namespace txgen::config

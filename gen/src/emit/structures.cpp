@@ -72,4 +72,45 @@ void prefix_add(Module& m, const string& out, const string& a, const string& b, 
                         out + "_x ^ " + concat({slice(g, 0, width - 1), cin})}));
 }
 
+void greater_than(Module& m, const string& out, const string& a, const string& b, unsigned width) {
+  m.wire_assign(out + "_nb", width, "~" + b);
+  prefix_add(m, out + "_diff", a, out + "_nb", "1'b0", width);
+  m.wire_assign(out, 1, slice(out + "_diff", width, 1));
+  m.wire_assign("unused_" + out + "_diff", width, slice(out + "_diff", 0, width));
+}
+
+void saturating_increment(Module& m, const string& out, const string& x, const string& inc, unsigned width) {
+  m.wire_assign(out + "_zero", width, sized(width, 0));
+  prefix_add(m, out + "_sum", x, out + "_zero", inc, width);
+  m.wire_assign(out, width, slice(out + "_sum", width, 1) + " ? " + repeat(width, "1'b1") + " : " +
+                                slice(out + "_sum", 0, width));
+}
+
+void sum_tree(Module& m, const string& out, const std::vector<string>& terms, unsigned width) {
+  std::vector<string> level;
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    const string t = out + "_t" + to_string(i);
+    m.wire_assign(t, width, terms[i]);
+    level.push_back(t);
+  }
+  if (level.empty()) return m.wire_assign(out, width, sized(width, 0));
+  if (level.size() == 1) return m.wire_assign(out, width, level[0]);
+  unsigned n = 0;
+  while (level.size() > 2) {  // 3:2 compression of the first three terms
+    const string s = out + "_s" + to_string(n), c = out + "_c" + to_string(n);
+    ++n;
+    m.wire_assign(s, width, level[0] + " ^ " + level[1] + " ^ " + level[2]);
+    m.wire_assign(c + "_full", width, "(" + level[0] + " & " + level[1] + ") | (" + level[0] + " & " + level[2] +
+                                          ") | (" + level[1] + " & " + level[2] + ")");
+    m.wire_assign(c, width, concat({slice(c + "_full", 0, width - 1), "1'b0"}));
+    m.wire_assign("unused_" + c + "_top", 1, slice(c + "_full", width - 1, 1));
+    level.erase(level.begin(), level.begin() + 3);
+    level.push_back(s);
+    level.push_back(c);
+  }
+  prefix_add(m, out + "_add", level[0], level[1], "1'b0", width);
+  m.wire_assign(out, width, slice(out + "_add", 0, width));
+  m.wire_assign("unused_" + out + "_add", 1, slice(out + "_add", width, 1));
+}
+
 }  // namespace txgen::emit

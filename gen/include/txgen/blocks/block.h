@@ -44,5 +44,6 @@ std::string block_names();  // "bd_codec, ..." for help texts
 // Per-block entries (one per block source file).
 BlockInfo bd_codec_block();
 BlockInfo lds_ctrl_block();
+BlockInfo dhsl_block();
 
 }  // namespace txgen::blocks

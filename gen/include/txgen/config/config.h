@@ -65,6 +65,28 @@ struct BdCodecConfig {
   CompareStructure compare = CompareStructure::Pairwise;
 };
 
+// MGvm home-slice selection (seed 004): the baselines and MGvm itself.
+enum class DhslPolicy { Private, SharedStatic, MgvmCoarse, Mgvm };
+const char* name_of(DhslPolicy p);
+
+struct Fraction {
+  unsigned num = 0;
+  unsigned den = 1;
+};
+
+struct DhslConfig {
+  DhslPolicy policy = DhslPolicy::Mgvm;
+  unsigned chiplets = 4;
+  unsigned cus_per_chiplet = 32;
+  unsigned l2_entries = 512;
+  unsigned epoch_requests = 5000;
+  unsigned counter_bits = 32;
+  uint64_t coarse_bytes = 2097152;  // dHSL-coarse block at reset (2 MB)
+  Fraction imbalance{4, 5};        // incoming share above which a chiplet is imbalanced
+  Fraction hit_rate{9, 10};        // L2-TLB hit rate above which balance matters
+  Fraction balanced{1, 2};         // coarse-home share below which balance is back
+};
+
 struct Config {
   std::string name;  // lower-case identifier, part of every module name
   SystemConfig system;
@@ -73,6 +95,7 @@ struct Config {
   std::optional<BdCodecConfig> bd_codec;
   std::optional<TranslationConfig> translation;
   std::optional<LdsCtrlConfig> lds_ctrl;
+  std::optional<DhslConfig> dhsl;
 };
 
 }  // namespace txgen::config

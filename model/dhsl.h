@@ -1,0 +1,114 @@
+// Golden cycle model of the MGvm home-slice selection and dHSL switching logic
+// (docs/blocks/dhsl.md): the dhsl_NAME_sys co-simulation top, plus the
+// combinational HSL and routing functions for model-level tests. Written
+// from the block document alone; shares only the elaborated widths
+// (txgen/elab/dhsl.h) with the generator.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "txgen/elab/dhsl.h"
+
+namespace txgen::model {
+
+// Inputs of dhsl_NAME_sys for one cycle; per-chiplet vectors have N entries.
+struct DhslIn {
+  bool rst_n = true;
+  std::vector<bool> rtu_in, rtu_out, l2_access, l2_hit;
+  std::vector<uint32_t> l2_cid;
+  bool launch = false;
+  uint32_t launch_shift = 0;
+  std::vector<bool> rtu_sync, l2_sync;
+  std::vector<uint64_t> q_vpn;
+};
+
+struct DhslOut {
+  bool mode = false;
+  bool switch_pulse = false;
+  std::vector<bool> trigger, possible, epoch, back;
+  std::vector<bool> rtu_fine, l2_fine;
+  std::vector<uint32_t> rtu_home;
+  std::vector<bool> rtu_local, l2_walk;
+};
+
+// What the edge just stepped did, for coverage.
+struct DhslEvents {
+  unsigned epochs_ended = 0;     // RTU monitors that ended an epoch
+  unsigned possible_flags = 0;   // of those, flagged a possible imbalance
+  unsigned triggers = 0;
+  unsigned balanced_epochs = 0;  // L2 monitors that found the epoch balanced
+  unsigned backs = 0;
+  bool gather = false;           // the CP gathered on a trigger
+  bool decide_imbalance_high = false;  // a decision found imbalance and a high hit rate
+  bool decide_first = false;     // ... the first of two (prevImbalance set)
+  bool decide_reset = false;     // a decision that reset prevImbalance
+  bool switch_to_fine = false;
+  bool switch_to_coarse = false;
+  bool counter_saturated = false;  // some counter held at 2^W - 1
+  unsigned syncs = 0;            // HSL registers that took the CP's mode
+  bool launch = false;
+};
+
+// home(vpn) of the HSL function for a register (fine, shift).
+uint32_t dhsl_home(const elab::DhslParams& p, uint64_t vpn, bool fine, uint32_t shift, uint32_t local);
+
+class DhslModel {
+ public:
+  explicit DhslModel(const elab::DhslParams& p);
+  DhslIn idle_inputs() const;  // every vector sized N, all zero
+  DhslOut outputs(const DhslIn& in) const;
+  void posedge(const DhslIn& in);
+  const DhslEvents& events() const { return events_; }
+  const elab::DhslParams& params() const { return p_; }
+
+ private:
+  elab::DhslParams p_;
+  DhslEvents events_;
+
+  // RTU monitor of one chiplet (W-bit counters, 1-bit streak and pulses).
+  struct Rtu {
+    uint32_t epoch = 0, in = 0, out = 0, prev_in = 0, prev_out = 0;
+    bool streak = false, epoch_p = false, trig = false;
+  };
+  // L2-slice monitor of one chiplet; the balance check is pipelined over
+  // the two edges after the epoch edge (stage registers s1, s2; total_q is
+  // W + CB bits).
+  struct L2 {
+    uint32_t hits = 0, acc = 0, prev_hits = 0, prev_acc = 0;
+    std::vector<uint32_t> cnt, prev_cnt;  // N counters each
+    uint64_t total = 0;
+    bool s1 = false, s2 = false, streak = false, back = false;
+  };
+  // HSL register (fine_q, shift_q).
+  struct Reg {
+    bool fine = false;
+    uint32_t shift = 0;
+  };
+  // Command-processor decision unit (gather registers are W + CB bits):
+  // Arm -> armed, Gather -> pending, Decide.
+  struct Cp {
+    bool mode = false, prev_imb = false, armed = false, pending = false, sw = false;
+    uint64_t total_in = 0, hits = 0, acc = 0;
+    std::vector<uint64_t> prev_in;  // N
+  };
+  struct State {
+    std::vector<Rtu> rtu;
+    std::vector<L2> l2;
+    std::vector<Reg> rtu_reg, l2_reg;
+    Cp cp;
+  };
+
+  void validate() const;
+  void check_inputs(const DhslIn& in) const;
+  uint32_t sat_add(uint32_t x, bool inc, bool& clipped) const;
+  // Self-check after every edge: every W-bit counter <= 2^W - 1 and every
+  // gathered sum <= N x (2^W - 1); throws std::logic_error otherwise.
+  void check_state() const;
+
+  uint32_t cmax_ = 0;  // 2^W - 1
+  State reset_;
+  State s_;
+};
+
+}  // namespace txgen::model

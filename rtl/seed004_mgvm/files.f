@@ -1,0 +1,8 @@
+dhsl_seed004_mgvm_hsl.v
+dhsl_seed004_mgvm_hsl_reg.v
+dhsl_seed004_mgvm_rtu_mon.v
+dhsl_seed004_mgvm_l2_mon.v
+dhsl_seed004_mgvm_cp.v
+dhsl_seed004_mgvm_router.v
+dhsl_seed004_mgvm_hsl_stage.v
+dhsl_seed004_mgvm_sys.v

@@ -1,0 +1,282 @@
+// Lock-step co-simulation of dhsl_NAME_sys against the golden model
+// (docs/blocks/dhsl.md). The build passes TXGEN_SYS_HEADER / TXGEN_SYS_CLASS,
+// TXGEN_DHSL_REGS and TXGEN_DHSL_MONITORS (0/1, from the policy),
+// TXGEN_COSIM_CONFIG and TXGEN_COSIM_CONFIG_NAME. Directed tests are named
+// after the document's rules and add explicit expectations to the comparison.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include TXGEN_SYS_HEADER
+
+#include "cosim_util.h"
+#include "dhsl_harness.h"
+#include "txgen/config/parse.h"
+#include "txgen/elab/dhsl.h"
+
+namespace {
+
+using txgen::elab::DhslParams;
+using txgen::verif::CosimSession;
+using txgen::verif::CosimVerdict;
+namespace model = txgen::model;
+
+using Sys = txgen::verif::DhslHarness<TXGEN_SYS_CLASS, TXGEN_DHSL_REGS != 0, TXGEN_DHSL_MONITORS != 0>;
+
+const DhslParams& params() {
+  static const DhslParams p = txgen::elab::elaborate_dhsl(txgen::config::load_config_file(TXGEN_COSIM_CONFIG));
+  return p;
+}
+
+std::string test_name() {
+  return std::string(TXGEN_COSIM_CONFIG_NAME) + "_" +
+         ::testing::UnitTest::GetInstance()->current_test_info()->name();
+}
+
+void expect_passed(const CosimVerdict& v) {
+  if (!v.passed) ADD_FAILURE() << v.report;
+}
+
+// Drives whole epochs of chosen traffic on chiplet 0 and records what the
+// outputs showed.
+class Driver {
+ public:
+  explicit Driver(Sys& h) : h_(h), in_(h.idle()) {}
+  model::DhslIn& in() { return in_; }
+  const model::DhslOut& step() { return note(h_.step(in_)); }
+
+  void reset() {
+    in_.rst_n = false;
+    step();
+    in_.rst_n = true;
+  }
+
+  // One RTU epoch on chiplet 0: `in` incoming and `out` outgoing requests per
+  // cycle (0 or 1) until E requests, with an L2 access every cycle of which
+  // `hit_every` in a row hit (0: none) and coarse ids from cid_of(cycle).
+  template <class CidOf>
+  void epoch(bool in, bool out, unsigned hit_every, unsigned accesses_per_request, CidOf cid_of) {
+    const unsigned e = params().epoch_requests, per_cycle = (in ? 1 : 0) + (out ? 1 : 0);
+    for (unsigned r = 0, k = 0; r < e; r += per_cycle) {
+      in_.rtu_in[0] = in;
+      in_.rtu_out[0] = out;
+      for (unsigned a = 0; a < accesses_per_request; ++a, ++k) {
+        in_.l2_access[0] = true;
+        in_.l2_hit[0] = hit_every != 0 && k % hit_every != 0;
+        in_.l2_cid[0] = cid_of(k);
+        if (a + 1 < accesses_per_request) {  // extra accesses in cycles without RTU traffic
+          in_.rtu_in[0] = in_.rtu_out[0] = false;
+          step();
+          in_.rtu_in[0] = in;
+          in_.rtu_out[0] = out;
+        }
+      }
+      step();
+    }
+    quiet(8);  // the epoch pulse, the L2 check, the CP and the switch pulse settle
+  }
+
+  void quiet(unsigned cycles) {
+    in_.rtu_in[0] = in_.rtu_out[0] = in_.l2_access[0] = in_.l2_hit[0] = false;
+    for (unsigned i = 0; i < cycles; ++i) step();
+  }
+
+  unsigned triggers = 0, switches = 0, backs = 0;
+  bool mode = false;
+
+ private:
+  const model::DhslOut& note(const model::DhslOut& o) {
+    last_ = o;
+    for (bool t : o.trigger) triggers += t;
+    for (bool b : o.back) backs += b;
+    switches += o.switch_pulse;
+    mode = o.mode;
+    return last_;
+  }
+  Sys& h_;
+  model::DhslIn in_;
+  model::DhslOut last_;
+};
+
+template <class Body>
+void directed(Body body) {
+  if (!TXGEN_DHSL_MONITORS) GTEST_SKIP() << "no monitors in this policy";
+  expect_passed(txgen::verif::run_cosim(test_name(), txgen::verif::seed_from_env(), [&](CosimSession& s) {
+    Sys sys(s, params());
+    Driver d(sys);
+    d.reset();
+    body(s, d);
+  }));
+}
+
+auto all_cid0 = [](unsigned) { return 0u; };
+auto even_cids = [](unsigned k) { return k % params().chiplets; };
+
+void expect_count(CosimSession& s, const char* what, unsigned want, unsigned got) {
+  s.expect_equal(what, std::to_string(want), std::to_string(got));
+}
+
+// Four imbalanced epochs with high hit rates: two triggers, two decisions.
+void switch_to_fine(Driver& d) {
+  for (int e = 0; e < 4; ++e) d.epoch(true, false, 20, 1, all_cid0);
+}
+
+TEST(Dhsl, PossibleImbalanceNeedsTwoConsecutiveEpochs) {
+  directed([](CosimSession& s, Driver& d) {
+    d.epoch(true, false, 0, 1, all_cid0);
+    expect_count(s, "triggers after one flagged epoch (test)", 0, d.triggers);
+    d.epoch(true, false, 0, 1, all_cid0);
+    expect_count(s, "triggers after two flagged epochs (test)", 1, d.triggers);
+  });
+}
+
+TEST(Dhsl, OneBalancedEpochResetsTheStreak) {
+  directed([](CosimSession& s, Driver& d) {
+    d.epoch(true, false, 0, 1, all_cid0);
+    d.epoch(true, true, 0, 1, all_cid0);  // incoming = outgoing: not possible
+    d.epoch(true, false, 0, 1, all_cid0);
+    expect_count(s, "triggers (test)", 0, d.triggers);
+    d.epoch(true, false, 0, 1, all_cid0);
+    expect_count(s, "triggers (test)", 1, d.triggers);
+  });
+}
+
+TEST(Dhsl, DecisionNeedsImbalanceAndHighHitRateTwiceInARow) {
+  directed([](CosimSession& s, Driver& d) {
+    for (int e = 0; e < 4; ++e) d.epoch(true, false, 2, 1, all_cid0);  // hit rate 0.5: not high
+    expect_count(s, "switches with a low hit rate (test)", 0, d.switches);
+    d.epoch(true, false, 20, 1, all_cid0);
+    d.epoch(true, false, 20, 1, all_cid0);
+    expect_count(s, "switches after the first high decision (test)", 0, d.switches);
+    d.epoch(true, false, 20, 1, all_cid0);
+    d.epoch(true, false, 20, 1, all_cid0);
+    expect_count(s, "switches after the second (test)", 1, d.switches);
+    s.expect_equal("mode_o (test)", "1", std::to_string(d.mode));
+  });
+}
+
+TEST(Dhsl, LowHitRateDecisionResetsPrevImbalance) {
+  directed([](CosimSession& s, Driver& d) {
+    d.epoch(true, false, 20, 1, all_cid0);
+    d.epoch(true, false, 20, 1, all_cid0);  // decision 1: imbalanced and high
+    d.epoch(true, false, 2, 1, all_cid0);
+    d.epoch(true, false, 2, 1, all_cid0);   // decision 2: low hit rate, resets
+    d.epoch(true, false, 20, 1, all_cid0);
+    d.epoch(true, false, 20, 1, all_cid0);  // decision 3: first again
+    expect_count(s, "switches (test)", 0, d.switches);
+  });
+}
+
+TEST(Dhsl, SwitchBackAfterTwoBalancedEpochs) {
+  directed([](CosimSession& s, Driver& d) {
+    switch_to_fine(d);
+    expect_count(s, "switches (test)", 1, d.switches);
+    d.epoch(true, true, 20, 1, even_cids);
+    expect_count(s, "switches after one balanced epoch (test)", 1, d.switches);
+    d.epoch(true, true, 20, 1, even_cids);
+    expect_count(s, "switches after two (test)", 2, d.switches);
+    s.expect_equal("mode_o (test)", "0", std::to_string(d.mode));
+  });
+}
+
+TEST(Dhsl, CounterSaturationAtTheWidthLimit) {
+  if (params().counter_bits > 10) GTEST_SKIP() << "counters too wide to saturate in a short test";
+  directed([](CosimSession& s, Driver& d) {
+    // 600 accesses per epoch, half of them hits: 0.5 is low, but both counters
+    // saturate at 2^W - 1 and read as a hit rate of 1.
+    const unsigned per_request = 1200 / params().epoch_requests + 1;
+    for (int e = 0; e < 4; ++e) d.epoch(true, false, 2, per_request, all_cid0);
+    expect_count(s, "switches with saturated counters (test)", 1, d.switches);
+  });
+}
+
+TEST(Dhsl, RerouteWhileTheSwitchPropagates) {
+  directed([](CosimSession& s, Driver& d) {
+    const DhslParams& p = params();
+    switch_to_fine(d);
+    // Only chiplet 0's RTU has taken the switch message so far.
+    d.in().rtu_sync[0] = true;
+    d.step();
+    d.in().rtu_sync[0] = false;
+    const uint64_t vpn = (uint64_t{1} << (p.coarse_shift + 1)) + 1;  // fine and coarse homes differ
+    for (unsigned c = 0; c < p.chiplets; ++c) d.in().q_vpn[c] = vpn;
+    const model::DhslOut o = d.step();
+    const unsigned fine_home = vpn % p.chiplets, coarse_home = (vpn >> p.coarse_shift) % p.chiplets;
+    expect_count(s, "RTU 0 routes by the fine HSL (test)", fine_home, o.rtu_home[0]);
+    expect_count(s, "RTU 1 still routes by the coarse HSL (test)", coarse_home, o.rtu_home[1]);
+    s.expect_equal("rtu_fine_o[0] (test)", "1", std::to_string(o.rtu_fine[0]));
+    s.expect_equal("l2_fine_o[0] (test)", "0", std::to_string(o.l2_fine[0]));
+  });
+}
+
+// ---------------------------------------------------------------------------
+// Constrained random: skewed and uniform phases, propagation of the switch
+// message to every register at random delays, launches and resets.
+
+// L2Burst stops RTU traffic (no epoch ends) while the L2 slices keep being
+// accessed, so narrow counters saturate.
+enum class Phase { SkewedHighHits, SkewedLowHits, Uniform, L2Burst };
+
+model::DhslIn random_inputs(txgen::verif::Rng& rng, const model::DhslOut& prev, Phase phase, uint64_t c,
+                            uint64_t reset_at) {
+  const bool skewed = phase != Phase::Uniform;
+  const DhslParams& p = params();
+  model::DhslIn in;
+  in.rtu_in.assign(p.chiplets, false);
+  in.rtu_out = in.l2_access = in.l2_hit = in.rtu_sync = in.l2_sync = in.rtu_in;
+  in.l2_cid.assign(p.chiplets, 0);
+  in.q_vpn.assign(p.chiplets, 0);
+  in.rst_n = c != reset_at && c != reset_at + 1;
+  for (unsigned k = 0; k < p.chiplets; ++k) {
+    const bool hot = k == 0;
+    const bool burst = phase == Phase::L2Burst;
+    in.rtu_in[k] = !burst && rng.chance(skewed ? (hot ? 70 : 2) : 30);
+    in.rtu_out[k] = !burst && rng.chance(skewed ? (hot ? 5 : 30) : 30);
+    in.l2_access[k] = burst || rng.chance(60);
+    in.l2_hit[k] = rng.chance(phase == Phase::SkewedLowHits ? 60 : 97);
+    in.l2_cid[k] = static_cast<uint32_t>(skewed ? (rng.chance(90) ? 0 : rng.below(p.chiplets)) : rng.below(p.chiplets + 1));
+    in.q_vpn[k] = rng.bits(p.vpn_bits);
+    // The switch message reaches each register some cycles after the CP sent it.
+    if (TXGEN_DHSL_MONITORS) {
+      in.rtu_sync[k] = prev.rtu_fine.size() > k && prev.rtu_fine[k] != prev.mode && rng.chance(10);
+      in.l2_sync[k] = prev.l2_fine.size() > k && prev.l2_fine[k] != prev.mode && rng.chance(10);
+    }
+  }
+  in.launch = rng.below(5000) == 0;
+  in.launch_shift = static_cast<uint32_t>(rng.below(std::min(20u, p.vpn_bits)));
+  return in;
+}
+
+TEST(Dhsl, RandomTraffic) {
+  const uint64_t seed = txgen::verif::seed_from_env();
+  // Long enough for a few epochs per phase on every configuration.
+  const unsigned w = params().counter_bits;
+  const uint64_t saturate = w <= 10 ? (uint64_t{1} << w) + 64 : 0;  // an L2 burst long enough to saturate
+  const uint64_t phase_cycles = std::max<uint64_t>(12ull * params().epoch_requests, saturate);
+  const uint64_t cycles = std::max<uint64_t>(txgen::verif::cosim_cycles_from_env(), 8 * phase_cycles);
+  const CosimVerdict v = txgen::verif::run_cosim(test_name(), seed, [&](CosimSession& s) {
+    Sys sys(s, params());
+    txgen::verif::Rng rng(seed);
+    const uint64_t reset_at = cycles / 3 + rng.below(cycles / 3 + 1);
+    model::DhslOut out = sys.model().outputs(sys.idle());
+    Phase phase = Phase::SkewedHighHits;
+    for (uint64_t c = 0; c < cycles; ++c) {
+      if (rng.below(phase_cycles) == 0) phase = static_cast<Phase>(rng.below(saturate ? 4 : 3));
+      out = sys.step(random_inputs(rng, out, phase, c, reset_at));
+    }
+  });
+  expect_passed(v);
+  std::printf("%s: seed %llu, %llu cycles, %.2f M cycles/s\n%s", test_name().c_str(),
+              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(v.cycles),
+              v.cycles_per_second / 1e6, v.coverage.format().c_str());
+  if (TXGEN_DHSL_MONITORS) {
+    for (const std::string& name : txgen::verif::DhslCoverage::required_all()) {
+      if (name == "counter_saturated" && params().counter_bits > 10) continue;  // unreachable at 32 bits
+      EXPECT_GT(v.coverage.count(name), 0u) << "coverage counter " << name << " never hit";
+    }
+  }
+}
+
+}  // namespace
