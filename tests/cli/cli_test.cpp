@@ -108,6 +108,16 @@ TEST(Cli, ReportGivesTheLdsModeBitShare) {
   EXPECT_NE(seg64.output.find("\"mode_bits_share_of_lds\": \"0.195 %\""), std::string::npos) << seg64.output;
 }
 
+TEST(Cli, ReportGivesMgvmStateBitsAsTheDocument) {
+  // Seed 004 section V: 4096 (CU HSL registers) + 1152 (RTU and L2 counters) + 4096 (entry ids) = 9344.
+  const auto r = run_txgen("report --config " + source("configs/seed004_mgvm.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* row : {"| HSL registers in CUs: 4 x 32 x 32 | 4096 |", "| RTU counters: 4 x 5 x 32 | 640 |",
+                          "| L2-slice counters: 4 x 4 x 32 | 512 |", "| L2-entry chiplet ids: 4 x 512 x 2 | 4096 |",
+                          "| **total (document)** | **9344** |"})
+    EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
+}
+
 TEST(Cli, ReportNamesTheConfiguredBlocks) {
   const auto r = run_txgen("report --config " + source("configs/default.json") + " --format names");
   ASSERT_EQ(r.exit_code, 0) << r.output;

@@ -148,7 +148,10 @@ Module emit_rtu_mon(const DhslParams& p, const EmitContext& ctx) {
   for (const string f : {"streak", "epoch_p", "trig"}) m.flop(f, 1);
   m.wire_assign("n", 2, concat({"1'b0", "in_i"}) + " + " + concat({"1'b0", "out_i"}));
   emit::sum_tree(m, "esum", {concat({"1'b0", "epoch_q"}), concat({sized(w - 1, 0), "n"})}, w + 1);
-  m.wire_assign("ends", 1, "esum >= " + sized(w + 1, p.epoch_requests));
+  // esum >= E as esum > E - 1 through the prefix comparator: Yosys maps a
+  // relational operator to a ripple subtractor.
+  m.wire_assign("epoch_last", w + 1, sized(w + 1, p.epoch_requests - 1));
+  emit::greater_than(m, "ends", "esum", "epoch_last", w + 1);
   sat_inc(m, "in_new", "inc_q", "in_i", w);
   sat_inc(m, "out_new", "outc_q", "out_i", w);
   m.wire_assign("in_ext", w + 1, concat({"1'b0", "in_new"}));
