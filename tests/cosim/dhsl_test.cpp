@@ -132,6 +132,27 @@ TEST(Dhsl, PossibleImbalanceNeedsTwoConsecutiveEpochs) {
   });
 }
 
+// "incoming > 2 x outgoing" is strict: an epoch ending on an outgoing request
+// with incoming exactly twice outgoing is not a possible imbalance.
+TEST(Dhsl, PossibleIsStrictlyMoreThanTwiceOutgoing) {
+  if (params().epoch_requests % 3 != 0) GTEST_SKIP() << "needs an epoch divisible by 3";
+  directed([](CosimSession& s, Driver& d) {
+    const unsigned e = params().epoch_requests, out = e / 3 - 1, in = e - 1 - out;  // in - 2 out = 2
+    auto run = [&](unsigned ins, unsigned outs) {
+      for (unsigned i = 0; i < ins; ++i) { d.in().rtu_in[0] = true; d.step(); }
+      d.in().rtu_in[0] = false;
+      for (unsigned i = 0; i < outs; ++i) { d.in().rtu_out[0] = true; d.step(); }
+      d.in().rtu_out[0] = true;  // the last request of the epoch is outgoing
+      d.step();
+      d.quiet(2);
+    };
+    run(in, out);  // ends at in = 2 out
+    s.expect_equal("possible_o after in = 2 x out (test)", "0", std::to_string(d.step().possible[0]));
+    run(in + 1, out - 1);  // ends at in = 2 out + 3
+    s.expect_equal("possible_o after in > 2 x out (test)", "1", std::to_string(d.step().possible[0]));
+  });
+}
+
 TEST(Dhsl, OneBalancedEpochResetsTheStreak) {
   directed([](CosimSession& s, Driver& d) {
     d.epoch(true, false, 0, 1, all_cid0);
@@ -234,9 +255,11 @@ model::DhslIn random_inputs(txgen::verif::Rng& rng, const model::DhslOut& prev, 
     const bool burst = phase == Phase::L2Burst;
     in.rtu_in[k] = !burst && rng.chance(skewed ? (hot ? 70 : 2) : 30);
     in.rtu_out[k] = !burst && rng.chance(skewed ? (hot ? 5 : 30) : 30);
-    in.l2_access[k] = burst || rng.chance(60);
+    // uniform: every cycle, coarse ids in turn (balanced up to one access)
+    in.l2_access[k] = burst || !skewed || rng.chance(60);
     in.l2_hit[k] = rng.chance(phase == Phase::SkewedLowHits ? 60 : 97);
-    in.l2_cid[k] = static_cast<uint32_t>(skewed ? (rng.chance(90) ? 0 : rng.below(p.chiplets)) : rng.below(p.chiplets + 1));
+    in.l2_cid[k] = static_cast<uint32_t>(skewed ? (rng.chance(90) ? 0 : rng.below(p.chiplets + 1))
+                                                : (c + k) % p.chiplets);
     in.q_vpn[k] = rng.bits(p.vpn_bits);
     // The switch message reaches each register some cycles after the CP sent it.
     if (TXGEN_DHSL_MONITORS) {

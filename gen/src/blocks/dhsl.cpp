@@ -132,8 +132,13 @@ Module emit_hsl_reg(const DhslParams& p, const EmitContext& ctx) {
   return m;
 }
 
+// The RTU counters never exceed E (an epoch ends when in + out reaches E), so
+// they are R = clog2(E + 1) bits wide and never saturate; the document's W
+// bits are the ports and the storage report. The epoch is a down-counter and
+// "in > 2 out" is an incrementally kept difference, so no wide carry chain
+// sits between the request inputs and the epoch-end decision.
 Module emit_rtu_mon(const DhslParams& p, const EmitContext& ctx) {
-  const unsigned w = p.counter_bits;
+  const unsigned w = p.counter_bits, e = p.epoch_requests, r = elab::clog2(uint64_t{e} + 1), dw = r + 2;
   Module m(p.module_prefix + "_rtu_mon");
   header(m, p, ctx, "RTU monitor: epoch, incoming/outgoing counters, possible imbalance, trigger");
   m.clock_and_reset();
@@ -144,24 +149,35 @@ Module emit_rtu_mon(const DhslParams& p, const EmitContext& ctx) {
   m.output("possible_o", 1, "the last epoch flagged a possible imbalance");
   m.output("prev_in_o", w);
   m.output("prev_out_o", w);
-  for (const string f : {"epoch", "inc", "outc", "prev_in", "prev_out"}) m.flop(f, w);
+  for (const string f : {"inc", "outc"}) m.flop(f, r);
+  for (const string f : {"prev_in", "prev_out"}) m.flop(f, w);
   for (const string f : {"streak", "epoch_p", "trig"}) m.flop(f, 1);
   m.wire_assign("n", 2, concat({"1'b0", "in_i"}) + " + " + concat({"1'b0", "out_i"}));
-  emit::sum_tree(m, "esum", {concat({"1'b0", "epoch_q"}), concat({sized(w - 1, 0), "n"})}, w + 1);
-  // esum >= E as esum > E - 1 through the prefix comparator: Yosys maps a
-  // relational operator to a ripple subtractor.
-  m.wire_assign("epoch_last", w + 1, sized(w + 1, p.epoch_requests - 1));
-  emit::greater_than(m, "ends", "esum", "epoch_last", w + 1);
-  sat_inc(m, "in_new", "inc_q", "in_i", w);
-  sat_inc(m, "out_new", "outc_q", "out_i", w);
-  m.wire_assign("in_ext", w + 1, concat({"1'b0", "in_new"}));
-  m.wire_assign("out_twice", w + 1, concat({"out_new", "1'b0"}));
-  emit::greater_than(m, "possible", "in_ext", "out_twice", w + 1);
-  m.assign("epoch_d", "ends ? " + sized(w, 0) + " : " + slice("esum", 0, w));
-  m.assign("inc_d", "ends ? " + sized(w, 0) + " : in_new");
-  m.assign("outc_d", "ends ? " + sized(w, 0) + " : out_new");
-  m.assign("prev_in_d", "ends ? in_new : prev_in_q");
-  m.assign("prev_out_d", "ends ? out_new : prev_out_q");
+  // requests left in the epoch, stored XOR E so that the zero reset means E
+  m.flop("left_x", r);
+  m.wire_assign("left", r, "left_x_q ^ " + sized(r, e));
+  m.wire_assign("ends", 1, "((left == " + sized(r, 1) + ") & (n != 2'd0)) | ((left == " + sized(r, 2) +
+                               ") & (n == 2'd2))");
+  m.assign("left_x_d", "ends ? " + sized(r, 0) + " : ((left - " + concat({sized(r - 2, 0), "n"}) + ") ^ " +
+                           sized(r, e) + ")");
+  m.wire_assign("in_new", r, "inc_q + " + concat({sized(r - 1, 0), "in_i"}));
+  m.wire_assign("out_new", r, "outc_q + " + concat({sized(r - 1, 0), "out_i"}));
+  // d = in - 2 out, two's complement; possible = (d after this cycle) >= 1,
+  // chosen among four flags of the registered d by the two request bits
+  m.flop("d", dw);
+  m.wire_assign("d_neg", 1, slice("d_q", dw - 1, 1));
+  m.wire_assign("d_ge1", 1, "~d_neg & (|" + slice("d_q", 0, dw - 1) + ")");
+  m.wire_assign("d_ge2", 1, "~d_neg & (|" + slice("d_q", 1, dw - 2) + ")");
+  m.wire_assign("d_ge3", 1, "~d_neg & ((|" + slice("d_q", 2, dw - 3) + ") | (" + slice("d_q", 1, 1) + " & " +
+                                slice("d_q", 0, 1) + "))");
+  m.wire_assign("possible", 1, "in_i ? (out_i ? d_ge2 : ~d_neg) : (out_i ? d_ge3 : d_ge1)");
+  m.assign("d_d", "ends ? " + sized(dw, 0) + " : (d_q + " + concat({sized(dw - 1, 0), "in_i"}) + " - " +
+                      concat({sized(dw - 2, 0), "out_i", "1'b0"}) + ")");
+  m.assign("inc_d", "ends ? " + sized(r, 0) + " : in_new");
+  m.assign("outc_d", "ends ? " + sized(r, 0) + " : out_new");
+  const string pad = w > r ? sized(w - r, 0) : "";
+  m.assign("prev_in_d", "ends ? " + concat({pad, "in_new"}) + " : prev_in_q");
+  m.assign("prev_out_d", "ends ? " + concat({pad, "out_new"}) + " : prev_out_q");
   m.assign("streak_d", "ends ? (possible & ~streak_q) : streak_q");
   m.assign("trig_d", "ends & possible & streak_q");
   m.assign("epoch_p_d", "ends");
