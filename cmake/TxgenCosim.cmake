@@ -7,7 +7,7 @@
 # Target graph per configuration NAME (every consumer of a custom command's
 # output goes through one custom target, so the Makefiles generator never runs
 # a command twice in parallel; Ninja needs none of that but does not mind):
-#   txgen_rtl_NAME  ->  txgen_vl_NAME_<stage>_build  ->  cosim executable
+#   txgen_rtl_<block>_NAME  ->  txgen_vl_<top>_build  ->  cosim executable
 #
 # Needs: the `txgen` target, TXGEN_VERILATOR_EXECUTABLE, the runtime libraries
 # txgen_verilated / txgen_verilated_sc and txgen_verif (verif/CMakeLists.txt).
@@ -23,26 +23,38 @@ function(_txgen_check_config_name NAME CONFIG_PATH)
   set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${CONFIG_PATH})
 endfunction()
 
-# Generates the four bd_codec modules of a configuration once per NAME.
-# Sets OUT_FILES (the .v files) and OUT_TARGET (the custom target to depend on).
-function(txgen_bd_codec_rtl NAME CONFIG_PATH OUT_FILES OUT_TARGET)
-  set(rtl_dir ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl)
+# Generates the listed modules of BLOCK for configuration NAME into RTL_DIR by
+# `txgen gen --block BLOCK`, once per (NAME, BLOCK): custom target
+# txgen_rtl_<BLOCK>_<NAME>. Sets OUT_FILES (the .v files) and OUT_TARGET.
+function(_txgen_block_rtl NAME CONFIG_PATH BLOCK RTL_DIR MODULES OUT_FILES OUT_TARGET)
   set(files)
-  foreach(module pack unpack comp decomp)
-    list(APPEND files ${rtl_dir}/bd_codec_${NAME}_${module}.v)
+  foreach(module ${MODULES})
+    list(APPEND files ${RTL_DIR}/${module}.v)
   endforeach()
-  set(target txgen_rtl_${NAME})
+  set(target txgen_rtl_${BLOCK}_${NAME})
   if(NOT TARGET ${target})
     _txgen_check_config_name(${NAME} ${CONFIG_PATH})
     add_custom_command(
       OUTPUT ${files}
-      BYPRODUCTS ${rtl_dir}/files.f ${rtl_dir}/manifest.json
-      COMMAND $<TARGET_FILE:txgen> gen --config ${CONFIG_PATH} --out ${rtl_dir}
+      BYPRODUCTS ${RTL_DIR}/files.f ${RTL_DIR}/manifest.json
+      COMMAND $<TARGET_FILE:txgen> gen --config ${CONFIG_PATH} --block ${BLOCK} --out ${RTL_DIR}
       DEPENDS txgen ${CONFIG_PATH}
-      COMMENT "Generating bd_codec RTL for ${NAME}"
+      COMMENT "Generating ${BLOCK} RTL for ${NAME}"
       VERBATIM)
     add_custom_target(${target} DEPENDS ${files})
   endif()
+  set(${OUT_FILES} ${files} PARENT_SCOPE)
+  set(${OUT_TARGET} ${target} PARENT_SCOPE)
+endfunction()
+
+# Generates the four bd_codec modules of a configuration once per NAME.
+# Sets OUT_FILES (the .v files) and OUT_TARGET (the custom target to depend on).
+function(txgen_bd_codec_rtl NAME CONFIG_PATH OUT_FILES OUT_TARGET)
+  set(modules)
+  foreach(module pack unpack comp decomp)
+    list(APPEND modules bd_codec_${NAME}_${module})
+  endforeach()
+  _txgen_block_rtl(${NAME} ${CONFIG_PATH} bd_codec ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl "${modules}" files target)
   set(${OUT_FILES} ${files} PARENT_SCOPE)
   set(${OUT_TARGET} ${target} PARENT_SCOPE)
 endfunction()
@@ -125,23 +137,10 @@ function(txgen_add_lds_ctrl_cosim NAME CONFIG_PATH)
     set(ARG_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/lds_ctrl_test.cpp)
   endif()
   get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
-  set(rtl_dir ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl_lds)
-  set(rtl_files)
-  foreach(module bd_codec_${NAME}_pack bd_codec_${NAME}_unpack lds_ctrl_${NAME}
-                 lds_ctrl_${NAME}_base lds_ctrl_${NAME}_sram lds_ctrl_${NAME}_sys
-                 lds_ctrl_${NAME}_base_sys)
-    list(APPEND rtl_files ${rtl_dir}/${module}.v)
-  endforeach()
-  set(rtl_target txgen_rtl_lds_${NAME})
-  _txgen_check_config_name(${NAME} ${config})
-  add_custom_command(
-    OUTPUT ${rtl_files}
-    BYPRODUCTS ${rtl_dir}/files.f ${rtl_dir}/manifest.json
-    COMMAND $<TARGET_FILE:txgen> gen --config ${config} --block lds_ctrl --out ${rtl_dir}
-    DEPENDS txgen ${config}
-    COMMENT "Generating lds_ctrl RTL for ${NAME}"
-    VERBATIM)
-  add_custom_target(${rtl_target} DEPENDS ${rtl_files})
+  set(modules bd_codec_${NAME}_pack bd_codec_${NAME}_unpack lds_ctrl_${NAME} lds_ctrl_${NAME}_base
+              lds_ctrl_${NAME}_sram lds_ctrl_${NAME}_sys lds_ctrl_${NAME}_base_sys)
+  _txgen_block_rtl(${NAME} ${config} lds_ctrl ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl_lds "${modules}"
+                   rtl_files rtl_target)
 
   set(exe txgen_cosim_lds_ctrl_${NAME})
   add_executable(${exe} ${ARG_SOURCES})
@@ -173,38 +172,25 @@ function(txgen_add_dhsl_cosim NAME CONFIG_PATH)
     set(ARG_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/dhsl_test.cpp)
   endif()
   get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
-  _txgen_check_config_name(${NAME} ${config})
   file(READ ${config} text)
   string(JSON policy GET "${text}" dhsl policy)
   set(regs 0)
   set(monitors 0)
+  set(modules hsl router hsl_stage sys)
   if(policy STREQUAL "mgvm_coarse" OR policy STREQUAL "mgvm")
     set(regs 1)
+    list(APPEND modules hsl_reg)
   endif()
   if(policy STREQUAL "mgvm")
     set(monitors 1)
-  endif()
-  set(rtl_dir ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl_dhsl)
-  set(modules hsl router hsl_stage sys)
-  if(regs)
-    list(APPEND modules hsl_reg)
-  endif()
-  if(monitors)
     list(APPEND modules rtu_mon l2_mon cp)
   endif()
-  set(rtl_files)
+  set(module_names)
   foreach(module ${modules})
-    list(APPEND rtl_files ${rtl_dir}/dhsl_${NAME}_${module}.v)
+    list(APPEND module_names dhsl_${NAME}_${module})
   endforeach()
-  set(rtl_target txgen_rtl_dhsl_${NAME})
-  add_custom_command(
-    OUTPUT ${rtl_files}
-    BYPRODUCTS ${rtl_dir}/files.f ${rtl_dir}/manifest.json
-    COMMAND $<TARGET_FILE:txgen> gen --config ${config} --block dhsl --out ${rtl_dir}
-    DEPENDS txgen ${config}
-    COMMENT "Generating dhsl RTL for ${NAME}"
-    VERBATIM)
-  add_custom_target(${rtl_target} DEPENDS ${rtl_files})
+  _txgen_block_rtl(${NAME} ${config} dhsl ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl_dhsl "${module_names}"
+                   rtl_files rtl_target)
   set(top dhsl_${NAME}_sys)
   set(exe txgen_cosim_dhsl_${NAME})
   add_executable(${exe} ${ARG_SOURCES})

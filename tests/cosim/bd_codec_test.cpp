@@ -16,6 +16,7 @@
 #include TXGEN_DECOMP_HEADER
 
 #include "bd_codec_harness.h"
+#include "cosim_gtest.h"
 #include "cosim_util.h"
 #include "model/bd_codec.h"
 #include "txgen/config/parse.h"
@@ -33,6 +34,7 @@ using txgen::verif::BdRoundTripScoreboard;
 using txgen::verif::Bits;
 using txgen::verif::CosimSession;
 using txgen::verif::CosimVerdict;
+using txgen::verif::expect_passed;
 using txgen::verif::low_mask;
 using txgen::verif::Rng;
 using txgen::verif::to_hex;
@@ -49,14 +51,7 @@ const BdCodecParams& params() {
   return p;
 }
 
-std::string test_name() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return std::string(TXGEN_COSIM_CONFIG_NAME) + "_" + info->name();
-}
-
-void expect_passed(const CosimVerdict& verdict) {
-  if (!verdict.passed) ADD_FAILURE() << verdict.report;
-}
+std::string test_name() { return txgen::verif::cosim_test_name(TXGEN_COSIM_CONFIG_NAME); }
 
 void expect_covered(const CosimVerdict& verdict, const std::vector<std::string>& names) {
   for (const std::string& name : names)

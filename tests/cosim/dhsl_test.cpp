@@ -11,6 +11,7 @@
 
 #include TXGEN_SYS_HEADER
 
+#include "cosim_gtest.h"
 #include "cosim_util.h"
 #include "dhsl_harness.h"
 #include "txgen/config/parse.h"
@@ -21,6 +22,7 @@ namespace {
 using txgen::elab::DhslParams;
 using txgen::verif::CosimSession;
 using txgen::verif::CosimVerdict;
+using txgen::verif::expect_passed;
 namespace model = txgen::model;
 
 using Sys = txgen::verif::DhslHarness<TXGEN_SYS_CLASS, TXGEN_DHSL_REGS != 0, TXGEN_DHSL_MONITORS != 0>;
@@ -30,14 +32,7 @@ const DhslParams& params() {
   return p;
 }
 
-std::string test_name() {
-  return std::string(TXGEN_COSIM_CONFIG_NAME) + "_" +
-         ::testing::UnitTest::GetInstance()->current_test_info()->name();
-}
-
-void expect_passed(const CosimVerdict& v) {
-  if (!v.passed) ADD_FAILURE() << v.report;
-}
+std::string test_name() { return txgen::verif::cosim_test_name(TXGEN_COSIM_CONFIG_NAME); }
 
 // Drives whole epochs of chosen traffic on chiplet 0 and records what the
 // outputs showed.

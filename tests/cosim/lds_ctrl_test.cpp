@@ -13,6 +13,7 @@
 #include TXGEN_SYS_HEADER
 #include TXGEN_BASE_HEADER
 
+#include "cosim_gtest.h"
 #include "cosim_util.h"
 #include "lds_ctrl_driver.h"
 #include "lds_ctrl_harness.h"
@@ -25,6 +26,7 @@ using txgen::elab::LdsCtrlParams;
 using txgen::verif::Bits;
 using txgen::verif::CosimSession;
 using txgen::verif::CosimVerdict;
+using txgen::verif::expect_passed;
 using txgen::verif::LdsTranslation;
 using txgen::verif::low_mask;
 using txgen::verif::to_hex;
@@ -40,14 +42,7 @@ const LdsCtrlParams& params() {
   return p;
 }
 
-std::string test_name() {
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  return std::string(TXGEN_COSIM_CONFIG_NAME) + "_" + info->name();
-}
-
-void expect_passed(const CosimVerdict& verdict) {
-  if (!verdict.passed) ADD_FAILURE() << verdict.report;
-}
+std::string test_name() { return txgen::verif::cosim_test_name(TXGEN_COSIM_CONFIG_NAME); }
 
 // Runs a directed body on a freshly reset controller.
 template <class Body>

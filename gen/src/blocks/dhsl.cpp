@@ -57,12 +57,6 @@ void mod_chiplets(Module& m, const DhslParams& p, const string& key, const strin
   m.wire_assign("unused_" + key + "_rmod", rs - cb, slice(key + "_rmod", cb, rs - cb));
 }
 
-// sat(x + inc) for a W-bit counter x and a 1-bit increment.
-string sat_inc(Module& m, const string& name, const string& x, const string& inc, unsigned w) {
-  emit::saturating_increment(m, name, x, inc, w);
-  return name;
-}
-
 // name = a x k (a constant up to 16) in `width` bits, as a sum of shifted
 // copies of a (no multiplier).
 string times(Module& m, const string& name, const string& a, unsigned a_width, unsigned k, unsigned width) {
@@ -204,8 +198,8 @@ Module emit_l2_mon(const DhslParams& p, const EmitContext& ctx) {
   for (const string f : {"hits", "acc", "prev_hits", "prev_acc"}) m.flop(f, w);
   for (const string f : {"s1", "s2", "streak", "back"}) m.flop(f, 1);
   m.flop("total", tw);
-  sat_inc(m, "acc_new", "acc_q", "access_i", w);
-  sat_inc(m, "hits_new", "hits_q", "access_i & hit_i", w);
+  emit::saturating_increment(m, "acc_new", "acc_q", "access_i", w);
+  emit::saturating_increment(m, "hits_new", "hits_q", "access_i & hit_i", w);
   m.assign("acc_d", "epoch_i ? " + sized(w, 0) + " : acc_new");
   m.assign("hits_d", "epoch_i ? " + sized(w, 0) + " : hits_new");
   m.assign("prev_acc_d", "epoch_i ? acc_new : prev_acc_q");
@@ -216,7 +210,7 @@ Module emit_l2_mon(const DhslParams& p, const EmitContext& ctx) {
     const string cnt = "cnt" + to_string(c), prev = "prev_cnt" + to_string(c);
     m.flop(cnt, w);
     m.flop(prev, w);
-    sat_inc(m, cnt + "_new", cnt + "_q", "access_i & (cid_i == " + sized(cb, c) + ")", w);
+    emit::saturating_increment(m, cnt + "_new", cnt + "_q", "access_i & (cid_i == " + sized(cb, c) + ")", w);
     m.assign(cnt + "_d", "epoch_i ? " + sized(w, 0) + " : " + cnt + "_new");
     m.assign(prev + "_d", "epoch_i ? " + cnt + "_new : " + prev + "_q");
     prev_cnt.insert(prev_cnt.begin(), prev + "_q");

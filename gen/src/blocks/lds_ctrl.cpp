@@ -15,6 +15,7 @@
 namespace txgen::blocks::lds {
 
 using elab::LdsCtrlParams;
+using emit::bit;
 using emit::concat;
 using emit::lowest_one;
 using emit::prefix_add;
@@ -50,7 +51,6 @@ string onehot_select(const string& onehot, const string& vec, unsigned count, un
   return or_of(terms, sized(width, 0));
 }
 
-string bit(const string& vec, unsigned i, unsigned width) { return width == 1 ? vec : slice(vec, i, 1); }
 
 
 // ---------------------------------------------------------------------------

@@ -8,12 +8,6 @@ namespace txgen::emit {
 using std::string;
 using std::to_string;
 
-namespace {
-
-string bit_of(const string& vec, unsigned i, unsigned width) { return width == 1 ? vec : slice(vec, i, 1); }
-
-}  // namespace
-
 void lowest_one(Module& m, const string& out, const string& vec, unsigned width) {
   m.wire(out, width);
   if (width == 1) return m.assign(out, vec);
@@ -44,7 +38,7 @@ void prefix_add(Module& m, const string& out, const string& a, const string& b, 
   m.wire(g, width);
   m.wire_assign(p, width, out + "_x");
   for (unsigned i = 0; i < width; ++i) {
-    const string ai = bit_of(a, i, width), bi = bit_of(b, i, width);
+    const string ai = bit(a, i, width), bi = bit(b, i, width);
     const string gen = "(" + ai + " & " + bi + ")";
     m.assign(slice(g, i, 1), i == 0 ? gen + " | ((" + ai + " ^ " + bi + ") & " + cin + ")" : gen);
   }
@@ -68,7 +62,7 @@ void prefix_add(Module& m, const string& out, const string& a, const string& b, 
   m.wire_assign("unused_" + out + "_p", width, p);
   // carries: c0 = cin, c(i+1) = G[i:0]
   m.wire_assign(out, width + 1,
-                concat({bit_of(g, width - 1, width),
+                concat({bit(g, width - 1, width),
                         out + "_x ^ " + concat({slice(g, 0, width - 1), cin})}));
 }
 

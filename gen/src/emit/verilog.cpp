@@ -20,6 +20,10 @@ std::string slice(const std::string& name, unsigned lsb, unsigned width) {
   return name + "[" + std::to_string(lsb + width - 1) + ":" + std::to_string(lsb) + "]";
 }
 
+std::string bit(const std::string& vec, unsigned i, unsigned width) {
+  return width == 1 ? vec : slice(vec, i, 1);
+}
+
 std::string concat(const std::vector<std::string>& parts_msb_first) {
   std::string s;
   for (const auto& p : parts_msb_first) {

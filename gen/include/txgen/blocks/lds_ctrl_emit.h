@@ -31,8 +31,6 @@ std::string op_is(Op o);
 // Entry i of a flat per-entry vector.
 std::string field(const std::string& vec, unsigned i, unsigned width);
 std::string indexed(const std::string& base, unsigned i);  // base + i
-// Bit i of a vector of the given width (the name itself when it is one bit).
-std::string bit(const std::string& vec, unsigned i, unsigned width);
 // cond_1 ? v_1 : cond_2 ? v_2 : ... : otherwise
 std::string priority(const Cases& cases, const std::string& otherwise);
 // OR of the terms, fallback when there are none.

@@ -15,6 +15,9 @@ std::string range(unsigned width);
 std::string sized(unsigned width, unsigned long long value);
 // Part select name[msb:lsb] (name[lsb] when one bit).
 std::string slice(const std::string& name, unsigned lsb, unsigned width);
+// Bit i of a vector of the given width: the name itself when it is one bit
+// wide (a scalar wire cannot be indexed).
+std::string bit(const std::string& vec, unsigned i, unsigned width);
 
 // Concatenation of the non-empty parts, most significant first.
 std::string concat(const std::vector<std::string>& parts_msb_first);
