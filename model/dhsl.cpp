@@ -4,6 +4,7 @@
 // document left a choice and the most literal reading was taken.
 #include "model/dhsl.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -65,8 +66,17 @@ void DhslModel::validate() const {
   if (p.has_registers()) require(p.coarse_shift < 64, "coarse_shift does not fit SH bits");
   if (p.has_monitors()) {
     require(p.counter_bits >= 8 && p.counter_bits <= 32, "counter_bits not in [8, 32]");
-    require(p.epoch_requests >= 1 && p.epoch_requests <= low_mask(p.counter_bits),
-            "epoch_requests not in [1, 2^W - 1]");
+    // "J | 4-bit digits of a counter ... | ceil(W / 4) (derived)"
+    require(p.check_digit_bits == 4, "check_digit_bits != 4");
+    require(p.check_steps == (p.counter_bits + 3) / 4, "check_steps (J) != ceil(counter_bits / 4)");
+    // "max(8, 2 (J + 3)) <= E <= 2^W - 1": a balance check must reach its
+    // decision edge X + J + 2 before the next epoch edge (at least ceil(E / 2)
+    // cycles later).
+    const unsigned e_min = std::max(8u, 2 * (p.check_steps + 3));
+    require(p.epoch_requests >= e_min,
+            "epoch_requests (E = " + std::to_string(p.epoch_requests) + ") < max(8, 2 (J + 3)) = " +
+                std::to_string(e_min) + " for counter_bits " + std::to_string(p.counter_bits));
+    require(p.epoch_requests <= low_mask(p.counter_bits), "epoch_requests > 2^W - 1");
     auto frac = [](unsigned num, unsigned den, const char* what) {
       require(den >= 1 && den <= 16 && num >= 1 && num < den, std::string(what) + " not 0 < num/den < 1, den <= 16");
     };
@@ -92,6 +102,8 @@ DhslModel::DhslModel(const elab::DhslParams& p) : p_(p) {
   reset_.l2_reg.assign(n, r);
   reset_.cp = Cp{};
   reset_.cp.prev_in.assign(n, 0);
+  reset_.cp.prev_hits.assign(n, 0);
+  reset_.cp.prev_acc.assign(n, 0);
   s_ = reset_;
 }
 
@@ -176,7 +188,8 @@ DhslOut DhslModel::outputs(const DhslIn& in) const {
 }
 
 // ---------------------------------------------------------------------------
-// Rising edge
+// Rising edge. Every step reads the state before the edge (s_) and writes
+// the state after it (nx): all registers change together.
 
 void DhslModel::posedge(const DhslIn& in) {
   events_ = DhslEvents{};
@@ -185,215 +198,240 @@ void DhslModel::posedge(const DhslIn& in) {
     return;
   }
   check_inputs(in);
-  const unsigned n = p_.chiplets;
-  const State& cur = s_;
   State nx = s_;
-
-  // HSL registers: "launch_i = 1 loads shift_q = launch_shift_i and fine_q = 0
-  // ...; else sync_i = 1 loads fine_q = mode_i ...; else hold." mode_i is the
-  // CP's mode_o (mode_q before this edge). mgvm_coarse has no sync port.
-  if (p_.has_registers()) {
-    const bool mode_i = p_.has_monitors() ? cur.cp.mode : false;
-    const uint32_t lsh = static_cast<uint32_t>(in.launch_shift & low_mask(p_.shift_bits));
-    if (in.launch) events_.launch = true;
-    auto step_reg = [&](Reg& r, bool sync) {
-      if (in.launch) {
-        r.shift = lsh;
-        r.fine = false;
-      } else if (sync && p_.has_monitors()) {
-        r.fine = mode_i;
-        ++events_.syncs;
-      }
-    };
-    for (unsigned c = 0; c < n; ++c) {
-      step_reg(nx.rtu_reg[c], p_.has_monitors() && in.rtu_sync[c]);
-      step_reg(nx.l2_reg[c], p_.has_monitors() && in.l2_sync[c]);
-    }
+  step_registers(in, nx);
+  if (p_.has_monitors()) {
+    bool clipped = false;
+    for (unsigned c = 0; c < p_.chiplets; ++c) step_rtu(c, in, nx, clipped);
+    for (unsigned c = 0; c < p_.chiplets; ++c) step_l2(c, in, nx, clipped);
+    step_cp(nx);
+    // READING: counter_saturated = some saturating increment of this edge was
+    // clipped at 2^W - 1 (the counter "held").
+    events_.counter_saturated = clipped;
   }
-
-  if (!p_.has_monitors()) {
-    s_ = nx;
-    return;
-  }
-
-  bool clipped = false;
-  const uint64_t E = p_.epoch_requests;
-
-  // RTU monitors.
-  for (unsigned c = 0; c < n; ++c) {
-    const Rtu& r = cur.rtu[c];
-    Rtu& q = nx.rtu[c];
-    const bool ii = in.rtu_in[c], oo = in.rtu_out[c];
-    const uint64_t cnt = static_cast<uint64_t>(ii) + static_cast<uint64_t>(oo);
-    const uint32_t in1 = sat_add(r.in, ii, clipped);
-    const uint32_t out1 = sat_add(r.out, oo, clipped);
-    if (static_cast<uint64_t>(r.epoch) + cnt >= E) {
-      // "end of epoch": save, clear, decide possible (W+1-bit compare).
-      q.prev_in = in1;
-      q.prev_out = out1;
-      q.epoch = q.in = q.out = 0;
-      q.epoch_p = true;
-      const bool possible = static_cast<uint64_t>(in1) > 2 * static_cast<uint64_t>(out1);
-      ++events_.epochs_ended;
-      if (possible) ++events_.possible_flags;
-      if (possible && r.streak) {
-        q.trig = true;
-        q.streak = false;
-        ++events_.triggers;
-      } else if (possible) {
-        q.streak = true;
-        q.trig = false;
-      } else {
-        q.streak = false;
-        q.trig = false;
-      }
-    } else {
-      q.epoch = static_cast<uint32_t>(r.epoch + cnt);
-      q.in = in1;
-      q.out = out1;
-      q.epoch_p = false;
-      q.trig = false;
-    }
-  }
-
-  // L2-slice monitors; epoch_i is this chiplet's RTU epoch pulse register.
-  for (unsigned c = 0; c < n; ++c) {
-    const L2& l = cur.l2[c];
-    L2& q = nx.l2[c];
-    const bool acc = in.l2_access[c];
-    const bool hit = acc && in.l2_hit[c];
-    // READING: cid_i is a CB-bit port; the value is cut to CB bits before
-    // "a cid_i >= N counts nowhere" applies.
-    const uint32_t cid = static_cast<uint32_t>(in.l2_cid[c] & low_mask(p_.chiplet_bits));
-    const uint32_t acc1 = sat_add(l.acc, acc, clipped);
-    const uint32_t hits1 = sat_add(l.hits, hit, clipped);
-    std::vector<uint32_t> cnt1(n);
-    for (unsigned k = 0; k < n; ++k) cnt1[k] = sat_add(l.cnt[k], acc && cid == k, clipped);
-    // "if epoch_i: prev_hits_q = hits', prev_acc_q = acc', prev_cnt_q[c] =
-    // cnt'[c]; hits_q = acc_q = cnt_q[*] = 0; the check starts (s1 = 1);
-    // else the counters take the primed values."
-    if (cur.rtu[c].epoch_p) {
-      q.prev_hits = hits1;
-      q.prev_acc = acc1;
-      q.prev_cnt = cnt1;
-      q.hits = q.acc = 0;
-      for (unsigned k = 0; k < n; ++k) q.cnt[k] = 0;
-    } else {
-      q.acc = acc1;
-      q.hits = hits1;
-      q.cnt = cnt1;
-    }
-    // READING: s1 and s2 are plain stage registers (s1 <= epoch_i, s2 <= s1);
-    // each stage reads the registers as they are before its edge (with
-    // epochs closer than the document's E / 2 cycles a later save may
-    // overwrite prev_cnt_q under a check in flight: taken literally).
-    q.s1 = cur.rtu[c].epoch_p;
-    // X+1: "total_q = sum of prev_cnt_q[c] (W + CB bits) and s2 = 1".
-    q.s2 = l.s1;
-    if (l.s1) {
-      q.total = 0;
-      for (unsigned k = 0; k < n; ++k) q.total += l.prev_cnt[k];
-    }
-    // X+2: "balanced = for every c, prev_cnt_q[c] x Bd <= total_q x Bn".
-    // The back register is 1 only in the cycle after this edge (X+3).
-    q.back = false;
-    if (l.s2) {
-      bool balanced = true;
-      for (unsigned k = 0; k < n; ++k) {
-        if (static_cast<uint64_t>(l.prev_cnt[k]) * p_.balanced_den > l.total * p_.balanced_num) balanced = false;
-      }
-      if (balanced) ++events_.balanced_epochs;
-      if (balanced && l.streak) {
-        q.back = true;
-        q.streak = false;
-        ++events_.backs;
-      } else if (balanced) {
-        q.streak = true;
-      } else {
-        q.streak = false;
-      }
-    }
-  }
-
-  // Command-processor decision unit. Its inputs are the monitors' registered
-  // outputs before this edge.
-  {
-    const Cp& cp = cur.cp;
-    Cp& q = nx.cp;
-    q.sw = false;  // the switch register is a one-cycle pulse
-    bool any_trig = false, any_back = false;
-    for (unsigned c = 0; c < n; ++c) {
-      any_trig = any_trig || cur.rtu[c].trig;
-      any_back = any_back || cur.l2[c].back;
-    }
-    if (cp.pending) {
-      // Decide (edge of T+2). "Triggers while armed or pending are ignored."
-      q.pending = false;
-      bool imbalance = false;
-      for (unsigned c = 0; c < n; ++c) {
-        if (cp.prev_in[c] * p_.imbalance_den > cp.total_in * p_.imbalance_num) imbalance = true;
-      }
-      const bool high = cp.hits * p_.hit_den > cp.acc * p_.hit_num;
-      if (imbalance && high) {
-        events_.decide_imbalance_high = true;
-        if (cp.prev_imb) {
-          q.mode = true;
-          q.sw = true;
-          q.prev_imb = false;
-          events_.switch_to_fine = true;
-        } else {
-          q.prev_imb = true;
-          events_.decide_first = true;
-        }
-      } else {
-        q.prev_imb = false;
-        // READING: "a decision that reset prevImbalance" = Listing 2's
-        // "else prevImbalance = false" branch, whatever its previous value.
-        events_.decide_reset = true;
-      }
-    } else if (cp.armed) {
-      // Gather (edge of T+1): the L2 slices saved the counters of the epoch
-      // that just ended at the edge of T, so they are read here.
-      q.armed = false;
-      q.pending = true;
-      q.total_in = 0;
-      for (unsigned c = 0; c < n; ++c) q.total_in += cur.rtu[c].prev_in;
-      q.hits = 0;
-      q.acc = 0;
-      for (unsigned c = 0; c < n; ++c) {
-        q.prev_in[c] = cur.rtu[c].prev_in;
-        q.hits += cur.l2[c].prev_hits;
-        q.acc += cur.l2[c].prev_acc;
-      }
-      events_.gather = true;
-    } else if (cp.mode && any_back) {
-      // "Switch back (any edge with mode_q = 1 and some back_i = 1; nothing is
-      // armed or pending in fine mode)": arming needs mode_q = 0, and only a
-      // decision (which ends the sequence) sets mode_q.
-      q.mode = false;
-      q.sw = true;
-      q.prev_imb = false;
-      events_.switch_to_coarse = true;
-    } else if (!cp.mode && any_trig) {
-      // Arm (edge of a cycle T with some trigger_i = 1, mode_q = 0, nothing
-      // armed or pending).
-      q.armed = true;
-    }
-  }
-
-  // READING: counter_saturated = some saturating increment of this edge was
-  // clipped at 2^W - 1 (the counter "held").
-  events_.counter_saturated = clipped;
   s_ = nx;
   check_state();
 }
 
+// HSL registers: "launch_i = 1 loads shift_q = launch_shift_i and fine_q = 0
+// ...; else sync_i = 1 loads fine_q = mode_i ...; else hold." mode_i is the
+// CP's mode_o (mode_q before this edge). mgvm_coarse has no sync port.
+void DhslModel::step_registers(const DhslIn& in, State& nx) {
+  if (!p_.has_registers()) return;
+  const bool mode_i = p_.has_monitors() ? s_.cp.mode : false;
+  const uint32_t lsh = static_cast<uint32_t>(in.launch_shift & low_mask(p_.shift_bits));
+  if (in.launch) events_.launch = true;
+  auto step_reg = [&](Reg& r, bool sync) {
+    if (in.launch) {
+      r.shift = lsh;
+      r.fine = false;
+    } else if (sync && p_.has_monitors()) {
+      r.fine = mode_i;
+      ++events_.syncs;
+    }
+  };
+  for (unsigned c = 0; c < p_.chiplets; ++c) {
+    step_reg(nx.rtu_reg[c], p_.has_monitors() && in.rtu_sync[c]);
+    step_reg(nx.l2_reg[c], p_.has_monitors() && in.l2_sync[c]);
+  }
+}
+
+// RTU monitor of chiplet c.
+void DhslModel::step_rtu(unsigned c, const DhslIn& in, State& nx, bool& clipped) {
+  const Rtu& r = s_.rtu[c];
+  Rtu& q = nx.rtu[c];
+  const bool ii = in.rtu_in[c], oo = in.rtu_out[c];
+  const uint64_t n = static_cast<uint64_t>(ii) + static_cast<uint64_t>(oo);
+  const uint32_t in1 = sat_add(r.in, ii, clipped);
+  const uint32_t out1 = sat_add(r.out, oo, clipped);
+  if (static_cast<uint64_t>(r.epoch) + n < p_.epoch_requests) {
+    q.epoch = static_cast<uint32_t>(r.epoch + n);
+    q.in = in1;
+    q.out = out1;
+    q.epoch_p = false;
+    q.trig = false;
+    return;
+  }
+  // "if epoch_q + n >= E (end of epoch)": save, clear, decide possible
+  // (W+1-bit compare).
+  q.prev_in = in1;
+  q.prev_out = out1;
+  q.epoch = q.in = q.out = 0;
+  q.epoch_p = true;
+  const bool possible = static_cast<uint64_t>(in1) > 2 * static_cast<uint64_t>(out1);
+  ++events_.epochs_ended;
+  if (possible) ++events_.possible_flags;
+  // "If possible and streak_q = 1: trigger register = 1 and streak_q = 0 ...
+  // If possible and streak_q = 0: streak_q = 1 ... If not possible: 0, 0."
+  q.trig = possible && r.streak;
+  q.streak = possible && !r.streak;
+  if (q.trig) ++events_.triggers;
+}
+
+// L2-slice monitor of chiplet c; epoch_i is this chiplet's RTU epoch pulse
+// register.
+void DhslModel::step_l2(unsigned c, const DhslIn& in, State& nx, bool& clipped) {
+  const unsigned n = p_.chiplets;
+  const L2& l = s_.l2[c];
+  L2& q = nx.l2[c];
+  const bool acc = in.l2_access[c];
+  const bool hit = acc && in.l2_hit[c];
+  // READING: cid_i is a CB-bit port; the value is cut to CB bits before
+  // "a cid_i >= N counts nowhere" applies.
+  const uint32_t cid = static_cast<uint32_t>(in.l2_cid[c] & low_mask(p_.chiplet_bits));
+  // "the access of this cycle is counted first"
+  const uint32_t acc1 = sat_add(l.acc, acc, clipped);
+  const uint32_t hits1 = sat_add(l.hits, hit, clipped);
+  std::vector<uint32_t> cnt1(n);
+  for (unsigned k = 0; k < n; ++k) cnt1[k] = sat_add(l.cnt[k], acc && cid == k, clipped);
+
+  // The check in flight: "At the edge X + J + 2 (the decision edge) it uses
+  // the values saved at X"; the back register is 1 only for the cycle after.
+  q.back = false;
+  if (l.check_left == 1) l2_decide(l, q);
+  q.check_left = l.check_left > 0 ? l.check_left - 1 : 0;
+
+  const bool epoch_i = s_.rtu[c].epoch_p;
+  if (!epoch_i) {
+    q.acc = acc1;
+    q.hits = hits1;
+    q.cnt = cnt1;
+    return;
+  }
+  // "if epoch_i: prev_hits_q = hits', prev_acc_q = acc', prev_cnt_q[c] =
+  // cnt'[c]; hits_q = acc_q = cnt_q[*] = 0; the check starts".
+  // "Epoch pulses are at least ceil(E / 2) cycles apart ... so a check always
+  // reaches its decision edge before the next epoch edge": E is validated, so
+  // a save under a check in flight is a model bug.
+  if (l.check_left > 1) throw std::logic_error("dhsl model: epoch edge before the L2 check's decision edge");
+  q.prev_hits = hits1;
+  q.prev_acc = acc1;
+  q.prev_cnt = cnt1;
+  q.hits = q.acc = 0;
+  std::fill(q.cnt.begin(), q.cnt.end(), 0);
+  // READING: "the check starts (stage register s1 = 1)" is the old staging's
+  // name for "a check is in flight"; the decision is J + 2 edges later.
+  q.check_left = p_.check_steps + 2;
+}
+
+// "balanced = for every c, prev_cnt_q[c] x Bd <= total x Bn, with total = the
+// exact sum of prev_cnt_q[c] (no access at all is balanced)".
+bool DhslModel::l2_balanced(const L2& l) const {
+  uint64_t total = 0;
+  for (uint32_t v : l.prev_cnt) total += v;
+  for (uint32_t v : l.prev_cnt) {
+    if (static_cast<uint64_t>(v) * p_.balanced_den > total * p_.balanced_num) return false;
+  }
+  return true;
+}
+
+// "if balanced and streak_q = 1: back register = 1, streak_q = 0; if balanced
+// and streak_q = 0: streak_q = 1; if not balanced: streak_q = 0."
+void DhslModel::l2_decide(const L2& l, L2& q) {
+  const bool balanced = l2_balanced(l);
+  if (balanced) ++events_.balanced_epochs;
+  q.back = balanced && l.streak;
+  q.streak = balanced && !l.streak;
+  if (q.back) ++events_.backs;
+}
+
+// Command-processor decision unit. Its inputs are the monitors' registered
+// outputs before this edge.
+void DhslModel::step_cp(State& nx) {
+  const Cp& cp = s_.cp;
+  Cp& q = nx.cp;
+  q.sw = false;  // the switch register is a one-cycle pulse
+  bool any_trig = false, any_back = false;
+  for (unsigned c = 0; c < p_.chiplets; ++c) {
+    any_trig = any_trig || s_.rtu[c].trig;
+    any_back = any_back || s_.l2[c].back;
+  }
+  if (cp.pending) {
+    // "pending from the gather edge up to and including this edge's cycle";
+    // "Triggers while armed or pending are ignored."
+    if (cp.decide_left == 1) cp_decide(cp, q);
+    q.decide_left = cp.decide_left - 1;
+  } else if (cp.armed) {
+    cp_gather(q);
+  } else if (cp.mode && any_back) {
+    // "Switch back (any edge with mode_q = 1 and some back_i = 1; nothing is
+    // armed or pending in fine mode)": arming needs mode_q = 0, and only a
+    // decision (which ends the sequence) sets mode_q.
+    q.mode = false;
+    q.sw = true;
+    q.prev_imb = false;
+    events_.switch_to_coarse = true;
+  } else if (!cp.mode && any_trig) {
+    // "Arm (edge of a cycle T where some trigger_i is 1, mode_q = 0 and
+    // nothing is armed or pending): armed = 1."
+    q.armed = true;
+  }
+}
+
+// "Gather (edge of T+1, armed): the unit registers the N values of each of
+// prev_in_i, prev_hits_i and prev_acc_i (a snapshot ...), pending = 1,
+// armed = 0." The L2 slices saved the counters of the epoch that just ended
+// at the edge of T ("one cycle after their RTU ends the epoch"), so they are
+// read here. The decision is at T + J + 3, J + 2 edges after this one.
+void DhslModel::cp_gather(Cp& q) {
+  for (unsigned c = 0; c < p_.chiplets; ++c) {
+    q.prev_in[c] = s_.rtu[c].prev_in;
+    q.prev_hits[c] = s_.l2[c].prev_hits;
+    q.prev_acc[c] = s_.l2[c].prev_acc;
+  }
+  q.armed = false;
+  q.pending = true;
+  q.decide_left = p_.check_steps + 2;
+  events_.gather = true;
+}
+
+// "Decide (edge of T + J + 3 ...), from the snapshot: pending = 0; total_in =
+// sum of the prev_in values, hits = sum of prev_hits, acc = sum of prev_acc
+// (exact); imbalance = some c with prev_in[c] x Id > total_in x In; high =
+// hits x Hd > acc x Hn. If imbalance and high: if prev_imb_q: mode_q = 1,
+// switch register = 1, prev_imb_q = 0; else prev_imb_q = 1. Otherwise
+// prev_imb_q = 0."
+void DhslModel::cp_decide(const Cp& cp, Cp& q) {
+  q.pending = false;
+  uint64_t total_in = 0, hits = 0, acc = 0;
+  for (unsigned c = 0; c < p_.chiplets; ++c) {
+    total_in += cp.prev_in[c];
+    hits += cp.prev_hits[c];
+    acc += cp.prev_acc[c];
+  }
+  bool imbalance = false;
+  for (uint32_t v : cp.prev_in) {
+    if (static_cast<uint64_t>(v) * p_.imbalance_den > total_in * p_.imbalance_num) imbalance = true;
+  }
+  const bool high = hits * p_.hit_den > acc * p_.hit_num;
+  if (!(imbalance && high)) {
+    q.prev_imb = false;
+    // READING: "a decision that reset prevImbalance" = Listing 2's "else
+    // prevImbalance = false" branch, whatever its previous value.
+    events_.decide_reset = true;
+    return;
+  }
+  events_.decide_imbalance_high = true;
+  if (cp.prev_imb) {
+    q.mode = true;
+    q.sw = true;
+    q.prev_imb = false;
+    events_.switch_to_fine = true;
+  } else {
+    q.prev_imb = true;
+    events_.decide_first = true;
+  }
+}
+
 void DhslModel::check_state() const {
   const uint64_t m = cmax_;
+  const unsigned steps = p_.check_steps + 2;  // J + 2: longest countdown
   auto ok = [&](uint64_t v, uint64_t lim, const char* what) {
-    if (v > lim) throw std::logic_error(std::string("dhsl model: counter out of range: ") + what);
+    if (v > lim) throw std::logic_error(std::string("dhsl model: out of range: ") + what);
   };
-  const uint64_t sum_lim = m * p_.chiplets;
+  auto holds = [&](bool cond, const char* what) {
+    if (!cond) throw std::logic_error(std::string("dhsl model: inconsistent state: ") + what);
+  };
   for (const Rtu& r : s_.rtu) {
     ok(r.epoch, p_.epoch_requests - 1, "epoch_q >= E");
     ok(r.in, m, "in_q");
@@ -409,12 +447,16 @@ void DhslModel::check_state() const {
     ok(l.hits, l.acc, "hits_q > acc_q");
     for (uint32_t c : l.cnt) ok(c, m, "cnt_q");
     for (uint32_t c : l.prev_cnt) ok(c, m, "prev_cnt_q");
-    ok(l.total, sum_lim, "total_q");
+    ok(l.check_left, steps, "L2 check countdown > J + 2");
   }
-  ok(s_.cp.total_in, sum_lim, "total_in");
-  ok(s_.cp.hits, sum_lim, "cp hits");
-  ok(s_.cp.acc, sum_lim, "cp acc");
-  for (uint64_t v : s_.cp.prev_in) ok(v, m, "cp prev_in");
+  const Cp& cp = s_.cp;
+  for (uint32_t v : cp.prev_in) ok(v, m, "cp prev_in");
+  for (uint32_t v : cp.prev_hits) ok(v, m, "cp prev_hits");
+  for (uint32_t v : cp.prev_acc) ok(v, m, "cp prev_acc");
+  ok(cp.decide_left, steps, "cp decide countdown > J + 2");
+  holds(cp.pending == (cp.decide_left > 0), "pending without a decide countdown");
+  holds(!(cp.armed && cp.pending), "armed and pending");
+  holds(!cp.mode || !(cp.armed || cp.pending), "armed or pending in fine mode");
 }
 
 }  // namespace txgen::model

@@ -71,26 +71,27 @@ class DhslModel {
     uint32_t epoch = 0, in = 0, out = 0, prev_in = 0, prev_out = 0;
     bool streak = false, epoch_p = false, trig = false;
   };
-  // L2-slice monitor of one chiplet; the balance check is pipelined over
-  // the two edges after the epoch edge (stage registers s1, s2; total_q is
-  // W + CB bits).
+  // L2-slice monitor of one chiplet. The balance check is one countdown:
+  // check_left = J + 2 at the epoch edge X, the decision at the edge where it
+  // is 1 (X + J + 2), 0 when no check is in flight.
   struct L2 {
     uint32_t hits = 0, acc = 0, prev_hits = 0, prev_acc = 0;
     std::vector<uint32_t> cnt, prev_cnt;  // N counters each
-    uint64_t total = 0;
-    bool s1 = false, s2 = false, streak = false, back = false;
+    unsigned check_left = 0;
+    bool streak = false, back = false;
   };
   // HSL register (fine_q, shift_q).
   struct Reg {
     bool fine = false;
     uint32_t shift = 0;
   };
-  // Command-processor decision unit (gather registers are W + CB bits):
-  // Arm -> armed, Gather -> pending, Decide.
+  // Command-processor decision unit: Arm -> armed, Gather -> pending with the
+  // snapshot (N values of each input) and decide_left = J + 2, Decide at the
+  // edge where decide_left is 1 (T + J + 3).
   struct Cp {
     bool mode = false, prev_imb = false, armed = false, pending = false, sw = false;
-    uint64_t total_in = 0, hits = 0, acc = 0;
-    std::vector<uint64_t> prev_in;  // N
+    unsigned decide_left = 0;
+    std::vector<uint32_t> prev_in, prev_hits, prev_acc;  // N each
   };
   struct State {
     std::vector<Rtu> rtu;
@@ -102,8 +103,17 @@ class DhslModel {
   void validate() const;
   void check_inputs(const DhslIn& in) const;
   uint32_t sat_add(uint32_t x, bool inc, bool& clipped) const;
-  // Self-check after every edge: every W-bit counter <= 2^W - 1 and every
-  // gathered sum <= N x (2^W - 1); throws std::logic_error otherwise.
+  void step_registers(const DhslIn& in, State& nx);
+  void step_rtu(unsigned c, const DhslIn& in, State& nx, bool& clipped);
+  void step_l2(unsigned c, const DhslIn& in, State& nx, bool& clipped);
+  bool l2_balanced(const L2& l) const;
+  void l2_decide(const L2& l, L2& q);
+  void step_cp(State& nx);
+  void cp_gather(Cp& q);
+  void cp_decide(const Cp& cp, Cp& q);
+  // Self-check after every edge: every W-bit counter and snapshot value
+  // <= 2^W - 1, countdowns within J + 2 and consistent with their flags;
+  // throws std::logic_error otherwise.
   void check_state() const;
 
   uint32_t cmax_ = 0;  // 2^W - 1

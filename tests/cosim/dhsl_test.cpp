@@ -70,7 +70,8 @@ class Driver {
       }
       step();
     }
-    quiet(8);  // the epoch pulse, the L2 check, the CP and the switch pulse settle
+    // the epoch pulse, the L2 check and the CP (J + 2 edges each) and the switch pulse settle
+    quiet(params().check_steps + 8);
   }
 
   void quiet(unsigned cycles) {

@@ -87,6 +87,20 @@ TEST(DhslConfig, EpochFitsTheCounters) {
   EXPECT_EQ(error_of(doc), "$.dhsl.epoch_requests = 300: must be an integer in [8, 255]");
 }
 
+// The digit-serial switch-back check takes J + 2 cycles (J = ceil(W / 4))
+// and epochs are at least ceil(E / 2) cycles apart.
+TEST(DhslConfig, EpochOutlastsTheSwitchBackCheck) {
+  EXPECT_EQ(error_of(with(table1(), "/dhsl/epoch_requests", 21)),
+            "$.dhsl.epoch_requests = 21: shorter than 22 requests: the switch-back check of 32-bit counters "
+            "takes 10 cycles and must end before the next epoch");
+  EXPECT_EQ(txgen::elab::elaborate_dhsl(txgen::config::parse_config(with(table1(), "/dhsl/epoch_requests", 22))).check_steps,
+            8u);
+  json narrow = with(with(table1(), "/dhsl/counter_bits", 8), "/dhsl/epoch_requests", 9);
+  EXPECT_EQ(error_of(narrow),
+            "$.dhsl.epoch_requests = 9: shorter than 10 requests: the switch-back check of 8-bit counters "
+            "takes 4 cycles and must end before the next epoch");
+}
+
 TEST(DhslConfig, ThresholdBelowOne) {
   EXPECT_EQ(error_of(with(table1(), "/dhsl/hit_rate", json::parse(R"({"num": 10, "den": 10})"))),
             "$.dhsl.hit_rate.num = 10: must be below den (10): a threshold is a fraction below 1");

@@ -57,25 +57,125 @@ void mod_chiplets(Module& m, const DhslParams& p, const string& key, const strin
   m.wire_assign("unused_" + key + "_rmod", rs - cb, slice(key + "_rmod", cb, rs - cb));
 }
 
-// name = a x k (a constant up to 16) in `width` bits, as a sum of shifted
-// copies of a (no multiplier).
-string times(Module& m, const string& name, const string& a, unsigned a_width, unsigned k, unsigned width) {
-  std::vector<string> terms;
-  for (unsigned b = 0; (k >> b) != 0; ++b)
-    if ((k >> b) & 1u) {
-      const string shifted = b ? concat({a, sized(b, 0)}) : a;
-      terms.push_back(concat({sized(width - a_width - b, 0), shifted}));
-    }
-  emit::sum_tree(m, name, terms, width);
-  return name;
+// A W-bit saturating counter counting `inc`, cleared by `clear`, kept in
+// segments of S bits whose carries move one segment per edge (a carry-save
+// counter in time), so no W-bit carry chain follows the request inputs.
+// `<name>_new` (W bits) is the exact min(count + inc, 2^W - 1), resolved
+// through the segments' precomputed + 1 values. At most one carry is in
+// flight (a segment that just wrapped is 0, so 2^W - 2 and 2^W - 1 have no
+// carry in flight).
+void segmented_counter(Module& m, const string& name, const string& inc, const string& clear, unsigned w) {
+  const unsigned seg = std::min(8u, (w + 1) / 2), n = (w + seg - 1) / seg;
+  std::vector<string> ones, resolved;
+  for (unsigned i = 0; i < n; ++i) {
+    const unsigned sw = std::min(seg, w - i * seg);
+    const string v = name + "_v" + to_string(i), c = name + "_c" + to_string(i);
+    m.flop(v, sw);
+    m.wire_assign(v + "_p1", sw, v + "_q + " + sized(sw, 1));
+    m.wire_assign(v + "_ones", 1, "&" + v + "_q");
+    ones.push_back(v + "_ones");
+    if (i > 0) m.flop(c, 1);
+  }
+  // full_q: the count is 2^W - 1, registered from "2^W - 2 and an increment"
+  // so that the saturation test is not on the increment's path
+  string almost = "(" + name + "_v0_q == " + sized(std::min(seg, w), (1ull << std::min(seg, w)) - 2) + ")";
+  for (unsigned i = 1; i < n; ++i) almost += " & " + ones[i];
+  m.flop(name + "_full", 1);
+  m.wire_assign(name + "_inc", 1, "(" + inc + ") & ~" + name + "_full_q");
+  m.assign(name + "_full_d", "~" + clear + " & (" + name + "_full_q | (" + almost + " & " + name + "_inc))");
+  string carry = name + "_inc";
+  for (unsigned i = 0; i < n; ++i) {
+    const unsigned sw = std::min(seg, w - i * seg);
+    const string v = name + "_v" + to_string(i), c = name + "_c" + to_string(i);
+    const string local = i == 0 ? name + "_inc" : c + "_q";
+    const string k = name + "_k" + to_string(i);
+    m.wire_assign(k, 1, i == 0 ? carry : c + "_q | (" + carry + " & " + ones[i - 1] + ")");
+    carry = k;
+    resolved.insert(resolved.begin(), "(" + k + " ? " + v + "_p1 : " + v + "_q)");
+    m.assign(v + "_d", clear + " ? " + sized(sw, 0) + " : (" + local + " ? " + v + "_p1 : " + v + "_q)");
+    if (i + 1 < n) m.assign(name + "_c" + to_string(i + 1) + "_d", "~" + clear + " & " + local + " & " + ones[i]);
+  }
+  m.wire_assign(name + "_new", w, concat(resolved));
 }
 
-// Sum of N W-bit fields of a flat vector, W + CB bits.
-void field_sum(Module& m, const DhslParams& p, const string& name, const string& vec) {
-  const unsigned w = p.counter_bits, sw = w + p.chiplet_bits;
+// One term of a digit-serial linear form: coef x expr, where expr (width
+// bits) is at most `digits` x (2^K - 1) (a K-bit digit or a sum of digits).
+struct DigitTerm {
+  unsigned coef;
+  bool negative;
+  string expr;
+  unsigned width, digits;
+};
+
+// The sign of sum(+-coef x X) over operands fed K-bit digit by digit, least
+// significant first: name_q (declared here, reset 0, cleared by `clear`) is
+// floor((name_q + sum(+-coef x digit)) / 2^K). With P and Q the positive and
+// negative coefficient weights it stays in [-Q, P]; after the last digit its
+// sign bit is the sign of the whole form. Returns the sign bit's name.
+string digit_remainder(Module& m, const string& name, const std::vector<DigitTerm>& terms, const string& clear,
+                       unsigned k) {
+  unsigned pos = 0, neg = 0, widest = 0;
+  for (const DigitTerm& t : terms) {
+    (t.negative ? neg : pos) += t.coef * t.digits;
+    widest = std::max(widest, t.width + elab::clog2(t.coef + 1u));
+  }
+  const unsigned rb = std::max(elab::clog2(std::max(pos + 1, neg)) + 1, widest + 1 > k ? widest + 1 - k : 1u);
+  const unsigned ab = rb + k;
+  m.flop(name, rb);
+  std::vector<string> parts = {concat({repeat(ab - rb, slice(name + "_q", rb - 1, 1)), name + "_q"})};
+  unsigned ones_to_add = 0;
+  for (const DigitTerm& t : terms)
+    for (unsigned b = 0; (t.coef >> b) != 0; ++b) {
+      if (((t.coef >> b) & 1u) == 0) continue;
+      const string shifted = b ? concat({t.expr, sized(b, 0)}) : t.expr;
+      const string wide = concat({sized(ab - t.width - b, 0), shifted});
+      parts.push_back(t.negative ? "~" + wide : wide);
+      ones_to_add += t.negative ? 1 : 0;
+    }
+  if (ones_to_add) parts.push_back(sized(ab, ones_to_add));
+  emit::sum_tree(m, name + "_a", parts, ab);
+  m.assign(name + "_d", clear + " ? " + sized(rb, 0) + " : " + slice(name + "_a", k, rb));
+  m.wire_assign("unused_" + name + "_a", k, slice(name + "_a", 0, k));
+  return slice(name + "_q", rb - 1, 1);
+}
+
+// A W-bit value saved by `load` and read K bits per edge afterwards, least
+// significant first: a shift register (no reset: it is loaded before any
+// check reads it); with `registered`, also its digit register `<name>_dq`
+// (reset, cleared by the load), aligned with a digit_sum of the same edge.
+void digit_source(Module& m, const string& name, const string& value, const string& load, unsigned w, unsigned k,
+                  bool registered) {
+  m.flop_noreset(name + "_sh", w);
+  m.assign(name + "_sh_d", load + " ? " + value + " : " + concat({sized(k, 0), slice(name + "_sh_q", k, w - k)}));
+  m.wire_assign(name + "_digit", k, slice(name + "_sh_q", 0, k));
+  if (!registered) return;
+  m.flop(name + "_dq", k);
+  m.assign(name + "_dq_d", load + " ? " + sized(k, 0) + " : " + name + "_digit");
+}
+
+// Sum of the current digits of several digit sources, registered (cleared by
+// `clear`): the shared total of a digit-serial share test.
+void digit_sum(Module& m, const string& name, const std::vector<string>& sources, const string& clear, unsigned k,
+               unsigned width) {
   std::vector<string> terms;
-  for (unsigned c = 0; c < p.chiplets; ++c) terms.push_back(concat({sized(sw - w, 0), slice(vec, c * w, w)}));
-  emit::sum_tree(m, name, terms, sw);
+  for (const string& s : sources) terms.push_back(concat({sized(width - k, 0), s + "_digit"}));
+  emit::sum_tree(m, name + "_next", terms, width);
+  m.flop(name, width);
+  m.assign(name + "_d", clear + " ? " + sized(width, 0) + " : " + name + "_next");
+}
+
+// A down-counter loaded with `steps` by `start`: its decision edge is the one
+// where it reads 1, `steps` edges after the start edge.
+struct StepCounter {
+  string last, idle;  // expressions: reads 1; reads 0 (no decision pending)
+};
+StepCounter step_counter(Module& m, const string& name, const string& start, unsigned steps) {
+  const unsigned b = elab::clog2(steps + 1u);
+  m.flop(name, b);
+  m.assign(name + "_d", start + " ? " + sized(b, steps) + " : ((" + name + "_q != " + sized(b, 0) + ") ? (" + name +
+                            "_q - " + sized(b, 1) + ") : " + sized(b, 0) + ")");
+  m.wire_assign(name + "_last", 1, name + "_q == " + sized(b, 1));
+  return {name + "_last", "(" + name + "_q == " + sized(b, 0) + ")"};
 }
 
 }  // namespace
@@ -183,8 +283,10 @@ Module emit_rtu_mon(const DhslParams& p, const EmitContext& ctx) {
   return m;
 }
 
+// The counters are segmented_counter()s; the balance check is digit-serial
+// over the saved per-chiplet counts (docs/blocks/dhsl.md, L2-slice monitor).
 Module emit_l2_mon(const DhslParams& p, const EmitContext& ctx) {
-  const unsigned w = p.counter_bits, n = p.chiplets, cb = p.chiplet_bits, tw = w + cb, pw = tw + 4;
+  const unsigned w = p.counter_bits, n = p.chiplets, cb = p.chiplet_bits, k = p.check_digit_bits;
   Module m(p.module_prefix + "_l2_mon");
   header(m, p, ctx, "L2-slice monitor: hits/accesses, accesses per coarse home, switch-back check");
   m.clock_and_reset();
@@ -195,46 +297,43 @@ Module emit_l2_mon(const DhslParams& p, const EmitContext& ctx) {
   m.output("back_o", 1, "pulse: balanced for two consecutive epochs");
   m.output("prev_hits_o", w);
   m.output("prev_acc_o", w);
-  for (const string f : {"hits", "acc", "prev_hits", "prev_acc"}) m.flop(f, w);
-  for (const string f : {"s1", "s2", "streak", "back"}) m.flop(f, 1);
-  m.flop("total", tw);
-  emit::saturating_increment(m, "acc_new", "acc_q", "access_i", w);
-  emit::saturating_increment(m, "hits_new", "hits_q", "access_i & hit_i", w);
-  m.assign("acc_d", "epoch_i ? " + sized(w, 0) + " : acc_new");
-  m.assign("hits_d", "epoch_i ? " + sized(w, 0) + " : hits_new");
+  segmented_counter(m, "acc", "access_i", "epoch_i", w);
+  segmented_counter(m, "hits", "access_i & hit_i", "epoch_i", w);
+  for (const string f : {"prev_hits", "prev_acc"}) m.flop(f, w);
   m.assign("prev_acc_d", "epoch_i ? acc_new : prev_acc_q");
   m.assign("prev_hits_d", "epoch_i ? hits_new : prev_hits_q");
-  std::vector<string> prev_cnt;
+  std::vector<string> sources;
+  for (unsigned c = 0; c < n; ++c) {
+    const string cnt = "cnt" + to_string(c);
+    segmented_counter(m, cnt, "access_i & (cid_i == " + sized(cb, c) + ")", "epoch_i", w);
+    digit_source(m, "prev_" + cnt, cnt + "_new", "epoch_i", w, k, true);
+    sources.push_back("prev_" + cnt);
+  }
+  // balanced: for every c, Bn x total - Bd x prev_cnt[c] >= 0
+  digit_sum(m, "total_digits", sources, "epoch_i", k, k + cb);
   string balanced;
   for (unsigned c = 0; c < n; ++c) {
-    const string cnt = "cnt" + to_string(c), prev = "prev_cnt" + to_string(c);
-    m.flop(cnt, w);
-    m.flop(prev, w);
-    emit::saturating_increment(m, cnt + "_new", cnt + "_q", "access_i & (cid_i == " + sized(cb, c) + ")", w);
-    m.assign(cnt + "_d", "epoch_i ? " + sized(w, 0) + " : " + cnt + "_new");
-    m.assign(prev + "_d", "epoch_i ? " + cnt + "_new : " + prev + "_q");
-    prev_cnt.insert(prev_cnt.begin(), prev + "_q");
-    times(m, prev + "_x", prev + "_q", w, p.balanced_den, pw);
-    emit::greater_than(m, prev + "_over", prev + "_x", "total_x", pw);
-    balanced += string(balanced.empty() ? "" : " & ") + "~" + prev + "_over";
+    const string sign = digit_remainder(m, "rem" + to_string(c),
+                                        {{p.balanced_num, false, "total_digits_q", k + cb, n},
+                                         {p.balanced_den, true, sources[c] + "_dq_q", k, 1}},
+                                        "epoch_i", k);
+    balanced += string(balanced.empty() ? "~" : " & ~") + sign;
   }
-  m.wire_assign("prev_cnt", n * w, concat(prev_cnt));
-  times(m, "total_x", "total_q", tw, p.balanced_num, pw);
-  m.assign("s1_d", "epoch_i");
-  m.assign("s2_d", "s1_q");
-  field_sum(m, p, "cnt_sum", "prev_cnt");
-  m.assign("total_d", "s1_q ? cnt_sum : total_q");
   m.wire_assign("balanced", 1, balanced);
-  m.assign("streak_d", "s2_q ? (balanced & ~streak_q) : streak_q");
-  m.assign("back_d", "s2_q & balanced & streak_q");
+  const string decide = step_counter(m, "step", "epoch_i", p.check_steps + 2).last;
+  for (const string f : {"streak", "back"}) m.flop(f, 1);
+  m.assign("streak_d", decide + " ? (balanced & ~streak_q) : streak_q");
+  m.assign("back_d", decide + " & balanced & streak_q");
   m.assign("back_o", "back_q");
   m.assign("prev_hits_o", "prev_hits_q");
   m.assign("prev_acc_o", "prev_acc_q");
   return m;
 }
 
+// Arm, gather (a snapshot of the inputs), then a digit-serial decision
+// J + 2 edges later (docs/blocks/dhsl.md, command-processor decision unit).
 Module emit_cp(const DhslParams& p, const EmitContext& ctx) {
-  const unsigned w = p.counter_bits, n = p.chiplets, tw = w + p.chiplet_bits, pw = tw + 4;
+  const unsigned w = p.counter_bits, n = p.chiplets, cb = p.chiplet_bits, k = p.check_digit_bits;
   Module m(p.module_prefix + "_cp");
   header(m, p, ctx, "command-processor decision unit (Listing 2) and switch back");
   m.clock_and_reset();
@@ -245,34 +344,44 @@ Module emit_cp(const DhslParams& p, const EmitContext& ctx) {
   m.input("prev_acc_i", n * w);
   m.output("mode_o", 1, "0 dHSL-coarse, 1 dHSL-balance");
   m.output("switch_o", 1, "pulse: the mode changed (broadcast)");
-  for (const string f : {"mode", "prev_imb", "armed", "pending", "sw"}) m.flop(f, 1);
-  for (const string f : {"total_in", "ghits", "gacc"}) m.flop(f, tw);
-  m.wire_assign("arm", 1, "(|trigger_i) & ~mode_q & ~armed_q & ~pending_q");
+  for (const string f : {"mode", "prev_imb", "armed", "sw"}) m.flop(f, 1);
+  const StepCounter pend = step_counter(m, "pend", "armed_q", p.check_steps + 2);
+  const string decide = pend.last;
+  m.wire_assign("arm", 1, "(|trigger_i) & ~mode_q & ~armed_q & " + pend.idle);
   m.assign("armed_d", "arm");
-  m.assign("pending_d", "armed_q");
-  field_sum(m, p, "in_sum", "prev_in_i");
-  field_sum(m, p, "hits_sum", "prev_hits_i");
-  field_sum(m, p, "acc_sum", "prev_acc_i");
-  m.assign("total_in_d", "armed_q ? in_sum : total_in_q");
-  m.assign("ghits_d", "armed_q ? hits_sum : ghits_q");
-  m.assign("gacc_d", "armed_q ? acc_sum : gacc_q");
-  times(m, "total_in_x", "total_in_q", tw, p.imbalance_num, pw);
+  std::vector<string> in_src, hit_src, acc_src;
+  for (unsigned c = 0; c < n; ++c) {
+    const string id = to_string(c);
+    digit_source(m, "gin" + id, slice("prev_in_i", c * w, w), "armed_q", w, k, true);
+    digit_source(m, "ghit" + id, slice("prev_hits_i", c * w, w), "armed_q", w, k, false);
+    digit_source(m, "gacc" + id, slice("prev_acc_i", c * w, w), "armed_q", w, k, false);
+    in_src.push_back("gin" + id);
+    hit_src.push_back("ghit" + id);
+    acc_src.push_back("gacc" + id);
+  }
+  digit_sum(m, "in_digits", in_src, "armed_q", k, k + cb);
+  digit_sum(m, "hit_digits", hit_src, "armed_q", k, k + cb);
+  digit_sum(m, "acc_digits", acc_src, "armed_q", k, k + cb);
+  // imbalance: some c with In x total_in - Id x prev_in[c] < 0
   string imbalance;
   for (unsigned c = 0; c < n; ++c) {
-    const string g = "gin" + to_string(c);
-    m.flop(g, w);
-    m.assign(g + "_d", "armed_q ? " + slice("prev_in_i", c * w, w) + " : " + g + "_q");
-    times(m, g + "_x", g + "_q", w, p.imbalance_den, pw);
-    emit::greater_than(m, g + "_over", g + "_x", "total_in_x", pw);
-    imbalance += string(imbalance.empty() ? "" : " | ") + g + "_over";
+    const string sign = digit_remainder(m, "rem" + to_string(c),
+                                        {{p.imbalance_num, false, "in_digits_q", k + cb, n},
+                                         {p.imbalance_den, true, in_src[c] + "_dq_q", k, 1}},
+                                        "armed_q", k);
+    imbalance += string(imbalance.empty() ? "" : " | ") + sign;
   }
   m.wire_assign("imbalance", 1, imbalance);
-  times(m, "ghits_x", "ghits_q", tw, p.hit_den, pw);
-  times(m, "gacc_x", "gacc_q", tw, p.hit_num, pw);
-  emit::greater_than(m, "high", "ghits_x", "gacc_x", pw);
-  m.wire_assign("go_fine", 1, "pending_q & imbalance & high & prev_imb_q");
+  // high: Hn x acc - Hd x hits < 0
+  const string high = digit_remainder(m, "rem_hit",
+                                      {{p.hit_num, false, "acc_digits_q", k + cb, n},
+                                       {p.hit_den, true, "hit_digits_q", k + cb, n}},
+                                      "armed_q", k);
+  m.wire_assign("high", 1, high);
+  m.wire_assign("go_fine", 1, decide + " & imbalance & high & prev_imb_q");
   m.wire_assign("back_fire", 1, "mode_q & (|back_i)");
-  m.assign("prev_imb_d", "pending_q ? (imbalance & high & ~prev_imb_q) : (back_fire ? 1'b0 : prev_imb_q)");
+  m.assign("prev_imb_d",
+           decide + " ? (imbalance & high & ~prev_imb_q) : (back_fire ? 1'b0 : prev_imb_q)");
   m.assign("mode_d", "go_fine ? 1'b1 : (back_fire ? 1'b0 : mode_q)");
   m.assign("sw_d", "go_fine | back_fire");
   m.assign("mode_o", "mode_q");

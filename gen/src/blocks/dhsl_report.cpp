@@ -45,6 +45,7 @@ json params_json(const DhslParams& p) {
           {"coarse_shift", p.coarse_shift},
           {"counter_bits", p.counter_bits},
           {"epoch_requests", p.epoch_requests},
+          {"check_steps", p.check_steps},
           {"imbalance", {p.imbalance_num, p.imbalance_den}},
           {"hit_rate", {p.hit_num, p.hit_den}},
           {"balanced", {p.balanced_num, p.balanced_den}},

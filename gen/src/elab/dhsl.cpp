@@ -29,6 +29,15 @@ DhslParams elaborate_dhsl(const config::Config& cfg) {
                           to_string(cfg.system.va_bits) + "-bit VA space: every address would have one home");
   p.counter_bits = d.counter_bits;
   p.epoch_requests = d.epoch_requests;
+  p.check_steps = (p.counter_bits + p.check_digit_bits - 1) / p.check_digit_bits;
+  // Two requests per cycle at most: epochs are ceil(E / 2) cycles apart, and
+  // a switch-back check needs J + 2 edges after its epoch edge.
+  const unsigned min_epoch = 2 * (p.check_steps + 3);
+  if (p.epoch_requests < min_epoch)
+    throw ConfigError("$.dhsl.epoch_requests", to_string(p.epoch_requests),
+                      "shorter than " + to_string(min_epoch) + " requests: the switch-back check of " +
+                          to_string(p.counter_bits) + "-bit counters takes " + to_string(p.check_steps + 2) +
+                          " cycles and must end before the next epoch");
   p.imbalance_num = d.imbalance.num;
   p.imbalance_den = d.imbalance.den;
   p.hit_num = d.hit_rate.num;

@@ -19,6 +19,8 @@ struct DhslParams {
   unsigned coarse_shift = 0;    // reset value of the HSL registers' shift
   unsigned counter_bits = 0;    // W
   unsigned epoch_requests = 0;  // E
+  unsigned check_digit_bits = 4;  // digit of the digit-serial checks
+  unsigned check_steps = 0;       // J = ceil(W / 4): digits of a counter
   unsigned imbalance_num = 0, imbalance_den = 0;  // In / Id
   unsigned hit_num = 0, hit_den = 0;              // Hn / Hd
   unsigned balanced_num = 0, balanced_den = 0;    // Bn / Bd
