@@ -207,3 +207,30 @@ function(txgen_add_dhsl_cosim NAME CONFIG_PATH)
     PROPERTIES LABELS cosim
     DISCOVERY_TIMEOUT 60)
 endfunction()
+
+# txgen_add_walk_sched_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])
+# GoogleTest executable txgen_cosim_walk_sched_NAME co-simulating
+# walk_sched_NAME against the golden model.
+function(txgen_add_walk_sched_cosim NAME CONFIG_PATH)
+  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
+  if(NOT ARG_SOURCES)
+    set(ARG_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/walk_sched_test.cpp)
+  endif()
+  get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
+  set(top walk_sched_${NAME})
+  _txgen_block_rtl(${NAME} ${config} walk_sched ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl_walk_sched "${top}"
+                   rtl_files rtl_target)
+  set(exe txgen_cosim_walk_sched_${NAME})
+  add_executable(${exe} ${ARG_SOURCES})
+  txgen_verilate(txgen_vl_${top} TOP ${top} MDIR ${CMAKE_BINARY_DIR}/cosim/${NAME}/walk_sched
+                 SOURCES ${rtl_files} AFTER ${rtl_target})
+  target_link_libraries(${exe} PRIVATE txgen_vl_${top} txgen_verif GTest::gtest_main)
+  target_compile_definitions(${exe} PRIVATE
+    TXGEN_SYS_HEADER="V${top}.h" TXGEN_SYS_CLASS=V${top}
+    TXGEN_COSIM_CONFIG="${config}" TXGEN_COSIM_CONFIG_NAME="${NAME}")
+  target_compile_options(${exe} PRIVATE ${TXGEN_WARNINGS})
+  gtest_discover_tests(${exe}
+    TEST_PREFIX "${NAME}."
+    PROPERTIES LABELS cosim
+    DISCOVERY_TIMEOUT 60)
+endfunction()

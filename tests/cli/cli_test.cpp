@@ -118,6 +118,17 @@ TEST(Cli, ReportGivesMgvmStateBitsAsTheDocument) {
     EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
 }
 
+TEST(Cli, ReportGivesWalkSchedulerStorage) {
+  // Seed 002 Table I: 256 entries x (VPN 36 + ID 20 + score 9 + credit 21 + aged + match);
+  // PWC tags 4 x (9 + 1) + 8 x (18 + 1) + 32 x (27 + 1) = 1088.
+  const auto r = run_txgen("report --config " + source("configs/seed002_table1.json"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* row : {"(VPN 36, instruction ID 20, score 9, aging credit 21, aged, match) | 22528 |",
+                          "| of which scores: 256 x 9 | 2304 |", "| PWC tags and valid bits | 1088 |",
+                          "| PWC 2-bit counters | 88 |", "| PWC pseudo-LRU | 41 |", "Selection latency 8 cycles"})
+    EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
+}
+
 TEST(Cli, ReportNamesTheConfiguredBlocks) {
   const auto r = run_txgen("report --config " + source("configs/default.json") + " --format names");
   ASSERT_EQ(r.exit_code, 0) << r.output;

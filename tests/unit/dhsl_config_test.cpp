@@ -7,6 +7,7 @@
 #include "txgen/config/parse.h"
 #include "txgen/elab/dhsl.h"
 #include "txgen/error.h"
+#include "config_edit.h"
 
 using nlohmann::json;
 
@@ -19,19 +20,9 @@ json table1() {
     "dhsl": {"policy": "mgvm", "chiplets": 4}})");
 }
 
-json with(json doc, const std::string& pointer, const json& value) {
-  doc[json::json_pointer(pointer)] = value;
-  return doc;
-}
+using txgen::test::with;
 
-std::string error_of(const json& doc) {
-  try {
-    txgen::elab::elaborate_dhsl(txgen::config::parse_config(doc));
-  } catch (const txgen::ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const json& doc) { return txgen::test::error_of(doc, txgen::elab::elaborate_dhsl); }
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include "txgen/config/parse.h"
 #include "txgen/elab/lds_ctrl.h"
 #include "txgen/error.h"
+#include "config_edit.h"
 
 using nlohmann::json;
 
@@ -25,24 +26,14 @@ json lds16k() {
     "lds_ctrl": {"max_work_groups": 16, "clear_bits_per_cycle": 64}})");
 }
 
-json with(json doc, const std::string& pointer, const json& value) {
-  doc[json::json_pointer(pointer)] = value;
-  return doc;
-}
+using txgen::test::with;
 
 json without(json doc, const std::string& key) {
   doc.erase(key);
   return doc;
 }
 
-std::string error_of(const json& doc) {
-  try {
-    txgen::elab::elaborate_lds_ctrl(txgen::config::parse_config(doc));
-  } catch (const txgen::ConfigError& e) {
-    return e.what();
-  }
-  return "";
-}
+std::string error_of(const json& doc) { return txgen::test::error_of(doc, txgen::elab::elaborate_lds_ctrl); }
 
 txgen::elab::LdsCtrlParams params_of(const json& doc) {
   return txgen::elab::elaborate_lds_ctrl(txgen::config::parse_config(doc));

@@ -16,4 +16,13 @@ const char* name_of(DhslPolicy p) {
   return "mgvm";
 }
 
+const char* name_of(WalkPolicy p) {
+  switch (p) {
+    case WalkPolicy::Fcfs: return "fcfs";
+    case WalkPolicy::Random: return "random";
+    case WalkPolicy::Simt: return "simt";
+  }
+  return "?";
+}
+
 }  // namespace txgen::config

@@ -45,5 +45,6 @@ std::string block_names();  // "bd_codec, ..." for help texts
 BlockInfo bd_codec_block();
 BlockInfo lds_ctrl_block();
 BlockInfo dhsl_block();
+BlockInfo walk_sched_block();
 
 }  // namespace txgen::blocks

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace txgen::config {
 
@@ -87,6 +88,22 @@ struct DhslConfig {
   Fraction balanced{1, 2};         // coarse-home share below which balance is back
 };
 
+// SIMT-aware page-walk scheduler (seed 002) and its baselines.
+enum class WalkPolicy { Fcfs, Random, Simt };
+const char* name_of(WalkPolicy p);
+
+struct WalkSchedConfig {
+  WalkPolicy policy = WalkPolicy::Simt;
+  unsigned entries = 256;                     // IOMMU buffer (Table I)
+  unsigned iid_bits = 20;                     // instruction ID
+  unsigned walkers = 8;                       // Table I
+  unsigned levels = 4;                        // x86-64 page table
+  std::vector<unsigned> pwc_entries{4, 8, 32};  // per upper level, root first (seed 000 Table 1)
+  unsigned wavefront = 64;                    // requests per instruction at most
+  uint64_t aging_threshold = 2000000;         // section IV, design subtleties
+  unsigned select_levels_per_cycle = 1;       // selection tree levels per pipeline stage (2 misses 2.5 ns)
+};
+
 struct Config {
   std::string name;  // lower-case identifier, part of every module name
   SystemConfig system;
@@ -96,6 +113,7 @@ struct Config {
   std::optional<TranslationConfig> translation;
   std::optional<LdsCtrlConfig> lds_ctrl;
   std::optional<DhslConfig> dhsl;
+  std::optional<WalkSchedConfig> walk_sched;
 };
 
 }  // namespace txgen::config

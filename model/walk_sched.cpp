@@ -1,0 +1,654 @@
+// Golden cycle model of the SIMT-aware page-walk scheduler (walk_sched_NAME),
+// from docs/blocks/walk_sched.md only. Quotations in the comments are from
+// that document; "READING:" marks a place where the document left a choice
+// and the most literal reading was taken.
+//
+// Every edge is computed in two steps: plan() reads only the state before
+// the edge (all registers of cycle t) and decides everything; the apply_*
+// steps then write the state after the edge.
+#include "model/walk_sched.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+#include <utility>
+
+namespace txgen::model {
+
+namespace {
+
+uint64_t low_mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+
+void require(bool ok, const std::string& what) {
+  if (!ok) throw std::invalid_argument("walk_sched model: " + what);
+}
+
+// Self-check: the message is a literal so that a passing check costs nothing.
+void holds(bool ok, const char* what) {
+  if (!ok) throw std::logic_error(std::string("walk_sched model: ") + what);
+}
+
+// clog2(x) = smallest n with 2^n >= x (0 for x <= 1).
+unsigned clog2(uint64_t x) {
+  unsigned n = 0;
+  while (n < 64 && (uint64_t{1} << n) < x) ++n;
+  return n;
+}
+
+bool is_pow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
+
+std::string num(uint64_t v) { return std::to_string(v); }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// Construction
+
+void WalkSchedModel::validate() const {
+  const auto& p = p_;
+  // "B | buffer entries (power of two, 4-1024)"
+  require(is_pow2(p.entries) && p.entries >= 4 && p.entries <= 1024,
+          "entries (B = " + num(p.entries) + ") must be a power of two in [4, 1024]");
+  require(p.index_bits == clog2(p.entries), "index_bits != log2 B");
+  require(p.count_bits == clog2(uint64_t{p.entries} + 1), "count_bits != clog2(B + 1)");
+  require(p.iid_bits >= 1 && p.iid_bits <= 32, "iid_bits (IW) not in [1, 32]");
+  // "K | walkers (1-32) | KB = max(1, ceil(log2 K))"
+  require(p.walkers >= 1 && p.walkers <= 32, "walkers (K = " + num(p.walkers) + ") not in [1, 32]");
+  require(p.walker_bits == std::max(1u, clog2(p.walkers)), "walker_bits != max(1, clog2 K)");
+  // "LV | page-table levels (2-5)"
+  require(p.levels >= 2 && p.levels <= 5, "levels (LV = " + num(p.levels) + ") not in [2, 5]");
+  require(p.level_bits >= 1, "level_bits (X) must be >= 1");
+  // "VPN ... must exceed (LV - 1) x X"
+  require(p.vpn_bits <= 64, "vpn_bits > 64");
+  require(p.vpn_bits > (p.levels - 1) * p.level_bits, "vpn_bits must exceed (LV - 1) x X");
+  // "PE[l] | PWC entries of level l = 1 .. LV-1 (root first; powers of two, 1-64)"
+  require(p.pwc_entries.size() == p.levels - 1, "pwc_entries must have LV - 1 levels");
+  require(p.pwc_tag_bits.size() == p.levels - 1, "pwc_tag_bits must have LV - 1 levels");
+  for (unsigned l = 1; l < p.levels; ++l) {
+    const unsigned pe = p.pwc_entries[l - 1];
+    require(is_pow2(pe) && pe <= 64, "pwc_entries of level " + num(l) + " (" + num(pe) + ") not a power of two in [1, 64]");
+    // "TB[l] | PWC tag bits of level l | VPN - (LV - l) x X"
+    require(p.pwc_tag_bits[l - 1] == p.vpn_bits - (p.levels - l) * p.level_bits,
+            "pwc_tag_bits of level " + num(l) + " != VPN - (LV - l) x X");
+  }
+  // "G | selection-tree levels per pipeline stage"; "L | ceil(log2 B / G)"
+  require(p.levels_per_cycle >= 1, "levels_per_cycle (G) must be >= 1");
+  const unsigned lat = (p.index_bits + p.levels_per_cycle - 1) / p.levels_per_cycle;
+  require(p.select_latency == lat, "select_latency (L) != ceil(log2 B / G) = " + num(lat));
+  // "cooldown (clog2(L + 1) bits)"
+  require(p.cooldown_bits == clog2(uint64_t{p.select_latency} + 1), "cooldown_bits != clog2(L + 1)");
+  // "disp_acc_o | 3"
+  require(p.acc_bits == 3, "acc_bits != 3");
+  // READING: wavefront, score_bits, aging_threshold and credit_bits size
+  // simt-only storage ("vpn, iid, score, credit, aged, match" for simt, "B x
+  // VPN for the others"), so they are checked for simt only.
+  if (!p.simt()) return;
+  require(p.wavefront >= 1, "wavefront (MW) must be >= 1");
+  // "SB | score bits | clog2(MW x LV + 1)"
+  require(p.score_bits == clog2(uint64_t{p.wavefront} * p.levels + 1), "score_bits != clog2(MW x LV + 1)");
+  require(p.score_bits <= 32, "score_bits > 32");
+  // "AB | aging credit bits | clog2(AT + 1)"
+  require(p.aging_threshold < (uint64_t{1} << 62), "aging_threshold too large");
+  require(p.credit_bits == clog2(p.aging_threshold + 1), "credit_bits != clog2(AT + 1)");
+}
+
+WalkSchedModel::WalkSchedModel(const elab::WalkSchedParams& p) : p_(p) {
+  validate();
+  score_max_ = p_.simt() ? static_cast<uint32_t>(low_mask(p_.score_bits)) : 0;
+  // "All reset to 0 (the LFSR to its seed)."
+  State& r = reset_;
+  r.buf.assign(p_.entries, Entry{});
+  r.busy.assign(p_.walkers, false);
+  r.given.assign(p_.walkers, 0);
+  r.starts.assign(p_.walkers, 0);
+  r.ends.assign(p_.walkers, 0);
+  r.lfsr = 0xACE1;  // "reset value 16'hACE1"
+  for (unsigned pe : p_.pwc_entries) {
+    PwcLevel lv;
+    lv.e.assign(pe, PwcEntry{});
+    lv.node.assign(pe, 0);  // node 0 unused; nodes 1 .. PE-1
+    r.pwc.push_back(lv);
+  }
+  // READING: the tree pipeline resets to "no candidate": sel_valid = 0 in
+  // the first L cycles after reset. (A zero key would read as an aged valid
+  // entry 0 and dispatch from an empty buffer; the document's exclusivity
+  // argument needs the reset pipeline to hold the empty buffer's minimum.)
+  r.sel_pipe.assign(p_.select_latency, SelResult{});
+  s_ = reset_;
+}
+
+const WalkSchedModel::Entry& WalkSchedModel::entry(unsigned i) const {
+  if (i >= p_.entries) throw std::out_of_range("walk_sched model: entry index >= B");
+  return s_.buf[i];
+}
+
+const WalkSchedModel::PwcEntry& WalkSchedModel::pwc_entry(unsigned level, unsigned e) const {
+  if (level < 1 || level >= p_.levels) throw std::out_of_range("walk_sched model: PWC level not in 1 .. LV-1");
+  const PwcLevel& lv = s_.pwc[level - 1];
+  if (e >= lv.e.size()) throw std::out_of_range("walk_sched model: PWC entry >= PE[l]");
+  return lv.e[e];
+}
+
+bool WalkSchedModel::busy(unsigned k) const {
+  if (k >= p_.walkers) throw std::out_of_range("walk_sched model: walker >= K");
+  return s_.busy[k];
+}
+
+// ---------------------------------------------------------------------------
+// Outputs
+
+// "req_ready_o = (a1 empty) and (a2 empty) and count < B (fcfs/random: a1
+// empty and count < B)".
+bool WalkSchedModel::req_ready(const State& s) const {
+  const bool room = s.count < p_.entries;
+  return p_.simt() ? (!s.a1.valid && !s.a2.valid && room) : (!s.a1.valid && room);
+}
+
+WalkSchedOut WalkSchedModel::outputs(const WalkSchedIn& in) const {
+  const State& s = in.rst_n ? s_ : reset_;  // asynchronous reset
+  WalkSchedOut o;
+  o.req_ready = req_ready(s);
+  o.disp_valid = s.out.valid;
+  o.disp_walker = s.out.walker;
+  o.disp_vpn = s.out.vpn;
+  o.disp_iid = s.out.iid;
+  o.disp_acc = s.out.acc;
+  o.count = s.count;
+  for (unsigned k = 0; k < p_.walkers; ++k) {
+    if (s.busy[k]) o.busy |= uint32_t{1} << k;
+  }
+  return o;
+}
+
+// ---------------------------------------------------------------------------
+// Selection keys (lower wins) and the tree
+
+// simt: "aged_i = 1: {0, 0, 0, 0}; else batch_i = (last_valid and iid_i ==
+// last_iid): {0, 1, 0, 0}; else {0, 1, 1, score_i}" ({inv, na, nb, score}).
+// fcfs: "key = {~valid}". random: "key = {~valid, i < r}" with r the low
+// log2 B bits of the LFSR. Only valid entries are asked (see select_now).
+uint64_t WalkSchedModel::key_of(unsigned i) const {
+  const Entry& e = s_.buf[i];
+  const unsigned sb = p_.score_bits;
+  switch (p_.policy) {
+    case config::WalkPolicy::Fcfs:
+      return 0;
+    case config::WalkPolicy::Random: {
+      const unsigned r = s_.lfsr & (p_.entries - 1);
+      return i < r ? 1 : 0;
+    }
+    case config::WalkPolicy::Simt:
+    default:
+      if (e.aged) return 0;
+      if (s_.last_valid && e.iid == s_.last_iid) return uint64_t{1} << (sb + 1);
+      return (uint64_t{1} << (sb + 1)) | (uint64_t{1} << sb) | e.score;
+  }
+}
+
+// The minimum over the keys of this cycle, "left = lower indices wins ties".
+// Entries count .. B-1 are invalid with the largest key ({1, ...} above every
+// valid key), so the tree's minimum is the first minimum among 0 .. count-1;
+// with count = 0 it is an invalid key (sel_valid = 0).
+WalkSchedModel::SelResult WalkSchedModel::select_now() const {
+  SelResult r;
+  if (s_.count == 0) return r;
+  uint64_t best = key_of(0);
+  for (unsigned i = 1; i < s_.count; ++i) {
+    const uint64_t k = key_of(i);
+    if (k < best) {
+      best = k;
+      r.index = i;
+    }
+  }
+  r.valid = true;
+  if (p_.simt()) classify_simt(r);
+  return r;
+}
+
+// Why the winner won, from the same keys (for the coverage events).
+void WalkSchedModel::classify_simt(SelResult& r) const {
+  const Entry& w = s_.buf[r.index];
+  auto batch = [&](const Entry& e) { return s_.last_valid && e.iid == s_.last_iid; };
+  if (w.aged) {
+    r.by_age = true;
+    return;
+  }
+  if (batch(w)) {
+    for (unsigned i = 0; i < s_.count; ++i) {
+      const Entry& e = s_.buf[i];
+      if (!e.aged && e.score < w.score) r.batch_over_lower = true;
+    }
+    return;
+  }
+  r.lowest = true;
+  for (unsigned i = 0; i < s_.count; ++i) {
+    const Entry& e = s_.buf[i];
+    if (i != r.index && !e.aged && !batch(e) && e.score == w.score) r.tie = true;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Page walk caches
+
+// "The PWC of level l holds the level-l prefix of a VPN, VPN[VPN-1 :
+// VPN-TB[l]]": the VPN shifted right by VPN - TB[l] = (LV - l) x X.
+uint64_t WalkSchedModel::prefix(uint64_t vpn, unsigned level) const {
+  return vpn >> ((p_.levels - level) * p_.level_bits);
+}
+
+// "A lookup of a VPN hits level l when a valid entry of level l holds its
+// prefix" (tags are unique in a level: a fill writes only a missing prefix).
+WalkSchedModel::Hits WalkSchedModel::lookup(uint64_t vpn) const {
+  Hits h(p_.levels - 1, -1);
+  for (unsigned l = 1; l < p_.levels; ++l) {
+    const PwcLevel& lv = s_.pwc[l - 1];
+    const uint64_t tag = prefix(vpn, l);
+    for (unsigned e = 0; e < lv.e.size(); ++e) {
+      if (lv.e[e].valid && lv.e[e].tag == tag) h[l - 1] = static_cast<int>(e);
+    }
+  }
+  return h;
+}
+
+// "acc = LV - (deepest hit level) memory accesses, LV on no hit".
+// READING: the deepest hitting level counts even when a shallower level
+// misses (each level replaces on its own).
+unsigned WalkSchedModel::acc_of(const Hits& h) const {
+  unsigned deepest = 0;
+  for (unsigned l = 1; l < p_.levels; ++l) {
+    if (h[l - 1] >= 0) deepest = l;
+  }
+  return p_.levels - deepest;
+}
+
+unsigned WalkSchedModel::pwc_acc(uint64_t vpn) const { return acc_of(lookup(vpn & low_mask(p_.vpn_bits))); }
+
+bool WalkSchedModel::subtree_has(const PwcLevel& lv, unsigned node, const std::vector<bool>& eligible) const {
+  const unsigned pe = static_cast<unsigned>(lv.e.size());
+  unsigned first = node, last = node;
+  while (first < pe) {
+    first = 2 * first;
+    last = 2 * last + 1;
+  }
+  for (unsigned leaf = first; leaf <= last; ++leaf) {
+    if (eligible[leaf - pe]) return true;
+  }
+  return false;
+}
+
+// "walking the level's pseudo-LRU tree from the root, following each node's
+// bit towards the less recently used side, except that a side with no
+// eligible entry is never taken"; "a node bit 0 points at its lower half as
+// less recently used".
+unsigned WalkSchedModel::plru_victim(const PwcLevel& lv, const std::vector<bool>& eligible) const {
+  const unsigned pe = static_cast<unsigned>(lv.e.size());
+  unsigned n = 1;
+  while (n < pe) {
+    const unsigned lru_side = lv.node[n] ? 2 * n + 1 : 2 * n;
+    n = subtree_has(lv, lru_side, eligible) ? lru_side : (lru_side ^ 1u);
+  }
+  return n - pe;
+}
+
+// "making entry e the most recently used sets every node on its path to
+// point away from e".
+void WalkSchedModel::make_mru(PwcLevel& lv, unsigned e) {
+  unsigned n = static_cast<unsigned>(lv.e.size()) + e;
+  while (n > 1) {
+    lv.node[n / 2] = (n & 1u) ? 0 : 1;  // e in the upper half -> lower is LRU
+    n /= 2;
+  }
+}
+
+// The fill of one level, chosen from the state before the edge. "Eligible
+// entries: the invalid ones if any; else those with ctr = 0 if any (simt);
+// else all."
+WalkSchedModel::Fill WalkSchedModel::plan_fill(unsigned li, uint64_t vpn) {
+  const PwcLevel& lv = s_.pwc[li];
+  const uint64_t tag = prefix(vpn, li + 1);
+  const size_t pe = lv.e.size();
+  for (size_t e = 0; e < pe; ++e) {
+    if (lv.e[e].valid && lv.e[e].tag == tag) return Fill{static_cast<int>(e), false};  // refresh only
+  }
+  std::vector<bool> invalid(pe), zero(pe), all(pe, true);
+  bool any_invalid = false, any_zero = false;
+  for (size_t e = 0; e < pe; ++e) {
+    invalid[e] = !lv.e[e].valid;
+    zero[e] = lv.e[e].ctr == 0;
+    any_invalid = any_invalid || invalid[e];
+    any_zero = any_zero || zero[e];
+  }
+  const bool use_ctr = p_.simt() && !any_invalid && any_zero;
+  const std::vector<bool>& eligible = any_invalid ? invalid : (use_ctr ? zero : all);
+  const unsigned victim = plru_victim(lv, eligible);
+  if (p_.simt() && !any_invalid) {
+    if (!any_zero) events_.pwc_all_counters_nonzero = true;
+    // READING: "protected skip" = the eligible set is the ctr = 0 class
+    // (no invalid entry) and the plain pseudo-LRU victim had ctr > 0.
+    if (use_ctr && lv.e[plru_victim(lv, all)].ctr > 0) events_.pwc_protected_skip = true;
+  }
+  return Fill{static_cast<int>(victim), true};
+}
+
+// The PWC at the edge: "ctr' = clamp(ctr + inc - dec, 0, 3) with inc from the
+// arrival lookup and dec from the dispatch lookup"; "the lookup's update is
+// applied first and the fill's last"; "a victim replaced by the fill gets
+// ctr = 0 whatever the lookups did". The fill is the one of f ("Cycle t + 1
+// with f valid: at its edge every PWC level l is filled with the prefix of
+// f.vpn"), so the lookups of the cycle after done_valid_i still see the PWC
+// without it.
+void WalkSchedModel::apply_pwc(const Plan& pl) {
+  for (unsigned li = 0; li + 1 < p_.levels; ++li) {
+    PwcLevel& lv = s_.pwc[li];
+    if (p_.simt()) {
+      for (unsigned e = 0; e < lv.e.size(); ++e) {
+        const int v = static_cast<int>(lv.e[e].ctr) + (pl.hits_a[li] == static_cast<int>(e)) -
+                      (pl.hits_d[li] == static_cast<int>(e));
+        if (v > 3) events_.pwc_ctr_saturated = true;
+        lv.e[e].ctr = static_cast<unsigned>(std::clamp(v, 0, 3));
+      }
+    }
+    if (pl.hits_d[li] >= 0) make_mru(lv, static_cast<unsigned>(pl.hits_d[li]));
+    if (pl.fill.empty()) continue;
+    const Fill& f = pl.fill[li];
+    if (f.replace) lv.e[f.entry] = PwcEntry{true, prefix(pl.fill_vpn, li + 1), 0};
+    make_mru(lv, static_cast<unsigned>(f.entry));
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The edge
+
+// READING: inputs are cut to their port widths (req_vpn_i and done_vpn_i to
+// VPN bits, req_iid_i to IW, done_walker_i to KB) before they are used.
+void WalkSchedModel::check_inputs(const WalkSchedIn& in) const {
+  if (!in.done_valid) return;
+  // "Rules for the environment: done_valid_i only for a busy walker, with
+  // the VPN it was given; done_walker_i < K."
+  const uint32_t w = static_cast<uint32_t>(in.done_walker & low_mask(p_.walker_bits));
+  require(w < p_.walkers, "done_walker_i (" + num(w) + ") >= K");
+  require(s_.busy[w], "done_valid_i for walker " + num(w) + ", which is not busy");
+  require((in.done_vpn & low_mask(p_.vpn_bits)) == s_.given[w],
+          "done_vpn_i of walker " + num(w) + " is not the VPN it was given");
+}
+
+WalkSchedModel::Plan WalkSchedModel::plan(const WalkSchedIn& in) {
+  const State& s = s_;
+  Plan pl;
+  pl.hits_a.assign(p_.levels - 1, -1);
+  pl.hits_d.assign(p_.levels - 1, -1);
+  events_.blocked_full = in.req_valid && s.count == p_.entries;
+  // "A request is accepted at the edge of a cycle with req_valid_i =
+  // req_ready_o = 1 and loads a1."
+  pl.accept = in.req_valid && req_ready(s);
+  // "The walker is the lowest-numbered free one."
+  for (unsigned k = 0; k < p_.walkers && pl.walker < 0; ++k) {
+    if (!s.busy[k]) pl.walker = static_cast<int>(k);
+  }
+  const bool walker_free = pl.walker >= 0;
+  const SelResult& r = s.sel_pipe.front();
+  // "selection: sel_valid = 1, some walker free, cooldown = 0";
+  // "bypass: a1 valid, count = 0, some walker free".
+  pl.selection = r.valid && walker_free && s.cooldown == 0;
+  pl.bypass = s.a1.valid && s.count == 0 && walker_free;
+  holds(!(pl.selection && pl.bypass), "a selection and a bypass in the same cycle");
+  if (pl.selection) {
+    holds(r.index < s.count, "the selection names an entry that is not valid");
+    pl.sel_index = r.index;
+    events_.selection = true;
+    events_.by_age = r.by_age;
+    events_.by_batch_over_lower_score = r.batch_over_lower;
+    events_.by_lowest_score = r.lowest;
+    events_.tie_oldest = r.tie;
+  }
+  events_.bypass = pl.bypass;
+  // simt arrival (action 1-a, 1-b): "the PWC lookup of a1.vpn gives est" and
+  // "old = the score of the matching entries".
+  pl.score_a1 = p_.simt() && s.a1.valid && !pl.bypass;
+  if (pl.score_a1) {
+    pl.hits_a = lookup(s.a1.vpn);
+    pl.est = acc_of(pl.hits_a);
+    for (unsigned i = 0; i < s.count; ++i) {
+      if (s.buf[i].iid == s.a1.iid) pl.old = s.buf[i].score;
+    }
+  }
+  // Cycle t + 1 of a dispatch (d valid): "the PWC lookup of d.vpn gives
+  // acc(d.vpn)" (action 2-b).
+  if (s.d.valid) {
+    pl.hits_d = lookup(s.d.vpn);
+    pl.acc_d = acc_of(pl.hits_d);
+    events_.pwc_hit_dispatch = pl.acc_d < p_.levels;
+  }
+  // "Cycle t + 1 with f valid: at its edge every PWC level l is filled with
+  // the prefix of f.vpn"; "victims are chosen from the state before the
+  // edge". (done_valid_i of this cycle only loads f, below.)
+  if (s.f.valid) {
+    pl.fill_vpn = s.f.vpn;
+    for (unsigned li = 0; li + 1 < p_.levels; ++li) pl.fill.push_back(plan_fill(li, s.f.vpn));
+  }
+  pl.sel = select_now();
+  return pl;
+}
+
+// The collapsing queue at the edge. Writes by index (match, score, aging)
+// use the indices before the edge; then the selected entry leaves and the
+// arrival is appended ("it lands at the new count - 1 ... i.e. the first free
+// entry after the removal"); "the stored match bits move with their entries".
+void WalkSchedModel::apply_buffer(const Plan& pl) {
+  const State& s = s_;  // only the buffer changes here: a1, a2 are still those before the edge
+  const unsigned n = s.count;
+  bool appending = false;
+  Entry add;
+  if (pl.score_a1) {
+    // "For every valid entry i: match_i = (iid_i == a1.iid) ... At this edge
+    // ... the match bits are stored in the entries."
+    for (unsigned i = 0; i < n; ++i) s_.buf[i].match = s_.buf[i].iid == s.a1.iid;
+  } else if (p_.simt() && s.a2.valid) {
+    // "new = min(old + est, 2^SB - 1). At the edge: every valid entry with
+    // match = 1 takes score = new; the request is appended (entry count: vpn,
+    // iid, score = new, credit = AT, aged = 0); all match bits are cleared."
+    const uint32_t nw = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{s.a2.old} + s.a2.est, score_max_));
+    for (unsigned i = 0; i < n; ++i) {
+      if (s_.buf[i].match) {
+        s_.buf[i].score = nw;
+        events_.score_accumulated = true;
+      }
+    }
+    for (Entry& e : s_.buf) e.match = false;
+    add = Entry{true, s.a2.vpn, s.a2.iid, nw, p_.aging_threshold, false, false};
+    appending = true;
+  } else if (!p_.simt() && s.a1.valid && !pl.bypass) {
+    // "Otherwise, fcfs / random: the request is appended to the buffer";
+    // "Entry fields: vpn, iid, ..." (fcfs and random carry the iid).
+    add = Entry{true, s.a1.vpn, s.a1.iid, 0, 0, false, false};
+    appending = true;
+  }
+  if (pl.selection) remove_selected(pl.sel_index);
+  if (appending) append(add);
+  events_.collapse_with_append = pl.selection && appending;
+}
+
+// "simt aging: every valid entry i < sel_index ...: if credit_i = 0 then
+// aged_i = 1, else credit_i - 1"; then "the entry leaves the buffer: entries
+// above it move down by one, count - 1".
+void WalkSchedModel::remove_selected(unsigned idx) {
+  if (p_.simt()) {
+    for (unsigned i = 0; i < idx; ++i) {
+      Entry& e = s_.buf[i];
+      if (e.credit == 0) {
+        if (!e.aged) events_.aged_set = true;
+        e.aged = true;
+      } else {
+        --e.credit;
+      }
+    }
+  }
+  for (unsigned i = idx; i + 1 < s_.count; ++i) s_.buf[i] = s_.buf[i + 1];
+  --s_.count;
+  s_.buf[s_.count] = Entry{};
+}
+
+void WalkSchedModel::append(const Entry& e) {
+  holds(s_.count < p_.entries, "append to a full buffer");
+  s_.buf[s_.count++] = e;
+}
+
+// "At the edge of t: busy[walker] = 1; d = (walker, vpn, iid); cooldown = L
+// (every dispatch; cooldown counts down to 0 by one per edge otherwise ...);
+// simt: last_iid = iid, last_valid = 1."
+void WalkSchedModel::apply_dispatch(const Plan& pl) {
+  const bool disp = pl.selection || pl.bypass;
+  if (!disp) {
+    // READING: without a dispatch only d.valid drops; d's fields hold.
+    s_.d.valid = false;
+    if (s_.cooldown > 0) --s_.cooldown;
+    return;
+  }
+  const unsigned w = static_cast<unsigned>(pl.walker);
+  uint64_t vpn = 0;
+  uint32_t iid = 0;
+  if (pl.selection) {
+    vpn = pl.sel_vpn;
+    iid = pl.sel_iid;
+  } else {
+    vpn = pl.a1_vpn;
+    iid = pl.a1_iid;
+  }
+  s_.busy[w] = true;
+  s_.given[w] = vpn;
+  ++s_.starts[w];
+  s_.d = Disp{true, w, vpn, iid, 0};
+  s_.cooldown = p_.select_latency;
+  if (p_.simt()) {
+    s_.last_iid = iid;
+    s_.last_valid = true;
+  }
+}
+
+// Registers that take values from the state before the edge: the output
+// registers (from d), a1, a2, the walker completions and f, the LFSR and the
+// selection pipeline.
+void WalkSchedModel::apply_registers(const Plan& pl, const WalkSchedIn& in) {
+  // "At the edge: the output registers take (1, d.walker, d.vpn, d.iid,
+  // acc)." READING: without d, disp_valid_o drops and the other output
+  // registers hold.
+  if (s_.d.valid) {
+    s_.out = s_.d;
+    s_.out.acc = pl.acc_d;
+  } else {
+    s_.out.valid = false;
+  }
+  // "(a2 = (vpn, iid, est, old))" at the a1 edge when a1 is scored; "a1 is
+  // emptied at its edge".
+  s_.a2 = Arrival{};
+  if (pl.score_a1) s_.a2 = Arrival{true, s_.a1.vpn, s_.a1.iid, pl.est, pl.old};
+  s_.a1 = Arrival{};
+  if (pl.accept) {
+    // "fcfs and random carry the ID to disp_iid_o without using it": a1
+    // takes req_iid_i in every policy.
+    const uint32_t iid = static_cast<uint32_t>(in.req_iid & low_mask(p_.iid_bits));
+    s_.a1 = Arrival{true, in.req_vpn & low_mask(p_.vpn_bits), iid, 0, 0};
+  }
+  // "at its edge busy[done_walker_i] = 0 and the fill register takes f = (1,
+  // done_vpn_i) (f valid = 0 after a cycle without done_valid_i)".
+  // READING: without done_valid_i only f.valid drops; f.vpn holds.
+  s_.f.valid = in.done_valid;
+  if (in.done_valid) {
+    const uint64_t w = in.done_walker & low_mask(p_.walker_bits);
+    s_.busy[w] = false;
+    ++s_.ends[w];
+    s_.f.vpn = in.done_vpn & low_mask(p_.vpn_bits);
+  }
+  // "s' = {s[14:0], s[15] ^ s[13] ^ s[12] ^ s[10]}", shifted every cycle.
+  if (p_.random()) {
+    const uint16_t s = s_.lfsr;
+    const uint16_t fb = ((s >> 15) ^ (s >> 13) ^ (s >> 12) ^ (s >> 10)) & 1u;
+    s_.lfsr = static_cast<uint16_t>((s << 1) | fb);
+  }
+  // "its result register (sel_valid, sel_index) in cycle t is the minimum
+  // over the keys of cycle t - L".
+  s_.sel_pipe.pop_front();
+  s_.sel_pipe.push_back(pl.sel);
+}
+
+void WalkSchedModel::posedge(const WalkSchedIn& in) {
+  events_ = WalkSchedEvents{};
+  if (!in.rst_n) {
+    s_ = reset_;
+    return;
+  }
+  check_inputs(in);
+  Plan pl = plan(in);
+  // The dispatched request, read before the buffer collapses.
+  if (pl.selection) {
+    pl.sel_vpn = s_.buf[pl.sel_index].vpn;
+    pl.sel_iid = s_.buf[pl.sel_index].iid;
+  }
+  pl.a1_vpn = s_.a1.vpn;
+  pl.a1_iid = s_.a1.iid;
+  apply_pwc(pl);
+  apply_buffer(pl);
+  apply_registers(pl, in);
+  apply_dispatch(pl);
+  check_state();
+}
+
+// ---------------------------------------------------------------------------
+// Self-check after every edge
+
+void WalkSchedModel::check_state() const {
+  const State& s = s_;
+  holds(s.count <= p_.entries, "count > B");
+  for (unsigned i = 0; i < p_.entries; ++i) {
+    holds(s.buf[i].valid == (i < s.count), "entries 0 .. count-1 are not exactly the valid ones");
+  }
+  holds(s.cooldown <= p_.select_latency, "cooldown > L");
+  holds(s.sel_pipe.size() == p_.select_latency, "selection pipeline is not L deep");
+  holds(!(s.a1.valid && s.a2.valid), "a1 and a2 both valid");
+  holds(p_.simt() || !s.a2.valid, "a2 valid outside simt");
+  for (unsigned k = 0; k < p_.walkers; ++k) {
+    // "busy only for dispatched walkers": set by a dispatch, cleared by done.
+    const uint64_t open = s.starts[k] - s.ends[k];
+    holds(s.starts[k] >= s.ends[k] && open <= 1 && s.busy[k] == (open == 1), "busy walker without a dispatch");
+  }
+  holds(!s.d.valid || s.busy[s.d.walker], "d names a walker that is not busy");
+  holds(s.f.vpn <= low_mask(p_.vpn_bits), "f vpn wider than VPN");
+  holds(!s.out.valid || (s.out.acc >= 1 && s.out.acc <= p_.levels), "disp_acc not in 1 .. LV");
+  if (p_.random()) holds(s.lfsr != 0, "LFSR stuck at 0");
+  scratch_.clear();  // (iid, score) of the valid entries
+  for (unsigned i = 0; i < s.count; ++i) {
+    const Entry& e = s.buf[i];
+    holds(e.vpn <= low_mask(p_.vpn_bits), "entry vpn wider than VPN");
+    if (!p_.simt()) {
+      holds(e.iid <= low_mask(p_.iid_bits), "entry iid wider than IW");
+      holds(e.score == 0 && e.credit == 0 && !e.aged && !e.match, "simt fields set outside simt");
+      continue;
+    }
+    holds(e.score >= 1 && e.score <= score_max_, "score not in 1 .. 2^SB - 1");
+    holds(e.credit <= p_.aging_threshold, "credit > AT");
+    holds(!e.aged || e.credit == 0, "aged entry with credit left");
+    holds(!e.match || s.a2.valid, "match bit outside the a1 -> a2 window");
+    scratch_.emplace_back(e.iid, e.score);
+  }
+  // "all matching entries have the same score"
+  std::sort(scratch_.begin(), scratch_.end());
+  for (size_t i = 1; i < scratch_.size(); ++i) {
+    holds(scratch_[i].first != scratch_[i - 1].first || scratch_[i].second == scratch_[i - 1].second,
+          "two valid entries of one instruction with different scores");
+  }
+  for (unsigned li = 0; li + 1 < p_.levels; ++li) {
+    const PwcLevel& lv = s.pwc[li];
+    for (unsigned e = 0; e < lv.e.size(); ++e) {
+      const PwcEntry& x = lv.e[e];
+      holds(x.ctr <= 3, "PWC counter > 3");
+      holds(p_.simt() || x.ctr == 0, "PWC counter outside simt");
+      holds(x.valid || x.ctr == 0, "invalid PWC entry with a counter");
+      holds(x.tag <= low_mask(p_.pwc_tag_bits[li]), "PWC tag wider than TB[l]");
+      for (unsigned f = e + 1; f < lv.e.size(); ++f) {
+        holds(!(x.valid && lv.e[f].valid && lv.e[f].tag == x.tag), "duplicate PWC tag in a level");
+      }
+    }
+  }
+}
+
+}  // namespace txgen::model

@@ -1,0 +1,218 @@
+// Golden cycle model of the SIMT-aware page-walk scheduler walk_sched_NAME
+// (docs/blocks/walk_sched.md): the request buffer (a collapsing queue), the
+// a1/a2 arrival stages, the bypass, the pipelined selection tree, the d stage
+// and registered dispatch outputs, aging, the fill register f, and the PWC
+// tags with 2-bit counters and tree pseudo-LRU. Written from the block document alone; shares
+// only the elaborated widths (txgen/elab/walk_sched.h) with the generator.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <utility>
+#include <vector>
+
+#include "txgen/elab/walk_sched.h"
+
+namespace txgen::model {
+
+struct WalkSchedIn {            // inputs of walk_sched_NAME for one cycle
+  bool rst_n = true;            // false: this edge resets (asynchronous active-low reset held over the edge)
+  bool req_valid = false;
+  uint64_t req_vpn = 0;
+  uint32_t req_iid = 0;
+  bool done_valid = false;
+  uint32_t done_walker = 0;
+  uint64_t done_vpn = 0;
+};
+
+struct WalkSchedOut {           // outputs in the cycle (before its edge)
+  bool req_ready = false;
+  bool disp_valid = false;
+  uint32_t disp_walker = 0;
+  uint64_t disp_vpn = 0;
+  uint32_t disp_iid = 0;
+  uint32_t disp_acc = 0;
+  uint32_t count = 0;
+  uint32_t busy = 0;            // bit k = walker k busy
+};
+
+struct WalkSchedEvents {        // what the last posedge did, for coverage (reset to all-false at each posedge)
+  bool bypass = false;               // idle-walker bypass dispatch
+  bool selection = false;            // a selection dispatch
+  bool by_age = false;               // the selection took an aged entry
+  bool by_batch_over_lower_score = false;  // took a batch entry while some valid non-aged entry had a strictly lower score
+  bool by_lowest_score = false;      // took a non-aged non-batch entry by lowest score
+  bool tie_oldest = false;           // lowest-score choice where another valid non-aged non-batch entry had the same score
+  bool score_accumulated = false;    // a2 write with at least one matching entry
+  bool aged_set = false;             // some entry became aged
+  bool blocked_full = false;         // req_valid in a cycle with count == B
+  bool collapse_with_append = false; // a selection removal and an append at the same edge
+  bool pwc_protected_skip = false;   // a fill: the unmasked pseudo-LRU victim had ctr > 0, a ctr = 0 entry was taken
+  bool pwc_all_counters_nonzero = false;  // a fill with no invalid entry and every ctr > 0 (plain pseudo-LRU)
+  bool pwc_ctr_saturated = false;    // an increment clipped at 3
+  bool pwc_hit_dispatch = false;     // a dispatch lookup hit some level (acc < LV)
+};
+
+class WalkSchedModel {
+ public:
+  explicit WalkSchedModel(const elab::WalkSchedParams& p);
+  WalkSchedIn idle_inputs() const { return WalkSchedIn{}; }
+  // Combinational view of the cycle: every output is a register or a
+  // function of the state (req_ready depends only on the state).
+  WalkSchedOut outputs(const WalkSchedIn& in) const;
+  void posedge(const WalkSchedIn& in);
+  const WalkSchedEvents& events() const { return events_; }
+  const elab::WalkSchedParams& params() const { return p_; }
+
+  // Read-only views of the state in the current cycle, for model tests.
+  // Buffer entry i (0 = oldest); fields of invalid entries read as stored.
+  unsigned count() const { return s_.count; }
+  uint64_t vpn_of(unsigned i) const { return entry(i).vpn; }
+  uint32_t iid_of(unsigned i) const { return entry(i).iid; }
+  uint32_t score_of(unsigned i) const { return entry(i).score; }
+  uint64_t credit_of(unsigned i) const { return entry(i).credit; }
+  bool aged(unsigned i) const { return entry(i).aged; }
+  bool match_of(unsigned i) const { return entry(i).match; }
+  bool busy(unsigned k) const;
+  unsigned cooldown() const { return s_.cooldown; }
+  uint16_t lfsr() const { return s_.lfsr; }
+  bool last_valid() const { return s_.last_valid; }
+  uint32_t last_iid() const { return s_.last_iid; }
+  bool a1_valid() const { return s_.a1.valid; }
+  bool a2_valid() const { return s_.a2.valid; }
+  bool d_valid() const { return s_.d.valid; }
+  // The fill register f: valid in the cycle after a done_valid_i cycle; the
+  // PWC fill from f_vpn happens at the edge of that cycle.
+  bool f_valid() const { return s_.f.valid; }
+  uint64_t f_vpn() const { return s_.f.vpn; }
+  // The selection result register (sel_valid, sel_index) of this cycle.
+  bool sel_valid() const { return s_.sel_pipe.front().valid; }
+  unsigned sel_index() const { return s_.sel_pipe.front().index; }
+  // PWC of level l = 1 .. LV-1 (root first), entry e < PE[l].
+  bool pwc_valid(unsigned level, unsigned e) const { return pwc_entry(level, e).valid; }
+  uint64_t pwc_tag(unsigned level, unsigned e) const { return pwc_entry(level, e).tag; }
+  unsigned pwc_ctr(unsigned level, unsigned e) const { return pwc_entry(level, e).ctr; }
+  // The PWC estimate acc(vpn) (1 .. LV) of the current PWC state.
+  unsigned pwc_acc(uint64_t vpn) const;
+
+ private:
+  struct Entry {
+    bool valid = false;
+    uint64_t vpn = 0;
+    uint32_t iid = 0;
+    uint32_t score = 0;
+    uint64_t credit = 0;
+    bool aged = false;
+    bool match = false;
+  };
+  struct Arrival {  // a1 (valid, vpn, iid) and a2 (+ est, old)
+    bool valid = false;
+    uint64_t vpn = 0;
+    uint32_t iid = 0;
+    unsigned est = 0;
+    uint32_t old = 0;
+  };
+  struct Disp {  // the d register and the output registers (acc only there)
+    bool valid = false;
+    unsigned walker = 0;
+    uint64_t vpn = 0;
+    uint32_t iid = 0;
+    unsigned acc = 0;
+  };
+  struct FillReg {  // the fill register f (valid, vpn)
+    bool valid = false;
+    uint64_t vpn = 0;
+  };
+  struct PwcEntry {
+    bool valid = false;
+    uint64_t tag = 0;
+    unsigned ctr = 0;
+  };
+  struct PwcLevel {
+    std::vector<PwcEntry> e;        // PE[l] entries
+    std::vector<uint8_t> node;      // pseudo-LRU bits, heap order: node 1 = root, children 2n, 2n+1
+  };
+  // One selection-tree result, with the facts about the winner that the
+  // coverage events need (taken from the same cycle's keys).
+  struct SelResult {
+    bool valid = false;
+    unsigned index = 0;
+    bool by_age = false, batch_over_lower = false, lowest = false, tie = false;
+  };
+  struct State {
+    std::vector<Entry> buf;         // B entries
+    unsigned count = 0;
+    std::vector<bool> busy;         // K
+    std::vector<uint64_t> given;    // vpn each busy walker was dispatched (environment-rule check only)
+    std::vector<uint64_t> starts, ends;  // dispatches to / completions of each walker (self-check only)
+    uint32_t last_iid = 0;
+    bool last_valid = false;
+    unsigned cooldown = 0;
+    Arrival a1, a2;
+    Disp d, out;
+    FillReg f;
+    uint16_t lfsr = 0;
+    std::vector<PwcLevel> pwc;      // index l - 1
+    std::deque<SelResult> sel_pipe;  // L results; front = the result register (keys of cycle t - L)
+  };
+  // Per-level lookup result: the hit entry or -1.
+  using Hits = std::vector<int>;
+  struct Fill {
+    int entry = -1;        // entry written or refreshed
+    bool replace = false;  // a victim is written
+  };
+  // Everything the edge decides, computed from the state before the edge.
+  struct Plan {
+    bool accept = false, bypass = false, selection = false;
+    unsigned sel_index = 0;
+    int walker = -1;
+    bool score_a1 = false;  // simt: a1 goes to scoring (no bypass)
+    Hits hits_a, hits_d;
+    unsigned est = 0, acc_d = 0;
+    uint32_t old = 0;
+    std::vector<Fill> fill;  // per level when f is valid (empty otherwise)
+    uint64_t fill_vpn = 0;   // f.vpn before the edge
+    SelResult sel;           // the result of this cycle's keys
+    uint64_t sel_vpn = 0, a1_vpn = 0;  // the dispatched request, read before the edge
+    uint32_t sel_iid = 0, a1_iid = 0;
+  };
+
+  void validate() const;
+  void check_inputs(const WalkSchedIn& in) const;
+  const Entry& entry(unsigned i) const;
+  const PwcEntry& pwc_entry(unsigned level, unsigned e) const;
+  bool req_ready(const State& s) const;
+
+  // Selection keys and tree.
+  uint64_t key_of(unsigned i) const;
+  SelResult select_now() const;
+  void classify_simt(SelResult& r) const;
+
+  // PWC.
+  uint64_t prefix(uint64_t vpn, unsigned level) const;
+  Hits lookup(uint64_t vpn) const;
+  unsigned acc_of(const Hits& h) const;
+  bool subtree_has(const PwcLevel& lv, unsigned node, const std::vector<bool>& eligible) const;
+  unsigned plru_victim(const PwcLevel& lv, const std::vector<bool>& eligible) const;
+  static void make_mru(PwcLevel& lv, unsigned e);
+  Fill plan_fill(unsigned li, uint64_t vpn);
+  void apply_pwc(const Plan& pl);
+
+  // The edge.
+  Plan plan(const WalkSchedIn& in);
+  void apply_buffer(const Plan& pl);
+  void append(const Entry& e);
+  void remove_selected(unsigned idx);
+  void apply_dispatch(const Plan& pl);
+  void apply_registers(const Plan& pl, const WalkSchedIn& in);
+  void check_state() const;
+
+  elab::WalkSchedParams p_;
+  WalkSchedEvents events_;
+  uint32_t score_max_ = 0;   // 2^SB - 1
+  State reset_;
+  State s_;
+  mutable std::vector<std::pair<uint32_t, uint32_t>> scratch_;  // check_state's (iid, score) list, kept to avoid allocation
+};
+
+}  // namespace txgen::model

@@ -1,0 +1,1 @@
+walk_sched_seed002_table1.v
