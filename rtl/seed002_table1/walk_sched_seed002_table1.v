@@ -119,13 +119,10 @@ module walk_sched_seed002_table1 (
   wire [13:0] t7_sub;
   wire [11:0] t8_c_key;
   wire [7:0] t8_c_sub;
-  wire [11:0] t8_kx_d;
-  reg  [11:0] t8_kx_q;
-  wire [11:0] t8_key;
   wire [7:0] t8_sb_d;
   reg  [7:0] t8_sb_q;
   wire [7:0] t8_sub;
-  wire [11:0] unused_root_key;
+  wire [10:0] unused_root_key;
   wire [7:0] sel_idx;
   wire [3:0] cool_d;
   reg  [3:0] cool_q;
@@ -589,11 +586,9 @@ module walk_sched_seed002_table1 (
       assign t8_c_sub[(gt8)*8 +: 8] = take_r ? {1'b1, t7_sub[(2*gt8+1)*7 +: 7]} : {1'b0, t7_sub[(2*gt8)*7 +: 7]};
     end
   endgenerate
-  assign t8_kx_d = ~t8_c_key;
-  assign t8_key = ~t8_kx_q;
   assign t8_sb_d = t8_c_sub;
   assign t8_sub = t8_sb_q;
-  assign unused_root_key = t8_key;
+  assign unused_root_key = t8_c_key[10:0];
   assign sel_idx = t8_sub;
   assign sel_go_d = ~t8_c_key[11] & (|(~busy_d)) & (cool_d == 4'd0);
   assign sel_go = sel_go_q;
@@ -897,7 +892,6 @@ module walk_sched_seed002_table1 (
       t5_kx_q <= 96'd0;
       t6_kx_q <= 48'd0;
       t7_kx_q <= 24'd0;
-      t8_kx_q <= 12'd0;
       cool_q <= 4'd0;
       sel_go_q <= 1'd0;
       d_v_q <= 1'd0;
@@ -929,7 +923,6 @@ module walk_sched_seed002_table1 (
       t5_kx_q <= t5_kx_d;
       t6_kx_q <= t6_kx_d;
       t7_kx_q <= t7_kx_d;
-      t8_kx_q <= t8_kx_d;
       cool_q <= cool_d;
       sel_go_q <= sel_go_d;
       d_v_q <= d_v_d;

@@ -4,7 +4,6 @@
 #include "txgen/blocks/walk_sched_emit.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -25,7 +24,7 @@ using std::to_string;
 
 namespace {
 
-constexpr unsigned kLfsrSeed = 0xACE1;
+constexpr const char* kLfsrSeed = "16'hACE1";
 
 string field(const string& vec, const string& index, unsigned width) {
   return vec + "[(" + index + ")*" + to_string(width) + " +: " + to_string(width) + "]";
@@ -385,22 +384,21 @@ void tree_level(Module& m, const WalkSchedParams& p, unsigned k, bool registered
   }
   m.raw(gen_loop(g, count, "g_tree" + to_string(k), body));
   if (!registered) return;
-  // keys stored inverted: the zero reset reads as "no valid entry"
-  m.flop(cur + "_kx", count * kw);
-  m.assign(cur + "_kx_d", "~" + c + "_key");
-  vec_wire(m, cur + "_key", count * kw);
-  m.assign(cur + "_key", "~" + cur + "_kx_q");
+  // the root's key is used before its register (dispatch(): sel_go); inner
+  // keys are stored inverted, so that the zero reset reads as "no valid entry"
+  if (k < p.index_bits) {
+    m.flop(cur + "_kx", count * kw);
+    m.assign(cur + "_kx_d", "~" + c + "_key");
+    vec_wire(m, cur + "_key", count * kw);
+    m.assign(cur + "_key", "~" + cur + "_kx_q");
+  }
   m.flop_noreset(cur + "_sb", count * k);
   m.assign(cur + "_sb_d", c + "_sub");
   m.wire_assign(cur + "_sub", count * k, cur + "_sb_q");
 }
 
 void lfsr(Module& m) {
-  const string seed = "16'h" + [] {
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "%04X", kLfsrSeed);
-    return string(buf);
-  }();
+  const string seed = kLfsrSeed;
   m.flop("lfsr_x", 16);
   m.wire_assign("lfsr", 16, "lfsr_x_q ^ " + seed);
   m.assign("lfsr_x_d", "{lfsr[14:0], lfsr[15] ^ lfsr[13] ^ lfsr[12] ^ lfsr[10]} ^ " + seed);
@@ -417,8 +415,7 @@ void selection(Module& m, const WalkSchedParams& p) {
   for (unsigned k = 1; k <= levels; ++k)
     tree_level(m, p, k, k == levels || k % p.levels_per_cycle == 0);
   const string root = "t" + to_string(levels);
-  // the root key's valid bit is taken before its register (dispatch(): sel_go)
-  m.wire_assign("unused_root_key", kw, root + "_key");
+  if (kw > 1) m.wire_assign("unused_root_key", kw - 1, slice(root + "_c_key", 0, kw - 1));
   m.wire_assign("sel_idx", p.index_bits, root + "_sub");
 }
 
