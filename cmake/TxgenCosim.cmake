@@ -93,38 +93,51 @@ function(txgen_verilate TARGET)
   add_dependencies(${TARGET} ${TARGET}_build)  # followed by every consumer
 endfunction()
 
+# _txgen_cosim_exe(EXE NAME BLOCK CONFIG [SOURCES <test.cpp...>])
+# The GoogleTest executable of a block's co-simulation: the test sources
+# (default: BLOCK_test.cpp of the calling directory), the harness library, the
+# configuration as compile definitions, tests registered as NAME.<suite>.<test>.
+function(_txgen_cosim_exe EXE NAME BLOCK CONFIG)
+  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
+  if(NOT ARG_SOURCES)
+    set(ARG_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/${BLOCK}_test.cpp)
+  endif()
+  add_executable(${EXE} ${ARG_SOURCES})
+  target_link_libraries(${EXE} PRIVATE txgen_verif GTest::gtest_main)
+  target_compile_definitions(${EXE} PRIVATE
+    TXGEN_COSIM_CONFIG="${CONFIG}" TXGEN_COSIM_CONFIG_NAME="${NAME}")
+  target_compile_options(${EXE} PRIVATE ${TXGEN_WARNINGS})
+  gtest_discover_tests(${EXE}
+    TEST_PREFIX "${NAME}."
+    PROPERTIES LABELS cosim
+    DISCOVERY_TIMEOUT 60)
+endfunction()
+
+# _txgen_cosim_top(EXE NAME TOP SUBDIR RTL_FILES RTL_TARGET)
+# Verilates module TOP of the generated RTL into a library linked to EXE.
+function(_txgen_cosim_top EXE NAME TOP SUBDIR RTL_FILES RTL_TARGET)
+  txgen_verilate(txgen_vl_${TOP} TOP ${TOP} MDIR ${CMAKE_BINARY_DIR}/cosim/${NAME}/${SUBDIR}
+                 SOURCES ${RTL_FILES} AFTER ${RTL_TARGET})
+  target_link_libraries(${EXE} PRIVATE txgen_vl_${TOP})
+endfunction()
+
 # txgen_add_bd_codec_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])
 # GoogleTest executable txgen_cosim_bd_codec_NAME co-simulating
 # bd_codec_NAME_comp and _decomp (each its own Verilated model) against the
 # golden model; tests are registered as NAME.<suite>.<test>, label `cosim`.
 # SOURCES defaults to bd_codec_test.cpp of the calling directory.
 function(txgen_add_bd_codec_cosim NAME CONFIG_PATH)
-  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
-  if(NOT ARG_SOURCES)
-    set(ARG_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/bd_codec_test.cpp)
-  endif()
   get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
   txgen_bd_codec_rtl(${NAME} ${config} rtl_files rtl_target)
-
   set(exe txgen_cosim_bd_codec_${NAME})
-  add_executable(${exe} ${ARG_SOURCES})
+  _txgen_cosim_exe(${exe} ${NAME} bd_codec ${config} ${ARGN})
   foreach(stage comp decomp)
     set(top bd_codec_${NAME}_${stage})
-    txgen_verilate(txgen_vl_${top} TOP ${top} MDIR ${CMAKE_BINARY_DIR}/cosim/${NAME}/${stage}
-                   SOURCES ${rtl_files} AFTER ${rtl_target})
+    _txgen_cosim_top(${exe} ${NAME} ${top} ${stage} "${rtl_files}" ${rtl_target})
     string(TOUPPER ${stage} STAGE)
     target_compile_definitions(${exe} PRIVATE
       TXGEN_${STAGE}_HEADER="V${top}.h" TXGEN_${STAGE}_CLASS=V${top})
-    target_link_libraries(${exe} PRIVATE txgen_vl_${top})
   endforeach()
-  target_compile_definitions(${exe} PRIVATE
-    TXGEN_COSIM_CONFIG="${config}" TXGEN_COSIM_CONFIG_NAME="${NAME}")
-  target_link_libraries(${exe} PRIVATE txgen_verif GTest::gtest_main)
-  target_compile_options(${exe} PRIVATE ${TXGEN_WARNINGS})
-  gtest_discover_tests(${exe}
-    TEST_PREFIX "${NAME}."
-    PROPERTIES LABELS cosim
-    DISCOVERY_TIMEOUT 60)
 endfunction()
 
 # txgen_add_lds_ctrl_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])
@@ -132,34 +145,19 @@ endfunction()
 # lds_ctrl_NAME_sys (controller + behavioural SRAM) and lds_ctrl_NAME_base_sys
 # against the golden model; tests are registered as NAME.<suite>.<test>.
 function(txgen_add_lds_ctrl_cosim NAME CONFIG_PATH)
-  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
-  if(NOT ARG_SOURCES)
-    set(ARG_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/lds_ctrl_test.cpp)
-  endif()
   get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
   set(modules bd_codec_${NAME}_pack bd_codec_${NAME}_unpack lds_ctrl_${NAME} lds_ctrl_${NAME}_base
               lds_ctrl_${NAME}_sram lds_ctrl_${NAME}_sys lds_ctrl_${NAME}_base_sys)
   _txgen_block_rtl(${NAME} ${config} lds_ctrl ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl_lds "${modules}"
                    rtl_files rtl_target)
-
   set(exe txgen_cosim_lds_ctrl_${NAME})
-  add_executable(${exe} ${ARG_SOURCES})
+  _txgen_cosim_exe(${exe} ${NAME} lds_ctrl ${config} ${ARGN})
   foreach(kind sys base_sys)
-    set(top lds_ctrl_${NAME}_${kind})
-    txgen_verilate(txgen_vl_${top} TOP ${top} MDIR ${CMAKE_BINARY_DIR}/cosim/${NAME}/${kind}
-                   SOURCES ${rtl_files} AFTER ${rtl_target})
-    target_link_libraries(${exe} PRIVATE txgen_vl_${top})
+    _txgen_cosim_top(${exe} ${NAME} lds_ctrl_${NAME}_${kind} ${kind} "${rtl_files}" ${rtl_target})
   endforeach()
   target_compile_definitions(${exe} PRIVATE
     TXGEN_SYS_HEADER="Vlds_ctrl_${NAME}_sys.h" TXGEN_SYS_CLASS=Vlds_ctrl_${NAME}_sys
-    TXGEN_BASE_HEADER="Vlds_ctrl_${NAME}_base_sys.h" TXGEN_BASE_CLASS=Vlds_ctrl_${NAME}_base_sys
-    TXGEN_COSIM_CONFIG="${config}" TXGEN_COSIM_CONFIG_NAME="${NAME}")
-  target_link_libraries(${exe} PRIVATE txgen_verif GTest::gtest_main)
-  target_compile_options(${exe} PRIVATE ${TXGEN_WARNINGS})
-  gtest_discover_tests(${exe}
-    TEST_PREFIX "${NAME}."
-    PROPERTIES LABELS cosim
-    DISCOVERY_TIMEOUT 60)
+    TXGEN_BASE_HEADER="Vlds_ctrl_${NAME}_base_sys.h" TXGEN_BASE_CLASS=Vlds_ctrl_${NAME}_base_sys)
 endfunction()
 
 # txgen_add_dhsl_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])
@@ -167,10 +165,6 @@ endfunction()
 # against the golden model. The policy in the configuration decides which
 # ports the top has (TXGEN_DHSL_REGS, TXGEN_DHSL_MONITORS).
 function(txgen_add_dhsl_cosim NAME CONFIG_PATH)
-  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
-  if(NOT ARG_SOURCES)
-    set(ARG_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/dhsl_test.cpp)
-  endif()
   get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
   file(READ ${config} text)
   string(JSON policy GET "${text}" dhsl policy)
@@ -193,44 +187,23 @@ function(txgen_add_dhsl_cosim NAME CONFIG_PATH)
                    rtl_files rtl_target)
   set(top dhsl_${NAME}_sys)
   set(exe txgen_cosim_dhsl_${NAME})
-  add_executable(${exe} ${ARG_SOURCES})
-  txgen_verilate(txgen_vl_${top} TOP ${top} MDIR ${CMAKE_BINARY_DIR}/cosim/${NAME}/dhsl_sys
-                 SOURCES ${rtl_files} AFTER ${rtl_target})
-  target_link_libraries(${exe} PRIVATE txgen_vl_${top} txgen_verif GTest::gtest_main)
+  _txgen_cosim_exe(${exe} ${NAME} dhsl ${config} ${ARGN})
+  _txgen_cosim_top(${exe} ${NAME} ${top} dhsl_sys "${rtl_files}" ${rtl_target})
   target_compile_definitions(${exe} PRIVATE
     TXGEN_SYS_HEADER="V${top}.h" TXGEN_SYS_CLASS=V${top}
-    TXGEN_DHSL_REGS=${regs} TXGEN_DHSL_MONITORS=${monitors}
-    TXGEN_COSIM_CONFIG="${config}" TXGEN_COSIM_CONFIG_NAME="${NAME}")
-  target_compile_options(${exe} PRIVATE ${TXGEN_WARNINGS})
-  gtest_discover_tests(${exe}
-    TEST_PREFIX "${NAME}."
-    PROPERTIES LABELS cosim
-    DISCOVERY_TIMEOUT 60)
+    TXGEN_DHSL_REGS=${regs} TXGEN_DHSL_MONITORS=${monitors})
 endfunction()
 
 # txgen_add_walk_sched_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])
 # GoogleTest executable txgen_cosim_walk_sched_NAME co-simulating
 # walk_sched_NAME against the golden model.
 function(txgen_add_walk_sched_cosim NAME CONFIG_PATH)
-  cmake_parse_arguments(ARG "" "" "SOURCES" ${ARGN})
-  if(NOT ARG_SOURCES)
-    set(ARG_SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/walk_sched_test.cpp)
-  endif()
   get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
   set(top walk_sched_${NAME})
   _txgen_block_rtl(${NAME} ${config} walk_sched ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl_walk_sched "${top}"
                    rtl_files rtl_target)
   set(exe txgen_cosim_walk_sched_${NAME})
-  add_executable(${exe} ${ARG_SOURCES})
-  txgen_verilate(txgen_vl_${top} TOP ${top} MDIR ${CMAKE_BINARY_DIR}/cosim/${NAME}/walk_sched
-                 SOURCES ${rtl_files} AFTER ${rtl_target})
-  target_link_libraries(${exe} PRIVATE txgen_vl_${top} txgen_verif GTest::gtest_main)
-  target_compile_definitions(${exe} PRIVATE
-    TXGEN_SYS_HEADER="V${top}.h" TXGEN_SYS_CLASS=V${top}
-    TXGEN_COSIM_CONFIG="${config}" TXGEN_COSIM_CONFIG_NAME="${NAME}")
-  target_compile_options(${exe} PRIVATE ${TXGEN_WARNINGS})
-  gtest_discover_tests(${exe}
-    TEST_PREFIX "${NAME}."
-    PROPERTIES LABELS cosim
-    DISCOVERY_TIMEOUT 60)
+  _txgen_cosim_exe(${exe} ${NAME} walk_sched ${config} ${ARGN})
+  _txgen_cosim_top(${exe} ${NAME} ${top} walk_sched "${rtl_files}" ${rtl_target})
+  target_compile_definitions(${exe} PRIVATE TXGEN_SYS_HEADER="V${top}.h" TXGEN_SYS_CLASS=V${top})
 endfunction()

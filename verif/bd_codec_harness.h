@@ -6,7 +6,6 @@
 #pragma once
 
 #include <deque>
-#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -319,17 +318,10 @@ class BdCompHarness {
       : session_(session),
         p_(p),
         model_(p),
-        dut_(std::make_unique<Dut>(session.context(), instance)),
-        coverage_(session.coverage(), p_, instance) {
-    session_.add_to_waveform(*dut_);
-    dut_->clk_i = 0;
-  }
+        dut_(session, instance),
+        coverage_(session.coverage(), p_, instance) {}
   BdCompHarness(const BdCompHarness&) = delete;  // the coverage refers to p_
   BdCompHarness& operator=(const BdCompHarness&) = delete;
-  ~BdCompHarness() {
-    session_.close_waveform();  // before the model it traces goes away
-    dut_->final();
-  }
 
   // Drives the inputs with the clock low and settles the combinational outputs.
   void drive(const model::BdCompIn& in) {
@@ -395,7 +387,7 @@ class BdCompHarness {
   CosimSession& session_;
   elab::BdCodecParams p_;
   model::BdCompStage model_;
-  std::unique_ptr<Dut> dut_;
+  SessionDut<Dut> dut_;
   CompCoverage coverage_;
   model::BdCompIn in_;
   std::vector<BdTag> taken_;
@@ -411,17 +403,10 @@ class BdDecompHarness {
       : session_(session),
         p_(p),
         model_(p),
-        dut_(std::make_unique<Dut>(session.context(), instance)),
-        coverage_(session.coverage(), p_, instance) {
-    session_.add_to_waveform(*dut_);
-    dut_->clk_i = 0;
-  }
+        dut_(session, instance),
+        coverage_(session.coverage(), p_, instance) {}
   BdDecompHarness(const BdDecompHarness&) = delete;  // the coverage refers to p_
   BdDecompHarness& operator=(const BdDecompHarness&) = delete;
-  ~BdDecompHarness() {
-    session_.close_waveform();
-    dut_->final();
-  }
 
   void drive(const model::BdDecompIn& in) {
     in_ = in;
@@ -492,7 +477,7 @@ class BdDecompHarness {
   CosimSession& session_;
   elab::BdCodecParams p_;
   model::BdDecompStage model_;
-  std::unique_ptr<Dut> dut_;
+  SessionDut<Dut> dut_;
   DecompCoverage coverage_;
   model::BdDecompIn in_;
   std::optional<Bits> taken_;  // the word the output registers hold

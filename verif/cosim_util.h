@@ -202,6 +202,31 @@ class CosimSession {
   std::chrono::steady_clock::time_point start_;
 };
 
+// The Verilated model of a harness: traced in the session's waveform, clock
+// low from the start; on destruction the waveform is closed before the model
+// is finalised.
+template <class Dut>
+class SessionDut {
+ public:
+  SessionDut(CosimSession& session, const char* instance)
+      : session_(session), dut_(std::make_unique<Dut>(session.context(), instance)) {
+    session_.add_to_waveform(*dut_);
+    dut_->clk_i = 0;
+  }
+  SessionDut(const SessionDut&) = delete;
+  SessionDut& operator=(const SessionDut&) = delete;
+  ~SessionDut() {
+    session_.close_waveform();
+    dut_->final();
+  }
+  Dut* operator->() const { return dut_.get(); }
+  Dut& operator*() const { return *dut_; }
+
+ private:
+  CosimSession& session_;
+  std::unique_ptr<Dut> dut_;
+};
+
 // ---------------------------------------------------------------------------
 // Comparison helpers for harnesses: report through the session on a difference.
 

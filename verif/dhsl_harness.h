@@ -4,7 +4,6 @@
 // and the CP, policy mgvm) select which ones exist.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -77,16 +76,7 @@ template <class Dut, bool Regs, bool Monitors>
 class DhslHarness {
  public:
   DhslHarness(CosimSession& s, const elab::DhslParams& p)
-      : s_(s), p_(p), model_(p), dut_(std::make_unique<Dut>(s.context(), "sys")), cov_(s.coverage()) {
-    s_.add_to_waveform(*dut_);
-    dut_->clk_i = 0;
-  }
-  DhslHarness(const DhslHarness&) = delete;
-  DhslHarness& operator=(const DhslHarness&) = delete;
-  ~DhslHarness() {
-    s_.close_waveform();
-    dut_->final();
-  }
+      : s_(s), p_(p), model_(p), dut_(s, "sys"), cov_(s.coverage()) {}
 
   model::DhslIn idle() const { return model_.idle_inputs(); }
 
@@ -137,7 +127,7 @@ class DhslHarness {
   model::DhslOut check() {
     const model::DhslOut want = model_.outputs(in_);
     const model::DhslOut got = dut_outputs();
-    const unsigned n = p_.chiplets, cb = p_.chiplet_bits;
+    const unsigned cb = p_.chiplet_bits;
     compare_bit(s_, "mode_o", want.mode, got.mode);
     compare_bit(s_, "switch_o", want.switch_pulse, got.switch_pulse);
     compare_bits(s_, "trigger_o", bools_to_bits(want.trigger), bools_to_bits(got.trigger));
@@ -149,7 +139,6 @@ class DhslHarness {
     compare_bits(s_, "rtu_home_o", fields_to_bits(want.rtu_home, cb), fields_to_bits(got.rtu_home, cb));
     compare_bits(s_, "rtu_local_o", bools_to_bits(want.rtu_local), bools_to_bits(got.rtu_local));
     compare_bits(s_, "l2_walk_o", bools_to_bits(want.l2_walk), bools_to_bits(got.l2_walk));
-    (void)n;
     return got;
   }
 
@@ -168,7 +157,7 @@ class DhslHarness {
   CosimSession& s_;
   elab::DhslParams p_;
   model::DhslModel model_;
-  std::unique_ptr<Dut> dut_;
+  SessionDut<Dut> dut_;
   DhslCoverage cov_;
   model::DhslIn in_;
 };

@@ -5,7 +5,6 @@
 // model's events. Templates over the Verilated classes.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -139,17 +138,8 @@ class LdsHarness {
       : session_(session),
         p_(p),
         model_(p),
-        dut_(std::make_unique<Dut>(session.context(), Baseline ? "base_sys" : "sys")),
-        coverage_(session.coverage()) {
-    session_.add_to_waveform(*dut_);
-    dut_->clk_i = 0;
-  }
-  LdsHarness(const LdsHarness&) = delete;
-  LdsHarness& operator=(const LdsHarness&) = delete;
-  ~LdsHarness() {
-    session_.close_waveform();
-    dut_->final();
-  }
+        dut_(session, Baseline ? "base_sys" : "sys"),
+        coverage_(session.coverage()) {}
 
   void drive(const model::LdsCtrlIn& in) {
     in_ = in;
@@ -247,7 +237,7 @@ class LdsHarness {
   CosimSession& session_;
   elab::LdsCtrlParams p_;
   model::LdsCtrlModel model_;
-  std::unique_ptr<Dut> dut_;
+  SessionDut<Dut> dut_;
   LdsCoverage coverage_;
   model::LdsCtrlIn in_;
   model::LdsCtrlOut last_out_;

@@ -4,7 +4,6 @@
 // document defines it only then.
 #pragma once
 
-#include <memory>
 #include <string>
 #include <vector>
 
@@ -58,16 +57,7 @@ template <class Dut>
 class WalkSchedHarness {
  public:
   WalkSchedHarness(CosimSession& s, const elab::WalkSchedParams& p)
-      : s_(s), p_(p), model_(p), dut_(std::make_unique<Dut>(s.context(), "walk_sched")), cov_(s.coverage(), p) {
-    s_.add_to_waveform(*dut_);
-    dut_->clk_i = 0;
-  }
-  WalkSchedHarness(const WalkSchedHarness&) = delete;
-  WalkSchedHarness& operator=(const WalkSchedHarness&) = delete;
-  ~WalkSchedHarness() {
-    s_.close_waveform();
-    dut_->final();
-  }
+      : s_(s), p_(p), model_(p), dut_(s, "walk_sched"), cov_(s.coverage(), p) {}
 
   model::WalkSchedIn idle() const { return model_.idle_inputs(); }
 
@@ -105,14 +95,13 @@ class WalkSchedHarness {
     compare_bit(s_, "req_ready_o", want.req_ready, got.req_ready);
     compare_bit(s_, "disp_valid_o", want.disp_valid, got.disp_valid);
     if (want.disp_valid) {
-      compare_bits(s_, "disp_walker_o", bits_from_u64(p_.walker_bits, want.disp_walker),
-                   bits_from_u64(p_.walker_bits, got.disp_walker));
-      compare_bits(s_, "disp_vpn_o", bits_from_u64(p_.vpn_bits, want.disp_vpn), bits_from_u64(p_.vpn_bits, got.disp_vpn));
-      compare_bits(s_, "disp_iid_o", bits_from_u64(p_.iid_bits, want.disp_iid), bits_from_u64(p_.iid_bits, got.disp_iid));
-      compare_bits(s_, "disp_acc_o", bits_from_u64(p_.acc_bits, want.disp_acc), bits_from_u64(p_.acc_bits, got.disp_acc));
+      compare_u64(s_, "disp_walker_o", p_.walker_bits, want.disp_walker, got.disp_walker);
+      compare_u64(s_, "disp_vpn_o", p_.vpn_bits, want.disp_vpn, got.disp_vpn);
+      compare_u64(s_, "disp_iid_o", p_.iid_bits, want.disp_iid, got.disp_iid);
+      compare_u64(s_, "disp_acc_o", p_.acc_bits, want.disp_acc, got.disp_acc);
     }
-    compare_bits(s_, "count_o", bits_from_u64(p_.count_bits, want.count), bits_from_u64(p_.count_bits, got.count));
-    compare_bits(s_, "busy_o", bits_from_u64(p_.walkers, want.busy), bits_from_u64(p_.walkers, got.busy));
+    compare_u64(s_, "count_o", p_.count_bits, want.count, got.count);
+    compare_u64(s_, "busy_o", p_.walkers, want.busy, got.busy);
     return got;
   }
 
@@ -130,7 +119,7 @@ class WalkSchedHarness {
   CosimSession& s_;
   elab::WalkSchedParams p_;
   model::WalkSchedModel model_;
-  std::unique_ptr<Dut> dut_;
+  SessionDut<Dut> dut_;
   WalkSchedCoverage cov_;
   model::WalkSchedIn in_;
 };

@@ -66,20 +66,6 @@ void prefix_add(Module& m, const string& out, const string& a, const string& b, 
                         out + "_x ^ " + concat({slice(g, 0, width - 1), cin})}));
 }
 
-void greater_than(Module& m, const string& out, const string& a, const string& b, unsigned width) {
-  m.wire_assign(out + "_nb", width, "~" + b);
-  prefix_add(m, out + "_diff", a, out + "_nb", "1'b0", width);
-  m.wire_assign(out, 1, slice(out + "_diff", width, 1));
-  m.wire_assign("unused_" + out + "_diff", width, slice(out + "_diff", 0, width));
-}
-
-void saturating_increment(Module& m, const string& out, const string& x, const string& inc, unsigned width) {
-  m.wire_assign(out + "_zero", width, sized(width, 0));
-  prefix_add(m, out + "_sum", x, out + "_zero", inc, width);
-  m.wire_assign(out, width, slice(out + "_sum", width, 1) + " ? " + repeat(width, "1'b1") + " : " +
-                                slice(out + "_sum", 0, width));
-}
-
 void sum_tree(Module& m, const string& out, const std::vector<string>& terms, unsigned width) {
   std::vector<string> level;
   for (std::size_t i = 0; i < terms.size(); ++i) {

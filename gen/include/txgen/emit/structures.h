@@ -19,16 +19,6 @@ void lowest_one(Module& m, const std::string& out, const std::string& vec, unsig
 void prefix_add(Module& m, const std::string& out, const std::string& a, const std::string& b,
                 const std::string& cin, unsigned width);
 
-// out (1 bit, declared here) = a > b for unsigned width-bit wires, from the
-// carry of a + ~b through the prefix adder.
-void greater_than(Module& m, const std::string& out, const std::string& a, const std::string& b,
-                  unsigned width);
-
-// out (width bits, declared here) = min(x + inc, 2^width - 1) for a 1-bit inc,
-// with a log-depth carry.
-void saturating_increment(Module& m, const std::string& out, const std::string& x, const std::string& inc,
-                          unsigned width);
-
 // out (width bits, declared here) = the sum of the terms (each a width-bit
 // expression) mod 2^width: a carry-save (3:2) tree and one prefix adder.
 void sum_tree(Module& m, const std::string& out, const std::vector<std::string>& terms, unsigned width);
