@@ -207,3 +207,29 @@ function(txgen_add_walk_sched_cosim NAME CONFIG_PATH)
   _txgen_cosim_top(${exe} ${NAME} ${top} walk_sched "${rtl_files}" ${rtl_target})
   target_compile_definitions(${exe} PRIVATE TXGEN_SYS_HEADER="V${top}.h" TXGEN_SYS_CLASS=V${top})
 endfunction()
+
+# txgen_add_icache_tx_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])
+# GoogleTest executable txgen_cosim_icache_tx_NAME co-simulating
+# icache_tx_NAME_sys and icache_tx_NAME_base_sys against the golden model.
+function(txgen_add_icache_tx_cosim NAME CONFIG_PATH)
+  get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
+  file(READ ${config} text)
+  string(JSON per_line ERROR_VARIABLE no_per_line GET "${text}" icache_tx translations_per_line)
+  set(modules)
+  if(no_per_line OR per_line GREATER 1)
+    list(APPEND modules bd_codec_${NAME}_pack bd_codec_${NAME}_unpack)
+  endif()
+  foreach(module "" _base _tag_sram _base_tag_sram _data_sram _sys _base_sys)
+    list(APPEND modules icache_tx_${NAME}${module})
+  endforeach()
+  _txgen_block_rtl(${NAME} ${config} icache_tx ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl_icache_tx "${modules}"
+                   rtl_files rtl_target)
+  set(exe txgen_cosim_icache_tx_${NAME})
+  _txgen_cosim_exe(${exe} ${NAME} icache_tx ${config} ${ARGN})
+  foreach(kind sys base_sys)
+    _txgen_cosim_top(${exe} ${NAME} icache_tx_${NAME}_${kind} icache_${kind} "${rtl_files}" ${rtl_target})
+  endforeach()
+  target_compile_definitions(${exe} PRIVATE
+    TXGEN_SYS_HEADER="Vicache_tx_${NAME}_sys.h" TXGEN_SYS_CLASS=Vicache_tx_${NAME}_sys
+    TXGEN_BASE_HEADER="Vicache_tx_${NAME}_base_sys.h" TXGEN_BASE_CLASS=Vicache_tx_${NAME}_base_sys)
+endfunction()

@@ -114,6 +114,9 @@ WalkSchedModel::WalkSchedModel(const elab::WalkSchedParams& p) : p_(p) {
   // entry 0 and dispatch from an empty buffer; the document's exclusivity
   // argument needs the reset pipeline to hold the empty buffer's minimum.)
   r.sel_pipe.assign(p_.select_latency, SelResult{});
+  // "write register g (valid, vpn, one victim entry per level)": all 0.
+  r.g.victim.assign(p_.levels - 1, 0);
+  r.replaced.assign(p_.levels - 1, -1);
   s_ = reset_;
 }
 
@@ -127,6 +130,11 @@ const WalkSchedModel::PwcEntry& WalkSchedModel::pwc_entry(unsigned level, unsign
   const PwcLevel& lv = s_.pwc[level - 1];
   if (e >= lv.e.size()) throw std::out_of_range("walk_sched model: PWC entry >= PE[l]");
   return lv.e[e];
+}
+
+unsigned WalkSchedModel::g_victim(unsigned level) const {
+  if (level < 1 || level >= p_.levels) throw std::out_of_range("walk_sched model: PWC level not in 1 .. LV-1");
+  return s_.g.victim[level - 1];
 }
 
 bool WalkSchedModel::busy(unsigned k) const {
@@ -300,43 +308,73 @@ void WalkSchedModel::make_mru(PwcLevel& lv, unsigned e) {
   }
 }
 
-// The fill of one level, chosen from the state before the edge. "Eligible
-// entries: the invalid ones if any; else those with ctr = 0 if any (simt);
-// else all."
-WalkSchedModel::Fill WalkSchedModel::plan_fill(unsigned li, uint64_t vpn) {
-  const PwcLevel& lv = s_.pwc[li];
-  const uint64_t tag = prefix(vpn, li + 1);
+// The victim walk of one level over the state before the edge. "Eligible
+// entries: the invalid ones if any; else those with ctr = 0 if any (simt:
+// ...); else all. When the write register g is valid in t + 1 and PE[l] >= 2,
+// the entry g.v[l] is left out of every class." `excluded` is that entry (-1:
+// none left out; the caller applies the PE[l] >= 2 condition).
+WalkSchedModel::Choice WalkSchedModel::choose_victim(const PwcLevel& lv, int excluded) const {
   const size_t pe = lv.e.size();
+  std::vector<bool> invalid(pe), zero(pe), all(pe);
+  Choice c;
   for (size_t e = 0; e < pe; ++e) {
+    const bool in = static_cast<int>(e) != excluded;
+    invalid[e] = in && !lv.e[e].valid;
+    zero[e] = in && lv.e[e].ctr == 0;
+    all[e] = in;
+    c.any_invalid = c.any_invalid || invalid[e];
+    c.any_zero = c.any_zero || zero[e];
+  }
+  // READING: outside simt the counters stay 0, so "those with ctr = 0" would
+  // be all entries anyway; the class is skipped there ("simt" in the rule).
+  c.use_ctr = p_.simt() && !c.any_invalid && c.any_zero;
+  const std::vector<bool>& eligible = c.any_invalid ? invalid : (c.use_ctr ? zero : all);
+  c.victim = plru_victim(lv, eligible);
+  c.plain = plru_victim(lv, all);
+  return c;
+}
+
+// The decide step of one level (cycle t + 1, f valid): "for every level l a
+// victim v[l] is chosen from the state before the edge of t + 1". The choice
+// is made whether or not the level already holds f.vpn's prefix (that is
+// looked up only at the write). The victim events are set here (see the
+// header).
+unsigned WalkSchedModel::decide_victim(unsigned li, int excluded) {
+  const PwcLevel& lv = s_.pwc[li];
+  const Choice c = choose_victim(lv, excluded);
+  if (p_.simt() && !c.any_invalid) {
+    if (!c.any_zero) events_.pwc_all_counters_nonzero = true;
+    // READING: "protected skip" = the ctr = 0 class was used (no eligible
+    // invalid entry) and the plain pseudo-LRU walk over the same entries
+    // (g's victim still left out) would have taken an entry with ctr > 0.
+    if (c.use_ctr && lv.e[c.plain].ctr > 0) events_.pwc_protected_skip = true;
+  }
+  if (excluded >= 0 && choose_victim(lv, -1).victim == static_cast<unsigned>(excluded)) {
+    events_.pwc_victim_excluded = true;
+  }
+  return c.victim;
+}
+
+// The write step of one level (cycle t + 2, g valid): "every level l is
+// filled with the prefix of g.vpn, looked up in the state before this edge
+// (so a fill written at the previous edge is seen): if a valid entry of the
+// level holds it: it becomes the most recently used; else entry g.v[l] is
+// written (valid, the prefix, ctr = 0) and becomes the most recently used."
+WalkSchedModel::Fill WalkSchedModel::plan_write(unsigned li) const {
+  const PwcLevel& lv = s_.pwc[li];
+  const uint64_t tag = prefix(s_.g.vpn, li + 1);
+  for (size_t e = 0; e < lv.e.size(); ++e) {
     if (lv.e[e].valid && lv.e[e].tag == tag) return Fill{static_cast<int>(e), false};  // refresh only
   }
-  std::vector<bool> invalid(pe), zero(pe), all(pe, true);
-  bool any_invalid = false, any_zero = false;
-  for (size_t e = 0; e < pe; ++e) {
-    invalid[e] = !lv.e[e].valid;
-    zero[e] = lv.e[e].ctr == 0;
-    any_invalid = any_invalid || invalid[e];
-    any_zero = any_zero || zero[e];
-  }
-  const bool use_ctr = p_.simt() && !any_invalid && any_zero;
-  const std::vector<bool>& eligible = any_invalid ? invalid : (use_ctr ? zero : all);
-  const unsigned victim = plru_victim(lv, eligible);
-  if (p_.simt() && !any_invalid) {
-    if (!any_zero) events_.pwc_all_counters_nonzero = true;
-    // READING: "protected skip" = the eligible set is the ctr = 0 class
-    // (no invalid entry) and the plain pseudo-LRU victim had ctr > 0.
-    if (use_ctr && lv.e[plru_victim(lv, all)].ctr > 0) events_.pwc_protected_skip = true;
-  }
-  return Fill{static_cast<int>(victim), true};
+  return Fill{static_cast<int>(s_.g.victim[li]), true};
 }
 
 // The PWC at the edge: "ctr' = clamp(ctr + inc - dec, 0, 3) with inc from the
-// arrival lookup and dec from the dispatch lookup"; "the lookup's update is
-// applied first and the fill's last"; "a victim replaced by the fill gets
-// ctr = 0 whatever the lookups did". The fill is the one of f ("Cycle t + 1
-// with f valid: at its edge every PWC level l is filled with the prefix of
-// f.vpn"), so the lookups of the cycle after done_valid_i still see the PWC
-// without it.
+// arrival lookup and dec from the dispatch lookup"; "With a dispatch lookup
+// ... and a fill write in the same cycle, the lookup's update is applied
+// first and the write's last"; "a victim replaced by the fill gets ctr = 0
+// whatever the lookups did". Only the write step (g) changes the PWC; the
+// decide step (f) only loads g (apply_registers).
 void WalkSchedModel::apply_pwc(const Plan& pl) {
   for (unsigned li = 0; li + 1 < p_.levels; ++li) {
     PwcLevel& lv = s_.pwc[li];
@@ -349,10 +387,14 @@ void WalkSchedModel::apply_pwc(const Plan& pl) {
       }
     }
     if (pl.hits_d[li] >= 0) make_mru(lv, static_cast<unsigned>(pl.hits_d[li]));
-    if (pl.fill.empty()) continue;
-    const Fill& f = pl.fill[li];
-    if (f.replace) lv.e[f.entry] = PwcEntry{true, prefix(pl.fill_vpn, li + 1), 0};
-    make_mru(lv, static_cast<unsigned>(f.entry));
+    s_.replaced[li] = -1;
+    if (pl.write.empty()) continue;
+    const Fill& w = pl.write[li];
+    if (w.replace) {
+      lv.e[w.entry] = PwcEntry{true, prefix(pl.write_vpn, li + 1), 0};
+      s_.replaced[li] = w.entry;
+    }
+    make_mru(lv, static_cast<unsigned>(w.entry));
   }
 }
 
@@ -419,12 +461,28 @@ WalkSchedModel::Plan WalkSchedModel::plan(const WalkSchedIn& in) {
     pl.acc_d = acc_of(pl.hits_d);
     events_.pwc_hit_dispatch = pl.acc_d < p_.levels;
   }
-  // "Cycle t + 1 with f valid: at its edge every PWC level l is filled with
-  // the prefix of f.vpn"; "victims are chosen from the state before the
-  // edge". (done_valid_i of this cycle only loads f, below.)
+  // Write step, "cycle t + 2 with g valid: at its edge every level l is
+  // filled with the prefix of g.vpn, looked up in the state before this edge".
+  if (s.g.valid) {
+    pl.write_vpn = s.g.vpn;
+    for (unsigned li = 0; li + 1 < p_.levels; ++li) {
+      pl.write.push_back(plan_write(li));
+      const Fill& w = pl.write.back();
+      if (!w.replace && w.entry == s.replaced[li]) events_.pwc_write_hit_previous_write = true;
+    }
+  }
+  // Decide step, "cycle t + 1 with f valid: for every level l a victim v[l]
+  // is chosen from the state before the edge of t + 1 ... When the write
+  // register g is valid in t + 1 and PE[l] >= 2, the entry g.v[l] is left out
+  // of every class". (done_valid_i of this cycle only loads f, below.)
+  // READING: g.v[l] is left out even when the write of this edge finds g's
+  // prefix already held and so writes nothing to g.v[l]: the rule names the
+  // decided entry g.v[l], not "the entry being replaced".
   if (s.f.valid) {
-    pl.fill_vpn = s.f.vpn;
-    for (unsigned li = 0; li + 1 < p_.levels; ++li) pl.fill.push_back(plan_fill(li, s.f.vpn));
+    for (unsigned li = 0; li + 1 < p_.levels; ++li) {
+      const bool leave_out = s.g.valid && p_.pwc_entries[li] >= 2;
+      pl.victims.push_back(decide_victim(li, leave_out ? static_cast<int>(s.g.victim[li]) : -1));
+    }
   }
   pl.sel = select_now();
   return pl;
@@ -526,8 +584,8 @@ void WalkSchedModel::apply_dispatch(const Plan& pl) {
 }
 
 // Registers that take values from the state before the edge: the output
-// registers (from d), a1, a2, the walker completions and f, the LFSR and the
-// selection pipeline.
+// registers (from d), a1, a2, the walker completions, g (from f) and f, the
+// LFSR and the selection pipeline.
 void WalkSchedModel::apply_registers(const Plan& pl, const WalkSchedIn& in) {
   // "At the edge: the output registers take (1, d.walker, d.vpn, d.iid,
   // acc)." READING: without d, disp_valid_o drops and the other output
@@ -548,6 +606,15 @@ void WalkSchedModel::apply_registers(const Plan& pl, const WalkSchedIn& in) {
     // takes req_iid_i in every policy.
     const uint32_t iid = static_cast<uint32_t>(in.req_iid & low_mask(p_.iid_bits));
     s_.a1 = Arrival{true, in.req_vpn & low_mask(p_.vpn_bits), iid, 0, 0};
+  }
+  // "At the edge the write register takes g = (1, f.vpn, v[1 .. LV-1]) (g
+  // valid = 0 after a cycle without f valid)". READING: without f valid only
+  // g.valid drops; g.vpn and g.v hold. (From f before the edge: before f is
+  // reloaded below.)
+  s_.g.valid = s_.f.valid;
+  if (s_.f.valid) {
+    s_.g.vpn = s_.f.vpn;
+    s_.g.victim = pl.victims;
   }
   // "at its edge busy[done_walker_i] = 0 and the fill register takes f = (1,
   // done_vpn_i) (f valid = 0 after a cycle without done_valid_i)".
@@ -613,6 +680,11 @@ void WalkSchedModel::check_state() const {
   }
   holds(!s.d.valid || s.busy[s.d.walker], "d names a walker that is not busy");
   holds(s.f.vpn <= low_mask(p_.vpn_bits), "f vpn wider than VPN");
+  holds(s.g.vpn <= low_mask(p_.vpn_bits), "g vpn wider than VPN");
+  holds(s.g.victim.size() + 1 == p_.levels, "g does not hold one victim per level");
+  for (unsigned li = 0; li + 1 < p_.levels; ++li) {
+    holds(s.g.victim[li] < p_.pwc_entries[li], "g victim >= PE[l]");
+  }
   holds(!s.out.valid || (s.out.acc >= 1 && s.out.acc <= p_.levels), "disp_acc not in 1 .. LV");
   if (p_.random()) holds(s.lfsr != 0, "LFSR stuck at 0");
   scratch_.clear();  // (iid, score) of the valid entries

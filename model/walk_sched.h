@@ -1,9 +1,17 @@
 // Golden cycle model of the SIMT-aware page-walk scheduler walk_sched_NAME
 // (docs/blocks/walk_sched.md): the request buffer (a collapsing queue), the
 // a1/a2 arrival stages, the bypass, the pipelined selection tree, the d stage
-// and registered dispatch outputs, aging, the fill register f, and the PWC
-// tags with 2-bit counters and tree pseudo-LRU. Written from the block document alone; shares
+// and registered dispatch outputs, aging, the two-step PWC fill (fill register
+// f -> decide -> write register g -> write), and the PWC tags with 2-bit
+// counters and tree pseudo-LRU. Written from the block document alone; shares
 // only the elaborated widths (txgen/elab/walk_sched.h) with the generator.
+//
+// PWC fill timing ("Completion and PWC fill"): done_valid_i in cycle t -> f
+// valid in t + 1 (decide: one victim per level chosen from the state of t + 1,
+// leaving out g's victim when g is valid in t + 1 and PE[l] >= 2) -> g valid in
+// t + 2 (write at edge t + 2: a level that already holds the prefix only makes
+// it the most recently used, else g's victim is written) -> the prefixes are
+// seen by lookups from t + 3 on.
 #pragma once
 
 #include <cstdint>
@@ -47,8 +55,20 @@ struct WalkSchedEvents {        // what the last posedge did, for coverage (rese
   bool aged_set = false;             // some entry became aged
   bool blocked_full = false;         // req_valid in a cycle with count == B
   bool collapse_with_append = false; // a selection removal and an append at the same edge
-  bool pwc_protected_skip = false;   // a fill: the unmasked pseudo-LRU victim had ctr > 0, a ctr = 0 entry was taken
-  bool pwc_all_counters_nonzero = false;  // a fill with no invalid entry and every ctr > 0 (plain pseudo-LRU)
+  // The PWC victim events describe the DECIDE step (the edge of the cycle with
+  // f valid, i.e. the edge after the done_valid_i edge: the same edge number as
+  // the one-step fill of the previous contract). They are properties of the
+  // choice of some level's victim, set whether or not the write one edge later
+  // replaces that victim (the write may find the prefix already held). simt
+  // only. "Eligible" below is after leaving out g's victim (when it is left out).
+  bool pwc_protected_skip = false;   // decide: no eligible invalid entry, the ctr = 0 class was used, and the
+                                     // pseudo-LRU victim over all eligible entries (no counter mask) had ctr > 0
+  bool pwc_all_counters_nonzero = false;  // decide: no eligible invalid entry and every eligible ctr > 0 (plain pseudo-LRU)
+  // New with the two-step fill (all policies):
+  bool pwc_victim_excluded = false;  // decide: g was valid and, for some level with PE >= 2, the choice without
+                                     // leaving out g's victim would have been g's victim (the exclusion changed it)
+  bool pwc_write_hit_previous_write = false;  // write: some level found its prefix in the entry that the write at
+                                              // the previous edge had just replaced (back-to-back, one prefix: written once)
   bool pwc_ctr_saturated = false;    // an increment clipped at 3
   bool pwc_hit_dispatch = false;     // a dispatch lookup hit some level (acc < LV)
 };
@@ -81,10 +101,19 @@ class WalkSchedModel {
   bool a1_valid() const { return s_.a1.valid; }
   bool a2_valid() const { return s_.a2.valid; }
   bool d_valid() const { return s_.d.valid; }
-  // The fill register f: valid in the cycle after a done_valid_i cycle; the
-  // PWC fill from f_vpn happens at the edge of that cycle.
+  // The fill register f: valid in the cycle after a done_valid_i cycle (t +
+  // 1). In that cycle the victims are DECIDED (nothing is written to the PWC
+  // at its edge); they move to g with f_vpn at the edge.
   bool f_valid() const { return s_.f.valid; }
   uint64_t f_vpn() const { return s_.f.vpn; }
+  // The write register g: valid in the cycle after an f-valid cycle (t + 2);
+  // the PWC write of g_vpn's prefixes happens at the edge of that cycle.
+  // g_victim(l) is the entry of level l = 1 .. LV-1 decided for it (written
+  // only if level l misses g_vpn's prefix at the write). Without f valid only
+  // g_valid drops; g_vpn and the victims hold their last values.
+  bool g_valid() const { return s_.g.valid; }
+  uint64_t g_vpn() const { return s_.g.vpn; }
+  unsigned g_victim(unsigned level) const;
   // The selection result register (sel_valid, sel_index) of this cycle.
   bool sel_valid() const { return s_.sel_pipe.front().valid; }
   unsigned sel_index() const { return s_.sel_pipe.front().index; }
@@ -123,6 +152,11 @@ class WalkSchedModel {
     bool valid = false;
     uint64_t vpn = 0;
   };
+  struct WriteReg {  // the write register g (valid, vpn, one victim entry per level)
+    bool valid = false;
+    uint64_t vpn = 0;
+    std::vector<unsigned> victim;  // index l - 1
+  };
   struct PwcEntry {
     bool valid = false;
     uint64_t tag = 0;
@@ -151,15 +185,17 @@ class WalkSchedModel {
     Arrival a1, a2;
     Disp d, out;
     FillReg f;
+    WriteReg g;
+    std::vector<int> replaced;      // per level: entry replaced at the last edge, -1 if none (coverage only)
     uint16_t lfsr = 0;
     std::vector<PwcLevel> pwc;      // index l - 1
     std::deque<SelResult> sel_pipe;  // L results; front = the result register (keys of cycle t - L)
   };
   // Per-level lookup result: the hit entry or -1.
   using Hits = std::vector<int>;
-  struct Fill {
+  struct Fill {  // the write step of one level
     int entry = -1;        // entry written or refreshed
-    bool replace = false;  // a victim is written
+    bool replace = false;  // g's victim is written (the level misses the prefix)
   };
   // Everything the edge decides, computed from the state before the edge.
   struct Plan {
@@ -170,8 +206,9 @@ class WalkSchedModel {
     Hits hits_a, hits_d;
     unsigned est = 0, acc_d = 0;
     uint32_t old = 0;
-    std::vector<Fill> fill;  // per level when f is valid (empty otherwise)
-    uint64_t fill_vpn = 0;   // f.vpn before the edge
+    std::vector<unsigned> victims;  // decide step: per level when f is valid (empty otherwise)
+    std::vector<Fill> write;        // write step: per level when g is valid (empty otherwise)
+    uint64_t write_vpn = 0;         // g.vpn before the edge
     SelResult sel;           // the result of this cycle's keys
     uint64_t sel_vpn = 0, a1_vpn = 0;  // the dispatched request, read before the edge
     uint32_t sel_iid = 0, a1_iid = 0;
@@ -195,7 +232,15 @@ class WalkSchedModel {
   bool subtree_has(const PwcLevel& lv, unsigned node, const std::vector<bool>& eligible) const;
   unsigned plru_victim(const PwcLevel& lv, const std::vector<bool>& eligible) const;
   static void make_mru(PwcLevel& lv, unsigned e);
-  Fill plan_fill(unsigned li, uint64_t vpn);
+  unsigned decide_victim(unsigned li, int excluded);
+  struct Choice {  // one victim walk over a level's eligibility classes
+    unsigned victim = 0;
+    bool any_invalid = false, any_zero = false;  // over the entries not left out
+    bool use_ctr = false;                        // the ctr = 0 class was used (simt)
+    unsigned plain = 0;                          // the walk over all entries not left out
+  };
+  Choice choose_victim(const PwcLevel& lv, int excluded) const;
+  Fill plan_write(unsigned li) const;
   void apply_pwc(const Plan& pl);
 
   // The edge.

@@ -129,6 +129,16 @@ TEST(Cli, ReportGivesWalkSchedulerStorage) {
     EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
 }
 
+TEST(Cli, ReportGivesIcacheTagWidening) {
+  // Seed 000 section 4.3.1: the 6-byte tag entry widened to 12 bytes on 256 lines is 1.5 KB.
+  const auto r = run_txgen("report --config " + source("configs/seed000_icache_tx.json") + " --block icache_tx");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* row : {"| tag widening | (96 - 48) bits x 256 lines = 1536 B (1.5 KB) |",
+                          "| instruction tag | 48 - 6 - 5 = 37 bits in a 48-bit entry |", "| aware, 1 per line | 256 |",
+                          "| aware, 8 per line, kernel flush | 2048 |"})
+    EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
+}
+
 TEST(Cli, ReportNamesTheConfiguredBlocks) {
   const auto r = run_txgen("report --config " + source("configs/default.json") + " --format names");
   ASSERT_EQ(r.exit_code, 0) << r.output;

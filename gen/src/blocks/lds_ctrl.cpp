@@ -28,30 +28,7 @@ using std::to_string;
 
 string state_is(State s) { return "(state_q == " + sized(kStateBits, s) + ")"; }
 string op_is(Op o) { return "(op_q == " + sized(kStateBits, o) + ")"; }
-string field(const string& vec, unsigned i, unsigned width) { return slice(vec, i * width, width); }
 string indexed(const string& base, unsigned i) { return base + to_string(i); }
-
-string priority(const Cases& cases, const string& otherwise) {
-  string s;
-  for (const auto& [cond, value] : cases) s += cond + " ? " + value + " : ";
-  return s + otherwise;
-}
-
-string or_of(const std::vector<string>& terms, const string& fallback) {
-  if (terms.empty()) return fallback;
-  string s;
-  for (const auto& t : terms) s += (s.empty() ? "" : " | ") + t;
-  return "(" + s + ")";
-}
-
-string onehot_select(const string& onehot, const string& vec, unsigned count, unsigned width) {
-  std::vector<string> terms;
-  for (unsigned i = 0; i < count; ++i)
-    terms.push_back("(" + repeat(width, slice(onehot, i, 1)) + " & " + field(vec, i, width) + ")");
-  return or_of(terms, sized(width, 0));
-}
-
-
 
 // ---------------------------------------------------------------------------
 // Ports

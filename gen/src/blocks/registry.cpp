@@ -3,7 +3,8 @@
 namespace txgen::blocks {
 
 const std::vector<BlockInfo>& registry() {
-  static const std::vector<BlockInfo> blocks = {bd_codec_block(), lds_ctrl_block(), dhsl_block(), walk_sched_block()};
+  static const std::vector<BlockInfo> blocks = {bd_codec_block(), lds_ctrl_block(), dhsl_block(), walk_sched_block(),
+                                                  icache_tx_block()};
   return blocks;
 }
 

@@ -159,34 +159,36 @@ string plru_touch(const PwcLevel& lv, const string& bits, const string& hit) {
 
 // Victim of a fill: the tree is walked towards the less recently used side,
 // never into a side without an eligible entry. Eligible = the lowest class
-// present (invalid < counter zero < counter non-zero), so every node only
-// compares its children's lowest classes (a min tree, no global "any" first);
-// all directions are computed in parallel and an entry is the victim when
-// every node on its path points at it.
+// present among the entries not excluded (invalid < counter zero < counter
+// non-zero); the entry the write register is about to replace is excluded,
+// so a back-to-back completion never picks it again. Every node's direction
+// comes from OR-reductions of the eligible entries under its two children, all
+// in parallel; an entry is the victim when every node on its path points at it.
 void plru_victim(Module& m, const WalkSchedParams& p, const PwcLevel& lv) {
   const string pre = lv.pre;
-  const unsigned e = lv.entries, cw = p.simt() ? 2 : 1;
+  const unsigned e = lv.entries;
   if (e == 1) {
     m.wire_assign(pre + "victim_oh", 1, "1'b1");
     return;
   }
-  std::vector<string> cls(2 * e);  // heap node -> its lowest class
-  for (unsigned i = 0; i < e; ++i) {
-    cls[e + i] = pre + "cls" + to_string(e + i);
-    const string valid = emit::bit(pre + "valid_q", i, e);
-    m.wire_assign(cls[e + i], cw, p.simt() ? "{" + valid + ", " + valid + " & (" + field(pre + "ctr_q", to_string(i), 2) +
-                                                  " != 2'd0)}"
-                                            : valid);
+  m.wire_assign(pre + "cand", e, "~(" + repeat(e, "g_v_q") + " & " + pre + "gvic_q)");
+  m.wire_assign(pre + "inv", e, pre + "cand & ~" + pre + "valid_q");
+  string elig = "(|" + pre + "inv) ? " + pre + "inv : ";
+  if (p.simt()) {
+    std::vector<string> zero;
+    for (unsigned i = e; i-- > 0;) zero.push_back("(" + field(pre + "ctr_q", to_string(i), 2) + " == 2'd0)");
+    m.wire_assign(pre + "zero", e, pre + "cand & " + concat(zero));
+    elig += "(|" + pre + "zero) ? " + pre + "zero : ";
   }
+  m.wire_assign(pre + "elig", e, elig + pre + "cand");
   std::vector<string> right(e);
   for (unsigned n = e - 1; n >= 1; --n) {
-    const string l = cls[2 * n], r = cls[2 * n + 1];
-    cls[n] = pre + "cls" + to_string(n);
-    m.wire_assign(cls[n], cw, "(" + r + " < " + l + ") ? " + r + " : " + l);
+    const unsigned d = node_depth(n), half = e >> (d + 1), lo = node_lo(n, lv.depth);
     right[n] = pre + "right" + to_string(n);
-    m.wire_assign(right[n], 1, emit::bit(pre + "plru_q", n - 1, e - 1) + " ? (" + r + " <= " + l + ") : (" + r + " < " + l + ")");
+    m.wire_assign(right[n], 1, range_or(pre + "elig", lo + half, half, e) + " & (" +
+                                   emit::bit(pre + "plru_q", n - 1, e - 1) + " | ~" +
+                                   range_or(pre + "elig", lo, half, e) + ")");
   }
-  m.wire_assign("unused_" + pre + "cls1", cw, cls[1]);
   std::vector<string> victim;
   for (unsigned i = e; i-- > 0;) {
     string path;
@@ -223,16 +225,20 @@ void pwc_level_logic(Module& m, const WalkSchedParams& p, const PwcLevel& lv) {
     pwc_lookup(m, lv, "a", "a1_vpn_q", p.vpn_bits);
   }
   pwc_lookup(m, lv, "d", "d_vpn_q", p.vpn_bits);
-  pwc_lookup(m, lv, "f", "f_vpn_q", p.pwc_tag_bits.back());
+  // decide (f valid): the victim from the state of this cycle, into g
   if (e > 1) m.flop(pre + "plru", e - 1);
   plru_victim(m, p, lv);
-  m.wire_assign(pre + "alloc", 1, "f_v_q & ~" + pre + "any_f");
-  m.wire_assign(pre + "write", e, "(" + pre + "alloc ? " + pre + "victim_oh : " + sized(e, 0) + ")");
-  m.wire_assign(pre + "touch_f", e, "f_v_q ? (" + pre + "any_f ? " + pre + "hit_f : " + pre + "write) : " + sized(e, 0));
+  m.flop(pre + "gvic", e);
+  m.assign(pre + "gvic_d", "f_v_q ? " + pre + "victim_oh : " + pre + "gvic_q");
+  // write (g valid): touch the entry holding the prefix, else replace the victim
+  pwc_lookup(m, lv, "g", "g_vpn_q", p.pwc_tag_bits.back());
+  m.wire_assign(pre + "alloc", 1, "g_v_q & ~" + pre + "any_g");
+  m.wire_assign(pre + "write", e, "(" + pre + "alloc ? " + pre + "gvic_q : " + sized(e, 0) + ")");
+  m.wire_assign(pre + "touch_f", e, "g_v_q ? (" + pre + "any_g ? " + pre + "hit_g : " + pre + "write) : " + sized(e, 0));
   m.assign(pre + "valid_d", pre + "valid_q | " + pre + "write");
   std::vector<string> tags;
   for (unsigned i = e; i-- > 0;)
-    tags.push_back(emit::bit(pre + "write", i, e) + " ? " + prefix_of(lv, "f_vpn_q", p.pwc_tag_bits.back()) + " : " +
+    tags.push_back(emit::bit(pre + "write", i, e) + " ? " + prefix_of(lv, "g_vpn_q", p.pwc_tag_bits.back()) + " : " +
                    field(pre + "tag_q", to_string(i), lv.tag_bits));
   m.assign(pre + "tag_d", concat(tags));
   if (e > 1) {
@@ -246,12 +252,17 @@ void pwc_level_logic(Module& m, const WalkSchedParams& p, const PwcLevel& lv) {
 }
 
 void pwc(Module& m, const WalkSchedParams& p) {
-  // the fill register: a completion fills the PWCs one edge later
+  // a completion registers in f, decides its victims into g at the next edge
+  // and is written at the one after
   const unsigned deepest = p.pwc_tag_bits.back();
   m.flop("f_v", 1);
   m.flop_noreset("f_vpn", deepest);
   m.assign("f_v_d", "done_valid_i");
   m.assign("f_vpn_d", "done_valid_i ? " + slice("done_vpn_i", p.vpn_bits - deepest, deepest) + " : f_vpn_q");
+  m.flop("g_v", 1);
+  m.flop_noreset("g_vpn", deepest);
+  m.assign("g_v_d", "f_v_q");
+  m.assign("g_vpn_d", "f_v_q ? f_vpn_q : g_vpn_q");
   for (unsigned l = 1; l < p.levels; ++l) pwc_level_logic(m, p, pwc_level(p, l));
   if (p.simt()) pwc_accesses(m, p, "a", "est");
   pwc_accesses(m, p, "d", "d_acc");

@@ -25,4 +25,8 @@ const char* name_of(WalkPolicy p) {
   return "?";
 }
 
+const char* name_of(IcacheVariant v) { return v == IcacheVariant::Naive ? "naive" : "aware"; }
+
+const char* name_of(IfillOrder o) { return o == IfillOrder::TxFirst ? "tx_first" : "invalid_first"; }
+
 }  // namespace txgen::config

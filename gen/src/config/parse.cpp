@@ -149,6 +149,7 @@ IcacheConfig parse_icache(const json& j) {
                           std::to_string(uint64_t{c.ways} * c.line_bytes));
   c.tx_index = r.choice("tx_index", {"direct_mapped", "set"}) == "set" ? TxIndex::Set
                                                                         : TxIndex::DirectMapped;
+  if (r.has("tag_bytes")) c.tag_bytes = static_cast<unsigned>(r.integer("tag_bytes", 1, 64));
   r.reject_unknown();
   return c;
 }
@@ -278,6 +279,32 @@ WalkSchedConfig parse_walk_sched(const json& j) {
   return w;
 }
 
+bool boolean(ObjectReader& r, const std::string& key) {
+  const json& v = r.field(key);
+  if (!v.is_boolean()) throw ConfigError(r.path_of(key), show(v), "must be true or false");
+  return v.get<bool>();
+}
+
+IcacheTxConfig parse_icache_tx(const json& j, const Config& cfg) {
+  ObjectReader r(j, "$.icache_tx");
+  IcacheTxConfig c;
+  if (!cfg.icache)
+    throw ConfigError("$.icache", "(missing)", "required by $.icache_tx: the I-cache it controls");
+  c.variant = r.choice("variant", {"naive", "aware"}) == "naive" ? IcacheVariant::Naive
+                                                               : IcacheVariant::Aware;
+  if (r.has("translations_per_line"))
+    c.translations_per_line = static_cast<unsigned>(r.integer("translations_per_line", 1, 16));
+  if (r.has("comparators")) c.comparators = static_cast<unsigned>(r.integer("comparators", 1, 16));
+  if (r.has("kernel_flush")) c.kernel_flush = boolean(r, "kernel_flush");
+  if (r.has("sharers")) c.sharers = static_cast<unsigned>(r.integer("sharers", 1, 8));
+  if (r.has("instruction_fill_order"))
+    c.ifill_order = r.choice("instruction_fill_order", {"invalid_first", "tx_first"}) == "tx_first"
+                        ? IfillOrder::TxFirst
+                        : IfillOrder::InvalidFirst;
+  r.reject_unknown();
+  return c;
+}
+
 }  // namespace
 
 Config parse_config(const json& doc) {
@@ -292,6 +319,7 @@ Config parse_config(const json& doc) {
   if (root.has("lds_ctrl")) cfg.lds_ctrl = parse_lds_ctrl(root.field("lds_ctrl"));
   if (root.has("dhsl")) cfg.dhsl = parse_dhsl(root.field("dhsl"));
   if (root.has("walk_sched")) cfg.walk_sched = parse_walk_sched(root.field("walk_sched"));
+  if (root.has("icache_tx")) cfg.icache_tx = parse_icache_tx(root.field("icache_tx"), cfg);
   root.reject_unknown();
   return cfg;
 }

@@ -46,5 +46,6 @@ BlockInfo bd_codec_block();
 BlockInfo lds_ctrl_block();
 BlockInfo dhsl_block();
 BlockInfo walk_sched_block();
+BlockInfo icache_tx_block();
 
 }  // namespace txgen::blocks

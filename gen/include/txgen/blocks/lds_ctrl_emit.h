@@ -13,6 +13,7 @@
 
 #include "txgen/blocks/block.h"
 #include "txgen/elab/lds_ctrl.h"
+#include "txgen/emit/expr.h"
 #include "txgen/emit/verilog.h"
 
 namespace txgen::blocks::lds {
@@ -24,20 +25,15 @@ enum Op : unsigned { kOpReset = 0, kOpLookup = 1, kOpFill = 2, kOpShoot = 3, kOp
 constexpr unsigned kStateBits = 3;
 constexpr unsigned kWordBits = 64;
 
-using Cases = std::vector<std::pair<std::string, std::string>>;
 
 std::string state_is(State s);
 std::string op_is(Op o);
-// Entry i of a flat per-entry vector.
-std::string field(const std::string& vec, unsigned i, unsigned width);
 std::string indexed(const std::string& base, unsigned i);  // base + i
-// cond_1 ? v_1 : cond_2 ? v_2 : ... : otherwise
-std::string priority(const Cases& cases, const std::string& otherwise);
-// OR of the terms, fallback when there are none.
-std::string or_of(const std::vector<std::string>& terms, const std::string& fallback);
-// AND-OR selection of per-entry fields by a one-hot mask.
-std::string onehot_select(const std::string& onehot, const std::string& vec, unsigned count,
-                          unsigned width);
+using emit::Cases;
+using emit::field;
+using emit::onehot_select;
+using emit::or_of;
+using emit::priority;
 
 void header(emit::Module& m, const elab::LdsCtrlParams& p, const EmitContext& ctx,
             const std::string& role);

@@ -41,6 +41,7 @@ struct IcacheConfig {
   unsigned ways = 0;
   unsigned line_bytes = 0;
   TxIndex tx_index = TxIndex::DirectMapped;
+  unsigned tag_bytes = 6;  // baseline tag entry per way (seed 000 Fig. 10a: 6 bytes)
 };
 
 enum class CodecHost { Lds, Icache };
@@ -104,6 +105,21 @@ struct WalkSchedConfig {
   unsigned select_levels_per_cycle = 1;       // selection tree levels per pipeline stage (2 misses 2.5 ns)
 };
 
+// Instruction-aware I-cache with translation ways (seed 000 section 4.3).
+enum class IcacheVariant { Naive, Aware };
+enum class IfillOrder { InvalidFirst, TxFirst };
+const char* name_of(IcacheVariant v);
+const char* name_of(IfillOrder o);
+
+struct IcacheTxConfig {
+  IcacheVariant variant = IcacheVariant::Aware;
+  unsigned translations_per_line = 8;  // 1, or bd_codec.tags
+  unsigned comparators = 8;            // sub-entry tag comparators (divides translations_per_line)
+  bool kernel_flush = true;            // the flush keeps Tx-mode lines (section 4.3.3)
+  unsigned sharers = 4;                // CUs sharing the cache (seed 000 Table 1)
+  IfillOrder ifill_order = IfillOrder::InvalidFirst;
+};
+
 struct Config {
   std::string name;  // lower-case identifier, part of every module name
   SystemConfig system;
@@ -114,6 +130,7 @@ struct Config {
   std::optional<LdsCtrlConfig> lds_ctrl;
   std::optional<DhslConfig> dhsl;
   std::optional<WalkSchedConfig> walk_sched;
+  std::optional<IcacheTxConfig> icache_tx;
 };
 
 }  // namespace txgen::config

@@ -1,0 +1,228 @@
+// Golden reference model of the instruction-aware I-cache with translation
+// ways (docs/blocks/icache_tx.md), together with its tag and data SRAMs: the
+// behaviour of icache_tx_NAME_sys (or icache_tx_NAME_base_sys), cycle exact.
+// Written from the block document alone; shares only the elaborated widths
+// (txgen/elab/icache_tx.h) and the bd_codec model with the rest of txgen.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "bd_codec.h"
+#include "txgen/elab/icache_tx.h"
+
+namespace txgen::model {
+
+struct IcacheTxIn {
+  bool rst_n = true;
+  // instruction fetch and fill
+  bool if_valid = false;
+  uint64_t if_addr = 0;
+  bool ifill_valid = false;
+  uint64_t ifill_addr = 0;
+  Bits ifill_data;  // LB x 8
+  bool flush_valid = false;
+  // translation lookups and fills, one element per CU (S)
+  std::vector<bool> tl_valid;
+  std::vector<uint64_t> tl_vpn;
+  std::vector<uint32_t> tl_vmid, tl_vrf;
+  bool tl_resp_ready = false;
+  std::vector<bool> tf_valid;
+  std::vector<uint64_t> tf_vpn;
+  std::vector<uint32_t> tf_vmid, tf_vrf;
+  std::vector<uint64_t> tf_ppn, tf_perm;
+  bool vic_ready = false;
+  // shootdown
+  bool sd_valid = false;
+  bool sd_all = false;
+  uint64_t sd_vpn = 0;
+  uint32_t sd_vmid = 0;
+  // Sized for the parameters (vectors of S, zero data); the baseline ignores
+  // every translation field.
+  static IcacheTxIn idle(const elab::IcacheTxParams& p);
+};
+
+struct IcacheTxOut {
+  bool if_ready = false;
+  bool if_resp_valid = false;
+  bool if_resp_hit = false;
+  Bits if_resp_data;  // LB x 8 (= the data SRAM's rdata)
+  bool ifill_ready = false;
+  bool flush_ready = false;
+  bool flush_done = false;
+  std::vector<bool> tl_ready, tf_ready;  // S each
+  bool tl_resp_valid = false;
+  uint32_t tl_resp_cu = 0;
+  bool tl_resp_hit = false;
+  uint64_t tl_resp_ppn = 0, tl_resp_perm = 0;
+  bool vic_valid = false;
+  uint64_t vic_vpn = 0;
+  uint32_t vic_vmid = 0, vic_vrf = 0;
+  uint64_t vic_ppn = 0, vic_perm = 0;
+  bool sd_ready = false;
+  bool sd_done = false;
+  // SRAM ports as the controller drives them (defined only when en / we)
+  bool tag_en = false, tag_we = false;
+  uint32_t tag_set = 0;
+  uint64_t tag_way_en = 0;
+  Bits tag_wdata;  // A x E
+  bool data_en = false, data_we = false;
+  uint32_t data_line = 0;
+  Bits data_wdata;  // LB x 8
+};
+
+// What the edge of the cycle just stepped did, for coverage. Each flag refers
+// to that one edge.
+struct IcacheTxEvents {
+  bool fetch_hit = false, fetch_miss = false;
+  bool ifill_took_invalid = false;   // instruction fill into an Invalid way
+  bool ifill_evicted_tx = false;     // instruction fill replaced a Tx line
+  bool ifill_evicted_ic = false;     // instruction fill replaced an IC line
+  bool ifill_evicted_ic_over_tx = false;  // (naive/baseline) an IC line while a Tx line existed in the set
+  bool flush = false, flush_kept_tx = false;  // a flush; and a Tx line survived it
+  bool lookup_miss_not_tx = false;   // lookup answered from ISSUE (line not Tx)
+  bool lookup_hit = false, lookup_miss_tx = false;  // answered from CMP
+  bool lookup_hit_late_group = false;  // hit found in a group > 0
+  bool fill_bypass_ic = false;       // flow 6-7-9-10
+  bool fill_init_invalid = false;    // flow 6-7-8 into an Invalid line
+  bool fill_init_over_ic = false;    // naive: a translation replaced instructions
+  bool fill_into_tx = false;         // fill decided in CMP
+  bool fill_replaced_same = false;   // the translation was already there
+  bool fill_evicted_lru = false;     // an LRU sub-entry was evicted (flow ...-10-11)
+  bool fill_dropped = false;         // the compression dropped an entry
+  bool clobbered = false;            // a WRITE was cancelled by the clobber flag
+  bool engine_port_wait = false;     // ISSUE or WRITE waited for the port
+  bool victim_out = false;           // a victim left at this edge
+  bool victim_stalled = false;       // vic_valid with vic_ready low
+  bool sd_all = false, sd_vpn_hit = false, sd_emptied_line = false;
+  bool resp_stalled = false;         // tl_resp_valid with tl_resp_ready low
+};
+
+class IcacheTxModel {
+ public:
+  // baseline = true models icache_tx_NAME_base_sys (no translations).
+  IcacheTxModel(const elab::IcacheTxParams& p, bool baseline);
+
+  // Per cycle: outputs(in) with the inputs held before the rising edge
+  // (asynchronous reset applies when in.rst_n is false), then posedge(in).
+  IcacheTxOut outputs(const IcacheTxIn& in) const;
+  void posedge(const IcacheTxIn& in);
+  const IcacheTxEvents& events() const { return events_; }  // of the last posedge
+
+  // Inspection for tests.
+  enum class Mode : uint8_t { Invalid, Ic, Tx };
+  Mode mode(unsigned line) const;            // line = {way, set}
+  std::vector<unsigned> recency(unsigned set) const;  // ways, least recent first
+  Bits tag_entry(unsigned set, unsigned way) const;   // E bits (TB for the baseline)
+  Bits data_line(unsigned line) const;                // LB x 8
+  bool idle() const;                                  // engine IDLE
+
+  const elab::IcacheTxParams& params() const { return p_; }
+
+ private:
+  elab::IcacheTxParams p_;
+  bool baseline_;
+  IcacheTxEvents events_;
+
+  enum class Eng : uint8_t { Idle, Issue, Dec, Cmp, Write, Vic };
+  enum class Op : uint8_t { None, Lookup, Fill, SdVpn };
+  // What the translation engine does with the SRAM ports in a cycle.
+  enum class EPort : uint8_t { None, Read, Init, Write };
+
+  // One sub-entry of a Tx-mode line with its data slot.
+  struct Sub {
+    bool valid = false;
+    uint32_t rank = 0;
+    uint64_t va = 0;
+    uint32_t vmid = 0, vrf = 0;
+    uint64_t ppn = 0, perm = 0;
+  };
+  struct Victim {
+    uint64_t vpn = 0;
+    uint32_t vmid = 0, vrf = 0;
+    uint64_t ppn = 0, perm = 0;
+  };
+  // Every register of the controller (reset values in reset_regs_).
+  struct Regs {
+    std::vector<uint8_t> mode;  // NL, Mode values, index {way, set}
+    std::vector<uint8_t> rec;   // NS x A: ways of each set, least recent first
+    // instruction pipeline
+    bool s1_valid = false;
+    uint32_t s1_set = 0;
+    uint64_t s1_tag = 0;
+    bool s2_valid = false, s2_hit = false;
+    // translation engine and its request register
+    Eng st = Eng::Idle;
+    Op op = Op::None;
+    uint32_t line = 0;  // L
+    uint64_t tag = 0;   // VA tag t
+    uint32_t vmid = 0, vrf = 0;
+    uint64_t ppn = 0, perm = 0;
+    uint32_t cu = 0;
+    bool clobber = false;
+    unsigned group = 0;
+    uint32_t sd_match = 0;  // shootdown matches accumulated over the groups
+    std::vector<Sub> dec;   // X: DEC register (normalised ranks)
+    // candidate, packed at the decision (CMP edge); WRITE stores it
+    Bits cand_entry;        // E
+    Bits cand_line;         // LB x 8
+    bool cand_empty = false;
+    bool cand_dropped = false;
+    std::vector<Victim> pend;  // victims of the write: evicted, then dropped
+    // victim list in VIC
+    std::vector<Victim> vic;
+    unsigned vic_head = 0;
+    // lookup response register, done pulses, round-robin pointers
+    bool resp_valid = false, resp_hit = false;
+    uint32_t resp_cu = 0;
+    uint64_t resp_ppn = 0, resp_perm = 0;
+    bool flush_done = false, sd_done = false;
+    unsigned rr_lk = 0, rr_tf = 0;
+  };
+  // Combinational decisions of one cycle.
+  struct Comb {
+    bool ifill_ready = false, ifill_fire = false, if_ready = false, if_fire = false;
+    unsigned ifill_set = 0, ifill_way = 0;
+    uint64_t ifill_tag = 0;
+    bool i1_hit = false;
+    unsigned i1_way = 0;
+    bool port_free = false;
+    bool flush_ready = false, flush_fire = false, sd_ready = false, sd_fire = false;
+    bool lk_ok = false, tf_ok = false, lk_fire = false, tf_fire = false;
+    int lk_grant = -1, tf_grant = -1;
+    EPort eport = EPort::None;
+  };
+
+  void validate() const;
+  Comb comb(const Regs& r, const IcacheTxIn& in) const;
+  void drive_ports(const Regs& r, const IcacheTxIn& in, const Comb& c, IcacheTxOut& o) const;
+  unsigned addr_set(uint64_t a) const;
+  uint64_t addr_tag(uint64_t a) const;
+  unsigned vpn_line(uint64_t vpn) const;
+  uint64_t vpn_tag(uint64_t vpn) const;
+  uint64_t rebuild_vpn(uint64_t va_tag, unsigned line) const;
+  unsigned lru_of(const Regs& r, unsigned set, uint64_t way_mask) const;
+  uint64_t ways_in_mode(const Regs& r, unsigned set, Mode m) const;
+  unsigned ifill_victim(const Regs& r, unsigned set) const;
+  void touch(Regs& r, unsigned set, unsigned way) const;
+  Bits itag_entry(uint64_t tag) const;
+  Bits tx_entry(const std::vector<Sub>& cand, uint32_t& dropped) const;
+  Bits tx_line(const std::vector<Sub>& cand, uint32_t keep) const;
+  std::vector<Sub> init_candidate(const Regs& r) const;
+  void unpack(Regs& r) const;
+  void decide(Regs& r, std::vector<Sub> cand, int evicted);
+  void do_cmp(Regs& r, bool& sd_done);
+  void apply_ports(const IcacheTxOut& ports);
+
+  std::optional<BdCodecModel> codec_;
+  unsigned entry_bits_ = 0;  // E (TB for the baseline)
+  Regs reset_regs_;
+  Regs regs_;
+  std::vector<Bits> tag_mem_;    // NS x A entries of entry_bits_ (no reset)
+  std::vector<Bits> tag_rdata_;  // A entries (no reset)
+  std::vector<Bits> data_mem_;   // NL lines (no reset)
+  Bits data_rdata_;              // (no reset)
+};
+
+}  // namespace txgen::model

@@ -1,0 +1,11 @@
+bd_codec_seed000_icache_tx_pack.v
+bd_codec_seed000_icache_tx_unpack.v
+bd_codec_seed000_icache_tx_comp.v
+bd_codec_seed000_icache_tx_decomp.v
+icache_tx_seed000_icache_tx.v
+icache_tx_seed000_icache_tx_base.v
+icache_tx_seed000_icache_tx_tag_sram.v
+icache_tx_seed000_icache_tx_base_tag_sram.v
+icache_tx_seed000_icache_tx_data_sram.v
+icache_tx_seed000_icache_tx_sys.v
+icache_tx_seed000_icache_tx_base_sys.v
