@@ -11,9 +11,9 @@
 //     (tf_ready_o[c]) is 0. With S = 1 "the grant is CU 0" unconditionally, so
 //     tl_ready_o[0] = lk_ok (tf_ready_o[0] = tf_ok) whatever tl_valid_i holds.
 //  R2 if_resp_hit_o while if_resp_valid_o = 0: the document defines s2 only
-//     for a valid s1 ("At the edge s2 = (1, hit)"). The model loads
-//     s2 = (s1.valid, s1.valid & hit) at every edge, so the hit output is 0
-//     when no response is valid.
+//     for a valid s1 ("At the edge s2 = (1, hit, s1.set, h)"). The model loads
+//     s2 = (s1.valid, s1.valid & hit, s1.set, h) at every edge, so the hit
+//     output is 0 when no response is valid (set and way matter only on a hit).
 //  R3 Data slots a fill's WRITE stores: "slot i = {zeros, perm_i, ppn_i}" of
 //     the candidate, and "slots not holding a translation are zero when
 //     written". A slot holds a translation when the packed word written with
@@ -24,10 +24,10 @@
 //     sd-all clears the Tx lines first and the fill's line is IC after the
 //     edge (the document states this order only for a flush and a fill).
 //  R5 Reset: outputs under rst_n = 0 are the combinational outputs of the
-//     reset state for the inputs held (e.g. if_ready_o = ~ifill_valid_i,
-//     tag_en_o = 1 for a fetch or fill request). The SRAMs have no reset, so a
-//     fetch's tag read or a fill's SRAM writes driven during reset do reach
-//     the arrays / rdata registers at the edge; no controller state changes.
+//     reset state for the inputs held (e.g. ifill_ready_o = 0 since fs = 0,
+//     if_ready_o = 1, tag_en_o = 1 for a fetch request). The SRAMs have no
+//     reset, so a fetch's tag read driven during reset does reach the rdata
+//     registers at the edge; no controller state changes.
 //  R6 "Port free" is evaluated on the requests (if_valid_i, ifill_valid_i) and
 //     s1.valid exactly as written, not on accepted requests.
 //  R7 ISSUE cases that need no port (lookup or shootdown of a non-Tx line,
@@ -43,22 +43,30 @@
 //     before packing (the reference, its lowest valid entry, is never dropped,
 //     so the packed word is empty exactly then).
 //  R11 The instruction fill's clobber check uses the engine state of the
-//     cycle of the fill (DEC, CMP or WRITE before the edge).
-//  R12 With X = 1 the lookup hit goes to IDLE (no WRITE); its set touch
-//     happens at the CMP edge like for X > 1.
+//     cycle of the fill (DEC, CMP, PACK or WRITE before the edge).
+//  R12 With X = 1 the lookup hit goes to IDLE (no WRITE); its set touch is
+//     registered at the CMP edge like for X > 1 (applied one edge later).
 //  R13 Baseline (_base_sys): flush_ready_o = 1 (the engine is always idle)
 //     and every translation output (sd_ready_o included) is 0.
 //  R14 A shootdown that empties the line still performs its WRITE (the tag
 //     SRAM writes the all-zero entry, way L[LI-1:SI]) in that cycle, and
 //     mode[L] becomes Invalid at the same edge. A lookup hit's WRITE (X > 1)
-//     does not touch the set again (only the CMP edge touches).
+//     does not touch the set again (only the CMP edge registers a touch).
 //  R15 Rank ties in a stored word (never produced by this controller) are
 //     broken by index, as the normalisation formula says.
+//  R16 A shootdown by VPN is decided like the other operations, at the edge
+//     of CMP cycle NG (the evaluation of the last group): "(NG cycles)" counts
+//     the comparisons; none -> IDLE with sd_done_o in CMP cycle NG + 1.
+//  R17 Instruction fill stage: ifill_valid_i = 0 returns fs to 0 in every
+//     stage, F1 included (no victim is kept). If the requester changed
+//     ifill_addr_i while holding the request, the captured set and F1's way
+//     are still written, with the tag of the address of the accept cycle.
 #include "model/icache_tx.h"
 
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace txgen::model {
 
@@ -185,8 +193,8 @@ IcacheTxModel::IcacheTxModel(const elab::IcacheTxParams& p, bool baseline) : p_(
     for (unsigned w = 0; w < p_.ways; ++w) r.rec[static_cast<size_t>(s) * p_.ways + w] = static_cast<uint8_t>(w);
   }
   r.dec.assign(p_.tx_per_line, Sub{});
-  r.cand_entry = Bits(entry_bits_);
-  r.cand_line = Bits(p_.line_bits);
+  r.cand.assign(p_.tx_per_line, Sub{});
+  r.packed_entry = Bits(entry_bits_);
   regs_ = reset_regs_;
 
   tag_mem_.assign(static_cast<size_t>(p_.sets) * p_.ways, Bits(entry_bits_));
@@ -268,6 +276,15 @@ void IcacheTxModel::touch(Regs& r, unsigned set, unsigned way) const {
   order[p_.ways - 1] = static_cast<uint8_t>(way);
 }
 
+// "Where the engine ... says 'the set touches the way' at the edge of cycle t
+// ..., the touch is registered at that edge as the pending touch (set, way)
+// and applied at the edge of t + 1".
+void IcacheTxModel::register_engine_touch(Regs& r) const {
+  r.pending_touch.valid = true;
+  r.pending_touch.set = r.line & static_cast<uint32_t>(low_mask(p_.set_bits));
+  r.pending_touch.way = r.line >> p_.set_bits;
+}
+
 // ---------------------------------------------------------------------------
 // Tag entries and data lines
 
@@ -338,16 +355,18 @@ std::vector<IcacheTxModel::Sub> IcacheTxModel::init_candidate(const Regs& r) con
 
 IcacheTxModel::Comb IcacheTxModel::comb(const Regs& r, const IcacheTxIn& in) const {
   Comb c;
-  // "ifill_ready_o = ~s1.valid (I1 owns the data port)"
-  c.ifill_ready = !r.s1_valid;
+  // F2: "ifill_ready_o = ~s1.valid"; "ifill_ready_o = 0 whenever fs != 2"
+  c.ifill_ready = r.fs == 2 && !r.s1_valid;
   c.ifill_fire = in.ifill_valid && c.ifill_ready;
   // "if_ready_o = ~(ifill_valid_i & ifill_ready_o)"
   c.if_ready = !c.ifill_fire;
   c.if_fire = in.if_valid && c.if_ready;
+  // F1: "the victim way v of the captured set is chosen from the state of this cycle"
+  if (r.fs == 1) c.f1_way = ifill_victim(r, r.fs_set);
   if (c.ifill_fire) {
-    c.ifill_set = addr_set(in.ifill_addr);
-    c.ifill_tag = addr_tag(in.ifill_addr);
-    c.ifill_way = ifill_victim(r, c.ifill_set);
+    c.ifill_set = r.fs_set;
+    c.ifill_way = r.fs_way;
+    c.ifill_tag = addr_tag(in.ifill_addr);  // "the instruction tag of ifill_addr_i in that cycle"
   }
   // I1: "way w hits when mode[s1.set, w] = IC and entry w of tag_rdata_i has
   // [IT-1:0] = s1.tag. ... the hit way h is the lowest."
@@ -428,8 +447,8 @@ void IcacheTxModel::drive_ports(const Regs& r, const IcacheTxIn& in, const Comb&
   };
 
   if (c.ifill_fire) {
-    // "the tag SRAM writes way v of set s (entry = the instruction tag) and the
-    // data SRAM writes line {v, s} with ifill_data_i"
+    // "the tag SRAM writes way v of the captured set s (entry = the instruction
+    // tag of ifill_addr_i in that cycle) and the data SRAM writes line {v, s}"
     tag_write(c.ifill_set, c.ifill_way, itag_entry(c.ifill_tag));
     const Bits d = sized(in.ifill_data, p_.line_bits);
     data_access((c.ifill_way << p_.set_bits) | c.ifill_set, true, &d);
@@ -455,10 +474,15 @@ void IcacheTxModel::drive_ports(const Regs& r, const IcacheTxIn& in, const Comb&
       data_access(r.line, true, &d);
       break;
     }
-    case EPort::Write:
-      tag_write(lset, lway, r.cand_entry);
-      if (r.op == Op::Fill) data_access(r.line, true, &r.cand_line);
+    case EPort::Write: {
+      // "the tag SRAM writes the entry registered by PACK"
+      tag_write(lset, lway, r.packed_entry);
+      if (r.op == Op::Fill) {
+        const Bits d = written_line(r);
+        data_access(r.line, true, &d);
+      }
       break;
+    }
   }
 }
 
@@ -551,160 +575,251 @@ void IcacheTxModel::unpack(Regs& r) const {
   for (unsigned i = 0; i < x; ++i) d[i].rank = rank[i];
 }
 
-// Packs a decided candidate for WRITE; `evicted` is the sub-entry a fill
-// evicts (-1: none). Fills collect their victims: the evicted sub-entry first,
-// then the dropped ones in increasing slot order.
-void IcacheTxModel::decide(Regs& r, std::vector<Sub> cand, int evicted) {
-  uint32_t dropped = 0;
-  r.cand_entry = tx_entry(cand, dropped);
+// The decision: the candidate is registered and packed by PACK; `evicted` is
+// the sub-entry of dec a fill evicts (-1: none).
+void IcacheTxModel::decide(Regs& r, std::vector<Sub> cand, int evicted) const {
+  r.cand = std::move(cand);
+  r.cand_evicted = evicted;
+  r.st = Eng::Pack;
+}
+
+// PACK: "the packed entry and the compression's dropped mask are registered
+// at the edge; WRITE."
+void IcacheTxModel::pack(Regs& r) const {
+  r.packed_entry = tx_entry(r.cand, r.packed_dropped);
+  r.st = Eng::Write;
+}
+
+// Data line of a fill's WRITE: the candidate's slots that the packed entry
+// keeps (READING R3).
+Bits IcacheTxModel::written_line(const Regs& r) const {
   uint32_t keep = 0;
-  bool any = false;
   for (unsigned i = 0; i < p_.tx_per_line; ++i) {
-    if (cand[i].valid) {
-      any = true;
-      if (!((dropped >> i) & 1u)) keep |= 1u << i;
+    if (r.cand[i].valid && !((r.packed_dropped >> i) & 1u)) keep |= 1u << i;
+  }
+  return tx_line(r.cand, keep);
+}
+
+// "victims: the evicted sub-entry first, then the sub-entries the compression
+// dropped (the dropped mask registered by PACK) in increasing slot order"
+std::vector<IcacheTxModel::Victim> IcacheTxModel::write_victims(const Regs& r) const {
+  std::vector<Victim> v;
+  if (r.cand_evicted >= 0) {
+    const Sub& e = r.dec[static_cast<unsigned>(r.cand_evicted)];
+    v.push_back(Victim{rebuild_vpn(e.va, r.line), e.vmid, e.vrf, e.ppn, e.perm});
+  }
+  for (unsigned i = 0; i < p_.tx_per_line; ++i) {
+    if (!((r.packed_dropped >> i) & 1u)) continue;
+    const Sub& e = r.cand[i];
+    v.push_back(Victim{rebuild_vpn(e.va, r.line), e.vmid, e.vrf, e.ppn & low_mask(p_.ppn_bits),
+                       e.perm & low_mask(p_.perm_bits)});
+  }
+  return v;
+}
+
+// Matches of group g, as a mask over sub-entries: "valid and (VA tag, VMID,
+// VRF-ID) equal the operation's (a shootdown ignores the VRF-ID)".
+uint32_t IcacheTxModel::compare_group(const Regs& r, unsigned g) const {
+  const bool ignore_vrf = r.op == Op::SdVpn;
+  uint32_t m = 0;
+  for (unsigned i = g * p_.comparators; i < (g + 1) * p_.comparators; ++i) {
+    const Sub& d = r.dec[i];
+    if (d.valid && d.va == r.tag && d.vmid == r.vmid && (ignore_vrf || d.vrf == r.vrf)) m |= 1u << i;
+  }
+  return m;
+}
+
+// CMP cycle c: group c - 1 is evaluated from the matches registered at the
+// previous edge (c >= 1); unless that leaves CMP, group c is compared and
+// registered (c < NG). Leaving discards this cycle's comparison.
+void IcacheTxModel::do_cmp(Regs& r, bool& sd_done) {
+  const unsigned c = r.cmp_cycle;
+  if (c >= 1) {
+    switch (r.op) {
+      case Op::Lookup: eval_lookup(r, c - 1); break;
+      case Op::Fill: eval_fill(r, c - 1); break;
+      case Op::SdVpn: eval_shootdown(r, c - 1, sd_done); break;
+      case Op::None: r.st = Eng::Idle; break;  // unreachable
     }
   }
-  r.cand_empty = !any;
-  r.cand_dropped = dropped != 0;
-  r.cand_line = tx_line(cand, keep);
-  r.pend.clear();
-  if (r.op != Op::Fill) return;  // "A lookup's or shootdown's dropped entries are discarded"
-  if (evicted >= 0) {
-    const Sub& e = r.dec[static_cast<unsigned>(evicted)];
-    r.pend.push_back(Victim{rebuild_vpn(e.va, r.line), e.vmid, e.vrf, e.ppn, e.perm});
+  if (r.st != Eng::Cmp) return;
+  r.cmp_match = c < p_.groups ? compare_group(r, c) : 0;
+  r.cmp_cycle = c + 1;
+}
+
+// A lookup answered with a miss: response (1, cu, 0, 0, 0), engine IDLE.
+void IcacheTxModel::load_miss_response(Regs& r) {
+  r.resp_valid = true;
+  r.resp_cu = r.cu;
+  r.resp_hit = false;
+  r.resp_ppn = 0;
+  r.resp_perm = 0;
+  r.st = Eng::Idle;
+}
+
+void IcacheTxModel::eval_lookup(Regs& r, unsigned g) {
+  const bool last = g + 1 >= p_.groups;
+  if (r.cmp_match == 0) {
+    if (!last) return;
+    // "a miss (response (1, cu, 0, 0, 0)), IDLE"
+    events_.lookup_miss_tx = true;
+    load_miss_response(r);
+    return;
   }
+  const unsigned m = static_cast<unsigned>(__builtin_ctz(r.cmp_match));  // the lowest match
+  const std::vector<Sub>& d = r.dec;
+  events_.lookup_hit = true;
+  events_.lookup_hit_late_group = g > 0;
+  r.resp_valid = true;
+  r.resp_cu = r.cu;
+  r.resp_hit = true;
+  r.resp_ppn = d[m].ppn;
+  r.resp_perm = d[m].perm;
+  register_engine_touch(r);  // "the line's set touches its way" (one edge late)
+  if (p_.tx_per_line == 1) {
+    r.st = Eng::Idle;  // READING R12
+    return;
+  }
+  // "every valid entry with r < r[m] gets r + 1, m gets 0"
+  std::vector<Sub> cand = d;
   for (unsigned i = 0; i < p_.tx_per_line; ++i) {
-    if (!((dropped >> i) & 1u)) continue;
-    const Sub& e = cand[i];
-    r.pend.push_back(Victim{rebuild_vpn(e.va, r.line), e.vmid, e.vrf, e.ppn & low_mask(p_.ppn_bits),
-                            e.perm & low_mask(p_.perm_bits)});
+    if (i != m && cand[i].valid && cand[i].rank < d[m].rank) ++cand[i].rank;
+  }
+  cand[m].rank = 0;
+  decide(r, std::move(cand), -1);
+}
+
+void IcacheTxModel::eval_fill(Regs& r, unsigned g) {
+  const unsigned x = p_.tx_per_line;
+  const std::vector<Sub>& d = r.dec;
+  int w = -1;
+  unsigned k = 0;
+  bool evict = false;
+  if (r.cmp_match != 0) {
+    w = __builtin_ctz(r.cmp_match);  // the lowest match: replaced, no eviction
+    k = d[static_cast<unsigned>(w)].rank;  // READING R9
+    events_.fill_replaced_same = true;
+  } else if (g + 1 < p_.groups) {
+    return;  // CMP goes on
+  } else {
+    unsigned v = 0;
+    for (unsigned i = 0; i < x; ++i) v += d[i].valid ? 1 : 0;
+    for (unsigned i = 0; i < x && w < 0; ++i) {
+      if (!d[i].valid) w = static_cast<int>(i);
+    }
+    k = v;
+    if (w < 0) {
+      // "else the sub-entry with r = X - 1, which is evicted"
+      for (unsigned i = 0; i < x && w < 0; ++i) {
+        if (d[i].rank == x - 1) w = static_cast<int>(i);
+      }
+      if (w < 0) w = 0;  // unreachable: normalised ranks of X valid entries are 0..X-1
+      k = x - 1;
+      evict = true;
+      events_.fill_evicted_lru = true;
+    }
+  }
+  events_.fill_into_tx = true;
+  const unsigned ww = static_cast<unsigned>(w);
+  // lds_ctrl "Fill insertion" 2: every valid i != w with r[i] < k gets +1.
+  std::vector<Sub> cand = d;
+  for (unsigned i = 0; i < x; ++i) {
+    if (i != ww && cand[i].valid && cand[i].rank < k) ++cand[i].rank;
+  }
+  // 3: the old way 0 (with its rank and slot) moves to way w; the new
+  // translation takes rank 0 and way 0 with its data in slot 0.
+  if (ww != 0) cand[ww] = cand[0];
+  cand[0] = init_candidate(r)[0];
+  decide(r, std::move(cand), evict ? w : -1);
+}
+
+void IcacheTxModel::eval_shootdown(Regs& r, unsigned g, bool& sd_done) {
+  r.sd_match |= r.cmp_match;  // "accumulating the matches"
+  if (g + 1 < p_.groups) return;
+  if (r.sd_match == 0) {
+    r.st = Eng::Idle;  // READING R16
+    sd_done = true;
+    return;
+  }
+  events_.sd_vpn_hit = true;
+  std::vector<Sub> cand = r.dec;
+  for (unsigned i = 0; i < p_.tx_per_line; ++i) {
+    if ((r.sd_match >> i) & 1u) cand[i] = Sub{};  // invalid (all-zero)
+  }
+  decide(r, std::move(cand), -1);
+}
+
+// WRITE in a free cycle (the write itself is driven on the SRAM ports).
+void IcacheTxModel::do_write(Regs& r, const Comb& c, bool& sd_done) {
+  if (!c.port_free) {
+    events_.engine_port_wait = true;
+    return;
+  }
+  if (r.clobber) {
+    // "clobbered: nothing is written. A fill hands out its own new
+    // translation as the only victim (VIC); a lookup goes IDLE; a shootdown
+    // goes IDLE with sd_done_o next cycle."
+    events_.clobbered = true;
+    if (r.op == Op::Fill) {
+      r.vic.assign(1, Victim{rebuild_vpn(r.tag, r.line), r.vmid, r.vrf, r.ppn, r.perm});
+      r.vic_head = 0;
+      r.st = Eng::Vic;
+      return;
+    }
+    sd_done = r.op == Op::SdVpn;
+    r.st = Eng::Idle;
+    return;
+  }
+  if (r.op == Op::Fill) {
+    register_engine_touch(r);  // "at the edge the set touches the way" (one edge late)
+    if (r.packed_dropped != 0) events_.fill_dropped = true;
+    r.vic = write_victims(r);
+    r.vic_head = 0;
+    r.st = r.vic.empty() ? Eng::Idle : Eng::Vic;
+    return;
+  }
+  if (r.op == Op::SdVpn) {
+    // READING R10: the candidate before packing
+    const bool empty = std::none_of(r.cand.begin(), r.cand.end(), [](const Sub& e) { return e.valid; });
+    if (empty) {
+      events_.sd_emptied_line = true;
+      r.mode[r.line] = static_cast<uint8_t>(Mode::Invalid);
+    }
+    sd_done = true;
+  }
+  r.st = Eng::Idle;
+}
+
+// Instruction fill stage at the edge: F0 captures the set, F1 registers its
+// victim, F2 waits for the accept; a cycle without the request returns to F0.
+void IcacheTxModel::step_fill_stage(Regs& r, const IcacheTxIn& in, const Comb& c) const {
+  if (!in.ifill_valid || c.ifill_fire) {
+    r.fs = 0;
+  } else if (r.fs == 0) {
+    r.fs_set = addr_set(in.ifill_addr);
+    r.fs = 1;
+  } else if (r.fs == 1) {
+    r.fs_way = c.f1_way;
+    r.fs = 2;
   }
 }
 
-void IcacheTxModel::do_cmp(Regs& r, bool& sd_done) {
-  const unsigned x = p_.tx_per_line, cp = p_.comparators;
-  const unsigned lo = r.group * cp, hi = lo + cp;
-  const bool last = r.group + 1 >= p_.groups;
-  const unsigned lset = r.line & static_cast<unsigned>(low_mask(p_.set_bits));
-  const unsigned lway = r.line >> p_.set_bits;
-  const std::vector<Sub>& d = r.dec;
-  auto matches = [&](unsigned i, bool ignore_vrf) {
-    return d[i].valid && d[i].va == r.tag && d[i].vmid == r.vmid && (ignore_vrf || d[i].vrf == r.vrf);
-  };
-
-  switch (r.op) {
-    case Op::Lookup: {
-      int m = -1;
-      for (unsigned i = lo; i < hi && m < 0; ++i) {
-        if (matches(i, false)) m = static_cast<int>(i);
-      }
-      if (m >= 0) {
-        const unsigned mm = static_cast<unsigned>(m);
-        events_.lookup_hit = true;
-        events_.lookup_hit_late_group = r.group > 0;
-        r.resp_valid = true;
-        r.resp_cu = r.cu;
-        r.resp_hit = true;
-        r.resp_ppn = d[mm].ppn;
-        r.resp_perm = d[mm].perm;
-        touch(r, lset, lway);  // the translation's touch: before any instruction touch
-        // "every valid entry with r < r[m] gets r + 1, m gets 0"
-        std::vector<Sub> cand = d;
-        for (unsigned i = 0; i < x; ++i) {
-          if (i != mm && cand[i].valid && cand[i].rank < d[mm].rank) ++cand[i].rank;
-        }
-        cand[mm].rank = 0;
-        if (x > 1) {
-          decide(r, cand, -1);
-          r.st = Eng::Write;
-        } else {
-          r.st = Eng::Idle;  // READING R12
-        }
-      } else if (last) {
-        events_.lookup_miss_tx = true;
-        r.resp_valid = true;
-        r.resp_cu = r.cu;
-        r.resp_hit = false;
-        r.resp_ppn = 0;
-        r.resp_perm = 0;
-        r.st = Eng::Idle;
-      } else {
-        ++r.group;
-      }
-      return;
-    }
-    case Op::Fill: {
-      int w = -1;
-      unsigned k = 0;
-      bool evict = false;
-      for (unsigned i = lo; i < hi && w < 0; ++i) {
-        if (matches(i, false)) w = static_cast<int>(i);
-      }
-      if (w >= 0) {
-        k = d[static_cast<unsigned>(w)].rank;  // READING R9
-        events_.fill_replaced_same = true;
-      } else if (last) {
-        unsigned v = 0;
-        for (unsigned i = 0; i < x; ++i) v += d[i].valid ? 1 : 0;
-        for (unsigned i = 0; i < x && w < 0; ++i) {
-          if (!d[i].valid) w = static_cast<int>(i);
-        }
-        if (w >= 0) {
-          k = v;
-        } else {
-          for (unsigned i = 0; i < x && w < 0; ++i) {
-            if (d[i].rank == x - 1) w = static_cast<int>(i);
-          }
-          if (w < 0) w = 0;  // unreachable: normalised ranks of X valid entries are 0..X-1
-          k = x - 1;
-          evict = true;
-          events_.fill_evicted_lru = true;
-        }
-      } else {
-        ++r.group;
-        return;
-      }
-      events_.fill_into_tx = true;
-      const unsigned ww = static_cast<unsigned>(w);
-      // lds_ctrl "Fill insertion" 2: every valid i != w with r[i] < k gets +1.
-      std::vector<Sub> cand = d;
-      for (unsigned i = 0; i < x; ++i) {
-        if (i != ww && cand[i].valid && cand[i].rank < k) ++cand[i].rank;
-      }
-      // 3: the old way 0 (with its rank and slot) moves to way w; the new
-      // translation takes rank 0 and way 0 with its data in slot 0.
-      if (ww != 0) cand[ww] = cand[0];
-      cand[0] = init_candidate(r)[0];
-      decide(r, cand, evict ? static_cast<int>(ww) : -1);
-      r.st = Eng::Write;
-      return;
-    }
-    case Op::SdVpn: {
-      for (unsigned i = lo; i < hi; ++i) {
-        if (matches(i, true)) r.sd_match |= 1u << i;
-      }
-      if (!last) {
-        ++r.group;
-        return;
-      }
-      if (r.sd_match == 0) {
-        r.st = Eng::Idle;
-        sd_done = true;
-        return;
-      }
-      events_.sd_vpn_hit = true;
-      std::vector<Sub> cand = d;
-      for (unsigned i = 0; i < x; ++i) {
-        if ((r.sd_match >> i) & 1u) cand[i] = Sub{};  // invalid (all-zero)
-      }
-      decide(r, cand, -1);
-      r.st = Eng::Write;
-      return;
-    }
-    case Op::None:
-      r.st = Eng::Idle;  // unreachable
-      return;
+// Fetch pipeline at the edge: I1's compare is registered into s2 (its touch
+// is I2's, applied in posedge), I0's request into s1.
+void IcacheTxModel::step_fetch_pipeline(Regs& r, const IcacheTxIn& in, const Comb& c) {
+  if (r.s1_valid) {
+    events_.fetch_hit = c.i1_hit;
+    events_.fetch_miss = !c.i1_hit;
+  }
+  // "At the edge s2 = (1, hit, s1.set, h)" (READING R2)
+  r.s2_valid = r.s1_valid;
+  r.s2_hit = r.s1_valid && c.i1_hit;
+  r.s2_set = r.s1_set;
+  r.s2_way = c.i1_way;
+  r.s1_valid = c.if_fire;
+  if (c.if_fire) {
+    r.s1_set = addr_set(in.if_addr);
+    r.s1_tag = addr_tag(in.if_addr);
   }
 }
 
@@ -735,6 +850,7 @@ void IcacheTxModel::posedge(const IcacheTxIn& in) {
   if (c.ifill_fire) {
     ifill_pre_mode = static_cast<Mode>(r.mode[(c.ifill_way << p_.set_bits) | c.ifill_set]);
     ifill_set_had_tx = ways_in_mode(r, c.ifill_set, Mode::Tx) != 0;
+    events_.ifill_victim_stale = ifill_victim(r, c.ifill_set) != c.ifill_way;
   }
 
   // Lookup response register: "holds until an edge with tl_resp_ready_i = 1
@@ -747,10 +863,13 @@ void IcacheTxModel::posedge(const IcacheTxIn& in) {
     }
   }
 
-  // --- translation engine (its mode changes and touches come first) ---
+  // The pending touch registered at the previous edge is applied at this one;
+  // it stays valid only if the engine touches again at this edge.
+  const PendingTouch engine_touch = r.pending_touch;
+  r.pending_touch = PendingTouch{};
+
+  // --- translation engine (its mode changes come first) ---
   if (!baseline_) {
-    const unsigned lset = r.line & static_cast<unsigned>(low_mask(p_.set_bits));
-    const unsigned lway = r.line >> p_.set_bits;
     switch (pre_st) {
       case Eng::Idle:
         if (c.flush_fire) {
@@ -801,12 +920,7 @@ void IcacheTxModel::posedge(const IcacheTxIn& in) {
         if (r.op == Op::Lookup && m != Mode::Tx) {
           // "the response register loads (1, cu, hit 0, ppn 0, perm 0); IDLE"
           events_.lookup_miss_not_tx = true;
-          r.resp_valid = true;
-          r.resp_cu = r.cu;
-          r.resp_hit = false;
-          r.resp_ppn = 0;
-          r.resp_perm = 0;
-          r.st = Eng::Idle;
+          load_miss_response(r);
         } else if (r.op == Op::SdVpn && m != Mode::Tx) {
           r.st = Eng::Idle;
           sd_done = true;
@@ -824,7 +938,7 @@ void IcacheTxModel::posedge(const IcacheTxIn& in) {
             events_.fill_init_over_ic = true;
           }
           r.mode[r.line] = static_cast<uint8_t>(Mode::Tx);
-          touch(r, lset, lway);
+          register_engine_touch(r);  // applied at the next edge
           r.st = Eng::Idle;
         } else if (c.eport == EPort::Read) {
           // read: "At the edge the clobber flag is cleared; DEC."
@@ -838,7 +952,8 @@ void IcacheTxModel::posedge(const IcacheTxIn& in) {
 
       case Eng::Dec:
         unpack(r);
-        r.group = 0;
+        r.cmp_cycle = 0;
+        r.cmp_match = 0;
         r.sd_match = 0;
         r.st = Eng::Cmp;
         break;
@@ -847,41 +962,12 @@ void IcacheTxModel::posedge(const IcacheTxIn& in) {
         do_cmp(r, sd_done);
         break;
 
+      case Eng::Pack:
+        pack(r);
+        break;
+
       case Eng::Write:
-        if (!c.port_free) {
-          events_.engine_port_wait = true;
-        } else if (r.clobber) {
-          // "clobbered: nothing is written. A fill hands out its own new
-          // translation as the only victim (VIC); a lookup goes IDLE; a
-          // shootdown goes IDLE with sd_done_o next cycle."
-          events_.clobbered = true;
-          if (r.op == Op::Fill) {
-            r.vic.assign(1, Victim{rebuild_vpn(r.tag, r.line), r.vmid, r.vrf, r.ppn, r.perm});
-            r.vic_head = 0;
-            r.st = Eng::Vic;
-          } else {
-            if (r.op == Op::SdVpn) sd_done = true;
-            r.st = Eng::Idle;
-          }
-        } else {
-          // the write itself is applied with the SRAM ports below
-          if (r.op == Op::Fill) {
-            touch(r, lset, lway);
-            if (r.cand_dropped) events_.fill_dropped = true;
-            r.vic = r.pend;
-            r.vic_head = 0;
-            r.st = r.vic.empty() ? Eng::Idle : Eng::Vic;
-          } else {
-            if (r.op == Op::SdVpn) {
-              if (r.cand_empty) {
-                events_.sd_emptied_line = true;
-                r.mode[r.line] = static_cast<uint8_t>(Mode::Invalid);
-              }
-              sd_done = true;
-            }
-            r.st = Eng::Idle;
-          }
-        }
+        do_write(r, c, sd_done);
         break;
 
       case Eng::Vic:
@@ -913,7 +999,13 @@ void IcacheTxModel::posedge(const IcacheTxIn& in) {
     }
   }
 
-  // --- instruction fill (its touch is the instruction's: last) ---
+  // --- touches of one edge: "the translation engine's pending touch ...,
+  // then the fetch's (I2), then the instruction fill's" ---
+  if (engine_touch.valid) touch(r, engine_touch.set, engine_touch.way);
+  // fetch I2: "On a hit, at the edge set s2.set touches way s2.h"
+  if (r.s2_valid && r.s2_hit) touch(r, r.s2_set, r.s2_way);
+
+  // --- instruction fill (its touch is last: the filled way ends most recent) ---
   if (c.ifill_fire) {
     const unsigned line = (c.ifill_way << p_.set_bits) | c.ifill_set;
     if (ifill_pre_mode == Mode::Invalid) {
@@ -925,32 +1017,19 @@ void IcacheTxModel::posedge(const IcacheTxIn& in) {
       if (ifill_set_had_tx) events_.ifill_evicted_ic_over_tx = true;
     }
     // "Every instruction fill that writes line L while the engine is in DEC,
-    // CMP or WRITE sets the clobber flag at its edge." (READING R11)
-    if (!baseline_ && line == r.line &&
-        (pre_st == Eng::Dec || pre_st == Eng::Cmp || pre_st == Eng::Write)) {
+    // CMP, PACK or WRITE sets the clobber flag at its edge." (READING R11)
+    const bool engine_holds_line =
+        pre_st == Eng::Dec || pre_st == Eng::Cmp || pre_st == Eng::Pack || pre_st == Eng::Write;
+    if (!baseline_ && line == r.line && engine_holds_line) {
       r.clobber = true;
     }
     // "At the edge mode[s, v] = IC and s touches v."
     r.mode[line] = static_cast<uint8_t>(Mode::Ic);
     touch(r, c.ifill_set, c.ifill_way);
   }
+  step_fill_stage(r, in, c);
 
-  // --- fetch pipeline ---
-  if (r.s1_valid) {
-    if (c.i1_hit) {
-      events_.fetch_hit = true;
-      touch(r, r.s1_set, c.i1_way);  // "at the edge set s1.set touches h"
-    } else {
-      events_.fetch_miss = true;
-    }
-  }
-  r.s2_valid = r.s1_valid;
-  r.s2_hit = r.s1_valid && c.i1_hit;  // READING R2
-  r.s1_valid = c.if_fire;
-  if (c.if_fire) {
-    r.s1_set = addr_set(in.if_addr);
-    r.s1_tag = addr_tag(in.if_addr);
-  }
+  step_fetch_pipeline(r, in, c);
 
   // --- victim / done registers ---
   r.flush_done = flush_done;

@@ -75,11 +75,12 @@ struct IcacheTxOut {
 // What the edge of the cycle just stepped did, for coverage. Each flag refers
 // to that one edge.
 struct IcacheTxEvents {
-  bool fetch_hit = false, fetch_miss = false;
+  bool fetch_hit = false, fetch_miss = false;  // I1's compare (a hit's touch is at the next edge)
   bool ifill_took_invalid = false;   // instruction fill into an Invalid way
   bool ifill_evicted_tx = false;     // instruction fill replaced a Tx line
   bool ifill_evicted_ic = false;     // instruction fill replaced an IC line
   bool ifill_evicted_ic_over_tx = false;  // (naive/baseline) an IC line while a Tx line existed in the set
+  bool ifill_victim_stale = false;   // accepted way differs from what the accept cycle would choose
   bool flush = false, flush_kept_tx = false;  // a flush; and a Tx line survived it
   bool lookup_miss_not_tx = false;   // lookup answered from ISSUE (line not Tx)
   bool lookup_hit = false, lookup_miss_tx = false;  // answered from CMP
@@ -125,7 +126,7 @@ class IcacheTxModel {
   bool baseline_;
   IcacheTxEvents events_;
 
-  enum class Eng : uint8_t { Idle, Issue, Dec, Cmp, Write, Vic };
+  enum class Eng : uint8_t { Idle, Issue, Dec, Cmp, Pack, Write, Vic };
   enum class Op : uint8_t { None, Lookup, Fill, SdVpn };
   // What the translation engine does with the SRAM ports in a cycle.
   enum class EPort : uint8_t { None, Read, Init, Write };
@@ -143,6 +144,10 @@ class IcacheTxModel {
     uint32_t vmid = 0, vrf = 0;
     uint64_t ppn = 0, perm = 0;
   };
+  struct PendingTouch {
+    bool valid = false;
+    uint32_t set = 0, way = 0;
+  };
   // Every register of the controller (reset values in reset_regs_).
   struct Regs {
     std::vector<uint8_t> mode;  // NL, Mode values, index {way, set}
@@ -152,6 +157,11 @@ class IcacheTxModel {
     uint32_t s1_set = 0;
     uint64_t s1_tag = 0;
     bool s2_valid = false, s2_hit = false;
+    uint32_t s2_set = 0, s2_way = 0;  // the hit's set and way, touched at the I2 edge
+    // instruction fill stage: 0 (F0), 1 (F1), 2 (F2); captured set, F1's victim
+    uint8_t fs = 0;
+    uint32_t fs_set = 0;
+    uint32_t fs_way = 0;
     // translation engine and its request register
     Eng st = Eng::Idle;
     Op op = Op::None;
@@ -161,15 +171,15 @@ class IcacheTxModel {
     uint64_t ppn = 0, perm = 0;
     uint32_t cu = 0;
     bool clobber = false;
-    unsigned group = 0;
-    uint32_t sd_match = 0;  // shootdown matches accumulated over the groups
-    std::vector<Sub> dec;   // X: DEC register (normalised ranks)
-    // candidate, packed at the decision (CMP edge); WRITE stores it
-    Bits cand_entry;        // E
-    Bits cand_line;         // LB x 8
-    bool cand_empty = false;
-    bool cand_dropped = false;
-    std::vector<Victim> pend;  // victims of the write: evicted, then dropped
+    unsigned cmp_cycle = 0;  // CMP cycle c (0 .. NG)
+    uint32_t cmp_match = 0;  // matches of group c - 1, registered in cycle c - 1
+    uint32_t sd_match = 0;   // shootdown matches accumulated over the groups
+    std::vector<Sub> dec;    // X: DEC register (normalised ranks)
+    // candidate registered at the decision (CMP edge), packed by PACK
+    std::vector<Sub> cand;   // X
+    int cand_evicted = -1;   // sub-entry of dec a fill evicts (-1: none)
+    Bits packed_entry;       // E, registered by PACK
+    uint32_t packed_dropped = 0;  // the compression's dropped mask, registered by PACK
     // victim list in VIC
     std::vector<Victim> vic;
     unsigned vic_head = 0;
@@ -179,12 +189,16 @@ class IcacheTxModel {
     uint64_t resp_ppn = 0, resp_perm = 0;
     bool flush_done = false, sd_done = false;
     unsigned rr_lk = 0, rr_tf = 0;
+    // The engine's touch, registered at the edge where the engine decides it
+    // and applied to the recency at the next edge.
+    PendingTouch pending_touch;
   };
   // Combinational decisions of one cycle.
   struct Comb {
     bool ifill_ready = false, ifill_fire = false, if_ready = false, if_fire = false;
-    unsigned ifill_set = 0, ifill_way = 0;
+    unsigned ifill_set = 0, ifill_way = 0;  // the captured set and F1's victim
     uint64_t ifill_tag = 0;
+    unsigned f1_way = 0;  // the victim F1 chooses (fs = 1)
     bool i1_hit = false;
     unsigned i1_way = 0;
     bool port_free = false;
@@ -206,13 +220,25 @@ class IcacheTxModel {
   uint64_t ways_in_mode(const Regs& r, unsigned set, Mode m) const;
   unsigned ifill_victim(const Regs& r, unsigned set) const;
   void touch(Regs& r, unsigned set, unsigned way) const;
+  void register_engine_touch(Regs& r) const;
   Bits itag_entry(uint64_t tag) const;
   Bits tx_entry(const std::vector<Sub>& cand, uint32_t& dropped) const;
   Bits tx_line(const std::vector<Sub>& cand, uint32_t keep) const;
   std::vector<Sub> init_candidate(const Regs& r) const;
+  Bits written_line(const Regs& r) const;
+  std::vector<Victim> write_victims(const Regs& r) const;
+  void step_fill_stage(Regs& r, const IcacheTxIn& in, const Comb& c) const;
+  void step_fetch_pipeline(Regs& r, const IcacheTxIn& in, const Comb& c);
   void unpack(Regs& r) const;
-  void decide(Regs& r, std::vector<Sub> cand, int evicted);
+  uint32_t compare_group(const Regs& r, unsigned g) const;
+  void decide(Regs& r, std::vector<Sub> cand, int evicted) const;
+  void load_miss_response(Regs& r);
+  void eval_lookup(Regs& r, unsigned g);
+  void eval_fill(Regs& r, unsigned g);
+  void eval_shootdown(Regs& r, unsigned g, bool& sd_done);
   void do_cmp(Regs& r, bool& sd_done);
+  void pack(Regs& r) const;
+  void do_write(Regs& r, const Comb& c, bool& sd_done);
   void apply_ports(const IcacheTxOut& ports);
 
   std::optional<BdCodecModel> codec_;

@@ -76,10 +76,11 @@ txgen_stage stat
 yosys tee -o $stat_file stat -liberty $liberty
 
 txgen_stage write
-# Single-bit internal nets: OpenSTA's netlist reader rejects the concatenated
-# assignments Yosys writes for partly aliased vectors.
+# Single-bit internal nets and simple assignment targets: OpenSTA's netlist
+# reader rejects the concatenated assignments Yosys writes for partly aliased
+# vectors (internal nets, and output ports whose bits repeat other bits).
 yosys splitnets
 yosys opt_clean -purge
-yosys write_verilog -noattr $netlist_file
+yosys write_verilog -noattr -simple-lhs $netlist_file
 
 txgen_stage done

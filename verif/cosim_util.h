@@ -37,6 +37,13 @@ std::string to_hex(unsigned width, uint64_t value);
 // Flat per-entry vectors: entry i occupies [(i+1)*field_bits-1 : i*field_bits].
 Bits pack_entries(const std::vector<uint64_t>& entries, unsigned field_bits);
 std::vector<uint64_t> unpack_entries(const Bits& flat, unsigned field_bits, unsigned count);
+// One bit per entry (per-CU valid and ready vectors).
+inline Bits pack_flags(const std::vector<bool>& flags) {
+  Bits b(static_cast<unsigned>(flags.size()));
+  for (unsigned i = 0; i < flags.size(); ++i) b.set(i, flags[i]);
+  return b;
+}
+inline std::vector<uint64_t> widen(const std::vector<uint32_t>& v) { return {v.begin(), v.end()}; }
 
 // ---------------------------------------------------------------------------
 // Port conversion. Verilator maps 1..8 bits to CData, ..16 SData, ..32 IData,

@@ -35,7 +35,7 @@ class IcacheCoverage {
   // directed test reaches it (InstructionFillCancelsTheTranslationWrite).
   static std::vector<std::string> required(const elab::IcacheTxParams& p, bool baseline) {
     std::vector<std::string> names = {"fetch_hit", "fetch_miss", "ifill_took_invalid", "ifill_evicted_ic",
-                                      "flush", "reset_cycles"};
+                                      "ifill_victim_stale", "flush", "reset_cycles"};
     if (baseline) return names;
     const bool naive = p.variant == config::IcacheVariant::Naive;
     names.insert(names.end(), {"ifill_evicted_tx", "lookup_miss_not_tx", "lookup_hit", "lookup_miss_tx",
@@ -61,6 +61,7 @@ class IcacheCoverage {
         {"ifill_evicted_tx", &E::ifill_evicted_tx},
         {"ifill_evicted_ic", &E::ifill_evicted_ic},
         {"ifill_evicted_ic_over_tx", &E::ifill_evicted_ic_over_tx},
+        {"ifill_victim_stale", &E::ifill_victim_stale},
         {"flush", &E::flush},
         {"flush_kept_tx", &E::flush_kept_tx},
         {"lookup_miss_not_tx", &E::lookup_miss_not_tx},
@@ -89,14 +90,6 @@ class IcacheCoverage {
   std::vector<CoverageCounters::Id> ids_;
   CoverageCounters::Id reset_;
 };
-
-inline Bits pack_flags(const std::vector<bool>& flags) {
-  Bits b(static_cast<unsigned>(flags.size()));
-  for (unsigned i = 0; i < flags.size(); ++i) b.set(i, flags[i]);
-  return b;
-}
-
-inline std::vector<uint64_t> widen(const std::vector<uint32_t>& v) { return {v.begin(), v.end()}; }
 
 template <class Dut, bool Baseline = false>
 class IcacheHarness {

@@ -55,7 +55,9 @@ module walk_sched_seed002_table1 (
   reg  [2:0] a2_est_q;
   wire [8:0] a2_old_d;
   reg  [8:0] a2_old_q;
-  wire [9:0] score_sum;
+  wire [3:0] score_lo;
+  wire [5:0] score_hi;
+  wire [5:0] score_hi_inc;
   wire [8:0] new_score;
   wire app;
   wire [35:0] app_vpn;
@@ -119,17 +121,33 @@ module walk_sched_seed002_table1 (
   wire [13:0] t7_sub;
   wire [11:0] t8_c_key;
   wire [7:0] t8_c_sub;
-  wire [7:0] t8_sb_d;
-  reg  [7:0] t8_sb_q;
-  wire [7:0] t8_sub;
   wire [10:0] unused_root_key;
-  wire [7:0] sel_idx;
   wire [3:0] cool_d;
   reg  [3:0] cool_q;
   wire sel_go_d;
   reg  sel_go_q;
   wire sel_go;
   wire go;
+  wire [9215:0] sel_vpn_t;
+  wire [5119:0] sel_iid_t;
+  wire [4607:0] sel_vpn_l1;
+  wire [2303:0] sel_vpn_l2;
+  wire [1151:0] sel_vpn_l3;
+  wire [575:0] sel_vpn_l4;
+  wire [287:0] sel_vpn_l5;
+  wire [143:0] sel_vpn_l6;
+  wire [71:0] sel_vpn_l7;
+  wire [35:0] sel_vpn_l8;
+  wire [35:0] sel_vpn;
+  wire [2559:0] sel_iid_l1;
+  wire [1279:0] sel_iid_l2;
+  wire [639:0] sel_iid_l3;
+  wire [319:0] sel_iid_l4;
+  wire [159:0] sel_iid_l5;
+  wire [79:0] sel_iid_l6;
+  wire [39:0] sel_iid_l7;
+  wire [19:0] sel_iid_l8;
+  wire [19:0] sel_iid;
   wire [35:0] go_vpn;
   wire [19:0] go_iid;
   wire d_v_d;
@@ -157,6 +175,8 @@ module walk_sched_seed002_table1 (
   wire [7:0] busy_d;
   reg  [7:0] busy_q;
   wire [7:0] free;
+  wire none_free_d;
+  reg  none_free_q;
   wire any_free;
   wire [7:0] walker_oh;
   wire [7:0] walker_oh_or0;
@@ -167,12 +187,32 @@ module walk_sched_seed002_table1 (
   wire [2:0] walker;
   wire [8:0] count_d;
   reg  [8:0] count_q;
+  wire nonempty_d;
+  reg  nonempty_q;
   wire remove;
-  wire [3:0] sel_hi;
-  wire [3:0] sel_lo;
-  wire [15:0] sel_hi_lt;
-  wire [15:0] sel_hi_eq;
-  wire [15:0] sel_lo_le;
+  wire [8:0] count_inc;
+  wire [8:0] count_dec;
+  wire [256:0] slot_x_d;
+  reg  [256:0] slot_x_q;
+  wire [256:0] slot;
+  wire [127:0] above_lo_d;
+  reg  [127:0] above_lo_q;
+  wire [127:0] above_hi_d;
+  reg  [127:0] above_hi_q;
+  wire [6:0] therm_lo_idx;
+  wire [15:0] therm_lo_lt;
+  wire [15:0] therm_lo_eq;
+  wire [7:0] therm_lo_le;
+  wire [127:0] therm_lo;
+  wire [6:0] therm_hi_idx;
+  wire [15:0] therm_hi_lt;
+  wire [15:0] therm_hi_eq;
+  wire [7:0] therm_hi_le;
+  wire [127:0] therm_hi;
+  wire [6:0] unused_root_sub;
+  wire above_take_d;
+  reg  above_take_q;
+  wire [255:0] above;
   wire [255:0] valid_d;
   reg  [255:0] valid_q;
   wire [256:0] valid_u;
@@ -184,7 +224,8 @@ module walk_sched_seed002_table1 (
   wire [5139:0] iid_u;
   wire [2303:0] score_d;
   reg  [2303:0] score_q;
-  wire [2312:0] score_u;
+  wire [256:0] score_w;
+  wire [2312:0] score_r;
   wire [255:0] match_d;
   reg  [255:0] match_q;
   wire [256:0] match_u;
@@ -222,17 +263,25 @@ module walk_sched_seed002_table1 (
   reg  [2:0] pwc1_plru_q;
   wire [3:0] pwc1_cand;
   wire [3:0] pwc1_inv;
+  wire pwc1_use_inv;
   wire [3:0] pwc1_zero;
-  wire [3:0] pwc1_elig;
+  wire pwc1_use_zero;
+  wire pwc1_use_all;
   wire pwc1_right3;
   wire pwc1_right2;
   wire pwc1_right1;
   wire [3:0] pwc1_victim_oh;
   wire [3:0] pwc1_gvic_d;
   reg  [3:0] pwc1_gvic_q;
+  wire [3:0] pwc1_hit_f;
+  wire pwc1_same;
+  wire [3:0] pwc1_hit_fw;
+  wire [3:0] pwc1_ghit_d;
+  reg  [3:0] pwc1_ghit_q;
+  wire pwc1_gany_d;
+  reg  pwc1_gany_q;
   wire [3:0] pwc1_hit_g;
   wire pwc1_any_g;
-  wire pwc1_alloc;
   wire [3:0] pwc1_write;
   wire [3:0] pwc1_touch_f;
   wire [3:0] pwc1_hit_dv;
@@ -251,8 +300,10 @@ module walk_sched_seed002_table1 (
   reg  [6:0] pwc2_plru_q;
   wire [7:0] pwc2_cand;
   wire [7:0] pwc2_inv;
+  wire pwc2_use_inv;
   wire [7:0] pwc2_zero;
-  wire [7:0] pwc2_elig;
+  wire pwc2_use_zero;
+  wire pwc2_use_all;
   wire pwc2_right7;
   wire pwc2_right6;
   wire pwc2_right5;
@@ -263,9 +314,15 @@ module walk_sched_seed002_table1 (
   wire [7:0] pwc2_victim_oh;
   wire [7:0] pwc2_gvic_d;
   reg  [7:0] pwc2_gvic_q;
+  wire [7:0] pwc2_hit_f;
+  wire pwc2_same;
+  wire [7:0] pwc2_hit_fw;
+  wire [7:0] pwc2_ghit_d;
+  reg  [7:0] pwc2_ghit_q;
+  wire pwc2_gany_d;
+  reg  pwc2_gany_q;
   wire [7:0] pwc2_hit_g;
   wire pwc2_any_g;
-  wire pwc2_alloc;
   wire [7:0] pwc2_write;
   wire [7:0] pwc2_touch_f;
   wire [7:0] pwc2_hit_dv;
@@ -284,8 +341,10 @@ module walk_sched_seed002_table1 (
   reg  [30:0] pwc3_plru_q;
   wire [31:0] pwc3_cand;
   wire [31:0] pwc3_inv;
+  wire pwc3_use_inv;
   wire [31:0] pwc3_zero;
-  wire [31:0] pwc3_elig;
+  wire pwc3_use_zero;
+  wire pwc3_use_all;
   wire pwc3_right31;
   wire pwc3_right30;
   wire pwc3_right29;
@@ -320,9 +379,15 @@ module walk_sched_seed002_table1 (
   wire [31:0] pwc3_victim_oh;
   wire [31:0] pwc3_gvic_d;
   reg  [31:0] pwc3_gvic_q;
+  wire [31:0] pwc3_hit_f;
+  wire pwc3_same;
+  wire [31:0] pwc3_hit_fw;
+  wire [31:0] pwc3_ghit_d;
+  reg  [31:0] pwc3_ghit_q;
+  wire pwc3_gany_d;
+  reg  pwc3_gany_q;
   wire [31:0] pwc3_hit_g;
   wire pwc3_any_g;
-  wire pwc3_alloc;
   wire [31:0] pwc3_write;
   wire [31:0] pwc3_touch_f;
   wire [31:0] pwc3_hit_dv;
@@ -337,7 +402,7 @@ module walk_sched_seed002_table1 (
   assign a1_v_d = accept;
   assign a1_vpn_d = accept ? req_vpn_i : a1_vpn_q;
   assign a1_iid_d = accept ? req_iid_i : a1_iid_q;
-  assign bypass = a1_v_q & (count_q == 9'd0) & any_free;
+  assign bypass = a1_v_q & ~nonempty_q & any_free;
   assign a1_score = a1_v_q & ~bypass;
   genvar gm;
   generate
@@ -400,8 +465,10 @@ module walk_sched_seed002_table1 (
   assign a2_iid_d = a1_score ? a1_iid_q : a2_iid_q;
   assign a2_est_d = a1_score ? est : a2_est_q;
   assign a2_old_d = a1_score ? old_now : a2_old_q;
-  assign score_sum = {1'b0, a2_old_q} + {7'd0, a2_est_q};
-  assign new_score = score_sum[9] ? {9{1'b1}} : score_sum[8:0];
+  assign score_lo = {1'b0, a2_old_q[2:0]} + {1'b0, a2_est_q};
+  assign score_hi = a2_old_q[8:3];
+  assign score_hi_inc = score_hi + 6'd1;
+  assign new_score = score_lo[3] ? ((&score_hi) ? {9{1'b1}} : {score_hi_inc, score_lo[2:0]}) : {score_hi, score_lo[2:0]};
   assign app = a2_v_q;
   assign app_vpn = a2_vpn_q;
   assign app_iid = a2_iid_q;
@@ -417,7 +484,7 @@ module walk_sched_seed002_table1 (
     for (gt1 = 0; gt1 < 128; gt1 = gt1 + 1) begin : g_tree1
       wire [11:0] kl = t0_key[(2*gt1)*12 +: 12];
       wire [11:0] kr = t0_key[(2*gt1+1)*12 +: 12];
-      wire take_r = kr < kl;
+      wire take_r = (kr[11:9] < kl[11:9]) | ((kr[11:9] == 3'b011) & (kl[11:9] == 3'b011) & (score_q[(2*gt1+1)*9 +: 9] < score_q[(2*gt1)*9 +: 9]));
       assign t1_c_key[(gt1)*12 +: 12] = take_r ? kr : kl;
       assign t1_c_sub[gt1] = take_r;
     end
@@ -520,16 +587,119 @@ module walk_sched_seed002_table1 (
       assign t8_c_sub[(gt8)*8 +: 8] = take_r ? {1'b1, t7_sub[(2*gt8+1)*7 +: 7]} : {1'b0, t7_sub[(2*gt8)*7 +: 7]};
     end
   endgenerate
-  assign t8_sb_d = t8_c_sub;
-  assign t8_sub = t8_sb_q;
   assign unused_root_key = t8_c_key[10:0];
-  assign sel_idx = t8_sub;
   assign sel_go_d = ~t8_c_key[11] & (|(~busy_d)) & (cool_d == 4'd0);
   assign sel_go = sel_go_q;
   assign go = sel_go | bypass;
   assign cool_d = go ? 4'd8 : ((cool_q != 4'd0) ? (cool_q - 4'd1) : 4'd0);
-  assign go_vpn = sel_go ? vpn_q[(sel_idx)*36 +: 36] : a1_vpn_q;
-  assign go_iid = sel_go ? iid_q[(sel_idx)*20 +: 20] : a1_iid_q;
+  genvar gs;
+  generate
+    for (gs = 0; gs < 256; gs = gs + 1) begin : g_sel
+      wire hot = above[gs] & ((gs == 0) ? 1'b1 : ~above[(gs == 0) ? 0 : gs - 1]);
+      assign sel_vpn_t[(gs)*36 +: 36] = {36{hot}} & vpn_q[(gs)*36 +: 36];
+      assign sel_iid_t[(gs)*20 +: 20] = {20{hot}} & iid_q[(gs)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_vpn_l1;
+  generate
+    for (gv_sel_vpn_l1 = 0; gv_sel_vpn_l1 < 128; gv_sel_vpn_l1 = gv_sel_vpn_l1 + 1) begin : g_sel_vpn_l1
+      assign sel_vpn_l1[(gv_sel_vpn_l1)*36 +: 36] = sel_vpn_t[(2*gv_sel_vpn_l1)*36 +: 36] | sel_vpn_t[(2*gv_sel_vpn_l1+1)*36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_l2;
+  generate
+    for (gv_sel_vpn_l2 = 0; gv_sel_vpn_l2 < 64; gv_sel_vpn_l2 = gv_sel_vpn_l2 + 1) begin : g_sel_vpn_l2
+      assign sel_vpn_l2[(gv_sel_vpn_l2)*36 +: 36] = sel_vpn_l1[(2*gv_sel_vpn_l2)*36 +: 36] | sel_vpn_l1[(2*gv_sel_vpn_l2+1)*36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_l3;
+  generate
+    for (gv_sel_vpn_l3 = 0; gv_sel_vpn_l3 < 32; gv_sel_vpn_l3 = gv_sel_vpn_l3 + 1) begin : g_sel_vpn_l3
+      assign sel_vpn_l3[(gv_sel_vpn_l3)*36 +: 36] = sel_vpn_l2[(2*gv_sel_vpn_l3)*36 +: 36] | sel_vpn_l2[(2*gv_sel_vpn_l3+1)*36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_l4;
+  generate
+    for (gv_sel_vpn_l4 = 0; gv_sel_vpn_l4 < 16; gv_sel_vpn_l4 = gv_sel_vpn_l4 + 1) begin : g_sel_vpn_l4
+      assign sel_vpn_l4[(gv_sel_vpn_l4)*36 +: 36] = sel_vpn_l3[(2*gv_sel_vpn_l4)*36 +: 36] | sel_vpn_l3[(2*gv_sel_vpn_l4+1)*36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_l5;
+  generate
+    for (gv_sel_vpn_l5 = 0; gv_sel_vpn_l5 < 8; gv_sel_vpn_l5 = gv_sel_vpn_l5 + 1) begin : g_sel_vpn_l5
+      assign sel_vpn_l5[(gv_sel_vpn_l5)*36 +: 36] = sel_vpn_l4[(2*gv_sel_vpn_l5)*36 +: 36] | sel_vpn_l4[(2*gv_sel_vpn_l5+1)*36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_l6;
+  generate
+    for (gv_sel_vpn_l6 = 0; gv_sel_vpn_l6 < 4; gv_sel_vpn_l6 = gv_sel_vpn_l6 + 1) begin : g_sel_vpn_l6
+      assign sel_vpn_l6[(gv_sel_vpn_l6)*36 +: 36] = sel_vpn_l5[(2*gv_sel_vpn_l6)*36 +: 36] | sel_vpn_l5[(2*gv_sel_vpn_l6+1)*36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_l7;
+  generate
+    for (gv_sel_vpn_l7 = 0; gv_sel_vpn_l7 < 2; gv_sel_vpn_l7 = gv_sel_vpn_l7 + 1) begin : g_sel_vpn_l7
+      assign sel_vpn_l7[(gv_sel_vpn_l7)*36 +: 36] = sel_vpn_l6[(2*gv_sel_vpn_l7)*36 +: 36] | sel_vpn_l6[(2*gv_sel_vpn_l7+1)*36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_l8;
+  generate
+    for (gv_sel_vpn_l8 = 0; gv_sel_vpn_l8 < 1; gv_sel_vpn_l8 = gv_sel_vpn_l8 + 1) begin : g_sel_vpn_l8
+      assign sel_vpn_l8[(gv_sel_vpn_l8)*36 +: 36] = sel_vpn_l7[(2*gv_sel_vpn_l8)*36 +: 36] | sel_vpn_l7[(2*gv_sel_vpn_l8+1)*36 +: 36];
+    end
+  endgenerate
+  assign sel_vpn = sel_vpn_l8;
+  genvar gv_sel_iid_l1;
+  generate
+    for (gv_sel_iid_l1 = 0; gv_sel_iid_l1 < 128; gv_sel_iid_l1 = gv_sel_iid_l1 + 1) begin : g_sel_iid_l1
+      assign sel_iid_l1[(gv_sel_iid_l1)*20 +: 20] = sel_iid_t[(2*gv_sel_iid_l1)*20 +: 20] | sel_iid_t[(2*gv_sel_iid_l1+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_l2;
+  generate
+    for (gv_sel_iid_l2 = 0; gv_sel_iid_l2 < 64; gv_sel_iid_l2 = gv_sel_iid_l2 + 1) begin : g_sel_iid_l2
+      assign sel_iid_l2[(gv_sel_iid_l2)*20 +: 20] = sel_iid_l1[(2*gv_sel_iid_l2)*20 +: 20] | sel_iid_l1[(2*gv_sel_iid_l2+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_l3;
+  generate
+    for (gv_sel_iid_l3 = 0; gv_sel_iid_l3 < 32; gv_sel_iid_l3 = gv_sel_iid_l3 + 1) begin : g_sel_iid_l3
+      assign sel_iid_l3[(gv_sel_iid_l3)*20 +: 20] = sel_iid_l2[(2*gv_sel_iid_l3)*20 +: 20] | sel_iid_l2[(2*gv_sel_iid_l3+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_l4;
+  generate
+    for (gv_sel_iid_l4 = 0; gv_sel_iid_l4 < 16; gv_sel_iid_l4 = gv_sel_iid_l4 + 1) begin : g_sel_iid_l4
+      assign sel_iid_l4[(gv_sel_iid_l4)*20 +: 20] = sel_iid_l3[(2*gv_sel_iid_l4)*20 +: 20] | sel_iid_l3[(2*gv_sel_iid_l4+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_l5;
+  generate
+    for (gv_sel_iid_l5 = 0; gv_sel_iid_l5 < 8; gv_sel_iid_l5 = gv_sel_iid_l5 + 1) begin : g_sel_iid_l5
+      assign sel_iid_l5[(gv_sel_iid_l5)*20 +: 20] = sel_iid_l4[(2*gv_sel_iid_l5)*20 +: 20] | sel_iid_l4[(2*gv_sel_iid_l5+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_l6;
+  generate
+    for (gv_sel_iid_l6 = 0; gv_sel_iid_l6 < 4; gv_sel_iid_l6 = gv_sel_iid_l6 + 1) begin : g_sel_iid_l6
+      assign sel_iid_l6[(gv_sel_iid_l6)*20 +: 20] = sel_iid_l5[(2*gv_sel_iid_l6)*20 +: 20] | sel_iid_l5[(2*gv_sel_iid_l6+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_l7;
+  generate
+    for (gv_sel_iid_l7 = 0; gv_sel_iid_l7 < 2; gv_sel_iid_l7 = gv_sel_iid_l7 + 1) begin : g_sel_iid_l7
+      assign sel_iid_l7[(gv_sel_iid_l7)*20 +: 20] = sel_iid_l6[(2*gv_sel_iid_l7)*20 +: 20] | sel_iid_l6[(2*gv_sel_iid_l7+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_l8;
+  generate
+    for (gv_sel_iid_l8 = 0; gv_sel_iid_l8 < 1; gv_sel_iid_l8 = gv_sel_iid_l8 + 1) begin : g_sel_iid_l8
+      assign sel_iid_l8[(gv_sel_iid_l8)*20 +: 20] = sel_iid_l7[(2*gv_sel_iid_l8)*20 +: 20] | sel_iid_l7[(2*gv_sel_iid_l8+1)*20 +: 20];
+    end
+  endgenerate
+  assign sel_iid = sel_iid_l8;
+  assign go_vpn = sel_go ? sel_vpn : a1_vpn_q;
+  assign go_iid = sel_go ? sel_iid : a1_iid_q;
   assign d_v_d = go;
   assign d_walker_d = go ? walker : d_walker_q;
   assign d_vpn_d = go ? go_vpn : d_vpn_q;
@@ -547,7 +717,8 @@ module walk_sched_seed002_table1 (
   assign last_valid_d = last_valid_q | go;
   assign last_iid_d = go ? go_iid : last_iid_q;
   assign free = ~busy_q;
-  assign any_free = |free;
+  assign none_free_d = &busy_d;
+  assign any_free = ~none_free_q;
   assign walker_oh_or0 = free;
   assign walker_oh_or1[0] = walker_oh_or0[0];
   assign walker_oh_or1[1] = walker_oh_or0[1] | walker_oh_or0[0];
@@ -586,17 +757,33 @@ module walk_sched_seed002_table1 (
   assign busy_d = (busy_q & ~(done_valid_i ? (8'd1 << done_walker_i) : 8'd0)) | (go ? walker_oh : 8'd0);
   assign busy_o = busy_q;
   assign remove = sel_go;
-  assign count_d = count_q + {8'd0, app} - {8'd0, remove};
+  assign count_inc = count_q + 9'd1;
+  assign count_dec = count_q - 9'd1;
+  assign count_d = (app & ~remove) ? count_inc : ((remove & ~app) ? count_dec : count_q);
+  assign nonempty_d = count_d != 9'd0;
   assign count_o = count_q;
-  assign sel_hi = sel_idx[7:4];
-  assign sel_lo = sel_idx[3:0];
-  assign sel_hi_lt = {(sel_hi < 4'd15), (sel_hi < 4'd14), (sel_hi < 4'd13), (sel_hi < 4'd12), (sel_hi < 4'd11), (sel_hi < 4'd10), (sel_hi < 4'd9), (sel_hi < 4'd8), (sel_hi < 4'd7), (sel_hi < 4'd6), (sel_hi < 4'd5), (sel_hi < 4'd4), (sel_hi < 4'd3), (sel_hi < 4'd2), (sel_hi < 4'd1), 1'b0};
-  assign sel_hi_eq = {(sel_hi == 4'd15), (sel_hi == 4'd14), (sel_hi == 4'd13), (sel_hi == 4'd12), (sel_hi == 4'd11), (sel_hi == 4'd10), (sel_hi == 4'd9), (sel_hi == 4'd8), (sel_hi == 4'd7), (sel_hi == 4'd6), (sel_hi == 4'd5), (sel_hi == 4'd4), (sel_hi == 4'd3), (sel_hi == 4'd2), (sel_hi == 4'd1), (sel_hi == 4'd0)};
-  assign sel_lo_le = {1'b1, (sel_lo <= 4'd14), (sel_lo <= 4'd13), (sel_lo <= 4'd12), (sel_lo <= 4'd11), (sel_lo <= 4'd10), (sel_lo <= 4'd9), (sel_lo <= 4'd8), (sel_lo <= 4'd7), (sel_lo <= 4'd6), (sel_lo <= 4'd5), (sel_lo <= 4'd4), (sel_lo <= 4'd3), (sel_lo <= 4'd2), (sel_lo <= 4'd1), (sel_lo <= 4'd0)};
+  assign slot = slot_x_q ^ 257'd1;
+  assign slot_x_d = ((app & ~remove) ? {slot[255:0], 1'b0} : ((remove & ~app) ? {1'b0, slot[256:1]} : slot)) ^ 257'd1;
+  assign therm_lo_idx = t7_sub[6:0];
+  assign therm_lo_lt = {(therm_lo_idx[6:3] < 4'd15), (therm_lo_idx[6:3] < 4'd14), (therm_lo_idx[6:3] < 4'd13), (therm_lo_idx[6:3] < 4'd12), (therm_lo_idx[6:3] < 4'd11), (therm_lo_idx[6:3] < 4'd10), (therm_lo_idx[6:3] < 4'd9), (therm_lo_idx[6:3] < 4'd8), (therm_lo_idx[6:3] < 4'd7), (therm_lo_idx[6:3] < 4'd6), (therm_lo_idx[6:3] < 4'd5), (therm_lo_idx[6:3] < 4'd4), (therm_lo_idx[6:3] < 4'd3), (therm_lo_idx[6:3] < 4'd2), (therm_lo_idx[6:3] < 4'd1), 1'b0};
+  assign therm_lo_eq = {(therm_lo_idx[6:3] == 4'd15), (therm_lo_idx[6:3] == 4'd14), (therm_lo_idx[6:3] == 4'd13), (therm_lo_idx[6:3] == 4'd12), (therm_lo_idx[6:3] == 4'd11), (therm_lo_idx[6:3] == 4'd10), (therm_lo_idx[6:3] == 4'd9), (therm_lo_idx[6:3] == 4'd8), (therm_lo_idx[6:3] == 4'd7), (therm_lo_idx[6:3] == 4'd6), (therm_lo_idx[6:3] == 4'd5), (therm_lo_idx[6:3] == 4'd4), (therm_lo_idx[6:3] == 4'd3), (therm_lo_idx[6:3] == 4'd2), (therm_lo_idx[6:3] == 4'd1), (therm_lo_idx[6:3] == 4'd0)};
+  assign therm_lo_le = {1'b1, (therm_lo_idx[2:0] <= 3'd6), (therm_lo_idx[2:0] <= 3'd5), (therm_lo_idx[2:0] <= 3'd4), (therm_lo_idx[2:0] <= 3'd3), (therm_lo_idx[2:0] <= 3'd2), (therm_lo_idx[2:0] <= 3'd1), (therm_lo_idx[2:0] <= 3'd0)};
+  assign therm_lo = {(therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[7])), (therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[6])), (therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[5])), (therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[4])), (therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[3])), (therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[2])), (therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[1])), (therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[0])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[7])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[6])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[5])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[4])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[3])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[2])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[1])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[0])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[7])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[6])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[5])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[4])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[3])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[2])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[1])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[0])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[7])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[6])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[5])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[4])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[3])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[2])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[1])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[0])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[7])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[6])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[5])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[4])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[3])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[2])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[1])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[0])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[7])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[6])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[5])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[4])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[3])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[2])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[1])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[0])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[7])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[6])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[5])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[4])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[3])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[2])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[1])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[0])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[7])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[6])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[5])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[4])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[3])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[2])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[1])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[0])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[7])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[6])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[5])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[4])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[3])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[2])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[1])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[0])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[7])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[6])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[5])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[4])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[3])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[2])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[1])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[0])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[7])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[6])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[5])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[4])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[3])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[2])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[1])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[0])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[7])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[6])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[5])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[4])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[3])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[2])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[1])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[0])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[7])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[6])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[5])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[4])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[3])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[2])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[1])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[0])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[7])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[6])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[5])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[4])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[3])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[2])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[1])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[0])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[7])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[6])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[5])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[4])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[3])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[2])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[1])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[0])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[7])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[6])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[5])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[4])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[3])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[2])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[1])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[0]))};
+  assign therm_hi_idx = t7_sub[13:7];
+  assign therm_hi_lt = {(therm_hi_idx[6:3] < 4'd15), (therm_hi_idx[6:3] < 4'd14), (therm_hi_idx[6:3] < 4'd13), (therm_hi_idx[6:3] < 4'd12), (therm_hi_idx[6:3] < 4'd11), (therm_hi_idx[6:3] < 4'd10), (therm_hi_idx[6:3] < 4'd9), (therm_hi_idx[6:3] < 4'd8), (therm_hi_idx[6:3] < 4'd7), (therm_hi_idx[6:3] < 4'd6), (therm_hi_idx[6:3] < 4'd5), (therm_hi_idx[6:3] < 4'd4), (therm_hi_idx[6:3] < 4'd3), (therm_hi_idx[6:3] < 4'd2), (therm_hi_idx[6:3] < 4'd1), 1'b0};
+  assign therm_hi_eq = {(therm_hi_idx[6:3] == 4'd15), (therm_hi_idx[6:3] == 4'd14), (therm_hi_idx[6:3] == 4'd13), (therm_hi_idx[6:3] == 4'd12), (therm_hi_idx[6:3] == 4'd11), (therm_hi_idx[6:3] == 4'd10), (therm_hi_idx[6:3] == 4'd9), (therm_hi_idx[6:3] == 4'd8), (therm_hi_idx[6:3] == 4'd7), (therm_hi_idx[6:3] == 4'd6), (therm_hi_idx[6:3] == 4'd5), (therm_hi_idx[6:3] == 4'd4), (therm_hi_idx[6:3] == 4'd3), (therm_hi_idx[6:3] == 4'd2), (therm_hi_idx[6:3] == 4'd1), (therm_hi_idx[6:3] == 4'd0)};
+  assign therm_hi_le = {1'b1, (therm_hi_idx[2:0] <= 3'd6), (therm_hi_idx[2:0] <= 3'd5), (therm_hi_idx[2:0] <= 3'd4), (therm_hi_idx[2:0] <= 3'd3), (therm_hi_idx[2:0] <= 3'd2), (therm_hi_idx[2:0] <= 3'd1), (therm_hi_idx[2:0] <= 3'd0)};
+  assign therm_hi = {(therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[7])), (therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[6])), (therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[5])), (therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[4])), (therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[3])), (therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[2])), (therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[1])), (therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[0])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[7])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[6])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[5])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[4])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[3])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[2])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[1])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[0])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[7])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[6])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[5])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[4])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[3])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[2])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[1])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[0])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[7])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[6])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[5])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[4])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[3])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[2])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[1])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[0])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[7])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[6])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[5])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[4])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[3])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[2])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[1])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[0])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[7])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[6])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[5])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[4])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[3])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[2])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[1])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[0])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[7])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[6])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[5])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[4])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[3])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[2])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[1])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[0])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[7])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[6])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[5])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[4])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[3])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[2])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[1])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[0])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[7])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[6])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[5])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[4])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[3])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[2])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[1])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[0])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[7])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[6])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[5])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[4])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[3])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[2])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[1])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[0])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[7])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[6])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[5])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[4])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[3])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[2])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[1])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[0])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[7])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[6])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[5])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[4])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[3])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[2])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[1])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[0])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[7])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[6])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[5])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[4])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[3])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[2])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[1])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[0])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[7])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[6])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[5])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[4])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[3])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[2])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[1])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[0])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[7])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[6])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[5])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[4])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[3])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[2])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[1])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[0])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[7])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[6])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[5])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[4])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[3])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[2])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[1])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[0]))};
+  assign above_lo_d = therm_lo;
+  assign above_hi_d = therm_hi;
+  assign unused_root_sub = t8_c_sub[6:0];
+  assign above_take_d = t8_c_sub[7];
+  assign above = {({128{~above_take_q}} | above_hi_q), ({128{~above_take_q}} & above_lo_q)};
   assign valid_u[256] = 1'd0;
   assign vpn_u[9251:9216] = 36'd0;
   assign iid_u[5139:5120] = 20'd0;
-  assign score_u[2312:2304] = 9'd0;
+  assign score_w[256] = 1'b0;
+  assign score_r = {9'd0, score_q};
   assign match_u[256] = 1'd0;
   assign aged_u[256] = 1'd0;
   assign credit_lo_u[2826:2816] = 11'd0;
@@ -605,31 +792,27 @@ module walk_sched_seed002_table1 (
   genvar gb;
   generate
     for (gb = 0; gb < 256; gb = gb + 1) begin : g_entry
-      localparam [7:0] IDX = gb;
-      localparam [8:0] POS = gb;
-      wire at_or_above = sel_hi_lt[IDX[7:4]] | (sel_hi_eq[IDX[7:4]] & sel_lo_le[IDX[3:0]]);
-      localparam [8:0] POS1 = gb + 1;
-      wire shift = remove & at_or_above;
-      wire put = app & (remove ? (count_q == POS1) : (count_q == POS));
-      wire older = remove & ~at_or_above;
+      wire at_or_above = above[gb];
+      wire put = app & (remove ? slot[gb+1] : slot[gb]);
       assign valid_u[(gb)*1 +: 1] = valid_q[(gb)*1 +: 1];
-      assign valid_d[(gb)*1 +: 1] = put ? 1'b1 : (shift ? valid_u[(gb+1)*1 +: 1] : valid_u[(gb)*1 +: 1]);
+      assign valid_d[(gb)*1 +: 1] = put ? 1'b1 : (remove ? (at_or_above ? valid_u[(gb+1)*1 +: 1] : valid_u[(gb)*1 +: 1]) : valid_u[(gb)*1 +: 1]);
       assign vpn_u[(gb)*36 +: 36] = vpn_q[(gb)*36 +: 36];
-      assign vpn_d[(gb)*36 +: 36] = put ? app_vpn : (shift ? vpn_u[(gb+1)*36 +: 36] : vpn_u[(gb)*36 +: 36]);
+      assign vpn_d[(gb)*36 +: 36] = put ? app_vpn : (remove ? (at_or_above ? vpn_u[(gb+1)*36 +: 36] : vpn_u[(gb)*36 +: 36]) : vpn_u[(gb)*36 +: 36]);
       assign iid_u[(gb)*20 +: 20] = iid_q[(gb)*20 +: 20];
-      assign iid_d[(gb)*20 +: 20] = put ? app_iid : (shift ? iid_u[(gb+1)*20 +: 20] : iid_u[(gb)*20 +: 20]);
-      assign score_u[(gb)*9 +: 9] = (a2_v_q & match_q[gb]) ? new_score : score_q[(gb)*9 +: 9];
-      assign score_d[(gb)*9 +: 9] = put ? new_score : (shift ? score_u[(gb+1)*9 +: 9] : score_u[(gb)*9 +: 9]);
+      assign iid_d[(gb)*20 +: 20] = put ? app_iid : (remove ? (at_or_above ? iid_u[(gb+1)*20 +: 20] : iid_u[(gb)*20 +: 20]) : iid_u[(gb)*20 +: 20]);
+      assign score_w[gb] = a2_v_q & match_q[gb];
+      wire score_take = put | (remove ? (at_or_above ? score_w[gb+1] : score_w[gb]) : score_w[gb]);
+      assign score_d[(gb)*9 +: 9] = score_take ? new_score : (remove ? (at_or_above ? score_r[(gb+1)*9 +: 9] : score_r[(gb)*9 +: 9]) : score_r[(gb)*9 +: 9]);
       assign match_u[(gb)*1 +: 1] = a1_score ? match_now[gb] : (~a2_v_q & match_q[gb]);
-      assign match_d[(gb)*1 +: 1] = put ? 1'b0 : (shift ? match_u[(gb+1)*1 +: 1] : match_u[(gb)*1 +: 1]);
-      assign aged_u[(gb)*1 +: 1] = aged_q[gb] | (older & valid_q[gb] & (credit_lo_q[(gb)*11 +: 11] == 11'd0) & (credit_hi_q[(gb)*10 +: 10] == 10'd0));
-      assign aged_d[(gb)*1 +: 1] = put ? 1'b0 : (shift ? aged_u[(gb+1)*1 +: 1] : aged_u[(gb)*1 +: 1]);
-      assign credit_lo_u[(gb)*11 +: 11] = (older & valid_q[gb] & ~((credit_lo_q[(gb)*11 +: 11] == 11'd0) & (credit_hi_q[(gb)*10 +: 10] == 10'd0))) ? (credit_lo_q[(gb)*11 +: 11] - 11'd1) : credit_lo_q[(gb)*11 +: 11];
-      assign credit_lo_d[(gb)*11 +: 11] = put ? 11'd1152 : (shift ? credit_lo_u[(gb+1)*11 +: 11] : credit_lo_u[(gb)*11 +: 11]);
-      assign borrow_u[(gb)*1 +: 1] = older & valid_q[gb] & ~((credit_lo_q[(gb)*11 +: 11] == 11'd0) & (credit_hi_q[(gb)*10 +: 10] == 10'd0)) & (credit_lo_q[(gb)*11 +: 11] == 11'd0);
-      assign borrow_d[(gb)*1 +: 1] = put ? 1'b0 : (shift ? borrow_u[(gb+1)*1 +: 1] : borrow_u[(gb)*1 +: 1]);
+      assign match_d[(gb)*1 +: 1] = put ? 1'b0 : (remove ? (at_or_above ? match_u[(gb+1)*1 +: 1] : match_u[(gb)*1 +: 1]) : match_u[(gb)*1 +: 1]);
+      assign aged_u[(gb)*1 +: 1] = aged_q[(gb)*1 +: 1];
+      assign aged_d[(gb)*1 +: 1] = put ? 1'b0 : (remove ? (at_or_above ? aged_u[(gb+1)*1 +: 1] : (aged_q[gb] | (valid_q[gb] & (credit_lo_q[(gb)*11 +: 11] == 11'd0) & (credit_hi_q[(gb)*10 +: 10] == 10'd0)))) : aged_u[(gb)*1 +: 1]);
+      assign credit_lo_u[(gb)*11 +: 11] = credit_lo_q[(gb)*11 +: 11];
+      assign credit_lo_d[(gb)*11 +: 11] = put ? 11'd1152 : (remove ? (at_or_above ? credit_lo_u[(gb+1)*11 +: 11] : ((valid_q[gb] & ~((credit_lo_q[(gb)*11 +: 11] == 11'd0) & (credit_hi_q[(gb)*10 +: 10] == 10'd0))) ? (credit_lo_q[(gb)*11 +: 11] - 11'd1) : credit_lo_q[(gb)*11 +: 11])) : credit_lo_u[(gb)*11 +: 11]);
+      assign borrow_u[(gb)*1 +: 1] = 1'b0;
+      assign borrow_d[(gb)*1 +: 1] = put ? 1'b0 : (remove ? (at_or_above ? borrow_u[(gb+1)*1 +: 1] : (valid_q[gb] & ~((credit_lo_q[(gb)*11 +: 11] == 11'd0) & (credit_hi_q[(gb)*10 +: 10] == 10'd0)) & (credit_lo_q[(gb)*11 +: 11] == 11'd0))) : borrow_u[(gb)*1 +: 1]);
       assign credit_hi_u[(gb)*10 +: 10] = borrow_q[gb] ? (credit_hi_q[(gb)*10 +: 10] - 10'd1) : credit_hi_q[(gb)*10 +: 10];
-      assign credit_hi_d[(gb)*10 +: 10] = put ? 10'd976 : (shift ? credit_hi_u[(gb+1)*10 +: 10] : credit_hi_u[(gb)*10 +: 10]);
+      assign credit_hi_d[(gb)*10 +: 10] = put ? 10'd976 : (remove ? (at_or_above ? credit_hi_u[(gb+1)*10 +: 10] : credit_hi_u[(gb)*10 +: 10]) : credit_hi_u[(gb)*10 +: 10]);
     end
   endgenerate
   assign f_v_d = done_valid_i;
@@ -640,20 +823,26 @@ module walk_sched_seed002_table1 (
   assign pwc1_any_a = |pwc1_hit_a;
   assign pwc1_hit_d = {pwc1_valid_q[3] & (pwc1_tag_q[(3)*9 +: 9] == d_vpn_q[35:27]), pwc1_valid_q[2] & (pwc1_tag_q[(2)*9 +: 9] == d_vpn_q[35:27]), pwc1_valid_q[1] & (pwc1_tag_q[(1)*9 +: 9] == d_vpn_q[35:27]), pwc1_valid_q[0] & (pwc1_tag_q[(0)*9 +: 9] == d_vpn_q[35:27])};
   assign pwc1_any_d = |pwc1_hit_d;
-  assign pwc1_cand = ~({4{g_v_q}} & pwc1_gvic_q);
+  assign pwc1_cand = ~pwc1_gvic_q;
   assign pwc1_inv = pwc1_cand & ~pwc1_valid_q;
+  assign pwc1_use_inv = |pwc1_inv;
   assign pwc1_zero = pwc1_cand & {(pwc1_ctr_q[(3)*2 +: 2] == 2'd0), (pwc1_ctr_q[(2)*2 +: 2] == 2'd0), (pwc1_ctr_q[(1)*2 +: 2] == 2'd0), (pwc1_ctr_q[(0)*2 +: 2] == 2'd0)};
-  assign pwc1_elig = (|pwc1_inv) ? pwc1_inv : (|pwc1_zero) ? pwc1_zero : pwc1_cand;
-  assign pwc1_right3 = pwc1_elig[3] & (pwc1_plru_q[2] | ~pwc1_elig[2]);
-  assign pwc1_right2 = pwc1_elig[1] & (pwc1_plru_q[1] | ~pwc1_elig[0]);
-  assign pwc1_right1 = (|pwc1_elig[3:2]) & (pwc1_plru_q[0] | ~(|pwc1_elig[1:0]));
+  assign pwc1_use_zero = ~pwc1_use_inv & (|pwc1_zero);
+  assign pwc1_use_all = ~pwc1_use_inv & ~(|pwc1_zero);
+  assign pwc1_right3 = (((pwc1_use_inv & pwc1_inv[3]) | (pwc1_use_zero & pwc1_zero[3]) | (pwc1_use_all & pwc1_cand[3]))) & (pwc1_plru_q[2] | ~(((pwc1_use_inv & pwc1_inv[2]) | (pwc1_use_zero & pwc1_zero[2]) | (pwc1_use_all & pwc1_cand[2]))));
+  assign pwc1_right2 = (((pwc1_use_inv & pwc1_inv[1]) | (pwc1_use_zero & pwc1_zero[1]) | (pwc1_use_all & pwc1_cand[1]))) & (pwc1_plru_q[1] | ~(((pwc1_use_inv & pwc1_inv[0]) | (pwc1_use_zero & pwc1_zero[0]) | (pwc1_use_all & pwc1_cand[0]))));
+  assign pwc1_right1 = (((pwc1_use_inv & (|pwc1_inv[3:2])) | (pwc1_use_zero & (|pwc1_zero[3:2])) | (pwc1_use_all & (|pwc1_cand[3:2])))) & (pwc1_plru_q[0] | ~(((pwc1_use_inv & (|pwc1_inv[1:0])) | (pwc1_use_zero & (|pwc1_zero[1:0])) | (pwc1_use_all & (|pwc1_cand[1:0])))));
   assign pwc1_victim_oh = {(pwc1_right1 & pwc1_right3), (pwc1_right1 & ~pwc1_right3), (~pwc1_right1 & pwc1_right2), (~pwc1_right1 & ~pwc1_right2)};
-  assign pwc1_gvic_d = f_v_q ? pwc1_victim_oh : pwc1_gvic_q;
-  assign pwc1_hit_g = {pwc1_valid_q[3] & (pwc1_tag_q[(3)*9 +: 9] == g_vpn_q[26:18]), pwc1_valid_q[2] & (pwc1_tag_q[(2)*9 +: 9] == g_vpn_q[26:18]), pwc1_valid_q[1] & (pwc1_tag_q[(1)*9 +: 9] == g_vpn_q[26:18]), pwc1_valid_q[0] & (pwc1_tag_q[(0)*9 +: 9] == g_vpn_q[26:18])};
-  assign pwc1_any_g = |pwc1_hit_g;
-  assign pwc1_alloc = g_v_q & ~pwc1_any_g;
-  assign pwc1_write = (pwc1_alloc ? pwc1_gvic_q : 4'd0);
-  assign pwc1_touch_f = g_v_q ? (pwc1_any_g ? pwc1_hit_g : pwc1_write) : 4'd0;
+  assign pwc1_gvic_d = f_v_q ? pwc1_victim_oh : 4'd0;
+  assign pwc1_hit_f = {pwc1_valid_q[3] & (pwc1_tag_q[(3)*9 +: 9] == f_vpn_q[26:18]), pwc1_valid_q[2] & (pwc1_tag_q[(2)*9 +: 9] == f_vpn_q[26:18]), pwc1_valid_q[1] & (pwc1_tag_q[(1)*9 +: 9] == f_vpn_q[26:18]), pwc1_valid_q[0] & (pwc1_tag_q[(0)*9 +: 9] == f_vpn_q[26:18])};
+  assign pwc1_same = g_v_q & (f_vpn_q[26:18] == g_vpn_q[26:18]);
+  assign pwc1_hit_fw = pwc1_same ? pwc1_touch_f : (pwc1_hit_f & ~pwc1_write);
+  assign pwc1_ghit_d = f_v_q ? pwc1_hit_fw : 4'd0;
+  assign pwc1_gany_d = f_v_q ? (|pwc1_hit_fw) : pwc1_gany_q;
+  assign pwc1_hit_g = pwc1_ghit_q;
+  assign pwc1_any_g = pwc1_gany_q;
+  assign pwc1_write = pwc1_gvic_q & ~{4{pwc1_any_g}};
+  assign pwc1_touch_f = pwc1_hit_g | pwc1_write;
   assign pwc1_valid_d = pwc1_valid_q | pwc1_write;
   assign pwc1_tag_d = {pwc1_write[3] ? g_vpn_q[26:18] : pwc1_tag_q[(3)*9 +: 9], pwc1_write[2] ? g_vpn_q[26:18] : pwc1_tag_q[(2)*9 +: 9], pwc1_write[1] ? g_vpn_q[26:18] : pwc1_tag_q[(1)*9 +: 9], pwc1_write[0] ? g_vpn_q[26:18] : pwc1_tag_q[(0)*9 +: 9]};
   assign pwc1_hit_dv = pwc1_hit_d & {4{d_v_q}};
@@ -664,24 +853,30 @@ module walk_sched_seed002_table1 (
   assign pwc2_any_a = |pwc2_hit_a;
   assign pwc2_hit_d = {pwc2_valid_q[7] & (pwc2_tag_q[(7)*18 +: 18] == d_vpn_q[35:18]), pwc2_valid_q[6] & (pwc2_tag_q[(6)*18 +: 18] == d_vpn_q[35:18]), pwc2_valid_q[5] & (pwc2_tag_q[(5)*18 +: 18] == d_vpn_q[35:18]), pwc2_valid_q[4] & (pwc2_tag_q[(4)*18 +: 18] == d_vpn_q[35:18]), pwc2_valid_q[3] & (pwc2_tag_q[(3)*18 +: 18] == d_vpn_q[35:18]), pwc2_valid_q[2] & (pwc2_tag_q[(2)*18 +: 18] == d_vpn_q[35:18]), pwc2_valid_q[1] & (pwc2_tag_q[(1)*18 +: 18] == d_vpn_q[35:18]), pwc2_valid_q[0] & (pwc2_tag_q[(0)*18 +: 18] == d_vpn_q[35:18])};
   assign pwc2_any_d = |pwc2_hit_d;
-  assign pwc2_cand = ~({8{g_v_q}} & pwc2_gvic_q);
+  assign pwc2_cand = ~pwc2_gvic_q;
   assign pwc2_inv = pwc2_cand & ~pwc2_valid_q;
+  assign pwc2_use_inv = |pwc2_inv;
   assign pwc2_zero = pwc2_cand & {(pwc2_ctr_q[(7)*2 +: 2] == 2'd0), (pwc2_ctr_q[(6)*2 +: 2] == 2'd0), (pwc2_ctr_q[(5)*2 +: 2] == 2'd0), (pwc2_ctr_q[(4)*2 +: 2] == 2'd0), (pwc2_ctr_q[(3)*2 +: 2] == 2'd0), (pwc2_ctr_q[(2)*2 +: 2] == 2'd0), (pwc2_ctr_q[(1)*2 +: 2] == 2'd0), (pwc2_ctr_q[(0)*2 +: 2] == 2'd0)};
-  assign pwc2_elig = (|pwc2_inv) ? pwc2_inv : (|pwc2_zero) ? pwc2_zero : pwc2_cand;
-  assign pwc2_right7 = pwc2_elig[7] & (pwc2_plru_q[6] | ~pwc2_elig[6]);
-  assign pwc2_right6 = pwc2_elig[5] & (pwc2_plru_q[5] | ~pwc2_elig[4]);
-  assign pwc2_right5 = pwc2_elig[3] & (pwc2_plru_q[4] | ~pwc2_elig[2]);
-  assign pwc2_right4 = pwc2_elig[1] & (pwc2_plru_q[3] | ~pwc2_elig[0]);
-  assign pwc2_right3 = (|pwc2_elig[7:6]) & (pwc2_plru_q[2] | ~(|pwc2_elig[5:4]));
-  assign pwc2_right2 = (|pwc2_elig[3:2]) & (pwc2_plru_q[1] | ~(|pwc2_elig[1:0]));
-  assign pwc2_right1 = (|pwc2_elig[7:4]) & (pwc2_plru_q[0] | ~(|pwc2_elig[3:0]));
+  assign pwc2_use_zero = ~pwc2_use_inv & (|pwc2_zero);
+  assign pwc2_use_all = ~pwc2_use_inv & ~(|pwc2_zero);
+  assign pwc2_right7 = (((pwc2_use_inv & pwc2_inv[7]) | (pwc2_use_zero & pwc2_zero[7]) | (pwc2_use_all & pwc2_cand[7]))) & (pwc2_plru_q[6] | ~(((pwc2_use_inv & pwc2_inv[6]) | (pwc2_use_zero & pwc2_zero[6]) | (pwc2_use_all & pwc2_cand[6]))));
+  assign pwc2_right6 = (((pwc2_use_inv & pwc2_inv[5]) | (pwc2_use_zero & pwc2_zero[5]) | (pwc2_use_all & pwc2_cand[5]))) & (pwc2_plru_q[5] | ~(((pwc2_use_inv & pwc2_inv[4]) | (pwc2_use_zero & pwc2_zero[4]) | (pwc2_use_all & pwc2_cand[4]))));
+  assign pwc2_right5 = (((pwc2_use_inv & pwc2_inv[3]) | (pwc2_use_zero & pwc2_zero[3]) | (pwc2_use_all & pwc2_cand[3]))) & (pwc2_plru_q[4] | ~(((pwc2_use_inv & pwc2_inv[2]) | (pwc2_use_zero & pwc2_zero[2]) | (pwc2_use_all & pwc2_cand[2]))));
+  assign pwc2_right4 = (((pwc2_use_inv & pwc2_inv[1]) | (pwc2_use_zero & pwc2_zero[1]) | (pwc2_use_all & pwc2_cand[1]))) & (pwc2_plru_q[3] | ~(((pwc2_use_inv & pwc2_inv[0]) | (pwc2_use_zero & pwc2_zero[0]) | (pwc2_use_all & pwc2_cand[0]))));
+  assign pwc2_right3 = (((pwc2_use_inv & (|pwc2_inv[7:6])) | (pwc2_use_zero & (|pwc2_zero[7:6])) | (pwc2_use_all & (|pwc2_cand[7:6])))) & (pwc2_plru_q[2] | ~(((pwc2_use_inv & (|pwc2_inv[5:4])) | (pwc2_use_zero & (|pwc2_zero[5:4])) | (pwc2_use_all & (|pwc2_cand[5:4])))));
+  assign pwc2_right2 = (((pwc2_use_inv & (|pwc2_inv[3:2])) | (pwc2_use_zero & (|pwc2_zero[3:2])) | (pwc2_use_all & (|pwc2_cand[3:2])))) & (pwc2_plru_q[1] | ~(((pwc2_use_inv & (|pwc2_inv[1:0])) | (pwc2_use_zero & (|pwc2_zero[1:0])) | (pwc2_use_all & (|pwc2_cand[1:0])))));
+  assign pwc2_right1 = (((pwc2_use_inv & (|pwc2_inv[7:4])) | (pwc2_use_zero & (|pwc2_zero[7:4])) | (pwc2_use_all & (|pwc2_cand[7:4])))) & (pwc2_plru_q[0] | ~(((pwc2_use_inv & (|pwc2_inv[3:0])) | (pwc2_use_zero & (|pwc2_zero[3:0])) | (pwc2_use_all & (|pwc2_cand[3:0])))));
   assign pwc2_victim_oh = {(pwc2_right1 & pwc2_right3 & pwc2_right7), (pwc2_right1 & pwc2_right3 & ~pwc2_right7), (pwc2_right1 & ~pwc2_right3 & pwc2_right6), (pwc2_right1 & ~pwc2_right3 & ~pwc2_right6), (~pwc2_right1 & pwc2_right2 & pwc2_right5), (~pwc2_right1 & pwc2_right2 & ~pwc2_right5), (~pwc2_right1 & ~pwc2_right2 & pwc2_right4), (~pwc2_right1 & ~pwc2_right2 & ~pwc2_right4)};
-  assign pwc2_gvic_d = f_v_q ? pwc2_victim_oh : pwc2_gvic_q;
-  assign pwc2_hit_g = {pwc2_valid_q[7] & (pwc2_tag_q[(7)*18 +: 18] == g_vpn_q[26:9]), pwc2_valid_q[6] & (pwc2_tag_q[(6)*18 +: 18] == g_vpn_q[26:9]), pwc2_valid_q[5] & (pwc2_tag_q[(5)*18 +: 18] == g_vpn_q[26:9]), pwc2_valid_q[4] & (pwc2_tag_q[(4)*18 +: 18] == g_vpn_q[26:9]), pwc2_valid_q[3] & (pwc2_tag_q[(3)*18 +: 18] == g_vpn_q[26:9]), pwc2_valid_q[2] & (pwc2_tag_q[(2)*18 +: 18] == g_vpn_q[26:9]), pwc2_valid_q[1] & (pwc2_tag_q[(1)*18 +: 18] == g_vpn_q[26:9]), pwc2_valid_q[0] & (pwc2_tag_q[(0)*18 +: 18] == g_vpn_q[26:9])};
-  assign pwc2_any_g = |pwc2_hit_g;
-  assign pwc2_alloc = g_v_q & ~pwc2_any_g;
-  assign pwc2_write = (pwc2_alloc ? pwc2_gvic_q : 8'd0);
-  assign pwc2_touch_f = g_v_q ? (pwc2_any_g ? pwc2_hit_g : pwc2_write) : 8'd0;
+  assign pwc2_gvic_d = f_v_q ? pwc2_victim_oh : 8'd0;
+  assign pwc2_hit_f = {pwc2_valid_q[7] & (pwc2_tag_q[(7)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[6] & (pwc2_tag_q[(6)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[5] & (pwc2_tag_q[(5)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[4] & (pwc2_tag_q[(4)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[3] & (pwc2_tag_q[(3)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[2] & (pwc2_tag_q[(2)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[1] & (pwc2_tag_q[(1)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[0] & (pwc2_tag_q[(0)*18 +: 18] == f_vpn_q[26:9])};
+  assign pwc2_same = g_v_q & (f_vpn_q[26:9] == g_vpn_q[26:9]);
+  assign pwc2_hit_fw = pwc2_same ? pwc2_touch_f : (pwc2_hit_f & ~pwc2_write);
+  assign pwc2_ghit_d = f_v_q ? pwc2_hit_fw : 8'd0;
+  assign pwc2_gany_d = f_v_q ? (|pwc2_hit_fw) : pwc2_gany_q;
+  assign pwc2_hit_g = pwc2_ghit_q;
+  assign pwc2_any_g = pwc2_gany_q;
+  assign pwc2_write = pwc2_gvic_q & ~{8{pwc2_any_g}};
+  assign pwc2_touch_f = pwc2_hit_g | pwc2_write;
   assign pwc2_valid_d = pwc2_valid_q | pwc2_write;
   assign pwc2_tag_d = {pwc2_write[7] ? g_vpn_q[26:9] : pwc2_tag_q[(7)*18 +: 18], pwc2_write[6] ? g_vpn_q[26:9] : pwc2_tag_q[(6)*18 +: 18], pwc2_write[5] ? g_vpn_q[26:9] : pwc2_tag_q[(5)*18 +: 18], pwc2_write[4] ? g_vpn_q[26:9] : pwc2_tag_q[(4)*18 +: 18], pwc2_write[3] ? g_vpn_q[26:9] : pwc2_tag_q[(3)*18 +: 18], pwc2_write[2] ? g_vpn_q[26:9] : pwc2_tag_q[(2)*18 +: 18], pwc2_write[1] ? g_vpn_q[26:9] : pwc2_tag_q[(1)*18 +: 18], pwc2_write[0] ? g_vpn_q[26:9] : pwc2_tag_q[(0)*18 +: 18]};
   assign pwc2_hit_dv = pwc2_hit_d & {8{d_v_q}};
@@ -692,48 +887,54 @@ module walk_sched_seed002_table1 (
   assign pwc3_any_a = |pwc3_hit_a;
   assign pwc3_hit_d = {pwc3_valid_q[31] & (pwc3_tag_q[(31)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[30] & (pwc3_tag_q[(30)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[29] & (pwc3_tag_q[(29)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[28] & (pwc3_tag_q[(28)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[27] & (pwc3_tag_q[(27)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[26] & (pwc3_tag_q[(26)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[25] & (pwc3_tag_q[(25)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[24] & (pwc3_tag_q[(24)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[23] & (pwc3_tag_q[(23)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[22] & (pwc3_tag_q[(22)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[21] & (pwc3_tag_q[(21)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[20] & (pwc3_tag_q[(20)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[19] & (pwc3_tag_q[(19)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[18] & (pwc3_tag_q[(18)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[17] & (pwc3_tag_q[(17)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[16] & (pwc3_tag_q[(16)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[15] & (pwc3_tag_q[(15)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[14] & (pwc3_tag_q[(14)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[13] & (pwc3_tag_q[(13)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[12] & (pwc3_tag_q[(12)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[11] & (pwc3_tag_q[(11)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[10] & (pwc3_tag_q[(10)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[9] & (pwc3_tag_q[(9)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[8] & (pwc3_tag_q[(8)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[7] & (pwc3_tag_q[(7)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[6] & (pwc3_tag_q[(6)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[5] & (pwc3_tag_q[(5)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[4] & (pwc3_tag_q[(4)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[3] & (pwc3_tag_q[(3)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[2] & (pwc3_tag_q[(2)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[1] & (pwc3_tag_q[(1)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[0] & (pwc3_tag_q[(0)*27 +: 27] == d_vpn_q[35:9])};
   assign pwc3_any_d = |pwc3_hit_d;
-  assign pwc3_cand = ~({32{g_v_q}} & pwc3_gvic_q);
+  assign pwc3_cand = ~pwc3_gvic_q;
   assign pwc3_inv = pwc3_cand & ~pwc3_valid_q;
+  assign pwc3_use_inv = |pwc3_inv;
   assign pwc3_zero = pwc3_cand & {(pwc3_ctr_q[(31)*2 +: 2] == 2'd0), (pwc3_ctr_q[(30)*2 +: 2] == 2'd0), (pwc3_ctr_q[(29)*2 +: 2] == 2'd0), (pwc3_ctr_q[(28)*2 +: 2] == 2'd0), (pwc3_ctr_q[(27)*2 +: 2] == 2'd0), (pwc3_ctr_q[(26)*2 +: 2] == 2'd0), (pwc3_ctr_q[(25)*2 +: 2] == 2'd0), (pwc3_ctr_q[(24)*2 +: 2] == 2'd0), (pwc3_ctr_q[(23)*2 +: 2] == 2'd0), (pwc3_ctr_q[(22)*2 +: 2] == 2'd0), (pwc3_ctr_q[(21)*2 +: 2] == 2'd0), (pwc3_ctr_q[(20)*2 +: 2] == 2'd0), (pwc3_ctr_q[(19)*2 +: 2] == 2'd0), (pwc3_ctr_q[(18)*2 +: 2] == 2'd0), (pwc3_ctr_q[(17)*2 +: 2] == 2'd0), (pwc3_ctr_q[(16)*2 +: 2] == 2'd0), (pwc3_ctr_q[(15)*2 +: 2] == 2'd0), (pwc3_ctr_q[(14)*2 +: 2] == 2'd0), (pwc3_ctr_q[(13)*2 +: 2] == 2'd0), (pwc3_ctr_q[(12)*2 +: 2] == 2'd0), (pwc3_ctr_q[(11)*2 +: 2] == 2'd0), (pwc3_ctr_q[(10)*2 +: 2] == 2'd0), (pwc3_ctr_q[(9)*2 +: 2] == 2'd0), (pwc3_ctr_q[(8)*2 +: 2] == 2'd0), (pwc3_ctr_q[(7)*2 +: 2] == 2'd0), (pwc3_ctr_q[(6)*2 +: 2] == 2'd0), (pwc3_ctr_q[(5)*2 +: 2] == 2'd0), (pwc3_ctr_q[(4)*2 +: 2] == 2'd0), (pwc3_ctr_q[(3)*2 +: 2] == 2'd0), (pwc3_ctr_q[(2)*2 +: 2] == 2'd0), (pwc3_ctr_q[(1)*2 +: 2] == 2'd0), (pwc3_ctr_q[(0)*2 +: 2] == 2'd0)};
-  assign pwc3_elig = (|pwc3_inv) ? pwc3_inv : (|pwc3_zero) ? pwc3_zero : pwc3_cand;
-  assign pwc3_right31 = pwc3_elig[31] & (pwc3_plru_q[30] | ~pwc3_elig[30]);
-  assign pwc3_right30 = pwc3_elig[29] & (pwc3_plru_q[29] | ~pwc3_elig[28]);
-  assign pwc3_right29 = pwc3_elig[27] & (pwc3_plru_q[28] | ~pwc3_elig[26]);
-  assign pwc3_right28 = pwc3_elig[25] & (pwc3_plru_q[27] | ~pwc3_elig[24]);
-  assign pwc3_right27 = pwc3_elig[23] & (pwc3_plru_q[26] | ~pwc3_elig[22]);
-  assign pwc3_right26 = pwc3_elig[21] & (pwc3_plru_q[25] | ~pwc3_elig[20]);
-  assign pwc3_right25 = pwc3_elig[19] & (pwc3_plru_q[24] | ~pwc3_elig[18]);
-  assign pwc3_right24 = pwc3_elig[17] & (pwc3_plru_q[23] | ~pwc3_elig[16]);
-  assign pwc3_right23 = pwc3_elig[15] & (pwc3_plru_q[22] | ~pwc3_elig[14]);
-  assign pwc3_right22 = pwc3_elig[13] & (pwc3_plru_q[21] | ~pwc3_elig[12]);
-  assign pwc3_right21 = pwc3_elig[11] & (pwc3_plru_q[20] | ~pwc3_elig[10]);
-  assign pwc3_right20 = pwc3_elig[9] & (pwc3_plru_q[19] | ~pwc3_elig[8]);
-  assign pwc3_right19 = pwc3_elig[7] & (pwc3_plru_q[18] | ~pwc3_elig[6]);
-  assign pwc3_right18 = pwc3_elig[5] & (pwc3_plru_q[17] | ~pwc3_elig[4]);
-  assign pwc3_right17 = pwc3_elig[3] & (pwc3_plru_q[16] | ~pwc3_elig[2]);
-  assign pwc3_right16 = pwc3_elig[1] & (pwc3_plru_q[15] | ~pwc3_elig[0]);
-  assign pwc3_right15 = (|pwc3_elig[31:30]) & (pwc3_plru_q[14] | ~(|pwc3_elig[29:28]));
-  assign pwc3_right14 = (|pwc3_elig[27:26]) & (pwc3_plru_q[13] | ~(|pwc3_elig[25:24]));
-  assign pwc3_right13 = (|pwc3_elig[23:22]) & (pwc3_plru_q[12] | ~(|pwc3_elig[21:20]));
-  assign pwc3_right12 = (|pwc3_elig[19:18]) & (pwc3_plru_q[11] | ~(|pwc3_elig[17:16]));
-  assign pwc3_right11 = (|pwc3_elig[15:14]) & (pwc3_plru_q[10] | ~(|pwc3_elig[13:12]));
-  assign pwc3_right10 = (|pwc3_elig[11:10]) & (pwc3_plru_q[9] | ~(|pwc3_elig[9:8]));
-  assign pwc3_right9 = (|pwc3_elig[7:6]) & (pwc3_plru_q[8] | ~(|pwc3_elig[5:4]));
-  assign pwc3_right8 = (|pwc3_elig[3:2]) & (pwc3_plru_q[7] | ~(|pwc3_elig[1:0]));
-  assign pwc3_right7 = (|pwc3_elig[31:28]) & (pwc3_plru_q[6] | ~(|pwc3_elig[27:24]));
-  assign pwc3_right6 = (|pwc3_elig[23:20]) & (pwc3_plru_q[5] | ~(|pwc3_elig[19:16]));
-  assign pwc3_right5 = (|pwc3_elig[15:12]) & (pwc3_plru_q[4] | ~(|pwc3_elig[11:8]));
-  assign pwc3_right4 = (|pwc3_elig[7:4]) & (pwc3_plru_q[3] | ~(|pwc3_elig[3:0]));
-  assign pwc3_right3 = (|pwc3_elig[31:24]) & (pwc3_plru_q[2] | ~(|pwc3_elig[23:16]));
-  assign pwc3_right2 = (|pwc3_elig[15:8]) & (pwc3_plru_q[1] | ~(|pwc3_elig[7:0]));
-  assign pwc3_right1 = (|pwc3_elig[31:16]) & (pwc3_plru_q[0] | ~(|pwc3_elig[15:0]));
+  assign pwc3_use_zero = ~pwc3_use_inv & (|pwc3_zero);
+  assign pwc3_use_all = ~pwc3_use_inv & ~(|pwc3_zero);
+  assign pwc3_right31 = (((pwc3_use_inv & pwc3_inv[31]) | (pwc3_use_zero & pwc3_zero[31]) | (pwc3_use_all & pwc3_cand[31]))) & (pwc3_plru_q[30] | ~(((pwc3_use_inv & pwc3_inv[30]) | (pwc3_use_zero & pwc3_zero[30]) | (pwc3_use_all & pwc3_cand[30]))));
+  assign pwc3_right30 = (((pwc3_use_inv & pwc3_inv[29]) | (pwc3_use_zero & pwc3_zero[29]) | (pwc3_use_all & pwc3_cand[29]))) & (pwc3_plru_q[29] | ~(((pwc3_use_inv & pwc3_inv[28]) | (pwc3_use_zero & pwc3_zero[28]) | (pwc3_use_all & pwc3_cand[28]))));
+  assign pwc3_right29 = (((pwc3_use_inv & pwc3_inv[27]) | (pwc3_use_zero & pwc3_zero[27]) | (pwc3_use_all & pwc3_cand[27]))) & (pwc3_plru_q[28] | ~(((pwc3_use_inv & pwc3_inv[26]) | (pwc3_use_zero & pwc3_zero[26]) | (pwc3_use_all & pwc3_cand[26]))));
+  assign pwc3_right28 = (((pwc3_use_inv & pwc3_inv[25]) | (pwc3_use_zero & pwc3_zero[25]) | (pwc3_use_all & pwc3_cand[25]))) & (pwc3_plru_q[27] | ~(((pwc3_use_inv & pwc3_inv[24]) | (pwc3_use_zero & pwc3_zero[24]) | (pwc3_use_all & pwc3_cand[24]))));
+  assign pwc3_right27 = (((pwc3_use_inv & pwc3_inv[23]) | (pwc3_use_zero & pwc3_zero[23]) | (pwc3_use_all & pwc3_cand[23]))) & (pwc3_plru_q[26] | ~(((pwc3_use_inv & pwc3_inv[22]) | (pwc3_use_zero & pwc3_zero[22]) | (pwc3_use_all & pwc3_cand[22]))));
+  assign pwc3_right26 = (((pwc3_use_inv & pwc3_inv[21]) | (pwc3_use_zero & pwc3_zero[21]) | (pwc3_use_all & pwc3_cand[21]))) & (pwc3_plru_q[25] | ~(((pwc3_use_inv & pwc3_inv[20]) | (pwc3_use_zero & pwc3_zero[20]) | (pwc3_use_all & pwc3_cand[20]))));
+  assign pwc3_right25 = (((pwc3_use_inv & pwc3_inv[19]) | (pwc3_use_zero & pwc3_zero[19]) | (pwc3_use_all & pwc3_cand[19]))) & (pwc3_plru_q[24] | ~(((pwc3_use_inv & pwc3_inv[18]) | (pwc3_use_zero & pwc3_zero[18]) | (pwc3_use_all & pwc3_cand[18]))));
+  assign pwc3_right24 = (((pwc3_use_inv & pwc3_inv[17]) | (pwc3_use_zero & pwc3_zero[17]) | (pwc3_use_all & pwc3_cand[17]))) & (pwc3_plru_q[23] | ~(((pwc3_use_inv & pwc3_inv[16]) | (pwc3_use_zero & pwc3_zero[16]) | (pwc3_use_all & pwc3_cand[16]))));
+  assign pwc3_right23 = (((pwc3_use_inv & pwc3_inv[15]) | (pwc3_use_zero & pwc3_zero[15]) | (pwc3_use_all & pwc3_cand[15]))) & (pwc3_plru_q[22] | ~(((pwc3_use_inv & pwc3_inv[14]) | (pwc3_use_zero & pwc3_zero[14]) | (pwc3_use_all & pwc3_cand[14]))));
+  assign pwc3_right22 = (((pwc3_use_inv & pwc3_inv[13]) | (pwc3_use_zero & pwc3_zero[13]) | (pwc3_use_all & pwc3_cand[13]))) & (pwc3_plru_q[21] | ~(((pwc3_use_inv & pwc3_inv[12]) | (pwc3_use_zero & pwc3_zero[12]) | (pwc3_use_all & pwc3_cand[12]))));
+  assign pwc3_right21 = (((pwc3_use_inv & pwc3_inv[11]) | (pwc3_use_zero & pwc3_zero[11]) | (pwc3_use_all & pwc3_cand[11]))) & (pwc3_plru_q[20] | ~(((pwc3_use_inv & pwc3_inv[10]) | (pwc3_use_zero & pwc3_zero[10]) | (pwc3_use_all & pwc3_cand[10]))));
+  assign pwc3_right20 = (((pwc3_use_inv & pwc3_inv[9]) | (pwc3_use_zero & pwc3_zero[9]) | (pwc3_use_all & pwc3_cand[9]))) & (pwc3_plru_q[19] | ~(((pwc3_use_inv & pwc3_inv[8]) | (pwc3_use_zero & pwc3_zero[8]) | (pwc3_use_all & pwc3_cand[8]))));
+  assign pwc3_right19 = (((pwc3_use_inv & pwc3_inv[7]) | (pwc3_use_zero & pwc3_zero[7]) | (pwc3_use_all & pwc3_cand[7]))) & (pwc3_plru_q[18] | ~(((pwc3_use_inv & pwc3_inv[6]) | (pwc3_use_zero & pwc3_zero[6]) | (pwc3_use_all & pwc3_cand[6]))));
+  assign pwc3_right18 = (((pwc3_use_inv & pwc3_inv[5]) | (pwc3_use_zero & pwc3_zero[5]) | (pwc3_use_all & pwc3_cand[5]))) & (pwc3_plru_q[17] | ~(((pwc3_use_inv & pwc3_inv[4]) | (pwc3_use_zero & pwc3_zero[4]) | (pwc3_use_all & pwc3_cand[4]))));
+  assign pwc3_right17 = (((pwc3_use_inv & pwc3_inv[3]) | (pwc3_use_zero & pwc3_zero[3]) | (pwc3_use_all & pwc3_cand[3]))) & (pwc3_plru_q[16] | ~(((pwc3_use_inv & pwc3_inv[2]) | (pwc3_use_zero & pwc3_zero[2]) | (pwc3_use_all & pwc3_cand[2]))));
+  assign pwc3_right16 = (((pwc3_use_inv & pwc3_inv[1]) | (pwc3_use_zero & pwc3_zero[1]) | (pwc3_use_all & pwc3_cand[1]))) & (pwc3_plru_q[15] | ~(((pwc3_use_inv & pwc3_inv[0]) | (pwc3_use_zero & pwc3_zero[0]) | (pwc3_use_all & pwc3_cand[0]))));
+  assign pwc3_right15 = (((pwc3_use_inv & (|pwc3_inv[31:30])) | (pwc3_use_zero & (|pwc3_zero[31:30])) | (pwc3_use_all & (|pwc3_cand[31:30])))) & (pwc3_plru_q[14] | ~(((pwc3_use_inv & (|pwc3_inv[29:28])) | (pwc3_use_zero & (|pwc3_zero[29:28])) | (pwc3_use_all & (|pwc3_cand[29:28])))));
+  assign pwc3_right14 = (((pwc3_use_inv & (|pwc3_inv[27:26])) | (pwc3_use_zero & (|pwc3_zero[27:26])) | (pwc3_use_all & (|pwc3_cand[27:26])))) & (pwc3_plru_q[13] | ~(((pwc3_use_inv & (|pwc3_inv[25:24])) | (pwc3_use_zero & (|pwc3_zero[25:24])) | (pwc3_use_all & (|pwc3_cand[25:24])))));
+  assign pwc3_right13 = (((pwc3_use_inv & (|pwc3_inv[23:22])) | (pwc3_use_zero & (|pwc3_zero[23:22])) | (pwc3_use_all & (|pwc3_cand[23:22])))) & (pwc3_plru_q[12] | ~(((pwc3_use_inv & (|pwc3_inv[21:20])) | (pwc3_use_zero & (|pwc3_zero[21:20])) | (pwc3_use_all & (|pwc3_cand[21:20])))));
+  assign pwc3_right12 = (((pwc3_use_inv & (|pwc3_inv[19:18])) | (pwc3_use_zero & (|pwc3_zero[19:18])) | (pwc3_use_all & (|pwc3_cand[19:18])))) & (pwc3_plru_q[11] | ~(((pwc3_use_inv & (|pwc3_inv[17:16])) | (pwc3_use_zero & (|pwc3_zero[17:16])) | (pwc3_use_all & (|pwc3_cand[17:16])))));
+  assign pwc3_right11 = (((pwc3_use_inv & (|pwc3_inv[15:14])) | (pwc3_use_zero & (|pwc3_zero[15:14])) | (pwc3_use_all & (|pwc3_cand[15:14])))) & (pwc3_plru_q[10] | ~(((pwc3_use_inv & (|pwc3_inv[13:12])) | (pwc3_use_zero & (|pwc3_zero[13:12])) | (pwc3_use_all & (|pwc3_cand[13:12])))));
+  assign pwc3_right10 = (((pwc3_use_inv & (|pwc3_inv[11:10])) | (pwc3_use_zero & (|pwc3_zero[11:10])) | (pwc3_use_all & (|pwc3_cand[11:10])))) & (pwc3_plru_q[9] | ~(((pwc3_use_inv & (|pwc3_inv[9:8])) | (pwc3_use_zero & (|pwc3_zero[9:8])) | (pwc3_use_all & (|pwc3_cand[9:8])))));
+  assign pwc3_right9 = (((pwc3_use_inv & (|pwc3_inv[7:6])) | (pwc3_use_zero & (|pwc3_zero[7:6])) | (pwc3_use_all & (|pwc3_cand[7:6])))) & (pwc3_plru_q[8] | ~(((pwc3_use_inv & (|pwc3_inv[5:4])) | (pwc3_use_zero & (|pwc3_zero[5:4])) | (pwc3_use_all & (|pwc3_cand[5:4])))));
+  assign pwc3_right8 = (((pwc3_use_inv & (|pwc3_inv[3:2])) | (pwc3_use_zero & (|pwc3_zero[3:2])) | (pwc3_use_all & (|pwc3_cand[3:2])))) & (pwc3_plru_q[7] | ~(((pwc3_use_inv & (|pwc3_inv[1:0])) | (pwc3_use_zero & (|pwc3_zero[1:0])) | (pwc3_use_all & (|pwc3_cand[1:0])))));
+  assign pwc3_right7 = (((pwc3_use_inv & (|pwc3_inv[31:28])) | (pwc3_use_zero & (|pwc3_zero[31:28])) | (pwc3_use_all & (|pwc3_cand[31:28])))) & (pwc3_plru_q[6] | ~(((pwc3_use_inv & (|pwc3_inv[27:24])) | (pwc3_use_zero & (|pwc3_zero[27:24])) | (pwc3_use_all & (|pwc3_cand[27:24])))));
+  assign pwc3_right6 = (((pwc3_use_inv & (|pwc3_inv[23:20])) | (pwc3_use_zero & (|pwc3_zero[23:20])) | (pwc3_use_all & (|pwc3_cand[23:20])))) & (pwc3_plru_q[5] | ~(((pwc3_use_inv & (|pwc3_inv[19:16])) | (pwc3_use_zero & (|pwc3_zero[19:16])) | (pwc3_use_all & (|pwc3_cand[19:16])))));
+  assign pwc3_right5 = (((pwc3_use_inv & (|pwc3_inv[15:12])) | (pwc3_use_zero & (|pwc3_zero[15:12])) | (pwc3_use_all & (|pwc3_cand[15:12])))) & (pwc3_plru_q[4] | ~(((pwc3_use_inv & (|pwc3_inv[11:8])) | (pwc3_use_zero & (|pwc3_zero[11:8])) | (pwc3_use_all & (|pwc3_cand[11:8])))));
+  assign pwc3_right4 = (((pwc3_use_inv & (|pwc3_inv[7:4])) | (pwc3_use_zero & (|pwc3_zero[7:4])) | (pwc3_use_all & (|pwc3_cand[7:4])))) & (pwc3_plru_q[3] | ~(((pwc3_use_inv & (|pwc3_inv[3:0])) | (pwc3_use_zero & (|pwc3_zero[3:0])) | (pwc3_use_all & (|pwc3_cand[3:0])))));
+  assign pwc3_right3 = (((pwc3_use_inv & (|pwc3_inv[31:24])) | (pwc3_use_zero & (|pwc3_zero[31:24])) | (pwc3_use_all & (|pwc3_cand[31:24])))) & (pwc3_plru_q[2] | ~(((pwc3_use_inv & (|pwc3_inv[23:16])) | (pwc3_use_zero & (|pwc3_zero[23:16])) | (pwc3_use_all & (|pwc3_cand[23:16])))));
+  assign pwc3_right2 = (((pwc3_use_inv & (|pwc3_inv[15:8])) | (pwc3_use_zero & (|pwc3_zero[15:8])) | (pwc3_use_all & (|pwc3_cand[15:8])))) & (pwc3_plru_q[1] | ~(((pwc3_use_inv & (|pwc3_inv[7:0])) | (pwc3_use_zero & (|pwc3_zero[7:0])) | (pwc3_use_all & (|pwc3_cand[7:0])))));
+  assign pwc3_right1 = (((pwc3_use_inv & (|pwc3_inv[31:16])) | (pwc3_use_zero & (|pwc3_zero[31:16])) | (pwc3_use_all & (|pwc3_cand[31:16])))) & (pwc3_plru_q[0] | ~(((pwc3_use_inv & (|pwc3_inv[15:0])) | (pwc3_use_zero & (|pwc3_zero[15:0])) | (pwc3_use_all & (|pwc3_cand[15:0])))));
   assign pwc3_victim_oh = {(pwc3_right1 & pwc3_right3 & pwc3_right7 & pwc3_right15 & pwc3_right31), (pwc3_right1 & pwc3_right3 & pwc3_right7 & pwc3_right15 & ~pwc3_right31), (pwc3_right1 & pwc3_right3 & pwc3_right7 & ~pwc3_right15 & pwc3_right30), (pwc3_right1 & pwc3_right3 & pwc3_right7 & ~pwc3_right15 & ~pwc3_right30), (pwc3_right1 & pwc3_right3 & ~pwc3_right7 & pwc3_right14 & pwc3_right29), (pwc3_right1 & pwc3_right3 & ~pwc3_right7 & pwc3_right14 & ~pwc3_right29), (pwc3_right1 & pwc3_right3 & ~pwc3_right7 & ~pwc3_right14 & pwc3_right28), (pwc3_right1 & pwc3_right3 & ~pwc3_right7 & ~pwc3_right14 & ~pwc3_right28), (pwc3_right1 & ~pwc3_right3 & pwc3_right6 & pwc3_right13 & pwc3_right27), (pwc3_right1 & ~pwc3_right3 & pwc3_right6 & pwc3_right13 & ~pwc3_right27), (pwc3_right1 & ~pwc3_right3 & pwc3_right6 & ~pwc3_right13 & pwc3_right26), (pwc3_right1 & ~pwc3_right3 & pwc3_right6 & ~pwc3_right13 & ~pwc3_right26), (pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & pwc3_right12 & pwc3_right25), (pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & pwc3_right12 & ~pwc3_right25), (pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & ~pwc3_right12 & pwc3_right24), (pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & ~pwc3_right12 & ~pwc3_right24), (~pwc3_right1 & pwc3_right2 & pwc3_right5 & pwc3_right11 & pwc3_right23), (~pwc3_right1 & pwc3_right2 & pwc3_right5 & pwc3_right11 & ~pwc3_right23), (~pwc3_right1 & pwc3_right2 & pwc3_right5 & ~pwc3_right11 & pwc3_right22), (~pwc3_right1 & pwc3_right2 & pwc3_right5 & ~pwc3_right11 & ~pwc3_right22), (~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & pwc3_right10 & pwc3_right21), (~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & pwc3_right10 & ~pwc3_right21), (~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & ~pwc3_right10 & pwc3_right20), (~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & ~pwc3_right10 & ~pwc3_right20), (~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & pwc3_right9 & pwc3_right19), (~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & pwc3_right9 & ~pwc3_right19), (~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & ~pwc3_right9 & pwc3_right18), (~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & ~pwc3_right9 & ~pwc3_right18), (~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & pwc3_right8 & pwc3_right17), (~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & pwc3_right8 & ~pwc3_right17), (~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & ~pwc3_right8 & pwc3_right16), (~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & ~pwc3_right8 & ~pwc3_right16)};
-  assign pwc3_gvic_d = f_v_q ? pwc3_victim_oh : pwc3_gvic_q;
-  assign pwc3_hit_g = {pwc3_valid_q[31] & (pwc3_tag_q[(31)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[30] & (pwc3_tag_q[(30)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[29] & (pwc3_tag_q[(29)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[28] & (pwc3_tag_q[(28)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[27] & (pwc3_tag_q[(27)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[26] & (pwc3_tag_q[(26)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[25] & (pwc3_tag_q[(25)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[24] & (pwc3_tag_q[(24)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[23] & (pwc3_tag_q[(23)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[22] & (pwc3_tag_q[(22)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[21] & (pwc3_tag_q[(21)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[20] & (pwc3_tag_q[(20)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[19] & (pwc3_tag_q[(19)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[18] & (pwc3_tag_q[(18)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[17] & (pwc3_tag_q[(17)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[16] & (pwc3_tag_q[(16)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[15] & (pwc3_tag_q[(15)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[14] & (pwc3_tag_q[(14)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[13] & (pwc3_tag_q[(13)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[12] & (pwc3_tag_q[(12)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[11] & (pwc3_tag_q[(11)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[10] & (pwc3_tag_q[(10)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[9] & (pwc3_tag_q[(9)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[8] & (pwc3_tag_q[(8)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[7] & (pwc3_tag_q[(7)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[6] & (pwc3_tag_q[(6)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[5] & (pwc3_tag_q[(5)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[4] & (pwc3_tag_q[(4)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[3] & (pwc3_tag_q[(3)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[2] & (pwc3_tag_q[(2)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[1] & (pwc3_tag_q[(1)*27 +: 27] == g_vpn_q[26:0]), pwc3_valid_q[0] & (pwc3_tag_q[(0)*27 +: 27] == g_vpn_q[26:0])};
-  assign pwc3_any_g = |pwc3_hit_g;
-  assign pwc3_alloc = g_v_q & ~pwc3_any_g;
-  assign pwc3_write = (pwc3_alloc ? pwc3_gvic_q : 32'd0);
-  assign pwc3_touch_f = g_v_q ? (pwc3_any_g ? pwc3_hit_g : pwc3_write) : 32'd0;
+  assign pwc3_gvic_d = f_v_q ? pwc3_victim_oh : 32'd0;
+  assign pwc3_hit_f = {pwc3_valid_q[31] & (pwc3_tag_q[(31)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[30] & (pwc3_tag_q[(30)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[29] & (pwc3_tag_q[(29)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[28] & (pwc3_tag_q[(28)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[27] & (pwc3_tag_q[(27)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[26] & (pwc3_tag_q[(26)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[25] & (pwc3_tag_q[(25)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[24] & (pwc3_tag_q[(24)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[23] & (pwc3_tag_q[(23)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[22] & (pwc3_tag_q[(22)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[21] & (pwc3_tag_q[(21)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[20] & (pwc3_tag_q[(20)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[19] & (pwc3_tag_q[(19)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[18] & (pwc3_tag_q[(18)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[17] & (pwc3_tag_q[(17)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[16] & (pwc3_tag_q[(16)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[15] & (pwc3_tag_q[(15)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[14] & (pwc3_tag_q[(14)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[13] & (pwc3_tag_q[(13)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[12] & (pwc3_tag_q[(12)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[11] & (pwc3_tag_q[(11)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[10] & (pwc3_tag_q[(10)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[9] & (pwc3_tag_q[(9)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[8] & (pwc3_tag_q[(8)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[7] & (pwc3_tag_q[(7)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[6] & (pwc3_tag_q[(6)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[5] & (pwc3_tag_q[(5)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[4] & (pwc3_tag_q[(4)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[3] & (pwc3_tag_q[(3)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[2] & (pwc3_tag_q[(2)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[1] & (pwc3_tag_q[(1)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[0] & (pwc3_tag_q[(0)*27 +: 27] == f_vpn_q[26:0])};
+  assign pwc3_same = g_v_q & (f_vpn_q[26:0] == g_vpn_q[26:0]);
+  assign pwc3_hit_fw = pwc3_same ? pwc3_touch_f : (pwc3_hit_f & ~pwc3_write);
+  assign pwc3_ghit_d = f_v_q ? pwc3_hit_fw : 32'd0;
+  assign pwc3_gany_d = f_v_q ? (|pwc3_hit_fw) : pwc3_gany_q;
+  assign pwc3_hit_g = pwc3_ghit_q;
+  assign pwc3_any_g = pwc3_gany_q;
+  assign pwc3_write = pwc3_gvic_q & ~{32{pwc3_any_g}};
+  assign pwc3_touch_f = pwc3_hit_g | pwc3_write;
   assign pwc3_valid_d = pwc3_valid_q | pwc3_write;
   assign pwc3_tag_d = {pwc3_write[31] ? g_vpn_q[26:0] : pwc3_tag_q[(31)*27 +: 27], pwc3_write[30] ? g_vpn_q[26:0] : pwc3_tag_q[(30)*27 +: 27], pwc3_write[29] ? g_vpn_q[26:0] : pwc3_tag_q[(29)*27 +: 27], pwc3_write[28] ? g_vpn_q[26:0] : pwc3_tag_q[(28)*27 +: 27], pwc3_write[27] ? g_vpn_q[26:0] : pwc3_tag_q[(27)*27 +: 27], pwc3_write[26] ? g_vpn_q[26:0] : pwc3_tag_q[(26)*27 +: 27], pwc3_write[25] ? g_vpn_q[26:0] : pwc3_tag_q[(25)*27 +: 27], pwc3_write[24] ? g_vpn_q[26:0] : pwc3_tag_q[(24)*27 +: 27], pwc3_write[23] ? g_vpn_q[26:0] : pwc3_tag_q[(23)*27 +: 27], pwc3_write[22] ? g_vpn_q[26:0] : pwc3_tag_q[(22)*27 +: 27], pwc3_write[21] ? g_vpn_q[26:0] : pwc3_tag_q[(21)*27 +: 27], pwc3_write[20] ? g_vpn_q[26:0] : pwc3_tag_q[(20)*27 +: 27], pwc3_write[19] ? g_vpn_q[26:0] : pwc3_tag_q[(19)*27 +: 27], pwc3_write[18] ? g_vpn_q[26:0] : pwc3_tag_q[(18)*27 +: 27], pwc3_write[17] ? g_vpn_q[26:0] : pwc3_tag_q[(17)*27 +: 27], pwc3_write[16] ? g_vpn_q[26:0] : pwc3_tag_q[(16)*27 +: 27], pwc3_write[15] ? g_vpn_q[26:0] : pwc3_tag_q[(15)*27 +: 27], pwc3_write[14] ? g_vpn_q[26:0] : pwc3_tag_q[(14)*27 +: 27], pwc3_write[13] ? g_vpn_q[26:0] : pwc3_tag_q[(13)*27 +: 27], pwc3_write[12] ? g_vpn_q[26:0] : pwc3_tag_q[(12)*27 +: 27], pwc3_write[11] ? g_vpn_q[26:0] : pwc3_tag_q[(11)*27 +: 27], pwc3_write[10] ? g_vpn_q[26:0] : pwc3_tag_q[(10)*27 +: 27], pwc3_write[9] ? g_vpn_q[26:0] : pwc3_tag_q[(9)*27 +: 27], pwc3_write[8] ? g_vpn_q[26:0] : pwc3_tag_q[(8)*27 +: 27], pwc3_write[7] ? g_vpn_q[26:0] : pwc3_tag_q[(7)*27 +: 27], pwc3_write[6] ? g_vpn_q[26:0] : pwc3_tag_q[(6)*27 +: 27], pwc3_write[5] ? g_vpn_q[26:0] : pwc3_tag_q[(5)*27 +: 27], pwc3_write[4] ? g_vpn_q[26:0] : pwc3_tag_q[(4)*27 +: 27], pwc3_write[3] ? g_vpn_q[26:0] : pwc3_tag_q[(3)*27 +: 27], pwc3_write[2] ? g_vpn_q[26:0] : pwc3_tag_q[(2)*27 +: 27], pwc3_write[1] ? g_vpn_q[26:0] : pwc3_tag_q[(1)*27 +: 27], pwc3_write[0] ? g_vpn_q[26:0] : pwc3_tag_q[(0)*27 +: 27]};
   assign pwc3_hit_dv = pwc3_hit_d & {32{d_v_q}};
@@ -761,7 +962,10 @@ module walk_sched_seed002_table1 (
       o_v_q <= 1'd0;
       last_valid_q <= 1'd0;
       busy_q <= 8'd0;
+      none_free_q <= 1'd0;
       count_q <= 9'd0;
+      nonempty_q <= 1'd0;
+      slot_x_q <= 257'd0;
       valid_q <= 256'd0;
       match_q <= 256'd0;
       aged_q <= 256'd0;
@@ -772,14 +976,17 @@ module walk_sched_seed002_table1 (
       pwc1_ctr_q <= 8'd0;
       pwc1_plru_q <= 3'd0;
       pwc1_gvic_q <= 4'd0;
+      pwc1_ghit_q <= 4'd0;
       pwc2_valid_q <= 8'd0;
       pwc2_ctr_q <= 16'd0;
       pwc2_plru_q <= 7'd0;
       pwc2_gvic_q <= 8'd0;
+      pwc2_ghit_q <= 8'd0;
       pwc3_valid_q <= 32'd0;
       pwc3_ctr_q <= 64'd0;
       pwc3_plru_q <= 31'd0;
       pwc3_gvic_q <= 32'd0;
+      pwc3_ghit_q <= 32'd0;
     end else begin
       a1_v_q <= a1_v_d;
       a2_v_q <= a2_v_d;
@@ -796,7 +1003,10 @@ module walk_sched_seed002_table1 (
       o_v_q <= o_v_d;
       last_valid_q <= last_valid_d;
       busy_q <= busy_d;
+      none_free_q <= none_free_d;
       count_q <= count_d;
+      nonempty_q <= nonempty_d;
+      slot_x_q <= slot_x_d;
       valid_q <= valid_d;
       match_q <= match_d;
       aged_q <= aged_d;
@@ -807,14 +1017,17 @@ module walk_sched_seed002_table1 (
       pwc1_ctr_q <= pwc1_ctr_d;
       pwc1_plru_q <= pwc1_plru_d;
       pwc1_gvic_q <= pwc1_gvic_d;
+      pwc1_ghit_q <= pwc1_ghit_d;
       pwc2_valid_q <= pwc2_valid_d;
       pwc2_ctr_q <= pwc2_ctr_d;
       pwc2_plru_q <= pwc2_plru_d;
       pwc2_gvic_q <= pwc2_gvic_d;
+      pwc2_ghit_q <= pwc2_ghit_d;
       pwc3_valid_q <= pwc3_valid_d;
       pwc3_ctr_q <= pwc3_ctr_d;
       pwc3_plru_q <= pwc3_plru_d;
       pwc3_gvic_q <= pwc3_gvic_d;
+      pwc3_ghit_q <= pwc3_ghit_d;
     end
   end
 
@@ -832,7 +1045,6 @@ module walk_sched_seed002_table1 (
     t5_sb_q <= t5_sb_d;
     t6_sb_q <= t6_sb_d;
     t7_sb_q <= t7_sb_d;
-    t8_sb_q <= t8_sb_d;
     d_walker_q <= d_walker_d;
     d_vpn_q <= d_vpn_d;
     d_iid_q <= d_iid_d;
@@ -841,6 +1053,9 @@ module walk_sched_seed002_table1 (
     o_iid_q <= o_iid_d;
     o_acc_q <= o_acc_d;
     last_iid_q <= last_iid_d;
+    above_lo_q <= above_lo_d;
+    above_hi_q <= above_hi_d;
+    above_take_q <= above_take_d;
     vpn_q <= vpn_d;
     iid_q <= iid_d;
     score_q <= score_d;
@@ -849,8 +1064,11 @@ module walk_sched_seed002_table1 (
     f_vpn_q <= f_vpn_d;
     g_vpn_q <= g_vpn_d;
     pwc1_tag_q <= pwc1_tag_d;
+    pwc1_gany_q <= pwc1_gany_d;
     pwc2_tag_q <= pwc2_tag_d;
+    pwc2_gany_q <= pwc2_gany_d;
     pwc3_tag_q <= pwc3_tag_d;
+    pwc3_gany_q <= pwc3_gany_d;
   end
 
 endmodule

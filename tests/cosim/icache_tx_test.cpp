@@ -329,7 +329,8 @@ TEST(IcacheTx, Flow_6_7_8_FillIntoInvalidLine) {
     expect_victims(s, d.fill(t), {});
     expect_mode(s, d, line_of(kSet, 1), model::IcacheTxModel::Mode::Tx, "line Tx (test)");
     const auto r = d.lookup(t);
-    s.expect_equal("lookup hit latency (test)", "4", std::to_string(r.latency), "accept, read, DEC, CMP group 0");
+    s.expect_equal("lookup hit latency (test)", "5", std::to_string(r.latency),
+                   "accept, read, DEC, CMP group 0, its evaluation");
     expect_lookup(s, d, t, true);
     const auto miss = d.lookup(tx(line_of(kSet + 1, 1), 3));
     s.expect_equal("lookup latency, line not Tx (test)", "2", std::to_string(miss.latency));
@@ -355,6 +356,44 @@ TEST(IcacheTx, NaiveVariantReplacesInstructions) {
     expect_victims(s, d.fill(t), {});
     expect_lookup(s, d, t, true);
     expect_fetch(s, d, iaddr(kSet, 1), false);  // its instructions are gone
+  });
+}
+
+// The engine's lookup-hit touch (pending one edge), a fetch hit's touch (I2)
+// and an instruction fill's touch land on one set at one edge: engine first,
+// fetch, fill last. The naive variant's fills take the plain LRU way, so the
+// fills after it expose the order through the SRAM ports in lock step.
+TEST(IcacheTx, TouchesOfOneEdgeEngineThenFetchThenFill) {
+  if (aware()) GTEST_SKIP() << "naive variant: every way competes for the LRU";
+  directed([](CosimSession& s, Driver& d) {
+    const IcacheTxParams& p = params();
+    const Translation t = tx(line_of(kSet, 0), 5);
+    expect_victims(s, d.fill(t), {});  // way 0 Tx; recency 1, 2, .., A-1, 0 (least recent first)
+    for (unsigned w = 1; w < p.ways; ++w) d.ifill(iaddr(kSet, w));  // tag w into way w: 0, 1, .., A-1
+    expect_lookup(s, d, t, true);      // 1, .., A-1, 0
+    auto& in = d.in();
+    in.tl_valid[0] = true;  // A: the lookup is accepted (engine idle)
+    in.tl_vpn[0] = t.vpn;
+    in.tl_vmid[0] = t.vmid;
+    in.tl_vrf[0] = t.vrf;
+    d.run(1);
+    in.tl_valid[0] = false;
+    d.run(2);                          // A + 1 read, A + 2 DEC
+    in.if_valid = true;                // A + 3: fetch I0 (CMP group 0), tag 2 in way 2
+    in.if_addr = iaddr(kSet, 2);
+    in.ifill_valid = true;             // and fill F0
+    in.ifill_addr = iaddr(kSet, 40);
+    in.ifill_data = line_data(in.ifill_addr);
+    d.run(1);
+    in.if_valid = false;
+    d.run(2);                          // A + 4: evaluation, F1 takes the LRU way 1; A + 5: I2, fill accepted
+    in.ifill_valid = false;
+    const std::vector<unsigned> order = d.sys().model().recency(kSet);
+    std::string newest;
+    for (unsigned i = p.ways - 3; i < p.ways; ++i) newest += std::to_string(order[i]) + " ";
+    s.expect_equal("three most recent ways, oldest first (test)", "0 2 1 ", newest,
+                   "the engine's way 0, the fetch's way 2, the fill's way 1");
+    for (unsigned k = 0; k < p.ways; ++k) d.ifill(iaddr(kSet, 41 + k));  // the LRU order, on the ports
   });
 }
 
@@ -489,6 +528,8 @@ class Traffic {
       in.ifill_valid = true;
       in.ifill_addr = instruction();
       in.ifill_data = line_data(in.ifill_addr);
+    } else if (in.ifill_valid && rng_.chance(1)) {
+      in.ifill_valid = false;  // a withdrawn fill: the fill stage returns to F0
     }
     for (unsigned c = 0; c < p.sharers; ++c) {
       if (!in.tl_valid[c] && rng_.chance(12)) set_lookup(in, c, translation());

@@ -9,14 +9,23 @@
 // in cA with its ready high is accepted at the edge ending cA (accept cycle A);
 // registers written at that edge are visible from c(A+1).
 // Recurring timing facts of the document used below (no port conflicts):
-//  - fetch: I0 = A (tag read), I1 = A+1 (data read on a hit, touch), response
-//    valid in A+2;
-//  - instruction fill: SRAM writes in A; mode IC and touch at A's edge;
+//  - fetch: I0 = A (tag read), I1 = A+1 (compare, data read on a hit), I2 =
+//    A+2 (response valid; a hit touches at its edge);
+//  - instruction fill: F0 in the first cycle of the request (set captured),
+//    F1 in the next (victim chosen from F1's state), F2 from the third
+//    (ifill_ready_o = ~s1.valid); accepted in the first F2 cycle with s1
+//    empty: SRAM writes there, mode IC and touch at its edge;
 //  - translation operation: ISSUE from A+1; lookup/shootdown of a non-Tx line
 //    decided in A+1 (lookup response valid in A+2, sd_done in A+2);
 //    initialise writes in A+1 (IDLE in A+2); a Tx line is read in A+1, DEC in
-//    A+2, CMP from A+3 (one cycle per group, early exit for lookups and
-//    fills that match), WRITE right after CMP, VIC after WRITE.
+//    A+2, CMP cycles c = 0..NG from A+3: group g is compared in A+3+g and
+//    evaluated in A+4+g (early exit for lookups and fills that match), so a
+//    decision on group g is at the edge of A+4+g; PACK right after the
+//    decision, WRITE right after PACK, VIC after WRITE. Lookup: response from
+//    A+5+g on a hit in group g, A+4+NG on a miss (5 with CP = X);
+//  - the engine's touches (lookup hit, initialise, fill's WRITE) are
+//    registered at the edge of their decision and applied to the recency at
+//    the next edge (first of that edge, before the fetch's and the fill's).
 #include "model/icache_tx.h"
 
 #include <gtest/gtest.h>
@@ -167,22 +176,26 @@ struct Bench {
     ADD_FAILURE() << "lookup never answered";
     return IcacheTxOut();
   }
-  // Instruction fill to acceptance; returns the accept cycle.
-  unsigned ifill(uint64_t a, const Bits& data) {
+  // Instruction fill held until accepted (F0, F1, then F2); returns the
+  // accept cycle's outputs.
+  IcacheTxOut ifill_out(uint64_t a, const Bits& data) {
     in.ifill_valid = true;
     in.ifill_addr = a;
     in.ifill_data = data;
     for (unsigned guard = 0; guard < 100; ++guard) {
-      const bool rdy = out().ifill_ready;
-      const unsigned acc = cyc;
-      step();
-      if (rdy) {
+      const IcacheTxOut o = step();
+      if (o.ifill_ready) {
         in.ifill_valid = false;
-        return acc;
+        return o;
       }
     }
     ADD_FAILURE() << "ifill never accepted";
-    return 0;
+    return IcacheTxOut();
+  }
+  // The same; returns the accept cycle.
+  unsigned ifill(uint64_t a, const Bits& data) {
+    ifill_out(a, data);
+    return cyc - 1;
   }
   // Fetch, response in A+2; returns the response cycle's outputs.
   IcacheTxOut fetch(uint64_t a) {
@@ -336,9 +349,10 @@ void fetch_latency(bool baseline) {
   EXPECT_EQ(o.tag_way_en, 0xFFu);
   EXPECT_FALSE(o.data_en);
   EXPECT_FALSE(o.if_resp_valid);
-  // c1: I1, every line Invalid -> miss: no data read; ifill_ready = ~s1.valid = 0.
+  // c1: I1, every line Invalid -> miss: no data read. A fill request starts
+  // and is held: F0 (fs = 0): ifill_ready = 0; the fill uses no port.
   b.in.if_valid = false;
-  b.in.ifill_valid = true;  // held: not accepted while s1 is valid
+  b.in.ifill_valid = true;
   b.in.ifill_addr = a;
   b.in.ifill_data = d;
   o = b.step();
@@ -347,11 +361,17 @@ void fetch_latency(bool baseline) {
   EXPECT_FALSE(o.data_en);
   EXPECT_FALSE(o.tag_en);
   EXPECT_FALSE(o.if_resp_valid);
-  // c2 = A+2: response, miss. s1 is empty: the fill is accepted (victim: LRU
-  // Invalid way of set 9 = way 0, reset order). if_ready = 0 (the fill wins).
+  // c2 = A+2: response, miss. F1 (fs = 1): the victim of set 9 is chosen (LRU
+  // Invalid way 0, reset order); ifill_ready = 0, no port use.
   o = b.step();
   EXPECT_TRUE(o.if_resp_valid);
   EXPECT_FALSE(o.if_resp_hit);
+  EXPECT_FALSE(o.ifill_ready);
+  EXPECT_TRUE(o.if_ready);
+  EXPECT_FALSE(o.tag_en || o.data_en);
+  // c3: F2 (fs = 2), s1 empty: accepted; if_ready = 0 (the fill wins).
+  o = b.step();
+  EXPECT_FALSE(o.if_resp_valid);
   EXPECT_TRUE(o.ifill_ready);
   EXPECT_FALSE(o.if_ready);
   EXPECT_TRUE(o.tag_en && o.tag_we);
@@ -368,12 +388,12 @@ void fetch_latency(bool baseline) {
   EXPECT_EQ(b.m.recency(set), order({1, 2, 3, 4, 5, 6, 7, 0}));
   EXPECT_EQ(b.m.tag_entry(set, 0), bits_of(e, {0x12345u}));
   EXPECT_EQ(b.m.data_line(b.line(0, set)), d);
-  // c3: fetch a again (A = 3), c4: I1 hit way 0 -> data read of line {0, 9}, c5: response.
+  // c4: fetch a again (A = 4), c5: I1 hit way 0 -> data read of line {0, 9}, c6: response.
   b.in.if_valid = true;
   o = b.step();
   EXPECT_TRUE(o.if_ready);
   EXPECT_FALSE(o.if_resp_valid);
-  // c4: and a second fetch, same set, other tag (A = 4): pipelined, no bubble.
+  // c5: and a second fetch, same set, other tag (A = 5): pipelined, no bubble.
   b.in.if_addr = b.addr(0x777, set);
   o = b.step();
   EXPECT_TRUE(o.if_ready);
@@ -383,14 +403,14 @@ void fetch_latency(bool baseline) {
   EXPECT_TRUE(o.tag_en);
   EXPECT_FALSE(o.tag_we);
   EXPECT_FALSE(o.if_resp_valid);
-  // c5: response of A = 3: hit with the filled data; c5 is I1 of A = 4 (miss).
+  // c6: response of A = 4: hit with the filled data; c6 is I1 of A = 5 (miss).
   b.in.if_valid = false;
   o = b.step();
   EXPECT_TRUE(o.if_resp_valid);
   EXPECT_TRUE(o.if_resp_hit);
   EXPECT_EQ(o.if_resp_data, d);
   EXPECT_FALSE(o.data_en);
-  // c6: response of A = 4: miss (R2: the hit output is 0 when no response).
+  // c7: response of A = 5: miss (R2: the hit output is 0 when no response).
   o = b.step();
   EXPECT_TRUE(o.if_resp_valid);
   EXPECT_FALSE(o.if_resp_hit);
@@ -435,20 +455,18 @@ TEST(IcacheTxIfill, AwareInvalidFirstOrder) {
   Bench b(load(kAware1));
   const unsigned s = 0;
   auto fill_way = [&](uint64_t itag) {
-    b.in.ifill_valid = true;
-    b.in.ifill_addr = b.addr(itag, s);
-    b.in.ifill_data = pattern(b.p, static_cast<uint32_t>(itag));
-    const IcacheTxOut o = b.step();
-    b.in.ifill_valid = false;
-    EXPECT_TRUE(o.ifill_ready);
+    const IcacheTxOut o = b.ifill_out(b.addr(itag, s), pattern(b.p, static_cast<uint32_t>(itag)));
     EXPECT_EQ(o.data_line & 7u, s);
     return o.data_line >> 3;  // way
   };
   // 1. all Invalid, recency [0,1,2,3]: way 0 -> [1,2,3,0]
   EXPECT_EQ(fill_way(1), 0u);
-  // translation fill into line {2, 0} = 16 (Invalid): initialise, touch 2 -> [1,3,0,2]
+  // translation fill into line {2, 0} = 16 (Invalid): initialise; its touch
+  // of way 2 is pending after the edge and lands at the next: [1,3,0,2]
   b.tfill(0, b.vpn(0x77, 16), 0, 0, 0x5, 0x1);
   EXPECT_EQ(b.m.mode(16), Mode::Tx);
+  EXPECT_EQ(b.m.recency(s), order({1, 2, 3, 0}));
+  b.step();
   EXPECT_EQ(b.m.recency(s), order({1, 3, 0, 2}));
   // 2. Invalid {1, 3}: LRU Invalid = 1 -> [3,0,2,1]
   EXPECT_EQ(fill_way(2), 1u);
@@ -470,10 +488,7 @@ TEST(IcacheTxIfill, AwareTxFirstOrder) {
   Bench b(load(k32k4w));
   const unsigned s = 0;
   auto fill_way = [&](uint64_t itag) {
-    b.in.ifill_valid = true;
-    b.in.ifill_addr = b.addr(itag, s);
-    const IcacheTxOut o = b.step();
-    b.in.ifill_valid = false;
+    const IcacheTxOut o = b.ifill_out(b.addr(itag, s), pattern(b.p, static_cast<uint32_t>(itag)));
     EXPECT_EQ(o.data_line & 127u, s);
     return o.data_line >> 7;
   };
@@ -497,11 +512,7 @@ TEST(IcacheTxIfill, NaiveTakesLruInvalidThenTheLruWay) {
   Bench b(load(kNaive1));
   const unsigned s = 0;
   auto fill_way = [&](uint64_t itag) {
-    b.in.ifill_valid = true;
-    b.in.ifill_addr = b.addr(itag, s);
-    const IcacheTxOut o = b.step();
-    b.in.ifill_valid = false;
-    return o.data_line >> 3;
+    return b.ifill_out(b.addr(itag, s), pattern(b.p, static_cast<uint32_t>(itag))).data_line >> 3;
   };
   EXPECT_EQ(fill_way(1), 0u);                     // [1,2,3,0]
   b.tfill(0, b.vpn(0x31, 16), 0, 0, 0x5, 0x1);    // line 16 = {2, 0} -> [1,3,0,2]
@@ -521,12 +532,7 @@ TEST(IcacheTxIfill, BaselineLruInvalidThenLruAndFlushInvalidatesAll) {
   Bench b(load(kSeed000), true);
   const unsigned s = 3;
   auto fill_way = [&](uint64_t itag) {
-    b.in.ifill_valid = true;
-    b.in.ifill_addr = b.addr(itag, s);
-    b.in.ifill_data = pattern(b.p, static_cast<uint32_t>(itag));
-    const IcacheTxOut o = b.step();
-    b.in.ifill_valid = false;
-    return o.data_line >> 5;
+    return b.ifill_out(b.addr(itag, s), pattern(b.p, static_cast<uint32_t>(itag))).data_line >> 5;
   };
   for (unsigned w = 0; w < 8; ++w) EXPECT_EQ(fill_way(10 + w), w);  // [0..7]
   // fetch hit on tag 12 (way 2): [0,1,3,4,5,6,7,2]
@@ -560,6 +566,226 @@ TEST(IcacheTxIfill, BaselineLruInvalidThenLruAndFlushInvalidatesAll) {
 }
 
 // ---------------------------------------------------------------------------
+// Instruction fill stage (F0, F1, F2), aware1: A 4, NS 8, E 48, line {way, set}
+
+TEST(IcacheTxIfillStage, ReadyOnlyInF2AndOnlyWithS1Empty) {
+  Bench b(load(kAware1));
+  const unsigned s = 6;
+  const Bits d = pattern(b.p, 21);
+  b.in.ifill_valid = true;
+  b.in.ifill_addr = b.addr(0x21, s);
+  b.in.ifill_data = d;
+  // c0 F0: ready 0, no port use; fetches go through
+  IcacheTxOut o = b.step();
+  EXPECT_FALSE(o.ifill_ready);
+  EXPECT_TRUE(o.if_ready);
+  EXPECT_FALSE(o.tag_en || o.data_en);
+  // c1 F1: ready 0; a fetch of set 6 is accepted (I0: tag read)
+  b.in.if_valid = true;
+  b.in.if_addr = b.addr(0x30, s);
+  o = b.step();
+  EXPECT_FALSE(o.ifill_ready);
+  EXPECT_TRUE(o.if_ready);
+  EXPECT_TRUE(o.tag_en && !o.tag_we);
+  EXPECT_EQ(o.tag_set, s);
+  b.in.if_valid = false;
+  // c2 F2 with s1 valid (I1 owns the data port): ready 0, fs stays 2
+  o = b.step();
+  EXPECT_FALSE(o.ifill_ready);
+  EXPECT_TRUE(o.if_ready);
+  // c3 F2, s1 empty: accepted; the fetch port closes; LRU Invalid way 0
+  o = b.step();
+  EXPECT_TRUE(o.ifill_ready);
+  EXPECT_FALSE(o.if_ready);
+  EXPECT_TRUE(o.tag_en && o.tag_we && o.data_en && o.data_we);
+  EXPECT_EQ(o.tag_set, s);
+  EXPECT_EQ(o.tag_way_en, 1u);
+  EXPECT_EQ(o.tag_wdata, replicated(b.p, 48, {0x21u}));
+  EXPECT_EQ(o.data_line, b.line(0, s));
+  EXPECT_EQ(o.data_wdata, d);
+  // fs = 0 at the accept edge: a request held on is a new fill (F0 in c4,
+  // F1 in c5, F2 in c6). A requester breaking the hold rule by changing the
+  // address in c5: the set captured in F0 is written, with the tag of the
+  // accept cycle's address ("the instruction tag of ifill_addr_i in that cycle").
+  b.in.ifill_addr = b.addr(0x22, s);
+  EXPECT_FALSE(b.step().ifill_ready);  // c4 F0: set 6 captured
+  b.in.ifill_addr = b.addr(0x23, s + 1);
+  EXPECT_FALSE(b.step().ifill_ready);  // c5 F1: victim of set 6 = LRU Invalid 1
+  o = b.step();                        // c6 F2: accepted
+  EXPECT_TRUE(o.ifill_ready);
+  EXPECT_EQ(o.tag_set, s);
+  EXPECT_EQ(o.tag_way_en, 2u);
+  EXPECT_EQ(o.tag_wdata, replicated(b.p, 48, {0x23u}));
+  EXPECT_EQ(o.data_line, b.line(1, s));
+  b.in.ifill_valid = false;
+  EXPECT_EQ(b.m.mode(b.line(1, s)), Mode::Ic);
+  EXPECT_EQ(b.m.mode(b.line(0, s + 1)), Mode::Invalid);
+}
+
+// Set 4 holds tags 1..4 in ways 0..3 (recency [0,1,2,3]). A fetch hit touches
+// at the edge of I2, one cycle after its compare: a fill whose F1 is the I2
+// cycle still sees the old recency, one whose F1 is a cycle later the new one.
+TEST(IcacheTxIfillStage, FetchTouchLandsAtI2ForTheVictimOfF1) {
+  Bench b(load(kAware1));
+  const unsigned s = 4;
+  for (unsigned t = 1; t <= 4; ++t) b.ifill(b.addr(t, s), pattern(b.p, t));
+  EXPECT_EQ(b.m.recency(s), order({0, 1, 2, 3}));
+  // c0: fetch tag 1 (way 0): I0. c1: I1 hits way 0, no touch yet; the fill
+  // request (tag 5) is in F0.
+  b.in.if_valid = true;
+  b.in.if_addr = b.addr(1, s);
+  b.step();
+  b.in.if_valid = false;
+  b.in.ifill_valid = true;
+  b.in.ifill_addr = b.addr(5, s);
+  EXPECT_FALSE(b.step().ifill_ready);
+  EXPECT_TRUE(b.m.events().fetch_hit);
+  EXPECT_EQ(b.m.recency(s), order({0, 1, 2, 3}));
+  // c2: I2 and F1: F1 sees [0,1,2,3], all IC: the LRU way 0, the way being
+  // hit; the touch of way 0 lands at this edge -> [1,2,3,0].
+  IcacheTxOut o = b.step();
+  EXPECT_TRUE(o.if_resp_valid && o.if_resp_hit);
+  EXPECT_FALSE(o.ifill_ready);
+  EXPECT_EQ(b.m.recency(s), order({1, 2, 3, 0}));
+  // c3: F2, s1 empty: accepted into way 0 (the accept cycle's state would
+  // give way 1: stale); touch 0 -> [1,2,3,0].
+  o = b.step();
+  EXPECT_TRUE(o.ifill_ready);
+  EXPECT_EQ(o.data_line, b.line(0, s));
+  EXPECT_EQ(o.tag_wdata, replicated(b.p, 48, {5u}));
+  EXPECT_TRUE(b.m.events().ifill_victim_stale);
+  EXPECT_EQ(b.m.recency(s), order({1, 2, 3, 0}));
+  b.in.ifill_valid = false;
+  // c4: fetch tag 2 (way 1): I0. c5: I1 hits. c6: I2, way 1 touched at its
+  // edge -> [2,3,0,1]; the fill request (tag 6) is in F0. c7: F1 sees
+  // [2,3,0,1]: the LRU way 2, no longer way 1. c8: F2: accepted into way 2
+  // -> [3,0,1,2].
+  b.in.if_valid = true;
+  b.in.if_addr = b.addr(2, s);
+  b.step();
+  b.in.if_valid = false;
+  b.step();
+  b.in.ifill_valid = true;
+  b.in.ifill_addr = b.addr(6, s);
+  o = b.step();
+  EXPECT_TRUE(o.if_resp_valid && o.if_resp_hit);
+  EXPECT_EQ(b.m.recency(s), order({2, 3, 0, 1}));
+  EXPECT_FALSE(b.step().ifill_ready);
+  o = b.step();
+  EXPECT_TRUE(o.ifill_ready);
+  EXPECT_EQ(o.data_line, b.line(2, s));
+  EXPECT_FALSE(b.m.events().ifill_victim_stale);
+  EXPECT_EQ(b.m.recency(s), order({3, 0, 1, 2}));
+  b.in.ifill_valid = false;
+  EXPECT_FALSE(b.fetch(b.addr(1, s)).if_resp_hit);  // replaced by tag 5
+  EXPECT_TRUE(b.fetch(b.addr(2, s)).if_resp_hit);
+  EXPECT_FALSE(b.fetch(b.addr(3, s)).if_resp_hit);  // replaced by tag 6
+}
+
+// A fill accepted in a fetch's I2 cycle, both touching set 4 (tags 1..4 in
+// ways 0..3, [0,1,2,3]): the fetch's touch first, the fill's last, so the
+// filled way ends most recent.
+TEST(IcacheTxIfillStage, FillAcceptedInAFetchI2TouchesLast) {
+  Bench b(load(kAware1));
+  const unsigned s = 4;
+  for (unsigned t = 1; t <= 4; ++t) b.ifill(b.addr(t, s), pattern(b.p, t));
+  // c0: fill request (tag 5): F0. c1: F1 sees [0,1,2,3], all IC: way 0; a
+  // fetch of tag 2 (way 1) is accepted (I0). c2: F2 with s1 valid: not
+  // ready; I1 hits way 1. c3: F2, s1 empty: accepted; the fetch's I2.
+  b.in.ifill_valid = true;
+  b.in.ifill_addr = b.addr(5, s);
+  b.in.ifill_data = pattern(b.p, 5);
+  EXPECT_FALSE(b.step().ifill_ready);
+  b.in.if_valid = true;
+  b.in.if_addr = b.addr(2, s);
+  EXPECT_FALSE(b.step().ifill_ready);
+  b.in.if_valid = false;
+  EXPECT_FALSE(b.step().ifill_ready);
+  EXPECT_TRUE(b.m.events().fetch_hit);
+  EXPECT_EQ(b.m.recency(s), order({0, 1, 2, 3}));
+  const IcacheTxOut o = b.step();
+  EXPECT_TRUE(o.ifill_ready && o.if_resp_valid && o.if_resp_hit);
+  EXPECT_EQ(o.if_resp_data, pattern(b.p, 2));
+  EXPECT_EQ(o.data_line, b.line(0, s));
+  // [0,1,2,3] -> the fetch touches 1: [0,2,3,1] -> the fill touches 0:
+  // [2,3,1,0] (the other order would end [2,3,0,1])
+  EXPECT_EQ(b.m.recency(s), order({2, 3, 1, 0}));
+  b.in.ifill_valid = false;
+  EXPECT_EQ(b.m.mode(b.line(0, s)), Mode::Ic);
+}
+
+// A request withdrawn in F2 is forgotten: the next one starts at F0 and its
+// victim is chosen again, from the state of its own F1.
+TEST(IcacheTxIfillStage, WithdrawnRequestReturnsToF0) {
+  Bench b(load(kAware1));
+  const unsigned s = 5;
+  // c0 F0; a translation fill of line 5 = {0, 5} is accepted
+  b.in.ifill_valid = true;
+  b.in.ifill_addr = b.addr(0x40, s);
+  b.in.tf_valid[0] = true;
+  b.in.tf_vpn[0] = b.vpn(0x77, b.line(0, s));
+  b.in.tf_ppn[0] = 0x5;
+  IcacheTxOut o = b.step();
+  EXPECT_TRUE(o.tf_ready[0]);
+  EXPECT_FALSE(o.ifill_ready);
+  b.in.tf_valid[0] = false;
+  // c1 F1: victim = LRU Invalid way 0; the initialise waits (ifill_valid)
+  o = b.step();
+  EXPECT_FALSE(o.ifill_ready || o.tag_en);
+  EXPECT_TRUE(b.m.events().engine_port_wait);
+  // c2: fs = 2, s1 empty: ready = 1, but the request is withdrawn; the port
+  // is free: the initialise writes line 5 (mode Tx, touch 0 -> [1,2,3,0]).
+  b.in.ifill_valid = false;
+  o = b.step();
+  EXPECT_TRUE(o.ifill_ready);
+  EXPECT_TRUE(o.if_ready);
+  EXPECT_TRUE(o.tag_en && o.tag_we);
+  EXPECT_EQ(o.tag_set, s);
+  EXPECT_EQ(o.tag_way_en, 1u);
+  EXPECT_EQ(b.m.mode(b.line(0, s)), Mode::Tx);
+  // c3 F0 again: not ready. c4 F1: Invalid {1, 2, 3}, [1,2,3,0] -> way 1.
+  // c5 F2: accepted into way 1, not the forgotten way 0.
+  b.in.ifill_valid = true;
+  EXPECT_FALSE(b.step().ifill_ready);
+  EXPECT_FALSE(b.step().ifill_ready);
+  o = b.step();
+  EXPECT_TRUE(o.ifill_ready);
+  EXPECT_EQ(o.data_line, b.line(1, s));
+  b.in.ifill_valid = false;
+  EXPECT_EQ(b.m.mode(b.line(0, s)), Mode::Tx);
+  // withdrawn in F1: c6 F0, c7 F1 without the request -> fs = 0; c8 F0, c9 F1, c10 F2
+  b.in.ifill_addr = b.addr(0x41, s);
+  b.in.ifill_valid = true;
+  EXPECT_FALSE(b.step().ifill_ready);
+  b.in.ifill_valid = false;
+  EXPECT_FALSE(b.step().ifill_ready);
+  b.in.ifill_valid = true;
+  EXPECT_FALSE(b.step().ifill_ready);
+  EXPECT_FALSE(b.step().ifill_ready);
+  o = b.step();
+  EXPECT_TRUE(o.ifill_ready);
+  EXPECT_EQ(o.data_line, b.line(2, s));  // Invalid {2, 3}, [2,3,0,1] -> 2
+}
+
+TEST(IcacheTxIfillStage, ResetReturnsTheFillStageToF0) {
+  Bench b(load(kAware1), true);
+  b.in.ifill_valid = true;
+  b.in.ifill_addr = b.addr(0x9, 1);
+  b.step();  // F0
+  b.step();  // F1
+  b.in.rst_n = false;
+  IcacheTxOut o = b.step();  // would be F2: the reset state has fs = 0
+  EXPECT_FALSE(o.ifill_ready);
+  EXPECT_FALSE(o.tag_en || o.data_en);
+  b.in.rst_n = true;
+  EXPECT_FALSE(b.step().ifill_ready);  // F0
+  EXPECT_FALSE(b.step().ifill_ready);  // F1
+  o = b.step();                        // F2
+  EXPECT_TRUE(o.ifill_ready);
+  EXPECT_EQ(o.data_line, b.line(0, 1));
+}
+
+// ---------------------------------------------------------------------------
 // Translation fill (initialise) and lookup latency
 
 // seed000: L = 0x25 -> set 5, way 1. t = 0xABCDE12, VPN = (t << 8) | 0x25.
@@ -567,7 +793,7 @@ TEST(IcacheTxIfill, BaselineLruInvalidThenLruAndFlushInvalidatesAll) {
 // 0xABCDE1, vmid [25:24] = 1, vrf [27:26] = 2 -> bits [31:0] = 0x09ABCDE1;
 // entry 0 at [39:32] = valid | lru 0 << 1 | t[3:0] = 2 << 4 = 0x21.
 // Slot 0 = perm 0x2A << 36 | ppn 0x123456789 = 0x2A1_23456789.
-TEST(IcacheTxLookup, InitialiseThenHitAtAPlus4WithCpEqualX) {
+TEST(IcacheTxLookup, InitialiseThenHitAtAPlus5WithCpEqualX) {
   Bench b(load(kSeed000));
   const auto& p = b.p;
   const uint64_t t = 0xABCDE12, vpn = (t << 8) | 0x25;
@@ -594,15 +820,16 @@ TEST(IcacheTxLookup, InitialiseThenHitAtAPlus4WithCpEqualX) {
   EXPECT_EQ(o.data_wdata, bits_of(512, {0x23456789u, 0x2A1u}));
   EXPECT_TRUE(b.m.events().fill_init_invalid);
   EXPECT_EQ(b.m.mode(0x25), Mode::Tx);
-  EXPECT_EQ(b.m.recency(5), order({0, 2, 3, 4, 5, 6, 7, 1}));
+  EXPECT_EQ(b.m.recency(5), order({0, 1, 2, 3, 4, 5, 6, 7}));  // the touch is pending
   EXPECT_TRUE(b.m.idle());
-  // c2: CU 1 looks it up (A = 2)
+  // c2: CU 1 looks it up (A = 2); the initialise's touch of way 1 lands at this edge
   b.in.tl_valid[1] = true;
   b.in.tl_vpn[1] = vpn;
   b.in.tl_vmid[1] = 1;
   b.in.tl_vrf[1] = 2;
   o = b.step();
   EXPECT_EQ(o.tl_ready, std::vector<bool>({false, true, false, false}));
+  EXPECT_EQ(b.m.recency(5), order({0, 2, 3, 4, 5, 6, 7, 1}));
   b.in.tl_valid[1] = false;
   // c3 = A+1: read set 5 / line 0x25
   o = b.step();
@@ -613,25 +840,30 @@ TEST(IcacheTxLookup, InitialiseThenHitAtAPlus4WithCpEqualX) {
   EXPECT_TRUE(o.data_en);
   EXPECT_FALSE(o.data_we);
   EXPECT_EQ(o.data_line, 0x25u);
-  // c4 = A+2: DEC; c5 = A+3: CMP (no port use, no response yet)
-  o = b.step();
-  EXPECT_FALSE(o.tag_en || o.data_en || o.tl_resp_valid);
-  o = b.step();
-  EXPECT_FALSE(o.tag_en || o.data_en || o.tl_resp_valid);
-  EXPECT_TRUE(b.m.events().lookup_hit);
-  // c6 = A+4: response (cu 1, hit, ppn, perm); WRITE of the touched candidate:
-  // one valid entry of rank 0 -> the same word; tag only.
+  // c4 = A+2: DEC; c5 = A+3: CMP cycle 0 (group 0 compared); c6 = A+4: CMP
+  // cycle 1 (group 0 evaluated: the hit, at its edge). No port use, no response.
+  for (unsigned c = 4; c <= 6; ++c) {
+    o = b.step();
+    EXPECT_FALSE(o.tag_en || o.data_en || o.tl_resp_valid) << "c" << c;
+    EXPECT_EQ(b.m.events().lookup_hit, c == 6) << "c" << c;
+  }
+  // c7 = A+5: response (cu 1, hit, ppn, perm); PACK: no port.
   o = b.step();
   EXPECT_TRUE(o.tl_resp_valid);
   EXPECT_EQ(o.tl_resp_cu, 1u);
   EXPECT_TRUE(o.tl_resp_hit);
   EXPECT_EQ(o.tl_resp_ppn, 0x123456789u);
   EXPECT_EQ(o.tl_resp_perm, 0x2Au);
+  EXPECT_FALSE(o.tag_en || o.data_en);
+  // c8 = A+6: WRITE of the packed touched candidate: one valid entry of rank
+  // 0 -> the same word; tag only.
+  o = b.step();
+  EXPECT_TRUE(o.tl_resp_valid);
   EXPECT_TRUE(o.tag_en && o.tag_we);
   EXPECT_EQ(o.tag_way_en, 2u);
   EXPECT_EQ(o.tag_wdata, replicated(p, 96, {0x09ABCDE1u, 0x21u, 0u}));
   EXPECT_FALSE(o.data_en);
-  // c7: IDLE; the response waits for ready (lk_ok = 0: no lookup ready)
+  // c9: IDLE; the response waits for ready (lk_ok = 0: no lookup ready)
   b.in.tl_valid[0] = true;
   b.in.tl_vpn[0] = vpn;
   o = b.step();
@@ -639,10 +871,10 @@ TEST(IcacheTxLookup, InitialiseThenHitAtAPlus4WithCpEqualX) {
   EXPECT_TRUE(o.tl_resp_valid);
   EXPECT_EQ(o.tl_ready, std::vector<bool>(4, false));
   b.in.tl_resp_ready = true;
-  o = b.step();  // c8: consumed at its edge
+  o = b.step();  // c10: consumed at its edge
   EXPECT_TRUE(o.tl_resp_valid);
   EXPECT_EQ(o.tl_ready, std::vector<bool>(4, false));
-  o = b.out();  // c9: valid drops, the fields hold; CU 0 ready (pointer 2 -> 2, 3, 0)
+  o = b.out();  // c11: valid drops, the fields hold; CU 0 ready (pointer 2 -> 2, 3, 0)
   EXPECT_FALSE(o.tl_resp_valid);
   EXPECT_TRUE(o.tl_resp_hit);
   EXPECT_EQ(o.tl_resp_ppn, 0x123456789u);
@@ -653,37 +885,41 @@ TEST(IcacheTxLookup, InitialiseThenHitAtAPlus4WithCpEqualX) {
 // Fills t0..t5 into line 9 (set 1, way 1). Insertion (lds_ctrl steps 1-3):
 // each fill takes the lowest invalid way w = v, the new entry goes to way 0 and
 // the old way 0 moves to w: after t0..t5 the line is [t5, t0, t1, t2, t3, t4].
-// A lookup of t4 hits sub-entry 5 = group 5 -> response from A+3+5+1 = A+9.
-TEST(IcacheTxLookup, OneComparatorHitInSubEntry5AnswersAtAPlus9) {
+// A lookup of t4 hits sub-entry 5 = group 5: compared in A+3+5, evaluated in
+// A+9, response from A+3+5+2 = A+10.
+TEST(IcacheTxLookup, OneComparatorHitInSubEntry5AnswersAtAPlus10) {
   Bench b(load(kSmall));
   const unsigned L = 9;
   auto tv = [&](unsigned i) { return b.vpn(0x1234560 + i, L); };
   // first fill: initialise (A, write in A+1); the second: into the Tx line with
-  // a free way: read A+1, DEC A+2, CMP A+3..A+10 (no match, 8 groups), WRITE A+11.
+  // a free way: read A+1, DEC A+2, CMP cycles 0..8 in A+3..A+11 (no match; the
+  // last group is evaluated in A+11), PACK A+12, WRITE A+13.
   b.tfill(0, tv(0), 0, 0, 0x100, 1);
   const unsigned a = b.tfill_accept(1, tv(1), 0, 0, 0x101, 2);
   IcacheTxOut o;
-  for (unsigned c = a + 1; c <= a + 10; ++c) {
+  for (unsigned c = a + 1; c <= a + 12; ++c) {
     o = b.step();
-    EXPECT_FALSE(o.data_we) << "c" << c;
+    EXPECT_FALSE(o.tag_we || o.data_we) << "c" << c;
+    EXPECT_EQ(b.m.events().fill_into_tx, c == a + 11) << "c" << c;
   }
-  o = b.step();  // A+11: WRITE, tag and data
+  o = b.step();  // A+13: WRITE, tag and data
   EXPECT_TRUE(o.tag_en && o.tag_we && o.data_en && o.data_we);
   EXPECT_EQ(o.data_wdata, slots(b.p, {{0, 0x101, 2}, {1, 0x100, 1}}));
   o = b.step();
   EXPECT_TRUE(b.m.idle());
   for (unsigned i = 2; i <= 5; ++i) b.tfill(0, tv(i), 0, 0, 0x100 + i, i);
 
-  // lookup t4 (A): response valid first in A+9.
+  // lookup t4 (A): response valid first in A+10.
   b.in.tl_valid[1] = true;
   b.in.tl_vpn[1] = tv(4);
   const unsigned la = b.cyc;
   o = b.step();
   EXPECT_TRUE(o.tl_ready[1]);
   b.in.tl_valid[1] = false;
-  for (unsigned c = la + 1; c < la + 9; ++c) {
+  for (unsigned c = la + 1; c < la + 10; ++c) {
     o = b.step();
     EXPECT_FALSE(o.tl_resp_valid) << "c" << c;
+    EXPECT_EQ(b.m.events().lookup_hit, c == la + 9) << "c" << c;
   }
   EXPECT_TRUE(b.m.events().lookup_hit_late_group);
   o = b.step();
@@ -695,8 +931,8 @@ TEST(IcacheTxLookup, OneComparatorHitInSubEntry5AnswersAtAPlus9) {
   b.in.tl_resp_ready = true;
   b.step();  // the response is consumed at this edge
   b.drain();
-  // lookup t5 (sub-entry 0, group 0): A+4; a miss: A+3+NG = A+11.
-  for (auto [tag, lat, hit] : {std::tuple<uint64_t, unsigned, bool>{5, 4, true}, {9, 11, false}}) {
+  // lookup t5 (sub-entry 0, group 0): A+3+0+2 = A+5; a miss: A+3+NG+1 = A+12.
+  for (auto [tag, lat, hit] : {std::tuple<uint64_t, unsigned, bool>{5, 5, true}, {9, 12, false}}) {
     b.in.tl_valid[0] = true;
     b.in.tl_vpn[0] = tv(static_cast<unsigned>(tag));
     b.in.tl_resp_ready = false;
@@ -708,6 +944,39 @@ TEST(IcacheTxLookup, OneComparatorHitInSubEntry5AnswersAtAPlus9) {
     EXPECT_TRUE(o.tl_resp_valid) << tag;
     EXPECT_EQ(o.tl_resp_hit, hit);
     EXPECT_EQ(o.tl_resp_ppn, hit ? 0x105u : 0u);
+    b.in.tl_resp_ready = true;
+    b.step();
+    b.drain();
+  }
+}
+
+// icache_tx_32k4w (X 8, CP 2, NG 4, arith codec, V 4: deltas -8..7 from the
+// newest tag). Line 131 = {1, 3} filled with t0..t5 = [t5, t0, t1, t2, t3, t4]
+// as above. Sub-entry i is in group i / 2: t5 group 0 -> A+5, t1 (sub-entry 2)
+// group 1 -> A+6, t4 (sub-entry 5) group 2 -> A+7, a miss after the four
+// groups -> A+3+4+1 = A+8.
+TEST(IcacheTxLookup, TwoComparatorsAnswerOneCycleAfterTheMatchingGroupIsEvaluated) {
+  Bench b(load(k32k4w));
+  const unsigned L = 131;
+  auto tv = [&](unsigned i) { return b.vpn(0x2000 + i, L); };
+  for (unsigned i = 0; i <= 5; ++i) EXPECT_TRUE(b.tfill(0, tv(i), 1, 1, 0x300 + i, i).empty());
+  for (auto [i, lat, hit] : {std::tuple<unsigned, unsigned, bool>{5, 5, true}, {1, 6, true}, {4, 7, true},
+                             {9, 8, false}}) {
+    SCOPED_TRACE(i);
+    b.in.tl_valid[1] = true;
+    b.in.tl_vpn[1] = tv(i);
+    b.in.tl_vmid[1] = 1;
+    b.in.tl_vrf[1] = 1;
+    b.in.tl_resp_ready = false;
+    EXPECT_TRUE(b.step().tl_ready[1]);
+    b.in.tl_valid[1] = false;
+    for (unsigned k = 1; k < lat; ++k) EXPECT_FALSE(b.step().tl_resp_valid) << k;
+    EXPECT_EQ(b.m.events().lookup_hit, hit);  // the edge of the evaluation cycle A+lat-1
+    EXPECT_EQ(b.m.events().lookup_miss_tx, !hit);
+    const IcacheTxOut o = b.step();
+    EXPECT_TRUE(o.tl_resp_valid);
+    EXPECT_EQ(o.tl_resp_hit, hit);
+    EXPECT_EQ(o.tl_resp_ppn, hit ? 0x300u + i : 0u);
     b.in.tl_resp_ready = true;
     b.step();
     b.drain();
@@ -826,7 +1095,8 @@ TEST(IcacheTxFill, NaiveReplacesAnInstructionLine) {
   EXPECT_EQ(b.m.mode(4), Mode::Tx);
   o = b.fetch(b.addr(0x66, 4));
   EXPECT_FALSE(o.if_resp_hit);  // the instructions are lost
-  // X = 1 lookup of a Tx line: read A+1, DEC A+2, CMP A+3, response A+4, no WRITE
+  // X = 1 lookup of a Tx line: read A+1, DEC A+2, CMP A+3 (compare) and A+4
+  // (hit: IDLE at its edge), response A+5, no PACK or WRITE
   b.in.tl_valid[0] = true;
   b.in.tl_vpn[0] = vpn;
   b.in.tl_vmid[0] = 2;
@@ -834,8 +1104,8 @@ TEST(IcacheTxFill, NaiveReplacesAnInstructionLine) {
   o = b.step();
   EXPECT_TRUE(o.tl_ready[0]);
   b.in.tl_valid[0] = false;
-  b.step();
-  b.step();
+  for (unsigned k = 1; k <= 3; ++k) b.step();
+  EXPECT_FALSE(b.m.idle());
   EXPECT_FALSE(b.step().tl_resp_valid);
   EXPECT_TRUE(b.m.idle());
   o = b.step();
@@ -850,17 +1120,17 @@ TEST(IcacheTxFill, OnePerLineFillEvictsTheResidentTranslation) {
   Bench b(load(kAware1));
   const unsigned L = 13;  // set 5, way 1
   b.tfill(0, b.vpn(0x10, L), 1, 1, 0x111, 1);
-  // A, read A+1, DEC A+2, CMP A+3 (no match: sub-entry 0 has rank 0 = X-1:
-  // evicted), WRITE A+4, VIC A+5
+  // A, read A+1, DEC A+2, CMP A+3 and A+4 (no match: sub-entry 0 has rank
+  // 0 = X-1: evicted), PACK A+5, WRITE A+6, VIC A+7
   const unsigned a = b.tfill_accept(2, b.vpn(0x20, L), 1, 1, 0x222, 2);
   b.in.vic_ready = true;
   IcacheTxOut o;
-  for (unsigned c = a + 1; c <= a + 3; ++c) EXPECT_FALSE(b.step().tag_we);
-  o = b.step();  // A+4
+  for (unsigned c = a + 1; c <= a + 5; ++c) EXPECT_FALSE(b.step().tag_we);
+  o = b.step();  // A+6
   EXPECT_TRUE(o.tag_we && o.data_we);
   // entry {vrf 1, vmid 1, t 0x20}: t [30:0], vmid [32:31], vrf [34:33]
   EXPECT_EQ(o.tag_wdata, replicated(b.p, 48, {0x80000020u, 0x2u}));
-  o = b.step();  // A+5
+  o = b.step();  // A+7
   EXPECT_TRUE(o.vic_valid);
   EXPECT_EQ(o.vic_vpn, b.vpn(0x10, L));
   EXPECT_EQ(o.vic_ppn, 0x111u);
@@ -871,7 +1141,7 @@ TEST(IcacheTxFill, OnePerLineFillEvictsTheResidentTranslation) {
 
 // ---------------------------------------------------------------------------
 // LRU sub-entry eviction (seed000, CP = X: fill flow A, read A+1, DEC A+2,
-// CMP A+3, WRITE A+4, VIC A+5)
+// CMP A+3 (compare) and A+4 (decide), PACK A+5, WRITE A+6, VIC A+7)
 
 TEST(IcacheTxFill, LruSubEntryEvictionOrderFollowsTouches) {
   Bench b(load(kSeed000));
@@ -885,14 +1155,16 @@ TEST(IcacheTxFill, LruSubEntryEvictionOrderFollowsTouches) {
   const unsigned a = b.tfill_accept(0, tv(8), 1, 2, 0x1008, 8);
   b.in.vic_ready = true;
   IcacheTxOut o;
-  for (unsigned c = a + 1; c <= a + 3; ++c) o = b.step();
+  for (unsigned c = a + 1; c <= a + 4; ++c) o = b.step();
   EXPECT_TRUE(b.m.events().fill_evicted_lru);
-  o = b.step();  // A+4 WRITE
+  o = b.step();  // A+5 PACK: no port
+  EXPECT_FALSE(o.tag_en || o.data_en || o.vic_valid);
+  o = b.step();  // A+6 WRITE
   // entries valid | lru << 1 | value << 4: 0x81 0x73 0x1F 0x2D | 0x3B 0x49 0x57 0x65
   EXPECT_EQ(o.tag_wdata, replicated(b.p, 96, {0x09ABCDE1u, 0x2D1F7381u, 0x6557493Bu}));
   EXPECT_EQ(o.data_wdata, slots(b.p, {{0, 0x1008, 8}, {1, 0x1007, 7}, {2, 0x1001, 1}, {3, 0x1002, 2},
                                        {4, 0x1003, 3}, {5, 0x1004, 4}, {6, 0x1005, 5}, {7, 0x1006, 6}}));
-  o = b.step();  // A+5: the evicted t0
+  o = b.step();  // A+7: the evicted t0
   EXPECT_TRUE(o.vic_valid);
   EXPECT_EQ(o.vic_vpn, tv(0));
   EXPECT_EQ(o.vic_vmid, 1u);
@@ -904,8 +1176,8 @@ TEST(IcacheTxFill, LruSubEntryEvictionOrderFollowsTouches) {
   EXPECT_TRUE(b.m.idle());
   b.in.vic_ready = false;
   // lookup t1 (sub-entry 2, rank 7): hit; touch: t1 -> 0, all others + 1:
-  // [t8 1, t7 2, t1 0, t2 7, t3 6, t4 5, t5 4, t6 3]; WRITE at A+4 with
-  // entries 0x83 0x75 0x11 0x2F | 0x3D 0x4B 0x59 0x67.
+  // [t8 1, t7 2, t1 0, t2 7, t3 6, t4 5, t5 4, t6 3]; response and PACK in
+  // A+5, WRITE at A+6 with entries 0x83 0x75 0x11 0x2F | 0x3D 0x4B 0x59 0x67.
   b.in.tl_valid[3] = true;
   b.in.tl_vpn[3] = tv(1);
   b.in.tl_vmid[3] = 1;
@@ -914,17 +1186,18 @@ TEST(IcacheTxFill, LruSubEntryEvictionOrderFollowsTouches) {
   EXPECT_TRUE(o.tl_ready[3]);
   b.in.tl_valid[3] = false;
   b.in.tl_resp_ready = true;
-  b.step();
-  b.step();
-  b.step();
-  o = b.step();  // A+4
+  for (unsigned k = 1; k <= 4; ++k) EXPECT_FALSE(b.step().tl_resp_valid) << k;
+  o = b.step();  // A+5
   EXPECT_TRUE(o.tl_resp_valid && o.tl_resp_hit);
   EXPECT_EQ(o.tl_resp_ppn, 0x1001u);
   EXPECT_EQ(o.tl_resp_cu, 3u);
+  EXPECT_FALSE(o.tag_en || o.data_en);
+  o = b.step();  // A+6
+  EXPECT_FALSE(o.tl_resp_valid);  // consumed at A+5's edge
   EXPECT_TRUE(o.tag_we);
   EXPECT_FALSE(o.data_en);
   EXPECT_EQ(o.tag_wdata, replicated(b.p, 96, {0x09ABCDE1u, 0x2F117583u, 0x67594B3Du}));
-  b.step();
+  EXPECT_TRUE(b.m.idle());
   b.in.tl_resp_ready = false;
   // fill t9: evicts rank 7 = t2 (sub-entry 3), not t1
   const std::vector<Bench::Vic> v = b.tfill(1, tv(9), 1, 2, 0x1009, 9);
@@ -953,9 +1226,11 @@ TEST(IcacheTxFill, FillOfAPresentTranslationReplacesItWithoutEviction) {
   // (t1) to way 1; t0' at way 0: [t0' r0, t1 r1]. No victim.
   const unsigned a = b.tfill_accept(0, tv(0), 0, 0, 0xB0, 2);
   IcacheTxOut o;
-  for (unsigned c = a + 1; c <= a + 3; ++c) o = b.step();
+  for (unsigned c = a + 1; c <= a + 4; ++c) o = b.step();
   EXPECT_TRUE(b.m.events().fill_replaced_same);
-  o = b.step();  // A+4
+  o = b.step();  // A+5 PACK
+  EXPECT_FALSE(o.tag_en);
+  o = b.step();  // A+6 WRITE
   // base 0x555555 (vmid 0, vrf 0); entries 0x01 (t0: value 0, lru 0), 0x13 (t1: value 1, lru 1)
   EXPECT_EQ(o.tag_wdata, replicated(b.p, 96, {0x00555555u, 0x1301u, 0u}));
   EXPECT_EQ(o.data_wdata, slots(b.p, {{0, 0xB0, 2}, {1, 0xA1, 1}}));
@@ -981,25 +1256,25 @@ TEST(IcacheTxFill, CompressionFailureDropsAndHandsOutInSlotOrder) {
   // only (READING R3: dropped slots are written zero).
   const unsigned a = b.tfill_accept(3, b.vpn(tn, L), 0, 0, 0x25, 3);
   IcacheTxOut o;
-  for (unsigned c = a + 1; c <= a + 3; ++c) o = b.step();
-  o = b.step();  // A+4
+  for (unsigned c = a + 1; c <= a + 5; ++c) EXPECT_FALSE(b.step().tag_we) << c;  // to PACK
+  o = b.step();  // A+6
   EXPECT_TRUE(o.tag_we && o.data_we);
   EXPECT_EQ(o.tag_wdata, replicated(b.p, 96, {0x00222222u, 0x51u, 0u}));
   EXPECT_EQ(o.data_wdata, slots(b.p, {{0, 0x25, 3}}));
   EXPECT_TRUE(b.m.events().fill_dropped);
-  o = b.step();  // A+5: t0, vic_ready low: held
+  o = b.step();  // A+7: t0, vic_ready low: held
   EXPECT_TRUE(o.vic_valid);
   EXPECT_EQ(o.vic_vpn, b.vpn(t0, L));
   EXPECT_EQ(o.vic_ppn, 0x10u);
   b.in.vic_ready = true;
-  o = b.step();  // A+6: t0 again, removed
+  o = b.step();  // A+8: t0 again, removed
   EXPECT_EQ(o.vic_vpn, b.vpn(t0, L));
-  o = b.step();  // A+7: t1, removed
+  o = b.step();  // A+9: t1, removed
   EXPECT_TRUE(o.vic_valid);
   EXPECT_EQ(o.vic_vpn, b.vpn(t1, L));
   EXPECT_EQ(o.vic_ppn, 0x11u);
   EXPECT_EQ(o.vic_perm, 2u);
-  o = b.step();  // A+8: IDLE
+  o = b.step();  // A+10: IDLE
   EXPECT_FALSE(o.vic_valid);
   EXPECT_TRUE(b.m.idle());
   b.in.vic_ready = false;
@@ -1020,6 +1295,7 @@ TEST(IcacheTxFlush, KernelFlushKeepsTxLines) {
   const Bits d = pattern(b.p, 3);
   b.ifill(b.addr(0x40, 1), d);                   // line 1 (set 1, way 0) IC
   b.tfill(0, b.vpn(0x70, 9), 0, 0, 0x99, 1);     // line 9 (set 1, way 1) Tx
+  b.step();  // the initialise's touch of way 1 lands at this edge
   const std::vector<unsigned> rec = b.m.recency(1);  // [2,3,0,1]
   EXPECT_EQ(rec, order({2, 3, 0, 1}));
   b.in.flush_valid = true;
@@ -1066,7 +1342,7 @@ TEST(IcacheTxFlush, FlushWaitsForTheEngineAndFillOfTheSameEdgeStaysIc) {
   Bench b(load(kAware1));
   b.ifill(b.addr(0x40, 0), pattern(b.p, 1));  // line 0 (way 0) IC: [1,2,3,0]
   b.tfill(0, b.vpn(0x70, 16), 0, 0, 0x99, 1);  // line 16 (way 2) Tx: [1,3,0,2]
-  // a lookup of the Tx line keeps the engine busy A+1..A+3 (X = 1: IDLE after CMP)
+  // a lookup of the Tx line keeps the engine busy A+1..A+4 (X = 1: IDLE after CMP)
   b.in.tl_valid[0] = true;
   b.in.tl_vpn[0] = b.vpn(0x70, 16);
   b.in.flush_valid = true;
@@ -1079,11 +1355,18 @@ TEST(IcacheTxFlush, FlushWaitsForTheEngineAndFillOfTheSameEdgeStaysIc) {
   EXPECT_TRUE(o.flush_done);
   b.in.tl_valid[0] = false;
   b.in.flush_valid = true;
-  for (unsigned k = 0; k < 3; ++k) EXPECT_FALSE(b.step().flush_ready);  // ISSUE, DEC, CMP
-  // idle again. Flush and an instruction fill of set 0 in one cycle: victim from
-  // the state of the cycle: Invalid {0 (flushed before), 1, 3} -> [1,3,0,2] -> way 1.
-  b.in.ifill_valid = true;
-  b.in.ifill_addr = b.addr(0x41, 0);
+  // A+1 ISSUE (read: no fill request then), A+2 DEC, A+3 CMP 0, A+4 CMP 1 (hit).
+  // An instruction fill of set 0 is requested from A+3: F0 A+3, F1 A+4 (victim
+  // from F1's state: Invalid {1, 3}, [1,3,0,2] -> way 1), F2 A+5.
+  for (unsigned k = 1; k <= 4; ++k) {
+    if (k == 3) {
+      b.in.ifill_valid = true;
+      b.in.ifill_addr = b.addr(0x41, 0);
+    }
+    o = b.step();
+    EXPECT_FALSE(o.flush_ready || o.ifill_ready) << k;
+  }
+  // A+5: idle again: the flush and the fill are accepted in one cycle.
   b.in.tl_resp_ready = true;
   o = b.step();
   EXPECT_TRUE(o.flush_ready && o.ifill_ready);
@@ -1104,30 +1387,32 @@ TEST(IcacheTxShootdown, ByVpnAnyVrfEmptiesALineWhichBecomesInvalid) {
   const unsigned L = 21;  // set 5, way 2
   const uint64_t vpn = b.vpn(0x3333, L);
   b.tfill(0, vpn, 1, 3, 0x77, 7);
-  // wrong VMID: read A+1, DEC A+2, CMP A+3 no match -> IDLE, sd_done in A+4
+  // wrong VMID: read A+1, DEC A+2, CMP A+3 (compare) and A+4 (no match ->
+  // IDLE), sd_done in A+5
   b.in.sd_valid = true;
   b.in.sd_vpn = vpn;
   b.in.sd_vmid = 2;
   IcacheTxOut o = b.step();
   EXPECT_TRUE(o.sd_ready);
   b.in.sd_valid = false;
-  for (unsigned k = 1; k <= 3; ++k) EXPECT_FALSE(b.step().sd_done) << k;
+  for (unsigned k = 1; k <= 4; ++k) EXPECT_FALSE(b.step().sd_done) << k;
   o = b.step();
   EXPECT_TRUE(o.sd_done);
   EXPECT_TRUE(b.m.idle());
   EXPECT_EQ(b.m.mode(L), Mode::Tx);
-  // VMID 1, VRF ignored (the entry has VRF 3): CMP A+3 matches; WRITE A+4
-  // writes a zero entry and makes the line Invalid; sd_done in A+5.
+  // VMID 1, VRF ignored (the entry has VRF 3): the match is decided at the
+  // edge of A+4; PACK A+5; WRITE A+6 writes a zero entry and makes the line
+  // Invalid; sd_done in A+7.
   b.in.sd_valid = true;
   b.in.sd_vmid = 1;
   o = b.step();
   EXPECT_TRUE(o.sd_ready);
   b.in.sd_valid = false;
-  b.step();
-  b.step();
-  o = b.step();
+  for (unsigned k = 1; k <= 4; ++k) b.step();
   EXPECT_TRUE(b.m.events().sd_vpn_hit);
-  o = b.step();  // A+4
+  o = b.step();  // A+5 PACK
+  EXPECT_FALSE(o.tag_en || o.sd_done);
+  o = b.step();  // A+6
   EXPECT_TRUE(o.tag_en && o.tag_we);
   EXPECT_EQ(o.tag_set, 5u);
   EXPECT_EQ(o.tag_way_en, 4u);
@@ -1136,7 +1421,7 @@ TEST(IcacheTxShootdown, ByVpnAnyVrfEmptiesALineWhichBecomesInvalid) {
   EXPECT_FALSE(o.sd_done);
   EXPECT_TRUE(b.m.events().sd_emptied_line);
   EXPECT_EQ(b.m.mode(L), Mode::Invalid);
-  o = b.step();  // A+5
+  o = b.step();  // A+7
   EXPECT_TRUE(o.sd_done);
   EXPECT_TRUE(o.sd_ready);
   // a non-Tx line: ISSUE A+1 -> IDLE, sd_done in A+2
@@ -1155,15 +1440,15 @@ TEST(IcacheTxShootdown, ByVpnRemovesOneOfManyAndKeepsRanks) {
   b.tfill(0, tv(0), 2, 1, 0x50, 0);
   b.tfill(0, tv(1), 2, 1, 0x51, 1);
   b.tfill(0, tv(2), 2, 1, 0x52, 2);  // [t2 r0, t0 r2, t1 r1]
-  // shootdown t1: CMP (A+3) match sub-entry 2; candidate [t2 r0, t0 r2, -];
-  // WRITE A+4: base 0x0F0F0F | vmid 2 << 24 | vrf 1 << 26 = 0x060F0F0F;
-  // entries 0x21 (t2), 0x05 (t0: lru 2), 0.
+  // shootdown t1: CMP A+3 compares, A+4 decides: match sub-entry 2;
+  // candidate [t2 r0, t0 r2, -]; PACK A+5; WRITE A+6: base 0x0F0F0F | vmid
+  // 2 << 24 | vrf 1 << 26 = 0x060F0F0F; entries 0x21 (t2), 0x05 (t0: lru 2), 0.
   b.in.sd_valid = true;
   b.in.sd_vpn = tv(1);
   b.in.sd_vmid = 2;
   b.step();
   b.in.sd_valid = false;
-  for (unsigned k = 1; k <= 3; ++k) b.step();
+  for (unsigned k = 1; k <= 5; ++k) EXPECT_FALSE(b.step().tag_we) << k;
   IcacheTxOut o = b.step();
   EXPECT_TRUE(o.tag_we);
   EXPECT_EQ(o.tag_wdata, replicated(b.p, 96, {0x060F0F0Fu, 0x0521u, 0u}));
@@ -1202,11 +1487,13 @@ TEST(IcacheTxShootdown, ShootdownAllAndAnInstructionFillOfTheSameEdge) {
   // first, the fill's line is IC after the edge (READING R4).
   Bench b(load(k32k4w));
   b.tfill(0, b.vpn(0x70, 131), 0, 0, 0x99, 1);  // line 131 = {1, 3}
-  b.in.sd_valid = true;
-  b.in.sd_all = true;
   b.in.ifill_valid = true;
   b.in.ifill_addr = b.addr(0x5, 3);
-  IcacheTxOut o = b.step();
+  EXPECT_FALSE(b.step().ifill_ready);  // F0
+  EXPECT_FALSE(b.step().ifill_ready);  // F1: the LRU Tx way of set 3 = way 1
+  b.in.sd_valid = true;
+  b.in.sd_all = true;
+  IcacheTxOut o = b.step();  // F2
   EXPECT_TRUE(o.sd_ready && o.ifill_ready);
   EXPECT_EQ(o.data_line, 131u);
   EXPECT_EQ(b.m.mode(131), Mode::Ic);
@@ -1219,24 +1506,28 @@ TEST(IcacheTxClobber, InstructionFillOnTheLineCancelsTheFillWrite) {
   Bench b(load(k32k4w));
   const unsigned L = 131;  // set 3, way 1
   b.tfill(0, b.vpn(0x400, L), 1, 0, 0x40, 4);
-  // fill t1: read A+1, DEC A+2, CMP A+3..A+6 (no match), WRITE A+7.
+  // fill t1: read A+1, DEC A+2, CMP A+3..A+7 (no match; group 3 evaluated in
+  // A+7), PACK A+8, WRITE A+9.
   const unsigned a = b.tfill_accept(1, b.vpn(0x401, L), 1, 0, 0x41, 5);
   EXPECT_EQ(b.step().tag_we, false);  // A+1 read
-  // A+2 (DEC): an instruction fill of set 3 takes way 1 = line L (LRU Tx way)
+  // An instruction fill of set 3: F0 A+2 (DEC), F1 A+3 (victim: the LRU Tx
+  // way 1 = line L), F2 A+4 (CMP cycle 1): accepted, the clobber flag is set.
   const Bits d = pattern(b.p, 9);
   b.in.ifill_valid = true;
   b.in.ifill_addr = b.addr(0x2222, 3);
   b.in.ifill_data = d;
-  IcacheTxOut o = b.step();
+  EXPECT_FALSE(b.step().tag_en);  // A+2
+  EXPECT_FALSE(b.step().tag_en);  // A+3
+  IcacheTxOut o = b.step();       // A+4
+  EXPECT_TRUE(o.ifill_ready && o.data_we);
   EXPECT_EQ(o.data_line, L);
-  EXPECT_TRUE(o.data_we);
   b.in.ifill_valid = false;
-  for (unsigned c = a + 3; c <= a + 6; ++c) EXPECT_FALSE(b.step().tag_en) << c;  // CMP x 4
-  o = b.step();  // A+7: WRITE, clobbered: nothing written
+  for (unsigned c = a + 5; c <= a + 8; ++c) EXPECT_FALSE(b.step().tag_en) << c;  // CMP 2..4, PACK
+  o = b.step();  // A+9: WRITE, clobbered: nothing written
   EXPECT_FALSE(o.tag_en || o.data_en);
   EXPECT_TRUE(b.m.events().clobbered);
   b.in.vic_ready = true;
-  o = b.step();  // A+8: the fill's own translation
+  o = b.step();  // A+10: the fill's own translation
   EXPECT_TRUE(o.vic_valid);
   EXPECT_EQ(o.vic_vpn, b.vpn(0x401, L));
   EXPECT_EQ(o.vic_vmid, 1u);
@@ -1252,24 +1543,64 @@ TEST(IcacheTxClobber, InstructionFillOnTheLineCancelsTheFillWrite) {
   EXPECT_EQ(o.if_resp_data, d);
 }
 
+// PACK (A+8) with the instruction fill accepted in it: F0 A+6, F1 A+7, F2 A+8.
+// The write of A+9 (port free again) is cancelled.
+TEST(IcacheTxClobber, FillDuringPackCancelsTheWrite) {
+  Bench b(load(k32k4w));
+  const unsigned L = 131;
+  b.tfill(0, b.vpn(0x400, L), 1, 0, 0x40, 4);
+  const unsigned a = b.tfill_accept(1, b.vpn(0x401, L), 1, 0, 0x41, 5);
+  for (unsigned c = a + 1; c <= a + 5; ++c) b.step();
+  b.in.ifill_valid = true;
+  b.in.ifill_addr = b.addr(0x2222, 3);
+  EXPECT_FALSE(b.step().ifill_ready);  // A+6: F0, CMP cycle 3
+  EXPECT_FALSE(b.step().ifill_ready);  // A+7: F1, CMP cycle 4: the decision
+  EXPECT_TRUE(b.m.events().fill_into_tx);
+  IcacheTxOut o = b.step();  // A+8: F2 accepted during PACK
+  EXPECT_TRUE(o.ifill_ready);
+  EXPECT_EQ(o.tag_set, 3u);
+  EXPECT_EQ(o.tag_way_en, 2u);
+  EXPECT_EQ(o.data_line, L);
+  EXPECT_FALSE(b.m.events().engine_port_wait);  // PACK does not wait
+  b.in.ifill_valid = false;
+  o = b.step();  // A+9: WRITE, port free, clobbered
+  EXPECT_FALSE(o.tag_en || o.data_en);
+  EXPECT_TRUE(b.m.events().clobbered);
+  b.in.vic_ready = true;
+  o = b.step();  // A+10
+  EXPECT_TRUE(o.vic_valid);
+  EXPECT_EQ(o.vic_vpn, b.vpn(0x401, L));
+  EXPECT_EQ(o.vic_ppn, 0x41u);
+  EXPECT_FALSE(b.step().vic_valid);
+  EXPECT_EQ(b.m.mode(L), Mode::Ic);
+  EXPECT_EQ(b.m.tag_entry(3, 1), bits_of(96, {0x2222u}));
+}
+
 TEST(IcacheTxClobber, FillDuringTheWriteCycleDelaysItThenCancelsIt) {
   Bench b(load(k32k4w));
   const unsigned L = 131;
   b.tfill(0, b.vpn(0x400, L), 1, 0, 0x40, 4);
   const unsigned a = b.tfill_accept(1, b.vpn(0x401, L), 1, 0, 0x41, 5);
-  for (unsigned c = a + 1; c <= a + 6; ++c) b.step();
-  // A+7: WRITE, but the instruction fill of line L takes the port: wait, clobber
+  for (unsigned c = a + 1; c <= a + 8; ++c) b.step();
+  // A+9: WRITE, but an instruction fill of line L is requested: F0 A+9, F1
+  // A+10, F2 A+11 (accepted); the write waits in all three, clobbered at A+11
   b.in.ifill_valid = true;
   b.in.ifill_addr = b.addr(0x2222, 3);
-  IcacheTxOut o = b.step();
-  EXPECT_EQ(o.data_line, L);
-  EXPECT_TRUE(b.m.events().engine_port_wait);
+  for (unsigned k = 9; k <= 11; ++k) {
+    const IcacheTxOut o = b.step();
+    EXPECT_EQ(o.ifill_ready, k == 11) << k;
+    EXPECT_EQ(o.tag_en, k == 11) << k;
+    if (k == 11) {
+      EXPECT_EQ(o.data_line, L);
+    }
+    EXPECT_TRUE(b.m.events().engine_port_wait) << k;
+  }
   b.in.ifill_valid = false;
-  o = b.step();  // A+8: free, clobbered
+  IcacheTxOut o = b.step();  // A+12: free, clobbered
   EXPECT_FALSE(o.tag_en);
   EXPECT_TRUE(b.m.events().clobbered);
   b.in.vic_ready = true;
-  o = b.step();  // A+9
+  o = b.step();  // A+13
   EXPECT_TRUE(o.vic_valid);
   EXPECT_EQ(o.vic_vpn, b.vpn(0x401, L));
 }
@@ -1278,7 +1609,8 @@ TEST(IcacheTxClobber, LookupHitIsAnsweredButItsWriteIsCancelled) {
   Bench b(load(k32k4w));
   const unsigned L = 131;
   b.tfill(0, b.vpn(0x400, L), 1, 0, 0x40, 4);
-  // lookup: read A+1, DEC A+2, CMP A+3 (hit in group 0), WRITE A+4
+  // lookup: read A+1, DEC A+2, CMP A+3 (group 0) and A+4 (hit), response and
+  // PACK A+5, WRITE A+6. Instruction fill of line L: F0 A+2, F1 A+3, F2 A+4.
   b.in.tl_valid[1] = true;
   b.in.tl_vpn[1] = b.vpn(0x400, L);
   b.in.tl_vmid[1] = 1;
@@ -1286,15 +1618,20 @@ TEST(IcacheTxClobber, LookupHitIsAnsweredButItsWriteIsCancelled) {
   EXPECT_TRUE(o.tl_ready[1]);  // pointer 0 -> CU 1
   b.in.tl_valid[1] = false;
   b.step();
-  b.step();
-  b.in.ifill_valid = true;  // A+3 (CMP): instruction fill takes line L
+  b.in.ifill_valid = true;
   b.in.ifill_addr = b.addr(0x2222, 3);
-  o = b.step();
+  b.step();
+  b.step();
+  o = b.step();  // A+4
+  EXPECT_TRUE(o.ifill_ready);
   EXPECT_EQ(o.data_line, L);
+  EXPECT_TRUE(b.m.events().lookup_hit);
   b.in.ifill_valid = false;
-  o = b.step();  // A+4: response hit with the data read; WRITE clobbered
+  o = b.step();  // A+5: response hit with the data read; PACK
   EXPECT_TRUE(o.tl_resp_valid && o.tl_resp_hit);
   EXPECT_EQ(o.tl_resp_ppn, 0x40u);
+  EXPECT_FALSE(o.tag_en);
+  o = b.step();  // A+6: WRITE clobbered
   EXPECT_FALSE(o.tag_en);
   EXPECT_TRUE(b.m.events().clobbered);
   EXPECT_TRUE(b.m.idle());
@@ -1343,58 +1680,68 @@ TEST(IcacheTxPorts, FetchTrafficBlocksTheEngineAndIsNeverDelayed) {
 TEST(IcacheTxPorts, FillRequestAloneBlocksTheEngine) {
   Bench b(load(kAware1));
   b.tfill(0, b.vpn(0x55, 9), 0, 0, 0x5, 1);
-  // lookup of the Tx line; ifill_valid in A+1 and A+2 (accepted both: s1 empty)
+  // lookup of the Tx line (A); an instruction fill requested from A+1: F0 and
+  // F1 use no port, yet the request alone keeps the port from being free
   b.in.tl_valid[0] = true;
   b.in.tl_vpn[0] = b.vpn(0x55, 9);
   b.step();
   b.in.tl_valid[0] = false;
   b.in.ifill_valid = true;
   b.in.ifill_addr = b.addr(0x9, 6);
-  IcacheTxOut o = b.step();  // A+1: port taken by the fill
+  for (unsigned k = 1; k <= 2; ++k) {  // A+1 F0, A+2 F1
+    const IcacheTxOut o = b.step();
+    EXPECT_FALSE(o.ifill_ready || o.tag_en || o.data_en) << k;
+    EXPECT_TRUE(b.m.events().engine_port_wait) << k;
+  }
+  IcacheTxOut o = b.step();  // A+3 F2: accepted, the port taken by the fill
   EXPECT_TRUE(o.ifill_ready && o.tag_we);
   EXPECT_EQ(o.tag_set, 6u);
-  o = b.step();  // A+2
-  EXPECT_TRUE(o.ifill_ready);
+  EXPECT_TRUE(b.m.events().engine_port_wait);
   b.in.ifill_valid = false;
-  o = b.step();  // A+3: read
+  o = b.step();  // A+4: read
   EXPECT_TRUE(o.tag_en && !o.tag_we);
   EXPECT_EQ(o.tag_set, 1u);
-  b.step();  // DEC
-  b.step();  // CMP
-  o = b.step();  // A+6
+  b.step();  // A+5 DEC
+  b.step();  // A+6 CMP 0
+  EXPECT_FALSE(b.step().tl_resp_valid);  // A+7 CMP 1: hit
+  o = b.step();  // A+8
   EXPECT_TRUE(o.tl_resp_valid && o.tl_resp_hit);
 }
 
-TEST(IcacheTxPorts, LookupWriteBackWaitsForTheFetchPipeline) {
+// PACK needs no port: a fetch in the PACK cycle does not hold it; the WRITE
+// after it waits for the fetch's I1.
+TEST(IcacheTxPorts, PackDoesNotWaitAndTheWriteWaitsForTheFetchPipeline) {
   Bench b(load(kSeed000));
   b.tfill(0, b.vpn(0x123, 0x25), 0, 0, 0x5, 1);
   b.in.tl_valid[0] = true;
   b.in.tl_vpn[0] = b.vpn(0x123, 0x25);
   b.step();  // A
   b.in.tl_valid[0] = false;
-  b.step();
-  b.step();
-  b.step();  // A+3 CMP
+  for (unsigned k = 1; k <= 4; ++k) b.step();  // read, DEC, CMP 0, CMP 1 (hit)
   b.in.if_valid = true;
   b.in.if_addr = b.addr(1, 0);
-  IcacheTxOut o = b.step();  // A+4: response; WRITE waits (if_valid)
+  IcacheTxOut o = b.step();  // A+5: response; PACK while the fetch reads the tag SRAM
   EXPECT_TRUE(o.tl_resp_valid);
   EXPECT_TRUE(o.tag_en && !o.tag_we);
+  EXPECT_EQ(o.tag_set, 0u);
+  EXPECT_FALSE(b.m.events().engine_port_wait);
   b.in.if_valid = false;
-  o = b.step();  // A+5: s1 valid: waits
+  o = b.step();  // A+6: WRITE, s1 valid: waits
   EXPECT_FALSE(o.tag_en);
   EXPECT_TRUE(b.m.events().engine_port_wait);
-  o = b.step();  // A+6: write
+  o = b.step();  // A+7: write
   EXPECT_TRUE(o.tag_en && o.tag_we);
   EXPECT_EQ(o.tag_set, 5u);
   EXPECT_TRUE(b.m.idle());
 }
 
-// The translation's touch first, the instruction's last (same edge, same set).
-TEST(IcacheTxPorts, TranslationTouchBeforeInstructionTouch) {
+// Touches of set 5 at one edge: the engine's pending touch (a lookup hit
+// decided at the previous edge), then the fetch's (I2), then the instruction
+// fill's.
+TEST(IcacheTxPorts, TouchesOfOneEdgeTranslationThenFetchThenFill) {
   Bench b(load(kSeed000));
-  b.tfill(0, b.vpn(0x123, 0x25), 0, 0, 0x5, 1);  // set 5 way 1: [0,2,...,7,1]
-  b.ifill(b.addr(0x77, 5), pattern(b.p, 1));     // way 0: [2,3,4,5,6,7,1,0]
+  b.tfill(0, b.vpn(0x123, 0x25), 0, 0, 0x5, 1);  // set 5 way 1 (touch pending)
+  b.ifill(b.addr(0x77, 5), pattern(b.p, 1));     // F0's edge: [0,2,...,7,1]; way 0: [2,3,4,5,6,7,1,0]
   b.ifill(b.addr(0x78, 5), pattern(b.p, 2));     // way 2: [3,4,5,6,7,1,0,2]
   EXPECT_EQ(b.m.recency(5), order({3, 4, 5, 6, 7, 1, 0, 2}));
   b.in.tl_valid[0] = true;
@@ -1402,14 +1749,76 @@ TEST(IcacheTxPorts, TranslationTouchBeforeInstructionTouch) {
   b.step();  // A
   b.in.tl_valid[0] = false;
   b.step();  // A+1 read
+  b.step();  // A+2 DEC
+  // A+3: CMP 0; fetch of tag 0x77 (way 0): I0; fill request (tag 0x79): F0
   b.in.if_valid = true;
   b.in.if_addr = b.addr(0x77, 5);
-  b.step();  // A+2: DEC; fetch I0
+  b.in.ifill_valid = true;
+  b.in.ifill_addr = b.addr(0x79, 5);
+  b.step();
   b.in.if_valid = false;
-  b.step();  // A+3: CMP hit touches way 1, then I1 hit touches way 0
-  EXPECT_TRUE(b.m.events().lookup_hit && b.m.events().fetch_hit);
-  // [3,4,5,6,7,0,2,1] after the translation's touch, then way 0 last
-  EXPECT_EQ(b.m.recency(5), order({3, 4, 5, 6, 7, 2, 1, 0}));
+  // A+4: CMP 1: the lookup hits (its touch of way 1 registered, not applied);
+  // I1 hits way 0; F1: Invalid {3..7}: the LRU Invalid way 3
+  b.step();
+  EXPECT_TRUE(b.m.events().fetch_hit);
+  EXPECT_TRUE(b.m.events().lookup_hit);
+  EXPECT_EQ(b.m.recency(5), order({3, 4, 5, 6, 7, 1, 0, 2}));
+  // A+5: PACK; I2; F2 with s1 empty: accepted into way 3
+  const IcacheTxOut o = b.step();
+  EXPECT_TRUE(o.ifill_ready && o.if_resp_hit && o.tl_resp_hit);
+  EXPECT_EQ(o.data_line, b.line(3, 5));
+  b.in.ifill_valid = false;
+  // the engine's pending touch of 1: [3,4,5,6,7,0,2,1]; the fetch's of 0:
+  // [3,4,5,6,7,2,1,0]; the fill's of 3: [4,5,6,7,2,1,0,3] (the fetch's
+  // first would end [4,5,6,7,2,0,1,3])
+  EXPECT_EQ(b.m.recency(5), order({4, 5, 6, 7, 2, 1, 0, 3}));
+  EXPECT_FALSE(b.m.events().clobbered);
+  b.drain();
+  EXPECT_EQ(b.m.mode(0x25), Mode::Tx);
+  EXPECT_EQ(b.m.recency(5), order({4, 5, 6, 7, 2, 1, 0, 3}));  // the WRITE of a lookup does not touch
+}
+
+// aware1 (X 1, CP 1), set 0: ways 0, 1 IC, ways 2, 3 Tx, recency [2,3,0,1]
+// (no Invalid way: an instruction fill takes the LRU Tx way). A lookup of
+// line 16 (way 2) hits at the edge of A+4; its touch lands at the edge of
+// A+5. A fill whose F1 is A+5 sees [2,3,0,1] and takes way 2; one whose F1
+// is A+6 sees [3,0,1,2] and takes way 3.
+unsigned ifill_way_after_lookup_hit(unsigned f1_delay) {
+  SCOPED_TRACE(f1_delay);
+  Bench b(load(kAware1));
+  const unsigned s = 0;
+  // initialise 16 (touch lands at the next accept edge): [0,1,3,2];
+  // initialise 24, its touch landing at F0's edge: [0,1,2,3]; fills into
+  // the Invalid ways 0 then 1: [2,3,0,1]
+  b.tfill(0, b.vpn(0x70, 16), 0, 0, 0x16, 1);
+  b.tfill(0, b.vpn(0x71, 24), 0, 0, 0x24, 1);
+  b.ifill(b.addr(1, s), pattern(b.p, 1));
+  b.ifill(b.addr(2, s), pattern(b.p, 2));
+  EXPECT_EQ(b.m.recency(s), order({2, 3, 0, 1}));
+  b.in.tl_valid[0] = true;
+  b.in.tl_vpn[0] = b.vpn(0x70, 16);
+  EXPECT_TRUE(b.step().tl_ready[0]);  // A
+  b.in.tl_valid[0] = false;
+  for (unsigned k = 1; k <= 3; ++k) b.step();  // read, DEC, CMP 0
+  // F0 in A+4+delay, F1 in A+5+delay, F2 (accepted) in A+6+delay
+  if (f1_delay == 0) b.in.ifill_valid = true;
+  b.in.ifill_addr = b.addr(3, s);
+  b.step();  // A+4: CMP 1, the hit; the touch of way 2 registered
+  EXPECT_TRUE(b.m.events().lookup_hit);
+  EXPECT_EQ(b.m.recency(s), order({2, 3, 0, 1}));
+  b.in.ifill_valid = true;
+  b.step();  // A+5: the touch lands at its edge
+  EXPECT_EQ(b.m.recency(s), order({3, 0, 1, 2}));
+  const IcacheTxOut o = b.ifill_out(b.addr(3, s), pattern(b.p, 3));
+  EXPECT_EQ(o.data_line & 7u, s);
+  // with F1 = A+5 the accept cycle's state would give way 3: stale
+  EXPECT_EQ(b.m.events().ifill_victim_stale, f1_delay == 0);
+  return o.data_line >> 3;
+}
+
+TEST(IcacheTxPorts, EngineTouchLandsOneEdgeLateForTheVictimOfF1) {
+  EXPECT_EQ(ifill_way_after_lookup_hit(0), 2u);
+  EXPECT_EQ(ifill_way_after_lookup_hit(1), 3u);
 }
 
 // ---------------------------------------------------------------------------
@@ -1570,7 +1979,8 @@ TEST(IcacheTxReset, ResetClearsTheControllerAndKeepsTheSrams) {
   b.in.tl_valid[0] = false;
   b.in.rst_n = false;
   IcacheTxOut o = b.step();
-  EXPECT_TRUE(o.flush_ready && o.sd_ready && o.ifill_ready && o.if_ready);
+  EXPECT_TRUE(o.flush_ready && o.sd_ready && o.if_ready);
+  EXPECT_FALSE(o.ifill_ready);  // fs = 0 in the reset state
   EXPECT_FALSE(o.tl_resp_valid || o.if_resp_valid || o.vic_valid);
   EXPECT_EQ(o.if_resp_data, d);  // the data SRAM's rdata has no reset
   b.in.rst_n = true;
@@ -1582,6 +1992,20 @@ TEST(IcacheTxReset, ResetClearsTheControllerAndKeepsTheSrams) {
   EXPECT_EQ(b.m.data_line(0x7), d);
   EXPECT_EQ(b.m.tag_entry(7, 0), bits_of(96, {0x30u}));
   EXPECT_FALSE(b.fetch(b.addr(0x30, 7)).if_resp_hit);
+}
+
+// An initialise registers its touch of set 0, way 2 at its edge; a reset at
+// the next edge drops it ("reset makes it not valid"): nothing lands later.
+TEST(IcacheTxReset, ResetDropsThePendingEngineTouch) {
+  Bench b(load(kAware1));
+  b.tfill(0, b.vpn(0x70, 16), 0, 0, 0x16, 1);
+  EXPECT_EQ(b.m.recency(0), order({0, 1, 2, 3}));
+  b.in.rst_n = false;
+  b.step();
+  b.in.rst_n = true;
+  b.step();
+  EXPECT_EQ(b.m.recency(0), order({0, 1, 2, 3}));
+  EXPECT_EQ(b.m.mode(16), Mode::Invalid);
 }
 
 // ---------------------------------------------------------------------------
@@ -1602,7 +2026,7 @@ struct Cov {
   void add(const IcacheTxEvents& e) {
 #define COV(f) if (e.f) ++n[#f];
     COV(fetch_hit) COV(fetch_miss) COV(ifill_took_invalid) COV(ifill_evicted_tx) COV(ifill_evicted_ic)
-    COV(ifill_evicted_ic_over_tx) COV(flush) COV(flush_kept_tx) COV(lookup_miss_not_tx) COV(lookup_hit)
+    COV(ifill_evicted_ic_over_tx) COV(ifill_victim_stale) COV(flush) COV(flush_kept_tx) COV(lookup_miss_not_tx) COV(lookup_hit)
     COV(lookup_miss_tx) COV(lookup_hit_late_group) COV(fill_bypass_ic) COV(fill_init_invalid)
     COV(fill_init_over_ic) COV(fill_into_tx) COV(fill_replaced_same) COV(fill_evicted_lru) COV(fill_dropped)
     COV(clobbered) COV(engine_port_wait) COV(victim_out) COV(victim_stalled) COV(sd_all) COV(sd_vpn_hit)
@@ -1662,6 +2086,8 @@ void run_random(const char* cfg, bool baseline, uint64_t seed, unsigned cycles, 
     uint64_t ppn = 0, perm = 0;
   } pl;
 
+  // fill stage shadow: 0 F0, 1 F1, 2 F2 (the document's fs)
+  unsigned fs = 0;
   // fetch pipeline shadow
   struct F {
     bool valid = false;
@@ -1737,6 +2163,7 @@ void run_random(const char* cfg, bool baseline, uint64_t seed, unsigned cycles, 
       for (auto& [k, st] : tx) st.alive = false;
       pl = PendLookup{};
       pending_fill.reset();
+      fs = 0;
       f1 = F{};
       f2 = F{};
       if (--reset_len == 0) {
@@ -1749,7 +2176,9 @@ void run_random(const char* cfg, bool baseline, uint64_t seed, unsigned cycles, 
     // ---- drive the inputs of this cycle (held requests keep their payload) ----
     in.if_valid = chance(if_rate);
     if (in.if_valid) in.if_addr = rand_addr();
-    if (!in.ifill_valid && !miss_q.empty() && chance(0.5)) {
+    if (in.ifill_valid && chance(0.01)) {
+      in.ifill_valid = false;  // withdrawn: forgotten; a later miss asks again
+    } else if (!in.ifill_valid && !miss_q.empty() && chance(0.5)) {
       const uint64_t la = miss_q.front();
       miss_q.pop_front();
       if (!present.count(la)) {  // the fetch unit fills only lines it missed on
@@ -1759,7 +2188,9 @@ void run_random(const char* cfg, bool baseline, uint64_t seed, unsigned cycles, 
         for (auto& w : in.ifill_data.words) w = static_cast<uint32_t>(rng());
       }
     }
-    if (!in.flush_valid && chance(0.0015)) in.flush_valid = true;
+    // rare enough that a line of set 2 can fill up between flushes (without
+    // kernel_flush a flush also empties the Tx lines)
+    if (!in.flush_valid && chance(0.0008)) in.flush_valid = true;
     if (!baseline) {
       for (unsigned c = 0; c < S; ++c) {
         if (!in.tl_valid[c] && chance(tx_rate * 0.3)) {
@@ -1815,7 +2246,7 @@ void run_random(const char* cfg, bool baseline, uint64_t seed, unsigned cycles, 
     const bool s1 = f1.valid;
     const bool ifill_fire = in.ifill_valid && o.ifill_ready;
     const bool if_fire = in.if_valid && o.if_ready;
-    EXPECT_EQ(o.ifill_ready, !s1);
+    EXPECT_EQ(o.ifill_ready, fs == 2 && !s1);
     EXPECT_EQ(o.if_ready, !ifill_fire);  // fetches are never delayed by translations
     // fetch response of the fetch accepted two cycles ago, exactly then
     EXPECT_EQ(o.if_resp_valid, f2.valid);
@@ -1908,6 +2339,7 @@ void run_random(const char* cfg, bool baseline, uint64_t seed, unsigned cycles, 
       std::cout << "\n";
     }
     // ---- the edge ----
+    fs = !in.ifill_valid || ifill_fire ? 0 : std::min(fs + 1, 2u);
     m.posedge(in);
     cov.add(m.events());
     // no translation write on an IC line (naive's initialise replaces IC lines by design)
@@ -2035,7 +2467,7 @@ TEST_P(IcacheTxRandom, InvariantsHoldUnderRandomTraffic) {
   expect_cov(cov, {"fetch_hit", "fetch_miss", "ifill_took_invalid", "ifill_evicted_ic", "ifill_evicted_tx",
                    "flush", "lookup_miss_not_tx", "lookup_hit", "lookup_miss_tx", "engine_port_wait",
                    "victim_out", "victim_stalled", "sd_all", "sd_vpn_hit", "sd_emptied_line", "resp_stalled",
-                   "clobbered"});
+                   "clobbered", "ifill_victim_stale"});
   if (p.variant == config::IcacheVariant::Aware) expect_cov(cov, {"fill_bypass_ic", "fill_init_invalid"});
   else expect_cov(cov, {"fill_init_over_ic", "ifill_evicted_ic_over_tx"});
   if (p.tx_per_line > 1) expect_cov(cov, {"fill_into_tx", "fill_replaced_same", "fill_evicted_lru", "fill_dropped"});
@@ -2046,7 +2478,7 @@ TEST_P(IcacheTxRandom, InvariantsHoldUnderRandomTraffic) {
 TEST_P(IcacheTxRandom, BaselineInvariantsHoldUnderRandomTraffic) {
   Cov cov;
   run_random(GetParam(), true, base_seed() + 1, random_cycles(300000) / 3, cov);
-  expect_cov(cov, {"fetch_hit", "fetch_miss", "ifill_took_invalid", "ifill_evicted_ic", "flush"});
+  expect_cov(cov, {"fetch_hit", "fetch_miss", "ifill_took_invalid", "ifill_evicted_ic", "flush", "ifill_victim_stale"});
 }
 
 INSTANTIATE_TEST_SUITE_P(Configs, IcacheTxRandom,

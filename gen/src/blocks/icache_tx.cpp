@@ -130,11 +130,6 @@ unsigned pair_index(const IcacheTxParams& p, unsigned i, unsigned j) {
   return k + (j - i - 1);
 }
 
-// Line {w, set} of a way of the set held in `set`.
-string line_of(const IcacheTxParams& p, unsigned w, const string& set) {
-  return "{" + sized(p.way_bits, w) + ", " + set + "}";
-}
-
 string encode(const string& onehot, unsigned count, unsigned width) {
   std::vector<string> bits;
   for (unsigned b = width; b-- > 0;) {
@@ -153,8 +148,12 @@ void line_modes(Module& m, const IcacheTxParams& p, bool baseline) {
   const unsigned nl = p.lines;
   m.comment("line modes: Invalid (lv 0), IC (lv 1, ltx 0), Tx (lv 1, ltx 1)");
   m.flop("lv", nl);
-  const string one = concat({sized(nl - 1, 0), "1'b1"});
-  m.wire_assign("ifill_w", nl, repeat(nl, "ifill_fire") + " & (" + one + " << ifill_line)");
+  // line {w, s} is written when way w of set s is the fill's: from the fill's
+  // one-hot registers, no line decoder
+  std::vector<string> fill_lines;
+  for (unsigned w = p.ways; w-- > 0;)
+    fill_lines.push_back("(" + repeat(p.sets, "ifill_fire & " + slice("fway_q", w, 1)) + " & fsel_q)");
+  m.wire_assign("ifill_w", nl, concat(fill_lines));
   if (baseline) {
     m.assign("lv_d", "ifill_w | (lv_q & ~" + repeat(nl, "flush_fire") + ")");
     return;
@@ -162,7 +161,7 @@ void line_modes(Module& m, const IcacheTxParams& p, bool baseline) {
   m.flop("ltx", nl);
   const string flush_clear = p.kernel_flush ? repeat(nl, "flush_fire") + " & ~ltx_q" : repeat(nl, "flush_fire");
   m.wire_assign("mode_clear", nl, "(" + flush_clear + ") | (" + repeat(nl, "sd_all_fire") + " & ltx_q)");
-  m.wire_assign("eng_line_sel", nl, one + " << line_q");
+  m.wire_assign("eng_line_sel", nl, "lsel_q");
   m.wire_assign("eng_set_tx", nl, repeat(nl, "eng_init") + " & eng_line_sel");
   m.wire_assign("eng_empty_v", nl, repeat(nl, "eng_empty") + " & eng_line_sel");
   m.assign("lv_d", "ifill_w | eng_set_tx | (lv_q & ~mode_clear & ~eng_empty_v)");
@@ -173,9 +172,10 @@ void line_modes(Module& m, const IcacheTxParams& p, bool baseline) {
 // Per-set recency: one bit per pair of ways i < j, set when i is the more
 // recent. The zero reset makes way 0 the least recent.
 
-string touch_pair(const IcacheTxParams& p, const string& src, unsigned s, unsigned i, unsigned j) {
-  return "(" + src + "_valid & (" + src + "_set == " + sized(p.set_bits, s) + ") & (" +
-         slice(src + "_way", i, 1) + " | " + slice(src + "_way", j, 1) + "))";
+// src_hot[s]: set s is touched (no set decoder on the touch path).
+string touch_pair(const string& src, unsigned s, unsigned i, unsigned j) {
+  return "(" + slice(src + "_hot", s, 1) + " & (" + slice(src + "_way", i, 1) + " | " + slice(src + "_way", j, 1) +
+         "))";
 }
 
 void recency(Module& m, const IcacheTxParams& p, bool baseline) {
@@ -187,9 +187,11 @@ void recency(Module& m, const IcacheTxParams& p, bool baseline) {
     for (unsigned i = 0; i < p.ways; ++i)
       for (unsigned j = i + 1; j < p.ways; ++j) {
         const string cur = slice("age_q", s * np + pair_index(p, i, j), 1);
-        // the instruction touch lands last, so it is checked first
-        Cases c = {{touch_pair(p, "ti", s, i, j), slice("ti_way", i, 1)}};
-        if (!baseline) c.push_back({touch_pair(p, "te", s, i, j), slice("te_way", i, 1)});
+        // the last touch wins, so it is checked first: the fill's, the fetch's
+        // (I2), then the engine's
+        Cases c = {{touch_pair("tf", s, i, j), slice("tf_way", i, 1)},
+                   {touch_pair("tk", s, i, j), slice("tk_way", i, 1)}};
+        if (!baseline) c.push_back({touch_pair("te", s, i, j), slice("te_way", i, 1)});
         set_bits.insert(set_bits.begin(), "(" + priority(c, cur) + ")");
       }
     m.assign(slice("age_d", s * np, np), concat(set_bits));
@@ -219,8 +221,8 @@ void lru_mask(Module& m, const IcacheTxParams& p, const string& out, const strin
 void fetch(Module& m, const IcacheTxParams& p, bool baseline) {
   const unsigned e = entry_width(p, baseline), ob = p.offset_bits, si = p.set_bits, it = p.itag_bits;
   m.comment("instruction fetch");
-  m.assign("ifill_ready_o", "~s1_valid_q");
-  m.wire_assign("ifill_fire", 1, "ifill_valid_i & ~s1_valid_q");
+  m.assign("ifill_ready_o", "f2 & ~s1_valid_q");
+  m.wire_assign("ifill_fire", 1, "ifill_valid_i & f2 & ~s1_valid_q");
   m.assign("if_ready_o", "~ifill_fire");
   m.wire_assign("if_fire", 1, "if_valid_i & ~ifill_fire");
   m.wire_assign("if_set", si, slice("if_addr_i", ob, si));
@@ -231,11 +233,13 @@ void fetch(Module& m, const IcacheTxParams& p, bool baseline) {
   m.assign("s1_valid_d", "if_fire");
   m.assign("s1_set_d", "if_fire ? if_set : s1_set_q");
   m.assign("s1_tag_d", "if_fire ? " + slice("if_addr_i", ob + si, it) + " : s1_tag_q");
+  // the set one-hot as well: I1 reads the modes and touches with AND-ORs
+  m.flop_noreset("s1_sel", p.sets);
+  m.assign("s1_sel_d", "if_fire ? (" + concat({sized(p.sets - 1, 0), "1'b1"}) + " << if_set) : s1_sel_q");
   m.wire("f1_hit", p.ways);
   for (unsigned w = 0; w < p.ways; ++w) {
-    const string ln = line_of(p, w, "s1_set_q");
-    const string ic = baseline ? "lv_q[" + ln + "]" : "lv_q[" + ln + "] & ~ltx_q[" + ln + "]";
-    m.assign(slice("f1_hit", w, 1), ic + " & (" + slice("tag_rdata_i", w * e, it) + " == s1_tag_q)");
+    const string lines = slice("lv_q", w * p.sets, p.sets) + (baseline ? "" : " & ~" + slice("ltx_q", w * p.sets, p.sets));
+    m.assign(slice("f1_hit", w, 1), "(|(" + lines + " & s1_sel_q)) & (" + slice("tag_rdata_i", w * e, it) + " == s1_tag_q)");
   }
   lowest_one(m, "f1_hit_oh", "f1_hit", p.ways);
   m.wire_assign("f1_any", 1, "s1_valid_q & (|f1_hit)");
@@ -244,12 +248,21 @@ void fetch(Module& m, const IcacheTxParams& p, bool baseline) {
   m.flop("s2_hit", 1);
   m.assign("s2_valid_d", "s1_valid_q");
   m.assign("s2_hit_d", "f1_any");
+  // the hit's touch, registered and applied at the edge of I2: the compare does
+  // not feed the recency of every set in the same cycle
+  m.flop_noreset("s2_sel", p.sets);
+  m.assign("s2_sel_d", "s1_sel_q");
+  m.flop_noreset("s2_way", p.ways);
+  m.assign("s2_way_d", "f1_hit_oh");
+  m.wire_assign("tk_hot", p.sets, repeat(p.sets, "s2_valid_q & s2_hit_q") + " & s2_sel_q");
+  m.wire_assign("tk_way", p.ways, "s2_way_q");
   m.assign("if_resp_valid_o", "s2_valid_q");
   m.assign("if_resp_hit_o", "s2_hit_q");
   m.assign("if_resp_data_o", "data_rdata_i");
 }
 
-// Instruction fill: the victim way of the fill's set, chosen in the accept cycle.
+// Instruction fill: the victim way of the fill's set, chosen in F1 from
+// flip-flops (the captured set, one-hot) and registered for the write in F2.
 string victim_rule(const IcacheTxParams& p, bool baseline) {
   if (baseline || p.variant == config::IcacheVariant::Naive)
     return "(|fw_inv) ? lru_inv : lru_all";
@@ -258,21 +271,37 @@ string victim_rule(const IcacheTxParams& p, bool baseline) {
   return priority({{"(|fw_inv)", "lru_inv"}, {"(|fw_tx)", "lru_tx"}}, "lru_all");
 }
 
-void instruction_fill(Module& m, const IcacheTxParams& p, bool baseline) {
-  const unsigned ob = p.offset_bits, si = p.set_bits, a = p.ways;
-  m.comment("instruction fill: victim way by the variant's rule, written in the accept cycle");
-  m.wire_assign("f_set", si, slice("ifill_addr_i", ob, si));
+// fs: 0 idle (F0 captures the set), 1 decide (F1), 2 write (F2, ready).
+void fill_stage(Module& m, const IcacheTxParams& p) {
+  const unsigned ob = p.offset_bits, si = p.set_bits;
+  m.flop("fs", 2);
+  m.wire_assign("f0", 1, "fs_q == 2'd0");
+  m.wire_assign("f1", 1, "fs_q == 2'd1");
+  m.wire_assign("f2", 1, "fs_q == 2'd2");
+  m.assign("fs_d", "~ifill_valid_i ? 2'd0 : (f0 ? 2'd1 : (f1 ? 2'd2 : (ifill_fire ? 2'd0 : fs_q)))");
+  m.wire_assign("f_cap", 1, "f0 & ifill_valid_i");
+  m.wire_assign("ifill_set", si, slice("ifill_addr_i", ob, si));
   m.wire_assign("unused_ifill_offset", ob, slice("ifill_addr_i", 0, ob));
+  m.flop_noreset("fset", si);
+  m.assign("fset_d", "f_cap ? ifill_set : fset_q");
+  m.flop_noreset("fsel", p.sets);
+  m.assign("fsel_d", "f_cap ? (" + concat({sized(p.sets - 1, 0), "1'b1"}) + " << ifill_set) : fsel_q");
+}
+
+void instruction_fill(Module& m, const IcacheTxParams& p, bool baseline) {
+  const unsigned a = p.ways, ns = p.sets;
+  m.comment("instruction fill: set captured (F0), victim way by the variant's rule (F1), write (F2)");
+  fill_stage(m, p);
   std::vector<string> sets;
-  for (unsigned s = 0; s < p.sets; ++s)
-    sets.push_back("(" + repeat(pairs(p), "(f_set == " + sized(si, s) + ")") + " & " + slice("age_q", s * pairs(p), pairs(p)) + ")");
+  for (unsigned s = 0; s < ns; ++s)
+    sets.push_back("(" + repeat(pairs(p), slice("fsel_q", s, 1)) + " & " + slice("age_q", s * pairs(p), pairs(p)) + ")");
   m.wire_assign("fa", pairs(p), emit::or_of(sets, ""));
   m.wire("fw_inv", a);
   m.wire("fw_tx", a);
   for (unsigned w = 0; w < a; ++w) {
-    const string ln = line_of(p, w, "f_set");
-    m.assign(slice("fw_inv", w, 1), "~lv_q[" + ln + "]");
-    m.assign(slice("fw_tx", w, 1), baseline ? "1'b0" : "lv_q[" + ln + "] & ltx_q[" + ln + "]");
+    const string lines = slice("lv_q", w * ns, ns) + " & fsel_q";  // way w's lines, set by set
+    m.assign(slice("fw_inv", w, 1), "~(|(" + lines + "))");
+    m.assign(slice("fw_tx", w, 1), baseline ? "1'b0" : "|(" + lines + " & " + slice("ltx_q", w * ns, ns) + ")");
   }
   const bool aware = !baseline && p.variant == config::IcacheVariant::Aware;
   if (!aware) m.wire_assign("unused_fw_tx", a, "fw_tx");
@@ -280,13 +309,15 @@ void instruction_fill(Module& m, const IcacheTxParams& p, bool baseline) {
   m.wire_assign("all_ways", a, repeat(a, "1'b1"));
   lru_mask(m, p, "lru_all", "all_ways");
   if (aware) lru_mask(m, p, "lru_tx", "fw_tx");
-  m.wire_assign("fv_oh", a, victim_rule(p, baseline));
-  m.wire_assign("fv_way", p.way_bits, encode("fv_oh", a, p.way_bits));
-  m.wire_assign("ifill_line", p.line_index_bits, "{fv_way, f_set}");
-  // Instruction touch: a fetch hit in I1 or a fill (never both: I1 owns the data port).
-  m.wire_assign("ti_valid", 1, "f1_any | ifill_fire");
-  m.wire_assign("ti_set", si, "ifill_fire ? f_set : s1_set_q");
-  m.wire_assign("ti_way", a, "ifill_fire ? fv_oh : f1_hit_oh");
+  m.flop_noreset("fway", a);
+  m.assign("fway_d", "f1 ? (" + victim_rule(p, baseline) + ") : fway_q");
+  m.wire_assign("fv_way", p.way_bits, encode("fway_q", a, p.way_bits));
+  m.wire_assign("ifill_line", p.line_index_bits, "{fv_way, fset_q}");
+  // the fill's touch: the per-set enables from flip-flops, the late
+  // ifill_valid_i joined last
+  m.wire_assign("tf_pre", ns, repeat(ns, "f2 & ~s1_valid_q") + " & fsel_q");
+  m.wire_assign("tf_hot", ns, repeat(ns, "ifill_valid_i") + " & tf_pre");
+  m.wire_assign("tf_way", a, "fway_q");
 }
 
 void flush(Module& m, bool baseline) {
@@ -309,16 +340,20 @@ void sram_mux(Module& m, const IcacheTxParams& p, bool baseline) {
   const string eng = baseline ? "" : " | eng_";
   m.assign("tag_en_o", "ifill_fire | if_fire" + (baseline ? "" : eng + "tag_en"));
   m.assign("tag_we_o", "ifill_fire" + (baseline ? "" : eng + "tag_we"));
-  m.assign("tag_set_o", "ifill_fire ? f_set : " + (baseline ? string("if_set") : "if_valid_i ? if_set : eng_tag_set"));
-  m.assign("tag_way_en_o", "ifill_fire ? fv_oh : " +
+  m.assign("tag_set_o", "ifill_fire ? fset_q : " + (baseline ? string("if_set") : "if_valid_i ? if_set : eng_tag_set"));
+  m.assign("tag_way_en_o", "ifill_fire ? fway_q : " +
                                (baseline ? repeat(a, "1'b1") : "if_valid_i ? " + repeat(a, "1'b1") + " : eng_tag_way_en"));
-  m.assign("tag_wdata_o", repeat(a, baseline ? "ifill_entry" : "(ifill_fire ? ifill_entry : eng_tag_entry)"));
+  // write data select: the fill's whenever it is in F2 (a write by nobody else
+  // is possible then), so the 512-bit select does not wait for s1
+  m.wire_assign("fill_wdata", 1, "f2 & ifill_valid_i");
+  m.assign("tag_wdata_o", repeat(a, baseline ? "ifill_entry" : "(fill_wdata ? ifill_entry : eng_tag_entry)"));
   m.assign("data_en_o", "ifill_fire | f1_any" + (baseline ? "" : eng + "data_en"));
   m.assign("data_we_o", "ifill_fire" + (baseline ? "" : eng + "data_we"));
   m.assign("data_line_o", "ifill_fire ? ifill_line : " +
                               (baseline ? string("{f1_way, s1_set_q}") : "s1_valid_q ? {f1_way, s1_set_q} : eng_data_line"));
-  m.assign("data_wdata_o", baseline ? "ifill_data_i" : "ifill_fire ? ifill_data_i : eng_data_wdata");
+  m.assign("data_wdata_o", baseline ? "ifill_data_i" : "fill_wdata ? ifill_data_i : eng_data_wdata");
   if (baseline) m.wire_assign("unused_port_free", 1, "port_free");
+  if (baseline) m.wire_assign("unused_fill_wdata", 1, "fill_wdata");
   // Tag bits above the instruction tag are read by the engine only.
   std::vector<string> unused;
   const unsigned used = baseline ? it : std::max(it, p.tx_tag_bits);
@@ -344,7 +379,7 @@ Module emit_ctrl(const IcacheTxParams& p, const EmitContext& ctx, bool baseline)
   Module m(baseline ? p.module_prefix + "_base" : p.module_prefix);
   header(m, p, ctx, baseline ? "baseline I-cache controller, no translations"
                              : "controller (fetch latency 2 cycles; translation lookup 2 cycles "
-                               "for a non-Tx line, 3 + compare groups for a Tx line)");
+                               "for a non-Tx line, at most 4 + compare groups for a Tx line)");
   m.clock_and_reset();
   instruction_ports(m, p);
   if (!baseline) translation_ports(m, p);

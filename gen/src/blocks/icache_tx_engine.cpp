@@ -1,8 +1,8 @@
 // icache_tx translation engine (docs/blocks/icache_tx.md, "Translation
 // engine"): round-robin acceptance per CU, ISSUE on the registered line, the
-// decompressed line register (DEC), grouped comparison (CMP), the candidate
-// and its packed write-back (WRITE), victims, the lookup response and the
-// shootdowns.
+// decompressed line register (DEC), grouped comparison with registered
+// matches (CMP), the candidate, its packing (PACK) and write-back (WRITE),
+// victims, the lookup response and the shootdowns.
 #include <string>
 #include <vector>
 
@@ -54,25 +54,27 @@ string one_of(unsigned width, const string& index) {
 // Acceptance: flush > shootdown > lookup > fill, round robin among CUs.
 
 void grant(Module& m, const IcacheTxParams& p, const string& cls, const string& valid, const string& fire) {
-  const unsigned s = p.sharers, cb = p.cu_bits;
+  const unsigned s = p.sharers;
   if (s == 1) {  // the only CU is always the granted one
     m.wire_assign(cls + "_grant", 1, "1'b1");
     (void)fire;
     return;
   }
-  m.flop(cls + "_ptr", cb);
-  m.wire(cls + "_ge", s);
-  for (unsigned c = 0; c < s; ++c)
-    m.assign(slice(cls + "_ge", c, 1),
-             c + 1 == (1u << cb) ? "1'b1" : "(" + cls + "_ptr_q <= " + sized(cb, c) + ")");
-  m.wire_assign(cls + "_masked", s, valid + " & " + cls + "_ge");
+  // the pointer p is kept as the mask of the CUs below it (lt[c] = c < p;
+  // zero at reset, p = 0), so the grant does not start with a comparison
+  m.flop(cls + "_lt", s);
+  m.wire_assign(cls + "_masked", s, valid + " & ~" + cls + "_lt_q");
   lowest_one(m, cls + "_gm", cls + "_masked", s);
   lowest_one(m, cls + "_ga", valid, s);
   m.wire_assign(cls + "_grant", s, "(|" + cls + "_masked) ? " + cls + "_gm : " + cls + "_ga");
+  // p' = grant + 1 mod S: c < p' when c <= grant, none when grant = S - 1
   std::vector<string> next;
-  for (unsigned c = 0; c < s; ++c)
-    next.push_back("(" + repeat(cb, slice(cls + "_grant", c, 1)) + " & " + sized(cb, (c + 1) % s) + ")");
-  m.assign(cls + "_ptr_d", fire + " ? " + or_of(next, "") + " : " + cls + "_ptr_q");
+  for (unsigned c = s; c-- > 0;) {
+    std::vector<string> at_or_above;
+    for (unsigned g = c; g + 1 < s; ++g) at_or_above.push_back(slice(cls + "_grant", g, 1));
+    next.push_back(at_or_above.empty() ? "1'b0" : "(" + or_of(at_or_above, "1'b0") + ")");
+  }
+  m.assign(cls + "_lt_d", fire + " ? " + concat(next) + " : " + cls + "_lt_q");
 }
 
 void acceptance(Module& m, const IcacheTxParams& p) {
@@ -94,45 +96,55 @@ void acceptance(Module& m, const IcacheTxParams& p) {
 }
 
 // The accepted operation, registered: everything after it works from flops.
+// The key registers load in every idle cycle, not only at the accept (whose
+// enable is a late function of the request valids): the accept cycle is the
+// last idle cycle, and nothing reads them while idle.
 void request_registers(Module& m, const IcacheTxParams& p) {
   const unsigned s = p.sharers;
   auto pick = [&](const string& port, const string& g, unsigned w) {
     return s == 1 ? port : onehot_select(g, port, s, w);
   };
+  // which request the key registers take, valid in an accept cycle: the
+  // shootdown, else a lookup (lk_fire), else the fill (tf_fire needs ~lk_fire)
+  m.wire_assign("lk_pick", 1, "(|tl_valid_i) & ~resp_valid_q");
   m.wire_assign("acc_vpn", p.vpn_bits,
-                priority({{"sd_valid_i", "sd_vpn_i"}, {"lk_fire", pick("tl_vpn_i", "lk_grant", p.vpn_bits)}},
+                priority({{"sd_valid_i", "sd_vpn_i"}, {"lk_pick", pick("tl_vpn_i", "lk_grant", p.vpn_bits)}},
                          pick("tf_vpn_i", "tf_grant", p.vpn_bits)));
   m.flop("op", kOpBits);
-  m.assign("op_d", priority({{"~key_fire", "op_q"},
+  m.assign("op_d", priority({{"~eng_idle", "op_q"},
                              {"sd_valid_i", sized(kOpBits, kOpShoot)},
-                             {"lk_fire", sized(kOpBits, kOpLookup)}},
+                             {"lk_pick", sized(kOpBits, kOpLookup)}},
                             sized(kOpBits, kOpFill)));
   m.flop("line", p.line_index_bits);
-  m.assign("line_d", "key_fire ? " + slice("acc_vpn", 0, p.line_index_bits) + " : line_q");
+  m.assign("line_d", "eng_idle ? " + slice("acc_vpn", 0, p.line_index_bits) + " : line_q");
+  // the line one-hot as well: ISSUE reads mode[L] with an AND-OR over the
+  // lines instead of a NL-to-1 multiplexer behind a decoder
+  m.flop("lsel", p.lines);
+  m.assign("lsel_d", "eng_idle ? " + one_of(p.lines, slice("acc_vpn", 0, p.line_index_bits)) + " : lsel_q");
   if (p.tx_index_bits < p.line_index_bits) {
     // the way bits repeat in the VA tag (tx_index: set)
     m.wire_assign("unused_acc_way", p.line_index_bits - p.tx_index_bits,
                   slice("acc_vpn", p.tx_index_bits, p.line_index_bits - p.tx_index_bits));
   }
   m.flop("key_va", p.va_tag_bits);
-  m.assign("key_va_d", "key_fire ? " + slice("acc_vpn", p.tx_index_bits, p.va_tag_bits) + " : key_va_q");
+  m.assign("key_va_d", "eng_idle ? " + slice("acc_vpn", p.tx_index_bits, p.va_tag_bits) + " : key_va_q");
   m.flop("key_vmid", p.vmid_bits);
-  m.assign("key_vmid_d", priority({{"~key_fire", "key_vmid_q"},
+  m.assign("key_vmid_d", priority({{"~eng_idle", "key_vmid_q"},
                                    {"sd_valid_i", "sd_vmid_i"},
-                                   {"lk_fire", pick("tl_vmid_i", "lk_grant", p.vmid_bits)}},
+                                   {"lk_pick", pick("tl_vmid_i", "lk_grant", p.vmid_bits)}},
                                   pick("tf_vmid_i", "tf_grant", p.vmid_bits)));
   m.flop("key_vrf", p.vrf_bits);
-  m.assign("key_vrf_d", priority({{"~key_fire", "key_vrf_q"}, {"lk_fire", pick("tl_vrf_i", "lk_grant", p.vrf_bits)}},
+  m.assign("key_vrf_d", priority({{"~eng_idle", "key_vrf_q"}, {"lk_pick", pick("tl_vrf_i", "lk_grant", p.vrf_bits)}},
                                  pick("tf_vrf_i", "tf_grant", p.vrf_bits)));
   m.flop("key_ppn", p.ppn_bits);
-  m.assign("key_ppn_d", "tf_fire ? " + pick("tf_ppn_i", "tf_grant", p.ppn_bits) + " : key_ppn_q");
+  m.assign("key_ppn_d", "eng_idle ? " + pick("tf_ppn_i", "tf_grant", p.ppn_bits) + " : key_ppn_q");
   m.flop("key_perm", p.perm_bits);
-  m.assign("key_perm_d", "tf_fire ? " + pick("tf_perm_i", "tf_grant", p.perm_bits) + " : key_perm_q");
+  m.assign("key_perm_d", "eng_idle ? " + pick("tf_perm_i", "tf_grant", p.perm_bits) + " : key_perm_q");
   m.flop("key_cu", p.cu_bits);
   std::vector<string> cu;
   for (unsigned c = 0; c < s; ++c)
     cu.push_back("(" + repeat(p.cu_bits, slice("lk_grant", c, 1)) + " & " + sized(p.cu_bits, c) + ")");
-  m.assign("key_cu_d", "lk_fire ? " + (s == 1 ? sized(p.cu_bits, 0) : or_of(cu, "")) + " : key_cu_q");
+  m.assign("key_cu_d", "eng_idle ? " + (s == 1 ? sized(p.cu_bits, 0) : or_of(cu, "")) + " : key_cu_q");
   if (s == 1) m.wire_assign("unused_lk_grant", 1, "lk_grant");
 }
 
@@ -143,14 +155,17 @@ void issue(Module& m, const IcacheTxParams& p) {
   m.wire_assign("op_lookup", 1, op_is(kOpLookup));
   m.wire_assign("op_fill", 1, op_is(kOpFill));
   m.wire_assign("op_shoot", 1, op_is(kOpShoot));
-  m.wire_assign("l_v", 1, "lv_q[line_q]");
-  m.wire_assign("l_tx", 1, "l_v & ltx_q[line_q]");
+  m.wire_assign("l_tx", 1, "|(lv_q & ltx_q & lsel_q)");
   const bool naive = p.variant == config::IcacheVariant::Naive;
-  if (!naive) m.wire_assign("l_ic", 1, "l_v & ~ltx_q[line_q]");
+  if (!naive) {
+    m.wire_assign("l_v", 1, "|(lv_q & lsel_q)");
+    m.wire_assign("l_ic", 1, "|(lv_q & ~ltx_q & lsel_q)");
+  }
   m.wire_assign("lk_miss_now", 1, "st_issue & op_lookup & ~l_tx");
   m.wire_assign("sd_none_now", 1, "st_issue & op_shoot & ~l_tx");
   m.wire_assign("bypass_now", 1, naive ? "1'b0" : "st_issue & op_fill & l_ic");
-  m.wire_assign("init_fire", 1, "st_issue & op_fill & " + string(naive ? "~l_tx" : "~l_v") + " & port_free");
+  m.wire_assign("init_ok", 1, "st_issue & op_fill & " + string(naive ? "~l_tx" : "~l_v"));
+  m.wire_assign("init_fire", 1, "init_ok & port_free");
   m.wire_assign("rd_fire", 1, "st_issue & l_tx & port_free");
   m.wire_assign("eng_init", 1, "init_fire");
   m.flop("clob", 1);
@@ -200,7 +215,9 @@ void line_read(Module& m, const IcacheTxParams& p) {
 }
 
 // ---------------------------------------------------------------------------
-// CMP: CP comparators over group g of the decompressed sub-entries.
+// CMP: CP comparators over group grp_q of the decompressed sub-entries, their
+// matches registered; the decision is on the registered group (mg_q) one
+// cycle later, so the comparators end at flip-flops.
 
 string group_entry(const IcacheTxParams& p, const string& vec, unsigned c, unsigned w) {
   if (p.groups == 1) return bit_field(vec, c, p.tx_per_line, w);
@@ -215,7 +232,6 @@ void compare(Module& m, const IcacheTxParams& p) {
   m.comment("CMP: " + to_string(cp) + " comparators, " + to_string(p.groups) + " group(s)");
   m.wire_assign("st_cmp", 1, state_is(kCmp));
   m.flop("grp", gb);
-  m.wire_assign("grp_last", 1, "grp_q == " + sized(gb, p.groups - 1));
   m.assign("grp_d", priority({{"st_dec", sized(gb, 0)}, {"st_cmp", "grp_q + " + sized(gb, 1)}}, "grp_q"));
   m.wire("gm_sd", cp);
   m.wire("gm", cp);
@@ -226,24 +242,36 @@ void compare(Module& m, const IcacheTxParams& p) {
     m.assign(bit("gm", c, cp), bit("gm_sd", c, cp) + " & (" + group_entry(p, "dec_vrf_q", c, p.vrf_bits) +
                                     " == key_vrf_q)");
   }
-  lowest_one(m, "gm_first", "gm", cp);
-  // Place the group's results at their sub-entry positions.
+  m.flop("mq_v", 1);
+  m.assign("mq_v_d", "st_cmp");
+  m.flop_noreset("mg", gb);
+  m.assign("mg_d", "grp_q");
+  m.flop_noreset("mq", cp);
+  m.assign("mq_d", "gm");
+  m.flop_noreset("mq_sd", cp);
+  m.assign("mq_sd_d", "gm_sd");
+  m.wire_assign("grp_last", 1, "mg_q == " + sized(gb, p.groups - 1));
+  lowest_one(m, "gm_first", "mq_q", cp);
+  // Place the evaluated group's results at their sub-entry positions.
   auto placed = [&](const string& g) {
     std::vector<string> bits;
     for (unsigned i = x; i-- > 0;) {
       const string b = bit(g, i % cp, cp);
-      bits.push_back(p.groups == 1 ? b : "((grp_q == " + sized(gb, i / cp) + ") & " + b + ")");
+      bits.push_back(p.groups == 1 ? b : "((mg_q == " + sized(gb, i / cp) + ") & " + b + ")");
     }
     return concat(bits);
   };
+  m.wire_assign("eval", 1, "st_cmp & mq_v_q");
+  // not gated by eval: every user is (cmp_done, the candidate's load)
   m.wire_assign("hit_oh", x, repeat(x, "~op_shoot") + " & " + placed("gm_first"));
-  m.wire_assign("sd_now", x, repeat(x, "op_shoot") + " & " + placed("gm_sd"));
+  m.wire_assign("sd_now", x, repeat(x, "op_shoot") + " & " + placed("mq_sd_q"));
   m.flop("sd_acc", x);
-  m.assign("sd_acc_d", priority({{"st_dec", sized(x, 0)}, {"st_cmp", "sd_acc_q | sd_now"}}, "sd_acc_q"));
+  m.assign("sd_acc_d", priority({{"st_dec", sized(x, 0)}, {"eval", "sd_acc_q | sd_now"}}, "sd_acc_q"));
   m.wire_assign("sd_match", x, "sd_acc_q | sd_now");
-  m.wire_assign("any_hit", 1, "|hit_oh");
+  // |hit_oh, straight from the registered matches (the placement is a permutation)
+  m.wire_assign("any_hit", 1, "~op_shoot & (|mq_q)");
   m.wire_assign("any_sd", 1, "|sd_match");
-  m.wire_assign("cmp_done", 1, "st_cmp & (grp_last | any_hit)");
+  m.wire_assign("cmp_done", 1, "eval & (grp_last | any_hit)");
 }
 
 // Rank normalisation (docs/blocks/lds_ctrl.md) and the way a fill takes.
@@ -271,11 +299,18 @@ void way_choice(Module& m, const IcacheTxParams& p) {
       touch += (touch.empty() ? "" : " | ") + string("(") + slice("hit_oh", j, 1) + " & " + prec(j, i) + ")";
       last += " & " + prec(i, j);
     }
-    m.wire_assign("rank" + to_string(i), l, sum);
+    // registered: the line register is stable from DEC on and the first CMP
+    // cycle never decides, so the rank sums come from flip-flops
+    m.flop_noreset("rk" + to_string(i), l);
+    m.assign("rk" + to_string(i) + "_d", sum);
+    m.wire_assign("rank" + to_string(i), l, "rk" + to_string(i) + "_q");
     m.assign(slice("touch_inc", i, 1), touch);
     m.assign(slice("lru_oh", i, 1), last);
   }
-  m.wire_assign("way_oh", x, "any_hit ? hit_oh : (full ? lru_oh : inv_oh)");
+  // the way a fill without a match takes, registered like the ranks
+  m.flop_noreset("miss_way", x);
+  m.assign("miss_way_d", "full ? lru_oh : inv_oh");
+  m.wire_assign("way_oh", x, "any_hit ? hit_oh : miss_way_q");
   m.wire_assign("upd", 1, "~op_shoot");
   m.wire_assign("rank_inc", x, repeat(x, "upd") + " & (any_hit ? touch_inc : dec_valid_q)");
   std::vector<string> ranks;
@@ -306,14 +341,18 @@ void candidate(Module& m, const IcacheTxParams& p) {
       else parts.push_back("((op_fill & " + slice("way_oh", i, 1) + ") ? " + updated(0) + " : " + updated(i) + ")");
     }
     m.flop("cand_" + f.name, x * f.width);
-    m.assign("cand_" + f.name + "_d", "cmp_done ? " + concat(parts) + " : cand_" + f.name + "_q");
+    // loaded at every evaluation: the last one is the decision's, and nothing
+    // reads the candidate before the engine leaves CMP
+    m.assign("cand_" + f.name + "_d", "eval ? " + concat(parts) + " : cand_" + f.name + "_q");
   }
 }
 
 // ---------------------------------------------------------------------------
 // Written images: the Tx tag entry and the data line, for the candidate
-// (WRITE) and for a line initialised with the new translation alone (ISSUE).
+// (packed in PACK, written in WRITE) and for a line initialised with the new
+// translation alone (ISSUE).
 
+// entry_TAG (E bits) and held_TAG (X bits: the slots that keep a translation).
 void tag_entry(Module& m, const IcacheTxParams& p, const string& tag) {
   const unsigned x = p.tx_per_line, e = p.entry_bits;
   auto src = [&](const string& f) { return "src_" + f + "_" + tag; };
@@ -334,13 +373,18 @@ void tag_entry(Module& m, const IcacheTxParams& p, const string& tag) {
   // Slots not holding a translation after the write (invalid or dropped) are zero.
   const string held = p.packed() ? src("valid") + " & ~pk_dropped_" + tag : src("valid");
   m.wire_assign("held_" + tag, x, held);
-  const unsigned tw = p.ppn_bits + p.perm_bits;
+}
+
+// The data line written: slot i = {zeros, perm_i, ppn_i} where `held` is set, zero elsewhere.
+void slot_image(Module& m, const IcacheTxParams& p, const string& name, const string& held, const string& ppn,
+                const string& perm) {
+  const unsigned x = p.tx_per_line, tw = p.ppn_bits + p.perm_bits;
   std::vector<string> slots = {zeros_if(p.line_bits - x * kSlotBits)};
   for (unsigned i = x; i-- > 0;)
-    slots.push_back(concat({zeros_if(kSlotBits - tw), "(" + repeat(tw, bit("held_" + tag, i, x)) + " & " +
-                                                          concat({field(src("perm"), i, p.perm_bits),
-                                                                  field(src("ppn"), i, p.ppn_bits)}) + ")"}));
-  m.wire_assign("image_" + tag, p.line_bits, concat(slots));
+    slots.push_back(concat({zeros_if(kSlotBits - tw), "(" + repeat(tw, bit(held, i, x)) + " & " +
+                                                          concat({field(perm, i, p.perm_bits),
+                                                                  field(ppn, i, p.ppn_bits)}) + ")"}));
+  m.wire_assign(name, p.line_bits, concat(slots));
 }
 
 void images(Module& m, const IcacheTxParams& p) {
@@ -349,10 +393,19 @@ void images(Module& m, const IcacheTxParams& p) {
   for (const Field& f : entry_fields(p)) {
     const string init = f.name == "valid" ? "1'b1" : f.name == "lru" ? sized(f.width, 0) : "key_" + f.name + "_q";
     m.wire_assign("src_" + f.name + "_init", x * f.width, concat({zeros_if((x - 1) * f.width), init}));
-    m.wire_assign("src_" + f.name + "_cand", x * f.width, "cand_" + f.name + "_q");
+    // the candidate's slots go to the data line from their registers (slot_image)
+    if (f.name != "ppn" && f.name != "perm") m.wire_assign("src_" + f.name + "_cand", x * f.width, "cand_" + f.name + "_q");
   }
   tag_entry(m, p, "init");
+  slot_image(m, p, "image_init", "held_init", "src_ppn_init", "src_perm_init");
   tag_entry(m, p, "cand");
+  // PACK: the compressor's results registered, so WRITE drives the tag SRAM from flops
+  m.wire_assign("st_pack", 1, state_is(kPack));
+  m.flop_noreset("wb_entry", p.entry_bits);
+  m.assign("wb_entry_d", "st_pack ? entry_cand : wb_entry_q");
+  m.flop_noreset("wb_held", x);
+  m.assign("wb_held_d", "st_pack ? held_cand : wb_held_q");
+  slot_image(m, p, "image_cand", "wb_held_q", "cand_ppn_q", "cand_perm_q");
 }
 
 // ---------------------------------------------------------------------------
@@ -369,15 +422,25 @@ void write_back(Module& m, const IcacheTxParams& p) {
   m.wire_assign("eng_tag_we", 1, "init_fire | wr_commit");
   m.wire_assign("eng_tag_set", p.set_bits, line_set(p));
   m.wire_assign("eng_tag_way_en", a, "rd_fire ? " + repeat(a, "1'b1") + " : " + one_of(a, line_way(p)));
-  m.wire_assign("eng_tag_entry", p.entry_bits, "st_issue ? entry_init : entry_cand");
+  m.wire_assign("eng_tag_entry", p.entry_bits, "st_issue ? entry_init : wb_entry_q");
   m.wire_assign("eng_data_en", 1, "rd_fire | init_fire | (wr_commit & op_fill)");
   m.wire_assign("eng_data_we", 1, "init_fire | (wr_commit & op_fill)");
   m.wire_assign("eng_data_line", p.line_index_bits, "line_q");
   m.wire_assign("eng_data_wdata", p.line_bits, "st_issue ? image_init : image_cand");
   m.wire_assign("eng_empty", 1, "wr_commit & op_shoot & ~(|cand_valid_q)");
-  m.wire_assign("te_valid", 1, "init_fire | (wr_commit & op_fill) | (cmp_done & op_lookup & any_hit)");
-  m.wire_assign("te_set", p.set_bits, line_set(p));
-  m.wire_assign("te_way", a, one_of(a, line_way(p)));
+  std::vector<string> sets;  // the set of L, one-hot: OR over the ways of the line one-hot
+  for (unsigned w = 0; w < p.ways; ++w) sets.push_back(slice("lsel_q", w * p.sets, p.sets));
+  // The engine's touch (initialise, a fill's write, a lookup hit) is pending
+  // for one edge: its port_free term (instruction inputs of the cycle) must
+  // not feed the recency of every set.
+  m.flop("tp_v", 1);
+  m.assign("tp_v_d", "init_fire | (wr_commit & op_fill) | (eval & op_lookup & (|mq_q))");
+  m.flop_noreset("tp_sel", p.sets);
+  m.assign("tp_sel_d", or_of(sets, ""));
+  m.flop_noreset("tp_way", a);
+  m.assign("tp_way_d", one_of(a, line_way(p)));
+  m.wire_assign("te_hot", p.sets, repeat(p.sets, "tp_v_q") + " & tp_sel_q");
+  m.wire_assign("te_way", a, "tp_way_q");
 }
 
 // ---------------------------------------------------------------------------
@@ -418,18 +481,20 @@ void victims(Module& m, const IcacheTxParams& p) {
     m.flop("ev_" + f.name, f.width);
     m.assign("ev_" + f.name + "_d",
              priority({{"self_vic", "key_" + f.name + "_q"},
-                       {"cmp_done & op_fill", onehot_select("lru_oh", "dec_" + f.name + "_q", x, f.width)}},
+                       {"st_cmp & op_fill", onehot_select("lru_oh", "dec_" + f.name + "_q", x, f.width)}},
                       "ev_" + f.name + "_q"));
   }
   m.flop("ev_flag", 1);
-  m.assign("ev_flag_d", "(cmp_done & op_fill) ? (full & ~any_hit) : ev_flag_q");
+  m.assign("ev_flag_d", "(eval & op_fill) ? (full & ~any_hit) : ev_flag_q");
   m.wire_assign("st_vic", 1, state_is(kVic));
   m.flop("pend", x);
   lowest_one(m, "vic_first", "pend_q", x);
   string dropped = "ev_flag_q";
   if (p.packed()) {
-    dropped = concat({slice("pk_dropped_cand", 1, x - 1), "ev_flag_q"});
-    m.wire_assign("unused_pk_dropped0", 1, slice("pk_dropped_cand", 0, 1));
+    // registered by PACK: a valid candidate sub-entry that is not held was dropped
+    m.wire_assign("wb_dropped", x, "cand_valid_q & ~wb_held_q");
+    dropped = concat({slice("wb_dropped", 1, x - 1), "ev_flag_q"});
+    m.wire_assign("unused_wb_dropped0", 1, slice("wb_dropped", 0, 1));
   }
   m.assign("pend_d", priority({{"self_vic", sized(x, 1)},
                                {"wr_commit & op_fill", dropped},
@@ -463,7 +528,8 @@ void engine_state(Module& m, const IcacheTxParams& p) {
   m.assign("state_d", priority({{"eng_idle", "(key_fire ? " + st(kIssue) + " : " + st(kIdle) + ")"},
                                 {"st_issue", issue_next},
                                 {"st_dec", st(kCmp)},
-                                {"st_cmp", "(cmp_done ? (cmp_write ? " + st(kWrite) + " : " + st(kIdle) + ") : " + st(kCmp) + ")"},
+                                {"st_cmp", "(cmp_done ? (cmp_write ? " + st(kPack) + " : " + st(kIdle) + ") : " + st(kCmp) + ")"},
+                                {"st_pack", st(kWrite)},
                                 {"st_write", write_next},
                                 {"st_vic", "(vic_last ? " + st(kIdle) + " : " + st(kVic) + ")"}},
                                st(kIdle)));

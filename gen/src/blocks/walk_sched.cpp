@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "txgen/elab/bits.h"
+#include "txgen/emit/expr.h"
 #include "txgen/emit/structures.h"
 
 namespace txgen::blocks::walk_sched {
@@ -79,7 +80,11 @@ void walkers(Module& m, const WalkSchedParams& p) {
   const unsigned k = p.walkers;
   m.flop("busy", k);
   m.wire_assign("free", k, "~busy_q");
-  m.wire_assign("any_free", 1, "|free");
+  // registered from busy_d: bypass and append steer every entry, so they
+  // must not wait for an OR over the walkers
+  m.flop("none_free", 1);
+  m.assign("none_free_d", "&busy_d");
+  m.wire_assign("any_free", 1, "~none_free_q");
   if (k == 1) {
     m.wire_assign("walker_oh", 1, "free");
   } else {
@@ -110,14 +115,15 @@ string prefix_of(const PwcLevel& lv, const string& vpn, unsigned vpn_width) {
 }
 
 // hit vector of a lookup of `vpn` in one level
-void pwc_lookup(Module& m, const PwcLevel& lv, const string& port, const string& vpn, unsigned vpn_width) {
+void pwc_lookup(Module& m, const PwcLevel& lv, const string& port, const string& vpn, unsigned vpn_width,
+                bool with_any = true) {
   string bits;
   for (unsigned e = lv.entries; e-- > 0;)
     bits += string(bits.empty() ? "" : ", ") + emit::bit(lv.pre + "valid_q", e, lv.entries) + " & (" +
             field(lv.pre + "tag_q", to_string(e), lv.tag_bits) + " == " +
             prefix_of(lv, vpn, vpn_width) + ")";
   m.wire_assign(lv.pre + "hit_" + port, lv.entries, "{" + bits + "}");
-  m.wire_assign(lv.pre + "any_" + port, 1, "|" + lv.pre + "hit_" + port);
+  if (with_any) m.wire_assign(lv.pre + "any_" + port, 1, "|" + lv.pre + "hit_" + port);
 }
 
 // acc = LV - the deepest level that hits (LV on no hit)
@@ -171,23 +177,34 @@ void plru_victim(Module& m, const WalkSchedParams& p, const PwcLevel& lv) {
     m.wire_assign(pre + "victim_oh", 1, "1'b1");
     return;
   }
-  m.wire_assign(pre + "cand", e, "~(" + repeat(e, "g_v_q") + " & " + pre + "gvic_q)");
+  m.wire_assign(pre + "cand", e, "~" + pre + "gvic_q");
   m.wire_assign(pre + "inv", e, pre + "cand & ~" + pre + "valid_q");
-  string elig = "(|" + pre + "inv) ? " + pre + "inv : ";
+  // The eligible class is chosen per range, not per entry: every range's OR of
+  // each class is computed in parallel with the class choice.
+  std::vector<std::pair<string, string>> classes = {{pre + "use_inv", pre + "inv"}};
+  m.wire_assign(pre + "use_inv", 1, "|" + pre + "inv");
+  string none = "~" + pre + "use_inv";
   if (p.simt()) {
     std::vector<string> zero;
     for (unsigned i = e; i-- > 0;) zero.push_back("(" + field(pre + "ctr_q", to_string(i), 2) + " == 2'd0)");
     m.wire_assign(pre + "zero", e, pre + "cand & " + concat(zero));
-    elig += "(|" + pre + "zero) ? " + pre + "zero : ";
+    m.wire_assign(pre + "use_zero", 1, none + " & (|" + pre + "zero)");
+    classes.push_back({pre + "use_zero", pre + "zero"});
+    none += " & ~(|" + pre + "zero)";
   }
-  m.wire_assign(pre + "elig", e, elig + pre + "cand");
+  m.wire_assign(pre + "use_all", 1, none);
+  classes.push_back({pre + "use_all", pre + "cand"});
+  auto eligible = [&](unsigned lo, unsigned span) {
+    std::vector<string> terms;
+    for (const auto& [use, vec] : classes) terms.push_back("(" + use + " & " + range_or(vec, lo, span, e) + ")");
+    return "(" + emit::or_of(terms, "1'b0") + ")";
+  };
   std::vector<string> right(e);
   for (unsigned n = e - 1; n >= 1; --n) {
     const unsigned d = node_depth(n), half = e >> (d + 1), lo = node_lo(n, lv.depth);
     right[n] = pre + "right" + to_string(n);
-    m.wire_assign(right[n], 1, range_or(pre + "elig", lo + half, half, e) + " & (" +
-                                   emit::bit(pre + "plru_q", n - 1, e - 1) + " | ~" +
-                                   range_or(pre + "elig", lo, half, e) + ")");
+    m.wire_assign(right[n], 1, eligible(lo + half, half) + " & (" + emit::bit(pre + "plru_q", n - 1, e - 1) + " | ~" +
+                                   eligible(lo, half) + ")");
   }
   std::vector<string> victim;
   for (unsigned i = e; i-- > 0;) {
@@ -228,13 +245,30 @@ void pwc_level_logic(Module& m, const WalkSchedParams& p, const PwcLevel& lv) {
   // decide (f valid): the victim from the state of this cycle, into g
   if (e > 1) m.flop(pre + "plru", e - 1);
   plru_victim(m, p, lv);
+  // g's victim, zero while g is not valid (g_v_d = f_v_q): every use of it
+  // starts at a flip-flop without an AND with g_v_q
   m.flop(pre + "gvic", e);
-  m.assign(pre + "gvic_d", "f_v_q ? " + pre + "victim_oh : " + pre + "gvic_q");
+  m.assign(pre + "gvic_d", "f_v_q ? " + pre + "victim_oh : " + sized(e, 0));
+  // The write's lookup of g's prefix (in the state before the write edge) is
+  // done one cycle early, in the decide cycle, and registered: the state
+  // before the write edge is this cycle's with g's own write of this edge
+  // applied, which is forwarded (same prefix: the entry g leaves it in; else
+  // the hits that g's write does not overwrite).
+  const unsigned deepest = p.pwc_tag_bits.back();
+  pwc_lookup(m, lv, "f", "f_vpn_q", deepest, false);
+  m.wire_assign(pre + "same", 1, "g_v_q & (" + prefix_of(lv, "f_vpn_q", deepest) + " == " +
+                                     prefix_of(lv, "g_vpn_q", deepest) + ")");
+  m.wire_assign(pre + "hit_fw", e, pre + "same ? " + pre + "touch_f : (" + pre + "hit_f & ~" + pre + "write)");
+  m.flop(pre + "ghit", e);
+  m.assign(pre + "ghit_d", "f_v_q ? " + pre + "hit_fw : " + sized(e, 0));
+  m.flop_noreset(pre + "gany", 1);
+  m.assign(pre + "gany_d", "f_v_q ? (|" + pre + "hit_fw) : " + pre + "gany_q");
+  m.wire_assign(pre + "hit_g", e, pre + "ghit_q");
+  m.wire_assign(pre + "any_g", 1, pre + "gany_q");
   // write (g valid): touch the entry holding the prefix, else replace the victim
-  pwc_lookup(m, lv, "g", "g_vpn_q", p.pwc_tag_bits.back());
-  m.wire_assign(pre + "alloc", 1, "g_v_q & ~" + pre + "any_g");
-  m.wire_assign(pre + "write", e, "(" + pre + "alloc ? " + pre + "gvic_q : " + sized(e, 0) + ")");
-  m.wire_assign(pre + "touch_f", e, "g_v_q ? (" + pre + "any_g ? " + pre + "hit_g : " + pre + "write) : " + sized(e, 0));
+  // (gvic and ghit are zero without g; at most one of write and hit_g is non-zero)
+  m.wire_assign(pre + "write", e, pre + "gvic_q & ~" + repeat(e, pre + "any_g"));
+  m.wire_assign(pre + "touch_f", e, pre + "hit_g | " + pre + "write");
   m.assign(pre + "valid_d", pre + "valid_q | " + pre + "write");
   std::vector<string> tags;
   for (unsigned i = e; i-- > 0;)
@@ -299,6 +333,25 @@ void or_fields(Module& m, const string& name, const string& vec, unsigned n, uns
   m.wire_assign(name, width, prev);
 }
 
+// new_score = min(a2_old + a2_est, all ones), written to every matching entry:
+// the estimate is added to the low bits only, and the high bits choose between
+// themselves and their increment (computed from the flip-flops in parallel),
+// so the sum is not a ripple in front of the fan-out.
+void saturating_score_add(Module& m, const WalkSchedParams& p) {
+  const unsigned sb = p.score_bits, k = p.acc_bits;
+  if (sb <= k + 1) {
+    m.wire_assign("score_sum", sb + 1, concat({"1'b0", "a2_old_q"}) + " + " + concat({sized(sb + 1 - k, 0), "a2_est_q"}));
+    m.wire_assign("new_score", sb, slice("score_sum", sb, 1) + " ? " + repeat(sb, "1'b1") + " : " + slice("score_sum", 0, sb));
+    return;
+  }
+  m.wire_assign("score_lo", k + 1, concat({"1'b0", slice("a2_old_q", 0, k)}) + " + " + concat({"1'b0", "a2_est_q"}));
+  m.wire_assign("score_hi", sb - k, slice("a2_old_q", k, sb - k));
+  m.wire_assign("score_hi_inc", sb - k, "score_hi + " + sized(sb - k, 1));
+  m.wire_assign("new_score", sb, slice("score_lo", k, 1) + " ? ((&score_hi) ? " + repeat(sb, "1'b1") + " : " +
+                                     concat({"score_hi_inc", slice("score_lo", 0, k)}) + ") : " +
+                                     concat({"score_hi", slice("score_lo", 0, k)}));
+}
+
 // ---------------------------------------------------------------------------
 // Arrival: a1 (accepted), then bypass, append (fcfs, random) or scoring
 // (simt: CAM of the instruction ID, a2 writes the accumulated score).
@@ -315,7 +368,7 @@ void arrival(Module& m, const WalkSchedParams& p) {
   m.assign("a1_v_d", "accept");
   m.assign("a1_vpn_d", "accept ? req_vpn_i : a1_vpn_q");
   m.assign("a1_iid_d", "accept ? req_iid_i : a1_iid_q");
-  m.wire_assign("bypass", 1, "a1_v_q & (count_q == " + sized(p.count_bits, 0) + ") & any_free");
+  m.wire_assign("bypass", 1, "a1_v_q & ~nonempty_q & any_free");
   if (!p.simt()) {
     m.wire_assign("app", 1, "a1_v_q & ~bypass");
     m.wire_assign("app_vpn", p.vpn_bits, "a1_vpn_q");
@@ -339,9 +392,7 @@ void arrival(Module& m, const WalkSchedParams& p) {
   for (const auto& [f, src] : std::vector<std::pair<string, string>>{
            {"a2_vpn", "a1_vpn_q"}, {"a2_iid", "a1_iid_q"}, {"a2_est", "est"}, {"a2_old", "old_now"}})
     m.assign(f + "_d", "a1_score ? " + src + " : " + f + "_q");
-  const unsigned sb = p.score_bits;
-  m.wire_assign("score_sum", sb + 1, concat({"1'b0", "a2_old_q"}) + " + " + concat({sized(sb + 1 - p.acc_bits, 0), "a2_est_q"}));
-  m.wire_assign("new_score", sb, slice("score_sum", sb, 1) + " ? " + repeat(sb, "1'b1") + " : " + slice("score_sum", 0, sb));
+  saturating_score_add(m, p);
   m.wire_assign("app", 1, "a2_v_q");
   m.wire_assign("app_vpn", p.vpn_bits, "a2_vpn_q");
   m.wire_assign("app_iid", p.iid_bits, "a2_iid_q");
@@ -376,6 +427,19 @@ void leaf_keys(Module& m, const WalkSchedParams& p) {
   m.raw(gen_loop("gl", b, "g_leaf", body));
 }
 
+// Right beats left when its key is lower. At the leaves (simt) the class
+// (3 bits, late: the batch compare) and the raw scores (flip-flops) are
+// compared apart: scores matter only between two class-011 keys, every other
+// class has a constant score field.
+string take_right(const WalkSchedParams& p, unsigned k, const string& g) {
+  if (!(p.simt() && k == 1)) return "kr < kl";
+  const unsigned sb = p.score_bits;
+  const string sl = field("score_q", "2*" + g, sb), sr = field("score_q", "2*" + g + "+1", sb);
+  return "(kr[" + to_string(sb + 2) + ":" + to_string(sb) + "] < kl[" + to_string(sb + 2) + ":" + to_string(sb) +
+         "]) | ((kr[" + to_string(sb + 2) + ":" + to_string(sb) + "] == 3'b011) & (kl[" + to_string(sb + 2) + ":" +
+         to_string(sb) + "] == 3'b011) & (" + sr + " < " + sl + "))";
+}
+
 void tree_level(Module& m, const WalkSchedParams& p, unsigned k, bool registered) {
   const unsigned kw = key_bits(p), count = p.entries >> k;
   const string prev = "t" + to_string(k - 1), cur = "t" + to_string(k), g = "gt" + to_string(k);
@@ -385,7 +449,7 @@ void tree_level(Module& m, const WalkSchedParams& p, unsigned k, bool registered
   std::vector<string> body = {
       "wire [" + to_string(kw - 1) + ":0] kl = " + field(prev + "_key", "2*" + g, kw) + ";",
       "wire [" + to_string(kw - 1) + ":0] kr = " + field(prev + "_key", "2*" + g + "+1", kw) + ";",
-      "wire take_r = kr < kl;",
+      "wire take_r = " + take_right(p, k, g) + ";",
       "assign " + field(c + "_key", g, kw) + " = take_r ? kr : kl;"};
   if (k == 1) {
     body.push_back("assign " + c + "_sub[" + g + "] = take_r;");
@@ -403,6 +467,7 @@ void tree_level(Module& m, const WalkSchedParams& p, unsigned k, bool registered
     vec_wire(m, cur + "_key", count * kw);
     m.assign(cur + "_key", "~" + cur + "_kx_q");
   }
+  if (k == p.index_bits) return;  // the root's index is registered as the thermometer (index_thermometer)
   m.flop_noreset(cur + "_sb", count * k);
   m.assign(cur + "_sb_d", c + "_sub");
   m.wire_assign(cur + "_sub", count * k, cur + "_sb_q");
@@ -427,7 +492,6 @@ void selection(Module& m, const WalkSchedParams& p) {
     tree_level(m, p, k, k == levels || k % p.levels_per_cycle == 0);
   const string root = "t" + to_string(levels);
   if (kw > 1) m.wire_assign("unused_root_key", kw - 1, slice(root + "_c_key", 0, kw - 1));
-  m.wire_assign("sel_idx", p.index_bits, root + "_sub");
 }
 
 // ---------------------------------------------------------------------------
@@ -448,8 +512,20 @@ void dispatch(Module& m, const WalkSchedParams& p) {
   m.wire_assign("go", 1, "sel_go | bypass");
   m.assign("cool_d", "go ? " + sized(cb, p.select_latency) + " : ((cool_q != " + sized(cb, 0) + ") ? (cool_q - " +
                          sized(cb, 1) + ") : " + sized(cb, 0) + ")");
-  m.wire_assign("go_vpn", p.vpn_bits, "sel_go ? " + field("vpn_q", "sel_idx", p.vpn_bits) + " : a1_vpn_q");
-  m.wire_assign("go_iid", p.iid_bits, "sel_go ? " + field("iid_q", "sel_idx", p.iid_bits) + " : a1_iid_q");
+  // the selected entry's fields by an AND-OR with the one-hot edge of the
+  // registered thermometer (index_thermometer), not a decoder and a B-to-1 mux
+  m.wire("sel_vpn_t", p.entries * p.vpn_bits);
+  m.wire("sel_iid_t", p.entries * p.iid_bits);
+  m.raw(gen_loop("gs", p.entries, "g_sel",
+                 {"wire hot = above[gs] & ((gs == 0) ? 1'b1 : ~above[(gs == 0) ? 0 : gs - 1]);",
+                  "assign " + field("sel_vpn_t", "gs", p.vpn_bits) + " = {" + to_string(p.vpn_bits) + "{hot}} & " +
+                      field("vpn_q", "gs", p.vpn_bits) + ";",
+                  "assign " + field("sel_iid_t", "gs", p.iid_bits) + " = {" + to_string(p.iid_bits) + "{hot}} & " +
+                      field("iid_q", "gs", p.iid_bits) + ";"}));
+  or_fields(m, "sel_vpn", "sel_vpn_t", p.entries, p.vpn_bits);
+  or_fields(m, "sel_iid", "sel_iid_t", p.entries, p.iid_bits);
+  m.wire_assign("go_vpn", p.vpn_bits, "sel_go ? sel_vpn : a1_vpn_q");
+  m.wire_assign("go_iid", p.iid_bits, "sel_go ? sel_iid : a1_iid_q");
   m.flop("d_v", 1);
   m.assign("d_v_d", "go");
   for (const auto& [f, w, src] : std::vector<std::tuple<string, unsigned, string>>{
@@ -487,8 +563,11 @@ struct BufferField {
   string name;
   unsigned width;
   bool reset;
-  string updated;  // expression of the field of entry gb after this edge's updates ("" = unchanged)
+  string updated;  // entry gb after this edge's updates without a removal ("" = unchanged)
   string appended; // value of an appended entry
+  string passed = "";  // entry gb after a removal above it (a younger dispatch; "" = as updated)
+  string late = "";    // a late value written to entry gb when late_cond (over gb) holds; updated unused
+  string late_cond = "";
 };
 
 std::vector<BufferField> buffer_fields(const WalkSchedParams& p) {
@@ -497,8 +576,7 @@ std::vector<BufferField> buffer_fields(const WalkSchedParams& p) {
                                 {"iid", p.iid_bits, false, "", "app_iid"}};
   if (!p.simt()) return f;
   const unsigned sb = p.score_bits, ab = p.credit_bits;
-  const string passed = "older & valid_q[gb]";
-  f.push_back({"score", sb, false, "(a2_v_q & match_q[gb]) ? new_score : " + field("score_q", "gb", sb), "new_score"});
+  f.push_back({"score", sb, false, "", "new_score", "", "new_score", "a2_v_q & match_q[gb]"});
   f.push_back({"match", 1, true, "a1_score ? match_now[gb] : (~a2_v_q & match_q[gb])", "1'b0"});
   // Aging credit: a pass (a younger dispatch) decrements it in two steps, the
   // low part at the pass edge and the high part at the next one with the
@@ -508,63 +586,132 @@ std::vector<BufferField> buffer_fields(const WalkSchedParams& p) {
   const string cl = field("credit_lo_q", "gb", lo);
   const string zero = "(" + cl + " == " + sized(lo, 0) + ")" +
                       (hi ? " & (" + field("credit_hi_q", "gb", hi) + " == " + sized(hi, 0) + ")" : string());
-  f.push_back({"aged", 1, true, "aged_q[gb] | (" + passed + " & " + zero + ")", "1'b0"});
-  f.push_back({"credit_lo", lo, false, "(" + passed + " & ~(" + zero + ")) ? (" + cl + " - " + sized(lo, 1) + ") : " + cl,
-               sized(lo, p.aging_threshold & ((uint64_t{1} << lo) - 1))});
+  // a valid entry below a removal is passed by it
+  f.push_back({"aged", 1, true, "", "1'b0", "aged_q[gb] | (valid_q[gb] & " + zero + ")"});
+  f.push_back({"credit_lo", lo, false, "", sized(lo, p.aging_threshold & ((uint64_t{1} << lo) - 1)),
+               "(valid_q[gb] & ~(" + zero + ")) ? (" + cl + " - " + sized(lo, 1) + ") : " + cl});
   if (hi) {
     const string ch = field("credit_hi_q", "gb", hi);
-    f.push_back({"borrow", 1, true, passed + " & ~(" + zero + ") & (" + cl + " == " + sized(lo, 0) + ")", "1'b0"});
+    f.push_back({"borrow", 1, true, "1'b0", "1'b0",
+                 "valid_q[gb] & ~(" + zero + ") & (" + cl + " == " + sized(lo, 0) + ")"});
     f.push_back({"credit_hi", hi, false, "borrow_q[gb] ? (" + ch + " - " + sized(hi, 1) + ") : " + ch,
                  sized(hi, p.aging_threshold >> lo)});
   }
   return f;
 }
 
-// "entry i is at or above sel_idx" from two small decodes of its halves, not
-// a per-entry magnitude compare: at_or_above(i) = sel_hi < i_hi | (sel_hi ==
-// i_hi & sel_lo <= i_lo).
-void index_thermometer(Module& m, const WalkSchedParams& p) {
-  const unsigned lb = p.index_bits / 2, hb = p.index_bits - lb;
-  m.wire_assign("sel_hi", hb, slice("sel_idx", lb, hb));
-  m.wire_assign("sel_lo", lb, slice("sel_idx", 0, lb));
-  std::vector<string> lt, eq, le;
-  for (unsigned h = (1u << hb); h-- > 0;) {
-    lt.push_back(h == 0 ? "1'b0" : "(sel_hi < " + sized(hb, h) + ")");
-    eq.push_back("(sel_hi == " + sized(hb, h) + ")");
+// name[j] = (idx <= j) over 2^w entries, from two small decodes of the index
+// halves: hi < j_hi | (hi == j_hi & lo <= j_lo); no comparator per entry.
+void thermometer(Module& m, const string& name, const string& index, unsigned w) {
+  const unsigned n = 1u << w;
+  if (w < 2) {
+    m.wire_assign(name, n, w == 0 ? "1'b1" : "{1'b1, ~" + index + "}");
+    return;
   }
-  for (unsigned l = (1u << lb); l-- > 0;) le.push_back(l + 1 == (1u << lb) ? "1'b1" : "(sel_lo <= " + sized(lb, l) + ")");
-  m.wire_assign("sel_hi_lt", 1u << hb, concat(lt));
-  m.wire_assign("sel_hi_eq", 1u << hb, concat(eq));
-  m.wire_assign("sel_lo_le", 1u << lb, concat(le));
+  const string idx = name + "_idx";
+  m.wire_assign(idx, w, index);
+  const unsigned lb = w / 2, hb = w - lb;
+  std::vector<string> lt, eq, le, t;
+  for (unsigned h = (1u << hb); h-- > 0;) {
+    lt.push_back(h == 0 ? "1'b0" : "(" + slice(idx, lb, hb) + " < " + sized(hb, h) + ")");
+    eq.push_back("(" + slice(idx, lb, hb) + " == " + sized(hb, h) + ")");
+  }
+  for (unsigned l = (1u << lb); l-- > 0;)
+    le.push_back(l + 1 == (1u << lb) ? "1'b1" : "(" + slice(idx, 0, lb) + " <= " + sized(lb, l) + ")");
+  m.wire_assign(name + "_lt", 1u << hb, concat(lt));
+  m.wire_assign(name + "_eq", 1u << hb, concat(eq));
+  m.wire_assign(name + "_le", 1u << lb, concat(le));
+  for (unsigned j = n; j-- > 0;) {
+    const unsigned jh = j >> lb, jl = j & ((1u << lb) - 1);
+    t.push_back("(" + slice(name + "_lt", jh, 1) + " | (" + slice(name + "_eq", jh, 1) + " & " + slice(name + "_le", jl, 1) +
+                "))");
+  }
+  m.wire_assign(name, n, concat(t));
+}
+
+// "entry i is at or above sel_idx" (sel_idx: the index the root selects),
+// registered every cycle as each half's thermometer of its child's index plus
+// the root's side: the removal's shift and the aging passes start one gate
+// after flip-flops. The chosen half takes its thermometer; the other half is
+// all above (left chosen) or all below (right chosen).
+void index_thermometer(Module& m, const WalkSchedParams& p) {
+  const unsigned l = p.index_bits, half = p.entries / 2;
+  const string root = "t" + to_string(l) + "_c_sub", take = slice(root, l - 1, 1);
+  m.flop_noreset("above_lo", half);
+  m.flop_noreset("above_hi", half);
+  if (l == 1) {
+    m.assign("above_lo_d", "1'b1");
+    m.assign("above_hi_d", "1'b1");
+  } else {
+    const string child = "t" + to_string(l - 1) + "_sub";
+    thermometer(m, "therm_lo", slice(child, 0, l - 1), l - 1);
+    thermometer(m, "therm_hi", slice(child, l - 1, l - 1), l - 1);
+    m.assign("above_lo_d", "therm_lo");
+    m.assign("above_hi_d", "therm_hi");
+    m.wire_assign("unused_root_sub", l - 1, slice(root, 0, l - 1));
+  }
+  // the root's side registered alone: its fan-out to every entry starts at a flip-flop
+  m.flop_noreset("above_take", 1);
+  m.assign("above_take_d", take);
+  m.wire_assign("above", p.entries, concat({"(" + repeat(half, "~above_take_q") + " | above_hi_q)",
+                                           "(" + repeat(half, "~above_take_q") + " & above_lo_q)"}));
+}
+
+// A field whose update is a late value (the arrival's score): the late value
+// passes one multiplexer, chosen by a select computed from flip-flops in
+// parallel. Same behaviour as buffer()'s general form with
+// updated = late_cond ? late : field and no passed value.
+void late_field(Module& m, const BufferField& f, unsigned b, std::vector<string>& body) {
+  const string q = f.name + "_q", w = f.name + "_w", r = f.name + "_r";
+  m.flop_noreset(f.name, b * f.width);
+  m.wire(w, b + 1);  // the late write of entry i, one spare zero entry on top
+  m.assign(slice(w, b, 1), "1'b0");
+  m.wire_assign(r, (b + 1) * f.width, concat({sized(f.width, 0), q}));
+  body.push_back("assign " + w + "[gb] = " + f.late_cond + ";");
+  body.push_back("wire " + f.name + "_take = put | (remove ? (at_or_above ? " + w + "[gb+1] : " + w + "[gb]) : " + w + "[gb]);");
+  body.push_back("assign " + field(f.name + "_d", "gb", f.width) + " = " + f.name + "_take ? " + f.late + " : (remove ? (at_or_above ? " +
+                 field(r, "gb+1", f.width) + " : " + field(r, "gb", f.width) + ") : " + field(r, "gb", f.width) + ");");
 }
 
 void buffer(Module& m, const WalkSchedParams& p) {
   const unsigned b = p.entries, cw = p.count_bits;
   m.flop("count", cw);
+  m.flop("nonempty", 1);
   m.wire_assign("remove", 1, "sel_go");
-  m.assign("count_d", "count_q + " + concat({sized(cw - 1, 0), "app"}) + " - " + concat({sized(cw - 1, 0), "remove"}));
+  // both neighbours of count_q are ready before app and remove arrive
+  m.wire_assign("count_inc", cw, "count_q + " + sized(cw, 1));
+  m.wire_assign("count_dec", cw, "count_q - " + sized(cw, 1));
+  m.assign("count_d", "(app & ~remove) ? count_inc : ((remove & ~app) ? count_dec : count_q)");
+  m.assign("nonempty_d", "count_d != " + sized(cw, 0));
   m.assign("count_o", "count_q");
+  // slot[i] = (count == i), one-hot, shifted with the count: the append
+  // position of every entry starts at a flip-flop instead of a count
+  // comparator. Bit 0 is stored inverted so the zero reset reads count 0.
+  m.flop("slot_x", b + 1);
+  m.wire_assign("slot", b + 1, "slot_x_q ^ " + sized(b + 1, 1));
+  m.assign("slot_x_d", "((app & ~remove) ? {slot[" + to_string(b - 1) + ":0], 1'b0} : ((remove & ~app) ? {1'b0, slot[" +
+                           to_string(b) + ":1]} : slot)) ^ " + sized(b + 1, 1));
   index_thermometer(m, p);
   const std::vector<BufferField> fields = buffer_fields(p);
-  std::vector<string> body = {"localparam [" + to_string(p.index_bits - 1) + ":0] IDX = gb;",
-                              "localparam [" + to_string(cw - 1) + ":0] POS = gb;",
-                              "wire at_or_above = sel_hi_lt[IDX[" + to_string(p.index_bits - 1) + ":" +
-                                  to_string(p.index_bits / 2) + "]] | (sel_hi_eq[IDX[" + to_string(p.index_bits - 1) +
-                                  ":" + to_string(p.index_bits / 2) + "]] & sel_lo_le[IDX[" +
-                                  to_string(p.index_bits / 2 - 1) + ":0]]);",
-                              "localparam [" + to_string(cw - 1) + ":0] POS1 = gb + 1;",
-                              "wire shift = remove & at_or_above;",
-                              // the append slot is count - remove: both candidates compared in parallel
-                              "wire put = app & (remove ? (count_q == POS1) : (count_q == POS));"};
-  if (p.simt()) body.push_back("wire older = remove & ~at_or_above;");
+  std::vector<string> body = {"wire at_or_above = above[gb];",
+                              // the append slot is count - remove
+                              "wire put = app & (remove ? slot[gb+1] : slot[gb]);"};
   for (const BufferField& f : fields) {
+    if (!f.late.empty()) {
+      late_field(m, f, b, body);
+      continue;
+    }
     if (f.reset) m.flop(f.name, b * f.width); else m.flop_noreset(f.name, b * f.width);
     m.wire(f.name + "_u", (b + 1) * f.width);  // updated fields, one spare zero entry on top
     m.assign(slice(f.name + "_u", b * f.width, f.width), sized(f.width, 0));
     body.push_back("assign " + field(f.name + "_u", "gb", f.width) + " = " +
                    (f.updated.empty() ? field(f.name + "_q", "gb", f.width) : f.updated) + ";");
-    body.push_back("assign " + field(f.name + "_d", "gb", f.width) + " = put ? " + f.appended + " : (shift ? " +
-                   field(f.name + "_u", "gb+1", f.width) + " : " + field(f.name + "_u", "gb", f.width) + ");");
+    // With a removal, entries at or above it take the next entry's value (which
+    // is at or above too, so not passed) and the others are passed; the late
+    // `remove` and the thermometer only pick among values ready before them.
+    const string passed = f.passed.empty() ? field(f.name + "_u", "gb", f.width) : "(" + f.passed + ")";
+    body.push_back("assign " + field(f.name + "_d", "gb", f.width) + " = put ? " + f.appended + " : (remove ? (at_or_above ? " +
+                   field(f.name + "_u", "gb+1", f.width) + " : " + passed + ") : " + field(f.name + "_u", "gb", f.width) + ");");
   }
   m.raw(gen_loop("gb", b, "g_entry", body));
 }

@@ -17,7 +17,7 @@
 namespace txgen::blocks::icache {
 
 // Engine states; IDLE is zero so the reset leaves the engine idle.
-enum State : unsigned { kIdle = 0, kIssue = 1, kDec = 2, kCmp = 3, kWrite = 4, kVic = 5 };
+enum State : unsigned { kIdle = 0, kIssue = 1, kDec = 2, kCmp = 3, kWrite = 4, kVic = 5, kPack = 6 };
 enum Op : unsigned { kOpLookup = 0, kOpFill = 1, kOpShoot = 2 };
 constexpr unsigned kStateBits = 3;
 constexpr unsigned kOpBits = 2;
