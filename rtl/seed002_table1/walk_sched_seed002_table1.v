@@ -224,8 +224,7 @@ module walk_sched_seed002_table1 (
   wire [5139:0] iid_u;
   wire [2303:0] score_d;
   reg  [2303:0] score_q;
-  wire [256:0] score_w;
-  wire [2312:0] score_r;
+  wire [2312:0] score_u;
   wire [255:0] match_d;
   reg  [255:0] match_q;
   wire [256:0] match_u;
@@ -782,8 +781,7 @@ module walk_sched_seed002_table1 (
   assign valid_u[256] = 1'd0;
   assign vpn_u[9251:9216] = 36'd0;
   assign iid_u[5139:5120] = 20'd0;
-  assign score_w[256] = 1'b0;
-  assign score_r = {9'd0, score_q};
+  assign score_u[2312:2304] = 9'd0;
   assign match_u[256] = 1'd0;
   assign aged_u[256] = 1'd0;
   assign credit_lo_u[2826:2816] = 11'd0;
@@ -800,9 +798,8 @@ module walk_sched_seed002_table1 (
       assign vpn_d[(gb)*36 +: 36] = put ? app_vpn : (remove ? (at_or_above ? vpn_u[(gb+1)*36 +: 36] : vpn_u[(gb)*36 +: 36]) : vpn_u[(gb)*36 +: 36]);
       assign iid_u[(gb)*20 +: 20] = iid_q[(gb)*20 +: 20];
       assign iid_d[(gb)*20 +: 20] = put ? app_iid : (remove ? (at_or_above ? iid_u[(gb+1)*20 +: 20] : iid_u[(gb)*20 +: 20]) : iid_u[(gb)*20 +: 20]);
-      assign score_w[gb] = a2_v_q & match_q[gb];
-      wire score_take = put | (remove ? (at_or_above ? score_w[gb+1] : score_w[gb]) : score_w[gb]);
-      assign score_d[(gb)*9 +: 9] = score_take ? new_score : (remove ? (at_or_above ? score_r[(gb+1)*9 +: 9] : score_r[(gb)*9 +: 9]) : score_r[(gb)*9 +: 9]);
+      assign score_u[(gb)*9 +: 9] = (a2_v_q & match_q[gb]) ? new_score : score_q[(gb)*9 +: 9];
+      assign score_d[(gb)*9 +: 9] = put ? new_score : (remove ? (at_or_above ? score_u[(gb+1)*9 +: 9] : score_u[(gb)*9 +: 9]) : score_u[(gb)*9 +: 9]);
       assign match_u[(gb)*1 +: 1] = a1_score ? match_now[gb] : (~a2_v_q & match_q[gb]);
       assign match_d[(gb)*1 +: 1] = put ? 1'b0 : (remove ? (at_or_above ? match_u[(gb+1)*1 +: 1] : match_u[(gb)*1 +: 1]) : match_u[(gb)*1 +: 1]);
       assign aged_u[(gb)*1 +: 1] = aged_q[(gb)*1 +: 1];

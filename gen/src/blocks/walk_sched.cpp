@@ -566,8 +566,6 @@ struct BufferField {
   string updated;  // entry gb after this edge's updates without a removal ("" = unchanged)
   string appended; // value of an appended entry
   string passed = "";  // entry gb after a removal above it (a younger dispatch; "" = as updated)
-  string late = "";    // a late value written to entry gb when late_cond (over gb) holds; updated unused
-  string late_cond = "";
 };
 
 std::vector<BufferField> buffer_fields(const WalkSchedParams& p) {
@@ -576,7 +574,7 @@ std::vector<BufferField> buffer_fields(const WalkSchedParams& p) {
                                 {"iid", p.iid_bits, false, "", "app_iid"}};
   if (!p.simt()) return f;
   const unsigned sb = p.score_bits, ab = p.credit_bits;
-  f.push_back({"score", sb, false, "", "new_score", "", "new_score", "a2_v_q & match_q[gb]"});
+  f.push_back({"score", sb, false, "(a2_v_q & match_q[gb]) ? new_score : " + field("score_q", "gb", sb), "new_score"});
   f.push_back({"match", 1, true, "a1_score ? match_now[gb] : (~a2_v_q & match_q[gb])", "1'b0"});
   // Aging credit: a pass (a younger dispatch) decrements it in two steps, the
   // low part at the pass edge and the high part at the next one with the
@@ -657,22 +655,6 @@ void index_thermometer(Module& m, const WalkSchedParams& p) {
                                            "(" + repeat(half, "~above_take_q") + " & above_lo_q)"}));
 }
 
-// A field whose update is a late value (the arrival's score): the late value
-// passes one multiplexer, chosen by a select computed from flip-flops in
-// parallel. Same behaviour as buffer()'s general form with
-// updated = late_cond ? late : field and no passed value.
-void late_field(Module& m, const BufferField& f, unsigned b, std::vector<string>& body) {
-  const string q = f.name + "_q", w = f.name + "_w", r = f.name + "_r";
-  m.flop_noreset(f.name, b * f.width);
-  m.wire(w, b + 1);  // the late write of entry i, one spare zero entry on top
-  m.assign(slice(w, b, 1), "1'b0");
-  m.wire_assign(r, (b + 1) * f.width, concat({sized(f.width, 0), q}));
-  body.push_back("assign " + w + "[gb] = " + f.late_cond + ";");
-  body.push_back("wire " + f.name + "_take = put | (remove ? (at_or_above ? " + w + "[gb+1] : " + w + "[gb]) : " + w + "[gb]);");
-  body.push_back("assign " + field(f.name + "_d", "gb", f.width) + " = " + f.name + "_take ? " + f.late + " : (remove ? (at_or_above ? " +
-                 field(r, "gb+1", f.width) + " : " + field(r, "gb", f.width) + ") : " + field(r, "gb", f.width) + ");");
-}
-
 void buffer(Module& m, const WalkSchedParams& p) {
   const unsigned b = p.entries, cw = p.count_bits;
   m.flop("count", cw);
@@ -697,10 +679,6 @@ void buffer(Module& m, const WalkSchedParams& p) {
                               // the append slot is count - remove
                               "wire put = app & (remove ? slot[gb+1] : slot[gb]);"};
   for (const BufferField& f : fields) {
-    if (!f.late.empty()) {
-      late_field(m, f, b, body);
-      continue;
-    }
     if (f.reset) m.flop(f.name, b * f.width); else m.flop_noreset(f.name, b * f.width);
     m.wire(f.name + "_u", (b + 1) * f.width);  // updated fields, one spare zero entry on top
     m.assign(slice(f.name + "_u", b * f.width, f.width), sized(f.width, 0));
