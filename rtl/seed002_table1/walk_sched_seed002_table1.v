@@ -187,8 +187,6 @@ module walk_sched_seed002_table1 (
   wire [2:0] walker;
   wire [8:0] count_d;
   reg  [8:0] count_q;
-  wire nonempty_d;
-  reg  nonempty_q;
   wire remove;
   wire [8:0] count_inc;
   wire [8:0] count_dec;
@@ -401,7 +399,7 @@ module walk_sched_seed002_table1 (
   assign a1_v_d = accept;
   assign a1_vpn_d = accept ? req_vpn_i : a1_vpn_q;
   assign a1_iid_d = accept ? req_iid_i : a1_iid_q;
-  assign bypass = a1_v_q & ~nonempty_q & any_free;
+  assign bypass = a1_v_q & slot[0] & any_free;
   assign a1_score = a1_v_q & ~bypass;
   genvar gm;
   generate
@@ -759,7 +757,6 @@ module walk_sched_seed002_table1 (
   assign count_inc = count_q + 9'd1;
   assign count_dec = count_q - 9'd1;
   assign count_d = (app & ~remove) ? count_inc : ((remove & ~app) ? count_dec : count_q);
-  assign nonempty_d = count_d != 9'd0;
   assign count_o = count_q;
   assign slot = slot_x_q ^ 257'd1;
   assign slot_x_d = ((app & ~remove) ? {slot[255:0], 1'b0} : ((remove & ~app) ? {1'b0, slot[256:1]} : slot)) ^ 257'd1;
@@ -961,7 +958,6 @@ module walk_sched_seed002_table1 (
       busy_q <= 8'd0;
       none_free_q <= 1'd0;
       count_q <= 9'd0;
-      nonempty_q <= 1'd0;
       slot_x_q <= 257'd0;
       valid_q <= 256'd0;
       match_q <= 256'd0;
@@ -1002,7 +998,6 @@ module walk_sched_seed002_table1 (
       busy_q <= busy_d;
       none_free_q <= none_free_d;
       count_q <= count_d;
-      nonempty_q <= nonempty_d;
       slot_x_q <= slot_x_d;
       valid_q <= valid_d;
       match_q <= match_d;

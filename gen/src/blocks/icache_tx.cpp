@@ -235,7 +235,7 @@ void fetch(Module& m, const IcacheTxParams& p, bool baseline) {
   m.assign("s1_tag_d", "if_fire ? " + slice("if_addr_i", ob + si, it) + " : s1_tag_q");
   // the set one-hot as well: I1 reads the modes and touches with AND-ORs
   m.flop_noreset("s1_sel", p.sets);
-  m.assign("s1_sel_d", "if_fire ? (" + concat({sized(p.sets - 1, 0), "1'b1"}) + " << if_set) : s1_sel_q");
+  m.assign("s1_sel_d", "if_fire ? " + emit::one_of(p.sets, "if_set") + " : s1_sel_q");
   m.wire("f1_hit", p.ways);
   for (unsigned w = 0; w < p.ways; ++w) {
     const string lines = slice("lv_q", w * p.sets, p.sets) + (baseline ? "" : " & ~" + slice("ltx_q", w * p.sets, p.sets));
@@ -285,7 +285,7 @@ void fill_stage(Module& m, const IcacheTxParams& p) {
   m.flop_noreset("fset", si);
   m.assign("fset_d", "f_cap ? ifill_set : fset_q");
   m.flop_noreset("fsel", p.sets);
-  m.assign("fsel_d", "f_cap ? (" + concat({sized(p.sets - 1, 0), "1'b1"}) + " << ifill_set) : fsel_q");
+  m.assign("fsel_d", "f_cap ? " + emit::one_of(p.sets, "ifill_set") + " : fsel_q");
 }
 
 void instruction_fill(Module& m, const IcacheTxParams& p, bool baseline) {

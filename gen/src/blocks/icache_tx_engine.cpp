@@ -20,6 +20,7 @@ using emit::bit;
 using emit::bit_field;
 using emit::field;
 using emit::lowest_one;
+using emit::one_of;
 using emit::Module;
 using emit::onehot_select;
 using emit::or_of;
@@ -46,9 +47,6 @@ std::vector<Field> entry_fields(const IcacheTxParams& p) {
 string zeros_if(unsigned width) { return width ? sized(width, 0) : ""; }
 string line_way(const IcacheTxParams& p) { return slice("line_q", p.set_bits, p.way_bits); }
 string line_set(const IcacheTxParams& p) { return slice("line_q", 0, p.set_bits); }
-string one_of(unsigned width, const string& index) {
-  return "(" + concat({sized(width - 1, 0), "1'b1"}) + " << " + index + ")";
-}
 
 // ---------------------------------------------------------------------------
 // Acceptance: flush > shootdown > lookup > fill, round robin among CUs.

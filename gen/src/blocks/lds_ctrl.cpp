@@ -326,12 +326,11 @@ void mode_bits(Module& m, const LdsCtrlParams& p) {
     m.assign(slice("app_clr", r * spr, spr),
              repeat(spr, "app_wr & (app_row_i == " + sized(p.row_index_bits, r) + ")") +
                  " & app_touched");
-  const string one = concat({sized(p.segments - 1, 0), "1'b1"});
   // Set on any issued fill of a free or Tx-mode segment, not only on an
   // initialising one: the bit is already 1 for the others, and leaving the
   // mode bit out keeps the S:1 mode read off the S-wide update.
   m.wire_assign("fill_issue", 1, "st_issue & op_fill & ~alloc_hit & ~app_valid_i");
-  m.wire_assign("init_set", p.segments, repeat(p.segments, "fill_issue") + " & (" + one + " << seg_q)");
+  m.wire_assign("init_set", p.segments, repeat(p.segments, "fill_issue") + " & " + emit::one_of(p.segments, "seg_q"));
   m.assign("mode_d", "(mode_q & ~clr_all & ~app_clr) | init_set");
 }
 

@@ -368,7 +368,7 @@ void arrival(Module& m, const WalkSchedParams& p) {
   m.assign("a1_v_d", "accept");
   m.assign("a1_vpn_d", "accept ? req_vpn_i : a1_vpn_q");
   m.assign("a1_iid_d", "accept ? req_iid_i : a1_iid_q");
-  m.wire_assign("bypass", 1, "a1_v_q & ~nonempty_q & any_free");
+  m.wire_assign("bypass", 1, "a1_v_q & slot[0] & any_free");  // slot[0]: the buffer is empty
   if (!p.simt()) {
     m.wire_assign("app", 1, "a1_v_q & ~bypass");
     m.wire_assign("app_vpn", p.vpn_bits, "a1_vpn_q");
@@ -658,13 +658,11 @@ void index_thermometer(Module& m, const WalkSchedParams& p) {
 void buffer(Module& m, const WalkSchedParams& p) {
   const unsigned b = p.entries, cw = p.count_bits;
   m.flop("count", cw);
-  m.flop("nonempty", 1);
   m.wire_assign("remove", 1, "sel_go");
   // both neighbours of count_q are ready before app and remove arrive
   m.wire_assign("count_inc", cw, "count_q + " + sized(cw, 1));
   m.wire_assign("count_dec", cw, "count_q - " + sized(cw, 1));
   m.assign("count_d", "(app & ~remove) ? count_inc : ((remove & ~app) ? count_dec : count_q)");
-  m.assign("nonempty_d", "count_d != " + sized(cw, 0));
   m.assign("count_o", "count_q");
   // slot[i] = (count == i), one-hot, shifted with the count: the append
   // position of every entry starts at a flip-flop instead of a count

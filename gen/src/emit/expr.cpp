@@ -25,6 +25,10 @@ string or_of(const std::vector<string>& terms, const string& fallback) {
   return "(" + s + ")";
 }
 
+string one_of(unsigned width, const string& index) {
+  return "(" + concat({sized(width - 1, 0), "1'b1"}) + " << " + index + ")";
+}
+
 string onehot_select(const string& onehot, const string& vec, unsigned count, unsigned width) {
   std::vector<string> terms;
   for (unsigned i = 0; i < count; ++i)

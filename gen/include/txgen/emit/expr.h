@@ -19,6 +19,8 @@ std::string bit_field(const std::string& vec, unsigned i, unsigned count, unsign
 std::string priority(const Cases& cases, const std::string& otherwise);
 // OR of the terms, fallback when there are none.
 std::string or_of(const std::vector<std::string>& terms, const std::string& fallback);
+// The width-bit one-hot decode of `index` (bit index set).
+std::string one_of(unsigned width, const std::string& index);
 // AND-OR selection of per-entry fields by a one-hot mask.
 std::string onehot_select(const std::string& onehot, const std::string& vec, unsigned count,
                           unsigned width);
