@@ -145,11 +145,14 @@ bool WalkSchedModel::busy(unsigned k) const {
 // ---------------------------------------------------------------------------
 // Outputs
 
-// "req_ready_o = (a1 empty) and (a2 empty) and count < B (fcfs/random: a1
-// empty and count < B)".
+// "req_ready_o (simt) = a1, a2 and a3 empty and count + (1 if a4 valid) < B;
+// (fcfs/random) = a1 empty and count < B". The a4 term reserves the entry
+// that a4 appends at this edge, so a request accepted at the a4 edge still
+// finds room.
 bool WalkSchedModel::req_ready(const State& s) const {
-  const bool room = s.count < p_.entries;
-  return p_.simt() ? (!s.a1.valid && !s.a2.valid && room) : (!s.a1.valid && room);
+  if (!p_.simt()) return !s.a1.valid && s.count < p_.entries;
+  const unsigned after_a4 = s.count + (s.a4.valid ? 1u : 0u);
+  return !s.a1.valid && !s.a2.valid && !s.a3.valid && after_a4 < p_.entries;
 }
 
 WalkSchedOut WalkSchedModel::outputs(const WalkSchedIn& in) const {
@@ -444,16 +447,17 @@ WalkSchedModel::Plan WalkSchedModel::plan(const WalkSchedIn& in) {
     events_.tie_oldest = r.tie;
   }
   events_.bypass = pl.bypass;
-  // simt arrival (action 1-a, 1-b): "the PWC lookup of a1.vpn gives est" and
-  // "old = the score of the matching entries".
+  // simt arrival (action 1-a, 1-b), a1 cycle: "the PWC lookup of a1.vpn
+  // gives est = acc(a1.vpn)" (the CAM's match bits are stored in
+  // apply_buffer). a2 cycle: "old = the score of the entries whose match bit
+  // is set", from the stored bits, so entries dispatched since the a1 edge no
+  // longer count.
   pl.score_a1 = p_.simt() && s.a1.valid && !pl.bypass;
   if (pl.score_a1) {
     pl.hits_a = lookup(s.a1.vpn);
     pl.est = acc_of(pl.hits_a);
-    for (unsigned i = 0; i < s.count; ++i) {
-      if (s.buf[i].iid == s.a1.iid) pl.old = s.buf[i].score;
-    }
   }
+  if (s.a2.valid) pl.old = matched_score();
   // Cycle t + 1 of a dispatch (d valid): "the PWC lookup of d.vpn gives
   // acc(d.vpn)" (action 2-b).
   if (s.d.valid) {
@@ -491,29 +495,21 @@ WalkSchedModel::Plan WalkSchedModel::plan(const WalkSchedIn& in) {
 // The collapsing queue at the edge. Writes by index (match, score, aging)
 // use the indices before the edge; then the selected entry leaves and the
 // arrival is appended ("it lands at the new count - 1 ... i.e. the first free
-// entry after the removal"); "the stored match bits move with their entries".
+// entry after the removal"); the match bits "move with their entries on a
+// removal". At most one of a1 .. a4 is valid, so the a1 edge's match store
+// and the a4 edge's write never share an edge.
 void WalkSchedModel::apply_buffer(const Plan& pl) {
-  const State& s = s_;  // only the buffer changes here: a1, a2 are still those before the edge
-  const unsigned n = s.count;
+  const State& s = s_;  // only the buffer changes here: a1 .. a4 are still those before the edge
   bool appending = false;
   Entry add;
   if (pl.score_a1) {
-    // "For every valid entry i: match_i = (iid_i == a1.iid) ... At this edge
-    // ... the match bits are stored in the entries."
-    for (unsigned i = 0; i < n; ++i) s_.buf[i].match = s_.buf[i].iid == s.a1.iid;
-  } else if (p_.simt() && s.a2.valid) {
-    // "new = min(old + est, 2^SB - 1). At the edge: every valid entry with
-    // match = 1 takes score = new; the request is appended (entry count: vpn,
-    // iid, score = new, credit = AT, aged = 0); all match bits are cleared."
-    const uint32_t nw = static_cast<uint32_t>(std::min<uint64_t>(uint64_t{s.a2.old} + s.a2.est, score_max_));
-    for (unsigned i = 0; i < n; ++i) {
-      if (s_.buf[i].match) {
-        s_.buf[i].score = nw;
-        events_.score_accumulated = true;
-      }
-    }
-    for (Entry& e : s_.buf) e.match = false;
-    add = Entry{true, s.a2.vpn, s.a2.iid, nw, p_.aging_threshold, false, false};
+    store_match(s.a1.iid);
+  } else if (p_.simt() && s.a4.valid) {
+    // "at the edge every valid entry whose match bit is set takes score =
+    // new; the request is appended (entry count: vpn, iid, score = new,
+    // credit = AT, aged = 0); all match bits are cleared."
+    write_scores(s.a4);
+    add = Entry{true, s.a4.vpn, s.a4.iid, s.a4.nw, p_.aging_threshold, false, false};
     appending = true;
   } else if (!p_.simt() && s.a1.valid && !pl.bypass) {
     // "Otherwise, fcfs / random: the request is appended to the buffer";
@@ -524,6 +520,39 @@ void WalkSchedModel::apply_buffer(const Plan& pl) {
   if (pl.selection) remove_selected(pl.sel_index);
   if (appending) append(add);
   events_.collapse_with_append = pl.selection && appending;
+}
+
+// a1 edge: "For every valid entry i: match_i = (iid_i == a1.iid) ... the
+// match bits are stored in the entries."
+void WalkSchedModel::store_match(uint32_t iid) {
+  for (unsigned i = 0; i < s_.count; ++i) s_.buf[i].match = s_.buf[i].iid == iid;
+}
+
+// a4 edge: the matching entries take the new score, then every match bit
+// is cleared (invalid entries hold none: a removal clears the freed entry).
+void WalkSchedModel::write_scores(const Arrival& a4) {
+  for (unsigned i = 0; i < s_.count; ++i) {
+    if (!s_.buf[i].match) continue;
+    s_.buf[i].score = a4.nw;
+    events_.score_accumulated = true;
+  }
+  for (Entry& e : s_.buf) e.match = false;
+}
+
+// a2 cycle: "old = the score of the entries whose match bit is set (all of
+// them have the same score; 0 if none ...)". The hardware ORs the matching
+// scores; with equal scores that is any one of them (checked).
+uint32_t WalkSchedModel::matched_score() const {
+  bool any = false;
+  uint32_t old = 0;
+  for (unsigned i = 0; i < s_.count; ++i) {
+    const Entry& e = s_.buf[i];
+    if (!e.match) continue;
+    holds(!any || e.score == old, "matching entries with different scores");
+    any = true;
+    old = e.score;
+  }
+  return old;
 }
 
 // "simt aging: every valid entry i < sel_index ...: if credit_i = 0 then
@@ -584,7 +613,7 @@ void WalkSchedModel::apply_dispatch(const Plan& pl) {
 }
 
 // Registers that take values from the state before the edge: the output
-// registers (from d), a1, a2, the walker completions, g (from f) and f, the
+// registers (from d), a1 .. a4, the walker completions, g (from f) and f, the
 // LFSR and the selection pipeline.
 void WalkSchedModel::apply_registers(const Plan& pl, const WalkSchedIn& in) {
   // "At the edge: the output registers take (1, d.walker, d.vpn, d.iid,
@@ -596,16 +625,12 @@ void WalkSchedModel::apply_registers(const Plan& pl, const WalkSchedIn& in) {
   } else {
     s_.out.valid = false;
   }
-  // "(a2 = (vpn, iid, est, old))" at the a1 edge when a1 is scored; "a1 is
-  // emptied at its edge".
-  s_.a2 = Arrival{};
-  if (pl.score_a1) s_.a2 = Arrival{true, s_.a1.vpn, s_.a1.iid, pl.est, pl.old};
-  s_.a1 = Arrival{};
+  shift_arrivals(pl);
   if (pl.accept) {
     // "fcfs and random carry the ID to disp_iid_o without using it": a1
     // takes req_iid_i in every policy.
     const uint32_t iid = static_cast<uint32_t>(in.req_iid & low_mask(p_.iid_bits));
-    s_.a1 = Arrival{true, in.req_vpn & low_mask(p_.vpn_bits), iid, 0, 0};
+    s_.a1 = Arrival{true, in.req_vpn & low_mask(p_.vpn_bits), iid, 0, 0, 0};
   }
   // "At the edge the write register takes g = (1, f.vpn, v[1 .. LV-1]) (g
   // valid = 0 after a cycle without f valid)". READING: without f valid only
@@ -636,6 +661,25 @@ void WalkSchedModel::apply_registers(const Plan& pl, const WalkSchedIn& in) {
   // over the keys of cycle t - L".
   s_.sel_pipe.pop_front();
   s_.sel_pipe.push_back(pl.sel);
+}
+
+// The simt arrival stages, each from the register before the edge (the
+// later stage first): "a4 = (vpn, iid, new) with new = min(old + est, 2^SB -
+// 1)" at the a3 edge; "a3 = (vpn, iid, est, old)" at the a2 edge; "a2 =
+// (vpn, iid, est)" at the a1 edge when a1 is scored; "a1 is emptied at its
+// edge" (a new request reloads it in apply_registers).
+void WalkSchedModel::shift_arrivals(const Plan& pl) {
+  State& s = s_;
+  s.a4 = Arrival{};
+  if (s.a3.valid) {
+    const uint64_t sum = uint64_t{s.a3.old} + s.a3.est;
+    s.a4 = Arrival{true, s.a3.vpn, s.a3.iid, 0, 0, static_cast<uint32_t>(std::min<uint64_t>(sum, score_max_))};
+  }
+  s.a3 = Arrival{};
+  if (s.a2.valid) s.a3 = Arrival{true, s.a2.vpn, s.a2.iid, s.a2.est, pl.old, 0};
+  s.a2 = Arrival{};
+  if (pl.score_a1) s.a2 = Arrival{true, s.a1.vpn, s.a1.iid, pl.est, 0, 0};
+  s.a1 = Arrival{};
 }
 
 void WalkSchedModel::posedge(const WalkSchedIn& in) {
@@ -671,8 +715,12 @@ void WalkSchedModel::check_state() const {
   }
   holds(s.cooldown <= p_.select_latency, "cooldown > L");
   holds(s.sel_pipe.size() == p_.select_latency, "selection pipeline is not L deep");
-  holds(!(s.a1.valid && s.a2.valid), "a1 and a2 both valid");
-  holds(p_.simt() || !s.a2.valid, "a2 valid outside simt");
+  // req_ready needs a1, a2 and a3 empty, so one request is in a1 .. a4.
+  const int stages = s.a1.valid + s.a2.valid + s.a3.valid + s.a4.valid;
+  holds(stages <= 1, "two arrival stages valid at once");
+  holds(p_.simt() || !(s.a2.valid || s.a3.valid || s.a4.valid), "a2 .. a4 valid outside simt");
+  holds(!s.a4.valid || s.a4.nw >= 1, "a4 with a zero new score");
+  const bool scoring = s.a2.valid || s.a3.valid || s.a4.valid;
   for (unsigned k = 0; k < p_.walkers; ++k) {
     // "busy only for dispatched walkers": set by a dispatch, cleared by done.
     const uint64_t open = s.starts[k] - s.ends[k];
@@ -699,7 +747,7 @@ void WalkSchedModel::check_state() const {
     holds(e.score >= 1 && e.score <= score_max_, "score not in 1 .. 2^SB - 1");
     holds(e.credit <= p_.aging_threshold, "credit > AT");
     holds(!e.aged || e.credit == 0, "aged entry with credit left");
-    holds(!e.match || s.a2.valid, "match bit outside the a1 -> a2 window");
+    holds(!e.match || scoring, "match bit outside the a1 edge -> a4 edge window");
     scratch_.emplace_back(e.iid, e.score);
   }
   // "all matching entries have the same score"

@@ -1,10 +1,11 @@
 // Golden cycle model of the SIMT-aware page-walk scheduler walk_sched_NAME
 // (docs/blocks/walk_sched.md): the request buffer (a collapsing queue), the
-// a1/a2 arrival stages, the bypass, the pipelined selection tree, the d stage
-// and registered dispatch outputs, aging, the two-step PWC fill (fill register
-// f -> decide -> write register g -> write), and the PWC tags with 2-bit
-// counters and tree pseudo-LRU. Written from the block document alone; shares
-// only the elaborated widths (txgen/elab/walk_sched.h) with the generator.
+// a1 -> a2 -> a3 -> a4 arrival stages (simt scoring), the bypass, the
+// pipelined selection tree, the d stage and registered dispatch outputs,
+// aging, the two-step PWC fill (fill register f -> decide -> write register
+// g -> write), and the PWC tags with 2-bit counters and tree pseudo-LRU.
+// Written from the block document alone; shares only the elaborated widths
+// (txgen/elab/walk_sched.h) with the generator.
 //
 // PWC fill timing ("Completion and PWC fill"): done_valid_i in cycle t -> f
 // valid in t + 1 (decide: one victim per level chosen from the state of t + 1,
@@ -12,6 +13,13 @@
 // t + 2 (write at edge t + 2: a level that already holds the prefix only makes
 // it the most recently used, else g's victim is written) -> the prefixes are
 // seen by lookups from t + 3 on.
+//
+// simt arrival timing ("Arrival"): a1 in cycle t (PWC estimate, counters,
+// CAM of the iid: match bits stored at edge t) -> a2 in t + 1 (old = the
+// score of the entries whose match bit is set) -> a3 in t + 2 (new = min(old
+// + est, 2^SB - 1)) -> a4 in t + 3 (matching entries take new, the request
+// is appended, match bits cleared at edge t + 3). At most one of a1 .. a4 is
+// valid: the next request can be accepted at edge t + 3 (a1 in t + 4).
 #pragma once
 
 #include <cstdint>
@@ -51,7 +59,7 @@ struct WalkSchedEvents {        // what the last posedge did, for coverage (rese
   bool by_batch_over_lower_score = false;  // took a batch entry while some valid non-aged entry had a strictly lower score
   bool by_lowest_score = false;      // took a non-aged non-batch entry by lowest score
   bool tie_oldest = false;           // lowest-score choice where another valid non-aged non-batch entry had the same score
-  bool score_accumulated = false;    // a2 write with at least one matching entry
+  bool score_accumulated = false;    // a4 write with at least one matching entry
   bool aged_set = false;             // some entry became aged
   bool blocked_full = false;         // req_valid in a cycle with count == B
   bool collapse_with_append = false; // a selection removal and an append at the same edge
@@ -100,6 +108,8 @@ class WalkSchedModel {
   uint32_t last_iid() const { return s_.last_iid; }
   bool a1_valid() const { return s_.a1.valid; }
   bool a2_valid() const { return s_.a2.valid; }
+  bool a3_valid() const { return s_.a3.valid; }
+  bool a4_valid() const { return s_.a4.valid; }
   bool d_valid() const { return s_.d.valid; }
   // The fill register f: valid in the cycle after a done_valid_i cycle (t +
   // 1). In that cycle the victims are DECIDED (nothing is written to the PWC
@@ -134,12 +144,13 @@ class WalkSchedModel {
     bool aged = false;
     bool match = false;
   };
-  struct Arrival {  // a1 (valid, vpn, iid) and a2 (+ est, old)
+  struct Arrival {  // a1 (valid, vpn, iid), a2 (+ est), a3 (+ est, old), a4 (+ nw)
     bool valid = false;
     uint64_t vpn = 0;
     uint32_t iid = 0;
     unsigned est = 0;
     uint32_t old = 0;
+    uint32_t nw = 0;  // "new"
   };
   struct Disp {  // the d register and the output registers (acc only there)
     bool valid = false;
@@ -182,7 +193,7 @@ class WalkSchedModel {
     uint32_t last_iid = 0;
     bool last_valid = false;
     unsigned cooldown = 0;
-    Arrival a1, a2;
+    Arrival a1, a2, a3, a4;
     Disp d, out;
     FillReg f;
     WriteReg g;
@@ -205,7 +216,7 @@ class WalkSchedModel {
     bool score_a1 = false;  // simt: a1 goes to scoring (no bypass)
     Hits hits_a, hits_d;
     unsigned est = 0, acc_d = 0;
-    uint32_t old = 0;
+    uint32_t old = 0;  // simt, a2 valid: the score of the entries whose match bit is set
     std::vector<unsigned> victims;  // decide step: per level when f is valid (empty otherwise)
     std::vector<Fill> write;        // write step: per level when g is valid (empty otherwise)
     uint64_t write_vpn = 0;         // g.vpn before the edge
@@ -246,7 +257,11 @@ class WalkSchedModel {
   // The edge.
   Plan plan(const WalkSchedIn& in);
   void apply_buffer(const Plan& pl);
+  void store_match(uint32_t iid);
+  void write_scores(const Arrival& a4);
   void append(const Entry& e);
+  uint32_t matched_score() const;
+  void shift_arrivals(const Plan& pl);
   void remove_selected(unsigned idx);
   void apply_dispatch(const Plan& pl);
   void apply_registers(const Plan& pl, const WalkSchedIn& in);

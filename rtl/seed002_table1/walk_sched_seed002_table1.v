@@ -47,17 +47,19 @@ module walk_sched_seed002_table1 (
   wire [8:0] old_now;
   wire a2_v_d;
   reg  a2_v_q;
-  wire [35:0] a2_vpn_d;
-  reg  [35:0] a2_vpn_q;
-  wire [19:0] a2_iid_d;
-  reg  [19:0] a2_iid_q;
-  wire [2:0] a2_est_d;
-  reg  [2:0] a2_est_q;
-  wire [8:0] a2_old_d;
-  reg  [8:0] a2_old_q;
-  wire [3:0] score_lo;
-  wire [5:0] score_hi;
-  wire [5:0] score_hi_inc;
+  wire a3_v_d;
+  reg  a3_v_q;
+  wire a4_v_d;
+  reg  a4_v_q;
+  wire [35:0] arr_vpn_d;
+  reg  [35:0] arr_vpn_q;
+  wire [19:0] arr_iid_d;
+  reg  [19:0] arr_iid_q;
+  wire [2:0] arr_est_d;
+  reg  [2:0] arr_est_q;
+  wire [8:0] arr_score_d;
+  reg  [8:0] arr_score_q;
+  wire [9:0] score_sum;
   wire [8:0] new_score;
   wire app;
   wire [35:0] app_vpn;
@@ -128,25 +130,43 @@ module walk_sched_seed002_table1 (
   reg  sel_go_q;
   wire sel_go;
   wire go;
-  wire [9215:0] sel_vpn_t;
-  wire [5119:0] sel_iid_t;
-  wire [4607:0] sel_vpn_l1;
-  wire [2303:0] sel_vpn_l2;
-  wire [1151:0] sel_vpn_l3;
-  wire [575:0] sel_vpn_l4;
-  wire [287:0] sel_vpn_l5;
-  wire [143:0] sel_vpn_l6;
-  wire [71:0] sel_vpn_l7;
-  wire [35:0] sel_vpn_l8;
+  wire [4607:0] sel_vpn_lo_t;
+  wire [2303:0] sel_vpn_lo_l1;
+  wire [1151:0] sel_vpn_lo_l2;
+  wire [575:0] sel_vpn_lo_l3;
+  wire [287:0] sel_vpn_lo_l4;
+  wire [143:0] sel_vpn_lo_l5;
+  wire [71:0] sel_vpn_lo_l6;
+  wire [35:0] sel_vpn_lo_l7;
+  wire [35:0] sel_vpn_lo;
+  wire [4607:0] sel_vpn_hi_t;
+  wire [2303:0] sel_vpn_hi_l1;
+  wire [1151:0] sel_vpn_hi_l2;
+  wire [575:0] sel_vpn_hi_l3;
+  wire [287:0] sel_vpn_hi_l4;
+  wire [143:0] sel_vpn_hi_l5;
+  wire [71:0] sel_vpn_hi_l6;
+  wire [35:0] sel_vpn_hi_l7;
+  wire [35:0] sel_vpn_hi;
   wire [35:0] sel_vpn;
-  wire [2559:0] sel_iid_l1;
-  wire [1279:0] sel_iid_l2;
-  wire [639:0] sel_iid_l3;
-  wire [319:0] sel_iid_l4;
-  wire [159:0] sel_iid_l5;
-  wire [79:0] sel_iid_l6;
-  wire [39:0] sel_iid_l7;
-  wire [19:0] sel_iid_l8;
+  wire [2559:0] sel_iid_lo_t;
+  wire [1279:0] sel_iid_lo_l1;
+  wire [639:0] sel_iid_lo_l2;
+  wire [319:0] sel_iid_lo_l3;
+  wire [159:0] sel_iid_lo_l4;
+  wire [79:0] sel_iid_lo_l5;
+  wire [39:0] sel_iid_lo_l6;
+  wire [19:0] sel_iid_lo_l7;
+  wire [19:0] sel_iid_lo;
+  wire [2559:0] sel_iid_hi_t;
+  wire [1279:0] sel_iid_hi_l1;
+  wire [639:0] sel_iid_hi_l2;
+  wire [319:0] sel_iid_hi_l3;
+  wire [159:0] sel_iid_hi_l4;
+  wire [79:0] sel_iid_hi_l5;
+  wire [39:0] sel_iid_hi_l6;
+  wire [19:0] sel_iid_hi_l7;
+  wire [19:0] sel_iid_hi;
   wire [19:0] sel_iid;
   wire [35:0] go_vpn;
   wire [19:0] go_iid;
@@ -172,6 +192,8 @@ module walk_sched_seed002_table1 (
   reg  last_valid_q;
   wire [19:0] last_iid_d;
   reg  [19:0] last_iid_q;
+  wire [319:0] last_iid_grp_d;
+  reg  [319:0] last_iid_grp_q;
   wire [7:0] busy_d;
   reg  [7:0] busy_q;
   wire [7:0] free;
@@ -211,6 +233,8 @@ module walk_sched_seed002_table1 (
   wire above_take_d;
   reg  above_take_q;
   wire [255:0] above;
+  wire [15:0] remove_grp_d;
+  reg  [15:0] remove_grp_q;
   wire [255:0] valid_d;
   reg  [255:0] valid_q;
   wire [256:0] valid_u;
@@ -260,10 +284,7 @@ module walk_sched_seed002_table1 (
   reg  [2:0] pwc1_plru_q;
   wire [3:0] pwc1_cand;
   wire [3:0] pwc1_inv;
-  wire pwc1_use_inv;
   wire [3:0] pwc1_zero;
-  wire pwc1_use_zero;
-  wire pwc1_use_all;
   wire pwc1_right3;
   wire pwc1_right2;
   wire pwc1_right1;
@@ -297,10 +318,7 @@ module walk_sched_seed002_table1 (
   reg  [6:0] pwc2_plru_q;
   wire [7:0] pwc2_cand;
   wire [7:0] pwc2_inv;
-  wire pwc2_use_inv;
   wire [7:0] pwc2_zero;
-  wire pwc2_use_zero;
-  wire pwc2_use_all;
   wire pwc2_right7;
   wire pwc2_right6;
   wire pwc2_right5;
@@ -338,10 +356,7 @@ module walk_sched_seed002_table1 (
   reg  [30:0] pwc3_plru_q;
   wire [31:0] pwc3_cand;
   wire [31:0] pwc3_inv;
-  wire pwc3_use_inv;
   wire [31:0] pwc3_zero;
-  wire pwc3_use_zero;
-  wire pwc3_use_all;
   wire pwc3_right31;
   wire pwc3_right30;
   wire pwc3_right29;
@@ -393,7 +408,7 @@ module walk_sched_seed002_table1 (
   wire [2:0] d_acc;
   wire [8:0] unused_done_vpn;
 
-  assign ready = ~a1_v_q & ~a2_v_q & (count_q != 9'd256);
+  assign ready = ~a1_v_q & ~a2_v_q & ~a3_v_q & ~slot[256] & ~(a4_v_q & slot[255]);
   assign req_ready_o = ready;
   assign accept = req_valid_i & ready;
   assign a1_v_d = accept;
@@ -405,7 +420,7 @@ module walk_sched_seed002_table1 (
   generate
     for (gm = 0; gm < 256; gm = gm + 1) begin : g_match
       assign match_now[gm] = valid_q[gm] & (iid_q[(gm)*20 +: 20] == a1_iid_q);
-      assign match_score[(gm)*9 +: 9] = {9{match_now[gm]}} & score_q[(gm)*9 +: 9];
+      assign match_score[(gm)*9 +: 9] = {9{match_q[gm]}} & score_q[(gm)*9 +: 9];
     end
   endgenerate
   genvar gv_old_now_l1;
@@ -458,21 +473,21 @@ module walk_sched_seed002_table1 (
   endgenerate
   assign old_now = old_now_l8;
   assign a2_v_d = a1_score;
-  assign a2_vpn_d = a1_score ? a1_vpn_q : a2_vpn_q;
-  assign a2_iid_d = a1_score ? a1_iid_q : a2_iid_q;
-  assign a2_est_d = a1_score ? est : a2_est_q;
-  assign a2_old_d = a1_score ? old_now : a2_old_q;
-  assign score_lo = {1'b0, a2_old_q[2:0]} + {1'b0, a2_est_q};
-  assign score_hi = a2_old_q[8:3];
-  assign score_hi_inc = score_hi + 6'd1;
-  assign new_score = score_lo[3] ? ((&score_hi) ? {9{1'b1}} : {score_hi_inc, score_lo[2:0]}) : {score_hi, score_lo[2:0]};
-  assign app = a2_v_q;
-  assign app_vpn = a2_vpn_q;
-  assign app_iid = a2_iid_q;
+  assign a3_v_d = a2_v_q;
+  assign a4_v_d = a3_v_q;
+  assign arr_vpn_d = a1_score ? a1_vpn_q : arr_vpn_q;
+  assign arr_iid_d = a1_score ? a1_iid_q : arr_iid_q;
+  assign arr_est_d = a1_score ? est : arr_est_q;
+  assign score_sum = {1'b0, arr_score_q} + {7'd0, arr_est_q};
+  assign new_score = score_sum[9] ? {9{1'b1}} : score_sum[8:0];
+  assign arr_score_d = a2_v_q ? old_now : (a3_v_q ? new_score : arr_score_q);
+  assign app = a4_v_q;
+  assign app_vpn = arr_vpn_q;
+  assign app_iid = arr_iid_q;
   genvar gl;
   generate
     for (gl = 0; gl < 256; gl = gl + 1) begin : g_leaf
-      wire batch = last_valid_q & (iid_q[(gl)*20 +: 20] == last_iid_q);
+      wire batch = last_valid_q & (iid_q[(gl)*20 +: 20] == last_iid_grp_q[(gl / 16)*20 +: 20]);
       assign t0_key[(gl)*12 +: 12] = ~valid_q[gl] ? {12{1'b1}} : (aged_q[gl] ? 12'd0 : (batch ? {3'b010, 9'd0} : {3'b011, score_q[(gl)*9 +: 9]}));
     end
   endgenerate
@@ -589,112 +604,208 @@ module walk_sched_seed002_table1 (
   assign sel_go = sel_go_q;
   assign go = sel_go | bypass;
   assign cool_d = go ? 4'd8 : ((cool_q != 4'd0) ? (cool_q - 4'd1) : 4'd0);
-  genvar gs;
+  genvar gs_vpn_lo;
   generate
-    for (gs = 0; gs < 256; gs = gs + 1) begin : g_sel
-      wire hot = above[gs] & ((gs == 0) ? 1'b1 : ~above[(gs == 0) ? 0 : gs - 1]);
-      assign sel_vpn_t[(gs)*36 +: 36] = {36{hot}} & vpn_q[(gs)*36 +: 36];
-      assign sel_iid_t[(gs)*20 +: 20] = {20{hot}} & iid_q[(gs)*20 +: 20];
+    for (gs_vpn_lo = 0; gs_vpn_lo < 128; gs_vpn_lo = gs_vpn_lo + 1) begin : g_sel_vpn_lo
+      wire hot = above_lo_q[gs_vpn_lo] & ((gs_vpn_lo == 0) ? 1'b1 : ~above_lo_q[(gs_vpn_lo == 0) ? 0 : gs_vpn_lo - 1]);
+      assign sel_vpn_lo_t[(gs_vpn_lo)*36 +: 36] = {36{hot}} & vpn_q[(gs_vpn_lo)*36 +: 36];
     end
   endgenerate
-  genvar gv_sel_vpn_l1;
+  genvar gv_sel_vpn_lo_l1;
   generate
-    for (gv_sel_vpn_l1 = 0; gv_sel_vpn_l1 < 128; gv_sel_vpn_l1 = gv_sel_vpn_l1 + 1) begin : g_sel_vpn_l1
-      assign sel_vpn_l1[(gv_sel_vpn_l1)*36 +: 36] = sel_vpn_t[(2*gv_sel_vpn_l1)*36 +: 36] | sel_vpn_t[(2*gv_sel_vpn_l1+1)*36 +: 36];
+    for (gv_sel_vpn_lo_l1 = 0; gv_sel_vpn_lo_l1 < 64; gv_sel_vpn_lo_l1 = gv_sel_vpn_lo_l1 + 1) begin : g_sel_vpn_lo_l1
+      assign sel_vpn_lo_l1[(gv_sel_vpn_lo_l1)*36 +: 36] = sel_vpn_lo_t[(2*gv_sel_vpn_lo_l1)*36 +: 36] | sel_vpn_lo_t[(2*gv_sel_vpn_lo_l1+1)*36 +: 36];
     end
   endgenerate
-  genvar gv_sel_vpn_l2;
+  genvar gv_sel_vpn_lo_l2;
   generate
-    for (gv_sel_vpn_l2 = 0; gv_sel_vpn_l2 < 64; gv_sel_vpn_l2 = gv_sel_vpn_l2 + 1) begin : g_sel_vpn_l2
-      assign sel_vpn_l2[(gv_sel_vpn_l2)*36 +: 36] = sel_vpn_l1[(2*gv_sel_vpn_l2)*36 +: 36] | sel_vpn_l1[(2*gv_sel_vpn_l2+1)*36 +: 36];
+    for (gv_sel_vpn_lo_l2 = 0; gv_sel_vpn_lo_l2 < 32; gv_sel_vpn_lo_l2 = gv_sel_vpn_lo_l2 + 1) begin : g_sel_vpn_lo_l2
+      assign sel_vpn_lo_l2[(gv_sel_vpn_lo_l2)*36 +: 36] = sel_vpn_lo_l1[(2*gv_sel_vpn_lo_l2)*36 +: 36] | sel_vpn_lo_l1[(2*gv_sel_vpn_lo_l2+1)*36 +: 36];
     end
   endgenerate
-  genvar gv_sel_vpn_l3;
+  genvar gv_sel_vpn_lo_l3;
   generate
-    for (gv_sel_vpn_l3 = 0; gv_sel_vpn_l3 < 32; gv_sel_vpn_l3 = gv_sel_vpn_l3 + 1) begin : g_sel_vpn_l3
-      assign sel_vpn_l3[(gv_sel_vpn_l3)*36 +: 36] = sel_vpn_l2[(2*gv_sel_vpn_l3)*36 +: 36] | sel_vpn_l2[(2*gv_sel_vpn_l3+1)*36 +: 36];
+    for (gv_sel_vpn_lo_l3 = 0; gv_sel_vpn_lo_l3 < 16; gv_sel_vpn_lo_l3 = gv_sel_vpn_lo_l3 + 1) begin : g_sel_vpn_lo_l3
+      assign sel_vpn_lo_l3[(gv_sel_vpn_lo_l3)*36 +: 36] = sel_vpn_lo_l2[(2*gv_sel_vpn_lo_l3)*36 +: 36] | sel_vpn_lo_l2[(2*gv_sel_vpn_lo_l3+1)*36 +: 36];
     end
   endgenerate
-  genvar gv_sel_vpn_l4;
+  genvar gv_sel_vpn_lo_l4;
   generate
-    for (gv_sel_vpn_l4 = 0; gv_sel_vpn_l4 < 16; gv_sel_vpn_l4 = gv_sel_vpn_l4 + 1) begin : g_sel_vpn_l4
-      assign sel_vpn_l4[(gv_sel_vpn_l4)*36 +: 36] = sel_vpn_l3[(2*gv_sel_vpn_l4)*36 +: 36] | sel_vpn_l3[(2*gv_sel_vpn_l4+1)*36 +: 36];
+    for (gv_sel_vpn_lo_l4 = 0; gv_sel_vpn_lo_l4 < 8; gv_sel_vpn_lo_l4 = gv_sel_vpn_lo_l4 + 1) begin : g_sel_vpn_lo_l4
+      assign sel_vpn_lo_l4[(gv_sel_vpn_lo_l4)*36 +: 36] = sel_vpn_lo_l3[(2*gv_sel_vpn_lo_l4)*36 +: 36] | sel_vpn_lo_l3[(2*gv_sel_vpn_lo_l4+1)*36 +: 36];
     end
   endgenerate
-  genvar gv_sel_vpn_l5;
+  genvar gv_sel_vpn_lo_l5;
   generate
-    for (gv_sel_vpn_l5 = 0; gv_sel_vpn_l5 < 8; gv_sel_vpn_l5 = gv_sel_vpn_l5 + 1) begin : g_sel_vpn_l5
-      assign sel_vpn_l5[(gv_sel_vpn_l5)*36 +: 36] = sel_vpn_l4[(2*gv_sel_vpn_l5)*36 +: 36] | sel_vpn_l4[(2*gv_sel_vpn_l5+1)*36 +: 36];
+    for (gv_sel_vpn_lo_l5 = 0; gv_sel_vpn_lo_l5 < 4; gv_sel_vpn_lo_l5 = gv_sel_vpn_lo_l5 + 1) begin : g_sel_vpn_lo_l5
+      assign sel_vpn_lo_l5[(gv_sel_vpn_lo_l5)*36 +: 36] = sel_vpn_lo_l4[(2*gv_sel_vpn_lo_l5)*36 +: 36] | sel_vpn_lo_l4[(2*gv_sel_vpn_lo_l5+1)*36 +: 36];
     end
   endgenerate
-  genvar gv_sel_vpn_l6;
+  genvar gv_sel_vpn_lo_l6;
   generate
-    for (gv_sel_vpn_l6 = 0; gv_sel_vpn_l6 < 4; gv_sel_vpn_l6 = gv_sel_vpn_l6 + 1) begin : g_sel_vpn_l6
-      assign sel_vpn_l6[(gv_sel_vpn_l6)*36 +: 36] = sel_vpn_l5[(2*gv_sel_vpn_l6)*36 +: 36] | sel_vpn_l5[(2*gv_sel_vpn_l6+1)*36 +: 36];
+    for (gv_sel_vpn_lo_l6 = 0; gv_sel_vpn_lo_l6 < 2; gv_sel_vpn_lo_l6 = gv_sel_vpn_lo_l6 + 1) begin : g_sel_vpn_lo_l6
+      assign sel_vpn_lo_l6[(gv_sel_vpn_lo_l6)*36 +: 36] = sel_vpn_lo_l5[(2*gv_sel_vpn_lo_l6)*36 +: 36] | sel_vpn_lo_l5[(2*gv_sel_vpn_lo_l6+1)*36 +: 36];
     end
   endgenerate
-  genvar gv_sel_vpn_l7;
+  genvar gv_sel_vpn_lo_l7;
   generate
-    for (gv_sel_vpn_l7 = 0; gv_sel_vpn_l7 < 2; gv_sel_vpn_l7 = gv_sel_vpn_l7 + 1) begin : g_sel_vpn_l7
-      assign sel_vpn_l7[(gv_sel_vpn_l7)*36 +: 36] = sel_vpn_l6[(2*gv_sel_vpn_l7)*36 +: 36] | sel_vpn_l6[(2*gv_sel_vpn_l7+1)*36 +: 36];
+    for (gv_sel_vpn_lo_l7 = 0; gv_sel_vpn_lo_l7 < 1; gv_sel_vpn_lo_l7 = gv_sel_vpn_lo_l7 + 1) begin : g_sel_vpn_lo_l7
+      assign sel_vpn_lo_l7[(gv_sel_vpn_lo_l7)*36 +: 36] = sel_vpn_lo_l6[(2*gv_sel_vpn_lo_l7)*36 +: 36] | sel_vpn_lo_l6[(2*gv_sel_vpn_lo_l7+1)*36 +: 36];
     end
   endgenerate
-  genvar gv_sel_vpn_l8;
+  assign sel_vpn_lo = sel_vpn_lo_l7;
+  genvar gs_vpn_hi;
   generate
-    for (gv_sel_vpn_l8 = 0; gv_sel_vpn_l8 < 1; gv_sel_vpn_l8 = gv_sel_vpn_l8 + 1) begin : g_sel_vpn_l8
-      assign sel_vpn_l8[(gv_sel_vpn_l8)*36 +: 36] = sel_vpn_l7[(2*gv_sel_vpn_l8)*36 +: 36] | sel_vpn_l7[(2*gv_sel_vpn_l8+1)*36 +: 36];
+    for (gs_vpn_hi = 0; gs_vpn_hi < 128; gs_vpn_hi = gs_vpn_hi + 1) begin : g_sel_vpn_hi
+      wire hot = above_hi_q[gs_vpn_hi] & ((gs_vpn_hi == 0) ? 1'b1 : ~above_hi_q[(gs_vpn_hi == 0) ? 0 : gs_vpn_hi - 1]);
+      assign sel_vpn_hi_t[(gs_vpn_hi)*36 +: 36] = {36{hot}} & vpn_q[(gs_vpn_hi + 128)*36 +: 36];
     end
   endgenerate
-  assign sel_vpn = sel_vpn_l8;
-  genvar gv_sel_iid_l1;
+  genvar gv_sel_vpn_hi_l1;
   generate
-    for (gv_sel_iid_l1 = 0; gv_sel_iid_l1 < 128; gv_sel_iid_l1 = gv_sel_iid_l1 + 1) begin : g_sel_iid_l1
-      assign sel_iid_l1[(gv_sel_iid_l1)*20 +: 20] = sel_iid_t[(2*gv_sel_iid_l1)*20 +: 20] | sel_iid_t[(2*gv_sel_iid_l1+1)*20 +: 20];
+    for (gv_sel_vpn_hi_l1 = 0; gv_sel_vpn_hi_l1 < 64; gv_sel_vpn_hi_l1 = gv_sel_vpn_hi_l1 + 1) begin : g_sel_vpn_hi_l1
+      assign sel_vpn_hi_l1[(gv_sel_vpn_hi_l1)*36 +: 36] = sel_vpn_hi_t[(2*gv_sel_vpn_hi_l1)*36 +: 36] | sel_vpn_hi_t[(2*gv_sel_vpn_hi_l1+1)*36 +: 36];
     end
   endgenerate
-  genvar gv_sel_iid_l2;
+  genvar gv_sel_vpn_hi_l2;
   generate
-    for (gv_sel_iid_l2 = 0; gv_sel_iid_l2 < 64; gv_sel_iid_l2 = gv_sel_iid_l2 + 1) begin : g_sel_iid_l2
-      assign sel_iid_l2[(gv_sel_iid_l2)*20 +: 20] = sel_iid_l1[(2*gv_sel_iid_l2)*20 +: 20] | sel_iid_l1[(2*gv_sel_iid_l2+1)*20 +: 20];
+    for (gv_sel_vpn_hi_l2 = 0; gv_sel_vpn_hi_l2 < 32; gv_sel_vpn_hi_l2 = gv_sel_vpn_hi_l2 + 1) begin : g_sel_vpn_hi_l2
+      assign sel_vpn_hi_l2[(gv_sel_vpn_hi_l2)*36 +: 36] = sel_vpn_hi_l1[(2*gv_sel_vpn_hi_l2)*36 +: 36] | sel_vpn_hi_l1[(2*gv_sel_vpn_hi_l2+1)*36 +: 36];
     end
   endgenerate
-  genvar gv_sel_iid_l3;
+  genvar gv_sel_vpn_hi_l3;
   generate
-    for (gv_sel_iid_l3 = 0; gv_sel_iid_l3 < 32; gv_sel_iid_l3 = gv_sel_iid_l3 + 1) begin : g_sel_iid_l3
-      assign sel_iid_l3[(gv_sel_iid_l3)*20 +: 20] = sel_iid_l2[(2*gv_sel_iid_l3)*20 +: 20] | sel_iid_l2[(2*gv_sel_iid_l3+1)*20 +: 20];
+    for (gv_sel_vpn_hi_l3 = 0; gv_sel_vpn_hi_l3 < 16; gv_sel_vpn_hi_l3 = gv_sel_vpn_hi_l3 + 1) begin : g_sel_vpn_hi_l3
+      assign sel_vpn_hi_l3[(gv_sel_vpn_hi_l3)*36 +: 36] = sel_vpn_hi_l2[(2*gv_sel_vpn_hi_l3)*36 +: 36] | sel_vpn_hi_l2[(2*gv_sel_vpn_hi_l3+1)*36 +: 36];
     end
   endgenerate
-  genvar gv_sel_iid_l4;
+  genvar gv_sel_vpn_hi_l4;
   generate
-    for (gv_sel_iid_l4 = 0; gv_sel_iid_l4 < 16; gv_sel_iid_l4 = gv_sel_iid_l4 + 1) begin : g_sel_iid_l4
-      assign sel_iid_l4[(gv_sel_iid_l4)*20 +: 20] = sel_iid_l3[(2*gv_sel_iid_l4)*20 +: 20] | sel_iid_l3[(2*gv_sel_iid_l4+1)*20 +: 20];
+    for (gv_sel_vpn_hi_l4 = 0; gv_sel_vpn_hi_l4 < 8; gv_sel_vpn_hi_l4 = gv_sel_vpn_hi_l4 + 1) begin : g_sel_vpn_hi_l4
+      assign sel_vpn_hi_l4[(gv_sel_vpn_hi_l4)*36 +: 36] = sel_vpn_hi_l3[(2*gv_sel_vpn_hi_l4)*36 +: 36] | sel_vpn_hi_l3[(2*gv_sel_vpn_hi_l4+1)*36 +: 36];
     end
   endgenerate
-  genvar gv_sel_iid_l5;
+  genvar gv_sel_vpn_hi_l5;
   generate
-    for (gv_sel_iid_l5 = 0; gv_sel_iid_l5 < 8; gv_sel_iid_l5 = gv_sel_iid_l5 + 1) begin : g_sel_iid_l5
-      assign sel_iid_l5[(gv_sel_iid_l5)*20 +: 20] = sel_iid_l4[(2*gv_sel_iid_l5)*20 +: 20] | sel_iid_l4[(2*gv_sel_iid_l5+1)*20 +: 20];
+    for (gv_sel_vpn_hi_l5 = 0; gv_sel_vpn_hi_l5 < 4; gv_sel_vpn_hi_l5 = gv_sel_vpn_hi_l5 + 1) begin : g_sel_vpn_hi_l5
+      assign sel_vpn_hi_l5[(gv_sel_vpn_hi_l5)*36 +: 36] = sel_vpn_hi_l4[(2*gv_sel_vpn_hi_l5)*36 +: 36] | sel_vpn_hi_l4[(2*gv_sel_vpn_hi_l5+1)*36 +: 36];
     end
   endgenerate
-  genvar gv_sel_iid_l6;
+  genvar gv_sel_vpn_hi_l6;
   generate
-    for (gv_sel_iid_l6 = 0; gv_sel_iid_l6 < 4; gv_sel_iid_l6 = gv_sel_iid_l6 + 1) begin : g_sel_iid_l6
-      assign sel_iid_l6[(gv_sel_iid_l6)*20 +: 20] = sel_iid_l5[(2*gv_sel_iid_l6)*20 +: 20] | sel_iid_l5[(2*gv_sel_iid_l6+1)*20 +: 20];
+    for (gv_sel_vpn_hi_l6 = 0; gv_sel_vpn_hi_l6 < 2; gv_sel_vpn_hi_l6 = gv_sel_vpn_hi_l6 + 1) begin : g_sel_vpn_hi_l6
+      assign sel_vpn_hi_l6[(gv_sel_vpn_hi_l6)*36 +: 36] = sel_vpn_hi_l5[(2*gv_sel_vpn_hi_l6)*36 +: 36] | sel_vpn_hi_l5[(2*gv_sel_vpn_hi_l6+1)*36 +: 36];
     end
   endgenerate
-  genvar gv_sel_iid_l7;
+  genvar gv_sel_vpn_hi_l7;
   generate
-    for (gv_sel_iid_l7 = 0; gv_sel_iid_l7 < 2; gv_sel_iid_l7 = gv_sel_iid_l7 + 1) begin : g_sel_iid_l7
-      assign sel_iid_l7[(gv_sel_iid_l7)*20 +: 20] = sel_iid_l6[(2*gv_sel_iid_l7)*20 +: 20] | sel_iid_l6[(2*gv_sel_iid_l7+1)*20 +: 20];
+    for (gv_sel_vpn_hi_l7 = 0; gv_sel_vpn_hi_l7 < 1; gv_sel_vpn_hi_l7 = gv_sel_vpn_hi_l7 + 1) begin : g_sel_vpn_hi_l7
+      assign sel_vpn_hi_l7[(gv_sel_vpn_hi_l7)*36 +: 36] = sel_vpn_hi_l6[(2*gv_sel_vpn_hi_l7)*36 +: 36] | sel_vpn_hi_l6[(2*gv_sel_vpn_hi_l7+1)*36 +: 36];
     end
   endgenerate
-  genvar gv_sel_iid_l8;
+  assign sel_vpn_hi = sel_vpn_hi_l7;
+  assign sel_vpn = above_take_q ? sel_vpn_hi : sel_vpn_lo;
+  genvar gs_iid_lo;
   generate
-    for (gv_sel_iid_l8 = 0; gv_sel_iid_l8 < 1; gv_sel_iid_l8 = gv_sel_iid_l8 + 1) begin : g_sel_iid_l8
-      assign sel_iid_l8[(gv_sel_iid_l8)*20 +: 20] = sel_iid_l7[(2*gv_sel_iid_l8)*20 +: 20] | sel_iid_l7[(2*gv_sel_iid_l8+1)*20 +: 20];
+    for (gs_iid_lo = 0; gs_iid_lo < 128; gs_iid_lo = gs_iid_lo + 1) begin : g_sel_iid_lo
+      wire hot = above_lo_q[gs_iid_lo] & ((gs_iid_lo == 0) ? 1'b1 : ~above_lo_q[(gs_iid_lo == 0) ? 0 : gs_iid_lo - 1]);
+      assign sel_iid_lo_t[(gs_iid_lo)*20 +: 20] = {20{hot}} & iid_q[(gs_iid_lo)*20 +: 20];
     end
   endgenerate
-  assign sel_iid = sel_iid_l8;
+  genvar gv_sel_iid_lo_l1;
+  generate
+    for (gv_sel_iid_lo_l1 = 0; gv_sel_iid_lo_l1 < 64; gv_sel_iid_lo_l1 = gv_sel_iid_lo_l1 + 1) begin : g_sel_iid_lo_l1
+      assign sel_iid_lo_l1[(gv_sel_iid_lo_l1)*20 +: 20] = sel_iid_lo_t[(2*gv_sel_iid_lo_l1)*20 +: 20] | sel_iid_lo_t[(2*gv_sel_iid_lo_l1+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_lo_l2;
+  generate
+    for (gv_sel_iid_lo_l2 = 0; gv_sel_iid_lo_l2 < 32; gv_sel_iid_lo_l2 = gv_sel_iid_lo_l2 + 1) begin : g_sel_iid_lo_l2
+      assign sel_iid_lo_l2[(gv_sel_iid_lo_l2)*20 +: 20] = sel_iid_lo_l1[(2*gv_sel_iid_lo_l2)*20 +: 20] | sel_iid_lo_l1[(2*gv_sel_iid_lo_l2+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_lo_l3;
+  generate
+    for (gv_sel_iid_lo_l3 = 0; gv_sel_iid_lo_l3 < 16; gv_sel_iid_lo_l3 = gv_sel_iid_lo_l3 + 1) begin : g_sel_iid_lo_l3
+      assign sel_iid_lo_l3[(gv_sel_iid_lo_l3)*20 +: 20] = sel_iid_lo_l2[(2*gv_sel_iid_lo_l3)*20 +: 20] | sel_iid_lo_l2[(2*gv_sel_iid_lo_l3+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_lo_l4;
+  generate
+    for (gv_sel_iid_lo_l4 = 0; gv_sel_iid_lo_l4 < 8; gv_sel_iid_lo_l4 = gv_sel_iid_lo_l4 + 1) begin : g_sel_iid_lo_l4
+      assign sel_iid_lo_l4[(gv_sel_iid_lo_l4)*20 +: 20] = sel_iid_lo_l3[(2*gv_sel_iid_lo_l4)*20 +: 20] | sel_iid_lo_l3[(2*gv_sel_iid_lo_l4+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_lo_l5;
+  generate
+    for (gv_sel_iid_lo_l5 = 0; gv_sel_iid_lo_l5 < 4; gv_sel_iid_lo_l5 = gv_sel_iid_lo_l5 + 1) begin : g_sel_iid_lo_l5
+      assign sel_iid_lo_l5[(gv_sel_iid_lo_l5)*20 +: 20] = sel_iid_lo_l4[(2*gv_sel_iid_lo_l5)*20 +: 20] | sel_iid_lo_l4[(2*gv_sel_iid_lo_l5+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_lo_l6;
+  generate
+    for (gv_sel_iid_lo_l6 = 0; gv_sel_iid_lo_l6 < 2; gv_sel_iid_lo_l6 = gv_sel_iid_lo_l6 + 1) begin : g_sel_iid_lo_l6
+      assign sel_iid_lo_l6[(gv_sel_iid_lo_l6)*20 +: 20] = sel_iid_lo_l5[(2*gv_sel_iid_lo_l6)*20 +: 20] | sel_iid_lo_l5[(2*gv_sel_iid_lo_l6+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_lo_l7;
+  generate
+    for (gv_sel_iid_lo_l7 = 0; gv_sel_iid_lo_l7 < 1; gv_sel_iid_lo_l7 = gv_sel_iid_lo_l7 + 1) begin : g_sel_iid_lo_l7
+      assign sel_iid_lo_l7[(gv_sel_iid_lo_l7)*20 +: 20] = sel_iid_lo_l6[(2*gv_sel_iid_lo_l7)*20 +: 20] | sel_iid_lo_l6[(2*gv_sel_iid_lo_l7+1)*20 +: 20];
+    end
+  endgenerate
+  assign sel_iid_lo = sel_iid_lo_l7;
+  genvar gs_iid_hi;
+  generate
+    for (gs_iid_hi = 0; gs_iid_hi < 128; gs_iid_hi = gs_iid_hi + 1) begin : g_sel_iid_hi
+      wire hot = above_hi_q[gs_iid_hi] & ((gs_iid_hi == 0) ? 1'b1 : ~above_hi_q[(gs_iid_hi == 0) ? 0 : gs_iid_hi - 1]);
+      assign sel_iid_hi_t[(gs_iid_hi)*20 +: 20] = {20{hot}} & iid_q[(gs_iid_hi + 128)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_hi_l1;
+  generate
+    for (gv_sel_iid_hi_l1 = 0; gv_sel_iid_hi_l1 < 64; gv_sel_iid_hi_l1 = gv_sel_iid_hi_l1 + 1) begin : g_sel_iid_hi_l1
+      assign sel_iid_hi_l1[(gv_sel_iid_hi_l1)*20 +: 20] = sel_iid_hi_t[(2*gv_sel_iid_hi_l1)*20 +: 20] | sel_iid_hi_t[(2*gv_sel_iid_hi_l1+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_hi_l2;
+  generate
+    for (gv_sel_iid_hi_l2 = 0; gv_sel_iid_hi_l2 < 32; gv_sel_iid_hi_l2 = gv_sel_iid_hi_l2 + 1) begin : g_sel_iid_hi_l2
+      assign sel_iid_hi_l2[(gv_sel_iid_hi_l2)*20 +: 20] = sel_iid_hi_l1[(2*gv_sel_iid_hi_l2)*20 +: 20] | sel_iid_hi_l1[(2*gv_sel_iid_hi_l2+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_hi_l3;
+  generate
+    for (gv_sel_iid_hi_l3 = 0; gv_sel_iid_hi_l3 < 16; gv_sel_iid_hi_l3 = gv_sel_iid_hi_l3 + 1) begin : g_sel_iid_hi_l3
+      assign sel_iid_hi_l3[(gv_sel_iid_hi_l3)*20 +: 20] = sel_iid_hi_l2[(2*gv_sel_iid_hi_l3)*20 +: 20] | sel_iid_hi_l2[(2*gv_sel_iid_hi_l3+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_hi_l4;
+  generate
+    for (gv_sel_iid_hi_l4 = 0; gv_sel_iid_hi_l4 < 8; gv_sel_iid_hi_l4 = gv_sel_iid_hi_l4 + 1) begin : g_sel_iid_hi_l4
+      assign sel_iid_hi_l4[(gv_sel_iid_hi_l4)*20 +: 20] = sel_iid_hi_l3[(2*gv_sel_iid_hi_l4)*20 +: 20] | sel_iid_hi_l3[(2*gv_sel_iid_hi_l4+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_hi_l5;
+  generate
+    for (gv_sel_iid_hi_l5 = 0; gv_sel_iid_hi_l5 < 4; gv_sel_iid_hi_l5 = gv_sel_iid_hi_l5 + 1) begin : g_sel_iid_hi_l5
+      assign sel_iid_hi_l5[(gv_sel_iid_hi_l5)*20 +: 20] = sel_iid_hi_l4[(2*gv_sel_iid_hi_l5)*20 +: 20] | sel_iid_hi_l4[(2*gv_sel_iid_hi_l5+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_hi_l6;
+  generate
+    for (gv_sel_iid_hi_l6 = 0; gv_sel_iid_hi_l6 < 2; gv_sel_iid_hi_l6 = gv_sel_iid_hi_l6 + 1) begin : g_sel_iid_hi_l6
+      assign sel_iid_hi_l6[(gv_sel_iid_hi_l6)*20 +: 20] = sel_iid_hi_l5[(2*gv_sel_iid_hi_l6)*20 +: 20] | sel_iid_hi_l5[(2*gv_sel_iid_hi_l6+1)*20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_hi_l7;
+  generate
+    for (gv_sel_iid_hi_l7 = 0; gv_sel_iid_hi_l7 < 1; gv_sel_iid_hi_l7 = gv_sel_iid_hi_l7 + 1) begin : g_sel_iid_hi_l7
+      assign sel_iid_hi_l7[(gv_sel_iid_hi_l7)*20 +: 20] = sel_iid_hi_l6[(2*gv_sel_iid_hi_l7)*20 +: 20] | sel_iid_hi_l6[(2*gv_sel_iid_hi_l7+1)*20 +: 20];
+    end
+  endgenerate
+  assign sel_iid_hi = sel_iid_hi_l7;
+  assign sel_iid = above_take_q ? sel_iid_hi : sel_iid_lo;
   assign go_vpn = sel_go ? sel_vpn : a1_vpn_q;
   assign go_iid = sel_go ? sel_iid : a1_iid_q;
   assign d_v_d = go;
@@ -713,6 +824,7 @@ module walk_sched_seed002_table1 (
   assign disp_acc_o = o_acc_q;
   assign last_valid_d = last_valid_q | go;
   assign last_iid_d = go ? go_iid : last_iid_q;
+  assign last_iid_grp_d = {(go | slot[240]) ? last_iid_d : last_iid_grp_q[(15)*20 +: 20], (go | slot[224]) ? last_iid_d : last_iid_grp_q[(14)*20 +: 20], (go | slot[208]) ? last_iid_d : last_iid_grp_q[(13)*20 +: 20], (go | slot[192]) ? last_iid_d : last_iid_grp_q[(12)*20 +: 20], (go | slot[176]) ? last_iid_d : last_iid_grp_q[(11)*20 +: 20], (go | slot[160]) ? last_iid_d : last_iid_grp_q[(10)*20 +: 20], (go | slot[144]) ? last_iid_d : last_iid_grp_q[(9)*20 +: 20], (go | slot[128]) ? last_iid_d : last_iid_grp_q[(8)*20 +: 20], (go | slot[112]) ? last_iid_d : last_iid_grp_q[(7)*20 +: 20], (go | slot[96]) ? last_iid_d : last_iid_grp_q[(6)*20 +: 20], (go | slot[80]) ? last_iid_d : last_iid_grp_q[(5)*20 +: 20], (go | slot[64]) ? last_iid_d : last_iid_grp_q[(4)*20 +: 20], (go | slot[48]) ? last_iid_d : last_iid_grp_q[(3)*20 +: 20], (go | slot[32]) ? last_iid_d : last_iid_grp_q[(2)*20 +: 20], (go | slot[16]) ? last_iid_d : last_iid_grp_q[(1)*20 +: 20], (go | slot[0]) ? last_iid_d : last_iid_grp_q[(0)*20 +: 20]};
   assign free = ~busy_q;
   assign none_free_d = &busy_d;
   assign any_free = ~none_free_q;
@@ -754,8 +866,8 @@ module walk_sched_seed002_table1 (
   assign busy_d = (busy_q & ~(done_valid_i ? (8'd1 << done_walker_i) : 8'd0)) | (go ? walker_oh : 8'd0);
   assign busy_o = busy_q;
   assign remove = sel_go;
-  assign count_inc = count_q + 9'd1;
-  assign count_dec = count_q - 9'd1;
+  assign count_inc = {(count_q[0 + 8] ^ (&count_q[0 +: 8])), (count_q[0 + 7] ^ (&count_q[0 +: 7])), (count_q[0 + 6] ^ (&count_q[0 +: 6])), (count_q[0 + 5] ^ (&count_q[0 +: 5])), (count_q[0 + 4] ^ (&count_q[0 +: 4])), (count_q[0 + 3] ^ (&count_q[0 +: 3])), (count_q[0 + 2] ^ (&count_q[0 +: 2])), (count_q[0 + 1] ^ (&count_q[0 +: 1])), ~count_q[0 + 0]};
+  assign count_dec = {(count_q[0 + 8] ^ ~(|count_q[0 +: 8])), (count_q[0 + 7] ^ ~(|count_q[0 +: 7])), (count_q[0 + 6] ^ ~(|count_q[0 +: 6])), (count_q[0 + 5] ^ ~(|count_q[0 +: 5])), (count_q[0 + 4] ^ ~(|count_q[0 +: 4])), (count_q[0 + 3] ^ ~(|count_q[0 +: 3])), (count_q[0 + 2] ^ ~(|count_q[0 +: 2])), (count_q[0 + 1] ^ ~(|count_q[0 +: 1])), ~count_q[0 + 0]};
   assign count_d = (app & ~remove) ? count_inc : ((remove & ~app) ? count_dec : count_q);
   assign count_o = count_q;
   assign slot = slot_x_q ^ 257'd1;
@@ -775,6 +887,7 @@ module walk_sched_seed002_table1 (
   assign unused_root_sub = t8_c_sub[6:0];
   assign above_take_d = t8_c_sub[7];
   assign above = {({128{~above_take_q}} | above_hi_q), ({128{~above_take_q}} & above_lo_q)};
+  assign remove_grp_d = {sel_go_d & (count_q >= 9'd239), sel_go_d & (count_q >= 9'd223), sel_go_d & (count_q >= 9'd207), sel_go_d & (count_q >= 9'd191), sel_go_d & (count_q >= 9'd175), sel_go_d & (count_q >= 9'd159), sel_go_d & (count_q >= 9'd143), sel_go_d & (count_q >= 9'd127), sel_go_d & (count_q >= 9'd111), sel_go_d & (count_q >= 9'd95), sel_go_d & (count_q >= 9'd79), sel_go_d & (count_q >= 9'd63), sel_go_d & (count_q >= 9'd47), sel_go_d & (count_q >= 9'd31), sel_go_d & (count_q >= 9'd15), sel_go_d};
   assign valid_u[256] = 1'd0;
   assign vpn_u[9251:9216] = 36'd0;
   assign iid_u[5139:5120] = 20'd0;
@@ -788,25 +901,26 @@ module walk_sched_seed002_table1 (
   generate
     for (gb = 0; gb < 256; gb = gb + 1) begin : g_entry
       wire at_or_above = above[gb];
-      wire put = app & (remove ? slot[gb+1] : slot[gb]);
+      wire remove_g = remove_grp_q[gb / 16];
+      wire put = app & (remove_g ? slot[gb+1] : slot[gb]);
       assign valid_u[(gb)*1 +: 1] = valid_q[(gb)*1 +: 1];
-      assign valid_d[(gb)*1 +: 1] = put ? 1'b1 : (remove ? (at_or_above ? valid_u[(gb+1)*1 +: 1] : valid_u[(gb)*1 +: 1]) : valid_u[(gb)*1 +: 1]);
+      assign valid_d[(gb)*1 +: 1] = put ? 1'b1 : (remove_g ? (at_or_above ? valid_u[(gb+1)*1 +: 1] : valid_u[(gb)*1 +: 1]) : valid_u[(gb)*1 +: 1]);
       assign vpn_u[(gb)*36 +: 36] = vpn_q[(gb)*36 +: 36];
-      assign vpn_d[(gb)*36 +: 36] = put ? app_vpn : (remove ? (at_or_above ? vpn_u[(gb+1)*36 +: 36] : vpn_u[(gb)*36 +: 36]) : vpn_u[(gb)*36 +: 36]);
+      assign vpn_d[(gb)*36 +: 36] = put ? app_vpn : (remove_g ? (at_or_above ? vpn_u[(gb+1)*36 +: 36] : vpn_u[(gb)*36 +: 36]) : vpn_u[(gb)*36 +: 36]);
       assign iid_u[(gb)*20 +: 20] = iid_q[(gb)*20 +: 20];
-      assign iid_d[(gb)*20 +: 20] = put ? app_iid : (remove ? (at_or_above ? iid_u[(gb+1)*20 +: 20] : iid_u[(gb)*20 +: 20]) : iid_u[(gb)*20 +: 20]);
-      assign score_u[(gb)*9 +: 9] = (a2_v_q & match_q[gb]) ? new_score : score_q[(gb)*9 +: 9];
-      assign score_d[(gb)*9 +: 9] = put ? new_score : (remove ? (at_or_above ? score_u[(gb+1)*9 +: 9] : score_u[(gb)*9 +: 9]) : score_u[(gb)*9 +: 9]);
-      assign match_u[(gb)*1 +: 1] = a1_score ? match_now[gb] : (~a2_v_q & match_q[gb]);
-      assign match_d[(gb)*1 +: 1] = put ? 1'b0 : (remove ? (at_or_above ? match_u[(gb+1)*1 +: 1] : match_u[(gb)*1 +: 1]) : match_u[(gb)*1 +: 1]);
+      assign iid_d[(gb)*20 +: 20] = put ? app_iid : (remove_g ? (at_or_above ? iid_u[(gb+1)*20 +: 20] : iid_u[(gb)*20 +: 20]) : iid_u[(gb)*20 +: 20]);
+      assign score_u[(gb)*9 +: 9] = (a4_v_q & match_q[gb]) ? arr_score_q : score_q[(gb)*9 +: 9];
+      assign score_d[(gb)*9 +: 9] = put ? arr_score_q : (remove_g ? (at_or_above ? score_u[(gb+1)*9 +: 9] : score_u[(gb)*9 +: 9]) : score_u[(gb)*9 +: 9]);
+      assign match_u[(gb)*1 +: 1] = a1_score ? match_now[gb] : (~a4_v_q & match_q[gb]);
+      assign match_d[(gb)*1 +: 1] = put ? 1'b0 : (remove_g ? (at_or_above ? match_u[(gb+1)*1 +: 1] : match_u[(gb)*1 +: 1]) : match_u[(gb)*1 +: 1]);
       assign aged_u[(gb)*1 +: 1] = aged_q[(gb)*1 +: 1];
-      assign aged_d[(gb)*1 +: 1] = put ? 1'b0 : (remove ? (at_or_above ? aged_u[(gb+1)*1 +: 1] : (aged_q[gb] | (valid_q[gb] & (credit_lo_q[(gb)*11 +: 11] == 11'd0) & (credit_hi_q[(gb)*10 +: 10] == 10'd0)))) : aged_u[(gb)*1 +: 1]);
+      assign aged_d[(gb)*1 +: 1] = put ? 1'b0 : (remove_g ? (at_or_above ? aged_u[(gb+1)*1 +: 1] : (aged_q[gb] | (valid_q[gb] & (credit_lo_q[(gb)*11 +: 11] == 11'd0) & (credit_hi_q[(gb)*10 +: 10] == 10'd0)))) : aged_u[(gb)*1 +: 1]);
       assign credit_lo_u[(gb)*11 +: 11] = credit_lo_q[(gb)*11 +: 11];
-      assign credit_lo_d[(gb)*11 +: 11] = put ? 11'd1152 : (remove ? (at_or_above ? credit_lo_u[(gb+1)*11 +: 11] : ((valid_q[gb] & ~((credit_lo_q[(gb)*11 +: 11] == 11'd0) & (credit_hi_q[(gb)*10 +: 10] == 10'd0))) ? (credit_lo_q[(gb)*11 +: 11] - 11'd1) : credit_lo_q[(gb)*11 +: 11])) : credit_lo_u[(gb)*11 +: 11]);
+      assign credit_lo_d[(gb)*11 +: 11] = put ? 11'd1152 : (remove_g ? (at_or_above ? credit_lo_u[(gb+1)*11 +: 11] : ((valid_q[gb] & ~((credit_lo_q[(gb)*11 +: 11] == 11'd0) & (credit_hi_q[(gb)*10 +: 10] == 10'd0))) ? {(credit_lo_q[(gb)*11 + 10] ^ ~(|credit_lo_q[(gb)*11 +: 10])), (credit_lo_q[(gb)*11 + 9] ^ ~(|credit_lo_q[(gb)*11 +: 9])), (credit_lo_q[(gb)*11 + 8] ^ ~(|credit_lo_q[(gb)*11 +: 8])), (credit_lo_q[(gb)*11 + 7] ^ ~(|credit_lo_q[(gb)*11 +: 7])), (credit_lo_q[(gb)*11 + 6] ^ ~(|credit_lo_q[(gb)*11 +: 6])), (credit_lo_q[(gb)*11 + 5] ^ ~(|credit_lo_q[(gb)*11 +: 5])), (credit_lo_q[(gb)*11 + 4] ^ ~(|credit_lo_q[(gb)*11 +: 4])), (credit_lo_q[(gb)*11 + 3] ^ ~(|credit_lo_q[(gb)*11 +: 3])), (credit_lo_q[(gb)*11 + 2] ^ ~(|credit_lo_q[(gb)*11 +: 2])), (credit_lo_q[(gb)*11 + 1] ^ ~(|credit_lo_q[(gb)*11 +: 1])), ~credit_lo_q[(gb)*11 + 0]} : credit_lo_q[(gb)*11 +: 11])) : credit_lo_u[(gb)*11 +: 11]);
       assign borrow_u[(gb)*1 +: 1] = 1'b0;
-      assign borrow_d[(gb)*1 +: 1] = put ? 1'b0 : (remove ? (at_or_above ? borrow_u[(gb+1)*1 +: 1] : (valid_q[gb] & ~((credit_lo_q[(gb)*11 +: 11] == 11'd0) & (credit_hi_q[(gb)*10 +: 10] == 10'd0)) & (credit_lo_q[(gb)*11 +: 11] == 11'd0))) : borrow_u[(gb)*1 +: 1]);
-      assign credit_hi_u[(gb)*10 +: 10] = borrow_q[gb] ? (credit_hi_q[(gb)*10 +: 10] - 10'd1) : credit_hi_q[(gb)*10 +: 10];
-      assign credit_hi_d[(gb)*10 +: 10] = put ? 10'd976 : (remove ? (at_or_above ? credit_hi_u[(gb+1)*10 +: 10] : credit_hi_u[(gb)*10 +: 10]) : credit_hi_u[(gb)*10 +: 10]);
+      assign borrow_d[(gb)*1 +: 1] = put ? 1'b0 : (remove_g ? (at_or_above ? borrow_u[(gb+1)*1 +: 1] : (valid_q[gb] & ~((credit_lo_q[(gb)*11 +: 11] == 11'd0) & (credit_hi_q[(gb)*10 +: 10] == 10'd0)) & (credit_lo_q[(gb)*11 +: 11] == 11'd0))) : borrow_u[(gb)*1 +: 1]);
+      assign credit_hi_u[(gb)*10 +: 10] = borrow_q[gb] ? {(credit_hi_q[(gb)*10 + 9] ^ ~(|credit_hi_q[(gb)*10 +: 9])), (credit_hi_q[(gb)*10 + 8] ^ ~(|credit_hi_q[(gb)*10 +: 8])), (credit_hi_q[(gb)*10 + 7] ^ ~(|credit_hi_q[(gb)*10 +: 7])), (credit_hi_q[(gb)*10 + 6] ^ ~(|credit_hi_q[(gb)*10 +: 6])), (credit_hi_q[(gb)*10 + 5] ^ ~(|credit_hi_q[(gb)*10 +: 5])), (credit_hi_q[(gb)*10 + 4] ^ ~(|credit_hi_q[(gb)*10 +: 4])), (credit_hi_q[(gb)*10 + 3] ^ ~(|credit_hi_q[(gb)*10 +: 3])), (credit_hi_q[(gb)*10 + 2] ^ ~(|credit_hi_q[(gb)*10 +: 2])), (credit_hi_q[(gb)*10 + 1] ^ ~(|credit_hi_q[(gb)*10 +: 1])), ~credit_hi_q[(gb)*10 + 0]} : credit_hi_q[(gb)*10 +: 10];
+      assign credit_hi_d[(gb)*10 +: 10] = put ? 10'd976 : (remove_g ? (at_or_above ? credit_hi_u[(gb+1)*10 +: 10] : credit_hi_u[(gb)*10 +: 10]) : credit_hi_u[(gb)*10 +: 10]);
     end
   endgenerate
   assign f_v_d = done_valid_i;
@@ -819,13 +933,10 @@ module walk_sched_seed002_table1 (
   assign pwc1_any_d = |pwc1_hit_d;
   assign pwc1_cand = ~pwc1_gvic_q;
   assign pwc1_inv = pwc1_cand & ~pwc1_valid_q;
-  assign pwc1_use_inv = |pwc1_inv;
   assign pwc1_zero = pwc1_cand & {(pwc1_ctr_q[(3)*2 +: 2] == 2'd0), (pwc1_ctr_q[(2)*2 +: 2] == 2'd0), (pwc1_ctr_q[(1)*2 +: 2] == 2'd0), (pwc1_ctr_q[(0)*2 +: 2] == 2'd0)};
-  assign pwc1_use_zero = ~pwc1_use_inv & (|pwc1_zero);
-  assign pwc1_use_all = ~pwc1_use_inv & ~(|pwc1_zero);
-  assign pwc1_right3 = (((pwc1_use_inv & pwc1_inv[3]) | (pwc1_use_zero & pwc1_zero[3]) | (pwc1_use_all & pwc1_cand[3]))) & (pwc1_plru_q[2] | ~(((pwc1_use_inv & pwc1_inv[2]) | (pwc1_use_zero & pwc1_zero[2]) | (pwc1_use_all & pwc1_cand[2]))));
-  assign pwc1_right2 = (((pwc1_use_inv & pwc1_inv[1]) | (pwc1_use_zero & pwc1_zero[1]) | (pwc1_use_all & pwc1_cand[1]))) & (pwc1_plru_q[1] | ~(((pwc1_use_inv & pwc1_inv[0]) | (pwc1_use_zero & pwc1_zero[0]) | (pwc1_use_all & pwc1_cand[0]))));
-  assign pwc1_right1 = (((pwc1_use_inv & (|pwc1_inv[3:2])) | (pwc1_use_zero & (|pwc1_zero[3:2])) | (pwc1_use_all & (|pwc1_cand[3:2])))) & (pwc1_plru_q[0] | ~(((pwc1_use_inv & (|pwc1_inv[1:0])) | (pwc1_use_zero & (|pwc1_zero[1:0])) | (pwc1_use_all & (|pwc1_cand[1:0])))));
+  assign pwc1_right3 = pwc1_inv[2] ? (pwc1_inv[3] & pwc1_plru_q[2]) : (pwc1_inv[3] | (pwc1_zero[2] ? (pwc1_zero[3] & pwc1_plru_q[2]) : (pwc1_zero[3] | (pwc1_cand[3] & (pwc1_plru_q[2] | ~pwc1_cand[2])))));
+  assign pwc1_right2 = pwc1_inv[0] ? (pwc1_inv[1] & pwc1_plru_q[1]) : (pwc1_inv[1] | (pwc1_zero[0] ? (pwc1_zero[1] & pwc1_plru_q[1]) : (pwc1_zero[1] | (pwc1_cand[1] & (pwc1_plru_q[1] | ~pwc1_cand[0])))));
+  assign pwc1_right1 = (|pwc1_inv[1:0]) ? ((|pwc1_inv[3:2]) & pwc1_plru_q[0]) : ((|pwc1_inv[3:2]) | ((|pwc1_zero[1:0]) ? ((|pwc1_zero[3:2]) & pwc1_plru_q[0]) : ((|pwc1_zero[3:2]) | ((|pwc1_cand[3:2]) & (pwc1_plru_q[0] | ~(|pwc1_cand[1:0]))))));
   assign pwc1_victim_oh = {(pwc1_right1 & pwc1_right3), (pwc1_right1 & ~pwc1_right3), (~pwc1_right1 & pwc1_right2), (~pwc1_right1 & ~pwc1_right2)};
   assign pwc1_gvic_d = f_v_q ? pwc1_victim_oh : 4'd0;
   assign pwc1_hit_f = {pwc1_valid_q[3] & (pwc1_tag_q[(3)*9 +: 9] == f_vpn_q[26:18]), pwc1_valid_q[2] & (pwc1_tag_q[(2)*9 +: 9] == f_vpn_q[26:18]), pwc1_valid_q[1] & (pwc1_tag_q[(1)*9 +: 9] == f_vpn_q[26:18]), pwc1_valid_q[0] & (pwc1_tag_q[(0)*9 +: 9] == f_vpn_q[26:18])};
@@ -849,17 +960,14 @@ module walk_sched_seed002_table1 (
   assign pwc2_any_d = |pwc2_hit_d;
   assign pwc2_cand = ~pwc2_gvic_q;
   assign pwc2_inv = pwc2_cand & ~pwc2_valid_q;
-  assign pwc2_use_inv = |pwc2_inv;
   assign pwc2_zero = pwc2_cand & {(pwc2_ctr_q[(7)*2 +: 2] == 2'd0), (pwc2_ctr_q[(6)*2 +: 2] == 2'd0), (pwc2_ctr_q[(5)*2 +: 2] == 2'd0), (pwc2_ctr_q[(4)*2 +: 2] == 2'd0), (pwc2_ctr_q[(3)*2 +: 2] == 2'd0), (pwc2_ctr_q[(2)*2 +: 2] == 2'd0), (pwc2_ctr_q[(1)*2 +: 2] == 2'd0), (pwc2_ctr_q[(0)*2 +: 2] == 2'd0)};
-  assign pwc2_use_zero = ~pwc2_use_inv & (|pwc2_zero);
-  assign pwc2_use_all = ~pwc2_use_inv & ~(|pwc2_zero);
-  assign pwc2_right7 = (((pwc2_use_inv & pwc2_inv[7]) | (pwc2_use_zero & pwc2_zero[7]) | (pwc2_use_all & pwc2_cand[7]))) & (pwc2_plru_q[6] | ~(((pwc2_use_inv & pwc2_inv[6]) | (pwc2_use_zero & pwc2_zero[6]) | (pwc2_use_all & pwc2_cand[6]))));
-  assign pwc2_right6 = (((pwc2_use_inv & pwc2_inv[5]) | (pwc2_use_zero & pwc2_zero[5]) | (pwc2_use_all & pwc2_cand[5]))) & (pwc2_plru_q[5] | ~(((pwc2_use_inv & pwc2_inv[4]) | (pwc2_use_zero & pwc2_zero[4]) | (pwc2_use_all & pwc2_cand[4]))));
-  assign pwc2_right5 = (((pwc2_use_inv & pwc2_inv[3]) | (pwc2_use_zero & pwc2_zero[3]) | (pwc2_use_all & pwc2_cand[3]))) & (pwc2_plru_q[4] | ~(((pwc2_use_inv & pwc2_inv[2]) | (pwc2_use_zero & pwc2_zero[2]) | (pwc2_use_all & pwc2_cand[2]))));
-  assign pwc2_right4 = (((pwc2_use_inv & pwc2_inv[1]) | (pwc2_use_zero & pwc2_zero[1]) | (pwc2_use_all & pwc2_cand[1]))) & (pwc2_plru_q[3] | ~(((pwc2_use_inv & pwc2_inv[0]) | (pwc2_use_zero & pwc2_zero[0]) | (pwc2_use_all & pwc2_cand[0]))));
-  assign pwc2_right3 = (((pwc2_use_inv & (|pwc2_inv[7:6])) | (pwc2_use_zero & (|pwc2_zero[7:6])) | (pwc2_use_all & (|pwc2_cand[7:6])))) & (pwc2_plru_q[2] | ~(((pwc2_use_inv & (|pwc2_inv[5:4])) | (pwc2_use_zero & (|pwc2_zero[5:4])) | (pwc2_use_all & (|pwc2_cand[5:4])))));
-  assign pwc2_right2 = (((pwc2_use_inv & (|pwc2_inv[3:2])) | (pwc2_use_zero & (|pwc2_zero[3:2])) | (pwc2_use_all & (|pwc2_cand[3:2])))) & (pwc2_plru_q[1] | ~(((pwc2_use_inv & (|pwc2_inv[1:0])) | (pwc2_use_zero & (|pwc2_zero[1:0])) | (pwc2_use_all & (|pwc2_cand[1:0])))));
-  assign pwc2_right1 = (((pwc2_use_inv & (|pwc2_inv[7:4])) | (pwc2_use_zero & (|pwc2_zero[7:4])) | (pwc2_use_all & (|pwc2_cand[7:4])))) & (pwc2_plru_q[0] | ~(((pwc2_use_inv & (|pwc2_inv[3:0])) | (pwc2_use_zero & (|pwc2_zero[3:0])) | (pwc2_use_all & (|pwc2_cand[3:0])))));
+  assign pwc2_right7 = pwc2_inv[6] ? (pwc2_inv[7] & pwc2_plru_q[6]) : (pwc2_inv[7] | (pwc2_zero[6] ? (pwc2_zero[7] & pwc2_plru_q[6]) : (pwc2_zero[7] | (pwc2_cand[7] & (pwc2_plru_q[6] | ~pwc2_cand[6])))));
+  assign pwc2_right6 = pwc2_inv[4] ? (pwc2_inv[5] & pwc2_plru_q[5]) : (pwc2_inv[5] | (pwc2_zero[4] ? (pwc2_zero[5] & pwc2_plru_q[5]) : (pwc2_zero[5] | (pwc2_cand[5] & (pwc2_plru_q[5] | ~pwc2_cand[4])))));
+  assign pwc2_right5 = pwc2_inv[2] ? (pwc2_inv[3] & pwc2_plru_q[4]) : (pwc2_inv[3] | (pwc2_zero[2] ? (pwc2_zero[3] & pwc2_plru_q[4]) : (pwc2_zero[3] | (pwc2_cand[3] & (pwc2_plru_q[4] | ~pwc2_cand[2])))));
+  assign pwc2_right4 = pwc2_inv[0] ? (pwc2_inv[1] & pwc2_plru_q[3]) : (pwc2_inv[1] | (pwc2_zero[0] ? (pwc2_zero[1] & pwc2_plru_q[3]) : (pwc2_zero[1] | (pwc2_cand[1] & (pwc2_plru_q[3] | ~pwc2_cand[0])))));
+  assign pwc2_right3 = (|pwc2_inv[5:4]) ? ((|pwc2_inv[7:6]) & pwc2_plru_q[2]) : ((|pwc2_inv[7:6]) | ((|pwc2_zero[5:4]) ? ((|pwc2_zero[7:6]) & pwc2_plru_q[2]) : ((|pwc2_zero[7:6]) | ((|pwc2_cand[7:6]) & (pwc2_plru_q[2] | ~(|pwc2_cand[5:4]))))));
+  assign pwc2_right2 = (|pwc2_inv[1:0]) ? ((|pwc2_inv[3:2]) & pwc2_plru_q[1]) : ((|pwc2_inv[3:2]) | ((|pwc2_zero[1:0]) ? ((|pwc2_zero[3:2]) & pwc2_plru_q[1]) : ((|pwc2_zero[3:2]) | ((|pwc2_cand[3:2]) & (pwc2_plru_q[1] | ~(|pwc2_cand[1:0]))))));
+  assign pwc2_right1 = (|pwc2_inv[3:0]) ? ((|pwc2_inv[7:4]) & pwc2_plru_q[0]) : ((|pwc2_inv[7:4]) | ((|pwc2_zero[3:0]) ? ((|pwc2_zero[7:4]) & pwc2_plru_q[0]) : ((|pwc2_zero[7:4]) | ((|pwc2_cand[7:4]) & (pwc2_plru_q[0] | ~(|pwc2_cand[3:0]))))));
   assign pwc2_victim_oh = {(pwc2_right1 & pwc2_right3 & pwc2_right7), (pwc2_right1 & pwc2_right3 & ~pwc2_right7), (pwc2_right1 & ~pwc2_right3 & pwc2_right6), (pwc2_right1 & ~pwc2_right3 & ~pwc2_right6), (~pwc2_right1 & pwc2_right2 & pwc2_right5), (~pwc2_right1 & pwc2_right2 & ~pwc2_right5), (~pwc2_right1 & ~pwc2_right2 & pwc2_right4), (~pwc2_right1 & ~pwc2_right2 & ~pwc2_right4)};
   assign pwc2_gvic_d = f_v_q ? pwc2_victim_oh : 8'd0;
   assign pwc2_hit_f = {pwc2_valid_q[7] & (pwc2_tag_q[(7)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[6] & (pwc2_tag_q[(6)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[5] & (pwc2_tag_q[(5)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[4] & (pwc2_tag_q[(4)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[3] & (pwc2_tag_q[(3)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[2] & (pwc2_tag_q[(2)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[1] & (pwc2_tag_q[(1)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[0] & (pwc2_tag_q[(0)*18 +: 18] == f_vpn_q[26:9])};
@@ -883,41 +991,38 @@ module walk_sched_seed002_table1 (
   assign pwc3_any_d = |pwc3_hit_d;
   assign pwc3_cand = ~pwc3_gvic_q;
   assign pwc3_inv = pwc3_cand & ~pwc3_valid_q;
-  assign pwc3_use_inv = |pwc3_inv;
   assign pwc3_zero = pwc3_cand & {(pwc3_ctr_q[(31)*2 +: 2] == 2'd0), (pwc3_ctr_q[(30)*2 +: 2] == 2'd0), (pwc3_ctr_q[(29)*2 +: 2] == 2'd0), (pwc3_ctr_q[(28)*2 +: 2] == 2'd0), (pwc3_ctr_q[(27)*2 +: 2] == 2'd0), (pwc3_ctr_q[(26)*2 +: 2] == 2'd0), (pwc3_ctr_q[(25)*2 +: 2] == 2'd0), (pwc3_ctr_q[(24)*2 +: 2] == 2'd0), (pwc3_ctr_q[(23)*2 +: 2] == 2'd0), (pwc3_ctr_q[(22)*2 +: 2] == 2'd0), (pwc3_ctr_q[(21)*2 +: 2] == 2'd0), (pwc3_ctr_q[(20)*2 +: 2] == 2'd0), (pwc3_ctr_q[(19)*2 +: 2] == 2'd0), (pwc3_ctr_q[(18)*2 +: 2] == 2'd0), (pwc3_ctr_q[(17)*2 +: 2] == 2'd0), (pwc3_ctr_q[(16)*2 +: 2] == 2'd0), (pwc3_ctr_q[(15)*2 +: 2] == 2'd0), (pwc3_ctr_q[(14)*2 +: 2] == 2'd0), (pwc3_ctr_q[(13)*2 +: 2] == 2'd0), (pwc3_ctr_q[(12)*2 +: 2] == 2'd0), (pwc3_ctr_q[(11)*2 +: 2] == 2'd0), (pwc3_ctr_q[(10)*2 +: 2] == 2'd0), (pwc3_ctr_q[(9)*2 +: 2] == 2'd0), (pwc3_ctr_q[(8)*2 +: 2] == 2'd0), (pwc3_ctr_q[(7)*2 +: 2] == 2'd0), (pwc3_ctr_q[(6)*2 +: 2] == 2'd0), (pwc3_ctr_q[(5)*2 +: 2] == 2'd0), (pwc3_ctr_q[(4)*2 +: 2] == 2'd0), (pwc3_ctr_q[(3)*2 +: 2] == 2'd0), (pwc3_ctr_q[(2)*2 +: 2] == 2'd0), (pwc3_ctr_q[(1)*2 +: 2] == 2'd0), (pwc3_ctr_q[(0)*2 +: 2] == 2'd0)};
-  assign pwc3_use_zero = ~pwc3_use_inv & (|pwc3_zero);
-  assign pwc3_use_all = ~pwc3_use_inv & ~(|pwc3_zero);
-  assign pwc3_right31 = (((pwc3_use_inv & pwc3_inv[31]) | (pwc3_use_zero & pwc3_zero[31]) | (pwc3_use_all & pwc3_cand[31]))) & (pwc3_plru_q[30] | ~(((pwc3_use_inv & pwc3_inv[30]) | (pwc3_use_zero & pwc3_zero[30]) | (pwc3_use_all & pwc3_cand[30]))));
-  assign pwc3_right30 = (((pwc3_use_inv & pwc3_inv[29]) | (pwc3_use_zero & pwc3_zero[29]) | (pwc3_use_all & pwc3_cand[29]))) & (pwc3_plru_q[29] | ~(((pwc3_use_inv & pwc3_inv[28]) | (pwc3_use_zero & pwc3_zero[28]) | (pwc3_use_all & pwc3_cand[28]))));
-  assign pwc3_right29 = (((pwc3_use_inv & pwc3_inv[27]) | (pwc3_use_zero & pwc3_zero[27]) | (pwc3_use_all & pwc3_cand[27]))) & (pwc3_plru_q[28] | ~(((pwc3_use_inv & pwc3_inv[26]) | (pwc3_use_zero & pwc3_zero[26]) | (pwc3_use_all & pwc3_cand[26]))));
-  assign pwc3_right28 = (((pwc3_use_inv & pwc3_inv[25]) | (pwc3_use_zero & pwc3_zero[25]) | (pwc3_use_all & pwc3_cand[25]))) & (pwc3_plru_q[27] | ~(((pwc3_use_inv & pwc3_inv[24]) | (pwc3_use_zero & pwc3_zero[24]) | (pwc3_use_all & pwc3_cand[24]))));
-  assign pwc3_right27 = (((pwc3_use_inv & pwc3_inv[23]) | (pwc3_use_zero & pwc3_zero[23]) | (pwc3_use_all & pwc3_cand[23]))) & (pwc3_plru_q[26] | ~(((pwc3_use_inv & pwc3_inv[22]) | (pwc3_use_zero & pwc3_zero[22]) | (pwc3_use_all & pwc3_cand[22]))));
-  assign pwc3_right26 = (((pwc3_use_inv & pwc3_inv[21]) | (pwc3_use_zero & pwc3_zero[21]) | (pwc3_use_all & pwc3_cand[21]))) & (pwc3_plru_q[25] | ~(((pwc3_use_inv & pwc3_inv[20]) | (pwc3_use_zero & pwc3_zero[20]) | (pwc3_use_all & pwc3_cand[20]))));
-  assign pwc3_right25 = (((pwc3_use_inv & pwc3_inv[19]) | (pwc3_use_zero & pwc3_zero[19]) | (pwc3_use_all & pwc3_cand[19]))) & (pwc3_plru_q[24] | ~(((pwc3_use_inv & pwc3_inv[18]) | (pwc3_use_zero & pwc3_zero[18]) | (pwc3_use_all & pwc3_cand[18]))));
-  assign pwc3_right24 = (((pwc3_use_inv & pwc3_inv[17]) | (pwc3_use_zero & pwc3_zero[17]) | (pwc3_use_all & pwc3_cand[17]))) & (pwc3_plru_q[23] | ~(((pwc3_use_inv & pwc3_inv[16]) | (pwc3_use_zero & pwc3_zero[16]) | (pwc3_use_all & pwc3_cand[16]))));
-  assign pwc3_right23 = (((pwc3_use_inv & pwc3_inv[15]) | (pwc3_use_zero & pwc3_zero[15]) | (pwc3_use_all & pwc3_cand[15]))) & (pwc3_plru_q[22] | ~(((pwc3_use_inv & pwc3_inv[14]) | (pwc3_use_zero & pwc3_zero[14]) | (pwc3_use_all & pwc3_cand[14]))));
-  assign pwc3_right22 = (((pwc3_use_inv & pwc3_inv[13]) | (pwc3_use_zero & pwc3_zero[13]) | (pwc3_use_all & pwc3_cand[13]))) & (pwc3_plru_q[21] | ~(((pwc3_use_inv & pwc3_inv[12]) | (pwc3_use_zero & pwc3_zero[12]) | (pwc3_use_all & pwc3_cand[12]))));
-  assign pwc3_right21 = (((pwc3_use_inv & pwc3_inv[11]) | (pwc3_use_zero & pwc3_zero[11]) | (pwc3_use_all & pwc3_cand[11]))) & (pwc3_plru_q[20] | ~(((pwc3_use_inv & pwc3_inv[10]) | (pwc3_use_zero & pwc3_zero[10]) | (pwc3_use_all & pwc3_cand[10]))));
-  assign pwc3_right20 = (((pwc3_use_inv & pwc3_inv[9]) | (pwc3_use_zero & pwc3_zero[9]) | (pwc3_use_all & pwc3_cand[9]))) & (pwc3_plru_q[19] | ~(((pwc3_use_inv & pwc3_inv[8]) | (pwc3_use_zero & pwc3_zero[8]) | (pwc3_use_all & pwc3_cand[8]))));
-  assign pwc3_right19 = (((pwc3_use_inv & pwc3_inv[7]) | (pwc3_use_zero & pwc3_zero[7]) | (pwc3_use_all & pwc3_cand[7]))) & (pwc3_plru_q[18] | ~(((pwc3_use_inv & pwc3_inv[6]) | (pwc3_use_zero & pwc3_zero[6]) | (pwc3_use_all & pwc3_cand[6]))));
-  assign pwc3_right18 = (((pwc3_use_inv & pwc3_inv[5]) | (pwc3_use_zero & pwc3_zero[5]) | (pwc3_use_all & pwc3_cand[5]))) & (pwc3_plru_q[17] | ~(((pwc3_use_inv & pwc3_inv[4]) | (pwc3_use_zero & pwc3_zero[4]) | (pwc3_use_all & pwc3_cand[4]))));
-  assign pwc3_right17 = (((pwc3_use_inv & pwc3_inv[3]) | (pwc3_use_zero & pwc3_zero[3]) | (pwc3_use_all & pwc3_cand[3]))) & (pwc3_plru_q[16] | ~(((pwc3_use_inv & pwc3_inv[2]) | (pwc3_use_zero & pwc3_zero[2]) | (pwc3_use_all & pwc3_cand[2]))));
-  assign pwc3_right16 = (((pwc3_use_inv & pwc3_inv[1]) | (pwc3_use_zero & pwc3_zero[1]) | (pwc3_use_all & pwc3_cand[1]))) & (pwc3_plru_q[15] | ~(((pwc3_use_inv & pwc3_inv[0]) | (pwc3_use_zero & pwc3_zero[0]) | (pwc3_use_all & pwc3_cand[0]))));
-  assign pwc3_right15 = (((pwc3_use_inv & (|pwc3_inv[31:30])) | (pwc3_use_zero & (|pwc3_zero[31:30])) | (pwc3_use_all & (|pwc3_cand[31:30])))) & (pwc3_plru_q[14] | ~(((pwc3_use_inv & (|pwc3_inv[29:28])) | (pwc3_use_zero & (|pwc3_zero[29:28])) | (pwc3_use_all & (|pwc3_cand[29:28])))));
-  assign pwc3_right14 = (((pwc3_use_inv & (|pwc3_inv[27:26])) | (pwc3_use_zero & (|pwc3_zero[27:26])) | (pwc3_use_all & (|pwc3_cand[27:26])))) & (pwc3_plru_q[13] | ~(((pwc3_use_inv & (|pwc3_inv[25:24])) | (pwc3_use_zero & (|pwc3_zero[25:24])) | (pwc3_use_all & (|pwc3_cand[25:24])))));
-  assign pwc3_right13 = (((pwc3_use_inv & (|pwc3_inv[23:22])) | (pwc3_use_zero & (|pwc3_zero[23:22])) | (pwc3_use_all & (|pwc3_cand[23:22])))) & (pwc3_plru_q[12] | ~(((pwc3_use_inv & (|pwc3_inv[21:20])) | (pwc3_use_zero & (|pwc3_zero[21:20])) | (pwc3_use_all & (|pwc3_cand[21:20])))));
-  assign pwc3_right12 = (((pwc3_use_inv & (|pwc3_inv[19:18])) | (pwc3_use_zero & (|pwc3_zero[19:18])) | (pwc3_use_all & (|pwc3_cand[19:18])))) & (pwc3_plru_q[11] | ~(((pwc3_use_inv & (|pwc3_inv[17:16])) | (pwc3_use_zero & (|pwc3_zero[17:16])) | (pwc3_use_all & (|pwc3_cand[17:16])))));
-  assign pwc3_right11 = (((pwc3_use_inv & (|pwc3_inv[15:14])) | (pwc3_use_zero & (|pwc3_zero[15:14])) | (pwc3_use_all & (|pwc3_cand[15:14])))) & (pwc3_plru_q[10] | ~(((pwc3_use_inv & (|pwc3_inv[13:12])) | (pwc3_use_zero & (|pwc3_zero[13:12])) | (pwc3_use_all & (|pwc3_cand[13:12])))));
-  assign pwc3_right10 = (((pwc3_use_inv & (|pwc3_inv[11:10])) | (pwc3_use_zero & (|pwc3_zero[11:10])) | (pwc3_use_all & (|pwc3_cand[11:10])))) & (pwc3_plru_q[9] | ~(((pwc3_use_inv & (|pwc3_inv[9:8])) | (pwc3_use_zero & (|pwc3_zero[9:8])) | (pwc3_use_all & (|pwc3_cand[9:8])))));
-  assign pwc3_right9 = (((pwc3_use_inv & (|pwc3_inv[7:6])) | (pwc3_use_zero & (|pwc3_zero[7:6])) | (pwc3_use_all & (|pwc3_cand[7:6])))) & (pwc3_plru_q[8] | ~(((pwc3_use_inv & (|pwc3_inv[5:4])) | (pwc3_use_zero & (|pwc3_zero[5:4])) | (pwc3_use_all & (|pwc3_cand[5:4])))));
-  assign pwc3_right8 = (((pwc3_use_inv & (|pwc3_inv[3:2])) | (pwc3_use_zero & (|pwc3_zero[3:2])) | (pwc3_use_all & (|pwc3_cand[3:2])))) & (pwc3_plru_q[7] | ~(((pwc3_use_inv & (|pwc3_inv[1:0])) | (pwc3_use_zero & (|pwc3_zero[1:0])) | (pwc3_use_all & (|pwc3_cand[1:0])))));
-  assign pwc3_right7 = (((pwc3_use_inv & (|pwc3_inv[31:28])) | (pwc3_use_zero & (|pwc3_zero[31:28])) | (pwc3_use_all & (|pwc3_cand[31:28])))) & (pwc3_plru_q[6] | ~(((pwc3_use_inv & (|pwc3_inv[27:24])) | (pwc3_use_zero & (|pwc3_zero[27:24])) | (pwc3_use_all & (|pwc3_cand[27:24])))));
-  assign pwc3_right6 = (((pwc3_use_inv & (|pwc3_inv[23:20])) | (pwc3_use_zero & (|pwc3_zero[23:20])) | (pwc3_use_all & (|pwc3_cand[23:20])))) & (pwc3_plru_q[5] | ~(((pwc3_use_inv & (|pwc3_inv[19:16])) | (pwc3_use_zero & (|pwc3_zero[19:16])) | (pwc3_use_all & (|pwc3_cand[19:16])))));
-  assign pwc3_right5 = (((pwc3_use_inv & (|pwc3_inv[15:12])) | (pwc3_use_zero & (|pwc3_zero[15:12])) | (pwc3_use_all & (|pwc3_cand[15:12])))) & (pwc3_plru_q[4] | ~(((pwc3_use_inv & (|pwc3_inv[11:8])) | (pwc3_use_zero & (|pwc3_zero[11:8])) | (pwc3_use_all & (|pwc3_cand[11:8])))));
-  assign pwc3_right4 = (((pwc3_use_inv & (|pwc3_inv[7:4])) | (pwc3_use_zero & (|pwc3_zero[7:4])) | (pwc3_use_all & (|pwc3_cand[7:4])))) & (pwc3_plru_q[3] | ~(((pwc3_use_inv & (|pwc3_inv[3:0])) | (pwc3_use_zero & (|pwc3_zero[3:0])) | (pwc3_use_all & (|pwc3_cand[3:0])))));
-  assign pwc3_right3 = (((pwc3_use_inv & (|pwc3_inv[31:24])) | (pwc3_use_zero & (|pwc3_zero[31:24])) | (pwc3_use_all & (|pwc3_cand[31:24])))) & (pwc3_plru_q[2] | ~(((pwc3_use_inv & (|pwc3_inv[23:16])) | (pwc3_use_zero & (|pwc3_zero[23:16])) | (pwc3_use_all & (|pwc3_cand[23:16])))));
-  assign pwc3_right2 = (((pwc3_use_inv & (|pwc3_inv[15:8])) | (pwc3_use_zero & (|pwc3_zero[15:8])) | (pwc3_use_all & (|pwc3_cand[15:8])))) & (pwc3_plru_q[1] | ~(((pwc3_use_inv & (|pwc3_inv[7:0])) | (pwc3_use_zero & (|pwc3_zero[7:0])) | (pwc3_use_all & (|pwc3_cand[7:0])))));
-  assign pwc3_right1 = (((pwc3_use_inv & (|pwc3_inv[31:16])) | (pwc3_use_zero & (|pwc3_zero[31:16])) | (pwc3_use_all & (|pwc3_cand[31:16])))) & (pwc3_plru_q[0] | ~(((pwc3_use_inv & (|pwc3_inv[15:0])) | (pwc3_use_zero & (|pwc3_zero[15:0])) | (pwc3_use_all & (|pwc3_cand[15:0])))));
+  assign pwc3_right31 = pwc3_inv[30] ? (pwc3_inv[31] & pwc3_plru_q[30]) : (pwc3_inv[31] | (pwc3_zero[30] ? (pwc3_zero[31] & pwc3_plru_q[30]) : (pwc3_zero[31] | (pwc3_cand[31] & (pwc3_plru_q[30] | ~pwc3_cand[30])))));
+  assign pwc3_right30 = pwc3_inv[28] ? (pwc3_inv[29] & pwc3_plru_q[29]) : (pwc3_inv[29] | (pwc3_zero[28] ? (pwc3_zero[29] & pwc3_plru_q[29]) : (pwc3_zero[29] | (pwc3_cand[29] & (pwc3_plru_q[29] | ~pwc3_cand[28])))));
+  assign pwc3_right29 = pwc3_inv[26] ? (pwc3_inv[27] & pwc3_plru_q[28]) : (pwc3_inv[27] | (pwc3_zero[26] ? (pwc3_zero[27] & pwc3_plru_q[28]) : (pwc3_zero[27] | (pwc3_cand[27] & (pwc3_plru_q[28] | ~pwc3_cand[26])))));
+  assign pwc3_right28 = pwc3_inv[24] ? (pwc3_inv[25] & pwc3_plru_q[27]) : (pwc3_inv[25] | (pwc3_zero[24] ? (pwc3_zero[25] & pwc3_plru_q[27]) : (pwc3_zero[25] | (pwc3_cand[25] & (pwc3_plru_q[27] | ~pwc3_cand[24])))));
+  assign pwc3_right27 = pwc3_inv[22] ? (pwc3_inv[23] & pwc3_plru_q[26]) : (pwc3_inv[23] | (pwc3_zero[22] ? (pwc3_zero[23] & pwc3_plru_q[26]) : (pwc3_zero[23] | (pwc3_cand[23] & (pwc3_plru_q[26] | ~pwc3_cand[22])))));
+  assign pwc3_right26 = pwc3_inv[20] ? (pwc3_inv[21] & pwc3_plru_q[25]) : (pwc3_inv[21] | (pwc3_zero[20] ? (pwc3_zero[21] & pwc3_plru_q[25]) : (pwc3_zero[21] | (pwc3_cand[21] & (pwc3_plru_q[25] | ~pwc3_cand[20])))));
+  assign pwc3_right25 = pwc3_inv[18] ? (pwc3_inv[19] & pwc3_plru_q[24]) : (pwc3_inv[19] | (pwc3_zero[18] ? (pwc3_zero[19] & pwc3_plru_q[24]) : (pwc3_zero[19] | (pwc3_cand[19] & (pwc3_plru_q[24] | ~pwc3_cand[18])))));
+  assign pwc3_right24 = pwc3_inv[16] ? (pwc3_inv[17] & pwc3_plru_q[23]) : (pwc3_inv[17] | (pwc3_zero[16] ? (pwc3_zero[17] & pwc3_plru_q[23]) : (pwc3_zero[17] | (pwc3_cand[17] & (pwc3_plru_q[23] | ~pwc3_cand[16])))));
+  assign pwc3_right23 = pwc3_inv[14] ? (pwc3_inv[15] & pwc3_plru_q[22]) : (pwc3_inv[15] | (pwc3_zero[14] ? (pwc3_zero[15] & pwc3_plru_q[22]) : (pwc3_zero[15] | (pwc3_cand[15] & (pwc3_plru_q[22] | ~pwc3_cand[14])))));
+  assign pwc3_right22 = pwc3_inv[12] ? (pwc3_inv[13] & pwc3_plru_q[21]) : (pwc3_inv[13] | (pwc3_zero[12] ? (pwc3_zero[13] & pwc3_plru_q[21]) : (pwc3_zero[13] | (pwc3_cand[13] & (pwc3_plru_q[21] | ~pwc3_cand[12])))));
+  assign pwc3_right21 = pwc3_inv[10] ? (pwc3_inv[11] & pwc3_plru_q[20]) : (pwc3_inv[11] | (pwc3_zero[10] ? (pwc3_zero[11] & pwc3_plru_q[20]) : (pwc3_zero[11] | (pwc3_cand[11] & (pwc3_plru_q[20] | ~pwc3_cand[10])))));
+  assign pwc3_right20 = pwc3_inv[8] ? (pwc3_inv[9] & pwc3_plru_q[19]) : (pwc3_inv[9] | (pwc3_zero[8] ? (pwc3_zero[9] & pwc3_plru_q[19]) : (pwc3_zero[9] | (pwc3_cand[9] & (pwc3_plru_q[19] | ~pwc3_cand[8])))));
+  assign pwc3_right19 = pwc3_inv[6] ? (pwc3_inv[7] & pwc3_plru_q[18]) : (pwc3_inv[7] | (pwc3_zero[6] ? (pwc3_zero[7] & pwc3_plru_q[18]) : (pwc3_zero[7] | (pwc3_cand[7] & (pwc3_plru_q[18] | ~pwc3_cand[6])))));
+  assign pwc3_right18 = pwc3_inv[4] ? (pwc3_inv[5] & pwc3_plru_q[17]) : (pwc3_inv[5] | (pwc3_zero[4] ? (pwc3_zero[5] & pwc3_plru_q[17]) : (pwc3_zero[5] | (pwc3_cand[5] & (pwc3_plru_q[17] | ~pwc3_cand[4])))));
+  assign pwc3_right17 = pwc3_inv[2] ? (pwc3_inv[3] & pwc3_plru_q[16]) : (pwc3_inv[3] | (pwc3_zero[2] ? (pwc3_zero[3] & pwc3_plru_q[16]) : (pwc3_zero[3] | (pwc3_cand[3] & (pwc3_plru_q[16] | ~pwc3_cand[2])))));
+  assign pwc3_right16 = pwc3_inv[0] ? (pwc3_inv[1] & pwc3_plru_q[15]) : (pwc3_inv[1] | (pwc3_zero[0] ? (pwc3_zero[1] & pwc3_plru_q[15]) : (pwc3_zero[1] | (pwc3_cand[1] & (pwc3_plru_q[15] | ~pwc3_cand[0])))));
+  assign pwc3_right15 = (|pwc3_inv[29:28]) ? ((|pwc3_inv[31:30]) & pwc3_plru_q[14]) : ((|pwc3_inv[31:30]) | ((|pwc3_zero[29:28]) ? ((|pwc3_zero[31:30]) & pwc3_plru_q[14]) : ((|pwc3_zero[31:30]) | ((|pwc3_cand[31:30]) & (pwc3_plru_q[14] | ~(|pwc3_cand[29:28]))))));
+  assign pwc3_right14 = (|pwc3_inv[25:24]) ? ((|pwc3_inv[27:26]) & pwc3_plru_q[13]) : ((|pwc3_inv[27:26]) | ((|pwc3_zero[25:24]) ? ((|pwc3_zero[27:26]) & pwc3_plru_q[13]) : ((|pwc3_zero[27:26]) | ((|pwc3_cand[27:26]) & (pwc3_plru_q[13] | ~(|pwc3_cand[25:24]))))));
+  assign pwc3_right13 = (|pwc3_inv[21:20]) ? ((|pwc3_inv[23:22]) & pwc3_plru_q[12]) : ((|pwc3_inv[23:22]) | ((|pwc3_zero[21:20]) ? ((|pwc3_zero[23:22]) & pwc3_plru_q[12]) : ((|pwc3_zero[23:22]) | ((|pwc3_cand[23:22]) & (pwc3_plru_q[12] | ~(|pwc3_cand[21:20]))))));
+  assign pwc3_right12 = (|pwc3_inv[17:16]) ? ((|pwc3_inv[19:18]) & pwc3_plru_q[11]) : ((|pwc3_inv[19:18]) | ((|pwc3_zero[17:16]) ? ((|pwc3_zero[19:18]) & pwc3_plru_q[11]) : ((|pwc3_zero[19:18]) | ((|pwc3_cand[19:18]) & (pwc3_plru_q[11] | ~(|pwc3_cand[17:16]))))));
+  assign pwc3_right11 = (|pwc3_inv[13:12]) ? ((|pwc3_inv[15:14]) & pwc3_plru_q[10]) : ((|pwc3_inv[15:14]) | ((|pwc3_zero[13:12]) ? ((|pwc3_zero[15:14]) & pwc3_plru_q[10]) : ((|pwc3_zero[15:14]) | ((|pwc3_cand[15:14]) & (pwc3_plru_q[10] | ~(|pwc3_cand[13:12]))))));
+  assign pwc3_right10 = (|pwc3_inv[9:8]) ? ((|pwc3_inv[11:10]) & pwc3_plru_q[9]) : ((|pwc3_inv[11:10]) | ((|pwc3_zero[9:8]) ? ((|pwc3_zero[11:10]) & pwc3_plru_q[9]) : ((|pwc3_zero[11:10]) | ((|pwc3_cand[11:10]) & (pwc3_plru_q[9] | ~(|pwc3_cand[9:8]))))));
+  assign pwc3_right9 = (|pwc3_inv[5:4]) ? ((|pwc3_inv[7:6]) & pwc3_plru_q[8]) : ((|pwc3_inv[7:6]) | ((|pwc3_zero[5:4]) ? ((|pwc3_zero[7:6]) & pwc3_plru_q[8]) : ((|pwc3_zero[7:6]) | ((|pwc3_cand[7:6]) & (pwc3_plru_q[8] | ~(|pwc3_cand[5:4]))))));
+  assign pwc3_right8 = (|pwc3_inv[1:0]) ? ((|pwc3_inv[3:2]) & pwc3_plru_q[7]) : ((|pwc3_inv[3:2]) | ((|pwc3_zero[1:0]) ? ((|pwc3_zero[3:2]) & pwc3_plru_q[7]) : ((|pwc3_zero[3:2]) | ((|pwc3_cand[3:2]) & (pwc3_plru_q[7] | ~(|pwc3_cand[1:0]))))));
+  assign pwc3_right7 = (|pwc3_inv[27:24]) ? ((|pwc3_inv[31:28]) & pwc3_plru_q[6]) : ((|pwc3_inv[31:28]) | ((|pwc3_zero[27:24]) ? ((|pwc3_zero[31:28]) & pwc3_plru_q[6]) : ((|pwc3_zero[31:28]) | ((|pwc3_cand[31:28]) & (pwc3_plru_q[6] | ~(|pwc3_cand[27:24]))))));
+  assign pwc3_right6 = (|pwc3_inv[19:16]) ? ((|pwc3_inv[23:20]) & pwc3_plru_q[5]) : ((|pwc3_inv[23:20]) | ((|pwc3_zero[19:16]) ? ((|pwc3_zero[23:20]) & pwc3_plru_q[5]) : ((|pwc3_zero[23:20]) | ((|pwc3_cand[23:20]) & (pwc3_plru_q[5] | ~(|pwc3_cand[19:16]))))));
+  assign pwc3_right5 = (|pwc3_inv[11:8]) ? ((|pwc3_inv[15:12]) & pwc3_plru_q[4]) : ((|pwc3_inv[15:12]) | ((|pwc3_zero[11:8]) ? ((|pwc3_zero[15:12]) & pwc3_plru_q[4]) : ((|pwc3_zero[15:12]) | ((|pwc3_cand[15:12]) & (pwc3_plru_q[4] | ~(|pwc3_cand[11:8]))))));
+  assign pwc3_right4 = (|pwc3_inv[3:0]) ? ((|pwc3_inv[7:4]) & pwc3_plru_q[3]) : ((|pwc3_inv[7:4]) | ((|pwc3_zero[3:0]) ? ((|pwc3_zero[7:4]) & pwc3_plru_q[3]) : ((|pwc3_zero[7:4]) | ((|pwc3_cand[7:4]) & (pwc3_plru_q[3] | ~(|pwc3_cand[3:0]))))));
+  assign pwc3_right3 = (|pwc3_inv[23:16]) ? ((|pwc3_inv[31:24]) & pwc3_plru_q[2]) : ((|pwc3_inv[31:24]) | ((|pwc3_zero[23:16]) ? ((|pwc3_zero[31:24]) & pwc3_plru_q[2]) : ((|pwc3_zero[31:24]) | ((|pwc3_cand[31:24]) & (pwc3_plru_q[2] | ~(|pwc3_cand[23:16]))))));
+  assign pwc3_right2 = (|pwc3_inv[7:0]) ? ((|pwc3_inv[15:8]) & pwc3_plru_q[1]) : ((|pwc3_inv[15:8]) | ((|pwc3_zero[7:0]) ? ((|pwc3_zero[15:8]) & pwc3_plru_q[1]) : ((|pwc3_zero[15:8]) | ((|pwc3_cand[15:8]) & (pwc3_plru_q[1] | ~(|pwc3_cand[7:0]))))));
+  assign pwc3_right1 = (|pwc3_inv[15:0]) ? ((|pwc3_inv[31:16]) & pwc3_plru_q[0]) : ((|pwc3_inv[31:16]) | ((|pwc3_zero[15:0]) ? ((|pwc3_zero[31:16]) & pwc3_plru_q[0]) : ((|pwc3_zero[31:16]) | ((|pwc3_cand[31:16]) & (pwc3_plru_q[0] | ~(|pwc3_cand[15:0]))))));
   assign pwc3_victim_oh = {(pwc3_right1 & pwc3_right3 & pwc3_right7 & pwc3_right15 & pwc3_right31), (pwc3_right1 & pwc3_right3 & pwc3_right7 & pwc3_right15 & ~pwc3_right31), (pwc3_right1 & pwc3_right3 & pwc3_right7 & ~pwc3_right15 & pwc3_right30), (pwc3_right1 & pwc3_right3 & pwc3_right7 & ~pwc3_right15 & ~pwc3_right30), (pwc3_right1 & pwc3_right3 & ~pwc3_right7 & pwc3_right14 & pwc3_right29), (pwc3_right1 & pwc3_right3 & ~pwc3_right7 & pwc3_right14 & ~pwc3_right29), (pwc3_right1 & pwc3_right3 & ~pwc3_right7 & ~pwc3_right14 & pwc3_right28), (pwc3_right1 & pwc3_right3 & ~pwc3_right7 & ~pwc3_right14 & ~pwc3_right28), (pwc3_right1 & ~pwc3_right3 & pwc3_right6 & pwc3_right13 & pwc3_right27), (pwc3_right1 & ~pwc3_right3 & pwc3_right6 & pwc3_right13 & ~pwc3_right27), (pwc3_right1 & ~pwc3_right3 & pwc3_right6 & ~pwc3_right13 & pwc3_right26), (pwc3_right1 & ~pwc3_right3 & pwc3_right6 & ~pwc3_right13 & ~pwc3_right26), (pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & pwc3_right12 & pwc3_right25), (pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & pwc3_right12 & ~pwc3_right25), (pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & ~pwc3_right12 & pwc3_right24), (pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & ~pwc3_right12 & ~pwc3_right24), (~pwc3_right1 & pwc3_right2 & pwc3_right5 & pwc3_right11 & pwc3_right23), (~pwc3_right1 & pwc3_right2 & pwc3_right5 & pwc3_right11 & ~pwc3_right23), (~pwc3_right1 & pwc3_right2 & pwc3_right5 & ~pwc3_right11 & pwc3_right22), (~pwc3_right1 & pwc3_right2 & pwc3_right5 & ~pwc3_right11 & ~pwc3_right22), (~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & pwc3_right10 & pwc3_right21), (~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & pwc3_right10 & ~pwc3_right21), (~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & ~pwc3_right10 & pwc3_right20), (~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & ~pwc3_right10 & ~pwc3_right20), (~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & pwc3_right9 & pwc3_right19), (~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & pwc3_right9 & ~pwc3_right19), (~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & ~pwc3_right9 & pwc3_right18), (~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & ~pwc3_right9 & ~pwc3_right18), (~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & pwc3_right8 & pwc3_right17), (~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & pwc3_right8 & ~pwc3_right17), (~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & ~pwc3_right8 & pwc3_right16), (~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & ~pwc3_right8 & ~pwc3_right16)};
   assign pwc3_gvic_d = f_v_q ? pwc3_victim_oh : 32'd0;
   assign pwc3_hit_f = {pwc3_valid_q[31] & (pwc3_tag_q[(31)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[30] & (pwc3_tag_q[(30)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[29] & (pwc3_tag_q[(29)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[28] & (pwc3_tag_q[(28)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[27] & (pwc3_tag_q[(27)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[26] & (pwc3_tag_q[(26)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[25] & (pwc3_tag_q[(25)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[24] & (pwc3_tag_q[(24)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[23] & (pwc3_tag_q[(23)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[22] & (pwc3_tag_q[(22)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[21] & (pwc3_tag_q[(21)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[20] & (pwc3_tag_q[(20)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[19] & (pwc3_tag_q[(19)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[18] & (pwc3_tag_q[(18)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[17] & (pwc3_tag_q[(17)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[16] & (pwc3_tag_q[(16)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[15] & (pwc3_tag_q[(15)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[14] & (pwc3_tag_q[(14)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[13] & (pwc3_tag_q[(13)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[12] & (pwc3_tag_q[(12)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[11] & (pwc3_tag_q[(11)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[10] & (pwc3_tag_q[(10)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[9] & (pwc3_tag_q[(9)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[8] & (pwc3_tag_q[(8)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[7] & (pwc3_tag_q[(7)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[6] & (pwc3_tag_q[(6)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[5] & (pwc3_tag_q[(5)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[4] & (pwc3_tag_q[(4)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[3] & (pwc3_tag_q[(3)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[2] & (pwc3_tag_q[(2)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[1] & (pwc3_tag_q[(1)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[0] & (pwc3_tag_q[(0)*27 +: 27] == f_vpn_q[26:0])};
@@ -943,6 +1048,8 @@ module walk_sched_seed002_table1 (
     if (!rst_ni) begin
       a1_v_q <= 1'd0;
       a2_v_q <= 1'd0;
+      a3_v_q <= 1'd0;
+      a4_v_q <= 1'd0;
       t1_kx_q <= 1536'd0;
       t2_kx_q <= 768'd0;
       t3_kx_q <= 384'd0;
@@ -959,6 +1066,7 @@ module walk_sched_seed002_table1 (
       none_free_q <= 1'd0;
       count_q <= 9'd0;
       slot_x_q <= 257'd0;
+      remove_grp_q <= 16'd0;
       valid_q <= 256'd0;
       match_q <= 256'd0;
       aged_q <= 256'd0;
@@ -983,6 +1091,8 @@ module walk_sched_seed002_table1 (
     end else begin
       a1_v_q <= a1_v_d;
       a2_v_q <= a2_v_d;
+      a3_v_q <= a3_v_d;
+      a4_v_q <= a4_v_d;
       t1_kx_q <= t1_kx_d;
       t2_kx_q <= t2_kx_d;
       t3_kx_q <= t3_kx_d;
@@ -999,6 +1109,7 @@ module walk_sched_seed002_table1 (
       none_free_q <= none_free_d;
       count_q <= count_d;
       slot_x_q <= slot_x_d;
+      remove_grp_q <= remove_grp_d;
       valid_q <= valid_d;
       match_q <= match_d;
       aged_q <= aged_d;
@@ -1026,10 +1137,10 @@ module walk_sched_seed002_table1 (
   always @(posedge clk_i) begin
     a1_vpn_q <= a1_vpn_d;
     a1_iid_q <= a1_iid_d;
-    a2_vpn_q <= a2_vpn_d;
-    a2_iid_q <= a2_iid_d;
-    a2_est_q <= a2_est_d;
-    a2_old_q <= a2_old_d;
+    arr_vpn_q <= arr_vpn_d;
+    arr_iid_q <= arr_iid_d;
+    arr_est_q <= arr_est_d;
+    arr_score_q <= arr_score_d;
     t1_sb_q <= t1_sb_d;
     t2_sb_q <= t2_sb_d;
     t3_sb_q <= t3_sb_d;
@@ -1045,6 +1156,7 @@ module walk_sched_seed002_table1 (
     o_iid_q <= o_iid_d;
     o_acc_q <= o_acc_d;
     last_iid_q <= last_iid_d;
+    last_iid_grp_q <= last_iid_grp_d;
     above_lo_q <= above_lo_d;
     above_hi_q <= above_hi_d;
     above_take_q <= above_take_d;

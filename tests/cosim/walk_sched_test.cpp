@@ -88,11 +88,17 @@ class Bench {
 
   // Completes walker w's walk in the next cycle.
   void finish(uint32_t w) {
+    finish_with_next_step(w);
+    step();
+  }
+
+  // Completes walker w's walk in the cycle of the next step, whatever else
+  // that step does (e.g. the cycle a request is accepted in).
+  void finish_with_next_step(uint32_t w) {
     in_.done_valid = true;
     in_.done_walker = w;
     in_.done_vpn = walks_.at(w);
-    step();
-    in_.done_valid = false;
+    clear_done_ = true;
   }
 
   // Automatic completion: every walk takes acc x latency cycles.
@@ -102,6 +108,8 @@ class Bench {
   const std::vector<Dispatch>& dispatches() const { return log_; }
   model::WalkSchedOut last() const { return last_; }
   uint64_t cycle() const { return cycle_; }
+  // edges so far at which a removal and an append met (the model's event)
+  uint64_t removes_with_append() const { return removes_with_append_; }
 
  private:
   void step() {
@@ -115,6 +123,11 @@ class Bench {
     }
     last_ = sys_.step(in_);
     const uint64_t this_cycle = cycle_++;
+    if (sys_.model().events().collapse_with_append) ++removes_with_append_;
+    if (clear_done_) {
+      in_.done_valid = false;
+      clear_done_ = false;
+    }
     if (latency_ && in_.done_valid) in_.done_valid = false;
     if (!last_.disp_valid) return;
     log_.push_back({last_.disp_walker, last_.disp_iid, last_.disp_acc, last_.disp_vpn, this_cycle});
@@ -131,6 +144,8 @@ class Bench {
   std::deque<std::pair<uint64_t, uint32_t>> finished_;  // (due cycle, walker)
   unsigned latency_ = 0;
   uint64_t cycle_ = 0;
+  uint64_t removes_with_append_ = 0;
+  bool clear_done_ = false;
 };
 
 template <class Body>
@@ -280,11 +295,58 @@ TEST(WalkSched, BufferFullBackPressure) {
     occupy_walkers(b, 9);
     const unsigned entries = params().entries;
     for (unsigned i = 0; i < entries; ++i) b.send(vpn_of(5, i % 8, i / 8 % 8, i), 20 + i % 4);
-    b.run(4);
+    b.run(5);  // SIMT appends at the a4 edge, 4 edges after the acceptance
     expect_count(s, "count_o at capacity (test)", entries, b.last().count);
     s.expect_equal("req_ready_o when full (test)", "0", std::to_string(b.last().req_ready));
     drain(b, 1);
     s.expect_equal("req_ready_o after a dispatch (test)", "1", std::to_string(b.last().req_ready));
+  });
+}
+
+// A removal and an append on one edge, at every occupancy from B - 2 down to
+// 1: the entries above the removed one move down while the new request lands
+// at count - 1, wherever that is. Each occupancy tries completions from 4
+// cycles before to 4 cycles after the request's acceptance until the two meet
+// (the document fixes the offset; the test only needs it to happen). Then one
+// walk drains the buffer by one, so anything wrongly left above count would be
+// dispatched later and break the lock step.
+bool remove_and_append_meet(Bench& b, unsigned n) {
+  for (int o = -4; o <= 4; ++o) {
+    const uint64_t before = b.removes_with_append();
+    const uint32_t w = b.dispatches().back().walker;
+    if (o < 0) {
+      b.finish(w);
+      b.run(static_cast<unsigned>(-o - 1));
+    } else if (o == 0) {
+      b.finish_with_next_step(w);
+    }
+    b.send(vpn_of(7, n % 8, o + 4, n), 70 + n % 4);
+    if (o > 0) {
+      b.run(static_cast<unsigned>(o - 1));
+      b.finish(w);
+    }
+    b.run(params().select_latency + 8);
+    if (b.removes_with_append() > before) return true;
+  }
+  return false;
+}
+
+TEST(WalkSched, RemoveAndAppendOnTheSameEdgeAtEveryOccupancy) {
+  directed(false, [](CosimSession& s, Bench& b) {
+    occupy_walkers(b, 9);
+    const unsigned top = params().entries - 2;
+    for (unsigned n = 1; n <= top; ++n) b.send(vpn_of(6, n % 8, 0, n), 60 + n % 4);  // all walkers busy
+    b.run(5);
+    expect_count(s, "occupancy before the trials (test)", top, b.last().count);
+    unsigned met = 0;
+    for (unsigned n = top; n >= 1; --n) {
+      met += remove_and_append_meet(b, n) ? 1 : 0;
+      drain(b, 1);
+    }
+    expect_count(s, "occupancies where a removal met an append (test)", top, met);
+    const size_t dispatched = b.dispatches().size();
+    drain(b, 1);  // a free walker and an empty buffer: nothing to dispatch
+    expect_count(s, "dispatches from the empty buffer (test)", dispatched, b.dispatches().size());
   });
 }
 

@@ -167,9 +167,13 @@ string plru_touch(const PwcLevel& lv, const string& bits, const string& hit) {
 // never into a side without an eligible entry. Eligible = the lowest class
 // present among the entries not excluded (invalid < counter zero < counter
 // non-zero); the entry the write register is about to replace is excluded,
-// so a back-to-back completion never picks it again. Every node's direction
-// comes from OR-reductions of the eligible entries under its two children, all
-// in parallel; an entry is the victim when every node on its path points at it.
+// so a back-to-back completion never picks it again. The class is decided at
+// every node from its own two sides (a side holding an entry of a lower class
+// wins, equal sides follow the tree bit): on the walk's path this is the
+// global class, because the subtree reached always holds an entry of it. So no
+// node waits for an OR over the whole level, every node's direction comes from
+// OR-reductions under its two children in parallel, and an entry is the
+// victim when every node on its path points at it.
 void plru_victim(Module& m, const WalkSchedParams& p, const PwcLevel& lv) {
   const string pre = lv.pre;
   const unsigned e = lv.entries;
@@ -179,32 +183,27 @@ void plru_victim(Module& m, const WalkSchedParams& p, const PwcLevel& lv) {
   }
   m.wire_assign(pre + "cand", e, "~" + pre + "gvic_q");
   m.wire_assign(pre + "inv", e, pre + "cand & ~" + pre + "valid_q");
-  // The eligible class is chosen per range, not per entry: every range's OR of
-  // each class is computed in parallel with the class choice.
-  std::vector<std::pair<string, string>> classes = {{pre + "use_inv", pre + "inv"}};
-  m.wire_assign(pre + "use_inv", 1, "|" + pre + "inv");
-  string none = "~" + pre + "use_inv";
+  std::vector<string> classes = {pre + "inv"};  // lowest class first
   if (p.simt()) {
     std::vector<string> zero;
     for (unsigned i = e; i-- > 0;) zero.push_back("(" + field(pre + "ctr_q", to_string(i), 2) + " == 2'd0)");
     m.wire_assign(pre + "zero", e, pre + "cand & " + concat(zero));
-    m.wire_assign(pre + "use_zero", 1, none + " & (|" + pre + "zero)");
-    classes.push_back({pre + "use_zero", pre + "zero"});
-    none += " & ~(|" + pre + "zero)";
+    classes.push_back(pre + "zero");
   }
-  m.wire_assign(pre + "use_all", 1, none);
-  classes.push_back({pre + "use_all", pre + "cand"});
-  auto eligible = [&](unsigned lo, unsigned span) {
-    std::vector<string> terms;
-    for (const auto& [use, vec] : classes) terms.push_back("(" + use + " & " + range_or(vec, lo, span, e) + ")");
-    return "(" + emit::or_of(terms, "1'b0") + ")";
-  };
   std::vector<string> right(e);
   for (unsigned n = e - 1; n >= 1; --n) {
     const unsigned d = node_depth(n), half = e >> (d + 1), lo = node_lo(n, lv.depth);
+    const string bit = emit::bit(pre + "plru_q", n - 1, e - 1);
+    // the last class (all candidates): right when it holds one and the tree
+    // bit points there or the left holds none
+    string dir = range_or(pre + "cand", lo + half, half, e) + " & (" + bit + " | ~" +
+                 range_or(pre + "cand", lo, half, e) + ")";
+    for (auto c = classes.rbegin(); c != classes.rend(); ++c) {
+      const string l = range_or(*c, lo, half, e), r = range_or(*c, lo + half, half, e);
+      dir = l + " ? (" + r + " & " + bit + ") : (" + r + " | (" + dir + "))";
+    }
     right[n] = pre + "right" + to_string(n);
-    m.wire_assign(right[n], 1, eligible(lo + half, half) + " & (" + emit::bit(pre + "plru_q", n - 1, e - 1) + " | ~" +
-                                   eligible(lo, half) + ")");
+    m.wire_assign(right[n], 1, dir);
   }
   std::vector<string> victim;
   for (unsigned i = e; i-- > 0;) {
@@ -333,36 +332,30 @@ void or_fields(Module& m, const string& name, const string& vec, unsigned n, uns
   m.wire_assign(name, width, prev);
 }
 
-// new_score = min(a2_old + a2_est, all ones), written to every matching entry:
-// the estimate is added to the low bits only, and the high bits choose between
-// themselves and their increment (computed from the flip-flops in parallel),
-// so the sum is not a ripple in front of the fan-out.
+// new = min(old + est, all ones), in a3's own cycle: the write of a4 to every
+// matching entry then starts at the flip-flops of the arrival score.
 void saturating_score_add(Module& m, const WalkSchedParams& p) {
-  const unsigned sb = p.score_bits, k = p.acc_bits;
-  if (sb <= k + 1) {
-    m.wire_assign("score_sum", sb + 1, concat({"1'b0", "a2_old_q"}) + " + " + concat({sized(sb + 1 - k, 0), "a2_est_q"}));
-    m.wire_assign("new_score", sb, slice("score_sum", sb, 1) + " ? " + repeat(sb, "1'b1") + " : " + slice("score_sum", 0, sb));
-    return;
-  }
-  m.wire_assign("score_lo", k + 1, concat({"1'b0", slice("a2_old_q", 0, k)}) + " + " + concat({"1'b0", "a2_est_q"}));
-  m.wire_assign("score_hi", sb - k, slice("a2_old_q", k, sb - k));
-  m.wire_assign("score_hi_inc", sb - k, "score_hi + " + sized(sb - k, 1));
-  m.wire_assign("new_score", sb, slice("score_lo", k, 1) + " ? ((&score_hi) ? " + repeat(sb, "1'b1") + " : " +
-                                     concat({"score_hi_inc", slice("score_lo", 0, k)}) + ") : " +
-                                     concat({"score_hi", slice("score_lo", 0, k)}));
+  const unsigned sb = p.score_bits;
+  m.wire_assign("score_sum", sb + 1,
+                concat({"1'b0", "arr_score_q"}) + " + " + concat({sized(sb + 1 - p.acc_bits, 0), "arr_est_q"}));
+  m.wire_assign("new_score", sb,
+                slice("score_sum", sb, 1) + " ? " + repeat(sb, "1'b1") + " : " + slice("score_sum", 0, sb));
 }
 
 // ---------------------------------------------------------------------------
 // Arrival: a1 (accepted), then bypass, append (fcfs, random) or scoring
-// (simt: CAM of the instruction ID, a2 writes the accumulated score).
+// (simt, one step per cycle: a1 CAM of the instruction ID into the match
+// bits, a2 OR of the matching scores, a3 add, a4 write and append).
 
 void arrival(Module& m, const WalkSchedParams& p) {
   const unsigned b = p.entries;
   m.flop("a1_v", 1);
   m.flop_noreset("a1_vpn", p.vpn_bits);
   m.flop_noreset("a1_iid", p.iid_bits);
-  m.wire_assign("ready", 1, string("~a1_v_q") + (p.simt() ? " & ~a2_v_q" : "") + " & (count_q != " +
-                                 sized(p.count_bits, b) + ")");
+  // slot[b]: the buffer is full; slot[b-1]: one entry is free
+  m.wire_assign("ready", 1, p.simt() ? "~a1_v_q & ~a2_v_q & ~a3_v_q & ~slot[" + to_string(b) + "] & ~(a4_v_q & slot[" +
+                                           to_string(b - 1) + "])"
+                                     : "~a1_v_q & ~slot[" + to_string(b) + "]");
   m.assign("req_ready_o", "ready");
   m.wire_assign("accept", 1, "req_valid_i & ready");
   m.assign("a1_v_d", "accept");
@@ -381,22 +374,32 @@ void arrival(Module& m, const WalkSchedParams& p) {
   m.raw(gen_loop("gm", b, "g_match",
                  {"assign match_now[gm] = valid_q[gm] & (" + field("iid_q", "gm", p.iid_bits) + " == a1_iid_q);",
                   "assign " + field("match_score", "gm", p.score_bits) + " = {" + to_string(p.score_bits) +
-                      "{match_now[gm]}} & " + field("score_q", "gm", p.score_bits) + ";"}));
+                      "{match_q[gm]}} & " + field("score_q", "gm", p.score_bits) + ";"}));
   or_fields(m, "old_now", "match_score", b, p.score_bits);
-  m.flop("a2_v", 1);
-  m.flop_noreset("a2_vpn", p.vpn_bits);
-  m.flop_noreset("a2_iid", p.iid_bits);
-  m.flop_noreset("a2_est", p.acc_bits);
-  m.flop_noreset("a2_old", p.score_bits);
+  // a2, a3 and a4 never hold a request at once: one payload register serves
+  // them, its score field holding old in a3 and new in a4
+  for (const char* stage : {"a2_v", "a3_v", "a4_v"}) m.flop(stage, 1);
   m.assign("a2_v_d", "a1_score");
-  for (const auto& [f, src] : std::vector<std::pair<string, string>>{
-           {"a2_vpn", "a1_vpn_q"}, {"a2_iid", "a1_iid_q"}, {"a2_est", "est"}, {"a2_old", "old_now"}})
-    m.assign(f + "_d", "a1_score ? " + src + " : " + f + "_q");
+  m.assign("a3_v_d", "a2_v_q");
+  m.assign("a4_v_d", "a3_v_q");
+  m.flop_noreset("arr_vpn", p.vpn_bits);
+  m.flop_noreset("arr_iid", p.iid_bits);
+  m.flop_noreset("arr_est", p.acc_bits);
+  m.flop_noreset("arr_score", p.score_bits);
+  m.assign("arr_vpn_d", "a1_score ? a1_vpn_q : arr_vpn_q");
+  m.assign("arr_iid_d", "a1_score ? a1_iid_q : arr_iid_q");
+  m.assign("arr_est_d", "a1_score ? est : arr_est_q");
   saturating_score_add(m, p);
-  m.wire_assign("app", 1, "a2_v_q");
-  m.wire_assign("app_vpn", p.vpn_bits, "a2_vpn_q");
-  m.wire_assign("app_iid", p.iid_bits, "a2_iid_q");
+  m.assign("arr_score_d", "a2_v_q ? old_now : (a3_v_q ? new_score : arr_score_q)");
+  m.wire_assign("app", 1, "a4_v_q");
+  m.wire_assign("app_vpn", p.vpn_bits, "arr_vpn_q");
+  m.wire_assign("app_iid", p.iid_bits, "arr_iid_q");
 }
+
+// Entries are grouped by 16 (4 groups below 64 entries) for the signals that
+// reach every entry: each group has its own flip-flop copy, so no buffer tree
+// spans the whole buffer.
+unsigned entry_group(const WalkSchedParams& p) { return p.entries >= 64 ? 16 : p.entries / 4; }
 
 // ---------------------------------------------------------------------------
 // Selection: a key per entry, then a tree of 2-input minimum cells (ties to
@@ -410,7 +413,8 @@ void leaf_keys(Module& m, const WalkSchedParams& p) {
   string key;
   std::vector<string> body;
   if (p.simt()) {
-    body.push_back("wire batch = last_valid_q & (" + field("iid_q", "gl", p.iid_bits) + " == last_iid_q);");
+    body.push_back("wire batch = last_valid_q & (" + field("iid_q", "gl", p.iid_bits) + " == " +
+                   field("last_iid_grp_q", "gl / " + to_string(entry_group(p)), p.iid_bits) + ");");
     key = "~valid_q[gl] ? " + repeat(kw, "1'b1") + " : (aged_q[gl] ? " + sized(kw, 0) + " : (batch ? " +
           concat({"3'b010", sized(sb, 0)}) + " : " + concat({"3'b011", field("score_q", "gl", sb)}) + "))";
   } else if (p.random()) {
@@ -498,6 +502,41 @@ void selection(Module& m, const WalkSchedParams& p) {
 // Dispatch: the selection (after the cooldown) or the bypass, the d stage
 // with its PWC lookup, and the registered outputs.
 
+// sel_NAME = field NAME of the selected entry: in each half an AND-OR with the
+// one-hot edge of that half's registered thermometer (index_thermometer), not
+// a decoder and a B-to-1 mux; the root's side picks a half at the end, so its
+// flip-flop does not fan out to every entry first.
+void selected_fields(Module& m, const WalkSchedParams& p, const string& name, unsigned width) {
+  const unsigned half = p.entries / 2;
+  for (const string side : {"lo", "hi"}) {
+    const string t = "sel_" + name + "_" + side, above = "above_" + side + "_q", gv = "gs_" + name + "_" + side;
+    m.wire(t + "_t", half * width);
+    const string below = above + "[(" + gv + " == 0) ? 0 : " + gv + " - 1]";  // entry gv - 1 (none for 0)
+    m.raw(gen_loop(gv, half, "g_sel_" + name + "_" + side,
+                   {"wire hot = " + above + "[" + gv + "] & ((" + gv + " == 0) ? 1'b1 : ~" + below + ");",
+                    "assign " + field(t + "_t", gv, width) + " = {" + to_string(width) + "{hot}} & " +
+                        field(name + "_q", side == "lo" ? gv : gv + " + " + to_string(half), width) + ";"}));
+    or_fields(m, t, t + "_t", half, width);
+  }
+  m.wire_assign("sel_" + name, width, "above_take_q ? sel_" + name + "_hi : sel_" + name + "_lo");
+}
+
+// The batch compare reads the last instruction ID from one copy per entry
+// group: a single register fanned out to every entry's comparator (B x IW
+// loads) was 1.1 ns of buffers at 512 entries. Copy j loads at every
+// dispatch and also when its group's first slot bit is set, which keeps the
+// copies distinct for synthesis (it merges identical flip-flops); without a
+// dispatch it loads last_iid_q, the value it already holds.
+void last_iid_copies(Module& m, const WalkSchedParams& p) {
+  const unsigned gs = entry_group(p), groups = p.entries / gs;
+  m.flop_noreset("last_iid_grp", groups * p.iid_bits);
+  std::vector<string> copies;
+  for (unsigned j = groups; j-- > 0;)
+    copies.push_back("(go | slot[" + to_string(j * gs) + "]) ? last_iid_d : " +
+                     field("last_iid_grp_q", to_string(j), p.iid_bits));
+  m.assign("last_iid_grp_d", concat(copies));
+}
+
 void dispatch(Module& m, const WalkSchedParams& p) {
   const unsigned cb = p.cooldown_bits;
   m.flop("cool", cb);
@@ -512,18 +551,8 @@ void dispatch(Module& m, const WalkSchedParams& p) {
   m.wire_assign("go", 1, "sel_go | bypass");
   m.assign("cool_d", "go ? " + sized(cb, p.select_latency) + " : ((cool_q != " + sized(cb, 0) + ") ? (cool_q - " +
                          sized(cb, 1) + ") : " + sized(cb, 0) + ")");
-  // the selected entry's fields by an AND-OR with the one-hot edge of the
-  // registered thermometer (index_thermometer), not a decoder and a B-to-1 mux
-  m.wire("sel_vpn_t", p.entries * p.vpn_bits);
-  m.wire("sel_iid_t", p.entries * p.iid_bits);
-  m.raw(gen_loop("gs", p.entries, "g_sel",
-                 {"wire hot = above[gs] & ((gs == 0) ? 1'b1 : ~above[(gs == 0) ? 0 : gs - 1]);",
-                  "assign " + field("sel_vpn_t", "gs", p.vpn_bits) + " = {" + to_string(p.vpn_bits) + "{hot}} & " +
-                      field("vpn_q", "gs", p.vpn_bits) + ";",
-                  "assign " + field("sel_iid_t", "gs", p.iid_bits) + " = {" + to_string(p.iid_bits) + "{hot}} & " +
-                      field("iid_q", "gs", p.iid_bits) + ";"}));
-  or_fields(m, "sel_vpn", "sel_vpn_t", p.entries, p.vpn_bits);
-  or_fields(m, "sel_iid", "sel_iid_t", p.entries, p.iid_bits);
+  selected_fields(m, p, "vpn", p.vpn_bits);
+  selected_fields(m, p, "iid", p.iid_bits);
   m.wire_assign("go_vpn", p.vpn_bits, "sel_go ? sel_vpn : a1_vpn_q");
   m.wire_assign("go_iid", p.iid_bits, "sel_go ? sel_iid : a1_iid_q");
   m.flop("d_v", 1);
@@ -552,6 +581,7 @@ void dispatch(Module& m, const WalkSchedParams& p) {
     m.flop_noreset("last_iid", p.iid_bits);
     m.assign("last_valid_d", "last_valid_q | go");
     m.assign("last_iid_d", "go ? go_iid : last_iid_q");
+    last_iid_copies(m, p);
   }
 }
 
@@ -568,14 +598,33 @@ struct BufferField {
   string passed = "";  // entry gb after a removal above it (a younger dispatch; "" = as updated)
 };
 
+// vec[base +: width] plus or minus one (wrapping), bit by bit: bit k flips
+// when the bits below it are all ones (up) or all zeros (down). Written as
+// parallel detects, not a ripple carry: synthesis left the adder's chain on
+// the critical path (1.4 ns over an 11-bit credit, 1.2 ns over the count).
+string step_by_one(const string& vec, const string& base, unsigned width, bool up) {
+  std::vector<string> bits;
+  for (unsigned k = width; k-- > 0;) {
+    const string bit = vec + "[" + base + " + " + to_string(k) + "]";
+    const string below = vec + "[" + base + " +: " + to_string(k) + "]";
+    bits.push_back(k == 0 ? "~" + bit : "(" + bit + " ^ " + (up ? "(&" : "~(|") + below + "))");
+  }
+  return concat(bits);
+}
+
+// field `index` of vec minus one
+string field_decrement(const string& vec, const string& index, unsigned width) {
+  return step_by_one(vec, "(" + index + ")*" + to_string(width), width, false);
+}
+
 std::vector<BufferField> buffer_fields(const WalkSchedParams& p) {
   std::vector<BufferField> f = {{"valid", 1, true, "", "1'b1"},
                                 {"vpn", p.vpn_bits, false, "", "app_vpn"},
                                 {"iid", p.iid_bits, false, "", "app_iid"}};
   if (!p.simt()) return f;
   const unsigned sb = p.score_bits, ab = p.credit_bits;
-  f.push_back({"score", sb, false, "(a2_v_q & match_q[gb]) ? new_score : " + field("score_q", "gb", sb), "new_score"});
-  f.push_back({"match", 1, true, "a1_score ? match_now[gb] : (~a2_v_q & match_q[gb])", "1'b0"});
+  f.push_back({"score", sb, false, "(a4_v_q & match_q[gb]) ? arr_score_q : " + field("score_q", "gb", sb), "arr_score_q"});
+  f.push_back({"match", 1, true, "a1_score ? match_now[gb] : (~a4_v_q & match_q[gb])", "1'b0"});
   // Aging credit: a pass (a younger dispatch) decrements it in two steps, the
   // low part at the pass edge and the high part at the next one with the
   // registered borrow: passes are at least L + 1 >= 2 edges apart (cooldown),
@@ -587,12 +636,12 @@ std::vector<BufferField> buffer_fields(const WalkSchedParams& p) {
   // a valid entry below a removal is passed by it
   f.push_back({"aged", 1, true, "", "1'b0", "aged_q[gb] | (valid_q[gb] & " + zero + ")"});
   f.push_back({"credit_lo", lo, false, "", sized(lo, p.aging_threshold & ((uint64_t{1} << lo) - 1)),
-               "(valid_q[gb] & ~(" + zero + ")) ? (" + cl + " - " + sized(lo, 1) + ") : " + cl});
+               "(valid_q[gb] & ~(" + zero + ")) ? " + field_decrement("credit_lo_q", "gb", lo) + " : " + cl});
   if (hi) {
     const string ch = field("credit_hi_q", "gb", hi);
     f.push_back({"borrow", 1, true, "1'b0", "1'b0",
                  "valid_q[gb] & ~(" + zero + ") & (" + cl + " == " + sized(lo, 0) + ")"});
-    f.push_back({"credit_hi", hi, false, "borrow_q[gb] ? (" + ch + " - " + sized(hi, 1) + ") : " + ch,
+    f.push_back({"credit_hi", hi, false, "borrow_q[gb] ? " + field_decrement("credit_hi_q", "gb", hi) + " : " + ch,
                  sized(hi, p.aging_threshold >> lo)});
   }
   return f;
@@ -655,13 +704,28 @@ void index_thermometer(Module& m, const WalkSchedParams& p) {
                                            "(" + repeat(half, "~above_take_q") + " & above_lo_q)"}));
 }
 
+// The removal reaches the entries from one flip-flop per group of 16 (4 groups
+// below 64 entries): a single sel_go would fan out to every field of every
+// entry. Copy j is loaded only when group j can matter at the next edge
+// (count >= j x group - 1: it may hold a valid entry or the append slot then),
+// which also keeps the copies distinct for synthesis; a group without either
+// is unchanged by a removal.
+void removal_copies(Module& m, const WalkSchedParams& p) {
+  const unsigned b = p.entries, gs = entry_group(p), groups = b / gs;
+  m.flop("remove_grp", groups);
+  std::vector<string> copies;
+  for (unsigned j = groups; j-- > 0;)
+    copies.push_back(j == 0 ? "sel_go_d" : "sel_go_d & (count_q >= " + sized(p.count_bits, j * gs - 1) + ")");
+  m.assign("remove_grp_d", concat(copies));
+}
+
 void buffer(Module& m, const WalkSchedParams& p) {
   const unsigned b = p.entries, cw = p.count_bits;
   m.flop("count", cw);
   m.wire_assign("remove", 1, "sel_go");
   // both neighbours of count_q are ready before app and remove arrive
-  m.wire_assign("count_inc", cw, "count_q + " + sized(cw, 1));
-  m.wire_assign("count_dec", cw, "count_q - " + sized(cw, 1));
+  m.wire_assign("count_inc", cw, step_by_one("count_q", "0", cw, true));
+  m.wire_assign("count_dec", cw, step_by_one("count_q", "0", cw, false));
   m.assign("count_d", "(app & ~remove) ? count_inc : ((remove & ~app) ? count_dec : count_q)");
   m.assign("count_o", "count_q");
   // slot[i] = (count == i), one-hot, shifted with the count: the append
@@ -672,10 +736,12 @@ void buffer(Module& m, const WalkSchedParams& p) {
   m.assign("slot_x_d", "((app & ~remove) ? {slot[" + to_string(b - 1) + ":0], 1'b0} : ((remove & ~app) ? {1'b0, slot[" +
                            to_string(b) + ":1]} : slot)) ^ " + sized(b + 1, 1));
   index_thermometer(m, p);
+  removal_copies(m, p);
   const std::vector<BufferField> fields = buffer_fields(p);
   std::vector<string> body = {"wire at_or_above = above[gb];",
+                              "wire remove_g = remove_grp_q[gb / " + to_string(entry_group(p)) + "];",
                               // the append slot is count - remove
-                              "wire put = app & (remove ? slot[gb+1] : slot[gb]);"};
+                              "wire put = app & (remove_g ? slot[gb+1] : slot[gb]);"};
   for (const BufferField& f : fields) {
     if (f.reset) m.flop(f.name, b * f.width); else m.flop_noreset(f.name, b * f.width);
     m.wire(f.name + "_u", (b + 1) * f.width);  // updated fields, one spare zero entry on top
@@ -684,9 +750,9 @@ void buffer(Module& m, const WalkSchedParams& p) {
                    (f.updated.empty() ? field(f.name + "_q", "gb", f.width) : f.updated) + ";");
     // With a removal, entries at or above it take the next entry's value (which
     // is at or above too, so not passed) and the others are passed; the late
-    // `remove` and the thermometer only pick among values ready before them.
+    // removal and the thermometer only pick among values ready before them.
     const string passed = f.passed.empty() ? field(f.name + "_u", "gb", f.width) : "(" + f.passed + ")";
-    body.push_back("assign " + field(f.name + "_d", "gb", f.width) + " = put ? " + f.appended + " : (remove ? (at_or_above ? " +
+    body.push_back("assign " + field(f.name + "_d", "gb", f.width) + " = put ? " + f.appended + " : (remove_g ? (at_or_above ? " +
                    field(f.name + "_u", "gb+1", f.width) + " : " + passed + ") : " + field(f.name + "_u", "gb", f.width) + ");");
   }
   m.raw(gen_loop("gb", b, "g_entry", body));
