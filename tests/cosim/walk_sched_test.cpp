@@ -118,6 +118,7 @@ class Bench {
       in_.done_walker = finished_.front().second;
       in_.done_vpn = walks_.at(finished_.front().second);
       finished_.pop_front();
+      clear_done_ = true;
     } else if (latency_) {
       in_.done_valid = false;
     }
@@ -128,7 +129,6 @@ class Bench {
       in_.done_valid = false;
       clear_done_ = false;
     }
-    if (latency_ && in_.done_valid) in_.done_valid = false;
     if (!last_.disp_valid) return;
     log_.push_back({last_.disp_walker, last_.disp_iid, last_.disp_acc, last_.disp_vpn, this_cycle});
     walks_[last_.disp_walker] = last_.disp_vpn;
