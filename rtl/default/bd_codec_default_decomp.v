@@ -21,14 +21,8 @@ module bd_codec_default_decomp (
   output wire [74:0] tag_va_o  // entry i at [(i+1)*25-1 -: 25]
 );
 
-  wire [2:0] unpack_tag_valid;
-  wire [5:0] unpack_tag_lru;
-  wire [5:0] unpack_tag_vmid;
-  wire [5:0] unpack_tag_vrf;
-  wire [74:0] unpack_tag_va;
   wire out_valid_d;
   reg  out_valid_q;
-  wire accept;
   wire [2:0] tag_valid_d;
   reg  [2:0] tag_valid_q;
   wire [5:0] tag_lru_d;
@@ -39,6 +33,12 @@ module bd_codec_default_decomp (
   reg  [5:0] tag_vrf_q;
   wire [74:0] tag_va_d;
   reg  [74:0] tag_va_q;
+  wire [2:0] unpack_tag_valid;
+  wire [5:0] unpack_tag_lru;
+  wire [5:0] unpack_tag_vmid;
+  wire [5:0] unpack_tag_vrf;
+  wire [74:0] unpack_tag_va;
+  wire accept;
 
   bd_codec_default_unpack u_unpack (
     .packed_i(packed_i),
@@ -50,7 +50,7 @@ module bd_codec_default_decomp (
   );
   assign accept = in_valid_i & in_ready_o;
   assign in_ready_o = ~out_valid_q | out_ready_i;
-  assign out_valid_d = accept | (out_valid_q & ~out_ready_i);
+  assign out_valid_d = accept | out_valid_q & ~out_ready_i;
   assign out_valid_o = out_valid_q;
   assign tag_valid_d = accept ? unpack_tag_valid : tag_valid_q;
   assign tag_valid_o = tag_valid_q;
@@ -65,12 +65,12 @@ module bd_codec_default_decomp (
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      out_valid_q <= 1'd0;
+      out_valid_q <= 1'b0;
       tag_valid_q <= 3'd0;
       tag_lru_q <= 6'd0;
       tag_vmid_q <= 6'd0;
       tag_vrf_q <= 6'd0;
-      tag_va_q <= 75'd0;
+      tag_va_q <= 75'h0000000000000000000;
     end else begin
       out_valid_q <= out_valid_d;
       tag_valid_q <= tag_valid_d;

@@ -17,52 +17,52 @@ module bd_codec_lds64k_seg64_pack (
   output wire [5:0] dropped_o  // valid entries left out of packed_o
 );
 
-  wire [5:0] ref_sel;
-  wire [17:0] ref_base;
   wire [25:0] va_e0;
   wire [2:0] lru_e0;
   wire [1:0] vmid_e0;
   wire [1:0] vrf_e0;
-  wire fit_e0;
-  wire keep_e0;
   wire [25:0] va_e1;
   wire [2:0] lru_e1;
   wire [1:0] vmid_e1;
   wire [1:0] vrf_e1;
-  wire near_e1r0;
-  wire fit_e1;
-  wire keep_e1;
   wire [25:0] va_e2;
   wire [2:0] lru_e2;
   wire [1:0] vmid_e2;
   wire [1:0] vrf_e2;
-  wire near_e2r0;
-  wire near_e2r1;
-  wire fit_e2;
-  wire keep_e2;
   wire [25:0] va_e3;
   wire [2:0] lru_e3;
   wire [1:0] vmid_e3;
   wire [1:0] vrf_e3;
+  wire [25:0] va_e4;
+  wire [2:0] lru_e4;
+  wire [1:0] vmid_e4;
+  wire [1:0] vrf_e4;
+  wire [25:0] va_e5;
+  wire [2:0] lru_e5;
+  wire [1:0] vmid_e5;
+  wire [1:0] vrf_e5;
+  wire [5:0] ref_sel;
+  wire [17:0] ref_base;
+  wire fit_e0;
+  wire keep_e0;
+  wire near_e1r0;
+  wire fit_e1;
+  wire keep_e1;
+  wire near_e2r0;
+  wire near_e2r1;
+  wire fit_e2;
+  wire keep_e2;
   wire near_e3r0;
   wire near_e3r1;
   wire near_e3r2;
   wire fit_e3;
   wire keep_e3;
-  wire [25:0] va_e4;
-  wire [2:0] lru_e4;
-  wire [1:0] vmid_e4;
-  wire [1:0] vrf_e4;
   wire near_e4r0;
   wire near_e4r1;
   wire near_e4r2;
   wire near_e4r3;
   wire fit_e4;
   wire keep_e4;
-  wire [25:0] va_e5;
-  wire [2:0] lru_e5;
-  wire [1:0] vmid_e5;
-  wire [1:0] vrf_e5;
   wire near_e5r0;
   wire near_e5r1;
   wire near_e5r2;
@@ -71,86 +71,81 @@ module bd_codec_lds64k_seg64_pack (
   wire fit_e5;
   wire keep_e5;
 
-  // reference entry: the lowest valid one (isolate the lowest set bit)
-  assign ref_sel = tag_valid_i & (~tag_valid_i + 6'd1);
-  assign ref_base = ({18{ref_sel[0]}} & va_e0[25:8])
-      | ({18{ref_sel[1]}} & va_e1[25:8])
-      | ({18{ref_sel[2]}} & va_e2[25:8])
-      | ({18{ref_sel[3]}} & va_e3[25:8])
-      | ({18{ref_sel[4]}} & va_e4[25:8])
-      | ({18{ref_sel[5]}} & va_e5[25:8]);
-  // entry 0
   assign va_e0 = tag_va_i[25:0];
   assign lru_e0 = tag_lru_i[2:0];
   assign vmid_e0 = tag_vmid_i[1:0];
   assign vrf_e0 = tag_vrf_i[1:0];
+  assign va_e1 = tag_va_i[51:26];
+  assign lru_e1 = tag_lru_i[5:3];
+  assign vmid_e1 = tag_vmid_i[3:2];
+  assign vrf_e1 = tag_vrf_i[3:2];
+  assign va_e2 = tag_va_i[77:52];
+  assign lru_e2 = tag_lru_i[8:6];
+  assign vmid_e2 = tag_vmid_i[5:4];
+  assign vrf_e2 = tag_vrf_i[5:4];
+  assign va_e3 = tag_va_i[103:78];
+  assign lru_e3 = tag_lru_i[11:9];
+  assign vmid_e3 = tag_vmid_i[7:6];
+  assign vrf_e3 = tag_vrf_i[7:6];
+  assign va_e4 = tag_va_i[129:104];
+  assign lru_e4 = tag_lru_i[14:12];
+  assign vmid_e4 = tag_vmid_i[9:8];
+  assign vrf_e4 = tag_vrf_i[9:8];
+  assign va_e5 = tag_va_i[155:130];
+  assign lru_e5 = tag_lru_i[17:15];
+  assign vmid_e5 = tag_vmid_i[11:10];
+  assign vrf_e5 = tag_vrf_i[11:10];
+  // reference entry: the lowest valid one (isolate the lowest set bit)
+  assign ref_sel = tag_valid_i & ~tag_valid_i + 6'd1;
+  assign ref_base = {18{ref_sel[0]}} & va_e0[25:8] | {18{ref_sel[1]}} & va_e1[25:8] | {18{ref_sel[2]}} & va_e2[25:8] | {18{ref_sel[3]}} & va_e3[25:8] | {18{ref_sel[4]}} & va_e4[25:8] | {18{ref_sel[5]}} & va_e5[25:8];
+  // entry 0
   assign fit_e0 = ref_sel[0];
   assign keep_e0 = tag_valid_i[0] & fit_e0;
   assign dropped_o[0] = tag_valid_i[0] & ~fit_e0;
   assign packed_o[47:32] = keep_e0 ? {va_e0[7:0], vrf_e0, vmid_e0, lru_e0, 1'b1} : 16'd0;
   // entry 1
-  assign va_e1 = tag_va_i[51:26];
-  assign lru_e1 = tag_lru_i[5:3];
-  assign vmid_e1 = tag_vmid_i[3:2];
-  assign vrf_e1 = tag_vrf_i[3:2];
-  assign near_e1r0 = (va_e1[25:8] == va_e0[25:8]);
-  assign fit_e1 = ref_sel[1] | (ref_sel[0] & near_e1r0);
+  assign near_e1r0 = va_e1[25:8] == va_e0[25:8];
+  assign fit_e1 = ref_sel[1] | ref_sel[0] & near_e1r0;
   assign keep_e1 = tag_valid_i[1] & fit_e1;
   assign dropped_o[1] = tag_valid_i[1] & ~fit_e1;
   assign packed_o[63:48] = keep_e1 ? {va_e1[7:0], vrf_e1, vmid_e1, lru_e1, 1'b1} : 16'd0;
   // entry 2
-  assign va_e2 = tag_va_i[77:52];
-  assign lru_e2 = tag_lru_i[8:6];
-  assign vmid_e2 = tag_vmid_i[5:4];
-  assign vrf_e2 = tag_vrf_i[5:4];
-  assign near_e2r0 = (va_e2[25:8] == va_e0[25:8]);
-  assign near_e2r1 = (va_e2[25:8] == va_e1[25:8]);
-  assign fit_e2 = ref_sel[2] | (ref_sel[0] & near_e2r0) | (ref_sel[1] & near_e2r1);
+  assign near_e2r0 = va_e2[25:8] == va_e0[25:8];
+  assign near_e2r1 = va_e2[25:8] == va_e1[25:8];
+  assign fit_e2 = ref_sel[2] | ref_sel[0] & near_e2r0 | ref_sel[1] & near_e2r1;
   assign keep_e2 = tag_valid_i[2] & fit_e2;
   assign dropped_o[2] = tag_valid_i[2] & ~fit_e2;
   assign packed_o[79:64] = keep_e2 ? {va_e2[7:0], vrf_e2, vmid_e2, lru_e2, 1'b1} : 16'd0;
   // entry 3
-  assign va_e3 = tag_va_i[103:78];
-  assign lru_e3 = tag_lru_i[11:9];
-  assign vmid_e3 = tag_vmid_i[7:6];
-  assign vrf_e3 = tag_vrf_i[7:6];
-  assign near_e3r0 = (va_e3[25:8] == va_e0[25:8]);
-  assign near_e3r1 = (va_e3[25:8] == va_e1[25:8]);
-  assign near_e3r2 = (va_e3[25:8] == va_e2[25:8]);
-  assign fit_e3 = ref_sel[3] | (ref_sel[0] & near_e3r0) | (ref_sel[1] & near_e3r1) | (ref_sel[2] & near_e3r2);
+  assign near_e3r0 = va_e3[25:8] == va_e0[25:8];
+  assign near_e3r1 = va_e3[25:8] == va_e1[25:8];
+  assign near_e3r2 = va_e3[25:8] == va_e2[25:8];
+  assign fit_e3 = ref_sel[3] | ref_sel[0] & near_e3r0 | ref_sel[1] & near_e3r1 | ref_sel[2] & near_e3r2;
   assign keep_e3 = tag_valid_i[3] & fit_e3;
   assign dropped_o[3] = tag_valid_i[3] & ~fit_e3;
   assign packed_o[95:80] = keep_e3 ? {va_e3[7:0], vrf_e3, vmid_e3, lru_e3, 1'b1} : 16'd0;
   // entry 4
-  assign va_e4 = tag_va_i[129:104];
-  assign lru_e4 = tag_lru_i[14:12];
-  assign vmid_e4 = tag_vmid_i[9:8];
-  assign vrf_e4 = tag_vrf_i[9:8];
-  assign near_e4r0 = (va_e4[25:8] == va_e0[25:8]);
-  assign near_e4r1 = (va_e4[25:8] == va_e1[25:8]);
-  assign near_e4r2 = (va_e4[25:8] == va_e2[25:8]);
-  assign near_e4r3 = (va_e4[25:8] == va_e3[25:8]);
-  assign fit_e4 = ref_sel[4] | (ref_sel[0] & near_e4r0) | (ref_sel[1] & near_e4r1) | (ref_sel[2] & near_e4r2) | (ref_sel[3] & near_e4r3);
+  assign near_e4r0 = va_e4[25:8] == va_e0[25:8];
+  assign near_e4r1 = va_e4[25:8] == va_e1[25:8];
+  assign near_e4r2 = va_e4[25:8] == va_e2[25:8];
+  assign near_e4r3 = va_e4[25:8] == va_e3[25:8];
+  assign fit_e4 = ref_sel[4] | ref_sel[0] & near_e4r0 | ref_sel[1] & near_e4r1 | ref_sel[2] & near_e4r2 | ref_sel[3] & near_e4r3;
   assign keep_e4 = tag_valid_i[4] & fit_e4;
   assign dropped_o[4] = tag_valid_i[4] & ~fit_e4;
   assign packed_o[111:96] = keep_e4 ? {va_e4[7:0], vrf_e4, vmid_e4, lru_e4, 1'b1} : 16'd0;
   // entry 5
-  assign va_e5 = tag_va_i[155:130];
-  assign lru_e5 = tag_lru_i[17:15];
-  assign vmid_e5 = tag_vmid_i[11:10];
-  assign vrf_e5 = tag_vrf_i[11:10];
-  assign near_e5r0 = (va_e5[25:8] == va_e0[25:8]);
-  assign near_e5r1 = (va_e5[25:8] == va_e1[25:8]);
-  assign near_e5r2 = (va_e5[25:8] == va_e2[25:8]);
-  assign near_e5r3 = (va_e5[25:8] == va_e3[25:8]);
-  assign near_e5r4 = (va_e5[25:8] == va_e4[25:8]);
-  assign fit_e5 = ref_sel[5] | (ref_sel[0] & near_e5r0) | (ref_sel[1] & near_e5r1) | (ref_sel[2] & near_e5r2) | (ref_sel[3] & near_e5r3) | (ref_sel[4] & near_e5r4);
+  assign near_e5r0 = va_e5[25:8] == va_e0[25:8];
+  assign near_e5r1 = va_e5[25:8] == va_e1[25:8];
+  assign near_e5r2 = va_e5[25:8] == va_e2[25:8];
+  assign near_e5r3 = va_e5[25:8] == va_e3[25:8];
+  assign near_e5r4 = va_e5[25:8] == va_e4[25:8];
+  assign fit_e5 = ref_sel[5] | ref_sel[0] & near_e5r0 | ref_sel[1] & near_e5r1 | ref_sel[2] & near_e5r2 | ref_sel[3] & near_e5r3 | ref_sel[4] & near_e5r4;
   assign keep_e5 = tag_valid_i[5] & fit_e5;
   assign dropped_o[5] = tag_valid_i[5] & ~fit_e5;
   assign packed_o[127:112] = keep_e5 ? {va_e5[7:0], vrf_e5, vmid_e5, lru_e5, 1'b1} : 16'd0;
   // base field
   assign packed_o[31:0] = {14'd0, ref_base};
-  assign fits_o = ~|dropped_o;
+  assign fits_o = ~(|dropped_o);
 
 endmodule
 

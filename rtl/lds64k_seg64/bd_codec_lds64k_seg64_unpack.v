@@ -79,7 +79,7 @@ module bd_codec_lds64k_seg64_unpack (
   assign tag_vmid_o[11:10] = valid_e5 ? packed_i[117:116] : 2'd0;
   assign tag_vrf_o[11:10] = valid_e5 ? packed_i[119:118] : 2'd0;
   assign tag_va_o[155:130] = valid_e5 ? {base_value, value_e5} : 26'd0;
-  assign unused_padding = ^{packed_i[31:18]};
+  assign unused_padding = ^packed_i[31:18];
 
 endmodule
 

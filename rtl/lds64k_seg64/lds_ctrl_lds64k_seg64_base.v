@@ -39,7 +39,7 @@ module lds_ctrl_lds64k_seg64_base (
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      app_rvalid_q <= 1'd0;
+      app_rvalid_q <= 1'b0;
     end else begin
       app_rvalid_q <= app_rvalid_d;
     end

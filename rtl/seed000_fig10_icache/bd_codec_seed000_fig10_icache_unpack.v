@@ -103,7 +103,7 @@ module bd_codec_seed000_fig10_icache_unpack (
   assign tag_vmid_o[15:14] = valid_e7 ? base_vmid : 2'd0;
   assign tag_vrf_o[15:14] = valid_e7 ? base_vrf : 2'd0;
   assign tag_va_o[247:217] = valid_e7 ? {base_value, value_e7} : 31'd0;
-  assign unused_padding = ^{packed_i[31]};
+  assign unused_padding = ^packed_i[31];
 
 endmodule
 

@@ -17,68 +17,66 @@ module bd_codec_seed000_fig7_lds_pack (
   output wire [2:0] dropped_o  // valid entries left out of packed_o
 );
 
-  wire [2:0] ref_sel;
-  wire [15:0] ref_base;
   wire [24:0] va_e0;
   wire [1:0] lru_e0;
   wire [1:0] vmid_e0;
   wire [1:0] vrf_e0;
-  wire fit_e0;
-  wire keep_e0;
   wire [24:0] va_e1;
   wire [1:0] lru_e1;
   wire [1:0] vmid_e1;
   wire [1:0] vrf_e1;
-  wire near_e1r0;
-  wire fit_e1;
-  wire keep_e1;
   wire [24:0] va_e2;
   wire [1:0] lru_e2;
   wire [1:0] vmid_e2;
   wire [1:0] vrf_e2;
+  wire [2:0] ref_sel;
+  wire [15:0] ref_base;
+  wire fit_e0;
+  wire keep_e0;
+  wire near_e1r0;
+  wire fit_e1;
+  wire keep_e1;
   wire near_e2r0;
   wire near_e2r1;
   wire fit_e2;
   wire keep_e2;
 
-  // reference entry: the lowest valid one (isolate the lowest set bit)
-  assign ref_sel = tag_valid_i & (~tag_valid_i + 3'd1);
-  assign ref_base = ({16{ref_sel[0]}} & va_e0[24:9])
-      | ({16{ref_sel[1]}} & va_e1[24:9])
-      | ({16{ref_sel[2]}} & va_e2[24:9]);
-  // entry 0
   assign va_e0 = tag_va_i[24:0];
   assign lru_e0 = tag_lru_i[1:0];
   assign vmid_e0 = tag_vmid_i[1:0];
   assign vrf_e0 = tag_vrf_i[1:0];
+  assign va_e1 = tag_va_i[49:25];
+  assign lru_e1 = tag_lru_i[3:2];
+  assign vmid_e1 = tag_vmid_i[3:2];
+  assign vrf_e1 = tag_vrf_i[3:2];
+  assign va_e2 = tag_va_i[74:50];
+  assign lru_e2 = tag_lru_i[5:4];
+  assign vmid_e2 = tag_vmid_i[5:4];
+  assign vrf_e2 = tag_vrf_i[5:4];
+  // reference entry: the lowest valid one (isolate the lowest set bit)
+  assign ref_sel = tag_valid_i & ~tag_valid_i + 3'd1;
+  assign ref_base = {16{ref_sel[0]}} & va_e0[24:9] | {16{ref_sel[1]}} & va_e1[24:9] | {16{ref_sel[2]}} & va_e2[24:9];
+  // entry 0
   assign fit_e0 = ref_sel[0];
   assign keep_e0 = tag_valid_i[0] & fit_e0;
   assign dropped_o[0] = tag_valid_i[0] & ~fit_e0;
   assign packed_o[31:16] = keep_e0 ? {va_e0[8:0], vrf_e0, vmid_e0, lru_e0, 1'b1} : 16'd0;
   // entry 1
-  assign va_e1 = tag_va_i[49:25];
-  assign lru_e1 = tag_lru_i[3:2];
-  assign vmid_e1 = tag_vmid_i[3:2];
-  assign vrf_e1 = tag_vrf_i[3:2];
-  assign near_e1r0 = (va_e1[24:9] == va_e0[24:9]);
-  assign fit_e1 = ref_sel[1] | (ref_sel[0] & near_e1r0);
+  assign near_e1r0 = va_e1[24:9] == va_e0[24:9];
+  assign fit_e1 = ref_sel[1] | ref_sel[0] & near_e1r0;
   assign keep_e1 = tag_valid_i[1] & fit_e1;
   assign dropped_o[1] = tag_valid_i[1] & ~fit_e1;
   assign packed_o[47:32] = keep_e1 ? {va_e1[8:0], vrf_e1, vmid_e1, lru_e1, 1'b1} : 16'd0;
   // entry 2
-  assign va_e2 = tag_va_i[74:50];
-  assign lru_e2 = tag_lru_i[5:4];
-  assign vmid_e2 = tag_vmid_i[5:4];
-  assign vrf_e2 = tag_vrf_i[5:4];
-  assign near_e2r0 = (va_e2[24:9] == va_e0[24:9]);
-  assign near_e2r1 = (va_e2[24:9] == va_e1[24:9]);
-  assign fit_e2 = ref_sel[2] | (ref_sel[0] & near_e2r0) | (ref_sel[1] & near_e2r1);
+  assign near_e2r0 = va_e2[24:9] == va_e0[24:9];
+  assign near_e2r1 = va_e2[24:9] == va_e1[24:9];
+  assign fit_e2 = ref_sel[2] | ref_sel[0] & near_e2r0 | ref_sel[1] & near_e2r1;
   assign keep_e2 = tag_valid_i[2] & fit_e2;
   assign dropped_o[2] = tag_valid_i[2] & ~fit_e2;
   assign packed_o[63:48] = keep_e2 ? {va_e2[8:0], vrf_e2, vmid_e2, lru_e2, 1'b1} : 16'd0;
   // base field
-  assign packed_o[15:0] = {ref_base};
-  assign fits_o = ~|dropped_o;
+  assign packed_o[15:0] = ref_base;
+  assign fits_o = ~(|dropped_o);
 
 endmodule
 

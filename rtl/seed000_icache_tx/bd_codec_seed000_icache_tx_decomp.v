@@ -21,14 +21,8 @@ module bd_codec_seed000_icache_tx_decomp (
   output wire [223:0] tag_va_o  // entry i at [(i+1)*28-1 -: 28]
 );
 
-  wire [7:0] unpack_tag_valid;
-  wire [23:0] unpack_tag_lru;
-  wire [15:0] unpack_tag_vmid;
-  wire [15:0] unpack_tag_vrf;
-  wire [223:0] unpack_tag_va;
   wire out_valid_d;
   reg  out_valid_q;
-  wire accept;
   wire [7:0] tag_valid_d;
   reg  [7:0] tag_valid_q;
   wire [23:0] tag_lru_d;
@@ -39,6 +33,12 @@ module bd_codec_seed000_icache_tx_decomp (
   reg  [15:0] tag_vrf_q;
   wire [223:0] tag_va_d;
   reg  [223:0] tag_va_q;
+  wire [7:0] unpack_tag_valid;
+  wire [23:0] unpack_tag_lru;
+  wire [15:0] unpack_tag_vmid;
+  wire [15:0] unpack_tag_vrf;
+  wire [223:0] unpack_tag_va;
+  wire accept;
 
   bd_codec_seed000_icache_tx_unpack u_unpack (
     .packed_i(packed_i),
@@ -50,7 +50,7 @@ module bd_codec_seed000_icache_tx_decomp (
   );
   assign accept = in_valid_i & in_ready_o;
   assign in_ready_o = ~out_valid_q | out_ready_i;
-  assign out_valid_d = accept | (out_valid_q & ~out_ready_i);
+  assign out_valid_d = accept | out_valid_q & ~out_ready_i;
   assign out_valid_o = out_valid_q;
   assign tag_valid_d = accept ? unpack_tag_valid : tag_valid_q;
   assign tag_valid_o = tag_valid_q;
@@ -65,12 +65,12 @@ module bd_codec_seed000_icache_tx_decomp (
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      out_valid_q <= 1'd0;
+      out_valid_q <= 1'b0;
       tag_valid_q <= 8'd0;
       tag_lru_q <= 24'd0;
       tag_vmid_q <= 16'd0;
       tag_vrf_q <= 16'd0;
-      tag_va_q <= 224'd0;
+      tag_va_q <= 224'h00000000000000000000000000000000000000000000000000000000;
     end else begin
       out_valid_q <= out_valid_d;
       tag_valid_q <= tag_valid_d;

@@ -17,54 +17,62 @@ module bd_codec_seed000_icache_tx_pack (
   output wire [7:0] dropped_o  // valid entries left out of packed_o
 );
 
-  wire [7:0] ref_sel;
-  wire [23:0] ref_base;
-  wire [1:0] ref_vmid;
-  wire [1:0] ref_vrf;
   wire [27:0] va_e0;
   wire [2:0] lru_e0;
   wire [1:0] vmid_e0;
   wire [1:0] vrf_e0;
-  wire fit_e0;
-  wire keep_e0;
   wire [27:0] va_e1;
   wire [2:0] lru_e1;
   wire [1:0] vmid_e1;
   wire [1:0] vrf_e1;
-  wire near_e1r0;
-  wire fit_e1;
-  wire keep_e1;
   wire [27:0] va_e2;
   wire [2:0] lru_e2;
   wire [1:0] vmid_e2;
   wire [1:0] vrf_e2;
-  wire near_e2r0;
-  wire near_e2r1;
-  wire fit_e2;
-  wire keep_e2;
   wire [27:0] va_e3;
   wire [2:0] lru_e3;
   wire [1:0] vmid_e3;
   wire [1:0] vrf_e3;
+  wire [27:0] va_e4;
+  wire [2:0] lru_e4;
+  wire [1:0] vmid_e4;
+  wire [1:0] vrf_e4;
+  wire [27:0] va_e5;
+  wire [2:0] lru_e5;
+  wire [1:0] vmid_e5;
+  wire [1:0] vrf_e5;
+  wire [27:0] va_e6;
+  wire [2:0] lru_e6;
+  wire [1:0] vmid_e6;
+  wire [1:0] vrf_e6;
+  wire [27:0] va_e7;
+  wire [2:0] lru_e7;
+  wire [1:0] vmid_e7;
+  wire [1:0] vrf_e7;
+  wire [7:0] ref_sel;
+  wire [23:0] ref_base;
+  wire [1:0] ref_vmid;
+  wire [1:0] ref_vrf;
+  wire fit_e0;
+  wire keep_e0;
+  wire near_e1r0;
+  wire fit_e1;
+  wire keep_e1;
+  wire near_e2r0;
+  wire near_e2r1;
+  wire fit_e2;
+  wire keep_e2;
   wire near_e3r0;
   wire near_e3r1;
   wire near_e3r2;
   wire fit_e3;
   wire keep_e3;
-  wire [27:0] va_e4;
-  wire [2:0] lru_e4;
-  wire [1:0] vmid_e4;
-  wire [1:0] vrf_e4;
   wire near_e4r0;
   wire near_e4r1;
   wire near_e4r2;
   wire near_e4r3;
   wire fit_e4;
   wire keep_e4;
-  wire [27:0] va_e5;
-  wire [2:0] lru_e5;
-  wire [1:0] vmid_e5;
-  wire [1:0] vrf_e5;
   wire near_e5r0;
   wire near_e5r1;
   wire near_e5r2;
@@ -72,10 +80,6 @@ module bd_codec_seed000_icache_tx_pack (
   wire near_e5r4;
   wire fit_e5;
   wire keep_e5;
-  wire [27:0] va_e6;
-  wire [2:0] lru_e6;
-  wire [1:0] vmid_e6;
-  wire [1:0] vrf_e6;
   wire near_e6r0;
   wire near_e6r1;
   wire near_e6r2;
@@ -84,10 +88,6 @@ module bd_codec_seed000_icache_tx_pack (
   wire near_e6r5;
   wire fit_e6;
   wire keep_e6;
-  wire [27:0] va_e7;
-  wire [2:0] lru_e7;
-  wire [1:0] vmid_e7;
-  wire [1:0] vrf_e7;
   wire near_e7r0;
   wire near_e7r1;
   wire near_e7r2;
@@ -98,135 +98,114 @@ module bd_codec_seed000_icache_tx_pack (
   wire fit_e7;
   wire keep_e7;
 
-  // reference entry: the lowest valid one (isolate the lowest set bit)
-  assign ref_sel = tag_valid_i & (~tag_valid_i + 8'd1);
-  assign ref_base = ({24{ref_sel[0]}} & va_e0[27:4])
-      | ({24{ref_sel[1]}} & va_e1[27:4])
-      | ({24{ref_sel[2]}} & va_e2[27:4])
-      | ({24{ref_sel[3]}} & va_e3[27:4])
-      | ({24{ref_sel[4]}} & va_e4[27:4])
-      | ({24{ref_sel[5]}} & va_e5[27:4])
-      | ({24{ref_sel[6]}} & va_e6[27:4])
-      | ({24{ref_sel[7]}} & va_e7[27:4]);
-  assign ref_vmid = ({2{ref_sel[0]}} & vmid_e0)
-      | ({2{ref_sel[1]}} & vmid_e1)
-      | ({2{ref_sel[2]}} & vmid_e2)
-      | ({2{ref_sel[3]}} & vmid_e3)
-      | ({2{ref_sel[4]}} & vmid_e4)
-      | ({2{ref_sel[5]}} & vmid_e5)
-      | ({2{ref_sel[6]}} & vmid_e6)
-      | ({2{ref_sel[7]}} & vmid_e7);
-  assign ref_vrf = ({2{ref_sel[0]}} & vrf_e0)
-      | ({2{ref_sel[1]}} & vrf_e1)
-      | ({2{ref_sel[2]}} & vrf_e2)
-      | ({2{ref_sel[3]}} & vrf_e3)
-      | ({2{ref_sel[4]}} & vrf_e4)
-      | ({2{ref_sel[5]}} & vrf_e5)
-      | ({2{ref_sel[6]}} & vrf_e6)
-      | ({2{ref_sel[7]}} & vrf_e7);
-  // entry 0
   assign va_e0 = tag_va_i[27:0];
   assign lru_e0 = tag_lru_i[2:0];
   assign vmid_e0 = tag_vmid_i[1:0];
   assign vrf_e0 = tag_vrf_i[1:0];
+  assign va_e1 = tag_va_i[55:28];
+  assign lru_e1 = tag_lru_i[5:3];
+  assign vmid_e1 = tag_vmid_i[3:2];
+  assign vrf_e1 = tag_vrf_i[3:2];
+  assign va_e2 = tag_va_i[83:56];
+  assign lru_e2 = tag_lru_i[8:6];
+  assign vmid_e2 = tag_vmid_i[5:4];
+  assign vrf_e2 = tag_vrf_i[5:4];
+  assign va_e3 = tag_va_i[111:84];
+  assign lru_e3 = tag_lru_i[11:9];
+  assign vmid_e3 = tag_vmid_i[7:6];
+  assign vrf_e3 = tag_vrf_i[7:6];
+  assign va_e4 = tag_va_i[139:112];
+  assign lru_e4 = tag_lru_i[14:12];
+  assign vmid_e4 = tag_vmid_i[9:8];
+  assign vrf_e4 = tag_vrf_i[9:8];
+  assign va_e5 = tag_va_i[167:140];
+  assign lru_e5 = tag_lru_i[17:15];
+  assign vmid_e5 = tag_vmid_i[11:10];
+  assign vrf_e5 = tag_vrf_i[11:10];
+  assign va_e6 = tag_va_i[195:168];
+  assign lru_e6 = tag_lru_i[20:18];
+  assign vmid_e6 = tag_vmid_i[13:12];
+  assign vrf_e6 = tag_vrf_i[13:12];
+  assign va_e7 = tag_va_i[223:196];
+  assign lru_e7 = tag_lru_i[23:21];
+  assign vmid_e7 = tag_vmid_i[15:14];
+  assign vrf_e7 = tag_vrf_i[15:14];
+  // reference entry: the lowest valid one (isolate the lowest set bit)
+  assign ref_sel = tag_valid_i & ~tag_valid_i + 8'd1;
+  assign ref_base = {24{ref_sel[0]}} & va_e0[27:4] | {24{ref_sel[1]}} & va_e1[27:4] | {24{ref_sel[2]}} & va_e2[27:4] | {24{ref_sel[3]}} & va_e3[27:4] | {24{ref_sel[4]}} & va_e4[27:4] | {24{ref_sel[5]}} & va_e5[27:4] | {24{ref_sel[6]}} & va_e6[27:4] | {24{ref_sel[7]}} & va_e7[27:4];
+  assign ref_vmid = {2{ref_sel[0]}} & vmid_e0 | {2{ref_sel[1]}} & vmid_e1 | {2{ref_sel[2]}} & vmid_e2 | {2{ref_sel[3]}} & vmid_e3 | {2{ref_sel[4]}} & vmid_e4 | {2{ref_sel[5]}} & vmid_e5 | {2{ref_sel[6]}} & vmid_e6 | {2{ref_sel[7]}} & vmid_e7;
+  assign ref_vrf = {2{ref_sel[0]}} & vrf_e0 | {2{ref_sel[1]}} & vrf_e1 | {2{ref_sel[2]}} & vrf_e2 | {2{ref_sel[3]}} & vrf_e3 | {2{ref_sel[4]}} & vrf_e4 | {2{ref_sel[5]}} & vrf_e5 | {2{ref_sel[6]}} & vrf_e6 | {2{ref_sel[7]}} & vrf_e7;
+  // entry 0
   assign fit_e0 = ref_sel[0];
   assign keep_e0 = tag_valid_i[0] & fit_e0;
   assign dropped_o[0] = tag_valid_i[0] & ~fit_e0;
   assign packed_o[39:32] = keep_e0 ? {va_e0[3:0], lru_e0, 1'b1} : 8'd0;
   // entry 1
-  assign va_e1 = tag_va_i[55:28];
-  assign lru_e1 = tag_lru_i[5:3];
-  assign vmid_e1 = tag_vmid_i[3:2];
-  assign vrf_e1 = tag_vrf_i[3:2];
-  assign near_e1r0 = (va_e1[27:4] == va_e0[27:4]) & (vmid_e1 == vmid_e0) & (vrf_e1 == vrf_e0);
-  assign fit_e1 = ref_sel[1] | (ref_sel[0] & near_e1r0);
+  assign near_e1r0 = va_e1[27:4] == va_e0[27:4] & vmid_e1 == vmid_e0 & vrf_e1 == vrf_e0;
+  assign fit_e1 = ref_sel[1] | ref_sel[0] & near_e1r0;
   assign keep_e1 = tag_valid_i[1] & fit_e1;
   assign dropped_o[1] = tag_valid_i[1] & ~fit_e1;
   assign packed_o[47:40] = keep_e1 ? {va_e1[3:0], lru_e1, 1'b1} : 8'd0;
   // entry 2
-  assign va_e2 = tag_va_i[83:56];
-  assign lru_e2 = tag_lru_i[8:6];
-  assign vmid_e2 = tag_vmid_i[5:4];
-  assign vrf_e2 = tag_vrf_i[5:4];
-  assign near_e2r0 = (va_e2[27:4] == va_e0[27:4]) & (vmid_e2 == vmid_e0) & (vrf_e2 == vrf_e0);
-  assign near_e2r1 = (va_e2[27:4] == va_e1[27:4]) & (vmid_e2 == vmid_e1) & (vrf_e2 == vrf_e1);
-  assign fit_e2 = ref_sel[2] | (ref_sel[0] & near_e2r0) | (ref_sel[1] & near_e2r1);
+  assign near_e2r0 = va_e2[27:4] == va_e0[27:4] & vmid_e2 == vmid_e0 & vrf_e2 == vrf_e0;
+  assign near_e2r1 = va_e2[27:4] == va_e1[27:4] & vmid_e2 == vmid_e1 & vrf_e2 == vrf_e1;
+  assign fit_e2 = ref_sel[2] | ref_sel[0] & near_e2r0 | ref_sel[1] & near_e2r1;
   assign keep_e2 = tag_valid_i[2] & fit_e2;
   assign dropped_o[2] = tag_valid_i[2] & ~fit_e2;
   assign packed_o[55:48] = keep_e2 ? {va_e2[3:0], lru_e2, 1'b1} : 8'd0;
   // entry 3
-  assign va_e3 = tag_va_i[111:84];
-  assign lru_e3 = tag_lru_i[11:9];
-  assign vmid_e3 = tag_vmid_i[7:6];
-  assign vrf_e3 = tag_vrf_i[7:6];
-  assign near_e3r0 = (va_e3[27:4] == va_e0[27:4]) & (vmid_e3 == vmid_e0) & (vrf_e3 == vrf_e0);
-  assign near_e3r1 = (va_e3[27:4] == va_e1[27:4]) & (vmid_e3 == vmid_e1) & (vrf_e3 == vrf_e1);
-  assign near_e3r2 = (va_e3[27:4] == va_e2[27:4]) & (vmid_e3 == vmid_e2) & (vrf_e3 == vrf_e2);
-  assign fit_e3 = ref_sel[3] | (ref_sel[0] & near_e3r0) | (ref_sel[1] & near_e3r1) | (ref_sel[2] & near_e3r2);
+  assign near_e3r0 = va_e3[27:4] == va_e0[27:4] & vmid_e3 == vmid_e0 & vrf_e3 == vrf_e0;
+  assign near_e3r1 = va_e3[27:4] == va_e1[27:4] & vmid_e3 == vmid_e1 & vrf_e3 == vrf_e1;
+  assign near_e3r2 = va_e3[27:4] == va_e2[27:4] & vmid_e3 == vmid_e2 & vrf_e3 == vrf_e2;
+  assign fit_e3 = ref_sel[3] | ref_sel[0] & near_e3r0 | ref_sel[1] & near_e3r1 | ref_sel[2] & near_e3r2;
   assign keep_e3 = tag_valid_i[3] & fit_e3;
   assign dropped_o[3] = tag_valid_i[3] & ~fit_e3;
   assign packed_o[63:56] = keep_e3 ? {va_e3[3:0], lru_e3, 1'b1} : 8'd0;
   // entry 4
-  assign va_e4 = tag_va_i[139:112];
-  assign lru_e4 = tag_lru_i[14:12];
-  assign vmid_e4 = tag_vmid_i[9:8];
-  assign vrf_e4 = tag_vrf_i[9:8];
-  assign near_e4r0 = (va_e4[27:4] == va_e0[27:4]) & (vmid_e4 == vmid_e0) & (vrf_e4 == vrf_e0);
-  assign near_e4r1 = (va_e4[27:4] == va_e1[27:4]) & (vmid_e4 == vmid_e1) & (vrf_e4 == vrf_e1);
-  assign near_e4r2 = (va_e4[27:4] == va_e2[27:4]) & (vmid_e4 == vmid_e2) & (vrf_e4 == vrf_e2);
-  assign near_e4r3 = (va_e4[27:4] == va_e3[27:4]) & (vmid_e4 == vmid_e3) & (vrf_e4 == vrf_e3);
-  assign fit_e4 = ref_sel[4] | (ref_sel[0] & near_e4r0) | (ref_sel[1] & near_e4r1) | (ref_sel[2] & near_e4r2) | (ref_sel[3] & near_e4r3);
+  assign near_e4r0 = va_e4[27:4] == va_e0[27:4] & vmid_e4 == vmid_e0 & vrf_e4 == vrf_e0;
+  assign near_e4r1 = va_e4[27:4] == va_e1[27:4] & vmid_e4 == vmid_e1 & vrf_e4 == vrf_e1;
+  assign near_e4r2 = va_e4[27:4] == va_e2[27:4] & vmid_e4 == vmid_e2 & vrf_e4 == vrf_e2;
+  assign near_e4r3 = va_e4[27:4] == va_e3[27:4] & vmid_e4 == vmid_e3 & vrf_e4 == vrf_e3;
+  assign fit_e4 = ref_sel[4] | ref_sel[0] & near_e4r0 | ref_sel[1] & near_e4r1 | ref_sel[2] & near_e4r2 | ref_sel[3] & near_e4r3;
   assign keep_e4 = tag_valid_i[4] & fit_e4;
   assign dropped_o[4] = tag_valid_i[4] & ~fit_e4;
   assign packed_o[71:64] = keep_e4 ? {va_e4[3:0], lru_e4, 1'b1} : 8'd0;
   // entry 5
-  assign va_e5 = tag_va_i[167:140];
-  assign lru_e5 = tag_lru_i[17:15];
-  assign vmid_e5 = tag_vmid_i[11:10];
-  assign vrf_e5 = tag_vrf_i[11:10];
-  assign near_e5r0 = (va_e5[27:4] == va_e0[27:4]) & (vmid_e5 == vmid_e0) & (vrf_e5 == vrf_e0);
-  assign near_e5r1 = (va_e5[27:4] == va_e1[27:4]) & (vmid_e5 == vmid_e1) & (vrf_e5 == vrf_e1);
-  assign near_e5r2 = (va_e5[27:4] == va_e2[27:4]) & (vmid_e5 == vmid_e2) & (vrf_e5 == vrf_e2);
-  assign near_e5r3 = (va_e5[27:4] == va_e3[27:4]) & (vmid_e5 == vmid_e3) & (vrf_e5 == vrf_e3);
-  assign near_e5r4 = (va_e5[27:4] == va_e4[27:4]) & (vmid_e5 == vmid_e4) & (vrf_e5 == vrf_e4);
-  assign fit_e5 = ref_sel[5] | (ref_sel[0] & near_e5r0) | (ref_sel[1] & near_e5r1) | (ref_sel[2] & near_e5r2) | (ref_sel[3] & near_e5r3) | (ref_sel[4] & near_e5r4);
+  assign near_e5r0 = va_e5[27:4] == va_e0[27:4] & vmid_e5 == vmid_e0 & vrf_e5 == vrf_e0;
+  assign near_e5r1 = va_e5[27:4] == va_e1[27:4] & vmid_e5 == vmid_e1 & vrf_e5 == vrf_e1;
+  assign near_e5r2 = va_e5[27:4] == va_e2[27:4] & vmid_e5 == vmid_e2 & vrf_e5 == vrf_e2;
+  assign near_e5r3 = va_e5[27:4] == va_e3[27:4] & vmid_e5 == vmid_e3 & vrf_e5 == vrf_e3;
+  assign near_e5r4 = va_e5[27:4] == va_e4[27:4] & vmid_e5 == vmid_e4 & vrf_e5 == vrf_e4;
+  assign fit_e5 = ref_sel[5] | ref_sel[0] & near_e5r0 | ref_sel[1] & near_e5r1 | ref_sel[2] & near_e5r2 | ref_sel[3] & near_e5r3 | ref_sel[4] & near_e5r4;
   assign keep_e5 = tag_valid_i[5] & fit_e5;
   assign dropped_o[5] = tag_valid_i[5] & ~fit_e5;
   assign packed_o[79:72] = keep_e5 ? {va_e5[3:0], lru_e5, 1'b1} : 8'd0;
   // entry 6
-  assign va_e6 = tag_va_i[195:168];
-  assign lru_e6 = tag_lru_i[20:18];
-  assign vmid_e6 = tag_vmid_i[13:12];
-  assign vrf_e6 = tag_vrf_i[13:12];
-  assign near_e6r0 = (va_e6[27:4] == va_e0[27:4]) & (vmid_e6 == vmid_e0) & (vrf_e6 == vrf_e0);
-  assign near_e6r1 = (va_e6[27:4] == va_e1[27:4]) & (vmid_e6 == vmid_e1) & (vrf_e6 == vrf_e1);
-  assign near_e6r2 = (va_e6[27:4] == va_e2[27:4]) & (vmid_e6 == vmid_e2) & (vrf_e6 == vrf_e2);
-  assign near_e6r3 = (va_e6[27:4] == va_e3[27:4]) & (vmid_e6 == vmid_e3) & (vrf_e6 == vrf_e3);
-  assign near_e6r4 = (va_e6[27:4] == va_e4[27:4]) & (vmid_e6 == vmid_e4) & (vrf_e6 == vrf_e4);
-  assign near_e6r5 = (va_e6[27:4] == va_e5[27:4]) & (vmid_e6 == vmid_e5) & (vrf_e6 == vrf_e5);
-  assign fit_e6 = ref_sel[6] | (ref_sel[0] & near_e6r0) | (ref_sel[1] & near_e6r1) | (ref_sel[2] & near_e6r2) | (ref_sel[3] & near_e6r3) | (ref_sel[4] & near_e6r4) | (ref_sel[5] & near_e6r5);
+  assign near_e6r0 = va_e6[27:4] == va_e0[27:4] & vmid_e6 == vmid_e0 & vrf_e6 == vrf_e0;
+  assign near_e6r1 = va_e6[27:4] == va_e1[27:4] & vmid_e6 == vmid_e1 & vrf_e6 == vrf_e1;
+  assign near_e6r2 = va_e6[27:4] == va_e2[27:4] & vmid_e6 == vmid_e2 & vrf_e6 == vrf_e2;
+  assign near_e6r3 = va_e6[27:4] == va_e3[27:4] & vmid_e6 == vmid_e3 & vrf_e6 == vrf_e3;
+  assign near_e6r4 = va_e6[27:4] == va_e4[27:4] & vmid_e6 == vmid_e4 & vrf_e6 == vrf_e4;
+  assign near_e6r5 = va_e6[27:4] == va_e5[27:4] & vmid_e6 == vmid_e5 & vrf_e6 == vrf_e5;
+  assign fit_e6 = ref_sel[6] | ref_sel[0] & near_e6r0 | ref_sel[1] & near_e6r1 | ref_sel[2] & near_e6r2 | ref_sel[3] & near_e6r3 | ref_sel[4] & near_e6r4 | ref_sel[5] & near_e6r5;
   assign keep_e6 = tag_valid_i[6] & fit_e6;
   assign dropped_o[6] = tag_valid_i[6] & ~fit_e6;
   assign packed_o[87:80] = keep_e6 ? {va_e6[3:0], lru_e6, 1'b1} : 8'd0;
   // entry 7
-  assign va_e7 = tag_va_i[223:196];
-  assign lru_e7 = tag_lru_i[23:21];
-  assign vmid_e7 = tag_vmid_i[15:14];
-  assign vrf_e7 = tag_vrf_i[15:14];
-  assign near_e7r0 = (va_e7[27:4] == va_e0[27:4]) & (vmid_e7 == vmid_e0) & (vrf_e7 == vrf_e0);
-  assign near_e7r1 = (va_e7[27:4] == va_e1[27:4]) & (vmid_e7 == vmid_e1) & (vrf_e7 == vrf_e1);
-  assign near_e7r2 = (va_e7[27:4] == va_e2[27:4]) & (vmid_e7 == vmid_e2) & (vrf_e7 == vrf_e2);
-  assign near_e7r3 = (va_e7[27:4] == va_e3[27:4]) & (vmid_e7 == vmid_e3) & (vrf_e7 == vrf_e3);
-  assign near_e7r4 = (va_e7[27:4] == va_e4[27:4]) & (vmid_e7 == vmid_e4) & (vrf_e7 == vrf_e4);
-  assign near_e7r5 = (va_e7[27:4] == va_e5[27:4]) & (vmid_e7 == vmid_e5) & (vrf_e7 == vrf_e5);
-  assign near_e7r6 = (va_e7[27:4] == va_e6[27:4]) & (vmid_e7 == vmid_e6) & (vrf_e7 == vrf_e6);
-  assign fit_e7 = ref_sel[7] | (ref_sel[0] & near_e7r0) | (ref_sel[1] & near_e7r1) | (ref_sel[2] & near_e7r2) | (ref_sel[3] & near_e7r3) | (ref_sel[4] & near_e7r4) | (ref_sel[5] & near_e7r5) | (ref_sel[6] & near_e7r6);
+  assign near_e7r0 = va_e7[27:4] == va_e0[27:4] & vmid_e7 == vmid_e0 & vrf_e7 == vrf_e0;
+  assign near_e7r1 = va_e7[27:4] == va_e1[27:4] & vmid_e7 == vmid_e1 & vrf_e7 == vrf_e1;
+  assign near_e7r2 = va_e7[27:4] == va_e2[27:4] & vmid_e7 == vmid_e2 & vrf_e7 == vrf_e2;
+  assign near_e7r3 = va_e7[27:4] == va_e3[27:4] & vmid_e7 == vmid_e3 & vrf_e7 == vrf_e3;
+  assign near_e7r4 = va_e7[27:4] == va_e4[27:4] & vmid_e7 == vmid_e4 & vrf_e7 == vrf_e4;
+  assign near_e7r5 = va_e7[27:4] == va_e5[27:4] & vmid_e7 == vmid_e5 & vrf_e7 == vrf_e5;
+  assign near_e7r6 = va_e7[27:4] == va_e6[27:4] & vmid_e7 == vmid_e6 & vrf_e7 == vrf_e6;
+  assign fit_e7 = ref_sel[7] | ref_sel[0] & near_e7r0 | ref_sel[1] & near_e7r1 | ref_sel[2] & near_e7r2 | ref_sel[3] & near_e7r3 | ref_sel[4] & near_e7r4 | ref_sel[5] & near_e7r5 | ref_sel[6] & near_e7r6;
   assign keep_e7 = tag_valid_i[7] & fit_e7;
   assign dropped_o[7] = tag_valid_i[7] & ~fit_e7;
   assign packed_o[95:88] = keep_e7 ? {va_e7[3:0], lru_e7, 1'b1} : 8'd0;
   // base field
   assign packed_o[31:0] = {4'd0, ref_vrf, ref_vmid, ref_base};
-  assign fits_o = ~|dropped_o;
+  assign fits_o = ~(|dropped_o);
 
 endmodule
 

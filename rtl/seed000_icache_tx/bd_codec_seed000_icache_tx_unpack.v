@@ -103,7 +103,7 @@ module bd_codec_seed000_icache_tx_unpack (
   assign tag_vmid_o[15:14] = valid_e7 ? base_vmid : 2'd0;
   assign tag_vrf_o[15:14] = valid_e7 ? base_vrf : 2'd0;
   assign tag_va_o[223:196] = valid_e7 ? {base_value, value_e7} : 28'd0;
-  assign unused_padding = ^{packed_i[31:28]};
+  assign unused_padding = ^packed_i[31:28];
 
 endmodule
 

@@ -23,18 +23,18 @@ module bd_codec_seed000_table1_lds16k_comp (
   output wire [2:0] dropped_o
 );
 
-  wire [63:0] pack_packed;
-  wire pack_fits;
-  wire [2:0] pack_dropped;
   wire out_valid_d;
   reg  out_valid_q;
-  wire accept;
   wire [63:0] packed_d;
   reg  [63:0] packed_q;
   wire fits_d;
   reg  fits_q;
   wire [2:0] dropped_d;
   reg  [2:0] dropped_q;
+  wire [63:0] pack_packed;
+  wire pack_fits;
+  wire [2:0] pack_dropped;
+  wire accept;
 
   bd_codec_seed000_table1_lds16k_pack u_pack (
     .tag_valid_i(tag_valid_i),
@@ -48,7 +48,7 @@ module bd_codec_seed000_table1_lds16k_comp (
   );
   assign accept = in_valid_i & in_ready_o;
   assign in_ready_o = ~out_valid_q | out_ready_i;
-  assign out_valid_d = accept | (out_valid_q & ~out_ready_i);
+  assign out_valid_d = accept | out_valid_q & ~out_ready_i;
   assign out_valid_o = out_valid_q;
   assign packed_d = accept ? pack_packed : packed_q;
   assign packed_o = packed_q;
@@ -59,9 +59,9 @@ module bd_codec_seed000_table1_lds16k_comp (
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      out_valid_q <= 1'd0;
+      out_valid_q <= 1'b0;
       packed_q <= 64'd0;
-      fits_q <= 1'd0;
+      fits_q <= 1'b0;
       dropped_q <= 3'd0;
     end else begin
       out_valid_q <= out_valid_d;

@@ -24,12 +24,179 @@ module walk_sched_seed002_table1 (
   output wire [7:0] busy_o  // walker k is walking
 );
 
+  wire [255:0] valid_d;
+  reg  [255:0] valid_q;
+  wire [9215:0] vpn_d;
+  reg  [9215:0] vpn_q;
+  wire [5119:0] iid_d;
+  reg  [5119:0] iid_q;
+  wire [2303:0] score_d;
+  reg  [2303:0] score_q;
+  wire [255:0] match_d;
+  reg  [255:0] match_q;
+  wire [255:0] aged_d;
+  reg  [255:0] aged_q;
+  wire [2815:0] credit_lo_d;
+  reg  [2815:0] credit_lo_q;
+  wire [255:0] borrow_d;
+  reg  [255:0] borrow_q;
+  wire [2559:0] credit_hi_d;
+  reg  [2559:0] credit_hi_q;
+  wire last_valid_d;
+  reg  last_valid_q;
+  wire [19:0] last_iid_d;
+  reg  [19:0] last_iid_q;
+  wire [319:0] last_iid_grp_d;
+  reg  [319:0] last_iid_grp_q;
+  wire [8:0] count_d;
+  reg  [8:0] count_q;
+  wire [256:0] slot_x_d;
+  reg  [256:0] slot_x_q;
+  wire [127:0] above_lo_d;
+  reg  [127:0] above_lo_q;
+  wire [127:0] above_hi_d;
+  reg  [127:0] above_hi_q;
+  wire above_take_d;
+  reg  above_take_q;
+  wire [7:0] busy_d;
+  reg  [7:0] busy_q;
+  wire none_free_d;
+  reg  none_free_q;
   wire a1_v_d;
   reg  a1_v_q;
   wire [35:0] a1_vpn_d;
   reg  [35:0] a1_vpn_q;
   wire [19:0] a1_iid_d;
   reg  [19:0] a1_iid_q;
+  wire a2_v_d;
+  reg  a2_v_q;
+  wire a3_v_d;
+  reg  a3_v_q;
+  wire a4_v_d;
+  reg  a4_v_q;
+  wire [8:0] arr_score_d;
+  reg  [8:0] arr_score_q;
+  wire [35:0] arr_vpn_d;
+  reg  [35:0] arr_vpn_q;
+  wire [19:0] arr_iid_d;
+  reg  [19:0] arr_iid_q;
+  wire [2:0] arr_est_d;
+  reg  [2:0] arr_est_q;
+  wire [1535:0] t1_kx_d;
+  reg  [1535:0] t1_kx_q;
+  wire [127:0] t1_sb_d;
+  reg  [127:0] t1_sb_q;
+  wire [767:0] t2_kx_d;
+  reg  [767:0] t2_kx_q;
+  wire [127:0] t2_sb_d;
+  reg  [127:0] t2_sb_q;
+  wire [383:0] t3_kx_d;
+  reg  [383:0] t3_kx_q;
+  wire [95:0] t3_sb_d;
+  reg  [95:0] t3_sb_q;
+  wire [191:0] t4_kx_d;
+  reg  [191:0] t4_kx_q;
+  wire [63:0] t4_sb_d;
+  reg  [63:0] t4_sb_q;
+  wire [95:0] t5_kx_d;
+  reg  [95:0] t5_kx_q;
+  wire [39:0] t5_sb_d;
+  reg  [39:0] t5_sb_q;
+  wire [47:0] t6_kx_d;
+  reg  [47:0] t6_kx_q;
+  wire [23:0] t6_sb_d;
+  reg  [23:0] t6_sb_q;
+  wire [23:0] t7_kx_d;
+  reg  [23:0] t7_kx_q;
+  wire [13:0] t7_sb_d;
+  reg  [13:0] t7_sb_q;
+  wire [3:0] cool_d;
+  reg  [3:0] cool_q;
+  wire sel_go_d;
+  reg  sel_go_q;
+  wire d_v_d;
+  reg  d_v_q;
+  wire [2:0] d_walker_d;
+  reg  [2:0] d_walker_q;
+  wire [35:0] d_vpn_d;
+  reg  [35:0] d_vpn_q;
+  wire [19:0] d_iid_d;
+  reg  [19:0] d_iid_q;
+  wire o_v_d;
+  reg  o_v_q;
+  wire [2:0] o_walker_d;
+  reg  [2:0] o_walker_q;
+  wire [35:0] o_vpn_d;
+  reg  [35:0] o_vpn_q;
+  wire [19:0] o_iid_d;
+  reg  [19:0] o_iid_q;
+  wire [2:0] o_acc_d;
+  reg  [2:0] o_acc_q;
+  wire [15:0] remove_grp_d;
+  reg  [15:0] remove_grp_q;
+  wire f_v_d;
+  reg  f_v_q;
+  wire [26:0] f_vpn_d;
+  reg  [26:0] f_vpn_q;
+  wire g_v_d;
+  reg  g_v_q;
+  wire [26:0] g_vpn_d;
+  reg  [26:0] g_vpn_q;
+  wire [3:0] pwc1_valid_d;
+  reg  [3:0] pwc1_valid_q;
+  wire [35:0] pwc1_tag_d;
+  reg  [35:0] pwc1_tag_q;
+  wire [7:0] pwc1_ctr_d;
+  reg  [7:0] pwc1_ctr_q;
+  wire [2:0] pwc1_plru_d;
+  reg  [2:0] pwc1_plru_q;
+  wire [3:0] pwc1_gvic_d;
+  reg  [3:0] pwc1_gvic_q;
+  wire [3:0] pwc1_ghit_d;
+  reg  [3:0] pwc1_ghit_q;
+  wire pwc1_gany_d;
+  reg  pwc1_gany_q;
+  wire [7:0] pwc2_valid_d;
+  reg  [7:0] pwc2_valid_q;
+  wire [143:0] pwc2_tag_d;
+  reg  [143:0] pwc2_tag_q;
+  wire [15:0] pwc2_ctr_d;
+  reg  [15:0] pwc2_ctr_q;
+  wire [6:0] pwc2_plru_d;
+  reg  [6:0] pwc2_plru_q;
+  wire [7:0] pwc2_gvic_d;
+  reg  [7:0] pwc2_gvic_q;
+  wire [7:0] pwc2_ghit_d;
+  reg  [7:0] pwc2_ghit_q;
+  wire pwc2_gany_d;
+  reg  pwc2_gany_q;
+  wire [31:0] pwc3_valid_d;
+  reg  [31:0] pwc3_valid_q;
+  wire [863:0] pwc3_tag_d;
+  reg  [863:0] pwc3_tag_q;
+  wire [63:0] pwc3_ctr_d;
+  reg  [63:0] pwc3_ctr_q;
+  wire [30:0] pwc3_plru_d;
+  reg  [30:0] pwc3_plru_q;
+  wire [31:0] pwc3_gvic_d;
+  reg  [31:0] pwc3_gvic_q;
+  wire [31:0] pwc3_ghit_d;
+  reg  [31:0] pwc3_ghit_q;
+  wire pwc3_gany_d;
+  reg  pwc3_gany_q;
+  wire [256:0] slot;
+  wire go;
+  wire [2:0] est;
+  wire [2:0] d_acc;
+  wire [7:0] free;
+  wire any_free;
+  wire [7:0] walker_oh;
+  wire [7:0] walker_oh_or0;
+  wire [7:0] walker_oh_or1;
+  wire [7:0] walker_oh_or2;
+  wire [7:0] walker_oh_or3;
+  wire unused_walker_oh_or;
+  wire [2:0] walker;
   wire ready;
   wire accept;
   wire bypass;
@@ -45,20 +212,6 @@ module walk_sched_seed002_table1 (
   wire [17:0] old_now_l7;
   wire [8:0] old_now_l8;
   wire [8:0] old_now;
-  wire a2_v_d;
-  reg  a2_v_q;
-  wire a3_v_d;
-  reg  a3_v_q;
-  wire a4_v_d;
-  reg  a4_v_q;
-  wire [35:0] arr_vpn_d;
-  reg  [35:0] arr_vpn_q;
-  wire [19:0] arr_iid_d;
-  reg  [19:0] arr_iid_q;
-  wire [2:0] arr_est_d;
-  reg  [2:0] arr_est_q;
-  wire [8:0] arr_score_d;
-  reg  [8:0] arr_score_q;
   wire [9:0] score_sum;
   wire [8:0] new_score;
   wire app;
@@ -67,69 +220,36 @@ module walk_sched_seed002_table1 (
   wire [3071:0] t0_key;
   wire [1535:0] t1_c_key;
   wire [127:0] t1_c_sub;
-  wire [1535:0] t1_kx_d;
-  reg  [1535:0] t1_kx_q;
   wire [1535:0] t1_key;
-  wire [127:0] t1_sb_d;
-  reg  [127:0] t1_sb_q;
   wire [127:0] t1_sub;
   wire [767:0] t2_c_key;
   wire [127:0] t2_c_sub;
-  wire [767:0] t2_kx_d;
-  reg  [767:0] t2_kx_q;
   wire [767:0] t2_key;
-  wire [127:0] t2_sb_d;
-  reg  [127:0] t2_sb_q;
   wire [127:0] t2_sub;
   wire [383:0] t3_c_key;
   wire [95:0] t3_c_sub;
-  wire [383:0] t3_kx_d;
-  reg  [383:0] t3_kx_q;
   wire [383:0] t3_key;
-  wire [95:0] t3_sb_d;
-  reg  [95:0] t3_sb_q;
   wire [95:0] t3_sub;
   wire [191:0] t4_c_key;
   wire [63:0] t4_c_sub;
-  wire [191:0] t4_kx_d;
-  reg  [191:0] t4_kx_q;
   wire [191:0] t4_key;
-  wire [63:0] t4_sb_d;
-  reg  [63:0] t4_sb_q;
   wire [63:0] t4_sub;
   wire [95:0] t5_c_key;
   wire [39:0] t5_c_sub;
-  wire [95:0] t5_kx_d;
-  reg  [95:0] t5_kx_q;
   wire [95:0] t5_key;
-  wire [39:0] t5_sb_d;
-  reg  [39:0] t5_sb_q;
   wire [39:0] t5_sub;
   wire [47:0] t6_c_key;
   wire [23:0] t6_c_sub;
-  wire [47:0] t6_kx_d;
-  reg  [47:0] t6_kx_q;
   wire [47:0] t6_key;
-  wire [23:0] t6_sb_d;
-  reg  [23:0] t6_sb_q;
   wire [23:0] t6_sub;
   wire [23:0] t7_c_key;
   wire [13:0] t7_c_sub;
-  wire [23:0] t7_kx_d;
-  reg  [23:0] t7_kx_q;
   wire [23:0] t7_key;
-  wire [13:0] t7_sb_d;
-  reg  [13:0] t7_sb_q;
   wire [13:0] t7_sub;
   wire [11:0] t8_c_key;
   wire [7:0] t8_c_sub;
   wire [10:0] unused_root_key;
-  wire [3:0] cool_d;
-  reg  [3:0] cool_q;
-  wire sel_go_d;
-  reg  sel_go_q;
   wire sel_go;
-  wire go;
   wire [4607:0] sel_vpn_lo_t;
   wire [2303:0] sel_vpn_lo_l1;
   wire [1151:0] sel_vpn_lo_l2;
@@ -170,55 +290,9 @@ module walk_sched_seed002_table1 (
   wire [19:0] sel_iid;
   wire [35:0] go_vpn;
   wire [19:0] go_iid;
-  wire d_v_d;
-  reg  d_v_q;
-  wire [2:0] d_walker_d;
-  reg  [2:0] d_walker_q;
-  wire [35:0] d_vpn_d;
-  reg  [35:0] d_vpn_q;
-  wire [19:0] d_iid_d;
-  reg  [19:0] d_iid_q;
-  wire o_v_d;
-  reg  o_v_q;
-  wire [2:0] o_walker_d;
-  reg  [2:0] o_walker_q;
-  wire [35:0] o_vpn_d;
-  reg  [35:0] o_vpn_q;
-  wire [19:0] o_iid_d;
-  reg  [19:0] o_iid_q;
-  wire [2:0] o_acc_d;
-  reg  [2:0] o_acc_q;
-  wire last_valid_d;
-  reg  last_valid_q;
-  wire [19:0] last_iid_d;
-  reg  [19:0] last_iid_q;
-  wire [319:0] last_iid_grp_d;
-  reg  [319:0] last_iid_grp_q;
-  wire [7:0] busy_d;
-  reg  [7:0] busy_q;
-  wire [7:0] free;
-  wire none_free_d;
-  reg  none_free_q;
-  wire any_free;
-  wire [7:0] walker_oh;
-  wire [7:0] walker_oh_or0;
-  wire [7:0] walker_oh_or1;
-  wire [7:0] walker_oh_or2;
-  wire [7:0] walker_oh_or3;
-  wire unused_walker_oh_or;
-  wire [2:0] walker;
-  wire [8:0] count_d;
-  reg  [8:0] count_q;
   wire remove;
   wire [8:0] count_inc;
   wire [8:0] count_dec;
-  wire [256:0] slot_x_d;
-  reg  [256:0] slot_x_q;
-  wire [256:0] slot;
-  wire [127:0] above_lo_d;
-  reg  [127:0] above_lo_q;
-  wire [127:0] above_hi_d;
-  reg  [127:0] above_hi_q;
   wire [6:0] therm_lo_idx;
   wire [15:0] therm_lo_lt;
   wire [15:0] therm_lo_eq;
@@ -230,58 +304,20 @@ module walk_sched_seed002_table1 (
   wire [7:0] therm_hi_le;
   wire [127:0] therm_hi;
   wire [6:0] unused_root_sub;
-  wire above_take_d;
-  reg  above_take_q;
   wire [255:0] above;
-  wire [15:0] remove_grp_d;
-  reg  [15:0] remove_grp_q;
-  wire [255:0] valid_d;
-  reg  [255:0] valid_q;
   wire [256:0] valid_u;
-  wire [9215:0] vpn_d;
-  reg  [9215:0] vpn_q;
   wire [9251:0] vpn_u;
-  wire [5119:0] iid_d;
-  reg  [5119:0] iid_q;
   wire [5139:0] iid_u;
-  wire [2303:0] score_d;
-  reg  [2303:0] score_q;
   wire [2312:0] score_u;
-  wire [255:0] match_d;
-  reg  [255:0] match_q;
   wire [256:0] match_u;
-  wire [255:0] aged_d;
-  reg  [255:0] aged_q;
   wire [256:0] aged_u;
-  wire [2815:0] credit_lo_d;
-  reg  [2815:0] credit_lo_q;
   wire [2826:0] credit_lo_u;
-  wire [255:0] borrow_d;
-  reg  [255:0] borrow_q;
   wire [256:0] borrow_u;
-  wire [2559:0] credit_hi_d;
-  reg  [2559:0] credit_hi_q;
   wire [2569:0] credit_hi_u;
-  wire f_v_d;
-  reg  f_v_q;
-  wire [26:0] f_vpn_d;
-  reg  [26:0] f_vpn_q;
-  wire g_v_d;
-  reg  g_v_q;
-  wire [26:0] g_vpn_d;
-  reg  [26:0] g_vpn_q;
-  wire [3:0] pwc1_valid_d;
-  reg  [3:0] pwc1_valid_q;
-  wire [35:0] pwc1_tag_d;
-  reg  [35:0] pwc1_tag_q;
-  wire [7:0] pwc1_ctr_d;
-  reg  [7:0] pwc1_ctr_q;
   wire [3:0] pwc1_hit_a;
   wire pwc1_any_a;
   wire [3:0] pwc1_hit_d;
   wire pwc1_any_d;
-  wire [2:0] pwc1_plru_d;
-  reg  [2:0] pwc1_plru_q;
   wire [3:0] pwc1_cand;
   wire [3:0] pwc1_inv;
   wire [3:0] pwc1_zero;
@@ -289,33 +325,19 @@ module walk_sched_seed002_table1 (
   wire pwc1_right2;
   wire pwc1_right1;
   wire [3:0] pwc1_victim_oh;
-  wire [3:0] pwc1_gvic_d;
-  reg  [3:0] pwc1_gvic_q;
+  wire [3:0] pwc1_write;
+  wire [3:0] pwc1_touch_f;
   wire [3:0] pwc1_hit_f;
   wire pwc1_same;
   wire [3:0] pwc1_hit_fw;
-  wire [3:0] pwc1_ghit_d;
-  reg  [3:0] pwc1_ghit_q;
-  wire pwc1_gany_d;
-  reg  pwc1_gany_q;
   wire [3:0] pwc1_hit_g;
   wire pwc1_any_g;
-  wire [3:0] pwc1_write;
-  wire [3:0] pwc1_touch_f;
   wire [3:0] pwc1_hit_dv;
   wire [2:0] pwc1_plru_after_d;
-  wire [7:0] pwc2_valid_d;
-  reg  [7:0] pwc2_valid_q;
-  wire [143:0] pwc2_tag_d;
-  reg  [143:0] pwc2_tag_q;
-  wire [15:0] pwc2_ctr_d;
-  reg  [15:0] pwc2_ctr_q;
   wire [7:0] pwc2_hit_a;
   wire pwc2_any_a;
   wire [7:0] pwc2_hit_d;
   wire pwc2_any_d;
-  wire [6:0] pwc2_plru_d;
-  reg  [6:0] pwc2_plru_q;
   wire [7:0] pwc2_cand;
   wire [7:0] pwc2_inv;
   wire [7:0] pwc2_zero;
@@ -327,33 +349,19 @@ module walk_sched_seed002_table1 (
   wire pwc2_right2;
   wire pwc2_right1;
   wire [7:0] pwc2_victim_oh;
-  wire [7:0] pwc2_gvic_d;
-  reg  [7:0] pwc2_gvic_q;
+  wire [7:0] pwc2_write;
+  wire [7:0] pwc2_touch_f;
   wire [7:0] pwc2_hit_f;
   wire pwc2_same;
   wire [7:0] pwc2_hit_fw;
-  wire [7:0] pwc2_ghit_d;
-  reg  [7:0] pwc2_ghit_q;
-  wire pwc2_gany_d;
-  reg  pwc2_gany_q;
   wire [7:0] pwc2_hit_g;
   wire pwc2_any_g;
-  wire [7:0] pwc2_write;
-  wire [7:0] pwc2_touch_f;
   wire [7:0] pwc2_hit_dv;
   wire [6:0] pwc2_plru_after_d;
-  wire [31:0] pwc3_valid_d;
-  reg  [31:0] pwc3_valid_q;
-  wire [863:0] pwc3_tag_d;
-  reg  [863:0] pwc3_tag_q;
-  wire [63:0] pwc3_ctr_d;
-  reg  [63:0] pwc3_ctr_q;
   wire [31:0] pwc3_hit_a;
   wire pwc3_any_a;
   wire [31:0] pwc3_hit_d;
   wire pwc3_any_d;
-  wire [30:0] pwc3_plru_d;
-  reg  [30:0] pwc3_plru_q;
   wire [31:0] pwc3_cand;
   wire [31:0] pwc3_inv;
   wire [31:0] pwc3_zero;
@@ -389,442 +397,18 @@ module walk_sched_seed002_table1 (
   wire pwc3_right2;
   wire pwc3_right1;
   wire [31:0] pwc3_victim_oh;
-  wire [31:0] pwc3_gvic_d;
-  reg  [31:0] pwc3_gvic_q;
+  wire [31:0] pwc3_write;
+  wire [31:0] pwc3_touch_f;
   wire [31:0] pwc3_hit_f;
   wire pwc3_same;
   wire [31:0] pwc3_hit_fw;
-  wire [31:0] pwc3_ghit_d;
-  reg  [31:0] pwc3_ghit_q;
-  wire pwc3_gany_d;
-  reg  pwc3_gany_q;
   wire [31:0] pwc3_hit_g;
   wire pwc3_any_g;
-  wire [31:0] pwc3_write;
-  wire [31:0] pwc3_touch_f;
   wire [31:0] pwc3_hit_dv;
   wire [30:0] pwc3_plru_after_d;
-  wire [2:0] est;
-  wire [2:0] d_acc;
   wire [8:0] unused_done_vpn;
 
-  assign ready = ~a1_v_q & ~a2_v_q & ~a3_v_q & ~slot[256] & ~(a4_v_q & slot[255]);
-  assign req_ready_o = ready;
-  assign accept = req_valid_i & ready;
-  assign a1_v_d = accept;
-  assign a1_vpn_d = accept ? req_vpn_i : a1_vpn_q;
-  assign a1_iid_d = accept ? req_iid_i : a1_iid_q;
-  assign bypass = a1_v_q & slot[0] & any_free;
-  assign a1_score = a1_v_q & ~bypass;
-  genvar gm;
-  generate
-    for (gm = 0; gm < 256; gm = gm + 1) begin : g_match
-      assign match_now[gm] = valid_q[gm] & (iid_q[(gm)*20 +: 20] == a1_iid_q);
-      assign match_score[(gm)*9 +: 9] = {9{match_q[gm]}} & score_q[(gm)*9 +: 9];
-    end
-  endgenerate
-  genvar gv_old_now_l1;
-  generate
-    for (gv_old_now_l1 = 0; gv_old_now_l1 < 128; gv_old_now_l1 = gv_old_now_l1 + 1) begin : g_old_now_l1
-      assign old_now_l1[(gv_old_now_l1)*9 +: 9] = match_score[(2*gv_old_now_l1)*9 +: 9] | match_score[(2*gv_old_now_l1+1)*9 +: 9];
-    end
-  endgenerate
-  genvar gv_old_now_l2;
-  generate
-    for (gv_old_now_l2 = 0; gv_old_now_l2 < 64; gv_old_now_l2 = gv_old_now_l2 + 1) begin : g_old_now_l2
-      assign old_now_l2[(gv_old_now_l2)*9 +: 9] = old_now_l1[(2*gv_old_now_l2)*9 +: 9] | old_now_l1[(2*gv_old_now_l2+1)*9 +: 9];
-    end
-  endgenerate
-  genvar gv_old_now_l3;
-  generate
-    for (gv_old_now_l3 = 0; gv_old_now_l3 < 32; gv_old_now_l3 = gv_old_now_l3 + 1) begin : g_old_now_l3
-      assign old_now_l3[(gv_old_now_l3)*9 +: 9] = old_now_l2[(2*gv_old_now_l3)*9 +: 9] | old_now_l2[(2*gv_old_now_l3+1)*9 +: 9];
-    end
-  endgenerate
-  genvar gv_old_now_l4;
-  generate
-    for (gv_old_now_l4 = 0; gv_old_now_l4 < 16; gv_old_now_l4 = gv_old_now_l4 + 1) begin : g_old_now_l4
-      assign old_now_l4[(gv_old_now_l4)*9 +: 9] = old_now_l3[(2*gv_old_now_l4)*9 +: 9] | old_now_l3[(2*gv_old_now_l4+1)*9 +: 9];
-    end
-  endgenerate
-  genvar gv_old_now_l5;
-  generate
-    for (gv_old_now_l5 = 0; gv_old_now_l5 < 8; gv_old_now_l5 = gv_old_now_l5 + 1) begin : g_old_now_l5
-      assign old_now_l5[(gv_old_now_l5)*9 +: 9] = old_now_l4[(2*gv_old_now_l5)*9 +: 9] | old_now_l4[(2*gv_old_now_l5+1)*9 +: 9];
-    end
-  endgenerate
-  genvar gv_old_now_l6;
-  generate
-    for (gv_old_now_l6 = 0; gv_old_now_l6 < 4; gv_old_now_l6 = gv_old_now_l6 + 1) begin : g_old_now_l6
-      assign old_now_l6[(gv_old_now_l6)*9 +: 9] = old_now_l5[(2*gv_old_now_l6)*9 +: 9] | old_now_l5[(2*gv_old_now_l6+1)*9 +: 9];
-    end
-  endgenerate
-  genvar gv_old_now_l7;
-  generate
-    for (gv_old_now_l7 = 0; gv_old_now_l7 < 2; gv_old_now_l7 = gv_old_now_l7 + 1) begin : g_old_now_l7
-      assign old_now_l7[(gv_old_now_l7)*9 +: 9] = old_now_l6[(2*gv_old_now_l7)*9 +: 9] | old_now_l6[(2*gv_old_now_l7+1)*9 +: 9];
-    end
-  endgenerate
-  genvar gv_old_now_l8;
-  generate
-    for (gv_old_now_l8 = 0; gv_old_now_l8 < 1; gv_old_now_l8 = gv_old_now_l8 + 1) begin : g_old_now_l8
-      assign old_now_l8[(gv_old_now_l8)*9 +: 9] = old_now_l7[(2*gv_old_now_l8)*9 +: 9] | old_now_l7[(2*gv_old_now_l8+1)*9 +: 9];
-    end
-  endgenerate
-  assign old_now = old_now_l8;
-  assign a2_v_d = a1_score;
-  assign a3_v_d = a2_v_q;
-  assign a4_v_d = a3_v_q;
-  assign arr_vpn_d = a1_score ? a1_vpn_q : arr_vpn_q;
-  assign arr_iid_d = a1_score ? a1_iid_q : arr_iid_q;
-  assign arr_est_d = a1_score ? est : arr_est_q;
-  assign score_sum = {1'b0, arr_score_q} + {7'd0, arr_est_q};
-  assign new_score = score_sum[9] ? {9{1'b1}} : score_sum[8:0];
-  assign arr_score_d = a2_v_q ? old_now : (a3_v_q ? new_score : arr_score_q);
-  assign app = a4_v_q;
-  assign app_vpn = arr_vpn_q;
-  assign app_iid = arr_iid_q;
-  genvar gl;
-  generate
-    for (gl = 0; gl < 256; gl = gl + 1) begin : g_leaf
-      wire batch = last_valid_q & (iid_q[(gl)*20 +: 20] == last_iid_grp_q[(gl / 16)*20 +: 20]);
-      assign t0_key[(gl)*12 +: 12] = ~valid_q[gl] ? {12{1'b1}} : (aged_q[gl] ? 12'd0 : (batch ? {3'b010, 9'd0} : {3'b011, score_q[(gl)*9 +: 9]}));
-    end
-  endgenerate
-  genvar gt1;
-  generate
-    for (gt1 = 0; gt1 < 128; gt1 = gt1 + 1) begin : g_tree1
-      wire [11:0] kl = t0_key[(2*gt1)*12 +: 12];
-      wire [11:0] kr = t0_key[(2*gt1+1)*12 +: 12];
-      wire take_r = (kr[11:9] < kl[11:9]) | ((kr[11:9] == 3'b011) & (kl[11:9] == 3'b011) & (score_q[(2*gt1+1)*9 +: 9] < score_q[(2*gt1)*9 +: 9]));
-      assign t1_c_key[(gt1)*12 +: 12] = take_r ? kr : kl;
-      assign t1_c_sub[gt1] = take_r;
-    end
-  endgenerate
-  assign t1_kx_d = ~t1_c_key;
-  assign t1_key = ~t1_kx_q;
-  assign t1_sb_d = t1_c_sub;
-  assign t1_sub = t1_sb_q;
-  genvar gt2;
-  generate
-    for (gt2 = 0; gt2 < 64; gt2 = gt2 + 1) begin : g_tree2
-      wire [11:0] kl = t1_key[(2*gt2)*12 +: 12];
-      wire [11:0] kr = t1_key[(2*gt2+1)*12 +: 12];
-      wire take_r = kr < kl;
-      assign t2_c_key[(gt2)*12 +: 12] = take_r ? kr : kl;
-      assign t2_c_sub[(gt2)*2 +: 2] = take_r ? {1'b1, t1_sub[(2*gt2+1)*1 +: 1]} : {1'b0, t1_sub[(2*gt2)*1 +: 1]};
-    end
-  endgenerate
-  assign t2_kx_d = ~t2_c_key;
-  assign t2_key = ~t2_kx_q;
-  assign t2_sb_d = t2_c_sub;
-  assign t2_sub = t2_sb_q;
-  genvar gt3;
-  generate
-    for (gt3 = 0; gt3 < 32; gt3 = gt3 + 1) begin : g_tree3
-      wire [11:0] kl = t2_key[(2*gt3)*12 +: 12];
-      wire [11:0] kr = t2_key[(2*gt3+1)*12 +: 12];
-      wire take_r = kr < kl;
-      assign t3_c_key[(gt3)*12 +: 12] = take_r ? kr : kl;
-      assign t3_c_sub[(gt3)*3 +: 3] = take_r ? {1'b1, t2_sub[(2*gt3+1)*2 +: 2]} : {1'b0, t2_sub[(2*gt3)*2 +: 2]};
-    end
-  endgenerate
-  assign t3_kx_d = ~t3_c_key;
-  assign t3_key = ~t3_kx_q;
-  assign t3_sb_d = t3_c_sub;
-  assign t3_sub = t3_sb_q;
-  genvar gt4;
-  generate
-    for (gt4 = 0; gt4 < 16; gt4 = gt4 + 1) begin : g_tree4
-      wire [11:0] kl = t3_key[(2*gt4)*12 +: 12];
-      wire [11:0] kr = t3_key[(2*gt4+1)*12 +: 12];
-      wire take_r = kr < kl;
-      assign t4_c_key[(gt4)*12 +: 12] = take_r ? kr : kl;
-      assign t4_c_sub[(gt4)*4 +: 4] = take_r ? {1'b1, t3_sub[(2*gt4+1)*3 +: 3]} : {1'b0, t3_sub[(2*gt4)*3 +: 3]};
-    end
-  endgenerate
-  assign t4_kx_d = ~t4_c_key;
-  assign t4_key = ~t4_kx_q;
-  assign t4_sb_d = t4_c_sub;
-  assign t4_sub = t4_sb_q;
-  genvar gt5;
-  generate
-    for (gt5 = 0; gt5 < 8; gt5 = gt5 + 1) begin : g_tree5
-      wire [11:0] kl = t4_key[(2*gt5)*12 +: 12];
-      wire [11:0] kr = t4_key[(2*gt5+1)*12 +: 12];
-      wire take_r = kr < kl;
-      assign t5_c_key[(gt5)*12 +: 12] = take_r ? kr : kl;
-      assign t5_c_sub[(gt5)*5 +: 5] = take_r ? {1'b1, t4_sub[(2*gt5+1)*4 +: 4]} : {1'b0, t4_sub[(2*gt5)*4 +: 4]};
-    end
-  endgenerate
-  assign t5_kx_d = ~t5_c_key;
-  assign t5_key = ~t5_kx_q;
-  assign t5_sb_d = t5_c_sub;
-  assign t5_sub = t5_sb_q;
-  genvar gt6;
-  generate
-    for (gt6 = 0; gt6 < 4; gt6 = gt6 + 1) begin : g_tree6
-      wire [11:0] kl = t5_key[(2*gt6)*12 +: 12];
-      wire [11:0] kr = t5_key[(2*gt6+1)*12 +: 12];
-      wire take_r = kr < kl;
-      assign t6_c_key[(gt6)*12 +: 12] = take_r ? kr : kl;
-      assign t6_c_sub[(gt6)*6 +: 6] = take_r ? {1'b1, t5_sub[(2*gt6+1)*5 +: 5]} : {1'b0, t5_sub[(2*gt6)*5 +: 5]};
-    end
-  endgenerate
-  assign t6_kx_d = ~t6_c_key;
-  assign t6_key = ~t6_kx_q;
-  assign t6_sb_d = t6_c_sub;
-  assign t6_sub = t6_sb_q;
-  genvar gt7;
-  generate
-    for (gt7 = 0; gt7 < 2; gt7 = gt7 + 1) begin : g_tree7
-      wire [11:0] kl = t6_key[(2*gt7)*12 +: 12];
-      wire [11:0] kr = t6_key[(2*gt7+1)*12 +: 12];
-      wire take_r = kr < kl;
-      assign t7_c_key[(gt7)*12 +: 12] = take_r ? kr : kl;
-      assign t7_c_sub[(gt7)*7 +: 7] = take_r ? {1'b1, t6_sub[(2*gt7+1)*6 +: 6]} : {1'b0, t6_sub[(2*gt7)*6 +: 6]};
-    end
-  endgenerate
-  assign t7_kx_d = ~t7_c_key;
-  assign t7_key = ~t7_kx_q;
-  assign t7_sb_d = t7_c_sub;
-  assign t7_sub = t7_sb_q;
-  genvar gt8;
-  generate
-    for (gt8 = 0; gt8 < 1; gt8 = gt8 + 1) begin : g_tree8
-      wire [11:0] kl = t7_key[(2*gt8)*12 +: 12];
-      wire [11:0] kr = t7_key[(2*gt8+1)*12 +: 12];
-      wire take_r = kr < kl;
-      assign t8_c_key[(gt8)*12 +: 12] = take_r ? kr : kl;
-      assign t8_c_sub[(gt8)*8 +: 8] = take_r ? {1'b1, t7_sub[(2*gt8+1)*7 +: 7]} : {1'b0, t7_sub[(2*gt8)*7 +: 7]};
-    end
-  endgenerate
-  assign unused_root_key = t8_c_key[10:0];
-  assign sel_go_d = ~t8_c_key[11] & (|(~busy_d)) & (cool_d == 4'd0);
-  assign sel_go = sel_go_q;
-  assign go = sel_go | bypass;
-  assign cool_d = go ? 4'd8 : ((cool_q != 4'd0) ? (cool_q - 4'd1) : 4'd0);
-  genvar gs_vpn_lo;
-  generate
-    for (gs_vpn_lo = 0; gs_vpn_lo < 128; gs_vpn_lo = gs_vpn_lo + 1) begin : g_sel_vpn_lo
-      wire hot = above_lo_q[gs_vpn_lo] & ((gs_vpn_lo == 0) ? 1'b1 : ~above_lo_q[(gs_vpn_lo == 0) ? 0 : gs_vpn_lo - 1]);
-      assign sel_vpn_lo_t[(gs_vpn_lo)*36 +: 36] = {36{hot}} & vpn_q[(gs_vpn_lo)*36 +: 36];
-    end
-  endgenerate
-  genvar gv_sel_vpn_lo_l1;
-  generate
-    for (gv_sel_vpn_lo_l1 = 0; gv_sel_vpn_lo_l1 < 64; gv_sel_vpn_lo_l1 = gv_sel_vpn_lo_l1 + 1) begin : g_sel_vpn_lo_l1
-      assign sel_vpn_lo_l1[(gv_sel_vpn_lo_l1)*36 +: 36] = sel_vpn_lo_t[(2*gv_sel_vpn_lo_l1)*36 +: 36] | sel_vpn_lo_t[(2*gv_sel_vpn_lo_l1+1)*36 +: 36];
-    end
-  endgenerate
-  genvar gv_sel_vpn_lo_l2;
-  generate
-    for (gv_sel_vpn_lo_l2 = 0; gv_sel_vpn_lo_l2 < 32; gv_sel_vpn_lo_l2 = gv_sel_vpn_lo_l2 + 1) begin : g_sel_vpn_lo_l2
-      assign sel_vpn_lo_l2[(gv_sel_vpn_lo_l2)*36 +: 36] = sel_vpn_lo_l1[(2*gv_sel_vpn_lo_l2)*36 +: 36] | sel_vpn_lo_l1[(2*gv_sel_vpn_lo_l2+1)*36 +: 36];
-    end
-  endgenerate
-  genvar gv_sel_vpn_lo_l3;
-  generate
-    for (gv_sel_vpn_lo_l3 = 0; gv_sel_vpn_lo_l3 < 16; gv_sel_vpn_lo_l3 = gv_sel_vpn_lo_l3 + 1) begin : g_sel_vpn_lo_l3
-      assign sel_vpn_lo_l3[(gv_sel_vpn_lo_l3)*36 +: 36] = sel_vpn_lo_l2[(2*gv_sel_vpn_lo_l3)*36 +: 36] | sel_vpn_lo_l2[(2*gv_sel_vpn_lo_l3+1)*36 +: 36];
-    end
-  endgenerate
-  genvar gv_sel_vpn_lo_l4;
-  generate
-    for (gv_sel_vpn_lo_l4 = 0; gv_sel_vpn_lo_l4 < 8; gv_sel_vpn_lo_l4 = gv_sel_vpn_lo_l4 + 1) begin : g_sel_vpn_lo_l4
-      assign sel_vpn_lo_l4[(gv_sel_vpn_lo_l4)*36 +: 36] = sel_vpn_lo_l3[(2*gv_sel_vpn_lo_l4)*36 +: 36] | sel_vpn_lo_l3[(2*gv_sel_vpn_lo_l4+1)*36 +: 36];
-    end
-  endgenerate
-  genvar gv_sel_vpn_lo_l5;
-  generate
-    for (gv_sel_vpn_lo_l5 = 0; gv_sel_vpn_lo_l5 < 4; gv_sel_vpn_lo_l5 = gv_sel_vpn_lo_l5 + 1) begin : g_sel_vpn_lo_l5
-      assign sel_vpn_lo_l5[(gv_sel_vpn_lo_l5)*36 +: 36] = sel_vpn_lo_l4[(2*gv_sel_vpn_lo_l5)*36 +: 36] | sel_vpn_lo_l4[(2*gv_sel_vpn_lo_l5+1)*36 +: 36];
-    end
-  endgenerate
-  genvar gv_sel_vpn_lo_l6;
-  generate
-    for (gv_sel_vpn_lo_l6 = 0; gv_sel_vpn_lo_l6 < 2; gv_sel_vpn_lo_l6 = gv_sel_vpn_lo_l6 + 1) begin : g_sel_vpn_lo_l6
-      assign sel_vpn_lo_l6[(gv_sel_vpn_lo_l6)*36 +: 36] = sel_vpn_lo_l5[(2*gv_sel_vpn_lo_l6)*36 +: 36] | sel_vpn_lo_l5[(2*gv_sel_vpn_lo_l6+1)*36 +: 36];
-    end
-  endgenerate
-  genvar gv_sel_vpn_lo_l7;
-  generate
-    for (gv_sel_vpn_lo_l7 = 0; gv_sel_vpn_lo_l7 < 1; gv_sel_vpn_lo_l7 = gv_sel_vpn_lo_l7 + 1) begin : g_sel_vpn_lo_l7
-      assign sel_vpn_lo_l7[(gv_sel_vpn_lo_l7)*36 +: 36] = sel_vpn_lo_l6[(2*gv_sel_vpn_lo_l7)*36 +: 36] | sel_vpn_lo_l6[(2*gv_sel_vpn_lo_l7+1)*36 +: 36];
-    end
-  endgenerate
-  assign sel_vpn_lo = sel_vpn_lo_l7;
-  genvar gs_vpn_hi;
-  generate
-    for (gs_vpn_hi = 0; gs_vpn_hi < 128; gs_vpn_hi = gs_vpn_hi + 1) begin : g_sel_vpn_hi
-      wire hot = above_hi_q[gs_vpn_hi] & ((gs_vpn_hi == 0) ? 1'b1 : ~above_hi_q[(gs_vpn_hi == 0) ? 0 : gs_vpn_hi - 1]);
-      assign sel_vpn_hi_t[(gs_vpn_hi)*36 +: 36] = {36{hot}} & vpn_q[(gs_vpn_hi + 128)*36 +: 36];
-    end
-  endgenerate
-  genvar gv_sel_vpn_hi_l1;
-  generate
-    for (gv_sel_vpn_hi_l1 = 0; gv_sel_vpn_hi_l1 < 64; gv_sel_vpn_hi_l1 = gv_sel_vpn_hi_l1 + 1) begin : g_sel_vpn_hi_l1
-      assign sel_vpn_hi_l1[(gv_sel_vpn_hi_l1)*36 +: 36] = sel_vpn_hi_t[(2*gv_sel_vpn_hi_l1)*36 +: 36] | sel_vpn_hi_t[(2*gv_sel_vpn_hi_l1+1)*36 +: 36];
-    end
-  endgenerate
-  genvar gv_sel_vpn_hi_l2;
-  generate
-    for (gv_sel_vpn_hi_l2 = 0; gv_sel_vpn_hi_l2 < 32; gv_sel_vpn_hi_l2 = gv_sel_vpn_hi_l2 + 1) begin : g_sel_vpn_hi_l2
-      assign sel_vpn_hi_l2[(gv_sel_vpn_hi_l2)*36 +: 36] = sel_vpn_hi_l1[(2*gv_sel_vpn_hi_l2)*36 +: 36] | sel_vpn_hi_l1[(2*gv_sel_vpn_hi_l2+1)*36 +: 36];
-    end
-  endgenerate
-  genvar gv_sel_vpn_hi_l3;
-  generate
-    for (gv_sel_vpn_hi_l3 = 0; gv_sel_vpn_hi_l3 < 16; gv_sel_vpn_hi_l3 = gv_sel_vpn_hi_l3 + 1) begin : g_sel_vpn_hi_l3
-      assign sel_vpn_hi_l3[(gv_sel_vpn_hi_l3)*36 +: 36] = sel_vpn_hi_l2[(2*gv_sel_vpn_hi_l3)*36 +: 36] | sel_vpn_hi_l2[(2*gv_sel_vpn_hi_l3+1)*36 +: 36];
-    end
-  endgenerate
-  genvar gv_sel_vpn_hi_l4;
-  generate
-    for (gv_sel_vpn_hi_l4 = 0; gv_sel_vpn_hi_l4 < 8; gv_sel_vpn_hi_l4 = gv_sel_vpn_hi_l4 + 1) begin : g_sel_vpn_hi_l4
-      assign sel_vpn_hi_l4[(gv_sel_vpn_hi_l4)*36 +: 36] = sel_vpn_hi_l3[(2*gv_sel_vpn_hi_l4)*36 +: 36] | sel_vpn_hi_l3[(2*gv_sel_vpn_hi_l4+1)*36 +: 36];
-    end
-  endgenerate
-  genvar gv_sel_vpn_hi_l5;
-  generate
-    for (gv_sel_vpn_hi_l5 = 0; gv_sel_vpn_hi_l5 < 4; gv_sel_vpn_hi_l5 = gv_sel_vpn_hi_l5 + 1) begin : g_sel_vpn_hi_l5
-      assign sel_vpn_hi_l5[(gv_sel_vpn_hi_l5)*36 +: 36] = sel_vpn_hi_l4[(2*gv_sel_vpn_hi_l5)*36 +: 36] | sel_vpn_hi_l4[(2*gv_sel_vpn_hi_l5+1)*36 +: 36];
-    end
-  endgenerate
-  genvar gv_sel_vpn_hi_l6;
-  generate
-    for (gv_sel_vpn_hi_l6 = 0; gv_sel_vpn_hi_l6 < 2; gv_sel_vpn_hi_l6 = gv_sel_vpn_hi_l6 + 1) begin : g_sel_vpn_hi_l6
-      assign sel_vpn_hi_l6[(gv_sel_vpn_hi_l6)*36 +: 36] = sel_vpn_hi_l5[(2*gv_sel_vpn_hi_l6)*36 +: 36] | sel_vpn_hi_l5[(2*gv_sel_vpn_hi_l6+1)*36 +: 36];
-    end
-  endgenerate
-  genvar gv_sel_vpn_hi_l7;
-  generate
-    for (gv_sel_vpn_hi_l7 = 0; gv_sel_vpn_hi_l7 < 1; gv_sel_vpn_hi_l7 = gv_sel_vpn_hi_l7 + 1) begin : g_sel_vpn_hi_l7
-      assign sel_vpn_hi_l7[(gv_sel_vpn_hi_l7)*36 +: 36] = sel_vpn_hi_l6[(2*gv_sel_vpn_hi_l7)*36 +: 36] | sel_vpn_hi_l6[(2*gv_sel_vpn_hi_l7+1)*36 +: 36];
-    end
-  endgenerate
-  assign sel_vpn_hi = sel_vpn_hi_l7;
-  assign sel_vpn = above_take_q ? sel_vpn_hi : sel_vpn_lo;
-  genvar gs_iid_lo;
-  generate
-    for (gs_iid_lo = 0; gs_iid_lo < 128; gs_iid_lo = gs_iid_lo + 1) begin : g_sel_iid_lo
-      wire hot = above_lo_q[gs_iid_lo] & ((gs_iid_lo == 0) ? 1'b1 : ~above_lo_q[(gs_iid_lo == 0) ? 0 : gs_iid_lo - 1]);
-      assign sel_iid_lo_t[(gs_iid_lo)*20 +: 20] = {20{hot}} & iid_q[(gs_iid_lo)*20 +: 20];
-    end
-  endgenerate
-  genvar gv_sel_iid_lo_l1;
-  generate
-    for (gv_sel_iid_lo_l1 = 0; gv_sel_iid_lo_l1 < 64; gv_sel_iid_lo_l1 = gv_sel_iid_lo_l1 + 1) begin : g_sel_iid_lo_l1
-      assign sel_iid_lo_l1[(gv_sel_iid_lo_l1)*20 +: 20] = sel_iid_lo_t[(2*gv_sel_iid_lo_l1)*20 +: 20] | sel_iid_lo_t[(2*gv_sel_iid_lo_l1+1)*20 +: 20];
-    end
-  endgenerate
-  genvar gv_sel_iid_lo_l2;
-  generate
-    for (gv_sel_iid_lo_l2 = 0; gv_sel_iid_lo_l2 < 32; gv_sel_iid_lo_l2 = gv_sel_iid_lo_l2 + 1) begin : g_sel_iid_lo_l2
-      assign sel_iid_lo_l2[(gv_sel_iid_lo_l2)*20 +: 20] = sel_iid_lo_l1[(2*gv_sel_iid_lo_l2)*20 +: 20] | sel_iid_lo_l1[(2*gv_sel_iid_lo_l2+1)*20 +: 20];
-    end
-  endgenerate
-  genvar gv_sel_iid_lo_l3;
-  generate
-    for (gv_sel_iid_lo_l3 = 0; gv_sel_iid_lo_l3 < 16; gv_sel_iid_lo_l3 = gv_sel_iid_lo_l3 + 1) begin : g_sel_iid_lo_l3
-      assign sel_iid_lo_l3[(gv_sel_iid_lo_l3)*20 +: 20] = sel_iid_lo_l2[(2*gv_sel_iid_lo_l3)*20 +: 20] | sel_iid_lo_l2[(2*gv_sel_iid_lo_l3+1)*20 +: 20];
-    end
-  endgenerate
-  genvar gv_sel_iid_lo_l4;
-  generate
-    for (gv_sel_iid_lo_l4 = 0; gv_sel_iid_lo_l4 < 8; gv_sel_iid_lo_l4 = gv_sel_iid_lo_l4 + 1) begin : g_sel_iid_lo_l4
-      assign sel_iid_lo_l4[(gv_sel_iid_lo_l4)*20 +: 20] = sel_iid_lo_l3[(2*gv_sel_iid_lo_l4)*20 +: 20] | sel_iid_lo_l3[(2*gv_sel_iid_lo_l4+1)*20 +: 20];
-    end
-  endgenerate
-  genvar gv_sel_iid_lo_l5;
-  generate
-    for (gv_sel_iid_lo_l5 = 0; gv_sel_iid_lo_l5 < 4; gv_sel_iid_lo_l5 = gv_sel_iid_lo_l5 + 1) begin : g_sel_iid_lo_l5
-      assign sel_iid_lo_l5[(gv_sel_iid_lo_l5)*20 +: 20] = sel_iid_lo_l4[(2*gv_sel_iid_lo_l5)*20 +: 20] | sel_iid_lo_l4[(2*gv_sel_iid_lo_l5+1)*20 +: 20];
-    end
-  endgenerate
-  genvar gv_sel_iid_lo_l6;
-  generate
-    for (gv_sel_iid_lo_l6 = 0; gv_sel_iid_lo_l6 < 2; gv_sel_iid_lo_l6 = gv_sel_iid_lo_l6 + 1) begin : g_sel_iid_lo_l6
-      assign sel_iid_lo_l6[(gv_sel_iid_lo_l6)*20 +: 20] = sel_iid_lo_l5[(2*gv_sel_iid_lo_l6)*20 +: 20] | sel_iid_lo_l5[(2*gv_sel_iid_lo_l6+1)*20 +: 20];
-    end
-  endgenerate
-  genvar gv_sel_iid_lo_l7;
-  generate
-    for (gv_sel_iid_lo_l7 = 0; gv_sel_iid_lo_l7 < 1; gv_sel_iid_lo_l7 = gv_sel_iid_lo_l7 + 1) begin : g_sel_iid_lo_l7
-      assign sel_iid_lo_l7[(gv_sel_iid_lo_l7)*20 +: 20] = sel_iid_lo_l6[(2*gv_sel_iid_lo_l7)*20 +: 20] | sel_iid_lo_l6[(2*gv_sel_iid_lo_l7+1)*20 +: 20];
-    end
-  endgenerate
-  assign sel_iid_lo = sel_iid_lo_l7;
-  genvar gs_iid_hi;
-  generate
-    for (gs_iid_hi = 0; gs_iid_hi < 128; gs_iid_hi = gs_iid_hi + 1) begin : g_sel_iid_hi
-      wire hot = above_hi_q[gs_iid_hi] & ((gs_iid_hi == 0) ? 1'b1 : ~above_hi_q[(gs_iid_hi == 0) ? 0 : gs_iid_hi - 1]);
-      assign sel_iid_hi_t[(gs_iid_hi)*20 +: 20] = {20{hot}} & iid_q[(gs_iid_hi + 128)*20 +: 20];
-    end
-  endgenerate
-  genvar gv_sel_iid_hi_l1;
-  generate
-    for (gv_sel_iid_hi_l1 = 0; gv_sel_iid_hi_l1 < 64; gv_sel_iid_hi_l1 = gv_sel_iid_hi_l1 + 1) begin : g_sel_iid_hi_l1
-      assign sel_iid_hi_l1[(gv_sel_iid_hi_l1)*20 +: 20] = sel_iid_hi_t[(2*gv_sel_iid_hi_l1)*20 +: 20] | sel_iid_hi_t[(2*gv_sel_iid_hi_l1+1)*20 +: 20];
-    end
-  endgenerate
-  genvar gv_sel_iid_hi_l2;
-  generate
-    for (gv_sel_iid_hi_l2 = 0; gv_sel_iid_hi_l2 < 32; gv_sel_iid_hi_l2 = gv_sel_iid_hi_l2 + 1) begin : g_sel_iid_hi_l2
-      assign sel_iid_hi_l2[(gv_sel_iid_hi_l2)*20 +: 20] = sel_iid_hi_l1[(2*gv_sel_iid_hi_l2)*20 +: 20] | sel_iid_hi_l1[(2*gv_sel_iid_hi_l2+1)*20 +: 20];
-    end
-  endgenerate
-  genvar gv_sel_iid_hi_l3;
-  generate
-    for (gv_sel_iid_hi_l3 = 0; gv_sel_iid_hi_l3 < 16; gv_sel_iid_hi_l3 = gv_sel_iid_hi_l3 + 1) begin : g_sel_iid_hi_l3
-      assign sel_iid_hi_l3[(gv_sel_iid_hi_l3)*20 +: 20] = sel_iid_hi_l2[(2*gv_sel_iid_hi_l3)*20 +: 20] | sel_iid_hi_l2[(2*gv_sel_iid_hi_l3+1)*20 +: 20];
-    end
-  endgenerate
-  genvar gv_sel_iid_hi_l4;
-  generate
-    for (gv_sel_iid_hi_l4 = 0; gv_sel_iid_hi_l4 < 8; gv_sel_iid_hi_l4 = gv_sel_iid_hi_l4 + 1) begin : g_sel_iid_hi_l4
-      assign sel_iid_hi_l4[(gv_sel_iid_hi_l4)*20 +: 20] = sel_iid_hi_l3[(2*gv_sel_iid_hi_l4)*20 +: 20] | sel_iid_hi_l3[(2*gv_sel_iid_hi_l4+1)*20 +: 20];
-    end
-  endgenerate
-  genvar gv_sel_iid_hi_l5;
-  generate
-    for (gv_sel_iid_hi_l5 = 0; gv_sel_iid_hi_l5 < 4; gv_sel_iid_hi_l5 = gv_sel_iid_hi_l5 + 1) begin : g_sel_iid_hi_l5
-      assign sel_iid_hi_l5[(gv_sel_iid_hi_l5)*20 +: 20] = sel_iid_hi_l4[(2*gv_sel_iid_hi_l5)*20 +: 20] | sel_iid_hi_l4[(2*gv_sel_iid_hi_l5+1)*20 +: 20];
-    end
-  endgenerate
-  genvar gv_sel_iid_hi_l6;
-  generate
-    for (gv_sel_iid_hi_l6 = 0; gv_sel_iid_hi_l6 < 2; gv_sel_iid_hi_l6 = gv_sel_iid_hi_l6 + 1) begin : g_sel_iid_hi_l6
-      assign sel_iid_hi_l6[(gv_sel_iid_hi_l6)*20 +: 20] = sel_iid_hi_l5[(2*gv_sel_iid_hi_l6)*20 +: 20] | sel_iid_hi_l5[(2*gv_sel_iid_hi_l6+1)*20 +: 20];
-    end
-  endgenerate
-  genvar gv_sel_iid_hi_l7;
-  generate
-    for (gv_sel_iid_hi_l7 = 0; gv_sel_iid_hi_l7 < 1; gv_sel_iid_hi_l7 = gv_sel_iid_hi_l7 + 1) begin : g_sel_iid_hi_l7
-      assign sel_iid_hi_l7[(gv_sel_iid_hi_l7)*20 +: 20] = sel_iid_hi_l6[(2*gv_sel_iid_hi_l7)*20 +: 20] | sel_iid_hi_l6[(2*gv_sel_iid_hi_l7+1)*20 +: 20];
-    end
-  endgenerate
-  assign sel_iid_hi = sel_iid_hi_l7;
-  assign sel_iid = above_take_q ? sel_iid_hi : sel_iid_lo;
-  assign go_vpn = sel_go ? sel_vpn : a1_vpn_q;
-  assign go_iid = sel_go ? sel_iid : a1_iid_q;
-  assign d_v_d = go;
-  assign d_walker_d = go ? walker : d_walker_q;
-  assign d_vpn_d = go ? go_vpn : d_vpn_q;
-  assign d_iid_d = go ? go_iid : d_iid_q;
-  assign o_v_d = d_v_q;
-  assign o_walker_d = d_v_q ? d_walker_q : o_walker_q;
-  assign o_vpn_d = d_v_q ? d_vpn_q : o_vpn_q;
-  assign o_iid_d = d_v_q ? d_iid_q : o_iid_q;
-  assign o_acc_d = d_v_q ? d_acc : o_acc_q;
-  assign disp_valid_o = o_v_q;
-  assign disp_walker_o = o_walker_q;
-  assign disp_vpn_o = o_vpn_q;
-  assign disp_iid_o = o_iid_q;
-  assign disp_acc_o = o_acc_q;
-  assign last_valid_d = last_valid_q | go;
-  assign last_iid_d = go ? go_iid : last_iid_q;
-  assign last_iid_grp_d = {(go | slot[240]) ? last_iid_d : last_iid_grp_q[(15)*20 +: 20], (go | slot[224]) ? last_iid_d : last_iid_grp_q[(14)*20 +: 20], (go | slot[208]) ? last_iid_d : last_iid_grp_q[(13)*20 +: 20], (go | slot[192]) ? last_iid_d : last_iid_grp_q[(12)*20 +: 20], (go | slot[176]) ? last_iid_d : last_iid_grp_q[(11)*20 +: 20], (go | slot[160]) ? last_iid_d : last_iid_grp_q[(10)*20 +: 20], (go | slot[144]) ? last_iid_d : last_iid_grp_q[(9)*20 +: 20], (go | slot[128]) ? last_iid_d : last_iid_grp_q[(8)*20 +: 20], (go | slot[112]) ? last_iid_d : last_iid_grp_q[(7)*20 +: 20], (go | slot[96]) ? last_iid_d : last_iid_grp_q[(6)*20 +: 20], (go | slot[80]) ? last_iid_d : last_iid_grp_q[(5)*20 +: 20], (go | slot[64]) ? last_iid_d : last_iid_grp_q[(4)*20 +: 20], (go | slot[48]) ? last_iid_d : last_iid_grp_q[(3)*20 +: 20], (go | slot[32]) ? last_iid_d : last_iid_grp_q[(2)*20 +: 20], (go | slot[16]) ? last_iid_d : last_iid_grp_q[(1)*20 +: 20], (go | slot[0]) ? last_iid_d : last_iid_grp_q[(0)*20 +: 20]};
+  assign slot = slot_x_q ^ 257'h00000000000000000000000000000000000000000000000000000000000000001;
   assign free = ~busy_q;
   assign none_free_d = &busy_d;
   assign any_free = ~none_free_q;
@@ -862,217 +446,681 @@ module walk_sched_seed002_table1 (
   assign walker_oh[6] = free[6] & ~walker_oh_or3[5];
   assign walker_oh[7] = free[7] & ~walker_oh_or3[6];
   assign unused_walker_oh_or = walker_oh_or3[7];
-  assign walker = {(walker_oh[4] | walker_oh[5] | walker_oh[6] | walker_oh[7]), (walker_oh[2] | walker_oh[3] | walker_oh[6] | walker_oh[7]), (walker_oh[1] | walker_oh[3] | walker_oh[5] | walker_oh[7])};
-  assign busy_d = (busy_q & ~(done_valid_i ? (8'd1 << done_walker_i) : 8'd0)) | (go ? walker_oh : 8'd0);
+  assign walker = {walker_oh[4] | walker_oh[5] | walker_oh[6] | walker_oh[7], walker_oh[2] | walker_oh[3] | walker_oh[6] | walker_oh[7], walker_oh[1] | walker_oh[3] | walker_oh[5] | walker_oh[7]};
+  assign busy_d = busy_q & ~(done_valid_i ? 8'd1 << done_walker_i : 8'd0) | (go ? walker_oh : 8'd0);
   assign busy_o = busy_q;
+  assign ready = ~a1_v_q & ~a2_v_q & ~a3_v_q & ~slot[256] & ~(a4_v_q & slot[255]);
+  assign req_ready_o = ready;
+  assign accept = req_valid_i & ready;
+  assign a1_v_d = accept;
+  assign a1_vpn_d = accept ? req_vpn_i : a1_vpn_q;
+  assign a1_iid_d = accept ? req_iid_i : a1_iid_q;
+  assign bypass = a1_v_q & slot[0] & any_free;
+  assign a1_score = a1_v_q & ~bypass;
+  genvar gm;
+  generate
+    for (gm = 0; gm < 256; gm = gm + 1) begin : g_match
+      assign match_now[gm] = valid_q[gm] & iid_q[gm * 20 +: 20] == a1_iid_q;
+      assign match_score[gm * 9 +: 9] = {9{match_q[gm]}} & score_q[gm * 9 +: 9];
+    end
+  endgenerate
+  genvar gv_old_now_l1;
+  generate
+    for (gv_old_now_l1 = 0; gv_old_now_l1 < 128; gv_old_now_l1 = gv_old_now_l1 + 1) begin : g_old_now_l1
+      assign old_now_l1[gv_old_now_l1 * 9 +: 9] = match_score[(2 * gv_old_now_l1) * 9 +: 9] | match_score[((2 * gv_old_now_l1) + 1) * 9 +: 9];
+    end
+  endgenerate
+  genvar gv_old_now_l2;
+  generate
+    for (gv_old_now_l2 = 0; gv_old_now_l2 < 64; gv_old_now_l2 = gv_old_now_l2 + 1) begin : g_old_now_l2
+      assign old_now_l2[gv_old_now_l2 * 9 +: 9] = old_now_l1[(2 * gv_old_now_l2) * 9 +: 9] | old_now_l1[((2 * gv_old_now_l2) + 1) * 9 +: 9];
+    end
+  endgenerate
+  genvar gv_old_now_l3;
+  generate
+    for (gv_old_now_l3 = 0; gv_old_now_l3 < 32; gv_old_now_l3 = gv_old_now_l3 + 1) begin : g_old_now_l3
+      assign old_now_l3[gv_old_now_l3 * 9 +: 9] = old_now_l2[(2 * gv_old_now_l3) * 9 +: 9] | old_now_l2[((2 * gv_old_now_l3) + 1) * 9 +: 9];
+    end
+  endgenerate
+  genvar gv_old_now_l4;
+  generate
+    for (gv_old_now_l4 = 0; gv_old_now_l4 < 16; gv_old_now_l4 = gv_old_now_l4 + 1) begin : g_old_now_l4
+      assign old_now_l4[gv_old_now_l4 * 9 +: 9] = old_now_l3[(2 * gv_old_now_l4) * 9 +: 9] | old_now_l3[((2 * gv_old_now_l4) + 1) * 9 +: 9];
+    end
+  endgenerate
+  genvar gv_old_now_l5;
+  generate
+    for (gv_old_now_l5 = 0; gv_old_now_l5 < 8; gv_old_now_l5 = gv_old_now_l5 + 1) begin : g_old_now_l5
+      assign old_now_l5[gv_old_now_l5 * 9 +: 9] = old_now_l4[(2 * gv_old_now_l5) * 9 +: 9] | old_now_l4[((2 * gv_old_now_l5) + 1) * 9 +: 9];
+    end
+  endgenerate
+  genvar gv_old_now_l6;
+  generate
+    for (gv_old_now_l6 = 0; gv_old_now_l6 < 4; gv_old_now_l6 = gv_old_now_l6 + 1) begin : g_old_now_l6
+      assign old_now_l6[gv_old_now_l6 * 9 +: 9] = old_now_l5[(2 * gv_old_now_l6) * 9 +: 9] | old_now_l5[((2 * gv_old_now_l6) + 1) * 9 +: 9];
+    end
+  endgenerate
+  genvar gv_old_now_l7;
+  generate
+    for (gv_old_now_l7 = 0; gv_old_now_l7 < 2; gv_old_now_l7 = gv_old_now_l7 + 1) begin : g_old_now_l7
+      assign old_now_l7[gv_old_now_l7 * 9 +: 9] = old_now_l6[(2 * gv_old_now_l7) * 9 +: 9] | old_now_l6[((2 * gv_old_now_l7) + 1) * 9 +: 9];
+    end
+  endgenerate
+  genvar gv_old_now_l8;
+  generate
+    for (gv_old_now_l8 = 0; gv_old_now_l8 < 1; gv_old_now_l8 = gv_old_now_l8 + 1) begin : g_old_now_l8
+      assign old_now_l8[gv_old_now_l8 * 9 +: 9] = old_now_l7[(2 * gv_old_now_l8) * 9 +: 9] | old_now_l7[((2 * gv_old_now_l8) + 1) * 9 +: 9];
+    end
+  endgenerate
+  assign old_now = old_now_l8;
+  assign a2_v_d = a1_score;
+  assign a3_v_d = a2_v_q;
+  assign a4_v_d = a3_v_q;
+  assign arr_vpn_d = a1_score ? a1_vpn_q : arr_vpn_q;
+  assign arr_iid_d = a1_score ? a1_iid_q : arr_iid_q;
+  assign arr_est_d = a1_score ? est : arr_est_q;
+  assign score_sum = {1'b0, arr_score_q} + {7'd0, arr_est_q};
+  assign new_score = score_sum[9] ? 9'd511 : score_sum[8:0];
+  assign arr_score_d = a2_v_q ? old_now : a3_v_q ? new_score : arr_score_q;
+  assign app = a4_v_q;
+  assign app_vpn = arr_vpn_q;
+  assign app_iid = arr_iid_q;
+  genvar gl;
+  generate
+    for (gl = 0; gl < 256; gl = gl + 1) begin : g_leaf
+      wire batch;
+      assign batch = last_valid_q & iid_q[gl * 20 +: 20] == last_iid_grp_q[(gl / 16) * 20 +: 20];
+      assign t0_key[gl * 12 +: 12] = ~valid_q[gl] ? 12'd4095 : aged_q[gl] ? 12'd0 : batch ? {3'd2, 9'd0} : {3'd3, score_q[gl * 9 +: 9]};
+    end
+  endgenerate
+  genvar gt1;
+  generate
+    for (gt1 = 0; gt1 < 128; gt1 = gt1 + 1) begin : g_tree1
+      wire [11:0] kl;
+      assign kl = t0_key[(2 * gt1) * 12 +: 12];
+      wire [11:0] kr;
+      assign kr = t0_key[((2 * gt1) + 1) * 12 +: 12];
+      wire take_r;
+      assign take_r = kr[11:9] < kl[11:9] | kr[11:9] == 3'd3 & kl[11:9] == 3'd3 & score_q[((2 * gt1) + 1) * 9 +: 9] < score_q[(2 * gt1) * 9 +: 9];
+      assign t1_c_key[gt1 * 12 +: 12] = take_r ? kr : kl;
+      assign t1_c_sub[gt1] = take_r;
+    end
+  endgenerate
+  assign t1_kx_d = ~t1_c_key;
+  assign t1_key = ~t1_kx_q;
+  assign t1_sb_d = t1_c_sub;
+  assign t1_sub = t1_sb_q;
+  genvar gt2;
+  generate
+    for (gt2 = 0; gt2 < 64; gt2 = gt2 + 1) begin : g_tree2
+      wire [11:0] kl;
+      assign kl = t1_key[(2 * gt2) * 12 +: 12];
+      wire [11:0] kr;
+      assign kr = t1_key[((2 * gt2) + 1) * 12 +: 12];
+      wire take_r;
+      assign take_r = kr < kl;
+      assign t2_c_key[gt2 * 12 +: 12] = take_r ? kr : kl;
+      assign t2_c_sub[gt2 * 2 +: 2] = take_r ? {1'b1, t1_sub[((2 * gt2) + 1) * 1]} : {1'b0, t1_sub[(2 * gt2) * 1]};
+    end
+  endgenerate
+  assign t2_kx_d = ~t2_c_key;
+  assign t2_key = ~t2_kx_q;
+  assign t2_sb_d = t2_c_sub;
+  assign t2_sub = t2_sb_q;
+  genvar gt3;
+  generate
+    for (gt3 = 0; gt3 < 32; gt3 = gt3 + 1) begin : g_tree3
+      wire [11:0] kl;
+      assign kl = t2_key[(2 * gt3) * 12 +: 12];
+      wire [11:0] kr;
+      assign kr = t2_key[((2 * gt3) + 1) * 12 +: 12];
+      wire take_r;
+      assign take_r = kr < kl;
+      assign t3_c_key[gt3 * 12 +: 12] = take_r ? kr : kl;
+      assign t3_c_sub[gt3 * 3 +: 3] = take_r ? {1'b1, t2_sub[((2 * gt3) + 1) * 2 +: 2]} : {1'b0, t2_sub[(2 * gt3) * 2 +: 2]};
+    end
+  endgenerate
+  assign t3_kx_d = ~t3_c_key;
+  assign t3_key = ~t3_kx_q;
+  assign t3_sb_d = t3_c_sub;
+  assign t3_sub = t3_sb_q;
+  genvar gt4;
+  generate
+    for (gt4 = 0; gt4 < 16; gt4 = gt4 + 1) begin : g_tree4
+      wire [11:0] kl;
+      assign kl = t3_key[(2 * gt4) * 12 +: 12];
+      wire [11:0] kr;
+      assign kr = t3_key[((2 * gt4) + 1) * 12 +: 12];
+      wire take_r;
+      assign take_r = kr < kl;
+      assign t4_c_key[gt4 * 12 +: 12] = take_r ? kr : kl;
+      assign t4_c_sub[gt4 * 4 +: 4] = take_r ? {1'b1, t3_sub[((2 * gt4) + 1) * 3 +: 3]} : {1'b0, t3_sub[(2 * gt4) * 3 +: 3]};
+    end
+  endgenerate
+  assign t4_kx_d = ~t4_c_key;
+  assign t4_key = ~t4_kx_q;
+  assign t4_sb_d = t4_c_sub;
+  assign t4_sub = t4_sb_q;
+  genvar gt5;
+  generate
+    for (gt5 = 0; gt5 < 8; gt5 = gt5 + 1) begin : g_tree5
+      wire [11:0] kl;
+      assign kl = t4_key[(2 * gt5) * 12 +: 12];
+      wire [11:0] kr;
+      assign kr = t4_key[((2 * gt5) + 1) * 12 +: 12];
+      wire take_r;
+      assign take_r = kr < kl;
+      assign t5_c_key[gt5 * 12 +: 12] = take_r ? kr : kl;
+      assign t5_c_sub[gt5 * 5 +: 5] = take_r ? {1'b1, t4_sub[((2 * gt5) + 1) * 4 +: 4]} : {1'b0, t4_sub[(2 * gt5) * 4 +: 4]};
+    end
+  endgenerate
+  assign t5_kx_d = ~t5_c_key;
+  assign t5_key = ~t5_kx_q;
+  assign t5_sb_d = t5_c_sub;
+  assign t5_sub = t5_sb_q;
+  genvar gt6;
+  generate
+    for (gt6 = 0; gt6 < 4; gt6 = gt6 + 1) begin : g_tree6
+      wire [11:0] kl;
+      assign kl = t5_key[(2 * gt6) * 12 +: 12];
+      wire [11:0] kr;
+      assign kr = t5_key[((2 * gt6) + 1) * 12 +: 12];
+      wire take_r;
+      assign take_r = kr < kl;
+      assign t6_c_key[gt6 * 12 +: 12] = take_r ? kr : kl;
+      assign t6_c_sub[gt6 * 6 +: 6] = take_r ? {1'b1, t5_sub[((2 * gt6) + 1) * 5 +: 5]} : {1'b0, t5_sub[(2 * gt6) * 5 +: 5]};
+    end
+  endgenerate
+  assign t6_kx_d = ~t6_c_key;
+  assign t6_key = ~t6_kx_q;
+  assign t6_sb_d = t6_c_sub;
+  assign t6_sub = t6_sb_q;
+  genvar gt7;
+  generate
+    for (gt7 = 0; gt7 < 2; gt7 = gt7 + 1) begin : g_tree7
+      wire [11:0] kl;
+      assign kl = t6_key[(2 * gt7) * 12 +: 12];
+      wire [11:0] kr;
+      assign kr = t6_key[((2 * gt7) + 1) * 12 +: 12];
+      wire take_r;
+      assign take_r = kr < kl;
+      assign t7_c_key[gt7 * 12 +: 12] = take_r ? kr : kl;
+      assign t7_c_sub[gt7 * 7 +: 7] = take_r ? {1'b1, t6_sub[((2 * gt7) + 1) * 6 +: 6]} : {1'b0, t6_sub[(2 * gt7) * 6 +: 6]};
+    end
+  endgenerate
+  assign t7_kx_d = ~t7_c_key;
+  assign t7_key = ~t7_kx_q;
+  assign t7_sb_d = t7_c_sub;
+  assign t7_sub = t7_sb_q;
+  genvar gt8;
+  generate
+    for (gt8 = 0; gt8 < 1; gt8 = gt8 + 1) begin : g_tree8
+      wire [11:0] kl;
+      assign kl = t7_key[(2 * gt8) * 12 +: 12];
+      wire [11:0] kr;
+      assign kr = t7_key[((2 * gt8) + 1) * 12 +: 12];
+      wire take_r;
+      assign take_r = kr < kl;
+      assign t8_c_key[gt8 * 12 +: 12] = take_r ? kr : kl;
+      assign t8_c_sub[gt8 * 8 +: 8] = take_r ? {1'b1, t7_sub[((2 * gt8) + 1) * 7 +: 7]} : {1'b0, t7_sub[(2 * gt8) * 7 +: 7]};
+    end
+  endgenerate
+  assign unused_root_key = t8_c_key[10:0];
+  assign sel_go_d = ~t8_c_key[11] & |(~busy_d) & cool_d == 4'd0;
+  assign sel_go = sel_go_q;
+  assign go = sel_go | bypass;
+  assign cool_d = go ? 4'd8 : cool_q != 4'd0 ? cool_q - 4'd1 : 4'd0;
+  genvar gs_vpn_lo;
+  generate
+    for (gs_vpn_lo = 0; gs_vpn_lo < 128; gs_vpn_lo = gs_vpn_lo + 1) begin : g_sel_vpn_lo
+      if (gs_vpn_lo == 0) begin : g_first
+        assign sel_vpn_lo_t[gs_vpn_lo * 36 +: 36] = {36{above_lo_q[gs_vpn_lo]}} & vpn_q[gs_vpn_lo * 36 +: 36];
+      end else begin : g_next
+        wire hot;
+        assign hot = above_lo_q[gs_vpn_lo] & ~above_lo_q[gs_vpn_lo - 1];
+        assign sel_vpn_lo_t[gs_vpn_lo * 36 +: 36] = {36{hot}} & vpn_q[gs_vpn_lo * 36 +: 36];
+      end
+    end
+  endgenerate
+  genvar gv_sel_vpn_lo_l1;
+  generate
+    for (gv_sel_vpn_lo_l1 = 0; gv_sel_vpn_lo_l1 < 64; gv_sel_vpn_lo_l1 = gv_sel_vpn_lo_l1 + 1) begin : g_sel_vpn_lo_l1
+      assign sel_vpn_lo_l1[gv_sel_vpn_lo_l1 * 36 +: 36] = sel_vpn_lo_t[(2 * gv_sel_vpn_lo_l1) * 36 +: 36] | sel_vpn_lo_t[((2 * gv_sel_vpn_lo_l1) + 1) * 36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_lo_l2;
+  generate
+    for (gv_sel_vpn_lo_l2 = 0; gv_sel_vpn_lo_l2 < 32; gv_sel_vpn_lo_l2 = gv_sel_vpn_lo_l2 + 1) begin : g_sel_vpn_lo_l2
+      assign sel_vpn_lo_l2[gv_sel_vpn_lo_l2 * 36 +: 36] = sel_vpn_lo_l1[(2 * gv_sel_vpn_lo_l2) * 36 +: 36] | sel_vpn_lo_l1[((2 * gv_sel_vpn_lo_l2) + 1) * 36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_lo_l3;
+  generate
+    for (gv_sel_vpn_lo_l3 = 0; gv_sel_vpn_lo_l3 < 16; gv_sel_vpn_lo_l3 = gv_sel_vpn_lo_l3 + 1) begin : g_sel_vpn_lo_l3
+      assign sel_vpn_lo_l3[gv_sel_vpn_lo_l3 * 36 +: 36] = sel_vpn_lo_l2[(2 * gv_sel_vpn_lo_l3) * 36 +: 36] | sel_vpn_lo_l2[((2 * gv_sel_vpn_lo_l3) + 1) * 36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_lo_l4;
+  generate
+    for (gv_sel_vpn_lo_l4 = 0; gv_sel_vpn_lo_l4 < 8; gv_sel_vpn_lo_l4 = gv_sel_vpn_lo_l4 + 1) begin : g_sel_vpn_lo_l4
+      assign sel_vpn_lo_l4[gv_sel_vpn_lo_l4 * 36 +: 36] = sel_vpn_lo_l3[(2 * gv_sel_vpn_lo_l4) * 36 +: 36] | sel_vpn_lo_l3[((2 * gv_sel_vpn_lo_l4) + 1) * 36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_lo_l5;
+  generate
+    for (gv_sel_vpn_lo_l5 = 0; gv_sel_vpn_lo_l5 < 4; gv_sel_vpn_lo_l5 = gv_sel_vpn_lo_l5 + 1) begin : g_sel_vpn_lo_l5
+      assign sel_vpn_lo_l5[gv_sel_vpn_lo_l5 * 36 +: 36] = sel_vpn_lo_l4[(2 * gv_sel_vpn_lo_l5) * 36 +: 36] | sel_vpn_lo_l4[((2 * gv_sel_vpn_lo_l5) + 1) * 36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_lo_l6;
+  generate
+    for (gv_sel_vpn_lo_l6 = 0; gv_sel_vpn_lo_l6 < 2; gv_sel_vpn_lo_l6 = gv_sel_vpn_lo_l6 + 1) begin : g_sel_vpn_lo_l6
+      assign sel_vpn_lo_l6[gv_sel_vpn_lo_l6 * 36 +: 36] = sel_vpn_lo_l5[(2 * gv_sel_vpn_lo_l6) * 36 +: 36] | sel_vpn_lo_l5[((2 * gv_sel_vpn_lo_l6) + 1) * 36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_lo_l7;
+  generate
+    for (gv_sel_vpn_lo_l7 = 0; gv_sel_vpn_lo_l7 < 1; gv_sel_vpn_lo_l7 = gv_sel_vpn_lo_l7 + 1) begin : g_sel_vpn_lo_l7
+      assign sel_vpn_lo_l7[gv_sel_vpn_lo_l7 * 36 +: 36] = sel_vpn_lo_l6[(2 * gv_sel_vpn_lo_l7) * 36 +: 36] | sel_vpn_lo_l6[((2 * gv_sel_vpn_lo_l7) + 1) * 36 +: 36];
+    end
+  endgenerate
+  assign sel_vpn_lo = sel_vpn_lo_l7;
+  genvar gs_vpn_hi;
+  generate
+    for (gs_vpn_hi = 0; gs_vpn_hi < 128; gs_vpn_hi = gs_vpn_hi + 1) begin : g_sel_vpn_hi
+      if (gs_vpn_hi == 0) begin : g_first
+        assign sel_vpn_hi_t[gs_vpn_hi * 36 +: 36] = {36{above_hi_q[gs_vpn_hi]}} & vpn_q[(gs_vpn_hi + 128) * 36 +: 36];
+      end else begin : g_next
+        wire hot;
+        assign hot = above_hi_q[gs_vpn_hi] & ~above_hi_q[gs_vpn_hi - 1];
+        assign sel_vpn_hi_t[gs_vpn_hi * 36 +: 36] = {36{hot}} & vpn_q[(gs_vpn_hi + 128) * 36 +: 36];
+      end
+    end
+  endgenerate
+  genvar gv_sel_vpn_hi_l1;
+  generate
+    for (gv_sel_vpn_hi_l1 = 0; gv_sel_vpn_hi_l1 < 64; gv_sel_vpn_hi_l1 = gv_sel_vpn_hi_l1 + 1) begin : g_sel_vpn_hi_l1
+      assign sel_vpn_hi_l1[gv_sel_vpn_hi_l1 * 36 +: 36] = sel_vpn_hi_t[(2 * gv_sel_vpn_hi_l1) * 36 +: 36] | sel_vpn_hi_t[((2 * gv_sel_vpn_hi_l1) + 1) * 36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_hi_l2;
+  generate
+    for (gv_sel_vpn_hi_l2 = 0; gv_sel_vpn_hi_l2 < 32; gv_sel_vpn_hi_l2 = gv_sel_vpn_hi_l2 + 1) begin : g_sel_vpn_hi_l2
+      assign sel_vpn_hi_l2[gv_sel_vpn_hi_l2 * 36 +: 36] = sel_vpn_hi_l1[(2 * gv_sel_vpn_hi_l2) * 36 +: 36] | sel_vpn_hi_l1[((2 * gv_sel_vpn_hi_l2) + 1) * 36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_hi_l3;
+  generate
+    for (gv_sel_vpn_hi_l3 = 0; gv_sel_vpn_hi_l3 < 16; gv_sel_vpn_hi_l3 = gv_sel_vpn_hi_l3 + 1) begin : g_sel_vpn_hi_l3
+      assign sel_vpn_hi_l3[gv_sel_vpn_hi_l3 * 36 +: 36] = sel_vpn_hi_l2[(2 * gv_sel_vpn_hi_l3) * 36 +: 36] | sel_vpn_hi_l2[((2 * gv_sel_vpn_hi_l3) + 1) * 36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_hi_l4;
+  generate
+    for (gv_sel_vpn_hi_l4 = 0; gv_sel_vpn_hi_l4 < 8; gv_sel_vpn_hi_l4 = gv_sel_vpn_hi_l4 + 1) begin : g_sel_vpn_hi_l4
+      assign sel_vpn_hi_l4[gv_sel_vpn_hi_l4 * 36 +: 36] = sel_vpn_hi_l3[(2 * gv_sel_vpn_hi_l4) * 36 +: 36] | sel_vpn_hi_l3[((2 * gv_sel_vpn_hi_l4) + 1) * 36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_hi_l5;
+  generate
+    for (gv_sel_vpn_hi_l5 = 0; gv_sel_vpn_hi_l5 < 4; gv_sel_vpn_hi_l5 = gv_sel_vpn_hi_l5 + 1) begin : g_sel_vpn_hi_l5
+      assign sel_vpn_hi_l5[gv_sel_vpn_hi_l5 * 36 +: 36] = sel_vpn_hi_l4[(2 * gv_sel_vpn_hi_l5) * 36 +: 36] | sel_vpn_hi_l4[((2 * gv_sel_vpn_hi_l5) + 1) * 36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_hi_l6;
+  generate
+    for (gv_sel_vpn_hi_l6 = 0; gv_sel_vpn_hi_l6 < 2; gv_sel_vpn_hi_l6 = gv_sel_vpn_hi_l6 + 1) begin : g_sel_vpn_hi_l6
+      assign sel_vpn_hi_l6[gv_sel_vpn_hi_l6 * 36 +: 36] = sel_vpn_hi_l5[(2 * gv_sel_vpn_hi_l6) * 36 +: 36] | sel_vpn_hi_l5[((2 * gv_sel_vpn_hi_l6) + 1) * 36 +: 36];
+    end
+  endgenerate
+  genvar gv_sel_vpn_hi_l7;
+  generate
+    for (gv_sel_vpn_hi_l7 = 0; gv_sel_vpn_hi_l7 < 1; gv_sel_vpn_hi_l7 = gv_sel_vpn_hi_l7 + 1) begin : g_sel_vpn_hi_l7
+      assign sel_vpn_hi_l7[gv_sel_vpn_hi_l7 * 36 +: 36] = sel_vpn_hi_l6[(2 * gv_sel_vpn_hi_l7) * 36 +: 36] | sel_vpn_hi_l6[((2 * gv_sel_vpn_hi_l7) + 1) * 36 +: 36];
+    end
+  endgenerate
+  assign sel_vpn_hi = sel_vpn_hi_l7;
+  assign sel_vpn = above_take_q ? sel_vpn_hi : sel_vpn_lo;
+  genvar gs_iid_lo;
+  generate
+    for (gs_iid_lo = 0; gs_iid_lo < 128; gs_iid_lo = gs_iid_lo + 1) begin : g_sel_iid_lo
+      if (gs_iid_lo == 0) begin : g_first
+        assign sel_iid_lo_t[gs_iid_lo * 20 +: 20] = {20{above_lo_q[gs_iid_lo]}} & iid_q[gs_iid_lo * 20 +: 20];
+      end else begin : g_next
+        wire hot;
+        assign hot = above_lo_q[gs_iid_lo] & ~above_lo_q[gs_iid_lo - 1];
+        assign sel_iid_lo_t[gs_iid_lo * 20 +: 20] = {20{hot}} & iid_q[gs_iid_lo * 20 +: 20];
+      end
+    end
+  endgenerate
+  genvar gv_sel_iid_lo_l1;
+  generate
+    for (gv_sel_iid_lo_l1 = 0; gv_sel_iid_lo_l1 < 64; gv_sel_iid_lo_l1 = gv_sel_iid_lo_l1 + 1) begin : g_sel_iid_lo_l1
+      assign sel_iid_lo_l1[gv_sel_iid_lo_l1 * 20 +: 20] = sel_iid_lo_t[(2 * gv_sel_iid_lo_l1) * 20 +: 20] | sel_iid_lo_t[((2 * gv_sel_iid_lo_l1) + 1) * 20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_lo_l2;
+  generate
+    for (gv_sel_iid_lo_l2 = 0; gv_sel_iid_lo_l2 < 32; gv_sel_iid_lo_l2 = gv_sel_iid_lo_l2 + 1) begin : g_sel_iid_lo_l2
+      assign sel_iid_lo_l2[gv_sel_iid_lo_l2 * 20 +: 20] = sel_iid_lo_l1[(2 * gv_sel_iid_lo_l2) * 20 +: 20] | sel_iid_lo_l1[((2 * gv_sel_iid_lo_l2) + 1) * 20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_lo_l3;
+  generate
+    for (gv_sel_iid_lo_l3 = 0; gv_sel_iid_lo_l3 < 16; gv_sel_iid_lo_l3 = gv_sel_iid_lo_l3 + 1) begin : g_sel_iid_lo_l3
+      assign sel_iid_lo_l3[gv_sel_iid_lo_l3 * 20 +: 20] = sel_iid_lo_l2[(2 * gv_sel_iid_lo_l3) * 20 +: 20] | sel_iid_lo_l2[((2 * gv_sel_iid_lo_l3) + 1) * 20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_lo_l4;
+  generate
+    for (gv_sel_iid_lo_l4 = 0; gv_sel_iid_lo_l4 < 8; gv_sel_iid_lo_l4 = gv_sel_iid_lo_l4 + 1) begin : g_sel_iid_lo_l4
+      assign sel_iid_lo_l4[gv_sel_iid_lo_l4 * 20 +: 20] = sel_iid_lo_l3[(2 * gv_sel_iid_lo_l4) * 20 +: 20] | sel_iid_lo_l3[((2 * gv_sel_iid_lo_l4) + 1) * 20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_lo_l5;
+  generate
+    for (gv_sel_iid_lo_l5 = 0; gv_sel_iid_lo_l5 < 4; gv_sel_iid_lo_l5 = gv_sel_iid_lo_l5 + 1) begin : g_sel_iid_lo_l5
+      assign sel_iid_lo_l5[gv_sel_iid_lo_l5 * 20 +: 20] = sel_iid_lo_l4[(2 * gv_sel_iid_lo_l5) * 20 +: 20] | sel_iid_lo_l4[((2 * gv_sel_iid_lo_l5) + 1) * 20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_lo_l6;
+  generate
+    for (gv_sel_iid_lo_l6 = 0; gv_sel_iid_lo_l6 < 2; gv_sel_iid_lo_l6 = gv_sel_iid_lo_l6 + 1) begin : g_sel_iid_lo_l6
+      assign sel_iid_lo_l6[gv_sel_iid_lo_l6 * 20 +: 20] = sel_iid_lo_l5[(2 * gv_sel_iid_lo_l6) * 20 +: 20] | sel_iid_lo_l5[((2 * gv_sel_iid_lo_l6) + 1) * 20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_lo_l7;
+  generate
+    for (gv_sel_iid_lo_l7 = 0; gv_sel_iid_lo_l7 < 1; gv_sel_iid_lo_l7 = gv_sel_iid_lo_l7 + 1) begin : g_sel_iid_lo_l7
+      assign sel_iid_lo_l7[gv_sel_iid_lo_l7 * 20 +: 20] = sel_iid_lo_l6[(2 * gv_sel_iid_lo_l7) * 20 +: 20] | sel_iid_lo_l6[((2 * gv_sel_iid_lo_l7) + 1) * 20 +: 20];
+    end
+  endgenerate
+  assign sel_iid_lo = sel_iid_lo_l7;
+  genvar gs_iid_hi;
+  generate
+    for (gs_iid_hi = 0; gs_iid_hi < 128; gs_iid_hi = gs_iid_hi + 1) begin : g_sel_iid_hi
+      if (gs_iid_hi == 0) begin : g_first
+        assign sel_iid_hi_t[gs_iid_hi * 20 +: 20] = {20{above_hi_q[gs_iid_hi]}} & iid_q[(gs_iid_hi + 128) * 20 +: 20];
+      end else begin : g_next
+        wire hot;
+        assign hot = above_hi_q[gs_iid_hi] & ~above_hi_q[gs_iid_hi - 1];
+        assign sel_iid_hi_t[gs_iid_hi * 20 +: 20] = {20{hot}} & iid_q[(gs_iid_hi + 128) * 20 +: 20];
+      end
+    end
+  endgenerate
+  genvar gv_sel_iid_hi_l1;
+  generate
+    for (gv_sel_iid_hi_l1 = 0; gv_sel_iid_hi_l1 < 64; gv_sel_iid_hi_l1 = gv_sel_iid_hi_l1 + 1) begin : g_sel_iid_hi_l1
+      assign sel_iid_hi_l1[gv_sel_iid_hi_l1 * 20 +: 20] = sel_iid_hi_t[(2 * gv_sel_iid_hi_l1) * 20 +: 20] | sel_iid_hi_t[((2 * gv_sel_iid_hi_l1) + 1) * 20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_hi_l2;
+  generate
+    for (gv_sel_iid_hi_l2 = 0; gv_sel_iid_hi_l2 < 32; gv_sel_iid_hi_l2 = gv_sel_iid_hi_l2 + 1) begin : g_sel_iid_hi_l2
+      assign sel_iid_hi_l2[gv_sel_iid_hi_l2 * 20 +: 20] = sel_iid_hi_l1[(2 * gv_sel_iid_hi_l2) * 20 +: 20] | sel_iid_hi_l1[((2 * gv_sel_iid_hi_l2) + 1) * 20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_hi_l3;
+  generate
+    for (gv_sel_iid_hi_l3 = 0; gv_sel_iid_hi_l3 < 16; gv_sel_iid_hi_l3 = gv_sel_iid_hi_l3 + 1) begin : g_sel_iid_hi_l3
+      assign sel_iid_hi_l3[gv_sel_iid_hi_l3 * 20 +: 20] = sel_iid_hi_l2[(2 * gv_sel_iid_hi_l3) * 20 +: 20] | sel_iid_hi_l2[((2 * gv_sel_iid_hi_l3) + 1) * 20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_hi_l4;
+  generate
+    for (gv_sel_iid_hi_l4 = 0; gv_sel_iid_hi_l4 < 8; gv_sel_iid_hi_l4 = gv_sel_iid_hi_l4 + 1) begin : g_sel_iid_hi_l4
+      assign sel_iid_hi_l4[gv_sel_iid_hi_l4 * 20 +: 20] = sel_iid_hi_l3[(2 * gv_sel_iid_hi_l4) * 20 +: 20] | sel_iid_hi_l3[((2 * gv_sel_iid_hi_l4) + 1) * 20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_hi_l5;
+  generate
+    for (gv_sel_iid_hi_l5 = 0; gv_sel_iid_hi_l5 < 4; gv_sel_iid_hi_l5 = gv_sel_iid_hi_l5 + 1) begin : g_sel_iid_hi_l5
+      assign sel_iid_hi_l5[gv_sel_iid_hi_l5 * 20 +: 20] = sel_iid_hi_l4[(2 * gv_sel_iid_hi_l5) * 20 +: 20] | sel_iid_hi_l4[((2 * gv_sel_iid_hi_l5) + 1) * 20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_hi_l6;
+  generate
+    for (gv_sel_iid_hi_l6 = 0; gv_sel_iid_hi_l6 < 2; gv_sel_iid_hi_l6 = gv_sel_iid_hi_l6 + 1) begin : g_sel_iid_hi_l6
+      assign sel_iid_hi_l6[gv_sel_iid_hi_l6 * 20 +: 20] = sel_iid_hi_l5[(2 * gv_sel_iid_hi_l6) * 20 +: 20] | sel_iid_hi_l5[((2 * gv_sel_iid_hi_l6) + 1) * 20 +: 20];
+    end
+  endgenerate
+  genvar gv_sel_iid_hi_l7;
+  generate
+    for (gv_sel_iid_hi_l7 = 0; gv_sel_iid_hi_l7 < 1; gv_sel_iid_hi_l7 = gv_sel_iid_hi_l7 + 1) begin : g_sel_iid_hi_l7
+      assign sel_iid_hi_l7[gv_sel_iid_hi_l7 * 20 +: 20] = sel_iid_hi_l6[(2 * gv_sel_iid_hi_l7) * 20 +: 20] | sel_iid_hi_l6[((2 * gv_sel_iid_hi_l7) + 1) * 20 +: 20];
+    end
+  endgenerate
+  assign sel_iid_hi = sel_iid_hi_l7;
+  assign sel_iid = above_take_q ? sel_iid_hi : sel_iid_lo;
+  assign go_vpn = sel_go ? sel_vpn : a1_vpn_q;
+  assign go_iid = sel_go ? sel_iid : a1_iid_q;
+  assign d_v_d = go;
+  assign d_walker_d = go ? walker : d_walker_q;
+  assign d_vpn_d = go ? go_vpn : d_vpn_q;
+  assign d_iid_d = go ? go_iid : d_iid_q;
+  assign o_v_d = d_v_q;
+  assign disp_valid_o = o_v_q;
+  assign o_walker_d = d_v_q ? d_walker_q : o_walker_q;
+  assign disp_walker_o = o_walker_q;
+  assign o_vpn_d = d_v_q ? d_vpn_q : o_vpn_q;
+  assign disp_vpn_o = o_vpn_q;
+  assign o_iid_d = d_v_q ? d_iid_q : o_iid_q;
+  assign disp_iid_o = o_iid_q;
+  assign o_acc_d = d_v_q ? d_acc : o_acc_q;
+  assign disp_acc_o = o_acc_q;
+  assign last_valid_d = last_valid_q | go;
+  assign last_iid_d = go ? go_iid : last_iid_q;
+  assign last_iid_grp_d = {go | slot[240] ? last_iid_d : last_iid_grp_q[319:300], go | slot[224] ? last_iid_d : last_iid_grp_q[299:280], go | slot[208] ? last_iid_d : last_iid_grp_q[279:260], go | slot[192] ? last_iid_d : last_iid_grp_q[259:240], go | slot[176] ? last_iid_d : last_iid_grp_q[239:220], go | slot[160] ? last_iid_d : last_iid_grp_q[219:200], go | slot[144] ? last_iid_d : last_iid_grp_q[199:180], go | slot[128] ? last_iid_d : last_iid_grp_q[179:160], go | slot[112] ? last_iid_d : last_iid_grp_q[159:140], go | slot[96] ? last_iid_d : last_iid_grp_q[139:120], go | slot[80] ? last_iid_d : last_iid_grp_q[119:100], go | slot[64] ? last_iid_d : last_iid_grp_q[99:80], go | slot[48] ? last_iid_d : last_iid_grp_q[79:60], go | slot[32] ? last_iid_d : last_iid_grp_q[59:40], go | slot[16] ? last_iid_d : last_iid_grp_q[39:20], go | slot[0] ? last_iid_d : last_iid_grp_q[19:0]};
   assign remove = sel_go;
-  assign count_inc = {(count_q[0 + 8] ^ (&count_q[0 +: 8])), (count_q[0 + 7] ^ (&count_q[0 +: 7])), (count_q[0 + 6] ^ (&count_q[0 +: 6])), (count_q[0 + 5] ^ (&count_q[0 +: 5])), (count_q[0 + 4] ^ (&count_q[0 +: 4])), (count_q[0 + 3] ^ (&count_q[0 +: 3])), (count_q[0 + 2] ^ (&count_q[0 +: 2])), (count_q[0 + 1] ^ (&count_q[0 +: 1])), ~count_q[0 + 0]};
-  assign count_dec = {(count_q[0 + 8] ^ ~(|count_q[0 +: 8])), (count_q[0 + 7] ^ ~(|count_q[0 +: 7])), (count_q[0 + 6] ^ ~(|count_q[0 +: 6])), (count_q[0 + 5] ^ ~(|count_q[0 +: 5])), (count_q[0 + 4] ^ ~(|count_q[0 +: 4])), (count_q[0 + 3] ^ ~(|count_q[0 +: 3])), (count_q[0 + 2] ^ ~(|count_q[0 +: 2])), (count_q[0 + 1] ^ ~(|count_q[0 +: 1])), ~count_q[0 + 0]};
-  assign count_d = (app & ~remove) ? count_inc : ((remove & ~app) ? count_dec : count_q);
+  assign count_inc = {count_q[8] ^ &count_q[7:0], count_q[7] ^ &count_q[6:0], count_q[6] ^ &count_q[5:0], count_q[5] ^ &count_q[4:0], count_q[4] ^ &count_q[3:0], count_q[3] ^ &count_q[2:0], count_q[2] ^ &count_q[1:0], count_q[1] ^ &count_q[0], ~count_q[0]};
+  assign count_dec = {count_q[8] ^ ~(|count_q[7:0]), count_q[7] ^ ~(|count_q[6:0]), count_q[6] ^ ~(|count_q[5:0]), count_q[5] ^ ~(|count_q[4:0]), count_q[4] ^ ~(|count_q[3:0]), count_q[3] ^ ~(|count_q[2:0]), count_q[2] ^ ~(|count_q[1:0]), count_q[1] ^ ~(|count_q[0]), ~count_q[0]};
+  assign count_d = app & ~remove ? count_inc : remove & ~app ? count_dec : count_q;
   assign count_o = count_q;
-  assign slot = slot_x_q ^ 257'd1;
-  assign slot_x_d = ((app & ~remove) ? {slot[255:0], 1'b0} : ((remove & ~app) ? {1'b0, slot[256:1]} : slot)) ^ 257'd1;
+  assign slot_x_d = (app & ~remove ? {slot[255:0], 1'b0} : remove & ~app ? {1'b0, slot[256:1]} : slot) ^ 257'h00000000000000000000000000000000000000000000000000000000000000001;
   assign therm_lo_idx = t7_sub[6:0];
-  assign therm_lo_lt = {(therm_lo_idx[6:3] < 4'd15), (therm_lo_idx[6:3] < 4'd14), (therm_lo_idx[6:3] < 4'd13), (therm_lo_idx[6:3] < 4'd12), (therm_lo_idx[6:3] < 4'd11), (therm_lo_idx[6:3] < 4'd10), (therm_lo_idx[6:3] < 4'd9), (therm_lo_idx[6:3] < 4'd8), (therm_lo_idx[6:3] < 4'd7), (therm_lo_idx[6:3] < 4'd6), (therm_lo_idx[6:3] < 4'd5), (therm_lo_idx[6:3] < 4'd4), (therm_lo_idx[6:3] < 4'd3), (therm_lo_idx[6:3] < 4'd2), (therm_lo_idx[6:3] < 4'd1), 1'b0};
-  assign therm_lo_eq = {(therm_lo_idx[6:3] == 4'd15), (therm_lo_idx[6:3] == 4'd14), (therm_lo_idx[6:3] == 4'd13), (therm_lo_idx[6:3] == 4'd12), (therm_lo_idx[6:3] == 4'd11), (therm_lo_idx[6:3] == 4'd10), (therm_lo_idx[6:3] == 4'd9), (therm_lo_idx[6:3] == 4'd8), (therm_lo_idx[6:3] == 4'd7), (therm_lo_idx[6:3] == 4'd6), (therm_lo_idx[6:3] == 4'd5), (therm_lo_idx[6:3] == 4'd4), (therm_lo_idx[6:3] == 4'd3), (therm_lo_idx[6:3] == 4'd2), (therm_lo_idx[6:3] == 4'd1), (therm_lo_idx[6:3] == 4'd0)};
-  assign therm_lo_le = {1'b1, (therm_lo_idx[2:0] <= 3'd6), (therm_lo_idx[2:0] <= 3'd5), (therm_lo_idx[2:0] <= 3'd4), (therm_lo_idx[2:0] <= 3'd3), (therm_lo_idx[2:0] <= 3'd2), (therm_lo_idx[2:0] <= 3'd1), (therm_lo_idx[2:0] <= 3'd0)};
-  assign therm_lo = {(therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[7])), (therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[6])), (therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[5])), (therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[4])), (therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[3])), (therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[2])), (therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[1])), (therm_lo_lt[15] | (therm_lo_eq[15] & therm_lo_le[0])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[7])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[6])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[5])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[4])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[3])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[2])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[1])), (therm_lo_lt[14] | (therm_lo_eq[14] & therm_lo_le[0])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[7])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[6])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[5])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[4])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[3])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[2])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[1])), (therm_lo_lt[13] | (therm_lo_eq[13] & therm_lo_le[0])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[7])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[6])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[5])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[4])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[3])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[2])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[1])), (therm_lo_lt[12] | (therm_lo_eq[12] & therm_lo_le[0])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[7])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[6])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[5])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[4])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[3])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[2])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[1])), (therm_lo_lt[11] | (therm_lo_eq[11] & therm_lo_le[0])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[7])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[6])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[5])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[4])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[3])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[2])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[1])), (therm_lo_lt[10] | (therm_lo_eq[10] & therm_lo_le[0])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[7])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[6])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[5])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[4])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[3])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[2])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[1])), (therm_lo_lt[9] | (therm_lo_eq[9] & therm_lo_le[0])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[7])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[6])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[5])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[4])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[3])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[2])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[1])), (therm_lo_lt[8] | (therm_lo_eq[8] & therm_lo_le[0])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[7])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[6])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[5])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[4])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[3])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[2])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[1])), (therm_lo_lt[7] | (therm_lo_eq[7] & therm_lo_le[0])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[7])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[6])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[5])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[4])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[3])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[2])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[1])), (therm_lo_lt[6] | (therm_lo_eq[6] & therm_lo_le[0])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[7])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[6])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[5])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[4])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[3])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[2])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[1])), (therm_lo_lt[5] | (therm_lo_eq[5] & therm_lo_le[0])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[7])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[6])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[5])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[4])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[3])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[2])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[1])), (therm_lo_lt[4] | (therm_lo_eq[4] & therm_lo_le[0])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[7])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[6])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[5])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[4])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[3])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[2])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[1])), (therm_lo_lt[3] | (therm_lo_eq[3] & therm_lo_le[0])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[7])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[6])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[5])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[4])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[3])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[2])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[1])), (therm_lo_lt[2] | (therm_lo_eq[2] & therm_lo_le[0])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[7])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[6])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[5])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[4])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[3])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[2])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[1])), (therm_lo_lt[1] | (therm_lo_eq[1] & therm_lo_le[0])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[7])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[6])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[5])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[4])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[3])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[2])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[1])), (therm_lo_lt[0] | (therm_lo_eq[0] & therm_lo_le[0]))};
-  assign therm_hi_idx = t7_sub[13:7];
-  assign therm_hi_lt = {(therm_hi_idx[6:3] < 4'd15), (therm_hi_idx[6:3] < 4'd14), (therm_hi_idx[6:3] < 4'd13), (therm_hi_idx[6:3] < 4'd12), (therm_hi_idx[6:3] < 4'd11), (therm_hi_idx[6:3] < 4'd10), (therm_hi_idx[6:3] < 4'd9), (therm_hi_idx[6:3] < 4'd8), (therm_hi_idx[6:3] < 4'd7), (therm_hi_idx[6:3] < 4'd6), (therm_hi_idx[6:3] < 4'd5), (therm_hi_idx[6:3] < 4'd4), (therm_hi_idx[6:3] < 4'd3), (therm_hi_idx[6:3] < 4'd2), (therm_hi_idx[6:3] < 4'd1), 1'b0};
-  assign therm_hi_eq = {(therm_hi_idx[6:3] == 4'd15), (therm_hi_idx[6:3] == 4'd14), (therm_hi_idx[6:3] == 4'd13), (therm_hi_idx[6:3] == 4'd12), (therm_hi_idx[6:3] == 4'd11), (therm_hi_idx[6:3] == 4'd10), (therm_hi_idx[6:3] == 4'd9), (therm_hi_idx[6:3] == 4'd8), (therm_hi_idx[6:3] == 4'd7), (therm_hi_idx[6:3] == 4'd6), (therm_hi_idx[6:3] == 4'd5), (therm_hi_idx[6:3] == 4'd4), (therm_hi_idx[6:3] == 4'd3), (therm_hi_idx[6:3] == 4'd2), (therm_hi_idx[6:3] == 4'd1), (therm_hi_idx[6:3] == 4'd0)};
-  assign therm_hi_le = {1'b1, (therm_hi_idx[2:0] <= 3'd6), (therm_hi_idx[2:0] <= 3'd5), (therm_hi_idx[2:0] <= 3'd4), (therm_hi_idx[2:0] <= 3'd3), (therm_hi_idx[2:0] <= 3'd2), (therm_hi_idx[2:0] <= 3'd1), (therm_hi_idx[2:0] <= 3'd0)};
-  assign therm_hi = {(therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[7])), (therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[6])), (therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[5])), (therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[4])), (therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[3])), (therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[2])), (therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[1])), (therm_hi_lt[15] | (therm_hi_eq[15] & therm_hi_le[0])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[7])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[6])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[5])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[4])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[3])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[2])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[1])), (therm_hi_lt[14] | (therm_hi_eq[14] & therm_hi_le[0])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[7])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[6])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[5])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[4])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[3])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[2])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[1])), (therm_hi_lt[13] | (therm_hi_eq[13] & therm_hi_le[0])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[7])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[6])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[5])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[4])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[3])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[2])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[1])), (therm_hi_lt[12] | (therm_hi_eq[12] & therm_hi_le[0])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[7])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[6])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[5])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[4])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[3])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[2])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[1])), (therm_hi_lt[11] | (therm_hi_eq[11] & therm_hi_le[0])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[7])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[6])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[5])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[4])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[3])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[2])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[1])), (therm_hi_lt[10] | (therm_hi_eq[10] & therm_hi_le[0])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[7])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[6])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[5])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[4])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[3])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[2])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[1])), (therm_hi_lt[9] | (therm_hi_eq[9] & therm_hi_le[0])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[7])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[6])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[5])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[4])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[3])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[2])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[1])), (therm_hi_lt[8] | (therm_hi_eq[8] & therm_hi_le[0])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[7])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[6])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[5])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[4])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[3])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[2])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[1])), (therm_hi_lt[7] | (therm_hi_eq[7] & therm_hi_le[0])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[7])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[6])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[5])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[4])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[3])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[2])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[1])), (therm_hi_lt[6] | (therm_hi_eq[6] & therm_hi_le[0])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[7])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[6])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[5])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[4])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[3])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[2])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[1])), (therm_hi_lt[5] | (therm_hi_eq[5] & therm_hi_le[0])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[7])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[6])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[5])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[4])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[3])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[2])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[1])), (therm_hi_lt[4] | (therm_hi_eq[4] & therm_hi_le[0])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[7])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[6])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[5])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[4])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[3])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[2])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[1])), (therm_hi_lt[3] | (therm_hi_eq[3] & therm_hi_le[0])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[7])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[6])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[5])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[4])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[3])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[2])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[1])), (therm_hi_lt[2] | (therm_hi_eq[2] & therm_hi_le[0])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[7])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[6])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[5])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[4])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[3])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[2])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[1])), (therm_hi_lt[1] | (therm_hi_eq[1] & therm_hi_le[0])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[7])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[6])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[5])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[4])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[3])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[2])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[1])), (therm_hi_lt[0] | (therm_hi_eq[0] & therm_hi_le[0]))};
+  assign therm_lo_lt = {therm_lo_idx[6:3] < 4'd15, therm_lo_idx[6:3] < 4'd14, therm_lo_idx[6:3] < 4'd13, therm_lo_idx[6:3] < 4'd12, therm_lo_idx[6:3] < 4'd11, therm_lo_idx[6:3] < 4'd10, therm_lo_idx[6:3] < 4'd9, therm_lo_idx[6:3] < 4'd8, therm_lo_idx[6:3] < 4'd7, therm_lo_idx[6:3] < 4'd6, therm_lo_idx[6:3] < 4'd5, therm_lo_idx[6:3] < 4'd4, therm_lo_idx[6:3] < 4'd3, therm_lo_idx[6:3] < 4'd2, therm_lo_idx[6:3] < 4'd1, 1'b0};
+  assign therm_lo_eq = {therm_lo_idx[6:3] == 4'd15, therm_lo_idx[6:3] == 4'd14, therm_lo_idx[6:3] == 4'd13, therm_lo_idx[6:3] == 4'd12, therm_lo_idx[6:3] == 4'd11, therm_lo_idx[6:3] == 4'd10, therm_lo_idx[6:3] == 4'd9, therm_lo_idx[6:3] == 4'd8, therm_lo_idx[6:3] == 4'd7, therm_lo_idx[6:3] == 4'd6, therm_lo_idx[6:3] == 4'd5, therm_lo_idx[6:3] == 4'd4, therm_lo_idx[6:3] == 4'd3, therm_lo_idx[6:3] == 4'd2, therm_lo_idx[6:3] == 4'd1, therm_lo_idx[6:3] == 4'd0};
+  assign therm_lo_le = {1'b1, therm_lo_idx[2:0] <= 3'd6, therm_lo_idx[2:0] <= 3'd5, therm_lo_idx[2:0] <= 3'd4, therm_lo_idx[2:0] <= 3'd3, therm_lo_idx[2:0] <= 3'd2, therm_lo_idx[2:0] <= 3'd1, therm_lo_idx[2:0] <= 3'd0};
+  assign therm_lo = {therm_lo_lt[15] | therm_lo_eq[15] & therm_lo_le[7], therm_lo_lt[15] | therm_lo_eq[15] & therm_lo_le[6], therm_lo_lt[15] | therm_lo_eq[15] & therm_lo_le[5], therm_lo_lt[15] | therm_lo_eq[15] & therm_lo_le[4], therm_lo_lt[15] | therm_lo_eq[15] & therm_lo_le[3], therm_lo_lt[15] | therm_lo_eq[15] & therm_lo_le[2], therm_lo_lt[15] | therm_lo_eq[15] & therm_lo_le[1], therm_lo_lt[15] | therm_lo_eq[15] & therm_lo_le[0], therm_lo_lt[14] | therm_lo_eq[14] & therm_lo_le[7], therm_lo_lt[14] | therm_lo_eq[14] & therm_lo_le[6], therm_lo_lt[14] | therm_lo_eq[14] & therm_lo_le[5], therm_lo_lt[14] | therm_lo_eq[14] & therm_lo_le[4], therm_lo_lt[14] | therm_lo_eq[14] & therm_lo_le[3], therm_lo_lt[14] | therm_lo_eq[14] & therm_lo_le[2], therm_lo_lt[14] | therm_lo_eq[14] & therm_lo_le[1], therm_lo_lt[14] | therm_lo_eq[14] & therm_lo_le[0], therm_lo_lt[13] | therm_lo_eq[13] & therm_lo_le[7], therm_lo_lt[13] | therm_lo_eq[13] & therm_lo_le[6], therm_lo_lt[13] | therm_lo_eq[13] & therm_lo_le[5], therm_lo_lt[13] | therm_lo_eq[13] & therm_lo_le[4], therm_lo_lt[13] | therm_lo_eq[13] & therm_lo_le[3], therm_lo_lt[13] | therm_lo_eq[13] & therm_lo_le[2], therm_lo_lt[13] | therm_lo_eq[13] & therm_lo_le[1], therm_lo_lt[13] | therm_lo_eq[13] & therm_lo_le[0], therm_lo_lt[12] | therm_lo_eq[12] & therm_lo_le[7], therm_lo_lt[12] | therm_lo_eq[12] & therm_lo_le[6], therm_lo_lt[12] | therm_lo_eq[12] & therm_lo_le[5], therm_lo_lt[12] | therm_lo_eq[12] & therm_lo_le[4], therm_lo_lt[12] | therm_lo_eq[12] & therm_lo_le[3], therm_lo_lt[12] | therm_lo_eq[12] & therm_lo_le[2], therm_lo_lt[12] | therm_lo_eq[12] & therm_lo_le[1], therm_lo_lt[12] | therm_lo_eq[12] & therm_lo_le[0], therm_lo_lt[11] | therm_lo_eq[11] & therm_lo_le[7], therm_lo_lt[11] | therm_lo_eq[11] & therm_lo_le[6], therm_lo_lt[11] | therm_lo_eq[11] & therm_lo_le[5], therm_lo_lt[11] | therm_lo_eq[11] & therm_lo_le[4], therm_lo_lt[11] | therm_lo_eq[11] & therm_lo_le[3], therm_lo_lt[11] | therm_lo_eq[11] & therm_lo_le[2], therm_lo_lt[11] | therm_lo_eq[11] & therm_lo_le[1], therm_lo_lt[11] | therm_lo_eq[11] & therm_lo_le[0], therm_lo_lt[10] | therm_lo_eq[10] & therm_lo_le[7], therm_lo_lt[10] | therm_lo_eq[10] & therm_lo_le[6], therm_lo_lt[10] | therm_lo_eq[10] & therm_lo_le[5], therm_lo_lt[10] | therm_lo_eq[10] & therm_lo_le[4], therm_lo_lt[10] | therm_lo_eq[10] & therm_lo_le[3], therm_lo_lt[10] | therm_lo_eq[10] & therm_lo_le[2], therm_lo_lt[10] | therm_lo_eq[10] & therm_lo_le[1], therm_lo_lt[10] | therm_lo_eq[10] & therm_lo_le[0], therm_lo_lt[9] | therm_lo_eq[9] & therm_lo_le[7], therm_lo_lt[9] | therm_lo_eq[9] & therm_lo_le[6], therm_lo_lt[9] | therm_lo_eq[9] & therm_lo_le[5], therm_lo_lt[9] | therm_lo_eq[9] & therm_lo_le[4], therm_lo_lt[9] | therm_lo_eq[9] & therm_lo_le[3], therm_lo_lt[9] | therm_lo_eq[9] & therm_lo_le[2], therm_lo_lt[9] | therm_lo_eq[9] & therm_lo_le[1], therm_lo_lt[9] | therm_lo_eq[9] & therm_lo_le[0], therm_lo_lt[8] | therm_lo_eq[8] & therm_lo_le[7], therm_lo_lt[8] | therm_lo_eq[8] & therm_lo_le[6], therm_lo_lt[8] | therm_lo_eq[8] & therm_lo_le[5], therm_lo_lt[8] | therm_lo_eq[8] & therm_lo_le[4], therm_lo_lt[8] | therm_lo_eq[8] & therm_lo_le[3], therm_lo_lt[8] | therm_lo_eq[8] & therm_lo_le[2], therm_lo_lt[8] | therm_lo_eq[8] & therm_lo_le[1], therm_lo_lt[8] | therm_lo_eq[8] & therm_lo_le[0], therm_lo_lt[7] | therm_lo_eq[7] & therm_lo_le[7], therm_lo_lt[7] | therm_lo_eq[7] & therm_lo_le[6], therm_lo_lt[7] | therm_lo_eq[7] & therm_lo_le[5], therm_lo_lt[7] | therm_lo_eq[7] & therm_lo_le[4], therm_lo_lt[7] | therm_lo_eq[7] & therm_lo_le[3], therm_lo_lt[7] | therm_lo_eq[7] & therm_lo_le[2], therm_lo_lt[7] | therm_lo_eq[7] & therm_lo_le[1], therm_lo_lt[7] | therm_lo_eq[7] & therm_lo_le[0], therm_lo_lt[6] | therm_lo_eq[6] & therm_lo_le[7], therm_lo_lt[6] | therm_lo_eq[6] & therm_lo_le[6], therm_lo_lt[6] | therm_lo_eq[6] & therm_lo_le[5], therm_lo_lt[6] | therm_lo_eq[6] & therm_lo_le[4], therm_lo_lt[6] | therm_lo_eq[6] & therm_lo_le[3], therm_lo_lt[6] | therm_lo_eq[6] & therm_lo_le[2], therm_lo_lt[6] | therm_lo_eq[6] & therm_lo_le[1], therm_lo_lt[6] | therm_lo_eq[6] & therm_lo_le[0], therm_lo_lt[5] | therm_lo_eq[5] & therm_lo_le[7], therm_lo_lt[5] | therm_lo_eq[5] & therm_lo_le[6], therm_lo_lt[5] | therm_lo_eq[5] & therm_lo_le[5], therm_lo_lt[5] | therm_lo_eq[5] & therm_lo_le[4], therm_lo_lt[5] | therm_lo_eq[5] & therm_lo_le[3], therm_lo_lt[5] | therm_lo_eq[5] & therm_lo_le[2], therm_lo_lt[5] | therm_lo_eq[5] & therm_lo_le[1], therm_lo_lt[5] | therm_lo_eq[5] & therm_lo_le[0], therm_lo_lt[4] | therm_lo_eq[4] & therm_lo_le[7], therm_lo_lt[4] | therm_lo_eq[4] & therm_lo_le[6], therm_lo_lt[4] | therm_lo_eq[4] & therm_lo_le[5], therm_lo_lt[4] | therm_lo_eq[4] & therm_lo_le[4], therm_lo_lt[4] | therm_lo_eq[4] & therm_lo_le[3], therm_lo_lt[4] | therm_lo_eq[4] & therm_lo_le[2], therm_lo_lt[4] | therm_lo_eq[4] & therm_lo_le[1], therm_lo_lt[4] | therm_lo_eq[4] & therm_lo_le[0], therm_lo_lt[3] | therm_lo_eq[3] & therm_lo_le[7], therm_lo_lt[3] | therm_lo_eq[3] & therm_lo_le[6], therm_lo_lt[3] | therm_lo_eq[3] & therm_lo_le[5], therm_lo_lt[3] | therm_lo_eq[3] & therm_lo_le[4], therm_lo_lt[3] | therm_lo_eq[3] & therm_lo_le[3], therm_lo_lt[3] | therm_lo_eq[3] & therm_lo_le[2], therm_lo_lt[3] | therm_lo_eq[3] & therm_lo_le[1], therm_lo_lt[3] | therm_lo_eq[3] & therm_lo_le[0], therm_lo_lt[2] | therm_lo_eq[2] & therm_lo_le[7], therm_lo_lt[2] | therm_lo_eq[2] & therm_lo_le[6], therm_lo_lt[2] | therm_lo_eq[2] & therm_lo_le[5], therm_lo_lt[2] | therm_lo_eq[2] & therm_lo_le[4], therm_lo_lt[2] | therm_lo_eq[2] & therm_lo_le[3], therm_lo_lt[2] | therm_lo_eq[2] & therm_lo_le[2], therm_lo_lt[2] | therm_lo_eq[2] & therm_lo_le[1], therm_lo_lt[2] | therm_lo_eq[2] & therm_lo_le[0], therm_lo_lt[1] | therm_lo_eq[1] & therm_lo_le[7], therm_lo_lt[1] | therm_lo_eq[1] & therm_lo_le[6], therm_lo_lt[1] | therm_lo_eq[1] & therm_lo_le[5], therm_lo_lt[1] | therm_lo_eq[1] & therm_lo_le[4], therm_lo_lt[1] | therm_lo_eq[1] & therm_lo_le[3], therm_lo_lt[1] | therm_lo_eq[1] & therm_lo_le[2], therm_lo_lt[1] | therm_lo_eq[1] & therm_lo_le[1], therm_lo_lt[1] | therm_lo_eq[1] & therm_lo_le[0], therm_lo_lt[0] | therm_lo_eq[0] & therm_lo_le[7], therm_lo_lt[0] | therm_lo_eq[0] & therm_lo_le[6], therm_lo_lt[0] | therm_lo_eq[0] & therm_lo_le[5], therm_lo_lt[0] | therm_lo_eq[0] & therm_lo_le[4], therm_lo_lt[0] | therm_lo_eq[0] & therm_lo_le[3], therm_lo_lt[0] | therm_lo_eq[0] & therm_lo_le[2], therm_lo_lt[0] | therm_lo_eq[0] & therm_lo_le[1], therm_lo_lt[0] | therm_lo_eq[0] & therm_lo_le[0]};
   assign above_lo_d = therm_lo;
+  assign therm_hi_idx = t7_sub[13:7];
+  assign therm_hi_lt = {therm_hi_idx[6:3] < 4'd15, therm_hi_idx[6:3] < 4'd14, therm_hi_idx[6:3] < 4'd13, therm_hi_idx[6:3] < 4'd12, therm_hi_idx[6:3] < 4'd11, therm_hi_idx[6:3] < 4'd10, therm_hi_idx[6:3] < 4'd9, therm_hi_idx[6:3] < 4'd8, therm_hi_idx[6:3] < 4'd7, therm_hi_idx[6:3] < 4'd6, therm_hi_idx[6:3] < 4'd5, therm_hi_idx[6:3] < 4'd4, therm_hi_idx[6:3] < 4'd3, therm_hi_idx[6:3] < 4'd2, therm_hi_idx[6:3] < 4'd1, 1'b0};
+  assign therm_hi_eq = {therm_hi_idx[6:3] == 4'd15, therm_hi_idx[6:3] == 4'd14, therm_hi_idx[6:3] == 4'd13, therm_hi_idx[6:3] == 4'd12, therm_hi_idx[6:3] == 4'd11, therm_hi_idx[6:3] == 4'd10, therm_hi_idx[6:3] == 4'd9, therm_hi_idx[6:3] == 4'd8, therm_hi_idx[6:3] == 4'd7, therm_hi_idx[6:3] == 4'd6, therm_hi_idx[6:3] == 4'd5, therm_hi_idx[6:3] == 4'd4, therm_hi_idx[6:3] == 4'd3, therm_hi_idx[6:3] == 4'd2, therm_hi_idx[6:3] == 4'd1, therm_hi_idx[6:3] == 4'd0};
+  assign therm_hi_le = {1'b1, therm_hi_idx[2:0] <= 3'd6, therm_hi_idx[2:0] <= 3'd5, therm_hi_idx[2:0] <= 3'd4, therm_hi_idx[2:0] <= 3'd3, therm_hi_idx[2:0] <= 3'd2, therm_hi_idx[2:0] <= 3'd1, therm_hi_idx[2:0] <= 3'd0};
+  assign therm_hi = {therm_hi_lt[15] | therm_hi_eq[15] & therm_hi_le[7], therm_hi_lt[15] | therm_hi_eq[15] & therm_hi_le[6], therm_hi_lt[15] | therm_hi_eq[15] & therm_hi_le[5], therm_hi_lt[15] | therm_hi_eq[15] & therm_hi_le[4], therm_hi_lt[15] | therm_hi_eq[15] & therm_hi_le[3], therm_hi_lt[15] | therm_hi_eq[15] & therm_hi_le[2], therm_hi_lt[15] | therm_hi_eq[15] & therm_hi_le[1], therm_hi_lt[15] | therm_hi_eq[15] & therm_hi_le[0], therm_hi_lt[14] | therm_hi_eq[14] & therm_hi_le[7], therm_hi_lt[14] | therm_hi_eq[14] & therm_hi_le[6], therm_hi_lt[14] | therm_hi_eq[14] & therm_hi_le[5], therm_hi_lt[14] | therm_hi_eq[14] & therm_hi_le[4], therm_hi_lt[14] | therm_hi_eq[14] & therm_hi_le[3], therm_hi_lt[14] | therm_hi_eq[14] & therm_hi_le[2], therm_hi_lt[14] | therm_hi_eq[14] & therm_hi_le[1], therm_hi_lt[14] | therm_hi_eq[14] & therm_hi_le[0], therm_hi_lt[13] | therm_hi_eq[13] & therm_hi_le[7], therm_hi_lt[13] | therm_hi_eq[13] & therm_hi_le[6], therm_hi_lt[13] | therm_hi_eq[13] & therm_hi_le[5], therm_hi_lt[13] | therm_hi_eq[13] & therm_hi_le[4], therm_hi_lt[13] | therm_hi_eq[13] & therm_hi_le[3], therm_hi_lt[13] | therm_hi_eq[13] & therm_hi_le[2], therm_hi_lt[13] | therm_hi_eq[13] & therm_hi_le[1], therm_hi_lt[13] | therm_hi_eq[13] & therm_hi_le[0], therm_hi_lt[12] | therm_hi_eq[12] & therm_hi_le[7], therm_hi_lt[12] | therm_hi_eq[12] & therm_hi_le[6], therm_hi_lt[12] | therm_hi_eq[12] & therm_hi_le[5], therm_hi_lt[12] | therm_hi_eq[12] & therm_hi_le[4], therm_hi_lt[12] | therm_hi_eq[12] & therm_hi_le[3], therm_hi_lt[12] | therm_hi_eq[12] & therm_hi_le[2], therm_hi_lt[12] | therm_hi_eq[12] & therm_hi_le[1], therm_hi_lt[12] | therm_hi_eq[12] & therm_hi_le[0], therm_hi_lt[11] | therm_hi_eq[11] & therm_hi_le[7], therm_hi_lt[11] | therm_hi_eq[11] & therm_hi_le[6], therm_hi_lt[11] | therm_hi_eq[11] & therm_hi_le[5], therm_hi_lt[11] | therm_hi_eq[11] & therm_hi_le[4], therm_hi_lt[11] | therm_hi_eq[11] & therm_hi_le[3], therm_hi_lt[11] | therm_hi_eq[11] & therm_hi_le[2], therm_hi_lt[11] | therm_hi_eq[11] & therm_hi_le[1], therm_hi_lt[11] | therm_hi_eq[11] & therm_hi_le[0], therm_hi_lt[10] | therm_hi_eq[10] & therm_hi_le[7], therm_hi_lt[10] | therm_hi_eq[10] & therm_hi_le[6], therm_hi_lt[10] | therm_hi_eq[10] & therm_hi_le[5], therm_hi_lt[10] | therm_hi_eq[10] & therm_hi_le[4], therm_hi_lt[10] | therm_hi_eq[10] & therm_hi_le[3], therm_hi_lt[10] | therm_hi_eq[10] & therm_hi_le[2], therm_hi_lt[10] | therm_hi_eq[10] & therm_hi_le[1], therm_hi_lt[10] | therm_hi_eq[10] & therm_hi_le[0], therm_hi_lt[9] | therm_hi_eq[9] & therm_hi_le[7], therm_hi_lt[9] | therm_hi_eq[9] & therm_hi_le[6], therm_hi_lt[9] | therm_hi_eq[9] & therm_hi_le[5], therm_hi_lt[9] | therm_hi_eq[9] & therm_hi_le[4], therm_hi_lt[9] | therm_hi_eq[9] & therm_hi_le[3], therm_hi_lt[9] | therm_hi_eq[9] & therm_hi_le[2], therm_hi_lt[9] | therm_hi_eq[9] & therm_hi_le[1], therm_hi_lt[9] | therm_hi_eq[9] & therm_hi_le[0], therm_hi_lt[8] | therm_hi_eq[8] & therm_hi_le[7], therm_hi_lt[8] | therm_hi_eq[8] & therm_hi_le[6], therm_hi_lt[8] | therm_hi_eq[8] & therm_hi_le[5], therm_hi_lt[8] | therm_hi_eq[8] & therm_hi_le[4], therm_hi_lt[8] | therm_hi_eq[8] & therm_hi_le[3], therm_hi_lt[8] | therm_hi_eq[8] & therm_hi_le[2], therm_hi_lt[8] | therm_hi_eq[8] & therm_hi_le[1], therm_hi_lt[8] | therm_hi_eq[8] & therm_hi_le[0], therm_hi_lt[7] | therm_hi_eq[7] & therm_hi_le[7], therm_hi_lt[7] | therm_hi_eq[7] & therm_hi_le[6], therm_hi_lt[7] | therm_hi_eq[7] & therm_hi_le[5], therm_hi_lt[7] | therm_hi_eq[7] & therm_hi_le[4], therm_hi_lt[7] | therm_hi_eq[7] & therm_hi_le[3], therm_hi_lt[7] | therm_hi_eq[7] & therm_hi_le[2], therm_hi_lt[7] | therm_hi_eq[7] & therm_hi_le[1], therm_hi_lt[7] | therm_hi_eq[7] & therm_hi_le[0], therm_hi_lt[6] | therm_hi_eq[6] & therm_hi_le[7], therm_hi_lt[6] | therm_hi_eq[6] & therm_hi_le[6], therm_hi_lt[6] | therm_hi_eq[6] & therm_hi_le[5], therm_hi_lt[6] | therm_hi_eq[6] & therm_hi_le[4], therm_hi_lt[6] | therm_hi_eq[6] & therm_hi_le[3], therm_hi_lt[6] | therm_hi_eq[6] & therm_hi_le[2], therm_hi_lt[6] | therm_hi_eq[6] & therm_hi_le[1], therm_hi_lt[6] | therm_hi_eq[6] & therm_hi_le[0], therm_hi_lt[5] | therm_hi_eq[5] & therm_hi_le[7], therm_hi_lt[5] | therm_hi_eq[5] & therm_hi_le[6], therm_hi_lt[5] | therm_hi_eq[5] & therm_hi_le[5], therm_hi_lt[5] | therm_hi_eq[5] & therm_hi_le[4], therm_hi_lt[5] | therm_hi_eq[5] & therm_hi_le[3], therm_hi_lt[5] | therm_hi_eq[5] & therm_hi_le[2], therm_hi_lt[5] | therm_hi_eq[5] & therm_hi_le[1], therm_hi_lt[5] | therm_hi_eq[5] & therm_hi_le[0], therm_hi_lt[4] | therm_hi_eq[4] & therm_hi_le[7], therm_hi_lt[4] | therm_hi_eq[4] & therm_hi_le[6], therm_hi_lt[4] | therm_hi_eq[4] & therm_hi_le[5], therm_hi_lt[4] | therm_hi_eq[4] & therm_hi_le[4], therm_hi_lt[4] | therm_hi_eq[4] & therm_hi_le[3], therm_hi_lt[4] | therm_hi_eq[4] & therm_hi_le[2], therm_hi_lt[4] | therm_hi_eq[4] & therm_hi_le[1], therm_hi_lt[4] | therm_hi_eq[4] & therm_hi_le[0], therm_hi_lt[3] | therm_hi_eq[3] & therm_hi_le[7], therm_hi_lt[3] | therm_hi_eq[3] & therm_hi_le[6], therm_hi_lt[3] | therm_hi_eq[3] & therm_hi_le[5], therm_hi_lt[3] | therm_hi_eq[3] & therm_hi_le[4], therm_hi_lt[3] | therm_hi_eq[3] & therm_hi_le[3], therm_hi_lt[3] | therm_hi_eq[3] & therm_hi_le[2], therm_hi_lt[3] | therm_hi_eq[3] & therm_hi_le[1], therm_hi_lt[3] | therm_hi_eq[3] & therm_hi_le[0], therm_hi_lt[2] | therm_hi_eq[2] & therm_hi_le[7], therm_hi_lt[2] | therm_hi_eq[2] & therm_hi_le[6], therm_hi_lt[2] | therm_hi_eq[2] & therm_hi_le[5], therm_hi_lt[2] | therm_hi_eq[2] & therm_hi_le[4], therm_hi_lt[2] | therm_hi_eq[2] & therm_hi_le[3], therm_hi_lt[2] | therm_hi_eq[2] & therm_hi_le[2], therm_hi_lt[2] | therm_hi_eq[2] & therm_hi_le[1], therm_hi_lt[2] | therm_hi_eq[2] & therm_hi_le[0], therm_hi_lt[1] | therm_hi_eq[1] & therm_hi_le[7], therm_hi_lt[1] | therm_hi_eq[1] & therm_hi_le[6], therm_hi_lt[1] | therm_hi_eq[1] & therm_hi_le[5], therm_hi_lt[1] | therm_hi_eq[1] & therm_hi_le[4], therm_hi_lt[1] | therm_hi_eq[1] & therm_hi_le[3], therm_hi_lt[1] | therm_hi_eq[1] & therm_hi_le[2], therm_hi_lt[1] | therm_hi_eq[1] & therm_hi_le[1], therm_hi_lt[1] | therm_hi_eq[1] & therm_hi_le[0], therm_hi_lt[0] | therm_hi_eq[0] & therm_hi_le[7], therm_hi_lt[0] | therm_hi_eq[0] & therm_hi_le[6], therm_hi_lt[0] | therm_hi_eq[0] & therm_hi_le[5], therm_hi_lt[0] | therm_hi_eq[0] & therm_hi_le[4], therm_hi_lt[0] | therm_hi_eq[0] & therm_hi_le[3], therm_hi_lt[0] | therm_hi_eq[0] & therm_hi_le[2], therm_hi_lt[0] | therm_hi_eq[0] & therm_hi_le[1], therm_hi_lt[0] | therm_hi_eq[0] & therm_hi_le[0]};
   assign above_hi_d = therm_hi;
   assign unused_root_sub = t8_c_sub[6:0];
   assign above_take_d = t8_c_sub[7];
-  assign above = {({128{~above_take_q}} | above_hi_q), ({128{~above_take_q}} & above_lo_q)};
-  assign remove_grp_d = {sel_go_d & (count_q >= 9'd239), sel_go_d & (count_q >= 9'd223), sel_go_d & (count_q >= 9'd207), sel_go_d & (count_q >= 9'd191), sel_go_d & (count_q >= 9'd175), sel_go_d & (count_q >= 9'd159), sel_go_d & (count_q >= 9'd143), sel_go_d & (count_q >= 9'd127), sel_go_d & (count_q >= 9'd111), sel_go_d & (count_q >= 9'd95), sel_go_d & (count_q >= 9'd79), sel_go_d & (count_q >= 9'd63), sel_go_d & (count_q >= 9'd47), sel_go_d & (count_q >= 9'd31), sel_go_d & (count_q >= 9'd15), sel_go_d};
-  assign valid_u[256] = 1'd0;
+  assign above = {{128{~above_take_q}} | above_hi_q, {128{~above_take_q}} & above_lo_q};
+  assign remove_grp_d = {sel_go_d & count_q >= 9'd239, sel_go_d & count_q >= 9'd223, sel_go_d & count_q >= 9'd207, sel_go_d & count_q >= 9'd191, sel_go_d & count_q >= 9'd175, sel_go_d & count_q >= 9'd159, sel_go_d & count_q >= 9'd143, sel_go_d & count_q >= 9'd127, sel_go_d & count_q >= 9'd111, sel_go_d & count_q >= 9'd95, sel_go_d & count_q >= 9'd79, sel_go_d & count_q >= 9'd63, sel_go_d & count_q >= 9'd47, sel_go_d & count_q >= 9'd31, sel_go_d & count_q >= 9'd15, sel_go_d};
+  assign valid_u[256] = 1'b0;
   assign vpn_u[9251:9216] = 36'd0;
   assign iid_u[5139:5120] = 20'd0;
   assign score_u[2312:2304] = 9'd0;
-  assign match_u[256] = 1'd0;
-  assign aged_u[256] = 1'd0;
+  assign match_u[256] = 1'b0;
+  assign aged_u[256] = 1'b0;
   assign credit_lo_u[2826:2816] = 11'd0;
-  assign borrow_u[256] = 1'd0;
+  assign borrow_u[256] = 1'b0;
   assign credit_hi_u[2569:2560] = 10'd0;
   genvar gb;
   generate
     for (gb = 0; gb < 256; gb = gb + 1) begin : g_entry
-      wire at_or_above = above[gb];
-      wire remove_g = remove_grp_q[gb / 16];
-      wire put = app & (remove_g ? slot[gb+1] : slot[gb]);
-      assign valid_u[(gb)*1 +: 1] = valid_q[(gb)*1 +: 1];
-      assign valid_d[(gb)*1 +: 1] = put ? 1'b1 : (remove_g ? (at_or_above ? valid_u[(gb+1)*1 +: 1] : valid_u[(gb)*1 +: 1]) : valid_u[(gb)*1 +: 1]);
-      assign vpn_u[(gb)*36 +: 36] = vpn_q[(gb)*36 +: 36];
-      assign vpn_d[(gb)*36 +: 36] = put ? app_vpn : (remove_g ? (at_or_above ? vpn_u[(gb+1)*36 +: 36] : vpn_u[(gb)*36 +: 36]) : vpn_u[(gb)*36 +: 36]);
-      assign iid_u[(gb)*20 +: 20] = iid_q[(gb)*20 +: 20];
-      assign iid_d[(gb)*20 +: 20] = put ? app_iid : (remove_g ? (at_or_above ? iid_u[(gb+1)*20 +: 20] : iid_u[(gb)*20 +: 20]) : iid_u[(gb)*20 +: 20]);
-      assign score_u[(gb)*9 +: 9] = (a4_v_q & match_q[gb]) ? arr_score_q : score_q[(gb)*9 +: 9];
-      assign score_d[(gb)*9 +: 9] = put ? arr_score_q : (remove_g ? (at_or_above ? score_u[(gb+1)*9 +: 9] : score_u[(gb)*9 +: 9]) : score_u[(gb)*9 +: 9]);
-      assign match_u[(gb)*1 +: 1] = a1_score ? match_now[gb] : (~a4_v_q & match_q[gb]);
-      assign match_d[(gb)*1 +: 1] = put ? 1'b0 : (remove_g ? (at_or_above ? match_u[(gb+1)*1 +: 1] : match_u[(gb)*1 +: 1]) : match_u[(gb)*1 +: 1]);
-      assign aged_u[(gb)*1 +: 1] = aged_q[(gb)*1 +: 1];
-      assign aged_d[(gb)*1 +: 1] = put ? 1'b0 : (remove_g ? (at_or_above ? aged_u[(gb+1)*1 +: 1] : (aged_q[gb] | (valid_q[gb] & (credit_lo_q[(gb)*11 +: 11] == 11'd0) & (credit_hi_q[(gb)*10 +: 10] == 10'd0)))) : aged_u[(gb)*1 +: 1]);
-      assign credit_lo_u[(gb)*11 +: 11] = credit_lo_q[(gb)*11 +: 11];
-      assign credit_lo_d[(gb)*11 +: 11] = put ? 11'd1152 : (remove_g ? (at_or_above ? credit_lo_u[(gb+1)*11 +: 11] : ((valid_q[gb] & ~((credit_lo_q[(gb)*11 +: 11] == 11'd0) & (credit_hi_q[(gb)*10 +: 10] == 10'd0))) ? {(credit_lo_q[(gb)*11 + 10] ^ ~(|credit_lo_q[(gb)*11 +: 10])), (credit_lo_q[(gb)*11 + 9] ^ ~(|credit_lo_q[(gb)*11 +: 9])), (credit_lo_q[(gb)*11 + 8] ^ ~(|credit_lo_q[(gb)*11 +: 8])), (credit_lo_q[(gb)*11 + 7] ^ ~(|credit_lo_q[(gb)*11 +: 7])), (credit_lo_q[(gb)*11 + 6] ^ ~(|credit_lo_q[(gb)*11 +: 6])), (credit_lo_q[(gb)*11 + 5] ^ ~(|credit_lo_q[(gb)*11 +: 5])), (credit_lo_q[(gb)*11 + 4] ^ ~(|credit_lo_q[(gb)*11 +: 4])), (credit_lo_q[(gb)*11 + 3] ^ ~(|credit_lo_q[(gb)*11 +: 3])), (credit_lo_q[(gb)*11 + 2] ^ ~(|credit_lo_q[(gb)*11 +: 2])), (credit_lo_q[(gb)*11 + 1] ^ ~(|credit_lo_q[(gb)*11 +: 1])), ~credit_lo_q[(gb)*11 + 0]} : credit_lo_q[(gb)*11 +: 11])) : credit_lo_u[(gb)*11 +: 11]);
-      assign borrow_u[(gb)*1 +: 1] = 1'b0;
-      assign borrow_d[(gb)*1 +: 1] = put ? 1'b0 : (remove_g ? (at_or_above ? borrow_u[(gb+1)*1 +: 1] : (valid_q[gb] & ~((credit_lo_q[(gb)*11 +: 11] == 11'd0) & (credit_hi_q[(gb)*10 +: 10] == 10'd0)) & (credit_lo_q[(gb)*11 +: 11] == 11'd0))) : borrow_u[(gb)*1 +: 1]);
-      assign credit_hi_u[(gb)*10 +: 10] = borrow_q[gb] ? {(credit_hi_q[(gb)*10 + 9] ^ ~(|credit_hi_q[(gb)*10 +: 9])), (credit_hi_q[(gb)*10 + 8] ^ ~(|credit_hi_q[(gb)*10 +: 8])), (credit_hi_q[(gb)*10 + 7] ^ ~(|credit_hi_q[(gb)*10 +: 7])), (credit_hi_q[(gb)*10 + 6] ^ ~(|credit_hi_q[(gb)*10 +: 6])), (credit_hi_q[(gb)*10 + 5] ^ ~(|credit_hi_q[(gb)*10 +: 5])), (credit_hi_q[(gb)*10 + 4] ^ ~(|credit_hi_q[(gb)*10 +: 4])), (credit_hi_q[(gb)*10 + 3] ^ ~(|credit_hi_q[(gb)*10 +: 3])), (credit_hi_q[(gb)*10 + 2] ^ ~(|credit_hi_q[(gb)*10 +: 2])), (credit_hi_q[(gb)*10 + 1] ^ ~(|credit_hi_q[(gb)*10 +: 1])), ~credit_hi_q[(gb)*10 + 0]} : credit_hi_q[(gb)*10 +: 10];
-      assign credit_hi_d[(gb)*10 +: 10] = put ? 10'd976 : (remove_g ? (at_or_above ? credit_hi_u[(gb+1)*10 +: 10] : credit_hi_u[(gb)*10 +: 10]) : credit_hi_u[(gb)*10 +: 10]);
+      wire at_or_above;
+      assign at_or_above = above[gb];
+      wire remove_g;
+      assign remove_g = remove_grp_q[gb / 16];
+      wire put;
+      assign put = app & (remove_g ? slot[gb + 1] : slot[gb]);
+      assign valid_u[gb] = valid_q[gb];
+      assign valid_d[gb] = put ? 1'b1 : remove_g ? (at_or_above ? valid_u[gb + 1] : valid_u[gb]) : valid_u[gb];
+      assign vpn_u[gb * 36 +: 36] = vpn_q[gb * 36 +: 36];
+      assign vpn_d[gb * 36 +: 36] = put ? app_vpn : remove_g ? (at_or_above ? vpn_u[(gb + 1) * 36 +: 36] : vpn_u[gb * 36 +: 36]) : vpn_u[gb * 36 +: 36];
+      assign iid_u[gb * 20 +: 20] = iid_q[gb * 20 +: 20];
+      assign iid_d[gb * 20 +: 20] = put ? app_iid : remove_g ? (at_or_above ? iid_u[(gb + 1) * 20 +: 20] : iid_u[gb * 20 +: 20]) : iid_u[gb * 20 +: 20];
+      assign score_u[gb * 9 +: 9] = a4_v_q & match_q[gb] ? arr_score_q : score_q[gb * 9 +: 9];
+      assign score_d[gb * 9 +: 9] = put ? arr_score_q : remove_g ? (at_or_above ? score_u[(gb + 1) * 9 +: 9] : score_u[gb * 9 +: 9]) : score_u[gb * 9 +: 9];
+      assign match_u[gb] = a1_score ? match_now[gb] : ~a4_v_q & match_q[gb];
+      assign match_d[gb] = put ? 1'b0 : remove_g ? (at_or_above ? match_u[gb + 1] : match_u[gb]) : match_u[gb];
+      assign aged_u[gb] = aged_q[gb];
+      assign aged_d[gb] = put ? 1'b0 : remove_g ? (at_or_above ? aged_u[gb + 1] : aged_q[gb] | valid_q[gb] & credit_lo_q[gb * 11 +: 11] == 11'd0 & credit_hi_q[gb * 10 +: 10] == 10'd0) : aged_u[gb];
+      assign credit_lo_u[gb * 11 +: 11] = credit_lo_q[gb * 11 +: 11];
+      assign credit_lo_d[gb * 11 +: 11] = put ? 11'd1152 : remove_g ? (at_or_above ? credit_lo_u[(gb + 1) * 11 +: 11] : valid_q[gb] & ~(credit_lo_q[gb * 11 +: 11] == 11'd0 & credit_hi_q[gb * 10 +: 10] == 10'd0) ? {credit_lo_q[(gb * 11) + 10] ^ ~(|credit_lo_q[gb * 11 +: 10]), credit_lo_q[(gb * 11) + 9] ^ ~(|credit_lo_q[gb * 11 +: 9]), credit_lo_q[(gb * 11) + 8] ^ ~(|credit_lo_q[gb * 11 +: 8]), credit_lo_q[(gb * 11) + 7] ^ ~(|credit_lo_q[gb * 11 +: 7]), credit_lo_q[(gb * 11) + 6] ^ ~(|credit_lo_q[gb * 11 +: 6]), credit_lo_q[(gb * 11) + 5] ^ ~(|credit_lo_q[gb * 11 +: 5]), credit_lo_q[(gb * 11) + 4] ^ ~(|credit_lo_q[gb * 11 +: 4]), credit_lo_q[(gb * 11) + 3] ^ ~(|credit_lo_q[gb * 11 +: 3]), credit_lo_q[(gb * 11) + 2] ^ ~(|credit_lo_q[gb * 11 +: 2]), credit_lo_q[(gb * 11) + 1] ^ ~(|credit_lo_q[gb * 11]), ~credit_lo_q[(gb * 11) + 0]} : credit_lo_q[gb * 11 +: 11]) : credit_lo_u[gb * 11 +: 11];
+      assign borrow_u[gb] = 1'b0;
+      assign borrow_d[gb] = put ? 1'b0 : remove_g ? (at_or_above ? borrow_u[gb + 1] : valid_q[gb] & ~(credit_lo_q[gb * 11 +: 11] == 11'd0 & credit_hi_q[gb * 10 +: 10] == 10'd0) & credit_lo_q[gb * 11 +: 11] == 11'd0) : borrow_u[gb];
+      assign credit_hi_u[gb * 10 +: 10] = borrow_q[gb] ? {credit_hi_q[(gb * 10) + 9] ^ ~(|credit_hi_q[gb * 10 +: 9]), credit_hi_q[(gb * 10) + 8] ^ ~(|credit_hi_q[gb * 10 +: 8]), credit_hi_q[(gb * 10) + 7] ^ ~(|credit_hi_q[gb * 10 +: 7]), credit_hi_q[(gb * 10) + 6] ^ ~(|credit_hi_q[gb * 10 +: 6]), credit_hi_q[(gb * 10) + 5] ^ ~(|credit_hi_q[gb * 10 +: 5]), credit_hi_q[(gb * 10) + 4] ^ ~(|credit_hi_q[gb * 10 +: 4]), credit_hi_q[(gb * 10) + 3] ^ ~(|credit_hi_q[gb * 10 +: 3]), credit_hi_q[(gb * 10) + 2] ^ ~(|credit_hi_q[gb * 10 +: 2]), credit_hi_q[(gb * 10) + 1] ^ ~(|credit_hi_q[gb * 10]), ~credit_hi_q[(gb * 10) + 0]} : credit_hi_q[gb * 10 +: 10];
+      assign credit_hi_d[gb * 10 +: 10] = put ? 10'd976 : remove_g ? (at_or_above ? credit_hi_u[(gb + 1) * 10 +: 10] : credit_hi_u[gb * 10 +: 10]) : credit_hi_u[gb * 10 +: 10];
     end
   endgenerate
   assign f_v_d = done_valid_i;
   assign f_vpn_d = done_valid_i ? done_vpn_i[35:9] : f_vpn_q;
   assign g_v_d = f_v_q;
   assign g_vpn_d = f_v_q ? f_vpn_q : g_vpn_q;
-  assign pwc1_hit_a = {pwc1_valid_q[3] & (pwc1_tag_q[(3)*9 +: 9] == a1_vpn_q[35:27]), pwc1_valid_q[2] & (pwc1_tag_q[(2)*9 +: 9] == a1_vpn_q[35:27]), pwc1_valid_q[1] & (pwc1_tag_q[(1)*9 +: 9] == a1_vpn_q[35:27]), pwc1_valid_q[0] & (pwc1_tag_q[(0)*9 +: 9] == a1_vpn_q[35:27])};
+  assign pwc1_hit_a = {pwc1_valid_q[3] & pwc1_tag_q[35:27] == a1_vpn_q[35:27], pwc1_valid_q[2] & pwc1_tag_q[26:18] == a1_vpn_q[35:27], pwc1_valid_q[1] & pwc1_tag_q[17:9] == a1_vpn_q[35:27], pwc1_valid_q[0] & pwc1_tag_q[8:0] == a1_vpn_q[35:27]};
   assign pwc1_any_a = |pwc1_hit_a;
-  assign pwc1_hit_d = {pwc1_valid_q[3] & (pwc1_tag_q[(3)*9 +: 9] == d_vpn_q[35:27]), pwc1_valid_q[2] & (pwc1_tag_q[(2)*9 +: 9] == d_vpn_q[35:27]), pwc1_valid_q[1] & (pwc1_tag_q[(1)*9 +: 9] == d_vpn_q[35:27]), pwc1_valid_q[0] & (pwc1_tag_q[(0)*9 +: 9] == d_vpn_q[35:27])};
+  assign pwc1_hit_d = {pwc1_valid_q[3] & pwc1_tag_q[35:27] == d_vpn_q[35:27], pwc1_valid_q[2] & pwc1_tag_q[26:18] == d_vpn_q[35:27], pwc1_valid_q[1] & pwc1_tag_q[17:9] == d_vpn_q[35:27], pwc1_valid_q[0] & pwc1_tag_q[8:0] == d_vpn_q[35:27]};
   assign pwc1_any_d = |pwc1_hit_d;
   assign pwc1_cand = ~pwc1_gvic_q;
   assign pwc1_inv = pwc1_cand & ~pwc1_valid_q;
-  assign pwc1_zero = pwc1_cand & {(pwc1_ctr_q[(3)*2 +: 2] == 2'd0), (pwc1_ctr_q[(2)*2 +: 2] == 2'd0), (pwc1_ctr_q[(1)*2 +: 2] == 2'd0), (pwc1_ctr_q[(0)*2 +: 2] == 2'd0)};
-  assign pwc1_right3 = pwc1_inv[2] ? (pwc1_inv[3] & pwc1_plru_q[2]) : (pwc1_inv[3] | (pwc1_zero[2] ? (pwc1_zero[3] & pwc1_plru_q[2]) : (pwc1_zero[3] | (pwc1_cand[3] & (pwc1_plru_q[2] | ~pwc1_cand[2])))));
-  assign pwc1_right2 = pwc1_inv[0] ? (pwc1_inv[1] & pwc1_plru_q[1]) : (pwc1_inv[1] | (pwc1_zero[0] ? (pwc1_zero[1] & pwc1_plru_q[1]) : (pwc1_zero[1] | (pwc1_cand[1] & (pwc1_plru_q[1] | ~pwc1_cand[0])))));
-  assign pwc1_right1 = (|pwc1_inv[1:0]) ? ((|pwc1_inv[3:2]) & pwc1_plru_q[0]) : ((|pwc1_inv[3:2]) | ((|pwc1_zero[1:0]) ? ((|pwc1_zero[3:2]) & pwc1_plru_q[0]) : ((|pwc1_zero[3:2]) | ((|pwc1_cand[3:2]) & (pwc1_plru_q[0] | ~(|pwc1_cand[1:0]))))));
-  assign pwc1_victim_oh = {(pwc1_right1 & pwc1_right3), (pwc1_right1 & ~pwc1_right3), (~pwc1_right1 & pwc1_right2), (~pwc1_right1 & ~pwc1_right2)};
+  assign pwc1_zero = pwc1_cand & {pwc1_ctr_q[7:6] == 2'd0, pwc1_ctr_q[5:4] == 2'd0, pwc1_ctr_q[3:2] == 2'd0, pwc1_ctr_q[1:0] == 2'd0};
+  assign pwc1_right3 = pwc1_inv[2] ? pwc1_inv[3] & pwc1_plru_q[2] : pwc1_inv[3] | (pwc1_zero[2] ? pwc1_zero[3] & pwc1_plru_q[2] : pwc1_zero[3] | pwc1_cand[3] & (pwc1_plru_q[2] | ~pwc1_cand[2]));
+  assign pwc1_right2 = pwc1_inv[0] ? pwc1_inv[1] & pwc1_plru_q[1] : pwc1_inv[1] | (pwc1_zero[0] ? pwc1_zero[1] & pwc1_plru_q[1] : pwc1_zero[1] | pwc1_cand[1] & (pwc1_plru_q[1] | ~pwc1_cand[0]));
+  assign pwc1_right1 = |pwc1_inv[1:0] ? |pwc1_inv[3:2] & pwc1_plru_q[0] : |pwc1_inv[3:2] | (|pwc1_zero[1:0] ? |pwc1_zero[3:2] & pwc1_plru_q[0] : |pwc1_zero[3:2] | |pwc1_cand[3:2] & (pwc1_plru_q[0] | ~(|pwc1_cand[1:0])));
+  assign pwc1_victim_oh = {pwc1_right1 & pwc1_right3, pwc1_right1 & ~pwc1_right3, ~pwc1_right1 & pwc1_right2, ~pwc1_right1 & ~pwc1_right2};
   assign pwc1_gvic_d = f_v_q ? pwc1_victim_oh : 4'd0;
-  assign pwc1_hit_f = {pwc1_valid_q[3] & (pwc1_tag_q[(3)*9 +: 9] == f_vpn_q[26:18]), pwc1_valid_q[2] & (pwc1_tag_q[(2)*9 +: 9] == f_vpn_q[26:18]), pwc1_valid_q[1] & (pwc1_tag_q[(1)*9 +: 9] == f_vpn_q[26:18]), pwc1_valid_q[0] & (pwc1_tag_q[(0)*9 +: 9] == f_vpn_q[26:18])};
-  assign pwc1_same = g_v_q & (f_vpn_q[26:18] == g_vpn_q[26:18]);
-  assign pwc1_hit_fw = pwc1_same ? pwc1_touch_f : (pwc1_hit_f & ~pwc1_write);
+  assign pwc1_hit_f = {pwc1_valid_q[3] & pwc1_tag_q[35:27] == f_vpn_q[26:18], pwc1_valid_q[2] & pwc1_tag_q[26:18] == f_vpn_q[26:18], pwc1_valid_q[1] & pwc1_tag_q[17:9] == f_vpn_q[26:18], pwc1_valid_q[0] & pwc1_tag_q[8:0] == f_vpn_q[26:18]};
+  assign pwc1_same = g_v_q & f_vpn_q[26:18] == g_vpn_q[26:18];
+  assign pwc1_hit_fw = pwc1_same ? pwc1_touch_f : pwc1_hit_f & ~pwc1_write;
   assign pwc1_ghit_d = f_v_q ? pwc1_hit_fw : 4'd0;
-  assign pwc1_gany_d = f_v_q ? (|pwc1_hit_fw) : pwc1_gany_q;
+  assign pwc1_gany_d = f_v_q ? |pwc1_hit_fw : pwc1_gany_q;
   assign pwc1_hit_g = pwc1_ghit_q;
   assign pwc1_any_g = pwc1_gany_q;
   assign pwc1_write = pwc1_gvic_q & ~{4{pwc1_any_g}};
   assign pwc1_touch_f = pwc1_hit_g | pwc1_write;
   assign pwc1_valid_d = pwc1_valid_q | pwc1_write;
-  assign pwc1_tag_d = {pwc1_write[3] ? g_vpn_q[26:18] : pwc1_tag_q[(3)*9 +: 9], pwc1_write[2] ? g_vpn_q[26:18] : pwc1_tag_q[(2)*9 +: 9], pwc1_write[1] ? g_vpn_q[26:18] : pwc1_tag_q[(1)*9 +: 9], pwc1_write[0] ? g_vpn_q[26:18] : pwc1_tag_q[(0)*9 +: 9]};
+  assign pwc1_tag_d = {pwc1_write[3] ? g_vpn_q[26:18] : pwc1_tag_q[35:27], pwc1_write[2] ? g_vpn_q[26:18] : pwc1_tag_q[26:18], pwc1_write[1] ? g_vpn_q[26:18] : pwc1_tag_q[17:9], pwc1_write[0] ? g_vpn_q[26:18] : pwc1_tag_q[8:0]};
   assign pwc1_hit_dv = pwc1_hit_d & {4{d_v_q}};
-  assign pwc1_plru_after_d = {(pwc1_hit_dv[2] ? 1'b1 : (pwc1_hit_dv[3] ? 1'b0 : pwc1_plru_q[2])), (pwc1_hit_dv[0] ? 1'b1 : (pwc1_hit_dv[1] ? 1'b0 : pwc1_plru_q[1])), ((|pwc1_hit_dv[1:0]) ? 1'b1 : ((|pwc1_hit_dv[3:2]) ? 1'b0 : pwc1_plru_q[0]))};
-  assign pwc1_plru_d = {(pwc1_touch_f[2] ? 1'b1 : (pwc1_touch_f[3] ? 1'b0 : pwc1_plru_after_d[2])), (pwc1_touch_f[0] ? 1'b1 : (pwc1_touch_f[1] ? 1'b0 : pwc1_plru_after_d[1])), ((|pwc1_touch_f[1:0]) ? 1'b1 : ((|pwc1_touch_f[3:2]) ? 1'b0 : pwc1_plru_after_d[0]))};
-  assign pwc1_ctr_d = {pwc1_write[3] ? 2'd0 : (((pwc1_hit_a[3] & a1_score) & ~(pwc1_hit_d[3] & d_v_q)) ? ((pwc1_ctr_q[(3)*2 +: 2] == 2'd3) ? 2'd3 : pwc1_ctr_q[(3)*2 +: 2] + 2'd1) : (((pwc1_hit_d[3] & d_v_q) & ~(pwc1_hit_a[3] & a1_score)) ? ((pwc1_ctr_q[(3)*2 +: 2] == 2'd0) ? 2'd0 : pwc1_ctr_q[(3)*2 +: 2] - 2'd1) : pwc1_ctr_q[(3)*2 +: 2])), pwc1_write[2] ? 2'd0 : (((pwc1_hit_a[2] & a1_score) & ~(pwc1_hit_d[2] & d_v_q)) ? ((pwc1_ctr_q[(2)*2 +: 2] == 2'd3) ? 2'd3 : pwc1_ctr_q[(2)*2 +: 2] + 2'd1) : (((pwc1_hit_d[2] & d_v_q) & ~(pwc1_hit_a[2] & a1_score)) ? ((pwc1_ctr_q[(2)*2 +: 2] == 2'd0) ? 2'd0 : pwc1_ctr_q[(2)*2 +: 2] - 2'd1) : pwc1_ctr_q[(2)*2 +: 2])), pwc1_write[1] ? 2'd0 : (((pwc1_hit_a[1] & a1_score) & ~(pwc1_hit_d[1] & d_v_q)) ? ((pwc1_ctr_q[(1)*2 +: 2] == 2'd3) ? 2'd3 : pwc1_ctr_q[(1)*2 +: 2] + 2'd1) : (((pwc1_hit_d[1] & d_v_q) & ~(pwc1_hit_a[1] & a1_score)) ? ((pwc1_ctr_q[(1)*2 +: 2] == 2'd0) ? 2'd0 : pwc1_ctr_q[(1)*2 +: 2] - 2'd1) : pwc1_ctr_q[(1)*2 +: 2])), pwc1_write[0] ? 2'd0 : (((pwc1_hit_a[0] & a1_score) & ~(pwc1_hit_d[0] & d_v_q)) ? ((pwc1_ctr_q[(0)*2 +: 2] == 2'd3) ? 2'd3 : pwc1_ctr_q[(0)*2 +: 2] + 2'd1) : (((pwc1_hit_d[0] & d_v_q) & ~(pwc1_hit_a[0] & a1_score)) ? ((pwc1_ctr_q[(0)*2 +: 2] == 2'd0) ? 2'd0 : pwc1_ctr_q[(0)*2 +: 2] - 2'd1) : pwc1_ctr_q[(0)*2 +: 2]))};
-  assign pwc2_hit_a = {pwc2_valid_q[7] & (pwc2_tag_q[(7)*18 +: 18] == a1_vpn_q[35:18]), pwc2_valid_q[6] & (pwc2_tag_q[(6)*18 +: 18] == a1_vpn_q[35:18]), pwc2_valid_q[5] & (pwc2_tag_q[(5)*18 +: 18] == a1_vpn_q[35:18]), pwc2_valid_q[4] & (pwc2_tag_q[(4)*18 +: 18] == a1_vpn_q[35:18]), pwc2_valid_q[3] & (pwc2_tag_q[(3)*18 +: 18] == a1_vpn_q[35:18]), pwc2_valid_q[2] & (pwc2_tag_q[(2)*18 +: 18] == a1_vpn_q[35:18]), pwc2_valid_q[1] & (pwc2_tag_q[(1)*18 +: 18] == a1_vpn_q[35:18]), pwc2_valid_q[0] & (pwc2_tag_q[(0)*18 +: 18] == a1_vpn_q[35:18])};
+  assign pwc1_plru_after_d = {pwc1_hit_dv[2] ? 1'b1 : pwc1_hit_dv[3] ? 1'b0 : pwc1_plru_q[2], pwc1_hit_dv[0] ? 1'b1 : pwc1_hit_dv[1] ? 1'b0 : pwc1_plru_q[1], |pwc1_hit_dv[1:0] ? 1'b1 : |pwc1_hit_dv[3:2] ? 1'b0 : pwc1_plru_q[0]};
+  assign pwc1_plru_d = {pwc1_touch_f[2] ? 1'b1 : pwc1_touch_f[3] ? 1'b0 : pwc1_plru_after_d[2], pwc1_touch_f[0] ? 1'b1 : pwc1_touch_f[1] ? 1'b0 : pwc1_plru_after_d[1], |pwc1_touch_f[1:0] ? 1'b1 : |pwc1_touch_f[3:2] ? 1'b0 : pwc1_plru_after_d[0]};
+  assign pwc1_ctr_d = {pwc1_write[3] ? 2'd0 : pwc1_hit_a[3] & a1_score & ~(pwc1_hit_d[3] & d_v_q) ? (pwc1_ctr_q[7:6] == 2'd3 ? 2'd3 : pwc1_ctr_q[7:6] + 2'd1) : pwc1_hit_d[3] & d_v_q & ~(pwc1_hit_a[3] & a1_score) ? (pwc1_ctr_q[7:6] == 2'd0 ? 2'd0 : pwc1_ctr_q[7:6] - 2'd1) : pwc1_ctr_q[7:6], pwc1_write[2] ? 2'd0 : pwc1_hit_a[2] & a1_score & ~(pwc1_hit_d[2] & d_v_q) ? (pwc1_ctr_q[5:4] == 2'd3 ? 2'd3 : pwc1_ctr_q[5:4] + 2'd1) : pwc1_hit_d[2] & d_v_q & ~(pwc1_hit_a[2] & a1_score) ? (pwc1_ctr_q[5:4] == 2'd0 ? 2'd0 : pwc1_ctr_q[5:4] - 2'd1) : pwc1_ctr_q[5:4], pwc1_write[1] ? 2'd0 : pwc1_hit_a[1] & a1_score & ~(pwc1_hit_d[1] & d_v_q) ? (pwc1_ctr_q[3:2] == 2'd3 ? 2'd3 : pwc1_ctr_q[3:2] + 2'd1) : pwc1_hit_d[1] & d_v_q & ~(pwc1_hit_a[1] & a1_score) ? (pwc1_ctr_q[3:2] == 2'd0 ? 2'd0 : pwc1_ctr_q[3:2] - 2'd1) : pwc1_ctr_q[3:2], pwc1_write[0] ? 2'd0 : pwc1_hit_a[0] & a1_score & ~(pwc1_hit_d[0] & d_v_q) ? (pwc1_ctr_q[1:0] == 2'd3 ? 2'd3 : pwc1_ctr_q[1:0] + 2'd1) : pwc1_hit_d[0] & d_v_q & ~(pwc1_hit_a[0] & a1_score) ? (pwc1_ctr_q[1:0] == 2'd0 ? 2'd0 : pwc1_ctr_q[1:0] - 2'd1) : pwc1_ctr_q[1:0]};
+  assign pwc2_hit_a = {pwc2_valid_q[7] & pwc2_tag_q[143:126] == a1_vpn_q[35:18], pwc2_valid_q[6] & pwc2_tag_q[125:108] == a1_vpn_q[35:18], pwc2_valid_q[5] & pwc2_tag_q[107:90] == a1_vpn_q[35:18], pwc2_valid_q[4] & pwc2_tag_q[89:72] == a1_vpn_q[35:18], pwc2_valid_q[3] & pwc2_tag_q[71:54] == a1_vpn_q[35:18], pwc2_valid_q[2] & pwc2_tag_q[53:36] == a1_vpn_q[35:18], pwc2_valid_q[1] & pwc2_tag_q[35:18] == a1_vpn_q[35:18], pwc2_valid_q[0] & pwc2_tag_q[17:0] == a1_vpn_q[35:18]};
   assign pwc2_any_a = |pwc2_hit_a;
-  assign pwc2_hit_d = {pwc2_valid_q[7] & (pwc2_tag_q[(7)*18 +: 18] == d_vpn_q[35:18]), pwc2_valid_q[6] & (pwc2_tag_q[(6)*18 +: 18] == d_vpn_q[35:18]), pwc2_valid_q[5] & (pwc2_tag_q[(5)*18 +: 18] == d_vpn_q[35:18]), pwc2_valid_q[4] & (pwc2_tag_q[(4)*18 +: 18] == d_vpn_q[35:18]), pwc2_valid_q[3] & (pwc2_tag_q[(3)*18 +: 18] == d_vpn_q[35:18]), pwc2_valid_q[2] & (pwc2_tag_q[(2)*18 +: 18] == d_vpn_q[35:18]), pwc2_valid_q[1] & (pwc2_tag_q[(1)*18 +: 18] == d_vpn_q[35:18]), pwc2_valid_q[0] & (pwc2_tag_q[(0)*18 +: 18] == d_vpn_q[35:18])};
+  assign pwc2_hit_d = {pwc2_valid_q[7] & pwc2_tag_q[143:126] == d_vpn_q[35:18], pwc2_valid_q[6] & pwc2_tag_q[125:108] == d_vpn_q[35:18], pwc2_valid_q[5] & pwc2_tag_q[107:90] == d_vpn_q[35:18], pwc2_valid_q[4] & pwc2_tag_q[89:72] == d_vpn_q[35:18], pwc2_valid_q[3] & pwc2_tag_q[71:54] == d_vpn_q[35:18], pwc2_valid_q[2] & pwc2_tag_q[53:36] == d_vpn_q[35:18], pwc2_valid_q[1] & pwc2_tag_q[35:18] == d_vpn_q[35:18], pwc2_valid_q[0] & pwc2_tag_q[17:0] == d_vpn_q[35:18]};
   assign pwc2_any_d = |pwc2_hit_d;
   assign pwc2_cand = ~pwc2_gvic_q;
   assign pwc2_inv = pwc2_cand & ~pwc2_valid_q;
-  assign pwc2_zero = pwc2_cand & {(pwc2_ctr_q[(7)*2 +: 2] == 2'd0), (pwc2_ctr_q[(6)*2 +: 2] == 2'd0), (pwc2_ctr_q[(5)*2 +: 2] == 2'd0), (pwc2_ctr_q[(4)*2 +: 2] == 2'd0), (pwc2_ctr_q[(3)*2 +: 2] == 2'd0), (pwc2_ctr_q[(2)*2 +: 2] == 2'd0), (pwc2_ctr_q[(1)*2 +: 2] == 2'd0), (pwc2_ctr_q[(0)*2 +: 2] == 2'd0)};
-  assign pwc2_right7 = pwc2_inv[6] ? (pwc2_inv[7] & pwc2_plru_q[6]) : (pwc2_inv[7] | (pwc2_zero[6] ? (pwc2_zero[7] & pwc2_plru_q[6]) : (pwc2_zero[7] | (pwc2_cand[7] & (pwc2_plru_q[6] | ~pwc2_cand[6])))));
-  assign pwc2_right6 = pwc2_inv[4] ? (pwc2_inv[5] & pwc2_plru_q[5]) : (pwc2_inv[5] | (pwc2_zero[4] ? (pwc2_zero[5] & pwc2_plru_q[5]) : (pwc2_zero[5] | (pwc2_cand[5] & (pwc2_plru_q[5] | ~pwc2_cand[4])))));
-  assign pwc2_right5 = pwc2_inv[2] ? (pwc2_inv[3] & pwc2_plru_q[4]) : (pwc2_inv[3] | (pwc2_zero[2] ? (pwc2_zero[3] & pwc2_plru_q[4]) : (pwc2_zero[3] | (pwc2_cand[3] & (pwc2_plru_q[4] | ~pwc2_cand[2])))));
-  assign pwc2_right4 = pwc2_inv[0] ? (pwc2_inv[1] & pwc2_plru_q[3]) : (pwc2_inv[1] | (pwc2_zero[0] ? (pwc2_zero[1] & pwc2_plru_q[3]) : (pwc2_zero[1] | (pwc2_cand[1] & (pwc2_plru_q[3] | ~pwc2_cand[0])))));
-  assign pwc2_right3 = (|pwc2_inv[5:4]) ? ((|pwc2_inv[7:6]) & pwc2_plru_q[2]) : ((|pwc2_inv[7:6]) | ((|pwc2_zero[5:4]) ? ((|pwc2_zero[7:6]) & pwc2_plru_q[2]) : ((|pwc2_zero[7:6]) | ((|pwc2_cand[7:6]) & (pwc2_plru_q[2] | ~(|pwc2_cand[5:4]))))));
-  assign pwc2_right2 = (|pwc2_inv[1:0]) ? ((|pwc2_inv[3:2]) & pwc2_plru_q[1]) : ((|pwc2_inv[3:2]) | ((|pwc2_zero[1:0]) ? ((|pwc2_zero[3:2]) & pwc2_plru_q[1]) : ((|pwc2_zero[3:2]) | ((|pwc2_cand[3:2]) & (pwc2_plru_q[1] | ~(|pwc2_cand[1:0]))))));
-  assign pwc2_right1 = (|pwc2_inv[3:0]) ? ((|pwc2_inv[7:4]) & pwc2_plru_q[0]) : ((|pwc2_inv[7:4]) | ((|pwc2_zero[3:0]) ? ((|pwc2_zero[7:4]) & pwc2_plru_q[0]) : ((|pwc2_zero[7:4]) | ((|pwc2_cand[7:4]) & (pwc2_plru_q[0] | ~(|pwc2_cand[3:0]))))));
-  assign pwc2_victim_oh = {(pwc2_right1 & pwc2_right3 & pwc2_right7), (pwc2_right1 & pwc2_right3 & ~pwc2_right7), (pwc2_right1 & ~pwc2_right3 & pwc2_right6), (pwc2_right1 & ~pwc2_right3 & ~pwc2_right6), (~pwc2_right1 & pwc2_right2 & pwc2_right5), (~pwc2_right1 & pwc2_right2 & ~pwc2_right5), (~pwc2_right1 & ~pwc2_right2 & pwc2_right4), (~pwc2_right1 & ~pwc2_right2 & ~pwc2_right4)};
+  assign pwc2_zero = pwc2_cand & {pwc2_ctr_q[15:14] == 2'd0, pwc2_ctr_q[13:12] == 2'd0, pwc2_ctr_q[11:10] == 2'd0, pwc2_ctr_q[9:8] == 2'd0, pwc2_ctr_q[7:6] == 2'd0, pwc2_ctr_q[5:4] == 2'd0, pwc2_ctr_q[3:2] == 2'd0, pwc2_ctr_q[1:0] == 2'd0};
+  assign pwc2_right7 = pwc2_inv[6] ? pwc2_inv[7] & pwc2_plru_q[6] : pwc2_inv[7] | (pwc2_zero[6] ? pwc2_zero[7] & pwc2_plru_q[6] : pwc2_zero[7] | pwc2_cand[7] & (pwc2_plru_q[6] | ~pwc2_cand[6]));
+  assign pwc2_right6 = pwc2_inv[4] ? pwc2_inv[5] & pwc2_plru_q[5] : pwc2_inv[5] | (pwc2_zero[4] ? pwc2_zero[5] & pwc2_plru_q[5] : pwc2_zero[5] | pwc2_cand[5] & (pwc2_plru_q[5] | ~pwc2_cand[4]));
+  assign pwc2_right5 = pwc2_inv[2] ? pwc2_inv[3] & pwc2_plru_q[4] : pwc2_inv[3] | (pwc2_zero[2] ? pwc2_zero[3] & pwc2_plru_q[4] : pwc2_zero[3] | pwc2_cand[3] & (pwc2_plru_q[4] | ~pwc2_cand[2]));
+  assign pwc2_right4 = pwc2_inv[0] ? pwc2_inv[1] & pwc2_plru_q[3] : pwc2_inv[1] | (pwc2_zero[0] ? pwc2_zero[1] & pwc2_plru_q[3] : pwc2_zero[1] | pwc2_cand[1] & (pwc2_plru_q[3] | ~pwc2_cand[0]));
+  assign pwc2_right3 = |pwc2_inv[5:4] ? |pwc2_inv[7:6] & pwc2_plru_q[2] : |pwc2_inv[7:6] | (|pwc2_zero[5:4] ? |pwc2_zero[7:6] & pwc2_plru_q[2] : |pwc2_zero[7:6] | |pwc2_cand[7:6] & (pwc2_plru_q[2] | ~(|pwc2_cand[5:4])));
+  assign pwc2_right2 = |pwc2_inv[1:0] ? |pwc2_inv[3:2] & pwc2_plru_q[1] : |pwc2_inv[3:2] | (|pwc2_zero[1:0] ? |pwc2_zero[3:2] & pwc2_plru_q[1] : |pwc2_zero[3:2] | |pwc2_cand[3:2] & (pwc2_plru_q[1] | ~(|pwc2_cand[1:0])));
+  assign pwc2_right1 = |pwc2_inv[3:0] ? |pwc2_inv[7:4] & pwc2_plru_q[0] : |pwc2_inv[7:4] | (|pwc2_zero[3:0] ? |pwc2_zero[7:4] & pwc2_plru_q[0] : |pwc2_zero[7:4] | |pwc2_cand[7:4] & (pwc2_plru_q[0] | ~(|pwc2_cand[3:0])));
+  assign pwc2_victim_oh = {pwc2_right1 & pwc2_right3 & pwc2_right7, pwc2_right1 & pwc2_right3 & ~pwc2_right7, pwc2_right1 & ~pwc2_right3 & pwc2_right6, pwc2_right1 & ~pwc2_right3 & ~pwc2_right6, ~pwc2_right1 & pwc2_right2 & pwc2_right5, ~pwc2_right1 & pwc2_right2 & ~pwc2_right5, ~pwc2_right1 & ~pwc2_right2 & pwc2_right4, ~pwc2_right1 & ~pwc2_right2 & ~pwc2_right4};
   assign pwc2_gvic_d = f_v_q ? pwc2_victim_oh : 8'd0;
-  assign pwc2_hit_f = {pwc2_valid_q[7] & (pwc2_tag_q[(7)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[6] & (pwc2_tag_q[(6)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[5] & (pwc2_tag_q[(5)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[4] & (pwc2_tag_q[(4)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[3] & (pwc2_tag_q[(3)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[2] & (pwc2_tag_q[(2)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[1] & (pwc2_tag_q[(1)*18 +: 18] == f_vpn_q[26:9]), pwc2_valid_q[0] & (pwc2_tag_q[(0)*18 +: 18] == f_vpn_q[26:9])};
-  assign pwc2_same = g_v_q & (f_vpn_q[26:9] == g_vpn_q[26:9]);
-  assign pwc2_hit_fw = pwc2_same ? pwc2_touch_f : (pwc2_hit_f & ~pwc2_write);
+  assign pwc2_hit_f = {pwc2_valid_q[7] & pwc2_tag_q[143:126] == f_vpn_q[26:9], pwc2_valid_q[6] & pwc2_tag_q[125:108] == f_vpn_q[26:9], pwc2_valid_q[5] & pwc2_tag_q[107:90] == f_vpn_q[26:9], pwc2_valid_q[4] & pwc2_tag_q[89:72] == f_vpn_q[26:9], pwc2_valid_q[3] & pwc2_tag_q[71:54] == f_vpn_q[26:9], pwc2_valid_q[2] & pwc2_tag_q[53:36] == f_vpn_q[26:9], pwc2_valid_q[1] & pwc2_tag_q[35:18] == f_vpn_q[26:9], pwc2_valid_q[0] & pwc2_tag_q[17:0] == f_vpn_q[26:9]};
+  assign pwc2_same = g_v_q & f_vpn_q[26:9] == g_vpn_q[26:9];
+  assign pwc2_hit_fw = pwc2_same ? pwc2_touch_f : pwc2_hit_f & ~pwc2_write;
   assign pwc2_ghit_d = f_v_q ? pwc2_hit_fw : 8'd0;
-  assign pwc2_gany_d = f_v_q ? (|pwc2_hit_fw) : pwc2_gany_q;
+  assign pwc2_gany_d = f_v_q ? |pwc2_hit_fw : pwc2_gany_q;
   assign pwc2_hit_g = pwc2_ghit_q;
   assign pwc2_any_g = pwc2_gany_q;
   assign pwc2_write = pwc2_gvic_q & ~{8{pwc2_any_g}};
   assign pwc2_touch_f = pwc2_hit_g | pwc2_write;
   assign pwc2_valid_d = pwc2_valid_q | pwc2_write;
-  assign pwc2_tag_d = {pwc2_write[7] ? g_vpn_q[26:9] : pwc2_tag_q[(7)*18 +: 18], pwc2_write[6] ? g_vpn_q[26:9] : pwc2_tag_q[(6)*18 +: 18], pwc2_write[5] ? g_vpn_q[26:9] : pwc2_tag_q[(5)*18 +: 18], pwc2_write[4] ? g_vpn_q[26:9] : pwc2_tag_q[(4)*18 +: 18], pwc2_write[3] ? g_vpn_q[26:9] : pwc2_tag_q[(3)*18 +: 18], pwc2_write[2] ? g_vpn_q[26:9] : pwc2_tag_q[(2)*18 +: 18], pwc2_write[1] ? g_vpn_q[26:9] : pwc2_tag_q[(1)*18 +: 18], pwc2_write[0] ? g_vpn_q[26:9] : pwc2_tag_q[(0)*18 +: 18]};
+  assign pwc2_tag_d = {pwc2_write[7] ? g_vpn_q[26:9] : pwc2_tag_q[143:126], pwc2_write[6] ? g_vpn_q[26:9] : pwc2_tag_q[125:108], pwc2_write[5] ? g_vpn_q[26:9] : pwc2_tag_q[107:90], pwc2_write[4] ? g_vpn_q[26:9] : pwc2_tag_q[89:72], pwc2_write[3] ? g_vpn_q[26:9] : pwc2_tag_q[71:54], pwc2_write[2] ? g_vpn_q[26:9] : pwc2_tag_q[53:36], pwc2_write[1] ? g_vpn_q[26:9] : pwc2_tag_q[35:18], pwc2_write[0] ? g_vpn_q[26:9] : pwc2_tag_q[17:0]};
   assign pwc2_hit_dv = pwc2_hit_d & {8{d_v_q}};
-  assign pwc2_plru_after_d = {(pwc2_hit_dv[6] ? 1'b1 : (pwc2_hit_dv[7] ? 1'b0 : pwc2_plru_q[6])), (pwc2_hit_dv[4] ? 1'b1 : (pwc2_hit_dv[5] ? 1'b0 : pwc2_plru_q[5])), (pwc2_hit_dv[2] ? 1'b1 : (pwc2_hit_dv[3] ? 1'b0 : pwc2_plru_q[4])), (pwc2_hit_dv[0] ? 1'b1 : (pwc2_hit_dv[1] ? 1'b0 : pwc2_plru_q[3])), ((|pwc2_hit_dv[5:4]) ? 1'b1 : ((|pwc2_hit_dv[7:6]) ? 1'b0 : pwc2_plru_q[2])), ((|pwc2_hit_dv[1:0]) ? 1'b1 : ((|pwc2_hit_dv[3:2]) ? 1'b0 : pwc2_plru_q[1])), ((|pwc2_hit_dv[3:0]) ? 1'b1 : ((|pwc2_hit_dv[7:4]) ? 1'b0 : pwc2_plru_q[0]))};
-  assign pwc2_plru_d = {(pwc2_touch_f[6] ? 1'b1 : (pwc2_touch_f[7] ? 1'b0 : pwc2_plru_after_d[6])), (pwc2_touch_f[4] ? 1'b1 : (pwc2_touch_f[5] ? 1'b0 : pwc2_plru_after_d[5])), (pwc2_touch_f[2] ? 1'b1 : (pwc2_touch_f[3] ? 1'b0 : pwc2_plru_after_d[4])), (pwc2_touch_f[0] ? 1'b1 : (pwc2_touch_f[1] ? 1'b0 : pwc2_plru_after_d[3])), ((|pwc2_touch_f[5:4]) ? 1'b1 : ((|pwc2_touch_f[7:6]) ? 1'b0 : pwc2_plru_after_d[2])), ((|pwc2_touch_f[1:0]) ? 1'b1 : ((|pwc2_touch_f[3:2]) ? 1'b0 : pwc2_plru_after_d[1])), ((|pwc2_touch_f[3:0]) ? 1'b1 : ((|pwc2_touch_f[7:4]) ? 1'b0 : pwc2_plru_after_d[0]))};
-  assign pwc2_ctr_d = {pwc2_write[7] ? 2'd0 : (((pwc2_hit_a[7] & a1_score) & ~(pwc2_hit_d[7] & d_v_q)) ? ((pwc2_ctr_q[(7)*2 +: 2] == 2'd3) ? 2'd3 : pwc2_ctr_q[(7)*2 +: 2] + 2'd1) : (((pwc2_hit_d[7] & d_v_q) & ~(pwc2_hit_a[7] & a1_score)) ? ((pwc2_ctr_q[(7)*2 +: 2] == 2'd0) ? 2'd0 : pwc2_ctr_q[(7)*2 +: 2] - 2'd1) : pwc2_ctr_q[(7)*2 +: 2])), pwc2_write[6] ? 2'd0 : (((pwc2_hit_a[6] & a1_score) & ~(pwc2_hit_d[6] & d_v_q)) ? ((pwc2_ctr_q[(6)*2 +: 2] == 2'd3) ? 2'd3 : pwc2_ctr_q[(6)*2 +: 2] + 2'd1) : (((pwc2_hit_d[6] & d_v_q) & ~(pwc2_hit_a[6] & a1_score)) ? ((pwc2_ctr_q[(6)*2 +: 2] == 2'd0) ? 2'd0 : pwc2_ctr_q[(6)*2 +: 2] - 2'd1) : pwc2_ctr_q[(6)*2 +: 2])), pwc2_write[5] ? 2'd0 : (((pwc2_hit_a[5] & a1_score) & ~(pwc2_hit_d[5] & d_v_q)) ? ((pwc2_ctr_q[(5)*2 +: 2] == 2'd3) ? 2'd3 : pwc2_ctr_q[(5)*2 +: 2] + 2'd1) : (((pwc2_hit_d[5] & d_v_q) & ~(pwc2_hit_a[5] & a1_score)) ? ((pwc2_ctr_q[(5)*2 +: 2] == 2'd0) ? 2'd0 : pwc2_ctr_q[(5)*2 +: 2] - 2'd1) : pwc2_ctr_q[(5)*2 +: 2])), pwc2_write[4] ? 2'd0 : (((pwc2_hit_a[4] & a1_score) & ~(pwc2_hit_d[4] & d_v_q)) ? ((pwc2_ctr_q[(4)*2 +: 2] == 2'd3) ? 2'd3 : pwc2_ctr_q[(4)*2 +: 2] + 2'd1) : (((pwc2_hit_d[4] & d_v_q) & ~(pwc2_hit_a[4] & a1_score)) ? ((pwc2_ctr_q[(4)*2 +: 2] == 2'd0) ? 2'd0 : pwc2_ctr_q[(4)*2 +: 2] - 2'd1) : pwc2_ctr_q[(4)*2 +: 2])), pwc2_write[3] ? 2'd0 : (((pwc2_hit_a[3] & a1_score) & ~(pwc2_hit_d[3] & d_v_q)) ? ((pwc2_ctr_q[(3)*2 +: 2] == 2'd3) ? 2'd3 : pwc2_ctr_q[(3)*2 +: 2] + 2'd1) : (((pwc2_hit_d[3] & d_v_q) & ~(pwc2_hit_a[3] & a1_score)) ? ((pwc2_ctr_q[(3)*2 +: 2] == 2'd0) ? 2'd0 : pwc2_ctr_q[(3)*2 +: 2] - 2'd1) : pwc2_ctr_q[(3)*2 +: 2])), pwc2_write[2] ? 2'd0 : (((pwc2_hit_a[2] & a1_score) & ~(pwc2_hit_d[2] & d_v_q)) ? ((pwc2_ctr_q[(2)*2 +: 2] == 2'd3) ? 2'd3 : pwc2_ctr_q[(2)*2 +: 2] + 2'd1) : (((pwc2_hit_d[2] & d_v_q) & ~(pwc2_hit_a[2] & a1_score)) ? ((pwc2_ctr_q[(2)*2 +: 2] == 2'd0) ? 2'd0 : pwc2_ctr_q[(2)*2 +: 2] - 2'd1) : pwc2_ctr_q[(2)*2 +: 2])), pwc2_write[1] ? 2'd0 : (((pwc2_hit_a[1] & a1_score) & ~(pwc2_hit_d[1] & d_v_q)) ? ((pwc2_ctr_q[(1)*2 +: 2] == 2'd3) ? 2'd3 : pwc2_ctr_q[(1)*2 +: 2] + 2'd1) : (((pwc2_hit_d[1] & d_v_q) & ~(pwc2_hit_a[1] & a1_score)) ? ((pwc2_ctr_q[(1)*2 +: 2] == 2'd0) ? 2'd0 : pwc2_ctr_q[(1)*2 +: 2] - 2'd1) : pwc2_ctr_q[(1)*2 +: 2])), pwc2_write[0] ? 2'd0 : (((pwc2_hit_a[0] & a1_score) & ~(pwc2_hit_d[0] & d_v_q)) ? ((pwc2_ctr_q[(0)*2 +: 2] == 2'd3) ? 2'd3 : pwc2_ctr_q[(0)*2 +: 2] + 2'd1) : (((pwc2_hit_d[0] & d_v_q) & ~(pwc2_hit_a[0] & a1_score)) ? ((pwc2_ctr_q[(0)*2 +: 2] == 2'd0) ? 2'd0 : pwc2_ctr_q[(0)*2 +: 2] - 2'd1) : pwc2_ctr_q[(0)*2 +: 2]))};
-  assign pwc3_hit_a = {pwc3_valid_q[31] & (pwc3_tag_q[(31)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[30] & (pwc3_tag_q[(30)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[29] & (pwc3_tag_q[(29)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[28] & (pwc3_tag_q[(28)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[27] & (pwc3_tag_q[(27)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[26] & (pwc3_tag_q[(26)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[25] & (pwc3_tag_q[(25)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[24] & (pwc3_tag_q[(24)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[23] & (pwc3_tag_q[(23)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[22] & (pwc3_tag_q[(22)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[21] & (pwc3_tag_q[(21)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[20] & (pwc3_tag_q[(20)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[19] & (pwc3_tag_q[(19)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[18] & (pwc3_tag_q[(18)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[17] & (pwc3_tag_q[(17)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[16] & (pwc3_tag_q[(16)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[15] & (pwc3_tag_q[(15)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[14] & (pwc3_tag_q[(14)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[13] & (pwc3_tag_q[(13)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[12] & (pwc3_tag_q[(12)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[11] & (pwc3_tag_q[(11)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[10] & (pwc3_tag_q[(10)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[9] & (pwc3_tag_q[(9)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[8] & (pwc3_tag_q[(8)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[7] & (pwc3_tag_q[(7)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[6] & (pwc3_tag_q[(6)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[5] & (pwc3_tag_q[(5)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[4] & (pwc3_tag_q[(4)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[3] & (pwc3_tag_q[(3)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[2] & (pwc3_tag_q[(2)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[1] & (pwc3_tag_q[(1)*27 +: 27] == a1_vpn_q[35:9]), pwc3_valid_q[0] & (pwc3_tag_q[(0)*27 +: 27] == a1_vpn_q[35:9])};
+  assign pwc2_plru_after_d = {pwc2_hit_dv[6] ? 1'b1 : pwc2_hit_dv[7] ? 1'b0 : pwc2_plru_q[6], pwc2_hit_dv[4] ? 1'b1 : pwc2_hit_dv[5] ? 1'b0 : pwc2_plru_q[5], pwc2_hit_dv[2] ? 1'b1 : pwc2_hit_dv[3] ? 1'b0 : pwc2_plru_q[4], pwc2_hit_dv[0] ? 1'b1 : pwc2_hit_dv[1] ? 1'b0 : pwc2_plru_q[3], |pwc2_hit_dv[5:4] ? 1'b1 : |pwc2_hit_dv[7:6] ? 1'b0 : pwc2_plru_q[2], |pwc2_hit_dv[1:0] ? 1'b1 : |pwc2_hit_dv[3:2] ? 1'b0 : pwc2_plru_q[1], |pwc2_hit_dv[3:0] ? 1'b1 : |pwc2_hit_dv[7:4] ? 1'b0 : pwc2_plru_q[0]};
+  assign pwc2_plru_d = {pwc2_touch_f[6] ? 1'b1 : pwc2_touch_f[7] ? 1'b0 : pwc2_plru_after_d[6], pwc2_touch_f[4] ? 1'b1 : pwc2_touch_f[5] ? 1'b0 : pwc2_plru_after_d[5], pwc2_touch_f[2] ? 1'b1 : pwc2_touch_f[3] ? 1'b0 : pwc2_plru_after_d[4], pwc2_touch_f[0] ? 1'b1 : pwc2_touch_f[1] ? 1'b0 : pwc2_plru_after_d[3], |pwc2_touch_f[5:4] ? 1'b1 : |pwc2_touch_f[7:6] ? 1'b0 : pwc2_plru_after_d[2], |pwc2_touch_f[1:0] ? 1'b1 : |pwc2_touch_f[3:2] ? 1'b0 : pwc2_plru_after_d[1], |pwc2_touch_f[3:0] ? 1'b1 : |pwc2_touch_f[7:4] ? 1'b0 : pwc2_plru_after_d[0]};
+  assign pwc2_ctr_d = {pwc2_write[7] ? 2'd0 : pwc2_hit_a[7] & a1_score & ~(pwc2_hit_d[7] & d_v_q) ? (pwc2_ctr_q[15:14] == 2'd3 ? 2'd3 : pwc2_ctr_q[15:14] + 2'd1) : pwc2_hit_d[7] & d_v_q & ~(pwc2_hit_a[7] & a1_score) ? (pwc2_ctr_q[15:14] == 2'd0 ? 2'd0 : pwc2_ctr_q[15:14] - 2'd1) : pwc2_ctr_q[15:14], pwc2_write[6] ? 2'd0 : pwc2_hit_a[6] & a1_score & ~(pwc2_hit_d[6] & d_v_q) ? (pwc2_ctr_q[13:12] == 2'd3 ? 2'd3 : pwc2_ctr_q[13:12] + 2'd1) : pwc2_hit_d[6] & d_v_q & ~(pwc2_hit_a[6] & a1_score) ? (pwc2_ctr_q[13:12] == 2'd0 ? 2'd0 : pwc2_ctr_q[13:12] - 2'd1) : pwc2_ctr_q[13:12], pwc2_write[5] ? 2'd0 : pwc2_hit_a[5] & a1_score & ~(pwc2_hit_d[5] & d_v_q) ? (pwc2_ctr_q[11:10] == 2'd3 ? 2'd3 : pwc2_ctr_q[11:10] + 2'd1) : pwc2_hit_d[5] & d_v_q & ~(pwc2_hit_a[5] & a1_score) ? (pwc2_ctr_q[11:10] == 2'd0 ? 2'd0 : pwc2_ctr_q[11:10] - 2'd1) : pwc2_ctr_q[11:10], pwc2_write[4] ? 2'd0 : pwc2_hit_a[4] & a1_score & ~(pwc2_hit_d[4] & d_v_q) ? (pwc2_ctr_q[9:8] == 2'd3 ? 2'd3 : pwc2_ctr_q[9:8] + 2'd1) : pwc2_hit_d[4] & d_v_q & ~(pwc2_hit_a[4] & a1_score) ? (pwc2_ctr_q[9:8] == 2'd0 ? 2'd0 : pwc2_ctr_q[9:8] - 2'd1) : pwc2_ctr_q[9:8], pwc2_write[3] ? 2'd0 : pwc2_hit_a[3] & a1_score & ~(pwc2_hit_d[3] & d_v_q) ? (pwc2_ctr_q[7:6] == 2'd3 ? 2'd3 : pwc2_ctr_q[7:6] + 2'd1) : pwc2_hit_d[3] & d_v_q & ~(pwc2_hit_a[3] & a1_score) ? (pwc2_ctr_q[7:6] == 2'd0 ? 2'd0 : pwc2_ctr_q[7:6] - 2'd1) : pwc2_ctr_q[7:6], pwc2_write[2] ? 2'd0 : pwc2_hit_a[2] & a1_score & ~(pwc2_hit_d[2] & d_v_q) ? (pwc2_ctr_q[5:4] == 2'd3 ? 2'd3 : pwc2_ctr_q[5:4] + 2'd1) : pwc2_hit_d[2] & d_v_q & ~(pwc2_hit_a[2] & a1_score) ? (pwc2_ctr_q[5:4] == 2'd0 ? 2'd0 : pwc2_ctr_q[5:4] - 2'd1) : pwc2_ctr_q[5:4], pwc2_write[1] ? 2'd0 : pwc2_hit_a[1] & a1_score & ~(pwc2_hit_d[1] & d_v_q) ? (pwc2_ctr_q[3:2] == 2'd3 ? 2'd3 : pwc2_ctr_q[3:2] + 2'd1) : pwc2_hit_d[1] & d_v_q & ~(pwc2_hit_a[1] & a1_score) ? (pwc2_ctr_q[3:2] == 2'd0 ? 2'd0 : pwc2_ctr_q[3:2] - 2'd1) : pwc2_ctr_q[3:2], pwc2_write[0] ? 2'd0 : pwc2_hit_a[0] & a1_score & ~(pwc2_hit_d[0] & d_v_q) ? (pwc2_ctr_q[1:0] == 2'd3 ? 2'd3 : pwc2_ctr_q[1:0] + 2'd1) : pwc2_hit_d[0] & d_v_q & ~(pwc2_hit_a[0] & a1_score) ? (pwc2_ctr_q[1:0] == 2'd0 ? 2'd0 : pwc2_ctr_q[1:0] - 2'd1) : pwc2_ctr_q[1:0]};
+  assign pwc3_hit_a = {pwc3_valid_q[31] & pwc3_tag_q[863:837] == a1_vpn_q[35:9], pwc3_valid_q[30] & pwc3_tag_q[836:810] == a1_vpn_q[35:9], pwc3_valid_q[29] & pwc3_tag_q[809:783] == a1_vpn_q[35:9], pwc3_valid_q[28] & pwc3_tag_q[782:756] == a1_vpn_q[35:9], pwc3_valid_q[27] & pwc3_tag_q[755:729] == a1_vpn_q[35:9], pwc3_valid_q[26] & pwc3_tag_q[728:702] == a1_vpn_q[35:9], pwc3_valid_q[25] & pwc3_tag_q[701:675] == a1_vpn_q[35:9], pwc3_valid_q[24] & pwc3_tag_q[674:648] == a1_vpn_q[35:9], pwc3_valid_q[23] & pwc3_tag_q[647:621] == a1_vpn_q[35:9], pwc3_valid_q[22] & pwc3_tag_q[620:594] == a1_vpn_q[35:9], pwc3_valid_q[21] & pwc3_tag_q[593:567] == a1_vpn_q[35:9], pwc3_valid_q[20] & pwc3_tag_q[566:540] == a1_vpn_q[35:9], pwc3_valid_q[19] & pwc3_tag_q[539:513] == a1_vpn_q[35:9], pwc3_valid_q[18] & pwc3_tag_q[512:486] == a1_vpn_q[35:9], pwc3_valid_q[17] & pwc3_tag_q[485:459] == a1_vpn_q[35:9], pwc3_valid_q[16] & pwc3_tag_q[458:432] == a1_vpn_q[35:9], pwc3_valid_q[15] & pwc3_tag_q[431:405] == a1_vpn_q[35:9], pwc3_valid_q[14] & pwc3_tag_q[404:378] == a1_vpn_q[35:9], pwc3_valid_q[13] & pwc3_tag_q[377:351] == a1_vpn_q[35:9], pwc3_valid_q[12] & pwc3_tag_q[350:324] == a1_vpn_q[35:9], pwc3_valid_q[11] & pwc3_tag_q[323:297] == a1_vpn_q[35:9], pwc3_valid_q[10] & pwc3_tag_q[296:270] == a1_vpn_q[35:9], pwc3_valid_q[9] & pwc3_tag_q[269:243] == a1_vpn_q[35:9], pwc3_valid_q[8] & pwc3_tag_q[242:216] == a1_vpn_q[35:9], pwc3_valid_q[7] & pwc3_tag_q[215:189] == a1_vpn_q[35:9], pwc3_valid_q[6] & pwc3_tag_q[188:162] == a1_vpn_q[35:9], pwc3_valid_q[5] & pwc3_tag_q[161:135] == a1_vpn_q[35:9], pwc3_valid_q[4] & pwc3_tag_q[134:108] == a1_vpn_q[35:9], pwc3_valid_q[3] & pwc3_tag_q[107:81] == a1_vpn_q[35:9], pwc3_valid_q[2] & pwc3_tag_q[80:54] == a1_vpn_q[35:9], pwc3_valid_q[1] & pwc3_tag_q[53:27] == a1_vpn_q[35:9], pwc3_valid_q[0] & pwc3_tag_q[26:0] == a1_vpn_q[35:9]};
   assign pwc3_any_a = |pwc3_hit_a;
-  assign pwc3_hit_d = {pwc3_valid_q[31] & (pwc3_tag_q[(31)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[30] & (pwc3_tag_q[(30)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[29] & (pwc3_tag_q[(29)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[28] & (pwc3_tag_q[(28)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[27] & (pwc3_tag_q[(27)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[26] & (pwc3_tag_q[(26)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[25] & (pwc3_tag_q[(25)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[24] & (pwc3_tag_q[(24)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[23] & (pwc3_tag_q[(23)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[22] & (pwc3_tag_q[(22)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[21] & (pwc3_tag_q[(21)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[20] & (pwc3_tag_q[(20)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[19] & (pwc3_tag_q[(19)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[18] & (pwc3_tag_q[(18)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[17] & (pwc3_tag_q[(17)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[16] & (pwc3_tag_q[(16)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[15] & (pwc3_tag_q[(15)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[14] & (pwc3_tag_q[(14)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[13] & (pwc3_tag_q[(13)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[12] & (pwc3_tag_q[(12)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[11] & (pwc3_tag_q[(11)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[10] & (pwc3_tag_q[(10)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[9] & (pwc3_tag_q[(9)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[8] & (pwc3_tag_q[(8)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[7] & (pwc3_tag_q[(7)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[6] & (pwc3_tag_q[(6)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[5] & (pwc3_tag_q[(5)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[4] & (pwc3_tag_q[(4)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[3] & (pwc3_tag_q[(3)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[2] & (pwc3_tag_q[(2)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[1] & (pwc3_tag_q[(1)*27 +: 27] == d_vpn_q[35:9]), pwc3_valid_q[0] & (pwc3_tag_q[(0)*27 +: 27] == d_vpn_q[35:9])};
+  assign pwc3_hit_d = {pwc3_valid_q[31] & pwc3_tag_q[863:837] == d_vpn_q[35:9], pwc3_valid_q[30] & pwc3_tag_q[836:810] == d_vpn_q[35:9], pwc3_valid_q[29] & pwc3_tag_q[809:783] == d_vpn_q[35:9], pwc3_valid_q[28] & pwc3_tag_q[782:756] == d_vpn_q[35:9], pwc3_valid_q[27] & pwc3_tag_q[755:729] == d_vpn_q[35:9], pwc3_valid_q[26] & pwc3_tag_q[728:702] == d_vpn_q[35:9], pwc3_valid_q[25] & pwc3_tag_q[701:675] == d_vpn_q[35:9], pwc3_valid_q[24] & pwc3_tag_q[674:648] == d_vpn_q[35:9], pwc3_valid_q[23] & pwc3_tag_q[647:621] == d_vpn_q[35:9], pwc3_valid_q[22] & pwc3_tag_q[620:594] == d_vpn_q[35:9], pwc3_valid_q[21] & pwc3_tag_q[593:567] == d_vpn_q[35:9], pwc3_valid_q[20] & pwc3_tag_q[566:540] == d_vpn_q[35:9], pwc3_valid_q[19] & pwc3_tag_q[539:513] == d_vpn_q[35:9], pwc3_valid_q[18] & pwc3_tag_q[512:486] == d_vpn_q[35:9], pwc3_valid_q[17] & pwc3_tag_q[485:459] == d_vpn_q[35:9], pwc3_valid_q[16] & pwc3_tag_q[458:432] == d_vpn_q[35:9], pwc3_valid_q[15] & pwc3_tag_q[431:405] == d_vpn_q[35:9], pwc3_valid_q[14] & pwc3_tag_q[404:378] == d_vpn_q[35:9], pwc3_valid_q[13] & pwc3_tag_q[377:351] == d_vpn_q[35:9], pwc3_valid_q[12] & pwc3_tag_q[350:324] == d_vpn_q[35:9], pwc3_valid_q[11] & pwc3_tag_q[323:297] == d_vpn_q[35:9], pwc3_valid_q[10] & pwc3_tag_q[296:270] == d_vpn_q[35:9], pwc3_valid_q[9] & pwc3_tag_q[269:243] == d_vpn_q[35:9], pwc3_valid_q[8] & pwc3_tag_q[242:216] == d_vpn_q[35:9], pwc3_valid_q[7] & pwc3_tag_q[215:189] == d_vpn_q[35:9], pwc3_valid_q[6] & pwc3_tag_q[188:162] == d_vpn_q[35:9], pwc3_valid_q[5] & pwc3_tag_q[161:135] == d_vpn_q[35:9], pwc3_valid_q[4] & pwc3_tag_q[134:108] == d_vpn_q[35:9], pwc3_valid_q[3] & pwc3_tag_q[107:81] == d_vpn_q[35:9], pwc3_valid_q[2] & pwc3_tag_q[80:54] == d_vpn_q[35:9], pwc3_valid_q[1] & pwc3_tag_q[53:27] == d_vpn_q[35:9], pwc3_valid_q[0] & pwc3_tag_q[26:0] == d_vpn_q[35:9]};
   assign pwc3_any_d = |pwc3_hit_d;
   assign pwc3_cand = ~pwc3_gvic_q;
   assign pwc3_inv = pwc3_cand & ~pwc3_valid_q;
-  assign pwc3_zero = pwc3_cand & {(pwc3_ctr_q[(31)*2 +: 2] == 2'd0), (pwc3_ctr_q[(30)*2 +: 2] == 2'd0), (pwc3_ctr_q[(29)*2 +: 2] == 2'd0), (pwc3_ctr_q[(28)*2 +: 2] == 2'd0), (pwc3_ctr_q[(27)*2 +: 2] == 2'd0), (pwc3_ctr_q[(26)*2 +: 2] == 2'd0), (pwc3_ctr_q[(25)*2 +: 2] == 2'd0), (pwc3_ctr_q[(24)*2 +: 2] == 2'd0), (pwc3_ctr_q[(23)*2 +: 2] == 2'd0), (pwc3_ctr_q[(22)*2 +: 2] == 2'd0), (pwc3_ctr_q[(21)*2 +: 2] == 2'd0), (pwc3_ctr_q[(20)*2 +: 2] == 2'd0), (pwc3_ctr_q[(19)*2 +: 2] == 2'd0), (pwc3_ctr_q[(18)*2 +: 2] == 2'd0), (pwc3_ctr_q[(17)*2 +: 2] == 2'd0), (pwc3_ctr_q[(16)*2 +: 2] == 2'd0), (pwc3_ctr_q[(15)*2 +: 2] == 2'd0), (pwc3_ctr_q[(14)*2 +: 2] == 2'd0), (pwc3_ctr_q[(13)*2 +: 2] == 2'd0), (pwc3_ctr_q[(12)*2 +: 2] == 2'd0), (pwc3_ctr_q[(11)*2 +: 2] == 2'd0), (pwc3_ctr_q[(10)*2 +: 2] == 2'd0), (pwc3_ctr_q[(9)*2 +: 2] == 2'd0), (pwc3_ctr_q[(8)*2 +: 2] == 2'd0), (pwc3_ctr_q[(7)*2 +: 2] == 2'd0), (pwc3_ctr_q[(6)*2 +: 2] == 2'd0), (pwc3_ctr_q[(5)*2 +: 2] == 2'd0), (pwc3_ctr_q[(4)*2 +: 2] == 2'd0), (pwc3_ctr_q[(3)*2 +: 2] == 2'd0), (pwc3_ctr_q[(2)*2 +: 2] == 2'd0), (pwc3_ctr_q[(1)*2 +: 2] == 2'd0), (pwc3_ctr_q[(0)*2 +: 2] == 2'd0)};
-  assign pwc3_right31 = pwc3_inv[30] ? (pwc3_inv[31] & pwc3_plru_q[30]) : (pwc3_inv[31] | (pwc3_zero[30] ? (pwc3_zero[31] & pwc3_plru_q[30]) : (pwc3_zero[31] | (pwc3_cand[31] & (pwc3_plru_q[30] | ~pwc3_cand[30])))));
-  assign pwc3_right30 = pwc3_inv[28] ? (pwc3_inv[29] & pwc3_plru_q[29]) : (pwc3_inv[29] | (pwc3_zero[28] ? (pwc3_zero[29] & pwc3_plru_q[29]) : (pwc3_zero[29] | (pwc3_cand[29] & (pwc3_plru_q[29] | ~pwc3_cand[28])))));
-  assign pwc3_right29 = pwc3_inv[26] ? (pwc3_inv[27] & pwc3_plru_q[28]) : (pwc3_inv[27] | (pwc3_zero[26] ? (pwc3_zero[27] & pwc3_plru_q[28]) : (pwc3_zero[27] | (pwc3_cand[27] & (pwc3_plru_q[28] | ~pwc3_cand[26])))));
-  assign pwc3_right28 = pwc3_inv[24] ? (pwc3_inv[25] & pwc3_plru_q[27]) : (pwc3_inv[25] | (pwc3_zero[24] ? (pwc3_zero[25] & pwc3_plru_q[27]) : (pwc3_zero[25] | (pwc3_cand[25] & (pwc3_plru_q[27] | ~pwc3_cand[24])))));
-  assign pwc3_right27 = pwc3_inv[22] ? (pwc3_inv[23] & pwc3_plru_q[26]) : (pwc3_inv[23] | (pwc3_zero[22] ? (pwc3_zero[23] & pwc3_plru_q[26]) : (pwc3_zero[23] | (pwc3_cand[23] & (pwc3_plru_q[26] | ~pwc3_cand[22])))));
-  assign pwc3_right26 = pwc3_inv[20] ? (pwc3_inv[21] & pwc3_plru_q[25]) : (pwc3_inv[21] | (pwc3_zero[20] ? (pwc3_zero[21] & pwc3_plru_q[25]) : (pwc3_zero[21] | (pwc3_cand[21] & (pwc3_plru_q[25] | ~pwc3_cand[20])))));
-  assign pwc3_right25 = pwc3_inv[18] ? (pwc3_inv[19] & pwc3_plru_q[24]) : (pwc3_inv[19] | (pwc3_zero[18] ? (pwc3_zero[19] & pwc3_plru_q[24]) : (pwc3_zero[19] | (pwc3_cand[19] & (pwc3_plru_q[24] | ~pwc3_cand[18])))));
-  assign pwc3_right24 = pwc3_inv[16] ? (pwc3_inv[17] & pwc3_plru_q[23]) : (pwc3_inv[17] | (pwc3_zero[16] ? (pwc3_zero[17] & pwc3_plru_q[23]) : (pwc3_zero[17] | (pwc3_cand[17] & (pwc3_plru_q[23] | ~pwc3_cand[16])))));
-  assign pwc3_right23 = pwc3_inv[14] ? (pwc3_inv[15] & pwc3_plru_q[22]) : (pwc3_inv[15] | (pwc3_zero[14] ? (pwc3_zero[15] & pwc3_plru_q[22]) : (pwc3_zero[15] | (pwc3_cand[15] & (pwc3_plru_q[22] | ~pwc3_cand[14])))));
-  assign pwc3_right22 = pwc3_inv[12] ? (pwc3_inv[13] & pwc3_plru_q[21]) : (pwc3_inv[13] | (pwc3_zero[12] ? (pwc3_zero[13] & pwc3_plru_q[21]) : (pwc3_zero[13] | (pwc3_cand[13] & (pwc3_plru_q[21] | ~pwc3_cand[12])))));
-  assign pwc3_right21 = pwc3_inv[10] ? (pwc3_inv[11] & pwc3_plru_q[20]) : (pwc3_inv[11] | (pwc3_zero[10] ? (pwc3_zero[11] & pwc3_plru_q[20]) : (pwc3_zero[11] | (pwc3_cand[11] & (pwc3_plru_q[20] | ~pwc3_cand[10])))));
-  assign pwc3_right20 = pwc3_inv[8] ? (pwc3_inv[9] & pwc3_plru_q[19]) : (pwc3_inv[9] | (pwc3_zero[8] ? (pwc3_zero[9] & pwc3_plru_q[19]) : (pwc3_zero[9] | (pwc3_cand[9] & (pwc3_plru_q[19] | ~pwc3_cand[8])))));
-  assign pwc3_right19 = pwc3_inv[6] ? (pwc3_inv[7] & pwc3_plru_q[18]) : (pwc3_inv[7] | (pwc3_zero[6] ? (pwc3_zero[7] & pwc3_plru_q[18]) : (pwc3_zero[7] | (pwc3_cand[7] & (pwc3_plru_q[18] | ~pwc3_cand[6])))));
-  assign pwc3_right18 = pwc3_inv[4] ? (pwc3_inv[5] & pwc3_plru_q[17]) : (pwc3_inv[5] | (pwc3_zero[4] ? (pwc3_zero[5] & pwc3_plru_q[17]) : (pwc3_zero[5] | (pwc3_cand[5] & (pwc3_plru_q[17] | ~pwc3_cand[4])))));
-  assign pwc3_right17 = pwc3_inv[2] ? (pwc3_inv[3] & pwc3_plru_q[16]) : (pwc3_inv[3] | (pwc3_zero[2] ? (pwc3_zero[3] & pwc3_plru_q[16]) : (pwc3_zero[3] | (pwc3_cand[3] & (pwc3_plru_q[16] | ~pwc3_cand[2])))));
-  assign pwc3_right16 = pwc3_inv[0] ? (pwc3_inv[1] & pwc3_plru_q[15]) : (pwc3_inv[1] | (pwc3_zero[0] ? (pwc3_zero[1] & pwc3_plru_q[15]) : (pwc3_zero[1] | (pwc3_cand[1] & (pwc3_plru_q[15] | ~pwc3_cand[0])))));
-  assign pwc3_right15 = (|pwc3_inv[29:28]) ? ((|pwc3_inv[31:30]) & pwc3_plru_q[14]) : ((|pwc3_inv[31:30]) | ((|pwc3_zero[29:28]) ? ((|pwc3_zero[31:30]) & pwc3_plru_q[14]) : ((|pwc3_zero[31:30]) | ((|pwc3_cand[31:30]) & (pwc3_plru_q[14] | ~(|pwc3_cand[29:28]))))));
-  assign pwc3_right14 = (|pwc3_inv[25:24]) ? ((|pwc3_inv[27:26]) & pwc3_plru_q[13]) : ((|pwc3_inv[27:26]) | ((|pwc3_zero[25:24]) ? ((|pwc3_zero[27:26]) & pwc3_plru_q[13]) : ((|pwc3_zero[27:26]) | ((|pwc3_cand[27:26]) & (pwc3_plru_q[13] | ~(|pwc3_cand[25:24]))))));
-  assign pwc3_right13 = (|pwc3_inv[21:20]) ? ((|pwc3_inv[23:22]) & pwc3_plru_q[12]) : ((|pwc3_inv[23:22]) | ((|pwc3_zero[21:20]) ? ((|pwc3_zero[23:22]) & pwc3_plru_q[12]) : ((|pwc3_zero[23:22]) | ((|pwc3_cand[23:22]) & (pwc3_plru_q[12] | ~(|pwc3_cand[21:20]))))));
-  assign pwc3_right12 = (|pwc3_inv[17:16]) ? ((|pwc3_inv[19:18]) & pwc3_plru_q[11]) : ((|pwc3_inv[19:18]) | ((|pwc3_zero[17:16]) ? ((|pwc3_zero[19:18]) & pwc3_plru_q[11]) : ((|pwc3_zero[19:18]) | ((|pwc3_cand[19:18]) & (pwc3_plru_q[11] | ~(|pwc3_cand[17:16]))))));
-  assign pwc3_right11 = (|pwc3_inv[13:12]) ? ((|pwc3_inv[15:14]) & pwc3_plru_q[10]) : ((|pwc3_inv[15:14]) | ((|pwc3_zero[13:12]) ? ((|pwc3_zero[15:14]) & pwc3_plru_q[10]) : ((|pwc3_zero[15:14]) | ((|pwc3_cand[15:14]) & (pwc3_plru_q[10] | ~(|pwc3_cand[13:12]))))));
-  assign pwc3_right10 = (|pwc3_inv[9:8]) ? ((|pwc3_inv[11:10]) & pwc3_plru_q[9]) : ((|pwc3_inv[11:10]) | ((|pwc3_zero[9:8]) ? ((|pwc3_zero[11:10]) & pwc3_plru_q[9]) : ((|pwc3_zero[11:10]) | ((|pwc3_cand[11:10]) & (pwc3_plru_q[9] | ~(|pwc3_cand[9:8]))))));
-  assign pwc3_right9 = (|pwc3_inv[5:4]) ? ((|pwc3_inv[7:6]) & pwc3_plru_q[8]) : ((|pwc3_inv[7:6]) | ((|pwc3_zero[5:4]) ? ((|pwc3_zero[7:6]) & pwc3_plru_q[8]) : ((|pwc3_zero[7:6]) | ((|pwc3_cand[7:6]) & (pwc3_plru_q[8] | ~(|pwc3_cand[5:4]))))));
-  assign pwc3_right8 = (|pwc3_inv[1:0]) ? ((|pwc3_inv[3:2]) & pwc3_plru_q[7]) : ((|pwc3_inv[3:2]) | ((|pwc3_zero[1:0]) ? ((|pwc3_zero[3:2]) & pwc3_plru_q[7]) : ((|pwc3_zero[3:2]) | ((|pwc3_cand[3:2]) & (pwc3_plru_q[7] | ~(|pwc3_cand[1:0]))))));
-  assign pwc3_right7 = (|pwc3_inv[27:24]) ? ((|pwc3_inv[31:28]) & pwc3_plru_q[6]) : ((|pwc3_inv[31:28]) | ((|pwc3_zero[27:24]) ? ((|pwc3_zero[31:28]) & pwc3_plru_q[6]) : ((|pwc3_zero[31:28]) | ((|pwc3_cand[31:28]) & (pwc3_plru_q[6] | ~(|pwc3_cand[27:24]))))));
-  assign pwc3_right6 = (|pwc3_inv[19:16]) ? ((|pwc3_inv[23:20]) & pwc3_plru_q[5]) : ((|pwc3_inv[23:20]) | ((|pwc3_zero[19:16]) ? ((|pwc3_zero[23:20]) & pwc3_plru_q[5]) : ((|pwc3_zero[23:20]) | ((|pwc3_cand[23:20]) & (pwc3_plru_q[5] | ~(|pwc3_cand[19:16]))))));
-  assign pwc3_right5 = (|pwc3_inv[11:8]) ? ((|pwc3_inv[15:12]) & pwc3_plru_q[4]) : ((|pwc3_inv[15:12]) | ((|pwc3_zero[11:8]) ? ((|pwc3_zero[15:12]) & pwc3_plru_q[4]) : ((|pwc3_zero[15:12]) | ((|pwc3_cand[15:12]) & (pwc3_plru_q[4] | ~(|pwc3_cand[11:8]))))));
-  assign pwc3_right4 = (|pwc3_inv[3:0]) ? ((|pwc3_inv[7:4]) & pwc3_plru_q[3]) : ((|pwc3_inv[7:4]) | ((|pwc3_zero[3:0]) ? ((|pwc3_zero[7:4]) & pwc3_plru_q[3]) : ((|pwc3_zero[7:4]) | ((|pwc3_cand[7:4]) & (pwc3_plru_q[3] | ~(|pwc3_cand[3:0]))))));
-  assign pwc3_right3 = (|pwc3_inv[23:16]) ? ((|pwc3_inv[31:24]) & pwc3_plru_q[2]) : ((|pwc3_inv[31:24]) | ((|pwc3_zero[23:16]) ? ((|pwc3_zero[31:24]) & pwc3_plru_q[2]) : ((|pwc3_zero[31:24]) | ((|pwc3_cand[31:24]) & (pwc3_plru_q[2] | ~(|pwc3_cand[23:16]))))));
-  assign pwc3_right2 = (|pwc3_inv[7:0]) ? ((|pwc3_inv[15:8]) & pwc3_plru_q[1]) : ((|pwc3_inv[15:8]) | ((|pwc3_zero[7:0]) ? ((|pwc3_zero[15:8]) & pwc3_plru_q[1]) : ((|pwc3_zero[15:8]) | ((|pwc3_cand[15:8]) & (pwc3_plru_q[1] | ~(|pwc3_cand[7:0]))))));
-  assign pwc3_right1 = (|pwc3_inv[15:0]) ? ((|pwc3_inv[31:16]) & pwc3_plru_q[0]) : ((|pwc3_inv[31:16]) | ((|pwc3_zero[15:0]) ? ((|pwc3_zero[31:16]) & pwc3_plru_q[0]) : ((|pwc3_zero[31:16]) | ((|pwc3_cand[31:16]) & (pwc3_plru_q[0] | ~(|pwc3_cand[15:0]))))));
-  assign pwc3_victim_oh = {(pwc3_right1 & pwc3_right3 & pwc3_right7 & pwc3_right15 & pwc3_right31), (pwc3_right1 & pwc3_right3 & pwc3_right7 & pwc3_right15 & ~pwc3_right31), (pwc3_right1 & pwc3_right3 & pwc3_right7 & ~pwc3_right15 & pwc3_right30), (pwc3_right1 & pwc3_right3 & pwc3_right7 & ~pwc3_right15 & ~pwc3_right30), (pwc3_right1 & pwc3_right3 & ~pwc3_right7 & pwc3_right14 & pwc3_right29), (pwc3_right1 & pwc3_right3 & ~pwc3_right7 & pwc3_right14 & ~pwc3_right29), (pwc3_right1 & pwc3_right3 & ~pwc3_right7 & ~pwc3_right14 & pwc3_right28), (pwc3_right1 & pwc3_right3 & ~pwc3_right7 & ~pwc3_right14 & ~pwc3_right28), (pwc3_right1 & ~pwc3_right3 & pwc3_right6 & pwc3_right13 & pwc3_right27), (pwc3_right1 & ~pwc3_right3 & pwc3_right6 & pwc3_right13 & ~pwc3_right27), (pwc3_right1 & ~pwc3_right3 & pwc3_right6 & ~pwc3_right13 & pwc3_right26), (pwc3_right1 & ~pwc3_right3 & pwc3_right6 & ~pwc3_right13 & ~pwc3_right26), (pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & pwc3_right12 & pwc3_right25), (pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & pwc3_right12 & ~pwc3_right25), (pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & ~pwc3_right12 & pwc3_right24), (pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & ~pwc3_right12 & ~pwc3_right24), (~pwc3_right1 & pwc3_right2 & pwc3_right5 & pwc3_right11 & pwc3_right23), (~pwc3_right1 & pwc3_right2 & pwc3_right5 & pwc3_right11 & ~pwc3_right23), (~pwc3_right1 & pwc3_right2 & pwc3_right5 & ~pwc3_right11 & pwc3_right22), (~pwc3_right1 & pwc3_right2 & pwc3_right5 & ~pwc3_right11 & ~pwc3_right22), (~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & pwc3_right10 & pwc3_right21), (~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & pwc3_right10 & ~pwc3_right21), (~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & ~pwc3_right10 & pwc3_right20), (~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & ~pwc3_right10 & ~pwc3_right20), (~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & pwc3_right9 & pwc3_right19), (~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & pwc3_right9 & ~pwc3_right19), (~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & ~pwc3_right9 & pwc3_right18), (~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & ~pwc3_right9 & ~pwc3_right18), (~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & pwc3_right8 & pwc3_right17), (~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & pwc3_right8 & ~pwc3_right17), (~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & ~pwc3_right8 & pwc3_right16), (~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & ~pwc3_right8 & ~pwc3_right16)};
+  assign pwc3_zero = pwc3_cand & {pwc3_ctr_q[63:62] == 2'd0, pwc3_ctr_q[61:60] == 2'd0, pwc3_ctr_q[59:58] == 2'd0, pwc3_ctr_q[57:56] == 2'd0, pwc3_ctr_q[55:54] == 2'd0, pwc3_ctr_q[53:52] == 2'd0, pwc3_ctr_q[51:50] == 2'd0, pwc3_ctr_q[49:48] == 2'd0, pwc3_ctr_q[47:46] == 2'd0, pwc3_ctr_q[45:44] == 2'd0, pwc3_ctr_q[43:42] == 2'd0, pwc3_ctr_q[41:40] == 2'd0, pwc3_ctr_q[39:38] == 2'd0, pwc3_ctr_q[37:36] == 2'd0, pwc3_ctr_q[35:34] == 2'd0, pwc3_ctr_q[33:32] == 2'd0, pwc3_ctr_q[31:30] == 2'd0, pwc3_ctr_q[29:28] == 2'd0, pwc3_ctr_q[27:26] == 2'd0, pwc3_ctr_q[25:24] == 2'd0, pwc3_ctr_q[23:22] == 2'd0, pwc3_ctr_q[21:20] == 2'd0, pwc3_ctr_q[19:18] == 2'd0, pwc3_ctr_q[17:16] == 2'd0, pwc3_ctr_q[15:14] == 2'd0, pwc3_ctr_q[13:12] == 2'd0, pwc3_ctr_q[11:10] == 2'd0, pwc3_ctr_q[9:8] == 2'd0, pwc3_ctr_q[7:6] == 2'd0, pwc3_ctr_q[5:4] == 2'd0, pwc3_ctr_q[3:2] == 2'd0, pwc3_ctr_q[1:0] == 2'd0};
+  assign pwc3_right31 = pwc3_inv[30] ? pwc3_inv[31] & pwc3_plru_q[30] : pwc3_inv[31] | (pwc3_zero[30] ? pwc3_zero[31] & pwc3_plru_q[30] : pwc3_zero[31] | pwc3_cand[31] & (pwc3_plru_q[30] | ~pwc3_cand[30]));
+  assign pwc3_right30 = pwc3_inv[28] ? pwc3_inv[29] & pwc3_plru_q[29] : pwc3_inv[29] | (pwc3_zero[28] ? pwc3_zero[29] & pwc3_plru_q[29] : pwc3_zero[29] | pwc3_cand[29] & (pwc3_plru_q[29] | ~pwc3_cand[28]));
+  assign pwc3_right29 = pwc3_inv[26] ? pwc3_inv[27] & pwc3_plru_q[28] : pwc3_inv[27] | (pwc3_zero[26] ? pwc3_zero[27] & pwc3_plru_q[28] : pwc3_zero[27] | pwc3_cand[27] & (pwc3_plru_q[28] | ~pwc3_cand[26]));
+  assign pwc3_right28 = pwc3_inv[24] ? pwc3_inv[25] & pwc3_plru_q[27] : pwc3_inv[25] | (pwc3_zero[24] ? pwc3_zero[25] & pwc3_plru_q[27] : pwc3_zero[25] | pwc3_cand[25] & (pwc3_plru_q[27] | ~pwc3_cand[24]));
+  assign pwc3_right27 = pwc3_inv[22] ? pwc3_inv[23] & pwc3_plru_q[26] : pwc3_inv[23] | (pwc3_zero[22] ? pwc3_zero[23] & pwc3_plru_q[26] : pwc3_zero[23] | pwc3_cand[23] & (pwc3_plru_q[26] | ~pwc3_cand[22]));
+  assign pwc3_right26 = pwc3_inv[20] ? pwc3_inv[21] & pwc3_plru_q[25] : pwc3_inv[21] | (pwc3_zero[20] ? pwc3_zero[21] & pwc3_plru_q[25] : pwc3_zero[21] | pwc3_cand[21] & (pwc3_plru_q[25] | ~pwc3_cand[20]));
+  assign pwc3_right25 = pwc3_inv[18] ? pwc3_inv[19] & pwc3_plru_q[24] : pwc3_inv[19] | (pwc3_zero[18] ? pwc3_zero[19] & pwc3_plru_q[24] : pwc3_zero[19] | pwc3_cand[19] & (pwc3_plru_q[24] | ~pwc3_cand[18]));
+  assign pwc3_right24 = pwc3_inv[16] ? pwc3_inv[17] & pwc3_plru_q[23] : pwc3_inv[17] | (pwc3_zero[16] ? pwc3_zero[17] & pwc3_plru_q[23] : pwc3_zero[17] | pwc3_cand[17] & (pwc3_plru_q[23] | ~pwc3_cand[16]));
+  assign pwc3_right23 = pwc3_inv[14] ? pwc3_inv[15] & pwc3_plru_q[22] : pwc3_inv[15] | (pwc3_zero[14] ? pwc3_zero[15] & pwc3_plru_q[22] : pwc3_zero[15] | pwc3_cand[15] & (pwc3_plru_q[22] | ~pwc3_cand[14]));
+  assign pwc3_right22 = pwc3_inv[12] ? pwc3_inv[13] & pwc3_plru_q[21] : pwc3_inv[13] | (pwc3_zero[12] ? pwc3_zero[13] & pwc3_plru_q[21] : pwc3_zero[13] | pwc3_cand[13] & (pwc3_plru_q[21] | ~pwc3_cand[12]));
+  assign pwc3_right21 = pwc3_inv[10] ? pwc3_inv[11] & pwc3_plru_q[20] : pwc3_inv[11] | (pwc3_zero[10] ? pwc3_zero[11] & pwc3_plru_q[20] : pwc3_zero[11] | pwc3_cand[11] & (pwc3_plru_q[20] | ~pwc3_cand[10]));
+  assign pwc3_right20 = pwc3_inv[8] ? pwc3_inv[9] & pwc3_plru_q[19] : pwc3_inv[9] | (pwc3_zero[8] ? pwc3_zero[9] & pwc3_plru_q[19] : pwc3_zero[9] | pwc3_cand[9] & (pwc3_plru_q[19] | ~pwc3_cand[8]));
+  assign pwc3_right19 = pwc3_inv[6] ? pwc3_inv[7] & pwc3_plru_q[18] : pwc3_inv[7] | (pwc3_zero[6] ? pwc3_zero[7] & pwc3_plru_q[18] : pwc3_zero[7] | pwc3_cand[7] & (pwc3_plru_q[18] | ~pwc3_cand[6]));
+  assign pwc3_right18 = pwc3_inv[4] ? pwc3_inv[5] & pwc3_plru_q[17] : pwc3_inv[5] | (pwc3_zero[4] ? pwc3_zero[5] & pwc3_plru_q[17] : pwc3_zero[5] | pwc3_cand[5] & (pwc3_plru_q[17] | ~pwc3_cand[4]));
+  assign pwc3_right17 = pwc3_inv[2] ? pwc3_inv[3] & pwc3_plru_q[16] : pwc3_inv[3] | (pwc3_zero[2] ? pwc3_zero[3] & pwc3_plru_q[16] : pwc3_zero[3] | pwc3_cand[3] & (pwc3_plru_q[16] | ~pwc3_cand[2]));
+  assign pwc3_right16 = pwc3_inv[0] ? pwc3_inv[1] & pwc3_plru_q[15] : pwc3_inv[1] | (pwc3_zero[0] ? pwc3_zero[1] & pwc3_plru_q[15] : pwc3_zero[1] | pwc3_cand[1] & (pwc3_plru_q[15] | ~pwc3_cand[0]));
+  assign pwc3_right15 = |pwc3_inv[29:28] ? |pwc3_inv[31:30] & pwc3_plru_q[14] : |pwc3_inv[31:30] | (|pwc3_zero[29:28] ? |pwc3_zero[31:30] & pwc3_plru_q[14] : |pwc3_zero[31:30] | |pwc3_cand[31:30] & (pwc3_plru_q[14] | ~(|pwc3_cand[29:28])));
+  assign pwc3_right14 = |pwc3_inv[25:24] ? |pwc3_inv[27:26] & pwc3_plru_q[13] : |pwc3_inv[27:26] | (|pwc3_zero[25:24] ? |pwc3_zero[27:26] & pwc3_plru_q[13] : |pwc3_zero[27:26] | |pwc3_cand[27:26] & (pwc3_plru_q[13] | ~(|pwc3_cand[25:24])));
+  assign pwc3_right13 = |pwc3_inv[21:20] ? |pwc3_inv[23:22] & pwc3_plru_q[12] : |pwc3_inv[23:22] | (|pwc3_zero[21:20] ? |pwc3_zero[23:22] & pwc3_plru_q[12] : |pwc3_zero[23:22] | |pwc3_cand[23:22] & (pwc3_plru_q[12] | ~(|pwc3_cand[21:20])));
+  assign pwc3_right12 = |pwc3_inv[17:16] ? |pwc3_inv[19:18] & pwc3_plru_q[11] : |pwc3_inv[19:18] | (|pwc3_zero[17:16] ? |pwc3_zero[19:18] & pwc3_plru_q[11] : |pwc3_zero[19:18] | |pwc3_cand[19:18] & (pwc3_plru_q[11] | ~(|pwc3_cand[17:16])));
+  assign pwc3_right11 = |pwc3_inv[13:12] ? |pwc3_inv[15:14] & pwc3_plru_q[10] : |pwc3_inv[15:14] | (|pwc3_zero[13:12] ? |pwc3_zero[15:14] & pwc3_plru_q[10] : |pwc3_zero[15:14] | |pwc3_cand[15:14] & (pwc3_plru_q[10] | ~(|pwc3_cand[13:12])));
+  assign pwc3_right10 = |pwc3_inv[9:8] ? |pwc3_inv[11:10] & pwc3_plru_q[9] : |pwc3_inv[11:10] | (|pwc3_zero[9:8] ? |pwc3_zero[11:10] & pwc3_plru_q[9] : |pwc3_zero[11:10] | |pwc3_cand[11:10] & (pwc3_plru_q[9] | ~(|pwc3_cand[9:8])));
+  assign pwc3_right9 = |pwc3_inv[5:4] ? |pwc3_inv[7:6] & pwc3_plru_q[8] : |pwc3_inv[7:6] | (|pwc3_zero[5:4] ? |pwc3_zero[7:6] & pwc3_plru_q[8] : |pwc3_zero[7:6] | |pwc3_cand[7:6] & (pwc3_plru_q[8] | ~(|pwc3_cand[5:4])));
+  assign pwc3_right8 = |pwc3_inv[1:0] ? |pwc3_inv[3:2] & pwc3_plru_q[7] : |pwc3_inv[3:2] | (|pwc3_zero[1:0] ? |pwc3_zero[3:2] & pwc3_plru_q[7] : |pwc3_zero[3:2] | |pwc3_cand[3:2] & (pwc3_plru_q[7] | ~(|pwc3_cand[1:0])));
+  assign pwc3_right7 = |pwc3_inv[27:24] ? |pwc3_inv[31:28] & pwc3_plru_q[6] : |pwc3_inv[31:28] | (|pwc3_zero[27:24] ? |pwc3_zero[31:28] & pwc3_plru_q[6] : |pwc3_zero[31:28] | |pwc3_cand[31:28] & (pwc3_plru_q[6] | ~(|pwc3_cand[27:24])));
+  assign pwc3_right6 = |pwc3_inv[19:16] ? |pwc3_inv[23:20] & pwc3_plru_q[5] : |pwc3_inv[23:20] | (|pwc3_zero[19:16] ? |pwc3_zero[23:20] & pwc3_plru_q[5] : |pwc3_zero[23:20] | |pwc3_cand[23:20] & (pwc3_plru_q[5] | ~(|pwc3_cand[19:16])));
+  assign pwc3_right5 = |pwc3_inv[11:8] ? |pwc3_inv[15:12] & pwc3_plru_q[4] : |pwc3_inv[15:12] | (|pwc3_zero[11:8] ? |pwc3_zero[15:12] & pwc3_plru_q[4] : |pwc3_zero[15:12] | |pwc3_cand[15:12] & (pwc3_plru_q[4] | ~(|pwc3_cand[11:8])));
+  assign pwc3_right4 = |pwc3_inv[3:0] ? |pwc3_inv[7:4] & pwc3_plru_q[3] : |pwc3_inv[7:4] | (|pwc3_zero[3:0] ? |pwc3_zero[7:4] & pwc3_plru_q[3] : |pwc3_zero[7:4] | |pwc3_cand[7:4] & (pwc3_plru_q[3] | ~(|pwc3_cand[3:0])));
+  assign pwc3_right3 = |pwc3_inv[23:16] ? |pwc3_inv[31:24] & pwc3_plru_q[2] : |pwc3_inv[31:24] | (|pwc3_zero[23:16] ? |pwc3_zero[31:24] & pwc3_plru_q[2] : |pwc3_zero[31:24] | |pwc3_cand[31:24] & (pwc3_plru_q[2] | ~(|pwc3_cand[23:16])));
+  assign pwc3_right2 = |pwc3_inv[7:0] ? |pwc3_inv[15:8] & pwc3_plru_q[1] : |pwc3_inv[15:8] | (|pwc3_zero[7:0] ? |pwc3_zero[15:8] & pwc3_plru_q[1] : |pwc3_zero[15:8] | |pwc3_cand[15:8] & (pwc3_plru_q[1] | ~(|pwc3_cand[7:0])));
+  assign pwc3_right1 = |pwc3_inv[15:0] ? |pwc3_inv[31:16] & pwc3_plru_q[0] : |pwc3_inv[31:16] | (|pwc3_zero[15:0] ? |pwc3_zero[31:16] & pwc3_plru_q[0] : |pwc3_zero[31:16] | |pwc3_cand[31:16] & (pwc3_plru_q[0] | ~(|pwc3_cand[15:0])));
+  assign pwc3_victim_oh = {pwc3_right1 & pwc3_right3 & pwc3_right7 & pwc3_right15 & pwc3_right31, pwc3_right1 & pwc3_right3 & pwc3_right7 & pwc3_right15 & ~pwc3_right31, pwc3_right1 & pwc3_right3 & pwc3_right7 & ~pwc3_right15 & pwc3_right30, pwc3_right1 & pwc3_right3 & pwc3_right7 & ~pwc3_right15 & ~pwc3_right30, pwc3_right1 & pwc3_right3 & ~pwc3_right7 & pwc3_right14 & pwc3_right29, pwc3_right1 & pwc3_right3 & ~pwc3_right7 & pwc3_right14 & ~pwc3_right29, pwc3_right1 & pwc3_right3 & ~pwc3_right7 & ~pwc3_right14 & pwc3_right28, pwc3_right1 & pwc3_right3 & ~pwc3_right7 & ~pwc3_right14 & ~pwc3_right28, pwc3_right1 & ~pwc3_right3 & pwc3_right6 & pwc3_right13 & pwc3_right27, pwc3_right1 & ~pwc3_right3 & pwc3_right6 & pwc3_right13 & ~pwc3_right27, pwc3_right1 & ~pwc3_right3 & pwc3_right6 & ~pwc3_right13 & pwc3_right26, pwc3_right1 & ~pwc3_right3 & pwc3_right6 & ~pwc3_right13 & ~pwc3_right26, pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & pwc3_right12 & pwc3_right25, pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & pwc3_right12 & ~pwc3_right25, pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & ~pwc3_right12 & pwc3_right24, pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & ~pwc3_right12 & ~pwc3_right24, ~pwc3_right1 & pwc3_right2 & pwc3_right5 & pwc3_right11 & pwc3_right23, ~pwc3_right1 & pwc3_right2 & pwc3_right5 & pwc3_right11 & ~pwc3_right23, ~pwc3_right1 & pwc3_right2 & pwc3_right5 & ~pwc3_right11 & pwc3_right22, ~pwc3_right1 & pwc3_right2 & pwc3_right5 & ~pwc3_right11 & ~pwc3_right22, ~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & pwc3_right10 & pwc3_right21, ~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & pwc3_right10 & ~pwc3_right21, ~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & ~pwc3_right10 & pwc3_right20, ~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & ~pwc3_right10 & ~pwc3_right20, ~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & pwc3_right9 & pwc3_right19, ~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & pwc3_right9 & ~pwc3_right19, ~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & ~pwc3_right9 & pwc3_right18, ~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & ~pwc3_right9 & ~pwc3_right18, ~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & pwc3_right8 & pwc3_right17, ~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & pwc3_right8 & ~pwc3_right17, ~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & ~pwc3_right8 & pwc3_right16, ~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & ~pwc3_right8 & ~pwc3_right16};
   assign pwc3_gvic_d = f_v_q ? pwc3_victim_oh : 32'd0;
-  assign pwc3_hit_f = {pwc3_valid_q[31] & (pwc3_tag_q[(31)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[30] & (pwc3_tag_q[(30)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[29] & (pwc3_tag_q[(29)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[28] & (pwc3_tag_q[(28)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[27] & (pwc3_tag_q[(27)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[26] & (pwc3_tag_q[(26)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[25] & (pwc3_tag_q[(25)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[24] & (pwc3_tag_q[(24)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[23] & (pwc3_tag_q[(23)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[22] & (pwc3_tag_q[(22)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[21] & (pwc3_tag_q[(21)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[20] & (pwc3_tag_q[(20)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[19] & (pwc3_tag_q[(19)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[18] & (pwc3_tag_q[(18)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[17] & (pwc3_tag_q[(17)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[16] & (pwc3_tag_q[(16)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[15] & (pwc3_tag_q[(15)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[14] & (pwc3_tag_q[(14)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[13] & (pwc3_tag_q[(13)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[12] & (pwc3_tag_q[(12)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[11] & (pwc3_tag_q[(11)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[10] & (pwc3_tag_q[(10)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[9] & (pwc3_tag_q[(9)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[8] & (pwc3_tag_q[(8)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[7] & (pwc3_tag_q[(7)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[6] & (pwc3_tag_q[(6)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[5] & (pwc3_tag_q[(5)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[4] & (pwc3_tag_q[(4)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[3] & (pwc3_tag_q[(3)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[2] & (pwc3_tag_q[(2)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[1] & (pwc3_tag_q[(1)*27 +: 27] == f_vpn_q[26:0]), pwc3_valid_q[0] & (pwc3_tag_q[(0)*27 +: 27] == f_vpn_q[26:0])};
-  assign pwc3_same = g_v_q & (f_vpn_q[26:0] == g_vpn_q[26:0]);
-  assign pwc3_hit_fw = pwc3_same ? pwc3_touch_f : (pwc3_hit_f & ~pwc3_write);
+  assign pwc3_hit_f = {pwc3_valid_q[31] & pwc3_tag_q[863:837] == f_vpn_q, pwc3_valid_q[30] & pwc3_tag_q[836:810] == f_vpn_q, pwc3_valid_q[29] & pwc3_tag_q[809:783] == f_vpn_q, pwc3_valid_q[28] & pwc3_tag_q[782:756] == f_vpn_q, pwc3_valid_q[27] & pwc3_tag_q[755:729] == f_vpn_q, pwc3_valid_q[26] & pwc3_tag_q[728:702] == f_vpn_q, pwc3_valid_q[25] & pwc3_tag_q[701:675] == f_vpn_q, pwc3_valid_q[24] & pwc3_tag_q[674:648] == f_vpn_q, pwc3_valid_q[23] & pwc3_tag_q[647:621] == f_vpn_q, pwc3_valid_q[22] & pwc3_tag_q[620:594] == f_vpn_q, pwc3_valid_q[21] & pwc3_tag_q[593:567] == f_vpn_q, pwc3_valid_q[20] & pwc3_tag_q[566:540] == f_vpn_q, pwc3_valid_q[19] & pwc3_tag_q[539:513] == f_vpn_q, pwc3_valid_q[18] & pwc3_tag_q[512:486] == f_vpn_q, pwc3_valid_q[17] & pwc3_tag_q[485:459] == f_vpn_q, pwc3_valid_q[16] & pwc3_tag_q[458:432] == f_vpn_q, pwc3_valid_q[15] & pwc3_tag_q[431:405] == f_vpn_q, pwc3_valid_q[14] & pwc3_tag_q[404:378] == f_vpn_q, pwc3_valid_q[13] & pwc3_tag_q[377:351] == f_vpn_q, pwc3_valid_q[12] & pwc3_tag_q[350:324] == f_vpn_q, pwc3_valid_q[11] & pwc3_tag_q[323:297] == f_vpn_q, pwc3_valid_q[10] & pwc3_tag_q[296:270] == f_vpn_q, pwc3_valid_q[9] & pwc3_tag_q[269:243] == f_vpn_q, pwc3_valid_q[8] & pwc3_tag_q[242:216] == f_vpn_q, pwc3_valid_q[7] & pwc3_tag_q[215:189] == f_vpn_q, pwc3_valid_q[6] & pwc3_tag_q[188:162] == f_vpn_q, pwc3_valid_q[5] & pwc3_tag_q[161:135] == f_vpn_q, pwc3_valid_q[4] & pwc3_tag_q[134:108] == f_vpn_q, pwc3_valid_q[3] & pwc3_tag_q[107:81] == f_vpn_q, pwc3_valid_q[2] & pwc3_tag_q[80:54] == f_vpn_q, pwc3_valid_q[1] & pwc3_tag_q[53:27] == f_vpn_q, pwc3_valid_q[0] & pwc3_tag_q[26:0] == f_vpn_q};
+  assign pwc3_same = g_v_q & f_vpn_q == g_vpn_q;
+  assign pwc3_hit_fw = pwc3_same ? pwc3_touch_f : pwc3_hit_f & ~pwc3_write;
   assign pwc3_ghit_d = f_v_q ? pwc3_hit_fw : 32'd0;
-  assign pwc3_gany_d = f_v_q ? (|pwc3_hit_fw) : pwc3_gany_q;
+  assign pwc3_gany_d = f_v_q ? |pwc3_hit_fw : pwc3_gany_q;
   assign pwc3_hit_g = pwc3_ghit_q;
   assign pwc3_any_g = pwc3_gany_q;
   assign pwc3_write = pwc3_gvic_q & ~{32{pwc3_any_g}};
   assign pwc3_touch_f = pwc3_hit_g | pwc3_write;
   assign pwc3_valid_d = pwc3_valid_q | pwc3_write;
-  assign pwc3_tag_d = {pwc3_write[31] ? g_vpn_q[26:0] : pwc3_tag_q[(31)*27 +: 27], pwc3_write[30] ? g_vpn_q[26:0] : pwc3_tag_q[(30)*27 +: 27], pwc3_write[29] ? g_vpn_q[26:0] : pwc3_tag_q[(29)*27 +: 27], pwc3_write[28] ? g_vpn_q[26:0] : pwc3_tag_q[(28)*27 +: 27], pwc3_write[27] ? g_vpn_q[26:0] : pwc3_tag_q[(27)*27 +: 27], pwc3_write[26] ? g_vpn_q[26:0] : pwc3_tag_q[(26)*27 +: 27], pwc3_write[25] ? g_vpn_q[26:0] : pwc3_tag_q[(25)*27 +: 27], pwc3_write[24] ? g_vpn_q[26:0] : pwc3_tag_q[(24)*27 +: 27], pwc3_write[23] ? g_vpn_q[26:0] : pwc3_tag_q[(23)*27 +: 27], pwc3_write[22] ? g_vpn_q[26:0] : pwc3_tag_q[(22)*27 +: 27], pwc3_write[21] ? g_vpn_q[26:0] : pwc3_tag_q[(21)*27 +: 27], pwc3_write[20] ? g_vpn_q[26:0] : pwc3_tag_q[(20)*27 +: 27], pwc3_write[19] ? g_vpn_q[26:0] : pwc3_tag_q[(19)*27 +: 27], pwc3_write[18] ? g_vpn_q[26:0] : pwc3_tag_q[(18)*27 +: 27], pwc3_write[17] ? g_vpn_q[26:0] : pwc3_tag_q[(17)*27 +: 27], pwc3_write[16] ? g_vpn_q[26:0] : pwc3_tag_q[(16)*27 +: 27], pwc3_write[15] ? g_vpn_q[26:0] : pwc3_tag_q[(15)*27 +: 27], pwc3_write[14] ? g_vpn_q[26:0] : pwc3_tag_q[(14)*27 +: 27], pwc3_write[13] ? g_vpn_q[26:0] : pwc3_tag_q[(13)*27 +: 27], pwc3_write[12] ? g_vpn_q[26:0] : pwc3_tag_q[(12)*27 +: 27], pwc3_write[11] ? g_vpn_q[26:0] : pwc3_tag_q[(11)*27 +: 27], pwc3_write[10] ? g_vpn_q[26:0] : pwc3_tag_q[(10)*27 +: 27], pwc3_write[9] ? g_vpn_q[26:0] : pwc3_tag_q[(9)*27 +: 27], pwc3_write[8] ? g_vpn_q[26:0] : pwc3_tag_q[(8)*27 +: 27], pwc3_write[7] ? g_vpn_q[26:0] : pwc3_tag_q[(7)*27 +: 27], pwc3_write[6] ? g_vpn_q[26:0] : pwc3_tag_q[(6)*27 +: 27], pwc3_write[5] ? g_vpn_q[26:0] : pwc3_tag_q[(5)*27 +: 27], pwc3_write[4] ? g_vpn_q[26:0] : pwc3_tag_q[(4)*27 +: 27], pwc3_write[3] ? g_vpn_q[26:0] : pwc3_tag_q[(3)*27 +: 27], pwc3_write[2] ? g_vpn_q[26:0] : pwc3_tag_q[(2)*27 +: 27], pwc3_write[1] ? g_vpn_q[26:0] : pwc3_tag_q[(1)*27 +: 27], pwc3_write[0] ? g_vpn_q[26:0] : pwc3_tag_q[(0)*27 +: 27]};
+  assign pwc3_tag_d = {pwc3_write[31] ? g_vpn_q : pwc3_tag_q[863:837], pwc3_write[30] ? g_vpn_q : pwc3_tag_q[836:810], pwc3_write[29] ? g_vpn_q : pwc3_tag_q[809:783], pwc3_write[28] ? g_vpn_q : pwc3_tag_q[782:756], pwc3_write[27] ? g_vpn_q : pwc3_tag_q[755:729], pwc3_write[26] ? g_vpn_q : pwc3_tag_q[728:702], pwc3_write[25] ? g_vpn_q : pwc3_tag_q[701:675], pwc3_write[24] ? g_vpn_q : pwc3_tag_q[674:648], pwc3_write[23] ? g_vpn_q : pwc3_tag_q[647:621], pwc3_write[22] ? g_vpn_q : pwc3_tag_q[620:594], pwc3_write[21] ? g_vpn_q : pwc3_tag_q[593:567], pwc3_write[20] ? g_vpn_q : pwc3_tag_q[566:540], pwc3_write[19] ? g_vpn_q : pwc3_tag_q[539:513], pwc3_write[18] ? g_vpn_q : pwc3_tag_q[512:486], pwc3_write[17] ? g_vpn_q : pwc3_tag_q[485:459], pwc3_write[16] ? g_vpn_q : pwc3_tag_q[458:432], pwc3_write[15] ? g_vpn_q : pwc3_tag_q[431:405], pwc3_write[14] ? g_vpn_q : pwc3_tag_q[404:378], pwc3_write[13] ? g_vpn_q : pwc3_tag_q[377:351], pwc3_write[12] ? g_vpn_q : pwc3_tag_q[350:324], pwc3_write[11] ? g_vpn_q : pwc3_tag_q[323:297], pwc3_write[10] ? g_vpn_q : pwc3_tag_q[296:270], pwc3_write[9] ? g_vpn_q : pwc3_tag_q[269:243], pwc3_write[8] ? g_vpn_q : pwc3_tag_q[242:216], pwc3_write[7] ? g_vpn_q : pwc3_tag_q[215:189], pwc3_write[6] ? g_vpn_q : pwc3_tag_q[188:162], pwc3_write[5] ? g_vpn_q : pwc3_tag_q[161:135], pwc3_write[4] ? g_vpn_q : pwc3_tag_q[134:108], pwc3_write[3] ? g_vpn_q : pwc3_tag_q[107:81], pwc3_write[2] ? g_vpn_q : pwc3_tag_q[80:54], pwc3_write[1] ? g_vpn_q : pwc3_tag_q[53:27], pwc3_write[0] ? g_vpn_q : pwc3_tag_q[26:0]};
   assign pwc3_hit_dv = pwc3_hit_d & {32{d_v_q}};
-  assign pwc3_plru_after_d = {(pwc3_hit_dv[30] ? 1'b1 : (pwc3_hit_dv[31] ? 1'b0 : pwc3_plru_q[30])), (pwc3_hit_dv[28] ? 1'b1 : (pwc3_hit_dv[29] ? 1'b0 : pwc3_plru_q[29])), (pwc3_hit_dv[26] ? 1'b1 : (pwc3_hit_dv[27] ? 1'b0 : pwc3_plru_q[28])), (pwc3_hit_dv[24] ? 1'b1 : (pwc3_hit_dv[25] ? 1'b0 : pwc3_plru_q[27])), (pwc3_hit_dv[22] ? 1'b1 : (pwc3_hit_dv[23] ? 1'b0 : pwc3_plru_q[26])), (pwc3_hit_dv[20] ? 1'b1 : (pwc3_hit_dv[21] ? 1'b0 : pwc3_plru_q[25])), (pwc3_hit_dv[18] ? 1'b1 : (pwc3_hit_dv[19] ? 1'b0 : pwc3_plru_q[24])), (pwc3_hit_dv[16] ? 1'b1 : (pwc3_hit_dv[17] ? 1'b0 : pwc3_plru_q[23])), (pwc3_hit_dv[14] ? 1'b1 : (pwc3_hit_dv[15] ? 1'b0 : pwc3_plru_q[22])), (pwc3_hit_dv[12] ? 1'b1 : (pwc3_hit_dv[13] ? 1'b0 : pwc3_plru_q[21])), (pwc3_hit_dv[10] ? 1'b1 : (pwc3_hit_dv[11] ? 1'b0 : pwc3_plru_q[20])), (pwc3_hit_dv[8] ? 1'b1 : (pwc3_hit_dv[9] ? 1'b0 : pwc3_plru_q[19])), (pwc3_hit_dv[6] ? 1'b1 : (pwc3_hit_dv[7] ? 1'b0 : pwc3_plru_q[18])), (pwc3_hit_dv[4] ? 1'b1 : (pwc3_hit_dv[5] ? 1'b0 : pwc3_plru_q[17])), (pwc3_hit_dv[2] ? 1'b1 : (pwc3_hit_dv[3] ? 1'b0 : pwc3_plru_q[16])), (pwc3_hit_dv[0] ? 1'b1 : (pwc3_hit_dv[1] ? 1'b0 : pwc3_plru_q[15])), ((|pwc3_hit_dv[29:28]) ? 1'b1 : ((|pwc3_hit_dv[31:30]) ? 1'b0 : pwc3_plru_q[14])), ((|pwc3_hit_dv[25:24]) ? 1'b1 : ((|pwc3_hit_dv[27:26]) ? 1'b0 : pwc3_plru_q[13])), ((|pwc3_hit_dv[21:20]) ? 1'b1 : ((|pwc3_hit_dv[23:22]) ? 1'b0 : pwc3_plru_q[12])), ((|pwc3_hit_dv[17:16]) ? 1'b1 : ((|pwc3_hit_dv[19:18]) ? 1'b0 : pwc3_plru_q[11])), ((|pwc3_hit_dv[13:12]) ? 1'b1 : ((|pwc3_hit_dv[15:14]) ? 1'b0 : pwc3_plru_q[10])), ((|pwc3_hit_dv[9:8]) ? 1'b1 : ((|pwc3_hit_dv[11:10]) ? 1'b0 : pwc3_plru_q[9])), ((|pwc3_hit_dv[5:4]) ? 1'b1 : ((|pwc3_hit_dv[7:6]) ? 1'b0 : pwc3_plru_q[8])), ((|pwc3_hit_dv[1:0]) ? 1'b1 : ((|pwc3_hit_dv[3:2]) ? 1'b0 : pwc3_plru_q[7])), ((|pwc3_hit_dv[27:24]) ? 1'b1 : ((|pwc3_hit_dv[31:28]) ? 1'b0 : pwc3_plru_q[6])), ((|pwc3_hit_dv[19:16]) ? 1'b1 : ((|pwc3_hit_dv[23:20]) ? 1'b0 : pwc3_plru_q[5])), ((|pwc3_hit_dv[11:8]) ? 1'b1 : ((|pwc3_hit_dv[15:12]) ? 1'b0 : pwc3_plru_q[4])), ((|pwc3_hit_dv[3:0]) ? 1'b1 : ((|pwc3_hit_dv[7:4]) ? 1'b0 : pwc3_plru_q[3])), ((|pwc3_hit_dv[23:16]) ? 1'b1 : ((|pwc3_hit_dv[31:24]) ? 1'b0 : pwc3_plru_q[2])), ((|pwc3_hit_dv[7:0]) ? 1'b1 : ((|pwc3_hit_dv[15:8]) ? 1'b0 : pwc3_plru_q[1])), ((|pwc3_hit_dv[15:0]) ? 1'b1 : ((|pwc3_hit_dv[31:16]) ? 1'b0 : pwc3_plru_q[0]))};
-  assign pwc3_plru_d = {(pwc3_touch_f[30] ? 1'b1 : (pwc3_touch_f[31] ? 1'b0 : pwc3_plru_after_d[30])), (pwc3_touch_f[28] ? 1'b1 : (pwc3_touch_f[29] ? 1'b0 : pwc3_plru_after_d[29])), (pwc3_touch_f[26] ? 1'b1 : (pwc3_touch_f[27] ? 1'b0 : pwc3_plru_after_d[28])), (pwc3_touch_f[24] ? 1'b1 : (pwc3_touch_f[25] ? 1'b0 : pwc3_plru_after_d[27])), (pwc3_touch_f[22] ? 1'b1 : (pwc3_touch_f[23] ? 1'b0 : pwc3_plru_after_d[26])), (pwc3_touch_f[20] ? 1'b1 : (pwc3_touch_f[21] ? 1'b0 : pwc3_plru_after_d[25])), (pwc3_touch_f[18] ? 1'b1 : (pwc3_touch_f[19] ? 1'b0 : pwc3_plru_after_d[24])), (pwc3_touch_f[16] ? 1'b1 : (pwc3_touch_f[17] ? 1'b0 : pwc3_plru_after_d[23])), (pwc3_touch_f[14] ? 1'b1 : (pwc3_touch_f[15] ? 1'b0 : pwc3_plru_after_d[22])), (pwc3_touch_f[12] ? 1'b1 : (pwc3_touch_f[13] ? 1'b0 : pwc3_plru_after_d[21])), (pwc3_touch_f[10] ? 1'b1 : (pwc3_touch_f[11] ? 1'b0 : pwc3_plru_after_d[20])), (pwc3_touch_f[8] ? 1'b1 : (pwc3_touch_f[9] ? 1'b0 : pwc3_plru_after_d[19])), (pwc3_touch_f[6] ? 1'b1 : (pwc3_touch_f[7] ? 1'b0 : pwc3_plru_after_d[18])), (pwc3_touch_f[4] ? 1'b1 : (pwc3_touch_f[5] ? 1'b0 : pwc3_plru_after_d[17])), (pwc3_touch_f[2] ? 1'b1 : (pwc3_touch_f[3] ? 1'b0 : pwc3_plru_after_d[16])), (pwc3_touch_f[0] ? 1'b1 : (pwc3_touch_f[1] ? 1'b0 : pwc3_plru_after_d[15])), ((|pwc3_touch_f[29:28]) ? 1'b1 : ((|pwc3_touch_f[31:30]) ? 1'b0 : pwc3_plru_after_d[14])), ((|pwc3_touch_f[25:24]) ? 1'b1 : ((|pwc3_touch_f[27:26]) ? 1'b0 : pwc3_plru_after_d[13])), ((|pwc3_touch_f[21:20]) ? 1'b1 : ((|pwc3_touch_f[23:22]) ? 1'b0 : pwc3_plru_after_d[12])), ((|pwc3_touch_f[17:16]) ? 1'b1 : ((|pwc3_touch_f[19:18]) ? 1'b0 : pwc3_plru_after_d[11])), ((|pwc3_touch_f[13:12]) ? 1'b1 : ((|pwc3_touch_f[15:14]) ? 1'b0 : pwc3_plru_after_d[10])), ((|pwc3_touch_f[9:8]) ? 1'b1 : ((|pwc3_touch_f[11:10]) ? 1'b0 : pwc3_plru_after_d[9])), ((|pwc3_touch_f[5:4]) ? 1'b1 : ((|pwc3_touch_f[7:6]) ? 1'b0 : pwc3_plru_after_d[8])), ((|pwc3_touch_f[1:0]) ? 1'b1 : ((|pwc3_touch_f[3:2]) ? 1'b0 : pwc3_plru_after_d[7])), ((|pwc3_touch_f[27:24]) ? 1'b1 : ((|pwc3_touch_f[31:28]) ? 1'b0 : pwc3_plru_after_d[6])), ((|pwc3_touch_f[19:16]) ? 1'b1 : ((|pwc3_touch_f[23:20]) ? 1'b0 : pwc3_plru_after_d[5])), ((|pwc3_touch_f[11:8]) ? 1'b1 : ((|pwc3_touch_f[15:12]) ? 1'b0 : pwc3_plru_after_d[4])), ((|pwc3_touch_f[3:0]) ? 1'b1 : ((|pwc3_touch_f[7:4]) ? 1'b0 : pwc3_plru_after_d[3])), ((|pwc3_touch_f[23:16]) ? 1'b1 : ((|pwc3_touch_f[31:24]) ? 1'b0 : pwc3_plru_after_d[2])), ((|pwc3_touch_f[7:0]) ? 1'b1 : ((|pwc3_touch_f[15:8]) ? 1'b0 : pwc3_plru_after_d[1])), ((|pwc3_touch_f[15:0]) ? 1'b1 : ((|pwc3_touch_f[31:16]) ? 1'b0 : pwc3_plru_after_d[0]))};
-  assign pwc3_ctr_d = {pwc3_write[31] ? 2'd0 : (((pwc3_hit_a[31] & a1_score) & ~(pwc3_hit_d[31] & d_v_q)) ? ((pwc3_ctr_q[(31)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(31)*2 +: 2] + 2'd1) : (((pwc3_hit_d[31] & d_v_q) & ~(pwc3_hit_a[31] & a1_score)) ? ((pwc3_ctr_q[(31)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(31)*2 +: 2] - 2'd1) : pwc3_ctr_q[(31)*2 +: 2])), pwc3_write[30] ? 2'd0 : (((pwc3_hit_a[30] & a1_score) & ~(pwc3_hit_d[30] & d_v_q)) ? ((pwc3_ctr_q[(30)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(30)*2 +: 2] + 2'd1) : (((pwc3_hit_d[30] & d_v_q) & ~(pwc3_hit_a[30] & a1_score)) ? ((pwc3_ctr_q[(30)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(30)*2 +: 2] - 2'd1) : pwc3_ctr_q[(30)*2 +: 2])), pwc3_write[29] ? 2'd0 : (((pwc3_hit_a[29] & a1_score) & ~(pwc3_hit_d[29] & d_v_q)) ? ((pwc3_ctr_q[(29)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(29)*2 +: 2] + 2'd1) : (((pwc3_hit_d[29] & d_v_q) & ~(pwc3_hit_a[29] & a1_score)) ? ((pwc3_ctr_q[(29)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(29)*2 +: 2] - 2'd1) : pwc3_ctr_q[(29)*2 +: 2])), pwc3_write[28] ? 2'd0 : (((pwc3_hit_a[28] & a1_score) & ~(pwc3_hit_d[28] & d_v_q)) ? ((pwc3_ctr_q[(28)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(28)*2 +: 2] + 2'd1) : (((pwc3_hit_d[28] & d_v_q) & ~(pwc3_hit_a[28] & a1_score)) ? ((pwc3_ctr_q[(28)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(28)*2 +: 2] - 2'd1) : pwc3_ctr_q[(28)*2 +: 2])), pwc3_write[27] ? 2'd0 : (((pwc3_hit_a[27] & a1_score) & ~(pwc3_hit_d[27] & d_v_q)) ? ((pwc3_ctr_q[(27)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(27)*2 +: 2] + 2'd1) : (((pwc3_hit_d[27] & d_v_q) & ~(pwc3_hit_a[27] & a1_score)) ? ((pwc3_ctr_q[(27)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(27)*2 +: 2] - 2'd1) : pwc3_ctr_q[(27)*2 +: 2])), pwc3_write[26] ? 2'd0 : (((pwc3_hit_a[26] & a1_score) & ~(pwc3_hit_d[26] & d_v_q)) ? ((pwc3_ctr_q[(26)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(26)*2 +: 2] + 2'd1) : (((pwc3_hit_d[26] & d_v_q) & ~(pwc3_hit_a[26] & a1_score)) ? ((pwc3_ctr_q[(26)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(26)*2 +: 2] - 2'd1) : pwc3_ctr_q[(26)*2 +: 2])), pwc3_write[25] ? 2'd0 : (((pwc3_hit_a[25] & a1_score) & ~(pwc3_hit_d[25] & d_v_q)) ? ((pwc3_ctr_q[(25)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(25)*2 +: 2] + 2'd1) : (((pwc3_hit_d[25] & d_v_q) & ~(pwc3_hit_a[25] & a1_score)) ? ((pwc3_ctr_q[(25)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(25)*2 +: 2] - 2'd1) : pwc3_ctr_q[(25)*2 +: 2])), pwc3_write[24] ? 2'd0 : (((pwc3_hit_a[24] & a1_score) & ~(pwc3_hit_d[24] & d_v_q)) ? ((pwc3_ctr_q[(24)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(24)*2 +: 2] + 2'd1) : (((pwc3_hit_d[24] & d_v_q) & ~(pwc3_hit_a[24] & a1_score)) ? ((pwc3_ctr_q[(24)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(24)*2 +: 2] - 2'd1) : pwc3_ctr_q[(24)*2 +: 2])), pwc3_write[23] ? 2'd0 : (((pwc3_hit_a[23] & a1_score) & ~(pwc3_hit_d[23] & d_v_q)) ? ((pwc3_ctr_q[(23)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(23)*2 +: 2] + 2'd1) : (((pwc3_hit_d[23] & d_v_q) & ~(pwc3_hit_a[23] & a1_score)) ? ((pwc3_ctr_q[(23)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(23)*2 +: 2] - 2'd1) : pwc3_ctr_q[(23)*2 +: 2])), pwc3_write[22] ? 2'd0 : (((pwc3_hit_a[22] & a1_score) & ~(pwc3_hit_d[22] & d_v_q)) ? ((pwc3_ctr_q[(22)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(22)*2 +: 2] + 2'd1) : (((pwc3_hit_d[22] & d_v_q) & ~(pwc3_hit_a[22] & a1_score)) ? ((pwc3_ctr_q[(22)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(22)*2 +: 2] - 2'd1) : pwc3_ctr_q[(22)*2 +: 2])), pwc3_write[21] ? 2'd0 : (((pwc3_hit_a[21] & a1_score) & ~(pwc3_hit_d[21] & d_v_q)) ? ((pwc3_ctr_q[(21)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(21)*2 +: 2] + 2'd1) : (((pwc3_hit_d[21] & d_v_q) & ~(pwc3_hit_a[21] & a1_score)) ? ((pwc3_ctr_q[(21)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(21)*2 +: 2] - 2'd1) : pwc3_ctr_q[(21)*2 +: 2])), pwc3_write[20] ? 2'd0 : (((pwc3_hit_a[20] & a1_score) & ~(pwc3_hit_d[20] & d_v_q)) ? ((pwc3_ctr_q[(20)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(20)*2 +: 2] + 2'd1) : (((pwc3_hit_d[20] & d_v_q) & ~(pwc3_hit_a[20] & a1_score)) ? ((pwc3_ctr_q[(20)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(20)*2 +: 2] - 2'd1) : pwc3_ctr_q[(20)*2 +: 2])), pwc3_write[19] ? 2'd0 : (((pwc3_hit_a[19] & a1_score) & ~(pwc3_hit_d[19] & d_v_q)) ? ((pwc3_ctr_q[(19)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(19)*2 +: 2] + 2'd1) : (((pwc3_hit_d[19] & d_v_q) & ~(pwc3_hit_a[19] & a1_score)) ? ((pwc3_ctr_q[(19)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(19)*2 +: 2] - 2'd1) : pwc3_ctr_q[(19)*2 +: 2])), pwc3_write[18] ? 2'd0 : (((pwc3_hit_a[18] & a1_score) & ~(pwc3_hit_d[18] & d_v_q)) ? ((pwc3_ctr_q[(18)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(18)*2 +: 2] + 2'd1) : (((pwc3_hit_d[18] & d_v_q) & ~(pwc3_hit_a[18] & a1_score)) ? ((pwc3_ctr_q[(18)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(18)*2 +: 2] - 2'd1) : pwc3_ctr_q[(18)*2 +: 2])), pwc3_write[17] ? 2'd0 : (((pwc3_hit_a[17] & a1_score) & ~(pwc3_hit_d[17] & d_v_q)) ? ((pwc3_ctr_q[(17)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(17)*2 +: 2] + 2'd1) : (((pwc3_hit_d[17] & d_v_q) & ~(pwc3_hit_a[17] & a1_score)) ? ((pwc3_ctr_q[(17)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(17)*2 +: 2] - 2'd1) : pwc3_ctr_q[(17)*2 +: 2])), pwc3_write[16] ? 2'd0 : (((pwc3_hit_a[16] & a1_score) & ~(pwc3_hit_d[16] & d_v_q)) ? ((pwc3_ctr_q[(16)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(16)*2 +: 2] + 2'd1) : (((pwc3_hit_d[16] & d_v_q) & ~(pwc3_hit_a[16] & a1_score)) ? ((pwc3_ctr_q[(16)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(16)*2 +: 2] - 2'd1) : pwc3_ctr_q[(16)*2 +: 2])), pwc3_write[15] ? 2'd0 : (((pwc3_hit_a[15] & a1_score) & ~(pwc3_hit_d[15] & d_v_q)) ? ((pwc3_ctr_q[(15)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(15)*2 +: 2] + 2'd1) : (((pwc3_hit_d[15] & d_v_q) & ~(pwc3_hit_a[15] & a1_score)) ? ((pwc3_ctr_q[(15)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(15)*2 +: 2] - 2'd1) : pwc3_ctr_q[(15)*2 +: 2])), pwc3_write[14] ? 2'd0 : (((pwc3_hit_a[14] & a1_score) & ~(pwc3_hit_d[14] & d_v_q)) ? ((pwc3_ctr_q[(14)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(14)*2 +: 2] + 2'd1) : (((pwc3_hit_d[14] & d_v_q) & ~(pwc3_hit_a[14] & a1_score)) ? ((pwc3_ctr_q[(14)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(14)*2 +: 2] - 2'd1) : pwc3_ctr_q[(14)*2 +: 2])), pwc3_write[13] ? 2'd0 : (((pwc3_hit_a[13] & a1_score) & ~(pwc3_hit_d[13] & d_v_q)) ? ((pwc3_ctr_q[(13)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(13)*2 +: 2] + 2'd1) : (((pwc3_hit_d[13] & d_v_q) & ~(pwc3_hit_a[13] & a1_score)) ? ((pwc3_ctr_q[(13)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(13)*2 +: 2] - 2'd1) : pwc3_ctr_q[(13)*2 +: 2])), pwc3_write[12] ? 2'd0 : (((pwc3_hit_a[12] & a1_score) & ~(pwc3_hit_d[12] & d_v_q)) ? ((pwc3_ctr_q[(12)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(12)*2 +: 2] + 2'd1) : (((pwc3_hit_d[12] & d_v_q) & ~(pwc3_hit_a[12] & a1_score)) ? ((pwc3_ctr_q[(12)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(12)*2 +: 2] - 2'd1) : pwc3_ctr_q[(12)*2 +: 2])), pwc3_write[11] ? 2'd0 : (((pwc3_hit_a[11] & a1_score) & ~(pwc3_hit_d[11] & d_v_q)) ? ((pwc3_ctr_q[(11)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(11)*2 +: 2] + 2'd1) : (((pwc3_hit_d[11] & d_v_q) & ~(pwc3_hit_a[11] & a1_score)) ? ((pwc3_ctr_q[(11)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(11)*2 +: 2] - 2'd1) : pwc3_ctr_q[(11)*2 +: 2])), pwc3_write[10] ? 2'd0 : (((pwc3_hit_a[10] & a1_score) & ~(pwc3_hit_d[10] & d_v_q)) ? ((pwc3_ctr_q[(10)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(10)*2 +: 2] + 2'd1) : (((pwc3_hit_d[10] & d_v_q) & ~(pwc3_hit_a[10] & a1_score)) ? ((pwc3_ctr_q[(10)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(10)*2 +: 2] - 2'd1) : pwc3_ctr_q[(10)*2 +: 2])), pwc3_write[9] ? 2'd0 : (((pwc3_hit_a[9] & a1_score) & ~(pwc3_hit_d[9] & d_v_q)) ? ((pwc3_ctr_q[(9)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(9)*2 +: 2] + 2'd1) : (((pwc3_hit_d[9] & d_v_q) & ~(pwc3_hit_a[9] & a1_score)) ? ((pwc3_ctr_q[(9)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(9)*2 +: 2] - 2'd1) : pwc3_ctr_q[(9)*2 +: 2])), pwc3_write[8] ? 2'd0 : (((pwc3_hit_a[8] & a1_score) & ~(pwc3_hit_d[8] & d_v_q)) ? ((pwc3_ctr_q[(8)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(8)*2 +: 2] + 2'd1) : (((pwc3_hit_d[8] & d_v_q) & ~(pwc3_hit_a[8] & a1_score)) ? ((pwc3_ctr_q[(8)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(8)*2 +: 2] - 2'd1) : pwc3_ctr_q[(8)*2 +: 2])), pwc3_write[7] ? 2'd0 : (((pwc3_hit_a[7] & a1_score) & ~(pwc3_hit_d[7] & d_v_q)) ? ((pwc3_ctr_q[(7)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(7)*2 +: 2] + 2'd1) : (((pwc3_hit_d[7] & d_v_q) & ~(pwc3_hit_a[7] & a1_score)) ? ((pwc3_ctr_q[(7)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(7)*2 +: 2] - 2'd1) : pwc3_ctr_q[(7)*2 +: 2])), pwc3_write[6] ? 2'd0 : (((pwc3_hit_a[6] & a1_score) & ~(pwc3_hit_d[6] & d_v_q)) ? ((pwc3_ctr_q[(6)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(6)*2 +: 2] + 2'd1) : (((pwc3_hit_d[6] & d_v_q) & ~(pwc3_hit_a[6] & a1_score)) ? ((pwc3_ctr_q[(6)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(6)*2 +: 2] - 2'd1) : pwc3_ctr_q[(6)*2 +: 2])), pwc3_write[5] ? 2'd0 : (((pwc3_hit_a[5] & a1_score) & ~(pwc3_hit_d[5] & d_v_q)) ? ((pwc3_ctr_q[(5)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(5)*2 +: 2] + 2'd1) : (((pwc3_hit_d[5] & d_v_q) & ~(pwc3_hit_a[5] & a1_score)) ? ((pwc3_ctr_q[(5)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(5)*2 +: 2] - 2'd1) : pwc3_ctr_q[(5)*2 +: 2])), pwc3_write[4] ? 2'd0 : (((pwc3_hit_a[4] & a1_score) & ~(pwc3_hit_d[4] & d_v_q)) ? ((pwc3_ctr_q[(4)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(4)*2 +: 2] + 2'd1) : (((pwc3_hit_d[4] & d_v_q) & ~(pwc3_hit_a[4] & a1_score)) ? ((pwc3_ctr_q[(4)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(4)*2 +: 2] - 2'd1) : pwc3_ctr_q[(4)*2 +: 2])), pwc3_write[3] ? 2'd0 : (((pwc3_hit_a[3] & a1_score) & ~(pwc3_hit_d[3] & d_v_q)) ? ((pwc3_ctr_q[(3)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(3)*2 +: 2] + 2'd1) : (((pwc3_hit_d[3] & d_v_q) & ~(pwc3_hit_a[3] & a1_score)) ? ((pwc3_ctr_q[(3)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(3)*2 +: 2] - 2'd1) : pwc3_ctr_q[(3)*2 +: 2])), pwc3_write[2] ? 2'd0 : (((pwc3_hit_a[2] & a1_score) & ~(pwc3_hit_d[2] & d_v_q)) ? ((pwc3_ctr_q[(2)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(2)*2 +: 2] + 2'd1) : (((pwc3_hit_d[2] & d_v_q) & ~(pwc3_hit_a[2] & a1_score)) ? ((pwc3_ctr_q[(2)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(2)*2 +: 2] - 2'd1) : pwc3_ctr_q[(2)*2 +: 2])), pwc3_write[1] ? 2'd0 : (((pwc3_hit_a[1] & a1_score) & ~(pwc3_hit_d[1] & d_v_q)) ? ((pwc3_ctr_q[(1)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(1)*2 +: 2] + 2'd1) : (((pwc3_hit_d[1] & d_v_q) & ~(pwc3_hit_a[1] & a1_score)) ? ((pwc3_ctr_q[(1)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(1)*2 +: 2] - 2'd1) : pwc3_ctr_q[(1)*2 +: 2])), pwc3_write[0] ? 2'd0 : (((pwc3_hit_a[0] & a1_score) & ~(pwc3_hit_d[0] & d_v_q)) ? ((pwc3_ctr_q[(0)*2 +: 2] == 2'd3) ? 2'd3 : pwc3_ctr_q[(0)*2 +: 2] + 2'd1) : (((pwc3_hit_d[0] & d_v_q) & ~(pwc3_hit_a[0] & a1_score)) ? ((pwc3_ctr_q[(0)*2 +: 2] == 2'd0) ? 2'd0 : pwc3_ctr_q[(0)*2 +: 2] - 2'd1) : pwc3_ctr_q[(0)*2 +: 2]))};
-  assign est = pwc3_any_a ? 3'd1 : (pwc2_any_a ? 3'd2 : (pwc1_any_a ? 3'd3 : (3'd4)));
-  assign d_acc = pwc3_any_d ? 3'd1 : (pwc2_any_d ? 3'd2 : (pwc1_any_d ? 3'd3 : (3'd4)));
+  assign pwc3_plru_after_d = {pwc3_hit_dv[30] ? 1'b1 : pwc3_hit_dv[31] ? 1'b0 : pwc3_plru_q[30], pwc3_hit_dv[28] ? 1'b1 : pwc3_hit_dv[29] ? 1'b0 : pwc3_plru_q[29], pwc3_hit_dv[26] ? 1'b1 : pwc3_hit_dv[27] ? 1'b0 : pwc3_plru_q[28], pwc3_hit_dv[24] ? 1'b1 : pwc3_hit_dv[25] ? 1'b0 : pwc3_plru_q[27], pwc3_hit_dv[22] ? 1'b1 : pwc3_hit_dv[23] ? 1'b0 : pwc3_plru_q[26], pwc3_hit_dv[20] ? 1'b1 : pwc3_hit_dv[21] ? 1'b0 : pwc3_plru_q[25], pwc3_hit_dv[18] ? 1'b1 : pwc3_hit_dv[19] ? 1'b0 : pwc3_plru_q[24], pwc3_hit_dv[16] ? 1'b1 : pwc3_hit_dv[17] ? 1'b0 : pwc3_plru_q[23], pwc3_hit_dv[14] ? 1'b1 : pwc3_hit_dv[15] ? 1'b0 : pwc3_plru_q[22], pwc3_hit_dv[12] ? 1'b1 : pwc3_hit_dv[13] ? 1'b0 : pwc3_plru_q[21], pwc3_hit_dv[10] ? 1'b1 : pwc3_hit_dv[11] ? 1'b0 : pwc3_plru_q[20], pwc3_hit_dv[8] ? 1'b1 : pwc3_hit_dv[9] ? 1'b0 : pwc3_plru_q[19], pwc3_hit_dv[6] ? 1'b1 : pwc3_hit_dv[7] ? 1'b0 : pwc3_plru_q[18], pwc3_hit_dv[4] ? 1'b1 : pwc3_hit_dv[5] ? 1'b0 : pwc3_plru_q[17], pwc3_hit_dv[2] ? 1'b1 : pwc3_hit_dv[3] ? 1'b0 : pwc3_plru_q[16], pwc3_hit_dv[0] ? 1'b1 : pwc3_hit_dv[1] ? 1'b0 : pwc3_plru_q[15], |pwc3_hit_dv[29:28] ? 1'b1 : |pwc3_hit_dv[31:30] ? 1'b0 : pwc3_plru_q[14], |pwc3_hit_dv[25:24] ? 1'b1 : |pwc3_hit_dv[27:26] ? 1'b0 : pwc3_plru_q[13], |pwc3_hit_dv[21:20] ? 1'b1 : |pwc3_hit_dv[23:22] ? 1'b0 : pwc3_plru_q[12], |pwc3_hit_dv[17:16] ? 1'b1 : |pwc3_hit_dv[19:18] ? 1'b0 : pwc3_plru_q[11], |pwc3_hit_dv[13:12] ? 1'b1 : |pwc3_hit_dv[15:14] ? 1'b0 : pwc3_plru_q[10], |pwc3_hit_dv[9:8] ? 1'b1 : |pwc3_hit_dv[11:10] ? 1'b0 : pwc3_plru_q[9], |pwc3_hit_dv[5:4] ? 1'b1 : |pwc3_hit_dv[7:6] ? 1'b0 : pwc3_plru_q[8], |pwc3_hit_dv[1:0] ? 1'b1 : |pwc3_hit_dv[3:2] ? 1'b0 : pwc3_plru_q[7], |pwc3_hit_dv[27:24] ? 1'b1 : |pwc3_hit_dv[31:28] ? 1'b0 : pwc3_plru_q[6], |pwc3_hit_dv[19:16] ? 1'b1 : |pwc3_hit_dv[23:20] ? 1'b0 : pwc3_plru_q[5], |pwc3_hit_dv[11:8] ? 1'b1 : |pwc3_hit_dv[15:12] ? 1'b0 : pwc3_plru_q[4], |pwc3_hit_dv[3:0] ? 1'b1 : |pwc3_hit_dv[7:4] ? 1'b0 : pwc3_plru_q[3], |pwc3_hit_dv[23:16] ? 1'b1 : |pwc3_hit_dv[31:24] ? 1'b0 : pwc3_plru_q[2], |pwc3_hit_dv[7:0] ? 1'b1 : |pwc3_hit_dv[15:8] ? 1'b0 : pwc3_plru_q[1], |pwc3_hit_dv[15:0] ? 1'b1 : |pwc3_hit_dv[31:16] ? 1'b0 : pwc3_plru_q[0]};
+  assign pwc3_plru_d = {pwc3_touch_f[30] ? 1'b1 : pwc3_touch_f[31] ? 1'b0 : pwc3_plru_after_d[30], pwc3_touch_f[28] ? 1'b1 : pwc3_touch_f[29] ? 1'b0 : pwc3_plru_after_d[29], pwc3_touch_f[26] ? 1'b1 : pwc3_touch_f[27] ? 1'b0 : pwc3_plru_after_d[28], pwc3_touch_f[24] ? 1'b1 : pwc3_touch_f[25] ? 1'b0 : pwc3_plru_after_d[27], pwc3_touch_f[22] ? 1'b1 : pwc3_touch_f[23] ? 1'b0 : pwc3_plru_after_d[26], pwc3_touch_f[20] ? 1'b1 : pwc3_touch_f[21] ? 1'b0 : pwc3_plru_after_d[25], pwc3_touch_f[18] ? 1'b1 : pwc3_touch_f[19] ? 1'b0 : pwc3_plru_after_d[24], pwc3_touch_f[16] ? 1'b1 : pwc3_touch_f[17] ? 1'b0 : pwc3_plru_after_d[23], pwc3_touch_f[14] ? 1'b1 : pwc3_touch_f[15] ? 1'b0 : pwc3_plru_after_d[22], pwc3_touch_f[12] ? 1'b1 : pwc3_touch_f[13] ? 1'b0 : pwc3_plru_after_d[21], pwc3_touch_f[10] ? 1'b1 : pwc3_touch_f[11] ? 1'b0 : pwc3_plru_after_d[20], pwc3_touch_f[8] ? 1'b1 : pwc3_touch_f[9] ? 1'b0 : pwc3_plru_after_d[19], pwc3_touch_f[6] ? 1'b1 : pwc3_touch_f[7] ? 1'b0 : pwc3_plru_after_d[18], pwc3_touch_f[4] ? 1'b1 : pwc3_touch_f[5] ? 1'b0 : pwc3_plru_after_d[17], pwc3_touch_f[2] ? 1'b1 : pwc3_touch_f[3] ? 1'b0 : pwc3_plru_after_d[16], pwc3_touch_f[0] ? 1'b1 : pwc3_touch_f[1] ? 1'b0 : pwc3_plru_after_d[15], |pwc3_touch_f[29:28] ? 1'b1 : |pwc3_touch_f[31:30] ? 1'b0 : pwc3_plru_after_d[14], |pwc3_touch_f[25:24] ? 1'b1 : |pwc3_touch_f[27:26] ? 1'b0 : pwc3_plru_after_d[13], |pwc3_touch_f[21:20] ? 1'b1 : |pwc3_touch_f[23:22] ? 1'b0 : pwc3_plru_after_d[12], |pwc3_touch_f[17:16] ? 1'b1 : |pwc3_touch_f[19:18] ? 1'b0 : pwc3_plru_after_d[11], |pwc3_touch_f[13:12] ? 1'b1 : |pwc3_touch_f[15:14] ? 1'b0 : pwc3_plru_after_d[10], |pwc3_touch_f[9:8] ? 1'b1 : |pwc3_touch_f[11:10] ? 1'b0 : pwc3_plru_after_d[9], |pwc3_touch_f[5:4] ? 1'b1 : |pwc3_touch_f[7:6] ? 1'b0 : pwc3_plru_after_d[8], |pwc3_touch_f[1:0] ? 1'b1 : |pwc3_touch_f[3:2] ? 1'b0 : pwc3_plru_after_d[7], |pwc3_touch_f[27:24] ? 1'b1 : |pwc3_touch_f[31:28] ? 1'b0 : pwc3_plru_after_d[6], |pwc3_touch_f[19:16] ? 1'b1 : |pwc3_touch_f[23:20] ? 1'b0 : pwc3_plru_after_d[5], |pwc3_touch_f[11:8] ? 1'b1 : |pwc3_touch_f[15:12] ? 1'b0 : pwc3_plru_after_d[4], |pwc3_touch_f[3:0] ? 1'b1 : |pwc3_touch_f[7:4] ? 1'b0 : pwc3_plru_after_d[3], |pwc3_touch_f[23:16] ? 1'b1 : |pwc3_touch_f[31:24] ? 1'b0 : pwc3_plru_after_d[2], |pwc3_touch_f[7:0] ? 1'b1 : |pwc3_touch_f[15:8] ? 1'b0 : pwc3_plru_after_d[1], |pwc3_touch_f[15:0] ? 1'b1 : |pwc3_touch_f[31:16] ? 1'b0 : pwc3_plru_after_d[0]};
+  assign pwc3_ctr_d = {pwc3_write[31] ? 2'd0 : pwc3_hit_a[31] & a1_score & ~(pwc3_hit_d[31] & d_v_q) ? (pwc3_ctr_q[63:62] == 2'd3 ? 2'd3 : pwc3_ctr_q[63:62] + 2'd1) : pwc3_hit_d[31] & d_v_q & ~(pwc3_hit_a[31] & a1_score) ? (pwc3_ctr_q[63:62] == 2'd0 ? 2'd0 : pwc3_ctr_q[63:62] - 2'd1) : pwc3_ctr_q[63:62], pwc3_write[30] ? 2'd0 : pwc3_hit_a[30] & a1_score & ~(pwc3_hit_d[30] & d_v_q) ? (pwc3_ctr_q[61:60] == 2'd3 ? 2'd3 : pwc3_ctr_q[61:60] + 2'd1) : pwc3_hit_d[30] & d_v_q & ~(pwc3_hit_a[30] & a1_score) ? (pwc3_ctr_q[61:60] == 2'd0 ? 2'd0 : pwc3_ctr_q[61:60] - 2'd1) : pwc3_ctr_q[61:60], pwc3_write[29] ? 2'd0 : pwc3_hit_a[29] & a1_score & ~(pwc3_hit_d[29] & d_v_q) ? (pwc3_ctr_q[59:58] == 2'd3 ? 2'd3 : pwc3_ctr_q[59:58] + 2'd1) : pwc3_hit_d[29] & d_v_q & ~(pwc3_hit_a[29] & a1_score) ? (pwc3_ctr_q[59:58] == 2'd0 ? 2'd0 : pwc3_ctr_q[59:58] - 2'd1) : pwc3_ctr_q[59:58], pwc3_write[28] ? 2'd0 : pwc3_hit_a[28] & a1_score & ~(pwc3_hit_d[28] & d_v_q) ? (pwc3_ctr_q[57:56] == 2'd3 ? 2'd3 : pwc3_ctr_q[57:56] + 2'd1) : pwc3_hit_d[28] & d_v_q & ~(pwc3_hit_a[28] & a1_score) ? (pwc3_ctr_q[57:56] == 2'd0 ? 2'd0 : pwc3_ctr_q[57:56] - 2'd1) : pwc3_ctr_q[57:56], pwc3_write[27] ? 2'd0 : pwc3_hit_a[27] & a1_score & ~(pwc3_hit_d[27] & d_v_q) ? (pwc3_ctr_q[55:54] == 2'd3 ? 2'd3 : pwc3_ctr_q[55:54] + 2'd1) : pwc3_hit_d[27] & d_v_q & ~(pwc3_hit_a[27] & a1_score) ? (pwc3_ctr_q[55:54] == 2'd0 ? 2'd0 : pwc3_ctr_q[55:54] - 2'd1) : pwc3_ctr_q[55:54], pwc3_write[26] ? 2'd0 : pwc3_hit_a[26] & a1_score & ~(pwc3_hit_d[26] & d_v_q) ? (pwc3_ctr_q[53:52] == 2'd3 ? 2'd3 : pwc3_ctr_q[53:52] + 2'd1) : pwc3_hit_d[26] & d_v_q & ~(pwc3_hit_a[26] & a1_score) ? (pwc3_ctr_q[53:52] == 2'd0 ? 2'd0 : pwc3_ctr_q[53:52] - 2'd1) : pwc3_ctr_q[53:52], pwc3_write[25] ? 2'd0 : pwc3_hit_a[25] & a1_score & ~(pwc3_hit_d[25] & d_v_q) ? (pwc3_ctr_q[51:50] == 2'd3 ? 2'd3 : pwc3_ctr_q[51:50] + 2'd1) : pwc3_hit_d[25] & d_v_q & ~(pwc3_hit_a[25] & a1_score) ? (pwc3_ctr_q[51:50] == 2'd0 ? 2'd0 : pwc3_ctr_q[51:50] - 2'd1) : pwc3_ctr_q[51:50], pwc3_write[24] ? 2'd0 : pwc3_hit_a[24] & a1_score & ~(pwc3_hit_d[24] & d_v_q) ? (pwc3_ctr_q[49:48] == 2'd3 ? 2'd3 : pwc3_ctr_q[49:48] + 2'd1) : pwc3_hit_d[24] & d_v_q & ~(pwc3_hit_a[24] & a1_score) ? (pwc3_ctr_q[49:48] == 2'd0 ? 2'd0 : pwc3_ctr_q[49:48] - 2'd1) : pwc3_ctr_q[49:48], pwc3_write[23] ? 2'd0 : pwc3_hit_a[23] & a1_score & ~(pwc3_hit_d[23] & d_v_q) ? (pwc3_ctr_q[47:46] == 2'd3 ? 2'd3 : pwc3_ctr_q[47:46] + 2'd1) : pwc3_hit_d[23] & d_v_q & ~(pwc3_hit_a[23] & a1_score) ? (pwc3_ctr_q[47:46] == 2'd0 ? 2'd0 : pwc3_ctr_q[47:46] - 2'd1) : pwc3_ctr_q[47:46], pwc3_write[22] ? 2'd0 : pwc3_hit_a[22] & a1_score & ~(pwc3_hit_d[22] & d_v_q) ? (pwc3_ctr_q[45:44] == 2'd3 ? 2'd3 : pwc3_ctr_q[45:44] + 2'd1) : pwc3_hit_d[22] & d_v_q & ~(pwc3_hit_a[22] & a1_score) ? (pwc3_ctr_q[45:44] == 2'd0 ? 2'd0 : pwc3_ctr_q[45:44] - 2'd1) : pwc3_ctr_q[45:44], pwc3_write[21] ? 2'd0 : pwc3_hit_a[21] & a1_score & ~(pwc3_hit_d[21] & d_v_q) ? (pwc3_ctr_q[43:42] == 2'd3 ? 2'd3 : pwc3_ctr_q[43:42] + 2'd1) : pwc3_hit_d[21] & d_v_q & ~(pwc3_hit_a[21] & a1_score) ? (pwc3_ctr_q[43:42] == 2'd0 ? 2'd0 : pwc3_ctr_q[43:42] - 2'd1) : pwc3_ctr_q[43:42], pwc3_write[20] ? 2'd0 : pwc3_hit_a[20] & a1_score & ~(pwc3_hit_d[20] & d_v_q) ? (pwc3_ctr_q[41:40] == 2'd3 ? 2'd3 : pwc3_ctr_q[41:40] + 2'd1) : pwc3_hit_d[20] & d_v_q & ~(pwc3_hit_a[20] & a1_score) ? (pwc3_ctr_q[41:40] == 2'd0 ? 2'd0 : pwc3_ctr_q[41:40] - 2'd1) : pwc3_ctr_q[41:40], pwc3_write[19] ? 2'd0 : pwc3_hit_a[19] & a1_score & ~(pwc3_hit_d[19] & d_v_q) ? (pwc3_ctr_q[39:38] == 2'd3 ? 2'd3 : pwc3_ctr_q[39:38] + 2'd1) : pwc3_hit_d[19] & d_v_q & ~(pwc3_hit_a[19] & a1_score) ? (pwc3_ctr_q[39:38] == 2'd0 ? 2'd0 : pwc3_ctr_q[39:38] - 2'd1) : pwc3_ctr_q[39:38], pwc3_write[18] ? 2'd0 : pwc3_hit_a[18] & a1_score & ~(pwc3_hit_d[18] & d_v_q) ? (pwc3_ctr_q[37:36] == 2'd3 ? 2'd3 : pwc3_ctr_q[37:36] + 2'd1) : pwc3_hit_d[18] & d_v_q & ~(pwc3_hit_a[18] & a1_score) ? (pwc3_ctr_q[37:36] == 2'd0 ? 2'd0 : pwc3_ctr_q[37:36] - 2'd1) : pwc3_ctr_q[37:36], pwc3_write[17] ? 2'd0 : pwc3_hit_a[17] & a1_score & ~(pwc3_hit_d[17] & d_v_q) ? (pwc3_ctr_q[35:34] == 2'd3 ? 2'd3 : pwc3_ctr_q[35:34] + 2'd1) : pwc3_hit_d[17] & d_v_q & ~(pwc3_hit_a[17] & a1_score) ? (pwc3_ctr_q[35:34] == 2'd0 ? 2'd0 : pwc3_ctr_q[35:34] - 2'd1) : pwc3_ctr_q[35:34], pwc3_write[16] ? 2'd0 : pwc3_hit_a[16] & a1_score & ~(pwc3_hit_d[16] & d_v_q) ? (pwc3_ctr_q[33:32] == 2'd3 ? 2'd3 : pwc3_ctr_q[33:32] + 2'd1) : pwc3_hit_d[16] & d_v_q & ~(pwc3_hit_a[16] & a1_score) ? (pwc3_ctr_q[33:32] == 2'd0 ? 2'd0 : pwc3_ctr_q[33:32] - 2'd1) : pwc3_ctr_q[33:32], pwc3_write[15] ? 2'd0 : pwc3_hit_a[15] & a1_score & ~(pwc3_hit_d[15] & d_v_q) ? (pwc3_ctr_q[31:30] == 2'd3 ? 2'd3 : pwc3_ctr_q[31:30] + 2'd1) : pwc3_hit_d[15] & d_v_q & ~(pwc3_hit_a[15] & a1_score) ? (pwc3_ctr_q[31:30] == 2'd0 ? 2'd0 : pwc3_ctr_q[31:30] - 2'd1) : pwc3_ctr_q[31:30], pwc3_write[14] ? 2'd0 : pwc3_hit_a[14] & a1_score & ~(pwc3_hit_d[14] & d_v_q) ? (pwc3_ctr_q[29:28] == 2'd3 ? 2'd3 : pwc3_ctr_q[29:28] + 2'd1) : pwc3_hit_d[14] & d_v_q & ~(pwc3_hit_a[14] & a1_score) ? (pwc3_ctr_q[29:28] == 2'd0 ? 2'd0 : pwc3_ctr_q[29:28] - 2'd1) : pwc3_ctr_q[29:28], pwc3_write[13] ? 2'd0 : pwc3_hit_a[13] & a1_score & ~(pwc3_hit_d[13] & d_v_q) ? (pwc3_ctr_q[27:26] == 2'd3 ? 2'd3 : pwc3_ctr_q[27:26] + 2'd1) : pwc3_hit_d[13] & d_v_q & ~(pwc3_hit_a[13] & a1_score) ? (pwc3_ctr_q[27:26] == 2'd0 ? 2'd0 : pwc3_ctr_q[27:26] - 2'd1) : pwc3_ctr_q[27:26], pwc3_write[12] ? 2'd0 : pwc3_hit_a[12] & a1_score & ~(pwc3_hit_d[12] & d_v_q) ? (pwc3_ctr_q[25:24] == 2'd3 ? 2'd3 : pwc3_ctr_q[25:24] + 2'd1) : pwc3_hit_d[12] & d_v_q & ~(pwc3_hit_a[12] & a1_score) ? (pwc3_ctr_q[25:24] == 2'd0 ? 2'd0 : pwc3_ctr_q[25:24] - 2'd1) : pwc3_ctr_q[25:24], pwc3_write[11] ? 2'd0 : pwc3_hit_a[11] & a1_score & ~(pwc3_hit_d[11] & d_v_q) ? (pwc3_ctr_q[23:22] == 2'd3 ? 2'd3 : pwc3_ctr_q[23:22] + 2'd1) : pwc3_hit_d[11] & d_v_q & ~(pwc3_hit_a[11] & a1_score) ? (pwc3_ctr_q[23:22] == 2'd0 ? 2'd0 : pwc3_ctr_q[23:22] - 2'd1) : pwc3_ctr_q[23:22], pwc3_write[10] ? 2'd0 : pwc3_hit_a[10] & a1_score & ~(pwc3_hit_d[10] & d_v_q) ? (pwc3_ctr_q[21:20] == 2'd3 ? 2'd3 : pwc3_ctr_q[21:20] + 2'd1) : pwc3_hit_d[10] & d_v_q & ~(pwc3_hit_a[10] & a1_score) ? (pwc3_ctr_q[21:20] == 2'd0 ? 2'd0 : pwc3_ctr_q[21:20] - 2'd1) : pwc3_ctr_q[21:20], pwc3_write[9] ? 2'd0 : pwc3_hit_a[9] & a1_score & ~(pwc3_hit_d[9] & d_v_q) ? (pwc3_ctr_q[19:18] == 2'd3 ? 2'd3 : pwc3_ctr_q[19:18] + 2'd1) : pwc3_hit_d[9] & d_v_q & ~(pwc3_hit_a[9] & a1_score) ? (pwc3_ctr_q[19:18] == 2'd0 ? 2'd0 : pwc3_ctr_q[19:18] - 2'd1) : pwc3_ctr_q[19:18], pwc3_write[8] ? 2'd0 : pwc3_hit_a[8] & a1_score & ~(pwc3_hit_d[8] & d_v_q) ? (pwc3_ctr_q[17:16] == 2'd3 ? 2'd3 : pwc3_ctr_q[17:16] + 2'd1) : pwc3_hit_d[8] & d_v_q & ~(pwc3_hit_a[8] & a1_score) ? (pwc3_ctr_q[17:16] == 2'd0 ? 2'd0 : pwc3_ctr_q[17:16] - 2'd1) : pwc3_ctr_q[17:16], pwc3_write[7] ? 2'd0 : pwc3_hit_a[7] & a1_score & ~(pwc3_hit_d[7] & d_v_q) ? (pwc3_ctr_q[15:14] == 2'd3 ? 2'd3 : pwc3_ctr_q[15:14] + 2'd1) : pwc3_hit_d[7] & d_v_q & ~(pwc3_hit_a[7] & a1_score) ? (pwc3_ctr_q[15:14] == 2'd0 ? 2'd0 : pwc3_ctr_q[15:14] - 2'd1) : pwc3_ctr_q[15:14], pwc3_write[6] ? 2'd0 : pwc3_hit_a[6] & a1_score & ~(pwc3_hit_d[6] & d_v_q) ? (pwc3_ctr_q[13:12] == 2'd3 ? 2'd3 : pwc3_ctr_q[13:12] + 2'd1) : pwc3_hit_d[6] & d_v_q & ~(pwc3_hit_a[6] & a1_score) ? (pwc3_ctr_q[13:12] == 2'd0 ? 2'd0 : pwc3_ctr_q[13:12] - 2'd1) : pwc3_ctr_q[13:12], pwc3_write[5] ? 2'd0 : pwc3_hit_a[5] & a1_score & ~(pwc3_hit_d[5] & d_v_q) ? (pwc3_ctr_q[11:10] == 2'd3 ? 2'd3 : pwc3_ctr_q[11:10] + 2'd1) : pwc3_hit_d[5] & d_v_q & ~(pwc3_hit_a[5] & a1_score) ? (pwc3_ctr_q[11:10] == 2'd0 ? 2'd0 : pwc3_ctr_q[11:10] - 2'd1) : pwc3_ctr_q[11:10], pwc3_write[4] ? 2'd0 : pwc3_hit_a[4] & a1_score & ~(pwc3_hit_d[4] & d_v_q) ? (pwc3_ctr_q[9:8] == 2'd3 ? 2'd3 : pwc3_ctr_q[9:8] + 2'd1) : pwc3_hit_d[4] & d_v_q & ~(pwc3_hit_a[4] & a1_score) ? (pwc3_ctr_q[9:8] == 2'd0 ? 2'd0 : pwc3_ctr_q[9:8] - 2'd1) : pwc3_ctr_q[9:8], pwc3_write[3] ? 2'd0 : pwc3_hit_a[3] & a1_score & ~(pwc3_hit_d[3] & d_v_q) ? (pwc3_ctr_q[7:6] == 2'd3 ? 2'd3 : pwc3_ctr_q[7:6] + 2'd1) : pwc3_hit_d[3] & d_v_q & ~(pwc3_hit_a[3] & a1_score) ? (pwc3_ctr_q[7:6] == 2'd0 ? 2'd0 : pwc3_ctr_q[7:6] - 2'd1) : pwc3_ctr_q[7:6], pwc3_write[2] ? 2'd0 : pwc3_hit_a[2] & a1_score & ~(pwc3_hit_d[2] & d_v_q) ? (pwc3_ctr_q[5:4] == 2'd3 ? 2'd3 : pwc3_ctr_q[5:4] + 2'd1) : pwc3_hit_d[2] & d_v_q & ~(pwc3_hit_a[2] & a1_score) ? (pwc3_ctr_q[5:4] == 2'd0 ? 2'd0 : pwc3_ctr_q[5:4] - 2'd1) : pwc3_ctr_q[5:4], pwc3_write[1] ? 2'd0 : pwc3_hit_a[1] & a1_score & ~(pwc3_hit_d[1] & d_v_q) ? (pwc3_ctr_q[3:2] == 2'd3 ? 2'd3 : pwc3_ctr_q[3:2] + 2'd1) : pwc3_hit_d[1] & d_v_q & ~(pwc3_hit_a[1] & a1_score) ? (pwc3_ctr_q[3:2] == 2'd0 ? 2'd0 : pwc3_ctr_q[3:2] - 2'd1) : pwc3_ctr_q[3:2], pwc3_write[0] ? 2'd0 : pwc3_hit_a[0] & a1_score & ~(pwc3_hit_d[0] & d_v_q) ? (pwc3_ctr_q[1:0] == 2'd3 ? 2'd3 : pwc3_ctr_q[1:0] + 2'd1) : pwc3_hit_d[0] & d_v_q & ~(pwc3_hit_a[0] & a1_score) ? (pwc3_ctr_q[1:0] == 2'd0 ? 2'd0 : pwc3_ctr_q[1:0] - 2'd1) : pwc3_ctr_q[1:0]};
+  assign est = pwc3_any_a ? 3'd1 : pwc2_any_a ? 3'd2 : pwc1_any_a ? 3'd3 : 3'd4;
+  assign d_acc = pwc3_any_d ? 3'd1 : pwc2_any_d ? 3'd2 : pwc1_any_d ? 3'd3 : 3'd4;
   assign unused_done_vpn = done_vpn_i[8:0];
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      a1_v_q <= 1'd0;
-      a2_v_q <= 1'd0;
-      a3_v_q <= 1'd0;
-      a4_v_q <= 1'd0;
-      t1_kx_q <= 1536'd0;
-      t2_kx_q <= 768'd0;
-      t3_kx_q <= 384'd0;
-      t4_kx_q <= 192'd0;
-      t5_kx_q <= 96'd0;
+      valid_q <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
+      match_q <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
+      aged_q <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
+      borrow_q <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
+      last_valid_q <= 1'b0;
+      count_q <= 9'd0;
+      slot_x_q <= 257'h00000000000000000000000000000000000000000000000000000000000000000;
+      busy_q <= 8'd0;
+      none_free_q <= 1'b0;
+      a1_v_q <= 1'b0;
+      a2_v_q <= 1'b0;
+      a3_v_q <= 1'b0;
+      a4_v_q <= 1'b0;
+      t1_kx_q <= 1536'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      t2_kx_q <= 768'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      t3_kx_q <= 384'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      t4_kx_q <= 192'h000000000000000000000000000000000000000000000000;
+      t5_kx_q <= 96'h000000000000000000000000;
       t6_kx_q <= 48'd0;
       t7_kx_q <= 24'd0;
       cool_q <= 4'd0;
-      sel_go_q <= 1'd0;
-      d_v_q <= 1'd0;
-      o_v_q <= 1'd0;
-      last_valid_q <= 1'd0;
-      busy_q <= 8'd0;
-      none_free_q <= 1'd0;
-      count_q <= 9'd0;
-      slot_x_q <= 257'd0;
+      sel_go_q <= 1'b0;
+      d_v_q <= 1'b0;
+      o_v_q <= 1'b0;
       remove_grp_q <= 16'd0;
-      valid_q <= 256'd0;
-      match_q <= 256'd0;
-      aged_q <= 256'd0;
-      borrow_q <= 256'd0;
-      f_v_q <= 1'd0;
-      g_v_q <= 1'd0;
+      f_v_q <= 1'b0;
+      g_v_q <= 1'b0;
       pwc1_valid_q <= 4'd0;
       pwc1_ctr_q <= 8'd0;
       pwc1_plru_q <= 3'd0;
@@ -1089,6 +1137,15 @@ module walk_sched_seed002_table1 (
       pwc3_gvic_q <= 32'd0;
       pwc3_ghit_q <= 32'd0;
     end else begin
+      valid_q <= valid_d;
+      match_q <= match_d;
+      aged_q <= aged_d;
+      borrow_q <= borrow_d;
+      last_valid_q <= last_valid_d;
+      count_q <= count_d;
+      slot_x_q <= slot_x_d;
+      busy_q <= busy_d;
+      none_free_q <= none_free_d;
       a1_v_q <= a1_v_d;
       a2_v_q <= a2_v_d;
       a3_v_q <= a3_v_d;
@@ -1104,16 +1161,7 @@ module walk_sched_seed002_table1 (
       sel_go_q <= sel_go_d;
       d_v_q <= d_v_d;
       o_v_q <= o_v_d;
-      last_valid_q <= last_valid_d;
-      busy_q <= busy_d;
-      none_free_q <= none_free_d;
-      count_q <= count_d;
-      slot_x_q <= slot_x_d;
       remove_grp_q <= remove_grp_d;
-      valid_q <= valid_d;
-      match_q <= match_d;
-      aged_q <= aged_d;
-      borrow_q <= borrow_d;
       f_v_q <= f_v_d;
       g_v_q <= g_v_d;
       pwc1_valid_q <= pwc1_valid_d;
@@ -1135,12 +1183,22 @@ module walk_sched_seed002_table1 (
   end
 
   always @(posedge clk_i) begin
+    vpn_q <= vpn_d;
+    iid_q <= iid_d;
+    score_q <= score_d;
+    credit_lo_q <= credit_lo_d;
+    credit_hi_q <= credit_hi_d;
+    last_iid_q <= last_iid_d;
+    last_iid_grp_q <= last_iid_grp_d;
+    above_lo_q <= above_lo_d;
+    above_hi_q <= above_hi_d;
+    above_take_q <= above_take_d;
     a1_vpn_q <= a1_vpn_d;
     a1_iid_q <= a1_iid_d;
+    arr_score_q <= arr_score_d;
     arr_vpn_q <= arr_vpn_d;
     arr_iid_q <= arr_iid_d;
     arr_est_q <= arr_est_d;
-    arr_score_q <= arr_score_d;
     t1_sb_q <= t1_sb_d;
     t2_sb_q <= t2_sb_d;
     t3_sb_q <= t3_sb_d;
@@ -1155,16 +1213,6 @@ module walk_sched_seed002_table1 (
     o_vpn_q <= o_vpn_d;
     o_iid_q <= o_iid_d;
     o_acc_q <= o_acc_d;
-    last_iid_q <= last_iid_d;
-    last_iid_grp_q <= last_iid_grp_d;
-    above_lo_q <= above_lo_d;
-    above_hi_q <= above_hi_d;
-    above_take_q <= above_take_d;
-    vpn_q <= vpn_d;
-    iid_q <= iid_d;
-    score_q <= score_d;
-    credit_lo_q <= credit_lo_d;
-    credit_hi_q <= credit_hi_d;
     f_vpn_q <= f_vpn_d;
     g_vpn_q <= g_vpn_d;
     pwc1_tag_q <= pwc1_tag_d;

@@ -16,7 +16,7 @@ module dhsl_seed004_mgvm_hsl (
   wire [35:0] key;
   wire [33:0] unused_key_high;
 
-  assign key = fine_i ? vpn_i : (vpn_i >> shift_i);
+  assign key = fine_i ? vpn_i : vpn_i >> shift_i;
   assign home_o = key[1:0];
   assign unused_key_high = key[35:2];
 

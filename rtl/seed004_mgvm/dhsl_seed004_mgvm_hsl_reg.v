@@ -22,14 +22,14 @@ module dhsl_seed004_mgvm_hsl_reg (
   wire [5:0] shift_x_d;
   reg  [5:0] shift_x_q;
 
-  assign fine_d = launch_i ? 1'b0 : (sync_i ? mode_i : fine_q);
-  assign shift_x_d = launch_i ? (launch_shift_i ^ 6'd9) : shift_x_q;
+  assign fine_d = launch_i ? 1'b0 : sync_i ? mode_i : fine_q;
+  assign shift_x_d = launch_i ? launch_shift_i ^ 6'd9 : shift_x_q;
   assign fine_o = fine_q;
   assign shift_o = shift_x_q ^ 6'd9;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      fine_q <= 1'd0;
+      fine_q <= 1'b0;
       shift_x_q <= 6'd0;
     end else begin
       fine_q <= fine_d;

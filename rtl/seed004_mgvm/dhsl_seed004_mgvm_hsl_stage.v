@@ -17,11 +17,11 @@ module dhsl_seed004_mgvm_hsl_stage (
   output wire [1:0] home_o
 );
 
+  wire [1:0] home_d;
+  reg  [1:0] home_q;
   wire fine;
   wire [5:0] shift;
   wire [1:0] home;
-  wire [1:0] home_d;
-  reg  [1:0] home_q;
 
   dhsl_seed004_mgvm_hsl_reg u_reg (
     .clk_i(clk_i),

@@ -1,5 +1,6 @@
 // dhsl: the co-simulation top (every unit of every chiplet wired together,
 // docs/blocks/dhsl.md "Co-simulation top") and the block's registry entry.
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -10,110 +11,117 @@ namespace txgen::blocks {
 namespace dhsl {
 
 using elab::DhslParams;
-using emit::Module;
-using emit::slice;
-using emit::sized;
+using hdl::Module;
+using hdl::Value;
+using hdl::Wire;
 using std::string;
 using std::to_string;
-using Conn = std::vector<std::pair<string, string>>;
+using Conn = std::vector<std::pair<string, Value>>;
 
 namespace {
 
-string per(const string& vec, unsigned c, unsigned width) { return slice(vec, c * width, width); }
+// The top's ports and the per-chiplet vectors between its units; a field of
+// a vector is chiplet c's signal.
+struct Sys {
+  Clock clock;
+  Value rtu_in, rtu_out, l2_access, l2_hit, l2_cid, launch, launch_shift, rtu_sync, l2_sync, q_vpn;
+  Wire mode, switch_out, trigger, possible, epoch, back, rtu_fine, l2_fine, rtu_home, rtu_local, l2_walk;
+  Wire prev_in, prev_hits, prev_acc;
+};
 
-void sys_ports(Module& m, const DhslParams& p) {
+Sys sys_ports(Module& m, const DhslParams& p) {
   const unsigned n = p.chiplets;
-  m.clock_and_reset();
+  Sys s;
+  s.clock = m.clock_and_reset();
   if (p.has_monitors()) {
-    m.input("rtu_in_i", n);
-    m.input("rtu_out_i", n);
-    m.input("l2_access_i", n);
-    m.input("l2_hit_i", n);
-    m.input("l2_cid_i", n * p.chiplet_bits);
+    s.rtu_in = m.input("rtu_in_i", n);
+    s.rtu_out = m.input("rtu_out_i", n);
+    s.l2_access = m.input("l2_access_i", n);
+    s.l2_hit = m.input("l2_hit_i", n);
+    s.l2_cid = m.input("l2_cid_i", n * p.chiplet_bits);
   }
   if (p.has_registers()) {
-    m.input("launch_i", 1);
-    m.input("launch_shift_i", p.shift_bits);
+    s.launch = m.input("launch_i", 1);
+    s.launch_shift = m.input("launch_shift_i", p.shift_bits);
   }
   if (p.has_monitors()) {
-    m.input("rtu_sync_i", n);
-    m.input("l2_sync_i", n);
+    s.rtu_sync = m.input("rtu_sync_i", n);
+    s.l2_sync = m.input("l2_sync_i", n);
   }
-  m.input("q_vpn_i", n * p.vpn_bits);
+  s.q_vpn = m.input("q_vpn_i", n * p.vpn_bits);
   if (p.has_monitors()) {
-    for (const string o : {"mode_o", "switch_o"}) m.output(o, 1);
-    for (const string o : {"trigger_o", "possible_o", "epoch_o", "back_o"}) m.output(o, n);
+    s.mode = m.output("mode_o", 1);
+    s.switch_out = m.output("switch_o", 1);
+    s.trigger = m.output("trigger_o", n);
+    s.possible = m.output("possible_o", n);
+    s.epoch = m.output("epoch_o", n);
+    s.back = m.output("back_o", n);
   }
   if (p.has_registers()) {
-    m.output("rtu_fine_o", n);
-    m.output("l2_fine_o", n);
+    s.rtu_fine = m.output("rtu_fine_o", n);
+    s.l2_fine = m.output("l2_fine_o", n);
   }
-  m.output("rtu_home_o", n * p.chiplet_bits);
-  m.output("rtu_local_o", n);
-  m.output("l2_walk_o", n);
+  s.rtu_home = m.output("rtu_home_o", n * p.chiplet_bits);
+  s.rtu_local = m.output("rtu_local_o", n);
+  s.l2_walk = m.output("l2_walk_o", n);
+  return s;
 }
 
-void monitors(Module& m, const DhslParams& p, unsigned c) {
+void monitors(Module& m, const DhslParams& p, const Units& u, const Sys& s, unsigned c) {
   const unsigned w = p.counter_bits, cb = p.chiplet_bits;
   const string i = to_string(c);
-  m.instance(p.module_prefix + "_rtu_mon", "u_rtu_mon" + i,
-             {{"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}, {"in_i", per("rtu_in_i", c, 1)},
-              {"out_i", per("rtu_out_i", c, 1)}, {"epoch_o", per("epoch_o", c, 1)},
-              {"trigger_o", per("trigger_o", c, 1)}, {"possible_o", per("possible_o", c, 1)},
-              {"prev_in_o", per("prev_in", c, w)}, {"prev_out_o", "unused_prev_out" + i}});
-  m.wire("unused_prev_out" + i, w);
-  m.instance(p.module_prefix + "_l2_mon", "u_l2_mon" + i,
-             {{"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}, {"access_i", per("l2_access_i", c, 1)},
-              {"hit_i", per("l2_hit_i", c, 1)}, {"cid_i", per("l2_cid_i", c, cb)},
-              {"epoch_i", per("epoch_o", c, 1)}, {"back_o", per("back_o", c, 1)},
-              {"prev_hits_o", per("prev_hits", c, w)}, {"prev_acc_o", per("prev_acc", c, w)}});
+  const Wire prev_out = m.wire("unused_prev_out" + i, w);
+  m.instance(u.rtu_mon, "u_rtu_mon" + i,
+             {{"clk_i", s.clock.clk}, {"rst_ni", s.clock.rst_n}, {"in_i", s.rtu_in.bit(c)},
+              {"out_i", s.rtu_out.bit(c)}, {"epoch_o", s.epoch.bit(c)}, {"trigger_o", s.trigger.bit(c)},
+              {"possible_o", s.possible.bit(c)}, {"prev_in_o", s.prev_in.field(c, w)}, {"prev_out_o", prev_out}});
+  m.instance(u.l2_mon, "u_l2_mon" + i,
+             {{"clk_i", s.clock.clk}, {"rst_ni", s.clock.rst_n}, {"access_i", s.l2_access.bit(c)},
+              {"hit_i", s.l2_hit.bit(c)}, {"cid_i", s.l2_cid.field(c, cb)}, {"epoch_i", s.epoch.bit(c)},
+              {"back_o", s.back.bit(c)}, {"prev_hits_o", s.prev_hits.field(c, w)},
+              {"prev_acc_o", s.prev_acc.field(c, w)}});
 }
 
-void registers_and_router(Module& m, const DhslParams& p, unsigned c) {
+void registers_and_router(Module& m, const DhslParams& p, const Units& u, const Sys& s, unsigned c) {
   const string i = to_string(c);
+  Conn router = {{"local_i", hdl::lit(p.chiplet_bits, c)}, {"vpn_i", s.q_vpn.field(c, p.vpn_bits)}};
   if (p.has_registers()) {
     for (const string who : {"rtu", "l2"}) {
-      Conn conn = {{"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}, {"launch_i", "launch_i"},
-                   {"launch_shift_i", "launch_shift_i"}};
-      if (p.has_monitors()) {
-        conn.push_back({"sync_i", per(who + "_sync_i", c, 1)});
-        conn.push_back({"mode_i", "mode_o"});
-      }
-      conn.push_back({"fine_o", per(who + "_fine_o", c, 1)});
-      conn.push_back({"shift_o", who + "_shift" + i});
-      m.wire(who + "_shift" + i, p.shift_bits);
-      m.instance(p.module_prefix + "_hsl_reg", "u_" + who + "_reg" + i, conn);
+      const Wire fine = who == "rtu" ? s.rtu_fine : s.l2_fine;
+      const Wire shift = m.wire(who + "_shift" + i, p.shift_bits);
+      Conn conn = {{"clk_i", s.clock.clk}, {"rst_ni", s.clock.rst_n}, {"launch_i", s.launch},
+                   {"launch_shift_i", s.launch_shift}};
+      if (p.has_monitors())
+        conn.insert(conn.end(), {{"sync_i", (who == "rtu" ? s.rtu_sync : s.l2_sync).bit(c)}, {"mode_i", s.mode}});
+      conn.insert(conn.end(), {{"fine_o", fine.bit(c)}, {"shift_o", shift}});
+      m.instance(u.hsl_reg, "u_" + who + "_reg" + i, conn);
+      router.insert(router.end(), {{who + "_fine_i", fine.bit(c)}, {who + "_shift_i", shift}});
     }
   }
-  Conn conn = {{"local_i", sized(p.chiplet_bits, c)}, {"vpn_i", per("q_vpn_i", c, p.vpn_bits)}};
-  if (p.has_registers()) {
-    conn.insert(conn.end(), {{"rtu_fine_i", per("rtu_fine_o", c, 1)}, {"rtu_shift_i", "rtu_shift" + i},
-                             {"l2_fine_i", per("l2_fine_o", c, 1)}, {"l2_shift_i", "l2_shift" + i}});
-  }
-  conn.insert(conn.end(), {{"rtu_home_o", per("rtu_home_o", c, p.chiplet_bits)},
-                           {"rtu_local_o", per("rtu_local_o", c, 1)}, {"l2_walk_o", per("l2_walk_o", c, 1)}});
-  m.instance(p.module_prefix + "_router", "u_router" + i, conn);
+  router.insert(router.end(), {{"rtu_home_o", s.rtu_home.field(c, p.chiplet_bits)},
+                               {"rtu_local_o", s.rtu_local.bit(c)}, {"l2_walk_o", s.l2_walk.bit(c)}});
+  m.instance(u.router, "u_router" + i, router);
 }
 
 }  // namespace
 
-Module emit_sys(const DhslParams& p, const EmitContext& ctx) {
-  Module m(p.module_prefix + "_sys");
-  m.header_line("Generated by txgen " + ctx.version + " -- do not edit.");
-  m.header_line("block dhsl: co-simulation top, every unit of every chiplet (not synthesized)");
-  m.header_line("config hash " + ctx.config_hash);
-  sys_ports(m, p);
+ModulePtr emit_sys(const DhslParams& p, const EmitContext& ctx, const Units& u) {
+  auto m = std::make_unique<Module>(p.module_prefix + "_sys");
+  title(*m, ctx, "co-simulation top, every unit of every chiplet (not synthesized)");
+  Sys s = sys_ports(*m, p);
   const unsigned n = p.chiplets, w = p.counter_bits;
   if (p.has_monitors()) {
-    for (const string v : {"prev_in", "prev_hits", "prev_acc"}) m.wire(v, n * w);
-    for (unsigned c = 0; c < n; ++c) monitors(m, p, c);
-    m.instance(p.module_prefix + "_cp", "u_cp",
-               {{"clk_i", "clk_i"}, {"rst_ni", "rst_ni"}, {"trigger_i", "trigger_o"}, {"back_i", "back_o"},
-                {"prev_in_i", "prev_in"}, {"prev_hits_i", "prev_hits"}, {"prev_acc_i", "prev_acc"},
-                {"mode_o", "mode_o"}, {"switch_o", "switch_o"}});
+    s.prev_in = m->wire("prev_in", n * w);
+    s.prev_hits = m->wire("prev_hits", n * w);
+    s.prev_acc = m->wire("prev_acc", n * w);
+    for (unsigned c = 0; c < n; ++c) monitors(*m, p, u, s, c);
+    m->instance(u.cp, "u_cp",
+                {{"clk_i", s.clock.clk}, {"rst_ni", s.clock.rst_n}, {"trigger_i", s.trigger}, {"back_i", s.back},
+                 {"prev_in_i", s.prev_in}, {"prev_hits_i", s.prev_hits}, {"prev_acc_i", s.prev_acc},
+                 {"mode_o", s.mode}, {"switch_o", s.switch_out}});
   }
-  if (!p.has_registers()) m.wire_assign("unused_clk_rst", 1, "clk_i & rst_ni");
-  for (unsigned c = 0; c < n; ++c) registers_and_router(m, p, c);
+  if (!p.has_registers()) m->unused("clk_rst", s.clock.clk & s.clock.rst_n);
+  for (unsigned c = 0; c < n; ++c) registers_and_router(*m, p, u, s, c);
   return m;
 }
 
@@ -121,18 +129,23 @@ namespace {
 
 BlockOutput emit_dhsl(const config::Config& cfg, const EmitContext& ctx) {
   const DhslParams p = elab::elaborate_dhsl(cfg);
-  std::vector<Module> modules = {emit_hsl(p, ctx)};
-  if (p.has_registers()) modules.push_back(emit_hsl_reg(p, ctx));
-  if (p.has_monitors()) {
-    modules.push_back(emit_rtu_mon(p, ctx));
-    modules.push_back(emit_l2_mon(p, ctx));
-    modules.push_back(emit_cp(p, ctx));
-  }
-  modules.push_back(emit_router(p, ctx));
-  modules.push_back(emit_hsl_stage(p, ctx));
-  modules.push_back(emit_sys(p, ctx));
   BlockOutput out;
-  for (const Module& m : modules) out.files.push_back({m.name() + ".v", m.render()});
+  // render each unit as soon as it is built; keep its ports for its parents
+  auto add = [&out](const ModulePtr& m) {
+    out.files.push_back({m->name() + ".v", m->render()});
+    return m->interface();
+  };
+  Units u;
+  u.hsl = add(emit_hsl(p, ctx));
+  if (p.has_registers()) u.hsl_reg = add(emit_hsl_reg(p, ctx));
+  if (p.has_monitors()) {
+    u.rtu_mon = add(emit_rtu_mon(p, ctx));
+    u.l2_mon = add(emit_l2_mon(p, ctx));
+    u.cp = add(emit_cp(p, ctx));
+  }
+  u.router = add(emit_router(p, ctx, u.hsl));
+  add(emit_hsl_stage(p, ctx, u.hsl, u.hsl_reg));
+  add(emit_sys(p, ctx, u));
   out.parameters = params_json(p);
   return out;
 }

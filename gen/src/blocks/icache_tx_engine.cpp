@@ -3,31 +3,31 @@
 // decompressed line register (DEC), grouped comparison with registered
 // matches (CMP), the candidate, its packing (PACK) and write-back (WRITE),
 // victims, the lookup response and the shootdowns.
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "txgen/blocks/icache_tx_emit.h"
 #include "txgen/elab/bits.h"
-#include "txgen/emit/structures.h"
 
 namespace txgen::blocks::icache {
 namespace {
 
 using elab::IcacheTxParams;
-using emit::Cases;
-using emit::concat;
-using emit::bit;
-using emit::bit_field;
-using emit::field;
-using emit::lowest_one;
-using emit::one_of;
-using emit::Module;
-using emit::onehot_select;
-using emit::or_of;
-using emit::priority;
-using emit::repeat;
-using emit::sized;
-using emit::slice;
+using hdl::any;
+using hdl::Cases;
+using hdl::cat;
+using hdl::gate;
+using hdl::lit;
+using hdl::Module;
+using hdl::onehot_select;
+using hdl::or_of;
+using hdl::priority;
+using hdl::Reg;
+using hdl::Value;
+using hdl::Wire;
+using hdl::zero;
 using std::string;
 using std::to_string;
 
@@ -44,171 +44,222 @@ std::vector<Field> entry_fields(const IcacheTxParams& p) {
   return f;
 }
 
-string zeros_if(unsigned width) { return width ? sized(width, 0) : ""; }
-string line_way(const IcacheTxParams& p) { return slice("line_q", p.set_bits, p.way_bits); }
-string line_set(const IcacheTxParams& p) { return slice("line_q", 0, p.set_bits); }
+bool in_tag(const Field& f) { return f.name != "ppn" && f.name != "perm"; }
+bool in_victim(const Field& f) { return f.name != "valid" && f.name != "lru"; }
+
+using Fields = std::map<string, Value>;
+
+// The codec cores the engine instantiates (bd_codec: pack and unpack).
+hdl::Interface codec_interface(const elab::BdCodecParams& k, bool pack) {
+  const string sfx = pack ? "_i" : "_o";
+  hdl::Interface i{k.module_prefix + (pack ? "_pack" : "_unpack"), {}};
+  if (!pack) i.ports.push_back({"packed_i", false, k.packed_bits});
+  for (const Field& f : {Field{"tag_valid", k.tags}, Field{"tag_lru", k.tags * k.lru_bits},
+                         Field{"tag_vmid", k.tags * k.vmid_bits}, Field{"tag_vrf", k.tags * k.vrf_bits},
+                         Field{"tag_va", k.tags * k.va_tag_bits}})
+    i.ports.push_back({f.name + sfx, !pack, f.width});
+  if (pack) {
+    i.ports.push_back({"packed_o", true, k.packed_bits});
+    i.ports.push_back({"fits_o", true, 1});
+    i.ports.push_back({"dropped_o", true, k.tags});
+  }
+  return i;
+}
+
+// The engine's signals shared between its stages.
+struct Eng {
+  explicit Eng(Ctl& ctl) : c(ctl), m(ctl.m), p(ctl.p) {}
+  Ctl& c;
+  Module& m;
+  const IcacheTxParams& p;
+  Value in(const string& port) const { return c.io[port]; }
+  void out(const string& port, const Value& v) const { c.io.out.at(port).drive(v); }
+  Value state_is(State s) const { return state == s; }
+
+  Reg state, resp_valid, op, line, clob, grp, mq, pend;
+  Fields key, dec, cand;
+  Value sd_fire, lk_fire, tf_fire, lk_grant, tf_grant, key_fire, lk_pick, acc_vpn;
+  Value st_issue, op_lookup, op_fill, op_shoot, l_tx, lk_miss_now, sd_none_now, bypass_now, init_fire, rd_fire;
+  Value st_dec, st_cmp, eval, hit_oh, sd_match, any_hit, any_sd, cmp_done;
+  Value full, lru_oh, way_oh, rank_upd;
+  Value image_init, image_cand, entry_init;
+  Reg wb_entry, wb_held;
+  Value st_pack, st_write, wr_go, wr_cancel, wr_commit, st_vic, vic_last;
+
+  Value line_way() const { return line.slice(p.set_bits, p.way_bits); }
+};
 
 // ---------------------------------------------------------------------------
 // Acceptance: flush > shootdown > lookup > fill, round robin among CUs.
 
-void grant(Module& m, const IcacheTxParams& p, const string& cls, const string& valid, const string& fire) {
-  const unsigned s = p.sharers;
-  if (s == 1) {  // the only CU is always the granted one
-    m.wire_assign(cls + "_grant", 1, "1'b1");
-    (void)fire;
-    return;
-  }
+Value grant(Eng& e, const string& cls, const Value& valid, const Value& fire) {
+  Module& m = e.m;
+  const unsigned s = e.p.sharers;
+  if (s == 1) return m.wire(cls + "_grant", hdl::one_bit(true));  // the only CU is always the granted one
   // the pointer p is kept as the mask of the CUs below it (lt[c] = c < p;
   // zero at reset, p = 0), so the grant does not start with a comparison
-  m.flop(cls + "_lt", s);
-  m.wire_assign(cls + "_masked", s, valid + " & ~" + cls + "_lt_q");
-  lowest_one(m, cls + "_gm", cls + "_masked", s);
-  lowest_one(m, cls + "_ga", valid, s);
-  m.wire_assign(cls + "_grant", s, "(|" + cls + "_masked) ? " + cls + "_gm : " + cls + "_ga");
+  Reg lt = m.reg(cls + "_lt", s);
+  Value masked = m.wire(cls + "_masked", valid & ~lt);
+  Value gm = hdl::lowest_one(m.top(), cls + "_gm", masked);
+  Value ga = hdl::lowest_one(m.top(), cls + "_ga", valid);
+  Value g = m.wire(cls + "_grant", mux(any(masked), gm, ga));
   // p' = grant + 1 mod S: c < p' when c <= grant, none when grant = S - 1
-  std::vector<string> next;
-  for (unsigned c = s; c-- > 0;) {
-    std::vector<string> at_or_above;
-    for (unsigned g = c; g + 1 < s; ++g) at_or_above.push_back(slice(cls + "_grant", g, 1));
-    next.push_back(at_or_above.empty() ? "1'b0" : "(" + or_of(at_or_above, "1'b0") + ")");
+  std::vector<Value> next;
+  for (unsigned cu = s; cu-- > 0;) {
+    std::vector<Value> at_or_above;
+    for (unsigned k = cu; k + 1 < s; ++k) at_or_above.push_back(g.bit(k));
+    next.push_back(or_of(at_or_above, zero(1)));
   }
-  m.assign(cls + "_lt_d", fire + " ? " + concat(next) + " : " + cls + "_lt_q");
+  lt.next_if(fire, cat(next));
+  return g;
 }
 
-void acceptance(Module& m, const IcacheTxParams& p) {
-  const unsigned s = p.sharers;
+void acceptance(Eng& e) {
+  Module& m = e.m;
+  Ctl& c = e.c;
+  const Value flush_valid = e.in("flush_valid_i"), sd_valid = e.in("sd_valid_i");
   m.comment("acceptance");
-  m.wire_assign("eng_idle", 1, state_is(kIdle));
-  m.assign("sd_ready_o", "eng_idle & ~flush_valid_i");
-  m.wire_assign("sd_fire", 1, "sd_valid_i & sd_ready_o");
-  m.wire_assign("sd_all_fire", 1, "sd_fire & sd_all_i");
-  m.wire_assign("lk_ok", 1, "eng_idle & ~flush_valid_i & ~sd_valid_i & ~resp_valid_q");
-  m.wire_assign("lk_fire", 1, "lk_ok & (|tl_valid_i)");
-  m.wire_assign("tf_ok", 1, "eng_idle & ~flush_valid_i & ~sd_valid_i & ~lk_fire");
-  m.wire_assign("tf_fire", 1, "tf_ok & (|tf_valid_i)");
-  grant(m, p, "lk", "tl_valid_i", "lk_fire");
-  grant(m, p, "tf", "tf_valid_i", "tf_fire");
-  m.assign("tl_ready_o", repeat(s, "lk_ok") + " & lk_grant");
-  m.assign("tf_ready_o", repeat(s, "tf_ok") + " & tf_grant");
-  m.wire_assign("key_fire", 1, "(sd_fire & ~sd_all_i) | lk_fire | tf_fire");
+  c.eng_idle = m.wire("eng_idle", e.state_is(kIdle));
+  e.out("sd_ready_o", c.eng_idle & ~flush_valid);
+  e.sd_fire = m.wire("sd_fire", sd_valid & e.in("sd_ready_o"));
+  c.sd_all_fire = m.wire("sd_all_fire", e.sd_fire & e.in("sd_all_i"));
+  Value lk_ok = m.wire("lk_ok", c.eng_idle & ~flush_valid & ~sd_valid & ~e.resp_valid);
+  e.lk_fire = m.wire("lk_fire", lk_ok & any(e.in("tl_valid_i")));
+  Value tf_ok = m.wire("tf_ok", c.eng_idle & ~flush_valid & ~sd_valid & ~e.lk_fire);
+  e.tf_fire = m.wire("tf_fire", tf_ok & any(e.in("tf_valid_i")));
+  e.lk_grant = grant(e, "lk", e.in("tl_valid_i"), e.lk_fire);
+  e.tf_grant = grant(e, "tf", e.in("tf_valid_i"), e.tf_fire);
+  e.out("tl_ready_o", gate(lk_ok, e.lk_grant));
+  e.out("tf_ready_o", gate(tf_ok, e.tf_grant));
+  e.key_fire = m.wire("key_fire", (e.sd_fire & ~e.in("sd_all_i")) | e.lk_fire | e.tf_fire);
 }
 
 // The accepted operation, registered: everything after it works from flops.
 // The key registers load in every idle cycle, not only at the accept (whose
 // enable is a late function of the request valids): the accept cycle is the
 // last idle cycle, and nothing reads them while idle.
-void request_registers(Module& m, const IcacheTxParams& p) {
-  const unsigned s = p.sharers;
-  auto pick = [&](const string& port, const string& g, unsigned w) {
-    return s == 1 ? port : onehot_select(g, port, s, w);
+void request_registers(Eng& e) {
+  Module& m = e.m;
+  const IcacheTxParams& p = e.p;
+  const unsigned s = p.sharers, li = p.line_index_bits, xi = p.tx_index_bits;
+  const Value idle = e.c.eng_idle, sd_valid = e.in("sd_valid_i");
+  auto pick = [&](const string& port, const Value& g, unsigned w) {
+    return s == 1 ? e.in(port) : onehot_select(g, e.in(port), s, w);
   };
   // which request the key registers take, valid in an accept cycle: the
   // shootdown, else a lookup (lk_fire), else the fill (tf_fire needs ~lk_fire)
-  m.wire_assign("lk_pick", 1, "(|tl_valid_i) & ~resp_valid_q");
-  m.wire_assign("acc_vpn", p.vpn_bits,
-                priority({{"sd_valid_i", "sd_vpn_i"}, {"lk_pick", pick("tl_vpn_i", "lk_grant", p.vpn_bits)}},
-                         pick("tf_vpn_i", "tf_grant", p.vpn_bits)));
-  m.flop("op", kOpBits);
-  m.assign("op_d", priority({{"~eng_idle", "op_q"},
-                             {"sd_valid_i", sized(kOpBits, kOpShoot)},
-                             {"lk_pick", sized(kOpBits, kOpLookup)}},
-                            sized(kOpBits, kOpFill)));
-  m.flop("line", p.line_index_bits);
-  m.assign("line_d", "eng_idle ? " + slice("acc_vpn", 0, p.line_index_bits) + " : line_q");
+  e.lk_pick = m.wire("lk_pick", any(e.in("tl_valid_i")) & ~e.resp_valid);
+  e.acc_vpn = m.wire("acc_vpn", priority({{sd_valid, e.in("sd_vpn_i")},
+                                          {e.lk_pick, pick("tl_vpn_i", e.lk_grant, p.vpn_bits)}},
+                                         pick("tf_vpn_i", e.tf_grant, p.vpn_bits)));
+  e.op = m.reg("op", kOpBits);
+  e.op.next(priority({{~idle, e.op}, {sd_valid, lit(kOpBits, kOpShoot)}, {e.lk_pick, lit(kOpBits, kOpLookup)}},
+                     lit(kOpBits, kOpFill)));
+  e.line = m.reg("line", li);
+  e.line.next_if(idle, e.acc_vpn.slice(0, li));
   // the line one-hot as well: ISSUE reads mode[L] with an AND-OR over the
   // lines instead of a NL-to-1 multiplexer behind a decoder
-  m.flop("lsel", p.lines);
-  m.assign("lsel_d", "eng_idle ? " + one_of(p.lines, slice("acc_vpn", 0, p.line_index_bits)) + " : lsel_q");
-  if (p.tx_index_bits < p.line_index_bits) {
-    // the way bits repeat in the VA tag (tx_index: set)
-    m.wire_assign("unused_acc_way", p.line_index_bits - p.tx_index_bits,
-                  slice("acc_vpn", p.tx_index_bits, p.line_index_bits - p.tx_index_bits));
-  }
-  m.flop("key_va", p.va_tag_bits);
-  m.assign("key_va_d", "eng_idle ? " + slice("acc_vpn", p.tx_index_bits, p.va_tag_bits) + " : key_va_q");
-  m.flop("key_vmid", p.vmid_bits);
-  m.assign("key_vmid_d", priority({{"~eng_idle", "key_vmid_q"},
-                                   {"sd_valid_i", "sd_vmid_i"},
-                                   {"lk_pick", pick("tl_vmid_i", "lk_grant", p.vmid_bits)}},
-                                  pick("tf_vmid_i", "tf_grant", p.vmid_bits)));
-  m.flop("key_vrf", p.vrf_bits);
-  m.assign("key_vrf_d", priority({{"~eng_idle", "key_vrf_q"}, {"lk_pick", pick("tl_vrf_i", "lk_grant", p.vrf_bits)}},
-                                 pick("tf_vrf_i", "tf_grant", p.vrf_bits)));
-  m.flop("key_ppn", p.ppn_bits);
-  m.assign("key_ppn_d", "eng_idle ? " + pick("tf_ppn_i", "tf_grant", p.ppn_bits) + " : key_ppn_q");
-  m.flop("key_perm", p.perm_bits);
-  m.assign("key_perm_d", "eng_idle ? " + pick("tf_perm_i", "tf_grant", p.perm_bits) + " : key_perm_q");
-  m.flop("key_cu", p.cu_bits);
-  std::vector<string> cu;
-  for (unsigned c = 0; c < s; ++c)
-    cu.push_back("(" + repeat(p.cu_bits, slice("lk_grant", c, 1)) + " & " + sized(p.cu_bits, c) + ")");
-  m.assign("key_cu_d", "eng_idle ? " + (s == 1 ? sized(p.cu_bits, 0) : or_of(cu, "")) + " : key_cu_q");
-  if (s == 1) m.wire_assign("unused_lk_grant", 1, "lk_grant");
+  e.c.lsel = m.reg("lsel", p.lines);
+  e.c.lsel.next_if(idle, hdl::one_of(p.lines, e.acc_vpn.slice(0, li)));
+  if (xi < li) m.unused("acc_way", e.acc_vpn.slice(xi, li - xi));  // the way bits repeat in the VA tag
+  auto key = [&](const string& f, unsigned w) {
+    Reg r = m.reg("key_" + f, w);
+    e.key[f] = r;
+    return r;
+  };
+  Reg va = key("va", p.va_tag_bits), vmid = key("vmid", p.vmid_bits), vrf = key("vrf", p.vrf_bits);
+  Reg ppn = key("ppn", p.ppn_bits), perm = key("perm", p.perm_bits);
+  va.next_if(idle, e.acc_vpn.slice(xi, p.va_tag_bits));
+  vmid.next(priority({{~idle, vmid}, {sd_valid, e.in("sd_vmid_i")}, {e.lk_pick, pick("tl_vmid_i", e.lk_grant, p.vmid_bits)}},
+                     pick("tf_vmid_i", e.tf_grant, p.vmid_bits)));
+  vrf.next(priority({{~idle, vrf}, {e.lk_pick, pick("tl_vrf_i", e.lk_grant, p.vrf_bits)}},
+                    pick("tf_vrf_i", e.tf_grant, p.vrf_bits)));
+  ppn.next_if(idle, pick("tf_ppn_i", e.tf_grant, p.ppn_bits));
+  perm.next_if(idle, pick("tf_perm_i", e.tf_grant, p.perm_bits));
+  Reg cu = m.reg("key_cu", p.cu_bits);
+  e.key["cu"] = cu;
+  std::vector<Value> granted;
+  for (unsigned k = 0; k < s; ++k) granted.push_back(gate(e.lk_grant.bit(k), lit(p.cu_bits, k)));
+  cu.next_if(idle, s == 1 ? zero(p.cu_bits) : or_of(granted, zero(p.cu_bits)));
+  if (s == 1) m.unused("lk_grant", e.lk_grant);
 }
 
 // ISSUE: decided on mode[L] of the cycle; port users wait for a free port.
-void issue(Module& m, const IcacheTxParams& p) {
+void issue(Eng& e) {
+  Module& m = e.m;
+  const Ctl& c = e.c;
   m.comment("ISSUE");
-  m.wire_assign("st_issue", 1, state_is(kIssue));
-  m.wire_assign("op_lookup", 1, op_is(kOpLookup));
-  m.wire_assign("op_fill", 1, op_is(kOpFill));
-  m.wire_assign("op_shoot", 1, op_is(kOpShoot));
-  m.wire_assign("l_tx", 1, "|(lv_q & ltx_q & lsel_q)");
-  const bool naive = p.variant == config::IcacheVariant::Naive;
+  e.st_issue = m.wire("st_issue", e.state_is(kIssue));
+  e.op_lookup = m.wire("op_lookup", e.op == kOpLookup);
+  e.op_fill = m.wire("op_fill", e.op == kOpFill);
+  e.op_shoot = m.wire("op_shoot", e.op == kOpShoot);
+  e.l_tx = m.wire("l_tx", any(c.lv & c.ltx & c.lsel));
+  const bool naive = e.p.variant == config::IcacheVariant::Naive;
+  Value l_v, l_ic;
   if (!naive) {
-    m.wire_assign("l_v", 1, "|(lv_q & lsel_q)");
-    m.wire_assign("l_ic", 1, "|(lv_q & ~ltx_q & lsel_q)");
+    l_v = m.wire("l_v", any(c.lv & c.lsel));
+    l_ic = m.wire("l_ic", any(c.lv & ~c.ltx & c.lsel));
   }
-  m.wire_assign("lk_miss_now", 1, "st_issue & op_lookup & ~l_tx");
-  m.wire_assign("sd_none_now", 1, "st_issue & op_shoot & ~l_tx");
-  m.wire_assign("bypass_now", 1, naive ? "1'b0" : "st_issue & op_fill & l_ic");
-  m.wire_assign("init_ok", 1, "st_issue & op_fill & " + string(naive ? "~l_tx" : "~l_v"));
-  m.wire_assign("init_fire", 1, "init_ok & port_free");
-  m.wire_assign("rd_fire", 1, "st_issue & l_tx & port_free");
-  m.wire_assign("eng_init", 1, "init_fire");
-  m.flop("clob", 1);
-  m.assign("clob_d", "rd_fire ? 1'b0 : (clob_q | (ifill_fire & (ifill_line == line_q)))");
+  e.lk_miss_now = m.wire("lk_miss_now", e.st_issue & e.op_lookup & ~e.l_tx);
+  e.sd_none_now = m.wire("sd_none_now", e.st_issue & e.op_shoot & ~e.l_tx);
+  e.bypass_now = m.wire("bypass_now", naive ? zero(1) : e.st_issue & e.op_fill & l_ic);
+  Value init_ok = m.wire("init_ok", e.st_issue & e.op_fill & (naive ? ~e.l_tx : ~l_v));
+  e.init_fire = m.wire("init_fire", init_ok & c.port_free);
+  e.rd_fire = m.wire("rd_fire", e.st_issue & e.l_tx & c.port_free);
+  e.c.eng_init = m.wire("eng_init", e.init_fire);
+  e.clob = m.reg("clob", 1);
+  e.clob.next(mux(e.rd_fire, zero(1), e.clob | (c.ifill_fire & (c.ifill_line == e.line))));
 }
 
 // ---------------------------------------------------------------------------
 // DEC: the way's tag entry unpacked and the line's slots, registered.
 
-void line_read(Module& m, const IcacheTxParams& p) {
-  const unsigned e = p.entry_bits, x = p.tx_per_line, t = p.va_tag_bits;
+Value way_entry(Eng& e) {
+  const unsigned ew = e.p.entry_bits;
+  std::vector<Value> ways;
+  for (unsigned w = 0; w < e.p.ways; ++w) ways.push_back(gate(e.line_way() == w, e.in("tag_rdata_i").slice(w * ew, ew)));
+  Value rd_entry = e.m.wire("rd_entry", or_of(ways, zero(ew)));
+  if (ew > e.p.tx_tag_bits) e.m.unused("rd_entry", rd_entry.slice(e.p.tx_tag_bits, ew - e.p.tx_tag_bits));
+  return rd_entry;
+}
+
+void line_read(Eng& e) {
+  Module& m = e.m;
+  const IcacheTxParams& p = e.p;
+  const unsigned x = p.tx_per_line, t = p.va_tag_bits;
   m.comment("DEC: tag entry of way L and the slots of line L");
-  std::vector<string> ways;
-  for (unsigned w = 0; w < p.ways; ++w)
-    ways.push_back("(" + repeat(e, "(" + line_way(p) + " == " + sized(p.way_bits, w) + ")") + " & " +
-                   slice("tag_rdata_i", w * e, e) + ")");
-  m.wire_assign("rd_entry", e, or_of(ways, ""));
-  if (e > p.tx_tag_bits) m.wire_assign("unused_rd_entry", e - p.tx_tag_bits, slice("rd_entry", p.tx_tag_bits, e - p.tx_tag_bits));
+  const Value rd_entry = way_entry(e);
+  std::map<string, Wire> tag;
   for (const Field& f : entry_fields(p))
-    if (f.name != "ppn" && f.name != "perm") m.wire("rd_" + f.name, x * f.width);
+    if (in_tag(f)) tag[f.name] = m.wire("rd_" + f.name, x * f.width);
   if (p.packed()) {
-    m.instance(p.codec->module_prefix + "_unpack", "u_unpack",
-               {{"packed_i", slice("rd_entry", 0, p.tx_tag_bits)},
-                {"tag_valid_o", "rd_valid"},
-                {"tag_lru_o", "rd_lru"},
-                {"tag_vmid_o", "rd_vmid"},
-                {"tag_vrf_o", "rd_vrf"},
-                {"tag_va_o", "rd_va"}});
+    m.instance(codec_interface(*p.codec, false), "u_unpack",
+               {{"packed_i", rd_entry.slice(0, p.tx_tag_bits)},
+                {"tag_valid_o", tag["valid"]},
+                {"tag_lru_o", tag["lru"]},
+                {"tag_vmid_o", tag["vmid"]},
+                {"tag_vrf_o", tag["vrf"]},
+                {"tag_va_o", tag["va"]}});
   } else {
-    m.assign("rd_valid", "1'b1");
-    m.assign("rd_va", slice("rd_entry", 0, t));
-    m.assign("rd_vmid", slice("rd_entry", t, p.vmid_bits));
-    m.assign("rd_vrf", slice("rd_entry", t + p.vmid_bits, p.vrf_bits));
+    tag["valid"].drive(hdl::one_bit(true));
+    tag["va"].drive(rd_entry.slice(0, t));
+    tag["vmid"].drive(rd_entry.slice(t, p.vmid_bits));
+    tag["vrf"].drive(rd_entry.slice(t + p.vmid_bits, p.vrf_bits));
   }
-  std::vector<string> ppn, perm;
+  Fields rd(tag.begin(), tag.end());
+  std::vector<Value> ppn, perm;
+  const Value data = e.in("data_rdata_i");
   for (unsigned i = x; i-- > 0;) {
-    ppn.push_back(slice("data_rdata_i", i * kSlotBits, p.ppn_bits));
-    perm.push_back(slice("data_rdata_i", i * kSlotBits + p.ppn_bits, p.perm_bits));
+    ppn.push_back(data.slice(i * kSlotBits, p.ppn_bits));
+    perm.push_back(data.slice(i * kSlotBits + p.ppn_bits, p.perm_bits));
   }
-  m.wire_assign("rd_ppn", x * p.ppn_bits, concat(ppn));
-  m.wire_assign("rd_perm", x * p.perm_bits, concat(perm));
-  m.wire_assign("st_dec", 1, state_is(kDec));
+  rd["ppn"] = m.wire("rd_ppn", cat(ppn));
+  rd["perm"] = m.wire("rd_perm", cat(perm));
+  e.st_dec = m.wire("st_dec", e.state_is(kDec));
   for (const Field& f : entry_fields(p)) {
-    m.flop("dec_" + f.name, x * f.width);
-    m.assign("dec_" + f.name + "_d", "st_dec ? rd_" + f.name + " : dec_" + f.name + "_q");
+    Reg r = m.reg("dec_" + f.name, x * f.width);
+    r.next_if(e.st_dec, rd.at(f.name));
+    e.dec[f.name] = r;
   }
 }
 
@@ -217,131 +268,149 @@ void line_read(Module& m, const IcacheTxParams& p) {
 // matches registered; the decision is on the registered group (mg_q) one
 // cycle later, so the comparators end at flip-flops.
 
-string group_entry(const IcacheTxParams& p, const string& vec, unsigned c, unsigned w) {
-  if (p.groups == 1) return bit_field(vec, c, p.tx_per_line, w);
+Value group_entry(const Eng& e, const Value& vec, unsigned c, unsigned w) {
+  const IcacheTxParams& p = e.p;
+  if (p.groups == 1) return vec.field(c, w);
   Cases cases;
-  for (unsigned g = 0; g + 1 < p.groups; ++g)
-    cases.push_back({"(grp_q == " + sized(p.group_bits, g) + ")", field(vec, g * p.comparators + c, w)});
-  return "(" + priority(cases, field(vec, (p.groups - 1) * p.comparators + c, w)) + ")";
+  for (unsigned g = 0; g + 1 < p.groups; ++g) cases.push_back({e.grp == g, vec.field(g * p.comparators + c, w)});
+  return priority(cases, vec.field((p.groups - 1) * p.comparators + c, w));
 }
 
-void compare(Module& m, const IcacheTxParams& p) {
+// The comparators of the evaluated group: gm_sd (VA and VMID, shootdowns) and gm (also the VRF).
+std::pair<Value, Value> comparators(Eng& e) {
+  const IcacheTxParams& p = e.p;
+  Wire gm_sd = e.m.wire("gm_sd", p.comparators), gm = e.m.wire("gm", p.comparators);
+  for (unsigned c = 0; c < p.comparators; ++c) {
+    e.m.assign(gm_sd.bit(c), group_entry(e, e.dec["valid"], c, 1) &
+                                 (group_entry(e, e.dec["va"], c, p.va_tag_bits) == e.key["va"]) &
+                                 (group_entry(e, e.dec["vmid"], c, p.vmid_bits) == e.key["vmid"]));
+    e.m.assign(gm.bit(c), gm_sd.bit(c) & (group_entry(e, e.dec["vrf"], c, p.vrf_bits) == e.key["vrf"]));
+  }
+  return {gm_sd, gm};
+}
+
+void compare(Eng& e) {
+  Module& m = e.m;
+  const IcacheTxParams& p = e.p;
   const unsigned cp = p.comparators, x = p.tx_per_line, gb = p.group_bits;
   m.comment("CMP: " + to_string(cp) + " comparators, " + to_string(p.groups) + " group(s)");
-  m.wire_assign("st_cmp", 1, state_is(kCmp));
-  m.flop("grp", gb);
-  m.assign("grp_d", priority({{"st_dec", sized(gb, 0)}, {"st_cmp", "grp_q + " + sized(gb, 1)}}, "grp_q"));
-  m.wire("gm_sd", cp);
-  m.wire("gm", cp);
-  for (unsigned c = 0; c < cp; ++c) {
-    m.assign(bit("gm_sd", c, cp), group_entry(p, "dec_valid_q", c, 1) + " & (" +
-                                       group_entry(p, "dec_va_q", c, p.va_tag_bits) + " == key_va_q) & (" +
-                                       group_entry(p, "dec_vmid_q", c, p.vmid_bits) + " == key_vmid_q)");
-    m.assign(bit("gm", c, cp), bit("gm_sd", c, cp) + " & (" + group_entry(p, "dec_vrf_q", c, p.vrf_bits) +
-                                    " == key_vrf_q)");
-  }
-  m.flop("mq_v", 1);
-  m.assign("mq_v_d", "st_cmp");
-  m.flop_noreset("mg", gb);
-  m.assign("mg_d", "grp_q");
-  m.flop_noreset("mq", cp);
-  m.assign("mq_d", "gm");
-  m.flop_noreset("mq_sd", cp);
-  m.assign("mq_sd_d", "gm_sd");
-  m.wire_assign("grp_last", 1, "mg_q == " + sized(gb, p.groups - 1));
-  lowest_one(m, "gm_first", "mq_q", cp);
+  e.st_cmp = m.wire("st_cmp", e.state_is(kCmp));
+  e.grp = m.reg("grp", gb);
+  e.grp.next(priority({{e.st_dec, zero(gb)}, {e.st_cmp, e.grp + 1}}, e.grp));
+  const auto [gm_sd, gm] = comparators(e);
+  Reg mq_v = m.reg("mq_v", 1);
+  mq_v.next(e.st_cmp);
+  Reg mg = m.reg_noreset("mg", gb);
+  mg.next(e.grp);
+  e.mq = m.reg_noreset("mq", cp);
+  e.mq.next(gm);
+  Reg mq_sd = m.reg_noreset("mq_sd", cp);
+  mq_sd.next(gm_sd);
+  Value grp_last = m.wire("grp_last", mg == p.groups - 1);
+  Value gm_first = hdl::lowest_one(m.top(), "gm_first", e.mq);
   // Place the evaluated group's results at their sub-entry positions.
-  auto placed = [&](const string& g) {
-    std::vector<string> bits;
-    for (unsigned i = x; i-- > 0;) {
-      const string b = bit(g, i % cp, cp);
-      bits.push_back(p.groups == 1 ? b : "((mg_q == " + sized(gb, i / cp) + ") & " + b + ")");
-    }
-    return concat(bits);
+  auto placed = [&](const Value& g) {
+    std::vector<Value> bits;
+    for (unsigned i = x; i-- > 0;) bits.push_back(p.groups == 1 ? g.bit(i % cp) : (mg == i / cp) & g.bit(i % cp));
+    return cat(bits);
   };
-  m.wire_assign("eval", 1, "st_cmp & mq_v_q");
+  e.eval = m.wire("eval", e.st_cmp & mq_v);
   // not gated by eval: every user is (cmp_done, the candidate's load)
-  m.wire_assign("hit_oh", x, repeat(x, "~op_shoot") + " & " + placed("gm_first"));
-  m.wire_assign("sd_now", x, repeat(x, "op_shoot") + " & " + placed("mq_sd_q"));
-  m.flop("sd_acc", x);
-  m.assign("sd_acc_d", priority({{"st_dec", sized(x, 0)}, {"eval", "sd_acc_q | sd_now"}}, "sd_acc_q"));
-  m.wire_assign("sd_match", x, "sd_acc_q | sd_now");
+  e.hit_oh = m.wire("hit_oh", gate(~e.op_shoot, placed(gm_first)));
+  Value sd_now = m.wire("sd_now", gate(e.op_shoot, placed(mq_sd)));
+  Reg sd_acc = m.reg("sd_acc", x);
+  sd_acc.next(priority({{e.st_dec, zero(x)}, {e.eval, sd_acc | sd_now}}, sd_acc));
+  e.sd_match = m.wire("sd_match", sd_acc | sd_now);
   // |hit_oh, straight from the registered matches (the placement is a permutation)
-  m.wire_assign("any_hit", 1, "~op_shoot & (|mq_q)");
-  m.wire_assign("any_sd", 1, "|sd_match");
-  m.wire_assign("cmp_done", 1, "eval & (grp_last | any_hit)");
+  e.any_hit = m.wire("any_hit", ~e.op_shoot & any(e.mq));
+  e.any_sd = m.wire("any_sd", any(e.sd_match));
+  e.cmp_done = m.wire("cmp_done", e.eval & (grp_last | e.any_hit));
 }
 
 // Rank normalisation (docs/blocks/lds_ctrl.md) and the way a fill takes.
 // prec_i_j: valid sub-entry j comes before i in (lru, index) order.
-void way_choice(Module& m, const IcacheTxParams& p) {
-  const unsigned x = p.tx_per_line, l = p.rank_bits;
-  m.comment("ranks, LRU sub-entry and the fill's way");
-  m.wire_assign("full", 1, "&dec_valid_q");
-  if (!p.packed()) return m.wire_assign("lru_oh", 1, "1'b1");
-  m.wire_assign("dec_invalid", x, "~dec_valid_q");
-  lowest_one(m, "inv_oh", "dec_invalid", x);
-  auto prec = [](unsigned i, unsigned j) { return "prec_" + to_string(i) + "_" + to_string(j); };
+std::vector<std::vector<Value>> precedence(Eng& e) {
+  const unsigned x = e.p.tx_per_line, l = e.p.rank_bits;
+  const Value valid = e.dec["valid"], lru = e.dec["lru"];
+  std::vector<std::vector<Value>> prec(x, std::vector<Value>(x));
   for (unsigned i = 0; i < x; ++i)
     for (unsigned j = 0; j < x; ++j)
-      if (j != i)
-        m.wire_assign(prec(i, j), 1, slice("dec_valid_q", j, 1) + " & (" + field("dec_lru_q", j, l) +
-                                         (j < i ? " <= " : " < ") + field("dec_lru_q", i, l) + ")");
-  m.wire("lru_oh", x);
-  m.wire("touch_inc", x);
+      if (j != i) {
+        const Value before = j < i ? lru.field(j, l) <= lru.field(i, l) : lru.field(j, l) < lru.field(i, l);
+        prec[i][j] = e.m.wire("prec_" + to_string(i) + "_" + to_string(j), valid.bit(j) & before);
+      }
+  return prec;
+}
+
+void way_choice(Eng& e) {
+  Module& m = e.m;
+  const unsigned x = e.p.tx_per_line, l = e.p.rank_bits;
+  const Value valid = e.dec["valid"];
+  m.comment("ranks, LRU sub-entry and the fill's way");
+  e.full = m.wire("full", hdl::all(valid));
+  if (!e.p.packed()) {
+    e.lru_oh = m.wire("lru_oh", hdl::one_bit(true));
+    return;
+  }
+  Value dec_invalid = m.wire("dec_invalid", ~valid);
+  Value inv_oh = hdl::lowest_one(m.top(), "inv_oh", dec_invalid);
+  const auto prec = precedence(e);
+  Wire lru_oh = m.wire("lru_oh", x), touch_inc = m.wire("touch_inc", x);
+  std::vector<Value> rank(x);
   for (unsigned i = 0; i < x; ++i) {
-    string sum, touch, last = slice("dec_valid_q", i, 1);
+    std::vector<Value> sum, touch, last = {valid.bit(i)};
     for (unsigned j = 0; j < x; ++j) {
       if (j == i) continue;
-      sum += (sum.empty() ? "" : " + ") + (l > 1 ? concat({sized(l - 1, 0), prec(i, j)}) : prec(i, j));
-      touch += (touch.empty() ? "" : " | ") + string("(") + slice("hit_oh", j, 1) + " & " + prec(j, i) + ")";
-      last += " & " + prec(i, j);
+      sum.push_back(hdl::zext(prec[i][j], l));
+      touch.push_back(e.hit_oh.bit(j) & prec[j][i]);
+      last.push_back(prec[i][j]);
     }
     // registered: the line register is stable from DEC on and the first CMP
     // cycle never decides, so the rank sums come from flip-flops
-    m.flop_noreset("rk" + to_string(i), l);
-    m.assign("rk" + to_string(i) + "_d", sum);
-    m.wire_assign("rank" + to_string(i), l, "rk" + to_string(i) + "_q");
-    m.assign(slice("touch_inc", i, 1), touch);
-    m.assign(slice("lru_oh", i, 1), last);
+    Reg rk = m.reg_noreset("rk" + to_string(i), l);
+    Value total = sum[0];
+    for (size_t k = 1; k < sum.size(); ++k) total = total + sum[k];
+    rk.next(total);
+    rank[i] = m.wire("rank" + to_string(i), rk);
+    m.assign(touch_inc.bit(i), or_of(touch, zero(1)));
+    m.assign(lru_oh.bit(i), hdl::and_of(last, zero(1)));
   }
+  e.lru_oh = lru_oh;
   // the way a fill without a match takes, registered like the ranks
-  m.flop_noreset("miss_way", x);
-  m.assign("miss_way_d", "full ? lru_oh : inv_oh");
-  m.wire_assign("way_oh", x, "any_hit ? hit_oh : miss_way_q");
-  m.wire_assign("upd", 1, "~op_shoot");
-  m.wire_assign("rank_inc", x, repeat(x, "upd") + " & (any_hit ? touch_inc : dec_valid_q)");
-  std::vector<string> ranks;
-  for (unsigned i = x; i-- > 0;) {
-    const string inc = slice("rank_inc", i, 1);
-    ranks.push_back("((upd & " + slice("way_oh", i, 1) + ") ? " + sized(l, 0) + " : rank" + to_string(i) + " + " +
-                    (l > 1 ? concat({sized(l - 1, 0), inc}) : inc) + ")");
-  }
-  m.wire_assign("rank_upd", x * l, concat(ranks));
+  Reg miss_way = m.reg_noreset("miss_way", x);
+  miss_way.next(mux(e.full, lru_oh, inv_oh));
+  e.way_oh = m.wire("way_oh", mux(e.any_hit, e.hit_oh, miss_way));
+  Value upd = m.wire("upd", ~e.op_shoot);
+  Value rank_inc = m.wire("rank_inc", gate(upd, mux(e.any_hit, touch_inc, valid)));
+  std::vector<Value> ranks;
+  for (unsigned i = x; i-- > 0;)
+    ranks.push_back(mux(upd & e.way_oh.bit(i), zero(l), rank[i] + hdl::zext(rank_inc.bit(i), l)));
+  e.rank_upd = m.wire("rank_upd", cat(ranks));
 }
 
 // The candidate line, loaded when CMP decides: for a fill the new translation
 // in sub-entry 0 and the old sub-entry 0 moved to the chosen way.
-void candidate(Module& m, const IcacheTxParams& p) {
-  const unsigned x = p.tx_per_line;
+void candidate(Eng& e) {
+  Module& m = e.m;
+  const unsigned x = e.p.tx_per_line;
   m.comment("candidate");
-  m.wire_assign("valid_upd", x, "dec_valid_q & ~sd_match");
-  for (const Field& f : entry_fields(p)) {
+  Value valid_upd = m.wire("valid_upd", e.dec["valid"] & ~e.sd_match);
+  for (const Field& f : entry_fields(e.p)) {
     auto updated = [&](unsigned i) {
-      if (f.name == "valid") return bit("valid_upd", i, x);
-      if (f.name == "lru") return field("rank_upd", i, f.width);
-      return bit_field("dec_" + f.name + "_q", i, x, f.width);
+      if (f.name == "valid") return valid_upd.bit(i);
+      if (f.name == "lru") return e.rank_upd.field(i, f.width);
+      return e.dec[f.name].field(i, f.width);
     };
-    const string fresh = f.name == "valid" ? "1'b1" : f.name == "lru" ? sized(f.width, 0) : "key_" + f.name + "_q";
-    std::vector<string> parts;
-    for (unsigned i = x; i-- > 0;) {
-      if (i == 0) parts.push_back("(op_fill ? " + fresh + " : " + updated(0) + ")");
-      else parts.push_back("((op_fill & " + slice("way_oh", i, 1) + ") ? " + updated(0) + " : " + updated(i) + ")");
-    }
-    m.flop("cand_" + f.name, x * f.width);
+    const Value fresh = f.name == "valid" ? hdl::one_bit(true) : f.name == "lru" ? zero(f.width) : e.key[f.name];
+    std::vector<Value> parts;
+    for (unsigned i = x; i-- > 0;)
+      parts.push_back(i == 0 ? mux(e.op_fill, fresh, updated(0))
+                             : mux(e.op_fill & e.way_oh.bit(i), updated(0), updated(i)));
+    Reg r = m.reg("cand_" + f.name, x * f.width);
     // loaded at every evaluation: the last one is the decision's, and nothing
     // reads the candidate before the engine leaves CMP
-    m.assign("cand_" + f.name + "_d", "eval ? " + concat(parts) + " : cand_" + f.name + "_q");
+    r.next_if(e.eval, cat(parts));
+    e.cand[f.name] = r;
   }
 }
 
@@ -351,206 +420,213 @@ void candidate(Module& m, const IcacheTxParams& p) {
 // translation alone (ISSUE).
 
 // entry_TAG (E bits) and held_TAG (X bits: the slots that keep a translation).
-void tag_entry(Module& m, const IcacheTxParams& p, const string& tag) {
-  const unsigned x = p.tx_per_line, e = p.entry_bits;
-  auto src = [&](const string& f) { return "src_" + f + "_" + tag; };
-  string word;
+std::pair<Value, Value> tag_entry(Eng& e, const string& tag, Fields& src) {
+  Module& m = e.m;
+  const IcacheTxParams& p = e.p;
+  Value word, held = src["valid"];
   if (p.packed()) {
-    m.wire("pk_packed_" + tag, p.tx_tag_bits);
-    m.wire("unused_pk_fits_" + tag, 1);
-    m.wire("pk_dropped_" + tag, x);
-    m.instance(p.codec->module_prefix + "_pack", "u_pack_" + tag,
-               {{"tag_valid_i", src("valid")}, {"tag_lru_i", src("lru")}, {"tag_vmid_i", src("vmid")},
-                {"tag_vrf_i", src("vrf")}, {"tag_va_i", src("va")}, {"packed_o", "pk_packed_" + tag},
-                {"fits_o", "unused_pk_fits_" + tag}, {"dropped_o", "pk_dropped_" + tag}});
-    word = "pk_packed_" + tag;
+    Wire packed = m.wire("pk_packed_" + tag, p.tx_tag_bits);
+    Wire fits = m.wire("unused_pk_fits_" + tag, 1);
+    Wire dropped = m.wire("pk_dropped_" + tag, p.tx_per_line);
+    m.instance(codec_interface(*p.codec, true), "u_pack_" + tag,
+               {{"tag_valid_i", src["valid"]}, {"tag_lru_i", src["lru"]}, {"tag_vmid_i", src["vmid"]},
+                {"tag_vrf_i", src["vrf"]}, {"tag_va_i", src["va"]}, {"packed_o", packed},
+                {"fits_o", fits}, {"dropped_o", dropped}});
+    word = packed;
+    held = held & ~dropped;  // slots not holding a translation after the write (invalid or dropped) are zero
   } else {
-    word = "(" + repeat(p.tx_tag_bits, src("valid")) + " & " + concat({src("vrf"), src("vmid"), src("va")}) + ")";
+    word = gate(src["valid"], cat({src["vrf"], src["vmid"], src["va"]}));
   }
-  m.wire_assign("entry_" + tag, e, concat({zeros_if(e - p.tx_tag_bits), word}));
-  // Slots not holding a translation after the write (invalid or dropped) are zero.
-  const string held = p.packed() ? src("valid") + " & ~pk_dropped_" + tag : src("valid");
-  m.wire_assign("held_" + tag, x, held);
+  return {m.wire("entry_" + tag, hdl::zext(word, p.entry_bits)), m.wire("held_" + tag, held)};
 }
 
 // The data line written: slot i = {zeros, perm_i, ppn_i} where `held` is set, zero elsewhere.
-void slot_image(Module& m, const IcacheTxParams& p, const string& name, const string& held, const string& ppn,
-                const string& perm) {
-  const unsigned x = p.tx_per_line, tw = p.ppn_bits + p.perm_bits;
-  std::vector<string> slots = {zeros_if(p.line_bits - x * kSlotBits)};
+Value slot_image(Eng& e, const string& name, const Value& held, const Value& ppn, const Value& perm) {
+  const IcacheTxParams& p = e.p;
+  const unsigned x = p.tx_per_line;
+  std::vector<Value> slots;
+  if (p.line_bits > x * kSlotBits) slots.push_back(zero(p.line_bits - x * kSlotBits));
   for (unsigned i = x; i-- > 0;)
-    slots.push_back(concat({zeros_if(kSlotBits - tw), "(" + repeat(tw, bit(held, i, x)) + " & " +
-                                                          concat({field(perm, i, p.perm_bits),
-                                                                  field(ppn, i, p.ppn_bits)}) + ")"}));
-  m.wire_assign(name, p.line_bits, concat(slots));
+    slots.push_back(hdl::zext(gate(held.bit(i), cat({perm.field(i, p.perm_bits), ppn.field(i, p.ppn_bits)})), kSlotBits));
+  return e.m.wire(name, cat(slots));
 }
 
-void images(Module& m, const IcacheTxParams& p) {
-  const unsigned x = p.tx_per_line;
+void images(Eng& e) {
+  Module& m = e.m;
+  const unsigned x = e.p.tx_per_line;
   m.comment("written images");
-  for (const Field& f : entry_fields(p)) {
-    const string init = f.name == "valid" ? "1'b1" : f.name == "lru" ? sized(f.width, 0) : "key_" + f.name + "_q";
-    m.wire_assign("src_" + f.name + "_init", x * f.width, concat({zeros_if((x - 1) * f.width), init}));
+  Fields init, cand;
+  for (const Field& f : entry_fields(e.p)) {
+    const Value v = f.name == "valid" ? hdl::one_bit(true) : f.name == "lru" ? zero(f.width) : e.key[f.name];
+    init[f.name] = m.wire("src_" + f.name + "_init", hdl::zext(v, x * f.width));
     // the candidate's slots go to the data line from their registers (slot_image)
-    if (f.name != "ppn" && f.name != "perm") m.wire_assign("src_" + f.name + "_cand", x * f.width, "cand_" + f.name + "_q");
+    if (in_tag(f)) cand[f.name] = m.wire("src_" + f.name + "_cand", e.cand[f.name]);
   }
-  tag_entry(m, p, "init");
-  slot_image(m, p, "image_init", "held_init", "src_ppn_init", "src_perm_init");
-  tag_entry(m, p, "cand");
+  const auto [entry_init, held_init] = tag_entry(e, "init", init);
+  e.entry_init = entry_init;
+  e.image_init = slot_image(e, "image_init", held_init, init["ppn"], init["perm"]);
+  const auto [entry_cand, held_cand] = tag_entry(e, "cand", cand);
   // PACK: the compressor's results registered, so WRITE drives the tag SRAM from flops
-  m.wire_assign("st_pack", 1, state_is(kPack));
-  m.flop_noreset("wb_entry", p.entry_bits);
-  m.assign("wb_entry_d", "st_pack ? entry_cand : wb_entry_q");
-  m.flop_noreset("wb_held", x);
-  m.assign("wb_held_d", "st_pack ? held_cand : wb_held_q");
-  slot_image(m, p, "image_cand", "wb_held_q", "cand_ppn_q", "cand_perm_q");
+  const Value st_pack = e.st_pack = m.wire("st_pack", e.state_is(kPack));
+  e.wb_entry = m.reg_noreset("wb_entry", e.p.entry_bits);
+  e.wb_entry.next_if(st_pack, entry_cand);
+  e.wb_held = m.reg_noreset("wb_held", x);
+  e.wb_held.next_if(st_pack, held_cand);
+  e.image_cand = slot_image(e, "image_cand", e.wb_held, e.cand["ppn"], e.cand["perm"]);
 }
 
 // ---------------------------------------------------------------------------
 // WRITE, the engine's port drive and its touches.
 
-void write_back(Module& m, const IcacheTxParams& p) {
-  const unsigned a = p.ways;
+void write_back(Eng& e) {
+  Module& m = e.m;
+  Ctl& c = e.c;
+  const unsigned a = e.p.ways;
   m.comment("WRITE and the engine's SRAM drive");
-  m.wire_assign("st_write", 1, state_is(kWrite));
-  m.wire_assign("wr_go", 1, "st_write & port_free");
-  m.wire_assign("wr_cancel", 1, "wr_go & clob_q");
-  m.wire_assign("wr_commit", 1, "wr_go & ~clob_q");
-  m.wire_assign("eng_tag_en", 1, "rd_fire | init_fire | wr_commit");
-  m.wire_assign("eng_tag_we", 1, "init_fire | wr_commit");
-  m.wire_assign("eng_tag_set", p.set_bits, line_set(p));
-  m.wire_assign("eng_tag_way_en", a, "rd_fire ? " + repeat(a, "1'b1") + " : " + one_of(a, line_way(p)));
-  m.wire_assign("eng_tag_entry", p.entry_bits, "st_issue ? entry_init : wb_entry_q");
-  m.wire_assign("eng_data_en", 1, "rd_fire | init_fire | (wr_commit & op_fill)");
-  m.wire_assign("eng_data_we", 1, "init_fire | (wr_commit & op_fill)");
-  m.wire_assign("eng_data_line", p.line_index_bits, "line_q");
-  m.wire_assign("eng_data_wdata", p.line_bits, "st_issue ? image_init : image_cand");
-  m.wire_assign("eng_empty", 1, "wr_commit & op_shoot & ~(|cand_valid_q)");
-  std::vector<string> sets;  // the set of L, one-hot: OR over the ways of the line one-hot
-  for (unsigned w = 0; w < p.ways; ++w) sets.push_back(slice("lsel_q", w * p.sets, p.sets));
+  const Value st_write = e.st_write = m.wire("st_write", e.state_is(kWrite));
+  e.wr_go = m.wire("wr_go", st_write & c.port_free);
+  e.wr_cancel = m.wire("wr_cancel", e.wr_go & e.clob);
+  e.wr_commit = m.wire("wr_commit", e.wr_go & ~e.clob);
+  const Value fill_write = e.wr_commit & e.op_fill;
+  c.eng_tag_en = m.wire("eng_tag_en", e.rd_fire | e.init_fire | e.wr_commit);
+  c.eng_tag_we = m.wire("eng_tag_we", e.init_fire | e.wr_commit);
+  c.eng_tag_set = m.wire("eng_tag_set", e.line.slice(0, e.p.set_bits));
+  c.eng_tag_way_en = m.wire("eng_tag_way_en", mux(e.rd_fire, hdl::ones(a), hdl::one_of(a, e.line_way())));
+  c.eng_tag_entry = m.wire("eng_tag_entry", mux(e.st_issue, e.entry_init, e.wb_entry));
+  c.eng_data_en = m.wire("eng_data_en", e.rd_fire | e.init_fire | fill_write);
+  c.eng_data_we = m.wire("eng_data_we", e.init_fire | fill_write);
+  c.eng_data_line = m.wire("eng_data_line", e.line);
+  c.eng_data_wdata = m.wire("eng_data_wdata", mux(e.st_issue, e.image_init, e.image_cand));
+  c.eng_empty = m.wire("eng_empty", e.wr_commit & e.op_shoot & ~any(e.cand["valid"]));
+  // the set of L, one-hot: OR over the ways of the line one-hot
+  std::vector<Value> sets;
+  for (unsigned w = 0; w < a; ++w) sets.push_back(c.lsel.slice(w * e.p.sets, e.p.sets));
   // The engine's touch (initialise, a fill's write, a lookup hit) is pending
   // for one edge: its port_free term (instruction inputs of the cycle) must
   // not feed the recency of every set.
-  m.flop("tp_v", 1);
-  m.assign("tp_v_d", "init_fire | (wr_commit & op_fill) | (eval & op_lookup & (|mq_q))");
-  m.flop_noreset("tp_sel", p.sets);
-  m.assign("tp_sel_d", or_of(sets, ""));
-  m.flop_noreset("tp_way", a);
-  m.assign("tp_way_d", one_of(a, line_way(p)));
-  m.wire_assign("te_hot", p.sets, repeat(p.sets, "tp_v_q") + " & tp_sel_q");
-  m.wire_assign("te_way", a, "tp_way_q");
+  Reg tp_v = m.reg("tp_v", 1);
+  tp_v.next(e.init_fire | fill_write | (e.eval & e.op_lookup & any(e.mq)));
+  Reg tp_sel = m.reg_noreset("tp_sel", e.p.sets);
+  tp_sel.next(or_of(sets, zero(e.p.sets)));
+  Reg tp_way = m.reg_noreset("tp_way", a);
+  tp_way.next(hdl::one_of(a, e.line_way()));
+  c.te_hot = m.wire("te_hot", gate(tp_v, tp_sel));
+  c.te_way = m.wire("te_way", tp_way);
 }
 
 // ---------------------------------------------------------------------------
 // Response, victims, done pulses and the engine state.
 
-void response(Module& m, const IcacheTxParams& p) {
+void response(Eng& e) {
+  Module& m = e.m;
+  const IcacheTxParams& p = e.p;
   m.comment("lookup response");
-  m.flop("resp_valid", 1);
-  m.flop("resp_cu", p.cu_bits);
-  m.flop("resp_hit", 1);
-  m.flop("resp_ppn", p.ppn_bits);
-  m.flop("resp_perm", p.perm_bits);
-  m.wire_assign("resp_cmp", 1, "cmp_done & op_lookup");
-  m.wire_assign("resp_load", 1, "lk_miss_now | resp_cmp");
-  m.assign("resp_valid_d", "resp_load | (resp_valid_q & ~tl_resp_ready_i)");
-  m.assign("resp_cu_d", "resp_load ? key_cu_q : resp_cu_q");
-  m.assign("resp_hit_d", "resp_load ? any_hit & resp_cmp : resp_hit_q");
-  for (const Field& f : {Field{"ppn", p.ppn_bits}, Field{"perm", p.perm_bits}})
-    m.assign("resp_" + f.name + "_d",
-             priority({{"lk_miss_now", sized(f.width, 0)},
-                       {"resp_cmp", onehot_select("hit_oh", "dec_" + f.name + "_q", p.tx_per_line, f.width)}},
-                      "resp_" + f.name + "_q"));
-  m.assign("tl_resp_valid_o", "resp_valid_q");
-  m.assign("tl_resp_cu_o", "resp_cu_q");
-  m.assign("tl_resp_hit_o", "resp_hit_q");
-  m.assign("tl_resp_ppn_o", "resp_ppn_q");
-  m.assign("tl_resp_perm_o", "resp_perm_q");
+  Reg cu = m.reg("resp_cu", p.cu_bits), hit = m.reg("resp_hit", 1);
+  Value resp_cmp = m.wire("resp_cmp", e.cmp_done & e.op_lookup);
+  Value load = m.wire("resp_load", e.lk_miss_now | resp_cmp);
+  e.resp_valid.next(load | (e.resp_valid & ~e.in("tl_resp_ready_i")));
+  cu.next_if(load, e.key["cu"]);
+  hit.next_if(load, e.any_hit & resp_cmp);
+  e.out("tl_resp_valid_o", e.resp_valid);
+  e.out("tl_resp_cu_o", cu);
+  e.out("tl_resp_hit_o", hit);
+  for (const Field& f : {Field{"ppn", p.ppn_bits}, Field{"perm", p.perm_bits}}) {
+    Reg r = m.reg("resp_" + f.name, f.width);
+    r.next(priority({{e.lk_miss_now, zero(f.width)},
+                     {resp_cmp, onehot_select(e.hit_oh, e.dec[f.name], p.tx_per_line, f.width)}},
+                    r));
+    e.out("tl_resp_" + f.name + "_o", r);
+  }
 }
 
 // pend bit 0: the ev register (LRU-evicted sub-entry, a bypassed fill or a
 // fill whose write was cancelled); bit i >= 1: dropped candidate sub-entry i.
-void victims(Module& m, const IcacheTxParams& p) {
+void victims(Eng& e) {
+  Module& m = e.m;
+  const IcacheTxParams& p = e.p;
   const unsigned x = p.tx_per_line;
+  const Value ready = e.in("vic_ready_i");
   m.comment("victims towards the L2-TLB");
-  m.wire_assign("self_vic", 1, "bypass_now | (wr_cancel & op_fill)");
+  Value self_vic = m.wire("self_vic", e.bypass_now | (e.wr_cancel & e.op_fill));
+  Fields ev;
   for (const Field& f : entry_fields(p)) {
-    if (f.name == "valid" || f.name == "lru") continue;
-    m.flop("ev_" + f.name, f.width);
-    m.assign("ev_" + f.name + "_d",
-             priority({{"self_vic", "key_" + f.name + "_q"},
-                       {"st_cmp & op_fill", onehot_select("lru_oh", "dec_" + f.name + "_q", x, f.width)}},
-                      "ev_" + f.name + "_q"));
+    if (!in_victim(f)) continue;
+    Reg r = m.reg("ev_" + f.name, f.width);
+    r.next(priority({{self_vic, e.key[f.name]},
+                     {e.st_cmp & e.op_fill, onehot_select(e.lru_oh, e.dec[f.name], x, f.width)}},
+                    r));
+    ev[f.name] = r;
   }
-  m.flop("ev_flag", 1);
-  m.assign("ev_flag_d", "(eval & op_fill) ? (full & ~any_hit) : ev_flag_q");
-  m.wire_assign("st_vic", 1, state_is(kVic));
-  m.flop("pend", x);
-  lowest_one(m, "vic_first", "pend_q", x);
-  string dropped = "ev_flag_q";
+  Reg ev_flag = m.reg("ev_flag", 1);
+  ev_flag.next(mux(e.eval & e.op_fill, e.full & ~e.any_hit, ev_flag));
+  const Value st_vic = e.st_vic = m.wire("st_vic", e.state_is(kVic));
+  e.pend = m.reg("pend", x);
+  Value vic_first = hdl::lowest_one(m.top(), "vic_first", e.pend);
+  Value dropped = ev_flag;
   if (p.packed()) {
     // registered by PACK: a valid candidate sub-entry that is not held was dropped
-    m.wire_assign("wb_dropped", x, "cand_valid_q & ~wb_held_q");
-    dropped = concat({slice("wb_dropped", 1, x - 1), "ev_flag_q"});
-    m.wire_assign("unused_wb_dropped0", 1, slice("wb_dropped", 0, 1));
+    Value wb_dropped = m.wire("wb_dropped", e.cand["valid"] & ~e.wb_held);
+    dropped = cat({wb_dropped.slice(1, x - 1), ev_flag});
+    m.unused("wb_dropped0", wb_dropped.bit(0));
   }
-  m.assign("pend_d", priority({{"self_vic", sized(x, 1)},
-                               {"wr_commit & op_fill", dropped},
-                               {"st_vic", "pend_q & ~(" + repeat(x, "vic_ready_i") + " & vic_first)"}},
-                              "pend_q"));
-  m.wire_assign("vic_last", 1, "st_vic & vic_ready_i & ((pend_q & ~vic_first) == " + sized(x, 0) + ")");
-  m.assign("vic_valid_o", "st_vic");
+  e.pend.next(priority({{self_vic, lit(x, 1)}, {e.wr_commit & e.op_fill, dropped}, {st_vic, e.pend & ~gate(ready, vic_first)}},
+                       e.pend));
+  e.vic_last = m.wire("vic_last", st_vic & ready & ((e.pend & ~vic_first) == 0));
+  e.out("vic_valid_o", st_vic);
+  Value vic_va;
   for (const Field& f : entry_fields(p)) {
-    if (f.name == "valid" || f.name == "lru") continue;
-    std::vector<string> terms = {"(" + repeat(f.width, bit("vic_first", 0, x)) + " & ev_" + f.name + "_q)"};
-    for (unsigned i = 1; i < x; ++i)
-      terms.push_back("(" + repeat(f.width, slice("vic_first", i, 1)) + " & " + field("cand_" + f.name + "_q", i, f.width) + ")");
-    if (f.name == "va") m.wire("vic_va", f.width);
-    m.assign(f.name == "va" ? "vic_va" : "vic_" + f.name + "_o", or_of(terms, ""));
+    if (!in_victim(f)) continue;
+    std::vector<Value> terms = {gate(vic_first.bit(0), ev[f.name])};
+    for (unsigned i = 1; i < x; ++i) terms.push_back(gate(vic_first.bit(i), e.cand[f.name].field(i, f.width)));
+    if (f.name == "va") vic_va = m.wire("vic_va", or_of(terms, zero(f.width)));
+    else e.out("vic_" + f.name + "_o", or_of(terms, zero(f.width)));
   }
-  m.assign("vic_vpn_o", concat({"vic_va", "(" + repeat(p.tx_index_bits, "st_vic") + " & " +
-                                              slice("line_q", 0, p.tx_index_bits) + ")"}));
+  e.out("vic_vpn_o", cat({vic_va, gate(st_vic, e.line.slice(0, p.tx_index_bits))}));
 }
 
-void engine_state(Module& m, const IcacheTxParams& p) {
-  auto st = [](State s) { return sized(kStateBits, s); };
+void engine_state(Eng& e) {
+  Module& m = e.m;
+  auto st = [](State s) { return lit(kStateBits, s); };
   m.comment("engine state and done pulses");
-  m.flop("state", kStateBits);
-  const string lookup_write = p.packed() ? "(op_lookup & any_hit)" : "1'b0";
-  m.wire_assign("cmp_write", 1, "op_fill | " + lookup_write + " | (op_shoot & any_sd)");
-  const string issue_next = "(" + priority({{"rd_fire", st(kDec)},
-                                            {"bypass_now", st(kVic)},
-                                            {"lk_miss_now | sd_none_now | init_fire", st(kIdle)}},
-                                           st(kIssue)) + ")";
-  const string write_next = "(" + priority({{"~port_free", st(kWrite)}, {"op_fill & (|pend_d)", st(kVic)}}, st(kIdle)) + ")";
-  m.assign("state_d", priority({{"eng_idle", "(key_fire ? " + st(kIssue) + " : " + st(kIdle) + ")"},
-                                {"st_issue", issue_next},
-                                {"st_dec", st(kCmp)},
-                                {"st_cmp", "(cmp_done ? (cmp_write ? " + st(kPack) + " : " + st(kIdle) + ") : " + st(kCmp) + ")"},
-                                {"st_pack", st(kWrite)},
-                                {"st_write", write_next},
-                                {"st_vic", "(vic_last ? " + st(kIdle) + " : " + st(kVic) + ")"}},
-                               st(kIdle)));
-  m.flop("sd_done", 1);
-  m.assign("sd_done_d", "sd_all_fire | sd_none_now | (cmp_done & op_shoot & ~any_sd) | (wr_go & op_shoot)");
-  m.assign("sd_done_o", "sd_done_q");
+  const Value lookup_write = e.p.packed() ? e.op_lookup & e.any_hit : zero(1);
+  Value cmp_write = m.wire("cmp_write", e.op_fill | lookup_write | (e.op_shoot & e.any_sd));
+  const Value issue_next = priority({{e.rd_fire, st(kDec)},
+                                     {e.bypass_now, st(kVic)},
+                                     {e.lk_miss_now | e.sd_none_now | e.init_fire, st(kIdle)}},
+                                    st(kIssue));
+  const Value write_next =
+      priority({{~e.c.port_free, st(kWrite)}, {e.op_fill & any(e.pend.d()), st(kVic)}}, st(kIdle));
+  e.state.next(priority({{e.c.eng_idle, mux(e.key_fire, st(kIssue), st(kIdle))},
+                         {e.st_issue, issue_next},
+                         {e.st_dec, st(kCmp)},
+                         {e.st_cmp, mux(e.cmp_done, mux(cmp_write, st(kPack), st(kIdle)), st(kCmp))},
+                         {e.st_pack, st(kWrite)},
+                         {e.st_write, write_next},
+                         {e.st_vic, mux(e.vic_last, st(kIdle), st(kVic))}},
+                        st(kIdle)));
+  Reg sd_done = m.reg("sd_done", 1);
+  sd_done.next(e.c.sd_all_fire | e.sd_none_now | (e.cmp_done & e.op_shoot & ~e.any_sd) | (e.wr_go & e.op_shoot));
+  e.out("sd_done_o", sd_done);
 }
 
 }  // namespace
 
-void engine(Module& m, const IcacheTxParams& p) {
-  acceptance(m, p);
-  request_registers(m, p);
-  issue(m, p);
-  line_read(m, p);
-  compare(m, p);
-  way_choice(m, p);
-  candidate(m, p);
-  images(m, p);
-  write_back(m, p);
-  response(m, p);
-  victims(m, p);
-  engine_state(m, p);
+void engine(Ctl& c) {
+  Eng e(c);
+  e.state = c.m.reg("state", kStateBits);
+  e.resp_valid = c.m.reg("resp_valid", 1);
+  acceptance(e);
+  request_registers(e);
+  issue(e);
+  line_read(e);
+  compare(e);
+  way_choice(e);
+  candidate(e);
+  images(e);
+  write_back(e);
+  response(e);
+  victims(e);
+  engine_state(e);
 }
 
 }  // namespace txgen::blocks::icache

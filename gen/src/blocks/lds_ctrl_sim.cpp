@@ -1,6 +1,7 @@
 // lds_ctrl: the controller top, the baseline LDS port, the behavioural banked
 // SRAM and the co-simulation tops (controller or baseline + SRAM), and the
 // block's registry entry.
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -11,121 +12,128 @@ namespace txgen::blocks {
 namespace lds {
 
 using elab::LdsCtrlParams;
-using emit::Module;
-using emit::sized;
-using emit::slice;
+using hdl::Value;
 using std::string;
-using std::to_string;
+using ModulePtr = std::unique_ptr<hdl::Module>;
 
-void app_ports(Module& m, const LdsCtrlParams& p) {
-  m.input("app_valid_i", 1, "application LDS access; always wins the SRAM");
-  m.input("app_we_i", 1);
-  m.input("app_row_i", p.row_index_bits);
-  m.input("app_bank_en_i", p.banks);
-  m.input("app_wdata_i", p.row_bits);
-  m.output("app_rvalid_o", 1, "read data valid (the cycle after a read)");
-  m.output("app_rdata_o", p.row_bits);
+void app_ports(Ctl& c) {
+  c.input("app_valid_i", 1, "application LDS access; always wins the SRAM");
+  c.input("app_we_i", 1);
+  c.input("app_row_i", c.p.row_index_bits);
+  c.input("app_bank_en_i", c.p.banks);
+  c.input("app_wdata_i", c.p.row_bits);
+  c.output("app_rvalid_o", 1, "read data valid (the cycle after a read)");
+  c.output("app_rdata_o", c.p.row_bits);
 }
 
-void sram_ports(Module& m, const LdsCtrlParams& p, const string& prefix, const string& drive_sfx,
-                const string& read_sfx) {
+void sram_ports(Ctl& c, SramSide side) {
+  const string prefix = side == SramSide::Sram ? "" : "sram_";
   auto drive = [&](const string& name, unsigned w) {
-    drive_sfx == "_o" ? m.output(prefix + name + drive_sfx, w) : m.input(prefix + name + drive_sfx, w);
+    side == SramSide::Sram ? c.input(name + "_i", w) : c.output(prefix + name + "_o", w);
   };
   drive("en", 1);
   drive("we", 1);
-  drive("row", p.row_index_bits);
-  drive("bank_en", p.banks);
-  drive("wdata", p.row_bits);
-  if (read_sfx == "_i")
-    m.input(prefix + "rdata" + read_sfx, p.row_bits, "one cycle after a read");
-  else if (!read_sfx.empty())
-    m.output(prefix + "rdata" + read_sfx, p.row_bits);
+  drive("row", c.p.row_index_bits);
+  drive("bank_en", c.p.banks);
+  drive("wdata", c.p.row_bits);
+  if (side == SramSide::Controller) c.input("sram_rdata_i", c.p.row_bits, "one cycle after a read");
+  if (side == SramSide::Sram) c.output("rdata_o", c.p.row_bits);
 }
 
-void app_read_path(Module& m) {
-  m.flop("app_rvalid", 1);
-  m.assign("app_rvalid_d", "app_valid_i & ~app_we_i");
-  m.assign("app_rvalid_o", "app_rvalid_q");
-  m.assign("app_rdata_o", "sram_rdata_i");
+void app_read_path(Ctl& c) {
+  const hdl::Reg rvalid = c.reg("app_rvalid", 1);
+  rvalid.next(c["app_valid_i"] & ~c["app_we_i"]);
+  c.def("app_rvalid_o", rvalid);
+  c.def("app_rdata_o", c["sram_rdata_i"]);
 }
 
 namespace {
 
-Module emit_ctrl(const LdsCtrlParams& p, const EmitContext& ctx) {
-  Module m(p.module_prefix);
-  header(m, p, ctx, "controller (lookup latency 4 cycles, 2 for an LDS-mode segment)");
-  m.clock_and_reset();
-  app_ports(m, p);
-  translation_ports(m, p);
-  sram_ports(m, p, "sram_", "_o", "_i");
-  app_read_path(m);
-  control(m, p);
-  datapath(m, p);
+ModulePtr emit_ctrl(const LdsCtrlParams& p, const EmitContext& ctx) {
+  auto m = std::make_unique<hdl::Module>(p.module_prefix);
+  Ctl c(*m, p);
+  header(*m, p, ctx, "controller (lookup latency 4 cycles, 2 for an LDS-mode segment)");
+  c.clock_and_reset();
+  app_ports(c);
+  translation_ports(c);
+  sram_ports(c, SramSide::Controller);
+  app_read_path(c);
+  engine_registers(c);
+  control(c);
+  datapath(c);
   return m;
+}
+
+// The ports of the controller or the baseline, to connect by name.
+hdl::Interface inner_interface(const LdsCtrlParams& p, const string& name, bool baseline) {
+  hdl::Module shape(name);
+  Ctl c(shape, p);
+  c.clock_and_reset();
+  app_ports(c);
+  if (!baseline) translation_ports(c);
+  sram_ports(c, SramSide::Controller);
+  return shape.interface();
 }
 
 }  // namespace
 
-Module emit_base(const LdsCtrlParams& p, const EmitContext& ctx) {
-  Module m(p.module_prefix + "_base");
-  header(m, p, ctx, "baseline LDS port, no translation caching");
-  m.clock_and_reset();
-  app_ports(m, p);
-  sram_ports(m, p, "sram_", "_o", "_i");
-  app_read_path(m);
-  m.assign("sram_en_o", "app_valid_i");
-  m.assign("sram_we_o", "app_valid_i & app_we_i");
-  m.assign("sram_row_o", "app_row_i");
-  m.assign("sram_bank_en_o", "app_bank_en_i");
-  m.assign("sram_wdata_o", "app_wdata_i");
+ModulePtr emit_base(const LdsCtrlParams& p, const EmitContext& ctx) {
+  auto m = std::make_unique<hdl::Module>(p.module_prefix + "_base");
+  Ctl c(*m, p);
+  header(*m, p, ctx, "baseline LDS port, no translation caching");
+  c.clock_and_reset();
+  app_ports(c);
+  sram_ports(c, SramSide::Controller);
+  app_read_path(c);
+  const Value app = c["app_valid_i"];
+  c.def("sram_en_o", app);
+  c.def("sram_we_o", app & c["app_we_i"]);
+  c.def("sram_row_o", c["app_row_i"]);
+  c.def("sram_bank_en_o", c["app_bank_en_i"]);
+  c.def("sram_wdata_o", c["app_wdata_i"]);
   return m;
 }
 
-Module emit_sram(const LdsCtrlParams& p, const EmitContext& ctx) {
-  Module m(p.module_prefix + "_sram");
-  header(m, p, ctx, "behavioural banked SRAM, 1-cycle read (simulation model, not synthesized)");
-  m.input("clk_i", 1);
-  sram_ports(m, p, "", "_i", "_o");
-  const unsigned bw = p.bank_bytes * 8, w = p.row_bits;
-  m.raw_decl("reg  [" + to_string(w - 1) + ":0] mem [0:" + to_string(p.rows - 1) + "];");
-  m.raw_decl("reg  [" + to_string(w - 1) + ":0] rdata_q;");
-  m.raw_decl("integer row;");
-  m.raw("initial begin\n    for (row = 0; row < " + to_string(p.rows) + "; row = row + 1) mem[row] = " +
-        sized(w, 0) + ";\n    rdata_q = " + sized(w, 0) + ";\n  end");
-  string body = "always @(posedge clk_i) begin\n    if (en_i) begin\n";
-  for (unsigned b = 0; b < p.banks; ++b) {
-    const string sel = "[" + to_string(b * bw + bw - 1) + ":" + to_string(b * bw) + "]";
-    body += "      if (bank_en_i[" + to_string(b) + "]) begin\n        if (we_i) mem[row_i]" + sel +
-            " <= wdata_i" + sel + ";\n        else rdata_q" + sel + " <= mem[row_i]" + sel +
-            ";\n      end\n";
-  }
-  m.raw(body + "    end\n  end");
-  m.assign("rdata_o", "rdata_q");
+ModulePtr emit_sram(const LdsCtrlParams& p, const EmitContext& ctx) {
+  auto m = std::make_unique<hdl::Module>(p.module_prefix + "_sram");
+  Ctl c(*m, p);
+  header(*m, p, ctx, "behavioural banked SRAM, 1-cycle read (simulation model, not synthesized)");
+  c.input("clk_i", 1);
+  sram_ports(c, SramSide::Sram);
+  hdl::SramSpec s;
+  s.depth = p.rows;
+  s.lanes = p.banks;
+  s.lane_bits = p.bank_bytes * 8;
+  s.clk = c["clk_i"];
+  s.en = c["en_i"];
+  s.we = c["we_i"];
+  s.addr = c["row_i"];
+  s.lane_en = c["bank_en_i"];
+  s.wdata = c["wdata_i"];
+  s.init_var = "row";
+  c.def("rdata_o", m->sram(s));
   return m;
 }
 
-Module emit_sys(const LdsCtrlParams& p, const EmitContext& ctx, bool baseline) {
+ModulePtr emit_sys(const LdsCtrlParams& p, const EmitContext& ctx, bool baseline) {
   const string inner = baseline ? p.module_prefix + "_base" : p.module_prefix;
-  Module m(inner + "_sys");
-  header(m, p, ctx, "co-simulation top: " + inner + " + behavioural SRAM (not synthesized)");
-  m.clock_and_reset();
-  app_ports(m, p);
-  if (!baseline) translation_ports(m, p);
-  sram_ports(m, p, "sram_", "_o", "");
-  m.wire("sram_rdata", p.row_bits);
-  Module shape(inner);  // the inner module's port list, to connect by name
-  shape.clock_and_reset();
-  app_ports(shape, p);
-  if (!baseline) translation_ports(shape, p);
-  sram_ports(shape, p, "sram_", "_o", "_i");
-  std::vector<std::pair<string, string>> conn;
-  for (const string& port : shape.port_names())
-    conn.push_back({port, port == "sram_rdata_i" ? "sram_rdata" : port});
-  m.instance(inner, "u_ctrl", conn);
-  m.instance(p.module_prefix + "_sram", "u_sram",
-             {{"clk_i", "clk_i"}, {"en_i", "sram_en_o"}, {"we_i", "sram_we_o"}, {"row_i", "sram_row_o"},
-              {"bank_en_i", "sram_bank_en_o"}, {"wdata_i", "sram_wdata_o"}, {"rdata_o", "sram_rdata"}});
+  const hdl::Interface ctrl = inner_interface(p, inner, baseline);
+  const hdl::Interface sram = emit_sram(p, ctx)->interface();
+  auto m = std::make_unique<hdl::Module>(inner + "_sys");
+  Ctl c(*m, p);
+  header(*m, p, ctx, "co-simulation top: " + inner + " + behavioural SRAM (not synthesized)");
+  c.clock_and_reset();
+  app_ports(c);
+  if (!baseline) translation_ports(c);
+  sram_ports(c, SramSide::SysTop);
+  const Value rdata = m->wire("sram_rdata", p.row_bits);
+  std::vector<std::pair<string, Value>> conn;
+  for (const hdl::PortSpec& port : ctrl.ports)
+    conn.push_back({port.name, port.name == "sram_rdata_i" ? rdata : c[port.name]});
+  m->instance(ctrl, "u_ctrl", conn);
+  m->instance(sram, "u_sram",
+              {{"clk_i", c["clk_i"]}, {"en_i", c["sram_en_o"]}, {"we_i", c["sram_we_o"]}, {"row_i", c["sram_row_o"]},
+               {"bank_en_i", c["sram_bank_en_o"]}, {"wdata_i", c["sram_wdata_o"]}, {"rdata_o", rdata}});
   return m;
 }
 
@@ -135,9 +143,13 @@ BlockOutput emit_lds_ctrl(const config::Config& cfg, const EmitContext& ctx) {
   const LdsCtrlParams p = elab::elaborate_lds_ctrl(cfg);
   BlockOutput out;
   out.files = bd_codec_core_files(p.codec, ctx);
-  for (const Module& m : {emit_ctrl(p, ctx), emit_base(p, ctx), emit_sram(p, ctx),
-                          emit_sys(p, ctx, false), emit_sys(p, ctx, true)})
-    out.files.push_back({m.name() + ".v", m.render()});
+  std::vector<ModulePtr> modules;
+  modules.push_back(emit_ctrl(p, ctx));
+  modules.push_back(emit_base(p, ctx));
+  modules.push_back(emit_sram(p, ctx));
+  modules.push_back(emit_sys(p, ctx, false));
+  modules.push_back(emit_sys(p, ctx, true));
+  for (const ModulePtr& m : modules) out.files.push_back({m->name() + ".v", m->render()});
   out.parameters = params_json(p);
   return out;
 }

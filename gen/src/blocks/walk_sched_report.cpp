@@ -83,9 +83,8 @@ namespace {
 
 BlockOutput emit_walk_sched(const config::Config& cfg, const EmitContext& ctx) {
   const WalkSchedParams p = elab::elaborate_walk_sched(cfg);
-  const emit::Module m = emit_top(p, ctx);
   BlockOutput out;
-  out.files.push_back({m.name() + ".v", m.render()});
+  out.files.push_back({p.module_prefix + ".v", emit_top(p, ctx)});
   out.parameters = params_json(p);
   return out;
 }

@@ -58,34 +58,100 @@ void Module::output(const std::string& name, unsigned width, const std::string& 
   ports_.push_back({"output", name, comment, width});
 }
 
-void Module::comment(const std::string& text) { body_.push_back("// " + text); }
+void Module::line(const std::string& text) {
+  body_.push_back(std::string(2 * generate_open_.size() + (generate_open_.empty() ? 0 : 2), ' ') + text);
+}
+
+void Module::comment(const std::string& text) { line("// " + text); }
+
+void Module::generate_for(const std::string& var, unsigned count, const std::string& label) {
+  line("genvar " + var + ";");
+  const bool opens = generate_open_.empty();
+  if (opens) line("generate");
+  generate_open_.push_back(opens);
+  body_.push_back(std::string(2 * generate_open_.size(), ' ') + "for (" + var + " = 0; " + var + " < " +
+                  std::to_string(count) + "; " + var + " = " + var + " + 1) begin : " + label);
+}
+
+void Module::generate_if(const std::string& cond, const std::string& label) {
+  const bool opens = generate_open_.empty();
+  if (opens) line("generate");
+  generate_open_.push_back(opens);
+  body_.push_back(std::string(2 * generate_open_.size(), ' ') + "if (" + cond + ") begin : " + label);
+}
+
+void Module::generate_else(const std::string& label) {
+  body_.push_back(std::string(2 * generate_open_.size(), ' ') + "end else begin : " + label);
+}
+
+void Module::generate_end() {
+  if (generate_open_.empty()) throw std::logic_error("generate_end without a generate block");
+  body_.push_back(std::string(2 * generate_open_.size(), ' ') + "end");
+  const bool opened = generate_open_.back();
+  generate_open_.pop_back();
+  if (opened) line("endgenerate");
+}
+
+void Module::local_wire(const std::string& name, unsigned width, bool vector) {
+  const std::string r = vector && width == 1 ? "[0:0]" : range(width);
+  const std::string text = "wire " + (r.empty() ? "" : r + " ") + name + ";";
+  if (generate_open_.empty()) decls_.push_back(text); else line(text);
+}
+
+void Module::local_param(const std::string& name, unsigned width, const std::string& value) {
+  line("localparam " + range(width) + (width == 1 ? "" : " ") + name + " = " + value + ";");
+}
 
 void Module::wire(const std::string& name, unsigned width) {
   const std::string r = range(width);
   decls_.push_back("wire " + (r.empty() ? "" : r + " ") + name + ";");
 }
 
-void Module::assign(const std::string& lhs, const std::string& rhs) {
-  body_.push_back("assign " + lhs + " = " + rhs + ";");
-}
+void Module::assign(const std::string& lhs, const std::string& rhs) { line("assign " + lhs + " = " + rhs + ";"); }
 
 void Module::wire_assign(const std::string& name, unsigned width, const std::string& rhs) {
   wire(name, width);
   assign(name, rhs);
 }
 
-void Module::flop(const std::string& base, unsigned width) {
+void Module::flop(const std::string& base, unsigned width) { flop(base, width, sized(width, 0)); }
+
+void Module::flop(const std::string& base, unsigned width, const std::string& reset_value) {
   wire(base + "_d", width);
   const std::string r = range(width);
   decls_.push_back("reg  " + (r.empty() ? "" : r + " ") + base + "_q;");
-  flops_.push_back({base, width});
+  flops_.push_back({base, width, reset_value});
 }
 
 void Module::flop_noreset(const std::string& base, unsigned width) {
   wire(base + "_d", width);
   const std::string r = range(width);
   decls_.push_back("reg  " + (r.empty() ? "" : r + " ") + base + "_q;");
-  plain_flops_.push_back({base, width});
+  plain_flops_.push_back({base, width, ""});
+}
+
+void Module::sram(const SramText& s) {
+  const unsigned w = s.lanes * s.lane_bits;
+  const std::string r = "[" + std::to_string(w - 1) + ":0]";
+  decls_.push_back("reg  " + r + " mem [0:" + std::to_string(s.depth - 1) + "];");
+  decls_.push_back("reg  " + r + " rdata_q;");
+  decls_.push_back("integer " + s.init_var + ";");
+  const std::string k = s.init_var;
+  body_.push_back("initial begin\n    for (" + k + " = 0; " + k + " < " + std::to_string(s.depth) + "; " + k + " = " + k +
+                  " + 1) mem[" + k + "] = " + sized(w, 0) + ";\n    rdata_q = " + sized(w, 0) + ";\n  end");
+  std::string b = "always @(posedge " + s.clk + ") begin\n    if (" + s.en + ") begin\n";
+  if (s.lanes == 1) {
+    b += "      if (" + s.we + ") mem[" + s.addr + "] <= " + s.wdata + ";\n      else rdata_q <= mem[" + s.addr + "];\n";
+  } else {
+    for (unsigned l = 0; l < s.lanes; ++l) {
+      const std::string sel = "[" + std::to_string(l * s.lane_bits + s.lane_bits - 1) + ":" +
+                              std::to_string(l * s.lane_bits) + "]";
+      b += "      if (" + s.lane_en + "[" + std::to_string(l) + "]) begin\n        if (" + s.we + ") mem[" + s.addr +
+           "]" + sel + " <= " + s.wdata + sel + ";\n        else rdata_q" + sel + " <= mem[" + s.addr + "]" + sel +
+           ";\n      end\n";
+    }
+  }
+  body_.push_back(b + "    end\n  end");
 }
 
 void Module::instance(const std::string& module, const std::string& inst,
@@ -101,6 +167,7 @@ void Module::instance(const std::string& module, const std::string& inst,
 }
 
 std::string Module::render() const {
+  if (!generate_open_.empty()) throw std::logic_error(name_ + ": a generate block left open");
   std::ostringstream os;
   for (const auto& h : header_) os << "// " << h << "\n";
   os << "\n`default_nettype none\n\nmodule " << name_ << " (\n";
@@ -119,7 +186,7 @@ std::string Module::render() const {
   if (!flops_.empty()) {
     os << "\n  always @(posedge clk_i or negedge rst_ni) begin\n"
        << "    if (!rst_ni) begin\n";
-    for (const auto& f : flops_) os << "      " << f.base << "_q <= " << sized(f.width, 0) << ";\n";
+    for (const auto& f : flops_) os << "      " << f.base << "_q <= " << f.reset << ";\n";
     os << "    end else begin\n";
     for (const auto& f : flops_) os << "      " << f.base << "_q <= " << f.base << "_d;\n";
     os << "    end\n  end\n";

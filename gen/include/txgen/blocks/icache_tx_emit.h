@@ -5,14 +5,15 @@
 // docs/blocks/icache_tx.md is the behaviour.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
 #include "txgen/blocks/block.h"
 #include "txgen/elab/icache_tx.h"
-#include "txgen/emit/expr.h"
-#include "txgen/emit/verilog.h"
+#include "txgen/hdl/lib.h"
 
 namespace txgen::blocks::icache {
 
@@ -23,29 +24,53 @@ constexpr unsigned kStateBits = 3;
 constexpr unsigned kOpBits = 2;
 constexpr unsigned kSlotBits = 64;
 
-std::string state_is(State s);
-std::string op_is(Op o);
-
 // Tag SRAM entry width of the controller (E) or of the baseline (TB).
 unsigned entry_width(const elab::IcacheTxParams& p, bool baseline);
 
-void header(emit::Module& m, const elab::IcacheTxParams& p, const EmitContext& ctx,
-            const std::string& role);
-void instruction_ports(emit::Module& m, const elab::IcacheTxParams& p);
-void translation_ports(emit::Module& m, const elab::IcacheTxParams& p);
+// The ports of a module by name: inputs, and outputs as drivable wires.
+struct Io {
+  std::map<std::string, hdl::Value> in;
+  std::map<std::string, hdl::Wire> out;
+  hdl::Value operator[](const std::string& port) const;  // either kind
+};
+
+void header(hdl::Module& m, const elab::IcacheTxParams& p, const EmitContext& ctx, const std::string& role);
+void instruction_ports(hdl::Module& m, Io& io, const elab::IcacheTxParams& p);
+void translation_ports(hdl::Module& m, Io& io, const elab::IcacheTxParams& p);
 // Tag and data SRAM ports as the controller sees them (drive "_o", read "_i"),
 // or as a co-simulation top brings them out (read_sfx empty).
-void sram_ports(emit::Module& m, const elab::IcacheTxParams& p, bool baseline, const std::string& drive_sfx,
+void sram_ports(hdl::Module& m, Io& io, const elab::IcacheTxParams& p, bool baseline, const std::string& drive_sfx,
                 const std::string& read_sfx);
 
-// icache_tx.cpp: line modes, recency, instruction fetch and fill, flush.
-void instruction_side(emit::Module& m, const elab::IcacheTxParams& p, bool baseline);
-// icache_tx_engine.cpp: arbitration, the engine, response, victims, shootdown.
-void engine(emit::Module& m, const elab::IcacheTxParams& p);
+// The controller's signals that cross from one section to another.
+struct Ctl {
+  hdl::Module& m;
+  const elab::IcacheTxParams& p;
+  bool baseline;
+  Io io;
+  // state read before the section that sets it
+  hdl::Reg lv, ltx, age;
+  // instruction side, read by the engine and the SRAM ports
+  hdl::Value f2, ifill_fire, if_fire, if_set, f1_any, f1_way, port_free, ifill_line;
+  hdl::Value tk_hot, tk_way, tf_hot, tf_way, flush_fire;
+  hdl::Reg s1_valid, s1_set, fset, fsel, fway;
+  // engine, read by the instruction side
+  hdl::Value eng_idle, sd_all_fire, eng_init, eng_empty, te_hot, te_way;
+  hdl::Value eng_tag_en, eng_tag_we, eng_tag_set, eng_tag_way_en, eng_tag_entry;
+  hdl::Value eng_data_en, eng_data_we, eng_data_line, eng_data_wdata;
+  hdl::Reg lsel;
+};
 
-emit::Module emit_tag_sram(const elab::IcacheTxParams& p, const EmitContext& ctx, bool baseline);
-emit::Module emit_data_sram(const elab::IcacheTxParams& p, const EmitContext& ctx);
-emit::Module emit_sys(const elab::IcacheTxParams& p, const EmitContext& ctx, bool baseline);
+// icache_tx.cpp: instruction fetch and fill (before the engine), then flush,
+// line modes, recency and the SRAM ports (after it).
+void instruction_side(Ctl& c);
+void modes_and_ports(Ctl& c);
+// icache_tx_engine.cpp: arbitration, the engine, response, victims, shootdown.
+void engine(Ctl& c);
+
+std::unique_ptr<hdl::Module> emit_tag_sram(const elab::IcacheTxParams& p, const EmitContext& ctx, bool baseline);
+std::unique_ptr<hdl::Module> emit_data_sram(const elab::IcacheTxParams& p, const EmitContext& ctx);
+std::unique_ptr<hdl::Module> emit_sys(const elab::IcacheTxParams& p, const EmitContext& ctx, bool baseline);
 
 nlohmann::json params_json(const elab::IcacheTxParams& p);
 nlohmann::json report_json(const config::Config& cfg);

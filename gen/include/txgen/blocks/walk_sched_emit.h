@@ -9,11 +9,11 @@
 
 #include "txgen/blocks/block.h"
 #include "txgen/elab/walk_sched.h"
-#include "txgen/emit/verilog.h"
 
 namespace txgen::blocks::walk_sched {
 
-emit::Module emit_top(const elab::WalkSchedParams& p, const EmitContext& ctx);
+// The scheduler module (named p.module_prefix), rendered.
+std::string emit_top(const elab::WalkSchedParams& p, const EmitContext& ctx);
 
 nlohmann::json params_json(const elab::WalkSchedParams& p);
 nlohmann::json report_json(const config::Config& cfg);

@@ -24,6 +24,12 @@ std::string concat(const std::vector<std::string>& parts_msb_first);
 // Replication {n{expr}}.
 std::string repeat(unsigned n, const std::string& expr);
 
+// A behavioural SRAM's printed operands (see hdl::SramSpec).
+struct SramText {
+  unsigned depth, lanes, lane_bits;
+  std::string clk, en, we, addr, lane_en, wdata, init_var;
+};
+
 class Module {
  public:
   explicit Module(std::string name) : name_(std::move(name)) {}
@@ -44,6 +50,8 @@ class Module {
   // A flop foo_q with next state foo_d (declared here as a wire), reset to zero
   // by the asynchronous active-low reset. All flops share one clocked block.
   void flop(const std::string& base, unsigned width);
+  // The same with a reset value other than zero (a Verilog constant).
+  void flop(const std::string& base, unsigned width, const std::string& reset_value);
   // A flop foo_q with next state foo_d and no reset (large arrays initialised
   // by the block's own logic after reset). Rendered in a clock-only block.
   void flop_noreset(const std::string& base, unsigned width);
@@ -52,6 +60,21 @@ class Module {
   // not cover (memories of behavioural models). Lines are indented as given.
   void raw_decl(const std::string& text) { decls_.push_back(text); }
   void raw(const std::string& text) { body_.push_back(text); }
+
+  // Generate regions: for/if blocks nest; declarations made inside them
+  // (local_wire, local_param) and assigns are printed in place.
+  void generate_for(const std::string& var, unsigned count, const std::string& label);
+  void generate_if(const std::string& cond, const std::string& label);
+  void generate_else(const std::string& label);
+  void generate_end();
+  // A wire declared where the body currently is; `vector` declares [0:0] for
+  // one bit.
+  void local_wire(const std::string& name, unsigned width, bool vector);
+  void local_param(const std::string& name, unsigned width, const std::string& value);
+
+  // Memory "mem", read register "rdata_q", zero initialisation and the
+  // clocked read/write block of a behavioural SRAM.
+  void sram(const SramText& s);
 
   void instance(const std::string& module, const std::string& inst,
                 const std::vector<std::pair<std::string, std::string>>& connections);
@@ -66,7 +89,9 @@ class Module {
   struct Flop {
     std::string base;
     unsigned width;
+    std::string reset;
   };
+  void line(const std::string& text);  // a body line at the current generate depth
 
   std::string name_;
   std::vector<std::string> header_;
@@ -75,6 +100,7 @@ class Module {
   std::vector<std::string> body_;
   std::vector<Flop> flops_;
   std::vector<Flop> plain_flops_;
+  std::vector<bool> generate_open_;  // per open block: it opened the generate region
 };
 
 }  // namespace txgen::emit

@@ -1,0 +1,50 @@
+// Shared structures built from typed Values: selections, priority chains,
+// reductions and the gate-level arithmetic used where Yosys' default mapping
+// is too slow (it maps adders as ripple carry and may chain wide reductions).
+// Functions that need intermediate named wires take the Scope and a name
+// prefix; the rest are pure expressions.
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "txgen/hdl/module.h"
+
+namespace txgen::hdl {
+
+using Cases = std::vector<std::pair<Value, Value>>;
+
+// cond_1 ? v_1 : cond_2 ? v_2 : ... : otherwise
+Value priority(const Cases& cases, const Value& otherwise);
+// OR of the terms (equal widths), `fallback` when there are none.
+Value or_of(const std::vector<Value>& terms, const Value& fallback);
+// Sum of the terms (equal widths, wrapping): a plain adder chain; see
+// sum_tree for a fast one.
+Value sum_of(const std::vector<Value>& terms);
+// AND of the terms, `fallback` when there are none.
+Value and_of(const std::vector<Value>& terms, const Value& fallback);
+// The width-bit one-hot decode of `index` (bit `index` set; zero when index
+// >= width).
+Value one_of(unsigned width, const Value& index);
+// AND-OR selection of `count` fields of `width` bits of vec by a one-hot mask.
+Value onehot_select(const Value& onehot, const Value& vec, unsigned count, unsigned width);
+// The binary index (width bits) of the set bit of a one-hot vector.
+Value onehot_index(const Value& onehot, unsigned width);
+// The bits of v, least significant first.
+std::vector<Value> bits_of(const Value& v);
+// The count fields of v, each `width` bits, field 0 first.
+std::vector<Value> fields_of(const Value& v, unsigned count, unsigned width);
+// Concatenation of per-entry values given entry 0 first.
+Value cat_lsb_first(const std::vector<Value>& entries);
+
+// name (width bits, declared) = one-hot lowest set bit of vec, through a
+// log-depth (Kogge-Stone) prefix OR.
+Value lowest_one(Scope& s, const std::string& name, const Value& vec);
+// name (width + 1 bits, declared) = a + b + cin with Kogge-Stone carries.
+Value prefix_add(Scope& s, const std::string& name, const Value& a, const Value& b, const Value& cin);
+// name (width bits, declared) = the sum of the terms mod 2^width: a
+// carry-save (3:2) tree and one prefix adder.
+Value sum_tree(Scope& s, const std::string& name, const std::vector<Value>& terms, unsigned width);
+
+}  // namespace txgen::hdl

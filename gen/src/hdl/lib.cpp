@@ -1,0 +1,157 @@
+#include "txgen/hdl/lib.h"
+
+#include <string>
+
+#include "txgen/elab/bits.h"
+
+namespace txgen::hdl {
+
+using std::to_string;
+
+Value priority(const Cases& cases, const Value& otherwise) {
+  Value v = otherwise;
+  for (auto c = cases.rbegin(); c != cases.rend(); ++c) v = mux(c->first, c->second, v);
+  return v;
+}
+
+Value or_of(const std::vector<Value>& terms, const Value& fallback) {
+  if (terms.empty()) return fallback;
+  Value v = terms[0];
+  for (size_t i = 1; i < terms.size(); ++i) v = v | terms[i];
+  return v;
+}
+
+Value sum_of(const std::vector<Value>& terms) {
+  if (terms.empty()) fail("sum of no terms");
+  Value v = terms[0];
+  for (size_t i = 1; i < terms.size(); ++i) v = v + terms[i];
+  return v;
+}
+
+Value and_of(const std::vector<Value>& terms, const Value& fallback) {
+  if (terms.empty()) return fallback;
+  Value v = terms[0];
+  for (size_t i = 1; i < terms.size(); ++i) v = v & terms[i];
+  return v;
+}
+
+Value one_of(unsigned width, const Value& index) { return lit(width, 1) << index; }
+
+Value onehot_select(const Value& onehot, const Value& vec, unsigned count, unsigned width) {
+  if (onehot.width() != count || vec.width() != count * width)
+    fail("onehot_select of " + to_string(count) + " x " + to_string(width) + " bits from a " +
+         to_string(vec.width()) + "-bit vector by a " + to_string(onehot.width()) + "-bit mask");
+  std::vector<Value> terms;
+  for (unsigned i = 0; i < count; ++i) terms.push_back(gate(onehot.bit(i), vec.field(i, width)));
+  return or_of(terms, zero(width));
+}
+
+Value onehot_index(const Value& onehot, unsigned width) {
+  const unsigned n = onehot.width();
+  std::vector<Value> bits;
+  for (unsigned b = width; b-- > 0;) {
+    std::vector<Value> set;
+    for (unsigned i = 0; i < n; ++i)
+      if ((i >> b) & 1u) set.push_back(onehot.bit(i));
+    bits.push_back(or_of(set, zero(1)));
+  }
+  return cat(bits);
+}
+
+std::vector<Value> bits_of(const Value& v) {
+  std::vector<Value> bits;
+  for (unsigned i = 0; i < v.width(); ++i) bits.push_back(v.bit(i));
+  return bits;
+}
+
+std::vector<Value> fields_of(const Value& v, unsigned count, unsigned width) {
+  if (v.width() != count * width) fail("fields_of: " + to_string(v.width()) + " bits are not " + to_string(count) +
+                                       " x " + to_string(width));
+  std::vector<Value> f;
+  for (unsigned i = 0; i < count; ++i) f.push_back(v.field(i, width));
+  return f;
+}
+
+Value cat_lsb_first(const std::vector<Value>& entries) {
+  return cat(std::vector<Value>(entries.rbegin(), entries.rend()));
+}
+
+Value lowest_one(Scope& s, const std::string& name, const Value& vec) {
+  const unsigned width = vec.width();
+  Wire out = s.wire(name, width);
+  if (width == 1) {
+    out.drive(vec);
+    return out;
+  }
+  Value level = s.wire(name + "_or0", vec);
+  unsigned step = 0;
+  for (unsigned span = 1; span < width; span *= 2, ++step) {
+    Wire next = s.wire(name + "_or" + to_string(step + 1), width);
+    for (unsigned i = 0; i < width; ++i)
+      s.assign(next.bit(i), i >= span ? level.bit(i) | level.bit(i - span) : level.bit(i));
+    level = next;
+  }
+  s.assign(out.bit(0), vec.bit(0));
+  for (unsigned i = 1; i < width; ++i) s.assign(out.bit(i), vec.bit(i) & ~level.bit(i - 1));
+  s.wire("unused_" + name + "_or", level.bit(width - 1));
+  return out;
+}
+
+Value prefix_add(Scope& s, const std::string& name, const Value& a, const Value& b, const Value& cin) {
+  const unsigned width = a.width();
+  if (width < 2) fail("prefix_add of fewer than two bits: " + name);
+  if (b.width() != width || cin.width() != 1) fail("prefix_add operand widths: " + name);
+  // Bit 0 of the generate vector folds in the carry-in, so carry i+1 is the
+  // group generate of bits i..0.
+  Value x = s.wire(name + "_x", a ^ b);
+  Wire g0 = s.wire(name + "_g0", width);
+  Value p = s.wire(name + "_p0", x);
+  for (unsigned i = 0; i < width; ++i) {
+    const Value gen = a.bit(i) & b.bit(i);
+    s.assign(g0.bit(i), i == 0 ? gen | ((a.bit(i) ^ b.bit(i)) & cin) : gen);
+  }
+  Value g = g0;
+  unsigned step = 0;
+  for (unsigned span = 1; span < width; span *= 2, ++step) {
+    Wire ng = s.wire(name + "_g" + to_string(step + 1), width);
+    Wire np = s.wire(name + "_p" + to_string(step + 1), width);
+    for (unsigned i = 0; i < width; ++i) {
+      if (i < span) {
+        s.assign(ng.bit(i), g.bit(i));
+        s.assign(np.bit(i), p.bit(i));
+      } else {
+        s.assign(ng.bit(i), g.bit(i) | (p.bit(i) & g.bit(i - span)));
+        s.assign(np.bit(i), p.bit(i) & p.bit(i - span));
+      }
+    }
+    g = ng;
+    p = np;
+  }
+  s.wire("unused_" + name + "_p", p);
+  // carries: c0 = cin, c(i+1) = G[i:0]
+  return s.wire(name, cat({g.bit(width - 1), x ^ cat({g.slice(0, width - 1), cin})}));
+}
+
+Value sum_tree(Scope& s, const std::string& name, const std::vector<Value>& terms, unsigned width) {
+  std::vector<Value> level;
+  for (size_t i = 0; i < terms.size(); ++i) level.push_back(s.wire(name + "_t" + to_string(i), terms[i]));
+  if (level.empty()) return s.wire(name, zero(width));
+  if (level.size() == 1) return s.wire(name, level[0]);
+  unsigned n = 0;
+  while (level.size() > 2) {  // 3:2 compression of the first three terms
+    const std::string c = name + "_c" + to_string(n);
+    Value sum = s.wire(name + "_s" + to_string(n), level[0] ^ level[1] ^ level[2]);
+    ++n;
+    Value full = s.wire(c + "_full", (level[0] & level[1]) | (level[0] & level[2]) | (level[1] & level[2]));
+    Value carry = s.wire(c, cat({full.slice(0, width - 1), zero(1)}));
+    s.wire("unused_" + c + "_top", full.bit(width - 1));
+    level.erase(level.begin(), level.begin() + 3);
+    level.push_back(sum);
+    level.push_back(carry);
+  }
+  Value add = prefix_add(s, name + "_add", level[0], level[1], zero(1));
+  s.wire("unused_" + name + "_add", add.bit(width));
+  return s.wire(name, add.slice(0, width));
+}
+
+}  // namespace txgen::hdl
