@@ -233,3 +233,17 @@ function(txgen_add_icache_tx_cosim NAME CONFIG_PATH)
     TXGEN_SYS_HEADER="Vicache_tx_${NAME}_sys.h" TXGEN_SYS_CLASS=Vicache_tx_${NAME}_sys
     TXGEN_BASE_HEADER="Vicache_tx_${NAME}_base_sys.h" TXGEN_BASE_CLASS=Vicache_tx_${NAME}_base_sys)
 endfunction()
+
+# txgen_add_l1tlb_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])
+# GoogleTest executable txgen_cosim_l1tlb_NAME co-simulating l1tlb_NAME
+# against the golden model.
+function(txgen_add_l1tlb_cosim NAME CONFIG_PATH)
+  get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
+  set(top l1tlb_${NAME})
+  _txgen_block_rtl(${NAME} ${config} l1tlb ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl_l1tlb "${top}_tlb;${top}"
+                   rtl_files rtl_target)
+  set(exe txgen_cosim_l1tlb_${NAME})
+  _txgen_cosim_exe(${exe} ${NAME} l1tlb ${config} ${ARGN})
+  _txgen_cosim_top(${exe} ${NAME} ${top} l1tlb "${rtl_files}" ${rtl_target})
+  target_compile_definitions(${exe} PRIVATE TXGEN_SYS_HEADER="V${top}.h" TXGEN_SYS_CLASS=V${top})
+endfunction()

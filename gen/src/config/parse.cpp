@@ -305,6 +305,38 @@ IcacheTxConfig parse_icache_tx(const json& j, const Config& cfg) {
   return c;
 }
 
+L1tlbConfig parse_l1tlb(const json& j, const Config& cfg) {
+  ObjectReader r(j, "$.l1tlb");
+  L1tlbConfig c;
+  if (!cfg.translation)
+    throw ConfigError("$.translation", "(missing)", "required by $.l1tlb: the PPN and permission widths");
+  c.cus = static_cast<unsigned>(r.power_of_two("cus", 1, 64));
+  c.tlbs = static_cast<unsigned>(r.power_of_two("tlbs", 1, 64));
+  if (c.tlbs > c.cus)
+    throw ConfigError(r.path_of("tlbs"), std::to_string(c.tlbs),
+                      "must divide $.l1tlb.cus (" + std::to_string(c.cus) + "): each TLB serves cus / tlbs CUs");
+  c.clusters = static_cast<unsigned>(r.power_of_two("clusters", 1, 64));
+  if (c.clusters > c.tlbs)
+    throw ConfigError(r.path_of("clusters"), std::to_string(c.clusters),
+                      "must divide $.l1tlb.tlbs (" + std::to_string(c.tlbs) +
+                          "): each cluster holds tlbs / clusters TLBs (1 <= C <= T)");
+  if (r.has("ways")) {
+    c.ways = static_cast<unsigned>(r.integer("ways", 2, 256));
+    if (!is_pow2(c.ways))
+      throw ConfigError(r.path_of("ways"), std::to_string(c.ways), "must be a power of two in [2, 256]");
+  }
+  if (r.has("mshrs_per_cu")) c.mshrs_per_cu = static_cast<unsigned>(r.integer("mshrs_per_cu", 1, 16));
+  if (r.has("replacement"))
+    c.replacement = r.choice("replacement", {"lru", "plru"}) == "plru" ? L1tlbReplacement::Plru
+                                                                      : L1tlbReplacement::Lru;
+  if (r.has("l2_ports")) {
+    r.choice("l2_ports", {"cluster"});
+    c.l2_ports = L1tlbL2Ports::Cluster;
+  }
+  r.reject_unknown();
+  return c;
+}
+
 }  // namespace
 
 Config parse_config(const json& doc) {
@@ -320,6 +352,7 @@ Config parse_config(const json& doc) {
   if (root.has("dhsl")) cfg.dhsl = parse_dhsl(root.field("dhsl"));
   if (root.has("walk_sched")) cfg.walk_sched = parse_walk_sched(root.field("walk_sched"));
   if (root.has("icache_tx")) cfg.icache_tx = parse_icache_tx(root.field("icache_tx"), cfg);
+  if (root.has("l1tlb")) cfg.l1tlb = parse_l1tlb(root.field("l1tlb"), cfg);
   root.reject_unknown();
   return cfg;
 }

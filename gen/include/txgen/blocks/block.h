@@ -47,5 +47,6 @@ BlockInfo lds_ctrl_block();
 BlockInfo dhsl_block();
 BlockInfo walk_sched_block();
 BlockInfo icache_tx_block();
+BlockInfo l1tlb_block();
 
 }  // namespace txgen::blocks

@@ -120,6 +120,22 @@ struct IcacheTxConfig {
   IfillOrder ifill_order = IfillOrder::InvalidFirst;
 };
 
+// Aggregated and clustered L1-TLBs with CU-to-TLB crossbars (seed 001, 5.1, 6.1).
+enum class L1tlbReplacement { Lru, Plru };
+enum class L1tlbL2Ports { Cluster };  // one L2-TLB port per cluster (per TLB: not generated)
+const char* name_of(L1tlbReplacement r);
+const char* name_of(L1tlbL2Ports p);
+
+struct L1tlbConfig {
+  unsigned cus = 64;          // U: compute units (power of two, 1-64)
+  unsigned tlbs = 64;         // T: aggregated L1-TLBs (power of two, divides cus)
+  unsigned clusters = 64;     // C: clusters (power of two, divides tlbs)
+  unsigned ways = 128;        // W: ways per set (Table 4.1: 128)
+  unsigned mshrs_per_cu = 4;  // MSHRs per TLB = (cus / tlbs) x mshrs_per_cu (Table 4.1: 4)
+  L1tlbReplacement replacement = L1tlbReplacement::Lru;
+  L1tlbL2Ports l2_ports = L1tlbL2Ports::Cluster;
+};
+
 struct Config {
   std::string name;  // lower-case identifier, part of every module name
   SystemConfig system;
@@ -131,6 +147,7 @@ struct Config {
   std::optional<DhslConfig> dhsl;
   std::optional<WalkSchedConfig> walk_sched;
   std::optional<IcacheTxConfig> icache_tx;
+  std::optional<L1tlbConfig> l1tlb;
 };
 
 }  // namespace txgen::config

@@ -1,0 +1,25 @@
+// Internal interface of the l1tlb block: its storage and latency report
+// (l1tlb_report.cpp). docs/blocks/l1tlb.md is the behaviour. The emitter
+// (emit_top) and the registry entry are added with the RTL.
+#pragma once
+
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "txgen/blocks/block.h"
+#include "txgen/config/config.h"
+#include "txgen/elab/l1tlb.h"
+
+namespace txgen::blocks::l1tlb {
+
+// One TLB (crossbar port, lookup pipeline, replacement, MSHRs, fill), rendered.
+std::string emit_tlb(const elab::L1tlbParams& p, const EmitContext& ctx);
+// The block top l1tlb_<config> (p.module_prefix), rendered.
+std::string emit_top(const elab::L1tlbParams& p, const EmitContext& ctx);
+
+nlohmann::json params_json(const elab::L1tlbParams& p);
+nlohmann::json report_json(const config::Config& cfg);
+std::string report_markdown(const config::Config& cfg);
+
+}  // namespace txgen::blocks::l1tlb

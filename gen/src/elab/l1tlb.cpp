@@ -1,0 +1,74 @@
+#include "txgen/elab/l1tlb.h"
+
+#include <algorithm>
+#include <string>
+
+#include "txgen/elab/bits.h"
+#include "txgen/error.h"
+
+namespace txgen::elab {
+
+using std::to_string;
+
+L1tlbParams elaborate_l1tlb(const config::Config& cfg) {
+  if (!cfg.l1tlb) throw ConfigError("$.l1tlb", "(missing)", "required by the l1tlb block");
+  const config::L1tlbConfig& c = *cfg.l1tlb;
+  // parse_config() checked these; elaboration may also be handed a Config built in code.
+  auto pow2 = [](uint64_t v) { return v != 0 && (v & (v - 1)) == 0; };
+  if (!pow2(c.cus) || c.cus > 64)
+    throw ConfigError("$.l1tlb.cus", to_string(c.cus), "must be a power of two in [1, 64]");
+  if (!pow2(c.tlbs) || c.tlbs > c.cus)
+    throw ConfigError("$.l1tlb.tlbs", to_string(c.tlbs),
+                      "must divide $.l1tlb.cus (" + to_string(c.cus) + "): each TLB serves cus / tlbs CUs");
+  if (!pow2(c.clusters) || c.clusters > c.tlbs)
+    throw ConfigError("$.l1tlb.clusters", to_string(c.clusters),
+                      "must divide $.l1tlb.tlbs (" + to_string(c.tlbs) +
+                          "): each cluster holds tlbs / clusters TLBs (1 <= C <= T)");
+  if (!pow2(c.ways) || c.ways < 2 || c.ways > 256)
+    throw ConfigError("$.l1tlb.ways", to_string(c.ways), "must be a power of two in [2, 256]");
+  if (c.mshrs_per_cu < 1 || c.mshrs_per_cu > 16)
+    throw ConfigError("$.l1tlb.mshrs_per_cu", to_string(c.mshrs_per_cu), "must be an integer in [1, 16]");
+  if (!cfg.translation)
+    throw ConfigError("$.translation", "(missing)", "required by $.l1tlb: the PPN and permission widths");
+
+  L1tlbParams p;
+  p.module_prefix = "l1tlb_" + cfg.name;
+  p.replacement = c.replacement;
+  p.cus = c.cus;
+  p.tlbs = c.tlbs;
+  p.clusters = c.clusters;
+  p.ways = c.ways;
+  p.sets = c.cus / c.tlbs;
+  p.cus_per_cluster = c.cus / c.clusters;
+  p.tlbs_per_cluster = c.tlbs / c.clusters;
+  p.cus_per_tlb = c.cus / c.tlbs;
+  p.mshrs_per_cu = c.mshrs_per_cu;
+  p.mshrs = p.cus_per_tlb * c.mshrs_per_cu;
+  p.entries_per_tlb = p.sets * p.ways;
+  p.entries_total = p.tlbs * p.entries_per_tlb;
+
+  const unsigned page_bits = log2_exact(cfg.system.page_bytes);
+  p.home_bits = log2_exact(p.tlbs_per_cluster);
+  p.set_bits = log2_exact(p.sets);
+  if (cfg.system.va_bits < page_bits + p.home_bits + p.set_bits + 1)
+    throw ConfigError("$.system.va_bits", to_string(cfg.system.va_bits),
+                      "too narrow for $.l1tlb: the VPN (va_bits - " + to_string(page_bits) +
+                          " page-offset bits) must hold " + to_string(p.home_bits) + " home-TLB bits, " +
+                          to_string(p.set_bits) + " set bits and at least 1 tag bit");
+  p.vpn_bits = cfg.system.va_bits - page_bits;
+  p.vmid_bits = cfg.system.vmid_bits;
+  p.ppn_bits = cfg.translation->ppn_bits;
+  p.perm_bits = cfg.translation->perm_bits;
+  p.vpn_tag_bits = p.vpn_bits - p.home_bits - p.set_bits;
+  p.tag_bits = p.vpn_tag_bits + p.vmid_bits;
+  p.vpn_hi_bits = p.vpn_bits - p.home_bits;
+  p.cu_bits = log2_exact(p.cus_per_cluster);
+  p.tlb_bits = log2_exact(p.tlbs);
+  p.mshr_bits = std::max(1u, clog2(p.mshrs));
+  p.l2_tag_bits = p.home_bits + p.mshr_bits;
+  p.age_bits = log2_exact(p.ways);
+  p.repl_bits_per_set = p.plru() ? p.ways - 1 : p.ways * p.age_bits;
+  return p;
+}
+
+}  // namespace txgen::elab

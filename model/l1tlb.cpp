@@ -1,0 +1,621 @@
+// Golden cycle model of l1tlb_NAME (docs/blocks/l1tlb.md). See l1tlb.h.
+#include "model/l1tlb.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace txgen::model {
+namespace {
+
+uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : ((uint64_t{1} << bits) - 1); }
+
+bool pow2(unsigned v) { return v != 0 && (v & (v - 1)) == 0; }
+
+unsigned log2u(unsigned v) {
+  unsigned n = 0;
+  while ((1u << n) < v) ++n;
+  return n;
+}
+
+}  // namespace
+
+L1tlbModel::L1tlbModel(const elab::L1tlbParams& p) : p_(p) {
+  validate();
+  U_ = p_.cus;
+  T_ = p_.tlbs;
+  C_ = p_.clusters;
+  W_ = p_.ways;
+  S_ = p_.sets;
+  N_ = p_.cus_per_cluster;
+  K_ = p_.tlbs_per_cluster;
+  M_ = p_.mshrs;
+  vpn_mask_ = mask_of(p_.vpn_bits);
+  vmid_mask_ = mask_of(p_.vmid_bits);
+  ppn_mask_ = mask_of(p_.ppn_bits);
+  perm_mask_ = mask_of(p_.perm_bits);
+  tag_mask_ = mask_of(p_.l2_tag_bits);
+  reset_ = make_reset();
+  s_ = reset_;
+  win_.assign(T_, -1);
+  f2plan_.assign(C_, Fill2{});
+  l2plan_.assign(C_, L2Choice{});
+  hitv_.assign(U_, 0);
+}
+
+void L1tlbModel::validate() const {
+  auto bad = [](const std::string& what) { throw std::invalid_argument("L1tlbModel: " + what); };
+  if (!pow2(p_.cus) || p_.cus > 64) bad("cus must be a power of two <= 64");
+  if (!pow2(p_.tlbs) || p_.cus % p_.tlbs) bad("tlbs must be a power of two dividing cus");
+  if (!pow2(p_.clusters) || p_.tlbs % p_.clusters) bad("clusters must be a power of two dividing tlbs");
+  if (!pow2(p_.ways) || p_.ways < 2 || p_.ways > 256) bad("ways must be a power of two in [2, 256]");
+  if (p_.sets != p_.cus / p_.tlbs) bad("sets != cus / tlbs");
+  if (p_.cus_per_cluster != p_.cus / p_.clusters) bad("cus_per_cluster != cus / clusters");
+  if (p_.tlbs_per_cluster != p_.tlbs / p_.clusters) bad("tlbs_per_cluster != tlbs / clusters");
+  if (p_.mshrs < 1 || p_.mshrs > 64 * 16) bad("mshrs out of range");
+  if (p_.home_bits != log2u(p_.tlbs_per_cluster)) bad("home_bits != log2 K");
+  if (p_.set_bits != log2u(p_.sets)) bad("set_bits != log2 S");
+  if (p_.cu_bits != log2u(p_.cus_per_cluster)) bad("cu_bits != log2 N");
+  if (p_.vpn_bits < 1 || p_.vpn_bits > 64) bad("vpn_bits out of range");
+  if (p_.vpn_bits < p_.home_bits + p_.set_bits + 1) bad("no VPN tag bit");
+  if (p_.vpn_tag_bits != p_.vpn_bits - p_.home_bits - p_.set_bits) bad("vpn_tag_bits");
+  if (p_.vpn_hi_bits != p_.vpn_bits - p_.home_bits) bad("vpn_hi_bits");
+  unsigned mb = log2u(p_.mshrs);
+  if (mb < 1) mb = 1;
+  if (p_.mshr_bits != mb) bad("mshr_bits != max(1, clog2 M)");
+  if (p_.l2_tag_bits != p_.home_bits + p_.mshr_bits) bad("l2_tag_bits != HB + MB");
+  if (p_.vmid_bits > 64 || p_.ppn_bits > 64 || p_.perm_bits > 64) bad("field wider than 64 bits");
+}
+
+L1tlbModel::State L1tlbModel::make_reset() const {
+  State s;
+  s.tlb.resize(T_);
+  for (Tlb& t : s.tlb) {
+    t.e.assign(size_t{S_} * W_, Entry{});
+    t.age.assign(size_t{S_} * W_, 0);
+    t.plru.assign(size_t{S_} * W_, 0);
+    for (unsigned set = 0; set < S_; ++set)
+      for (unsigned w = 0; w < W_; ++w) t.age[set * W_ + w] = static_cast<uint8_t>(W_ - 1 - w);
+    t.m.assign(M_, Mshr{});
+  }
+  s.cl.assign(C_, Cluster{});
+  s.sd1.match.assign(C_, -1);
+  s.sd2.match.assign(C_, -1);
+  s.cu.assign(U_, CuOut{});
+  return s;
+}
+
+void L1tlbModel::reset_state() { s_ = reset_; }
+
+L1tlbIn L1tlbModel::idle_inputs() const {
+  L1tlbIn in;
+  in.req_valid.assign(U_, 0);
+  in.req_vpn.assign(U_, 0);
+  in.req_vmid.assign(U_, 0);
+  in.l2_req_ready.assign(C_, 1);
+  in.l2_resp_valid.assign(C_, 0);
+  in.l2_resp_tag.assign(C_, 0);
+  in.l2_resp_ppn.assign(C_, 0);
+  in.l2_resp_perm.assign(C_, 0);
+  return in;
+}
+
+L1tlbOut L1tlbModel::make_outputs() const {
+  L1tlbOut o;
+  o.req_ready.assign(U_, 0);
+  o.resp_valid.assign(U_, 0);
+  o.resp_vpn.assign(U_, 0);
+  o.resp_vmid.assign(U_, 0);
+  o.resp_ppn.assign(U_, 0);
+  o.resp_perm.assign(U_, 0);
+  o.fill_valid.assign(U_, 0);
+  o.fill_vpn.assign(U_, 0);
+  o.fill_vmid.assign(U_, 0);
+  o.fill_ppn.assign(U_, 0);
+  o.fill_perm.assign(U_, 0);
+  o.l2_req_valid.assign(C_, 0);
+  o.l2_req_vpn.assign(C_, 0);
+  o.l2_req_vmid.assign(C_, 0);
+  o.l2_req_tag.assign(C_, 0);
+  return o;
+}
+
+unsigned L1tlbModel::home_of(uint64_t vpn) const {
+  return static_cast<unsigned>(vpn & mask_of(p_.home_bits));
+}
+unsigned L1tlbModel::set_of(uint64_t vpn) const {
+  return static_cast<unsigned>((vpn >> p_.home_bits) & mask_of(p_.set_bits));
+}
+uint64_t L1tlbModel::vtag_of(uint64_t vpn) const {
+  return ((vpn & vpn_mask_) >> (p_.home_bits + p_.set_bits)) & mask_of(p_.vpn_tag_bits);
+}
+
+uint64_t L1tlbModel::entry_tag(unsigned j, unsigned s, unsigned w) const {
+  const Entry& e = ent(j, s, w);
+  const unsigned tg = p_.vpn_tag_bits;
+  return tg >= 64 ? e.vtag : ((e.vmid << tg) | e.vtag);
+}
+
+uint64_t L1tlbModel::entry_vpn(unsigned j, unsigned s, unsigned w) const {
+  const Entry& e = ent(j, s, w);
+  return ((e.vtag << (p_.home_bits + p_.set_bits)) | (uint64_t{s} << p_.home_bits) | (j % K_)) & vpn_mask_;
+}
+
+int L1tlbModel::find(unsigned c, uint64_t vpn, uint64_t vmid) const {
+  return compare(s_.tlb[c * K_ + home_of(vpn)], vpn & vpn_mask_, vmid & vmid_mask_);
+}
+
+unsigned L1tlbModel::age(unsigned j, unsigned s, unsigned w) const { return s_.tlb[j].age[s * W_ + w]; }
+unsigned L1tlbModel::plru_bit(unsigned j, unsigned s, unsigned n) const { return s_.tlb[j].plru[s * W_ + n]; }
+unsigned L1tlbModel::victim(unsigned j, unsigned s) const { return repl_victim(s_.tlb[j], s); }
+
+unsigned L1tlbModel::free_mshrs(unsigned j) const {
+  unsigned n = 0;
+  for (const Mshr& m : s_.tlb[j].m) n += m.valid ? 0 : 1;
+  return n;
+}
+
+// ---------------------------------------------------------------------------
+// Combinational pieces.
+
+int L1tlbModel::winner(const State& s, const L1tlbIn& in, unsigned j, unsigned* nreq) const {
+  const unsigned c = j / K_, k = j % K_;
+  const unsigned rr = s.tlb[j].rr;
+  int win = -1;
+  unsigned n = 0;
+  for (unsigned d = 0; d < N_; ++d) {
+    const unsigned i = (rr + d) % N_;
+    const unsigned u = c * N_ + i;
+    if (in.req_valid[u] && home_of(in.req_vpn[u] & vpn_mask_) == k) {
+      if (win < 0) win = static_cast<int>(i);
+      ++n;
+    }
+  }
+  if (nreq) *nreq = n;
+  return win;
+}
+
+bool L1tlbModel::credit(const State& s, unsigned j) const {
+  const Tlb& t = s.tlb[j];
+  unsigned fr = 0;
+  for (const Mshr& m : t.m) fr += m.valid ? 0 : 1;
+  return fr > unsigned(t.r1.valid) + unsigned(t.r2.valid);
+}
+
+bool L1tlbModel::sd_block(const State& s, const L1tlbIn& in) const {
+  return in.sd_valid || s.sd1.valid || s.sd2.valid;
+}
+
+bool L1tlbModel::sd_ready(const State& s) const {
+  if (s.sd1.valid || s.sd2.valid) return false;
+  for (const Tlb& t : s.tlb)
+    if (t.r1.valid || t.r2.valid) return false;
+  return true;
+}
+
+void L1tlbModel::outputs(const L1tlbIn& in, L1tlbOut& o) const {
+  const State& s = in.rst_n ? s_ : reset_;  // asynchronous reset
+  if (o.req_ready.size() != U_ || o.l2_req_valid.size() != C_) o = make_outputs();
+  for (unsigned u = 0; u < U_; ++u) o.req_ready[u] = 0;
+  const bool blk = sd_block(s, in);
+  if (!blk)
+    for (unsigned j = 0; j < T_; ++j) {
+      const int w = winner(s, in, j, nullptr);
+      if (w >= 0 && credit(s, j)) o.req_ready[(j / K_) * N_ + unsigned(w)] = 1;
+    }
+  for (unsigned u = 0; u < U_; ++u) {
+    const CuOut& r = s.cu[u];
+    o.resp_valid[u] = r.rv;
+    o.resp_vpn[u] = r.rvpn;
+    o.resp_vmid[u] = r.rvmid;
+    o.resp_ppn[u] = r.rppn;
+    o.resp_perm[u] = r.rperm;
+    o.fill_valid[u] = r.fv;
+    o.fill_vpn[u] = r.fvpn;
+    o.fill_vmid[u] = r.fvmid;
+    o.fill_ppn[u] = r.fppn;
+    o.fill_perm[u] = r.fperm;
+  }
+  for (unsigned c = 0; c < C_; ++c) {
+    const Q& q = s.cl[c].q;
+    o.l2_req_valid[c] = q.valid;
+    o.l2_req_vpn[c] = q.vpn;
+    o.l2_req_vmid[c] = q.vmid;
+    o.l2_req_tag[c] = (uint64_t{q.k} << p_.mshr_bits) | q.mshr;
+  }
+  o.sd_ready = sd_ready(s);
+  o.sd_done = s.done;
+}
+
+L1tlbOut L1tlbModel::outputs(const L1tlbIn& in) const {
+  L1tlbOut o = make_outputs();
+  outputs(in, o);
+  return o;
+}
+
+int L1tlbModel::compare(const Tlb& t, uint64_t vpn, uint64_t vmid) const {
+  const unsigned s = set_of(vpn);
+  const uint64_t vt = vtag_of(vpn);
+  int hit = -1;
+  for (unsigned w = 0; w < W_; ++w) {
+    const Entry& e = t.e[s * W_ + w];
+    if (e.valid && e.vtag == vt && e.vmid == vmid) {
+      if (hit >= 0) throw std::logic_error("L1tlbModel: duplicate translation in one set (invariant broken)");
+      hit = static_cast<int>(w);
+    }
+  }
+  return hit;
+}
+
+void L1tlbModel::touch(Tlb& t, unsigned s, unsigned v) {
+  if (p_.plru()) {
+    uint8_t* b = &t.plru[s * W_];
+    unsigned n = W_ + v;
+    while (n > 1) {
+      const unsigned parent = n / 2;
+      b[parent] = (n % 2 == 0) ? 1 : 0;  // v in the lower half: point at the upper half
+      n = parent;
+    }
+  } else {
+    uint8_t* a = &t.age[s * W_];
+    const uint8_t av = a[v];
+    for (unsigned w = 0; w < W_; ++w)
+      if (a[w] < av) ++a[w];
+    a[v] = 0;
+  }
+}
+
+unsigned L1tlbModel::repl_victim(const Tlb& t, unsigned s) const {
+  if (p_.plru()) {
+    const uint8_t* b = &t.plru[s * W_];
+    unsigned n = 1;
+    while (n < W_) n = 2 * n + b[n];
+    return n - W_;
+  }
+  const uint8_t* a = &t.age[s * W_];
+  for (unsigned w = 0; w < W_; ++w)
+    if (a[w] == W_ - 1) return w;
+  throw std::logic_error("L1tlbModel: LRU ages are not a permutation");
+}
+
+void L1tlbModel::check_inputs(const L1tlbIn& in) const {
+  if (in.req_valid.size() != U_ || in.req_vpn.size() != U_ || in.req_vmid.size() != U_ ||
+      in.l2_req_ready.size() != C_ || in.l2_resp_valid.size() != C_ || in.l2_resp_tag.size() != C_ ||
+      in.l2_resp_ppn.size() != C_ || in.l2_resp_perm.size() != C_)
+    throw std::invalid_argument("L1tlbModel: input vector sizes do not match the parameters");
+  for (unsigned c = 0; c < C_; ++c) {
+    if (!in.l2_resp_valid[c]) continue;
+    const uint64_t tag = in.l2_resp_tag[c] & tag_mask_;
+    const unsigned k = static_cast<unsigned>(tag >> p_.mshr_bits);
+    const unsigned m = static_cast<unsigned>(tag & mask_of(p_.mshr_bits));
+    const Cluster& cl = s_.cl[c];
+    bool ok = k < K_ && m < M_;
+    if (ok) {
+      const Mshr& ms = s_.tlb[c * K_ + k].m[m];
+      ok = ms.valid && ms.pending && ms.sent && !(cl.q.valid && cl.q.k == k && cl.q.mshr == m) &&
+           !(cl.f1.valid && cl.f1.k == k && cl.f1.mshr == m) && !(cl.f2.valid && cl.f2.k == k && cl.f2.mshr == m);
+    }
+    if (!ok)
+      throw std::logic_error("L1tlbModel: l2_resp_valid for cluster " + std::to_string(c) + " tag " +
+                             std::to_string(tag) + " that is not an outstanding taken request");
+  }
+}
+
+// ---------------------------------------------------------------------------
+// The edge.
+
+void L1tlbModel::posedge(const L1tlbIn& in) {
+  events_ = L1tlbEvents{};
+  if (!in.rst_n) {
+    reset_state();
+    events_.reset = true;
+    stats_ = L1tlbStats{};
+    return;
+  }
+  check_inputs(in);
+  State& s = s_;
+
+  // ---- Decisions from the registers of the cycle. ----
+  // Crossbar and accept.
+  const bool blk = sd_block(s, in);
+  for (unsigned j = 0; j < T_; ++j) {
+    unsigned nreq = 0;
+    const int w = winner(s, in, j, &nreq);
+    if (nreq >= 2) events_.xbar_conflict = true;
+    const bool cr = credit(s, j);
+    if (w >= 0 && !blk && !cr) events_.credit_block = true;
+    win_[j] = (w >= 0 && !blk && cr) ? w : -1;
+    if (win_[j] >= 0) ++stats_.accepts;
+  }
+  const bool sd_accept = in.sd_valid && sd_ready(s);
+
+  // Fill write plan (f2): victim and suppression from the cycle's registers.
+  for (unsigned c = 0; c < C_; ++c) {
+    Fill2& fp = f2plan_[c];
+    fp = Fill2{};
+    const F& f2 = s.cl[c].f2;
+    if (!f2.valid) continue;
+    const Tlb& t = s.tlb[c * K_ + f2.k];
+    const uint64_t vh = f2.vpn >> p_.home_bits;
+    fp.write = true;
+    fp.s = set_of(f2.vpn);
+    bool found = false;
+    for (unsigned w = 0; w < W_ && !found; ++w)
+      if (!t.e[fp.s * W_ + w].valid) {
+        fp.v = w;
+        found = true;
+      }
+    if (!found) fp.v = repl_victim(t, fp.s);
+    const bool inv = found;
+    const Sd& sd2 = s.sd2;
+    fp.suppress = t.m[f2.mshr].kill ||
+                  (sd2.valid && (sd2.all || (home_of(sd2.vpn) == f2.k && (sd2.vpn >> p_.home_bits) == vh &&
+                                             sd2.vmid == f2.vmid)));
+    if (!fp.suppress) {
+      if (inv)
+        events_.victim_invalid = true;
+      else
+        events_.victim_replacement = true;
+    }
+  }
+
+  // L2 choice plan.
+  for (unsigned c = 0; c < C_; ++c) {
+    L2Choice& lc = l2plan_[c];
+    lc = L2Choice{};
+    const Cluster& cl = s.cl[c];
+    if (cl.q.valid && in.l2_req_ready[c]) ++stats_.l2_requests;
+    if (cl.q.valid && !in.l2_req_ready[c]) events_.l2_backpressure = true;
+    lc.load = !cl.q.valid || in.l2_req_ready[c];
+    if (!lc.load) continue;
+    for (unsigned d = 0; d < K_ && !lc.choice; ++d) {
+      const unsigned k = (cl.lp + d) % K_;
+      const Tlb& t = s.tlb[c * K_ + k];
+      for (unsigned m = 0; m < M_; ++m)
+        if (t.m[m].valid && t.m[m].pending && !t.m[m].sent) {
+          lc.choice = true;
+          lc.k = k;
+          lc.m = m;
+          break;
+        }
+    }
+  }
+
+  for (unsigned u = 0; u < U_; ++u) {
+    s.cu[u].rv = false;
+    s.cu[u].fv = false;
+  }
+
+  // ---- 1. Decide stage. ----
+  for (unsigned j = 0; j < T_; ++j) {
+    Tlb& t = s.tlb[j];
+    const R2& r2 = t.r2;
+    if (!r2.valid) continue;
+    const unsigned c = j / K_;
+    const unsigned u = c * N_ + r2.i;
+    const unsigned set = set_of(r2.vpn);
+    if (r2.match >= 0) {
+      const Entry& e = t.e[set * W_ + unsigned(r2.match)];
+      CuOut& o = s.cu[u];
+      o.rv = true;
+      o.rvpn = r2.vpn;
+      o.rvmid = r2.vmid;
+      o.rppn = e.ppn;
+      o.rperm = e.perm;
+      touch(t, set, unsigned(r2.match));
+      events_.hit = true;
+      ++stats_.hits;
+      continue;
+    }
+    const uint64_t vh = r2.vpn >> p_.home_bits;
+    int found = -1;
+    for (unsigned m = 0; m < M_; ++m) {
+      const Mshr& ms = t.m[m];
+      if (ms.valid && ms.pending && ms.vh == vh && ms.vmid == r2.vmid) {
+        if (found >= 0) throw std::logic_error("L1tlbModel: two pending MSHRs for one translation");
+        found = static_cast<int>(m);
+      }
+    }
+    if (found >= 0) {
+      Mshr& ms = t.m[unsigned(found)];
+      const uint64_t bit = uint64_t{1} << r2.i;
+      if (ms.waiters & bit) events_.merge_repeat_same_cu = true;
+      ms.waiters |= bit;
+      events_.mshr_merge = true;
+      ++stats_.mshr_hits;
+      const F& f2 = s.cl[c].f2;
+      if (f2.valid && c * K_ + f2.k == j && f2.mshr == unsigned(found)) events_.merge_at_write_edge = true;
+    } else {
+      int fr = -1;
+      for (unsigned m = 0; m < M_; ++m)
+        if (!t.m[m].valid) {
+          fr = static_cast<int>(m);
+          break;
+        }
+      if (fr < 0) throw std::logic_error("L1tlbModel: miss without a free MSHR (credit broken)");
+      Mshr& ms = t.m[unsigned(fr)];
+      ms.valid = true;
+      ms.pending = true;
+      ms.sent = false;
+      ms.kill = false;
+      ms.vh = vh;
+      ms.vmid = r2.vmid;
+      ms.waiters = uint64_t{1} << r2.i;
+      events_.lookup_miss_alloc = true;
+      ++stats_.lookup_misses;
+    }
+  }
+
+  // ---- 2. Shootdown (sd2). ----
+  if (s.sd2.valid) {
+    const Sd& sd2 = s.sd2;
+    if (sd2.all) {
+      events_.shootdown_all = true;
+      for (Tlb& t : s.tlb) {
+        for (Entry& e : t.e) e.valid = false;
+        for (Mshr& m : t.m)
+          if (m.valid && m.pending) {
+            m.kill = true;
+            events_.kill_pending = true;
+          }
+      }
+    } else {
+      events_.shootdown_one = true;
+      const uint64_t vh = sd2.vpn >> p_.home_bits;
+      const unsigned set = set_of(sd2.vpn);
+      for (unsigned c = 0; c < C_; ++c) {
+        Tlb& t = s.tlb[c * K_ + home_of(sd2.vpn)];
+        if (sd2.match[c] >= 0) t.e[set * W_ + unsigned(sd2.match[c])].valid = false;
+        for (Mshr& m : t.m)
+          if (m.valid && m.pending && m.vh == vh && m.vmid == sd2.vmid) {
+            m.kill = true;
+            events_.kill_pending = true;
+          }
+      }
+    }
+  }
+
+  // ---- 3. Fill write (f2). ----
+  for (unsigned c = 0; c < C_; ++c) {
+    const F& f2 = s.cl[c].f2;
+    if (!f2.valid) continue;
+    const Fill2& fp = f2plan_[c];
+    Tlb& t = s.tlb[c * K_ + f2.k];
+    t.m[f2.mshr].pending = false;
+    if (fp.suppress) {
+      events_.fill_suppressed = true;
+      ++stats_.fills_suppressed;
+      continue;
+    }
+    Entry& e = t.e[fp.s * W_ + fp.v];
+    e.valid = true;
+    e.vtag = vtag_of(f2.vpn);
+    e.vmid = f2.vmid;
+    e.ppn = f2.ppn;
+    e.perm = f2.perm;
+    touch(t, fp.s, fp.v);
+    ++stats_.fills_written;
+  }
+
+  // ---- 4. Fill answer (f3). ----
+  for (unsigned c = 0; c < C_; ++c) {
+    const F& f3 = s.cl[c].f3;
+    if (!f3.valid) continue;
+    Mshr& ms = s.tlb[c * K_ + f3.k].m[f3.mshr];
+    for (unsigned i = 0; i < N_; ++i)
+      if ((ms.waiters >> i) & 1) {
+        CuOut& o = s.cu[c * N_ + i];
+        o.fv = true;
+        o.fvpn = f3.vpn;
+        o.fvmid = f3.vmid;
+        o.fppn = f3.ppn;
+        o.fperm = f3.perm;
+        ++stats_.fill_responses;
+        if (o.rv) events_.hit_and_fill_same_cu = true;
+      }
+    ms.valid = ms.pending = ms.sent = ms.kill = false;
+    ms.waiters = 0;
+  }
+
+  // ---- 5. L2 choice. ----
+  for (unsigned c = 0; c < C_; ++c) {
+    const L2Choice& lc = l2plan_[c];
+    if (!lc.load) continue;
+    Cluster& cl = s.cl[c];
+    if (!lc.choice) {
+      cl.q.valid = false;
+      continue;
+    }
+    Mshr& ms = s.tlb[c * K_ + lc.k].m[lc.m];
+    ms.sent = true;
+    cl.lp = K_ > 0 ? (lc.k + 1) % K_ : 0;
+    cl.q.valid = true;
+    cl.q.k = lc.k;
+    cl.q.mshr = lc.m;
+    cl.q.vpn = ((ms.vh << p_.home_bits) | lc.k) & vpn_mask_;
+    cl.q.vmid = ms.vmid;
+  }
+
+  // ---- 6. Compare stage / sd1 (entries after the writes), pipeline registers. ----
+  for (unsigned j = 0; j < T_; ++j) {
+    Tlb& t = s.tlb[j];
+    const unsigned c = j / K_;
+    if (t.r1.valid) {
+      const int m = compare(t, t.r1.vpn, t.r1.vmid);
+      const F& f2 = s.cl[c].f2;  // still the cycle's f2 (shifted below)
+      const Fill2& fp = f2plan_[c];
+      if (m >= 0 && f2.valid && !fp.suppress && c * K_ + f2.k == j && fp.s == set_of(t.r1.vpn) &&
+          fp.v == unsigned(m))
+        events_.fill_patch_at_compare = true;
+      t.r2.valid = true;
+      t.r2.i = t.r1.i;
+      t.r2.vpn = t.r1.vpn;
+      t.r2.vmid = t.r1.vmid;
+      t.r2.match = m;
+    } else {
+      t.r2.valid = false;
+    }
+    if (win_[j] >= 0) {
+      const unsigned i = unsigned(win_[j]);
+      const unsigned u = c * N_ + i;
+      t.r1.valid = true;
+      t.r1.i = i;
+      t.r1.vpn = in.req_vpn[u] & vpn_mask_;
+      t.r1.vmid = in.req_vmid[u] & vmid_mask_;
+      t.rr = (i + 1) % N_;
+    } else {
+      t.r1.valid = false;
+    }
+  }
+  // Shootdown registers.
+  s.done = s.sd2.valid;
+  if (s.sd1.valid) {
+    s.sd2.valid = true;
+    s.sd2.all = s.sd1.all;
+    s.sd2.vpn = s.sd1.vpn;
+    s.sd2.vmid = s.sd1.vmid;
+    for (unsigned c = 0; c < C_; ++c)
+      s.sd2.match[c] = s.sd1.all ? -1 : compare(s.tlb[c * K_ + home_of(s.sd1.vpn)], s.sd1.vpn, s.sd1.vmid);
+  } else {
+    s.sd2.valid = false;
+  }
+  if (sd_accept) {
+    s.sd1.valid = true;
+    s.sd1.all = in.sd_all;
+    s.sd1.vpn = in.sd_vpn & vpn_mask_;
+    s.sd1.vmid = in.sd_vmid & vmid_mask_;
+  } else {
+    s.sd1.valid = false;
+  }
+  // Fill pipeline.
+  for (unsigned c = 0; c < C_; ++c) {
+    Cluster& cl = s.cl[c];
+    if (cl.f2.valid)
+      cl.f3 = cl.f2;
+    else
+      cl.f3.valid = false;
+    if (cl.f1.valid) {
+      const Mshr& ms = s.tlb[c * K_ + cl.f1.k].m[cl.f1.mshr];
+      cl.f2.valid = true;
+      cl.f2.k = cl.f1.k;
+      cl.f2.mshr = cl.f1.mshr;
+      cl.f2.vpn = ((ms.vh << p_.home_bits) | cl.f1.k) & vpn_mask_;
+      cl.f2.vmid = ms.vmid;
+      cl.f2.ppn = cl.f1.ppn;
+      cl.f2.perm = cl.f1.perm;
+    } else {
+      cl.f2.valid = false;
+    }
+    if (in.l2_resp_valid[c]) {
+      const uint64_t tag = in.l2_resp_tag[c] & tag_mask_;
+      cl.f1.valid = true;
+      cl.f1.k = static_cast<unsigned>(tag >> p_.mshr_bits);
+      cl.f1.mshr = static_cast<unsigned>(tag & mask_of(p_.mshr_bits));
+      cl.f1.ppn = in.l2_resp_ppn[c] & ppn_mask_;
+      cl.f1.perm = in.l2_resp_perm[c] & perm_mask_;
+    } else {
+      cl.f1.valid = false;
+    }
+  }
+}
+
+}  // namespace txgen::model

@@ -1,0 +1,246 @@
+// Golden cycle model of the aggregated / clustered L1-TLBs l1tlb_NAME
+// (docs/blocks/l1tlb.md): U CUs, T TLBs in C clusters, one (U/C) x (T/C)
+// round-robin crossbar per cluster with an MSHR credit, the compare (r1) and
+// decide (r2) stages, per-TLB MSHRs with CU waiter masks, one L2 request
+// register and a three-stage fill (f1 read MSHR, f2 write entry, f3 answer
+// waiters) per cluster, LRU ages or tree pseudo-LRU per set, and the
+// two-stage shootdown (sd1 compare, sd2 invalidate / kill, done).
+// Written from the block document alone; shares only the elaborated widths
+// (txgen/elab/l1tlb.h) with the generator.
+//
+// Timing (request accepted in cycle t): r1 in t+1, r2 in t+2, resp_valid in
+// t+3 (hit) or MSHR allocated / merged at edge t+2, L2 choice in t+3,
+// l2_req_valid from t+4. L2 response in cycle f: f1 in f+1, f2 in f+2 (write
+// at edge f+2), f3 in f+3 (waiters answered, MSHR freed at edge f+3),
+// fill_valid in f+4. Shootdown accepted in e: sd1 in e+1, sd2 in e+2
+// (invalidate / kill at edge e+2), sd_done in e+3.
+//
+// posedge() computes every decision from the registers of the cycle, then
+// applies the effects in the document's same-edge order (decide, shootdown,
+// fill write, fill answer, L2 choice, compare / sd1 on the entries after the
+// writes of the edge). No memory is allocated after construction (except by
+// the convenience forms that return structs by value).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "txgen/elab/l1tlb.h"
+
+namespace txgen::model {
+
+struct L1tlbIn {                      // inputs of l1tlb_NAME for one cycle
+  bool rst_n = true;                  // false: this edge resets (asynchronous active-low reset held over the edge)
+  std::vector<uint8_t> req_valid;     // [U]
+  std::vector<uint64_t> req_vpn;      // [U]
+  std::vector<uint64_t> req_vmid;     // [U]
+  std::vector<uint8_t> l2_req_ready;  // [C]
+  std::vector<uint8_t> l2_resp_valid; // [C]
+  std::vector<uint64_t> l2_resp_tag;  // [C] {k (HB bits, high), mshr (MB bits, low)}
+  std::vector<uint64_t> l2_resp_ppn;  // [C]
+  std::vector<uint64_t> l2_resp_perm; // [C]
+  bool sd_valid = false;
+  bool sd_all = false;
+  uint64_t sd_vpn = 0;
+  uint64_t sd_vmid = 0;
+};
+
+struct L1tlbOut {                     // outputs in the cycle (before its edge)
+  std::vector<uint8_t> req_ready;     // [U] combinational
+  std::vector<uint8_t> resp_valid;    // [U] registered hit response
+  std::vector<uint64_t> resp_vpn, resp_vmid, resp_ppn, resp_perm;  // [U]
+  std::vector<uint8_t> fill_valid;    // [U] registered fill (miss) response
+  std::vector<uint64_t> fill_vpn, fill_vmid, fill_ppn, fill_perm;  // [U]
+  std::vector<uint8_t> l2_req_valid;  // [C]
+  std::vector<uint64_t> l2_req_vpn, l2_req_vmid, l2_req_tag;       // [C]
+  bool sd_ready = false;              // combinational
+  bool sd_done = false;               // registered pulse
+};
+
+struct L1tlbEvents {                  // what the last posedge did (all false at each posedge, then set)
+  bool hit = false;                   // a decide stage hit
+  bool lookup_miss_alloc = false;     // a decide stage missed and allocated an MSHR
+  bool mshr_merge = false;            // a decide stage missed and merged into a pending MSHR
+  bool merge_repeat_same_cu = false;  // a merge whose CU was already a waiter of the MSHR
+  bool merge_at_write_edge = false;   // a merge into the MSHR whose fill writes (f2) at the same edge
+  bool fill_patch_at_compare = false; // a compare stage matched the way written by a fill at the same edge
+  bool credit_block = false;          // a valid request refused only by the credit
+  bool xbar_conflict = false;         // two or more CUs requested one TLB in the cycle
+  bool l2_backpressure = false;       // some l2_req_valid with l2_req_ready = 0
+  bool fill_suppressed = false;       // a fill write suppressed (kill or same-edge shootdown)
+  bool shootdown_one = false;         // a single-VPN shootdown took effect (edge e+2)
+  bool shootdown_all = false;         // a flush-all took effect (edge e+2)
+  bool kill_pending = false;          // a pending MSHR got kill = 1
+  bool hit_and_fill_same_cu = false;  // resp_valid and fill_valid registered for one CU at one edge
+  bool victim_invalid = false;        // a (not suppressed) fill wrote an invalid way
+  bool victim_replacement = false;    // a (not suppressed) fill replaced the LRU / PLRU victim
+  bool reset = false;                 // this edge was a reset
+};
+
+struct L1tlbStats {                   // cumulative counters since construction / the last reset
+  uint64_t accepts = 0;               // requests accepted (req_valid & req_ready)
+  uint64_t hits = 0;                  // decide-stage hits
+  uint64_t lookup_misses = 0;         // decide-stage misses that allocated an MSHR
+  uint64_t mshr_hits = 0;             // decide-stage misses merged into a pending MSHR
+  uint64_t l2_requests = 0;           // l2_req handshakes (valid & ready)
+  uint64_t fills_written = 0;         // fill writes performed (not suppressed)
+  uint64_t fills_suppressed = 0;
+  uint64_t fill_responses = 0;        // fill_valid pulses (per CU)
+};
+
+class L1tlbModel {
+ public:
+  explicit L1tlbModel(const elab::L1tlbParams& p);
+  // Idle inputs of the right sizes (rst_n = 1, l2_req_ready = 1, all else 0).
+  L1tlbIn idle_inputs() const;
+  // An output struct of the right sizes (for the caller-owned form).
+  L1tlbOut make_outputs() const;
+  // Combinational view of the cycle: registers, req_ready and sd_ready.
+  void outputs(const L1tlbIn& in, L1tlbOut& out) const;  // no allocation when out is sized
+  L1tlbOut outputs(const L1tlbIn& in) const;
+  void posedge(const L1tlbIn& in);
+  const L1tlbEvents& events() const { return events_; }
+  const L1tlbStats& stats() const { return stats_; }
+  const elab::L1tlbParams& params() const { return p_; }
+
+  // Address fields (document "Address fields").
+  unsigned home_of(uint64_t vpn) const;
+  unsigned set_of(uint64_t vpn) const;
+  uint64_t vtag_of(uint64_t vpn) const;  // vpn[VPN-1 : HB+SB]
+
+  // Read-only views of the state in the current cycle, for model tests.
+  // TLB j (0 .. T-1), set s, way w; MSHR m (0 .. M-1); cluster c.
+  bool entry_valid(unsigned j, unsigned s, unsigned w) const { return ent(j, s, w).valid; }
+  uint64_t entry_vtag(unsigned j, unsigned s, unsigned w) const { return ent(j, s, w).vtag; }
+  uint64_t entry_vmid(unsigned j, unsigned s, unsigned w) const { return ent(j, s, w).vmid; }
+  uint64_t entry_tag(unsigned j, unsigned s, unsigned w) const;  // {vmid, vtag} (when TAG <= 64)
+  uint64_t entry_ppn(unsigned j, unsigned s, unsigned w) const { return ent(j, s, w).ppn; }
+  uint64_t entry_perm(unsigned j, unsigned s, unsigned w) const { return ent(j, s, w).perm; }
+  // The VPN an entry holds (tag, set and home TLB put back together).
+  uint64_t entry_vpn(unsigned j, unsigned s, unsigned w) const;
+  // Way of (vpn, vmid) in its home TLB of cluster c, or -1.
+  int find(unsigned c, uint64_t vpn, uint64_t vmid) const;
+  unsigned age(unsigned j, unsigned s, unsigned w) const;       // lru
+  unsigned plru_bit(unsigned j, unsigned s, unsigned n) const;  // plru, node 1 .. W-1
+  unsigned victim(unsigned j, unsigned s) const;                // replacement victim of the set (ignores valid)
+  bool mshr_valid(unsigned j, unsigned m) const { return msh(j, m).valid; }
+  bool mshr_pending(unsigned j, unsigned m) const { return msh(j, m).pending; }
+  bool mshr_sent(unsigned j, unsigned m) const { return msh(j, m).sent; }
+  bool mshr_kill(unsigned j, unsigned m) const { return msh(j, m).kill; }
+  uint64_t mshr_vh(unsigned j, unsigned m) const { return msh(j, m).vh; }
+  uint64_t mshr_vmid(unsigned j, unsigned m) const { return msh(j, m).vmid; }
+  uint64_t mshr_waiters(unsigned j, unsigned m) const { return msh(j, m).waiters; }
+  unsigned free_mshrs(unsigned j) const;
+  unsigned rr(unsigned j) const { return s_.tlb[j].rr; }
+  unsigned lp(unsigned c) const { return s_.cl[c].lp; }
+  bool r1_valid(unsigned j) const { return s_.tlb[j].r1.valid; }
+  bool r2_valid(unsigned j) const { return s_.tlb[j].r2.valid; }
+  int r2_match(unsigned j) const { return s_.tlb[j].r2.match; }  // matched way or -1
+  bool q_valid(unsigned c) const { return s_.cl[c].q.valid; }
+  bool f1_valid(unsigned c) const { return s_.cl[c].f1.valid; }
+  bool f2_valid(unsigned c) const { return s_.cl[c].f2.valid; }
+  bool f3_valid(unsigned c) const { return s_.cl[c].f3.valid; }
+  bool sd1_valid() const { return s_.sd1.valid; }
+  bool sd2_valid() const { return s_.sd2.valid; }
+
+ private:
+  struct Entry {
+    bool valid = false;
+    uint64_t vtag = 0, vmid = 0, ppn = 0, perm = 0;
+  };
+  struct Mshr {
+    bool valid = false, pending = false, sent = false, kill = false;
+    uint64_t vh = 0, vmid = 0, waiters = 0;
+  };
+  struct R1 {
+    bool valid = false;
+    unsigned i = 0;
+    uint64_t vpn = 0, vmid = 0;
+  };
+  struct R2 {
+    bool valid = false;
+    unsigned i = 0;
+    uint64_t vpn = 0, vmid = 0;
+    int match = -1;  // the one set bit of match (or -1)
+  };
+  struct Tlb {
+    std::vector<Entry> e;      // [S*W]
+    std::vector<uint8_t> age;  // lru [S*W]
+    std::vector<uint8_t> plru; // plru [S*W], index n = 1 .. W-1 used
+    std::vector<Mshr> m;       // [M]
+    unsigned rr = 0;
+    R1 r1;
+    R2 r2;
+  };
+  struct Q {
+    bool valid = false;
+    unsigned k = 0, mshr = 0;
+    uint64_t vpn = 0, vmid = 0;
+  };
+  struct F {
+    bool valid = false;
+    unsigned k = 0, mshr = 0;
+    uint64_t vpn = 0, vmid = 0, ppn = 0, perm = 0;
+  };
+  struct Cluster {
+    unsigned lp = 0;
+    Q q;
+    F f1, f2, f3;
+  };
+  struct Sd {
+    bool valid = false, all = false;
+    uint64_t vpn = 0, vmid = 0;
+    std::vector<int> match;  // sd2: [C] matched way in the home TLB or -1
+  };
+  struct CuOut {
+    bool rv = false;
+    uint64_t rvpn = 0, rvmid = 0, rppn = 0, rperm = 0;
+    bool fv = false;
+    uint64_t fvpn = 0, fvmid = 0, fppn = 0, fperm = 0;
+  };
+  struct State {
+    std::vector<Tlb> tlb;      // [T]
+    std::vector<Cluster> cl;   // [C]
+    Sd sd1, sd2;
+    bool done = false;
+    std::vector<CuOut> cu;     // [U]
+  };
+
+  const Entry& ent(unsigned j, unsigned s, unsigned w) const { return s_.tlb[j].e[s * p_.ways + w]; }
+  const Mshr& msh(unsigned j, unsigned m) const { return s_.tlb[j].m[m]; }
+  void validate() const;
+  State make_reset() const;
+  void reset_state();
+  // Crossbar winner of TLB j for the inputs (local CU index) or -1; nreq = number of requesters.
+  int winner(const State& s, const L1tlbIn& in, unsigned j, unsigned* nreq) const;
+  bool credit(const State& s, unsigned j) const;
+  bool sd_block(const State& s, const L1tlbIn& in) const;
+  bool sd_ready(const State& s) const;
+  void check_inputs(const L1tlbIn& in) const;
+  int compare(const Tlb& t, uint64_t vpn, uint64_t vmid) const;
+  void touch(Tlb& t, unsigned s, unsigned v);
+  unsigned repl_victim(const Tlb& t, unsigned s) const;
+
+  elab::L1tlbParams p_;
+  unsigned U_, T_, C_, W_, S_, N_, K_, M_;
+  uint64_t vpn_mask_, vmid_mask_, ppn_mask_, perm_mask_, tag_mask_;
+  L1tlbEvents events_;
+  L1tlbStats stats_;
+  State reset_;
+  State s_;
+  // Per-edge scratch (preallocated).
+  std::vector<int> win_;       // [T] accepted local CU or -1
+  struct Fill2 {
+    bool write = false, suppress = false;
+    unsigned s = 0, v = 0;
+  };
+  std::vector<Fill2> f2plan_;  // [C]
+  struct L2Choice {
+    bool load = false, choice = false;
+    unsigned k = 0, m = 0;
+  };
+  std::vector<L2Choice> l2plan_;  // [C]
+  std::vector<uint8_t> hitv_;     // [U] resp registered this edge (event)
+};
+
+}  // namespace txgen::model

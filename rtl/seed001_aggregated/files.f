@@ -1,0 +1,2 @@
+l1tlb_seed001_aggregated_tlb.v
+l1tlb_seed001_aggregated.v

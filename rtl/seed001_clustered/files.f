@@ -1,0 +1,2 @@
+l1tlb_seed001_clustered_tlb.v
+l1tlb_seed001_clustered.v

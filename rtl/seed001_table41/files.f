@@ -1,0 +1,2 @@
+l1tlb_seed001_table41_tlb.v
+l1tlb_seed001_table41.v

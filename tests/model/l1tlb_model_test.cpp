@@ -1,0 +1,1240 @@
+// Unit tests of the golden l1tlb model (docs/blocks/l1tlb.md).
+// Parameters are filled by hand; every expected cycle and value is worked out
+// by hand from the document in the comments (never read back from the model).
+// Cycle numbering: "cN" is the N-th cycle after construction (c0 first);
+// "edge N" is the rising edge that ends cN. Inputs scripted "at cN" are
+// driven in cN; registers written at edge N are visible from c(N+1).
+// Recurring timing facts of the document used below:
+//  - request accepted in cT: r1 in c(T+1), r2 (decide) in c(T+2), hit
+//    response resp_valid in c(T+3); a miss allocates / merges at edge T+2,
+//    the MSHR is an L2 candidate in c(T+3), l2_req_valid from c(T+4);
+//  - L2 response in cF: f1 c(F+1), f2 c(F+2) (write at edge F+2), f3 c(F+3)
+//    (MSHR freed at edge F+3), fill_valid in c(F+4);
+//  - shootdown accepted in cE: sd1 c(E+1), sd2 c(E+2) (invalidate / kill at
+//    edge E+2), sd_done in c(E+3), requests accepted again from c(E+3).
+// The default parameters P4 are U = 4 CUs, T = 2 TLBs, C = 1 cluster, W = 4
+// ways, mshrs_per_cu = 2: S = 2 sets, N = 4, K = 2, M = 4, 12-bit VPN, VMID 1
+// bit, PPN 12, PERM 3; HB = 1 (vpn[0] = home TLB), SB = 1 (vpn[1] = set),
+// TG = 10 (vpn[11:2]), MB = 2, LT = 3 (tag = k << 2 | mshr).
+#include "model/l1tlb.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <iomanip>
+#include <iostream>
+#include <map>
+#include <new>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+// Counts heap allocations so that a test can check that the per-cycle work
+// (outputs into a sized struct, posedge) allocates nothing.
+// (GCC sees std::free on a pointer from operator new and warns; the pair is
+// matched here.)
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+static long g_allocs = 0;
+void* operator new(std::size_t n) {
+  ++g_allocs;
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace txgen::model {
+namespace {
+
+using elab::L1tlbParams;
+
+unsigned clog2(uint64_t x) {
+  unsigned n = 0;
+  while ((uint64_t{1} << n) < x) ++n;
+  return n;
+}
+
+// Every field of the elaborated struct, by the document's formulas.
+L1tlbParams mk(unsigned u, unsigned t, unsigned c, unsigned w, unsigned mpc, bool plru = false,
+               unsigned vpn = 12, unsigned vm = 1, unsigned ppn = 12, unsigned perm = 3) {
+  L1tlbParams p;
+  p.module_prefix = "l1tlb_test";
+  p.replacement = plru ? config::L1tlbReplacement::Plru : config::L1tlbReplacement::Lru;
+  p.cus = u;
+  p.tlbs = t;
+  p.clusters = c;
+  p.ways = w;
+  p.sets = u / t;
+  p.cus_per_cluster = u / c;
+  p.tlbs_per_cluster = t / c;
+  p.cus_per_tlb = u / t;
+  p.mshrs_per_cu = mpc;
+  p.mshrs = p.cus_per_tlb * mpc;
+  p.entries_per_tlb = p.sets * w;
+  p.entries_total = t * p.entries_per_tlb;
+  p.vpn_bits = vpn;
+  p.vmid_bits = vm;
+  p.ppn_bits = ppn;
+  p.perm_bits = perm;
+  p.home_bits = clog2(p.tlbs_per_cluster);
+  p.set_bits = clog2(p.sets);
+  p.vpn_tag_bits = vpn - p.home_bits - p.set_bits;
+  p.tag_bits = p.vpn_tag_bits + vm;
+  p.vpn_hi_bits = vpn - p.home_bits;
+  p.cu_bits = clog2(p.cus_per_cluster);
+  p.tlb_bits = clog2(t);
+  p.mshr_bits = std::max(1u, clog2(p.mshrs));
+  p.l2_tag_bits = p.home_bits + p.mshr_bits;
+  p.age_bits = clog2(w);
+  p.repl_bits_per_set = plru ? w - 1 : w * p.age_bits;
+  return p;
+}
+
+L1tlbParams P4() { return mk(4, 2, 1, 4, 2); }
+
+// The translation the test L2 answers for (vpn, vmid).
+uint64_t ppn_of(uint64_t vpn, uint64_t vmid = 0) { return (vpn * 5 + 1 + vmid * 0x800) & 0xfff; }
+uint64_t perm_of(uint64_t vpn) { return (vpn % 7) & 7; }
+
+struct Resp {
+  unsigned cyc, cu;
+  bool fill;  // false: resp_* (hit), true: fill_*
+  uint64_t vpn, vmid, ppn, perm;
+};
+struct L2Take {
+  unsigned cyc, c;
+  uint64_t vpn, vmid, tag;
+};
+
+// Drives the model cycle by cycle, logs every response and L2 handshake, and
+// (optionally) plays an L2-TLB that answers a taken request `lat` cycles
+// after its handshake (one answer per cluster per cycle, in order).
+struct Bench {
+  explicit Bench(const L1tlbParams& p) : m(p), in(m.idle_inputs()), out(m.make_outputs()), ready(p.clusters, 1) {
+    pend.resize(p.clusters);
+  }
+  L1tlbModel m;
+  L1tlbIn in;
+  L1tlbOut out;
+  unsigned cyc = 0;
+  bool auto_l2 = true;
+  unsigned lat = 1;
+  std::vector<uint8_t> ready;                           // l2_req_ready per cluster (persistent)
+  std::vector<std::deque<std::pair<unsigned, L2Take>>> pend;  // due cycle, request
+  std::vector<Resp> log;
+  std::vector<L2Take> l2log;
+
+  void req(unsigned u, uint64_t vpn, uint64_t vmid = 0) {
+    in.req_valid[u] = 1;
+    in.req_vpn[u] = vpn;
+    in.req_vmid[u] = vmid;
+  }
+  void l2resp(unsigned c, uint64_t tag, uint64_t ppn, uint64_t perm) {
+    in.l2_resp_valid[c] = 1;
+    in.l2_resp_tag[c] = tag;
+    in.l2_resp_ppn[c] = ppn;
+    in.l2_resp_perm[c] = perm;
+  }
+  void sd(bool all, uint64_t vpn, uint64_t vmid = 0) {
+    in.sd_valid = true;
+    in.sd_all = all;
+    in.sd_vpn = vpn;
+    in.sd_vmid = vmid;
+  }
+  // Outputs of the current cycle for the inputs scripted so far.
+  const L1tlbOut& peek() {
+    for (unsigned c = 0; c < ready.size(); ++c) in.l2_req_ready[c] = ready[c];
+    m.outputs(in, out);
+    return out;
+  }
+  // One cycle: outputs, log, edge; returns the outputs of the cycle.
+  L1tlbOut step() {
+    peek();
+    const L1tlbParams& p = m.params();
+    for (unsigned u = 0; u < p.cus; ++u) {
+      if (out.resp_valid[u])
+        log.push_back({cyc, u, false, out.resp_vpn[u], out.resp_vmid[u], out.resp_ppn[u], out.resp_perm[u]});
+      if (out.fill_valid[u])
+        log.push_back({cyc, u, true, out.fill_vpn[u], out.fill_vmid[u], out.fill_ppn[u], out.fill_perm[u]});
+    }
+    for (unsigned c = 0; c < p.clusters; ++c)
+      if (in.rst_n && out.l2_req_valid[c] && in.l2_req_ready[c]) {
+        L2Take t{cyc, c, out.l2_req_vpn[c], out.l2_req_vmid[c], out.l2_req_tag[c]};
+        l2log.push_back(t);
+        if (auto_l2) pend[c].push_back({cyc + lat, t});
+      }
+    L1tlbOut o = out;
+    m.posedge(in);
+    if (!in.rst_n)
+      for (auto& q : pend) q.clear();
+    ++cyc;
+    in = m.idle_inputs();
+    for (unsigned c = 0; c < p.clusters; ++c)
+      if (!pend[c].empty() && pend[c].front().first <= cyc) {
+        const L2Take& t = pend[c].front().second;
+        l2resp(c, t.tag, ppn_of(t.vpn, t.vmid), perm_of(t.vpn));
+        pend[c].pop_front();
+      }
+    return o;
+  }
+  void run(unsigned n) {
+    for (unsigned i = 0; i < n; ++i) step();
+  }
+  void run_to(unsigned c) {
+    while (cyc < c) step();
+  }
+  std::vector<Resp> resps(unsigned cu, bool fill) const {
+    std::vector<Resp> r;
+    for (const Resp& x : log)
+      if (x.cu == cu && x.fill == fill) r.push_back(x);
+    return r;
+  }
+};
+
+// Installs (vpn, vmid) through CU `u` with the automatic L2 (latency 1) and
+// waits until everything is idle again; returns the cycle after.
+void install(Bench& b, unsigned u, uint64_t vpn, uint64_t vmid = 0) {
+  b.req(u, vpn, vmid);
+  ASSERT_TRUE(b.peek().req_ready[u]);
+  b.step();
+  b.run(12);  // accept t, L2 take t+4, answer t+5, fill response t+9
+}
+
+// ---------------------------------------------------------------------------
+
+TEST(L1tlbModel, HitAfterFill) {
+  Bench b(P4());
+  b.auto_l2 = false;
+  // c0: CU0 asks 0x10 (home 0, set 0, vtag 4): TLB0. Accepted in c0.
+  b.req(0, 0x10);
+  L1tlbOut o = b.step();
+  EXPECT_TRUE(o.req_ready[0]);
+  EXPECT_FALSE(o.req_ready[1]);  // not requesting
+  EXPECT_TRUE(b.m.r1_valid(0));  // c1
+  b.step();                      // c1 compare
+  EXPECT_TRUE(b.m.r2_valid(0));  // c2
+  EXPECT_EQ(b.m.r2_match(0), -1);
+  b.step();  // c2 decide: miss, MSHR 0 allocated at edge 2
+  EXPECT_TRUE(b.m.events().lookup_miss_alloc);
+  EXPECT_TRUE(b.m.mshr_valid(0, 0) && b.m.mshr_pending(0, 0) && !b.m.mshr_sent(0, 0));
+  EXPECT_EQ(b.m.mshr_waiters(0, 0), 1u);
+  EXPECT_EQ(b.m.mshr_vh(0, 0), 0x10u >> 1);
+  o = b.step();  // c3: chosen for the L2 (sent at edge 3)
+  EXPECT_FALSE(o.l2_req_valid[0]);
+  EXPECT_TRUE(b.m.mshr_sent(0, 0));
+  o = b.step();  // c4: l2_req_valid, taken (ready = 1)
+  EXPECT_TRUE(o.l2_req_valid[0]);
+  EXPECT_EQ(o.l2_req_vpn[0], 0x10u);
+  EXPECT_EQ(o.l2_req_vmid[0], 0u);
+  EXPECT_EQ(o.l2_req_tag[0], 0u);  // {k = 0, mshr = 0}
+  // c5: the L2 answers.
+  b.l2resp(0, 0, 0x123, 5);
+  o = b.step();
+  EXPECT_FALSE(o.l2_req_valid[0]);  // q emptied at edge 4
+  b.step();                         // c6 f1
+  EXPECT_TRUE(b.m.f2_valid(0));
+  EXPECT_EQ(b.m.find(0, 0x10, 0), -1);
+  b.step();  // c7 f2: write at edge 7 into way 0 (lowest invalid)
+  EXPECT_TRUE(b.m.events().victim_invalid);
+  EXPECT_EQ(b.m.find(0, 0x10, 0), 0);
+  EXPECT_EQ(b.m.entry_ppn(0, 0, 0), 0x123u);
+  EXPECT_EQ(b.m.age(0, 0, 0), 0u);
+  EXPECT_TRUE(b.m.mshr_valid(0, 0));
+  EXPECT_FALSE(b.m.mshr_pending(0, 0));
+  o = b.step();  // c8 f3: answer, free at edge 8
+  EXPECT_FALSE(o.fill_valid[0]);
+  EXPECT_FALSE(b.m.mshr_valid(0, 0));
+  // c9: fill_valid[0]; CU0 asks 0x10 again.
+  b.req(0, 0x10);
+  o = b.step();
+  EXPECT_TRUE(o.fill_valid[0]);
+  EXPECT_EQ(o.fill_vpn[0], 0x10u);
+  EXPECT_EQ(o.fill_ppn[0], 0x123u);
+  EXPECT_EQ(o.fill_perm[0], 5u);
+  EXPECT_TRUE(o.req_ready[0]);
+  o = b.step();  // c10
+  EXPECT_FALSE(o.fill_valid[0]);
+  EXPECT_EQ(o.fill_ppn[0], 0x123u);  // data registers hold
+  o = b.step();  // c11
+  EXPECT_FALSE(o.resp_valid[0]);
+  o = b.step();  // c12: hit response
+  EXPECT_TRUE(o.resp_valid[0]);
+  EXPECT_EQ(o.resp_vpn[0], 0x10u);
+  EXPECT_EQ(o.resp_ppn[0], 0x123u);
+  EXPECT_EQ(o.resp_perm[0], 5u);
+  o = b.step();  // c13
+  EXPECT_FALSE(o.resp_valid[0]);
+  EXPECT_EQ(b.l2log.size(), 1u);
+  EXPECT_EQ(b.log.size(), 2u);
+}
+
+TEST(L1tlbModel, MissMergeTwoCus) {
+  Bench b(P4());
+  b.lat = 1;
+  // c0: CU0 and CU1 ask 0x10 (TLB0): rr = 0 -> CU0 in c0, CU1 in c1.
+  b.req(0, 0x10);
+  b.req(1, 0x10);
+  L1tlbOut o = b.step();
+  EXPECT_TRUE(o.req_ready[0]);
+  EXPECT_FALSE(o.req_ready[1]);
+  EXPECT_TRUE(b.m.events().xbar_conflict);
+  EXPECT_EQ(b.m.rr(0), 1u);
+  b.req(1, 0x10);
+  o = b.step();  // c1
+  EXPECT_TRUE(o.req_ready[1]);
+  b.step();  // c2: CU0 allocates MSHR 0
+  b.step();  // c3: CU1 merges at edge 3
+  EXPECT_TRUE(b.m.events().mshr_merge);
+  EXPECT_FALSE(b.m.events().merge_repeat_same_cu);
+  EXPECT_EQ(b.m.mshr_waiters(0, 0), 3u);
+  b.run_to(12);
+  // L2: taken c4, answer c5, fill responses c9 to both.
+  ASSERT_EQ(b.l2log.size(), 1u);
+  EXPECT_EQ(b.l2log[0].cyc, 4u);
+  auto f0 = b.resps(0, true), f1 = b.resps(1, true);
+  ASSERT_EQ(f0.size(), 1u);
+  ASSERT_EQ(f1.size(), 1u);
+  EXPECT_EQ(f0[0].cyc, 9u);
+  EXPECT_EQ(f1[0].cyc, 9u);
+  EXPECT_EQ(f1[0].ppn, ppn_of(0x10));
+  EXPECT_TRUE(b.resps(0, false).empty());
+  EXPECT_TRUE(b.resps(1, false).empty());
+  EXPECT_EQ(b.m.stats().lookup_misses, 1u);
+  EXPECT_EQ(b.m.stats().mshr_hits, 1u);
+}
+
+TEST(L1tlbModel, RepeatRequestOfOneCuMergedIntoOneResponse) {
+  Bench b(P4());
+  b.req(0, 0x10);
+  b.step();  // c0 accepted
+  b.req(0, 0x10);
+  L1tlbOut o = b.step();  // c1 accepted again
+  EXPECT_TRUE(o.req_ready[0]);
+  b.step();  // c2 alloc
+  b.step();  // c3 merge of the same CU
+  EXPECT_TRUE(b.m.events().mshr_merge);
+  EXPECT_TRUE(b.m.events().merge_repeat_same_cu);
+  EXPECT_EQ(b.m.mshr_waiters(0, 0), 1u);
+  b.run_to(20);
+  auto f = b.resps(0, true);
+  ASSERT_EQ(f.size(), 1u);  // one fill response answers both requests
+  EXPECT_EQ(f[0].cyc, 9u);
+  EXPECT_TRUE(b.resps(0, false).empty());
+  EXPECT_EQ(b.l2log.size(), 1u);
+}
+
+TEST(L1tlbModel, MergeAtWriteEdge) {
+  Bench b(P4());
+  b.req(0, 0x10);
+  b.run_to(5);  // accept c0, L2 take c4, answer c5 (auto, latency 1): write at edge 7
+  // c5: CU1 asks 0x10: r1 c6, decide c7 = w: misses the entry, merges.
+  b.req(1, 0x10);
+  EXPECT_TRUE(b.peek().req_ready[1]);
+  b.step();  // c5
+  b.step();  // c6
+  b.step();  // c7: merge and write at the same edge
+  EXPECT_TRUE(b.m.events().mshr_merge);
+  EXPECT_TRUE(b.m.events().merge_at_write_edge);
+  EXPECT_EQ(b.m.find(0, 0x10, 0), 0);
+  EXPECT_EQ(b.m.mshr_waiters(0, 0), 3u);
+  b.run_to(14);
+  auto f1 = b.resps(1, true);
+  ASSERT_EQ(f1.size(), 1u);
+  EXPECT_EQ(f1[0].cyc, 9u);  // answered by the f3 of c8
+  EXPECT_EQ(b.resps(0, true).size(), 1u);
+  EXPECT_TRUE(b.resps(1, false).empty());
+  EXPECT_EQ(b.l2log.size(), 1u);
+}
+
+TEST(L1tlbModel, LookupAfterSuppressedFillAllocatesNewMshr) {
+  Bench b(P4());
+  b.auto_l2 = false;
+  b.req(0, 0x10);
+  b.run_to(4);  // MSHR 0 allocated at edge 2, sent at edge 3
+  // c4: L2 takes the request; shootdown of 0x10 accepted in c4 (pipelines empty).
+  b.sd(false, 0x10);
+  L1tlbOut o = b.step();
+  EXPECT_TRUE(o.l2_req_valid[0]);
+  EXPECT_TRUE(o.sd_ready);
+  b.step();  // c5 sd1
+  // c6: sd2, kill at edge 6; the L2 answers in c6.
+  b.l2resp(0, 0, 0x0aa, 1);
+  b.step();
+  EXPECT_TRUE(b.m.events().kill_pending);
+  EXPECT_TRUE(b.m.mshr_kill(0, 0));
+  // c7: requests accepted again (sd_done). CU1 asks 0x10: decide in c9 = w + 1.
+  b.req(1, 0x10);
+  o = b.step();
+  EXPECT_TRUE(o.sd_done);
+  EXPECT_TRUE(o.req_ready[1]);
+  o = b.step();  // c8: f2, suppressed write at edge 8
+  EXPECT_TRUE(b.m.events().fill_suppressed);
+  EXPECT_EQ(b.m.find(0, 0x10, 0), -1);
+  EXPECT_FALSE(b.m.mshr_pending(0, 0));
+  EXPECT_TRUE(b.m.mshr_valid(0, 0));
+  o = b.step();  // c9: f3 (MSHR 0 freed) and CU1's decide: no pending MSHR -> allocate MSHR 1
+  EXPECT_TRUE(b.m.events().lookup_miss_alloc);
+  EXPECT_FALSE(b.m.events().mshr_merge);
+  EXPECT_FALSE(b.m.mshr_valid(0, 0));
+  EXPECT_TRUE(b.m.mshr_valid(0, 1) && b.m.mshr_pending(0, 1));
+  EXPECT_EQ(b.m.mshr_waiters(0, 1), 2u);
+  o = b.step();  // c10: fill to CU0 only (pre-shootdown translation), MSHR 1 chosen for the L2
+  EXPECT_TRUE(o.fill_valid[0]);
+  EXPECT_EQ(o.fill_ppn[0], 0x0aau);
+  EXPECT_FALSE(o.fill_valid[1]);
+  o = b.step();  // c11
+  EXPECT_TRUE(o.l2_req_valid[0]);
+  EXPECT_EQ(o.l2_req_tag[0], 1u);  // {k 0, mshr 1}
+  EXPECT_EQ(o.l2_req_vpn[0], 0x10u);
+}
+
+TEST(L1tlbModel, FillAtCompareEdgePatchHits) {
+  Bench b(P4());
+  b.req(0, 0x10);
+  b.run_to(6);  // fill of 0x10 writes at edge 7
+  // c6: CU1 asks 0x10: compare in c7 (patched with the write of edge 7), decide c8 hits.
+  b.req(1, 0x10);
+  b.step();
+  b.step();  // c7
+  EXPECT_TRUE(b.m.events().fill_patch_at_compare);
+  EXPECT_EQ(b.m.r2_match(0), 0);
+  b.step();  // c8
+  EXPECT_TRUE(b.m.events().hit);
+  b.run_to(12);
+  auto r1 = b.resps(1, false);
+  ASSERT_EQ(r1.size(), 1u);
+  EXPECT_EQ(r1[0].cyc, 9u);
+  EXPECT_EQ(r1[0].ppn, ppn_of(0x10));
+  EXPECT_TRUE(b.resps(1, true).empty());  // not a waiter
+  EXPECT_EQ(b.resps(0, true).size(), 1u);
+  EXPECT_EQ(b.m.stats().lookup_misses, 1u);
+}
+
+TEST(L1tlbModel, CreditExhaustedBackPressure) {
+  // M = 1 per TLB: mshrs_per_cu = 1 with S = 1 (private TLBs).
+  Bench b(mk(4, 4, 4, 4, 1));
+  ASSERT_EQ(b.m.params().mshrs, 1u);
+  // c0: CU0 asks A = 0x10 (miss); from c1 on it holds B = 0x20.
+  b.req(0, 0x10);
+  EXPECT_TRUE(b.step().req_ready[0]);
+  std::vector<unsigned> ready_at;
+  bool credit_block_seen = false;
+  for (unsigned c = 1; c <= 10; ++c) {
+    b.req(0, 0x20);
+    const L1tlbOut o = b.step();
+    if (o.req_ready[0]) {
+      ready_at.push_back(c);
+      break;
+    }
+    credit_block_seen |= b.m.events().credit_block;
+    EXPECT_TRUE(b.m.events().credit_block) << "c" << c;
+  }
+  // c1: free 1 > r1 1 fails; c2: free 1 > r2 1 fails; c3..c8: MSHR in use
+  // (allocated at edge 2, L2 c4, answer c5, freed at edge 8); c9: free.
+  ASSERT_EQ(ready_at.size(), 1u);
+  EXPECT_EQ(ready_at[0], 9u);
+  EXPECT_TRUE(credit_block_seen);
+  // Hits: one accept every 3 cycles with M = 1 (credit counts r1 and r2).
+  b.run_to(30);
+  std::vector<unsigned> acc;
+  for (unsigned c = 30; c < 40; ++c) {
+    b.req(0, 0x20);
+    if (b.step().req_ready[0]) acc.push_back(c);
+  }
+  EXPECT_EQ(acc, (std::vector<unsigned>{30, 33, 36, 39}));
+}
+
+TEST(L1tlbModel, HitAndFillToOneCuInOneCycle) {
+  Bench b(P4());
+  install(b, 0, 0x20);  // c0 .. c12
+  const unsigned t0 = b.cyc;
+  // CU0 asks A = 0x10 (miss): accept t0, fill response t0 + 9.
+  b.req(0, 0x10);
+  b.step();
+  b.run_to(t0 + 6);
+  // CU0 asks B = 0x20 (hit) in t0 + 6: hit response t0 + 9.
+  b.req(0, 0x20);
+  b.step();
+  b.run_to(t0 + 8);
+  b.step();  // edge t0 + 8: f3 of A answers CU0 and the decide of B hits for CU0
+  EXPECT_TRUE(b.m.events().hit_and_fill_same_cu);
+  const L1tlbOut o = b.step();  // t0 + 9
+  EXPECT_TRUE(o.resp_valid[0]);
+  EXPECT_TRUE(o.fill_valid[0]);
+  EXPECT_EQ(o.resp_vpn[0], 0x20u);
+  EXPECT_EQ(o.fill_vpn[0], 0x10u);
+  EXPECT_EQ(o.resp_ppn[0], ppn_of(0x20));
+  EXPECT_EQ(o.fill_ppn[0], ppn_of(0x10));
+}
+
+TEST(L1tlbModel, CrossbarRoundRobinEveryCuOfClusterRequestsOneTlb) {
+  // N = 8 CUs of one cluster all want TLB0 (hits: no MSHR, one accept per cycle).
+  const L1tlbParams p = mk(8, 2, 1, 4, 2);
+  Bench b(p);
+  install(b, 0, 0x10);
+  std::vector<unsigned> order;
+  for (unsigned c = 0; c < 32; ++c) {
+    for (unsigned u = 0; u < 8; ++u) b.req(u, 0x10);
+    const L1tlbOut o = b.step();
+    unsigned n = 0;
+    for (unsigned u = 0; u < 8; ++u)
+      if (o.req_ready[u]) {
+        order.push_back(u);
+        ++n;
+      }
+    EXPECT_EQ(n, 1u);
+    EXPECT_TRUE(b.m.events().xbar_conflict);
+  }
+  // rr starts at 1 (CU0 was accepted by install): 1, 2, ..., 7, 0, 1, ...
+  for (unsigned i = 0; i < order.size(); ++i) EXPECT_EQ(order[i], (1 + i) % 8) << i;
+  // Random valid patterns, each CU holds its request until accepted: no CU
+  // waits for more than N - 1 grants to others.
+  std::mt19937_64 rng(7);
+  std::vector<bool> want(8, false);
+  std::vector<unsigned> waited(8, 0);
+  unsigned worst = 0;
+  for (unsigned c = 0; c < 2000; ++c) {
+    for (unsigned u = 0; u < 8; ++u) {
+      if (!want[u] && rng() % 3 == 0) want[u] = true;
+      if (want[u]) b.req(u, 0x10);
+    }
+    const L1tlbOut o = b.step();
+    for (unsigned u = 0; u < 8; ++u)
+      if (o.req_ready[u]) {
+        ASSERT_TRUE(want[u]);
+        want[u] = false;
+        worst = std::max(worst, waited[u]);
+        waited[u] = 0;
+        for (unsigned v = 0; v < 8; ++v)
+          if (v != u && want[v]) ++waited[v];
+      }
+  }
+  EXPECT_LE(worst, 7u);
+  std::cout << "[ crossbar ] worst grants to others while waiting: " << worst << " (N - 1 = 7)\n";
+}
+
+// Four misses, two per TLB, with the L2 not ready: the L2 request register
+// is loaded once and holds; then TLBs alternate 0, 1, 0, 1.
+TEST(L1tlbModel, L2RoundRobinOverTlbsAndBackPressure) {
+  Bench b(P4());
+  b.ready[0] = 0;
+  // c0: CU0 0x10 (TLB0), CU1 0x11 (TLB1), CU2 0x20 (TLB0), CU3 0x21 (TLB1).
+  b.req(0, 0x10);
+  b.req(1, 0x11);
+  b.req(2, 0x20);
+  b.req(3, 0x21);
+  L1tlbOut o = b.step();
+  EXPECT_TRUE(o.req_ready[0] && o.req_ready[1] && !o.req_ready[2] && !o.req_ready[3]);
+  b.req(2, 0x20);
+  b.req(3, 0x21);
+  o = b.step();  // c1
+  EXPECT_TRUE(o.req_ready[2] && o.req_ready[3]);
+  b.run_to(4);
+  o = b.peek();  // c4: q loaded at edge 3 with TLB0 / MSHR 0 (lp = 0)
+  EXPECT_TRUE(o.l2_req_valid[0]);
+  EXPECT_EQ(o.l2_req_vpn[0], 0x10u);
+  EXPECT_EQ(b.m.lp(0), 1u);
+  for (unsigned c = 4; c < 10; ++c) {
+    o = b.step();  // held under back-pressure
+    EXPECT_TRUE(o.l2_req_valid[0]);
+    EXPECT_EQ(o.l2_req_vpn[0], 0x10u);
+    EXPECT_EQ(o.l2_req_tag[0], 0u);
+    EXPECT_TRUE(b.m.events().l2_backpressure);
+  }
+  EXPECT_TRUE(b.l2log.empty());
+  b.ready[0] = 1;
+  b.run_to(20);
+  ASSERT_EQ(b.l2log.size(), 4u);
+  const uint64_t want_vpn[4] = {0x10, 0x11, 0x20, 0x21};
+  const uint64_t want_tag[4] = {0, 4, 1, 5};  // {k, mshr}: k << 2 | m
+  for (unsigned i = 0; i < 4; ++i) {
+    EXPECT_EQ(b.l2log[i].cyc, 10 + i);
+    EXPECT_EQ(b.l2log[i].vpn, want_vpn[i]);
+    EXPECT_EQ(b.l2log[i].tag, want_tag[i]);
+  }
+  // Every CU gets its fill: answers in c11 .. c14, fills in c15 .. c18.
+  for (unsigned u = 0; u < 4; ++u) {
+    auto f = b.resps(u, true);
+    ASSERT_EQ(f.size(), 1u);
+    EXPECT_EQ(f[0].cyc, 15 + (u == 0 ? 0 : u == 1 ? 1 : u == 2 ? 2 : 3));
+  }
+}
+
+TEST(L1tlbModel, L2BackPressureTogglingTakesEachRequestOnce) {
+  Bench b(P4());
+  b.lat = 3;
+  std::mt19937_64 rng(11);
+  // Eight distinct misses over both TLBs by all CUs, L2 ready random.
+  const uint64_t vpns[8] = {0x10, 0x11, 0x20, 0x21, 0x30, 0x31, 0x40, 0x41};
+  unsigned next = 0;
+  std::vector<uint64_t> want(4, 0);
+  std::vector<bool> has(4, false);
+  for (unsigned c = 0; c < 200; ++c) {
+    b.ready[0] = (rng() % 3) != 0;
+    for (unsigned u = 0; u < 4; ++u) {
+      if (!has[u] && next < 8) {
+        want[u] = vpns[next++];
+        has[u] = true;
+      }
+      if (has[u]) b.req(u, want[u]);
+    }
+    const L1tlbOut o = b.step();
+    for (unsigned u = 0; u < 4; ++u)
+      if (o.req_ready[u]) has[u] = false;
+  }
+  ASSERT_EQ(b.l2log.size(), 8u);
+  std::set<uint64_t> seen;
+  for (const L2Take& t : b.l2log) seen.insert(t.vpn);
+  EXPECT_EQ(seen.size(), 8u);
+  unsigned fills = 0;
+  for (const Resp& r : b.log) fills += r.fill;
+  EXPECT_EQ(fills, 8u);
+}
+
+TEST(L1tlbModel, ShootdownOneVpnWithPendingMshrKills) {
+  Bench b(P4());
+  install(b, 0, 0x14);  // TLB0 set 0: another translation stays
+  install(b, 0, 0x18);  // removed by a second shootdown below
+  const unsigned t0 = b.cyc;
+  b.ready[0] = 0;
+  b.req(0, 0x10);
+  b.step();  // accept t0; MSHR alloc edge t0+2, q loaded edge t0+3
+  b.run_to(t0 + 3);
+  // t0+3: shootdown of 0x10 (pipelines empty): sd1 t0+4, sd2 t0+5 (kill), done t0+6.
+  b.sd(false, 0x10);
+  b.req(1, 0x14);
+  L1tlbOut o = b.step();
+  EXPECT_TRUE(o.sd_ready);
+  EXPECT_FALSE(o.req_ready[1]);  // sd_valid blocks
+  b.req(1, 0x14);
+  o = b.step();  // t0+4
+  EXPECT_FALSE(o.sd_ready);
+  EXPECT_FALSE(o.req_ready[1]);
+  b.req(1, 0x14);
+  o = b.step();  // t0+5: kill at the edge
+  EXPECT_FALSE(o.req_ready[1]);
+  EXPECT_TRUE(b.m.events().shootdown_one);
+  EXPECT_TRUE(b.m.events().kill_pending);
+  EXPECT_TRUE(b.m.mshr_kill(0, 0));
+  b.req(1, 0x14);
+  o = b.step();  // t0+6
+  EXPECT_TRUE(o.sd_done);
+  EXPECT_TRUE(o.req_ready[1]);  // accepted again from e+3
+  b.ready[0] = 1;
+  b.run_to(t0 + 7);
+  // L2 takes at t0+7, answers t0+8, f2 t0+10 suppressed, fill response t0+12.
+  b.run_to(t0 + 20);
+  auto f = b.resps(0, true);
+  ASSERT_GE(f.size(), 3u);
+  EXPECT_EQ(f.back().vpn, 0x10u);
+  EXPECT_EQ(f.back().cyc, t0 + 12);
+  EXPECT_EQ(b.m.find(0, 0x10, 0), -1);   // nothing installed
+  EXPECT_GE(b.m.find(0, 0x14, 0), 0);    // other entries untouched
+  EXPECT_EQ(b.m.stats().fills_suppressed, 1u);
+  // A shootdown of an installed translation removes it.
+  b.sd(false, 0x18);
+  b.step();
+  b.run(3);
+  EXPECT_EQ(b.m.find(0, 0x18, 0), -1);
+  EXPECT_GE(b.m.find(0, 0x14, 0), 0);
+}
+
+TEST(L1tlbModel, ShootdownRacingFillAtEPlus1) {
+  Bench b(P4());
+  b.req(0, 0x10);
+  b.run_to(6);  // fill writes 0x10 at edge 7
+  // e = 6: sd1 in c7 compares with the write of edge 7 patched in; invalidated at edge 8.
+  b.sd(false, 0x10);
+  EXPECT_TRUE(b.peek().sd_ready);
+  b.step();
+  b.step();  // c7: write
+  EXPECT_EQ(b.m.find(0, 0x10, 0), 0);
+  EXPECT_FALSE(b.m.events().fill_suppressed);
+  b.step();  // c8: invalidation; the MSHR is no longer pending: no kill
+  EXPECT_EQ(b.m.find(0, 0x10, 0), -1);
+  EXPECT_FALSE(b.m.events().kill_pending);
+  b.run_to(12);
+  auto f = b.resps(0, true);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].cyc, 9u);
+}
+
+TEST(L1tlbModel, ShootdownRacingFillAtEPlus2) {
+  Bench b(P4());
+  b.req(0, 0x10);
+  b.run_to(5);  // fill writes 0x10 at edge 7
+  // e = 5: sd2 in c7; the fill writing at edge 7 matches: suppressed.
+  b.sd(false, 0x10);
+  EXPECT_TRUE(b.peek().sd_ready);
+  b.step();
+  b.step();  // c6
+  b.step();  // c7
+  EXPECT_TRUE(b.m.events().fill_suppressed);
+  EXPECT_TRUE(b.m.events().kill_pending);
+  EXPECT_EQ(b.m.find(0, 0x10, 0), -1);
+  b.run_to(12);
+  auto f = b.resps(0, true);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].cyc, 9u);
+  EXPECT_EQ(f[0].ppn, ppn_of(0x10));
+}
+
+TEST(L1tlbModel, FlushAll) {
+  Bench b(P4());
+  install(b, 0, 0x10);
+  install(b, 1, 0x11);
+  install(b, 2, 0x12);
+  install(b, 3, 0x17);
+  std::vector<unsigned> ages;
+  for (unsigned j = 0; j < 2; ++j)
+    for (unsigned s = 0; s < 2; ++s)
+      for (unsigned w = 0; w < 4; ++w) ages.push_back(b.m.age(j, s, w));
+  const unsigned t0 = b.cyc;
+  b.ready[0] = 0;
+  b.req(1, 0x31);
+  b.step();
+  b.run_to(t0 + 4);  // MSHR 0 of TLB1 pending, held in q
+  b.sd(true, 0);
+  b.step();  // e = t0+4
+  b.step();
+  b.step();  // e+2: flush
+  EXPECT_TRUE(b.m.events().shootdown_all);
+  EXPECT_TRUE(b.m.events().kill_pending);
+  for (unsigned j = 0; j < 2; ++j)
+    for (unsigned s = 0; s < 2; ++s)
+      for (unsigned w = 0; w < 4; ++w) EXPECT_FALSE(b.m.entry_valid(j, s, w));
+  EXPECT_TRUE(b.m.mshr_kill(1, 0));
+  std::vector<unsigned> ages2;
+  for (unsigned j = 0; j < 2; ++j)
+    for (unsigned s = 0; s < 2; ++s)
+      for (unsigned w = 0; w < 4; ++w) ages2.push_back(b.m.age(j, s, w));
+  EXPECT_EQ(ages, ages2);  // replacement state unchanged
+  EXPECT_TRUE(b.step().sd_done);
+  b.ready[0] = 1;
+  b.run(12);
+  auto f = b.resps(1, true);
+  ASSERT_FALSE(f.empty());
+  EXPECT_EQ(f.back().vpn, 0x31u);
+  EXPECT_EQ(b.m.find(0, 0x31, 0), -1);
+}
+
+TEST(L1tlbModel, LruVictimOrder) {
+  Bench b(P4());
+  // Set 0 of TLB0: vpn = vtag << 2. Ways fill 0, 1, 2, 3 (lowest invalid).
+  for (uint64_t x = 1; x <= 4; ++x) install(b, 0, x << 2);
+  for (unsigned w = 0; w < 4; ++w) EXPECT_EQ(b.m.entry_vpn(0, 0, w), (w + 1u) << 2);
+  EXPECT_EQ(b.m.age(0, 0, 0), 3u);
+  EXPECT_EQ(b.m.age(0, 0, 3), 0u);
+  EXPECT_EQ(b.m.victim(0, 0), 0u);
+  install(b, 1, 1 << 2);  // hit way 0: ages w0 0, w3 1, w2 2, w1 3
+  EXPECT_EQ(b.m.age(0, 0, 0), 0u);
+  EXPECT_EQ(b.m.age(0, 0, 1), 3u);
+  EXPECT_EQ(b.m.victim(0, 0), 1u);
+  install(b, 0, 5 << 2);  // replaces way 1
+  EXPECT_TRUE(b.m.entry_valid(0, 0, 1));
+  EXPECT_EQ(b.m.entry_vpn(0, 0, 1), 5u << 2);
+  EXPECT_EQ(b.m.find(0, 2 << 2, 0), -1);
+  EXPECT_EQ(b.m.victim(0, 0), 2u);  // ages: w1 0, w0 1, w3 2, w2 3
+  // Victim from the registers of the write cycle: a hit on way 2 decided in
+  // the write cycle does not save it (and still answers with the old entry).
+  const unsigned t0 = b.cyc;
+  b.req(0, 6 << 2);  // miss: accept t0, answer t0+5, write at edge t0+7
+  b.step();
+  b.run_to(t0 + 5);
+  b.req(1, 3 << 2);  // hit on way 2: decide in t0+7
+  b.step();
+  b.run_to(t0 + 7);
+  b.step();
+  EXPECT_TRUE(b.m.events().hit);
+  EXPECT_TRUE(b.m.events().victim_replacement);
+  EXPECT_EQ(b.m.entry_vpn(0, 0, 2), 6u << 2);
+  // Hit touch of way 2 first (w1 1, w0 2, w3 3, w2 0), then the fill's touch
+  // of way 2 (already 0: no change).
+  EXPECT_EQ(b.m.age(0, 0, 2), 0u);
+  EXPECT_EQ(b.m.age(0, 0, 1), 1u);
+  EXPECT_EQ(b.m.age(0, 0, 0), 2u);
+  EXPECT_EQ(b.m.age(0, 0, 3), 3u);
+  b.run(4);
+  auto r = b.resps(1, false);
+  ASSERT_FALSE(r.empty());
+  EXPECT_EQ(r.back().vpn, 3u << 2);
+  EXPECT_EQ(r.back().ppn, ppn_of(3 << 2));
+  EXPECT_EQ(r.back().cyc, t0 + 8);
+}
+
+TEST(L1tlbModel, PlruVictimOrder) {
+  // U = 4, T = C = 1: S = 4, W = 8, M = 8; HB = 0, set = vpn[1:0].
+  Bench b(mk(4, 1, 1, 8, 2, true));
+  for (uint64_t x = 1; x <= 8; ++x) install(b, 0, x << 2);
+  for (unsigned w = 0; w < 8; ++w) EXPECT_EQ(b.m.entry_vpn(0, 0, w), (w + 1u) << 2);
+  // Touches 0 .. 7 in order leave every node pointing at its lower half.
+  for (unsigned n = 1; n < 8; ++n) EXPECT_EQ(b.m.plru_bit(0, 0, n), 0u) << n;
+  EXPECT_EQ(b.m.victim(0, 0), 0u);
+  install(b, 1, 1 << 2);  // hit way 0: nodes 1, 2, 4 = 1
+  EXPECT_EQ(b.m.plru_bit(0, 0, 1), 1u);
+  EXPECT_EQ(b.m.plru_bit(0, 0, 2), 1u);
+  EXPECT_EQ(b.m.plru_bit(0, 0, 4), 1u);
+  EXPECT_EQ(b.m.victim(0, 0), 4u);  // 1 -> 3 -> 6 -> leaf 12
+  install(b, 0, 9 << 2);            // replaces way 4; nodes 1 = 0, 3 = 1, 6 = 1
+  EXPECT_EQ(b.m.entry_vpn(0, 0, 4), 9u << 2);
+  EXPECT_EQ(b.m.victim(0, 0), 2u);  // 1 -> 2 -> 5 -> leaf 10
+  install(b, 0, 10 << 2);
+  EXPECT_EQ(b.m.entry_vpn(0, 0, 2), 10u << 2);
+}
+
+// Random traffic over a clustered configuration (U = 8, T = 4, C = 2, S = 2,
+// W = 4, M = 6) with random L2 latencies and back-pressure and occasional
+// shootdowns. Checks every cycle: a (vpn, vmid) is present at most once per
+// cluster (no replication inside a cluster) and only in its home TLB and set;
+// every response carries the L2's translation; every accepted request is
+// answered (hit or fill) at least 3 cycles after its accept.
+TEST(L1tlbModel, NoReplicationInsideClusterRandom) {
+  const L1tlbParams p = mk(8, 4, 2, 4, 3);
+  ASSERT_EQ(p.mshrs, 6u);
+  L1tlbModel m(p);
+  L1tlbIn in = m.idle_inputs();
+  L1tlbOut out = m.make_outputs();
+  std::mt19937_64 rng(12345);
+  std::cout << "[ random ] seed 12345\n";
+  struct Taken {
+    unsigned cyc;
+    uint64_t tag, vpn, vmid;
+  };
+  std::vector<std::vector<Taken>> out_l2(p.clusters);
+  std::vector<std::multimap<std::pair<uint64_t, uint64_t>, unsigned>> open(p.cus);
+  std::vector<bool> has(p.cus, false);
+  std::vector<uint64_t> wv(p.cus), wm(p.cus);
+  bool sd_pending = false;
+  unsigned sd_cnt = 0, hits = 0, fills = 0, merges = 0;
+  L1tlbEvents seen{};
+  for (unsigned cyc = 0; cyc < 20000; ++cyc) {
+    in = m.idle_inputs();
+    for (unsigned u = 0; u < p.cus; ++u) {
+      if (!has[u] && rng() % 2) {
+        wv[u] = rng() % 24;  // small pool: lots of sharing, conflicts and evictions
+        wm[u] = rng() % 2;
+        has[u] = true;
+      }
+      if (has[u]) {
+        in.req_valid[u] = 1;
+        in.req_vpn[u] = wv[u];
+        in.req_vmid[u] = wm[u];
+      }
+    }
+    for (unsigned c = 0; c < p.clusters; ++c) {
+      in.l2_req_ready[c] = rng() % 4 != 0;
+      auto& v = out_l2[c];
+      if (!v.empty() && rng() % 2) {
+        const size_t k = rng() % v.size();
+        if (v[k].cyc < cyc) {
+          in.l2_resp_valid[c] = 1;
+          in.l2_resp_tag[c] = v[k].tag;
+          in.l2_resp_ppn[c] = ppn_of(v[k].vpn, v[k].vmid);
+          in.l2_resp_perm[c] = perm_of(v[k].vpn);
+          v.erase(v.begin() + static_cast<long>(k));
+        }
+      }
+    }
+    if (!sd_pending && rng() % 200 == 0) sd_pending = true;
+    if (sd_pending) {
+      in.sd_valid = true;
+      in.sd_all = (sd_cnt % 5) == 4;
+      in.sd_vpn = sd_cnt % 24;
+      in.sd_vmid = sd_cnt % 2;
+    }
+    m.outputs(in, out);
+    for (unsigned u = 0; u < p.cus; ++u) {
+      if (out.req_ready[u]) {
+        ASSERT_TRUE(has[u]);
+        open[u].insert({{wv[u], wm[u]}, cyc});
+        has[u] = false;
+      }
+      for (int kind = 0; kind < 2; ++kind) {
+        const bool v = kind ? out.fill_valid[u] : out.resp_valid[u];
+        if (!v) continue;
+        const uint64_t vpn = kind ? out.fill_vpn[u] : out.resp_vpn[u];
+        const uint64_t vmid = kind ? out.fill_vmid[u] : out.resp_vmid[u];
+        const uint64_t ppn = kind ? out.fill_ppn[u] : out.resp_ppn[u];
+        ASSERT_EQ(ppn, ppn_of(vpn, vmid)) << "cycle " << cyc;
+        // A hit in cycle r answers exactly the request accepted in r - 3; a
+        // fill in r answers every open request of the key accepted up to r - 4
+        // (decided, and merged, at the write edge r - 2 at the latest).
+        auto range = open[u].equal_range({vpn, vmid});
+        unsigned n = 0;
+        for (auto it = range.first; it != range.second;) {
+          const bool answers = kind ? it->second + 4 <= cyc : (it->second + 3 == cyc && n == 0);
+          if (answers) {
+            it = open[u].erase(it);
+            ++n;
+          } else {
+            ++it;
+          }
+        }
+        ASSERT_GE(n, 1u) << "unexpected response cycle " << cyc << " cu " << u;
+        (kind ? fills : hits) += 1;
+      }
+    }
+    for (unsigned c = 0; c < p.clusters; ++c)
+      if (out.l2_req_valid[c] && in.l2_req_ready[c])
+        out_l2[c].push_back({cyc, out.l2_req_tag[c], out.l2_req_vpn[c], out.l2_req_vmid[c]});
+    if (in.sd_valid && out.sd_ready) {
+      sd_pending = false;
+      ++sd_cnt;
+    }
+    m.posedge(in);
+    const L1tlbEvents& e = m.events();
+    merges += e.mshr_merge;
+    seen.merge_at_write_edge |= e.merge_at_write_edge;
+    seen.fill_patch_at_compare |= e.fill_patch_at_compare;
+    seen.credit_block |= e.credit_block;
+    seen.fill_suppressed |= e.fill_suppressed;
+    seen.hit_and_fill_same_cu |= e.hit_and_fill_same_cu;
+    seen.victim_replacement |= e.victim_replacement;
+    seen.merge_repeat_same_cu |= e.merge_repeat_same_cu;
+    // No replication inside a cluster, only the home TLB / set.
+    for (unsigned c = 0; c < p.clusters; ++c) {
+      std::set<std::pair<uint64_t, uint64_t>> present;
+      for (unsigned k = 0; k < p.tlbs_per_cluster; ++k)
+        for (unsigned s = 0; s < p.sets; ++s)
+          for (unsigned w = 0; w < p.ways; ++w) {
+            const unsigned j = c * p.tlbs_per_cluster + k;
+            if (!m.entry_valid(j, s, w)) continue;
+            const uint64_t vpn = m.entry_vpn(j, s, w);
+            ASSERT_EQ(m.home_of(vpn), k);
+            ASSERT_EQ(m.set_of(vpn), s);
+            ASSERT_EQ(m.entry_ppn(j, s, w), ppn_of(vpn, m.entry_vmid(j, s, w)));
+            ASSERT_TRUE(present.insert({vpn, m.entry_vmid(j, s, w)}).second)
+                << "replicated vpn " << vpn << " in cluster " << c << " cycle " << cyc;
+          }
+    }
+  }
+  // Drain.
+  for (unsigned cyc = 20000; cyc < 20100; ++cyc) {
+    in = m.idle_inputs();
+    for (unsigned c = 0; c < p.clusters; ++c) {
+      auto& v = out_l2[c];
+      if (!v.empty() && v[0].cyc < cyc) {
+        in.l2_resp_valid[c] = 1;
+        in.l2_resp_tag[c] = v[0].tag;
+        in.l2_resp_ppn[c] = ppn_of(v[0].vpn, v[0].vmid);
+        in.l2_resp_perm[c] = perm_of(v[0].vpn);
+        v.erase(v.begin());
+      }
+    }
+    m.outputs(in, out);
+    for (unsigned u = 0; u < p.cus; ++u)
+      for (int kind = 0; kind < 2; ++kind) {
+        const bool v = kind ? out.fill_valid[u] : out.resp_valid[u];
+        if (!v) continue;
+        const uint64_t vpn = kind ? out.fill_vpn[u] : out.resp_vpn[u];
+        const uint64_t vmid = kind ? out.fill_vmid[u] : out.resp_vmid[u];
+        auto range = open[u].equal_range({vpn, vmid});
+        for (auto it = range.first; it != range.second;) it = open[u].erase(it);
+      }
+    for (unsigned c = 0; c < p.clusters; ++c)
+      if (out.l2_req_valid[c] && in.l2_req_ready[c])
+        out_l2[c].push_back({cyc, out.l2_req_tag[c], out.l2_req_vpn[c], out.l2_req_vmid[c]});
+    m.posedge(in);
+  }
+  for (unsigned u = 0; u < p.cus; ++u) EXPECT_TRUE(open[u].empty()) << "CU " << u << " left unanswered";
+  std::cout << "[ random ] hits " << hits << " fills " << fills << " merges " << merges << " shootdowns "
+            << sd_cnt << "\n";
+  EXPECT_GT(sd_cnt, 10u);
+  EXPECT_TRUE(seen.merge_at_write_edge);
+  EXPECT_TRUE(seen.fill_patch_at_compare);
+  EXPECT_TRUE(seen.credit_block);
+  EXPECT_TRUE(seen.fill_suppressed);
+  EXPECT_TRUE(seen.hit_and_fill_same_cu);
+  EXPECT_TRUE(seen.victim_replacement);
+  EXPECT_TRUE(seen.merge_repeat_same_cu);
+}
+
+TEST(L1tlbModel, ResetMidTraffic) {
+  const L1tlbParams p = P4();
+  Bench b(p);
+  b.lat = 2;
+  std::mt19937_64 rng(3);
+  for (unsigned c = 0; c < 40; ++c) {
+    for (unsigned u = 0; u < 4; ++u)
+      if (rng() % 2) b.req(u, rng() % 32);
+    b.step();
+  }
+  // Make sure something is in flight.
+  bool busy = false;
+  for (unsigned j = 0; j < 2; ++j)
+    for (unsigned mm = 0; mm < p.mshrs; ++mm) busy |= b.m.mshr_valid(j, mm);
+  for (unsigned j = 0; j < 2; ++j) busy |= b.m.r1_valid(j) || b.m.r2_valid(j);
+  EXPECT_TRUE(busy);
+  // Reset cycle: outputs are the reset values.
+  b.in.rst_n = false;
+  b.req(0, 0x10);
+  L1tlbOut o = b.step();
+  EXPECT_TRUE(b.m.events().reset);
+  for (unsigned u = 0; u < 4; ++u) {
+    EXPECT_FALSE(o.resp_valid[u]);
+    EXPECT_FALSE(o.fill_valid[u]);
+    EXPECT_EQ(o.resp_vpn[u], 0u);
+    EXPECT_EQ(o.fill_ppn[u], 0u);
+  }
+  EXPECT_FALSE(o.l2_req_valid[0]);
+  EXPECT_FALSE(o.sd_done);
+  EXPECT_TRUE(o.sd_ready);
+  for (unsigned j = 0; j < 2; ++j) {
+    EXPECT_EQ(b.m.rr(j), 0u);
+    EXPECT_EQ(b.m.free_mshrs(j), p.mshrs);
+    for (unsigned s = 0; s < 2; ++s)
+      for (unsigned w = 0; w < 4; ++w) {
+        EXPECT_FALSE(b.m.entry_valid(j, s, w));
+        EXPECT_EQ(b.m.age(j, s, w), 3u - w);
+      }
+  }
+  EXPECT_EQ(b.m.lp(0), 0u);
+  // From here the model behaves as a fresh one with the same inputs.
+  Bench f(p);
+  f.lat = 2;
+  for (unsigned c = 0; c < 60; ++c) {
+    for (unsigned u = 0; u < 4; ++u)
+      if (rng() % 2) {
+        const uint64_t v = rng() % 32;
+        b.req(u, v);
+        f.req(u, v);
+      }
+    const L1tlbOut x = b.step(), y = f.step();
+    ASSERT_EQ(x.req_ready, y.req_ready) << c;
+    ASSERT_EQ(x.resp_valid, y.resp_valid) << c;
+    ASSERT_EQ(x.resp_ppn, y.resp_ppn) << c;
+    ASSERT_EQ(x.fill_valid, y.fill_valid) << c;
+    ASSERT_EQ(x.fill_vpn, y.fill_vpn) << c;
+    ASSERT_EQ(x.l2_req_valid, y.l2_req_valid) << c;
+    ASSERT_EQ(x.l2_req_tag, y.l2_req_tag) << c;
+  }
+}
+
+// A translation may be present once in each cluster; a single-VPN shootdown
+// removes it from the home TLB of every cluster. U = 8, T = 4, C = 2 (N = 4,
+// K = 2, S = 2, W = 4, M = 6): cluster 0 = CUs 0-3 / TLBs 0-1, cluster 1 =
+// CUs 4-7 / TLBs 2-3. 0x13: home 1, set 1.
+TEST(L1tlbModel, ShootdownOneVpnEveryCluster) {
+  Bench b(mk(8, 4, 2, 4, 3));
+  install(b, 0, 0x13);
+  install(b, 5, 0x13);
+  install(b, 6, 0x17);
+  EXPECT_GE(b.m.find(0, 0x13, 0), 0);
+  EXPECT_GE(b.m.find(1, 0x13, 0), 0);
+  EXPECT_TRUE(b.m.entry_valid(1, 1, unsigned(b.m.find(0, 0x13, 0))));
+  EXPECT_TRUE(b.m.entry_valid(3, 1, unsigned(b.m.find(1, 0x13, 0))));
+  EXPECT_EQ(b.l2log.size(), 3u);
+  EXPECT_EQ(b.l2log[1].c, 1u);
+  EXPECT_EQ(b.l2log[1].tag, 8u);  // {k = 1, mshr 0}: MB = clog2 6 = 3
+  b.sd(false, 0x13);
+  b.step();
+  b.run(2);
+  EXPECT_EQ(b.m.find(0, 0x13, 0), -1);
+  EXPECT_EQ(b.m.find(1, 0x13, 0), -1);
+  EXPECT_GE(b.m.find(1, 0x17, 0), 0);
+  EXPECT_TRUE(b.step().sd_done);
+}
+
+// The widest configuration: U = 64, T = 16, C = 4, W = 256, 52-bit VPN,
+// 16-bit VMID, 64-bit PPN. Random traffic; after the constructor and a warm
+// up, outputs() into a sized struct and posedge() allocate nothing.
+TEST(L1tlbModel, WideConfigurationDoesNotAllocatePerCycle) {
+  const L1tlbParams p = mk(64, 16, 4, 256, 16, false, 52, 16, 64, 8);
+  ASSERT_EQ(p.mshrs, 64u);
+  L1tlbModel m(p);
+  L1tlbIn in = m.idle_inputs();
+  L1tlbOut out = m.make_outputs();
+  std::mt19937_64 rng(99);
+  std::vector<std::vector<std::pair<unsigned, uint64_t>>> pend(p.clusters);
+  for (auto& v : pend) v.reserve(1024);
+  long allocs = 0;
+  uint64_t fills = 0;
+  for (unsigned cyc = 0; cyc < 3000; ++cyc) {
+    for (unsigned u = 0; u < p.cus; ++u) {
+      in.req_valid[u] = rng() % 2;
+      in.req_vpn[u] = (rng() % 512) | (uint64_t{1} << 51);
+      in.req_vmid[u] = 0xbeef;
+    }
+    for (unsigned c = 0; c < p.clusters; ++c) {
+      in.l2_resp_valid[c] = 0;
+      if (!pend[c].empty() && pend[c].front().first + 5 <= cyc) {
+        in.l2_resp_valid[c] = 1;
+        in.l2_resp_tag[c] = pend[c].front().second;
+        in.l2_resp_ppn[c] = ~uint64_t{0} - cyc;
+        in.l2_resp_perm[c] = 0xff;
+        pend[c].erase(pend[c].begin());
+      }
+    }
+    in.sd_valid = cyc % 500 == 499;
+    in.sd_vpn = uint64_t{1} << 51;
+    const long before = g_allocs;
+    m.outputs(in, out);
+    for (unsigned c = 0; c < p.clusters; ++c)
+      if (out.l2_req_valid[c] && in.l2_req_ready[c]) pend[c].push_back({cyc, out.l2_req_tag[c]});
+    for (unsigned u = 0; u < p.cus; ++u) {
+      fills += out.fill_valid[u];
+      if (out.fill_valid[u]) {
+        ASSERT_EQ(out.fill_vpn[u] >> 51, 1u);
+      }
+    }
+    m.posedge(in);
+    if (cyc >= 100) allocs += g_allocs - before;
+  }
+  EXPECT_EQ(allocs, 0);
+  EXPECT_GT(fills, 100u);
+  EXPECT_GT(m.stats().hits, 100u);
+  std::cout << "[ wide ] hits " << m.stats().hits << " lookup misses " << m.stats().lookup_misses << " merges "
+            << m.stats().mshr_hits << "\n";
+}
+
+// ---------------------------------------------------------------------------
+// Experiment: aggregation (5.1) and clustering (6.1) remove replicated
+// lookup misses. U = 16 CUs, W = 8 ways, mshrs_per_cu = 4; a page is shared
+// by all CUs with probability `share`, else private to the requesting CU.
+// Ideal L2: always ready, answers L = 20 cycles after the handshake. Each CU
+// issues R requests; after an accept it waits a random gap (mean ~16 cycles)
+// so that even T = 1 (one accept per cycle) is not the bottleneck.
+
+struct ExpResult {
+  uint64_t accepts, hits, lookup_misses, mshr_hits, l2, cycles;
+};
+
+ExpResult run_exp(unsigned T, unsigned C, double share, uint64_t seed) {
+  const unsigned U = 16, W = 8, R = 1500, L = 20;
+  const unsigned PS = 48, PP = 24;  // shared pool, private pool per CU
+  const L1tlbParams p = mk(U, T, C, W, 4, false, 20, 1, 20, 3);
+  // Traces (identical for every configuration of one (share, seed)).
+  std::mt19937_64 rng(seed);
+  std::set<uint64_t> used;
+  auto fresh = [&]() {
+    for (;;) {
+      const uint64_t v = rng() & 0xfffff;
+      if (used.insert(v).second) return v;
+    }
+  };
+  std::vector<uint64_t> shared(PS);
+  for (auto& v : shared) v = fresh();
+  std::vector<std::vector<uint64_t>> priv(U, std::vector<uint64_t>(PP));
+  for (auto& pv : priv)
+    for (auto& v : pv) v = fresh();
+  std::uniform_real_distribution<double> uni(0.0, 1.0);
+  std::vector<std::vector<uint64_t>> trace(U);
+  std::vector<std::vector<unsigned>> gap(U);
+  for (unsigned u = 0; u < U; ++u)
+    for (unsigned r = 0; r < R; ++r) {
+      trace[u].push_back(uni(rng) < share ? shared[rng() % PS] : priv[u][rng() % PP]);
+      gap[u].push_back(static_cast<unsigned>(rng() % 32));
+    }
+  L1tlbModel m(p);
+  L1tlbIn in = m.idle_inputs();
+  L1tlbOut out = m.make_outputs();
+  std::vector<unsigned> pos(U, 0), wait(U, 0);
+  std::vector<std::deque<std::pair<uint64_t, uint64_t>>> l2q(C);  // (due, tag) (ppn irrelevant)
+  std::vector<std::deque<uint64_t>> l2vpn(C);
+  uint64_t cyc = 0;
+  for (;; ++cyc) {
+    bool left = false;
+    for (unsigned u = 0; u < U; ++u) {
+      in.req_valid[u] = 0;
+      if (pos[u] < R) {
+        left = true;
+        if (wait[u] == 0) {
+          in.req_valid[u] = 1;
+          in.req_vpn[u] = trace[u][pos[u]];
+          in.req_vmid[u] = 0;
+        } else {
+          --wait[u];
+        }
+      }
+    }
+    for (unsigned c = 0; c < C; ++c) {
+      in.l2_resp_valid[c] = 0;
+      if (!l2q[c].empty() && l2q[c].front().first <= cyc) {
+        in.l2_resp_valid[c] = 1;
+        in.l2_resp_tag[c] = l2q[c].front().second;
+        in.l2_resp_ppn[c] = ppn_of(l2vpn[c].front());
+        in.l2_resp_perm[c] = 0;
+        l2q[c].pop_front();
+        l2vpn[c].pop_front();
+      }
+      left |= !l2q[c].empty();
+    }
+    m.outputs(in, out);
+    for (unsigned u = 0; u < U; ++u)
+      if (out.req_ready[u]) {
+        wait[u] = gap[u][pos[u]];
+        ++pos[u];
+      }
+    for (unsigned c = 0; c < C; ++c)
+      if (out.l2_req_valid[c]) {
+        l2q[c].push_back({cyc + L, out.l2_req_tag[c]});
+        l2vpn[c].push_back(out.l2_req_vpn[c]);
+      }
+    m.posedge(in);
+    if (!left && cyc > 64) {
+      bool idle = true;
+      for (unsigned j = 0; j < T; ++j) idle &= m.free_mshrs(j) == p.mshrs && !m.r1_valid(j) && !m.r2_valid(j);
+      if (idle) break;
+    }
+    if (cyc > 10'000'000) break;
+  }
+  const L1tlbStats& s = m.stats();
+  return {s.accepts, s.hits, s.lookup_misses, s.mshr_hits, s.l2_requests, cyc};
+}
+
+TEST(L1tlbExperiment, AggregationRemovesReplicatedMisses) {
+  uint64_t seed = 20261125;
+  if (const char* e = std::getenv("L1TLB_SEED")) seed = std::strtoull(e, nullptr, 0);
+  std::cout << "[ experiment ] seed " << seed
+            << " (U = 16, W = 8, mshrs_per_cu = 4, 1500 requests per CU, shared pool 48 pages, private pool 24 "
+               "pages per CU, ideal L2 latency 20)\n";
+  struct Pt {
+    unsigned T, C;
+    const char* name;
+  };
+  const Pt pts[] = {{16, 16, "T=16 private"}, {4, 4, "T=4 aggregated"}, {1, 1, "T=1 aggregated"},
+                    {4, 2, "T=4 C=2 clustered"}};
+  const double shares[] = {0.0, 0.5, 0.9};
+  std::map<std::pair<double, unsigned>, ExpResult> res;
+  std::ostringstream t;
+  t << "| sharing | configuration | S x W | lookups | hits | lookup misses (MSHR alloc) | MSHR hits (merges) | "
+       "L2 requests | L2 vs T=16 | cycles |\n|---:|---|---|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (double sh : shares)
+    for (unsigned i = 0; i < 4; ++i) {
+      const ExpResult r = run_exp(pts[i].T, pts[i].C, sh, seed);
+      res[{sh, i}] = r;
+      const double rel = double(r.l2) / double(res[{sh, 0}].l2);
+      t << "| " << std::fixed << std::setprecision(1) << sh << " | " << pts[i].name << " | " << 16 / pts[i].T
+        << " x 8 | " << r.accepts << " | " << r.hits << " | " << r.lookup_misses << " | " << r.mshr_hits << " | "
+        << r.l2 << " | " << std::setprecision(2) << rel << " | " << r.cycles << " |\n";
+    }
+  std::cout << t.str();
+  for (double sh : shares)
+    for (unsigned i = 0; i < 4; ++i) {
+      const ExpResult& r = res[{sh, i}];
+      EXPECT_EQ(r.accepts, 16u * 1500u);
+      EXPECT_EQ(r.hits + r.lookup_misses + r.mshr_hits, r.accepts);
+      EXPECT_EQ(r.l2, r.lookup_misses);  // every lookup miss is one L2 request
+    }
+  // High sharing: aggregation cuts L2 requests substantially.
+  EXPECT_LE(double(res[{0.9, 2}].l2), 0.6 * double(res[{0.9, 0}].l2));
+  EXPECT_LE((res[{0.9, 1}].l2), (res[{0.9, 0}].l2));
+  EXPECT_LE((res[{0.9, 3}].l2), (res[{0.9, 1}].l2));  // clustering removes more than T=4 alone
+  // No sharing: little change.
+  const double r0 = double(res[{0.0, 2}].l2) / double(res[{0.0, 0}].l2);
+  EXPECT_GE(r0, 0.85);
+  EXPECT_LE(r0, 1.15);
+}
+
+}  // namespace
+}  // namespace txgen::model
