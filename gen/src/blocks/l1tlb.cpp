@@ -91,8 +91,6 @@ Value rotl1(const Value& g) {
   return n == 1 ? g : cat({g.slice(0, n - 1), g.bit(n - 1)});
 }
 
-// Replicated one-hot decode of a binary index (a constant 1 for one entry).
-Value decode(unsigned count, const Value& idx) { return hdl::one_of(count, idx); }
 
 }  // namespace
 
@@ -141,7 +139,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Wire fill_perm_o = m.output("fill_perm_o", PERM);
 
   auto set_of = [&](const Value& vpn_hi_or_vpn, unsigned lsb) -> Value {
-    return S == 1 ? lit(1, 1) : decode(S, vpn_hi_or_vpn.slice(lsb, SB));
+    return S == 1 ? lit(1, 1) : hdl::one_of(S, vpn_hi_or_vpn.slice(lsb, SB));
   };
 
   // ---- registers
@@ -213,7 +211,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   f1_mshr.next(l2_mshr);
   f1_ppn.next(l2_ppn);
   f1_perm.next(l2_perm);
-  Value moh1 = m.wire("f1_moh", M == 1 ? lit(1, 1) : decode(M, f1_mshr));
+  Value moh1 = m.wire("f1_moh", M == 1 ? lit(1, 1) : hdl::one_of(M, f1_mshr));
   if (M == 1) m.unused("f1_mshr", f1_mshr);
   Value vh1 = m.wire("f1_vh", sel(moh1, mvh, M, VH));
   f2_v.next(f1_v);
@@ -320,7 +318,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // ---- decide stage (r2): hit response, MSHR CAM, merge / allocate
   m.comment("Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.");
   Value hit = m.wire("hit", r2_v & any(r2_match));
-  Value dec_i = m.wire("r2_cu", CB ? decode(N, r2_i) : lit(1, 1));
+  Value dec_i = m.wire("r2_cu", CB ? hdl::one_of(N, r2_i) : lit(1, 1));
   hit_o.drive(gate(hit, dec_i));
   hit_vpn_o.drive(r2_vpn);
   hit_vmid_o.drive(r2_vmid);
