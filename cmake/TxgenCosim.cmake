@@ -247,3 +247,16 @@ function(txgen_add_l1tlb_cosim NAME CONFIG_PATH)
   _txgen_cosim_top(${exe} ${NAME} ${top} l1tlb "${rtl_files}" ${rtl_target})
   target_compile_definitions(${exe} PRIVATE TXGEN_SYS_HEADER="V${top}.h" TXGEN_SYS_CLASS=V${top})
 endfunction()
+
+# txgen_add_ata_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])
+# GoogleTest executable txgen_cosim_ata_NAME co-simulating ata_NAME against
+# the golden model.
+function(txgen_add_ata_cosim NAME CONFIG_PATH)
+  get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
+  set(top ata_${NAME})
+  _txgen_block_rtl(${NAME} ${config} ata ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl_ata "${top}" rtl_files rtl_target)
+  set(exe txgen_cosim_ata_${NAME})
+  _txgen_cosim_exe(${exe} ${NAME} ata ${config} ${ARGN})
+  _txgen_cosim_top(${exe} ${NAME} ${top} ata "${rtl_files}" ${rtl_target})
+  target_compile_definitions(${exe} PRIVATE TXGEN_SYS_HEADER="V${top}.h" TXGEN_SYS_CLASS=V${top})
+endfunction()

@@ -38,9 +38,10 @@ std::string to_hex(unsigned width, uint64_t value);
 Bits pack_entries(const std::vector<uint64_t>& entries, unsigned field_bits);
 std::vector<uint64_t> unpack_entries(const Bits& flat, unsigned field_bits, unsigned count);
 // One bit per entry (per-CU valid and ready vectors).
-inline Bits pack_flags(const std::vector<bool>& flags) {
+template <typename Flag>
+Bits pack_flags(const std::vector<Flag>& flags) {
   Bits b(static_cast<unsigned>(flags.size()));
-  for (unsigned i = 0; i < flags.size(); ++i) b.set(i, flags[i]);
+  for (unsigned i = 0; i < flags.size(); ++i) b.set(i, flags[i] != 0);
   return b;
 }
 inline std::vector<uint64_t> widen(const std::vector<uint32_t>& v) { return {v.begin(), v.end()}; }

@@ -71,11 +71,11 @@ class L1tlbHarness {
     Dut& d = *dut_;
     d.clk_i = 0;
     d.rst_ni = in.rst_n;
-    to_port(d.req_valid_i, flags(in.req_valid));
+    to_port(d.req_valid_i, pack_flags(in.req_valid));
     to_port(d.req_vpn_i, pack_entries(in.req_vpn, p_.vpn_bits));
     to_port(d.req_vmid_i, pack_entries(in.req_vmid, p_.vmid_bits));
-    to_port(d.l2_req_ready_i, flags(in.l2_req_ready));
-    to_port(d.l2_resp_valid_i, flags(in.l2_resp_valid));
+    to_port(d.l2_req_ready_i, pack_flags(in.l2_req_ready));
+    to_port(d.l2_resp_valid_i, pack_flags(in.l2_resp_valid));
     to_port(d.l2_resp_tag_i, pack_entries(in.l2_resp_tag, p_.l2_tag_bits));
     to_port(d.l2_resp_ppn_i, pack_entries(in.l2_resp_ppn, p_.ppn_bits));
     to_port(d.l2_resp_perm_i, pack_entries(in.l2_resp_perm, p_.perm_bits));
@@ -135,18 +135,13 @@ class L1tlbHarness {
   const model::L1tlbModel& model() const { return model_; }
 
  private:
-  static Bits flags(const std::vector<uint8_t>& v) {
-    Bits b(static_cast<unsigned>(v.size()));
-    for (unsigned i = 0; i < v.size(); ++i) b.set(i, v[i] != 0);
-    return b;
-  }
   template <typename Port>
   static void flags_of(const Port& port, unsigned n, std::vector<uint8_t>& out) {
     const Bits b = from_port(port, n);
     for (unsigned i = 0; i < n; ++i) out[i] = b.field(i, 1) != 0;
   }
   void compare_flags(const char* signal, const std::vector<uint8_t>& want, const std::vector<uint8_t>& got) {
-    if (want != got) s_.fail(signal, to_hex(flags(want)), to_hex(flags(got)));
+    if (want != got) s_.fail(signal, to_hex(pack_flags(want)), to_hex(pack_flags(got)));
   }
   template <typename Port>
   void compare_fields(const char* signal, const Port& port, unsigned bits, const std::vector<uint64_t>& want) {

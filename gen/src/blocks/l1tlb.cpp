@@ -61,34 +61,97 @@ Value vec_wire(Scope& s, const string& name, const Value& v) {
   return w;
 }
 
-// bit i = OR of vec[0..i] (log-depth prefix).
-Value prefix_or(Scope& s, const string& name, const Value& vec) {
-  const unsigned width = vec.width();
-  Value level = vec;
-  unsigned step = 0;
-  for (unsigned span = 1; span < width; span *= 2, ++step) {
-    Wire next = s.wire(name + "_p" + to_string(step), width);
-    for (unsigned i = 0; i < width; ++i)
-      s.assign(next.bit(i), i >= span ? level.bit(i) | level.bit(i - span) : level.bit(i));
-    level = next;
+// The ages of the lowest and the second lowest way whose bit in `inv` is set
+// (any value where there is none): a log-depth tree of (one found, two found,
+// first age, second age) straight from the bits.
+std::pair<Value, Value> first_two_ages(Module& m, const Value& inv, const Value& ages, unsigned W, unsigned AB) {
+  struct Node {
+    Value one, two, first, second;
+  };
+  std::vector<Node> lvl;
+  for (unsigned w = 0; w < W; ++w) lvl.push_back({inv.bit(w), lit(1, 0), ages.field(w, AB), ages.field(w, AB)});
+  for (unsigned d = 0; lvl.size() > 1; ++d) {
+    std::vector<Node> nx;
+    for (size_t i = 0; i + 1 < lvl.size(); i += 2) {
+      const Node& l = lvl[i];
+      const Node& r = lvl[i + 1];
+      const string nm = "f_first" + to_string(d) + "_" + to_string(i / 2);
+      nx.push_back({m.wire(nm + "_v", l.one | r.one), m.wire(nm + "_v2", l.two | (l.one & r.one) | r.two),
+                    m.wire(nm + "_a", mux(l.one, l.first, r.first)),
+                    m.wire(nm + "_a2", mux(l.two, l.second, mux(l.one, r.first, r.second)))});
+    }
+    lvl = nx;
   }
-  return s.wire(name, level);
+  m.unused("f_first_v", lvl[0].one);
+  m.unused("f_first_v2", lvl[0].two);
+  return {m.wire("f_age_inv", lvl[0].first), m.wire("f_age_inv2", lvl[0].second)};
 }
 
-// Round-robin pick (one-hot) among req starting at the one-hot pointer ptr.
-Value rr_pick(Scope& s, const string& name, const Value& req, const Value& ptr) {
-  if (req.width() == 1) return req;
-  Value ge = prefix_or(s, name + "_ge", ptr);
-  Value masked = s.wire(name + "_masked", req & ge);
-  Value hi = hdl::lowest_one(s, name + "_hi", masked);
-  Value lo = hdl::lowest_one(s, name + "_lo", req);
-  return s.wire(name, mux(any(masked), hi, lo));
+// One-hot masks of the lowest and the second lowest set bit of vec, from one
+// log-depth prefix scan of (at least one, at least two) set bits below.
+std::pair<Value, Value> lowest_two(Scope& s, const string& name, const Value& vec) {
+  const unsigned width = vec.width();
+  Value one = vec, two = zero(width);
+  for (unsigned span = 1, step = 0; span < width; span *= 2, ++step) {
+    Wire n1 = s.wire(name + "_p1_" + to_string(step), width), n2 = s.wire(name + "_p2_" + to_string(step), width);
+    for (unsigned i = 0; i < width; ++i) {
+      if (i < span) {
+        s.assign(n1.bit(i), one.bit(i));
+        s.assign(n2.bit(i), two.bit(i));
+      } else {
+        const unsigned j = i - span;
+        s.assign(n1.bit(i), one.bit(i) | one.bit(j));
+        s.assign(n2.bit(i), two.bit(i) | two.bit(j) | (one.bit(i) & one.bit(j)));
+      }
+    }
+    one = n1;
+    two = n2;
+  }
+  std::vector<Value> first{vec.bit(0)}, second{lit(1, 0)};
+  for (unsigned i = 1; i < width; ++i) {
+    first.push_back(vec.bit(i) & ~one.bit(i - 1));
+    second.push_back(vec.bit(i) & one.bit(i - 1) & ~two.bit(i - 1));
+  }
+  s.wire("unused_" + name + "_p", cat({one.bit(width - 1), two.bit(width - 1)}));
+  return {s.wire(name, hdl::cat_lsb_first(first)), s.wire(name + "2", hdl::cat_lsb_first(second))};
 }
 
-// The one-hot pointer past the one-hot winner g.
-Value rotl1(const Value& g) {
-  const unsigned n = g.width();
-  return n == 1 ? g : cat({g.slice(0, n - 1), g.bit(n - 1)});
+// The LRU way after this edge's touches (at most two ways: the hit `a_oh`,
+// then the fill's): touched ways become the youngest and the others keep
+// their order, so it is the oldest untouched of the three oldest ways before
+// the edge; with two ways both touched, the hit's.
+Value lru_victim_after_touches(Module& m, const Value& ages, const Value& touched, const Value& a_oh, unsigned W,
+                               unsigned AB) {
+  const unsigned depth = std::min(W, 3u);
+  std::vector<Value> oldest;  // oldest[k]: one-hot of the way with age W-1-k
+  for (unsigned k = 0; k < depth; ++k) {
+    std::vector<Value> bits;
+    for (unsigned w = 0; w < W; ++w) bits.push_back(ages.field(w, AB) == lit(AB, W - 1 - k));
+    oldest.push_back(m.wire("f1_old" + to_string(k), hdl::cat_lsb_first(bits)));
+  }
+  Value pick = W >= 3 ? oldest[2] : a_oh;
+  for (unsigned k = 2; k-- > 0;) pick = mux(any(oldest[k] & touched), pick, oldest[k]);
+  return m.wire("f1_repl", pick);
+}
+
+// The tree-PLRU victim of one set's W-1 node bits: from the root, the child
+// the node bit points at (0: lower half).
+Value plru_victim(Module& m, const Value& row, unsigned W, unsigned AB) {
+  std::vector<Value> dirs;  // dirs[l] bit w: way w lies in the upper half of its level-l node
+  for (unsigned l = 0; l < AB; ++l) {
+    const unsigned h = W >> (l + 1);
+    dirs.push_back(m.wire("plru_dir" + to_string(l), hdl::rep(1u << l, cat({hdl::ones(h), zero(h)}))));
+  }
+  Wire v = m.wire("f1_repl", W, true);
+  m.generate_for("gv", W, "g_plru_victim", [&](Scope& sc, const Index& w) {
+    std::vector<Value> terms;
+    for (unsigned l = 0; l < AB; ++l) {
+      const Index node = Index(static_cast<int>((1u << l) - 1)) + w / Index(static_cast<int>(W >> l));
+      terms.push_back(~(row.bit(node) ^ dirs[l].bit(w)));
+    }
+    sc.assign(v.bit(w), hdl::and_of(terms, lit(1, 1)));
+  });
+  return v;
 }
 
 
@@ -157,14 +220,28 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Reg eppn = m.reg("eppn", S * W * PPN), eperm = m.reg("eperm", S * W * PERM);
   Reg mv = m.reg("mv", M), mp = m.reg("mp", M), ms = m.reg("ms", M), mk = m.reg("mk", M);
   Reg mvh = m.reg("mvh", M * VH), mvm = m.reg("mvm", M * VM), mw = m.reg("mw", M * N);
-  Reg f1_v = m.reg("f1_v", 1), f1_mshr = m.reg("f1_mshr", MB), f1_ppn = m.reg("f1_ppn", PPN),
-      f1_perm = m.reg("f1_perm", PERM);
+  Reg f1_v = m.reg("f1_v", 1), f1_moh = m.reg("f1_moh", M), f1_vh = m.reg("f1_vh", VH),
+      f1_vmid = m.reg("f1_vmid", VM), f1_ppn = m.reg("f1_ppn", PPN), f1_perm = m.reg("f1_perm", PERM);
+  Reg f1_set = S > 1 ? m.reg("f1_set", S) : Reg();
   Reg f2_v = m.reg("f2_v", 1), f2_moh = m.reg("f2_moh", M), f2_vh = m.reg("f2_vh", VH),
       f2_vmid = m.reg("f2_vmid", VM), f2_ppn = m.reg("f2_ppn", PPN), f2_perm = m.reg("f2_perm", PERM);
   Reg f2_set = S > 1 ? m.reg("f2_set", S) : Reg();
+  // the f2 write's victim and "younger than the victim" row, computed in f1
+  // from the set as it is after the f1 edge (docs/blocks/l1tlb.md, hardware)
+  Reg f2_vict = m.reg("f2_vict", W);
+  // f2's suppression terms, registered from f1: its MSHR killed, or a one-VPN
+  // shootdown in sd2 naming it (sd_all is added in f2)
+  Reg f2_kill = m.reg("f2_kill", 1), f2_sdm = m.reg("f2_sdm", 1);
+  // f1's set equals r2's / f2's (registered as the sets are)
+  Reg f1_same_r2 = S > 1 && !p.plru() ? m.reg("f1_same_r2", 1) : Reg(), f1_same_f2 = S > 1 ? m.reg("f1_same_f2", 1) : Reg();
+  // the ways of the f1 set a one-VPN shootdown (sd2) invalidates at the next edge
+  Reg f1_iv = m.reg("f1_iv", W);
+  Reg f2_has_inv = p.plru() ? Reg() : m.reg("f2_has_inv", 1);
+  Reg f2_young = p.plru() ? Reg() : m.reg("f2_young", W);
   Reg f3_v = m.reg("f3_v", 1), f3_moh = m.reg("f3_moh", M), f3_vh = m.reg("f3_vh", VH),
       f3_vmid = m.reg("f3_vmid", VM), f3_ppn = m.reg("f3_ppn", PPN), f3_perm = m.reg("f3_perm", PERM);
 
+  Value f1_setv = S > 1 ? vec_wire(top, "f1_set_w", f1_set) : lit(1, 1);
   Value r1_setv = vec_wire(top, "r1_set_w", S > 1 ? Value(r1_set) : lit(1, 1));
   Value r2_setv = vec_wire(top, "r2_set_w", S > 1 ? Value(r2_set) : lit(1, 1));
   Value f2_setv = vec_wire(top, "f2_set_w", S > 1 ? Value(f2_set) : lit(1, 1));
@@ -185,7 +262,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Reg ptr;
   if (N > 1) {
     ptr = m.reg("ptr", N, 1);
-    g = rr_pick(top, "win", req, ptr);
+    g = hdl::round_robin_pick(top, "win", req, ptr);
   } else {
     g = req;
   }
@@ -194,7 +271,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value open = m.wire("open", credit & ~sd_block);
   grant_o.drive(gate(open, g));
   Value accept = m.wire("accept", any(req) & open);
-  if (N > 1) ptr.next_if(accept, rotl1(g));
+  if (N > 1) ptr.next_if(accept, hdl::rotate_left1(g));
   Value sd_load = m.wire("sd_load", HB ? sd_acc & (sd_vpn.slice(0, HB) == home) : sd_acc);
   Value a_vpn = m.wire("acc_vpn", mux(sd_load, sd_vpn, sel(g, req_vpn, N, VPN)));
   Value a_vmid = m.wire("acc_vmid", mux(sd_load, sd_vmid, sel(g, req_vmid, N, VM)));
@@ -206,21 +283,31 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   if (S > 1) r1_set.next(set_of(a_vpn, HB));
 
   // ---- fill f1 (read the MSHR), f2 (victim, write), f3 (answer, free)
-  m.comment("Fill: f1 reads the MSHR, f2 writes the entry, f3 answers the waiters and frees the MSHR.");
+  // The MSHR is read as the response arrives (its vh and vmid are fixed while
+  // it is pending), so f1 knows the set and can prepare f2's victim.
+  m.comment("Fill: the response reads the MSHR, f1 prepares the victim, f2 writes the entry, f3 answers the waiters and frees the MSHR.");
+  Value moh0 = m.wire("f0_moh", M == 1 ? lit(1, 1) : hdl::one_of(M, l2_mshr));
+  if (M == 1) m.unused("l2_resp_mshr_i", l2_mshr);
+  Value vh0 = m.wire("f0_vh", sel(moh0, mvh, M, VH));
   f1_v.next(l2_valid);
-  f1_mshr.next(l2_mshr);
+  f1_moh.next(moh0);
+  f1_vh.next(vh0);
+  f1_vmid.next(sel(moh0, mvm, M, VM));
   f1_ppn.next(l2_ppn);
   f1_perm.next(l2_perm);
-  Value moh1 = m.wire("f1_moh", M == 1 ? lit(1, 1) : hdl::one_of(M, f1_mshr));
-  if (M == 1) m.unused("f1_mshr", f1_mshr);
-  Value vh1 = m.wire("f1_vh", sel(moh1, mvh, M, VH));
+  Value set0 = S > 1 ? m.wire("f0_set", set_of(vh0, 0)) : lit(1, 1);
+  if (S > 1) {
+    f1_set.next(set0);
+    if (!p.plru()) f1_same_r2.next(any(r1_setv & set0));
+    f1_same_f2.next(any(f1_setv & set0));
+  }
   f2_v.next(f1_v);
-  f2_moh.next(moh1);
-  f2_vh.next(vh1);
-  f2_vmid.next(sel(moh1, mvm, M, VM));
+  f2_moh.next(f1_moh);
+  f2_vh.next(f1_vh);
+  f2_vmid.next(f1_vmid);
   f2_ppn.next(f1_ppn);
   f2_perm.next(f1_perm);
-  if (S > 1) f2_set.next(set_of(vh1, 0));
+  if (S > 1) f2_set.next(f1_set);
   f3_v.next(f2_v);
   f3_moh.next(f2_moh);
   f3_vh.next(f2_vh);
@@ -234,19 +321,13 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   fill_perm_o.drive(f3_perm);
 
   Value r2_vh = m.wire("r2_vh", r2_vpn.top(VH));
-  Value f_kill = m.wire("f2_kill", any(mk & f2_moh));
-  Value f_sd = m.wire("f2_sd", sd_all | (r2_sd & (r2_vh == f2_vh) & (r2_vmid == f2_vmid)));
-  Value we = m.wire("we", f2_v & ~f_kill & ~f_sd);
+  f2_sdm.next(r1_sd & (r1_vpn.top(VH) == f1_vh) & (r1_vmid == f1_vmid));
+  Value we_one = m.wire("we_one", f2_v & ~f2_kill & ~f2_sdm);  // unless a flush-all
+  Value we = m.wire("we", we_one & ~sd_all);
   Value f_tag = m.wire("f2_tag", cat({f2_vmid, f2_vh.top(TG)}));
 
-  // the f2 set: valid bits and replacement state, the victim
-  Value fvalid = m.wire("f2_valid", sel(f2_setv, ev, S, W));
-  Value inv = m.wire("f2_inv", ~fvalid);
-  Value linv = hdl::lowest_one(top, "f2_linv", inv);
-  Wire repl_v = m.wire("f2_repl", W);
-  Value age;        // LRU: W x S x AB, way-major
-  Value frow_age;   // LRU: ages of the f2 set
-  Value prow;       // PLRU: tree bits of the f2 set
+  // replacement state: LRU ages (one register per way, sets packed) or PLRU trees
+  Value age;  // LRU: W x S x AB, way-major
   std::vector<Reg> age_regs;
   Reg plru;
   const unsigned chunk = std::min(S, 64u / AB);  // sets per age register
@@ -270,29 +351,11 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       }
     for (auto r = age_regs.rbegin(); r != age_regs.rend(); ++r) msb_first.push_back(*r);
     age = m.wire("age", cat(msb_first));
-    frow_age = read_ages("f2_age", f2_setv);
-    m.generate_for("gv", W, "g_lru_victim", [&](Scope& sc, const Index& w) {
-      sc.assign(repl_v.bit(w), all(frow_age.part(w * Index(static_cast<int>(AB)), AB)));
-    });
   } else {
     plru = m.reg("plru", S * (W - 1));
-    prow = vec_wire(top, "f2_plru", sel(f2_setv, plru, S, W - 1));
-    // dir_l[w]: way w lies in the upper half of its level-l node
-    std::vector<Value> dirs;
-    for (unsigned l = 0; l < AB; ++l) {
-      const unsigned h = W >> (l + 1);
-      dirs.push_back(m.wire("plru_dir" + to_string(l), hdl::rep(1u << l, cat({hdl::ones(h), zero(h)}))));
-    }
-    m.generate_for("gv", W, "g_plru_victim", [&](Scope& sc, const Index& w) {
-      std::vector<Value> terms;
-      for (unsigned l = 0; l < AB; ++l) {
-        const Index node = Index(static_cast<int>((1u << l) - 1)) + w / Index(static_cast<int>(W >> l));
-        terms.push_back(~(prow.bit(node) ^ dirs[l].bit(w)));
-      }
-      sc.assign(repl_v.bit(w), hdl::and_of(terms, lit(1, 1)));
-    });
   }
-  Value vict = vec_wire(top, "vict", mux(any(inv), linv, repl_v));
+  Value vict = vec_wire(top, "vict", f2_vict);
+  Value plru_next;  // PLRU: every set's tree bits after this edge
 
   // ---- compare stage (r1): the set, patched with a same-edge fill
   m.comment("Compare stage: tags of the r1 set, way `vict` patched when the fill writes that set at this edge.");
@@ -313,6 +376,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   r2_vmid.next(r1_vmid);
   if (S > 1) r2_set.next(r1_set);
   r2_match.next(match);
+  f1_iv.next(gate(r1_sd & any(r1_setv & set0), match));
   busy_o.drive(r1_v | r2_v);
 
   // ---- decide stage (r2): hit response, MSHR CAM, merge / allocate
@@ -368,6 +432,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   mp.next(mp_n);
   ms.next(ms_n);
   mk.next(mk_n);
+  f2_kill.next(any(mk_n & f1_moh));
   mvh.next(mvh_n);
   mvm.next(mvm_n);
   mw.next(mw_n);
@@ -399,29 +464,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   if (!p.plru()) {
     Value hrow = read_ages("h_age", r2_setv);
     Value ha = m.wire("h_age_a", sel(r2_match, hrow, W, AB));
-    // The victim's age: W-1 for the replacement victim (every other way is
-    // younger), else the lowest invalid way's, selected by the valid bits only.
-    Value has_inv = m.wire("f2_has_inv", any(inv));
-    // first_age: a log-depth tree of (any invalid, age of the lowest invalid)
-    // over the f2 set's ways, straight from the valid bits (no one-hot step)
-    std::vector<std::pair<Value, Value>> lvl;
-    for (unsigned w = 0; w < W; ++w) lvl.push_back({inv.bit(w), frow_age.field(w, AB)});
-    for (unsigned d = 0; lvl.size() > 1; ++d) {
-      std::vector<std::pair<Value, Value>> nx;
-      for (size_t i = 0; i + 1 < lvl.size(); i += 2) {
-        const string nm = "f_first" + to_string(d) + "_" + to_string(i / 2);
-        nx.push_back({m.wire(nm + "_v", lvl[i].first | lvl[i + 1].first),
-                      m.wire(nm + "_a", mux(lvl[i].first, lvl[i].second, lvl[i + 1].second))});
-      }
-      lvl = nx;
-    }
-    m.unused("f_first_v", lvl[0].first);
-    Value fa = m.wire("f_age_inv", lvl[0].second);
-    // per way of the f2 set: younger than the victim
-    Wire lf_row = m.wire("f_younger", W);
-    m.generate_for("gy", W, "g_younger", [&](Scope& sc, const Index& w) {
-      sc.assign(lf_row.bit(w), ~has_inv | (frow_age.part(w * Index(static_cast<int>(AB)), AB) < fa));
-    });
+    Value has_inv = f2_has_inv;
+    Value lf_row = f2_young;
     Value same = m.wire("same_set", hit & any(r2_setv & f2_setv));
     // the hit way is valid, so it is the victim only as the replacement victim
     Value va = m.wire("vict_is_hit", ~has_inv & all(ha));
@@ -456,6 +500,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   } else {
     Value pl = vec_wire(top, "plru_w", plru);
     Wire pl_n = m.wire("plru_n", S * (W - 1), true);
+    plru_next = pl_n;
     m.generate_for("gs", S, "g_plru", [&](Scope& sc, const Index& s) {
       Value hs = sc.wire("hs", hit & r2_setv.bit(s));
       Value fs = sc.wire("fs", we & f2_setv.bit(s));
@@ -473,6 +518,44 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     });
     plru.next(pl_n);
   }
+
+  // ---- f1: the next write's victim, from the f1 set as it is after this edge
+  // A flush-all at this edge leaves way 0 the lowest invalid one; it is muxed
+  // in last so the flush does not lengthen the path through the valid row.
+  m.comment("f1: the victim of the next write, from the f1 set after this edge's invalidation, write and touches.");
+  Value f1_row = m.wire("f1_valid", sel(f1_setv, ev, S, W));
+  Value same_r2 = S > 1 && !p.plru() ? Value(f1_same_r2) : lit(1, 1), same_f2 = S > 1 ? Value(f1_same_f2) : lit(1, 1);
+  Value f1_wr = m.wire("f1_wr", gate(we_one & same_f2, vict));
+  // The write takes one way: the lowest invalid one after the edge is the first
+  // of the row without the write, or its second when the write took the first.
+  Value inv_nw = m.wire("f1_inv_nw", ~f1_row | f1_iv);
+  const auto [l1, l2] = lowest_two(top, "f1_linv", inv_nw);
+  Value wr_first = m.wire("f1_wr_first", any(f1_wr & l1));
+  Value n_has_inv = m.wire("f1_has_inv", mux(wr_first, any(l2), any(inv_nw)));
+  Value nlinv = m.wire("f1_linv_n", mux(wr_first, l2, l1));
+  Value way0 = lit(W, 1);
+  Value repl_n;
+  if (!p.plru()) {
+    Value arow = read_ages("f1_age", f1_setv);  // before this edge's touches
+    // ways touched at this edge in the f1 set: younger than every untouched way
+    // after it, and the lowest invalid way after it is never one of them
+    Value touched = m.wire("f1_touched", gate(hit & same_r2, r2_match) | f1_wr);
+    const auto [fa1, fa2] = first_two_ages(m, inv_nw, arow, W, AB);
+    Value fa0 = arow.field(0, AB);
+    Wire young = m.wire("f1_young", W);
+    m.generate_for("gy", W, "g_younger", [&](Scope& sc, const Index& w) {
+      Value aw = arow.part(w * Index(static_cast<int>(AB)), AB);
+      Value lt = sc.wire("lt", mux(wr_first, aw < fa2, aw < fa1));
+      Value one = ~n_has_inv | touched.bit(w) | lt;
+      sc.assign(young.bit(w), mux(sd_all, aw < fa0, one));
+    });
+    f2_young.next(young);
+    f2_has_inv.next(sd_all | n_has_inv);
+    repl_n = lru_victim_after_touches(m, arow, touched, r2_match, W, AB);
+  } else {
+    repl_n = plru_victim(m, vec_wire(top, "f1_plru", sel(f1_setv, plru_next, S, W - 1)), W, AB);
+  }
+  f2_vict.next(mux(sd_all, way0, mux(n_has_inv, nlinv, repl_n)));
 }
 
 }  // namespace
@@ -594,13 +677,13 @@ std::string emit_top(const L1tlbParams& p, const EmitContext& ctx) {
     Reg lp;
     if (K > 1) {
       lp = m.reg("lp" + cs, K, 1);
-      pick = rr_pick(m.top(), "c" + cs + "_pick", cand, lp);
+      pick = hdl::round_robin_pick(m.top(), "c" + cs + "_pick", cand, lp);
     } else {
       pick = cand;
     }
     Value load = m.wire("c" + cs + "_load", ~qv | l2_req_ready.bit(c));
     Value chosen = m.wire("c" + cs + "_chosen", any(cand));
-    if (K > 1) lp.next_if(load & chosen, rotl1(pick));
+    if (K > 1) lp.next_if(load & chosen, hdl::rotate_left1(pick));
     std::vector<Value> cm, cvh, cvm;
     for (unsigned k = 0; k < K; ++k) {
       cm.push_back(t[k].cm);

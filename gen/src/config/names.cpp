@@ -32,5 +32,8 @@ const char* name_of(IfillOrder o) { return o == IfillOrder::TxFirst ? "tx_first"
 const char* name_of(L1tlbReplacement r) { return r == L1tlbReplacement::Plru ? "plru" : "lru"; }
 
 const char* name_of(L1tlbL2Ports) { return "cluster"; }
+const char* name_of(AtaReplacement r) { return r == AtaReplacement::Plru ? "plru" : "lru"; }
+const char* name_of(AtaRemotePick p) { return p == AtaRemotePick::RoundRobin ? "round_robin" : "nearest"; }
+const char* name_of(AtaMode m) { return m == AtaMode::Private ? "private" : "ata"; }
 
 }  // namespace txgen::config

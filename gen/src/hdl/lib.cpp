@@ -97,6 +97,36 @@ Value lowest_one(Scope& s, const std::string& name, const Value& vec) {
   return out;
 }
 
+// bit i = OR of vec[0..i] (log-depth prefix).
+Value prefix_or(Scope& s, const std::string& name, const Value& vec) {
+  const unsigned width = vec.width();
+  Value level = vec;
+  unsigned step = 0;
+  for (unsigned span = 1; span < width; span *= 2, ++step) {
+    Wire next = s.wire(name + "_p" + to_string(step), width);
+    for (unsigned i = 0; i < width; ++i)
+      s.assign(next.bit(i), i >= span ? level.bit(i) | level.bit(i - span) : level.bit(i));
+    level = next;
+  }
+  return s.wire(name, level);
+}
+
+// Round-robin pick (one-hot) among req starting at the one-hot pointer ptr.
+Value round_robin_pick(Scope& s, const std::string& name, const Value& req, const Value& ptr) {
+  if (req.width() == 1) return req;
+  Value ge = prefix_or(s, name + "_ge", ptr);
+  Value masked = s.wire(name + "_masked", req & ge);
+  Value hi = hdl::lowest_one(s, name + "_hi", masked);
+  Value lo = hdl::lowest_one(s, name + "_lo", req);
+  return s.wire(name, mux(any(masked), hi, lo));
+}
+
+// The one-hot pointer past the one-hot winner g.
+Value rotate_left1(const Value& g) {
+  const unsigned n = g.width();
+  return n == 1 ? g : cat({g.slice(0, n - 1), g.bit(n - 1)});
+}
+
 Value prefix_add(Scope& s, const std::string& name, const Value& a, const Value& b, const Value& cin) {
   const unsigned width = a.width();
   if (width < 2) fail("prefix_add of fewer than two bits: " + name);

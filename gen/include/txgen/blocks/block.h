@@ -48,5 +48,6 @@ BlockInfo dhsl_block();
 BlockInfo walk_sched_block();
 BlockInfo icache_tx_block();
 BlockInfo l1tlb_block();
+BlockInfo ata_block();
 
 }  // namespace txgen::blocks

@@ -136,6 +136,25 @@ struct L1tlbConfig {
   L1tlbL2Ports l2_ports = L1tlbL2Ports::Cluster;
 };
 
+enum class AtaReplacement { Lru, Plru };
+enum class AtaRemotePick { Nearest, RoundRobin };  // which remote holder serves a local miss
+enum class AtaMode { Ata, Private };                // aggregated compare, or the private baseline
+const char* name_of(AtaReplacement r);
+const char* name_of(AtaRemotePick p);
+const char* name_of(AtaMode m);
+
+struct AtaConfig {                // seed 003 (docs/blocks/ata.md); defaults: Table II
+  unsigned cores = 10;            // N: L1 caches of one cluster (1-16)
+  uint64_t l1_bytes = 65536;      // per L1
+  unsigned ways = 64;             // W (power of two, 2-64)
+  unsigned line_bytes = 128;
+  unsigned sector_bytes = 32;
+  unsigned addr_bits = 40;        // request byte address
+  AtaReplacement replacement = AtaReplacement::Lru;
+  AtaRemotePick remote_pick = AtaRemotePick::Nearest;
+  AtaMode mode = AtaMode::Ata;
+};
+
 struct Config {
   std::string name;  // lower-case identifier, part of every module name
   SystemConfig system;
@@ -148,6 +167,7 @@ struct Config {
   std::optional<WalkSchedConfig> walk_sched;
   std::optional<IcacheTxConfig> icache_tx;
   std::optional<L1tlbConfig> l1tlb;
+  std::optional<AtaConfig> ata;
 };
 
 }  // namespace txgen::config

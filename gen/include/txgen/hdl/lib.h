@@ -41,6 +41,13 @@ Value cat_lsb_first(const std::vector<Value>& entries);
 // name (width bits, declared) = one-hot lowest set bit of vec, through a
 // log-depth (Kogge-Stone) prefix OR.
 Value lowest_one(Scope& s, const std::string& name, const Value& vec);
+// name (declared) bit i = OR of vec[0..i] (log-depth prefix).
+Value prefix_or(Scope& s, const std::string& name, const Value& vec);
+// name (declared) = the one-hot round-robin pick among req starting at the
+// one-hot pointer ptr: the lowest request at or above it, else the lowest.
+Value round_robin_pick(Scope& s, const std::string& name, const Value& req, const Value& ptr);
+// The one-hot vector rotated up by one (the pointer past a one-hot winner).
+Value rotate_left1(const Value& onehot);
 // name (width + 1 bits, declared) = a + b + cin with Kogge-Stone carries.
 Value prefix_add(Scope& s, const std::string& name, const Value& a, const Value& b, const Value& cin);
 // name (width bits, declared) = the sum of the terms mod 2^width: a

@@ -1,0 +1,569 @@
+// Emission of the aggregated tag array of one cluster of L1 caches
+// (docs/blocks/ata.md): N tag arrays with LRU or tree-PLRU replacement, one
+// comparator group per (core, array) pair fed by that pair's set selector, a
+// blocking request distributor per core (CMP, DIST, then local read, remote
+// read, local write, fill, L2 request / wait), and the round-robin
+// arbitration of each data-array port, whose winner's command updates the
+// array and is registered on the port. `private` emits the same controller
+// with only the (i, i) comparator groups and no remote path.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "txgen/blocks/ata_emit.h"
+#include "txgen/hdl/lib.h"
+#include "txgen/hdl/module.h"
+
+namespace txgen::blocks::ata {
+
+using elab::AtaParams;
+using hdl::any;
+using hdl::cat;
+using hdl::gate;
+using hdl::Index;
+using hdl::lit;
+using hdl::Module;
+using hdl::mux;
+using hdl::Reg;
+using hdl::Scope;
+using hdl::Value;
+using hdl::Wire;
+using hdl::zero;
+using std::string;
+using std::to_string;
+
+namespace {
+
+// Controller states (docs/blocks/ata.md, "Per-core controller").
+enum State : unsigned { kIdle = 0, kCmp, kDist, kLread, kRread, kLwrite, kFill, kL2req, kL2wait };
+constexpr unsigned kStateBits = 4;
+// Data-array command opcodes.
+enum Op : unsigned { kOpLocalRead = 0, kOpRemoteRead = 1, kOpWrite = 2, kOpFill = 3 };
+
+Value sel(const Value& onehot, const Value& vec, unsigned count, unsigned width) {
+  return count == 1 ? vec : hdl::onehot_select(onehot, vec, count, width);
+}
+
+// A named vector wire holding v, so generate loops may index it.
+Value vec_wire(Module& m, const string& name, const Value& v) {
+  Wire w = m.wire(name, v.width(), true);
+  w.drive(v);
+  return w;
+}
+
+// One tag array's registers.
+struct Array {
+  Reg valid, tag, sv, dirty;  // per entry e = set * W + way
+  Value age;                  // lru: W x S x WB, way-major
+  std::vector<Reg> age_regs;
+  Reg plru;                   // plru: S x (W - 1)
+  Reg ptr;                    // port round-robin pointer, one-hot over cores
+};
+
+// The rows of one set of one array, selected by a one-hot set.
+struct Rows {
+  Value valid, tag, sv, dirty, age, plru;
+};
+
+// One core's request, state and compare results.
+struct Core {
+  Reg st, wr, addr, hv, way, lm, lway, rj, fs, rp;
+  Reg ok;    // the RREAD recheck, kept as a register (see recheck_register)
+  Reg vway;  // the fill victim, registered at the CMP edge
+  Value set_oh, tag, sec_oh, sec;  // fields of addr
+  Value set;                        // set bits (set_port_bits wide)
+  std::vector<Value> hit;           // [j]: W-bit hit vector of the (i, j) comparator group
+  Value lmatch;                     // W-bit line match in the local array
+  Value local_valid, local_age, local_plru;  // rows of the local array at the request's set
+};
+
+class AtaEmitter {
+ public:
+  AtaEmitter(const AtaParams& p, const EmitContext& ctx) : p_(p), m_(p.module_prefix), ctx_(ctx) {}
+  std::string emit();
+
+ private:
+  const AtaParams& p_;
+  Module m_;
+  const EmitContext& ctx_;
+  unsigned N = 0, S = 0, W = 0, SC = 0, TG = 0, WB = 0, CI = 0, A = 0, SBP = 0, XBP = 0;
+  std::vector<Array> arr_;
+  std::vector<Core> core_;
+  // ports
+  Value req_valid_, req_write_, req_addr_, l2_ready_, l2_resp_;
+
+  bool remote() const { return p_.aggregated() && N > 1; }
+  Value is(const Core& c, State s) const { return c.st == lit(kStateBits, s); }
+  unsigned own(unsigned i) const { return remote() ? i : 0; }  // core i's field in its hv / way
+  void declare_arrays();
+  Rows rows(unsigned j, const Value& set_oh, const string& name, bool repl);
+  void declare_cores();
+  void compare(unsigned i);
+  Value victim(unsigned i);
+  void controllers(const std::vector<Value>& granted, const std::vector<Value>& ok, const std::vector<Value>& pick);
+  void ports(std::vector<Value>& granted, const std::vector<Value>& ok);
+  void recheck_register(const std::vector<Value>& pick);
+  // per port: this edge's command kills a line (a write marks it dirty, an
+  // allocating fill replaces it) at set cmd_set_, way cmd_way_
+  std::vector<Value> kills_, cmd_set_, cmd_way_;
+  void update_array(unsigned j, const Value& gv, const Value& op, const Value& set_oh, const Value& way_oh,
+                    const Value& sec_oh, const Value& tag, const Value& alloc);
+};
+
+void AtaEmitter::declare_arrays() {
+  for (unsigned j = 0; j < N; ++j) {
+    const string a = "a" + to_string(j) + "_";
+    Array r;
+    r.valid = m_.reg(a + "valid", S * W);
+    r.tag = m_.reg(a + "tag", S * W * TG);
+    r.sv = m_.reg(a + "sv", S * W * SC);
+    r.dirty = m_.reg(a + "dirty", S * W);
+    if (!p_.plru()) {
+      const unsigned chunk = std::min(S, 64u / WB);  // sets per age register
+      const unsigned chunks = (S + chunk - 1) / chunk;
+      for (unsigned w = 0; w < W; ++w)
+        for (unsigned c = 0; c < chunks; ++c) {
+          const unsigned n = std::min(chunk, S - c * chunk);
+          uint64_t rv = 0;
+          for (unsigned s = 0; s < n; ++s) rv |= uint64_t{W - 1 - w} << (s * WB);
+          r.age_regs.push_back(m_.reg(a + "age_w" + to_string(w) + (chunks > 1 ? "_c" + to_string(c) : ""), n * WB, rv));
+        }
+      std::vector<Value> msb_first(r.age_regs.rbegin(), r.age_regs.rend());
+      r.age = m_.wire(a + "age", cat(std::vector<Value>(msb_first.begin(), msb_first.end())));
+    } else {
+      r.plru = m_.reg(a + "plru", S * (W - 1));
+    }
+    if (remote()) r.ptr = m_.reg(a + "ptr", N, 1);
+    arr_.push_back(r);
+  }
+}
+
+// The valid, tag, sector-valid and dirty rows of array j at a one-hot set (and
+// the replacement row when `repl`): the set selector of one comparator group.
+Rows AtaEmitter::rows(unsigned j, const Value& set_oh, const string& name, bool repl) {
+  const Array& r = arr_[j];
+  Rows w;
+  w.valid = m_.wire(name + "_valid", sel(set_oh, r.valid, S, W));
+  w.tag = m_.wire(name + "_tag", sel(set_oh, r.tag, S, W * TG));
+  w.sv = m_.wire(name + "_sv", sel(set_oh, r.sv, S, W * SC));
+  w.dirty = m_.wire(name + "_dirty", sel(set_oh, r.dirty, S, W));
+  if (repl && !p_.plru()) {
+    Wire row = m_.wire(name + "_age", W * WB);
+    m_.generate_for("g" + name + "_age", W, "g_" + name + "_age", [&](Scope& sc, const Index& w2) {
+      Value aw = sc.wire("aw", r.age.part(w2 * Index(static_cast<int>(S * WB)), S * WB));
+      sc.assign(row.part(w2 * Index(static_cast<int>(WB)), WB), sel(set_oh, aw, S, WB));
+    });
+    w.age = row;
+  }
+  if (repl && p_.plru()) {
+    Wire row = m_.wire(name + "_plru", W - 1, true);
+    row.drive(sel(set_oh, r.plru, S, W - 1));
+    w.plru = row;
+  }
+  return w;
+}
+
+void AtaEmitter::declare_cores() {
+  const unsigned OB = p_.offset_bits, XB = p_.sector_bits, SB = p_.set_bits;
+  for (unsigned i = 0; i < N; ++i) {
+    const string c = "c" + to_string(i) + "_";
+    Core k;
+    k.st = m_.reg(c + "st", kStateBits);
+    k.wr = m_.reg(c + "wr", 1);
+    k.addr = m_.reg(c + "addr", A);
+    // compare results for every array (the own one only when private)
+    k.hv = m_.reg(c + "hv", remote() ? N : 1);
+    k.way = m_.reg(c + "way", (remote() ? N : 1) * WB);
+    k.lm = m_.reg(c + "lm", 1);
+    k.lway = m_.reg(c + "lway", WB);
+    k.vway = m_.reg(c + "vway", WB);
+    k.fs = m_.reg(c + "fs", 1);
+    if (remote()) {
+      k.rj = m_.reg(c + "rj", N);
+      if (p_.round_robin()) k.rp = m_.reg(c + "rp", N, 1);
+      k.ok = m_.reg(c + "ok", 1);
+    }
+    k.tag = m_.wire(c + "rtag", Value(k.addr).slice(OB + SB, TG));
+    k.set_oh = S > 1 ? m_.wire(c + "set_oh", hdl::one_of(S, Value(k.addr).slice(OB, SB))) : lit(1, 1);
+    k.set = SB ? Value(k.addr).slice(OB, SB) : lit(1, 0);
+    k.sec = XB ? Value(k.addr).slice(OB - XB, XB) : lit(1, 0);
+    k.sec_oh = SC > 1 ? m_.wire(c + "sec_oh", hdl::one_of(SC, Value(k.addr).slice(OB - XB, XB))) : lit(1, 1);
+    core_.push_back(k);
+  }
+}
+
+// Core i's comparator groups: the request's set of every array it is compared
+// with, the hit vector per array (sector valid; a remote copy also clean) and
+// the local line match. Evaluated every cycle on the current arrays: in CMP
+// they are registered, in RREAD they are the recheck.
+void AtaEmitter::compare(unsigned i) {
+  Core& k = core_[i];
+  k.hit.assign(N, Value());
+  for (unsigned j = 0; j < N; ++j) {
+    if (j != i && !remote()) continue;
+    const string name = "c" + to_string(i) + "_a" + to_string(j);
+    Rows r = rows(j, k.set_oh, name, j == i);
+    Wire match = m_.wire(name + "_match", W, true), hit = m_.wire(name + "_hit", W, true);
+    m_.generate_for(name + "_gw", W, "g_" + name + "_cmp", [&](Scope& sc, const Index& w) {
+      Value m = sc.wire("m", r.valid.bit(w) & (r.tag.part(w * Index(static_cast<int>(TG)), TG) == k.tag));
+      Value sec = SC > 1 ? any(r.sv.part(w * Index(static_cast<int>(SC)), SC) & k.sec_oh) : r.sv.bit(w);
+      sc.assign(match.bit(w), m);
+      sc.assign(hit.bit(w), j == i ? m & sec : m & sec & ~r.dirty.bit(w));
+    });
+    if (j != i) {
+      m_.unused(name + "_match", match);
+    } else {
+      m_.unused(name + "_dirty", r.dirty);  // a local hit may be dirty
+      k.lmatch = match;
+      k.local_valid = r.valid;
+      k.local_age = r.age;
+      k.local_plru = r.plru;
+    }
+    k.hit[j] = hit;
+  }
+}
+
+// The fill victim of core i's set in its local array: the lowest invalid way,
+// else the replacement victim (one-hot).
+Value AtaEmitter::victim(unsigned i) {
+  Core& k = core_[i];
+  const string c = "c" + to_string(i) + "_";
+  Value inv = m_.wire(c + "inv", ~k.local_valid);
+  Value linv = hdl::lowest_one(m_.top(), c + "linv", inv);
+  std::vector<Value> repl;
+  for (unsigned w = 0; w < W; ++w) {
+    if (!p_.plru()) {
+      repl.push_back(k.local_age.field(w, WB) == lit(WB, W - 1));
+      continue;
+    }
+    // tree PLRU: from the root, the child the node bit points at (0: lower half)
+    std::vector<Value> terms;
+    for (unsigned l = 0; l < WB; ++l) {
+      const unsigned node = (1u << l) - 1 + (w >> (WB - l));
+      const bool upper = (w >> (WB - 1 - l)) & 1u;
+      terms.push_back(upper ? k.local_plru.bit(node) : ~k.local_plru.bit(node));
+    }
+    repl.push_back(hdl::and_of(terms, lit(1, 1)));
+  }
+  Value rv = m_.wire(c + "repl", hdl::cat_lsb_first(repl));
+  return m_.wire(c + "victim", mux(any(inv), linv, rv));
+}
+
+
+// The per-core port request and command record, the round-robin arbitration
+// of every data-array port, the winner's command registered on the port and
+// applied to the array. Returns each core's grant.
+void AtaEmitter::ports(std::vector<Value>& granted, const std::vector<Value>& ok) {
+  std::vector<Value> lreq(N), rreq(N), rec(N);
+  const unsigned RB = 2 + SBP + WB + XBP + TG + 1;  // op, set, way, sector, tag, alloc
+  for (unsigned i = 0; i < N; ++i) {
+    Core& k = core_[i];
+    const string c = "c" + to_string(i) + "_";
+    lreq[i] = m_.wire(c + "lreq", is(k, kLread) | is(k, kLwrite) | is(k, kFill));
+    rreq[i] = remote() ? m_.wire(c + "rreq", is(k, kRread) & ok[i]) : lit(1, 0);
+    Value op = hdl::priority({{is(k, kFill), lit(2, kOpFill)}, {is(k, kLwrite), lit(2, kOpWrite)},
+                              {is(k, kRread), lit(2, kOpRemoteRead)}},
+                             lit(2, kOpLocalRead));
+    Value own_way = Value(k.way).field(own(i), WB);
+    // Array i changes only by core i's own commands, and core i has none
+    // between its compare and its fill: the victim seen in CMP is the one of
+    // the fill's grant cycle, so it is registered there.
+    Value vic = victim(i);
+    m_.unused(c + "victim_way0", vic.bit(0));  // index 0 contributes no bit
+    k.vway.next_if(is(k, kCmp), hdl::onehot_index(vic, WB));
+    Value fill_way = mux(k.lm, k.lway, k.vway);
+    Value rway = remote() ? sel(k.rj, k.way, N, WB) : own_way;
+    Value way = m_.wire(c + "cway", hdl::priority({{is(k, kFill), fill_way}, {is(k, kRread), rway}}, own_way));
+    rec[i] = m_.wire(c + "cmd", cat({~k.lm, k.tag, k.sec, way, k.set, op}));
+  }
+  Value recs = m_.wire("cmd_all", hdl::cat_lsb_first(rec));
+  std::vector<std::vector<Value>> win_bits(N);
+  std::vector<Value> gvs(N), ops(N), sets(N), ways(N), secs(N), cores(N);
+  for (unsigned j = 0; j < N; ++j) {
+    const string a = "a" + to_string(j) + "_";
+    std::vector<Value> col;
+    for (unsigned i = 0; i < N; ++i)
+      col.push_back(i == j ? lreq[i] : remote() ? rreq[i] & Value(core_[i].rj).bit(j) : lit(1, 0));
+    Value req = m_.wire(a + "preq", hdl::cat_lsb_first(col));
+    Value win = remote() ? hdl::round_robin_pick(m_.top(), a + "win", req, arr_[j].ptr) : req;
+    Value gv = m_.wire(a + "gv", any(win));
+    if (remote()) arr_[j].ptr.next_if(gv, hdl::rotate_left1(win));
+    Value cmd = m_.wire(a + "cmd", sel(win, recs, N, RB));
+    unsigned o = 0;
+    auto take = [&](unsigned w) { Value v = cmd.slice(o, w); o += w; return v; };
+    Value op = take(2), set = take(SBP), way = take(WB), sec = take(XBP), tag = take(TG), alloc = take(1);
+    Value set_oh = S > 1 ? hdl::one_of(S, set) : lit(1, 1);
+    Value sec_oh = SC > 1 ? hdl::one_of(SC, sec.slice(0, p_.sector_bits)) : lit(1, 1);
+    if (S == 1) m_.unused(a + "cmd_set", set);
+    if (SC == 1) m_.unused(a + "cmd_sec", sec);
+    update_array(j, gv, op, set_oh, hdl::one_of(W, way), sec_oh, tag, alloc);
+    for (unsigned i = 0; i < N; ++i) win_bits[i].push_back(win.bit(i));
+    gvs[j] = gv;
+    if (remote())
+      kills_.push_back(m_.wire(a + "kill", gv & ((op == lit(2, kOpWrite)) | ((op == lit(2, kOpFill)) & alloc))));
+    cmd_set_.push_back(set);
+    cmd_way_.push_back(way);
+    ops[j] = op;
+    sets[j] = set;
+    ways[j] = way;
+    secs[j] = sec;
+    cores[j] = N > 1 ? hdl::onehot_index(win, CI) : lit(CI, 0);
+  }
+  for (unsigned i = 0; i < N; ++i) granted[i] = m_.wire("c" + to_string(i) + "_grant", hdl::or_of(win_bits[i], lit(1, 0)));
+  // the port outputs: registered commands, data held between commands
+  Reg dv = m_.reg("da_valid", N);
+  dv.next(hdl::cat_lsb_first(gvs));
+  m_.output("da_valid_o", N).drive(dv);
+  auto out = [&](const string& name, unsigned w, const std::vector<Value>& vals) {
+    std::vector<Value> regs;
+    for (unsigned j = 0; j < N; ++j) {
+      Reg r = m_.reg(name + to_string(j), w);
+      r.next_if(gvs[j], vals[j]);
+      regs.push_back(r);
+    }
+    m_.output(name + "o", N * w).drive(hdl::cat_lsb_first(regs));
+  };
+  out("da_op_", 2, ops);
+  out("da_set_", SBP, sets);
+  out("da_way_", WB, ways);
+  out("da_sector_", XBP, secs);
+  out("da_core_", CI, cores);
+}
+
+// Array j after its port's command: a fill allocates (valid, tag, one sector,
+// clean) or adds a sector; a write marks the line dirty; every command but a
+// remote read touches the way.
+void AtaEmitter::update_array(unsigned j, const Value& gv, const Value& op, const Value& set_oh,
+                              const Value& way_oh, const Value& sec_oh, const Value& tag, const Value& alloc) {
+  Array& r = arr_[j];
+  const string a = "a" + to_string(j) + "_";
+  Value fill = m_.wire(a + "fill", gv & (op == lit(2, kOpFill)));
+  Value write = m_.wire(a + "write", gv & (op == lit(2, kOpWrite)));
+  Value touch = m_.wire(a + "touch", gv & (op != lit(2, kOpRemoteRead)));
+  Wire so = m_.wire(a + "cset", S, true), wo = m_.wire(a + "cway_oh", W, true);
+  so.drive(set_oh);
+  wo.drive(way_oh);
+  Value fa = m_.wire(a + "alloc", fill & alloc), csec = m_.wire(a + "csec", sec_oh), ctag = m_.wire(a + "ctag", tag);
+  Wire vn = m_.wire(a + "valid_n", S * W), tn = m_.wire(a + "tag_n", S * W * TG), sn = m_.wire(a + "sv_n", S * W * SC),
+       dn = m_.wire(a + "dirty_n", S * W);
+  m_.generate_for(a + "ge", S * W, "g_" + a + "entry", [&](Scope& sc, const Index& e) {
+    const Index s = e / Index(static_cast<int>(W)), w = e % Index(static_cast<int>(W));
+    Value at = sc.wire("at", so.bit(s) & wo.bit(w));
+    Value f = sc.wire("f", fill & at), fe = sc.wire("fe", fa & at);
+    const Index to = e * Index(static_cast<int>(TG)), vo = e * Index(static_cast<int>(SC));
+    Value sv = r.sv.part(vo, SC);
+    sc.assign(vn.bit(e), fe | r.valid.bit(e));
+    sc.assign(tn.part(to, TG), mux(fe, ctag, r.tag.part(to, TG)));
+    sc.assign(sn.part(vo, SC), mux(f, mux(alloc, csec, sv | csec), sv));
+    sc.assign(dn.bit(e), (write & at) | (~fe & r.dirty.bit(e)));
+  });
+  r.valid.next(vn);
+  r.tag.next(tn);
+  r.sv.next(sn);
+  r.dirty.next(dn);
+  if (!p_.plru()) {
+    Wire row = m_.wire(a + "trow", W * WB);
+    m_.generate_for(a + "gt", W, "g_" + a + "trow", [&](Scope& sc, const Index& w) {
+      Value aw = sc.wire("aw", r.age.part(w * Index(static_cast<int>(S * WB)), S * WB));
+      sc.assign(row.part(w * Index(static_cast<int>(WB)), WB), sel(so, aw, S, WB));
+    });
+    Value ta = m_.wire(a + "tage", sel(wo, row, W, WB));
+    Wire an = m_.wire(a + "age_n", W * S * WB);
+    m_.generate_for(a + "ga", W * S, "g_" + a + "age", [&](Scope& sc, const Index& q) {
+      const Index w = q / Index(static_cast<int>(S)), s = q % Index(static_cast<int>(S));
+      const Index ao = q * Index(static_cast<int>(WB));
+      Value age = sc.wire("age", r.age.part(ao, WB));
+      Value ts = sc.wire("ts", touch & so.bit(s));
+      sc.assign(an.part(ao, WB), mux(ts, mux(wo.bit(w), zero(WB), mux(age < ta, age + 1, age)), age));
+    });
+    unsigned off = 0;
+    for (const Reg& ar : r.age_regs) {
+      ar.next(an.slice(off, ar.width()));
+      off += ar.width();
+    }
+    return;
+  }
+  Value pl = vec_wire(m_, a + "plru_w", r.plru);
+  Wire pn = m_.wire(a + "plru_n", S * (W - 1), true);
+  m_.generate_for(a + "gs", S, "g_" + a + "plru", [&](Scope& sc, const Index& s) {
+    Value ts = sc.wire("ts", touch & so.bit(s));
+    for (unsigned l = 0; l < WB; ++l) {
+      const unsigned size = W >> l;
+      sc.generate_for(a + "gq" + to_string(l), 1u << l, "g_level" + to_string(l), [&](Scope& sq, const Index& q) {
+        const Index n = s * Index(static_cast<int>(W - 1)) + Index(static_cast<int>((1u << l) - 1)) + q;
+        const Index lo = q * Index(static_cast<int>(size));
+        Value on = any(wo.part(lo, size)), low = any(wo.part(lo, size / 2));
+        sq.assign(pn.bit(n), mux(ts & on, low, pl.bit(n)));
+      });
+    }
+  });
+  r.plru.next(pn);
+}
+
+// The remote holder core i reads after a local miss (one-hot over arrays):
+// `nearest` takes the first holder above i (wrapping), `round_robin` the
+// first at or above the pointer rp.
+Value remote_pick(Module& m, unsigned i, unsigned N, const Value& holders, bool round_robin, const Value& rp) {
+  const string c = "c" + to_string(i) + "_";
+  if (round_robin) return hdl::round_robin_pick(m.top(), c + "pick", holders, rp);
+  std::vector<Value> rot;  // rot[k] = holders[(i + 1 + k) mod N]
+  for (unsigned k = 0; k < N; ++k) rot.push_back(holders.bit((i + 1 + k) % N));
+  Value first = hdl::lowest_one(m.top(), c + "near", hdl::cat_lsb_first(rot));
+  std::vector<Value> back(N);
+  for (unsigned k = 0; k < N; ++k) back[(i + 1 + k) % N] = first.bit(k);
+  return m.wire(c + "pick", hdl::cat_lsb_first(back));
+}
+
+void AtaEmitter::controllers(const std::vector<Value>& granted, const std::vector<Value>& ok,
+                             const std::vector<Value>& pick) {
+  std::vector<Value> ready, l2v, l2w, l2a, resp;
+  std::vector<Reg> src;
+  for (unsigned i = 0; i < N; ++i) {
+    Core& k = core_[i];
+    const string c = "c" + to_string(i) + "_";
+    Value g = granted[i];
+    Value l2r = l2_ready_.bit(i), l2d = l2_resp_.bit(i);
+    Value acc = m_.wire(c + "acc", is(k, kIdle) & req_valid_.bit(i));
+    Value own_hit = Value(k.hv).bit(own(i));
+    Value far = remote() ? any(pick[i]) : lit(1, 0);
+    auto st = [](State s) { return lit(kStateBits, s); };
+    Value dist = mux(k.wr, st(kL2req), mux(own_hit, st(kLread), mux(far, st(kRread), st(kL2req))));
+    Value after_l2 = mux(k.wr, mux(own_hit, st(kLwrite), st(kIdle)), st(kL2wait));
+    k.st.next(hdl::priority({{acc, st(kCmp)},
+                             {is(k, kCmp), st(kDist)},
+                             {is(k, kDist), dist},
+                             {is(k, kRread) & ~ok[i], st(kL2req)},
+                             {is(k, kRread) & g, st(kFill)},
+                             {(is(k, kLread) | is(k, kFill) | is(k, kLwrite)) & g, st(kIdle)},
+                             {is(k, kL2req) & l2r, after_l2},
+                             {is(k, kL2wait) & l2d, st(kFill)}},
+                            k.st));
+    k.wr.next_if(acc, req_write_.bit(i));
+    k.addr.next_if(acc, req_addr_.field(i, A));
+    std::vector<Value> hv, way;
+    for (unsigned j = 0; j < N; ++j) {
+      if (!k.hit[j].valid()) continue;
+      hv.push_back(any(k.hit[j]));
+      way.push_back(hdl::onehot_index(k.hit[j], WB));
+    }
+    Value cmp = is(k, kCmp);
+    k.hv.next_if(cmp, hdl::cat_lsb_first(hv));
+    k.way.next_if(cmp, hdl::cat_lsb_first(way));
+    k.lm.next_if(cmp, any(k.lmatch));
+    k.lway.next_if(cmp, hdl::onehot_index(k.lmatch, WB));
+    if (remote()) {
+      k.rj.next_if(is(k, kDist), pick[i]);
+      if (p_.round_robin()) k.rp.next_if(is(k, kDist) & ~k.wr & ~own_hit & far, hdl::rotate_left1(pick[i]));
+    }
+    k.fs.next(mux(is(k, kL2wait) & l2d, lit(1, 1), mux(is(k, kRread), lit(1, 0), k.fs)));
+    Value done = m_.wire(c + "done", ((is(k, kLread) | is(k, kFill) | is(k, kLwrite)) & g) |
+                                         (is(k, kL2req) & l2r & k.wr & ~own_hit));
+    Value source = mux(is(k, kFill), mux(k.fs, lit(2, 2), lit(2, 1)), mux(is(k, kL2req), lit(2, 2), lit(2, 0)));
+    Reg r = m_.reg(c + "resp_src", 2);
+    r.next_if(done, source);
+    src.push_back(r);
+    resp.push_back(done);
+    ready.push_back(is(k, kIdle));
+    l2v.push_back(is(k, kL2req));
+    l2w.push_back(k.wr);
+    l2a.push_back(k.addr);
+  }
+  Reg rv = m_.reg("resp_valid", N);
+  rv.next(hdl::cat_lsb_first(resp));
+  m_.output("resp_valid_o", N).drive(rv);
+  m_.output("resp_src_o", N * 2).drive(hdl::cat_lsb_first(std::vector<Value>(src.begin(), src.end())));
+  m_.output("req_ready_o", N).drive(hdl::cat_lsb_first(ready));
+  m_.output("l2_req_valid_o", N).drive(hdl::cat_lsb_first(l2v));
+  m_.output("l2_req_write_o", N).drive(hdl::cat_lsb_first(l2w));
+  m_.output("l2_req_addr_o", N * A).drive(hdl::cat_lsb_first(l2a));
+}
+
+// The recheck of RREAD as a register, so no cycle holds both a tag compare
+// and the port arbitration: entering RREAD it is the chosen pair's hit at the
+// registered way (the comparator group of the DIST cycle), less a kill of
+// that line by the DIST edge's command on that port; in RREAD it clears when
+// a command kills the line. A remote array's entry changes only by its own
+// port's commands, so this equals the contract's recheck of every cycle.
+void AtaEmitter::recheck_register(const std::vector<Value>& pick) {
+  for (unsigned i = 0; i < N; ++i) {
+    Core& k = core_[i];
+    const string c = "c" + to_string(i) + "_";
+    std::vector<Value> first, stay;
+    for (unsigned j = 0; j < N; ++j) {
+      if (j == i) continue;
+      Value w = Value(k.way).field(j, WB);
+      Value at = m_.wire(c + "kill_a" + to_string(j),
+                         kills_[j] & (S > 1 ? cmd_set_[j] == k.set : lit(1, 1)) & (cmd_way_[j] == w));
+      first.push_back(pick[i].bit(j) & any(k.hit[j] & hdl::one_of(W, w)) & ~at);
+      stay.push_back(Value(k.rj).bit(j) & ~at);
+    }
+    Value dist = is(k, kDist);
+    k.ok.next(mux(dist, hdl::or_of(first, lit(1, 0)), k.ok & hdl::or_of(stay, lit(1, 0))));
+  }
+}
+
+std::string AtaEmitter::emit() {
+  N = p_.cores, S = p_.sets, W = p_.ways, SC = p_.sectors, TG = p_.tag_bits, WB = p_.way_bits;
+  CI = p_.core_bits, A = p_.addr_bits, SBP = p_.set_port_bits, XBP = p_.sector_port_bits;
+  m_.header_line("Generated by txgen " + ctx_.version + " -- do not edit.");
+  m_.header_line(string("Aggregated tag array, request distributor and data-port arbitration (docs/blocks/ata.md), ") +
+                 (p_.aggregated() ? "ata" : "private baseline") + ".");
+  m_.clock_and_reset();
+  req_valid_ = m_.input("req_valid_i", N, "per core");
+  req_write_ = m_.input("req_write_i", N);
+  req_addr_ = m_.input("req_addr_i", N * A);
+  l2_ready_ = m_.input("l2_req_ready_i", N);
+  l2_resp_ = m_.input("l2_resp_valid_i", N, "the read data of core i's L2 request is there");
+  declare_arrays();
+  declare_cores();
+  for (unsigned i = 0; i < N; ++i) compare(i);
+  std::vector<Value> ok(N, lit(1, 0)), pick(N), granted(N);
+  if (remote()) {
+    for (unsigned i = 0; i < N; ++i) {
+      Core& k = core_[i];
+      const string c = "c" + to_string(i) + "_";
+      ok[i] = k.ok;
+      Value holders = m_.wire(c + "holders", Value(k.hv) & ~lit(N, uint64_t{1} << i));
+      pick[i] = remote_pick(m_, i, N, holders, p_.round_robin(), p_.round_robin() ? Value(k.rp) : Value());
+    }
+  }
+  ports(granted, ok);
+  if (remote()) recheck_register(pick);
+  controllers(granted, ok, pick);
+  return m_.render();
+}
+
+}  // namespace
+
+std::string emit_top(const AtaParams& p, const EmitContext& ctx) { return AtaEmitter(p, ctx).emit(); }
+
+namespace {
+
+BlockOutput emit_ata(const config::Config& cfg, const EmitContext& ctx) {
+  const AtaParams p = elab::elaborate_ata(cfg);
+  BlockOutput out;
+  out.files.push_back({p.module_prefix + ".v", emit_top(p, ctx)});
+  out.parameters = params_json(p);
+  return out;
+}
+
+std::vector<std::string> synth_tops(const config::Config& c) { return {elab::elaborate_ata(c).module_prefix}; }
+
+}  // namespace
+}  // namespace txgen::blocks::ata
+
+namespace txgen::blocks {
+
+BlockInfo ata_block() {
+  BlockInfo b;
+  b.name = "ata";
+  b.summary = "aggregated tag array with tag selectors, request distributor and data-port arbitration (seed 003, III)";
+  b.configured = [](const config::Config& c) { return c.ata.has_value(); };
+  b.emit = ata::emit_ata;
+  b.report_json = ata::report_json;
+  b.report_markdown = ata::report_markdown;
+  b.synth_tops = ata::synth_tops;
+  return b;
+}
+
+}  // namespace txgen::blocks

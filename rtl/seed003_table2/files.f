@@ -1,0 +1,1 @@
+ata_seed003_table2.v
