@@ -195,7 +195,7 @@ void AtaEmitter::declare_cores() {
 // Core i's comparator groups: the request's set of every array it is compared
 // with, the hit vector per array (sector valid; a remote copy also clean) and
 // the local line match. Evaluated every cycle on the current arrays: in CMP
-// they are registered, in RREAD they are the recheck.
+// they are registered, in DIST the chosen pair's bit starts the recheck.
 void AtaEmitter::compare(unsigned i) {
   Core& k = core_[i];
   k.hit.assign(N, Value());
