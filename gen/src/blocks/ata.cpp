@@ -7,6 +7,7 @@
 // array and is registered on the port. `private` emits the same controller
 // with only the (i, i) comparator groups and no remote path.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,18 +45,12 @@ Value sel(const Value& onehot, const Value& vec, unsigned count, unsigned width)
   return count == 1 ? vec : hdl::onehot_select(onehot, vec, count, width);
 }
 
-// A named vector wire holding v, so generate loops may index it.
-Value vec_wire(Module& m, const string& name, const Value& v) {
-  Wire w = m.wire(name, v.width(), true);
-  w.drive(v);
-  return w;
-}
 
 // One tag array's registers.
 struct Array {
   Reg valid, tag, sv, dirty;  // per entry e = set * W + way
-  Value age;                  // lru: W x S x WB, way-major
-  std::vector<Reg> age_regs;
+  std::optional<hdl::LruAges> ages;  // lru
+  Value age;                          // lru: W x S x WB, way-major
   Reg plru;                   // plru: S x (W - 1)
   Reg ptr;                    // port round-robin pointer, one-hot over cores
 };
@@ -119,17 +114,8 @@ void AtaEmitter::declare_arrays() {
     r.sv = m_.reg(a + "sv", S * W * SC);
     r.dirty = m_.reg(a + "dirty", S * W);
     if (!p_.plru()) {
-      const unsigned chunk = std::min(S, 64u / WB);  // sets per age register
-      const unsigned chunks = (S + chunk - 1) / chunk;
-      for (unsigned w = 0; w < W; ++w)
-        for (unsigned c = 0; c < chunks; ++c) {
-          const unsigned n = std::min(chunk, S - c * chunk);
-          uint64_t rv = 0;
-          for (unsigned s = 0; s < n; ++s) rv |= uint64_t{W - 1 - w} << (s * WB);
-          r.age_regs.push_back(m_.reg(a + "age_w" + to_string(w) + (chunks > 1 ? "_c" + to_string(c) : ""), n * WB, rv));
-        }
-      std::vector<Value> msb_first(r.age_regs.rbegin(), r.age_regs.rend());
-      r.age = m_.wire(a + "age", cat(std::vector<Value>(msb_first.begin(), msb_first.end())));
+      r.ages.emplace(m_, a, W, S, WB);
+      r.age = r.ages->all();
     } else {
       r.plru = m_.reg(a + "plru", S * (W - 1));
     }
@@ -376,14 +362,10 @@ void AtaEmitter::update_array(unsigned j, const Value& gv, const Value& op, cons
       Value ts = sc.wire("ts", touch & so.bit(s));
       sc.assign(an.part(ao, WB), mux(ts, mux(wo.bit(w), zero(WB), mux(age < ta, age + 1, age)), age));
     });
-    unsigned off = 0;
-    for (const Reg& ar : r.age_regs) {
-      ar.next(an.slice(off, ar.width()));
-      off += ar.width();
-    }
+    r.ages->next(an);
     return;
   }
-  Value pl = vec_wire(m_, a + "plru_w", r.plru);
+  Value pl = hdl::vector_wire(m_.top(), a + "plru_w", r.plru);
   Wire pn = m_.wire(a + "plru_n", S * (W - 1), true);
   m_.generate_for(a + "gs", S, "g_" + a + "plru", [&](Scope& sc, const Index& s) {
     Value ts = sc.wire("ts", touch & so.bit(s));

@@ -7,6 +7,7 @@
 // (txgen/hdl); per-entry and per-MSHR logic are generate loops, so the RTL
 // size does not grow with the entry count.
 #include <algorithm>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -54,12 +55,6 @@ Value sel(const Value& onehot, const Value& vec, unsigned count, unsigned width)
   return or_tree(terms, 0, terms.size());
 }
 
-// A named vector wire holding v ([0:0] for one bit, so generate loops may index it).
-Value vec_wire(Scope& s, const string& name, const Value& v) {
-  Wire w = s.wire(name, v.width(), true);
-  w.drive(v);
-  return w;
-}
 
 // The ages of the lowest and the second lowest way whose bit in `inv` is set
 // (any value where there is none): a log-depth tree of (one found, two found,
@@ -241,13 +236,13 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Reg f3_v = m.reg("f3_v", 1), f3_moh = m.reg("f3_moh", M), f3_vh = m.reg("f3_vh", VH),
       f3_vmid = m.reg("f3_vmid", VM), f3_ppn = m.reg("f3_ppn", PPN), f3_perm = m.reg("f3_perm", PERM);
 
-  Value f1_setv = S > 1 ? vec_wire(top, "f1_set_w", f1_set) : lit(1, 1);
-  Value r1_setv = vec_wire(top, "r1_set_w", S > 1 ? Value(r1_set) : lit(1, 1));
-  Value r2_setv = vec_wire(top, "r2_set_w", S > 1 ? Value(r2_set) : lit(1, 1));
-  Value f2_setv = vec_wire(top, "f2_set_w", S > 1 ? Value(f2_set) : lit(1, 1));
-  Value mv_w = vec_wire(top, "mv_w", mv), mp_w = vec_wire(top, "mp_w", mp);
-  Value ms_w = vec_wire(top, "ms_w", ms), mk_w = vec_wire(top, "mk_w", mk);
-  Value f2_moh_w = vec_wire(top, "f2_moh_w", f2_moh), f3_moh_w = vec_wire(top, "f3_moh_w", f3_moh);
+  Value f1_setv = S > 1 ? hdl::vector_wire(top, "f1_set_w", f1_set) : lit(1, 1);
+  Value r1_setv = hdl::vector_wire(top, "r1_set_w", S > 1 ? Value(r1_set) : lit(1, 1));
+  Value r2_setv = hdl::vector_wire(top, "r2_set_w", S > 1 ? Value(r2_set) : lit(1, 1));
+  Value f2_setv = hdl::vector_wire(top, "f2_set_w", S > 1 ? Value(f2_set) : lit(1, 1));
+  Value mv_w = hdl::vector_wire(top, "mv_w", mv), mp_w = hdl::vector_wire(top, "mp_w", mp);
+  Value ms_w = hdl::vector_wire(top, "ms_w", ms), mk_w = hdl::vector_wire(top, "mk_w", mk);
+  Value f2_moh_w = hdl::vector_wire(top, "f2_moh_w", f2_moh), f3_moh_w = hdl::vector_wire(top, "f3_moh_w", f3_moh);
 
   // ---- crossbar output port (cycle t): requesters, round-robin, credit
   m.comment("Crossbar port: the cluster's CUs whose home is this TLB, round-robin from ptr, credit.");
@@ -327,11 +322,9 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value f_tag = m.wire("f2_tag", cat({f2_vmid, f2_vh.top(TG)}));
 
   // replacement state: LRU ages (one register per way, sets packed) or PLRU trees
+  std::optional<hdl::LruAges> ages;
   Value age;  // LRU: W x S x AB, way-major
-  std::vector<Reg> age_regs;
   Reg plru;
-  const unsigned chunk = std::min(S, 64u / AB);  // sets per age register
-  const unsigned chunks = (S + chunk - 1) / chunk;
   auto read_ages = [&](const string& name, const Value& set_oh) {
     Wire row = m.wire(name, W * AB);
     m.generate_for("g" + name, W, "g_" + name, [&](Scope& sc, const Index& w) {
@@ -341,20 +334,12 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     return Value(row);
   };
   if (!p.plru()) {
-    std::vector<Value> msb_first;
-    for (unsigned w = 0; w < W; ++w)
-      for (unsigned c = 0; c < chunks; ++c) {
-        const unsigned n = std::min(chunk, S - c * chunk);
-        uint64_t rv = 0;
-        for (unsigned s = 0; s < n; ++s) rv |= uint64_t{W - 1 - w} << (s * AB);
-        age_regs.push_back(m.reg("age_w" + to_string(w) + (chunks > 1 ? "_c" + to_string(c) : ""), n * AB, rv));
-      }
-    for (auto r = age_regs.rbegin(); r != age_regs.rend(); ++r) msb_first.push_back(*r);
-    age = m.wire("age", cat(msb_first));
+    ages.emplace(m, "", W, S, AB);
+    age = ages->all();
   } else {
     plru = m.reg("plru", S * (W - 1));
   }
-  Value vict = vec_wire(top, "vict", f2_vict);
+  Value vict = hdl::vector_wire(top, "vict", f2_vict);
   Value plru_next;  // PLRU: every set's tree bits after this edge
 
   // ---- compare stage (r1): the set, patched with a same-edge fill
@@ -398,9 +383,9 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   });
   Value miss = m.wire("miss", r2_v & ~any(r2_match));
   Value alloc = m.wire("alloc", miss & ~any(cam));
-  Value flo = vec_wire(top, "free_low", hdl::lowest_one(top, "free_lo", m.wire("mfree", ~mv)));
+  Value flo = hdl::vector_wire(top, "free_low", hdl::lowest_one(top, "free_lo", m.wire("mfree", ~mv)));
   Value cv = m.wire("cand", mv & mp & ~ms);
-  Value coh = vec_wire(top, "cand_oh", hdl::lowest_one(top, "cand_lo", cv));
+  Value coh = hdl::vector_wire(top, "cand_oh", hdl::lowest_one(top, "cand_lo", cv));
   cand_valid_o.drive(any(cv));
   cand_mshr_o.drive(hdl::onehot_index(coh, MB));
   cand_vh_o.drive(sel(coh, mvh, M, VH));
@@ -492,13 +477,9 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       Value y0 = sc.wire("y0", mux(fv, zero(AB), x1));
       sc.assign(age_n.part(ao, AB), mux(lt, y1, y0));
     });
-    unsigned off = 0;
-    for (const Reg& r : age_regs) {
-      r.next(age_n.slice(off, r.width()));
-      off += r.width();
-    }
+    ages->next(age_n);
   } else {
-    Value pl = vec_wire(top, "plru_w", plru);
+    Value pl = hdl::vector_wire(top, "plru_w", plru);
     Wire pl_n = m.wire("plru_n", S * (W - 1), true);
     plru_next = pl_n;
     m.generate_for("gs", S, "g_plru", [&](Scope& sc, const Index& s) {
@@ -553,7 +534,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     f2_has_inv.next(sd_all | n_has_inv);
     repl_n = lru_victim_after_touches(m, arow, touched, r2_match, W, AB);
   } else {
-    repl_n = plru_victim(m, vec_wire(top, "f1_plru", sel(f1_setv, plru_next, S, W - 1)), W, AB);
+    repl_n = plru_victim(m, hdl::vector_wire(top, "f1_plru", sel(f1_setv, plru_next, S, W - 1)), W, AB);
   }
   f2_vict.next(mux(sd_all, way0, mux(n_has_inv, nlinv, repl_n)));
 }

@@ -1,5 +1,7 @@
 #include "txgen/hdl/lib.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 
 #include "txgen/elab/bits.h"
@@ -95,6 +97,33 @@ Value lowest_one(Scope& s, const std::string& name, const Value& vec) {
   for (unsigned i = 1; i < width; ++i) s.assign(out.bit(i), vec.bit(i) & ~level.bit(i - 1));
   s.wire("unused_" + name + "_or", level.bit(width - 1));
   return out;
+}
+
+Value vector_wire(Scope& s, const std::string& name, const Value& v) {
+  Wire w = s.wire(name, v.width(), true);
+  w.drive(v);
+  return w;
+}
+
+LruAges::LruAges(Module& m, const std::string& prefix, unsigned ways, unsigned sets, unsigned age_bits) {
+  const unsigned chunk = std::min(sets, 64u / age_bits);  // sets per register
+  const unsigned chunks = (sets + chunk - 1) / chunk;
+  for (unsigned w = 0; w < ways; ++w)
+    for (unsigned c = 0; c < chunks; ++c) {
+      const unsigned n = std::min(chunk, sets - c * chunk);
+      uint64_t rv = 0;
+      for (unsigned s = 0; s < n; ++s) rv |= uint64_t{ways - 1 - w} << (s * age_bits);
+      regs_.push_back(m.reg(prefix + "age_w" + to_string(w) + (chunks > 1 ? "_c" + to_string(c) : ""), n * age_bits, rv));
+    }
+  all_ = m.wire(prefix + "age", cat(std::vector<Value>(regs_.rbegin(), regs_.rend())));
+}
+
+void LruAges::next(const Value& ages) const {
+  unsigned off = 0;
+  for (const Reg& r : regs_) {
+    r.next(ages.slice(off, r.width()));
+    off += r.width();
+  }
 }
 
 // bit i = OR of vec[0..i] (log-depth prefix).

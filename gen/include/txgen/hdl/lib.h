@@ -41,6 +41,25 @@ Value cat_lsb_first(const std::vector<Value>& entries);
 // name (width bits, declared) = one-hot lowest set bit of vec, through a
 // log-depth (Kogge-Stone) prefix OR.
 Value lowest_one(Scope& s, const std::string& name, const Value& vec);
+// name (declared vector, so generate loops may index even one bit) = v.
+Value vector_wire(Scope& s, const std::string& name, const Value& v);
+
+// LRU ages of `ways` ways in `sets` sets, `age_bits` each: one register per
+// way (prefix + "age_w<w>[_c<k>]") holding its age in every set, reset to
+// ways-1-w, split so no register exceeds 64 bits. all() is every age,
+// way-major: way w, set s at bits (w * sets + s) * age_bits; next() takes the
+// same layout.
+class LruAges {
+ public:
+  LruAges(Module& m, const std::string& prefix, unsigned ways, unsigned sets, unsigned age_bits);
+  const Value& all() const { return all_; }
+  void next(const Value& ages) const;
+
+ private:
+  std::vector<Reg> regs_;  // way 0 first
+  Value all_;
+};
+
 // name (declared) bit i = OR of vec[0..i] (log-depth prefix).
 Value prefix_or(Scope& s, const std::string& name, const Value& vec);
 // name (declared) = the one-hot round-robin pick among req starting at the
