@@ -260,3 +260,70 @@ function(txgen_add_ata_cosim NAME CONFIG_PATH)
   _txgen_cosim_top(${exe} ${NAME} ${top} ata "${rtl_files}" ${rtl_target})
   target_compile_definitions(${exe} PRIVATE TXGEN_SYS_HEADER="V${top}.h" TXGEN_SYS_CLASS=V${top})
 endfunction()
+
+# _txgen_tx_path_tops(NAME CONFIG_PATH OUT_SYS OUT_BASE): the generated RTL of
+# a tx_path configuration and its two Verilated simulation tops (the path and
+# its baseline, each with every SRAM inside), once per NAME; sets the two
+# INTERFACE libraries' names.
+function(_txgen_tx_path_tops NAME CONFIG_PATH OUT_SYS OUT_BASE)
+  set(sys txgen_vl_tx_path_${NAME}_sys)
+  set(base txgen_vl_tx_path_${NAME}_base_sys)
+  if(NOT TARGET ${sys})
+    file(READ ${CONFIG_PATH} text)
+    string(JSON per_line ERROR_VARIABLE no_per_line GET "${text}" tx_path icache_tx translations_per_line)
+    set(modules bd_codec_${NAME}_lds_pack bd_codec_${NAME}_lds_unpack l1tlb_${NAME} l1tlb_${NAME}_tlb)
+    if(no_per_line OR per_line GREATER 1)
+      list(APPEND modules bd_codec_${NAME}_ic_pack bd_codec_${NAME}_ic_unpack)
+    endif()
+    foreach(module "" _base _tag_sram _base_tag_sram _data_sram)
+      list(APPEND modules icache_tx_${NAME}_ic${module})
+    endforeach()
+    foreach(module "" _base _sram)
+      list(APPEND modules lds_ctrl_${NAME}_lds${module})
+    endforeach()
+    foreach(module "" _base _cu _sys _base_sys)
+      list(APPEND modules tx_path_${NAME}${module})
+    endforeach()
+    _txgen_block_rtl(${NAME} ${CONFIG_PATH} tx_path ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl_tx_path "${modules}"
+                     rtl_files rtl_target)
+    foreach(kind sys base_sys)
+      txgen_verilate(txgen_vl_tx_path_${NAME}_${kind} TOP tx_path_${NAME}_${kind}
+                     MDIR ${CMAKE_BINARY_DIR}/cosim/${NAME}/path_${kind} SOURCES ${rtl_files} AFTER ${rtl_target})
+    endforeach()
+  endif()
+  set(${OUT_SYS} ${sys} PARENT_SCOPE)
+  set(${OUT_BASE} ${base} PARENT_SCOPE)
+endfunction()
+
+# Compile definitions naming the two Verilated tops of a tx_path configuration.
+function(_txgen_tx_path_defines TARGET NAME)
+  target_compile_definitions(${TARGET} PRIVATE
+    TXGEN_SYS_HEADER="Vtx_path_${NAME}_sys.h" TXGEN_SYS_CLASS=Vtx_path_${NAME}_sys
+    TXGEN_BASE_HEADER="Vtx_path_${NAME}_base_sys.h" TXGEN_BASE_CLASS=Vtx_path_${NAME}_base_sys)
+endfunction()
+
+# txgen_add_tx_path_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])
+# GoogleTest executable txgen_cosim_tx_path_NAME co-simulating
+# tx_path_NAME_sys and tx_path_NAME_base_sys against the golden model.
+function(txgen_add_tx_path_cosim NAME CONFIG_PATH)
+  get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
+  _txgen_tx_path_tops(${NAME} ${config} sys base)
+  set(exe txgen_cosim_tx_path_${NAME})
+  _txgen_cosim_exe(${exe} ${NAME} tx_path ${config} ${ARGN})
+  target_link_libraries(${exe} PRIVATE ${sys} ${base})
+  _txgen_tx_path_defines(${exe} ${NAME})
+endfunction()
+
+# txgen_add_tx_path_eval(NAME CONFIG_PATH)
+# Executable txgen_eval_tx_path_NAME replaying traces through the Verilated
+# path and its baseline (verif/tx_path_eval.cpp; run by `txgen eval`).
+function(txgen_add_tx_path_eval NAME CONFIG_PATH)
+  get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
+  _txgen_tx_path_tops(${NAME} ${config} sys base)
+  set(exe txgen_eval_tx_path_${NAME})
+  add_executable(${exe} ${PROJECT_SOURCE_DIR}/verif/tx_path_eval.cpp)
+  target_link_libraries(${exe} PRIVATE txgen_verif ${sys} ${base})
+  target_compile_options(${exe} PRIVATE ${TXGEN_WARNINGS})
+  target_compile_definitions(${exe} PRIVATE TXGEN_EVAL_CONFIG="${config}")
+  _txgen_tx_path_defines(${exe} ${NAME})
+endfunction()

@@ -1093,4 +1093,79 @@ Bits IcacheTxModel::data_line(unsigned line) const {
 
 bool IcacheTxModel::idle() const { return baseline_ || regs_.st == Eng::Idle; }
 
+void IcacheTxModel::held_of_line(unsigned line, std::vector<HeldTx>& v) const {
+  if (baseline_ || regs_.mode[line] != static_cast<uint8_t>(Mode::Tx)) return;
+  const unsigned set = line & static_cast<unsigned>(low_mask(p_.set_bits));
+  const unsigned way = line >> p_.set_bits;
+  const Bits& entry = tag_mem_[static_cast<size_t>(set) * p_.ways + way];
+  const Bits& data = data_mem_[line];
+  const unsigned x = p_.tx_per_line;
+  std::vector<BdTag> tags(x);
+  if (x > 1) {
+    Bits word(p_.codec->packed_bits);
+    for (unsigned b = 0; b < word.width; b += 64) {
+      const unsigned n = std::min(64u, word.width - b);
+      word.set_field(b, n, entry.field(b, n));
+    }
+    tags = codec_->decompress(word);
+  } else {
+    tags[0].valid = true;
+    tags[0].va = entry.field(0, p_.va_tag_bits);
+    tags[0].vmid = static_cast<uint32_t>(entry.field(p_.va_tag_bits, p_.vmid_bits));
+    tags[0].vrf = static_cast<uint32_t>(entry.field(p_.va_tag_bits + p_.vmid_bits, p_.vrf_bits));
+  }
+  for (unsigned i = 0; i < x; ++i) {
+    if (!tags[i].valid) continue;
+    HeldTx h;
+    h.vpn = rebuild_vpn(tags[i].va, line);
+    h.vmid = tags[i].vmid;
+    h.vrf = tags[i].vrf;
+    h.ppn = data.field(64 * i, p_.ppn_bits);
+    h.perm = data.field(64 * i + p_.ppn_bits, p_.perm_bits);
+    v.push_back(h);
+  }
+}
+
+std::vector<IcacheTxModel::HeldTx> IcacheTxModel::held() const {
+  std::vector<HeldTx> v;
+  for (unsigned l = 0; l < p_.lines; ++l) held_of_line(l, v);
+  return v;
+}
+
+bool IcacheTxModel::holds(uint64_t vpn, uint32_t vmid, uint32_t vrf) const {
+  std::vector<HeldTx> v;
+  held_of_line(vpn_line(vpn), v);
+  const uint64_t full = vpn & low_mask(p_.vpn_bits);
+  for (const HeldTx& h : v) {
+    if (h.vpn == full && h.vmid == vmid && h.vrf == vrf) return true;
+  }
+  return false;
+}
+
+std::vector<IcacheTxModel::HeldTx> IcacheTxModel::in_flight() const {
+  std::vector<HeldTx> v;
+  if (baseline_) return v;
+  const Regs& r = regs_;
+  const bool fill_pending = r.op == Op::Fill && (r.st == Eng::Issue || r.st == Eng::Dec || r.st == Eng::Cmp ||
+                                                  r.st == Eng::Pack || r.st == Eng::Write);
+  if (fill_pending) v.push_back(HeldTx{rebuild_vpn(r.tag, r.line), r.vmid, r.vrf, r.ppn, r.perm});
+  if (r.st == Eng::Vic) {
+    for (size_t i = r.vic_head; i < r.vic.size(); ++i) {
+      const Victim& x = r.vic[i];
+      v.push_back(HeldTx{x.vpn, x.vmid, x.vrf, x.ppn, x.perm});
+    }
+  }
+  return v;
+}
+
+bool IcacheTxModel::repack_busy(unsigned* line) const {
+  if (baseline_) return false;
+  const Regs& r = regs_;
+  const bool busy = (r.op == Op::Lookup || r.op == Op::SdVpn) &&
+                    (r.st == Eng::Issue || r.st == Eng::Dec || r.st == Eng::Cmp || r.st == Eng::Pack ||
+                     r.st == Eng::Write);
+  if (busy && line) *line = r.line;
+  return busy;
+}
+
 }  // namespace txgen::model

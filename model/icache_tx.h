@@ -119,6 +119,23 @@ class IcacheTxModel {
   Bits data_line(unsigned line) const;                // LB x 8
   bool idle() const;                                  // engine IDLE
 
+  // Inspection of the translations the cache holds (const; added for the
+  // tx_path model's tests, no behaviour). A held translation is a valid
+  // sub-entry of a Tx-mode line as stored in the tag and data SRAMs.
+  struct HeldTx {
+    uint64_t vpn = 0;
+    uint32_t vmid = 0, vrf = 0;
+    uint64_t ppn = 0, perm = 0;
+  };
+  std::vector<HeldTx> held() const;
+  bool holds(uint64_t vpn, uint32_t vmid, uint32_t vrf) const;
+  // Translations the engine carries: an accepted fill not yet written or
+  // handed out (ISSUE .. WRITE) and the victims left in VIC.
+  std::vector<HeldTx> in_flight() const;
+  // A lookup or shootdown by VPN accepted and not finished (ISSUE .. WRITE):
+  // its write-back may leave out entries (discarded); *line gets its line.
+  bool repack_busy(unsigned* line) const;
+
   const elab::IcacheTxParams& params() const { return p_; }
 
  private:
@@ -240,6 +257,7 @@ class IcacheTxModel {
   void pack(Regs& r) const;
   void do_write(Regs& r, const Comb& c, bool& sd_done);
   void apply_ports(const IcacheTxOut& ports);
+  void held_of_line(unsigned line, std::vector<HeldTx>& v) const;
 
   std::optional<BdCodecModel> codec_;
   unsigned entry_bits_ = 0;  // E (TB for the baseline)

@@ -112,6 +112,11 @@ L1tlbOut L1tlbModel::make_outputs() const {
   o.fill_vmid.assign(U_, 0);
   o.fill_ppn.assign(U_, 0);
   o.fill_perm.assign(U_, 0);
+  o.evict_valid.assign(C_, 0);
+  o.evict_vpn.assign(C_, 0);
+  o.evict_vmid.assign(C_, 0);
+  o.evict_ppn.assign(C_, 0);
+  o.evict_perm.assign(C_, 0);
   o.l2_req_valid.assign(C_, 0);
   o.l2_req_vpn.assign(C_, 0);
   o.l2_req_vmid.assign(C_, 0);
@@ -194,7 +199,7 @@ bool L1tlbModel::sd_ready(const State& s) const {
 
 void L1tlbModel::outputs(const L1tlbIn& in, L1tlbOut& o) const {
   const State& s = in.rst_n ? s_ : reset_;  // asynchronous reset
-  if (o.req_ready.size() != U_ || o.l2_req_valid.size() != C_) o = make_outputs();
+  if (o.req_ready.size() != U_ || o.l2_req_valid.size() != C_ || o.evict_valid.size() != C_) o = make_outputs();
   for (unsigned u = 0; u < U_; ++u) o.req_ready[u] = 0;
   const bool blk = sd_block(s, in);
   if (!blk)
@@ -221,6 +226,12 @@ void L1tlbModel::outputs(const L1tlbIn& in, L1tlbOut& o) const {
     o.l2_req_vpn[c] = q.vpn;
     o.l2_req_vmid[c] = q.vmid;
     o.l2_req_tag[c] = (uint64_t{q.k} << p_.mshr_bits) | q.mshr;
+    const Cluster& cl = s.cl[c];
+    o.evict_valid[c] = cl.ev;
+    o.evict_vpn[c] = cl.evpn;
+    o.evict_vmid[c] = cl.evmid;
+    o.evict_ppn[c] = cl.eppn;
+    o.evict_perm[c] = cl.eperm;
   }
   o.sd_ready = sd_ready(s);
   o.sd_done = s.done;
@@ -356,6 +367,21 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
       else
         events_.victim_replacement = true;
     }
+    // Eviction: the write happens, way v was valid in this cycle, and sd2
+    // does not invalidate it at this edge (same-edge order 2 before 3: the
+    // shootdown removed the old entry, the write lands on an invalid way).
+    // sd2 invalidates way match[c] of set set(sd2.vpn) in TLB c*K +
+    // home(sd2.vpn) (or everything for all, which also suppresses).
+    const bool sd_inv =
+        sd2.valid && (sd2.all || (home_of(sd2.vpn) == f2.k && set_of(sd2.vpn) == fp.s && sd2.match[c] == int(fp.v)));
+    if (!fp.suppress && !inv && !sd_inv) {
+      const Entry& e = t.e[fp.s * W_ + fp.v];
+      fp.evict = true;
+      fp.evpn = ((e.vtag << (p_.home_bits + p_.set_bits)) | (uint64_t{fp.s} << p_.home_bits) | f2.k) & vpn_mask_;
+      fp.evmid = e.vmid;
+      fp.eppn = e.ppn;
+      fp.eperm = e.perm;
+    }
   }
 
   // L2 choice plan.
@@ -474,13 +500,24 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
     }
   }
 
-  // ---- 3. Fill write (f2). ----
+  // ---- 3. Fill write (f2) and its eviction output. ----
   for (unsigned c = 0; c < C_; ++c) {
-    const F& f2 = s.cl[c].f2;
+    Cluster& cl = s.cl[c];
+    cl.ev = false;  // the evict data registers hold unless loaded below
+    const F& f2 = cl.f2;
     if (!f2.valid) continue;
     const Fill2& fp = f2plan_[c];
     Tlb& t = s.tlb[c * K_ + f2.k];
     t.m[f2.mshr].pending = false;
+    if (fp.evict) {
+      cl.ev = true;
+      cl.evpn = fp.evpn;
+      cl.evmid = fp.evmid;
+      cl.eppn = fp.eppn;
+      cl.eperm = fp.eperm;
+      events_.evict = true;
+      ++stats_.evictions;
+    }
     if (fp.suppress) {
       events_.fill_suppressed = true;
       ++stats_.fills_suppressed;

@@ -3,8 +3,9 @@
 // round-robin crossbar per cluster with an MSHR credit, the compare (r1) and
 // decide (r2) stages, per-TLB MSHRs with CU waiter masks, one L2 request
 // register and a three-stage fill (f1 read MSHR, f2 write entry, f3 answer
-// waiters) per cluster, LRU ages or tree pseudo-LRU per set, and the
-// two-stage shootdown (sd1 compare, sd2 invalidate / kill, done).
+// waiters) per cluster, LRU ages or tree pseudo-LRU per set, the per-cluster
+// eviction output (the valid entry a fill replaced), and the two-stage
+// shootdown (sd1 compare, sd2 invalidate / kill, done).
 // Written from the block document alone; shares only the elaborated widths
 // (txgen/elab/l1tlb.h) with the generator.
 //
@@ -12,8 +13,9 @@
 // t+3 (hit) or MSHR allocated / merged at edge t+2, L2 choice in t+3,
 // l2_req_valid from t+4. L2 response in cycle f: f1 in f+1, f2 in f+2 (write
 // at edge f+2), f3 in f+3 (waiters answered, MSHR freed at edge f+3),
-// fill_valid in f+4. Shootdown accepted in e: sd1 in e+1, sd2 in e+2
-// (invalidate / kill at edge e+2), sd_done in e+3.
+// fill_valid in f+4; an entry replaced by that write: evict_valid in f+3.
+// Shootdown accepted in e: sd1 in e+1, sd2 in e+2 (invalidate / kill at
+// edge e+2), sd_done in e+3.
 //
 // posedge() computes every decision from the registers of the cycle, then
 // applies the effects in the document's same-edge order (decide, shootdown,
@@ -51,6 +53,8 @@ struct L1tlbOut {                     // outputs in the cycle (before its edge)
   std::vector<uint64_t> resp_vpn, resp_vmid, resp_ppn, resp_perm;  // [U]
   std::vector<uint8_t> fill_valid;    // [U] registered fill (miss) response
   std::vector<uint64_t> fill_vpn, fill_vmid, fill_ppn, fill_perm;  // [U]
+  std::vector<uint8_t> evict_valid;   // [C] registered: a fill replaced a valid entry
+  std::vector<uint64_t> evict_vpn, evict_vmid, evict_ppn, evict_perm;  // [C] the replaced entry
   std::vector<uint8_t> l2_req_valid;  // [C]
   std::vector<uint64_t> l2_req_vpn, l2_req_vmid, l2_req_tag;       // [C]
   bool sd_ready = false;              // combinational
@@ -74,6 +78,7 @@ struct L1tlbEvents {                  // what the last posedge did (all false at
   bool hit_and_fill_same_cu = false;  // resp_valid and fill_valid registered for one CU at one edge
   bool victim_invalid = false;        // a (not suppressed) fill wrote an invalid way
   bool victim_replacement = false;    // a (not suppressed) fill replaced the LRU / PLRU victim
+  bool evict = false;                 // a fill replaced a valid entry (evict_valid registered at this edge)
   bool reset = false;                 // this edge was a reset
 };
 
@@ -86,6 +91,7 @@ struct L1tlbStats {                   // cumulative counters since construction 
   uint64_t fills_written = 0;         // fill writes performed (not suppressed)
   uint64_t fills_suppressed = 0;
   uint64_t fill_responses = 0;        // fill_valid pulses (per CU)
+  uint64_t evictions = 0;             // evict_valid pulses (per cluster)
 };
 
 class L1tlbModel {
@@ -186,6 +192,9 @@ class L1tlbModel {
     unsigned lp = 0;
     Q q;
     F f1, f2, f3;
+    // evict_* output registers.
+    bool ev = false;
+    uint64_t evpn = 0, evmid = 0, eppn = 0, eperm = 0;
   };
   struct Sd {
     bool valid = false, all = false;
@@ -233,6 +242,8 @@ class L1tlbModel {
   struct Fill2 {
     bool write = false, suppress = false;
     unsigned s = 0, v = 0;
+    bool evict = false;                             // way v valid, not suppressed, not invalidated by sd2
+    uint64_t evpn = 0, evmid = 0, eppn = 0, eperm = 0;  // the replaced entry (cycle f+2)
   };
   std::vector<Fill2> f2plan_;  // [C]
   struct L2Choice {

@@ -872,4 +872,64 @@ Bits LdsCtrlModel::sram_row_data(unsigned row) const {
 
 bool LdsCtrlModel::idle() const { return regs_.st == Eng::Idle; }
 
+std::vector<LdsCtrlModel::HeldTx> LdsCtrlModel::held() const {
+  std::vector<HeldTx> v;
+  for (unsigned s = 0; s < p_.segments; ++s) {
+    if (!mode_[s]) continue;
+    const uint64_t* mem = &mem_[static_cast<size_t>(s / p_.segments_per_row) * wpr_ + (s % p_.segments_per_row) * wps_];
+    Bits word(p_.codec.packed_bits);
+    for (unsigned k = 0; k < p_.tag_words; ++k) word.set_field(64 * k, 64, mem[k]);
+    const std::vector<BdTag> e = codec_.decompress(word);
+    for (unsigned i = 0; i < p_.ways; ++i) {
+      if (!e[i].valid) continue;
+      const uint64_t slot = mem[p_.tag_words + i];
+      HeldTx h;
+      h.vpn = shl(e[i].va, p_.segment_index_bits) | s;
+      h.vmid = e[i].vmid;
+      h.vrf = e[i].vrf;
+      h.ppn = slot & low_mask(p_.ppn_bits);
+      h.perm = shr(slot, p_.ppn_bits) & low_mask(p_.perm_bits);
+      v.push_back(h);
+    }
+  }
+  return v;
+}
+
+bool LdsCtrlModel::holds(uint64_t vpn, uint32_t vmid, uint32_t vrf) const {
+  const unsigned s = seg_of(vpn);
+  if (!mode_[s]) return false;
+  const uint64_t* mem = &mem_[static_cast<size_t>(s / p_.segments_per_row) * wpr_ + (s % p_.segments_per_row) * wps_];
+  Bits word(p_.codec.packed_bits);
+  for (unsigned k = 0; k < p_.tag_words; ++k) word.set_field(64 * k, 64, mem[k]);
+  const std::vector<BdTag> e = codec_.decompress(word);
+  const uint64_t t = tag_of(vpn);
+  for (unsigned i = 0; i < p_.ways; ++i) {
+    if (e[i].valid && e[i].va == t && e[i].vmid == vmid && e[i].vrf == vrf) return true;
+  }
+  return false;
+}
+
+std::vector<LdsCtrlModel::HeldTx> LdsCtrlModel::in_flight() const {
+  std::vector<HeldTx> v;
+  const Regs& r = regs_;
+  const bool fill_pending = r.op == Op::Fill && (r.st == Eng::Issue || r.st == Eng::Dec || r.st == Eng::Cmp ||
+                                                  r.st == Eng::Write);
+  if (fill_pending) v.push_back(HeldTx{shl(r.tag, p_.segment_index_bits) | r.seg, r.vmid, r.vrf, r.ppn, r.perm});
+  if (r.st == Eng::Vic) {
+    for (unsigned i = r.vic_head; i < r.vic_n; ++i) {
+      const Victim& x = r.vic[i];
+      v.push_back(HeldTx{x.vpn, x.vmid, x.vrf, x.ppn, x.perm});
+    }
+  }
+  return v;
+}
+
+bool LdsCtrlModel::shootdown_busy(unsigned* segment) const {
+  const Regs& r = regs_;
+  const bool busy = r.op == Op::SdVpn && (r.st == Eng::Issue || r.st == Eng::Dec || r.st == Eng::Cmp ||
+                                           r.st == Eng::Write);
+  if (busy && segment) *segment = r.seg;
+  return busy;
+}
+
 }  // namespace txgen::model

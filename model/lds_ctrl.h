@@ -116,6 +116,24 @@ class LdsCtrlModel {
   Bits sram_row_data(unsigned row) const;  // RB x 8 bits
   bool idle() const;
 
+  // Inspection of the translations the controller holds (const; added for
+  // the tx_path model's tests, no behaviour). A held translation is a valid
+  // entry of a Tx-mode segment as stored in the SRAM (tag words decoded,
+  // data from its slot).
+  struct HeldTx {
+    uint64_t vpn = 0;
+    uint32_t vmid = 0, vrf = 0;
+    uint64_t ppn = 0, perm = 0;
+  };
+  std::vector<HeldTx> held() const;
+  bool holds(uint64_t vpn, uint32_t vmid, uint32_t vrf) const;
+  // Translations the engine carries: an accepted fill not yet written or
+  // handed out (ISSUE .. WRITE) and the victims left in VIC.
+  std::vector<HeldTx> in_flight() const;
+  // A shootdown by VPN accepted and not finished (ISSUE .. WRITE); *segment
+  // gets its segment.
+  bool shootdown_busy(unsigned* segment) const;
+
   const elab::LdsCtrlParams& params() const { return p_; }
 
  private:

@@ -38,6 +38,7 @@ class L1tlbCoverage {
         {e.hit_and_fill_same_cu, "hit_and_fill_same_cu"},
         {e.victim_invalid, "victim_invalid"},
         {e.victim_replacement, "victim_replacement"},
+        {e.evict, "evict"},
         {e.reset, "reset"}};
     for (const auto& [fired, name] : rules)
       if (fired) c_.hit(name);
@@ -48,7 +49,7 @@ class L1tlbCoverage {
     std::vector<std::string> r = {"hit", "lookup_miss_alloc", "mshr_merge", "merge_repeat_same_cu",
                                   "credit_block", "l2_backpressure", "fill_suppressed", "shootdown_one",
                                   "shootdown_all", "kill_pending", "hit_and_fill_same_cu", "victim_invalid",
-                                  "victim_replacement", "reset"};
+                                  "victim_replacement", "evict", "reset"};
     if (p.cus_per_cluster > 1) r.push_back("xbar_conflict");
     return r;
   }
@@ -110,6 +111,12 @@ class L1tlbHarness {
     compare_fields("l2_req_vpn_o", d.l2_req_vpn_o, p_.vpn_bits, want_.l2_req_vpn);
     compare_fields("l2_req_vmid_o", d.l2_req_vmid_o, p_.vmid_bits, want_.l2_req_vmid);
     compare_fields("l2_req_tag_o", d.l2_req_tag_o, p_.l2_tag_bits, want_.l2_req_tag);
+    flags_of(d.evict_valid_o, c, got_.evict_valid);
+    compare_flags("evict_valid_o", want_.evict_valid, got_.evict_valid);
+    compare_fields("evict_vpn_o", d.evict_vpn_o, p_.vpn_bits, want_.evict_vpn);
+    compare_fields("evict_vmid_o", d.evict_vmid_o, p_.vmid_bits, want_.evict_vmid);
+    compare_fields("evict_ppn_o", d.evict_ppn_o, p_.ppn_bits, want_.evict_ppn);
+    compare_fields("evict_perm_o", d.evict_perm_o, p_.perm_bits, want_.evict_perm);
     compare_bit(s_, "sd_ready_o", want_.sd_ready, d.sd_ready_o);
     compare_bit(s_, "sd_done_o", want_.sd_done, d.sd_done_o);
     return want_;

@@ -20,6 +20,11 @@ module l1tlb_seed001_aggregated (
   output wire [127:0] fill_vmid_o,
   output wire [2303:0] fill_ppn_o,
   output wire [383:0] fill_perm_o,
+  output wire [15:0] evict_valid_o,
+  output wire [575:0] evict_vpn_o,
+  output wire [31:0] evict_vmid_o,
+  output wire [575:0] evict_ppn_o,
+  output wire [95:0] evict_perm_o,
   output wire [15:0] l2_req_valid_o,
   input  wire [15:0] l2_req_ready_i,
   output wire [575:0] l2_req_vpn_o,
@@ -195,6 +200,16 @@ module l1tlb_seed001_aggregated (
   reg  [2303:0] fill_ppn_q;
   wire [383:0] fill_perm_d;
   reg  [383:0] fill_perm_q;
+  wire [15:0] evict_valid_d;
+  reg  [15:0] evict_valid_q;
+  wire [575:0] evict_vpn_d;
+  reg  [575:0] evict_vpn_q;
+  wire [31:0] evict_vmid_d;
+  reg  [31:0] evict_vmid_q;
+  wire [575:0] evict_ppn_d;
+  reg  [575:0] evict_ppn_q;
+  wire [95:0] evict_perm_d;
+  reg  [95:0] evict_perm_q;
   wire [15:0] busy;
   wire sd_ready;
   wire sd_acc;
@@ -218,6 +233,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t0_fill_vmid;
   wire [35:0] t0_fill_ppn;
   wire [5:0] t0_fill_perm;
+  wire t0_evict;
+  wire [35:0] t0_evict_vh;
+  wire [1:0] t0_evict_vmid;
+  wire [35:0] t0_evict_ppn;
+  wire [5:0] t0_evict_perm;
   wire c0_cand;
   wire c0_load;
   wire c0_chosen;
@@ -225,6 +245,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c0_cand_mshr;
   wire [35:0] c0_cand_vh;
   wire [1:0] c0_cand_vmid;
+  wire c0_evict;
   wire u0_hit;
   wire u0_fill;
   wire u1_hit;
@@ -250,6 +271,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t1_fill_vmid;
   wire [35:0] t1_fill_ppn;
   wire [5:0] t1_fill_perm;
+  wire t1_evict;
+  wire [35:0] t1_evict_vh;
+  wire [1:0] t1_evict_vmid;
+  wire [35:0] t1_evict_ppn;
+  wire [5:0] t1_evict_perm;
   wire c1_cand;
   wire c1_load;
   wire c1_chosen;
@@ -257,6 +283,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c1_cand_mshr;
   wire [35:0] c1_cand_vh;
   wire [1:0] c1_cand_vmid;
+  wire c1_evict;
   wire u4_hit;
   wire u4_fill;
   wire u5_hit;
@@ -282,6 +309,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t2_fill_vmid;
   wire [35:0] t2_fill_ppn;
   wire [5:0] t2_fill_perm;
+  wire t2_evict;
+  wire [35:0] t2_evict_vh;
+  wire [1:0] t2_evict_vmid;
+  wire [35:0] t2_evict_ppn;
+  wire [5:0] t2_evict_perm;
   wire c2_cand;
   wire c2_load;
   wire c2_chosen;
@@ -289,6 +321,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c2_cand_mshr;
   wire [35:0] c2_cand_vh;
   wire [1:0] c2_cand_vmid;
+  wire c2_evict;
   wire u8_hit;
   wire u8_fill;
   wire u9_hit;
@@ -314,6 +347,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t3_fill_vmid;
   wire [35:0] t3_fill_ppn;
   wire [5:0] t3_fill_perm;
+  wire t3_evict;
+  wire [35:0] t3_evict_vh;
+  wire [1:0] t3_evict_vmid;
+  wire [35:0] t3_evict_ppn;
+  wire [5:0] t3_evict_perm;
   wire c3_cand;
   wire c3_load;
   wire c3_chosen;
@@ -321,6 +359,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c3_cand_mshr;
   wire [35:0] c3_cand_vh;
   wire [1:0] c3_cand_vmid;
+  wire c3_evict;
   wire u12_hit;
   wire u12_fill;
   wire u13_hit;
@@ -346,6 +385,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t4_fill_vmid;
   wire [35:0] t4_fill_ppn;
   wire [5:0] t4_fill_perm;
+  wire t4_evict;
+  wire [35:0] t4_evict_vh;
+  wire [1:0] t4_evict_vmid;
+  wire [35:0] t4_evict_ppn;
+  wire [5:0] t4_evict_perm;
   wire c4_cand;
   wire c4_load;
   wire c4_chosen;
@@ -353,6 +397,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c4_cand_mshr;
   wire [35:0] c4_cand_vh;
   wire [1:0] c4_cand_vmid;
+  wire c4_evict;
   wire u16_hit;
   wire u16_fill;
   wire u17_hit;
@@ -378,6 +423,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t5_fill_vmid;
   wire [35:0] t5_fill_ppn;
   wire [5:0] t5_fill_perm;
+  wire t5_evict;
+  wire [35:0] t5_evict_vh;
+  wire [1:0] t5_evict_vmid;
+  wire [35:0] t5_evict_ppn;
+  wire [5:0] t5_evict_perm;
   wire c5_cand;
   wire c5_load;
   wire c5_chosen;
@@ -385,6 +435,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c5_cand_mshr;
   wire [35:0] c5_cand_vh;
   wire [1:0] c5_cand_vmid;
+  wire c5_evict;
   wire u20_hit;
   wire u20_fill;
   wire u21_hit;
@@ -410,6 +461,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t6_fill_vmid;
   wire [35:0] t6_fill_ppn;
   wire [5:0] t6_fill_perm;
+  wire t6_evict;
+  wire [35:0] t6_evict_vh;
+  wire [1:0] t6_evict_vmid;
+  wire [35:0] t6_evict_ppn;
+  wire [5:0] t6_evict_perm;
   wire c6_cand;
   wire c6_load;
   wire c6_chosen;
@@ -417,6 +473,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c6_cand_mshr;
   wire [35:0] c6_cand_vh;
   wire [1:0] c6_cand_vmid;
+  wire c6_evict;
   wire u24_hit;
   wire u24_fill;
   wire u25_hit;
@@ -442,6 +499,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t7_fill_vmid;
   wire [35:0] t7_fill_ppn;
   wire [5:0] t7_fill_perm;
+  wire t7_evict;
+  wire [35:0] t7_evict_vh;
+  wire [1:0] t7_evict_vmid;
+  wire [35:0] t7_evict_ppn;
+  wire [5:0] t7_evict_perm;
   wire c7_cand;
   wire c7_load;
   wire c7_chosen;
@@ -449,6 +511,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c7_cand_mshr;
   wire [35:0] c7_cand_vh;
   wire [1:0] c7_cand_vmid;
+  wire c7_evict;
   wire u28_hit;
   wire u28_fill;
   wire u29_hit;
@@ -474,6 +537,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t8_fill_vmid;
   wire [35:0] t8_fill_ppn;
   wire [5:0] t8_fill_perm;
+  wire t8_evict;
+  wire [35:0] t8_evict_vh;
+  wire [1:0] t8_evict_vmid;
+  wire [35:0] t8_evict_ppn;
+  wire [5:0] t8_evict_perm;
   wire c8_cand;
   wire c8_load;
   wire c8_chosen;
@@ -481,6 +549,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c8_cand_mshr;
   wire [35:0] c8_cand_vh;
   wire [1:0] c8_cand_vmid;
+  wire c8_evict;
   wire u32_hit;
   wire u32_fill;
   wire u33_hit;
@@ -506,6 +575,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t9_fill_vmid;
   wire [35:0] t9_fill_ppn;
   wire [5:0] t9_fill_perm;
+  wire t9_evict;
+  wire [35:0] t9_evict_vh;
+  wire [1:0] t9_evict_vmid;
+  wire [35:0] t9_evict_ppn;
+  wire [5:0] t9_evict_perm;
   wire c9_cand;
   wire c9_load;
   wire c9_chosen;
@@ -513,6 +587,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c9_cand_mshr;
   wire [35:0] c9_cand_vh;
   wire [1:0] c9_cand_vmid;
+  wire c9_evict;
   wire u36_hit;
   wire u36_fill;
   wire u37_hit;
@@ -538,6 +613,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t10_fill_vmid;
   wire [35:0] t10_fill_ppn;
   wire [5:0] t10_fill_perm;
+  wire t10_evict;
+  wire [35:0] t10_evict_vh;
+  wire [1:0] t10_evict_vmid;
+  wire [35:0] t10_evict_ppn;
+  wire [5:0] t10_evict_perm;
   wire c10_cand;
   wire c10_load;
   wire c10_chosen;
@@ -545,6 +625,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c10_cand_mshr;
   wire [35:0] c10_cand_vh;
   wire [1:0] c10_cand_vmid;
+  wire c10_evict;
   wire u40_hit;
   wire u40_fill;
   wire u41_hit;
@@ -570,6 +651,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t11_fill_vmid;
   wire [35:0] t11_fill_ppn;
   wire [5:0] t11_fill_perm;
+  wire t11_evict;
+  wire [35:0] t11_evict_vh;
+  wire [1:0] t11_evict_vmid;
+  wire [35:0] t11_evict_ppn;
+  wire [5:0] t11_evict_perm;
   wire c11_cand;
   wire c11_load;
   wire c11_chosen;
@@ -577,6 +663,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c11_cand_mshr;
   wire [35:0] c11_cand_vh;
   wire [1:0] c11_cand_vmid;
+  wire c11_evict;
   wire u44_hit;
   wire u44_fill;
   wire u45_hit;
@@ -602,6 +689,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t12_fill_vmid;
   wire [35:0] t12_fill_ppn;
   wire [5:0] t12_fill_perm;
+  wire t12_evict;
+  wire [35:0] t12_evict_vh;
+  wire [1:0] t12_evict_vmid;
+  wire [35:0] t12_evict_ppn;
+  wire [5:0] t12_evict_perm;
   wire c12_cand;
   wire c12_load;
   wire c12_chosen;
@@ -609,6 +701,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c12_cand_mshr;
   wire [35:0] c12_cand_vh;
   wire [1:0] c12_cand_vmid;
+  wire c12_evict;
   wire u48_hit;
   wire u48_fill;
   wire u49_hit;
@@ -634,6 +727,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t13_fill_vmid;
   wire [35:0] t13_fill_ppn;
   wire [5:0] t13_fill_perm;
+  wire t13_evict;
+  wire [35:0] t13_evict_vh;
+  wire [1:0] t13_evict_vmid;
+  wire [35:0] t13_evict_ppn;
+  wire [5:0] t13_evict_perm;
   wire c13_cand;
   wire c13_load;
   wire c13_chosen;
@@ -641,6 +739,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c13_cand_mshr;
   wire [35:0] c13_cand_vh;
   wire [1:0] c13_cand_vmid;
+  wire c13_evict;
   wire u52_hit;
   wire u52_fill;
   wire u53_hit;
@@ -666,6 +765,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t14_fill_vmid;
   wire [35:0] t14_fill_ppn;
   wire [5:0] t14_fill_perm;
+  wire t14_evict;
+  wire [35:0] t14_evict_vh;
+  wire [1:0] t14_evict_vmid;
+  wire [35:0] t14_evict_ppn;
+  wire [5:0] t14_evict_perm;
   wire c14_cand;
   wire c14_load;
   wire c14_chosen;
@@ -673,6 +777,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c14_cand_mshr;
   wire [35:0] c14_cand_vh;
   wire [1:0] c14_cand_vmid;
+  wire c14_evict;
   wire u56_hit;
   wire u56_fill;
   wire u57_hit;
@@ -698,6 +803,11 @@ module l1tlb_seed001_aggregated (
   wire [1:0] t15_fill_vmid;
   wire [35:0] t15_fill_ppn;
   wire [5:0] t15_fill_perm;
+  wire t15_evict;
+  wire [35:0] t15_evict_vh;
+  wire [1:0] t15_evict_vmid;
+  wire [35:0] t15_evict_ppn;
+  wire [5:0] t15_evict_perm;
   wire c15_cand;
   wire c15_load;
   wire c15_chosen;
@@ -705,6 +815,7 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c15_cand_mshr;
   wire [35:0] c15_cand_vh;
   wire [1:0] c15_cand_vmid;
+  wire c15_evict;
   wire u60_hit;
   wire u60_fill;
   wire u61_hit;
@@ -715,6 +826,7 @@ module l1tlb_seed001_aggregated (
   wire u63_fill;
   wire [63:0] resp_valid_n;
   wire [63:0] fill_valid_n;
+  wire [15:0] evict_valid_n;
 
   // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.
   assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~(|busy);
@@ -774,8 +886,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t0_fill_vh),
     .fill_vmid_o(t0_fill_vmid),
     .fill_ppn_o(t0_fill_ppn),
-    .fill_perm_o(t0_fill_perm)
+    .fill_perm_o(t0_fill_perm),
+    .evict_o(t0_evict),
+    .evict_vh_o(t0_evict_vh),
+    .evict_vmid_o(t0_evict_vmid),
+    .evict_ppn_o(t0_evict_ppn),
+    .evict_perm_o(t0_evict_perm)
   );
+  assign c0_evict = t0_evict;
   assign u0_hit = t0_hit[0];
   assign u0_fill = t0_fill[0];
   assign u1_hit = t0_hit[1];
@@ -829,8 +947,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t1_fill_vh),
     .fill_vmid_o(t1_fill_vmid),
     .fill_ppn_o(t1_fill_ppn),
-    .fill_perm_o(t1_fill_perm)
+    .fill_perm_o(t1_fill_perm),
+    .evict_o(t1_evict),
+    .evict_vh_o(t1_evict_vh),
+    .evict_vmid_o(t1_evict_vmid),
+    .evict_ppn_o(t1_evict_ppn),
+    .evict_perm_o(t1_evict_perm)
   );
+  assign c1_evict = t1_evict;
   assign u4_hit = t1_hit[0];
   assign u4_fill = t1_fill[0];
   assign u5_hit = t1_hit[1];
@@ -884,8 +1008,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t2_fill_vh),
     .fill_vmid_o(t2_fill_vmid),
     .fill_ppn_o(t2_fill_ppn),
-    .fill_perm_o(t2_fill_perm)
+    .fill_perm_o(t2_fill_perm),
+    .evict_o(t2_evict),
+    .evict_vh_o(t2_evict_vh),
+    .evict_vmid_o(t2_evict_vmid),
+    .evict_ppn_o(t2_evict_ppn),
+    .evict_perm_o(t2_evict_perm)
   );
+  assign c2_evict = t2_evict;
   assign u8_hit = t2_hit[0];
   assign u8_fill = t2_fill[0];
   assign u9_hit = t2_hit[1];
@@ -939,8 +1069,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t3_fill_vh),
     .fill_vmid_o(t3_fill_vmid),
     .fill_ppn_o(t3_fill_ppn),
-    .fill_perm_o(t3_fill_perm)
+    .fill_perm_o(t3_fill_perm),
+    .evict_o(t3_evict),
+    .evict_vh_o(t3_evict_vh),
+    .evict_vmid_o(t3_evict_vmid),
+    .evict_ppn_o(t3_evict_ppn),
+    .evict_perm_o(t3_evict_perm)
   );
+  assign c3_evict = t3_evict;
   assign u12_hit = t3_hit[0];
   assign u12_fill = t3_fill[0];
   assign u13_hit = t3_hit[1];
@@ -994,8 +1130,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t4_fill_vh),
     .fill_vmid_o(t4_fill_vmid),
     .fill_ppn_o(t4_fill_ppn),
-    .fill_perm_o(t4_fill_perm)
+    .fill_perm_o(t4_fill_perm),
+    .evict_o(t4_evict),
+    .evict_vh_o(t4_evict_vh),
+    .evict_vmid_o(t4_evict_vmid),
+    .evict_ppn_o(t4_evict_ppn),
+    .evict_perm_o(t4_evict_perm)
   );
+  assign c4_evict = t4_evict;
   assign u16_hit = t4_hit[0];
   assign u16_fill = t4_fill[0];
   assign u17_hit = t4_hit[1];
@@ -1049,8 +1191,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t5_fill_vh),
     .fill_vmid_o(t5_fill_vmid),
     .fill_ppn_o(t5_fill_ppn),
-    .fill_perm_o(t5_fill_perm)
+    .fill_perm_o(t5_fill_perm),
+    .evict_o(t5_evict),
+    .evict_vh_o(t5_evict_vh),
+    .evict_vmid_o(t5_evict_vmid),
+    .evict_ppn_o(t5_evict_ppn),
+    .evict_perm_o(t5_evict_perm)
   );
+  assign c5_evict = t5_evict;
   assign u20_hit = t5_hit[0];
   assign u20_fill = t5_fill[0];
   assign u21_hit = t5_hit[1];
@@ -1104,8 +1252,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t6_fill_vh),
     .fill_vmid_o(t6_fill_vmid),
     .fill_ppn_o(t6_fill_ppn),
-    .fill_perm_o(t6_fill_perm)
+    .fill_perm_o(t6_fill_perm),
+    .evict_o(t6_evict),
+    .evict_vh_o(t6_evict_vh),
+    .evict_vmid_o(t6_evict_vmid),
+    .evict_ppn_o(t6_evict_ppn),
+    .evict_perm_o(t6_evict_perm)
   );
+  assign c6_evict = t6_evict;
   assign u24_hit = t6_hit[0];
   assign u24_fill = t6_fill[0];
   assign u25_hit = t6_hit[1];
@@ -1159,8 +1313,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t7_fill_vh),
     .fill_vmid_o(t7_fill_vmid),
     .fill_ppn_o(t7_fill_ppn),
-    .fill_perm_o(t7_fill_perm)
+    .fill_perm_o(t7_fill_perm),
+    .evict_o(t7_evict),
+    .evict_vh_o(t7_evict_vh),
+    .evict_vmid_o(t7_evict_vmid),
+    .evict_ppn_o(t7_evict_ppn),
+    .evict_perm_o(t7_evict_perm)
   );
+  assign c7_evict = t7_evict;
   assign u28_hit = t7_hit[0];
   assign u28_fill = t7_fill[0];
   assign u29_hit = t7_hit[1];
@@ -1214,8 +1374,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t8_fill_vh),
     .fill_vmid_o(t8_fill_vmid),
     .fill_ppn_o(t8_fill_ppn),
-    .fill_perm_o(t8_fill_perm)
+    .fill_perm_o(t8_fill_perm),
+    .evict_o(t8_evict),
+    .evict_vh_o(t8_evict_vh),
+    .evict_vmid_o(t8_evict_vmid),
+    .evict_ppn_o(t8_evict_ppn),
+    .evict_perm_o(t8_evict_perm)
   );
+  assign c8_evict = t8_evict;
   assign u32_hit = t8_hit[0];
   assign u32_fill = t8_fill[0];
   assign u33_hit = t8_hit[1];
@@ -1269,8 +1435,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t9_fill_vh),
     .fill_vmid_o(t9_fill_vmid),
     .fill_ppn_o(t9_fill_ppn),
-    .fill_perm_o(t9_fill_perm)
+    .fill_perm_o(t9_fill_perm),
+    .evict_o(t9_evict),
+    .evict_vh_o(t9_evict_vh),
+    .evict_vmid_o(t9_evict_vmid),
+    .evict_ppn_o(t9_evict_ppn),
+    .evict_perm_o(t9_evict_perm)
   );
+  assign c9_evict = t9_evict;
   assign u36_hit = t9_hit[0];
   assign u36_fill = t9_fill[0];
   assign u37_hit = t9_hit[1];
@@ -1324,8 +1496,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t10_fill_vh),
     .fill_vmid_o(t10_fill_vmid),
     .fill_ppn_o(t10_fill_ppn),
-    .fill_perm_o(t10_fill_perm)
+    .fill_perm_o(t10_fill_perm),
+    .evict_o(t10_evict),
+    .evict_vh_o(t10_evict_vh),
+    .evict_vmid_o(t10_evict_vmid),
+    .evict_ppn_o(t10_evict_ppn),
+    .evict_perm_o(t10_evict_perm)
   );
+  assign c10_evict = t10_evict;
   assign u40_hit = t10_hit[0];
   assign u40_fill = t10_fill[0];
   assign u41_hit = t10_hit[1];
@@ -1379,8 +1557,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t11_fill_vh),
     .fill_vmid_o(t11_fill_vmid),
     .fill_ppn_o(t11_fill_ppn),
-    .fill_perm_o(t11_fill_perm)
+    .fill_perm_o(t11_fill_perm),
+    .evict_o(t11_evict),
+    .evict_vh_o(t11_evict_vh),
+    .evict_vmid_o(t11_evict_vmid),
+    .evict_ppn_o(t11_evict_ppn),
+    .evict_perm_o(t11_evict_perm)
   );
+  assign c11_evict = t11_evict;
   assign u44_hit = t11_hit[0];
   assign u44_fill = t11_fill[0];
   assign u45_hit = t11_hit[1];
@@ -1434,8 +1618,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t12_fill_vh),
     .fill_vmid_o(t12_fill_vmid),
     .fill_ppn_o(t12_fill_ppn),
-    .fill_perm_o(t12_fill_perm)
+    .fill_perm_o(t12_fill_perm),
+    .evict_o(t12_evict),
+    .evict_vh_o(t12_evict_vh),
+    .evict_vmid_o(t12_evict_vmid),
+    .evict_ppn_o(t12_evict_ppn),
+    .evict_perm_o(t12_evict_perm)
   );
+  assign c12_evict = t12_evict;
   assign u48_hit = t12_hit[0];
   assign u48_fill = t12_fill[0];
   assign u49_hit = t12_hit[1];
@@ -1489,8 +1679,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t13_fill_vh),
     .fill_vmid_o(t13_fill_vmid),
     .fill_ppn_o(t13_fill_ppn),
-    .fill_perm_o(t13_fill_perm)
+    .fill_perm_o(t13_fill_perm),
+    .evict_o(t13_evict),
+    .evict_vh_o(t13_evict_vh),
+    .evict_vmid_o(t13_evict_vmid),
+    .evict_ppn_o(t13_evict_ppn),
+    .evict_perm_o(t13_evict_perm)
   );
+  assign c13_evict = t13_evict;
   assign u52_hit = t13_hit[0];
   assign u52_fill = t13_fill[0];
   assign u53_hit = t13_hit[1];
@@ -1544,8 +1740,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t14_fill_vh),
     .fill_vmid_o(t14_fill_vmid),
     .fill_ppn_o(t14_fill_ppn),
-    .fill_perm_o(t14_fill_perm)
+    .fill_perm_o(t14_fill_perm),
+    .evict_o(t14_evict),
+    .evict_vh_o(t14_evict_vh),
+    .evict_vmid_o(t14_evict_vmid),
+    .evict_ppn_o(t14_evict_ppn),
+    .evict_perm_o(t14_evict_perm)
   );
+  assign c14_evict = t14_evict;
   assign u56_hit = t14_hit[0];
   assign u56_fill = t14_fill[0];
   assign u57_hit = t14_hit[1];
@@ -1599,8 +1801,14 @@ module l1tlb_seed001_aggregated (
     .fill_vh_o(t15_fill_vh),
     .fill_vmid_o(t15_fill_vmid),
     .fill_ppn_o(t15_fill_ppn),
-    .fill_perm_o(t15_fill_perm)
+    .fill_perm_o(t15_fill_perm),
+    .evict_o(t15_evict),
+    .evict_vh_o(t15_evict_vh),
+    .evict_vmid_o(t15_evict_vmid),
+    .evict_ppn_o(t15_evict_ppn),
+    .evict_perm_o(t15_evict_perm)
   );
+  assign c15_evict = t15_evict;
   assign u60_hit = t15_hit[0];
   assign u60_fill = t15_fill[0];
   assign u61_hit = t15_hit[1];
@@ -1637,6 +1845,18 @@ module l1tlb_seed001_aggregated (
   assign fill_ppn_o = fill_ppn_q;
   assign fill_perm_d = {fill_valid_n[63] ? t15_fill_perm : fill_perm_q[383:378], fill_valid_n[62] ? t15_fill_perm : fill_perm_q[377:372], fill_valid_n[61] ? t15_fill_perm : fill_perm_q[371:366], fill_valid_n[60] ? t15_fill_perm : fill_perm_q[365:360], fill_valid_n[59] ? t14_fill_perm : fill_perm_q[359:354], fill_valid_n[58] ? t14_fill_perm : fill_perm_q[353:348], fill_valid_n[57] ? t14_fill_perm : fill_perm_q[347:342], fill_valid_n[56] ? t14_fill_perm : fill_perm_q[341:336], fill_valid_n[55] ? t13_fill_perm : fill_perm_q[335:330], fill_valid_n[54] ? t13_fill_perm : fill_perm_q[329:324], fill_valid_n[53] ? t13_fill_perm : fill_perm_q[323:318], fill_valid_n[52] ? t13_fill_perm : fill_perm_q[317:312], fill_valid_n[51] ? t12_fill_perm : fill_perm_q[311:306], fill_valid_n[50] ? t12_fill_perm : fill_perm_q[305:300], fill_valid_n[49] ? t12_fill_perm : fill_perm_q[299:294], fill_valid_n[48] ? t12_fill_perm : fill_perm_q[293:288], fill_valid_n[47] ? t11_fill_perm : fill_perm_q[287:282], fill_valid_n[46] ? t11_fill_perm : fill_perm_q[281:276], fill_valid_n[45] ? t11_fill_perm : fill_perm_q[275:270], fill_valid_n[44] ? t11_fill_perm : fill_perm_q[269:264], fill_valid_n[43] ? t10_fill_perm : fill_perm_q[263:258], fill_valid_n[42] ? t10_fill_perm : fill_perm_q[257:252], fill_valid_n[41] ? t10_fill_perm : fill_perm_q[251:246], fill_valid_n[40] ? t10_fill_perm : fill_perm_q[245:240], fill_valid_n[39] ? t9_fill_perm : fill_perm_q[239:234], fill_valid_n[38] ? t9_fill_perm : fill_perm_q[233:228], fill_valid_n[37] ? t9_fill_perm : fill_perm_q[227:222], fill_valid_n[36] ? t9_fill_perm : fill_perm_q[221:216], fill_valid_n[35] ? t8_fill_perm : fill_perm_q[215:210], fill_valid_n[34] ? t8_fill_perm : fill_perm_q[209:204], fill_valid_n[33] ? t8_fill_perm : fill_perm_q[203:198], fill_valid_n[32] ? t8_fill_perm : fill_perm_q[197:192], fill_valid_n[31] ? t7_fill_perm : fill_perm_q[191:186], fill_valid_n[30] ? t7_fill_perm : fill_perm_q[185:180], fill_valid_n[29] ? t7_fill_perm : fill_perm_q[179:174], fill_valid_n[28] ? t7_fill_perm : fill_perm_q[173:168], fill_valid_n[27] ? t6_fill_perm : fill_perm_q[167:162], fill_valid_n[26] ? t6_fill_perm : fill_perm_q[161:156], fill_valid_n[25] ? t6_fill_perm : fill_perm_q[155:150], fill_valid_n[24] ? t6_fill_perm : fill_perm_q[149:144], fill_valid_n[23] ? t5_fill_perm : fill_perm_q[143:138], fill_valid_n[22] ? t5_fill_perm : fill_perm_q[137:132], fill_valid_n[21] ? t5_fill_perm : fill_perm_q[131:126], fill_valid_n[20] ? t5_fill_perm : fill_perm_q[125:120], fill_valid_n[19] ? t4_fill_perm : fill_perm_q[119:114], fill_valid_n[18] ? t4_fill_perm : fill_perm_q[113:108], fill_valid_n[17] ? t4_fill_perm : fill_perm_q[107:102], fill_valid_n[16] ? t4_fill_perm : fill_perm_q[101:96], fill_valid_n[15] ? t3_fill_perm : fill_perm_q[95:90], fill_valid_n[14] ? t3_fill_perm : fill_perm_q[89:84], fill_valid_n[13] ? t3_fill_perm : fill_perm_q[83:78], fill_valid_n[12] ? t3_fill_perm : fill_perm_q[77:72], fill_valid_n[11] ? t2_fill_perm : fill_perm_q[71:66], fill_valid_n[10] ? t2_fill_perm : fill_perm_q[65:60], fill_valid_n[9] ? t2_fill_perm : fill_perm_q[59:54], fill_valid_n[8] ? t2_fill_perm : fill_perm_q[53:48], fill_valid_n[7] ? t1_fill_perm : fill_perm_q[47:42], fill_valid_n[6] ? t1_fill_perm : fill_perm_q[41:36], fill_valid_n[5] ? t1_fill_perm : fill_perm_q[35:30], fill_valid_n[4] ? t1_fill_perm : fill_perm_q[29:24], fill_valid_n[3] ? t0_fill_perm : fill_perm_q[23:18], fill_valid_n[2] ? t0_fill_perm : fill_perm_q[17:12], fill_valid_n[1] ? t0_fill_perm : fill_perm_q[11:6], fill_valid_n[0] ? t0_fill_perm : fill_perm_q[5:0]};
   assign fill_perm_o = fill_perm_q;
+  // Per-cluster eviction registers: data loaded only with its valid.
+  assign evict_valid_n = {|c15_evict, |c14_evict, |c13_evict, |c12_evict, |c11_evict, |c10_evict, |c9_evict, |c8_evict, |c7_evict, |c6_evict, |c5_evict, |c4_evict, |c3_evict, |c2_evict, |c1_evict, |c0_evict};
+  assign evict_valid_d = evict_valid_n;
+  assign evict_valid_o = evict_valid_q;
+  assign evict_vpn_d = {evict_valid_n[15] ? t15_evict_vh : evict_vpn_q[575:540], evict_valid_n[14] ? t14_evict_vh : evict_vpn_q[539:504], evict_valid_n[13] ? t13_evict_vh : evict_vpn_q[503:468], evict_valid_n[12] ? t12_evict_vh : evict_vpn_q[467:432], evict_valid_n[11] ? t11_evict_vh : evict_vpn_q[431:396], evict_valid_n[10] ? t10_evict_vh : evict_vpn_q[395:360], evict_valid_n[9] ? t9_evict_vh : evict_vpn_q[359:324], evict_valid_n[8] ? t8_evict_vh : evict_vpn_q[323:288], evict_valid_n[7] ? t7_evict_vh : evict_vpn_q[287:252], evict_valid_n[6] ? t6_evict_vh : evict_vpn_q[251:216], evict_valid_n[5] ? t5_evict_vh : evict_vpn_q[215:180], evict_valid_n[4] ? t4_evict_vh : evict_vpn_q[179:144], evict_valid_n[3] ? t3_evict_vh : evict_vpn_q[143:108], evict_valid_n[2] ? t2_evict_vh : evict_vpn_q[107:72], evict_valid_n[1] ? t1_evict_vh : evict_vpn_q[71:36], evict_valid_n[0] ? t0_evict_vh : evict_vpn_q[35:0]};
+  assign evict_vpn_o = evict_vpn_q;
+  assign evict_vmid_d = {evict_valid_n[15] ? t15_evict_vmid : evict_vmid_q[31:30], evict_valid_n[14] ? t14_evict_vmid : evict_vmid_q[29:28], evict_valid_n[13] ? t13_evict_vmid : evict_vmid_q[27:26], evict_valid_n[12] ? t12_evict_vmid : evict_vmid_q[25:24], evict_valid_n[11] ? t11_evict_vmid : evict_vmid_q[23:22], evict_valid_n[10] ? t10_evict_vmid : evict_vmid_q[21:20], evict_valid_n[9] ? t9_evict_vmid : evict_vmid_q[19:18], evict_valid_n[8] ? t8_evict_vmid : evict_vmid_q[17:16], evict_valid_n[7] ? t7_evict_vmid : evict_vmid_q[15:14], evict_valid_n[6] ? t6_evict_vmid : evict_vmid_q[13:12], evict_valid_n[5] ? t5_evict_vmid : evict_vmid_q[11:10], evict_valid_n[4] ? t4_evict_vmid : evict_vmid_q[9:8], evict_valid_n[3] ? t3_evict_vmid : evict_vmid_q[7:6], evict_valid_n[2] ? t2_evict_vmid : evict_vmid_q[5:4], evict_valid_n[1] ? t1_evict_vmid : evict_vmid_q[3:2], evict_valid_n[0] ? t0_evict_vmid : evict_vmid_q[1:0]};
+  assign evict_vmid_o = evict_vmid_q;
+  assign evict_ppn_d = {evict_valid_n[15] ? t15_evict_ppn : evict_ppn_q[575:540], evict_valid_n[14] ? t14_evict_ppn : evict_ppn_q[539:504], evict_valid_n[13] ? t13_evict_ppn : evict_ppn_q[503:468], evict_valid_n[12] ? t12_evict_ppn : evict_ppn_q[467:432], evict_valid_n[11] ? t11_evict_ppn : evict_ppn_q[431:396], evict_valid_n[10] ? t10_evict_ppn : evict_ppn_q[395:360], evict_valid_n[9] ? t9_evict_ppn : evict_ppn_q[359:324], evict_valid_n[8] ? t8_evict_ppn : evict_ppn_q[323:288], evict_valid_n[7] ? t7_evict_ppn : evict_ppn_q[287:252], evict_valid_n[6] ? t6_evict_ppn : evict_ppn_q[251:216], evict_valid_n[5] ? t5_evict_ppn : evict_ppn_q[215:180], evict_valid_n[4] ? t4_evict_ppn : evict_ppn_q[179:144], evict_valid_n[3] ? t3_evict_ppn : evict_ppn_q[143:108], evict_valid_n[2] ? t2_evict_ppn : evict_ppn_q[107:72], evict_valid_n[1] ? t1_evict_ppn : evict_ppn_q[71:36], evict_valid_n[0] ? t0_evict_ppn : evict_ppn_q[35:0]};
+  assign evict_ppn_o = evict_ppn_q;
+  assign evict_perm_d = {evict_valid_n[15] ? t15_evict_perm : evict_perm_q[95:90], evict_valid_n[14] ? t14_evict_perm : evict_perm_q[89:84], evict_valid_n[13] ? t13_evict_perm : evict_perm_q[83:78], evict_valid_n[12] ? t12_evict_perm : evict_perm_q[77:72], evict_valid_n[11] ? t11_evict_perm : evict_perm_q[71:66], evict_valid_n[10] ? t10_evict_perm : evict_perm_q[65:60], evict_valid_n[9] ? t9_evict_perm : evict_perm_q[59:54], evict_valid_n[8] ? t8_evict_perm : evict_perm_q[53:48], evict_valid_n[7] ? t7_evict_perm : evict_perm_q[47:42], evict_valid_n[6] ? t6_evict_perm : evict_perm_q[41:36], evict_valid_n[5] ? t5_evict_perm : evict_perm_q[35:30], evict_valid_n[4] ? t4_evict_perm : evict_perm_q[29:24], evict_valid_n[3] ? t3_evict_perm : evict_perm_q[23:18], evict_valid_n[2] ? t2_evict_perm : evict_perm_q[17:12], evict_valid_n[1] ? t1_evict_perm : evict_perm_q[11:6], evict_valid_n[0] ? t0_evict_perm : evict_perm_q[5:0]};
+  assign evict_perm_o = evict_perm_q;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1719,6 +1939,11 @@ module l1tlb_seed001_aggregated (
       fill_vmid_q <= 128'h00000000000000000000000000000000;
       fill_ppn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
       fill_perm_q <= 384'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      evict_valid_q <= 16'd0;
+      evict_vpn_q <= 576'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      evict_vmid_q <= 32'd0;
+      evict_ppn_q <= 576'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      evict_perm_q <= 96'h000000000000000000000000;
     end else begin
       sd1_v_q <= sd1_v_d;
       sd1_all_q <= sd1_all_d;
@@ -1799,6 +2024,11 @@ module l1tlb_seed001_aggregated (
       fill_vmid_q <= fill_vmid_d;
       fill_ppn_q <= fill_ppn_d;
       fill_perm_q <= fill_perm_d;
+      evict_valid_q <= evict_valid_d;
+      evict_vpn_q <= evict_vpn_d;
+      evict_vmid_q <= evict_vmid_d;
+      evict_ppn_q <= evict_ppn_d;
+      evict_perm_q <= evict_perm_d;
     end
   end
 

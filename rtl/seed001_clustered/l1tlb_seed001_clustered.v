@@ -20,6 +20,11 @@ module l1tlb_seed001_clustered (
   output wire [127:0] fill_vmid_o,
   output wire [2303:0] fill_ppn_o,
   output wire [383:0] fill_perm_o,
+  output wire [3:0] evict_valid_o,
+  output wire [143:0] evict_vpn_o,
+  output wire [7:0] evict_vmid_o,
+  output wire [143:0] evict_ppn_o,
+  output wire [23:0] evict_perm_o,
   output wire [3:0] l2_req_valid_o,
   input  wire [3:0] l2_req_ready_i,
   output wire [143:0] l2_req_vpn_o,
@@ -115,6 +120,16 @@ module l1tlb_seed001_clustered (
   reg  [2303:0] fill_ppn_q;
   wire [383:0] fill_perm_d;
   reg  [383:0] fill_perm_q;
+  wire [3:0] evict_valid_d;
+  reg  [3:0] evict_valid_q;
+  wire [143:0] evict_vpn_d;
+  reg  [143:0] evict_vpn_q;
+  wire [7:0] evict_vmid_d;
+  reg  [7:0] evict_vmid_q;
+  wire [143:0] evict_ppn_d;
+  reg  [143:0] evict_ppn_q;
+  wire [23:0] evict_perm_d;
+  reg  [23:0] evict_perm_q;
   wire [15:0] busy;
   wire sd_ready;
   wire sd_acc;
@@ -138,6 +153,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t0_fill_vmid;
   wire [35:0] t0_fill_ppn;
   wire [5:0] t0_fill_perm;
+  wire t0_evict;
+  wire [33:0] t0_evict_vh;
+  wire [1:0] t0_evict_vmid;
+  wire [35:0] t0_evict_ppn;
+  wire [5:0] t0_evict_perm;
   wire [15:0] t1_grant;
   wire t1_busy;
   wire [15:0] t1_hit;
@@ -154,6 +174,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t1_fill_vmid;
   wire [35:0] t1_fill_ppn;
   wire [5:0] t1_fill_perm;
+  wire t1_evict;
+  wire [33:0] t1_evict_vh;
+  wire [1:0] t1_evict_vmid;
+  wire [35:0] t1_evict_ppn;
+  wire [5:0] t1_evict_perm;
   wire [15:0] t2_grant;
   wire t2_busy;
   wire [15:0] t2_hit;
@@ -170,6 +195,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t2_fill_vmid;
   wire [35:0] t2_fill_ppn;
   wire [5:0] t2_fill_perm;
+  wire t2_evict;
+  wire [33:0] t2_evict_vh;
+  wire [1:0] t2_evict_vmid;
+  wire [35:0] t2_evict_ppn;
+  wire [5:0] t2_evict_perm;
   wire [15:0] t3_grant;
   wire t3_busy;
   wire [15:0] t3_hit;
@@ -186,6 +216,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t3_fill_vmid;
   wire [35:0] t3_fill_ppn;
   wire [5:0] t3_fill_perm;
+  wire t3_evict;
+  wire [33:0] t3_evict_vh;
+  wire [1:0] t3_evict_vmid;
+  wire [35:0] t3_evict_ppn;
+  wire [5:0] t3_evict_perm;
   wire [3:0] c0_cand;
   wire [3:0] c0_pick_ge_p0;
   wire [3:0] c0_pick_ge_p1;
@@ -208,6 +243,11 @@ module l1tlb_seed001_clustered (
   wire [15:0] c0_cand_mshr;
   wire [135:0] c0_cand_vh;
   wire [7:0] c0_cand_vmid;
+  wire [3:0] c0_evict;
+  wire [143:0] c0_evict_vpn;
+  wire [7:0] c0_evict_vmid;
+  wire [143:0] c0_evict_ppn;
+  wire [23:0] c0_evict_perm;
   wire [3:0] u0_hit;
   wire [3:0] u0_fill;
   wire [143:0] u0_hit_vpn;
@@ -385,6 +425,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t4_fill_vmid;
   wire [35:0] t4_fill_ppn;
   wire [5:0] t4_fill_perm;
+  wire t4_evict;
+  wire [33:0] t4_evict_vh;
+  wire [1:0] t4_evict_vmid;
+  wire [35:0] t4_evict_ppn;
+  wire [5:0] t4_evict_perm;
   wire [15:0] t5_grant;
   wire t5_busy;
   wire [15:0] t5_hit;
@@ -401,6 +446,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t5_fill_vmid;
   wire [35:0] t5_fill_ppn;
   wire [5:0] t5_fill_perm;
+  wire t5_evict;
+  wire [33:0] t5_evict_vh;
+  wire [1:0] t5_evict_vmid;
+  wire [35:0] t5_evict_ppn;
+  wire [5:0] t5_evict_perm;
   wire [15:0] t6_grant;
   wire t6_busy;
   wire [15:0] t6_hit;
@@ -417,6 +467,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t6_fill_vmid;
   wire [35:0] t6_fill_ppn;
   wire [5:0] t6_fill_perm;
+  wire t6_evict;
+  wire [33:0] t6_evict_vh;
+  wire [1:0] t6_evict_vmid;
+  wire [35:0] t6_evict_ppn;
+  wire [5:0] t6_evict_perm;
   wire [15:0] t7_grant;
   wire t7_busy;
   wire [15:0] t7_hit;
@@ -433,6 +488,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t7_fill_vmid;
   wire [35:0] t7_fill_ppn;
   wire [5:0] t7_fill_perm;
+  wire t7_evict;
+  wire [33:0] t7_evict_vh;
+  wire [1:0] t7_evict_vmid;
+  wire [35:0] t7_evict_ppn;
+  wire [5:0] t7_evict_perm;
   wire [3:0] c1_cand;
   wire [3:0] c1_pick_ge_p0;
   wire [3:0] c1_pick_ge_p1;
@@ -455,6 +515,11 @@ module l1tlb_seed001_clustered (
   wire [15:0] c1_cand_mshr;
   wire [135:0] c1_cand_vh;
   wire [7:0] c1_cand_vmid;
+  wire [3:0] c1_evict;
+  wire [143:0] c1_evict_vpn;
+  wire [7:0] c1_evict_vmid;
+  wire [143:0] c1_evict_ppn;
+  wire [23:0] c1_evict_perm;
   wire [3:0] u16_hit;
   wire [3:0] u16_fill;
   wire [143:0] u16_hit_vpn;
@@ -632,6 +697,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t8_fill_vmid;
   wire [35:0] t8_fill_ppn;
   wire [5:0] t8_fill_perm;
+  wire t8_evict;
+  wire [33:0] t8_evict_vh;
+  wire [1:0] t8_evict_vmid;
+  wire [35:0] t8_evict_ppn;
+  wire [5:0] t8_evict_perm;
   wire [15:0] t9_grant;
   wire t9_busy;
   wire [15:0] t9_hit;
@@ -648,6 +718,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t9_fill_vmid;
   wire [35:0] t9_fill_ppn;
   wire [5:0] t9_fill_perm;
+  wire t9_evict;
+  wire [33:0] t9_evict_vh;
+  wire [1:0] t9_evict_vmid;
+  wire [35:0] t9_evict_ppn;
+  wire [5:0] t9_evict_perm;
   wire [15:0] t10_grant;
   wire t10_busy;
   wire [15:0] t10_hit;
@@ -664,6 +739,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t10_fill_vmid;
   wire [35:0] t10_fill_ppn;
   wire [5:0] t10_fill_perm;
+  wire t10_evict;
+  wire [33:0] t10_evict_vh;
+  wire [1:0] t10_evict_vmid;
+  wire [35:0] t10_evict_ppn;
+  wire [5:0] t10_evict_perm;
   wire [15:0] t11_grant;
   wire t11_busy;
   wire [15:0] t11_hit;
@@ -680,6 +760,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t11_fill_vmid;
   wire [35:0] t11_fill_ppn;
   wire [5:0] t11_fill_perm;
+  wire t11_evict;
+  wire [33:0] t11_evict_vh;
+  wire [1:0] t11_evict_vmid;
+  wire [35:0] t11_evict_ppn;
+  wire [5:0] t11_evict_perm;
   wire [3:0] c2_cand;
   wire [3:0] c2_pick_ge_p0;
   wire [3:0] c2_pick_ge_p1;
@@ -702,6 +787,11 @@ module l1tlb_seed001_clustered (
   wire [15:0] c2_cand_mshr;
   wire [135:0] c2_cand_vh;
   wire [7:0] c2_cand_vmid;
+  wire [3:0] c2_evict;
+  wire [143:0] c2_evict_vpn;
+  wire [7:0] c2_evict_vmid;
+  wire [143:0] c2_evict_ppn;
+  wire [23:0] c2_evict_perm;
   wire [3:0] u32_hit;
   wire [3:0] u32_fill;
   wire [143:0] u32_hit_vpn;
@@ -879,6 +969,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t12_fill_vmid;
   wire [35:0] t12_fill_ppn;
   wire [5:0] t12_fill_perm;
+  wire t12_evict;
+  wire [33:0] t12_evict_vh;
+  wire [1:0] t12_evict_vmid;
+  wire [35:0] t12_evict_ppn;
+  wire [5:0] t12_evict_perm;
   wire [15:0] t13_grant;
   wire t13_busy;
   wire [15:0] t13_hit;
@@ -895,6 +990,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t13_fill_vmid;
   wire [35:0] t13_fill_ppn;
   wire [5:0] t13_fill_perm;
+  wire t13_evict;
+  wire [33:0] t13_evict_vh;
+  wire [1:0] t13_evict_vmid;
+  wire [35:0] t13_evict_ppn;
+  wire [5:0] t13_evict_perm;
   wire [15:0] t14_grant;
   wire t14_busy;
   wire [15:0] t14_hit;
@@ -911,6 +1011,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t14_fill_vmid;
   wire [35:0] t14_fill_ppn;
   wire [5:0] t14_fill_perm;
+  wire t14_evict;
+  wire [33:0] t14_evict_vh;
+  wire [1:0] t14_evict_vmid;
+  wire [35:0] t14_evict_ppn;
+  wire [5:0] t14_evict_perm;
   wire [15:0] t15_grant;
   wire t15_busy;
   wire [15:0] t15_hit;
@@ -927,6 +1032,11 @@ module l1tlb_seed001_clustered (
   wire [1:0] t15_fill_vmid;
   wire [35:0] t15_fill_ppn;
   wire [5:0] t15_fill_perm;
+  wire t15_evict;
+  wire [33:0] t15_evict_vh;
+  wire [1:0] t15_evict_vmid;
+  wire [35:0] t15_evict_ppn;
+  wire [5:0] t15_evict_perm;
   wire [3:0] c3_cand;
   wire [3:0] c3_pick_ge_p0;
   wire [3:0] c3_pick_ge_p1;
@@ -949,6 +1059,11 @@ module l1tlb_seed001_clustered (
   wire [15:0] c3_cand_mshr;
   wire [135:0] c3_cand_vh;
   wire [7:0] c3_cand_vmid;
+  wire [3:0] c3_evict;
+  wire [143:0] c3_evict_vpn;
+  wire [7:0] c3_evict_vmid;
+  wire [143:0] c3_evict_ppn;
+  wire [23:0] c3_evict_perm;
   wire [3:0] u48_hit;
   wire [3:0] u48_fill;
   wire [143:0] u48_hit_vpn;
@@ -1111,6 +1226,7 @@ module l1tlb_seed001_clustered (
   wire [23:0] u63_fill_perm;
   wire [63:0] resp_valid_n;
   wire [63:0] fill_valid_n;
+  wire [3:0] evict_valid_n;
 
   // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.
   assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~(|busy);
@@ -1215,7 +1331,12 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t0_fill_vh),
     .fill_vmid_o(t0_fill_vmid),
     .fill_ppn_o(t0_fill_ppn),
-    .fill_perm_o(t0_fill_perm)
+    .fill_perm_o(t0_fill_perm),
+    .evict_o(t0_evict),
+    .evict_vh_o(t0_evict_vh),
+    .evict_vmid_o(t0_evict_vmid),
+    .evict_ppn_o(t0_evict_ppn),
+    .evict_perm_o(t0_evict_perm)
   );
   l1tlb_seed001_clustered_tlb u_tlb1 (
     .clk_i(clk_i),
@@ -1249,7 +1370,12 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t1_fill_vh),
     .fill_vmid_o(t1_fill_vmid),
     .fill_ppn_o(t1_fill_ppn),
-    .fill_perm_o(t1_fill_perm)
+    .fill_perm_o(t1_fill_perm),
+    .evict_o(t1_evict),
+    .evict_vh_o(t1_evict_vh),
+    .evict_vmid_o(t1_evict_vmid),
+    .evict_ppn_o(t1_evict_ppn),
+    .evict_perm_o(t1_evict_perm)
   );
   l1tlb_seed001_clustered_tlb u_tlb2 (
     .clk_i(clk_i),
@@ -1283,7 +1409,12 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t2_fill_vh),
     .fill_vmid_o(t2_fill_vmid),
     .fill_ppn_o(t2_fill_ppn),
-    .fill_perm_o(t2_fill_perm)
+    .fill_perm_o(t2_fill_perm),
+    .evict_o(t2_evict),
+    .evict_vh_o(t2_evict_vh),
+    .evict_vmid_o(t2_evict_vmid),
+    .evict_ppn_o(t2_evict_ppn),
+    .evict_perm_o(t2_evict_perm)
   );
   l1tlb_seed001_clustered_tlb u_tlb3 (
     .clk_i(clk_i),
@@ -1317,8 +1448,18 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t3_fill_vh),
     .fill_vmid_o(t3_fill_vmid),
     .fill_ppn_o(t3_fill_ppn),
-    .fill_perm_o(t3_fill_perm)
+    .fill_perm_o(t3_fill_perm),
+    .evict_o(t3_evict),
+    .evict_vh_o(t3_evict_vh),
+    .evict_vmid_o(t3_evict_vmid),
+    .evict_ppn_o(t3_evict_ppn),
+    .evict_perm_o(t3_evict_perm)
   );
+  assign c0_evict = {t3_evict, t2_evict, t1_evict, t0_evict};
+  assign c0_evict_vpn = {{t3_evict_vh, 2'd3}, {t2_evict_vh, 2'd2}, {t1_evict_vh, 2'd1}, {t0_evict_vh, 2'd0}};
+  assign c0_evict_vmid = {t3_evict_vmid, t2_evict_vmid, t1_evict_vmid, t0_evict_vmid};
+  assign c0_evict_ppn = {t3_evict_ppn, t2_evict_ppn, t1_evict_ppn, t0_evict_ppn};
+  assign c0_evict_perm = {t3_evict_perm, t2_evict_perm, t1_evict_perm, t0_evict_perm};
   assign u0_hit = {t3_hit[0], t2_hit[0], t1_hit[0], t0_hit[0]};
   assign u0_fill = {t3_fill[0], t2_fill[0], t1_fill[0], t0_fill[0]};
   assign u0_hit_vpn = {t3_hit_vpn, t2_hit_vpn, t1_hit_vpn, t0_hit_vpn};
@@ -1569,7 +1710,12 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t4_fill_vh),
     .fill_vmid_o(t4_fill_vmid),
     .fill_ppn_o(t4_fill_ppn),
-    .fill_perm_o(t4_fill_perm)
+    .fill_perm_o(t4_fill_perm),
+    .evict_o(t4_evict),
+    .evict_vh_o(t4_evict_vh),
+    .evict_vmid_o(t4_evict_vmid),
+    .evict_ppn_o(t4_evict_ppn),
+    .evict_perm_o(t4_evict_perm)
   );
   l1tlb_seed001_clustered_tlb u_tlb5 (
     .clk_i(clk_i),
@@ -1603,7 +1749,12 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t5_fill_vh),
     .fill_vmid_o(t5_fill_vmid),
     .fill_ppn_o(t5_fill_ppn),
-    .fill_perm_o(t5_fill_perm)
+    .fill_perm_o(t5_fill_perm),
+    .evict_o(t5_evict),
+    .evict_vh_o(t5_evict_vh),
+    .evict_vmid_o(t5_evict_vmid),
+    .evict_ppn_o(t5_evict_ppn),
+    .evict_perm_o(t5_evict_perm)
   );
   l1tlb_seed001_clustered_tlb u_tlb6 (
     .clk_i(clk_i),
@@ -1637,7 +1788,12 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t6_fill_vh),
     .fill_vmid_o(t6_fill_vmid),
     .fill_ppn_o(t6_fill_ppn),
-    .fill_perm_o(t6_fill_perm)
+    .fill_perm_o(t6_fill_perm),
+    .evict_o(t6_evict),
+    .evict_vh_o(t6_evict_vh),
+    .evict_vmid_o(t6_evict_vmid),
+    .evict_ppn_o(t6_evict_ppn),
+    .evict_perm_o(t6_evict_perm)
   );
   l1tlb_seed001_clustered_tlb u_tlb7 (
     .clk_i(clk_i),
@@ -1671,8 +1827,18 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t7_fill_vh),
     .fill_vmid_o(t7_fill_vmid),
     .fill_ppn_o(t7_fill_ppn),
-    .fill_perm_o(t7_fill_perm)
+    .fill_perm_o(t7_fill_perm),
+    .evict_o(t7_evict),
+    .evict_vh_o(t7_evict_vh),
+    .evict_vmid_o(t7_evict_vmid),
+    .evict_ppn_o(t7_evict_ppn),
+    .evict_perm_o(t7_evict_perm)
   );
+  assign c1_evict = {t7_evict, t6_evict, t5_evict, t4_evict};
+  assign c1_evict_vpn = {{t7_evict_vh, 2'd3}, {t6_evict_vh, 2'd2}, {t5_evict_vh, 2'd1}, {t4_evict_vh, 2'd0}};
+  assign c1_evict_vmid = {t7_evict_vmid, t6_evict_vmid, t5_evict_vmid, t4_evict_vmid};
+  assign c1_evict_ppn = {t7_evict_ppn, t6_evict_ppn, t5_evict_ppn, t4_evict_ppn};
+  assign c1_evict_perm = {t7_evict_perm, t6_evict_perm, t5_evict_perm, t4_evict_perm};
   assign u16_hit = {t7_hit[0], t6_hit[0], t5_hit[0], t4_hit[0]};
   assign u16_fill = {t7_fill[0], t6_fill[0], t5_fill[0], t4_fill[0]};
   assign u16_hit_vpn = {t7_hit_vpn, t6_hit_vpn, t5_hit_vpn, t4_hit_vpn};
@@ -1923,7 +2089,12 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t8_fill_vh),
     .fill_vmid_o(t8_fill_vmid),
     .fill_ppn_o(t8_fill_ppn),
-    .fill_perm_o(t8_fill_perm)
+    .fill_perm_o(t8_fill_perm),
+    .evict_o(t8_evict),
+    .evict_vh_o(t8_evict_vh),
+    .evict_vmid_o(t8_evict_vmid),
+    .evict_ppn_o(t8_evict_ppn),
+    .evict_perm_o(t8_evict_perm)
   );
   l1tlb_seed001_clustered_tlb u_tlb9 (
     .clk_i(clk_i),
@@ -1957,7 +2128,12 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t9_fill_vh),
     .fill_vmid_o(t9_fill_vmid),
     .fill_ppn_o(t9_fill_ppn),
-    .fill_perm_o(t9_fill_perm)
+    .fill_perm_o(t9_fill_perm),
+    .evict_o(t9_evict),
+    .evict_vh_o(t9_evict_vh),
+    .evict_vmid_o(t9_evict_vmid),
+    .evict_ppn_o(t9_evict_ppn),
+    .evict_perm_o(t9_evict_perm)
   );
   l1tlb_seed001_clustered_tlb u_tlb10 (
     .clk_i(clk_i),
@@ -1991,7 +2167,12 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t10_fill_vh),
     .fill_vmid_o(t10_fill_vmid),
     .fill_ppn_o(t10_fill_ppn),
-    .fill_perm_o(t10_fill_perm)
+    .fill_perm_o(t10_fill_perm),
+    .evict_o(t10_evict),
+    .evict_vh_o(t10_evict_vh),
+    .evict_vmid_o(t10_evict_vmid),
+    .evict_ppn_o(t10_evict_ppn),
+    .evict_perm_o(t10_evict_perm)
   );
   l1tlb_seed001_clustered_tlb u_tlb11 (
     .clk_i(clk_i),
@@ -2025,8 +2206,18 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t11_fill_vh),
     .fill_vmid_o(t11_fill_vmid),
     .fill_ppn_o(t11_fill_ppn),
-    .fill_perm_o(t11_fill_perm)
+    .fill_perm_o(t11_fill_perm),
+    .evict_o(t11_evict),
+    .evict_vh_o(t11_evict_vh),
+    .evict_vmid_o(t11_evict_vmid),
+    .evict_ppn_o(t11_evict_ppn),
+    .evict_perm_o(t11_evict_perm)
   );
+  assign c2_evict = {t11_evict, t10_evict, t9_evict, t8_evict};
+  assign c2_evict_vpn = {{t11_evict_vh, 2'd3}, {t10_evict_vh, 2'd2}, {t9_evict_vh, 2'd1}, {t8_evict_vh, 2'd0}};
+  assign c2_evict_vmid = {t11_evict_vmid, t10_evict_vmid, t9_evict_vmid, t8_evict_vmid};
+  assign c2_evict_ppn = {t11_evict_ppn, t10_evict_ppn, t9_evict_ppn, t8_evict_ppn};
+  assign c2_evict_perm = {t11_evict_perm, t10_evict_perm, t9_evict_perm, t8_evict_perm};
   assign u32_hit = {t11_hit[0], t10_hit[0], t9_hit[0], t8_hit[0]};
   assign u32_fill = {t11_fill[0], t10_fill[0], t9_fill[0], t8_fill[0]};
   assign u32_hit_vpn = {t11_hit_vpn, t10_hit_vpn, t9_hit_vpn, t8_hit_vpn};
@@ -2277,7 +2468,12 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t12_fill_vh),
     .fill_vmid_o(t12_fill_vmid),
     .fill_ppn_o(t12_fill_ppn),
-    .fill_perm_o(t12_fill_perm)
+    .fill_perm_o(t12_fill_perm),
+    .evict_o(t12_evict),
+    .evict_vh_o(t12_evict_vh),
+    .evict_vmid_o(t12_evict_vmid),
+    .evict_ppn_o(t12_evict_ppn),
+    .evict_perm_o(t12_evict_perm)
   );
   l1tlb_seed001_clustered_tlb u_tlb13 (
     .clk_i(clk_i),
@@ -2311,7 +2507,12 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t13_fill_vh),
     .fill_vmid_o(t13_fill_vmid),
     .fill_ppn_o(t13_fill_ppn),
-    .fill_perm_o(t13_fill_perm)
+    .fill_perm_o(t13_fill_perm),
+    .evict_o(t13_evict),
+    .evict_vh_o(t13_evict_vh),
+    .evict_vmid_o(t13_evict_vmid),
+    .evict_ppn_o(t13_evict_ppn),
+    .evict_perm_o(t13_evict_perm)
   );
   l1tlb_seed001_clustered_tlb u_tlb14 (
     .clk_i(clk_i),
@@ -2345,7 +2546,12 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t14_fill_vh),
     .fill_vmid_o(t14_fill_vmid),
     .fill_ppn_o(t14_fill_ppn),
-    .fill_perm_o(t14_fill_perm)
+    .fill_perm_o(t14_fill_perm),
+    .evict_o(t14_evict),
+    .evict_vh_o(t14_evict_vh),
+    .evict_vmid_o(t14_evict_vmid),
+    .evict_ppn_o(t14_evict_ppn),
+    .evict_perm_o(t14_evict_perm)
   );
   l1tlb_seed001_clustered_tlb u_tlb15 (
     .clk_i(clk_i),
@@ -2379,8 +2585,18 @@ module l1tlb_seed001_clustered (
     .fill_vh_o(t15_fill_vh),
     .fill_vmid_o(t15_fill_vmid),
     .fill_ppn_o(t15_fill_ppn),
-    .fill_perm_o(t15_fill_perm)
+    .fill_perm_o(t15_fill_perm),
+    .evict_o(t15_evict),
+    .evict_vh_o(t15_evict_vh),
+    .evict_vmid_o(t15_evict_vmid),
+    .evict_ppn_o(t15_evict_ppn),
+    .evict_perm_o(t15_evict_perm)
   );
+  assign c3_evict = {t15_evict, t14_evict, t13_evict, t12_evict};
+  assign c3_evict_vpn = {{t15_evict_vh, 2'd3}, {t14_evict_vh, 2'd2}, {t13_evict_vh, 2'd1}, {t12_evict_vh, 2'd0}};
+  assign c3_evict_vmid = {t15_evict_vmid, t14_evict_vmid, t13_evict_vmid, t12_evict_vmid};
+  assign c3_evict_ppn = {t15_evict_ppn, t14_evict_ppn, t13_evict_ppn, t12_evict_ppn};
+  assign c3_evict_perm = {t15_evict_perm, t14_evict_perm, t13_evict_perm, t12_evict_perm};
   assign u48_hit = {t15_hit[0], t14_hit[0], t13_hit[0], t12_hit[0]};
   assign u48_fill = {t15_fill[0], t14_fill[0], t13_fill[0], t12_fill[0]};
   assign u48_hit_vpn = {t15_hit_vpn, t14_hit_vpn, t13_hit_vpn, t12_hit_vpn};
@@ -2569,6 +2785,18 @@ module l1tlb_seed001_clustered (
   assign fill_ppn_o = fill_ppn_q;
   assign fill_perm_d = {fill_valid_n[63] ? {6{u63_fill[0]}} & u63_fill_perm[5:0] | {6{u63_fill[1]}} & u63_fill_perm[11:6] | {6{u63_fill[2]}} & u63_fill_perm[17:12] | {6{u63_fill[3]}} & u63_fill_perm[23:18] : fill_perm_q[383:378], fill_valid_n[62] ? {6{u62_fill[0]}} & u62_fill_perm[5:0] | {6{u62_fill[1]}} & u62_fill_perm[11:6] | {6{u62_fill[2]}} & u62_fill_perm[17:12] | {6{u62_fill[3]}} & u62_fill_perm[23:18] : fill_perm_q[377:372], fill_valid_n[61] ? {6{u61_fill[0]}} & u61_fill_perm[5:0] | {6{u61_fill[1]}} & u61_fill_perm[11:6] | {6{u61_fill[2]}} & u61_fill_perm[17:12] | {6{u61_fill[3]}} & u61_fill_perm[23:18] : fill_perm_q[371:366], fill_valid_n[60] ? {6{u60_fill[0]}} & u60_fill_perm[5:0] | {6{u60_fill[1]}} & u60_fill_perm[11:6] | {6{u60_fill[2]}} & u60_fill_perm[17:12] | {6{u60_fill[3]}} & u60_fill_perm[23:18] : fill_perm_q[365:360], fill_valid_n[59] ? {6{u59_fill[0]}} & u59_fill_perm[5:0] | {6{u59_fill[1]}} & u59_fill_perm[11:6] | {6{u59_fill[2]}} & u59_fill_perm[17:12] | {6{u59_fill[3]}} & u59_fill_perm[23:18] : fill_perm_q[359:354], fill_valid_n[58] ? {6{u58_fill[0]}} & u58_fill_perm[5:0] | {6{u58_fill[1]}} & u58_fill_perm[11:6] | {6{u58_fill[2]}} & u58_fill_perm[17:12] | {6{u58_fill[3]}} & u58_fill_perm[23:18] : fill_perm_q[353:348], fill_valid_n[57] ? {6{u57_fill[0]}} & u57_fill_perm[5:0] | {6{u57_fill[1]}} & u57_fill_perm[11:6] | {6{u57_fill[2]}} & u57_fill_perm[17:12] | {6{u57_fill[3]}} & u57_fill_perm[23:18] : fill_perm_q[347:342], fill_valid_n[56] ? {6{u56_fill[0]}} & u56_fill_perm[5:0] | {6{u56_fill[1]}} & u56_fill_perm[11:6] | {6{u56_fill[2]}} & u56_fill_perm[17:12] | {6{u56_fill[3]}} & u56_fill_perm[23:18] : fill_perm_q[341:336], fill_valid_n[55] ? {6{u55_fill[0]}} & u55_fill_perm[5:0] | {6{u55_fill[1]}} & u55_fill_perm[11:6] | {6{u55_fill[2]}} & u55_fill_perm[17:12] | {6{u55_fill[3]}} & u55_fill_perm[23:18] : fill_perm_q[335:330], fill_valid_n[54] ? {6{u54_fill[0]}} & u54_fill_perm[5:0] | {6{u54_fill[1]}} & u54_fill_perm[11:6] | {6{u54_fill[2]}} & u54_fill_perm[17:12] | {6{u54_fill[3]}} & u54_fill_perm[23:18] : fill_perm_q[329:324], fill_valid_n[53] ? {6{u53_fill[0]}} & u53_fill_perm[5:0] | {6{u53_fill[1]}} & u53_fill_perm[11:6] | {6{u53_fill[2]}} & u53_fill_perm[17:12] | {6{u53_fill[3]}} & u53_fill_perm[23:18] : fill_perm_q[323:318], fill_valid_n[52] ? {6{u52_fill[0]}} & u52_fill_perm[5:0] | {6{u52_fill[1]}} & u52_fill_perm[11:6] | {6{u52_fill[2]}} & u52_fill_perm[17:12] | {6{u52_fill[3]}} & u52_fill_perm[23:18] : fill_perm_q[317:312], fill_valid_n[51] ? {6{u51_fill[0]}} & u51_fill_perm[5:0] | {6{u51_fill[1]}} & u51_fill_perm[11:6] | {6{u51_fill[2]}} & u51_fill_perm[17:12] | {6{u51_fill[3]}} & u51_fill_perm[23:18] : fill_perm_q[311:306], fill_valid_n[50] ? {6{u50_fill[0]}} & u50_fill_perm[5:0] | {6{u50_fill[1]}} & u50_fill_perm[11:6] | {6{u50_fill[2]}} & u50_fill_perm[17:12] | {6{u50_fill[3]}} & u50_fill_perm[23:18] : fill_perm_q[305:300], fill_valid_n[49] ? {6{u49_fill[0]}} & u49_fill_perm[5:0] | {6{u49_fill[1]}} & u49_fill_perm[11:6] | {6{u49_fill[2]}} & u49_fill_perm[17:12] | {6{u49_fill[3]}} & u49_fill_perm[23:18] : fill_perm_q[299:294], fill_valid_n[48] ? {6{u48_fill[0]}} & u48_fill_perm[5:0] | {6{u48_fill[1]}} & u48_fill_perm[11:6] | {6{u48_fill[2]}} & u48_fill_perm[17:12] | {6{u48_fill[3]}} & u48_fill_perm[23:18] : fill_perm_q[293:288], fill_valid_n[47] ? {6{u47_fill[0]}} & u47_fill_perm[5:0] | {6{u47_fill[1]}} & u47_fill_perm[11:6] | {6{u47_fill[2]}} & u47_fill_perm[17:12] | {6{u47_fill[3]}} & u47_fill_perm[23:18] : fill_perm_q[287:282], fill_valid_n[46] ? {6{u46_fill[0]}} & u46_fill_perm[5:0] | {6{u46_fill[1]}} & u46_fill_perm[11:6] | {6{u46_fill[2]}} & u46_fill_perm[17:12] | {6{u46_fill[3]}} & u46_fill_perm[23:18] : fill_perm_q[281:276], fill_valid_n[45] ? {6{u45_fill[0]}} & u45_fill_perm[5:0] | {6{u45_fill[1]}} & u45_fill_perm[11:6] | {6{u45_fill[2]}} & u45_fill_perm[17:12] | {6{u45_fill[3]}} & u45_fill_perm[23:18] : fill_perm_q[275:270], fill_valid_n[44] ? {6{u44_fill[0]}} & u44_fill_perm[5:0] | {6{u44_fill[1]}} & u44_fill_perm[11:6] | {6{u44_fill[2]}} & u44_fill_perm[17:12] | {6{u44_fill[3]}} & u44_fill_perm[23:18] : fill_perm_q[269:264], fill_valid_n[43] ? {6{u43_fill[0]}} & u43_fill_perm[5:0] | {6{u43_fill[1]}} & u43_fill_perm[11:6] | {6{u43_fill[2]}} & u43_fill_perm[17:12] | {6{u43_fill[3]}} & u43_fill_perm[23:18] : fill_perm_q[263:258], fill_valid_n[42] ? {6{u42_fill[0]}} & u42_fill_perm[5:0] | {6{u42_fill[1]}} & u42_fill_perm[11:6] | {6{u42_fill[2]}} & u42_fill_perm[17:12] | {6{u42_fill[3]}} & u42_fill_perm[23:18] : fill_perm_q[257:252], fill_valid_n[41] ? {6{u41_fill[0]}} & u41_fill_perm[5:0] | {6{u41_fill[1]}} & u41_fill_perm[11:6] | {6{u41_fill[2]}} & u41_fill_perm[17:12] | {6{u41_fill[3]}} & u41_fill_perm[23:18] : fill_perm_q[251:246], fill_valid_n[40] ? {6{u40_fill[0]}} & u40_fill_perm[5:0] | {6{u40_fill[1]}} & u40_fill_perm[11:6] | {6{u40_fill[2]}} & u40_fill_perm[17:12] | {6{u40_fill[3]}} & u40_fill_perm[23:18] : fill_perm_q[245:240], fill_valid_n[39] ? {6{u39_fill[0]}} & u39_fill_perm[5:0] | {6{u39_fill[1]}} & u39_fill_perm[11:6] | {6{u39_fill[2]}} & u39_fill_perm[17:12] | {6{u39_fill[3]}} & u39_fill_perm[23:18] : fill_perm_q[239:234], fill_valid_n[38] ? {6{u38_fill[0]}} & u38_fill_perm[5:0] | {6{u38_fill[1]}} & u38_fill_perm[11:6] | {6{u38_fill[2]}} & u38_fill_perm[17:12] | {6{u38_fill[3]}} & u38_fill_perm[23:18] : fill_perm_q[233:228], fill_valid_n[37] ? {6{u37_fill[0]}} & u37_fill_perm[5:0] | {6{u37_fill[1]}} & u37_fill_perm[11:6] | {6{u37_fill[2]}} & u37_fill_perm[17:12] | {6{u37_fill[3]}} & u37_fill_perm[23:18] : fill_perm_q[227:222], fill_valid_n[36] ? {6{u36_fill[0]}} & u36_fill_perm[5:0] | {6{u36_fill[1]}} & u36_fill_perm[11:6] | {6{u36_fill[2]}} & u36_fill_perm[17:12] | {6{u36_fill[3]}} & u36_fill_perm[23:18] : fill_perm_q[221:216], fill_valid_n[35] ? {6{u35_fill[0]}} & u35_fill_perm[5:0] | {6{u35_fill[1]}} & u35_fill_perm[11:6] | {6{u35_fill[2]}} & u35_fill_perm[17:12] | {6{u35_fill[3]}} & u35_fill_perm[23:18] : fill_perm_q[215:210], fill_valid_n[34] ? {6{u34_fill[0]}} & u34_fill_perm[5:0] | {6{u34_fill[1]}} & u34_fill_perm[11:6] | {6{u34_fill[2]}} & u34_fill_perm[17:12] | {6{u34_fill[3]}} & u34_fill_perm[23:18] : fill_perm_q[209:204], fill_valid_n[33] ? {6{u33_fill[0]}} & u33_fill_perm[5:0] | {6{u33_fill[1]}} & u33_fill_perm[11:6] | {6{u33_fill[2]}} & u33_fill_perm[17:12] | {6{u33_fill[3]}} & u33_fill_perm[23:18] : fill_perm_q[203:198], fill_valid_n[32] ? {6{u32_fill[0]}} & u32_fill_perm[5:0] | {6{u32_fill[1]}} & u32_fill_perm[11:6] | {6{u32_fill[2]}} & u32_fill_perm[17:12] | {6{u32_fill[3]}} & u32_fill_perm[23:18] : fill_perm_q[197:192], fill_valid_n[31] ? {6{u31_fill[0]}} & u31_fill_perm[5:0] | {6{u31_fill[1]}} & u31_fill_perm[11:6] | {6{u31_fill[2]}} & u31_fill_perm[17:12] | {6{u31_fill[3]}} & u31_fill_perm[23:18] : fill_perm_q[191:186], fill_valid_n[30] ? {6{u30_fill[0]}} & u30_fill_perm[5:0] | {6{u30_fill[1]}} & u30_fill_perm[11:6] | {6{u30_fill[2]}} & u30_fill_perm[17:12] | {6{u30_fill[3]}} & u30_fill_perm[23:18] : fill_perm_q[185:180], fill_valid_n[29] ? {6{u29_fill[0]}} & u29_fill_perm[5:0] | {6{u29_fill[1]}} & u29_fill_perm[11:6] | {6{u29_fill[2]}} & u29_fill_perm[17:12] | {6{u29_fill[3]}} & u29_fill_perm[23:18] : fill_perm_q[179:174], fill_valid_n[28] ? {6{u28_fill[0]}} & u28_fill_perm[5:0] | {6{u28_fill[1]}} & u28_fill_perm[11:6] | {6{u28_fill[2]}} & u28_fill_perm[17:12] | {6{u28_fill[3]}} & u28_fill_perm[23:18] : fill_perm_q[173:168], fill_valid_n[27] ? {6{u27_fill[0]}} & u27_fill_perm[5:0] | {6{u27_fill[1]}} & u27_fill_perm[11:6] | {6{u27_fill[2]}} & u27_fill_perm[17:12] | {6{u27_fill[3]}} & u27_fill_perm[23:18] : fill_perm_q[167:162], fill_valid_n[26] ? {6{u26_fill[0]}} & u26_fill_perm[5:0] | {6{u26_fill[1]}} & u26_fill_perm[11:6] | {6{u26_fill[2]}} & u26_fill_perm[17:12] | {6{u26_fill[3]}} & u26_fill_perm[23:18] : fill_perm_q[161:156], fill_valid_n[25] ? {6{u25_fill[0]}} & u25_fill_perm[5:0] | {6{u25_fill[1]}} & u25_fill_perm[11:6] | {6{u25_fill[2]}} & u25_fill_perm[17:12] | {6{u25_fill[3]}} & u25_fill_perm[23:18] : fill_perm_q[155:150], fill_valid_n[24] ? {6{u24_fill[0]}} & u24_fill_perm[5:0] | {6{u24_fill[1]}} & u24_fill_perm[11:6] | {6{u24_fill[2]}} & u24_fill_perm[17:12] | {6{u24_fill[3]}} & u24_fill_perm[23:18] : fill_perm_q[149:144], fill_valid_n[23] ? {6{u23_fill[0]}} & u23_fill_perm[5:0] | {6{u23_fill[1]}} & u23_fill_perm[11:6] | {6{u23_fill[2]}} & u23_fill_perm[17:12] | {6{u23_fill[3]}} & u23_fill_perm[23:18] : fill_perm_q[143:138], fill_valid_n[22] ? {6{u22_fill[0]}} & u22_fill_perm[5:0] | {6{u22_fill[1]}} & u22_fill_perm[11:6] | {6{u22_fill[2]}} & u22_fill_perm[17:12] | {6{u22_fill[3]}} & u22_fill_perm[23:18] : fill_perm_q[137:132], fill_valid_n[21] ? {6{u21_fill[0]}} & u21_fill_perm[5:0] | {6{u21_fill[1]}} & u21_fill_perm[11:6] | {6{u21_fill[2]}} & u21_fill_perm[17:12] | {6{u21_fill[3]}} & u21_fill_perm[23:18] : fill_perm_q[131:126], fill_valid_n[20] ? {6{u20_fill[0]}} & u20_fill_perm[5:0] | {6{u20_fill[1]}} & u20_fill_perm[11:6] | {6{u20_fill[2]}} & u20_fill_perm[17:12] | {6{u20_fill[3]}} & u20_fill_perm[23:18] : fill_perm_q[125:120], fill_valid_n[19] ? {6{u19_fill[0]}} & u19_fill_perm[5:0] | {6{u19_fill[1]}} & u19_fill_perm[11:6] | {6{u19_fill[2]}} & u19_fill_perm[17:12] | {6{u19_fill[3]}} & u19_fill_perm[23:18] : fill_perm_q[119:114], fill_valid_n[18] ? {6{u18_fill[0]}} & u18_fill_perm[5:0] | {6{u18_fill[1]}} & u18_fill_perm[11:6] | {6{u18_fill[2]}} & u18_fill_perm[17:12] | {6{u18_fill[3]}} & u18_fill_perm[23:18] : fill_perm_q[113:108], fill_valid_n[17] ? {6{u17_fill[0]}} & u17_fill_perm[5:0] | {6{u17_fill[1]}} & u17_fill_perm[11:6] | {6{u17_fill[2]}} & u17_fill_perm[17:12] | {6{u17_fill[3]}} & u17_fill_perm[23:18] : fill_perm_q[107:102], fill_valid_n[16] ? {6{u16_fill[0]}} & u16_fill_perm[5:0] | {6{u16_fill[1]}} & u16_fill_perm[11:6] | {6{u16_fill[2]}} & u16_fill_perm[17:12] | {6{u16_fill[3]}} & u16_fill_perm[23:18] : fill_perm_q[101:96], fill_valid_n[15] ? {6{u15_fill[0]}} & u15_fill_perm[5:0] | {6{u15_fill[1]}} & u15_fill_perm[11:6] | {6{u15_fill[2]}} & u15_fill_perm[17:12] | {6{u15_fill[3]}} & u15_fill_perm[23:18] : fill_perm_q[95:90], fill_valid_n[14] ? {6{u14_fill[0]}} & u14_fill_perm[5:0] | {6{u14_fill[1]}} & u14_fill_perm[11:6] | {6{u14_fill[2]}} & u14_fill_perm[17:12] | {6{u14_fill[3]}} & u14_fill_perm[23:18] : fill_perm_q[89:84], fill_valid_n[13] ? {6{u13_fill[0]}} & u13_fill_perm[5:0] | {6{u13_fill[1]}} & u13_fill_perm[11:6] | {6{u13_fill[2]}} & u13_fill_perm[17:12] | {6{u13_fill[3]}} & u13_fill_perm[23:18] : fill_perm_q[83:78], fill_valid_n[12] ? {6{u12_fill[0]}} & u12_fill_perm[5:0] | {6{u12_fill[1]}} & u12_fill_perm[11:6] | {6{u12_fill[2]}} & u12_fill_perm[17:12] | {6{u12_fill[3]}} & u12_fill_perm[23:18] : fill_perm_q[77:72], fill_valid_n[11] ? {6{u11_fill[0]}} & u11_fill_perm[5:0] | {6{u11_fill[1]}} & u11_fill_perm[11:6] | {6{u11_fill[2]}} & u11_fill_perm[17:12] | {6{u11_fill[3]}} & u11_fill_perm[23:18] : fill_perm_q[71:66], fill_valid_n[10] ? {6{u10_fill[0]}} & u10_fill_perm[5:0] | {6{u10_fill[1]}} & u10_fill_perm[11:6] | {6{u10_fill[2]}} & u10_fill_perm[17:12] | {6{u10_fill[3]}} & u10_fill_perm[23:18] : fill_perm_q[65:60], fill_valid_n[9] ? {6{u9_fill[0]}} & u9_fill_perm[5:0] | {6{u9_fill[1]}} & u9_fill_perm[11:6] | {6{u9_fill[2]}} & u9_fill_perm[17:12] | {6{u9_fill[3]}} & u9_fill_perm[23:18] : fill_perm_q[59:54], fill_valid_n[8] ? {6{u8_fill[0]}} & u8_fill_perm[5:0] | {6{u8_fill[1]}} & u8_fill_perm[11:6] | {6{u8_fill[2]}} & u8_fill_perm[17:12] | {6{u8_fill[3]}} & u8_fill_perm[23:18] : fill_perm_q[53:48], fill_valid_n[7] ? {6{u7_fill[0]}} & u7_fill_perm[5:0] | {6{u7_fill[1]}} & u7_fill_perm[11:6] | {6{u7_fill[2]}} & u7_fill_perm[17:12] | {6{u7_fill[3]}} & u7_fill_perm[23:18] : fill_perm_q[47:42], fill_valid_n[6] ? {6{u6_fill[0]}} & u6_fill_perm[5:0] | {6{u6_fill[1]}} & u6_fill_perm[11:6] | {6{u6_fill[2]}} & u6_fill_perm[17:12] | {6{u6_fill[3]}} & u6_fill_perm[23:18] : fill_perm_q[41:36], fill_valid_n[5] ? {6{u5_fill[0]}} & u5_fill_perm[5:0] | {6{u5_fill[1]}} & u5_fill_perm[11:6] | {6{u5_fill[2]}} & u5_fill_perm[17:12] | {6{u5_fill[3]}} & u5_fill_perm[23:18] : fill_perm_q[35:30], fill_valid_n[4] ? {6{u4_fill[0]}} & u4_fill_perm[5:0] | {6{u4_fill[1]}} & u4_fill_perm[11:6] | {6{u4_fill[2]}} & u4_fill_perm[17:12] | {6{u4_fill[3]}} & u4_fill_perm[23:18] : fill_perm_q[29:24], fill_valid_n[3] ? {6{u3_fill[0]}} & u3_fill_perm[5:0] | {6{u3_fill[1]}} & u3_fill_perm[11:6] | {6{u3_fill[2]}} & u3_fill_perm[17:12] | {6{u3_fill[3]}} & u3_fill_perm[23:18] : fill_perm_q[23:18], fill_valid_n[2] ? {6{u2_fill[0]}} & u2_fill_perm[5:0] | {6{u2_fill[1]}} & u2_fill_perm[11:6] | {6{u2_fill[2]}} & u2_fill_perm[17:12] | {6{u2_fill[3]}} & u2_fill_perm[23:18] : fill_perm_q[17:12], fill_valid_n[1] ? {6{u1_fill[0]}} & u1_fill_perm[5:0] | {6{u1_fill[1]}} & u1_fill_perm[11:6] | {6{u1_fill[2]}} & u1_fill_perm[17:12] | {6{u1_fill[3]}} & u1_fill_perm[23:18] : fill_perm_q[11:6], fill_valid_n[0] ? {6{u0_fill[0]}} & u0_fill_perm[5:0] | {6{u0_fill[1]}} & u0_fill_perm[11:6] | {6{u0_fill[2]}} & u0_fill_perm[17:12] | {6{u0_fill[3]}} & u0_fill_perm[23:18] : fill_perm_q[5:0]};
   assign fill_perm_o = fill_perm_q;
+  // Per-cluster eviction registers: data loaded only with its valid.
+  assign evict_valid_n = {|c3_evict, |c2_evict, |c1_evict, |c0_evict};
+  assign evict_valid_d = evict_valid_n;
+  assign evict_valid_o = evict_valid_q;
+  assign evict_vpn_d = {evict_valid_n[3] ? {36{c3_evict[0]}} & c3_evict_vpn[35:0] | {36{c3_evict[1]}} & c3_evict_vpn[71:36] | {36{c3_evict[2]}} & c3_evict_vpn[107:72] | {36{c3_evict[3]}} & c3_evict_vpn[143:108] : evict_vpn_q[143:108], evict_valid_n[2] ? {36{c2_evict[0]}} & c2_evict_vpn[35:0] | {36{c2_evict[1]}} & c2_evict_vpn[71:36] | {36{c2_evict[2]}} & c2_evict_vpn[107:72] | {36{c2_evict[3]}} & c2_evict_vpn[143:108] : evict_vpn_q[107:72], evict_valid_n[1] ? {36{c1_evict[0]}} & c1_evict_vpn[35:0] | {36{c1_evict[1]}} & c1_evict_vpn[71:36] | {36{c1_evict[2]}} & c1_evict_vpn[107:72] | {36{c1_evict[3]}} & c1_evict_vpn[143:108] : evict_vpn_q[71:36], evict_valid_n[0] ? {36{c0_evict[0]}} & c0_evict_vpn[35:0] | {36{c0_evict[1]}} & c0_evict_vpn[71:36] | {36{c0_evict[2]}} & c0_evict_vpn[107:72] | {36{c0_evict[3]}} & c0_evict_vpn[143:108] : evict_vpn_q[35:0]};
+  assign evict_vpn_o = evict_vpn_q;
+  assign evict_vmid_d = {evict_valid_n[3] ? {2{c3_evict[0]}} & c3_evict_vmid[1:0] | {2{c3_evict[1]}} & c3_evict_vmid[3:2] | {2{c3_evict[2]}} & c3_evict_vmid[5:4] | {2{c3_evict[3]}} & c3_evict_vmid[7:6] : evict_vmid_q[7:6], evict_valid_n[2] ? {2{c2_evict[0]}} & c2_evict_vmid[1:0] | {2{c2_evict[1]}} & c2_evict_vmid[3:2] | {2{c2_evict[2]}} & c2_evict_vmid[5:4] | {2{c2_evict[3]}} & c2_evict_vmid[7:6] : evict_vmid_q[5:4], evict_valid_n[1] ? {2{c1_evict[0]}} & c1_evict_vmid[1:0] | {2{c1_evict[1]}} & c1_evict_vmid[3:2] | {2{c1_evict[2]}} & c1_evict_vmid[5:4] | {2{c1_evict[3]}} & c1_evict_vmid[7:6] : evict_vmid_q[3:2], evict_valid_n[0] ? {2{c0_evict[0]}} & c0_evict_vmid[1:0] | {2{c0_evict[1]}} & c0_evict_vmid[3:2] | {2{c0_evict[2]}} & c0_evict_vmid[5:4] | {2{c0_evict[3]}} & c0_evict_vmid[7:6] : evict_vmid_q[1:0]};
+  assign evict_vmid_o = evict_vmid_q;
+  assign evict_ppn_d = {evict_valid_n[3] ? {36{c3_evict[0]}} & c3_evict_ppn[35:0] | {36{c3_evict[1]}} & c3_evict_ppn[71:36] | {36{c3_evict[2]}} & c3_evict_ppn[107:72] | {36{c3_evict[3]}} & c3_evict_ppn[143:108] : evict_ppn_q[143:108], evict_valid_n[2] ? {36{c2_evict[0]}} & c2_evict_ppn[35:0] | {36{c2_evict[1]}} & c2_evict_ppn[71:36] | {36{c2_evict[2]}} & c2_evict_ppn[107:72] | {36{c2_evict[3]}} & c2_evict_ppn[143:108] : evict_ppn_q[107:72], evict_valid_n[1] ? {36{c1_evict[0]}} & c1_evict_ppn[35:0] | {36{c1_evict[1]}} & c1_evict_ppn[71:36] | {36{c1_evict[2]}} & c1_evict_ppn[107:72] | {36{c1_evict[3]}} & c1_evict_ppn[143:108] : evict_ppn_q[71:36], evict_valid_n[0] ? {36{c0_evict[0]}} & c0_evict_ppn[35:0] | {36{c0_evict[1]}} & c0_evict_ppn[71:36] | {36{c0_evict[2]}} & c0_evict_ppn[107:72] | {36{c0_evict[3]}} & c0_evict_ppn[143:108] : evict_ppn_q[35:0]};
+  assign evict_ppn_o = evict_ppn_q;
+  assign evict_perm_d = {evict_valid_n[3] ? {6{c3_evict[0]}} & c3_evict_perm[5:0] | {6{c3_evict[1]}} & c3_evict_perm[11:6] | {6{c3_evict[2]}} & c3_evict_perm[17:12] | {6{c3_evict[3]}} & c3_evict_perm[23:18] : evict_perm_q[23:18], evict_valid_n[2] ? {6{c2_evict[0]}} & c2_evict_perm[5:0] | {6{c2_evict[1]}} & c2_evict_perm[11:6] | {6{c2_evict[2]}} & c2_evict_perm[17:12] | {6{c2_evict[3]}} & c2_evict_perm[23:18] : evict_perm_q[17:12], evict_valid_n[1] ? {6{c1_evict[0]}} & c1_evict_perm[5:0] | {6{c1_evict[1]}} & c1_evict_perm[11:6] | {6{c1_evict[2]}} & c1_evict_perm[17:12] | {6{c1_evict[3]}} & c1_evict_perm[23:18] : evict_perm_q[11:6], evict_valid_n[0] ? {6{c0_evict[0]}} & c0_evict_perm[5:0] | {6{c0_evict[1]}} & c0_evict_perm[11:6] | {6{c0_evict[2]}} & c0_evict_perm[17:12] | {6{c0_evict[3]}} & c0_evict_perm[23:18] : evict_perm_q[5:0]};
+  assign evict_perm_o = evict_perm_q;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -2611,6 +2839,11 @@ module l1tlb_seed001_clustered (
       fill_vmid_q <= 128'h00000000000000000000000000000000;
       fill_ppn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
       fill_perm_q <= 384'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      evict_valid_q <= 4'd0;
+      evict_vpn_q <= 144'h000000000000000000000000000000000000;
+      evict_vmid_q <= 8'd0;
+      evict_ppn_q <= 144'h000000000000000000000000000000000000;
+      evict_perm_q <= 24'd0;
     end else begin
       sd1_v_q <= sd1_v_d;
       sd1_all_q <= sd1_all_d;
@@ -2651,6 +2884,11 @@ module l1tlb_seed001_clustered (
       fill_vmid_q <= fill_vmid_d;
       fill_ppn_q <= fill_ppn_d;
       fill_perm_q <= fill_perm_d;
+      evict_valid_q <= evict_valid_d;
+      evict_vpn_q <= evict_vpn_d;
+      evict_vmid_q <= evict_vmid_d;
+      evict_ppn_q <= evict_ppn_d;
+      evict_perm_q <= evict_perm_d;
     end
   end
 

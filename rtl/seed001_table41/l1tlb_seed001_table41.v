@@ -20,6 +20,11 @@ module l1tlb_seed001_table41 (
   output wire [127:0] fill_vmid_o,
   output wire [2303:0] fill_ppn_o,
   output wire [383:0] fill_perm_o,
+  output wire [63:0] evict_valid_o,
+  output wire [2303:0] evict_vpn_o,
+  output wire [127:0] evict_vmid_o,
+  output wire [2303:0] evict_ppn_o,
+  output wire [383:0] evict_perm_o,
   output wire [63:0] l2_req_valid_o,
   input  wire [63:0] l2_req_ready_i,
   output wire [2303:0] l2_req_vpn_o,
@@ -579,6 +584,16 @@ module l1tlb_seed001_table41 (
   reg  [2303:0] fill_ppn_q;
   wire [383:0] fill_perm_d;
   reg  [383:0] fill_perm_q;
+  wire [63:0] evict_valid_d;
+  reg  [63:0] evict_valid_q;
+  wire [2303:0] evict_vpn_d;
+  reg  [2303:0] evict_vpn_q;
+  wire [127:0] evict_vmid_d;
+  reg  [127:0] evict_vmid_q;
+  wire [2303:0] evict_ppn_d;
+  reg  [2303:0] evict_ppn_q;
+  wire [383:0] evict_perm_d;
+  reg  [383:0] evict_perm_q;
   wire [63:0] busy;
   wire sd_ready;
   wire sd_acc;
@@ -602,6 +617,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t0_fill_vmid;
   wire [35:0] t0_fill_ppn;
   wire [5:0] t0_fill_perm;
+  wire t0_evict;
+  wire [35:0] t0_evict_vh;
+  wire [1:0] t0_evict_vmid;
+  wire [35:0] t0_evict_ppn;
+  wire [5:0] t0_evict_perm;
   wire c0_cand;
   wire c0_load;
   wire c0_chosen;
@@ -609,6 +629,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c0_cand_mshr;
   wire [35:0] c0_cand_vh;
   wire [1:0] c0_cand_vmid;
+  wire c0_evict;
   wire u0_hit;
   wire u0_fill;
   wire [1:0] c1_rtag;
@@ -628,6 +649,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t1_fill_vmid;
   wire [35:0] t1_fill_ppn;
   wire [5:0] t1_fill_perm;
+  wire t1_evict;
+  wire [35:0] t1_evict_vh;
+  wire [1:0] t1_evict_vmid;
+  wire [35:0] t1_evict_ppn;
+  wire [5:0] t1_evict_perm;
   wire c1_cand;
   wire c1_load;
   wire c1_chosen;
@@ -635,6 +661,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c1_cand_mshr;
   wire [35:0] c1_cand_vh;
   wire [1:0] c1_cand_vmid;
+  wire c1_evict;
   wire u1_hit;
   wire u1_fill;
   wire [1:0] c2_rtag;
@@ -654,6 +681,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t2_fill_vmid;
   wire [35:0] t2_fill_ppn;
   wire [5:0] t2_fill_perm;
+  wire t2_evict;
+  wire [35:0] t2_evict_vh;
+  wire [1:0] t2_evict_vmid;
+  wire [35:0] t2_evict_ppn;
+  wire [5:0] t2_evict_perm;
   wire c2_cand;
   wire c2_load;
   wire c2_chosen;
@@ -661,6 +693,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c2_cand_mshr;
   wire [35:0] c2_cand_vh;
   wire [1:0] c2_cand_vmid;
+  wire c2_evict;
   wire u2_hit;
   wire u2_fill;
   wire [1:0] c3_rtag;
@@ -680,6 +713,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t3_fill_vmid;
   wire [35:0] t3_fill_ppn;
   wire [5:0] t3_fill_perm;
+  wire t3_evict;
+  wire [35:0] t3_evict_vh;
+  wire [1:0] t3_evict_vmid;
+  wire [35:0] t3_evict_ppn;
+  wire [5:0] t3_evict_perm;
   wire c3_cand;
   wire c3_load;
   wire c3_chosen;
@@ -687,6 +725,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c3_cand_mshr;
   wire [35:0] c3_cand_vh;
   wire [1:0] c3_cand_vmid;
+  wire c3_evict;
   wire u3_hit;
   wire u3_fill;
   wire [1:0] c4_rtag;
@@ -706,6 +745,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t4_fill_vmid;
   wire [35:0] t4_fill_ppn;
   wire [5:0] t4_fill_perm;
+  wire t4_evict;
+  wire [35:0] t4_evict_vh;
+  wire [1:0] t4_evict_vmid;
+  wire [35:0] t4_evict_ppn;
+  wire [5:0] t4_evict_perm;
   wire c4_cand;
   wire c4_load;
   wire c4_chosen;
@@ -713,6 +757,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c4_cand_mshr;
   wire [35:0] c4_cand_vh;
   wire [1:0] c4_cand_vmid;
+  wire c4_evict;
   wire u4_hit;
   wire u4_fill;
   wire [1:0] c5_rtag;
@@ -732,6 +777,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t5_fill_vmid;
   wire [35:0] t5_fill_ppn;
   wire [5:0] t5_fill_perm;
+  wire t5_evict;
+  wire [35:0] t5_evict_vh;
+  wire [1:0] t5_evict_vmid;
+  wire [35:0] t5_evict_ppn;
+  wire [5:0] t5_evict_perm;
   wire c5_cand;
   wire c5_load;
   wire c5_chosen;
@@ -739,6 +789,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c5_cand_mshr;
   wire [35:0] c5_cand_vh;
   wire [1:0] c5_cand_vmid;
+  wire c5_evict;
   wire u5_hit;
   wire u5_fill;
   wire [1:0] c6_rtag;
@@ -758,6 +809,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t6_fill_vmid;
   wire [35:0] t6_fill_ppn;
   wire [5:0] t6_fill_perm;
+  wire t6_evict;
+  wire [35:0] t6_evict_vh;
+  wire [1:0] t6_evict_vmid;
+  wire [35:0] t6_evict_ppn;
+  wire [5:0] t6_evict_perm;
   wire c6_cand;
   wire c6_load;
   wire c6_chosen;
@@ -765,6 +821,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c6_cand_mshr;
   wire [35:0] c6_cand_vh;
   wire [1:0] c6_cand_vmid;
+  wire c6_evict;
   wire u6_hit;
   wire u6_fill;
   wire [1:0] c7_rtag;
@@ -784,6 +841,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t7_fill_vmid;
   wire [35:0] t7_fill_ppn;
   wire [5:0] t7_fill_perm;
+  wire t7_evict;
+  wire [35:0] t7_evict_vh;
+  wire [1:0] t7_evict_vmid;
+  wire [35:0] t7_evict_ppn;
+  wire [5:0] t7_evict_perm;
   wire c7_cand;
   wire c7_load;
   wire c7_chosen;
@@ -791,6 +853,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c7_cand_mshr;
   wire [35:0] c7_cand_vh;
   wire [1:0] c7_cand_vmid;
+  wire c7_evict;
   wire u7_hit;
   wire u7_fill;
   wire [1:0] c8_rtag;
@@ -810,6 +873,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t8_fill_vmid;
   wire [35:0] t8_fill_ppn;
   wire [5:0] t8_fill_perm;
+  wire t8_evict;
+  wire [35:0] t8_evict_vh;
+  wire [1:0] t8_evict_vmid;
+  wire [35:0] t8_evict_ppn;
+  wire [5:0] t8_evict_perm;
   wire c8_cand;
   wire c8_load;
   wire c8_chosen;
@@ -817,6 +885,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c8_cand_mshr;
   wire [35:0] c8_cand_vh;
   wire [1:0] c8_cand_vmid;
+  wire c8_evict;
   wire u8_hit;
   wire u8_fill;
   wire [1:0] c9_rtag;
@@ -836,6 +905,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t9_fill_vmid;
   wire [35:0] t9_fill_ppn;
   wire [5:0] t9_fill_perm;
+  wire t9_evict;
+  wire [35:0] t9_evict_vh;
+  wire [1:0] t9_evict_vmid;
+  wire [35:0] t9_evict_ppn;
+  wire [5:0] t9_evict_perm;
   wire c9_cand;
   wire c9_load;
   wire c9_chosen;
@@ -843,6 +917,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c9_cand_mshr;
   wire [35:0] c9_cand_vh;
   wire [1:0] c9_cand_vmid;
+  wire c9_evict;
   wire u9_hit;
   wire u9_fill;
   wire [1:0] c10_rtag;
@@ -862,6 +937,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t10_fill_vmid;
   wire [35:0] t10_fill_ppn;
   wire [5:0] t10_fill_perm;
+  wire t10_evict;
+  wire [35:0] t10_evict_vh;
+  wire [1:0] t10_evict_vmid;
+  wire [35:0] t10_evict_ppn;
+  wire [5:0] t10_evict_perm;
   wire c10_cand;
   wire c10_load;
   wire c10_chosen;
@@ -869,6 +949,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c10_cand_mshr;
   wire [35:0] c10_cand_vh;
   wire [1:0] c10_cand_vmid;
+  wire c10_evict;
   wire u10_hit;
   wire u10_fill;
   wire [1:0] c11_rtag;
@@ -888,6 +969,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t11_fill_vmid;
   wire [35:0] t11_fill_ppn;
   wire [5:0] t11_fill_perm;
+  wire t11_evict;
+  wire [35:0] t11_evict_vh;
+  wire [1:0] t11_evict_vmid;
+  wire [35:0] t11_evict_ppn;
+  wire [5:0] t11_evict_perm;
   wire c11_cand;
   wire c11_load;
   wire c11_chosen;
@@ -895,6 +981,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c11_cand_mshr;
   wire [35:0] c11_cand_vh;
   wire [1:0] c11_cand_vmid;
+  wire c11_evict;
   wire u11_hit;
   wire u11_fill;
   wire [1:0] c12_rtag;
@@ -914,6 +1001,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t12_fill_vmid;
   wire [35:0] t12_fill_ppn;
   wire [5:0] t12_fill_perm;
+  wire t12_evict;
+  wire [35:0] t12_evict_vh;
+  wire [1:0] t12_evict_vmid;
+  wire [35:0] t12_evict_ppn;
+  wire [5:0] t12_evict_perm;
   wire c12_cand;
   wire c12_load;
   wire c12_chosen;
@@ -921,6 +1013,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c12_cand_mshr;
   wire [35:0] c12_cand_vh;
   wire [1:0] c12_cand_vmid;
+  wire c12_evict;
   wire u12_hit;
   wire u12_fill;
   wire [1:0] c13_rtag;
@@ -940,6 +1033,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t13_fill_vmid;
   wire [35:0] t13_fill_ppn;
   wire [5:0] t13_fill_perm;
+  wire t13_evict;
+  wire [35:0] t13_evict_vh;
+  wire [1:0] t13_evict_vmid;
+  wire [35:0] t13_evict_ppn;
+  wire [5:0] t13_evict_perm;
   wire c13_cand;
   wire c13_load;
   wire c13_chosen;
@@ -947,6 +1045,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c13_cand_mshr;
   wire [35:0] c13_cand_vh;
   wire [1:0] c13_cand_vmid;
+  wire c13_evict;
   wire u13_hit;
   wire u13_fill;
   wire [1:0] c14_rtag;
@@ -966,6 +1065,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t14_fill_vmid;
   wire [35:0] t14_fill_ppn;
   wire [5:0] t14_fill_perm;
+  wire t14_evict;
+  wire [35:0] t14_evict_vh;
+  wire [1:0] t14_evict_vmid;
+  wire [35:0] t14_evict_ppn;
+  wire [5:0] t14_evict_perm;
   wire c14_cand;
   wire c14_load;
   wire c14_chosen;
@@ -973,6 +1077,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c14_cand_mshr;
   wire [35:0] c14_cand_vh;
   wire [1:0] c14_cand_vmid;
+  wire c14_evict;
   wire u14_hit;
   wire u14_fill;
   wire [1:0] c15_rtag;
@@ -992,6 +1097,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t15_fill_vmid;
   wire [35:0] t15_fill_ppn;
   wire [5:0] t15_fill_perm;
+  wire t15_evict;
+  wire [35:0] t15_evict_vh;
+  wire [1:0] t15_evict_vmid;
+  wire [35:0] t15_evict_ppn;
+  wire [5:0] t15_evict_perm;
   wire c15_cand;
   wire c15_load;
   wire c15_chosen;
@@ -999,6 +1109,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c15_cand_mshr;
   wire [35:0] c15_cand_vh;
   wire [1:0] c15_cand_vmid;
+  wire c15_evict;
   wire u15_hit;
   wire u15_fill;
   wire [1:0] c16_rtag;
@@ -1018,6 +1129,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t16_fill_vmid;
   wire [35:0] t16_fill_ppn;
   wire [5:0] t16_fill_perm;
+  wire t16_evict;
+  wire [35:0] t16_evict_vh;
+  wire [1:0] t16_evict_vmid;
+  wire [35:0] t16_evict_ppn;
+  wire [5:0] t16_evict_perm;
   wire c16_cand;
   wire c16_load;
   wire c16_chosen;
@@ -1025,6 +1141,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c16_cand_mshr;
   wire [35:0] c16_cand_vh;
   wire [1:0] c16_cand_vmid;
+  wire c16_evict;
   wire u16_hit;
   wire u16_fill;
   wire [1:0] c17_rtag;
@@ -1044,6 +1161,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t17_fill_vmid;
   wire [35:0] t17_fill_ppn;
   wire [5:0] t17_fill_perm;
+  wire t17_evict;
+  wire [35:0] t17_evict_vh;
+  wire [1:0] t17_evict_vmid;
+  wire [35:0] t17_evict_ppn;
+  wire [5:0] t17_evict_perm;
   wire c17_cand;
   wire c17_load;
   wire c17_chosen;
@@ -1051,6 +1173,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c17_cand_mshr;
   wire [35:0] c17_cand_vh;
   wire [1:0] c17_cand_vmid;
+  wire c17_evict;
   wire u17_hit;
   wire u17_fill;
   wire [1:0] c18_rtag;
@@ -1070,6 +1193,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t18_fill_vmid;
   wire [35:0] t18_fill_ppn;
   wire [5:0] t18_fill_perm;
+  wire t18_evict;
+  wire [35:0] t18_evict_vh;
+  wire [1:0] t18_evict_vmid;
+  wire [35:0] t18_evict_ppn;
+  wire [5:0] t18_evict_perm;
   wire c18_cand;
   wire c18_load;
   wire c18_chosen;
@@ -1077,6 +1205,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c18_cand_mshr;
   wire [35:0] c18_cand_vh;
   wire [1:0] c18_cand_vmid;
+  wire c18_evict;
   wire u18_hit;
   wire u18_fill;
   wire [1:0] c19_rtag;
@@ -1096,6 +1225,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t19_fill_vmid;
   wire [35:0] t19_fill_ppn;
   wire [5:0] t19_fill_perm;
+  wire t19_evict;
+  wire [35:0] t19_evict_vh;
+  wire [1:0] t19_evict_vmid;
+  wire [35:0] t19_evict_ppn;
+  wire [5:0] t19_evict_perm;
   wire c19_cand;
   wire c19_load;
   wire c19_chosen;
@@ -1103,6 +1237,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c19_cand_mshr;
   wire [35:0] c19_cand_vh;
   wire [1:0] c19_cand_vmid;
+  wire c19_evict;
   wire u19_hit;
   wire u19_fill;
   wire [1:0] c20_rtag;
@@ -1122,6 +1257,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t20_fill_vmid;
   wire [35:0] t20_fill_ppn;
   wire [5:0] t20_fill_perm;
+  wire t20_evict;
+  wire [35:0] t20_evict_vh;
+  wire [1:0] t20_evict_vmid;
+  wire [35:0] t20_evict_ppn;
+  wire [5:0] t20_evict_perm;
   wire c20_cand;
   wire c20_load;
   wire c20_chosen;
@@ -1129,6 +1269,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c20_cand_mshr;
   wire [35:0] c20_cand_vh;
   wire [1:0] c20_cand_vmid;
+  wire c20_evict;
   wire u20_hit;
   wire u20_fill;
   wire [1:0] c21_rtag;
@@ -1148,6 +1289,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t21_fill_vmid;
   wire [35:0] t21_fill_ppn;
   wire [5:0] t21_fill_perm;
+  wire t21_evict;
+  wire [35:0] t21_evict_vh;
+  wire [1:0] t21_evict_vmid;
+  wire [35:0] t21_evict_ppn;
+  wire [5:0] t21_evict_perm;
   wire c21_cand;
   wire c21_load;
   wire c21_chosen;
@@ -1155,6 +1301,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c21_cand_mshr;
   wire [35:0] c21_cand_vh;
   wire [1:0] c21_cand_vmid;
+  wire c21_evict;
   wire u21_hit;
   wire u21_fill;
   wire [1:0] c22_rtag;
@@ -1174,6 +1321,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t22_fill_vmid;
   wire [35:0] t22_fill_ppn;
   wire [5:0] t22_fill_perm;
+  wire t22_evict;
+  wire [35:0] t22_evict_vh;
+  wire [1:0] t22_evict_vmid;
+  wire [35:0] t22_evict_ppn;
+  wire [5:0] t22_evict_perm;
   wire c22_cand;
   wire c22_load;
   wire c22_chosen;
@@ -1181,6 +1333,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c22_cand_mshr;
   wire [35:0] c22_cand_vh;
   wire [1:0] c22_cand_vmid;
+  wire c22_evict;
   wire u22_hit;
   wire u22_fill;
   wire [1:0] c23_rtag;
@@ -1200,6 +1353,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t23_fill_vmid;
   wire [35:0] t23_fill_ppn;
   wire [5:0] t23_fill_perm;
+  wire t23_evict;
+  wire [35:0] t23_evict_vh;
+  wire [1:0] t23_evict_vmid;
+  wire [35:0] t23_evict_ppn;
+  wire [5:0] t23_evict_perm;
   wire c23_cand;
   wire c23_load;
   wire c23_chosen;
@@ -1207,6 +1365,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c23_cand_mshr;
   wire [35:0] c23_cand_vh;
   wire [1:0] c23_cand_vmid;
+  wire c23_evict;
   wire u23_hit;
   wire u23_fill;
   wire [1:0] c24_rtag;
@@ -1226,6 +1385,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t24_fill_vmid;
   wire [35:0] t24_fill_ppn;
   wire [5:0] t24_fill_perm;
+  wire t24_evict;
+  wire [35:0] t24_evict_vh;
+  wire [1:0] t24_evict_vmid;
+  wire [35:0] t24_evict_ppn;
+  wire [5:0] t24_evict_perm;
   wire c24_cand;
   wire c24_load;
   wire c24_chosen;
@@ -1233,6 +1397,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c24_cand_mshr;
   wire [35:0] c24_cand_vh;
   wire [1:0] c24_cand_vmid;
+  wire c24_evict;
   wire u24_hit;
   wire u24_fill;
   wire [1:0] c25_rtag;
@@ -1252,6 +1417,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t25_fill_vmid;
   wire [35:0] t25_fill_ppn;
   wire [5:0] t25_fill_perm;
+  wire t25_evict;
+  wire [35:0] t25_evict_vh;
+  wire [1:0] t25_evict_vmid;
+  wire [35:0] t25_evict_ppn;
+  wire [5:0] t25_evict_perm;
   wire c25_cand;
   wire c25_load;
   wire c25_chosen;
@@ -1259,6 +1429,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c25_cand_mshr;
   wire [35:0] c25_cand_vh;
   wire [1:0] c25_cand_vmid;
+  wire c25_evict;
   wire u25_hit;
   wire u25_fill;
   wire [1:0] c26_rtag;
@@ -1278,6 +1449,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t26_fill_vmid;
   wire [35:0] t26_fill_ppn;
   wire [5:0] t26_fill_perm;
+  wire t26_evict;
+  wire [35:0] t26_evict_vh;
+  wire [1:0] t26_evict_vmid;
+  wire [35:0] t26_evict_ppn;
+  wire [5:0] t26_evict_perm;
   wire c26_cand;
   wire c26_load;
   wire c26_chosen;
@@ -1285,6 +1461,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c26_cand_mshr;
   wire [35:0] c26_cand_vh;
   wire [1:0] c26_cand_vmid;
+  wire c26_evict;
   wire u26_hit;
   wire u26_fill;
   wire [1:0] c27_rtag;
@@ -1304,6 +1481,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t27_fill_vmid;
   wire [35:0] t27_fill_ppn;
   wire [5:0] t27_fill_perm;
+  wire t27_evict;
+  wire [35:0] t27_evict_vh;
+  wire [1:0] t27_evict_vmid;
+  wire [35:0] t27_evict_ppn;
+  wire [5:0] t27_evict_perm;
   wire c27_cand;
   wire c27_load;
   wire c27_chosen;
@@ -1311,6 +1493,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c27_cand_mshr;
   wire [35:0] c27_cand_vh;
   wire [1:0] c27_cand_vmid;
+  wire c27_evict;
   wire u27_hit;
   wire u27_fill;
   wire [1:0] c28_rtag;
@@ -1330,6 +1513,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t28_fill_vmid;
   wire [35:0] t28_fill_ppn;
   wire [5:0] t28_fill_perm;
+  wire t28_evict;
+  wire [35:0] t28_evict_vh;
+  wire [1:0] t28_evict_vmid;
+  wire [35:0] t28_evict_ppn;
+  wire [5:0] t28_evict_perm;
   wire c28_cand;
   wire c28_load;
   wire c28_chosen;
@@ -1337,6 +1525,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c28_cand_mshr;
   wire [35:0] c28_cand_vh;
   wire [1:0] c28_cand_vmid;
+  wire c28_evict;
   wire u28_hit;
   wire u28_fill;
   wire [1:0] c29_rtag;
@@ -1356,6 +1545,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t29_fill_vmid;
   wire [35:0] t29_fill_ppn;
   wire [5:0] t29_fill_perm;
+  wire t29_evict;
+  wire [35:0] t29_evict_vh;
+  wire [1:0] t29_evict_vmid;
+  wire [35:0] t29_evict_ppn;
+  wire [5:0] t29_evict_perm;
   wire c29_cand;
   wire c29_load;
   wire c29_chosen;
@@ -1363,6 +1557,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c29_cand_mshr;
   wire [35:0] c29_cand_vh;
   wire [1:0] c29_cand_vmid;
+  wire c29_evict;
   wire u29_hit;
   wire u29_fill;
   wire [1:0] c30_rtag;
@@ -1382,6 +1577,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t30_fill_vmid;
   wire [35:0] t30_fill_ppn;
   wire [5:0] t30_fill_perm;
+  wire t30_evict;
+  wire [35:0] t30_evict_vh;
+  wire [1:0] t30_evict_vmid;
+  wire [35:0] t30_evict_ppn;
+  wire [5:0] t30_evict_perm;
   wire c30_cand;
   wire c30_load;
   wire c30_chosen;
@@ -1389,6 +1589,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c30_cand_mshr;
   wire [35:0] c30_cand_vh;
   wire [1:0] c30_cand_vmid;
+  wire c30_evict;
   wire u30_hit;
   wire u30_fill;
   wire [1:0] c31_rtag;
@@ -1408,6 +1609,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t31_fill_vmid;
   wire [35:0] t31_fill_ppn;
   wire [5:0] t31_fill_perm;
+  wire t31_evict;
+  wire [35:0] t31_evict_vh;
+  wire [1:0] t31_evict_vmid;
+  wire [35:0] t31_evict_ppn;
+  wire [5:0] t31_evict_perm;
   wire c31_cand;
   wire c31_load;
   wire c31_chosen;
@@ -1415,6 +1621,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c31_cand_mshr;
   wire [35:0] c31_cand_vh;
   wire [1:0] c31_cand_vmid;
+  wire c31_evict;
   wire u31_hit;
   wire u31_fill;
   wire [1:0] c32_rtag;
@@ -1434,6 +1641,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t32_fill_vmid;
   wire [35:0] t32_fill_ppn;
   wire [5:0] t32_fill_perm;
+  wire t32_evict;
+  wire [35:0] t32_evict_vh;
+  wire [1:0] t32_evict_vmid;
+  wire [35:0] t32_evict_ppn;
+  wire [5:0] t32_evict_perm;
   wire c32_cand;
   wire c32_load;
   wire c32_chosen;
@@ -1441,6 +1653,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c32_cand_mshr;
   wire [35:0] c32_cand_vh;
   wire [1:0] c32_cand_vmid;
+  wire c32_evict;
   wire u32_hit;
   wire u32_fill;
   wire [1:0] c33_rtag;
@@ -1460,6 +1673,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t33_fill_vmid;
   wire [35:0] t33_fill_ppn;
   wire [5:0] t33_fill_perm;
+  wire t33_evict;
+  wire [35:0] t33_evict_vh;
+  wire [1:0] t33_evict_vmid;
+  wire [35:0] t33_evict_ppn;
+  wire [5:0] t33_evict_perm;
   wire c33_cand;
   wire c33_load;
   wire c33_chosen;
@@ -1467,6 +1685,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c33_cand_mshr;
   wire [35:0] c33_cand_vh;
   wire [1:0] c33_cand_vmid;
+  wire c33_evict;
   wire u33_hit;
   wire u33_fill;
   wire [1:0] c34_rtag;
@@ -1486,6 +1705,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t34_fill_vmid;
   wire [35:0] t34_fill_ppn;
   wire [5:0] t34_fill_perm;
+  wire t34_evict;
+  wire [35:0] t34_evict_vh;
+  wire [1:0] t34_evict_vmid;
+  wire [35:0] t34_evict_ppn;
+  wire [5:0] t34_evict_perm;
   wire c34_cand;
   wire c34_load;
   wire c34_chosen;
@@ -1493,6 +1717,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c34_cand_mshr;
   wire [35:0] c34_cand_vh;
   wire [1:0] c34_cand_vmid;
+  wire c34_evict;
   wire u34_hit;
   wire u34_fill;
   wire [1:0] c35_rtag;
@@ -1512,6 +1737,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t35_fill_vmid;
   wire [35:0] t35_fill_ppn;
   wire [5:0] t35_fill_perm;
+  wire t35_evict;
+  wire [35:0] t35_evict_vh;
+  wire [1:0] t35_evict_vmid;
+  wire [35:0] t35_evict_ppn;
+  wire [5:0] t35_evict_perm;
   wire c35_cand;
   wire c35_load;
   wire c35_chosen;
@@ -1519,6 +1749,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c35_cand_mshr;
   wire [35:0] c35_cand_vh;
   wire [1:0] c35_cand_vmid;
+  wire c35_evict;
   wire u35_hit;
   wire u35_fill;
   wire [1:0] c36_rtag;
@@ -1538,6 +1769,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t36_fill_vmid;
   wire [35:0] t36_fill_ppn;
   wire [5:0] t36_fill_perm;
+  wire t36_evict;
+  wire [35:0] t36_evict_vh;
+  wire [1:0] t36_evict_vmid;
+  wire [35:0] t36_evict_ppn;
+  wire [5:0] t36_evict_perm;
   wire c36_cand;
   wire c36_load;
   wire c36_chosen;
@@ -1545,6 +1781,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c36_cand_mshr;
   wire [35:0] c36_cand_vh;
   wire [1:0] c36_cand_vmid;
+  wire c36_evict;
   wire u36_hit;
   wire u36_fill;
   wire [1:0] c37_rtag;
@@ -1564,6 +1801,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t37_fill_vmid;
   wire [35:0] t37_fill_ppn;
   wire [5:0] t37_fill_perm;
+  wire t37_evict;
+  wire [35:0] t37_evict_vh;
+  wire [1:0] t37_evict_vmid;
+  wire [35:0] t37_evict_ppn;
+  wire [5:0] t37_evict_perm;
   wire c37_cand;
   wire c37_load;
   wire c37_chosen;
@@ -1571,6 +1813,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c37_cand_mshr;
   wire [35:0] c37_cand_vh;
   wire [1:0] c37_cand_vmid;
+  wire c37_evict;
   wire u37_hit;
   wire u37_fill;
   wire [1:0] c38_rtag;
@@ -1590,6 +1833,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t38_fill_vmid;
   wire [35:0] t38_fill_ppn;
   wire [5:0] t38_fill_perm;
+  wire t38_evict;
+  wire [35:0] t38_evict_vh;
+  wire [1:0] t38_evict_vmid;
+  wire [35:0] t38_evict_ppn;
+  wire [5:0] t38_evict_perm;
   wire c38_cand;
   wire c38_load;
   wire c38_chosen;
@@ -1597,6 +1845,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c38_cand_mshr;
   wire [35:0] c38_cand_vh;
   wire [1:0] c38_cand_vmid;
+  wire c38_evict;
   wire u38_hit;
   wire u38_fill;
   wire [1:0] c39_rtag;
@@ -1616,6 +1865,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t39_fill_vmid;
   wire [35:0] t39_fill_ppn;
   wire [5:0] t39_fill_perm;
+  wire t39_evict;
+  wire [35:0] t39_evict_vh;
+  wire [1:0] t39_evict_vmid;
+  wire [35:0] t39_evict_ppn;
+  wire [5:0] t39_evict_perm;
   wire c39_cand;
   wire c39_load;
   wire c39_chosen;
@@ -1623,6 +1877,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c39_cand_mshr;
   wire [35:0] c39_cand_vh;
   wire [1:0] c39_cand_vmid;
+  wire c39_evict;
   wire u39_hit;
   wire u39_fill;
   wire [1:0] c40_rtag;
@@ -1642,6 +1897,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t40_fill_vmid;
   wire [35:0] t40_fill_ppn;
   wire [5:0] t40_fill_perm;
+  wire t40_evict;
+  wire [35:0] t40_evict_vh;
+  wire [1:0] t40_evict_vmid;
+  wire [35:0] t40_evict_ppn;
+  wire [5:0] t40_evict_perm;
   wire c40_cand;
   wire c40_load;
   wire c40_chosen;
@@ -1649,6 +1909,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c40_cand_mshr;
   wire [35:0] c40_cand_vh;
   wire [1:0] c40_cand_vmid;
+  wire c40_evict;
   wire u40_hit;
   wire u40_fill;
   wire [1:0] c41_rtag;
@@ -1668,6 +1929,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t41_fill_vmid;
   wire [35:0] t41_fill_ppn;
   wire [5:0] t41_fill_perm;
+  wire t41_evict;
+  wire [35:0] t41_evict_vh;
+  wire [1:0] t41_evict_vmid;
+  wire [35:0] t41_evict_ppn;
+  wire [5:0] t41_evict_perm;
   wire c41_cand;
   wire c41_load;
   wire c41_chosen;
@@ -1675,6 +1941,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c41_cand_mshr;
   wire [35:0] c41_cand_vh;
   wire [1:0] c41_cand_vmid;
+  wire c41_evict;
   wire u41_hit;
   wire u41_fill;
   wire [1:0] c42_rtag;
@@ -1694,6 +1961,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t42_fill_vmid;
   wire [35:0] t42_fill_ppn;
   wire [5:0] t42_fill_perm;
+  wire t42_evict;
+  wire [35:0] t42_evict_vh;
+  wire [1:0] t42_evict_vmid;
+  wire [35:0] t42_evict_ppn;
+  wire [5:0] t42_evict_perm;
   wire c42_cand;
   wire c42_load;
   wire c42_chosen;
@@ -1701,6 +1973,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c42_cand_mshr;
   wire [35:0] c42_cand_vh;
   wire [1:0] c42_cand_vmid;
+  wire c42_evict;
   wire u42_hit;
   wire u42_fill;
   wire [1:0] c43_rtag;
@@ -1720,6 +1993,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t43_fill_vmid;
   wire [35:0] t43_fill_ppn;
   wire [5:0] t43_fill_perm;
+  wire t43_evict;
+  wire [35:0] t43_evict_vh;
+  wire [1:0] t43_evict_vmid;
+  wire [35:0] t43_evict_ppn;
+  wire [5:0] t43_evict_perm;
   wire c43_cand;
   wire c43_load;
   wire c43_chosen;
@@ -1727,6 +2005,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c43_cand_mshr;
   wire [35:0] c43_cand_vh;
   wire [1:0] c43_cand_vmid;
+  wire c43_evict;
   wire u43_hit;
   wire u43_fill;
   wire [1:0] c44_rtag;
@@ -1746,6 +2025,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t44_fill_vmid;
   wire [35:0] t44_fill_ppn;
   wire [5:0] t44_fill_perm;
+  wire t44_evict;
+  wire [35:0] t44_evict_vh;
+  wire [1:0] t44_evict_vmid;
+  wire [35:0] t44_evict_ppn;
+  wire [5:0] t44_evict_perm;
   wire c44_cand;
   wire c44_load;
   wire c44_chosen;
@@ -1753,6 +2037,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c44_cand_mshr;
   wire [35:0] c44_cand_vh;
   wire [1:0] c44_cand_vmid;
+  wire c44_evict;
   wire u44_hit;
   wire u44_fill;
   wire [1:0] c45_rtag;
@@ -1772,6 +2057,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t45_fill_vmid;
   wire [35:0] t45_fill_ppn;
   wire [5:0] t45_fill_perm;
+  wire t45_evict;
+  wire [35:0] t45_evict_vh;
+  wire [1:0] t45_evict_vmid;
+  wire [35:0] t45_evict_ppn;
+  wire [5:0] t45_evict_perm;
   wire c45_cand;
   wire c45_load;
   wire c45_chosen;
@@ -1779,6 +2069,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c45_cand_mshr;
   wire [35:0] c45_cand_vh;
   wire [1:0] c45_cand_vmid;
+  wire c45_evict;
   wire u45_hit;
   wire u45_fill;
   wire [1:0] c46_rtag;
@@ -1798,6 +2089,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t46_fill_vmid;
   wire [35:0] t46_fill_ppn;
   wire [5:0] t46_fill_perm;
+  wire t46_evict;
+  wire [35:0] t46_evict_vh;
+  wire [1:0] t46_evict_vmid;
+  wire [35:0] t46_evict_ppn;
+  wire [5:0] t46_evict_perm;
   wire c46_cand;
   wire c46_load;
   wire c46_chosen;
@@ -1805,6 +2101,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c46_cand_mshr;
   wire [35:0] c46_cand_vh;
   wire [1:0] c46_cand_vmid;
+  wire c46_evict;
   wire u46_hit;
   wire u46_fill;
   wire [1:0] c47_rtag;
@@ -1824,6 +2121,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t47_fill_vmid;
   wire [35:0] t47_fill_ppn;
   wire [5:0] t47_fill_perm;
+  wire t47_evict;
+  wire [35:0] t47_evict_vh;
+  wire [1:0] t47_evict_vmid;
+  wire [35:0] t47_evict_ppn;
+  wire [5:0] t47_evict_perm;
   wire c47_cand;
   wire c47_load;
   wire c47_chosen;
@@ -1831,6 +2133,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c47_cand_mshr;
   wire [35:0] c47_cand_vh;
   wire [1:0] c47_cand_vmid;
+  wire c47_evict;
   wire u47_hit;
   wire u47_fill;
   wire [1:0] c48_rtag;
@@ -1850,6 +2153,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t48_fill_vmid;
   wire [35:0] t48_fill_ppn;
   wire [5:0] t48_fill_perm;
+  wire t48_evict;
+  wire [35:0] t48_evict_vh;
+  wire [1:0] t48_evict_vmid;
+  wire [35:0] t48_evict_ppn;
+  wire [5:0] t48_evict_perm;
   wire c48_cand;
   wire c48_load;
   wire c48_chosen;
@@ -1857,6 +2165,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c48_cand_mshr;
   wire [35:0] c48_cand_vh;
   wire [1:0] c48_cand_vmid;
+  wire c48_evict;
   wire u48_hit;
   wire u48_fill;
   wire [1:0] c49_rtag;
@@ -1876,6 +2185,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t49_fill_vmid;
   wire [35:0] t49_fill_ppn;
   wire [5:0] t49_fill_perm;
+  wire t49_evict;
+  wire [35:0] t49_evict_vh;
+  wire [1:0] t49_evict_vmid;
+  wire [35:0] t49_evict_ppn;
+  wire [5:0] t49_evict_perm;
   wire c49_cand;
   wire c49_load;
   wire c49_chosen;
@@ -1883,6 +2197,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c49_cand_mshr;
   wire [35:0] c49_cand_vh;
   wire [1:0] c49_cand_vmid;
+  wire c49_evict;
   wire u49_hit;
   wire u49_fill;
   wire [1:0] c50_rtag;
@@ -1902,6 +2217,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t50_fill_vmid;
   wire [35:0] t50_fill_ppn;
   wire [5:0] t50_fill_perm;
+  wire t50_evict;
+  wire [35:0] t50_evict_vh;
+  wire [1:0] t50_evict_vmid;
+  wire [35:0] t50_evict_ppn;
+  wire [5:0] t50_evict_perm;
   wire c50_cand;
   wire c50_load;
   wire c50_chosen;
@@ -1909,6 +2229,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c50_cand_mshr;
   wire [35:0] c50_cand_vh;
   wire [1:0] c50_cand_vmid;
+  wire c50_evict;
   wire u50_hit;
   wire u50_fill;
   wire [1:0] c51_rtag;
@@ -1928,6 +2249,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t51_fill_vmid;
   wire [35:0] t51_fill_ppn;
   wire [5:0] t51_fill_perm;
+  wire t51_evict;
+  wire [35:0] t51_evict_vh;
+  wire [1:0] t51_evict_vmid;
+  wire [35:0] t51_evict_ppn;
+  wire [5:0] t51_evict_perm;
   wire c51_cand;
   wire c51_load;
   wire c51_chosen;
@@ -1935,6 +2261,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c51_cand_mshr;
   wire [35:0] c51_cand_vh;
   wire [1:0] c51_cand_vmid;
+  wire c51_evict;
   wire u51_hit;
   wire u51_fill;
   wire [1:0] c52_rtag;
@@ -1954,6 +2281,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t52_fill_vmid;
   wire [35:0] t52_fill_ppn;
   wire [5:0] t52_fill_perm;
+  wire t52_evict;
+  wire [35:0] t52_evict_vh;
+  wire [1:0] t52_evict_vmid;
+  wire [35:0] t52_evict_ppn;
+  wire [5:0] t52_evict_perm;
   wire c52_cand;
   wire c52_load;
   wire c52_chosen;
@@ -1961,6 +2293,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c52_cand_mshr;
   wire [35:0] c52_cand_vh;
   wire [1:0] c52_cand_vmid;
+  wire c52_evict;
   wire u52_hit;
   wire u52_fill;
   wire [1:0] c53_rtag;
@@ -1980,6 +2313,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t53_fill_vmid;
   wire [35:0] t53_fill_ppn;
   wire [5:0] t53_fill_perm;
+  wire t53_evict;
+  wire [35:0] t53_evict_vh;
+  wire [1:0] t53_evict_vmid;
+  wire [35:0] t53_evict_ppn;
+  wire [5:0] t53_evict_perm;
   wire c53_cand;
   wire c53_load;
   wire c53_chosen;
@@ -1987,6 +2325,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c53_cand_mshr;
   wire [35:0] c53_cand_vh;
   wire [1:0] c53_cand_vmid;
+  wire c53_evict;
   wire u53_hit;
   wire u53_fill;
   wire [1:0] c54_rtag;
@@ -2006,6 +2345,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t54_fill_vmid;
   wire [35:0] t54_fill_ppn;
   wire [5:0] t54_fill_perm;
+  wire t54_evict;
+  wire [35:0] t54_evict_vh;
+  wire [1:0] t54_evict_vmid;
+  wire [35:0] t54_evict_ppn;
+  wire [5:0] t54_evict_perm;
   wire c54_cand;
   wire c54_load;
   wire c54_chosen;
@@ -2013,6 +2357,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c54_cand_mshr;
   wire [35:0] c54_cand_vh;
   wire [1:0] c54_cand_vmid;
+  wire c54_evict;
   wire u54_hit;
   wire u54_fill;
   wire [1:0] c55_rtag;
@@ -2032,6 +2377,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t55_fill_vmid;
   wire [35:0] t55_fill_ppn;
   wire [5:0] t55_fill_perm;
+  wire t55_evict;
+  wire [35:0] t55_evict_vh;
+  wire [1:0] t55_evict_vmid;
+  wire [35:0] t55_evict_ppn;
+  wire [5:0] t55_evict_perm;
   wire c55_cand;
   wire c55_load;
   wire c55_chosen;
@@ -2039,6 +2389,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c55_cand_mshr;
   wire [35:0] c55_cand_vh;
   wire [1:0] c55_cand_vmid;
+  wire c55_evict;
   wire u55_hit;
   wire u55_fill;
   wire [1:0] c56_rtag;
@@ -2058,6 +2409,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t56_fill_vmid;
   wire [35:0] t56_fill_ppn;
   wire [5:0] t56_fill_perm;
+  wire t56_evict;
+  wire [35:0] t56_evict_vh;
+  wire [1:0] t56_evict_vmid;
+  wire [35:0] t56_evict_ppn;
+  wire [5:0] t56_evict_perm;
   wire c56_cand;
   wire c56_load;
   wire c56_chosen;
@@ -2065,6 +2421,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c56_cand_mshr;
   wire [35:0] c56_cand_vh;
   wire [1:0] c56_cand_vmid;
+  wire c56_evict;
   wire u56_hit;
   wire u56_fill;
   wire [1:0] c57_rtag;
@@ -2084,6 +2441,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t57_fill_vmid;
   wire [35:0] t57_fill_ppn;
   wire [5:0] t57_fill_perm;
+  wire t57_evict;
+  wire [35:0] t57_evict_vh;
+  wire [1:0] t57_evict_vmid;
+  wire [35:0] t57_evict_ppn;
+  wire [5:0] t57_evict_perm;
   wire c57_cand;
   wire c57_load;
   wire c57_chosen;
@@ -2091,6 +2453,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c57_cand_mshr;
   wire [35:0] c57_cand_vh;
   wire [1:0] c57_cand_vmid;
+  wire c57_evict;
   wire u57_hit;
   wire u57_fill;
   wire [1:0] c58_rtag;
@@ -2110,6 +2473,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t58_fill_vmid;
   wire [35:0] t58_fill_ppn;
   wire [5:0] t58_fill_perm;
+  wire t58_evict;
+  wire [35:0] t58_evict_vh;
+  wire [1:0] t58_evict_vmid;
+  wire [35:0] t58_evict_ppn;
+  wire [5:0] t58_evict_perm;
   wire c58_cand;
   wire c58_load;
   wire c58_chosen;
@@ -2117,6 +2485,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c58_cand_mshr;
   wire [35:0] c58_cand_vh;
   wire [1:0] c58_cand_vmid;
+  wire c58_evict;
   wire u58_hit;
   wire u58_fill;
   wire [1:0] c59_rtag;
@@ -2136,6 +2505,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t59_fill_vmid;
   wire [35:0] t59_fill_ppn;
   wire [5:0] t59_fill_perm;
+  wire t59_evict;
+  wire [35:0] t59_evict_vh;
+  wire [1:0] t59_evict_vmid;
+  wire [35:0] t59_evict_ppn;
+  wire [5:0] t59_evict_perm;
   wire c59_cand;
   wire c59_load;
   wire c59_chosen;
@@ -2143,6 +2517,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c59_cand_mshr;
   wire [35:0] c59_cand_vh;
   wire [1:0] c59_cand_vmid;
+  wire c59_evict;
   wire u59_hit;
   wire u59_fill;
   wire [1:0] c60_rtag;
@@ -2162,6 +2537,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t60_fill_vmid;
   wire [35:0] t60_fill_ppn;
   wire [5:0] t60_fill_perm;
+  wire t60_evict;
+  wire [35:0] t60_evict_vh;
+  wire [1:0] t60_evict_vmid;
+  wire [35:0] t60_evict_ppn;
+  wire [5:0] t60_evict_perm;
   wire c60_cand;
   wire c60_load;
   wire c60_chosen;
@@ -2169,6 +2549,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c60_cand_mshr;
   wire [35:0] c60_cand_vh;
   wire [1:0] c60_cand_vmid;
+  wire c60_evict;
   wire u60_hit;
   wire u60_fill;
   wire [1:0] c61_rtag;
@@ -2188,6 +2569,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t61_fill_vmid;
   wire [35:0] t61_fill_ppn;
   wire [5:0] t61_fill_perm;
+  wire t61_evict;
+  wire [35:0] t61_evict_vh;
+  wire [1:0] t61_evict_vmid;
+  wire [35:0] t61_evict_ppn;
+  wire [5:0] t61_evict_perm;
   wire c61_cand;
   wire c61_load;
   wire c61_chosen;
@@ -2195,6 +2581,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c61_cand_mshr;
   wire [35:0] c61_cand_vh;
   wire [1:0] c61_cand_vmid;
+  wire c61_evict;
   wire u61_hit;
   wire u61_fill;
   wire [1:0] c62_rtag;
@@ -2214,6 +2601,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t62_fill_vmid;
   wire [35:0] t62_fill_ppn;
   wire [5:0] t62_fill_perm;
+  wire t62_evict;
+  wire [35:0] t62_evict_vh;
+  wire [1:0] t62_evict_vmid;
+  wire [35:0] t62_evict_ppn;
+  wire [5:0] t62_evict_perm;
   wire c62_cand;
   wire c62_load;
   wire c62_chosen;
@@ -2221,6 +2613,7 @@ module l1tlb_seed001_table41 (
   wire [1:0] c62_cand_mshr;
   wire [35:0] c62_cand_vh;
   wire [1:0] c62_cand_vmid;
+  wire c62_evict;
   wire u62_hit;
   wire u62_fill;
   wire [1:0] c63_rtag;
@@ -2240,6 +2633,11 @@ module l1tlb_seed001_table41 (
   wire [1:0] t63_fill_vmid;
   wire [35:0] t63_fill_ppn;
   wire [5:0] t63_fill_perm;
+  wire t63_evict;
+  wire [35:0] t63_evict_vh;
+  wire [1:0] t63_evict_vmid;
+  wire [35:0] t63_evict_ppn;
+  wire [5:0] t63_evict_perm;
   wire c63_cand;
   wire c63_load;
   wire c63_chosen;
@@ -2247,10 +2645,12 @@ module l1tlb_seed001_table41 (
   wire [1:0] c63_cand_mshr;
   wire [35:0] c63_cand_vh;
   wire [1:0] c63_cand_vmid;
+  wire c63_evict;
   wire u63_hit;
   wire u63_fill;
   wire [63:0] resp_valid_n;
   wire [63:0] fill_valid_n;
+  wire [63:0] evict_valid_n;
 
   // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.
   assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~(|busy);
@@ -2310,8 +2710,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t0_fill_vh),
     .fill_vmid_o(t0_fill_vmid),
     .fill_ppn_o(t0_fill_ppn),
-    .fill_perm_o(t0_fill_perm)
+    .fill_perm_o(t0_fill_perm),
+    .evict_o(t0_evict),
+    .evict_vh_o(t0_evict_vh),
+    .evict_vmid_o(t0_evict_vmid),
+    .evict_ppn_o(t0_evict_ppn),
+    .evict_perm_o(t0_evict_perm)
   );
+  assign c0_evict = t0_evict;
   assign u0_hit = t0_hit;
   assign u0_fill = t0_fill;
   assign c1_rtag = l2_resp_tag_i[3:2];
@@ -2359,8 +2765,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t1_fill_vh),
     .fill_vmid_o(t1_fill_vmid),
     .fill_ppn_o(t1_fill_ppn),
-    .fill_perm_o(t1_fill_perm)
+    .fill_perm_o(t1_fill_perm),
+    .evict_o(t1_evict),
+    .evict_vh_o(t1_evict_vh),
+    .evict_vmid_o(t1_evict_vmid),
+    .evict_ppn_o(t1_evict_ppn),
+    .evict_perm_o(t1_evict_perm)
   );
+  assign c1_evict = t1_evict;
   assign u1_hit = t1_hit;
   assign u1_fill = t1_fill;
   assign c2_rtag = l2_resp_tag_i[5:4];
@@ -2408,8 +2820,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t2_fill_vh),
     .fill_vmid_o(t2_fill_vmid),
     .fill_ppn_o(t2_fill_ppn),
-    .fill_perm_o(t2_fill_perm)
+    .fill_perm_o(t2_fill_perm),
+    .evict_o(t2_evict),
+    .evict_vh_o(t2_evict_vh),
+    .evict_vmid_o(t2_evict_vmid),
+    .evict_ppn_o(t2_evict_ppn),
+    .evict_perm_o(t2_evict_perm)
   );
+  assign c2_evict = t2_evict;
   assign u2_hit = t2_hit;
   assign u2_fill = t2_fill;
   assign c3_rtag = l2_resp_tag_i[7:6];
@@ -2457,8 +2875,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t3_fill_vh),
     .fill_vmid_o(t3_fill_vmid),
     .fill_ppn_o(t3_fill_ppn),
-    .fill_perm_o(t3_fill_perm)
+    .fill_perm_o(t3_fill_perm),
+    .evict_o(t3_evict),
+    .evict_vh_o(t3_evict_vh),
+    .evict_vmid_o(t3_evict_vmid),
+    .evict_ppn_o(t3_evict_ppn),
+    .evict_perm_o(t3_evict_perm)
   );
+  assign c3_evict = t3_evict;
   assign u3_hit = t3_hit;
   assign u3_fill = t3_fill;
   assign c4_rtag = l2_resp_tag_i[9:8];
@@ -2506,8 +2930,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t4_fill_vh),
     .fill_vmid_o(t4_fill_vmid),
     .fill_ppn_o(t4_fill_ppn),
-    .fill_perm_o(t4_fill_perm)
+    .fill_perm_o(t4_fill_perm),
+    .evict_o(t4_evict),
+    .evict_vh_o(t4_evict_vh),
+    .evict_vmid_o(t4_evict_vmid),
+    .evict_ppn_o(t4_evict_ppn),
+    .evict_perm_o(t4_evict_perm)
   );
+  assign c4_evict = t4_evict;
   assign u4_hit = t4_hit;
   assign u4_fill = t4_fill;
   assign c5_rtag = l2_resp_tag_i[11:10];
@@ -2555,8 +2985,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t5_fill_vh),
     .fill_vmid_o(t5_fill_vmid),
     .fill_ppn_o(t5_fill_ppn),
-    .fill_perm_o(t5_fill_perm)
+    .fill_perm_o(t5_fill_perm),
+    .evict_o(t5_evict),
+    .evict_vh_o(t5_evict_vh),
+    .evict_vmid_o(t5_evict_vmid),
+    .evict_ppn_o(t5_evict_ppn),
+    .evict_perm_o(t5_evict_perm)
   );
+  assign c5_evict = t5_evict;
   assign u5_hit = t5_hit;
   assign u5_fill = t5_fill;
   assign c6_rtag = l2_resp_tag_i[13:12];
@@ -2604,8 +3040,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t6_fill_vh),
     .fill_vmid_o(t6_fill_vmid),
     .fill_ppn_o(t6_fill_ppn),
-    .fill_perm_o(t6_fill_perm)
+    .fill_perm_o(t6_fill_perm),
+    .evict_o(t6_evict),
+    .evict_vh_o(t6_evict_vh),
+    .evict_vmid_o(t6_evict_vmid),
+    .evict_ppn_o(t6_evict_ppn),
+    .evict_perm_o(t6_evict_perm)
   );
+  assign c6_evict = t6_evict;
   assign u6_hit = t6_hit;
   assign u6_fill = t6_fill;
   assign c7_rtag = l2_resp_tag_i[15:14];
@@ -2653,8 +3095,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t7_fill_vh),
     .fill_vmid_o(t7_fill_vmid),
     .fill_ppn_o(t7_fill_ppn),
-    .fill_perm_o(t7_fill_perm)
+    .fill_perm_o(t7_fill_perm),
+    .evict_o(t7_evict),
+    .evict_vh_o(t7_evict_vh),
+    .evict_vmid_o(t7_evict_vmid),
+    .evict_ppn_o(t7_evict_ppn),
+    .evict_perm_o(t7_evict_perm)
   );
+  assign c7_evict = t7_evict;
   assign u7_hit = t7_hit;
   assign u7_fill = t7_fill;
   assign c8_rtag = l2_resp_tag_i[17:16];
@@ -2702,8 +3150,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t8_fill_vh),
     .fill_vmid_o(t8_fill_vmid),
     .fill_ppn_o(t8_fill_ppn),
-    .fill_perm_o(t8_fill_perm)
+    .fill_perm_o(t8_fill_perm),
+    .evict_o(t8_evict),
+    .evict_vh_o(t8_evict_vh),
+    .evict_vmid_o(t8_evict_vmid),
+    .evict_ppn_o(t8_evict_ppn),
+    .evict_perm_o(t8_evict_perm)
   );
+  assign c8_evict = t8_evict;
   assign u8_hit = t8_hit;
   assign u8_fill = t8_fill;
   assign c9_rtag = l2_resp_tag_i[19:18];
@@ -2751,8 +3205,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t9_fill_vh),
     .fill_vmid_o(t9_fill_vmid),
     .fill_ppn_o(t9_fill_ppn),
-    .fill_perm_o(t9_fill_perm)
+    .fill_perm_o(t9_fill_perm),
+    .evict_o(t9_evict),
+    .evict_vh_o(t9_evict_vh),
+    .evict_vmid_o(t9_evict_vmid),
+    .evict_ppn_o(t9_evict_ppn),
+    .evict_perm_o(t9_evict_perm)
   );
+  assign c9_evict = t9_evict;
   assign u9_hit = t9_hit;
   assign u9_fill = t9_fill;
   assign c10_rtag = l2_resp_tag_i[21:20];
@@ -2800,8 +3260,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t10_fill_vh),
     .fill_vmid_o(t10_fill_vmid),
     .fill_ppn_o(t10_fill_ppn),
-    .fill_perm_o(t10_fill_perm)
+    .fill_perm_o(t10_fill_perm),
+    .evict_o(t10_evict),
+    .evict_vh_o(t10_evict_vh),
+    .evict_vmid_o(t10_evict_vmid),
+    .evict_ppn_o(t10_evict_ppn),
+    .evict_perm_o(t10_evict_perm)
   );
+  assign c10_evict = t10_evict;
   assign u10_hit = t10_hit;
   assign u10_fill = t10_fill;
   assign c11_rtag = l2_resp_tag_i[23:22];
@@ -2849,8 +3315,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t11_fill_vh),
     .fill_vmid_o(t11_fill_vmid),
     .fill_ppn_o(t11_fill_ppn),
-    .fill_perm_o(t11_fill_perm)
+    .fill_perm_o(t11_fill_perm),
+    .evict_o(t11_evict),
+    .evict_vh_o(t11_evict_vh),
+    .evict_vmid_o(t11_evict_vmid),
+    .evict_ppn_o(t11_evict_ppn),
+    .evict_perm_o(t11_evict_perm)
   );
+  assign c11_evict = t11_evict;
   assign u11_hit = t11_hit;
   assign u11_fill = t11_fill;
   assign c12_rtag = l2_resp_tag_i[25:24];
@@ -2898,8 +3370,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t12_fill_vh),
     .fill_vmid_o(t12_fill_vmid),
     .fill_ppn_o(t12_fill_ppn),
-    .fill_perm_o(t12_fill_perm)
+    .fill_perm_o(t12_fill_perm),
+    .evict_o(t12_evict),
+    .evict_vh_o(t12_evict_vh),
+    .evict_vmid_o(t12_evict_vmid),
+    .evict_ppn_o(t12_evict_ppn),
+    .evict_perm_o(t12_evict_perm)
   );
+  assign c12_evict = t12_evict;
   assign u12_hit = t12_hit;
   assign u12_fill = t12_fill;
   assign c13_rtag = l2_resp_tag_i[27:26];
@@ -2947,8 +3425,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t13_fill_vh),
     .fill_vmid_o(t13_fill_vmid),
     .fill_ppn_o(t13_fill_ppn),
-    .fill_perm_o(t13_fill_perm)
+    .fill_perm_o(t13_fill_perm),
+    .evict_o(t13_evict),
+    .evict_vh_o(t13_evict_vh),
+    .evict_vmid_o(t13_evict_vmid),
+    .evict_ppn_o(t13_evict_ppn),
+    .evict_perm_o(t13_evict_perm)
   );
+  assign c13_evict = t13_evict;
   assign u13_hit = t13_hit;
   assign u13_fill = t13_fill;
   assign c14_rtag = l2_resp_tag_i[29:28];
@@ -2996,8 +3480,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t14_fill_vh),
     .fill_vmid_o(t14_fill_vmid),
     .fill_ppn_o(t14_fill_ppn),
-    .fill_perm_o(t14_fill_perm)
+    .fill_perm_o(t14_fill_perm),
+    .evict_o(t14_evict),
+    .evict_vh_o(t14_evict_vh),
+    .evict_vmid_o(t14_evict_vmid),
+    .evict_ppn_o(t14_evict_ppn),
+    .evict_perm_o(t14_evict_perm)
   );
+  assign c14_evict = t14_evict;
   assign u14_hit = t14_hit;
   assign u14_fill = t14_fill;
   assign c15_rtag = l2_resp_tag_i[31:30];
@@ -3045,8 +3535,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t15_fill_vh),
     .fill_vmid_o(t15_fill_vmid),
     .fill_ppn_o(t15_fill_ppn),
-    .fill_perm_o(t15_fill_perm)
+    .fill_perm_o(t15_fill_perm),
+    .evict_o(t15_evict),
+    .evict_vh_o(t15_evict_vh),
+    .evict_vmid_o(t15_evict_vmid),
+    .evict_ppn_o(t15_evict_ppn),
+    .evict_perm_o(t15_evict_perm)
   );
+  assign c15_evict = t15_evict;
   assign u15_hit = t15_hit;
   assign u15_fill = t15_fill;
   assign c16_rtag = l2_resp_tag_i[33:32];
@@ -3094,8 +3590,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t16_fill_vh),
     .fill_vmid_o(t16_fill_vmid),
     .fill_ppn_o(t16_fill_ppn),
-    .fill_perm_o(t16_fill_perm)
+    .fill_perm_o(t16_fill_perm),
+    .evict_o(t16_evict),
+    .evict_vh_o(t16_evict_vh),
+    .evict_vmid_o(t16_evict_vmid),
+    .evict_ppn_o(t16_evict_ppn),
+    .evict_perm_o(t16_evict_perm)
   );
+  assign c16_evict = t16_evict;
   assign u16_hit = t16_hit;
   assign u16_fill = t16_fill;
   assign c17_rtag = l2_resp_tag_i[35:34];
@@ -3143,8 +3645,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t17_fill_vh),
     .fill_vmid_o(t17_fill_vmid),
     .fill_ppn_o(t17_fill_ppn),
-    .fill_perm_o(t17_fill_perm)
+    .fill_perm_o(t17_fill_perm),
+    .evict_o(t17_evict),
+    .evict_vh_o(t17_evict_vh),
+    .evict_vmid_o(t17_evict_vmid),
+    .evict_ppn_o(t17_evict_ppn),
+    .evict_perm_o(t17_evict_perm)
   );
+  assign c17_evict = t17_evict;
   assign u17_hit = t17_hit;
   assign u17_fill = t17_fill;
   assign c18_rtag = l2_resp_tag_i[37:36];
@@ -3192,8 +3700,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t18_fill_vh),
     .fill_vmid_o(t18_fill_vmid),
     .fill_ppn_o(t18_fill_ppn),
-    .fill_perm_o(t18_fill_perm)
+    .fill_perm_o(t18_fill_perm),
+    .evict_o(t18_evict),
+    .evict_vh_o(t18_evict_vh),
+    .evict_vmid_o(t18_evict_vmid),
+    .evict_ppn_o(t18_evict_ppn),
+    .evict_perm_o(t18_evict_perm)
   );
+  assign c18_evict = t18_evict;
   assign u18_hit = t18_hit;
   assign u18_fill = t18_fill;
   assign c19_rtag = l2_resp_tag_i[39:38];
@@ -3241,8 +3755,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t19_fill_vh),
     .fill_vmid_o(t19_fill_vmid),
     .fill_ppn_o(t19_fill_ppn),
-    .fill_perm_o(t19_fill_perm)
+    .fill_perm_o(t19_fill_perm),
+    .evict_o(t19_evict),
+    .evict_vh_o(t19_evict_vh),
+    .evict_vmid_o(t19_evict_vmid),
+    .evict_ppn_o(t19_evict_ppn),
+    .evict_perm_o(t19_evict_perm)
   );
+  assign c19_evict = t19_evict;
   assign u19_hit = t19_hit;
   assign u19_fill = t19_fill;
   assign c20_rtag = l2_resp_tag_i[41:40];
@@ -3290,8 +3810,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t20_fill_vh),
     .fill_vmid_o(t20_fill_vmid),
     .fill_ppn_o(t20_fill_ppn),
-    .fill_perm_o(t20_fill_perm)
+    .fill_perm_o(t20_fill_perm),
+    .evict_o(t20_evict),
+    .evict_vh_o(t20_evict_vh),
+    .evict_vmid_o(t20_evict_vmid),
+    .evict_ppn_o(t20_evict_ppn),
+    .evict_perm_o(t20_evict_perm)
   );
+  assign c20_evict = t20_evict;
   assign u20_hit = t20_hit;
   assign u20_fill = t20_fill;
   assign c21_rtag = l2_resp_tag_i[43:42];
@@ -3339,8 +3865,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t21_fill_vh),
     .fill_vmid_o(t21_fill_vmid),
     .fill_ppn_o(t21_fill_ppn),
-    .fill_perm_o(t21_fill_perm)
+    .fill_perm_o(t21_fill_perm),
+    .evict_o(t21_evict),
+    .evict_vh_o(t21_evict_vh),
+    .evict_vmid_o(t21_evict_vmid),
+    .evict_ppn_o(t21_evict_ppn),
+    .evict_perm_o(t21_evict_perm)
   );
+  assign c21_evict = t21_evict;
   assign u21_hit = t21_hit;
   assign u21_fill = t21_fill;
   assign c22_rtag = l2_resp_tag_i[45:44];
@@ -3388,8 +3920,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t22_fill_vh),
     .fill_vmid_o(t22_fill_vmid),
     .fill_ppn_o(t22_fill_ppn),
-    .fill_perm_o(t22_fill_perm)
+    .fill_perm_o(t22_fill_perm),
+    .evict_o(t22_evict),
+    .evict_vh_o(t22_evict_vh),
+    .evict_vmid_o(t22_evict_vmid),
+    .evict_ppn_o(t22_evict_ppn),
+    .evict_perm_o(t22_evict_perm)
   );
+  assign c22_evict = t22_evict;
   assign u22_hit = t22_hit;
   assign u22_fill = t22_fill;
   assign c23_rtag = l2_resp_tag_i[47:46];
@@ -3437,8 +3975,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t23_fill_vh),
     .fill_vmid_o(t23_fill_vmid),
     .fill_ppn_o(t23_fill_ppn),
-    .fill_perm_o(t23_fill_perm)
+    .fill_perm_o(t23_fill_perm),
+    .evict_o(t23_evict),
+    .evict_vh_o(t23_evict_vh),
+    .evict_vmid_o(t23_evict_vmid),
+    .evict_ppn_o(t23_evict_ppn),
+    .evict_perm_o(t23_evict_perm)
   );
+  assign c23_evict = t23_evict;
   assign u23_hit = t23_hit;
   assign u23_fill = t23_fill;
   assign c24_rtag = l2_resp_tag_i[49:48];
@@ -3486,8 +4030,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t24_fill_vh),
     .fill_vmid_o(t24_fill_vmid),
     .fill_ppn_o(t24_fill_ppn),
-    .fill_perm_o(t24_fill_perm)
+    .fill_perm_o(t24_fill_perm),
+    .evict_o(t24_evict),
+    .evict_vh_o(t24_evict_vh),
+    .evict_vmid_o(t24_evict_vmid),
+    .evict_ppn_o(t24_evict_ppn),
+    .evict_perm_o(t24_evict_perm)
   );
+  assign c24_evict = t24_evict;
   assign u24_hit = t24_hit;
   assign u24_fill = t24_fill;
   assign c25_rtag = l2_resp_tag_i[51:50];
@@ -3535,8 +4085,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t25_fill_vh),
     .fill_vmid_o(t25_fill_vmid),
     .fill_ppn_o(t25_fill_ppn),
-    .fill_perm_o(t25_fill_perm)
+    .fill_perm_o(t25_fill_perm),
+    .evict_o(t25_evict),
+    .evict_vh_o(t25_evict_vh),
+    .evict_vmid_o(t25_evict_vmid),
+    .evict_ppn_o(t25_evict_ppn),
+    .evict_perm_o(t25_evict_perm)
   );
+  assign c25_evict = t25_evict;
   assign u25_hit = t25_hit;
   assign u25_fill = t25_fill;
   assign c26_rtag = l2_resp_tag_i[53:52];
@@ -3584,8 +4140,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t26_fill_vh),
     .fill_vmid_o(t26_fill_vmid),
     .fill_ppn_o(t26_fill_ppn),
-    .fill_perm_o(t26_fill_perm)
+    .fill_perm_o(t26_fill_perm),
+    .evict_o(t26_evict),
+    .evict_vh_o(t26_evict_vh),
+    .evict_vmid_o(t26_evict_vmid),
+    .evict_ppn_o(t26_evict_ppn),
+    .evict_perm_o(t26_evict_perm)
   );
+  assign c26_evict = t26_evict;
   assign u26_hit = t26_hit;
   assign u26_fill = t26_fill;
   assign c27_rtag = l2_resp_tag_i[55:54];
@@ -3633,8 +4195,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t27_fill_vh),
     .fill_vmid_o(t27_fill_vmid),
     .fill_ppn_o(t27_fill_ppn),
-    .fill_perm_o(t27_fill_perm)
+    .fill_perm_o(t27_fill_perm),
+    .evict_o(t27_evict),
+    .evict_vh_o(t27_evict_vh),
+    .evict_vmid_o(t27_evict_vmid),
+    .evict_ppn_o(t27_evict_ppn),
+    .evict_perm_o(t27_evict_perm)
   );
+  assign c27_evict = t27_evict;
   assign u27_hit = t27_hit;
   assign u27_fill = t27_fill;
   assign c28_rtag = l2_resp_tag_i[57:56];
@@ -3682,8 +4250,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t28_fill_vh),
     .fill_vmid_o(t28_fill_vmid),
     .fill_ppn_o(t28_fill_ppn),
-    .fill_perm_o(t28_fill_perm)
+    .fill_perm_o(t28_fill_perm),
+    .evict_o(t28_evict),
+    .evict_vh_o(t28_evict_vh),
+    .evict_vmid_o(t28_evict_vmid),
+    .evict_ppn_o(t28_evict_ppn),
+    .evict_perm_o(t28_evict_perm)
   );
+  assign c28_evict = t28_evict;
   assign u28_hit = t28_hit;
   assign u28_fill = t28_fill;
   assign c29_rtag = l2_resp_tag_i[59:58];
@@ -3731,8 +4305,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t29_fill_vh),
     .fill_vmid_o(t29_fill_vmid),
     .fill_ppn_o(t29_fill_ppn),
-    .fill_perm_o(t29_fill_perm)
+    .fill_perm_o(t29_fill_perm),
+    .evict_o(t29_evict),
+    .evict_vh_o(t29_evict_vh),
+    .evict_vmid_o(t29_evict_vmid),
+    .evict_ppn_o(t29_evict_ppn),
+    .evict_perm_o(t29_evict_perm)
   );
+  assign c29_evict = t29_evict;
   assign u29_hit = t29_hit;
   assign u29_fill = t29_fill;
   assign c30_rtag = l2_resp_tag_i[61:60];
@@ -3780,8 +4360,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t30_fill_vh),
     .fill_vmid_o(t30_fill_vmid),
     .fill_ppn_o(t30_fill_ppn),
-    .fill_perm_o(t30_fill_perm)
+    .fill_perm_o(t30_fill_perm),
+    .evict_o(t30_evict),
+    .evict_vh_o(t30_evict_vh),
+    .evict_vmid_o(t30_evict_vmid),
+    .evict_ppn_o(t30_evict_ppn),
+    .evict_perm_o(t30_evict_perm)
   );
+  assign c30_evict = t30_evict;
   assign u30_hit = t30_hit;
   assign u30_fill = t30_fill;
   assign c31_rtag = l2_resp_tag_i[63:62];
@@ -3829,8 +4415,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t31_fill_vh),
     .fill_vmid_o(t31_fill_vmid),
     .fill_ppn_o(t31_fill_ppn),
-    .fill_perm_o(t31_fill_perm)
+    .fill_perm_o(t31_fill_perm),
+    .evict_o(t31_evict),
+    .evict_vh_o(t31_evict_vh),
+    .evict_vmid_o(t31_evict_vmid),
+    .evict_ppn_o(t31_evict_ppn),
+    .evict_perm_o(t31_evict_perm)
   );
+  assign c31_evict = t31_evict;
   assign u31_hit = t31_hit;
   assign u31_fill = t31_fill;
   assign c32_rtag = l2_resp_tag_i[65:64];
@@ -3878,8 +4470,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t32_fill_vh),
     .fill_vmid_o(t32_fill_vmid),
     .fill_ppn_o(t32_fill_ppn),
-    .fill_perm_o(t32_fill_perm)
+    .fill_perm_o(t32_fill_perm),
+    .evict_o(t32_evict),
+    .evict_vh_o(t32_evict_vh),
+    .evict_vmid_o(t32_evict_vmid),
+    .evict_ppn_o(t32_evict_ppn),
+    .evict_perm_o(t32_evict_perm)
   );
+  assign c32_evict = t32_evict;
   assign u32_hit = t32_hit;
   assign u32_fill = t32_fill;
   assign c33_rtag = l2_resp_tag_i[67:66];
@@ -3927,8 +4525,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t33_fill_vh),
     .fill_vmid_o(t33_fill_vmid),
     .fill_ppn_o(t33_fill_ppn),
-    .fill_perm_o(t33_fill_perm)
+    .fill_perm_o(t33_fill_perm),
+    .evict_o(t33_evict),
+    .evict_vh_o(t33_evict_vh),
+    .evict_vmid_o(t33_evict_vmid),
+    .evict_ppn_o(t33_evict_ppn),
+    .evict_perm_o(t33_evict_perm)
   );
+  assign c33_evict = t33_evict;
   assign u33_hit = t33_hit;
   assign u33_fill = t33_fill;
   assign c34_rtag = l2_resp_tag_i[69:68];
@@ -3976,8 +4580,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t34_fill_vh),
     .fill_vmid_o(t34_fill_vmid),
     .fill_ppn_o(t34_fill_ppn),
-    .fill_perm_o(t34_fill_perm)
+    .fill_perm_o(t34_fill_perm),
+    .evict_o(t34_evict),
+    .evict_vh_o(t34_evict_vh),
+    .evict_vmid_o(t34_evict_vmid),
+    .evict_ppn_o(t34_evict_ppn),
+    .evict_perm_o(t34_evict_perm)
   );
+  assign c34_evict = t34_evict;
   assign u34_hit = t34_hit;
   assign u34_fill = t34_fill;
   assign c35_rtag = l2_resp_tag_i[71:70];
@@ -4025,8 +4635,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t35_fill_vh),
     .fill_vmid_o(t35_fill_vmid),
     .fill_ppn_o(t35_fill_ppn),
-    .fill_perm_o(t35_fill_perm)
+    .fill_perm_o(t35_fill_perm),
+    .evict_o(t35_evict),
+    .evict_vh_o(t35_evict_vh),
+    .evict_vmid_o(t35_evict_vmid),
+    .evict_ppn_o(t35_evict_ppn),
+    .evict_perm_o(t35_evict_perm)
   );
+  assign c35_evict = t35_evict;
   assign u35_hit = t35_hit;
   assign u35_fill = t35_fill;
   assign c36_rtag = l2_resp_tag_i[73:72];
@@ -4074,8 +4690,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t36_fill_vh),
     .fill_vmid_o(t36_fill_vmid),
     .fill_ppn_o(t36_fill_ppn),
-    .fill_perm_o(t36_fill_perm)
+    .fill_perm_o(t36_fill_perm),
+    .evict_o(t36_evict),
+    .evict_vh_o(t36_evict_vh),
+    .evict_vmid_o(t36_evict_vmid),
+    .evict_ppn_o(t36_evict_ppn),
+    .evict_perm_o(t36_evict_perm)
   );
+  assign c36_evict = t36_evict;
   assign u36_hit = t36_hit;
   assign u36_fill = t36_fill;
   assign c37_rtag = l2_resp_tag_i[75:74];
@@ -4123,8 +4745,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t37_fill_vh),
     .fill_vmid_o(t37_fill_vmid),
     .fill_ppn_o(t37_fill_ppn),
-    .fill_perm_o(t37_fill_perm)
+    .fill_perm_o(t37_fill_perm),
+    .evict_o(t37_evict),
+    .evict_vh_o(t37_evict_vh),
+    .evict_vmid_o(t37_evict_vmid),
+    .evict_ppn_o(t37_evict_ppn),
+    .evict_perm_o(t37_evict_perm)
   );
+  assign c37_evict = t37_evict;
   assign u37_hit = t37_hit;
   assign u37_fill = t37_fill;
   assign c38_rtag = l2_resp_tag_i[77:76];
@@ -4172,8 +4800,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t38_fill_vh),
     .fill_vmid_o(t38_fill_vmid),
     .fill_ppn_o(t38_fill_ppn),
-    .fill_perm_o(t38_fill_perm)
+    .fill_perm_o(t38_fill_perm),
+    .evict_o(t38_evict),
+    .evict_vh_o(t38_evict_vh),
+    .evict_vmid_o(t38_evict_vmid),
+    .evict_ppn_o(t38_evict_ppn),
+    .evict_perm_o(t38_evict_perm)
   );
+  assign c38_evict = t38_evict;
   assign u38_hit = t38_hit;
   assign u38_fill = t38_fill;
   assign c39_rtag = l2_resp_tag_i[79:78];
@@ -4221,8 +4855,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t39_fill_vh),
     .fill_vmid_o(t39_fill_vmid),
     .fill_ppn_o(t39_fill_ppn),
-    .fill_perm_o(t39_fill_perm)
+    .fill_perm_o(t39_fill_perm),
+    .evict_o(t39_evict),
+    .evict_vh_o(t39_evict_vh),
+    .evict_vmid_o(t39_evict_vmid),
+    .evict_ppn_o(t39_evict_ppn),
+    .evict_perm_o(t39_evict_perm)
   );
+  assign c39_evict = t39_evict;
   assign u39_hit = t39_hit;
   assign u39_fill = t39_fill;
   assign c40_rtag = l2_resp_tag_i[81:80];
@@ -4270,8 +4910,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t40_fill_vh),
     .fill_vmid_o(t40_fill_vmid),
     .fill_ppn_o(t40_fill_ppn),
-    .fill_perm_o(t40_fill_perm)
+    .fill_perm_o(t40_fill_perm),
+    .evict_o(t40_evict),
+    .evict_vh_o(t40_evict_vh),
+    .evict_vmid_o(t40_evict_vmid),
+    .evict_ppn_o(t40_evict_ppn),
+    .evict_perm_o(t40_evict_perm)
   );
+  assign c40_evict = t40_evict;
   assign u40_hit = t40_hit;
   assign u40_fill = t40_fill;
   assign c41_rtag = l2_resp_tag_i[83:82];
@@ -4319,8 +4965,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t41_fill_vh),
     .fill_vmid_o(t41_fill_vmid),
     .fill_ppn_o(t41_fill_ppn),
-    .fill_perm_o(t41_fill_perm)
+    .fill_perm_o(t41_fill_perm),
+    .evict_o(t41_evict),
+    .evict_vh_o(t41_evict_vh),
+    .evict_vmid_o(t41_evict_vmid),
+    .evict_ppn_o(t41_evict_ppn),
+    .evict_perm_o(t41_evict_perm)
   );
+  assign c41_evict = t41_evict;
   assign u41_hit = t41_hit;
   assign u41_fill = t41_fill;
   assign c42_rtag = l2_resp_tag_i[85:84];
@@ -4368,8 +5020,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t42_fill_vh),
     .fill_vmid_o(t42_fill_vmid),
     .fill_ppn_o(t42_fill_ppn),
-    .fill_perm_o(t42_fill_perm)
+    .fill_perm_o(t42_fill_perm),
+    .evict_o(t42_evict),
+    .evict_vh_o(t42_evict_vh),
+    .evict_vmid_o(t42_evict_vmid),
+    .evict_ppn_o(t42_evict_ppn),
+    .evict_perm_o(t42_evict_perm)
   );
+  assign c42_evict = t42_evict;
   assign u42_hit = t42_hit;
   assign u42_fill = t42_fill;
   assign c43_rtag = l2_resp_tag_i[87:86];
@@ -4417,8 +5075,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t43_fill_vh),
     .fill_vmid_o(t43_fill_vmid),
     .fill_ppn_o(t43_fill_ppn),
-    .fill_perm_o(t43_fill_perm)
+    .fill_perm_o(t43_fill_perm),
+    .evict_o(t43_evict),
+    .evict_vh_o(t43_evict_vh),
+    .evict_vmid_o(t43_evict_vmid),
+    .evict_ppn_o(t43_evict_ppn),
+    .evict_perm_o(t43_evict_perm)
   );
+  assign c43_evict = t43_evict;
   assign u43_hit = t43_hit;
   assign u43_fill = t43_fill;
   assign c44_rtag = l2_resp_tag_i[89:88];
@@ -4466,8 +5130,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t44_fill_vh),
     .fill_vmid_o(t44_fill_vmid),
     .fill_ppn_o(t44_fill_ppn),
-    .fill_perm_o(t44_fill_perm)
+    .fill_perm_o(t44_fill_perm),
+    .evict_o(t44_evict),
+    .evict_vh_o(t44_evict_vh),
+    .evict_vmid_o(t44_evict_vmid),
+    .evict_ppn_o(t44_evict_ppn),
+    .evict_perm_o(t44_evict_perm)
   );
+  assign c44_evict = t44_evict;
   assign u44_hit = t44_hit;
   assign u44_fill = t44_fill;
   assign c45_rtag = l2_resp_tag_i[91:90];
@@ -4515,8 +5185,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t45_fill_vh),
     .fill_vmid_o(t45_fill_vmid),
     .fill_ppn_o(t45_fill_ppn),
-    .fill_perm_o(t45_fill_perm)
+    .fill_perm_o(t45_fill_perm),
+    .evict_o(t45_evict),
+    .evict_vh_o(t45_evict_vh),
+    .evict_vmid_o(t45_evict_vmid),
+    .evict_ppn_o(t45_evict_ppn),
+    .evict_perm_o(t45_evict_perm)
   );
+  assign c45_evict = t45_evict;
   assign u45_hit = t45_hit;
   assign u45_fill = t45_fill;
   assign c46_rtag = l2_resp_tag_i[93:92];
@@ -4564,8 +5240,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t46_fill_vh),
     .fill_vmid_o(t46_fill_vmid),
     .fill_ppn_o(t46_fill_ppn),
-    .fill_perm_o(t46_fill_perm)
+    .fill_perm_o(t46_fill_perm),
+    .evict_o(t46_evict),
+    .evict_vh_o(t46_evict_vh),
+    .evict_vmid_o(t46_evict_vmid),
+    .evict_ppn_o(t46_evict_ppn),
+    .evict_perm_o(t46_evict_perm)
   );
+  assign c46_evict = t46_evict;
   assign u46_hit = t46_hit;
   assign u46_fill = t46_fill;
   assign c47_rtag = l2_resp_tag_i[95:94];
@@ -4613,8 +5295,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t47_fill_vh),
     .fill_vmid_o(t47_fill_vmid),
     .fill_ppn_o(t47_fill_ppn),
-    .fill_perm_o(t47_fill_perm)
+    .fill_perm_o(t47_fill_perm),
+    .evict_o(t47_evict),
+    .evict_vh_o(t47_evict_vh),
+    .evict_vmid_o(t47_evict_vmid),
+    .evict_ppn_o(t47_evict_ppn),
+    .evict_perm_o(t47_evict_perm)
   );
+  assign c47_evict = t47_evict;
   assign u47_hit = t47_hit;
   assign u47_fill = t47_fill;
   assign c48_rtag = l2_resp_tag_i[97:96];
@@ -4662,8 +5350,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t48_fill_vh),
     .fill_vmid_o(t48_fill_vmid),
     .fill_ppn_o(t48_fill_ppn),
-    .fill_perm_o(t48_fill_perm)
+    .fill_perm_o(t48_fill_perm),
+    .evict_o(t48_evict),
+    .evict_vh_o(t48_evict_vh),
+    .evict_vmid_o(t48_evict_vmid),
+    .evict_ppn_o(t48_evict_ppn),
+    .evict_perm_o(t48_evict_perm)
   );
+  assign c48_evict = t48_evict;
   assign u48_hit = t48_hit;
   assign u48_fill = t48_fill;
   assign c49_rtag = l2_resp_tag_i[99:98];
@@ -4711,8 +5405,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t49_fill_vh),
     .fill_vmid_o(t49_fill_vmid),
     .fill_ppn_o(t49_fill_ppn),
-    .fill_perm_o(t49_fill_perm)
+    .fill_perm_o(t49_fill_perm),
+    .evict_o(t49_evict),
+    .evict_vh_o(t49_evict_vh),
+    .evict_vmid_o(t49_evict_vmid),
+    .evict_ppn_o(t49_evict_ppn),
+    .evict_perm_o(t49_evict_perm)
   );
+  assign c49_evict = t49_evict;
   assign u49_hit = t49_hit;
   assign u49_fill = t49_fill;
   assign c50_rtag = l2_resp_tag_i[101:100];
@@ -4760,8 +5460,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t50_fill_vh),
     .fill_vmid_o(t50_fill_vmid),
     .fill_ppn_o(t50_fill_ppn),
-    .fill_perm_o(t50_fill_perm)
+    .fill_perm_o(t50_fill_perm),
+    .evict_o(t50_evict),
+    .evict_vh_o(t50_evict_vh),
+    .evict_vmid_o(t50_evict_vmid),
+    .evict_ppn_o(t50_evict_ppn),
+    .evict_perm_o(t50_evict_perm)
   );
+  assign c50_evict = t50_evict;
   assign u50_hit = t50_hit;
   assign u50_fill = t50_fill;
   assign c51_rtag = l2_resp_tag_i[103:102];
@@ -4809,8 +5515,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t51_fill_vh),
     .fill_vmid_o(t51_fill_vmid),
     .fill_ppn_o(t51_fill_ppn),
-    .fill_perm_o(t51_fill_perm)
+    .fill_perm_o(t51_fill_perm),
+    .evict_o(t51_evict),
+    .evict_vh_o(t51_evict_vh),
+    .evict_vmid_o(t51_evict_vmid),
+    .evict_ppn_o(t51_evict_ppn),
+    .evict_perm_o(t51_evict_perm)
   );
+  assign c51_evict = t51_evict;
   assign u51_hit = t51_hit;
   assign u51_fill = t51_fill;
   assign c52_rtag = l2_resp_tag_i[105:104];
@@ -4858,8 +5570,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t52_fill_vh),
     .fill_vmid_o(t52_fill_vmid),
     .fill_ppn_o(t52_fill_ppn),
-    .fill_perm_o(t52_fill_perm)
+    .fill_perm_o(t52_fill_perm),
+    .evict_o(t52_evict),
+    .evict_vh_o(t52_evict_vh),
+    .evict_vmid_o(t52_evict_vmid),
+    .evict_ppn_o(t52_evict_ppn),
+    .evict_perm_o(t52_evict_perm)
   );
+  assign c52_evict = t52_evict;
   assign u52_hit = t52_hit;
   assign u52_fill = t52_fill;
   assign c53_rtag = l2_resp_tag_i[107:106];
@@ -4907,8 +5625,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t53_fill_vh),
     .fill_vmid_o(t53_fill_vmid),
     .fill_ppn_o(t53_fill_ppn),
-    .fill_perm_o(t53_fill_perm)
+    .fill_perm_o(t53_fill_perm),
+    .evict_o(t53_evict),
+    .evict_vh_o(t53_evict_vh),
+    .evict_vmid_o(t53_evict_vmid),
+    .evict_ppn_o(t53_evict_ppn),
+    .evict_perm_o(t53_evict_perm)
   );
+  assign c53_evict = t53_evict;
   assign u53_hit = t53_hit;
   assign u53_fill = t53_fill;
   assign c54_rtag = l2_resp_tag_i[109:108];
@@ -4956,8 +5680,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t54_fill_vh),
     .fill_vmid_o(t54_fill_vmid),
     .fill_ppn_o(t54_fill_ppn),
-    .fill_perm_o(t54_fill_perm)
+    .fill_perm_o(t54_fill_perm),
+    .evict_o(t54_evict),
+    .evict_vh_o(t54_evict_vh),
+    .evict_vmid_o(t54_evict_vmid),
+    .evict_ppn_o(t54_evict_ppn),
+    .evict_perm_o(t54_evict_perm)
   );
+  assign c54_evict = t54_evict;
   assign u54_hit = t54_hit;
   assign u54_fill = t54_fill;
   assign c55_rtag = l2_resp_tag_i[111:110];
@@ -5005,8 +5735,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t55_fill_vh),
     .fill_vmid_o(t55_fill_vmid),
     .fill_ppn_o(t55_fill_ppn),
-    .fill_perm_o(t55_fill_perm)
+    .fill_perm_o(t55_fill_perm),
+    .evict_o(t55_evict),
+    .evict_vh_o(t55_evict_vh),
+    .evict_vmid_o(t55_evict_vmid),
+    .evict_ppn_o(t55_evict_ppn),
+    .evict_perm_o(t55_evict_perm)
   );
+  assign c55_evict = t55_evict;
   assign u55_hit = t55_hit;
   assign u55_fill = t55_fill;
   assign c56_rtag = l2_resp_tag_i[113:112];
@@ -5054,8 +5790,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t56_fill_vh),
     .fill_vmid_o(t56_fill_vmid),
     .fill_ppn_o(t56_fill_ppn),
-    .fill_perm_o(t56_fill_perm)
+    .fill_perm_o(t56_fill_perm),
+    .evict_o(t56_evict),
+    .evict_vh_o(t56_evict_vh),
+    .evict_vmid_o(t56_evict_vmid),
+    .evict_ppn_o(t56_evict_ppn),
+    .evict_perm_o(t56_evict_perm)
   );
+  assign c56_evict = t56_evict;
   assign u56_hit = t56_hit;
   assign u56_fill = t56_fill;
   assign c57_rtag = l2_resp_tag_i[115:114];
@@ -5103,8 +5845,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t57_fill_vh),
     .fill_vmid_o(t57_fill_vmid),
     .fill_ppn_o(t57_fill_ppn),
-    .fill_perm_o(t57_fill_perm)
+    .fill_perm_o(t57_fill_perm),
+    .evict_o(t57_evict),
+    .evict_vh_o(t57_evict_vh),
+    .evict_vmid_o(t57_evict_vmid),
+    .evict_ppn_o(t57_evict_ppn),
+    .evict_perm_o(t57_evict_perm)
   );
+  assign c57_evict = t57_evict;
   assign u57_hit = t57_hit;
   assign u57_fill = t57_fill;
   assign c58_rtag = l2_resp_tag_i[117:116];
@@ -5152,8 +5900,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t58_fill_vh),
     .fill_vmid_o(t58_fill_vmid),
     .fill_ppn_o(t58_fill_ppn),
-    .fill_perm_o(t58_fill_perm)
+    .fill_perm_o(t58_fill_perm),
+    .evict_o(t58_evict),
+    .evict_vh_o(t58_evict_vh),
+    .evict_vmid_o(t58_evict_vmid),
+    .evict_ppn_o(t58_evict_ppn),
+    .evict_perm_o(t58_evict_perm)
   );
+  assign c58_evict = t58_evict;
   assign u58_hit = t58_hit;
   assign u58_fill = t58_fill;
   assign c59_rtag = l2_resp_tag_i[119:118];
@@ -5201,8 +5955,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t59_fill_vh),
     .fill_vmid_o(t59_fill_vmid),
     .fill_ppn_o(t59_fill_ppn),
-    .fill_perm_o(t59_fill_perm)
+    .fill_perm_o(t59_fill_perm),
+    .evict_o(t59_evict),
+    .evict_vh_o(t59_evict_vh),
+    .evict_vmid_o(t59_evict_vmid),
+    .evict_ppn_o(t59_evict_ppn),
+    .evict_perm_o(t59_evict_perm)
   );
+  assign c59_evict = t59_evict;
   assign u59_hit = t59_hit;
   assign u59_fill = t59_fill;
   assign c60_rtag = l2_resp_tag_i[121:120];
@@ -5250,8 +6010,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t60_fill_vh),
     .fill_vmid_o(t60_fill_vmid),
     .fill_ppn_o(t60_fill_ppn),
-    .fill_perm_o(t60_fill_perm)
+    .fill_perm_o(t60_fill_perm),
+    .evict_o(t60_evict),
+    .evict_vh_o(t60_evict_vh),
+    .evict_vmid_o(t60_evict_vmid),
+    .evict_ppn_o(t60_evict_ppn),
+    .evict_perm_o(t60_evict_perm)
   );
+  assign c60_evict = t60_evict;
   assign u60_hit = t60_hit;
   assign u60_fill = t60_fill;
   assign c61_rtag = l2_resp_tag_i[123:122];
@@ -5299,8 +6065,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t61_fill_vh),
     .fill_vmid_o(t61_fill_vmid),
     .fill_ppn_o(t61_fill_ppn),
-    .fill_perm_o(t61_fill_perm)
+    .fill_perm_o(t61_fill_perm),
+    .evict_o(t61_evict),
+    .evict_vh_o(t61_evict_vh),
+    .evict_vmid_o(t61_evict_vmid),
+    .evict_ppn_o(t61_evict_ppn),
+    .evict_perm_o(t61_evict_perm)
   );
+  assign c61_evict = t61_evict;
   assign u61_hit = t61_hit;
   assign u61_fill = t61_fill;
   assign c62_rtag = l2_resp_tag_i[125:124];
@@ -5348,8 +6120,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t62_fill_vh),
     .fill_vmid_o(t62_fill_vmid),
     .fill_ppn_o(t62_fill_ppn),
-    .fill_perm_o(t62_fill_perm)
+    .fill_perm_o(t62_fill_perm),
+    .evict_o(t62_evict),
+    .evict_vh_o(t62_evict_vh),
+    .evict_vmid_o(t62_evict_vmid),
+    .evict_ppn_o(t62_evict_ppn),
+    .evict_perm_o(t62_evict_perm)
   );
+  assign c62_evict = t62_evict;
   assign u62_hit = t62_hit;
   assign u62_fill = t62_fill;
   assign c63_rtag = l2_resp_tag_i[127:126];
@@ -5397,8 +6175,14 @@ module l1tlb_seed001_table41 (
     .fill_vh_o(t63_fill_vh),
     .fill_vmid_o(t63_fill_vmid),
     .fill_ppn_o(t63_fill_ppn),
-    .fill_perm_o(t63_fill_perm)
+    .fill_perm_o(t63_fill_perm),
+    .evict_o(t63_evict),
+    .evict_vh_o(t63_evict_vh),
+    .evict_vmid_o(t63_evict_vmid),
+    .evict_ppn_o(t63_evict_ppn),
+    .evict_perm_o(t63_evict_perm)
   );
+  assign c63_evict = t63_evict;
   assign u63_hit = t63_hit;
   assign u63_fill = t63_fill;
   assign req_ready_o = {t63_grant, t62_grant, t61_grant, t60_grant, t59_grant, t58_grant, t57_grant, t56_grant, t55_grant, t54_grant, t53_grant, t52_grant, t51_grant, t50_grant, t49_grant, t48_grant, t47_grant, t46_grant, t45_grant, t44_grant, t43_grant, t42_grant, t41_grant, t40_grant, t39_grant, t38_grant, t37_grant, t36_grant, t35_grant, t34_grant, t33_grant, t32_grant, t31_grant, t30_grant, t29_grant, t28_grant, t27_grant, t26_grant, t25_grant, t24_grant, t23_grant, t22_grant, t21_grant, t20_grant, t19_grant, t18_grant, t17_grant, t16_grant, t15_grant, t14_grant, t13_grant, t12_grant, t11_grant, t10_grant, t9_grant, t8_grant, t7_grant, t6_grant, t5_grant, t4_grant, t3_grant, t2_grant, t1_grant, t0_grant};
@@ -5429,6 +6213,18 @@ module l1tlb_seed001_table41 (
   assign fill_ppn_o = fill_ppn_q;
   assign fill_perm_d = {fill_valid_n[63] ? t63_fill_perm : fill_perm_q[383:378], fill_valid_n[62] ? t62_fill_perm : fill_perm_q[377:372], fill_valid_n[61] ? t61_fill_perm : fill_perm_q[371:366], fill_valid_n[60] ? t60_fill_perm : fill_perm_q[365:360], fill_valid_n[59] ? t59_fill_perm : fill_perm_q[359:354], fill_valid_n[58] ? t58_fill_perm : fill_perm_q[353:348], fill_valid_n[57] ? t57_fill_perm : fill_perm_q[347:342], fill_valid_n[56] ? t56_fill_perm : fill_perm_q[341:336], fill_valid_n[55] ? t55_fill_perm : fill_perm_q[335:330], fill_valid_n[54] ? t54_fill_perm : fill_perm_q[329:324], fill_valid_n[53] ? t53_fill_perm : fill_perm_q[323:318], fill_valid_n[52] ? t52_fill_perm : fill_perm_q[317:312], fill_valid_n[51] ? t51_fill_perm : fill_perm_q[311:306], fill_valid_n[50] ? t50_fill_perm : fill_perm_q[305:300], fill_valid_n[49] ? t49_fill_perm : fill_perm_q[299:294], fill_valid_n[48] ? t48_fill_perm : fill_perm_q[293:288], fill_valid_n[47] ? t47_fill_perm : fill_perm_q[287:282], fill_valid_n[46] ? t46_fill_perm : fill_perm_q[281:276], fill_valid_n[45] ? t45_fill_perm : fill_perm_q[275:270], fill_valid_n[44] ? t44_fill_perm : fill_perm_q[269:264], fill_valid_n[43] ? t43_fill_perm : fill_perm_q[263:258], fill_valid_n[42] ? t42_fill_perm : fill_perm_q[257:252], fill_valid_n[41] ? t41_fill_perm : fill_perm_q[251:246], fill_valid_n[40] ? t40_fill_perm : fill_perm_q[245:240], fill_valid_n[39] ? t39_fill_perm : fill_perm_q[239:234], fill_valid_n[38] ? t38_fill_perm : fill_perm_q[233:228], fill_valid_n[37] ? t37_fill_perm : fill_perm_q[227:222], fill_valid_n[36] ? t36_fill_perm : fill_perm_q[221:216], fill_valid_n[35] ? t35_fill_perm : fill_perm_q[215:210], fill_valid_n[34] ? t34_fill_perm : fill_perm_q[209:204], fill_valid_n[33] ? t33_fill_perm : fill_perm_q[203:198], fill_valid_n[32] ? t32_fill_perm : fill_perm_q[197:192], fill_valid_n[31] ? t31_fill_perm : fill_perm_q[191:186], fill_valid_n[30] ? t30_fill_perm : fill_perm_q[185:180], fill_valid_n[29] ? t29_fill_perm : fill_perm_q[179:174], fill_valid_n[28] ? t28_fill_perm : fill_perm_q[173:168], fill_valid_n[27] ? t27_fill_perm : fill_perm_q[167:162], fill_valid_n[26] ? t26_fill_perm : fill_perm_q[161:156], fill_valid_n[25] ? t25_fill_perm : fill_perm_q[155:150], fill_valid_n[24] ? t24_fill_perm : fill_perm_q[149:144], fill_valid_n[23] ? t23_fill_perm : fill_perm_q[143:138], fill_valid_n[22] ? t22_fill_perm : fill_perm_q[137:132], fill_valid_n[21] ? t21_fill_perm : fill_perm_q[131:126], fill_valid_n[20] ? t20_fill_perm : fill_perm_q[125:120], fill_valid_n[19] ? t19_fill_perm : fill_perm_q[119:114], fill_valid_n[18] ? t18_fill_perm : fill_perm_q[113:108], fill_valid_n[17] ? t17_fill_perm : fill_perm_q[107:102], fill_valid_n[16] ? t16_fill_perm : fill_perm_q[101:96], fill_valid_n[15] ? t15_fill_perm : fill_perm_q[95:90], fill_valid_n[14] ? t14_fill_perm : fill_perm_q[89:84], fill_valid_n[13] ? t13_fill_perm : fill_perm_q[83:78], fill_valid_n[12] ? t12_fill_perm : fill_perm_q[77:72], fill_valid_n[11] ? t11_fill_perm : fill_perm_q[71:66], fill_valid_n[10] ? t10_fill_perm : fill_perm_q[65:60], fill_valid_n[9] ? t9_fill_perm : fill_perm_q[59:54], fill_valid_n[8] ? t8_fill_perm : fill_perm_q[53:48], fill_valid_n[7] ? t7_fill_perm : fill_perm_q[47:42], fill_valid_n[6] ? t6_fill_perm : fill_perm_q[41:36], fill_valid_n[5] ? t5_fill_perm : fill_perm_q[35:30], fill_valid_n[4] ? t4_fill_perm : fill_perm_q[29:24], fill_valid_n[3] ? t3_fill_perm : fill_perm_q[23:18], fill_valid_n[2] ? t2_fill_perm : fill_perm_q[17:12], fill_valid_n[1] ? t1_fill_perm : fill_perm_q[11:6], fill_valid_n[0] ? t0_fill_perm : fill_perm_q[5:0]};
   assign fill_perm_o = fill_perm_q;
+  // Per-cluster eviction registers: data loaded only with its valid.
+  assign evict_valid_n = {|c63_evict, |c62_evict, |c61_evict, |c60_evict, |c59_evict, |c58_evict, |c57_evict, |c56_evict, |c55_evict, |c54_evict, |c53_evict, |c52_evict, |c51_evict, |c50_evict, |c49_evict, |c48_evict, |c47_evict, |c46_evict, |c45_evict, |c44_evict, |c43_evict, |c42_evict, |c41_evict, |c40_evict, |c39_evict, |c38_evict, |c37_evict, |c36_evict, |c35_evict, |c34_evict, |c33_evict, |c32_evict, |c31_evict, |c30_evict, |c29_evict, |c28_evict, |c27_evict, |c26_evict, |c25_evict, |c24_evict, |c23_evict, |c22_evict, |c21_evict, |c20_evict, |c19_evict, |c18_evict, |c17_evict, |c16_evict, |c15_evict, |c14_evict, |c13_evict, |c12_evict, |c11_evict, |c10_evict, |c9_evict, |c8_evict, |c7_evict, |c6_evict, |c5_evict, |c4_evict, |c3_evict, |c2_evict, |c1_evict, |c0_evict};
+  assign evict_valid_d = evict_valid_n;
+  assign evict_valid_o = evict_valid_q;
+  assign evict_vpn_d = {evict_valid_n[63] ? t63_evict_vh : evict_vpn_q[2303:2268], evict_valid_n[62] ? t62_evict_vh : evict_vpn_q[2267:2232], evict_valid_n[61] ? t61_evict_vh : evict_vpn_q[2231:2196], evict_valid_n[60] ? t60_evict_vh : evict_vpn_q[2195:2160], evict_valid_n[59] ? t59_evict_vh : evict_vpn_q[2159:2124], evict_valid_n[58] ? t58_evict_vh : evict_vpn_q[2123:2088], evict_valid_n[57] ? t57_evict_vh : evict_vpn_q[2087:2052], evict_valid_n[56] ? t56_evict_vh : evict_vpn_q[2051:2016], evict_valid_n[55] ? t55_evict_vh : evict_vpn_q[2015:1980], evict_valid_n[54] ? t54_evict_vh : evict_vpn_q[1979:1944], evict_valid_n[53] ? t53_evict_vh : evict_vpn_q[1943:1908], evict_valid_n[52] ? t52_evict_vh : evict_vpn_q[1907:1872], evict_valid_n[51] ? t51_evict_vh : evict_vpn_q[1871:1836], evict_valid_n[50] ? t50_evict_vh : evict_vpn_q[1835:1800], evict_valid_n[49] ? t49_evict_vh : evict_vpn_q[1799:1764], evict_valid_n[48] ? t48_evict_vh : evict_vpn_q[1763:1728], evict_valid_n[47] ? t47_evict_vh : evict_vpn_q[1727:1692], evict_valid_n[46] ? t46_evict_vh : evict_vpn_q[1691:1656], evict_valid_n[45] ? t45_evict_vh : evict_vpn_q[1655:1620], evict_valid_n[44] ? t44_evict_vh : evict_vpn_q[1619:1584], evict_valid_n[43] ? t43_evict_vh : evict_vpn_q[1583:1548], evict_valid_n[42] ? t42_evict_vh : evict_vpn_q[1547:1512], evict_valid_n[41] ? t41_evict_vh : evict_vpn_q[1511:1476], evict_valid_n[40] ? t40_evict_vh : evict_vpn_q[1475:1440], evict_valid_n[39] ? t39_evict_vh : evict_vpn_q[1439:1404], evict_valid_n[38] ? t38_evict_vh : evict_vpn_q[1403:1368], evict_valid_n[37] ? t37_evict_vh : evict_vpn_q[1367:1332], evict_valid_n[36] ? t36_evict_vh : evict_vpn_q[1331:1296], evict_valid_n[35] ? t35_evict_vh : evict_vpn_q[1295:1260], evict_valid_n[34] ? t34_evict_vh : evict_vpn_q[1259:1224], evict_valid_n[33] ? t33_evict_vh : evict_vpn_q[1223:1188], evict_valid_n[32] ? t32_evict_vh : evict_vpn_q[1187:1152], evict_valid_n[31] ? t31_evict_vh : evict_vpn_q[1151:1116], evict_valid_n[30] ? t30_evict_vh : evict_vpn_q[1115:1080], evict_valid_n[29] ? t29_evict_vh : evict_vpn_q[1079:1044], evict_valid_n[28] ? t28_evict_vh : evict_vpn_q[1043:1008], evict_valid_n[27] ? t27_evict_vh : evict_vpn_q[1007:972], evict_valid_n[26] ? t26_evict_vh : evict_vpn_q[971:936], evict_valid_n[25] ? t25_evict_vh : evict_vpn_q[935:900], evict_valid_n[24] ? t24_evict_vh : evict_vpn_q[899:864], evict_valid_n[23] ? t23_evict_vh : evict_vpn_q[863:828], evict_valid_n[22] ? t22_evict_vh : evict_vpn_q[827:792], evict_valid_n[21] ? t21_evict_vh : evict_vpn_q[791:756], evict_valid_n[20] ? t20_evict_vh : evict_vpn_q[755:720], evict_valid_n[19] ? t19_evict_vh : evict_vpn_q[719:684], evict_valid_n[18] ? t18_evict_vh : evict_vpn_q[683:648], evict_valid_n[17] ? t17_evict_vh : evict_vpn_q[647:612], evict_valid_n[16] ? t16_evict_vh : evict_vpn_q[611:576], evict_valid_n[15] ? t15_evict_vh : evict_vpn_q[575:540], evict_valid_n[14] ? t14_evict_vh : evict_vpn_q[539:504], evict_valid_n[13] ? t13_evict_vh : evict_vpn_q[503:468], evict_valid_n[12] ? t12_evict_vh : evict_vpn_q[467:432], evict_valid_n[11] ? t11_evict_vh : evict_vpn_q[431:396], evict_valid_n[10] ? t10_evict_vh : evict_vpn_q[395:360], evict_valid_n[9] ? t9_evict_vh : evict_vpn_q[359:324], evict_valid_n[8] ? t8_evict_vh : evict_vpn_q[323:288], evict_valid_n[7] ? t7_evict_vh : evict_vpn_q[287:252], evict_valid_n[6] ? t6_evict_vh : evict_vpn_q[251:216], evict_valid_n[5] ? t5_evict_vh : evict_vpn_q[215:180], evict_valid_n[4] ? t4_evict_vh : evict_vpn_q[179:144], evict_valid_n[3] ? t3_evict_vh : evict_vpn_q[143:108], evict_valid_n[2] ? t2_evict_vh : evict_vpn_q[107:72], evict_valid_n[1] ? t1_evict_vh : evict_vpn_q[71:36], evict_valid_n[0] ? t0_evict_vh : evict_vpn_q[35:0]};
+  assign evict_vpn_o = evict_vpn_q;
+  assign evict_vmid_d = {evict_valid_n[63] ? t63_evict_vmid : evict_vmid_q[127:126], evict_valid_n[62] ? t62_evict_vmid : evict_vmid_q[125:124], evict_valid_n[61] ? t61_evict_vmid : evict_vmid_q[123:122], evict_valid_n[60] ? t60_evict_vmid : evict_vmid_q[121:120], evict_valid_n[59] ? t59_evict_vmid : evict_vmid_q[119:118], evict_valid_n[58] ? t58_evict_vmid : evict_vmid_q[117:116], evict_valid_n[57] ? t57_evict_vmid : evict_vmid_q[115:114], evict_valid_n[56] ? t56_evict_vmid : evict_vmid_q[113:112], evict_valid_n[55] ? t55_evict_vmid : evict_vmid_q[111:110], evict_valid_n[54] ? t54_evict_vmid : evict_vmid_q[109:108], evict_valid_n[53] ? t53_evict_vmid : evict_vmid_q[107:106], evict_valid_n[52] ? t52_evict_vmid : evict_vmid_q[105:104], evict_valid_n[51] ? t51_evict_vmid : evict_vmid_q[103:102], evict_valid_n[50] ? t50_evict_vmid : evict_vmid_q[101:100], evict_valid_n[49] ? t49_evict_vmid : evict_vmid_q[99:98], evict_valid_n[48] ? t48_evict_vmid : evict_vmid_q[97:96], evict_valid_n[47] ? t47_evict_vmid : evict_vmid_q[95:94], evict_valid_n[46] ? t46_evict_vmid : evict_vmid_q[93:92], evict_valid_n[45] ? t45_evict_vmid : evict_vmid_q[91:90], evict_valid_n[44] ? t44_evict_vmid : evict_vmid_q[89:88], evict_valid_n[43] ? t43_evict_vmid : evict_vmid_q[87:86], evict_valid_n[42] ? t42_evict_vmid : evict_vmid_q[85:84], evict_valid_n[41] ? t41_evict_vmid : evict_vmid_q[83:82], evict_valid_n[40] ? t40_evict_vmid : evict_vmid_q[81:80], evict_valid_n[39] ? t39_evict_vmid : evict_vmid_q[79:78], evict_valid_n[38] ? t38_evict_vmid : evict_vmid_q[77:76], evict_valid_n[37] ? t37_evict_vmid : evict_vmid_q[75:74], evict_valid_n[36] ? t36_evict_vmid : evict_vmid_q[73:72], evict_valid_n[35] ? t35_evict_vmid : evict_vmid_q[71:70], evict_valid_n[34] ? t34_evict_vmid : evict_vmid_q[69:68], evict_valid_n[33] ? t33_evict_vmid : evict_vmid_q[67:66], evict_valid_n[32] ? t32_evict_vmid : evict_vmid_q[65:64], evict_valid_n[31] ? t31_evict_vmid : evict_vmid_q[63:62], evict_valid_n[30] ? t30_evict_vmid : evict_vmid_q[61:60], evict_valid_n[29] ? t29_evict_vmid : evict_vmid_q[59:58], evict_valid_n[28] ? t28_evict_vmid : evict_vmid_q[57:56], evict_valid_n[27] ? t27_evict_vmid : evict_vmid_q[55:54], evict_valid_n[26] ? t26_evict_vmid : evict_vmid_q[53:52], evict_valid_n[25] ? t25_evict_vmid : evict_vmid_q[51:50], evict_valid_n[24] ? t24_evict_vmid : evict_vmid_q[49:48], evict_valid_n[23] ? t23_evict_vmid : evict_vmid_q[47:46], evict_valid_n[22] ? t22_evict_vmid : evict_vmid_q[45:44], evict_valid_n[21] ? t21_evict_vmid : evict_vmid_q[43:42], evict_valid_n[20] ? t20_evict_vmid : evict_vmid_q[41:40], evict_valid_n[19] ? t19_evict_vmid : evict_vmid_q[39:38], evict_valid_n[18] ? t18_evict_vmid : evict_vmid_q[37:36], evict_valid_n[17] ? t17_evict_vmid : evict_vmid_q[35:34], evict_valid_n[16] ? t16_evict_vmid : evict_vmid_q[33:32], evict_valid_n[15] ? t15_evict_vmid : evict_vmid_q[31:30], evict_valid_n[14] ? t14_evict_vmid : evict_vmid_q[29:28], evict_valid_n[13] ? t13_evict_vmid : evict_vmid_q[27:26], evict_valid_n[12] ? t12_evict_vmid : evict_vmid_q[25:24], evict_valid_n[11] ? t11_evict_vmid : evict_vmid_q[23:22], evict_valid_n[10] ? t10_evict_vmid : evict_vmid_q[21:20], evict_valid_n[9] ? t9_evict_vmid : evict_vmid_q[19:18], evict_valid_n[8] ? t8_evict_vmid : evict_vmid_q[17:16], evict_valid_n[7] ? t7_evict_vmid : evict_vmid_q[15:14], evict_valid_n[6] ? t6_evict_vmid : evict_vmid_q[13:12], evict_valid_n[5] ? t5_evict_vmid : evict_vmid_q[11:10], evict_valid_n[4] ? t4_evict_vmid : evict_vmid_q[9:8], evict_valid_n[3] ? t3_evict_vmid : evict_vmid_q[7:6], evict_valid_n[2] ? t2_evict_vmid : evict_vmid_q[5:4], evict_valid_n[1] ? t1_evict_vmid : evict_vmid_q[3:2], evict_valid_n[0] ? t0_evict_vmid : evict_vmid_q[1:0]};
+  assign evict_vmid_o = evict_vmid_q;
+  assign evict_ppn_d = {evict_valid_n[63] ? t63_evict_ppn : evict_ppn_q[2303:2268], evict_valid_n[62] ? t62_evict_ppn : evict_ppn_q[2267:2232], evict_valid_n[61] ? t61_evict_ppn : evict_ppn_q[2231:2196], evict_valid_n[60] ? t60_evict_ppn : evict_ppn_q[2195:2160], evict_valid_n[59] ? t59_evict_ppn : evict_ppn_q[2159:2124], evict_valid_n[58] ? t58_evict_ppn : evict_ppn_q[2123:2088], evict_valid_n[57] ? t57_evict_ppn : evict_ppn_q[2087:2052], evict_valid_n[56] ? t56_evict_ppn : evict_ppn_q[2051:2016], evict_valid_n[55] ? t55_evict_ppn : evict_ppn_q[2015:1980], evict_valid_n[54] ? t54_evict_ppn : evict_ppn_q[1979:1944], evict_valid_n[53] ? t53_evict_ppn : evict_ppn_q[1943:1908], evict_valid_n[52] ? t52_evict_ppn : evict_ppn_q[1907:1872], evict_valid_n[51] ? t51_evict_ppn : evict_ppn_q[1871:1836], evict_valid_n[50] ? t50_evict_ppn : evict_ppn_q[1835:1800], evict_valid_n[49] ? t49_evict_ppn : evict_ppn_q[1799:1764], evict_valid_n[48] ? t48_evict_ppn : evict_ppn_q[1763:1728], evict_valid_n[47] ? t47_evict_ppn : evict_ppn_q[1727:1692], evict_valid_n[46] ? t46_evict_ppn : evict_ppn_q[1691:1656], evict_valid_n[45] ? t45_evict_ppn : evict_ppn_q[1655:1620], evict_valid_n[44] ? t44_evict_ppn : evict_ppn_q[1619:1584], evict_valid_n[43] ? t43_evict_ppn : evict_ppn_q[1583:1548], evict_valid_n[42] ? t42_evict_ppn : evict_ppn_q[1547:1512], evict_valid_n[41] ? t41_evict_ppn : evict_ppn_q[1511:1476], evict_valid_n[40] ? t40_evict_ppn : evict_ppn_q[1475:1440], evict_valid_n[39] ? t39_evict_ppn : evict_ppn_q[1439:1404], evict_valid_n[38] ? t38_evict_ppn : evict_ppn_q[1403:1368], evict_valid_n[37] ? t37_evict_ppn : evict_ppn_q[1367:1332], evict_valid_n[36] ? t36_evict_ppn : evict_ppn_q[1331:1296], evict_valid_n[35] ? t35_evict_ppn : evict_ppn_q[1295:1260], evict_valid_n[34] ? t34_evict_ppn : evict_ppn_q[1259:1224], evict_valid_n[33] ? t33_evict_ppn : evict_ppn_q[1223:1188], evict_valid_n[32] ? t32_evict_ppn : evict_ppn_q[1187:1152], evict_valid_n[31] ? t31_evict_ppn : evict_ppn_q[1151:1116], evict_valid_n[30] ? t30_evict_ppn : evict_ppn_q[1115:1080], evict_valid_n[29] ? t29_evict_ppn : evict_ppn_q[1079:1044], evict_valid_n[28] ? t28_evict_ppn : evict_ppn_q[1043:1008], evict_valid_n[27] ? t27_evict_ppn : evict_ppn_q[1007:972], evict_valid_n[26] ? t26_evict_ppn : evict_ppn_q[971:936], evict_valid_n[25] ? t25_evict_ppn : evict_ppn_q[935:900], evict_valid_n[24] ? t24_evict_ppn : evict_ppn_q[899:864], evict_valid_n[23] ? t23_evict_ppn : evict_ppn_q[863:828], evict_valid_n[22] ? t22_evict_ppn : evict_ppn_q[827:792], evict_valid_n[21] ? t21_evict_ppn : evict_ppn_q[791:756], evict_valid_n[20] ? t20_evict_ppn : evict_ppn_q[755:720], evict_valid_n[19] ? t19_evict_ppn : evict_ppn_q[719:684], evict_valid_n[18] ? t18_evict_ppn : evict_ppn_q[683:648], evict_valid_n[17] ? t17_evict_ppn : evict_ppn_q[647:612], evict_valid_n[16] ? t16_evict_ppn : evict_ppn_q[611:576], evict_valid_n[15] ? t15_evict_ppn : evict_ppn_q[575:540], evict_valid_n[14] ? t14_evict_ppn : evict_ppn_q[539:504], evict_valid_n[13] ? t13_evict_ppn : evict_ppn_q[503:468], evict_valid_n[12] ? t12_evict_ppn : evict_ppn_q[467:432], evict_valid_n[11] ? t11_evict_ppn : evict_ppn_q[431:396], evict_valid_n[10] ? t10_evict_ppn : evict_ppn_q[395:360], evict_valid_n[9] ? t9_evict_ppn : evict_ppn_q[359:324], evict_valid_n[8] ? t8_evict_ppn : evict_ppn_q[323:288], evict_valid_n[7] ? t7_evict_ppn : evict_ppn_q[287:252], evict_valid_n[6] ? t6_evict_ppn : evict_ppn_q[251:216], evict_valid_n[5] ? t5_evict_ppn : evict_ppn_q[215:180], evict_valid_n[4] ? t4_evict_ppn : evict_ppn_q[179:144], evict_valid_n[3] ? t3_evict_ppn : evict_ppn_q[143:108], evict_valid_n[2] ? t2_evict_ppn : evict_ppn_q[107:72], evict_valid_n[1] ? t1_evict_ppn : evict_ppn_q[71:36], evict_valid_n[0] ? t0_evict_ppn : evict_ppn_q[35:0]};
+  assign evict_ppn_o = evict_ppn_q;
+  assign evict_perm_d = {evict_valid_n[63] ? t63_evict_perm : evict_perm_q[383:378], evict_valid_n[62] ? t62_evict_perm : evict_perm_q[377:372], evict_valid_n[61] ? t61_evict_perm : evict_perm_q[371:366], evict_valid_n[60] ? t60_evict_perm : evict_perm_q[365:360], evict_valid_n[59] ? t59_evict_perm : evict_perm_q[359:354], evict_valid_n[58] ? t58_evict_perm : evict_perm_q[353:348], evict_valid_n[57] ? t57_evict_perm : evict_perm_q[347:342], evict_valid_n[56] ? t56_evict_perm : evict_perm_q[341:336], evict_valid_n[55] ? t55_evict_perm : evict_perm_q[335:330], evict_valid_n[54] ? t54_evict_perm : evict_perm_q[329:324], evict_valid_n[53] ? t53_evict_perm : evict_perm_q[323:318], evict_valid_n[52] ? t52_evict_perm : evict_perm_q[317:312], evict_valid_n[51] ? t51_evict_perm : evict_perm_q[311:306], evict_valid_n[50] ? t50_evict_perm : evict_perm_q[305:300], evict_valid_n[49] ? t49_evict_perm : evict_perm_q[299:294], evict_valid_n[48] ? t48_evict_perm : evict_perm_q[293:288], evict_valid_n[47] ? t47_evict_perm : evict_perm_q[287:282], evict_valid_n[46] ? t46_evict_perm : evict_perm_q[281:276], evict_valid_n[45] ? t45_evict_perm : evict_perm_q[275:270], evict_valid_n[44] ? t44_evict_perm : evict_perm_q[269:264], evict_valid_n[43] ? t43_evict_perm : evict_perm_q[263:258], evict_valid_n[42] ? t42_evict_perm : evict_perm_q[257:252], evict_valid_n[41] ? t41_evict_perm : evict_perm_q[251:246], evict_valid_n[40] ? t40_evict_perm : evict_perm_q[245:240], evict_valid_n[39] ? t39_evict_perm : evict_perm_q[239:234], evict_valid_n[38] ? t38_evict_perm : evict_perm_q[233:228], evict_valid_n[37] ? t37_evict_perm : evict_perm_q[227:222], evict_valid_n[36] ? t36_evict_perm : evict_perm_q[221:216], evict_valid_n[35] ? t35_evict_perm : evict_perm_q[215:210], evict_valid_n[34] ? t34_evict_perm : evict_perm_q[209:204], evict_valid_n[33] ? t33_evict_perm : evict_perm_q[203:198], evict_valid_n[32] ? t32_evict_perm : evict_perm_q[197:192], evict_valid_n[31] ? t31_evict_perm : evict_perm_q[191:186], evict_valid_n[30] ? t30_evict_perm : evict_perm_q[185:180], evict_valid_n[29] ? t29_evict_perm : evict_perm_q[179:174], evict_valid_n[28] ? t28_evict_perm : evict_perm_q[173:168], evict_valid_n[27] ? t27_evict_perm : evict_perm_q[167:162], evict_valid_n[26] ? t26_evict_perm : evict_perm_q[161:156], evict_valid_n[25] ? t25_evict_perm : evict_perm_q[155:150], evict_valid_n[24] ? t24_evict_perm : evict_perm_q[149:144], evict_valid_n[23] ? t23_evict_perm : evict_perm_q[143:138], evict_valid_n[22] ? t22_evict_perm : evict_perm_q[137:132], evict_valid_n[21] ? t21_evict_perm : evict_perm_q[131:126], evict_valid_n[20] ? t20_evict_perm : evict_perm_q[125:120], evict_valid_n[19] ? t19_evict_perm : evict_perm_q[119:114], evict_valid_n[18] ? t18_evict_perm : evict_perm_q[113:108], evict_valid_n[17] ? t17_evict_perm : evict_perm_q[107:102], evict_valid_n[16] ? t16_evict_perm : evict_perm_q[101:96], evict_valid_n[15] ? t15_evict_perm : evict_perm_q[95:90], evict_valid_n[14] ? t14_evict_perm : evict_perm_q[89:84], evict_valid_n[13] ? t13_evict_perm : evict_perm_q[83:78], evict_valid_n[12] ? t12_evict_perm : evict_perm_q[77:72], evict_valid_n[11] ? t11_evict_perm : evict_perm_q[71:66], evict_valid_n[10] ? t10_evict_perm : evict_perm_q[65:60], evict_valid_n[9] ? t9_evict_perm : evict_perm_q[59:54], evict_valid_n[8] ? t8_evict_perm : evict_perm_q[53:48], evict_valid_n[7] ? t7_evict_perm : evict_perm_q[47:42], evict_valid_n[6] ? t6_evict_perm : evict_perm_q[41:36], evict_valid_n[5] ? t5_evict_perm : evict_perm_q[35:30], evict_valid_n[4] ? t4_evict_perm : evict_perm_q[29:24], evict_valid_n[3] ? t3_evict_perm : evict_perm_q[23:18], evict_valid_n[2] ? t2_evict_perm : evict_perm_q[17:12], evict_valid_n[1] ? t1_evict_perm : evict_perm_q[11:6], evict_valid_n[0] ? t0_evict_perm : evict_perm_q[5:0]};
+  assign evict_perm_o = evict_perm_q;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -5703,6 +6499,11 @@ module l1tlb_seed001_table41 (
       fill_vmid_q <= 128'h00000000000000000000000000000000;
       fill_ppn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
       fill_perm_q <= 384'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      evict_valid_q <= 64'd0;
+      evict_vpn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      evict_vmid_q <= 128'h00000000000000000000000000000000;
+      evict_ppn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      evict_perm_q <= 384'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
     end else begin
       sd1_v_q <= sd1_v_d;
       sd1_all_q <= sd1_all_d;
@@ -5975,6 +6776,11 @@ module l1tlb_seed001_table41 (
       fill_vmid_q <= fill_vmid_d;
       fill_ppn_q <= fill_ppn_d;
       fill_perm_q <= fill_perm_d;
+      evict_valid_q <= evict_valid_d;
+      evict_vpn_q <= evict_vpn_d;
+      evict_vmid_q <= evict_vmid_d;
+      evict_ppn_q <= evict_ppn_d;
+      evict_perm_q <= evict_perm_d;
     end
   end
 

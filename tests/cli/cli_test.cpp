@@ -118,6 +118,29 @@ TEST(Cli, ReportGivesMgvmStateBitsAsTheDocument) {
     EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
 }
 
+TEST(Cli, ReportGivesTheTranslationReachOfSeedZeroTableOne) {
+  // Seed 000 6.1.3: "a maximum of 16K entries can be gained (12K from LDS and 4K from I-caches)":
+  // 8 CUs x 512 segments x 3 ways, 2 I-caches x 256 lines x 8 translations.
+  const auto r = run_txgen("report --config " + source("configs/seed000_table1_path.json") + " --block tx_path");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  for (const char* row : {"| LDS (every segment idle: 512 x 3 ways) | 1536 | 8 | 12288 |",
+                          "| I-cache (every line Tx: 256 x 8) | 2048 | 2 | 4096 |", "| 16384 |",
+                          "| LDS hit (L1 accept to fill) | 14 | 35 |"})
+    EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
+}
+
+TEST(Cli, TraceRejectsAnUnknownWorkload) {
+  const auto r = run_txgen("trace --kind spmv --out /tmp/txgen_cli_spmv.trace");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("atax"), std::string::npos) << r.output;
+}
+
+TEST(Cli, EvalRejectsAConfigurationWithoutAPath) {
+  const auto r = run_txgen("eval --config " + source("configs/seed000_fig7_lds.json") + " --out /tmp/txgen_cli_eval");
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("tx_path"), std::string::npos) << r.output;
+}
+
 TEST(Cli, ReportGivesWalkSchedulerStorage) {
   // Seed 002 Table I: 256 entries x (VPN 36 + ID 20 + score 9 + credit 21 + aged + match);
   // PWC tags 4 x (9 + 1) + 8 x (18 + 1) + 32 x (27 + 1) = 1088.

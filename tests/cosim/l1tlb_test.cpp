@@ -94,6 +94,8 @@ class Bench {
       if (out.resp_valid[u]) hits_[u].push_back({out.resp_vpn[u], out.resp_ppn[u]});
       if (out.fill_valid[u]) fills_[u].push_back({out.fill_vpn[u], out.fill_ppn[u]});
     }
+    for (unsigned c = 0; c < p_.clusters; ++c)
+      if (out.evict_valid[c]) evicts_[c].push_back(out.evict_vpn[c]);
     for (unsigned c = 0; c < p_.clusters; ++c) {
       if (out.l2_req_valid[c] && in_.l2_req_ready[c]) {
         q_[c].push_back({out.l2_req_tag[c], out.l2_req_vpn[c], out.l2_req_vmid[c], cycle_ + l2_latency});
@@ -140,6 +142,7 @@ class Bench {
   std::map<unsigned, std::vector<uint64_t>> accepted_;                     // per CU: accept cycles
   std::map<unsigned, std::vector<std::pair<uint64_t, uint64_t>>> hits_;   // per CU: (vpn, ppn)
   std::map<unsigned, std::vector<std::pair<uint64_t, uint64_t>>> fills_;  // per CU: (vpn, ppn)
+  std::map<unsigned, std::vector<uint64_t>> evicts_;                        // per cluster: evicted vpn
 
  private:
   void answer(unsigned c) {
@@ -281,6 +284,46 @@ TEST(L1tlb, LruVictim) {
       b.drain();
       expect_count(s, "L2 requests (second page evicted)", p.ways + 2, b.l2_requests);
     }
+  });
+}
+
+// A full set's fill evicts its replacement victim (the `evict_*` port, one
+// pulse with the victim's VPN), unless a shootdown removes that victim at the
+// very edge of the write: then the write lands on the freed way and nothing is
+// evicted. A shootdown of another page at that edge does not change the
+// eviction. (The L2 answer and the shootdown are accepted in one cycle, so
+// sd2 and f2 share their edge.)
+TEST(L1tlb, EvictionAndShootdownAtTheWriteEdge) {
+  directed([](CosimSession& s, Bench& b) {
+    const L1tlbParams& p = params();
+    auto fill_set = [&](uint64_t base) {
+      for (unsigned w = 0; w < p.ways; ++w) {
+        b.request(0, vpn_at(0, 0, base + w));
+        b.drain();
+      }
+    };
+    auto victim_vpn = [&] { return b.model().entry_vpn(0, 0, b.model().victim(0, 0)); };
+    auto miss_with_shootdown = [&](uint64_t page, uint64_t shot) {
+      b.hold_l2 = true;
+      const uint64_t sent = b.l2_requests;
+      b.request(0, page);
+      for (unsigned guard = 0; b.l2_requests == sent && guard < 40; ++guard) b.step();
+      b.run(b.l2_latency + 1);  // the answer is due
+      b.hold_l2 = false;     // the L2 answers in the next cycle ...
+      b.shootdown(false, shot, 0);  // ... which also accepts the shootdown
+      b.drain();
+    };
+    fill_set(400);
+    const uint64_t v1 = victim_vpn();
+    b.evicts_.clear();
+    miss_with_shootdown(vpn_at(0, 0, 400 + p.ways), vpn_at(0, 1 % p.sets, 999));
+    expect_count(s, "evictions (another page shot down)", 1, b.evicts_[0].size());
+    expect_count(s, "evicted VPN", v1, b.evicts_[0].empty() ? 0 : b.evicts_[0][0]);
+    const uint64_t v2 = victim_vpn();
+    b.evicts_.clear();
+    miss_with_shootdown(vpn_at(0, 0, 400 + p.ways + 1), v2);
+    expect_count(s, "evictions (the victim shot down at the write edge)", 0, b.evicts_[0].size());
+    expect_count(s, "the shot-down victim is gone", -1, b.model().find(0, v2, 0));
   });
 }
 

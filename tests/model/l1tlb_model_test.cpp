@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <deque>
+#include <functional>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -115,6 +116,10 @@ struct L2Take {
   unsigned cyc, c;
   uint64_t vpn, vmid, tag;
 };
+struct Evict {
+  unsigned cyc, c;
+  uint64_t vpn, vmid, ppn, perm;
+};
 
 // Drives the model cycle by cycle, logs every response and L2 handshake, and
 // (optionally) plays an L2-TLB that answers a taken request `lat` cycles
@@ -133,6 +138,8 @@ struct Bench {
   std::vector<std::deque<std::pair<unsigned, L2Take>>> pend;  // due cycle, request
   std::vector<Resp> log;
   std::vector<L2Take> l2log;
+  std::vector<Evict> elog;                              // evict_valid pulses
+  std::function<void(unsigned, const L1tlbOut&)> on_cycle;  // optional: sees every cycle's outputs
 
   void req(unsigned u, uint64_t vpn, uint64_t vmid = 0) {
     in.req_valid[u] = 1;
@@ -167,6 +174,10 @@ struct Bench {
       if (out.fill_valid[u])
         log.push_back({cyc, u, true, out.fill_vpn[u], out.fill_vmid[u], out.fill_ppn[u], out.fill_perm[u]});
     }
+    for (unsigned c = 0; c < p.clusters; ++c)
+      if (out.evict_valid[c])
+        elog.push_back({cyc, c, out.evict_vpn[c], out.evict_vmid[c], out.evict_ppn[c], out.evict_perm[c]});
+    if (on_cycle) on_cycle(cyc, out);
     for (unsigned c = 0; c < p.clusters; ++c)
       if (in.rst_n && out.l2_req_valid[c] && in.l2_req_ready[c]) {
         L2Take t{cyc, c, out.l2_req_vpn[c], out.l2_req_vmid[c], out.l2_req_tag[c]};
@@ -797,7 +808,10 @@ TEST(L1tlbModel, PlruVictimOrder) {
 // shootdowns. Checks every cycle: a (vpn, vmid) is present at most once per
 // cluster (no replication inside a cluster) and only in its home TLB and set;
 // every response carries the L2's translation; every accepted request is
-// answered (hit or fill) at least 3 cycles after its accept.
+// answered (hit or fill) at least 3 cycles after its accept; an evict_valid
+// pulse names a translation present in its cluster before the edge and gone
+// after it, and at an edge without a shootdown taking effect the only
+// translation that leaves a cluster is the one its evict output names.
 TEST(L1tlbModel, NoReplicationInsideClusterRandom) {
   const L1tlbParams p = mk(8, 4, 2, 4, 3);
   ASSERT_EQ(p.mshrs, 6u);
@@ -815,8 +829,10 @@ TEST(L1tlbModel, NoReplicationInsideClusterRandom) {
   std::vector<bool> has(p.cus, false);
   std::vector<uint64_t> wv(p.cus), wm(p.cus);
   bool sd_pending = false;
-  unsigned sd_cnt = 0, hits = 0, fills = 0, merges = 0;
+  unsigned sd_cnt = 0, hits = 0, fills = 0, merges = 0, evicts = 0;
   L1tlbEvents seen{};
+  std::vector<std::set<std::pair<uint64_t, uint64_t>>> before(p.clusters);  // per cluster, in the cycle
+  L1tlbOut nxt = m.make_outputs();  // registers after the edge
   for (unsigned cyc = 0; cyc < 20000; ++cyc) {
     in = m.idle_inputs();
     for (unsigned u = 0; u < p.cus; ++u) {
@@ -901,6 +917,8 @@ TEST(L1tlbModel, NoReplicationInsideClusterRandom) {
     seen.hit_and_fill_same_cu |= e.hit_and_fill_same_cu;
     seen.victim_replacement |= e.victim_replacement;
     seen.merge_repeat_same_cu |= e.merge_repeat_same_cu;
+    seen.evict |= e.evict;
+    m.outputs(in, nxt);  // evict_* registered at this edge (registers only)
     // No replication inside a cluster, only the home TLB / set.
     for (unsigned c = 0; c < p.clusters; ++c) {
       std::set<std::pair<uint64_t, uint64_t>> present;
@@ -916,8 +934,24 @@ TEST(L1tlbModel, NoReplicationInsideClusterRandom) {
             ASSERT_TRUE(present.insert({vpn, m.entry_vmid(j, s, w)}).second)
                 << "replicated vpn " << vpn << " in cluster " << c << " cycle " << cyc;
           }
+      std::vector<std::pair<uint64_t, uint64_t>> gone;
+      for (const auto& x : before[c])
+        if (!present.count(x)) gone.push_back(x);
+      if (nxt.evict_valid[c]) {
+        const std::pair<uint64_t, uint64_t> key{nxt.evict_vpn[c], nxt.evict_vmid[c]};
+        ASSERT_TRUE(before[c].count(key)) << "evicted vpn " << key.first << " not present, cycle " << cyc;
+        ASSERT_FALSE(present.count(key)) << "evicted vpn " << key.first << " still present, cycle " << cyc;
+        ASSERT_EQ(nxt.evict_ppn[c], ppn_of(key.first, key.second)) << cyc;
+        ASSERT_EQ(nxt.evict_perm[c], perm_of(key.first)) << cyc;
+        ++evicts;
+      }
+      if (!e.shootdown_one && !e.shootdown_all) {
+        ASSERT_EQ(gone.size(), nxt.evict_valid[c] ? 1u : 0u) << "cluster " << c << " cycle " << cyc;
+      }
+      before[c] = std::move(present);
     }
   }
+  EXPECT_EQ(m.stats().evictions, evicts);  // every pulse seen, one per counted eviction
   // Drain.
   for (unsigned cyc = 20000; cyc < 20100; ++cyc) {
     in = m.idle_inputs();
@@ -948,7 +982,8 @@ TEST(L1tlbModel, NoReplicationInsideClusterRandom) {
   }
   for (unsigned u = 0; u < p.cus; ++u) EXPECT_TRUE(open[u].empty()) << "CU " << u << " left unanswered";
   std::cout << "[ random ] hits " << hits << " fills " << fills << " merges " << merges << " shootdowns "
-            << sd_cnt << "\n";
+            << sd_cnt << " evictions " << evicts << "\n";
+  EXPECT_TRUE(seen.evict);
   EXPECT_GT(sd_cnt, 10u);
   EXPECT_TRUE(seen.merge_at_write_edge);
   EXPECT_TRUE(seen.fill_patch_at_compare);
@@ -1043,6 +1078,344 @@ TEST(L1tlbModel, ShootdownOneVpnEveryCluster) {
   EXPECT_EQ(b.m.find(1, 0x13, 0), -1);
   EXPECT_GE(b.m.find(1, 0x17, 0), 0);
   EXPECT_TRUE(b.step().sd_done);
+}
+
+// ---------------------------------------------------------------------------
+// Eviction output (document: Fill, cycle f+2, "Eviction"; Timing summary:
+// evict_valid in cycle f+3, registered at the write edge f+2).
+// Clustered configuration PC = mk(8, 4, 2, 4, 3): U = 8, T = 4, C = 2, N = 4,
+// K = 2, S = 2, W = 4, M = 6; HB = 1 (vpn[0]), SB = 1 (vpn[1]), TG = 10
+// (vpn[11:2]), MB = 3. Cluster 1 = CUs 4-7 / TLBs 2-3. Every VPN below has
+// vpn[1:0] = 3: home k = 1 (TLB 3), set 1. An evicted VPN is put back
+// together as {vtag, s = 1, k = 1}, so both the set and the home field are
+// non-empty and non-zero.
+// The test L2 answers (ppn_of = vpn*5 + 1 + vmid*0x800, perm_of = vpn % 7):
+//   0x0b (vtag 2) vmid 1: ppn 56 + 0x800 = 0x838, perm 4
+//   0x0f (vtag 3):        ppn 76 = 0x4c,  perm 1
+//   0x13 (vtag 4):        ppn 96 = 0x60,  perm 5
+//   0x17 (vtag 5):        ppn 116 = 0x74, perm 2
+//   0x1b (vtag 6):        ppn 136 = 0x88, perm 6
+//   0x1f (vtag 7):        ppn 156 = 0x9c, perm 3
+//   0x23 (vtag 8):        ppn 176 = 0xb0, perm 0
+// A miss accepted in t with the automatic L2 (latency 1): MSHR 0 of TLB 3
+// allocated at edge t+2, sent at edge t+3, taken in t+4, answered in
+// f = t+5, f1 t+6, f2 t+7 (write at edge t+7), evict_valid in t+8 = f+3,
+// f3 t+8, fill_valid in t+9.
+
+L1tlbParams PC() { return mk(8, 4, 2, 4, 3); }
+
+// Fills set 1 of TLB 3 through CU 4 (each into the lowest invalid way):
+// ways 0..3 = 0x0b (vmid 1), 0x0f, 0x13, 0x17. LRU ages (w0, w1, w2, w3)
+// from reset (3, 2, 1, 0): touch 0 -> (0, 3, 2, 1), touch 1 -> (1, 0, 3, 2),
+// touch 2 -> (2, 1, 0, 3), touch 3 -> (3, 2, 1, 0): victim way 0 (0x0b).
+void fill_set(Bench& b) {
+  install(b, 4, 0x0b, 1);
+  install(b, 4, 0x0f);
+  install(b, 4, 0x13);
+  install(b, 4, 0x17);
+}
+
+TEST(L1tlbModel, EvictReplacementVictimClustered) {
+  Bench b(PC());
+  fill_set(b);
+  for (unsigned w = 0; w < 4; ++w) ASSERT_TRUE(b.m.entry_valid(3, 1, w));
+  ASSERT_EQ(b.m.entry_vpn(3, 1, 0), 0x0bu);
+  ASSERT_EQ(b.m.victim(3, 1), 0u);
+  EXPECT_TRUE(b.elog.empty());  // the four fills wrote invalid ways
+  EXPECT_EQ(b.m.stats().evictions, 0u);
+  const unsigned t0 = b.cyc;
+  // t0: CU 4 asks 0x1b (set 1 of TLB 3, full): write at edge t0+7 into the LRU way 0.
+  b.req(4, 0x1b);
+  ASSERT_TRUE(b.peek().req_ready[4]);
+  b.step();
+  b.run_to(t0 + 7);
+  ASSERT_EQ(b.l2log.back().cyc, t0 + 4);  // taken t0+4, so f = t0+5
+  EXPECT_TRUE(b.m.f2_valid(1));
+  EXPECT_FALSE(b.peek().evict_valid[1]);  // t0+7
+  b.step();                               // edge t0+7: write and eviction
+  EXPECT_TRUE(b.m.events().victim_replacement);
+  EXPECT_TRUE(b.m.events().evict);
+  EXPECT_EQ(b.m.entry_vpn(3, 1, 0), 0x1bu);
+  EXPECT_EQ(b.m.find(1, 0x0b, 1), -1);
+  L1tlbOut o = b.step();  // t0+8 = f+3
+  EXPECT_TRUE(o.evict_valid[1]);
+  EXPECT_FALSE(o.evict_valid[0]);
+  EXPECT_EQ(o.evict_vpn[1], 0x0bu);  // {vtag 2, s 1, k 1} = 2 << 2 | 1 << 1 | 1
+  EXPECT_EQ(o.evict_vmid[1], 1u);
+  EXPECT_EQ(o.evict_ppn[1], 0x838u);
+  EXPECT_EQ(o.evict_perm[1], 4u);
+  EXPECT_EQ(o.evict_vpn[0], 0u);  // cluster 0: reset values
+  EXPECT_EQ(o.evict_ppn[0], 0u);
+  EXPECT_FALSE(o.fill_valid[4]);
+  o = b.step();  // t0+9: the pulse is over; CU 4's fill response
+  EXPECT_FALSE(o.evict_valid[1]);
+  EXPECT_TRUE(o.fill_valid[4]);
+  EXPECT_EQ(o.fill_vpn[4], 0x1bu);
+  EXPECT_EQ(o.fill_ppn[4], 0x88u);
+  b.run(4);
+  ASSERT_EQ(b.elog.size(), 1u);
+  EXPECT_EQ(b.elog[0].cyc, t0 + 8);
+  EXPECT_EQ(b.elog[0].c, 1u);
+  EXPECT_EQ(b.m.stats().evictions, 1u);
+  EXPECT_EQ(b.m.stats().fills_written, 5u);
+}
+
+// A hole made by a shootdown: the fill takes the lowest invalid way (way 1)
+// although the LRU way 0 is valid, and nothing is evicted.
+TEST(L1tlbModel, EvictNotOnFillIntoInvalidWay) {
+  Bench b(PC());
+  fill_set(b);
+  EXPECT_TRUE(b.elog.empty());
+  // Shootdown of 0x0f (way 1) accepted in e, invalidated at edge e+2 (ages unchanged).
+  b.sd(false, 0x0f);
+  ASSERT_TRUE(b.peek().sd_ready);
+  b.step();
+  b.run(3);
+  ASSERT_FALSE(b.m.entry_valid(3, 1, 1));
+  ASSERT_EQ(b.m.victim(3, 1), 0u);  // the LRU way is valid
+  const unsigned t0 = b.cyc;
+  b.req(4, 0x1b);  // write at edge t0+7
+  ASSERT_TRUE(b.peek().req_ready[4]);
+  b.step();
+  b.run_to(t0 + 7);
+  b.step();  // edge t0+7
+  EXPECT_TRUE(b.m.events().victim_invalid);
+  EXPECT_FALSE(b.m.events().victim_replacement);
+  EXPECT_FALSE(b.m.events().evict);
+  EXPECT_EQ(b.m.entry_vpn(3, 1, 1), 0x1bu);
+  EXPECT_TRUE(b.m.entry_valid(3, 1, 0));
+  EXPECT_EQ(b.m.entry_vpn(3, 1, 0), 0x0bu);
+  const L1tlbOut o = b.step();  // t0+8
+  EXPECT_FALSE(o.evict_valid[1]);
+  EXPECT_EQ(o.evict_vpn[1], 0u);  // still the reset values
+  EXPECT_EQ(o.evict_vmid[1], 0u);
+  EXPECT_EQ(o.evict_ppn[1], 0u);
+  EXPECT_EQ(o.evict_perm[1], 0u);
+  b.run(4);
+  EXPECT_EQ(b.resps(4, true).back().vpn, 0x1bu);
+  EXPECT_TRUE(b.elog.empty());
+  EXPECT_EQ(b.m.stats().evictions, 0u);
+}
+
+// A killed MSHR's fill into a full set: suppressed by the kill bit (set two
+// edges before the write), so no write and no eviction.
+TEST(L1tlbModel, EvictNotOnFillSuppressedByKill) {
+  Bench b(PC());
+  fill_set(b);
+  const unsigned t0 = b.cyc;
+  b.req(4, 0x1b);  // MSHR 0 of TLB 3: alloc edge t0+2, sent edge t0+3, taken t0+4, f = t0+5, f2 t0+7
+  b.step();
+  b.run_to(t0 + 3);
+  // t0+3: shootdown of 0x1b (r1, r2 empty): sd1 t0+4, sd2 t0+5 kills MSHR 0 at edge t0+5.
+  b.sd(false, 0x1b);
+  ASSERT_TRUE(b.peek().sd_ready);
+  b.step();
+  b.run_to(t0 + 6);
+  EXPECT_TRUE(b.m.mshr_kill(3, 0));
+  b.run_to(t0 + 7);
+  ASSERT_EQ(b.l2log.back().cyc, t0 + 4);
+  EXPECT_TRUE(b.m.f2_valid(1));
+  EXPECT_FALSE(b.m.sd2_valid());  // suppression by the kill alone
+  b.step();                       // edge t0+7
+  EXPECT_TRUE(b.m.events().fill_suppressed);
+  EXPECT_FALSE(b.m.events().evict);
+  EXPECT_TRUE(b.m.entry_valid(3, 1, 0));
+  EXPECT_EQ(b.m.entry_vpn(3, 1, 0), 0x0bu);
+  EXPECT_EQ(b.m.find(1, 0x1b, 0), -1);
+  L1tlbOut o = b.step();  // t0+8
+  EXPECT_FALSE(o.evict_valid[1]);
+  o = b.step();  // t0+9: the waiter is still answered
+  EXPECT_TRUE(o.fill_valid[4]);
+  EXPECT_EQ(o.fill_vpn[4], 0x1bu);
+  b.run(4);
+  EXPECT_TRUE(b.elog.empty());
+  EXPECT_EQ(b.m.stats().evictions, 0u);
+  EXPECT_EQ(b.m.stats().fills_suppressed, 1u);
+}
+
+// A shootdown of the filled VPN (or a flush-all) whose sd2 is the write cycle:
+// suppressed by the same-edge term (the kill of that edge is not yet in the
+// cycle's registers), so no eviction.
+TEST(L1tlbModel, EvictNotOnFillSuppressedBySameEdgeShootdown) {
+  for (const bool all : {false, true}) {
+    SCOPED_TRACE(all ? "flush-all" : "one VPN");
+    Bench b(PC());
+    fill_set(b);
+    const unsigned t0 = b.cyc;
+    b.req(4, 0x1b);  // write at edge t0+7
+    b.step();
+    b.run_to(t0 + 5);
+    // t0+5: shootdown accepted: sd1 t0+6, sd2 t0+7 = the write cycle.
+    b.sd(all, 0x1b);
+    ASSERT_TRUE(b.peek().sd_ready);
+    b.step();
+    b.run_to(t0 + 7);
+    EXPECT_TRUE(b.m.sd2_valid());
+    EXPECT_TRUE(b.m.f2_valid(1));
+    EXPECT_FALSE(b.m.mshr_kill(3, 0));
+    b.step();  // edge t0+7
+    EXPECT_TRUE(b.m.events().fill_suppressed);
+    EXPECT_FALSE(b.m.events().evict);
+    EXPECT_EQ(b.m.find(1, 0x1b, 0), -1);
+    EXPECT_EQ(b.m.entry_valid(3, 1, 0), !all);  // flush-all removed everything
+    const L1tlbOut o = b.step();                 // t0+8
+    EXPECT_FALSE(o.evict_valid[1]);
+    EXPECT_TRUE(o.sd_done);
+    b.run(4);
+    EXPECT_TRUE(b.elog.empty());
+    EXPECT_EQ(b.m.stats().evictions, 0u);
+  }
+}
+
+// The victim way (way 0, 0x0b vmid 1) is invalidated by a one-VPN shootdown
+// at the very edge the fill writes it: same-edge order 2 then 3, the
+// shootdown removed the entry, the write lands on a (now) invalid way, no
+// eviction. The victim is still way 0 (registers of the write cycle).
+TEST(L1tlbModel, EvictNotWhenShootdownInvalidatesVictimAtWriteEdge) {
+  Bench b(PC());
+  fill_set(b);
+  const unsigned t0 = b.cyc;
+  b.req(4, 0x1b);  // write at edge t0+7
+  b.step();
+  b.run_to(t0 + 5);
+  // t0+5: shootdown of (0x0b, vmid 1): sd1 t0+6 matches way 0 of TLB 3 set 1
+  // (no fill writes at edge t0+6), sd2 t0+7 invalidates it at edge t0+7.
+  b.sd(false, 0x0b, 1);
+  ASSERT_TRUE(b.peek().sd_ready);
+  b.step();
+  b.run_to(t0 + 7);
+  EXPECT_TRUE(b.m.sd2_valid());
+  EXPECT_TRUE(b.m.f2_valid(1));
+  EXPECT_TRUE(b.m.entry_valid(3, 1, 0));
+  EXPECT_EQ(b.m.victim(3, 1), 0u);
+  b.step();  // edge t0+7: invalidate way 0, then write 0x1b into way 0 (not suppressed: 0x1b != 0x0b)
+  EXPECT_TRUE(b.m.events().shootdown_one);
+  EXPECT_FALSE(b.m.events().fill_suppressed);
+  EXPECT_FALSE(b.m.events().evict);
+  EXPECT_TRUE(b.m.entry_valid(3, 1, 0));
+  EXPECT_EQ(b.m.entry_vpn(3, 1, 0), 0x1bu);
+  EXPECT_EQ(b.m.find(1, 0x0b, 1), -1);
+  for (unsigned w = 1; w < 4; ++w) EXPECT_TRUE(b.m.entry_valid(3, 1, w));
+  const L1tlbOut o = b.step();  // t0+8
+  EXPECT_FALSE(o.evict_valid[1]);
+  EXPECT_TRUE(o.sd_done);
+  b.run(4);
+  EXPECT_TRUE(b.elog.empty());
+  EXPECT_EQ(b.m.stats().evictions, 0u);
+  EXPECT_EQ(b.m.stats().fills_written, 5u);
+}
+
+// Same race, but the shootdown invalidates another entry at the write edge:
+// way 2 of the same set (0x13); way 0 of set 0 of the same TLB 3 (0x09 =
+// {vtag 2, s 0, k 1}); way 0 of set 1 of the other TLB 2 of the cluster
+// (0x0a = {vtag 2, s 1, k 0}). 0x09 / 0x0a are installed first into way 0
+// of their empty set. The victim comes from the registers of the write cycle
+// (way 0 of TLB 3 set 1, valid), and only an invalidation of that very way
+// cancels the eviction, so the write replaces way 0 and evicts 0x0b, and the
+// shot-down entry ends invalid.
+TEST(L1tlbModel, EvictWhenShootdownInvalidatesAnotherEntryAtWriteEdge) {
+  struct Case {
+    const char* what;
+    uint64_t sd_vpn;
+    unsigned j, s, w;  // the entry the shootdown invalidates
+  };
+  const Case cases[] = {{"way 2 of the same set", 0x13, 3, 1, 2},
+                        {"same way, other set of the same TLB", 0x09, 3, 0, 0},
+                        {"same set and way, other TLB of the cluster", 0x0a, 2, 1, 0}};
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.what);
+    Bench b(PC());
+    if (k.sd_vpn != 0x13) install(b, 4, k.sd_vpn);
+    fill_set(b);
+    ASSERT_TRUE(b.m.entry_valid(k.j, k.s, k.w));
+    ASSERT_EQ(b.m.entry_vpn(k.j, k.s, k.w), k.sd_vpn);
+    const unsigned t0 = b.cyc;
+    b.req(4, 0x1b);  // write at edge t0+7
+    b.step();
+    b.run_to(t0 + 5);
+    b.sd(false, k.sd_vpn);  // sd1 t0+6 matches (j, s, w), sd2 t0+7 invalidates it at edge t0+7
+    ASSERT_TRUE(b.peek().sd_ready);
+    b.step();
+    b.run_to(t0 + 7);
+    EXPECT_TRUE(b.m.sd2_valid());
+    EXPECT_TRUE(b.m.f2_valid(1));
+    b.step();  // edge t0+7
+    EXPECT_TRUE(b.m.events().shootdown_one);
+    EXPECT_FALSE(b.m.events().fill_suppressed);
+    EXPECT_TRUE(b.m.events().evict);
+    EXPECT_EQ(b.m.entry_vpn(3, 1, 0), 0x1bu);
+    EXPECT_FALSE(b.m.entry_valid(k.j, k.s, k.w));
+    const L1tlbOut o = b.step();  // t0+8
+    EXPECT_TRUE(o.evict_valid[1]);
+    EXPECT_EQ(o.evict_vpn[1], 0x0bu);
+    EXPECT_EQ(o.evict_vmid[1], 1u);
+    EXPECT_EQ(o.evict_ppn[1], 0x838u);
+    EXPECT_EQ(o.evict_perm[1], 4u);
+    b.run(4);
+    ASSERT_EQ(b.elog.size(), 1u);
+    EXPECT_EQ(b.elog[0].cyc, t0 + 8);
+  }
+}
+
+// evict_* data registers: reset 0, loaded only with evict_valid = 1, held
+// otherwise (also across a fill into an invalid way and a shootdown), back
+// to 0 on reset. Cluster 1's outputs are recorded every cycle.
+//  1. fill_set: no eviction; ages (3, 2, 1, 0).
+//  2. t1: 0x1b replaces way 0: evict 0x0b (vmid 1, ppn 0x838, perm 4) in
+//     t1+8; touch 0: ages (0, 3, 2, 1).
+//  3. shootdown of 0x13 (way 2); ages unchanged.
+//  4. t2: 0x1f goes to the invalid way 2: no eviction; touch 2 (age 2):
+//     ways younger than 2 age (w0 0 -> 1, w3 1 -> 2): ages (1, 3, 0, 2),
+//     victim way 1 (0x0f).
+//  5. t3: 0x23 replaces way 1: evict 0x0f (vmid 0, ppn 0x4c, perm 1) in t3+8.
+//  6. reset cycle r: every evict output 0 (asynchronous reset), and after.
+TEST(L1tlbModel, EvictDataRegistersHold) {
+  Bench b(PC());
+  struct Ev {
+    bool v;
+    uint64_t vpn, vmid, ppn, perm;
+  };
+  std::vector<Ev> tr;  // cluster 1, index = cycle
+  b.on_cycle = [&](unsigned cyc, const L1tlbOut& o) {
+    ASSERT_EQ(cyc, tr.size());
+    tr.push_back({o.evict_valid[1] != 0, o.evict_vpn[1], o.evict_vmid[1], o.evict_ppn[1], o.evict_perm[1]});
+    EXPECT_FALSE(o.evict_valid[0]) << cyc;
+    EXPECT_EQ(o.evict_vpn[0] | o.evict_vmid[0] | o.evict_ppn[0] | o.evict_perm[0], 0u) << cyc;
+  };
+  fill_set(b);
+  const unsigned t1 = b.cyc;
+  install(b, 4, 0x1b);
+  b.sd(false, 0x13);
+  b.step();
+  b.run(3);
+  ASSERT_FALSE(b.m.entry_valid(3, 1, 2));
+  const unsigned t2 = b.cyc;
+  install(b, 4, 0x1f);
+  EXPECT_EQ(b.m.entry_vpn(3, 1, 2), 0x1fu);
+  EXPECT_EQ(b.m.victim(3, 1), 1u);
+  const unsigned t3 = b.cyc;
+  install(b, 4, 0x23);
+  EXPECT_EQ(b.m.entry_vpn(3, 1, 1), 0x23u);
+  b.in.rst_n = false;
+  const unsigned r = b.cyc;
+  b.step();
+  b.run(3);
+  ASSERT_EQ(tr.size(), r + 4);
+  ASSERT_EQ(b.elog.size(), 2u);
+  EXPECT_EQ(b.elog[0].cyc, t1 + 8);
+  EXPECT_EQ(b.elog[1].cyc, t3 + 8);
+  EXPECT_GT(t3, t2);
+  const Ev zero{false, 0, 0, 0, 0}, e1{false, 0x0b, 1, 0x838, 4}, e2{false, 0x0f, 0, 0x4c, 1};
+  for (unsigned c = 0; c < tr.size(); ++c) {
+    const Ev& want = c < t1 + 8 ? zero : c < t3 + 8 ? e1 : c < r ? e2 : zero;
+    const bool v = c == t1 + 8 || c == t3 + 8;
+    EXPECT_EQ(tr[c].v, v) << "cycle " << c;
+    EXPECT_EQ(tr[c].vpn, want.vpn) << "cycle " << c;
+    EXPECT_EQ(tr[c].vmid, want.vmid) << "cycle " << c;
+    EXPECT_EQ(tr[c].ppn, want.ppn) << "cycle " << c;
+    EXPECT_EQ(tr[c].perm, want.perm) << "cycle " << c;
+  }
+  EXPECT_EQ(b.m.stats().evictions, 0u);  // counters restart at the reset
 }
 
 // The widest configuration: U = 64, T = 16, C = 4, W = 256, 52-bit VPN,

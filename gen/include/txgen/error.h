@@ -15,11 +15,13 @@ constexpr int kExitInvalidInput = 2;
 class ConfigError : public std::runtime_error {
  public:
   ConfigError(const std::string& path, const std::string& value, const std::string& rule)
-      : std::runtime_error(path + " = " + value + ": " + rule), path_(path) {}
+      : std::runtime_error(path + " = " + value + ": " + rule), path_(path), value_(value), rule_(rule) {}
   const std::string& path() const { return path_; }
+  const std::string& value() const { return value_; }
+  const std::string& rule() const { return rule_; }
 
  private:
-  std::string path_;
+  std::string path_, value_, rule_;
 };
 
 }  // namespace txgen

@@ -61,9 +61,6 @@ std::unique_ptr<Module> emit_data_sram(const IcacheTxParams& p, const EmitContex
   return mod;
 }
 
-namespace {
-
-// The controller's (or the baseline's) ports, to connect by name.
 hdl::Interface ctrl_interface(const IcacheTxParams& p, const string& name, bool baseline) {
   Module shape(name);
   Io io;
@@ -73,8 +70,6 @@ hdl::Interface ctrl_interface(const IcacheTxParams& p, const string& name, bool 
   sram_ports(shape, io, p, baseline, "_o", "_i");
   return shape.interface();
 }
-
-}  // namespace
 
 std::unique_ptr<Module> emit_sys(const IcacheTxParams& p, const EmitContext& ctx, bool baseline) {
   const string inner = baseline ? p.module_prefix + "_base" : p.module_prefix;

@@ -64,7 +64,8 @@ ModulePtr emit_ctrl(const LdsCtrlParams& p, const EmitContext& ctx) {
   return m;
 }
 
-// The ports of the controller or the baseline, to connect by name.
+}  // namespace
+
 hdl::Interface inner_interface(const LdsCtrlParams& p, const string& name, bool baseline) {
   hdl::Module shape(name);
   Ctl c(shape, p);
@@ -74,8 +75,6 @@ hdl::Interface inner_interface(const LdsCtrlParams& p, const string& name, bool 
   sram_ports(c, SramSide::Controller);
   return shape.interface();
 }
-
-}  // namespace
 
 ModulePtr emit_base(const LdsCtrlParams& p, const EmitContext& ctx) {
   auto m = std::make_unique<hdl::Module>(p.module_prefix + "_base");

@@ -4,7 +4,8 @@ namespace txgen::blocks {
 
 const std::vector<BlockInfo>& registry() {
   static const std::vector<BlockInfo> blocks = {bd_codec_block(), lds_ctrl_block(), dhsl_block(), walk_sched_block(),
-                                                  icache_tx_block(), l1tlb_block(), ata_block()};
+                                                  icache_tx_block(), l1tlb_block(), ata_block(),
+                                                  tx_path_block()};
   return blocks;
 }
 

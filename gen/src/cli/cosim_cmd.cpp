@@ -9,16 +9,6 @@
 namespace txgen::cli {
 namespace fs = std::filesystem;
 
-namespace {
-
-// Runs one step of the build, quiet unless it fails.
-void build_step(const std::vector<std::string>& argv, const fs::path& log, const std::string& what) {
-  if (util::run_process(argv, {}, fs::current_path(), log) != 0)
-    throw std::runtime_error(what + " failed; see " + log.string() + ":\n" + util::read_text_file(log));
-}
-
-}  // namespace
-
 void add_cosim_command(CLI::App& app, CosimOptions& opts) {
   CLI::App* cmd = app.add_subcommand(
       "cosim", "Build (cached in --out) and run the Verilator co-simulation of a block of a "
@@ -42,12 +32,12 @@ int run_cosim(const CosimOptions& opts) {
   const fs::path build = out / "build";
   std::cerr << "txgen: building the " << block.name << " co-simulation of " << lc.cfg.name
             << " in " << build.string() << " ...\n";
-  build_step({"cmake", "-S", TXGEN_SOURCE_DIR, "-B", build.string(), "-G", "Ninja",
+  util::run_build_step({"cmake", "-S", TXGEN_SOURCE_DIR, "-B", build.string(), "-G", "Ninja",
               "-DCMAKE_BUILD_TYPE=Release", "-DTXGEN_COSIM_CONFIG=" + fs::absolute(opts.config).string(),
               "-DTXGEN_COSIM_BLOCK=" + block.name},
              out / "configure.log", "configuring the co-simulation");
   const std::string target = "txgen_cosim_" + block.name + "_" + lc.cfg.name;
-  build_step({"cmake", "--build", build.string(), "--target", target}, out / "build.log",
+  util::run_build_step({"cmake", "--build", build.string(), "--target", target}, out / "build.log",
              "building the co-simulation");
   util::EnvVars env = {{"TXGEN_COSIM_CYCLES", std::to_string(opts.cycles)}};
   if (!opts.seed.empty()) env.push_back({"TXGEN_SEED", opts.seed});

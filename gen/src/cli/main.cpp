@@ -12,6 +12,8 @@ struct AllOptions {
   txgen::cli::ReportOptions report;
   txgen::cli::CosimOptions cosim;
   txgen::cli::SynthOptions synth;
+  txgen::cli::TraceOptions trace;
+  txgen::cli::EvalOptions eval;
 };
 
 int dispatch(CLI::App& app, const AllOptions& o) {
@@ -19,6 +21,8 @@ int dispatch(CLI::App& app, const AllOptions& o) {
   if (app.got_subcommand("report")) return txgen::cli::run_report(o.report);
   if (app.got_subcommand("cosim")) return txgen::cli::run_cosim(o.cosim);
   if (app.got_subcommand("synth")) return txgen::cli::run_synth(o.synth);
+  if (app.got_subcommand("trace")) return txgen::cli::run_trace(o.trace);
+  if (app.got_subcommand("eval")) return txgen::cli::run_eval(o.eval);
   std::cerr << app.help();
   return txgen::kExitInvalidInput;
 }
@@ -36,6 +40,8 @@ int main(int argc, char** argv) {
   txgen::cli::add_report_command(app, o.report);
   txgen::cli::add_cosim_command(app, o.cosim);
   txgen::cli::add_synth_command(app, o.synth);
+  txgen::cli::add_trace_command(app, o.trace);
+  txgen::cli::add_eval_command(app, o.eval);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -35,5 +35,6 @@ const char* name_of(L1tlbL2Ports) { return "cluster"; }
 const char* name_of(AtaReplacement r) { return r == AtaReplacement::Plru ? "plru" : "lru"; }
 const char* name_of(AtaRemotePick p) { return p == AtaRemotePick::RoundRobin ? "round_robin" : "nearest"; }
 const char* name_of(AtaMode m) { return m == AtaMode::Private ? "private" : "ata"; }
+const char* name_of(Promotion p) { return p == Promotion::Copy ? "copy" : "move"; }
 
 }  // namespace txgen::config

@@ -154,6 +154,9 @@ IcacheConfig parse_icache(const json& j) {
   return c;
 }
 
+// The codec fields after the host (shared by $.bd_codec and the path's codecs).
+void parse_codec_fields(ObjectReader& r, const std::string& path, BdCodecConfig& b);
+
 BdCodecConfig parse_bd_codec(const json& j, const Config& cfg) {
   ObjectReader r(j, "$.bd_codec");
   BdCodecConfig b;
@@ -164,12 +167,18 @@ BdCodecConfig parse_bd_codec(const json& j, const Config& cfg) {
   if (b.host == CodecHost::Icache && !cfg.icache)
     throw ConfigError(r.path_of("host"), "\"icache\"",
                       "names the I-cache, but there is no $.icache section");
+  parse_codec_fields(r, "$.bd_codec", b);
+  r.reject_unknown();
+  return b;
+}
+
+void parse_codec_fields(ObjectReader& r, const std::string& path, BdCodecConfig& b) {
   b.tags = static_cast<unsigned>(r.integer("tags", 2, 16));
   b.base_bits = static_cast<unsigned>(r.integer("base_bits", 1, 256));
   b.delta_bits = static_cast<unsigned>(r.integer("delta_bits", 1, 1024));
   if (b.delta_bits % b.tags != 0)
     throw ConfigError(r.path_of("delta_bits"), std::to_string(b.delta_bits),
-                      "must be a multiple of $.bd_codec.tags (" + std::to_string(b.tags) +
+                      "must be a multiple of " + path + ".tags (" + std::to_string(b.tags) +
                           "): each entry owns delta_bits / tags bits");
   b.encoding = r.choice("encoding", {"prefix", "arith"}) == "arith" ? CodecEncoding::Arith
                                                                     : CodecEncoding::Prefix;
@@ -178,8 +187,6 @@ BdCodecConfig parse_bd_codec(const json& j, const Config& cfg) {
   if (r.has("compare"))
     b.compare = r.choice("compare", {"mux", "pairwise"}) == "pairwise" ? CompareStructure::Pairwise
                                                                       : CompareStructure::Mux;
-  r.reject_unknown();
-  return b;
 }
 
 TranslationConfig parse_translation(const json& j) {
@@ -195,8 +202,8 @@ TranslationConfig parse_translation(const json& j) {
   return t;
 }
 
-LdsCtrlConfig parse_lds_ctrl(const json& j) {
-  ObjectReader r(j, "$.lds_ctrl");
+LdsCtrlConfig parse_lds_ctrl(const json& j, const std::string& path = "$.lds_ctrl") {
+  ObjectReader r(j, path);
   LdsCtrlConfig c;
   if (r.has("max_work_groups"))
     c.max_work_groups = static_cast<unsigned>(r.integer("max_work_groups", 1, 64));
@@ -285,11 +292,11 @@ bool boolean(ObjectReader& r, const std::string& key) {
   return v.get<bool>();
 }
 
-IcacheTxConfig parse_icache_tx(const json& j, const Config& cfg) {
-  ObjectReader r(j, "$.icache_tx");
+IcacheTxConfig parse_icache_tx(const json& j, const Config& cfg, const std::string& path = "$.icache_tx") {
+  ObjectReader r(j, path);
   IcacheTxConfig c;
   if (!cfg.icache)
-    throw ConfigError("$.icache", "(missing)", "required by $.icache_tx: the I-cache it controls");
+    throw ConfigError("$.icache", "(missing)", "required by " + path + ": the I-cache it controls");
   c.variant = r.choice("variant", {"naive", "aware"}) == "naive" ? IcacheVariant::Naive
                                                                : IcacheVariant::Aware;
   if (r.has("translations_per_line"))
@@ -337,6 +344,61 @@ L1tlbConfig parse_l1tlb(const json& j, const Config& cfg) {
   return c;
 }
 
+// The per-CU L1-TLB of the path: private and fully associative, so only the
+// ways, MSHRs and replacement are chosen (cus = tlbs = clusters = the path's CUs).
+L1tlbConfig parse_path_l1tlb(const json& j, unsigned cus) {
+  ObjectReader r(j, "$.tx_path.l1tlb");
+  L1tlbConfig c;
+  c.cus = c.tlbs = c.clusters = cus;
+  c.ways = 32;  // seed 000 Table 1: 32 entries, fully associative
+  if (r.has("ways")) c.ways = static_cast<unsigned>(r.power_of_two("ways", 2, 256));
+  if (r.has("mshrs_per_cu")) c.mshrs_per_cu = static_cast<unsigned>(r.integer("mshrs_per_cu", 1, 16));
+  if (r.has("replacement"))
+    c.replacement = r.choice("replacement", {"lru", "plru"}) == "plru" ? L1tlbReplacement::Plru
+                                                                      : L1tlbReplacement::Lru;
+  r.reject_unknown();
+  return c;
+}
+
+BdCodecConfig parse_path_codec(const json& j, const std::string& path, CodecHost host) {
+  ObjectReader r(j, path);
+  BdCodecConfig b;
+  b.host = host;
+  parse_codec_fields(r, path, b);
+  r.reject_unknown();
+  return b;
+}
+
+TxPathConfig parse_tx_path(const json& j, const Config& cfg) {
+  ObjectReader r(j, "$.tx_path");
+  TxPathConfig c;
+  for (const auto& [section, present] : {std::pair<const char*, bool>{"$.lds", cfg.lds.has_value()},
+                                        {"$.icache", cfg.icache.has_value()},
+                                        {"$.translation", cfg.translation.has_value()}})
+    if (!present) throw ConfigError(section, "(missing)", "required by $.tx_path (the structures on the path)");
+  c.cus = static_cast<unsigned>(r.power_of_two("cus", 1, 16));
+  c.l1tlb = r.has("l1tlb") ? parse_path_l1tlb(r.field("l1tlb"), c.cus) : parse_path_l1tlb(json::object(), c.cus);
+  if (r.has("lds_ctrl")) c.lds_ctrl = parse_lds_ctrl(r.field("lds_ctrl"), "$.tx_path.lds_ctrl");
+  c.lds_codec = parse_path_codec(r.field("lds_codec"), "$.tx_path.lds_codec", CodecHost::Lds);
+  c.icache_tx = parse_icache_tx(r.field("icache_tx"), cfg, "$.tx_path.icache_tx");
+  if (c.cus % c.icache_tx.sharers != 0)
+    throw ConfigError("$.tx_path.icache_tx.sharers", std::to_string(c.icache_tx.sharers),
+                      "must divide $.tx_path.cus (" + std::to_string(c.cus) + "): each I-cache serves sharers CUs");
+  if (r.has("icache_codec"))
+    c.icache_codec = parse_path_codec(r.field("icache_codec"), "$.tx_path.icache_codec", CodecHost::Icache);
+  if (r.has("victim_queue")) c.victim_queue = static_cast<unsigned>(r.integer("victim_queue", 1, 8));
+  if (r.has("wire_latency")) {
+    ObjectReader w(r.field("wire_latency"), "$.tx_path.wire_latency");
+    if (w.has("lds")) c.wire_lds = static_cast<unsigned>(w.integer("lds", 0, 1023));
+    if (w.has("icache")) c.wire_icache = static_cast<unsigned>(w.integer("icache", 0, 1023));
+    w.reject_unknown();
+  }
+  if (r.has("promotion"))
+    c.promotion = r.choice("promotion", {"move", "copy"}) == "copy" ? Promotion::Copy : Promotion::Move;
+  r.reject_unknown();
+  return c;
+}
+
 AtaConfig parse_ata(const json& j) {
   ObjectReader r(j, "$.ata");
   AtaConfig c;
@@ -373,6 +435,7 @@ Config parse_config(const json& doc) {
   if (root.has("icache_tx")) cfg.icache_tx = parse_icache_tx(root.field("icache_tx"), cfg);
   if (root.has("l1tlb")) cfg.l1tlb = parse_l1tlb(root.field("l1tlb"), cfg);
   if (root.has("ata")) cfg.ata = parse_ata(root.field("ata"));
+  if (root.has("tx_path")) cfg.tx_path = parse_tx_path(root.field("tx_path"), cfg);
   root.reject_unknown();
   return cfg;
 }

@@ -1,4 +1,5 @@
 #include "txgen/util/process.h"
+#include "txgen/util/text_file.h"
 
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -84,6 +85,11 @@ int run_process(std::vector<std::string> argv, const EnvVars& overrides,
   }
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+void run_build_step(const std::vector<std::string>& argv, const std::filesystem::path& log, const std::string& what) {
+  if (run_process(argv, {}, std::filesystem::current_path(), log) != 0)
+    throw std::runtime_error(what + " failed; see " + log.string() + ":\n" + read_text_file(log));
 }
 
 }  // namespace txgen::util

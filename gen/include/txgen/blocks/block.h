@@ -49,5 +49,6 @@ BlockInfo walk_sched_block();
 BlockInfo icache_tx_block();
 BlockInfo l1tlb_block();
 BlockInfo ata_block();
+BlockInfo tx_path_block();
 
 }  // namespace txgen::blocks

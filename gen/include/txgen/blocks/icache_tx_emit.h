@@ -68,6 +68,8 @@ void modes_and_ports(Ctl& c);
 // icache_tx_engine.cpp: arbitration, the engine, response, victims, shootdown.
 void engine(Ctl& c);
 
+// The ports of the controller (module `name`) or of the baseline, to connect by name.
+hdl::Interface ctrl_interface(const elab::IcacheTxParams& p, const std::string& name, bool baseline);
 std::unique_ptr<hdl::Module> emit_tag_sram(const elab::IcacheTxParams& p, const EmitContext& ctx, bool baseline);
 std::unique_ptr<hdl::Module> emit_data_sram(const elab::IcacheTxParams& p, const EmitContext& ctx);
 std::unique_ptr<hdl::Module> emit_sys(const elab::IcacheTxParams& p, const EmitContext& ctx, bool baseline);

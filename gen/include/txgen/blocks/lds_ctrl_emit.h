@@ -78,6 +78,8 @@ void engine_registers(Ctl& c);  // lds_ctrl_datapath.cpp
 void control(Ctl& c);           // lds_ctrl.cpp
 void datapath(Ctl& c);          // lds_ctrl_datapath.cpp
 
+// The ports of the controller (module `name`) or of the baseline, to connect by name.
+hdl::Interface inner_interface(const elab::LdsCtrlParams& p, const std::string& name, bool baseline);
 std::unique_ptr<hdl::Module> emit_base(const elab::LdsCtrlParams& p, const EmitContext& ctx);
 std::unique_ptr<hdl::Module> emit_sram(const elab::LdsCtrlParams& p, const EmitContext& ctx);
 std::unique_ptr<hdl::Module> emit_sys(const elab::LdsCtrlParams& p, const EmitContext& ctx, bool baseline);

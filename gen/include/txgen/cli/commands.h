@@ -1,7 +1,9 @@
 // The txgen subcommands. Each returns the process exit code.
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -21,15 +23,36 @@ struct CosimOptions {
 struct SynthOptions {
   std::string config, out, block, liberty;
 };
+// 0 in cus, pages, requests, lds_segments: not given (from --config or the defaults)
+struct TraceOptions {
+  std::string kind, out, config;
+  unsigned cus = 0, touches = 4, lds_segments = 0;
+  uint64_t pages = 0, requests = 0, code_bytes = 8192, seed = 1;
+};
+struct EvalOptions {
+  std::string config, out, engine = "rtl";
+  std::vector<std::string> traces, workloads;
+  unsigned long requests = 4000;
+  unsigned l2_latency = 188, walk_latency = 400;
+};
 
 void add_gen_command(CLI::App& app, GenOptions& opts);
 void add_report_command(CLI::App& app, ReportOptions& opts);
 void add_cosim_command(CLI::App& app, CosimOptions& opts);
 void add_synth_command(CLI::App& app, SynthOptions& opts);
+void add_trace_command(CLI::App& app, TraceOptions& opts);
+void add_eval_command(CLI::App& app, EvalOptions& opts);
 
 int run_gen(const GenOptions& opts);
 int run_report(const ReportOptions& opts);
 int run_cosim(const CosimOptions& opts);
 int run_synth(const SynthOptions& opts);
+int run_trace(const TraceOptions& opts);
+int run_eval(EvalOptions opts);
+
+// Writes the synthetic trace `kind` with the defaults `txgen trace --config`
+// derives from the configuration's tx_path section (trace_cmd.cpp).
+void write_default_trace(const std::string& config, const std::string& kind, unsigned long requests_per_cu,
+                         const std::string& file);
 
 }  // namespace txgen::cli

@@ -155,6 +155,23 @@ struct AtaConfig {                // seed 003 (docs/blocks/ata.md); defaults: Ta
   AtaMode mode = AtaMode::Ata;
 };
 
+// The L1-TLB -> LDS -> I-cache -> L2-TLB path of seed 000 (docs/blocks/tx_path.md).
+enum class Promotion { Move, Copy };  // a hit below the L1 leaves its structure, or stays
+const char* name_of(Promotion p);
+
+struct TxPathConfig {
+  unsigned cus = 8;                           // U (Table 1: 8 CUs)
+  L1tlbConfig l1tlb;                          // per-CU private L1-TLB: ways (32), mshrs_per_cu, replacement
+  std::optional<LdsCtrlConfig> lds_ctrl;      // per-CU LDS controller options
+  BdCodecConfig lds_codec;                    // host lds
+  IcacheTxConfig icache_tx;                   // sharers = CUs per I-cache
+  std::optional<BdCodecConfig> icache_codec;  // host icache, when translations_per_line > 1
+  unsigned victim_queue = 2;                  // D: L1 victims waiting for the LDS, per CU
+  unsigned wire_lds = 0;                      // extra cycles on an LDS lookup's answer (6.3.3)
+  unsigned wire_icache = 0;                   // extra cycles on an I-cache lookup's answer
+  Promotion promotion = Promotion::Move;
+};
+
 struct Config {
   std::string name;  // lower-case identifier, part of every module name
   SystemConfig system;
@@ -168,6 +185,7 @@ struct Config {
   std::optional<IcacheTxConfig> icache_tx;
   std::optional<L1tlbConfig> l1tlb;
   std::optional<AtaConfig> ata;
+  std::optional<TxPathConfig> tx_path;
 };
 
 }  // namespace txgen::config

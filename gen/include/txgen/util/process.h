@@ -20,4 +20,9 @@ std::string find_executable(const std::string& name);
 int run_process(std::vector<std::string> argv, const EnvVars& overrides,
                 const std::filesystem::path& cwd, const std::filesystem::path& log);
 
+// One step of a build, quiet unless it fails: runs argv in the current
+// directory with its output in `log`; on failure throws std::runtime_error
+// with `what` and the log's text.
+void run_build_step(const std::vector<std::string>& argv, const std::filesystem::path& log, const std::string& what);
+
 }  // namespace txgen::util

@@ -1,0 +1,81 @@
+// `txgen eval`: builds (cached in --out) the trace evaluation of a tx_path
+// configuration and replays traces through its Verilated baseline and path
+// (verif/tx_path_eval.cpp). Traces come from files (txgen trace) or are
+// generated here from the configuration's defaults (--workloads).
+#include <filesystem>
+#include <iostream>
+
+#include "txgen/cli/commands.h"
+#include "txgen/cli/generate.h"
+#include "txgen/error.h"
+#include "txgen/util/process.h"
+#include "txgen/util/text_file.h"
+
+namespace txgen::cli {
+namespace fs = std::filesystem;
+
+void add_eval_command(CLI::App& app, EvalOptions& opts) {
+  CLI::App* cmd = app.add_subcommand(
+      "eval", "Replay translation traces through the L1-TLB -> LDS -> I-cache -> L2-TLB path and its "
+              "baseline (Verilated RTL, or the golden model), behind a behavioural L2-TLB; prints one "
+              "table (also eval.md/.csv/.json) and plots it (eval.svg/.png).");
+  cmd->add_option("--config", opts.config, "configuration with a tx_path section (JSON)")->required();
+  cmd->add_option("--out", opts.out, "directory for the build, the traces and the results")->required();
+  cmd->add_option("--trace", opts.traces, "trace file(s) (txgen trace)");
+  cmd->add_option("--workloads", opts.workloads,
+                  "synthetic workloads to generate and replay (atax, bicg, mvt, gesummv, gups, bfs, lds_heavy); "
+                  "default: all when no --trace is given")
+      ->delimiter(',');
+  cmd->add_option("--engine", opts.engine, "rtl (default) or model")->check(CLI::IsMember({"rtl", "model"}));
+  cmd->add_option("--requests", opts.requests, "requests per CU of generated workloads (default 4000)");
+  cmd->add_option("--l2-latency", opts.l2_latency, "L2-TLB access cycles (188, seed 000 Table 1)");
+  cmd->add_option("--walk-latency", opts.walk_latency, "page-walk cycles after an L2-TLB miss (400)");
+}
+
+namespace {
+
+std::vector<std::string> generated_traces(const EvalOptions& opts, const fs::path& dir) {
+  std::vector<std::string> files;
+  for (const std::string& kind : opts.workloads) {
+    const fs::path file = dir / (kind + ".trace");
+    write_default_trace(opts.config, kind, opts.requests, file.string());
+    files.push_back(file.string());
+  }
+  return files;
+}
+
+}  // namespace
+
+int run_eval(EvalOptions opts) {
+  const LoadedConfig lc = load(opts.config);
+  const auto selected = select_blocks(lc.cfg, "tx_path");
+  generate(lc, selected);  // an infeasible configuration stops here, before any build
+  const fs::path out = fs::absolute(opts.out);
+  fs::create_directories(out / "traces");
+  if (opts.traces.empty() && opts.workloads.empty())
+    opts.workloads = {"atax", "bicg", "mvt", "gesummv", "gups", "bfs", "lds_heavy"};
+  std::vector<std::string> traces = opts.traces;
+  for (auto& f : traces) f = fs::absolute(f).string();
+  for (const auto& f : generated_traces(opts, out / "traces")) traces.push_back(f);
+  const fs::path build = out / "build";
+  std::cerr << "txgen: building the trace evaluation of " << lc.cfg.name << " in " << build.string() << " ...\n";
+  util::run_build_step({"cmake", "-S", TXGEN_SOURCE_DIR, "-B", build.string(), "-G", "Ninja",
+                        "-DCMAKE_BUILD_TYPE=Release", "-DTXGEN_EVAL_CONFIG=" + fs::absolute(opts.config).string()},
+                       out / "configure.log", "configuring the evaluation");
+  const std::string target = "txgen_eval_tx_path_" + lc.cfg.name;
+  util::run_build_step({"cmake", "--build", build.string(), "--target", target}, out / "build.log",
+                       "building the evaluation");
+  std::vector<std::string> argv = {(build / target).string(), "--out", out.string(), "--engine", opts.engine,
+                                   "--l2-latency", std::to_string(opts.l2_latency), "--walk-latency",
+                                   std::to_string(opts.walk_latency)};
+  for (const auto& t : traces) {
+    argv.push_back("--trace");
+    argv.push_back(t);
+  }
+  const fs::path log = out / "eval.log";
+  const int rc = util::run_process(argv, {}, out, log);
+  std::cout << util::read_text_file(log);
+  return rc == 0 ? 0 : kExitInvalidInput;
+}
+
+}  // namespace txgen::cli

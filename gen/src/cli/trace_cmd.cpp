@@ -1,0 +1,152 @@
+// `txgen trace`: writes a synthetic translation trace (gen/include/txgen/trace/
+// trace.h; docs/verification.md, "Evaluation traces"). With --config the
+// CUs, the footprint and the LDS use follow the configuration's tx_path.
+#include <algorithm>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <stdexcept>
+
+#include "txgen/cli/commands.h"
+#include "txgen/cli/generate.h"
+#include "txgen/elab/tx_path.h"
+#include "txgen/error.h"
+#include "txgen/trace/trace.h"
+
+namespace txgen::cli {
+namespace {
+
+constexpr const char* kKinds = "atax, bicg, mvt, gesummv, gups, bfs, lds_heavy";
+
+// Translation entries the path holds with every LDS segment and I-cache line
+// in translation mode.
+uint64_t reach_of(const elab::TxPathParams& p) {
+  return uint64_t{p.cus} * p.l1_entries + uint64_t{p.cus} * p.lds_entries + uint64_t{p.icaches} * p.icache_entries;
+}
+
+// Footprint against the reach, where the mechanism matters: Polybench and
+// the LDS-heavy stencil fit below the L1 only with the LDS and I-cache;
+// GUPS fits nowhere; BFS overflows even the whole reach, but its hot pages fit.
+uint64_t default_pages(trace::Kind kind, uint64_t reach) {
+  switch (kind) {
+    case trace::Kind::Gups: return 8 * reach;
+    case trace::Kind::Bfs: return 2 * reach;
+    default: return std::max<uint64_t>(1, reach / 2);
+  }
+}
+
+trace::Kind parse_kind(const std::string& name) {
+  try {
+    return trace::kind_from_name(name);
+  } catch (const std::invalid_argument&) {
+    throw ConfigError("--kind", "\"" + name + "\"", std::string("unknown workload; valid kinds: ") + kKinds);
+  }
+}
+
+struct Resolved {
+  trace::GenOptions gen;
+  std::optional<elab::TxPathParams> path;
+};
+
+void resolve_pages(const TraceOptions& opts, Resolved& r) {
+  if (opts.pages != 0) r.gen.footprint_pages = opts.pages;
+  else if (r.path) r.gen.footprint_pages = default_pages(r.gen.kind, reach_of(*r.path));
+  if (r.gen.footprint_pages > trace::kMaxFootprintPages)
+    throw ConfigError(opts.pages != 0 ? "--pages" : "--config", std::to_string(r.gen.footprint_pages),
+                      "footprint too large: at most " + std::to_string(trace::kMaxFootprintPages) +
+                          " pages (every VPN stays below 2^20)");
+}
+
+void resolve_lds(const TraceOptions& opts, Resolved& r) {
+  if (opts.lds_segments != 0 && r.gen.kind != trace::Kind::LdsHeavy)
+    throw ConfigError("--lds-segments", std::to_string(opts.lds_segments),
+                      "only lds_heavy uses the LDS; the other kinds run with lds_segments 0");
+  if (r.gen.kind != trace::Kind::LdsHeavy) return;
+  if (opts.lds_segments != 0) r.gen.lds_segments = opts.lds_segments;
+  else if (r.path) r.gen.lds_segments = r.path->lds.segments;  // every segment: no room for translations
+  if (r.path && r.gen.lds_segments > r.path->lds.segments)
+    throw ConfigError("--lds-segments", std::to_string(r.gen.lds_segments),
+                      "more than the " + std::to_string(r.path->lds.segments) + " segments of the LDS");
+}
+
+Resolved resolve(const TraceOptions& opts) {
+  Resolved r;
+  r.gen.kind = parse_kind(opts.kind);
+  if (!opts.config.empty()) r.path = elab::elaborate_tx_path(load(opts.config).cfg);
+  if (opts.cus != 0) r.gen.cus = opts.cus;
+  else if (r.path) r.gen.cus = r.path->cus;
+  resolve_pages(opts, r);
+  resolve_lds(opts, r);
+  r.gen.touches_per_page = opts.touches;
+  r.gen.code_bytes = opts.code_bytes;
+  r.gen.seed = opts.seed;
+  // default: the configured cap, raised so no stream is cut
+  r.gen.max_requests_per_cu =
+      opts.requests != 0 ? opts.requests
+                         : std::max(r.gen.max_requests_per_cu, trace::full_requests_per_cu(r.gen));
+  return r;
+}
+
+void check_vpn_width(const trace::Trace& t, const elab::TxPathParams& p) {
+  if (p.vpn_bits >= 64) return;
+  for (const auto& k : t.kernels)
+    for (const auto& stream : k.per_cu)
+      for (const auto& req : stream)
+        if (req.vpn >> p.vpn_bits != 0)
+          throw ConfigError("--config", std::to_string(p.vpn_bits) + " VPN bits",
+                            "too narrow for the trace's VPNs (up to 2^20; see docs/verification.md)");
+}
+
+trace::Trace make_trace(const TraceOptions& opts) {
+  const Resolved r = resolve(opts);
+  trace::Trace t = trace::generate(r.gen);
+  if (r.path) check_vpn_width(t, *r.path);
+  const std::filesystem::path parent = std::filesystem::path(opts.out).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
+  trace::write_file(opts.out, t);
+  return t;
+}
+
+}  // namespace
+
+void add_trace_command(CLI::App& app, TraceOptions& opts) {
+  CLI::App* cmd = app.add_subcommand(
+      "trace", "Write a synthetic translation trace (seed 000 Table 2 workloads) for txgen eval; "
+               "with --config the CUs, footprint and LDS use follow its tx_path.");
+  cmd->add_option("--kind", opts.kind, std::string("workload: ") + kKinds)->required();
+  cmd->add_option("--out", opts.out, "trace file (written atomically)")->required();
+  cmd->add_option("--config", opts.config, "configuration with a tx_path section: the defaults below");
+  cmd->add_option("--cus", opts.cus, "CUs (default: the path's, else 8)")->check(CLI::Range(1u, 4096u));
+  cmd->add_option("--pages", opts.pages,
+                  "footprint in 4 KB pages (default: a multiple of the path's translation reach, else 4096)")
+      ->check(CLI::Range(uint64_t{1}, trace::kMaxFootprintPages));
+  cmd->add_option("--requests", opts.requests,
+                  "cap on each CU's requests (default: 20000, or more when the workload needs it)")
+      ->check(CLI::PositiveNumber);
+  cmd->add_option("--touches", opts.touches, "successive wavefront requests per page in row streams (4)")
+      ->check(CLI::Range(1u, 1024u));
+  cmd->add_option("--lds-segments", opts.lds_segments,
+                  "lds_heavy: LDS segments each CU's work groups hold (default: every segment of the "
+                  "path's LDS, else 64)");
+  cmd->add_option("--code-bytes", opts.code_bytes, "instruction bytes of each kernel (8192)");
+  cmd->add_option("--seed", opts.seed, "generator seed (1)");
+}
+
+int run_trace(const TraceOptions& opts) {
+  const trace::Trace t = make_trace(opts);
+  std::cout << "txgen: trace " << t.workload << ": " << t.cus << " CUs, " << t.kernels.size() << " kernels, "
+            << t.requests() << " requests, " << t.distinct_pages() << " distinct pages -> " << opts.out << "\n";
+  return 0;
+}
+
+void write_default_trace(const std::string& config, const std::string& kind, unsigned long requests_per_cu,
+                         const std::string& file) {
+  TraceOptions opts;
+  opts.config = config;
+  opts.kind = kind;
+  opts.requests = requests_per_cu;
+  opts.out = file;
+  make_trace(opts);
+}
+
+}  // namespace txgen::cli

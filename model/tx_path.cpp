@@ -1,0 +1,984 @@
+// Golden cycle model of tx_path_NAME_sys / _base_sys (docs/blocks/tx_path.md).
+// See tx_path.h. Quotations in the comments are from tx_path.md.
+//
+// READINGS (places where the document leaves a choice; each is also marked
+// "READING" where it is implemented):
+//  P1 `lk_resp_ready_i` = 1 and `tl_resp_ready_i` = 1 in every cycle (the
+//     document lists them under LDS_WAIT / IC_WAIT but says "in every
+//     cycle"); the member only answers the lookup of LDS_WAIT / IC_WAIT, so
+//     the two readings are the same.
+//  P2 Every register and flag update reads the values of the cycle (before
+//     the edge): lown / iown when taking sd_done, the kill key (the accepted
+//     key in the accept cycle, sdp while sdp.valid) for every kill bit,
+//     l1done for the done step. "Taken in this cycle" for the L2 stage is the
+//     l2_req handshake of the same cycle; "emptied in this cycle" for lb / vr
+//     is the emptying condition of the same cycle.
+//  P3 The shootdown accept edge clears lsent, ldone, isent, idone, l1sent,
+//     l1done after every other update of that edge (nothing else can set
+//     them then: a new shootdown is accepted only with sdp.valid = 0).
+//  P4 A handshake needs the valid: IC_REQ leaves for IC_WAIT at an edge with
+//     tl_valid_i[i] and tl_ready_o[i], LDS_REQ for LDS_WAIT with lk_valid_i
+//     and lk_ready_o, the queue head is filled with fill_valid_i and
+//     fill_ready_o (with S = 1 the I-cache's grant is CU 0 whether or not its
+//     valid is set, so tl_ready_o[0] = 1 alone, e.g. while lb is full, is no
+//     accept). lb is emptied when lb.valid and (lb.kill or tf_ready_o[i]), as
+//     written: a killed lb has tf_valid_i = 0, so the I-cache takes nothing.
+//  P5 The CU field of `l2_resp_tag_i` is tag[PT-1:LT]; with U = 1 (CUB = 1)
+//     the value 1 names no CU and `l2_resp_ready_o` is 0 for it.
+//  P6 Baseline: the LDS is the translation-free controller (its application
+//     port only; every translation and work-group input 0), wg_ready_o =
+//     wg_done_o = 0, l2_resp_ready_o = 1, l2_vic_valid_o = 0 with zero data,
+//     hit_lds_o = hit_ic_o = 0, sd_ready_o / sd_done_o the L1-TLB's, the
+//     shootdown inputs straight on the L1-TLB; vrf_i is ignored.
+//  P7 The victim fields taken into the queue, lb and vr and the accepted
+//     shootdown key are compared at their widths (VPN, VM bits); vr keeps no
+//     VRF-ID (the document's vr has none, nor has the L2 victim port).
+#include "model/tx_path.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace txgen::model {
+namespace {
+
+uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : ((uint64_t{1} << bits) - 1); }
+
+}  // namespace
+
+TxPathModel::TxPathModel(const elab::TxPathParams& p, bool baseline)
+    : p_(p), baseline_(baseline), l1_(p.l1) {
+  U_ = p_.cus;
+  S_ = p_.sharers;
+  G_ = p_.icaches;
+  D_ = p_.victim_queue;
+  WL_ = p_.wire_lds;
+  WI_ = p_.wire_icache;
+  move_ = p_.move;
+  if (U_ < 1 || S_ < 1 || U_ % S_ != 0 || G_ != U_ / S_)
+    throw std::invalid_argument("TxPathModel: cus / sharers / icaches inconsistent");
+  if (D_ < 1 || D_ > 8) throw std::invalid_argument("TxPathModel: victim_queue must be 1-8");
+  if (p_.l1.cus != U_ || p_.l1.tlbs != U_ || p_.l1.clusters != U_)
+    throw std::invalid_argument("TxPathModel: the L1-TLB must have U CUs = U TLBs = U clusters");
+  if (p_.ic.sharers != S_) throw std::invalid_argument("TxPathModel: I-cache sharers != S");
+  if (p_.l1_tag_bits != p_.l1.l2_tag_bits) throw std::invalid_argument("TxPathModel: LT != the L1-TLB's L2 tag");
+  vpn_mask_ = mask_of(p_.vpn_bits);
+  vmid_mask_ = mask_of(p_.vmid_bits);
+  ppn_mask_ = mask_of(p_.ppn_bits);
+  perm_mask_ = mask_of(p_.perm_bits);
+  lt_mask_ = mask_of(p_.l1_tag_bits);
+  cu_field_mask_ = mask_of(p_.cu_bits);
+
+  lds_.reserve(U_);
+  for (unsigned u = 0; u < U_; ++u) lds_.emplace_back(p_.lds);
+  ic_.reserve(G_);
+  for (unsigned g = 0; g < G_; ++g) ic_.emplace_back(p_.ic, baseline_);
+
+  reset_g_.cu.assign(U_, Cu{});
+  reset_g_.ic.assign(G_, Ic{});
+  g_ = reset_g_;
+
+  // Scratch, sized once.
+  l1_in_ = l1_.idle_inputs();
+  l1_out_ = l1_.make_outputs();
+  lds_in_.resize(U_);
+  for (LdsCtrlIn& li : lds_in_) li.app_wdata = Bits(p_.lds.row_bits);
+  lds_out_.resize(U_);
+  for (LdsCtrlOut& lo : lds_out_) {
+    lo.app_rdata = Bits(p_.lds.row_bits);
+    lo.sram_wdata = Bits(p_.lds.row_bits);
+  }
+  ic_in_.assign(G_, IcacheTxIn::idle(p_.ic));
+  ic_out_.resize(G_);
+  cc_.assign(U_, CuComb{});
+  gc_.assign(G_, IcComb{});
+  stats_.fills.assign(U_, 0);
+}
+
+TxPathIn TxPathModel::idle_inputs() const {
+  TxPathIn in;
+  in.rst_n = true;
+  in.req_valid.assign(U_, 0);
+  in.req_vpn.assign(U_, 0);
+  in.req_vmid.assign(U_, 0);
+  in.vrf.assign(U_, 0);
+  in.app_valid.assign(U_, 0);
+  in.app_we.assign(U_, 0);
+  in.app_row.assign(U_, 0);
+  in.app_bank_en.assign(U_, 0);
+  in.app_wdata.assign(U_, Bits(p_.lds.row_bits));
+  in.wg_valid.assign(U_, 0);
+  in.wg_free.assign(U_, 0);
+  in.wg_base.assign(U_, 0);
+  in.wg_size.assign(U_, 0);
+  in.if_valid.assign(G_, 0);
+  in.if_addr.assign(G_, 0);
+  in.ifill_valid.assign(G_, 0);
+  in.ifill_addr.assign(G_, 0);
+  in.ifill_data.assign(G_, Bits(p_.ic.line_bits));
+  in.flush_valid.assign(G_, 0);
+  in.l2_req_ready = true;
+  in.l2_resp_valid = false;
+  in.l2_vic_ready = true;
+  in.sd_valid = false;
+  return in;
+}
+
+TxPathOut TxPathModel::make_outputs() const {
+  TxPathOut o;
+  o.req_ready.assign(U_, 0);
+  o.resp_valid.assign(U_, 0);
+  o.resp_vpn.assign(U_, 0);
+  o.resp_vmid.assign(U_, 0);
+  o.resp_ppn.assign(U_, 0);
+  o.resp_perm.assign(U_, 0);
+  o.fill_valid.assign(U_, 0);
+  o.fill_vpn.assign(U_, 0);
+  o.fill_vmid.assign(U_, 0);
+  o.fill_ppn.assign(U_, 0);
+  o.fill_perm.assign(U_, 0);
+  o.app_rvalid.assign(U_, 0);
+  o.app_rdata.assign(U_, Bits(p_.lds.row_bits));
+  o.wg_ready.assign(U_, 0);
+  o.wg_done.assign(U_, 0);
+  o.if_ready.assign(G_, 0);
+  o.if_resp_valid.assign(G_, 0);
+  o.if_resp_hit.assign(G_, 0);
+  o.if_resp_data.assign(G_, Bits(p_.ic.line_bits));
+  o.ifill_ready.assign(G_, 0);
+  o.flush_ready.assign(G_, 0);
+  o.flush_done.assign(G_, 0);
+  o.hit_lds.assign(U_, 0);
+  o.hit_ic.assign(U_, 0);
+  return o;
+}
+
+void TxPathModel::check_inputs(const TxPathIn& in) const {
+  if (in.req_valid.size() != U_ || in.req_vpn.size() != U_ || in.req_vmid.size() != U_ || in.vrf.size() != U_ ||
+      in.app_valid.size() != U_ || in.app_we.size() != U_ || in.app_row.size() != U_ ||
+      in.app_bank_en.size() != U_ || in.app_wdata.size() != U_ || in.wg_valid.size() != U_ ||
+      in.wg_free.size() != U_ || in.wg_base.size() != U_ || in.wg_size.size() != U_ ||
+      in.if_valid.size() != G_ || in.if_addr.size() != G_ || in.ifill_valid.size() != G_ ||
+      in.ifill_addr.size() != G_ || in.ifill_data.size() != G_ || in.flush_valid.size() != G_)
+    throw std::invalid_argument("TxPathModel: input vector sizes do not match the parameters");
+}
+
+// ---------------------------------------------------------------------------
+// The combinational view of a cycle: glue values from the registers, then the
+// members' inputs and outputs in dependency order. Fills the scratch members.
+
+void TxPathModel::comb(const TxPathIn& in) const {
+  check_inputs(in);
+  const Glue& G = in.rst_n ? g_ : reset_g_;  // asynchronous reset: registers at their reset values
+
+  // L2 response: the CU its tag names (READING P5).
+  {
+    const uint64_t f = (in.l2_resp_tag >> p_.l1_tag_bits) & cu_field_mask_;
+    resp_cu_ = f < U_ ? static_cast<int>(f) : -1;
+  }
+
+  // ---- L1-TLB inputs ----
+  for (unsigned u = 0; u < U_; ++u) {
+    l1_in_.req_valid[u] = in.req_valid[u];
+    l1_in_.req_vpn[u] = in.req_vpn[u];
+    l1_in_.req_vmid[u] = in.req_vmid[u];
+  }
+  l1_in_.rst_n = in.rst_n;
+  if (baseline_) {
+    for (unsigned u = 0; u < U_; ++u) {
+      // "the response goes to the L1's input of the CU its tag names"
+      l1_in_.l2_resp_valid[u] = in.l2_resp_valid && resp_cu_ == static_cast<int>(u);
+      l1_in_.l2_resp_tag[u] = in.l2_resp_tag & lt_mask_;
+      l1_in_.l2_resp_ppn[u] = in.l2_resp_ppn;
+      l1_in_.l2_resp_perm[u] = in.l2_resp_perm;
+      l1_in_.l2_req_ready[u] = 0;  // set below from the L1's own l2_req_valid_o
+    }
+    // "the shootdown goes straight to the L1-TLB"
+    l1_in_.sd_valid = in.sd_valid;
+    l1_in_.sd_all = in.sd_all;
+    l1_in_.sd_vpn = in.sd_vpn;
+    l1_in_.sd_vmid = in.sd_vmid;
+  } else {
+    for (unsigned u = 0; u < U_; ++u) {
+      const Cu& c = G.cu[u];
+      CuComb& k = cc_[u];
+      // credit = (out + occ < D); rm_free = 1 for copy, else the remove
+      // register of ans.src is free; ret = (st = RET) and credit and rm_free.
+      k.credit = c.out + c.occ < D_;
+      k.rm_free = !move_ || (c.ans_ic ? !c.rmi_valid : !c.rml_valid);
+      k.ret = c.st == Stage::Ret && k.credit && k.rm_free;
+      k.l2_to_u = !k.ret && in.l2_resp_valid && resp_cu_ == static_cast<int>(u) && k.credit;
+      k.l1_in_valid = k.ret || k.l2_to_u;
+      // "Its input l2_req_ready_i[u] = (st = IDLE)."
+      l1_in_.l2_req_ready[u] = c.st == Stage::Idle;
+      l1_in_.l2_resp_valid[u] = k.l1_in_valid;
+      if (k.ret) {
+        l1_in_.l2_resp_tag[u] = c.rq_tag;
+        l1_in_.l2_resp_ppn[u] = c.ans_ppn;
+        l1_in_.l2_resp_perm[u] = c.ans_perm;
+      } else {
+        // the L2 response's fields (also with valid 0)
+        l1_in_.l2_resp_tag[u] = in.l2_resp_tag & lt_mask_;
+        l1_in_.l2_resp_ppn[u] = in.l2_resp_ppn;
+        l1_in_.l2_resp_perm[u] = in.l2_resp_perm;
+      }
+    }
+    // Shootdown phase 2: "the L1-TLB's sd_valid_i = sdp.valid and all ldone
+    // and all idone and not l1sent, key sdp".
+    bool all_done = G.sdp_valid && !G.l1sent;
+    for (unsigned u = 0; u < U_ && all_done; ++u) all_done = G.cu[u].ldone;
+    for (unsigned g = 0; g < G_ && all_done; ++g) all_done = G.ic[g].idone;
+    l1_in_.sd_valid = all_done;
+    l1_in_.sd_all = G.sdp_all;
+    l1_in_.sd_vpn = G.sdp_vpn;
+    l1_in_.sd_vmid = G.sdp_vmid;
+  }
+  {
+    const long t0 = probe();
+    l1_.outputs(l1_in_, l1_out_);
+    member_allocs_ += probe() - t0;
+  }
+  if (baseline_) {
+    // "the candidates are the L1's l2_req_valid_o[u], the winner chosen from
+    // lp as above, the L1's l2_req_ready_i[u] = (u = winner and l2_req_ready_i)"
+    l2_winner_ = -1;
+    l2_cands_ = 0;
+    for (unsigned d = 0; d < U_; ++d) {
+      const unsigned u = (G.lp + d) % U_;
+      if (!l1_out_.l2_req_valid[u]) continue;
+      ++l2_cands_;
+      if (l2_winner_ < 0) l2_winner_ = static_cast<int>(u);
+    }
+    for (unsigned u = 0; u < U_; ++u)
+      l1_in_.l2_req_ready[u] = (static_cast<int>(u) == l2_winner_ && in.l2_req_ready) ? 1 : 0;
+  }
+
+  // ---- LDS controllers ----
+  for (unsigned u = 0; u < U_; ++u) {
+    LdsCtrlIn& li = lds_in_[u];
+    li.rst_n = in.rst_n;
+    li.app_valid = in.app_valid[u];
+    li.app_we = in.app_we[u];
+    li.app_row = in.app_row[u];
+    li.app_bank_en = in.app_bank_en[u];
+    li.app_wdata = in.app_wdata[u];
+    if (baseline_) {
+      // READING P6: the baseline LDS port has no translation or work-group
+      // ports; the translation-free controller behaves as it with these at 0.
+      li.wg_valid = li.wg_free = false;
+      li.wg_base = li.wg_size = 0;
+      li.sd_valid = li.sd_all = false;
+      li.lk_valid = false;
+      li.lk_resp_ready = true;
+      li.fill_valid = false;
+      li.vic_ready = true;
+    } else {
+      const Cu& c = G.cu[u];
+      CuComb& k = cc_[u];
+      li.wg_valid = in.wg_valid[u];
+      li.wg_free = in.wg_free[u];
+      li.wg_base = in.wg_base[u];
+      li.wg_size = in.wg_size[u];
+      // Sequencer request lreq = sdp.valid and not lsent[u]; sd_valid_i =
+      // lreq or rml.valid; key = lreq ? sdp : (0, rml.vpn, rml.vmid).
+      k.lreq = G.sdp_valid && !c.lsent;
+      k.lds_sd_valid = k.lreq || c.rml_valid;
+      li.sd_valid = k.lds_sd_valid;
+      li.sd_all = k.lreq ? G.sdp_all : false;
+      li.sd_vpn = k.lreq ? G.sdp_vpn : c.rml_vpn;
+      li.sd_vmid = static_cast<uint32_t>(k.lreq ? G.sdp_vmid : c.rml_vmid);
+      // LDS_REQ: lk_valid_i = (st = LDS_REQ) and occ = 0.
+      k.lk_valid = c.st == Stage::LdsReq && c.occ == 0;
+      li.lk_valid = k.lk_valid;
+      li.lk_vpn = c.rq_vpn;
+      li.lk_vmid = static_cast<uint32_t>(c.rq_vmid);
+      li.lk_vrf = in.vrf[u];
+      li.lk_resp_ready = true;  // READING P1
+      // queue -> LDS fill port: fill_valid_i = occ > 0 and not h.kill;
+      // fill_*_i = h's fields.
+      if (c.occ > 0) {
+        const QueueEntry& h = c.vq[c.vq_head];
+        k.fill_valid = !h.kill;
+        li.fill_vpn = h.vpn;
+        li.fill_vmid = static_cast<uint32_t>(h.vmid);
+        li.fill_vrf = h.vrf;
+        li.fill_ppn = h.ppn;
+        li.fill_perm = h.perm;
+      } else {
+        k.fill_valid = false;
+      }
+      li.fill_valid = k.fill_valid;
+      li.vic_ready = false;  // set below from lb and the I-cache's tf_ready_o
+    }
+    const long t0 = probe();
+    lds_out_[u] = lds_[u].outputs(li);
+    member_allocs_ += probe() - t0;
+  }
+
+  // ---- I-caches ----
+  for (unsigned g = 0; g < G_; ++g) {
+    IcacheTxIn& ii = ic_in_[g];
+    ii.rst_n = in.rst_n;
+    ii.if_valid = in.if_valid[g];
+    ii.if_addr = in.if_addr[g];
+    ii.ifill_valid = in.ifill_valid[g];
+    ii.ifill_addr = in.ifill_addr[g];
+    ii.ifill_data = in.ifill_data[g];
+    ii.flush_valid = in.flush_valid[g];
+    if (!baseline_) {
+      IcComb& gk = gc_[g];
+      const Ic& ic = G.ic[g];
+      for (unsigned i = 0; i < S_; ++i) {
+        const unsigned u = g * S_ + i;
+        const Cu& c = G.cu[u];
+        CuComb& k = cc_[u];
+        // IC_REQ: tl_valid_i[i] = (st = IC_REQ) and not lb.valid; tl_vpn_i,
+        // tl_vmid_i = rq, tl_vrf_i = vrf_i[u].
+        k.tl_valid = c.st == Stage::IcReq && !c.lb.valid;
+        ii.tl_valid[i] = k.tl_valid;
+        ii.tl_vpn[i] = c.rq_vpn;
+        ii.tl_vmid[i] = static_cast<uint32_t>(c.rq_vmid);
+        ii.tl_vrf[i] = in.vrf[u];
+        // lb -> I-cache fill port: tf_valid_i[i] = lb.valid and not lb.kill,
+        // tf_*_i[i] = lb's fields.
+        k.tf_valid = c.lb.valid && !c.lb.kill;
+        ii.tf_valid[i] = k.tf_valid;
+        ii.tf_vpn[i] = c.lb.vpn;
+        ii.tf_vmid[i] = static_cast<uint32_t>(c.lb.vmid);
+        ii.tf_vrf[i] = c.lb.vrf;
+        ii.tf_ppn[i] = c.lb.ppn;
+        ii.tf_perm[i] = c.lb.perm;
+      }
+      ii.tl_resp_ready = true;  // READING P1
+      // Sequencer request ireq = sdp.valid and not isent[g]; remove winner:
+      // the first sharer with rmi.valid in the order rp, rp+1, ...
+      gk.ireq = G.sdp_valid && !ic.isent;
+      gk.rm_winner = -1;
+      gk.rm_count = 0;
+      for (unsigned d = 0; d < S_; ++d) {
+        const unsigned i = (ic.rp + d) % S_;
+        if (!G.cu[g * S_ + i].rmi_valid) continue;
+        ++gk.rm_count;
+        if (gk.rm_winner < 0) gk.rm_winner = static_cast<int>(i);
+      }
+      gk.sd_valid = gk.ireq || gk.rm_winner >= 0;
+      ii.sd_valid = gk.sd_valid;
+      if (gk.ireq) {
+        ii.sd_all = G.sdp_all;
+        ii.sd_vpn = G.sdp_vpn;
+        ii.sd_vmid = static_cast<uint32_t>(G.sdp_vmid);
+      } else if (gk.rm_winner >= 0) {
+        const Cu& w = G.cu[g * S_ + static_cast<unsigned>(gk.rm_winner)];
+        ii.sd_all = false;
+        ii.sd_vpn = w.rmi_vpn;
+        ii.sd_vmid = static_cast<uint32_t>(w.rmi_vmid);
+      } else {
+        ii.sd_all = false;
+        ii.sd_vpn = 0;
+        ii.sd_vmid = 0;
+      }
+      ii.vic_ready = false;  // set below from vr and the round robin
+    }
+    const long t0 = probe();
+    ic_out_[g] = ic_[g].outputs(ii);
+    member_allocs_ += probe() - t0;
+  }
+  if (baseline_) return;
+
+  // ---- inputs no member output depends on ----
+  // lb is emptied when lb.valid and (lb.kill or tf_ready_o[i]) (READING P4);
+  // the LDS's vic_ready_i = not lb.valid, or lb is emptied in this cycle.
+  for (unsigned u = 0; u < U_; ++u) {
+    const unsigned g = u / S_, i = u % S_;
+    const Cu& c = G.cu[u];
+    CuComb& k = cc_[u];
+    k.lb_empty = c.lb.valid && (c.lb.kill || ic_out_[g].tf_ready[i]);
+    lds_in_[u].vic_ready = !c.lb.valid || k.lb_empty;
+  }
+  // I-cache victim -> vr: candidates are the I-caches with vic_valid_o, the
+  // winner the first from vp; vr is emptied when vr.valid and (vr.kill or
+  // l2_vic_ready_i); vic_ready_i = (g = winner) and (vr free or emptied).
+  vr_empty_ = G.vr.valid && (G.vr.kill || in.l2_vic_ready);
+  vic_winner_ = -1;
+  vic_cands_ = 0;
+  for (unsigned d = 0; d < G_; ++d) {
+    const unsigned g = (G.vp + d) % G_;
+    if (!ic_out_[g].vic_valid) continue;
+    ++vic_cands_;
+    if (vic_winner_ < 0) vic_winner_ = static_cast<int>(g);
+  }
+  const bool vr_free = !G.vr.valid || vr_empty_;
+  for (unsigned g = 0; g < G_; ++g) ic_in_[g].vic_ready = static_cast<int>(g) == vic_winner_ && vr_free;
+  // The kill key of the cycle (READING P7: at the key's widths).
+  sd_accept_ = in.sd_valid && !G.sdp_valid;
+  if (sd_accept_) {
+    kk_valid_ = true;
+    kk_all_ = in.sd_all;
+    kk_vpn_ = in.sd_vpn & vpn_mask_;
+    kk_vmid_ = in.sd_vmid & vmid_mask_;
+  } else {
+    kk_valid_ = G.sdp_valid;
+    kk_all_ = G.sdp_all;
+    kk_vpn_ = G.sdp_vpn;
+    kk_vmid_ = G.sdp_vmid;
+  }
+  // L2 request: candidates are the CUs with l2r.valid, winner from lp.
+  l2_winner_ = -1;
+  l2_cands_ = 0;
+  for (unsigned d = 0; d < U_; ++d) {
+    const unsigned u = (G.lp + d) % U_;
+    if (!G.cu[u].l2r_valid) continue;
+    ++l2_cands_;
+    if (l2_winner_ < 0) l2_winner_ = static_cast<int>(u);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Outputs
+
+void TxPathModel::outputs(const TxPathIn& in, TxPathOut& o) const {
+  comb(in);
+  const Glue& G = in.rst_n ? g_ : reset_g_;
+  if (o.req_ready.size() != U_ || o.if_ready.size() != G_ || o.hit_lds.size() != U_ || o.hit_ic.size() != U_)
+    o = make_outputs();
+  for (unsigned u = 0; u < U_; ++u) {
+    o.req_ready[u] = l1_out_.req_ready[u];
+    o.resp_valid[u] = l1_out_.resp_valid[u];
+    o.resp_vpn[u] = l1_out_.resp_vpn[u];
+    o.resp_vmid[u] = l1_out_.resp_vmid[u];
+    o.resp_ppn[u] = l1_out_.resp_ppn[u];
+    o.resp_perm[u] = l1_out_.resp_perm[u];
+    o.fill_valid[u] = l1_out_.fill_valid[u];
+    o.fill_vpn[u] = l1_out_.fill_vpn[u];
+    o.fill_vmid[u] = l1_out_.fill_vmid[u];
+    o.fill_ppn[u] = l1_out_.fill_ppn[u];
+    o.fill_perm[u] = l1_out_.fill_perm[u];
+    const LdsCtrlOut& lo = lds_out_[u];
+    o.app_rvalid[u] = lo.app_rvalid;
+    o.app_rdata[u] = lo.app_rdata;
+    o.wg_ready[u] = baseline_ ? 0 : lo.wg_ready;
+    o.wg_done[u] = baseline_ ? 0 : lo.wg_done;
+    // hit_lds_o = ret and ans.src = LDS, hit_ic_o = ret and ans.src = IC
+    const bool ret = !baseline_ && cc_[u].ret;
+    o.hit_lds[u] = ret && !G.cu[u].ans_ic;
+    o.hit_ic[u] = ret && G.cu[u].ans_ic;
+  }
+  for (unsigned g = 0; g < G_; ++g) {
+    const IcacheTxOut& io = ic_out_[g];
+    o.if_ready[g] = io.if_ready;
+    o.if_resp_valid[g] = io.if_resp_valid;
+    o.if_resp_hit[g] = io.if_resp_hit;
+    o.if_resp_data[g] = io.if_resp_data;
+    o.ifill_ready[g] = io.ifill_ready;
+    o.flush_ready[g] = io.flush_ready;
+    o.flush_done[g] = io.flush_done;
+  }
+  // L2 request: the winner's l2r (baseline: the winner's L1 request); all
+  // data 0 without a candidate.
+  o.l2_req_valid = l2_winner_ >= 0;
+  if (l2_winner_ >= 0) {
+    const unsigned w = static_cast<unsigned>(l2_winner_);
+    if (baseline_) {
+      o.l2_req_vpn = l1_out_.l2_req_vpn[w];
+      o.l2_req_vmid = l1_out_.l2_req_vmid[w];
+      o.l2_req_tag = (uint64_t{w} << p_.l1_tag_bits) | (l1_out_.l2_req_tag[w] & lt_mask_);
+    } else {
+      const Cu& c = G.cu[w];
+      o.l2_req_vpn = c.l2r_vpn;
+      o.l2_req_vmid = c.l2r_vmid;
+      o.l2_req_tag = (uint64_t{w} << p_.l1_tag_bits) | c.l2r_tag;
+    }
+  } else {
+    o.l2_req_vpn = o.l2_req_vmid = o.l2_req_tag = 0;
+  }
+  if (baseline_) {
+    o.l2_resp_ready = true;
+    o.l2_vic_valid = false;
+    o.l2_vic_vpn = o.l2_vic_vmid = o.l2_vic_ppn = o.l2_vic_perm = 0;
+    o.sd_ready = l1_out_.sd_ready;
+    o.sd_done = l1_out_.sd_done;
+    return;
+  }
+  // "l2_resp_ready_o = credit and not ret of the CU that l2_resp_tag_i names
+  // (0 when the CU field names no CU)"
+  o.l2_resp_ready = resp_cu_ >= 0 && cc_[static_cast<unsigned>(resp_cu_)].credit &&
+                    !cc_[static_cast<unsigned>(resp_cu_)].ret;
+  // "l2_vic_valid_o = vr.valid and not vr.kill, l2_vic_*_o = vr's fields"
+  o.l2_vic_valid = G.vr.valid && !G.vr.kill;
+  o.l2_vic_vpn = G.vr.vpn;
+  o.l2_vic_vmid = G.vr.vmid;
+  o.l2_vic_ppn = G.vr.ppn;
+  o.l2_vic_perm = G.vr.perm;
+  o.sd_ready = !G.sdp_valid;  // "sd_ready_o = not sdp.valid"
+  o.sd_done = G.done;
+}
+
+// ---------------------------------------------------------------------------
+// The edge
+
+void TxPathModel::posedge(const TxPathIn& in) {
+  events_ = TxPathEvents{};
+  comb(in);
+
+  // Members first, with exactly the inputs of the cycle.
+  {
+    const long t0 = probe();
+    l1_.posedge(l1_in_);
+    for (unsigned u = 0; u < U_; ++u) lds_[u].posedge(lds_in_[u]);
+    for (unsigned g = 0; g < G_; ++g) ic_[g].posedge(ic_in_[g]);
+    member_allocs_ += probe() - t0;
+  }
+  if (!in.rst_n) {
+    g_ = reset_g_;  // copy-assign of equally sized vectors: no allocation
+    events_.reset = true;
+    return;
+  }
+  // Flow events from the member models (this edge).
+  for (unsigned u = 0; u < U_; ++u) {
+    const LdsCtrlEvents& e = lds_[u].events();
+    events_.flow_1_2_4 |= e.fill_init || e.fill_insert_invalid;
+    events_.flow_1_2_4_5_6 |= e.fill_evict_lru;
+    events_.flow_1_2_3_6 |= e.fill_bypass;
+    events_.lds_fill_update |= e.fill_update;
+    events_.lds_fill_dropped |= e.fill_dropped;
+  }
+  for (unsigned g = 0; g < G_; ++g) {
+    const IcacheTxEvents& e = ic_[g].events();
+    events_.flow_6_7_8 |= e.fill_init_invalid || e.fill_init_over_ic || (e.fill_into_tx && !e.fill_evicted_lru);
+    events_.flow_6_7_8_10_11 |= e.fill_evicted_lru;
+    events_.flow_6_7_9_10 |= e.fill_bypass_ic;
+    events_.ic_fill_dropped |= e.fill_dropped;
+  }
+  // Statistics of the L1-TLB's CU side.
+  for (unsigned u = 0; u < U_; ++u) {
+    if (in.req_valid[u] && l1_out_.req_ready[u]) ++stats_.requests;
+    if (l1_out_.resp_valid[u]) ++stats_.l1_hits;
+    if (l1_out_.fill_valid[u]) ++stats_.fills[u];
+  }
+  if (baseline_) {
+    posedge_baseline(in);
+    return;
+  }
+
+  Glue& G = g_;
+  // Values of the cycle read below after they may change (READING P2); the
+  // kill key of the cycle is kk_* (comb()).
+  const bool sdp_valid = G.sdp_valid;
+  const bool l1done_pre = G.l1done;
+
+  // ---- L2 request handshake: the winner's l2r is taken, lp = winner + 1 ----
+  if (l2_winner_ >= 0) {
+    if (l2_cands_ >= 2) events_.l2_req_overlap = true;
+    if (in.l2_req_ready) {
+      const unsigned w = static_cast<unsigned>(l2_winner_);
+      G.cu[w].l2r_valid = false;  // "valid 0 unless its stage loads it again at this edge"
+      G.lp = (w + 1) % U_;
+      events_.l2_request = true;
+      ++stats_.l2_requests;
+    } else {
+      events_.l2_req_backpressure = true;
+    }
+  }
+
+  for (unsigned u = 0; u < U_; ++u) {
+    Cu& c = G.cu[u];
+    const CuComb& k = cc_[u];
+    const unsigned g = u / S_, i = u % S_;
+    const LdsCtrlOut& lo = lds_out_[u];
+    const IcacheTxOut& io = ic_out_[g];
+
+    // ---- LDS shootdown port: remove or sequencer ----
+    if (lo.sd_done && c.lown) c.ldone = true;  // lown of the cycle
+    if (lo.sd_done && !c.lown) c.lrm_busy = false;
+    if (k.lds_sd_valid && lo.sd_ready) {
+      if (k.lreq) {
+        c.lsent = true;
+        c.lown = true;
+      } else {
+        c.lrm_busy = true;
+        c.lrm_vpn = c.rml_vpn;
+        c.lrm_vmid = c.rml_vmid;
+        c.rml_valid = false;
+        c.lown = false;
+        events_.remove_lds = true;
+      }
+    }
+
+    // ---- lookup stage ----
+    auto after_answer = [&](Stage next, unsigned wire) {
+      if (wire == 0) {
+        c.st = next;
+      } else {
+        c.st = Stage::Wire;
+        c.cnt = wire - 1;
+        c.nxt = next;
+      }
+    };
+    switch (c.st) {
+      case Stage::Idle:
+        // "when the L1-TLB's l2_req_valid_o[u] = 1: at the edge rq = its
+        // (vpn, vmid, tag), st = LDS_REQ" (its l2_req_ready_i is 1 in IDLE)
+        if (l1_out_.l2_req_valid[u]) {
+          c.rq_vpn = l1_out_.l2_req_vpn[u] & vpn_mask_;
+          c.rq_vmid = l1_out_.l2_req_vmid[u] & vmid_mask_;
+          c.rq_tag = l1_out_.l2_req_tag[u] & lt_mask_;
+          c.st = Stage::LdsReq;
+        }
+        break;
+      case Stage::LdsReq:
+        if (k.lk_valid && lo.lk_ready) c.st = Stage::LdsWait;
+        if (!k.lk_valid) events_.lookup_waits_queue = true;
+        break;
+      case Stage::LdsWait:
+        if (lo.lk_resp_valid) {
+          c.ans_ppn = lo.lk_resp_ppn;
+          c.ans_perm = lo.lk_resp_perm;
+          c.ans_ic = false;
+          if (lo.lk_resp_hit) {
+            events_.lds_lookup_hit = true;
+            ++stats_.lds_hits;
+          } else {
+            events_.lds_lookup_miss = true;
+            ++stats_.lds_misses;
+          }
+          after_answer(lo.lk_resp_hit ? Stage::Ret : Stage::IcReq, WL_);
+        }
+        break;
+      case Stage::IcReq:
+        if (k.tl_valid && io.tl_ready[i]) c.st = Stage::IcWait;  // READING P4
+        if (c.lb.valid) events_.lookup_waits_lb = true;
+        break;
+      case Stage::IcWait:
+        if (io.tl_resp_valid && io.tl_resp_cu == i) {
+          c.ans_ppn = io.tl_resp_ppn;
+          c.ans_perm = io.tl_resp_perm;
+          c.ans_ic = true;
+          if (io.tl_resp_hit) {
+            events_.ic_lookup_hit = true;
+            ++stats_.ic_hits;
+          } else {
+            events_.ic_lookup_miss = true;
+            ++stats_.ic_misses;
+          }
+          after_answer(io.tl_resp_hit ? Stage::Ret : Stage::L2, WI_);
+        }
+        break;
+      case Stage::Wire:
+        events_.wire_wait = true;
+        if (c.cnt == 0)
+          c.st = c.nxt;
+        else
+          --c.cnt;
+        break;
+      case Stage::L2:
+        // "if l2r is free or taken in this cycle: l2r = (1, rq), st = IDLE"
+        // (taken: cleared above at the handshake of this cycle)
+        if (!c.l2r_valid) {
+          c.l2r_valid = true;
+          c.l2r_vpn = c.rq_vpn;
+          c.l2r_vmid = c.rq_vmid;
+          c.l2r_tag = c.rq_tag;
+          c.st = Stage::Idle;
+        }
+        break;
+      case Stage::Ret:
+        if (k.ret) {
+          c.st = Stage::Idle;
+          ++stats_.promotions;
+          if (c.ans_ic)
+            events_.promotion_ic = true;
+          else
+            events_.promotion_lds = true;
+          if (move_) {
+            if (c.ans_ic) {
+              c.rmi_valid = true;
+              c.rmi_vpn = c.rq_vpn;
+              c.rmi_vmid = c.rq_vmid;
+            } else {
+              c.rml_valid = true;
+              c.rml_vpn = c.rq_vpn;
+              c.rml_vmid = c.rq_vmid;
+            }
+          }
+        } else if (k.rm_free && !k.credit) {
+          events_.credit_block = true;
+        } else if (!k.rm_free && k.credit) {
+          events_.ret_waits_remove = true;
+        }
+        break;
+    }
+
+    // ---- L2 response to this CU ----
+    if (k.l2_to_u) {
+      events_.l2_fill = true;
+      ++stats_.l2_fills;
+    } else if (in.l2_resp_valid && resp_cu_ == static_cast<int>(u) && !k.credit) {
+      events_.credit_block = true;
+    }
+    // "out = out + (the L1 input valid) - (fill_valid_o[u] of the L1-TLB)"
+    {
+      const int nout = static_cast<int>(c.out) + (k.l1_in_valid ? 1 : 0) - (l1_out_.fill_valid[u] ? 1 : 0);
+      if (nout < 0 || nout > static_cast<int>(D_))
+        throw std::logic_error("TxPathModel: out left 0 .. D for CU " + std::to_string(u));
+      c.out = static_cast<unsigned>(nout);
+    }
+
+    // ---- victim queue ----
+    // The head is removed when it was accepted or killed; an appended entry
+    // gets kill = kills(x) of the cycle; every entry held gets kill = kill or
+    // kills(x).
+    if (c.occ > 0) {
+      const QueueEntry& h = c.vq[c.vq_head];
+      if (h.kill || (k.fill_valid && lo.fill_ready)) {
+        if (h.kill) {
+          events_.victim_dropped_stale = true;
+          ++stats_.stale_drops;
+        }
+        c.vq_head = (c.vq_head + 1) % D_;
+        --c.occ;
+      }
+    }
+    if (l1_out_.evict_valid[u]) {
+      if (c.occ >= D_) throw std::logic_error("TxPathModel: victim queue overflow (credit broken) on CU " +
+                                              std::to_string(u));
+      QueueEntry& x = c.vq[(c.vq_head + c.occ) % D_];
+      x.vpn = l1_out_.evict_vpn[u] & vpn_mask_;
+      x.vmid = l1_out_.evict_vmid[u] & vmid_mask_;
+      x.vrf = in.vrf[u];
+      x.ppn = l1_out_.evict_ppn[u];
+      x.perm = l1_out_.evict_perm[u];
+      x.kill = kills(x.vpn, x.vmid);
+      if (x.kill) events_.queue_kill = true;
+      ++c.occ;
+      events_.l1_victim_queued = true;
+      ++stats_.l1_victims;
+    }
+    if (kk_valid_) {
+      for (unsigned n = 0; n < c.occ; ++n) {
+        QueueEntry& x = c.vq[(c.vq_head + n) % D_];
+        if (!x.kill && kills(x.vpn, x.vmid)) {
+          x.kill = true;
+          events_.queue_kill = true;
+        }
+      }
+    }
+
+    // ---- LDS victim -> lb -> I-cache ----
+    if (k.lb_empty) {
+      if (c.lb.kill) {
+        events_.victim_dropped_stale = true;
+        events_.lb_dropped = true;
+        ++stats_.stale_drops;
+      } else {
+        events_.lds_victim_to_icache = true;  // tf_valid_i and tf_ready_o
+        ++stats_.lds_victims;
+      }
+    }
+    const bool lb_held = c.lb.valid && !k.lb_empty;
+    if (lo.vic_valid && lds_in_[u].vic_ready) {
+      // "at an edge with the LDS's vic_valid_o and vic_ready_i, lb = (1, the
+      // LDS's vic_*_o)"; written: kill = kills(its translation)
+      if (k.lb_empty) events_.lb_refill = true;
+      c.lb.valid = true;
+      c.lb.vpn = lo.vic_vpn & vpn_mask_;
+      c.lb.vmid = lo.vic_vmid & vmid_mask_;
+      c.lb.vrf = lo.vic_vrf;
+      c.lb.ppn = lo.vic_ppn;
+      c.lb.perm = lo.vic_perm;
+      c.lb.kill = kills(c.lb.vpn, c.lb.vmid);
+      if (c.lb.kill) events_.lb_kill = true;
+      events_.lds_victim_to_lb = true;
+    } else if (lb_held) {
+      if (!c.lb.kill && kills(c.lb.vpn, c.lb.vmid)) {
+        c.lb.kill = true;
+        events_.lb_kill = true;
+      }
+    } else {
+      c.lb.valid = false;  // emptied (or was empty); the fields keep their values
+      c.lb.kill = false;
+    }
+    if (lo.vic_valid && !lds_in_[u].vic_ready) events_.lds_victim_waits = true;
+  }
+  // ---- I-caches: removes and the sequencer on the shootdown port ----
+  for (unsigned g = 0; g < G_; ++g) {
+    Ic& ic = G.ic[g];
+    const IcComb& gk = gc_[g];
+    const IcacheTxOut& io = ic_out_[g];
+    if (io.sd_done && ic.iown) ic.idone = true;  // iown of the cycle
+    if (io.sd_done && !ic.iown && ic.irm_cu >= 0) {
+      G.cu[static_cast<unsigned>(ic.irm_cu)].irm_busy = false;
+      ic.irm_cu = -1;
+    }
+    if (gk.rm_count >= 2) events_.remove_ic_contention = true;
+    if (gk.sd_valid && io.sd_ready) {
+      if (gk.ireq) {
+        ic.isent = true;
+        ic.iown = true;
+      } else {
+        const unsigned w = static_cast<unsigned>(gk.rm_winner);
+        Cu& c = G.cu[g * S_ + w];
+        c.irm_busy = true;
+        c.irm_vpn = c.rmi_vpn;
+        c.irm_vmid = c.rmi_vmid;
+        ic.irm_cu = static_cast<int>(g * S_ + w);
+        c.rmi_valid = false;
+        ic.rp = (w + 1) % S_;
+        ic.iown = false;
+        events_.remove_ic = true;
+      }
+    }
+    if (io.vic_valid && !ic_in_[g].vic_ready) events_.icache_victim_waits = true;
+  }
+  // Note on the order above: a RET edge loads rmi only when rmi.valid was 0
+  // in the cycle, and an accept clears only a remove that was valid in the
+  // cycle, so the two never meet on one register.
+
+  // ---- vr -> L2 victim port; I-cache victim -> vr ----
+  if (G.vr.valid && !G.vr.kill) {  // offered (l2_vic_valid_o)
+    if (in.l2_vic_ready) {
+      events_.icache_victim_to_l2 = true;
+      ++stats_.l2_victims;
+    } else {
+      events_.l2_vic_backpressure = true;
+    }
+  }
+  if (vr_empty_ && G.vr.kill) {
+    events_.victim_dropped_stale = true;
+    events_.vr_dropped = true;
+    ++stats_.stale_drops;
+  }
+  if (vic_cands_ >= 2) events_.l2_vic_overlap = true;
+  const bool vr_held = G.vr.valid && !vr_empty_;
+  if (vic_winner_ >= 0 && ic_in_[static_cast<unsigned>(vic_winner_)].vic_ready) {
+    // "at such an edge with a candidate, vr = (1, the winner's translation)
+    // and vp = winner + 1 mod G"; written: kill = kills(its translation)
+    const IcacheTxOut& io = ic_out_[static_cast<unsigned>(vic_winner_)];
+    if (vr_empty_) events_.vr_refill = true;
+    G.vr.valid = true;
+    G.vr.vpn = io.vic_vpn & vpn_mask_;
+    G.vr.vmid = io.vic_vmid & vmid_mask_;
+    G.vr.vrf = 0;  // READING P7
+    G.vr.ppn = io.vic_ppn;
+    G.vr.perm = io.vic_perm;
+    G.vr.kill = kills(G.vr.vpn, G.vr.vmid);
+    if (G.vr.kill) events_.vr_kill = true;
+    G.vp = (static_cast<unsigned>(vic_winner_) + 1) % G_;
+    events_.icache_victim_to_vr = true;
+  } else if (vr_held) {
+    if (!G.vr.kill && kills(G.vr.vpn, G.vr.vmid)) {
+      G.vr.kill = true;
+      events_.vr_kill = true;
+    }
+  } else {
+    G.vr.valid = false;
+    G.vr.kill = false;
+  }
+
+  // ---- shootdown sequencer ----
+  if (l1_in_.sd_valid && l1_out_.sd_ready) {
+    G.l1sent = true;
+    events_.shootdown_l1 = true;
+  }
+  if (l1_out_.sd_done) G.l1done = true;
+  // "In a cycle with sdp.valid and l1done: at the edge sdp.valid = 0 and the
+  // done register = 1"
+  G.done = sdp_valid && l1done_pre;
+  if (G.done) {
+    G.sdp_valid = false;
+    events_.shootdown_done = true;
+    ++stats_.shootdowns;
+  }
+  // "sd_ready_o = not sdp.valid. At the accept edge: sdp = (1, sd_all_i,
+  // sd_vpn_i, sd_vmid_i); lsent, ldone, isent, idone, l1sent, l1done = 0."
+  // (READING P3: last.)
+  if (sd_accept_) {
+    G.sdp_valid = true;
+    G.sdp_all = in.sd_all;
+    G.sdp_vpn = in.sd_vpn & vpn_mask_;
+    G.sdp_vmid = in.sd_vmid & vmid_mask_;
+    for (Cu& c : G.cu) c.lsent = c.ldone = false;
+    for (Ic& ic : G.ic) ic.isent = ic.idone = false;
+    G.l1sent = G.l1done = false;
+    events_.shootdown_accept = true;
+  }
+}
+
+void TxPathModel::posedge_baseline(const TxPathIn& in) {
+  Glue& G = g_;
+  if (l2_winner_ >= 0) {
+    if (l2_cands_ >= 2) events_.l2_req_overlap = true;
+    if (in.l2_req_ready) {
+      G.lp = (static_cast<unsigned>(l2_winner_) + 1) % U_;
+      events_.l2_request = true;
+      ++stats_.l2_requests;
+    } else {
+      events_.l2_req_backpressure = true;
+    }
+  }
+  if (in.l2_resp_valid && resp_cu_ >= 0) {
+    events_.l2_fill = true;
+    ++stats_.l2_fills;
+  }
+  if (in.sd_valid && l1_out_.sd_ready) events_.shootdown_accept = true;
+  if (l1_out_.sd_done) {
+    events_.shootdown_done = true;
+    ++stats_.shootdowns;
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Inspection
+
+bool TxPathModel::in_l1(unsigned u, uint64_t vpn, uint64_t vmid) const {
+  return l1_.find(u, vpn & vpn_mask_, vmid & vmid_mask_) >= 0;
+}
+
+bool TxPathModel::in_lds(unsigned u, uint64_t vpn, uint64_t vmid, uint32_t vrf) const {
+  if (baseline_) return false;
+  return lds_[u].holds(vpn & vpn_mask_, static_cast<uint32_t>(vmid & vmid_mask_), vrf);
+}
+
+bool TxPathModel::in_icache(unsigned g, uint64_t vpn, uint64_t vmid, uint32_t vrf) const {
+  if (baseline_) return false;
+  return ic_[g].holds(vpn & vpn_mask_, static_cast<uint32_t>(vmid & vmid_mask_), vrf);
+}
+
+bool TxPathModel::shootdown_phase1_done() const {
+  for (const Cu& c : g_.cu)
+    if (!c.ldone) return false;
+  for (const Ic& ic : g_.ic)
+    if (!ic.idone) return false;
+  return true;
+}
+
+bool TxPathModel::glue_quiet() const {
+  if (g_.sdp_valid || g_.done) return false;
+  for (const Cu& c : g_.cu)
+    if (c.st != Stage::Idle || c.l2r_valid || c.occ || c.lb.valid || c.out || c.rml_valid || c.rmi_valid ||
+        c.lrm_busy || c.irm_busy)
+      return false;
+  return !g_.vr.valid;
+}
+
+TxPathModel::QueueEntry TxPathModel::queue_entry(unsigned u, unsigned k) const {
+  const Cu& c = g_.cu[u];
+  if (k >= c.occ) throw std::out_of_range("TxPathModel: queue entry");
+  return c.vq[(c.vq_head + k) % D_];
+}
+
+bool TxPathModel::lds_remove_pending(unsigned u, uint64_t vpn, uint64_t vmid) const {
+  const Cu& c = g_.cu[u];
+  vpn &= vpn_mask_;
+  vmid &= vmid_mask_;
+  return (c.rml_valid && c.rml_vpn == vpn && c.rml_vmid == vmid) ||
+         (c.lrm_busy && c.lrm_vpn == vpn && c.lrm_vmid == vmid);
+}
+
+bool TxPathModel::ic_remove_pending(unsigned u, uint64_t vpn, uint64_t vmid) const {
+  const Cu& c = g_.cu[u];
+  vpn &= vpn_mask_;
+  vmid &= vmid_mask_;
+  return (c.rmi_valid && c.rmi_vpn == vpn && c.rmi_vmid == vmid) ||
+         (c.irm_busy && c.irm_vpn == vpn && c.irm_vmid == vmid);
+}
+
+}  // namespace txgen::model

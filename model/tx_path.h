@@ -1,0 +1,314 @@
+// Golden cycle model of the L1-TLB -> LDS -> I-cache -> L2-TLB translation
+// path tx_path_NAME_sys (and the baseline tx_path_NAME_base_sys), written from
+// docs/blocks/tx_path.md alone. The member blocks are their own golden models
+// (L1tlbModel, LdsCtrlModel per CU, IcacheTxModel per group of S CUs, each
+// with its SRAMs); this file adds the path's glue: per CU the lookup stage
+// (IDLE, LDS_REQ, LDS_WAIT, IC_REQ, IC_WAIT, WIRE, RET, L2), the L2 request
+// register, the victim queue with its credit, the LDS victim register lb, the
+// remove registers of the `move` promotion; per I-cache the remove round
+// robin; globally the L2 request round robin, the L2 victim register vr with
+// its round robin, and the shootdown sequencer (every LDS and I-cache first,
+// the L1-TLB last). Every victim held by the glue (queue, lb, vr) carries a
+// kill bit set at edges from the cycle's kill key (the accepted shootdown key
+// in an accept cycle, sdp while sdp.valid); nothing is filtered
+// combinationally. Shares only the elaborated widths (txgen/elab/tx_path.h)
+// with the generator.
+//
+// Per cycle: outputs(in, out) with the inputs held before the rising edge
+// (asynchronous reset applies when in.rst_n is false), then posedge(in).
+// Inside a cycle the glue's register-driven signals come first, then the
+// members' outputs in dependency order: L1-TLB (its inputs are top-level
+// inputs and glue registers), LDS controllers and I-caches (glue registers
+// and top-level inputs only: lb and vr cut the member-to-member paths), then
+// the inputs no member output depends on (each member's vic_ready: the LDS's
+// from lb and the I-cache's tf_ready, the I-cache's from vr, l2_vic_ready_i
+// and the round robin over the I-caches' vic_valid). posedge() steps every
+// member with exactly those inputs, then updates the glue from the cycle's
+// outputs.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "model/bd_codec.h"
+#include "model/icache_tx.h"
+#include "model/l1tlb.h"
+#include "model/lds_ctrl.h"
+#include "txgen/elab/tx_path.h"
+
+namespace txgen::model {
+
+struct TxPathIn {            // inputs of tx_path_NAME_sys (the path with every SRAM inside) for one cycle
+  bool rst_n = true;
+  // per CU (size U)
+  std::vector<uint8_t> req_valid; std::vector<uint64_t> req_vpn, req_vmid;
+  std::vector<uint32_t> vrf;                        // vrf_i
+  std::vector<uint8_t> app_valid, app_we; std::vector<uint32_t> app_row; std::vector<uint64_t> app_bank_en;
+  std::vector<Bits> app_wdata;                      // lds row_bits each
+  std::vector<uint8_t> wg_valid, wg_free; std::vector<uint32_t> wg_base, wg_size;
+  // per I-cache (size G)
+  std::vector<uint8_t> if_valid; std::vector<uint64_t> if_addr;
+  std::vector<uint8_t> ifill_valid; std::vector<uint64_t> ifill_addr; std::vector<Bits> ifill_data;  // line_bits each
+  std::vector<uint8_t> flush_valid;
+  // L2-TLB port
+  bool l2_req_ready = false;
+  bool l2_resp_valid = false; uint64_t l2_resp_tag = 0, l2_resp_ppn = 0, l2_resp_perm = 0;
+  bool l2_vic_ready = false;
+  // shootdown
+  bool sd_valid = false, sd_all = false; uint64_t sd_vpn = 0, sd_vmid = 0;
+};
+
+struct TxPathOut {           // outputs of tx_path_NAME_sys in the cycle (before its edge)
+  std::vector<uint8_t> req_ready, resp_valid; std::vector<uint64_t> resp_vpn, resp_vmid, resp_ppn, resp_perm;
+  std::vector<uint8_t> fill_valid; std::vector<uint64_t> fill_vpn, fill_vmid, fill_ppn, fill_perm;
+  std::vector<uint8_t> app_rvalid; std::vector<Bits> app_rdata;
+  std::vector<uint8_t> wg_ready, wg_done;
+  std::vector<uint8_t> if_ready, if_resp_valid, if_resp_hit; std::vector<Bits> if_resp_data;
+  std::vector<uint8_t> ifill_ready, flush_ready, flush_done;
+  bool l2_req_valid = false; uint64_t l2_req_vpn = 0, l2_req_vmid = 0, l2_req_tag = 0;
+  bool l2_resp_ready = false;
+  bool l2_vic_valid = false; uint64_t l2_vic_vpn = 0, l2_vic_vmid = 0, l2_vic_ppn = 0, l2_vic_perm = 0;
+  bool sd_ready = false, sd_done = false;
+  // hits below the L1 (path only; 0 in the baseline): 1 in the RET cycle that
+  // sends a promotion to the L1-TLB, from the LDS / from the I-cache
+  std::vector<uint8_t> hit_lds, hit_ic;             // [U]
+};
+
+// What the last posedge did (all false at each posedge, then set; any CU).
+struct TxPathEvents {
+  bool lds_lookup_hit = false;      // LDS_WAIT took a hit answer
+  bool lds_lookup_miss = false;     // LDS_WAIT took a miss answer
+  bool ic_lookup_hit = false;       // IC_WAIT took a hit answer
+  bool ic_lookup_miss = false;      // IC_WAIT took a miss answer
+  bool l2_request = false;          // l2_req handshake
+  bool l2_req_backpressure = false; // l2_req_valid with l2_req_ready = 0
+  bool l2_req_overlap = false;      // two or more CUs had l2r valid (round robin)
+  bool promotion_lds = false;       // a RET edge, answer from the LDS
+  bool promotion_ic = false;        // a RET edge, answer from the I-cache
+  bool l2_fill = false;             // an L2 response sent to an L1-TLB
+  bool credit_block = false;        // a RET or an L2 response held only by the credit
+  bool ret_waits_remove = false;    // a RET held by a busy remove register (credit available)
+  bool l1_victim_queued = false;    // an L1 eviction appended to a victim queue
+  bool victim_dropped_stale = false;// a killed victim was dropped (queue head, lb or vr)
+  bool queue_kill = false;          // a queue entry got kill = 1 at this edge (marking or killed append)
+  bool lookup_waits_queue = false;  // LDS_REQ held because the queue is not empty (fills before lookups)
+  bool lookup_waits_lb = false;     // IC_REQ held because the CU's lb is full (fills before lookups)
+  bool lds_victim_to_lb = false;    // the LDS's vic handshake: lb loaded
+  bool lds_victim_waits = false;    // the LDS's vic_valid_o with vic_ready_i = 0 (lb full, not emptied)
+  bool lb_refill = false;           // lb emptied and loaded again at one edge
+  bool lb_kill = false;             // lb got kill = 1 at this edge (marking or killed load)
+  bool lb_dropped = false;          // a killed lb was emptied
+  bool lds_victim_to_icache = false;// the I-cache took a victim from lb (tf handshake)
+  bool icache_victim_to_vr = false; // an I-cache's vic handshake: vr loaded
+  bool icache_victim_waits = false; // an I-cache's vic_valid_o with vic_ready_i = 0
+  bool l2_vic_overlap = false;      // two or more I-caches with vic_valid_o (round robin)
+  bool vr_refill = false;           // vr emptied and loaded again at one edge
+  bool vr_kill = false;             // vr got kill = 1 at this edge (marking or killed load)
+  bool vr_dropped = false;          // a killed vr was emptied
+  bool icache_victim_to_l2 = false; // l2_vic handshake (vr offered and taken)
+  bool l2_vic_backpressure = false; // l2_vic_valid with l2_vic_ready = 0
+  bool remove_lds = false;          // a remove accepted by an LDS
+  bool remove_ic = false;           // a remove accepted by an I-cache
+  bool remove_ic_contention = false;// two or more sharers' removes waiting for one I-cache
+  bool shootdown_accept = false;    // sd handshake
+  bool shootdown_l1 = false;        // the L1-TLB's shootdown accepted (phase 2)
+  bool shootdown_done = false;      // sdp cleared, sd_done_o next cycle
+  bool wire_wait = false;           // a CU spent this cycle in WIRE
+  bool reset = false;
+  // The Fig. 12 flows as the member models report them (this edge).
+  bool flow_1_2_4 = false;          // LDS fill into a free way of a Tx segment, or initialised a free segment
+  bool flow_1_2_4_5_6 = false;      // LDS fill evicted its LRU translation
+  bool flow_1_2_3_6 = false;        // LDS fill bypassed (segment allocated)
+  bool flow_6_7_8 = false;          // I-cache fill installed (invalid / IC line initialised, Tx line without eviction)
+  bool flow_6_7_8_10_11 = false;    // I-cache fill evicted a sub-entry
+  bool flow_6_7_9_10 = false;       // I-cache fill bypassed (IC line)
+  bool lds_fill_update = false;     // LDS fill found its translation already there
+  bool lds_fill_dropped = false;    // LDS fill: compression left entries out (victims)
+  bool ic_fill_dropped = false;     // I-cache fill: compression left entries out (victims)
+};
+
+struct TxPathStats {         // cumulative since construction (a reset does not clear them)
+  uint64_t requests = 0;     // CU requests accepted by the L1-TLB
+  uint64_t l1_hits = 0;      // resp_valid pulses
+  uint64_t lds_hits = 0, lds_misses = 0;
+  uint64_t ic_hits = 0, ic_misses = 0;
+  uint64_t promotions = 0;   // RET edges
+  uint64_t l2_requests = 0;  // l2_req handshakes
+  uint64_t l2_fills = 0;     // L2 responses taken
+  uint64_t l2_victims = 0;   // l2_vic handshakes
+  uint64_t l1_victims = 0;   // L1 evictions queued
+  uint64_t lds_victims = 0;  // lb -> I-cache handshakes
+  uint64_t stale_drops = 0;  // killed victims dropped (queue, lb, vr)
+  uint64_t shootdowns = 0;   // shootdowns completed
+  std::vector<uint64_t> fills;  // [U] fill_valid pulses per CU
+};
+
+class TxPathModel {
+ public:
+  enum class Stage : uint8_t { Idle, LdsReq, LdsWait, IcReq, IcWait, Wire, Ret, L2 };
+  struct QueueEntry {
+    uint64_t vpn = 0, vmid = 0;
+    uint32_t vrf = 0;
+    uint64_t ppn = 0, perm = 0;
+    bool kill = false;
+  };
+  // The LDS victim register lb (per CU) and the L2 victim register vr
+  // (global; vr has no VRF-ID: vrf is always 0 there).
+  struct VictimReg {
+    bool valid = false, kill = false;
+    uint64_t vpn = 0, vmid = 0;
+    uint32_t vrf = 0;
+    uint64_t ppn = 0, perm = 0;
+  };
+
+  // baseline: tx_path_NAME_base_sys (docs/blocks/tx_path.md, "Baseline").
+  TxPathModel(const elab::TxPathParams& p, bool baseline);
+  TxPathIn idle_inputs() const;          // sized, rst_n = 1, all valid 0, readies 1, zero data
+  TxPathOut make_outputs() const;        // sized
+  // Combinational view of the cycle. The glue allocates nothing; the LDS and
+  // I-cache member models return their outputs by value (Bits), so the call
+  // as a whole allocates (see member_allocs()).
+  void outputs(const TxPathIn& in, TxPathOut& out) const;
+  void posedge(const TxPathIn& in);
+  const TxPathEvents& events() const { return events_; }
+  const TxPathStats& stats() const { return stats_; }
+
+  // Inspection for tests and invariants.
+  const L1tlbModel& l1() const { return l1_; }
+  const LdsCtrlModel& lds(unsigned u) const { return lds_[u]; }
+  const IcacheTxModel& icache(unsigned g) const { return ic_[g]; }
+  const elab::TxPathParams& params() const { return p_; }
+  bool baseline() const { return baseline_; }
+  // Where a translation is: CU u's L1 (VMID only), CU u's LDS, I-cache g
+  // (SRAM contents of Tx-mode segments / lines).
+  bool in_l1(unsigned u, uint64_t vpn, uint64_t vmid) const;
+  bool in_lds(unsigned u, uint64_t vpn, uint64_t vmid, uint32_t vrf) const;
+  bool in_icache(unsigned g, uint64_t vpn, uint64_t vmid, uint32_t vrf) const;
+  unsigned queue_occupancy(unsigned u) const { return g_.cu[u].occ; }   // occ
+  QueueEntry queue_entry(unsigned u, unsigned k) const;                  // k-th from the head
+  bool stage_idle(unsigned u) const { return g_.cu[u].st == Stage::Idle; }
+  Stage stage(unsigned u) const { return g_.cu[u].st; }
+  unsigned outstanding_fills(unsigned u) const { return g_.cu[u].out; }  // out
+  bool l2r_valid(unsigned u) const { return g_.cu[u].l2r_valid; }
+  const VictimReg& lds_victim_reg(unsigned u) const { return g_.cu[u].lb; }  // lb of CU u
+  const VictimReg& l2_victim_reg() const { return g_.vr; }                   // vr
+  unsigned l2_victim_pointer() const { return g_.vp; }                       // vp
+  bool shootdown_pending() const { return g_.sdp_valid; }                // sdp.valid
+  bool shootdown_phase1_done() const;  // every ldone and idone set (the L1-TLB's turn)
+  // Every glue register at rest: stages IDLE, no l2r, empty queues, lb and
+  // vr empty, out = 0, no remove waiting or in service, no shootdown (members
+  // not included).
+  bool glue_quiet() const;
+  // A remove of (vpn, vmid) for CU u's LDS / its I-cache is waiting in the
+  // remove register or was accepted and its sd_done has not come yet
+  // (model-side bookkeeping for invariant checks, not a register of the RTL).
+  bool lds_remove_waiting(unsigned u) const { return g_.cu[u].rml_valid; }  // rml.valid
+  bool ic_remove_waiting(unsigned u) const { return g_.cu[u].rmi_valid; }   // rmi.valid
+  bool lds_remove_pending(unsigned u, uint64_t vpn, uint64_t vmid) const;
+  bool ic_remove_pending(unsigned u, uint64_t vpn, uint64_t vmid) const;
+
+  // Allocation accounting for the no-allocation test: when a counter is set,
+  // every member-model call records how much the counter grew during it.
+  void set_alloc_probe(const long* counter) { probe_ = counter; }
+  long member_allocs() const { return member_allocs_; }
+
+ private:
+  struct Cu {
+    Stage st = Stage::Idle;
+    uint64_t rq_vpn = 0, rq_vmid = 0, rq_tag = 0;
+    uint64_t ans_ppn = 0, ans_perm = 0;
+    bool ans_ic = false;  // ans.src: false = LDS, true = IC
+    unsigned cnt = 0;
+    Stage nxt = Stage::Idle;
+    bool l2r_valid = false;
+    uint64_t l2r_vpn = 0, l2r_vmid = 0, l2r_tag = 0;
+    QueueEntry vq[8];
+    unsigned vq_head = 0, occ = 0;
+    VictimReg lb;
+    unsigned out = 0;
+    bool rml_valid = false;
+    uint64_t rml_vpn = 0, rml_vmid = 0;
+    bool rmi_valid = false;
+    uint64_t rmi_vpn = 0, rmi_vmid = 0;
+    bool lown = false, lsent = false, ldone = false;
+    // model-only bookkeeping (inspection): a remove accepted, done not yet seen
+    bool lrm_busy = false;
+    uint64_t lrm_vpn = 0, lrm_vmid = 0;
+    bool irm_busy = false;
+    uint64_t irm_vpn = 0, irm_vmid = 0;
+  };
+  struct Ic {
+    unsigned rp = 0;
+    bool iown = false, isent = false, idone = false;
+    int irm_cu = -1;  // model-only: the CU whose remove the I-cache is serving
+  };
+  struct Glue {
+    std::vector<Cu> cu;  // [U]
+    std::vector<Ic> ic;  // [G]
+    bool sdp_valid = false, sdp_all = false;
+    uint64_t sdp_vpn = 0, sdp_vmid = 0;
+    bool l1sent = false, l1done = false, done = false;
+    unsigned lp = 0, vp = 0;
+    VictimReg vr;
+  };
+  // Combinational values of one cycle (scratch, preallocated).
+  struct CuComb {
+    bool credit = false, rm_free = false, ret = false, l2_to_u = false, l1_in_valid = false;
+    bool lk_valid = false, fill_valid = false;
+    bool lreq = false, lds_sd_valid = false;
+    bool tl_valid = false, tf_valid = false, lb_empty = false;  // lb_empty: lb is emptied at this edge
+  };
+  struct IcComb {
+    bool ireq = false, sd_valid = false;
+    int rm_winner = -1;  // sharer index
+    unsigned rm_count = 0;
+  };
+
+  void comb(const TxPathIn& in) const;
+  void check_inputs(const TxPathIn& in) const;
+  bool match(bool all, uint64_t kvpn, uint64_t kvmid, uint64_t vpn, uint64_t vmid) const {
+    return all || (vpn == kvpn && vmid == kvmid);
+  }
+  // kills(x) of the cycle comb() last evaluated (vpn, vmid already masked).
+  bool kills(uint64_t vpn, uint64_t vmid) const { return kk_valid_ && match(kk_all_, kk_vpn_, kk_vmid_, vpn, vmid); }
+  void posedge_baseline(const TxPathIn& in);
+  long probe() const { return probe_ ? *probe_ : 0; }
+
+  elab::TxPathParams p_;
+  bool baseline_;
+  unsigned U_, S_, G_, D_, WL_, WI_;
+  bool move_;
+  uint64_t vpn_mask_, vmid_mask_, ppn_mask_, perm_mask_, lt_mask_, cu_field_mask_;
+  L1tlbModel l1_;
+  std::vector<LdsCtrlModel> lds_;
+  std::vector<IcacheTxModel> ic_;
+  Glue reset_g_;
+  Glue g_;
+  TxPathEvents events_;
+  TxPathStats stats_;
+  const long* probe_ = nullptr;
+  mutable long member_allocs_ = 0;
+
+  // Scratch of comb(): member inputs and outputs of the cycle, glue values.
+  mutable L1tlbIn l1_in_;
+  mutable L1tlbOut l1_out_;
+  mutable std::vector<LdsCtrlIn> lds_in_;
+  mutable std::vector<LdsCtrlOut> lds_out_;
+  mutable std::vector<IcacheTxIn> ic_in_;
+  mutable std::vector<IcacheTxOut> ic_out_;
+  mutable std::vector<CuComb> cc_;
+  mutable std::vector<IcComb> gc_;
+  mutable int resp_cu_ = -1;     // CU named by l2_resp_tag_i (-1: none)
+  mutable int l2_winner_ = -1;   // L2 request winner (CU) or -1
+  mutable int vic_winner_ = -1;  // L2 victim winner (I-cache) or -1
+  mutable unsigned vic_cands_ = 0;
+  mutable bool vr_empty_ = false;  // vr is emptied at this edge
+  mutable unsigned l2_cands_ = 0;
+  mutable bool sd_accept_ = false;  // the path accepts a shootdown in this cycle
+  // The kill key of the cycle: the accepted key in an accept cycle, sdp
+  // while sdp.valid, none otherwise.
+  mutable bool kk_valid_ = false, kk_all_ = false;
+  mutable uint64_t kk_vpn_ = 0, kk_vmid_ = 0;
+};
+
+}  // namespace txgen::model

@@ -1,0 +1,516 @@
+// Lock-step co-simulation of tx_path_NAME_sys and tx_path_NAME_base_sys
+// against the golden model (docs/blocks/tx_path.md). The build passes
+// TXGEN_SYS_HEADER / TXGEN_SYS_CLASS, TXGEN_BASE_HEADER / TXGEN_BASE_CLASS,
+// TXGEN_COSIM_CONFIG and TXGEN_COSIM_CONFIG_NAME. Every output is compared
+// every cycle; the directed tests, one per fill flow of seed 000's Fig. 12,
+// add expectations on where each victim ends up.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <deque>
+#include <functional>
+#include <map>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include TXGEN_SYS_HEADER
+#include TXGEN_BASE_HEADER
+
+#include "cosim_gtest.h"
+#include "cosim_util.h"
+#include "tx_path_harness.h"
+#include "txgen/config/parse.h"
+#include "txgen/elab/tx_path.h"
+
+namespace {
+
+using txgen::elab::TxPathParams;
+using txgen::verif::CosimSession;
+using txgen::verif::expect_passed;
+using txgen::verif::Rng;
+namespace model = txgen::model;
+
+const TxPathParams& params() {
+  static const TxPathParams p = txgen::elab::elaborate_tx_path(txgen::config::load_config_file(TXGEN_COSIM_CONFIG));
+  return p;
+}
+
+std::string test_name() { return txgen::verif::cosim_test_name(TXGEN_COSIM_CONFIG_NAME); }
+
+uint64_t mask(unsigned bits) { return txgen::verif::low_mask(bits); }
+
+// The L2-TLB's translation of a page: a fixed scramble, so every answer for a
+// page carries the same translation and a stale or corrupted one shows.
+uint64_t ppn_of(uint64_t vpn, uint64_t vmid) {
+  uint64_t x = (vpn * 0x9E3779B97F4A7C15ull) ^ (vmid << 11) ^ 0x2545F491ull;
+  x ^= x >> 31;
+  return x & mask(params().ppn_bits);
+}
+uint64_t perm_of(uint64_t vpn) { return (vpn * 7 + 1) & mask(params().perm_bits); }
+
+// A VPN in LDS segment `seg` (its low SI bits) whose I-cache translation line
+// is `seg` too when the index widths allow; `tag` fills the bits above.
+uint64_t vpn_in(unsigned seg, uint64_t tag) {
+  const TxPathParams& p = params();
+  const unsigned low = std::max(p.lds.segment_index_bits, p.ic.tx_index_bits);
+  return ((tag << low) | seg) & mask(p.vpn_bits);
+}
+
+struct L2Pending {
+  uint64_t tag, vpn, vmid, due;
+};
+
+// Drives the path like its CUs, their dispatchers and fetch units, and the
+// L2-TLB: requests are held until accepted; the L2 answers every taken
+// request after `l2_latency` cycles (holding an answer until it is taken);
+// victims offered to the L2 are recorded.
+template <class Sys>
+class Bench {
+ public:
+  Bench(Sys& sys, CosimSession& s) : sys_(sys), s_(s), p_(params()), in_(sys.idle()) {}
+
+  model::TxPathIn& in() { return in_; }
+  uint64_t cycle() const { return cycle_; }
+  const model::TxPathModel& model() const { return sys_.model(); }
+
+  void reset() {
+    in_ = sys_.idle();
+    in_.rst_n = false;
+    step();
+    in_.rst_n = true;
+    l2_.clear();
+  }
+
+  const model::TxPathOut& step() {
+    answer();
+    const model::TxPathOut& out = sys_.step(in_);
+    for (unsigned u = 0; u < p_.cus; ++u) {
+      if (in_.req_valid[u] && out.req_ready[u]) {
+        accepted[u].push_back(cycle_);
+        in_.req_valid[u] = 0;
+      }
+      if (out.resp_valid[u]) check_translation(out.resp_vpn[u], out.resp_vmid[u], out.resp_ppn[u], out.resp_perm[u]);
+      if (out.fill_valid[u]) {
+        check_translation(out.fill_vpn[u], out.fill_vmid[u], out.fill_ppn[u], out.fill_perm[u]);
+        fills[u].push_back(cycle_);
+      }
+      if (in_.wg_valid[u] && out.wg_ready[u]) in_.wg_valid[u] = 0;
+      if (in_.app_valid[u]) in_.app_valid[u] = 0;
+    }
+    for (unsigned g = 0; g < p_.icaches; ++g) {
+      if (in_.ifill_valid[g] && out.ifill_ready[g]) in_.ifill_valid[g] = 0;
+      if (in_.if_valid[g] && out.if_ready[g]) in_.if_valid[g] = 0;
+      if (in_.flush_valid[g] && out.flush_ready[g]) in_.flush_valid[g] = 0;
+    }
+    if (out.l2_req_valid && in_.l2_req_ready) {
+      l2_.push_back({out.l2_req_tag, out.l2_req_vpn, out.l2_req_vmid, cycle_ + l2_latency});
+      l2_vpns.push_back(out.l2_req_vpn);
+    }
+    if (in_.l2_resp_valid && out.l2_resp_ready) {
+      l2_.erase(l2_.begin() + static_cast<long>(answering_));
+      in_.l2_resp_valid = false;
+    }
+    if (out.l2_vic_valid && in_.l2_vic_ready) l2_victims.push_back(out.l2_vic_vpn);
+    if (in_.sd_valid && out.sd_ready) {
+      in_.sd_valid = false;
+      sd_accepted = cycle_;
+    }
+    if (out.sd_done) ++sd_done;
+    ++cycle_;
+    return out;
+  }
+  void run(unsigned n) {
+    for (unsigned i = 0; i < n; ++i) step();
+  }
+  // Steps until nothing waits at an input, the L2 has answered everything and
+  // the path has been quiet for a while.
+  void drain(unsigned quiet = 40) {
+    unsigned idle_for = 0;
+    for (unsigned guard = 0; guard < 20000; ++guard) {
+      bool busy = in_.sd_valid || !l2_.empty();
+      for (unsigned u = 0; u < p_.cus; ++u) busy |= in_.req_valid[u] || in_.wg_valid[u];
+      for (unsigned g = 0; g < p_.icaches; ++g) busy |= in_.ifill_valid[g] || in_.flush_valid[g];
+      idle_for = busy ? 0 : idle_for + 1;
+      if (idle_for >= quiet) return;
+      step();
+    }
+    throw std::runtime_error("the path did not drain");
+  }
+
+  void request(unsigned u, uint64_t vpn, uint64_t vmid = 0) {
+    in_.req_valid[u] = 1;
+    in_.req_vpn[u] = vpn;
+    in_.req_vmid[u] = vmid;
+  }
+  // One request, waited for until its answer.
+  void translate(unsigned u, uint64_t vpn) {
+    request(u, vpn);
+    drain();
+  }
+  void work_group(unsigned u, bool free, unsigned base, unsigned size) {
+    in_.wg_valid[u] = 1;
+    in_.wg_free[u] = free;
+    in_.wg_base[u] = base;
+    in_.wg_size[u] = size;
+    drain();
+  }
+  // Instructions into every way of I-cache g's set `set` (its lines become IC).
+  void instructions_into_set(unsigned g, unsigned set) {
+    const auto& ic = p_.ic;
+    for (unsigned w = 0; w < ic.ways; ++w) {
+      const uint64_t addr = ((uint64_t{w + 1} << (ic.offset_bits + ic.set_bits)) | (uint64_t{set} << ic.offset_bits)) &
+                            mask(ic.va_bits);
+      in_.ifill_valid[g] = 1;
+      in_.ifill_addr[g] = addr;
+      in_.ifill_data[g] = txgen::verif::bits_from_u64(ic.line_bits, addr ^ 0x5a5a);
+      drain(4);
+    }
+  }
+  void shootdown(bool all, uint64_t vpn = 0, uint64_t vmid = 0) {
+    in_.sd_valid = true;
+    in_.sd_all = all;
+    in_.sd_vpn = vpn;
+    in_.sd_vmid = vmid;
+  }
+
+  unsigned l2_latency = 8;
+  bool hold_l2 = false;
+  bool shuffle_l2 = false;  // answer a random due request, not the oldest
+  Rng* rng = nullptr;
+  std::map<unsigned, std::vector<uint64_t>> accepted, fills;
+  std::vector<uint64_t> l2_vpns, l2_victims;
+  uint64_t sd_accepted = 0, sd_done = 0;
+
+ private:
+  void answer() {
+    in_.l2_resp_valid = false;
+    if (hold_l2 || l2_.empty()) return;
+    std::vector<size_t> due;
+    for (size_t i = 0; i < l2_.size(); ++i)
+      if (l2_[i].due <= cycle_) due.push_back(i);
+    if (due.empty()) return;
+    answering_ = shuffle_l2 && rng ? due[rng->below(due.size())] : due.front();
+    const L2Pending& r = l2_[answering_];
+    in_.l2_resp_valid = true;
+    in_.l2_resp_tag = r.tag;
+    in_.l2_resp_ppn = ppn_of(r.vpn, r.vmid);
+    in_.l2_resp_perm = perm_of(r.vpn);
+  }
+  void check_translation(uint64_t vpn, uint64_t vmid, uint64_t ppn, uint64_t perm) {
+    if (ppn != ppn_of(vpn, vmid) || perm != perm_of(vpn))
+      s_.fail("translation answered to a CU", txgen::verif::to_hex(p_.ppn_bits, ppn_of(vpn, vmid)),
+              txgen::verif::to_hex(p_.ppn_bits, ppn), "vpn " + txgen::verif::to_hex(p_.vpn_bits, vpn));
+  }
+
+  Sys& sys_;
+  CosimSession& s_;
+  const TxPathParams& p_;
+  model::TxPathIn in_;
+  std::deque<L2Pending> l2_;
+  size_t answering_ = 0;
+  uint64_t cycle_ = 0;
+};
+
+using Sys = txgen::verif::TxPathHarness<TXGEN_SYS_CLASS, false>;
+using Base = txgen::verif::TxPathHarness<TXGEN_BASE_CLASS, true>;
+
+void directed(const std::function<void(CosimSession&, Bench<Sys>&)>& body) {
+  expect_passed(txgen::verif::run_cosim(test_name(), txgen::verif::seed_from_env(), [&](CosimSession& s) {
+    Sys sys(s, params());
+    Bench<Sys> b(sys, s);
+    b.reset();
+    body(s, b);
+    b.drain();
+  }));
+}
+
+void expect_true(CosimSession& s, const std::string& what, bool ok) {
+  if (!ok) s.fail(what, "true", "false");
+}
+void expect_count(CosimSession& s, const std::string& what, uint64_t want, uint64_t got) {
+  s.expect_equal(what, std::to_string(want), std::to_string(got));
+}
+
+// CU 0 fills its L1-TLB with W1 pages of one LDS segment and asks for `extra`
+// more: the L1 evicts its oldest pages (LRU, or PLRU's first ways), which
+// start down the chain. Returns the pages in request order.
+std::vector<uint64_t> overflow_l1(Bench<Sys>& b, unsigned seg, unsigned extra, uint64_t first_tag = 1) {
+  std::vector<uint64_t> pages;
+  for (unsigned k = 0; k < params().l1.ways + extra; ++k) {
+    pages.push_back(vpn_in(seg, first_tag + k));
+    b.translate(0, pages.back());
+  }
+  return pages;
+}
+
+// The pages no longer in CU 0's L1 (its victims so far).
+std::vector<uint64_t> l1_victims(Bench<Sys>& b, const std::vector<uint64_t>& pages) {
+  std::vector<uint64_t> v;
+  for (uint64_t page : pages)
+    if (!b.model().in_l1(0, page, 0)) v.push_back(page);
+  return v;
+}
+
+// Fig. 12, 1-2-4: the L1's victim goes into a free way of its LDS segment.
+TEST(TxPath, Flow_1_2_4) {
+  directed([](CosimSession& s, Bench<Sys>& b) {
+    const auto pages = overflow_l1(b, 3, 1);
+    const auto victims = l1_victims(b, pages);
+    expect_count(s, "L1 victims", 1, victims.size());
+    expect_true(s, "victim in the LDS", b.model().in_lds(0, victims.at(0), 0, 0));
+    expect_true(s, "victim not in the I-cache", !b.model().in_icache(0, victims.at(0), 0, 0));
+  });
+}
+
+// Fig. 12, 1-2-4-5-6: the segment's N ways are full, the next victim evicts
+// the segment's LRU translation to the I-cache.
+TEST(TxPath, Flow_1_2_4_5_6) {
+  directed([](CosimSession& s, Bench<Sys>& b) {
+    const unsigned n = params().lds.ways;
+    const auto pages = overflow_l1(b, 5, n + 1);
+    const auto victims = l1_victims(b, pages);
+    expect_count(s, "L1 victims", n + 1, victims.size());
+    expect_true(s, "oldest victim left the LDS", !b.model().in_lds(0, victims.front(), 0, 0));
+    expect_true(s, "oldest victim in the I-cache", b.model().in_icache(0, victims.front(), 0, 0));
+    for (size_t k = 1; k < victims.size(); ++k)
+      expect_true(s, "newer victim " + std::to_string(k) + " in the LDS", b.model().in_lds(0, victims[k], 0, 0));
+  });
+}
+
+// Fig. 12, 1-2-3-6: the victim's segment belongs to a work group (LDS mode),
+// so the LDS hands it straight on to the I-cache.
+TEST(TxPath, Flow_1_2_3_6) {
+  directed([](CosimSession& s, Bench<Sys>& b) {
+    b.work_group(0, false, 6, 1);
+    const auto victims = l1_victims(b, overflow_l1(b, 6, 1));
+    expect_count(s, "L1 victims", 1, victims.size());
+    expect_true(s, "victim not in the LDS", !b.model().in_lds(0, victims.at(0), 0, 0));
+    expect_true(s, "victim in the I-cache", b.model().in_icache(0, victims.at(0), 0, 0));
+  });
+}
+
+// Fig. 12, 1-2-3-6-7-8: the bypassed victim's I-cache line is free or holds
+// translations: installed there, and found there by a later lookup.
+TEST(TxPath, Flow_1_2_3_6_7_8) {
+  directed([](CosimSession& s, Bench<Sys>& b) {
+    b.work_group(0, false, 7, 1);
+    const auto victims = l1_victims(b, overflow_l1(b, 7, 1));
+    expect_true(s, "victim in the I-cache", b.model().in_icache(0, victims.at(0), 0, 0));
+    const size_t l2_before = b.l2_vpns.size();
+    b.translate(0, victims.at(0));
+    expect_count(s, "L2 requests for the victim (an I-cache hit)", l2_before, b.l2_vpns.size());
+  });
+}
+
+// Fig. 12, 1-2-3-6-7-8-10-11: the I-cache line is full of translations: the
+// installed victim evicts the line's LRU translation to the L2-TLB.
+TEST(TxPath, Flow_1_2_3_6_7_8_10_11) {
+  directed([](CosimSession& s, Bench<Sys>& b) {
+    const unsigned x = params().ic.tx_per_line;
+    b.work_group(0, false, 8, 1);
+    const auto victims = l1_victims(b, overflow_l1(b, 8, x + 1));
+    expect_count(s, "L1 victims", x + 1, victims.size());
+    expect_true(s, "the line's LRU translation went to the L2", !b.l2_victims.empty());
+    expect_true(s, "the first victim is the one evicted",
+                std::find(b.l2_victims.begin(), b.l2_victims.end(), victims.front()) != b.l2_victims.end());
+    expect_true(s, "the last victim is in the I-cache", b.model().in_icache(0, victims.back(), 0, 0));
+  });
+}
+
+// Fig. 12, 1-2-3-6-7-9-10: the I-cache line holds instructions: the victim
+// bypasses the I-cache too and leaves the path on the L2 victim port.
+TEST(TxPath, Flow_1_2_3_6_7_9_10) {
+  directed([](CosimSession& s, Bench<Sys>& b) {
+    const unsigned seg = 9;
+    b.work_group(0, false, seg, 1);
+    b.instructions_into_set(0, seg % params().ic.sets);
+    const auto victims = l1_victims(b, overflow_l1(b, seg, 1));
+    if (params().ic.variant == txgen::config::IcacheVariant::Naive) {
+      // the naive variant replaces the instructions instead (flow 6-7-8)
+      expect_true(s, "victim in the I-cache (naive)", b.model().in_icache(0, victims.at(0), 0, 0));
+      return;
+    }
+    expect_count(s, "victims on the L2 port", 1, b.l2_victims.size());
+    expect_count(s, "the L1's victim", victims.at(0), b.l2_victims.empty() ? 0 : b.l2_victims[0]);
+    expect_true(s, "not in the I-cache", !b.model().in_icache(0, victims.at(0), 0, 0));
+  });
+}
+
+// An LDS hit is promoted to the L1 (14 cycles after the accept with no wire
+// latency); the L1's victim it displaces fills the LDS; with promotion
+// `move` the promoted page has left the LDS.
+TEST(TxPath, LdsHitPromotedVictimFillsLds) {
+  directed([](CosimSession& s, Bench<Sys>& b) {
+    const TxPathParams& p = params();
+    const auto pages = overflow_l1(b, 10, 1);
+    const auto victims = l1_victims(b, pages);
+    const uint64_t x = victims.at(0);
+    const size_t l2_before = b.l2_vpns.size();
+    b.request(0, x);
+    b.drain();
+    expect_count(s, "L2 requests (an LDS hit)", l2_before, b.l2_vpns.size());
+    const uint64_t latency = b.fills[0].back() - b.accepted[0].back();
+    expect_count(s, "LDS hit latency", 14 + p.wire_lds, latency);
+    expect_true(s, "promoted page in the L1", b.model().in_l1(0, x, 0));
+    expect_true(s, "promoted page left the LDS (move) or stayed (copy)", b.model().in_lds(0, x, 0, 0) == !p.move);
+    const auto now = l1_victims(b, pages);
+    expect_count(s, "one new L1 victim", 1, now.size());
+    expect_true(s, "the new victim is in the LDS", b.model().in_lds(0, now.at(0), 0, 0));
+  });
+}
+
+// A shootdown racing the victim of the page it names: after sd_done the page
+// is nowhere on the path, and no victim of it reaches the L2 after the accept.
+TEST(TxPath, ShootdownRacingAFill) {
+  directed([](CosimSession& s, Bench<Sys>& b) {
+    const TxPathParams& p = params();
+    std::vector<uint64_t> pages;
+    for (unsigned k = 0; k < p.l1.ways; ++k) {
+      pages.push_back(vpn_in(11, 40 + k));
+      b.translate(0, pages.back());
+    }
+    const uint64_t target = pages.front();  // the next victim
+    b.request(0, vpn_in(11, 99));
+    for (unsigned guard = 0; guard < 200 && b.model().in_l1(0, target, 0); ++guard) b.step();
+    b.shootdown(false, target, 0);  // while the victim travels down
+    b.drain();
+    expect_count(s, "shootdowns done", 1, b.sd_done);
+    expect_true(s, "not in the L1", !b.model().in_l1(0, target, 0));
+    expect_true(s, "not in the LDS", !b.model().in_lds(0, target, 0, 0));
+    for (unsigned g = 0; g < p.icaches; ++g) expect_true(s, "not in the I-cache", !b.model().in_icache(g, target, 0, 0));
+    const size_t l2_before = b.l2_vpns.size();
+    b.translate(0, target);
+    expect_count(s, "L2 requests after the shootdown", l2_before + 1, b.l2_vpns.size());
+  });
+}
+
+// A work group allocated over segments holding translations drops them: a
+// later request goes to the L2.
+TEST(TxPath, LdsAllocationDropsTranslationsMidTraffic) {
+  directed([](CosimSession& s, Bench<Sys>& b) {
+    const auto victims = l1_victims(b, overflow_l1(b, 12, 1));
+    expect_true(s, "victim in the LDS", b.model().in_lds(0, victims.at(0), 0, 0));
+    b.work_group(0, false, 12, 1);
+    expect_true(s, "dropped by the allocation", !b.model().in_lds(0, victims.at(0), 0, 0));
+    const size_t l2_before = b.l2_vpns.size();
+    b.translate(0, victims.at(0));
+    const bool in_ic = b.l2_vpns.size() == l2_before;
+    expect_true(s, "served by the I-cache or the L2, never the LDS", in_ic || b.l2_vpns.size() == l2_before + 1);
+  });
+}
+
+// Random traffic on every interface. Pages come from a pool shared by the
+// CUs and per-CU pools; the L2 answers out of order with back-pressure on all
+// its ports; work groups come and go; instruction fetches, fills and kernel
+// flushes use the I-caches; shootdowns (one page or all) and one reset land
+// mid-traffic.
+struct Traffic {
+  unsigned load = 40;         // % of cycles a CU without a request issues one
+  unsigned shared = 50;       // % of requests to the shared pool
+  unsigned pool = 0;          // pages per pool (0: from the configuration's reach)
+  bool mixed_ids = true;      // CUs of two virtual functions, a few requests of VMID 1
+  unsigned hot = 2;           // LDS segments (and I-cache lines) that half the pages crowd
+  unsigned ifill_permille = 20;  // instruction fills per I-cache per 1000 cycles
+};
+
+template <class H>
+void random_run(CosimSession& s, const Traffic& t, uint64_t seed, uint64_t cycles) {
+  const TxPathParams& p = params();
+  H sys(s, p);
+  Bench<H> b(sys, s);
+  Rng rng(seed);
+  b.rng = &rng;
+  b.shuffle_l2 = true;
+  const unsigned pool = t.pool ? t.pool : std::max(40u, p.l1.ways * 3);
+  // Half the pages crowd a few LDS segments (and I-cache lines), so segments
+  // and lines overflow and evict (flows 1-2-4-5-6 and 6-7-8-10-11).
+  std::vector<uint64_t> shared(pool);
+  for (unsigned k = 0; k < pool; ++k)
+    shared[k] = k % 2 ? vpn_in(static_cast<unsigned>(rng.below(t.hot)), rng.bits(4)) : rng.bits(p.vpn_bits);
+  auto pick = [&](unsigned u) {
+    const uint64_t v = shared[rng.below(pool)];
+    if (rng.chance(t.shared)) return v;
+    return (v ^ (uint64_t{u + 1} << (p.vpn_bits - 3))) & mask(p.vpn_bits);
+  };
+  b.reset();
+  const uint64_t reset_at = cycles / 3 + rng.below(cycles / 3 + 1);
+  while (b.cycle() < cycles) {
+    if (b.cycle() == reset_at) b.reset();
+    auto& in = b.in();
+    for (unsigned u = 0; u < p.cus; ++u) {
+      if (!in.req_valid[u] && rng.chance(t.load)) b.request(u, pick(u), t.mixed_ids && rng.chance(5) ? 1 : 0);
+      if (!in.wg_valid[u] && rng.chance(1)) {
+        in.wg_valid[u] = 1;
+        in.wg_free[u] = rng.chance(50);
+        in.wg_base[u] = static_cast<uint32_t>(rng.below(p.lds.segments));
+        in.wg_size[u] = static_cast<uint32_t>(rng.below(4));
+      }
+      if (rng.chance(3)) {
+        in.app_valid[u] = 1;
+        in.app_we[u] = rng.chance(30);
+        in.app_row[u] = static_cast<uint32_t>(rng.below(p.lds.rows));
+        in.app_bank_en[u] = rng.bits(p.lds.banks);
+        in.app_wdata[u] = txgen::verif::bits_from_u64(p.lds.row_bits, rng.next());
+      }
+      in.vrf[u] = t.mixed_ids ? u % 2 : 0;
+    }
+    for (unsigned g = 0; g < p.icaches; ++g) {
+      const uint64_t addr = (rng.below(4 * p.ic.ways) << (p.ic.offset_bits + p.ic.set_bits)) |
+                            (rng.below(p.ic.sets) << p.ic.offset_bits);
+      if (!in.if_valid[g] && rng.chance(5)) {
+        in.if_valid[g] = 1;
+        in.if_addr[g] = addr & mask(p.ic.va_bits);
+      }
+      if (!in.ifill_valid[g] && rng.below(1000) < t.ifill_permille) {
+        in.ifill_valid[g] = 1;
+        in.ifill_addr[g] = addr & mask(p.ic.va_bits);
+        in.ifill_data[g] = txgen::verif::bits_from_u64(p.ic.line_bits, rng.next());
+      }
+      if (!in.flush_valid[g] && rng.chance(1) && rng.chance(10)) in.flush_valid[g] = 1;
+    }
+    in.l2_req_ready = rng.chance(80);
+    in.l2_vic_ready = rng.chance(70);
+    b.l2_latency = 3 + static_cast<unsigned>(rng.below(20));
+    if (!in.sd_valid && rng.chance(1) && rng.chance(30))
+      b.shootdown(rng.chance(10), rng.chance(80) ? shared[rng.below(pool)] : rng.bits(p.vpn_bits), 0);
+    b.step();
+    // promotion move: no page is in a CU's L1 and its LDS at once, but while
+    // the remove of its promotion waits or runs
+    if (p.move && b.cycle() % 32 == 0) {
+      for (unsigned u = 0; u < p.cus; ++u)
+        for (uint64_t v : shared)
+          if (b.model().in_l1(u, v, 0) && b.model().in_lds(u, v, 0, in.vrf[u]) && !b.model().lds_remove_pending(u, v, 0))
+            s.fail("page in CU " + std::to_string(u) + "'s L1 and LDS", "once", "twice");
+    }
+  }
+}
+
+template <class H>
+void random_test(const Traffic& t, uint64_t min_cycles, bool base) {
+  const TxPathParams& p = params();
+  const uint64_t seed = txgen::verif::seed_from_env();
+  const uint64_t cycles = std::max<uint64_t>(txgen::verif::cosim_cycles_from_env() / 4, min_cycles);
+  const txgen::verif::CosimVerdict v =
+      txgen::verif::run_cosim(test_name(), seed, [&](CosimSession& s) { random_run<H>(s, t, seed, cycles); });
+  expect_passed(v);
+  std::printf("%s: seed %llu (replay: TXGEN_SEED=%llu), %llu cycles, %.3f M cycles/s\n%s", test_name().c_str(),
+              static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed),
+              static_cast<unsigned long long>(v.cycles), v.cycles_per_second / 1e6, v.coverage.format().c_str());
+  if (!v.passed) return;
+  for (const std::string& name : txgen::verif::TxPathCoverage::required(p, base, t.mixed_ids))
+    EXPECT_GT(v.coverage.count(name), 0u) << "coverage counter " << name << " never hit";
+}
+
+TEST(TxPath, RandomTraffic) { random_test<Sys>(Traffic{}, 20000, false); }
+
+// One virtual function and VMID, half the pages on one LDS segment and
+// I-cache line, few instruction fills: the I-cache's shared-id lines fill up
+// to their LRU eviction (6-7-8-10-11).
+TEST(TxPath, RandomTrafficSmallPool) { random_test<Sys>(Traffic{60, 90, 40, false, 1, 2}, 20000, false); }
+
+TEST(TxPath, BaselineRandomTraffic) { random_test<Base>(Traffic{}, 10000, true); }
+
+}  // namespace

@@ -1,0 +1,2735 @@
+// Unit tests of the golden tx_path model (docs/blocks/tx_path.md).
+//
+// Configurations: tests/configs/tx_path_small.json (U = 2 CUs, one I-cache of
+// S = 2 sharers, 4-way LRU L1-TLBs with 2 MSHRs (LT = 1), 1 KB LDS of 32
+// segments of 3 ways (SI = 5), 2 KB I-cache of 32 lines (8 sets x 4 ways, LI =
+// 5) with X = 8 translations per line and CP = 2 comparators (NG = 4), D = 2,
+// WL = WI = 0, promotion move) and tests/configs/tx_path_quad.json (U = 4, two
+// I-caches of 2 sharers, 4-way PLRU L1-TLBs, 1 KB LDS (arith codec), 1 KB
+// naive I-cache of 32 lines (16 sets x 2 ways) with one translation per line,
+// D = 1, WL = 3, WI = 5, promotion copy). 32-bit VA, 4 KB pages: 20-bit VPN,
+// VMID 1 bit, VRF 1 bit, PPN 20, PERM 4. In both, a VPN's LDS segment is
+// vpn[4:0] and its I-cache line is vpn[4:0].
+//
+// Cycle numbering in the directed tests: "t" is the cycle in which the
+// L1-TLB accepts the CU request (req_valid & req_ready); "edge t+k" is the
+// rising edge that ends cycle t+k; a register loaded at edge t+k is visible
+// from cycle t+k+1. The member timings used (their documents):
+//  - l1tlb: request accepted in t, decide in t+2 (MSHR at edge t+2), L2 choice
+//    in t+3, l2_req_valid_o from t+4; L2 response (the path's promotion or
+//    L2 fill) in f: entry written at edge f+2 (evict_valid_o in f+3),
+//    fill_valid_o in f+4; a shootdown accepted in e: sd_done_o in e+3.
+//  - lds_ctrl: lookup accepted in A: answer valid from A+4 (Tx-mode segment),
+//    A+2 (LDS-mode segment); a lookup hit then writes its tag words (WRITE in
+//    A+4) and is IDLE in A+5; a shootdown by VPN of a Tx segment accepted in A:
+//    ISSUE A+1, DEC A+2, CMP A+3, WRITE A+4, IDLE with sd_done_o in A+5.
+//  - icache_tx: lookup accepted in A: answer valid from A+2 (line not Tx),
+//    A+3+g+2 for a hit in compare group g, A+3+NG+1 for a miss in a Tx line.
+#include "model/tx_path.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <map>
+#include <new>
+#include <random>
+#include <set>
+#include <sstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "txgen/config/parse.h"
+#include "txgen/elab/tx_path.h"
+
+// Counts heap allocations (the no-allocation test).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+#endif
+static long g_allocs = 0;
+void* operator new(std::size_t n) {
+  ++g_allocs;
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace txgen::model {
+namespace {
+
+using elab::TxPathParams;
+using Stage = TxPathModel::Stage;
+
+const char* const kSmall = "tests/configs/tx_path_small.json";
+const char* const kQuad = "tests/configs/tx_path_quad.json";
+
+config::Config load_cfg(const char* rel) {
+  return config::load_config_file(std::string(TXGEN_SOURCE_DIR) + "/" + rel);
+}
+TxPathParams load(const char* rel) { return elab::elaborate_tx_path(load_cfg(rel)); }
+// tx_path_small with CP = X = 8 comparators (the document's cycle example).
+TxPathParams load_small_cp8() {
+  config::Config c = load_cfg(kSmall);
+  c.tx_path->icache_tx.comparators = 8;
+  return elab::elaborate_tx_path(c);
+}
+
+uint64_t mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
+
+// The environment's translation of (vpn, vmid): a fixed function, so every
+// fill, hit, queued or cached translation can be checked against it.
+uint64_t env_ppn(const TxPathParams& p, uint64_t vpn, uint64_t vmid) {
+  uint64_t x = (vpn + 1) * 0x9E3779B97F4A7C15ull ^ (vmid + 3) * 0xC2B2AE3D27D4EB4Full;
+  x ^= x >> 29;
+  return x & mask(p.ppn_bits);
+}
+uint64_t env_perm(const TxPathParams& p, uint64_t vpn, uint64_t vmid) {
+  return ((vpn * 5 + vmid * 3 + 1) % 15 + 1) & mask(p.perm_bits);
+}
+
+// OR of two event structs (every member is a bool).
+constexpr size_t kEventFlags = sizeof(TxPathEvents) / sizeof(bool);
+static_assert(sizeof(TxPathEvents) % sizeof(bool) == 0, "events are bools");
+void or_events(TxPathEvents& a, const TxPathEvents& b) {
+  bool* pa = reinterpret_cast<bool*>(&a);
+  const bool* pb = reinterpret_cast<const bool*>(&b);
+  for (size_t i = 0; i < kEventFlags; ++i) pa[i] = pa[i] || pb[i];
+}
+
+// ---------------------------------------------------------------------------
+// A behavioural L2-TLB on the path's port: it takes every request offered
+// (with a readiness probability), answers each taken tag once, lat_min ..
+// lat_max cycles later (at least 1), in order or in random order, holding a
+// presented answer until l2_resp_ready_o; it takes victims with a readiness
+// probability and logs them.
+
+struct L2Env {
+  const TxPathParams* p = nullptr;
+  std::mt19937_64 rng{1};
+  unsigned lat_min = 3, lat_max = 3;
+  bool random_order = false;
+  double req_ready_p = 1.0, vic_ready_p = 1.0;
+  bool hold = false;  // present nothing while set
+  struct Req {
+    uint64_t tag = 0, vpn = 0, vmid = 0, due = 0;
+  };
+  std::vector<Req> pending;
+  bool presenting = false;
+  Req cur;
+  struct Log {
+    uint64_t cyc = 0, vpn = 0, vmid = 0, ppn = 0, perm = 0;
+  };
+  std::vector<Log> reqs, vics;
+  uint64_t data_errors = 0;
+
+  bool bern(double q) { return q >= 1.0 || std::uniform_real_distribution<double>(0, 1)(rng) < q; }
+
+  void drive(TxPathIn& in, uint64_t cyc) {
+    in.l2_req_ready = bern(req_ready_p);
+    in.l2_vic_ready = bern(vic_ready_p);
+    if (!presenting && !hold && !pending.empty()) {
+      int pick = -1;
+      if (random_order) {
+        unsigned due = 0;
+        for (const Req& r : pending) due += r.due <= cyc ? 1 : 0;
+        if (due > 0) {
+          unsigned n = static_cast<unsigned>(rng() % due);
+          for (size_t i = 0; i < pending.size(); ++i)
+            if (pending[i].due <= cyc && n-- == 0) {
+              pick = static_cast<int>(i);
+              break;
+            }
+        }
+      } else if (pending.front().due <= cyc) {
+        pick = 0;
+      }
+      if (pick >= 0) {
+        cur = pending[static_cast<size_t>(pick)];
+        pending.erase(pending.begin() + pick);
+        presenting = true;
+      }
+    }
+    in.l2_resp_valid = presenting;
+    if (presenting) {
+      in.l2_resp_tag = cur.tag;
+      in.l2_resp_ppn = env_ppn(*p, cur.vpn, cur.vmid);
+      in.l2_resp_perm = env_perm(*p, cur.vpn, cur.vmid);
+    }
+  }
+
+  void observe(const TxPathIn& in, const TxPathOut& out, uint64_t cyc) {
+    if (out.l2_req_valid && in.l2_req_ready) {
+      for (const Req& r : pending)
+        if (r.tag == out.l2_req_tag) ADD_FAILURE() << "L2 tag " << r.tag << " requested twice";
+      if (presenting && cur.tag == out.l2_req_tag) ADD_FAILURE() << "L2 tag requested while answered";
+      const unsigned lat = lat_min + static_cast<unsigned>(rng() % (lat_max - lat_min + 1));
+      pending.push_back(Req{out.l2_req_tag, out.l2_req_vpn, out.l2_req_vmid, cyc + std::max(1u, lat)});
+      reqs.push_back(Log{cyc, out.l2_req_vpn, out.l2_req_vmid, 0, 0});
+    }
+    if (presenting && in.l2_resp_valid && out.l2_resp_ready) presenting = false;
+    if (out.l2_vic_valid && in.l2_vic_ready) {
+      vics.push_back(Log{cyc, out.l2_vic_vpn, out.l2_vic_vmid, out.l2_vic_ppn, out.l2_vic_perm});
+      if (out.l2_vic_ppn != env_ppn(*p, out.l2_vic_vpn, out.l2_vic_vmid) ||
+          out.l2_vic_perm != env_perm(*p, out.l2_vic_vpn, out.l2_vic_vmid))
+        ++data_errors;
+    }
+  }
+  void reset() {
+    pending.clear();
+    presenting = false;
+  }
+  bool idle() const { return pending.empty() && !presenting; }
+};
+
+// ---------------------------------------------------------------------------
+// Bench: the model, the inputs of the current cycle, the environment.
+
+struct Bench {
+  TxPathParams p;
+  TxPathModel m;
+  TxPathIn in;
+  TxPathOut out;
+  L2Env env;
+  uint64_t cyc = 0;
+  TxPathEvents seen;                            // OR of the events since the last clear
+  std::map<uint64_t, TxPathEvents> ev_at;       // events of edge c (when record_events)
+  bool record_events = false;
+  std::function<void()> pre;                    // before the cycle's inputs are used (drive inputs here)
+  std::function<void()> hook;                   // after outputs, before the edge (checks; inputs fixed)
+  uint64_t data_errors = 0;
+  uint64_t filler_k = 0;
+
+  explicit Bench(const TxPathParams& pp, bool baseline = false, uint64_t seed = 1)
+      : p(pp), m(pp, baseline), in(m.idle_inputs()), out(m.make_outputs()) {
+    env.p = &p;
+    env.rng.seed(seed);
+  }
+
+  void check_data() {
+    for (unsigned u = 0; u < p.cus; ++u) {
+      if (out.fill_valid[u] && (out.fill_ppn[u] != env_ppn(p, out.fill_vpn[u], out.fill_vmid[u]) ||
+                                out.fill_perm[u] != env_perm(p, out.fill_vpn[u], out.fill_vmid[u]))) {
+        ++data_errors;
+        ADD_FAILURE() << "cycle " << cyc << " CU " << u << " fill of vpn " << out.fill_vpn[u] << " carries ppn "
+                      << out.fill_ppn[u];
+      }
+      if (out.resp_valid[u] && (out.resp_ppn[u] != env_ppn(p, out.resp_vpn[u], out.resp_vmid[u]) ||
+                                out.resp_perm[u] != env_perm(p, out.resp_vpn[u], out.resp_vmid[u]))) {
+        ++data_errors;
+        ADD_FAILURE() << "cycle " << cyc << " CU " << u << " hit of vpn " << out.resp_vpn[u] << " carries ppn "
+                      << out.resp_ppn[u];
+      }
+    }
+  }
+
+  void step() {
+    if (pre) pre();
+    env.drive(in, cyc);
+    m.outputs(in, out);
+    check_data();
+    if (hook) hook();
+    env.observe(in, out, cyc);
+    m.posedge(in);
+    or_events(seen, m.events());
+    if (record_events) ev_at[cyc] = m.events();
+    ++cyc;
+  }
+  void run(uint64_t n) {
+    while (n--) step();
+  }
+
+  bool l1_quiet() const {
+    const L1tlbModel& l1 = m.l1();
+    for (unsigned j = 0; j < p.l1.tlbs; ++j)
+      if (l1.free_mshrs(j) != p.l1.mshrs || l1.r1_valid(j) || l1.r2_valid(j)) return false;
+    for (unsigned c = 0; c < p.l1.clusters; ++c)
+      if (l1.q_valid(c) || l1.f1_valid(c) || l1.f2_valid(c) || l1.f3_valid(c)) return false;
+    return !l1.sd1_valid() && !l1.sd2_valid();
+  }
+  bool quiet() const {
+    if (!m.glue_quiet() || !l1_quiet() || !env.idle()) return false;
+    for (unsigned u = 0; u < p.cus; ++u)
+      if (!m.lds(u).idle()) return false;
+    for (unsigned g = 0; g < p.icaches; ++g)
+      if (!m.icache(g).idle()) return false;
+    return true;
+  }
+  void settle(unsigned limit = 3000) {
+    for (unsigned n = 0; n < limit; ++n) {
+      if (quiet()) {
+        run(2);
+        if (quiet()) return;
+      }
+      step();
+    }
+    ADD_FAILURE() << "the path did not settle by cycle " << cyc;
+  }
+
+  // Drives CU u's request until the L1-TLB accepts it; returns the accept cycle.
+  uint64_t request(unsigned u, uint64_t vpn, uint64_t vmid = 0) {
+    in.req_valid[u] = 1;
+    in.req_vpn[u] = vpn;
+    in.req_vmid[u] = vmid;
+    for (unsigned n = 0; n < 2000; ++n) {
+      step();
+      if (out.req_ready[u]) {
+        in.req_valid[u] = 0;
+        return cyc - 1;
+      }
+    }
+    in.req_valid[u] = 0;
+    ADD_FAILURE() << "request not accepted";
+    return 0;
+  }
+  // Steps until fill_valid_o[u] answers vpn; returns that cycle.
+  uint64_t wait_fill(unsigned u, uint64_t vpn, unsigned limit = 3000) {
+    for (unsigned n = 0; n < limit; ++n) {
+      step();
+      if (out.fill_valid[u] && out.fill_vpn[u] == vpn) return cyc - 1;
+    }
+    ADD_FAILURE() << "no fill for vpn " << vpn;
+    return 0;
+  }
+  void fetch(unsigned u, uint64_t vpn, uint64_t vmid = 0) {
+    request(u, vpn, vmid);
+    wait_fill(u, vpn);
+    settle();
+  }
+  // A fresh VPN in LDS segments / I-cache lines 16..31, never used twice.
+  uint64_t filler() {
+    const uint64_t k = filler_k++;
+    return 0x4000 + 32 * k + 16 + (k % 16);
+  }
+  // Fetches the list, then four fresh fillers: with a 4-way L1 every VPN of
+  // the list leaves the L1-TLB, in order, down the chain. Returns the
+  // fillers (they are then the L1's entries, the first one LRU).
+  std::vector<uint64_t> push_down(unsigned u, const std::vector<uint64_t>& vpns) {
+    for (uint64_t v : vpns) fetch(u, v);
+    std::vector<uint64_t> f;
+    for (unsigned k = 0; k < p.l1.ways; ++k) {
+      f.push_back(filler());
+      fetch(u, f.back());
+    }
+    return f;
+  }
+  void wg(unsigned u, bool free, uint32_t base, uint32_t size) {
+    in.wg_valid[u] = 1;
+    in.wg_free[u] = free;
+    in.wg_base[u] = base;
+    in.wg_size[u] = size;
+    for (unsigned n = 0; n < 200; ++n) {
+      step();
+      if (out.wg_ready[u]) break;
+    }
+    in.wg_valid[u] = 0;
+    for (unsigned n = 0; n < 200; ++n) {
+      step();
+      if (out.wg_done[u]) return;
+    }
+    ADD_FAILURE() << "no wg_done";
+  }
+  void ifill(unsigned g, uint64_t addr) {
+    in.ifill_valid[g] = 1;
+    in.ifill_addr[g] = addr;
+    in.ifill_data[g] = Bits(p.ic.line_bits);
+    in.ifill_data[g].set_field(0, 64, 0x1234567890abcdefull ^ addr);
+    for (unsigned n = 0; n < 200; ++n) {
+      step();
+      if (out.ifill_ready[g]) {
+        in.ifill_valid[g] = 0;
+        return;
+      }
+    }
+    in.ifill_valid[g] = 0;
+    ADD_FAILURE() << "instruction fill not accepted";
+  }
+  bool l2_requested(uint64_t vpn, uint64_t from_cycle) const {
+    for (const L2Env::Log& r : env.reqs)
+      if (r.cyc >= from_cycle && r.vpn == vpn) return true;
+    return false;
+  }
+  bool l2_victim(uint64_t vpn, uint64_t vmid) const {
+    for (const L2Env::Log& r : env.vics)
+      if (r.vpn == vpn && r.vmid == vmid) return true;
+    return false;
+  }
+};
+
+// Register outputs of the members (independent of their inputs): the LDS's
+// and the I-cache's victim outputs, the L1-TLB's eviction outputs.
+LdsCtrlOut lds_regs(const TxPathModel& m, unsigned u) {
+  static const LdsCtrlIn probe;
+  return m.lds(u).outputs(probe);
+}
+IcacheTxOut ic_regs(const TxPathModel& m, unsigned g) { return m.icache(g).outputs(IcacheTxIn::idle(m.params().ic)); }
+L1tlbOut l1_regs(const TxPathModel& m) { return m.l1().outputs(m.l1().idle_inputs()); }
+bool held_by(const std::vector<LdsCtrlModel::HeldTx>& v, uint64_t vpn) {
+  for (const auto& h : v)
+    if (h.vpn == vpn) return true;
+  return false;
+}
+bool held_by(const std::vector<IcacheTxModel::HeldTx>& v, uint64_t vpn) {
+  for (const auto& h : v)
+    if (h.vpn == vpn) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------------------
+// Where a translation is, everywhere in the path (also in flight).
+
+bool anywhere(const TxPathModel& m, const TxPathParams& p, bool all, uint64_t vpn, uint64_t vmid,
+              std::string* where) {
+  auto hit = [&](uint64_t v, uint64_t vm) { return all || (v == vpn && vm == vmid); };
+  std::ostringstream os;
+  for (unsigned u = 0; u < p.cus; ++u) {
+    for (unsigned s = 0; s < p.l1.sets; ++s)
+      for (unsigned w = 0; w < p.l1.ways; ++w)
+        if (m.l1().entry_valid(u, s, w) && hit(m.l1().entry_vpn(u, s, w), m.l1().entry_vmid(u, s, w)))
+          os << " L1[" << u << "]";
+    for (unsigned k = 0; k < m.queue_occupancy(u); ++k) {
+      const TxPathModel::QueueEntry e = m.queue_entry(u, k);
+      if (!e.kill && hit(e.vpn, e.vmid)) os << " queue[" << u << "]";
+    }
+    const TxPathModel::VictimReg& lb = m.lds_victim_reg(u);
+    if (lb.valid && !lb.kill && hit(lb.vpn, lb.vmid)) os << " lb[" << u << "]";
+    for (const LdsCtrlModel::HeldTx& h : m.lds(u).held())
+      if (hit(h.vpn, h.vmid)) os << " LDS[" << u << "]";
+    for (const LdsCtrlModel::HeldTx& h : m.lds(u).in_flight())
+      if (hit(h.vpn, h.vmid)) os << " LDS-engine[" << u << "]";
+  }
+  for (unsigned g = 0; g < p.icaches; ++g) {
+    for (const IcacheTxModel::HeldTx& h : m.icache(g).held())
+      if (hit(h.vpn, h.vmid)) os << " IC[" << g << "]";
+    for (const IcacheTxModel::HeldTx& h : m.icache(g).in_flight())
+      if (hit(h.vpn, h.vmid)) os << " IC-engine[" << g << "]";
+  }
+  const TxPathModel::VictimReg& vr = m.l2_victim_reg();
+  if (vr.valid && !vr.kill && hit(vr.vpn, vr.vmid)) os << " vr";
+  if (where) *where = os.str();
+  return !os.str().empty();
+}
+
+// ---------------------------------------------------------------------------
+// Shootdown watcher: the phase order (every LDS and I-cache reports sd_done
+// after the path accepted the shootdown and before the L1-TLB's own
+// shootdown starts), no victim of the shot-down translation on the L2 victim
+// port from the cycle after the accept until sd_done_o, and at sd_done_o the
+// translation is nowhere in the path.
+
+struct SdWatch {
+  Bench& b;
+  bool active = false, all = false, l1_started = false;
+  uint64_t vpn = 0, vmid = 0, accept = 0;
+  std::vector<bool> lds_done, ic_done;
+  uint64_t completed = 0, stale_victims = 0, order_errors = 0, leftovers = 0;
+  bool check_nowhere = true;
+  LdsCtrlIn lds_probe;
+  IcacheTxIn ic_probe;
+
+  explicit SdWatch(Bench& bb) : b(bb), ic_probe(IcacheTxIn::idle(bb.p.ic)) {}
+
+  // Call in the hook (after outputs, before the edge).
+  void cycle() {
+    const TxPathModel& m = b.m;
+    if (!b.in.rst_n) {
+      active = false;
+      return;
+    }
+    if (active) {
+      // member done pulses are registered outputs (input-independent)
+      for (unsigned u = 0; u < b.p.cus; ++u)
+        if (m.lds(u).outputs(lds_probe).sd_done) lds_done[u] = true;
+      for (unsigned g = 0; g < b.p.icaches; ++g)
+        if (m.icache(g).outputs(ic_probe).sd_done) ic_done[g] = true;
+      if (!l1_started && m.l1().sd1_valid()) {
+        l1_started = true;
+        for (unsigned u = 0; u < b.p.cus; ++u)
+          if (!lds_done[u]) ++order_errors;
+        for (unsigned g = 0; g < b.p.icaches; ++g)
+          if (!ic_done[g]) ++order_errors;
+      }
+      if (b.out.l2_vic_valid && (all || (b.out.l2_vic_vpn == vpn && b.out.l2_vic_vmid == vmid))) ++stale_victims;
+      if (b.out.sd_done) {
+        if (!l1_started) ++order_errors;
+        std::string where;
+        if (check_nowhere && anywhere(m, b.p, all, vpn, vmid, &where)) {
+          ++leftovers;
+          ADD_FAILURE() << "cycle " << b.cyc << ": after sd_done (all " << all << ", vpn " << vpn
+                        << ") still in" << where;
+        }
+        active = false;
+        ++completed;
+      }
+    }
+    if (b.in.sd_valid && b.out.sd_ready) {
+      EXPECT_FALSE(active) << "shootdown accepted while one is active";
+      active = true;
+      all = b.in.sd_all;
+      vpn = b.in.sd_vpn;
+      vmid = b.in.sd_vmid;
+      accept = b.cyc;
+      l1_started = false;
+      lds_done.assign(b.p.cus, false);
+      ic_done.assign(b.p.icaches, false);
+    }
+  }
+};
+
+// ===========================================================================
+// 1. LDS hit
+// ===========================================================================
+
+// Setup: CU 0 fetches a0..a4 (segments 0..4) one at a time; the fifth fill
+// evicts the LRU entry a0 (ways filled 0..3 in order, way 0 oldest), which
+// goes down the queue into the free LDS segment 0 (initialised). Then CU 0
+// asks for a0 again, accepted in t:
+//   t+4  L1 l2_req_valid_o; IDLE takes rq at edge t+4
+//   t+5  LDS_REQ, LDS accepts (A = t+5; occ = 0)
+//   t+6..t+9 LDS_WAIT; the answer (A+4 = t+9, Tx segment) is taken at edge t+9
+//   t+10 RET (credit: out = occ = 0 < 2; rml free): the L1's l2_resp_valid_i
+//        = 1 -> fill_valid_o in t+14. rml loads at edge t+10.
+//   t+11 IDLE; the LDS (IDLE since A+5 = t+10) accepts the remove:
+//        ISSUE t+12, DEC t+13, CMP t+14, WRITE t+15, IDLE + sd_done t+16.
+//   The promotion's write at edge t+12 evicts the L1's LRU entry a1:
+//   evict_valid_o in t+13, queued at edge t+13 (occ = 1 from t+14), the LDS
+//   takes the fill when it is free again (t+16): occ = 0 from t+17.
+//   hit_lds_o[0] = 1 in t+10 only (the RET cycle, ret = 1), hit_ic_o never.
+TEST(TxPathModel, LdsHitFourteenCyclesAndMoveRemovesIt) {
+  Bench b(load(kSmall));
+  b.settle();
+  const uint64_t a[5] = {0x40, 0x41, 0x42, 0x43, 0x44};
+  for (uint64_t v : a) b.fetch(0, v);
+  ASSERT_FALSE(b.m.in_l1(0, a[0], 0));
+  ASSERT_TRUE(b.m.in_lds(0, a[0], 0, 0));
+  std::map<uint64_t, Stage> st;
+  std::map<uint64_t, unsigned> occ;
+  std::set<uint64_t> hit_lds, hit_ic;
+  b.hook = [&] {
+    st[b.cyc] = b.m.stage(0);
+    occ[b.cyc] = b.m.queue_occupancy(0);
+    for (unsigned u = 0; u < b.p.cus; ++u) {
+      if (b.out.hit_lds[u]) hit_lds.insert(b.cyc * 8 + u);
+      if (b.out.hit_ic[u]) hit_ic.insert(b.cyc * 8 + u);
+    }
+  };
+  b.record_events = true;
+  const uint64_t t = b.request(0, a[0]);
+  const uint64_t f = b.wait_fill(0, a[0]);
+  b.run(6);
+  EXPECT_EQ(f, t + 14) << "LDS hit: fill_valid_o 14 cycles after the accept";
+  EXPECT_EQ(hit_lds, std::set<uint64_t>{(t + 10) * 8 + 0}) << "hit_lds_o: CU 0 in the RET cycle t+10 only";
+  EXPECT_TRUE(hit_ic.empty());
+  for (uint64_t c = t; c <= t + 4; ++c) EXPECT_EQ(st[c], Stage::Idle) << c - t;
+  EXPECT_EQ(st[t + 5], Stage::LdsReq);
+  for (uint64_t c = t + 6; c <= t + 9; ++c) EXPECT_EQ(st[c], Stage::LdsWait) << c - t;
+  EXPECT_EQ(st[t + 10], Stage::Ret);
+  EXPECT_EQ(st[t + 11], Stage::Idle);
+  EXPECT_TRUE(b.ev_at[t + 9].lds_lookup_hit);
+  EXPECT_TRUE(b.ev_at[t + 10].promotion_lds);
+  EXPECT_TRUE(b.ev_at[t + 11].remove_lds);
+  EXPECT_TRUE(b.ev_at[t + 13].l1_victim_queued);
+  EXPECT_EQ(occ[t + 13], 0u);
+  EXPECT_EQ(occ[t + 14], 1u);
+  EXPECT_EQ(occ[t + 16], 1u);
+  EXPECT_EQ(occ[t + 17], 0u);
+  EXPECT_FALSE(b.l2_requested(a[0], t));
+  b.hook = nullptr;
+  b.settle();
+  EXPECT_TRUE(b.m.in_l1(0, a[0], 0));
+  EXPECT_FALSE(b.m.in_lds(0, a[0], 0, 0)) << "move: the promoted translation left the LDS";
+  EXPECT_TRUE(b.m.in_lds(0, a[1], 0, 0)) << "the promotion's L1 victim went down to the LDS";
+  EXPECT_FALSE(b.m.in_l1(0, a[1], 0));
+}
+
+// Quad (WL = 3, copy): the answer taken at edge t+9 goes to WIRE with cnt = 2:
+// WIRE in t+10, t+11, t+12, RET in t+13 (hit_lds_o), fill_valid_o in t+17
+// (14 + WL). No remove: the translation stays in the LDS.
+TEST(TxPathModel, LdsHitPlusWireLatencyQuadCopyKeepsIt) {
+  Bench b(load(kQuad));
+  b.settle();
+  const uint64_t a[5] = {0x40, 0x41, 0x42, 0x43, 0x44};
+  for (uint64_t v : a) b.fetch(0, v);
+  ASSERT_FALSE(b.m.in_l1(0, a[0], 0));  // PLRU after ways 0..3: way 0 is the victim
+  ASSERT_TRUE(b.m.in_lds(0, a[0], 0, 0));
+  std::map<uint64_t, Stage> st;
+  std::vector<uint64_t> hits;
+  b.hook = [&] {
+    st[b.cyc] = b.m.stage(0);
+    for (unsigned u = 0; u < b.p.cus; ++u) {
+      if (b.out.hit_lds[u]) hits.push_back(b.cyc * 8 + u);
+      EXPECT_FALSE(b.out.hit_ic[u]);
+    }
+  };
+  const uint64_t t = b.request(0, a[0]);
+  const uint64_t f = b.wait_fill(0, a[0]);
+  EXPECT_EQ(f, t + 17) << "LDS hit with WL = 3";
+  EXPECT_EQ(hits, std::vector<uint64_t>{(t + 13) * 8});
+  EXPECT_EQ(st[t + 9], Stage::LdsWait);
+  for (uint64_t c = t + 10; c <= t + 12; ++c) EXPECT_EQ(st[c], Stage::Wire) << c - t;
+  EXPECT_EQ(st[t + 13], Stage::Ret);
+  EXPECT_FALSE(b.l2_requested(a[0], t));
+  b.hook = nullptr;
+  b.settle();
+  EXPECT_TRUE(b.m.in_l1(0, a[0], 0));
+  EXPECT_TRUE(b.m.in_lds(0, a[0], 0, 0)) << "copy: the lower copy stays";
+  EXPECT_FALSE(b.seen.remove_lds);
+}
+
+// ===========================================================================
+// 2. I-cache hit
+// ===========================================================================
+
+// Setup (segment and line 3): CU 0 fetches v0..v3 = 3, 35, 67, 99 and four
+// fillers. The fillers' fills evict v0, v1, v2, v3 in that order: v0
+// initialises LDS segment 3, v1 and v2 take its free ways, v3 finds it full
+// and evicts its LRU translation v0 (flow 1-2-4-5-6), which the I-cache
+// installs into its Invalid line 3 as sub-entry 0 (flow 6-7-8). CU 0 then asks
+// for v0, accepted in t: the LDS answers a Tx-mode miss in t+9; IC_REQ in
+// t+10 (A), read A+1, DEC A+2, CMP from A+3: group 0 is compared in A+3 and
+// evaluated in A+4, the hit valid from A+5 = t+15; RET in t+16 (hit_ic_o),
+// fill_valid_o in t+20. (lb is empty: tl_valid_i in t+10.)
+void setup_v0_in_icache(Bench& b) {
+  b.settle();
+  b.push_down(0, {3, 35, 67, 99});
+  ASSERT_TRUE(b.m.in_icache(0, 3, 0, 0));
+  ASSERT_FALSE(b.m.in_lds(0, 3, 0, 0));
+  ASSERT_TRUE(b.m.in_lds(0, 35, 0, 0));
+  ASSERT_TRUE(b.m.in_lds(0, 67, 0, 0));
+  ASSERT_TRUE(b.m.in_lds(0, 99, 0, 0));
+  ASSERT_FALSE(b.m.in_l1(0, 3, 0));
+}
+
+TEST(TxPathModel, IcacheHitTwentyCyclesAndMoveRemovesIt) {
+  Bench b(load(kSmall));
+  setup_v0_in_icache(b);
+  std::map<uint64_t, Stage> st;
+  std::vector<uint64_t> hits;
+  b.hook = [&] {
+    st[b.cyc] = b.m.stage(0);
+    for (unsigned u = 0; u < b.p.cus; ++u) {
+      if (b.out.hit_ic[u]) hits.push_back(b.cyc * 8 + u);
+      EXPECT_FALSE(b.out.hit_lds[u]);
+    }
+  };
+  b.record_events = true;
+  const uint64_t t = b.request(0, 3);
+  const uint64_t f = b.wait_fill(0, 3);
+  EXPECT_EQ(f, t + 20) << "I-cache hit: fill_valid_o 20 cycles after the accept";
+  EXPECT_EQ(hits, std::vector<uint64_t>{(t + 16) * 8}) << "hit_ic_o: CU 0 in the RET cycle t+16 only";
+  EXPECT_TRUE(b.ev_at[t + 9].lds_lookup_miss);
+  EXPECT_EQ(st[t + 10], Stage::IcReq);
+  for (uint64_t c = t + 11; c <= t + 15; ++c) EXPECT_EQ(st[c], Stage::IcWait) << c - t;
+  EXPECT_EQ(st[t + 16], Stage::Ret);
+  EXPECT_TRUE(b.ev_at[t + 15].ic_lookup_hit);
+  EXPECT_TRUE(b.ev_at[t + 16].promotion_ic);
+  EXPECT_TRUE(b.ev_at[t + 17].remove_ic);  // rmi loaded at edge t+16, the I-cache idle since t+16
+  EXPECT_FALSE(b.l2_requested(3, t));
+  b.hook = nullptr;
+  b.settle();
+  EXPECT_TRUE(b.m.in_l1(0, 3, 0));
+  EXPECT_FALSE(b.m.in_icache(0, 3, 0, 0)) << "move: the promoted translation left the I-cache";
+}
+
+// Quad (WL = 3, WI = 5, X = 1, CP = 1, copy): LDS miss taken at edge t+9,
+// WIRE t+10..t+12, IC_REQ t+13 (A), hit valid A+5 = t+18, WIRE t+19..t+23,
+// RET t+24 (hit_ic_o), fill_valid_o t+28 (20 + WL + WI). copy: still in the
+// I-cache.
+TEST(TxPathModel, IcacheHitPlusWireLatencyQuadCopyKeepsIt) {
+  Bench b(load(kQuad));
+  setup_v0_in_icache(b);
+  std::map<uint64_t, Stage> st;
+  std::vector<uint64_t> hits;
+  b.hook = [&] {
+    st[b.cyc] = b.m.stage(0);
+    for (unsigned u = 0; u < b.p.cus; ++u)
+      if (b.out.hit_ic[u] || b.out.hit_lds[u]) hits.push_back(b.cyc * 8 + u + (b.out.hit_lds[u] ? 4 : 0));
+  };
+  const uint64_t t = b.request(0, 3);
+  const uint64_t f = b.wait_fill(0, 3);
+  EXPECT_EQ(f, t + 28);
+  EXPECT_EQ(hits, std::vector<uint64_t>{(t + 24) * 8});
+  EXPECT_EQ(st[t + 13], Stage::IcReq);
+  EXPECT_EQ(st[t + 18], Stage::IcWait);
+  for (uint64_t c = t + 19; c <= t + 23; ++c) EXPECT_EQ(st[c], Stage::Wire) << c - t;
+  EXPECT_EQ(st[t + 24], Stage::Ret);
+  b.hook = nullptr;
+  b.settle();
+  EXPECT_TRUE(b.m.in_l1(0, 3, 0));
+  EXPECT_TRUE(b.m.in_icache(0, 3, 0, 0)) << "copy: the lower copy stays";
+}
+
+// ===========================================================================
+// 3. A miss everywhere
+// ===========================================================================
+
+// Returns the first cycle (relative to the accept t) with l2_req_valid_o, and
+// checks the tag {cu, L1 tag} and the data of that cycle.
+int cycles_to_l2(Bench& b, unsigned u, uint64_t vpn, uint64_t expect_tag) {
+  int first = -1;
+  uint64_t t = 0;
+  bool started = false;
+  b.hook = [&] {
+    if (started && first < 0 && b.out.l2_req_valid) {
+      first = static_cast<int>(b.cyc - t);
+      EXPECT_EQ(b.out.l2_req_vpn, vpn);
+      EXPECT_EQ(b.out.l2_req_vmid, 0u);
+      EXPECT_EQ(b.out.l2_req_tag, expect_tag);
+    }
+  };
+  b.in.req_valid[u] = 1;
+  b.in.req_vpn[u] = vpn;
+  b.in.req_vmid[u] = 0;
+  // accept cycle: the first cycle with req_ready (the path is quiet: now)
+  t = b.cyc;
+  started = true;
+  b.step();
+  EXPECT_TRUE(b.out.req_ready[u]);
+  b.in.req_valid[u] = 0;
+  b.wait_fill(u, vpn);
+  b.hook = nullptr;
+  b.settle();
+  return first;
+}
+
+// Fresh path: LDS segment LDS-mode (free), I-cache line Invalid. Accepted in
+// t: L1 l2_req_valid_o t+4, LDS_REQ t+5 (A), answer A+2 = t+7, IC_REQ t+8
+// (A'), answer A'+2 = t+10, L2 in t+11 (l2r loaded at edge t+11),
+// l2_req_valid_o from t+12. CU 1, first MSHR: tag = {1, 0} = 1 << LT.
+TEST(TxPathModel, MissEverywhereLdsModeAndNonTxLine) {
+  {
+    Bench b(load(kSmall));
+    b.settle();
+    EXPECT_EQ(cycles_to_l2(b, 1, 0x155, uint64_t{1} << b.p.l1_tag_bits), 12);
+  }
+  {
+    // quad: + WL + WI = 20; CU 3: tag {3, 0}
+    Bench b(load(kQuad));
+    b.settle();
+    EXPECT_EQ(cycles_to_l2(b, 3, 0x155, uint64_t{3} << b.p.l1_tag_bits), 20);
+  }
+}
+
+// Tx-mode LDS segment and Tx I-cache line, neither holding it (segment and
+// line 3 after setup_v0_in_icache; vpn 3 + 32 x 9): LDS miss in t+9, IC_REQ
+// t+10 (A), I-cache miss valid from A+3+NG+1: NG = 1 (CP = X = 8, the
+// document's example) -> t+15, L2 in t+16, l2r at edge t+16, l2_req_valid_o
+// from t+17; NG = 4 (CP = 2) -> t+18, l2_req_valid_o from t+20.
+TEST(TxPathModel, MissEverywhereTxSegmentAndTxLine) {
+  {
+    Bench b(load_small_cp8());
+    setup_v0_in_icache(b);
+    EXPECT_EQ(cycles_to_l2(b, 0, 3 + 32 * 9, 0u), 17);
+  }
+  {
+    Bench b(load(kSmall));
+    setup_v0_in_icache(b);
+    EXPECT_EQ(cycles_to_l2(b, 0, 3 + 32 * 9, 0u), 20);
+  }
+}
+
+// Tx-mode segment, non-Tx line: LDS miss t+9, IC_REQ t+10, answer t+12, L2
+// t+13, l2_req_valid_o t+14. LDS-mode (allocated) segment, Tx line: LDS
+// answer t+7, IC_REQ t+8, Tx miss A+3+NG+1: t+13 (CP = 8) / t+16 (CP = 2),
+// l2_req_valid_o t+15 / t+18.
+TEST(TxPathModel, MissEverywhereMixedModes) {
+  {
+    Bench b(load(kSmall));
+    b.settle();
+    for (uint64_t v : {0x40, 0x41, 0x42, 0x43, 0x44}) b.fetch(0, v);
+    ASSERT_TRUE(b.m.in_lds(0, 0x40, 0, 0));
+    ASSERT_EQ(b.m.icache(0).mode(0), IcacheTxModel::Mode::Invalid);
+    EXPECT_EQ(cycles_to_l2(b, 0, 0x60, 0u), 14);
+  }
+  for (bool cp8 : {true, false}) {
+    Bench b(cp8 ? load_small_cp8() : load(kSmall));
+    b.settle();
+    b.wg(0, false, 7, 1);
+    b.push_down(0, {7 + 32});  // bypassed by the allocated segment, installed in line 7
+    ASSERT_TRUE(b.m.in_icache(0, 7 + 32, 0, 0));
+    EXPECT_EQ(cycles_to_l2(b, 0, 7 + 64, 0u), cp8 ? 15 : 18);
+  }
+}
+
+// ===========================================================================
+// 4. The numbered flows of Fig. 12
+// ===========================================================================
+
+// 1-2-4: an L1 victim into a free segment (initialise) and into a free way of
+// a Tx segment.
+TEST(TxPathModel, Flow_1_2_4) {
+  Bench b(load(kSmall));
+  b.settle();
+  b.push_down(0, {5});
+  EXPECT_TRUE(b.seen.flow_1_2_4);
+  EXPECT_TRUE(b.m.in_lds(0, 5, 0, 0));
+  EXPECT_FALSE(b.m.in_icache(0, 5, 0, 0));
+  b.seen = TxPathEvents{};
+  b.push_down(0, {5 + 32});
+  EXPECT_TRUE(b.seen.flow_1_2_4);
+  EXPECT_FALSE(b.seen.flow_1_2_4_5_6);
+  EXPECT_TRUE(b.m.in_lds(0, 5, 0, 0));
+  EXPECT_TRUE(b.m.in_lds(0, 5 + 32, 0, 0));
+  EXPECT_TRUE(b.env.vics.empty());
+}
+
+// 1-2-4-5-6: the fourth translation of a 3-way segment evicts the segment's
+// LRU translation (the first one), which the I-cache takes.
+TEST(TxPathModel, Flow_1_2_4_5_6) {
+  Bench b(load(kSmall));
+  b.settle();
+  b.push_down(0, {6, 6 + 32, 6 + 64});
+  EXPECT_FALSE(b.seen.flow_1_2_4_5_6);
+  b.push_down(0, {6 + 96});
+  EXPECT_TRUE(b.seen.flow_1_2_4_5_6);
+  EXPECT_TRUE(b.seen.lds_victim_to_icache);
+  EXPECT_FALSE(b.m.in_lds(0, 6, 0, 0));
+  EXPECT_TRUE(b.m.in_icache(0, 6, 0, 0));
+  for (uint64_t v : {6 + 32, 6 + 64, 6 + 96}) EXPECT_TRUE(b.m.in_lds(0, v, 0, 0)) << v;
+}
+
+// 1-2-3-6: a work group holds the segment: the LDS hands the L1 victim on.
+TEST(TxPathModel, Flow_1_2_3_6) {
+  Bench b(load(kSmall));
+  b.settle();
+  b.wg(1, false, 8, 2);  // CU 1's segments 8 and 9
+  b.push_down(1, {9});
+  EXPECT_TRUE(b.seen.flow_1_2_3_6);
+  EXPECT_FALSE(b.m.in_lds(1, 9, 0, 0));
+  EXPECT_TRUE(b.m.in_icache(0, 9, 0, 0)) << "CU 1's I-cache is I-cache 0 (S = 2)";
+}
+
+// 1-2-3-6-7-8: bypassed by the LDS, installed by the I-cache: into an Invalid
+// line (initialise) and into a Tx line with a free sub-entry.
+TEST(TxPathModel, Flow_1_2_3_6_7_8) {
+  Bench b(load(kSmall));
+  b.settle();
+  b.wg(0, false, 10, 1);
+  b.push_down(0, {10});
+  EXPECT_TRUE(b.seen.flow_1_2_3_6);
+  EXPECT_TRUE(b.seen.flow_6_7_8);
+  EXPECT_EQ(b.m.icache(0).mode(10), IcacheTxModel::Mode::Tx);
+  b.seen = TxPathEvents{};
+  b.push_down(0, {10 + 32});
+  EXPECT_TRUE(b.seen.flow_6_7_8);
+  EXPECT_FALSE(b.seen.flow_6_7_8_10_11);
+  EXPECT_TRUE(b.m.in_icache(0, 10, 0, 0));
+  EXPECT_TRUE(b.m.in_icache(0, 10 + 32, 0, 0));
+  EXPECT_FALSE(b.m.in_lds(0, 10, 0, 0));
+  EXPECT_TRUE(b.env.vics.empty());
+}
+
+// 1-2-3-6-7-8-10-11: nine translations of line 11 (vpn[19:9] equal, so they
+// share the line's prefix) bypass the allocated segment 11; the ninth finds
+// the 8-entry line full and evicts its LRU sub-entry (the first, 11), which
+// goes to the L2 victim port with its translation.
+TEST(TxPathModel, Flow_1_2_3_6_7_8_10_11) {
+  Bench b(load(kSmall));
+  b.settle();
+  b.wg(0, false, 11, 1);
+  std::vector<uint64_t> v;
+  for (unsigned k = 0; k < 9; ++k) v.push_back(11 + 32 * k);
+  b.push_down(0, std::vector<uint64_t>(v.begin(), v.begin() + 8));
+  EXPECT_FALSE(b.seen.flow_6_7_8_10_11);
+  EXPECT_TRUE(b.env.vics.empty());
+  b.push_down(0, {v[8]});
+  EXPECT_TRUE(b.seen.flow_6_7_8_10_11);
+  EXPECT_TRUE(b.seen.icache_victim_to_l2);
+  ASSERT_EQ(b.env.vics.size(), 1u);
+  EXPECT_EQ(b.env.vics[0].vpn, 11u);
+  EXPECT_EQ(b.env.vics[0].vmid, 0u);
+  EXPECT_EQ(b.env.vics[0].ppn, env_ppn(b.p, 11, 0));
+  EXPECT_EQ(b.env.vics[0].perm, env_perm(b.p, 11, 0));
+  EXPECT_FALSE(b.m.in_icache(0, 11, 0, 0));
+  for (unsigned k = 1; k < 9; ++k) EXPECT_TRUE(b.m.in_icache(0, v[k], 0, 0)) << k;
+}
+
+// 1-2-3-6-7-9-10: line 5 = set 5, way 0 holds instructions (the first
+// instruction fill into the empty set 5 takes its LRU Invalid way, way 0);
+// a translation of line 5 bypasses the allocated segment 5 and then the
+// instruction line, to the L2 victim port.
+TEST(TxPathModel, Flow_1_2_3_6_7_9_10) {
+  Bench b(load(kSmall));
+  b.settle();
+  b.ifill(0, (uint64_t{0x1234} << (b.p.ic.offset_bits + b.p.ic.set_bits)) | (uint64_t{5} << b.p.ic.offset_bits));
+  b.run(3);
+  ASSERT_EQ(b.m.icache(0).mode(5), IcacheTxModel::Mode::Ic);
+  b.wg(0, false, 5, 1);
+  b.push_down(0, {5 + 32});
+  EXPECT_TRUE(b.seen.flow_1_2_3_6);
+  EXPECT_TRUE(b.seen.flow_6_7_9_10);
+  EXPECT_FALSE(b.m.in_lds(0, 5 + 32, 0, 0));
+  EXPECT_FALSE(b.m.in_icache(0, 5 + 32, 0, 0));
+  EXPECT_TRUE(b.l2_victim(5 + 32, 0));
+  EXPECT_EQ(b.m.icache(0).mode(5), IcacheTxModel::Mode::Ic);
+}
+
+// ===========================================================================
+// 4b. The registers between the structures: lb (LDS -> I-cache) and vr
+//     (I-cache -> L2 victim port)
+// ===========================================================================
+
+// Flow 1-2-4-5-6 cycle by cycle: segment 6 holds 6, 38, 70; the fill of 102
+// evicts its LRU translation 6. The LDS shows the victim in v (VIC); lb is
+// free, so vic_ready_i = 1 and lb takes it at edge v (the LDS leaves VIC);
+// tf_valid_i = 1 from v+1, the idle I-cache takes it at edge v+1 (its fill
+// ISSUE in v+2) - one cycle later than a combinational hand-over would
+// (accepted in v).
+TEST(TxPathModel, LdsVictimRegisterTiming) {
+  Bench b(load(kSmall));
+  b.settle();
+  b.push_down(0, {6, 6 + 32, 6 + 64});
+  std::map<uint64_t, bool> vic, vic6, ic_idle;
+  std::map<uint64_t, TxPathModel::VictimReg> lb;
+  b.record_events = true;
+  b.hook = [&] {
+    const LdsCtrlOut lo = lds_regs(b.m, 0);
+    vic[b.cyc] = lo.vic_valid;
+    vic6[b.cyc] = lo.vic_valid && lo.vic_vpn == 6;
+    lb[b.cyc] = b.m.lds_victim_reg(0);
+    ic_idle[b.cyc] = b.m.icache(0).idle();
+  };
+  b.push_down(0, {6 + 96});
+  b.hook = nullptr;
+  uint64_t v = 0;
+  for (const auto& [c, on] : vic6)
+    if (on) {
+      v = c;
+      break;
+    }
+  ASSERT_GT(v, 0u) << "the LDS handed out 6";
+  EXPECT_FALSE(lb[v].valid);
+  EXPECT_TRUE(b.ev_at[v].lds_victim_to_lb);
+  EXPECT_TRUE(ic_idle[v]);
+  EXPECT_FALSE(b.ev_at[v].lds_victim_to_icache) << "no combinational hand-over to the I-cache";
+  EXPECT_FALSE(vic[v + 1]) << "the LDS's only victim left at edge v";
+  EXPECT_TRUE(lb[v + 1].valid);
+  EXPECT_FALSE(lb[v + 1].kill);
+  EXPECT_EQ(lb[v + 1].vpn, 6u);
+  EXPECT_EQ(lb[v + 1].ppn, env_ppn(b.p, 6, 0));
+  EXPECT_TRUE(ic_idle[v + 1]);
+  EXPECT_TRUE(b.ev_at[v + 1].lds_victim_to_icache) << "the I-cache takes lb in v+1";
+  EXPECT_FALSE(lb[v + 2].valid);
+  EXPECT_FALSE(ic_idle[v + 2]) << "the I-cache's fill ISSUE";
+  EXPECT_TRUE(b.m.in_icache(0, 6, 0, 0));
+  EXPECT_FALSE(b.m.in_lds(0, 6, 0, 0));
+}
+
+// Flow 1-2-3-6-7-8-10-11 cycle by cycle (line 11 full with 8 translations,
+// the ninth evicts 11): the I-cache shows the victim in v; vr is free, so
+// vic_ready_i = 1 and vr takes it at edge v; l2_vic_valid_o = 1 from v+1 with
+// vr's fields (one cycle later than a combinational port would show it),
+// taken at edge v+1 (l2_vic_ready_i = 1); vr is empty again in v+2.
+TEST(TxPathModel, L2VictimRegisterTiming) {
+  Bench b(load(kSmall));
+  b.settle();
+  b.wg(0, false, 11, 1);
+  std::vector<uint64_t> v9;
+  for (unsigned k = 0; k < 9; ++k) v9.push_back(11 + 32 * k);
+  b.push_down(0, std::vector<uint64_t>(v9.begin(), v9.begin() + 8));
+  ASSERT_TRUE(b.env.vics.empty());
+  std::map<uint64_t, bool> vic11, l2v;
+  std::map<uint64_t, TxPathModel::VictimReg> vr;
+  std::map<uint64_t, uint64_t> l2vpn;
+  b.record_events = true;
+  b.hook = [&] {
+    const IcacheTxOut io = ic_regs(b.m, 0);
+    vic11[b.cyc] = io.vic_valid && io.vic_vpn == 11;
+    vr[b.cyc] = b.m.l2_victim_reg();
+    l2v[b.cyc] = b.out.l2_vic_valid;
+    l2vpn[b.cyc] = b.out.l2_vic_vpn;
+  };
+  b.push_down(0, {v9[8]});
+  b.hook = nullptr;
+  uint64_t v = 0;
+  for (const auto& [c, on] : vic11)
+    if (on) {
+      v = c;
+      break;
+    }
+  ASSERT_GT(v, 0u);
+  EXPECT_FALSE(vr[v].valid);
+  EXPECT_FALSE(l2v[v]) << "the I-cache's victim is not on the port in v";
+  EXPECT_TRUE(b.ev_at[v].icache_victim_to_vr);
+  EXPECT_FALSE(vic11[v + 1]);
+  EXPECT_TRUE(vr[v + 1].valid);
+  EXPECT_EQ(vr[v + 1].vpn, 11u);
+  EXPECT_TRUE(l2v[v + 1]);
+  EXPECT_EQ(l2vpn[v + 1], 11u);
+  EXPECT_TRUE(b.ev_at[v + 1].icache_victim_to_l2);
+  EXPECT_FALSE(vr[v + 2].valid);
+  EXPECT_FALSE(l2v[v + 2]);
+  ASSERT_EQ(b.env.vics.size(), 1u);
+  EXPECT_EQ(b.env.vics[0].cyc, v + 1);
+  EXPECT_EQ(b.env.vics[0].ppn, env_ppn(b.p, 11, 0));
+  EXPECT_EQ(b.m.l2_victim_pointer(), 0u) << "G = 1: vp stays 0";
+}
+
+// Setup of the lb tests (small, CU 0): LDS segments 6 = {6, 38, 70} and 7 =
+// {7, 39, 71} full, the L1 holds (LRU first) 102, 103, f0, f1 and the LDS
+// holds the fillers f2, f3 (fetching 102 and 103 evicted f0 and f1 into the
+// LDS; fetching f0 and f1 again were LDS hits whose promotions evicted f2 and
+// f3). Then the I-cache's flush port is held (flush_valid_i = 1: the engine
+// stays IDLE, tf_ok = tl_ok = 0) and CU 0 asks for f2: an LDS hit whose
+// promotion evicts 102 into segment 6, which hands out 6: lb = 6, held.
+void setup_lb_held(Bench& b, std::vector<uint64_t>& f) {
+  b.settle();
+  f = b.push_down(0, {6, 38, 70, 7, 39, 71});
+  for (uint64_t v : {6, 38, 70, 7, 39, 71}) ASSERT_TRUE(b.m.in_lds(0, v, 0, 0)) << v;
+  b.fetch(0, 102);
+  b.fetch(0, 103);
+  b.fetch(0, f[0]);
+  b.fetch(0, f[1]);
+  ASSERT_TRUE(b.m.in_lds(0, f[2], 0, 0));
+  ASSERT_TRUE(b.m.in_lds(0, f[3], 0, 0));
+  ASSERT_TRUE(b.m.in_l1(0, 102, 0));
+  ASSERT_TRUE(b.m.in_l1(0, 103, 0));
+  b.in.flush_valid[0] = 1;
+  b.request(0, f[2]);
+  b.wait_fill(0, f[2]);
+  for (unsigned n = 0; n < 100 && !b.m.lds_victim_reg(0).valid; ++n) b.step();
+  b.run(4);
+  ASSERT_TRUE(b.m.lds_victim_reg(0).valid);
+  ASSERT_EQ(b.m.lds_victim_reg(0).vpn, 6u);
+  ASSERT_FALSE(b.m.lds_victim_reg(0).kill);
+  ASSERT_TRUE(b.m.lds(0).idle());
+  ASSERT_FALSE(b.m.in_lds(0, 6, 0, 0));
+  ASSERT_FALSE(b.m.in_icache(0, 6, 0, 0));
+}
+
+// lb full, the LDS's next victim waits; the cycle lb empties, the LDS hands
+// it over. After setup_lb_held, CU 0 asks for f3 (LDS hit): its promotion
+// evicts 103 into segment 7, which hands out 7: the LDS sits in VIC with
+// vic_ready_i = 0 (lb full, not emptied). The flush port is released in r:
+// the idle I-cache takes lb (6) at edge r, and as lb is emptied in r the
+// LDS's vic_ready_i = 1: lb = 7 at the same edge. 7 then waits in lb until
+// the I-cache has finished 6's fill and takes it.
+TEST(TxPathModel, LdsVictimRegisterRefillsInTheCycleItEmpties) {
+  Bench b(load(kSmall));
+  std::vector<uint64_t> f;
+  setup_lb_held(b, f);
+  if (::testing::Test::HasFatalFailure()) return;
+  b.record_events = true;
+  b.request(0, f[3]);
+  b.wait_fill(0, f[3]);
+  for (unsigned n = 0; n < 100 && !lds_regs(b.m, 0).vic_valid; ++n) b.step();
+  b.run(3);
+  ASSERT_TRUE(lds_regs(b.m, 0).vic_valid);
+  ASSERT_EQ(lds_regs(b.m, 0).vic_vpn, 7u);
+  ASSERT_EQ(b.m.lds_victim_reg(0).vpn, 6u) << "lb still holds 6";
+  EXPECT_TRUE(b.m.events().lds_victim_waits);
+  EXPECT_FALSE(b.m.events().lds_victim_to_lb);
+  const uint64_t r = b.cyc;
+  b.in.flush_valid[0] = 0;
+  b.step();
+  EXPECT_TRUE(b.ev_at[r].lds_victim_to_icache) << "the I-cache takes 6 from lb in r";
+  EXPECT_TRUE(b.ev_at[r].lds_victim_to_lb) << "the LDS hands 7 over in the cycle lb empties";
+  EXPECT_TRUE(b.ev_at[r].lb_refill);
+  EXPECT_TRUE(b.m.lds_victim_reg(0).valid);
+  EXPECT_EQ(b.m.lds_victim_reg(0).vpn, 7u);
+  EXPECT_FALSE(lds_regs(b.m, 0).vic_valid) << "the LDS left VIC";
+  // 7 waits in lb while the I-cache serves 6, then goes
+  uint64_t r2 = 0;
+  bool idle_when_taken = false;
+  for (unsigned n = 0; n < 100 && !r2; ++n) {
+    const bool idle = b.m.icache(0).idle();
+    b.step();
+    if (b.m.events().lds_victim_to_icache) {
+      r2 = b.cyc - 1;
+      idle_when_taken = idle;
+    }
+  }
+  ASSERT_GT(r2, r + 1);
+  EXPECT_TRUE(idle_when_taken);
+  EXPECT_FALSE(b.m.lds_victim_reg(0).valid);
+  b.settle();
+  EXPECT_TRUE(b.m.in_icache(0, 6, 0, 0));
+  EXPECT_TRUE(b.m.in_icache(0, 7, 0, 0));
+}
+
+// The I-cache lookup of a CU waits while its lb is full. After
+// setup_lb_held, CU 0 asks for 6 (the translation in lb): L1 miss, LDS miss
+// (6 left segment 6), IC_REQ with tl_valid_i[0] = 0 while lb.valid. The
+// flush port is released in r: the I-cache is idle, lb's fill is the only
+// request (a lookup would have had priority over it and missed), taken at
+// edge r; the lookup is accepted once the fill is done, hits 6, RET with
+// hit_ic_o: 6 never goes to the L2-TLB.
+TEST(TxPathModel, IcacheLookupWaitsForLdsVictimRegister) {
+  Bench b(load(kSmall));
+  std::vector<uint64_t> f;
+  setup_lb_held(b, f);
+  if (::testing::Test::HasFatalFailure()) return;
+  b.record_events = true;
+  std::map<uint64_t, Stage> st;
+  std::vector<uint64_t> hits;
+  b.hook = [&] {
+    st[b.cyc] = b.m.stage(0);
+    if (b.out.hit_ic[0]) hits.push_back(b.cyc);
+    EXPECT_FALSE(b.out.hit_lds[0]);
+  };
+  const uint64_t t = b.request(0, 6);
+  for (unsigned n = 0; n < 100 && b.m.stage(0) != Stage::IcReq; ++n) b.step();
+  ASSERT_EQ(b.m.stage(0), Stage::IcReq);
+  b.run(5);
+  EXPECT_TRUE(b.m.events().lookup_waits_lb);
+  EXPECT_EQ(b.m.stage(0), Stage::IcReq);
+  const uint64_t r = b.cyc;
+  b.in.flush_valid[0] = 0;
+  const uint64_t fl = b.wait_fill(0, 6);
+  EXPECT_EQ(st[r], Stage::IcReq);
+  EXPECT_TRUE(b.ev_at[r].lookup_waits_lb);
+  EXPECT_TRUE(b.ev_at[r].lds_victim_to_icache) << "lb's fill goes first";
+  EXPECT_EQ(st[r + 1], Stage::IcReq) << "the lookup waits for the I-cache (busy with the fill)";
+  bool hit = false;
+  for (uint64_t c = r; c < fl; ++c) hit |= b.ev_at[c].ic_lookup_hit;
+  EXPECT_TRUE(hit);
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(st[hits[0]], Stage::Ret);
+  EXPECT_EQ(fl, hits[0] + 4);
+  EXPECT_FALSE(b.l2_requested(6, t));
+  b.hook = nullptr;
+  b.settle();
+  EXPECT_TRUE(b.m.in_l1(0, 6, 0));
+  EXPECT_FALSE(b.m.in_icache(0, 6, 0, 0)) << "move: removed from the I-cache";
+}
+
+// ===========================================================================
+// 5. Fills before lookups
+// ===========================================================================
+
+// Setup: CU 0 fetches Y = 0x48 (segment 8), X = 0x49, b1..b3 (segments 10..12):
+// b3's fill evicts Y into the LDS; the L1 holds X (LRU), b1, b2, b3.
+// CU 0 asks for Y in t (LDS hit, as in the first test): RET in t+10, rml
+// loaded at edge t+10, the LDS serves the remove from t+11 to t+16 (IDLE
+// with sd_done in t+16). The promotion's write at edge t+12 evicts X, queued
+// at edge t+13 (occ = 1 from t+14). CU 0 asks for X in t+11 (accepted: one
+// MSHR free, the other still Y's until edge t+13): decide in t+13 (X gone at
+// edge t+12) -> miss, MSHR at edge t+13, L2 choice t+14, l2_req_valid_o in
+// t+15, IDLE takes it at edge t+15: LDS_REQ from t+16.
+//   t+16: occ = 1 -> lk_valid_i = 0; the LDS (free again) takes the queued
+//         fill of X (fill_valid_i and fill_ready_o).
+//   t+17: occ = 0 -> lk_valid_i = 1, but the LDS is busy with the fill (free
+//         segment 9: initialised in its ISSUE cycle t+17, IDLE in t+18).
+//   t+18: lookup accepted (A), Tx hit answered in A+4 = t+22, RET t+23,
+//         fill_valid_o for X in t+27; X is never requested from the L2.
+// Without the occ = 0 condition the lookup (priority over fills) would have
+// been accepted in t+16 and missed.
+TEST(TxPathModel, FillsBeforeLookupsQueuedVictimFoundInLds) {
+  Bench b(load(kSmall));
+  b.settle();
+  const uint64_t Y = 0x48, X = 0x49;
+  for (uint64_t v : {Y, X, uint64_t{0x4a}, uint64_t{0x4b}, uint64_t{0x4c}}) b.fetch(0, v);
+  ASSERT_TRUE(b.m.in_lds(0, Y, 0, 0));
+  ASSERT_TRUE(b.m.in_l1(0, X, 0));
+  std::map<uint64_t, Stage> st;
+  std::map<uint64_t, unsigned> occ;
+  b.hook = [&] {
+    st[b.cyc] = b.m.stage(0);
+    occ[b.cyc] = b.m.queue_occupancy(0);
+  };
+  b.record_events = true;
+  const uint64_t t = b.request(0, Y);
+  b.run(10);  // cycles t+1 .. t+10
+  ASSERT_EQ(b.cyc, t + 11);
+  const uint64_t tx = b.request(0, X);
+  ASSERT_EQ(tx, t + 11) << "X accepted in t+11";
+  const uint64_t fx = b.wait_fill(0, X);
+  EXPECT_EQ(fx, t + 27);
+  EXPECT_EQ(occ[t + 16], 1u);
+  EXPECT_EQ(st[t + 16], Stage::LdsReq);
+  EXPECT_EQ(st[t + 17], Stage::LdsReq);
+  EXPECT_EQ(occ[t + 17], 0u);
+  EXPECT_EQ(st[t + 18], Stage::LdsReq);
+  EXPECT_EQ(st[t + 19], Stage::LdsWait);
+  EXPECT_TRUE(b.ev_at[t + 16].lookup_waits_queue);
+  EXPECT_TRUE(b.ev_at[t + 22].lds_lookup_hit);
+  EXPECT_FALSE(b.l2_requested(X, t));
+  b.hook = nullptr;
+  b.settle();
+  EXPECT_TRUE(b.m.in_l1(0, X, 0));
+  EXPECT_FALSE(b.m.in_lds(0, X, 0, 0));
+}
+
+// ===========================================================================
+// 6. The credit (D = 1)
+// ===========================================================================
+
+// Quad, CU 0 with a full L1 asks for two fresh VPNs m1, m2 (two MSHRs). The
+// environment holds its answers until both requests were taken, then
+// presents m1 (cycle f, taken: out = occ = 0 < 1) and m2 right after. m1's
+// fill makes out = 1 from f+1 until edge f+4 (fill_valid_o in f+4); its
+// write at edge f+2 evicts an entry, queued at edge f+3 (occ = 1 in f+4, the
+// queue is full), taken by the idle LDS at edge f+4. So l2_resp_ready_o = 0
+// for m2 in f+1 .. f+4 and 1 in f+5.
+TEST(TxPathModel, CreditHoldsL2ResponseWhileQueueFull) {
+  Bench b(load(kQuad));
+  b.settle();
+  for (uint64_t v : {0x20, 0x21, 0x22, 0x23}) b.fetch(0, v);
+  b.env.hold = true;
+  b.request(0, 0x30);
+  b.request(0, 0x31);
+  for (unsigned n = 0; n < 200 && b.env.pending.size() < 2; ++n) b.step();
+  ASSERT_EQ(b.env.pending.size(), 2u);
+  b.run(4);  // both answers due
+  b.env.hold = false;
+  std::map<uint64_t, bool> valid, ready;
+  std::map<uint64_t, unsigned> occ, out;
+  b.hook = [&] {
+    valid[b.cyc] = b.in.l2_resp_valid;
+    ready[b.cyc] = b.out.l2_resp_ready;
+    occ[b.cyc] = b.m.queue_occupancy(0);
+    out[b.cyc] = b.m.outstanding_fills(0);
+    // l2_resp_ready_o = credit and not ret, credit = out + occ < D
+    if (b.in.l2_resp_valid) {
+      EXPECT_EQ(b.out.l2_resp_ready, b.m.outstanding_fills(0) + b.m.queue_occupancy(0) < 1 &&
+                                         b.m.stage(0) != Stage::Ret);
+    }
+  };
+  const uint64_t f = b.cyc;
+  b.wait_fill(0, 0x31);
+  b.hook = nullptr;
+  EXPECT_TRUE(valid[f] && ready[f]) << "m1 taken at once";
+  for (uint64_t c = f + 1; c <= f + 4; ++c) {
+    EXPECT_TRUE(valid[c]) << c - f;
+    EXPECT_FALSE(ready[c]) << c - f;
+  }
+  EXPECT_EQ(out[f + 4], 1u);
+  EXPECT_EQ(occ[f + 4], 1u) << "the queue is full while the response waits";
+  EXPECT_TRUE(ready[f + 5]);
+  EXPECT_EQ(out[f + 5], 0u);
+  EXPECT_EQ(occ[f + 5], 0u);
+  EXPECT_TRUE(b.seen.credit_block);
+  b.settle();
+}
+
+// hit_lds_o / hit_ic_o pulse with `ret`, not with st = RET. Quad (D = 1, WL
+// = 3, copy): CU 0's full L1, H = 0x40 in its LDS. CU 0 asks for a fresh m
+// (miss everywhere, held in the L2-TLB), then for H (LDS hit: WIRE for 3
+// cycles, then RET). The L2 answer for m is released in H's first WIRE cycle
+// w and taken at edge w (credit: out = occ = 0): out = 1 from w+1, m's fill
+// evicts at edge w+2 (queued at edge w+3, occ = 1 from w+4, the idle LDS
+// takes it at edge w+4), fill_valid_o at w+4 (out = 0 from w+5). RET from
+// w+3: credit = (out + occ < 1) is 0 in w+3 and w+4, 1 in w+5: hit_lds_o[0]
+// = 1 in w+5 only, RET left at edge w+5.
+TEST(TxPathModel, HitPulseOnlyWhenRetSendsThePromotion) {
+  Bench b(load(kQuad));
+  b.settle();
+  const uint64_t H = 0x40;
+  for (uint64_t v : {0x40, 0x41, 0x42, 0x43, 0x44}) b.fetch(0, v);
+  ASSERT_TRUE(b.m.in_lds(0, H, 0, 0));
+  ASSERT_FALSE(b.m.in_l1(0, H, 0));
+  b.env.hold = true;
+  std::map<uint64_t, Stage> st;
+  std::map<uint64_t, bool> hit;
+  uint64_t w = 0;
+  b.pre = [&] {
+    if (!w && !b.env.pending.empty() && b.m.stage(0) == Stage::Wire) {  // H's (m already at the L2-TLB)
+      w = b.cyc;
+      b.env.hold = false;
+    }
+  };
+  b.record_events = true;
+  b.hook = [&] {
+    st[b.cyc] = b.m.stage(0);
+    hit[b.cyc] = b.out.hit_lds[0];
+    for (unsigned u = 0; u < b.p.cus; ++u) {
+      EXPECT_FALSE(b.out.hit_ic[u]);
+      if (u) {
+        EXPECT_FALSE(b.out.hit_lds[u]);
+      }
+    }
+  };
+  b.request(0, 0x150);
+  b.request(0, H);
+  b.wait_fill(0, H);
+  b.pre = nullptr;
+  b.hook = nullptr;
+  ASSERT_GT(w, 0u);
+  EXPECT_TRUE(b.ev_at[w].l2_fill);
+  EXPECT_EQ(st[w + 3], Stage::Ret);
+  EXPECT_EQ(st[w + 4], Stage::Ret);
+  EXPECT_EQ(st[w + 5], Stage::Ret);
+  EXPECT_EQ(st[w + 6], Stage::Idle);
+  EXPECT_TRUE(b.ev_at[w + 3].credit_block);
+  unsigned pulses = 0;
+  for (const auto& [c, h] : hit) pulses += h;
+  EXPECT_EQ(pulses, 1u) << "one pulse per promotion";
+  EXPECT_FALSE(hit[w + 3]);
+  EXPECT_FALSE(hit[w + 4]);
+  EXPECT_TRUE(hit[w + 5]);
+  EXPECT_TRUE(b.ev_at[w + 5].promotion_lds);
+  b.settle();
+}
+
+// ===========================================================================
+// 7. Shootdown racing a promotion and a queued victim
+// ===========================================================================
+
+// K = 0x123 (segment / line 3). CU 0 holds K in its LDS; CU 1 holds K in its
+// L1-TLB as the LRU entry of a full L1. In t both ask: CU 0 for K (LDS hit,
+// promotion in t+10, L1 fill t+14, remove of K afterwards), CU 1 for a fresh
+// Z (miss everywhere: l2_req_valid_o in t+12, answered one cycle later, the
+// fill evicts K at edge f+2 into CU 1's queue and down to CU 1's LDS). The
+// shootdown of K (or of everything) is raised in t+d for d = 0 .. 44, held
+// until sd_ready_o. Checked: the phase order (every LDS and I-cache done
+// before the L1-TLB's shootdown starts), no victim of K on the L2 victim port
+// from the cycle after the accept on, and at sd_done_o (and 60 cycles later,
+// nothing asking for K again) K is nowhere: not in any L1-TLB, queue, lb or
+// vr (not killed), LDS, I-cache or member victim buffer.
+void shootdown_race(bool all, bool move) {
+  for (unsigned d = 0; d <= 44; ++d) {
+    config::Config cfg = load_cfg(kSmall);
+    cfg.tx_path->promotion = move ? config::Promotion::Move : config::Promotion::Copy;
+    Bench b(elab::elaborate_tx_path(cfg));
+    b.env.lat_min = b.env.lat_max = 1;
+    b.settle();
+    const uint64_t K = 0x123, Z = 0x1c7;
+    b.push_down(0, {K});
+    b.fetch(1, K);
+    b.fetch(1, 0x2a1);
+    b.fetch(1, 0x2a2);
+    b.fetch(1, 0x2a4);
+    ASSERT_TRUE(b.m.in_lds(0, K, 0, 0));
+    ASSERT_TRUE(b.m.in_l1(1, K, 0));
+    SdWatch w(b);
+    uint64_t accept = 0;
+    bool accepted = false, done = false;
+    b.hook = [&] {
+      w.cycle();
+      if (b.in.sd_valid && b.out.sd_ready) {
+        accepted = true;
+        accept = b.cyc;
+      }
+      if (b.out.sd_done) done = true;
+      if (accepted && b.cyc > accept && b.out.l2_vic_valid &&
+          (all || (b.out.l2_vic_vpn == K && b.out.l2_vic_vmid == 0)))
+        ADD_FAILURE() << "d " << d << ": victim of K offered at cycle " << b.cyc;
+    };
+    const uint64_t t = b.cyc;
+    b.seen = TxPathEvents{};
+    b.in.req_valid[0] = b.in.req_valid[1] = 1;
+    b.in.req_vpn[0] = K;
+    b.in.req_vpn[1] = Z;
+    for (unsigned n = 0; n < 300 && !done; ++n) {
+      if (b.cyc == t + d) {
+        b.in.sd_valid = 1;
+        b.in.sd_all = all;
+        b.in.sd_vpn = K;
+        b.in.sd_vmid = 0;
+      }
+      b.step();
+      for (unsigned u = 0; u < 2; ++u)
+        if (b.out.req_ready[u]) b.in.req_valid[u] = 0;
+      if (b.in.sd_valid && b.out.sd_ready) b.in.sd_valid = 0;  // held until accepted
+    }
+    b.in.req_valid[0] = b.in.req_valid[1] = 0;
+    ASSERT_TRUE(done) << "d " << d;
+    EXPECT_EQ(w.order_errors, 0u) << "d " << d;
+    EXPECT_EQ(w.leftovers, 0u) << "d " << d;
+    EXPECT_EQ(w.completed, 1u);
+    b.run(60);
+    std::string where;
+    EXPECT_FALSE(anywhere(b.m, b.p, false, K, 0, &where)) << "d " << d << ": K back in" << where;
+    b.hook = nullptr;
+    b.settle();
+    EXPECT_FALSE(anywhere(b.m, b.p, false, K, 0, &where)) << "d " << d << ": K back in" << where;
+  }
+}
+
+TEST(TxPathModel, ShootdownRacingPromotionAndQueuedVictim) { shootdown_race(false, true); }
+TEST(TxPathModel, ShootdownAllRacingPromotionAndQueuedVictim) { shootdown_race(true, true); }
+TEST(TxPathModel, ShootdownRacingPromotionCopy) { shootdown_race(false, false); }
+
+// The kill marking of a held entry. CU 0's L1 holds A = 0x50 (LRU), K =
+// 0x123, 0x124, 0x125. Two misses m1, m2 are answered back to back: their
+// fills evict A, then K, into the victim queue [A, K] while CU 0's LDS is
+// kept busy by a stream of work-group operations (priority over everything;
+// allocate / free of segment 30). A shootdown of K is accepted in e with K
+// queued behind A: K gets kill = 1 at edge e (the accepted key marks at the
+// accept edge; A, not matching, stays unmarked). The stream pauses only
+// until the LDS has taken the sequencer's shootdown (its priority is above
+// the fill's), then resumes until after sd_done_o, so A stays at the head
+// and K, killed, is still queued when sdp.valid drops (the document: "a
+// killed queue entry may still wait behind older entries"); it is dropped,
+// not filled into the LDS, once the stream stops.
+TEST(TxPathModel, KillMarkingDropsVictimQueuedBeforeTheShootdown) {
+  Bench b(load(kSmall));
+  b.settle();
+  const uint64_t A = 0x50, K = 0x123;
+  for (uint64_t v : {A, K, uint64_t{0x124}, uint64_t{0x125}}) b.fetch(0, v);
+  b.env.hold = true;
+  b.request(0, 0x61);
+  b.request(0, 0x62);
+  for (unsigned n = 0; n < 300 && !(b.env.pending.size() == 2 && b.m.stage(0) == Stage::Idle); ++n) b.step();
+  ASSERT_EQ(b.env.pending.size(), 2u);
+  b.run(4);
+  // the work-group stream
+  bool stream = true, lds_took_sd = false, alloc_next = true;
+  b.pre = [&] {
+    if (b.m.lds(0).shootdown_busy(nullptr)) lds_took_sd = true;
+    const bool pause = b.m.shootdown_pending() && !lds_took_sd;
+    b.in.wg_valid[0] = stream && !pause;
+    b.in.wg_free[0] = !alloc_next;
+    b.in.wg_base[0] = 30;
+    b.in.wg_size[0] = 1;
+  };
+  b.hook = [&] {
+    if (b.in.wg_valid[0] && b.out.wg_ready[0]) alloc_next = !alloc_next;
+  };
+  b.env.hold = false;
+  for (unsigned n = 0; n < 100 && b.m.queue_occupancy(0) < 2; ++n) b.step();
+  ASSERT_EQ(b.m.queue_occupancy(0), 2u);
+  EXPECT_EQ(b.m.queue_entry(0, 0).vpn, A);
+  EXPECT_EQ(b.m.queue_entry(0, 1).vpn, K);
+  EXPECT_FALSE(b.m.queue_entry(0, 1).kill);
+  b.in.sd_valid = 1;
+  b.in.sd_vpn = K;
+  b.in.sd_vmid = 0;
+  b.step();
+  ASSERT_TRUE(b.out.sd_ready) << "accepted at once (e)";
+  b.in.sd_valid = 0;
+  EXPECT_TRUE(b.m.events().queue_kill);
+  ASSERT_EQ(b.m.queue_occupancy(0), 2u);
+  EXPECT_FALSE(b.m.queue_entry(0, 0).kill) << "A does not match";
+  EXPECT_TRUE(b.m.queue_entry(0, 1).kill) << "K killed at the accept edge e";
+  bool done = false;
+  for (unsigned n = 0; n < 300 && !done; ++n) {
+    b.step();
+    done = b.out.sd_done;
+  }
+  ASSERT_TRUE(done);
+  EXPECT_TRUE(lds_took_sd);
+  ASSERT_EQ(b.m.queue_occupancy(0), 2u) << "K still queued behind A after sd_done";
+  EXPECT_TRUE(b.m.queue_entry(0, 1).kill);
+  EXPECT_FALSE(b.m.queue_entry(0, 0).kill);
+  stream = false;
+  b.run(2);
+  b.pre = nullptr;
+  b.hook = nullptr;
+  b.in.wg_valid[0] = 0;
+  b.settle();
+  if (!alloc_next) b.wg(0, true, 30, 1);
+  std::string where;
+  EXPECT_FALSE(anywhere(b.m, b.p, false, K, 0, &where)) << "K back in" << where;
+  EXPECT_TRUE(b.m.in_lds(0, A, 0, 0));
+  EXPECT_TRUE(b.seen.victim_dropped_stale);
+}
+
+// Kill marking at the accept edge with the ACCEPTED key: a victim written
+// into the queue, lb or vr at the edge that accepts a shootdown of it gets
+// kill = 1 at that edge, is never offered (fill_valid_i / tf_valid_i /
+// l2_vic_valid_o = 0) and is dropped at the next edge. A victim held at the
+// accept edge is killed at that edge as well. The shootdown is raised by the
+// `pre` callback in the cycle the member's registered victim output (or the
+// L1-TLB's eviction register) shows K, so the accept cycle is that cycle.
+struct KillAtAccept {
+  Bench& b;
+  uint64_t K;
+  std::function<bool()> trigger;  // in pre: raise the shootdown now
+  bool sent = false;
+  uint64_t acc = 0;
+  explicit KillAtAccept(Bench& bb, uint64_t k) : b(bb), K(k) {}
+  void arm() {
+    b.pre = [this] {
+      b.in.sd_valid = 0;
+      if (!sent && trigger()) {
+        b.in.sd_valid = 1;
+        b.in.sd_all = 0;
+        b.in.sd_vpn = K;
+        b.in.sd_vmid = 0;
+        sent = true;
+        acc = b.cyc;
+      }
+    };
+  }
+};
+
+// Queue: CU 0's L1 holds K = 0x123 as its LRU entry; a miss's fill evicts
+// it: evict_valid_o in e, appended at edge e, the shootdown of K accepted in
+// e. K is in the queue from e+1 with kill = 1 (the old reading marked it one
+// edge later with the pre-edge sdp), the LDS never sees it, and it is dropped
+// at edge e+1 (it is the head).
+TEST(TxPathModel, KillAtAcceptEdgeQueueAppend) {
+  Bench b(load(kSmall));
+  b.settle();
+  const uint64_t K = 0x123;
+  for (uint64_t v : {K, uint64_t{0x124}, uint64_t{0x125}, uint64_t{0x126}}) b.fetch(0, v);
+  KillAtAccept k(b, K);
+  k.trigger = [&] {
+    const L1tlbOut lo = l1_regs(b.m);
+    return lo.evict_valid[0] && lo.evict_vpn[0] == K;
+  };
+  k.arm();
+  b.record_events = true;
+  std::map<uint64_t, unsigned> occ;
+  std::map<uint64_t, TxPathModel::QueueEntry> tail;
+  b.hook = [&] {
+    if (b.cyc == k.acc && k.sent) {
+      EXPECT_TRUE(b.in.sd_valid && b.out.sd_ready) << "accepted in e";
+    }
+    occ[b.cyc] = b.m.queue_occupancy(0);
+    if (b.m.queue_occupancy(0)) tail[b.cyc] = b.m.queue_entry(0, b.m.queue_occupancy(0) - 1);
+    EXPECT_FALSE(held_by(b.m.lds(0).in_flight(), K) || held_by(b.m.lds(0).held(), K)) << b.cyc;
+  };
+  b.fetch(0, 0x200);
+  b.pre = nullptr;
+  b.hook = nullptr;
+  ASSERT_TRUE(k.sent);
+  const uint64_t e = k.acc;
+  EXPECT_TRUE(b.ev_at[e].l1_victim_queued);
+  EXPECT_TRUE(b.ev_at[e].shootdown_accept);
+  EXPECT_TRUE(b.ev_at[e].queue_kill) << "killed at the accept edge";
+  EXPECT_EQ(occ[e], 0u);
+  ASSERT_EQ(occ[e + 1], 1u);
+  EXPECT_EQ(tail[e + 1].vpn, K);
+  EXPECT_TRUE(tail[e + 1].kill);
+  EXPECT_TRUE(b.ev_at[e + 1].victim_dropped_stale);
+  EXPECT_EQ(occ[e + 2], 0u);
+  std::string where;
+  EXPECT_FALSE(anywhere(b.m, b.p, false, K, 0, &where)) << where;
+}
+
+// lb load: segment 6 = {6, 38, 70}; the fill of 102 makes the LDS hand out
+// K = 6 in v; the shootdown of 6 is accepted in v: lb = 6 with kill = 1 from
+// v+1, tf_valid_i = 0 (the idle I-cache takes nothing), dropped at edge v+1.
+TEST(TxPathModel, KillAtAcceptEdgeLdsVictimRegisterLoad) {
+  Bench b(load(kSmall));
+  b.settle();
+  b.push_down(0, {6, 6 + 32, 6 + 64});
+  const uint64_t K = 6;
+  KillAtAccept k(b, K);
+  k.trigger = [&] {
+    const LdsCtrlOut lo = lds_regs(b.m, 0);
+    return lo.vic_valid && lo.vic_vpn == K;
+  };
+  k.arm();
+  b.record_events = true;
+  std::map<uint64_t, TxPathModel::VictimReg> lb;
+  b.hook = [&] {
+    lb[b.cyc] = b.m.lds_victim_reg(0);
+    EXPECT_FALSE(held_by(b.m.icache(0).in_flight(), K) || held_by(b.m.icache(0).held(), K)) << b.cyc;
+  };
+  b.push_down(0, {6 + 96});
+  b.pre = nullptr;
+  b.hook = nullptr;
+  ASSERT_TRUE(k.sent);
+  const uint64_t v = k.acc;
+  EXPECT_TRUE(b.ev_at[v].shootdown_accept);
+  EXPECT_TRUE(b.ev_at[v].lds_victim_to_lb);
+  EXPECT_TRUE(b.ev_at[v].lb_kill);
+  EXPECT_FALSE(lb[v].valid);
+  EXPECT_TRUE(lb[v + 1].valid);
+  EXPECT_TRUE(lb[v + 1].kill);
+  EXPECT_EQ(lb[v + 1].vpn, K);
+  EXPECT_FALSE(b.ev_at[v + 1].lds_victim_to_icache);
+  EXPECT_TRUE(b.ev_at[v + 1].lb_dropped);
+  EXPECT_TRUE(b.ev_at[v + 1].victim_dropped_stale);
+  EXPECT_FALSE(lb[v + 2].valid);
+  EXPECT_FALSE(b.m.in_icache(0, K, 0, 0));
+  EXPECT_FALSE(b.m.in_lds(0, K, 0, 0));
+}
+
+// A killed lb is never offered, also to an idle I-cache that is done with
+// its shootdown. Segment 6 = {6, 38, 70}; the shootdown of 6 is accepted in
+// e, the cycle the LDS accepts the fill of 102 from the queue head: the LDS
+// serves the fill first (ISSUE .. WRITE, 6 evicted), hands out 6 in VIC while
+// sdp.valid (lb = 6 with kill = 1), then takes the sequencer's shootdown;
+// the I-cache (line 6 Invalid) took its own shootdown at once and is idle
+// and done when lb is killed: tf_valid_i = 0 keeps 6 out of it, lb is
+// dropped at the next edge.
+TEST(TxPathModel, KilledLdsVictimRegisterNeverOfferedToIdleIcache) {
+  Bench b(load(kSmall));
+  b.settle();
+  b.push_down(0, {6, 6 + 32, 6 + 64});
+  const uint64_t K = 6;
+  KillAtAccept k(b, K);
+  k.trigger = [&] {
+    return b.m.queue_occupancy(0) > 0 && b.m.queue_entry(0, 0).vpn == 102 && !b.m.queue_entry(0, 0).kill &&
+           b.m.lds(0).idle() && b.m.stage(0) != Stage::LdsReq;
+  };
+  k.arm();
+  b.record_events = true;
+  std::map<uint64_t, TxPathModel::VictimReg> lb;
+  std::map<uint64_t, bool> ic_idle, phase1;
+  uint64_t ic_sd_done = 0;
+  b.hook = [&] {
+    if (!ic_sd_done && k.sent && ic_regs(b.m, 0).sd_done) ic_sd_done = b.cyc;
+    lb[b.cyc] = b.m.lds_victim_reg(0);
+    ic_idle[b.cyc] = b.m.icache(0).idle();
+    phase1[b.cyc] = b.m.shootdown_pending() && b.m.lds_victim_reg(0).valid;
+    EXPECT_FALSE(held_by(b.m.icache(0).in_flight(), K) || held_by(b.m.icache(0).held(), K)) << b.cyc;
+  };
+  b.push_down(0, {102});
+  b.pre = nullptr;
+  b.hook = nullptr;
+  ASSERT_TRUE(k.sent);
+  uint64_t v = 0;  // the edge lb took 6
+  for (const auto& [c, e] : b.ev_at)
+    if (c > k.acc && e.lds_victim_to_lb) {
+      v = c;
+      break;
+    }
+  ASSERT_GT(v, k.acc + 2) << "6 handed out after the LDS's fill";
+  EXPECT_TRUE(b.ev_at[v].lb_kill);
+  EXPECT_TRUE(lb[v + 1].valid && lb[v + 1].kill && lb[v + 1].vpn == K);
+  EXPECT_TRUE(phase1[v + 1]) << "sdp.valid";
+  EXPECT_TRUE(ic_idle[v + 1]) << "the I-cache is idle";
+  EXPECT_FALSE(b.ev_at[v + 1].lds_victim_to_icache);
+  EXPECT_TRUE(b.ev_at[v + 1].lb_dropped);
+  ASSERT_GT(ic_sd_done, k.acc);
+  EXPECT_LE(ic_sd_done, v) << "the I-cache finished its shootdown before lb was killed";
+  EXPECT_FALSE(b.m.in_icache(0, K, 0, 0));
+  EXPECT_FALSE(b.m.in_lds(0, K, 0, 0));
+}
+
+// lb held: after setup_lb_held (lb = 6, the I-cache's flush port held), the
+// shootdown of 6 is accepted in a: lb.kill = 1 from a+1 and lb is emptied at
+// edge a+1 although the I-cache still takes nothing (flush held).
+TEST(TxPathModel, KillAtAcceptEdgeLdsVictimRegisterHeld) {
+  Bench b(load(kSmall));
+  std::vector<uint64_t> f;
+  setup_lb_held(b, f);
+  if (::testing::Test::HasFatalFailure()) return;
+  b.record_events = true;
+  ASSERT_TRUE(b.out.sd_ready);
+  b.in.sd_valid = 1;
+  b.in.sd_vpn = 6;
+  b.in.sd_vmid = 0;
+  const uint64_t a = b.cyc;
+  b.step();
+  b.in.sd_valid = 0;
+  EXPECT_TRUE(b.ev_at[a].shootdown_accept);
+  EXPECT_TRUE(b.ev_at[a].lb_kill);
+  EXPECT_TRUE(b.m.lds_victim_reg(0).valid);
+  EXPECT_TRUE(b.m.lds_victim_reg(0).kill);
+  b.step();
+  EXPECT_TRUE(b.ev_at[a + 1].lb_dropped);
+  EXPECT_FALSE(b.ev_at[a + 1].lds_victim_to_icache);
+  EXPECT_FALSE(b.m.lds_victim_reg(0).valid);
+  b.in.flush_valid[0] = 0;
+  b.settle();
+  std::string where;
+  EXPECT_FALSE(anywhere(b.m, b.p, false, 6, 0, &where)) << where;
+}
+
+// vr load and vr held (small, line 11 full with 8 translations, the ninth
+// evicts 11). Load: the I-cache shows 11 in v, the shootdown of 11 is
+// accepted in v: vr = 11 with kill = 1 from v+1, l2_vic_valid_o = 0, dropped
+// at edge v+1; 11 never reaches the port. Held: with l2_vic_ready_i = 0, vr
+// takes 11 and offers it; the shootdown accepted in a (still not ready)
+// kills it at edge a: l2_vic_valid_o = 0 from a+1 although l2_vic_ready_i =
+// 1 then; dropped at edge a+1.
+void kill_vr(bool held) {
+  Bench b(load(kSmall));
+  b.settle();
+  b.wg(0, false, 11, 1);
+  std::vector<uint64_t> v9;
+  for (unsigned k = 0; k < 9; ++k) v9.push_back(11 + 32 * k);
+  b.push_down(0, std::vector<uint64_t>(v9.begin(), v9.begin() + 8));
+  const uint64_t K = 11;
+  KillAtAccept k(b, K);
+  uint64_t loaded = 0;
+  if (held) {
+    b.env.vic_ready_p = 0.0;
+    k.trigger = [&] {
+      if (!loaded && b.m.l2_victim_reg().valid && b.m.l2_victim_reg().vpn == K) loaded = b.cyc;
+      return loaded && b.cyc == loaded + 3;
+    };
+  } else {
+    k.trigger = [&] {
+      const IcacheTxOut io = ic_regs(b.m, 0);
+      return io.vic_valid && io.vic_vpn == K;
+    };
+  }
+  k.arm();
+  const std::function<void()> kill_pre = b.pre;
+  b.pre = [&] {
+    kill_pre();
+    if (held && k.sent && b.cyc > k.acc) b.env.vic_ready_p = 1.0;
+  };
+  b.record_events = true;
+  std::map<uint64_t, TxPathModel::VictimReg> vr;
+  std::map<uint64_t, bool> l2v, l2rdy;
+  b.hook = [&] {
+    vr[b.cyc] = b.m.l2_victim_reg();
+    l2v[b.cyc] = b.out.l2_vic_valid;
+    l2rdy[b.cyc] = b.in.l2_vic_ready;
+  };
+  b.push_down(0, {v9[8]});
+  b.pre = nullptr;
+  b.hook = nullptr;
+  b.env.vic_ready_p = 1.0;
+  ASSERT_TRUE(k.sent);
+  const uint64_t a = k.acc;
+  EXPECT_TRUE(b.ev_at[a].shootdown_accept);
+  EXPECT_TRUE(b.ev_at[a].vr_kill);
+  if (held) {
+    EXPECT_GE(a, loaded + 3);
+    EXPECT_TRUE(vr[a].valid && !vr[a].kill);
+    EXPECT_TRUE(l2v[a]) << "offered in the accept cycle (not taken: ready 0)";
+    EXPECT_FALSE(l2rdy[a]);
+    EXPECT_TRUE(l2rdy[a + 1]);
+  } else {
+    EXPECT_TRUE(b.ev_at[a].icache_victim_to_vr);
+    EXPECT_FALSE(vr[a].valid);
+  }
+  EXPECT_TRUE(vr[a + 1].valid);
+  EXPECT_TRUE(vr[a + 1].kill);
+  EXPECT_EQ(vr[a + 1].vpn, K);
+  EXPECT_FALSE(l2v[a + 1]);
+  EXPECT_TRUE(b.ev_at[a + 1].vr_dropped);
+  EXPECT_FALSE(b.ev_at[a + 1].icache_victim_to_l2);
+  EXPECT_FALSE(vr[a + 2].valid);
+  EXPECT_TRUE(b.env.vics.empty()) << "11 never taken on the L2 victim port";
+}
+TEST(TxPathModel, KillAtAcceptEdgeL2VictimRegisterLoad) { kill_vr(false); }
+TEST(TxPathModel, KillAtAcceptEdgeL2VictimRegisterHeld) { kill_vr(true); }
+
+// Phase order in one run, cycle by cycle: a shootdown of a translation held
+// by nothing (no remove pending) on the quad configuration: the path accepts
+// in e; every LDS and both I-caches take the sequencer's request in e+1
+// (LDS-mode segment: done in e+3; non-Tx line: done in e+3); the last ldone /
+// idone registers are set at edge e+3, the L1-TLB's sd_valid_i in e+4 (its
+// accept), sd_done_o of the L1-TLB in e+7, l1done at edge e+7, sdp cleared at
+// edge e+8: sd_done_o in e+9.
+TEST(TxPathModel, ShootdownPhaseOrderTiming) {
+  Bench b(load(kQuad));
+  b.settle();
+  std::map<uint64_t, bool> l1sd1, phase1;
+  b.hook = [&] {
+    l1sd1[b.cyc] = b.m.l1().sd1_valid();
+    phase1[b.cyc] = b.m.shootdown_phase1_done();
+  };
+  b.in.sd_valid = 1;
+  b.in.sd_vpn = 0x777;
+  b.step();
+  const uint64_t e = b.cyc - 1;
+  EXPECT_TRUE(b.out.sd_ready);
+  b.in.sd_valid = 0;
+  uint64_t done = 0;
+  for (unsigned n = 0; n < 40 && !done; ++n) {
+    b.step();
+    if (b.out.sd_done) done = b.cyc - 1;
+  }
+  EXPECT_EQ(done, e + 9);
+  EXPECT_FALSE(phase1[e + 3]);
+  EXPECT_TRUE(phase1[e + 4]);
+  EXPECT_FALSE(l1sd1[e + 4]);
+  EXPECT_TRUE(l1sd1[e + 5]) << "L1-TLB shootdown accepted in e+4";
+}
+
+// ===========================================================================
+// Removes of two sharers on one I-cache: round robin from rp
+// ===========================================================================
+
+// tx_path_small with WI = 4. P0 = 12 (CU 0) and P1 = 13 (CU 1) sit in I-cache
+// lines 12 and 13 (bypassed by allocated LDS segments). Both CUs ask at once;
+// the I-cache serves CU 0's lookup, then CU 1's; each CU waits WI cycles in
+// WIRE before RET, so CU 0's remove register loads while the I-cache serves
+// CU 1. The kernel flush port is held busy (flush_valid_i = 1 keeps
+// sd_ready_o = 0; kernel_flush keeps Tx lines) from the first remove until
+// both wait: then the winner is the first in rp, rp+1, ...: rp = 0 -> CU 0,
+// then CU 1 (rp = 0 again). A second round after a lone remove of CU 0
+// (rp = 1) serves CU 1 first.
+TEST(TxPathModel, IcacheRemovesRoundRobin) {
+  config::Config c = load_cfg(kSmall);
+  c.tx_path->wire_icache = 4;
+  Bench b(elab::elaborate_tx_path(c));
+  b.settle();
+  b.wg(0, false, 12, 1);
+  b.wg(1, false, 13, 1);
+  std::vector<int> order;  // CUs in the order their removes were accepted
+  auto both_promote = [&](uint64_t p0, uint64_t p1) {
+    b.push_down(0, {p0});
+    b.push_down(1, {p1});
+    ASSERT_TRUE(b.m.in_icache(0, p0, 0, 0));
+    ASSERT_TRUE(b.m.in_icache(0, p1, 0, 0));
+    order.clear();
+    bool w0 = false, w1 = false;
+    b.in.req_valid[0] = b.in.req_valid[1] = 1;
+    b.in.req_vpn[0] = p0;
+    b.in.req_vpn[1] = p1;
+    bool contention = false;
+    for (unsigned n = 0; n < 400 && order.size() < 2; ++n) {
+      // hold the flush port while only one remove waits
+      const bool r0 = b.m.ic_remove_waiting(0), r1 = b.m.ic_remove_waiting(1);
+      b.in.flush_valid[0] = !(w0 && w1) && (r0 != r1);
+      b.step();
+      if (b.out.req_ready[0]) b.in.req_valid[0] = 0;
+      if (b.out.req_ready[1]) b.in.req_valid[1] = 0;
+      contention |= b.m.events().remove_ic_contention;
+      if (r0 && !b.m.ic_remove_waiting(0)) order.push_back(0);
+      if (r1 && !b.m.ic_remove_waiting(1)) order.push_back(1);
+      if (r0 && r1) w0 = w1 = true;  // both waited together: stop holding the flush port
+    }
+    b.in.flush_valid[0] = 0;
+    EXPECT_TRUE(contention);
+    EXPECT_TRUE(w0 && w1) << "both removes waited together";
+    b.settle();
+    EXPECT_FALSE(b.m.in_icache(0, p0, 0, 0));
+    EXPECT_FALSE(b.m.in_icache(0, p1, 0, 0));
+  };
+  both_promote(12, 13);
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_EQ(order[0], 0);
+  EXPECT_EQ(order[1], 1);
+  // a lone remove of CU 0: rp = 1 afterwards
+  b.push_down(0, {12 + 32});
+  b.fetch(0, 12 + 32);
+  EXPECT_FALSE(b.m.in_icache(0, 12 + 32, 0, 0));
+  both_promote(12 + 64, 13 + 64);
+  ASSERT_EQ(order.size(), 2u);
+  EXPECT_EQ(order[0], 1) << "rp = 1: CU 1's remove first";
+  EXPECT_EQ(order[1], 0);
+}
+
+// ===========================================================================
+// L2 request and L2 victim round robins
+// ===========================================================================
+
+// Quad. Every CU misses on a fresh page at once; l2_req_ready_i is held at 0
+// until all four l2r registers are loaded; then the requests are taken one
+// per cycle in the order lp, lp+1, ...: from reset lp = 0 (CUs 0, 1, 2, 3),
+// lp = 0 again after CU 3. A lone request of CU 1 moves lp to 2; the next
+// round is taken in the order 2, 3, 0, 1.
+TEST(TxPathModel, L2RequestRoundRobin) {
+  Bench b(load(kQuad));
+  b.settle();
+  std::vector<unsigned> order;
+  b.hook = [&] {
+    if (b.out.l2_req_valid && b.in.l2_req_ready) order.push_back(unsigned(b.out.l2_req_tag >> b.p.l1_tag_bits));
+  };
+  auto round = [&](uint64_t base) {
+    order.clear();
+    b.env.req_ready_p = 0.0;
+    for (unsigned u = 0; u < 4; ++u) {
+      b.in.req_valid[u] = 1;
+      b.in.req_vpn[u] = base + u;
+    }
+    b.step();
+    for (unsigned u = 0; u < 4; ++u) {
+      EXPECT_TRUE(b.out.req_ready[u]);
+      b.in.req_valid[u] = 0;
+    }
+    for (unsigned n = 0; n < 200; ++n) {
+      bool all = true;
+      for (unsigned u = 0; u < 4; ++u) all = all && b.m.l2r_valid(u);
+      if (all) break;
+      b.step();
+    }
+    b.env.req_ready_p = 1.0;
+    b.run(4);
+    b.settle();
+  };
+  round(0x100);
+  ASSERT_EQ(order.size(), 4u);
+  for (unsigned u = 0; u < 4; ++u) EXPECT_EQ(order[u], u);
+  order.clear();
+  b.fetch(1, 0x200);
+  ASSERT_EQ(order.size(), 1u);
+  round(0x300);
+  ASSERT_EQ(order.size(), 4u);
+  const unsigned want[4] = {2, 3, 0, 1};
+  for (unsigned k = 0; k < 4; ++k) EXPECT_EQ(order[k], want[k]) << k;
+}
+
+// Quad (X = 1: a translation fill into a Tx line holding another translation
+// evicts it). CU 0 (I-cache 0) and CU 2 (I-cache 1) keep segments 5 and 6
+// allocated, so their L1 victims go straight to the I-caches; lines 5 and 6
+// hold 5 and 6. With l2_vic_ready_i = 0:
+//  - a first victim (the *plug*) goes into the free vr at once, vp = its
+//    I-cache + 1, and is offered but not taken;
+//  - then each I-cache gets a victim, which waits in its VIC (vr full):
+//    two candidates, vic_ready_i = 0 for both.
+// Released in r: vr (the plug) is taken at edge r and, as vr is emptied in
+// r, the round-robin winner from vp goes into vr at the same edge; the other
+// one at edge r+1: the port takes the three victims in r, r+1, r+2.
+// Round 1 (plug 5 from I-cache 0, vp = 1): plug, I-cache 1's, I-cache 0's.
+// Round 2 (plug 38 from I-cache 1, vp = 0): plug, I-cache 0's, I-cache 1's.
+TEST(TxPathModel, L2VictimRoundRobin) {
+  Bench b(load(kQuad));
+  b.settle();
+  b.wg(0, false, 5, 1);
+  b.wg(2, false, 6, 1);
+  b.push_down(0, {5});
+  b.push_down(2, {6});
+  ASSERT_TRUE(b.m.in_icache(0, 5, 0, 0));
+  ASSERT_TRUE(b.m.in_icache(1, 6, 0, 0));
+  ASSERT_TRUE(b.env.vics.empty());
+  ASSERT_EQ(b.m.l2_victim_pointer(), 0u);
+  b.record_events = true;
+  // CU u fetches vpn and four fillers without waiting for the path to settle
+  // (an I-cache stuck in VIC is not idle); the last filler's fill evicts vpn,
+  // after its own lookups are done.
+  auto push_nosettle = [&](unsigned u, uint64_t vpn) {
+    std::vector<uint64_t> all{vpn};
+    for (unsigned k = 0; k < 4; ++k) all.push_back(b.filler());
+    for (uint64_t v : all) {
+      b.request(u, v);
+      b.wait_fill(u, v);
+      b.run(8);
+    }
+    b.run(20);
+  };
+  // plug from CU pu (its I-cache), then victims of both I-caches; returns
+  // the port's order and checks the cycles.
+  auto round = [&](unsigned pu, uint64_t plug_new, uint64_t plug_old, unsigned first_u, uint64_t first_new,
+                   unsigned second_u, uint64_t second_new) {
+    b.env.vic_ready_p = 0.0;
+    push_nosettle(pu, plug_new);
+    EXPECT_TRUE(b.m.l2_victim_reg().valid);
+    EXPECT_EQ(b.m.l2_victim_reg().vpn, plug_old);
+    EXPECT_EQ(b.m.l2_victim_pointer(), (pu / 2 + 1) % 2);
+    EXPECT_TRUE(b.m.icache(pu / 2).idle()) << "the plug left its I-cache";
+    push_nosettle(first_u, first_new);
+    push_nosettle(second_u, second_new);
+    EXPECT_TRUE(b.m.events().l2_vic_overlap);
+    EXPECT_TRUE(b.m.events().icache_victim_waits);
+    EXPECT_TRUE(b.m.events().l2_vic_backpressure);
+    EXPECT_TRUE(ic_regs(b.m, 0).vic_valid);
+    EXPECT_TRUE(ic_regs(b.m, 1).vic_valid);
+    const size_t n0 = b.env.vics.size();
+    const uint64_t r = b.cyc;
+    b.env.vic_ready_p = 1.0;
+    b.run(6);
+    EXPECT_TRUE(b.ev_at[r].vr_refill);
+    EXPECT_TRUE(b.ev_at[r + 1].vr_refill);
+    b.settle();
+    std::vector<uint64_t> order;
+    EXPECT_EQ(b.env.vics.size(), n0 + 3);
+    for (size_t k = n0; k < b.env.vics.size(); ++k) {
+      order.push_back(b.env.vics[k].vpn);
+      EXPECT_EQ(b.env.vics[k].cyc, r + (k - n0)) << k - n0;
+    }
+    return order;
+  };
+  // round 1: plug 5 (I-cache 0; 5 + 32 replaces it), then I-cache 0: 5 + 32
+  // replaced by 5 + 64, I-cache 1: 6 replaced by 6 + 32
+  const std::vector<uint64_t> first = round(0, 5 + 32, 5, 0, 5 + 64, 2, 6 + 32);
+  EXPECT_EQ(first, (std::vector<uint64_t>{5, 6, 5 + 32})) << "vp = 1 after the plug: I-cache 1 first";
+  EXPECT_EQ(b.m.l2_victim_pointer(), 1u);
+  // round 2: plug 6 + 32 (I-cache 1; vp = 0), then I-cache 1: 6 + 64 replaced
+  // by 6 + 96, I-cache 0: 5 + 64 replaced by 5 + 96
+  const std::vector<uint64_t> second = round(2, 6 + 64, 6 + 32, 2, 6 + 96, 0, 5 + 96);
+  EXPECT_EQ(second, (std::vector<uint64_t>{6 + 32, 5 + 64, 6 + 64})) << "vp = 0 after the plug: I-cache 0 first";
+  EXPECT_EQ(b.m.l2_victim_pointer(), 0u);
+}
+
+// ===========================================================================
+// 8. LDS allocation drops translations
+// ===========================================================================
+
+// K = 0x2d (segment 13) in CU 0's LDS; CU 1 keeps missing on its own pages
+// meanwhile. A work group allocated over segments 12..14 of CU 0 clears
+// their mode bits: K is gone from the LDS, and CU 0's next miss on K goes to
+// the L2-TLB (an LDS-mode answer, no hit).
+TEST(TxPathModel, LdsAllocationDropsTranslationsInMidTraffic) {
+  Bench b(load(kSmall));
+  b.settle();
+  const uint64_t K = 0x2d;
+  b.push_down(0, {K});
+  ASSERT_TRUE(b.m.in_lds(0, K, 0, 0));
+  std::mt19937_64 rng(7);
+  b.pre = [&] {
+    b.in.req_valid[1] = rng() % 3 == 0;
+    b.in.req_vpn[1] = 0x300 + rng() % 24;
+  };
+  b.run(40);
+  b.wg(0, false, 12, 3);
+  EXPECT_FALSE(b.m.in_lds(0, K, 0, 0));
+  EXPECT_FALSE(b.m.lds(0).mode_bit(13));
+  b.run(20);
+  const uint64_t t = b.request(0, K);
+  b.wait_fill(0, K);
+  b.pre = nullptr;
+  b.in.req_valid[1] = 0;
+  b.settle();
+  EXPECT_TRUE(b.l2_requested(K, t)) << "neither the LDS nor the I-cache had it";
+  EXPECT_FALSE(b.m.in_lds(0, K, 0, 0));
+}
+
+// ===========================================================================
+// 9. Random traffic and invariants
+// ===========================================================================
+
+struct Traffic {
+  const TxPathParams& p;
+  std::mt19937_64 rng;
+  double p_req = 0.35, p_app = 0.03, p_wg = 0.004, p_if = 0.08, p_ifill = 0.004, p_flush = 0.0004, p_sd = 0.0008,
+         p_sd_all = 0.1;
+  std::vector<uint64_t> shared, hot;
+  std::vector<std::vector<uint64_t>> priv;
+  struct Alloc {
+    uint32_t base, size;
+  };
+  std::vector<std::vector<Alloc>> allocs;
+  struct WgReq {
+    bool active = false, free = false;
+    uint32_t base = 0, size = 0;
+  };
+  std::vector<WgReq> wg;
+  std::vector<uint8_t> ifill_on, flush_on;
+  bool sd_on = false;
+  uint64_t shootdowns = 0;
+
+  Traffic(const TxPathParams& pp, uint64_t seed, bool hot_line = false) : p(pp), rng(seed) {
+    auto page = [&](unsigned seg_lo, unsigned seg_n) {
+      const uint64_t seg = seg_lo + rng() % seg_n;
+      const uint64_t k = rng() % 16;
+      // a few pages far away: different prefixes (compression drops)
+      return (rng() % 6 == 0 ? 0x10000 : 0) + seg + 32 * k;
+    };
+    // Shared pages over 4 segments / lines (more than 3 per segment: LDS
+    // evictions to the I-cache), private pages over 4 more; every other seed
+    // adds a hot line (16 pages of segment and line 2 with one prefix, VMID
+    // 0: the I-cache line fills up and evicts to the L2).
+    for (unsigned i = 0; i < 14; ++i) shared.push_back(page(0, 4));
+    if (hot_line)
+      for (unsigned k = 0; k < 16; ++k) hot.push_back(2 + 32 * k);
+    priv.resize(p.cus);
+    for (unsigned u = 0; u < p.cus; ++u)
+      for (unsigned i = 0; i < 8; ++i) priv[u].push_back(page(4, 4));
+    allocs.resize(p.cus);
+    wg.resize(p.cus);
+    pin();
+    ifill_on.assign(p.icaches, 0);
+    flush_on.assign(p.icaches, 0);
+  }
+  bool bern(double q) { return std::uniform_real_distribution<double>(0, 1)(rng) < q; }
+  // With the hot line, every CU keeps segment 2 allocated (a work group never
+  // freed): the LDS hands those pages straight to the I-cache.
+  void pin() {
+    if (hot.empty()) return;
+    for (unsigned u = 0; u < p.cus; ++u) wg[u] = WgReq{true, false, 2, 1};
+    pinning = true;
+  }
+  bool pinning = false;
+  bool last_hot = false;
+  uint64_t pick(unsigned u) {
+    last_hot = !hot.empty() && bern(0.4);
+    if (last_hot) return hot[rng() % hot.size()];
+    const std::vector<uint64_t>& v = bern(0.6) ? shared : priv[u];
+    return v[rng() % v.size()];
+  }
+  // VMID 1 now and then (hot-line pages keep VMID 0: the I-cache's shared-id
+  // codec drops entries of another VMID, which would keep the line from filling)
+  uint64_t pick_vmid() { return !last_hot && bern(0.1) ? 1 : 0; }
+
+  void drive(TxPathIn& in) {
+    const unsigned segs = p.lds.segments, spr = p.lds.segments_per_row, bps = p.lds.banks_per_segment;
+    for (unsigned u = 0; u < p.cus; ++u) {
+      in.req_valid[u] = bern(p_req);
+      if (in.req_valid[u]) {
+        in.req_vpn[u] = pick(u);
+        in.req_vmid[u] = pick_vmid();
+      }
+      // application: mostly inside the CU's work groups
+      in.app_valid[u] = bern(p_app);
+      if (in.app_valid[u]) {
+        unsigned seg = static_cast<unsigned>(rng() % segs);
+        bool inside = false;
+        if (!allocs[u].empty() && bern(0.8)) {
+          const Alloc& a = allocs[u][rng() % allocs[u].size()];
+          if (a.size > 0) {
+            seg = std::min(segs - 1, a.base + static_cast<uint32_t>(rng() % a.size));
+            inside = true;
+          }
+        }
+        in.app_we[u] = bern(0.5);
+        in.app_row[u] = seg / spr;
+        in.app_bank_en[u] = inside ? (mask(bps) << ((seg % spr) * bps)) : (rng() & mask(p.lds.banks));
+        if (in.app_bank_en[u] == 0) in.app_bank_en[u] = 1;
+        for (uint32_t& w : in.app_wdata[u].words) w = static_cast<uint32_t>(rng());
+        if (in.app_wdata[u].width % 32) in.app_wdata[u].words.back() &= (1u << (in.app_wdata[u].width % 32)) - 1;
+      }
+      // work groups: held until wg_ready_o
+      if (!wg[u].active && bern(p_wg)) {
+        if (!allocs[u].empty() && (allocs[u].size() >= p.lds.max_work_groups || bern(0.5))) {
+          const Alloc& a = allocs[u][rng() % allocs[u].size()];
+          wg[u] = WgReq{true, true, a.base, a.size};
+        } else if (allocs[u].size() < p.lds.max_work_groups) {
+          wg[u] = WgReq{true, false, static_cast<uint32_t>(rng() % segs), static_cast<uint32_t>(rng() % 4)};
+        }
+      }
+      in.wg_valid[u] = wg[u].active;
+      in.wg_free[u] = wg[u].free;
+      in.wg_base[u] = wg[u].base;
+      in.wg_size[u] = wg[u].size;
+    }
+    const unsigned ob = p.ic.offset_bits, si = p.ic.set_bits;
+    for (unsigned g = 0; g < p.icaches; ++g) {
+      in.if_valid[g] = bern(p_if);
+      in.if_addr[g] = ((rng() % 4) << (ob + si)) | ((rng() % p.ic.sets) << ob);
+      if (!ifill_on[g] && bern(p_ifill)) {
+        ifill_on[g] = 1;
+        // instructions in the upper half of the sets: lines 0 .. NS/2-1 (way
+        // 0) keep their translations longer, lines of the private pages
+        // (segments 4..7) meet instructions (bypass)
+        in.ifill_addr[g] = ((rng() % 4) << (ob + si)) | ((p.ic.sets / 2 + rng() % (p.ic.sets / 2)) << ob);
+        for (uint32_t& w : in.ifill_data[g].words) w = static_cast<uint32_t>(rng());
+      }
+      in.ifill_valid[g] = ifill_on[g];
+      if (!flush_on[g] && bern(p_flush)) flush_on[g] = 1;
+      in.flush_valid[g] = flush_on[g];
+    }
+    if (!sd_on && bern(p_sd)) {
+      sd_on = true;
+      in.sd_all = bern(p_sd_all);
+      in.sd_vpn = pick(static_cast<unsigned>(rng() % p.cus));
+      in.sd_vmid = pick_vmid();
+    }
+    in.sd_valid = sd_on;
+  }
+  void observe(const TxPathIn& in, const TxPathOut& out) {
+    for (unsigned u = 0; u < p.cus; ++u)
+      if (in.wg_valid[u] && out.wg_ready[u]) {
+        if (pinning && !wg[u].free && wg[u].base == 2 && wg[u].size == 1) {
+          wg[u].active = false;  // the pinned allocation: not in allocs, never freed
+          continue;
+        }
+        if (wg[u].free) {
+          for (size_t i = 0; i < allocs[u].size(); ++i)
+            if (allocs[u][i].base == wg[u].base && allocs[u][i].size == wg[u].size) {
+              allocs[u].erase(allocs[u].begin() + static_cast<long>(i));
+              break;
+            }
+        } else {
+          allocs[u].push_back(Alloc{wg[u].base, wg[u].size});
+        }
+        wg[u].active = false;
+      }
+    for (unsigned g = 0; g < p.icaches; ++g) {
+      if (in.ifill_valid[g] && out.ifill_ready[g]) ifill_on[g] = 0;
+      if (in.flush_valid[g] && out.flush_ready[g]) flush_on[g] = 0;
+    }
+    if (in.sd_valid && out.sd_ready) {
+      sd_on = false;
+      ++shootdowns;
+    }
+  }
+  void reset() {
+    for (unsigned u = 0; u < p.cus; ++u) {
+      allocs[u].clear();
+      wg[u].active = false;
+    }
+    std::fill(ifill_on.begin(), ifill_on.end(), 0);
+    std::fill(flush_on.begin(), flush_on.end(), 0);
+    sd_on = false;
+    pin();
+  }
+};
+
+// Invariant (b), "no translation is lost while the chain holds space", as an
+// accounting of keys k = (vpn, vmid, vrf):
+//  - k becomes *live* at the edge where an L1-TLB eviction is appended to a
+//    victim queue without kill (a victim appended with kill = stale is being
+//    shot down and is not owed to anyone).
+//  - Every cycle the whole path is enumerated: queue entries, the LDS victim
+//    registers lb and the L2 victim register vr (vr has no VRF-ID: it stands
+//    for its (vpn, vmid) with every VRF-ID), the valid entries of Tx-mode LDS
+//    segments and I-cache lines (SRAM contents), and what the member engines
+//    carry (an accepted fill not yet written, the victims left in VIC). Each
+//    live key must be found; its locations are remembered for the next edge.
+//  - A live key leaves the accounting only by a legitimate exit: it was
+//    offered and taken on the L2 victim port (it was in vr); a shootdown
+//    matching it was accepted (matching victims are then killed and dropped
+//    on their way); or it was last seen in an LDS segment / I-cache
+//    line that at this edge legitimately lost content: the segment's mode
+//    bit went from Tx to LDS-mode (work-group allocation CLEAR, application
+//    write, shootdown-all) or the line left Tx mode (instruction fill,
+//    flush without kernel_flush, shootdown), or the member was executing a
+//    shootdown by VPN (sequencer or a move-promotion remove, which also
+//    removes other VRF-IDs and may discard entries that no longer compress)
+//    or, in the I-cache, a lookup write-back (its discarded entries) on it.
+//  - A reset clears the accounting. From a reset until an LDS is idle again
+//    (its reset CLEAR sweep), its SRAM contents are not checked: the SRAM
+//    has no reset, the application may write a Tx segment's banks during
+//    the reset cycles, and the segment's mode bit is still set until the
+//    sweep reaches it; the controller serves nothing from it meanwhile, and
+//    after the sweep no segment may hold a translation.
+// A key missing without one of these is a lost translation (a victim dropped
+// by the glue, a handshake lost, a member handed a victim nobody took, ...).
+// The exits are deliberately generous (a key leaving one place while also
+// live elsewhere leaves the accounting), so the check never fails falsely;
+// it still catches every loss of a translation held in a single place.
+struct Accounting {
+  const TxPathModel& m;
+  const TxPathParams& p;
+  using Key = std::tuple<uint64_t, uint64_t, uint32_t>;
+  enum : uint8_t { kQueue, kLds, kLdsEngine, kIc, kIcEngine, kLb, kVr };
+  struct Loc {
+    uint8_t kind;
+    uint16_t inst;
+    uint32_t index;
+    bool operator<(const Loc& o) const { return std::tie(kind, inst, index) < std::tie(o.kind, o.inst, o.index); }
+  };
+  std::map<Key, std::vector<Loc>> prev;
+  std::set<Key> live;
+  // snapshots of the cycle (before the edge)
+  std::vector<std::vector<uint8_t>> lds_mode, ic_tx;
+  std::vector<int> lds_sd_seg, ic_busy_line;
+  std::vector<uint8_t> lds_sweep;  // from a reset until the LDS is idle
+  std::vector<uint8_t> evict_valid;
+  std::vector<uint64_t> evict_vpn;
+  bool vic_taken = false, sd_accept = false, sd_all = false, reset = false;
+  uint64_t vic_vpn = 0, vic_vmid = 0, sd_vpn = 0, sd_vmid = 0;
+  uint64_t adds = 0, exits_l2 = 0, exits_sd = 0, exits_drop = 0, losses = 0, data_errors = 0, max_live = 0;
+
+  Accounting(const TxPathModel& mm, const TxPathParams& pp) : m(mm), p(pp) {
+    lds_mode.assign(p.cus, std::vector<uint8_t>(p.lds.segments, 0));
+    ic_tx.assign(p.icaches, std::vector<uint8_t>(p.ic.lines, 0));
+    lds_sd_seg.assign(p.cus, -1);
+    ic_busy_line.assign(p.icaches, -1);
+    evict_valid.assign(p.cus, 0);
+    evict_vpn.assign(p.cus, 0);
+    lds_sweep.assign(p.cus, 0);
+  }
+
+  std::map<Key, std::vector<Loc>> enumerate() {
+    std::map<Key, std::vector<Loc>> cur;
+    auto add = [&](const Key& k, Loc l, uint64_t ppn, uint64_t perm, bool check) {
+      cur[k].push_back(l);
+      if (check && (ppn != env_ppn(p, std::get<0>(k), std::get<1>(k)) ||
+                    perm != env_perm(p, std::get<0>(k), std::get<1>(k)))) {
+        ++data_errors;
+        ADD_FAILURE() << "translation of vpn " << std::get<0>(k) << " with a foreign ppn " << ppn << " (kind "
+                      << int(l.kind) << ")";
+      }
+    };
+    const uint64_t seg_mask = p.lds.segments - 1, line_mask = p.ic.lines - 1;
+    for (unsigned u = 0; u < p.cus; ++u) {
+      for (unsigned k = 0; k < m.queue_occupancy(u); ++k) {
+        const TxPathModel::QueueEntry e = m.queue_entry(u, k);
+        add(Key{e.vpn, e.vmid, e.vrf}, Loc{kQueue, static_cast<uint16_t>(u), 0}, e.ppn, e.perm, true);
+      }
+      if (lds_sweep[u] && m.lds(u).idle()) {
+        lds_sweep[u] = 0;
+        EXPECT_TRUE(m.lds(u).held().empty()) << "the reset sweep left translations in CU " << u << "'s LDS";
+      }
+      for (const LdsCtrlModel::HeldTx& h : m.lds(u).held())
+        add(Key{h.vpn, h.vmid, h.vrf}, Loc{kLds, static_cast<uint16_t>(u), static_cast<uint32_t>(h.vpn & seg_mask)},
+            h.ppn, h.perm, !lds_sweep[u]);
+      for (const LdsCtrlModel::HeldTx& h : m.lds(u).in_flight())
+        add(Key{h.vpn, h.vmid, h.vrf}, Loc{kLdsEngine, static_cast<uint16_t>(u), 0}, h.ppn, h.perm, true);
+      const TxPathModel::VictimReg& lb = m.lds_victim_reg(u);
+      if (lb.valid) add(Key{lb.vpn, lb.vmid, lb.vrf}, Loc{kLb, static_cast<uint16_t>(u), 0}, lb.ppn, lb.perm, true);
+    }
+    const TxPathModel::VictimReg& vr = m.l2_victim_reg();
+    if (vr.valid)
+      for (uint32_t f = 0; f < (1u << p.vrf_bits); ++f) add(Key{vr.vpn, vr.vmid, f}, Loc{kVr, 0, 0}, vr.ppn, vr.perm, true);
+    for (unsigned g = 0; g < p.icaches; ++g) {
+      for (const IcacheTxModel::HeldTx& h : m.icache(g).held())
+        add(Key{h.vpn, h.vmid, h.vrf}, Loc{kIc, static_cast<uint16_t>(g), static_cast<uint32_t>(h.vpn & line_mask)},
+            h.ppn, h.perm, true);
+      for (const IcacheTxModel::HeldTx& h : m.icache(g).in_flight())
+        add(Key{h.vpn, h.vmid, h.vrf}, Loc{kIcEngine, static_cast<uint16_t>(g), 0}, h.ppn, h.perm, true);
+    }
+    return cur;
+  }
+
+  // After outputs, before the edge.
+  void before(const TxPathIn& in, const TxPathOut& out) {
+    reset = !in.rst_n;
+    for (unsigned u = 0; u < p.cus; ++u) {
+      for (unsigned s = 0; s < p.lds.segments; ++s) lds_mode[u][s] = m.lds(u).mode_bit(s);
+      unsigned seg = 0;
+      lds_sd_seg[u] = m.lds(u).shootdown_busy(&seg) ? static_cast<int>(seg) : -1;
+    }
+    for (unsigned g = 0; g < p.icaches; ++g) {
+      for (unsigned l = 0; l < p.ic.lines; ++l) ic_tx[g][l] = m.icache(g).mode(l) == IcacheTxModel::Mode::Tx;
+      unsigned line = 0;
+      ic_busy_line[g] = m.icache(g).repack_busy(&line) ? static_cast<int>(line) : -1;
+    }
+    // the L1-TLB's evict_* outputs are registers (input independent)
+    const L1tlbOut lo = m.l1().outputs(m.l1().idle_inputs());
+    for (unsigned u = 0; u < p.cus; ++u) {
+      evict_valid[u] = lo.evict_valid[u];
+      evict_vpn[u] = lo.evict_vpn[u];
+    }
+    vic_taken = out.l2_vic_valid && in.l2_vic_ready;
+    vic_vpn = out.l2_vic_vpn;
+    vic_vmid = out.l2_vic_vmid;
+    sd_accept = in.sd_valid && out.sd_ready;
+    sd_all = in.sd_all;
+    sd_vpn = in.sd_vpn & mask(p.vpn_bits);
+    sd_vmid = in.sd_vmid & mask(p.vmid_bits);
+  }
+
+  // After the edge.
+  void after(uint64_t cyc) {
+    if (reset) {
+      live.clear();
+      std::fill(lds_sweep.begin(), lds_sweep.end(), 1);
+      prev = enumerate();
+      return;
+    }
+    std::map<Key, std::vector<Loc>> cur = enumerate();
+    // adds: the queue's new tail is the appended eviction
+    for (unsigned u = 0; u < p.cus; ++u) {
+      if (!evict_valid[u]) continue;
+      const unsigned occ = m.queue_occupancy(u);
+      if (occ == 0) {
+        ADD_FAILURE() << "eviction not queued";
+        continue;
+      }
+      const TxPathModel::QueueEntry e = m.queue_entry(u, occ - 1);
+      EXPECT_EQ(e.vpn, evict_vpn[u]);
+      if (!e.kill) {
+        live.insert(Key{e.vpn, e.vmid, e.vrf});
+        ++adds;
+      }
+    }
+    // exits: the L2 victim port, a shootdown accept
+    if (vic_taken) {
+      for (auto it = live.begin(); it != live.end();) {
+        bool was_in_vr = false;
+        auto pv = prev.find(*it);
+        if (pv != prev.end())
+          for (const Loc& l : pv->second) was_in_vr |= l.kind == kVr;
+        if (std::get<0>(*it) == vic_vpn && std::get<1>(*it) == vic_vmid && was_in_vr) {
+          it = live.erase(it);
+          ++exits_l2;
+        } else {
+          ++it;
+        }
+      }
+    }
+    if (sd_accept) {
+      for (auto it = live.begin(); it != live.end();) {
+        if (sd_all || (std::get<0>(*it) == sd_vpn && std::get<1>(*it) == sd_vmid)) {
+          it = live.erase(it);
+          ++exits_sd;
+        } else {
+          ++it;
+        }
+      }
+    }
+    // places that legitimately lost content at this edge
+    std::set<Loc> dropped;
+    for (unsigned u = 0; u < p.cus; ++u) {
+      for (unsigned s = 0; s < p.lds.segments; ++s)
+        if (lds_mode[u][s] && !m.lds(u).mode_bit(s)) dropped.insert(Loc{kLds, static_cast<uint16_t>(u), s});
+      if (lds_sd_seg[u] >= 0)
+        dropped.insert(Loc{kLds, static_cast<uint16_t>(u), static_cast<uint32_t>(lds_sd_seg[u])});
+    }
+    for (unsigned g = 0; g < p.icaches; ++g) {
+      for (unsigned l = 0; l < p.ic.lines; ++l)
+        if (ic_tx[g][l] && m.icache(g).mode(l) != IcacheTxModel::Mode::Tx)
+          dropped.insert(Loc{kIc, static_cast<uint16_t>(g), l});
+      if (ic_busy_line[g] >= 0)
+        dropped.insert(Loc{kIc, static_cast<uint16_t>(g), static_cast<uint32_t>(ic_busy_line[g])});
+    }
+    for (auto it = live.begin(); it != live.end();) {
+      if (cur.count(*it)) {
+        ++it;
+        continue;
+      }
+      bool excused = false;
+      auto pv = prev.find(*it);
+      if (pv != prev.end())
+        for (const Loc& l : pv->second) excused |= dropped.count(l) > 0;
+      if (excused) {
+        ++exits_drop;
+      } else {
+        ++losses;
+        std::ostringstream os;
+        if (pv != prev.end())
+          for (const Loc& l : pv->second) os << " (" << int(l.kind) << "," << l.inst << "," << l.index << ")";
+        ADD_FAILURE() << "edge " << cyc << ": translation vpn " << std::get<0>(*it) << " vmid " << std::get<1>(*it)
+                      << " vrf " << std::get<2>(*it) << " lost; last seen at" << os.str();
+      }
+      it = live.erase(it);
+    }
+    max_live = std::max<uint64_t>(max_live, live.size());
+    prev = std::move(cur);
+  }
+};
+
+struct RandomResult {
+  uint64_t cycles = 0;
+  uint64_t ret_held = 0;  // cycles in RET without a hit pulse (ret = 0: credit)
+  TxPathEvents seen;
+  TxPathStats stats;
+};
+
+RandomResult random_run(const TxPathParams& p, uint64_t seed, uint64_t cycles, bool checks = true) {
+  Bench b(p, false, seed);
+  b.env.lat_min = 1;
+  b.env.lat_max = 12;
+  b.env.random_order = true;
+  b.env.req_ready_p = 0.7;
+  b.env.vic_ready_p = 0.7;
+  // Odd seeds: CUs of alternating VRF-IDs (sharers of one I-cache differ);
+  // even seeds: one VRF-ID and a hot I-cache line.
+  Traffic tr(p, seed * 7919 + 13, seed % 2 == 0);
+  std::vector<uint32_t> vrf(p.cus, 0);
+  for (unsigned u = 0; u < p.cus; ++u) vrf[u] = (seed & 1) ? (u & 1) : 0;
+  b.in.vrf = vrf;
+  Accounting acc(b.m, p);
+  SdWatch sdw(b);
+  const uint64_t reset_at = cycles * 2 / 5;
+  uint64_t dup_checks = 0;
+  // hit_lds_o / hit_ic_o: a pulse only in RET, at most one of the two, and
+  // RET is left at the edge of a pulse and only then (the pulse is `ret`):
+  // one pulse per promotion.
+  uint64_t hit_pulses = 0, ret_held = 0;
+  std::vector<uint8_t> pulsed(p.cus, 0), in_ret(p.cus, 0);
+  const uint64_t promotions0 = b.m.stats().promotions;
+  b.hook = [&] {
+    for (unsigned u = 0; u < p.cus; ++u) {
+      const bool h = b.out.hit_lds[u] || b.out.hit_ic[u];
+      EXPECT_FALSE(b.out.hit_lds[u] && b.out.hit_ic[u]);
+      in_ret[u] = b.in.rst_n && b.m.stage(u) == Stage::Ret;
+      if (h && !in_ret[u]) ADD_FAILURE() << "cycle " << b.cyc << ": hit pulse of CU " << u << " outside RET";
+      pulsed[u] = h;
+      hit_pulses += h;
+      ret_held += in_ret[u] && !h;
+    }
+    if (!checks) return;
+    sdw.cycle();
+    acc.before(b.in, b.out);
+    // (a) move: a translation never sits in CU u's L1 and CU u's LDS at once,
+    // except while the remove of its promotion is waiting or being served.
+    if (b.p.move && b.cyc % 4 == 0) {
+      for (unsigned u = 0; u < p.cus; ++u)
+        for (unsigned w = 0; w < p.l1.ways; ++w) {
+          if (!b.m.l1().entry_valid(u, 0, w)) continue;
+          const uint64_t vpn = b.m.l1().entry_vpn(u, 0, w), vmid = b.m.l1().entry_vmid(u, 0, w);
+          ++dup_checks;
+          if (b.m.in_lds(u, vpn, vmid, vrf[u]) && !b.m.lds_remove_pending(u, vpn, vmid))
+            ADD_FAILURE() << "cycle " << b.cyc << ": vpn " << vpn << " in CU " << u << "'s L1 and LDS";
+        }
+    }
+  };
+  for (uint64_t c = 0; c < cycles; ++c) {
+    const bool in_reset = c >= reset_at && c < reset_at + 2;
+    if (in_reset) {
+      b.in.rst_n = false;
+      b.env.reset();
+      tr.reset();
+    } else {
+      b.in.rst_n = true;
+    }
+    tr.drive(b.in);
+    b.step();
+    tr.observe(b.in, b.out);
+    for (unsigned u = 0; u < p.cus; ++u)
+      if (in_ret[u] && (b.m.stage(u) == Stage::Ret) == static_cast<bool>(pulsed[u]))
+        ADD_FAILURE() << "edge " << b.cyc - 1 << ": CU " << u << (pulsed[u] ? " pulsed and stayed in RET"
+                                                                            : " left RET without a pulse");
+    if (checks) acc.after(b.cyc - 1);
+    if (::testing::Test::HasFailure()) {
+      ADD_FAILURE() << "seed " << seed << " stopped at cycle " << b.cyc;
+      break;
+    }
+  }
+  EXPECT_EQ(hit_pulses, b.m.stats().promotions - promotions0) << "one hit pulse per promotion";
+  EXPECT_GT(hit_pulses, 100u);
+  if (checks) {
+    EXPECT_EQ(acc.losses, 0u);
+    EXPECT_EQ(acc.data_errors, 0u);
+    EXPECT_EQ(sdw.order_errors, 0u);
+    EXPECT_EQ(sdw.stale_victims, 0u);
+    EXPECT_EQ(sdw.leftovers, 0u);
+    EXPECT_EQ(b.env.data_errors, 0u);
+    EXPECT_GT(acc.adds, 100u);
+    EXPECT_GT(acc.exits_l2, 0u);
+    EXPECT_GT(acc.exits_drop, 0u);
+    EXPECT_GT(sdw.completed, 5u);
+    if (b.p.move) {
+      EXPECT_GT(dup_checks, 1000u);
+    }
+    std::printf("  [seed %llu] %llu cycles: %llu victims accounted (max live %llu), exits L2 %llu / shootdown %llu"
+                " / dropped place %llu; %llu shootdowns\n",
+                static_cast<unsigned long long>(seed), static_cast<unsigned long long>(cycles),
+                static_cast<unsigned long long>(acc.adds), static_cast<unsigned long long>(acc.max_live),
+                static_cast<unsigned long long>(acc.exits_l2), static_cast<unsigned long long>(acc.exits_sd),
+                static_cast<unsigned long long>(acc.exits_drop), static_cast<unsigned long long>(sdw.completed));
+  }
+  RandomResult r;
+  r.cycles = b.cyc;
+  r.ret_held = ret_held;
+  r.seen = b.seen;
+  r.stats = b.m.stats();
+  return r;
+}
+
+void print_stats(const char* name, const RandomResult& r) {
+  const TxPathStats& s = r.stats;
+  std::printf("  %s: requests %llu, L1 hits %llu, LDS hits %llu / misses %llu, I-cache hits %llu / misses %llu,"
+              " L2 requests %llu, L2 victims %llu, L1 victims %llu, stale drops %llu\n",
+              name, static_cast<unsigned long long>(s.requests), static_cast<unsigned long long>(s.l1_hits),
+              static_cast<unsigned long long>(s.lds_hits), static_cast<unsigned long long>(s.lds_misses),
+              static_cast<unsigned long long>(s.ic_hits), static_cast<unsigned long long>(s.ic_misses),
+              static_cast<unsigned long long>(s.l2_requests), static_cast<unsigned long long>(s.l2_victims),
+              static_cast<unsigned long long>(s.l1_victims), static_cast<unsigned long long>(s.stale_drops));
+}
+
+// Coverage: every glue behaviour and every flow reached over the seeds.
+void expect_coverage(const TxPathEvents& e, bool move, bool wire, bool bypass_ic, bool credit = true,
+                     bool several_icaches = false) {
+  EXPECT_TRUE(e.lds_lookup_hit);
+  EXPECT_TRUE(e.lds_lookup_miss);
+  EXPECT_TRUE(e.ic_lookup_hit);
+  EXPECT_TRUE(e.ic_lookup_miss);
+  EXPECT_TRUE(e.l2_request);
+  EXPECT_TRUE(e.l2_req_backpressure);
+  EXPECT_TRUE(e.l2_req_overlap);
+  EXPECT_TRUE(e.promotion_lds);
+  EXPECT_TRUE(e.promotion_ic);
+  EXPECT_TRUE(e.l2_fill);
+  EXPECT_EQ(e.credit_block, credit);
+  EXPECT_TRUE(e.l1_victim_queued);
+  EXPECT_TRUE(e.victim_dropped_stale);
+  EXPECT_TRUE(e.queue_kill);
+  EXPECT_TRUE(e.lookup_waits_queue);
+  EXPECT_TRUE(e.lookup_waits_lb);
+  EXPECT_TRUE(e.lds_victim_to_lb);
+  EXPECT_TRUE(e.lds_victim_waits);
+  EXPECT_TRUE(e.lb_refill);
+  EXPECT_TRUE(e.lb_kill);
+  EXPECT_TRUE(e.lb_dropped);
+  EXPECT_TRUE(e.lds_victim_to_icache);
+  EXPECT_TRUE(e.icache_victim_to_vr);
+  EXPECT_TRUE(e.icache_victim_waits);
+  EXPECT_EQ(e.l2_vic_overlap, several_icaches);
+  EXPECT_TRUE(e.vr_refill);
+  EXPECT_TRUE(e.vr_kill);
+  EXPECT_TRUE(e.vr_dropped);
+  EXPECT_TRUE(e.icache_victim_to_l2);
+  EXPECT_TRUE(e.l2_vic_backpressure);
+  EXPECT_EQ(e.remove_lds, move);
+  EXPECT_EQ(e.remove_ic, move);
+  // The rm_free term of `ret` never holds a RET: a CU's next lookup of the
+  // LDS (I-cache) is accepted only with that member's sd_valid_i = 0, i.e.
+  // after its remove register was accepted (see the report).
+  EXPECT_FALSE(e.ret_waits_remove);
+  EXPECT_TRUE(e.shootdown_accept);
+  EXPECT_TRUE(e.shootdown_l1);
+  EXPECT_TRUE(e.shootdown_done);
+  EXPECT_EQ(e.wire_wait, wire);
+  EXPECT_TRUE(e.reset);
+  EXPECT_TRUE(e.flow_1_2_4);
+  EXPECT_TRUE(e.flow_1_2_4_5_6);
+  EXPECT_TRUE(e.flow_1_2_3_6);
+  EXPECT_TRUE(e.flow_6_7_8);
+  EXPECT_TRUE(e.flow_6_7_8_10_11);
+  EXPECT_EQ(e.flow_6_7_9_10, bypass_ic);
+  // With move a CU's L1 victim is never already in its own LDS (the remove
+  // of a promotion is served before any later fill); with copy it often is.
+  EXPECT_EQ(e.lds_fill_update, !move);
+  EXPECT_TRUE(e.lds_fill_dropped);
+}
+
+TEST(TxPathModel, RandomTrafficInvariantsSmall) {
+  const TxPathParams p = load(kSmall);
+  TxPathEvents seen;
+  uint64_t ret_held = 0;
+  for (uint64_t seed : {1, 2, 3}) {
+    const RandomResult r = random_run(p, seed, 60000);
+    or_events(seen, r.seen);
+    ret_held += r.ret_held;
+    print_stats("small", r);
+  }
+  EXPECT_GT(ret_held, 0u) << "RET cycles without a hit pulse (credit)";
+  expect_coverage(seen, true, false, true);
+  EXPECT_TRUE(seen.ic_fill_dropped);
+}
+
+// tx_path_small with wire latency (WL = 2, WI = 4) and D = 3: a CU waits in
+// WIRE while the I-cache serves its sharer, so removes of both sharers meet.
+TEST(TxPathModel, RandomTrafficInvariantsSmallWire) {
+  config::Config c = load_cfg(kSmall);
+  c.tx_path->wire_lds = 2;
+  c.tx_path->wire_icache = 4;
+  c.tx_path->victim_queue = 3;
+  const TxPathParams p = elab::elaborate_tx_path(c);
+  TxPathEvents seen;
+  uint64_t ret_held = 0;
+  for (uint64_t seed : {4, 5}) {
+    const RandomResult r = random_run(p, seed, 50000);
+    or_events(seen, r.seen);
+    ret_held += r.ret_held;
+    print_stats("small-wire", r);
+  }
+  if (ret_held > 0) {
+    EXPECT_TRUE(seen.credit_block) << "a RET is held only by the credit (D = 3: rare)";
+  }
+  expect_coverage(seen, true, true, true, seen.credit_block);
+}
+
+TEST(TxPathModel, RandomTrafficInvariantsQuad) {
+  const TxPathParams p = load(kQuad);
+  TxPathEvents seen;
+  uint64_t ret_held = 0;
+  for (uint64_t seed : {1, 2, 3}) {
+    const RandomResult r = random_run(p, seed, 50000);
+    or_events(seen, r.seen);
+    ret_held += r.ret_held;
+    print_stats("quad", r);
+  }
+  EXPECT_GT(ret_held, 0u) << "RET cycles without a hit pulse (credit)";
+  expect_coverage(seen, false, true, false, true, true);
+}
+
+// ===========================================================================
+// 10. Baseline
+// ===========================================================================
+
+// tx_path_NAME_base_sys: the L1-TLBs straight on the L2 port. Every request
+// the L1-TLBs miss on (an MSHR allocation) goes to the L2-TLB, every L1 fill
+// is the L2's answer, the victim port stays silent, l2_resp_ready_o is 1 and
+// the work-group port reports nothing; shootdowns go to the L1-TLB.
+void baseline_run(const char* cfg) {
+  const TxPathParams p = load(cfg);
+  Bench b(p, true, 5);
+  b.env.lat_min = 1;
+  b.env.lat_max = 10;
+  b.env.random_order = true;
+  b.env.req_ready_p = 0.7;
+  Traffic tr(p, 99);
+  tr.p_sd = 0.002;
+  uint64_t sd_accepts = 0, sd_dones = 0;
+  b.hook = [&] {
+    EXPECT_FALSE(b.out.l2_vic_valid);
+    EXPECT_TRUE(b.out.l2_resp_ready);
+    for (unsigned u = 0; u < p.cus; ++u) {
+      EXPECT_FALSE(b.out.wg_ready[u]);
+      EXPECT_FALSE(b.out.wg_done[u]);
+      EXPECT_FALSE(b.out.hit_lds[u]) << "no hits below the L1 in the baseline";
+      EXPECT_FALSE(b.out.hit_ic[u]);
+    }
+    if (b.in.sd_valid && b.out.sd_ready) ++sd_accepts;
+    if (b.out.sd_done) ++sd_dones;
+  };
+  for (unsigned c = 0; c < 30000; ++c) {
+    tr.drive(b.in);
+    b.step();
+    tr.observe(b.in, b.out);
+  }
+  for (unsigned u = 0; u < p.cus; ++u) b.in.req_valid[u] = 0;
+  b.in.sd_valid = 0;
+  b.hook = nullptr;
+  b.settle();
+  const L1tlbStats& ls = b.m.l1().stats();
+  EXPECT_EQ(ls.lookup_misses, b.m.stats().l2_requests) << "every L1 miss is asked of the L2-TLB";
+  EXPECT_EQ(b.m.stats().l2_fills, b.m.stats().l2_requests);
+  EXPECT_EQ(ls.accepts, ls.hits + ls.lookup_misses + ls.mshr_hits);
+  EXPECT_GT(ls.evictions, 100u);
+  EXPECT_TRUE(b.env.vics.empty());
+  EXPECT_EQ(b.m.stats().lds_hits + b.m.stats().ic_hits, 0u);
+  EXPECT_GT(sd_accepts, 10u);
+  EXPECT_EQ(sd_dones, sd_accepts);
+  EXPECT_EQ(b.data_errors, 0u);
+}
+
+TEST(TxPathModel, BaselineAnswersEverythingFromTheL2) {
+  baseline_run(kSmall);
+  baseline_run(kQuad);
+}
+
+// The baseline's L2 request port is a round robin over the L1-TLBs: with
+// every CU missing at once, the requests are taken in CU order from lp.
+TEST(TxPathModel, BaselineL2RoundRobin) {
+  Bench b(load(kQuad), true);
+  b.settle();
+  b.in.l2_req_ready = false;
+  b.env.req_ready_p = 0.0;
+  for (unsigned u = 0; u < 4; ++u) {
+    b.in.req_valid[u] = 1;
+    b.in.req_vpn[u] = 0x100 + u;
+  }
+  b.step();
+  for (unsigned u = 0; u < 4; ++u) b.in.req_valid[u] = 0;
+  b.run(6);
+  b.env.req_ready_p = 1.0;
+  std::vector<uint64_t> order;
+  b.hook = [&] {
+    if (b.out.l2_req_valid && b.in.l2_req_ready) order.push_back(b.out.l2_req_tag >> b.p.l1_tag_bits);
+  };
+  b.run(6);
+  b.hook = nullptr;
+  ASSERT_EQ(order.size(), 4u);
+  for (unsigned u = 0; u < 4; ++u) EXPECT_EQ(order[u], u);
+  b.settle();
+}
+
+// ===========================================================================
+// 11. No allocation in the glue
+// ===========================================================================
+
+// The LDS and I-cache member models return their outputs by value (Bits,
+// std::vector<bool>) and allocate inside posedge (candidate vectors, the
+// SRAM port image), so a whole cycle allocates. The path's own glue must
+// not: every member call is bracketed by the allocation probe, and the
+// allocations of outputs() + posedge() minus those inside member calls must
+// be zero. (The L1-TLB model's outputs(in, out) itself allocates nothing.)
+TEST(TxPathModel, GlueDoesNotAllocate) {
+  for (const char* cfg : {kSmall, kQuad}) {
+    const TxPathParams p = load(cfg);
+    TxPathModel m(p, false);
+    TxPathIn in = m.idle_inputs();
+    TxPathOut out = m.make_outputs();
+    L2Env env;
+    env.p = &p;
+    env.lat_min = 1;
+    env.lat_max = 6;
+    env.random_order = true;
+    env.req_ready_p = 0.7;
+    env.vic_ready_p = 0.7;
+    env.pending.reserve(64);
+    env.reqs.reserve(100000);
+    env.vics.reserve(100000);
+    Traffic tr(p, 3);
+    for (unsigned c = 0; c < 3000; ++c) {  // warm up (fills, victims, shootdowns)
+      tr.drive(in);
+      env.drive(in, c);
+      m.outputs(in, out);
+      env.observe(in, out, c);
+      m.posedge(in);
+      tr.observe(in, out);
+    }
+    m.set_alloc_probe(&g_allocs);
+    long total = 0;
+    const long member0 = m.member_allocs();
+    for (unsigned c = 3000; c < 13000; ++c) {
+      tr.drive(in);
+      env.drive(in, c);
+      const long a0 = g_allocs;
+      m.outputs(in, out);
+      total += g_allocs - a0;
+      env.observe(in, out, c);
+      const long a1 = g_allocs;
+      m.posedge(in);
+      total += g_allocs - a1;
+      tr.observe(in, out);
+    }
+    const long member = m.member_allocs() - member0;
+    EXPECT_GT(member, 0) << "the member models do allocate (by-value outputs)";
+    EXPECT_EQ(total - member, 0) << cfg << ": the glue allocated";
+    m.set_alloc_probe(nullptr);
+  }
+}
+
+// ===========================================================================
+// Speed (reported, not asserted)
+// ===========================================================================
+
+TEST(TxPathModel, Speed) {
+  for (const char* cfg : {kSmall, kQuad}) {
+    const TxPathParams p = load(cfg);
+    const auto t0 = std::chrono::steady_clock::now();
+    const RandomResult r = random_run(p, 11, 40000, false);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("  %s: %.0f cycles/s (model + environment, no invariant checks)\n", cfg,
+                static_cast<double>(r.cycles) / s);
+  }
+}
+
+}  // namespace
+}  // namespace txgen::model

@@ -1,0 +1,260 @@
+#include "tx_path_env.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "cosim_util.h"
+
+namespace txgen::verif {
+
+namespace {
+
+uint64_t key_of(uint64_t vpn, uint64_t vmid) { return (vpn << 8) | vmid; }
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+// L2-TLB
+
+L2TlbModel::L2TlbModel(unsigned entries, unsigned ways)
+    : ways_(ways), sets_(std::max(1u, entries / std::max(1u, ways)), std::vector<Way>(ways)) {}
+
+std::vector<L2TlbModel::Way>& L2TlbModel::set_of(uint64_t key) { return sets_[(key >> 8) % sets_.size()]; }
+
+bool L2TlbModel::lookup(uint64_t vpn, uint64_t vmid, uint64_t now) {
+  const uint64_t key = key_of(vpn, vmid);
+  for (Way& w : set_of(key))
+    if (w.valid && w.key == key) {
+      w.used = now;
+      return true;
+    }
+  return false;
+}
+
+void L2TlbModel::insert(uint64_t vpn, uint64_t vmid, uint64_t now) {
+  if (lookup(vpn, vmid, now)) return;
+  auto& set = set_of(key_of(vpn, vmid));
+  Way* victim = &set.front();
+  for (Way& w : set) {
+    if (!w.valid) {
+      victim = &w;
+      break;
+    }
+    if (w.used < victim->used) victim = &w;
+  }
+  *victim = {true, key_of(vpn, vmid), now};
+}
+
+// ---------------------------------------------------------------------------
+// The environment
+
+PathEnvironment::PathEnvironment(const elab::TxPathParams& p, const trace::Trace& t, const EvalOptions& o,
+                                 bool baseline)
+    : p_(p), trace_(t), o_(o), baseline_(baseline), in_(model::TxPathModel(p, baseline).idle_inputs()),
+      l2_(o.l2_entries, o.l2_ways), cu_(p.cus), fetch_(p.icaches) {
+  in_.l2_req_ready = true;
+  in_.l2_vic_ready = true;
+}
+
+uint64_t PathEnvironment::code_addr(unsigned g) const {
+  const auto& ic = p_.ic;
+  const trace::Kernel& k = trace_.kernels[kernel_];
+  const uint64_t lines = std::max<uint64_t>(1, k.code_bytes / ic.line_bytes);
+  const uint64_t base = (uint64_t{1} << (ic.va_bits - 2)) + (uint64_t{k.id} << 20);
+  return (base + (fetch_[g].pc % lines) * ic.line_bytes) & low_mask(ic.va_bits);
+}
+
+void PathEnvironment::start_kernel(uint64_t cycle) {
+  kernel_started_ = true;
+  for (unsigned g = 0; g < p_.icaches; ++g) {
+    fetch_[g] = Fetch{};
+    fetch_[g].flushing = kernel_ > 0;  // the kernel boundary
+    fetch_[g].next_at = cycle;
+  }
+  for (Cu& c : cu_) {
+    c.next = 0;
+    c.wg_free_sent = c.held == 0 || baseline_;
+    c.wg_alloc_sent = trace_.kernels[kernel_].lds_segments == 0 || baseline_;
+  }
+}
+
+void PathEnvironment::drive_cu(unsigned u, uint64_t cycle) {
+  Cu& c = cu_[u];
+  const auto& stream = trace_.kernels[kernel_].per_cu[u];
+  if (!c.presenting && c.next < stream.size() && c.in_flight.size() < o_.outstanding &&
+      !c.in_flight.count(key_of(stream[c.next].vpn, stream[c.next].vmid))) {
+    c.presenting = true;
+    c.presented_vpn = stream[c.next].vpn;
+    c.presented_at = cycle;
+    in_.req_vpn[u] = stream[c.next].vpn;
+    in_.req_vmid[u] = stream[c.next].vmid;
+  }
+  in_.req_valid[u] = c.presenting;
+  // work groups: free the previous kernel's segments, then hold this kernel's
+  in_.wg_valid[u] = !c.wg_free_sent || !c.wg_alloc_sent;
+  in_.wg_free[u] = !c.wg_free_sent;
+  in_.wg_base[u] = 0;
+  in_.wg_size[u] = c.wg_free_sent ? trace_.kernels[kernel_].lds_segments : c.held;
+}
+
+void PathEnvironment::drive_fetch(unsigned g, uint64_t cycle) {
+  Fetch& f = fetch_[g];
+  in_.flush_valid[g] = f.flushing;
+  in_.if_valid[g] = !f.flushing && !f.waiting && !f.filling && cycle >= f.next_at;
+  in_.if_addr[g] = code_addr(g);
+  in_.ifill_valid[g] = f.filling && cycle >= f.fill_at;
+  in_.ifill_addr[g] = f.miss_addr;
+}
+
+void PathEnvironment::drive_l2(uint64_t cycle) {
+  if (in_.l2_resp_valid) return;  // held until taken
+  size_t best = l2q_.size();
+  for (size_t i = 0; i < l2q_.size(); ++i)
+    if (l2q_[i].due <= cycle && (best == l2q_.size() || l2q_[i].due < l2q_[best].due)) best = i;
+  if (best == l2q_.size()) return;
+  answering_ = best;
+  const Pending& r = l2q_[best];
+  in_.l2_resp_valid = true;
+  in_.l2_resp_tag = r.tag;
+  in_.l2_resp_ppn = (r.vpn * 0x9E3779B97F4A7C15ull >> 7) & low_mask(p_.ppn_bits);
+  in_.l2_resp_perm = r.vpn & low_mask(p_.perm_bits);
+}
+
+const model::TxPathIn& PathEnvironment::inputs(uint64_t cycle) {
+  in_.rst_n = cycle >= 2;  // two reset cycles
+  if (!done() && !kernel_started_ && in_.rst_n) start_kernel(cycle);
+  if (done() || !kernel_started_) {
+    std::fill(in_.req_valid.begin(), in_.req_valid.end(), 0);
+    return in_;
+  }
+  for (unsigned u = 0; u < p_.cus; ++u) drive_cu(u, cycle);
+  for (unsigned g = 0; g < p_.icaches; ++g) drive_fetch(g, cycle);
+  drive_l2(cycle);
+  return in_;
+}
+
+void PathEnvironment::complete(unsigned u, uint64_t vpn, uint64_t cycle) {
+  Cu& c = cu_[u];
+  for (auto it = c.in_flight.begin(); it != c.in_flight.end();)
+    if ((it->first >> 8) == vpn) {
+      latencies_.push_back(cycle - it->second);
+      it = c.in_flight.erase(it);
+    } else {
+      ++it;
+    }
+}
+
+bool PathEnvironment::kernel_finished() const {
+  for (unsigned u = 0; u < p_.cus; ++u) {
+    const Cu& c = cu_[u];
+    if (c.presenting || !c.in_flight.empty() || c.next < trace_.kernels[kernel_].per_cu[u].size()) return false;
+  }
+  return true;
+}
+
+void PathEnvironment::observe(uint64_t cycle, const model::TxPathOut& out) {
+  if (!in_.rst_n || done() || !kernel_started_) return;
+  for (unsigned u = 0; u < p_.cus; ++u) {
+    Cu& c = cu_[u];
+    if (in_.req_valid[u] && out.req_ready[u]) {
+      c.in_flight[key_of(in_.req_vpn[u], in_.req_vmid[u])] = c.presented_at;
+      c.presenting = false;
+      ++c.next;
+      ++s_.requests;
+    }
+    if (out.resp_valid[u]) {
+      ++s_.l1_hits;
+      complete(u, out.resp_vpn[u], cycle);
+    }
+    if (out.fill_valid[u]) {
+      ++s_.l1_misses;
+      complete(u, out.fill_vpn[u], cycle);
+    }
+    if (!baseline_) {
+      s_.lds_hits += out.hit_lds[u];
+      s_.icache_hits += out.hit_ic[u];
+      if (in_.wg_valid[u] && out.wg_ready[u]) {
+        if (!c.wg_free_sent) {
+          c.wg_free_sent = true;
+          c.held = 0;
+        } else {
+          c.wg_alloc_sent = true;
+          c.held = trace_.kernels[kernel_].lds_segments;
+        }
+      }
+    }
+  }
+  for (unsigned g = 0; g < p_.icaches; ++g) {
+    Fetch& f = fetch_[g];
+    if (in_.flush_valid[g] && out.flush_ready[g]) f.flushing = false;
+    if (in_.if_valid[g] && out.if_ready[g]) {
+      f.waiting = true;
+      ++s_.ifetches;
+    }
+    if (out.if_resp_valid[g] && f.waiting) {
+      f.waiting = false;
+      if (out.if_resp_hit[g]) {
+        ++f.pc;
+        f.next_at = cycle + o_.fetch_interval;
+      } else {
+        ++s_.ifetch_misses;
+        f.filling = true;
+        f.fill_at = cycle + o_.ifill_latency;
+        f.miss_addr = code_addr(g);
+      }
+    }
+    if (in_.ifill_valid[g] && out.ifill_ready[g]) {
+      f.filling = false;
+      f.next_at = cycle + 1;  // fetch the filled line again
+    }
+  }
+  if (out.l2_req_valid && in_.l2_req_ready) {
+    ++s_.l2_requests;
+    const uint64_t key = key_of(out.l2_req_vpn, out.l2_req_vmid);
+    uint64_t due = cycle + o_.l2_latency;
+    bool walks = false;
+    if (l2_.lookup(out.l2_req_vpn, out.l2_req_vmid, cycle)) {
+      ++s_.l2_hits;
+    } else if (walking_.count(key)) {
+      due = std::max(due, walking_[key]);  // joins the walk in flight
+    } else {
+      ++s_.walks;
+      due += o_.walk_latency;
+      walking_[key] = due;
+      walks = true;
+    }
+    l2q_.push_back({out.l2_req_tag, out.l2_req_vpn, out.l2_req_vmid, due, walks});
+  }
+  if (in_.l2_resp_valid && out.l2_resp_ready) {
+    const Pending r = l2q_[answering_];
+    if (r.walks) {
+      l2_.insert(r.vpn, r.vmid, cycle);
+      walking_.erase(key_of(r.vpn, r.vmid));
+    }
+    l2q_.erase(l2q_.begin() + static_cast<long>(answering_));
+    in_.l2_resp_valid = false;
+  }
+  if (!baseline_ && out.l2_vic_valid && in_.l2_vic_ready) {
+    ++s_.l2_victims;
+    l2_.insert(out.l2_vic_vpn, out.l2_vic_vmid, cycle);
+  }
+  if (kernel_finished()) {
+    ++kernel_;
+    kernel_started_ = false;
+    if (done()) s_.cycles = cycle + 1;
+  }
+}
+
+EvalStats PathEnvironment::stats() const {
+  EvalStats s = s_;
+  s.finished = done();
+  if (!latencies_.empty()) {
+    std::vector<uint64_t> l = latencies_;
+    std::sort(l.begin(), l.end());
+    s.latency_mean = std::accumulate(l.begin(), l.end(), 0.0) / static_cast<double>(l.size());
+    s.latency_p99 = l[std::min(l.size() - 1, l.size() * 99 / 100)];
+  }
+  return s;
+}
+
+}  // namespace txgen::verif

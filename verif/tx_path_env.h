@@ -1,0 +1,112 @@
+// The environment of the translation path for trace-driven evaluation
+// (docs/verification.md, "Evaluation"): the CUs replaying a trace, the fetch
+// units and kernel boundaries, the work-group dispatchers holding LDS
+// segments, and a behavioural L2-TLB with page walks behind the path's L2
+// port. It drives model::TxPathIn from model::TxPathOut cycle by cycle, so it
+// runs the Verilated path and the golden model alike.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "model/tx_path.h"
+#include "txgen/elab/tx_path.h"
+#include "txgen/trace/trace.h"
+
+namespace txgen::verif {
+
+struct EvalOptions {
+  unsigned l2_latency = 188;    // L2-TLB access (seed 000 Table 1)
+  unsigned walk_latency = 400;  // page walk after an L2-TLB miss
+  unsigned l2_entries = 512;    // seed 000 Table 1: 512 entries, 16-way
+  unsigned l2_ways = 16;
+  unsigned outstanding = 4;     // distinct pages a CU waits for at once
+  unsigned fetch_interval = 8;  // cycles between instruction fetches of an I-cache
+  unsigned ifill_latency = 40;  // an instruction miss is filled this much later
+  uint64_t max_cycles = 200000000;
+};
+
+struct EvalStats {
+  uint64_t cycles = 0, requests = 0, l1_hits = 0, l1_misses = 0, lds_hits = 0, icache_hits = 0;
+  uint64_t l2_requests = 0, l2_hits = 0, walks = 0, l2_victims = 0, ifetches = 0, ifetch_misses = 0;
+  double latency_mean = 0;
+  uint64_t latency_p99 = 0;
+  bool finished = false;
+};
+
+// A set-associative LRU L2-TLB with a fixed access latency and page walks
+// behind it; the path's victims are inserted like fills.
+class L2TlbModel {
+ public:
+  L2TlbModel(unsigned entries, unsigned ways);
+  bool lookup(uint64_t vpn, uint64_t vmid, uint64_t now);  // touches on a hit
+  void insert(uint64_t vpn, uint64_t vmid, uint64_t now);
+
+ private:
+  struct Way {
+    bool valid = false;
+    uint64_t key = 0, used = 0;
+  };
+  std::vector<Way>& set_of(uint64_t key);
+  unsigned ways_;
+  std::vector<std::vector<Way>> sets_;
+};
+
+class PathEnvironment {
+ public:
+  PathEnvironment(const elab::TxPathParams& p, const trace::Trace& t, const EvalOptions& o, bool baseline);
+  // Inputs of the cycle, from the state after the previous cycle.
+  const model::TxPathIn& inputs(uint64_t cycle);
+  // The path's outputs of the cycle (before its edge): bookkeeping of every handshake.
+  void observe(uint64_t cycle, const model::TxPathOut& out);
+  bool done() const { return kernel_ >= trace_.kernels.size(); }
+  EvalStats stats() const;
+
+ private:
+  struct Pending {  // an L2 request being served
+    uint64_t tag, vpn, vmid, due;
+    bool walks;  // this request's page walk installs the page when it answers
+  };
+  struct Cu {
+    size_t next = 0;                         // next request of the kernel
+    std::map<uint64_t, uint64_t> in_flight;  // vpn -> first cycle presented
+    bool presenting = false;
+    uint64_t presented_vpn = 0, presented_at = 0;
+    bool wg_free_sent = false, wg_alloc_sent = false;
+    unsigned held = 0;  // LDS segments its work groups hold
+  };
+  struct Fetch {
+    uint64_t pc = 0, next_at = 0, fill_at = 0;
+    bool waiting = false, filling = false, flushing = false;
+    uint64_t miss_addr = 0;
+  };
+  void start_kernel(uint64_t cycle);
+  void drive_cu(unsigned u, uint64_t cycle);
+  void drive_fetch(unsigned g, uint64_t cycle);
+  void drive_l2(uint64_t cycle);
+  void complete(unsigned u, uint64_t vpn, uint64_t cycle);
+  bool kernel_finished() const;
+  uint64_t code_addr(unsigned g) const;
+
+  const elab::TxPathParams& p_;
+  const trace::Trace& trace_;
+  EvalOptions o_;
+  bool baseline_;
+  model::TxPathIn in_;
+  L2TlbModel l2_;
+  std::vector<Cu> cu_;
+  std::vector<Fetch> fetch_;
+  std::deque<Pending> l2q_;
+  std::map<uint64_t, uint64_t> walking_;  // page -> when its walk answers
+  size_t answering_ = 0;
+  size_t kernel_ = 0;
+  bool kernel_started_ = false;
+  std::vector<uint64_t> latencies_;
+  EvalStats s_;
+};
+
+}  // namespace txgen::verif

@@ -1,0 +1,260 @@
+// Trace-driven evaluation of the translation path (`txgen eval`,
+// docs/verification.md "Evaluation"): every trace is replayed through the
+// Verilated baseline path (L1-TLBs straight to the L2-TLB) and the Verilated
+// path (L1-TLB -> LDS -> I-cache -> L2-TLB), or through their golden models,
+// behind the same behavioural L2-TLB; one table (Markdown, CSV, JSON) and a
+// plot compare them. The build passes TXGEN_SYS_HEADER / TXGEN_SYS_CLASS,
+// TXGEN_BASE_HEADER / TXGEN_BASE_CLASS and TXGEN_EVAL_CONFIG.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include TXGEN_SYS_HEADER
+#include TXGEN_BASE_HEADER
+
+#include "tx_path_env.h"
+#include "tx_path_ports.h"
+#include "txgen/config/parse.h"
+#include "txgen/elab/tx_path.h"
+#include "txgen/trace/trace.h"
+#include "verilated.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using txgen::elab::TxPathParams;
+using txgen::verif::EvalOptions;
+using txgen::verif::EvalStats;
+
+// One cycle of the Verilated path: drive, outputs before the edge, edge.
+template <class Dut, bool kBase>
+class RtlPath {
+ public:
+  explicit RtlPath(const TxPathParams& p) : p_(p), ctx_(std::make_unique<VerilatedContext>()) {
+    dut_ = std::make_unique<Dut>(ctx_.get(), "path");
+    dut_->clk_i = 0;
+  }
+  ~RtlPath() { dut_->final(); }
+  void step(const txgen::model::TxPathIn& in, txgen::model::TxPathOut& out) {
+    dut_->clk_i = 0;
+    txgen::verif::TxPathPorts<Dut, kBase>::drive(*dut_, p_, in);
+    dut_->eval();
+    txgen::verif::TxPathPorts<Dut, kBase>::read(*dut_, p_, out, false);
+    dut_->clk_i = 1;
+    dut_->eval();
+  }
+
+ private:
+  const TxPathParams& p_;
+  std::unique_ptr<VerilatedContext> ctx_;
+  std::unique_ptr<Dut> dut_;
+};
+
+// The same through the golden model.
+class ModelPath {
+ public:
+  ModelPath(const TxPathParams& p, bool base) : m_(p, base) {}
+  void step(const txgen::model::TxPathIn& in, txgen::model::TxPathOut& out) {
+    m_.outputs(in, out);
+    m_.posedge(in);
+  }
+
+ private:
+  txgen::model::TxPathModel m_;
+};
+
+struct Run {
+  std::string workload, design;
+  EvalStats s;
+  double seconds = 0;
+};
+
+template <class Path>
+Run replay(Path& path, const TxPathParams& p, const txgen::trace::Trace& t, const EvalOptions& o, bool base) {
+  txgen::verif::PathEnvironment env(p, t, o, base);
+  txgen::model::TxPathOut out = txgen::model::TxPathModel(p, base).make_outputs();
+  const auto start = std::chrono::steady_clock::now();
+  uint64_t cycle = 0;
+  for (; !env.done() && cycle < o.max_cycles; ++cycle) {
+    path.step(env.inputs(cycle), out);
+    env.observe(cycle, out);
+  }
+  Run r;
+  r.workload = t.workload;
+  r.design = base ? "baseline" : "path";
+  r.s = env.stats();
+  if (!r.s.finished) r.s.cycles = cycle;
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
+Run run_one(const TxPathParams& p, const txgen::trace::Trace& t, const EvalOptions& o, bool base, bool model) {
+  if (model) {
+    ModelPath m(p, base);
+    return replay(m, p, t, o, base);
+  }
+  if (base) {
+    RtlPath<TXGEN_BASE_CLASS, true> r(p);
+    return replay(r, p, t, o, true);
+  }
+  RtlPath<TXGEN_SYS_CLASS, false> r(p);
+  return replay(r, p, t, o, false);
+}
+
+std::string pct(uint64_t a, uint64_t b) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f %%", b ? 100.0 * static_cast<double>(a) / static_cast<double>(b) : 0.0);
+  return buf;
+}
+std::string fixed1(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.1f", v);
+  return buf;
+}
+
+nlohmann::json to_json(const Run& r) {
+  const EvalStats& s = r.s;
+  return {{"workload", r.workload},  {"design", r.design},         {"finished", s.finished},
+          {"cycles", s.cycles},      {"requests", s.requests},     {"l1_hits", s.l1_hits},
+          {"l1_misses", s.l1_misses}, {"lds_hits", s.lds_hits},    {"icache_hits", s.icache_hits},
+          {"l2_requests", s.l2_requests}, {"l2_hits", s.l2_hits},  {"walks", s.walks},
+          {"l2_victims", s.l2_victims}, {"latency_mean", s.latency_mean}, {"latency_p99", s.latency_p99},
+          {"ifetches", s.ifetches},  {"ifetch_misses", s.ifetch_misses}, {"seconds", r.seconds},
+          {"requests_per_second", r.seconds > 0 ? static_cast<double>(s.requests) / r.seconds : 0.0}};
+}
+
+// The table users paste: per workload the baseline row, then the path's row
+// with what it avoided.
+void write_tables(const fs::path& out, const std::vector<Run>& runs, const std::string& config) {
+  nlohmann::json j = nlohmann::json::array();
+  std::ofstream csv(out / "eval.csv"), md(out / "eval.md");
+  csv << "workload,design,cycles,requests,l1_hits,l1_misses,lds_hits,icache_hits,l2_requests,l2_requests_avoided,"
+         "walks,l2_victims,latency_mean,latency_p99,speedup\n";
+  md << "### Trace-driven evaluation (" << config << ")\n\n"
+     << "| workload | design | L1 hit rate | LDS hits | I-cache hits | L2-TLB requests | avoided | walks | "
+        "latency mean / p99 (cycles) | runtime (cycles) | speedup |\n"
+     << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  const Run* base = nullptr;
+  for (const Run& r : runs) {
+    j.push_back(to_json(r));
+    if (r.design == "baseline") base = &r;
+    const EvalStats& s = r.s;
+    const uint64_t base_l2 = base ? base->s.l2_requests : s.l2_requests;
+    const double avoided = base_l2 ? 1.0 - static_cast<double>(s.l2_requests) / static_cast<double>(base_l2) : 0;
+    const double speedup = base && s.cycles ? static_cast<double>(base->s.cycles) / static_cast<double>(s.cycles) : 1;
+    csv << r.workload << "," << r.design << "," << s.cycles << "," << s.requests << "," << s.l1_hits << ","
+        << s.l1_misses << "," << s.lds_hits << "," << s.icache_hits << "," << s.l2_requests << "," << avoided << ","
+        << s.walks << "," << s.l2_victims << "," << s.latency_mean << "," << s.latency_p99 << "," << speedup << "\n";
+    md << "| " << r.workload << " | " << r.design << " | " << pct(s.l1_hits, s.l1_hits + s.l1_misses) << " | "
+       << s.lds_hits << " | " << s.icache_hits << " | " << s.l2_requests << " | "
+       << (r.design == "baseline" ? "-" : fixed1(100 * avoided) + " %") << " | " << s.walks << " | "
+       << fixed1(s.latency_mean) << " / " << s.latency_p99 << " | " << s.cycles << (s.finished ? "" : " (cut)")
+       << " | " << (r.design == "baseline" ? "-" : fixed1(speedup) + "x") << " |\n";
+  }
+  std::ofstream(out / "eval.json") << j.dump(2) << "\n";
+}
+
+// A gnuplot script (and its SVG/PNG when gnuplot is installed): per workload,
+// the path's L2-TLB requests and mean latency relative to the baseline.
+void write_plot(const fs::path& out, const std::vector<Run>& runs) {
+  std::ofstream dat(out / "eval_plot.dat");
+  dat << "# workload l2_requests_rel latency_rel\n";
+  for (size_t i = 0; i + 1 < runs.size(); i += 2) {
+    const EvalStats& b = runs[i].s;
+    const EvalStats& q = runs[i + 1].s;
+    dat << runs[i].workload << " " << (b.l2_requests ? double(q.l2_requests) / double(b.l2_requests) : 1) << " "
+        << (b.latency_mean > 0 ? q.latency_mean / b.latency_mean : 1) << "\n";
+  }
+  std::ofstream gp(out / "eval.gp");
+  gp << "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
+     << "set yrange [0:*]\nset ylabel 'path / baseline'\nset key top left\nset grid ytics\n"
+     << "set title 'L1-TLB -> LDS -> I-cache -> L2-TLB against L1-TLB -> L2-TLB'\n";
+  for (const char* term : {"svg size 800,420", "pngcairo size 800,420"}) {
+    const std::string ext = std::string(term).rfind("svg", 0) == 0 ? "svg" : "png";
+    gp << "set terminal " << term << "\nset output 'eval." << ext << "'\n"
+       << "plot 'eval_plot.dat' using 2:xtic(1) title 'L2-TLB requests', '' using 3 title 'mean latency'\n";
+  }
+  gp.close();
+  const std::string cmd = "cd '" + out.string() + "' && gnuplot eval.gp > /dev/null 2>&1";
+  if (std::system("command -v gnuplot > /dev/null 2>&1") == 0 && std::system(cmd.c_str()) != 0)
+    std::cerr << "txgen eval: gnuplot failed; the script is " << (out / "eval.gp").string() << "\n";
+}
+
+// The Verilated path and the golden model replay the same trace cycle for
+// cycle, so every count must agree.
+void check_agree(const Run& rtl, const Run& model) {
+  const EvalStats& a = rtl.s;
+  const EvalStats& b = model.s;
+  const std::pair<const char*, std::pair<uint64_t, uint64_t>> counts[] = {
+      {"cycles", {a.cycles, b.cycles}},           {"requests", {a.requests, b.requests}},
+      {"l1_hits", {a.l1_hits, b.l1_hits}},        {"l1_misses", {a.l1_misses, b.l1_misses}},
+      {"lds_hits", {a.lds_hits, b.lds_hits}},     {"icache_hits", {a.icache_hits, b.icache_hits}},
+      {"l2_requests", {a.l2_requests, b.l2_requests}}, {"walks", {a.walks, b.walks}},
+      {"l2_victims", {a.l2_victims, b.l2_victims}}, {"latency_p99", {a.latency_p99, b.latency_p99}}};
+  for (const auto& [name, v] : counts)
+    if (v.first != v.second)
+      throw std::runtime_error(rtl.workload + " " + rtl.design + ": the RTL and the model disagree on " + name +
+                               ": " + std::to_string(v.first) + " vs " + std::to_string(v.second));
+  std::printf("txgen eval: %s %-8s RTL and model agree (model %.3f M requests/s)\n", rtl.workload.c_str(),
+              rtl.design.c_str(), model.seconds > 0 ? static_cast<double>(b.requests) / model.seconds / 1e6 : 0.0);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Replays translation traces through the baseline and the proposed path."};
+  std::vector<std::string> traces;
+  std::string out = "eval", engine = "rtl";
+  EvalOptions o;
+  app.add_option("--trace", traces, "trace files (txgen trace)")->required();
+  app.add_option("--out", out, "output directory");
+  app.add_option("--engine", engine,
+                 "rtl (Verilated RTL), model (golden model), or both (and fail unless they agree)")
+      ->check(CLI::IsMember({"rtl", "model", "both"}));
+  app.add_option("--l2-latency", o.l2_latency, "L2-TLB access cycles (188)");
+  app.add_option("--walk-latency", o.walk_latency, "page-walk cycles after an L2-TLB miss (400)");
+  app.add_option("--l2-entries", o.l2_entries, "L2-TLB entries (512)");
+  app.add_option("--l2-ways", o.l2_ways, "L2-TLB ways (16)");
+  app.add_option("--outstanding", o.outstanding, "pages a CU waits for at once (4)");
+  app.add_option("--fetch-interval", o.fetch_interval, "cycles between instruction fetches (8)");
+  app.add_option("--max-cycles", o.max_cycles, "stop a run after this many cycles");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    const TxPathParams p = txgen::elab::elaborate_tx_path(txgen::config::load_config_file(TXGEN_EVAL_CONFIG));
+    fs::create_directories(out);
+    std::vector<Run> runs;
+    for (const std::string& file : traces) {
+      txgen::trace::Trace t = txgen::trace::read_file(file);
+      if (t.cus != p.cus)
+        throw std::runtime_error(file + ": trace for " + std::to_string(t.cus) + " CUs, the path has " +
+                                 std::to_string(p.cus));
+      if (t.workload.empty()) t.workload = fs::path(file).stem().string();
+      for (bool base : {true, false}) {
+        runs.push_back(run_one(p, t, o, base, engine == "model"));
+        if (engine == "both") check_agree(runs.back(), run_one(p, t, o, base, true));
+        const Run& r = runs.back();
+        std::printf("txgen eval: %s %-8s %llu requests, %llu cycles, %.2f s (%.3f M requests/s)%s\n",
+                    r.workload.c_str(), r.design.c_str(), static_cast<unsigned long long>(r.s.requests),
+                    static_cast<unsigned long long>(r.s.cycles), r.seconds,
+                    r.seconds > 0 ? static_cast<double>(r.s.requests) / r.seconds / 1e6 : 0.0,
+                    r.s.finished ? "" : " (stopped at --max-cycles)");
+      }
+    }
+    write_tables(out, runs, p.module_prefix);
+    write_plot(out, runs);
+    std::cout << std::ifstream(fs::path(out) / "eval.md").rdbuf();
+  } catch (const std::exception& e) {
+    std::cerr << "txgen eval: error: " << e.what() << "\n";
+    return 2;
+  }
+  return 0;
+}
