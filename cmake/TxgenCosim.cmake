@@ -315,15 +315,22 @@ function(txgen_add_tx_path_cosim NAME CONFIG_PATH)
 endfunction()
 
 # txgen_add_tx_path_eval(NAME CONFIG_PATH)
-# Executable txgen_eval_tx_path_NAME replaying traces through the Verilated
-# path and its baseline (verif/tx_path_eval.cpp; run by `txgen eval`).
+# The trace evaluation of a tx_path configuration (verif/tx_path_eval.cpp, run
+# by `txgen eval`): txgen_eval_rtl_tx_path_NAME replays through the Verilated
+# path and baseline or the golden models, txgen_eval_model_tx_path_NAME
+# through the golden models only (no Verilator run to build).
 function(txgen_add_tx_path_eval NAME CONFIG_PATH)
   get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
+  foreach(engine model rtl)
+    set(exe txgen_eval_${engine}_tx_path_${NAME})
+    add_executable(${exe} ${PROJECT_SOURCE_DIR}/verif/tx_path_eval.cpp)
+    target_link_libraries(${exe} PRIVATE txgen_verif)
+    target_compile_options(${exe} PRIVATE ${TXGEN_WARNINGS})
+    target_compile_definitions(${exe} PRIVATE TXGEN_EVAL_CONFIG="${config}")
+  endforeach()
   _txgen_tx_path_tops(${NAME} ${config} sys base)
-  set(exe txgen_eval_tx_path_${NAME})
-  add_executable(${exe} ${PROJECT_SOURCE_DIR}/verif/tx_path_eval.cpp)
-  target_link_libraries(${exe} PRIVATE txgen_verif ${sys} ${base})
-  target_compile_options(${exe} PRIVATE ${TXGEN_WARNINGS})
-  target_compile_definitions(${exe} PRIVATE TXGEN_EVAL_CONFIG="${config}")
+  set(exe txgen_eval_rtl_tx_path_${NAME})
+  target_link_libraries(${exe} PRIVATE ${sys} ${base})
+  target_compile_definitions(${exe} PRIVATE TXGEN_EVAL_RTL)
   _txgen_tx_path_defines(${exe} ${NAME})
 endfunction()

@@ -6,6 +6,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libgtest-dev
   verilator iverilog libsystemc-dev
   yosys opensta qflow-tech-osu018
+  gnuplot-nox
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -3,8 +3,10 @@
 // Verilated baseline path (L1-TLBs straight to the L2-TLB) and the Verilated
 // path (L1-TLB -> LDS -> I-cache -> L2-TLB), or through their golden models,
 // behind the same behavioural L2-TLB; one table (Markdown, CSV, JSON) and a
-// plot compare them. The build passes TXGEN_SYS_HEADER / TXGEN_SYS_CLASS,
-// TXGEN_BASE_HEADER / TXGEN_BASE_CLASS and TXGEN_EVAL_CONFIG.
+// plot compare them. The build passes TXGEN_EVAL_CONFIG and, for the RTL
+// engine (TXGEN_EVAL_RTL), TXGEN_SYS_HEADER / TXGEN_SYS_CLASS and
+// TXGEN_BASE_HEADER / TXGEN_BASE_CLASS; without TXGEN_EVAL_RTL only the
+// golden-model engine is built (no Verilator run needed).
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -18,15 +20,17 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#ifdef TXGEN_EVAL_RTL
 #include TXGEN_SYS_HEADER
 #include TXGEN_BASE_HEADER
+#include "tx_path_ports.h"
+#include "verilated.h"
+#endif
 
 #include "tx_path_env.h"
-#include "tx_path_ports.h"
 #include "txgen/config/parse.h"
 #include "txgen/elab/tx_path.h"
 #include "txgen/trace/trace.h"
-#include "verilated.h"
 
 namespace {
 
@@ -35,6 +39,7 @@ using txgen::elab::TxPathParams;
 using txgen::verif::EvalOptions;
 using txgen::verif::EvalStats;
 
+#ifdef TXGEN_EVAL_RTL
 // One cycle of the Verilated path: drive, outputs before the edge, edge.
 template <class Dut, bool kBase>
 class RtlPath {
@@ -46,7 +51,9 @@ class RtlPath {
   ~RtlPath() { dut_->final(); }
   void step(const txgen::model::TxPathIn& in, txgen::model::TxPathOut& out) {
     dut_->clk_i = 0;
-    txgen::verif::TxPathPorts<Dut, kBase>::drive(*dut_, p_, in);
+    // the replay writes no LDS data and the same instruction line data throughout
+    txgen::verif::TxPathPorts<Dut, kBase>::drive(*dut_, p_, in, first_);
+    first_ = false;
     dut_->eval();
     txgen::verif::TxPathPorts<Dut, kBase>::read(*dut_, p_, out, false);
     dut_->clk_i = 1;
@@ -57,7 +64,9 @@ class RtlPath {
   const TxPathParams& p_;
   std::unique_ptr<VerilatedContext> ctx_;
   std::unique_ptr<Dut> dut_;
+  bool first_ = true;
 };
+#endif
 
 // The same through the golden model.
 class ModelPath {
@@ -102,12 +111,16 @@ Run run_one(const TxPathParams& p, const txgen::trace::Trace& t, const EvalOptio
     ModelPath m(p, base);
     return replay(m, p, t, o, base);
   }
+#ifndef TXGEN_EVAL_RTL
+  throw std::runtime_error("this build replays through the golden model only (build txgen_eval_rtl_* for the RTL)");
+#else
   if (base) {
     RtlPath<TXGEN_BASE_CLASS, true> r(p);
     return replay(r, p, t, o, true);
   }
   RtlPath<TXGEN_SYS_CLASS, false> r(p);
   return replay(r, p, t, o, false);
+#endif
 }
 
 std::string pct(uint64_t a, uint64_t b) {
@@ -174,13 +187,14 @@ void write_plot(const fs::path& out, const std::vector<Run>& runs) {
     dat << runs[i].workload << " " << (b.l2_requests ? double(q.l2_requests) / double(b.l2_requests) : 1) << " "
         << (b.latency_mean > 0 ? q.latency_mean / b.latency_mean : 1) << "\n";
   }
+  dat.close();  // gnuplot reads it below
   std::ofstream gp(out / "eval.gp");
   gp << "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
      << "set yrange [0:*]\nset ylabel 'path / baseline'\nset key top left\nset grid ytics\n"
      << "set title 'L1-TLB -> LDS -> I-cache -> L2-TLB against L1-TLB -> L2-TLB'\n";
   for (const char* term : {"svg size 800,420", "pngcairo size 800,420"}) {
     const std::string ext = std::string(term).rfind("svg", 0) == 0 ? "svg" : "png";
-    gp << "set terminal " << term << "\nset output 'eval." << ext << "'\n"
+    gp << "set terminal " << term << " noenhanced\nset output 'eval." << ext << "'\n"
        << "plot 'eval_plot.dat' using 2:xtic(1) title 'L2-TLB requests', '' using 3 title 'mean latency'\n";
   }
   gp.close();
@@ -213,7 +227,7 @@ void check_agree(const Run& rtl, const Run& model) {
 int main(int argc, char** argv) {
   CLI::App app{"Replays translation traces through the baseline and the proposed path."};
   std::vector<std::string> traces;
-  std::string out = "eval", engine = "rtl";
+  std::string out = "eval", engine = "model";
   EvalOptions o;
   app.add_option("--trace", traces, "trace files (txgen trace)")->required();
   app.add_option("--out", out, "output directory");

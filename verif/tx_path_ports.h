@@ -5,6 +5,7 @@
 // translation-only ports (vrf, work groups, hit outputs, the L2 victim port).
 #pragma once
 
+#include <algorithm>
 #include <vector>
 
 #include "cosim_util.h"
@@ -13,17 +14,28 @@
 
 namespace txgen::verif {
 
-// Flat vector of per-element Bits of `width` bits each, element 0 lowest.
+// Flat vector of per-element Bits of `width` bits each, element 0 lowest
+// (whole words at a time when the width is a multiple of 32, as the LDS rows
+// and I-cache lines are).
 inline Bits pack_bits(const std::vector<Bits>& parts, unsigned width) {
   Bits b(width * static_cast<unsigned>(parts.size()));
-  for (unsigned i = 0; i < parts.size(); ++i)
+  for (unsigned i = 0; i < parts.size(); ++i) {
+    if (width % 32 == 0) {
+      std::copy(parts[i].words.begin(), parts[i].words.end(), b.words.begin() + i * (width / 32));
+      continue;
+    }
     for (unsigned k = 0; k < width; ++k) b.set(i * width + k, parts[i].get(k));
+  }
   return b;
 }
 
 inline void unpack_bits(const Bits& flat, unsigned width, std::vector<Bits>& parts) {
   for (unsigned i = 0; i < parts.size(); ++i) {
     parts[i] = Bits(width);
+    if (width % 32 == 0) {
+      std::copy_n(flat.words.begin() + i * (width / 32), width / 32, parts[i].words.begin());
+      continue;
+    }
     for (unsigned k = 0; k < width; ++k) parts[i].set(k, flat.get(i * width + k));
   }
 }
@@ -47,7 +59,9 @@ uint64_t scalar_from(const Port& port, unsigned bits) {
 
 template <class Dut, bool kBase>
 struct TxPathPorts {
-  static void drive(Dut& d, const elab::TxPathParams& p, const model::TxPathIn& in) {
+  // Every input; without `with_data` the wide write-data inputs keep what they
+  // were last driven with (a replay that writes no data skips them).
+  static void drive(Dut& d, const elab::TxPathParams& p, const model::TxPathIn& in, bool with_data = true) {
     const unsigned VPN = p.vpn_bits, VM = p.vmid_bits;
     d.rst_ni = in.rst_n;
     to_port(d.req_valid_i, pack_flags(in.req_valid));
@@ -57,12 +71,12 @@ struct TxPathPorts {
     to_port(d.app_we_i, pack_flags(in.app_we));
     to_port(d.app_row_i, pack_entries(widen(in.app_row), p.lds.row_index_bits));
     to_port(d.app_bank_en_i, pack_entries(in.app_bank_en, p.lds.banks));
-    to_port(d.app_wdata_i, pack_bits(in.app_wdata, p.lds.row_bits));
+    if (with_data) to_port(d.app_wdata_i, pack_bits(in.app_wdata, p.lds.row_bits));
     to_port(d.if_valid_i, pack_flags(in.if_valid));
     to_port(d.if_addr_i, pack_entries(in.if_addr, p.ic.va_bits));
     to_port(d.ifill_valid_i, pack_flags(in.ifill_valid));
     to_port(d.ifill_addr_i, pack_entries(in.ifill_addr, p.ic.va_bits));
-    to_port(d.ifill_data_i, pack_bits(in.ifill_data, p.ic.line_bits));
+    if (with_data) to_port(d.ifill_data_i, pack_bits(in.ifill_data, p.ic.line_bits));
     to_port(d.flush_valid_i, pack_flags(in.flush_valid));
     d.l2_req_ready_i = in.l2_req_ready;
     d.l2_resp_valid_i = in.l2_resp_valid;

@@ -3,6 +3,8 @@
 // and the synthetic workloads' documented properties.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -312,15 +314,14 @@ TEST(TraceKinds, AtaxColumnKernelStridesOneRowOfPages) {
     // the exceptions: a new column block every 3072 rows, a vector page every 1024
     EXPECT_GT(static_cast<double>(row_stride) / static_cast<double>(s.size() - 1), 0.99) << cu;
   }
-  // the row-major kernel walks pages in order: the same page or the next
+  // the thread-per-row kernel: a wavefront's 64 rows, one page each, row_pages
+  // apart, revisited `touches` times before the next page column
   const auto& s = t.kernels[0].per_cu[0];
-  size_t matrix_steps = 0, in_order = 0;
-  for (size_t i = 1; i < s.size(); ++i) {
-    if (s[i].vpn >= s[0].vpn + 9216 || s[i - 1].vpn >= s[0].vpn + 9216) continue;  // the vector's touches
-    ++matrix_steps;
-    in_order += s[i].vpn == s[i - 1].vpn || s[i].vpn == s[i - 1].vpn + 1;
-  }
-  EXPECT_GT(static_cast<double>(in_order) / static_cast<double>(matrix_steps), 0.7);
+  for (size_t i = 1; i < 64; ++i) EXPECT_EQ(s[i].vpn, s[0].vpn + 3 * i) << i;
+  EXPECT_EQ(s[64].vpn, s[0].vpn);  // the second step over the same 64 pages
+  std::set<uint64_t> live;
+  for (size_t i = 0; i < 64 * o.touches_per_page; ++i) live.insert(s[i].vpn);
+  EXPECT_EQ(live.size(), 64u);
 }
 
 TEST(TraceKinds, BicgRunsTheColumnKernelFirstAndGesummvReadsTwoMatrices) {
@@ -333,10 +334,10 @@ TEST(TraceKinds, BicgRunsTheColumnKernelFirstAndGesummvReadsTwoMatrices) {
   o.touches_per_page = 2;
   const tr::Trace gesummv = tr::generate(o);
   const auto& g = gesummv.kernels[0].per_cu[0];
-  // A, A, B, B, x for each page of a row; A and B in different regions
-  EXPECT_EQ(g[0].vpn, g[1].vpn);
-  EXPECT_EQ(g[2].vpn, g[3].vpn);
-  EXPECT_GE(g[2].vpn, g[0].vpn + 0x10000 - 0x1000);
+  // row by row of the wavefront: the row's page of A, then of B (another region)
+  EXPECT_GE(g[1].vpn, g[0].vpn + 0x10000 - 0x1000);
+  EXPECT_GT(g[2].vpn, g[0].vpn);                     // the next row of A ...
+  EXPECT_EQ(g[3].vpn - g[1].vpn, g[2].vpn - g[0].vpn);  // ... and of B, the same stride
 }
 
 TEST(TraceKinds, BfsHasHotPages) {

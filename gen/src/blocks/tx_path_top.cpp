@@ -804,7 +804,7 @@ BlockInfo tx_path_block() {
   b.report_markdown = tx_path::report_markdown;
   b.synth_tops = [](const config::Config& c) {
     const std::string prefix = "tx_path_" + c.name;
-    return std::vector<std::string>{prefix, prefix + "_base"};
+    return std::vector<std::string>{prefix, prefix + "_base", prefix + "_cu"};
   };
   return b;
 }

@@ -19,19 +19,24 @@ namespace {
 constexpr const char* kKinds = "atax, bicg, mvt, gesummv, gups, bfs, lds_heavy";
 
 // Translation entries the path holds with every LDS segment and I-cache line
-// in translation mode.
+// in translation mode: in all, and as one CU sees them (its L1-TLB, its LDS
+// and the I-cache it shares; CUs running one kernel touch the same pages, so
+// the private LDSs hold copies and do not add up for them).
 uint64_t reach_of(const elab::TxPathParams& p) {
   return uint64_t{p.cus} * p.l1_entries + uint64_t{p.cus} * p.lds_entries + uint64_t{p.icaches} * p.icache_entries;
 }
+uint64_t cu_reach_of(const elab::TxPathParams& p) {
+  return uint64_t{p.l1_entries} + p.lds_entries + p.icache_entries;
+}
 
 // Footprint against the reach, where the mechanism matters: Polybench and
-// the LDS-heavy stencil fit below the L1 only with the LDS and I-cache;
-// GUPS fits nowhere; BFS overflows even the whole reach, but its hot pages fit.
-uint64_t default_pages(trace::Kind kind, uint64_t reach) {
+// the LDS-heavy stencil fit below a CU's L1 only with its LDS and I-cache;
+// GUPS fits nowhere; BFS overflows even a CU's reach, but its hot pages fit.
+uint64_t default_pages(trace::Kind kind, const elab::TxPathParams& p) {
   switch (kind) {
-    case trace::Kind::Gups: return 8 * reach;
-    case trace::Kind::Bfs: return 2 * reach;
-    default: return std::max<uint64_t>(1, reach / 2);
+    case trace::Kind::Gups: return 8 * reach_of(p);
+    case trace::Kind::Bfs: return 2 * cu_reach_of(p);
+    default: return std::max<uint64_t>(1, cu_reach_of(p) * 3 / 4);
   }
 }
 
@@ -50,7 +55,7 @@ struct Resolved {
 
 void resolve_pages(const TraceOptions& opts, Resolved& r) {
   if (opts.pages != 0) r.gen.footprint_pages = opts.pages;
-  else if (r.path) r.gen.footprint_pages = default_pages(r.gen.kind, reach_of(*r.path));
+  else if (r.path) r.gen.footprint_pages = default_pages(r.gen.kind, *r.path);
   if (r.gen.footprint_pages > trace::kMaxFootprintPages)
     throw ConfigError(opts.pages != 0 ? "--pages" : "--config", std::to_string(r.gen.footprint_pages),
                       "footprint too large: at most " + std::to_string(trace::kMaxFootprintPages) +

@@ -179,19 +179,28 @@ Matrix shape_matrix(uint64_t pages) {
   return m;
 }
 
-// Rows round-robin over the CUs; each page of a row `touches` times (one
-// wavefront after another), then the page of the vector it multiplies.
-// Several matrices (Gesummv) are read side by side, page by page.
+// One thread per row, as PolyBench/GPU writes these kernels (tmp[i] += A[i][j]
+// x[j] in thread i): a wavefront covers 64 consecutive rows, and every step of
+// its j loop touches one page in each of those rows, so the wavefront keeps 64
+// pages live for as long as j stays inside a page column. Wavefronts go to the
+// CUs round-robin; each page column is modelled by `touches` steps (of the
+// 1024 the loop makes), each touching the 64 rows' pages in turn, then the
+// page of the vector the column multiplies. Several matrices (Gesummv) are
+// read side by side, row by row.
 void row_kernel(Builder& b, const GenOptions& o, const std::vector<Matrix>& ms, uint64_t vector_base) {
   b.begin_kernel(0);
   const Matrix& shape = ms.front();
+  const uint64_t waves = ceil_div(shape.rows, kWavefront);
   for (unsigned cu = 0; cu < o.cus; ++cu)
-    for (uint64_t row = cu; row < shape.rows && !b.full(cu); row += o.cus)
+    for (uint64_t wave = cu; wave < waves && !b.full(cu); wave += o.cus) {
+      const uint64_t first = wave * kWavefront, last = std::min(shape.rows, first + kWavefront);
       for (uint64_t j = 0; j < shape.row_pages; ++j) {
-        for (const Matrix& m : ms)
-          for (unsigned t = 0; t < o.touches_per_page; ++t) b.touch(cu, m.page(row, j));
+        for (unsigned t = 0; t < o.touches_per_page; ++t)
+          for (uint64_t row = first; row < last; ++row)
+            for (const Matrix& m : ms) b.touch(cu, m.page(row, j));
         b.touch(cu, vector_base + j);
       }
+    }
   b.end_kernel([&](unsigned) { return vector_base; });
 }
 

@@ -30,9 +30,9 @@ struct TraceOptions {
   uint64_t pages = 0, requests = 0, code_bytes = 8192, seed = 1;
 };
 struct EvalOptions {
-  std::string config, out, engine = "rtl";
+  std::string config, out, engine = "model";
   std::vector<std::string> traces, workloads;
-  unsigned long requests = 4000;
+  unsigned long requests = 0;  // 0: the workload's whole stream (txgen trace default)
   unsigned l2_latency = 188, walk_latency = 400;
 };
 

@@ -48,9 +48,9 @@ void write_file(const std::string& path, const Trace& t);
 
 // Synthetic workloads (seed 000 Table 2 categories).
 enum class Kind {
-  Atax,      // two kernels: A x row-major, then A^T (column-strided); no LDS
-  Bicg,      // two kernels: A^T r column-strided, then A p row-major; no LDS
-  Mvt,       // two kernels: A y1 row-major, A^T y2 column-strided, two vectors; no LDS
+  Atax,      // two kernels: A x with a thread per row (a wavefront keeps 64 row pages live), then A^T; no LDS
+  Bicg,      // two kernels: A^T r with a thread per column (row-strided), then A p per row; no LDS
+  Mvt,       // two kernels: A y1 per row, A^T y2 per column, two vectors; no LDS
   Gesummv,   // one kernel: rows of two matrices A and B; no LDS
   Gups,      // random single-page updates over a table
   Bfs,       // level-synchronous traversal of a power-law graph, one kernel per level
@@ -65,7 +65,7 @@ struct GenOptions {
   unsigned cus = 8;
   uint64_t footprint_pages = 4096;  // distinct pages the workload touches (approximately)
   uint64_t max_requests_per_cu = 20000;
-  unsigned touches_per_page = 4;   // successive wavefront accesses to one page (row-major streams)
+  unsigned touches_per_page = 4;   // steps of a per-row wavefront inside one page column
   unsigned lds_segments = 0;       // LdsHeavy: segments each CU holds (0: set by the caller)
   uint64_t code_bytes = 8192;      // per kernel
   uint64_t seed = 1;
