@@ -488,11 +488,17 @@ void random_run(CosimSession& s, const Traffic& t, uint64_t seed, uint64_t cycle
   }
 }
 
+// Random cycles: a quarter of TXGEN_COSIM_CYCLES, at least min_cycles (the
+// large configurations simulate at about 4 k cycles/s, so this stays small).
+uint64_t random_cycles(uint64_t min_cycles) {
+  return std::max<uint64_t>(txgen::verif::cosim_cycles_from_env() / 4, min_cycles);
+}
+
 template <class H>
 void random_test(const Traffic& t, uint64_t min_cycles, bool base) {
   const TxPathParams& p = params();
   const uint64_t seed = txgen::verif::seed_from_env();
-  const uint64_t cycles = std::max<uint64_t>(txgen::verif::cosim_cycles_from_env() / 4, min_cycles);
+  const uint64_t cycles = random_cycles(min_cycles);
   const txgen::verif::CosimVerdict v =
       txgen::verif::run_cosim(test_name(), seed, [&](CosimSession& s) { random_run<H>(s, t, seed, cycles); });
   expect_passed(v);
