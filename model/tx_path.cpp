@@ -175,8 +175,21 @@ void TxPathModel::comb(const TxPathIn& in) const {
     const uint64_t f = (in.l2_resp_tag >> p_.l1_tag_bits) & cu_field_mask_;
     resp_cu_ = f < U_ ? static_cast<int>(f) : -1;
   }
+  eval_l1(in, G);
+  if (baseline_) arbitrate_l2_request_baseline(in, G);
+  for (unsigned u = 0; u < U_; ++u) eval_lds(in, G, u);
+  for (unsigned g = 0; g < G_; ++g) eval_icache(in, G, g);
+  if (baseline_) return;
 
-  // ---- L1-TLB inputs ----
+  // ---- inputs no member output depends on ----
+  lds_vic_ready(G);
+  icache_vic_ready(in, G);
+  kill_key(in, G);
+  arbitrate_l2_request(G);
+}
+
+// ---- L1-TLB: its inputs, then its outputs ----
+void TxPathModel::eval_l1(const TxPathIn& in, const Glue& G) const {
   for (unsigned u = 0; u < U_; ++u) {
     l1_in_.req_valid[u] = in.req_valid[u];
     l1_in_.req_vpn[u] = in.req_vpn[u];
@@ -184,209 +197,257 @@ void TxPathModel::comb(const TxPathIn& in) const {
   }
   l1_in_.rst_n = in.rst_n;
   if (baseline_) {
-    for (unsigned u = 0; u < U_; ++u) {
-      // "the response goes to the L1's input of the CU its tag names"
-      l1_in_.l2_resp_valid[u] = in.l2_resp_valid && resp_cu_ == static_cast<int>(u);
-      l1_in_.l2_resp_tag[u] = in.l2_resp_tag & lt_mask_;
-      l1_in_.l2_resp_ppn[u] = in.l2_resp_ppn;
-      l1_in_.l2_resp_perm[u] = in.l2_resp_perm;
-      l1_in_.l2_req_ready[u] = 0;  // set below from the L1's own l2_req_valid_o
-    }
-    // "the shootdown goes straight to the L1-TLB"
-    l1_in_.sd_valid = in.sd_valid;
-    l1_in_.sd_all = in.sd_all;
-    l1_in_.sd_vpn = in.sd_vpn;
-    l1_in_.sd_vmid = in.sd_vmid;
+    l1_inputs_baseline(in);
   } else {
-    for (unsigned u = 0; u < U_; ++u) {
-      const Cu& c = G.cu[u];
-      CuComb& k = cc_[u];
-      // credit = (out + occ < D); rm_free = 1 for copy, else the remove
-      // register of ans.src is free; ret = (st = RET) and credit and rm_free.
-      k.credit = c.out + c.occ < D_;
-      k.rm_free = !move_ || (c.ans_ic ? !c.rmi_valid : !c.rml_valid);
-      k.ret = c.st == Stage::Ret && k.credit && k.rm_free;
-      k.l2_to_u = !k.ret && in.l2_resp_valid && resp_cu_ == static_cast<int>(u) && k.credit;
-      k.l1_in_valid = k.ret || k.l2_to_u;
-      // "Its input l2_req_ready_i[u] = (st = IDLE)."
-      l1_in_.l2_req_ready[u] = c.st == Stage::Idle;
-      l1_in_.l2_resp_valid[u] = k.l1_in_valid;
-      if (k.ret) {
-        l1_in_.l2_resp_tag[u] = c.rq_tag;
-        l1_in_.l2_resp_ppn[u] = c.ans_ppn;
-        l1_in_.l2_resp_perm[u] = c.ans_perm;
-      } else {
-        // the L2 response's fields (also with valid 0)
-        l1_in_.l2_resp_tag[u] = in.l2_resp_tag & lt_mask_;
-        l1_in_.l2_resp_ppn[u] = in.l2_resp_ppn;
-        l1_in_.l2_resp_perm[u] = in.l2_resp_perm;
-      }
-    }
-    // Shootdown phase 2: "the L1-TLB's sd_valid_i = sdp.valid and all ldone
-    // and all idone and not l1sent, key sdp".
-    bool all_done = G.sdp_valid && !G.l1sent;
-    for (unsigned u = 0; u < U_ && all_done; ++u) all_done = G.cu[u].ldone;
-    for (unsigned g = 0; g < G_ && all_done; ++g) all_done = G.ic[g].idone;
-    l1_in_.sd_valid = all_done;
-    l1_in_.sd_all = G.sdp_all;
-    l1_in_.sd_vpn = G.sdp_vpn;
-    l1_in_.sd_vmid = G.sdp_vmid;
+    for (unsigned u = 0; u < U_; ++u) l1_fill_input(in, G, u);
+    l1_shootdown_input(G);
   }
-  {
-    const long t0 = probe();
-    l1_.outputs(l1_in_, l1_out_);
-    member_allocs_ += probe() - t0;
-  }
-  if (baseline_) {
-    // "the candidates are the L1's l2_req_valid_o[u], the winner chosen from
-    // lp as above, the L1's l2_req_ready_i[u] = (u = winner and l2_req_ready_i)"
-    l2_winner_ = -1;
-    l2_cands_ = 0;
-    for (unsigned d = 0; d < U_; ++d) {
-      const unsigned u = (G.lp + d) % U_;
-      if (!l1_out_.l2_req_valid[u]) continue;
-      ++l2_cands_;
-      if (l2_winner_ < 0) l2_winner_ = static_cast<int>(u);
-    }
-    for (unsigned u = 0; u < U_; ++u)
-      l1_in_.l2_req_ready[u] = (static_cast<int>(u) == l2_winner_ && in.l2_req_ready) ? 1 : 0;
-  }
+  const long t0 = probe();
+  l1_.outputs(l1_in_, l1_out_);
+  member_allocs_ += probe() - t0;
+}
 
-  // ---- LDS controllers ----
+void TxPathModel::l1_inputs_baseline(const TxPathIn& in) const {
   for (unsigned u = 0; u < U_; ++u) {
-    LdsCtrlIn& li = lds_in_[u];
-    li.rst_n = in.rst_n;
-    li.app_valid = in.app_valid[u];
-    li.app_we = in.app_we[u];
-    li.app_row = in.app_row[u];
-    li.app_bank_en = in.app_bank_en[u];
-    li.app_wdata = in.app_wdata[u];
-    if (baseline_) {
-      // READING P6: the baseline LDS port has no translation or work-group
-      // ports; the translation-free controller behaves as it with these at 0.
-      li.wg_valid = li.wg_free = false;
-      li.wg_base = li.wg_size = 0;
-      li.sd_valid = li.sd_all = false;
-      li.lk_valid = false;
-      li.lk_resp_ready = true;
-      li.fill_valid = false;
-      li.vic_ready = true;
-    } else {
-      const Cu& c = G.cu[u];
-      CuComb& k = cc_[u];
-      li.wg_valid = in.wg_valid[u];
-      li.wg_free = in.wg_free[u];
-      li.wg_base = in.wg_base[u];
-      li.wg_size = in.wg_size[u];
-      // Sequencer request lreq = sdp.valid and not lsent[u]; sd_valid_i =
-      // lreq or rml.valid; key = lreq ? sdp : (0, rml.vpn, rml.vmid).
-      k.lreq = G.sdp_valid && !c.lsent;
-      k.lds_sd_valid = k.lreq || c.rml_valid;
-      li.sd_valid = k.lds_sd_valid;
-      li.sd_all = k.lreq ? G.sdp_all : false;
-      li.sd_vpn = k.lreq ? G.sdp_vpn : c.rml_vpn;
-      li.sd_vmid = static_cast<uint32_t>(k.lreq ? G.sdp_vmid : c.rml_vmid);
-      // LDS_REQ: lk_valid_i = (st = LDS_REQ) and occ = 0.
-      k.lk_valid = c.st == Stage::LdsReq && c.occ == 0;
-      li.lk_valid = k.lk_valid;
-      li.lk_vpn = c.rq_vpn;
-      li.lk_vmid = static_cast<uint32_t>(c.rq_vmid);
-      li.lk_vrf = in.vrf[u];
-      li.lk_resp_ready = true;  // READING P1
-      // queue -> LDS fill port: fill_valid_i = occ > 0 and not h.kill;
-      // fill_*_i = h's fields.
-      if (c.occ > 0) {
-        const QueueEntry& h = c.vq[c.vq_head];
-        k.fill_valid = !h.kill;
-        li.fill_vpn = h.vpn;
-        li.fill_vmid = static_cast<uint32_t>(h.vmid);
-        li.fill_vrf = h.vrf;
-        li.fill_ppn = h.ppn;
-        li.fill_perm = h.perm;
-      } else {
-        k.fill_valid = false;
-      }
-      li.fill_valid = k.fill_valid;
-      li.vic_ready = false;  // set below from lb and the I-cache's tf_ready_o
-    }
-    const long t0 = probe();
-    lds_out_[u] = lds_[u].outputs(li);
-    member_allocs_ += probe() - t0;
+    // "the response goes to the L1's input of the CU its tag names"
+    l1_in_.l2_resp_valid[u] = in.l2_resp_valid && resp_cu_ == static_cast<int>(u);
+    l1_in_.l2_resp_tag[u] = in.l2_resp_tag & lt_mask_;
+    l1_in_.l2_resp_ppn[u] = in.l2_resp_ppn;
+    l1_in_.l2_resp_perm[u] = in.l2_resp_perm;
+    l1_in_.l2_req_ready[u] = 0;  // set by arbitrate_l2_request_baseline() from the L1's own l2_req_valid_o
   }
+  // "the shootdown goes straight to the L1-TLB"
+  l1_in_.sd_valid = in.sd_valid;
+  l1_in_.sd_all = in.sd_all;
+  l1_in_.sd_vpn = in.sd_vpn;
+  l1_in_.sd_vmid = in.sd_vmid;
+}
 
-  // ---- I-caches ----
-  for (unsigned g = 0; g < G_; ++g) {
-    IcacheTxIn& ii = ic_in_[g];
-    ii.rst_n = in.rst_n;
-    ii.if_valid = in.if_valid[g];
-    ii.if_addr = in.if_addr[g];
-    ii.ifill_valid = in.ifill_valid[g];
-    ii.ifill_addr = in.ifill_addr[g];
-    ii.ifill_data = in.ifill_data[g];
-    ii.flush_valid = in.flush_valid[g];
-    if (!baseline_) {
-      IcComb& gk = gc_[g];
-      const Ic& ic = G.ic[g];
-      for (unsigned i = 0; i < S_; ++i) {
-        const unsigned u = g * S_ + i;
-        const Cu& c = G.cu[u];
-        CuComb& k = cc_[u];
-        // IC_REQ: tl_valid_i[i] = (st = IC_REQ) and not lb.valid; tl_vpn_i,
-        // tl_vmid_i = rq, tl_vrf_i = vrf_i[u].
-        k.tl_valid = c.st == Stage::IcReq && !c.lb.valid;
-        ii.tl_valid[i] = k.tl_valid;
-        ii.tl_vpn[i] = c.rq_vpn;
-        ii.tl_vmid[i] = static_cast<uint32_t>(c.rq_vmid);
-        ii.tl_vrf[i] = in.vrf[u];
-        // lb -> I-cache fill port: tf_valid_i[i] = lb.valid and not lb.kill,
-        // tf_*_i[i] = lb's fields.
-        k.tf_valid = c.lb.valid && !c.lb.kill;
-        ii.tf_valid[i] = k.tf_valid;
-        ii.tf_vpn[i] = c.lb.vpn;
-        ii.tf_vmid[i] = static_cast<uint32_t>(c.lb.vmid);
-        ii.tf_vrf[i] = c.lb.vrf;
-        ii.tf_ppn[i] = c.lb.ppn;
-        ii.tf_perm[i] = c.lb.perm;
-      }
-      ii.tl_resp_ready = true;  // READING P1
-      // Sequencer request ireq = sdp.valid and not isent[g]; remove winner:
-      // the first sharer with rmi.valid in the order rp, rp+1, ...
-      gk.ireq = G.sdp_valid && !ic.isent;
-      gk.rm_winner = -1;
-      gk.rm_count = 0;
-      for (unsigned d = 0; d < S_; ++d) {
-        const unsigned i = (ic.rp + d) % S_;
-        if (!G.cu[g * S_ + i].rmi_valid) continue;
-        ++gk.rm_count;
-        if (gk.rm_winner < 0) gk.rm_winner = static_cast<int>(i);
-      }
-      gk.sd_valid = gk.ireq || gk.rm_winner >= 0;
-      ii.sd_valid = gk.sd_valid;
-      if (gk.ireq) {
-        ii.sd_all = G.sdp_all;
-        ii.sd_vpn = G.sdp_vpn;
-        ii.sd_vmid = static_cast<uint32_t>(G.sdp_vmid);
-      } else if (gk.rm_winner >= 0) {
-        const Cu& w = G.cu[g * S_ + static_cast<unsigned>(gk.rm_winner)];
-        ii.sd_all = false;
-        ii.sd_vpn = w.rmi_vpn;
-        ii.sd_vmid = static_cast<uint32_t>(w.rmi_vmid);
-      } else {
-        ii.sd_all = false;
-        ii.sd_vpn = 0;
-        ii.sd_vmid = 0;
-      }
-      ii.vic_ready = false;  // set below from vr and the round robin
-    }
-    const long t0 = probe();
-    ic_out_[g] = ic_[g].outputs(ii);
-    member_allocs_ += probe() - t0;
+// CU u's RET and credit, and the L1-TLB's L2 port of CU u: the promotion,
+// else the L2 response.
+void TxPathModel::l1_fill_input(const TxPathIn& in, const Glue& G, unsigned u) const {
+  const Cu& c = G.cu[u];
+  CuComb& k = cc_[u];
+  // credit = (out + occ < D); rm_free = 1 for copy, else the remove
+  // register of ans.src is free; ret = (st = RET) and credit and rm_free.
+  k.credit = c.out + c.occ < D_;
+  k.rm_free = !move_ || (c.ans_ic ? !c.rmi_valid : !c.rml_valid);
+  k.ret = c.st == Stage::Ret && k.credit && k.rm_free;
+  k.l2_to_u = !k.ret && in.l2_resp_valid && resp_cu_ == static_cast<int>(u) && k.credit;
+  k.l1_in_valid = k.ret || k.l2_to_u;
+  // "Its input l2_req_ready_i[u] = (st = IDLE)."
+  l1_in_.l2_req_ready[u] = c.st == Stage::Idle;
+  l1_in_.l2_resp_valid[u] = k.l1_in_valid;
+  if (k.ret) {
+    l1_in_.l2_resp_tag[u] = c.rq_tag;
+    l1_in_.l2_resp_ppn[u] = c.ans_ppn;
+    l1_in_.l2_resp_perm[u] = c.ans_perm;
+  } else {
+    // the L2 response's fields (also with valid 0)
+    l1_in_.l2_resp_tag[u] = in.l2_resp_tag & lt_mask_;
+    l1_in_.l2_resp_ppn[u] = in.l2_resp_ppn;
+    l1_in_.l2_resp_perm[u] = in.l2_resp_perm;
   }
-  if (baseline_) return;
+}
 
-  // ---- inputs no member output depends on ----
-  // lb is emptied when lb.valid and (lb.kill or tf_ready_o[i]) (READING P4);
-  // the LDS's vic_ready_i = not lb.valid, or lb is emptied in this cycle.
+// Shootdown phase 2: "the L1-TLB's sd_valid_i = sdp.valid and all ldone
+// and all idone and not l1sent, key sdp".
+void TxPathModel::l1_shootdown_input(const Glue& G) const {
+  bool all_done = G.sdp_valid && !G.l1sent;
+  for (unsigned u = 0; u < U_ && all_done; ++u) all_done = G.cu[u].ldone;
+  for (unsigned g = 0; g < G_ && all_done; ++g) all_done = G.ic[g].idone;
+  l1_in_.sd_valid = all_done;
+  l1_in_.sd_all = G.sdp_all;
+  l1_in_.sd_vpn = G.sdp_vpn;
+  l1_in_.sd_vmid = G.sdp_vmid;
+}
+
+// "the candidates are the L1's l2_req_valid_o[u], the winner chosen from
+// lp as above, the L1's l2_req_ready_i[u] = (u = winner and l2_req_ready_i)"
+void TxPathModel::arbitrate_l2_request_baseline(const TxPathIn& in, const Glue& G) const {
+  l2_winner_ = -1;
+  l2_cands_ = 0;
+  for (unsigned d = 0; d < U_; ++d) {
+    const unsigned u = (G.lp + d) % U_;
+    if (!l1_out_.l2_req_valid[u]) continue;
+    ++l2_cands_;
+    if (l2_winner_ < 0) l2_winner_ = static_cast<int>(u);
+  }
+  for (unsigned u = 0; u < U_; ++u)
+    l1_in_.l2_req_ready[u] = (static_cast<int>(u) == l2_winner_ && in.l2_req_ready) ? 1 : 0;
+}
+
+// ---- LDS controller of CU u: its inputs, then its outputs ----
+void TxPathModel::eval_lds(const TxPathIn& in, const Glue& G, unsigned u) const {
+  LdsCtrlIn& li = lds_in_[u];
+  li.rst_n = in.rst_n;
+  li.app_valid = in.app_valid[u];
+  li.app_we = in.app_we[u];
+  li.app_row = in.app_row[u];
+  li.app_bank_en = in.app_bank_en[u];
+  li.app_wdata = in.app_wdata[u];
+  if (baseline_)
+    lds_inputs_baseline(u);
+  else
+    lds_inputs_path(in, G, u);
+  const long t0 = probe();
+  lds_out_[u] = lds_[u].outputs(li);
+  member_allocs_ += probe() - t0;
+}
+
+// READING P6: the baseline LDS port has no translation or work-group ports;
+// the translation-free controller behaves as it with these at 0.
+void TxPathModel::lds_inputs_baseline(unsigned u) const {
+  LdsCtrlIn& li = lds_in_[u];
+  li.wg_valid = li.wg_free = false;
+  li.wg_base = li.wg_size = 0;
+  li.sd_valid = li.sd_all = false;
+  li.lk_valid = false;
+  li.lk_resp_ready = true;
+  li.fill_valid = false;
+  li.vic_ready = true;
+}
+
+void TxPathModel::lds_inputs_path(const TxPathIn& in, const Glue& G, unsigned u) const {
+  LdsCtrlIn& li = lds_in_[u];
+  li.wg_valid = in.wg_valid[u];
+  li.wg_free = in.wg_free[u];
+  li.wg_base = in.wg_base[u];
+  li.wg_size = in.wg_size[u];
+  lds_shootdown_input(G, u);
+  lds_lookup_input(in, G, u);
+  lds_fill_input(G, u);
+  li.vic_ready = false;  // set by lds_vic_ready() from lb and the I-cache's tf_ready_o
+}
+
+// Sequencer request lreq = sdp.valid and not lsent[u]; sd_valid_i =
+// lreq or rml.valid; key = lreq ? sdp : (0, rml.vpn, rml.vmid).
+void TxPathModel::lds_shootdown_input(const Glue& G, unsigned u) const {
+  const Cu& c = G.cu[u];
+  CuComb& k = cc_[u];
+  LdsCtrlIn& li = lds_in_[u];
+  k.lreq = G.sdp_valid && !c.lsent;
+  k.lds_sd_valid = k.lreq || c.rml_valid;
+  li.sd_valid = k.lds_sd_valid;
+  li.sd_all = k.lreq ? G.sdp_all : false;
+  li.sd_vpn = k.lreq ? G.sdp_vpn : c.rml_vpn;
+  li.sd_vmid = static_cast<uint32_t>(k.lreq ? G.sdp_vmid : c.rml_vmid);
+}
+
+// LDS_REQ: lk_valid_i = (st = LDS_REQ) and occ = 0.
+void TxPathModel::lds_lookup_input(const TxPathIn& in, const Glue& G, unsigned u) const {
+  const Cu& c = G.cu[u];
+  CuComb& k = cc_[u];
+  LdsCtrlIn& li = lds_in_[u];
+  k.lk_valid = c.st == Stage::LdsReq && c.occ == 0;
+  li.lk_valid = k.lk_valid;
+  li.lk_vpn = c.rq_vpn;
+  li.lk_vmid = static_cast<uint32_t>(c.rq_vmid);
+  li.lk_vrf = in.vrf[u];
+  li.lk_resp_ready = true;  // READING P1
+}
+
+// queue -> LDS fill port: fill_valid_i = occ > 0 and not h.kill;
+// fill_*_i = h's fields.
+void TxPathModel::lds_fill_input(const Glue& G, unsigned u) const {
+  const Cu& c = G.cu[u];
+  CuComb& k = cc_[u];
+  LdsCtrlIn& li = lds_in_[u];
+  if (c.occ > 0) {
+    const QueueEntry& h = c.vq[c.vq_head];
+    k.fill_valid = !h.kill;
+    li.fill_vpn = h.vpn;
+    li.fill_vmid = static_cast<uint32_t>(h.vmid);
+    li.fill_vrf = h.vrf;
+    li.fill_ppn = h.ppn;
+    li.fill_perm = h.perm;
+  } else {
+    k.fill_valid = false;
+  }
+  li.fill_valid = k.fill_valid;
+}
+
+// ---- I-cache g: its inputs, then its outputs ----
+void TxPathModel::eval_icache(const TxPathIn& in, const Glue& G, unsigned g) const {
+  IcacheTxIn& ii = ic_in_[g];
+  ii.rst_n = in.rst_n;
+  ii.if_valid = in.if_valid[g];
+  ii.if_addr = in.if_addr[g];
+  ii.ifill_valid = in.ifill_valid[g];
+  ii.ifill_addr = in.ifill_addr[g];
+  ii.ifill_data = in.ifill_data[g];
+  ii.flush_valid = in.flush_valid[g];
+  if (!baseline_) {
+    for (unsigned i = 0; i < S_; ++i) icache_sharer_inputs(in, G, g, i);
+    ii.tl_resp_ready = true;  // READING P1
+    icache_shootdown_input(G, g);
+    ii.vic_ready = false;  // set by icache_vic_ready() from vr and the round robin
+  }
+  const long t0 = probe();
+  ic_out_[g] = ic_[g].outputs(ii);
+  member_allocs_ += probe() - t0;
+}
+
+// Sharer i of I-cache g: its lookup port and its fill port from lb.
+void TxPathModel::icache_sharer_inputs(const TxPathIn& in, const Glue& G, unsigned g, unsigned i) const {
+  const unsigned u = g * S_ + i;
+  const Cu& c = G.cu[u];
+  CuComb& k = cc_[u];
+  IcacheTxIn& ii = ic_in_[g];
+  // IC_REQ: tl_valid_i[i] = (st = IC_REQ) and not lb.valid; tl_vpn_i,
+  // tl_vmid_i = rq, tl_vrf_i = vrf_i[u].
+  k.tl_valid = c.st == Stage::IcReq && !c.lb.valid;
+  ii.tl_valid[i] = k.tl_valid;
+  ii.tl_vpn[i] = c.rq_vpn;
+  ii.tl_vmid[i] = static_cast<uint32_t>(c.rq_vmid);
+  ii.tl_vrf[i] = in.vrf[u];
+  // lb -> I-cache fill port: tf_valid_i[i] = lb.valid and not lb.kill,
+  // tf_*_i[i] = lb's fields.
+  k.tf_valid = c.lb.valid && !c.lb.kill;
+  ii.tf_valid[i] = k.tf_valid;
+  ii.tf_vpn[i] = c.lb.vpn;
+  ii.tf_vmid[i] = static_cast<uint32_t>(c.lb.vmid);
+  ii.tf_vrf[i] = c.lb.vrf;
+  ii.tf_ppn[i] = c.lb.ppn;
+  ii.tf_perm[i] = c.lb.perm;
+}
+
+// Sequencer request ireq = sdp.valid and not isent[g]; remove winner:
+// the first sharer with rmi.valid in the order rp, rp+1, ...
+void TxPathModel::icache_shootdown_input(const Glue& G, unsigned g) const {
+  IcComb& gk = gc_[g];
+  const Ic& ic = G.ic[g];
+  IcacheTxIn& ii = ic_in_[g];
+  gk.ireq = G.sdp_valid && !ic.isent;
+  gk.rm_winner = -1;
+  gk.rm_count = 0;
+  for (unsigned d = 0; d < S_; ++d) {
+    const unsigned i = (ic.rp + d) % S_;
+    if (!G.cu[g * S_ + i].rmi_valid) continue;
+    ++gk.rm_count;
+    if (gk.rm_winner < 0) gk.rm_winner = static_cast<int>(i);
+  }
+  gk.sd_valid = gk.ireq || gk.rm_winner >= 0;
+  ii.sd_valid = gk.sd_valid;
+  if (gk.ireq) {
+    ii.sd_all = G.sdp_all;
+    ii.sd_vpn = G.sdp_vpn;
+    ii.sd_vmid = static_cast<uint32_t>(G.sdp_vmid);
+  } else if (gk.rm_winner >= 0) {
+    const Cu& w = G.cu[g * S_ + static_cast<unsigned>(gk.rm_winner)];
+    ii.sd_all = false;
+    ii.sd_vpn = w.rmi_vpn;
+    ii.sd_vmid = static_cast<uint32_t>(w.rmi_vmid);
+  } else {
+    ii.sd_all = false;
+    ii.sd_vpn = 0;
+    ii.sd_vmid = 0;
+  }
+}
+
+// lb is emptied when lb.valid and (lb.kill or tf_ready_o[i]) (READING P4);
+// the LDS's vic_ready_i = not lb.valid, or lb is emptied in this cycle.
+void TxPathModel::lds_vic_ready(const Glue& G) const {
   for (unsigned u = 0; u < U_; ++u) {
     const unsigned g = u / S_, i = u % S_;
     const Cu& c = G.cu[u];
@@ -394,9 +455,12 @@ void TxPathModel::comb(const TxPathIn& in) const {
     k.lb_empty = c.lb.valid && (c.lb.kill || ic_out_[g].tf_ready[i]);
     lds_in_[u].vic_ready = !c.lb.valid || k.lb_empty;
   }
-  // I-cache victim -> vr: candidates are the I-caches with vic_valid_o, the
-  // winner the first from vp; vr is emptied when vr.valid and (vr.kill or
-  // l2_vic_ready_i); vic_ready_i = (g = winner) and (vr free or emptied).
+}
+
+// I-cache victim -> vr: candidates are the I-caches with vic_valid_o, the
+// winner the first from vp; vr is emptied when vr.valid and (vr.kill or
+// l2_vic_ready_i); vic_ready_i = (g = winner) and (vr free or emptied).
+void TxPathModel::icache_vic_ready(const TxPathIn& in, const Glue& G) const {
   vr_empty_ = G.vr.valid && (G.vr.kill || in.l2_vic_ready);
   vic_winner_ = -1;
   vic_cands_ = 0;
@@ -408,7 +472,10 @@ void TxPathModel::comb(const TxPathIn& in) const {
   }
   const bool vr_free = !G.vr.valid || vr_empty_;
   for (unsigned g = 0; g < G_; ++g) ic_in_[g].vic_ready = static_cast<int>(g) == vic_winner_ && vr_free;
-  // The kill key of the cycle (READING P7: at the key's widths).
+}
+
+// The kill key of the cycle (READING P7: at the key's widths).
+void TxPathModel::kill_key(const TxPathIn& in, const Glue& G) const {
   sd_accept_ = in.sd_valid && !G.sdp_valid;
   if (sd_accept_) {
     kk_valid_ = true;
@@ -421,7 +488,10 @@ void TxPathModel::comb(const TxPathIn& in) const {
     kk_vpn_ = G.sdp_vpn;
     kk_vmid_ = G.sdp_vmid;
   }
-  // L2 request: candidates are the CUs with l2r.valid, winner from lp.
+}
+
+// L2 request: candidates are the CUs with l2r.valid, winner from lp.
+void TxPathModel::arbitrate_l2_request(const Glue& G) const {
   l2_winner_ = -1;
   l2_cands_ = 0;
   for (unsigned d = 0; d < U_; ++d) {
@@ -518,21 +588,31 @@ void TxPathModel::outputs(const TxPathIn& in, TxPathOut& o) const {
 void TxPathModel::posedge(const TxPathIn& in) {
   events_ = TxPathEvents{};
   comb(in);
-
-  // Members first, with exactly the inputs of the cycle.
-  {
-    const long t0 = probe();
-    l1_.posedge(l1_in_);
-    for (unsigned u = 0; u < U_; ++u) lds_[u].posedge(lds_in_[u]);
-    for (unsigned g = 0; g < G_; ++g) ic_[g].posedge(ic_in_[g]);
-    member_allocs_ += probe() - t0;
-  }
+  step_members();
   if (!in.rst_n) {
     g_ = reset_g_;  // copy-assign of equally sized vectors: no allocation
     events_.reset = true;
     return;
   }
-  // Flow events from the member models (this edge).
+  collect_flow_events();
+  count_cu_side(in);
+  if (baseline_)
+    posedge_baseline(in);
+  else
+    posedge_path(in);
+}
+
+// Members first, with exactly the inputs of the cycle.
+void TxPathModel::step_members() {
+  const long t0 = probe();
+  l1_.posedge(l1_in_);
+  for (unsigned u = 0; u < U_; ++u) lds_[u].posedge(lds_in_[u]);
+  for (unsigned g = 0; g < G_; ++g) ic_[g].posedge(ic_in_[g]);
+  member_allocs_ += probe() - t0;
+}
+
+// Flow events from the member models (this edge).
+void TxPathModel::collect_flow_events() {
   for (unsigned u = 0; u < U_; ++u) {
     const LdsCtrlEvents& e = lds_[u].events();
     events_.flow_1_2_4 |= e.fill_init || e.fill_insert_invalid;
@@ -548,292 +628,381 @@ void TxPathModel::posedge(const TxPathIn& in) {
     events_.flow_6_7_9_10 |= e.fill_bypass_ic;
     events_.ic_fill_dropped |= e.fill_dropped;
   }
-  // Statistics of the L1-TLB's CU side.
+}
+
+// Statistics of the L1-TLB's CU side.
+void TxPathModel::count_cu_side(const TxPathIn& in) {
   for (unsigned u = 0; u < U_; ++u) {
     if (in.req_valid[u] && l1_out_.req_ready[u]) ++stats_.requests;
     if (l1_out_.resp_valid[u]) ++stats_.l1_hits;
     if (l1_out_.fill_valid[u]) ++stats_.fills[u];
   }
-  if (baseline_) {
-    posedge_baseline(in);
-    return;
-  }
+}
 
-  Glue& G = g_;
+// The glue's edge. The order matters where a step reads a register an
+// earlier one wrote: the L2 stage reloads an l2r taken at this edge, and the
+// shootdown accept comes last (READING P3).
+void TxPathModel::posedge_path(const TxPathIn& in) {
   // Values of the cycle read below after they may change (READING P2); the
   // kill key of the cycle is kk_* (comb()).
-  const bool sdp_valid = G.sdp_valid;
-  const bool l1done_pre = G.l1done;
+  const bool sdp_valid = g_.sdp_valid;
+  const bool l1done_pre = g_.l1done;
 
-  // ---- L2 request handshake: the winner's l2r is taken, lp = winner + 1 ----
-  if (l2_winner_ >= 0) {
-    if (l2_cands_ >= 2) events_.l2_req_overlap = true;
-    if (in.l2_req_ready) {
-      const unsigned w = static_cast<unsigned>(l2_winner_);
-      G.cu[w].l2r_valid = false;  // "valid 0 unless its stage loads it again at this edge"
-      G.lp = (w + 1) % U_;
-      events_.l2_request = true;
-      ++stats_.l2_requests;
-    } else {
-      events_.l2_req_backpressure = true;
-    }
-  }
-
+  take_l2_request(in);
   for (unsigned u = 0; u < U_; ++u) {
-    Cu& c = G.cu[u];
-    const CuComb& k = cc_[u];
-    const unsigned g = u / S_, i = u % S_;
-    const LdsCtrlOut& lo = lds_out_[u];
-    const IcacheTxOut& io = ic_out_[g];
-
-    // ---- LDS shootdown port: remove or sequencer ----
-    if (lo.sd_done && c.lown) c.ldone = true;  // lown of the cycle
-    if (lo.sd_done && !c.lown) c.lrm_busy = false;
-    if (k.lds_sd_valid && lo.sd_ready) {
-      if (k.lreq) {
-        c.lsent = true;
-        c.lown = true;
-      } else {
-        c.lrm_busy = true;
-        c.lrm_vpn = c.rml_vpn;
-        c.lrm_vmid = c.rml_vmid;
-        c.rml_valid = false;
-        c.lown = false;
-        events_.remove_lds = true;
-      }
-    }
-
-    // ---- lookup stage ----
-    auto after_answer = [&](Stage next, unsigned wire) {
-      if (wire == 0) {
-        c.st = next;
-      } else {
-        c.st = Stage::Wire;
-        c.cnt = wire - 1;
-        c.nxt = next;
-      }
-    };
-    switch (c.st) {
-      case Stage::Idle:
-        // "when the L1-TLB's l2_req_valid_o[u] = 1: at the edge rq = its
-        // (vpn, vmid, tag), st = LDS_REQ" (its l2_req_ready_i is 1 in IDLE)
-        if (l1_out_.l2_req_valid[u]) {
-          c.rq_vpn = l1_out_.l2_req_vpn[u] & vpn_mask_;
-          c.rq_vmid = l1_out_.l2_req_vmid[u] & vmid_mask_;
-          c.rq_tag = l1_out_.l2_req_tag[u] & lt_mask_;
-          c.st = Stage::LdsReq;
-        }
-        break;
-      case Stage::LdsReq:
-        if (k.lk_valid && lo.lk_ready) c.st = Stage::LdsWait;
-        if (!k.lk_valid) events_.lookup_waits_queue = true;
-        break;
-      case Stage::LdsWait:
-        if (lo.lk_resp_valid) {
-          c.ans_ppn = lo.lk_resp_ppn;
-          c.ans_perm = lo.lk_resp_perm;
-          c.ans_ic = false;
-          if (lo.lk_resp_hit) {
-            events_.lds_lookup_hit = true;
-            ++stats_.lds_hits;
-          } else {
-            events_.lds_lookup_miss = true;
-            ++stats_.lds_misses;
-          }
-          after_answer(lo.lk_resp_hit ? Stage::Ret : Stage::IcReq, WL_);
-        }
-        break;
-      case Stage::IcReq:
-        if (k.tl_valid && io.tl_ready[i]) c.st = Stage::IcWait;  // READING P4
-        if (c.lb.valid) events_.lookup_waits_lb = true;
-        break;
-      case Stage::IcWait:
-        if (io.tl_resp_valid && io.tl_resp_cu == i) {
-          c.ans_ppn = io.tl_resp_ppn;
-          c.ans_perm = io.tl_resp_perm;
-          c.ans_ic = true;
-          if (io.tl_resp_hit) {
-            events_.ic_lookup_hit = true;
-            ++stats_.ic_hits;
-          } else {
-            events_.ic_lookup_miss = true;
-            ++stats_.ic_misses;
-          }
-          after_answer(io.tl_resp_hit ? Stage::Ret : Stage::L2, WI_);
-        }
-        break;
-      case Stage::Wire:
-        events_.wire_wait = true;
-        if (c.cnt == 0)
-          c.st = c.nxt;
-        else
-          --c.cnt;
-        break;
-      case Stage::L2:
-        // "if l2r is free or taken in this cycle: l2r = (1, rq), st = IDLE"
-        // (taken: cleared above at the handshake of this cycle)
-        if (!c.l2r_valid) {
-          c.l2r_valid = true;
-          c.l2r_vpn = c.rq_vpn;
-          c.l2r_vmid = c.rq_vmid;
-          c.l2r_tag = c.rq_tag;
-          c.st = Stage::Idle;
-        }
-        break;
-      case Stage::Ret:
-        if (k.ret) {
-          c.st = Stage::Idle;
-          ++stats_.promotions;
-          if (c.ans_ic)
-            events_.promotion_ic = true;
-          else
-            events_.promotion_lds = true;
-          if (move_) {
-            if (c.ans_ic) {
-              c.rmi_valid = true;
-              c.rmi_vpn = c.rq_vpn;
-              c.rmi_vmid = c.rq_vmid;
-            } else {
-              c.rml_valid = true;
-              c.rml_vpn = c.rq_vpn;
-              c.rml_vmid = c.rq_vmid;
-            }
-          }
-        } else if (k.rm_free && !k.credit) {
-          events_.credit_block = true;
-        } else if (!k.rm_free && k.credit) {
-          events_.ret_waits_remove = true;
-        }
-        break;
-    }
-
-    // ---- L2 response to this CU ----
-    if (k.l2_to_u) {
-      events_.l2_fill = true;
-      ++stats_.l2_fills;
-    } else if (in.l2_resp_valid && resp_cu_ == static_cast<int>(u) && !k.credit) {
-      events_.credit_block = true;
-    }
-    // "out = out + (the L1 input valid) - (fill_valid_o[u] of the L1-TLB)"
-    {
-      const int nout = static_cast<int>(c.out) + (k.l1_in_valid ? 1 : 0) - (l1_out_.fill_valid[u] ? 1 : 0);
-      if (nout < 0 || nout > static_cast<int>(D_))
-        throw std::logic_error("TxPathModel: out left 0 .. D for CU " + std::to_string(u));
-      c.out = static_cast<unsigned>(nout);
-    }
-
-    // ---- victim queue ----
-    // The head is removed when it was accepted or killed; an appended entry
-    // gets kill = kills(x) of the cycle; every entry held gets kill = kill or
-    // kills(x).
-    if (c.occ > 0) {
-      const QueueEntry& h = c.vq[c.vq_head];
-      if (h.kill || (k.fill_valid && lo.fill_ready)) {
-        if (h.kill) {
-          events_.victim_dropped_stale = true;
-          ++stats_.stale_drops;
-        }
-        c.vq_head = (c.vq_head + 1) % D_;
-        --c.occ;
-      }
-    }
-    if (l1_out_.evict_valid[u]) {
-      if (c.occ >= D_) throw std::logic_error("TxPathModel: victim queue overflow (credit broken) on CU " +
-                                              std::to_string(u));
-      QueueEntry& x = c.vq[(c.vq_head + c.occ) % D_];
-      x.vpn = l1_out_.evict_vpn[u] & vpn_mask_;
-      x.vmid = l1_out_.evict_vmid[u] & vmid_mask_;
-      x.vrf = in.vrf[u];
-      x.ppn = l1_out_.evict_ppn[u];
-      x.perm = l1_out_.evict_perm[u];
-      x.kill = kills(x.vpn, x.vmid);
-      if (x.kill) events_.queue_kill = true;
-      ++c.occ;
-      events_.l1_victim_queued = true;
-      ++stats_.l1_victims;
-    }
-    if (kk_valid_) {
-      for (unsigned n = 0; n < c.occ; ++n) {
-        QueueEntry& x = c.vq[(c.vq_head + n) % D_];
-        if (!x.kill && kills(x.vpn, x.vmid)) {
-          x.kill = true;
-          events_.queue_kill = true;
-        }
-      }
-    }
-
-    // ---- LDS victim -> lb -> I-cache ----
-    if (k.lb_empty) {
-      if (c.lb.kill) {
-        events_.victim_dropped_stale = true;
-        events_.lb_dropped = true;
-        ++stats_.stale_drops;
-      } else {
-        events_.lds_victim_to_icache = true;  // tf_valid_i and tf_ready_o
-        ++stats_.lds_victims;
-      }
-    }
-    const bool lb_held = c.lb.valid && !k.lb_empty;
-    if (lo.vic_valid && lds_in_[u].vic_ready) {
-      // "at an edge with the LDS's vic_valid_o and vic_ready_i, lb = (1, the
-      // LDS's vic_*_o)"; written: kill = kills(its translation)
-      if (k.lb_empty) events_.lb_refill = true;
-      c.lb.valid = true;
-      c.lb.vpn = lo.vic_vpn & vpn_mask_;
-      c.lb.vmid = lo.vic_vmid & vmid_mask_;
-      c.lb.vrf = lo.vic_vrf;
-      c.lb.ppn = lo.vic_ppn;
-      c.lb.perm = lo.vic_perm;
-      c.lb.kill = kills(c.lb.vpn, c.lb.vmid);
-      if (c.lb.kill) events_.lb_kill = true;
-      events_.lds_victim_to_lb = true;
-    } else if (lb_held) {
-      if (!c.lb.kill && kills(c.lb.vpn, c.lb.vmid)) {
-        c.lb.kill = true;
-        events_.lb_kill = true;
-      }
-    } else {
-      c.lb.valid = false;  // emptied (or was empty); the fields keep their values
-      c.lb.kill = false;
-    }
-    if (lo.vic_valid && !lds_in_[u].vic_ready) events_.lds_victim_waits = true;
+    lds_shootdown_port(u);
+    lookup_stage(u);
+    l1_fill_and_credit(in, u);
+    victim_queue(in, u);
+    update_lb(u);
   }
-  // ---- I-caches: removes and the sequencer on the shootdown port ----
-  for (unsigned g = 0; g < G_; ++g) {
-    Ic& ic = G.ic[g];
-    const IcComb& gk = gc_[g];
-    const IcacheTxOut& io = ic_out_[g];
-    if (io.sd_done && ic.iown) ic.idone = true;  // iown of the cycle
-    if (io.sd_done && !ic.iown && ic.irm_cu >= 0) {
-      G.cu[static_cast<unsigned>(ic.irm_cu)].irm_busy = false;
-      ic.irm_cu = -1;
-    }
-    if (gk.rm_count >= 2) events_.remove_ic_contention = true;
-    if (gk.sd_valid && io.sd_ready) {
-      if (gk.ireq) {
-        ic.isent = true;
-        ic.iown = true;
-      } else {
-        const unsigned w = static_cast<unsigned>(gk.rm_winner);
-        Cu& c = G.cu[g * S_ + w];
-        c.irm_busy = true;
-        c.irm_vpn = c.rmi_vpn;
-        c.irm_vmid = c.rmi_vmid;
-        ic.irm_cu = static_cast<int>(g * S_ + w);
-        c.rmi_valid = false;
-        ic.rp = (w + 1) % S_;
-        ic.iown = false;
-        events_.remove_ic = true;
-      }
-    }
-    if (io.vic_valid && !ic_in_[g].vic_ready) events_.icache_victim_waits = true;
-  }
+  for (unsigned g = 0; g < G_; ++g) icache_shootdown_port(g);
   // Note on the order above: a RET edge loads rmi only when rmi.valid was 0
   // in the cycle, and an accept clears only a remove that was valid in the
   // cycle, so the two never meet on one register.
 
-  // ---- vr -> L2 victim port; I-cache victim -> vr ----
-  if (G.vr.valid && !G.vr.kill) {  // offered (l2_vic_valid_o)
+  l2_victim_port(in);
+  update_vr();
+  shootdown_sequencer(in, sdp_valid, l1done_pre);
+}
+
+// ---- L2 request handshake: the winner's l2r is taken, lp = winner + 1 ----
+void TxPathModel::take_l2_request(const TxPathIn& in) {
+  if (l2_winner_ < 0) return;
+  if (l2_cands_ >= 2) events_.l2_req_overlap = true;
+  if (in.l2_req_ready) {
+    const unsigned w = static_cast<unsigned>(l2_winner_);
+    g_.cu[w].l2r_valid = false;  // "valid 0 unless its stage loads it again at this edge"
+    g_.lp = (w + 1) % U_;
+    events_.l2_request = true;
+    ++stats_.l2_requests;
+  } else {
+    events_.l2_req_backpressure = true;
+  }
+}
+
+// ---- LDS shootdown port of CU u: remove or sequencer ----
+void TxPathModel::lds_shootdown_port(unsigned u) {
+  Cu& c = g_.cu[u];
+  const CuComb& k = cc_[u];
+  const LdsCtrlOut& lo = lds_out_[u];
+  if (lo.sd_done && c.lown) c.ldone = true;  // lown of the cycle
+  if (lo.sd_done && !c.lown) c.lrm_busy = false;
+  if (!(k.lds_sd_valid && lo.sd_ready)) return;
+  if (k.lreq) {
+    c.lsent = true;
+    c.lown = true;
+  } else {
+    c.lrm_busy = true;
+    c.lrm_vpn = c.rml_vpn;
+    c.lrm_vmid = c.rml_vmid;
+    c.rml_valid = false;
+    c.lown = false;
+    events_.remove_lds = true;
+  }
+}
+
+// ---- lookup stage of CU u ----
+void TxPathModel::lookup_stage(unsigned u) {
+  Cu& c = g_.cu[u];
+  const CuComb& k = cc_[u];
+  switch (c.st) {
+    case Stage::Idle:
+      lookup_idle(u);
+      break;
+    case Stage::LdsReq:
+      if (k.lk_valid && lds_out_[u].lk_ready) c.st = Stage::LdsWait;
+      if (!k.lk_valid) events_.lookup_waits_queue = true;
+      break;
+    case Stage::LdsWait:
+      take_lds_answer(u);
+      break;
+    case Stage::IcReq:
+      if (k.tl_valid && ic_out_[u / S_].tl_ready[u % S_]) c.st = Stage::IcWait;  // READING P4
+      if (c.lb.valid) events_.lookup_waits_lb = true;
+      break;
+    case Stage::IcWait:
+      take_ic_answer(u);
+      break;
+    case Stage::Wire:
+      events_.wire_wait = true;
+      if (c.cnt == 0)
+        c.st = c.nxt;
+      else
+        --c.cnt;
+      break;
+    case Stage::L2:
+      load_l2r(u);
+      break;
+    case Stage::Ret:
+      ret_stage(u);
+      break;
+  }
+}
+
+// "when the L1-TLB's l2_req_valid_o[u] = 1: at the edge rq = its
+// (vpn, vmid, tag), st = LDS_REQ" (its l2_req_ready_i is 1 in IDLE)
+void TxPathModel::lookup_idle(unsigned u) {
+  if (!l1_out_.l2_req_valid[u]) return;
+  Cu& c = g_.cu[u];
+  c.rq_vpn = l1_out_.l2_req_vpn[u] & vpn_mask_;
+  c.rq_vmid = l1_out_.l2_req_vmid[u] & vmid_mask_;
+  c.rq_tag = l1_out_.l2_req_tag[u] & lt_mask_;
+  c.st = Stage::LdsReq;
+}
+
+// LDS_WAIT: the LDS's answer; RET on a hit, IC_REQ on a miss.
+void TxPathModel::take_lds_answer(unsigned u) {
+  const LdsCtrlOut& lo = lds_out_[u];
+  if (!lo.lk_resp_valid) return;
+  Cu& c = g_.cu[u];
+  c.ans_ppn = lo.lk_resp_ppn;
+  c.ans_perm = lo.lk_resp_perm;
+  c.ans_ic = false;
+  if (lo.lk_resp_hit) {
+    events_.lds_lookup_hit = true;
+    ++stats_.lds_hits;
+  } else {
+    events_.lds_lookup_miss = true;
+    ++stats_.lds_misses;
+  }
+  after_answer(c, lo.lk_resp_hit ? Stage::Ret : Stage::IcReq, WL_);
+}
+
+// IC_WAIT: the I-cache's answer to this sharer; RET on a hit, L2 on a miss.
+void TxPathModel::take_ic_answer(unsigned u) {
+  const IcacheTxOut& io = ic_out_[u / S_];
+  if (!(io.tl_resp_valid && io.tl_resp_cu == u % S_)) return;
+  Cu& c = g_.cu[u];
+  c.ans_ppn = io.tl_resp_ppn;
+  c.ans_perm = io.tl_resp_perm;
+  c.ans_ic = true;
+  if (io.tl_resp_hit) {
+    events_.ic_lookup_hit = true;
+    ++stats_.ic_hits;
+  } else {
+    events_.ic_lookup_miss = true;
+    ++stats_.ic_misses;
+  }
+  after_answer(c, io.tl_resp_hit ? Stage::Ret : Stage::L2, WI_);
+}
+
+// The stage after an answer: `next` at once with no wire latency, else
+// through WIRE for `wire` cycles.
+void TxPathModel::after_answer(Cu& c, Stage next, unsigned wire) {
+  if (wire == 0) {
+    c.st = next;
+  } else {
+    c.st = Stage::Wire;
+    c.cnt = wire - 1;
+    c.nxt = next;
+  }
+}
+
+// "if l2r is free or taken in this cycle: l2r = (1, rq), st = IDLE"
+// (taken: cleared by take_l2_request() at the handshake of this cycle)
+void TxPathModel::load_l2r(unsigned u) {
+  Cu& c = g_.cu[u];
+  if (c.l2r_valid) return;
+  c.l2r_valid = true;
+  c.l2r_vpn = c.rq_vpn;
+  c.l2r_vmid = c.rq_vmid;
+  c.l2r_tag = c.rq_tag;
+  c.st = Stage::Idle;
+}
+
+// RET: the promotion, or what holds it.
+void TxPathModel::ret_stage(unsigned u) {
+  const CuComb& k = cc_[u];
+  if (k.ret)
+    promote(u);
+  else if (k.rm_free && !k.credit)
+    events_.credit_block = true;
+  else if (!k.rm_free && k.credit)
+    events_.ret_waits_remove = true;
+}
+
+// The RET edge: st = IDLE; with `move` the remove register of ans.src loads
+// (1, rq.vpn, rq.vmid).
+void TxPathModel::promote(unsigned u) {
+  Cu& c = g_.cu[u];
+  c.st = Stage::Idle;
+  ++stats_.promotions;
+  if (c.ans_ic)
+    events_.promotion_ic = true;
+  else
+    events_.promotion_lds = true;
+  if (!move_) return;
+  if (c.ans_ic) {
+    c.rmi_valid = true;
+    c.rmi_vpn = c.rq_vpn;
+    c.rmi_vmid = c.rq_vmid;
+  } else {
+    c.rml_valid = true;
+    c.rml_vpn = c.rq_vpn;
+    c.rml_vmid = c.rq_vmid;
+  }
+}
+
+// ---- L2 response to CU u, and the credit's count of fills in flight ----
+void TxPathModel::l1_fill_and_credit(const TxPathIn& in, unsigned u) {
+  Cu& c = g_.cu[u];
+  const CuComb& k = cc_[u];
+  if (k.l2_to_u) {
+    events_.l2_fill = true;
+    ++stats_.l2_fills;
+  } else if (in.l2_resp_valid && resp_cu_ == static_cast<int>(u) && !k.credit) {
+    events_.credit_block = true;
+  }
+  // "out = out + (the L1 input valid) - (fill_valid_o[u] of the L1-TLB)"
+  const int nout = static_cast<int>(c.out) + (k.l1_in_valid ? 1 : 0) - (l1_out_.fill_valid[u] ? 1 : 0);
+  if (nout < 0 || nout > static_cast<int>(D_))
+    throw std::logic_error("TxPathModel: out left 0 .. D for CU " + std::to_string(u));
+  c.out = static_cast<unsigned>(nout);
+}
+
+// ---- victim queue of CU u ----
+// The head is removed when it was accepted or killed; an appended entry
+// gets kill = kills(x) of the cycle; every entry held gets kill = kill or
+// kills(x).
+void TxPathModel::victim_queue(const TxPathIn& in, unsigned u) {
+  pop_queue_head(u);
+  if (l1_out_.evict_valid[u]) push_l1_victim(in, u);
+  if (kk_valid_) mark_queue_kills(u);
+}
+
+void TxPathModel::pop_queue_head(unsigned u) {
+  Cu& c = g_.cu[u];
+  if (c.occ == 0) return;
+  const QueueEntry& h = c.vq[c.vq_head];
+  if (!(h.kill || (cc_[u].fill_valid && lds_out_[u].fill_ready))) return;
+  if (h.kill) {
+    events_.victim_dropped_stale = true;
+    ++stats_.stale_drops;
+  }
+  c.vq_head = (c.vq_head + 1) % D_;
+  --c.occ;
+}
+
+void TxPathModel::push_l1_victim(const TxPathIn& in, unsigned u) {
+  Cu& c = g_.cu[u];
+  if (c.occ >= D_)
+    throw std::logic_error("TxPathModel: victim queue overflow (credit broken) on CU " + std::to_string(u));
+  QueueEntry& x = c.vq[(c.vq_head + c.occ) % D_];
+  x.vpn = l1_out_.evict_vpn[u] & vpn_mask_;
+  x.vmid = l1_out_.evict_vmid[u] & vmid_mask_;
+  x.vrf = in.vrf[u];
+  x.ppn = l1_out_.evict_ppn[u];
+  x.perm = l1_out_.evict_perm[u];
+  x.kill = kills(x.vpn, x.vmid);
+  if (x.kill) events_.queue_kill = true;
+  ++c.occ;
+  events_.l1_victim_queued = true;
+  ++stats_.l1_victims;
+}
+
+void TxPathModel::mark_queue_kills(unsigned u) {
+  Cu& c = g_.cu[u];
+  for (unsigned n = 0; n < c.occ; ++n) {
+    QueueEntry& x = c.vq[(c.vq_head + n) % D_];
+    if (!x.kill && kills(x.vpn, x.vmid)) {
+      x.kill = true;
+      events_.queue_kill = true;
+    }
+  }
+}
+
+// ---- LDS victim -> lb -> I-cache (CU u) ----
+void TxPathModel::update_lb(unsigned u) {
+  Cu& c = g_.cu[u];
+  const CuComb& k = cc_[u];
+  const LdsCtrlOut& lo = lds_out_[u];
+  if (k.lb_empty) count_lb_emptied(c.lb);
+  const bool lb_held = c.lb.valid && !k.lb_empty;
+  if (lo.vic_valid && lds_in_[u].vic_ready) {
+    if (k.lb_empty) events_.lb_refill = true;
+    load_lb(u);
+  } else if (lb_held) {
+    if (!c.lb.kill && kills(c.lb.vpn, c.lb.vmid)) {
+      c.lb.kill = true;
+      events_.lb_kill = true;
+    }
+  } else {
+    c.lb.valid = false;  // emptied (or was empty); the fields keep their values
+    c.lb.kill = false;
+  }
+  if (lo.vic_valid && !lds_in_[u].vic_ready) events_.lds_victim_waits = true;
+}
+
+// lb emptied at this edge: dropped when killed, else taken by the I-cache.
+void TxPathModel::count_lb_emptied(const VictimReg& lb) {
+  if (lb.kill) {
+    events_.victim_dropped_stale = true;
+    events_.lb_dropped = true;
+    ++stats_.stale_drops;
+  } else {
+    events_.lds_victim_to_icache = true;  // tf_valid_i and tf_ready_o
+    ++stats_.lds_victims;
+  }
+}
+
+// "at an edge with the LDS's vic_valid_o and vic_ready_i, lb = (1, the
+// LDS's vic_*_o)"; written: kill = kills(its translation)
+void TxPathModel::load_lb(unsigned u) {
+  const LdsCtrlOut& lo = lds_out_[u];
+  VictimReg& lb = g_.cu[u].lb;
+  lb.valid = true;
+  lb.vpn = lo.vic_vpn & vpn_mask_;
+  lb.vmid = lo.vic_vmid & vmid_mask_;
+  lb.vrf = lo.vic_vrf;
+  lb.ppn = lo.vic_ppn;
+  lb.perm = lo.vic_perm;
+  lb.kill = kills(lb.vpn, lb.vmid);
+  if (lb.kill) events_.lb_kill = true;
+  events_.lds_victim_to_lb = true;
+}
+
+// ---- I-cache g's shootdown port: the sequencer or the sharers' removes ----
+void TxPathModel::icache_shootdown_port(unsigned g) {
+  Ic& ic = g_.ic[g];
+  const IcComb& gk = gc_[g];
+  const IcacheTxOut& io = ic_out_[g];
+  if (io.sd_done && ic.iown) ic.idone = true;  // iown of the cycle
+  if (io.sd_done && !ic.iown && ic.irm_cu >= 0) {
+    g_.cu[static_cast<unsigned>(ic.irm_cu)].irm_busy = false;
+    ic.irm_cu = -1;
+  }
+  if (gk.rm_count >= 2) events_.remove_ic_contention = true;
+  if (gk.sd_valid && io.sd_ready) {
+    if (gk.ireq) {
+      ic.isent = true;
+      ic.iown = true;
+    } else {
+      accept_icache_remove(g);
+    }
+  }
+}
+
+// The remove winner's rmi is taken: rmi.valid = 0, rp = winner + 1 mod S,
+// iown = 0.
+void TxPathModel::accept_icache_remove(unsigned g) {
+  Ic& ic = g_.ic[g];
+  const unsigned w = static_cast<unsigned>(gc_[g].rm_winner);
+  Cu& c = g_.cu[g * S_ + w];
+  c.irm_busy = true;
+  c.irm_vpn = c.rmi_vpn;
+  c.irm_vmid = c.rmi_vmid;
+  ic.irm_cu = static_cast<int>(g * S_ + w);
+  c.rmi_valid = false;
+  ic.rp = (w + 1) % S_;
+  ic.iown = false;
+  events_.remove_ic = true;
+}
+
+// ---- vr -> L2 victim port ----
+void TxPathModel::l2_victim_port(const TxPathIn& in) {
+  const VictimReg& vr = g_.vr;
+  if (vr.valid && !vr.kill) {  // offered (l2_vic_valid_o)
     if (in.l2_vic_ready) {
       events_.icache_victim_to_l2 = true;
       ++stats_.l2_victims;
@@ -841,39 +1010,55 @@ void TxPathModel::posedge(const TxPathIn& in) {
       events_.l2_vic_backpressure = true;
     }
   }
-  if (vr_empty_ && G.vr.kill) {
+  if (vr_empty_ && vr.kill) {
     events_.victim_dropped_stale = true;
     events_.vr_dropped = true;
     ++stats_.stale_drops;
   }
+}
+
+// ---- I-cache victim -> vr ----
+void TxPathModel::update_vr() {
+  VictimReg& vr = g_.vr;
+  for (unsigned g = 0; g < G_; ++g)
+    if (ic_out_[g].vic_valid && !ic_in_[g].vic_ready) events_.icache_victim_waits = true;
   if (vic_cands_ >= 2) events_.l2_vic_overlap = true;
-  const bool vr_held = G.vr.valid && !vr_empty_;
+  const bool vr_held = vr.valid && !vr_empty_;
   if (vic_winner_ >= 0 && ic_in_[static_cast<unsigned>(vic_winner_)].vic_ready) {
-    // "at such an edge with a candidate, vr = (1, the winner's translation)
-    // and vp = winner + 1 mod G"; written: kill = kills(its translation)
-    const IcacheTxOut& io = ic_out_[static_cast<unsigned>(vic_winner_)];
     if (vr_empty_) events_.vr_refill = true;
-    G.vr.valid = true;
-    G.vr.vpn = io.vic_vpn & vpn_mask_;
-    G.vr.vmid = io.vic_vmid & vmid_mask_;
-    G.vr.vrf = 0;  // READING P7
-    G.vr.ppn = io.vic_ppn;
-    G.vr.perm = io.vic_perm;
-    G.vr.kill = kills(G.vr.vpn, G.vr.vmid);
-    if (G.vr.kill) events_.vr_kill = true;
-    G.vp = (static_cast<unsigned>(vic_winner_) + 1) % G_;
-    events_.icache_victim_to_vr = true;
+    load_vr();
   } else if (vr_held) {
-    if (!G.vr.kill && kills(G.vr.vpn, G.vr.vmid)) {
-      G.vr.kill = true;
+    if (!vr.kill && kills(vr.vpn, vr.vmid)) {
+      vr.kill = true;
       events_.vr_kill = true;
     }
   } else {
-    G.vr.valid = false;
-    G.vr.kill = false;
+    vr.valid = false;
+    vr.kill = false;
   }
+}
 
-  // ---- shootdown sequencer ----
+// "at such an edge with a candidate, vr = (1, the winner's translation)
+// and vp = winner + 1 mod G"; written: kill = kills(its translation)
+void TxPathModel::load_vr() {
+  const IcacheTxOut& io = ic_out_[static_cast<unsigned>(vic_winner_)];
+  VictimReg& vr = g_.vr;
+  vr.valid = true;
+  vr.vpn = io.vic_vpn & vpn_mask_;
+  vr.vmid = io.vic_vmid & vmid_mask_;
+  vr.vrf = 0;  // READING P7
+  vr.ppn = io.vic_ppn;
+  vr.perm = io.vic_perm;
+  vr.kill = kills(vr.vpn, vr.vmid);
+  if (vr.kill) events_.vr_kill = true;
+  g_.vp = (static_cast<unsigned>(vic_winner_) + 1) % G_;
+  events_.icache_victim_to_vr = true;
+}
+
+// ---- shootdown sequencer ----
+// sdp_valid, l1done_pre: sdp.valid and l1done of the cycle (READING P2).
+void TxPathModel::shootdown_sequencer(const TxPathIn& in, bool sdp_valid, bool l1done_pre) {
+  Glue& G = g_;
   if (l1_in_.sd_valid && l1_out_.sd_ready) {
     G.l1sent = true;
     events_.shootdown_l1 = true;
@@ -887,19 +1072,22 @@ void TxPathModel::posedge(const TxPathIn& in) {
     events_.shootdown_done = true;
     ++stats_.shootdowns;
   }
-  // "sd_ready_o = not sdp.valid. At the accept edge: sdp = (1, sd_all_i,
-  // sd_vpn_i, sd_vmid_i); lsent, ldone, isent, idone, l1sent, l1done = 0."
-  // (READING P3: last.)
-  if (sd_accept_) {
-    G.sdp_valid = true;
-    G.sdp_all = in.sd_all;
-    G.sdp_vpn = in.sd_vpn & vpn_mask_;
-    G.sdp_vmid = in.sd_vmid & vmid_mask_;
-    for (Cu& c : G.cu) c.lsent = c.ldone = false;
-    for (Ic& ic : G.ic) ic.isent = ic.idone = false;
-    G.l1sent = G.l1done = false;
-    events_.shootdown_accept = true;
-  }
+  if (sd_accept_) accept_shootdown(in);  // READING P3: last
+}
+
+// "sd_ready_o = not sdp.valid. At the accept edge: sdp = (1, sd_all_i,
+// sd_vpn_i, sd_vmid_i); lsent, ldone, isent, idone, l1sent, l1done = 0."
+// (READING P3: last of the edge.)
+void TxPathModel::accept_shootdown(const TxPathIn& in) {
+  Glue& G = g_;
+  G.sdp_valid = true;
+  G.sdp_all = in.sd_all;
+  G.sdp_vpn = in.sd_vpn & vpn_mask_;
+  G.sdp_vmid = in.sd_vmid & vmid_mask_;
+  for (Cu& c : G.cu) c.lsent = c.ldone = false;
+  for (Ic& ic : G.ic) ic.isent = ic.idone = false;
+  G.l1sent = G.l1done = false;
+  events_.shootdown_accept = true;
 }
 
 void TxPathModel::posedge_baseline(const TxPathIn& in) {

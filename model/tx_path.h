@@ -264,14 +264,63 @@ class TxPathModel {
     unsigned rm_count = 0;
   };
 
+  // The cycle's combinational view (comb()), in dependency order.
   void comb(const TxPathIn& in) const;
   void check_inputs(const TxPathIn& in) const;
+  void eval_l1(const TxPathIn& in, const Glue& G) const;
+  void l1_inputs_baseline(const TxPathIn& in) const;
+  void l1_fill_input(const TxPathIn& in, const Glue& G, unsigned u) const;
+  void l1_shootdown_input(const Glue& G) const;
+  void arbitrate_l2_request_baseline(const TxPathIn& in, const Glue& G) const;
+  void eval_lds(const TxPathIn& in, const Glue& G, unsigned u) const;
+  void lds_inputs_baseline(unsigned u) const;
+  void lds_inputs_path(const TxPathIn& in, const Glue& G, unsigned u) const;
+  void lds_shootdown_input(const Glue& G, unsigned u) const;
+  void lds_lookup_input(const TxPathIn& in, const Glue& G, unsigned u) const;
+  void lds_fill_input(const Glue& G, unsigned u) const;
+  void eval_icache(const TxPathIn& in, const Glue& G, unsigned g) const;
+  void icache_sharer_inputs(const TxPathIn& in, const Glue& G, unsigned g, unsigned i) const;
+  void icache_shootdown_input(const Glue& G, unsigned g) const;
+  void lds_vic_ready(const Glue& G) const;
+  void icache_vic_ready(const TxPathIn& in, const Glue& G) const;
+  void kill_key(const TxPathIn& in, const Glue& G) const;
+  void arbitrate_l2_request(const Glue& G) const;
   bool match(bool all, uint64_t kvpn, uint64_t kvmid, uint64_t vpn, uint64_t vmid) const {
     return all || (vpn == kvpn && vmid == kvmid);
   }
   // kills(x) of the cycle comb() last evaluated (vpn, vmid already masked).
   bool kills(uint64_t vpn, uint64_t vmid) const { return kk_valid_ && match(kk_all_, kk_vpn_, kk_vmid_, vpn, vmid); }
+  // The edge (posedge()): members, then the glue in the contract's order.
+  void step_members();
+  void collect_flow_events();
+  void count_cu_side(const TxPathIn& in);
   void posedge_baseline(const TxPathIn& in);
+  void posedge_path(const TxPathIn& in);
+  void take_l2_request(const TxPathIn& in);
+  void lds_shootdown_port(unsigned u);
+  void lookup_stage(unsigned u);
+  void lookup_idle(unsigned u);
+  void take_lds_answer(unsigned u);
+  void take_ic_answer(unsigned u);
+  static void after_answer(Cu& c, Stage next, unsigned wire);
+  void load_l2r(unsigned u);
+  void ret_stage(unsigned u);
+  void promote(unsigned u);
+  void l1_fill_and_credit(const TxPathIn& in, unsigned u);
+  void victim_queue(const TxPathIn& in, unsigned u);
+  void pop_queue_head(unsigned u);
+  void push_l1_victim(const TxPathIn& in, unsigned u);
+  void mark_queue_kills(unsigned u);
+  void update_lb(unsigned u);
+  void count_lb_emptied(const VictimReg& lb);
+  void load_lb(unsigned u);
+  void icache_shootdown_port(unsigned g);
+  void accept_icache_remove(unsigned g);
+  void l2_victim_port(const TxPathIn& in);
+  void update_vr();
+  void load_vr();
+  void shootdown_sequencer(const TxPathIn& in, bool sdp_valid, bool l1done_pre);
+  void accept_shootdown(const TxPathIn& in);
   long probe() const { return probe_ ? *probe_ : 0; }
 
   elab::TxPathParams p_;

@@ -1,25 +1,33 @@
 #!/usr/bin/env bash
-# README command 1: install, build, then the main job on the default
-# configuration: generate RTL, co-simulate it against the golden model, and
-# synthesize it for the area/timing report.
+# README command 1: install, build the CLI, then the main job on the default
+# configuration (or CONFIG.json): generate RTL, co-simulate every block against
+# its golden model, synthesize it, and write one combined report
+# out/<config>/report.md (and report.json).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 config="${1:-$root/configs/default.json}"
-out="$root/out/$(basename "$config" .json)"
+name="$(basename "$config" .json)"
+out="$root/out/$name"
 "$root/scripts/setup.sh"
-"$root/scripts/build.sh"
+cmake -S "$root" -B "$root/build" -G Ninja -DCMAKE_BUILD_TYPE=Release > "$root/build.log" 2>&1 ||
+  { cat "$root/build.log"; exit 1; }
+echo "== build the txgen CLI (the co-simulations build their own binaries)"
+cmake --build "$root/build" --target txgen -j "$(nproc)" >> "$root/build.log" 2>&1 ||
+  { tail -50 "$root/build.log"; exit 1; }
 txgen="$root/build/txgen"
+mkdir -p "$out"
 echo "== generate"
 "$txgen" gen --config "$config" --out "$out/rtl"
-echo "== report"
-"$txgen" report --config "$config"
 blocks="$("$txgen" report --config "$config" --format names)"
 for block in $blocks; do
   echo "== co-simulate $block (RTL vs golden model, lock step)"
-  "$txgen" cosim --config "$config" --block "$block" --out "$out/cosim/$block"
+  "$txgen" cosim --config "$config" --block "$block" --out "$out/cosim/$block" > "$out/cosim_$block.log"
+  grep -E "cycles/s|co-simulation (passed|FAILED)" "$out/cosim_$block.log" || true
 done
 for block in $blocks; do
   echo "== synthesize $block (Yosys + OpenSTA, osu018)"
-  "$txgen" synth --config "$config" --block "$block" --out "$out/synth/$block"
+  "$txgen" synth --config "$config" --block "$block" --out "$out/synth/$block" > "$out/synth_$block.log"
 done
-echo "== reports in $out"
+"$root/scripts/combined_report.sh" "$txgen" "$config" "$out"
+cat "$out/report.md"
+echo "== reports in $out (report.md, report.json)"

@@ -19,5 +19,14 @@ fi
 sudo_cmd=()
 if [[ $(id -u) -ne 0 ]]; then sudo_cmd=(sudo); fi
 echo "setup: installing ${missing[*]}"
-"${sudo_cmd[@]}" apt-get update -qq
-DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+log=$(mktemp)
+# quiet unless it fails
+if ! { "${sudo_cmd[@]}" apt-get update -qq &&
+       DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"; } \
+     > "$log" 2>&1; then
+  cat "$log"
+  echo "setup: apt-get failed" >&2
+  exit 1
+fi
+rm -f "$log"
+echo "setup: done"

@@ -50,6 +50,16 @@ Value pick(const Value& onehot, const std::vector<Value>& fields, unsigned width
   return hdl::onehot_select(onehot, hdl::cat_lsb_first(fields), static_cast<unsigned>(fields.size()), width);
 }
 
+// Wires named prefix + name, declared from a table (width per entry).
+struct WireSpec {
+  Wire* wire;
+  const char* name;
+  unsigned width;
+};
+void declare(Module& m, const string& prefix, std::initializer_list<WireSpec> specs) {
+  for (const WireSpec& s : specs) *s.wire = m.wire(prefix + s.name, s.width);
+}
+
 // The members' interfaces (controllers, or their baselines, and the SRAMs).
 struct Members {
   hdl::Interface l1, lds, ic, cu, lds_sram, ic_tag_sram, ic_data_sram;
@@ -258,26 +268,14 @@ void TopBuilder::ports() {
 
 void TopBuilder::l1_instance() {
   const unsigned U = p.cus, VPN = p.vpn_bits, VM = p.vmid_bits, P = p.ppn_bits, Q = p.perm_bits, LT = p.l1_tag_bits;
-  l1_l2v = m.wire("l1_l2_req_valid", U);
-  l1_l2_vpn = m.wire("l1_l2_req_vpn", U * VPN);
-  l1_l2_vmid = m.wire("l1_l2_req_vmid", U * VM);
-  l1_l2_tag = m.wire("l1_l2_req_tag", U * LT);
-  l1_l2_ready = m.wire("l1_l2_req_ready", U);
-  l1_rv = m.wire("l1_l2_resp_valid", U);
-  l1_rtag = m.wire("l1_l2_resp_tag", U * LT);
-  l1_rppn = m.wire("l1_l2_resp_ppn", U * P);
-  l1_rperm = m.wire("l1_l2_resp_perm", U * Q);
-  l1_ev = m.wire("l1_evict_valid", U);
-  l1_evpn = m.wire("l1_evict_vpn", U * VPN);
-  l1_evmid = m.wire("l1_evict_vmid", U * VM);
-  l1_eppn = m.wire("l1_evict_ppn", U * P);
-  l1_eperm = m.wire("l1_evict_perm", U * Q);
-  l1_sd_valid = m.wire("l1_sd_valid", 1);
-  l1_sd_ready = m.wire("l1_sd_ready", 1);
-  l1_sd_done = m.wire("l1_sd_done", 1);
-  l1_sd_all = m.wire("l1_sd_all", 1);
-  l1_sd_vpn = m.wire("l1_sd_vpn", VPN);
-  l1_sd_vmid = m.wire("l1_sd_vmid", VM);
+  declare(m, "l1_",
+          {{&l1_l2v, "l2_req_valid", U},     {&l1_l2_vpn, "l2_req_vpn", U * VPN},  {&l1_l2_vmid, "l2_req_vmid", U * VM},
+           {&l1_l2_tag, "l2_req_tag", U * LT}, {&l1_l2_ready, "l2_req_ready", U},   {&l1_rv, "l2_resp_valid", U},
+           {&l1_rtag, "l2_resp_tag", U * LT},  {&l1_rppn, "l2_resp_ppn", U * P},    {&l1_rperm, "l2_resp_perm", U * Q},
+           {&l1_ev, "evict_valid", U},        {&l1_evpn, "evict_vpn", U * VPN},    {&l1_evmid, "evict_vmid", U * VM},
+           {&l1_eppn, "evict_ppn", U * P},     {&l1_eperm, "evict_perm", U * Q},    {&l1_sd_valid, "sd_valid", 1},
+           {&l1_sd_ready, "sd_ready", 1},      {&l1_sd_done, "sd_done", 1},         {&l1_sd_all, "sd_all", 1},
+           {&l1_sd_vpn, "sd_vpn", VPN},        {&l1_sd_vmid, "sd_vmid", VM}});
   Conn conn = {{"clk_i", cr.clk}, {"rst_ni", cr.rst_n}};
   l1io.connect(conn, "l1_", 0);
   l1_fill = l1io.part("fill_valid_o", 0);
@@ -295,94 +293,50 @@ void TopBuilder::l1_instance() {
 void TopBuilder::cu_wires(unsigned u) {
   const unsigned VPN = p.vpn_bits, VM = p.vmid_bits, R = p.vrf_bits, P = p.ppn_bits, Q = p.perm_bits;
   const unsigned LT = p.l1_tag_bits;
-  const string c = "c" + to_string(u) + "_";
   CuWires w;
-  auto tx = [&](const string& n, Wire& vpn, Wire& vmid, Wire& vrf_w, Wire& ppn, Wire& perm) {
-    vpn = m.wire(c + n + "_vpn", VPN);
-    vmid = m.wire(c + n + "_vmid", VM);
-    vrf_w = m.wire(c + n + "_vrf", R);
-    ppn = m.wire(c + n + "_ppn", P);
-    perm = m.wire(c + n + "_perm", Q);
-  };
-  w.l1_ready = m.wire(c + "l1_ready", 1);
-  w.l1_rv = m.wire(c + "l1_resp_valid", 1);
-  w.l1_rtag = m.wire(c + "l1_resp_tag", LT);
-  w.l1_rppn = m.wire(c + "l1_resp_ppn", P);
-  w.l1_rperm = m.wire(c + "l1_resp_perm", Q);
-  w.lk_valid = m.wire(c + "lk_valid", 1);
-  w.lk_ready = m.wire(c + "lk_ready", 1);
-  w.lk_vpn = m.wire(c + "lk_vpn", VPN);
-  w.lk_vmid = m.wire(c + "lk_vmid", VM);
-  w.lk_vrf = m.wire(c + "lk_vrf", R);
-  w.lk_rv = m.wire(c + "lk_resp_valid", 1);
-  w.lk_hit = m.wire(c + "lk_resp_hit", 1);
-  w.lk_ppn = m.wire(c + "lk_resp_ppn", P);
-  w.lk_perm = m.wire(c + "lk_resp_perm", Q);
-  w.fill_valid = m.wire(c + "fill_valid", 1);
-  w.fill_ready = m.wire(c + "fill_ready", 1);
-  tx("fill", w.fill_vpn, w.fill_vmid, w.fill_vrf, w.fill_ppn, w.fill_perm);
-  w.sd_valid = m.wire(c + "sd_valid", 1);
-  w.sd_ready = m.wire(c + "sd_ready", 1);
-  w.sd_all = m.wire(c + "sd_all", 1);
-  w.sd_vpn = m.wire(c + "sd_vpn", VPN);
-  w.sd_vmid = m.wire(c + "sd_vmid", VM);
-  w.sd_done = m.wire(c + "sd_done", 1);
-  w.ldone = m.wire(c + "ldone", 1);
-  w.vic_valid = m.wire(c + "vic_valid", 1);
-  w.vic_ready = m.wire(c + "vic_ready", 1);
-  tx("vic", w.vic_vpn, w.vic_vmid, w.vic_vrf, w.vic_ppn, w.vic_perm);
-  w.tf_valid = m.wire(c + "tf_valid", 1);
-  w.tf_ready = m.wire(c + "tf_ready", 1);
-  tx("tf", w.tf_vpn, w.tf_vmid, w.tf_vrf, w.tf_ppn, w.tf_perm);
-  w.tl_valid = m.wire(c + "tl_valid", 1);
-  w.tl_ready = m.wire(c + "tl_ready", 1);
-  w.tl_vpn = m.wire(c + "tl_vpn", VPN);
-  w.tl_vmid = m.wire(c + "tl_vmid", VM);
-  w.tl_vrf = m.wire(c + "tl_vrf", R);
-  w.ic_rv = m.wire(c + "ic_resp_valid", 1);
-  if (p.move) {
-    w.rmi_valid = m.wire(c + "rmi_valid", 1);
-    w.rmi_vpn = m.wire(c + "rmi_vpn", VPN);
-    w.rmi_vmid = m.wire(c + "rmi_vmid", VM);
-    w.rmi_taken = m.wire(c + "rmi_taken", 1);
-  }
-  w.l2_valid = m.wire(c + "l2_valid", 1);
-  w.l2_vpn = m.wire(c + "l2_vpn", VPN);
-  w.l2_vmid = m.wire(c + "l2_vmid", VM);
-  w.l2_tag = m.wire(c + "l2_tag", LT);
-  w.l2_taken = m.wire(c + "l2_taken", 1);
-  w.l2_rv = m.wire(c + "l2_resp_valid", 1);
-  w.l2_ok = m.wire(c + "l2_ok", 1);
-  w.hit_lds = m.wire(c + "hit_lds", 1);
-  w.hit_ic = m.wire(c + "hit_ic", 1);
+  declare(m, "c" + to_string(u) + "_",
+          {{&w.l1_ready, "l1_ready", 1},       {&w.l1_rv, "l1_resp_valid", 1},   {&w.l1_rtag, "l1_resp_tag", LT},
+           {&w.l1_rppn, "l1_resp_ppn", P},     {&w.l1_rperm, "l1_resp_perm", Q}, {&w.lk_valid, "lk_valid", 1},
+           {&w.lk_ready, "lk_ready", 1},       {&w.lk_vpn, "lk_vpn", VPN},       {&w.lk_vmid, "lk_vmid", VM},
+           {&w.lk_vrf, "lk_vrf", R},           {&w.lk_rv, "lk_resp_valid", 1},   {&w.lk_hit, "lk_resp_hit", 1},
+           {&w.lk_ppn, "lk_resp_ppn", P},      {&w.lk_perm, "lk_resp_perm", Q},  {&w.fill_valid, "fill_valid", 1},
+           {&w.fill_ready, "fill_ready", 1},   {&w.fill_vpn, "fill_vpn", VPN},   {&w.fill_vmid, "fill_vmid", VM},
+           {&w.fill_vrf, "fill_vrf", R},       {&w.fill_ppn, "fill_ppn", P},     {&w.fill_perm, "fill_perm", Q},
+           {&w.sd_valid, "sd_valid", 1},       {&w.sd_ready, "sd_ready", 1},     {&w.sd_all, "sd_all", 1},
+           {&w.sd_vpn, "sd_vpn", VPN},         {&w.sd_vmid, "sd_vmid", VM},      {&w.sd_done, "sd_done", 1},
+           {&w.ldone, "ldone", 1},             {&w.vic_valid, "vic_valid", 1},   {&w.vic_ready, "vic_ready", 1},
+           {&w.vic_vpn, "vic_vpn", VPN},       {&w.vic_vmid, "vic_vmid", VM},    {&w.vic_vrf, "vic_vrf", R},
+           {&w.vic_ppn, "vic_ppn", P},         {&w.vic_perm, "vic_perm", Q},     {&w.tf_valid, "tf_valid", 1},
+           {&w.tf_ready, "tf_ready", 1},       {&w.tf_vpn, "tf_vpn", VPN},       {&w.tf_vmid, "tf_vmid", VM},
+           {&w.tf_vrf, "tf_vrf", R},           {&w.tf_ppn, "tf_ppn", P},         {&w.tf_perm, "tf_perm", Q},
+           {&w.tl_valid, "tl_valid", 1},       {&w.tl_ready, "tl_ready", 1},     {&w.tl_vpn, "tl_vpn", VPN},
+           {&w.tl_vmid, "tl_vmid", VM},        {&w.tl_vrf, "tl_vrf", R},         {&w.ic_rv, "ic_resp_valid", 1}});
+  if (p.move)
+    declare(m, "c" + to_string(u) + "_",
+            {{&w.rmi_valid, "rmi_valid", 1}, {&w.rmi_vpn, "rmi_vpn", VPN}, {&w.rmi_vmid, "rmi_vmid", VM},
+             {&w.rmi_taken, "rmi_taken", 1}});
+  declare(m, "c" + to_string(u) + "_",
+          {{&w.l2_valid, "l2_valid", 1},       {&w.l2_vpn, "l2_vpn", VPN},       {&w.l2_vmid, "l2_vmid", VM},
+           {&w.l2_tag, "l2_tag", LT},          {&w.l2_taken, "l2_taken", 1},     {&w.l2_rv, "l2_resp_valid", 1},
+           {&w.l2_ok, "l2_ok", 1},             {&w.hit_lds, "hit_lds", 1},       {&w.hit_ic, "hit_ic", 1}});
   cu.push_back(w);
 }
 
 void TopBuilder::ic_wires(unsigned g) {
   const unsigned VPN = p.vpn_bits, VM = p.vmid_bits, R = p.vrf_bits, P = p.ppn_bits, Q = p.perm_bits;
-  const string c = "g" + to_string(g) + "_";
   IcWires w;
-  w.tl_ready = m.wire(c + "tl_ready", p.sharers);
-  w.tf_ready = m.wire(c + "tf_ready", p.sharers);
-  w.tl_resp_valid = m.wire(c + "tl_resp_valid", 1);
-  w.tl_resp_cu = m.wire(c + "tl_resp_cu", p.sharer_bits);
-  w.tl_resp_hit = m.wire(c + "tl_resp_hit", 1);
-  w.tl_resp_ppn = m.wire(c + "tl_resp_ppn", P);
-  w.tl_resp_perm = m.wire(c + "tl_resp_perm", Q);
-  w.vic_valid = m.wire(c + "vic_valid", 1);
-  w.vic_ready = m.wire(c + "vic_ready", 1);
-  w.vic_vpn = m.wire(c + "vic_vpn", VPN);
-  w.vic_vmid = m.wire(c + "vic_vmid", VM);
-  w.vic_vrf = m.wire(c + "vic_vrf", R);
-  w.vic_ppn = m.wire(c + "vic_ppn", P);
-  w.vic_perm = m.wire(c + "vic_perm", Q);
-  w.sd_valid = m.wire(c + "sd_valid", 1);
-  w.sd_ready = m.wire(c + "sd_ready", 1);
-  w.sd_all = m.wire(c + "sd_all", 1);
-  w.sd_vpn = m.wire(c + "sd_vpn", VPN);
-  w.sd_vmid = m.wire(c + "sd_vmid", VM);
-  w.sd_done = m.wire(c + "sd_done", 1);
-  w.idone = m.wire(c + "idone", 1);
+  declare(m, "g" + to_string(g) + "_",
+          {{&w.tl_ready, "tl_ready", p.sharers},  {&w.tf_ready, "tf_ready", p.sharers},
+           {&w.tl_resp_valid, "tl_resp_valid", 1}, {&w.tl_resp_cu, "tl_resp_cu", p.sharer_bits},
+           {&w.tl_resp_hit, "tl_resp_hit", 1},     {&w.tl_resp_ppn, "tl_resp_ppn", P},
+           {&w.tl_resp_perm, "tl_resp_perm", Q},   {&w.vic_valid, "vic_valid", 1},
+           {&w.vic_ready, "vic_ready", 1},         {&w.vic_vpn, "vic_vpn", VPN},
+           {&w.vic_vmid, "vic_vmid", VM},          {&w.vic_vrf, "vic_vrf", R},
+           {&w.vic_ppn, "vic_ppn", P},             {&w.vic_perm, "vic_perm", Q},
+           {&w.sd_valid, "sd_valid", 1},           {&w.sd_ready, "sd_ready", 1},
+           {&w.sd_all, "sd_all", 1},               {&w.sd_vpn, "sd_vpn", VPN},
+           {&w.sd_vmid, "sd_vmid", VM},            {&w.sd_done, "sd_done", 1},
+           {&w.idone, "idone", 1}});
   ic.push_back(w);
 }
 

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Writes OUT/report.md and OUT/report.json from a main-job run (scripts/main.sh):
+# per block the generated files, the co-simulation verdict with its speed, the
+# synthesis table, and the storage figures of `txgen report`.
+#   scripts/combined_report.sh TXGEN CONFIG OUT
+set -euo pipefail
+txgen=$1 config=$2 out=$3
+blocks="$("$txgen" report --config "$config" --format names)"
+{
+  echo "# txgen main job: $(basename "$config" .json)"
+  echo
+  echo "Generated RTL: $(wc -l < "$out/rtl/files.f") modules in \`$out/rtl\` (files.f, manifest.json)."
+  echo
+  echo "## Co-simulation (RTL against the golden model, every output every cycle)"
+  echo
+  echo "| block | result | tests | random cycles/s |"
+  echo "|---|---|---:|---|"
+  for block in $blocks; do
+    log="$out/cosim_$block.log"
+    verdict=$(grep -q "co-simulation passed" "$log" && echo passed || echo FAILED)
+    tests=$(grep -oE "\[  PASSED  \] [0-9]+ tests?" "$log" | grep -oE "[0-9]+" | head -1)
+    speed=$(grep -oE "[0-9.]+ M cycles/s" "$log" | sort -u | tr '\n' ' ')
+    echo "| $block | $verdict | ${tests:-0} | $speed |"
+  done
+  echo
+  echo "## Synthesis (osu018, 2.5 ns)"
+  for block in $blocks; do
+    echo
+    sed -n '/^| module/,/^$/p' "$out/synth/$block/$block.synth.md"
+  done
+  echo
+  "$txgen" report --config "$config" | sed 's/^# /## /'
+} > "$out/report.md"
+{
+  echo "{\"config\": \"$(basename "$config" .json)\", \"blocks\": {"
+  sep=""
+  for block in $blocks; do
+    verdict=$(grep -q "co-simulation passed" "$out/cosim_$block.log" && echo true || echo false)
+    echo "$sep\"$block\": {\"cosim_passed\": $verdict, \"synthesis\": $(cat "$out/synth/$block/$block.synth.json"),"
+    echo "\"report\": $("$txgen" report --config "$config" --block "$block" --format json)}"
+    sep=","
+  done
+  echo "}}"
+} > "$out/report.json"
