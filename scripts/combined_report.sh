@@ -18,8 +18,9 @@ blocks="$("$txgen" report --config "$config" --format names)"
   for block in $blocks; do
     log="$out/cosim_$block.log"
     verdict=$(grep -q "co-simulation passed" "$log" && echo passed || echo FAILED)
-    tests=$(grep -oE "\[  PASSED  \] [0-9]+ tests?" "$log" | grep -oE "[0-9]+" | head -1)
-    speed=$(grep -oE "[0-9.]+ M cycles/s" "$log" | sort -u | tr '\n' ' ')
+    tests=$(grep -oE "\[  PASSED  \] [0-9]+ tests?" "$log" | grep -oE "[0-9]+" | head -1 || true)
+    # the runs of 10^4 cycles or more: "[cosim] NAME: N cycles, X cycles/s"
+    speed=$(awk '/^\[cosim\] [^ ]+: [0-9]+ cycles, [0-9]+ cycles\/s/ && $3 + 0 >= 10000 { printf "%.2f M ", $5 / 1e6 }' "$log" || true)
     echo "| $block | $verdict | ${tests:-0} | $speed |"
   done
   echo
