@@ -1,6 +1,7 @@
 // Golden cycle model of l1tlb_NAME (docs/blocks/l1tlb.md). See l1tlb.h.
 #include "model/l1tlb.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -275,6 +276,34 @@ void L1tlbModel::touch(Tlb& t, unsigned s, unsigned v) {
   }
 }
 
+// Untouch(k) (lru): every way with age > age[k] gets age - 1, k becomes
+// the least recent (age W-1). Point(k) (plru): every node on k's path points
+// at k (0 if k is in the node's lower half, else 1).
+void L1tlbModel::untouch(Tlb& t, unsigned s, unsigned k) {
+  if (p_.plru()) {
+    uint8_t* b = &t.plru[s * W_];
+    unsigned n = W_ + k;
+    while (n > 1) {
+      const unsigned parent = n / 2;
+      b[parent] = (n % 2 == 0) ? 0 : 1;  // k in the lower half: point at the lower half
+      n = parent;
+    }
+  } else {
+    uint8_t* a = &t.age[s * W_];
+    const uint8_t ak = a[k];
+    for (unsigned w = 0; w < W_; ++w)
+      if (a[w] > ak) --a[w];
+    a[k] = static_cast<uint8_t>(W_ - 1);
+  }
+}
+
+// Flush-all: the replacement state of every set of TLB t back to its reset
+// value (copied in place from the reset state: no allocation).
+void L1tlbModel::reset_repl(Tlb& t, const Tlb& r) {
+  std::copy(r.age.begin(), r.age.end(), t.age.begin());
+  std::copy(r.plru.begin(), r.plru.end(), t.plru.begin());
+}
+
 unsigned L1tlbModel::repl_victim(const Tlb& t, unsigned s) const {
   if (p_.plru()) {
     const uint8_t* b = &t.plru[s * W_];
@@ -349,14 +378,12 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
     const uint64_t vh = f2.vpn >> p_.home_bits;
     fp.write = true;
     fp.s = set_of(f2.vpn);
-    bool found = false;
-    for (unsigned w = 0; w < W_ && !found; ++w)
-      if (!t.e[fp.s * W_ + w].valid) {
-        fp.v = w;
-        found = true;
-      }
-    if (!found) fp.v = repl_victim(t, fp.s);
-    const bool inv = found;
+    // The replacement victim of the set from the registers of the cycle (no
+    // separate invalid-way rule: invalid ways are the least recent, so with
+    // lru this is an invalid way whenever the set has one). A decide-stage
+    // touch of this cycle does not change it (applied at the edge, below).
+    fp.v = repl_victim(t, fp.s);
+    const bool inv = !t.e[fp.s * W_ + fp.v].valid;
     const Sd& sd2 = s.sd2;
     fp.suppress = t.m[f2.mshr].kill ||
                   (sd2.valid && (sd2.all || (home_of(sd2.vpn) == f2.k && (sd2.vpn >> p_.home_bits) == vh &&
@@ -369,7 +396,8 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
     }
     // Eviction: the write happens, way v was valid in this cycle, and sd2
     // does not invalidate it at this edge (same-edge order 2 before 3: the
-    // shootdown removed the old entry, the write lands on an invalid way).
+    // shootdown removed the old entry, the write lands on an invalid way;
+    // only sd2 invalidating way v itself cancels the eviction).
     // sd2 invalidates way match[c] of set set(sd2.vpn) in TLB c*K +
     // home(sd2.vpn) (or everything for all, which also suppresses).
     const bool sd_inv =
@@ -476,8 +504,10 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
     const Sd& sd2 = s.sd2;
     if (sd2.all) {
       events_.shootdown_all = true;
-      for (Tlb& t : s.tlb) {
+      for (unsigned j = 0; j < T_; ++j) {
+        Tlb& t = s.tlb[j];
         for (Entry& e : t.e) e.valid = false;
+        reset_repl(t, reset_.tlb[j]);  // every set back to the reset order (ages W-1-w / tree bits 0)
         for (Mshr& m : t.m)
           if (m.valid && m.pending) {
             m.kill = true;
@@ -490,7 +520,13 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
       const unsigned set = set_of(sd2.vpn);
       for (unsigned c = 0; c < C_; ++c) {
         Tlb& t = s.tlb[c * K_ + home_of(sd2.vpn)];
-        if (sd2.match[c] >= 0) t.e[set * W_ + unsigned(sd2.match[c])].valid = false;
+        if (sd2.match[c] >= 0) {
+          // Invalidate way k and make it the least recent (lru: untouch; plru:
+          // point). Never together with a decide-stage touch (requests are
+          // blocked), before the fill's touch of this edge (step 3).
+          t.e[set * W_ + unsigned(sd2.match[c])].valid = false;
+          untouch(t, set, unsigned(sd2.match[c]));
+        }
         for (Mshr& m : t.m)
           if (m.valid && m.pending && m.vh == vh && m.vmid == sd2.vmid) {
             m.kill = true;

@@ -3,7 +3,9 @@
 // round-robin crossbar per cluster with an MSHR credit, the compare (r1) and
 // decide (r2) stages, per-TLB MSHRs with CU waiter masks, one L2 request
 // register and a three-stage fill (f1 read MSHR, f2 write entry, f3 answer
-// waiters) per cluster, LRU ages or tree pseudo-LRU per set, the per-cluster
+// waiters) per cluster, LRU ages or tree pseudo-LRU per set (the fill's
+// victim is always the replacement victim; a one-VPN invalidation makes its
+// way the least recent, a flush-all restores the reset order), the per-cluster
 // eviction output (the valid entry a fill replaced), and the two-stage
 // shootdown (sd1 compare, sd2 invalidate / kill, done).
 // Written from the block document alone; shares only the elaborated widths
@@ -76,8 +78,8 @@ struct L1tlbEvents {                  // what the last posedge did (all false at
   bool shootdown_all = false;         // a flush-all took effect (edge e+2)
   bool kill_pending = false;          // a pending MSHR got kill = 1
   bool hit_and_fill_same_cu = false;  // resp_valid and fill_valid registered for one CU at one edge
-  bool victim_invalid = false;        // a (not suppressed) fill wrote an invalid way
-  bool victim_replacement = false;    // a (not suppressed) fill replaced the LRU / PLRU victim
+  bool victim_invalid = false;        // a (not suppressed) fill's victim way was invalid in the write cycle
+  bool victim_replacement = false;    // a (not suppressed) fill's victim way was valid in the write cycle
   bool evict = false;                 // a fill replaced a valid entry (evict_valid registered at this edge)
   bool reset = false;                 // this edge was a reset
 };
@@ -128,7 +130,7 @@ class L1tlbModel {
   int find(unsigned c, uint64_t vpn, uint64_t vmid) const;
   unsigned age(unsigned j, unsigned s, unsigned w) const;       // lru
   unsigned plru_bit(unsigned j, unsigned s, unsigned n) const;  // plru, node 1 .. W-1
-  unsigned victim(unsigned j, unsigned s) const;                // replacement victim of the set (ignores valid)
+  unsigned victim(unsigned j, unsigned s) const;                // replacement victim of the set = the way a fill would write now
   bool mshr_valid(unsigned j, unsigned m) const { return msh(j, m).valid; }
   bool mshr_pending(unsigned j, unsigned m) const { return msh(j, m).pending; }
   bool mshr_sent(unsigned j, unsigned m) const { return msh(j, m).sent; }
@@ -228,6 +230,8 @@ class L1tlbModel {
   void check_inputs(const L1tlbIn& in) const;
   int compare(const Tlb& t, uint64_t vpn, uint64_t vmid) const;
   void touch(Tlb& t, unsigned s, unsigned v);
+  void untouch(Tlb& t, unsigned s, unsigned k);  // lru Untouch(k) / plru Point(k)
+  static void reset_repl(Tlb& t, const Tlb& r);  // flush-all: replacement state = reset values
   unsigned repl_victim(const Tlb& t, unsigned s) const;
 
   elab::L1tlbParams p_;

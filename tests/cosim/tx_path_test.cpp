@@ -494,8 +494,10 @@ uint64_t random_cycles(uint64_t min_cycles) {
   return std::max<uint64_t>(txgen::verif::cosim_cycles_from_env() / 4, min_cycles);
 }
 
+// `elsewhere`: a required counter this traffic is not built to reach, which
+// another random test of the same configuration requires.
 template <class H>
-void random_test(const Traffic& t, uint64_t min_cycles, bool base) {
+void random_test(const Traffic& t, uint64_t min_cycles, bool base, const std::string& elsewhere = "") {
   const TxPathParams& p = params();
   const uint64_t seed = txgen::verif::seed_from_env();
   const uint64_t cycles = random_cycles(min_cycles);
@@ -507,15 +509,18 @@ void random_test(const Traffic& t, uint64_t min_cycles, bool base) {
               static_cast<unsigned long long>(v.cycles), v.cycles_per_second / 1e6, v.coverage.format().c_str());
   if (!v.passed) return;
   for (const std::string& name : txgen::verif::TxPathCoverage::required(p, base, t.mixed_ids))
-    EXPECT_GT(v.coverage.count(name), 0u) << "coverage counter " << name << " never hit";
+    if (name != elsewhere) EXPECT_GT(v.coverage.count(name), 0u) << "coverage counter " << name << " never hit";
 }
 
 TEST(TxPath, RandomTraffic) { random_test<Sys>(Traffic{}, 20000, false); }
 
 // One virtual function and VMID, half the pages on one LDS segment and
 // I-cache line, few instruction fills: the I-cache's shared-id lines fill up
-// to their LRU eviction (6-7-8-10-11).
-TEST(TxPath, RandomTrafficSmallPool) { random_test<Sys>(Traffic{60, 90, 40, false, 1, 2}, 20000, false); }
+// to their LRU eviction (6-7-8-10-11). So few instruction lines make the
+// bypass past one (6-7-9-10) rare here: RandomTraffic requires it.
+TEST(TxPath, RandomTrafficSmallPool) {
+  random_test<Sys>(Traffic{60, 90, 40, false, 1, 2}, 20000, false, "flow_6_7_9_10");
+}
 
 TEST(TxPath, BaselineRandomTraffic) { random_test<Base>(Traffic{}, 10000, true); }
 

@@ -221,6 +221,43 @@ void install(Bench& b, unsigned u, uint64_t vpn, uint64_t vmid = 0) {
   b.run(12);  // accept t, L2 take t+4, answer t+5, fill response t+9
 }
 
+// A shootdown (one VPN, or all) accepted in the current cycle e with every
+// pipeline empty; returns after cycle e+3 (invalidation at edge e+2, sd_done
+// in e+3), so the next cycle is idle again.
+void shoot(Bench& b, bool all, uint64_t vpn, uint64_t vmid = 0) {
+  b.sd(all, vpn, vmid);
+  ASSERT_TRUE(b.peek().sd_ready);
+  b.step();
+  b.run(3);
+}
+
+// PLRU configuration PP: U = 4, T = C = 1: S = 4, W = 8, M = 8; HB = 0,
+// SB = 2 (set = vpn[1:0]), TG = 10 (vpn[11:2]). Set 0 holds vpn = x << 2.
+L1tlbParams PP() { return mk(4, 1, 1, 8, 2, true); }
+
+// Fills set 0 of PP through CU 0 with x << 2 for x = x0 .. x0+7, starting
+// from every tree bit 0 (reset or flush-all). Leaves: way w = node 8 + w.
+// Victim walk: all 0 -> 1, 2, 4 -> leaf 8: way 0.
+//  touch 0: n4 = 1, n2 = 1, n1 = 1            -> 1, 3, 6 -> leaf 12: way 4
+//  touch 4: n6 = 1, n3 = 1, n1 = 0            -> 1, 2, 5 -> leaf 10: way 2
+//  touch 2: n5 = 1, n2 = 0, n1 = 1            -> 1, 3, 7 -> leaf 14: way 6
+//  touch 6: n7 = 1, n3 = 0, n1 = 0            -> 1, 2, 4 -> leaf 9:  way 1
+//  touch 1: n4 = 0, n2 = 1, n1 = 1            -> 1, 3, 6 -> leaf 13: way 5
+//  touch 5: n6 = 0, n3 = 1, n1 = 0            -> 1, 2, 5 -> leaf 11: way 3
+//  touch 3: n5 = 0, n2 = 0, n1 = 1            -> 1, 3, 7 -> leaf 15: way 7
+//  touch 7: n7 = 0, n3 = 0, n1 = 0: every bit 0 again (victim way 0).
+// So the eight fills go to ways 0, 4, 2, 6, 1, 5, 3, 7 (every way invalid
+// until taken: the tree visits each leaf once), not 0, 1, 2, ... as with lru.
+const unsigned kPlruFillOrder[8] = {0, 4, 2, 6, 1, 5, 3, 7};
+void fill_plru_set0(Bench& b, uint64_t x0 = 1) {
+  for (unsigned i = 0; i < 8; ++i) {
+    EXPECT_EQ(b.m.victim(0, 0), kPlruFillOrder[i]) << "fill " << i;
+    EXPECT_FALSE(b.m.entry_valid(0, 0, kPlruFillOrder[i])) << "fill " << i;
+    install(b, 0, (x0 + i) << 2);
+    EXPECT_EQ(b.m.entry_vpn(0, 0, kPlruFillOrder[i]), (x0 + i) << 2) << "fill " << i;
+  }
+}
+
 // ---------------------------------------------------------------------------
 
 TEST(L1tlbModel, HitAfterFill) {
@@ -255,7 +292,7 @@ TEST(L1tlbModel, HitAfterFill) {
   b.step();                         // c6 f1
   EXPECT_TRUE(b.m.f2_valid(0));
   EXPECT_EQ(b.m.find(0, 0x10, 0), -1);
-  b.step();  // c7 f2: write at edge 7 into way 0 (lowest invalid)
+  b.step();  // c7 f2: write at edge 7 into the victim way 0 (reset ages 3, 2, 1, 0: way 0 is age W-1)
   EXPECT_TRUE(b.m.events().victim_invalid);
   EXPECT_EQ(b.m.find(0, 0x10, 0), 0);
   EXPECT_EQ(b.m.entry_ppn(0, 0, 0), 0x123u);
@@ -706,10 +743,14 @@ TEST(L1tlbModel, FlushAll) {
   install(b, 1, 0x11);
   install(b, 2, 0x12);
   install(b, 3, 0x17);
-  std::vector<unsigned> ages;
+  // Each of the four sets (TLB 0/1, set 0/1) had one fill, into way 0 (the
+  // reset victim): ages (w0..w3) (3, 2, 1, 0) -> touch 0 -> (0, 3, 2, 1).
   for (unsigned j = 0; j < 2; ++j)
-    for (unsigned s = 0; s < 2; ++s)
-      for (unsigned w = 0; w < 4; ++w) ages.push_back(b.m.age(j, s, w));
+    for (unsigned s = 0; s < 2; ++s) {
+      EXPECT_EQ(b.m.age(j, s, 0), 0u);
+      EXPECT_EQ(b.m.age(j, s, 1), 3u);
+      EXPECT_EQ(b.m.victim(j, s), 1u);
+    }
   const unsigned t0 = b.cyc;
   b.ready[0] = 0;
   b.req(1, 0x31);
@@ -725,11 +766,12 @@ TEST(L1tlbModel, FlushAll) {
     for (unsigned s = 0; s < 2; ++s)
       for (unsigned w = 0; w < 4; ++w) EXPECT_FALSE(b.m.entry_valid(j, s, w));
   EXPECT_TRUE(b.m.mshr_kill(1, 0));
-  std::vector<unsigned> ages2;
+  // The flush-all returns every set's ages to the reset values W-1-w.
   for (unsigned j = 0; j < 2; ++j)
-    for (unsigned s = 0; s < 2; ++s)
-      for (unsigned w = 0; w < 4; ++w) ages2.push_back(b.m.age(j, s, w));
-  EXPECT_EQ(ages, ages2);  // replacement state unchanged
+    for (unsigned s = 0; s < 2; ++s) {
+      for (unsigned w = 0; w < 4; ++w) EXPECT_EQ(b.m.age(j, s, w), 3u - w) << j << s << w;
+      EXPECT_EQ(b.m.victim(j, s), 0u);
+    }
   EXPECT_TRUE(b.step().sd_done);
   b.ready[0] = 1;
   b.run(12);
@@ -737,11 +779,15 @@ TEST(L1tlbModel, FlushAll) {
   ASSERT_FALSE(f.empty());
   EXPECT_EQ(f.back().vpn, 0x31u);
   EXPECT_EQ(b.m.find(0, 0x31, 0), -1);
+  // The killed fill did not write, so it did not touch either.
+  for (unsigned w = 0; w < 4; ++w) EXPECT_EQ(b.m.age(1, 0, w), 3u - w);
 }
 
 TEST(L1tlbModel, LruVictimOrder) {
   Bench b(P4());
-  // Set 0 of TLB0: vpn = vtag << 2. Ways fill 0, 1, 2, 3 (lowest invalid).
+  // Set 0 of TLB0: vpn = vtag << 2. Ways fill 0, 1, 2, 3: the reset ages
+  // (3, 2, 1, 0) make way 0 the victim, each fill touches its way, the next
+  // oldest is the next way (invalid ways are the least recent).
   for (uint64_t x = 1; x <= 4; ++x) install(b, 0, x << 2);
   for (unsigned w = 0; w < 4; ++w) EXPECT_EQ(b.m.entry_vpn(0, 0, w), (w + 1u) << 2);
   EXPECT_EQ(b.m.age(0, 0, 0), 3u);
@@ -786,9 +832,8 @@ TEST(L1tlbModel, LruVictimOrder) {
 TEST(L1tlbModel, PlruVictimOrder) {
   // U = 4, T = C = 1: S = 4, W = 8, M = 8; HB = 0, set = vpn[1:0].
   Bench b(mk(4, 1, 1, 8, 2, true));
-  for (uint64_t x = 1; x <= 8; ++x) install(b, 0, x << 2);
-  for (unsigned w = 0; w < 8; ++w) EXPECT_EQ(b.m.entry_vpn(0, 0, w), (w + 1u) << 2);
-  // Touches 0 .. 7 in order leave every node pointing at its lower half.
+  fill_plru_set0(b);
+  // Touches 0, 4, 2, 6, 1, 5, 3, 7 leave every node pointing at its lower half.
   for (unsigned n = 1; n < 8; ++n) EXPECT_EQ(b.m.plru_bit(0, 0, n), 0u) << n;
   EXPECT_EQ(b.m.victim(0, 0), 0u);
   install(b, 1, 1 << 2);  // hit way 0: nodes 1, 2, 4 = 1
@@ -796,11 +841,15 @@ TEST(L1tlbModel, PlruVictimOrder) {
   EXPECT_EQ(b.m.plru_bit(0, 0, 2), 1u);
   EXPECT_EQ(b.m.plru_bit(0, 0, 4), 1u);
   EXPECT_EQ(b.m.victim(0, 0), 4u);  // 1 -> 3 -> 6 -> leaf 12
-  install(b, 0, 9 << 2);            // replaces way 4; nodes 1 = 0, 3 = 1, 6 = 1
+  install(b, 0, 9 << 2);            // replaces way 4 (2 << 2); nodes 1 = 0, 3 = 1, 6 = 1
   EXPECT_EQ(b.m.entry_vpn(0, 0, 4), 9u << 2);
+  EXPECT_EQ(b.m.find(0, 2 << 2, 0), -1);
   EXPECT_EQ(b.m.victim(0, 0), 2u);  // 1 -> 2 -> 5 -> leaf 10
-  install(b, 0, 10 << 2);
+  install(b, 0, 10 << 2);           // replaces way 2 (3 << 2)
   EXPECT_EQ(b.m.entry_vpn(0, 0, 2), 10u << 2);
+  ASSERT_EQ(b.elog.size(), 2u);
+  EXPECT_EQ(b.elog[0].vpn, 2u << 2);
+  EXPECT_EQ(b.elog[1].vpn, 3u << 2);
 }
 
 // Random traffic over a clustered configuration (U = 8, T = 4, C = 2, S = 2,
@@ -934,6 +983,23 @@ TEST(L1tlbModel, NoReplicationInsideClusterRandom) {
             ASSERT_TRUE(present.insert({vpn, m.entry_vmid(j, s, w)}).second)
                 << "replicated vpn " << vpn << " in cluster " << c << " cycle " << cyc;
           }
+      // Invalid ways are always the least recent (Replacement, lru): the n
+      // invalid ways of a set hold the ages W-n .. W-1, so the victim is an
+      // invalid way whenever the set has one.
+      for (unsigned k = 0; k < p.tlbs_per_cluster; ++k)
+        for (unsigned s = 0; s < p.sets; ++s) {
+          const unsigned j = c * p.tlbs_per_cluster + k;
+          unsigned ninv = 0;
+          for (unsigned w = 0; w < p.ways; ++w) ninv += !m.entry_valid(j, s, w);
+          for (unsigned w = 0; w < p.ways; ++w) {
+            if (!m.entry_valid(j, s, w)) {
+              ASSERT_GE(m.age(j, s, w), p.ways - ninv) << "TLB " << j << " set " << s << " cycle " << cyc;
+            }
+          }
+          if (ninv) {
+            ASSERT_FALSE(m.entry_valid(j, s, m.victim(j, s))) << cyc;
+          }
+        }
       std::vector<std::pair<uint64_t, uint64_t>> gone;
       for (const auto& x : before[c])
         if (!present.count(x)) gone.push_back(x);
@@ -1104,7 +1170,8 @@ TEST(L1tlbModel, ShootdownOneVpnEveryCluster) {
 
 L1tlbParams PC() { return mk(8, 4, 2, 4, 3); }
 
-// Fills set 1 of TLB 3 through CU 4 (each into the lowest invalid way):
+// Fills set 1 of TLB 3 through CU 4 (each into the victim: from the reset
+// ages way 0, then 1, 2, 3, the invalid ways being the least recent):
 // ways 0..3 = 0x0b (vmid 1), 0x0f, 0x13, 0x17. LRU ages (w0, w1, w2, w3)
 // from reset (3, 2, 1, 0): touch 0 -> (0, 3, 2, 1), touch 1 -> (1, 0, 3, 2),
 // touch 2 -> (2, 1, 0, 3), touch 3 -> (3, 2, 1, 0): victim way 0 (0x0b).
@@ -1160,19 +1227,26 @@ TEST(L1tlbModel, EvictReplacementVictimClustered) {
   EXPECT_EQ(b.m.stats().fills_written, 5u);
 }
 
-// A hole made by a shootdown: the fill takes the lowest invalid way (way 1)
-// although the LRU way 0 is valid, and nothing is evicted.
+// A hole made by a shootdown: the invalidation untouches way 1 (it becomes
+// the least recent), so the fill takes way 1 although way 0 was the LRU way
+// before the shootdown, and nothing is evicted.
 TEST(L1tlbModel, EvictNotOnFillIntoInvalidWay) {
   Bench b(PC());
   fill_set(b);
   EXPECT_TRUE(b.elog.empty());
-  // Shootdown of 0x0f (way 1) accepted in e, invalidated at edge e+2 (ages unchanged).
+  // Shootdown of 0x0f (way 1) accepted in e, invalidated at edge e+2 with
+  // Untouch(1): ages (3, 2, 1, 0) -> the way older than way 1 (w0 3) gets 2,
+  // way 1 gets 3: (2, 3, 1, 0).
   b.sd(false, 0x0f);
   ASSERT_TRUE(b.peek().sd_ready);
   b.step();
   b.run(3);
   ASSERT_FALSE(b.m.entry_valid(3, 1, 1));
-  ASSERT_EQ(b.m.victim(3, 1), 0u);  // the LRU way is valid
+  EXPECT_EQ(b.m.age(3, 1, 0), 2u);
+  EXPECT_EQ(b.m.age(3, 1, 1), 3u);
+  EXPECT_EQ(b.m.age(3, 1, 2), 1u);
+  EXPECT_EQ(b.m.age(3, 1, 3), 0u);
+  ASSERT_EQ(b.m.victim(3, 1), 1u);  // the invalidated way is the least recent
   const unsigned t0 = b.cyc;
   b.req(4, 0x1b);  // write at edge t0+7
   ASSERT_TRUE(b.peek().req_ready[4]);
@@ -1185,6 +1259,7 @@ TEST(L1tlbModel, EvictNotOnFillIntoInvalidWay) {
   EXPECT_EQ(b.m.entry_vpn(3, 1, 1), 0x1bu);
   EXPECT_TRUE(b.m.entry_valid(3, 1, 0));
   EXPECT_EQ(b.m.entry_vpn(3, 1, 0), 0x0bu);
+  EXPECT_EQ(b.m.victim(3, 1), 0u);  // touch 1: (3, 0, 2, 1)
   const L1tlbOut o = b.step();  // t0+8
   EXPECT_FALSE(o.evict_valid[1]);
   EXPECT_EQ(o.evict_vpn[1], 0u);  // still the reset values
@@ -1363,10 +1438,10 @@ TEST(L1tlbModel, EvictWhenShootdownInvalidatesAnotherEntryAtWriteEdge) {
 //  1. fill_set: no eviction; ages (3, 2, 1, 0).
 //  2. t1: 0x1b replaces way 0: evict 0x0b (vmid 1, ppn 0x838, perm 4) in
 //     t1+8; touch 0: ages (0, 3, 2, 1).
-//  3. shootdown of 0x13 (way 2); ages unchanged.
-//  4. t2: 0x1f goes to the invalid way 2: no eviction; touch 2 (age 2):
-//     ways younger than 2 age (w0 0 -> 1, w3 1 -> 2): ages (1, 3, 0, 2),
-//     victim way 1 (0x0f).
+//  3. shootdown of 0x13 (way 2): Untouch(2) (age 2): w1 3 -> 2, w2 = 3:
+//     ages (0, 2, 3, 1).
+//  4. t2: 0x1f goes to the invalid way 2 (the victim): no eviction; touch 2
+//     (age 3): every other way ages: (1, 3, 0, 2), victim way 1 (0x0f).
 //  5. t3: 0x23 replaces way 1: evict 0x0f (vmid 0, ppn 0x4c, perm 1) in t3+8.
 //  6. reset cycle r: every evict output 0 (asynchronous reset), and after.
 TEST(L1tlbModel, EvictDataRegistersHold) {
@@ -1389,6 +1464,7 @@ TEST(L1tlbModel, EvictDataRegistersHold) {
   b.step();
   b.run(3);
   ASSERT_FALSE(b.m.entry_valid(3, 1, 2));
+  EXPECT_EQ(b.m.victim(3, 1), 2u);
   const unsigned t2 = b.cyc;
   install(b, 4, 0x1f);
   EXPECT_EQ(b.m.entry_vpn(3, 1, 2), 0x1fu);
@@ -1416,6 +1492,475 @@ TEST(L1tlbModel, EvictDataRegistersHold) {
     EXPECT_EQ(tr[c].perm, want.perm) << "cycle " << c;
   }
   EXPECT_EQ(b.m.stats().evictions, 0u);  // counters restart at the reset
+}
+
+// ---------------------------------------------------------------------------
+// Replacement after invalidations (document: Replacement; Fill, cycle f+2;
+// Same-edge order rule 2). The fill's victim is always the replacement victim
+// of the registers of the write cycle; a one-VPN invalidation of way k makes
+// k the least recent (lru Untouch(k), plru Point(k)); a flush-all returns the
+// replacement state to its reset value. Same-edge order: the decide stage's
+// hit touch or the shootdown's untouch / point, then the fill's touch.
+// Race timing used below (automatic L2, latency 1): a miss accepted in t0
+// writes at edge t0+7; a shootdown accepted in t0+5 has sd1 in t0+6 and sd2 in
+// t0+7, so its invalidation and the fill's write share edge t0+7; a request
+// accepted in t0+5 decides in t0+7.
+
+// LRU ages (w0, w1, w2, w3) of TLB 3, set 1 (PC).
+std::vector<unsigned> ages31(const Bench& b) {
+  return {b.m.age(3, 1, 0), b.m.age(3, 1, 1), b.m.age(3, 1, 2), b.m.age(3, 1, 3)};
+}
+using Ages = std::vector<unsigned>;
+
+// Several ways invalidated by one-VPN shootdowns: each Untouch makes its way
+// the least recent, so the way invalidated last is filled first, then the one
+// invalidated before it (the old "lowest invalid way" rule gave 1, 2, 3).
+// Ages of TLB 3 set 1:
+//   fill_set:                                                        (3, 2, 1, 0)
+//   shootdown 0x0f (way 1, age 2): w0 3 -> 2; w1 = 3                 (2, 3, 1, 0)
+//   shootdown 0x17 (way 3, age 0): w0 2 -> 1, w1 3 -> 2, w2 1 -> 0   (1, 2, 0, 3)
+//   shootdown 0x13 (way 2, age 0): w0 1 -> 0, w1 2 -> 1, w3 3 -> 2   (0, 1, 3, 2)
+//   fill 0x1b: victim way 2 (invalid, no eviction), touch 2 (age 3)  (1, 2, 0, 3)
+//   fill 0x1f: victim way 3 (invalid), touch 3 (age 3)               (2, 3, 1, 0)
+//   fill 0x23: victim way 1 (invalid), touch 1 (age 3)               (3, 0, 2, 1)
+//   fill 0x27: victim way 0, valid (0x0b vmid 1): evicted in t+8     (0, 1, 3, 2)
+// 0x27 (vtag 9): home 1, set 1.
+TEST(L1tlbModel, LruUntouchLastInvalidatedFilledFirst) {
+  Bench b(PC());
+  fill_set(b);
+  ASSERT_EQ(ages31(b), (Ages{3, 2, 1, 0}));
+  shoot(b, false, 0x0f);
+  EXPECT_FALSE(b.m.entry_valid(3, 1, 1));
+  EXPECT_EQ(ages31(b), (Ages{2, 3, 1, 0}));
+  EXPECT_EQ(b.m.victim(3, 1), 1u);
+  shoot(b, false, 0x17);
+  EXPECT_FALSE(b.m.entry_valid(3, 1, 3));
+  EXPECT_EQ(ages31(b), (Ages{1, 2, 0, 3}));
+  EXPECT_EQ(b.m.victim(3, 1), 3u);
+  shoot(b, false, 0x13);
+  EXPECT_FALSE(b.m.entry_valid(3, 1, 2));
+  EXPECT_EQ(ages31(b), (Ages{0, 1, 3, 2}));
+  EXPECT_TRUE(b.m.entry_valid(3, 1, 0));
+  struct Fill {
+    uint64_t vpn;
+    unsigned way;
+    Ages after;
+  };
+  const Fill fills[] = {{0x1b, 2, {1, 2, 0, 3}}, {0x1f, 3, {2, 3, 1, 0}}, {0x23, 1, {3, 0, 2, 1}}};
+  for (const Fill& f : fills) {
+    SCOPED_TRACE(f.vpn);
+    EXPECT_EQ(b.m.victim(3, 1), f.way);
+    EXPECT_FALSE(b.m.entry_valid(3, 1, f.way));
+    install(b, 4, f.vpn);
+    EXPECT_TRUE(b.m.entry_valid(3, 1, f.way));
+    EXPECT_EQ(b.m.entry_vpn(3, 1, f.way), f.vpn);
+    EXPECT_EQ(ages31(b), f.after);
+  }
+  EXPECT_TRUE(b.elog.empty());  // three fills into invalid ways
+  EXPECT_EQ(b.m.entry_vpn(3, 1, 0), 0x0bu);
+  EXPECT_EQ(b.m.victim(3, 1), 0u);
+  const unsigned t0 = b.cyc;
+  install(b, 4, 0x27);
+  EXPECT_EQ(b.m.entry_vpn(3, 1, 0), 0x27u);
+  EXPECT_EQ(ages31(b), (Ages{0, 1, 3, 2}));
+  ASSERT_EQ(b.elog.size(), 1u);
+  EXPECT_EQ(b.elog[0].cyc, t0 + 8);
+  EXPECT_EQ(b.elog[0].c, 1u);
+  EXPECT_EQ(b.elog[0].vpn, 0x0bu);
+  EXPECT_EQ(b.elog[0].vmid, 1u);
+  EXPECT_EQ(b.elog[0].ppn, 0x838u);
+  EXPECT_EQ(b.elog[0].perm, 4u);
+}
+
+// A flush-all returns every set's ages to the reset values (W-1-w), so the
+// fills after it go to ways 0, 1, 2, 3 in order. Before it, a hit on way 0
+// (CU 5, 0x0b vmid 1) made way 1 the victim: (3, 2, 1, 0) -> touch 0 ->
+// (0, 3, 2, 1); had the flush left the ages alone, the first fill after it
+// would take way 1. After the four fills the ages are (3, 2, 1, 0) again
+// (touches 0, 1, 2, 3 from the reset order), so 0x27 evicts way 0 (0x1b:
+// ppn 0x88, perm 6).
+TEST(L1tlbModel, FlushAllThenFillsInResetOrderLru) {
+  Bench b(PC());
+  fill_set(b);
+  install(b, 5, 0x0b, 1);  // hit
+  EXPECT_EQ(b.m.stats().hits, 1u);
+  EXPECT_EQ(ages31(b), (Ages{0, 3, 2, 1}));
+  EXPECT_EQ(b.m.victim(3, 1), 1u);
+  shoot(b, true, 0);
+  for (unsigned j = 0; j < 4; ++j)
+    for (unsigned s = 0; s < 2; ++s) {
+      for (unsigned w = 0; w < 4; ++w) {
+        EXPECT_FALSE(b.m.entry_valid(j, s, w));
+        EXPECT_EQ(b.m.age(j, s, w), 3u - w) << j << " " << s << " " << w;
+      }
+      EXPECT_EQ(b.m.victim(j, s), 0u);
+    }
+  const uint64_t v[4] = {0x1b, 0x1f, 0x23, 0x17};
+  for (unsigned i = 0; i < 4; ++i) {
+    EXPECT_EQ(b.m.victim(3, 1), i);
+    install(b, 4, v[i]);
+    EXPECT_EQ(b.m.entry_vpn(3, 1, i), v[i]);
+  }
+  EXPECT_TRUE(b.elog.empty());
+  EXPECT_EQ(ages31(b), (Ages{3, 2, 1, 0}));
+  const unsigned t0 = b.cyc;
+  install(b, 4, 0x27);
+  EXPECT_EQ(b.m.entry_vpn(3, 1, 0), 0x27u);
+  ASSERT_EQ(b.elog.size(), 1u);
+  EXPECT_EQ(b.elog[0].cyc, t0 + 8);
+  EXPECT_EQ(b.elog[0].vpn, 0x1bu);
+  EXPECT_EQ(b.elog[0].vmid, 0u);
+  EXPECT_EQ(b.elog[0].ppn, 0x88u);
+  EXPECT_EQ(b.elog[0].perm, 6u);
+}
+
+// PLRU: a flush-all clears every tree bit of every set ("way 0 next"), and the
+// fills after it follow the tree from all-zero bits again: ways 0, 4, 2, 6, 1,
+// 5, 3, 7 (see fill_plru_set0). Before it, a hit on way 0 of set 0 and a fill
+// into way 0 of set 1 (vpn 5 = {vtag 1, set 1}) set nodes 1, 2, 4 of both sets
+// (victim way 4); had the flush left the bits alone, the first fill would take
+// way 4, and with the old "lowest invalid way" rule the fills would go 0, 1, 2, ...
+TEST(L1tlbModel, FlushAllThenFillsInResetOrderPlru) {
+  Bench b(PP());
+  fill_plru_set0(b);
+  install(b, 1, 1 << 2);  // hit way 0
+  install(b, 0, 5);       // set 1, way 0
+  EXPECT_EQ(b.m.entry_vpn(0, 1, 0), 5u);
+  for (unsigned s = 0; s < 2; ++s) {
+    EXPECT_EQ(b.m.plru_bit(0, s, 1), 1u);
+    EXPECT_EQ(b.m.plru_bit(0, s, 2), 1u);
+    EXPECT_EQ(b.m.plru_bit(0, s, 4), 1u);
+    EXPECT_EQ(b.m.victim(0, s), 4u);
+  }
+  shoot(b, true, 0);
+  for (unsigned s = 0; s < 4; ++s) {
+    for (unsigned n = 1; n < 8; ++n) EXPECT_EQ(b.m.plru_bit(0, s, n), 0u) << s << " " << n;
+    for (unsigned w = 0; w < 8; ++w) EXPECT_FALSE(b.m.entry_valid(0, s, w));
+    EXPECT_EQ(b.m.victim(0, s), 0u);
+  }
+  fill_plru_set0(b, 9);  // x = 9 .. 16 into ways 0, 4, 2, 6, 1, 5, 3, 7
+  for (unsigned n = 1; n < 8; ++n) EXPECT_EQ(b.m.plru_bit(0, 0, n), 0u) << n;
+  EXPECT_TRUE(b.elog.empty());
+}
+
+// PLRU Point(k): a one-VPN invalidation of way k points every node on k's
+// path at k, so with no touch in between the invalidated way is the next
+// victim. Set 0 of PP after fill_plru_set0 (x = 1 .. 8): way w holds x =
+// {1, 5, 3, 7, 2, 6, 4, 8}[w]; every bit 0.
+//  1. shootdown of 0x18 (x 6, way 5): Point(5): leaf 13 odd -> n6 = 1, node 6
+//     even -> n3 = 0, node 3 odd -> n1 = 1: victim 1, 3, 6 -> leaf 13: way 5.
+//     Fill 0x24 (x 9) -> way 5, no eviction; touch 5: n6 = 0, n3 = 1, n1 = 0
+//     (bits: n3 only): victim way 0.
+//  2. shootdowns of 0x10 (x 4, way 6) then 0x14 (x 5, way 1): Point(6): n7 =
+//     0, n3 = 1, n1 = 1 (victim way 6); Point(1): n4 = 1, n2 = 0, n1 = 0
+//     (bits n3, n4): victim 1, 2, 4 -> leaf 9: way 1, the last invalidated.
+//     Fill 0x28 (x 10) -> way 1; touch 1: n4 = 0, n2 = 1, n1 = 1 (bits n1,
+//     n2, n3): victim 1, 3, 7 -> leaf 14: way 6, the other invalid way.
+//     Fill 0x2c (x 11) -> way 6; touch 6: n7 = 1, n3 = 0, n1 = 0 (bits n2,
+//     n7): victim 1, 2, 5 -> leaf 10: way 2 (valid).
+//  3. The document's caveat ("only approximates invalid first"): shootdowns
+//     of 0x24 (way 5) then 0x20 (x 8, way 7): Point(5): n6 = 1, n3 = 0,
+//     n1 = 1; Point(7): n7 = 1, n3 = 1, n1 = 1 (bits n1, n2, n3, n6, n7):
+//     victim way 7. Fill 0x30 (x 12) -> way 7; touch 7: n7 = 0, n3 = 0,
+//     n1 = 0 (bits n2, n6): victim 1, 2, 5 -> leaf 10: way 2, valid, while
+//     way 5 is still invalid. Fill 0x34 (x 13) evicts 0x0c (x 3: ppn 61 =
+//     0x3d, perm 5).
+TEST(L1tlbModel, PlruPointMakesInvalidatedWayTheVictim) {
+  Bench b(PP());
+  fill_plru_set0(b);
+  auto bits = [&]() {
+    unsigned v = 0;
+    for (unsigned n = 1; n < 8; ++n) v |= b.m.plru_bit(0, 0, n) << n;
+    return v;  // bit n = node n
+  };
+  auto nodes = [](std::initializer_list<unsigned> ns) {
+    unsigned v = 0;
+    for (unsigned n : ns) v |= 1u << n;
+    return v;
+  };
+  ASSERT_EQ(bits(), 0u);
+  // 1.
+  shoot(b, false, 0x18);
+  EXPECT_FALSE(b.m.entry_valid(0, 0, 5));
+  EXPECT_EQ(bits(), nodes({1, 6}));
+  EXPECT_EQ(b.m.victim(0, 0), 5u);
+  install(b, 0, 0x24);
+  EXPECT_EQ(b.m.entry_vpn(0, 0, 5), 0x24u);
+  EXPECT_EQ(bits(), nodes({3}));
+  EXPECT_EQ(b.m.victim(0, 0), 0u);
+  EXPECT_TRUE(b.elog.empty());
+  // 2.
+  shoot(b, false, 0x10);
+  EXPECT_FALSE(b.m.entry_valid(0, 0, 6));
+  EXPECT_EQ(bits(), nodes({1, 3}));
+  EXPECT_EQ(b.m.victim(0, 0), 6u);
+  shoot(b, false, 0x14);
+  EXPECT_FALSE(b.m.entry_valid(0, 0, 1));
+  EXPECT_EQ(bits(), nodes({3, 4}));
+  EXPECT_EQ(b.m.victim(0, 0), 1u);
+  install(b, 0, 0x28);
+  EXPECT_EQ(b.m.entry_vpn(0, 0, 1), 0x28u);
+  EXPECT_EQ(bits(), nodes({1, 2, 3}));
+  EXPECT_EQ(b.m.victim(0, 0), 6u);
+  install(b, 0, 0x2c);
+  EXPECT_EQ(b.m.entry_vpn(0, 0, 6), 0x2cu);
+  EXPECT_EQ(bits(), nodes({2, 7}));
+  EXPECT_EQ(b.m.victim(0, 0), 2u);
+  EXPECT_TRUE(b.elog.empty());
+  // 3.
+  shoot(b, false, 0x24);
+  EXPECT_FALSE(b.m.entry_valid(0, 0, 5));
+  EXPECT_EQ(bits(), nodes({1, 2, 6, 7}));
+  EXPECT_EQ(b.m.victim(0, 0), 5u);
+  shoot(b, false, 0x20);
+  EXPECT_FALSE(b.m.entry_valid(0, 0, 7));
+  EXPECT_EQ(bits(), nodes({1, 2, 3, 6, 7}));
+  EXPECT_EQ(b.m.victim(0, 0), 7u);
+  install(b, 0, 0x30);
+  EXPECT_EQ(b.m.entry_vpn(0, 0, 7), 0x30u);
+  EXPECT_EQ(bits(), nodes({2, 6}));
+  EXPECT_EQ(b.m.victim(0, 0), 2u);
+  EXPECT_TRUE(b.m.entry_valid(0, 0, 2));
+  EXPECT_FALSE(b.m.entry_valid(0, 0, 5));
+  EXPECT_TRUE(b.elog.empty());
+  const unsigned t0 = b.cyc;
+  install(b, 0, 0x34);
+  EXPECT_EQ(b.m.entry_vpn(0, 0, 2), 0x34u);
+  EXPECT_FALSE(b.m.entry_valid(0, 0, 5));
+  ASSERT_EQ(b.elog.size(), 1u);
+  EXPECT_EQ(b.elog[0].cyc, t0 + 8);
+  EXPECT_EQ(b.elog[0].vpn, 0x0cu);
+  EXPECT_EQ(b.elog[0].ppn, 0x3du);
+  EXPECT_EQ(b.elog[0].perm, 5u);
+}
+
+// An invalidation (sd2) and a fill write in one set at one edge (PC, TLB 3
+// set 1, fill of 0x1b accepted in t0, write and invalidation at edge t0+7):
+// the untouch applies first, then the fill's touch (same-edge order 2, 3).
+//  a. The shootdown removes the victim itself (0x0b vmid 1, way 0): the write
+//     takes way 0 (victim from the cycle's registers); Untouch(0) (already
+//     age 3: no change), then touch 0: (0, 3, 2, 1), victim way 1. No
+//     eviction (the shootdown removed the old entry). The other order would
+//     leave way 0, just written, the victim: (3, 2, 1, 0).
+//  b. The shootdown removes 0x13 (way 2) while the write takes way 0 and
+//     evicts 0x0b: Untouch(2) (age 1): w0 3 -> 2, w1 2 -> 1, w2 = 3:
+//     (2, 1, 3, 0); touch 0 (age 2): w1 1 -> 2, w3 0 -> 1, w0 = 0:
+//     (0, 2, 3, 1): victim way 2, the invalidated way; the next fill (0x1f)
+//     takes it without an eviction.
+//  c. A hole first (shootdown of 0x0f: (2, 3, 1, 0), victim way 1, invalid);
+//     then the write takes the invalid way 1 while the shootdown of 0x17
+//     (way 3, age 0) lands at the same edge: Untouch(3): w0 2 -> 1, w1 3 -> 2,
+//     w2 1 -> 0, w3 = 3: (1, 2, 0, 3); touch 1 (age 2): w0 1 -> 2, w2 0 -> 1,
+//     w1 = 0: (2, 0, 1, 3): victim way 3, invalid. No eviction.
+TEST(L1tlbModel, UntouchAndFillTouchAtOneEdgeLru) {
+  struct Case {
+    const char* what;
+    uint64_t hole;  // shot down before the race (0: none)
+    uint64_t sd_vpn, sd_vmid;
+    unsigned sd_way, write_way;
+    bool evict;
+    Ages after;
+    unsigned victim_after;
+  };
+  const Case cases[] = {
+      {"a. the write takes the invalidated way", 0, 0x0b, 1, 0, 0, false, {0, 3, 2, 1}, 1},
+      {"b. the write takes another (valid) way", 0, 0x13, 0, 2, 0, true, {0, 2, 3, 1}, 2},
+      {"c. the write takes another (invalid) way", 0x0f, 0x17, 0, 3, 1, false, {2, 0, 1, 3}, 3},
+  };
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.what);
+    Bench b(PC());
+    fill_set(b);
+    if (k.hole) shoot(b, false, k.hole);
+    const unsigned t0 = b.cyc;
+    b.req(4, 0x1b);
+    ASSERT_TRUE(b.peek().req_ready[4]);
+    b.step();
+    b.run_to(t0 + 5);
+    b.sd(false, k.sd_vpn, k.sd_vmid);
+    ASSERT_TRUE(b.peek().sd_ready);
+    b.step();
+    b.run_to(t0 + 7);
+    ASSERT_TRUE(b.m.sd2_valid());
+    ASSERT_TRUE(b.m.f2_valid(1));
+    EXPECT_EQ(b.m.victim(3, 1), k.write_way);
+    b.step();  // edge t0+7
+    EXPECT_TRUE(b.m.events().shootdown_one);
+    EXPECT_FALSE(b.m.events().fill_suppressed);
+    EXPECT_EQ(b.m.events().evict, k.evict);
+    EXPECT_EQ(b.m.events().victim_invalid, k.hole != 0);
+    EXPECT_EQ(b.m.entry_vpn(3, 1, k.write_way), 0x1bu);
+    EXPECT_TRUE(b.m.entry_valid(3, 1, k.write_way));
+    EXPECT_EQ(b.m.entry_valid(3, 1, k.sd_way), k.sd_way == k.write_way);
+    EXPECT_EQ(ages31(b), k.after);
+    EXPECT_EQ(b.m.victim(3, 1), k.victim_after);
+    const L1tlbOut o = b.step();  // t0+8
+    EXPECT_EQ(o.evict_valid[1] != 0, k.evict);
+    if (k.evict) {
+      EXPECT_EQ(o.evict_vpn[1], 0x0bu);
+      EXPECT_EQ(o.evict_vmid[1], 1u);
+    }
+    b.run(4);
+    if (!b.m.entry_valid(3, 1, k.victim_after)) {  // b, c: the next fill takes the invalid victim
+      install(b, 4, 0x1f);
+      EXPECT_EQ(b.m.entry_vpn(3, 1, k.victim_after), 0x1fu);
+    }
+    EXPECT_EQ(b.elog.size(), k.evict ? 1u : 0u);
+  }
+}
+
+// PLRU: Point then the fill's touch at one edge (PP, set 0 after
+// fill_plru_set0 and a hit on way 0: bits n1, n2, n4, victim way 4 holding
+// 0x08 (x 2); the fill of 0x24 accepted in t0 writes at edge t0+7).
+//  a. The shootdown removes 0x08 (way 4) itself: Point(4): n6 = 0, n3 = 0,
+//     n1 = 1; touch 4: n6 = 1, n3 = 1, n1 = 0: bits n2, n3, n4, n6, victim
+//     1, 2, 5 -> leaf 10: way 2. No eviction.
+//  b. The shootdown removes 0x18 (x 6, way 5, the sibling): Point(5): n6 = 1,
+//     n3 = 0, n1 = 1; touch 4 overrides the shared nodes 6, 3, 1: n6 = 1,
+//     n3 = 1, n1 = 0: the same bits, victim way 2 (valid) although way 5 is
+//     invalid; 0x08 is evicted (ppn 41 = 0x29, perm 1). The other order
+//     (touch, then point) would leave n1 = 1, n3 = 0, n6 = 1: victim way 5.
+TEST(L1tlbModel, PointAndFillTouchAtOneEdgePlru) {
+  struct Case {
+    const char* what;
+    uint64_t sd_vpn;
+    unsigned sd_way;
+    bool evict;
+  };
+  const Case cases[] = {{"a. the write takes the invalidated way", 0x08, 4, false},
+                        {"b. the write takes another way", 0x18, 5, true}};
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.what);
+    Bench b(PP());
+    fill_plru_set0(b);
+    install(b, 1, 1 << 2);  // hit way 0
+    ASSERT_EQ(b.m.victim(0, 0), 4u);
+    ASSERT_EQ(b.m.entry_vpn(0, 0, 4), 0x08u);
+    ASSERT_EQ(b.m.entry_vpn(0, 0, 5), 0x18u);
+    const unsigned t0 = b.cyc;
+    b.req(0, 0x24);
+    ASSERT_TRUE(b.peek().req_ready[0]);
+    b.step();
+    b.run_to(t0 + 5);
+    b.sd(false, k.sd_vpn);
+    ASSERT_TRUE(b.peek().sd_ready);
+    b.step();
+    b.run_to(t0 + 7);
+    ASSERT_TRUE(b.m.sd2_valid());
+    ASSERT_TRUE(b.m.f2_valid(0));
+    b.step();  // edge t0+7
+    EXPECT_TRUE(b.m.events().shootdown_one);
+    EXPECT_FALSE(b.m.events().fill_suppressed);
+    EXPECT_EQ(b.m.events().evict, k.evict);
+    EXPECT_EQ(b.m.entry_vpn(0, 0, 4), 0x24u);
+    EXPECT_TRUE(b.m.entry_valid(0, 0, 4));
+    EXPECT_EQ(b.m.entry_valid(0, 0, k.sd_way), k.sd_way == 4);
+    const unsigned want[8] = {0, 0, 1, 1, 1, 0, 1, 0};  // nodes 1 .. 7
+    for (unsigned n = 1; n < 8; ++n) EXPECT_EQ(b.m.plru_bit(0, 0, n), want[n]) << "node " << n;
+    EXPECT_EQ(b.m.victim(0, 0), 2u);
+    const L1tlbOut o = b.step();  // t0+8
+    EXPECT_EQ(o.evict_valid[0] != 0, k.evict);
+    if (k.evict) {
+      EXPECT_EQ(o.evict_vpn[0], 0x08u);
+      EXPECT_EQ(o.evict_ppn[0], 0x29u);
+      EXPECT_EQ(o.evict_perm[0], 1u);
+    }
+  }
+}
+
+// The decide stage's hit touch of the write cycle does not change the victim
+// chosen in that cycle (victim from the cycle's registers); at the edge the
+// hit touch applies first, then the fill's touch. The hit answers with the
+// entry as in the write cycle, the eviction output names the same entry.
+//  lru (PC, TLB 3 set 1 after fill_set: ages (3, 2, 1, 0), victim way 0 =
+//  0x0b vmid 1): CU 4 misses 0x1b in t0 (write at edge t0+7), CU 5 asks
+//  (0x0b, 1) in t0+5 (decide t0+7: hit way 0). Hit touch 0: (0, 3, 2, 1),
+//  then the fill writes way 0 anyway and touches it: (0, 3, 2, 1). Had the
+//  hit been seen, the victim would be way 1 (0x0f). In t0+8: resp for CU 5
+//  (0x0b, ppn 0x838, perm 4) and evict 0x0b on cluster 1.
+//  plru (PP after fill_plru_set0 and a hit on way 0: bits n1, n2, n4, victim
+//  way 4 = 0x08): CU 0 misses 0x24 in t0, CU 1 asks a hit in t0+5.
+//   i. hit on way 4 (0x08): hit touch 4 (n6 = 1, n3 = 1, n1 = 0) would make
+//      the victim way 2, but the write still takes way 4 and evicts 0x08
+//      (ppn 0x29, perm 1); then the fill's touch 4 (no change): bits n2, n3,
+//      n4, n6: victim way 2.
+//  ii. hit on way 5 (0x18): hit touch 5 (n6 = 0, n3 = 0, n1 = 0), then the
+//      fill's touch 4 (n6 = 1, n3 = 1, n1 = 0): bits n2, n3, n4, n6 again
+//      (the other order would leave n3 = 0, n6 = 0); the write takes way 4.
+TEST(L1tlbModel, DecideHitTouchDoesNotChangeSameCycleVictim) {
+  {
+    SCOPED_TRACE("lru");
+    Bench b(PC());
+    fill_set(b);
+    const unsigned t0 = b.cyc;
+    b.req(4, 0x1b);
+    b.step();
+    b.run_to(t0 + 5);
+    b.req(5, 0x0b, 1);
+    ASSERT_TRUE(b.peek().req_ready[5]);
+    b.step();
+    b.run_to(t0 + 7);
+    EXPECT_EQ(b.m.r2_match(3), 0);
+    EXPECT_EQ(b.m.victim(3, 1), 0u);
+    b.step();  // edge t0+7
+    EXPECT_TRUE(b.m.events().hit);
+    EXPECT_TRUE(b.m.events().victim_replacement);
+    EXPECT_TRUE(b.m.events().evict);
+    EXPECT_EQ(b.m.entry_vpn(3, 1, 0), 0x1bu);
+    EXPECT_EQ(b.m.entry_vpn(3, 1, 1), 0x0fu);
+    EXPECT_EQ(ages31(b), (Ages{0, 3, 2, 1}));
+    EXPECT_EQ(b.m.victim(3, 1), 1u);
+    const L1tlbOut o = b.step();  // t0+8
+    EXPECT_TRUE(o.resp_valid[5]);
+    EXPECT_EQ(o.resp_vpn[5], 0x0bu);
+    EXPECT_EQ(o.resp_vmid[5], 1u);
+    EXPECT_EQ(o.resp_ppn[5], 0x838u);
+    EXPECT_EQ(o.resp_perm[5], 4u);
+    EXPECT_TRUE(o.evict_valid[1]);
+    EXPECT_EQ(o.evict_vpn[1], 0x0bu);
+    EXPECT_EQ(o.evict_vmid[1], 1u);
+  }
+  struct Case {
+    const char* what;
+    uint64_t hit_vpn;
+    unsigned hit_way;
+    uint64_t hit_ppn, hit_perm;
+  };
+  const Case cases[] = {{"plru i: hit on the victim way 4", 0x08, 4, 0x29, 1},
+                        {"plru ii: hit on way 5", 0x18, 5, 0x79, 3}};
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.what);
+    Bench b(PP());
+    fill_plru_set0(b);
+    install(b, 1, 1 << 2);  // hit way 0
+    ASSERT_EQ(b.m.victim(0, 0), 4u);
+    const unsigned t0 = b.cyc;
+    b.req(0, 0x24);
+    b.step();
+    b.run_to(t0 + 5);
+    b.req(1, k.hit_vpn);
+    ASSERT_TRUE(b.peek().req_ready[1]);
+    b.step();
+    b.run_to(t0 + 7);
+    EXPECT_EQ(b.m.r2_match(0), int(k.hit_way));
+    b.step();  // edge t0+7
+    EXPECT_TRUE(b.m.events().hit);
+    EXPECT_TRUE(b.m.events().evict);
+    EXPECT_EQ(b.m.entry_vpn(0, 0, 4), 0x24u);
+    EXPECT_EQ(b.m.find(0, 0x08, 0), -1);
+    const unsigned want[8] = {0, 0, 1, 1, 1, 0, 1, 0};  // nodes 1 .. 7
+    for (unsigned n = 1; n < 8; ++n) EXPECT_EQ(b.m.plru_bit(0, 0, n), want[n]) << "node " << n;
+    EXPECT_EQ(b.m.victim(0, 0), 2u);
+    const L1tlbOut o = b.step();  // t0+8
+    EXPECT_TRUE(o.resp_valid[1]);
+    EXPECT_EQ(o.resp_vpn[1], k.hit_vpn);
+    EXPECT_EQ(o.resp_ppn[1], k.hit_ppn);
+    EXPECT_EQ(o.resp_perm[1], k.hit_perm);
+    EXPECT_TRUE(o.evict_valid[0]);
+    EXPECT_EQ(o.evict_vpn[0], 0x08u);
+    EXPECT_EQ(o.evict_ppn[0], 0x29u);
+    EXPECT_EQ(o.evict_perm[0], 1u);
+  }
 }
 
 // The widest configuration: U = 64, T = 16, C = 4, W = 256, 52-bit VPN,

@@ -55,62 +55,6 @@ Value sel(const Value& onehot, const Value& vec, unsigned count, unsigned width)
   return or_tree(terms, 0, terms.size());
 }
 
-
-// The ages of the lowest and the second lowest way whose bit in `inv` is set
-// (any value where there is none): a log-depth tree of (one found, two found,
-// first age, second age) straight from the bits.
-std::pair<Value, Value> first_two_ages(Module& m, const Value& inv, const Value& ages, unsigned W, unsigned AB) {
-  struct Node {
-    Value one, two, first, second;
-  };
-  std::vector<Node> lvl;
-  for (unsigned w = 0; w < W; ++w) lvl.push_back({inv.bit(w), lit(1, 0), ages.field(w, AB), ages.field(w, AB)});
-  for (unsigned d = 0; lvl.size() > 1; ++d) {
-    std::vector<Node> nx;
-    for (size_t i = 0; i + 1 < lvl.size(); i += 2) {
-      const Node& l = lvl[i];
-      const Node& r = lvl[i + 1];
-      const string nm = "f_first" + to_string(d) + "_" + to_string(i / 2);
-      nx.push_back({m.wire(nm + "_v", l.one | r.one), m.wire(nm + "_v2", l.two | (l.one & r.one) | r.two),
-                    m.wire(nm + "_a", mux(l.one, l.first, r.first)),
-                    m.wire(nm + "_a2", mux(l.two, l.second, mux(l.one, r.first, r.second)))});
-    }
-    lvl = nx;
-  }
-  m.unused("f_first_v", lvl[0].one);
-  m.unused("f_first_v2", lvl[0].two);
-  return {m.wire("f_age_inv", lvl[0].first), m.wire("f_age_inv2", lvl[0].second)};
-}
-
-// One-hot masks of the lowest and the second lowest set bit of vec, from one
-// log-depth prefix scan of (at least one, at least two) set bits below.
-std::pair<Value, Value> lowest_two(Scope& s, const string& name, const Value& vec) {
-  const unsigned width = vec.width();
-  Value one = vec, two = zero(width);
-  for (unsigned span = 1, step = 0; span < width; span *= 2, ++step) {
-    Wire n1 = s.wire(name + "_p1_" + to_string(step), width), n2 = s.wire(name + "_p2_" + to_string(step), width);
-    for (unsigned i = 0; i < width; ++i) {
-      if (i < span) {
-        s.assign(n1.bit(i), one.bit(i));
-        s.assign(n2.bit(i), two.bit(i));
-      } else {
-        const unsigned j = i - span;
-        s.assign(n1.bit(i), one.bit(i) | one.bit(j));
-        s.assign(n2.bit(i), two.bit(i) | two.bit(j) | (one.bit(i) & one.bit(j)));
-      }
-    }
-    one = n1;
-    two = n2;
-  }
-  std::vector<Value> first{vec.bit(0)}, second{lit(1, 0)};
-  for (unsigned i = 1; i < width; ++i) {
-    first.push_back(vec.bit(i) & ~one.bit(i - 1));
-    second.push_back(vec.bit(i) & one.bit(i - 1) & ~two.bit(i - 1));
-  }
-  s.wire("unused_" + name + "_p", cat({one.bit(width - 1), two.bit(width - 1)}));
-  return {s.wire(name, hdl::cat_lsb_first(first)), s.wire(name + "2", hdl::cat_lsb_first(second))};
-}
-
 // The LRU way after this edge's touches (at most two ways: the hit `a_oh`,
 // then the fill's): touched ways become the youngest and the others keep
 // their order, so it is the oldest untouched of the three oldest ways before
@@ -233,10 +177,10 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // shootdown in sd2 naming it (sd_all is added in f2)
   Reg f2_kill = m.reg("f2_kill", 1), f2_sdm = m.reg("f2_sdm", 1);
   // f1's set equals r2's / f2's (registered as the sets are)
-  Reg f1_same_r2 = S > 1 && !p.plru() ? m.reg("f1_same_r2", 1) : Reg(), f1_same_f2 = S > 1 ? m.reg("f1_same_f2", 1) : Reg();
+  Reg f1_same_r2 = S > 1 && !p.plru() ? m.reg("f1_same_r2", 1) : Reg();
+  Reg f1_same_f2 = S > 1 && !p.plru() ? m.reg("f1_same_f2", 1) : Reg();
   // the ways of the f1 set a one-VPN shootdown (sd2) invalidates at the next edge
   Reg f1_iv = m.reg("f1_iv", W);
-  Reg f2_has_inv = p.plru() ? Reg() : m.reg("f2_has_inv", 1);
   Reg f2_young = p.plru() ? Reg() : m.reg("f2_young", W);
   Reg f3_v = m.reg("f3_v", 1), f3_moh = m.reg("f3_moh", M), f3_vh = m.reg("f3_vh", VH),
       f3_vmid = m.reg("f3_vmid", VM), f3_ppn = m.reg("f3_ppn", PPN), f3_perm = m.reg("f3_perm", PERM);
@@ -299,7 +243,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   if (S > 1) {
     f1_set.next(set0);
     if (!p.plru()) f1_same_r2.next(any(r1_setv & set0));
-    f1_same_f2.next(any(f1_setv & set0));
+    if (!p.plru()) f1_same_f2.next(any(f1_setv & set0));
   }
   f2_v.next(f1_v);
   f2_moh.next(f1_moh);
@@ -464,13 +408,19 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   m.comment("Replacement: the decide stage's touch, then the fill's touch (same edge, in that order).");
   if (!p.plru()) {
     Value hrow = read_ages("h_age", r2_setv);
+    // the age of the way the decide stage hits, or the one-VPN shootdown invalidates
     Value ha = m.wire("h_age_a", sel(r2_match, hrow, W, AB));
-    Value has_inv = f2_has_inv;
     Value lf_row = f2_young;
     Value same = m.wire("same_set", hit & any(r2_setv & f2_setv));
-    // the hit way is valid, so it is the victim only as the replacement victim
-    Value va = m.wire("vict_is_hit", ~has_inv & all(ha));
+    Value va = m.wire("vict_is_hit", any(vict & r2_match));
+    // an invalidation makes its way the least recent (docs/blocks/l1tlb.md, Replacement)
+    Value unt = m.wire("untouch", r2_sd & ~sd_all & any(r2_match));
+    Value same_u = m.wire("same_set_u", unt & any(r2_setv & f2_setv));
     Wire age_n = m.wire("age_n", W * S * AB);
+    // a flush-all returns every age to its reset value W-1-w (way-major, as age_n)
+    std::vector<Value> resets;
+    for (unsigned q = 0; q < W * S; ++q) resets.push_back(lit(AB, W - 1 - q / S));
+    Value age_reset = m.wire("age_reset", hdl::cat_lsb_first(resets));
     m.generate_for("ga", W * S, "g_age", [&](Scope& sc, const Index& q) {
       const Index w = q / Index(static_cast<int>(S)), s = q % Index(static_cast<int>(S));
       const Index ao = q * Index(static_cast<int>(AB));
@@ -478,28 +428,41 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       Value mw1 = r2_match_w.bit(w);
       Value a1 = sc.wire("a1", a + 1), a2 = sc.wire("a2", a1 + 1);
       Value hs = sc.wire("hs", hit & r2_setv.bit(s));
-      Value lh = sc.wire("lh", a < ha);
-      // x1: after the hit's touch; x1p = x1 + 1
-      Value x1 = sc.wire("x1", mux(hs, mux(mw1, zero(AB), mux(lh, a1, a)), a));
-      Value x1p = sc.wire("x1p", mux(hs, mux(mw1, lit(AB, 1), mux(lh, a2, a1)), a1));
+      Value us = sc.wire("us", unt & r2_setv.bit(s));
+      Value am1 = sc.wire("am1", a - 1);
       Value lf = lf_row.bit(w);
       // lt: younger than the victim after the hit's touch (same set: the hit
       // way is youngest; a hit victim is youngest of all)
       Value k1 = sc.wire("k1", ~(same & va)), k2 = sc.wire("k2", same & ~va & mw1);
-      Value lt = sc.wire("lt", (lf & k1) | k2);
+      // an untouched way other than the victim is older than the victim
+      Value k3 = sc.wire("k3", ~(same_u & mw1 & ~vict.bit(w)));
+      Value lt = sc.wire("lt", ((lf & k1) | k2) & k3);
       Value fs = sc.wire("fs", we & f2_setv.bit(s));
       Value fv = sc.wire("fv", fs & vict.bit(w));
-      Value y1 = sc.wire("y1", mux(fv, zero(AB), mux(fs, x1p, x1)));
-      Value y0 = sc.wire("y0", mux(fv, zero(AB), x1));
-      sc.assign(age_n.part(ao, AB), mux(lt, y1, y0));
+      // The compare with the hit's age arrives last, so both outcomes are built
+      // and it selects between them. Ages in a set are distinct, so a way other
+      // than the hit way that is not younger than it is older.
+      auto next_age = [&](const string& sfx, bool younger_than_hit) {
+        // x1: after the hit's touch or the invalidation's untouch; x1p = x1 + 1
+        Value x1 = sc.wire("x1" + sfx, mux(hs, mux(mw1, zero(AB), younger_than_hit ? a1 : a),
+                                           mux(us, mux(mw1, hdl::ones(AB), younger_than_hit ? a : am1), a)));
+        Value x1p = sc.wire("x1p" + sfx, mux(hs, mux(mw1, lit(AB, 1), younger_than_hit ? a2 : a1),
+                                             mux(us, mux(mw1, zero(AB), younger_than_hit ? a1 : a), a1)));
+        Value y1 = mux(fv, zero(AB), mux(fs, x1p, x1)), y0 = mux(fv, zero(AB), x1);
+        return sc.wire("n" + sfx, mux(sd_all, age_reset.part(ao, AB), mux(lt, y1, y0)));
+      };
+      Value n_younger = next_age("_y", true), n_older = next_age("_o", false);
+      sc.assign(age_n.part(ao, AB), mux(sc.wire("lh", a < ha), n_younger, n_older));
     });
     ages->next(age_n);
   } else {
     Value pl = hdl::vector_wire(top, "plru_w", plru);
     Wire pl_n = m.wire("plru_n", S * (W - 1), true);
     plru_next = pl_n;
+    Value unt = m.wire("untouch", r2_sd & ~sd_all & any(r2_match));
     m.generate_for("gs", S, "g_plru", [&](Scope& sc, const Index& s) {
       Value hs = sc.wire("hs", hit & r2_setv.bit(s));
+      Value us = sc.wire("us", unt & r2_setv.bit(s));
       Value fs = sc.wire("fs", we & f2_setv.bit(s));
       for (unsigned l = 0; l < AB; ++l) {
         const unsigned size = W >> l;
@@ -508,8 +471,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
           const Index lo = q * Index(static_cast<int>(size));
           Value on_a = any(r2_match_w.part(lo, size)), low_a = any(r2_match_w.part(lo, size / 2));
           Value on_v = any(vict.part(lo, size)), low_v = any(vict.part(lo, size / 2));
-          Value b1 = mux(hs & on_a, low_a, pl.bit(n));
-          sq.assign(pl_n.bit(n), mux(fs & on_v, low_v, b1));
+          Value b1 = mux(hs & on_a, low_a, mux(us & on_a, ~low_a, pl.bit(n)));
+          sq.assign(pl_n.bit(n), ~sd_all & mux(fs & on_v, low_v, b1));
         });
       }
     });
@@ -517,42 +480,29 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   }
 
   // ---- f1: the next write's victim, from the f1 set as it is after this edge
-  // A flush-all at this edge leaves way 0 the lowest invalid one; it is muxed
-  // in last so the flush does not lengthen the path through the valid row.
-  m.comment("f1: the victim of the next write, from the f1 set after this edge's invalidation, write and touches.");
-  Value f1_row = m.wire("f1_valid", sel(f1_setv, ev, S, W));
-  Value same_r2 = S > 1 && !p.plru() ? Value(f1_same_r2) : lit(1, 1), same_f2 = S > 1 ? Value(f1_same_f2) : lit(1, 1);
-  Value f1_wr = m.wire("f1_wr", gate(we_one & same_f2, vict));
-  // The write takes one way: the lowest invalid one after the edge is the first
-  // of the row without the write, or its second when the write took the first.
-  Value inv_nw = m.wire("f1_inv_nw", ~f1_row | f1_iv);
-  const auto [l1, l2] = lowest_two(top, "f1_linv", inv_nw);
-  Value wr_first = m.wire("f1_wr_first", any(f1_wr & l1));
-  Value n_has_inv = m.wire("f1_has_inv", mux(wr_first, any(l2), any(inv_nw)));
-  Value nlinv = m.wire("f1_linv_n", mux(wr_first, l2, l1));
+  // The victim is the least recent way: invalid ways are the least recent
+  // (an invalidation untouches its way; a flush-all resets the order, way 0
+  // least recent), so no scan of the valid bits is needed.
+  m.comment("f1: the victim of the next write: the least recent way of the f1 set after this edge.");
+  Value same_r2 = S > 1 && !p.plru() ? Value(f1_same_r2) : lit(1, 1);
+  Value same_f2 = S > 1 && !p.plru() ? Value(f1_same_f2) : lit(1, 1);
   Value way0 = lit(W, 1);
   Value repl_n;
   if (!p.plru()) {
+    // this edge's write in the f1 set
+    Value f1_wr = m.wire("f1_wr", gate(we_one & same_f2, vict));
+    // a way invalidated at this edge, unless this edge's write takes it, is the least recent after it
+    Value f1_unt = m.wire("f1_untouched", f1_iv & ~f1_wr);
     Value arow = read_ages("f1_age", f1_setv);  // before this edge's touches
-    // ways touched at this edge in the f1 set: younger than every untouched way
-    // after it, and the lowest invalid way after it is never one of them
+    // ways touched at this edge in the f1 set: younger than every untouched way after it
     Value touched = m.wire("f1_touched", gate(hit & same_r2, r2_match) | f1_wr);
-    const auto [fa1, fa2] = first_two_ages(m, inv_nw, arow, W, AB);
-    Value fa0 = arow.field(0, AB);
-    Wire young = m.wire("f1_young", W);
-    m.generate_for("gy", W, "g_younger", [&](Scope& sc, const Index& w) {
-      Value aw = arow.part(w * Index(static_cast<int>(AB)), AB);
-      Value lt = sc.wire("lt", mux(wr_first, aw < fa2, aw < fa1));
-      Value one = ~n_has_inv | touched.bit(w) | lt;
-      sc.assign(young.bit(w), mux(sd_all, aw < fa0, one));
-    });
-    f2_young.next(young);
-    f2_has_inv.next(sd_all | n_has_inv);
-    repl_n = lru_victim_after_touches(m, arow, touched, r2_match, W, AB);
+    repl_n = mux(any(f1_unt), f1_unt, lru_victim_after_touches(m, arow, touched, r2_match, W, AB));
+    f2_young.next(~mux(sd_all, way0, repl_n));
   } else {
     repl_n = plru_victim(m, hdl::vector_wire(top, "f1_plru", sel(f1_setv, plru_next, S, W - 1)), W, AB);
+    m.unused("unused_f1_iv", f1_iv);
   }
-  f2_vict.next(mux(sd_all, way0, mux(n_has_inv, nlinv, repl_n)));
+  f2_vict.next(mux(sd_all, way0, repl_n));
 }
 
 }  // namespace
