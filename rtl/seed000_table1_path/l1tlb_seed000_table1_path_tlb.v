@@ -180,6 +180,17 @@ module l1tlb_seed000_table1_path_tlb (
   wire [3:0] cand_lo_or2;
   wire unused_cand_lo_or;
   wire [3:0] cand_oh;
+  wire cand_first_1_0_v;
+  wire cand_first_1_0_x;
+  wire [37:0] cand_first_1_0_d;
+  wire cand_first_1_1_v;
+  wire cand_first_1_1_x;
+  wire [37:0] cand_first_1_1_d;
+  wire cand_first_2_0_v;
+  wire [1:0] cand_first_2_0_x;
+  wire [37:0] cand_first_2_0_d;
+  wire [1:0] cand_first_index;
+  wire [37:0] cand_first_data;
   wire [3:0] mv_n;
   wire [3:0] mp_n;
   wire [3:0] ms_n;
@@ -332,10 +343,21 @@ module l1tlb_seed000_table1_path_tlb (
   assign cand_lo[3] = cand[3] & ~cand_lo_or2[2];
   assign unused_cand_lo_or = cand_lo_or2[3];
   assign cand_oh = cand_lo;
-  assign cand_valid_o = |cand;
-  assign cand_mshr_o = {cand_oh[2] | cand_oh[3], cand_oh[1] | cand_oh[3]};
-  assign cand_vh_o = {36{cand_oh[0]}} & mvh_q[35:0] | {36{cand_oh[1]}} & mvh_q[71:36] | {36{cand_oh[2]}} & mvh_q[107:72] | {36{cand_oh[3]}} & mvh_q[143:108];
-  assign cand_vmid_o = {2{cand_oh[0]}} & mvm_q[1:0] | {2{cand_oh[1]}} & mvm_q[3:2] | {2{cand_oh[2]}} & mvm_q[5:4] | {2{cand_oh[3]}} & mvm_q[7:6];
+  assign cand_first_1_0_v = cand[0] | cand[1];
+  assign cand_first_1_0_x = ~cand[0];
+  assign cand_first_1_0_d = cand[0] ? {mvm_q[1:0], mvh_q[35:0]} : {mvm_q[3:2], mvh_q[71:36]};
+  assign cand_first_1_1_v = cand[2] | cand[3];
+  assign cand_first_1_1_x = ~cand[2];
+  assign cand_first_1_1_d = cand[2] ? {mvm_q[5:4], mvh_q[107:72]} : {mvm_q[7:6], mvh_q[143:108]};
+  assign cand_first_2_0_v = cand_first_1_0_v | cand_first_1_1_v;
+  assign cand_first_2_0_x = {~cand_first_1_0_v, cand_first_1_0_v ? cand_first_1_0_x : cand_first_1_1_x};
+  assign cand_first_2_0_d = cand_first_1_0_v ? cand_first_1_0_d : cand_first_1_1_d;
+  assign cand_first_index = cand_first_2_0_x;
+  assign cand_first_data = cand_first_2_0_d;
+  assign cand_valid_o = cand_first_2_0_v;
+  assign cand_mshr_o = {2{cand_first_2_0_v}} & cand_first_index;
+  assign cand_vh_o = {36{cand_first_2_0_v}} & cand_first_data[35:0];
+  assign cand_vmid_o = {2{cand_first_2_0_v}} & cand_first_data[37:36];
   // MSHRs, in the same-edge order: decide, shootdown kill, f2 pending clear, f3 free, L2 sent.
   genvar gn;
   generate

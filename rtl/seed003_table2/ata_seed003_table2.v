@@ -1625,6 +1625,66 @@ module ata_seed003_table2 (
   reg  [9:0] c9_rj_q;
   wire c9_ok_d;
   reg  c9_ok_q;
+  wire a0_tv_d;
+  reg  a0_tv_q;
+  wire [63:0] a0_tway_d;
+  reg  [63:0] a0_tway_q;
+  wire [7:0] a0_tset_d;
+  reg  [7:0] a0_tset_q;
+  wire a1_tv_d;
+  reg  a1_tv_q;
+  wire [63:0] a1_tway_d;
+  reg  [63:0] a1_tway_q;
+  wire [7:0] a1_tset_d;
+  reg  [7:0] a1_tset_q;
+  wire a2_tv_d;
+  reg  a2_tv_q;
+  wire [63:0] a2_tway_d;
+  reg  [63:0] a2_tway_q;
+  wire [7:0] a2_tset_d;
+  reg  [7:0] a2_tset_q;
+  wire a3_tv_d;
+  reg  a3_tv_q;
+  wire [63:0] a3_tway_d;
+  reg  [63:0] a3_tway_q;
+  wire [7:0] a3_tset_d;
+  reg  [7:0] a3_tset_q;
+  wire a4_tv_d;
+  reg  a4_tv_q;
+  wire [63:0] a4_tway_d;
+  reg  [63:0] a4_tway_q;
+  wire [7:0] a4_tset_d;
+  reg  [7:0] a4_tset_q;
+  wire a5_tv_d;
+  reg  a5_tv_q;
+  wire [63:0] a5_tway_d;
+  reg  [63:0] a5_tway_q;
+  wire [7:0] a5_tset_d;
+  reg  [7:0] a5_tset_q;
+  wire a6_tv_d;
+  reg  a6_tv_q;
+  wire [63:0] a6_tway_d;
+  reg  [63:0] a6_tway_q;
+  wire [7:0] a6_tset_d;
+  reg  [7:0] a6_tset_q;
+  wire a7_tv_d;
+  reg  a7_tv_q;
+  wire [63:0] a7_tway_d;
+  reg  [63:0] a7_tway_q;
+  wire [7:0] a7_tset_d;
+  reg  [7:0] a7_tset_q;
+  wire a8_tv_d;
+  reg  a8_tv_q;
+  wire [63:0] a8_tway_d;
+  reg  [63:0] a8_tway_q;
+  wire [7:0] a8_tset_d;
+  reg  [7:0] a8_tset_q;
+  wire a9_tv_d;
+  reg  a9_tv_q;
+  wire [63:0] a9_tway_d;
+  reg  [63:0] a9_tway_q;
+  wire [7:0] a9_tset_d;
+  reg  [7:0] a9_tset_q;
   wire [9:0] da_valid_d;
   reg  [9:0] da_valid_q;
   wire [1:0] da_op_0_d;
@@ -2606,6 +2666,7 @@ module ata_seed003_table2 (
   wire unused_c0_victim_way0;
   wire [5:0] c0_cway;
   wire [43:0] c0_cmd;
+  wire [5:0] c0_oway;
   wire c1_lreq;
   wire c1_rreq;
   wire [63:0] c1_inv;
@@ -2623,6 +2684,7 @@ module ata_seed003_table2 (
   wire unused_c1_victim_way0;
   wire [5:0] c1_cway;
   wire [43:0] c1_cmd;
+  wire [5:0] c1_oway;
   wire c2_lreq;
   wire c2_rreq;
   wire [63:0] c2_inv;
@@ -2640,6 +2702,7 @@ module ata_seed003_table2 (
   wire unused_c2_victim_way0;
   wire [5:0] c2_cway;
   wire [43:0] c2_cmd;
+  wire [5:0] c2_oway;
   wire c3_lreq;
   wire c3_rreq;
   wire [63:0] c3_inv;
@@ -2657,6 +2720,7 @@ module ata_seed003_table2 (
   wire unused_c3_victim_way0;
   wire [5:0] c3_cway;
   wire [43:0] c3_cmd;
+  wire [5:0] c3_oway;
   wire c4_lreq;
   wire c4_rreq;
   wire [63:0] c4_inv;
@@ -2674,6 +2738,7 @@ module ata_seed003_table2 (
   wire unused_c4_victim_way0;
   wire [5:0] c4_cway;
   wire [43:0] c4_cmd;
+  wire [5:0] c4_oway;
   wire c5_lreq;
   wire c5_rreq;
   wire [63:0] c5_inv;
@@ -2691,6 +2756,7 @@ module ata_seed003_table2 (
   wire unused_c5_victim_way0;
   wire [5:0] c5_cway;
   wire [43:0] c5_cmd;
+  wire [5:0] c5_oway;
   wire c6_lreq;
   wire c6_rreq;
   wire [63:0] c6_inv;
@@ -2708,6 +2774,7 @@ module ata_seed003_table2 (
   wire unused_c6_victim_way0;
   wire [5:0] c6_cway;
   wire [43:0] c6_cmd;
+  wire [5:0] c6_oway;
   wire c7_lreq;
   wire c7_rreq;
   wire [63:0] c7_inv;
@@ -2725,6 +2792,7 @@ module ata_seed003_table2 (
   wire unused_c7_victim_way0;
   wire [5:0] c7_cway;
   wire [43:0] c7_cmd;
+  wire [5:0] c7_oway;
   wire c8_lreq;
   wire c8_rreq;
   wire [63:0] c8_inv;
@@ -2742,6 +2810,7 @@ module ata_seed003_table2 (
   wire unused_c8_victim_way0;
   wire [5:0] c8_cway;
   wire [43:0] c8_cmd;
+  wire [5:0] c8_oway;
   wire c9_lreq;
   wire c9_rreq;
   wire [63:0] c9_inv;
@@ -2759,6 +2828,7 @@ module ata_seed003_table2 (
   wire unused_c9_victim_way0;
   wire [5:0] c9_cway;
   wire [43:0] c9_cmd;
+  wire [5:0] c9_oway;
   wire [439:0] cmd_all;
   wire [9:0] a0_preq;
   wire [9:0] a0_win_ge_p0;
@@ -2784,6 +2854,8 @@ module ata_seed003_table2 (
   wire [9:0] a0_win;
   wire a0_gv;
   wire [43:0] a0_cmd;
+  wire [30:0] unused_a0_cmd_tag_alloc;
+  wire a0_own;
   wire a0_fill;
   wire a0_write;
   wire a0_touch;
@@ -2824,6 +2896,8 @@ module ata_seed003_table2 (
   wire [9:0] a1_win;
   wire a1_gv;
   wire [43:0] a1_cmd;
+  wire [30:0] unused_a1_cmd_tag_alloc;
+  wire a1_own;
   wire a1_fill;
   wire a1_write;
   wire a1_touch;
@@ -2864,6 +2938,8 @@ module ata_seed003_table2 (
   wire [9:0] a2_win;
   wire a2_gv;
   wire [43:0] a2_cmd;
+  wire [30:0] unused_a2_cmd_tag_alloc;
+  wire a2_own;
   wire a2_fill;
   wire a2_write;
   wire a2_touch;
@@ -2904,6 +2980,8 @@ module ata_seed003_table2 (
   wire [9:0] a3_win;
   wire a3_gv;
   wire [43:0] a3_cmd;
+  wire [30:0] unused_a3_cmd_tag_alloc;
+  wire a3_own;
   wire a3_fill;
   wire a3_write;
   wire a3_touch;
@@ -2944,6 +3022,8 @@ module ata_seed003_table2 (
   wire [9:0] a4_win;
   wire a4_gv;
   wire [43:0] a4_cmd;
+  wire [30:0] unused_a4_cmd_tag_alloc;
+  wire a4_own;
   wire a4_fill;
   wire a4_write;
   wire a4_touch;
@@ -2984,6 +3064,8 @@ module ata_seed003_table2 (
   wire [9:0] a5_win;
   wire a5_gv;
   wire [43:0] a5_cmd;
+  wire [30:0] unused_a5_cmd_tag_alloc;
+  wire a5_own;
   wire a5_fill;
   wire a5_write;
   wire a5_touch;
@@ -3024,6 +3106,8 @@ module ata_seed003_table2 (
   wire [9:0] a6_win;
   wire a6_gv;
   wire [43:0] a6_cmd;
+  wire [30:0] unused_a6_cmd_tag_alloc;
+  wire a6_own;
   wire a6_fill;
   wire a6_write;
   wire a6_touch;
@@ -3064,6 +3148,8 @@ module ata_seed003_table2 (
   wire [9:0] a7_win;
   wire a7_gv;
   wire [43:0] a7_cmd;
+  wire [30:0] unused_a7_cmd_tag_alloc;
+  wire a7_own;
   wire a7_fill;
   wire a7_write;
   wire a7_touch;
@@ -3104,6 +3190,8 @@ module ata_seed003_table2 (
   wire [9:0] a8_win;
   wire a8_gv;
   wire [43:0] a8_cmd;
+  wire [30:0] unused_a8_cmd_tag_alloc;
+  wire a8_own;
   wire a8_fill;
   wire a8_write;
   wire a8_touch;
@@ -3144,6 +3232,8 @@ module ata_seed003_table2 (
   wire [9:0] a9_win;
   wire a9_gv;
   wire [43:0] a9_cmd;
+  wire [30:0] unused_a9_cmd_tag_alloc;
+  wire a9_own;
   wire a9_fill;
   wire a9_write;
   wire a9_touch;
@@ -5800,6 +5890,7 @@ module ata_seed003_table2 (
   assign c0_vway_d = c0_st_q == 4'd1 ? {c0_victim[32] | c0_victim[33] | c0_victim[34] | c0_victim[35] | c0_victim[36] | c0_victim[37] | c0_victim[38] | c0_victim[39] | c0_victim[40] | c0_victim[41] | c0_victim[42] | c0_victim[43] | c0_victim[44] | c0_victim[45] | c0_victim[46] | c0_victim[47] | c0_victim[48] | c0_victim[49] | c0_victim[50] | c0_victim[51] | c0_victim[52] | c0_victim[53] | c0_victim[54] | c0_victim[55] | c0_victim[56] | c0_victim[57] | c0_victim[58] | c0_victim[59] | c0_victim[60] | c0_victim[61] | c0_victim[62] | c0_victim[63], c0_victim[16] | c0_victim[17] | c0_victim[18] | c0_victim[19] | c0_victim[20] | c0_victim[21] | c0_victim[22] | c0_victim[23] | c0_victim[24] | c0_victim[25] | c0_victim[26] | c0_victim[27] | c0_victim[28] | c0_victim[29] | c0_victim[30] | c0_victim[31] | c0_victim[48] | c0_victim[49] | c0_victim[50] | c0_victim[51] | c0_victim[52] | c0_victim[53] | c0_victim[54] | c0_victim[55] | c0_victim[56] | c0_victim[57] | c0_victim[58] | c0_victim[59] | c0_victim[60] | c0_victim[61] | c0_victim[62] | c0_victim[63], c0_victim[8] | c0_victim[9] | c0_victim[10] | c0_victim[11] | c0_victim[12] | c0_victim[13] | c0_victim[14] | c0_victim[15] | c0_victim[24] | c0_victim[25] | c0_victim[26] | c0_victim[27] | c0_victim[28] | c0_victim[29] | c0_victim[30] | c0_victim[31] | c0_victim[40] | c0_victim[41] | c0_victim[42] | c0_victim[43] | c0_victim[44] | c0_victim[45] | c0_victim[46] | c0_victim[47] | c0_victim[56] | c0_victim[57] | c0_victim[58] | c0_victim[59] | c0_victim[60] | c0_victim[61] | c0_victim[62] | c0_victim[63], c0_victim[4] | c0_victim[5] | c0_victim[6] | c0_victim[7] | c0_victim[12] | c0_victim[13] | c0_victim[14] | c0_victim[15] | c0_victim[20] | c0_victim[21] | c0_victim[22] | c0_victim[23] | c0_victim[28] | c0_victim[29] | c0_victim[30] | c0_victim[31] | c0_victim[36] | c0_victim[37] | c0_victim[38] | c0_victim[39] | c0_victim[44] | c0_victim[45] | c0_victim[46] | c0_victim[47] | c0_victim[52] | c0_victim[53] | c0_victim[54] | c0_victim[55] | c0_victim[60] | c0_victim[61] | c0_victim[62] | c0_victim[63], c0_victim[2] | c0_victim[3] | c0_victim[6] | c0_victim[7] | c0_victim[10] | c0_victim[11] | c0_victim[14] | c0_victim[15] | c0_victim[18] | c0_victim[19] | c0_victim[22] | c0_victim[23] | c0_victim[26] | c0_victim[27] | c0_victim[30] | c0_victim[31] | c0_victim[34] | c0_victim[35] | c0_victim[38] | c0_victim[39] | c0_victim[42] | c0_victim[43] | c0_victim[46] | c0_victim[47] | c0_victim[50] | c0_victim[51] | c0_victim[54] | c0_victim[55] | c0_victim[58] | c0_victim[59] | c0_victim[62] | c0_victim[63], c0_victim[1] | c0_victim[3] | c0_victim[5] | c0_victim[7] | c0_victim[9] | c0_victim[11] | c0_victim[13] | c0_victim[15] | c0_victim[17] | c0_victim[19] | c0_victim[21] | c0_victim[23] | c0_victim[25] | c0_victim[27] | c0_victim[29] | c0_victim[31] | c0_victim[33] | c0_victim[35] | c0_victim[37] | c0_victim[39] | c0_victim[41] | c0_victim[43] | c0_victim[45] | c0_victim[47] | c0_victim[49] | c0_victim[51] | c0_victim[53] | c0_victim[55] | c0_victim[57] | c0_victim[59] | c0_victim[61] | c0_victim[63]} : c0_vway_q;
   assign c0_cway = c0_st_q == 4'd6 ? (c0_lm_q ? c0_lway_q : c0_vway_q) : c0_st_q == 4'd4 ? {6{c0_rj_q[0]}} & c0_way_q[5:0] | {6{c0_rj_q[1]}} & c0_way_q[11:6] | {6{c0_rj_q[2]}} & c0_way_q[17:12] | {6{c0_rj_q[3]}} & c0_way_q[23:18] | {6{c0_rj_q[4]}} & c0_way_q[29:24] | {6{c0_rj_q[5]}} & c0_way_q[35:30] | {6{c0_rj_q[6]}} & c0_way_q[41:36] | {6{c0_rj_q[7]}} & c0_way_q[47:42] | {6{c0_rj_q[8]}} & c0_way_q[53:48] | {6{c0_rj_q[9]}} & c0_way_q[59:54] : c0_way_q[5:0];
   assign c0_cmd = {~c0_lm_q, c0_rtag, c0_addr_q[6:5], c0_cway, c0_addr_q[9:7], c0_st_q == 4'd6 ? 2'd3 : c0_st_q == 4'd5 ? 2'd2 : c0_st_q == 4'd4 ? 2'd1 : 2'd0};
+  assign c0_oway = c0_st_q == 4'd6 ? (c0_lm_q ? c0_lway_q : c0_vway_q) : c0_way_q[5:0];
   assign c1_lreq = c1_st_q == 4'd3 | c1_st_q == 4'd5 | c1_st_q == 4'd6;
   assign c1_rreq = c1_st_q == 4'd4 & c1_ok_q;
   assign c1_inv = ~c1_a1_valid;
@@ -6259,6 +6350,7 @@ module ata_seed003_table2 (
   assign c1_vway_d = c1_st_q == 4'd1 ? {c1_victim[32] | c1_victim[33] | c1_victim[34] | c1_victim[35] | c1_victim[36] | c1_victim[37] | c1_victim[38] | c1_victim[39] | c1_victim[40] | c1_victim[41] | c1_victim[42] | c1_victim[43] | c1_victim[44] | c1_victim[45] | c1_victim[46] | c1_victim[47] | c1_victim[48] | c1_victim[49] | c1_victim[50] | c1_victim[51] | c1_victim[52] | c1_victim[53] | c1_victim[54] | c1_victim[55] | c1_victim[56] | c1_victim[57] | c1_victim[58] | c1_victim[59] | c1_victim[60] | c1_victim[61] | c1_victim[62] | c1_victim[63], c1_victim[16] | c1_victim[17] | c1_victim[18] | c1_victim[19] | c1_victim[20] | c1_victim[21] | c1_victim[22] | c1_victim[23] | c1_victim[24] | c1_victim[25] | c1_victim[26] | c1_victim[27] | c1_victim[28] | c1_victim[29] | c1_victim[30] | c1_victim[31] | c1_victim[48] | c1_victim[49] | c1_victim[50] | c1_victim[51] | c1_victim[52] | c1_victim[53] | c1_victim[54] | c1_victim[55] | c1_victim[56] | c1_victim[57] | c1_victim[58] | c1_victim[59] | c1_victim[60] | c1_victim[61] | c1_victim[62] | c1_victim[63], c1_victim[8] | c1_victim[9] | c1_victim[10] | c1_victim[11] | c1_victim[12] | c1_victim[13] | c1_victim[14] | c1_victim[15] | c1_victim[24] | c1_victim[25] | c1_victim[26] | c1_victim[27] | c1_victim[28] | c1_victim[29] | c1_victim[30] | c1_victim[31] | c1_victim[40] | c1_victim[41] | c1_victim[42] | c1_victim[43] | c1_victim[44] | c1_victim[45] | c1_victim[46] | c1_victim[47] | c1_victim[56] | c1_victim[57] | c1_victim[58] | c1_victim[59] | c1_victim[60] | c1_victim[61] | c1_victim[62] | c1_victim[63], c1_victim[4] | c1_victim[5] | c1_victim[6] | c1_victim[7] | c1_victim[12] | c1_victim[13] | c1_victim[14] | c1_victim[15] | c1_victim[20] | c1_victim[21] | c1_victim[22] | c1_victim[23] | c1_victim[28] | c1_victim[29] | c1_victim[30] | c1_victim[31] | c1_victim[36] | c1_victim[37] | c1_victim[38] | c1_victim[39] | c1_victim[44] | c1_victim[45] | c1_victim[46] | c1_victim[47] | c1_victim[52] | c1_victim[53] | c1_victim[54] | c1_victim[55] | c1_victim[60] | c1_victim[61] | c1_victim[62] | c1_victim[63], c1_victim[2] | c1_victim[3] | c1_victim[6] | c1_victim[7] | c1_victim[10] | c1_victim[11] | c1_victim[14] | c1_victim[15] | c1_victim[18] | c1_victim[19] | c1_victim[22] | c1_victim[23] | c1_victim[26] | c1_victim[27] | c1_victim[30] | c1_victim[31] | c1_victim[34] | c1_victim[35] | c1_victim[38] | c1_victim[39] | c1_victim[42] | c1_victim[43] | c1_victim[46] | c1_victim[47] | c1_victim[50] | c1_victim[51] | c1_victim[54] | c1_victim[55] | c1_victim[58] | c1_victim[59] | c1_victim[62] | c1_victim[63], c1_victim[1] | c1_victim[3] | c1_victim[5] | c1_victim[7] | c1_victim[9] | c1_victim[11] | c1_victim[13] | c1_victim[15] | c1_victim[17] | c1_victim[19] | c1_victim[21] | c1_victim[23] | c1_victim[25] | c1_victim[27] | c1_victim[29] | c1_victim[31] | c1_victim[33] | c1_victim[35] | c1_victim[37] | c1_victim[39] | c1_victim[41] | c1_victim[43] | c1_victim[45] | c1_victim[47] | c1_victim[49] | c1_victim[51] | c1_victim[53] | c1_victim[55] | c1_victim[57] | c1_victim[59] | c1_victim[61] | c1_victim[63]} : c1_vway_q;
   assign c1_cway = c1_st_q == 4'd6 ? (c1_lm_q ? c1_lway_q : c1_vway_q) : c1_st_q == 4'd4 ? {6{c1_rj_q[0]}} & c1_way_q[5:0] | {6{c1_rj_q[1]}} & c1_way_q[11:6] | {6{c1_rj_q[2]}} & c1_way_q[17:12] | {6{c1_rj_q[3]}} & c1_way_q[23:18] | {6{c1_rj_q[4]}} & c1_way_q[29:24] | {6{c1_rj_q[5]}} & c1_way_q[35:30] | {6{c1_rj_q[6]}} & c1_way_q[41:36] | {6{c1_rj_q[7]}} & c1_way_q[47:42] | {6{c1_rj_q[8]}} & c1_way_q[53:48] | {6{c1_rj_q[9]}} & c1_way_q[59:54] : c1_way_q[11:6];
   assign c1_cmd = {~c1_lm_q, c1_rtag, c1_addr_q[6:5], c1_cway, c1_addr_q[9:7], c1_st_q == 4'd6 ? 2'd3 : c1_st_q == 4'd5 ? 2'd2 : c1_st_q == 4'd4 ? 2'd1 : 2'd0};
+  assign c1_oway = c1_st_q == 4'd6 ? (c1_lm_q ? c1_lway_q : c1_vway_q) : c1_way_q[11:6];
   assign c2_lreq = c2_st_q == 4'd3 | c2_st_q == 4'd5 | c2_st_q == 4'd6;
   assign c2_rreq = c2_st_q == 4'd4 & c2_ok_q;
   assign c2_inv = ~c2_a2_valid;
@@ -6718,6 +6810,7 @@ module ata_seed003_table2 (
   assign c2_vway_d = c2_st_q == 4'd1 ? {c2_victim[32] | c2_victim[33] | c2_victim[34] | c2_victim[35] | c2_victim[36] | c2_victim[37] | c2_victim[38] | c2_victim[39] | c2_victim[40] | c2_victim[41] | c2_victim[42] | c2_victim[43] | c2_victim[44] | c2_victim[45] | c2_victim[46] | c2_victim[47] | c2_victim[48] | c2_victim[49] | c2_victim[50] | c2_victim[51] | c2_victim[52] | c2_victim[53] | c2_victim[54] | c2_victim[55] | c2_victim[56] | c2_victim[57] | c2_victim[58] | c2_victim[59] | c2_victim[60] | c2_victim[61] | c2_victim[62] | c2_victim[63], c2_victim[16] | c2_victim[17] | c2_victim[18] | c2_victim[19] | c2_victim[20] | c2_victim[21] | c2_victim[22] | c2_victim[23] | c2_victim[24] | c2_victim[25] | c2_victim[26] | c2_victim[27] | c2_victim[28] | c2_victim[29] | c2_victim[30] | c2_victim[31] | c2_victim[48] | c2_victim[49] | c2_victim[50] | c2_victim[51] | c2_victim[52] | c2_victim[53] | c2_victim[54] | c2_victim[55] | c2_victim[56] | c2_victim[57] | c2_victim[58] | c2_victim[59] | c2_victim[60] | c2_victim[61] | c2_victim[62] | c2_victim[63], c2_victim[8] | c2_victim[9] | c2_victim[10] | c2_victim[11] | c2_victim[12] | c2_victim[13] | c2_victim[14] | c2_victim[15] | c2_victim[24] | c2_victim[25] | c2_victim[26] | c2_victim[27] | c2_victim[28] | c2_victim[29] | c2_victim[30] | c2_victim[31] | c2_victim[40] | c2_victim[41] | c2_victim[42] | c2_victim[43] | c2_victim[44] | c2_victim[45] | c2_victim[46] | c2_victim[47] | c2_victim[56] | c2_victim[57] | c2_victim[58] | c2_victim[59] | c2_victim[60] | c2_victim[61] | c2_victim[62] | c2_victim[63], c2_victim[4] | c2_victim[5] | c2_victim[6] | c2_victim[7] | c2_victim[12] | c2_victim[13] | c2_victim[14] | c2_victim[15] | c2_victim[20] | c2_victim[21] | c2_victim[22] | c2_victim[23] | c2_victim[28] | c2_victim[29] | c2_victim[30] | c2_victim[31] | c2_victim[36] | c2_victim[37] | c2_victim[38] | c2_victim[39] | c2_victim[44] | c2_victim[45] | c2_victim[46] | c2_victim[47] | c2_victim[52] | c2_victim[53] | c2_victim[54] | c2_victim[55] | c2_victim[60] | c2_victim[61] | c2_victim[62] | c2_victim[63], c2_victim[2] | c2_victim[3] | c2_victim[6] | c2_victim[7] | c2_victim[10] | c2_victim[11] | c2_victim[14] | c2_victim[15] | c2_victim[18] | c2_victim[19] | c2_victim[22] | c2_victim[23] | c2_victim[26] | c2_victim[27] | c2_victim[30] | c2_victim[31] | c2_victim[34] | c2_victim[35] | c2_victim[38] | c2_victim[39] | c2_victim[42] | c2_victim[43] | c2_victim[46] | c2_victim[47] | c2_victim[50] | c2_victim[51] | c2_victim[54] | c2_victim[55] | c2_victim[58] | c2_victim[59] | c2_victim[62] | c2_victim[63], c2_victim[1] | c2_victim[3] | c2_victim[5] | c2_victim[7] | c2_victim[9] | c2_victim[11] | c2_victim[13] | c2_victim[15] | c2_victim[17] | c2_victim[19] | c2_victim[21] | c2_victim[23] | c2_victim[25] | c2_victim[27] | c2_victim[29] | c2_victim[31] | c2_victim[33] | c2_victim[35] | c2_victim[37] | c2_victim[39] | c2_victim[41] | c2_victim[43] | c2_victim[45] | c2_victim[47] | c2_victim[49] | c2_victim[51] | c2_victim[53] | c2_victim[55] | c2_victim[57] | c2_victim[59] | c2_victim[61] | c2_victim[63]} : c2_vway_q;
   assign c2_cway = c2_st_q == 4'd6 ? (c2_lm_q ? c2_lway_q : c2_vway_q) : c2_st_q == 4'd4 ? {6{c2_rj_q[0]}} & c2_way_q[5:0] | {6{c2_rj_q[1]}} & c2_way_q[11:6] | {6{c2_rj_q[2]}} & c2_way_q[17:12] | {6{c2_rj_q[3]}} & c2_way_q[23:18] | {6{c2_rj_q[4]}} & c2_way_q[29:24] | {6{c2_rj_q[5]}} & c2_way_q[35:30] | {6{c2_rj_q[6]}} & c2_way_q[41:36] | {6{c2_rj_q[7]}} & c2_way_q[47:42] | {6{c2_rj_q[8]}} & c2_way_q[53:48] | {6{c2_rj_q[9]}} & c2_way_q[59:54] : c2_way_q[17:12];
   assign c2_cmd = {~c2_lm_q, c2_rtag, c2_addr_q[6:5], c2_cway, c2_addr_q[9:7], c2_st_q == 4'd6 ? 2'd3 : c2_st_q == 4'd5 ? 2'd2 : c2_st_q == 4'd4 ? 2'd1 : 2'd0};
+  assign c2_oway = c2_st_q == 4'd6 ? (c2_lm_q ? c2_lway_q : c2_vway_q) : c2_way_q[17:12];
   assign c3_lreq = c3_st_q == 4'd3 | c3_st_q == 4'd5 | c3_st_q == 4'd6;
   assign c3_rreq = c3_st_q == 4'd4 & c3_ok_q;
   assign c3_inv = ~c3_a3_valid;
@@ -7177,6 +7270,7 @@ module ata_seed003_table2 (
   assign c3_vway_d = c3_st_q == 4'd1 ? {c3_victim[32] | c3_victim[33] | c3_victim[34] | c3_victim[35] | c3_victim[36] | c3_victim[37] | c3_victim[38] | c3_victim[39] | c3_victim[40] | c3_victim[41] | c3_victim[42] | c3_victim[43] | c3_victim[44] | c3_victim[45] | c3_victim[46] | c3_victim[47] | c3_victim[48] | c3_victim[49] | c3_victim[50] | c3_victim[51] | c3_victim[52] | c3_victim[53] | c3_victim[54] | c3_victim[55] | c3_victim[56] | c3_victim[57] | c3_victim[58] | c3_victim[59] | c3_victim[60] | c3_victim[61] | c3_victim[62] | c3_victim[63], c3_victim[16] | c3_victim[17] | c3_victim[18] | c3_victim[19] | c3_victim[20] | c3_victim[21] | c3_victim[22] | c3_victim[23] | c3_victim[24] | c3_victim[25] | c3_victim[26] | c3_victim[27] | c3_victim[28] | c3_victim[29] | c3_victim[30] | c3_victim[31] | c3_victim[48] | c3_victim[49] | c3_victim[50] | c3_victim[51] | c3_victim[52] | c3_victim[53] | c3_victim[54] | c3_victim[55] | c3_victim[56] | c3_victim[57] | c3_victim[58] | c3_victim[59] | c3_victim[60] | c3_victim[61] | c3_victim[62] | c3_victim[63], c3_victim[8] | c3_victim[9] | c3_victim[10] | c3_victim[11] | c3_victim[12] | c3_victim[13] | c3_victim[14] | c3_victim[15] | c3_victim[24] | c3_victim[25] | c3_victim[26] | c3_victim[27] | c3_victim[28] | c3_victim[29] | c3_victim[30] | c3_victim[31] | c3_victim[40] | c3_victim[41] | c3_victim[42] | c3_victim[43] | c3_victim[44] | c3_victim[45] | c3_victim[46] | c3_victim[47] | c3_victim[56] | c3_victim[57] | c3_victim[58] | c3_victim[59] | c3_victim[60] | c3_victim[61] | c3_victim[62] | c3_victim[63], c3_victim[4] | c3_victim[5] | c3_victim[6] | c3_victim[7] | c3_victim[12] | c3_victim[13] | c3_victim[14] | c3_victim[15] | c3_victim[20] | c3_victim[21] | c3_victim[22] | c3_victim[23] | c3_victim[28] | c3_victim[29] | c3_victim[30] | c3_victim[31] | c3_victim[36] | c3_victim[37] | c3_victim[38] | c3_victim[39] | c3_victim[44] | c3_victim[45] | c3_victim[46] | c3_victim[47] | c3_victim[52] | c3_victim[53] | c3_victim[54] | c3_victim[55] | c3_victim[60] | c3_victim[61] | c3_victim[62] | c3_victim[63], c3_victim[2] | c3_victim[3] | c3_victim[6] | c3_victim[7] | c3_victim[10] | c3_victim[11] | c3_victim[14] | c3_victim[15] | c3_victim[18] | c3_victim[19] | c3_victim[22] | c3_victim[23] | c3_victim[26] | c3_victim[27] | c3_victim[30] | c3_victim[31] | c3_victim[34] | c3_victim[35] | c3_victim[38] | c3_victim[39] | c3_victim[42] | c3_victim[43] | c3_victim[46] | c3_victim[47] | c3_victim[50] | c3_victim[51] | c3_victim[54] | c3_victim[55] | c3_victim[58] | c3_victim[59] | c3_victim[62] | c3_victim[63], c3_victim[1] | c3_victim[3] | c3_victim[5] | c3_victim[7] | c3_victim[9] | c3_victim[11] | c3_victim[13] | c3_victim[15] | c3_victim[17] | c3_victim[19] | c3_victim[21] | c3_victim[23] | c3_victim[25] | c3_victim[27] | c3_victim[29] | c3_victim[31] | c3_victim[33] | c3_victim[35] | c3_victim[37] | c3_victim[39] | c3_victim[41] | c3_victim[43] | c3_victim[45] | c3_victim[47] | c3_victim[49] | c3_victim[51] | c3_victim[53] | c3_victim[55] | c3_victim[57] | c3_victim[59] | c3_victim[61] | c3_victim[63]} : c3_vway_q;
   assign c3_cway = c3_st_q == 4'd6 ? (c3_lm_q ? c3_lway_q : c3_vway_q) : c3_st_q == 4'd4 ? {6{c3_rj_q[0]}} & c3_way_q[5:0] | {6{c3_rj_q[1]}} & c3_way_q[11:6] | {6{c3_rj_q[2]}} & c3_way_q[17:12] | {6{c3_rj_q[3]}} & c3_way_q[23:18] | {6{c3_rj_q[4]}} & c3_way_q[29:24] | {6{c3_rj_q[5]}} & c3_way_q[35:30] | {6{c3_rj_q[6]}} & c3_way_q[41:36] | {6{c3_rj_q[7]}} & c3_way_q[47:42] | {6{c3_rj_q[8]}} & c3_way_q[53:48] | {6{c3_rj_q[9]}} & c3_way_q[59:54] : c3_way_q[23:18];
   assign c3_cmd = {~c3_lm_q, c3_rtag, c3_addr_q[6:5], c3_cway, c3_addr_q[9:7], c3_st_q == 4'd6 ? 2'd3 : c3_st_q == 4'd5 ? 2'd2 : c3_st_q == 4'd4 ? 2'd1 : 2'd0};
+  assign c3_oway = c3_st_q == 4'd6 ? (c3_lm_q ? c3_lway_q : c3_vway_q) : c3_way_q[23:18];
   assign c4_lreq = c4_st_q == 4'd3 | c4_st_q == 4'd5 | c4_st_q == 4'd6;
   assign c4_rreq = c4_st_q == 4'd4 & c4_ok_q;
   assign c4_inv = ~c4_a4_valid;
@@ -7636,6 +7730,7 @@ module ata_seed003_table2 (
   assign c4_vway_d = c4_st_q == 4'd1 ? {c4_victim[32] | c4_victim[33] | c4_victim[34] | c4_victim[35] | c4_victim[36] | c4_victim[37] | c4_victim[38] | c4_victim[39] | c4_victim[40] | c4_victim[41] | c4_victim[42] | c4_victim[43] | c4_victim[44] | c4_victim[45] | c4_victim[46] | c4_victim[47] | c4_victim[48] | c4_victim[49] | c4_victim[50] | c4_victim[51] | c4_victim[52] | c4_victim[53] | c4_victim[54] | c4_victim[55] | c4_victim[56] | c4_victim[57] | c4_victim[58] | c4_victim[59] | c4_victim[60] | c4_victim[61] | c4_victim[62] | c4_victim[63], c4_victim[16] | c4_victim[17] | c4_victim[18] | c4_victim[19] | c4_victim[20] | c4_victim[21] | c4_victim[22] | c4_victim[23] | c4_victim[24] | c4_victim[25] | c4_victim[26] | c4_victim[27] | c4_victim[28] | c4_victim[29] | c4_victim[30] | c4_victim[31] | c4_victim[48] | c4_victim[49] | c4_victim[50] | c4_victim[51] | c4_victim[52] | c4_victim[53] | c4_victim[54] | c4_victim[55] | c4_victim[56] | c4_victim[57] | c4_victim[58] | c4_victim[59] | c4_victim[60] | c4_victim[61] | c4_victim[62] | c4_victim[63], c4_victim[8] | c4_victim[9] | c4_victim[10] | c4_victim[11] | c4_victim[12] | c4_victim[13] | c4_victim[14] | c4_victim[15] | c4_victim[24] | c4_victim[25] | c4_victim[26] | c4_victim[27] | c4_victim[28] | c4_victim[29] | c4_victim[30] | c4_victim[31] | c4_victim[40] | c4_victim[41] | c4_victim[42] | c4_victim[43] | c4_victim[44] | c4_victim[45] | c4_victim[46] | c4_victim[47] | c4_victim[56] | c4_victim[57] | c4_victim[58] | c4_victim[59] | c4_victim[60] | c4_victim[61] | c4_victim[62] | c4_victim[63], c4_victim[4] | c4_victim[5] | c4_victim[6] | c4_victim[7] | c4_victim[12] | c4_victim[13] | c4_victim[14] | c4_victim[15] | c4_victim[20] | c4_victim[21] | c4_victim[22] | c4_victim[23] | c4_victim[28] | c4_victim[29] | c4_victim[30] | c4_victim[31] | c4_victim[36] | c4_victim[37] | c4_victim[38] | c4_victim[39] | c4_victim[44] | c4_victim[45] | c4_victim[46] | c4_victim[47] | c4_victim[52] | c4_victim[53] | c4_victim[54] | c4_victim[55] | c4_victim[60] | c4_victim[61] | c4_victim[62] | c4_victim[63], c4_victim[2] | c4_victim[3] | c4_victim[6] | c4_victim[7] | c4_victim[10] | c4_victim[11] | c4_victim[14] | c4_victim[15] | c4_victim[18] | c4_victim[19] | c4_victim[22] | c4_victim[23] | c4_victim[26] | c4_victim[27] | c4_victim[30] | c4_victim[31] | c4_victim[34] | c4_victim[35] | c4_victim[38] | c4_victim[39] | c4_victim[42] | c4_victim[43] | c4_victim[46] | c4_victim[47] | c4_victim[50] | c4_victim[51] | c4_victim[54] | c4_victim[55] | c4_victim[58] | c4_victim[59] | c4_victim[62] | c4_victim[63], c4_victim[1] | c4_victim[3] | c4_victim[5] | c4_victim[7] | c4_victim[9] | c4_victim[11] | c4_victim[13] | c4_victim[15] | c4_victim[17] | c4_victim[19] | c4_victim[21] | c4_victim[23] | c4_victim[25] | c4_victim[27] | c4_victim[29] | c4_victim[31] | c4_victim[33] | c4_victim[35] | c4_victim[37] | c4_victim[39] | c4_victim[41] | c4_victim[43] | c4_victim[45] | c4_victim[47] | c4_victim[49] | c4_victim[51] | c4_victim[53] | c4_victim[55] | c4_victim[57] | c4_victim[59] | c4_victim[61] | c4_victim[63]} : c4_vway_q;
   assign c4_cway = c4_st_q == 4'd6 ? (c4_lm_q ? c4_lway_q : c4_vway_q) : c4_st_q == 4'd4 ? {6{c4_rj_q[0]}} & c4_way_q[5:0] | {6{c4_rj_q[1]}} & c4_way_q[11:6] | {6{c4_rj_q[2]}} & c4_way_q[17:12] | {6{c4_rj_q[3]}} & c4_way_q[23:18] | {6{c4_rj_q[4]}} & c4_way_q[29:24] | {6{c4_rj_q[5]}} & c4_way_q[35:30] | {6{c4_rj_q[6]}} & c4_way_q[41:36] | {6{c4_rj_q[7]}} & c4_way_q[47:42] | {6{c4_rj_q[8]}} & c4_way_q[53:48] | {6{c4_rj_q[9]}} & c4_way_q[59:54] : c4_way_q[29:24];
   assign c4_cmd = {~c4_lm_q, c4_rtag, c4_addr_q[6:5], c4_cway, c4_addr_q[9:7], c4_st_q == 4'd6 ? 2'd3 : c4_st_q == 4'd5 ? 2'd2 : c4_st_q == 4'd4 ? 2'd1 : 2'd0};
+  assign c4_oway = c4_st_q == 4'd6 ? (c4_lm_q ? c4_lway_q : c4_vway_q) : c4_way_q[29:24];
   assign c5_lreq = c5_st_q == 4'd3 | c5_st_q == 4'd5 | c5_st_q == 4'd6;
   assign c5_rreq = c5_st_q == 4'd4 & c5_ok_q;
   assign c5_inv = ~c5_a5_valid;
@@ -8095,6 +8190,7 @@ module ata_seed003_table2 (
   assign c5_vway_d = c5_st_q == 4'd1 ? {c5_victim[32] | c5_victim[33] | c5_victim[34] | c5_victim[35] | c5_victim[36] | c5_victim[37] | c5_victim[38] | c5_victim[39] | c5_victim[40] | c5_victim[41] | c5_victim[42] | c5_victim[43] | c5_victim[44] | c5_victim[45] | c5_victim[46] | c5_victim[47] | c5_victim[48] | c5_victim[49] | c5_victim[50] | c5_victim[51] | c5_victim[52] | c5_victim[53] | c5_victim[54] | c5_victim[55] | c5_victim[56] | c5_victim[57] | c5_victim[58] | c5_victim[59] | c5_victim[60] | c5_victim[61] | c5_victim[62] | c5_victim[63], c5_victim[16] | c5_victim[17] | c5_victim[18] | c5_victim[19] | c5_victim[20] | c5_victim[21] | c5_victim[22] | c5_victim[23] | c5_victim[24] | c5_victim[25] | c5_victim[26] | c5_victim[27] | c5_victim[28] | c5_victim[29] | c5_victim[30] | c5_victim[31] | c5_victim[48] | c5_victim[49] | c5_victim[50] | c5_victim[51] | c5_victim[52] | c5_victim[53] | c5_victim[54] | c5_victim[55] | c5_victim[56] | c5_victim[57] | c5_victim[58] | c5_victim[59] | c5_victim[60] | c5_victim[61] | c5_victim[62] | c5_victim[63], c5_victim[8] | c5_victim[9] | c5_victim[10] | c5_victim[11] | c5_victim[12] | c5_victim[13] | c5_victim[14] | c5_victim[15] | c5_victim[24] | c5_victim[25] | c5_victim[26] | c5_victim[27] | c5_victim[28] | c5_victim[29] | c5_victim[30] | c5_victim[31] | c5_victim[40] | c5_victim[41] | c5_victim[42] | c5_victim[43] | c5_victim[44] | c5_victim[45] | c5_victim[46] | c5_victim[47] | c5_victim[56] | c5_victim[57] | c5_victim[58] | c5_victim[59] | c5_victim[60] | c5_victim[61] | c5_victim[62] | c5_victim[63], c5_victim[4] | c5_victim[5] | c5_victim[6] | c5_victim[7] | c5_victim[12] | c5_victim[13] | c5_victim[14] | c5_victim[15] | c5_victim[20] | c5_victim[21] | c5_victim[22] | c5_victim[23] | c5_victim[28] | c5_victim[29] | c5_victim[30] | c5_victim[31] | c5_victim[36] | c5_victim[37] | c5_victim[38] | c5_victim[39] | c5_victim[44] | c5_victim[45] | c5_victim[46] | c5_victim[47] | c5_victim[52] | c5_victim[53] | c5_victim[54] | c5_victim[55] | c5_victim[60] | c5_victim[61] | c5_victim[62] | c5_victim[63], c5_victim[2] | c5_victim[3] | c5_victim[6] | c5_victim[7] | c5_victim[10] | c5_victim[11] | c5_victim[14] | c5_victim[15] | c5_victim[18] | c5_victim[19] | c5_victim[22] | c5_victim[23] | c5_victim[26] | c5_victim[27] | c5_victim[30] | c5_victim[31] | c5_victim[34] | c5_victim[35] | c5_victim[38] | c5_victim[39] | c5_victim[42] | c5_victim[43] | c5_victim[46] | c5_victim[47] | c5_victim[50] | c5_victim[51] | c5_victim[54] | c5_victim[55] | c5_victim[58] | c5_victim[59] | c5_victim[62] | c5_victim[63], c5_victim[1] | c5_victim[3] | c5_victim[5] | c5_victim[7] | c5_victim[9] | c5_victim[11] | c5_victim[13] | c5_victim[15] | c5_victim[17] | c5_victim[19] | c5_victim[21] | c5_victim[23] | c5_victim[25] | c5_victim[27] | c5_victim[29] | c5_victim[31] | c5_victim[33] | c5_victim[35] | c5_victim[37] | c5_victim[39] | c5_victim[41] | c5_victim[43] | c5_victim[45] | c5_victim[47] | c5_victim[49] | c5_victim[51] | c5_victim[53] | c5_victim[55] | c5_victim[57] | c5_victim[59] | c5_victim[61] | c5_victim[63]} : c5_vway_q;
   assign c5_cway = c5_st_q == 4'd6 ? (c5_lm_q ? c5_lway_q : c5_vway_q) : c5_st_q == 4'd4 ? {6{c5_rj_q[0]}} & c5_way_q[5:0] | {6{c5_rj_q[1]}} & c5_way_q[11:6] | {6{c5_rj_q[2]}} & c5_way_q[17:12] | {6{c5_rj_q[3]}} & c5_way_q[23:18] | {6{c5_rj_q[4]}} & c5_way_q[29:24] | {6{c5_rj_q[5]}} & c5_way_q[35:30] | {6{c5_rj_q[6]}} & c5_way_q[41:36] | {6{c5_rj_q[7]}} & c5_way_q[47:42] | {6{c5_rj_q[8]}} & c5_way_q[53:48] | {6{c5_rj_q[9]}} & c5_way_q[59:54] : c5_way_q[35:30];
   assign c5_cmd = {~c5_lm_q, c5_rtag, c5_addr_q[6:5], c5_cway, c5_addr_q[9:7], c5_st_q == 4'd6 ? 2'd3 : c5_st_q == 4'd5 ? 2'd2 : c5_st_q == 4'd4 ? 2'd1 : 2'd0};
+  assign c5_oway = c5_st_q == 4'd6 ? (c5_lm_q ? c5_lway_q : c5_vway_q) : c5_way_q[35:30];
   assign c6_lreq = c6_st_q == 4'd3 | c6_st_q == 4'd5 | c6_st_q == 4'd6;
   assign c6_rreq = c6_st_q == 4'd4 & c6_ok_q;
   assign c6_inv = ~c6_a6_valid;
@@ -8554,6 +8650,7 @@ module ata_seed003_table2 (
   assign c6_vway_d = c6_st_q == 4'd1 ? {c6_victim[32] | c6_victim[33] | c6_victim[34] | c6_victim[35] | c6_victim[36] | c6_victim[37] | c6_victim[38] | c6_victim[39] | c6_victim[40] | c6_victim[41] | c6_victim[42] | c6_victim[43] | c6_victim[44] | c6_victim[45] | c6_victim[46] | c6_victim[47] | c6_victim[48] | c6_victim[49] | c6_victim[50] | c6_victim[51] | c6_victim[52] | c6_victim[53] | c6_victim[54] | c6_victim[55] | c6_victim[56] | c6_victim[57] | c6_victim[58] | c6_victim[59] | c6_victim[60] | c6_victim[61] | c6_victim[62] | c6_victim[63], c6_victim[16] | c6_victim[17] | c6_victim[18] | c6_victim[19] | c6_victim[20] | c6_victim[21] | c6_victim[22] | c6_victim[23] | c6_victim[24] | c6_victim[25] | c6_victim[26] | c6_victim[27] | c6_victim[28] | c6_victim[29] | c6_victim[30] | c6_victim[31] | c6_victim[48] | c6_victim[49] | c6_victim[50] | c6_victim[51] | c6_victim[52] | c6_victim[53] | c6_victim[54] | c6_victim[55] | c6_victim[56] | c6_victim[57] | c6_victim[58] | c6_victim[59] | c6_victim[60] | c6_victim[61] | c6_victim[62] | c6_victim[63], c6_victim[8] | c6_victim[9] | c6_victim[10] | c6_victim[11] | c6_victim[12] | c6_victim[13] | c6_victim[14] | c6_victim[15] | c6_victim[24] | c6_victim[25] | c6_victim[26] | c6_victim[27] | c6_victim[28] | c6_victim[29] | c6_victim[30] | c6_victim[31] | c6_victim[40] | c6_victim[41] | c6_victim[42] | c6_victim[43] | c6_victim[44] | c6_victim[45] | c6_victim[46] | c6_victim[47] | c6_victim[56] | c6_victim[57] | c6_victim[58] | c6_victim[59] | c6_victim[60] | c6_victim[61] | c6_victim[62] | c6_victim[63], c6_victim[4] | c6_victim[5] | c6_victim[6] | c6_victim[7] | c6_victim[12] | c6_victim[13] | c6_victim[14] | c6_victim[15] | c6_victim[20] | c6_victim[21] | c6_victim[22] | c6_victim[23] | c6_victim[28] | c6_victim[29] | c6_victim[30] | c6_victim[31] | c6_victim[36] | c6_victim[37] | c6_victim[38] | c6_victim[39] | c6_victim[44] | c6_victim[45] | c6_victim[46] | c6_victim[47] | c6_victim[52] | c6_victim[53] | c6_victim[54] | c6_victim[55] | c6_victim[60] | c6_victim[61] | c6_victim[62] | c6_victim[63], c6_victim[2] | c6_victim[3] | c6_victim[6] | c6_victim[7] | c6_victim[10] | c6_victim[11] | c6_victim[14] | c6_victim[15] | c6_victim[18] | c6_victim[19] | c6_victim[22] | c6_victim[23] | c6_victim[26] | c6_victim[27] | c6_victim[30] | c6_victim[31] | c6_victim[34] | c6_victim[35] | c6_victim[38] | c6_victim[39] | c6_victim[42] | c6_victim[43] | c6_victim[46] | c6_victim[47] | c6_victim[50] | c6_victim[51] | c6_victim[54] | c6_victim[55] | c6_victim[58] | c6_victim[59] | c6_victim[62] | c6_victim[63], c6_victim[1] | c6_victim[3] | c6_victim[5] | c6_victim[7] | c6_victim[9] | c6_victim[11] | c6_victim[13] | c6_victim[15] | c6_victim[17] | c6_victim[19] | c6_victim[21] | c6_victim[23] | c6_victim[25] | c6_victim[27] | c6_victim[29] | c6_victim[31] | c6_victim[33] | c6_victim[35] | c6_victim[37] | c6_victim[39] | c6_victim[41] | c6_victim[43] | c6_victim[45] | c6_victim[47] | c6_victim[49] | c6_victim[51] | c6_victim[53] | c6_victim[55] | c6_victim[57] | c6_victim[59] | c6_victim[61] | c6_victim[63]} : c6_vway_q;
   assign c6_cway = c6_st_q == 4'd6 ? (c6_lm_q ? c6_lway_q : c6_vway_q) : c6_st_q == 4'd4 ? {6{c6_rj_q[0]}} & c6_way_q[5:0] | {6{c6_rj_q[1]}} & c6_way_q[11:6] | {6{c6_rj_q[2]}} & c6_way_q[17:12] | {6{c6_rj_q[3]}} & c6_way_q[23:18] | {6{c6_rj_q[4]}} & c6_way_q[29:24] | {6{c6_rj_q[5]}} & c6_way_q[35:30] | {6{c6_rj_q[6]}} & c6_way_q[41:36] | {6{c6_rj_q[7]}} & c6_way_q[47:42] | {6{c6_rj_q[8]}} & c6_way_q[53:48] | {6{c6_rj_q[9]}} & c6_way_q[59:54] : c6_way_q[41:36];
   assign c6_cmd = {~c6_lm_q, c6_rtag, c6_addr_q[6:5], c6_cway, c6_addr_q[9:7], c6_st_q == 4'd6 ? 2'd3 : c6_st_q == 4'd5 ? 2'd2 : c6_st_q == 4'd4 ? 2'd1 : 2'd0};
+  assign c6_oway = c6_st_q == 4'd6 ? (c6_lm_q ? c6_lway_q : c6_vway_q) : c6_way_q[41:36];
   assign c7_lreq = c7_st_q == 4'd3 | c7_st_q == 4'd5 | c7_st_q == 4'd6;
   assign c7_rreq = c7_st_q == 4'd4 & c7_ok_q;
   assign c7_inv = ~c7_a7_valid;
@@ -9013,6 +9110,7 @@ module ata_seed003_table2 (
   assign c7_vway_d = c7_st_q == 4'd1 ? {c7_victim[32] | c7_victim[33] | c7_victim[34] | c7_victim[35] | c7_victim[36] | c7_victim[37] | c7_victim[38] | c7_victim[39] | c7_victim[40] | c7_victim[41] | c7_victim[42] | c7_victim[43] | c7_victim[44] | c7_victim[45] | c7_victim[46] | c7_victim[47] | c7_victim[48] | c7_victim[49] | c7_victim[50] | c7_victim[51] | c7_victim[52] | c7_victim[53] | c7_victim[54] | c7_victim[55] | c7_victim[56] | c7_victim[57] | c7_victim[58] | c7_victim[59] | c7_victim[60] | c7_victim[61] | c7_victim[62] | c7_victim[63], c7_victim[16] | c7_victim[17] | c7_victim[18] | c7_victim[19] | c7_victim[20] | c7_victim[21] | c7_victim[22] | c7_victim[23] | c7_victim[24] | c7_victim[25] | c7_victim[26] | c7_victim[27] | c7_victim[28] | c7_victim[29] | c7_victim[30] | c7_victim[31] | c7_victim[48] | c7_victim[49] | c7_victim[50] | c7_victim[51] | c7_victim[52] | c7_victim[53] | c7_victim[54] | c7_victim[55] | c7_victim[56] | c7_victim[57] | c7_victim[58] | c7_victim[59] | c7_victim[60] | c7_victim[61] | c7_victim[62] | c7_victim[63], c7_victim[8] | c7_victim[9] | c7_victim[10] | c7_victim[11] | c7_victim[12] | c7_victim[13] | c7_victim[14] | c7_victim[15] | c7_victim[24] | c7_victim[25] | c7_victim[26] | c7_victim[27] | c7_victim[28] | c7_victim[29] | c7_victim[30] | c7_victim[31] | c7_victim[40] | c7_victim[41] | c7_victim[42] | c7_victim[43] | c7_victim[44] | c7_victim[45] | c7_victim[46] | c7_victim[47] | c7_victim[56] | c7_victim[57] | c7_victim[58] | c7_victim[59] | c7_victim[60] | c7_victim[61] | c7_victim[62] | c7_victim[63], c7_victim[4] | c7_victim[5] | c7_victim[6] | c7_victim[7] | c7_victim[12] | c7_victim[13] | c7_victim[14] | c7_victim[15] | c7_victim[20] | c7_victim[21] | c7_victim[22] | c7_victim[23] | c7_victim[28] | c7_victim[29] | c7_victim[30] | c7_victim[31] | c7_victim[36] | c7_victim[37] | c7_victim[38] | c7_victim[39] | c7_victim[44] | c7_victim[45] | c7_victim[46] | c7_victim[47] | c7_victim[52] | c7_victim[53] | c7_victim[54] | c7_victim[55] | c7_victim[60] | c7_victim[61] | c7_victim[62] | c7_victim[63], c7_victim[2] | c7_victim[3] | c7_victim[6] | c7_victim[7] | c7_victim[10] | c7_victim[11] | c7_victim[14] | c7_victim[15] | c7_victim[18] | c7_victim[19] | c7_victim[22] | c7_victim[23] | c7_victim[26] | c7_victim[27] | c7_victim[30] | c7_victim[31] | c7_victim[34] | c7_victim[35] | c7_victim[38] | c7_victim[39] | c7_victim[42] | c7_victim[43] | c7_victim[46] | c7_victim[47] | c7_victim[50] | c7_victim[51] | c7_victim[54] | c7_victim[55] | c7_victim[58] | c7_victim[59] | c7_victim[62] | c7_victim[63], c7_victim[1] | c7_victim[3] | c7_victim[5] | c7_victim[7] | c7_victim[9] | c7_victim[11] | c7_victim[13] | c7_victim[15] | c7_victim[17] | c7_victim[19] | c7_victim[21] | c7_victim[23] | c7_victim[25] | c7_victim[27] | c7_victim[29] | c7_victim[31] | c7_victim[33] | c7_victim[35] | c7_victim[37] | c7_victim[39] | c7_victim[41] | c7_victim[43] | c7_victim[45] | c7_victim[47] | c7_victim[49] | c7_victim[51] | c7_victim[53] | c7_victim[55] | c7_victim[57] | c7_victim[59] | c7_victim[61] | c7_victim[63]} : c7_vway_q;
   assign c7_cway = c7_st_q == 4'd6 ? (c7_lm_q ? c7_lway_q : c7_vway_q) : c7_st_q == 4'd4 ? {6{c7_rj_q[0]}} & c7_way_q[5:0] | {6{c7_rj_q[1]}} & c7_way_q[11:6] | {6{c7_rj_q[2]}} & c7_way_q[17:12] | {6{c7_rj_q[3]}} & c7_way_q[23:18] | {6{c7_rj_q[4]}} & c7_way_q[29:24] | {6{c7_rj_q[5]}} & c7_way_q[35:30] | {6{c7_rj_q[6]}} & c7_way_q[41:36] | {6{c7_rj_q[7]}} & c7_way_q[47:42] | {6{c7_rj_q[8]}} & c7_way_q[53:48] | {6{c7_rj_q[9]}} & c7_way_q[59:54] : c7_way_q[47:42];
   assign c7_cmd = {~c7_lm_q, c7_rtag, c7_addr_q[6:5], c7_cway, c7_addr_q[9:7], c7_st_q == 4'd6 ? 2'd3 : c7_st_q == 4'd5 ? 2'd2 : c7_st_q == 4'd4 ? 2'd1 : 2'd0};
+  assign c7_oway = c7_st_q == 4'd6 ? (c7_lm_q ? c7_lway_q : c7_vway_q) : c7_way_q[47:42];
   assign c8_lreq = c8_st_q == 4'd3 | c8_st_q == 4'd5 | c8_st_q == 4'd6;
   assign c8_rreq = c8_st_q == 4'd4 & c8_ok_q;
   assign c8_inv = ~c8_a8_valid;
@@ -9472,6 +9570,7 @@ module ata_seed003_table2 (
   assign c8_vway_d = c8_st_q == 4'd1 ? {c8_victim[32] | c8_victim[33] | c8_victim[34] | c8_victim[35] | c8_victim[36] | c8_victim[37] | c8_victim[38] | c8_victim[39] | c8_victim[40] | c8_victim[41] | c8_victim[42] | c8_victim[43] | c8_victim[44] | c8_victim[45] | c8_victim[46] | c8_victim[47] | c8_victim[48] | c8_victim[49] | c8_victim[50] | c8_victim[51] | c8_victim[52] | c8_victim[53] | c8_victim[54] | c8_victim[55] | c8_victim[56] | c8_victim[57] | c8_victim[58] | c8_victim[59] | c8_victim[60] | c8_victim[61] | c8_victim[62] | c8_victim[63], c8_victim[16] | c8_victim[17] | c8_victim[18] | c8_victim[19] | c8_victim[20] | c8_victim[21] | c8_victim[22] | c8_victim[23] | c8_victim[24] | c8_victim[25] | c8_victim[26] | c8_victim[27] | c8_victim[28] | c8_victim[29] | c8_victim[30] | c8_victim[31] | c8_victim[48] | c8_victim[49] | c8_victim[50] | c8_victim[51] | c8_victim[52] | c8_victim[53] | c8_victim[54] | c8_victim[55] | c8_victim[56] | c8_victim[57] | c8_victim[58] | c8_victim[59] | c8_victim[60] | c8_victim[61] | c8_victim[62] | c8_victim[63], c8_victim[8] | c8_victim[9] | c8_victim[10] | c8_victim[11] | c8_victim[12] | c8_victim[13] | c8_victim[14] | c8_victim[15] | c8_victim[24] | c8_victim[25] | c8_victim[26] | c8_victim[27] | c8_victim[28] | c8_victim[29] | c8_victim[30] | c8_victim[31] | c8_victim[40] | c8_victim[41] | c8_victim[42] | c8_victim[43] | c8_victim[44] | c8_victim[45] | c8_victim[46] | c8_victim[47] | c8_victim[56] | c8_victim[57] | c8_victim[58] | c8_victim[59] | c8_victim[60] | c8_victim[61] | c8_victim[62] | c8_victim[63], c8_victim[4] | c8_victim[5] | c8_victim[6] | c8_victim[7] | c8_victim[12] | c8_victim[13] | c8_victim[14] | c8_victim[15] | c8_victim[20] | c8_victim[21] | c8_victim[22] | c8_victim[23] | c8_victim[28] | c8_victim[29] | c8_victim[30] | c8_victim[31] | c8_victim[36] | c8_victim[37] | c8_victim[38] | c8_victim[39] | c8_victim[44] | c8_victim[45] | c8_victim[46] | c8_victim[47] | c8_victim[52] | c8_victim[53] | c8_victim[54] | c8_victim[55] | c8_victim[60] | c8_victim[61] | c8_victim[62] | c8_victim[63], c8_victim[2] | c8_victim[3] | c8_victim[6] | c8_victim[7] | c8_victim[10] | c8_victim[11] | c8_victim[14] | c8_victim[15] | c8_victim[18] | c8_victim[19] | c8_victim[22] | c8_victim[23] | c8_victim[26] | c8_victim[27] | c8_victim[30] | c8_victim[31] | c8_victim[34] | c8_victim[35] | c8_victim[38] | c8_victim[39] | c8_victim[42] | c8_victim[43] | c8_victim[46] | c8_victim[47] | c8_victim[50] | c8_victim[51] | c8_victim[54] | c8_victim[55] | c8_victim[58] | c8_victim[59] | c8_victim[62] | c8_victim[63], c8_victim[1] | c8_victim[3] | c8_victim[5] | c8_victim[7] | c8_victim[9] | c8_victim[11] | c8_victim[13] | c8_victim[15] | c8_victim[17] | c8_victim[19] | c8_victim[21] | c8_victim[23] | c8_victim[25] | c8_victim[27] | c8_victim[29] | c8_victim[31] | c8_victim[33] | c8_victim[35] | c8_victim[37] | c8_victim[39] | c8_victim[41] | c8_victim[43] | c8_victim[45] | c8_victim[47] | c8_victim[49] | c8_victim[51] | c8_victim[53] | c8_victim[55] | c8_victim[57] | c8_victim[59] | c8_victim[61] | c8_victim[63]} : c8_vway_q;
   assign c8_cway = c8_st_q == 4'd6 ? (c8_lm_q ? c8_lway_q : c8_vway_q) : c8_st_q == 4'd4 ? {6{c8_rj_q[0]}} & c8_way_q[5:0] | {6{c8_rj_q[1]}} & c8_way_q[11:6] | {6{c8_rj_q[2]}} & c8_way_q[17:12] | {6{c8_rj_q[3]}} & c8_way_q[23:18] | {6{c8_rj_q[4]}} & c8_way_q[29:24] | {6{c8_rj_q[5]}} & c8_way_q[35:30] | {6{c8_rj_q[6]}} & c8_way_q[41:36] | {6{c8_rj_q[7]}} & c8_way_q[47:42] | {6{c8_rj_q[8]}} & c8_way_q[53:48] | {6{c8_rj_q[9]}} & c8_way_q[59:54] : c8_way_q[53:48];
   assign c8_cmd = {~c8_lm_q, c8_rtag, c8_addr_q[6:5], c8_cway, c8_addr_q[9:7], c8_st_q == 4'd6 ? 2'd3 : c8_st_q == 4'd5 ? 2'd2 : c8_st_q == 4'd4 ? 2'd1 : 2'd0};
+  assign c8_oway = c8_st_q == 4'd6 ? (c8_lm_q ? c8_lway_q : c8_vway_q) : c8_way_q[53:48];
   assign c9_lreq = c9_st_q == 4'd3 | c9_st_q == 4'd5 | c9_st_q == 4'd6;
   assign c9_rreq = c9_st_q == 4'd4 & c9_ok_q;
   assign c9_inv = ~c9_a9_valid;
@@ -9931,6 +10030,7 @@ module ata_seed003_table2 (
   assign c9_vway_d = c9_st_q == 4'd1 ? {c9_victim[32] | c9_victim[33] | c9_victim[34] | c9_victim[35] | c9_victim[36] | c9_victim[37] | c9_victim[38] | c9_victim[39] | c9_victim[40] | c9_victim[41] | c9_victim[42] | c9_victim[43] | c9_victim[44] | c9_victim[45] | c9_victim[46] | c9_victim[47] | c9_victim[48] | c9_victim[49] | c9_victim[50] | c9_victim[51] | c9_victim[52] | c9_victim[53] | c9_victim[54] | c9_victim[55] | c9_victim[56] | c9_victim[57] | c9_victim[58] | c9_victim[59] | c9_victim[60] | c9_victim[61] | c9_victim[62] | c9_victim[63], c9_victim[16] | c9_victim[17] | c9_victim[18] | c9_victim[19] | c9_victim[20] | c9_victim[21] | c9_victim[22] | c9_victim[23] | c9_victim[24] | c9_victim[25] | c9_victim[26] | c9_victim[27] | c9_victim[28] | c9_victim[29] | c9_victim[30] | c9_victim[31] | c9_victim[48] | c9_victim[49] | c9_victim[50] | c9_victim[51] | c9_victim[52] | c9_victim[53] | c9_victim[54] | c9_victim[55] | c9_victim[56] | c9_victim[57] | c9_victim[58] | c9_victim[59] | c9_victim[60] | c9_victim[61] | c9_victim[62] | c9_victim[63], c9_victim[8] | c9_victim[9] | c9_victim[10] | c9_victim[11] | c9_victim[12] | c9_victim[13] | c9_victim[14] | c9_victim[15] | c9_victim[24] | c9_victim[25] | c9_victim[26] | c9_victim[27] | c9_victim[28] | c9_victim[29] | c9_victim[30] | c9_victim[31] | c9_victim[40] | c9_victim[41] | c9_victim[42] | c9_victim[43] | c9_victim[44] | c9_victim[45] | c9_victim[46] | c9_victim[47] | c9_victim[56] | c9_victim[57] | c9_victim[58] | c9_victim[59] | c9_victim[60] | c9_victim[61] | c9_victim[62] | c9_victim[63], c9_victim[4] | c9_victim[5] | c9_victim[6] | c9_victim[7] | c9_victim[12] | c9_victim[13] | c9_victim[14] | c9_victim[15] | c9_victim[20] | c9_victim[21] | c9_victim[22] | c9_victim[23] | c9_victim[28] | c9_victim[29] | c9_victim[30] | c9_victim[31] | c9_victim[36] | c9_victim[37] | c9_victim[38] | c9_victim[39] | c9_victim[44] | c9_victim[45] | c9_victim[46] | c9_victim[47] | c9_victim[52] | c9_victim[53] | c9_victim[54] | c9_victim[55] | c9_victim[60] | c9_victim[61] | c9_victim[62] | c9_victim[63], c9_victim[2] | c9_victim[3] | c9_victim[6] | c9_victim[7] | c9_victim[10] | c9_victim[11] | c9_victim[14] | c9_victim[15] | c9_victim[18] | c9_victim[19] | c9_victim[22] | c9_victim[23] | c9_victim[26] | c9_victim[27] | c9_victim[30] | c9_victim[31] | c9_victim[34] | c9_victim[35] | c9_victim[38] | c9_victim[39] | c9_victim[42] | c9_victim[43] | c9_victim[46] | c9_victim[47] | c9_victim[50] | c9_victim[51] | c9_victim[54] | c9_victim[55] | c9_victim[58] | c9_victim[59] | c9_victim[62] | c9_victim[63], c9_victim[1] | c9_victim[3] | c9_victim[5] | c9_victim[7] | c9_victim[9] | c9_victim[11] | c9_victim[13] | c9_victim[15] | c9_victim[17] | c9_victim[19] | c9_victim[21] | c9_victim[23] | c9_victim[25] | c9_victim[27] | c9_victim[29] | c9_victim[31] | c9_victim[33] | c9_victim[35] | c9_victim[37] | c9_victim[39] | c9_victim[41] | c9_victim[43] | c9_victim[45] | c9_victim[47] | c9_victim[49] | c9_victim[51] | c9_victim[53] | c9_victim[55] | c9_victim[57] | c9_victim[59] | c9_victim[61] | c9_victim[63]} : c9_vway_q;
   assign c9_cway = c9_st_q == 4'd6 ? (c9_lm_q ? c9_lway_q : c9_vway_q) : c9_st_q == 4'd4 ? {6{c9_rj_q[0]}} & c9_way_q[5:0] | {6{c9_rj_q[1]}} & c9_way_q[11:6] | {6{c9_rj_q[2]}} & c9_way_q[17:12] | {6{c9_rj_q[3]}} & c9_way_q[23:18] | {6{c9_rj_q[4]}} & c9_way_q[29:24] | {6{c9_rj_q[5]}} & c9_way_q[35:30] | {6{c9_rj_q[6]}} & c9_way_q[41:36] | {6{c9_rj_q[7]}} & c9_way_q[47:42] | {6{c9_rj_q[8]}} & c9_way_q[53:48] | {6{c9_rj_q[9]}} & c9_way_q[59:54] : c9_way_q[59:54];
   assign c9_cmd = {~c9_lm_q, c9_rtag, c9_addr_q[6:5], c9_cway, c9_addr_q[9:7], c9_st_q == 4'd6 ? 2'd3 : c9_st_q == 4'd5 ? 2'd2 : c9_st_q == 4'd4 ? 2'd1 : 2'd0};
+  assign c9_oway = c9_st_q == 4'd6 ? (c9_lm_q ? c9_lway_q : c9_vway_q) : c9_way_q[59:54];
   assign cmd_all = {c9_cmd, c8_cmd, c7_cmd, c6_cmd, c5_cmd, c4_cmd, c3_cmd, c2_cmd, c1_cmd, c0_cmd};
   assign a0_preq = {c9_rreq & c9_rj_q[0], c8_rreq & c8_rj_q[0], c7_rreq & c7_rj_q[0], c6_rreq & c6_rj_q[0], c5_rreq & c5_rj_q[0], c4_rreq & c4_rj_q[0], c3_rreq & c3_rj_q[0], c2_rreq & c2_rj_q[0], c1_rreq & c1_rj_q[0], c0_lreq};
   assign a0_win_ge_p0[0] = a0_ptr_q[0];
@@ -10083,14 +10183,16 @@ module ata_seed003_table2 (
   assign a0_gv = |a0_win;
   assign a0_ptr_d = a0_gv ? {a0_win[8:0], a0_win[9]} : a0_ptr_q;
   assign a0_cmd = {44{a0_win[0]}} & cmd_all[43:0] | {44{a0_win[1]}} & cmd_all[87:44] | {44{a0_win[2]}} & cmd_all[131:88] | {44{a0_win[3]}} & cmd_all[175:132] | {44{a0_win[4]}} & cmd_all[219:176] | {44{a0_win[5]}} & cmd_all[263:220] | {44{a0_win[6]}} & cmd_all[307:264] | {44{a0_win[7]}} & cmd_all[351:308] | {44{a0_win[8]}} & cmd_all[395:352] | {44{a0_win[9]}} & cmd_all[439:396];
-  assign a0_fill = a0_gv & a0_cmd[1:0] == 2'd3;
-  assign a0_write = a0_gv & a0_cmd[1:0] == 2'd2;
-  assign a0_touch = a0_gv & a0_cmd[1:0] != 2'd1;
-  assign a0_cset = 8'd1 << a0_cmd[4:2];
-  assign a0_cway_oh = 64'd1 << a0_cmd[10:5];
-  assign a0_alloc = a0_fill & a0_cmd[43];
-  assign a0_csec = 4'd1 << a0_cmd[12:11];
-  assign a0_ctag = a0_cmd[42:13];
+  assign unused_a0_cmd_tag_alloc = {a0_cmd[43], a0_cmd[42:13]};
+  assign a0_own = a0_win[0];
+  assign a0_fill = a0_own & (c0_st_q == 4'd6 ? 2'd3 : c0_st_q == 4'd5 ? 2'd2 : c0_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3;
+  assign a0_write = a0_own & (c0_st_q == 4'd6 ? 2'd3 : c0_st_q == 4'd5 ? 2'd2 : c0_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2;
+  assign a0_touch = a0_own & (c0_st_q == 4'd6 ? 2'd3 : c0_st_q == 4'd5 ? 2'd2 : c0_st_q == 4'd4 ? 2'd1 : 2'd0) != 2'd1;
+  assign a0_cset = c0_set_oh;
+  assign a0_cway_oh = 64'd1 << c0_oway;
+  assign a0_alloc = a0_fill & ~c0_lm_q;
+  assign a0_csec = c0_sec_oh;
+  assign a0_ctag = c0_rtag;
   genvar a0_ge;
   generate
     for (a0_ge = 0; a0_ge < 512; a0_ge = a0_ge + 1) begin : g_a0_entry
@@ -10102,7 +10204,7 @@ module ata_seed003_table2 (
       assign fe = a0_alloc & at;
       assign a0_valid_n[a0_ge] = fe | a0_valid_q[a0_ge];
       assign a0_tag_n[a0_ge * 30 +: 30] = fe ? a0_ctag : a0_tag_q[a0_ge * 30 +: 30];
-      assign a0_sv_n[a0_ge * 4 +: 4] = f ? (a0_cmd[43] ? a0_csec : a0_sv_q[a0_ge * 4 +: 4] | a0_csec) : a0_sv_q[a0_ge * 4 +: 4];
+      assign a0_sv_n[a0_ge * 4 +: 4] = f ? (~c0_lm_q ? a0_csec : a0_sv_q[a0_ge * 4 +: 4] | a0_csec) : a0_sv_q[a0_ge * 4 +: 4];
       assign a0_dirty_n[a0_ge] = a0_write & at | ~fe & a0_dirty_q[a0_ge];
     end
   endgenerate
@@ -10110,23 +10212,26 @@ module ata_seed003_table2 (
   assign a0_tag_d = a0_tag_n;
   assign a0_sv_d = a0_sv_n;
   assign a0_dirty_d = a0_dirty_n;
+  assign a0_tv_d = a0_touch;
+  assign a0_tway_d = 64'd1 << c0_oway;
+  assign a0_tset_d = c0_set_oh;
   genvar a0_gt;
   generate
     for (a0_gt = 0; a0_gt < 64; a0_gt = a0_gt + 1) begin : g_a0_trow
       wire [47:0] aw;
       assign aw = a0_age[a0_gt * 48 +: 48];
-      assign a0_trow[a0_gt * 6 +: 6] = {6{a0_cset[0]}} & aw[5:0] | {6{a0_cset[1]}} & aw[11:6] | {6{a0_cset[2]}} & aw[17:12] | {6{a0_cset[3]}} & aw[23:18] | {6{a0_cset[4]}} & aw[29:24] | {6{a0_cset[5]}} & aw[35:30] | {6{a0_cset[6]}} & aw[41:36] | {6{a0_cset[7]}} & aw[47:42];
+      assign a0_trow[a0_gt * 6 +: 6] = {6{a0_tset_q[0]}} & aw[5:0] | {6{a0_tset_q[1]}} & aw[11:6] | {6{a0_tset_q[2]}} & aw[17:12] | {6{a0_tset_q[3]}} & aw[23:18] | {6{a0_tset_q[4]}} & aw[29:24] | {6{a0_tset_q[5]}} & aw[35:30] | {6{a0_tset_q[6]}} & aw[41:36] | {6{a0_tset_q[7]}} & aw[47:42];
     end
   endgenerate
-  assign a0_tage = {6{a0_cway_oh[0]}} & a0_trow[5:0] | {6{a0_cway_oh[1]}} & a0_trow[11:6] | {6{a0_cway_oh[2]}} & a0_trow[17:12] | {6{a0_cway_oh[3]}} & a0_trow[23:18] | {6{a0_cway_oh[4]}} & a0_trow[29:24] | {6{a0_cway_oh[5]}} & a0_trow[35:30] | {6{a0_cway_oh[6]}} & a0_trow[41:36] | {6{a0_cway_oh[7]}} & a0_trow[47:42] | {6{a0_cway_oh[8]}} & a0_trow[53:48] | {6{a0_cway_oh[9]}} & a0_trow[59:54] | {6{a0_cway_oh[10]}} & a0_trow[65:60] | {6{a0_cway_oh[11]}} & a0_trow[71:66] | {6{a0_cway_oh[12]}} & a0_trow[77:72] | {6{a0_cway_oh[13]}} & a0_trow[83:78] | {6{a0_cway_oh[14]}} & a0_trow[89:84] | {6{a0_cway_oh[15]}} & a0_trow[95:90] | {6{a0_cway_oh[16]}} & a0_trow[101:96] | {6{a0_cway_oh[17]}} & a0_trow[107:102] | {6{a0_cway_oh[18]}} & a0_trow[113:108] | {6{a0_cway_oh[19]}} & a0_trow[119:114] | {6{a0_cway_oh[20]}} & a0_trow[125:120] | {6{a0_cway_oh[21]}} & a0_trow[131:126] | {6{a0_cway_oh[22]}} & a0_trow[137:132] | {6{a0_cway_oh[23]}} & a0_trow[143:138] | {6{a0_cway_oh[24]}} & a0_trow[149:144] | {6{a0_cway_oh[25]}} & a0_trow[155:150] | {6{a0_cway_oh[26]}} & a0_trow[161:156] | {6{a0_cway_oh[27]}} & a0_trow[167:162] | {6{a0_cway_oh[28]}} & a0_trow[173:168] | {6{a0_cway_oh[29]}} & a0_trow[179:174] | {6{a0_cway_oh[30]}} & a0_trow[185:180] | {6{a0_cway_oh[31]}} & a0_trow[191:186] | {6{a0_cway_oh[32]}} & a0_trow[197:192] | {6{a0_cway_oh[33]}} & a0_trow[203:198] | {6{a0_cway_oh[34]}} & a0_trow[209:204] | {6{a0_cway_oh[35]}} & a0_trow[215:210] | {6{a0_cway_oh[36]}} & a0_trow[221:216] | {6{a0_cway_oh[37]}} & a0_trow[227:222] | {6{a0_cway_oh[38]}} & a0_trow[233:228] | {6{a0_cway_oh[39]}} & a0_trow[239:234] | {6{a0_cway_oh[40]}} & a0_trow[245:240] | {6{a0_cway_oh[41]}} & a0_trow[251:246] | {6{a0_cway_oh[42]}} & a0_trow[257:252] | {6{a0_cway_oh[43]}} & a0_trow[263:258] | {6{a0_cway_oh[44]}} & a0_trow[269:264] | {6{a0_cway_oh[45]}} & a0_trow[275:270] | {6{a0_cway_oh[46]}} & a0_trow[281:276] | {6{a0_cway_oh[47]}} & a0_trow[287:282] | {6{a0_cway_oh[48]}} & a0_trow[293:288] | {6{a0_cway_oh[49]}} & a0_trow[299:294] | {6{a0_cway_oh[50]}} & a0_trow[305:300] | {6{a0_cway_oh[51]}} & a0_trow[311:306] | {6{a0_cway_oh[52]}} & a0_trow[317:312] | {6{a0_cway_oh[53]}} & a0_trow[323:318] | {6{a0_cway_oh[54]}} & a0_trow[329:324] | {6{a0_cway_oh[55]}} & a0_trow[335:330] | {6{a0_cway_oh[56]}} & a0_trow[341:336] | {6{a0_cway_oh[57]}} & a0_trow[347:342] | {6{a0_cway_oh[58]}} & a0_trow[353:348] | {6{a0_cway_oh[59]}} & a0_trow[359:354] | {6{a0_cway_oh[60]}} & a0_trow[365:360] | {6{a0_cway_oh[61]}} & a0_trow[371:366] | {6{a0_cway_oh[62]}} & a0_trow[377:372] | {6{a0_cway_oh[63]}} & a0_trow[383:378];
+  assign a0_tage = {6{a0_tway_q[0]}} & a0_trow[5:0] | {6{a0_tway_q[1]}} & a0_trow[11:6] | {6{a0_tway_q[2]}} & a0_trow[17:12] | {6{a0_tway_q[3]}} & a0_trow[23:18] | {6{a0_tway_q[4]}} & a0_trow[29:24] | {6{a0_tway_q[5]}} & a0_trow[35:30] | {6{a0_tway_q[6]}} & a0_trow[41:36] | {6{a0_tway_q[7]}} & a0_trow[47:42] | {6{a0_tway_q[8]}} & a0_trow[53:48] | {6{a0_tway_q[9]}} & a0_trow[59:54] | {6{a0_tway_q[10]}} & a0_trow[65:60] | {6{a0_tway_q[11]}} & a0_trow[71:66] | {6{a0_tway_q[12]}} & a0_trow[77:72] | {6{a0_tway_q[13]}} & a0_trow[83:78] | {6{a0_tway_q[14]}} & a0_trow[89:84] | {6{a0_tway_q[15]}} & a0_trow[95:90] | {6{a0_tway_q[16]}} & a0_trow[101:96] | {6{a0_tway_q[17]}} & a0_trow[107:102] | {6{a0_tway_q[18]}} & a0_trow[113:108] | {6{a0_tway_q[19]}} & a0_trow[119:114] | {6{a0_tway_q[20]}} & a0_trow[125:120] | {6{a0_tway_q[21]}} & a0_trow[131:126] | {6{a0_tway_q[22]}} & a0_trow[137:132] | {6{a0_tway_q[23]}} & a0_trow[143:138] | {6{a0_tway_q[24]}} & a0_trow[149:144] | {6{a0_tway_q[25]}} & a0_trow[155:150] | {6{a0_tway_q[26]}} & a0_trow[161:156] | {6{a0_tway_q[27]}} & a0_trow[167:162] | {6{a0_tway_q[28]}} & a0_trow[173:168] | {6{a0_tway_q[29]}} & a0_trow[179:174] | {6{a0_tway_q[30]}} & a0_trow[185:180] | {6{a0_tway_q[31]}} & a0_trow[191:186] | {6{a0_tway_q[32]}} & a0_trow[197:192] | {6{a0_tway_q[33]}} & a0_trow[203:198] | {6{a0_tway_q[34]}} & a0_trow[209:204] | {6{a0_tway_q[35]}} & a0_trow[215:210] | {6{a0_tway_q[36]}} & a0_trow[221:216] | {6{a0_tway_q[37]}} & a0_trow[227:222] | {6{a0_tway_q[38]}} & a0_trow[233:228] | {6{a0_tway_q[39]}} & a0_trow[239:234] | {6{a0_tway_q[40]}} & a0_trow[245:240] | {6{a0_tway_q[41]}} & a0_trow[251:246] | {6{a0_tway_q[42]}} & a0_trow[257:252] | {6{a0_tway_q[43]}} & a0_trow[263:258] | {6{a0_tway_q[44]}} & a0_trow[269:264] | {6{a0_tway_q[45]}} & a0_trow[275:270] | {6{a0_tway_q[46]}} & a0_trow[281:276] | {6{a0_tway_q[47]}} & a0_trow[287:282] | {6{a0_tway_q[48]}} & a0_trow[293:288] | {6{a0_tway_q[49]}} & a0_trow[299:294] | {6{a0_tway_q[50]}} & a0_trow[305:300] | {6{a0_tway_q[51]}} & a0_trow[311:306] | {6{a0_tway_q[52]}} & a0_trow[317:312] | {6{a0_tway_q[53]}} & a0_trow[323:318] | {6{a0_tway_q[54]}} & a0_trow[329:324] | {6{a0_tway_q[55]}} & a0_trow[335:330] | {6{a0_tway_q[56]}} & a0_trow[341:336] | {6{a0_tway_q[57]}} & a0_trow[347:342] | {6{a0_tway_q[58]}} & a0_trow[353:348] | {6{a0_tway_q[59]}} & a0_trow[359:354] | {6{a0_tway_q[60]}} & a0_trow[365:360] | {6{a0_tway_q[61]}} & a0_trow[371:366] | {6{a0_tway_q[62]}} & a0_trow[377:372] | {6{a0_tway_q[63]}} & a0_trow[383:378];
   genvar a0_ga;
   generate
     for (a0_ga = 0; a0_ga < 512; a0_ga = a0_ga + 1) begin : g_a0_age
       wire [5:0] age;
       assign age = a0_age[a0_ga * 6 +: 6];
       wire ts;
-      assign ts = a0_touch & a0_cset[a0_ga % 8];
-      assign a0_age_n[a0_ga * 6 +: 6] = ts ? (a0_cway_oh[a0_ga / 8] ? 6'd0 : age < a0_tage ? age + 6'd1 : age) : age;
+      assign ts = a0_tv_q & a0_tset_q[a0_ga % 8];
+      assign a0_age_n[a0_ga * 6 +: 6] = ts ? (a0_tway_q[a0_ga / 8] ? 6'd0 : age < a0_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a0_age_w0_d = a0_age_n[47:0];
@@ -10193,7 +10298,7 @@ module ata_seed003_table2 (
   assign a0_age_w61_d = a0_age_n[2975:2928];
   assign a0_age_w62_d = a0_age_n[3023:2976];
   assign a0_age_w63_d = a0_age_n[3071:3024];
-  assign a0_kill = a0_gv & (a0_cmd[1:0] == 2'd2 | a0_cmd[1:0] == 2'd3 & a0_cmd[43]);
+  assign a0_kill = a0_own & ((c0_st_q == 4'd6 ? 2'd3 : c0_st_q == 4'd5 ? 2'd2 : c0_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2 | (c0_st_q == 4'd6 ? 2'd3 : c0_st_q == 4'd5 ? 2'd2 : c0_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3 & ~c0_lm_q);
   assign a1_preq = {c9_rreq & c9_rj_q[1], c8_rreq & c8_rj_q[1], c7_rreq & c7_rj_q[1], c6_rreq & c6_rj_q[1], c5_rreq & c5_rj_q[1], c4_rreq & c4_rj_q[1], c3_rreq & c3_rj_q[1], c2_rreq & c2_rj_q[1], c1_lreq, c0_rreq & c0_rj_q[1]};
   assign a1_win_ge_p0[0] = a1_ptr_q[0];
   assign a1_win_ge_p0[1] = a1_ptr_q[1] | a1_ptr_q[0];
@@ -10345,14 +10450,16 @@ module ata_seed003_table2 (
   assign a1_gv = |a1_win;
   assign a1_ptr_d = a1_gv ? {a1_win[8:0], a1_win[9]} : a1_ptr_q;
   assign a1_cmd = {44{a1_win[0]}} & cmd_all[43:0] | {44{a1_win[1]}} & cmd_all[87:44] | {44{a1_win[2]}} & cmd_all[131:88] | {44{a1_win[3]}} & cmd_all[175:132] | {44{a1_win[4]}} & cmd_all[219:176] | {44{a1_win[5]}} & cmd_all[263:220] | {44{a1_win[6]}} & cmd_all[307:264] | {44{a1_win[7]}} & cmd_all[351:308] | {44{a1_win[8]}} & cmd_all[395:352] | {44{a1_win[9]}} & cmd_all[439:396];
-  assign a1_fill = a1_gv & a1_cmd[1:0] == 2'd3;
-  assign a1_write = a1_gv & a1_cmd[1:0] == 2'd2;
-  assign a1_touch = a1_gv & a1_cmd[1:0] != 2'd1;
-  assign a1_cset = 8'd1 << a1_cmd[4:2];
-  assign a1_cway_oh = 64'd1 << a1_cmd[10:5];
-  assign a1_alloc = a1_fill & a1_cmd[43];
-  assign a1_csec = 4'd1 << a1_cmd[12:11];
-  assign a1_ctag = a1_cmd[42:13];
+  assign unused_a1_cmd_tag_alloc = {a1_cmd[43], a1_cmd[42:13]};
+  assign a1_own = a1_win[1];
+  assign a1_fill = a1_own & (c1_st_q == 4'd6 ? 2'd3 : c1_st_q == 4'd5 ? 2'd2 : c1_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3;
+  assign a1_write = a1_own & (c1_st_q == 4'd6 ? 2'd3 : c1_st_q == 4'd5 ? 2'd2 : c1_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2;
+  assign a1_touch = a1_own & (c1_st_q == 4'd6 ? 2'd3 : c1_st_q == 4'd5 ? 2'd2 : c1_st_q == 4'd4 ? 2'd1 : 2'd0) != 2'd1;
+  assign a1_cset = c1_set_oh;
+  assign a1_cway_oh = 64'd1 << c1_oway;
+  assign a1_alloc = a1_fill & ~c1_lm_q;
+  assign a1_csec = c1_sec_oh;
+  assign a1_ctag = c1_rtag;
   genvar a1_ge;
   generate
     for (a1_ge = 0; a1_ge < 512; a1_ge = a1_ge + 1) begin : g_a1_entry
@@ -10364,7 +10471,7 @@ module ata_seed003_table2 (
       assign fe = a1_alloc & at;
       assign a1_valid_n[a1_ge] = fe | a1_valid_q[a1_ge];
       assign a1_tag_n[a1_ge * 30 +: 30] = fe ? a1_ctag : a1_tag_q[a1_ge * 30 +: 30];
-      assign a1_sv_n[a1_ge * 4 +: 4] = f ? (a1_cmd[43] ? a1_csec : a1_sv_q[a1_ge * 4 +: 4] | a1_csec) : a1_sv_q[a1_ge * 4 +: 4];
+      assign a1_sv_n[a1_ge * 4 +: 4] = f ? (~c1_lm_q ? a1_csec : a1_sv_q[a1_ge * 4 +: 4] | a1_csec) : a1_sv_q[a1_ge * 4 +: 4];
       assign a1_dirty_n[a1_ge] = a1_write & at | ~fe & a1_dirty_q[a1_ge];
     end
   endgenerate
@@ -10372,23 +10479,26 @@ module ata_seed003_table2 (
   assign a1_tag_d = a1_tag_n;
   assign a1_sv_d = a1_sv_n;
   assign a1_dirty_d = a1_dirty_n;
+  assign a1_tv_d = a1_touch;
+  assign a1_tway_d = 64'd1 << c1_oway;
+  assign a1_tset_d = c1_set_oh;
   genvar a1_gt;
   generate
     for (a1_gt = 0; a1_gt < 64; a1_gt = a1_gt + 1) begin : g_a1_trow
       wire [47:0] aw;
       assign aw = a1_age[a1_gt * 48 +: 48];
-      assign a1_trow[a1_gt * 6 +: 6] = {6{a1_cset[0]}} & aw[5:0] | {6{a1_cset[1]}} & aw[11:6] | {6{a1_cset[2]}} & aw[17:12] | {6{a1_cset[3]}} & aw[23:18] | {6{a1_cset[4]}} & aw[29:24] | {6{a1_cset[5]}} & aw[35:30] | {6{a1_cset[6]}} & aw[41:36] | {6{a1_cset[7]}} & aw[47:42];
+      assign a1_trow[a1_gt * 6 +: 6] = {6{a1_tset_q[0]}} & aw[5:0] | {6{a1_tset_q[1]}} & aw[11:6] | {6{a1_tset_q[2]}} & aw[17:12] | {6{a1_tset_q[3]}} & aw[23:18] | {6{a1_tset_q[4]}} & aw[29:24] | {6{a1_tset_q[5]}} & aw[35:30] | {6{a1_tset_q[6]}} & aw[41:36] | {6{a1_tset_q[7]}} & aw[47:42];
     end
   endgenerate
-  assign a1_tage = {6{a1_cway_oh[0]}} & a1_trow[5:0] | {6{a1_cway_oh[1]}} & a1_trow[11:6] | {6{a1_cway_oh[2]}} & a1_trow[17:12] | {6{a1_cway_oh[3]}} & a1_trow[23:18] | {6{a1_cway_oh[4]}} & a1_trow[29:24] | {6{a1_cway_oh[5]}} & a1_trow[35:30] | {6{a1_cway_oh[6]}} & a1_trow[41:36] | {6{a1_cway_oh[7]}} & a1_trow[47:42] | {6{a1_cway_oh[8]}} & a1_trow[53:48] | {6{a1_cway_oh[9]}} & a1_trow[59:54] | {6{a1_cway_oh[10]}} & a1_trow[65:60] | {6{a1_cway_oh[11]}} & a1_trow[71:66] | {6{a1_cway_oh[12]}} & a1_trow[77:72] | {6{a1_cway_oh[13]}} & a1_trow[83:78] | {6{a1_cway_oh[14]}} & a1_trow[89:84] | {6{a1_cway_oh[15]}} & a1_trow[95:90] | {6{a1_cway_oh[16]}} & a1_trow[101:96] | {6{a1_cway_oh[17]}} & a1_trow[107:102] | {6{a1_cway_oh[18]}} & a1_trow[113:108] | {6{a1_cway_oh[19]}} & a1_trow[119:114] | {6{a1_cway_oh[20]}} & a1_trow[125:120] | {6{a1_cway_oh[21]}} & a1_trow[131:126] | {6{a1_cway_oh[22]}} & a1_trow[137:132] | {6{a1_cway_oh[23]}} & a1_trow[143:138] | {6{a1_cway_oh[24]}} & a1_trow[149:144] | {6{a1_cway_oh[25]}} & a1_trow[155:150] | {6{a1_cway_oh[26]}} & a1_trow[161:156] | {6{a1_cway_oh[27]}} & a1_trow[167:162] | {6{a1_cway_oh[28]}} & a1_trow[173:168] | {6{a1_cway_oh[29]}} & a1_trow[179:174] | {6{a1_cway_oh[30]}} & a1_trow[185:180] | {6{a1_cway_oh[31]}} & a1_trow[191:186] | {6{a1_cway_oh[32]}} & a1_trow[197:192] | {6{a1_cway_oh[33]}} & a1_trow[203:198] | {6{a1_cway_oh[34]}} & a1_trow[209:204] | {6{a1_cway_oh[35]}} & a1_trow[215:210] | {6{a1_cway_oh[36]}} & a1_trow[221:216] | {6{a1_cway_oh[37]}} & a1_trow[227:222] | {6{a1_cway_oh[38]}} & a1_trow[233:228] | {6{a1_cway_oh[39]}} & a1_trow[239:234] | {6{a1_cway_oh[40]}} & a1_trow[245:240] | {6{a1_cway_oh[41]}} & a1_trow[251:246] | {6{a1_cway_oh[42]}} & a1_trow[257:252] | {6{a1_cway_oh[43]}} & a1_trow[263:258] | {6{a1_cway_oh[44]}} & a1_trow[269:264] | {6{a1_cway_oh[45]}} & a1_trow[275:270] | {6{a1_cway_oh[46]}} & a1_trow[281:276] | {6{a1_cway_oh[47]}} & a1_trow[287:282] | {6{a1_cway_oh[48]}} & a1_trow[293:288] | {6{a1_cway_oh[49]}} & a1_trow[299:294] | {6{a1_cway_oh[50]}} & a1_trow[305:300] | {6{a1_cway_oh[51]}} & a1_trow[311:306] | {6{a1_cway_oh[52]}} & a1_trow[317:312] | {6{a1_cway_oh[53]}} & a1_trow[323:318] | {6{a1_cway_oh[54]}} & a1_trow[329:324] | {6{a1_cway_oh[55]}} & a1_trow[335:330] | {6{a1_cway_oh[56]}} & a1_trow[341:336] | {6{a1_cway_oh[57]}} & a1_trow[347:342] | {6{a1_cway_oh[58]}} & a1_trow[353:348] | {6{a1_cway_oh[59]}} & a1_trow[359:354] | {6{a1_cway_oh[60]}} & a1_trow[365:360] | {6{a1_cway_oh[61]}} & a1_trow[371:366] | {6{a1_cway_oh[62]}} & a1_trow[377:372] | {6{a1_cway_oh[63]}} & a1_trow[383:378];
+  assign a1_tage = {6{a1_tway_q[0]}} & a1_trow[5:0] | {6{a1_tway_q[1]}} & a1_trow[11:6] | {6{a1_tway_q[2]}} & a1_trow[17:12] | {6{a1_tway_q[3]}} & a1_trow[23:18] | {6{a1_tway_q[4]}} & a1_trow[29:24] | {6{a1_tway_q[5]}} & a1_trow[35:30] | {6{a1_tway_q[6]}} & a1_trow[41:36] | {6{a1_tway_q[7]}} & a1_trow[47:42] | {6{a1_tway_q[8]}} & a1_trow[53:48] | {6{a1_tway_q[9]}} & a1_trow[59:54] | {6{a1_tway_q[10]}} & a1_trow[65:60] | {6{a1_tway_q[11]}} & a1_trow[71:66] | {6{a1_tway_q[12]}} & a1_trow[77:72] | {6{a1_tway_q[13]}} & a1_trow[83:78] | {6{a1_tway_q[14]}} & a1_trow[89:84] | {6{a1_tway_q[15]}} & a1_trow[95:90] | {6{a1_tway_q[16]}} & a1_trow[101:96] | {6{a1_tway_q[17]}} & a1_trow[107:102] | {6{a1_tway_q[18]}} & a1_trow[113:108] | {6{a1_tway_q[19]}} & a1_trow[119:114] | {6{a1_tway_q[20]}} & a1_trow[125:120] | {6{a1_tway_q[21]}} & a1_trow[131:126] | {6{a1_tway_q[22]}} & a1_trow[137:132] | {6{a1_tway_q[23]}} & a1_trow[143:138] | {6{a1_tway_q[24]}} & a1_trow[149:144] | {6{a1_tway_q[25]}} & a1_trow[155:150] | {6{a1_tway_q[26]}} & a1_trow[161:156] | {6{a1_tway_q[27]}} & a1_trow[167:162] | {6{a1_tway_q[28]}} & a1_trow[173:168] | {6{a1_tway_q[29]}} & a1_trow[179:174] | {6{a1_tway_q[30]}} & a1_trow[185:180] | {6{a1_tway_q[31]}} & a1_trow[191:186] | {6{a1_tway_q[32]}} & a1_trow[197:192] | {6{a1_tway_q[33]}} & a1_trow[203:198] | {6{a1_tway_q[34]}} & a1_trow[209:204] | {6{a1_tway_q[35]}} & a1_trow[215:210] | {6{a1_tway_q[36]}} & a1_trow[221:216] | {6{a1_tway_q[37]}} & a1_trow[227:222] | {6{a1_tway_q[38]}} & a1_trow[233:228] | {6{a1_tway_q[39]}} & a1_trow[239:234] | {6{a1_tway_q[40]}} & a1_trow[245:240] | {6{a1_tway_q[41]}} & a1_trow[251:246] | {6{a1_tway_q[42]}} & a1_trow[257:252] | {6{a1_tway_q[43]}} & a1_trow[263:258] | {6{a1_tway_q[44]}} & a1_trow[269:264] | {6{a1_tway_q[45]}} & a1_trow[275:270] | {6{a1_tway_q[46]}} & a1_trow[281:276] | {6{a1_tway_q[47]}} & a1_trow[287:282] | {6{a1_tway_q[48]}} & a1_trow[293:288] | {6{a1_tway_q[49]}} & a1_trow[299:294] | {6{a1_tway_q[50]}} & a1_trow[305:300] | {6{a1_tway_q[51]}} & a1_trow[311:306] | {6{a1_tway_q[52]}} & a1_trow[317:312] | {6{a1_tway_q[53]}} & a1_trow[323:318] | {6{a1_tway_q[54]}} & a1_trow[329:324] | {6{a1_tway_q[55]}} & a1_trow[335:330] | {6{a1_tway_q[56]}} & a1_trow[341:336] | {6{a1_tway_q[57]}} & a1_trow[347:342] | {6{a1_tway_q[58]}} & a1_trow[353:348] | {6{a1_tway_q[59]}} & a1_trow[359:354] | {6{a1_tway_q[60]}} & a1_trow[365:360] | {6{a1_tway_q[61]}} & a1_trow[371:366] | {6{a1_tway_q[62]}} & a1_trow[377:372] | {6{a1_tway_q[63]}} & a1_trow[383:378];
   genvar a1_ga;
   generate
     for (a1_ga = 0; a1_ga < 512; a1_ga = a1_ga + 1) begin : g_a1_age
       wire [5:0] age;
       assign age = a1_age[a1_ga * 6 +: 6];
       wire ts;
-      assign ts = a1_touch & a1_cset[a1_ga % 8];
-      assign a1_age_n[a1_ga * 6 +: 6] = ts ? (a1_cway_oh[a1_ga / 8] ? 6'd0 : age < a1_tage ? age + 6'd1 : age) : age;
+      assign ts = a1_tv_q & a1_tset_q[a1_ga % 8];
+      assign a1_age_n[a1_ga * 6 +: 6] = ts ? (a1_tway_q[a1_ga / 8] ? 6'd0 : age < a1_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a1_age_w0_d = a1_age_n[47:0];
@@ -10455,7 +10565,7 @@ module ata_seed003_table2 (
   assign a1_age_w61_d = a1_age_n[2975:2928];
   assign a1_age_w62_d = a1_age_n[3023:2976];
   assign a1_age_w63_d = a1_age_n[3071:3024];
-  assign a1_kill = a1_gv & (a1_cmd[1:0] == 2'd2 | a1_cmd[1:0] == 2'd3 & a1_cmd[43]);
+  assign a1_kill = a1_own & ((c1_st_q == 4'd6 ? 2'd3 : c1_st_q == 4'd5 ? 2'd2 : c1_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2 | (c1_st_q == 4'd6 ? 2'd3 : c1_st_q == 4'd5 ? 2'd2 : c1_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3 & ~c1_lm_q);
   assign a2_preq = {c9_rreq & c9_rj_q[2], c8_rreq & c8_rj_q[2], c7_rreq & c7_rj_q[2], c6_rreq & c6_rj_q[2], c5_rreq & c5_rj_q[2], c4_rreq & c4_rj_q[2], c3_rreq & c3_rj_q[2], c2_lreq, c1_rreq & c1_rj_q[2], c0_rreq & c0_rj_q[2]};
   assign a2_win_ge_p0[0] = a2_ptr_q[0];
   assign a2_win_ge_p0[1] = a2_ptr_q[1] | a2_ptr_q[0];
@@ -10607,14 +10717,16 @@ module ata_seed003_table2 (
   assign a2_gv = |a2_win;
   assign a2_ptr_d = a2_gv ? {a2_win[8:0], a2_win[9]} : a2_ptr_q;
   assign a2_cmd = {44{a2_win[0]}} & cmd_all[43:0] | {44{a2_win[1]}} & cmd_all[87:44] | {44{a2_win[2]}} & cmd_all[131:88] | {44{a2_win[3]}} & cmd_all[175:132] | {44{a2_win[4]}} & cmd_all[219:176] | {44{a2_win[5]}} & cmd_all[263:220] | {44{a2_win[6]}} & cmd_all[307:264] | {44{a2_win[7]}} & cmd_all[351:308] | {44{a2_win[8]}} & cmd_all[395:352] | {44{a2_win[9]}} & cmd_all[439:396];
-  assign a2_fill = a2_gv & a2_cmd[1:0] == 2'd3;
-  assign a2_write = a2_gv & a2_cmd[1:0] == 2'd2;
-  assign a2_touch = a2_gv & a2_cmd[1:0] != 2'd1;
-  assign a2_cset = 8'd1 << a2_cmd[4:2];
-  assign a2_cway_oh = 64'd1 << a2_cmd[10:5];
-  assign a2_alloc = a2_fill & a2_cmd[43];
-  assign a2_csec = 4'd1 << a2_cmd[12:11];
-  assign a2_ctag = a2_cmd[42:13];
+  assign unused_a2_cmd_tag_alloc = {a2_cmd[43], a2_cmd[42:13]};
+  assign a2_own = a2_win[2];
+  assign a2_fill = a2_own & (c2_st_q == 4'd6 ? 2'd3 : c2_st_q == 4'd5 ? 2'd2 : c2_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3;
+  assign a2_write = a2_own & (c2_st_q == 4'd6 ? 2'd3 : c2_st_q == 4'd5 ? 2'd2 : c2_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2;
+  assign a2_touch = a2_own & (c2_st_q == 4'd6 ? 2'd3 : c2_st_q == 4'd5 ? 2'd2 : c2_st_q == 4'd4 ? 2'd1 : 2'd0) != 2'd1;
+  assign a2_cset = c2_set_oh;
+  assign a2_cway_oh = 64'd1 << c2_oway;
+  assign a2_alloc = a2_fill & ~c2_lm_q;
+  assign a2_csec = c2_sec_oh;
+  assign a2_ctag = c2_rtag;
   genvar a2_ge;
   generate
     for (a2_ge = 0; a2_ge < 512; a2_ge = a2_ge + 1) begin : g_a2_entry
@@ -10626,7 +10738,7 @@ module ata_seed003_table2 (
       assign fe = a2_alloc & at;
       assign a2_valid_n[a2_ge] = fe | a2_valid_q[a2_ge];
       assign a2_tag_n[a2_ge * 30 +: 30] = fe ? a2_ctag : a2_tag_q[a2_ge * 30 +: 30];
-      assign a2_sv_n[a2_ge * 4 +: 4] = f ? (a2_cmd[43] ? a2_csec : a2_sv_q[a2_ge * 4 +: 4] | a2_csec) : a2_sv_q[a2_ge * 4 +: 4];
+      assign a2_sv_n[a2_ge * 4 +: 4] = f ? (~c2_lm_q ? a2_csec : a2_sv_q[a2_ge * 4 +: 4] | a2_csec) : a2_sv_q[a2_ge * 4 +: 4];
       assign a2_dirty_n[a2_ge] = a2_write & at | ~fe & a2_dirty_q[a2_ge];
     end
   endgenerate
@@ -10634,23 +10746,26 @@ module ata_seed003_table2 (
   assign a2_tag_d = a2_tag_n;
   assign a2_sv_d = a2_sv_n;
   assign a2_dirty_d = a2_dirty_n;
+  assign a2_tv_d = a2_touch;
+  assign a2_tway_d = 64'd1 << c2_oway;
+  assign a2_tset_d = c2_set_oh;
   genvar a2_gt;
   generate
     for (a2_gt = 0; a2_gt < 64; a2_gt = a2_gt + 1) begin : g_a2_trow
       wire [47:0] aw;
       assign aw = a2_age[a2_gt * 48 +: 48];
-      assign a2_trow[a2_gt * 6 +: 6] = {6{a2_cset[0]}} & aw[5:0] | {6{a2_cset[1]}} & aw[11:6] | {6{a2_cset[2]}} & aw[17:12] | {6{a2_cset[3]}} & aw[23:18] | {6{a2_cset[4]}} & aw[29:24] | {6{a2_cset[5]}} & aw[35:30] | {6{a2_cset[6]}} & aw[41:36] | {6{a2_cset[7]}} & aw[47:42];
+      assign a2_trow[a2_gt * 6 +: 6] = {6{a2_tset_q[0]}} & aw[5:0] | {6{a2_tset_q[1]}} & aw[11:6] | {6{a2_tset_q[2]}} & aw[17:12] | {6{a2_tset_q[3]}} & aw[23:18] | {6{a2_tset_q[4]}} & aw[29:24] | {6{a2_tset_q[5]}} & aw[35:30] | {6{a2_tset_q[6]}} & aw[41:36] | {6{a2_tset_q[7]}} & aw[47:42];
     end
   endgenerate
-  assign a2_tage = {6{a2_cway_oh[0]}} & a2_trow[5:0] | {6{a2_cway_oh[1]}} & a2_trow[11:6] | {6{a2_cway_oh[2]}} & a2_trow[17:12] | {6{a2_cway_oh[3]}} & a2_trow[23:18] | {6{a2_cway_oh[4]}} & a2_trow[29:24] | {6{a2_cway_oh[5]}} & a2_trow[35:30] | {6{a2_cway_oh[6]}} & a2_trow[41:36] | {6{a2_cway_oh[7]}} & a2_trow[47:42] | {6{a2_cway_oh[8]}} & a2_trow[53:48] | {6{a2_cway_oh[9]}} & a2_trow[59:54] | {6{a2_cway_oh[10]}} & a2_trow[65:60] | {6{a2_cway_oh[11]}} & a2_trow[71:66] | {6{a2_cway_oh[12]}} & a2_trow[77:72] | {6{a2_cway_oh[13]}} & a2_trow[83:78] | {6{a2_cway_oh[14]}} & a2_trow[89:84] | {6{a2_cway_oh[15]}} & a2_trow[95:90] | {6{a2_cway_oh[16]}} & a2_trow[101:96] | {6{a2_cway_oh[17]}} & a2_trow[107:102] | {6{a2_cway_oh[18]}} & a2_trow[113:108] | {6{a2_cway_oh[19]}} & a2_trow[119:114] | {6{a2_cway_oh[20]}} & a2_trow[125:120] | {6{a2_cway_oh[21]}} & a2_trow[131:126] | {6{a2_cway_oh[22]}} & a2_trow[137:132] | {6{a2_cway_oh[23]}} & a2_trow[143:138] | {6{a2_cway_oh[24]}} & a2_trow[149:144] | {6{a2_cway_oh[25]}} & a2_trow[155:150] | {6{a2_cway_oh[26]}} & a2_trow[161:156] | {6{a2_cway_oh[27]}} & a2_trow[167:162] | {6{a2_cway_oh[28]}} & a2_trow[173:168] | {6{a2_cway_oh[29]}} & a2_trow[179:174] | {6{a2_cway_oh[30]}} & a2_trow[185:180] | {6{a2_cway_oh[31]}} & a2_trow[191:186] | {6{a2_cway_oh[32]}} & a2_trow[197:192] | {6{a2_cway_oh[33]}} & a2_trow[203:198] | {6{a2_cway_oh[34]}} & a2_trow[209:204] | {6{a2_cway_oh[35]}} & a2_trow[215:210] | {6{a2_cway_oh[36]}} & a2_trow[221:216] | {6{a2_cway_oh[37]}} & a2_trow[227:222] | {6{a2_cway_oh[38]}} & a2_trow[233:228] | {6{a2_cway_oh[39]}} & a2_trow[239:234] | {6{a2_cway_oh[40]}} & a2_trow[245:240] | {6{a2_cway_oh[41]}} & a2_trow[251:246] | {6{a2_cway_oh[42]}} & a2_trow[257:252] | {6{a2_cway_oh[43]}} & a2_trow[263:258] | {6{a2_cway_oh[44]}} & a2_trow[269:264] | {6{a2_cway_oh[45]}} & a2_trow[275:270] | {6{a2_cway_oh[46]}} & a2_trow[281:276] | {6{a2_cway_oh[47]}} & a2_trow[287:282] | {6{a2_cway_oh[48]}} & a2_trow[293:288] | {6{a2_cway_oh[49]}} & a2_trow[299:294] | {6{a2_cway_oh[50]}} & a2_trow[305:300] | {6{a2_cway_oh[51]}} & a2_trow[311:306] | {6{a2_cway_oh[52]}} & a2_trow[317:312] | {6{a2_cway_oh[53]}} & a2_trow[323:318] | {6{a2_cway_oh[54]}} & a2_trow[329:324] | {6{a2_cway_oh[55]}} & a2_trow[335:330] | {6{a2_cway_oh[56]}} & a2_trow[341:336] | {6{a2_cway_oh[57]}} & a2_trow[347:342] | {6{a2_cway_oh[58]}} & a2_trow[353:348] | {6{a2_cway_oh[59]}} & a2_trow[359:354] | {6{a2_cway_oh[60]}} & a2_trow[365:360] | {6{a2_cway_oh[61]}} & a2_trow[371:366] | {6{a2_cway_oh[62]}} & a2_trow[377:372] | {6{a2_cway_oh[63]}} & a2_trow[383:378];
+  assign a2_tage = {6{a2_tway_q[0]}} & a2_trow[5:0] | {6{a2_tway_q[1]}} & a2_trow[11:6] | {6{a2_tway_q[2]}} & a2_trow[17:12] | {6{a2_tway_q[3]}} & a2_trow[23:18] | {6{a2_tway_q[4]}} & a2_trow[29:24] | {6{a2_tway_q[5]}} & a2_trow[35:30] | {6{a2_tway_q[6]}} & a2_trow[41:36] | {6{a2_tway_q[7]}} & a2_trow[47:42] | {6{a2_tway_q[8]}} & a2_trow[53:48] | {6{a2_tway_q[9]}} & a2_trow[59:54] | {6{a2_tway_q[10]}} & a2_trow[65:60] | {6{a2_tway_q[11]}} & a2_trow[71:66] | {6{a2_tway_q[12]}} & a2_trow[77:72] | {6{a2_tway_q[13]}} & a2_trow[83:78] | {6{a2_tway_q[14]}} & a2_trow[89:84] | {6{a2_tway_q[15]}} & a2_trow[95:90] | {6{a2_tway_q[16]}} & a2_trow[101:96] | {6{a2_tway_q[17]}} & a2_trow[107:102] | {6{a2_tway_q[18]}} & a2_trow[113:108] | {6{a2_tway_q[19]}} & a2_trow[119:114] | {6{a2_tway_q[20]}} & a2_trow[125:120] | {6{a2_tway_q[21]}} & a2_trow[131:126] | {6{a2_tway_q[22]}} & a2_trow[137:132] | {6{a2_tway_q[23]}} & a2_trow[143:138] | {6{a2_tway_q[24]}} & a2_trow[149:144] | {6{a2_tway_q[25]}} & a2_trow[155:150] | {6{a2_tway_q[26]}} & a2_trow[161:156] | {6{a2_tway_q[27]}} & a2_trow[167:162] | {6{a2_tway_q[28]}} & a2_trow[173:168] | {6{a2_tway_q[29]}} & a2_trow[179:174] | {6{a2_tway_q[30]}} & a2_trow[185:180] | {6{a2_tway_q[31]}} & a2_trow[191:186] | {6{a2_tway_q[32]}} & a2_trow[197:192] | {6{a2_tway_q[33]}} & a2_trow[203:198] | {6{a2_tway_q[34]}} & a2_trow[209:204] | {6{a2_tway_q[35]}} & a2_trow[215:210] | {6{a2_tway_q[36]}} & a2_trow[221:216] | {6{a2_tway_q[37]}} & a2_trow[227:222] | {6{a2_tway_q[38]}} & a2_trow[233:228] | {6{a2_tway_q[39]}} & a2_trow[239:234] | {6{a2_tway_q[40]}} & a2_trow[245:240] | {6{a2_tway_q[41]}} & a2_trow[251:246] | {6{a2_tway_q[42]}} & a2_trow[257:252] | {6{a2_tway_q[43]}} & a2_trow[263:258] | {6{a2_tway_q[44]}} & a2_trow[269:264] | {6{a2_tway_q[45]}} & a2_trow[275:270] | {6{a2_tway_q[46]}} & a2_trow[281:276] | {6{a2_tway_q[47]}} & a2_trow[287:282] | {6{a2_tway_q[48]}} & a2_trow[293:288] | {6{a2_tway_q[49]}} & a2_trow[299:294] | {6{a2_tway_q[50]}} & a2_trow[305:300] | {6{a2_tway_q[51]}} & a2_trow[311:306] | {6{a2_tway_q[52]}} & a2_trow[317:312] | {6{a2_tway_q[53]}} & a2_trow[323:318] | {6{a2_tway_q[54]}} & a2_trow[329:324] | {6{a2_tway_q[55]}} & a2_trow[335:330] | {6{a2_tway_q[56]}} & a2_trow[341:336] | {6{a2_tway_q[57]}} & a2_trow[347:342] | {6{a2_tway_q[58]}} & a2_trow[353:348] | {6{a2_tway_q[59]}} & a2_trow[359:354] | {6{a2_tway_q[60]}} & a2_trow[365:360] | {6{a2_tway_q[61]}} & a2_trow[371:366] | {6{a2_tway_q[62]}} & a2_trow[377:372] | {6{a2_tway_q[63]}} & a2_trow[383:378];
   genvar a2_ga;
   generate
     for (a2_ga = 0; a2_ga < 512; a2_ga = a2_ga + 1) begin : g_a2_age
       wire [5:0] age;
       assign age = a2_age[a2_ga * 6 +: 6];
       wire ts;
-      assign ts = a2_touch & a2_cset[a2_ga % 8];
-      assign a2_age_n[a2_ga * 6 +: 6] = ts ? (a2_cway_oh[a2_ga / 8] ? 6'd0 : age < a2_tage ? age + 6'd1 : age) : age;
+      assign ts = a2_tv_q & a2_tset_q[a2_ga % 8];
+      assign a2_age_n[a2_ga * 6 +: 6] = ts ? (a2_tway_q[a2_ga / 8] ? 6'd0 : age < a2_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a2_age_w0_d = a2_age_n[47:0];
@@ -10717,7 +10832,7 @@ module ata_seed003_table2 (
   assign a2_age_w61_d = a2_age_n[2975:2928];
   assign a2_age_w62_d = a2_age_n[3023:2976];
   assign a2_age_w63_d = a2_age_n[3071:3024];
-  assign a2_kill = a2_gv & (a2_cmd[1:0] == 2'd2 | a2_cmd[1:0] == 2'd3 & a2_cmd[43]);
+  assign a2_kill = a2_own & ((c2_st_q == 4'd6 ? 2'd3 : c2_st_q == 4'd5 ? 2'd2 : c2_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2 | (c2_st_q == 4'd6 ? 2'd3 : c2_st_q == 4'd5 ? 2'd2 : c2_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3 & ~c2_lm_q);
   assign a3_preq = {c9_rreq & c9_rj_q[3], c8_rreq & c8_rj_q[3], c7_rreq & c7_rj_q[3], c6_rreq & c6_rj_q[3], c5_rreq & c5_rj_q[3], c4_rreq & c4_rj_q[3], c3_lreq, c2_rreq & c2_rj_q[3], c1_rreq & c1_rj_q[3], c0_rreq & c0_rj_q[3]};
   assign a3_win_ge_p0[0] = a3_ptr_q[0];
   assign a3_win_ge_p0[1] = a3_ptr_q[1] | a3_ptr_q[0];
@@ -10869,14 +10984,16 @@ module ata_seed003_table2 (
   assign a3_gv = |a3_win;
   assign a3_ptr_d = a3_gv ? {a3_win[8:0], a3_win[9]} : a3_ptr_q;
   assign a3_cmd = {44{a3_win[0]}} & cmd_all[43:0] | {44{a3_win[1]}} & cmd_all[87:44] | {44{a3_win[2]}} & cmd_all[131:88] | {44{a3_win[3]}} & cmd_all[175:132] | {44{a3_win[4]}} & cmd_all[219:176] | {44{a3_win[5]}} & cmd_all[263:220] | {44{a3_win[6]}} & cmd_all[307:264] | {44{a3_win[7]}} & cmd_all[351:308] | {44{a3_win[8]}} & cmd_all[395:352] | {44{a3_win[9]}} & cmd_all[439:396];
-  assign a3_fill = a3_gv & a3_cmd[1:0] == 2'd3;
-  assign a3_write = a3_gv & a3_cmd[1:0] == 2'd2;
-  assign a3_touch = a3_gv & a3_cmd[1:0] != 2'd1;
-  assign a3_cset = 8'd1 << a3_cmd[4:2];
-  assign a3_cway_oh = 64'd1 << a3_cmd[10:5];
-  assign a3_alloc = a3_fill & a3_cmd[43];
-  assign a3_csec = 4'd1 << a3_cmd[12:11];
-  assign a3_ctag = a3_cmd[42:13];
+  assign unused_a3_cmd_tag_alloc = {a3_cmd[43], a3_cmd[42:13]};
+  assign a3_own = a3_win[3];
+  assign a3_fill = a3_own & (c3_st_q == 4'd6 ? 2'd3 : c3_st_q == 4'd5 ? 2'd2 : c3_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3;
+  assign a3_write = a3_own & (c3_st_q == 4'd6 ? 2'd3 : c3_st_q == 4'd5 ? 2'd2 : c3_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2;
+  assign a3_touch = a3_own & (c3_st_q == 4'd6 ? 2'd3 : c3_st_q == 4'd5 ? 2'd2 : c3_st_q == 4'd4 ? 2'd1 : 2'd0) != 2'd1;
+  assign a3_cset = c3_set_oh;
+  assign a3_cway_oh = 64'd1 << c3_oway;
+  assign a3_alloc = a3_fill & ~c3_lm_q;
+  assign a3_csec = c3_sec_oh;
+  assign a3_ctag = c3_rtag;
   genvar a3_ge;
   generate
     for (a3_ge = 0; a3_ge < 512; a3_ge = a3_ge + 1) begin : g_a3_entry
@@ -10888,7 +11005,7 @@ module ata_seed003_table2 (
       assign fe = a3_alloc & at;
       assign a3_valid_n[a3_ge] = fe | a3_valid_q[a3_ge];
       assign a3_tag_n[a3_ge * 30 +: 30] = fe ? a3_ctag : a3_tag_q[a3_ge * 30 +: 30];
-      assign a3_sv_n[a3_ge * 4 +: 4] = f ? (a3_cmd[43] ? a3_csec : a3_sv_q[a3_ge * 4 +: 4] | a3_csec) : a3_sv_q[a3_ge * 4 +: 4];
+      assign a3_sv_n[a3_ge * 4 +: 4] = f ? (~c3_lm_q ? a3_csec : a3_sv_q[a3_ge * 4 +: 4] | a3_csec) : a3_sv_q[a3_ge * 4 +: 4];
       assign a3_dirty_n[a3_ge] = a3_write & at | ~fe & a3_dirty_q[a3_ge];
     end
   endgenerate
@@ -10896,23 +11013,26 @@ module ata_seed003_table2 (
   assign a3_tag_d = a3_tag_n;
   assign a3_sv_d = a3_sv_n;
   assign a3_dirty_d = a3_dirty_n;
+  assign a3_tv_d = a3_touch;
+  assign a3_tway_d = 64'd1 << c3_oway;
+  assign a3_tset_d = c3_set_oh;
   genvar a3_gt;
   generate
     for (a3_gt = 0; a3_gt < 64; a3_gt = a3_gt + 1) begin : g_a3_trow
       wire [47:0] aw;
       assign aw = a3_age[a3_gt * 48 +: 48];
-      assign a3_trow[a3_gt * 6 +: 6] = {6{a3_cset[0]}} & aw[5:0] | {6{a3_cset[1]}} & aw[11:6] | {6{a3_cset[2]}} & aw[17:12] | {6{a3_cset[3]}} & aw[23:18] | {6{a3_cset[4]}} & aw[29:24] | {6{a3_cset[5]}} & aw[35:30] | {6{a3_cset[6]}} & aw[41:36] | {6{a3_cset[7]}} & aw[47:42];
+      assign a3_trow[a3_gt * 6 +: 6] = {6{a3_tset_q[0]}} & aw[5:0] | {6{a3_tset_q[1]}} & aw[11:6] | {6{a3_tset_q[2]}} & aw[17:12] | {6{a3_tset_q[3]}} & aw[23:18] | {6{a3_tset_q[4]}} & aw[29:24] | {6{a3_tset_q[5]}} & aw[35:30] | {6{a3_tset_q[6]}} & aw[41:36] | {6{a3_tset_q[7]}} & aw[47:42];
     end
   endgenerate
-  assign a3_tage = {6{a3_cway_oh[0]}} & a3_trow[5:0] | {6{a3_cway_oh[1]}} & a3_trow[11:6] | {6{a3_cway_oh[2]}} & a3_trow[17:12] | {6{a3_cway_oh[3]}} & a3_trow[23:18] | {6{a3_cway_oh[4]}} & a3_trow[29:24] | {6{a3_cway_oh[5]}} & a3_trow[35:30] | {6{a3_cway_oh[6]}} & a3_trow[41:36] | {6{a3_cway_oh[7]}} & a3_trow[47:42] | {6{a3_cway_oh[8]}} & a3_trow[53:48] | {6{a3_cway_oh[9]}} & a3_trow[59:54] | {6{a3_cway_oh[10]}} & a3_trow[65:60] | {6{a3_cway_oh[11]}} & a3_trow[71:66] | {6{a3_cway_oh[12]}} & a3_trow[77:72] | {6{a3_cway_oh[13]}} & a3_trow[83:78] | {6{a3_cway_oh[14]}} & a3_trow[89:84] | {6{a3_cway_oh[15]}} & a3_trow[95:90] | {6{a3_cway_oh[16]}} & a3_trow[101:96] | {6{a3_cway_oh[17]}} & a3_trow[107:102] | {6{a3_cway_oh[18]}} & a3_trow[113:108] | {6{a3_cway_oh[19]}} & a3_trow[119:114] | {6{a3_cway_oh[20]}} & a3_trow[125:120] | {6{a3_cway_oh[21]}} & a3_trow[131:126] | {6{a3_cway_oh[22]}} & a3_trow[137:132] | {6{a3_cway_oh[23]}} & a3_trow[143:138] | {6{a3_cway_oh[24]}} & a3_trow[149:144] | {6{a3_cway_oh[25]}} & a3_trow[155:150] | {6{a3_cway_oh[26]}} & a3_trow[161:156] | {6{a3_cway_oh[27]}} & a3_trow[167:162] | {6{a3_cway_oh[28]}} & a3_trow[173:168] | {6{a3_cway_oh[29]}} & a3_trow[179:174] | {6{a3_cway_oh[30]}} & a3_trow[185:180] | {6{a3_cway_oh[31]}} & a3_trow[191:186] | {6{a3_cway_oh[32]}} & a3_trow[197:192] | {6{a3_cway_oh[33]}} & a3_trow[203:198] | {6{a3_cway_oh[34]}} & a3_trow[209:204] | {6{a3_cway_oh[35]}} & a3_trow[215:210] | {6{a3_cway_oh[36]}} & a3_trow[221:216] | {6{a3_cway_oh[37]}} & a3_trow[227:222] | {6{a3_cway_oh[38]}} & a3_trow[233:228] | {6{a3_cway_oh[39]}} & a3_trow[239:234] | {6{a3_cway_oh[40]}} & a3_trow[245:240] | {6{a3_cway_oh[41]}} & a3_trow[251:246] | {6{a3_cway_oh[42]}} & a3_trow[257:252] | {6{a3_cway_oh[43]}} & a3_trow[263:258] | {6{a3_cway_oh[44]}} & a3_trow[269:264] | {6{a3_cway_oh[45]}} & a3_trow[275:270] | {6{a3_cway_oh[46]}} & a3_trow[281:276] | {6{a3_cway_oh[47]}} & a3_trow[287:282] | {6{a3_cway_oh[48]}} & a3_trow[293:288] | {6{a3_cway_oh[49]}} & a3_trow[299:294] | {6{a3_cway_oh[50]}} & a3_trow[305:300] | {6{a3_cway_oh[51]}} & a3_trow[311:306] | {6{a3_cway_oh[52]}} & a3_trow[317:312] | {6{a3_cway_oh[53]}} & a3_trow[323:318] | {6{a3_cway_oh[54]}} & a3_trow[329:324] | {6{a3_cway_oh[55]}} & a3_trow[335:330] | {6{a3_cway_oh[56]}} & a3_trow[341:336] | {6{a3_cway_oh[57]}} & a3_trow[347:342] | {6{a3_cway_oh[58]}} & a3_trow[353:348] | {6{a3_cway_oh[59]}} & a3_trow[359:354] | {6{a3_cway_oh[60]}} & a3_trow[365:360] | {6{a3_cway_oh[61]}} & a3_trow[371:366] | {6{a3_cway_oh[62]}} & a3_trow[377:372] | {6{a3_cway_oh[63]}} & a3_trow[383:378];
+  assign a3_tage = {6{a3_tway_q[0]}} & a3_trow[5:0] | {6{a3_tway_q[1]}} & a3_trow[11:6] | {6{a3_tway_q[2]}} & a3_trow[17:12] | {6{a3_tway_q[3]}} & a3_trow[23:18] | {6{a3_tway_q[4]}} & a3_trow[29:24] | {6{a3_tway_q[5]}} & a3_trow[35:30] | {6{a3_tway_q[6]}} & a3_trow[41:36] | {6{a3_tway_q[7]}} & a3_trow[47:42] | {6{a3_tway_q[8]}} & a3_trow[53:48] | {6{a3_tway_q[9]}} & a3_trow[59:54] | {6{a3_tway_q[10]}} & a3_trow[65:60] | {6{a3_tway_q[11]}} & a3_trow[71:66] | {6{a3_tway_q[12]}} & a3_trow[77:72] | {6{a3_tway_q[13]}} & a3_trow[83:78] | {6{a3_tway_q[14]}} & a3_trow[89:84] | {6{a3_tway_q[15]}} & a3_trow[95:90] | {6{a3_tway_q[16]}} & a3_trow[101:96] | {6{a3_tway_q[17]}} & a3_trow[107:102] | {6{a3_tway_q[18]}} & a3_trow[113:108] | {6{a3_tway_q[19]}} & a3_trow[119:114] | {6{a3_tway_q[20]}} & a3_trow[125:120] | {6{a3_tway_q[21]}} & a3_trow[131:126] | {6{a3_tway_q[22]}} & a3_trow[137:132] | {6{a3_tway_q[23]}} & a3_trow[143:138] | {6{a3_tway_q[24]}} & a3_trow[149:144] | {6{a3_tway_q[25]}} & a3_trow[155:150] | {6{a3_tway_q[26]}} & a3_trow[161:156] | {6{a3_tway_q[27]}} & a3_trow[167:162] | {6{a3_tway_q[28]}} & a3_trow[173:168] | {6{a3_tway_q[29]}} & a3_trow[179:174] | {6{a3_tway_q[30]}} & a3_trow[185:180] | {6{a3_tway_q[31]}} & a3_trow[191:186] | {6{a3_tway_q[32]}} & a3_trow[197:192] | {6{a3_tway_q[33]}} & a3_trow[203:198] | {6{a3_tway_q[34]}} & a3_trow[209:204] | {6{a3_tway_q[35]}} & a3_trow[215:210] | {6{a3_tway_q[36]}} & a3_trow[221:216] | {6{a3_tway_q[37]}} & a3_trow[227:222] | {6{a3_tway_q[38]}} & a3_trow[233:228] | {6{a3_tway_q[39]}} & a3_trow[239:234] | {6{a3_tway_q[40]}} & a3_trow[245:240] | {6{a3_tway_q[41]}} & a3_trow[251:246] | {6{a3_tway_q[42]}} & a3_trow[257:252] | {6{a3_tway_q[43]}} & a3_trow[263:258] | {6{a3_tway_q[44]}} & a3_trow[269:264] | {6{a3_tway_q[45]}} & a3_trow[275:270] | {6{a3_tway_q[46]}} & a3_trow[281:276] | {6{a3_tway_q[47]}} & a3_trow[287:282] | {6{a3_tway_q[48]}} & a3_trow[293:288] | {6{a3_tway_q[49]}} & a3_trow[299:294] | {6{a3_tway_q[50]}} & a3_trow[305:300] | {6{a3_tway_q[51]}} & a3_trow[311:306] | {6{a3_tway_q[52]}} & a3_trow[317:312] | {6{a3_tway_q[53]}} & a3_trow[323:318] | {6{a3_tway_q[54]}} & a3_trow[329:324] | {6{a3_tway_q[55]}} & a3_trow[335:330] | {6{a3_tway_q[56]}} & a3_trow[341:336] | {6{a3_tway_q[57]}} & a3_trow[347:342] | {6{a3_tway_q[58]}} & a3_trow[353:348] | {6{a3_tway_q[59]}} & a3_trow[359:354] | {6{a3_tway_q[60]}} & a3_trow[365:360] | {6{a3_tway_q[61]}} & a3_trow[371:366] | {6{a3_tway_q[62]}} & a3_trow[377:372] | {6{a3_tway_q[63]}} & a3_trow[383:378];
   genvar a3_ga;
   generate
     for (a3_ga = 0; a3_ga < 512; a3_ga = a3_ga + 1) begin : g_a3_age
       wire [5:0] age;
       assign age = a3_age[a3_ga * 6 +: 6];
       wire ts;
-      assign ts = a3_touch & a3_cset[a3_ga % 8];
-      assign a3_age_n[a3_ga * 6 +: 6] = ts ? (a3_cway_oh[a3_ga / 8] ? 6'd0 : age < a3_tage ? age + 6'd1 : age) : age;
+      assign ts = a3_tv_q & a3_tset_q[a3_ga % 8];
+      assign a3_age_n[a3_ga * 6 +: 6] = ts ? (a3_tway_q[a3_ga / 8] ? 6'd0 : age < a3_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a3_age_w0_d = a3_age_n[47:0];
@@ -10979,7 +11099,7 @@ module ata_seed003_table2 (
   assign a3_age_w61_d = a3_age_n[2975:2928];
   assign a3_age_w62_d = a3_age_n[3023:2976];
   assign a3_age_w63_d = a3_age_n[3071:3024];
-  assign a3_kill = a3_gv & (a3_cmd[1:0] == 2'd2 | a3_cmd[1:0] == 2'd3 & a3_cmd[43]);
+  assign a3_kill = a3_own & ((c3_st_q == 4'd6 ? 2'd3 : c3_st_q == 4'd5 ? 2'd2 : c3_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2 | (c3_st_q == 4'd6 ? 2'd3 : c3_st_q == 4'd5 ? 2'd2 : c3_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3 & ~c3_lm_q);
   assign a4_preq = {c9_rreq & c9_rj_q[4], c8_rreq & c8_rj_q[4], c7_rreq & c7_rj_q[4], c6_rreq & c6_rj_q[4], c5_rreq & c5_rj_q[4], c4_lreq, c3_rreq & c3_rj_q[4], c2_rreq & c2_rj_q[4], c1_rreq & c1_rj_q[4], c0_rreq & c0_rj_q[4]};
   assign a4_win_ge_p0[0] = a4_ptr_q[0];
   assign a4_win_ge_p0[1] = a4_ptr_q[1] | a4_ptr_q[0];
@@ -11131,14 +11251,16 @@ module ata_seed003_table2 (
   assign a4_gv = |a4_win;
   assign a4_ptr_d = a4_gv ? {a4_win[8:0], a4_win[9]} : a4_ptr_q;
   assign a4_cmd = {44{a4_win[0]}} & cmd_all[43:0] | {44{a4_win[1]}} & cmd_all[87:44] | {44{a4_win[2]}} & cmd_all[131:88] | {44{a4_win[3]}} & cmd_all[175:132] | {44{a4_win[4]}} & cmd_all[219:176] | {44{a4_win[5]}} & cmd_all[263:220] | {44{a4_win[6]}} & cmd_all[307:264] | {44{a4_win[7]}} & cmd_all[351:308] | {44{a4_win[8]}} & cmd_all[395:352] | {44{a4_win[9]}} & cmd_all[439:396];
-  assign a4_fill = a4_gv & a4_cmd[1:0] == 2'd3;
-  assign a4_write = a4_gv & a4_cmd[1:0] == 2'd2;
-  assign a4_touch = a4_gv & a4_cmd[1:0] != 2'd1;
-  assign a4_cset = 8'd1 << a4_cmd[4:2];
-  assign a4_cway_oh = 64'd1 << a4_cmd[10:5];
-  assign a4_alloc = a4_fill & a4_cmd[43];
-  assign a4_csec = 4'd1 << a4_cmd[12:11];
-  assign a4_ctag = a4_cmd[42:13];
+  assign unused_a4_cmd_tag_alloc = {a4_cmd[43], a4_cmd[42:13]};
+  assign a4_own = a4_win[4];
+  assign a4_fill = a4_own & (c4_st_q == 4'd6 ? 2'd3 : c4_st_q == 4'd5 ? 2'd2 : c4_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3;
+  assign a4_write = a4_own & (c4_st_q == 4'd6 ? 2'd3 : c4_st_q == 4'd5 ? 2'd2 : c4_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2;
+  assign a4_touch = a4_own & (c4_st_q == 4'd6 ? 2'd3 : c4_st_q == 4'd5 ? 2'd2 : c4_st_q == 4'd4 ? 2'd1 : 2'd0) != 2'd1;
+  assign a4_cset = c4_set_oh;
+  assign a4_cway_oh = 64'd1 << c4_oway;
+  assign a4_alloc = a4_fill & ~c4_lm_q;
+  assign a4_csec = c4_sec_oh;
+  assign a4_ctag = c4_rtag;
   genvar a4_ge;
   generate
     for (a4_ge = 0; a4_ge < 512; a4_ge = a4_ge + 1) begin : g_a4_entry
@@ -11150,7 +11272,7 @@ module ata_seed003_table2 (
       assign fe = a4_alloc & at;
       assign a4_valid_n[a4_ge] = fe | a4_valid_q[a4_ge];
       assign a4_tag_n[a4_ge * 30 +: 30] = fe ? a4_ctag : a4_tag_q[a4_ge * 30 +: 30];
-      assign a4_sv_n[a4_ge * 4 +: 4] = f ? (a4_cmd[43] ? a4_csec : a4_sv_q[a4_ge * 4 +: 4] | a4_csec) : a4_sv_q[a4_ge * 4 +: 4];
+      assign a4_sv_n[a4_ge * 4 +: 4] = f ? (~c4_lm_q ? a4_csec : a4_sv_q[a4_ge * 4 +: 4] | a4_csec) : a4_sv_q[a4_ge * 4 +: 4];
       assign a4_dirty_n[a4_ge] = a4_write & at | ~fe & a4_dirty_q[a4_ge];
     end
   endgenerate
@@ -11158,23 +11280,26 @@ module ata_seed003_table2 (
   assign a4_tag_d = a4_tag_n;
   assign a4_sv_d = a4_sv_n;
   assign a4_dirty_d = a4_dirty_n;
+  assign a4_tv_d = a4_touch;
+  assign a4_tway_d = 64'd1 << c4_oway;
+  assign a4_tset_d = c4_set_oh;
   genvar a4_gt;
   generate
     for (a4_gt = 0; a4_gt < 64; a4_gt = a4_gt + 1) begin : g_a4_trow
       wire [47:0] aw;
       assign aw = a4_age[a4_gt * 48 +: 48];
-      assign a4_trow[a4_gt * 6 +: 6] = {6{a4_cset[0]}} & aw[5:0] | {6{a4_cset[1]}} & aw[11:6] | {6{a4_cset[2]}} & aw[17:12] | {6{a4_cset[3]}} & aw[23:18] | {6{a4_cset[4]}} & aw[29:24] | {6{a4_cset[5]}} & aw[35:30] | {6{a4_cset[6]}} & aw[41:36] | {6{a4_cset[7]}} & aw[47:42];
+      assign a4_trow[a4_gt * 6 +: 6] = {6{a4_tset_q[0]}} & aw[5:0] | {6{a4_tset_q[1]}} & aw[11:6] | {6{a4_tset_q[2]}} & aw[17:12] | {6{a4_tset_q[3]}} & aw[23:18] | {6{a4_tset_q[4]}} & aw[29:24] | {6{a4_tset_q[5]}} & aw[35:30] | {6{a4_tset_q[6]}} & aw[41:36] | {6{a4_tset_q[7]}} & aw[47:42];
     end
   endgenerate
-  assign a4_tage = {6{a4_cway_oh[0]}} & a4_trow[5:0] | {6{a4_cway_oh[1]}} & a4_trow[11:6] | {6{a4_cway_oh[2]}} & a4_trow[17:12] | {6{a4_cway_oh[3]}} & a4_trow[23:18] | {6{a4_cway_oh[4]}} & a4_trow[29:24] | {6{a4_cway_oh[5]}} & a4_trow[35:30] | {6{a4_cway_oh[6]}} & a4_trow[41:36] | {6{a4_cway_oh[7]}} & a4_trow[47:42] | {6{a4_cway_oh[8]}} & a4_trow[53:48] | {6{a4_cway_oh[9]}} & a4_trow[59:54] | {6{a4_cway_oh[10]}} & a4_trow[65:60] | {6{a4_cway_oh[11]}} & a4_trow[71:66] | {6{a4_cway_oh[12]}} & a4_trow[77:72] | {6{a4_cway_oh[13]}} & a4_trow[83:78] | {6{a4_cway_oh[14]}} & a4_trow[89:84] | {6{a4_cway_oh[15]}} & a4_trow[95:90] | {6{a4_cway_oh[16]}} & a4_trow[101:96] | {6{a4_cway_oh[17]}} & a4_trow[107:102] | {6{a4_cway_oh[18]}} & a4_trow[113:108] | {6{a4_cway_oh[19]}} & a4_trow[119:114] | {6{a4_cway_oh[20]}} & a4_trow[125:120] | {6{a4_cway_oh[21]}} & a4_trow[131:126] | {6{a4_cway_oh[22]}} & a4_trow[137:132] | {6{a4_cway_oh[23]}} & a4_trow[143:138] | {6{a4_cway_oh[24]}} & a4_trow[149:144] | {6{a4_cway_oh[25]}} & a4_trow[155:150] | {6{a4_cway_oh[26]}} & a4_trow[161:156] | {6{a4_cway_oh[27]}} & a4_trow[167:162] | {6{a4_cway_oh[28]}} & a4_trow[173:168] | {6{a4_cway_oh[29]}} & a4_trow[179:174] | {6{a4_cway_oh[30]}} & a4_trow[185:180] | {6{a4_cway_oh[31]}} & a4_trow[191:186] | {6{a4_cway_oh[32]}} & a4_trow[197:192] | {6{a4_cway_oh[33]}} & a4_trow[203:198] | {6{a4_cway_oh[34]}} & a4_trow[209:204] | {6{a4_cway_oh[35]}} & a4_trow[215:210] | {6{a4_cway_oh[36]}} & a4_trow[221:216] | {6{a4_cway_oh[37]}} & a4_trow[227:222] | {6{a4_cway_oh[38]}} & a4_trow[233:228] | {6{a4_cway_oh[39]}} & a4_trow[239:234] | {6{a4_cway_oh[40]}} & a4_trow[245:240] | {6{a4_cway_oh[41]}} & a4_trow[251:246] | {6{a4_cway_oh[42]}} & a4_trow[257:252] | {6{a4_cway_oh[43]}} & a4_trow[263:258] | {6{a4_cway_oh[44]}} & a4_trow[269:264] | {6{a4_cway_oh[45]}} & a4_trow[275:270] | {6{a4_cway_oh[46]}} & a4_trow[281:276] | {6{a4_cway_oh[47]}} & a4_trow[287:282] | {6{a4_cway_oh[48]}} & a4_trow[293:288] | {6{a4_cway_oh[49]}} & a4_trow[299:294] | {6{a4_cway_oh[50]}} & a4_trow[305:300] | {6{a4_cway_oh[51]}} & a4_trow[311:306] | {6{a4_cway_oh[52]}} & a4_trow[317:312] | {6{a4_cway_oh[53]}} & a4_trow[323:318] | {6{a4_cway_oh[54]}} & a4_trow[329:324] | {6{a4_cway_oh[55]}} & a4_trow[335:330] | {6{a4_cway_oh[56]}} & a4_trow[341:336] | {6{a4_cway_oh[57]}} & a4_trow[347:342] | {6{a4_cway_oh[58]}} & a4_trow[353:348] | {6{a4_cway_oh[59]}} & a4_trow[359:354] | {6{a4_cway_oh[60]}} & a4_trow[365:360] | {6{a4_cway_oh[61]}} & a4_trow[371:366] | {6{a4_cway_oh[62]}} & a4_trow[377:372] | {6{a4_cway_oh[63]}} & a4_trow[383:378];
+  assign a4_tage = {6{a4_tway_q[0]}} & a4_trow[5:0] | {6{a4_tway_q[1]}} & a4_trow[11:6] | {6{a4_tway_q[2]}} & a4_trow[17:12] | {6{a4_tway_q[3]}} & a4_trow[23:18] | {6{a4_tway_q[4]}} & a4_trow[29:24] | {6{a4_tway_q[5]}} & a4_trow[35:30] | {6{a4_tway_q[6]}} & a4_trow[41:36] | {6{a4_tway_q[7]}} & a4_trow[47:42] | {6{a4_tway_q[8]}} & a4_trow[53:48] | {6{a4_tway_q[9]}} & a4_trow[59:54] | {6{a4_tway_q[10]}} & a4_trow[65:60] | {6{a4_tway_q[11]}} & a4_trow[71:66] | {6{a4_tway_q[12]}} & a4_trow[77:72] | {6{a4_tway_q[13]}} & a4_trow[83:78] | {6{a4_tway_q[14]}} & a4_trow[89:84] | {6{a4_tway_q[15]}} & a4_trow[95:90] | {6{a4_tway_q[16]}} & a4_trow[101:96] | {6{a4_tway_q[17]}} & a4_trow[107:102] | {6{a4_tway_q[18]}} & a4_trow[113:108] | {6{a4_tway_q[19]}} & a4_trow[119:114] | {6{a4_tway_q[20]}} & a4_trow[125:120] | {6{a4_tway_q[21]}} & a4_trow[131:126] | {6{a4_tway_q[22]}} & a4_trow[137:132] | {6{a4_tway_q[23]}} & a4_trow[143:138] | {6{a4_tway_q[24]}} & a4_trow[149:144] | {6{a4_tway_q[25]}} & a4_trow[155:150] | {6{a4_tway_q[26]}} & a4_trow[161:156] | {6{a4_tway_q[27]}} & a4_trow[167:162] | {6{a4_tway_q[28]}} & a4_trow[173:168] | {6{a4_tway_q[29]}} & a4_trow[179:174] | {6{a4_tway_q[30]}} & a4_trow[185:180] | {6{a4_tway_q[31]}} & a4_trow[191:186] | {6{a4_tway_q[32]}} & a4_trow[197:192] | {6{a4_tway_q[33]}} & a4_trow[203:198] | {6{a4_tway_q[34]}} & a4_trow[209:204] | {6{a4_tway_q[35]}} & a4_trow[215:210] | {6{a4_tway_q[36]}} & a4_trow[221:216] | {6{a4_tway_q[37]}} & a4_trow[227:222] | {6{a4_tway_q[38]}} & a4_trow[233:228] | {6{a4_tway_q[39]}} & a4_trow[239:234] | {6{a4_tway_q[40]}} & a4_trow[245:240] | {6{a4_tway_q[41]}} & a4_trow[251:246] | {6{a4_tway_q[42]}} & a4_trow[257:252] | {6{a4_tway_q[43]}} & a4_trow[263:258] | {6{a4_tway_q[44]}} & a4_trow[269:264] | {6{a4_tway_q[45]}} & a4_trow[275:270] | {6{a4_tway_q[46]}} & a4_trow[281:276] | {6{a4_tway_q[47]}} & a4_trow[287:282] | {6{a4_tway_q[48]}} & a4_trow[293:288] | {6{a4_tway_q[49]}} & a4_trow[299:294] | {6{a4_tway_q[50]}} & a4_trow[305:300] | {6{a4_tway_q[51]}} & a4_trow[311:306] | {6{a4_tway_q[52]}} & a4_trow[317:312] | {6{a4_tway_q[53]}} & a4_trow[323:318] | {6{a4_tway_q[54]}} & a4_trow[329:324] | {6{a4_tway_q[55]}} & a4_trow[335:330] | {6{a4_tway_q[56]}} & a4_trow[341:336] | {6{a4_tway_q[57]}} & a4_trow[347:342] | {6{a4_tway_q[58]}} & a4_trow[353:348] | {6{a4_tway_q[59]}} & a4_trow[359:354] | {6{a4_tway_q[60]}} & a4_trow[365:360] | {6{a4_tway_q[61]}} & a4_trow[371:366] | {6{a4_tway_q[62]}} & a4_trow[377:372] | {6{a4_tway_q[63]}} & a4_trow[383:378];
   genvar a4_ga;
   generate
     for (a4_ga = 0; a4_ga < 512; a4_ga = a4_ga + 1) begin : g_a4_age
       wire [5:0] age;
       assign age = a4_age[a4_ga * 6 +: 6];
       wire ts;
-      assign ts = a4_touch & a4_cset[a4_ga % 8];
-      assign a4_age_n[a4_ga * 6 +: 6] = ts ? (a4_cway_oh[a4_ga / 8] ? 6'd0 : age < a4_tage ? age + 6'd1 : age) : age;
+      assign ts = a4_tv_q & a4_tset_q[a4_ga % 8];
+      assign a4_age_n[a4_ga * 6 +: 6] = ts ? (a4_tway_q[a4_ga / 8] ? 6'd0 : age < a4_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a4_age_w0_d = a4_age_n[47:0];
@@ -11241,7 +11366,7 @@ module ata_seed003_table2 (
   assign a4_age_w61_d = a4_age_n[2975:2928];
   assign a4_age_w62_d = a4_age_n[3023:2976];
   assign a4_age_w63_d = a4_age_n[3071:3024];
-  assign a4_kill = a4_gv & (a4_cmd[1:0] == 2'd2 | a4_cmd[1:0] == 2'd3 & a4_cmd[43]);
+  assign a4_kill = a4_own & ((c4_st_q == 4'd6 ? 2'd3 : c4_st_q == 4'd5 ? 2'd2 : c4_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2 | (c4_st_q == 4'd6 ? 2'd3 : c4_st_q == 4'd5 ? 2'd2 : c4_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3 & ~c4_lm_q);
   assign a5_preq = {c9_rreq & c9_rj_q[5], c8_rreq & c8_rj_q[5], c7_rreq & c7_rj_q[5], c6_rreq & c6_rj_q[5], c5_lreq, c4_rreq & c4_rj_q[5], c3_rreq & c3_rj_q[5], c2_rreq & c2_rj_q[5], c1_rreq & c1_rj_q[5], c0_rreq & c0_rj_q[5]};
   assign a5_win_ge_p0[0] = a5_ptr_q[0];
   assign a5_win_ge_p0[1] = a5_ptr_q[1] | a5_ptr_q[0];
@@ -11393,14 +11518,16 @@ module ata_seed003_table2 (
   assign a5_gv = |a5_win;
   assign a5_ptr_d = a5_gv ? {a5_win[8:0], a5_win[9]} : a5_ptr_q;
   assign a5_cmd = {44{a5_win[0]}} & cmd_all[43:0] | {44{a5_win[1]}} & cmd_all[87:44] | {44{a5_win[2]}} & cmd_all[131:88] | {44{a5_win[3]}} & cmd_all[175:132] | {44{a5_win[4]}} & cmd_all[219:176] | {44{a5_win[5]}} & cmd_all[263:220] | {44{a5_win[6]}} & cmd_all[307:264] | {44{a5_win[7]}} & cmd_all[351:308] | {44{a5_win[8]}} & cmd_all[395:352] | {44{a5_win[9]}} & cmd_all[439:396];
-  assign a5_fill = a5_gv & a5_cmd[1:0] == 2'd3;
-  assign a5_write = a5_gv & a5_cmd[1:0] == 2'd2;
-  assign a5_touch = a5_gv & a5_cmd[1:0] != 2'd1;
-  assign a5_cset = 8'd1 << a5_cmd[4:2];
-  assign a5_cway_oh = 64'd1 << a5_cmd[10:5];
-  assign a5_alloc = a5_fill & a5_cmd[43];
-  assign a5_csec = 4'd1 << a5_cmd[12:11];
-  assign a5_ctag = a5_cmd[42:13];
+  assign unused_a5_cmd_tag_alloc = {a5_cmd[43], a5_cmd[42:13]};
+  assign a5_own = a5_win[5];
+  assign a5_fill = a5_own & (c5_st_q == 4'd6 ? 2'd3 : c5_st_q == 4'd5 ? 2'd2 : c5_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3;
+  assign a5_write = a5_own & (c5_st_q == 4'd6 ? 2'd3 : c5_st_q == 4'd5 ? 2'd2 : c5_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2;
+  assign a5_touch = a5_own & (c5_st_q == 4'd6 ? 2'd3 : c5_st_q == 4'd5 ? 2'd2 : c5_st_q == 4'd4 ? 2'd1 : 2'd0) != 2'd1;
+  assign a5_cset = c5_set_oh;
+  assign a5_cway_oh = 64'd1 << c5_oway;
+  assign a5_alloc = a5_fill & ~c5_lm_q;
+  assign a5_csec = c5_sec_oh;
+  assign a5_ctag = c5_rtag;
   genvar a5_ge;
   generate
     for (a5_ge = 0; a5_ge < 512; a5_ge = a5_ge + 1) begin : g_a5_entry
@@ -11412,7 +11539,7 @@ module ata_seed003_table2 (
       assign fe = a5_alloc & at;
       assign a5_valid_n[a5_ge] = fe | a5_valid_q[a5_ge];
       assign a5_tag_n[a5_ge * 30 +: 30] = fe ? a5_ctag : a5_tag_q[a5_ge * 30 +: 30];
-      assign a5_sv_n[a5_ge * 4 +: 4] = f ? (a5_cmd[43] ? a5_csec : a5_sv_q[a5_ge * 4 +: 4] | a5_csec) : a5_sv_q[a5_ge * 4 +: 4];
+      assign a5_sv_n[a5_ge * 4 +: 4] = f ? (~c5_lm_q ? a5_csec : a5_sv_q[a5_ge * 4 +: 4] | a5_csec) : a5_sv_q[a5_ge * 4 +: 4];
       assign a5_dirty_n[a5_ge] = a5_write & at | ~fe & a5_dirty_q[a5_ge];
     end
   endgenerate
@@ -11420,23 +11547,26 @@ module ata_seed003_table2 (
   assign a5_tag_d = a5_tag_n;
   assign a5_sv_d = a5_sv_n;
   assign a5_dirty_d = a5_dirty_n;
+  assign a5_tv_d = a5_touch;
+  assign a5_tway_d = 64'd1 << c5_oway;
+  assign a5_tset_d = c5_set_oh;
   genvar a5_gt;
   generate
     for (a5_gt = 0; a5_gt < 64; a5_gt = a5_gt + 1) begin : g_a5_trow
       wire [47:0] aw;
       assign aw = a5_age[a5_gt * 48 +: 48];
-      assign a5_trow[a5_gt * 6 +: 6] = {6{a5_cset[0]}} & aw[5:0] | {6{a5_cset[1]}} & aw[11:6] | {6{a5_cset[2]}} & aw[17:12] | {6{a5_cset[3]}} & aw[23:18] | {6{a5_cset[4]}} & aw[29:24] | {6{a5_cset[5]}} & aw[35:30] | {6{a5_cset[6]}} & aw[41:36] | {6{a5_cset[7]}} & aw[47:42];
+      assign a5_trow[a5_gt * 6 +: 6] = {6{a5_tset_q[0]}} & aw[5:0] | {6{a5_tset_q[1]}} & aw[11:6] | {6{a5_tset_q[2]}} & aw[17:12] | {6{a5_tset_q[3]}} & aw[23:18] | {6{a5_tset_q[4]}} & aw[29:24] | {6{a5_tset_q[5]}} & aw[35:30] | {6{a5_tset_q[6]}} & aw[41:36] | {6{a5_tset_q[7]}} & aw[47:42];
     end
   endgenerate
-  assign a5_tage = {6{a5_cway_oh[0]}} & a5_trow[5:0] | {6{a5_cway_oh[1]}} & a5_trow[11:6] | {6{a5_cway_oh[2]}} & a5_trow[17:12] | {6{a5_cway_oh[3]}} & a5_trow[23:18] | {6{a5_cway_oh[4]}} & a5_trow[29:24] | {6{a5_cway_oh[5]}} & a5_trow[35:30] | {6{a5_cway_oh[6]}} & a5_trow[41:36] | {6{a5_cway_oh[7]}} & a5_trow[47:42] | {6{a5_cway_oh[8]}} & a5_trow[53:48] | {6{a5_cway_oh[9]}} & a5_trow[59:54] | {6{a5_cway_oh[10]}} & a5_trow[65:60] | {6{a5_cway_oh[11]}} & a5_trow[71:66] | {6{a5_cway_oh[12]}} & a5_trow[77:72] | {6{a5_cway_oh[13]}} & a5_trow[83:78] | {6{a5_cway_oh[14]}} & a5_trow[89:84] | {6{a5_cway_oh[15]}} & a5_trow[95:90] | {6{a5_cway_oh[16]}} & a5_trow[101:96] | {6{a5_cway_oh[17]}} & a5_trow[107:102] | {6{a5_cway_oh[18]}} & a5_trow[113:108] | {6{a5_cway_oh[19]}} & a5_trow[119:114] | {6{a5_cway_oh[20]}} & a5_trow[125:120] | {6{a5_cway_oh[21]}} & a5_trow[131:126] | {6{a5_cway_oh[22]}} & a5_trow[137:132] | {6{a5_cway_oh[23]}} & a5_trow[143:138] | {6{a5_cway_oh[24]}} & a5_trow[149:144] | {6{a5_cway_oh[25]}} & a5_trow[155:150] | {6{a5_cway_oh[26]}} & a5_trow[161:156] | {6{a5_cway_oh[27]}} & a5_trow[167:162] | {6{a5_cway_oh[28]}} & a5_trow[173:168] | {6{a5_cway_oh[29]}} & a5_trow[179:174] | {6{a5_cway_oh[30]}} & a5_trow[185:180] | {6{a5_cway_oh[31]}} & a5_trow[191:186] | {6{a5_cway_oh[32]}} & a5_trow[197:192] | {6{a5_cway_oh[33]}} & a5_trow[203:198] | {6{a5_cway_oh[34]}} & a5_trow[209:204] | {6{a5_cway_oh[35]}} & a5_trow[215:210] | {6{a5_cway_oh[36]}} & a5_trow[221:216] | {6{a5_cway_oh[37]}} & a5_trow[227:222] | {6{a5_cway_oh[38]}} & a5_trow[233:228] | {6{a5_cway_oh[39]}} & a5_trow[239:234] | {6{a5_cway_oh[40]}} & a5_trow[245:240] | {6{a5_cway_oh[41]}} & a5_trow[251:246] | {6{a5_cway_oh[42]}} & a5_trow[257:252] | {6{a5_cway_oh[43]}} & a5_trow[263:258] | {6{a5_cway_oh[44]}} & a5_trow[269:264] | {6{a5_cway_oh[45]}} & a5_trow[275:270] | {6{a5_cway_oh[46]}} & a5_trow[281:276] | {6{a5_cway_oh[47]}} & a5_trow[287:282] | {6{a5_cway_oh[48]}} & a5_trow[293:288] | {6{a5_cway_oh[49]}} & a5_trow[299:294] | {6{a5_cway_oh[50]}} & a5_trow[305:300] | {6{a5_cway_oh[51]}} & a5_trow[311:306] | {6{a5_cway_oh[52]}} & a5_trow[317:312] | {6{a5_cway_oh[53]}} & a5_trow[323:318] | {6{a5_cway_oh[54]}} & a5_trow[329:324] | {6{a5_cway_oh[55]}} & a5_trow[335:330] | {6{a5_cway_oh[56]}} & a5_trow[341:336] | {6{a5_cway_oh[57]}} & a5_trow[347:342] | {6{a5_cway_oh[58]}} & a5_trow[353:348] | {6{a5_cway_oh[59]}} & a5_trow[359:354] | {6{a5_cway_oh[60]}} & a5_trow[365:360] | {6{a5_cway_oh[61]}} & a5_trow[371:366] | {6{a5_cway_oh[62]}} & a5_trow[377:372] | {6{a5_cway_oh[63]}} & a5_trow[383:378];
+  assign a5_tage = {6{a5_tway_q[0]}} & a5_trow[5:0] | {6{a5_tway_q[1]}} & a5_trow[11:6] | {6{a5_tway_q[2]}} & a5_trow[17:12] | {6{a5_tway_q[3]}} & a5_trow[23:18] | {6{a5_tway_q[4]}} & a5_trow[29:24] | {6{a5_tway_q[5]}} & a5_trow[35:30] | {6{a5_tway_q[6]}} & a5_trow[41:36] | {6{a5_tway_q[7]}} & a5_trow[47:42] | {6{a5_tway_q[8]}} & a5_trow[53:48] | {6{a5_tway_q[9]}} & a5_trow[59:54] | {6{a5_tway_q[10]}} & a5_trow[65:60] | {6{a5_tway_q[11]}} & a5_trow[71:66] | {6{a5_tway_q[12]}} & a5_trow[77:72] | {6{a5_tway_q[13]}} & a5_trow[83:78] | {6{a5_tway_q[14]}} & a5_trow[89:84] | {6{a5_tway_q[15]}} & a5_trow[95:90] | {6{a5_tway_q[16]}} & a5_trow[101:96] | {6{a5_tway_q[17]}} & a5_trow[107:102] | {6{a5_tway_q[18]}} & a5_trow[113:108] | {6{a5_tway_q[19]}} & a5_trow[119:114] | {6{a5_tway_q[20]}} & a5_trow[125:120] | {6{a5_tway_q[21]}} & a5_trow[131:126] | {6{a5_tway_q[22]}} & a5_trow[137:132] | {6{a5_tway_q[23]}} & a5_trow[143:138] | {6{a5_tway_q[24]}} & a5_trow[149:144] | {6{a5_tway_q[25]}} & a5_trow[155:150] | {6{a5_tway_q[26]}} & a5_trow[161:156] | {6{a5_tway_q[27]}} & a5_trow[167:162] | {6{a5_tway_q[28]}} & a5_trow[173:168] | {6{a5_tway_q[29]}} & a5_trow[179:174] | {6{a5_tway_q[30]}} & a5_trow[185:180] | {6{a5_tway_q[31]}} & a5_trow[191:186] | {6{a5_tway_q[32]}} & a5_trow[197:192] | {6{a5_tway_q[33]}} & a5_trow[203:198] | {6{a5_tway_q[34]}} & a5_trow[209:204] | {6{a5_tway_q[35]}} & a5_trow[215:210] | {6{a5_tway_q[36]}} & a5_trow[221:216] | {6{a5_tway_q[37]}} & a5_trow[227:222] | {6{a5_tway_q[38]}} & a5_trow[233:228] | {6{a5_tway_q[39]}} & a5_trow[239:234] | {6{a5_tway_q[40]}} & a5_trow[245:240] | {6{a5_tway_q[41]}} & a5_trow[251:246] | {6{a5_tway_q[42]}} & a5_trow[257:252] | {6{a5_tway_q[43]}} & a5_trow[263:258] | {6{a5_tway_q[44]}} & a5_trow[269:264] | {6{a5_tway_q[45]}} & a5_trow[275:270] | {6{a5_tway_q[46]}} & a5_trow[281:276] | {6{a5_tway_q[47]}} & a5_trow[287:282] | {6{a5_tway_q[48]}} & a5_trow[293:288] | {6{a5_tway_q[49]}} & a5_trow[299:294] | {6{a5_tway_q[50]}} & a5_trow[305:300] | {6{a5_tway_q[51]}} & a5_trow[311:306] | {6{a5_tway_q[52]}} & a5_trow[317:312] | {6{a5_tway_q[53]}} & a5_trow[323:318] | {6{a5_tway_q[54]}} & a5_trow[329:324] | {6{a5_tway_q[55]}} & a5_trow[335:330] | {6{a5_tway_q[56]}} & a5_trow[341:336] | {6{a5_tway_q[57]}} & a5_trow[347:342] | {6{a5_tway_q[58]}} & a5_trow[353:348] | {6{a5_tway_q[59]}} & a5_trow[359:354] | {6{a5_tway_q[60]}} & a5_trow[365:360] | {6{a5_tway_q[61]}} & a5_trow[371:366] | {6{a5_tway_q[62]}} & a5_trow[377:372] | {6{a5_tway_q[63]}} & a5_trow[383:378];
   genvar a5_ga;
   generate
     for (a5_ga = 0; a5_ga < 512; a5_ga = a5_ga + 1) begin : g_a5_age
       wire [5:0] age;
       assign age = a5_age[a5_ga * 6 +: 6];
       wire ts;
-      assign ts = a5_touch & a5_cset[a5_ga % 8];
-      assign a5_age_n[a5_ga * 6 +: 6] = ts ? (a5_cway_oh[a5_ga / 8] ? 6'd0 : age < a5_tage ? age + 6'd1 : age) : age;
+      assign ts = a5_tv_q & a5_tset_q[a5_ga % 8];
+      assign a5_age_n[a5_ga * 6 +: 6] = ts ? (a5_tway_q[a5_ga / 8] ? 6'd0 : age < a5_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a5_age_w0_d = a5_age_n[47:0];
@@ -11503,7 +11633,7 @@ module ata_seed003_table2 (
   assign a5_age_w61_d = a5_age_n[2975:2928];
   assign a5_age_w62_d = a5_age_n[3023:2976];
   assign a5_age_w63_d = a5_age_n[3071:3024];
-  assign a5_kill = a5_gv & (a5_cmd[1:0] == 2'd2 | a5_cmd[1:0] == 2'd3 & a5_cmd[43]);
+  assign a5_kill = a5_own & ((c5_st_q == 4'd6 ? 2'd3 : c5_st_q == 4'd5 ? 2'd2 : c5_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2 | (c5_st_q == 4'd6 ? 2'd3 : c5_st_q == 4'd5 ? 2'd2 : c5_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3 & ~c5_lm_q);
   assign a6_preq = {c9_rreq & c9_rj_q[6], c8_rreq & c8_rj_q[6], c7_rreq & c7_rj_q[6], c6_lreq, c5_rreq & c5_rj_q[6], c4_rreq & c4_rj_q[6], c3_rreq & c3_rj_q[6], c2_rreq & c2_rj_q[6], c1_rreq & c1_rj_q[6], c0_rreq & c0_rj_q[6]};
   assign a6_win_ge_p0[0] = a6_ptr_q[0];
   assign a6_win_ge_p0[1] = a6_ptr_q[1] | a6_ptr_q[0];
@@ -11655,14 +11785,16 @@ module ata_seed003_table2 (
   assign a6_gv = |a6_win;
   assign a6_ptr_d = a6_gv ? {a6_win[8:0], a6_win[9]} : a6_ptr_q;
   assign a6_cmd = {44{a6_win[0]}} & cmd_all[43:0] | {44{a6_win[1]}} & cmd_all[87:44] | {44{a6_win[2]}} & cmd_all[131:88] | {44{a6_win[3]}} & cmd_all[175:132] | {44{a6_win[4]}} & cmd_all[219:176] | {44{a6_win[5]}} & cmd_all[263:220] | {44{a6_win[6]}} & cmd_all[307:264] | {44{a6_win[7]}} & cmd_all[351:308] | {44{a6_win[8]}} & cmd_all[395:352] | {44{a6_win[9]}} & cmd_all[439:396];
-  assign a6_fill = a6_gv & a6_cmd[1:0] == 2'd3;
-  assign a6_write = a6_gv & a6_cmd[1:0] == 2'd2;
-  assign a6_touch = a6_gv & a6_cmd[1:0] != 2'd1;
-  assign a6_cset = 8'd1 << a6_cmd[4:2];
-  assign a6_cway_oh = 64'd1 << a6_cmd[10:5];
-  assign a6_alloc = a6_fill & a6_cmd[43];
-  assign a6_csec = 4'd1 << a6_cmd[12:11];
-  assign a6_ctag = a6_cmd[42:13];
+  assign unused_a6_cmd_tag_alloc = {a6_cmd[43], a6_cmd[42:13]};
+  assign a6_own = a6_win[6];
+  assign a6_fill = a6_own & (c6_st_q == 4'd6 ? 2'd3 : c6_st_q == 4'd5 ? 2'd2 : c6_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3;
+  assign a6_write = a6_own & (c6_st_q == 4'd6 ? 2'd3 : c6_st_q == 4'd5 ? 2'd2 : c6_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2;
+  assign a6_touch = a6_own & (c6_st_q == 4'd6 ? 2'd3 : c6_st_q == 4'd5 ? 2'd2 : c6_st_q == 4'd4 ? 2'd1 : 2'd0) != 2'd1;
+  assign a6_cset = c6_set_oh;
+  assign a6_cway_oh = 64'd1 << c6_oway;
+  assign a6_alloc = a6_fill & ~c6_lm_q;
+  assign a6_csec = c6_sec_oh;
+  assign a6_ctag = c6_rtag;
   genvar a6_ge;
   generate
     for (a6_ge = 0; a6_ge < 512; a6_ge = a6_ge + 1) begin : g_a6_entry
@@ -11674,7 +11806,7 @@ module ata_seed003_table2 (
       assign fe = a6_alloc & at;
       assign a6_valid_n[a6_ge] = fe | a6_valid_q[a6_ge];
       assign a6_tag_n[a6_ge * 30 +: 30] = fe ? a6_ctag : a6_tag_q[a6_ge * 30 +: 30];
-      assign a6_sv_n[a6_ge * 4 +: 4] = f ? (a6_cmd[43] ? a6_csec : a6_sv_q[a6_ge * 4 +: 4] | a6_csec) : a6_sv_q[a6_ge * 4 +: 4];
+      assign a6_sv_n[a6_ge * 4 +: 4] = f ? (~c6_lm_q ? a6_csec : a6_sv_q[a6_ge * 4 +: 4] | a6_csec) : a6_sv_q[a6_ge * 4 +: 4];
       assign a6_dirty_n[a6_ge] = a6_write & at | ~fe & a6_dirty_q[a6_ge];
     end
   endgenerate
@@ -11682,23 +11814,26 @@ module ata_seed003_table2 (
   assign a6_tag_d = a6_tag_n;
   assign a6_sv_d = a6_sv_n;
   assign a6_dirty_d = a6_dirty_n;
+  assign a6_tv_d = a6_touch;
+  assign a6_tway_d = 64'd1 << c6_oway;
+  assign a6_tset_d = c6_set_oh;
   genvar a6_gt;
   generate
     for (a6_gt = 0; a6_gt < 64; a6_gt = a6_gt + 1) begin : g_a6_trow
       wire [47:0] aw;
       assign aw = a6_age[a6_gt * 48 +: 48];
-      assign a6_trow[a6_gt * 6 +: 6] = {6{a6_cset[0]}} & aw[5:0] | {6{a6_cset[1]}} & aw[11:6] | {6{a6_cset[2]}} & aw[17:12] | {6{a6_cset[3]}} & aw[23:18] | {6{a6_cset[4]}} & aw[29:24] | {6{a6_cset[5]}} & aw[35:30] | {6{a6_cset[6]}} & aw[41:36] | {6{a6_cset[7]}} & aw[47:42];
+      assign a6_trow[a6_gt * 6 +: 6] = {6{a6_tset_q[0]}} & aw[5:0] | {6{a6_tset_q[1]}} & aw[11:6] | {6{a6_tset_q[2]}} & aw[17:12] | {6{a6_tset_q[3]}} & aw[23:18] | {6{a6_tset_q[4]}} & aw[29:24] | {6{a6_tset_q[5]}} & aw[35:30] | {6{a6_tset_q[6]}} & aw[41:36] | {6{a6_tset_q[7]}} & aw[47:42];
     end
   endgenerate
-  assign a6_tage = {6{a6_cway_oh[0]}} & a6_trow[5:0] | {6{a6_cway_oh[1]}} & a6_trow[11:6] | {6{a6_cway_oh[2]}} & a6_trow[17:12] | {6{a6_cway_oh[3]}} & a6_trow[23:18] | {6{a6_cway_oh[4]}} & a6_trow[29:24] | {6{a6_cway_oh[5]}} & a6_trow[35:30] | {6{a6_cway_oh[6]}} & a6_trow[41:36] | {6{a6_cway_oh[7]}} & a6_trow[47:42] | {6{a6_cway_oh[8]}} & a6_trow[53:48] | {6{a6_cway_oh[9]}} & a6_trow[59:54] | {6{a6_cway_oh[10]}} & a6_trow[65:60] | {6{a6_cway_oh[11]}} & a6_trow[71:66] | {6{a6_cway_oh[12]}} & a6_trow[77:72] | {6{a6_cway_oh[13]}} & a6_trow[83:78] | {6{a6_cway_oh[14]}} & a6_trow[89:84] | {6{a6_cway_oh[15]}} & a6_trow[95:90] | {6{a6_cway_oh[16]}} & a6_trow[101:96] | {6{a6_cway_oh[17]}} & a6_trow[107:102] | {6{a6_cway_oh[18]}} & a6_trow[113:108] | {6{a6_cway_oh[19]}} & a6_trow[119:114] | {6{a6_cway_oh[20]}} & a6_trow[125:120] | {6{a6_cway_oh[21]}} & a6_trow[131:126] | {6{a6_cway_oh[22]}} & a6_trow[137:132] | {6{a6_cway_oh[23]}} & a6_trow[143:138] | {6{a6_cway_oh[24]}} & a6_trow[149:144] | {6{a6_cway_oh[25]}} & a6_trow[155:150] | {6{a6_cway_oh[26]}} & a6_trow[161:156] | {6{a6_cway_oh[27]}} & a6_trow[167:162] | {6{a6_cway_oh[28]}} & a6_trow[173:168] | {6{a6_cway_oh[29]}} & a6_trow[179:174] | {6{a6_cway_oh[30]}} & a6_trow[185:180] | {6{a6_cway_oh[31]}} & a6_trow[191:186] | {6{a6_cway_oh[32]}} & a6_trow[197:192] | {6{a6_cway_oh[33]}} & a6_trow[203:198] | {6{a6_cway_oh[34]}} & a6_trow[209:204] | {6{a6_cway_oh[35]}} & a6_trow[215:210] | {6{a6_cway_oh[36]}} & a6_trow[221:216] | {6{a6_cway_oh[37]}} & a6_trow[227:222] | {6{a6_cway_oh[38]}} & a6_trow[233:228] | {6{a6_cway_oh[39]}} & a6_trow[239:234] | {6{a6_cway_oh[40]}} & a6_trow[245:240] | {6{a6_cway_oh[41]}} & a6_trow[251:246] | {6{a6_cway_oh[42]}} & a6_trow[257:252] | {6{a6_cway_oh[43]}} & a6_trow[263:258] | {6{a6_cway_oh[44]}} & a6_trow[269:264] | {6{a6_cway_oh[45]}} & a6_trow[275:270] | {6{a6_cway_oh[46]}} & a6_trow[281:276] | {6{a6_cway_oh[47]}} & a6_trow[287:282] | {6{a6_cway_oh[48]}} & a6_trow[293:288] | {6{a6_cway_oh[49]}} & a6_trow[299:294] | {6{a6_cway_oh[50]}} & a6_trow[305:300] | {6{a6_cway_oh[51]}} & a6_trow[311:306] | {6{a6_cway_oh[52]}} & a6_trow[317:312] | {6{a6_cway_oh[53]}} & a6_trow[323:318] | {6{a6_cway_oh[54]}} & a6_trow[329:324] | {6{a6_cway_oh[55]}} & a6_trow[335:330] | {6{a6_cway_oh[56]}} & a6_trow[341:336] | {6{a6_cway_oh[57]}} & a6_trow[347:342] | {6{a6_cway_oh[58]}} & a6_trow[353:348] | {6{a6_cway_oh[59]}} & a6_trow[359:354] | {6{a6_cway_oh[60]}} & a6_trow[365:360] | {6{a6_cway_oh[61]}} & a6_trow[371:366] | {6{a6_cway_oh[62]}} & a6_trow[377:372] | {6{a6_cway_oh[63]}} & a6_trow[383:378];
+  assign a6_tage = {6{a6_tway_q[0]}} & a6_trow[5:0] | {6{a6_tway_q[1]}} & a6_trow[11:6] | {6{a6_tway_q[2]}} & a6_trow[17:12] | {6{a6_tway_q[3]}} & a6_trow[23:18] | {6{a6_tway_q[4]}} & a6_trow[29:24] | {6{a6_tway_q[5]}} & a6_trow[35:30] | {6{a6_tway_q[6]}} & a6_trow[41:36] | {6{a6_tway_q[7]}} & a6_trow[47:42] | {6{a6_tway_q[8]}} & a6_trow[53:48] | {6{a6_tway_q[9]}} & a6_trow[59:54] | {6{a6_tway_q[10]}} & a6_trow[65:60] | {6{a6_tway_q[11]}} & a6_trow[71:66] | {6{a6_tway_q[12]}} & a6_trow[77:72] | {6{a6_tway_q[13]}} & a6_trow[83:78] | {6{a6_tway_q[14]}} & a6_trow[89:84] | {6{a6_tway_q[15]}} & a6_trow[95:90] | {6{a6_tway_q[16]}} & a6_trow[101:96] | {6{a6_tway_q[17]}} & a6_trow[107:102] | {6{a6_tway_q[18]}} & a6_trow[113:108] | {6{a6_tway_q[19]}} & a6_trow[119:114] | {6{a6_tway_q[20]}} & a6_trow[125:120] | {6{a6_tway_q[21]}} & a6_trow[131:126] | {6{a6_tway_q[22]}} & a6_trow[137:132] | {6{a6_tway_q[23]}} & a6_trow[143:138] | {6{a6_tway_q[24]}} & a6_trow[149:144] | {6{a6_tway_q[25]}} & a6_trow[155:150] | {6{a6_tway_q[26]}} & a6_trow[161:156] | {6{a6_tway_q[27]}} & a6_trow[167:162] | {6{a6_tway_q[28]}} & a6_trow[173:168] | {6{a6_tway_q[29]}} & a6_trow[179:174] | {6{a6_tway_q[30]}} & a6_trow[185:180] | {6{a6_tway_q[31]}} & a6_trow[191:186] | {6{a6_tway_q[32]}} & a6_trow[197:192] | {6{a6_tway_q[33]}} & a6_trow[203:198] | {6{a6_tway_q[34]}} & a6_trow[209:204] | {6{a6_tway_q[35]}} & a6_trow[215:210] | {6{a6_tway_q[36]}} & a6_trow[221:216] | {6{a6_tway_q[37]}} & a6_trow[227:222] | {6{a6_tway_q[38]}} & a6_trow[233:228] | {6{a6_tway_q[39]}} & a6_trow[239:234] | {6{a6_tway_q[40]}} & a6_trow[245:240] | {6{a6_tway_q[41]}} & a6_trow[251:246] | {6{a6_tway_q[42]}} & a6_trow[257:252] | {6{a6_tway_q[43]}} & a6_trow[263:258] | {6{a6_tway_q[44]}} & a6_trow[269:264] | {6{a6_tway_q[45]}} & a6_trow[275:270] | {6{a6_tway_q[46]}} & a6_trow[281:276] | {6{a6_tway_q[47]}} & a6_trow[287:282] | {6{a6_tway_q[48]}} & a6_trow[293:288] | {6{a6_tway_q[49]}} & a6_trow[299:294] | {6{a6_tway_q[50]}} & a6_trow[305:300] | {6{a6_tway_q[51]}} & a6_trow[311:306] | {6{a6_tway_q[52]}} & a6_trow[317:312] | {6{a6_tway_q[53]}} & a6_trow[323:318] | {6{a6_tway_q[54]}} & a6_trow[329:324] | {6{a6_tway_q[55]}} & a6_trow[335:330] | {6{a6_tway_q[56]}} & a6_trow[341:336] | {6{a6_tway_q[57]}} & a6_trow[347:342] | {6{a6_tway_q[58]}} & a6_trow[353:348] | {6{a6_tway_q[59]}} & a6_trow[359:354] | {6{a6_tway_q[60]}} & a6_trow[365:360] | {6{a6_tway_q[61]}} & a6_trow[371:366] | {6{a6_tway_q[62]}} & a6_trow[377:372] | {6{a6_tway_q[63]}} & a6_trow[383:378];
   genvar a6_ga;
   generate
     for (a6_ga = 0; a6_ga < 512; a6_ga = a6_ga + 1) begin : g_a6_age
       wire [5:0] age;
       assign age = a6_age[a6_ga * 6 +: 6];
       wire ts;
-      assign ts = a6_touch & a6_cset[a6_ga % 8];
-      assign a6_age_n[a6_ga * 6 +: 6] = ts ? (a6_cway_oh[a6_ga / 8] ? 6'd0 : age < a6_tage ? age + 6'd1 : age) : age;
+      assign ts = a6_tv_q & a6_tset_q[a6_ga % 8];
+      assign a6_age_n[a6_ga * 6 +: 6] = ts ? (a6_tway_q[a6_ga / 8] ? 6'd0 : age < a6_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a6_age_w0_d = a6_age_n[47:0];
@@ -11765,7 +11900,7 @@ module ata_seed003_table2 (
   assign a6_age_w61_d = a6_age_n[2975:2928];
   assign a6_age_w62_d = a6_age_n[3023:2976];
   assign a6_age_w63_d = a6_age_n[3071:3024];
-  assign a6_kill = a6_gv & (a6_cmd[1:0] == 2'd2 | a6_cmd[1:0] == 2'd3 & a6_cmd[43]);
+  assign a6_kill = a6_own & ((c6_st_q == 4'd6 ? 2'd3 : c6_st_q == 4'd5 ? 2'd2 : c6_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2 | (c6_st_q == 4'd6 ? 2'd3 : c6_st_q == 4'd5 ? 2'd2 : c6_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3 & ~c6_lm_q);
   assign a7_preq = {c9_rreq & c9_rj_q[7], c8_rreq & c8_rj_q[7], c7_lreq, c6_rreq & c6_rj_q[7], c5_rreq & c5_rj_q[7], c4_rreq & c4_rj_q[7], c3_rreq & c3_rj_q[7], c2_rreq & c2_rj_q[7], c1_rreq & c1_rj_q[7], c0_rreq & c0_rj_q[7]};
   assign a7_win_ge_p0[0] = a7_ptr_q[0];
   assign a7_win_ge_p0[1] = a7_ptr_q[1] | a7_ptr_q[0];
@@ -11917,14 +12052,16 @@ module ata_seed003_table2 (
   assign a7_gv = |a7_win;
   assign a7_ptr_d = a7_gv ? {a7_win[8:0], a7_win[9]} : a7_ptr_q;
   assign a7_cmd = {44{a7_win[0]}} & cmd_all[43:0] | {44{a7_win[1]}} & cmd_all[87:44] | {44{a7_win[2]}} & cmd_all[131:88] | {44{a7_win[3]}} & cmd_all[175:132] | {44{a7_win[4]}} & cmd_all[219:176] | {44{a7_win[5]}} & cmd_all[263:220] | {44{a7_win[6]}} & cmd_all[307:264] | {44{a7_win[7]}} & cmd_all[351:308] | {44{a7_win[8]}} & cmd_all[395:352] | {44{a7_win[9]}} & cmd_all[439:396];
-  assign a7_fill = a7_gv & a7_cmd[1:0] == 2'd3;
-  assign a7_write = a7_gv & a7_cmd[1:0] == 2'd2;
-  assign a7_touch = a7_gv & a7_cmd[1:0] != 2'd1;
-  assign a7_cset = 8'd1 << a7_cmd[4:2];
-  assign a7_cway_oh = 64'd1 << a7_cmd[10:5];
-  assign a7_alloc = a7_fill & a7_cmd[43];
-  assign a7_csec = 4'd1 << a7_cmd[12:11];
-  assign a7_ctag = a7_cmd[42:13];
+  assign unused_a7_cmd_tag_alloc = {a7_cmd[43], a7_cmd[42:13]};
+  assign a7_own = a7_win[7];
+  assign a7_fill = a7_own & (c7_st_q == 4'd6 ? 2'd3 : c7_st_q == 4'd5 ? 2'd2 : c7_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3;
+  assign a7_write = a7_own & (c7_st_q == 4'd6 ? 2'd3 : c7_st_q == 4'd5 ? 2'd2 : c7_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2;
+  assign a7_touch = a7_own & (c7_st_q == 4'd6 ? 2'd3 : c7_st_q == 4'd5 ? 2'd2 : c7_st_q == 4'd4 ? 2'd1 : 2'd0) != 2'd1;
+  assign a7_cset = c7_set_oh;
+  assign a7_cway_oh = 64'd1 << c7_oway;
+  assign a7_alloc = a7_fill & ~c7_lm_q;
+  assign a7_csec = c7_sec_oh;
+  assign a7_ctag = c7_rtag;
   genvar a7_ge;
   generate
     for (a7_ge = 0; a7_ge < 512; a7_ge = a7_ge + 1) begin : g_a7_entry
@@ -11936,7 +12073,7 @@ module ata_seed003_table2 (
       assign fe = a7_alloc & at;
       assign a7_valid_n[a7_ge] = fe | a7_valid_q[a7_ge];
       assign a7_tag_n[a7_ge * 30 +: 30] = fe ? a7_ctag : a7_tag_q[a7_ge * 30 +: 30];
-      assign a7_sv_n[a7_ge * 4 +: 4] = f ? (a7_cmd[43] ? a7_csec : a7_sv_q[a7_ge * 4 +: 4] | a7_csec) : a7_sv_q[a7_ge * 4 +: 4];
+      assign a7_sv_n[a7_ge * 4 +: 4] = f ? (~c7_lm_q ? a7_csec : a7_sv_q[a7_ge * 4 +: 4] | a7_csec) : a7_sv_q[a7_ge * 4 +: 4];
       assign a7_dirty_n[a7_ge] = a7_write & at | ~fe & a7_dirty_q[a7_ge];
     end
   endgenerate
@@ -11944,23 +12081,26 @@ module ata_seed003_table2 (
   assign a7_tag_d = a7_tag_n;
   assign a7_sv_d = a7_sv_n;
   assign a7_dirty_d = a7_dirty_n;
+  assign a7_tv_d = a7_touch;
+  assign a7_tway_d = 64'd1 << c7_oway;
+  assign a7_tset_d = c7_set_oh;
   genvar a7_gt;
   generate
     for (a7_gt = 0; a7_gt < 64; a7_gt = a7_gt + 1) begin : g_a7_trow
       wire [47:0] aw;
       assign aw = a7_age[a7_gt * 48 +: 48];
-      assign a7_trow[a7_gt * 6 +: 6] = {6{a7_cset[0]}} & aw[5:0] | {6{a7_cset[1]}} & aw[11:6] | {6{a7_cset[2]}} & aw[17:12] | {6{a7_cset[3]}} & aw[23:18] | {6{a7_cset[4]}} & aw[29:24] | {6{a7_cset[5]}} & aw[35:30] | {6{a7_cset[6]}} & aw[41:36] | {6{a7_cset[7]}} & aw[47:42];
+      assign a7_trow[a7_gt * 6 +: 6] = {6{a7_tset_q[0]}} & aw[5:0] | {6{a7_tset_q[1]}} & aw[11:6] | {6{a7_tset_q[2]}} & aw[17:12] | {6{a7_tset_q[3]}} & aw[23:18] | {6{a7_tset_q[4]}} & aw[29:24] | {6{a7_tset_q[5]}} & aw[35:30] | {6{a7_tset_q[6]}} & aw[41:36] | {6{a7_tset_q[7]}} & aw[47:42];
     end
   endgenerate
-  assign a7_tage = {6{a7_cway_oh[0]}} & a7_trow[5:0] | {6{a7_cway_oh[1]}} & a7_trow[11:6] | {6{a7_cway_oh[2]}} & a7_trow[17:12] | {6{a7_cway_oh[3]}} & a7_trow[23:18] | {6{a7_cway_oh[4]}} & a7_trow[29:24] | {6{a7_cway_oh[5]}} & a7_trow[35:30] | {6{a7_cway_oh[6]}} & a7_trow[41:36] | {6{a7_cway_oh[7]}} & a7_trow[47:42] | {6{a7_cway_oh[8]}} & a7_trow[53:48] | {6{a7_cway_oh[9]}} & a7_trow[59:54] | {6{a7_cway_oh[10]}} & a7_trow[65:60] | {6{a7_cway_oh[11]}} & a7_trow[71:66] | {6{a7_cway_oh[12]}} & a7_trow[77:72] | {6{a7_cway_oh[13]}} & a7_trow[83:78] | {6{a7_cway_oh[14]}} & a7_trow[89:84] | {6{a7_cway_oh[15]}} & a7_trow[95:90] | {6{a7_cway_oh[16]}} & a7_trow[101:96] | {6{a7_cway_oh[17]}} & a7_trow[107:102] | {6{a7_cway_oh[18]}} & a7_trow[113:108] | {6{a7_cway_oh[19]}} & a7_trow[119:114] | {6{a7_cway_oh[20]}} & a7_trow[125:120] | {6{a7_cway_oh[21]}} & a7_trow[131:126] | {6{a7_cway_oh[22]}} & a7_trow[137:132] | {6{a7_cway_oh[23]}} & a7_trow[143:138] | {6{a7_cway_oh[24]}} & a7_trow[149:144] | {6{a7_cway_oh[25]}} & a7_trow[155:150] | {6{a7_cway_oh[26]}} & a7_trow[161:156] | {6{a7_cway_oh[27]}} & a7_trow[167:162] | {6{a7_cway_oh[28]}} & a7_trow[173:168] | {6{a7_cway_oh[29]}} & a7_trow[179:174] | {6{a7_cway_oh[30]}} & a7_trow[185:180] | {6{a7_cway_oh[31]}} & a7_trow[191:186] | {6{a7_cway_oh[32]}} & a7_trow[197:192] | {6{a7_cway_oh[33]}} & a7_trow[203:198] | {6{a7_cway_oh[34]}} & a7_trow[209:204] | {6{a7_cway_oh[35]}} & a7_trow[215:210] | {6{a7_cway_oh[36]}} & a7_trow[221:216] | {6{a7_cway_oh[37]}} & a7_trow[227:222] | {6{a7_cway_oh[38]}} & a7_trow[233:228] | {6{a7_cway_oh[39]}} & a7_trow[239:234] | {6{a7_cway_oh[40]}} & a7_trow[245:240] | {6{a7_cway_oh[41]}} & a7_trow[251:246] | {6{a7_cway_oh[42]}} & a7_trow[257:252] | {6{a7_cway_oh[43]}} & a7_trow[263:258] | {6{a7_cway_oh[44]}} & a7_trow[269:264] | {6{a7_cway_oh[45]}} & a7_trow[275:270] | {6{a7_cway_oh[46]}} & a7_trow[281:276] | {6{a7_cway_oh[47]}} & a7_trow[287:282] | {6{a7_cway_oh[48]}} & a7_trow[293:288] | {6{a7_cway_oh[49]}} & a7_trow[299:294] | {6{a7_cway_oh[50]}} & a7_trow[305:300] | {6{a7_cway_oh[51]}} & a7_trow[311:306] | {6{a7_cway_oh[52]}} & a7_trow[317:312] | {6{a7_cway_oh[53]}} & a7_trow[323:318] | {6{a7_cway_oh[54]}} & a7_trow[329:324] | {6{a7_cway_oh[55]}} & a7_trow[335:330] | {6{a7_cway_oh[56]}} & a7_trow[341:336] | {6{a7_cway_oh[57]}} & a7_trow[347:342] | {6{a7_cway_oh[58]}} & a7_trow[353:348] | {6{a7_cway_oh[59]}} & a7_trow[359:354] | {6{a7_cway_oh[60]}} & a7_trow[365:360] | {6{a7_cway_oh[61]}} & a7_trow[371:366] | {6{a7_cway_oh[62]}} & a7_trow[377:372] | {6{a7_cway_oh[63]}} & a7_trow[383:378];
+  assign a7_tage = {6{a7_tway_q[0]}} & a7_trow[5:0] | {6{a7_tway_q[1]}} & a7_trow[11:6] | {6{a7_tway_q[2]}} & a7_trow[17:12] | {6{a7_tway_q[3]}} & a7_trow[23:18] | {6{a7_tway_q[4]}} & a7_trow[29:24] | {6{a7_tway_q[5]}} & a7_trow[35:30] | {6{a7_tway_q[6]}} & a7_trow[41:36] | {6{a7_tway_q[7]}} & a7_trow[47:42] | {6{a7_tway_q[8]}} & a7_trow[53:48] | {6{a7_tway_q[9]}} & a7_trow[59:54] | {6{a7_tway_q[10]}} & a7_trow[65:60] | {6{a7_tway_q[11]}} & a7_trow[71:66] | {6{a7_tway_q[12]}} & a7_trow[77:72] | {6{a7_tway_q[13]}} & a7_trow[83:78] | {6{a7_tway_q[14]}} & a7_trow[89:84] | {6{a7_tway_q[15]}} & a7_trow[95:90] | {6{a7_tway_q[16]}} & a7_trow[101:96] | {6{a7_tway_q[17]}} & a7_trow[107:102] | {6{a7_tway_q[18]}} & a7_trow[113:108] | {6{a7_tway_q[19]}} & a7_trow[119:114] | {6{a7_tway_q[20]}} & a7_trow[125:120] | {6{a7_tway_q[21]}} & a7_trow[131:126] | {6{a7_tway_q[22]}} & a7_trow[137:132] | {6{a7_tway_q[23]}} & a7_trow[143:138] | {6{a7_tway_q[24]}} & a7_trow[149:144] | {6{a7_tway_q[25]}} & a7_trow[155:150] | {6{a7_tway_q[26]}} & a7_trow[161:156] | {6{a7_tway_q[27]}} & a7_trow[167:162] | {6{a7_tway_q[28]}} & a7_trow[173:168] | {6{a7_tway_q[29]}} & a7_trow[179:174] | {6{a7_tway_q[30]}} & a7_trow[185:180] | {6{a7_tway_q[31]}} & a7_trow[191:186] | {6{a7_tway_q[32]}} & a7_trow[197:192] | {6{a7_tway_q[33]}} & a7_trow[203:198] | {6{a7_tway_q[34]}} & a7_trow[209:204] | {6{a7_tway_q[35]}} & a7_trow[215:210] | {6{a7_tway_q[36]}} & a7_trow[221:216] | {6{a7_tway_q[37]}} & a7_trow[227:222] | {6{a7_tway_q[38]}} & a7_trow[233:228] | {6{a7_tway_q[39]}} & a7_trow[239:234] | {6{a7_tway_q[40]}} & a7_trow[245:240] | {6{a7_tway_q[41]}} & a7_trow[251:246] | {6{a7_tway_q[42]}} & a7_trow[257:252] | {6{a7_tway_q[43]}} & a7_trow[263:258] | {6{a7_tway_q[44]}} & a7_trow[269:264] | {6{a7_tway_q[45]}} & a7_trow[275:270] | {6{a7_tway_q[46]}} & a7_trow[281:276] | {6{a7_tway_q[47]}} & a7_trow[287:282] | {6{a7_tway_q[48]}} & a7_trow[293:288] | {6{a7_tway_q[49]}} & a7_trow[299:294] | {6{a7_tway_q[50]}} & a7_trow[305:300] | {6{a7_tway_q[51]}} & a7_trow[311:306] | {6{a7_tway_q[52]}} & a7_trow[317:312] | {6{a7_tway_q[53]}} & a7_trow[323:318] | {6{a7_tway_q[54]}} & a7_trow[329:324] | {6{a7_tway_q[55]}} & a7_trow[335:330] | {6{a7_tway_q[56]}} & a7_trow[341:336] | {6{a7_tway_q[57]}} & a7_trow[347:342] | {6{a7_tway_q[58]}} & a7_trow[353:348] | {6{a7_tway_q[59]}} & a7_trow[359:354] | {6{a7_tway_q[60]}} & a7_trow[365:360] | {6{a7_tway_q[61]}} & a7_trow[371:366] | {6{a7_tway_q[62]}} & a7_trow[377:372] | {6{a7_tway_q[63]}} & a7_trow[383:378];
   genvar a7_ga;
   generate
     for (a7_ga = 0; a7_ga < 512; a7_ga = a7_ga + 1) begin : g_a7_age
       wire [5:0] age;
       assign age = a7_age[a7_ga * 6 +: 6];
       wire ts;
-      assign ts = a7_touch & a7_cset[a7_ga % 8];
-      assign a7_age_n[a7_ga * 6 +: 6] = ts ? (a7_cway_oh[a7_ga / 8] ? 6'd0 : age < a7_tage ? age + 6'd1 : age) : age;
+      assign ts = a7_tv_q & a7_tset_q[a7_ga % 8];
+      assign a7_age_n[a7_ga * 6 +: 6] = ts ? (a7_tway_q[a7_ga / 8] ? 6'd0 : age < a7_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a7_age_w0_d = a7_age_n[47:0];
@@ -12027,7 +12167,7 @@ module ata_seed003_table2 (
   assign a7_age_w61_d = a7_age_n[2975:2928];
   assign a7_age_w62_d = a7_age_n[3023:2976];
   assign a7_age_w63_d = a7_age_n[3071:3024];
-  assign a7_kill = a7_gv & (a7_cmd[1:0] == 2'd2 | a7_cmd[1:0] == 2'd3 & a7_cmd[43]);
+  assign a7_kill = a7_own & ((c7_st_q == 4'd6 ? 2'd3 : c7_st_q == 4'd5 ? 2'd2 : c7_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2 | (c7_st_q == 4'd6 ? 2'd3 : c7_st_q == 4'd5 ? 2'd2 : c7_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3 & ~c7_lm_q);
   assign a8_preq = {c9_rreq & c9_rj_q[8], c8_lreq, c7_rreq & c7_rj_q[8], c6_rreq & c6_rj_q[8], c5_rreq & c5_rj_q[8], c4_rreq & c4_rj_q[8], c3_rreq & c3_rj_q[8], c2_rreq & c2_rj_q[8], c1_rreq & c1_rj_q[8], c0_rreq & c0_rj_q[8]};
   assign a8_win_ge_p0[0] = a8_ptr_q[0];
   assign a8_win_ge_p0[1] = a8_ptr_q[1] | a8_ptr_q[0];
@@ -12179,14 +12319,16 @@ module ata_seed003_table2 (
   assign a8_gv = |a8_win;
   assign a8_ptr_d = a8_gv ? {a8_win[8:0], a8_win[9]} : a8_ptr_q;
   assign a8_cmd = {44{a8_win[0]}} & cmd_all[43:0] | {44{a8_win[1]}} & cmd_all[87:44] | {44{a8_win[2]}} & cmd_all[131:88] | {44{a8_win[3]}} & cmd_all[175:132] | {44{a8_win[4]}} & cmd_all[219:176] | {44{a8_win[5]}} & cmd_all[263:220] | {44{a8_win[6]}} & cmd_all[307:264] | {44{a8_win[7]}} & cmd_all[351:308] | {44{a8_win[8]}} & cmd_all[395:352] | {44{a8_win[9]}} & cmd_all[439:396];
-  assign a8_fill = a8_gv & a8_cmd[1:0] == 2'd3;
-  assign a8_write = a8_gv & a8_cmd[1:0] == 2'd2;
-  assign a8_touch = a8_gv & a8_cmd[1:0] != 2'd1;
-  assign a8_cset = 8'd1 << a8_cmd[4:2];
-  assign a8_cway_oh = 64'd1 << a8_cmd[10:5];
-  assign a8_alloc = a8_fill & a8_cmd[43];
-  assign a8_csec = 4'd1 << a8_cmd[12:11];
-  assign a8_ctag = a8_cmd[42:13];
+  assign unused_a8_cmd_tag_alloc = {a8_cmd[43], a8_cmd[42:13]};
+  assign a8_own = a8_win[8];
+  assign a8_fill = a8_own & (c8_st_q == 4'd6 ? 2'd3 : c8_st_q == 4'd5 ? 2'd2 : c8_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3;
+  assign a8_write = a8_own & (c8_st_q == 4'd6 ? 2'd3 : c8_st_q == 4'd5 ? 2'd2 : c8_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2;
+  assign a8_touch = a8_own & (c8_st_q == 4'd6 ? 2'd3 : c8_st_q == 4'd5 ? 2'd2 : c8_st_q == 4'd4 ? 2'd1 : 2'd0) != 2'd1;
+  assign a8_cset = c8_set_oh;
+  assign a8_cway_oh = 64'd1 << c8_oway;
+  assign a8_alloc = a8_fill & ~c8_lm_q;
+  assign a8_csec = c8_sec_oh;
+  assign a8_ctag = c8_rtag;
   genvar a8_ge;
   generate
     for (a8_ge = 0; a8_ge < 512; a8_ge = a8_ge + 1) begin : g_a8_entry
@@ -12198,7 +12340,7 @@ module ata_seed003_table2 (
       assign fe = a8_alloc & at;
       assign a8_valid_n[a8_ge] = fe | a8_valid_q[a8_ge];
       assign a8_tag_n[a8_ge * 30 +: 30] = fe ? a8_ctag : a8_tag_q[a8_ge * 30 +: 30];
-      assign a8_sv_n[a8_ge * 4 +: 4] = f ? (a8_cmd[43] ? a8_csec : a8_sv_q[a8_ge * 4 +: 4] | a8_csec) : a8_sv_q[a8_ge * 4 +: 4];
+      assign a8_sv_n[a8_ge * 4 +: 4] = f ? (~c8_lm_q ? a8_csec : a8_sv_q[a8_ge * 4 +: 4] | a8_csec) : a8_sv_q[a8_ge * 4 +: 4];
       assign a8_dirty_n[a8_ge] = a8_write & at | ~fe & a8_dirty_q[a8_ge];
     end
   endgenerate
@@ -12206,23 +12348,26 @@ module ata_seed003_table2 (
   assign a8_tag_d = a8_tag_n;
   assign a8_sv_d = a8_sv_n;
   assign a8_dirty_d = a8_dirty_n;
+  assign a8_tv_d = a8_touch;
+  assign a8_tway_d = 64'd1 << c8_oway;
+  assign a8_tset_d = c8_set_oh;
   genvar a8_gt;
   generate
     for (a8_gt = 0; a8_gt < 64; a8_gt = a8_gt + 1) begin : g_a8_trow
       wire [47:0] aw;
       assign aw = a8_age[a8_gt * 48 +: 48];
-      assign a8_trow[a8_gt * 6 +: 6] = {6{a8_cset[0]}} & aw[5:0] | {6{a8_cset[1]}} & aw[11:6] | {6{a8_cset[2]}} & aw[17:12] | {6{a8_cset[3]}} & aw[23:18] | {6{a8_cset[4]}} & aw[29:24] | {6{a8_cset[5]}} & aw[35:30] | {6{a8_cset[6]}} & aw[41:36] | {6{a8_cset[7]}} & aw[47:42];
+      assign a8_trow[a8_gt * 6 +: 6] = {6{a8_tset_q[0]}} & aw[5:0] | {6{a8_tset_q[1]}} & aw[11:6] | {6{a8_tset_q[2]}} & aw[17:12] | {6{a8_tset_q[3]}} & aw[23:18] | {6{a8_tset_q[4]}} & aw[29:24] | {6{a8_tset_q[5]}} & aw[35:30] | {6{a8_tset_q[6]}} & aw[41:36] | {6{a8_tset_q[7]}} & aw[47:42];
     end
   endgenerate
-  assign a8_tage = {6{a8_cway_oh[0]}} & a8_trow[5:0] | {6{a8_cway_oh[1]}} & a8_trow[11:6] | {6{a8_cway_oh[2]}} & a8_trow[17:12] | {6{a8_cway_oh[3]}} & a8_trow[23:18] | {6{a8_cway_oh[4]}} & a8_trow[29:24] | {6{a8_cway_oh[5]}} & a8_trow[35:30] | {6{a8_cway_oh[6]}} & a8_trow[41:36] | {6{a8_cway_oh[7]}} & a8_trow[47:42] | {6{a8_cway_oh[8]}} & a8_trow[53:48] | {6{a8_cway_oh[9]}} & a8_trow[59:54] | {6{a8_cway_oh[10]}} & a8_trow[65:60] | {6{a8_cway_oh[11]}} & a8_trow[71:66] | {6{a8_cway_oh[12]}} & a8_trow[77:72] | {6{a8_cway_oh[13]}} & a8_trow[83:78] | {6{a8_cway_oh[14]}} & a8_trow[89:84] | {6{a8_cway_oh[15]}} & a8_trow[95:90] | {6{a8_cway_oh[16]}} & a8_trow[101:96] | {6{a8_cway_oh[17]}} & a8_trow[107:102] | {6{a8_cway_oh[18]}} & a8_trow[113:108] | {6{a8_cway_oh[19]}} & a8_trow[119:114] | {6{a8_cway_oh[20]}} & a8_trow[125:120] | {6{a8_cway_oh[21]}} & a8_trow[131:126] | {6{a8_cway_oh[22]}} & a8_trow[137:132] | {6{a8_cway_oh[23]}} & a8_trow[143:138] | {6{a8_cway_oh[24]}} & a8_trow[149:144] | {6{a8_cway_oh[25]}} & a8_trow[155:150] | {6{a8_cway_oh[26]}} & a8_trow[161:156] | {6{a8_cway_oh[27]}} & a8_trow[167:162] | {6{a8_cway_oh[28]}} & a8_trow[173:168] | {6{a8_cway_oh[29]}} & a8_trow[179:174] | {6{a8_cway_oh[30]}} & a8_trow[185:180] | {6{a8_cway_oh[31]}} & a8_trow[191:186] | {6{a8_cway_oh[32]}} & a8_trow[197:192] | {6{a8_cway_oh[33]}} & a8_trow[203:198] | {6{a8_cway_oh[34]}} & a8_trow[209:204] | {6{a8_cway_oh[35]}} & a8_trow[215:210] | {6{a8_cway_oh[36]}} & a8_trow[221:216] | {6{a8_cway_oh[37]}} & a8_trow[227:222] | {6{a8_cway_oh[38]}} & a8_trow[233:228] | {6{a8_cway_oh[39]}} & a8_trow[239:234] | {6{a8_cway_oh[40]}} & a8_trow[245:240] | {6{a8_cway_oh[41]}} & a8_trow[251:246] | {6{a8_cway_oh[42]}} & a8_trow[257:252] | {6{a8_cway_oh[43]}} & a8_trow[263:258] | {6{a8_cway_oh[44]}} & a8_trow[269:264] | {6{a8_cway_oh[45]}} & a8_trow[275:270] | {6{a8_cway_oh[46]}} & a8_trow[281:276] | {6{a8_cway_oh[47]}} & a8_trow[287:282] | {6{a8_cway_oh[48]}} & a8_trow[293:288] | {6{a8_cway_oh[49]}} & a8_trow[299:294] | {6{a8_cway_oh[50]}} & a8_trow[305:300] | {6{a8_cway_oh[51]}} & a8_trow[311:306] | {6{a8_cway_oh[52]}} & a8_trow[317:312] | {6{a8_cway_oh[53]}} & a8_trow[323:318] | {6{a8_cway_oh[54]}} & a8_trow[329:324] | {6{a8_cway_oh[55]}} & a8_trow[335:330] | {6{a8_cway_oh[56]}} & a8_trow[341:336] | {6{a8_cway_oh[57]}} & a8_trow[347:342] | {6{a8_cway_oh[58]}} & a8_trow[353:348] | {6{a8_cway_oh[59]}} & a8_trow[359:354] | {6{a8_cway_oh[60]}} & a8_trow[365:360] | {6{a8_cway_oh[61]}} & a8_trow[371:366] | {6{a8_cway_oh[62]}} & a8_trow[377:372] | {6{a8_cway_oh[63]}} & a8_trow[383:378];
+  assign a8_tage = {6{a8_tway_q[0]}} & a8_trow[5:0] | {6{a8_tway_q[1]}} & a8_trow[11:6] | {6{a8_tway_q[2]}} & a8_trow[17:12] | {6{a8_tway_q[3]}} & a8_trow[23:18] | {6{a8_tway_q[4]}} & a8_trow[29:24] | {6{a8_tway_q[5]}} & a8_trow[35:30] | {6{a8_tway_q[6]}} & a8_trow[41:36] | {6{a8_tway_q[7]}} & a8_trow[47:42] | {6{a8_tway_q[8]}} & a8_trow[53:48] | {6{a8_tway_q[9]}} & a8_trow[59:54] | {6{a8_tway_q[10]}} & a8_trow[65:60] | {6{a8_tway_q[11]}} & a8_trow[71:66] | {6{a8_tway_q[12]}} & a8_trow[77:72] | {6{a8_tway_q[13]}} & a8_trow[83:78] | {6{a8_tway_q[14]}} & a8_trow[89:84] | {6{a8_tway_q[15]}} & a8_trow[95:90] | {6{a8_tway_q[16]}} & a8_trow[101:96] | {6{a8_tway_q[17]}} & a8_trow[107:102] | {6{a8_tway_q[18]}} & a8_trow[113:108] | {6{a8_tway_q[19]}} & a8_trow[119:114] | {6{a8_tway_q[20]}} & a8_trow[125:120] | {6{a8_tway_q[21]}} & a8_trow[131:126] | {6{a8_tway_q[22]}} & a8_trow[137:132] | {6{a8_tway_q[23]}} & a8_trow[143:138] | {6{a8_tway_q[24]}} & a8_trow[149:144] | {6{a8_tway_q[25]}} & a8_trow[155:150] | {6{a8_tway_q[26]}} & a8_trow[161:156] | {6{a8_tway_q[27]}} & a8_trow[167:162] | {6{a8_tway_q[28]}} & a8_trow[173:168] | {6{a8_tway_q[29]}} & a8_trow[179:174] | {6{a8_tway_q[30]}} & a8_trow[185:180] | {6{a8_tway_q[31]}} & a8_trow[191:186] | {6{a8_tway_q[32]}} & a8_trow[197:192] | {6{a8_tway_q[33]}} & a8_trow[203:198] | {6{a8_tway_q[34]}} & a8_trow[209:204] | {6{a8_tway_q[35]}} & a8_trow[215:210] | {6{a8_tway_q[36]}} & a8_trow[221:216] | {6{a8_tway_q[37]}} & a8_trow[227:222] | {6{a8_tway_q[38]}} & a8_trow[233:228] | {6{a8_tway_q[39]}} & a8_trow[239:234] | {6{a8_tway_q[40]}} & a8_trow[245:240] | {6{a8_tway_q[41]}} & a8_trow[251:246] | {6{a8_tway_q[42]}} & a8_trow[257:252] | {6{a8_tway_q[43]}} & a8_trow[263:258] | {6{a8_tway_q[44]}} & a8_trow[269:264] | {6{a8_tway_q[45]}} & a8_trow[275:270] | {6{a8_tway_q[46]}} & a8_trow[281:276] | {6{a8_tway_q[47]}} & a8_trow[287:282] | {6{a8_tway_q[48]}} & a8_trow[293:288] | {6{a8_tway_q[49]}} & a8_trow[299:294] | {6{a8_tway_q[50]}} & a8_trow[305:300] | {6{a8_tway_q[51]}} & a8_trow[311:306] | {6{a8_tway_q[52]}} & a8_trow[317:312] | {6{a8_tway_q[53]}} & a8_trow[323:318] | {6{a8_tway_q[54]}} & a8_trow[329:324] | {6{a8_tway_q[55]}} & a8_trow[335:330] | {6{a8_tway_q[56]}} & a8_trow[341:336] | {6{a8_tway_q[57]}} & a8_trow[347:342] | {6{a8_tway_q[58]}} & a8_trow[353:348] | {6{a8_tway_q[59]}} & a8_trow[359:354] | {6{a8_tway_q[60]}} & a8_trow[365:360] | {6{a8_tway_q[61]}} & a8_trow[371:366] | {6{a8_tway_q[62]}} & a8_trow[377:372] | {6{a8_tway_q[63]}} & a8_trow[383:378];
   genvar a8_ga;
   generate
     for (a8_ga = 0; a8_ga < 512; a8_ga = a8_ga + 1) begin : g_a8_age
       wire [5:0] age;
       assign age = a8_age[a8_ga * 6 +: 6];
       wire ts;
-      assign ts = a8_touch & a8_cset[a8_ga % 8];
-      assign a8_age_n[a8_ga * 6 +: 6] = ts ? (a8_cway_oh[a8_ga / 8] ? 6'd0 : age < a8_tage ? age + 6'd1 : age) : age;
+      assign ts = a8_tv_q & a8_tset_q[a8_ga % 8];
+      assign a8_age_n[a8_ga * 6 +: 6] = ts ? (a8_tway_q[a8_ga / 8] ? 6'd0 : age < a8_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a8_age_w0_d = a8_age_n[47:0];
@@ -12289,7 +12434,7 @@ module ata_seed003_table2 (
   assign a8_age_w61_d = a8_age_n[2975:2928];
   assign a8_age_w62_d = a8_age_n[3023:2976];
   assign a8_age_w63_d = a8_age_n[3071:3024];
-  assign a8_kill = a8_gv & (a8_cmd[1:0] == 2'd2 | a8_cmd[1:0] == 2'd3 & a8_cmd[43]);
+  assign a8_kill = a8_own & ((c8_st_q == 4'd6 ? 2'd3 : c8_st_q == 4'd5 ? 2'd2 : c8_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2 | (c8_st_q == 4'd6 ? 2'd3 : c8_st_q == 4'd5 ? 2'd2 : c8_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3 & ~c8_lm_q);
   assign a9_preq = {c9_lreq, c8_rreq & c8_rj_q[9], c7_rreq & c7_rj_q[9], c6_rreq & c6_rj_q[9], c5_rreq & c5_rj_q[9], c4_rreq & c4_rj_q[9], c3_rreq & c3_rj_q[9], c2_rreq & c2_rj_q[9], c1_rreq & c1_rj_q[9], c0_rreq & c0_rj_q[9]};
   assign a9_win_ge_p0[0] = a9_ptr_q[0];
   assign a9_win_ge_p0[1] = a9_ptr_q[1] | a9_ptr_q[0];
@@ -12441,14 +12586,16 @@ module ata_seed003_table2 (
   assign a9_gv = |a9_win;
   assign a9_ptr_d = a9_gv ? {a9_win[8:0], a9_win[9]} : a9_ptr_q;
   assign a9_cmd = {44{a9_win[0]}} & cmd_all[43:0] | {44{a9_win[1]}} & cmd_all[87:44] | {44{a9_win[2]}} & cmd_all[131:88] | {44{a9_win[3]}} & cmd_all[175:132] | {44{a9_win[4]}} & cmd_all[219:176] | {44{a9_win[5]}} & cmd_all[263:220] | {44{a9_win[6]}} & cmd_all[307:264] | {44{a9_win[7]}} & cmd_all[351:308] | {44{a9_win[8]}} & cmd_all[395:352] | {44{a9_win[9]}} & cmd_all[439:396];
-  assign a9_fill = a9_gv & a9_cmd[1:0] == 2'd3;
-  assign a9_write = a9_gv & a9_cmd[1:0] == 2'd2;
-  assign a9_touch = a9_gv & a9_cmd[1:0] != 2'd1;
-  assign a9_cset = 8'd1 << a9_cmd[4:2];
-  assign a9_cway_oh = 64'd1 << a9_cmd[10:5];
-  assign a9_alloc = a9_fill & a9_cmd[43];
-  assign a9_csec = 4'd1 << a9_cmd[12:11];
-  assign a9_ctag = a9_cmd[42:13];
+  assign unused_a9_cmd_tag_alloc = {a9_cmd[43], a9_cmd[42:13]};
+  assign a9_own = a9_win[9];
+  assign a9_fill = a9_own & (c9_st_q == 4'd6 ? 2'd3 : c9_st_q == 4'd5 ? 2'd2 : c9_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3;
+  assign a9_write = a9_own & (c9_st_q == 4'd6 ? 2'd3 : c9_st_q == 4'd5 ? 2'd2 : c9_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2;
+  assign a9_touch = a9_own & (c9_st_q == 4'd6 ? 2'd3 : c9_st_q == 4'd5 ? 2'd2 : c9_st_q == 4'd4 ? 2'd1 : 2'd0) != 2'd1;
+  assign a9_cset = c9_set_oh;
+  assign a9_cway_oh = 64'd1 << c9_oway;
+  assign a9_alloc = a9_fill & ~c9_lm_q;
+  assign a9_csec = c9_sec_oh;
+  assign a9_ctag = c9_rtag;
   genvar a9_ge;
   generate
     for (a9_ge = 0; a9_ge < 512; a9_ge = a9_ge + 1) begin : g_a9_entry
@@ -12460,7 +12607,7 @@ module ata_seed003_table2 (
       assign fe = a9_alloc & at;
       assign a9_valid_n[a9_ge] = fe | a9_valid_q[a9_ge];
       assign a9_tag_n[a9_ge * 30 +: 30] = fe ? a9_ctag : a9_tag_q[a9_ge * 30 +: 30];
-      assign a9_sv_n[a9_ge * 4 +: 4] = f ? (a9_cmd[43] ? a9_csec : a9_sv_q[a9_ge * 4 +: 4] | a9_csec) : a9_sv_q[a9_ge * 4 +: 4];
+      assign a9_sv_n[a9_ge * 4 +: 4] = f ? (~c9_lm_q ? a9_csec : a9_sv_q[a9_ge * 4 +: 4] | a9_csec) : a9_sv_q[a9_ge * 4 +: 4];
       assign a9_dirty_n[a9_ge] = a9_write & at | ~fe & a9_dirty_q[a9_ge];
     end
   endgenerate
@@ -12468,23 +12615,26 @@ module ata_seed003_table2 (
   assign a9_tag_d = a9_tag_n;
   assign a9_sv_d = a9_sv_n;
   assign a9_dirty_d = a9_dirty_n;
+  assign a9_tv_d = a9_touch;
+  assign a9_tway_d = 64'd1 << c9_oway;
+  assign a9_tset_d = c9_set_oh;
   genvar a9_gt;
   generate
     for (a9_gt = 0; a9_gt < 64; a9_gt = a9_gt + 1) begin : g_a9_trow
       wire [47:0] aw;
       assign aw = a9_age[a9_gt * 48 +: 48];
-      assign a9_trow[a9_gt * 6 +: 6] = {6{a9_cset[0]}} & aw[5:0] | {6{a9_cset[1]}} & aw[11:6] | {6{a9_cset[2]}} & aw[17:12] | {6{a9_cset[3]}} & aw[23:18] | {6{a9_cset[4]}} & aw[29:24] | {6{a9_cset[5]}} & aw[35:30] | {6{a9_cset[6]}} & aw[41:36] | {6{a9_cset[7]}} & aw[47:42];
+      assign a9_trow[a9_gt * 6 +: 6] = {6{a9_tset_q[0]}} & aw[5:0] | {6{a9_tset_q[1]}} & aw[11:6] | {6{a9_tset_q[2]}} & aw[17:12] | {6{a9_tset_q[3]}} & aw[23:18] | {6{a9_tset_q[4]}} & aw[29:24] | {6{a9_tset_q[5]}} & aw[35:30] | {6{a9_tset_q[6]}} & aw[41:36] | {6{a9_tset_q[7]}} & aw[47:42];
     end
   endgenerate
-  assign a9_tage = {6{a9_cway_oh[0]}} & a9_trow[5:0] | {6{a9_cway_oh[1]}} & a9_trow[11:6] | {6{a9_cway_oh[2]}} & a9_trow[17:12] | {6{a9_cway_oh[3]}} & a9_trow[23:18] | {6{a9_cway_oh[4]}} & a9_trow[29:24] | {6{a9_cway_oh[5]}} & a9_trow[35:30] | {6{a9_cway_oh[6]}} & a9_trow[41:36] | {6{a9_cway_oh[7]}} & a9_trow[47:42] | {6{a9_cway_oh[8]}} & a9_trow[53:48] | {6{a9_cway_oh[9]}} & a9_trow[59:54] | {6{a9_cway_oh[10]}} & a9_trow[65:60] | {6{a9_cway_oh[11]}} & a9_trow[71:66] | {6{a9_cway_oh[12]}} & a9_trow[77:72] | {6{a9_cway_oh[13]}} & a9_trow[83:78] | {6{a9_cway_oh[14]}} & a9_trow[89:84] | {6{a9_cway_oh[15]}} & a9_trow[95:90] | {6{a9_cway_oh[16]}} & a9_trow[101:96] | {6{a9_cway_oh[17]}} & a9_trow[107:102] | {6{a9_cway_oh[18]}} & a9_trow[113:108] | {6{a9_cway_oh[19]}} & a9_trow[119:114] | {6{a9_cway_oh[20]}} & a9_trow[125:120] | {6{a9_cway_oh[21]}} & a9_trow[131:126] | {6{a9_cway_oh[22]}} & a9_trow[137:132] | {6{a9_cway_oh[23]}} & a9_trow[143:138] | {6{a9_cway_oh[24]}} & a9_trow[149:144] | {6{a9_cway_oh[25]}} & a9_trow[155:150] | {6{a9_cway_oh[26]}} & a9_trow[161:156] | {6{a9_cway_oh[27]}} & a9_trow[167:162] | {6{a9_cway_oh[28]}} & a9_trow[173:168] | {6{a9_cway_oh[29]}} & a9_trow[179:174] | {6{a9_cway_oh[30]}} & a9_trow[185:180] | {6{a9_cway_oh[31]}} & a9_trow[191:186] | {6{a9_cway_oh[32]}} & a9_trow[197:192] | {6{a9_cway_oh[33]}} & a9_trow[203:198] | {6{a9_cway_oh[34]}} & a9_trow[209:204] | {6{a9_cway_oh[35]}} & a9_trow[215:210] | {6{a9_cway_oh[36]}} & a9_trow[221:216] | {6{a9_cway_oh[37]}} & a9_trow[227:222] | {6{a9_cway_oh[38]}} & a9_trow[233:228] | {6{a9_cway_oh[39]}} & a9_trow[239:234] | {6{a9_cway_oh[40]}} & a9_trow[245:240] | {6{a9_cway_oh[41]}} & a9_trow[251:246] | {6{a9_cway_oh[42]}} & a9_trow[257:252] | {6{a9_cway_oh[43]}} & a9_trow[263:258] | {6{a9_cway_oh[44]}} & a9_trow[269:264] | {6{a9_cway_oh[45]}} & a9_trow[275:270] | {6{a9_cway_oh[46]}} & a9_trow[281:276] | {6{a9_cway_oh[47]}} & a9_trow[287:282] | {6{a9_cway_oh[48]}} & a9_trow[293:288] | {6{a9_cway_oh[49]}} & a9_trow[299:294] | {6{a9_cway_oh[50]}} & a9_trow[305:300] | {6{a9_cway_oh[51]}} & a9_trow[311:306] | {6{a9_cway_oh[52]}} & a9_trow[317:312] | {6{a9_cway_oh[53]}} & a9_trow[323:318] | {6{a9_cway_oh[54]}} & a9_trow[329:324] | {6{a9_cway_oh[55]}} & a9_trow[335:330] | {6{a9_cway_oh[56]}} & a9_trow[341:336] | {6{a9_cway_oh[57]}} & a9_trow[347:342] | {6{a9_cway_oh[58]}} & a9_trow[353:348] | {6{a9_cway_oh[59]}} & a9_trow[359:354] | {6{a9_cway_oh[60]}} & a9_trow[365:360] | {6{a9_cway_oh[61]}} & a9_trow[371:366] | {6{a9_cway_oh[62]}} & a9_trow[377:372] | {6{a9_cway_oh[63]}} & a9_trow[383:378];
+  assign a9_tage = {6{a9_tway_q[0]}} & a9_trow[5:0] | {6{a9_tway_q[1]}} & a9_trow[11:6] | {6{a9_tway_q[2]}} & a9_trow[17:12] | {6{a9_tway_q[3]}} & a9_trow[23:18] | {6{a9_tway_q[4]}} & a9_trow[29:24] | {6{a9_tway_q[5]}} & a9_trow[35:30] | {6{a9_tway_q[6]}} & a9_trow[41:36] | {6{a9_tway_q[7]}} & a9_trow[47:42] | {6{a9_tway_q[8]}} & a9_trow[53:48] | {6{a9_tway_q[9]}} & a9_trow[59:54] | {6{a9_tway_q[10]}} & a9_trow[65:60] | {6{a9_tway_q[11]}} & a9_trow[71:66] | {6{a9_tway_q[12]}} & a9_trow[77:72] | {6{a9_tway_q[13]}} & a9_trow[83:78] | {6{a9_tway_q[14]}} & a9_trow[89:84] | {6{a9_tway_q[15]}} & a9_trow[95:90] | {6{a9_tway_q[16]}} & a9_trow[101:96] | {6{a9_tway_q[17]}} & a9_trow[107:102] | {6{a9_tway_q[18]}} & a9_trow[113:108] | {6{a9_tway_q[19]}} & a9_trow[119:114] | {6{a9_tway_q[20]}} & a9_trow[125:120] | {6{a9_tway_q[21]}} & a9_trow[131:126] | {6{a9_tway_q[22]}} & a9_trow[137:132] | {6{a9_tway_q[23]}} & a9_trow[143:138] | {6{a9_tway_q[24]}} & a9_trow[149:144] | {6{a9_tway_q[25]}} & a9_trow[155:150] | {6{a9_tway_q[26]}} & a9_trow[161:156] | {6{a9_tway_q[27]}} & a9_trow[167:162] | {6{a9_tway_q[28]}} & a9_trow[173:168] | {6{a9_tway_q[29]}} & a9_trow[179:174] | {6{a9_tway_q[30]}} & a9_trow[185:180] | {6{a9_tway_q[31]}} & a9_trow[191:186] | {6{a9_tway_q[32]}} & a9_trow[197:192] | {6{a9_tway_q[33]}} & a9_trow[203:198] | {6{a9_tway_q[34]}} & a9_trow[209:204] | {6{a9_tway_q[35]}} & a9_trow[215:210] | {6{a9_tway_q[36]}} & a9_trow[221:216] | {6{a9_tway_q[37]}} & a9_trow[227:222] | {6{a9_tway_q[38]}} & a9_trow[233:228] | {6{a9_tway_q[39]}} & a9_trow[239:234] | {6{a9_tway_q[40]}} & a9_trow[245:240] | {6{a9_tway_q[41]}} & a9_trow[251:246] | {6{a9_tway_q[42]}} & a9_trow[257:252] | {6{a9_tway_q[43]}} & a9_trow[263:258] | {6{a9_tway_q[44]}} & a9_trow[269:264] | {6{a9_tway_q[45]}} & a9_trow[275:270] | {6{a9_tway_q[46]}} & a9_trow[281:276] | {6{a9_tway_q[47]}} & a9_trow[287:282] | {6{a9_tway_q[48]}} & a9_trow[293:288] | {6{a9_tway_q[49]}} & a9_trow[299:294] | {6{a9_tway_q[50]}} & a9_trow[305:300] | {6{a9_tway_q[51]}} & a9_trow[311:306] | {6{a9_tway_q[52]}} & a9_trow[317:312] | {6{a9_tway_q[53]}} & a9_trow[323:318] | {6{a9_tway_q[54]}} & a9_trow[329:324] | {6{a9_tway_q[55]}} & a9_trow[335:330] | {6{a9_tway_q[56]}} & a9_trow[341:336] | {6{a9_tway_q[57]}} & a9_trow[347:342] | {6{a9_tway_q[58]}} & a9_trow[353:348] | {6{a9_tway_q[59]}} & a9_trow[359:354] | {6{a9_tway_q[60]}} & a9_trow[365:360] | {6{a9_tway_q[61]}} & a9_trow[371:366] | {6{a9_tway_q[62]}} & a9_trow[377:372] | {6{a9_tway_q[63]}} & a9_trow[383:378];
   genvar a9_ga;
   generate
     for (a9_ga = 0; a9_ga < 512; a9_ga = a9_ga + 1) begin : g_a9_age
       wire [5:0] age;
       assign age = a9_age[a9_ga * 6 +: 6];
       wire ts;
-      assign ts = a9_touch & a9_cset[a9_ga % 8];
-      assign a9_age_n[a9_ga * 6 +: 6] = ts ? (a9_cway_oh[a9_ga / 8] ? 6'd0 : age < a9_tage ? age + 6'd1 : age) : age;
+      assign ts = a9_tv_q & a9_tset_q[a9_ga % 8];
+      assign a9_age_n[a9_ga * 6 +: 6] = ts ? (a9_tway_q[a9_ga / 8] ? 6'd0 : age < a9_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a9_age_w0_d = a9_age_n[47:0];
@@ -12551,7 +12701,7 @@ module ata_seed003_table2 (
   assign a9_age_w61_d = a9_age_n[2975:2928];
   assign a9_age_w62_d = a9_age_n[3023:2976];
   assign a9_age_w63_d = a9_age_n[3071:3024];
-  assign a9_kill = a9_gv & (a9_cmd[1:0] == 2'd2 | a9_cmd[1:0] == 2'd3 & a9_cmd[43]);
+  assign a9_kill = a9_own & ((c9_st_q == 4'd6 ? 2'd3 : c9_st_q == 4'd5 ? 2'd2 : c9_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd2 | (c9_st_q == 4'd6 ? 2'd3 : c9_st_q == 4'd5 ? 2'd2 : c9_st_q == 4'd4 ? 2'd1 : 2'd0) == 2'd3 & ~c9_lm_q);
   assign c0_grant = a0_win[0] | a1_win[0] | a2_win[0] | a3_win[0] | a4_win[0] | a5_win[0] | a6_win[0] | a7_win[0] | a8_win[0] | a9_win[0];
   assign c1_grant = a0_win[1] | a1_win[1] | a2_win[1] | a3_win[1] | a4_win[1] | a5_win[1] | a6_win[1] | a7_win[1] | a8_win[1] | a9_win[1];
   assign c2_grant = a0_win[2] | a1_win[2] | a2_win[2] | a3_win[2] | a4_win[2] | a5_win[2] | a6_win[2] | a7_win[2] | a8_win[2] | a9_win[2];
@@ -12619,105 +12769,105 @@ module ata_seed003_table2 (
   assign da_core_8_d = a8_gv ? {a8_win[8] | a8_win[9], a8_win[4] | a8_win[5] | a8_win[6] | a8_win[7], a8_win[2] | a8_win[3] | a8_win[6] | a8_win[7], a8_win[1] | a8_win[3] | a8_win[5] | a8_win[7] | a8_win[9]} : da_core_8_q;
   assign da_core_9_d = a9_gv ? {a9_win[8] | a9_win[9], a9_win[4] | a9_win[5] | a9_win[6] | a9_win[7], a9_win[2] | a9_win[3] | a9_win[6] | a9_win[7], a9_win[1] | a9_win[3] | a9_win[5] | a9_win[7] | a9_win[9]} : da_core_9_q;
   assign da_core_o = {da_core_9_q, da_core_8_q, da_core_7_q, da_core_6_q, da_core_5_q, da_core_4_q, da_core_3_q, da_core_2_q, da_core_1_q, da_core_0_q};
-  assign c0_kill_a1 = a1_kill & a1_cmd[4:2] == c0_addr_q[9:7] & a1_cmd[10:5] == c0_way_q[11:6];
-  assign c0_kill_a2 = a2_kill & a2_cmd[4:2] == c0_addr_q[9:7] & a2_cmd[10:5] == c0_way_q[17:12];
-  assign c0_kill_a3 = a3_kill & a3_cmd[4:2] == c0_addr_q[9:7] & a3_cmd[10:5] == c0_way_q[23:18];
-  assign c0_kill_a4 = a4_kill & a4_cmd[4:2] == c0_addr_q[9:7] & a4_cmd[10:5] == c0_way_q[29:24];
-  assign c0_kill_a5 = a5_kill & a5_cmd[4:2] == c0_addr_q[9:7] & a5_cmd[10:5] == c0_way_q[35:30];
-  assign c0_kill_a6 = a6_kill & a6_cmd[4:2] == c0_addr_q[9:7] & a6_cmd[10:5] == c0_way_q[41:36];
-  assign c0_kill_a7 = a7_kill & a7_cmd[4:2] == c0_addr_q[9:7] & a7_cmd[10:5] == c0_way_q[47:42];
-  assign c0_kill_a8 = a8_kill & a8_cmd[4:2] == c0_addr_q[9:7] & a8_cmd[10:5] == c0_way_q[53:48];
-  assign c0_kill_a9 = a9_kill & a9_cmd[4:2] == c0_addr_q[9:7] & a9_cmd[10:5] == c0_way_q[59:54];
+  assign c0_kill_a1 = a1_kill & c1_addr_q[9:7] == c0_addr_q[9:7] & c1_oway == c0_way_q[11:6];
+  assign c0_kill_a2 = a2_kill & c2_addr_q[9:7] == c0_addr_q[9:7] & c2_oway == c0_way_q[17:12];
+  assign c0_kill_a3 = a3_kill & c3_addr_q[9:7] == c0_addr_q[9:7] & c3_oway == c0_way_q[23:18];
+  assign c0_kill_a4 = a4_kill & c4_addr_q[9:7] == c0_addr_q[9:7] & c4_oway == c0_way_q[29:24];
+  assign c0_kill_a5 = a5_kill & c5_addr_q[9:7] == c0_addr_q[9:7] & c5_oway == c0_way_q[35:30];
+  assign c0_kill_a6 = a6_kill & c6_addr_q[9:7] == c0_addr_q[9:7] & c6_oway == c0_way_q[41:36];
+  assign c0_kill_a7 = a7_kill & c7_addr_q[9:7] == c0_addr_q[9:7] & c7_oway == c0_way_q[47:42];
+  assign c0_kill_a8 = a8_kill & c8_addr_q[9:7] == c0_addr_q[9:7] & c8_oway == c0_way_q[53:48];
+  assign c0_kill_a9 = a9_kill & c9_addr_q[9:7] == c0_addr_q[9:7] & c9_oway == c0_way_q[59:54];
   assign c0_ok_d = c0_st_q == 4'd2 ? c0_pick[1] & |(c0_a1_hit & 64'd1 << c0_way_q[11:6]) & ~c0_kill_a1 | c0_pick[2] & |(c0_a2_hit & 64'd1 << c0_way_q[17:12]) & ~c0_kill_a2 | c0_pick[3] & |(c0_a3_hit & 64'd1 << c0_way_q[23:18]) & ~c0_kill_a3 | c0_pick[4] & |(c0_a4_hit & 64'd1 << c0_way_q[29:24]) & ~c0_kill_a4 | c0_pick[5] & |(c0_a5_hit & 64'd1 << c0_way_q[35:30]) & ~c0_kill_a5 | c0_pick[6] & |(c0_a6_hit & 64'd1 << c0_way_q[41:36]) & ~c0_kill_a6 | c0_pick[7] & |(c0_a7_hit & 64'd1 << c0_way_q[47:42]) & ~c0_kill_a7 | c0_pick[8] & |(c0_a8_hit & 64'd1 << c0_way_q[53:48]) & ~c0_kill_a8 | c0_pick[9] & |(c0_a9_hit & 64'd1 << c0_way_q[59:54]) & ~c0_kill_a9 : c0_ok_q & (c0_rj_q[1] & ~c0_kill_a1 | c0_rj_q[2] & ~c0_kill_a2 | c0_rj_q[3] & ~c0_kill_a3 | c0_rj_q[4] & ~c0_kill_a4 | c0_rj_q[5] & ~c0_kill_a5 | c0_rj_q[6] & ~c0_kill_a6 | c0_rj_q[7] & ~c0_kill_a7 | c0_rj_q[8] & ~c0_kill_a8 | c0_rj_q[9] & ~c0_kill_a9);
-  assign c1_kill_a0 = a0_kill & a0_cmd[4:2] == c1_addr_q[9:7] & a0_cmd[10:5] == c1_way_q[5:0];
-  assign c1_kill_a2 = a2_kill & a2_cmd[4:2] == c1_addr_q[9:7] & a2_cmd[10:5] == c1_way_q[17:12];
-  assign c1_kill_a3 = a3_kill & a3_cmd[4:2] == c1_addr_q[9:7] & a3_cmd[10:5] == c1_way_q[23:18];
-  assign c1_kill_a4 = a4_kill & a4_cmd[4:2] == c1_addr_q[9:7] & a4_cmd[10:5] == c1_way_q[29:24];
-  assign c1_kill_a5 = a5_kill & a5_cmd[4:2] == c1_addr_q[9:7] & a5_cmd[10:5] == c1_way_q[35:30];
-  assign c1_kill_a6 = a6_kill & a6_cmd[4:2] == c1_addr_q[9:7] & a6_cmd[10:5] == c1_way_q[41:36];
-  assign c1_kill_a7 = a7_kill & a7_cmd[4:2] == c1_addr_q[9:7] & a7_cmd[10:5] == c1_way_q[47:42];
-  assign c1_kill_a8 = a8_kill & a8_cmd[4:2] == c1_addr_q[9:7] & a8_cmd[10:5] == c1_way_q[53:48];
-  assign c1_kill_a9 = a9_kill & a9_cmd[4:2] == c1_addr_q[9:7] & a9_cmd[10:5] == c1_way_q[59:54];
+  assign c1_kill_a0 = a0_kill & c0_addr_q[9:7] == c1_addr_q[9:7] & c0_oway == c1_way_q[5:0];
+  assign c1_kill_a2 = a2_kill & c2_addr_q[9:7] == c1_addr_q[9:7] & c2_oway == c1_way_q[17:12];
+  assign c1_kill_a3 = a3_kill & c3_addr_q[9:7] == c1_addr_q[9:7] & c3_oway == c1_way_q[23:18];
+  assign c1_kill_a4 = a4_kill & c4_addr_q[9:7] == c1_addr_q[9:7] & c4_oway == c1_way_q[29:24];
+  assign c1_kill_a5 = a5_kill & c5_addr_q[9:7] == c1_addr_q[9:7] & c5_oway == c1_way_q[35:30];
+  assign c1_kill_a6 = a6_kill & c6_addr_q[9:7] == c1_addr_q[9:7] & c6_oway == c1_way_q[41:36];
+  assign c1_kill_a7 = a7_kill & c7_addr_q[9:7] == c1_addr_q[9:7] & c7_oway == c1_way_q[47:42];
+  assign c1_kill_a8 = a8_kill & c8_addr_q[9:7] == c1_addr_q[9:7] & c8_oway == c1_way_q[53:48];
+  assign c1_kill_a9 = a9_kill & c9_addr_q[9:7] == c1_addr_q[9:7] & c9_oway == c1_way_q[59:54];
   assign c1_ok_d = c1_st_q == 4'd2 ? c1_pick[0] & |(c1_a0_hit & 64'd1 << c1_way_q[5:0]) & ~c1_kill_a0 | c1_pick[2] & |(c1_a2_hit & 64'd1 << c1_way_q[17:12]) & ~c1_kill_a2 | c1_pick[3] & |(c1_a3_hit & 64'd1 << c1_way_q[23:18]) & ~c1_kill_a3 | c1_pick[4] & |(c1_a4_hit & 64'd1 << c1_way_q[29:24]) & ~c1_kill_a4 | c1_pick[5] & |(c1_a5_hit & 64'd1 << c1_way_q[35:30]) & ~c1_kill_a5 | c1_pick[6] & |(c1_a6_hit & 64'd1 << c1_way_q[41:36]) & ~c1_kill_a6 | c1_pick[7] & |(c1_a7_hit & 64'd1 << c1_way_q[47:42]) & ~c1_kill_a7 | c1_pick[8] & |(c1_a8_hit & 64'd1 << c1_way_q[53:48]) & ~c1_kill_a8 | c1_pick[9] & |(c1_a9_hit & 64'd1 << c1_way_q[59:54]) & ~c1_kill_a9 : c1_ok_q & (c1_rj_q[0] & ~c1_kill_a0 | c1_rj_q[2] & ~c1_kill_a2 | c1_rj_q[3] & ~c1_kill_a3 | c1_rj_q[4] & ~c1_kill_a4 | c1_rj_q[5] & ~c1_kill_a5 | c1_rj_q[6] & ~c1_kill_a6 | c1_rj_q[7] & ~c1_kill_a7 | c1_rj_q[8] & ~c1_kill_a8 | c1_rj_q[9] & ~c1_kill_a9);
-  assign c2_kill_a0 = a0_kill & a0_cmd[4:2] == c2_addr_q[9:7] & a0_cmd[10:5] == c2_way_q[5:0];
-  assign c2_kill_a1 = a1_kill & a1_cmd[4:2] == c2_addr_q[9:7] & a1_cmd[10:5] == c2_way_q[11:6];
-  assign c2_kill_a3 = a3_kill & a3_cmd[4:2] == c2_addr_q[9:7] & a3_cmd[10:5] == c2_way_q[23:18];
-  assign c2_kill_a4 = a4_kill & a4_cmd[4:2] == c2_addr_q[9:7] & a4_cmd[10:5] == c2_way_q[29:24];
-  assign c2_kill_a5 = a5_kill & a5_cmd[4:2] == c2_addr_q[9:7] & a5_cmd[10:5] == c2_way_q[35:30];
-  assign c2_kill_a6 = a6_kill & a6_cmd[4:2] == c2_addr_q[9:7] & a6_cmd[10:5] == c2_way_q[41:36];
-  assign c2_kill_a7 = a7_kill & a7_cmd[4:2] == c2_addr_q[9:7] & a7_cmd[10:5] == c2_way_q[47:42];
-  assign c2_kill_a8 = a8_kill & a8_cmd[4:2] == c2_addr_q[9:7] & a8_cmd[10:5] == c2_way_q[53:48];
-  assign c2_kill_a9 = a9_kill & a9_cmd[4:2] == c2_addr_q[9:7] & a9_cmd[10:5] == c2_way_q[59:54];
+  assign c2_kill_a0 = a0_kill & c0_addr_q[9:7] == c2_addr_q[9:7] & c0_oway == c2_way_q[5:0];
+  assign c2_kill_a1 = a1_kill & c1_addr_q[9:7] == c2_addr_q[9:7] & c1_oway == c2_way_q[11:6];
+  assign c2_kill_a3 = a3_kill & c3_addr_q[9:7] == c2_addr_q[9:7] & c3_oway == c2_way_q[23:18];
+  assign c2_kill_a4 = a4_kill & c4_addr_q[9:7] == c2_addr_q[9:7] & c4_oway == c2_way_q[29:24];
+  assign c2_kill_a5 = a5_kill & c5_addr_q[9:7] == c2_addr_q[9:7] & c5_oway == c2_way_q[35:30];
+  assign c2_kill_a6 = a6_kill & c6_addr_q[9:7] == c2_addr_q[9:7] & c6_oway == c2_way_q[41:36];
+  assign c2_kill_a7 = a7_kill & c7_addr_q[9:7] == c2_addr_q[9:7] & c7_oway == c2_way_q[47:42];
+  assign c2_kill_a8 = a8_kill & c8_addr_q[9:7] == c2_addr_q[9:7] & c8_oway == c2_way_q[53:48];
+  assign c2_kill_a9 = a9_kill & c9_addr_q[9:7] == c2_addr_q[9:7] & c9_oway == c2_way_q[59:54];
   assign c2_ok_d = c2_st_q == 4'd2 ? c2_pick[0] & |(c2_a0_hit & 64'd1 << c2_way_q[5:0]) & ~c2_kill_a0 | c2_pick[1] & |(c2_a1_hit & 64'd1 << c2_way_q[11:6]) & ~c2_kill_a1 | c2_pick[3] & |(c2_a3_hit & 64'd1 << c2_way_q[23:18]) & ~c2_kill_a3 | c2_pick[4] & |(c2_a4_hit & 64'd1 << c2_way_q[29:24]) & ~c2_kill_a4 | c2_pick[5] & |(c2_a5_hit & 64'd1 << c2_way_q[35:30]) & ~c2_kill_a5 | c2_pick[6] & |(c2_a6_hit & 64'd1 << c2_way_q[41:36]) & ~c2_kill_a6 | c2_pick[7] & |(c2_a7_hit & 64'd1 << c2_way_q[47:42]) & ~c2_kill_a7 | c2_pick[8] & |(c2_a8_hit & 64'd1 << c2_way_q[53:48]) & ~c2_kill_a8 | c2_pick[9] & |(c2_a9_hit & 64'd1 << c2_way_q[59:54]) & ~c2_kill_a9 : c2_ok_q & (c2_rj_q[0] & ~c2_kill_a0 | c2_rj_q[1] & ~c2_kill_a1 | c2_rj_q[3] & ~c2_kill_a3 | c2_rj_q[4] & ~c2_kill_a4 | c2_rj_q[5] & ~c2_kill_a5 | c2_rj_q[6] & ~c2_kill_a6 | c2_rj_q[7] & ~c2_kill_a7 | c2_rj_q[8] & ~c2_kill_a8 | c2_rj_q[9] & ~c2_kill_a9);
-  assign c3_kill_a0 = a0_kill & a0_cmd[4:2] == c3_addr_q[9:7] & a0_cmd[10:5] == c3_way_q[5:0];
-  assign c3_kill_a1 = a1_kill & a1_cmd[4:2] == c3_addr_q[9:7] & a1_cmd[10:5] == c3_way_q[11:6];
-  assign c3_kill_a2 = a2_kill & a2_cmd[4:2] == c3_addr_q[9:7] & a2_cmd[10:5] == c3_way_q[17:12];
-  assign c3_kill_a4 = a4_kill & a4_cmd[4:2] == c3_addr_q[9:7] & a4_cmd[10:5] == c3_way_q[29:24];
-  assign c3_kill_a5 = a5_kill & a5_cmd[4:2] == c3_addr_q[9:7] & a5_cmd[10:5] == c3_way_q[35:30];
-  assign c3_kill_a6 = a6_kill & a6_cmd[4:2] == c3_addr_q[9:7] & a6_cmd[10:5] == c3_way_q[41:36];
-  assign c3_kill_a7 = a7_kill & a7_cmd[4:2] == c3_addr_q[9:7] & a7_cmd[10:5] == c3_way_q[47:42];
-  assign c3_kill_a8 = a8_kill & a8_cmd[4:2] == c3_addr_q[9:7] & a8_cmd[10:5] == c3_way_q[53:48];
-  assign c3_kill_a9 = a9_kill & a9_cmd[4:2] == c3_addr_q[9:7] & a9_cmd[10:5] == c3_way_q[59:54];
+  assign c3_kill_a0 = a0_kill & c0_addr_q[9:7] == c3_addr_q[9:7] & c0_oway == c3_way_q[5:0];
+  assign c3_kill_a1 = a1_kill & c1_addr_q[9:7] == c3_addr_q[9:7] & c1_oway == c3_way_q[11:6];
+  assign c3_kill_a2 = a2_kill & c2_addr_q[9:7] == c3_addr_q[9:7] & c2_oway == c3_way_q[17:12];
+  assign c3_kill_a4 = a4_kill & c4_addr_q[9:7] == c3_addr_q[9:7] & c4_oway == c3_way_q[29:24];
+  assign c3_kill_a5 = a5_kill & c5_addr_q[9:7] == c3_addr_q[9:7] & c5_oway == c3_way_q[35:30];
+  assign c3_kill_a6 = a6_kill & c6_addr_q[9:7] == c3_addr_q[9:7] & c6_oway == c3_way_q[41:36];
+  assign c3_kill_a7 = a7_kill & c7_addr_q[9:7] == c3_addr_q[9:7] & c7_oway == c3_way_q[47:42];
+  assign c3_kill_a8 = a8_kill & c8_addr_q[9:7] == c3_addr_q[9:7] & c8_oway == c3_way_q[53:48];
+  assign c3_kill_a9 = a9_kill & c9_addr_q[9:7] == c3_addr_q[9:7] & c9_oway == c3_way_q[59:54];
   assign c3_ok_d = c3_st_q == 4'd2 ? c3_pick[0] & |(c3_a0_hit & 64'd1 << c3_way_q[5:0]) & ~c3_kill_a0 | c3_pick[1] & |(c3_a1_hit & 64'd1 << c3_way_q[11:6]) & ~c3_kill_a1 | c3_pick[2] & |(c3_a2_hit & 64'd1 << c3_way_q[17:12]) & ~c3_kill_a2 | c3_pick[4] & |(c3_a4_hit & 64'd1 << c3_way_q[29:24]) & ~c3_kill_a4 | c3_pick[5] & |(c3_a5_hit & 64'd1 << c3_way_q[35:30]) & ~c3_kill_a5 | c3_pick[6] & |(c3_a6_hit & 64'd1 << c3_way_q[41:36]) & ~c3_kill_a6 | c3_pick[7] & |(c3_a7_hit & 64'd1 << c3_way_q[47:42]) & ~c3_kill_a7 | c3_pick[8] & |(c3_a8_hit & 64'd1 << c3_way_q[53:48]) & ~c3_kill_a8 | c3_pick[9] & |(c3_a9_hit & 64'd1 << c3_way_q[59:54]) & ~c3_kill_a9 : c3_ok_q & (c3_rj_q[0] & ~c3_kill_a0 | c3_rj_q[1] & ~c3_kill_a1 | c3_rj_q[2] & ~c3_kill_a2 | c3_rj_q[4] & ~c3_kill_a4 | c3_rj_q[5] & ~c3_kill_a5 | c3_rj_q[6] & ~c3_kill_a6 | c3_rj_q[7] & ~c3_kill_a7 | c3_rj_q[8] & ~c3_kill_a8 | c3_rj_q[9] & ~c3_kill_a9);
-  assign c4_kill_a0 = a0_kill & a0_cmd[4:2] == c4_addr_q[9:7] & a0_cmd[10:5] == c4_way_q[5:0];
-  assign c4_kill_a1 = a1_kill & a1_cmd[4:2] == c4_addr_q[9:7] & a1_cmd[10:5] == c4_way_q[11:6];
-  assign c4_kill_a2 = a2_kill & a2_cmd[4:2] == c4_addr_q[9:7] & a2_cmd[10:5] == c4_way_q[17:12];
-  assign c4_kill_a3 = a3_kill & a3_cmd[4:2] == c4_addr_q[9:7] & a3_cmd[10:5] == c4_way_q[23:18];
-  assign c4_kill_a5 = a5_kill & a5_cmd[4:2] == c4_addr_q[9:7] & a5_cmd[10:5] == c4_way_q[35:30];
-  assign c4_kill_a6 = a6_kill & a6_cmd[4:2] == c4_addr_q[9:7] & a6_cmd[10:5] == c4_way_q[41:36];
-  assign c4_kill_a7 = a7_kill & a7_cmd[4:2] == c4_addr_q[9:7] & a7_cmd[10:5] == c4_way_q[47:42];
-  assign c4_kill_a8 = a8_kill & a8_cmd[4:2] == c4_addr_q[9:7] & a8_cmd[10:5] == c4_way_q[53:48];
-  assign c4_kill_a9 = a9_kill & a9_cmd[4:2] == c4_addr_q[9:7] & a9_cmd[10:5] == c4_way_q[59:54];
+  assign c4_kill_a0 = a0_kill & c0_addr_q[9:7] == c4_addr_q[9:7] & c0_oway == c4_way_q[5:0];
+  assign c4_kill_a1 = a1_kill & c1_addr_q[9:7] == c4_addr_q[9:7] & c1_oway == c4_way_q[11:6];
+  assign c4_kill_a2 = a2_kill & c2_addr_q[9:7] == c4_addr_q[9:7] & c2_oway == c4_way_q[17:12];
+  assign c4_kill_a3 = a3_kill & c3_addr_q[9:7] == c4_addr_q[9:7] & c3_oway == c4_way_q[23:18];
+  assign c4_kill_a5 = a5_kill & c5_addr_q[9:7] == c4_addr_q[9:7] & c5_oway == c4_way_q[35:30];
+  assign c4_kill_a6 = a6_kill & c6_addr_q[9:7] == c4_addr_q[9:7] & c6_oway == c4_way_q[41:36];
+  assign c4_kill_a7 = a7_kill & c7_addr_q[9:7] == c4_addr_q[9:7] & c7_oway == c4_way_q[47:42];
+  assign c4_kill_a8 = a8_kill & c8_addr_q[9:7] == c4_addr_q[9:7] & c8_oway == c4_way_q[53:48];
+  assign c4_kill_a9 = a9_kill & c9_addr_q[9:7] == c4_addr_q[9:7] & c9_oway == c4_way_q[59:54];
   assign c4_ok_d = c4_st_q == 4'd2 ? c4_pick[0] & |(c4_a0_hit & 64'd1 << c4_way_q[5:0]) & ~c4_kill_a0 | c4_pick[1] & |(c4_a1_hit & 64'd1 << c4_way_q[11:6]) & ~c4_kill_a1 | c4_pick[2] & |(c4_a2_hit & 64'd1 << c4_way_q[17:12]) & ~c4_kill_a2 | c4_pick[3] & |(c4_a3_hit & 64'd1 << c4_way_q[23:18]) & ~c4_kill_a3 | c4_pick[5] & |(c4_a5_hit & 64'd1 << c4_way_q[35:30]) & ~c4_kill_a5 | c4_pick[6] & |(c4_a6_hit & 64'd1 << c4_way_q[41:36]) & ~c4_kill_a6 | c4_pick[7] & |(c4_a7_hit & 64'd1 << c4_way_q[47:42]) & ~c4_kill_a7 | c4_pick[8] & |(c4_a8_hit & 64'd1 << c4_way_q[53:48]) & ~c4_kill_a8 | c4_pick[9] & |(c4_a9_hit & 64'd1 << c4_way_q[59:54]) & ~c4_kill_a9 : c4_ok_q & (c4_rj_q[0] & ~c4_kill_a0 | c4_rj_q[1] & ~c4_kill_a1 | c4_rj_q[2] & ~c4_kill_a2 | c4_rj_q[3] & ~c4_kill_a3 | c4_rj_q[5] & ~c4_kill_a5 | c4_rj_q[6] & ~c4_kill_a6 | c4_rj_q[7] & ~c4_kill_a7 | c4_rj_q[8] & ~c4_kill_a8 | c4_rj_q[9] & ~c4_kill_a9);
-  assign c5_kill_a0 = a0_kill & a0_cmd[4:2] == c5_addr_q[9:7] & a0_cmd[10:5] == c5_way_q[5:0];
-  assign c5_kill_a1 = a1_kill & a1_cmd[4:2] == c5_addr_q[9:7] & a1_cmd[10:5] == c5_way_q[11:6];
-  assign c5_kill_a2 = a2_kill & a2_cmd[4:2] == c5_addr_q[9:7] & a2_cmd[10:5] == c5_way_q[17:12];
-  assign c5_kill_a3 = a3_kill & a3_cmd[4:2] == c5_addr_q[9:7] & a3_cmd[10:5] == c5_way_q[23:18];
-  assign c5_kill_a4 = a4_kill & a4_cmd[4:2] == c5_addr_q[9:7] & a4_cmd[10:5] == c5_way_q[29:24];
-  assign c5_kill_a6 = a6_kill & a6_cmd[4:2] == c5_addr_q[9:7] & a6_cmd[10:5] == c5_way_q[41:36];
-  assign c5_kill_a7 = a7_kill & a7_cmd[4:2] == c5_addr_q[9:7] & a7_cmd[10:5] == c5_way_q[47:42];
-  assign c5_kill_a8 = a8_kill & a8_cmd[4:2] == c5_addr_q[9:7] & a8_cmd[10:5] == c5_way_q[53:48];
-  assign c5_kill_a9 = a9_kill & a9_cmd[4:2] == c5_addr_q[9:7] & a9_cmd[10:5] == c5_way_q[59:54];
+  assign c5_kill_a0 = a0_kill & c0_addr_q[9:7] == c5_addr_q[9:7] & c0_oway == c5_way_q[5:0];
+  assign c5_kill_a1 = a1_kill & c1_addr_q[9:7] == c5_addr_q[9:7] & c1_oway == c5_way_q[11:6];
+  assign c5_kill_a2 = a2_kill & c2_addr_q[9:7] == c5_addr_q[9:7] & c2_oway == c5_way_q[17:12];
+  assign c5_kill_a3 = a3_kill & c3_addr_q[9:7] == c5_addr_q[9:7] & c3_oway == c5_way_q[23:18];
+  assign c5_kill_a4 = a4_kill & c4_addr_q[9:7] == c5_addr_q[9:7] & c4_oway == c5_way_q[29:24];
+  assign c5_kill_a6 = a6_kill & c6_addr_q[9:7] == c5_addr_q[9:7] & c6_oway == c5_way_q[41:36];
+  assign c5_kill_a7 = a7_kill & c7_addr_q[9:7] == c5_addr_q[9:7] & c7_oway == c5_way_q[47:42];
+  assign c5_kill_a8 = a8_kill & c8_addr_q[9:7] == c5_addr_q[9:7] & c8_oway == c5_way_q[53:48];
+  assign c5_kill_a9 = a9_kill & c9_addr_q[9:7] == c5_addr_q[9:7] & c9_oway == c5_way_q[59:54];
   assign c5_ok_d = c5_st_q == 4'd2 ? c5_pick[0] & |(c5_a0_hit & 64'd1 << c5_way_q[5:0]) & ~c5_kill_a0 | c5_pick[1] & |(c5_a1_hit & 64'd1 << c5_way_q[11:6]) & ~c5_kill_a1 | c5_pick[2] & |(c5_a2_hit & 64'd1 << c5_way_q[17:12]) & ~c5_kill_a2 | c5_pick[3] & |(c5_a3_hit & 64'd1 << c5_way_q[23:18]) & ~c5_kill_a3 | c5_pick[4] & |(c5_a4_hit & 64'd1 << c5_way_q[29:24]) & ~c5_kill_a4 | c5_pick[6] & |(c5_a6_hit & 64'd1 << c5_way_q[41:36]) & ~c5_kill_a6 | c5_pick[7] & |(c5_a7_hit & 64'd1 << c5_way_q[47:42]) & ~c5_kill_a7 | c5_pick[8] & |(c5_a8_hit & 64'd1 << c5_way_q[53:48]) & ~c5_kill_a8 | c5_pick[9] & |(c5_a9_hit & 64'd1 << c5_way_q[59:54]) & ~c5_kill_a9 : c5_ok_q & (c5_rj_q[0] & ~c5_kill_a0 | c5_rj_q[1] & ~c5_kill_a1 | c5_rj_q[2] & ~c5_kill_a2 | c5_rj_q[3] & ~c5_kill_a3 | c5_rj_q[4] & ~c5_kill_a4 | c5_rj_q[6] & ~c5_kill_a6 | c5_rj_q[7] & ~c5_kill_a7 | c5_rj_q[8] & ~c5_kill_a8 | c5_rj_q[9] & ~c5_kill_a9);
-  assign c6_kill_a0 = a0_kill & a0_cmd[4:2] == c6_addr_q[9:7] & a0_cmd[10:5] == c6_way_q[5:0];
-  assign c6_kill_a1 = a1_kill & a1_cmd[4:2] == c6_addr_q[9:7] & a1_cmd[10:5] == c6_way_q[11:6];
-  assign c6_kill_a2 = a2_kill & a2_cmd[4:2] == c6_addr_q[9:7] & a2_cmd[10:5] == c6_way_q[17:12];
-  assign c6_kill_a3 = a3_kill & a3_cmd[4:2] == c6_addr_q[9:7] & a3_cmd[10:5] == c6_way_q[23:18];
-  assign c6_kill_a4 = a4_kill & a4_cmd[4:2] == c6_addr_q[9:7] & a4_cmd[10:5] == c6_way_q[29:24];
-  assign c6_kill_a5 = a5_kill & a5_cmd[4:2] == c6_addr_q[9:7] & a5_cmd[10:5] == c6_way_q[35:30];
-  assign c6_kill_a7 = a7_kill & a7_cmd[4:2] == c6_addr_q[9:7] & a7_cmd[10:5] == c6_way_q[47:42];
-  assign c6_kill_a8 = a8_kill & a8_cmd[4:2] == c6_addr_q[9:7] & a8_cmd[10:5] == c6_way_q[53:48];
-  assign c6_kill_a9 = a9_kill & a9_cmd[4:2] == c6_addr_q[9:7] & a9_cmd[10:5] == c6_way_q[59:54];
+  assign c6_kill_a0 = a0_kill & c0_addr_q[9:7] == c6_addr_q[9:7] & c0_oway == c6_way_q[5:0];
+  assign c6_kill_a1 = a1_kill & c1_addr_q[9:7] == c6_addr_q[9:7] & c1_oway == c6_way_q[11:6];
+  assign c6_kill_a2 = a2_kill & c2_addr_q[9:7] == c6_addr_q[9:7] & c2_oway == c6_way_q[17:12];
+  assign c6_kill_a3 = a3_kill & c3_addr_q[9:7] == c6_addr_q[9:7] & c3_oway == c6_way_q[23:18];
+  assign c6_kill_a4 = a4_kill & c4_addr_q[9:7] == c6_addr_q[9:7] & c4_oway == c6_way_q[29:24];
+  assign c6_kill_a5 = a5_kill & c5_addr_q[9:7] == c6_addr_q[9:7] & c5_oway == c6_way_q[35:30];
+  assign c6_kill_a7 = a7_kill & c7_addr_q[9:7] == c6_addr_q[9:7] & c7_oway == c6_way_q[47:42];
+  assign c6_kill_a8 = a8_kill & c8_addr_q[9:7] == c6_addr_q[9:7] & c8_oway == c6_way_q[53:48];
+  assign c6_kill_a9 = a9_kill & c9_addr_q[9:7] == c6_addr_q[9:7] & c9_oway == c6_way_q[59:54];
   assign c6_ok_d = c6_st_q == 4'd2 ? c6_pick[0] & |(c6_a0_hit & 64'd1 << c6_way_q[5:0]) & ~c6_kill_a0 | c6_pick[1] & |(c6_a1_hit & 64'd1 << c6_way_q[11:6]) & ~c6_kill_a1 | c6_pick[2] & |(c6_a2_hit & 64'd1 << c6_way_q[17:12]) & ~c6_kill_a2 | c6_pick[3] & |(c6_a3_hit & 64'd1 << c6_way_q[23:18]) & ~c6_kill_a3 | c6_pick[4] & |(c6_a4_hit & 64'd1 << c6_way_q[29:24]) & ~c6_kill_a4 | c6_pick[5] & |(c6_a5_hit & 64'd1 << c6_way_q[35:30]) & ~c6_kill_a5 | c6_pick[7] & |(c6_a7_hit & 64'd1 << c6_way_q[47:42]) & ~c6_kill_a7 | c6_pick[8] & |(c6_a8_hit & 64'd1 << c6_way_q[53:48]) & ~c6_kill_a8 | c6_pick[9] & |(c6_a9_hit & 64'd1 << c6_way_q[59:54]) & ~c6_kill_a9 : c6_ok_q & (c6_rj_q[0] & ~c6_kill_a0 | c6_rj_q[1] & ~c6_kill_a1 | c6_rj_q[2] & ~c6_kill_a2 | c6_rj_q[3] & ~c6_kill_a3 | c6_rj_q[4] & ~c6_kill_a4 | c6_rj_q[5] & ~c6_kill_a5 | c6_rj_q[7] & ~c6_kill_a7 | c6_rj_q[8] & ~c6_kill_a8 | c6_rj_q[9] & ~c6_kill_a9);
-  assign c7_kill_a0 = a0_kill & a0_cmd[4:2] == c7_addr_q[9:7] & a0_cmd[10:5] == c7_way_q[5:0];
-  assign c7_kill_a1 = a1_kill & a1_cmd[4:2] == c7_addr_q[9:7] & a1_cmd[10:5] == c7_way_q[11:6];
-  assign c7_kill_a2 = a2_kill & a2_cmd[4:2] == c7_addr_q[9:7] & a2_cmd[10:5] == c7_way_q[17:12];
-  assign c7_kill_a3 = a3_kill & a3_cmd[4:2] == c7_addr_q[9:7] & a3_cmd[10:5] == c7_way_q[23:18];
-  assign c7_kill_a4 = a4_kill & a4_cmd[4:2] == c7_addr_q[9:7] & a4_cmd[10:5] == c7_way_q[29:24];
-  assign c7_kill_a5 = a5_kill & a5_cmd[4:2] == c7_addr_q[9:7] & a5_cmd[10:5] == c7_way_q[35:30];
-  assign c7_kill_a6 = a6_kill & a6_cmd[4:2] == c7_addr_q[9:7] & a6_cmd[10:5] == c7_way_q[41:36];
-  assign c7_kill_a8 = a8_kill & a8_cmd[4:2] == c7_addr_q[9:7] & a8_cmd[10:5] == c7_way_q[53:48];
-  assign c7_kill_a9 = a9_kill & a9_cmd[4:2] == c7_addr_q[9:7] & a9_cmd[10:5] == c7_way_q[59:54];
+  assign c7_kill_a0 = a0_kill & c0_addr_q[9:7] == c7_addr_q[9:7] & c0_oway == c7_way_q[5:0];
+  assign c7_kill_a1 = a1_kill & c1_addr_q[9:7] == c7_addr_q[9:7] & c1_oway == c7_way_q[11:6];
+  assign c7_kill_a2 = a2_kill & c2_addr_q[9:7] == c7_addr_q[9:7] & c2_oway == c7_way_q[17:12];
+  assign c7_kill_a3 = a3_kill & c3_addr_q[9:7] == c7_addr_q[9:7] & c3_oway == c7_way_q[23:18];
+  assign c7_kill_a4 = a4_kill & c4_addr_q[9:7] == c7_addr_q[9:7] & c4_oway == c7_way_q[29:24];
+  assign c7_kill_a5 = a5_kill & c5_addr_q[9:7] == c7_addr_q[9:7] & c5_oway == c7_way_q[35:30];
+  assign c7_kill_a6 = a6_kill & c6_addr_q[9:7] == c7_addr_q[9:7] & c6_oway == c7_way_q[41:36];
+  assign c7_kill_a8 = a8_kill & c8_addr_q[9:7] == c7_addr_q[9:7] & c8_oway == c7_way_q[53:48];
+  assign c7_kill_a9 = a9_kill & c9_addr_q[9:7] == c7_addr_q[9:7] & c9_oway == c7_way_q[59:54];
   assign c7_ok_d = c7_st_q == 4'd2 ? c7_pick[0] & |(c7_a0_hit & 64'd1 << c7_way_q[5:0]) & ~c7_kill_a0 | c7_pick[1] & |(c7_a1_hit & 64'd1 << c7_way_q[11:6]) & ~c7_kill_a1 | c7_pick[2] & |(c7_a2_hit & 64'd1 << c7_way_q[17:12]) & ~c7_kill_a2 | c7_pick[3] & |(c7_a3_hit & 64'd1 << c7_way_q[23:18]) & ~c7_kill_a3 | c7_pick[4] & |(c7_a4_hit & 64'd1 << c7_way_q[29:24]) & ~c7_kill_a4 | c7_pick[5] & |(c7_a5_hit & 64'd1 << c7_way_q[35:30]) & ~c7_kill_a5 | c7_pick[6] & |(c7_a6_hit & 64'd1 << c7_way_q[41:36]) & ~c7_kill_a6 | c7_pick[8] & |(c7_a8_hit & 64'd1 << c7_way_q[53:48]) & ~c7_kill_a8 | c7_pick[9] & |(c7_a9_hit & 64'd1 << c7_way_q[59:54]) & ~c7_kill_a9 : c7_ok_q & (c7_rj_q[0] & ~c7_kill_a0 | c7_rj_q[1] & ~c7_kill_a1 | c7_rj_q[2] & ~c7_kill_a2 | c7_rj_q[3] & ~c7_kill_a3 | c7_rj_q[4] & ~c7_kill_a4 | c7_rj_q[5] & ~c7_kill_a5 | c7_rj_q[6] & ~c7_kill_a6 | c7_rj_q[8] & ~c7_kill_a8 | c7_rj_q[9] & ~c7_kill_a9);
-  assign c8_kill_a0 = a0_kill & a0_cmd[4:2] == c8_addr_q[9:7] & a0_cmd[10:5] == c8_way_q[5:0];
-  assign c8_kill_a1 = a1_kill & a1_cmd[4:2] == c8_addr_q[9:7] & a1_cmd[10:5] == c8_way_q[11:6];
-  assign c8_kill_a2 = a2_kill & a2_cmd[4:2] == c8_addr_q[9:7] & a2_cmd[10:5] == c8_way_q[17:12];
-  assign c8_kill_a3 = a3_kill & a3_cmd[4:2] == c8_addr_q[9:7] & a3_cmd[10:5] == c8_way_q[23:18];
-  assign c8_kill_a4 = a4_kill & a4_cmd[4:2] == c8_addr_q[9:7] & a4_cmd[10:5] == c8_way_q[29:24];
-  assign c8_kill_a5 = a5_kill & a5_cmd[4:2] == c8_addr_q[9:7] & a5_cmd[10:5] == c8_way_q[35:30];
-  assign c8_kill_a6 = a6_kill & a6_cmd[4:2] == c8_addr_q[9:7] & a6_cmd[10:5] == c8_way_q[41:36];
-  assign c8_kill_a7 = a7_kill & a7_cmd[4:2] == c8_addr_q[9:7] & a7_cmd[10:5] == c8_way_q[47:42];
-  assign c8_kill_a9 = a9_kill & a9_cmd[4:2] == c8_addr_q[9:7] & a9_cmd[10:5] == c8_way_q[59:54];
+  assign c8_kill_a0 = a0_kill & c0_addr_q[9:7] == c8_addr_q[9:7] & c0_oway == c8_way_q[5:0];
+  assign c8_kill_a1 = a1_kill & c1_addr_q[9:7] == c8_addr_q[9:7] & c1_oway == c8_way_q[11:6];
+  assign c8_kill_a2 = a2_kill & c2_addr_q[9:7] == c8_addr_q[9:7] & c2_oway == c8_way_q[17:12];
+  assign c8_kill_a3 = a3_kill & c3_addr_q[9:7] == c8_addr_q[9:7] & c3_oway == c8_way_q[23:18];
+  assign c8_kill_a4 = a4_kill & c4_addr_q[9:7] == c8_addr_q[9:7] & c4_oway == c8_way_q[29:24];
+  assign c8_kill_a5 = a5_kill & c5_addr_q[9:7] == c8_addr_q[9:7] & c5_oway == c8_way_q[35:30];
+  assign c8_kill_a6 = a6_kill & c6_addr_q[9:7] == c8_addr_q[9:7] & c6_oway == c8_way_q[41:36];
+  assign c8_kill_a7 = a7_kill & c7_addr_q[9:7] == c8_addr_q[9:7] & c7_oway == c8_way_q[47:42];
+  assign c8_kill_a9 = a9_kill & c9_addr_q[9:7] == c8_addr_q[9:7] & c9_oway == c8_way_q[59:54];
   assign c8_ok_d = c8_st_q == 4'd2 ? c8_pick[0] & |(c8_a0_hit & 64'd1 << c8_way_q[5:0]) & ~c8_kill_a0 | c8_pick[1] & |(c8_a1_hit & 64'd1 << c8_way_q[11:6]) & ~c8_kill_a1 | c8_pick[2] & |(c8_a2_hit & 64'd1 << c8_way_q[17:12]) & ~c8_kill_a2 | c8_pick[3] & |(c8_a3_hit & 64'd1 << c8_way_q[23:18]) & ~c8_kill_a3 | c8_pick[4] & |(c8_a4_hit & 64'd1 << c8_way_q[29:24]) & ~c8_kill_a4 | c8_pick[5] & |(c8_a5_hit & 64'd1 << c8_way_q[35:30]) & ~c8_kill_a5 | c8_pick[6] & |(c8_a6_hit & 64'd1 << c8_way_q[41:36]) & ~c8_kill_a6 | c8_pick[7] & |(c8_a7_hit & 64'd1 << c8_way_q[47:42]) & ~c8_kill_a7 | c8_pick[9] & |(c8_a9_hit & 64'd1 << c8_way_q[59:54]) & ~c8_kill_a9 : c8_ok_q & (c8_rj_q[0] & ~c8_kill_a0 | c8_rj_q[1] & ~c8_kill_a1 | c8_rj_q[2] & ~c8_kill_a2 | c8_rj_q[3] & ~c8_kill_a3 | c8_rj_q[4] & ~c8_kill_a4 | c8_rj_q[5] & ~c8_kill_a5 | c8_rj_q[6] & ~c8_kill_a6 | c8_rj_q[7] & ~c8_kill_a7 | c8_rj_q[9] & ~c8_kill_a9);
-  assign c9_kill_a0 = a0_kill & a0_cmd[4:2] == c9_addr_q[9:7] & a0_cmd[10:5] == c9_way_q[5:0];
-  assign c9_kill_a1 = a1_kill & a1_cmd[4:2] == c9_addr_q[9:7] & a1_cmd[10:5] == c9_way_q[11:6];
-  assign c9_kill_a2 = a2_kill & a2_cmd[4:2] == c9_addr_q[9:7] & a2_cmd[10:5] == c9_way_q[17:12];
-  assign c9_kill_a3 = a3_kill & a3_cmd[4:2] == c9_addr_q[9:7] & a3_cmd[10:5] == c9_way_q[23:18];
-  assign c9_kill_a4 = a4_kill & a4_cmd[4:2] == c9_addr_q[9:7] & a4_cmd[10:5] == c9_way_q[29:24];
-  assign c9_kill_a5 = a5_kill & a5_cmd[4:2] == c9_addr_q[9:7] & a5_cmd[10:5] == c9_way_q[35:30];
-  assign c9_kill_a6 = a6_kill & a6_cmd[4:2] == c9_addr_q[9:7] & a6_cmd[10:5] == c9_way_q[41:36];
-  assign c9_kill_a7 = a7_kill & a7_cmd[4:2] == c9_addr_q[9:7] & a7_cmd[10:5] == c9_way_q[47:42];
-  assign c9_kill_a8 = a8_kill & a8_cmd[4:2] == c9_addr_q[9:7] & a8_cmd[10:5] == c9_way_q[53:48];
+  assign c9_kill_a0 = a0_kill & c0_addr_q[9:7] == c9_addr_q[9:7] & c0_oway == c9_way_q[5:0];
+  assign c9_kill_a1 = a1_kill & c1_addr_q[9:7] == c9_addr_q[9:7] & c1_oway == c9_way_q[11:6];
+  assign c9_kill_a2 = a2_kill & c2_addr_q[9:7] == c9_addr_q[9:7] & c2_oway == c9_way_q[17:12];
+  assign c9_kill_a3 = a3_kill & c3_addr_q[9:7] == c9_addr_q[9:7] & c3_oway == c9_way_q[23:18];
+  assign c9_kill_a4 = a4_kill & c4_addr_q[9:7] == c9_addr_q[9:7] & c4_oway == c9_way_q[29:24];
+  assign c9_kill_a5 = a5_kill & c5_addr_q[9:7] == c9_addr_q[9:7] & c5_oway == c9_way_q[35:30];
+  assign c9_kill_a6 = a6_kill & c6_addr_q[9:7] == c9_addr_q[9:7] & c6_oway == c9_way_q[41:36];
+  assign c9_kill_a7 = a7_kill & c7_addr_q[9:7] == c9_addr_q[9:7] & c7_oway == c9_way_q[47:42];
+  assign c9_kill_a8 = a8_kill & c8_addr_q[9:7] == c9_addr_q[9:7] & c8_oway == c9_way_q[53:48];
   assign c9_ok_d = c9_st_q == 4'd2 ? c9_pick[0] & |(c9_a0_hit & 64'd1 << c9_way_q[5:0]) & ~c9_kill_a0 | c9_pick[1] & |(c9_a1_hit & 64'd1 << c9_way_q[11:6]) & ~c9_kill_a1 | c9_pick[2] & |(c9_a2_hit & 64'd1 << c9_way_q[17:12]) & ~c9_kill_a2 | c9_pick[3] & |(c9_a3_hit & 64'd1 << c9_way_q[23:18]) & ~c9_kill_a3 | c9_pick[4] & |(c9_a4_hit & 64'd1 << c9_way_q[29:24]) & ~c9_kill_a4 | c9_pick[5] & |(c9_a5_hit & 64'd1 << c9_way_q[35:30]) & ~c9_kill_a5 | c9_pick[6] & |(c9_a6_hit & 64'd1 << c9_way_q[41:36]) & ~c9_kill_a6 | c9_pick[7] & |(c9_a7_hit & 64'd1 << c9_way_q[47:42]) & ~c9_kill_a7 | c9_pick[8] & |(c9_a8_hit & 64'd1 << c9_way_q[53:48]) & ~c9_kill_a8 : c9_ok_q & (c9_rj_q[0] & ~c9_kill_a0 | c9_rj_q[1] & ~c9_kill_a1 | c9_rj_q[2] & ~c9_kill_a2 | c9_rj_q[3] & ~c9_kill_a3 | c9_rj_q[4] & ~c9_kill_a4 | c9_rj_q[5] & ~c9_kill_a5 | c9_rj_q[6] & ~c9_kill_a6 | c9_rj_q[7] & ~c9_kill_a7 | c9_rj_q[8] & ~c9_kill_a8);
   assign c0_acc = c0_st_q == 4'd0 & req_valid_i[0];
   assign c0_st_d = c0_acc ? 4'd1 : c0_st_q == 4'd1 ? 4'd2 : c0_st_q == 4'd2 ? (c0_wr_q ? 4'd7 : c0_hv_q[0] ? 4'd3 : |c0_pick ? 4'd4 : 4'd7) : c0_st_q == 4'd4 & ~c0_ok_q ? 4'd7 : c0_st_q == 4'd4 & c0_grant ? 4'd6 : (c0_st_q == 4'd3 | c0_st_q == 4'd6 | c0_st_q == 4'd5) & c0_grant ? 4'd0 : c0_st_q == 4'd7 & l2_req_ready_i[0] ? (c0_wr_q ? (c0_hv_q[0] ? 4'd5 : 4'd0) : 4'd8) : c0_st_q == 4'd8 & l2_resp_valid_i[0] ? 4'd6 : c0_st_q;
@@ -13649,6 +13799,36 @@ module ata_seed003_table2 (
       c9_fs_q <= 1'b0;
       c9_rj_q <= 10'd0;
       c9_ok_q <= 1'b0;
+      a0_tv_q <= 1'b0;
+      a0_tway_q <= 64'd0;
+      a0_tset_q <= 8'd0;
+      a1_tv_q <= 1'b0;
+      a1_tway_q <= 64'd0;
+      a1_tset_q <= 8'd0;
+      a2_tv_q <= 1'b0;
+      a2_tway_q <= 64'd0;
+      a2_tset_q <= 8'd0;
+      a3_tv_q <= 1'b0;
+      a3_tway_q <= 64'd0;
+      a3_tset_q <= 8'd0;
+      a4_tv_q <= 1'b0;
+      a4_tway_q <= 64'd0;
+      a4_tset_q <= 8'd0;
+      a5_tv_q <= 1'b0;
+      a5_tway_q <= 64'd0;
+      a5_tset_q <= 8'd0;
+      a6_tv_q <= 1'b0;
+      a6_tway_q <= 64'd0;
+      a6_tset_q <= 8'd0;
+      a7_tv_q <= 1'b0;
+      a7_tway_q <= 64'd0;
+      a7_tset_q <= 8'd0;
+      a8_tv_q <= 1'b0;
+      a8_tway_q <= 64'd0;
+      a8_tset_q <= 8'd0;
+      a9_tv_q <= 1'b0;
+      a9_tway_q <= 64'd0;
+      a9_tset_q <= 8'd0;
       da_valid_q <= 10'd0;
       da_op_0_q <= 2'd0;
       da_op_1_q <= 2'd0;
@@ -14512,6 +14692,36 @@ module ata_seed003_table2 (
       c9_fs_q <= c9_fs_d;
       c9_rj_q <= c9_rj_d;
       c9_ok_q <= c9_ok_d;
+      a0_tv_q <= a0_tv_d;
+      a0_tway_q <= a0_tway_d;
+      a0_tset_q <= a0_tset_d;
+      a1_tv_q <= a1_tv_d;
+      a1_tway_q <= a1_tway_d;
+      a1_tset_q <= a1_tset_d;
+      a2_tv_q <= a2_tv_d;
+      a2_tway_q <= a2_tway_d;
+      a2_tset_q <= a2_tset_d;
+      a3_tv_q <= a3_tv_d;
+      a3_tway_q <= a3_tway_d;
+      a3_tset_q <= a3_tset_d;
+      a4_tv_q <= a4_tv_d;
+      a4_tway_q <= a4_tway_d;
+      a4_tset_q <= a4_tset_d;
+      a5_tv_q <= a5_tv_d;
+      a5_tway_q <= a5_tway_d;
+      a5_tset_q <= a5_tset_d;
+      a6_tv_q <= a6_tv_d;
+      a6_tway_q <= a6_tway_d;
+      a6_tset_q <= a6_tset_d;
+      a7_tv_q <= a7_tv_d;
+      a7_tway_q <= a7_tway_d;
+      a7_tset_q <= a7_tset_d;
+      a8_tv_q <= a8_tv_d;
+      a8_tway_q <= a8_tway_d;
+      a8_tset_q <= a8_tset_d;
+      a9_tv_q <= a9_tv_d;
+      a9_tway_q <= a9_tway_d;
+      a9_tset_q <= a9_tset_d;
       da_valid_q <= da_valid_d;
       da_op_0_q <= da_op_0_d;
       da_op_1_q <= da_op_1_d;

@@ -179,4 +179,21 @@ TEST(Hdl, StructuresComputeWhatTheySay) {
   EXPECT_EQ(print(cat_lsb_first({oh.bit(0), oh.bit(1)})), "{oh_i[1], oh_i[0]}");
 }
 
+// Five entries: a lone last node at the first level is carried up with a 0
+// index bit, so entry 4 ends at index 3'b100.
+TEST(Hdl, FirstOfAndThermometerRoundRobinShapes) {
+  Module m("blk_first");
+  Value v = m.input("v_i", 5), d = m.input("d_i", 15), ge = m.input("ge_i", 5);
+  const First f = first_of(m.top(), "f", v, d, 3);
+  EXPECT_EQ(f.any.width(), 1u);
+  EXPECT_EQ(f.index.width(), 3u);
+  EXPECT_EQ(f.data.width(), 3u);
+  EXPECT_NE(error_of([&] { (void)first_of(m.top(), "g", v, d, 2); }).find("index_bits too small"), std::string::npos);
+  EXPECT_NE(error_of([&] { (void)first_of(m.top(), "h", v, m.input("e_i", 14), 3); }).find("not 5 fields"),
+            std::string::npos);
+  const RoundRobin rr = round_robin_thermo(m.top(), "rr", v, ge);
+  EXPECT_EQ(rr.grant.width(), 5u);
+  EXPECT_EQ(rr.next_ge.width(), 5u);
+}
+
 }  // namespace

@@ -101,8 +101,11 @@ class AtaEmitter {
   // per port: this edge's command kills a line (a write marks it dirty, an
   // allocating fill replaces it) at set cmd_set_, way cmd_way_
   std::vector<Value> kills_, cmd_set_, cmd_way_;
+  // per core: the way and op of its command on its own port
+  std::vector<Value> own_way_, own_op_;
   void update_array(unsigned j, const Value& gv, const Value& op, const Value& set_oh, const Value& way_oh,
                     const Value& sec_oh, const Value& tag, const Value& alloc);
+  void update_replacement(unsigned j, const Value& touch, const Value& so, const Value& wo);
 };
 
 void AtaEmitter::declare_arrays() {
@@ -241,6 +244,8 @@ Value AtaEmitter::victim(unsigned i) {
 // applied to the array. Returns each core's grant.
 void AtaEmitter::ports(std::vector<Value>& granted, const std::vector<Value>& ok) {
   std::vector<Value> lreq(N), rreq(N), rec(N);
+  own_way_.assign(N, Value());
+  own_op_.assign(N, Value());
   const unsigned RB = 2 + SBP + WB + XBP + TG + 1;  // op, set, way, sector, tag, alloc
   for (unsigned i = 0; i < N; ++i) {
     Core& k = core_[i];
@@ -261,6 +266,9 @@ void AtaEmitter::ports(std::vector<Value>& granted, const std::vector<Value>& ok
     Value rway = remote() ? sel(k.rj, k.way, N, WB) : own_way;
     Value way = m_.wire(c + "cway", hdl::priority({{is(k, kFill), fill_way}, {is(k, kRread), rway}}, own_way));
     rec[i] = m_.wire(c + "cmd", cat({~k.lm, k.tag, k.sec, way, k.set, op}));
+    // the command on its own port (LREAD, LWRITE, FILL): the only kind that changes the array
+    own_way_[i] = m_.wire(c + "oway", mux(is(k, kFill), fill_way, own_way));
+    own_op_[i] = op;
   }
   Value recs = m_.wire("cmd_all", hdl::cat_lsb_first(rec));
   std::vector<std::vector<Value>> win_bits(N);
@@ -278,17 +286,19 @@ void AtaEmitter::ports(std::vector<Value>& granted, const std::vector<Value>& ok
     unsigned o = 0;
     auto take = [&](unsigned w) { Value v = cmd.slice(o, w); o += w; return v; };
     Value op = take(2), set = take(SBP), way = take(WB), sec = take(XBP), tag = take(TG), alloc = take(1);
-    Value set_oh = S > 1 ? hdl::one_of(S, set) : lit(1, 1);
-    Value sec_oh = SC > 1 ? hdl::one_of(SC, sec.slice(0, p_.sector_bits)) : lit(1, 1);
-    if (S == 1) m_.unused(a + "cmd_set", set);
-    if (SC == 1) m_.unused(a + "cmd_sec", sec);
-    update_array(j, gv, op, set_oh, hdl::one_of(W, way), sec_oh, tag, alloc);
+    m_.unused(a + "cmd_tag_alloc", cat({alloc, tag}));
+    // Array j changes only by core j's commands (a remote read changes nothing),
+    // so its update takes core j's own record and one bit of the arbitration.
+    const Core& ow = core_[j];
+    Value own_win = m_.wire(a + "own", win.bit(j)), oop = own_op_[j], oalloc = ~ow.lm;
+    update_array(j, own_win, oop, ow.set_oh, hdl::one_of(W, own_way_[j]), ow.sec_oh, ow.tag, oalloc);
     for (unsigned i = 0; i < N; ++i) win_bits[i].push_back(win.bit(i));
     gvs[j] = gv;
     if (remote())
-      kills_.push_back(m_.wire(a + "kill", gv & ((op == lit(2, kOpWrite)) | ((op == lit(2, kOpFill)) & alloc))));
-    cmd_set_.push_back(set);
-    cmd_way_.push_back(way);
+      kills_.push_back(
+          m_.wire(a + "kill", own_win & ((oop == lit(2, kOpWrite)) | ((oop == lit(2, kOpFill)) & oalloc))));
+    cmd_set_.push_back(ow.set);
+    cmd_way_.push_back(own_way_[j]);
     ops[j] = op;
     sets[j] = set;
     ways[j] = way;
@@ -347,6 +357,28 @@ void AtaEmitter::update_array(unsigned j, const Value& gv, const Value& op, cons
   r.tag.next(tn);
   r.sv.next(sn);
   r.dirty.next(dn);
+  // The touch lands one edge after the grant, from registers, so the port's
+  // arbitration is not in front of the age compares. Invisible: array j's
+  // replacement state changes only by core j's commands, and core j next reads
+  // it in the compare of its next request, two edges after the grant at the
+  // earliest (IDLE, then CMP); a core has one command at a time, so a pending
+  // touch never meets another.
+  Reg tv = m_.reg(a + "tv", 1), tw = m_.reg(a + "tway", W);
+  tv.next(touch);
+  tw.next(way_oh);
+  Value tset = set_oh;
+  if (S > 1) {
+    Reg ts = m_.reg(a + "tset", S);
+    ts.next(set_oh);
+    tset = ts;
+  }
+  update_replacement(j, tv, tset, tw);
+}
+
+// Array j's replacement state after a touch of (set, way) (one-hot each).
+void AtaEmitter::update_replacement(unsigned j, const Value& touch, const Value& so, const Value& wo) {
+  Array& r = arr_[j];
+  const string a = "a" + to_string(j) + "_";
   if (!p_.plru()) {
     Wire row = m_.wire(a + "trow", W * WB);
     m_.generate_for(a + "gt", W, "g_" + a + "trow", [&](Scope& sc, const Index& w) {

@@ -202,11 +202,14 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     reqs.push_back(r);
   }
   Value req = m.wire("req", hdl::cat_lsb_first(reqs));
+  // the pointer as a thermometer (CUs at or above it): no decode in front of the mask
   Value g;
-  Reg ptr;
+  Reg ptr_ge;
+  hdl::RoundRobin rr;
   if (N > 1) {
-    ptr = m.reg("ptr", N, 1);
-    g = hdl::round_robin_pick(top, "win", req, ptr);
+    ptr_ge = m.reg("ptr_ge", N, N == 64 ? ~uint64_t{0} : (uint64_t{1} << N) - 1);
+    rr = hdl::round_robin_thermo(top, "win", req, ptr_ge);
+    g = rr.grant;
   } else {
     g = req;
   }
@@ -215,7 +218,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value open = m.wire("open", credit & ~sd_block);
   grant_o.drive(gate(open, g));
   Value accept = m.wire("accept", any(req) & open);
-  if (N > 1) ptr.next_if(accept, hdl::rotate_left1(g));
+  if (N > 1) ptr_ge.next_if(accept, rr.next_ge);
   Value sd_load = m.wire("sd_load", HB ? sd_acc & (sd_vpn.slice(0, HB) == home) : sd_acc);
   Value a_vpn = m.wire("acc_vpn", mux(sd_load, sd_vpn, sel(g, req_vpn, N, VPN)));
   Value a_vmid = m.wire("acc_vmid", mux(sd_load, sd_vmid, sel(g, req_vmid, N, VM)));
@@ -335,10 +338,14 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value flo = hdl::vector_wire(top, "free_low", hdl::lowest_one(top, "free_lo", m.wire("mfree", ~mv)));
   Value cv = m.wire("cand", mv & mp & ~ms);
   Value coh = hdl::vector_wire(top, "cand_oh", hdl::lowest_one(top, "cand_lo", cv));
-  cand_valid_o.drive(any(cv));
-  cand_mshr_o.drive(hdl::onehot_index(coh, MB));
-  cand_vh_o.drive(sel(coh, mvh, M, VH));
-  cand_vmid_o.drive(sel(coh, mvm, M, VM));
+  // the same MSHR through a mux tree: its index and data need no one-hot
+  std::vector<Value> cdata;
+  for (unsigned i = 0; i < M; ++i) cdata.push_back(cat({mvm.field(i, VM), mvh.field(i, VH)}));
+  const hdl::First first = hdl::first_of(top, "cand_first", cv, hdl::cat_lsb_first(cdata), MB);
+  cand_valid_o.drive(first.any);
+  cand_mshr_o.drive(gate(first.any, first.index));  // 0 without a candidate, as the registers' reset
+  cand_vh_o.drive(gate(first.any, first.data.slice(0, VH)));
+  cand_vmid_o.drive(gate(first.any, first.data.slice(VH, VM)));
 
   m.comment("MSHRs, in the same-edge order: decide, shootdown kill, f2 pending clear, f3 free, L2 sent.");
   Wire mv_n = m.wire("mv_n", M, true), mp_n = m.wire("mp_n", M, true), ms_n = m.wire("ms_n", M, true),
@@ -495,7 +502,9 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     Value f1_unt = m.wire("f1_untouched", f1_iv & ~f1_wr);
     Value arow = read_ages("f1_age", f1_setv);  // before this edge's touches
     // ways touched at this edge in the f1 set: younger than every untouched way after it
-    Value touched = m.wire("f1_touched", gate(hit & same_r2, r2_match) | f1_wr);
+    // (the hit's way is r2_match itself: gating it by `hit` would put the OR of
+    // the match row on this path for nothing)
+    Value touched = m.wire("f1_touched", gate(r2_v & same_r2, r2_match) | f1_wr);
     repl_n = mux(any(f1_unt), f1_unt, lru_victim_after_touches(m, arow, touched, r2_match, W, AB));
     f2_young.next(~mux(sd_all, way0, repl_n));
   } else {

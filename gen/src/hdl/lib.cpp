@@ -99,6 +99,36 @@ Value lowest_one(Scope& s, const std::string& name, const Value& vec) {
   return out;
 }
 
+First first_of(Scope& s, const std::string& name, const Value& valid, const Value& data, unsigned index_bits) {
+  const unsigned n = valid.width();
+  if (data.width() % n != 0) fail("first_of: data is not " + to_string(n) + " fields: " + name);
+  const unsigned width = data.width() / n;
+  std::vector<First> level;
+  for (unsigned i = 0; i < n; ++i) level.push_back({valid.bit(i), Value(), data.field(i, width)});
+  // Level d + 1 node k holds entries [k * 2^(d+1), (k + 1) * 2^(d+1)); its index
+  // is (right child taken, the child's index), a lone last node takes 0.
+  for (unsigned d = 0; level.size() > 1; ++d) {
+    std::vector<First> up;
+    for (size_t i = 0; i < level.size(); i += 2) {
+      const First& l = level[i];
+      if (i + 1 == level.size()) {
+        up.push_back({l.any, d == 0 ? lit(1, 0) : cat({lit(1, 0), l.index}), l.data});
+        continue;
+      }
+      const First& r = level[i + 1];
+      const std::string nm = name + "_" + to_string(d + 1) + "_" + to_string(i / 2);
+      Value right = ~l.any;
+      Value index = d == 0 ? right : cat({right, mux(l.any, l.index, r.index)});
+      up.push_back({s.wire(nm + "_v", l.any | r.any), s.wire(nm + "_x", index), s.wire(nm + "_d", mux(l.any, l.data, r.data))});
+    }
+    level = up;
+  }
+  const First& root = level.front();
+  if (n > 1 && root.index.width() > index_bits) fail("first_of: index_bits too small: " + name);
+  Value index = n == 1 ? lit(index_bits, 0) : zext(root.index, index_bits);
+  return {root.any, s.wire(name + "_index", index), s.wire(name + "_data", root.data)};
+}
+
 Value vector_wire(Scope& s, const std::string& name, const Value& v) {
   Wire w = s.wire(name, v.width(), true);
   w.drive(v);
@@ -148,6 +178,19 @@ Value round_robin_pick(Scope& s, const std::string& name, const Value& req, cons
   Value hi = hdl::lowest_one(s, name + "_hi", masked);
   Value lo = hdl::lowest_one(s, name + "_lo", req);
   return s.wire(name, mux(any(masked), hi, lo));
+}
+
+RoundRobin round_robin_thermo(Scope& s, const std::string& name, const Value& req, const Value& ge) {
+  const unsigned n = req.width();
+  if (n == 1) return {req, lit(1, 1)};
+  Value masked = s.wire(name + "_masked", req & ge);
+  Value pm = prefix_or(s, name + "_pm", masked), pr = prefix_or(s, name + "_pr", req);
+  Value use_hi = pm.bit(n - 1);
+  // at or above the winner: the prefix OR of the vector it is the lowest one of
+  Value above = s.wire(name + "_above", mux(use_hi, pm, pr));
+  Value below = cat({above.slice(0, n - 1), lit(1, 0)});  // bit i: winner < i
+  // after the top requester `below` is all zeros, which picks as all ones does
+  return {s.wire(name, above & ~below), below};
 }
 
 // The one-hot pointer past the one-hot winner g.

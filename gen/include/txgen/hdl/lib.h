@@ -60,11 +60,29 @@ class LruAges {
   Value all_;
 };
 
+// The lowest-index entry whose `valid` bit is set: whether there is one, its
+// index (index_bits) and its field of `data` (valid.width() fields, entry 0
+// lowest). A tournament tree of muxes: log depth with no prefix scan or
+// one-hot select, which ABC tends to turn back into ripple chains.
+struct First {
+  Value any, index, data;
+};
+First first_of(Scope& s, const std::string& name, const Value& valid, const Value& data, unsigned index_bits);
 // name (declared) bit i = OR of vec[0..i] (log-depth prefix).
 Value prefix_or(Scope& s, const std::string& name, const Value& vec);
 // name (declared) = the one-hot round-robin pick among req starting at the
 // one-hot pointer ptr: the lowest request at or above it, else the lowest.
 Value round_robin_pick(Scope& s, const std::string& name, const Value& req, const Value& ptr);
+// The same arbitration with the pointer kept as a thermometer `ge` (bit i set
+// for the requesters at or above it; reset all ones): `grant` (one-hot, declared
+// as name) and `next_ge`, the thermometer just above the grant (all zeros after
+// the top requester, which arbitrates as all ones). Both come from the same two
+// prefix ORs, so neither the
+// pointer's decode nor a one-hot rotation sits on the path.
+struct RoundRobin {
+  Value grant, next_ge;
+};
+RoundRobin round_robin_thermo(Scope& s, const std::string& name, const Value& req, const Value& ge);
 // The one-hot vector rotated up by one (the pointer past a one-hot winner).
 Value rotate_left1(const Value& onehot);
 // name (width + 1 bits, declared) = a + b + cin with Kogge-Stone carries.
