@@ -42,6 +42,8 @@ function(_txgen_block_rtl NAME CONFIG_PATH BLOCK RTL_DIR MODULES OUT_FILES OUT_T
       COMMENT "Generating ${BLOCK} RTL for ${NAME}"
       VERBATIM)
     add_custom_target(${target} DEPENDS ${files})
+    # for other consumers of the same RTL (cmake/TxgenSystemC.cmake)
+    set_target_properties(${target} PROPERTIES TXGEN_RTL_FILES "${files}" TXGEN_CONFIG ${CONFIG_PATH})
   endif()
   set(${OUT_FILES} ${files} PARENT_SCOPE)
   set(${OUT_TARGET} ${target} PARENT_SCOPE)

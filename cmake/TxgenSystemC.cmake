@@ -1,0 +1,48 @@
+# SystemC lock-step tests (verif/sc/, tests/cosim/sc_test.cpp): a block's
+# Verilated `--sc` model against its golden model's sc_module.
+# Needs cmake/TxgenCosim.cmake (txgen_verilate, the RTL targets) and the
+# SystemC runtime libraries (verif/CMakeLists.txt, TXGEN_BUILD_SYSTEMC).
+
+# Upper camel case of a block name: walk_sched -> WalkSched.
+function(_txgen_camel_case NAME OUT)
+  string(REPLACE "_" ";" parts ${NAME})
+  set(camel "")
+  foreach(part ${parts})
+    string(SUBSTRING ${part} 0 1 first)
+    string(SUBSTRING ${part} 1 -1 rest)
+    string(TOUPPER ${first} first)
+    string(APPEND camel ${first}${rest})
+  endforeach()
+  set(${OUT} ${camel} PARENT_SCOPE)
+endfunction()
+
+# txgen_add_systemc_cosim(BLOCK NAME TOP [DEFINES <definition>...])
+# Executable txgen_sc_BLOCK_NAME: tests/cosim/sc_test.cpp with the
+# environment verif/sc/BLOCK_env.h (spec <Block>ScSpec) on module TOP of
+# configuration NAME, verilated with --sc. Test NAME.SystemC.RandomTraffic,
+# labels cosim and systemc. The configuration's C++ co-simulation
+# (txgen_add_BLOCK_cosim) must come first: it declares the RTL generation.
+function(txgen_add_systemc_cosim BLOCK NAME TOP)
+  cmake_parse_arguments(ARG "" "" "DEFINES" ${ARGN})
+  set(rtl_target txgen_rtl_${BLOCK}_${NAME})
+  if(NOT TARGET ${rtl_target})
+    message(FATAL_ERROR "txgen_add_systemc_cosim(${BLOCK} ${NAME}): declare txgen_add_${BLOCK}_cosim(${NAME} ...) first")
+  endif()
+  get_target_property(rtl_files ${rtl_target} TXGEN_RTL_FILES)
+  get_target_property(config ${rtl_target} TXGEN_CONFIG)
+  set(vl txgen_vl_sc_${TOP})
+  txgen_verilate(${vl} SYSTEMC TOP ${TOP} MDIR ${CMAKE_BINARY_DIR}/cosim/${NAME}/${TOP}_sc
+                 SOURCES ${rtl_files} AFTER ${rtl_target})
+  _txgen_camel_case(${BLOCK} camel)
+  set(exe txgen_sc_${BLOCK}_${NAME})
+  add_executable(${exe} ${PROJECT_SOURCE_DIR}/tests/cosim/sc_test.cpp)
+  target_compile_definitions(${exe} PRIVATE
+    TXGEN_SYS_HEADER="V${TOP}.h" TXGEN_SYS_CLASS=V${TOP}
+    TXGEN_SC_ENV_HEADER="sc/${BLOCK}_env.h" TXGEN_SC_SPEC=${camel}ScSpec
+    TXGEN_COSIM_CONFIG="${config}" TXGEN_COSIM_CONFIG_NAME="${NAME}" ${ARG_DEFINES})
+  target_link_libraries(${exe} PRIVATE ${vl} txgen_verif_sc GTest::gtest)
+  target_compile_options(${exe} PRIVATE ${TXGEN_WARNINGS})
+  set(test ${NAME}.SystemC.RandomTraffic)
+  add_test(NAME ${test} COMMAND ${exe})
+  set_tests_properties(${test} PROPERTIES LABELS "cosim;systemc" ENVIRONMENT SC_COPYRIGHT_MESSAGE=DISABLE)
+endfunction()
