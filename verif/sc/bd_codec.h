@@ -31,17 +31,17 @@ struct BdDecompTraits {
   }
 };
 
-#define TXGEN_SC_BD_DECOMP_PORTS(IN, OUT, OUT_IF)             \
-  IN(rst_ni, rst_n, 1)                                        \
-  IN(in_valid_i, in_valid, 1)                                 \
-  IN(packed_i, packed, p.packed_bits)                         \
-  IN(out_ready_i, out_ready, 1)                               \
-  OUT(in_ready_o, stage.in_ready, 1)                          \
-  OUT(out_valid_o, stage.out_valid, 1)                        \
-  OUT(tag_valid_o, tags.valid, p.tags)                        \
-  OUT(tag_lru_o, tags.lru, p.tags * p.lru_bits)               \
-  OUT(tag_vmid_o, tags.vmid, p.tags * p.vmid_bits)            \
-  OUT(tag_vrf_o, tags.vrf, p.tags * p.vrf_bits)               \
+#define TXGEN_SC_BD_DECOMP_PORTS(IN, OUT, OUT_IF)  \
+  IN(rst_ni, rst_n, 1)                             \
+  IN(in_valid_i, in_valid, 1)                      \
+  IN(packed_i, packed, p.packed_bits)              \
+  IN(out_ready_i, out_ready, 1)                    \
+  OUT(in_ready_o, stage.in_ready, 1)               \
+  OUT(out_valid_o, stage.out_valid, 1)             \
+  OUT(tag_valid_o, tags.valid, p.tags)             \
+  OUT(tag_lru_o, tags.lru, p.tags * p.lru_bits)    \
+  OUT(tag_vmid_o, tags.vmid, p.tags * p.vmid_bits) \
+  OUT(tag_vrf_o, tags.vrf, p.tags * p.vrf_bits)    \
   OUT(tag_va_o, tags.va, p.tags * p.va_tag_bits)
 
 TXGEN_SC_BLOCK(BdDecompSc, BdDecompTraits, TXGEN_SC_BD_DECOMP_PORTS)

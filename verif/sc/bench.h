@@ -117,7 +117,8 @@ CosimVerdict run_lock_step(const typename Sc::Params& p, const BenchOptions& opt
                            typename LockStepBench<Sc>::Environment env,
                            typename ModelCore<typename Sc::Block>::EdgeHook on_edge) {
   std::cout << "[cosim] " << options.test << " seed=" << options.seed << std::endl;
-  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);  // "stopped by user"
+  // no "simulation stopped by user" at the end of every run
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   LockStepBench<Sc> bench("bench", p, options, std::move(env));
   bench.model.core().on_edge(std::move(on_edge));
   sc_core::sc_trace_file* vcd = nullptr;

@@ -80,6 +80,30 @@ class ModelCore {
   EdgeHook hook_;
 };
 
+template <class M, class In, class Out, class = void>
+struct FillsOutputs : std::false_type {};
+template <class M, class In, class Out>
+struct FillsOutputs<M, In, Out,
+                    std::void_t<decltype(std::declval<const M&>().outputs(std::declval<const In&>(),
+                                                                          std::declval<Out&>()))>>
+    : std::true_type {};
+
+// The traits of a model built from its Params alone, with idle_inputs() and
+// outputs(in) or outputs(in, out&); a block derives and replaces what differs.
+template <class P, class M, class I, class O>
+struct ModelTraits {
+  using Params = P;
+  using Model = M;
+  using In = I;
+  using Out = O;
+  static Model make(const Params& p) { return Model(p); }
+  static In idle(const Model& m, const Params&) { return m.idle_inputs(); }
+  static void outputs(const Model& m, const Params&, const In& in, Out& out) {
+    if constexpr (FillsOutputs<Model, In, Out>::value) m.outputs(in, out);
+    else out = m.outputs(in);
+  }
+};
+
 // One output that differs between two bundles.
 struct Difference {
   std::string signal, expected, actual;
@@ -122,6 +146,15 @@ Difference difference(const char* signal, const V& expected, const V& actual, un
   if (want.valid.read()) {                            \
     TXGEN_SC_COMPARE(port, field, bits)               \
   }
+
+// The four outputs of a translation in a port list: PREFIX##vpn_o, _vmid_o,
+// _ppn_o, _perm_o carrying Out fields PREFIX##vpn, ... (VPN, VMID, PPN and
+// permission widths of the Params).
+#define TXGEN_SC_TRANSLATION_OUT(OUT, PREFIX)        \
+  OUT(PREFIX##vpn_o, PREFIX##vpn, p.vpn_bits)        \
+  OUT(PREFIX##vmid_o, PREFIX##vmid, p.vmid_bits)     \
+  OUT(PREFIX##ppn_o, PREFIX##ppn, p.ppn_bits)        \
+  OUT(PREFIX##perm_o, PREFIX##perm, p.perm_bits)
 
 // ---------------------------------------------------------------------------
 

@@ -122,7 +122,8 @@ void port_to_field(const V& v, F& f, unsigned bits) {
     f = port_bits(v, bits);
   } else if constexpr (!kWidePort<V>) {
     const uint64_t x = port_u64(v);
-    for (unsigned i = 0; i < f.size(); ++i) f[i] = static_cast<typename F::value_type>((x >> (i * bits)) & low_mask(bits));
+    using T = typename F::value_type;
+    for (unsigned i = 0; i < f.size(); ++i) f[i] = static_cast<T>((x >> (i * bits)) & low_mask(bits));
   } else {
     bits_to_vector(port_bits(v, static_cast<unsigned>(f.size()) * bits), bits, f);
   }

@@ -17,21 +17,14 @@
 
 namespace txgen::verif::sc {
 
-struct DhslTraits {
-  using Params = elab::DhslParams;
-  using Model = model::DhslModel;
-  using In = model::DhslIn;
-  using Out = model::DhslOut;
-  static Model make(const Params& p) { return Model(p); }
-  static In idle(const Model& m, const Params&) { return m.idle_inputs(); }
-  static void outputs(const Model& m, const Params&, const In& in, Out& out) { out = m.outputs(in); }
-};
+struct DhslTraits
+    : ModelTraits<elab::DhslParams, model::DhslModel, model::DhslIn, model::DhslOut> {};
 
 #if TXGEN_DHSL_REGS
-#define TXGEN_SC_DHSL_REG_PORTS(IN, OUT)        \
-  IN(launch_i, launch, 1)                       \
+#define TXGEN_SC_DHSL_REG_PORTS(IN, OUT)         \
+  IN(launch_i, launch, 1)                        \
   IN(launch_shift_i, launch_shift, p.shift_bits) \
-  OUT(rtu_fine_o, rtu_fine, 1)                  \
+  OUT(rtu_fine_o, rtu_fine, 1)                   \
   OUT(l2_fine_o, l2_fine, 1)
 #else
 #define TXGEN_SC_DHSL_REG_PORTS(IN, OUT)
@@ -56,13 +49,13 @@ struct DhslTraits {
 #define TXGEN_SC_DHSL_MONITOR_PORTS(IN, OUT)
 #endif
 
-#define TXGEN_SC_DHSL_PORTS(IN, OUT, OUT_IF)     \
-  IN(rst_ni, rst_n, 1)                          \
-  IN(q_vpn_i, q_vpn, p.vpn_bits)                \
-  TXGEN_SC_DHSL_REG_PORTS(IN, OUT)              \
-  TXGEN_SC_DHSL_MONITOR_PORTS(IN, OUT)          \
-  OUT(rtu_home_o, rtu_home, p.chiplet_bits)     \
-  OUT(rtu_local_o, rtu_local, 1)                \
+#define TXGEN_SC_DHSL_PORTS(IN, OUT, OUT_IF) \
+  IN(rst_ni, rst_n, 1)                       \
+  IN(q_vpn_i, q_vpn, p.vpn_bits)             \
+  TXGEN_SC_DHSL_REG_PORTS(IN, OUT)           \
+  TXGEN_SC_DHSL_MONITOR_PORTS(IN, OUT)       \
+  OUT(rtu_home_o, rtu_home, p.chiplet_bits)  \
+  OUT(rtu_local_o, rtu_local, 1)             \
   OUT(l2_walk_o, l2_walk, 1)
 
 TXGEN_SC_BLOCK(DhslSc, DhslTraits, TXGEN_SC_DHSL_PORTS)

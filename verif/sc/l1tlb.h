@@ -9,51 +9,34 @@
 
 namespace txgen::verif::sc {
 
-struct L1tlbTraits {
-  using Params = elab::L1tlbParams;
-  using Model = model::L1tlbModel;
-  using In = model::L1tlbIn;
-  using Out = model::L1tlbOut;
-  static Model make(const Params& p) { return Model(p); }
-  static In idle(const Model& m, const Params&) { return m.idle_inputs(); }
-  static void outputs(const Model& m, const Params&, const In& in, Out& out) { m.outputs(in, out); }
-};
+struct L1tlbTraits : ModelTraits<elab::L1tlbParams, model::L1tlbModel, model::L1tlbIn, model::L1tlbOut> {};
 
-#define TXGEN_SC_L1TLB_PORTS(IN, OUT, OUT_IF)        \
-  IN(rst_ni, rst_n, 1)                               \
-  IN(req_valid_i, req_valid, 1)                      \
-  IN(req_vpn_i, req_vpn, p.vpn_bits)                 \
-  IN(req_vmid_i, req_vmid, p.vmid_bits)              \
-  IN(l2_req_ready_i, l2_req_ready, 1)                \
-  IN(l2_resp_valid_i, l2_resp_valid, 1)              \
-  IN(l2_resp_tag_i, l2_resp_tag, p.l2_tag_bits)      \
-  IN(l2_resp_ppn_i, l2_resp_ppn, p.ppn_bits)         \
-  IN(l2_resp_perm_i, l2_resp_perm, p.perm_bits)      \
-  IN(sd_valid_i, sd_valid, 1)                        \
-  IN(sd_all_i, sd_all, 1)                            \
-  IN(sd_vpn_i, sd_vpn, p.vpn_bits)                   \
-  IN(sd_vmid_i, sd_vmid, p.vmid_bits)                \
-  OUT(req_ready_o, req_ready, 1)                     \
-  OUT(resp_valid_o, resp_valid, 1)                   \
-  OUT(resp_vpn_o, resp_vpn, p.vpn_bits)              \
-  OUT(resp_vmid_o, resp_vmid, p.vmid_bits)           \
-  OUT(resp_ppn_o, resp_ppn, p.ppn_bits)              \
-  OUT(resp_perm_o, resp_perm, p.perm_bits)           \
-  OUT(fill_valid_o, fill_valid, 1)                   \
-  OUT(fill_vpn_o, fill_vpn, p.vpn_bits)              \
-  OUT(fill_vmid_o, fill_vmid, p.vmid_bits)           \
-  OUT(fill_ppn_o, fill_ppn, p.ppn_bits)              \
-  OUT(fill_perm_o, fill_perm, p.perm_bits)           \
-  OUT(evict_valid_o, evict_valid, 1)                 \
-  OUT(evict_vpn_o, evict_vpn, p.vpn_bits)            \
-  OUT(evict_vmid_o, evict_vmid, p.vmid_bits)         \
-  OUT(evict_ppn_o, evict_ppn, p.ppn_bits)            \
-  OUT(evict_perm_o, evict_perm, p.perm_bits)         \
-  OUT(l2_req_valid_o, l2_req_valid, 1)               \
-  OUT(l2_req_vpn_o, l2_req_vpn, p.vpn_bits)          \
-  OUT(l2_req_vmid_o, l2_req_vmid, p.vmid_bits)       \
-  OUT(l2_req_tag_o, l2_req_tag, p.l2_tag_bits)       \
-  OUT(sd_ready_o, sd_ready, 1)                       \
+#define TXGEN_SC_L1TLB_PORTS(IN, OUT, OUT_IF)   \
+  IN(rst_ni, rst_n, 1)                          \
+  IN(req_valid_i, req_valid, 1)                 \
+  IN(req_vpn_i, req_vpn, p.vpn_bits)            \
+  IN(req_vmid_i, req_vmid, p.vmid_bits)         \
+  IN(l2_req_ready_i, l2_req_ready, 1)           \
+  IN(l2_resp_valid_i, l2_resp_valid, 1)         \
+  IN(l2_resp_tag_i, l2_resp_tag, p.l2_tag_bits) \
+  IN(l2_resp_ppn_i, l2_resp_ppn, p.ppn_bits)    \
+  IN(l2_resp_perm_i, l2_resp_perm, p.perm_bits) \
+  IN(sd_valid_i, sd_valid, 1)                   \
+  IN(sd_all_i, sd_all, 1)                       \
+  IN(sd_vpn_i, sd_vpn, p.vpn_bits)              \
+  IN(sd_vmid_i, sd_vmid, p.vmid_bits)           \
+  OUT(req_ready_o, req_ready, 1)                \
+  OUT(resp_valid_o, resp_valid, 1)              \
+  TXGEN_SC_TRANSLATION_OUT(OUT, resp_)          \
+  OUT(fill_valid_o, fill_valid, 1)              \
+  TXGEN_SC_TRANSLATION_OUT(OUT, fill_)          \
+  OUT(evict_valid_o, evict_valid, 1)            \
+  TXGEN_SC_TRANSLATION_OUT(OUT, evict_)         \
+  OUT(l2_req_valid_o, l2_req_valid, 1)          \
+  OUT(l2_req_vpn_o, l2_req_vpn, p.vpn_bits)     \
+  OUT(l2_req_vmid_o, l2_req_vmid, p.vmid_bits)  \
+  OUT(l2_req_tag_o, l2_req_tag, p.l2_tag_bits)  \
+  OUT(sd_ready_o, sd_ready, 1)                  \
   OUT(sd_done_o, sd_done, 1)
 
 TXGEN_SC_BLOCK(L1tlbSc, L1tlbTraits, TXGEN_SC_L1TLB_PORTS)

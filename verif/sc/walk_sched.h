@@ -9,15 +9,8 @@
 
 namespace txgen::verif::sc {
 
-struct WalkSchedTraits {
-  using Params = elab::WalkSchedParams;
-  using Model = model::WalkSchedModel;
-  using In = model::WalkSchedIn;
-  using Out = model::WalkSchedOut;
-  static Model make(const Params& p) { return Model(p); }
-  static In idle(const Model& m, const Params&) { return m.idle_inputs(); }
-  static void outputs(const Model& m, const Params&, const In& in, Out& out) { out = m.outputs(in); }
-};
+struct WalkSchedTraits
+    : ModelTraits<elab::WalkSchedParams, model::WalkSchedModel, model::WalkSchedIn, model::WalkSchedOut> {};
 
 #define TXGEN_SC_WALK_SCHED_PORTS(IN, OUT, OUT_IF)                \
   IN(rst_ni, rst_n, 1)                                            \
