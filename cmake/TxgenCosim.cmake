@@ -194,6 +194,8 @@ function(txgen_add_dhsl_cosim NAME CONFIG_PATH)
   target_compile_definitions(${exe} PRIVATE
     TXGEN_SYS_HEADER="V${top}.h" TXGEN_SYS_CLASS=V${top}
     TXGEN_DHSL_REGS=${regs} TXGEN_DHSL_MONITORS=${monitors})
+  set_target_properties(${rtl_target} PROPERTIES  # for cmake/TxgenSystemC.cmake
+    TXGEN_DEFINES "TXGEN_DHSL_REGS=${regs};TXGEN_DHSL_MONITORS=${monitors}")
 endfunction()
 
 # txgen_add_walk_sched_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])

@@ -37,6 +37,15 @@ struct HasMakeOutputs : std::false_type {};
 template <class M>
 struct HasMakeOutputs<M, std::void_t<decltype(std::declval<const M&>().make_outputs())>> : std::true_type {};
 
+// Models with outputs(in, out&), which fill a caller-owned Out.
+template <class M, class In, class Out, class = void>
+struct FillsOutputs : std::false_type {};
+template <class M, class In, class Out>
+struct FillsOutputs<M, In, Out,
+                    std::void_t<decltype(std::declval<const M&>().outputs(std::declval<const In&>(),
+                                                                          std::declval<Out&>()))>>
+    : std::true_type {};
+
 // The model side of the sc_module: the model, the inputs last read, the
 // outputs of the current cycle and those of the cycle that ended at the last
 // rising edge (what a clocked observer sampled).
@@ -80,14 +89,6 @@ class ModelCore {
   EdgeHook hook_;
 };
 
-template <class M, class In, class Out, class = void>
-struct FillsOutputs : std::false_type {};
-template <class M, class In, class Out>
-struct FillsOutputs<M, In, Out,
-                    std::void_t<decltype(std::declval<const M&>().outputs(std::declval<const In&>(),
-                                                                          std::declval<Out&>()))>>
-    : std::true_type {};
-
 // The traits of a model built from its Params alone, with idle_inputs() and
 // outputs(in) or outputs(in, out&); a block derives and replaces what differs.
 template <class P, class M, class I, class O>
@@ -128,11 +129,11 @@ Difference difference(const char* signal, const V& expected, const V& actual, un
 #define TXGEN_SC_SENSE(port, ...) sensitive << port;
 #define TXGEN_SC_EVENT(port, ...) || port.event()
 #define TXGEN_SC_BIND(port, ...) m.port(signals.port);
-#define TXGEN_SC_WRITE(port, value, bits)                  \
-  {                                                        \
-    TXGEN_SC_VALUE(port) v{};                              \
-    ::txgen::verif::sc::field_to_port(v, value, (bits));   \
-    port.write(v);                                         \
+#define TXGEN_SC_WRITE(port, value, bits)                                      \
+  {                                                                            \
+    static TXGEN_SC_VALUE(port) v; /* an sc_bv allocates: one per port */      \
+    ::txgen::verif::sc::field_to_port(v, value, (bits));                       \
+    port.write(v);                                                             \
   }
 #define TXGEN_SC_WRITE_IN(port, field, bits) TXGEN_SC_WRITE(port, in.field, bits)
 #define TXGEN_SC_WRITE_OUT(port, field, bits) TXGEN_SC_WRITE(port, out.field, bits)

@@ -28,11 +28,16 @@ inline constexpr bool kWidePort = !std::is_integral_v<V>;  // sc_bv<W>
 // Port value <-> Bits and uint64_t.
 
 template <class V>
+void check_wide_port(const V& v, unsigned width) {
+  if (width != static_cast<unsigned>(v.length()))
+    throw std::logic_error("SystemC port of " + std::to_string(v.length()) + " bits given " + std::to_string(width) +
+                           " bits");
+}
+
+template <class V>
 void set_port(V& v, const Bits& b) {
   if constexpr (kWidePort<V>) {
-    if (b.width != static_cast<unsigned>(v.length()))
-      throw std::logic_error("SystemC port of " + std::to_string(v.length()) + " bits given " +
-                             std::to_string(b.width) + " bits");
+    check_wide_port(v, b.width);
     for (std::size_t i = 0; i < b.words.size(); ++i) v.set_word(static_cast<int>(i), b.words[i]);
   } else {
     check_port_width(b.width, std::is_same_v<V, bool> ? 1 : 8 * sizeof(V));
@@ -69,20 +74,30 @@ uint64_t port_u64(const V& v) {
 }
 
 // ---------------------------------------------------------------------------
-// Field -> port value. `bits`: bits per element (a scalar or a Bits is one).
+// Wide ports, a Bits at a time: whole 32-bit words when the Bits starts on a
+// word boundary (the LDS rows and I-cache lines), bit by bit otherwise.
 
-template <class T>
-Bits vector_bits(const std::vector<T>& f, unsigned bits) {
-  Bits b(static_cast<unsigned>(f.size()) * bits);
-  for (unsigned i = 0; i < f.size(); ++i) {
-    if constexpr (std::is_same_v<T, Bits>) {
-      for (unsigned k = 0; k < bits; ++k) b.set(i * bits + k, f[i].get(k));
-    } else {
-      b.set_field(i * bits, bits, static_cast<uint64_t>(f[i]));
-    }
+template <class V>
+void bits_into_port(V& v, unsigned lsb, const Bits& b) {
+  if (lsb % 32 == 0) {
+    for (std::size_t k = 0; k < b.words.size(); ++k) v.set_word(static_cast<int>(lsb / 32 + k), b.words[k]);
+  } else {
+    for (unsigned k = 0; k < b.width; ++k) v.set_bit(static_cast<int>(lsb + k), b.get(k) ? sc_dt::Log_1 : sc_dt::Log_0);
   }
-  return b;
 }
+
+template <class V>
+void bits_from_port(const V& v, unsigned lsb, Bits& b) {
+  if (lsb % 32 == 0) {
+    for (std::size_t k = 0; k < b.words.size(); ++k) b.words[k] = v.get_word(static_cast<int>(lsb / 32 + k));
+    if (b.width % 32 != 0) b.words.back() &= static_cast<uint32_t>(low_mask(b.width % 32));
+  } else {
+    for (unsigned k = 0; k < b.width; ++k) b.set(k, v.get_bit(static_cast<int>(lsb + k)) != sc_dt::Log_0);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Field -> port value. `bits`: bits per element (a scalar or a Bits is one).
 
 template <class V, class F>
 void field_to_port(V& v, const F& f, unsigned bits) {
@@ -90,42 +105,43 @@ void field_to_port(V& v, const F& f, unsigned bits) {
     set_port_u64(v, static_cast<uint64_t>(f), bits);
   } else if constexpr (std::is_same_v<F, Bits>) {
     set_port(v, f);
-  } else if constexpr (!kWidePort<V>) {  // a vector in at most 64 bits: no Bits on the way
+  } else if constexpr (!kWidePort<V>) {  // a vector in at most 64 bits
     uint64_t x = 0;
     for (unsigned i = 0; i < f.size(); ++i) x |= static_cast<uint64_t>(f[i]) << (i * bits);
     set_port_u64(v, x, static_cast<unsigned>(f.size()) * bits);
   } else {
-    set_port(v, vector_bits(f, bits));
+    check_wide_port(v, static_cast<unsigned>(f.size()) * bits);
+    for (unsigned i = 0; i < f.size(); ++i) {
+      if constexpr (std::is_same_v<typename F::value_type, Bits>) bits_into_port(v, i * bits, f[i]);
+      else bits_into_port(v, i * bits, bits_from_u64(bits, static_cast<uint64_t>(f[i])));
+    }
   }
 }
 
 // ---------------------------------------------------------------------------
-// Port value -> field (vectors and Bits keep the size / width they have).
-
-template <class T>
-void bits_to_vector(const Bits& b, unsigned bits, std::vector<T>& f) {
-  for (unsigned i = 0; i < f.size(); ++i) {
-    if constexpr (std::is_same_v<T, Bits>) {
-      f[i] = Bits(bits);
-      for (unsigned k = 0; k < bits; ++k) f[i].set(k, b.get(i * bits + k));
-    } else {
-      f[i] = static_cast<T>(b.field(i * bits, bits));
-    }
-  }
-}
+// Port value -> field (vectors keep their size, Bits take `bits` bits).
 
 template <class V, class F>
 void port_to_field(const V& v, F& f, unsigned bits) {
   if constexpr (std::is_arithmetic_v<F>) {
     f = static_cast<F>(port_u64(v));
   } else if constexpr (std::is_same_v<F, Bits>) {
-    f = port_bits(v, bits);
+    if (f.width != bits) f = Bits(bits);
+    if constexpr (kWidePort<V>) bits_from_port(v, 0, f);
+    else f.set_field(0, bits, static_cast<uint64_t>(v));
   } else if constexpr (!kWidePort<V>) {
     const uint64_t x = port_u64(v);
     using T = typename F::value_type;
     for (unsigned i = 0; i < f.size(); ++i) f[i] = static_cast<T>((x >> (i * bits)) & low_mask(bits));
+  } else if constexpr (std::is_same_v<typename F::value_type, Bits>) {
+    check_wide_port(v, static_cast<unsigned>(f.size()) * bits);
+    for (unsigned i = 0; i < f.size(); ++i) {
+      if (f[i].width != bits) f[i] = Bits(bits);
+      bits_from_port(v, i * bits, f[i]);
+    }
   } else {
-    bits_to_vector(port_bits(v, static_cast<unsigned>(f.size()) * bits), bits, f);
+    const Bits all = port_bits(v, static_cast<unsigned>(f.size()) * bits);
+    for (unsigned i = 0; i < f.size(); ++i) f[i] = static_cast<typename F::value_type>(all.field(i * bits, bits));
   }
 }
 

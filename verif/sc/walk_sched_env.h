@@ -63,8 +63,9 @@ class WalkSchedEnv {
   uint64_t page() {
     uint64_t vpn = 0;
     for (unsigned l = 0; l < p_.levels; ++l) {
-      const uint64_t range = l == 0 ? 5 : l + 1 == p_.levels ? uint64_t{1} << p_.level_bits : 6 * l;
-      vpn = (vpn << p_.level_bits) | rng_.below(range);
+      const uint64_t indices = uint64_t{1} << p_.level_bits;
+      const uint64_t range = l == 0 ? 5 : l + 1 == p_.levels ? indices : 6 * l;
+      vpn = (vpn << p_.level_bits) | rng_.below(std::min(range, indices));
     }
     return vpn & low_mask(p_.vpn_bits);
   }
@@ -72,8 +73,8 @@ class WalkSchedEnv {
   const elab::WalkSchedParams& p_;
   Rng rng_;
   uint64_t reset_at_;
-  std::vector<uint64_t> walk_vpn_;                   // per walker: the VPN it walks
-  DueQueue<uint32_t> finishing_;                   // walkers, due when their walk ends
+  std::vector<uint64_t> walk_vpn_;                     // per walker: the VPN it walks
+  DueQueue<uint32_t> finishing_;                       // walkers, due when their walk ends (any order)
   std::vector<std::pair<uint32_t, uint64_t>> active_;  // (instruction ID, pages left)
 };
 
