@@ -2,7 +2,7 @@
 // alternate between high inter-core locality (80 % of the lines shared, 10 %
 // writes) and one line more per set than ways under many writes (95 %
 // shared, 30 % writes: remote reads find their line dirty or gone when they
-// recheck, about once per 20 k cycles); requests hold until
+// recheck, about once per 30 k cycles); requests hold until
 // accepted; the L2 takes requests under random back-pressure and answers
 // each read 1-10 cycles later; one reset mid-run.
 #pragma once
@@ -66,7 +66,7 @@ struct AtaScSpec {
   template <class Dut>
   using Sc = AtaSc<Dut>;
   using Environment = AtaEnv;
-  static constexpr uint64_t kCycles = 100000;
+  static constexpr uint64_t kCycles = 200000;
   static elab::AtaParams elaborate(const config::Config& c) { return elab::elaborate_ata(c); }
 
   class Coverage {

@@ -1,8 +1,9 @@
 // SystemC test of icache_tx_NAME_sys (tests/cosim/sc_test.cpp): instruction
 // fetches and fills over four hot sets in bursts, translation lookups and
 // fills from every CU over a VPN pool whose tags share or differ in their
-// compression prefix, shootdowns, kernel flushes, back-pressure on the
-// response and victim ports, one reset mid-run. Requests hold until accepted.
+// compression prefix, shootdowns (half of them at the last fill), kernel
+// flushes, back-pressure on the response and victim ports, one reset mid-run.
+// Requests hold until accepted.
 #pragma once
 
 #include <string>
@@ -39,10 +40,10 @@ class IcacheTxEnv {
       if (!in.tl_valid[c] && rng_.chance(12)) lookup(in, c);
       if (!in.tf_valid[c] && rng_.chance(10)) fill(in, c);
     }
-    if (!in.sd_valid && rng_.below(1000) < 3) {
+    if (!in.sd_valid && rng_.below(1000) < 3) {  // half of them at the last fill, maybe a line's only entry
       in.sd_valid = true;
       in.sd_all = rng_.chance(15);
-      in.sd_vpn = vpn();
+      in.sd_vpn = rng_.chance(50) ? last_fill_ : vpn();
       in.sd_vmid = 0;
     }
     in.flush_valid = in.flush_valid || (cycle % 5000 < 10 && rng_.chance(50));
@@ -83,7 +84,7 @@ class IcacheTxEnv {
   }
   void fill(In& in, unsigned c) {  // the translation is a function of the VPN
     in.tf_valid[c] = true;
-    in.tf_vpn[c] = vpn();
+    in.tf_vpn[c] = last_fill_ = vpn();
     in.tf_vmid[c] = id() & low_mask(p_.vmid_bits);
     in.tf_vrf[c] = id() & low_mask(p_.vrf_bits);
     in.tf_ppn[c] = (in.tf_vpn[c] * 2654435761u + 17) & low_mask(p_.ppn_bits);
@@ -93,13 +94,14 @@ class IcacheTxEnv {
   const elab::IcacheTxParams& p_;
   Rng rng_;
   uint64_t reset_at_;
+  uint64_t last_fill_ = 0;
 };
 
 struct IcacheTxScSpec {
   template <class Dut>
   using Sc = IcacheTxSc<Dut>;
   using Environment = IcacheTxEnv;
-  static constexpr uint64_t kCycles = 30000;
+  static constexpr uint64_t kCycles = 60000;
   static elab::IcacheTxParams elaborate(const config::Config& c) { return elab::elaborate_icache_tx(c); }
 
   class Coverage {
