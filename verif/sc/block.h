@@ -157,6 +157,14 @@ Difference difference(const char* signal, const V& expected, const V& actual, un
   OUT(PREFIX##ppn_o, PREFIX##ppn, p.ppn_bits)        \
   OUT(PREFIX##perm_o, PREFIX##perm, p.perm_bits)
 
+// The inputs of a shootdown request in a port list: sd_valid_i, sd_all_i,
+// sd_vpn_i, sd_vmid_i (the same protocol in every block that has one).
+#define TXGEN_SC_SHOOTDOWN_IN(IN)     \
+  IN(sd_valid_i, sd_valid, 1)         \
+  IN(sd_all_i, sd_all, 1)             \
+  IN(sd_vpn_i, sd_vpn, p.vpn_bits)    \
+  IN(sd_vmid_i, sd_vmid, p.vmid_bits)
+
 // ---------------------------------------------------------------------------
 
 #define TXGEN_SC_BLOCK(NAME, TRAITS, PORTS)                                                              \

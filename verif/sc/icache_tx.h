@@ -36,10 +36,7 @@ struct IcacheTxTraits
   IN(tf_ppn_i, tf_ppn, p.ppn_bits)                                \
   IN(tf_perm_i, tf_perm, p.perm_bits)                             \
   IN(vic_ready_i, vic_ready, 1)                                   \
-  IN(sd_valid_i, sd_valid, 1)                                     \
-  IN(sd_all_i, sd_all, 1)                                         \
-  IN(sd_vpn_i, sd_vpn, p.vpn_bits)                                \
-  IN(sd_vmid_i, sd_vmid, p.vmid_bits)                             \
+  TXGEN_SC_SHOOTDOWN_IN(IN)                                       \
   OUT(if_ready_o, if_ready, 1)                                    \
   OUT(if_resp_valid_o, if_resp_valid, 1)                          \
   OUT(if_resp_hit_o, if_resp_hit, 1)                              \

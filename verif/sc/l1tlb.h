@@ -21,10 +21,7 @@ struct L1tlbTraits : ModelTraits<elab::L1tlbParams, model::L1tlbModel, model::L1
   IN(l2_resp_tag_i, l2_resp_tag, p.l2_tag_bits) \
   IN(l2_resp_ppn_i, l2_resp_ppn, p.ppn_bits)    \
   IN(l2_resp_perm_i, l2_resp_perm, p.perm_bits) \
-  IN(sd_valid_i, sd_valid, 1)                   \
-  IN(sd_all_i, sd_all, 1)                       \
-  IN(sd_vpn_i, sd_vpn, p.vpn_bits)              \
-  IN(sd_vmid_i, sd_vmid, p.vmid_bits)           \
+  TXGEN_SC_SHOOTDOWN_IN(IN)                     \
   OUT(req_ready_o, req_ready, 1)                \
   OUT(resp_valid_o, resp_valid, 1)              \
   TXGEN_SC_TRANSLATION_OUT(OUT, resp_)          \

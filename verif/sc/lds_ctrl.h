@@ -30,10 +30,7 @@ struct LdsCtrlTraits
   IN(wg_free_i, wg_free, 1)                                 \
   IN(wg_base_i, wg_base, p.segment_index_bits)              \
   IN(wg_size_i, wg_size, p.size_bits)                       \
-  IN(sd_valid_i, sd_valid, 1)                               \
-  IN(sd_all_i, sd_all, 1)                                   \
-  IN(sd_vpn_i, sd_vpn, p.vpn_bits)                          \
-  IN(sd_vmid_i, sd_vmid, p.vmid_bits)                       \
+  TXGEN_SC_SHOOTDOWN_IN(IN)                                 \
   IN(lk_valid_i, lk_valid, 1)                               \
   IN(lk_vpn_i, lk_vpn, p.vpn_bits)                          \
   IN(lk_vmid_i, lk_vmid, p.vmid_bits)                       \
