@@ -42,6 +42,8 @@ function(_txgen_block_rtl NAME CONFIG_PATH BLOCK RTL_DIR MODULES OUT_FILES OUT_T
       COMMENT "Generating ${BLOCK} RTL for ${NAME}"
       VERBATIM)
     add_custom_target(${target} DEPENDS ${files})
+    # for other consumers of the same RTL (cmake/TxgenSystemC.cmake)
+    set_target_properties(${target} PROPERTIES TXGEN_RTL_FILES "${files}" TXGEN_CONFIG ${CONFIG_PATH})
   endif()
   set(${OUT_FILES} ${files} PARENT_SCOPE)
   set(${OUT_TARGET} ${target} PARENT_SCOPE)
@@ -192,6 +194,8 @@ function(txgen_add_dhsl_cosim NAME CONFIG_PATH)
   target_compile_definitions(${exe} PRIVATE
     TXGEN_SYS_HEADER="V${top}.h" TXGEN_SYS_CLASS=V${top}
     TXGEN_DHSL_REGS=${regs} TXGEN_DHSL_MONITORS=${monitors})
+  set_target_properties(${rtl_target} PROPERTIES  # for cmake/TxgenSystemC.cmake
+    TXGEN_DEFINES "TXGEN_DHSL_REGS=${regs};TXGEN_DHSL_MONITORS=${monitors}")
 endfunction()
 
 # txgen_add_walk_sched_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])

@@ -23,7 +23,7 @@ TEST(Cli, HelpDocumentsEveryCommandAndOption) {
   for (const char* opt : {"--config", "--format", "--block"})
     EXPECT_NE(report.output.find(opt), std::string::npos) << opt;
   const auto cosim = run_txgen("cosim --help");
-  for (const char* opt : {"--config", "--block", "--out", "--cycles", "--seed"})
+  for (const char* opt : {"--config", "--block", "--out", "--cycles", "--seed", "--systemc"})
     EXPECT_NE(cosim.output.find(opt), std::string::npos) << opt;
   const auto synth = run_txgen("synth --help");
   for (const char* opt : {"--config", "--block", "--out", "--liberty"})

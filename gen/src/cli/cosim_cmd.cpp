@@ -20,6 +20,9 @@ void add_cosim_command(CLI::App& app, CosimOptions& opts) {
   cmd->add_option("--out", opts.out, "directory for the co-simulation build and log")->required();
   cmd->add_option("--cycles", opts.cycles, "random cycles per stage (default 100000)");
   cmd->add_option("--seed", opts.seed, "random seed to replay (default: fixed seed, printed)");
+  cmd->add_flag("--systemc", opts.systemc,
+                "instead: the SystemC test, the Verilated --sc model against the golden model's sc_module "
+                "(docs/verification.md, SystemC)");
 }
 
 int run_cosim(const CosimOptions& opts) {
@@ -34,12 +37,14 @@ int run_cosim(const CosimOptions& opts) {
             << " in " << build.string() << " ...\n";
   util::run_build_step({"cmake", "-S", TXGEN_SOURCE_DIR, "-B", build.string(), "-G", "Ninja",
               "-DCMAKE_BUILD_TYPE=Release", "-DTXGEN_COSIM_CONFIG=" + fs::absolute(opts.config).string(),
-              "-DTXGEN_COSIM_BLOCK=" + block.name},
+              "-DTXGEN_COSIM_BLOCK=" + block.name,
+              std::string("-DTXGEN_COSIM_SYSTEMC=") + (opts.systemc ? "ON" : "OFF")},
              out / "configure.log", "configuring the co-simulation");
-  const std::string target = "txgen_cosim_" + block.name + "_" + lc.cfg.name;
+  const std::string target = (opts.systemc ? "txgen_sc_" : "txgen_cosim_") + block.name + "_" + lc.cfg.name;
   util::run_build_step({"cmake", "--build", build.string(), "--target", target}, out / "build.log",
              "building the co-simulation");
-  util::EnvVars env = {{"TXGEN_COSIM_CYCLES", std::to_string(opts.cycles)}};
+  util::EnvVars env = {{opts.systemc ? "TXGEN_SC_CYCLES" : "TXGEN_COSIM_CYCLES", std::to_string(opts.cycles)},
+                       {"SC_COPYRIGHT_MESSAGE", "DISABLE"}};
   if (!opts.seed.empty()) env.push_back({"TXGEN_SEED", opts.seed});
   const fs::path log = out / "cosim.log";
   const int rc = util::run_process({(build / target).string()}, env, out, log);

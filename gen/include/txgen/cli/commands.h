@@ -19,6 +19,7 @@ struct CosimOptions {
   std::string config, out, block;
   unsigned long cycles = 100000;
   std::string seed;
+  bool systemc = false;  // the SystemC lock-step test instead
 };
 struct SynthOptions {
   std::string config, out, block, liberty;
