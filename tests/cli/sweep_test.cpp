@@ -205,6 +205,11 @@ TEST(Sweep, BuildNinjaIsKeyedByConfigHashSoAnAddedPointRunsAlone) {
   }
   EXPECT_EQ(jobs, 2u) << dry.output;  // report and gen of the new point
   EXPECT_EQ(points, std::set<std::string>{"tiny_4096"}) << dry.output;
+  // the same names, other configurations: new keys, every job again
+  write_spec(dir, "\"set\": { \"$.bd_codec.compare\": \"pairwise\" }, "
+                  "\"vary\": [{ \"$.lds.bytes\": [1024, 2048, 4096] }], \"steps\": [\"gen\"]");
+  ASSERT_EQ(run_txgen("sweep " + spec + " --out " + dir.str("out") + " --write-only").exit_code, 0);
+  EXPECT_NE(run("ninja -C " + dir.str("out") + " -n").output.find("[6/6] "), std::string::npos);
 }
 
 // jobs.txt (GNU parallel) and slurm.sh run exactly the commands of build.ninja,
