@@ -114,6 +114,7 @@ int run_collect(const std::string& dir_arg) {
     throw ConfigError("DIR", "\"" + dir_arg + "\"",
                       "no finished point yet: run the sweep first (txgen sweep SPEC --out DIR, jobs.txt or slurm.sh)");
   const fs::path results = dir / "results";
+  fs::remove_all(results);  // no plot of an earlier collect stays behind
   fs::create_directories(results);
   const std::string md = sweep::table_markdown(t, r);
   util::write_text_file(results / (r.name + ".md"), md);

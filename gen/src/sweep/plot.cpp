@@ -3,6 +3,7 @@
 #include <cmath>
 #include <iostream>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "txgen/sweep/collect.h"
@@ -19,13 +20,15 @@ using nlohmann::json;
 struct Series {
   std::string title;
   std::vector<std::pair<double, double>> xy;
+  std::string style = "linespoints pt 7";  // gnuplot "with" clause, without the colour
+  size_t colour = 0;                       // 1-based colour index; 0: the series' own
 };
 
 struct Plot {
   std::string name, title, xlabel, ylabel;
   std::vector<Series> series;
   std::optional<double> target;  // a horizontal line (the clock period)
-  bool front_last = false;       // the last series is a Pareto front, drawn as a line
+  bool tradeoff = false;         // a Pareto plot: drawn only over two latencies or more
 };
 
 std::optional<double> number(const json& row, const std::string& key) {
@@ -50,7 +53,10 @@ bool plotted(const json& row, const std::vector<std::string>& roles) {
 
 std::string series_title(const json& row, const Record& r, const std::vector<std::string>& roles) {
   std::string title;
-  for (const auto& path : r.plot.series) title += (title.empty() ? "" : " ") + text(row[varied_key(r, path)]);
+  for (const auto& path : r.plot.series) {  // a bare number needs its name
+    const json& v = row[varied_key(r, path)];
+    title += (title.empty() ? "" : " ") + (v.is_number() ? varied_key(r, path) + " " : "") + text(v);
+  }
   if (roles.size() > 1) title += (title.empty() ? "" : " ") + text(row["module"]);
   return title.empty() ? r.name : title;
 }
@@ -64,50 +70,67 @@ Series& series_named(std::vector<Series>& all, const std::string& title) {
 
 Plot against_x(const Table& t, const Record& r, const std::string& key, const std::string& what) {
   const auto roles = plotted_roles(t, r);
+  const std::string x = varied_key(r, r.plot.x);
   Plot p{r.name + "_" + (key == "area_um2" ? "area" : "period"),
-         r.name + ": " + what + " against " + varied_key(r, r.plot.x),
-         varied_key(r, r.plot.x),
+         r.name + ": " + what + " against " + x,
+         x,
          what,
          {},
          std::nullopt,
          false};
   for (const auto& row : t.rows) {
-    const auto x = number(row, varied_key(r, r.plot.x));
-    const auto y = number(row, key);
-    if (x && y && plotted(row, roles)) series_named(p.series, series_title(row, r, roles)).xy.push_back({*x, *y});
+    const auto xv = number(row, x);
+    const auto yv = number(row, key);
+    if (xv && yv && plotted(row, roles)) series_named(p.series, series_title(row, r, roles)).xy.push_back({*xv, *yv});
     if (key == "min_period_ns" && number(row, "period_ns")) p.target = number(row, "period_ns");
   }
   for (auto& s : p.series) std::sort(s.xy.begin(), s.xy.end());
   return p;
 }
 
-// Points no other point beats in both latency and area.
-Series pareto_front(const std::vector<Series>& all) {
-  std::vector<std::pair<double, double>> points;
-  for (const auto& s : all) points.insert(points.end(), s.xy.begin(), s.xy.end());
-  std::sort(points.begin(), points.end());
-  Series front{"Pareto front", {}};
-  for (const auto& pt : points)
-    if (front.xy.empty() || pt.second < front.xy.back().second) front.xy.push_back(pt);
+// The points of `meets` no other point of it beats in both latency and area.
+std::vector<std::pair<double, double>> pareto_front(std::vector<std::pair<double, double>> meets) {
+  std::sort(meets.begin(), meets.end());
+  std::vector<std::pair<double, double>> front;
+  for (const auto& pt : meets)
+    if (front.empty() || pt.second < front.back().second) front.push_back(pt);
   return front;
 }
 
+// Per series: the points that meet the clock (filled), those that miss it
+// (open) and the front of the first, in the series' colour.
 Plot pareto(const Table& t, const Record& r) {
   const auto roles = plotted_roles(t, r);
   const std::vector<std::string> first(roles.begin(), roles.begin() + std::min<size_t>(1, roles.size()));
   Plot p{r.name + "_pareto",
-         r.name + ": area against latency (" + r.plot.latency + ")",
-         "latency (cycles)",
+         r.name + ": area against latency",
+         "latency (cycles: " + r.plot.latency + " of the report)",
          "area um^2" + (first.empty() ? "" : " (" + first.front() + ")"),
          {},
          std::nullopt,
          true};
+  std::vector<Series> meets, misses;
   for (const auto& row : t.rows) {
     const auto x = number(row, "latency");
     const auto y = number(row, "area_um2");
-    if (x && y && plotted(row, first)) series_named(p.series, series_title(row, r, first)).xy.push_back({*x, *y});
+    if (!x || !y || !plotted(row, first)) continue;
+    const std::string title = series_title(row, r, first);
+    series_named(meets, title);
+    series_named(misses, title + " (misses the clock)");
+    auto& into = number(row, "worst_slack_ns").value_or(0) < 0 ? series_named(misses, title + " (misses the clock)")
+                                                               : series_named(meets, title);
+    into.xy.push_back({*x, *y});
   }
-  p.series.push_back(pareto_front(p.series));
+  for (size_t i = 0; i < meets.size(); ++i) {
+    meets[i].style = "points pt 7 ps 1.3";
+    misses[i].style = "points pt 6 ps 1.3";
+    const Series front{meets[i].title + ": front (meets the clock)", pareto_front(meets[i].xy),
+                       "linespoints dt 2 lw 2 pt 4 ps 2.2", i + 1};
+    for (Series s : {meets[i], misses[i], front}) {
+      s.colour = i + 1;
+      p.series.push_back(s);
+    }
+  }
   return p;
 }
 
@@ -120,6 +143,7 @@ std::string quoted(const std::string& s) {  // gnuplot single-quoted string
 std::string data_text(const Plot& p) {
   std::ostringstream dat;
   for (const auto& s : p.series) {
+    if (s.xy.empty()) continue;  // gnuplot does not count an empty data set as an index
     dat << "# " << s.title << "\n";
     for (const auto& [x, y] : s.xy) dat << util::fixed(x, 3) << " " << util::fixed(y, 3) << "\n";
     dat << "\n\n";  // gnuplot: next index
@@ -139,24 +163,29 @@ std::string script_text(const Plot& p) {
   gp << "set terminal svg size 800,480 noenhanced\nset output " << quoted(p.name + ".svg") << "\n"
      << "set title " << quoted(p.title) << "\nset xlabel " << quoted(p.xlabel) << "\nset ylabel " << quoted(p.ylabel)
      << "\nset key outside right top\nset grid\nset offsets graph 0.05, graph 0.05, graph 0.05, 0\nset yrange [0:*]\n"
+     << "set format y '%.1s %c'\n"
      << (log_x(p) ? "set logscale x 2\n" : "") << "plot ";
-  for (size_t i = 0; i < p.series.size(); ++i) {
-    const bool front = p.front_last && i + 1 == p.series.size();
-    gp << (i ? ", " : "") << quoted(p.name + ".dat") << " index " << i << " using 1:2 with "
-       << (front          ? "lines dt 2 lw 2"
-           : p.front_last ? "points pt 7 ps 1.2"
-                          : "linespoints pt 7")
-       << " title " << quoted(p.series[i].title);
+  std::string sep;
+  size_t index = 0;  // of the non-empty series, as data_text writes them
+  for (const Series& s : p.series) {
+    if (s.xy.empty()) continue;
+    gp << sep << quoted(p.name + ".dat") << " index " << index++ << " using 1:2 with " << s.style
+       << (s.colour ? " lc " + std::to_string(s.colour) : "") << " title " << quoted(s.title);
+    sep = ", ";
   }
   if (p.target)
-    gp << ", " << util::fixed(*p.target, 3) << " with lines dt 2 lw 2 lc 'gray40' title "
+    gp << sep << util::fixed(*p.target, 3) << " with lines dt 2 lw 2 lc 'gray40' title "
        << quoted("clock " + util::fixed(*p.target, 2) + " ns");
   gp << "\nset terminal pngcairo size 800,480 noenhanced\nset output " << quoted(p.name + ".png") << "\nreplot\n";
   return gp.str();
 }
 
+// Something to see: a point at least, and for a Pareto front two latencies.
 bool drawable(const Plot& p) {
-  return std::any_of(p.series.begin(), p.series.end(), [](const Series& s) { return !s.xy.empty(); });
+  std::set<double> xs;
+  for (const auto& s : p.series)
+    for (const auto& xy : s.xy) xs.insert(xy.first);
+  return !xs.empty() && (!p.tradeoff || xs.size() > 1);
 }
 
 }  // namespace
