@@ -163,6 +163,13 @@ TEST(Sweep, SpecErrorsNameTheFieldAndWriteNothing) {
     EXPECT_NE(r.output.find("txgen: error: " + message), std::string::npos) << r.output;
     EXPECT_FALSE(fs::exists(dir.path() / "out")) << fields;
   }
+  TempDir space("sweep_space");
+  const auto r_space =
+      run_txgen("sweep " + write_spec(space, "\"vary\": [{ \"$.lds.bytes\": [1024] }], \"steps\": [\"synth\"]") +
+                " --out '" + space.str("o u t") + "'");
+  EXPECT_EQ(r_space.exit_code, 2);
+  EXPECT_NE(r_space.output.find("contains whitespace"), std::string::npos) << r_space.output;
+  EXPECT_FALSE(fs::exists(space.path() / "o u t"));
   TempDir dir("sweep_bad_base");
   std::ofstream(dir.path() / "s.json") << "{ \"name\": \"t\", \"base\": \"nope.json\", \"blocks\": [\"bd_codec\"], "
                                           "\"vary\": [{ \"$.bd_codec.tags\": [2] }], \"steps\": [] }";
@@ -206,8 +213,9 @@ TEST(Sweep, BuildNinjaIsKeyedByConfigHashSoAnAddedPointRunsAlone) {
   EXPECT_EQ(jobs, 2u) << dry.output;  // report and gen of the new point
   EXPECT_EQ(points, std::set<std::string>{"tiny_4096"}) << dry.output;
   // the same names, other configurations: new keys, every job again
-  write_spec(dir, "\"set\": { \"$.bd_codec.compare\": \"pairwise\" }, "
-                  "\"vary\": [{ \"$.lds.bytes\": [1024, 2048, 4096] }], \"steps\": [\"gen\"]");
+  write_spec(dir,
+             "\"set\": { \"$.bd_codec.compare\": \"pairwise\" }, "
+             "\"vary\": [{ \"$.lds.bytes\": [1024, 2048, 4096] }], \"steps\": [\"gen\"]");
   ASSERT_EQ(run_txgen("sweep " + spec + " --out " + dir.str("out") + " --write-only").exit_code, 0);
   EXPECT_NE(run("ninja -C " + dir.str("out") + " -n").output.find("[6/6] "), std::string::npos);
 }

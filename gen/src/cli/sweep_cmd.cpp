@@ -1,6 +1,7 @@
 // `txgen sweep SPEC --out DIR`: one configuration per point of a sweep file,
 // every step of every point a job (build.ninja, jobs.txt for GNU parallel,
 // slurm.sh), run with ninja; `txgen sweep collect DIR`: the table and plots.
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -152,6 +153,10 @@ int run_sweep(const SweepOptions& opts) {
   if (opts.spec.empty()) throw ConfigError("SPEC", "(missing)", "give a sweep file: txgen sweep SPEC --out DIR");
   if (opts.out.empty()) throw ConfigError("--out", "(missing)", "give the sweep directory: txgen sweep SPEC --out DIR");
   const sweep::Spec spec = sweep::read_spec(opts.spec);
+  const bool synth = std::find(spec.steps.begin(), spec.steps.end(), "synth") != spec.steps.end();
+  if (synth && fs::absolute(opts.out).string().find_first_of(" \t\n") != std::string::npos)
+    throw ConfigError("--out", "\"" + opts.out + "\"",
+                      "contains whitespace, which txgen synth's Yosys scripts cannot read");
   const std::vector<sweep::Point> points = sweep::expand(spec);
   const sweep::Record r = plan(spec, points);
   const fs::path out(opts.out);

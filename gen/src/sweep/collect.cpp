@@ -224,6 +224,10 @@ bool numeric(const Table& t, const Column& c) {
                      [&](const json& row) { return row.value(c.key, json()).is_number(); });
 }
 
+bool empty(const Table& t, const Column& c) {
+  return std::all_of(t.rows.begin(), t.rows.end(), [&](const json& row) { return row.value(c.key, json()).is_null(); });
+}
+
 bool constant(const Table& t, const Column& c) {
   for (const auto& row : t.rows)
     if (row.value(c.key, json()) != t.rows.front().value(c.key, json())) return false;
@@ -284,7 +288,10 @@ std::string table_json(const Table& t, const Record& r) {
 
 std::string table_markdown(const Table& t, const Record& r) {
   std::vector<const Column*> shown, hoisted;
-  for (const auto& c : t.columns) (c.hoist && t.rows.size() > 1 && constant(t, c) ? hoisted : shown).push_back(&c);
+  for (const auto& c : t.columns) {
+    if (empty(t, c)) continue;
+    (c.hoist && t.rows.size() > 1 && constant(t, c) ? hoisted : shown).push_back(&c);
+  }
   std::ostringstream md;
   md << "### Sweep " << r.name << " (" << fs::path(r.spec_file).filename().string() << ", txgen " << r.txgen_version
      << ")\n\n"
