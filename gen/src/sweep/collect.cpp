@@ -82,16 +82,18 @@ void add_latency(const Record& r, const json& entry, json& row) {
   if (v.is_number()) row["latency"] = v;
 }
 
-// passed / FAILED (a mismatch) / error (no verdict: the build failed), and the
+// passed; FAILED with the harness's reason (a mismatch, a required coverage
+// counter not hit); error when there is no verdict (the build failed). And the
 // cycles of every run in the co-simulation log.
 void add_cosim(const fs::path& dir, const Job& job, json& row) {
   const fs::path point = dir / job.dir;
-  const JobState s = job_state(dir, job);
   std::ifstream log(point / job.log);
   const std::string text((std::istreambuf_iterator<char>(log)), std::istreambuf_iterator<char>());
-  row["cosim"] = s == JobState::Passed                                    ? "passed"
-                 : text.find("co-simulation FAILED") != std::string::npos ? "FAILED"
-                                                                          : "error";
+  const bool failed = text.find("co-simulation FAILED") != std::string::npos;
+  const std::string why = text.find("MISMATCH in") != std::string::npos ? ": mismatch"
+                          : text.find("never hit") != std::string::npos ? ": coverage"
+                                                                        : "";
+  row["cosim"] = job_state(dir, job) == JobState::Passed ? "passed" : failed ? "FAILED" + why : "error";
   std::ifstream runs(point / job.name() / "cosim.log");
   static const std::regex kCycles(R"(^\[cosim\] \S+: ([0-9]+) cycles)");
   uint64_t cycles = 0;
