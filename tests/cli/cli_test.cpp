@@ -13,7 +13,7 @@ using txgen::test::run_txgen;
 TEST(Cli, HelpDocumentsEveryCommandAndOption) {
   const auto top = run_txgen("--help");
   EXPECT_EQ(top.exit_code, 0);
-  for (const char* cmd : {"gen", "report", "cosim", "synth"})
+  for (const char* cmd : {"gen", "report", "cosim", "synth", "sweep"})
     EXPECT_NE(top.output.find(cmd), std::string::npos) << cmd;
   const auto gen = run_txgen("gen --help");
   EXPECT_EQ(gen.exit_code, 0);

@@ -64,24 +64,3 @@ TEST(Synth, LdsControllerNextToItsBaseline) {
   EXPECT_GE(unsigned(ctrl["flip_flops"]), unsigned(p["segments"]) + unsigned(p["max_work_groups"]));
   EXPECT_GT(double(ctrl["area_um2"]), double(base["area_um2"]));
 }
-
-// scripts/synth_sweep.sh: one table, a header and a row per module of every
-// configuration, in the order given.
-TEST(Synth, SweepScriptTabulatesEveryConfiguration) {
-  if (txgen::test::run("command -v yosys && command -v sta").exit_code != 0) GTEST_SKIP() << "no yosys/sta";
-  TempDir dir("synth_sweep");
-  const auto r = txgen::test::run("TXGEN=" + std::string(TXGEN_BIN) + " " + source("scripts/synth_sweep.sh") +
-                                  " bd_codec " + dir.str("s") + " " + source("tests/configs/arith_tiny.json") + " " +
-                                  source("configs/default.json"));
-  ASSERT_EQ(r.exit_code, 0) << r.output;
-  const std::string md = read_file(dir.path() / "s" / "bd_codec.sweep.md");
-  EXPECT_EQ(md.rfind("| module | area um^2 |", 0), 0u) << md;
-  size_t at = 0;
-  for (const char* module : {"| bd_codec_arith_tiny_comp |", "| bd_codec_arith_tiny_decomp |",
-                             "| bd_codec_default_comp |", "| bd_codec_default_decomp |"}) {
-    const size_t found = md.find(module, at);
-    ASSERT_NE(found, std::string::npos) << module << " missing or out of order in\n" << md;
-    at = found;
-  }
-  EXPECT_EQ(md.find("| module |", 1), std::string::npos) << "header repeated";
-}

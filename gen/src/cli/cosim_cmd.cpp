@@ -23,6 +23,9 @@ void add_cosim_command(CLI::App& app, CosimOptions& opts) {
   cmd->add_flag("--systemc", opts.systemc,
                 "instead: the SystemC test, the Verilated --sc model against the golden model's sc_module "
                 "(docs/verification.md, SystemC)");
+  cmd->add_option("--build-dir", opts.build_dir,
+                  "CMake tree to build in (default OUT/build); one tree serves any number of configurations, "
+                  "which then reuse its libraries (builds take turns)");
 }
 
 int run_cosim(const CosimOptions& opts) {
@@ -32,17 +35,15 @@ int run_cosim(const CosimOptions& opts) {
   const blocks::BlockInfo& block = *selected.front();
   const fs::path out = fs::absolute(opts.out);
   fs::create_directories(out);
-  const fs::path build = out / "build";
+  const fs::path build = opts.build_dir.empty() ? out / "build" : fs::absolute(opts.build_dir);
   std::cerr << "txgen: building the " << block.name << " co-simulation of " << lc.cfg.name
             << " in " << build.string() << " ...\n";
-  util::run_build_step({"cmake", "-S", TXGEN_SOURCE_DIR, "-B", build.string(), "-G", "Ninja",
-              "-DCMAKE_BUILD_TYPE=Release", "-DTXGEN_COSIM_CONFIG=" + fs::absolute(opts.config).string(),
-              "-DTXGEN_COSIM_BLOCK=" + block.name,
-              std::string("-DTXGEN_COSIM_SYSTEMC=") + (opts.systemc ? "ON" : "OFF")},
-             out / "configure.log", "configuring the co-simulation");
   const std::string target = (opts.systemc ? "txgen_sc_" : "txgen_cosim_") + block.name + "_" + lc.cfg.name;
-  util::run_build_step({"cmake", "--build", build.string(), "--target", target}, out / "build.log",
-             "building the co-simulation");
+  build_in_tree(build,
+                {"TXGEN_COSIM_CONFIG=" + fs::absolute(opts.config).string(), "TXGEN_COSIM_BLOCK=" + block.name,
+                 std::string("TXGEN_COSIM_SYSTEMC=") + (opts.systemc ? "ON" : "OFF"),
+                 "TXGEN_EVAL_CONFIG="},  // a tree shared with txgen eval builds one kind at a time
+                target, out, "co-simulation");
   util::EnvVars env = {{opts.systemc ? "TXGEN_SC_CYCLES" : "TXGEN_COSIM_CYCLES", std::to_string(opts.cycles)},
                        {"SC_COPYRIGHT_MESSAGE", "DISABLE"}};
   if (!opts.seed.empty()) env.push_back({"TXGEN_SEED", opts.seed});

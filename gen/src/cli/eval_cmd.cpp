@@ -33,6 +33,9 @@ void add_eval_command(CLI::App& app, EvalOptions& opts) {
   cmd->add_option("--requests", opts.requests, "cap on each CU's requests of generated workloads (default: none)");
   cmd->add_option("--l2-latency", opts.l2_latency, "L2-TLB access cycles (188, seed 000 Table 1)");
   cmd->add_option("--walk-latency", opts.walk_latency, "page-walk cycles after an L2-TLB miss (400)");
+  cmd->add_option("--build-dir", opts.build_dir,
+                  "CMake tree to build in (default OUT/build); one tree serves any number of configurations "
+                  "(builds take turns)");
 }
 
 namespace {
@@ -60,16 +63,13 @@ int run_eval(EvalOptions opts) {
   std::vector<std::string> traces = opts.traces;
   for (auto& f : traces) f = fs::absolute(f).string();
   for (const auto& f : generated_traces(opts, out / "traces")) traces.push_back(f);
-  const fs::path build = out / "build";
+  const fs::path build = opts.build_dir.empty() ? out / "build" : fs::absolute(opts.build_dir);
   std::cerr << "txgen: building the trace evaluation of " << lc.cfg.name << " in " << build.string() << " ...\n";
-  util::run_build_step({"cmake", "-S", TXGEN_SOURCE_DIR, "-B", build.string(), "-G", "Ninja",
-                        "-DCMAKE_BUILD_TYPE=Release", "-DTXGEN_EVAL_CONFIG=" + fs::absolute(opts.config).string()},
-                       out / "configure.log", "configuring the evaluation");
   // the model engine needs no Verilator run
   const std::string target =
       std::string("txgen_eval_") + (opts.engine == "model" ? "model" : "rtl") + "_tx_path_" + lc.cfg.name;
-  util::run_build_step({"cmake", "--build", build.string(), "--target", target}, out / "build.log",
-                       "building the evaluation");
+  build_in_tree(build, {"TXGEN_EVAL_CONFIG=" + fs::absolute(opts.config).string(), "TXGEN_COSIM_CONFIG="}, target, out,
+                "evaluation");
   std::vector<std::string> argv = {(build / target).string(), "--out", out.string(), "--engine", opts.engine,
                                    "--l2-latency", std::to_string(opts.l2_latency), "--walk-latency",
                                    std::to_string(opts.walk_latency)};

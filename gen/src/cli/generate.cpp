@@ -4,6 +4,8 @@
 
 #include "txgen/config/parse.h"
 #include "txgen/error.h"
+#include "txgen/util/file_lock.h"
+#include "txgen/util/process.h"
 
 namespace txgen::cli {
 namespace {
@@ -75,6 +77,18 @@ std::vector<emit::NamedText> generate(const LoadedConfig& lc,
   files.push_back({"files.f", file_list});
   files.push_back({"manifest.json", manifest.dump(2) + "\n"});
   return files;
+}
+
+void build_in_tree(const std::filesystem::path& build, const std::vector<std::string>& defines,
+                   const std::string& target, const std::filesystem::path& log_dir, const std::string& what) {
+  std::filesystem::create_directories(build);
+  const util::FileLock lock(build / "txgen.lock");
+  std::vector<std::string> configure = {"cmake", "-S", TXGEN_SOURCE_DIR, "-B", build.string(), "-G", "Ninja",
+                                        "-DCMAKE_BUILD_TYPE=Release"};
+  for (const auto& d : defines) configure.push_back("-D" + d);
+  util::run_build_step(configure, log_dir / "configure.log", "configuring the " + what);
+  util::run_build_step({"cmake", "--build", build.string(), "--target", target}, log_dir / "build.log",
+                       "building the " + what);
 }
 
 }  // namespace txgen::cli

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <sstream>
 #include <stdexcept>
 
@@ -52,12 +53,15 @@ std::string find_executable(const std::string& name) {
   throw std::runtime_error("txgen: '" + name + "' not found on PATH");
 }
 
+namespace {
+
 // fork/execve rather than std::system: no shell quoting of paths, and an
 // explicit environment. Everything the child touches is prepared before
-// fork so the child only makes async-signal-safe calls. Returns the exit
-// status (128 + signal number when killed).
-int run_process(std::vector<std::string> argv, const EnvVars& overrides,
-             const fs::path& cwd, const fs::path& log) {
+// fork so the child only makes async-signal-safe calls. With an empty log the
+// child keeps the parent's stdout and stderr. Returns the exit status (128 +
+// signal number when killed).
+int spawn_and_wait(std::vector<std::string> argv, const EnvVars& overrides, const fs::path& cwd,
+                   const fs::path& log) {
   const std::string program = find_executable(argv.front());
   std::vector<std::string> env = child_environment(overrides);
   std::vector<char*> argv_c = c_string_array(argv);
@@ -68,12 +72,14 @@ int run_process(std::vector<std::string> argv, const EnvVars& overrides,
   const pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("txgen: fork failed: " + std::string(std::strerror(errno)));
   if (pid == 0) {
-    const int out = ::open(log_s.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    const int out = log_s.empty() ? 1 : ::open(log_s.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const int in = ::open("/dev/null", O_RDONLY);
     if (out < 0 || in < 0 || ::chdir(cwd_s.c_str()) != 0) ::_exit(126);
     ::dup2(in, 0);
-    ::dup2(out, 1);
-    ::dup2(out, 2);
+    if (out != 1) {
+      ::dup2(out, 1);
+      ::dup2(out, 2);
+    }
     ::execve(program.c_str(), argv_c.data(), env_c.data());
     static const char msg[] = "txgen: execve failed\n";
     (void)!::write(2, msg, sizeof msg - 1);
@@ -85,6 +91,20 @@ int run_process(std::vector<std::string> argv, const EnvVars& overrides,
   }
   if (WIFEXITED(status)) return WEXITSTATUS(status);
   return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+}  // namespace
+
+int run_process(std::vector<std::string> argv, const EnvVars& overrides,
+             const fs::path& cwd, const fs::path& log) {
+  if (log.empty()) throw std::logic_error("run_process needs a log file");
+  return spawn_and_wait(std::move(argv), overrides, cwd, log);
+}
+
+int run_attached(std::vector<std::string> argv, const fs::path& cwd) {
+  std::cout.flush();  // the child writes to the same stdout
+  std::cerr.flush();
+  return spawn_and_wait(std::move(argv), {}, cwd, {});
 }
 
 void run_build_step(const std::vector<std::string>& argv, const std::filesystem::path& log, const std::string& what) {

@@ -16,7 +16,7 @@ struct ReportOptions {
   std::string config, format = "md", block;
 };
 struct CosimOptions {
-  std::string config, out, block;
+  std::string config, out, block, build_dir;
   unsigned long cycles = 100000;
   std::string seed;
   bool systemc = false;  // the SystemC lock-step test instead
@@ -31,10 +31,17 @@ struct TraceOptions {
   uint64_t pages = 0, requests = 0, code_bytes = 8192, seed = 1;
 };
 struct EvalOptions {
-  std::string config, out, engine = "model";
+  std::string config, out, engine = "model", build_dir;
   std::vector<std::string> traces, workloads;
   unsigned long requests = 0;  // 0: the workload's whole stream (txgen trace default)
   unsigned l2_latency = 188, walk_latency = 400;
+};
+
+struct SweepOptions {
+  std::string spec, out, collect_dir;
+  unsigned jobs = 1;
+  bool write_only = false;
+  CLI::App* collect = nullptr;  // `sweep collect DIR`
 };
 
 void add_gen_command(CLI::App& app, GenOptions& opts);
@@ -43,6 +50,7 @@ void add_cosim_command(CLI::App& app, CosimOptions& opts);
 void add_synth_command(CLI::App& app, SynthOptions& opts);
 void add_trace_command(CLI::App& app, TraceOptions& opts);
 void add_eval_command(CLI::App& app, EvalOptions& opts);
+void add_sweep_command(CLI::App& app, SweepOptions& opts);
 
 int run_gen(const GenOptions& opts);
 int run_report(const ReportOptions& opts);
@@ -50,6 +58,7 @@ int run_cosim(const CosimOptions& opts);
 int run_synth(const SynthOptions& opts);
 int run_trace(const TraceOptions& opts);
 int run_eval(EvalOptions opts);
+int run_sweep(const SweepOptions& opts);
 
 // Writes the synthetic trace `kind` with the defaults `txgen trace --config`
 // derives from the configuration's tx_path section (trace_cmd.cpp).

@@ -20,6 +20,11 @@ std::string find_executable(const std::string& name);
 int run_process(std::vector<std::string> argv, const EnvVars& overrides,
                 const std::filesystem::path& cwd, const std::filesystem::path& log);
 
+// Runs argv (looked up on PATH) in cwd with the parent's environment, stdout
+// and stderr, stdin from /dev/null: a tool whose progress the user watches.
+// Returns the exit status as run_process does.
+int run_attached(std::vector<std::string> argv, const std::filesystem::path& cwd);
+
 // One step of a build, quiet unless it fails: runs argv in the current
 // directory with its output in `log`; on failure throws std::runtime_error
 // with `what` and the log's text.
