@@ -70,12 +70,16 @@ class AtaHarness {
  public:
   AtaHarness(CosimSession& s, const elab::AtaParams& p)
       : s_(s), p_(p), model_(p), dut_(s, "ata"), cov_(s.coverage(), p), want_(model_.make_outputs()),
-        got_(model_.make_outputs()) {}
+        got_(model_.make_outputs()), tape_(bench_tape<AtaHarness, model::AtaIn>(s, p)) {}
 
   model::AtaIn idle() const { return model_.idle_inputs(); }
 
   void drive(const model::AtaIn& in) {
     in_ = in;
+    drive_rtl(in);
+  }
+
+  void drive_rtl(const model::AtaIn& in) {
     Dut& d = *dut_;
     d.clk_i = 0;
     d.rst_ni = in.rst_n;
@@ -107,10 +111,20 @@ class AtaHarness {
   }
 
   void rising_edge() {
-    dut_->clk_i = 1;
-    dut_->eval();
+    rtl_edge();
     model_.posedge(in_);
     cov_.count(model_.events());
+    record(tape_, in_);
+  }
+
+  void rtl_edge() {
+    dut_->clk_i = 1;
+    dut_->eval();
+  }
+
+  void model_cycle(const model::AtaIn& in) {
+    model_.outputs(in, want_);
+    model_.posedge(in);
   }
 
   const model::AtaOut& step(const model::AtaIn& in) {
@@ -143,6 +157,7 @@ class AtaHarness {
   AtaCoverage cov_;
   model::AtaIn in_;
   model::AtaOut want_, got_;
+  BenchTape<model::AtaIn> tape_;
 };
 
 }  // namespace txgen::verif

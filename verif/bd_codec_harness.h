@@ -319,13 +319,18 @@ class BdCompHarness {
         p_(p),
         model_(p),
         dut_(session, instance),
-        coverage_(session.coverage(), p_, instance) {}
+        coverage_(session.coverage(), p_, instance),
+        tape_(bench_tape<BdCompHarness, model::BdCompIn>(session, p)) {}
   BdCompHarness(const BdCompHarness&) = delete;  // the coverage refers to p_
   BdCompHarness& operator=(const BdCompHarness&) = delete;
 
   // Drives the inputs with the clock low and settles the combinational outputs.
   void drive(const model::BdCompIn& in) {
     in_ = in;
+    drive_rtl(in);
+  }
+
+  void drive_rtl(const model::BdCompIn& in) {
     const BdTagVectors flat = flatten_tags(p_, in.tags);
     dut_->clk_i = 0;
     dut_->rst_ni = in.rst_n;
@@ -370,9 +375,19 @@ class BdCompHarness {
   void rising_edge() {
     if (!in_.rst_n) taken_.clear();
     else if (in_.in_valid && dut_->in_ready_o) taken_ = in_.tags;
+    rtl_edge();
+    model_.posedge(in_);
+    record(tape_, in_);
+  }
+
+  void rtl_edge() {
     dut_->clk_i = 1;
     dut_->eval();
-    model_.posedge(in_);
+  }
+
+  void model_cycle(const model::BdCompIn& in) {
+    model_.outputs(in);
+    model_.posedge(in);
   }
 
   // One whole cycle when this stage runs alone in its session.
@@ -389,6 +404,7 @@ class BdCompHarness {
   model::BdCompStage model_;
   SessionDut<Dut> dut_;
   CompCoverage coverage_;
+  BenchTape<model::BdCompIn> tape_;
   model::BdCompIn in_;
   std::vector<BdTag> taken_;
 };
@@ -404,12 +420,17 @@ class BdDecompHarness {
         p_(p),
         model_(p),
         dut_(session, instance),
-        coverage_(session.coverage(), p_, instance) {}
+        coverage_(session.coverage(), p_, instance),
+        tape_(bench_tape<BdDecompHarness, model::BdDecompIn>(session, p)) {}
   BdDecompHarness(const BdDecompHarness&) = delete;  // the coverage refers to p_
   BdDecompHarness& operator=(const BdDecompHarness&) = delete;
 
   void drive(const model::BdDecompIn& in) {
     in_ = in;
+    drive_rtl(in);
+  }
+
+  void drive_rtl(const model::BdDecompIn& in) {
     dut_->clk_i = 0;
     dut_->rst_ni = in.rst_n;
     dut_->in_valid_i = in.in_valid;
@@ -446,9 +467,19 @@ class BdDecompHarness {
   void rising_edge() {
     if (!in_.rst_n) taken_.reset();
     else if (in_.in_valid && dut_->in_ready_o) taken_ = in_.packed;
+    rtl_edge();
+    model_.posedge(in_);
+    record(tape_, in_);
+  }
+
+  void rtl_edge() {
     dut_->clk_i = 1;
     dut_->eval();
-    model_.posedge(in_);
+  }
+
+  void model_cycle(const model::BdDecompIn& in) {
+    model_.outputs(in);
+    model_.posedge(in);
   }
 
   model::BdDecompOut step(const model::BdDecompIn& in) { return step_alone(*this, session_, in); }
@@ -479,6 +510,7 @@ class BdDecompHarness {
   model::BdDecompStage model_;
   SessionDut<Dut> dut_;
   DecompCoverage coverage_;
+  BenchTape<model::BdDecompIn> tape_;
   model::BdDecompIn in_;
   std::optional<Bits> taken_;  // the word the output registers hold
 };

@@ -1,7 +1,9 @@
 #include "cosim_util.h"
 
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <sstream>
 
@@ -72,6 +74,10 @@ static uint64_t env_u64(const char* name, uint64_t fallback) {
 
 uint64_t seed_from_env() { return env_u64("TXGEN_SEED", kDefaultSeed); }
 uint64_t cosim_cycles_from_env() { return env_u64("TXGEN_COSIM_CYCLES", kDefaultCosimCycles); }
+bool bench_from_env() { return env_u64("TXGEN_COSIM_BENCH", 0) != 0; }
+unsigned bench_runs_from_env() {
+  return static_cast<unsigned>(std::clamp<uint64_t>(env_u64("TXGEN_BENCH_RUNS", 3), 1, 99));
+}
 
 // ---------------------------------------------------------------------------
 // Rng
@@ -187,6 +193,50 @@ double CosimSession::elapsed_seconds() const {
 }
 
 // ---------------------------------------------------------------------------
+// Bench
+
+BenchFigures& BenchFigures::operator+=(const BenchFigures& o) {
+  cycles = std::max(cycles, o.cycles);  // harnesses of one run share its cycles
+  rtl += o.rtl;
+  model += o.model;
+  pair += o.pair;
+  return *this;
+}
+
+// CPU time of this thread: the figures do not count time the machine spent
+// on other processes.
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+static double per_second(uint64_t cycles, double seconds) { return cycles / std::max(seconds, 1e-9); }
+
+// One line per run for scripts/bench_cosim.sh: cycles per CPU second of the
+// test as it ran (stimulus and scoreboard included) and of the three replays.
+static void print_bench(const std::string& test, const CosimVerdict& verdict, double test_cpu_seconds) {
+  const BenchFigures& f = verdict.bench;
+  std::cout << "[bench] " << test << " cycles=" << f.cycles << std::fixed << std::setprecision(0)
+            << " test_cps=" << per_second(verdict.cycles, test_cpu_seconds)
+            << " rtl_cps=" << per_second(f.cycles, f.rtl) << " model_cps=" << per_second(f.cycles, f.model)
+            << " pair_cps=" << per_second(f.cycles, f.pair) << std::setprecision(2)
+            << " pair_vs_rtl=" << f.rtl / std::max(f.pair, 1e-9) << std::defaultfloat << std::endl;
+}
+
+// Runs the body again with the harnesses recording, then replays their tapes.
+static void run_bench(const std::string& test, uint64_t seed, const CosimBody& body, CosimVerdict& verdict,
+                      double test_cpu_seconds) {
+  CosimSession session(RunOptions{test, seed, "", UINT64_MAX, true});
+  body(session);
+  for (const BenchReplay& replay : session.bench_replays()) verdict.bench += replay();
+  if (verdict.bench.cycles != verdict.cycles)
+    throw std::logic_error("bench: the harnesses recorded " + std::to_string(verdict.bench.cycles) +
+                           " edges in a run of " + std::to_string(verdict.cycles) + " cycles");
+  print_bench(test, verdict, test_cpu_seconds);
+}
+
+// ---------------------------------------------------------------------------
 // Runner
 
 static void print_run_summary(const std::string& test, const CosimVerdict& verdict) {
@@ -220,16 +270,19 @@ CosimVerdict run_cosim(const std::string& test, uint64_t seed, const CosimBody& 
   std::cout << "[cosim] " << test << " seed=" << seed << std::endl;
   CosimVerdict verdict;
   CosimSession session(RunOptions{test, seed, "", UINT64_MAX});
+  const double cpu_start = thread_cpu_seconds();
   try {
     body(session);
   } catch (const MismatchError& error) {
     verdict.passed = false;
     verdict.report = error.mismatch.format();
   }
+  const double cpu_seconds = thread_cpu_seconds() - cpu_start;
   verdict.coverage = session.coverage();
   verdict.cycles = session.cycle();
   verdict.cycles_per_second = session.cycle() / std::max(session.elapsed_seconds(), 1e-9);
   print_run_summary(test, verdict);
+  if (verdict.passed && bench_from_env()) run_bench(test, seed, body, verdict, cpu_seconds);
   if (!verdict.passed) {  // the caller prints verdict.report with its failure
     std::cout << "[cosim] " << test << ": mismatch at cycle " << verdict.cycles
               << ", re-running seed " << seed << " with a waveform" << std::endl;

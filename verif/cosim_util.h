@@ -1,7 +1,9 @@
 // Block-independent pieces of the lock-step co-simulation harnesses: port
 // conversion between model::Bits and Verilator's port types, seeded stimulus,
 // the simulation session (time, waveform, mismatch reports), coverage
-// counters and the runner that re-runs a failing seed with an FST waveform.
+// counters, the runner that re-runs a failing seed with an FST waveform, and
+// the speed bench (TXGEN_COSIM_BENCH) that replays a run's inputs into the
+// RTL alone, the model alone and the lock-step pair.
 #pragma once
 
 #include <algorithm>
@@ -89,6 +91,8 @@ uint64_t seed_from_env();
 // TXGEN_COSIM_CYCLES: cycles per random test, default kDefaultCosimCycles.
 constexpr uint64_t kDefaultCosimCycles = 100000;
 uint64_t cosim_cycles_from_env();
+// TXGEN_COSIM_BENCH=1: run_cosim also measures the run's speed per engine (below).
+bool bench_from_env();
 
 // ---------------------------------------------------------------------------
 // Seeded stimulus. Own range reduction instead of <random> distributions so a
@@ -159,7 +163,18 @@ struct RunOptions {
   uint64_t seed = kDefaultSeed;
   std::string fst_path;        // empty: no waveform
   uint64_t last_cycle = UINT64_MAX;
+  bool record = false;         // harnesses keep their inputs for the bench
 };
+
+// CPU seconds of one replay of a recorded run (the loop only, no set-up).
+struct BenchFigures {
+  uint64_t cycles = 0;
+  double rtl = 0;    // the Verilated RTL alone: drive, evaluate, clock edge
+  double model = 0;  // the golden model alone: outputs and edge
+  double pair = 0;   // both in lock step: every output compared, coverage counted
+  BenchFigures& operator+=(const BenchFigures& o);
+};
+using BenchReplay = std::function<BenchFigures()>;
 
 class CosimSession {
  public:
@@ -198,6 +213,10 @@ class CosimSession {
 
   double elapsed_seconds() const;
 
+  bool recording() const { return options_.record; }
+  void add_bench_replay(BenchReplay replay) { replays_.push_back(std::move(replay)); }
+  const std::vector<BenchReplay>& bench_replays() const { return replays_; }
+
  private:
   RunOptions options_;
   std::unique_ptr<VerilatedContext> context_;
@@ -208,6 +227,7 @@ class CosimSession {
   uint64_t time_ = 0;
   CoverageCounters coverage_;
   std::chrono::steady_clock::time_point start_;
+  std::vector<BenchReplay> replays_;
 };
 
 // The Verilated model of a harness: traced in the session's waveform, clock
@@ -266,6 +286,72 @@ auto step_alone(Harness& stage, CosimSession& session, const In& in) {
 }
 
 // ---------------------------------------------------------------------------
+// Bench. A harness records the inputs it held at every edge (its tape) while
+// its session records; run_cosim then replays the tape into fresh harnesses:
+// the RTL alone (Harness::drive_rtl, rtl_edge), the model alone
+// (Harness::model_cycle) and the lock-step pair (step_alone). The same
+// inputs cycle for cycle, and no stimulus generation in any of the three.
+
+double thread_cpu_seconds();
+
+template <class In>
+using BenchTape = std::shared_ptr<std::vector<In>>;
+
+// Median CPU seconds of `runs` replays of the tape, each into a fresh harness.
+template <class Harness, class Params, class In, class Cycle>
+double replay_tape(const Params& p, const std::vector<In>& tape, unsigned runs, Cycle cycle) {
+  std::vector<double> seconds;
+  for (unsigned r = 0; r < runs; ++r) {
+    CosimSession session(RunOptions{"bench", 0, "", UINT64_MAX, false});
+    Harness h(session, p);
+    const double start = thread_cpu_seconds();
+    for (const In& in : tape) cycle(h, session, in);
+    seconds.push_back(thread_cpu_seconds() - start);
+  }
+  std::sort(seconds.begin(), seconds.end());
+  return seconds[seconds.size() / 2];
+}
+
+// TXGEN_BENCH_RUNS: replays per engine (median taken), default 3.
+unsigned bench_runs_from_env();
+
+template <class Harness, class Params, class In>
+BenchFigures replay_engines(const Params& p, const std::vector<In>& tape) {
+  const unsigned runs = bench_runs_from_env();
+  BenchFigures f;
+  f.cycles = tape.size();
+  f.rtl = replay_tape<Harness>(p, tape, runs, [](Harness& h, CosimSession& s, const In& in) {
+    h.drive_rtl(in);
+    s.sample();
+    h.rtl_edge();
+    s.sample();
+    s.end_cycle();
+  });
+  f.model = replay_tape<Harness>(p, tape, runs, [](Harness& h, CosimSession& s, const In& in) {
+    h.model_cycle(in);
+    s.end_cycle();
+  });
+  f.pair = replay_tape<Harness>(p, tape, runs,
+                                [](Harness& h, CosimSession& s, const In& in) { step_alone(h, s, in); });
+  return f;
+}
+
+// For a harness's constructor: the tape it appends to at every edge while the
+// session records (else null), registered with the session for the replay.
+template <class Harness, class In, class Params>
+BenchTape<In> bench_tape(CosimSession& session, const Params& p) {
+  if (!session.recording()) return nullptr;
+  auto tape = std::make_shared<std::vector<In>>();
+  session.add_bench_replay([p, tape] { return replay_engines<Harness>(p, *tape); });
+  return tape;
+}
+
+template <class In>
+void record(const BenchTape<In>& tape, const In& in) {
+  if (tape) tape->push_back(in);
+}
+
+// ---------------------------------------------------------------------------
 // Runner: run once without a waveform; at the first mismatch print the report,
 // re-run the same seed with FST tracing up to the failing cycle and write
 // <test>_seed<n>.fst into the current directory.
@@ -276,6 +362,7 @@ struct CosimVerdict {
   CoverageCounters coverage;
   uint64_t cycles = 0;
   double cycles_per_second = 0;
+  BenchFigures bench;  // with TXGEN_COSIM_BENCH=1, after a passing run
 };
 
 using CosimBody = std::function<void(CosimSession&)>;

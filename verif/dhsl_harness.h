@@ -76,12 +76,17 @@ template <class Dut, bool Regs, bool Monitors>
 class DhslHarness {
  public:
   DhslHarness(CosimSession& s, const elab::DhslParams& p)
-      : s_(s), p_(p), model_(p), dut_(s, "sys"), cov_(s.coverage()) {}
+      : s_(s), p_(p), model_(p), dut_(s, "sys"), cov_(s.coverage()),
+        tape_(bench_tape<DhslHarness, model::DhslIn>(s, p)) {}
 
   model::DhslIn idle() const { return model_.idle_inputs(); }
 
   void drive(const model::DhslIn& in) {
     in_ = in;
+    drive_rtl(in);
+  }
+
+  void drive_rtl(const model::DhslIn& in) {
     Dut& d = *dut_;
     d.clk_i = 0;
     d.rst_ni = in.rst_n;
@@ -143,10 +148,20 @@ class DhslHarness {
   }
 
   void rising_edge() {
-    dut_->clk_i = 1;
-    dut_->eval();
+    rtl_edge();
     model_.posedge(in_);
     cov_.count(in_, model_.events());
+    record(tape_, in_);
+  }
+
+  void rtl_edge() {
+    dut_->clk_i = 1;
+    dut_->eval();
+  }
+
+  void model_cycle(const model::DhslIn& in) {
+    model_.outputs(in);
+    model_.posedge(in);
   }
 
   model::DhslOut step(const model::DhslIn& in) { return step_alone(*this, s_, in); }
@@ -159,6 +174,7 @@ class DhslHarness {
   model::DhslModel model_;
   SessionDut<Dut> dut_;
   DhslCoverage cov_;
+  BenchTape<model::DhslIn> tape_;
   model::DhslIn in_;
 };
 

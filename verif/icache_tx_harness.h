@@ -99,10 +99,15 @@ class IcacheHarness {
         p_(p),
         model_(p, Baseline),
         dut_(session, Baseline ? "base_sys" : "sys"),
-        coverage_(session.coverage()) {}
+        coverage_(session.coverage()),
+        tape_(bench_tape<IcacheHarness, model::IcacheTxIn>(session, p)) {}
 
   void drive(const model::IcacheTxIn& in) {
     in_ = in;
+    drive_rtl(in);
+  }
+
+  void drive_rtl(const model::IcacheTxIn& in) {
     Dut& d = *dut_;
     d.clk_i = 0;
     d.rst_ni = in.rst_n;
@@ -149,10 +154,20 @@ class IcacheHarness {
   }
 
   void rising_edge() {
-    dut_->clk_i = 1;
-    dut_->eval();
+    rtl_edge();
     model_.posedge(in_);
     coverage_.count(in_, model_.events());
+    record(tape_, in_);
+  }
+
+  void rtl_edge() {
+    dut_->clk_i = 1;
+    dut_->eval();
+  }
+
+  void model_cycle(const model::IcacheTxIn& in) {
+    model_.outputs(in);
+    model_.posedge(in);
   }
 
   model::IcacheTxOut step(const model::IcacheTxIn& in) { return step_alone(*this, session_, in); }
@@ -253,6 +268,7 @@ class IcacheHarness {
   model::IcacheTxModel model_;
   SessionDut<Dut> dut_;
   IcacheCoverage coverage_;
+  BenchTape<model::IcacheTxIn> tape_;
   model::IcacheTxIn in_;
 };
 

@@ -63,12 +63,16 @@ class L1tlbHarness {
  public:
   L1tlbHarness(CosimSession& s, const elab::L1tlbParams& p)
       : s_(s), p_(p), model_(p), dut_(s, "l1tlb"), cov_(s.coverage(), p), want_(model_.make_outputs()),
-        got_(model_.make_outputs()) {}
+        got_(model_.make_outputs()), tape_(bench_tape<L1tlbHarness, model::L1tlbIn>(s, p)) {}
 
   model::L1tlbIn idle() const { return model_.idle_inputs(); }
 
   void drive(const model::L1tlbIn& in) {
     in_ = in;
+    drive_rtl(in);
+  }
+
+  void drive_rtl(const model::L1tlbIn& in) {
     Dut& d = *dut_;
     d.clk_i = 0;
     d.rst_ni = in.rst_n;
@@ -123,10 +127,20 @@ class L1tlbHarness {
   }
 
   void rising_edge() {
-    dut_->clk_i = 1;
-    dut_->eval();
+    rtl_edge();
     model_.posedge(in_);
     cov_.count(model_.events());
+    record(tape_, in_);
+  }
+
+  void rtl_edge() {
+    dut_->clk_i = 1;
+    dut_->eval();
+  }
+
+  void model_cycle(const model::L1tlbIn& in) {
+    model_.outputs(in, want_);
+    model_.posedge(in);
   }
 
   // step_alone's sequence, returning the compared outputs without a copy
@@ -168,6 +182,7 @@ class L1tlbHarness {
   L1tlbCoverage cov_;
   model::L1tlbIn in_;
   model::L1tlbOut want_, got_;
+  BenchTape<model::L1tlbIn> tape_;
 };
 
 }  // namespace txgen::verif

@@ -139,14 +139,19 @@ class LdsHarness {
         p_(p),
         model_(p),
         dut_(session, Baseline ? "base_sys" : "sys"),
-        coverage_(session.coverage()) {}
+        coverage_(session.coverage()),
+        tape_(bench_tape<LdsHarness, model::LdsCtrlIn>(session, p)) {}
 
   void drive(const model::LdsCtrlIn& in) {
     in_ = in;
     if constexpr (Baseline) clear_translation_inputs(in_);
+    drive_rtl(in_);
+  }
+
+  void drive_rtl(const model::LdsCtrlIn& in) {
     dut_->clk_i = 0;
-    drive_app_ports(*dut_, in_, p_);
-    if constexpr (!Baseline) drive_translation_ports(in_);
+    drive_app_ports(*dut_, in, p_);
+    if constexpr (!Baseline) drive_translation_ports(in);
     dut_->eval();
   }
 
@@ -167,10 +172,20 @@ class LdsHarness {
   }
 
   void rising_edge() {
-    dut_->clk_i = 1;
-    dut_->eval();
+    rtl_edge();
     model_.posedge(in_);
     coverage_.count(in_, last_out_, model_.events());
+    record(tape_, in_);
+  }
+
+  void rtl_edge() {
+    dut_->clk_i = 1;
+    dut_->eval();
+  }
+
+  void model_cycle(const model::LdsCtrlIn& in) {
+    model_.outputs(in);
+    model_.posedge(in);
   }
 
   model::LdsCtrlOut step(const model::LdsCtrlIn& in) { return step_alone(*this, session_, in); }
@@ -239,6 +254,7 @@ class LdsHarness {
   model::LdsCtrlModel model_;
   SessionDut<Dut> dut_;
   LdsCoverage coverage_;
+  BenchTape<model::LdsCtrlIn> tape_;
   model::LdsCtrlIn in_;
   model::LdsCtrlOut last_out_;
 };

@@ -57,12 +57,17 @@ template <class Dut>
 class WalkSchedHarness {
  public:
   WalkSchedHarness(CosimSession& s, const elab::WalkSchedParams& p)
-      : s_(s), p_(p), model_(p), dut_(s, "walk_sched"), cov_(s.coverage(), p) {}
+      : s_(s), p_(p), model_(p), dut_(s, "walk_sched"), cov_(s.coverage(), p),
+        tape_(bench_tape<WalkSchedHarness, model::WalkSchedIn>(s, p)) {}
 
   model::WalkSchedIn idle() const { return model_.idle_inputs(); }
 
   void drive(const model::WalkSchedIn& in) {
     in_ = in;
+    drive_rtl(in);
+  }
+
+  void drive_rtl(const model::WalkSchedIn& in) {
     Dut& d = *dut_;
     d.clk_i = 0;
     d.rst_ni = in.rst_n;
@@ -106,10 +111,20 @@ class WalkSchedHarness {
   }
 
   void rising_edge() {
-    dut_->clk_i = 1;
-    dut_->eval();
+    rtl_edge();
     model_.posedge(in_);
     cov_.count(in_, model_.events());
+    record(tape_, in_);
+  }
+
+  void rtl_edge() {
+    dut_->clk_i = 1;
+    dut_->eval();
+  }
+
+  void model_cycle(const model::WalkSchedIn& in) {
+    model_.outputs(in);
+    model_.posedge(in);
   }
 
   model::WalkSchedOut step(const model::WalkSchedIn& in) { return step_alone(*this, s_, in); }
@@ -121,6 +136,7 @@ class WalkSchedHarness {
   model::WalkSchedModel model_;
   SessionDut<Dut> dut_;
   WalkSchedCoverage cov_;
+  BenchTape<model::WalkSchedIn> tape_;
   model::WalkSchedIn in_;
 };
 

@@ -19,6 +19,7 @@ struct CosimOptions {
   std::string config, out, block;
   unsigned long cycles = 100000;
   std::string seed;
+  bool bench = false;  // random tests only, then the speed of RTL, model and lock-step pair
 };
 struct SynthOptions {
   std::string config, out, block, liberty;
