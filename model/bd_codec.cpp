@@ -44,62 +44,14 @@ unsigned ceil_log2(unsigned n) {
   return bits;
 }
 
-void require(bool ok, const std::string& what) {
-  if (!ok) throw std::invalid_argument("bd_codec model: " + what);
+// `what` is a literal or a string: a literal costs nothing when the check
+// passes, and these checks run every cycle.
+template <class What>
+void require(bool ok, const What& what) {
+  if (!ok) throw std::invalid_argument(std::string("bd_codec model: ") + what);
 }
 
 }  // namespace
-
-// ---------------------------------------------------------------------------
-// Bits
-
-bool Bits::get(unsigned bit) const {
-  if (bit >= width) throw std::out_of_range("Bits::get beyond width");
-  return (words[bit / 32] >> (bit % 32)) & 1u;
-}
-
-void Bits::set(unsigned bit, bool value) {
-  if (bit >= width) throw std::out_of_range("Bits::set beyond width");
-  const uint32_t mask = 1u << (bit % 32);
-  if (value) {
-    words[bit / 32] |= mask;
-  } else {
-    words[bit / 32] &= ~mask;
-  }
-}
-
-namespace {
-// Mask of the low `bits` bits, bits <= 64.
-uint64_t low_bits(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
-}  // namespace
-
-// Word by word: the co-simulation harness converts every port through these
-// every cycle.
-uint64_t Bits::field(unsigned lsb, unsigned bits) const {
-  if (bits > 64) throw std::out_of_range("Bits::field wider than 64");
-  if (bits > 0 && lsb + bits > width) throw std::out_of_range("Bits::get beyond width");
-  uint64_t value = 0;
-  for (unsigned got = 0; got < bits;) {
-    const unsigned bit = lsb + got, offset = bit % 32;
-    const unsigned take = std::min(32 - offset, bits - got);
-    value |= ((uint64_t{words[bit / 32]} >> offset) & low_bits(take)) << got;
-    got += take;
-  }
-  return value;
-}
-
-void Bits::set_field(unsigned lsb, unsigned bits, uint64_t value) {
-  if (bits > 64) throw std::out_of_range("Bits::set_field wider than 64");
-  if (bits > 0 && lsb + bits > width) throw std::out_of_range("Bits::set beyond width");
-  for (unsigned put = 0; put < bits;) {
-    const unsigned bit = lsb + put, offset = bit % 32;
-    const unsigned take = std::min(32 - offset, bits - put);
-    const uint32_t mask = static_cast<uint32_t>(low_bits(take) << offset);
-    const uint32_t chunk = static_cast<uint32_t>(((value >> put) & low_bits(take)) << offset);
-    words[bit / 32] = (words[bit / 32] & ~mask) | chunk;
-    put += take;
-  }
-}
 
 // ---------------------------------------------------------------------------
 // Layout: every bit position, derived here from the document's bit maps.

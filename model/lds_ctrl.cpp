@@ -334,7 +334,7 @@ void LdsCtrlModel::sram_access(uint32_t row, uint64_t bank_en, bool we, const ui
 
 // The application's write data as 64-bit words (missing words read as zero).
 void LdsCtrlModel::load_app_wdata(const LdsCtrlIn& in) {
-  const std::vector<uint32_t>& src = in.app_wdata.words;
+  const BitWords& src = in.app_wdata.words;
   for (unsigned w = 0; w < wpr_; ++w) {
     uint64_t x = 0;
     if (2 * w < src.size()) x = src[2 * w];
