@@ -48,7 +48,7 @@ nice -n 10 cmake --build "$build" --target "${targets[@]}" -j 2 > "$out/build.lo
   { tail -30 "$out/build.log" >&2; exit 1; }
 
 csv="$out/bench.csv"
-echo "block,config,test,cycles,test_cps,rtl_cps,model_cps,pair_cps,pair_vs_rtl" > "$csv"
+echo "block,config,test,cycles,test_cps,rtl_cps,model_cps,pair_cps,pair_vs_rtl,pair_allocs_per_cycle" > "$csv"
 for line in "${configs[@]}"; do
   read -r block name _ <<< "$line"
   log="$out/$name.log"
@@ -59,7 +59,7 @@ for line in "${configs[@]}"; do
     echo "bench_cosim: $block $name failed, see $log" >&2
     exit 1
   fi
-  sed -nE "s/^\[bench\] ${name}_([A-Za-z0-9_]+) cycles=([0-9]+) test_cps=([0-9]+) rtl_cps=([0-9]+) model_cps=([0-9]+) pair_cps=([0-9]+) pair_vs_rtl=([0-9.]+)$/$block,$name,\1,\2,\3,\4,\5,\6,\7/p" \
+  sed -nE "s/^\[bench\] ${name}_([A-Za-z0-9_]+) cycles=([0-9]+) test_cps=([0-9]+) rtl_cps=([0-9]+) model_cps=([0-9]+) pair_cps=([0-9]+) pair_vs_rtl=([0-9.]+)( pair_allocs_per_cycle=([0-9.]+))?$/$block,$name,\1,\2,\3,\4,\5,\6,\7,\9/p" \
     "$log" >> "$csv"
 done
 
@@ -70,10 +70,10 @@ done
   echo "$(verilator --version | cut -d' ' -f1-2), $(g++ --version | head -1);"
   echo "\`scripts/bench_cosim.sh --cycles $cycles --runs $runs\`."
   echo
-  echo "| block | configuration | test | cycles | test | RTL alone | model alone | lock-step | lock-step / RTL |"
-  echo "|---|---|---|---:|---:|---:|---:|---:|---:|"
+  echo "| block | configuration | test | cycles | test | RTL alone | model alone | lock-step | lock-step / RTL | lock-step allocations / cycle |"
+  echo "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"
   awk -F, 'NR > 1 {
-    printf "| %s | %s | %s | %d | %.3g M | %.3g M | %.3g M | %.3g M | %.0f %% |\n",
-           $1, $2, $3, $4, $5 / 1e6, $6 / 1e6, $7 / 1e6, $8 / 1e6, 100 * $9 }' "$csv"
+    printf "| %s | %s | %s | %d | %.3g M | %.3g M | %.3g M | %.3g M | %.0f %% | %s |\n",
+           $1, $2, $3, $4, $5 / 1e6, $6 / 1e6, $7 / 1e6, $8 / 1e6, 100 * $9, $10 == "" ? "-" : $10 }' "$csv"
 } > "$out/bench.md"
 cat "$out/bench.md"

@@ -12,14 +12,6 @@ namespace txgen::verif {
 // ---------------------------------------------------------------------------
 // Bits helpers
 
-uint64_t low_mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
-
-Bits bits_from_u64(unsigned width, uint64_t value) {
-  Bits bits(width);
-  bits.set_field(0, std::min(width, 64u), value);
-  return bits;
-}
-
 std::string to_hex(const Bits& value) {
   static const char* digits = "0123456789abcdef";
   std::string text;
@@ -50,14 +42,9 @@ std::vector<uint64_t> unpack_entries(const Bits& flat, unsigned field_bits, unsi
   return entries;
 }
 
-void check_port_width(unsigned value_width, unsigned port_bits) {
-  // A narrower value than the port's storage is normal (a 6-bit port is a
-  // CData); a much narrower one means the elaborated widths and the RTL differ.
-  const bool too_wide = value_width > port_bits;
-  const bool wrong_type = port_bits > 64 ? value_width <= port_bits - 32 : false;
-  if (too_wide || wrong_type)
-    throw std::logic_error("port width mismatch: value has " + std::to_string(value_width) +
-                           " bits, the Verilated port holds " + std::to_string(port_bits));
+void port_width_mismatch(unsigned value_width, unsigned port_bits) {
+  throw std::logic_error("port width mismatch: value has " + std::to_string(value_width) +
+                         " bits, the Verilated port holds " + std::to_string(port_bits));
 }
 
 // ---------------------------------------------------------------------------
@@ -197,9 +184,13 @@ double CosimSession::elapsed_seconds() const {
 
 BenchFigures& BenchFigures::operator+=(const BenchFigures& o) {
   cycles = std::max(cycles, o.cycles);  // harnesses of one run share its cycles
-  rtl += o.rtl;
-  model += o.model;
-  pair += o.pair;
+  const auto add = [](BenchEngine& to, const BenchEngine& from) {
+    to.seconds += from.seconds;
+    to.allocations += from.allocations;
+  };
+  add(rtl, o.rtl);
+  add(model, o.model);
+  add(pair, o.pair);
   return *this;
 }
 
@@ -214,14 +205,18 @@ double thread_cpu_seconds() {
 static double per_second(uint64_t cycles, double seconds) { return cycles / std::max(seconds, 1e-9); }
 
 // One line per run for scripts/bench_cosim.sh: cycles per CPU second of the
-// test as it ran (stimulus and scoreboard included) and of the three replays.
+// test as it ran (stimulus and scoreboard included) and of the three replays,
+// and the lock-step pair's heap allocations per cycle.
 static void print_bench(const std::string& test, const CosimVerdict& verdict, double test_cpu_seconds) {
   const BenchFigures& f = verdict.bench;
   std::cout << "[bench] " << test << " cycles=" << f.cycles << std::fixed << std::setprecision(0)
             << " test_cps=" << per_second(verdict.cycles, test_cpu_seconds)
-            << " rtl_cps=" << per_second(f.cycles, f.rtl) << " model_cps=" << per_second(f.cycles, f.model)
-            << " pair_cps=" << per_second(f.cycles, f.pair) << std::setprecision(2)
-            << " pair_vs_rtl=" << f.rtl / std::max(f.pair, 1e-9) << std::defaultfloat << std::endl;
+            << " rtl_cps=" << per_second(f.cycles, f.rtl.seconds)
+            << " model_cps=" << per_second(f.cycles, f.model.seconds)
+            << " pair_cps=" << per_second(f.cycles, f.pair.seconds) << std::setprecision(2)
+            << " pair_vs_rtl=" << f.rtl.seconds / std::max(f.pair.seconds, 1e-9)
+            << " pair_allocs_per_cycle=" << static_cast<double>(f.pair.allocations) / std::max<uint64_t>(f.cycles, 1)
+            << std::defaultfloat << std::endl;
 }
 
 // Runs the body again with the harnesses recording, then replays their tapes.
