@@ -187,21 +187,21 @@ BdTag read_entry(const BdCodecParams& p, const Bits& word, unsigned i) {
 
 BdCodecModel::BdCodecModel(const elab::BdCodecParams& p) : p_(p) { validate(p_); }
 
+// Each entry is narrowed to its port widths where it is read (no copy of the
+// input: the co-simulation compresses every cycle).
 BdCompressed BdCodecModel::compress(const std::vector<BdTag>& tags) const {
   require(tags.size() == p_.tags, "compress needs exactly N tags");
-  std::vector<BdTag> in;
-  for (const BdTag& t : tags) in.push_back(to_port_widths(p_, t));
-
   BdCompressed out;
   out.packed = Bits(p_.packed_bits);
-  const int r = reference_index(in);
+  const int r = reference_index(tags);
   if (r < 0) return out;  // nothing valid: all-zero word, fits, nothing dropped
-  const BdTag& ref = in[static_cast<unsigned>(r)];
+  const BdTag ref = to_port_widths(p_, tags[static_cast<unsigned>(r)]);
   write_base(p_, ref, out.packed);
   for (unsigned i = 0; i < p_.tags; ++i) {
-    if (!in[i].valid) continue;  // invalid entries stay all-zero
-    if (va_fits(p_, in[i], ref) && ids_fit(p_, in[i], ref)) {
-      write_entry(p_, i, in[i], ref, out.packed);
+    if (!tags[i].valid) continue;  // invalid entries stay all-zero
+    const BdTag t = to_port_widths(p_, tags[i]);
+    if (va_fits(p_, t, ref) && ids_fit(p_, t, ref)) {
+      write_entry(p_, i, t, ref, out.packed);
     } else {
       out.dropped |= uint32_t{1} << i;
     }
@@ -211,10 +211,15 @@ BdCompressed BdCodecModel::compress(const std::vector<BdTag>& tags) const {
 }
 
 std::vector<BdTag> BdCodecModel::decompress(const Bits& packed) const {
-  require(packed.width == p_.packed_bits, "decompress needs a W-bit word");
   std::vector<BdTag> tags;
-  for (unsigned i = 0; i < p_.tags; ++i) tags.push_back(read_entry(p_, packed, i));
+  decompress(packed, tags);
   return tags;
+}
+
+void BdCodecModel::decompress(const Bits& packed, std::vector<BdTag>& tags) const {
+  require(packed.width == p_.packed_bits, "decompress needs a W-bit word");
+  tags.resize(p_.tags);
+  for (unsigned i = 0; i < p_.tags; ++i) tags[i] = read_entry(p_, packed, i);
 }
 
 // ---------------------------------------------------------------------------
@@ -239,15 +244,19 @@ BdCompStage::BdCompStage(const elab::BdCodecParams& p)
     : codec_(p), data_q_(zero_compressed(codec_.params())) {}
 
 BdCompOut BdCompStage::outputs(const BdCompIn& in) {
+  BdCompOut out;
+  outputs(in, out);
+  return out;
+}
+
+void BdCompStage::outputs(const BdCompIn& in, BdCompOut& out) {
   if (!in.rst_n) {  // asynchronous reset: visible before any edge
     out_valid_q_ = false;
     data_q_ = zero_compressed(codec_.params());
   }
-  BdCompOut out;
   out.in_ready = !out_valid_q_ || in.out_ready;
   out.out_valid = out_valid_q_;
   out.result = data_q_;
-  return out;
 }
 
 void BdCompStage::posedge(const BdCompIn& in) {
@@ -269,30 +278,35 @@ BdDecompStage::BdDecompStage(const elab::BdCodecParams& p)
     : codec_(p), data_q_(zero_tags(codec_.params())) {}
 
 BdDecompOut BdDecompStage::outputs(const BdDecompIn& in) {
-  if (!in.rst_n) {
-    out_valid_q_ = false;
-    data_q_ = zero_tags(codec_.params());
-  }
   BdDecompOut out;
+  outputs(in, out);
+  return out;
+}
+
+void BdDecompStage::outputs(const BdDecompIn& in, BdDecompOut& out) {
+  if (!in.rst_n) reset();
   out.in_ready = !out_valid_q_ || in.out_ready;
   out.out_valid = out_valid_q_;
   out.tags = data_q_;
-  return out;
 }
 
 void BdDecompStage::posedge(const BdDecompIn& in) {
   if (!in.rst_n) {
-    out_valid_q_ = false;
-    data_q_ = zero_tags(codec_.params());
+    reset();
     return;
   }
   const bool in_ready = !out_valid_q_ || in.out_ready;
   if (in.in_valid && in_ready) {
-    data_q_ = codec_.decompress(in.packed);
+    codec_.decompress(in.packed, data_q_);
     out_valid_q_ = true;
   } else if (in.out_ready) {
     out_valid_q_ = false;
   }
+}
+
+void BdDecompStage::reset() {
+  out_valid_q_ = false;
+  std::fill(data_q_.begin(), data_q_.end(), BdTag{});
 }
 
 }  // namespace txgen::model

@@ -175,6 +175,7 @@ class BdCodecModel {
   explicit BdCodecModel(const elab::BdCodecParams& p);
   BdCompressed compress(const std::vector<BdTag>& tags) const;  // tags.size() == N
   std::vector<BdTag> decompress(const Bits& packed) const;      // packed.width == W
+  void decompress(const Bits& packed, std::vector<BdTag>& tags) const;  // into tags, sized N
   const elab::BdCodecParams& params() const { return p_; }
 
  private:
@@ -201,6 +202,7 @@ class BdCompStage {
  public:
   explicit BdCompStage(const elab::BdCodecParams& p);
   BdCompOut outputs(const BdCompIn& in);
+  void outputs(const BdCompIn& in, BdCompOut& out);  // into out's storage
   void posedge(const BdCompIn& in);
 
  private:
@@ -225,9 +227,11 @@ class BdDecompStage {
  public:
   explicit BdDecompStage(const elab::BdCodecParams& p);
   BdDecompOut outputs(const BdDecompIn& in);
+  void outputs(const BdDecompIn& in, BdDecompOut& out);  // no allocation once out.tags is sized
   void posedge(const BdDecompIn& in);
 
  private:
+  void reset();
   BdCodecModel codec_;
   bool out_valid_q_ = false;
   std::vector<BdTag> data_q_;
