@@ -47,8 +47,7 @@ class TxPathCoverage {
         {e.flow_6_7_8_10_11, "flow_6_7_8_10_11"},
         {e.flow_6_7_9_10, "flow_6_7_9_10"},
         {e.reset, "reset"}};
-    for (const auto& [fired, name] : rules)
-      if (fired) c_.hit(name);
+    fired_.count(c_, rules);
   }
   // What random traffic must reach on every configuration. With mixed
   // virtual functions and VMIDs a packed I-cache line (shared ids) drops
@@ -77,6 +76,7 @@ class TxPathCoverage {
 
  private:
   CoverageCounters& c_;
+  FiredRules fired_;
 };
 
 template <class Dut, bool kBase>
