@@ -77,11 +77,13 @@ function(txgen_verilate TARGET)
     set(runtime txgen_verilated)
     set(flavour C++)
   endif()
+  # OPT_FAST=-O3 for the evaluation code: faster RTL on the wide designs
+  # (docs/verification.md, "Co-simulation speed").
   add_custom_command(
     OUTPUT ${archive} ${ARG_MDIR}/${prefix}.h
     COMMAND ${TXGEN_VERILATOR_EXECUTABLE} ${mode} --build -O3 --x-assign fast --x-initial fast
             -Wall --top-module ${ARG_TOP} --prefix ${prefix} --Mdir ${ARG_MDIR}
-            -MAKEFLAGS "OPT_FAST=-O2 OPT_GLOBAL=-O2 OPT_SLOW=-O1" ${ARG_SOURCES}
+            -MAKEFLAGS "OPT_FAST=-O3 OPT_GLOBAL=-O2 OPT_SLOW=-O1" ${ARG_SOURCES}
     DEPENDS ${ARG_SOURCES}
     COMMENT "Verilating ${ARG_TOP} (${flavour})"
     VERBATIM)

@@ -44,62 +44,14 @@ unsigned ceil_log2(unsigned n) {
   return bits;
 }
 
-void require(bool ok, const std::string& what) {
-  if (!ok) throw std::invalid_argument("bd_codec model: " + what);
+// `what` is a literal or a string: a literal costs nothing when the check
+// passes, and these checks run every cycle.
+template <class What>
+void require(bool ok, const What& what) {
+  if (!ok) throw std::invalid_argument(std::string("bd_codec model: ") + what);
 }
 
 }  // namespace
-
-// ---------------------------------------------------------------------------
-// Bits
-
-bool Bits::get(unsigned bit) const {
-  if (bit >= width) throw std::out_of_range("Bits::get beyond width");
-  return (words[bit / 32] >> (bit % 32)) & 1u;
-}
-
-void Bits::set(unsigned bit, bool value) {
-  if (bit >= width) throw std::out_of_range("Bits::set beyond width");
-  const uint32_t mask = 1u << (bit % 32);
-  if (value) {
-    words[bit / 32] |= mask;
-  } else {
-    words[bit / 32] &= ~mask;
-  }
-}
-
-namespace {
-// Mask of the low `bits` bits, bits <= 64.
-uint64_t low_bits(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
-}  // namespace
-
-// Word by word: the co-simulation harness converts every port through these
-// every cycle.
-uint64_t Bits::field(unsigned lsb, unsigned bits) const {
-  if (bits > 64) throw std::out_of_range("Bits::field wider than 64");
-  if (bits > 0 && lsb + bits > width) throw std::out_of_range("Bits::get beyond width");
-  uint64_t value = 0;
-  for (unsigned got = 0; got < bits;) {
-    const unsigned bit = lsb + got, offset = bit % 32;
-    const unsigned take = std::min(32 - offset, bits - got);
-    value |= ((uint64_t{words[bit / 32]} >> offset) & low_bits(take)) << got;
-    got += take;
-  }
-  return value;
-}
-
-void Bits::set_field(unsigned lsb, unsigned bits, uint64_t value) {
-  if (bits > 64) throw std::out_of_range("Bits::set_field wider than 64");
-  if (bits > 0 && lsb + bits > width) throw std::out_of_range("Bits::set beyond width");
-  for (unsigned put = 0; put < bits;) {
-    const unsigned bit = lsb + put, offset = bit % 32;
-    const unsigned take = std::min(32 - offset, bits - put);
-    const uint32_t mask = static_cast<uint32_t>(low_bits(take) << offset);
-    const uint32_t chunk = static_cast<uint32_t>(((value >> put) & low_bits(take)) << offset);
-    words[bit / 32] = (words[bit / 32] & ~mask) | chunk;
-    put += take;
-  }
-}
 
 // ---------------------------------------------------------------------------
 // Layout: every bit position, derived here from the document's bit maps.
@@ -235,21 +187,21 @@ BdTag read_entry(const BdCodecParams& p, const Bits& word, unsigned i) {
 
 BdCodecModel::BdCodecModel(const elab::BdCodecParams& p) : p_(p) { validate(p_); }
 
+// Each entry is narrowed to its port widths where it is read (no copy of the
+// input: the co-simulation compresses every cycle).
 BdCompressed BdCodecModel::compress(const std::vector<BdTag>& tags) const {
   require(tags.size() == p_.tags, "compress needs exactly N tags");
-  std::vector<BdTag> in;
-  for (const BdTag& t : tags) in.push_back(to_port_widths(p_, t));
-
   BdCompressed out;
   out.packed = Bits(p_.packed_bits);
-  const int r = reference_index(in);
+  const int r = reference_index(tags);
   if (r < 0) return out;  // nothing valid: all-zero word, fits, nothing dropped
-  const BdTag& ref = in[static_cast<unsigned>(r)];
+  const BdTag ref = to_port_widths(p_, tags[static_cast<unsigned>(r)]);
   write_base(p_, ref, out.packed);
   for (unsigned i = 0; i < p_.tags; ++i) {
-    if (!in[i].valid) continue;  // invalid entries stay all-zero
-    if (va_fits(p_, in[i], ref) && ids_fit(p_, in[i], ref)) {
-      write_entry(p_, i, in[i], ref, out.packed);
+    if (!tags[i].valid) continue;  // invalid entries stay all-zero
+    const BdTag t = to_port_widths(p_, tags[i]);
+    if (va_fits(p_, t, ref) && ids_fit(p_, t, ref)) {
+      write_entry(p_, i, t, ref, out.packed);
     } else {
       out.dropped |= uint32_t{1} << i;
     }
@@ -259,10 +211,15 @@ BdCompressed BdCodecModel::compress(const std::vector<BdTag>& tags) const {
 }
 
 std::vector<BdTag> BdCodecModel::decompress(const Bits& packed) const {
-  require(packed.width == p_.packed_bits, "decompress needs a W-bit word");
   std::vector<BdTag> tags;
-  for (unsigned i = 0; i < p_.tags; ++i) tags.push_back(read_entry(p_, packed, i));
+  decompress(packed, tags);
   return tags;
+}
+
+void BdCodecModel::decompress(const Bits& packed, std::vector<BdTag>& tags) const {
+  require(packed.width == p_.packed_bits, "decompress needs a W-bit word");
+  tags.resize(p_.tags);
+  for (unsigned i = 0; i < p_.tags; ++i) tags[i] = read_entry(p_, packed, i);
 }
 
 // ---------------------------------------------------------------------------
@@ -287,15 +244,19 @@ BdCompStage::BdCompStage(const elab::BdCodecParams& p)
     : codec_(p), data_q_(zero_compressed(codec_.params())) {}
 
 BdCompOut BdCompStage::outputs(const BdCompIn& in) {
+  BdCompOut out;
+  outputs(in, out);
+  return out;
+}
+
+void BdCompStage::outputs(const BdCompIn& in, BdCompOut& out) {
   if (!in.rst_n) {  // asynchronous reset: visible before any edge
     out_valid_q_ = false;
     data_q_ = zero_compressed(codec_.params());
   }
-  BdCompOut out;
   out.in_ready = !out_valid_q_ || in.out_ready;
   out.out_valid = out_valid_q_;
   out.result = data_q_;
-  return out;
 }
 
 void BdCompStage::posedge(const BdCompIn& in) {
@@ -317,30 +278,35 @@ BdDecompStage::BdDecompStage(const elab::BdCodecParams& p)
     : codec_(p), data_q_(zero_tags(codec_.params())) {}
 
 BdDecompOut BdDecompStage::outputs(const BdDecompIn& in) {
-  if (!in.rst_n) {
-    out_valid_q_ = false;
-    data_q_ = zero_tags(codec_.params());
-  }
   BdDecompOut out;
+  outputs(in, out);
+  return out;
+}
+
+void BdDecompStage::outputs(const BdDecompIn& in, BdDecompOut& out) {
+  if (!in.rst_n) reset();
   out.in_ready = !out_valid_q_ || in.out_ready;
   out.out_valid = out_valid_q_;
   out.tags = data_q_;
-  return out;
 }
 
 void BdDecompStage::posedge(const BdDecompIn& in) {
   if (!in.rst_n) {
-    out_valid_q_ = false;
-    data_q_ = zero_tags(codec_.params());
+    reset();
     return;
   }
   const bool in_ready = !out_valid_q_ || in.out_ready;
   if (in.in_valid && in_ready) {
-    data_q_ = codec_.decompress(in.packed);
+    codec_.decompress(in.packed, data_q_);
     out_valid_q_ = true;
   } else if (in.out_ready) {
     out_valid_q_ = false;
   }
+}
+
+void BdDecompStage::reset() {
+  out_valid_q_ = false;
+  std::fill(data_q_.begin(), data_q_.end(), BdTag{});
 }
 
 }  // namespace txgen::model

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace txgen::model {
 
@@ -16,8 +17,11 @@ using config::DhslPolicy;
 
 uint64_t low_mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
-void require(bool ok, const std::string& what) {
-  if (!ok) throw std::invalid_argument("dhsl model: " + what);
+// `what` is a literal or a string: a literal costs nothing when the check
+// passes, and these checks run every cycle.
+template <class What>
+void require(bool ok, const What& what) {
+  if (!ok) throw std::invalid_argument(std::string("dhsl model: ") + what);
 }
 
 unsigned ceil_log2(unsigned x) {
@@ -146,10 +150,16 @@ uint32_t DhslModel::sat_add(uint32_t x, bool inc, bool& clipped) const {
 // Outputs (combinational from the state and q_vpn_i)
 
 DhslOut DhslModel::outputs(const DhslIn& in) const {
+  DhslOut o;
+  outputs(in, o);
+  return o;
+}
+
+void DhslModel::outputs(const DhslIn& in, DhslOut& o) const {
   check_inputs(in);
   const State& s = in.rst_n ? s_ : reset_;  // asynchronous reset
   const unsigned n = p_.chiplets;
-  DhslOut o;
+  o.mode = o.switch_pulse = false;
   o.trigger.assign(n, false);
   o.possible.assign(n, false);
   o.epoch.assign(n, false);
@@ -184,7 +194,6 @@ DhslOut DhslModel::outputs(const DhslIn& in) const {
     o.rtu_local[c] = rh == c;
     o.l2_walk[c] = dhsl_home(p_, vpn, lr.fine, lr.shift, c) == c;
   }
-  return o;
 }
 
 // ---------------------------------------------------------------------------
@@ -198,7 +207,8 @@ void DhslModel::posedge(const DhslIn& in) {
     return;
   }
   check_inputs(in);
-  State nx = s_;
+  State& nx = next_;
+  nx = s_;  // copied into kept storage: no allocation per edge
   step_registers(in, nx);
   if (p_.has_monitors()) {
     bool clipped = false;
@@ -209,7 +219,7 @@ void DhslModel::posedge(const DhslIn& in) {
     // clipped at 2^W - 1 (the counter "held").
     events_.counter_saturated = clipped;
   }
-  s_ = nx;
+  std::swap(s_, nx);
   check_state();
 }
 
@@ -282,7 +292,8 @@ void DhslModel::step_l2(unsigned c, const DhslIn& in, State& nx, bool& clipped) 
   // "the access of this cycle is counted first"
   const uint32_t acc1 = sat_add(l.acc, acc, clipped);
   const uint32_t hits1 = sat_add(l.hits, hit, clipped);
-  std::vector<uint32_t> cnt1(n);
+  std::vector<uint32_t>& cnt1 = cnt1_;
+  cnt1.resize(n);
   for (unsigned k = 0; k < n; ++k) cnt1[k] = sat_add(l.cnt[k], acc && cid == k, clipped);
 
   // The check in flight: "At the edge X + J + 2 (the decision edge) it uses

@@ -58,6 +58,7 @@ class DhslModel {
   explicit DhslModel(const elab::DhslParams& p);
   DhslIn idle_inputs() const;  // every vector sized N, all zero
   DhslOut outputs(const DhslIn& in) const;
+  void outputs(const DhslIn& in, DhslOut& out) const;  // no allocation once out is sized
   void posedge(const DhslIn& in);
   const DhslEvents& events() const { return events_; }
   const elab::DhslParams& params() const { return p_; }
@@ -119,6 +120,8 @@ class DhslModel {
   uint32_t cmax_ = 0;  // 2^W - 1
   State reset_;
   State s_;
+  State next_;                  // the state after the edge, built in kept storage
+  std::vector<uint32_t> cnt1_;  // step_l2's counters after this cycle's access
 };
 
 }  // namespace txgen::model

@@ -84,8 +84,11 @@ unsigned clog2(uint64_t x) {
 
 bool is_pow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
-void require(bool ok, const std::string& what) {
-  if (!ok) throw std::invalid_argument("icache_tx model: " + what);
+// `what` is a literal or a string: a literal costs nothing when the check
+// passes, and these checks run every cycle.
+template <class What>
+void require(bool ok, const What& what) {
+  if (!ok) throw std::invalid_argument(std::string("icache_tx model: ") + what);
 }
 
 bool bit_at(const std::vector<bool>& v, size_t i) { return i < v.size() && v[i]; }
@@ -417,8 +420,8 @@ IcacheTxModel::Comb IcacheTxModel::comb(const Regs& r, const IcacheTxIn& in) con
 
 // The SRAM ports of the cycle ("never two users").
 void IcacheTxModel::drive_ports(const Regs& r, const IcacheTxIn& in, const Comb& c, IcacheTxOut& o) const {
-  o.tag_wdata = Bits(p_.ways * entry_bits_);
-  o.data_wdata = Bits(p_.line_bits);
+  o.tag_wdata.assign_zero(p_.ways * entry_bits_);
+  o.data_wdata.assign_zero(p_.line_bits);
   const uint64_t all_ways = low_mask(p_.ways);
   auto tag_write = [&](unsigned set, unsigned way, const Bits& entry) {
     o.tag_en = true;
@@ -490,10 +493,32 @@ void IcacheTxModel::drive_ports(const Regs& r, const IcacheTxIn& in, const Comb&
 // Outputs
 
 IcacheTxOut IcacheTxModel::outputs(const IcacheTxIn& in) const {
+  IcacheTxOut o;
+  outputs(in, o);
+  return o;
+}
+
+namespace {
+
+// Every field back to its default; the Bits and vectors keep their storage
+// (outputs() rewrites each of them whole).
+void clear_keeping_storage(IcacheTxOut& o) {
+  IcacheTxOut fresh;
+  std::swap(fresh.if_resp_data, o.if_resp_data);
+  std::swap(fresh.tag_wdata, o.tag_wdata);
+  std::swap(fresh.data_wdata, o.data_wdata);
+  std::swap(fresh.tl_ready, o.tl_ready);
+  std::swap(fresh.tf_ready, o.tf_ready);
+  o = std::move(fresh);
+}
+
+}  // namespace
+
+void IcacheTxModel::outputs(const IcacheTxIn& in, IcacheTxOut& o) const {
   // Asynchronous reset: the reset state's outputs (the SRAMs keep theirs).
   const Regs& r = in.rst_n ? regs_ : reset_regs_;
   const Comb c = comb(r, in);
-  IcacheTxOut o;
+  clear_keeping_storage(o);
   o.if_ready = c.if_ready;
   o.if_resp_valid = r.s2_valid;
   o.if_resp_hit = r.s2_hit;
@@ -524,7 +549,6 @@ IcacheTxOut IcacheTxModel::outputs(const IcacheTxIn& in) const {
     o.sd_done = r.sd_done;
   }
   drive_ports(r, in, c, o);
-  return o;
 }
 
 // ---------------------------------------------------------------------------

@@ -108,6 +108,7 @@ class IcacheTxModel {
   // Per cycle: outputs(in) with the inputs held before the rising edge
   // (asynchronous reset applies when in.rst_n is false), then posedge(in).
   IcacheTxOut outputs(const IcacheTxIn& in) const;
+  void outputs(const IcacheTxIn& in, IcacheTxOut& out) const;  // into out's storage
   void posedge(const IcacheTxIn& in);
   const IcacheTxEvents& events() const { return events_; }  // of the last posedge
 

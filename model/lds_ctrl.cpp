@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace txgen::model {
 
@@ -27,8 +28,11 @@ unsigned log2_floor(uint64_t x) {
   return n;
 }
 
-void require(bool ok, const std::string& what) {
-  if (!ok) throw std::invalid_argument("lds_ctrl model: " + what);
+// `what` is a literal or a string: a literal costs nothing when the check
+// passes, and these checks run every cycle.
+template <class What>
+void require(bool ok, const What& what) {
+  if (!ok) throw std::invalid_argument(std::string("lds_ctrl model: ") + what);
 }
 
 }  // namespace
@@ -150,12 +154,17 @@ bool LdsCtrlModel::needs_sram(const Regs& r) const {
 }
 
 Bits LdsCtrlModel::row_bits_of(const uint64_t* words) const {
-  Bits b(p_.row_bits);
+  Bits b;
+  row_bits_of(words, b);
+  return b;
+}
+
+void LdsCtrlModel::row_bits_of(const uint64_t* words, Bits& b) const {
+  b.assign_zero(p_.row_bits);
   for (unsigned w = 0; w < wpr_; ++w) {
     b.words[2 * w] = static_cast<uint32_t>(words[w]);
     b.words[2 * w + 1] = static_cast<uint32_t>(words[w] >> 32);
   }
-  return b;
 }
 
 // Segment image: tag words = the packed word, slot i = {zeros, perm_i, ppn_i},
@@ -238,13 +247,24 @@ LdsCtrlModel::Comb LdsCtrlModel::comb(const Regs& r, const LdsCtrlIn& in) const 
 }
 
 LdsCtrlOut LdsCtrlModel::outputs(const LdsCtrlIn& in) const {
+  LdsCtrlOut o;
+  outputs(in, o);
+  return o;
+}
+
+void LdsCtrlModel::outputs(const LdsCtrlIn& in, LdsCtrlOut& o) const {
   // Asynchronous reset: while rst_n is low the registers show their reset
   // values; the SRAM (and so app_rdata) is not reset.
   const Regs& r = in.rst_n ? regs_ : reset_regs_;
   const Comb c = comb(r, in);
-  LdsCtrlOut o;
+  {  // every field to its default, the two rows keeping their storage (rewritten below)
+    LdsCtrlOut fresh;
+    std::swap(fresh.app_rdata, o.app_rdata);
+    std::swap(fresh.sram_wdata, o.sram_wdata);
+    o = std::move(fresh);
+  }
   o.app_rvalid = r.app_rvalid;
-  o.app_rdata = row_bits_of(rdata_.data());
+  row_bits_of(rdata_.data(), o.app_rdata);
   o.wg_ready = c.wg_ready;
   o.wg_done = r.wg_done;
   o.sd_ready = c.sd_ready;
@@ -264,7 +284,7 @@ LdsCtrlOut LdsCtrlModel::outputs(const LdsCtrlIn& in) const {
     o.vic_ppn = v.ppn;
     o.vic_perm = v.perm;
   }
-  o.sram_wdata = Bits(p_.row_bits);
+  o.sram_wdata.assign_zero(p_.row_bits);
   const unsigned seg_word = (c.seg % p_.segments_per_row) * wps_;
   switch (c.port) {
     case Port::None:
@@ -307,7 +327,6 @@ LdsCtrlOut LdsCtrlModel::outputs(const LdsCtrlIn& in) const {
       for (unsigned k = 0; k < wps_; ++k) o.sram_wdata.set_field(64 * (seg_word + k), 64, r.image[k]);
       break;
   }
-  return o;
 }
 
 // ---------------------------------------------------------------------------
@@ -334,7 +353,7 @@ void LdsCtrlModel::sram_access(uint32_t row, uint64_t bank_en, bool we, const ui
 
 // The application's write data as 64-bit words (missing words read as zero).
 void LdsCtrlModel::load_app_wdata(const LdsCtrlIn& in) {
-  const std::vector<uint32_t>& src = in.app_wdata.words;
+  const BitWords& src = in.app_wdata.words;
   for (unsigned w = 0; w < wpr_; ++w) {
     uint64_t x = 0;
     if (2 * w < src.size()) x = src[2 * w];
@@ -354,7 +373,7 @@ void LdsCtrlModel::do_dec(Regs& r) const {
   const unsigned base = (r.seg % p_.segments_per_row) * wps_;
   Bits word(p_.codec.packed_bits);
   for (unsigned k = 0; k < p_.tag_words; ++k) word.set_field(64 * k, 64, rdata_[base + k]);
-  r.dec_e = codec_.decompress(word);
+  codec_.decompress(word, r.dec_e);
   for (unsigned i = 0; i < n; ++i) {
     const uint64_t slot = rdata_[base + p_.tag_words + i];
     r.dec_ppn[i] = slot & low_mask(p_.ppn_bits);
@@ -365,13 +384,20 @@ void LdsCtrlModel::do_dec(Regs& r) const {
 // ---------------------------------------------------------------------------
 // CMP (I+2): works on the DEC register only.
 
+// The working copies live in kept scratch vectors (copy-assigned: no
+// allocation per operation).
 void LdsCtrlModel::do_cmp(Regs& r, bool& sd_done) {
   const unsigned n = p_.ways;
-  std::vector<BdTag> e = r.dec_e;
-  std::vector<uint64_t> ppn = r.dec_ppn, perm = r.dec_perm;
+  std::vector<BdTag>& e = cmp_.e;
+  std::vector<uint64_t>& ppn = cmp_.ppn;
+  std::vector<uint64_t>& perm = cmp_.perm;
+  e = r.dec_e;
+  ppn = r.dec_ppn;
+  perm = r.dec_perm;
   // Rank normalisation: r[i] = number of valid j with lru[j] < lru[i], or
   // lru[j] = lru[i] and j < i.
-  std::vector<unsigned> rank(n, 0);
+  std::vector<unsigned>& rank = cmp_.rank;
+  rank.assign(n, 0);
   unsigned v = 0;
   for (unsigned i = 0; i < n; ++i) {
     if (!e[i].valid) continue;
@@ -384,8 +410,9 @@ void LdsCtrlModel::do_cmp(Regs& r, bool& sd_done) {
     return e[i].valid && e[i].va == r.tag && e[i].vmid == vmid && (any_vrf || e[i].vrf == vrf);
   };
   // Candidate entries with lru = rank (invalid entries canonical zero).
-  auto candidate = [&]() {
-    std::vector<BdTag> cand(n);
+  auto candidate = [&]() -> std::vector<BdTag>& {
+    std::vector<BdTag>& cand = cmp_.cand;
+    cand.assign(n, BdTag{});
     for (unsigned i = 0; i < n; ++i) {
       if (!e[i].valid) continue;
       cand[i] = e[i];
@@ -496,7 +523,7 @@ void LdsCtrlModel::do_cmp(Regs& r, bool& sd_done) {
       for (unsigned i = 0; i < n; ++i) {
         if (i != ww && e[i].valid && rank[i] < k) ++rank[i];
       }
-      std::vector<BdTag> cand = candidate();
+      std::vector<BdTag>& cand = candidate();
       // 3. placement: the old entry 0 (valid or not, with its rank and its
       // slot data) moves to way w; n goes to way 0 with its data in slot 0.
       if (ww != 0) {

@@ -107,6 +107,7 @@ class LdsCtrlModel {
   // Per cycle: outputs(in) with the inputs held before the rising edge
   // (asynchronous reset applies when in.rst_n is false), then posedge(in).
   LdsCtrlOut outputs(const LdsCtrlIn& in) const;
+  void outputs(const LdsCtrlIn& in, LdsCtrlOut& out) const;  // into out's storage
   void posedge(const LdsCtrlIn& in);
   const LdsCtrlEvents& events() const { return events_; }  // of the last posedge
 
@@ -222,6 +223,7 @@ class LdsCtrlModel {
   void load_app_wdata(const LdsCtrlIn& in);
   void sram_access(uint32_t row, uint64_t bank_en, bool we, const uint64_t* wdata_row);
   Bits row_bits_of(const uint64_t* words) const;
+  void row_bits_of(const uint64_t* words, Bits& row) const;
   void validate() const;
 
   unsigned wpr_ = 0;  // 64-bit words per SRAM row
@@ -234,6 +236,11 @@ class LdsCtrlModel {
   std::vector<uint64_t> mem_;    // ROWS x wpr_ words (no reset)
   std::vector<uint64_t> rdata_;  // SRAM read-data register, wpr_ words (no reset)
   std::vector<uint64_t> scratch_;  // a row of write data
+  struct CmpScratch {              // do_cmp's working copies, kept to avoid allocation
+    std::vector<BdTag> e, cand;
+    std::vector<uint64_t> ppn, perm;
+    std::vector<unsigned> rank;
+  } cmp_;
 };
 
 }  // namespace txgen::model

@@ -291,7 +291,7 @@ void TxPathModel::eval_lds(const TxPathIn& in, const Glue& G, unsigned u) const 
   else
     lds_inputs_path(in, G, u);
   const long t0 = probe();
-  lds_out_[u] = lds_[u].outputs(li);
+  lds_[u].outputs(li, lds_out_[u]);
   member_allocs_ += probe() - t0;
 }
 
@@ -384,7 +384,7 @@ void TxPathModel::eval_icache(const TxPathIn& in, const Glue& G, unsigned g) con
     ii.vic_ready = false;  // set by icache_vic_ready() from vr and the round robin
   }
   const long t0 = probe();
-  ic_out_[g] = ic_[g].outputs(ii);
+  ic_[g].outputs(ii, ic_out_[g]);
   member_allocs_ += probe() - t0;
 }
 

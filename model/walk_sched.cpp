@@ -19,8 +19,11 @@ namespace {
 
 uint64_t low_mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
-void require(bool ok, const std::string& what) {
-  if (!ok) throw std::invalid_argument("walk_sched model: " + what);
+// `what` is a literal or a string: a literal costs nothing when the check
+// passes, and these checks run every cycle.
+template <class What>
+void require(bool ok, const What& what) {
+  if (!ok) throw std::invalid_argument(std::string("walk_sched model: ") + what);
 }
 
 // Self-check: the message is a literal so that a passing check costs nothing.
@@ -249,8 +252,8 @@ uint64_t WalkSchedModel::prefix(uint64_t vpn, unsigned level) const {
 
 // "A lookup of a VPN hits level l when a valid entry of level l holds its
 // prefix" (tags are unique in a level: a fill writes only a missing prefix).
-WalkSchedModel::Hits WalkSchedModel::lookup(uint64_t vpn) const {
-  Hits h(p_.levels - 1, -1);
+void WalkSchedModel::lookup(uint64_t vpn, Hits& h) const {
+  h.assign(p_.levels - 1, -1);
   for (unsigned l = 1; l < p_.levels; ++l) {
     const PwcLevel& lv = s_.pwc[l - 1];
     const uint64_t tag = prefix(vpn, l);
@@ -258,7 +261,6 @@ WalkSchedModel::Hits WalkSchedModel::lookup(uint64_t vpn) const {
       if (lv.e[e].valid && lv.e[e].tag == tag) h[l - 1] = static_cast<int>(e);
     }
   }
-  return h;
 }
 
 // "acc = LV - (deepest hit level) memory accesses, LV on no hit".
@@ -272,7 +274,11 @@ unsigned WalkSchedModel::acc_of(const Hits& h) const {
   return p_.levels - deepest;
 }
 
-unsigned WalkSchedModel::pwc_acc(uint64_t vpn) const { return acc_of(lookup(vpn & low_mask(p_.vpn_bits))); }
+unsigned WalkSchedModel::pwc_acc(uint64_t vpn) const {
+  Hits h;
+  lookup(vpn & low_mask(p_.vpn_bits), h);
+  return acc_of(h);
+}
 
 bool WalkSchedModel::subtree_has(const PwcLevel& lv, unsigned node, const std::vector<bool>& eligible) const {
   const unsigned pe = static_cast<unsigned>(lv.e.size());
@@ -318,7 +324,12 @@ void WalkSchedModel::make_mru(PwcLevel& lv, unsigned e) {
 // none left out; the caller applies the PE[l] >= 2 condition).
 WalkSchedModel::Choice WalkSchedModel::choose_victim(const PwcLevel& lv, int excluded) const {
   const size_t pe = lv.e.size();
-  std::vector<bool> invalid(pe), zero(pe), all(pe);
+  std::vector<bool>& invalid = invalid_;  // kept storage: no allocation per decision
+  std::vector<bool>& zero = zero_;
+  std::vector<bool>& all = all_;
+  invalid.resize(pe);
+  zero.resize(pe);
+  all.resize(pe);
   Choice c;
   for (size_t e = 0; e < pe; ++e) {
     const bool in = static_cast<int>(e) != excluded;
@@ -411,15 +422,16 @@ void WalkSchedModel::check_inputs(const WalkSchedIn& in) const {
   // "Rules for the environment: done_valid_i only for a busy walker, with
   // the VPN it was given; done_walker_i < K."
   const uint32_t w = static_cast<uint32_t>(in.done_walker & low_mask(p_.walker_bits));
-  require(w < p_.walkers, "done_walker_i (" + num(w) + ") >= K");
-  require(s_.busy[w], "done_valid_i for walker " + num(w) + ", which is not busy");
-  require((in.done_vpn & low_mask(p_.vpn_bits)) == s_.given[w],
-          "done_vpn_i of walker " + num(w) + " is not the VPN it was given");
+  if (w >= p_.walkers) require(false, "done_walker_i (" + num(w) + ") >= K");
+  if (!s_.busy[w]) require(false, "done_valid_i for walker " + num(w) + ", which is not busy");
+  if ((in.done_vpn & low_mask(p_.vpn_bits)) != s_.given[w])
+    require(false, "done_vpn_i of walker " + num(w) + " is not the VPN it was given");
 }
 
-WalkSchedModel::Plan WalkSchedModel::plan(const WalkSchedIn& in) {
+// Into pl, whose vectors keep their storage from edge to edge.
+void WalkSchedModel::plan(const WalkSchedIn& in, Plan& pl) {
   const State& s = s_;
-  Plan pl;
+  pl.reset();
   pl.hits_a.assign(p_.levels - 1, -1);
   pl.hits_d.assign(p_.levels - 1, -1);
   events_.blocked_full = in.req_valid && s.count == p_.entries;
@@ -454,14 +466,14 @@ WalkSchedModel::Plan WalkSchedModel::plan(const WalkSchedIn& in) {
   // longer count.
   pl.score_a1 = p_.simt() && s.a1.valid && !pl.bypass;
   if (pl.score_a1) {
-    pl.hits_a = lookup(s.a1.vpn);
+    lookup(s.a1.vpn, pl.hits_a);
     pl.est = acc_of(pl.hits_a);
   }
   if (s.a2.valid) pl.old = matched_score();
   // Cycle t + 1 of a dispatch (d valid): "the PWC lookup of d.vpn gives
   // acc(d.vpn)" (action 2-b).
   if (s.d.valid) {
-    pl.hits_d = lookup(s.d.vpn);
+    lookup(s.d.vpn, pl.hits_d);
     pl.acc_d = acc_of(pl.hits_d);
     events_.pwc_hit_dispatch = pl.acc_d < p_.levels;
   }
@@ -489,7 +501,6 @@ WalkSchedModel::Plan WalkSchedModel::plan(const WalkSchedIn& in) {
     }
   }
   pl.sel = select_now();
-  return pl;
 }
 
 // The collapsing queue at the edge. Writes by index (match, score, aging)
@@ -689,7 +700,8 @@ void WalkSchedModel::posedge(const WalkSchedIn& in) {
     return;
   }
   check_inputs(in);
-  Plan pl = plan(in);
+  Plan& pl = plan_;
+  plan(in, pl);
   // The dispatched request, read before the buffer collapses.
   if (pl.selection) {
     pl.sel_vpn = s_.buf[pl.sel_index].vpn;

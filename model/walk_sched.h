@@ -223,6 +223,19 @@ class WalkSchedModel {
     SelResult sel;           // the result of this cycle's keys
     uint64_t sel_vpn = 0, a1_vpn = 0;  // the dispatched request, read before the edge
     uint32_t sel_iid = 0, a1_iid = 0;
+    // Back to the values above, every vector emptied with its storage kept.
+    void reset() {
+      Plan fresh;
+      fresh.hits_a.swap(hits_a);
+      fresh.hits_d.swap(hits_d);
+      fresh.victims.swap(victims);
+      fresh.write.swap(write);
+      fresh.hits_a.clear();
+      fresh.hits_d.clear();
+      fresh.victims.clear();
+      fresh.write.clear();
+      *this = std::move(fresh);
+    }
   };
 
   void validate() const;
@@ -238,7 +251,7 @@ class WalkSchedModel {
 
   // PWC.
   uint64_t prefix(uint64_t vpn, unsigned level) const;
-  Hits lookup(uint64_t vpn) const;
+  void lookup(uint64_t vpn, Hits& h) const;  // into h, sized LV - 1
   unsigned acc_of(const Hits& h) const;
   bool subtree_has(const PwcLevel& lv, unsigned node, const std::vector<bool>& eligible) const;
   unsigned plru_victim(const PwcLevel& lv, const std::vector<bool>& eligible) const;
@@ -255,7 +268,7 @@ class WalkSchedModel {
   void apply_pwc(const Plan& pl);
 
   // The edge.
-  Plan plan(const WalkSchedIn& in);
+  void plan(const WalkSchedIn& in, Plan& pl);
   void apply_buffer(const Plan& pl);
   void store_match(uint32_t iid);
   void write_scores(const Arrival& a4);
@@ -273,6 +286,8 @@ class WalkSchedModel {
   State reset_;
   State s_;
   mutable std::vector<std::pair<uint32_t, uint32_t>> scratch_;  // check_state's (iid, score) list, kept to avoid allocation
+  Plan plan_;                                     // the edge's plan, kept to avoid allocation
+  mutable std::vector<bool> invalid_, zero_, all_;  // choose_victim's classes, kept likewise
 };
 
 }  // namespace txgen::model

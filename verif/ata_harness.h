@@ -41,8 +41,7 @@ class AtaCoverage {
         {e.victim_replacement, "victim_replacement"},
         {e.l2_backpressure, "l2_backpressure"},
         {e.reset, "reset"}};
-    for (const auto& [fired, name] : rules)
-      if (fired) c_.hit(name);
+    fired_.count(c_, rules);
   }
   // What random traffic must reach. The remote rules need the aggregated
   // compare, two cores and traffic that shares lines; several holders need
@@ -63,6 +62,7 @@ class AtaCoverage {
 
  private:
   CoverageCounters& c_;
+  FiredRules fired_;
 };
 
 template <class Dut>
@@ -70,20 +70,24 @@ class AtaHarness {
  public:
   AtaHarness(CosimSession& s, const elab::AtaParams& p)
       : s_(s), p_(p), model_(p), dut_(s, "ata"), cov_(s.coverage(), p), want_(model_.make_outputs()),
-        got_(model_.make_outputs()) {}
+        got_(model_.make_outputs()), tape_(bench_tape<AtaHarness, model::AtaIn>(s, p)) {}
 
   model::AtaIn idle() const { return model_.idle_inputs(); }
 
   void drive(const model::AtaIn& in) {
     in_ = in;
+    drive_rtl(in);
+  }
+
+  void drive_rtl(const model::AtaIn& in) {
     Dut& d = *dut_;
     d.clk_i = 0;
     d.rst_ni = in.rst_n;
-    to_port(d.req_valid_i, pack_flags(in.req_valid));
-    to_port(d.req_write_i, pack_flags(in.req_write));
-    to_port(d.req_addr_i, pack_entries(in.req_addr, p_.addr_bits));
-    to_port(d.l2_req_ready_i, pack_flags(in.l2_req_ready));
-    to_port(d.l2_resp_valid_i, pack_flags(in.l2_resp_valid));
+    flags_to_port(d.req_valid_i, in.req_valid);
+    flags_to_port(d.req_write_i, in.req_write);
+    entries_to_port(d.req_addr_i, in.req_addr, p_.addr_bits);
+    flags_to_port(d.l2_req_ready_i, in.l2_req_ready);
+    flags_to_port(d.l2_resp_valid_i, in.l2_resp_valid);
     d.eval();
   }
 
@@ -107,10 +111,20 @@ class AtaHarness {
   }
 
   void rising_edge() {
-    dut_->clk_i = 1;
-    dut_->eval();
+    rtl_edge();
     model_.posedge(in_);
     cov_.count(model_.events());
+    record(tape_, in_);
+  }
+
+  void rtl_edge() {
+    dut_->clk_i = 1;
+    dut_->eval();
+  }
+
+  void model_cycle(const model::AtaIn& in) {
+    model_.outputs(in, want_);
+    model_.posedge(in);
   }
 
   const model::AtaOut& step(const model::AtaIn& in) {
@@ -129,9 +143,9 @@ class AtaHarness {
   template <typename Port, typename T>
   void compare(const char* signal, const Port& port, unsigned bits, const std::vector<T>& want) {
     const unsigned n = static_cast<unsigned>(want.size());
-    const Bits got = from_port(port, n * bits);
+    check_port_width(n * bits, port_bits<Port>());
     for (unsigned i = 0; i < n; ++i) {
-      const uint64_t g = got.field(i * bits, bits), w = static_cast<uint64_t>(want[i]);
+      const uint64_t g = port_field(port, i * bits, bits), w = static_cast<uint64_t>(want[i]);
       if (g != w) s_.fail(signal, to_hex(bits, w), to_hex(bits, g), "element " + std::to_string(i));
     }
   }
@@ -143,6 +157,7 @@ class AtaHarness {
   AtaCoverage cov_;
   model::AtaIn in_;
   model::AtaOut want_, got_;
+  BenchTape<model::AtaIn> tape_;
 };
 
 }  // namespace txgen::verif

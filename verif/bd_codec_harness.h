@@ -52,6 +52,47 @@ inline std::vector<BdTag> split_tags(const elab::BdCodecParams& p, const BdTagVe
   return tags;
 }
 
+// The same layout straight on the five Verilated tag ports (no Bits in
+// between: the harness converts them every cycle).
+template <class Valid, class Lru, class Vmid, class Vrf, class Va>
+void check_tag_ports(const elab::BdCodecParams& p) {
+  const unsigned n = p.tags;
+  check_port_width(n, port_bits<Valid>());
+  check_port_width(n * p.lru_bits, port_bits<Lru>());
+  check_port_width(n * p.vmid_bits, port_bits<Vmid>());
+  check_port_width(n * p.vrf_bits, port_bits<Vrf>());
+  check_port_width(n * p.va_tag_bits, port_bits<Va>());
+}
+
+template <class Valid, class Lru, class Vmid, class Vrf, class Va>
+void tags_to_ports(const elab::BdCodecParams& p, const std::vector<BdTag>& tags, Valid& valid, Lru& lru, Vmid& vmid,
+                   Vrf& vrf, Va& va) {
+  const unsigned n = p.tags;
+  const auto field = [&](auto BdTag::*member) {  // entries missing from `tags` are zero
+    return [&tags, member](unsigned i) { return i < tags.size() ? uint64_t{tags[i].*member} : 0; };
+  };
+  fields_to_port(valid, n, 1, field(&BdTag::valid));
+  fields_to_port(lru, n, p.lru_bits, field(&BdTag::lru));
+  fields_to_port(vmid, n, p.vmid_bits, field(&BdTag::vmid));
+  fields_to_port(vrf, n, p.vrf_bits, field(&BdTag::vrf));
+  fields_to_port(va, n, p.va_tag_bits, field(&BdTag::va));
+}
+
+template <class Valid, class Lru, class Vmid, class Vrf, class Va>
+void tags_from_ports(const elab::BdCodecParams& p, const Valid& valid, const Lru& lru, const Vmid& vmid,
+                     const Vrf& vrf, const Va& va, std::vector<BdTag>& tags) {
+  const unsigned n = p.tags;
+  check_tag_ports<Valid, Lru, Vmid, Vrf, Va>(p);
+  tags.resize(n);
+  for (unsigned i = 0; i < n; ++i) {
+    tags[i].valid = port_field(valid, i, 1) != 0;
+    tags[i].lru = static_cast<uint32_t>(port_field(lru, i * p.lru_bits, p.lru_bits));
+    tags[i].vmid = static_cast<uint32_t>(port_field(vmid, i * p.vmid_bits, p.vmid_bits));
+    tags[i].vrf = static_cast<uint32_t>(port_field(vrf, i * p.vrf_bits, p.vrf_bits));
+    tags[i].va = port_field(va, i * p.va_tag_bits, p.va_tag_bits);
+  }
+}
+
 inline std::string format_tag(const BdTag& tag) {
   std::ostringstream out;
   out << "{valid=" << tag.valid << " lru=" << tag.lru << " vmid=" << tag.vmid << " vrf=" << tag.vrf
@@ -319,40 +360,48 @@ class BdCompHarness {
         p_(p),
         model_(p),
         dut_(session, instance),
-        coverage_(session.coverage(), p_, instance) {}
+        coverage_(session.coverage(), p_, instance),
+        tape_(bench_tape<BdCompHarness, model::BdCompIn>(session, p)) {}
   BdCompHarness(const BdCompHarness&) = delete;  // the coverage refers to p_
   BdCompHarness& operator=(const BdCompHarness&) = delete;
 
   // Drives the inputs with the clock low and settles the combinational outputs.
   void drive(const model::BdCompIn& in) {
     in_ = in;
-    const BdTagVectors flat = flatten_tags(p_, in.tags);
-    dut_->clk_i = 0;
-    dut_->rst_ni = in.rst_n;
-    dut_->in_valid_i = in.in_valid;
-    dut_->out_ready_i = in.out_ready;
-    to_port(dut_->tag_valid_i, flat.valid);
-    to_port(dut_->tag_lru_i, flat.lru);
-    to_port(dut_->tag_vmid_i, flat.vmid);
-    to_port(dut_->tag_vrf_i, flat.vrf);
-    to_port(dut_->tag_va_i, flat.va);
-    dut_->eval();
+    drive_rtl(in);
   }
 
-  model::BdCompOut dut_outputs() const {
-    model::BdCompOut out;
+  void drive_rtl(const model::BdCompIn& in) {
+    Dut& d = *dut_;
+    d.clk_i = 0;
+    d.rst_ni = in.rst_n;
+    d.in_valid_i = in.in_valid;
+    d.out_ready_i = in.out_ready;
+    tags_to_ports(p_, in.tags, d.tag_valid_i, d.tag_lru_i, d.tag_vmid_i, d.tag_vrf_i, d.tag_va_i);
+    d.eval();
+  }
+
+  void dut_outputs(model::BdCompOut& out) const {
     out.in_ready = dut_->in_ready_o;
     out.out_valid = dut_->out_valid_o;
-    out.result.packed = from_port(dut_->packed_o, p_.packed_bits);
+    from_port(dut_->packed_o, p_.packed_bits, out.result.packed);
     out.result.fits = dut_->fits_o;
-    out.result.dropped = static_cast<uint32_t>(from_port(dut_->dropped_o, p_.tags).field(0, p_.tags));
+    check_port_width(p_.tags, port_bits<std::decay_t<decltype(dut_->dropped_o)>>());
+    out.result.dropped = static_cast<uint32_t>(port_field(dut_->dropped_o, 0, p_.tags));
+  }
+  model::BdCompOut dut_outputs() const {
+    model::BdCompOut out;
+    dut_outputs(out);
     return out;
   }
 
-  // Compares every output with the model for the inputs last driven.
-  model::BdCompOut check() {
-    const model::BdCompOut expected = model_.outputs(in_);
-    const model::BdCompOut actual = dut_outputs();
+  // Compares every output with the model for the inputs last driven; returns
+  // the DUT's (kept until the next check).
+  const model::BdCompOut& check() {
+    model_.outputs(in_, want_);
+    dut_outputs(got_);
+    const model::BdCompOut& expected = want_;
+    const model::BdCompOut& actual = got_;
     compare_bit(session_, "comp.in_ready_o", expected.in_ready, actual.in_ready);
     compare_bit(session_, "comp.out_valid_o", expected.out_valid, actual.out_valid);
     if (expected.result.packed != actual.result.packed)
@@ -364,19 +413,29 @@ class BdCompHarness {
       session_.fail("comp.dropped_o", to_hex(p_.tags, expected.result.dropped),
                     to_hex(p_.tags, actual.result.dropped), held_input());
     coverage_.count(in_, actual);
-    return actual;
+    return got_;
   }
 
   void rising_edge() {
     if (!in_.rst_n) taken_.clear();
     else if (in_.in_valid && dut_->in_ready_o) taken_ = in_.tags;
+    rtl_edge();
+    model_.posedge(in_);
+    record(tape_, in_);
+  }
+
+  void rtl_edge() {
     dut_->clk_i = 1;
     dut_->eval();
-    model_.posedge(in_);
+  }
+
+  void model_cycle(const model::BdCompIn& in) {
+    model_.outputs(in, want_);
+    model_.posedge(in);
   }
 
   // One whole cycle when this stage runs alone in its session.
-  model::BdCompOut step(const model::BdCompIn& in) { return step_alone(*this, session_, in); }
+  const model::BdCompOut& step(const model::BdCompIn& in) { return step_alone(*this, session_, in); }
 
  private:
   // The output registers show the last vector taken, not the current input.
@@ -389,7 +448,9 @@ class BdCompHarness {
   model::BdCompStage model_;
   SessionDut<Dut> dut_;
   CompCoverage coverage_;
+  BenchTape<model::BdCompIn> tape_;
   model::BdCompIn in_;
+  model::BdCompOut want_, got_;
   std::vector<BdTag> taken_;
 };
 
@@ -404,12 +465,17 @@ class BdDecompHarness {
         p_(p),
         model_(p),
         dut_(session, instance),
-        coverage_(session.coverage(), p_, instance) {}
+        coverage_(session.coverage(), p_, instance),
+        tape_(bench_tape<BdDecompHarness, model::BdDecompIn>(session, p)) {}
   BdDecompHarness(const BdDecompHarness&) = delete;  // the coverage refers to p_
   BdDecompHarness& operator=(const BdDecompHarness&) = delete;
 
   void drive(const model::BdDecompIn& in) {
     in_ = in;
+    drive_rtl(in);
+  }
+
+  void drive_rtl(const model::BdDecompIn& in) {
     dut_->clk_i = 0;
     dut_->rst_ni = in.rst_n;
     dut_->in_valid_i = in.in_valid;
@@ -425,33 +491,50 @@ class BdDecompHarness {
             from_port(dut_->tag_va_o, p_.tags * p_.va_tag_bits)};
   }
 
+  void dut_outputs(model::BdDecompOut& out) const {
+    const Dut& d = *dut_;
+    out.in_ready = d.in_ready_o;
+    out.out_valid = d.out_valid_o;
+    tags_from_ports(p_, d.tag_valid_o, d.tag_lru_o, d.tag_vmid_o, d.tag_vrf_o, d.tag_va_o, out.tags);
+  }
   model::BdDecompOut dut_outputs() const {
     model::BdDecompOut out;
-    out.in_ready = dut_->in_ready_o;
-    out.out_valid = dut_->out_valid_o;
-    out.tags = split_tags(p_, dut_tag_vectors());
+    dut_outputs(out);
     return out;
   }
+  bool dut_in_ready() const { return dut_->in_ready_o; }
 
-  model::BdDecompOut check() {
-    const model::BdDecompOut expected = model_.outputs(in_);
-    const model::BdDecompOut actual = dut_outputs();
-    compare_bit(session_, "decomp.in_ready_o", expected.in_ready, actual.in_ready);
-    compare_bit(session_, "decomp.out_valid_o", expected.out_valid, actual.out_valid);
-    if (expected.tags != actual.tags) report_tag_mismatch(expected.tags);
-    coverage_.count(in_, actual);
-    return actual;
+  // Compares every output with the model; returns the DUT's (kept until the
+  // next check: no allocation per cycle).
+  const model::BdDecompOut& check() {
+    model_.outputs(in_, want_);
+    dut_outputs(got_);
+    compare_bit(session_, "decomp.in_ready_o", want_.in_ready, got_.in_ready);
+    compare_bit(session_, "decomp.out_valid_o", want_.out_valid, got_.out_valid);
+    if (want_.tags != got_.tags) report_tag_mismatch(want_.tags);
+    coverage_.count(in_, got_);
+    return got_;
   }
 
   void rising_edge() {
     if (!in_.rst_n) taken_.reset();
     else if (in_.in_valid && dut_->in_ready_o) taken_ = in_.packed;
-    dut_->clk_i = 1;
-    dut_->eval();
+    rtl_edge();
     model_.posedge(in_);
+    record(tape_, in_);
   }
 
-  model::BdDecompOut step(const model::BdDecompIn& in) { return step_alone(*this, session_, in); }
+  void rtl_edge() {
+    dut_->clk_i = 1;
+    dut_->eval();
+  }
+
+  void model_cycle(const model::BdDecompIn& in) {
+    model_.outputs(in, want_);
+    model_.posedge(in);
+  }
+
+  const model::BdDecompOut& step(const model::BdDecompIn& in) { return step_alone(*this, session_, in); }
 
  private:
   // Names the first differing output vector, per entry.
@@ -479,7 +562,9 @@ class BdDecompHarness {
   model::BdDecompStage model_;
   SessionDut<Dut> dut_;
   DecompCoverage coverage_;
+  BenchTape<model::BdDecompIn> tape_;
   model::BdDecompIn in_;
+  model::BdDecompOut want_, got_;
   std::optional<Bits> taken_;  // the word the output registers hold
 };
 
@@ -509,15 +594,20 @@ class BdChainHarness {
   BdChainHarness(CosimSession& session, const elab::BdCodecParams& p)
       : session_(session), comp_(session, p), decomp_(session, p) {}
 
-  BdChainOut step(const BdChainIn& in) {
-    model::BdCompIn comp_in{in.rst_n, in.in_valid, in.tags, false};
+  // The outputs are kept until the next step (no allocation per cycle).
+  const BdChainOut& step(const BdChainIn& in) {
+    model::BdCompIn& comp_in = comp_in_;  // kept: its tags' storage is reused
+    comp_in.rst_n = in.rst_n;
+    comp_in.in_valid = in.in_valid;
+    comp_in.tags = in.tags;
+    comp_in.out_ready = false;
     comp_.drive(comp_in);  // registered outputs do not depend on out_ready
-    const model::BdCompOut comp_regs = comp_.dut_outputs();
-    decomp_.drive({in.rst_n, comp_regs.out_valid, comp_regs.result.packed, in.out_ready});
-    comp_in.out_ready = decomp_.dut_outputs().in_ready;
+    comp_.dut_outputs(comp_regs_);
+    decomp_.drive({in.rst_n, comp_regs_.out_valid, comp_regs_.result.packed, in.out_ready});
+    comp_in.out_ready = decomp_.dut_in_ready();
     comp_.drive(comp_in);
     session_.sample();
-    BdChainOut out;
+    BdChainOut& out = out_;
     out.comp = comp_.check();
     out.decomp = decomp_.check();
     out.comp_accepts = in.rst_n && in.in_valid && out.comp.in_ready;
@@ -534,6 +624,9 @@ class BdChainHarness {
   CosimSession& session_;
   BdCompHarness<CompDut> comp_;
   BdDecompHarness<DecompDut> decomp_;
+  model::BdCompIn comp_in_;
+  model::BdCompOut comp_regs_;
+  BdChainOut out_;
 };
 
 // ---------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 #include "cosim_util.h"
 
 #include <cstdlib>
+#include <ctime>
 #include <filesystem>
+#include <iomanip>
 #include <iostream>
 #include <sstream>
 
@@ -9,14 +11,6 @@ namespace txgen::verif {
 
 // ---------------------------------------------------------------------------
 // Bits helpers
-
-uint64_t low_mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
-
-Bits bits_from_u64(unsigned width, uint64_t value) {
-  Bits bits(width);
-  bits.set_field(0, std::min(width, 64u), value);
-  return bits;
-}
 
 std::string to_hex(const Bits& value) {
   static const char* digits = "0123456789abcdef";
@@ -48,14 +42,9 @@ std::vector<uint64_t> unpack_entries(const Bits& flat, unsigned field_bits, unsi
   return entries;
 }
 
-void check_port_width(unsigned value_width, unsigned port_bits) {
-  // A narrower value than the port's storage is normal (a 6-bit port is a
-  // CData); a much narrower one means the elaborated widths and the RTL differ.
-  const bool too_wide = value_width > port_bits;
-  const bool wrong_type = port_bits > 64 ? value_width <= port_bits - 32 : false;
-  if (too_wide || wrong_type)
-    throw std::logic_error("port width mismatch: value has " + std::to_string(value_width) +
-                           " bits, the Verilated port holds " + std::to_string(port_bits));
+void port_width_mismatch(unsigned value_width, unsigned port_bits) {
+  throw std::logic_error("port width mismatch: value has " + std::to_string(value_width) +
+                         " bits, the Verilated port holds " + std::to_string(port_bits));
 }
 
 // ---------------------------------------------------------------------------
@@ -72,6 +61,10 @@ static uint64_t env_u64(const char* name, uint64_t fallback) {
 
 uint64_t seed_from_env() { return env_u64("TXGEN_SEED", kDefaultSeed); }
 uint64_t cosim_cycles_from_env() { return env_u64("TXGEN_COSIM_CYCLES", kDefaultCosimCycles); }
+bool bench_from_env() { return env_u64("TXGEN_COSIM_BENCH", 0) != 0; }
+unsigned bench_runs_from_env() {
+  return static_cast<unsigned>(std::clamp<uint64_t>(env_u64("TXGEN_BENCH_RUNS", 3), 1, 99));
+}
 
 // ---------------------------------------------------------------------------
 // Rng
@@ -187,6 +180,58 @@ double CosimSession::elapsed_seconds() const {
 }
 
 // ---------------------------------------------------------------------------
+// Bench
+
+BenchFigures& BenchFigures::operator+=(const BenchFigures& o) {
+  cycles = std::max(cycles, o.cycles);  // harnesses of one run share its cycles
+  const auto add = [](BenchEngine& to, const BenchEngine& from) {
+    to.seconds += from.seconds;
+    to.allocations += from.allocations;
+  };
+  add(rtl, o.rtl);
+  add(model, o.model);
+  add(pair, o.pair);
+  return *this;
+}
+
+// CPU time of this thread: the figures do not count time the machine spent
+// on other processes.
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
+
+static double per_second(uint64_t cycles, double seconds) { return cycles / std::max(seconds, 1e-9); }
+
+// One line per run for scripts/bench_cosim.sh: cycles per CPU second of the
+// test as it ran (stimulus and scoreboard included) and of the three replays,
+// and the lock-step pair's heap allocations per cycle.
+static void print_bench(const std::string& test, const CosimVerdict& verdict, double test_cpu_seconds) {
+  const BenchFigures& f = verdict.bench;
+  std::cout << "[bench] " << test << " cycles=" << f.cycles << std::fixed << std::setprecision(0)
+            << " test_cps=" << per_second(verdict.cycles, test_cpu_seconds)
+            << " rtl_cps=" << per_second(f.cycles, f.rtl.seconds)
+            << " model_cps=" << per_second(f.cycles, f.model.seconds)
+            << " pair_cps=" << per_second(f.cycles, f.pair.seconds) << std::setprecision(2)
+            << " pair_vs_rtl=" << f.rtl.seconds / std::max(f.pair.seconds, 1e-9)
+            << " pair_allocs_per_cycle=" << static_cast<double>(f.pair.allocations) / std::max<uint64_t>(f.cycles, 1)
+            << std::defaultfloat << std::endl;
+}
+
+// Runs the body again with the harnesses recording, then replays their tapes.
+static void run_bench(const std::string& test, uint64_t seed, const CosimBody& body, CosimVerdict& verdict,
+                      double test_cpu_seconds) {
+  CosimSession session(RunOptions{test, seed, "", UINT64_MAX, true});
+  body(session);
+  for (const BenchReplay& replay : session.bench_replays()) verdict.bench += replay();
+  if (verdict.bench.cycles != verdict.cycles)
+    throw std::logic_error("bench: the harnesses recorded " + std::to_string(verdict.bench.cycles) +
+                           " edges in a run of " + std::to_string(verdict.cycles) + " cycles");
+  print_bench(test, verdict, test_cpu_seconds);
+}
+
+// ---------------------------------------------------------------------------
 // Runner
 
 static void print_run_summary(const std::string& test, const CosimVerdict& verdict) {
@@ -220,16 +265,19 @@ CosimVerdict run_cosim(const std::string& test, uint64_t seed, const CosimBody& 
   std::cout << "[cosim] " << test << " seed=" << seed << std::endl;
   CosimVerdict verdict;
   CosimSession session(RunOptions{test, seed, "", UINT64_MAX});
+  const double cpu_start = thread_cpu_seconds();
   try {
     body(session);
   } catch (const MismatchError& error) {
     verdict.passed = false;
     verdict.report = error.mismatch.format();
   }
+  const double cpu_seconds = thread_cpu_seconds() - cpu_start;
   verdict.coverage = session.coverage();
   verdict.cycles = session.cycle();
   verdict.cycles_per_second = session.cycle() / std::max(session.elapsed_seconds(), 1e-9);
   print_run_summary(test, verdict);
+  if (verdict.passed && bench_from_env()) run_bench(test, seed, body, verdict, cpu_seconds);
   if (!verdict.passed) {  // the caller prints verdict.report with its failure
     std::cout << "[cosim] " << test << ": mismatch at cycle " << verdict.cycles
               << ", re-running seed " << seed << " with a waveform" << std::endl;

@@ -99,10 +99,15 @@ class IcacheHarness {
         p_(p),
         model_(p, Baseline),
         dut_(session, Baseline ? "base_sys" : "sys"),
-        coverage_(session.coverage()) {}
+        coverage_(session.coverage()),
+        tape_(bench_tape<IcacheHarness, model::IcacheTxIn>(session, p)) {}
 
   void drive(const model::IcacheTxIn& in) {
     in_ = in;
+    drive_rtl(in);
+  }
+
+  void drive_rtl(const model::IcacheTxIn& in) {
     Dut& d = *dut_;
     d.clk_i = 0;
     d.rst_ni = in.rst_n;
@@ -117,12 +122,16 @@ class IcacheHarness {
   }
 
   model::IcacheTxOut dut_outputs() const {
-    const Dut& d = *dut_;
     model::IcacheTxOut o;
+    dut_outputs(o);
+    return o;
+  }
+  void dut_outputs(model::IcacheTxOut& o) const {
+    const Dut& d = *dut_;
     o.if_ready = d.if_ready_o;
     o.if_resp_valid = d.if_resp_valid_o;
     o.if_resp_hit = d.if_resp_hit_o;
-    o.if_resp_data = from_port(d.if_resp_data_o, p_.line_bits);
+    from_port(d.if_resp_data_o, p_.line_bits, o.if_resp_data);
     o.ifill_ready = d.ifill_ready_o;
     o.flush_ready = d.flush_ready_o;
     o.flush_done = d.flush_done_o;
@@ -130,32 +139,42 @@ class IcacheHarness {
     o.tag_we = d.tag_we_o;
     o.tag_set = d.tag_set_o;
     o.tag_way_en = d.tag_way_en_o;
-    o.tag_wdata = from_port(d.tag_wdata_o, p_.ways * entry_bits());
+    from_port(d.tag_wdata_o, p_.ways * entry_bits(), o.tag_wdata);
     o.data_en = d.data_en_o;
     o.data_we = d.data_we_o;
     o.data_line = d.data_line_o;
-    o.data_wdata = from_port(d.data_wdata_o, p_.line_bits);
+    from_port(d.data_wdata_o, p_.line_bits, o.data_wdata);
     if constexpr (!Baseline) read_translation_ports(o);
-    return o;
   }
 
-  model::IcacheTxOut check() {
-    const model::IcacheTxOut want = model_.outputs(in_);
-    const model::IcacheTxOut got = dut_outputs();
-    compare_instruction_side(want, got);
-    compare_srams(want, got);
-    if constexpr (!Baseline) compare_translation_side(want, got);
-    return got;
+  // Compares every output; returns the DUT's (kept until the next check).
+  const model::IcacheTxOut& check() {
+    model_.outputs(in_, want_);
+    dut_outputs(got_);
+    compare_instruction_side(want_, got_);
+    compare_srams(want_, got_);
+    if constexpr (!Baseline) compare_translation_side(want_, got_);
+    return got_;
   }
 
   void rising_edge() {
-    dut_->clk_i = 1;
-    dut_->eval();
+    rtl_edge();
     model_.posedge(in_);
     coverage_.count(in_, model_.events());
+    record(tape_, in_);
   }
 
-  model::IcacheTxOut step(const model::IcacheTxIn& in) { return step_alone(*this, session_, in); }
+  void rtl_edge() {
+    dut_->clk_i = 1;
+    dut_->eval();
+  }
+
+  void model_cycle(const model::IcacheTxIn& in) {
+    model_.outputs(in, want_);
+    model_.posedge(in);
+  }
+
+  const model::IcacheTxOut& step(const model::IcacheTxIn& in) { return step_alone(*this, session_, in); }
   const model::IcacheTxModel& model() const { return model_; }
   const elab::IcacheTxParams& params() const { return p_; }
   CosimSession& session() { return session_; }
@@ -165,17 +184,17 @@ class IcacheHarness {
 
   void drive_translation_ports(const model::IcacheTxIn& in) {
     Dut& d = *dut_;
-    to_port(d.tl_valid_i, pack_flags(in.tl_valid));
-    to_port(d.tl_vpn_i, pack_entries(in.tl_vpn, p_.vpn_bits));
-    to_port(d.tl_vmid_i, pack_entries(widen(in.tl_vmid), p_.vmid_bits));
-    to_port(d.tl_vrf_i, pack_entries(widen(in.tl_vrf), p_.vrf_bits));
+    flags_to_port(d.tl_valid_i, in.tl_valid);
+    entries_to_port(d.tl_vpn_i, in.tl_vpn, p_.vpn_bits);
+    entries_to_port(d.tl_vmid_i, in.tl_vmid, p_.vmid_bits);
+    entries_to_port(d.tl_vrf_i, in.tl_vrf, p_.vrf_bits);
     d.tl_resp_ready_i = in.tl_resp_ready;
-    to_port(d.tf_valid_i, pack_flags(in.tf_valid));
-    to_port(d.tf_vpn_i, pack_entries(in.tf_vpn, p_.vpn_bits));
-    to_port(d.tf_vmid_i, pack_entries(widen(in.tf_vmid), p_.vmid_bits));
-    to_port(d.tf_vrf_i, pack_entries(widen(in.tf_vrf), p_.vrf_bits));
-    to_port(d.tf_ppn_i, pack_entries(in.tf_ppn, p_.ppn_bits));
-    to_port(d.tf_perm_i, pack_entries(in.tf_perm, p_.perm_bits));
+    flags_to_port(d.tf_valid_i, in.tf_valid);
+    entries_to_port(d.tf_vpn_i, in.tf_vpn, p_.vpn_bits);
+    entries_to_port(d.tf_vmid_i, in.tf_vmid, p_.vmid_bits);
+    entries_to_port(d.tf_vrf_i, in.tf_vrf, p_.vrf_bits);
+    entries_to_port(d.tf_ppn_i, in.tf_ppn, p_.ppn_bits);
+    entries_to_port(d.tf_perm_i, in.tf_perm, p_.perm_bits);
     d.vic_ready_i = in.vic_ready;
     d.sd_valid_i = in.sd_valid;
     d.sd_all_i = in.sd_all;
@@ -185,11 +204,10 @@ class IcacheHarness {
 
   void read_translation_ports(model::IcacheTxOut& o) const {
     const Dut& d = *dut_;
-    const Bits tl_ready = from_port(d.tl_ready_o, p_.sharers), tf_ready = from_port(d.tf_ready_o, p_.sharers);
-    for (unsigned c = 0; c < p_.sharers; ++c) {
-      o.tl_ready.push_back(tl_ready.get(c));
-      o.tf_ready.push_back(tf_ready.get(c));
-    }
+    o.tl_ready.resize(p_.sharers);
+    o.tf_ready.resize(p_.sharers);
+    entries_from_port(d.tl_ready_o, 1, o.tl_ready);
+    entries_from_port(d.tf_ready_o, 1, o.tf_ready);
     o.tl_resp_valid = d.tl_resp_valid_o;
     o.tl_resp_cu = d.tl_resp_cu_o;
     o.tl_resp_hit = d.tl_resp_hit_o;
@@ -253,7 +271,9 @@ class IcacheHarness {
   model::IcacheTxModel model_;
   SessionDut<Dut> dut_;
   IcacheCoverage coverage_;
+  BenchTape<model::IcacheTxIn> tape_;
   model::IcacheTxIn in_;
+  model::IcacheTxOut want_, got_;
 };
 
 }  // namespace txgen::verif

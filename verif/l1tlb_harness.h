@@ -40,8 +40,7 @@ class L1tlbCoverage {
         {e.victim_replacement, "victim_replacement"},
         {e.evict, "evict"},
         {e.reset, "reset"}};
-    for (const auto& [fired, name] : rules)
-      if (fired) c_.hit(name);
+    fired_.count(c_, rules);
   }
   // What random traffic must reach on every configuration. A crossbar
   // conflict needs two CUs per cluster.
@@ -56,6 +55,7 @@ class L1tlbCoverage {
 
  private:
   CoverageCounters& c_;
+  FiredRules fired_;
 };
 
 template <class Dut>
@@ -63,27 +63,31 @@ class L1tlbHarness {
  public:
   L1tlbHarness(CosimSession& s, const elab::L1tlbParams& p)
       : s_(s), p_(p), model_(p), dut_(s, "l1tlb"), cov_(s.coverage(), p), want_(model_.make_outputs()),
-        got_(model_.make_outputs()) {}
+        got_(model_.make_outputs()), tape_(bench_tape<L1tlbHarness, model::L1tlbIn>(s, p)) {}
 
   model::L1tlbIn idle() const { return model_.idle_inputs(); }
 
   void drive(const model::L1tlbIn& in) {
     in_ = in;
+    drive_rtl(in);
+  }
+
+  void drive_rtl(const model::L1tlbIn& in) {
     Dut& d = *dut_;
     d.clk_i = 0;
     d.rst_ni = in.rst_n;
-    to_port(d.req_valid_i, pack_flags(in.req_valid));
-    to_port(d.req_vpn_i, pack_entries(in.req_vpn, p_.vpn_bits));
-    to_port(d.req_vmid_i, pack_entries(in.req_vmid, p_.vmid_bits));
-    to_port(d.l2_req_ready_i, pack_flags(in.l2_req_ready));
-    to_port(d.l2_resp_valid_i, pack_flags(in.l2_resp_valid));
-    to_port(d.l2_resp_tag_i, pack_entries(in.l2_resp_tag, p_.l2_tag_bits));
-    to_port(d.l2_resp_ppn_i, pack_entries(in.l2_resp_ppn, p_.ppn_bits));
-    to_port(d.l2_resp_perm_i, pack_entries(in.l2_resp_perm, p_.perm_bits));
+    flags_to_port(d.req_valid_i, in.req_valid);
+    entries_to_port(d.req_vpn_i, in.req_vpn, p_.vpn_bits);
+    entries_to_port(d.req_vmid_i, in.req_vmid, p_.vmid_bits);
+    flags_to_port(d.l2_req_ready_i, in.l2_req_ready);
+    flags_to_port(d.l2_resp_valid_i, in.l2_resp_valid);
+    entries_to_port(d.l2_resp_tag_i, in.l2_resp_tag, p_.l2_tag_bits);
+    entries_to_port(d.l2_resp_ppn_i, in.l2_resp_ppn, p_.ppn_bits);
+    entries_to_port(d.l2_resp_perm_i, in.l2_resp_perm, p_.perm_bits);
     d.sd_valid_i = in.sd_valid;
     d.sd_all_i = in.sd_all;
-    to_port(d.sd_vpn_i, bits_from_u64(p_.vpn_bits, in.sd_vpn));
-    to_port(d.sd_vmid_i, bits_from_u64(p_.vmid_bits, in.sd_vmid));
+    to_port(d.sd_vpn_i, p_.vpn_bits, in.sd_vpn);
+    to_port(d.sd_vmid_i, p_.vmid_bits, in.sd_vmid);
     d.eval();
   }
 
@@ -123,10 +127,20 @@ class L1tlbHarness {
   }
 
   void rising_edge() {
-    dut_->clk_i = 1;
-    dut_->eval();
+    rtl_edge();
     model_.posedge(in_);
     cov_.count(model_.events());
+    record(tape_, in_);
+  }
+
+  void rtl_edge() {
+    dut_->clk_i = 1;
+    dut_->eval();
+  }
+
+  void model_cycle(const model::L1tlbIn& in) {
+    model_.outputs(in, want_);
+    model_.posedge(in);
   }
 
   // step_alone's sequence, returning the compared outputs without a copy
@@ -144,8 +158,8 @@ class L1tlbHarness {
  private:
   template <typename Port>
   static void flags_of(const Port& port, unsigned n, std::vector<uint8_t>& out) {
-    const Bits b = from_port(port, n);
-    for (unsigned i = 0; i < n; ++i) out[i] = b.field(i, 1) != 0;
+    out.resize(n);
+    entries_from_port(port, 1, out);
   }
   void compare_flags(const char* signal, const std::vector<uint8_t>& want, const std::vector<uint8_t>& got) {
     if (want != got) s_.fail(signal, to_hex(pack_flags(want)), to_hex(pack_flags(got)));
@@ -153,9 +167,9 @@ class L1tlbHarness {
   template <typename Port>
   void compare_fields(const char* signal, const Port& port, unsigned bits, const std::vector<uint64_t>& want) {
     const unsigned n = static_cast<unsigned>(want.size());
-    const Bits got = from_port(port, n * bits);
+    check_port_width(n * bits, port_bits<Port>());
     for (unsigned i = 0; i < n; ++i) {
-      const uint64_t g = got.field(i * bits, bits);
+      const uint64_t g = port_field(port, i * bits, bits);
       if (g != want[i])
         s_.fail(signal, to_hex(bits, want[i]), to_hex(bits, g), "element " + std::to_string(i));
     }
@@ -168,6 +182,7 @@ class L1tlbHarness {
   L1tlbCoverage cov_;
   model::L1tlbIn in_;
   model::L1tlbOut want_, got_;
+  BenchTape<model::L1tlbIn> tape_;
 };
 
 }  // namespace txgen::verif

@@ -77,19 +77,19 @@ void drive_app_ports(Dut& dut, const model::LdsCtrlIn& in, const elab::LdsCtrlPa
   dut.app_valid_i = in.app_valid;
   dut.app_we_i = in.app_we;
   dut.app_row_i = in.app_row;
-  to_port(dut.app_bank_en_i, bits_from_u64(p.banks, in.app_bank_en));
+  to_port(dut.app_bank_en_i, p.banks, in.app_bank_en);
   to_port(dut.app_wdata_i, in.app_wdata);
 }
 
 template <class Dut>
 void read_app_ports(const Dut& dut, model::LdsCtrlOut& out, const elab::LdsCtrlParams& p) {
   out.app_rvalid = dut.app_rvalid_o;
-  out.app_rdata = from_port(dut.app_rdata_o, p.row_bits);
+  from_port(dut.app_rdata_o, p.row_bits, out.app_rdata);
   out.sram_en = dut.sram_en_o;
   out.sram_we = dut.sram_we_o;
   out.sram_row = dut.sram_row_o;
   out.sram_bank_en = from_port(dut.sram_bank_en_o, p.banks).field(0, p.banks);
-  out.sram_wdata = from_port(dut.sram_wdata_o, p.row_bits);
+  from_port(dut.sram_wdata_o, p.row_bits, out.sram_wdata);
 }
 
 inline void compare_app_ports(CosimSession& s, const model::LdsCtrlOut& want,
@@ -139,41 +139,54 @@ class LdsHarness {
         p_(p),
         model_(p),
         dut_(session, Baseline ? "base_sys" : "sys"),
-        coverage_(session.coverage()) {}
+        coverage_(session.coverage()),
+        tape_(bench_tape<LdsHarness, model::LdsCtrlIn>(session, p)) {}
 
   void drive(const model::LdsCtrlIn& in) {
     in_ = in;
     if constexpr (Baseline) clear_translation_inputs(in_);
+    drive_rtl(in_);
+  }
+
+  void drive_rtl(const model::LdsCtrlIn& in) {
     dut_->clk_i = 0;
-    drive_app_ports(*dut_, in_, p_);
-    if constexpr (!Baseline) drive_translation_ports(in_);
+    drive_app_ports(*dut_, in, p_);
+    if constexpr (!Baseline) drive_translation_ports(in);
     dut_->eval();
   }
 
-  model::LdsCtrlOut dut_outputs() const {
-    model::LdsCtrlOut out;
+  void dut_outputs(model::LdsCtrlOut& out) const {
     read_app_ports(*dut_, out, p_);
     if constexpr (!Baseline) read_translation_ports(out);
-    return out;
   }
 
-  model::LdsCtrlOut check() {
-    const model::LdsCtrlOut want = model_.outputs(in_);
-    const model::LdsCtrlOut got = dut_outputs();
-    compare_app_ports(session_, want, got, p_);
-    if constexpr (!Baseline) compare_translation_ports(session_, want, got, p_);
-    last_out_ = got;
-    return got;
+  // Compares every output; returns the DUT's (kept until the next check).
+  const model::LdsCtrlOut& check() {
+    model_.outputs(in_, want_);
+    dut_outputs(got_);
+    compare_app_ports(session_, want_, got_, p_);
+    if constexpr (!Baseline) compare_translation_ports(session_, want_, got_, p_);
+    return got_;
   }
 
   void rising_edge() {
-    dut_->clk_i = 1;
-    dut_->eval();
+    rtl_edge();
     model_.posedge(in_);
-    coverage_.count(in_, last_out_, model_.events());
+    coverage_.count(in_, got_, model_.events());
+    record(tape_, in_);
   }
 
-  model::LdsCtrlOut step(const model::LdsCtrlIn& in) { return step_alone(*this, session_, in); }
+  void rtl_edge() {
+    dut_->clk_i = 1;
+    dut_->eval();
+  }
+
+  void model_cycle(const model::LdsCtrlIn& in) {
+    model_.outputs(in, want_);
+    model_.posedge(in);
+  }
+
+  const model::LdsCtrlOut& step(const model::LdsCtrlIn& in) { return step_alone(*this, session_, in); }
   const model::LdsCtrlModel& model() const { return model_; }
   const elab::LdsCtrlParams& params() const { return p_; }
   CosimSession& session() { return session_; }
@@ -239,8 +252,9 @@ class LdsHarness {
   model::LdsCtrlModel model_;
   SessionDut<Dut> dut_;
   LdsCoverage coverage_;
+  BenchTape<model::LdsCtrlIn> tape_;
   model::LdsCtrlIn in_;
-  model::LdsCtrlOut last_out_;
+  model::LdsCtrlOut want_, got_;
 };
 
 }  // namespace txgen::verif

@@ -47,8 +47,7 @@ class TxPathCoverage {
         {e.flow_6_7_8_10_11, "flow_6_7_8_10_11"},
         {e.flow_6_7_9_10, "flow_6_7_9_10"},
         {e.reset, "reset"}};
-    for (const auto& [fired, name] : rules)
-      if (fired) c_.hit(name);
+    fired_.count(c_, rules);
   }
   // What random traffic must reach on every configuration. With mixed
   // virtual functions and VMIDs a packed I-cache line (shared ids) drops
@@ -77,6 +76,7 @@ class TxPathCoverage {
 
  private:
   CoverageCounters& c_;
+  FiredRules fired_;
 };
 
 template <class Dut, bool kBase>
@@ -84,12 +84,17 @@ class TxPathHarness {
  public:
   TxPathHarness(CosimSession& s, const elab::TxPathParams& p)
       : s_(s), p_(p), model_(p, kBase), dut_(s, kBase ? "tx_path_base" : "tx_path"), cov_(s.coverage(), p, kBase),
-        want_(model_.make_outputs()), got_(model_.make_outputs()) {}
+        want_(model_.make_outputs()), got_(model_.make_outputs()),
+        tape_(bench_tape<TxPathHarness, model::TxPathIn>(s, p)) {}
 
   model::TxPathIn idle() const { return model_.idle_inputs(); }
 
   void drive(const model::TxPathIn& in) {
     in_ = in;
+    drive_rtl(in);
+  }
+
+  void drive_rtl(const model::TxPathIn& in) {
     dut_->clk_i = 0;
     Ports::drive(*dut_, p_, in);
     dut_->eval();
@@ -144,10 +149,20 @@ class TxPathHarness {
   }
 
   void rising_edge() {
-    dut_->clk_i = 1;
-    dut_->eval();
+    rtl_edge();
     model_.posedge(in_);
     cov_.count(model_.events());
+    record(tape_, in_);
+  }
+
+  void rtl_edge() {
+    dut_->clk_i = 1;
+    dut_->eval();
+  }
+
+  void model_cycle(const model::TxPathIn& in) {
+    model_.outputs(in, want_);
+    model_.posedge(in);
   }
 
   // step_alone's sequence, returning the compared outputs without a copy
@@ -183,6 +198,7 @@ class TxPathHarness {
   TxPathCoverage cov_;
   model::TxPathIn in_;
   model::TxPathOut want_, got_;
+  BenchTape<model::TxPathIn> tape_;
 };
 
 }  // namespace txgen::verif

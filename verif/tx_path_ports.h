@@ -14,47 +14,45 @@
 
 namespace txgen::verif {
 
-// Flat vector of per-element Bits of `width` bits each, element 0 lowest
-// (whole words at a time when the width is a multiple of 32, as the LDS rows
-// and I-cache lines are).
-inline Bits pack_bits(const std::vector<Bits>& parts, unsigned width) {
-  Bits b(width * static_cast<unsigned>(parts.size()));
-  for (unsigned i = 0; i < parts.size(); ++i) {
-    if (width % 32 == 0) {
-      std::copy(parts[i].words.begin(), parts[i].words.end(), b.words.begin() + i * (width / 32));
-      continue;
+// Element i of `parts` (each `width` bits) at [(i+1)*width-1 : i*width] of
+// the port, 32 bits at a time, straight from and to the port's words.
+template <typename Port>
+void parts_to_port(Port& port, const std::vector<Bits>& parts, unsigned width) {
+  check_port_width(width * static_cast<unsigned>(parts.size()), port_bits<Port>());
+  clear_port(port);
+  for (unsigned i = 0; i < parts.size(); ++i)
+    for (unsigned b = 0; b < width; b += 32) {
+      const unsigned n = std::min(32u, width - b);
+      set_port_field(port, i * width + b, n, parts[i].field(b, n));
     }
-    for (unsigned k = 0; k < width; ++k) b.set(i * width + k, parts[i].get(k));
-  }
-  return b;
 }
 
-inline void unpack_bits(const Bits& flat, unsigned width, std::vector<Bits>& parts) {
+template <typename Port>
+void parts_from_port(const Port& port, unsigned width, std::vector<Bits>& parts) {
+  check_port_width(width * static_cast<unsigned>(parts.size()), port_bits<Port>());
   for (unsigned i = 0; i < parts.size(); ++i) {
-    parts[i] = Bits(width);
-    if (width % 32 == 0) {
-      std::copy_n(flat.words.begin() + i * (width / 32), width / 32, parts[i].words.begin());
-      continue;
+    if (parts[i].width != width) parts[i] = Bits(width);
+    for (unsigned b = 0; b < width; b += 32) {
+      const unsigned n = std::min(32u, width - b);
+      parts[i].set_field(b, n, port_field(port, i * width + b, n));
     }
-    for (unsigned k = 0; k < width; ++k) parts[i].set(k, flat.get(i * width + k));
   }
 }
 
 template <typename Port>
 void flags_from(const Port& port, std::vector<uint8_t>& out) {
-  const Bits b = from_port(port, static_cast<unsigned>(out.size()));
-  for (unsigned i = 0; i < out.size(); ++i) out[i] = b.get(i);
+  entries_from_port(port, 1, out);
 }
 
 template <typename Port>
 void fields_from(const Port& port, unsigned bits, std::vector<uint64_t>& out) {
-  const Bits b = from_port(port, static_cast<unsigned>(out.size()) * bits);
-  for (unsigned i = 0; i < out.size(); ++i) out[i] = b.field(i * bits, bits);
+  entries_from_port(port, bits, out);
 }
 
 template <typename Port>
 uint64_t scalar_from(const Port& port, unsigned bits) {
-  return from_port(port, bits).field(0, bits);
+  check_port_width(bits, port_bits<Port>());
+  return port_field(port, 0, bits);
 }
 
 template <class Dut, bool kBase>
@@ -64,20 +62,20 @@ struct TxPathPorts {
   static void drive(Dut& d, const elab::TxPathParams& p, const model::TxPathIn& in, bool with_data = true) {
     const unsigned VPN = p.vpn_bits, VM = p.vmid_bits;
     d.rst_ni = in.rst_n;
-    to_port(d.req_valid_i, pack_flags(in.req_valid));
-    to_port(d.req_vpn_i, pack_entries(in.req_vpn, VPN));
-    to_port(d.req_vmid_i, pack_entries(in.req_vmid, VM));
-    to_port(d.app_valid_i, pack_flags(in.app_valid));
-    to_port(d.app_we_i, pack_flags(in.app_we));
-    to_port(d.app_row_i, pack_entries(widen(in.app_row), p.lds.row_index_bits));
-    to_port(d.app_bank_en_i, pack_entries(in.app_bank_en, p.lds.banks));
-    if (with_data) to_port(d.app_wdata_i, pack_bits(in.app_wdata, p.lds.row_bits));
-    to_port(d.if_valid_i, pack_flags(in.if_valid));
-    to_port(d.if_addr_i, pack_entries(in.if_addr, p.ic.va_bits));
-    to_port(d.ifill_valid_i, pack_flags(in.ifill_valid));
-    to_port(d.ifill_addr_i, pack_entries(in.ifill_addr, p.ic.va_bits));
-    if (with_data) to_port(d.ifill_data_i, pack_bits(in.ifill_data, p.ic.line_bits));
-    to_port(d.flush_valid_i, pack_flags(in.flush_valid));
+    flags_to_port(d.req_valid_i, in.req_valid);
+    entries_to_port(d.req_vpn_i, in.req_vpn, VPN);
+    entries_to_port(d.req_vmid_i, in.req_vmid, VM);
+    flags_to_port(d.app_valid_i, in.app_valid);
+    flags_to_port(d.app_we_i, in.app_we);
+    entries_to_port(d.app_row_i, in.app_row, p.lds.row_index_bits);
+    entries_to_port(d.app_bank_en_i, in.app_bank_en, p.lds.banks);
+    if (with_data) parts_to_port(d.app_wdata_i, in.app_wdata, p.lds.row_bits);
+    flags_to_port(d.if_valid_i, in.if_valid);
+    entries_to_port(d.if_addr_i, in.if_addr, p.ic.va_bits);
+    flags_to_port(d.ifill_valid_i, in.ifill_valid);
+    entries_to_port(d.ifill_addr_i, in.ifill_addr, p.ic.va_bits);
+    if (with_data) parts_to_port(d.ifill_data_i, in.ifill_data, p.ic.line_bits);
+    flags_to_port(d.flush_valid_i, in.flush_valid);
     d.l2_req_ready_i = in.l2_req_ready;
     d.l2_resp_valid_i = in.l2_resp_valid;
     to_port(d.l2_resp_tag_i, bits_from_u64(p.l2_tag_bits, in.l2_resp_tag));
@@ -85,14 +83,14 @@ struct TxPathPorts {
     to_port(d.l2_resp_perm_i, bits_from_u64(p.perm_bits, in.l2_resp_perm));
     d.sd_valid_i = in.sd_valid;
     d.sd_all_i = in.sd_all;
-    to_port(d.sd_vpn_i, bits_from_u64(VPN, in.sd_vpn));
-    to_port(d.sd_vmid_i, bits_from_u64(VM, in.sd_vmid));
+    to_port(d.sd_vpn_i, VPN, in.sd_vpn);
+    to_port(d.sd_vmid_i, VM, in.sd_vmid);
     if constexpr (!kBase) {
-      to_port(d.vrf_i, pack_entries(widen(in.vrf), p.vrf_bits));
-      to_port(d.wg_valid_i, pack_flags(in.wg_valid));
-      to_port(d.wg_free_i, pack_flags(in.wg_free));
-      to_port(d.wg_base_i, pack_entries(widen(in.wg_base), p.lds.segment_index_bits));
-      to_port(d.wg_size_i, pack_entries(widen(in.wg_size), p.lds.size_bits));
+      entries_to_port(d.vrf_i, in.vrf, p.vrf_bits);
+      flags_to_port(d.wg_valid_i, in.wg_valid);
+      flags_to_port(d.wg_free_i, in.wg_free);
+      entries_to_port(d.wg_base_i, in.wg_base, p.lds.segment_index_bits);
+      entries_to_port(d.wg_size_i, in.wg_size, p.lds.size_bits);
       d.l2_vic_ready_i = in.l2_vic_ready;
     }
   }
@@ -120,8 +118,8 @@ struct TxPathPorts {
     flags_from(d.flush_ready_o, out.flush_ready);
     flags_from(d.flush_done_o, out.flush_done);
     if (with_data) {
-      unpack_bits(from_port(d.app_rdata_o, p.cus * p.lds.row_bits), p.lds.row_bits, out.app_rdata);
-      unpack_bits(from_port(d.if_resp_data_o, p.icaches * p.ic.line_bits), p.ic.line_bits, out.if_resp_data);
+      parts_from_port(d.app_rdata_o, p.lds.row_bits, out.app_rdata);
+      parts_from_port(d.if_resp_data_o, p.ic.line_bits, out.if_resp_data);
     }
     out.l2_req_valid = d.l2_req_valid_o;
     out.l2_req_vpn = scalar_from(d.l2_req_vpn_o, VPN);

@@ -36,8 +36,7 @@ class WalkSchedCoverage {
         {e.pwc_ctr_saturated, "pwc_counter_saturated"},
         {e.pwc_hit_dispatch, "pwc_hit_on_dispatch"},
         {!in.rst_n, "reset_cycles"}};
-    for (const auto& [fired, name] : rules)
-      if (fired) c_.hit(name);
+    fired_.count(c_, rules);
   }
   static std::vector<std::string> required(const elab::WalkSchedParams& p) {
     std::vector<std::string> r = {"idle_walker_bypass", "selection_dispatch", "buffer_full_backpressure",
@@ -51,27 +50,33 @@ class WalkSchedCoverage {
 
  private:
   CoverageCounters& c_;
+  FiredRules fired_;
 };
 
 template <class Dut>
 class WalkSchedHarness {
  public:
   WalkSchedHarness(CosimSession& s, const elab::WalkSchedParams& p)
-      : s_(s), p_(p), model_(p), dut_(s, "walk_sched"), cov_(s.coverage(), p) {}
+      : s_(s), p_(p), model_(p), dut_(s, "walk_sched"), cov_(s.coverage(), p),
+        tape_(bench_tape<WalkSchedHarness, model::WalkSchedIn>(s, p)) {}
 
   model::WalkSchedIn idle() const { return model_.idle_inputs(); }
 
   void drive(const model::WalkSchedIn& in) {
     in_ = in;
+    drive_rtl(in);
+  }
+
+  void drive_rtl(const model::WalkSchedIn& in) {
     Dut& d = *dut_;
     d.clk_i = 0;
     d.rst_ni = in.rst_n;
     d.req_valid_i = in.req_valid;
-    to_port(d.req_vpn_i, bits_from_u64(p_.vpn_bits, in.req_vpn));
-    to_port(d.req_iid_i, bits_from_u64(p_.iid_bits, in.req_iid));
+    to_port(d.req_vpn_i, p_.vpn_bits, in.req_vpn);
+    to_port(d.req_iid_i, p_.iid_bits, in.req_iid);
     d.done_valid_i = in.done_valid;
-    to_port(d.done_walker_i, bits_from_u64(p_.walker_bits, in.done_walker));
-    to_port(d.done_vpn_i, bits_from_u64(p_.vpn_bits, in.done_vpn));
+    to_port(d.done_walker_i, p_.walker_bits, in.done_walker);
+    to_port(d.done_vpn_i, p_.vpn_bits, in.done_vpn);
     d.eval();
   }
 
@@ -80,12 +85,12 @@ class WalkSchedHarness {
     model::WalkSchedOut o;
     o.req_ready = d.req_ready_o;
     o.disp_valid = d.disp_valid_o;
-    o.disp_walker = static_cast<uint32_t>(from_port(d.disp_walker_o, p_.walker_bits).field(0, p_.walker_bits));
-    o.disp_vpn = from_port(d.disp_vpn_o, p_.vpn_bits).field(0, p_.vpn_bits);
-    o.disp_iid = static_cast<uint32_t>(from_port(d.disp_iid_o, p_.iid_bits).field(0, p_.iid_bits));
-    o.disp_acc = static_cast<uint32_t>(from_port(d.disp_acc_o, p_.acc_bits).field(0, p_.acc_bits));
-    o.count = static_cast<uint32_t>(from_port(d.count_o, p_.count_bits).field(0, p_.count_bits));
-    o.busy = static_cast<uint32_t>(from_port(d.busy_o, p_.walkers).field(0, p_.walkers));
+    o.disp_walker = static_cast<uint32_t>(scalar(d.disp_walker_o, p_.walker_bits));
+    o.disp_vpn = scalar(d.disp_vpn_o, p_.vpn_bits);
+    o.disp_iid = static_cast<uint32_t>(scalar(d.disp_iid_o, p_.iid_bits));
+    o.disp_acc = static_cast<uint32_t>(scalar(d.disp_acc_o, p_.acc_bits));
+    o.count = static_cast<uint32_t>(scalar(d.count_o, p_.count_bits));
+    o.busy = static_cast<uint32_t>(scalar(d.busy_o, p_.walkers));
     return o;
   }
 
@@ -106,21 +111,38 @@ class WalkSchedHarness {
   }
 
   void rising_edge() {
-    dut_->clk_i = 1;
-    dut_->eval();
+    rtl_edge();
     model_.posedge(in_);
     cov_.count(in_, model_.events());
+    record(tape_, in_);
+  }
+
+  void rtl_edge() {
+    dut_->clk_i = 1;
+    dut_->eval();
+  }
+
+  void model_cycle(const model::WalkSchedIn& in) {
+    model_.outputs(in);
+    model_.posedge(in);
   }
 
   model::WalkSchedOut step(const model::WalkSchedIn& in) { return step_alone(*this, s_, in); }
   const model::WalkSchedModel& model() const { return model_; }
 
  private:
+  template <typename Port>
+  static uint64_t scalar(const Port& port, unsigned bits) {
+    check_port_width(bits, port_bits<Port>());
+    return port_field(port, 0, bits);
+  }
+
   CosimSession& s_;
   elab::WalkSchedParams p_;
   model::WalkSchedModel model_;
   SessionDut<Dut> dut_;
   WalkSchedCoverage cov_;
+  BenchTape<model::WalkSchedIn> tape_;
   model::WalkSchedIn in_;
 };
 

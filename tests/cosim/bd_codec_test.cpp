@@ -547,7 +547,7 @@ TEST(BdCodecCosim, RandomTrafficComp) {
       const bool valid = hs.in_valid();
       txgen::model::BdCompIn in{hs.rst_n(), valid, offered.get(valid, [&] { return tags.tags(); }),
                                 hs.out_ready()};
-      const auto out = comp.step(in);
+      const auto& out = comp.step(in);
       if (!in.rst_n || (in.in_valid && out.in_ready)) offered.taken();
     }
   });
@@ -568,7 +568,7 @@ TEST(BdCodecCosim, RandomTrafficDecomp) {
       const bool valid = hs.in_valid();
       txgen::model::BdDecompIn in{hs.rst_n(), valid, offered.get(valid, [&] { return words.word(); }),
                                   hs.out_ready()};
-      const auto out = decomp.step(in);
+      const auto& out = decomp.step(in);
       if (!in.rst_n || (in.in_valid && out.in_ready)) offered.taken();
     }
   });
@@ -599,7 +599,7 @@ TEST(BdCodecCosim, RoundTrip) {
       const bool valid = hs.in_valid();
       const BdChainIn in{hs.rst_n(), valid, offered.get(valid, [&] { return tags.tags(); }),
                          hs.out_ready()};
-      const BdChainOut out = chain.step(in);
+      const BdChainOut& out = chain.step(in);
       board.observe(in, out);
       if (!in.rst_n || out.comp_accepts) offered.taken();
     }

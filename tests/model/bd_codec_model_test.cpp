@@ -175,6 +175,32 @@ TEST(BdBits, ZeroWidthFieldIsEmpty) {
   EXPECT_EQ(b.words[0], 0u);
 }
 
+// Words live in place up to 512 bits and on the heap beyond: copies, moves and
+// assign_zero between the two must keep every word.
+TEST(BdBits, CopiesAndMovesAcrossInlineAndHeapStorage) {
+  Bits wide(700), narrow(100), other(700);
+  wide.set_field(650, 40, 0xABCDEF1234ull);
+  narrow.set_field(70, 20, 0x5A5A5);
+  other.set_field(0, 64, ~uint64_t{0});
+  Bits copy = wide;  // heap, into an empty value
+  EXPECT_EQ(copy, wide);
+  copy = narrow;  // heap -> inline
+  EXPECT_EQ(copy, narrow);
+  copy = wide;  // inline -> heap
+  copy = other;  // heap -> heap of the same size
+  EXPECT_EQ(copy, other);
+  EXPECT_EQ(copy.field(650, 40), 0u);
+  Bits moved = std::move(copy);
+  EXPECT_EQ(moved, other);
+  moved = Bits(narrow);  // move-assigned inline over heap
+  EXPECT_EQ(moved, narrow);
+  moved.assign_zero(700);
+  EXPECT_EQ(moved, Bits(700));
+  moved.set_field(690, 10, 0x3FF);
+  moved.assign_zero(700);  // storage kept, every word cleared
+  EXPECT_EQ(moved, Bits(700));
+}
+
 TEST(BdBits, AccessBeyondWidthThrows) {
   Bits b(33);
   EXPECT_THROW(b.get(33), std::out_of_range);

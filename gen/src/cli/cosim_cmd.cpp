@@ -20,12 +20,16 @@ void add_cosim_command(CLI::App& app, CosimOptions& opts) {
   cmd->add_option("--out", opts.out, "directory for the co-simulation build and log")->required();
   cmd->add_option("--cycles", opts.cycles, "random cycles per stage (default 100000)");
   cmd->add_option("--seed", opts.seed, "random seed to replay (default: fixed seed, printed)");
-  cmd->add_flag("--systemc", opts.systemc,
+  CLI::Option* systemc = cmd->add_flag("--systemc", opts.systemc,
                 "instead: the SystemC test, the Verilated --sc model against the golden model's sc_module "
                 "(docs/verification.md, SystemC)");
   cmd->add_option("--build-dir", opts.build_dir,
                   "CMake tree to build in (default OUT/build); one tree serves any number of configurations, "
                   "which then reuse its libraries (builds take turns)");
+  cmd->add_flag("--bench", opts.bench,
+                "run the random tests only, then replay their inputs into the RTL alone, the model alone "
+                "and the lock-step pair, and print the cycles per CPU second of each ([bench] lines)")
+      ->excludes(systemc);
 }
 
 int run_cosim(const CosimOptions& opts) {
@@ -47,8 +51,13 @@ int run_cosim(const CosimOptions& opts) {
   util::EnvVars env = {{opts.systemc ? "TXGEN_SC_CYCLES" : "TXGEN_COSIM_CYCLES", std::to_string(opts.cycles)},
                        {"SC_COPYRIGHT_MESSAGE", "DISABLE"}};
   if (!opts.seed.empty()) env.push_back({"TXGEN_SEED", opts.seed});
+  std::vector<std::string> argv = {(build / target).string()};
+  if (opts.bench) {
+    env.push_back({"TXGEN_COSIM_BENCH", "1"});
+    argv.push_back("--gtest_filter=*Random*:*RoundTrip*");
+  }
   const fs::path log = out / "cosim.log";
-  const int rc = util::run_process({(build / target).string()}, env, out, log);
+  const int rc = util::run_process(argv, env, out, log);
   std::cout << util::read_text_file(log);
   std::cout << "txgen: co-simulation " << (rc == 0 ? "passed" : "FAILED") << " (log " << log.string()
             << ")\n";

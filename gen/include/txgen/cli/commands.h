@@ -20,6 +20,7 @@ struct CosimOptions {
   unsigned long cycles = 100000;
   std::string seed;
   bool systemc = false;  // the SystemC lock-step test instead
+  bool bench = false;  // random tests only, then the speed of RTL, model and lock-step pair
 };
 struct SynthOptions {
   std::string config, out, block, liberty;
