@@ -54,7 +54,9 @@ foreach src $sources {
 }
 
 txgen_stage synth
-yosys synth -top $top -flatten
+# Up to synth's own "check" stage (hierarchy -check, stat, check): diagnostics
+# that change nothing and that check -assert repeats on the mapped netlist.
+yosys synth -top $top -flatten -run begin:check
 
 txgen_stage dfflibmap
 yosys dfflibmap -liberty $liberty
@@ -62,12 +64,13 @@ yosys dfflibmap -liberty $liberty
 txgen_stage abc
 yosys abc -D $delay_ps -liberty $liberty -constr $constr_file
 
-txgen_stage clean
-# Name flip-flops after the RTL registers they came from, so that timing
-# reports say "tag_q_DFFSR_Q_3" instead of "_1234_". Done before the purge,
-# which drops the internal register wire names.
-yosys autoname t:DFFPOSX1 t:DFFNEGX1 t:DFFSR t:LATCH
-yosys opt_clean -purge
+txgen_stage name
+# Name flip-flops after the RTL register bits they drive, so that timing
+# reports say "tag_q[3]_reg" instead of "_1234_": the only names the reports
+# need. rename -wire looks at each flip-flop's own output once; autoname,
+# which it replaces, scored every connected wire in rounds (17 s of a
+# 256-entry walk_sched run). The purge before write drops the other names.
+yosys rename -wire -suffix _reg t:DFFPOSX1 t:DFFNEGX1 t:DFFSR t:LATCH
 
 txgen_stage check
 yosys check -assert

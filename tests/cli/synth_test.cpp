@@ -63,4 +63,43 @@ TEST(Synth, LdsControllerNextToItsBaseline) {
   // The mode bits and the allocation table's valid bits at least.
   EXPECT_GE(unsigned(ctrl["flip_flops"]), unsigned(p["segments"]) + unsigned(p["max_work_groups"]));
   EXPECT_GT(double(ctrl["area_um2"]), double(base["area_um2"]));
+  // The overhead table pairs the controller with its baseline, in every format.
+  const json& over = report["overhead"][0];
+  EXPECT_EQ(over["module"], "lds_ctrl_lds_small");
+  EXPECT_EQ(over["baseline_module"], "lds_ctrl_lds_small_base");
+  EXPECT_NEAR(double(over["area_ratio"]), double(ctrl["area_um2"]) / double(base["area_um2"]), 0.01);
+  EXPECT_NE(read_file(dir.path() / "s" / "lds_ctrl.synth.md").find("| lds_ctrl_lds_small | lds_ctrl_lds_small_base |"),
+            std::string::npos);
+  EXPECT_NE(read_file(dir.path() / "s" / "lds_ctrl.synth.csv").find(",lds_ctrl_lds_small_base,"), std::string::npos);
+}
+
+// --vs: MGvm's units against shared static's, from two configurations in one
+// run; the units only MGvm has stand alone and "all units" sums each side.
+TEST(Synth, VsSynthesizesTheBaselineConfigurationBeside) {
+  if (txgen::test::run("command -v yosys && command -v sta").exit_code != 0) GTEST_SKIP() << "no yosys/sta";
+  TempDir dir("synth_vs");
+  const auto r = run_txgen("synth --config " + source("tests/configs/dhsl_small.json") + " --block dhsl --vs " +
+                           source("tests/configs/dhsl_shared_static.json") + " --jobs 2 --out " + dir.str("s"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json report = json::parse(read_file(dir.path() / "s" / "dhsl.synth.json"));
+  const json baseline = json::parse(read_file(dir.path() / "s" / "vs" / "dhsl.synth.json"));
+  EXPECT_EQ(report["baseline_run"]["config"], "dhsl_shared_static");
+  const json& rows = report["overhead"];
+  ASSERT_EQ(rows.size(), report["results"].size());  // every MGvm unit; shared static has no unit of its own
+  const json& stage = rows[rows.size() - 1];
+  EXPECT_EQ(stage["module"], "dhsl_dhsl_small_hsl_stage");
+  EXPECT_EQ(stage["baseline_module"], "dhsl_dhsl_shared_static_hsl_stage");
+  EXPECT_EQ(stage["baseline_area_um2"], baseline["results"][0]["area_um2"]);
+  EXPECT_TRUE(rows[0]["baseline_module"].is_null());
+  EXPECT_NE(read_file(dir.path() / "s" / "dhsl.synth.md").find("| all units | all units |"), std::string::npos);
+}
+
+TEST(Synth, VsWithoutTheBlockIsInvalidInputAndWritesNothing) {
+  TempDir dir("synth_vs_bad");
+  const auto r = run_txgen("synth --config " + source("tests/configs/dhsl_small.json") + " --block dhsl --vs " +
+                           source("tests/configs/lds_small.json") + " --out " + dir.str("s"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--vs"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("$.dhsl"), std::string::npos) << r.output;
+  EXPECT_FALSE(std::filesystem::exists(dir.path() / "s"));
 }

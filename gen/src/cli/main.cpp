@@ -15,6 +15,7 @@ struct AllOptions {
   txgen::cli::TraceOptions trace;
   txgen::cli::EvalOptions eval;
   txgen::cli::SweepOptions sweep;
+  txgen::cli::QorOptions qor;
 };
 
 int dispatch(CLI::App& app, const AllOptions& o) {
@@ -25,6 +26,7 @@ int dispatch(CLI::App& app, const AllOptions& o) {
   if (app.got_subcommand("trace")) return txgen::cli::run_trace(o.trace);
   if (app.got_subcommand("eval")) return txgen::cli::run_eval(o.eval);
   if (app.got_subcommand("sweep")) return txgen::cli::run_sweep(o.sweep);
+  if (app.got_subcommand("qor")) return txgen::cli::run_qor(*app.get_subcommand("qor"), o.qor);
   std::cerr << app.help();
   return txgen::kExitInvalidInput;
 }
@@ -45,6 +47,7 @@ int main(int argc, char** argv) {
   txgen::cli::add_trace_command(app, o.trace);
   txgen::cli::add_eval_command(app, o.eval);
   txgen::cli::add_sweep_command(app, o.sweep);
+  txgen::cli::add_qor_command(app, o.qor);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

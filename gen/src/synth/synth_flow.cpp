@@ -3,23 +3,28 @@
 // work directory plus its logs is enough to rerun a result by hand.
 #include "txgen/synth/synth_flow.h"
 
+#include "txgen/synth/format.h"
+
 #include "txgen/util/process.h"
-#include "txgen/util/table_format.h"
 #include "txgen/util/text_file.h"
 
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <deque>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
@@ -27,6 +32,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -335,7 +341,8 @@ void run_yosys(const SynthRequest& req, const fs::path& work, long abc_delay) {
       {"TXGEN_OUT_DIR", work.string()},
   };
   const fs::path log = work / "yosys.log";
-  const int status = run_process({"yosys", "-c", kYosysScript}, env, work, log);
+  // -d: the log ends with every pass's run time, where a slow run's time went.
+  const int status = run_process({"yosys", "-d", "-c", kYosysScript}, env, work, log);
   if (status != 0) fail_with_log("yosys failed with status " + std::to_string(status), log);
 }
 
@@ -350,18 +357,6 @@ void run_sta(const SynthRequest& req, const fs::path& work, const fs::path& sdc)
   const int status = run_process({"sta", "-no_splash", "-exit", kStaScript}, env, work, log);
   if (status != 0) fail_with_log("sta failed with status " + std::to_string(status), log);
 }
-
-// ---------------------------------------------------------------- formatting
-
-using util::csv_cell;
-using util::fixed;
-using util::markdown_cell;
-using util::rounded;
-using util::with_thousands;
-
-constexpr int kAreaDecimals = 1;
-constexpr int kTimeDecimals = 3;  // ps resolution
-constexpr int kFo4Decimals = 1;
 
 }  // namespace
 
@@ -400,6 +395,35 @@ SynthResult run_synth(const SynthRequest& req) {
   r.path_end = sta.path_end;
   r.logic_depth_cells = sta.logic_depth_cells;
   return r;
+}
+
+std::vector<SynthResult> run_synth_all(const std::vector<SynthRequest>& requests, unsigned jobs,
+                                       const std::function<void(const SynthRequest&)>& on_start) {
+  std::vector<SynthResult> results(requests.size());
+  std::vector<std::exception_ptr> errors(requests.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex start_mutex;
+  const auto worker = [&] {
+    for (std::size_t i; (i = next++) < requests.size();) {
+      try {
+        {
+          const std::lock_guard<std::mutex> lock(start_mutex);
+          if (on_start) on_start(requests[i]);
+        }
+        results[i] = run_synth(requests[i]);
+      } catch (...) {
+        errors[i] = std::current_exception();
+        next = requests.size();  // start no more
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned t = 1; t < std::max(1u, jobs) && t < requests.size(); ++t) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return results;
 }
 
 std::string results_markdown(const std::vector<SynthResult>& results, const std::string& title) {

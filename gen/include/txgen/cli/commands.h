@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,20 @@ struct CosimOptions {
 };
 struct SynthOptions {
   std::string config, out, block, liberty;
+  std::string vs;     // baseline configuration synthesized beside (--vs)
+  unsigned jobs = 1;  // syntheses at once
 };
 // 0 in cus, pages, requests, lds_segments: not given (from --config or the defaults)
 struct TraceOptions {
   std::string kind, out, config;
   unsigned cus = 0, touches = 4, lds_segments = 0;
   uint64_t pages = 0, requests = 0, code_bytes = 8192, seed = 1;
+};
+struct QorOptions {
+  std::string out, baselines, note;
+  unsigned jobs = 1;
+  std::vector<std::string> add;  // CONFIG.json:BLOCK entries for update
+  std::optional<double> area_percent, period_spread;
 };
 struct EvalOptions {
   std::string config, out, engine = "model", build_dir;
@@ -52,6 +61,7 @@ void add_synth_command(CLI::App& app, SynthOptions& opts);
 void add_trace_command(CLI::App& app, TraceOptions& opts);
 void add_eval_command(CLI::App& app, EvalOptions& opts);
 void add_sweep_command(CLI::App& app, SweepOptions& opts);
+void add_qor_command(CLI::App& app, QorOptions& opts);
 
 int run_gen(const GenOptions& opts);
 int run_report(const ReportOptions& opts);
@@ -60,6 +70,7 @@ int run_synth(const SynthOptions& opts);
 int run_trace(const TraceOptions& opts);
 int run_eval(EvalOptions opts);
 int run_sweep(const SweepOptions& opts);
+int run_qor(const CLI::App& qor, const QorOptions& opts);  // qor: the "qor" subcommand
 
 // Writes the synthetic trace `kind` with the defaults `txgen trace --config`
 // derives from the configuration's tx_path section (trace_cmd.cpp).

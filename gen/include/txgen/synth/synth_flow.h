@@ -2,6 +2,7 @@
 // then OpenSTA against the block's SDC, and the figures a QoR table needs.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,12 @@ inline constexpr double kFo4Ns = 0.10;
 // and the SDC there) and parses the results. Throws std::runtime_error naming
 // the log file and quoting its tail when a tool fails or a figure is missing.
 SynthResult run_synth(const SynthRequest& req);
+
+// run_synth on every request, `jobs` at a time (each in its own work
+// directory); results in request order. on_start is called as each starts.
+// The first failure is rethrown after every started run has finished.
+std::vector<SynthResult> run_synth_all(const std::vector<SynthRequest>& requests, unsigned jobs,
+                                       const std::function<void(const SynthRequest&)>& on_start);
 
 // Paper-ready Markdown table under a "### title" heading.
 std::string results_markdown(const std::vector<SynthResult>& results,

@@ -1,0 +1,4 @@
+dhsl_seed004_shared_static_hsl.v
+dhsl_seed004_shared_static_router.v
+dhsl_seed004_shared_static_hsl_stage.v
+dhsl_seed004_shared_static_sys.v
