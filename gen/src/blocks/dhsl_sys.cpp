@@ -159,6 +159,15 @@ std::vector<std::string> synth_tops(const config::Config& c) {
   return tops;
 }
 
+// The monitors and the decision unit (mgvm only); the depths cover a
+// digit-serial check (J + 3 edges) within the induction window.
+std::vector<ProveTop> prove_tops(const config::Config& c) {
+  const DhslParams p = elab::elaborate_dhsl(c);
+  if (!p.has_monitors()) return {};
+  const unsigned check = p.check_steps + 8;
+  return {{p.module_prefix + "_rtu_mon", 8}, {p.module_prefix + "_l2_mon", check}, {p.module_prefix + "_cp", check}};
+}
+
 }  // namespace
 }  // namespace dhsl
 
@@ -171,6 +180,7 @@ BlockInfo dhsl_block() {
   b.report_json = dhsl::report_json;
   b.report_markdown = dhsl::report_markdown;
   b.synth_tops = dhsl::synth_tops;
+  b.prove_tops = dhsl::prove_tops;
   return b;
 }
 

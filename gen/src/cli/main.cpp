@@ -14,6 +14,7 @@ struct AllOptions {
   txgen::cli::SynthOptions synth;
   txgen::cli::TraceOptions trace;
   txgen::cli::EvalOptions eval;
+  txgen::cli::ProveOptions prove;
 };
 
 int dispatch(CLI::App& app, const AllOptions& o) {
@@ -23,6 +24,7 @@ int dispatch(CLI::App& app, const AllOptions& o) {
   if (app.got_subcommand("synth")) return txgen::cli::run_synth(o.synth);
   if (app.got_subcommand("trace")) return txgen::cli::run_trace(o.trace);
   if (app.got_subcommand("eval")) return txgen::cli::run_eval(o.eval);
+  if (app.got_subcommand("prove")) return txgen::cli::run_prove(o.prove);
   std::cerr << app.help();
   return txgen::kExitInvalidInput;
 }
@@ -42,6 +44,7 @@ int main(int argc, char** argv) {
   txgen::cli::add_synth_command(app, o.synth);
   txgen::cli::add_trace_command(app, o.trace);
   txgen::cli::add_eval_command(app, o.eval);
+  txgen::cli::add_prove_command(app, o.prove);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -29,6 +29,12 @@ struct TraceOptions {
   unsigned cus = 0, touches = 4, lds_segments = 0;
   uint64_t pages = 0, requests = 0, code_bytes = 8192, seed = 1;
 };
+struct ProveOptions {
+  std::string config, block, out, rtl;
+  std::vector<std::string> properties;
+  unsigned depth = 0;  // 0: the block's default per module
+  bool require_proof = false;
+};
 struct EvalOptions {
   std::string config, out, engine = "model";
   std::vector<std::string> traces, workloads;
@@ -42,6 +48,7 @@ void add_cosim_command(CLI::App& app, CosimOptions& opts);
 void add_synth_command(CLI::App& app, SynthOptions& opts);
 void add_trace_command(CLI::App& app, TraceOptions& opts);
 void add_eval_command(CLI::App& app, EvalOptions& opts);
+void add_prove_command(CLI::App& app, ProveOptions& opts);
 
 int run_gen(const GenOptions& opts);
 int run_report(const ReportOptions& opts);
@@ -49,6 +56,7 @@ int run_cosim(const CosimOptions& opts);
 int run_synth(const SynthOptions& opts);
 int run_trace(const TraceOptions& opts);
 int run_eval(EvalOptions opts);
+int run_prove(const ProveOptions& opts);
 
 // Writes the synthetic trace `kind` with the defaults `txgen trace --config`
 // derives from the configuration's tx_path section (trace_cmd.cpp).
