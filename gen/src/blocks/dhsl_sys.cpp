@@ -159,13 +159,15 @@ std::vector<std::string> synth_tops(const config::Config& c) {
   return tops;
 }
 
-// The monitors and the decision unit (mgvm only); the depths cover a
-// digit-serial check (J + 3 edges) within the induction window.
+// The monitors and the decision unit (mgvm only). The induction closes once
+// its window holds a whole digit-serial check (J + 2 edges after the epoch
+// edge; J + 3 after the decision unit's gather).
 std::vector<ProveTop> prove_tops(const config::Config& c) {
   const DhslParams p = elab::elaborate_dhsl(c);
   if (!p.has_monitors()) return {};
-  const unsigned check = p.check_steps + 8;
-  return {{p.module_prefix + "_rtu_mon", 8}, {p.module_prefix + "_l2_mon", check}, {p.module_prefix + "_cp", check}};
+  return {{p.module_prefix + "_rtu_mon", 3},
+          {p.module_prefix + "_l2_mon", p.check_steps + 5},
+          {p.module_prefix + "_cp", p.check_steps + 6}};
 }
 
 }  // namespace

@@ -482,8 +482,9 @@ void instruction_properties(Ctl& c) {
     }
     least.push_back(older_than_all);
   }
-  const Value one_hot = hdl::any(victim) & ((victim & (victim - 1)) == 0);
-  m.assert_always("ifill_victim_by_order", ~f1 | (one_hot & ((victim & ~cls) == 0)));
+  auto one_hot = [](const Value& v) { return hdl::any(v) & ((v & (v - 1)) == 0); };
+  m.assert_always("ifill_victim_by_order", ~f1 | (one_hot(victim) & ((victim & ~cls) == 0)));
+  m.assert_always("inv_fill_way", (c.fs != 2) | one_hot(c.fway));
   m.assert_always("ifill_victim_least_recent", ~f1 | hdl::or_of(least, hdl::zero(1)));
   m.assert_always("inv_fill_set", (c.fs == 0) | (c.fsel == hdl::one_of(c.p.sets, c.fset)));
   m.assert_always("inv_recency_order", recency_is_order(c));
@@ -560,7 +561,8 @@ BlockInfo icache_tx_block() {
     const std::string prefix = "icache_tx_" + c.name;
     return std::vector<std::string>{prefix, prefix + "_base"};
   };
-  b.prove_tops = [](const config::Config& c) { return std::vector<ProveTop>{{"icache_tx_" + c.name, 12}}; };
+  // every property closes at k = 1: two steps suffice
+  b.prove_tops = [](const config::Config& c) { return std::vector<ProveTop>{{"icache_tx_" + c.name, 3}}; };
   return b;
 }
 

@@ -169,7 +169,8 @@ BlockInfo lds_ctrl_block() {
     const std::string prefix = "lds_ctrl_" + c.name;
     return std::vector<std::string>{prefix, prefix + "_base"};
   };
-  b.prove_tops = [](const config::Config& c) { return std::vector<ProveTop>{{"lds_ctrl_" + c.name, 16}}; };
+  // the properties close at k = 2
+  b.prove_tops = [](const config::Config& c) { return std::vector<ProveTop>{{"lds_ctrl_" + c.name, 4}}; };
   return b;
 }
 

@@ -93,10 +93,11 @@ std::vector<std::string> synth_tops(const config::Config& c) {
   return {elab::elaborate_walk_sched(c).module_prefix};
 }
 
-// The induction window spans a selection (L cycles) after a cooldown (L).
+// The induction closes once its window holds a selection (L cycles) and the
+// dispatch after it.
 std::vector<ProveTop> prove_tops(const config::Config& c) {
   const elab::WalkSchedParams p = elab::elaborate_walk_sched(c);
-  return {{p.module_prefix, 2 * p.select_latency + 6}};
+  return {{p.module_prefix, p.select_latency + 3}};
 }
 
 }  // namespace
