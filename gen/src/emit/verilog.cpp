@@ -224,7 +224,8 @@ std::string Module::render() const {
   const bool formal = !formal_.decls.empty() || !formal_.body.empty() || !formal_.flops.empty() ||
                       !formal_.plain_flops.empty() || !properties_.empty();
   if (formal) {
-    os << "\n`ifdef FORMAL\n  // Formal properties (txgen prove); simulation, lint and synthesis see none of this.\n";
+    // the blank line inside the region: the text outside it stays as without properties
+    os << "`ifdef FORMAL\n\n  // Formal properties (txgen prove); simulation, lint and synthesis see none of this.\n";
     render_section(os, formal_);
     if (!initial_assumes_.empty() || !properties_.empty()) os << "\n";
     for (const auto& a : initial_assumes_) os << "  " << a << "\n";
