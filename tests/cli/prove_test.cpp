@@ -78,20 +78,27 @@ TEST(Prove, DhslTwoEpochRuleAndSaturation) {
                      "counters_saturate"});
 }
 
+// Generates the configuration's RTL into dir/rtl and replaces `good` in one
+// module by `bad`.
+void plant_bug(const TempDir& dir, const std::string& config, const std::string& module, const std::string& good,
+               const std::string& bad) {
+  ASSERT_EQ(run_txgen("gen --config " + config + " --out " + dir.str("rtl")).exit_code, 0);
+  const fs::path file = dir.path() / "rtl" / (module + ".v");
+  std::string text = read_file(file);
+  const size_t at = text.find(good);
+  ASSERT_NE(at, std::string::npos) << module << " no longer has \"" << good << "\"; update the planted bug";
+  text.replace(at, good.size(), bad);
+  std::ofstream(file, std::ios::binary) << text;
+}
+
 // A compressor that packs invalid tags (the valid gate of one lane removed)
 // must fail the codec's properties with a counterexample trace.
 TEST(Prove, PlantedCodecBugFailsWithCounterexample) {
   if (!have_formal_tools()) GTEST_SKIP() << "no yosys-smtbmc/z3";
   TempDir dir("prove_bug");
   const std::string config = source("tests/configs/lds_formal.json");
-  ASSERT_EQ(run_txgen("gen --config " + config + " --out " + dir.str("rtl")).exit_code, 0);
-  const fs::path pack = dir.path() / "rtl" / "bd_codec_lds_formal_pack.v";
-  std::string text = read_file(pack);
-  const std::string good = "assign keep_e2 = tag_valid_i[2] & fit_e2;";
-  const size_t at = text.find(good);
-  ASSERT_NE(at, std::string::npos) << "the compressor's lane-2 keep gate changed; update the planted bug";
-  text.replace(at, good.size(), "assign keep_e2 = fit_e2;");
-  std::ofstream(pack, std::ios::binary) << text;
+  plant_bug(dir, config, "bd_codec_lds_formal_pack", "assign keep_e2 = tag_valid_i[2] & fit_e2;",
+            "assign keep_e2 = fit_e2;");
   const auto r = run_txgen("prove --config " + config + " --block bd_codec --rtl " + dir.str("rtl") + " --out " +
                            dir.str("p"));
   EXPECT_EQ(r.exit_code, 1) << r.output;
@@ -121,4 +128,21 @@ TEST(Prove, BlockWithoutPropertiesIsInvalidInput) {
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_NE(r.output.find("--block = \"l1tlb\": states no formal properties"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir.path() / "p"));
+}
+
+// A fetch that may hit a Tx-mode line (way 0's mode gate removed) needs a
+// Tx line installed first: more steps than the induction length, so the
+// counterexample comes from the deeper search after induction fails.
+TEST(Prove, PlantedFetchBugFailsBeyondTheInductionLength) {
+  if (!have_formal_tools()) GTEST_SKIP() << "no yosys-smtbmc/z3";
+  TempDir dir("prove_fetch_bug");
+  const std::string config = source("tests/configs/icache_formal_naive.json");
+  plant_bug(dir, config, "icache_tx_icache_formal_naive", "|(lv_q[3:0] & ~ltx_q[3:0] & s1_sel_q)",
+            "|(lv_q[3:0] & s1_sel_q)");
+  const auto r = run_txgen("prove --config " + config + " --block icache_tx --property fetch_hits_only_ic_lines --rtl " +
+                           dir.str("rtl") + " --out " + dir.str("p"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  EXPECT_EQ(results_of(dir.path() / "p").at("fetch_hits_only_ic_lines"), "FAILED");
+  const fs::path trace = dir.path() / "p" / "icache_tx_icache_formal_naive" / "search_fetch_hits_only_ic_lines.vcd";
+  EXPECT_NE(read_file(trace).find("$enddefinitions"), std::string::npos) << trace;
 }

@@ -90,8 +90,9 @@ void add_prove_command(CLI::App& app, ProveOptions& opts) {
   CLI::App* cmd = app.add_subcommand(
       "prove", "Prove a block's formal properties (the `ifdef FORMAL assertions of its RTL) with "
                "yosys-smtbmc and z3: a bounded model check of each property from reset, then "
-               "k-induction. Reports each property as proven, bounded to the depth, or FAILED with "
-               "a counterexample VCD; exit 1 when one fails.");
+               "k-induction; a property induction leaves open is checked again from reset to "
+               "max(2N, N + 12) steps. Reports each property as proven, bounded to a depth, or "
+               "FAILED with a counterexample VCD; exit 1 when one fails.");
   cmd->add_option("--config", opts.config, "configuration file (JSON)")->required();
   cmd->add_option("--block", opts.block, "block to prove (" + provable_blocks() + ")")->required();
   cmd->add_option("--depth", opts.depth, "BMC steps from reset and induction length (default: per module)")

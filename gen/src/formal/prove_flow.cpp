@@ -101,19 +101,17 @@ void smt2_with(const ProveRequest& req, const fs::path& dir, const std::string& 
   run_yosys(dir, name, script);
 }
 
-PropertyResult bmc(const ProveRequest& req, const fs::path& dir, const std::string& property) {
-  const std::string name = "bmc_" + property;
-  smt2_with(req, dir, name, {property});
-  const SmtbmcRun run = run_smtbmc(dir, name, false, req.depth);
-  PropertyResult r;
-  r.name = property;
-  r.bmc_seconds = run.seconds;
+// A bounded model check of r's property alone from reset to `depth`.
+void bmc(const ProveRequest& req, const fs::path& dir, const std::string& name, unsigned depth, PropertyResult& r) {
+  smt2_with(req, dir, name, {r.name});
+  const SmtbmcRun run = run_smtbmc(dir, name, false, depth);
+  r.bmc_seconds += run.seconds;
+  r.depth = depth;
   if (!run.passed) {
     r.verdict = Verdict::Failed;
     r.fail_step = run.last_step;
     r.trace = (dir / (name + ".vcd")).string();
   }
-  return r;
 }
 
 // k-induction over the properties that passed BMC; a property whose
@@ -152,6 +150,8 @@ std::string fixed(double v, int digits) {
 
 }  // namespace
 
+unsigned search_depth(unsigned depth) { return std::max(2 * depth, depth + 12); }
+
 const char* verdict_name(Verdict v) {
   switch (v) {
     case Verdict::Proven: return "proven";
@@ -172,10 +172,16 @@ TopResult prove_top(const ProveRequest& req) {
   top.prepare_seconds = seconds_since(start);
   top.assumptions = labelled(dir / "assumes.txt");
   top.names = labelled(dir / "asserts.txt");
-  for (const auto& p : top.names)
-    if (req.only.empty() || std::find(req.only.begin(), req.only.end(), p) != req.only.end())
-      top.properties.push_back(bmc(req, dir, p));
+  for (const auto& p : top.names) {
+    if (!req.only.empty() && std::find(req.only.begin(), req.only.end(), p) == req.only.end()) continue;
+    PropertyResult r;
+    r.name = p;
+    bmc(req, dir, "bmc_" + p, req.depth, r);
+    top.properties.push_back(r);
+  }
   induction(req, dir, top);
+  for (auto& p : top.properties)
+    if (p.verdict == Verdict::Bounded) bmc(req, dir, "search_" + p.name, search_depth(req.depth), p);
   return top;
 }
 
@@ -193,7 +199,7 @@ std::string results_markdown(const std::vector<TopResult>& results, const std::s
     os << "\n\n| property | result | BMC s | trace |\n|---|---|---:|---|\n";
     for (const auto& p : t.properties) {
       std::string result = verdict_name(p.verdict);
-      if (p.verdict == Verdict::Bounded) result += " to depth " + std::to_string(t.depth);
+      if (p.verdict == Verdict::Bounded) result += " to depth " + std::to_string(p.depth);
       if (p.verdict == Verdict::Failed) result += " at step " + std::to_string(p.fail_step);
       os << "| `" << p.name << "` | " << result << " | " << fixed(p.bmc_seconds, 2) << " | "
          << (p.trace.empty() ? "" : "`" + p.trace + "`") << " |\n";
@@ -210,6 +216,7 @@ nlohmann::json results_json(const std::vector<TopResult>& results) {
     for (const auto& p : t.properties)
       props.push_back({{"name", p.name},
                        {"result", verdict_name(p.verdict)},
+                       {"depth", p.depth},
                        {"bmc_seconds", p.bmc_seconds},
                        {"fail_step", p.fail_step},
                        {"trace", p.trace}});

@@ -21,7 +21,7 @@ struct ProveRequest {
 
 enum class Verdict {
   Proven,   // k-induction closed (with the other proven properties), and BMC passed to the depth
-  Bounded,  // BMC passed to the depth; induction did not close
+  Bounded,  // BMC passed to the depth and the deeper search; induction did not close
   Failed,   // BMC found a counterexample
 };
 
@@ -30,7 +30,8 @@ const char* verdict_name(Verdict v);
 struct PropertyResult {
   std::string name;
   Verdict verdict = Verdict::Bounded;
-  double bmc_seconds = 0;   // the bounded model check of this property alone
+  unsigned depth = 0;       // the steps from reset its bounded model checks covered
+  double bmc_seconds = 0;   // the bounded model checks of this property alone
   unsigned fail_step = 0;   // Failed: the step of the counterexample (0 = the reset cycle)
   std::string trace;        // Failed: the counterexample (VCD); Bounded: the last induction step's trace
 };
@@ -46,6 +47,11 @@ struct TopResult {
   bool induction_closed = false;
   unsigned induction_k = 0;  // when closed: the earlier steps the induction step needed
 };
+
+// A property induction leaves open is checked again from reset to this depth,
+// so a bug needing more steps than the induction length still shows as a
+// counterexample.
+unsigned search_depth(unsigned depth);
 
 // Runs the whole flow for one top. Throws std::runtime_error naming the log
 // when a tool fails (not when a property fails).
