@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs `txgen prove` on every small formal configuration (the ones the test
 # suite proves, and the larger aware-variant icache_formal it leaves out) and
-# collects the reports in OUT/prove.md. About 3 min of CPU on one core.
+# collects the reports in OUT/prove.md. About 3 min (105 s of CPU), one proof at a time.
 #
 #   scripts/prove_all.sh [OUT]        (default out/prove_all)
 #
