@@ -424,18 +424,23 @@ Value line_bit(const Ctl& c, const Value& lines, const Value& way, const Value& 
   return c.p.way_bits ? hdl::bit_at(lines, hdl::cat({way, set})) : hdl::bit_at(lines, set);
 }
 
-// The recency of every set is a strict order: no three ways in a cycle.
-Value recency_is_order(const Ctl& c) {
+// The recency of every set is a strict order: no three ways in a cycle. One
+// bit per set (f_order), so no line of the RTL grows with the set count.
+Value recency_is_order(Ctl& c) {
   const unsigned np = pairs(c.p);
-  std::vector<Value> ok;
-  for (unsigned s = 0; s < c.p.sets; ++s)
+  hdl::Scope& f = c.m.formal();
+  const hdl::Wire order = f.wire("f_order", c.p.sets);
+  for (unsigned s = 0; s < c.p.sets; ++s) {
+    std::vector<Value> ok;
     for (unsigned i = 0; i < c.p.ways; ++i)
       for (unsigned j = i + 1; j < c.p.ways; ++j)
         for (unsigned k = j + 1; k < c.p.ways; ++k) {
           auto r = [&](unsigned a, unsigned b) { return c.age.bit(s * np + pair_index(c.p, a, b)); };
           ok.push_back(~(r(i, j) & r(j, k) & ~r(i, k)) & ~(~r(i, j) & ~r(j, k) & r(i, k)));
         }
-  return hdl::and_of(ok, hdl::one_bit(true));
+    f.assign(order.bit(s), hdl::and_of(ok, hdl::one_bit(true)));
+  }
+  return hdl::all(order);
 }
 
 // The instruction fill's candidate ways by the variant's order (the first
