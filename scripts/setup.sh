@@ -5,7 +5,7 @@ packages=(
   g++ make cmake ninja-build pkg-config zlib1g-dev
   nlohmann-json3-dev libcli11-dev libgtest-dev
   verilator iverilog libsystemc-dev
-  yosys opensta qflow-tech-osu018
+  yosys opensta qflow-tech-osu018 z3
   gnuplot-nox
 )
 missing=()

@@ -146,6 +146,34 @@ module bd_codec_lds64k_seg64_pack (
   // base field
   assign packed_o[31:0] = {14'd0, ref_base};
   assign fits_o = ~(|dropped_o);
+`ifdef FORMAL
+
+  // Formal properties (txgen prove); simulation, lint and synthesis see none of this.
+  wire [5:0] f_rt_tag_valid;
+  wire [17:0] f_rt_tag_lru;
+  wire [11:0] f_rt_tag_vmid;
+  wire [11:0] f_rt_tag_vrf;
+  wire [155:0] f_rt_tag_va;
+
+  bd_codec_lds64k_seg64_unpack u_f_unpack (
+    .packed_i(packed_o),
+    .tag_valid_o(f_rt_tag_valid),
+    .tag_lru_o(f_rt_tag_lru),
+    .tag_vmid_o(f_rt_tag_vmid),
+    .tag_vrf_o(f_rt_tag_vrf),
+    .tag_va_o(f_rt_tag_va)
+  );
+
+  always @* begin
+    round_trip_when_fits: assert (~fits_o | (tag_valid_i[0] ? tag_valid_i[0] == f_rt_tag_valid[0] & tag_lru_i[2:0] == f_rt_tag_lru[2:0] & tag_vmid_i[1:0] == f_rt_tag_vmid[1:0] & tag_vrf_i[1:0] == f_rt_tag_vrf[1:0] & tag_va_i[25:0] == f_rt_tag_va[25:0] : ~f_rt_tag_valid[0] & f_rt_tag_lru[2:0] == 3'd0 & f_rt_tag_vmid[1:0] == 2'd0 & f_rt_tag_vrf[1:0] == 2'd0 & f_rt_tag_va[25:0] == 26'd0) & (tag_valid_i[1] ? tag_valid_i[1] == f_rt_tag_valid[1] & tag_lru_i[5:3] == f_rt_tag_lru[5:3] & tag_vmid_i[3:2] == f_rt_tag_vmid[3:2] & tag_vrf_i[3:2] == f_rt_tag_vrf[3:2] & tag_va_i[51:26] == f_rt_tag_va[51:26] : ~f_rt_tag_valid[1] & f_rt_tag_lru[5:3] == 3'd0 & f_rt_tag_vmid[3:2] == 2'd0 & f_rt_tag_vrf[3:2] == 2'd0 & f_rt_tag_va[51:26] == 26'd0) & (tag_valid_i[2] ? tag_valid_i[2] == f_rt_tag_valid[2] & tag_lru_i[8:6] == f_rt_tag_lru[8:6] & tag_vmid_i[5:4] == f_rt_tag_vmid[5:4] & tag_vrf_i[5:4] == f_rt_tag_vrf[5:4] & tag_va_i[77:52] == f_rt_tag_va[77:52] : ~f_rt_tag_valid[2] & f_rt_tag_lru[8:6] == 3'd0 & f_rt_tag_vmid[5:4] == 2'd0 & f_rt_tag_vrf[5:4] == 2'd0 & f_rt_tag_va[77:52] == 26'd0) & (tag_valid_i[3] ? tag_valid_i[3] == f_rt_tag_valid[3] & tag_lru_i[11:9] == f_rt_tag_lru[11:9] & tag_vmid_i[7:6] == f_rt_tag_vmid[7:6] & tag_vrf_i[7:6] == f_rt_tag_vrf[7:6] & tag_va_i[103:78] == f_rt_tag_va[103:78] : ~f_rt_tag_valid[3] & f_rt_tag_lru[11:9] == 3'd0 & f_rt_tag_vmid[7:6] == 2'd0 & f_rt_tag_vrf[7:6] == 2'd0 & f_rt_tag_va[103:78] == 26'd0) & (tag_valid_i[4] ? tag_valid_i[4] == f_rt_tag_valid[4] & tag_lru_i[14:12] == f_rt_tag_lru[14:12] & tag_vmid_i[9:8] == f_rt_tag_vmid[9:8] & tag_vrf_i[9:8] == f_rt_tag_vrf[9:8] & tag_va_i[129:104] == f_rt_tag_va[129:104] : ~f_rt_tag_valid[4] & f_rt_tag_lru[14:12] == 3'd0 & f_rt_tag_vmid[9:8] == 2'd0 & f_rt_tag_vrf[9:8] == 2'd0 & f_rt_tag_va[129:104] == 26'd0) & (tag_valid_i[5] ? tag_valid_i[5] == f_rt_tag_valid[5] & tag_lru_i[17:15] == f_rt_tag_lru[17:15] & tag_vmid_i[11:10] == f_rt_tag_vmid[11:10] & tag_vrf_i[11:10] == f_rt_tag_vrf[11:10] & tag_va_i[155:130] == f_rt_tag_va[155:130] : ~f_rt_tag_valid[5] & f_rt_tag_lru[17:15] == 3'd0 & f_rt_tag_vmid[11:10] == 2'd0 & f_rt_tag_vrf[11:10] == 2'd0 & f_rt_tag_va[155:130] == 26'd0));
+    kept_tags_round_trip: assert ((~(tag_valid_i[0] & ~dropped_o[0]) | tag_valid_i[0] == f_rt_tag_valid[0] & tag_lru_i[2:0] == f_rt_tag_lru[2:0] & tag_vmid_i[1:0] == f_rt_tag_vmid[1:0] & tag_vrf_i[1:0] == f_rt_tag_vrf[1:0] & tag_va_i[25:0] == f_rt_tag_va[25:0]) & (~(tag_valid_i[1] & ~dropped_o[1]) | tag_valid_i[1] == f_rt_tag_valid[1] & tag_lru_i[5:3] == f_rt_tag_lru[5:3] & tag_vmid_i[3:2] == f_rt_tag_vmid[3:2] & tag_vrf_i[3:2] == f_rt_tag_vrf[3:2] & tag_va_i[51:26] == f_rt_tag_va[51:26]) & (~(tag_valid_i[2] & ~dropped_o[2]) | tag_valid_i[2] == f_rt_tag_valid[2] & tag_lru_i[8:6] == f_rt_tag_lru[8:6] & tag_vmid_i[5:4] == f_rt_tag_vmid[5:4] & tag_vrf_i[5:4] == f_rt_tag_vrf[5:4] & tag_va_i[77:52] == f_rt_tag_va[77:52]) & (~(tag_valid_i[3] & ~dropped_o[3]) | tag_valid_i[3] == f_rt_tag_valid[3] & tag_lru_i[11:9] == f_rt_tag_lru[11:9] & tag_vmid_i[7:6] == f_rt_tag_vmid[7:6] & tag_vrf_i[7:6] == f_rt_tag_vrf[7:6] & tag_va_i[103:78] == f_rt_tag_va[103:78]) & (~(tag_valid_i[4] & ~dropped_o[4]) | tag_valid_i[4] == f_rt_tag_valid[4] & tag_lru_i[14:12] == f_rt_tag_lru[14:12] & tag_vmid_i[9:8] == f_rt_tag_vmid[9:8] & tag_vrf_i[9:8] == f_rt_tag_vrf[9:8] & tag_va_i[129:104] == f_rt_tag_va[129:104]) & (~(tag_valid_i[5] & ~dropped_o[5]) | tag_valid_i[5] == f_rt_tag_valid[5] & tag_lru_i[17:15] == f_rt_tag_lru[17:15] & tag_vmid_i[11:10] == f_rt_tag_vmid[11:10] & tag_vrf_i[11:10] == f_rt_tag_vrf[11:10] & tag_va_i[155:130] == f_rt_tag_va[155:130]));
+    drops_reported: assert (dropped_o == (tag_valid_i & ~f_rt_tag_valid));
+    invalid_tags_unpack_to_zero: assert ((tag_valid_i[0] | ~f_rt_tag_valid[0] & f_rt_tag_lru[2:0] == 3'd0 & f_rt_tag_vmid[1:0] == 2'd0 & f_rt_tag_vrf[1:0] == 2'd0 & f_rt_tag_va[25:0] == 26'd0) & (tag_valid_i[1] | ~f_rt_tag_valid[1] & f_rt_tag_lru[5:3] == 3'd0 & f_rt_tag_vmid[3:2] == 2'd0 & f_rt_tag_vrf[3:2] == 2'd0 & f_rt_tag_va[51:26] == 26'd0) & (tag_valid_i[2] | ~f_rt_tag_valid[2] & f_rt_tag_lru[8:6] == 3'd0 & f_rt_tag_vmid[5:4] == 2'd0 & f_rt_tag_vrf[5:4] == 2'd0 & f_rt_tag_va[77:52] == 26'd0) & (tag_valid_i[3] | ~f_rt_tag_valid[3] & f_rt_tag_lru[11:9] == 3'd0 & f_rt_tag_vmid[7:6] == 2'd0 & f_rt_tag_vrf[7:6] == 2'd0 & f_rt_tag_va[103:78] == 26'd0) & (tag_valid_i[4] | ~f_rt_tag_valid[4] & f_rt_tag_lru[14:12] == 3'd0 & f_rt_tag_vmid[9:8] == 2'd0 & f_rt_tag_vrf[9:8] == 2'd0 & f_rt_tag_va[129:104] == 26'd0) & (tag_valid_i[5] | ~f_rt_tag_valid[5] & f_rt_tag_lru[17:15] == 3'd0 & f_rt_tag_vmid[11:10] == 2'd0 & f_rt_tag_vrf[11:10] == 2'd0 & f_rt_tag_va[155:130] == 26'd0));
+    dropped_and_invalid_fields_zero: assert ((tag_valid_i[0] & ~dropped_o[0] | packed_o[47:32] == 16'd0) & (tag_valid_i[1] & ~dropped_o[1] | packed_o[63:48] == 16'd0) & (tag_valid_i[2] & ~dropped_o[2] | packed_o[79:64] == 16'd0) & (tag_valid_i[3] & ~dropped_o[3] | packed_o[95:80] == 16'd0) & (tag_valid_i[4] & ~dropped_o[4] | packed_o[111:96] == 16'd0) & (tag_valid_i[5] & ~dropped_o[5] | packed_o[127:112] == 16'd0));
+    fits_iff_none_dropped: assert (fits_o == ~(|dropped_o));
+    reference_never_dropped: assert (~(|(tag_valid_i & ~tag_valid_i + 6'd1 & dropped_o)));
+  end
+`endif
 
 endmodule
 

@@ -77,6 +77,34 @@ module bd_codec_seed000_fig7_lds_pack (
   // base field
   assign packed_o[15:0] = ref_base;
   assign fits_o = ~(|dropped_o);
+`ifdef FORMAL
+
+  // Formal properties (txgen prove); simulation, lint and synthesis see none of this.
+  wire [2:0] f_rt_tag_valid;
+  wire [5:0] f_rt_tag_lru;
+  wire [5:0] f_rt_tag_vmid;
+  wire [5:0] f_rt_tag_vrf;
+  wire [74:0] f_rt_tag_va;
+
+  bd_codec_seed000_fig7_lds_unpack u_f_unpack (
+    .packed_i(packed_o),
+    .tag_valid_o(f_rt_tag_valid),
+    .tag_lru_o(f_rt_tag_lru),
+    .tag_vmid_o(f_rt_tag_vmid),
+    .tag_vrf_o(f_rt_tag_vrf),
+    .tag_va_o(f_rt_tag_va)
+  );
+
+  always @* begin
+    round_trip_when_fits: assert (~fits_o | (tag_valid_i[0] ? tag_valid_i[0] == f_rt_tag_valid[0] & tag_lru_i[1:0] == f_rt_tag_lru[1:0] & tag_vmid_i[1:0] == f_rt_tag_vmid[1:0] & tag_vrf_i[1:0] == f_rt_tag_vrf[1:0] & tag_va_i[24:0] == f_rt_tag_va[24:0] : ~f_rt_tag_valid[0] & f_rt_tag_lru[1:0] == 2'd0 & f_rt_tag_vmid[1:0] == 2'd0 & f_rt_tag_vrf[1:0] == 2'd0 & f_rt_tag_va[24:0] == 25'd0) & (tag_valid_i[1] ? tag_valid_i[1] == f_rt_tag_valid[1] & tag_lru_i[3:2] == f_rt_tag_lru[3:2] & tag_vmid_i[3:2] == f_rt_tag_vmid[3:2] & tag_vrf_i[3:2] == f_rt_tag_vrf[3:2] & tag_va_i[49:25] == f_rt_tag_va[49:25] : ~f_rt_tag_valid[1] & f_rt_tag_lru[3:2] == 2'd0 & f_rt_tag_vmid[3:2] == 2'd0 & f_rt_tag_vrf[3:2] == 2'd0 & f_rt_tag_va[49:25] == 25'd0) & (tag_valid_i[2] ? tag_valid_i[2] == f_rt_tag_valid[2] & tag_lru_i[5:4] == f_rt_tag_lru[5:4] & tag_vmid_i[5:4] == f_rt_tag_vmid[5:4] & tag_vrf_i[5:4] == f_rt_tag_vrf[5:4] & tag_va_i[74:50] == f_rt_tag_va[74:50] : ~f_rt_tag_valid[2] & f_rt_tag_lru[5:4] == 2'd0 & f_rt_tag_vmid[5:4] == 2'd0 & f_rt_tag_vrf[5:4] == 2'd0 & f_rt_tag_va[74:50] == 25'd0));
+    kept_tags_round_trip: assert ((~(tag_valid_i[0] & ~dropped_o[0]) | tag_valid_i[0] == f_rt_tag_valid[0] & tag_lru_i[1:0] == f_rt_tag_lru[1:0] & tag_vmid_i[1:0] == f_rt_tag_vmid[1:0] & tag_vrf_i[1:0] == f_rt_tag_vrf[1:0] & tag_va_i[24:0] == f_rt_tag_va[24:0]) & (~(tag_valid_i[1] & ~dropped_o[1]) | tag_valid_i[1] == f_rt_tag_valid[1] & tag_lru_i[3:2] == f_rt_tag_lru[3:2] & tag_vmid_i[3:2] == f_rt_tag_vmid[3:2] & tag_vrf_i[3:2] == f_rt_tag_vrf[3:2] & tag_va_i[49:25] == f_rt_tag_va[49:25]) & (~(tag_valid_i[2] & ~dropped_o[2]) | tag_valid_i[2] == f_rt_tag_valid[2] & tag_lru_i[5:4] == f_rt_tag_lru[5:4] & tag_vmid_i[5:4] == f_rt_tag_vmid[5:4] & tag_vrf_i[5:4] == f_rt_tag_vrf[5:4] & tag_va_i[74:50] == f_rt_tag_va[74:50]));
+    drops_reported: assert (dropped_o == (tag_valid_i & ~f_rt_tag_valid));
+    invalid_tags_unpack_to_zero: assert ((tag_valid_i[0] | ~f_rt_tag_valid[0] & f_rt_tag_lru[1:0] == 2'd0 & f_rt_tag_vmid[1:0] == 2'd0 & f_rt_tag_vrf[1:0] == 2'd0 & f_rt_tag_va[24:0] == 25'd0) & (tag_valid_i[1] | ~f_rt_tag_valid[1] & f_rt_tag_lru[3:2] == 2'd0 & f_rt_tag_vmid[3:2] == 2'd0 & f_rt_tag_vrf[3:2] == 2'd0 & f_rt_tag_va[49:25] == 25'd0) & (tag_valid_i[2] | ~f_rt_tag_valid[2] & f_rt_tag_lru[5:4] == 2'd0 & f_rt_tag_vmid[5:4] == 2'd0 & f_rt_tag_vrf[5:4] == 2'd0 & f_rt_tag_va[74:50] == 25'd0));
+    dropped_and_invalid_fields_zero: assert ((tag_valid_i[0] & ~dropped_o[0] | packed_o[31:16] == 16'd0) & (tag_valid_i[1] & ~dropped_o[1] | packed_o[47:32] == 16'd0) & (tag_valid_i[2] & ~dropped_o[2] | packed_o[63:48] == 16'd0));
+    fits_iff_none_dropped: assert (fits_o == ~(|dropped_o));
+    reference_never_dropped: assert (~(|(tag_valid_i & ~tag_valid_i + 3'd1 & dropped_o)));
+  end
+`endif
 
 endmodule
 

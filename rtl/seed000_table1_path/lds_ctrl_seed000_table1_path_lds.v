@@ -1510,6 +1510,71 @@ module lds_ctrl_seed000_table1_path_lds (
   always @(posedge clk_i) begin
     mode_q <= mode_d;
   end
+`ifdef FORMAL
+
+  // Formal properties (txgen prove); simulation, lint and synthesis see none of this.
+  wire [511:0] f_tx_d;
+  reg  [511:0] f_tx_q;
+  wire f_rd_tx_d;
+  reg  f_rd_tx_q;
+  wire f_app_since_read_d;
+  reg  f_app_since_read_q;
+  wire [511:0] f_alloc;
+  wire [511:0] f_pending;
+  wire [511:0] f_app_wr;
+
+  genvar fs;
+  generate
+    for (fs = 0; fs < 512; fs = fs + 1) begin : g_f_alloc
+      localparam [10:0] F_SEG = fs;
+      assign f_alloc[fs] = tv_q[0] & {2'd0, tbase0_q} <= F_SEG & F_SEG < tend0_q | tv_q[1] & {2'd0, tbase1_q} <= F_SEG & F_SEG < tend1_q | tv_q[2] & {2'd0, tbase2_q} <= F_SEG & F_SEG < tend2_q | tv_q[3] & {2'd0, tbase3_q} <= F_SEG & F_SEG < tend3_q | tv_q[4] & {2'd0, tbase4_q} <= F_SEG & F_SEG < tend4_q | tv_q[5] & {2'd0, tbase5_q} <= F_SEG & F_SEG < tend5_q | tv_q[6] & {2'd0, tbase6_q} <= F_SEG & F_SEG < tend6_q | tv_q[7] & {2'd0, tbase7_q} <= F_SEG & F_SEG < tend7_q | tv_q[8] & {2'd0, tbase8_q} <= F_SEG & F_SEG < tend8_q | tv_q[9] & {2'd0, tbase9_q} <= F_SEG & F_SEG < tend9_q | tv_q[10] & {2'd0, tbase10_q} <= F_SEG & F_SEG < tend10_q | tv_q[11] & {2'd0, tbase11_q} <= F_SEG & F_SEG < tend11_q | tv_q[12] & {2'd0, tbase12_q} <= F_SEG & F_SEG < tend12_q | tv_q[13] & {2'd0, tbase13_q} <= F_SEG & F_SEG < tend13_q | tv_q[14] & {2'd0, tbase14_q} <= F_SEG & F_SEG < tend14_q | tv_q[15] & {2'd0, tbase15_q} <= F_SEG & F_SEG < tend15_q;
+    end
+  endgenerate
+  genvar fp;
+  generate
+    for (fp = 0; fp < 512; fp = fp + 1) begin : g_f_pending
+      localparam [10:0] F_SEG = fp;
+      assign f_pending[fp] = st_clear & F_SEG < clr_end & F_SEG[8:6] >= clr_g_q & F_SEG[8:0] >= clr_lo_q;
+    end
+  endgenerate
+  genvar fw;
+  generate
+    for (fw = 0; fw < 512; fw = fw + 1) begin : g_f_app_wr
+      localparam [6:0] F_ROW = fw / 4;
+      assign f_app_wr[fw] = app_valid_i & app_we_i & app_row_i == F_ROW & |app_bank_en_i[(fw % 4) * 8 +: 8];
+    end
+  endgenerate
+  assign f_tx_d = (f_tx_q | {512{sram_we_o & ~app_valid_i}} & 512'h00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001 << seg_q) & ~f_app_wr;
+  assign f_rd_tx_d = key_fire ? 1'b0 : rd_fire ? f_tx_q[seg_q] : f_rd_tx_q;
+  assign f_app_since_read_d = rd_fire ? 1'b0 : f_app_since_read_q | f_app_wr[seg_q];
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_tx_q <= 512'h00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      f_rd_tx_q <= 1'b0;
+      f_app_since_read_q <= 1'b0;
+    end else begin
+      f_tx_q <= f_tx_d;
+      f_rd_tx_q <= f_rd_tx_d;
+      f_app_since_read_q <= f_app_since_read_d;
+    end
+  end
+
+  initial assume (!rst_ni);
+  always @* begin
+    tx_write_never_ldsmode: assert (~(sram_we_o & ~app_valid_i) | ~f_alloc[seg_q] & (f_tx_q[seg_q] | st_issue & op_fill));
+    write_back_not_after_app_write: assert (~(sram_we_o & ~app_valid_i & st_write) | ~f_app_since_read_q);
+    lookup_hit_only_from_tx: assert (~(resp_cmp & any_hit) | f_rd_tx_q);
+    allocated_segments_ldsmode: assert (~(|(f_alloc & mode_q & ~f_pending)));
+    allocation_done_ldsmode: assert (~wg_done_o | ~(|(f_alloc & mode_q)));
+    inv_mode_bits_tx: assert (~(|(mode_q & ~f_tx_q & ~f_pending)));
+    inv_mode_seg: assert (~(st_issue | st_dec | st_cmp | st_write) | mode_seg_q == mode_q[seg_q]);
+    inv_mode_since_read: assert (~(st_dec | st_cmp | st_write) | mode_seg_q == ~f_app_since_read_q);
+    inv_fill_alloc_hit: assert (~(st_issue & op_fill) | alloc_hit_q == f_alloc[seg_q]);
+    inv_read_tx: assert (~((st_dec | st_cmp) & op_lookup) | f_rd_tx_q);
+    inv_clear_group_selected: assert (~st_clear | ~clr_grp_n_q[clr_g_q]);
+  end
+`endif
 
 endmodule
 

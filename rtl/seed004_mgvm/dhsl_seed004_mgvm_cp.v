@@ -1208,6 +1208,69 @@ module dhsl_seed004_mgvm_cp (
     ghit3_sh_q <= ghit3_sh_d;
     gacc3_sh_q <= gacc3_sh_d;
   end
+`ifdef FORMAL
+
+  // Formal properties (txgen prove); simulation, lint and synthesis see none of this.
+  wire f_flag_d;
+  reg  f_flag_q;
+  wire f_flag_last_d;
+  reg  f_flag_last_q;
+  wire f_switched_last_d;
+  reg  f_switched_last_q;
+  wire f_cleared_d;
+  reg  f_cleared_q;
+  wire f_to_balance_d;
+  reg  f_to_balance_q;
+  wire f_back_requested_d;
+  reg  f_back_requested_q;
+  wire f_triggered_d;
+  reg  f_triggered_q;
+  wire [33:0] f_total_in;
+  wire f_imbalance;
+  wire f_high;
+  wire f_two_flagged;
+
+  assign f_total_in = {2'd0, prev_in_i[31:0]} + {2'd0, prev_in_i[63:32]} + {2'd0, prev_in_i[95:64]} + {2'd0, prev_in_i[127:96]};
+  assign f_imbalance = {7'd0, prev_in_i[31:0]} * 39'd5 > {5'd0, f_total_in} * 39'd4 | {7'd0, prev_in_i[63:32]} * 39'd5 > {5'd0, f_total_in} * 39'd4 | {7'd0, prev_in_i[95:64]} * 39'd5 > {5'd0, f_total_in} * 39'd4 | {7'd0, prev_in_i[127:96]} * 39'd5 > {5'd0, f_total_in} * 39'd4;
+  assign f_high = {5'd0, {2'd0, prev_hits_i[31:0]} + {2'd0, prev_hits_i[63:32]} + {2'd0, prev_hits_i[95:64]} + {2'd0, prev_hits_i[127:96]}} * 39'd10 > {5'd0, {2'd0, prev_acc_i[31:0]} + {2'd0, prev_acc_i[63:32]} + {2'd0, prev_acc_i[95:64]} + {2'd0, prev_acc_i[127:96]}} * 39'd9;
+  assign f_flag_d = armed_q ? f_imbalance & f_high : f_flag_q;
+  assign f_flag_last_d = pend_last ? f_flag_q : f_flag_last_q;
+  assign f_switched_last_d = pend_last ? go_fine : f_switched_last_q;
+  assign f_cleared_d = pend_last ? 1'b0 : f_cleared_q | back_fire;
+  assign f_two_flagged = pend_last & f_flag_q & f_flag_last_q & ~f_switched_last_q & ~f_cleared_q;
+  assign f_to_balance_d = f_two_flagged;
+  assign f_back_requested_d = mode_q & |back_i;
+  assign f_triggered_d = |trigger_i;
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_flag_q <= 1'b0;
+      f_flag_last_q <= 1'b0;
+      f_switched_last_q <= 1'b0;
+      f_cleared_q <= 1'b0;
+      f_to_balance_q <= 1'b0;
+      f_back_requested_q <= 1'b0;
+      f_triggered_q <= 1'b0;
+    end else begin
+      f_flag_q <= f_flag_d;
+      f_flag_last_q <= f_flag_last_d;
+      f_switched_last_q <= f_switched_last_d;
+      f_cleared_q <= f_cleared_d;
+      f_to_balance_q <= f_to_balance_d;
+      f_back_requested_q <= f_back_requested_d;
+      f_triggered_q <= f_triggered_d;
+    end
+  end
+
+  initial assume (!rst_ni);
+  always @* begin
+    decision_exact: assert (~pend_last | (imbalance & high) == f_flag_q);
+    switch_to_balance_only_after_two_flagged_decisions: assert (~(sw_q & mode_q) | f_to_balance_q);
+    switch_back_only_on_back: assert (~(sw_q & ~mode_q) | f_back_requested_q);
+    arm_only_on_trigger: assert (~armed_q | f_triggered_q);
+    inv_prev_imbalance: assert (prev_imb_q == (f_flag_last_q & ~f_switched_last_q & ~f_cleared_q));
+  end
+`endif
 
 endmodule
 

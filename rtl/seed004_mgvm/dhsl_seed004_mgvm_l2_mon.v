@@ -1026,6 +1026,116 @@ module dhsl_seed004_mgvm_l2_mon (
     prev_cnt2_sh_q <= prev_cnt2_sh_d;
     prev_cnt3_sh_q <= prev_cnt3_sh_d;
   end
+`ifdef FORMAL
+
+  // Formal properties (txgen prove); simulation, lint and synthesis see none of this.
+  wire [11:0] f_gap_d;
+  reg  [11:0] f_gap_q;
+  wire [31:0] f_acc_d;
+  reg  [31:0] f_acc_q;
+  wire [31:0] f_hits_d;
+  reg  [31:0] f_hits_q;
+  wire [31:0] f_cnt0_d;
+  reg  [31:0] f_cnt0_q;
+  wire [31:0] f_cnt1_d;
+  reg  [31:0] f_cnt1_q;
+  wire [31:0] f_cnt2_d;
+  reg  [31:0] f_cnt2_q;
+  wire [31:0] f_cnt3_d;
+  reg  [31:0] f_cnt3_q;
+  wire [31:0] f_prev_acc_d;
+  reg  [31:0] f_prev_acc_q;
+  wire [31:0] f_prev_hits_d;
+  reg  [31:0] f_prev_hits_q;
+  wire f_bal_cur_d;
+  reg  f_bal_cur_q;
+  wire f_bal_prev_d;
+  reg  f_bal_prev_q;
+  wire f_back_seen_d;
+  reg  f_back_seen_q;
+  wire f_back_prev_d;
+  reg  f_back_prev_q;
+  wire [31:0] f_acc_n;
+  wire [31:0] f_hits_n;
+  wire [31:0] f_cnt0_n;
+  wire [31:0] f_cnt1_n;
+  wire [31:0] f_cnt2_n;
+  wire [31:0] f_cnt3_n;
+  wire [33:0] f_total;
+  wire f_balanced;
+  wire f_seen;
+  wire f_two_balanced;
+
+  assign f_gap_d = epoch_i ? 12'd1 : f_gap_q == 12'd2500 ? f_gap_q : f_gap_q + 12'd1;
+  assign f_acc_n = &f_acc_q ? f_acc_q : f_acc_q + {31'd0, access_i};
+  assign f_acc_d = epoch_i ? 32'd0 : f_acc_n;
+  assign f_hits_n = &f_hits_q ? f_hits_q : f_hits_q + {31'd0, access_i & hit_i};
+  assign f_hits_d = epoch_i ? 32'd0 : f_hits_n;
+  assign f_cnt0_n = &f_cnt0_q ? f_cnt0_q : f_cnt0_q + {31'd0, access_i & cid_i == 2'd0};
+  assign f_cnt0_d = epoch_i ? 32'd0 : f_cnt0_n;
+  assign f_cnt1_n = &f_cnt1_q ? f_cnt1_q : f_cnt1_q + {31'd0, access_i & cid_i == 2'd1};
+  assign f_cnt1_d = epoch_i ? 32'd0 : f_cnt1_n;
+  assign f_cnt2_n = &f_cnt2_q ? f_cnt2_q : f_cnt2_q + {31'd0, access_i & cid_i == 2'd2};
+  assign f_cnt2_d = epoch_i ? 32'd0 : f_cnt2_n;
+  assign f_cnt3_n = &f_cnt3_q ? f_cnt3_q : f_cnt3_q + {31'd0, access_i & cid_i == 2'd3};
+  assign f_cnt3_d = epoch_i ? 32'd0 : f_cnt3_n;
+  assign f_prev_acc_d = epoch_i ? f_acc_n : f_prev_acc_q;
+  assign f_prev_hits_d = epoch_i ? f_hits_n : f_prev_hits_q;
+  assign f_total = {2'd0, f_cnt0_n} + {2'd0, f_cnt1_n} + {2'd0, f_cnt2_n} + {2'd0, f_cnt3_n};
+  assign f_balanced = {7'd0, f_cnt0_n} * 39'd2 <= {5'd0, f_total} * 39'd1 & {7'd0, f_cnt1_n} * 39'd2 <= {5'd0, f_total} * 39'd1 & {7'd0, f_cnt2_n} * 39'd2 <= {5'd0, f_total} * 39'd1 & {7'd0, f_cnt3_n} * 39'd2 <= {5'd0, f_total} * 39'd1;
+  assign f_bal_cur_d = epoch_i ? f_balanced : f_bal_cur_q;
+  assign f_bal_prev_d = epoch_i ? f_bal_cur_q : f_bal_prev_q;
+  assign f_seen = f_back_seen_q | back_q;
+  assign f_back_seen_d = epoch_i ? 1'b0 : f_seen;
+  assign f_back_prev_d = epoch_i ? f_seen : f_back_prev_q;
+  assign f_two_balanced = f_bal_cur_q & f_bal_prev_q & ~f_back_prev_q;
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_gap_q <= 12'd2500;
+      f_acc_q <= 32'd0;
+      f_hits_q <= 32'd0;
+      f_cnt0_q <= 32'd0;
+      f_cnt1_q <= 32'd0;
+      f_cnt2_q <= 32'd0;
+      f_cnt3_q <= 32'd0;
+      f_prev_acc_q <= 32'd0;
+      f_prev_hits_q <= 32'd0;
+      f_bal_cur_q <= 1'b0;
+      f_bal_prev_q <= 1'b0;
+      f_back_seen_q <= 1'b0;
+      f_back_prev_q <= 1'b0;
+    end else begin
+      f_gap_q <= f_gap_d;
+      f_acc_q <= f_acc_d;
+      f_hits_q <= f_hits_d;
+      f_cnt0_q <= f_cnt0_d;
+      f_cnt1_q <= f_cnt1_d;
+      f_cnt2_q <= f_cnt2_d;
+      f_cnt3_q <= f_cnt3_d;
+      f_prev_acc_q <= f_prev_acc_d;
+      f_prev_hits_q <= f_prev_hits_d;
+      f_bal_cur_q <= f_bal_cur_d;
+      f_bal_prev_q <= f_bal_prev_d;
+      f_back_seen_q <= f_back_seen_d;
+      f_back_prev_q <= f_back_prev_d;
+    end
+  end
+
+  initial assume (!rst_ni);
+  always @* begin
+    epoch_spacing: assume (~epoch_i | f_gap_q == 12'd2500);
+    counters_saturate: assert (acc_new == f_acc_n & hits_new == f_hits_n & cnt0_new == f_cnt0_n & cnt1_new == f_cnt1_n & cnt2_new == f_cnt2_n & cnt3_new == f_cnt3_n);
+    inv_counter_segments: assert ((~acc_c1_q | acc_v0_q == 8'd0) & (~acc_c2_q | acc_v1_q == 8'd0) & (~acc_c3_q | acc_v2_q == 8'd0) & {25'd0, acc_v0_q} + {17'd0, {acc_v1_q, 8'd0}} + {24'd0, {acc_c1_q, 8'd0}} + {9'd0, {acc_v2_q, 16'd0}} + {16'd0, {acc_c2_q, 16'd0}} + {1'b0, {acc_v3_q, 24'd0}} + {8'd0, {acc_c3_q, 24'd0}} == {1'b0, f_acc_q} & acc_full_q == &f_acc_q & (~hits_c1_q | hits_v0_q == 8'd0) & (~hits_c2_q | hits_v1_q == 8'd0) & (~hits_c3_q | hits_v2_q == 8'd0) & {25'd0, hits_v0_q} + {17'd0, {hits_v1_q, 8'd0}} + {24'd0, {hits_c1_q, 8'd0}} + {9'd0, {hits_v2_q, 16'd0}} + {16'd0, {hits_c2_q, 16'd0}} + {1'b0, {hits_v3_q, 24'd0}} + {8'd0, {hits_c3_q, 24'd0}} == {1'b0, f_hits_q} & hits_full_q == &f_hits_q & (~cnt0_c1_q | cnt0_v0_q == 8'd0) & (~cnt0_c2_q | cnt0_v1_q == 8'd0) & (~cnt0_c3_q | cnt0_v2_q == 8'd0) & {25'd0, cnt0_v0_q} + {17'd0, {cnt0_v1_q, 8'd0}} + {24'd0, {cnt0_c1_q, 8'd0}} + {9'd0, {cnt0_v2_q, 16'd0}} + {16'd0, {cnt0_c2_q, 16'd0}} + {1'b0, {cnt0_v3_q, 24'd0}} + {8'd0, {cnt0_c3_q, 24'd0}} == {1'b0, f_cnt0_q} & cnt0_full_q == &f_cnt0_q & (~cnt1_c1_q | cnt1_v0_q == 8'd0) & (~cnt1_c2_q | cnt1_v1_q == 8'd0) & (~cnt1_c3_q | cnt1_v2_q == 8'd0) & {25'd0, cnt1_v0_q} + {17'd0, {cnt1_v1_q, 8'd0}} + {24'd0, {cnt1_c1_q, 8'd0}} + {9'd0, {cnt1_v2_q, 16'd0}} + {16'd0, {cnt1_c2_q, 16'd0}} + {1'b0, {cnt1_v3_q, 24'd0}} + {8'd0, {cnt1_c3_q, 24'd0}} == {1'b0, f_cnt1_q} & cnt1_full_q == &f_cnt1_q & (~cnt2_c1_q | cnt2_v0_q == 8'd0) & (~cnt2_c2_q | cnt2_v1_q == 8'd0) & (~cnt2_c3_q | cnt2_v2_q == 8'd0) & {25'd0, cnt2_v0_q} + {17'd0, {cnt2_v1_q, 8'd0}} + {24'd0, {cnt2_c1_q, 8'd0}} + {9'd0, {cnt2_v2_q, 16'd0}} + {16'd0, {cnt2_c2_q, 16'd0}} + {1'b0, {cnt2_v3_q, 24'd0}} + {8'd0, {cnt2_c3_q, 24'd0}} == {1'b0, f_cnt2_q} & cnt2_full_q == &f_cnt2_q & (~cnt3_c1_q | cnt3_v0_q == 8'd0) & (~cnt3_c2_q | cnt3_v1_q == 8'd0) & (~cnt3_c3_q | cnt3_v2_q == 8'd0) & {25'd0, cnt3_v0_q} + {17'd0, {cnt3_v1_q, 8'd0}} + {24'd0, {cnt3_c1_q, 8'd0}} + {9'd0, {cnt3_v2_q, 16'd0}} + {16'd0, {cnt3_c2_q, 16'd0}} + {1'b0, {cnt3_v3_q, 24'd0}} + {8'd0, {cnt3_c3_q, 24'd0}} == {1'b0, f_cnt3_q} & cnt3_full_q == &f_cnt3_q);
+    saved_counts_exact: assert (prev_acc_q == f_prev_acc_q & prev_hits_q == f_prev_hits_q);
+    balance_check_exact: assert (~step_last | balanced == f_bal_cur_q);
+    back_only_after_two_balanced_epochs: assert (~back_q | f_two_balanced);
+    back_on_two_balanced_epochs: assert (~epoch_i | f_seen == f_two_balanced);
+    inv_streak: assert (streak_q == (step_q == 4'd0 ? f_bal_cur_q & ~f_seen : f_bal_prev_q & ~f_back_prev_q));
+    inv_back_decided: assert (~(step_q == 4'd0) | f_seen == f_two_balanced);
+    inv_check_window: assert (step_q == 4'd0 | {9'd0, step_q} + {1'b0, f_gap_q} == 13'd11);
+  end
+`endif
 
 endmodule
 

@@ -95,6 +95,75 @@ module dhsl_seed004_mgvm_rtu_mon (
       d_q <= d_d;
     end
   end
+`ifdef FORMAL
+
+  // Formal properties (txgen prove); simulation, lint and synthesis see none of this.
+  wire [31:0] f_in_d;
+  reg  [31:0] f_in_q;
+  wire [31:0] f_out_d;
+  reg  [31:0] f_out_q;
+  wire [31:0] f_prev_in_d;
+  reg  [31:0] f_prev_in_q;
+  wire [31:0] f_prev_out_d;
+  reg  [31:0] f_prev_out_q;
+  wire f_epoch_d;
+  reg  f_epoch_q;
+  wire f_flag_last_d;
+  reg  f_flag_last_q;
+  wire f_trig_last_d;
+  reg  f_trig_last_q;
+  wire [31:0] f_in_n;
+  wire [31:0] f_out_n;
+  wire f_ends;
+  wire f_flag;
+  wire f_second_flagged;
+  wire [34:0] f_left;
+  wire [34:0] f_d;
+
+  assign f_in_n = &f_in_q ? f_in_q : f_in_q + {31'd0, in_i};
+  assign f_out_n = &f_out_q ? f_out_q : f_out_q + {31'd0, out_i};
+  assign f_ends = {3'd0, f_in_q} + {3'd0, f_out_q} + {34'd0, in_i} + {34'd0, out_i} >= 35'd5000;
+  assign f_in_d = f_ends ? 32'd0 : f_in_n;
+  assign f_out_d = f_ends ? 32'd0 : f_out_n;
+  assign f_prev_in_d = f_ends ? f_in_n : f_prev_in_q;
+  assign f_prev_out_d = f_ends ? f_out_n : f_prev_out_q;
+  assign f_epoch_d = f_ends;
+  assign f_flag = epoch_p_q & {1'b0, prev_in_q} > {prev_out_q, 1'b0};
+  assign f_flag_last_d = epoch_p_q ? f_flag : f_flag_last_q;
+  assign f_trig_last_d = epoch_p_q ? trig_q : f_trig_last_q;
+  assign f_second_flagged = f_flag & f_flag_last_q & ~f_trig_last_q;
+  assign f_left = 35'd5000 - {3'd0, f_in_q} - {3'd0, f_out_q};
+  assign f_d = {3'd0, f_in_q} - {2'd0, {f_out_q, 1'b0}};
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_in_q <= 32'd0;
+      f_out_q <= 32'd0;
+      f_prev_in_q <= 32'd0;
+      f_prev_out_q <= 32'd0;
+      f_epoch_q <= 1'b0;
+      f_flag_last_q <= 1'b0;
+      f_trig_last_q <= 1'b0;
+    end else begin
+      f_in_q <= f_in_d;
+      f_out_q <= f_out_d;
+      f_prev_in_q <= f_prev_in_d;
+      f_prev_out_q <= f_prev_out_d;
+      f_epoch_q <= f_epoch_d;
+      f_flag_last_q <= f_flag_last_d;
+      f_trig_last_q <= f_trig_last_d;
+    end
+  end
+
+  initial assume (!rst_ni);
+  always @* begin
+    epoch_counts_exact: assert (epoch_p_q == f_epoch_q & prev_in_q == f_prev_in_q & prev_out_q == f_prev_out_q);
+    trigger_only_after_two_flagged_epochs: assert (~trig_q | f_second_flagged);
+    trigger_on_two_flagged_epochs: assert (~f_second_flagged | trig_q);
+    inv_counts: assert ({19'd0, inc_q} == f_in_q & {19'd0, outc_q} == f_out_q & left == f_left[12:0] & d_q == f_d[14:0]);
+    inv_streak: assert (epoch_p_q | streak_q == (f_flag_last_q & ~f_trig_last_q));
+  end
+`endif
 
 endmodule
 

@@ -13,7 +13,7 @@ using txgen::test::run_txgen;
 TEST(Cli, HelpDocumentsEveryCommandAndOption) {
   const auto top = run_txgen("--help");
   EXPECT_EQ(top.exit_code, 0);
-  for (const char* cmd : {"gen", "report", "cosim", "synth", "sweep"})
+  for (const char* cmd : {"gen", "report", "cosim", "synth", "sweep", "qor", "prove"})
     EXPECT_NE(top.output.find(cmd), std::string::npos) << cmd;
   const auto gen = run_txgen("gen --help");
   EXPECT_EQ(gen.exit_code, 0);
@@ -28,6 +28,9 @@ TEST(Cli, HelpDocumentsEveryCommandAndOption) {
   const auto synth = run_txgen("synth --help");
   for (const char* opt : {"--config", "--block", "--out", "--liberty"})
     EXPECT_NE(synth.output.find(opt), std::string::npos) << opt;
+  const auto prove = run_txgen("prove --help");
+  for (const char* opt : {"--config", "--block", "--depth", "--out", "--rtl", "--property", "--require-proof"})
+    EXPECT_NE(prove.output.find(opt), std::string::npos) << opt;
 }
 
 TEST(Cli, NoSubcommandIsInvalidInput) { EXPECT_EQ(run_txgen("").exit_code, 2); }

@@ -194,6 +194,52 @@ TEST(Hdl, FirstOfAndThermometerRoundRobinShapes) {
   const RoundRobin rr = round_robin_thermo(m.top(), "rr", v, ge);
   EXPECT_EQ(rr.grant.width(), 5u);
   EXPECT_EQ(rr.next_ge.width(), 5u);
+// A small counter; with_properties adds a formal region and properties.
+std::string counter_module(bool with_properties) {
+  Module m("blk_formal");
+  m.clock_and_reset();
+  Value en = m.input("en_i", 1);
+  Reg cnt = m.reg("cnt", 3);
+  cnt.next_if(en & (cnt != 7), cnt + 1);
+  m.output("cnt_o", 3).drive(cnt);
+  if (with_properties) {
+    const Value last = m.past("f_last", cnt);
+    const Value pick = m.formal_any("f_pick", 1);
+    m.formal().wire("f_step", cnt - last);
+    m.assume_always("env_pick", ~pick | en);
+    m.assert_always("never_wraps", ~((cnt == 0) & (last == 7)));
+  }
+  return m.render();
+}
+
+TEST(Hdl, PropertiesPrintOnlyInsideTheFormalRegion) {
+  const std::string plain = counter_module(false), v = counter_module(true);
+  EXPECT_EQ(plain.find("FORMAL"), std::string::npos) << plain;
+  for (const char* s : {"(* anyseq *) wire f_pick;", "reg  [2:0] f_last_q;", "assign f_last_d = cnt_q;",
+                        "assign f_step = cnt_q - f_last_q;", "initial assume (!rst_ni);",
+                        "env_pick: assume (~f_pick | en_i);",
+                        "never_wraps: assert (~(cnt_q == 3'd0 & f_last_q == 3'd7));"})
+    EXPECT_NE(v.find(s), std::string::npos) << s << "\n" << v;
+  // outside the region the text is exactly the module without properties
+  const size_t begin = v.find("`ifdef FORMAL\n"), end = v.find("`endif\n");
+  ASSERT_TRUE(begin != std::string::npos && end != std::string::npos && begin < end) << v;
+  EXPECT_EQ(v.substr(0, begin) + v.substr(end + 7), plain);
+  EXPECT_EQ(v, counter_module(true));  // deterministic
+}
+
+TEST(Hdl, PropertiesAreChecked) {
+  Module m("blk_props");
+  m.clock_and_reset();
+  Value a = m.input("a_i", 2);
+  const Value f = m.formal_any("f_x", 2);
+  EXPECT_NE(error_of([&] { m.assert_always("wide", a); }).find("property `wide` is not one bit"), std::string::npos);
+  EXPECT_NE(error_of([&] { m.assert_always("1st", any(a)); }).find("is not an identifier"), std::string::npos);
+  m.assert_always("p", any(a));
+  EXPECT_NE(error_of([&] { m.assume_always("p", any(a)); }).find("property `p` stated twice"), std::string::npos);
+  // the circuit may not read the formal region
+  m.output("y_o", 2).drive(a & f);
+  EXPECT_NE(error_of([&] { (void)m.render(); }).find("the circuit reads `f_x`, a signal of the formal region"),
+            std::string::npos);
 }
 
 }  // namespace

@@ -239,7 +239,47 @@ void pack_base(Module& m, const BdCodecParams& p, const LayoutBd& lay, const Ref
   m.assign(packed.slice(0, p.base_bits), empty ? hdl::zero(p.base_bits) : hdl::cat(base));
 }
 
-ModulePtr emit_pack(const BdCodecParams& p, const EmitContext& ctx) {
+// ---- properties of pack (txgen prove): unpack(pack(tags)) through a formal
+// instance of the decompressor ------------------------------------------------
+
+// The field of entry i of every tag vector, and whether all are equal / zero.
+Value entry_equal(const BdCodecParams& p, const TagBus<Value>& a, const TagBus<Value>& b, unsigned i) {
+  return (a.valid.bit(i) == b.valid.bit(i)) & (a.lru.field(i, p.lru_bits) == b.lru.field(i, p.lru_bits)) &
+         (a.vmid.field(i, p.vmid_bits) == b.vmid.field(i, p.vmid_bits)) &
+         (a.vrf.field(i, p.vrf_bits) == b.vrf.field(i, p.vrf_bits)) &
+         (a.va.field(i, p.va_tag_bits) == b.va.field(i, p.va_tag_bits));
+}
+Value entry_zero(const BdCodecParams& p, const TagBus<Value>& a, unsigned i) {
+  return ~a.valid.bit(i) & (a.lru.field(i, p.lru_bits) == 0) & (a.vmid.field(i, p.vmid_bits) == 0) &
+         (a.vrf.field(i, p.vrf_bits) == 0) & (a.va.field(i, p.va_tag_bits) == 0);
+}
+
+void pack_properties(Module& m, const BdCodecParams& p, const LayoutBd& lay, const TagBus<Value>& in,
+                     const Value& packed, const Value& fits, const Value& dropped, const hdl::Interface& unpack) {
+  hdl::Scope& f = m.formal();
+  const TagBus<Value> rt = tag_bus<Value>(p, [&](const TagField& t) { return f.wire("f_rt_" + t.name, t.width); });
+  auto conn = tag_connections(rt, "_o");
+  conn.insert(conn.begin(), {"packed_i", packed});
+  f.instance(unpack, "u_f_unpack", conn);
+  std::vector<Value> when_fits, kept, invalid_zero, fields_zero;
+  for (unsigned i = 0; i < p.tags; ++i) {
+    const Value valid = in.valid.bit(i), keep = valid & ~dropped.bit(i);
+    when_fits.push_back(mux(valid, entry_equal(p, in, rt, i), entry_zero(p, rt, i)));
+    kept.push_back(~keep | entry_equal(p, in, rt, i));
+    invalid_zero.push_back(valid | entry_zero(p, rt, i));
+    fields_zero.push_back(keep | (packed.slice(lay.entry_lsb(i), p.entry_bits) == 0));
+  }
+  const Value reference = in.valid & (~in.valid + 1);
+  m.assert_always("round_trip_when_fits", ~fits | hdl::and_of(when_fits, hdl::one_bit(true)));
+  m.assert_always("kept_tags_round_trip", hdl::and_of(kept, hdl::one_bit(true)));
+  m.assert_always("drops_reported", dropped == (in.valid & ~rt.valid));
+  m.assert_always("invalid_tags_unpack_to_zero", hdl::and_of(invalid_zero, hdl::one_bit(true)));
+  m.assert_always("dropped_and_invalid_fields_zero", hdl::and_of(fields_zero, hdl::one_bit(true)));
+  m.assert_always("fits_iff_none_dropped", fits == ~hdl::any(dropped));
+  m.assert_always("reference_never_dropped", ~hdl::any(reference & dropped));
+}
+
+ModulePtr emit_pack(const BdCodecParams& p, const EmitContext& ctx, const hdl::Interface& unpack) {
   const LayoutBd lay(p);
   auto mp = std::make_unique<Module>(p.module_prefix + "_pack");
   Module& m = *mp;
@@ -254,6 +294,7 @@ ModulePtr emit_pack(const BdCodecParams& p, const EmitContext& ctx) {
   for (unsigned i = 0; i < p.tags; ++i) pack_entry(m, p, lay, r, entries, in.valid, dropped, packed, i);
   pack_base(m, p, lay, r, packed);
   fits.drive(~hdl::any(dropped));
+  pack_properties(m, p, lay, in, packed, fits, dropped, unpack);
   return mp;
 }
 
@@ -409,7 +450,7 @@ EmittedFile file_of(const Module& m) { return {m.name() + ".v", m.render()}; }
 
 BlockOutput emit_bd_codec(const config::Config& cfg, const EmitContext& ctx) {
   const BdCodecParams p = elab::elaborate_bd_codec(cfg);
-  const ModulePtr pack = emit_pack(p, ctx), unpack = emit_unpack(p, ctx);
+  const ModulePtr unpack = emit_unpack(p, ctx), pack = emit_pack(p, ctx, unpack->interface());
   BlockOutput out;
   out.files = {file_of(*pack), file_of(*unpack), file_of(*emit_comp(p, ctx, pack->interface())),
                file_of(*emit_decomp(p, ctx, unpack->interface()))};
@@ -420,7 +461,8 @@ BlockOutput emit_bd_codec(const config::Config& cfg, const EmitContext& ctx) {
 }  // namespace
 
 std::vector<EmittedFile> bd_codec_core_files(const BdCodecParams& p, const EmitContext& ctx) {
-  return {file_of(*emit_pack(p, ctx)), file_of(*emit_unpack(p, ctx))};
+  const ModulePtr unpack = emit_unpack(p, ctx);
+  return {file_of(*emit_pack(p, ctx, unpack->interface())), file_of(*unpack)};
 }
 
 BlockInfo bd_codec_block() {
@@ -435,6 +477,8 @@ BlockInfo bd_codec_block() {
     const string prefix = "bd_codec_" + c.name;
     return std::vector<string>{prefix + "_comp", prefix + "_decomp"};
   };
+  // the combinational core: one step covers every input, so BMC is the proof
+  b.prove_tops = [](const config::Config& c) { return std::vector<ProveTop>{{"bd_codec_" + c.name + "_pack", 1}}; };
   return b;
 }
 

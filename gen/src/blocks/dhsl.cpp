@@ -90,7 +90,7 @@ std::vector<Segment> segments(Module& m, const string& name, unsigned w, unsigne
   return s;
 }
 
-Value segmented_counter(Module& m, const string& name, const Value& count, const Value& clear, unsigned w) {
+CounterState segmented_counter(Module& m, const string& name, const Value& count, const Value& clear, unsigned w) {
   const unsigned seg = std::min(8u, (w + 1) / 2);
   const std::vector<Segment> s = segments(m, name, w, seg);
   // full_q: the count is 2^W - 1, registered from "2^W - 2 and an increment"
@@ -109,7 +109,9 @@ Value segmented_counter(Module& m, const string& name, const Value& count, const
     s[i].v.next(mux(clear, hdl::zero(s[i].v.width()), mux(local, s[i].plus1, s[i].v)));
     if (i + 1 < s.size()) s[i + 1].carry_in.next(~clear & local & s[i].ones);
   }
-  return m.wire(name + "_new", hdl::cat(resolved));
+  CounterState state{m.wire(name + "_new", hdl::cat(resolved)), full, {}};
+  for (const Segment& g : s) state.segments.push_back({g.v, g.carry_in});
+  return state;
 }
 
 // One term of a digit-serial linear form: coef x expr, where expr is at most
@@ -192,13 +194,14 @@ Value digit_sum(Module& m, const string& name, const std::vector<DigitSource>& s
 // where it reads 1, `steps` edges after the start edge.
 struct StepCounter {
   Value last, idle;  // reads 1; reads 0 (no decision pending)
+  Value q;           // the count
 };
 
 StepCounter step_counter(Module& m, const string& name, const Value& start, unsigned steps) {
   const unsigned b = elab::clog2(steps + 1u);
   const Reg q = m.reg(name, b);
   q.next(mux(start, hdl::lit(b, steps), mux(q != 0, q - 1, hdl::zero(b))));
-  return {m.wire(name + "_last", q == 1), q == 0};
+  return {m.wire(name + "_last", q == 1), q == 0, q};
 }
 
 // d = in - 2 out, two's complement; possible = (d after this cycle) >= 1,
@@ -305,6 +308,7 @@ ModulePtr emit_rtu_mon(const DhslParams& p, const EmitContext& ctx) {
   possible_o.drive(streak);
   prev_in_o.drive(prev_in);
   prev_out_o.drive(prev_out);
+  rtu_mon_properties(*m, p, {in, out, epoch_p, trig, streak, prev_in, prev_out, inc, outc, left, d});
   return m;
 }
 
@@ -322,16 +326,18 @@ ModulePtr emit_l2_mon(const DhslParams& p, const EmitContext& ctx) {
   const Wire back_o = m->output("back_o", 1, "pulse: balanced for two consecutive epochs");
   const Wire prev_hits_o = m->output("prev_hits_o", w);
   const Wire prev_acc_o = m->output("prev_acc_o", w);
-  const Value acc_new = segmented_counter(*m, "acc", access, epoch, w);
-  const Value hits_new = segmented_counter(*m, "hits", access & hit, epoch, w);
+  const CounterState acc = segmented_counter(*m, "acc", access, epoch, w);
+  const CounterState hits = segmented_counter(*m, "hits", access & hit, epoch, w);
+  const Value acc_new = acc.next, hits_new = hits.next;
   const Reg prev_hits = m->reg("prev_hits", w), prev_acc = m->reg("prev_acc", w);
   prev_acc.next_if(epoch, acc_new);
   prev_hits.next_if(epoch, hits_new);
   std::vector<DigitSource> sources;
+  std::vector<CounterState> cnt_state;
   for (unsigned c = 0; c < n; ++c) {
     const string cnt = "cnt" + to_string(c);
-    const Value cnt_new = segmented_counter(*m, cnt, access & (cid == c), epoch, w);
-    sources.push_back(digit_source(*m, "prev_" + cnt, cnt_new, epoch, k, true));
+    cnt_state.push_back(segmented_counter(*m, cnt, access & (cid == c), epoch, w));
+    sources.push_back(digit_source(*m, "prev_" + cnt, cnt_state.back().next, epoch, k, true));
   }
   // balanced: for every c, Bn x total - Bd x prev_cnt[c] >= 0
   const Value total = digit_sum(*m, "total_digits", sources, epoch, k + cb);
@@ -341,13 +347,16 @@ ModulePtr emit_l2_mon(const DhslParams& p, const EmitContext& ctx) {
         *m, "rem" + to_string(c),
         {{p.balanced_num, false, total, n}, {p.balanced_den, true, sources[c].registered, 1}}, epoch, k));
   const Value balanced = m->wire("balanced", hdl::and_of(not_negative, hdl::ones(1)));
-  const Value decide = step_counter(*m, "step", epoch, p.check_steps + 2).last;
+  const StepCounter step = step_counter(*m, "step", epoch, p.check_steps + 2);
+  const Value decide = step.last;
   const Reg streak = m->reg("streak", 1), back = m->reg("back", 1);
   streak.next_if(decide, balanced & ~streak);
   back.next(decide & balanced & streak);
   back_o.drive(back);
   prev_hits_o.drive(prev_hits);
   prev_acc_o.drive(prev_acc);
+  l2_mon_properties(*m, p, {access, hit, cid, epoch, back, prev_acc, prev_hits, acc, hits, cnt_state, balanced, decide,
+                            step.q, streak});
   return m;
 }
 
@@ -397,6 +406,8 @@ ModulePtr emit_cp(const DhslParams& p, const EmitContext& ctx) {
   sw.next(go_fine | back_fire);
   mode_o.drive(mode);
   switch_o.drive(sw);
+  cp_properties(*m, p, {trigger, back, prev_in, prev_hits, prev_acc, armed, pend.last, imbalance, high, go_fine, back_fire,
+                        mode, sw, prev_imb});
   return m;
 }
 

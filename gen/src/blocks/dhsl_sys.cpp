@@ -159,6 +159,17 @@ std::vector<std::string> synth_tops(const config::Config& c) {
   return tops;
 }
 
+// The monitors and the decision unit (mgvm only). The induction closes once
+// its window holds a whole digit-serial check (J + 2 edges after the epoch
+// edge; J + 3 after the decision unit's gather).
+std::vector<ProveTop> prove_tops(const config::Config& c) {
+  const DhslParams p = elab::elaborate_dhsl(c);
+  if (!p.has_monitors()) return {};
+  return {{p.module_prefix + "_rtu_mon", 3},
+          {p.module_prefix + "_l2_mon", p.check_steps + 5},
+          {p.module_prefix + "_cp", p.check_steps + 6}};
+}
+
 }  // namespace
 }  // namespace dhsl
 
@@ -171,6 +182,7 @@ BlockInfo dhsl_block() {
   b.report_json = dhsl::report_json;
   b.report_markdown = dhsl::report_markdown;
   b.synth_tops = dhsl::synth_tops;
+  b.prove_tops = dhsl::prove_tops;
   return b;
 }
 

@@ -222,7 +222,7 @@ FillStage fill_stage(Ctl& c) {
   const Value addr = c.io["ifill_addr_i"];
   FillStage f;
   m.comment("instruction fill: set captured (F0), victim way by the variant's rule (F1), write (F2)");
-  f.fs = m.reg("fs", 2);
+  f.fs = c.fs = m.reg("fs", 2);
   f.f0 = m.wire("f0", f.fs == 0);
   f.f1 = m.wire("f1", f.fs == 1);
   c.f2 = m.wire("f2", f.fs == 2);
@@ -269,7 +269,7 @@ void fetch(Ctl& c) {
   c.s1_set.next_if(c.if_fire, c.if_set);
   s1_tag.next_if(c.if_fire, addr.slice(ob + si, c.p.itag_bits));
   // the set one-hot as well: I1 reads the modes and touches with AND-ORs
-  Reg s1_sel = m.reg_noreset("s1_sel", c.p.sets);
+  Reg s1_sel = c.s1_sel = m.reg_noreset("s1_sel", c.p.sets);
   s1_sel.next_if(c.if_fire, hdl::one_of(c.p.sets, c.if_set));
   Value f1_hit = f1_hits(c, s1_sel, s1_tag);
   Value f1_hit_oh = hdl::lowest_one(m.top(), "f1_hit_oh", f1_hit);
@@ -416,7 +416,84 @@ void sram_mux(Ctl& c) {
   if (c.baseline && !unused.empty()) c.m.unused("tag_rdata", hdl::cat(unused));
 }
 
+// ---------------------------------------------------------------------------
+// Formal properties of the instruction side (txgen prove).
+
+// bit {way, set} of a per-line vector (line = way x NS + set)
+Value line_bit(const Ctl& c, const Value& lines, const Value& way, const Value& set) {
+  return c.p.way_bits ? hdl::bit_at(lines, hdl::cat({way, set})) : hdl::bit_at(lines, set);
+}
+
+// The recency of every set is a strict order: no three ways in a cycle. One
+// bit per set (f_order), so no line of the RTL grows with the set count.
+Value recency_is_order(Ctl& c) {
+  const unsigned np = pairs(c.p);
+  hdl::Scope& f = c.m.formal();
+  const hdl::Wire order = f.wire("f_order", c.p.sets);
+  for (unsigned s = 0; s < c.p.sets; ++s) {
+    std::vector<Value> ok;
+    for (unsigned i = 0; i < c.p.ways; ++i)
+      for (unsigned j = i + 1; j < c.p.ways; ++j)
+        for (unsigned k = j + 1; k < c.p.ways; ++k) {
+          auto r = [&](unsigned a, unsigned b) { return c.age.bit(s * np + pair_index(c.p, a, b)); };
+          ok.push_back(~(r(i, j) & r(j, k) & ~r(i, k)) & ~(~r(i, j) & ~r(j, k) & r(i, k)));
+        }
+    f.assign(order.bit(s), hdl::and_of(ok, hdl::one_bit(true)));
+  }
+  return hdl::all(order);
+}
+
+// The instruction fill's candidate ways by the variant's order (the first
+// non-empty class), from the line modes of the fill's set.
+Value fill_candidates(Ctl& c) {
+  hdl::Scope& f = c.m.formal();
+  const unsigned a = c.p.ways;
+  std::vector<Value> inv, tx;
+  const Value tx_lines = f.wire("f_fill_tx_lines", c.lv & c.ltx);
+  for (unsigned w = 0; w < a; ++w) {
+    const Value way = hdl::lit(std::max(1u, c.p.way_bits), w);
+    inv.push_back(~line_bit(c, c.lv, way, c.fset));
+    tx.push_back(line_bit(c, tx_lines, way, c.fset));
+  }
+  const Value v_inv = f.wire("f_fill_inv", hdl::cat_lsb_first(inv)), v_tx = f.wire("f_fill_tx", hdl::cat_lsb_first(tx));
+  const Value all = hdl::ones(a);
+  Cases order = {{hdl::any(v_inv), v_inv}};
+  if (c.p.variant == config::IcacheVariant::Aware) {
+    if (c.p.ifill_order == config::IfillOrder::TxFirst) order.insert(order.begin(), {hdl::any(v_tx), v_tx});
+    else order.push_back({hdl::any(v_tx), v_tx});
+  }
+  return f.wire("f_fill_class", hdl::priority(order, all));
+}
+
 }  // namespace
+
+void instruction_properties(Ctl& c) {
+  Module& m = c.m;
+  const unsigned a = c.p.ways, np = pairs(c.p);
+  const Value s1_line_ic = line_bit(c, m.formal().wire("f_ic_lines", c.lv & ~c.ltx), c.f1_way, c.s1_set);
+  m.assert_always("fetch_hits_only_ic_lines", ~c.f1_any | s1_line_ic);
+  m.assert_always("inv_fetch_set", ~c.s1_valid | (c.s1_sel == hdl::one_of(c.p.sets, c.s1_set)));
+  // the victim decided in F1
+  const Value f1 = c.fs == 1, victim = c.fway.d(), cls = fill_candidates(c);
+  const Value fill_set = m.formal().wire("f_fill_set", hdl::one_of(c.p.sets, c.fset));
+  const Value age = m.formal().wire("f_fill_age", hdl::onehot_select(fill_set, c.age, c.p.sets, np));
+  std::vector<Value> least;
+  for (unsigned v = 0; v < a; ++v) {
+    Value older_than_all = victim.bit(v);
+    for (unsigned u = 0; u < a; ++u) {
+      if (u == v) continue;
+      const Value older = v < u ? ~age.bit(pair_index(c.p, v, u)) : age.bit(pair_index(c.p, u, v));
+      older_than_all = older_than_all & (~cls.bit(u) | older);
+    }
+    least.push_back(older_than_all);
+  }
+  auto one_hot = [](const Value& v) { return hdl::any(v) & ((v & (v - 1)) == 0); };
+  m.assert_always("ifill_victim_by_order", ~f1 | (one_hot(victim) & ((victim & ~cls) == 0)));
+  m.assert_always("inv_fill_way", (c.fs != 2) | one_hot(c.fway));
+  m.assert_always("ifill_victim_least_recent", ~f1 | hdl::or_of(least, hdl::zero(1)));
+  m.assert_always("inv_fill_set", (c.fs == 0) | (c.fsel == hdl::one_of(c.p.sets, c.fset)));
+  m.assert_always("inv_recency_order", recency_is_order(c));
+}
 
 void instruction_side(Ctl& c) {
   const FillStage f = fill_stage(c);
@@ -451,6 +528,7 @@ std::unique_ptr<Module> emit_ctrl(const IcacheTxParams& p, const EmitContext& ct
   instruction_side(c);
   if (!baseline) engine(c);
   modes_and_ports(c);
+  if (!baseline) instruction_properties(c);
   return mod;
 }
 
@@ -488,6 +566,8 @@ BlockInfo icache_tx_block() {
     const std::string prefix = "icache_tx_" + c.name;
     return std::vector<std::string>{prefix, prefix + "_base"};
   };
+  // every property closes at k = 1: two steps suffice
+  b.prove_tops = [](const config::Config& c) { return std::vector<ProveTop>{{"icache_tx_" + c.name, 3}}; };
   return b;
 }
 

@@ -609,6 +609,23 @@ void engine_state(Eng& e) {
   e.out("sd_done_o", sd_done);
 }
 
+// Formal properties of the engine (txgen prove): a lookup answers a hit only
+// from a line it read in Tx-mode, and a translation write reaches only the
+// Tx-mode line it read.
+void properties(Eng& e) {
+  Module& m = e.m;
+  const Ctl& c = e.c;
+  const Value line_tx = hdl::bit_at(m.formal().wire("f_tx_lines", c.lv & c.ltx), e.line);
+  const Reg rd_tx = m.formal_reg("f_rd_tx", 1);
+  rd_tx.next(priority({{e.key_fire, zero(1)}, {e.rd_fire, line_tx}}, rd_tx));
+  const Value after_read = e.st_dec | e.st_cmp | e.st_pack | e.st_write;
+  m.assert_always("lookup_hit_only_from_tx", ~(e.cmp_done & e.op_lookup & e.any_hit) | rd_tx);
+  m.assert_always("tx_write_only_tx_lines", ~e.wr_commit | line_tx);
+  m.assert_always("inv_read_tx", ~(e.st_dec | e.st_cmp) | rd_tx);
+  m.assert_always("inv_unclobbered_tx", ~after_read | e.clob | line_tx);
+  m.assert_always("inv_line_sel", c.eng_idle | (c.lsel == hdl::one_of(e.p.lines, e.line)));
+}
+
 }  // namespace
 
 void engine(Ctl& c) {
@@ -627,6 +644,7 @@ void engine(Ctl& c) {
   response(e);
   victims(e);
   engine_state(e);
+  properties(e);
 }
 
 }  // namespace txgen::blocks::icache

@@ -61,6 +61,7 @@ ModulePtr emit_ctrl(const LdsCtrlParams& p, const EmitContext& ctx) {
   engine_registers(c);
   control(c);
   datapath(c);
+  properties(c);
   return m;
 }
 
@@ -168,6 +169,8 @@ BlockInfo lds_ctrl_block() {
     const std::string prefix = "lds_ctrl_" + c.name;
     return std::vector<std::string>{prefix, prefix + "_base"};
   };
+  // the properties close at k = 2
+  b.prove_tops = [](const config::Config& c) { return std::vector<ProveTop>{{"lds_ctrl_" + c.name, 4}}; };
   return b;
 }
 

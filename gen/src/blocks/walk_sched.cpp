@@ -5,6 +5,7 @@
 // nodes keep the RTL size independent of the entry count.
 #include "txgen/blocks/walk_sched_emit.h"
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <utility>
@@ -27,6 +28,7 @@ using hdl::Value;
 using hdl::Wire;
 using hdl::mux;
 using hdl::rep;
+using hdl::zext;
 using hdl::zero;
 using std::string;
 using std::to_string;
@@ -70,6 +72,8 @@ struct Sched {
   Value bypass, app, app_vpn, app_iid, a1_score, match_now;
   // selection
   Value root_key, root_sub, child_sub;
+  // the buffer's "at or above the selected entry" thermometer
+  Value above;
   // dispatch and walkers
   Reg busy, sel_go, d_v, d_vpn;
   Value sel_go_w, any_free, walker, walker_oh;
@@ -633,7 +637,7 @@ void buffer(Sched& s) {
   const unsigned b = s.p.entries;
   const Value remove = m.wire("remove", s.sel_go_w);
   count_and_slot(s, remove);
-  const Value above = index_thermometer(s);
+  const Value above = s.above = index_thermometer(s);
   const Reg remove_grp = removal_copies(s);
   const std::vector<BufferField> fields = buffer_fields(s);
   std::vector<Wire> updated;
@@ -859,6 +863,61 @@ void pwc(Sched& s) {
   m.unused("done_vpn", s.done_vpn.slice(0, p.vpn_bits - deepest));
 }
 
+// ---------------------------------------------------------------------------
+// Formal properties (txgen prove; docs/verification.md, "Formal proofs").
+
+// The aging bound, on one request the solver picks as it is appended: the
+// younger dispatches that pass it (f_passes) never exceed AT + 1. The
+// tracked request's index follows the removals below it.
+void aging_bound(Sched& s, const Value& hot) {
+  Module& m = s.m;
+  const WalkSchedParams& p = s.p;
+  const unsigned b = p.entries, ib = p.index_bits, lo = s.credit_lo_bits, hi = s.credit_hi_bits;
+  const uint64_t at = p.aging_threshold;
+  const unsigned pw = elab::clog2(at + 3), xw = std::max(p.credit_bits, pw) + 2;
+  hdl::Scope& f = m.formal();
+  const Value pick = m.formal_any("f_pick", 1);
+  const Reg tr = m.formal_reg("f_tr", 1), pos = m.formal_reg("f_pos", ib), passes = m.formal_reg("f_passes", pw);
+  const Value remove = s.sel_go_w, removed = f.wire("f_removed", hdl::onehot_index(hot, ib));
+  const Value start = f.wire("f_start", s.app & pick & ~tr);
+  const Value append_at = f.wire("f_append_at", s.count - zext(remove, p.count_bits)).slice(0, ib);
+  tr.next(start | (tr & ~(remove & (removed == pos))));
+  pos.next(mux(start, append_at, mux(tr & remove & (removed < pos), pos - 1, pos)));
+  passes.next(mux(start, zero(pw), mux(tr & remove & (removed > pos), passes + 1, passes)));
+  m.assert_always("aging_bound", ~tr | (passes <= at + 1));
+  // the tracked entry's credit counts its passes down: credit + passes = AT
+  // until it ages, at the (AT + 1)-th pass
+  const Value at_pos = f.wire("f_at_pos", hdl::one_of(b, pos));
+  Value credit = zext(hdl::onehot_select(at_pos, s.credit_lo, b, lo), xw);
+  if (hi) {
+    credit = credit + zext(cat({hdl::onehot_select(at_pos, s.credit_hi, b, hi), zero(lo)}), xw);
+    credit = credit - zext(cat({hdl::any(at_pos & s.borrow), zero(lo)}), xw);
+  }
+  const Value aged = hdl::any(at_pos & s.aged);
+  m.assert_always("inv_tracked",
+                  ~tr | (hdl::any(at_pos & s.valid) &
+                         mux(aged, passes == at + 1, (f.wire("f_credit", credit) + zext(passes, xw)) == at)));
+}
+
+void properties(Sched& s) {
+  Module& m = s.m;
+  const WalkSchedParams& p = s.p;
+  const unsigned b = p.entries;
+  hdl::Scope& f = m.formal();
+  // the dispatched entry: the lowest one at or above the selection
+  const Value hot = f.wire("f_hot", s.above & ~cat({s.above.slice(0, b - 1), zero(1)}));
+  std::vector<Value> ones;
+  for (unsigned i = 0; i < b; ++i) ones.push_back(zext(s.valid.bit(i), p.count_bits));
+  m.assert_always("dispatch_only_valid", ~s.sel_go_w | hdl::any(hot & s.valid));
+  m.assert_always("dispatch_one_source", ~(s.sel_go_w & s.bypass));
+  m.assert_always("dispatch_to_free_walker", ~s.go | (hdl::any(s.walker_oh) & ~hdl::any(s.walker_oh & s.busy)));
+  m.assert_always("count_matches_valid", s.count == hdl::sum_of(ones));
+  m.assert_always("inv_valid_prefix", ~hdl::any(s.valid.slice(1, b - 1) & ~s.valid.slice(0, b - 1)));
+  m.assert_always("inv_slot", s.slot == hdl::one_of(b + 1, s.count));
+  m.assert_always("inv_any_free", s.any_free == ~hdl::all(s.busy));
+  if (p.simt()) aging_bound(s, hot);
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -875,6 +934,7 @@ std::string emit_top(const WalkSchedParams& p, const EmitContext& ctx) {
   dispatch(s);
   buffer(s);
   pwc(s);
+  properties(s);
   return m.render();
 }
 

@@ -93,6 +93,13 @@ std::vector<std::string> synth_tops(const config::Config& c) {
   return {elab::elaborate_walk_sched(c).module_prefix};
 }
 
+// The induction closes once its window holds a selection (L cycles) and the
+// dispatch after it.
+std::vector<ProveTop> prove_tops(const config::Config& c) {
+  const elab::WalkSchedParams p = elab::elaborate_walk_sched(c);
+  return {{p.module_prefix, p.select_latency + 3}};
+}
+
 }  // namespace
 }  // namespace walk_sched
 
@@ -105,6 +112,7 @@ BlockInfo walk_sched_block() {
   b.report_json = walk_sched::report_json;
   b.report_markdown = walk_sched::report_markdown;
   b.synth_tops = walk_sched::synth_tops;
+  b.prove_tops = walk_sched::prove_tops;
   return b;
 }
 

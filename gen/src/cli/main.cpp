@@ -16,6 +16,7 @@ struct AllOptions {
   txgen::cli::EvalOptions eval;
   txgen::cli::SweepOptions sweep;
   txgen::cli::QorOptions qor;
+  txgen::cli::ProveOptions prove;
 };
 
 int dispatch(CLI::App& app, const AllOptions& o) {
@@ -27,6 +28,7 @@ int dispatch(CLI::App& app, const AllOptions& o) {
   if (app.got_subcommand("eval")) return txgen::cli::run_eval(o.eval);
   if (app.got_subcommand("sweep")) return txgen::cli::run_sweep(o.sweep);
   if (app.got_subcommand("qor")) return txgen::cli::run_qor(*app.get_subcommand("qor"), o.qor);
+  if (app.got_subcommand("prove")) return txgen::cli::run_prove(o.prove);
   std::cerr << app.help();
   return txgen::kExitInvalidInput;
 }
@@ -48,6 +50,7 @@ int main(int argc, char** argv) {
   txgen::cli::add_eval_command(app, o.eval);
   txgen::cli::add_sweep_command(app, o.sweep);
   txgen::cli::add_qor_command(app, o.qor);
+  txgen::cli::add_prove_command(app, o.prove);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {

@@ -59,7 +59,7 @@ void Module::output(const std::string& name, unsigned width, const std::string& 
 }
 
 void Module::line(const std::string& text) {
-  body_.push_back(std::string(2 * generate_open_.size() + (generate_open_.empty() ? 0 : 2), ' ') + text);
+  cur().body.push_back(std::string(2 * generate_open_.size() + (generate_open_.empty() ? 0 : 2), ' ') + text);
 }
 
 void Module::comment(const std::string& text) { line("// " + text); }
@@ -69,7 +69,7 @@ void Module::generate_for(const std::string& var, unsigned count, const std::str
   const bool opens = generate_open_.empty();
   if (opens) line("generate");
   generate_open_.push_back(opens);
-  body_.push_back(std::string(2 * generate_open_.size(), ' ') + "for (" + var + " = 0; " + var + " < " +
+  cur().body.push_back(std::string(2 * generate_open_.size(), ' ') + "for (" + var + " = 0; " + var + " < " +
                   std::to_string(count) + "; " + var + " = " + var + " + 1) begin : " + label);
 }
 
@@ -77,16 +77,16 @@ void Module::generate_if(const std::string& cond, const std::string& label) {
   const bool opens = generate_open_.empty();
   if (opens) line("generate");
   generate_open_.push_back(opens);
-  body_.push_back(std::string(2 * generate_open_.size(), ' ') + "if (" + cond + ") begin : " + label);
+  cur().body.push_back(std::string(2 * generate_open_.size(), ' ') + "if (" + cond + ") begin : " + label);
 }
 
 void Module::generate_else(const std::string& label) {
-  body_.push_back(std::string(2 * generate_open_.size(), ' ') + "end else begin : " + label);
+  cur().body.push_back(std::string(2 * generate_open_.size(), ' ') + "end else begin : " + label);
 }
 
 void Module::generate_end() {
   if (generate_open_.empty()) throw std::logic_error("generate_end without a generate block");
-  body_.push_back(std::string(2 * generate_open_.size(), ' ') + "end");
+  cur().body.push_back(std::string(2 * generate_open_.size(), ' ') + "end");
   const bool opened = generate_open_.back();
   generate_open_.pop_back();
   if (opened) line("endgenerate");
@@ -95,7 +95,7 @@ void Module::generate_end() {
 void Module::local_wire(const std::string& name, unsigned width, bool vector) {
   const std::string r = vector && width == 1 ? "[0:0]" : range(width);
   const std::string text = "wire " + (r.empty() ? "" : r + " ") + name + ";";
-  if (generate_open_.empty()) decls_.push_back(text); else line(text);
+  if (generate_open_.empty()) cur().decls.push_back(text); else line(text);
 }
 
 void Module::local_param(const std::string& name, unsigned width, const std::string& value) {
@@ -104,7 +104,7 @@ void Module::local_param(const std::string& name, unsigned width, const std::str
 
 void Module::wire(const std::string& name, unsigned width) {
   const std::string r = range(width);
-  decls_.push_back("wire " + (r.empty() ? "" : r + " ") + name + ";");
+  cur().decls.push_back("wire " + (r.empty() ? "" : r + " ") + name + ";");
 }
 
 void Module::assign(const std::string& lhs, const std::string& rhs) { line("assign " + lhs + " = " + rhs + ";"); }
@@ -119,25 +119,25 @@ void Module::flop(const std::string& base, unsigned width) { flop(base, width, s
 void Module::flop(const std::string& base, unsigned width, const std::string& reset_value) {
   wire(base + "_d", width);
   const std::string r = range(width);
-  decls_.push_back("reg  " + (r.empty() ? "" : r + " ") + base + "_q;");
-  flops_.push_back({base, width, reset_value});
+  cur().decls.push_back("reg  " + (r.empty() ? "" : r + " ") + base + "_q;");
+  cur().flops.push_back({base, width, reset_value});
 }
 
 void Module::flop_noreset(const std::string& base, unsigned width) {
   wire(base + "_d", width);
   const std::string r = range(width);
-  decls_.push_back("reg  " + (r.empty() ? "" : r + " ") + base + "_q;");
-  plain_flops_.push_back({base, width, ""});
+  cur().decls.push_back("reg  " + (r.empty() ? "" : r + " ") + base + "_q;");
+  cur().plain_flops.push_back({base, width, ""});
 }
 
 void Module::sram(const SramText& s) {
   const unsigned w = s.lanes * s.lane_bits;
   const std::string r = "[" + std::to_string(w - 1) + ":0]";
-  decls_.push_back("reg  " + r + " mem [0:" + std::to_string(s.depth - 1) + "];");
-  decls_.push_back("reg  " + r + " rdata_q;");
-  decls_.push_back("integer " + s.init_var + ";");
+  cur().decls.push_back("reg  " + r + " mem [0:" + std::to_string(s.depth - 1) + "];");
+  cur().decls.push_back("reg  " + r + " rdata_q;");
+  cur().decls.push_back("integer " + s.init_var + ";");
   const std::string k = s.init_var;
-  body_.push_back("initial begin\n    for (" + k + " = 0; " + k + " < " + std::to_string(s.depth) + "; " + k + " = " + k +
+  cur().body.push_back("initial begin\n    for (" + k + " = 0; " + k + " < " + std::to_string(s.depth) + "; " + k + " = " + k +
                   " + 1) mem[" + k + "] = " + sized(w, 0) + ";\n    rdata_q = " + sized(w, 0) + ";\n  end");
   std::string b = "always @(posedge " + s.clk + ") begin\n    if (" + s.en + ") begin\n";
   if (s.lanes == 1) {
@@ -151,7 +151,7 @@ void Module::sram(const SramText& s) {
            ";\n      end\n";
     }
   }
-  body_.push_back(b + "    end\n  end");
+  cur().body.push_back(b + "    end\n  end");
 }
 
 void Module::instance(const std::string& module, const std::string& inst,
@@ -163,7 +163,47 @@ void Module::instance(const std::string& module, const std::string& inst,
        << (i + 1 < connections.size() ? ",\n" : "\n");
   }
   os << "  );";
-  body_.push_back(os.str());
+  cur().body.push_back(os.str());
+}
+
+void Module::begin_formal() {
+  if (!generate_open_.empty()) throw std::logic_error(name_ + ": formal region inside a generate block");
+  in_formal_ = true;
+}
+
+void Module::end_formal() {
+  if (!generate_open_.empty()) throw std::logic_error(name_ + ": a generate block left open in the formal region");
+  in_formal_ = false;
+}
+
+void Module::formal_any(const std::string& name, unsigned width) {
+  const std::string r = range(width);
+  formal_.decls.push_back("(* anyseq *) wire " + (r.empty() ? "" : r + " ") + name + ";");
+}
+
+void Module::property(bool assume, const std::string& name, const std::string& cond) {
+  properties_.push_back(name + ": " + (assume ? "assume" : "assert") + " (" + cond + ");");
+}
+
+void Module::initial_assume(const std::string& cond) { initial_assumes_.push_back("initial assume (" + cond + ");"); }
+
+void Module::render_section(std::ostringstream& os, const Section& s) {
+  for (const auto& d : s.decls) os << "  " << d << "\n";
+  if (!s.decls.empty()) os << "\n";
+  for (const auto& b : s.body) os << "  " << b << "\n";
+  if (!s.flops.empty()) {
+    os << "\n  always @(posedge clk_i or negedge rst_ni) begin\n"
+       << "    if (!rst_ni) begin\n";
+    for (const auto& f : s.flops) os << "      " << f.base << "_q <= " << f.reset << ";\n";
+    os << "    end else begin\n";
+    for (const auto& f : s.flops) os << "      " << f.base << "_q <= " << f.base << "_d;\n";
+    os << "    end\n  end\n";
+  }
+  if (!s.plain_flops.empty()) {
+    os << "\n  always @(posedge clk_i) begin\n";
+    for (const auto& f : s.plain_flops) os << "    " << f.base << "_q <= " << f.base << "_d;\n";
+    os << "  end\n";
+  }
 }
 
 std::string Module::render() const {
@@ -180,21 +220,21 @@ std::string Module::render() const {
     os << "\n";
   }
   os << ");\n\n";
-  for (const auto& d : decls_) os << "  " << d << "\n";
-  if (!decls_.empty()) os << "\n";
-  for (const auto& b : body_) os << "  " << b << "\n";
-  if (!flops_.empty()) {
-    os << "\n  always @(posedge clk_i or negedge rst_ni) begin\n"
-       << "    if (!rst_ni) begin\n";
-    for (const auto& f : flops_) os << "      " << f.base << "_q <= " << f.reset << ";\n";
-    os << "    end else begin\n";
-    for (const auto& f : flops_) os << "      " << f.base << "_q <= " << f.base << "_d;\n";
-    os << "    end\n  end\n";
-  }
-  if (!plain_flops_.empty()) {
-    os << "\n  always @(posedge clk_i) begin\n";
-    for (const auto& f : plain_flops_) os << "    " << f.base << "_q <= " << f.base << "_d;\n";
-    os << "  end\n";
+  render_section(os, main_);
+  const bool formal = !formal_.decls.empty() || !formal_.body.empty() || !formal_.flops.empty() ||
+                      !formal_.plain_flops.empty() || !properties_.empty();
+  if (formal) {
+    // the blank line inside the region: the text outside it stays as without properties
+    os << "`ifdef FORMAL\n\n  // Formal properties (txgen prove); simulation, lint and synthesis see none of this.\n";
+    render_section(os, formal_);
+    if (!initial_assumes_.empty() || !properties_.empty()) os << "\n";
+    for (const auto& a : initial_assumes_) os << "  " << a << "\n";
+    if (!properties_.empty()) {
+      os << "  always @* begin\n";
+      for (const auto& p : properties_) os << "    " << p << "\n";
+      os << "  end\n";
+    }
+    os << "`endif\n";
   }
   os << "\nendmodule\n\n`default_nettype wire\n";
   return os.str();

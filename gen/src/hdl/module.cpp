@@ -1,6 +1,7 @@
 #include "txgen/hdl/module.h"
 
 #include <algorithm>
+#include <cctype>
 
 #include "txgen/emit/print.h"
 #include "txgen/emit/verilog.h"
@@ -51,6 +52,7 @@ void Reg::next_if(const Value& enable, const Value& v) const { next(mux(enable, 
 
 void Scope::add_local(const std::string& name, unsigned width, bool drivable) {
   if (width == 0) fail("zero-width signal `" + name + "`");
+  if (formal_) module_->formal_names_.insert(name);
   if (loops_.empty()) {
     module_->declare(name, width, drivable);
     return;
@@ -110,7 +112,7 @@ void Scope::generate_for(const std::string& var, unsigned count, const std::stri
   if (count == 0) fail("generate loop `" + label + "` of zero iterations");
   auto loops = loops_;
   loops.emplace_back(var, static_cast<int>(count));
-  auto inner = std::make_unique<Scope>(module_, label, std::move(loops));
+  auto inner = std::make_unique<Scope>(module_, label, std::move(loops), formal_);
   inner->locals_ = locals_;
   body(*inner, Index::var(var));
   Item& it = add(Kind::For);
@@ -122,8 +124,8 @@ void Scope::generate_for(const std::string& var, unsigned count, const std::stri
 
 void Scope::generate_if(const Index& cond, const std::string& label, const std::function<void(Scope&)>& then_body,
                         const std::string& else_label, const std::function<void(Scope&)>& else_body) {
-  auto then_scope = std::make_unique<Scope>(module_, label, loops_);
-  auto else_scope = std::make_unique<Scope>(module_, else_label, loops_);
+  auto then_scope = std::make_unique<Scope>(module_, label, loops_, formal_);
+  auto else_scope = std::make_unique<Scope>(module_, else_label, loops_, formal_);
   then_scope->locals_ = locals_;
   else_scope->locals_ = locals_;
   then_body(*then_scope);
@@ -136,12 +138,25 @@ void Scope::generate_if(const Index& cond, const std::string& label, const std::
   it.else_label = else_label;
 }
 
-void Scope::add_instance(const std::string& module, const std::string& inst,
-                         std::vector<std::pair<std::string, Value>> connections, std::vector<bool> outputs) {
+void Scope::instance(const Interface& of, const std::string& inst,
+                     const std::vector<std::pair<std::string, Value>>& connections) {
+  std::vector<bool> outputs;
+  for (const auto& [port, value] : connections) {
+    auto p = std::find_if(of.ports.begin(), of.ports.end(), [&](const PortSpec& s) { return s.name == port; });
+    if (p == of.ports.end()) fail("instance " + inst + ": " + of.module + " has no port `" + port + "`");
+    if (p->width != value.width())
+      fail("instance " + inst + ": port `" + port + "` is " + std::to_string(p->width) + " bits, `" +
+           emit::print(value) + "` is " + std::to_string(value.width()));
+    outputs.push_back(p->is_output);
+  }
+  for (const auto& p : of.ports) {
+    auto c = std::find_if(connections.begin(), connections.end(), [&](const auto& x) { return x.first == p.name; });
+    if (c == connections.end()) fail("instance " + inst + ": port `" + p.name + "` of " + of.module + " unconnected");
+  }
   Item& it = add(Kind::Instance);
   it.text = inst;
-  it.module = module;
-  it.connections = std::move(connections);
+  it.module = of.module;
+  it.connections = connections;
   it.outputs = std::move(outputs);
 }
 
@@ -150,7 +165,8 @@ void Scope::add_instance(const std::string& module, const std::string& inst,
 
 Module::Module(std::string name)
     : name_(std::move(name)), previous_context_(error_context()),
-      top_(std::make_unique<Scope>(this, "", std::vector<std::pair<std::string, int>>{})) {
+      top_(std::make_unique<Scope>(this, "", std::vector<std::pair<std::string, int>>{})),
+      formal_(std::make_unique<Scope>(this, "", std::vector<std::pair<std::string, int>>{}, true)) {
   set_error_context(name_);
 }
 
@@ -223,23 +239,45 @@ Value Module::sram(const SramSpec& spec) {
 
 void Module::unused(const std::string& name, const Value& v) { top_->wire("unused_" + name, v); }
 
-void Module::instance(const Interface& of, const std::string& inst,
-                      const std::vector<std::pair<std::string, Value>>& connections) {
-  std::vector<bool> outputs;
-  for (const auto& [port, value] : connections) {
-    auto p = std::find_if(of.ports.begin(), of.ports.end(), [&](const PortSpec& s) { return s.name == port; });
-    if (p == of.ports.end()) fail("instance " + inst + ": " + of.module + " has no port `" + port + "`");
-    if (p->width != value.width())
-      fail("instance " + inst + ": port `" + port + "` is " + std::to_string(p->width) + " bits, `" +
-           emit::print(value) + "` is " + std::to_string(value.width()));
-    outputs.push_back(p->is_output);
-  }
-  for (const auto& p : of.ports) {
-    auto c = std::find_if(connections.begin(), connections.end(), [&](const auto& x) { return x.first == p.name; });
-    if (c == connections.end()) fail("instance " + inst + ": port `" + p.name + "` of " + of.module + " unconnected");
-  }
-  top_->add_instance(of.module, inst, connections, outputs);
+// ---------------------------------------------------------------------------
+// Formal properties
+
+Reg Module::formal_reg(const std::string& name, unsigned width, uint64_t reset_value) {
+  if (!has_clock_and_reset()) fail("formal register `" + name + "` in a module without clk_i and rst_ni");
+  declare(name + "_q", width, false);
+  declare(name + "_d", width, true);
+  lit(width, reset_value);  // checks that it fits
+  formal_names_.insert({name + "_q", name + "_d"});
+  formal_regs_.push_back({name, width, true, reset_value});
+  return Reg(Value(ref_node(name + "_q", width)), Wire(Value(ref_node(name + "_d", width)), formal_.get()));
 }
+
+Value Module::past(const std::string& name, const Value& v) {
+  const Reg r = formal_reg(name, v.width());
+  r.next(v);
+  return r;
+}
+
+Value Module::formal_any(const std::string& name, unsigned width) {
+  declare(name, width, false);
+  formal_names_.insert(name);
+  formal_anys_.push_back(name);
+  return Value(ref_node(name, width));
+}
+
+void Module::add_property(bool assume, const std::string& name, const Value& cond) {
+  if (!cond.valid() || cond.width() != 1) fail("property `" + name + "` is not one bit");
+  const bool ident = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
+                     std::all_of(name.begin(), name.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; });
+  if (!ident) fail("property name `" + name + "` is not an identifier");
+  for (const auto& p : properties_)
+    if (p.name == name) fail("property `" + name + "` stated twice");
+  if (find(name)) fail("property `" + name + "` has the name of a signal");
+  properties_.push_back({assume, name, cond});
+}
+
+void Module::assert_always(const std::string& name, const Value& cond) { add_property(false, name, cond); }
+void Module::assume_always(const std::string& name, const Value& cond) { add_property(true, name, cond); }
 
 // ---------------------------------------------------------------------------
 // Checks and rendering: one walk over the scopes, evaluating every Index for
@@ -249,9 +287,12 @@ struct ScopeWalker {
   const Module& module;
   emit::Module* out;  // null: check only
   std::map<std::string, std::vector<unsigned char>> driven;  // module-level bits driven
+  bool in_formal = false;  // walking the formal region: it may read everything
 
   void check_value(const Value& v, const std::map<std::string, long long>& env) {
     const Node& n = v.node();
+    if (!in_formal && n.op == Op::Ref && module.formal_names_.count(n.name))
+      fail("the circuit reads `" + n.name + "`, a signal of the formal region");
     if (n.op == Op::Part) {
       const long long lo = n.index.eval(env);
       if (lo < 0 || lo + n.width > n.args[0]->width)
@@ -290,6 +331,8 @@ struct ScopeWalker {
           } else {
             const auto* d = module.find(t.name);
             if (!d || !d->drivable) fail("`" + t.name + "` cannot be assigned (an input, a register output or undeclared)");
+            if (in_formal != (module.formal_names_.count(t.name) != 0))
+              fail("`" + t.name + "` is assigned " + (in_formal ? "in the formal region" : "outside the formal region"));
             mark(driven, t, d->width, env);
           }
           break;
@@ -321,6 +364,8 @@ struct ScopeWalker {
             const Target t = target_of(v, env);
             const auto* d = module.find(t.name);
             if (!d || !d->drivable) fail("instance " + it.text + " drives `" + t.name + "`, which cannot be assigned");
+            if (in_formal != (module.formal_names_.count(t.name) != 0))
+              fail("instance " + it.text + " drives `" + t.name + "` across the formal region's boundary");
             mark(driven, t, d->width, env);
           }
           break;
@@ -394,6 +439,9 @@ std::string Module::render() const {
   std::map<std::string, long long> env;
   std::map<std::string, std::vector<unsigned char>> none;
   w.walk(*top_, env, none);
+  w.in_formal = true;
+  w.walk(*formal_, env, none);
+  for (const auto& p : properties_) w.check_value(p.cond, env);
   for (const auto& [name, d] : decls_) {
     if (!d.drivable) continue;
     auto it = w.driven.find(name);
@@ -412,8 +460,20 @@ std::string Module::render() const {
   }
   w.out = &out;
   w.render(*top_);
+  render_formal(out, w);
   set_error_context(saved);
   return out.render();
+}
+
+void Module::render_formal(emit::Module& out, ScopeWalker& w) const {
+  if (properties_.empty() && formal_regs_.empty() && formal_anys_.empty() && formal_->items_.empty()) return;
+  out.begin_formal();
+  for (const auto& name : formal_anys_) out.formal_any(name, decls_.at(name).width);
+  for (const auto& r : formal_regs_) out.flop(r.name, r.width, emit::print(lit(r.width, r.reset_value)));
+  w.render(*formal_);
+  if (has_clock_and_reset() && !properties_.empty()) out.initial_assume("!rst_ni");
+  for (const auto& p : properties_) out.property(p.assume, p.name, emit::print(p.cond));
+  out.end_formal();
 }
 
 }  // namespace txgen::hdl

@@ -26,6 +26,13 @@ struct BlockOutput {
   nlohmann::json parameters;  // elaborated parameters, for the manifest
 };
 
+// A module whose formal properties `txgen prove` proves, and the default
+// depth (BMC steps from reset and induction length) for it.
+struct ProveTop {
+  std::string module;
+  unsigned depth;
+};
+
 struct BlockInfo {
   std::string name;
   std::string summary;
@@ -35,6 +42,8 @@ struct BlockInfo {
   nlohmann::json (*report_json)(const config::Config&);
   std::string (*report_markdown)(const config::Config&);
   std::vector<std::string> (*synth_tops)(const config::Config&);  // modules with a clock
+  // Modules with formal properties; null for a block that states none.
+  std::vector<ProveTop> (*prove_tops)(const config::Config&) = nullptr;
 };
 
 const std::vector<BlockInfo>& registry();

@@ -5,6 +5,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -32,6 +33,32 @@ ModulePtr emit_router(const elab::DhslParams& p, const EmitContext& ctx, const h
 ModulePtr emit_hsl_stage(const elab::DhslParams& p, const EmitContext& ctx, const hdl::Interface& hsl,
                          const hdl::Interface& hsl_reg);
 ModulePtr emit_sys(const elab::DhslParams& p, const EmitContext& ctx, const Units& units);
+
+// The signals of the monitors and the decision unit that their formal
+// properties read (dhsl_props.cpp; txgen prove).
+struct RtuMonSignals {
+  hdl::Value in, out, epoch, trigger, possible, prev_in, prev_out, inc, outc, left, d;
+};
+// A segmented counter's registers: its next count (count + this cycle's
+// increment, saturated), the saturation flag and each segment with the carry
+// waiting for it (none for segment 0).
+struct CounterState {
+  hdl::Value next, full;
+  std::vector<std::pair<hdl::Value, hdl::Value>> segments;
+};
+struct L2MonSignals {
+  hdl::Value access, hit, cid, epoch, back, prev_acc, prev_hits;
+  CounterState acc, hits;
+  std::vector<CounterState> cnt;
+  hdl::Value balanced, decide, step, streak;  // step: edges to the decision (0: none pending)
+};
+struct CpSignals {
+  hdl::Value trigger, back, prev_in, prev_hits, prev_acc, armed, decide, imbalance, high, go_fine, back_fire, mode, sw,
+      prev_imb;
+};
+void rtu_mon_properties(hdl::Module& m, const elab::DhslParams& p, const RtuMonSignals& s);
+void l2_mon_properties(hdl::Module& m, const elab::DhslParams& p, const L2MonSignals& s);
+void cp_properties(hdl::Module& m, const elab::DhslParams& p, const CpSignals& s);
 
 // The first header lines of every module: generator, role, configuration.
 void title(hdl::Module& m, const EmitContext& ctx, const std::string& role);

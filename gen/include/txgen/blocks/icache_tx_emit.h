@@ -53,7 +53,7 @@ struct Ctl {
   // instruction side, read by the engine and the SRAM ports
   hdl::Value f2, ifill_fire, if_fire, if_set, f1_any, f1_way, port_free, ifill_line;
   hdl::Value tk_hot, tk_way, tf_hot, tf_way, flush_fire;
-  hdl::Reg s1_valid, s1_set, fset, fsel, fway;
+  hdl::Reg s1_valid, s1_set, s1_sel, fs, fset, fsel, fway;
   // engine, read by the instruction side
   hdl::Value eng_idle, sd_all_fire, eng_init, eng_empty, te_hot, te_way;
   hdl::Value eng_tag_en, eng_tag_we, eng_tag_set, eng_tag_way_en, eng_tag_entry;
@@ -67,6 +67,9 @@ void instruction_side(Ctl& c);
 void modes_and_ports(Ctl& c);
 // icache_tx_engine.cpp: arbitration, the engine, response, victims, shootdown.
 void engine(Ctl& c);
+// Formal properties of the instruction side (icache_tx.cpp; the engine's are
+// stated in engine()).
+void instruction_properties(Ctl& c);
 
 // The ports of the controller (module `name`) or of the baseline, to connect by name.
 hdl::Interface ctrl_interface(const elab::IcacheTxParams& p, const std::string& name, bool baseline);

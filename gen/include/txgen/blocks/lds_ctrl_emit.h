@@ -77,6 +77,7 @@ void app_read_path(Ctl& c);
 void engine_registers(Ctl& c);  // lds_ctrl_datapath.cpp
 void control(Ctl& c);           // lds_ctrl.cpp
 void datapath(Ctl& c);          // lds_ctrl_datapath.cpp
+void properties(Ctl& c);        // lds_ctrl_props.cpp: formal properties (txgen prove)
 
 // The ports of the controller (module `name`) or of the baseline, to connect by name.
 hdl::Interface inner_interface(const elab::LdsCtrlParams& p, const std::string& name, bool baseline);

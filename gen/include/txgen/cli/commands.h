@@ -40,6 +40,12 @@ struct QorOptions {
   std::vector<std::string> add;  // CONFIG.json:BLOCK entries for update
   std::optional<double> area_percent, period_spread;
 };
+struct ProveOptions {
+  std::string config, block, out, rtl;
+  std::vector<std::string> properties;
+  unsigned depth = 0;  // 0: the block's default per module
+  bool require_proof = false;
+};
 struct EvalOptions {
   std::string config, out, engine = "model", build_dir;
   std::vector<std::string> traces, workloads;
@@ -62,6 +68,7 @@ void add_trace_command(CLI::App& app, TraceOptions& opts);
 void add_eval_command(CLI::App& app, EvalOptions& opts);
 void add_sweep_command(CLI::App& app, SweepOptions& opts);
 void add_qor_command(CLI::App& app, QorOptions& opts);
+void add_prove_command(CLI::App& app, ProveOptions& opts);
 
 int run_gen(const GenOptions& opts);
 int run_report(const ReportOptions& opts);
@@ -71,6 +78,7 @@ int run_trace(const TraceOptions& opts);
 int run_eval(EvalOptions opts);
 int run_sweep(const SweepOptions& opts);
 int run_qor(const CLI::App& qor, const QorOptions& opts);  // qor: the "qor" subcommand
+int run_prove(const ProveOptions& opts);
 
 // Writes the synthetic trace `kind` with the defaults `txgen trace --config`
 // derives from the configuration's tx_path section (trace_cmd.cpp).

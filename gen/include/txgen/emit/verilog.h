@@ -3,6 +3,7 @@
 // output is byte-for-byte deterministic. It prints; it decides nothing.
 #pragma once
 
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -58,8 +59,8 @@ class Module {
 
   // Verbatim declaration and body text, for constructs the helpers above do
   // not cover (memories of behavioural models). Lines are indented as given.
-  void raw_decl(const std::string& text) { decls_.push_back(text); }
-  void raw(const std::string& text) { body_.push_back(text); }
+  void raw_decl(const std::string& text) { cur().decls.push_back(text); }
+  void raw(const std::string& text) { cur().body.push_back(text); }
 
   // Generate regions: for/if blocks nest; declarations made inside them
   // (local_wire, local_param) and assigns are printed in place.
@@ -79,6 +80,18 @@ class Module {
   void instance(const std::string& module, const std::string& inst,
                 const std::vector<std::pair<std::string, std::string>>& connections);
 
+  // The formal region, printed inside `ifdef FORMAL ... `endif at the end of
+  // the module: between begin_formal() and end_formal() declarations,
+  // assigns, generate blocks, instances and flops go there.
+  void begin_formal();
+  void end_formal();
+  // (* anyseq *) wire: a value the solver picks in every cycle.
+  void formal_any(const std::string& name, unsigned width);
+  // `name: assert (cond);` or `name: assume (cond);` in an always @* block.
+  void property(bool assume, const std::string& name, const std::string& cond);
+  // initial assume (cond);
+  void initial_assume(const std::string& cond);
+
   std::string render() const;
 
  private:
@@ -91,15 +104,24 @@ class Module {
     unsigned width;
     std::string reset;
   };
+  // Declarations, body lines and flops of the module or of its formal region.
+  struct Section {
+    std::vector<std::string> decls;
+    std::vector<std::string> body;
+    std::vector<Flop> flops;
+    std::vector<Flop> plain_flops;
+  };
   void line(const std::string& text);  // a body line at the current generate depth
+  static void render_section(std::ostringstream& os, const Section& s);
 
   std::string name_;
   std::vector<std::string> header_;
   std::vector<Port> ports_;
-  std::vector<std::string> decls_;
-  std::vector<std::string> body_;
-  std::vector<Flop> flops_;
-  std::vector<Flop> plain_flops_;
+  Section& cur() { return in_formal_ ? formal_ : main_; }
+  Section main_, formal_;
+  bool in_formal_ = false;
+  std::vector<std::string> initial_assumes_;
+  std::vector<std::string> properties_;
   std::vector<bool> generate_open_;  // per open block: it opened the generate region
 };
 

@@ -4,6 +4,11 @@
 // structure to the one Verilog writer (emit::Module) and checks on the way
 // that every wire and register input is driven exactly once, bit by bit.
 //
+// A module may also state formal properties (assert_always, assume_always)
+// over its signals and a formal region of its own signals (formal(),
+// formal_reg, formal_any, past): the writer prints them inside
+// `ifdef FORMAL, so simulation, lint and synthesis see none of it.
+//
 //   hdl::Module m("walk_sched_x");
 //   m.clock_and_reset();
 //   Value valid = m.input("req_valid_i", 1);
@@ -16,6 +21,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -82,8 +88,8 @@ struct Interface {
 
 class Scope {
  public:
-  Scope(class Module* module, std::string label, std::vector<std::pair<std::string, int>> loops)
-      : module_(module), label_(std::move(label)), loops_(std::move(loops)) {}
+  Scope(class Module* module, std::string label, std::vector<std::pair<std::string, int>> loops, bool formal = false)
+      : module_(module), label_(std::move(label)), loops_(std::move(loops)), formal_(formal) {}
   Scope(const Scope&) = delete;
   Scope& operator=(const Scope&) = delete;
 
@@ -96,6 +102,9 @@ class Scope {
   Value param(const std::string& name, unsigned width, const Index& value);
   void assign(const Value& lhs, const Value& rhs);
   void comment(const std::string& text);
+  // An instance; connections by port name, widths checked against `of`.
+  void instance(const Interface& of, const std::string& inst,
+                const std::vector<std::pair<std::string, Value>>& connections);
 
   // for (var = 0; var < count; var++) begin : label  body(var)  end
   void generate_for(const std::string& var, unsigned count, const std::string& label,
@@ -105,11 +114,6 @@ class Scope {
                    const std::string& else_label, const std::function<void(Scope&)>& else_body);
 
   class Module& module() const { return *module_; }
-
- private:
-  // an instance (Module::instance adds it to the top scope)
-  void add_instance(const std::string& module, const std::string& inst,
-                    std::vector<std::pair<std::string, Value>> connections, std::vector<bool> outputs);
 
  private:
   friend class Module;
@@ -138,6 +142,7 @@ class Scope {
   class Module* module_;
   std::string label_;
   std::vector<std::pair<std::string, int>> loops_;  // enclosing genvars and counts
+  bool formal_;                                      // in the formal region (nested scopes too)
   std::map<std::string, unsigned> locals_;           // names declared in a generate body
   std::vector<Item> items_;
 };
@@ -183,7 +188,25 @@ class Module {
 
   // An instance; connections by port name, widths checked against `of`.
   void instance(const Interface& of, const std::string& inst,
-                const std::vector<std::pair<std::string, Value>>& connections);
+                const std::vector<std::pair<std::string, Value>>& connections) {
+    top_->instance(of, inst, connections);
+  }
+
+  // ---- Formal properties (docs/hdl.md, "Properties"), seen only by formal
+  // tools. The formal region: wires, assigns, generate loops and instances
+  // that exist only to state properties (names should start with f_).
+  Scope& formal() { return *formal_; }
+  // A register of the formal region (name_q / name_d), reset like reg();
+  // needs clock_and_reset().
+  Reg formal_reg(const std::string& name, unsigned width, uint64_t reset_value = 0);
+  // v one clock edge earlier (zero in the first cycle after reset).
+  Value past(const std::string& name, const Value& v);
+  // A value the solver picks freely in every cycle.
+  Value formal_any(const std::string& name, unsigned width);
+  // name: assert (cond) / assume (cond), checked in every cycle. A module
+  // with a clock that states properties also assumes it starts in reset.
+  void assert_always(const std::string& name, const Value& cond);
+  void assume_always(const std::string& name, const Value& cond);
 
   // Checks drivers and prints through the writer.
   std::string render() const;
@@ -206,6 +229,14 @@ class Module {
     unsigned width;
     bool drivable;
   };
+  struct Property {
+    bool assume;
+    std::string name;
+    Value cond;
+  };
+  void add_property(bool assume, const std::string& name, const Value& cond);
+  void render_formal(emit::Module& out, struct ScopeWalker& w) const;
+  bool has_clock_and_reset() const { return find("clk_i") && find("rst_ni"); }
   void declare(const std::string& name, unsigned width, bool drivable);
   const Decl* find(const std::string& name) const;
 
@@ -214,8 +245,13 @@ class Module {
   std::vector<std::string> header_;
   std::vector<PortDecl> ports_;
   std::vector<RegDecl> regs_;
+  std::vector<RegDecl> formal_regs_;
+  std::vector<std::string> formal_anys_;
+  std::vector<Property> properties_;
+  std::set<std::string> formal_names_;  // signals of the formal region
   std::map<std::string, Decl> decls_;  // module-level names
   std::unique_ptr<Scope> top_;
+  std::unique_ptr<Scope> formal_;
 };
 
 }  // namespace txgen::hdl
