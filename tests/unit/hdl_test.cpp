@@ -194,6 +194,8 @@ TEST(Hdl, FirstOfAndThermometerRoundRobinShapes) {
   const RoundRobin rr = round_robin_thermo(m.top(), "rr", v, ge);
   EXPECT_EQ(rr.grant.width(), 5u);
   EXPECT_EQ(rr.next_ge.width(), 5u);
+}
+
 // A small counter; with_properties adds a formal region and properties.
 std::string counter_module(bool with_properties) {
   Module m("blk_formal");
