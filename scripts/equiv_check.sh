@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Proves that two generations of the same configurations are equivalent.
 #
-#   scripts/equiv_check.sh OLD_DIR NEW_DIR [MODULE_REGEX]
+#   scripts/equiv_check.sh [--ports-and-registers] OLD_DIR NEW_DIR [MODULE_REGEX]
 #
 # OLD_DIR and NEW_DIR are `txgen gen` outputs (a files.f and one module per
 # file), or folders of such outputs with matching sub-folder names. Every
@@ -11,10 +11,18 @@
 # -seq 2, equiv_induct, equiv_status
 # -assert: see ../shared/toolflow.md). Prints one line per module and exits
 # non-zero if any module differs or is unproven; logs go to NEW/equiv/.
+# --ports-and-registers matches only ports and registers (`*_q`), not the
+# internal nets between them: a change that no port can see is equivalent
+# (scripts/mutate.sh classifies its survivors so).
 set -uo pipefail
 
+hide_nets=""
+if [[ ${1:-} == --ports-and-registers ]]; then
+  hide_nets="rename -hide gold/w:* gold/w:*_q %d; rename -hide gate/w:* gate/w:*_q %d;"
+  shift
+fi
 if (($# < 2)); then
-  echo "usage: $0 OLD_DIR NEW_DIR [MODULE_REGEX]" >&2
+  echo "usage: $0 [--ports-and-registers] OLD_DIR NEW_DIR [MODULE_REGEX]" >&2
   exit 2
 fi
 old_root=$(cd "$1" && pwd) || exit 2
@@ -31,7 +39,7 @@ check_module() {
     read_verilog $(files_of "$old"); hierarchy -top $top; proc; flatten; rename $top gold; design -stash gold;
     read_verilog $(files_of "$new"); hierarchy -top $top; proc; flatten; rename $top gate; design -stash gate;
     design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
-    memory_map; opt_clean; async2sync;
+    memory_map; opt_clean; async2sync; $hide_nets
     equiv_make gold gate eq; hierarchy -top eq; equiv_struct;
     equiv_simple -seq 2; equiv_induct; equiv_status -assert" >/dev/null 2>&1
 }

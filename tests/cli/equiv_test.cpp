@@ -29,4 +29,24 @@ TEST(EquivCheck, ChangedCircuitIsReported) {
   EXPECT_NE(r.output.find("DIFFERENT  eq_counter"), std::string::npos) << r.output;
 }
 
+// An internal net whose changed bit no port sees: different net by net, but
+// equivalent when only ports and registers are matched (scripts/mutate.sh).
+TEST(EquivCheck, InternalNetChangeIsEquivalentAtThePorts) {
+  txgen::test::TempDir tmp("equiv_hidden");
+  const std::string copy = "cp -r " + data("hidden_new") + " " + tmp.str("new") + " && ";
+  const auto by_net = run(copy + script() + " " + data("hidden_old") + " " + tmp.str("new") + " 2>&1");
+  EXPECT_NE(by_net.exit_code, 0) << by_net.output;
+  const auto by_port = run(script() + " --ports-and-registers " + data("hidden_old") + " " + tmp.str("new") + " 2>&1");
+  EXPECT_EQ(by_port.exit_code, 0) << by_port.output;
+  EXPECT_NE(by_port.output.find("equivalent eq_hidden"), std::string::npos) << by_port.output;
+}
+
+TEST(EquivCheck, ChangedCircuitIsReportedAtThePorts) {
+  txgen::test::TempDir tmp("equiv_broken_ports");
+  const auto r = run("cp -r " + data("broken") + " " + tmp.str("broken") + " && " + script() +
+                     " --ports-and-registers " + data("old") + " " + tmp.str("broken") + " 2>&1");
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("DIFFERENT  eq_counter"), std::string::npos) << r.output;
+}
+
 }  // namespace

@@ -1,0 +1,1 @@
+eq_hidden.v
