@@ -74,6 +74,31 @@ class Driver {
     quiet(params().check_steps + 8);
   }
 
+  // `acc` L2 accesses of chiplet c's slice, one a cycle without RTU traffic;
+  // the first `hits` of them hit, coarse ids from cid_of(k).
+  template <class CidOf>
+  void l2_accesses(unsigned c, unsigned acc, unsigned hits, CidOf cid_of) {
+    for (unsigned k = 0; k < acc; ++k) {
+      in_.l2_access[c] = true;
+      in_.l2_hit[c] = k < hits;
+      in_.l2_cid[c] = cid_of(k);
+      step();
+    }
+    in_.l2_access[c] = in_.l2_hit[c] = false;
+  }
+
+  // Chiplet c's RTU: `in` incoming, then `out` outgoing requests, one a cycle;
+  // then the epoch's checks settle.
+  void requests(unsigned c, unsigned in, unsigned out) {
+    for (unsigned i = 0; i < in + out; ++i) {
+      in_.rtu_in[c] = i < in;
+      in_.rtu_out[c] = i >= in;
+      step();
+    }
+    in_.rtu_in[c] = in_.rtu_out[c] = false;
+    quiet(params().check_steps + 8);
+  }
+
   void quiet(unsigned cycles) {
     in_.rtu_in[0] = in_.rtu_out[0] = in_.l2_access[0] = in_.l2_hit[0] = false;
     for (unsigned i = 0; i < cycles; ++i) step();
@@ -206,6 +231,149 @@ TEST(Dhsl, CounterSaturationAtTheWidthLimit) {
     const unsigned per_request = 1200 / params().epoch_requests + 1;
     for (int e = 0; e < 4; ++e) d.epoch(true, false, 2, per_request, all_cid0);
     expect_count(s, "switches with saturated counters (test)", 1, d.switches);
+  });
+}
+
+// The access counter saturates while the hit counter does not: 1.2 x 2^W
+// accesses per epoch, two in three of them hits, is a low hit rate read as
+// hits / (2^W - 1) = 0.8; an access counter that wrapped would read it as high.
+TEST(Dhsl, SaturatedAccessCountKeepsALowHitRateLow) {
+  if (params().counter_bits > 10) GTEST_SKIP() << "counters too wide to saturate in a short test";
+  directed([](CosimSession& s, Driver& d) {
+    const unsigned per_request = (6u << params().counter_bits) / 5 / params().epoch_requests + 1;
+    for (int e = 0; e < 4; ++e) d.epoch(true, false, 3, per_request, all_cid0);
+    expect_count(s, "switches with hits 2/3 of a saturated access count (test)", 0, d.switches);
+  });
+}
+
+// In fine mode, every slice counts 1.2 x 2^W accesses per home: all per-home
+// counters saturate equally, which is balanced; one that wrapped would not be.
+TEST(Dhsl, SaturatedHomeCountsAreBalanced) {
+  if (params().counter_bits > 10) GTEST_SKIP() << "counters too wide to saturate in a short test";
+  directed([](CosimSession& s, Driver& d) {
+    switch_to_fine(d);
+    const unsigned cycles = (params().epoch_requests + 1) / 2;  // one incoming and one outgoing request a cycle
+    const unsigned per_request = (6u << params().counter_bits) * params().chiplets / 5 / cycles + 1;
+    d.epoch(true, true, 20, per_request, even_cids);
+    d.epoch(true, true, 20, per_request, even_cids);
+    expect_count(s, "switches: to fine, then back on saturated balanced counts (test)", 2, d.switches);
+  });
+}
+
+// The decisions at their thresholds: each sweep point starts from reset and
+// expects the switch the test computes from the fractions itself; the sweep
+// must cross the threshold. The digit-serial remainders of the CP and the L2
+// check see operands on both sides of zero, in every digit.
+
+// The first epoch after reset counts from zero: two balanced epochs straight
+// after reset give a back pulse (coarse mode ignores it).
+TEST(Dhsl, BackPulseOnTwoBalancedEpochsFromReset) {
+  directed([](CosimSession& s, Driver& d) {
+    d.epoch(true, true, 20, 2, even_cids);
+    expect_count(s, "back pulses after one balanced epoch (test)", 0, d.backs);
+    d.epoch(true, true, 20, 2, even_cids);
+    expect_count(s, "back pulses after two (test)", 1, d.backs);
+    expect_count(s, "switches in coarse mode (test)", 0, d.switches);
+  });
+}
+
+// Thousands of cycles per epoch (seed 004): fewer sweep points.
+bool long_epochs() { return params().epoch_requests > 100; }
+
+// Chiplet `other` ends one epoch with n incoming requests; then chiplet `hot`
+// makes two decisions with h of its E requests incoming (h > 2 (E - h): a
+// possible imbalance) and a high hit rate. Each chiplet is hot in turn and h
+// takes every flagged value, so each chiplet's remainder is checked near zero
+// over many digit patterns, and once with the other chiplet idle.
+TEST(Dhsl, ImbalanceDecisionAtTheThreshold) {
+  directed([](CosimSession& s, Driver& d) {
+    const DhslParams& p = params();
+    const unsigned e = p.epoch_requests;
+    unsigned switched = 0, kept = 0;
+    for (unsigned hot = 0; hot < p.chiplets; hot += long_epochs() ? p.chiplets - 1 : 1) {
+      const unsigned other = (hot + 1) % p.chiplets;
+      for (unsigned h = long_epochs() ? e : 2 * e / 3 + 1; h <= e; ++h) {
+        // n at which the hot chiplet's share h / (h + n) reaches In / Id
+        const unsigned at = h * (p.imbalance_den - p.imbalance_num) / p.imbalance_num;
+        std::vector<unsigned> others = {0};  // the other chiplet idle: the hot one's share is 1
+        for (unsigned n = at > 2 ? at - 2 : 1; n <= std::min(e, at + 2); ++n) others.push_back(n);
+        for (const unsigned n : others) {
+          d.reset();
+          const unsigned before = d.switches;
+          d.requests(other, n, e - n);
+          for (int k = 0; k < 4; ++k) {
+            d.l2_accesses(hot, 20, 19, all_cid0);
+            d.requests(hot, h, e - h);
+          }
+          const uint64_t total = h + n;
+          const bool imbalanced = uint64_t{h} * p.imbalance_den > total * p.imbalance_num ||
+                                  uint64_t{n} * p.imbalance_den > total * p.imbalance_num;
+          expect_count(s, ("switches, " + std::to_string(h) + " incoming at chiplet " + std::to_string(hot) + ", " +
+                           std::to_string(n) + " at chiplet " + std::to_string(other) + " (test)").c_str(),
+                       imbalanced ? 1 : 0, d.switches - before);
+          ++(imbalanced ? switched : kept);
+        }
+      }
+    }
+    EXPECT_GT(switched, 0u);
+    EXPECT_GT(kept, 0u);
+  });
+}
+
+// acc accesses per epoch, hits of them at and just above acc x Hn / Hd.
+TEST(Dhsl, HitRateDecisionAtTheThreshold) {
+  directed([](CosimSession& s, Driver& d) {
+    const DhslParams& p = params();
+    const unsigned top = std::min(250u, (1u << std::min(p.counter_bits, 16u)) - 1);
+    unsigned switched = 0, kept = 0;
+    const unsigned step = long_epochs() ? 37 : 7;
+    for (unsigned acc = 10; acc <= top; acc += step) {
+      for (unsigned extra = 0; extra < 2; ++extra) {
+        const unsigned hits = std::min(acc, acc * p.hit_num / p.hit_den + extra);
+        d.reset();
+        const unsigned before = d.switches;
+        for (int k = 0; k < 4; ++k) {
+          d.l2_accesses(0, acc, hits, all_cid0);
+          d.requests(0, p.epoch_requests, 0);
+        }
+        const bool high = uint64_t{hits} * p.hit_den > uint64_t{acc} * p.hit_num;
+        expect_count(s, ("switches, " + std::to_string(hits) + " hits of " + std::to_string(acc) + " (test)").c_str(),
+                     high ? 1 : 0, d.switches - before);
+        ++(high ? switched : kept);
+      }
+    }
+    EXPECT_GT(switched, 0u);
+    EXPECT_GT(kept, 0u);
+  });
+}
+
+// In fine mode, slice 0 counts x accesses to home 0 and t - x to home 1 in
+// two epochs; it switches back when both are balanced.
+TEST(Dhsl, SwitchBackAtTheBalanceThreshold) {
+  directed([](CosimSession& s, Driver& d) {
+    const DhslParams& p = params();
+    const unsigned e = p.epoch_requests;
+    unsigned back = 0, kept = 0;
+    // totals of every residue and digit pattern up to 2^W - 1, odd and even
+    for (unsigned t = 10; t <= std::min(250u, (1u << std::min(p.counter_bits, 16u)) - 1); t += 17) {
+      if (long_epochs() && t > 50) break;
+      for (unsigned x = t / 2 - 1; x <= t / 2 + 1; ++x) {
+        d.reset();
+        switch_to_fine(d);
+        const unsigned before = d.switches;
+        for (int k = 0; k < 2; ++k) {
+          d.l2_accesses(0, t, t, [x](unsigned a) { return a < x ? 0u : 1u; });
+          d.requests(0, e / 2, e - e / 2);
+        }
+        const uint64_t most = std::max(x, t - x);
+        const bool balanced = most * p.balanced_den <= uint64_t{t} * p.balanced_num;
+        expect_count(s, ("switches back, " + std::to_string(x) + " of " + std::to_string(t) + " at home 0 (test)").c_str(),
+                     balanced ? 1 : 0, d.switches - before);
+        ++(balanced ? back : kept);
+      }
+    }
+    EXPECT_GT(back, 0u);
+    EXPECT_GT(kept, 0u);
   });
 }
 
