@@ -563,8 +563,10 @@ class Traffic {
     }
     if (!in.rst_n) in = model::IcacheTxIn::idle(params());
   }
+  // Mostly sets 0-3 (contention with the translation sets 2-5), one in four
+  // anywhere, so that every set's replacement state is exercised.
   uint64_t instruction() {
-    const unsigned set = static_cast<unsigned>(rng_.below(4));
+    const unsigned set = static_cast<unsigned>(rng_.chance(75) ? rng_.below(4) : rng_.below(params().sets));
     return iaddr(set, 1 + rng_.below(params().ways + 3)) | rng_.bits(params().offset_bits);
   }
   Translation translation() {
