@@ -277,6 +277,23 @@ TEST(Dhsl, BackPulseOnTwoBalancedEpochsFromReset) {
   });
 }
 
+// The points of a threshold sweep: each checks its switch count, and the
+// sweep must have points on both sides.
+class Sweep {
+ public:
+  void point(CosimSession& s, const std::string& what, bool expect_switch, unsigned switches) {
+    expect_count(s, (what + " (test)").c_str(), expect_switch ? 1 : 0, switches);
+    ++(expect_switch ? switching_ : staying_);
+  }
+  void expect_both_sides() const {
+    EXPECT_GT(switching_, 0u) << "no sweep point on the switching side";
+    EXPECT_GT(staying_, 0u) << "no sweep point on the other side";
+  }
+
+ private:
+  unsigned switching_ = 0, staying_ = 0;
+};
+
 // Thousands of cycles per epoch (seed 004): fewer sweep points.
 bool long_epochs() { return params().epoch_requests > 100; }
 
@@ -289,7 +306,7 @@ TEST(Dhsl, ImbalanceDecisionAtTheThreshold) {
   directed([](CosimSession& s, Driver& d) {
     const DhslParams& p = params();
     const unsigned e = p.epoch_requests;
-    unsigned switched = 0, kept = 0;
+    Sweep sweep;
     for (unsigned hot = 0; hot < p.chiplets; hot += long_epochs() ? p.chiplets - 1 : 1) {
       const unsigned other = (hot + 1) % p.chiplets;
       for (unsigned h = long_epochs() ? e : 2 * e / 3 + 1; h <= e; ++h) {
@@ -308,15 +325,14 @@ TEST(Dhsl, ImbalanceDecisionAtTheThreshold) {
           const uint64_t total = h + n;
           const bool imbalanced = uint64_t{h} * p.imbalance_den > total * p.imbalance_num ||
                                   uint64_t{n} * p.imbalance_den > total * p.imbalance_num;
-          expect_count(s, ("switches, " + std::to_string(h) + " incoming at chiplet " + std::to_string(hot) + ", " +
-                           std::to_string(n) + " at chiplet " + std::to_string(other) + " (test)").c_str(),
-                       imbalanced ? 1 : 0, d.switches - before);
-          ++(imbalanced ? switched : kept);
+          sweep.point(s,
+                      "switches, " + std::to_string(h) + " incoming at chiplet " + std::to_string(hot) + ", " +
+                          std::to_string(n) + " at chiplet " + std::to_string(other),
+                      imbalanced, d.switches - before);
         }
       }
     }
-    EXPECT_GT(switched, 0u);
-    EXPECT_GT(kept, 0u);
+    sweep.expect_both_sides();
   });
 }
 
@@ -325,7 +341,7 @@ TEST(Dhsl, HitRateDecisionAtTheThreshold) {
   directed([](CosimSession& s, Driver& d) {
     const DhslParams& p = params();
     const unsigned top = std::min(250u, (1u << std::min(p.counter_bits, 16u)) - 1);
-    unsigned switched = 0, kept = 0;
+    Sweep sweep;
     const unsigned step = long_epochs() ? 37 : 7;
     for (unsigned acc = 10; acc <= top; acc += step) {
       for (unsigned extra = 0; extra < 2; ++extra) {
@@ -337,13 +353,11 @@ TEST(Dhsl, HitRateDecisionAtTheThreshold) {
           d.requests(0, p.epoch_requests, 0);
         }
         const bool high = uint64_t{hits} * p.hit_den > uint64_t{acc} * p.hit_num;
-        expect_count(s, ("switches, " + std::to_string(hits) + " hits of " + std::to_string(acc) + " (test)").c_str(),
-                     high ? 1 : 0, d.switches - before);
-        ++(high ? switched : kept);
+        sweep.point(s, "switches, " + std::to_string(hits) + " hits of " + std::to_string(acc), high,
+                    d.switches - before);
       }
     }
-    EXPECT_GT(switched, 0u);
-    EXPECT_GT(kept, 0u);
+    sweep.expect_both_sides();
   });
 }
 
@@ -353,7 +367,7 @@ TEST(Dhsl, SwitchBackAtTheBalanceThreshold) {
   directed([](CosimSession& s, Driver& d) {
     const DhslParams& p = params();
     const unsigned e = p.epoch_requests;
-    unsigned back = 0, kept = 0;
+    Sweep sweep;
     // totals of every residue and digit pattern up to 2^W - 1, odd and even
     for (unsigned t = 10; t <= std::min(250u, (1u << std::min(p.counter_bits, 16u)) - 1); t += 17) {
       if (long_epochs() && t > 50) break;
@@ -367,13 +381,11 @@ TEST(Dhsl, SwitchBackAtTheBalanceThreshold) {
         }
         const uint64_t most = std::max(x, t - x);
         const bool balanced = most * p.balanced_den <= uint64_t{t} * p.balanced_num;
-        expect_count(s, ("switches back, " + std::to_string(x) + " of " + std::to_string(t) + " at home 0 (test)").c_str(),
-                     balanced ? 1 : 0, d.switches - before);
-        ++(balanced ? back : kept);
+        sweep.point(s, "switches back, " + std::to_string(x) + " of " + std::to_string(t) + " at home 0", balanced,
+                    d.switches - before);
       }
     }
-    EXPECT_GT(back, 0u);
-    EXPECT_GT(kept, 0u);
+    sweep.expect_both_sides();
   });
 }
 
