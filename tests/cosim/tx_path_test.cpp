@@ -508,8 +508,11 @@ void random_test(const Traffic& t, uint64_t min_cycles, bool base, const std::st
               static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed),
               static_cast<unsigned long long>(v.cycles), v.cycles_per_second / 1e6, v.coverage.format().c_str());
   if (!v.passed) return;
-  for (const std::string& name : txgen::verif::TxPathCoverage::required(p, base, t.mixed_ids))
-    if (name != elsewhere) EXPECT_GT(v.coverage.count(name), 0u) << "coverage counter " << name << " never hit";
+  for (const std::string& name : txgen::verif::TxPathCoverage::required(p, base, t.mixed_ids)) {
+    if (name != elsewhere) {
+      EXPECT_GT(v.coverage.count(name), 0u) << "coverage counter " << name << " never hit";
+    }
+  }
 }
 
 TEST(TxPath, RandomTraffic) { random_test<Sys>(Traffic{}, 20000, false); }

@@ -57,7 +57,7 @@ struct Array {
 
 // The rows of one set of one array, selected by a one-hot set.
 struct Rows {
-  Value valid, tag, sv, dirty, age, plru;
+  Value valid, tag, sv, dirty;
 };
 
 // One core's request, state and compare results.
@@ -65,11 +65,11 @@ struct Core {
   Reg st, wr, addr, hv, way, lm, lway, rj, fs, rp;
   Reg ok;    // the RREAD recheck, kept as a register (see recheck_register)
   Reg vway;  // the fill victim, registered at the CMP edge
+  Reg soh;   // the request's set, one-hot (S > 1)
   Value set_oh, tag, sec_oh, sec;  // fields of addr
   Value set;                        // set bits (set_port_bits wide)
   std::vector<Value> hit;           // [j]: W-bit hit vector of the (i, j) comparator group
   Value lmatch;                     // W-bit line match in the local array
-  Value local_valid, local_age, local_plru;  // rows of the local array at the request's set
 };
 
 class AtaEmitter {
@@ -91,9 +91,10 @@ class AtaEmitter {
   Value is(const Core& c, State s) const { return c.st == lit(kStateBits, s); }
   unsigned own(unsigned i) const { return remote() ? i : 0; }  // core i's field in its hv / way
   void declare_arrays();
-  Rows rows(unsigned j, const Value& set_oh, const string& name, bool repl);
+  Rows rows(unsigned j, const Value& set_oh, const string& name);
   void declare_cores();
   void compare(unsigned i);
+  Value replacement_victim(unsigned j, unsigned s);
   Value victim(unsigned i);
   void controllers(const std::vector<Value>& granted, const std::vector<Value>& ok, const std::vector<Value>& pick);
   void ports(std::vector<Value>& granted, const std::vector<Value>& ok);
@@ -127,28 +128,15 @@ void AtaEmitter::declare_arrays() {
   }
 }
 
-// The valid, tag, sector-valid and dirty rows of array j at a one-hot set (and
-// the replacement row when `repl`): the set selector of one comparator group.
-Rows AtaEmitter::rows(unsigned j, const Value& set_oh, const string& name, bool repl) {
+// The valid, tag, sector-valid and dirty rows of array j at a one-hot set: the
+// set selector of one comparator group.
+Rows AtaEmitter::rows(unsigned j, const Value& set_oh, const string& name) {
   const Array& r = arr_[j];
   Rows w;
   w.valid = m_.wire(name + "_valid", sel(set_oh, r.valid, S, W));
   w.tag = m_.wire(name + "_tag", sel(set_oh, r.tag, S, W * TG));
   w.sv = m_.wire(name + "_sv", sel(set_oh, r.sv, S, W * SC));
   w.dirty = m_.wire(name + "_dirty", sel(set_oh, r.dirty, S, W));
-  if (repl && !p_.plru()) {
-    Wire row = m_.wire(name + "_age", W * WB);
-    m_.generate_for("g" + name + "_age", W, "g_" + name + "_age", [&](Scope& sc, const Index& w2) {
-      Value aw = sc.wire("aw", r.age.part(w2 * Index(static_cast<int>(S * WB)), S * WB));
-      sc.assign(row.part(w2 * Index(static_cast<int>(WB)), WB), sel(set_oh, aw, S, WB));
-    });
-    w.age = row;
-  }
-  if (repl && p_.plru()) {
-    Wire row = m_.wire(name + "_plru", W - 1, true);
-    row.drive(sel(set_oh, r.plru, S, W - 1));
-    w.plru = row;
-  }
   return w;
 }
 
@@ -173,7 +161,10 @@ void AtaEmitter::declare_cores() {
       k.ok = m_.reg(c + "ok", 1);
     }
     k.tag = m_.wire(c + "rtag", Value(k.addr).slice(OB + SB, TG));
-    k.set_oh = S > 1 ? m_.wire(c + "set_oh", hdl::one_of(S, Value(k.addr).slice(OB, SB))) : lit(1, 1);
+    // The set's one-hot decode is registered beside the address (loaded with it):
+    // it drives every row of N set selectors, so the decode stays off that path.
+    if (S > 1) k.soh = m_.reg(c + "set_oh", S, 1);
+    k.set_oh = S > 1 ? Value(k.soh) : lit(1, 1);
     k.set = SB ? Value(k.addr).slice(OB, SB) : lit(1, 0);
     k.sec = XB ? Value(k.addr).slice(OB - XB, XB) : lit(1, 0);
     k.sec_oh = SC > 1 ? m_.wire(c + "sec_oh", hdl::one_of(SC, Value(k.addr).slice(OB - XB, XB))) : lit(1, 1);
@@ -191,7 +182,7 @@ void AtaEmitter::compare(unsigned i) {
   for (unsigned j = 0; j < N; ++j) {
     if (j != i && !remote()) continue;
     const string name = "c" + to_string(i) + "_a" + to_string(j);
-    Rows r = rows(j, k.set_oh, name, j == i);
+    Rows r = rows(j, k.set_oh, name);
     Wire match = m_.wire(name + "_match", W, true), hit = m_.wire(name + "_hit", W, true);
     m_.generate_for(name + "_gw", W, "g_" + name + "_cmp", [&](Scope& sc, const Index& w) {
       Value m = sc.wire("m", r.valid.bit(w) & (r.tag.part(w * Index(static_cast<int>(TG)), TG) == k.tag));
@@ -204,38 +195,52 @@ void AtaEmitter::compare(unsigned i) {
     } else {
       m_.unused(name + "_dirty", r.dirty);  // a local hit may be dirty
       k.lmatch = match;
-      k.local_valid = r.valid;
-      k.local_age = r.age;
-      k.local_plru = r.plru;
     }
     k.hit[j] = hit;
   }
 }
 
-// The fill victim of core i's set in its local array: the lowest invalid way,
-// else the replacement victim (one-hot).
-Value AtaEmitter::victim(unsigned i) {
-  Core& k = core_[i];
-  const string c = "c" + to_string(i) + "_";
-  Value inv = m_.wire(c + "inv", ~k.local_valid);
-  Value linv = hdl::lowest_one(m_.top(), c + "linv", inv);
+// The replacement victim (one-hot) of set s of array j: the way of age W-1,
+// or the way the tree-PLRU bits point at from the root (0: lower half).
+Value AtaEmitter::replacement_victim(unsigned j, unsigned s) {
+  const Array& r = arr_[j];
   std::vector<Value> repl;
   for (unsigned w = 0; w < W; ++w) {
     if (!p_.plru()) {
-      repl.push_back(k.local_age.field(w, WB) == lit(WB, W - 1));
+      repl.push_back(r.age.field(w * S + s, WB) == lit(WB, W - 1));
       continue;
     }
-    // tree PLRU: from the root, the child the node bit points at (0: lower half)
+    const Value bits = Value(r.plru).field(s, W - 1);
     std::vector<Value> terms;
     for (unsigned l = 0; l < WB; ++l) {
       const unsigned node = (1u << l) - 1 + (w >> (WB - l));
       const bool upper = (w >> (WB - 1 - l)) & 1u;
-      terms.push_back(upper ? k.local_plru.bit(node) : ~k.local_plru.bit(node));
+      terms.push_back(upper ? bits.bit(node) : ~bits.bit(node));
     }
     repl.push_back(hdl::and_of(terms, lit(1, 1)));
   }
-  Value rv = m_.wire(c + "repl", hdl::cat_lsb_first(repl));
-  return m_.wire(c + "victim", mux(any(inv), linv, rv));
+  return hdl::cat_lsb_first(repl);
+}
+
+// The fill victim's way in core i's local array at its request's set: the
+// lowest invalid way, else the replacement victim. Each set's victim depends
+// on the state registers alone, so it is formed per set and then selected by
+// the set index, which keeps the victim logic off the address path.
+Value AtaEmitter::victim(unsigned i) {
+  const Core& k = core_[i];
+  const string c = "c" + to_string(i) + "_";
+  std::vector<Value> per_set, way0;
+  for (unsigned s = 0; s < S; ++s) {
+    const string cs = c + "s" + to_string(s) + "_";
+    Value inv = m_.wire(cs + "inv", ~Value(arr_[i].valid).slice(s * W, W));
+    Value linv = hdl::lowest_one(m_.top(), cs + "linv", inv);
+    Value rv = m_.wire(cs + "repl", replacement_victim(i, s));
+    Value vic = m_.wire(cs + "victim", mux(any(inv), linv, rv));
+    way0.push_back(vic.bit(0));  // index 0 contributes no bit
+    per_set.push_back(hdl::onehot_index(vic, WB));
+  }
+  m_.unused(c + "victim_way0", hdl::cat_lsb_first(way0));
+  return m_.wire(c + "victim", sel(k.set_oh, hdl::cat_lsb_first(per_set), S, WB));
 }
 
 
@@ -259,9 +264,7 @@ void AtaEmitter::ports(std::vector<Value>& granted, const std::vector<Value>& ok
     // Array i changes only by core i's own commands, and core i has none
     // between its compare and its fill: the victim seen in CMP is the one of
     // the fill's grant cycle, so it is registered there.
-    Value vic = victim(i);
-    m_.unused(c + "victim_way0", vic.bit(0));  // index 0 contributes no bit
-    k.vway.next_if(is(k, kCmp), hdl::onehot_index(vic, WB));
+    k.vway.next_if(is(k, kCmp), victim(i));
     Value fill_way = mux(k.lm, k.lway, k.vway);
     Value rway = remote() ? sel(k.rj, k.way, N, WB) : own_way;
     Value way = m_.wire(c + "cway", hdl::priority({{is(k, kFill), fill_way}, {is(k, kRread), rway}}, own_way));
@@ -290,7 +293,9 @@ void AtaEmitter::ports(std::vector<Value>& granted, const std::vector<Value>& ok
     // Array j changes only by core j's commands (a remote read changes nothing),
     // so its update takes core j's own record and one bit of the arbitration.
     const Core& ow = core_[j];
-    Value own_win = m_.wire(a + "own", win.bit(j)), oop = own_op_[j], oalloc = ~ow.lm;
+    // the same bit as win[j], as one flat term: it fans out to every entry
+    Value own_bit = remote() ? hdl::round_robin_bit(req, arr_[j].ptr, j) : win.bit(j);
+    Value own_win = m_.wire(a + "own", own_bit), oop = own_op_[j], oalloc = ~ow.lm;
     update_array(j, own_win, oop, ow.set_oh, hdl::one_of(W, own_way_[j]), ow.sec_oh, ow.tag, oalloc);
     for (unsigned i = 0; i < N; ++i) win_bits[i].push_back(win.bit(i));
     gvs[j] = gv;
@@ -454,6 +459,7 @@ void AtaEmitter::controllers(const std::vector<Value>& granted, const std::vecto
                             k.st));
     k.wr.next_if(acc, req_write_.bit(i));
     k.addr.next_if(acc, req_addr_.field(i, A));
+    if (S > 1) k.soh.next_if(acc, hdl::one_of(S, req_addr_.field(i, A).slice(p_.offset_bits, p_.set_bits)));
     std::vector<Value> hv, way;
     for (unsigned j = 0; j < N; ++j) {
       if (!k.hit[j].valid()) continue;

@@ -518,7 +518,7 @@ std::unique_ptr<Module> emit_ctrl(const IcacheTxParams& p, const EmitContext& ct
                              : "controller (fetch latency 2 cycles; translation lookup 2 cycles "
                                "for a non-Tx line, at most 4 + compare groups for a Tx line)");
   m.clock_and_reset();
-  Ctl c{m, p, baseline, {}};
+  Ctl c(m, p, baseline);
   instruction_ports(m, c.io, p);
   if (!baseline) translation_ports(m, c.io, p);
   sram_ports(m, c.io, p, baseline, "_o", "_i");

@@ -165,9 +165,10 @@ struct IcWires {
 
 class TopBuilder {
  public:
-  TopBuilder(Module& m, const TxPathParams& p, const Members& mb, bool baseline)
-      : m(m), p(p), mb(mb), baseline(baseline), l1io(m, mb.l1, 1, ""), lds_io(m, mb.lds, p.cus, ""),
-        lds_sram(m, mb.lds, p.cus, "lds_"), ic_io(m, mb.ic, p.icaches, ""), ic_sram(m, mb.ic, p.icaches, "ic_") {}
+  TopBuilder(Module& mod, const TxPathParams& params, const Members& members, bool base)
+      : m(mod), p(params), mb(members), baseline(base), l1io(mod, members.l1, 1, ""),
+        lds_io(mod, members.lds, params.cus, ""), lds_sram(mod, members.lds, params.cus, "lds_"),
+        ic_io(mod, members.ic, params.icaches, ""), ic_sram(mod, members.ic, params.icaches, "ic_") {}
 
   void build() {
     cr = m.clock_and_reset();

@@ -180,6 +180,22 @@ Value round_robin_pick(Scope& s, const std::string& name, const Value& req, cons
   return s.wire(name, mux(any(masked), hi, lo));
 }
 
+Value round_robin_bit(const Value& req, const Value& ptr, unsigned k) {
+  const unsigned n = req.width();
+  if (k >= n || ptr.width() != n) fail("round_robin_bit: bit " + to_string(k) + " of " + to_string(n) + " requests");
+  std::vector<Value> ahead;
+  for (unsigned i = 0; i < n; ++i) {
+    if (i == k) continue;
+    std::vector<Value> pointers;  // (k, i] circularly
+    for (unsigned p = (k + 1) % n;; p = (p + 1) % n) {
+      pointers.push_back(ptr.bit(p));
+      if (p == i) break;
+    }
+    ahead.push_back(req.bit(i) & or_of(pointers, lit(1, 0)));
+  }
+  return req.bit(k) & ~or_of(ahead, lit(1, 0));
+}
+
 RoundRobin round_robin_thermo(Scope& s, const std::string& name, const Value& req, const Value& ge) {
   const unsigned n = req.width();
   if (n == 1) return {req, lit(1, 1)};

@@ -44,6 +44,7 @@ void sram_ports(hdl::Module& m, Io& io, const elab::IcacheTxParams& p, bool base
 
 // The controller's signals that cross from one section to another.
 struct Ctl {
+  Ctl(hdl::Module& mod, const elab::IcacheTxParams& params, bool base) : m(mod), p(params), baseline(base) {}
   hdl::Module& m;
   const elab::IcacheTxParams& p;
   bool baseline;

@@ -73,6 +73,10 @@ Value prefix_or(Scope& s, const std::string& name, const Value& vec);
 // name (declared) = the one-hot round-robin pick among req starting at the
 // one-hot pointer ptr: the lowest request at or above it, else the lowest.
 Value round_robin_pick(Scope& s, const std::string& name, const Value& req, const Value& ptr);
+// Bit k of that pick as one flat term: req[k] and no request ahead of k in the
+// order from the pointer (i is ahead of k when the pointer lies in (k, i]
+// circularly). For a grant that fans out widely.
+Value round_robin_bit(const Value& req, const Value& ptr, unsigned k);
 // The same arbitration with the pointer kept as a thermometer `ge` (bit i set
 // for the requesters at or above it; reset all ones): `grant` (one-hot, declared
 // as name) and `next_ge`, the thermometer just above the grant (all zeros after
