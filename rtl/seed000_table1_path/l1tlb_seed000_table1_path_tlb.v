@@ -84,6 +84,12 @@ module l1tlb_seed000_table1_path_tlb (
   reg  [7:0] mvm_q;
   wire [3:0] mw_d;
   reg  [3:0] mw_q;
+  wire [3:0] r2_cam_d;
+  reg  [3:0] r2_cam_q;
+  wire [3:0] sent_d;
+  reg  [3:0] sent_q;
+  wire [3:0] free_low_d;
+  reg  [3:0] free_low_q;
   wire f1_v_d;
   reg  f1_v_q;
   wire [3:0] f1_moh_d;
@@ -166,20 +172,9 @@ module l1tlb_seed000_table1_path_tlb (
   wire [3:0] cam;
   wire miss;
   wire alloc;
-  wire [3:0] mfree;
-  wire [3:0] free_lo;
-  wire [3:0] free_lo_or0;
-  wire [3:0] free_lo_or1;
-  wire [3:0] free_lo_or2;
-  wire unused_free_lo_or;
-  wire [3:0] free_low;
   wire [3:0] cand;
-  wire [3:0] cand_lo;
-  wire [3:0] cand_lo_or0;
-  wire [3:0] cand_lo_or1;
-  wire [3:0] cand_lo_or2;
-  wire unused_cand_lo_or;
-  wire [3:0] cand_oh;
+  wire [3:0] sent_w;
+  wire [3:0] free_low_w;
   wire cand_first_1_0_v;
   wire cand_first_1_0_x;
   wire [37:0] cand_first_1_0_d;
@@ -191,6 +186,12 @@ module l1tlb_seed000_table1_path_tlb (
   wire [37:0] cand_first_2_0_d;
   wire [1:0] cand_first_index;
   wire [37:0] cand_first_data;
+  wire cand_oh_0_2_any;
+  wire [1:0] cand_oh_0_2;
+  wire [1:0] cand_oh_2_4;
+  wire [3:0] cand_oh_0_4;
+  wire [3:0] cand_oh;
+  wire r1_key_is_r2;
   wire [3:0] mv_n;
   wire [3:0] mp_n;
   wire [3:0] ms_n;
@@ -198,6 +199,22 @@ module l1tlb_seed000_table1_path_tlb (
   wire [143:0] mvh_n;
   wire [7:0] mvm_n;
   wire [3:0] mw_n;
+  wire [3:0] r2_cam_n;
+  wire [2:0] free_plus;
+  wire [2:0] free_plus_minus;
+  wire [3:0] free_oh;
+  wire [3:0] free_keep;
+  wire free_lo_keep_0_2_any;
+  wire [1:0] free_lo_keep_0_2;
+  wire [1:0] free_lo_keep_2_4;
+  wire [3:0] free_lo_keep_0_4;
+  wire [3:0] free_lo_keep;
+  wire [3:0] free_alloc;
+  wire free_lo_alloc_0_2_any;
+  wire [1:0] free_lo_alloc_0_2;
+  wire [1:0] free_lo_alloc_2_4;
+  wire [3:0] free_lo_alloc_0_4;
+  wire [3:0] free_lo_alloc;
   wire [31:0] ev_n;
   wire [1215:0] etag_n;
   wire [1151:0] eppn_n;
@@ -291,7 +308,7 @@ module l1tlb_seed000_table1_path_tlb (
   assign r2_vpn_d = r1_vpn_q;
   assign r2_vmid_d = r1_vmid_q;
   assign r2_match_d = match;
-  assign f1_iv_d = {32{r1_sd_q & |(r1_set_w & 1'b1)}} & match;
+  assign f1_iv_d = {32{r1_sd_q & 1'b1}} & match;
   assign busy_o = r1_v_q | r2_v_q;
   // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.
   assign hit = r2_v_q & |r2_match_q;
@@ -303,46 +320,12 @@ module l1tlb_seed000_table1_path_tlb (
   assign h_perm_row = eperm_q;
   assign hit_ppn_o = {36{r2_match_q[0]}} & h_ppn_row[35:0] | {36{r2_match_q[1]}} & h_ppn_row[71:36] | {36{r2_match_q[2]}} & h_ppn_row[107:72] | {36{r2_match_q[3]}} & h_ppn_row[143:108] | {36{r2_match_q[4]}} & h_ppn_row[179:144] | {36{r2_match_q[5]}} & h_ppn_row[215:180] | {36{r2_match_q[6]}} & h_ppn_row[251:216] | {36{r2_match_q[7]}} & h_ppn_row[287:252] | {36{r2_match_q[8]}} & h_ppn_row[323:288] | {36{r2_match_q[9]}} & h_ppn_row[359:324] | {36{r2_match_q[10]}} & h_ppn_row[395:360] | {36{r2_match_q[11]}} & h_ppn_row[431:396] | {36{r2_match_q[12]}} & h_ppn_row[467:432] | {36{r2_match_q[13]}} & h_ppn_row[503:468] | {36{r2_match_q[14]}} & h_ppn_row[539:504] | {36{r2_match_q[15]}} & h_ppn_row[575:540] | {36{r2_match_q[16]}} & h_ppn_row[611:576] | {36{r2_match_q[17]}} & h_ppn_row[647:612] | {36{r2_match_q[18]}} & h_ppn_row[683:648] | {36{r2_match_q[19]}} & h_ppn_row[719:684] | {36{r2_match_q[20]}} & h_ppn_row[755:720] | {36{r2_match_q[21]}} & h_ppn_row[791:756] | {36{r2_match_q[22]}} & h_ppn_row[827:792] | {36{r2_match_q[23]}} & h_ppn_row[863:828] | {36{r2_match_q[24]}} & h_ppn_row[899:864] | {36{r2_match_q[25]}} & h_ppn_row[935:900] | {36{r2_match_q[26]}} & h_ppn_row[971:936] | {36{r2_match_q[27]}} & h_ppn_row[1007:972] | {36{r2_match_q[28]}} & h_ppn_row[1043:1008] | {36{r2_match_q[29]}} & h_ppn_row[1079:1044] | {36{r2_match_q[30]}} & h_ppn_row[1115:1080] | {36{r2_match_q[31]}} & h_ppn_row[1151:1116];
   assign hit_perm_o = {6{r2_match_q[0]}} & h_perm_row[5:0] | {6{r2_match_q[1]}} & h_perm_row[11:6] | {6{r2_match_q[2]}} & h_perm_row[17:12] | {6{r2_match_q[3]}} & h_perm_row[23:18] | {6{r2_match_q[4]}} & h_perm_row[29:24] | {6{r2_match_q[5]}} & h_perm_row[35:30] | {6{r2_match_q[6]}} & h_perm_row[41:36] | {6{r2_match_q[7]}} & h_perm_row[47:42] | {6{r2_match_q[8]}} & h_perm_row[53:48] | {6{r2_match_q[9]}} & h_perm_row[59:54] | {6{r2_match_q[10]}} & h_perm_row[65:60] | {6{r2_match_q[11]}} & h_perm_row[71:66] | {6{r2_match_q[12]}} & h_perm_row[77:72] | {6{r2_match_q[13]}} & h_perm_row[83:78] | {6{r2_match_q[14]}} & h_perm_row[89:84] | {6{r2_match_q[15]}} & h_perm_row[95:90] | {6{r2_match_q[16]}} & h_perm_row[101:96] | {6{r2_match_q[17]}} & h_perm_row[107:102] | {6{r2_match_q[18]}} & h_perm_row[113:108] | {6{r2_match_q[19]}} & h_perm_row[119:114] | {6{r2_match_q[20]}} & h_perm_row[125:120] | {6{r2_match_q[21]}} & h_perm_row[131:126] | {6{r2_match_q[22]}} & h_perm_row[137:132] | {6{r2_match_q[23]}} & h_perm_row[143:138] | {6{r2_match_q[24]}} & h_perm_row[149:144] | {6{r2_match_q[25]}} & h_perm_row[155:150] | {6{r2_match_q[26]}} & h_perm_row[161:156] | {6{r2_match_q[27]}} & h_perm_row[167:162] | {6{r2_match_q[28]}} & h_perm_row[173:168] | {6{r2_match_q[29]}} & h_perm_row[179:174] | {6{r2_match_q[30]}} & h_perm_row[185:180] | {6{r2_match_q[31]}} & h_perm_row[191:186];
-  genvar gm;
-  generate
-    for (gm = 0; gm < 4; gm = gm + 1) begin : g_cam
-      assign cam[gm] = mv_w[gm] & mp_w[gm] & mvh_q[gm * 36 +: 36] == r2_vh & mvm_q[gm * 2 +: 2] == r2_vmid_q;
-    end
-  endgenerate
+  assign cam = mv_q & mp_q & r2_cam_q;
   assign miss = r2_v_q & ~(|r2_match_q);
   assign alloc = miss & ~(|cam);
-  assign mfree = ~mv_q;
-  assign free_lo_or0 = mfree;
-  assign free_lo_or1[0] = free_lo_or0[0];
-  assign free_lo_or1[1] = free_lo_or0[1] | free_lo_or0[0];
-  assign free_lo_or1[2] = free_lo_or0[2] | free_lo_or0[1];
-  assign free_lo_or1[3] = free_lo_or0[3] | free_lo_or0[2];
-  assign free_lo_or2[0] = free_lo_or1[0];
-  assign free_lo_or2[1] = free_lo_or1[1];
-  assign free_lo_or2[2] = free_lo_or1[2] | free_lo_or1[0];
-  assign free_lo_or2[3] = free_lo_or1[3] | free_lo_or1[1];
-  assign free_lo[0] = mfree[0];
-  assign free_lo[1] = mfree[1] & ~free_lo_or2[0];
-  assign free_lo[2] = mfree[2] & ~free_lo_or2[1];
-  assign free_lo[3] = mfree[3] & ~free_lo_or2[2];
-  assign unused_free_lo_or = free_lo_or2[3];
-  assign free_low = free_lo;
-  assign cand = mv_q & mp_q & ~ms_q;
-  assign cand_lo_or0 = cand;
-  assign cand_lo_or1[0] = cand_lo_or0[0];
-  assign cand_lo_or1[1] = cand_lo_or0[1] | cand_lo_or0[0];
-  assign cand_lo_or1[2] = cand_lo_or0[2] | cand_lo_or0[1];
-  assign cand_lo_or1[3] = cand_lo_or0[3] | cand_lo_or0[2];
-  assign cand_lo_or2[0] = cand_lo_or1[0];
-  assign cand_lo_or2[1] = cand_lo_or1[1];
-  assign cand_lo_or2[2] = cand_lo_or1[2] | cand_lo_or1[0];
-  assign cand_lo_or2[3] = cand_lo_or1[3] | cand_lo_or1[1];
-  assign cand_lo[0] = cand[0];
-  assign cand_lo[1] = cand[1] & ~cand_lo_or2[0];
-  assign cand_lo[2] = cand[2] & ~cand_lo_or2[1];
-  assign cand_lo[3] = cand[3] & ~cand_lo_or2[2];
-  assign unused_cand_lo_or = cand_lo_or2[3];
-  assign cand_oh = cand_lo;
+  assign cand = mv_q & mp_q & ~ms_q & ~sent_q;
+  assign sent_w = sent_q;
+  assign free_low_w = free_low_q;
   assign cand_first_1_0_v = cand[0] | cand[1];
   assign cand_first_1_0_x = ~cand[0];
   assign cand_first_1_0_d = cand[0] ? {mvm_q[1:0], mvh_q[35:0]} : {mvm_q[3:2], mvh_q[71:36]};
@@ -358,12 +341,19 @@ module l1tlb_seed000_table1_path_tlb (
   assign cand_mshr_o = {2{cand_first_2_0_v}} & cand_first_index;
   assign cand_vh_o = {36{cand_first_2_0_v}} & cand_first_data[35:0];
   assign cand_vmid_o = {2{cand_first_2_0_v}} & cand_first_data[37:36];
+  assign cand_oh_0_2_any = cand[0] | cand[1];
+  assign cand_oh_0_2 = {~cand[0] & cand[1], cand[0]};
+  assign cand_oh_2_4 = {~cand[2] & cand[3], cand[2]};
+  assign cand_oh_0_4 = {{2{~cand_oh_0_2_any}} & cand_oh_2_4, cand_oh_0_2};
+  assign cand_oh = cand_oh_0_4;
+  assign sent_d = {4{l2_take_i}} & cand_oh;
+  assign r1_key_is_r2 = r1_vpn_q == r2_vh & r1_vmid_q == r2_vmid_q;
   // MSHRs, in the same-edge order: decide, shootdown kill, f2 pending clear, f3 free, L2 sent.
   genvar gn;
   generate
     for (gn = 0; gn < 4; gn = gn + 1) begin : g_mshr
       wire al;
-      assign al = alloc & free_low[gn];
+      assign al = alloc & free_low_w[gn];
       wire mg;
       assign mg = miss & cam[gn];
       wire kl;
@@ -372,15 +362,14 @@ module l1tlb_seed000_table1_path_tlb (
       assign pc = f2_v_q & f2_moh_w[gn];
       wire fr;
       assign fr = f3_v_q & f3_moh_w[gn];
-      wire st;
-      assign st = l2_take_i & cand_oh[gn];
       assign mv_n[gn] = ~fr & (al | mv_w[gn]);
       assign mp_n[gn] = ~fr & ~pc & (al | mp_w[gn]);
-      assign ms_n[gn] = ~fr & (st | ~al & ms_w[gn]);
-      assign mk_n[gn] = ~fr & (kl | ~al & mk_w[gn]);
+      assign ms_n[gn] = ~fr & (sent_w[gn] | ~al & ms_w[gn]);
+      assign mk_n[gn] = ~fr & (kl | mk_w[gn]);
+      assign r2_cam_n[gn] = al ? r1_key_is_r2 : mvh_q[gn * 36 +: 36] == r1_vpn_q & mvm_q[gn * 2 +: 2] == r1_vmid_q;
       assign mvh_n[gn * 36 +: 36] = al ? r2_vh : mvh_q[gn * 36 +: 36];
       assign mvm_n[gn * 2 +: 2] = al ? r2_vmid_q : mvm_q[gn * 2 +: 2];
-      assign mw_n[gn * 1] = fr ? 1'b0 : al ? r2_cu : mg ? mw_q[gn * 1] | r2_cu : mw_q[gn * 1];
+      assign mw_n[gn * 1] = ~fr & (mw_q[gn * 1] | (al | mg) & r2_cu);
     end
   endgenerate
   assign mv_d = mv_n;
@@ -391,7 +380,24 @@ module l1tlb_seed000_table1_path_tlb (
   assign mvh_d = mvh_n;
   assign mvm_d = mvm_n;
   assign mw_d = mw_n;
-  assign free_d = free_q + {2'd0, f3_v_q} - {2'd0, alloc};
+  assign r2_cam_d = r2_cam_n;
+  assign free_plus = free_q + {2'd0, f3_v_q};
+  assign free_plus_minus = free_plus - 3'd1;
+  assign free_d = alloc ? free_plus_minus : free_plus;
+  assign free_oh = {4{f3_v_q}} & f3_moh_q;
+  assign free_keep = free_oh | ~mv_q;
+  assign free_lo_keep_0_2_any = free_keep[0] | free_keep[1];
+  assign free_lo_keep_0_2 = {~free_keep[0] & free_keep[1], free_keep[0]};
+  assign free_lo_keep_2_4 = {~free_keep[2] & free_keep[3], free_keep[2]};
+  assign free_lo_keep_0_4 = {{2{~free_lo_keep_0_2_any}} & free_lo_keep_2_4, free_lo_keep_0_2};
+  assign free_lo_keep = free_lo_keep_0_4;
+  assign free_alloc = free_oh | ~mv_q & ~free_low_q;
+  assign free_lo_alloc_0_2_any = free_alloc[0] | free_alloc[1];
+  assign free_lo_alloc_0_2 = {~free_alloc[0] & free_alloc[1], free_alloc[0]};
+  assign free_lo_alloc_2_4 = {~free_alloc[2] & free_alloc[3], free_alloc[2]};
+  assign free_lo_alloc_0_4 = {{2{~free_lo_alloc_0_2_any}} & free_lo_alloc_2_4, free_lo_alloc_0_2};
+  assign free_lo_alloc = free_lo_alloc_0_4;
+  assign free_low_d = alloc ? free_lo_alloc : free_lo_keep;
   // Entries: invalidation by sd2 (all, or the home TLB's match), then the fill's write.
   genvar ge;
   generate
@@ -496,6 +502,9 @@ module l1tlb_seed000_table1_path_tlb (
       mvh_q <= 144'h000000000000000000000000000000000000;
       mvm_q <= 8'd0;
       mw_q <= 4'd0;
+      r2_cam_q <= 4'd0;
+      sent_q <= 4'd0;
+      free_low_q <= 4'd1;
       f1_v_q <= 1'b0;
       f1_moh_q <= 4'd0;
       f1_vh_q <= 36'd0;
@@ -541,6 +550,9 @@ module l1tlb_seed000_table1_path_tlb (
       mvh_q <= mvh_d;
       mvm_q <= mvm_d;
       mw_q <= mw_d;
+      r2_cam_q <= r2_cam_d;
+      sent_q <= sent_d;
+      free_low_q <= free_low_d;
       f1_v_q <= f1_v_d;
       f1_moh_q <= f1_moh_d;
       f1_vh_q <= f1_vh_d;

@@ -84,6 +84,12 @@ module l1tlb_seed001_table41_tlb (
   reg  [7:0] mvm_q;
   wire [3:0] mw_d;
   reg  [3:0] mw_q;
+  wire [3:0] r2_cam_d;
+  reg  [3:0] r2_cam_q;
+  wire [3:0] sent_d;
+  reg  [3:0] sent_q;
+  wire [3:0] free_low_d;
+  reg  [3:0] free_low_q;
   wire f1_v_d;
   reg  f1_v_q;
   wire [3:0] f1_moh_d;
@@ -423,20 +429,9 @@ module l1tlb_seed001_table41_tlb (
   wire [3:0] cam;
   wire miss;
   wire alloc;
-  wire [3:0] mfree;
-  wire [3:0] free_lo;
-  wire [3:0] free_lo_or0;
-  wire [3:0] free_lo_or1;
-  wire [3:0] free_lo_or2;
-  wire unused_free_lo_or;
-  wire [3:0] free_low;
   wire [3:0] cand;
-  wire [3:0] cand_lo;
-  wire [3:0] cand_lo_or0;
-  wire [3:0] cand_lo_or1;
-  wire [3:0] cand_lo_or2;
-  wire unused_cand_lo_or;
-  wire [3:0] cand_oh;
+  wire [3:0] sent_w;
+  wire [3:0] free_low_w;
   wire cand_first_1_0_v;
   wire cand_first_1_0_x;
   wire [37:0] cand_first_1_0_d;
@@ -448,6 +443,12 @@ module l1tlb_seed001_table41_tlb (
   wire [37:0] cand_first_2_0_d;
   wire [1:0] cand_first_index;
   wire [37:0] cand_first_data;
+  wire cand_oh_0_2_any;
+  wire [1:0] cand_oh_0_2;
+  wire [1:0] cand_oh_2_4;
+  wire [3:0] cand_oh_0_4;
+  wire [3:0] cand_oh;
+  wire r1_key_is_r2;
   wire [3:0] mv_n;
   wire [3:0] mp_n;
   wire [3:0] ms_n;
@@ -455,6 +456,22 @@ module l1tlb_seed001_table41_tlb (
   wire [143:0] mvh_n;
   wire [7:0] mvm_n;
   wire [3:0] mw_n;
+  wire [3:0] r2_cam_n;
+  wire [2:0] free_plus;
+  wire [2:0] free_plus_minus;
+  wire [3:0] free_oh;
+  wire [3:0] free_keep;
+  wire free_lo_keep_0_2_any;
+  wire [1:0] free_lo_keep_0_2;
+  wire [1:0] free_lo_keep_2_4;
+  wire [3:0] free_lo_keep_0_4;
+  wire [3:0] free_lo_keep;
+  wire [3:0] free_alloc;
+  wire free_lo_alloc_0_2_any;
+  wire [1:0] free_lo_alloc_0_2;
+  wire [1:0] free_lo_alloc_2_4;
+  wire [3:0] free_lo_alloc_0_4;
+  wire [3:0] free_lo_alloc;
   wire [127:0] ev_n;
   wire [4863:0] etag_n;
   wire [4607:0] eppn_n;
@@ -465,7 +482,6 @@ module l1tlb_seed001_table41_tlb (
   wire [37:0] e_tag;
   wire [4607:0] e_ppn_row;
   wire [767:0] e_perm_row;
-  wire [895:0] h_age;
   wire [6:0] h_age_a;
   wire same_set;
   wire vict_is_hit;
@@ -554,7 +570,7 @@ module l1tlb_seed001_table41_tlb (
   assign r2_vpn_d = r1_vpn_q;
   assign r2_vmid_d = r1_vmid_q;
   assign r2_match_d = match;
-  assign f1_iv_d = {128{r1_sd_q & |(r1_set_w & 1'b1)}} & match;
+  assign f1_iv_d = {128{r1_sd_q & 1'b1}} & match;
   assign busy_o = r1_v_q | r2_v_q;
   // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.
   assign hit = r2_v_q & |r2_match_q;
@@ -566,46 +582,12 @@ module l1tlb_seed001_table41_tlb (
   assign h_perm_row = eperm_q;
   assign hit_ppn_o = {36{r2_match_q[0]}} & h_ppn_row[35:0] | {36{r2_match_q[1]}} & h_ppn_row[71:36] | {36{r2_match_q[2]}} & h_ppn_row[107:72] | {36{r2_match_q[3]}} & h_ppn_row[143:108] | {36{r2_match_q[4]}} & h_ppn_row[179:144] | {36{r2_match_q[5]}} & h_ppn_row[215:180] | {36{r2_match_q[6]}} & h_ppn_row[251:216] | {36{r2_match_q[7]}} & h_ppn_row[287:252] | {36{r2_match_q[8]}} & h_ppn_row[323:288] | {36{r2_match_q[9]}} & h_ppn_row[359:324] | {36{r2_match_q[10]}} & h_ppn_row[395:360] | {36{r2_match_q[11]}} & h_ppn_row[431:396] | {36{r2_match_q[12]}} & h_ppn_row[467:432] | {36{r2_match_q[13]}} & h_ppn_row[503:468] | {36{r2_match_q[14]}} & h_ppn_row[539:504] | {36{r2_match_q[15]}} & h_ppn_row[575:540] | {36{r2_match_q[16]}} & h_ppn_row[611:576] | {36{r2_match_q[17]}} & h_ppn_row[647:612] | {36{r2_match_q[18]}} & h_ppn_row[683:648] | {36{r2_match_q[19]}} & h_ppn_row[719:684] | {36{r2_match_q[20]}} & h_ppn_row[755:720] | {36{r2_match_q[21]}} & h_ppn_row[791:756] | {36{r2_match_q[22]}} & h_ppn_row[827:792] | {36{r2_match_q[23]}} & h_ppn_row[863:828] | {36{r2_match_q[24]}} & h_ppn_row[899:864] | {36{r2_match_q[25]}} & h_ppn_row[935:900] | {36{r2_match_q[26]}} & h_ppn_row[971:936] | {36{r2_match_q[27]}} & h_ppn_row[1007:972] | {36{r2_match_q[28]}} & h_ppn_row[1043:1008] | {36{r2_match_q[29]}} & h_ppn_row[1079:1044] | {36{r2_match_q[30]}} & h_ppn_row[1115:1080] | {36{r2_match_q[31]}} & h_ppn_row[1151:1116] | {36{r2_match_q[32]}} & h_ppn_row[1187:1152] | {36{r2_match_q[33]}} & h_ppn_row[1223:1188] | {36{r2_match_q[34]}} & h_ppn_row[1259:1224] | {36{r2_match_q[35]}} & h_ppn_row[1295:1260] | {36{r2_match_q[36]}} & h_ppn_row[1331:1296] | {36{r2_match_q[37]}} & h_ppn_row[1367:1332] | {36{r2_match_q[38]}} & h_ppn_row[1403:1368] | {36{r2_match_q[39]}} & h_ppn_row[1439:1404] | {36{r2_match_q[40]}} & h_ppn_row[1475:1440] | {36{r2_match_q[41]}} & h_ppn_row[1511:1476] | {36{r2_match_q[42]}} & h_ppn_row[1547:1512] | {36{r2_match_q[43]}} & h_ppn_row[1583:1548] | {36{r2_match_q[44]}} & h_ppn_row[1619:1584] | {36{r2_match_q[45]}} & h_ppn_row[1655:1620] | {36{r2_match_q[46]}} & h_ppn_row[1691:1656] | {36{r2_match_q[47]}} & h_ppn_row[1727:1692] | {36{r2_match_q[48]}} & h_ppn_row[1763:1728] | {36{r2_match_q[49]}} & h_ppn_row[1799:1764] | {36{r2_match_q[50]}} & h_ppn_row[1835:1800] | {36{r2_match_q[51]}} & h_ppn_row[1871:1836] | {36{r2_match_q[52]}} & h_ppn_row[1907:1872] | {36{r2_match_q[53]}} & h_ppn_row[1943:1908] | {36{r2_match_q[54]}} & h_ppn_row[1979:1944] | {36{r2_match_q[55]}} & h_ppn_row[2015:1980] | {36{r2_match_q[56]}} & h_ppn_row[2051:2016] | {36{r2_match_q[57]}} & h_ppn_row[2087:2052] | {36{r2_match_q[58]}} & h_ppn_row[2123:2088] | {36{r2_match_q[59]}} & h_ppn_row[2159:2124] | {36{r2_match_q[60]}} & h_ppn_row[2195:2160] | {36{r2_match_q[61]}} & h_ppn_row[2231:2196] | {36{r2_match_q[62]}} & h_ppn_row[2267:2232] | {36{r2_match_q[63]}} & h_ppn_row[2303:2268] | {36{r2_match_q[64]}} & h_ppn_row[2339:2304] | {36{r2_match_q[65]}} & h_ppn_row[2375:2340] | {36{r2_match_q[66]}} & h_ppn_row[2411:2376] | {36{r2_match_q[67]}} & h_ppn_row[2447:2412] | {36{r2_match_q[68]}} & h_ppn_row[2483:2448] | {36{r2_match_q[69]}} & h_ppn_row[2519:2484] | {36{r2_match_q[70]}} & h_ppn_row[2555:2520] | {36{r2_match_q[71]}} & h_ppn_row[2591:2556] | {36{r2_match_q[72]}} & h_ppn_row[2627:2592] | {36{r2_match_q[73]}} & h_ppn_row[2663:2628] | {36{r2_match_q[74]}} & h_ppn_row[2699:2664] | {36{r2_match_q[75]}} & h_ppn_row[2735:2700] | {36{r2_match_q[76]}} & h_ppn_row[2771:2736] | {36{r2_match_q[77]}} & h_ppn_row[2807:2772] | {36{r2_match_q[78]}} & h_ppn_row[2843:2808] | {36{r2_match_q[79]}} & h_ppn_row[2879:2844] | {36{r2_match_q[80]}} & h_ppn_row[2915:2880] | {36{r2_match_q[81]}} & h_ppn_row[2951:2916] | {36{r2_match_q[82]}} & h_ppn_row[2987:2952] | {36{r2_match_q[83]}} & h_ppn_row[3023:2988] | {36{r2_match_q[84]}} & h_ppn_row[3059:3024] | {36{r2_match_q[85]}} & h_ppn_row[3095:3060] | {36{r2_match_q[86]}} & h_ppn_row[3131:3096] | {36{r2_match_q[87]}} & h_ppn_row[3167:3132] | {36{r2_match_q[88]}} & h_ppn_row[3203:3168] | {36{r2_match_q[89]}} & h_ppn_row[3239:3204] | {36{r2_match_q[90]}} & h_ppn_row[3275:3240] | {36{r2_match_q[91]}} & h_ppn_row[3311:3276] | {36{r2_match_q[92]}} & h_ppn_row[3347:3312] | {36{r2_match_q[93]}} & h_ppn_row[3383:3348] | {36{r2_match_q[94]}} & h_ppn_row[3419:3384] | {36{r2_match_q[95]}} & h_ppn_row[3455:3420] | {36{r2_match_q[96]}} & h_ppn_row[3491:3456] | {36{r2_match_q[97]}} & h_ppn_row[3527:3492] | {36{r2_match_q[98]}} & h_ppn_row[3563:3528] | {36{r2_match_q[99]}} & h_ppn_row[3599:3564] | {36{r2_match_q[100]}} & h_ppn_row[3635:3600] | {36{r2_match_q[101]}} & h_ppn_row[3671:3636] | {36{r2_match_q[102]}} & h_ppn_row[3707:3672] | {36{r2_match_q[103]}} & h_ppn_row[3743:3708] | {36{r2_match_q[104]}} & h_ppn_row[3779:3744] | {36{r2_match_q[105]}} & h_ppn_row[3815:3780] | {36{r2_match_q[106]}} & h_ppn_row[3851:3816] | {36{r2_match_q[107]}} & h_ppn_row[3887:3852] | {36{r2_match_q[108]}} & h_ppn_row[3923:3888] | {36{r2_match_q[109]}} & h_ppn_row[3959:3924] | {36{r2_match_q[110]}} & h_ppn_row[3995:3960] | {36{r2_match_q[111]}} & h_ppn_row[4031:3996] | {36{r2_match_q[112]}} & h_ppn_row[4067:4032] | {36{r2_match_q[113]}} & h_ppn_row[4103:4068] | {36{r2_match_q[114]}} & h_ppn_row[4139:4104] | {36{r2_match_q[115]}} & h_ppn_row[4175:4140] | {36{r2_match_q[116]}} & h_ppn_row[4211:4176] | {36{r2_match_q[117]}} & h_ppn_row[4247:4212] | {36{r2_match_q[118]}} & h_ppn_row[4283:4248] | {36{r2_match_q[119]}} & h_ppn_row[4319:4284] | {36{r2_match_q[120]}} & h_ppn_row[4355:4320] | {36{r2_match_q[121]}} & h_ppn_row[4391:4356] | {36{r2_match_q[122]}} & h_ppn_row[4427:4392] | {36{r2_match_q[123]}} & h_ppn_row[4463:4428] | {36{r2_match_q[124]}} & h_ppn_row[4499:4464] | {36{r2_match_q[125]}} & h_ppn_row[4535:4500] | {36{r2_match_q[126]}} & h_ppn_row[4571:4536] | {36{r2_match_q[127]}} & h_ppn_row[4607:4572];
   assign hit_perm_o = {6{r2_match_q[0]}} & h_perm_row[5:0] | {6{r2_match_q[1]}} & h_perm_row[11:6] | {6{r2_match_q[2]}} & h_perm_row[17:12] | {6{r2_match_q[3]}} & h_perm_row[23:18] | {6{r2_match_q[4]}} & h_perm_row[29:24] | {6{r2_match_q[5]}} & h_perm_row[35:30] | {6{r2_match_q[6]}} & h_perm_row[41:36] | {6{r2_match_q[7]}} & h_perm_row[47:42] | {6{r2_match_q[8]}} & h_perm_row[53:48] | {6{r2_match_q[9]}} & h_perm_row[59:54] | {6{r2_match_q[10]}} & h_perm_row[65:60] | {6{r2_match_q[11]}} & h_perm_row[71:66] | {6{r2_match_q[12]}} & h_perm_row[77:72] | {6{r2_match_q[13]}} & h_perm_row[83:78] | {6{r2_match_q[14]}} & h_perm_row[89:84] | {6{r2_match_q[15]}} & h_perm_row[95:90] | {6{r2_match_q[16]}} & h_perm_row[101:96] | {6{r2_match_q[17]}} & h_perm_row[107:102] | {6{r2_match_q[18]}} & h_perm_row[113:108] | {6{r2_match_q[19]}} & h_perm_row[119:114] | {6{r2_match_q[20]}} & h_perm_row[125:120] | {6{r2_match_q[21]}} & h_perm_row[131:126] | {6{r2_match_q[22]}} & h_perm_row[137:132] | {6{r2_match_q[23]}} & h_perm_row[143:138] | {6{r2_match_q[24]}} & h_perm_row[149:144] | {6{r2_match_q[25]}} & h_perm_row[155:150] | {6{r2_match_q[26]}} & h_perm_row[161:156] | {6{r2_match_q[27]}} & h_perm_row[167:162] | {6{r2_match_q[28]}} & h_perm_row[173:168] | {6{r2_match_q[29]}} & h_perm_row[179:174] | {6{r2_match_q[30]}} & h_perm_row[185:180] | {6{r2_match_q[31]}} & h_perm_row[191:186] | {6{r2_match_q[32]}} & h_perm_row[197:192] | {6{r2_match_q[33]}} & h_perm_row[203:198] | {6{r2_match_q[34]}} & h_perm_row[209:204] | {6{r2_match_q[35]}} & h_perm_row[215:210] | {6{r2_match_q[36]}} & h_perm_row[221:216] | {6{r2_match_q[37]}} & h_perm_row[227:222] | {6{r2_match_q[38]}} & h_perm_row[233:228] | {6{r2_match_q[39]}} & h_perm_row[239:234] | {6{r2_match_q[40]}} & h_perm_row[245:240] | {6{r2_match_q[41]}} & h_perm_row[251:246] | {6{r2_match_q[42]}} & h_perm_row[257:252] | {6{r2_match_q[43]}} & h_perm_row[263:258] | {6{r2_match_q[44]}} & h_perm_row[269:264] | {6{r2_match_q[45]}} & h_perm_row[275:270] | {6{r2_match_q[46]}} & h_perm_row[281:276] | {6{r2_match_q[47]}} & h_perm_row[287:282] | {6{r2_match_q[48]}} & h_perm_row[293:288] | {6{r2_match_q[49]}} & h_perm_row[299:294] | {6{r2_match_q[50]}} & h_perm_row[305:300] | {6{r2_match_q[51]}} & h_perm_row[311:306] | {6{r2_match_q[52]}} & h_perm_row[317:312] | {6{r2_match_q[53]}} & h_perm_row[323:318] | {6{r2_match_q[54]}} & h_perm_row[329:324] | {6{r2_match_q[55]}} & h_perm_row[335:330] | {6{r2_match_q[56]}} & h_perm_row[341:336] | {6{r2_match_q[57]}} & h_perm_row[347:342] | {6{r2_match_q[58]}} & h_perm_row[353:348] | {6{r2_match_q[59]}} & h_perm_row[359:354] | {6{r2_match_q[60]}} & h_perm_row[365:360] | {6{r2_match_q[61]}} & h_perm_row[371:366] | {6{r2_match_q[62]}} & h_perm_row[377:372] | {6{r2_match_q[63]}} & h_perm_row[383:378] | {6{r2_match_q[64]}} & h_perm_row[389:384] | {6{r2_match_q[65]}} & h_perm_row[395:390] | {6{r2_match_q[66]}} & h_perm_row[401:396] | {6{r2_match_q[67]}} & h_perm_row[407:402] | {6{r2_match_q[68]}} & h_perm_row[413:408] | {6{r2_match_q[69]}} & h_perm_row[419:414] | {6{r2_match_q[70]}} & h_perm_row[425:420] | {6{r2_match_q[71]}} & h_perm_row[431:426] | {6{r2_match_q[72]}} & h_perm_row[437:432] | {6{r2_match_q[73]}} & h_perm_row[443:438] | {6{r2_match_q[74]}} & h_perm_row[449:444] | {6{r2_match_q[75]}} & h_perm_row[455:450] | {6{r2_match_q[76]}} & h_perm_row[461:456] | {6{r2_match_q[77]}} & h_perm_row[467:462] | {6{r2_match_q[78]}} & h_perm_row[473:468] | {6{r2_match_q[79]}} & h_perm_row[479:474] | {6{r2_match_q[80]}} & h_perm_row[485:480] | {6{r2_match_q[81]}} & h_perm_row[491:486] | {6{r2_match_q[82]}} & h_perm_row[497:492] | {6{r2_match_q[83]}} & h_perm_row[503:498] | {6{r2_match_q[84]}} & h_perm_row[509:504] | {6{r2_match_q[85]}} & h_perm_row[515:510] | {6{r2_match_q[86]}} & h_perm_row[521:516] | {6{r2_match_q[87]}} & h_perm_row[527:522] | {6{r2_match_q[88]}} & h_perm_row[533:528] | {6{r2_match_q[89]}} & h_perm_row[539:534] | {6{r2_match_q[90]}} & h_perm_row[545:540] | {6{r2_match_q[91]}} & h_perm_row[551:546] | {6{r2_match_q[92]}} & h_perm_row[557:552] | {6{r2_match_q[93]}} & h_perm_row[563:558] | {6{r2_match_q[94]}} & h_perm_row[569:564] | {6{r2_match_q[95]}} & h_perm_row[575:570] | {6{r2_match_q[96]}} & h_perm_row[581:576] | {6{r2_match_q[97]}} & h_perm_row[587:582] | {6{r2_match_q[98]}} & h_perm_row[593:588] | {6{r2_match_q[99]}} & h_perm_row[599:594] | {6{r2_match_q[100]}} & h_perm_row[605:600] | {6{r2_match_q[101]}} & h_perm_row[611:606] | {6{r2_match_q[102]}} & h_perm_row[617:612] | {6{r2_match_q[103]}} & h_perm_row[623:618] | {6{r2_match_q[104]}} & h_perm_row[629:624] | {6{r2_match_q[105]}} & h_perm_row[635:630] | {6{r2_match_q[106]}} & h_perm_row[641:636] | {6{r2_match_q[107]}} & h_perm_row[647:642] | {6{r2_match_q[108]}} & h_perm_row[653:648] | {6{r2_match_q[109]}} & h_perm_row[659:654] | {6{r2_match_q[110]}} & h_perm_row[665:660] | {6{r2_match_q[111]}} & h_perm_row[671:666] | {6{r2_match_q[112]}} & h_perm_row[677:672] | {6{r2_match_q[113]}} & h_perm_row[683:678] | {6{r2_match_q[114]}} & h_perm_row[689:684] | {6{r2_match_q[115]}} & h_perm_row[695:690] | {6{r2_match_q[116]}} & h_perm_row[701:696] | {6{r2_match_q[117]}} & h_perm_row[707:702] | {6{r2_match_q[118]}} & h_perm_row[713:708] | {6{r2_match_q[119]}} & h_perm_row[719:714] | {6{r2_match_q[120]}} & h_perm_row[725:720] | {6{r2_match_q[121]}} & h_perm_row[731:726] | {6{r2_match_q[122]}} & h_perm_row[737:732] | {6{r2_match_q[123]}} & h_perm_row[743:738] | {6{r2_match_q[124]}} & h_perm_row[749:744] | {6{r2_match_q[125]}} & h_perm_row[755:750] | {6{r2_match_q[126]}} & h_perm_row[761:756] | {6{r2_match_q[127]}} & h_perm_row[767:762];
-  genvar gm;
-  generate
-    for (gm = 0; gm < 4; gm = gm + 1) begin : g_cam
-      assign cam[gm] = mv_w[gm] & mp_w[gm] & mvh_q[gm * 36 +: 36] == r2_vh & mvm_q[gm * 2 +: 2] == r2_vmid_q;
-    end
-  endgenerate
+  assign cam = mv_q & mp_q & r2_cam_q;
   assign miss = r2_v_q & ~(|r2_match_q);
   assign alloc = miss & ~(|cam);
-  assign mfree = ~mv_q;
-  assign free_lo_or0 = mfree;
-  assign free_lo_or1[0] = free_lo_or0[0];
-  assign free_lo_or1[1] = free_lo_or0[1] | free_lo_or0[0];
-  assign free_lo_or1[2] = free_lo_or0[2] | free_lo_or0[1];
-  assign free_lo_or1[3] = free_lo_or0[3] | free_lo_or0[2];
-  assign free_lo_or2[0] = free_lo_or1[0];
-  assign free_lo_or2[1] = free_lo_or1[1];
-  assign free_lo_or2[2] = free_lo_or1[2] | free_lo_or1[0];
-  assign free_lo_or2[3] = free_lo_or1[3] | free_lo_or1[1];
-  assign free_lo[0] = mfree[0];
-  assign free_lo[1] = mfree[1] & ~free_lo_or2[0];
-  assign free_lo[2] = mfree[2] & ~free_lo_or2[1];
-  assign free_lo[3] = mfree[3] & ~free_lo_or2[2];
-  assign unused_free_lo_or = free_lo_or2[3];
-  assign free_low = free_lo;
-  assign cand = mv_q & mp_q & ~ms_q;
-  assign cand_lo_or0 = cand;
-  assign cand_lo_or1[0] = cand_lo_or0[0];
-  assign cand_lo_or1[1] = cand_lo_or0[1] | cand_lo_or0[0];
-  assign cand_lo_or1[2] = cand_lo_or0[2] | cand_lo_or0[1];
-  assign cand_lo_or1[3] = cand_lo_or0[3] | cand_lo_or0[2];
-  assign cand_lo_or2[0] = cand_lo_or1[0];
-  assign cand_lo_or2[1] = cand_lo_or1[1];
-  assign cand_lo_or2[2] = cand_lo_or1[2] | cand_lo_or1[0];
-  assign cand_lo_or2[3] = cand_lo_or1[3] | cand_lo_or1[1];
-  assign cand_lo[0] = cand[0];
-  assign cand_lo[1] = cand[1] & ~cand_lo_or2[0];
-  assign cand_lo[2] = cand[2] & ~cand_lo_or2[1];
-  assign cand_lo[3] = cand[3] & ~cand_lo_or2[2];
-  assign unused_cand_lo_or = cand_lo_or2[3];
-  assign cand_oh = cand_lo;
+  assign cand = mv_q & mp_q & ~ms_q & ~sent_q;
+  assign sent_w = sent_q;
+  assign free_low_w = free_low_q;
   assign cand_first_1_0_v = cand[0] | cand[1];
   assign cand_first_1_0_x = ~cand[0];
   assign cand_first_1_0_d = cand[0] ? {mvm_q[1:0], mvh_q[35:0]} : {mvm_q[3:2], mvh_q[71:36]};
@@ -621,12 +603,19 @@ module l1tlb_seed001_table41_tlb (
   assign cand_mshr_o = {2{cand_first_2_0_v}} & cand_first_index;
   assign cand_vh_o = {36{cand_first_2_0_v}} & cand_first_data[35:0];
   assign cand_vmid_o = {2{cand_first_2_0_v}} & cand_first_data[37:36];
+  assign cand_oh_0_2_any = cand[0] | cand[1];
+  assign cand_oh_0_2 = {~cand[0] & cand[1], cand[0]};
+  assign cand_oh_2_4 = {~cand[2] & cand[3], cand[2]};
+  assign cand_oh_0_4 = {{2{~cand_oh_0_2_any}} & cand_oh_2_4, cand_oh_0_2};
+  assign cand_oh = cand_oh_0_4;
+  assign sent_d = {4{l2_take_i}} & cand_oh;
+  assign r1_key_is_r2 = r1_vpn_q == r2_vh & r1_vmid_q == r2_vmid_q;
   // MSHRs, in the same-edge order: decide, shootdown kill, f2 pending clear, f3 free, L2 sent.
   genvar gn;
   generate
     for (gn = 0; gn < 4; gn = gn + 1) begin : g_mshr
       wire al;
-      assign al = alloc & free_low[gn];
+      assign al = alloc & free_low_w[gn];
       wire mg;
       assign mg = miss & cam[gn];
       wire kl;
@@ -635,15 +624,14 @@ module l1tlb_seed001_table41_tlb (
       assign pc = f2_v_q & f2_moh_w[gn];
       wire fr;
       assign fr = f3_v_q & f3_moh_w[gn];
-      wire st;
-      assign st = l2_take_i & cand_oh[gn];
       assign mv_n[gn] = ~fr & (al | mv_w[gn]);
       assign mp_n[gn] = ~fr & ~pc & (al | mp_w[gn]);
-      assign ms_n[gn] = ~fr & (st | ~al & ms_w[gn]);
-      assign mk_n[gn] = ~fr & (kl | ~al & mk_w[gn]);
+      assign ms_n[gn] = ~fr & (sent_w[gn] | ~al & ms_w[gn]);
+      assign mk_n[gn] = ~fr & (kl | mk_w[gn]);
+      assign r2_cam_n[gn] = al ? r1_key_is_r2 : mvh_q[gn * 36 +: 36] == r1_vpn_q & mvm_q[gn * 2 +: 2] == r1_vmid_q;
       assign mvh_n[gn * 36 +: 36] = al ? r2_vh : mvh_q[gn * 36 +: 36];
       assign mvm_n[gn * 2 +: 2] = al ? r2_vmid_q : mvm_q[gn * 2 +: 2];
-      assign mw_n[gn * 1] = fr ? 1'b0 : al ? r2_cu : mg ? mw_q[gn * 1] | r2_cu : mw_q[gn * 1];
+      assign mw_n[gn * 1] = ~fr & (mw_q[gn * 1] | (al | mg) & r2_cu);
     end
   endgenerate
   assign mv_d = mv_n;
@@ -654,7 +642,24 @@ module l1tlb_seed001_table41_tlb (
   assign mvh_d = mvh_n;
   assign mvm_d = mvm_n;
   assign mw_d = mw_n;
-  assign free_d = free_q + {2'd0, f3_v_q} - {2'd0, alloc};
+  assign r2_cam_d = r2_cam_n;
+  assign free_plus = free_q + {2'd0, f3_v_q};
+  assign free_plus_minus = free_plus - 3'd1;
+  assign free_d = alloc ? free_plus_minus : free_plus;
+  assign free_oh = {4{f3_v_q}} & f3_moh_q;
+  assign free_keep = free_oh | ~mv_q;
+  assign free_lo_keep_0_2_any = free_keep[0] | free_keep[1];
+  assign free_lo_keep_0_2 = {~free_keep[0] & free_keep[1], free_keep[0]};
+  assign free_lo_keep_2_4 = {~free_keep[2] & free_keep[3], free_keep[2]};
+  assign free_lo_keep_0_4 = {{2{~free_lo_keep_0_2_any}} & free_lo_keep_2_4, free_lo_keep_0_2};
+  assign free_lo_keep = free_lo_keep_0_4;
+  assign free_alloc = free_oh | ~mv_q & ~free_low_q;
+  assign free_lo_alloc_0_2_any = free_alloc[0] | free_alloc[1];
+  assign free_lo_alloc_0_2 = {~free_alloc[0] & free_alloc[1], free_alloc[0]};
+  assign free_lo_alloc_2_4 = {~free_alloc[2] & free_alloc[3], free_alloc[2]};
+  assign free_lo_alloc_0_4 = {{2{~free_lo_alloc_0_2_any}} & free_lo_alloc_2_4, free_lo_alloc_0_2};
+  assign free_lo_alloc = free_lo_alloc_0_4;
+  assign free_low_d = alloc ? free_lo_alloc : free_lo_keep;
   // Entries: invalidation by sd2 (all, or the home TLB's match), then the fill's write.
   genvar ge;
   generate
@@ -686,15 +691,14 @@ module l1tlb_seed001_table41_tlb (
   assign eppn_d = eppn_n;
   assign eperm_d = eperm_n;
   // Replacement: the decide stage's touch, then the fill's touch (same edge, in that order).
-  genvar gh_age;
+  genvar gh;
   generate
-    for (gh_age = 0; gh_age < 128; gh_age = gh_age + 1) begin : g_h_age
-      wire [6:0] aw;
-      assign aw = age[gh_age * 7 +: 7];
-      assign h_age[gh_age * 7 +: 7] = aw;
+    for (gh = 0; gh < 1; gh = gh + 1) begin : g_hit_age
+      wire [895:0] row;
+      assign row = {age[889 + (gh * 7) +: 7], age[882 + (gh * 7) +: 7], age[875 + (gh * 7) +: 7], age[868 + (gh * 7) +: 7], age[861 + (gh * 7) +: 7], age[854 + (gh * 7) +: 7], age[847 + (gh * 7) +: 7], age[840 + (gh * 7) +: 7], age[833 + (gh * 7) +: 7], age[826 + (gh * 7) +: 7], age[819 + (gh * 7) +: 7], age[812 + (gh * 7) +: 7], age[805 + (gh * 7) +: 7], age[798 + (gh * 7) +: 7], age[791 + (gh * 7) +: 7], age[784 + (gh * 7) +: 7], age[777 + (gh * 7) +: 7], age[770 + (gh * 7) +: 7], age[763 + (gh * 7) +: 7], age[756 + (gh * 7) +: 7], age[749 + (gh * 7) +: 7], age[742 + (gh * 7) +: 7], age[735 + (gh * 7) +: 7], age[728 + (gh * 7) +: 7], age[721 + (gh * 7) +: 7], age[714 + (gh * 7) +: 7], age[707 + (gh * 7) +: 7], age[700 + (gh * 7) +: 7], age[693 + (gh * 7) +: 7], age[686 + (gh * 7) +: 7], age[679 + (gh * 7) +: 7], age[672 + (gh * 7) +: 7], age[665 + (gh * 7) +: 7], age[658 + (gh * 7) +: 7], age[651 + (gh * 7) +: 7], age[644 + (gh * 7) +: 7], age[637 + (gh * 7) +: 7], age[630 + (gh * 7) +: 7], age[623 + (gh * 7) +: 7], age[616 + (gh * 7) +: 7], age[609 + (gh * 7) +: 7], age[602 + (gh * 7) +: 7], age[595 + (gh * 7) +: 7], age[588 + (gh * 7) +: 7], age[581 + (gh * 7) +: 7], age[574 + (gh * 7) +: 7], age[567 + (gh * 7) +: 7], age[560 + (gh * 7) +: 7], age[553 + (gh * 7) +: 7], age[546 + (gh * 7) +: 7], age[539 + (gh * 7) +: 7], age[532 + (gh * 7) +: 7], age[525 + (gh * 7) +: 7], age[518 + (gh * 7) +: 7], age[511 + (gh * 7) +: 7], age[504 + (gh * 7) +: 7], age[497 + (gh * 7) +: 7], age[490 + (gh * 7) +: 7], age[483 + (gh * 7) +: 7], age[476 + (gh * 7) +: 7], age[469 + (gh * 7) +: 7], age[462 + (gh * 7) +: 7], age[455 + (gh * 7) +: 7], age[448 + (gh * 7) +: 7], age[441 + (gh * 7) +: 7], age[434 + (gh * 7) +: 7], age[427 + (gh * 7) +: 7], age[420 + (gh * 7) +: 7], age[413 + (gh * 7) +: 7], age[406 + (gh * 7) +: 7], age[399 + (gh * 7) +: 7], age[392 + (gh * 7) +: 7], age[385 + (gh * 7) +: 7], age[378 + (gh * 7) +: 7], age[371 + (gh * 7) +: 7], age[364 + (gh * 7) +: 7], age[357 + (gh * 7) +: 7], age[350 + (gh * 7) +: 7], age[343 + (gh * 7) +: 7], age[336 + (gh * 7) +: 7], age[329 + (gh * 7) +: 7], age[322 + (gh * 7) +: 7], age[315 + (gh * 7) +: 7], age[308 + (gh * 7) +: 7], age[301 + (gh * 7) +: 7], age[294 + (gh * 7) +: 7], age[287 + (gh * 7) +: 7], age[280 + (gh * 7) +: 7], age[273 + (gh * 7) +: 7], age[266 + (gh * 7) +: 7], age[259 + (gh * 7) +: 7], age[252 + (gh * 7) +: 7], age[245 + (gh * 7) +: 7], age[238 + (gh * 7) +: 7], age[231 + (gh * 7) +: 7], age[224 + (gh * 7) +: 7], age[217 + (gh * 7) +: 7], age[210 + (gh * 7) +: 7], age[203 + (gh * 7) +: 7], age[196 + (gh * 7) +: 7], age[189 + (gh * 7) +: 7], age[182 + (gh * 7) +: 7], age[175 + (gh * 7) +: 7], age[168 + (gh * 7) +: 7], age[161 + (gh * 7) +: 7], age[154 + (gh * 7) +: 7], age[147 + (gh * 7) +: 7], age[140 + (gh * 7) +: 7], age[133 + (gh * 7) +: 7], age[126 + (gh * 7) +: 7], age[119 + (gh * 7) +: 7], age[112 + (gh * 7) +: 7], age[105 + (gh * 7) +: 7], age[98 + (gh * 7) +: 7], age[91 + (gh * 7) +: 7], age[84 + (gh * 7) +: 7], age[77 + (gh * 7) +: 7], age[70 + (gh * 7) +: 7], age[63 + (gh * 7) +: 7], age[56 + (gh * 7) +: 7], age[49 + (gh * 7) +: 7], age[42 + (gh * 7) +: 7], age[35 + (gh * 7) +: 7], age[28 + (gh * 7) +: 7], age[21 + (gh * 7) +: 7], age[14 + (gh * 7) +: 7], age[7 + (gh * 7) +: 7], age[0 + (gh * 7) +: 7]};
+      assign h_age_a[gh * 7 +: 7] = {7{r2_match_q[0]}} & row[6:0] | {7{r2_match_q[1]}} & row[13:7] | {7{r2_match_q[2]}} & row[20:14] | {7{r2_match_q[3]}} & row[27:21] | {7{r2_match_q[4]}} & row[34:28] | {7{r2_match_q[5]}} & row[41:35] | {7{r2_match_q[6]}} & row[48:42] | {7{r2_match_q[7]}} & row[55:49] | {7{r2_match_q[8]}} & row[62:56] | {7{r2_match_q[9]}} & row[69:63] | {7{r2_match_q[10]}} & row[76:70] | {7{r2_match_q[11]}} & row[83:77] | {7{r2_match_q[12]}} & row[90:84] | {7{r2_match_q[13]}} & row[97:91] | {7{r2_match_q[14]}} & row[104:98] | {7{r2_match_q[15]}} & row[111:105] | {7{r2_match_q[16]}} & row[118:112] | {7{r2_match_q[17]}} & row[125:119] | {7{r2_match_q[18]}} & row[132:126] | {7{r2_match_q[19]}} & row[139:133] | {7{r2_match_q[20]}} & row[146:140] | {7{r2_match_q[21]}} & row[153:147] | {7{r2_match_q[22]}} & row[160:154] | {7{r2_match_q[23]}} & row[167:161] | {7{r2_match_q[24]}} & row[174:168] | {7{r2_match_q[25]}} & row[181:175] | {7{r2_match_q[26]}} & row[188:182] | {7{r2_match_q[27]}} & row[195:189] | {7{r2_match_q[28]}} & row[202:196] | {7{r2_match_q[29]}} & row[209:203] | {7{r2_match_q[30]}} & row[216:210] | {7{r2_match_q[31]}} & row[223:217] | {7{r2_match_q[32]}} & row[230:224] | {7{r2_match_q[33]}} & row[237:231] | {7{r2_match_q[34]}} & row[244:238] | {7{r2_match_q[35]}} & row[251:245] | {7{r2_match_q[36]}} & row[258:252] | {7{r2_match_q[37]}} & row[265:259] | {7{r2_match_q[38]}} & row[272:266] | {7{r2_match_q[39]}} & row[279:273] | {7{r2_match_q[40]}} & row[286:280] | {7{r2_match_q[41]}} & row[293:287] | {7{r2_match_q[42]}} & row[300:294] | {7{r2_match_q[43]}} & row[307:301] | {7{r2_match_q[44]}} & row[314:308] | {7{r2_match_q[45]}} & row[321:315] | {7{r2_match_q[46]}} & row[328:322] | {7{r2_match_q[47]}} & row[335:329] | {7{r2_match_q[48]}} & row[342:336] | {7{r2_match_q[49]}} & row[349:343] | {7{r2_match_q[50]}} & row[356:350] | {7{r2_match_q[51]}} & row[363:357] | {7{r2_match_q[52]}} & row[370:364] | {7{r2_match_q[53]}} & row[377:371] | {7{r2_match_q[54]}} & row[384:378] | {7{r2_match_q[55]}} & row[391:385] | {7{r2_match_q[56]}} & row[398:392] | {7{r2_match_q[57]}} & row[405:399] | {7{r2_match_q[58]}} & row[412:406] | {7{r2_match_q[59]}} & row[419:413] | {7{r2_match_q[60]}} & row[426:420] | {7{r2_match_q[61]}} & row[433:427] | {7{r2_match_q[62]}} & row[440:434] | {7{r2_match_q[63]}} & row[447:441] | {7{r2_match_q[64]}} & row[454:448] | {7{r2_match_q[65]}} & row[461:455] | {7{r2_match_q[66]}} & row[468:462] | {7{r2_match_q[67]}} & row[475:469] | {7{r2_match_q[68]}} & row[482:476] | {7{r2_match_q[69]}} & row[489:483] | {7{r2_match_q[70]}} & row[496:490] | {7{r2_match_q[71]}} & row[503:497] | {7{r2_match_q[72]}} & row[510:504] | {7{r2_match_q[73]}} & row[517:511] | {7{r2_match_q[74]}} & row[524:518] | {7{r2_match_q[75]}} & row[531:525] | {7{r2_match_q[76]}} & row[538:532] | {7{r2_match_q[77]}} & row[545:539] | {7{r2_match_q[78]}} & row[552:546] | {7{r2_match_q[79]}} & row[559:553] | {7{r2_match_q[80]}} & row[566:560] | {7{r2_match_q[81]}} & row[573:567] | {7{r2_match_q[82]}} & row[580:574] | {7{r2_match_q[83]}} & row[587:581] | {7{r2_match_q[84]}} & row[594:588] | {7{r2_match_q[85]}} & row[601:595] | {7{r2_match_q[86]}} & row[608:602] | {7{r2_match_q[87]}} & row[615:609] | {7{r2_match_q[88]}} & row[622:616] | {7{r2_match_q[89]}} & row[629:623] | {7{r2_match_q[90]}} & row[636:630] | {7{r2_match_q[91]}} & row[643:637] | {7{r2_match_q[92]}} & row[650:644] | {7{r2_match_q[93]}} & row[657:651] | {7{r2_match_q[94]}} & row[664:658] | {7{r2_match_q[95]}} & row[671:665] | {7{r2_match_q[96]}} & row[678:672] | {7{r2_match_q[97]}} & row[685:679] | {7{r2_match_q[98]}} & row[692:686] | {7{r2_match_q[99]}} & row[699:693] | {7{r2_match_q[100]}} & row[706:700] | {7{r2_match_q[101]}} & row[713:707] | {7{r2_match_q[102]}} & row[720:714] | {7{r2_match_q[103]}} & row[727:721] | {7{r2_match_q[104]}} & row[734:728] | {7{r2_match_q[105]}} & row[741:735] | {7{r2_match_q[106]}} & row[748:742] | {7{r2_match_q[107]}} & row[755:749] | {7{r2_match_q[108]}} & row[762:756] | {7{r2_match_q[109]}} & row[769:763] | {7{r2_match_q[110]}} & row[776:770] | {7{r2_match_q[111]}} & row[783:777] | {7{r2_match_q[112]}} & row[790:784] | {7{r2_match_q[113]}} & row[797:791] | {7{r2_match_q[114]}} & row[804:798] | {7{r2_match_q[115]}} & row[811:805] | {7{r2_match_q[116]}} & row[818:812] | {7{r2_match_q[117]}} & row[825:819] | {7{r2_match_q[118]}} & row[832:826] | {7{r2_match_q[119]}} & row[839:833] | {7{r2_match_q[120]}} & row[846:840] | {7{r2_match_q[121]}} & row[853:847] | {7{r2_match_q[122]}} & row[860:854] | {7{r2_match_q[123]}} & row[867:861] | {7{r2_match_q[124]}} & row[874:868] | {7{r2_match_q[125]}} & row[881:875] | {7{r2_match_q[126]}} & row[888:882] | {7{r2_match_q[127]}} & row[895:889];
     end
   endgenerate
-  assign h_age_a = {7{r2_match_q[0]}} & h_age[6:0] | {7{r2_match_q[1]}} & h_age[13:7] | {7{r2_match_q[2]}} & h_age[20:14] | {7{r2_match_q[3]}} & h_age[27:21] | {7{r2_match_q[4]}} & h_age[34:28] | {7{r2_match_q[5]}} & h_age[41:35] | {7{r2_match_q[6]}} & h_age[48:42] | {7{r2_match_q[7]}} & h_age[55:49] | {7{r2_match_q[8]}} & h_age[62:56] | {7{r2_match_q[9]}} & h_age[69:63] | {7{r2_match_q[10]}} & h_age[76:70] | {7{r2_match_q[11]}} & h_age[83:77] | {7{r2_match_q[12]}} & h_age[90:84] | {7{r2_match_q[13]}} & h_age[97:91] | {7{r2_match_q[14]}} & h_age[104:98] | {7{r2_match_q[15]}} & h_age[111:105] | {7{r2_match_q[16]}} & h_age[118:112] | {7{r2_match_q[17]}} & h_age[125:119] | {7{r2_match_q[18]}} & h_age[132:126] | {7{r2_match_q[19]}} & h_age[139:133] | {7{r2_match_q[20]}} & h_age[146:140] | {7{r2_match_q[21]}} & h_age[153:147] | {7{r2_match_q[22]}} & h_age[160:154] | {7{r2_match_q[23]}} & h_age[167:161] | {7{r2_match_q[24]}} & h_age[174:168] | {7{r2_match_q[25]}} & h_age[181:175] | {7{r2_match_q[26]}} & h_age[188:182] | {7{r2_match_q[27]}} & h_age[195:189] | {7{r2_match_q[28]}} & h_age[202:196] | {7{r2_match_q[29]}} & h_age[209:203] | {7{r2_match_q[30]}} & h_age[216:210] | {7{r2_match_q[31]}} & h_age[223:217] | {7{r2_match_q[32]}} & h_age[230:224] | {7{r2_match_q[33]}} & h_age[237:231] | {7{r2_match_q[34]}} & h_age[244:238] | {7{r2_match_q[35]}} & h_age[251:245] | {7{r2_match_q[36]}} & h_age[258:252] | {7{r2_match_q[37]}} & h_age[265:259] | {7{r2_match_q[38]}} & h_age[272:266] | {7{r2_match_q[39]}} & h_age[279:273] | {7{r2_match_q[40]}} & h_age[286:280] | {7{r2_match_q[41]}} & h_age[293:287] | {7{r2_match_q[42]}} & h_age[300:294] | {7{r2_match_q[43]}} & h_age[307:301] | {7{r2_match_q[44]}} & h_age[314:308] | {7{r2_match_q[45]}} & h_age[321:315] | {7{r2_match_q[46]}} & h_age[328:322] | {7{r2_match_q[47]}} & h_age[335:329] | {7{r2_match_q[48]}} & h_age[342:336] | {7{r2_match_q[49]}} & h_age[349:343] | {7{r2_match_q[50]}} & h_age[356:350] | {7{r2_match_q[51]}} & h_age[363:357] | {7{r2_match_q[52]}} & h_age[370:364] | {7{r2_match_q[53]}} & h_age[377:371] | {7{r2_match_q[54]}} & h_age[384:378] | {7{r2_match_q[55]}} & h_age[391:385] | {7{r2_match_q[56]}} & h_age[398:392] | {7{r2_match_q[57]}} & h_age[405:399] | {7{r2_match_q[58]}} & h_age[412:406] | {7{r2_match_q[59]}} & h_age[419:413] | {7{r2_match_q[60]}} & h_age[426:420] | {7{r2_match_q[61]}} & h_age[433:427] | {7{r2_match_q[62]}} & h_age[440:434] | {7{r2_match_q[63]}} & h_age[447:441] | {7{r2_match_q[64]}} & h_age[454:448] | {7{r2_match_q[65]}} & h_age[461:455] | {7{r2_match_q[66]}} & h_age[468:462] | {7{r2_match_q[67]}} & h_age[475:469] | {7{r2_match_q[68]}} & h_age[482:476] | {7{r2_match_q[69]}} & h_age[489:483] | {7{r2_match_q[70]}} & h_age[496:490] | {7{r2_match_q[71]}} & h_age[503:497] | {7{r2_match_q[72]}} & h_age[510:504] | {7{r2_match_q[73]}} & h_age[517:511] | {7{r2_match_q[74]}} & h_age[524:518] | {7{r2_match_q[75]}} & h_age[531:525] | {7{r2_match_q[76]}} & h_age[538:532] | {7{r2_match_q[77]}} & h_age[545:539] | {7{r2_match_q[78]}} & h_age[552:546] | {7{r2_match_q[79]}} & h_age[559:553] | {7{r2_match_q[80]}} & h_age[566:560] | {7{r2_match_q[81]}} & h_age[573:567] | {7{r2_match_q[82]}} & h_age[580:574] | {7{r2_match_q[83]}} & h_age[587:581] | {7{r2_match_q[84]}} & h_age[594:588] | {7{r2_match_q[85]}} & h_age[601:595] | {7{r2_match_q[86]}} & h_age[608:602] | {7{r2_match_q[87]}} & h_age[615:609] | {7{r2_match_q[88]}} & h_age[622:616] | {7{r2_match_q[89]}} & h_age[629:623] | {7{r2_match_q[90]}} & h_age[636:630] | {7{r2_match_q[91]}} & h_age[643:637] | {7{r2_match_q[92]}} & h_age[650:644] | {7{r2_match_q[93]}} & h_age[657:651] | {7{r2_match_q[94]}} & h_age[664:658] | {7{r2_match_q[95]}} & h_age[671:665] | {7{r2_match_q[96]}} & h_age[678:672] | {7{r2_match_q[97]}} & h_age[685:679] | {7{r2_match_q[98]}} & h_age[692:686] | {7{r2_match_q[99]}} & h_age[699:693] | {7{r2_match_q[100]}} & h_age[706:700] | {7{r2_match_q[101]}} & h_age[713:707] | {7{r2_match_q[102]}} & h_age[720:714] | {7{r2_match_q[103]}} & h_age[727:721] | {7{r2_match_q[104]}} & h_age[734:728] | {7{r2_match_q[105]}} & h_age[741:735] | {7{r2_match_q[106]}} & h_age[748:742] | {7{r2_match_q[107]}} & h_age[755:749] | {7{r2_match_q[108]}} & h_age[762:756] | {7{r2_match_q[109]}} & h_age[769:763] | {7{r2_match_q[110]}} & h_age[776:770] | {7{r2_match_q[111]}} & h_age[783:777] | {7{r2_match_q[112]}} & h_age[790:784] | {7{r2_match_q[113]}} & h_age[797:791] | {7{r2_match_q[114]}} & h_age[804:798] | {7{r2_match_q[115]}} & h_age[811:805] | {7{r2_match_q[116]}} & h_age[818:812] | {7{r2_match_q[117]}} & h_age[825:819] | {7{r2_match_q[118]}} & h_age[832:826] | {7{r2_match_q[119]}} & h_age[839:833] | {7{r2_match_q[120]}} & h_age[846:840] | {7{r2_match_q[121]}} & h_age[853:847] | {7{r2_match_q[122]}} & h_age[860:854] | {7{r2_match_q[123]}} & h_age[867:861] | {7{r2_match_q[124]}} & h_age[874:868] | {7{r2_match_q[125]}} & h_age[881:875] | {7{r2_match_q[126]}} & h_age[888:882] | {7{r2_match_q[127]}} & h_age[895:889];
   assign same_set = hit & |(r2_set_w & f2_set_w);
   assign vict_is_hit = |(vict & r2_match_q);
   assign untouch = r2_sd_q & ~sd_all_i & |r2_match_q;
@@ -740,7 +744,7 @@ module l1tlb_seed001_table41_tlb (
       wire [6:0] n_o;
       assign n_o = sd_all_i ? age_reset[ga * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_o : x1_o) : fv ? 7'd0 : x1_o;
       wire lh;
-      assign lh = a < h_age_a;
+      assign lh = a < h_age_a[(ga % 1) * 7 +: 7];
       assign age_n[ga * 7 +: 7] = lh ? n_y : n_o;
     end
   endgenerate
@@ -914,6 +918,9 @@ module l1tlb_seed001_table41_tlb (
       mvh_q <= 144'h000000000000000000000000000000000000;
       mvm_q <= 8'd0;
       mw_q <= 4'd0;
+      r2_cam_q <= 4'd0;
+      sent_q <= 4'd0;
+      free_low_q <= 4'd1;
       f1_v_q <= 1'b0;
       f1_moh_q <= 4'd0;
       f1_vh_q <= 36'd0;
@@ -1087,6 +1094,9 @@ module l1tlb_seed001_table41_tlb (
       mvh_q <= mvh_d;
       mvm_q <= mvm_d;
       mw_q <= mw_d;
+      r2_cam_q <= r2_cam_d;
+      sent_q <= sent_d;
+      free_low_q <= free_low_d;
       f1_v_q <= f1_v_d;
       f1_moh_q <= f1_moh_d;
       f1_vh_q <= f1_vh_d;

@@ -55,6 +55,58 @@ Value sel(const Value& onehot, const Value& vec, unsigned count, unsigned width)
   return or_tree(terms, 0, terms.size());
 }
 
+// The lowest set bit of v[lo, hi) as a one-hot, and whether there is one,
+// as a balanced tree: the upper half's one-hot is cleared when the lower half
+// has a bit. ABC keeps this log-depth form; hdl::lowest_one's overlapping
+// prefix ORs it rebuilds as a ripple chain (64 bits: 9 cells against 27).
+struct Lowest {
+  Value any, onehot;
+};
+Lowest lowest_tree(Scope& s, const string& name, const Value& v, unsigned lo, unsigned hi) {
+  if (hi - lo == 1) return {v.bit(lo), v.bit(lo)};
+  const unsigned mid = lo + (hi - lo) / 2;
+  const Lowest l = lowest_tree(s, name, v, lo, mid), r = lowest_tree(s, name, v, mid, hi);
+  const string node = name + "_" + to_string(lo) + "_" + to_string(hi);
+  const bool top_half = hi == v.width();  // no lower-half use of its `any`
+  return {top_half ? l.any | r.any : s.wire(node + "_any", l.any | r.any),
+          s.wire(node, cat({gate(~l.any, r.onehot), l.onehot}))};
+}
+Value lowest_one_tree(Scope& s, const string& name, const Value& v) {
+  return hdl::vector_wire(s, name, lowest_tree(s, name, v, 0, v.width()).onehot);
+}
+
+// Round-robin over req from the thermometer pointer ge (bit i set for the
+// requesters at or above the pointer): the order of hdl::round_robin_thermo,
+// with each grant bit one flat term (requester i is ahead of k when it is
+// lower and not below the pointer while k is at or above it, or higher and at
+// or above the pointer while k is below it), so no prefix chain sets the
+// crossbar's grant; next_ge bit i: the winner is below i.
+hdl::RoundRobin round_robin_thermo_flat(Scope& s, const string& name, const Value& req, const Value& ge) {
+  const unsigned n = req.width();
+  Wire grant = s.wire(name, n), below = s.wire(name + "_below", n);
+  for (unsigned k = 0; k < n; ++k) {
+    std::vector<Value> ahead;
+    for (unsigned i = 0; i < n; ++i) {
+      if (i < k) ahead.push_back(req.bit(i) & (~ge.bit(k) | ge.bit(i)));
+      if (i > k) ahead.push_back(req.bit(i) & ge.bit(i) & ~ge.bit(k));
+    }
+    s.assign(grant.bit(k), req.bit(k) & ~hdl::or_of(ahead, lit(1, 0)));
+  }
+  // the winner is below k: a requester below k at or above the pointer, or,
+  // with none at or above it anywhere, any requester below k
+  Value hi = s.wire(name + "_hi", req & ge);
+  Value any_hi = s.wire(name + "_any_hi", hdl::any(hi));
+  for (unsigned k = 0; k < n; ++k) {
+    std::vector<Value> lower_hi, lower;
+    for (unsigned j = 0; j < k; ++j) {
+      lower_hi.push_back(hi.bit(j));
+      lower.push_back(req.bit(j));
+    }
+    s.assign(below.bit(k), mux(any_hi, hdl::or_of(lower_hi, lit(1, 0)), hdl::or_of(lower, lit(1, 0))));
+  }
+  return {grant, below};
+}
+
 // The LRU way after this edge's touches (at most two ways: the hit `a_oh`,
 // then the fill's): touched ways become the youngest and the others keep
 // their order, so it is the oldest untouched of the three oldest ways before
@@ -164,6 +216,15 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Reg eppn = m.reg("eppn", S * W * PPN), eperm = m.reg("eperm", S * W * PERM);
   Reg mv = m.reg("mv", M), mp = m.reg("mp", M), ms = m.reg("ms", M), mk = m.reg("mk", M);
   Reg mvh = m.reg("mvh", M * VH), mvm = m.reg("mvm", M * VM), mw = m.reg("mw", M * N);
+  // the MSHR CAM's tag compare, done in the compare stage (patched for the
+  // decide stage's allocation at that edge); valid and pending are ANDed in decide
+  Reg r2_cam = m.reg("r2_cam", M);
+  // the MSHR the L2 request register took at the last edge (one-hot): its
+  // sent bit is set one edge late, and it is no candidate meanwhile
+  Reg sent = m.reg("sent", M);
+  // the lowest free MSHR (one-hot), kept as the state changes: the decide
+  // stage's allocation needs no scan of the valid bits
+  Reg flo = m.reg("free_low", M, 1);
   Reg f1_v = m.reg("f1_v", 1), f1_moh = m.reg("f1_moh", M), f1_vh = m.reg("f1_vh", VH),
       f1_vmid = m.reg("f1_vmid", VM), f1_ppn = m.reg("f1_ppn", PPN), f1_perm = m.reg("f1_perm", PERM);
   Reg f1_set = S > 1 ? m.reg("f1_set", S) : Reg();
@@ -208,7 +269,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   hdl::RoundRobin rr;
   if (N > 1) {
     ptr_ge = m.reg("ptr_ge", N, N == 64 ? ~uint64_t{0} : (uint64_t{1} << N) - 1);
-    rr = hdl::round_robin_thermo(top, "win", req, ptr_ge);
+    rr = round_robin_thermo_flat(top, "win", req, ptr_ge);
     g = rr.grant;
   } else {
     g = req;
@@ -243,10 +304,22 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   f1_ppn.next(l2_ppn);
   f1_perm.next(l2_perm);
   Value set0 = S > 1 ? m.wire("f0_set", set_of(vh0, 0)) : lit(1, 1);
+  // whether the responding MSHR's set is r1's / f1's: compared per MSHR from
+  // registers, so the response's tag only selects a bit
+  Value f0_same_r1 = lit(1, 1), f0_same_f1 = lit(1, 1);
   if (S > 1) {
+    const bool lru = !p.plru();  // PLRU needs no f1-f2 set equality
+    Wire eq_r1 = m.wire("mset_is_r1", M, true), eq_f1 = lru ? m.wire("mset_is_f1", M, true) : Wire();
+    m.generate_for("gq", M, "g_mshr_set", [&](Scope& sc, const Index& i) {
+      Value mset = sc.wire("mset", mvh.part(i * Index(static_cast<int>(VH)), SB));
+      sc.assign(eq_r1.bit(i), mset == r1_vpn.slice(HB, SB));
+      if (lru) sc.assign(eq_f1.bit(i), mset == f1_vh.slice(0, SB));
+    });
+    f0_same_r1 = m.wire("f0_same_r1", any(moh0 & eq_r1));
+    if (lru) f0_same_f1 = m.wire("f0_same_f1", any(moh0 & eq_f1));
     f1_set.next(set0);
-    if (!p.plru()) f1_same_r2.next(any(r1_setv & set0));
-    if (!p.plru()) f1_same_f2.next(any(f1_setv & set0));
+    if (!p.plru()) f1_same_r2.next(f0_same_r1);
+    if (!p.plru()) f1_same_f2.next(f0_same_f1);
   }
   f2_v.next(f1_v);
   f2_moh.next(f1_moh);
@@ -313,7 +386,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   r2_vmid.next(r1_vmid);
   if (S > 1) r2_set.next(r1_set);
   r2_match.next(match);
-  f1_iv.next(gate(r1_sd & any(r1_setv & set0), match));
+  f1_iv.next(gate(r1_sd & f0_same_r1, match));
   busy_o.drive(r1_v | r2_v);
 
   // ---- decide stage (r2): hit response, MSHR CAM, merge / allocate
@@ -327,17 +400,11 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value h_perm_row = m.wire("h_perm_row", sel(r2_setv, eperm, S, W * PERM));
   hit_ppn_o.drive(sel(r2_match, h_ppn_row, W, PPN));
   hit_perm_o.drive(sel(r2_match, h_perm_row, W, PERM));
-  Wire cam = m.wire("cam", M, true);
-  m.generate_for("gm", M, "g_cam", [&](Scope& sc, const Index& i) {
-    sc.assign(cam.bit(i), mv_w.bit(i) & mp_w.bit(i) &
-                              (mvh.part(i * Index(static_cast<int>(VH)), VH) == r2_vh) &
-                              (mvm.part(i * Index(static_cast<int>(VM)), VM) == r2_vmid));
-  });
+  Value cam = hdl::vector_wire(top, "cam", mv & mp & r2_cam);
   Value miss = m.wire("miss", r2_v & ~any(r2_match));
   Value alloc = m.wire("alloc", miss & ~any(cam));
-  Value flo = hdl::vector_wire(top, "free_low", hdl::lowest_one(top, "free_lo", m.wire("mfree", ~mv)));
-  Value cv = m.wire("cand", mv & mp & ~ms);
-  Value coh = hdl::vector_wire(top, "cand_oh", hdl::lowest_one(top, "cand_lo", cv));
+  Value cv = m.wire("cand", mv & mp & ~ms & ~sent);
+  Value sent_w = hdl::vector_wire(top, "sent_w", sent), flo_w = hdl::vector_wire(top, "free_low_w", flo);
   // the same MSHR through a mux tree: its index and data need no one-hot
   std::vector<Value> cdata;
   for (unsigned i = 0; i < M; ++i) cdata.push_back(cat({mvm.field(i, VM), mvh.field(i, VH)}));
@@ -346,28 +413,39 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   cand_mshr_o.drive(gate(first.any, first.index));  // 0 without a candidate, as the registers' reset
   cand_vh_o.drive(gate(first.any, first.data.slice(0, VH)));
   cand_vmid_o.drive(gate(first.any, first.data.slice(VH, VM)));
+  // the candidate's one-hot from its own tree (beside first_of's), not a
+  // decode of first_of's index, which would come after that tree
+  sent.next(gate(l2_take, M == 1 ? lit(1, 1) : lowest_one_tree(top, "cand_oh", cv)));
+  Value r1_vh = r1_vpn.top(VH);
+  Value same_key = m.wire("r1_key_is_r2", (r1_vh == r2_vh) & (r1_vmid == r2_vmid));
 
   m.comment("MSHRs, in the same-edge order: decide, shootdown kill, f2 pending clear, f3 free, L2 sent.");
   Wire mv_n = m.wire("mv_n", M, true), mp_n = m.wire("mp_n", M, true), ms_n = m.wire("ms_n", M, true),
        mk_n = m.wire("mk_n", M, true);
   Wire mvh_n = m.wire("mvh_n", M * VH), mvm_n = m.wire("mvm_n", M * VM), mw_n = m.wire("mw_n", M * N);
+  Wire cam_n = m.wire("r2_cam_n", M, true);
   m.generate_for("gn", M, "g_mshr", [&](Scope& sc, const Index& i) {
-    Value al = sc.wire("al", alloc & flo.bit(i));
+    Value al = sc.wire("al", alloc & flo_w.bit(i));
     Value mg = sc.wire("mg", miss & cam.bit(i));
     Value kl = sc.wire("kl", mp_w.bit(i) & (sd_all | (r2_sd & cam.bit(i))));
     Value pc = sc.wire("pc", f2_v & f2_moh_w.bit(i));
     Value fr = sc.wire("fr", f3_v & f3_moh_w.bit(i));
-    Value st = sc.wire("st", l2_take & coh.bit(i));
     sc.assign(mv_n.bit(i), ~fr & (al | mv_w.bit(i)));
     sc.assign(mp_n.bit(i), ~fr & ~pc & (al | mp_w.bit(i)));
-    sc.assign(ms_n.bit(i), ~fr & (st | (~al & ms_w.bit(i))));
-    sc.assign(mk_n.bit(i), ~fr & (kl | (~al & mk_w.bit(i))));
+    sc.assign(ms_n.bit(i), ~fr & (sent_w.bit(i) | (~al & ms_w.bit(i))));
+    // a killed MSHR is valid (kill needs pending), so an allocation never
+    // finds its kill bit set: the bit needs no allocation term
+    sc.assign(mk_n.bit(i), ~fr & (kl | mk_w.bit(i)));
     const Index vho = i * Index(static_cast<int>(VH)), vmo = i * Index(static_cast<int>(VM)),
                 wo = i * Index(static_cast<int>(N));
+    // r1's tag against this MSHR as it is after this edge (an allocation writes r2's)
+    Value tag_eq = (mvh.part(vho, VH) == r1_vh) & (mvm.part(vmo, VM) == r1_vmid);
+    sc.assign(cam_n.bit(i), mux(al, same_key, tag_eq));
     sc.assign(mvh_n.part(vho, VH), mux(al, r2_vh, mvh.part(vho, VH)));
     sc.assign(mvm_n.part(vmo, VM), mux(al, r2_vmid, mvm.part(vmo, VM)));
     Value wt = mw.part(wo, N);
-    sc.assign(mw_n.part(wo, N), mux(fr, zero(N), mux(al, dec_i, mux(mg, wt | dec_i, wt))));
+    // a free MSHR's waiter mask is empty, so an allocation adds the CU as a merge does
+    sc.assign(mw_n.part(wo, N), gate(~fr, wt | gate(al | mg, dec_i)));
   });
   mv.next(mv_n);
   mp.next(mp_n);
@@ -377,7 +455,16 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   mvh.next(mvh_n);
   mvm.next(mvm_n);
   mw.next(mw_n);
-  free.next(free + zext(f3_v, FB) - zext(alloc, FB));
+  r2_cam.next(cam_n);
+  // both counts from registers; the allocation, decided late, only picks one
+  Value freed = m.wire("free_plus", free + zext(f3_v, FB));
+  free.next(mux(alloc, m.wire("free_plus_minus", freed - lit(FB, 1)), freed));
+  // the lowest free MSHR after this edge: among this edge's free and the free
+  // MSHRs, less the one allocated
+  Value fr_oh = m.wire("free_oh", gate(f3_v, f3_moh));
+  Value lo_keep = lowest_one_tree(top, "free_lo_keep", m.wire("free_keep", fr_oh | ~mv));
+  Value lo_alloc = lowest_one_tree(top, "free_lo_alloc", m.wire("free_alloc", fr_oh | (~mv & ~flo)));
+  flo.next(mux(alloc, lo_alloc, lo_keep));
 
   // ---- entries: shootdown invalidation, then the fill write
   m.comment("Entries: invalidation by sd2 (all, or the home TLB's match), then the fill's write.");
@@ -414,9 +501,17 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // ---- replacement: the hit's touch, then the fill's touch
   m.comment("Replacement: the decide stage's touch, then the fill's touch (same edge, in that order).");
   if (!p.plru()) {
-    Value hrow = read_ages("h_age", r2_setv);
-    // the age of the way the decide stage hits, or the one-VPN shootdown invalidates
-    Value ha = m.wire("h_age_a", sel(r2_match, hrow, W, AB));
+    // the age of the way the decide stage hits, or the one-VPN shootdown
+    // invalidates, read in every set (only r2's is used): no set select and
+    // 1/S of the fan-out on the compare that sets every age
+    Wire ha_set = m.wire("h_age_a", S * AB);
+    m.generate_for("gh", S, "g_hit_age", [&](Scope& sc, const Index& s) {
+      std::vector<Value> row;
+      for (unsigned w = 0; w < W; ++w)
+        row.push_back(age.part(Index(static_cast<int>(w * S * AB)) + s * Index(static_cast<int>(AB)), AB));
+      Value r = sc.wire("row", hdl::cat_lsb_first(row));
+      sc.assign(ha_set.part(s * Index(static_cast<int>(AB)), AB), sel(r2_match, r, W, AB));
+    });
     Value lf_row = f2_young;
     Value same = m.wire("same_set", hit & any(r2_setv & f2_setv));
     Value va = m.wire("vict_is_hit", any(vict & r2_match));
@@ -459,6 +554,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
         return sc.wire("n" + sfx, mux(sd_all, age_reset.part(ao, AB), mux(lt, y1, y0)));
       };
       Value n_younger = next_age("_y", true), n_older = next_age("_o", false);
+      Value ha = ha_set.part(s * Index(static_cast<int>(AB)), AB);
       sc.assign(age_n.part(ao, AB), mux(sc.wire("lh", a < ha), n_younger, n_older));
     });
     ages->next(age_n);
