@@ -67,6 +67,37 @@ proc txgen_worst_path_end {} {
     return $worst
 }
 
+# Submodule (non-leaf) instances below inst, at every level.
+proc txgen_submodule_count {inst} {
+    set count 0
+    set children [$inst child_iterator]
+    while {[$children has_next]} {
+        set child [$children next]
+        if {![$child is_leaf]} {
+            incr count [expr {1 + [txgen_submodule_count $child]}]
+        }
+    }
+    $children finish
+    return $count
+}
+
+# What link_design built: leaf cells and registers over the whole hierarchy,
+# and the submodule instances (0 for a flat netlist). A hierarchical run
+# checks these against Yosys' design-hierarchy totals, so a netlist reader
+# that dropped part of the hierarchy cannot go unnoticed.
+proc txgen_report_linked {} {
+    set leaves [sta::leaf_instance_iterator]
+    set cells 0
+    while {[$leaves has_next]} {
+        $leaves next
+        incr cells
+    }
+    $leaves finish
+    txgen_result linked_cells $cells
+    txgen_result linked_registers [llength [all_registers]]
+    txgen_result linked_submodules [txgen_submodule_count [sta::top_instance]]
+}
+
 proc txgen_report_worst_path {} {
     set worst [txgen_worst_path_end]
     if {$worst eq ""} {
@@ -104,6 +135,7 @@ proc txgen_main {} {
     sta::set_recovery_removal_checks_enabled 0
 
     report_checks -path_delay max -digits 3 -fields {cap slew}
+    txgen_report_linked
     txgen_report_worst_path
     puts "worst_slack_ns=[sta::worst_slack -max]"
 }

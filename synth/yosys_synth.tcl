@@ -7,9 +7,12 @@
 #   TXGEN_ABC_DELAY_PS  ABC delay target in ps: the clock period less the SDC's
 #                       input and output delays, which ABC does not see
 #   TXGEN_OUT_DIR    directory for abc.constr, stat.txt and netlist.v
+#   TXGEN_HIER       optional; 1 keeps the module hierarchy (txgen synth --hier)
 # The flow matches the one used for the public-RTL reference figures
 # (docs: qor-targets): synth -flatten, dfflibmap, abc -D PERIOD with an INVX1
-# driving cell and a 0.02 pF load.
+# driving cell and a 0.02 pF load. With TXGEN_HIER=1 every step runs on each
+# unique module instead (abc maps each once, with the same -D), and stat adds
+# the design-hierarchy totals over all instances.
 
 proc txgen_env {name} {
     if {![info exists ::env($name)] || [string trim $::env($name)] eq ""} {
@@ -28,6 +31,7 @@ set sources   [regexp -all -inline {\S+} [txgen_env TXGEN_VERILOG]]
 set liberty   [txgen_env TXGEN_LIBERTY]
 set delay_ps  [txgen_env TXGEN_ABC_DELAY_PS]
 set out_dir   [txgen_env TXGEN_OUT_DIR]
+set hier      [expr {[info exists ::env(TXGEN_HIER)] && [string trim $::env(TXGEN_HIER)] eq "1"}]
 
 if {![string is double -strict $delay_ps] || $delay_ps <= 0} {
     error "yosys_synth.tcl: TXGEN_ABC_DELAY_PS must be a positive number, got '$delay_ps'"
@@ -56,7 +60,11 @@ foreach src $sources {
 txgen_stage synth
 # Up to synth's own "check" stage (hierarchy -check, stat, check): diagnostics
 # that change nothing and that check -assert repeats on the mapped netlist.
-yosys synth -top $top -flatten -run begin:check
+if {$hier} {
+    yosys synth -top $top -run begin:check
+} else {
+    yosys synth -top $top -flatten -run begin:check
+}
 
 txgen_stage dfflibmap
 yosys dfflibmap -liberty $liberty
@@ -76,12 +84,20 @@ txgen_stage check
 yosys check -assert
 
 txgen_stage stat
-yosys tee -o $stat_file stat -liberty $liberty
+if {$hier} {
+    # -top: a "design hierarchy" section with the totals over every instance;
+    # each module's own section counts its submodule instances as cells.
+    yosys tee -o $stat_file stat -liberty $liberty -top $top
+} else {
+    yosys tee -o $stat_file stat -liberty $liberty
+}
 
 txgen_stage write
 # Single-bit internal nets and simple assignment targets: OpenSTA's netlist
 # reader rejects the concatenated assignments Yosys writes for partly aliased
 # vectors (internal nets, and output ports whose bits repeat other bits).
+# Ports stay vectors; OpenSTA reads the concatenations in instance port
+# connections of a hierarchical netlist.
 yosys splitnets
 yosys opt_clean -purge
 yosys write_verilog -noattr -simple-lhs $netlist_file

@@ -2,6 +2,9 @@
 // is predicted from the elaborated widths in the manifest, so a synthesis
 // that loses or duplicates registers fails.
 #include <filesystem>
+#include <map>
+#include <regex>
+#include <string>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -13,6 +16,7 @@ using txgen::test::read_file;
 using txgen::test::run_txgen;
 using txgen::test::source;
 using txgen::test::TempDir;
+namespace fs = std::filesystem;
 
 TEST(Synth, DefaultConfigReportsBothStagesWithPredictedFlops) {
   if (txgen::test::run("command -v yosys && command -v sta").exit_code != 0) GTEST_SKIP() << "no yosys/sta";
@@ -102,4 +106,94 @@ TEST(Synth, VsWithoutTheBlockIsInvalidInputAndWritesNothing) {
   EXPECT_NE(r.output.find("--vs"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("$.dhsl"), std::string::npos) << r.output;
   EXPECT_FALSE(std::filesystem::exists(dir.path() / "s"));
+}
+
+namespace {
+
+// The number after "Chip area for <what> '\<module>':" in a Yosys stat report;
+// -1 when absent.
+double stat_area(const std::string& stat, const std::string& what, const std::string& module) {
+  const std::regex re("Chip area for " + what + " '\\\\" + module + "': *([0-9.]+)");
+  std::smatch m;
+  return std::regex_search(stat, m, re) ? std::stod(m[1]) : -1.0;
+}
+
+// The TXGEN_RESULT value of `key` in sta.tcl's log; -1 when absent.
+long sta_value(const std::string& log, const std::string& key) {
+  std::smatch m;
+  return std::regex_search(log, m, std::regex("TXGEN_RESULT " + key + "=(\\d+)")) ? std::stol(m[1]) : -1;
+}
+
+}  // namespace
+
+// --hier on lds_small: the controller holds the tag packer twice and an
+// unpacker (the packer's own round-trip unpacker drives nothing outside the
+// formal checks, so Yosys removes it). The areas of the stat output add up
+// over the instances, the flip-flops are the flat run's, and OpenSTA linked
+// every instance of the hierarchical netlist.
+TEST(Synth, HierKeepsTheModulesAndAddsThemUpOverInstances) {
+  if (txgen::test::run("command -v yosys && command -v sta").exit_code != 0) GTEST_SKIP() << "no yosys/sta";
+  TempDir dir("synth_hier");
+  const std::string config = " --config " + source("tests/configs/lds_small.json") + " --block lds_ctrl";
+  const auto flat_run = run_txgen("synth" + config + " --out " + dir.str("flat"));
+  ASSERT_EQ(flat_run.exit_code, 0) << flat_run.output;
+  const auto hier_run = run_txgen("synth" + config + " --hier --out " + dir.str("hier"));
+  ASSERT_EQ(hier_run.exit_code, 0) << hier_run.output;
+  const json flat = json::parse(read_file(dir.path() / "flat" / "lds_ctrl.synth.json"));
+  const json hier = json::parse(read_file(dir.path() / "hier" / "lds_ctrl.synth.json"));
+  EXPECT_EQ(flat["synthesis"], "flat");
+  EXPECT_EQ(hier["synthesis"], "hierarchical");
+  ASSERT_EQ(hier["results"].size(), flat["results"].size());
+  for (std::size_t i = 0; i < flat["results"].size(); ++i) {
+    EXPECT_EQ(hier["results"][i]["flip_flops"], flat["results"][i]["flip_flops"]) << hier["results"][i]["module"];
+  }
+
+  const json& ctrl = hier["results"][0];
+  ASSERT_EQ(ctrl["module"], "lds_ctrl_lds_small");
+  std::map<std::string, unsigned> instances;
+  for (const json& m : ctrl["modules"]) instances[m["module"]] = m["instances"];
+  EXPECT_EQ(instances["lds_ctrl_lds_small"], 1u);
+  EXPECT_EQ(instances["bd_codec_lds_small_pack"], 2u);
+  EXPECT_EQ(instances["bd_codec_lds_small_unpack"], 1u);
+
+  const fs::path work = dir.path() / "hier" / "lds_ctrl_lds_small";
+  const std::string stat = read_file(work / "stat.txt");
+  double sum = 0.0;
+  for (const json& m : ctrl["modules"]) {
+    const double own = stat_area(stat, "module", m["module"]);
+    ASSERT_GT(own, 0.0) << m["module"];
+    EXPECT_NEAR(double(m["own_area_um2"]), own, 0.05) << m["module"];
+    sum += unsigned(m["instances"]) * own;
+  }
+  const double total = stat_area(stat, "top module", "lds_ctrl_lds_small");
+  EXPECT_NEAR(sum, total, 1e-3);
+  EXPECT_NEAR(double(ctrl["area_um2"]), total, 0.05);
+  const unsigned flat_cells = flat["results"][0]["cells"];
+  EXPECT_GT(unsigned(ctrl["cells"]), flat_cells * 3 / 4);
+  EXPECT_LT(unsigned(ctrl["cells"]), flat_cells * 5 / 4);
+
+  const std::string sta_log = read_file(work / "sta.log");
+  EXPECT_EQ(sta_value(sta_log, "linked_submodules"), 3);
+  EXPECT_EQ(ctrl["linked_submodules"], 3);
+  EXPECT_EQ(sta_value(sta_log, "linked_cells"), long(ctrl["cells"]));
+  EXPECT_EQ(sta_value(sta_log, "linked_registers"), long(ctrl["flip_flops"]));
+
+  EXPECT_NE(read_file(dir.path() / "flat" / "lds_ctrl.synth.md").find("Flat synthesis"), std::string::npos);
+  const std::string md = read_file(dir.path() / "hier" / "lds_ctrl.synth.md");
+  EXPECT_NE(md.find("Hierarchical synthesis (--hier)"), std::string::npos);
+  EXPECT_NE(md.find("| bd_codec_lds_small_pack | 2 | "), std::string::npos) << md;
+  EXPECT_NE(read_file(dir.path() / "hier" / "lds_ctrl.synth.csv").find(",hierarchical,"), std::string::npos);
+  const std::string modules_csv = read_file(dir.path() / "hier" / "lds_ctrl.synth.modules.csv");
+  EXPECT_NE(modules_csv.find("\nlds_ctrl_lds_small,bd_codec_lds_small_pack,2,"), std::string::npos) << modules_csv;
+  EXPECT_FALSE(fs::exists(dir.path() / "flat" / "lds_ctrl.synth.modules.csv"));
+}
+
+TEST(Synth, HierOnABlockWithoutSubmodulesIsInvalidInputAndWritesNothing) {
+  TempDir dir("synth_hier_bad");
+  const auto r = run_txgen("synth --config " + source("tests/configs/walk_sched_small.json") +
+                           " --block walk_sched --hier --out " + dir.str("s"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--hier"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("walk_sched_walk_sched_small"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir.path() / "s"));
 }

@@ -1,5 +1,6 @@
 // End-to-end check of the synthesis flow on a fixed 8-bit counter
-// (tests/data/synth_counter.v): Yosys onto osu018, then OpenSTA.
+// (tests/data/synth_counter.v): Yosys onto osu018, then OpenSTA; and of the
+// hierarchical flow (synth --hier) on two of them (synth_counter_pair.v).
 #include "txgen/synth/synth_flow.h"
 
 #include <gtest/gtest.h>
@@ -12,14 +13,18 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <system_error>
 #include <vector>
 
+#include "txgen/util/text_file.h"
+
 namespace {
 
 namespace fs = std::filesystem;
+using txgen::synth::ModuleFigures;
 using txgen::synth::SynthRequest;
 using txgen::synth::SynthResult;
 
@@ -200,6 +205,167 @@ TEST_F(SynthFlowTest, MissingTopFailsWithLog) {
     EXPECT_NE(std::string(e.what()).find("yosys.log"), std::string::npos) << e.what();
     EXPECT_NE(std::string(e.what()).find("no_such_module"), std::string::npos) << e.what();
   }
+}
+
+// ---------------------------------------------------------------- hierarchical
+
+// tests/data/synth_counter_pair.v: two synth_counter instances and a
+// registered 9-bit sum of their counts; every register reaches an output.
+constexpr unsigned kPairFlops = 2 * kCounterFlops + 9;
+
+SynthRequest pair_request(bool hierarchical) {
+  SynthRequest req = counter_request();
+  req.top = "synth_counter_pair";
+  req.verilog_files.push_back((fs::path(TXGEN_SOURCE_DIR) / "tests/data/synth_counter_pair.v").string());
+  req.work_dir += hierarchical ? "_pair_hier" : "_pair_flat";
+  req.hierarchical = hierarchical;
+  return req;
+}
+
+// The number after "Chip area for <what> '\<module>':" in a stat report, read
+// here independently of the flow's parser; -1 when absent.
+double stat_area(const std::string& stat, const std::string& what, const std::string& module) {
+  const std::regex re("Chip area for " + what + " '\\\\" + module + "': *([0-9.]+)");
+  std::smatch m;
+  return std::regex_search(stat, m, re) ? std::stod(m[1]) : -1.0;
+}
+
+// The TXGEN_RESULT value of `key` in an sta log; -1 when absent.
+long sta_value(const fs::path& log, const std::string& key) {
+  std::ifstream in(log);
+  const std::string prefix = "TXGEN_RESULT " + key + "=";
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind(prefix, 0) == 0) return std::stol(line.substr(prefix.size()));
+  }
+  return -1;
+}
+
+const ModuleFigures* find_module(const SynthResult& r, const std::string& name) {
+  for (const auto& m : r.modules)
+    if (m.name == name) return &m;
+  return nullptr;
+}
+
+// The same two-counter design synthesized flat and with --hier's request.
+class HierSynthTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!on_path("yosys") || !on_path("sta")) return;
+    try {
+      flat_ = new SynthResult(txgen::synth::run_synth(pair_request(false)));
+      hier_ = new SynthResult(txgen::synth::run_synth(pair_request(true)));
+    } catch (const std::exception& e) {
+      error_ = e.what();
+    }
+  }
+  static void TearDownTestSuite() {
+    std::error_code ignored;
+    for (bool h : {false, true}) fs::remove_all(pair_request(h).work_dir, ignored);
+    delete flat_;
+    delete hier_;
+    flat_ = hier_ = nullptr;
+  }
+  void SetUp() override {
+    if (!on_path("yosys") || !on_path("sta")) GTEST_SKIP() << "yosys or sta not on PATH";
+    ASSERT_TRUE(flat_ && hier_) << "run_synth failed: " << error_;
+  }
+  static fs::path hier_dir() { return pair_request(true).work_dir; }
+
+  static SynthResult* flat_;
+  static SynthResult* hier_;
+  static std::string error_;
+};
+
+SynthResult* HierSynthTest::flat_ = nullptr;
+SynthResult* HierSynthTest::hier_ = nullptr;
+std::string HierSynthTest::error_;
+
+TEST_F(HierSynthTest, TotalAreaIsTheSumOverInstances) {
+  const SynthResult& r = *hier_;
+  EXPECT_TRUE(r.hierarchical);
+  ASSERT_EQ(r.modules.size(), 2u);
+  EXPECT_EQ(r.modules[0].name, "synth_counter_pair");
+  EXPECT_EQ(r.modules[0].instances, 1u);
+  const ModuleFigures* counter = find_module(r, "synth_counter");
+  ASSERT_NE(counter, nullptr);
+  EXPECT_EQ(counter->instances, 2u);
+
+  const std::string stat = txgen::util::read_text_file(hier_dir() / "stat.txt");
+  const double top_own = stat_area(stat, "module", "synth_counter_pair");
+  const double counter_own = stat_area(stat, "module", "synth_counter");
+  const double total = stat_area(stat, "top module", "synth_counter_pair");
+  ASSERT_GT(top_own, 0.0);
+  ASSERT_GT(counter_own, 0.0);
+  EXPECT_NEAR(total, top_own + 2 * counter_own, 1e-6) << "Yosys' design-hierarchy total";
+  EXPECT_NEAR(r.area_um2, total, 1e-6);
+  EXPECT_NEAR(r.modules[0].own_area_um2, top_own, 1e-6);
+  EXPECT_NEAR(counter->own_area_um2, counter_own, 1e-6);
+  EXPECT_NEAR(counter->area_um2, counter_own, 1e-6);  // no submodules of its own
+  EXPECT_NEAR(r.modules[0].area_um2, r.area_um2, 1e-6);
+  double over_instances = 0.0;
+  for (const ModuleFigures& m : r.modules) over_instances += m.instances * m.own_area_um2;
+  EXPECT_NEAR(over_instances, r.area_um2, 1e-6);
+  // Cells: the same instances, in the range of the flat run's (ABC maps the
+  // sum without the counters around it, so not equal).
+  EXPECT_EQ(r.cells, r.modules[0].cells);
+  EXPECT_GT(r.cells, flat_->cells * 3 / 4);
+  EXPECT_LT(r.cells, flat_->cells * 5 / 4);
+}
+
+TEST_F(HierSynthTest, FlopsMatchTheFlatRun) {
+  EXPECT_EQ(flat_->flops, kPairFlops);
+  EXPECT_EQ(hier_->flops, flat_->flops);
+  EXPECT_EQ(find_module(*hier_, "synth_counter")->flops, kCounterFlops);
+  EXPECT_FALSE(flat_->hierarchical);
+  EXPECT_TRUE(flat_->modules.empty());
+}
+
+// OpenSTA linked both counters below the top and timed a path that leaves one.
+TEST_F(HierSynthTest, StaTimedTheHierarchicalNetlist) {
+  const SynthResult& r = *hier_;
+  EXPECT_EQ(r.linked_submodules, 2u);
+  EXPECT_EQ(sta_value(hier_dir() / "sta.log", "linked_cells"), long(r.cells));
+  EXPECT_EQ(sta_value(hier_dir() / "sta.log", "linked_registers"), long(kPairFlops));
+  EXPECT_EQ(sta_value(fs::path(pair_request(false).work_dir) / "sta.log", "linked_submodules"), 0);
+  const std::string netlist = txgen::util::read_text_file(hier_dir() / "netlist.v");
+  EXPECT_NE(netlist.find("\nmodule synth_counter("), std::string::npos);
+  EXPECT_NE(netlist.find("synth_counter u_b ("), std::string::npos);
+  // The adder from a counter's register into the top's sum register.
+  EXPECT_TRUE(r.path_start.rfind("u_a/", 0) == 0 || r.path_start.rfind("u_b/", 0) == 0) << r.path_start;
+  EXPECT_EQ(r.path_end.rfind("sum_", 0), 0u) << r.path_end;
+  EXPECT_GT(r.worst_slack_ns, 0.0);
+}
+
+TEST_F(HierSynthTest, EachModuleIsTimedAlone) {
+  const ModuleFigures* counter = find_module(*hier_, "synth_counter");
+  ASSERT_TRUE(counter->min_period_ns.has_value());
+  EXPECT_GT(*counter->min_period_ns, 0.0);
+  EXPECT_LT(*counter->min_period_ns, 2.5);
+  EXPECT_EQ(counter->path_start, "en_i");  // its own input, with the SDC's input delay
+  EXPECT_TRUE(fs::exists(hier_dir() / "modules" / "synth_counter.sta.log"));
+  EXPECT_DOUBLE_EQ(*hier_->modules[0].min_period_ns, hier_->min_period_ns);
+}
+
+TEST_F(HierSynthTest, ReportsSayWhichMode) {
+  const std::vector<SynthResult> both = {*flat_, *hier_};
+  EXPECT_NE(txgen::synth::results_markdown({*flat_}, "Pair").find("Flat synthesis"), std::string::npos);
+  const std::string md = txgen::synth::results_markdown(both, "Pair");
+  EXPECT_NE(md.find("Hierarchical synthesis (--hier)"), std::string::npos) << md;
+  EXPECT_NE(md.find("#### Modules of synth_counter_pair (hierarchical)"), std::string::npos) << md;
+  EXPECT_NE(md.find("| synth_counter | 2 | "), std::string::npos) << md;
+
+  const auto json = nlohmann::json::parse(txgen::synth::results_json(both));
+  EXPECT_EQ(json[0]["synthesis"], "flat");
+  EXPECT_FALSE(json[0].contains("modules"));
+  EXPECT_EQ(json[1]["synthesis"], "hierarchical");
+  EXPECT_EQ(json[1]["modules"][1]["module"], "synth_counter");
+  EXPECT_EQ(json[1]["modules"][1]["instances"], 2);
+
+  const std::string csv = txgen::synth::results_csv(both);
+  EXPECT_NE(csv.find(",flat\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",hierarchical\n"), std::string::npos) << csv;
+  const std::string modules = txgen::synth::modules_csv(both);
+  EXPECT_NE(modules.find("\nsynth_counter_pair,synth_counter,2,"), std::string::npos) << modules;
 }
 
 }  // namespace

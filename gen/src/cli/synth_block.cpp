@@ -1,5 +1,6 @@
 #include "txgen/cli/synth_block.h"
 
+#include <algorithm>
 #include <iostream>
 #include <regex>
 #include <sstream>
@@ -42,14 +43,19 @@ void write_reports(const BlockSynthesis& run, const std::vector<synth::OverheadR
   const std::string md =
       synth::results_markdown(run.results, synthesis_title(run)) + "\n" + synth::overhead_markdown(rows, note);
   util::write_text_file(out / (run.block->name + ".synth.md"), md);
+  const bool hierarchical =
+      std::any_of(run.results.begin(), run.results.end(), [](const auto& r) { return r.hierarchical; });
   nlohmann::ordered_json doc = {{"block", run.block->name},
                                 {"config", run.config_name},
                                 {"config_hash", run.config_hash},
+                                {"synthesis", synth::synthesis_mode(hierarchical)},
                                 {"results", nlohmann::ordered_json::parse(synth::results_json(run.results))},
                                 {"overhead", synth::overhead_json(rows)}};
   if (vs) doc["baseline_run"] = {{"config", vs->config_name}, {"config_hash", vs->config_hash}, {"dir", kVsDir}};
   util::write_text_file(out / (run.block->name + ".synth.json"), doc.dump(2) + "\n");
   util::write_text_file(out / (run.block->name + ".synth.csv"), synth::results_csv_with_overhead(run.results, rows));
+  if (hierarchical)
+    util::write_text_file(out / (run.block->name + ".synth.modules.csv"), synth::modules_csv(run.results));
 }
 
 
@@ -88,12 +94,6 @@ BlockSynthesis block_synthesis(const LoadedConfig& lc, const blocks::BlockInfo& 
   run.module_prefix = block.name + "_" + lc.cfg.name;
   run.results = std::move(results);
   return run;
-}
-
-BlockSynthesis synthesize_block(const LoadedConfig& lc, const blocks::BlockInfo& block, const fs::path& out,
-                                const std::string& liberty, unsigned jobs) {
-  const auto requests = prepare_block_synthesis(lc, block, out, liberty);
-  return block_synthesis(lc, block, synth::run_synth_all(requests, jobs, announce_synthesis));
 }
 
 void announce_synthesis(const synth::SynthRequest& req) { std::cerr << "txgen: synthesizing " << req.top << " ...\n"; }

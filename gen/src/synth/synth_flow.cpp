@@ -23,6 +23,7 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -122,38 +123,54 @@ struct CellStats {
   double area_um2 = 0.0;
   unsigned cells = 0;
   std::map<std::string, unsigned> by_type;
+  bool have_cells = false, have_area = false;
 };
 
-// Parses the "=== top ===" section of Yosys' stat -liberty report.
-CellStats parse_stat(const std::string& text, const std::string& top, const fs::path& log) {
+constexpr const char* kHierarchySection = "design hierarchy";
+
+// Every "=== name ===" section of Yosys' stat -liberty report: one per module
+// (a submodule instance counts as a cell of its module's type, without area)
+// and, after stat -top on a design with submodules, "design hierarchy": the
+// totals over every instance.
+std::map<std::string, CellStats> parse_stat_sections(const std::string& text, const fs::path& log) {
+  static const std::regex section_re(R"(^=== (.+) ===\s*$)");
   static const std::regex cells_re(R"(^\s*Number of cells:\s+(\d+)\s*$)");
   static const std::regex type_re(R"(^\s+([A-Za-z0-9_$\\]+)\s+(\d+)\s*$)");
-  static const std::regex area_re(R"(^\s*Chip area for module .*:\s*([0-9.eE+-]+)\s*$)");
-  CellStats stats;
-  bool in_top = false, in_cell_list = false, have_cells = false, have_area = false;
+  static const std::regex area_re(R"(^\s*Chip area for (?:top )?module .*:\s*([0-9.eE+-]+)\s*$)");
+  std::map<std::string, CellStats> sections;
+  CellStats* current = nullptr;
+  bool in_cell_list = false;
   std::smatch m;
   for (const auto& line : split_lines(text)) {
-    if (line.rfind("=== ", 0) == 0) {
-      in_top = (line == "=== " + top + " ===");
+    if (std::regex_match(line, m, section_re)) {
+      current = &sections[m[1]];
       in_cell_list = false;
+    } else if (!current) {
       continue;
-    }
-    if (!in_top) continue;
-    if (std::regex_match(line, m, cells_re)) {
-      stats.cells = static_cast<unsigned>(std::stoul(m[1]));
-      have_cells = in_cell_list = true;
+    } else if (std::regex_match(line, m, cells_re)) {
+      current->cells = static_cast<unsigned>(std::stoul(m[1]));
+      current->have_cells = in_cell_list = true;
     } else if (in_cell_list && std::regex_match(line, m, type_re)) {
-      stats.by_type[m[1]] = static_cast<unsigned>(std::stoul(m[2]));
+      current->by_type[m[1]] = static_cast<unsigned>(std::stoul(m[2]));
     } else if (std::regex_match(line, m, area_re)) {
-      stats.area_um2 = require_double(m[1], "chip area", log);
-      have_area = true;
+      current->area_um2 = require_double(m[1], "chip area", log);
+      current->have_area = true;
       in_cell_list = false;
     } else {
       in_cell_list = false;
     }
   }
-  if (!have_cells || !have_area) fail_with_log("no cell count or chip area for " + top + " in stat report", log);
-  return stats;
+  return sections;
+}
+
+// The section of `name`; it must have a cell count and a chip area.
+const CellStats& stat_section(const std::map<std::string, CellStats>& sections, const std::string& name,
+                              const fs::path& log) {
+  const auto it = sections.find(name);
+  if (it == sections.end() || !it->second.have_cells || !it->second.have_area) {
+    fail_with_log("no cell count or chip area for " + name + " in stat report", log);
+  }
+  return it->second;
 }
 
 unsigned count_sequential(const CellStats& stats, const std::set<std::string>& sequential) {
@@ -172,7 +189,13 @@ struct StaFigures {
   std::string path_start;
   std::string path_end;
   unsigned logic_depth_cells = 0;
+  unsigned linked_cells = 0, linked_registers = 0, linked_submodules = 0;
 };
+
+unsigned to_unsigned(const std::map<std::string, std::string>& values, const std::string& key) {
+  const auto it = values.find(key);
+  return it == values.end() ? 0u : static_cast<unsigned>(std::stoul(it->second));
+}
 
 // sta.tcl prints "TXGEN_RESULT key=value" lines and ends with TXGEN_STA_DONE;
 // OpenSTA itself always exits 0, so the marker is the success signal.
@@ -204,8 +227,10 @@ StaFigures parse_sta_log(const fs::path& log) {
   sta.start_is_input = field("path_start_is_input") == "1";
   sta.path_start = field("path_start");
   sta.path_end = field("path_end");
-  const auto depth = values.find("logic_depth_cells");
-  if (depth != values.end()) sta.logic_depth_cells = static_cast<unsigned>(std::stoul(depth->second));
+  sta.logic_depth_cells = to_unsigned(values, "logic_depth_cells");
+  sta.linked_cells = to_unsigned(values, "linked_cells");
+  sta.linked_registers = to_unsigned(values, "linked_registers");
+  sta.linked_submodules = to_unsigned(values, "linked_submodules");
   // OpenSTA reports 1e30+ when nothing is constrained.
   if (std::fabs(sta.worst_slack_ns) > 1e6) fail_with_log("worst slack is unbounded: no constrained path", log);
   if (std::fabs(sta.worst_slack_ns - sta.path_slack_ns) > 1e-4) {
@@ -339,6 +364,7 @@ void run_yosys(const SynthRequest& req, const fs::path& work, long abc_delay) {
       {"TXGEN_LIBERTY", fs::absolute(req.liberty_path).string()},
       {"TXGEN_ABC_DELAY_PS", std::to_string(abc_delay)},
       {"TXGEN_OUT_DIR", work.string()},
+      {"TXGEN_HIER", req.hierarchical ? "1" : "0"},
   };
   const fs::path log = work / "yosys.log";
   // -d: the log ends with every pass's run time, where a slow run's time went.
@@ -346,16 +372,204 @@ void run_yosys(const SynthRequest& req, const fs::path& work, long abc_delay) {
   if (status != 0) fail_with_log("yosys failed with status " + std::to_string(status), log);
 }
 
-void run_sta(const SynthRequest& req, const fs::path& work, const fs::path& sdc) {
+// Times module `top` of the work directory's netlist (the request's top, or
+// one of its submodules on its own) and returns the parsed log.
+StaFigures run_sta(const SynthRequest& req, const fs::path& work, const fs::path& sdc, const std::string& top,
+                   const fs::path& log) {
   const EnvVars env = {
-      {"TXGEN_TOP", req.top},
+      {"TXGEN_TOP", top},
       {"TXGEN_NETLIST", (work / "netlist.v").string()},
       {"TXGEN_LIBERTY", fs::absolute(req.liberty_path).string()},
       {"TXGEN_SDC", sdc.string()},
   };
-  const fs::path log = work / "sta.log";
-  const int status = run_process({"sta", "-no_splash", "-exit", kStaScript}, env, work, log);
+  const int status = run_process({"sta", "-no_splash", "-exit", (work / kStaScript).string()}, env, log.parent_path(),
+                                 log);
   if (status != 0) fail_with_log("sta failed with status " + std::to_string(status), log);
+  return parse_sta_log(log);
+}
+
+// ---------------------------------------------------------------- hierarchy
+
+// How often each module occurs below top (top: 1), from the submodule counts
+// in each module's own stat section.
+void count_instances(const std::map<std::string, CellStats>& sections, const std::string& module, unsigned multiplicity,
+                     std::map<std::string, unsigned>& instances) {
+  instances[module] += multiplicity;
+  for (const auto& [type, count] : sections.at(module).by_type) {
+    if (sections.count(type)) count_instances(sections, type, multiplicity * count, instances);
+  }
+}
+
+// A module's own cells: its section less the submodule instances in it.
+CellStats own_cells(const std::map<std::string, CellStats>& sections, const std::string& module) {
+  CellStats own = sections.at(module);
+  for (auto it = own.by_type.begin(); it != own.by_type.end();) {
+    if (sections.count(it->first)) {
+      own.cells -= it->second;
+      it = own.by_type.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return own;
+}
+
+// Area, cells and flip-flops of one instance of `module`, submodules included.
+ModuleFigures one_instance(const std::map<std::string, CellStats>& sections, const std::string& module,
+                           const std::set<std::string>& sequential) {
+  const CellStats own = own_cells(sections, module);
+  ModuleFigures f;
+  f.name = module;
+  f.own_area_um2 = f.area_um2 = own.area_um2;
+  f.cells = own.cells;
+  f.flops = count_sequential(own, sequential);
+  for (const auto& [type, count] : sections.at(module).by_type) {
+    if (!sections.count(type)) continue;
+    const ModuleFigures sub = one_instance(sections, type, sequential);
+    f.area_um2 += count * sub.area_um2;
+    f.cells += count * sub.cells;
+    f.flops += count * sub.flops;
+  }
+  return f;
+}
+
+// Every unique module below top with its instance count and one instance's
+// figures, the top first. The instances' own cells must add up to Yosys'
+// design-hierarchy totals: a parse that missed a module cannot pass.
+std::vector<ModuleFigures> module_figures(const std::map<std::string, CellStats>& sections, const std::string& top,
+                                          const CellStats& total, const std::set<std::string>& sequential,
+                                          const fs::path& log) {
+  std::map<std::string, unsigned> instances;
+  count_instances(sections, top, 1, instances);
+  std::vector<ModuleFigures> modules = {one_instance(sections, top, sequential)};
+  for (const auto& [name, count] : instances) {
+    if (name != top) modules.push_back(one_instance(sections, name, sequential));
+  }
+  double area = 0.0;
+  for (auto& m : modules) {
+    m.instances = instances.at(m.name);
+    area += m.instances * m.own_area_um2;
+  }
+  if (modules.front().cells != total.cells || std::fabs(area - total.area_um2) > 1e-6 * total.area_um2) {
+    fail_with_log("per-module stat sections (" + std::to_string(modules.front().cells) + " cells, " +
+                      fixed(area, 1) + " um^2 over all instances) do not add up to the design hierarchy's (" +
+                      std::to_string(total.cells) + " cells, " + fixed(total.area_um2, 1) + " um^2)",
+                  log);
+  }
+  return modules;
+}
+
+// OpenSTA must have linked the whole hierarchy that Yosys counted.
+void check_linked(const StaFigures& sta, const SynthResult& r, const fs::path& log) {
+  unsigned submodules = 0;
+  for (const auto& m : r.modules) submodules += m.instances;
+  submodules -= 1;  // the top
+  if (sta.linked_cells != r.cells || sta.linked_registers != r.flops || sta.linked_submodules != submodules) {
+    fail_with_log("OpenSTA linked " + std::to_string(sta.linked_cells) + " cells, " +
+                      std::to_string(sta.linked_registers) + " registers, " + std::to_string(sta.linked_submodules) +
+                      " submodule instances; Yosys counted " + std::to_string(r.cells) + ", " +
+                      std::to_string(r.flops) + ", " + std::to_string(submodules),
+                  log);
+  }
+}
+
+// Each submodule's mapped netlist timed on its own; a module whose run fails
+// (no constrained path, say) keeps an empty period rather than failing the
+// whole synthesis. Logs: work/modules/<module>.sta.log.
+void time_submodules(const SynthRequest& req, const fs::path& work, const fs::path& sdc,
+                     std::vector<ModuleFigures>& modules) {
+  const fs::path dir = work / "modules";
+  fs::create_directories(dir);
+  for (auto& m : modules) {
+    if (m.name == req.top) continue;
+    try {
+      const StaFigures sta = run_sta(req, work, sdc, m.name, dir / (m.name + ".sta.log"));
+      m.min_period_ns = req.period_ns - sta.worst_slack_ns;
+      m.path_start = sta.path_start;
+      m.path_end = sta.path_end;
+    } catch (const std::runtime_error& e) {
+      const std::string what = e.what();
+      std::cerr << "txgen: " << m.name << " not timed alone: " << what.substr(0, what.find('\n')) << "\n";
+    }
+  }
+}
+
+// Area, cells and flip-flops from stat.txt: the top's section of a flat run;
+// the design-hierarchy totals, and every module, of a hierarchical one.
+void read_cell_figures(const SynthRequest& req, const fs::path& work, SynthResult& r) {
+  const fs::path log = work / "yosys.log";
+  if (!fs::is_regular_file(work / "stat.txt")) fail_with_log("yosys wrote no stat.txt", log);
+  const auto sections = parse_stat_sections(read_text_file(work / "stat.txt"), log);
+  const auto sequential = liberty_sequential_cells(req.liberty_path);
+  // A top without submodules has no design-hierarchy section: its own is the total.
+  const bool nested = req.hierarchical && sections.count(kHierarchySection);
+  const CellStats& total = stat_section(sections, nested ? kHierarchySection : req.top, log);
+  r.area_um2 = total.area_um2;
+  r.cells = total.cells;
+  r.flops = count_sequential(total, sequential);
+  if (req.hierarchical) {
+    stat_section(sections, req.top, log);
+    r.modules = module_figures(sections, req.top, total, sequential, log);
+  }
+}
+
+// ---------------------------------------------------------------- reports
+
+bool any_hierarchical(const std::vector<SynthResult>& results) {
+  return std::any_of(results.begin(), results.end(), [](const SynthResult& r) { return r.hierarchical; });
+}
+
+std::string mode_note(const std::vector<SynthResult>& results) {
+  if (!any_hierarchical(results)) {
+    return "Flat synthesis: Yosys synth -flatten, abc onto osu018 (INVX1 drive, 0.02 pF load, delay target = "
+           "period less the I/O delays); OpenSTA, typical corner. ";
+  }
+  return "Hierarchical synthesis (--hier): Yosys synth without -flatten, abc maps each unique module once onto "
+         "osu018 (INVX1 drive, 0.02 pF load at its ports, delay target = period less the I/O delays); OpenSTA "
+         "links the hierarchical netlist at the top and times every path, across module boundaries too; typical "
+         "corner. Area, cells and flip-flops are totals over every instance. ";
+}
+
+std::string optional_period(const std::optional<double>& ns) {
+  return ns ? fixed(*ns, kTimeDecimals) : std::string("n/a");
+}
+
+// The per-module table of one hierarchical result (none for a lone module).
+std::string modules_markdown(const SynthResult& r) {
+  if (r.modules.size() < 2) return "";
+  std::ostringstream md;
+  md << "\n#### Modules of " << markdown_cell(r.top) << " (hierarchical)\n\n";
+  md << "| module | instances | area um^2, one instance | cells, one instance | flip-flops, one instance | "
+        "own area um^2 | own area x instances | share of area | min period ns, alone |\n";
+  md << "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const auto& m : r.modules) {
+    const double all_own = m.instances * m.own_area_um2;
+    md << "| " << markdown_cell(m.name) << " | " << m.instances << " | " << with_thousands(m.area_um2) << " | "
+       << m.cells << " | " << m.flops << " | " << with_thousands(m.own_area_um2) << " | " << with_thousands(all_own)
+       << " | " << fixed(100.0 * all_own / r.area_um2, 1) << " % | " << optional_period(m.min_period_ns) << " |\n";
+  }
+  md << "\nOne instance: the module with its submodules; own: its own cells only (own area x instances adds up "
+        "to the design's area). Min period alone: the module's mapped netlist timed as a top against the "
+        "block's SDC, its ports as chip I/O (the top's: the whole design's).\n";
+  return md.str();
+}
+
+nlohmann::ordered_json modules_json(const std::vector<ModuleFigures>& modules) {
+  nlohmann::ordered_json array = nlohmann::ordered_json::array();
+  for (const auto& m : modules) {
+    nlohmann::ordered_json row;
+    row["module"] = m.name;
+    row["instances"] = m.instances;
+    row["area_um2"] = rounded(m.area_um2, kAreaDecimals);
+    row["cells"] = m.cells;
+    row["flip_flops"] = m.flops;
+    row["own_area_um2"] = rounded(m.own_area_um2, kAreaDecimals);
+    row["min_period_ns"] = m.min_period_ns ? nlohmann::ordered_json(rounded(*m.min_period_ns, kTimeDecimals)) : nullptr;
+    row["path_start"] = m.path_start;
+    row["path_end"] = m.path_end;
+    array.push_back(row);
+  }
+  return array;
 }
 
 }  // namespace
@@ -374,19 +588,13 @@ SynthResult run_synth(const SynthRequest& req) {
   }
 
   run_yosys(req, work, abc_delay_ps(sdc_figures, req.period_ns));
-  const fs::path yosys_log = work / "yosys.log";
-  if (!fs::is_regular_file(work / "stat.txt")) fail_with_log("yosys wrote no stat.txt", yosys_log);
-  const CellStats stats = parse_stat(read_text_file(work / "stat.txt"), req.top, yosys_log);
-
-  run_sta(req, work, sdc);
-  const StaFigures sta = parse_sta_log(work / "sta.log");
-
   SynthResult r;
   r.top = req.top;
-  r.area_um2 = stats.area_um2;
-  r.cells = stats.cells;
-  r.flops = count_sequential(stats, liberty_sequential_cells(req.liberty_path));
+  r.hierarchical = req.hierarchical;
   r.period_ns = req.period_ns;
+  read_cell_figures(req, work, r);
+
+  const StaFigures sta = run_sta(req, work, sdc, req.top, work / "sta.log");
   r.worst_slack_ns = sta.worst_slack_ns;
   r.min_period_ns = req.period_ns - sta.worst_slack_ns;
   r.critical_path_ns = sta.arrival_ns - (sta.start_is_input ? input_delay_for_path(sdc_figures, sdc) : 0.0);
@@ -394,6 +602,15 @@ SynthResult run_synth(const SynthRequest& req) {
   r.path_start = sta.path_start;
   r.path_end = sta.path_end;
   r.logic_depth_cells = sta.logic_depth_cells;
+  if (req.hierarchical) {
+    check_linked(sta, r, work / "sta.log");
+    r.linked_submodules = sta.linked_submodules;
+    ModuleFigures& top = r.modules.front();
+    top.min_period_ns = r.min_period_ns;
+    top.path_start = r.path_start;
+    top.path_end = r.path_end;
+    time_submodules(req, work, sdc, r.modules);
+  }
   return r;
 }
 
@@ -426,6 +643,8 @@ std::vector<SynthResult> run_synth_all(const std::vector<SynthRequest>& requests
   return results;
 }
 
+std::string synthesis_mode(bool hierarchical) { return hierarchical ? "hierarchical" : "flat"; }
+
 std::string results_markdown(const std::vector<SynthResult>& results, const std::string& title) {
   std::ostringstream md;
   md << "### " << title << "\n\n";
@@ -437,11 +656,11 @@ std::string results_markdown(const std::vector<SynthResult>& results, const std:
        << " | " << fixed(r.min_period_ns, kTimeDecimals) << " | " << fixed(r.critical_path_ns, kTimeDecimals)
        << " | " << fixed(r.fo4, kFo4Decimals) << " |\n";
   }
-  md << "\nYosys synth -flatten, abc onto osu018 (INVX1 drive, 0.02 pF load, delay target = period less "
-        "the I/O delays); OpenSTA, typical corner. "
-        "Critical path: register or input to register or output, less the input delay. "
+  md << "\n" << mode_note(results)
+     << "Critical path: register or input to register or output, less the input delay. "
         "Min period = period - slack. FO4 = "
      << fixed(kFo4Ns, 2) << " ns.\n";
+  for (const auto& r : results) md << modules_markdown(r);
   return md.str();
 }
 
@@ -461,6 +680,11 @@ std::string results_json(const std::vector<SynthResult>& results) {
     row["path_start"] = r.path_start;
     row["path_end"] = r.path_end;
     row["logic_depth_cells"] = r.logic_depth_cells;
+    row["synthesis"] = synthesis_mode(r.hierarchical);
+    if (r.hierarchical) {
+      row["linked_submodules"] = r.linked_submodules;
+      row["modules"] = modules_json(r.modules);
+    }
     array.push_back(row);
   }
   return array.dump(2) + "\n";
@@ -469,13 +693,28 @@ std::string results_json(const std::vector<SynthResult>& results) {
 std::string results_csv(const std::vector<SynthResult>& results) {
   std::ostringstream csv;
   csv << "module,area_um2,cells,flip_flops,period_ns,worst_slack_ns,min_period_ns,critical_path_ns,fo4,"
-         "path_start,path_end,logic_depth_cells\n";
+         "path_start,path_end,logic_depth_cells,synthesis\n";
   for (const auto& r : results) {
     csv << csv_cell(r.top) << ',' << fixed(r.area_um2, kAreaDecimals) << ',' << r.cells << ',' << r.flops << ','
         << fixed(r.period_ns, kTimeDecimals) << ',' << fixed(r.worst_slack_ns, kTimeDecimals) << ','
         << fixed(r.min_period_ns, kTimeDecimals) << ',' << fixed(r.critical_path_ns, kTimeDecimals) << ','
         << fixed(r.fo4, kFo4Decimals) << ',' << csv_cell(r.path_start) << ',' << csv_cell(r.path_end) << ','
-        << r.logic_depth_cells << '\n';
+        << r.logic_depth_cells << ',' << synthesis_mode(r.hierarchical) << '\n';
+  }
+  return csv.str();
+}
+
+std::string modules_csv(const std::vector<SynthResult>& results) {
+  std::ostringstream csv;
+  csv << "top,module,instances,area_um2,cells,flip_flops,own_area_um2,min_period_ns,path_start,path_end\n";
+  for (const auto& r : results) {
+    for (const auto& m : r.modules) {
+      csv << csv_cell(r.top) << ',' << csv_cell(m.name) << ',' << m.instances << ','
+          << fixed(m.area_um2, kAreaDecimals) << ',' << m.cells << ',' << m.flops << ','
+          << fixed(m.own_area_um2, kAreaDecimals) << ','
+          << (m.min_period_ns ? fixed(*m.min_period_ns, kTimeDecimals) : std::string()) << ','
+          << csv_cell(m.path_start) << ',' << csv_cell(m.path_end) << '\n';
+    }
   }
   return csv.str();
 }

@@ -27,6 +27,7 @@ struct SynthOptions {
   std::string config, out, block, liberty;
   std::string vs;     // baseline configuration synthesized beside (--vs)
   unsigned jobs = 1;  // syntheses at once
+  bool hier = false;  // keep the module hierarchy (--hier)
 };
 // 0 in cus, pages, requests, lds_segments: not given (from --config or the defaults)
 struct TraceOptions {

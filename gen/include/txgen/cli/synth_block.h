@@ -31,10 +31,6 @@ std::vector<synth::SynthRequest> prepare_block_synthesis(const LoadedConfig& lc,
 BlockSynthesis block_synthesis(const LoadedConfig& lc, const blocks::BlockInfo& block,
                                std::vector<synth::SynthResult> results);
 
-// prepare_block_synthesis, then every module `jobs` at a time.
-BlockSynthesis synthesize_block(const LoadedConfig& lc, const blocks::BlockInfo& block,
-                                const std::filesystem::path& out, const std::string& liberty, unsigned jobs);
-
 // The progress line each synthesis prints as it starts.
 void announce_synthesis(const synth::SynthRequest& req);
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,22 @@ struct SynthRequest {
   std::string work_dir;                    // created; holds scripts, logs, netlist
   double period_ns = 2.5;                  // must match the SDC clock
   std::string scripts_dir;                 // holds yosys_synth.tcl and sta.tcl
+  bool hierarchical = false;               // keep the module hierarchy (synth --hier)
+};
+
+// One unique module of a hierarchical run. "One instance" includes the
+// module's submodules; "own" counts only the cells of its own body.
+struct ModuleFigures {
+  std::string name;
+  unsigned instances = 0;        // in the whole design; the top has 1
+  double area_um2 = 0.0;         // one instance
+  unsigned cells = 0;            // one instance
+  unsigned flops = 0;            // one instance
+  double own_area_um2 = 0.0;     // instances x own area, summed, is the design's area
+  // The module's mapped netlist timed as a top against the block's SDC (its
+  // ports as chip I/O); empty when that run failed. Set for the top too.
+  std::optional<double> min_period_ns;
+  std::string path_start, path_end;
 };
 
 struct SynthResult {
@@ -31,6 +48,9 @@ struct SynthResult {
   std::string path_start;       // input port or register clock pin
   std::string path_end;         // register data pin or output port
   unsigned logic_depth_cells = 0;  // cells on the worst path; 0 if not measured
+  bool hierarchical = false;    // area, cells, flops: totals over every instance
+  unsigned linked_submodules = 0;  // submodule instances OpenSTA linked below the top
+  std::vector<ModuleFigures> modules;  // hierarchical runs: each unique module, the top first
 };
 
 // FO4 inverter delay in osu018 at the typical corner (INVX1 driving 4 INVX1).
@@ -47,12 +67,17 @@ SynthResult run_synth(const SynthRequest& req);
 std::vector<SynthResult> run_synth_all(const std::vector<SynthRequest>& requests, unsigned jobs,
                                        const std::function<void(const SynthRequest&)>& on_start);
 
-// Paper-ready Markdown table under a "### title" heading.
+// Paper-ready Markdown table under a "### title" heading, then, for each
+// hierarchical result, its per-module table.
 std::string results_markdown(const std::vector<SynthResult>& results,
                              const std::string& title);
 // JSON array with one object per result, all SynthResult fields.
 std::string results_json(const std::vector<SynthResult>& results);
-// CSV with a header row and the same fields as the JSON.
+// CSV with a header row and the same fields as the JSON except the modules.
 std::string results_csv(const std::vector<SynthResult>& results);
+// CSV of the modules of every hierarchical result, one row per (top, module).
+std::string modules_csv(const std::vector<SynthResult>& results);
+// "flat" or "hierarchical".
+std::string synthesis_mode(bool hierarchical);
 
 }  // namespace txgen::synth
