@@ -75,38 +75,6 @@ Value lowest_one_tree(Scope& s, const string& name, const Value& v) {
   return hdl::vector_wire(s, name, lowest_tree(s, name, v, 0, v.width()).onehot);
 }
 
-// Round-robin over req from the thermometer pointer ge (bit i set for the
-// requesters at or above the pointer): the order of hdl::round_robin_thermo,
-// with each grant bit one flat term (requester i is ahead of k when it is
-// lower and not below the pointer while k is at or above it, or higher and at
-// or above the pointer while k is below it), so no prefix chain sets the
-// crossbar's grant; next_ge bit i: the winner is below i.
-hdl::RoundRobin round_robin_thermo_flat(Scope& s, const string& name, const Value& req, const Value& ge) {
-  const unsigned n = req.width();
-  Wire grant = s.wire(name, n), below = s.wire(name + "_below", n);
-  for (unsigned k = 0; k < n; ++k) {
-    std::vector<Value> ahead;
-    for (unsigned i = 0; i < n; ++i) {
-      if (i < k) ahead.push_back(req.bit(i) & (~ge.bit(k) | ge.bit(i)));
-      if (i > k) ahead.push_back(req.bit(i) & ge.bit(i) & ~ge.bit(k));
-    }
-    s.assign(grant.bit(k), req.bit(k) & ~hdl::or_of(ahead, lit(1, 0)));
-  }
-  // the winner is below k: a requester below k at or above the pointer, or,
-  // with none at or above it anywhere, any requester below k
-  Value hi = s.wire(name + "_hi", req & ge);
-  Value any_hi = s.wire(name + "_any_hi", hdl::any(hi));
-  for (unsigned k = 0; k < n; ++k) {
-    std::vector<Value> lower_hi, lower;
-    for (unsigned j = 0; j < k; ++j) {
-      lower_hi.push_back(hi.bit(j));
-      lower.push_back(req.bit(j));
-    }
-    s.assign(below.bit(k), mux(any_hi, hdl::or_of(lower_hi, lit(1, 0)), hdl::or_of(lower, lit(1, 0))));
-  }
-  return {grant, below};
-}
-
 // The LRU way after this edge's touches (at most two ways: the hit `a_oh`,
 // then the fill's): touched ways become the youngest and the others keep
 // their order, so it is the oldest untouched of the three oldest ways before
@@ -269,7 +237,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   hdl::RoundRobin rr;
   if (N > 1) {
     ptr_ge = m.reg("ptr_ge", N, N == 64 ? ~uint64_t{0} : (uint64_t{1} << N) - 1);
-    rr = round_robin_thermo_flat(top, "win", req, ptr_ge);
+    rr = hdl::round_robin_thermo(top, "win", req, ptr_ge);
     g = rr.grant;
   } else {
     g = req;

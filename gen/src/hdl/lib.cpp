@@ -199,14 +199,28 @@ Value round_robin_bit(const Value& req, const Value& ptr, unsigned k) {
 RoundRobin round_robin_thermo(Scope& s, const std::string& name, const Value& req, const Value& ge) {
   const unsigned n = req.width();
   if (n == 1) return {req, lit(1, 1)};
-  Value masked = s.wire(name + "_masked", req & ge);
-  Value pm = prefix_or(s, name + "_pm", masked), pr = prefix_or(s, name + "_pr", req);
-  Value use_hi = pm.bit(n - 1);
-  // at or above the winner: the prefix OR of the vector it is the lowest one of
-  Value above = s.wire(name + "_above", mux(use_hi, pm, pr));
-  Value below = cat({above.slice(0, n - 1), lit(1, 0)});  // bit i: winner < i
-  // after the top requester `below` is all zeros, which picks as all ones does
-  return {s.wire(name, above & ~below), below};
+  Wire grant = s.wire(name, n), below = s.wire(name + "_below", n);
+  for (unsigned k = 0; k < n; ++k) {
+    std::vector<Value> ahead;  // i is ahead of k (see the header)
+    for (unsigned i = 0; i < n; ++i) {
+      if (i < k) ahead.push_back(req.bit(i) & (~ge.bit(k) | ge.bit(i)));
+      if (i > k) ahead.push_back(req.bit(i) & ge.bit(i) & ~ge.bit(k));
+    }
+    s.assign(grant.bit(k), req.bit(k) & ~or_of(ahead, lit(1, 0)));
+  }
+  // the winner is below k: a requester below k at or above the pointer, or,
+  // with none at or above it anywhere, any requester below k
+  Value hi = s.wire(name + "_hi", req & ge);
+  Value any_hi = s.wire(name + "_any_hi", any(hi));
+  for (unsigned k = 0; k < n; ++k) {
+    std::vector<Value> lower_hi, lower;
+    for (unsigned j = 0; j < k; ++j) {
+      lower_hi.push_back(hi.bit(j));
+      lower.push_back(req.bit(j));
+    }
+    s.assign(below.bit(k), mux(any_hi, or_of(lower_hi, lit(1, 0)), or_of(lower, lit(1, 0))));
+  }
+  return {grant, below};
 }
 
 // The one-hot pointer past the one-hot winner g.

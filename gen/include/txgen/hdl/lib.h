@@ -80,9 +80,11 @@ Value round_robin_bit(const Value& req, const Value& ptr, unsigned k);
 // The same arbitration with the pointer kept as a thermometer `ge` (bit i set
 // for the requesters at or above it; reset all ones): `grant` (one-hot, declared
 // as name) and `next_ge`, the thermometer just above the grant (all zeros after
-// the top requester, which arbitrates as all ones). Both come from the same two
-// prefix ORs, so neither the
-// pointer's decode nor a one-hot rotation sits on the path.
+// the top requester, which arbitrates as all ones). Each bit of both is one flat
+// term, with no prefix chain (ABC maps prefix ORs as ripple chains): i is ahead
+// of k when i < k and not (k at or above the pointer and i below it), or i > k,
+// i at or above it and k below it; the winner is below k when a requester below
+// k is at or above the pointer, or, with none at or above it, any is below k.
 struct RoundRobin {
   Value grant, next_ge;
 };
