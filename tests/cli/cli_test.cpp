@@ -1,4 +1,5 @@
 // The txgen command line: help, exit codes, error messages, no partial output.
+#include <chrono>
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -50,6 +51,29 @@ TEST(Cli, GenWritesModulesFileListAndManifest) {
   for (const char* key : {"\"config_hash\"", "\"blocks\"", "\"modules\"", "\"parameters\"",
                           "\"va_tag_bits\": 25"})
     EXPECT_NE(manifest.find(key), std::string::npos) << key;
+}
+
+// Unchanged files keep their modification time (the co-simulation builds rely
+// on it to skip verilating RTL a relinked generator wrote again); a file whose
+// text differs is written.
+TEST(Cli, GenLeavesUnchangedFilesUntouchedAndRewritesChangedOnes) {
+  TempDir dir("regen");
+  const std::string cmd = "gen --config " + source("configs/default.json") + " --out " + dir.str("o");
+  ASSERT_EQ(run_txgen(cmd).exit_code, 0);
+  const fs::path kept = dir.path() / "o" / "bd_codec_default_pack.v";
+  const fs::path edited = dir.path() / "o" / "lds_ctrl_default.v";
+  const std::string text = txgen::test::read_file(edited);
+  const auto old_time = fs::file_time_type::clock::now() - std::chrono::hours(1);
+  fs::last_write_time(kept, old_time);
+  fs::last_write_time(edited, old_time);
+  { std::ofstream(edited, std::ios::app) << "// edited\n"; }
+  fs::last_write_time(edited, old_time);
+  ASSERT_EQ(run_txgen(cmd).exit_code, 0);
+  EXPECT_EQ(fs::last_write_time(kept), old_time);
+  EXPECT_NE(fs::last_write_time(edited), old_time);
+  EXPECT_EQ(txgen::test::read_file(edited), text);
+  for (const auto& e : fs::directory_iterator(dir.path() / "o"))
+    EXPECT_EQ(e.path().string().find(".txgen-tmp"), std::string::npos) << e.path();
 }
 
 TEST(Cli, InfeasibleConfigExitsTwoNamingFieldAndLeavesNoOutput) {
