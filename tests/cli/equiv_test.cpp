@@ -49,4 +49,25 @@ TEST(EquivCheck, ChangedCircuitIsReportedAtThePorts) {
   EXPECT_NE(r.output.find("DIFFERENT  eq_counter"), std::string::npos) << r.output;
 }
 
+// --ports-and-registers proves a rewrite by the combinational check (registers
+// paired by name and cut); a changed reset value is a difference it finds.
+TEST(EquivCheck, RewriteIsProvenCombinationallyWithRegistersPaired) {
+  txgen::test::TempDir tmp("equiv_comb");
+  const auto r = run("cp -r " + data("new") + " " + tmp.str("new") + " && " + script() +
+                     " --ports-and-registers " + data("old") + " " + tmp.str("new") + " 2>&1");
+  EXPECT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("equivalent eq_counter   (combinational, registers paired)"), std::string::npos)
+      << r.output;
+}
+
+TEST(EquivCheck, ChangedResetValueIsFoundByTheCombinationalCheck) {
+  txgen::test::TempDir tmp("equiv_reset");
+  const auto r = run("cp -r " + data("reset_changed") + " " + tmp.str("rst") + " && " + script() +
+                     " --ports-and-registers " + data("old") + " " + tmp.str("rst") + " 2>&1");
+  EXPECT_NE(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("DIFFERENT  eq_counter"), std::string::npos) << r.output;
+  const std::string comb = txgen::test::read_file(tmp.path() / "rst" / "equiv" / "eq_counter.comb.log");
+  EXPECT_NE(comb.find("\nSATISFIABLE"), std::string::npos) << comb;
+}
+
 }  // namespace

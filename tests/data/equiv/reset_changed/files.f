@@ -1,0 +1,1 @@
+eq_counter.v
