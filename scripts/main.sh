@@ -19,6 +19,17 @@ mkdir -p "$out"
 echo "== generate"
 "$txgen" gen --config "$config" --out "$out/rtl"
 blocks="$("$txgen" report --config "$config" --format names)"
+# Synthesis (one Yosys process, single-threaded) runs beside the co-simulations,
+# whose builds leave a core idle while Verilator translates.
+synthesize_all() {
+  for block in $blocks; do
+    "$txgen" synth --config "$config" --block "$block" --out "$out/synth/$block" > "$out/synth_$block.log"
+  done
+}
+echo "== synthesize $(echo $blocks) (Yosys + OpenSTA, osu018), in the background"
+synthesize_all &
+synthesis=$!
+trap 'kill "$synthesis" 2>/dev/null || true' EXIT  # a failed co-simulation ends the job
 # The co-simulations build in the CLI's own tree: the generator library it just
 # compiled is reused, and the model library compiles once for every block.
 # (scripts/build.sh puts the tree back to the whole test suite.)
@@ -28,10 +39,8 @@ for block in $blocks; do
     > "$out/cosim_$block.log"
   grep -E "cycles/s|co-simulation (passed|FAILED)" "$out/cosim_$block.log" || true
 done
-for block in $blocks; do
-  echo "== synthesize $block (Yosys + OpenSTA, osu018)"
-  "$txgen" synth --config "$config" --block "$block" --out "$out/synth/$block" > "$out/synth_$block.log"
-done
+echo "== wait for synthesis"
+wait "$synthesis" || { echo "synthesis failed: logs $out/synth_*.log"; exit 1; }
 "$root/scripts/combined_report.sh" "$txgen" "$config" "$out"
 cat "$out/report.md"
 echo "== reports in $out (report.md, report.json)"
