@@ -36,13 +36,20 @@ filter=${3:-.}
 # file list of a generation, absolute paths
 files_of() { sed "s|^|$1/|" "$1/files.f" | tr '\n' ' '; }
 
+# load_pair OLD NEW TOP PREP: the Yosys commands that read module TOP of both
+# generations, run PREP on each, and leave them side by side as gold and gate
+load_pair() {
+  local old=$1 new=$2 top=$3 prep=$4
+  echo "read_verilog $(files_of "$old"); hierarchy -top $top; $prep; rename $top gold; design -stash gold;
+    read_verilog $(files_of "$new"); hierarchy -top $top; $prep; rename $top gate; design -stash gate;
+    design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;"
+}
+
 # check_module OLD NEW TOP LOG: 0 when proven equivalent
 check_module() {
   local old=$1 new=$2 top=$3 log=$4
   yosys -q -l "$log" -p "
-    read_verilog $(files_of "$old"); hierarchy -top $top; proc; flatten; rename $top gold; design -stash gold;
-    read_verilog $(files_of "$new"); hierarchy -top $top; proc; flatten; rename $top gate; design -stash gate;
-    design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
+    $(load_pair "$old" "$new" "$top" "proc; flatten")
     memory_map; opt_clean; async2sync; $hide_nets
     equiv_make gold gate eq; hierarchy -top eq; equiv_struct;
     equiv_simple -seq 2; equiv_induct; equiv_status -assert" >/dev/null 2>&1
@@ -54,13 +61,11 @@ check_module() {
 # (synth/equiv_adff_sync.v), so reset values are compared in the next state.
 comb_check() {
   local old=$1 new=$2 top=$3 log=$4 aig=${4%.log}.aig
-  local prep="hierarchy -top $top; proc; flatten; memory_map; opt_clean;
+  local prep="proc; flatten; memory_map; opt_clean;
     techmap -map $adff_map t:\$adff; dffunmap; rename -hide w:*.* w:*_q %d; opt_clean;
     expose -dff -evert-dff; opt_clean"
   yosys -q -l "$log" -p "
-    read_verilog $(files_of "$old"); $prep; rename $top gold; design -stash gold;
-    read_verilog $(files_of "$new"); $prep; rename $top gate; design -stash gate;
-    design -copy-from gold -as gold gold; design -copy-from gate -as gate gate;
+    $(load_pair "$old" "$new" "$top" "$prep")
     miter -equiv -flatten gold gate miter; hierarchy -top miter;
     select -assert-count 0 t:\$*dff* t:\$*latch* t:\$mem*;
     opt_clean; techmap; opt_clean; aigmap; write_aiger $aig" >/dev/null 2>&1 || return 1
