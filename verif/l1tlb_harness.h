@@ -45,11 +45,12 @@ class L1tlbCoverage {
   // What random traffic must reach on every configuration. A crossbar
   // conflict needs two CUs per cluster.
   static std::vector<std::string> required(const elab::L1tlbParams& p) {
-    std::vector<std::string> r = {"hit", "lookup_miss_alloc", "mshr_merge", "merge_repeat_same_cu",
-                                  "credit_block", "l2_backpressure", "fill_suppressed", "shootdown_one",
-                                  "shootdown_all", "kill_pending", "hit_and_fill_same_cu", "victim_invalid",
-                                  "victim_replacement", "evict", "reset"};
+    std::vector<std::string> r = {"hit", "lookup_miss_alloc", "credit_block", "l2_backpressure",
+                                  "fill_suppressed", "shootdown_one", "shootdown_all", "kill_pending",
+                                  "hit_and_fill_same_cu", "victim_invalid", "victim_replacement", "evict", "reset"};
     if (p.cus_per_cluster > 1) r.push_back("xbar_conflict");
+    // one MSHR: the credit admits no request while it is pending, so nothing merges
+    if (p.mshrs > 1) r.insert(r.end(), {"mshr_merge", "merge_repeat_same_cu"});
     return r;
   }
 

@@ -62,6 +62,8 @@ module l1tlb_seed000_table1_path_tlb (
   reg  [1:0] r2_vmid_q;
   wire [31:0] r2_match_d;
   reg  [31:0] r2_match_q;
+  wire r2_any_d;
+  reg  r2_any_q;
   wire [31:0] ev_d;
   reg  [31:0] ev_q;
   wire [1215:0] etag_d;
@@ -141,6 +143,9 @@ module l1tlb_seed000_table1_path_tlb (
   wire [0:0] f2_set_w;
   wire [3:0] mv_w;
   wire [3:0] mp_w;
+  wire [143:0] mvh_w;
+  wire [7:0] mvm_w;
+  wire [3:0] mw_w;
   wire [3:0] ms_w;
   wire [3:0] mk_w;
   wire [3:0] f2_moh_w;
@@ -225,10 +230,13 @@ module l1tlb_seed000_table1_path_tlb (
   wire [37:0] e_tag;
   wire [1151:0] e_ppn_row;
   wire [191:0] e_perm_row;
+  wire untouch;
   wire [30:0] plru_w;
   wire [30:0] plru_n;
-  wire untouch;
+  wire [30:0] plru_w1;
+  wire [30:0] f1_plru_q;
   wire [30:0] f1_plru;
+  wire f1_untouch;
   wire [31:0] plru_dir0;
   wire [31:0] plru_dir1;
   wire [31:0] plru_dir2;
@@ -242,6 +250,9 @@ module l1tlb_seed000_table1_path_tlb (
   assign f2_set_w = 1'b1;
   assign mv_w = mv_q;
   assign mp_w = mp_q;
+  assign mvh_w = mvh_q;
+  assign mvm_w = mvm_q;
+  assign mw_w = mw_q;
   assign ms_w = ms_q;
   assign mk_w = mk_q;
   assign f2_moh_w = f2_moh_q;
@@ -275,7 +286,7 @@ module l1tlb_seed000_table1_path_tlb (
   assign f2_ppn_d = f1_ppn_q;
   assign f2_perm_d = f1_perm_q;
   assign f3_v_d = f2_v_q;
-  assign f3_moh_d = f2_moh_q;
+  assign f3_moh_d = {4{f2_v_q}} & f2_moh_q;
   assign f3_vh_d = f2_vh_q;
   assign f3_vmid_d = f2_vmid_q;
   assign f3_ppn_d = f2_ppn_q;
@@ -308,10 +319,11 @@ module l1tlb_seed000_table1_path_tlb (
   assign r2_vpn_d = r1_vpn_q;
   assign r2_vmid_d = r1_vmid_q;
   assign r2_match_d = match;
+  assign r2_any_d = |match;
   assign f1_iv_d = {32{r1_sd_q & 1'b1}} & match;
   assign busy_o = r1_v_q | r2_v_q;
   // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.
-  assign hit = r2_v_q & |r2_match_q;
+  assign hit = r2_v_q & r2_any_q;
   assign r2_cu = 1'b1;
   assign hit_o = hit & r2_cu;
   assign hit_vpn_o = r2_vpn_q;
@@ -321,7 +333,7 @@ module l1tlb_seed000_table1_path_tlb (
   assign hit_ppn_o = {36{r2_match_q[0]}} & h_ppn_row[35:0] | {36{r2_match_q[1]}} & h_ppn_row[71:36] | {36{r2_match_q[2]}} & h_ppn_row[107:72] | {36{r2_match_q[3]}} & h_ppn_row[143:108] | {36{r2_match_q[4]}} & h_ppn_row[179:144] | {36{r2_match_q[5]}} & h_ppn_row[215:180] | {36{r2_match_q[6]}} & h_ppn_row[251:216] | {36{r2_match_q[7]}} & h_ppn_row[287:252] | {36{r2_match_q[8]}} & h_ppn_row[323:288] | {36{r2_match_q[9]}} & h_ppn_row[359:324] | {36{r2_match_q[10]}} & h_ppn_row[395:360] | {36{r2_match_q[11]}} & h_ppn_row[431:396] | {36{r2_match_q[12]}} & h_ppn_row[467:432] | {36{r2_match_q[13]}} & h_ppn_row[503:468] | {36{r2_match_q[14]}} & h_ppn_row[539:504] | {36{r2_match_q[15]}} & h_ppn_row[575:540] | {36{r2_match_q[16]}} & h_ppn_row[611:576] | {36{r2_match_q[17]}} & h_ppn_row[647:612] | {36{r2_match_q[18]}} & h_ppn_row[683:648] | {36{r2_match_q[19]}} & h_ppn_row[719:684] | {36{r2_match_q[20]}} & h_ppn_row[755:720] | {36{r2_match_q[21]}} & h_ppn_row[791:756] | {36{r2_match_q[22]}} & h_ppn_row[827:792] | {36{r2_match_q[23]}} & h_ppn_row[863:828] | {36{r2_match_q[24]}} & h_ppn_row[899:864] | {36{r2_match_q[25]}} & h_ppn_row[935:900] | {36{r2_match_q[26]}} & h_ppn_row[971:936] | {36{r2_match_q[27]}} & h_ppn_row[1007:972] | {36{r2_match_q[28]}} & h_ppn_row[1043:1008] | {36{r2_match_q[29]}} & h_ppn_row[1079:1044] | {36{r2_match_q[30]}} & h_ppn_row[1115:1080] | {36{r2_match_q[31]}} & h_ppn_row[1151:1116];
   assign hit_perm_o = {6{r2_match_q[0]}} & h_perm_row[5:0] | {6{r2_match_q[1]}} & h_perm_row[11:6] | {6{r2_match_q[2]}} & h_perm_row[17:12] | {6{r2_match_q[3]}} & h_perm_row[23:18] | {6{r2_match_q[4]}} & h_perm_row[29:24] | {6{r2_match_q[5]}} & h_perm_row[35:30] | {6{r2_match_q[6]}} & h_perm_row[41:36] | {6{r2_match_q[7]}} & h_perm_row[47:42] | {6{r2_match_q[8]}} & h_perm_row[53:48] | {6{r2_match_q[9]}} & h_perm_row[59:54] | {6{r2_match_q[10]}} & h_perm_row[65:60] | {6{r2_match_q[11]}} & h_perm_row[71:66] | {6{r2_match_q[12]}} & h_perm_row[77:72] | {6{r2_match_q[13]}} & h_perm_row[83:78] | {6{r2_match_q[14]}} & h_perm_row[89:84] | {6{r2_match_q[15]}} & h_perm_row[95:90] | {6{r2_match_q[16]}} & h_perm_row[101:96] | {6{r2_match_q[17]}} & h_perm_row[107:102] | {6{r2_match_q[18]}} & h_perm_row[113:108] | {6{r2_match_q[19]}} & h_perm_row[119:114] | {6{r2_match_q[20]}} & h_perm_row[125:120] | {6{r2_match_q[21]}} & h_perm_row[131:126] | {6{r2_match_q[22]}} & h_perm_row[137:132] | {6{r2_match_q[23]}} & h_perm_row[143:138] | {6{r2_match_q[24]}} & h_perm_row[149:144] | {6{r2_match_q[25]}} & h_perm_row[155:150] | {6{r2_match_q[26]}} & h_perm_row[161:156] | {6{r2_match_q[27]}} & h_perm_row[167:162] | {6{r2_match_q[28]}} & h_perm_row[173:168] | {6{r2_match_q[29]}} & h_perm_row[179:174] | {6{r2_match_q[30]}} & h_perm_row[185:180] | {6{r2_match_q[31]}} & h_perm_row[191:186];
   assign cam = mv_q & mp_q & r2_cam_q;
-  assign miss = r2_v_q & ~(|r2_match_q);
+  assign miss = r2_v_q & ~r2_any_q;
   assign alloc = miss & ~(|cam);
   assign cand = mv_q & mp_q & ~ms_q & ~sent_q;
   assign sent_w = sent_q;
@@ -361,15 +373,15 @@ module l1tlb_seed000_table1_path_tlb (
       wire pc;
       assign pc = f2_v_q & f2_moh_w[gn];
       wire fr;
-      assign fr = f3_v_q & f3_moh_w[gn];
+      assign fr = f3_moh_w[gn];
       assign mv_n[gn] = ~fr & (al | mv_w[gn]);
       assign mp_n[gn] = ~fr & ~pc & (al | mp_w[gn]);
       assign ms_n[gn] = ~fr & (sent_w[gn] | ~al & ms_w[gn]);
       assign mk_n[gn] = ~fr & (kl | mk_w[gn]);
-      assign r2_cam_n[gn] = al ? r1_key_is_r2 : mvh_q[gn * 36 +: 36] == r1_vpn_q & mvm_q[gn * 2 +: 2] == r1_vmid_q;
-      assign mvh_n[gn * 36 +: 36] = al ? r2_vh : mvh_q[gn * 36 +: 36];
-      assign mvm_n[gn * 2 +: 2] = al ? r2_vmid_q : mvm_q[gn * 2 +: 2];
-      assign mw_n[gn * 1] = ~fr & (mw_q[gn * 1] | (al | mg) & r2_cu);
+      assign r2_cam_n[gn] = al ? r1_key_is_r2 : mvh_w[gn * 36 +: 36] == r1_vpn_q & mvm_w[gn * 2 +: 2] == r1_vmid_q;
+      assign mvh_n[gn * 36 +: 36] = al ? r2_vh : mvh_w[gn * 36 +: 36];
+      assign mvm_n[gn * 2 +: 2] = al ? r2_vmid_q : mvm_w[gn * 2 +: 2];
+      assign mw_n[gn * 1] = ~fr & (mw_w[gn * 1] | (al | mg) & r2_cu);
     end
   endgenerate
   assign mv_d = mv_n;
@@ -384,7 +396,7 @@ module l1tlb_seed000_table1_path_tlb (
   assign free_plus = free_q + {2'd0, f3_v_q};
   assign free_plus_minus = free_plus - 3'd1;
   assign free_d = alloc ? free_plus_minus : free_plus;
-  assign free_oh = {4{f3_v_q}} & f3_moh_q;
+  assign free_oh = f3_moh_q;
   assign free_keep = free_oh | ~mv_q;
   assign free_lo_keep_0_2_any = free_keep[0] | free_keep[1];
   assign free_lo_keep_0_2 = {~free_keep[0] & free_keep[1], free_keep[0]};
@@ -429,8 +441,8 @@ module l1tlb_seed000_table1_path_tlb (
   assign eppn_d = eppn_n;
   assign eperm_d = eperm_n;
   // Replacement: the decide stage's touch, then the fill's touch (same edge, in that order).
+  assign untouch = r2_sd_q & ~sd_all_i & r2_any_q;
   assign plru_w = plru_q;
-  assign untouch = r2_sd_q & ~sd_all_i & |r2_match_q;
   genvar gs;
   generate
     for (gs = 0; gs < 1; gs = gs + 1) begin : g_plru
@@ -441,30 +453,62 @@ module l1tlb_seed000_table1_path_tlb (
       wire fs;
       assign fs = we & f2_set_w[gs];
       genvar gq0;
-      for (gq0 = 0; gq0 < 1; gq0 = gq0 + 1) begin : g_level0
+      for (gq0 = 0; gq0 < 1; gq0 = gq0 + 1) begin : g_gq_level0
         assign plru_n[((gs * 31) + 0) + gq0] = ~sd_all_i & (fs & |vict[gq0 * 32 +: 32] ? |vict[gq0 * 32 +: 16] : hs & |r2_match_q[gq0 * 32 +: 32] ? |r2_match_q[gq0 * 32 +: 16] : us & |r2_match_q[gq0 * 32 +: 32] ? ~(|r2_match_q[gq0 * 32 +: 16]) : plru_w[((gs * 31) + 0) + gq0]);
       end
       genvar gq1;
-      for (gq1 = 0; gq1 < 2; gq1 = gq1 + 1) begin : g_level1
+      for (gq1 = 0; gq1 < 2; gq1 = gq1 + 1) begin : g_gq_level1
         assign plru_n[((gs * 31) + 1) + gq1] = ~sd_all_i & (fs & |vict[gq1 * 16 +: 16] ? |vict[gq1 * 16 +: 8] : hs & |r2_match_q[gq1 * 16 +: 16] ? |r2_match_q[gq1 * 16 +: 8] : us & |r2_match_q[gq1 * 16 +: 16] ? ~(|r2_match_q[gq1 * 16 +: 8]) : plru_w[((gs * 31) + 1) + gq1]);
       end
       genvar gq2;
-      for (gq2 = 0; gq2 < 4; gq2 = gq2 + 1) begin : g_level2
+      for (gq2 = 0; gq2 < 4; gq2 = gq2 + 1) begin : g_gq_level2
         assign plru_n[((gs * 31) + 3) + gq2] = ~sd_all_i & (fs & |vict[gq2 * 8 +: 8] ? |vict[gq2 * 8 +: 4] : hs & |r2_match_q[gq2 * 8 +: 8] ? |r2_match_q[gq2 * 8 +: 4] : us & |r2_match_q[gq2 * 8 +: 8] ? ~(|r2_match_q[gq2 * 8 +: 4]) : plru_w[((gs * 31) + 3) + gq2]);
       end
       genvar gq3;
-      for (gq3 = 0; gq3 < 8; gq3 = gq3 + 1) begin : g_level3
+      for (gq3 = 0; gq3 < 8; gq3 = gq3 + 1) begin : g_gq_level3
         assign plru_n[((gs * 31) + 7) + gq3] = ~sd_all_i & (fs & |vict[gq3 * 4 +: 4] ? |vict[gq3 * 4 +: 2] : hs & |r2_match_q[gq3 * 4 +: 4] ? |r2_match_q[gq3 * 4 +: 2] : us & |r2_match_q[gq3 * 4 +: 4] ? ~(|r2_match_q[gq3 * 4 +: 2]) : plru_w[((gs * 31) + 7) + gq3]);
       end
       genvar gq4;
-      for (gq4 = 0; gq4 < 16; gq4 = gq4 + 1) begin : g_level4
+      for (gq4 = 0; gq4 < 16; gq4 = gq4 + 1) begin : g_gq_level4
         assign plru_n[((gs * 31) + 15) + gq4] = ~sd_all_i & (fs & |vict[gq4 * 2 +: 2] ? |vict[gq4 * 2] : hs & |r2_match_q[gq4 * 2 +: 2] ? |r2_match_q[gq4 * 2] : us & |r2_match_q[gq4 * 2 +: 2] ? ~(|r2_match_q[gq4 * 2]) : plru_w[((gs * 31) + 15) + gq4]);
       end
     end
   endgenerate
   assign plru_d = plru_n;
   // f1: the victim of the next write: the least recent way of the f1 set after this edge.
-  assign f1_plru = plru_n;
+  assign plru_w1 = plru_q;
+  assign f1_plru_q = plru_w1;
+  assign f1_untouch = untouch & 1'b1;
+  genvar gf0;
+  generate
+    for (gf0 = 0; gf0 < 1; gf0 = gf0 + 1) begin : g_gf_level0
+      assign f1_plru[0 + gf0] = ~sd_all_i & (we & 1'b1 & |vict[gf0 * 32 +: 32] ? |vict[gf0 * 32 +: 16] : hit & 1'b1 & |r2_match_q[gf0 * 32 +: 32] ? |r2_match_q[gf0 * 32 +: 16] : f1_untouch & |r2_match_q[gf0 * 32 +: 32] ? ~(|r2_match_q[gf0 * 32 +: 16]) : f1_plru_q[0 + gf0]);
+    end
+  endgenerate
+  genvar gf1;
+  generate
+    for (gf1 = 0; gf1 < 2; gf1 = gf1 + 1) begin : g_gf_level1
+      assign f1_plru[1 + gf1] = ~sd_all_i & (we & 1'b1 & |vict[gf1 * 16 +: 16] ? |vict[gf1 * 16 +: 8] : hit & 1'b1 & |r2_match_q[gf1 * 16 +: 16] ? |r2_match_q[gf1 * 16 +: 8] : f1_untouch & |r2_match_q[gf1 * 16 +: 16] ? ~(|r2_match_q[gf1 * 16 +: 8]) : f1_plru_q[1 + gf1]);
+    end
+  endgenerate
+  genvar gf2;
+  generate
+    for (gf2 = 0; gf2 < 4; gf2 = gf2 + 1) begin : g_gf_level2
+      assign f1_plru[3 + gf2] = ~sd_all_i & (we & 1'b1 & |vict[gf2 * 8 +: 8] ? |vict[gf2 * 8 +: 4] : hit & 1'b1 & |r2_match_q[gf2 * 8 +: 8] ? |r2_match_q[gf2 * 8 +: 4] : f1_untouch & |r2_match_q[gf2 * 8 +: 8] ? ~(|r2_match_q[gf2 * 8 +: 4]) : f1_plru_q[3 + gf2]);
+    end
+  endgenerate
+  genvar gf3;
+  generate
+    for (gf3 = 0; gf3 < 8; gf3 = gf3 + 1) begin : g_gf_level3
+      assign f1_plru[7 + gf3] = ~sd_all_i & (we & 1'b1 & |vict[gf3 * 4 +: 4] ? |vict[gf3 * 4 +: 2] : hit & 1'b1 & |r2_match_q[gf3 * 4 +: 4] ? |r2_match_q[gf3 * 4 +: 2] : f1_untouch & |r2_match_q[gf3 * 4 +: 4] ? ~(|r2_match_q[gf3 * 4 +: 2]) : f1_plru_q[7 + gf3]);
+    end
+  endgenerate
+  genvar gf4;
+  generate
+    for (gf4 = 0; gf4 < 16; gf4 = gf4 + 1) begin : g_gf_level4
+      assign f1_plru[15 + gf4] = ~sd_all_i & (we & 1'b1 & |vict[gf4 * 2 +: 2] ? |vict[gf4 * 2] : hit & 1'b1 & |r2_match_q[gf4 * 2 +: 2] ? |r2_match_q[gf4 * 2] : f1_untouch & |r2_match_q[gf4 * 2 +: 2] ? ~(|r2_match_q[gf4 * 2]) : f1_plru_q[15 + gf4]);
+    end
+  endgenerate
   assign plru_dir0 = {16'd65535, 16'd0};
   assign plru_dir1 = {2{{8'd255, 8'd0}}};
   assign plru_dir2 = {4{{4'd15, 4'd0}}};
@@ -491,6 +535,7 @@ module l1tlb_seed000_table1_path_tlb (
       r2_vpn_q <= 36'd0;
       r2_vmid_q <= 2'd0;
       r2_match_q <= 32'd0;
+      r2_any_q <= 1'b0;
       ev_q <= 32'd0;
       etag_q <= 1216'h0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
       eppn_q <= 1152'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
@@ -539,6 +584,7 @@ module l1tlb_seed000_table1_path_tlb (
       r2_vpn_q <= r2_vpn_d;
       r2_vmid_q <= r2_vmid_d;
       r2_match_q <= r2_match_d;
+      r2_any_q <= r2_any_d;
       ev_q <= ev_d;
       etag_q <= etag_d;
       eppn_q <= eppn_d;

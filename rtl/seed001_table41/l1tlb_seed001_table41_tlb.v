@@ -62,6 +62,8 @@ module l1tlb_seed001_table41_tlb (
   reg  [1:0] r2_vmid_q;
   wire [127:0] r2_match_d;
   reg  [127:0] r2_match_q;
+  wire r2_any_d;
+  reg  r2_any_q;
   wire [127:0] ev_d;
   reg  [127:0] ev_q;
   wire [4863:0] etag_d;
@@ -397,6 +399,9 @@ module l1tlb_seed001_table41_tlb (
   wire [0:0] f2_set_w;
   wire [3:0] mv_w;
   wire [3:0] mp_w;
+  wire [143:0] mvh_w;
+  wire [7:0] mvm_w;
+  wire [3:0] mw_w;
   wire [3:0] ms_w;
   wire [3:0] mk_w;
   wire [3:0] f2_moh_w;
@@ -482,10 +487,10 @@ module l1tlb_seed001_table41_tlb (
   wire [37:0] e_tag;
   wire [4607:0] e_ppn_row;
   wire [767:0] e_perm_row;
+  wire untouch;
   wire [6:0] h_age_a;
   wire same_set;
   wire vict_is_hit;
-  wire untouch;
   wire same_set_u;
   wire [895:0] age_n;
   wire [895:0] age_reset;
@@ -503,6 +508,9 @@ module l1tlb_seed001_table41_tlb (
   assign f2_set_w = 1'b1;
   assign mv_w = mv_q;
   assign mp_w = mp_q;
+  assign mvh_w = mvh_q;
+  assign mvm_w = mvm_q;
+  assign mw_w = mw_q;
   assign ms_w = ms_q;
   assign mk_w = mk_q;
   assign f2_moh_w = f2_moh_q;
@@ -536,7 +544,7 @@ module l1tlb_seed001_table41_tlb (
   assign f2_ppn_d = f1_ppn_q;
   assign f2_perm_d = f1_perm_q;
   assign f3_v_d = f2_v_q;
-  assign f3_moh_d = f2_moh_q;
+  assign f3_moh_d = {4{f2_v_q}} & f2_moh_q;
   assign f3_vh_d = f2_vh_q;
   assign f3_vmid_d = f2_vmid_q;
   assign f3_ppn_d = f2_ppn_q;
@@ -570,10 +578,11 @@ module l1tlb_seed001_table41_tlb (
   assign r2_vpn_d = r1_vpn_q;
   assign r2_vmid_d = r1_vmid_q;
   assign r2_match_d = match;
+  assign r2_any_d = |match;
   assign f1_iv_d = {128{r1_sd_q & 1'b1}} & match;
   assign busy_o = r1_v_q | r2_v_q;
   // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.
-  assign hit = r2_v_q & |r2_match_q;
+  assign hit = r2_v_q & r2_any_q;
   assign r2_cu = 1'b1;
   assign hit_o = hit & r2_cu;
   assign hit_vpn_o = r2_vpn_q;
@@ -583,7 +592,7 @@ module l1tlb_seed001_table41_tlb (
   assign hit_ppn_o = {36{r2_match_q[0]}} & h_ppn_row[35:0] | {36{r2_match_q[1]}} & h_ppn_row[71:36] | {36{r2_match_q[2]}} & h_ppn_row[107:72] | {36{r2_match_q[3]}} & h_ppn_row[143:108] | {36{r2_match_q[4]}} & h_ppn_row[179:144] | {36{r2_match_q[5]}} & h_ppn_row[215:180] | {36{r2_match_q[6]}} & h_ppn_row[251:216] | {36{r2_match_q[7]}} & h_ppn_row[287:252] | {36{r2_match_q[8]}} & h_ppn_row[323:288] | {36{r2_match_q[9]}} & h_ppn_row[359:324] | {36{r2_match_q[10]}} & h_ppn_row[395:360] | {36{r2_match_q[11]}} & h_ppn_row[431:396] | {36{r2_match_q[12]}} & h_ppn_row[467:432] | {36{r2_match_q[13]}} & h_ppn_row[503:468] | {36{r2_match_q[14]}} & h_ppn_row[539:504] | {36{r2_match_q[15]}} & h_ppn_row[575:540] | {36{r2_match_q[16]}} & h_ppn_row[611:576] | {36{r2_match_q[17]}} & h_ppn_row[647:612] | {36{r2_match_q[18]}} & h_ppn_row[683:648] | {36{r2_match_q[19]}} & h_ppn_row[719:684] | {36{r2_match_q[20]}} & h_ppn_row[755:720] | {36{r2_match_q[21]}} & h_ppn_row[791:756] | {36{r2_match_q[22]}} & h_ppn_row[827:792] | {36{r2_match_q[23]}} & h_ppn_row[863:828] | {36{r2_match_q[24]}} & h_ppn_row[899:864] | {36{r2_match_q[25]}} & h_ppn_row[935:900] | {36{r2_match_q[26]}} & h_ppn_row[971:936] | {36{r2_match_q[27]}} & h_ppn_row[1007:972] | {36{r2_match_q[28]}} & h_ppn_row[1043:1008] | {36{r2_match_q[29]}} & h_ppn_row[1079:1044] | {36{r2_match_q[30]}} & h_ppn_row[1115:1080] | {36{r2_match_q[31]}} & h_ppn_row[1151:1116] | {36{r2_match_q[32]}} & h_ppn_row[1187:1152] | {36{r2_match_q[33]}} & h_ppn_row[1223:1188] | {36{r2_match_q[34]}} & h_ppn_row[1259:1224] | {36{r2_match_q[35]}} & h_ppn_row[1295:1260] | {36{r2_match_q[36]}} & h_ppn_row[1331:1296] | {36{r2_match_q[37]}} & h_ppn_row[1367:1332] | {36{r2_match_q[38]}} & h_ppn_row[1403:1368] | {36{r2_match_q[39]}} & h_ppn_row[1439:1404] | {36{r2_match_q[40]}} & h_ppn_row[1475:1440] | {36{r2_match_q[41]}} & h_ppn_row[1511:1476] | {36{r2_match_q[42]}} & h_ppn_row[1547:1512] | {36{r2_match_q[43]}} & h_ppn_row[1583:1548] | {36{r2_match_q[44]}} & h_ppn_row[1619:1584] | {36{r2_match_q[45]}} & h_ppn_row[1655:1620] | {36{r2_match_q[46]}} & h_ppn_row[1691:1656] | {36{r2_match_q[47]}} & h_ppn_row[1727:1692] | {36{r2_match_q[48]}} & h_ppn_row[1763:1728] | {36{r2_match_q[49]}} & h_ppn_row[1799:1764] | {36{r2_match_q[50]}} & h_ppn_row[1835:1800] | {36{r2_match_q[51]}} & h_ppn_row[1871:1836] | {36{r2_match_q[52]}} & h_ppn_row[1907:1872] | {36{r2_match_q[53]}} & h_ppn_row[1943:1908] | {36{r2_match_q[54]}} & h_ppn_row[1979:1944] | {36{r2_match_q[55]}} & h_ppn_row[2015:1980] | {36{r2_match_q[56]}} & h_ppn_row[2051:2016] | {36{r2_match_q[57]}} & h_ppn_row[2087:2052] | {36{r2_match_q[58]}} & h_ppn_row[2123:2088] | {36{r2_match_q[59]}} & h_ppn_row[2159:2124] | {36{r2_match_q[60]}} & h_ppn_row[2195:2160] | {36{r2_match_q[61]}} & h_ppn_row[2231:2196] | {36{r2_match_q[62]}} & h_ppn_row[2267:2232] | {36{r2_match_q[63]}} & h_ppn_row[2303:2268] | {36{r2_match_q[64]}} & h_ppn_row[2339:2304] | {36{r2_match_q[65]}} & h_ppn_row[2375:2340] | {36{r2_match_q[66]}} & h_ppn_row[2411:2376] | {36{r2_match_q[67]}} & h_ppn_row[2447:2412] | {36{r2_match_q[68]}} & h_ppn_row[2483:2448] | {36{r2_match_q[69]}} & h_ppn_row[2519:2484] | {36{r2_match_q[70]}} & h_ppn_row[2555:2520] | {36{r2_match_q[71]}} & h_ppn_row[2591:2556] | {36{r2_match_q[72]}} & h_ppn_row[2627:2592] | {36{r2_match_q[73]}} & h_ppn_row[2663:2628] | {36{r2_match_q[74]}} & h_ppn_row[2699:2664] | {36{r2_match_q[75]}} & h_ppn_row[2735:2700] | {36{r2_match_q[76]}} & h_ppn_row[2771:2736] | {36{r2_match_q[77]}} & h_ppn_row[2807:2772] | {36{r2_match_q[78]}} & h_ppn_row[2843:2808] | {36{r2_match_q[79]}} & h_ppn_row[2879:2844] | {36{r2_match_q[80]}} & h_ppn_row[2915:2880] | {36{r2_match_q[81]}} & h_ppn_row[2951:2916] | {36{r2_match_q[82]}} & h_ppn_row[2987:2952] | {36{r2_match_q[83]}} & h_ppn_row[3023:2988] | {36{r2_match_q[84]}} & h_ppn_row[3059:3024] | {36{r2_match_q[85]}} & h_ppn_row[3095:3060] | {36{r2_match_q[86]}} & h_ppn_row[3131:3096] | {36{r2_match_q[87]}} & h_ppn_row[3167:3132] | {36{r2_match_q[88]}} & h_ppn_row[3203:3168] | {36{r2_match_q[89]}} & h_ppn_row[3239:3204] | {36{r2_match_q[90]}} & h_ppn_row[3275:3240] | {36{r2_match_q[91]}} & h_ppn_row[3311:3276] | {36{r2_match_q[92]}} & h_ppn_row[3347:3312] | {36{r2_match_q[93]}} & h_ppn_row[3383:3348] | {36{r2_match_q[94]}} & h_ppn_row[3419:3384] | {36{r2_match_q[95]}} & h_ppn_row[3455:3420] | {36{r2_match_q[96]}} & h_ppn_row[3491:3456] | {36{r2_match_q[97]}} & h_ppn_row[3527:3492] | {36{r2_match_q[98]}} & h_ppn_row[3563:3528] | {36{r2_match_q[99]}} & h_ppn_row[3599:3564] | {36{r2_match_q[100]}} & h_ppn_row[3635:3600] | {36{r2_match_q[101]}} & h_ppn_row[3671:3636] | {36{r2_match_q[102]}} & h_ppn_row[3707:3672] | {36{r2_match_q[103]}} & h_ppn_row[3743:3708] | {36{r2_match_q[104]}} & h_ppn_row[3779:3744] | {36{r2_match_q[105]}} & h_ppn_row[3815:3780] | {36{r2_match_q[106]}} & h_ppn_row[3851:3816] | {36{r2_match_q[107]}} & h_ppn_row[3887:3852] | {36{r2_match_q[108]}} & h_ppn_row[3923:3888] | {36{r2_match_q[109]}} & h_ppn_row[3959:3924] | {36{r2_match_q[110]}} & h_ppn_row[3995:3960] | {36{r2_match_q[111]}} & h_ppn_row[4031:3996] | {36{r2_match_q[112]}} & h_ppn_row[4067:4032] | {36{r2_match_q[113]}} & h_ppn_row[4103:4068] | {36{r2_match_q[114]}} & h_ppn_row[4139:4104] | {36{r2_match_q[115]}} & h_ppn_row[4175:4140] | {36{r2_match_q[116]}} & h_ppn_row[4211:4176] | {36{r2_match_q[117]}} & h_ppn_row[4247:4212] | {36{r2_match_q[118]}} & h_ppn_row[4283:4248] | {36{r2_match_q[119]}} & h_ppn_row[4319:4284] | {36{r2_match_q[120]}} & h_ppn_row[4355:4320] | {36{r2_match_q[121]}} & h_ppn_row[4391:4356] | {36{r2_match_q[122]}} & h_ppn_row[4427:4392] | {36{r2_match_q[123]}} & h_ppn_row[4463:4428] | {36{r2_match_q[124]}} & h_ppn_row[4499:4464] | {36{r2_match_q[125]}} & h_ppn_row[4535:4500] | {36{r2_match_q[126]}} & h_ppn_row[4571:4536] | {36{r2_match_q[127]}} & h_ppn_row[4607:4572];
   assign hit_perm_o = {6{r2_match_q[0]}} & h_perm_row[5:0] | {6{r2_match_q[1]}} & h_perm_row[11:6] | {6{r2_match_q[2]}} & h_perm_row[17:12] | {6{r2_match_q[3]}} & h_perm_row[23:18] | {6{r2_match_q[4]}} & h_perm_row[29:24] | {6{r2_match_q[5]}} & h_perm_row[35:30] | {6{r2_match_q[6]}} & h_perm_row[41:36] | {6{r2_match_q[7]}} & h_perm_row[47:42] | {6{r2_match_q[8]}} & h_perm_row[53:48] | {6{r2_match_q[9]}} & h_perm_row[59:54] | {6{r2_match_q[10]}} & h_perm_row[65:60] | {6{r2_match_q[11]}} & h_perm_row[71:66] | {6{r2_match_q[12]}} & h_perm_row[77:72] | {6{r2_match_q[13]}} & h_perm_row[83:78] | {6{r2_match_q[14]}} & h_perm_row[89:84] | {6{r2_match_q[15]}} & h_perm_row[95:90] | {6{r2_match_q[16]}} & h_perm_row[101:96] | {6{r2_match_q[17]}} & h_perm_row[107:102] | {6{r2_match_q[18]}} & h_perm_row[113:108] | {6{r2_match_q[19]}} & h_perm_row[119:114] | {6{r2_match_q[20]}} & h_perm_row[125:120] | {6{r2_match_q[21]}} & h_perm_row[131:126] | {6{r2_match_q[22]}} & h_perm_row[137:132] | {6{r2_match_q[23]}} & h_perm_row[143:138] | {6{r2_match_q[24]}} & h_perm_row[149:144] | {6{r2_match_q[25]}} & h_perm_row[155:150] | {6{r2_match_q[26]}} & h_perm_row[161:156] | {6{r2_match_q[27]}} & h_perm_row[167:162] | {6{r2_match_q[28]}} & h_perm_row[173:168] | {6{r2_match_q[29]}} & h_perm_row[179:174] | {6{r2_match_q[30]}} & h_perm_row[185:180] | {6{r2_match_q[31]}} & h_perm_row[191:186] | {6{r2_match_q[32]}} & h_perm_row[197:192] | {6{r2_match_q[33]}} & h_perm_row[203:198] | {6{r2_match_q[34]}} & h_perm_row[209:204] | {6{r2_match_q[35]}} & h_perm_row[215:210] | {6{r2_match_q[36]}} & h_perm_row[221:216] | {6{r2_match_q[37]}} & h_perm_row[227:222] | {6{r2_match_q[38]}} & h_perm_row[233:228] | {6{r2_match_q[39]}} & h_perm_row[239:234] | {6{r2_match_q[40]}} & h_perm_row[245:240] | {6{r2_match_q[41]}} & h_perm_row[251:246] | {6{r2_match_q[42]}} & h_perm_row[257:252] | {6{r2_match_q[43]}} & h_perm_row[263:258] | {6{r2_match_q[44]}} & h_perm_row[269:264] | {6{r2_match_q[45]}} & h_perm_row[275:270] | {6{r2_match_q[46]}} & h_perm_row[281:276] | {6{r2_match_q[47]}} & h_perm_row[287:282] | {6{r2_match_q[48]}} & h_perm_row[293:288] | {6{r2_match_q[49]}} & h_perm_row[299:294] | {6{r2_match_q[50]}} & h_perm_row[305:300] | {6{r2_match_q[51]}} & h_perm_row[311:306] | {6{r2_match_q[52]}} & h_perm_row[317:312] | {6{r2_match_q[53]}} & h_perm_row[323:318] | {6{r2_match_q[54]}} & h_perm_row[329:324] | {6{r2_match_q[55]}} & h_perm_row[335:330] | {6{r2_match_q[56]}} & h_perm_row[341:336] | {6{r2_match_q[57]}} & h_perm_row[347:342] | {6{r2_match_q[58]}} & h_perm_row[353:348] | {6{r2_match_q[59]}} & h_perm_row[359:354] | {6{r2_match_q[60]}} & h_perm_row[365:360] | {6{r2_match_q[61]}} & h_perm_row[371:366] | {6{r2_match_q[62]}} & h_perm_row[377:372] | {6{r2_match_q[63]}} & h_perm_row[383:378] | {6{r2_match_q[64]}} & h_perm_row[389:384] | {6{r2_match_q[65]}} & h_perm_row[395:390] | {6{r2_match_q[66]}} & h_perm_row[401:396] | {6{r2_match_q[67]}} & h_perm_row[407:402] | {6{r2_match_q[68]}} & h_perm_row[413:408] | {6{r2_match_q[69]}} & h_perm_row[419:414] | {6{r2_match_q[70]}} & h_perm_row[425:420] | {6{r2_match_q[71]}} & h_perm_row[431:426] | {6{r2_match_q[72]}} & h_perm_row[437:432] | {6{r2_match_q[73]}} & h_perm_row[443:438] | {6{r2_match_q[74]}} & h_perm_row[449:444] | {6{r2_match_q[75]}} & h_perm_row[455:450] | {6{r2_match_q[76]}} & h_perm_row[461:456] | {6{r2_match_q[77]}} & h_perm_row[467:462] | {6{r2_match_q[78]}} & h_perm_row[473:468] | {6{r2_match_q[79]}} & h_perm_row[479:474] | {6{r2_match_q[80]}} & h_perm_row[485:480] | {6{r2_match_q[81]}} & h_perm_row[491:486] | {6{r2_match_q[82]}} & h_perm_row[497:492] | {6{r2_match_q[83]}} & h_perm_row[503:498] | {6{r2_match_q[84]}} & h_perm_row[509:504] | {6{r2_match_q[85]}} & h_perm_row[515:510] | {6{r2_match_q[86]}} & h_perm_row[521:516] | {6{r2_match_q[87]}} & h_perm_row[527:522] | {6{r2_match_q[88]}} & h_perm_row[533:528] | {6{r2_match_q[89]}} & h_perm_row[539:534] | {6{r2_match_q[90]}} & h_perm_row[545:540] | {6{r2_match_q[91]}} & h_perm_row[551:546] | {6{r2_match_q[92]}} & h_perm_row[557:552] | {6{r2_match_q[93]}} & h_perm_row[563:558] | {6{r2_match_q[94]}} & h_perm_row[569:564] | {6{r2_match_q[95]}} & h_perm_row[575:570] | {6{r2_match_q[96]}} & h_perm_row[581:576] | {6{r2_match_q[97]}} & h_perm_row[587:582] | {6{r2_match_q[98]}} & h_perm_row[593:588] | {6{r2_match_q[99]}} & h_perm_row[599:594] | {6{r2_match_q[100]}} & h_perm_row[605:600] | {6{r2_match_q[101]}} & h_perm_row[611:606] | {6{r2_match_q[102]}} & h_perm_row[617:612] | {6{r2_match_q[103]}} & h_perm_row[623:618] | {6{r2_match_q[104]}} & h_perm_row[629:624] | {6{r2_match_q[105]}} & h_perm_row[635:630] | {6{r2_match_q[106]}} & h_perm_row[641:636] | {6{r2_match_q[107]}} & h_perm_row[647:642] | {6{r2_match_q[108]}} & h_perm_row[653:648] | {6{r2_match_q[109]}} & h_perm_row[659:654] | {6{r2_match_q[110]}} & h_perm_row[665:660] | {6{r2_match_q[111]}} & h_perm_row[671:666] | {6{r2_match_q[112]}} & h_perm_row[677:672] | {6{r2_match_q[113]}} & h_perm_row[683:678] | {6{r2_match_q[114]}} & h_perm_row[689:684] | {6{r2_match_q[115]}} & h_perm_row[695:690] | {6{r2_match_q[116]}} & h_perm_row[701:696] | {6{r2_match_q[117]}} & h_perm_row[707:702] | {6{r2_match_q[118]}} & h_perm_row[713:708] | {6{r2_match_q[119]}} & h_perm_row[719:714] | {6{r2_match_q[120]}} & h_perm_row[725:720] | {6{r2_match_q[121]}} & h_perm_row[731:726] | {6{r2_match_q[122]}} & h_perm_row[737:732] | {6{r2_match_q[123]}} & h_perm_row[743:738] | {6{r2_match_q[124]}} & h_perm_row[749:744] | {6{r2_match_q[125]}} & h_perm_row[755:750] | {6{r2_match_q[126]}} & h_perm_row[761:756] | {6{r2_match_q[127]}} & h_perm_row[767:762];
   assign cam = mv_q & mp_q & r2_cam_q;
-  assign miss = r2_v_q & ~(|r2_match_q);
+  assign miss = r2_v_q & ~r2_any_q;
   assign alloc = miss & ~(|cam);
   assign cand = mv_q & mp_q & ~ms_q & ~sent_q;
   assign sent_w = sent_q;
@@ -623,15 +632,15 @@ module l1tlb_seed001_table41_tlb (
       wire pc;
       assign pc = f2_v_q & f2_moh_w[gn];
       wire fr;
-      assign fr = f3_v_q & f3_moh_w[gn];
+      assign fr = f3_moh_w[gn];
       assign mv_n[gn] = ~fr & (al | mv_w[gn]);
       assign mp_n[gn] = ~fr & ~pc & (al | mp_w[gn]);
       assign ms_n[gn] = ~fr & (sent_w[gn] | ~al & ms_w[gn]);
       assign mk_n[gn] = ~fr & (kl | mk_w[gn]);
-      assign r2_cam_n[gn] = al ? r1_key_is_r2 : mvh_q[gn * 36 +: 36] == r1_vpn_q & mvm_q[gn * 2 +: 2] == r1_vmid_q;
-      assign mvh_n[gn * 36 +: 36] = al ? r2_vh : mvh_q[gn * 36 +: 36];
-      assign mvm_n[gn * 2 +: 2] = al ? r2_vmid_q : mvm_q[gn * 2 +: 2];
-      assign mw_n[gn * 1] = ~fr & (mw_q[gn * 1] | (al | mg) & r2_cu);
+      assign r2_cam_n[gn] = al ? r1_key_is_r2 : mvh_w[gn * 36 +: 36] == r1_vpn_q & mvm_w[gn * 2 +: 2] == r1_vmid_q;
+      assign mvh_n[gn * 36 +: 36] = al ? r2_vh : mvh_w[gn * 36 +: 36];
+      assign mvm_n[gn * 2 +: 2] = al ? r2_vmid_q : mvm_w[gn * 2 +: 2];
+      assign mw_n[gn * 1] = ~fr & (mw_w[gn * 1] | (al | mg) & r2_cu);
     end
   endgenerate
   assign mv_d = mv_n;
@@ -646,7 +655,7 @@ module l1tlb_seed001_table41_tlb (
   assign free_plus = free_q + {2'd0, f3_v_q};
   assign free_plus_minus = free_plus - 3'd1;
   assign free_d = alloc ? free_plus_minus : free_plus;
-  assign free_oh = {4{f3_v_q}} & f3_moh_q;
+  assign free_oh = f3_moh_q;
   assign free_keep = free_oh | ~mv_q;
   assign free_lo_keep_0_2_any = free_keep[0] | free_keep[1];
   assign free_lo_keep_0_2 = {~free_keep[0] & free_keep[1], free_keep[0]};
@@ -691,6 +700,7 @@ module l1tlb_seed001_table41_tlb (
   assign eppn_d = eppn_n;
   assign eperm_d = eperm_n;
   // Replacement: the decide stage's touch, then the fill's touch (same edge, in that order).
+  assign untouch = r2_sd_q & ~sd_all_i & r2_any_q;
   genvar gh;
   generate
     for (gh = 0; gh < 1; gh = gh + 1) begin : g_hit_age
@@ -701,7 +711,6 @@ module l1tlb_seed001_table41_tlb (
   endgenerate
   assign same_set = hit & |(r2_set_w & f2_set_w);
   assign vict_is_hit = |(vict & r2_match_q);
-  assign untouch = r2_sd_q & ~sd_all_i & |r2_match_q;
   assign same_set_u = untouch & |(r2_set_w & f2_set_w);
   assign age_reset = {7'd0, 7'd1, 7'd2, 7'd3, 7'd4, 7'd5, 7'd6, 7'd7, 7'd8, 7'd9, 7'd10, 7'd11, 7'd12, 7'd13, 7'd14, 7'd15, 7'd16, 7'd17, 7'd18, 7'd19, 7'd20, 7'd21, 7'd22, 7'd23, 7'd24, 7'd25, 7'd26, 7'd27, 7'd28, 7'd29, 7'd30, 7'd31, 7'd32, 7'd33, 7'd34, 7'd35, 7'd36, 7'd37, 7'd38, 7'd39, 7'd40, 7'd41, 7'd42, 7'd43, 7'd44, 7'd45, 7'd46, 7'd47, 7'd48, 7'd49, 7'd50, 7'd51, 7'd52, 7'd53, 7'd54, 7'd55, 7'd56, 7'd57, 7'd58, 7'd59, 7'd60, 7'd61, 7'd62, 7'd63, 7'd64, 7'd65, 7'd66, 7'd67, 7'd68, 7'd69, 7'd70, 7'd71, 7'd72, 7'd73, 7'd74, 7'd75, 7'd76, 7'd77, 7'd78, 7'd79, 7'd80, 7'd81, 7'd82, 7'd83, 7'd84, 7'd85, 7'd86, 7'd87, 7'd88, 7'd89, 7'd90, 7'd91, 7'd92, 7'd93, 7'd94, 7'd95, 7'd96, 7'd97, 7'd98, 7'd99, 7'd100, 7'd101, 7'd102, 7'd103, 7'd104, 7'd105, 7'd106, 7'd107, 7'd108, 7'd109, 7'd110, 7'd111, 7'd112, 7'd113, 7'd114, 7'd115, 7'd116, 7'd117, 7'd118, 7'd119, 7'd120, 7'd121, 7'd122, 7'd123, 7'd124, 7'd125, 7'd126, 7'd127};
   genvar ga;
@@ -907,6 +916,7 @@ module l1tlb_seed001_table41_tlb (
       r2_vpn_q <= 36'd0;
       r2_vmid_q <= 2'd0;
       r2_match_q <= 128'h00000000000000000000000000000000;
+      r2_any_q <= 1'b0;
       ev_q <= 128'h00000000000000000000000000000000;
       etag_q <= 4864'h0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
       eppn_q <= 4608'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
@@ -1083,6 +1093,7 @@ module l1tlb_seed001_table41_tlb (
       r2_vpn_q <= r2_vpn_d;
       r2_vmid_q <= r2_vmid_d;
       r2_match_q <= r2_match_d;
+      r2_any_q <= r2_any_d;
       ev_q <= ev_d;
       etag_q <= etag_d;
       eppn_q <= eppn_d;

@@ -125,6 +125,30 @@ TEST(L1tlbConfig, NamedChoices) {
   EXPECT_EQ(error_of(with(table41(), "/l1tlb/banks", 2)), "$.l1tlb.banks = 2: unknown field");
 }
 
+// auto: the order matrix up to 16 ways, ages above; either can be asked for
+// (the matrix up to 32 ways), and neither with PLRU.
+TEST(L1tlbConfig, LruStateChoosesTheOrderEncoding) {
+  const auto ages = elab(table41());  // 128 ways
+  EXPECT_FALSE(ages.lru_matrix);
+  const auto small = elab(with(clustered(16, 4), "/l1tlb/ways", 16));
+  EXPECT_TRUE(small.lru_matrix);
+  EXPECT_EQ(small.repl_bits_per_set, 16u * 15u / 2u);
+  const auto asked_ages = elab(with(with(clustered(16, 4), "/l1tlb/ways", 16), "/l1tlb/lru_state", "ages"));
+  EXPECT_FALSE(asked_ages.lru_matrix);
+  EXPECT_EQ(asked_ages.repl_bits_per_set, 16u * 4u);
+  const auto asked_matrix = elab(with(with(clustered(16, 4), "/l1tlb/ways", 32), "/l1tlb/lru_state", "matrix"));
+  EXPECT_TRUE(asked_matrix.lru_matrix);
+  EXPECT_EQ(asked_matrix.repl_bits_per_set, 32u * 31u / 2u);
+  EXPECT_FALSE(elab(with(with(clustered(16, 4), "/l1tlb/ways", 8), "/l1tlb/replacement", "plru")).lru_matrix);
+  EXPECT_EQ(error_of(with(table41(), "/l1tlb/lru_state", "matrix")),
+            "$.l1tlb.lru_state = \"matrix\": the order matrix needs ways (128) x (ways - 1) / 2 bits per set: "
+            "offered up to 32 ways; use \"ages\"");
+  EXPECT_EQ(error_of(with(with(table41(), "/l1tlb/replacement", "plru"), "/l1tlb/lru_state", "ages")),
+            "$.l1tlb.lru_state = \"ages\": applies to replacement \"lru\" only (this TLB uses \"plru\")");
+  EXPECT_EQ(error_of(with(table41(), "/l1tlb/lru_state", "tree")),
+            "$.l1tlb.lru_state = \"tree\": must be one of \"auto\" \"ages\" \"matrix\"");
+}
+
 TEST(L1tlbConfig, NeedsTranslation) {
   json doc = table41();
   doc.erase("translation");

@@ -93,6 +93,81 @@ Value lru_victim_after_touches(Module& m, const Value& ages, const Value& touche
   return m.wire("f1_repl", pick);
 }
 
+// The LRU order matrix of one set: bit (i, j), i < j, is 1 when way i was
+// used more recently than way j; the pairs are packed i-major (i = 0 with
+// j = 1 .. W-1 first). Reset and flush-all: all zeros, the ages' reset order.
+unsigned pair_index(unsigned i, unsigned j, unsigned W) { return i * W - i * (i + 1) / 2 + (j - i - 1); }
+
+// Way i used less recently than way j, in one set's packed row.
+Value less_recent(const Value& row, unsigned i, unsigned j, unsigned W) {
+  return i < j ? ~row.bit(pair_index(i, j, W)) : row.bit(pair_index(j, i, W));
+}
+
+// This edge's updates of the order, per set: the decide stage's touch (way
+// `hit_way`, row `hit_set`) or a one-VPN invalidation's untouch (the same row
+// and way), then the fill's touch (`vict`, `fill_set`), then a flush-all.
+// Each pair bit is a mux of one-hot inputs: no age compare on the path.
+struct OrderUpdates {
+  Value hit, untouch, hit_set, hit_way, fill, fill_set, vict, flush;
+};
+Value lru_matrix_next(Module& m, const Value& lm, const OrderUpdates& u, unsigned S, unsigned W) {
+  const unsigned P = W * (W - 1) / 2;
+  Wire next = m.wire("lru_m_n", S * P, true);
+  m.generate_for("gs", S, "g_lru_m", [&](Scope& sc, const Index& s) {
+    Value hs = sc.wire("hs", u.hit & u.hit_set.bit(s));
+    Value us = sc.wire("us", u.untouch & u.hit_set.bit(s));
+    Value fs = sc.wire("fs", u.fill & u.fill_set.bit(s));
+    for (unsigned i = 0; i < W; ++i) {
+      for (unsigned j = i + 1; j < W; ++j) {
+        const Index q = s * Index(static_cast<int>(P)) + Index(static_cast<int>(pair_index(i, j, W)));
+        Value hi = u.hit_way.bit(i), hj = u.hit_way.bit(j);
+        Value vi = u.vict.bit(i), vj = u.vict.bit(j);
+        // a touched way becomes more recent than the other, an untouched one less
+        Value b1 = mux(hs & (hi | hj), hi, mux(us & (hi | hj), hj, lm.bit(q)));
+        sc.assign(next.bit(q), ~u.flush & mux(fs & (vi | vj), vi, b1));
+      }
+    }
+  });
+  return next;
+}
+
+// The LRU way of one set after this edge's touches (`touched`, at most two
+// ways; the others keep their order): the untouched way older than every
+// other untouched way. With two ways both touched, the hit's (`hit_way`).
+Value lru_matrix_victim(Module& m, const Value& row, const Value& touched, const Value& hit_way, unsigned W) {
+  Wire v = m.wire("f1_repl", W, true);
+  Scope& top = m.top();
+  for (unsigned i = 0; i < W; ++i) {
+    std::vector<Value> terms{~touched.bit(i)};
+    for (unsigned j = 0; j < W; ++j)
+      if (j != i) terms.push_back(touched.bit(j) | less_recent(row, i, j, W));
+    top.assign(v.bit(i), hdl::and_of(terms, lit(1, 1)));
+  }
+  if (W > 2) return v;
+  return m.wire("f1_repl_h", mux(any(v), Value(v), hit_way));
+}
+
+// One set's tree-PLRU node bits after this edge: the hit's touch (`hs`) or
+// the untouch (`us`) of way `a`, then the fill's touch (`fs`) of way `v`,
+// then a flush-all. `tree` and `next` hold the set's W-1 nodes from `base`.
+struct PlruUpdates {
+  Value hs, us, fs, flush, a, v;
+};
+void plru_set_next(Scope& sc, const string& name, const Value& tree, const Value& next, const Index& base,
+                   const PlruUpdates& u, unsigned W, unsigned AB) {
+  for (unsigned l = 0; l < AB; ++l) {
+    const unsigned size = W >> l;
+    sc.generate_for(name + to_string(l), 1u << l, "g_" + name + "_level" + to_string(l), [&](Scope& sq, const Index& q) {
+      const Index n = base + Index(static_cast<int>((1u << l) - 1)) + q;
+      const Index lo = q * Index(static_cast<int>(size));
+      Value on_a = any(u.a.part(lo, size)), low_a = any(u.a.part(lo, size / 2));
+      Value on_v = any(u.v.part(lo, size)), low_v = any(u.v.part(lo, size / 2));
+      Value b1 = mux(u.hs & on_a, low_a, mux(u.us & on_a, ~low_a, tree.bit(n)));
+      sq.assign(next.bit(n), ~u.flush & mux(u.fs & on_v, low_v, b1));
+    });
+  }
+}
+
 // The tree-PLRU victim of one set's W-1 node bits: from the root, the child
 // the node bit points at (0: lower half).
 Value plru_victim(Module& m, const Value& row, unsigned W, unsigned AB) {
@@ -180,6 +255,9 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Reg r2_vpn = m.reg("r2_vpn", VPN), r2_vmid = m.reg("r2_vmid", VM);
   Reg r2_set = S > 1 ? m.reg("r2_set", S) : Reg();
   Reg r2_match = m.reg("r2_match", W);
+  // whether r2_match has a bit, registered beside it: the hit / miss /
+  // allocation decision and its wide fan-out start without the OR of the row
+  Reg r2_any = m.reg("r2_any", 1);
   Reg ev = m.reg("ev", S * W), etag = m.reg("etag", S * W * TAG);
   Reg eppn = m.reg("eppn", S * W * PPN), eperm = m.reg("eperm", S * W * PERM);
   Reg mv = m.reg("mv", M), mp = m.reg("mp", M), ms = m.reg("ms", M), mk = m.reg("mk", M);
@@ -206,11 +284,11 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // shootdown in sd2 naming it (sd_all is added in f2)
   Reg f2_kill = m.reg("f2_kill", 1), f2_sdm = m.reg("f2_sdm", 1);
   // f1's set equals r2's / f2's (registered as the sets are)
-  Reg f1_same_r2 = S > 1 && !p.plru() ? m.reg("f1_same_r2", 1) : Reg();
-  Reg f1_same_f2 = S > 1 && !p.plru() ? m.reg("f1_same_f2", 1) : Reg();
+  Reg f1_same_r2 = S > 1 ? m.reg("f1_same_r2", 1) : Reg();
+  Reg f1_same_f2 = S > 1 ? m.reg("f1_same_f2", 1) : Reg();
   // the ways of the f1 set a one-VPN shootdown (sd2) invalidates at the next edge
   Reg f1_iv = m.reg("f1_iv", W);
-  Reg f2_young = p.plru() ? Reg() : m.reg("f2_young", W);
+  Reg f2_young = p.plru() || p.lru_matrix ? Reg() : m.reg("f2_young", W);
   Reg f3_v = m.reg("f3_v", 1), f3_moh = m.reg("f3_moh", M), f3_vh = m.reg("f3_vh", VH),
       f3_vmid = m.reg("f3_vmid", VM), f3_ppn = m.reg("f3_ppn", PPN), f3_perm = m.reg("f3_perm", PERM);
 
@@ -219,6 +297,10 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value r2_setv = hdl::vector_wire(top, "r2_set_w", S > 1 ? Value(r2_set) : lit(1, 1));
   Value f2_setv = hdl::vector_wire(top, "f2_set_w", S > 1 ? Value(f2_set) : lit(1, 1));
   Value mv_w = hdl::vector_wire(top, "mv_w", mv), mp_w = hdl::vector_wire(top, "mp_w", mp);
+  // vector views of the MSHR fields for the generate loops (one MSHR of one
+  // bit would be declared as a scalar)
+  Value mvh_w = hdl::vector_wire(top, "mvh_w", mvh), mvm_w = hdl::vector_wire(top, "mvm_w", mvm),
+        mw_w = hdl::vector_wire(top, "mw_w", mw);
   Value ms_w = hdl::vector_wire(top, "ms_w", ms), mk_w = hdl::vector_wire(top, "mk_w", mk);
   Value f2_moh_w = hdl::vector_wire(top, "f2_moh_w", f2_moh), f3_moh_w = hdl::vector_wire(top, "f3_moh_w", f3_moh);
 
@@ -276,18 +358,17 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // registers, so the response's tag only selects a bit
   Value f0_same_r1 = lit(1, 1), f0_same_f1 = lit(1, 1);
   if (S > 1) {
-    const bool lru = !p.plru();  // PLRU needs no f1-f2 set equality
-    Wire eq_r1 = m.wire("mset_is_r1", M, true), eq_f1 = lru ? m.wire("mset_is_f1", M, true) : Wire();
+    Wire eq_r1 = m.wire("mset_is_r1", M, true), eq_f1 = m.wire("mset_is_f1", M, true);
     m.generate_for("gq", M, "g_mshr_set", [&](Scope& sc, const Index& i) {
-      Value mset = sc.wire("mset", mvh.part(i * Index(static_cast<int>(VH)), SB));
+      Value mset = sc.wire("mset", mvh_w.part(i * Index(static_cast<int>(VH)), SB));
       sc.assign(eq_r1.bit(i), mset == r1_vpn.slice(HB, SB));
-      if (lru) sc.assign(eq_f1.bit(i), mset == f1_vh.slice(0, SB));
+      sc.assign(eq_f1.bit(i), mset == f1_vh.slice(0, SB));
     });
     f0_same_r1 = m.wire("f0_same_r1", any(moh0 & eq_r1));
-    if (lru) f0_same_f1 = m.wire("f0_same_f1", any(moh0 & eq_f1));
+    f0_same_f1 = m.wire("f0_same_f1", any(moh0 & eq_f1));
     f1_set.next(set0);
-    if (!p.plru()) f1_same_r2.next(f0_same_r1);
-    if (!p.plru()) f1_same_f2.next(f0_same_f1);
+    f1_same_r2.next(f0_same_r1);
+    f1_same_f2.next(f0_same_f1);
   }
   f2_v.next(f1_v);
   f2_moh.next(f1_moh);
@@ -297,7 +378,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   f2_perm.next(f1_perm);
   if (S > 1) f2_set.next(f1_set);
   f3_v.next(f2_v);
-  f3_moh.next(f2_moh);
+  // zero unless f3 is valid, so the MSHR free logic starts from the register alone
+  f3_moh.next(gate(f2_v, f2_moh));
   f3_vh.next(f2_vh);
   f3_vmid.next(f2_vmid);
   f3_ppn.next(f2_ppn);
@@ -314,9 +396,11 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value we = m.wire("we", we_one & ~sd_all);
   Value f_tag = m.wire("f2_tag", cat({f2_vmid, f2_vh.top(TG)}));
 
-  // replacement state: LRU ages (one register per way, sets packed) or PLRU trees
+  // replacement state: the LRU order matrix, LRU ages (one register per way,
+  // sets packed) or PLRU trees
   std::optional<hdl::LruAges> ages;
-  Value age;  // LRU: W x S x AB, way-major
+  Value age;  // LRU ages: W x S x AB, way-major
+  Value lru_m;  // LRU matrix: S x W (W-1) / 2, set-major
   Reg plru;
   auto read_ages = [&](const string& name, const Value& set_oh) {
     Wire row = m.wire(name, W * AB);
@@ -326,14 +410,17 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     });
     return Value(row);
   };
-  if (!p.plru()) {
+  Reg lru_m_q;
+  if (p.lru_matrix) {
+    lru_m_q = m.reg("lru_m", S * (W * (W - 1) / 2));
+    lru_m = hdl::vector_wire(top, "lru_m_w", lru_m_q);
+  } else if (!p.plru()) {
     ages.emplace(m, "", W, S, AB);
     age = ages->all();
   } else {
     plru = m.reg("plru", S * (W - 1));
   }
   Value vict = hdl::vector_wire(top, "vict", f2_vict);
-  Value plru_next;  // PLRU: every set's tree bits after this edge
 
   // ---- compare stage (r1): the set, patched with a same-edge fill
   m.comment("Compare stage: tags of the r1 set, way `vict` patched when the fill writes that set at this edge.");
@@ -354,12 +441,13 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   r2_vmid.next(r1_vmid);
   if (S > 1) r2_set.next(r1_set);
   r2_match.next(match);
+  r2_any.next(any(match));
   f1_iv.next(gate(r1_sd & f0_same_r1, match));
   busy_o.drive(r1_v | r2_v);
 
   // ---- decide stage (r2): hit response, MSHR CAM, merge / allocate
   m.comment("Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.");
-  Value hit = m.wire("hit", r2_v & any(r2_match));
+  Value hit = m.wire("hit", r2_v & r2_any);
   Value dec_i = m.wire("r2_cu", CB ? hdl::one_of(N, r2_i) : lit(1, 1));
   hit_o.drive(gate(hit, dec_i));
   hit_vpn_o.drive(r2_vpn);
@@ -369,7 +457,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   hit_ppn_o.drive(sel(r2_match, h_ppn_row, W, PPN));
   hit_perm_o.drive(sel(r2_match, h_perm_row, W, PERM));
   Value cam = hdl::vector_wire(top, "cam", mv & mp & r2_cam);
-  Value miss = m.wire("miss", r2_v & ~any(r2_match));
+  Value miss = m.wire("miss", r2_v & ~r2_any);
   Value alloc = m.wire("alloc", miss & ~any(cam));
   Value cv = m.wire("cand", mv & mp & ~ms & ~sent);
   Value sent_w = hdl::vector_wire(top, "sent_w", sent), flo_w = hdl::vector_wire(top, "free_low_w", flo);
@@ -390,14 +478,14 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   m.comment("MSHRs, in the same-edge order: decide, shootdown kill, f2 pending clear, f3 free, L2 sent.");
   Wire mv_n = m.wire("mv_n", M, true), mp_n = m.wire("mp_n", M, true), ms_n = m.wire("ms_n", M, true),
        mk_n = m.wire("mk_n", M, true);
-  Wire mvh_n = m.wire("mvh_n", M * VH), mvm_n = m.wire("mvm_n", M * VM), mw_n = m.wire("mw_n", M * N);
+  Wire mvh_n = m.wire("mvh_n", M * VH, true), mvm_n = m.wire("mvm_n", M * VM, true), mw_n = m.wire("mw_n", M * N, true);
   Wire cam_n = m.wire("r2_cam_n", M, true);
   m.generate_for("gn", M, "g_mshr", [&](Scope& sc, const Index& i) {
     Value al = sc.wire("al", alloc & flo_w.bit(i));
     Value mg = sc.wire("mg", miss & cam.bit(i));
     Value kl = sc.wire("kl", mp_w.bit(i) & (sd_all | (r2_sd & cam.bit(i))));
     Value pc = sc.wire("pc", f2_v & f2_moh_w.bit(i));
-    Value fr = sc.wire("fr", f3_v & f3_moh_w.bit(i));
+    Value fr = sc.wire("fr", f3_moh_w.bit(i));
     sc.assign(mv_n.bit(i), ~fr & (al | mv_w.bit(i)));
     sc.assign(mp_n.bit(i), ~fr & ~pc & (al | mp_w.bit(i)));
     sc.assign(ms_n.bit(i), ~fr & (sent_w.bit(i) | (~al & ms_w.bit(i))));
@@ -407,11 +495,11 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     const Index vho = i * Index(static_cast<int>(VH)), vmo = i * Index(static_cast<int>(VM)),
                 wo = i * Index(static_cast<int>(N));
     // r1's tag against this MSHR as it is after this edge (an allocation writes r2's)
-    Value tag_eq = (mvh.part(vho, VH) == r1_vh) & (mvm.part(vmo, VM) == r1_vmid);
+    Value tag_eq = (mvh_w.part(vho, VH) == r1_vh) & (mvm_w.part(vmo, VM) == r1_vmid);
     sc.assign(cam_n.bit(i), mux(al, same_key, tag_eq));
-    sc.assign(mvh_n.part(vho, VH), mux(al, r2_vh, mvh.part(vho, VH)));
-    sc.assign(mvm_n.part(vmo, VM), mux(al, r2_vmid, mvm.part(vmo, VM)));
-    Value wt = mw.part(wo, N);
+    sc.assign(mvh_n.part(vho, VH), mux(al, r2_vh, mvh_w.part(vho, VH)));
+    sc.assign(mvm_n.part(vmo, VM), mux(al, r2_vmid, mvm_w.part(vmo, VM)));
+    Value wt = mw_w.part(wo, N);
     // a free MSHR's waiter mask is empty, so an allocation adds the CU as a merge does
     sc.assign(mw_n.part(wo, N), gate(~fr, wt | gate(al | mg, dec_i)));
   });
@@ -429,7 +517,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   free.next(mux(alloc, m.wire("free_plus_minus", freed - lit(FB, 1)), freed));
   // the lowest free MSHR after this edge: among this edge's free and the free
   // MSHRs, less the one allocated
-  Value fr_oh = m.wire("free_oh", gate(f3_v, f3_moh));
+  Value fr_oh = m.wire("free_oh", f3_moh);
   Value lo_keep = lowest_one_tree(top, "free_lo_keep", m.wire("free_keep", fr_oh | ~mv));
   Value lo_alloc = lowest_one_tree(top, "free_lo_alloc", m.wire("free_alloc", fr_oh | (~mv & ~flo)));
   flo.next(mux(alloc, lo_alloc, lo_keep));
@@ -468,7 +556,11 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
 
   // ---- replacement: the hit's touch, then the fill's touch
   m.comment("Replacement: the decide stage's touch, then the fill's touch (same edge, in that order).");
-  if (!p.plru()) {
+  // an invalidation makes its way the least recent (docs/blocks/l1tlb.md, Replacement)
+  Value unt = m.wire("untouch", r2_sd & ~sd_all & r2_any);
+  if (p.lru_matrix) {
+    lru_m_q.next(lru_matrix_next(m, lru_m, {hit, unt, r2_setv, r2_match_w, we, f2_setv, vict, sd_all}, S, W));
+  } else if (!p.plru()) {
     // the age of the way the decide stage hits, or the one-VPN shootdown
     // invalidates, read in every set (only r2's is used): no set select and
     // 1/S of the fan-out on the compare that sets every age
@@ -484,7 +576,6 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     Value same = m.wire("same_set", hit & any(r2_setv & f2_setv));
     Value va = m.wire("vict_is_hit", any(vict & r2_match));
     // an invalidation makes its way the least recent (docs/blocks/l1tlb.md, Replacement)
-    Value unt = m.wire("untouch", r2_sd & ~sd_all & any(r2_match));
     Value same_u = m.wire("same_set_u", unt & any(r2_setv & f2_setv));
     Wire age_n = m.wire("age_n", W * S * AB);
     // a flush-all returns every age to its reset value W-1-w (way-major, as age_n)
@@ -529,23 +620,12 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   } else {
     Value pl = hdl::vector_wire(top, "plru_w", plru);
     Wire pl_n = m.wire("plru_n", S * (W - 1), true);
-    plru_next = pl_n;
-    Value unt = m.wire("untouch", r2_sd & ~sd_all & any(r2_match));
     m.generate_for("gs", S, "g_plru", [&](Scope& sc, const Index& s) {
       Value hs = sc.wire("hs", hit & r2_setv.bit(s));
       Value us = sc.wire("us", unt & r2_setv.bit(s));
       Value fs = sc.wire("fs", we & f2_setv.bit(s));
-      for (unsigned l = 0; l < AB; ++l) {
-        const unsigned size = W >> l;
-        sc.generate_for("gq" + to_string(l), 1u << l, "g_level" + to_string(l), [&](Scope& sq, const Index& q) {
-          const Index n = s * Index(static_cast<int>(W - 1)) + Index(static_cast<int>((1u << l) - 1)) + q;
-          const Index lo = q * Index(static_cast<int>(size));
-          Value on_a = any(r2_match_w.part(lo, size)), low_a = any(r2_match_w.part(lo, size / 2));
-          Value on_v = any(vict.part(lo, size)), low_v = any(vict.part(lo, size / 2));
-          Value b1 = mux(hs & on_a, low_a, mux(us & on_a, ~low_a, pl.bit(n)));
-          sq.assign(pl_n.bit(n), ~sd_all & mux(fs & on_v, low_v, b1));
-        });
-      }
+      plru_set_next(sc, "gq", pl, pl_n, s * Index(static_cast<int>(W - 1)), {hs, us, fs, sd_all, r2_match_w, vict}, W,
+                    AB);
     });
     plru.next(pl_n);
   }
@@ -555,8 +635,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // (an invalidation untouches its way; a flush-all resets the order, way 0
   // least recent), so no scan of the valid bits is needed.
   m.comment("f1: the victim of the next write: the least recent way of the f1 set after this edge.");
-  Value same_r2 = S > 1 && !p.plru() ? Value(f1_same_r2) : lit(1, 1);
-  Value same_f2 = S > 1 && !p.plru() ? Value(f1_same_f2) : lit(1, 1);
+  Value same_r2 = S > 1 ? Value(f1_same_r2) : lit(1, 1);
+  Value same_f2 = S > 1 ? Value(f1_same_f2) : lit(1, 1);
   Value way0 = lit(W, 1);
   Value repl_n;
   if (!p.plru()) {
@@ -564,15 +644,25 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     Value f1_wr = m.wire("f1_wr", gate(we_one & same_f2, vict));
     // a way invalidated at this edge, unless this edge's write takes it, is the least recent after it
     Value f1_unt = m.wire("f1_untouched", f1_iv & ~f1_wr);
-    Value arow = read_ages("f1_age", f1_setv);  // before this edge's touches
+    // the order of the f1 set before this edge's touches
+    Value order = p.lru_matrix ? m.wire("f1_lru_m", sel(f1_setv, lru_m, S, W * (W - 1) / 2))
+                               : read_ages("f1_age", f1_setv);
     // ways touched at this edge in the f1 set: younger than every untouched way after it
     // (the hit's way is r2_match itself: gating it by `hit` would put the OR of
     // the match row on this path for nothing)
     Value touched = m.wire("f1_touched", gate(r2_v & same_r2, r2_match) | f1_wr);
-    repl_n = mux(any(f1_unt), f1_unt, lru_victim_after_touches(m, arow, touched, r2_match, W, AB));
-    f2_young.next(~mux(sd_all, way0, repl_n));
+    Value lru = p.lru_matrix ? lru_matrix_victim(m, order, touched, r2_match, W)
+                             : lru_victim_after_touches(m, order, touched, r2_match, W, AB);
+    repl_n = mux(any(f1_unt), f1_unt, lru);
+    if (!p.lru_matrix) f2_young.next(~mux(sd_all, way0, repl_n));
   } else {
-    repl_n = plru_victim(m, hdl::vector_wire(top, "f1_plru", sel(f1_setv, plru_next, S, W - 1)), W, AB);
+    // the f1 set's tree is selected from the registers and updated as its set
+    // is: the set select runs beside the hit, not after it
+    Value row = m.wire("f1_plru_q", sel(f1_setv, hdl::vector_wire(top, "plru_w1", plru), S, W - 1));
+    Wire row_n = m.wire("f1_plru", W - 1, true);
+    Value unt1 = m.wire("f1_untouch", unt & same_r2);
+    plru_set_next(top, "gf", row, row_n, 0, {hit & same_r2, unt1, we & same_f2, sd_all, r2_match_w, vict}, W, AB);
+    repl_n = plru_victim(m, row_n, W, AB);
     m.unused("unused_f1_iv", f1_iv);
   }
   f2_vict.next(mux(sd_all, way0, repl_n));

@@ -115,11 +115,18 @@ json table61_json() {
   return rows;
 }
 
+// The policy and, for LRU, how its order is held.
+std::string repl_name(const L1tlbParams& p) {
+  if (p.plru()) return "plru";
+  return p.lru_matrix ? "lru, order matrix" : "lru, ages";
+}
+
 }  // namespace
 
 json params_json(const L1tlbParams& p) {
   return {{"module_prefix", p.module_prefix},
           {"replacement", config::name_of(p.replacement)},
+          {"lru_state", p.plru() ? "-" : p.lru_matrix ? "matrix" : "ages"},
           {"l2_ports", "cluster"},
           {"cus", p.cus},
           {"tlbs", p.tlbs},
@@ -198,7 +205,7 @@ std::string report_markdown(const config::Config& cfg) {
      << "| tag: " << p.entries_per_tlb << " x " << p.tag_bits << " | " << s.tag << " |\n"
      << "| PPN: " << p.entries_per_tlb << " x " << p.ppn_bits << " | " << s.ppn << " |\n"
      << "| permission: " << p.entries_per_tlb << " x " << p.perm_bits << " | " << s.perm << " |\n"
-     << "| replacement (" << config::name_of(p.replacement) << "): " << p.sets << " x " << p.repl_bits_per_set
+     << "| replacement (" << repl_name(p) << "): " << p.sets << " x " << p.repl_bits_per_set
      << " | " << s.repl << " |\n"
      << "| MSHRs: " << p.mshrs << " x " << s.mshr_entry << " (valid, pending, sent, kill, VPN " << p.vpn_hi_bits
      << ", VMID " << p.vmid_bits << ", waiters " << p.cus_per_cluster << ") | " << s.mshr << " |\n"

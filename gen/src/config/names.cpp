@@ -30,6 +30,9 @@ const char* name_of(IcacheVariant v) { return v == IcacheVariant::Naive ? "naive
 const char* name_of(IfillOrder o) { return o == IfillOrder::TxFirst ? "tx_first" : "invalid_first"; }
 
 const char* name_of(L1tlbReplacement r) { return r == L1tlbReplacement::Plru ? "plru" : "lru"; }
+const char* name_of(L1tlbLruState s) {
+  return s == L1tlbLruState::Matrix ? "matrix" : s == L1tlbLruState::Ages ? "ages" : "auto";
+}
 
 const char* name_of(L1tlbL2Ports) { return "cluster"; }
 const char* name_of(AtaReplacement r) { return r == AtaReplacement::Plru ? "plru" : "lru"; }

@@ -312,6 +312,24 @@ IcacheTxConfig parse_icache_tx(const json& j, const Config& cfg, const std::stri
   return c;
 }
 
+// replacement and lru_state, after ways: the order matrix holds W (W-1) / 2
+// bits per set, so it is offered up to 32 ways (496 bits) only.
+void parse_l1tlb_replacement(ObjectReader& r, L1tlbConfig& c) {
+  if (r.has("replacement"))
+    c.replacement = r.choice("replacement", {"lru", "plru"}) == "plru" ? L1tlbReplacement::Plru
+                                                                      : L1tlbReplacement::Lru;
+  if (!r.has("lru_state")) return;
+  const std::string s = r.choice("lru_state", {"auto", "ages", "matrix"});
+  const std::string quoted = "\"" + s + "\"";
+  c.lru_state = s == "matrix" ? L1tlbLruState::Matrix : s == "ages" ? L1tlbLruState::Ages : L1tlbLruState::Auto;
+  if (c.lru_state != L1tlbLruState::Auto && c.replacement == L1tlbReplacement::Plru)
+    throw ConfigError(r.path_of("lru_state"), quoted, "applies to replacement \"lru\" only (this TLB uses \"plru\")");
+  if (c.lru_state == L1tlbLruState::Matrix && c.ways > 32)
+    throw ConfigError(r.path_of("lru_state"), quoted,
+                      "the order matrix needs ways (" + std::to_string(c.ways) +
+                          ") x (ways - 1) / 2 bits per set: offered up to 32 ways; use \"ages\"");
+}
+
 L1tlbConfig parse_l1tlb(const json& j, const Config& cfg) {
   ObjectReader r(j, "$.l1tlb");
   L1tlbConfig c;
@@ -333,9 +351,7 @@ L1tlbConfig parse_l1tlb(const json& j, const Config& cfg) {
       throw ConfigError(r.path_of("ways"), std::to_string(c.ways), "must be a power of two in [2, 256]");
   }
   if (r.has("mshrs_per_cu")) c.mshrs_per_cu = static_cast<unsigned>(r.integer("mshrs_per_cu", 1, 16));
-  if (r.has("replacement"))
-    c.replacement = r.choice("replacement", {"lru", "plru"}) == "plru" ? L1tlbReplacement::Plru
-                                                                      : L1tlbReplacement::Lru;
+  parse_l1tlb_replacement(r, c);
   if (r.has("l2_ports")) {
     r.choice("l2_ports", {"cluster"});
     c.l2_ports = L1tlbL2Ports::Cluster;
@@ -353,9 +369,7 @@ L1tlbConfig parse_path_l1tlb(const json& j, unsigned cus) {
   c.ways = 32;  // seed 000 Table 1: 32 entries, fully associative
   if (r.has("ways")) c.ways = static_cast<unsigned>(r.power_of_two("ways", 2, 256));
   if (r.has("mshrs_per_cu")) c.mshrs_per_cu = static_cast<unsigned>(r.integer("mshrs_per_cu", 1, 16));
-  if (r.has("replacement"))
-    c.replacement = r.choice("replacement", {"lru", "plru"}) == "plru" ? L1tlbReplacement::Plru
-                                                                      : L1tlbReplacement::Lru;
+  parse_l1tlb_replacement(r, c);
   r.reject_unknown();
   return c;
 }

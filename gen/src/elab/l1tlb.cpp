@@ -67,7 +67,15 @@ L1tlbParams elaborate_l1tlb(const config::Config& cfg) {
   p.mshr_bits = std::max(1u, clog2(p.mshrs));
   p.l2_tag_bits = p.home_bits + p.mshr_bits;
   p.age_bits = log2_exact(p.ways);
-  p.repl_bits_per_set = p.plru() ? p.ways - 1 : p.ways * p.age_bits;
+  // auto: the matrix up to 16 ways (120 bits per set against 64 for ages),
+  // where it takes the age compare off the hit's touch; ages above
+  p.lru_matrix = !p.plru() && (c.lru_state == config::L1tlbLruState::Matrix ||
+                               (c.lru_state == config::L1tlbLruState::Auto && p.ways <= 16));
+  if (p.lru_matrix && p.ways > 32)
+    throw ConfigError("$.l1tlb.lru_state", "matrix", "offered up to 32 ways (" + to_string(p.ways) + " here)");
+  p.repl_bits_per_set = p.plru()       ? p.ways - 1
+                        : p.lru_matrix ? p.ways * (p.ways - 1) / 2
+                                       : p.ways * p.age_bits;
   return p;
 }
 

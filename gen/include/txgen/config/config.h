@@ -123,7 +123,11 @@ struct IcacheTxConfig {
 // Aggregated and clustered L1-TLBs with CU-to-TLB crossbars (seed 001, 5.1, 6.1).
 enum class L1tlbReplacement { Lru, Plru };
 enum class L1tlbL2Ports { Cluster };  // one L2-TLB port per cluster (per TLB: not generated)
+// How exact LRU is held: per-way ages (W log2 W bits per set) or an order
+// matrix (one bit per pair of ways, W (W-1) / 2); auto: the matrix up to 16 ways.
+enum class L1tlbLruState { Auto, Ages, Matrix };
 const char* name_of(L1tlbReplacement r);
+const char* name_of(L1tlbLruState s);
 const char* name_of(L1tlbL2Ports p);
 
 struct L1tlbConfig {
@@ -133,6 +137,7 @@ struct L1tlbConfig {
   unsigned ways = 128;        // W: ways per set (Table 4.1: 128)
   unsigned mshrs_per_cu = 4;  // MSHRs per TLB = (cus / tlbs) x mshrs_per_cu (Table 4.1: 4)
   L1tlbReplacement replacement = L1tlbReplacement::Lru;
+  L1tlbLruState lru_state = L1tlbLruState::Auto;  // lru only
   L1tlbL2Ports l2_ports = L1tlbL2Ports::Cluster;
 };
 

@@ -40,7 +40,11 @@ struct L1tlbParams {
   unsigned mshr_bits = 0;      // MB = max(1, clog2 M)
   unsigned l2_tag_bits = 0;    // LT = HB + MB: {TLB in cluster, MSHR index}
   unsigned age_bits = 0;       // log2 W (lru: age per way)
-  unsigned repl_bits_per_set = 0;  // lru: W x log2 W; plru: W - 1
+  // lru: how the order is held (docs/blocks/l1tlb.md, Replacement): an order
+  // matrix (one bit per pair of ways) or per-way ages. Hardware only: the
+  // order, and so every victim, is the same.
+  bool lru_matrix = false;
+  unsigned repl_bits_per_set = 0;  // lru: W (W-1) / 2 (matrix) or W x log2 W (ages); plru: W - 1
   // Cycle counts of the RTL (docs/blocks/l1tlb.md, "Timing").
   unsigned xbar_cycles = 1;    // request cycle t, registered into the compare stage at edge t
   unsigned lookup_cycles = 2;  // compare, decide
