@@ -76,6 +76,9 @@ function(txgen_verilate TARGET)
     set(mode --cc --trace-fst)
     set(runtime txgen_verilated)
     set(flavour C++)
+    if(TXGEN_VERILATOR_THREADS GREATER 1)
+      list(APPEND mode --threads ${TXGEN_VERILATOR_THREADS})
+    endif()
   endif()
   # OPT_FAST=-O3 for the evaluation code: faster RTL on the wide designs
   # (docs/verification.md, "Co-simulation speed").

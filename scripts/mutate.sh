@@ -9,10 +9,13 @@
 # mutated module's ports and registers): a mutant proven equivalent changes no
 # behaviour and is not counted against the tests.
 #
-# usage: scripts/mutate.sh [--seed S] [--only K] [--build DIR] [--out DIR] [--summary] BLOCK CONFIG_NAME [N]
+# usage: scripts/mutate.sh [--seed S] [--only K] [--files REGEX] [--build DIR] [--out DIR] [--summary] BLOCK CONFIG_NAME [N]
 #   N        mutants, default 20, drawn from every kind in turn (seeded)
 #   --seed   default 1; the same seed, N and RTL give the same mutants
 #   --only   run mutant K (1-based) of that list alone (replay)
+#   --files  mutate only the RTL files whose names match REGEX (grep -E), e.g.
+#            '^tx_path_' for the path's own glue, whose member blocks have
+#            their own runs
 #   --build  the CMake build tree, default build/ (one mutation run per tree
 #            at a time: the tree's RTL is edited in place and put back at exit)
 #   --out    default out/mutate/CONFIG_NAME; results.tsv and summary.md
@@ -23,6 +26,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 seed=1
 only=0
 summary_only=0
+files_re=""
 build="$root/build"
 out=""
 usage() { sed -n 's/^# usage: //p' "$0" >&2; exit 2; }
@@ -32,6 +36,7 @@ while (( $# > 0 )); do
              seed="$2"; shift 2 ;;
     --only)  [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] || { echo "--only needs a positive number" >&2; usage; }
              only="$2"; shift 2 ;;
+    --files) [[ -n "${2:-}" ]] || usage; files_re="$2"; shift 2 ;;
     --build) [[ -n "${2:-}" ]] || usage; build="$2"; shift 2 ;;
     --out)   [[ -n "${2:-}" ]] || usage; out="$2"; shift 2 ;;
     --summary) summary_only=1; shift ;;
@@ -107,7 +112,8 @@ start=$SECONDS
 limit=$(( (SECONDS - start) * 4 + 60 ))
 
 # Behavioural SRAM stand-ins (the memories a chip would take as macros) are not mutated.
-mapfile -t files < <(sed "s|^|$rtl/|" "$rtl/files.f" | grep -v '_sram\.v$')
+mapfile -t files < <(grep -E -- "${files_re:-.}" "$rtl/files.f" | grep -v '_sram\.v$' | sed "s|^|$rtl/|")
+(( ${#files[@]} > 0 )) || { echo "no RTL file of $rtl/files.f matches --files '$files_re'" >&2; exit 2; }
 mapfile -t points < <("$root/scripts/mutate_rtl.pl" list --seed "$seed" --count "$count" "${files[@]}")
 (( ${#points[@]} > 0 )) || { echo "no mutation point in $rtl" >&2; exit 1; }
 (( only <= ${#points[@]} )) || { echo "--only $only: there are ${#points[@]} mutants" >&2; exit 2; }
