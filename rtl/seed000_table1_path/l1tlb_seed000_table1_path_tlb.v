@@ -163,6 +163,7 @@ module l1tlb_seed000_table1_path_tlb (
   wire we_one;
   wire we;
   wire [37:0] f2_tag;
+  wire [30:0] plru_w;
   wire [31:0] vict;
   wire [31:0] c_valid;
   wire [1215:0] c_tag;
@@ -231,9 +232,7 @@ module l1tlb_seed000_table1_path_tlb (
   wire [1151:0] e_ppn_row;
   wire [191:0] e_perm_row;
   wire untouch;
-  wire [30:0] plru_w;
   wire [30:0] plru_n;
-  wire [30:0] plru_w1;
   wire [30:0] f1_plru_q;
   wire [30:0] f1_plru;
   wire f1_untouch;
@@ -301,6 +300,7 @@ module l1tlb_seed000_table1_path_tlb (
   assign we_one = f2_v_q & ~f2_kill_q & ~f2_sdm_q;
   assign we = we_one & ~sd_all_i;
   assign f2_tag = {f2_vmid_q, f2_vh_q};
+  assign plru_w = plru_q;
   assign vict = f2_vict_q;
   // Compare stage: tags of the r1 set, way `vict` patched when the fill writes that set at this edge.
   assign c_valid = ev_q;
@@ -442,7 +442,6 @@ module l1tlb_seed000_table1_path_tlb (
   assign eperm_d = eperm_n;
   // Replacement: the decide stage's touch, then the fill's touch (same edge, in that order).
   assign untouch = r2_sd_q & ~sd_all_i & r2_any_q;
-  assign plru_w = plru_q;
   genvar gs;
   generate
     for (gs = 0; gs < 1; gs = gs + 1) begin : g_plru
@@ -476,8 +475,7 @@ module l1tlb_seed000_table1_path_tlb (
   endgenerate
   assign plru_d = plru_n;
   // f1: the victim of the next write: the least recent way of the f1 set after this edge.
-  assign plru_w1 = plru_q;
-  assign f1_plru_q = plru_w1;
+  assign f1_plru_q = plru_w;
   assign f1_untouch = untouch & 1'b1;
   genvar gf0;
   generate

@@ -402,6 +402,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value age;  // LRU ages: W x S x AB, way-major
   Value lru_m;  // LRU matrix: S x W (W-1) / 2, set-major
   Reg plru;
+  Value plru_v;  // PLRU: every set's W-1 tree bits, set-major
   auto read_ages = [&](const string& name, const Value& set_oh) {
     Wire row = m.wire(name, W * AB);
     m.generate_for("g" + name, W, "g_" + name, [&](Scope& sc, const Index& w) {
@@ -419,6 +420,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     age = ages->all();
   } else {
     plru = m.reg("plru", S * (W - 1));
+    plru_v = hdl::vector_wire(top, "plru_w", plru);
   }
   Value vict = hdl::vector_wire(top, "vict", f2_vict);
 
@@ -618,13 +620,12 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     });
     ages->next(age_n);
   } else {
-    Value pl = hdl::vector_wire(top, "plru_w", plru);
     Wire pl_n = m.wire("plru_n", S * (W - 1), true);
     m.generate_for("gs", S, "g_plru", [&](Scope& sc, const Index& s) {
       Value hs = sc.wire("hs", hit & r2_setv.bit(s));
       Value us = sc.wire("us", unt & r2_setv.bit(s));
       Value fs = sc.wire("fs", we & f2_setv.bit(s));
-      plru_set_next(sc, "gq", pl, pl_n, s * Index(static_cast<int>(W - 1)), {hs, us, fs, sd_all, r2_match_w, vict}, W,
+      plru_set_next(sc, "gq", plru_v, pl_n, s * Index(static_cast<int>(W - 1)), {hs, us, fs, sd_all, r2_match_w, vict}, W,
                     AB);
     });
     plru.next(pl_n);
@@ -658,7 +659,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   } else {
     // the f1 set's tree is selected from the registers and updated as its set
     // is: the set select runs beside the hit, not after it
-    Value row = m.wire("f1_plru_q", sel(f1_setv, hdl::vector_wire(top, "plru_w1", plru), S, W - 1));
+    Value row = m.wire("f1_plru_q", sel(f1_setv, plru_v, S, W - 1));
     Wire row_n = m.wire("f1_plru", W - 1, true);
     Value unt1 = m.wire("f1_untouch", unt & same_r2);
     plru_set_next(top, "gf", row, row_n, 0, {hit & same_r2, unt1, we & same_f2, sd_all, r2_match_w, vict}, W, AB);
