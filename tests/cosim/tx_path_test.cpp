@@ -146,8 +146,8 @@ class Bench {
     in_.req_vmid[u] = vmid;
   }
   // One request, waited for until its answer.
-  void translate(unsigned u, uint64_t vpn) {
-    request(u, vpn);
+  void translate(unsigned u, uint64_t vpn, uint64_t vmid = 0) {
+    request(u, vpn, vmid);
     drain();
   }
   void work_group(unsigned u, bool free, unsigned base, unsigned size) {
@@ -237,21 +237,33 @@ void expect_count(CosimSession& s, const std::string& what, uint64_t want, uint6
 // CU 0 fills its L1-TLB with W1 pages of one LDS segment and asks for `extra`
 // more: the L1 evicts its oldest pages (LRU, or PLRU's first ways), which
 // start down the chain. Returns the pages in request order.
-std::vector<uint64_t> overflow_l1(Bench<Sys>& b, unsigned seg, unsigned extra, uint64_t first_tag = 1) {
+std::vector<uint64_t> overflow_l1(Bench<Sys>& b, unsigned seg, unsigned extra, uint64_t first_tag = 1,
+                                  uint64_t vmid = 0) {
   std::vector<uint64_t> pages;
   for (unsigned k = 0; k < params().l1.ways + extra; ++k) {
     pages.push_back(vpn_in(seg, first_tag + k));
-    b.translate(0, pages.back());
+    b.translate(0, pages.back(), vmid);
   }
   return pages;
 }
 
 // The pages no longer in CU 0's L1 (its victims so far).
-std::vector<uint64_t> l1_victims(Bench<Sys>& b, const std::vector<uint64_t>& pages) {
+std::vector<uint64_t> l1_victims(Bench<Sys>& b, const std::vector<uint64_t>& pages, uint64_t vmid = 0) {
   std::vector<uint64_t> v;
   for (uint64_t page : pages)
-    if (!b.model().in_l1(0, page, 0)) v.push_back(page);
+    if (!b.model().in_l1(0, page, vmid)) v.push_back(page);
   return v;
+}
+
+// Looks up every page on CU 0 and expects each to be answered on the path
+// (the LDS or the I-cache), none by the L2.
+void expect_found_on_path(CosimSession& s, Bench<Sys>& b, const std::vector<uint64_t>& pages, uint64_t vmid) {
+  const size_t l2_before = b.l2_vpns.size();
+  for (uint64_t page : pages) {
+    b.translate(0, page, vmid);
+    expect_count(s, "L2 requests after looking up " + txgen::verif::to_hex(params().vpn_bits, page), l2_before,
+                 b.l2_vpns.size());
+  }
 }
 
 // Fig. 12, 1-2-4: the L1's victim goes into a free way of its LDS segment.
@@ -359,6 +371,70 @@ TEST(TxPath, LdsHitPromotedVictimFillsLds) {
     const auto now = l1_victims(b, pages);
     expect_count(s, "one new L1 victim", 1, now.size());
     expect_true(s, "the new victim is in the LDS", b.model().in_lds(0, now.at(0), 0, 0));
+  });
+}
+
+// n pages of I-cache translation line `line` whose VA tags are 1 .. n, so
+// one compression prefix holds them all; every LDS segment they map to goes
+// to a work group, so the L1 hands them straight to the I-cache (flow
+// 1-2-3-6). CU 0 asks for them in order and then for a full L1 of pages
+// elsewhere: they reach the line in request order (LRU, and PLRU's
+// sequential fills, evict the oldest first). Returns them in that order.
+std::vector<uint64_t> into_icache_line(CosimSession& s, Bench<Sys>& b, unsigned line, unsigned n, uint64_t vmid) {
+  const TxPathParams& p = params();
+  std::vector<uint64_t> pages;
+  std::set<uint64_t> segments;
+  for (unsigned k = 1; k <= n; ++k) {
+    pages.push_back(((uint64_t{k} << p.ic.tx_index_bits) | line) & mask(p.vpn_bits));
+    segments.insert(pages.back() & mask(p.lds.segment_index_bits));
+  }
+  for (uint64_t seg : segments) b.work_group(0, false, static_cast<unsigned>(seg), 1);
+  for (uint64_t page : pages) b.translate(0, page, vmid);
+  for (unsigned k = 0; k < p.l1.ways; ++k) b.translate(0, vpn_in(line + 1, 200 + k), vmid);
+  const auto victims = l1_victims(b, pages, vmid);
+  expect_count(s, "L1 victims in the line", n, victims.size());
+  for (uint64_t page : pages)
+    expect_true(s, "victim in the I-cache line", b.model().in_icache(0, page, vmid, 0));
+  return pages;
+}
+
+// X victims fill one I-cache translation line: a fill inserts at sub-entry 0
+// and moves the old sub-entry 0 to the lowest free one, so sub-entry 0 holds
+// the newest victim and sub-entry k the k-th. Shooting down sub-entries
+// 0 .. X/2 - 1 one by one re-packs the line each time around a higher base
+// reference (the lowest valid sub-entry); the upper half must survive every
+// re-pack and be found again.
+TEST(TxPath, IcacheLineKeepsItsTranslationsWhenTheLowSubEntriesAreShotDown) {
+  const unsigned x = params().ic.tx_per_line;
+  if (x < 4) GTEST_SKIP() << "needs at least 4 translations per I-cache line, this configuration has " << x;
+  directed([x](CosimSession& s, Bench<Sys>& b) {
+    const auto pages = into_icache_line(s, b, 13, x, 0);
+    std::vector<uint64_t> shot{pages.at(x - 1)};  // sub-entry 0
+    for (unsigned k = 1; k < x / 2; ++k) shot.push_back(pages.at(k - 1));
+    for (uint64_t page : shot) {
+      b.shootdown(false, page, 0);
+      b.drain();
+    }
+    expect_count(s, "shootdowns done", shot.size(), b.sd_done);
+    const std::vector<uint64_t> kept(pages.begin() + (x / 2 - 1), pages.end() - 1);
+    for (uint64_t page : kept) expect_true(s, "upper sub-entry still in the I-cache", b.model().in_icache(0, page, 0, 0));
+    expect_found_on_path(s, b, kept, 0);
+  });
+}
+
+// A line holding only translations of VMID 1, its top two sub-entries free:
+// every translation is found again under its VMID (the compare reads each
+// sub-entry's own VMID, not a neighbour's).
+TEST(TxPath, IcacheLineOfAnotherVmid) {
+  const unsigned x = params().ic.tx_per_line;
+  if (x < 4 || params().vmid_bits == 0) GTEST_SKIP() << "needs 4 translations per I-cache line and a VMID";
+  directed([x](CosimSession& s, Bench<Sys>& b) {
+    const auto pages = into_icache_line(s, b, 14, x - 2, 1);
+    // the highest valid sub-entry (x - 3) first, before a promotion changes the line
+    std::vector<uint64_t> order{pages.at(x - 4)};
+    for (uint64_t page : pages)
+      if (page != order.front()) order.push_back(page);
+    expect_found_on_path(s, b, order, 1);
   });
 }
 
