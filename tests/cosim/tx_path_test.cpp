@@ -438,6 +438,35 @@ TEST(TxPath, IcacheLineOfAnotherVmid) {
   });
 }
 
+// The line's recency (ranks) after hits: X + W pages of one line, the first
+// X in the line and the last W in the L1. Hits on sub-entries 2, 4 and 5 (in
+// that order) promote them (and, with promotion `move`, take them out), and
+// the L1's victims they displace come back into the line through its holes,
+// the old sub-entry 0 moving to the hole. Then X new pages push every older
+// translation out of the line to the L2 in rank order: the lock-step
+// comparison of the L2 victim port checks each rank the hits and fills left.
+TEST(TxPath, IcacheLineEvictsInRecencyOrderAfterHits) {
+  const TxPathParams& p = params();
+  const unsigned x = p.ic.tx_per_line, w = p.l1.ways;
+  if (x < 6) GTEST_SKIP() << "needs at least 6 translations per I-cache line, this configuration has " << x;
+  directed([&](CosimSession& s, Bench<Sys>& b) {
+    const unsigned line = 15;
+    std::vector<uint64_t> pages;
+    std::set<uint64_t> segments;
+    for (unsigned k = 1; k <= 2 * x + w; ++k) {
+      pages.push_back(((uint64_t{k} << p.ic.tx_index_bits) | line) & mask(p.vpn_bits));
+      segments.insert(pages.back() & mask(p.lds.segment_index_bits));
+    }
+    for (uint64_t seg : segments) b.work_group(0, false, static_cast<unsigned>(seg), 1);
+    for (unsigned k = 0; k < x + w; ++k) b.translate(0, pages[k]);
+    const size_t l2_before = b.l2_vpns.size();
+    for (unsigned sub : {2u, 4u, 5u}) b.translate(0, pages.at(sub - 1));
+    expect_count(s, "L2 requests for the hits", l2_before, b.l2_vpns.size());
+    for (unsigned k = x + w; k < 2 * x + w; ++k) b.translate(0, pages[k]);
+    expect_true(s, "translations left the line for the L2", b.l2_victims.size() >= x / 2);
+  });
+}
+
 // A shootdown racing the victim of the page it names: after sd_done the page
 // is nowhere on the path, and no victim of it reaches the L2 after the accept.
 TEST(TxPath, ShootdownRacingAFill) {
