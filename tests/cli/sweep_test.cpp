@@ -220,6 +220,30 @@ TEST(Sweep, BuildNinjaIsKeyedByConfigHashSoAnAddedPointRunsAlone) {
   EXPECT_NE(run("ninja -C " + dir.str("out") + " -n").output.find("[6/6] "), std::string::npos);
 }
 
+// Ninja and GNU parallel start ready jobs in file order: the points with the
+// most RTL come first, so the longest synthesis does not start last. The
+// points keep the sweep's order (the table's rows).
+TEST(Sweep, JobsOfTheLargestPointsComeFirst) {
+  TempDir dir("sweep_order");
+  std::ofstream(dir.path() / "spec.json") << "{ \"name\": \"ws\", \"base\": \"" << source("tests/configs/walk_sched_small.json")
+                                          << "\", \"blocks\": [\"walk_sched\"], "
+                                             "\"vary\": [{ \"$.walk_sched.entries\": [16, 64, 32] }], \"steps\": [\"synth\"] }";
+  const auto r = run_txgen("sweep " + dir.str("spec.json") + " --out " + dir.str("out") + " --write-only");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const json rec = record(dir);
+  EXPECT_EQ(point_names(rec), (std::vector<std::string>{"ws_16", "ws_64", "ws_32"}));
+  std::vector<std::string> job_points;
+  for (const auto& j : rec["jobs"]) job_points.push_back(j["point"]);
+  EXPECT_EQ(job_points, (std::vector<std::string>{"ws_64", "ws_64", "ws_32", "ws_32", "ws_16", "ws_16"}));
+  std::vector<std::string> ninja_points;
+  const std::regex desc(R"(desc = \w+ (ws_\d+))");
+  for (const auto& line : lines_of(read_file(dir.path() / "out" / "build.ninja"))) {
+    std::smatch m;
+    if (std::regex_search(line, m, desc)) ninja_points.push_back(m[1]);
+  }
+  EXPECT_EQ(ninja_points, job_points);
+}
+
 // jobs.txt (GNU parallel) and slurm.sh run exactly the commands of build.ninja,
 // one per line / array task, and skip a job that has passed.
 TEST(Sweep, JobFileAndSlurmScriptRunTheNinjaJobs) {
@@ -235,17 +259,21 @@ TEST(Sweep, JobFileAndSlurmScriptRunTheNinjaJobs) {
   const std::string slurm = read_file(out / "slurm.sh");
   EXPECT_NE(slurm.find("#SBATCH --array=0-3\n"), std::string::npos) << slurm;
   EXPECT_NE(slurm.find("cd " + fs::absolute(out).string() + "\n"), std::string::npos) << slurm;
-  // array task 1 is the second line: the first point's gen
-  ASSERT_NE(jobs[1].find(" gen --config config.json"), std::string::npos) << jobs[1];
-  const auto task = run("SLURM_ARRAY_TASK_ID=1 bash " + (out / "slurm.sh").string());
+  // array task k runs line k + 1: here the first point's gen
+  const std::string first_dir = rec["points"][0]["dir"];
+  size_t k = 0;
+  while (k < jobs.size() && !(jobs[k].find("cd " + first_dir + " ") == 0 && jobs[k].find(" gen --config") != std::string::npos))
+    ++k;
+  ASSERT_LT(k, jobs.size());
+  const auto task = run("SLURM_ARRAY_TASK_ID=" + std::to_string(k) + " bash " + (out / "slurm.sh").string());
   ASSERT_EQ(task.exit_code, 0) << task.output;
-  const fs::path first = out / std::string(rec["points"][0]["dir"]);
+  const fs::path first = out / first_dir;
   EXPECT_TRUE(fs::exists(first / "gen_bd_codec.ok"));
   EXPECT_TRUE(fs::exists(first / "gen_bd_codec" / "files.f"));
   EXPECT_FALSE(fs::exists(first / "report.ok"));
   // a passed job is skipped: its log is not rewritten
   fs::remove(first / "gen_bd_codec.log");
-  EXPECT_EQ(run("cd " + out.string() + " && " + jobs[1]).exit_code, 0);
+  EXPECT_EQ(run("cd " + out.string() + " && " + jobs[k]).exit_code, 0);
   EXPECT_FALSE(fs::exists(first / "gen_bd_codec.log"));
 }
 

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
+#include <map>
 
 #include "txgen/cli/commands.h"
 #include "txgen/cli/generate.h"
@@ -20,27 +21,46 @@ using sweep::JobState;
 
 namespace {
 
-// "" when the point elaborates for every block of the sweep, else the reason.
-std::string elaboration_error(const nlohmann::json& doc, const std::vector<std::string>& block_names) {
+// A point that elaborates: the bytes of RTL it generates for the sweep's
+// blocks (its jobs' cost, roughly); one that does not: the reason.
+struct Elaboration {
+  std::string error;
+  size_t rtl_bytes = 0;
+};
+
+Elaboration elaborate(const nlohmann::json& doc, const std::vector<std::string>& block_names) {
+  Elaboration e;
   try {
     LoadedConfig lc{doc, config::parse_config(doc), config::config_hash(doc)};
-    for (const auto& b : block_names) generate(lc, select_blocks(lc.cfg, b));
-  } catch (const ConfigError& e) {
-    return e.what();
+    for (const auto& b : block_names)
+      for (const auto& f : generate(lc, select_blocks(lc.cfg, b))) e.rtl_bytes += f.text.size();
+  } catch (const ConfigError& err) {
+    e.error = err.what();
   }
-  return "";
+  return e;
+}
+
+// Ninja (1.11) and GNU parallel start ready jobs in file order, so the
+// largest points go first: the longest synthesis no longer starts last and
+// runs alone at the end (stable: points of one size keep the sweep's order).
+void largest_first(sweep::Record& r, const std::map<std::string, size_t>& rtl_bytes) {
+  std::stable_sort(r.jobs.begin(), r.jobs.end(), [&](const sweep::Job& a, const sweep::Job& b) {
+    return rtl_bytes.at(a.point) > rtl_bytes.at(b.point);
+  });
 }
 
 sweep::Record plan(const sweep::Spec& spec, const std::vector<sweep::Point>& points) {
   sweep::Record r{spec.name, TXGEN_VERSION, spec.file.string(), spec.blocks, spec.steps, {}, spec.plot, {}, {}, {}};
   for (const auto& a : spec.axes)
     for (const auto& p : a.paths) r.varied.push_back(p.text);
+  std::map<std::string, size_t> rtl_bytes;
   for (const auto& p : points) {
-    const std::string reason = elaboration_error(p.config, spec.blocks);
-    if (!reason.empty()) {
-      r.skipped.push_back({p.name, p.values, reason});
+    const Elaboration e = elaborate(p.config, spec.blocks);
+    if (!e.error.empty()) {
+      r.skipped.push_back({p.name, p.values, e.error});
       continue;
     }
+    rtl_bytes[p.name] = e.rtl_bytes;
     const std::string hash = config::config_hash(p.config);
     r.points.push_back({p.name, hash, sweep::point_dir(p.name, hash), p.values});
     for (auto& j : sweep::point_jobs(spec, p.name, r.points.back().dir)) r.jobs.push_back(std::move(j));
@@ -48,6 +68,7 @@ sweep::Record plan(const sweep::Spec& spec, const std::vector<sweep::Point>& poi
   if (r.points.empty())
     throw ConfigError("$.vary", std::to_string(points.size()) + " points",
                       "no point elaborates; the first: " + r.skipped.front().reason);
+  largest_first(r, rtl_bytes);
   return r;
 }
 
