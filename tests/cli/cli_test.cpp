@@ -68,7 +68,10 @@ TEST(Cli, GenLeavesUnchangedFilesUntouchedAndRewritesChangedOnes) {
   fs::last_write_time(edited, old_time);
   { std::ofstream(edited, std::ios::app) << "// edited\n"; }
   fs::last_write_time(edited, old_time);
-  ASSERT_EQ(run_txgen(cmd).exit_code, 0);
+  const auto again = run_txgen(cmd);
+  ASSERT_EQ(again.exit_code, 0);
+  EXPECT_NE(again.output.find("txgen: wrote 1 of "), std::string::npos) << again.output;
+  EXPECT_NE(again.output.find(" (the others already up to date)"), std::string::npos) << again.output;
   EXPECT_EQ(fs::last_write_time(kept), old_time);
   EXPECT_NE(fs::last_write_time(edited), old_time);
   EXPECT_EQ(txgen::test::read_file(edited), text);

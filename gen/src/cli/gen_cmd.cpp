@@ -1,4 +1,5 @@
 #include <iostream>
+#include <string>
 
 #include "txgen/cli/commands.h"
 #include "txgen/cli/generate.h"
@@ -20,8 +21,9 @@ int run_gen(const GenOptions& opts) {
   const LoadedConfig lc = load(opts.config);
   const auto selected = select_blocks(lc.cfg, opts.block);
   const auto files = generate(lc, selected);
-  emit::write_all_or_nothing(opts.out, files);
-  std::cout << "txgen: wrote " << files.size() << " files to " << opts.out << "\n";
+  const size_t written = emit::write_all_or_nothing(opts.out, files);
+  std::cout << "txgen: wrote " << (written < files.size() ? std::to_string(written) + " of " : "") << files.size()
+            << " files to " << opts.out << (written < files.size() ? " (the others already up to date)" : "") << "\n";
   return 0;
 }
 

@@ -27,7 +27,7 @@ bool holds(const fs::path& path, const std::string& text) {
 
 }  // namespace
 
-void write_all_or_nothing(const std::string& dir, const std::vector<NamedText>& files) {
+size_t write_all_or_nothing(const std::string& dir, const std::vector<NamedText>& files) {
   const fs::path root(dir);
   std::error_code ec;
   const bool created = !fs::exists(root) && fs::create_directories(root, ec);
@@ -52,6 +52,7 @@ void write_all_or_nothing(const std::string& dir, const std::vector<NamedText>& 
     if (created) fs::remove(root, ec);
     throw;
   }
+  return changed.size();
 }
 
 }  // namespace txgen::emit

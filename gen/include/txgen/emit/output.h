@@ -14,8 +14,10 @@ struct NamedText {
   std::string text;
 };
 
-// Writes every file into dir (created if missing). On failure removes what it
-// wrote (and dir, if it created it) and throws std::runtime_error.
-void write_all_or_nothing(const std::string& dir, const std::vector<NamedText>& files);
+// Writes every file into dir (created if missing); a file that already holds
+// its text is left untouched. Returns the number of files written. On failure
+// removes what it wrote (and dir, if it created it) and throws
+// std::runtime_error.
+size_t write_all_or_nothing(const std::string& dir, const std::vector<NamedText>& files);
 
 }  // namespace txgen::emit
