@@ -158,12 +158,21 @@ bool log_x(const Plot& p) {
   return lo > 0 && hi / lo >= 4;
 }
 
+// Areas in um^2 read best with SI prefixes (5.0 M); periods and latencies
+// as plain numbers (2.5, not 2.5 with a blank prefix or 500.0 m).
+std::string y_format(const Plot& p) {
+  double hi = 0;
+  for (const auto& s : p.series)
+    for (const auto& xy : s.xy) hi = std::max(hi, xy.second);
+  return hi >= 1000 ? "'%.1s %c'" : "'%g'";
+}
+
 std::string script_text(const Plot& p) {
   std::ostringstream gp;
   gp << "set terminal svg size 800,480 noenhanced\nset output " << quoted(p.name + ".svg") << "\n"
      << "set title " << quoted(p.title) << "\nset xlabel " << quoted(p.xlabel) << "\nset ylabel " << quoted(p.ylabel)
      << "\nset key outside right top\nset grid\nset offsets graph 0.05, graph 0.05, graph 0.05, 0\nset yrange [0:*]\n"
-     << "set format y '%.1s %c'\n"
+     << "set format y " << y_format(p) << "\n"
      << (log_x(p) ? "set logscale x 2\n" : "") << "plot ";
   std::string sep;
   size_t index = 0;  // of the non-empty series, as data_text writes them
