@@ -374,13 +374,11 @@ TEST(TxPath, LdsHitPromotedVictimFillsLds) {
   });
 }
 
-// n pages of I-cache translation line `line` whose VA tags are 1 .. n, so
-// one compression prefix holds them all; every LDS segment they map to goes
-// to a work group, so the L1 hands them straight to the I-cache (flow
-// 1-2-3-6). CU 0 asks for them in order and then for a full L1 of pages
-// elsewhere: they reach the line in request order (LRU, and PLRU's
-// sequential fills, evict the oldest first). Returns them in that order.
-std::vector<uint64_t> into_icache_line(CosimSession& s, Bench<Sys>& b, unsigned line, unsigned n, uint64_t vmid) {
+// n pages of I-cache translation line `line` with VA tags 1 .. n (so one
+// compression prefix holds the first 2^value_bits of them); every LDS
+// segment they map to goes to a work group, so the L1 hands them straight to
+// the I-cache (flow 1-2-3-6).
+std::vector<uint64_t> line_pages(Bench<Sys>& b, unsigned line, unsigned n) {
   const TxPathParams& p = params();
   std::vector<uint64_t> pages;
   std::set<uint64_t> segments;
@@ -389,8 +387,17 @@ std::vector<uint64_t> into_icache_line(CosimSession& s, Bench<Sys>& b, unsigned 
     segments.insert(pages.back() & mask(p.lds.segment_index_bits));
   }
   for (uint64_t seg : segments) b.work_group(0, false, static_cast<unsigned>(seg), 1);
+  return pages;
+}
+
+// n line pages (above) into the line: CU 0 asks for them in order and then
+// for a full L1 of pages elsewhere, so they reach the line in request order
+// (LRU, and PLRU's sequential fills, evict the oldest first). Returns them in
+// that order.
+std::vector<uint64_t> into_icache_line(CosimSession& s, Bench<Sys>& b, unsigned line, unsigned n, uint64_t vmid) {
+  const std::vector<uint64_t> pages = line_pages(b, line, n);
   for (uint64_t page : pages) b.translate(0, page, vmid);
-  for (unsigned k = 0; k < p.l1.ways; ++k) b.translate(0, vpn_in(line + 1, 200 + k), vmid);
+  for (unsigned k = 0; k < params().l1.ways; ++k) b.translate(0, vpn_in(line + 1, 200 + k), vmid);
   const auto victims = l1_victims(b, pages, vmid);
   expect_count(s, "L1 victims in the line", n, victims.size());
   for (uint64_t page : pages)
@@ -450,14 +457,7 @@ TEST(TxPath, IcacheLineEvictsInRecencyOrderAfterHits) {
   const unsigned x = p.ic.tx_per_line, w = p.l1.ways;
   if (x < 6) GTEST_SKIP() << "needs at least 6 translations per I-cache line, this configuration has " << x;
   directed([&](CosimSession& s, Bench<Sys>& b) {
-    const unsigned line = 15;
-    std::vector<uint64_t> pages;
-    std::set<uint64_t> segments;
-    for (unsigned k = 1; k <= 2 * x + w; ++k) {
-      pages.push_back(((uint64_t{k} << p.ic.tx_index_bits) | line) & mask(p.vpn_bits));
-      segments.insert(pages.back() & mask(p.lds.segment_index_bits));
-    }
-    for (uint64_t seg : segments) b.work_group(0, false, static_cast<unsigned>(seg), 1);
+    const std::vector<uint64_t> pages = line_pages(b, 15, 2 * x + w);
     for (unsigned k = 0; k < x + w; ++k) b.translate(0, pages[k]);
     const size_t l2_before = b.l2_vpns.size();
     for (unsigned sub : {2u, 4u, 5u}) b.translate(0, pages.at(sub - 1));
