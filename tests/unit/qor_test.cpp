@@ -22,6 +22,7 @@ SynthResult result(const std::string& top, double area, unsigned flops, double m
   r.area_um2 = area;
   r.flops = flops;
   r.min_period_ns = min_period;
+  r.period_ns = 2.5;
   return r;
 }
 
@@ -93,6 +94,23 @@ TEST(Qor, MissingOrNewModulesAndAChangedConfigurationFail) {
   rows = txgen::synth::compare_qor(entry(), "h2", {result("blk_x", 1000, 10, 2.0), result("blk_x_base", 100, 1, 1)},
                                    tol);
   for (const auto& r : rows) EXPECT_TRUE(r.failed) << r.verdict;
+}
+
+TEST(Qor, AModuleMissingItsClockFailsEvenWhenItsBaselineMissedItToo) {
+  const QorTolerance tol{1.0, 0.05};
+  QorEntry slow = entry();
+  slow.modules[0].min_period_ns = 2.6;
+  const auto rows = txgen::synth::compare_qor(
+      slow, "h1", {result("blk_x", 1000, 10, 2.62), result("blk_x_base", 100, 1, 2.55)}, tol);
+  ASSERT_EQ(rows.size(), 2u);
+  EXPECT_TRUE(rows[0].failed);
+  EXPECT_EQ(rows[0].verdict, "FAILED: misses the 2.500 ns clock") << rows[0].verdict;
+  EXPECT_TRUE(rows[1].failed);  // also a period regression beyond the spread
+  EXPECT_NE(rows[1].verdict.find("REGRESSION: min period +1.550 ns; FAILED: misses"), std::string::npos)
+      << rows[1].verdict;
+  slow.modules[0].min_period_ns = 2.5;
+  const auto exact = txgen::synth::compare_qor(slow, "h1", {result("blk_x", 1000, 10, 2.5)}, tol);
+  EXPECT_FALSE(exact[0].failed) << exact[0].verdict;  // meeting the clock exactly passes
 }
 
 TEST(Qor, BaselinesRoundTripAndBadFieldsNameTheirPath) {

@@ -108,6 +108,18 @@ json side_json(const std::optional<QorFigures>& f) {
           {"min_period_ns", rounded(f->min_period_ns, kTimeDecimals)}};
 }
 
+// A module slower than the clock it was synthesized for fails whatever its
+// baseline says: a baseline recorded while missing the clock must not hide it.
+void judge_clock(QorRow& row, const std::vector<SynthResult>& now) {
+  if (!row.after) return;
+  for (const auto& r : now) {
+    if (r.top != row.after->module || r.period_ns <= 0.0 || r.min_period_ns <= r.period_ns + 1e-9) continue;
+    const std::string miss = "FAILED: misses the " + fixed(r.period_ns, kTimeDecimals) + " ns clock";
+    row.verdict = row.verdict == "ok" || row.verdict.empty() ? miss : row.verdict + "; " + miss;
+    row.failed = true;
+  }
+}
+
 }  // namespace
 
 QorBaselines parse_baselines(const json& doc) {
@@ -172,6 +184,7 @@ std::vector<QorRow> compare_qor(const QorEntry& baseline, const std::string& con
   for (const auto& a : after)
     if (!find_figures(baseline.modules, a.module))
       rows.push_back({baseline.config, a.module, std::nullopt, a, "FAILED: module not in the baselines (qor update)", true});
+  for (auto& row : rows) judge_clock(row, now);
   if (config_hash_now != baseline.config_hash) {
     for (auto& row : rows) {
       row.failed = true;
