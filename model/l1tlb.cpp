@@ -82,6 +82,7 @@ L1tlbModel::State L1tlbModel::make_reset() const {
   s.sd1.match.assign(C_, -1);
   s.sd2.match.assign(C_, -1);
   s.cu.assign(U_, CuOut{});
+  if (p_.input_buffer) s.ib.assign(U_, Ib{});  // reset: every FIFO empty
   return s;
 }
 
@@ -163,6 +164,22 @@ unsigned L1tlbModel::free_mshrs(unsigned j) const {
 // ---------------------------------------------------------------------------
 // Combinational pieces.
 
+// Without the input buffer the crossbar sees the port; with it, the head of
+// the CU's FIFO (a register), whatever the port does in the cycle.
+bool L1tlbModel::cu_request(const State& s, const L1tlbIn& in, unsigned u, uint64_t* vpn, uint64_t* vmid) const {
+  if (p_.input_buffer) {
+    const Ib& b = s.ib[u];
+    if (b.count == 0) return false;
+    *vpn = b.vpn[b.head];
+    *vmid = b.vmid[b.head];
+    return true;
+  }
+  if (!in.req_valid[u]) return false;
+  *vpn = in.req_vpn[u] & vpn_mask_;
+  *vmid = in.req_vmid[u] & vmid_mask_;
+  return true;
+}
+
 int L1tlbModel::winner(const State& s, const L1tlbIn& in, unsigned j, unsigned* nreq) const {
   const unsigned c = j / K_, k = j % K_;
   const unsigned rr = s.tlb[j].rr;
@@ -171,7 +188,8 @@ int L1tlbModel::winner(const State& s, const L1tlbIn& in, unsigned j, unsigned* 
   for (unsigned d = 0; d < N_; ++d) {
     const unsigned i = (rr + d) % N_;
     const unsigned u = c * N_ + i;
-    if (in.req_valid[u] && home_of(in.req_vpn[u] & vpn_mask_) == k) {
+    uint64_t vpn = 0, vmid = 0;
+    if (cu_request(s, in, u, &vpn, &vmid) && home_of(vpn) == k) {
       if (win < 0) win = static_cast<int>(i);
       ++n;
     }
@@ -201,9 +219,9 @@ bool L1tlbModel::sd_ready(const State& s) const {
 void L1tlbModel::outputs(const L1tlbIn& in, L1tlbOut& o) const {
   const State& s = in.rst_n ? s_ : reset_;  // asynchronous reset
   if (o.req_ready.size() != U_ || o.l2_req_valid.size() != C_ || o.evict_valid.size() != C_) o = make_outputs();
-  for (unsigned u = 0; u < U_; ++u) o.req_ready[u] = 0;
+  for (unsigned u = 0; u < U_; ++u) o.req_ready[u] = p_.input_buffer ? req_ready_ib(s, u) : 0;
   const bool blk = sd_block(s, in);
-  if (!blk)
+  if (!blk && !p_.input_buffer)
     for (unsigned j = 0; j < T_; ++j) {
       const int w = winner(s, in, j, nullptr);
       if (w >= 0 && credit(s, j)) o.req_ready[(j / K_) * N_ + unsigned(w)] = 1;
@@ -364,7 +382,7 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
     const bool cr = credit(s, j);
     if (w >= 0 && !blk && !cr) events_.credit_block = true;
     win_[j] = (w >= 0 && !blk && cr) ? w : -1;
-    if (win_[j] >= 0) ++stats_.accepts;
+    if (win_[j] >= 0 && !p_.input_buffer) ++stats_.accepts;  // with the buffer: counted at the append
   }
   const bool sd_accept = in.sd_valid && sd_ready(s);
 
@@ -629,11 +647,9 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
     }
     if (win_[j] >= 0) {
       const unsigned i = unsigned(win_[j]);
-      const unsigned u = c * N_ + i;
       t.r1.valid = true;
       t.r1.i = i;
-      t.r1.vpn = in.req_vpn[u] & vpn_mask_;
-      t.r1.vmid = in.req_vmid[u] & vmid_mask_;
+      cu_request(s, in, c * N_ + i, &t.r1.vpn, &t.r1.vmid);  // the FIFOs change only in step 7
       t.rr = (i + 1) % N_;
     } else {
       t.r1.valid = false;
@@ -687,6 +703,34 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
       cl.f1.perm = in.l2_resp_perm[c] & perm_mask_;
     } else {
       cl.f1.valid = false;
+    }
+  }
+
+  // ---- 7. Input buffers. ----
+  if (p_.input_buffer) ib_edge(in);
+}
+
+// The head leaves when the crossbar accepted it (win_ of its home TLB is this
+// CU); the port's request is appended when taken, with the ready of the cycle
+// (fewer than kIbDepth entries before the pop: a full FIFO whose head leaves
+// takes nothing at this edge, the ready does not wait for the arbitration).
+void L1tlbModel::ib_edge(const L1tlbIn& in) {
+  for (unsigned u = 0; u < U_; ++u) {
+    Ib& b = s_.ib[u];
+    const bool take = in.req_valid[u] && req_ready_ib(s_, u);
+    if (b.count > 0) {
+      const unsigned j = (u / N_) * K_ + home_of(b.vpn[b.head]);
+      if (win_[j] == static_cast<int>(u % N_)) {
+        b.head = (b.head + 1) % kIbDepth;
+        --b.count;
+      }
+    }
+    if (take) {
+      const unsigned slot = (b.head + b.count) % kIbDepth;
+      b.vpn[slot] = in.req_vpn[u] & vpn_mask_;
+      b.vmid[slot] = in.req_vmid[u] & vmid_mask_;
+      ++b.count;
+      ++stats_.accepts;
     }
   }
 }

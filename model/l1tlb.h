@@ -7,7 +7,8 @@
 // victim is always the replacement victim; a one-VPN invalidation makes its
 // way the least recent, a flush-all restores the reset order), the per-cluster
 // eviction output (the valid entry a fill replaced), and the two-stage
-// shootdown (sd1 compare, sd2 invalidate / kill, done).
+// shootdown (sd1 compare, sd2 invalidate / kill, done). Optionally
+// (l1tlb.input_buffer) a two-entry FIFO per CU in front of the crossbar.
 // Written from the block document alone; shares only the elaborated widths
 // (txgen/elab/l1tlb.h) with the generator.
 //
@@ -18,12 +19,18 @@
 // fill_valid in f+4; an entry replaced by that write: evict_valid in f+3.
 // Shootdown accepted in e: sd1 in e+1, sd2 in e+2 (invalidate / kill at
 // edge e+2), sd_done in e+3.
+// With the input buffer, "accepted in cycle t" above is the crossbar's accept
+// of the FIFO head; a request taken at the port in cycle t is appended at edge
+// t and arbitrated in t+1 at the earliest (no bypass), so from the port every
+// time is one cycle more: resp_valid in t+4 (hit_latency), l2_req_valid from
+// t+5 (miss_to_l2).
 //
 // posedge() computes every decision from the registers of the cycle, then
 // applies the effects in the document's same-edge order (decide, shootdown,
 // fill write, fill answer, L2 choice, compare / sd1 on the entries after the
-// writes of the edge). No memory is allocated after construction (except by
-// the convenience forms that return structs by value).
+// writes of the edge, then the input buffers: pop the accepted heads, append
+// the taken port requests). No memory is allocated after construction
+// (except by the convenience forms that return structs by value).
 #pragma once
 
 #include <cstdint>
@@ -50,7 +57,7 @@ struct L1tlbIn {                      // inputs of l1tlb_NAME for one cycle
 };
 
 struct L1tlbOut {                     // outputs in the cycle (before its edge)
-  std::vector<uint8_t> req_ready;     // [U] combinational
+  std::vector<uint8_t> req_ready;     // [U] combinational (with the input buffer: from registers only)
   std::vector<uint8_t> resp_valid;    // [U] registered hit response
   std::vector<uint64_t> resp_vpn, resp_vmid, resp_ppn, resp_perm;  // [U]
   std::vector<uint8_t> fill_valid;    // [U] registered fill (miss) response
@@ -70,8 +77,8 @@ struct L1tlbEvents {                  // what the last posedge did (all false at
   bool merge_repeat_same_cu = false;  // a merge whose CU was already a waiter of the MSHR
   bool merge_at_write_edge = false;   // a merge into the MSHR whose fill writes (f2) at the same edge
   bool fill_patch_at_compare = false; // a compare stage matched the way written by a fill at the same edge
-  bool credit_block = false;          // a valid request refused only by the credit
-  bool xbar_conflict = false;         // two or more CUs requested one TLB in the cycle
+  bool credit_block = false;          // a valid request (FIFO head with the input buffer) refused only by the credit
+  bool xbar_conflict = false;         // two or more CUs (ports or FIFO heads) requested one TLB in the cycle
   bool l2_backpressure = false;       // some l2_req_valid with l2_req_ready = 0
   bool fill_suppressed = false;       // a fill write suppressed (kill or same-edge shootdown)
   bool shootdown_one = false;         // a single-VPN shootdown took effect (edge e+2)
@@ -85,7 +92,7 @@ struct L1tlbEvents {                  // what the last posedge did (all false at
 };
 
 struct L1tlbStats {                   // cumulative counters since construction / the last reset
-  uint64_t accepts = 0;               // requests accepted (req_valid & req_ready)
+  uint64_t accepts = 0;               // requests taken at the port (req_valid & req_ready)
   uint64_t hits = 0;                  // decide-stage hits
   uint64_t lookup_misses = 0;         // decide-stage misses that allocated an MSHR
   uint64_t mshr_hits = 0;             // decide-stage misses merged into a pending MSHR
@@ -150,6 +157,8 @@ class L1tlbModel {
   bool f3_valid(unsigned c) const { return s_.cl[c].f3.valid; }
   bool sd1_valid() const { return s_.sd1.valid; }
   bool sd2_valid() const { return s_.sd2.valid; }
+  // Entries in CU u's input buffer (0 .. 2; always 0 without the buffer).
+  unsigned ib_count(unsigned u) const { return p_.input_buffer ? s_.ib[u].count : 0; }
 
  private:
   struct Entry {
@@ -203,6 +212,11 @@ class L1tlbModel {
     uint64_t vpn = 0, vmid = 0;
     std::vector<int> match;  // sd2: [C] matched way in the home TLB or -1
   };
+  static constexpr unsigned kIbDepth = 2;  // entries per input buffer
+  struct Ib {                              // a CU's input buffer: FIFO ring of kIbDepth
+    unsigned head = 0, count = 0;
+    uint64_t vpn[kIbDepth] = {}, vmid[kIbDepth] = {};
+  };
   struct CuOut {
     bool rv = false;
     uint64_t rvpn = 0, rvmid = 0, rppn = 0, rperm = 0;
@@ -215,6 +229,7 @@ class L1tlbModel {
     Sd sd1, sd2;
     bool done = false;
     std::vector<CuOut> cu;     // [U]
+    std::vector<Ib> ib;        // [U] with the input buffer, else empty
   };
 
   const Entry& ent(unsigned j, unsigned s, unsigned w) const { return s_.tlb[j].e[s * p_.ways + w]; }
@@ -222,6 +237,10 @@ class L1tlbModel {
   void validate() const;
   State make_reset() const;
   void reset_state();
+  // The request CU u presents to the crossbar (its port, or its FIFO head).
+  bool cu_request(const State& s, const L1tlbIn& in, unsigned u, uint64_t* vpn, uint64_t* vmid) const;
+  bool req_ready_ib(const State& s, unsigned u) const { return s.ib[u].count < kIbDepth; }
+  void ib_edge(const L1tlbIn& in);  // input buffers at the edge: pop accepted heads, append taken requests
   // Crossbar winner of TLB j for the inputs (local CU index) or -1; nreq = number of requesters.
   int winner(const State& s, const L1tlbIn& in, unsigned j, unsigned* nreq) const;
   bool credit(const State& s, unsigned j) const;

@@ -14,7 +14,7 @@ module l1tlb_seed000_table1_path_tlb (
   input  wire [35:0] sd_vpn_i,
   input  wire [1:0] sd_vmid_i,
   input  wire sd_all_i,  // a flush-all takes effect at this edge (sd2)
-  input  wire l2_take_i,  // the candidate MSHR is loaded into the L2 request register
+  input  wire l2_take_i,  // the L2 request register loads and no TLB ahead of this one has a candidate: the candidate MSHR, if any, is loaded
   input  wire l2_resp_valid_i,
   input  wire [1:0] l2_resp_mshr_i,
   input  wire [35:0] l2_resp_ppn_i,
@@ -136,6 +136,8 @@ module l1tlb_seed000_table1_path_tlb (
   reg  [35:0] f3_ppn_q;
   wire [5:0] f3_perm_d;
   reg  [5:0] f3_perm_q;
+  wire credit_d;
+  reg  credit_q;
   wire [30:0] plru_d;
   reg  [30:0] plru_q;
   wire [0:0] r1_set_w;
@@ -151,7 +153,6 @@ module l1tlb_seed000_table1_path_tlb (
   wire [3:0] f2_moh_w;
   wire [3:0] f3_moh_w;
   wire req;
-  wire credit;
   wire open;
   wire accept;
   wire sd_load;
@@ -210,17 +211,14 @@ module l1tlb_seed000_table1_path_tlb (
   wire [2:0] free_plus_minus;
   wire [3:0] free_oh;
   wire [3:0] free_keep;
-  wire free_lo_keep_0_2_any;
-  wire [1:0] free_lo_keep_0_2;
-  wire [1:0] free_lo_keep_2_4;
-  wire [3:0] free_lo_keep_0_4;
-  wire [3:0] free_lo_keep;
+  wire free_keep_fr;
   wire [3:0] free_alloc;
-  wire free_lo_alloc_0_2_any;
-  wire [1:0] free_lo_alloc_0_2;
-  wire [1:0] free_lo_alloc_2_4;
-  wire [3:0] free_lo_alloc_0_4;
-  wire [3:0] free_lo_alloc;
+  wire free_alloc_lo_0_2_any;
+  wire [1:0] free_alloc_lo_0_2;
+  wire [1:0] free_alloc_lo_2_4;
+  wire [3:0] free_alloc_lo_0_4;
+  wire [3:0] free_alloc_lo;
+  wire free_alloc_fr;
   wire [31:0] ev_n;
   wire [1215:0] etag_n;
   wire [1151:0] eppn_n;
@@ -258,8 +256,7 @@ module l1tlb_seed000_table1_path_tlb (
   assign f3_moh_w = f3_moh_q;
   // Crossbar port: the cluster's CUs whose home is this TLB, round-robin from ptr, credit.
   assign req = req_valid_i;
-  assign credit = free_q > {2'd0, r1_v_q} + {2'd0, r2_v_q};
-  assign open = credit & ~sd_block_i;
+  assign open = credit_q & ~sd_block_i;
   assign grant_o = open & req;
   assign accept = |req & open;
   assign sd_load = sd_acc_i;
@@ -396,20 +393,18 @@ module l1tlb_seed000_table1_path_tlb (
   assign free_plus = free_q + {2'd0, f3_v_q};
   assign free_plus_minus = free_plus - 3'd1;
   assign free_d = alloc ? free_plus_minus : free_plus;
+  assign credit_d = accept ? (r1_v_q ? (alloc ? free_plus_minus >= 3'd3 : free_plus >= 3'd3) : alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : r1_v_q ? (alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : alloc ? free_plus_minus >= 3'd1 : free_plus >= 3'd1;
   assign free_oh = f3_moh_q;
-  assign free_keep = free_oh | ~mv_q;
-  assign free_lo_keep_0_2_any = free_keep[0] | free_keep[1];
-  assign free_lo_keep_0_2 = {~free_keep[0] & free_keep[1], free_keep[0]};
-  assign free_lo_keep_2_4 = {~free_keep[2] & free_keep[3], free_keep[2]};
-  assign free_lo_keep_0_4 = {{2{~free_lo_keep_0_2_any}} & free_lo_keep_2_4, free_lo_keep_0_2};
-  assign free_lo_keep = free_lo_keep_0_4;
-  assign free_alloc = free_oh | ~mv_q & ~free_low_q;
-  assign free_lo_alloc_0_2_any = free_alloc[0] | free_alloc[1];
-  assign free_lo_alloc_0_2 = {~free_alloc[0] & free_alloc[1], free_alloc[0]};
-  assign free_lo_alloc_2_4 = {~free_alloc[2] & free_alloc[3], free_alloc[2]};
-  assign free_lo_alloc_0_4 = {{2{~free_lo_alloc_0_2_any}} & free_lo_alloc_2_4, free_lo_alloc_0_2};
-  assign free_lo_alloc = free_lo_alloc_0_4;
-  assign free_low_d = alloc ? free_lo_alloc : free_lo_keep;
+  assign free_keep = ~mv_q;
+  assign free_keep_fr = free_oh[0] & ~free_keep[0] | free_oh[1] & ~free_keep[1] & ~free_keep[0] | (free_oh[2] & ~free_keep[2] | free_oh[3] & ~free_keep[3] & ~free_keep[2]) & ~(free_keep[0] | free_keep[1]);
+  assign free_alloc = ~mv_q & ~free_low_q;
+  assign free_alloc_lo_0_2_any = free_alloc[0] | free_alloc[1];
+  assign free_alloc_lo_0_2 = {~free_alloc[0] & free_alloc[1], free_alloc[0]};
+  assign free_alloc_lo_2_4 = {~free_alloc[2] & free_alloc[3], free_alloc[2]};
+  assign free_alloc_lo_0_4 = {{2{~free_alloc_lo_0_2_any}} & free_alloc_lo_2_4, free_alloc_lo_0_2};
+  assign free_alloc_lo = free_alloc_lo_0_4;
+  assign free_alloc_fr = free_oh[0] & ~free_alloc[0] | free_oh[1] & ~free_alloc[1] & ~free_alloc[0] | (free_oh[2] & ~free_alloc[2] | free_oh[3] & ~free_alloc[3] & ~free_alloc[2]) & ~(free_alloc[0] | free_alloc[1]);
+  assign free_low_d = alloc ? (free_alloc_fr ? free_oh : free_alloc_lo) : free_keep_fr ? free_oh : free_low_q;
   // Entries: invalidation by sd2 (all, or the home TLB's match), then the fill's write.
   genvar ge;
   generate
@@ -570,6 +565,7 @@ module l1tlb_seed000_table1_path_tlb (
       f3_vmid_q <= 2'd0;
       f3_ppn_q <= 36'd0;
       f3_perm_q <= 6'd0;
+      credit_q <= 1'b1;
       plru_q <= 31'd0;
     end else begin
       free_q <= free_d;
@@ -619,6 +615,7 @@ module l1tlb_seed000_table1_path_tlb (
       f3_vmid_q <= f3_vmid_d;
       f3_ppn_q <= f3_ppn_d;
       f3_perm_q <= f3_perm_d;
+      credit_q <= credit_d;
       plru_q <= plru_d;
     end
   end

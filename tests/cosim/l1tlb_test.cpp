@@ -179,7 +179,8 @@ void expect_count(CosimSession& s, const char* what, uint64_t want, uint64_t got
 }
 
 // CU u's translation of (vpn): a fill, then the same request again hits with
-// the L2's translation three cycles after it is accepted.
+// the L2's translation three cycles after it is accepted (four with the input
+// buffer).
 TEST(L1tlb, HitAfterFill) {
   directed([](CosimSession& s, Bench& b) {
     const uint64_t vpn = vpn_at(0, 0, 5);
@@ -190,7 +191,7 @@ TEST(L1tlb, HitAfterFill) {
     b.request(0, vpn);
     b.step();  // accepted in this cycle (the pipeline is empty)
     const uint64_t accepted = b.accepted_[0].back();
-    b.run(3);
+    b.run(params().hit_latency);
     expect_count(s, "hit responses", 1, b.hits_[0].size());
     expect_count(s, "hit ppn", ppn_of(vpn, 0), b.hits_[0].at(0).second);
     expect_count(s, "hit latency", params().hit_latency, b.cycle() - 1 - accepted);
@@ -216,20 +217,22 @@ TEST(L1tlb, MshrMergeOfConcurrentMisses) {
 }
 
 // With the L2 silent, one CU's distinct misses fill the TLB's MSHRs; the
-// credit then holds the next request back until a fill frees an MSHR.
+// credit then holds the next request back until a fill frees an MSHR (with
+// the input buffer, once the buffer's two entries are taken too).
 TEST(L1tlb, MshrFullBackPressure) {
   directed([](CosimSession& s, Bench& b) {
     const L1tlbParams& p = params();
+    const unsigned held = p.mshrs + (p.input_buffer ? 2 : 0);
     b.hold_l2 = true;
-    for (unsigned k = 0; k <= p.mshrs; ++k) {
+    for (unsigned k = 0; k <= held; ++k) {
       b.request(0, vpn_at(0, k % p.sets, 100 + k));
       for (unsigned guard = 0; b.in().req_valid[0] && guard < 20; ++guard) b.step();
     }
-    expect_count(s, "requests accepted with the L2 silent", p.mshrs, b.accepted_[0].size());
+    expect_count(s, "requests accepted with the L2 silent", held, b.accepted_[0].size());
     expect_count(s, "request still waiting", 1, b.in().req_valid[0]);
     b.hold_l2 = false;
     b.drain();
-    expect_count(s, "requests accepted after the fills", p.mshrs + 1, b.accepted_[0].size());
+    expect_count(s, "requests accepted after the fills", held + 1, b.accepted_[0].size());
   });
 }
 

@@ -103,6 +103,16 @@ L1tlbParams mk(unsigned u, unsigned t, unsigned c, unsigned w, unsigned mpc, boo
 
 L1tlbParams P4() { return mk(4, 2, 1, 4, 2); }
 
+// With the input buffer (document "Input buffer"): the elaborated cycle
+// counts grow by one (2 crossbar cycles, hit 3 + 1, miss to L2 4 + 1).
+L1tlbParams with_ib(L1tlbParams p) {
+  p.input_buffer = true;
+  p.xbar_cycles = 2;
+  p.hit_latency = 4;
+  p.miss_to_l2 = 5;
+  return p;
+}
+
 // The translation the test L2 answers for (vpn, vmid).
 uint64_t ppn_of(uint64_t vpn, uint64_t vmid = 0) { return (vpn * 5 + 1 + vmid * 0x800) & 0xfff; }
 uint64_t perm_of(uint64_t vpn) { return (vpn % 7) & 7; }
@@ -1965,9 +1975,12 @@ TEST(L1tlbModel, DecideHitTouchDoesNotChangeSameCycleVictim) {
 
 // The widest configuration: U = 64, T = 16, C = 4, W = 256, 52-bit VPN,
 // 16-bit VMID, 64-bit PPN. Random traffic; after the constructor and a warm
-// up, outputs() into a sized struct and posedge() allocate nothing.
-TEST(L1tlbModel, WideConfigurationDoesNotAllocatePerCycle) {
-  const L1tlbParams p = mk(64, 16, 4, 256, 16, false, 52, 16, 64, 8);
+// up, outputs() into a sized struct and posedge() allocate nothing. After a
+// drain (idle ports, L2 answering) every request taken at a port has been
+// looked up exactly once (and, with the input buffer, every FIFO is empty).
+void wide_random(bool ib) {
+  L1tlbParams p = mk(64, 16, 4, 256, 16, false, 52, 16, 64, 8);
+  if (ib) p = with_ib(p);
   ASSERT_EQ(p.mshrs, 64u);
   L1tlbModel m(p);
   L1tlbIn in = m.idle_inputs();
@@ -1977,9 +1990,10 @@ TEST(L1tlbModel, WideConfigurationDoesNotAllocatePerCycle) {
   for (auto& v : pend) v.reserve(1024);
   long allocs = 0;
   uint64_t fills = 0;
-  for (unsigned cyc = 0; cyc < 3000; ++cyc) {
+  for (unsigned cyc = 0; cyc < 3300; ++cyc) {
+    const bool drain = cyc >= 3000;
     for (unsigned u = 0; u < p.cus; ++u) {
-      in.req_valid[u] = rng() % 2;
+      in.req_valid[u] = !drain && rng() % 2;
       in.req_vpn[u] = (rng() % 512) | (uint64_t{1} << 51);
       in.req_vmid[u] = 0xbeef;
     }
@@ -1993,7 +2007,7 @@ TEST(L1tlbModel, WideConfigurationDoesNotAllocatePerCycle) {
         pend[c].erase(pend[c].begin());
       }
     }
-    in.sd_valid = cyc % 500 == 499;
+    in.sd_valid = !drain && cyc % 500 == 499;
     in.sd_vpn = uint64_t{1} << 51;
     const long before = g_allocs;
     m.outputs(in, out);
@@ -2011,8 +2025,207 @@ TEST(L1tlbModel, WideConfigurationDoesNotAllocatePerCycle) {
   EXPECT_EQ(allocs, 0);
   EXPECT_GT(fills, 100u);
   EXPECT_GT(m.stats().hits, 100u);
-  std::cout << "[ wide ] hits " << m.stats().hits << " lookup misses " << m.stats().lookup_misses << " merges "
-            << m.stats().mshr_hits << "\n";
+  const L1tlbStats& st = m.stats();
+  EXPECT_EQ(st.accepts, st.hits + st.lookup_misses + st.mshr_hits);
+  for (unsigned u = 0; u < p.cus; ++u) EXPECT_EQ(m.ib_count(u), 0u) << "CU " << u;
+  std::cout << "[ wide" << (ib ? " ib" : "") << " ] hits " << st.hits << " lookup misses " << st.lookup_misses
+            << " merges " << st.mshr_hits << "\n";
+}
+
+TEST(L1tlbModel, WideConfigurationDoesNotAllocatePerCycle) { wide_random(false); }
+
+TEST(L1tlbModel, WideConfigurationWithInputBufferDoesNotAllocatePerCycle) { wide_random(true); }
+
+// ---------------------------------------------------------------------------
+// Input buffer (document "Input buffer"): a two-entry FIFO per CU in front of
+// the crossbar. req_ready = fewer than 2 entries (registers only); the
+// crossbar arbitrates the FIFO heads; at edge t the accepted head leaves and
+// a request taken at the port (req_valid & req_ready) is appended; no bypass,
+// so a request taken at the port in cycle t is arbitrated in t+1 at the
+// earliest and every time of the header's summary counts from that cycle.
+
+// M = 1 per TLB (private TLBs, mshrs_per_cu = 1, S = 1): the credit holds a
+// second request in the FIFO while the first miss owns the MSHR; the third
+// fills the FIFO and the ready drops, whatever req_valid and the arbitration.
+TEST(L1tlbModel, InputBufferReadyFromRegistersCreditExhausted) {
+  Bench b(with_ib(mk(4, 4, 4, 4, 1)));
+  ASSERT_EQ(b.m.params().mshrs, 1u);
+  // c0: every FIFO empty: ready 1 with req_valid 0 everywhere.
+  L1tlbOut o = b.peek();
+  for (unsigned u = 0; u < 4; ++u) EXPECT_TRUE(o.req_ready[u]) << u;
+  // c0: CU0 asks A = 0x10: taken, appended at edge 0; not arbitrated in c0.
+  b.req(0, 0x10);
+  o = b.step();
+  EXPECT_TRUE(o.req_ready[0]);
+  EXPECT_EQ(b.m.ib_count(0), 1u);
+  EXPECT_FALSE(b.m.r1_valid(0));  // no bypass
+  // c1: head A accepted by the crossbar (free 1 > 0); CU0's B = 0x20 taken.
+  b.req(0, 0x20);
+  o = b.step();
+  EXPECT_TRUE(o.req_ready[0]);
+  EXPECT_TRUE(b.m.r1_valid(0));
+  EXPECT_EQ(b.m.ib_count(0), 1u);  // A left, B appended
+  // c2: head B refused by the credit (free 1 > r1 1 fails); C = 0x30 taken: 2 entries.
+  b.req(0, 0x30);
+  o = b.step();
+  EXPECT_TRUE(o.req_ready[0]);
+  EXPECT_TRUE(b.m.events().credit_block);
+  EXPECT_EQ(b.m.ib_count(0), 2u);
+  // c3: full: ready 0 with req_valid 0; CUs 1-3 (empty FIFOs) stay ready.
+  o = b.step();
+  EXPECT_FALSE(o.req_ready[0]);
+  for (unsigned u = 1; u < 4; ++u) EXPECT_TRUE(o.req_ready[u]) << u;
+  // From c4 CU0 holds D = 0x40. A (crossbar c1): r1 c2, r2 c3 (MSHR allocated
+  // at edge 3), L2 choice c4, l2_req c5 (taken), answer c6, f1 c7, f2 c8, f3
+  // c9 (MSHR freed at edge 9), fill_valid c10. B is accepted in c10 (free 1 >
+  // 0), so the FIFO stays full through c10 (the ready of c10 does not see that
+  // accept) and D is taken in c11.
+  std::vector<unsigned> ready_at;
+  for (unsigned c = 4; c <= 12; ++c) {
+    b.req(0, 0x40);
+    o = b.step();
+    if (c <= 9) {
+      EXPECT_TRUE(b.m.events().credit_block) << "c" << c;
+    }
+    if (o.req_ready[0]) {
+      ready_at.push_back(c);
+      break;
+    }
+  }
+  ASSERT_EQ(ready_at, (std::vector<unsigned>{11}));
+  EXPECT_EQ(b.m.ib_count(0), 2u);  // C, D
+  ASSERT_EQ(b.l2log.size(), 1u);
+  EXPECT_EQ(b.l2log[0].cyc, 5u);  // port c0 + miss_to_l2 (5)
+  EXPECT_EQ(b.l2log[0].cyc, b.m.params().miss_to_l2);
+  const auto f = b.resps(0, true);
+  ASSERT_EQ(f.size(), 1u);
+  EXPECT_EQ(f[0].cyc, 10u);
+  EXPECT_EQ(f[0].vpn, 0x10u);
+}
+
+// Hit latency from the port handshake: 3 cycles without the buffer, 4 with it
+// (= params.hit_latency); first l2_req_valid of a miss: 4 and 5 (miss_to_l2).
+TEST(L1tlbModel, InputBufferAddsOneCycleToHitAndMiss) {
+  for (const bool ib : {false, true}) {
+    const L1tlbParams p = ib ? with_ib(P4()) : P4();
+    Bench b(p);
+    install(b, 0, 0x10);
+    // Hit: CU1 asks 0x10 in t0.
+    const unsigned t0 = b.cyc;
+    b.req(1, 0x10);
+    ASSERT_TRUE(b.step().req_ready[1]);
+    b.run(8);
+    const auto r = b.resps(1, false);
+    ASSERT_EQ(r.size(), 1u) << "ib " << ib;
+    EXPECT_EQ(r[0].cyc - t0, ib ? 4u : 3u) << "ib " << ib;
+    EXPECT_EQ(r[0].cyc - t0, p.hit_latency) << "ib " << ib;
+    EXPECT_EQ(r[0].ppn, ppn_of(0x10));
+    // Miss: CU2 asks 0x30 in t1; the L2 is ready, so the first valid cycle is the take.
+    const size_t n = b.l2log.size();
+    const unsigned t1 = b.cyc;
+    b.req(2, 0x30);
+    ASSERT_TRUE(b.step().req_ready[2]);
+    b.run(12);
+    ASSERT_EQ(b.l2log.size(), n + 1) << "ib " << ib;
+    EXPECT_EQ(b.l2log[n].cyc - t1, ib ? 5u : 4u) << "ib " << ib;
+    EXPECT_EQ(b.l2log[n].cyc - t1, p.miss_to_l2) << "ib " << ib;
+    const auto f = b.resps(2, true);
+    ASSERT_EQ(f.size(), 1u) << "ib " << ib;
+    EXPECT_EQ(f[0].cyc - t1, ib ? 10u : 9u) << "ib " << ib;  // take + 1 answer + 4
+  }
+}
+
+// P4 (vpn[0] = home TLB). CU0's requests A = 0x11 (TLB1) and B = 0x10 (TLB0),
+// both installed, wait in its FIFO behind a shootdown accepted in e (sd1
+// e+1, sd2 e+2: requests blocked in e .. e+2). In e+3 only the head A is
+// arbitrated, although TLB0 is free and the port shows another request: B
+// is accepted in e+4. Hits: A in e+6, B in e+7.
+TEST(L1tlbModel, InputBufferKeepsOrderPerCu) {
+  Bench b(with_ib(P4()));
+  install(b, 1, 0x11);
+  install(b, 1, 0x10);
+  const unsigned e = b.cyc;
+  b.sd(false, 0x7f0);  // an absent translation: only the blocking matters
+  b.req(0, 0x11);
+  L1tlbOut o = b.step();  // e
+  EXPECT_TRUE(o.sd_ready);
+  EXPECT_TRUE(o.req_ready[0]);
+  b.req(0, 0x10);
+  o = b.step();  // e+1
+  EXPECT_TRUE(o.req_ready[0]);
+  EXPECT_EQ(b.m.ib_count(0), 2u);
+  o = b.step();  // e+2: still blocked (sd2), FIFO full
+  EXPECT_FALSE(o.req_ready[0]);
+  EXPECT_FALSE(b.m.r1_valid(0) || b.m.r1_valid(1));
+  b.req(0, 0x12);  // e+3: not taken (full); TLB0 must not see it
+  o = b.step();
+  EXPECT_TRUE(o.sd_done);
+  EXPECT_FALSE(o.req_ready[0]);
+  EXPECT_TRUE(b.m.r1_valid(1));   // A
+  EXPECT_FALSE(b.m.r1_valid(0));  // B waits behind A
+  EXPECT_EQ(b.m.ib_count(0), 1u);
+  o = b.step();  // e+4: B
+  EXPECT_TRUE(o.req_ready[0]);
+  EXPECT_TRUE(b.m.r1_valid(0));
+  EXPECT_EQ(b.m.ib_count(0), 0u);
+  b.run(6);
+  const auto r = b.resps(0, false);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].cyc, e + 6);
+  EXPECT_EQ(r[0].vpn, 0x11u);
+  EXPECT_EQ(r[1].cyc, e + 7);
+  EXPECT_EQ(r[1].vpn, 0x10u);
+  EXPECT_TRUE(b.resps(0, true).empty());
+  EXPECT_EQ(b.m.stats().lookup_misses, 2u);  // the two installs only
+}
+
+// Two requests of one CU for one TLB, back to back with the crossbar free:
+// each is looked up in its own cycle, in order (P4, TLB0 for both).
+TEST(L1tlbModel, InputBufferBackToBackSameTlbInOrder) {
+  Bench b(with_ib(P4()));
+  install(b, 1, 0x10);
+  install(b, 1, 0x14);
+  const unsigned t = b.cyc;
+  b.req(0, 0x14);
+  EXPECT_TRUE(b.step().req_ready[0]);  // t: appended
+  b.req(0, 0x10);
+  EXPECT_TRUE(b.step().req_ready[0]);  // t+1: 0x14 accepted, 0x10 appended
+  EXPECT_EQ(b.m.ib_count(0), 1u);
+  b.run(6);
+  const auto r = b.resps(0, false);
+  ASSERT_EQ(r.size(), 2u);
+  EXPECT_EQ(r[0].cyc, t + 4);
+  EXPECT_EQ(r[0].vpn, 0x14u);
+  EXPECT_EQ(r[1].cyc, t + 5);
+  EXPECT_EQ(r[1].vpn, 0x10u);
+}
+
+// Reset empties the FIFOs: ready 1 in the reset cycle (asynchronous reset)
+// and after it, and the dropped requests are never looked up.
+TEST(L1tlbModel, InputBufferResetEmpties) {
+  Bench b(with_ib(P4()));
+  b.sd(true, 0);  // flush-all accepted in c0: requests blocked c0 .. c2
+  b.req(0, 0x10);
+  b.req(1, 0x11);
+  b.step();
+  b.req(0, 0x12);
+  b.step();  // c1
+  EXPECT_EQ(b.m.ib_count(0), 2u);
+  EXPECT_EQ(b.m.ib_count(1), 1u);
+  EXPECT_FALSE(b.peek().req_ready[0]);
+  b.in.rst_n = false;  // c2: reset
+  const L1tlbOut o = b.step();
+  for (unsigned u = 0; u < 4; ++u) {
+    EXPECT_TRUE(o.req_ready[u]) << u;
+    EXPECT_EQ(b.m.ib_count(u), 0u) << u;
+  }
+  for (unsigned c = 0; c < 8; ++c) {
+    const L1tlbOut x = b.step();
+    for (unsigned u = 0; u < 4; ++u) EXPECT_TRUE(x.req_ready[u]);
+    EXPECT_FALSE(b.m.r1_valid(0) || b.m.r1_valid(1)) << c;
+  }
+  EXPECT_TRUE(b.log.empty());
+  EXPECT_TRUE(b.l2log.empty());
 }
 
 // ---------------------------------------------------------------------------

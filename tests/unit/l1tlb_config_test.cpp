@@ -185,6 +185,23 @@ TEST(L1tlbReport, StorageAndLatency) {
   EXPECT_EQ(r["latency"]["rtl_at_2_5ns"]["hit_latency"], 3);
 }
 
+// The input buffer: a boolean; one cycle more in the crossbar, the hit and the
+// miss-to-L2 time; its flip-flops counted beside the TLBs' storage.
+TEST(L1tlbReport, InputBufferAddsACycleAndItsStorage) {
+  EXPECT_EQ(error_of(with(table41(), "/l1tlb/input_buffer", 1)), "$.l1tlb.input_buffer = 1: must be true or false");
+  const json plain = txgen::blocks::l1tlb::report_json(txgen::config::parse_config(clustered(16, 4)));
+  const json doc = with(clustered(16, 4), "/l1tlb/input_buffer", true);
+  const json r = txgen::blocks::l1tlb::report_json(txgen::config::parse_config(doc));
+  const json& rtl = r["latency"]["rtl_at_2_5ns"];
+  EXPECT_EQ(rtl["xbar_cycles"], plain["latency"]["rtl_at_2_5ns"]["xbar_cycles"].get<int>() + 1);
+  EXPECT_EQ(rtl["hit_latency"], 4);
+  EXPECT_EQ(rtl["miss_to_l2_request"], plain["latency"]["rtl_at_2_5ns"]["miss_to_l2_request"].get<int>() + 1);
+  EXPECT_EQ(r["storage_bits"]["input_buffers"], 64 * 2 * (1 + 36 + 2));  // 64 CUs x 2 x (valid, VPN, VMID)
+  EXPECT_EQ(plain["storage_bits"]["input_buffers"], 0);
+  const std::string md = txgen::blocks::l1tlb::report_markdown(txgen::config::parse_config(doc));
+  EXPECT_NE(md.find("| 2 (input buffer, arbitrate, register) |"), std::string::npos) << md;
+}
+
 TEST(L1tlbReport, DocumentTablesFlagTheirDisagreements) {
   const json r = txgen::blocks::l1tlb::report_json(txgen::config::parse_config(table41()));
   const json& t51 = r["document_tables"]["table_5_1"];

@@ -75,6 +75,20 @@ Value lowest_one_tree(Scope& s, const string& name, const Value& v) {
   return hdl::vector_wire(s, name, lowest_tree(s, name, v, 0, v.width()).onehot);
 }
 
+// Whether the one-hot (or zero) x has its bit below every set bit of v in
+// [lo, hi), and whether v has one there: a tree like lowest_tree's, so x
+// passes one AND-OR per level while v's ORs run beside it (a prefix OR of v
+// ABC rebuilds as a ripple chain).
+struct BelowAll {
+  Value first, any_v;
+};
+BelowAll one_hot_below_all(const Value& x, const Value& v, unsigned lo, unsigned hi) {
+  if (hi - lo == 1) return {x.bit(lo) & ~v.bit(lo), v.bit(lo)};
+  const unsigned mid = lo + (hi - lo) / 2;
+  const BelowAll l = one_hot_below_all(x, v, lo, mid), r = one_hot_below_all(x, v, mid, hi);
+  return {l.first | (r.first & ~l.any_v), l.any_v | r.any_v};
+}
+
 // The LRU way after this edge's touches (at most two ways: the hit `a_oh`,
 // then the fill's): touched ways become the youngest and the others keep
 // their order, so it is the oldest untouched of the three oldest ways before
@@ -213,7 +227,9 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value sd_vpn = m.input("sd_vpn_i", VPN);
   Value sd_vmid = m.input("sd_vmid_i", VM);
   Value sd_all = m.input("sd_all_i", 1, "a flush-all takes effect at this edge (sd2)");
-  Value l2_take = m.input("l2_take_i", 1, "the candidate MSHR is loaded into the L2 request register");
+  Value l2_take = m.input("l2_take_i", 1,
+                          "the L2 request register loads and no TLB ahead of this one has a candidate: "
+                          "the candidate MSHR, if any, is loaded");
   Value l2_valid = m.input("l2_resp_valid_i", 1);
   Value l2_mshr = m.input("l2_resp_mshr_i", MB);
   Value l2_ppn = m.input("l2_resp_ppn_i", PPN);
@@ -324,8 +340,9 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   } else {
     g = req;
   }
-  Value r12 = zext(r1_v, FB) + zext(r2_v, FB);
-  Value credit = m.wire("credit", free > r12);
+  // credit: more free MSHRs than lookups in r1 and r2, registered (its next
+  // value is set with the count's), so the grants see one flip-flop
+  Reg credit = m.reg("credit", 1, 1);
   Value open = m.wire("open", credit & ~sd_block);
   grant_o.drive(gate(open, g));
   Value accept = m.wire("accept", any(req) & open);
@@ -473,7 +490,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   cand_vmid_o.drive(gate(first.any, first.data.slice(VH, VM)));
   // the candidate's one-hot from its own tree (beside first_of's), not a
   // decode of first_of's index, which would come after that tree
-  sent.next(gate(l2_take, M == 1 ? lit(1, 1) : lowest_one_tree(top, "cand_oh", cv)));
+  sent.next(gate(l2_take, M == 1 ? cv : lowest_one_tree(top, "cand_oh", cv)));
   Value r1_vh = r1_vpn.top(VH);
   Value same_key = m.wire("r1_key_is_r2", (r1_vh == r2_vh) & (r1_vmid == r2_vmid));
 
@@ -516,12 +533,23 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   r2_cam.next(cam_n);
   // both counts from registers; the allocation, decided late, only picks one
   Value freed = m.wire("free_plus", free + zext(f3_v, FB));
-  free.next(mux(alloc, m.wire("free_plus_minus", freed - lit(FB, 1)), freed));
+  Value freed_less = m.wire("free_plus_minus", freed - lit(FB, 1));
+  free.next(mux(alloc, freed_less, freed));
+  // after this edge r1 holds the acceptance and r2 holds r1
+  const auto at_least = [&](unsigned k) { return mux(alloc, freed_less >= lit(FB, k), freed >= lit(FB, k)); };
+  credit.next(mux(accept, mux(r1_v, at_least(3), at_least(2)), mux(r1_v, at_least(2), at_least(1))));
   // the lowest free MSHR after this edge: among this edge's free and the free
-  // MSHRs, less the one allocated
+  // MSHRs, less the one allocated. The MSHR f3 frees (one-hot or none, and
+  // never free already) wins when no free MSHR lies at or below it; the trees
+  // and masks are of registers, so f3's one-hot meets them in one AND-OR.
   Value fr_oh = m.wire("free_oh", f3_moh);
-  Value lo_keep = lowest_one_tree(top, "free_lo_keep", m.wire("free_keep", fr_oh | ~mv));
-  Value lo_alloc = lowest_one_tree(top, "free_lo_alloc", m.wire("free_alloc", fr_oh | (~mv & ~flo)));
+  // Without an allocation the lowest free MSHR is free_low itself.
+  auto lowest_after_free = [&](const string& name, const Value& free_now, const Value& lowest_now) {
+    return mux(m.wire(name + "_fr", one_hot_below_all(fr_oh, free_now, 0, M).first), fr_oh, lowest_now);
+  };
+  Value lo_keep = lowest_after_free("free_keep", m.wire("free_keep", ~mv), flo);
+  Value free_alloc = m.wire("free_alloc", ~mv & ~flo);
+  Value lo_alloc = lowest_after_free("free_alloc", free_alloc, lowest_one_tree(top, "free_alloc_lo", free_alloc));
   flo.next(mux(alloc, lo_alloc, lo_keep));
 
   // ---- entries: shootdown invalidation, then the fill write
@@ -677,6 +705,61 @@ std::string emit_tlb(const L1tlbParams& p, const EmitContext& ctx) {
   return m.render();
 }
 
+namespace {
+
+// What the crossbar arbitrates: the ports, or the input buffer's heads (with
+// `pop`, the heads it accepts, assigned once the grants are known).
+struct Crossbar {
+  Value valid, vpn, vmid;
+  Wire pop;
+};
+
+// Per CU a two-entry FIFO (docs/blocks/l1tlb.md, "Input buffer"): entry 0 is
+// the head; ready is "entry 1 free", a register, so no port-to-port path runs
+// through the arbitration. Drives req_ready_o.
+Crossbar input_buffer(Module& m, const L1tlbParams& p, const Value& req_valid, const Value& req_vpn,
+                      const Value& req_vmid, Wire& req_ready) {
+  const unsigned U = p.cus, VPN = p.vpn_bits, VM = p.vmid_bits;
+  m.comment("Input buffer: two entries per CU; the crossbar arbitrates the heads, ready is entry 1 free.");
+  Reg v0 = m.reg("ib0_v", U), v1 = m.reg("ib1_v", U);
+  Reg a0 = m.reg("ib0_vpn", U * VPN), a1 = m.reg("ib1_vpn", U * VPN);
+  Reg i0 = m.reg("ib0_vmid", U * VM), i1 = m.reg("ib1_vmid", U * VM);
+  Scope& top = m.top();
+  Wire pop = m.wire("ib_pop", U, true);
+  Value v0w = hdl::vector_wire(top, "ib0_v_w", v0), v1w = hdl::vector_wire(top, "ib1_v_w", v1);
+  Value pw = hdl::vector_wire(top, "ib_pop_w", pop), rv = hdl::vector_wire(top, "req_valid_w", req_valid);
+  Wire v0n = m.wire("ib0_v_n", U, true), v1n = m.wire("ib1_v_n", U, true);
+  Wire a0n = m.wire("ib0_vpn_n", U * VPN, true), a1n = m.wire("ib1_vpn_n", U * VPN, true);
+  Wire i0n = m.wire("ib0_vmid_n", U * VM, true), i1n = m.wire("ib1_vmid_n", U * VM, true);
+  m.generate_for("gb", U, "g_ibuf", [&](Scope& sc, const Index& u) {
+    Value push = sc.wire("push", rv.bit(u) & ~v1w.bit(u));
+    // the head after this edge comes from a stored entry (1 after a pop, 0
+    // otherwise), or else from the port
+    Value stored = sc.wire("stored", mux(pw.bit(u), v1w.bit(u), v0w.bit(u)));
+    sc.assign(v0n.bit(u), stored | push);
+    sc.assign(v1n.bit(u), ~pw.bit(u) & (v1w.bit(u) | (push & v0w.bit(u))));
+    const Index ao = u * Index(static_cast<int>(VPN)), io = u * Index(static_cast<int>(VM));
+    const auto next = [&](const Value& e0, const Value& e1, const Value& in, const Wire& n0, const Wire& n1,
+                          const Index& o, unsigned w) {
+      sc.assign(n0.part(o, w), mux(stored, mux(pw.bit(u), e1.part(o, w), e0.part(o, w)), in.part(o, w)));
+      // entry 1 loads the port whenever it is free (valid only after a push onto entry 0)
+      sc.assign(n1.part(o, w), mux(v1w.bit(u), e1.part(o, w), in.part(o, w)));
+    };
+    next(a0, a1, req_vpn, a0n, a1n, ao, VPN);
+    next(i0, i1, req_vmid, i0n, i1n, io, VM);
+  });
+  v0.next(v0n);
+  v1.next(v1n);
+  a0.next(a0n);
+  a1.next(a1n);
+  i0.next(i0n);
+  i1.next(i1n);
+  req_ready.drive(~v1);
+  return {v0, a0, i0, pop};
+}
+
+}  // namespace
+
 std::string emit_top(const L1tlbParams& p, const EmitContext& ctx) { return build_top(p, ctx)->render(); }
 
 hdl::Interface top_interface(const L1tlbParams& p, const EmitContext& ctx) { return build_top(p, ctx)->interface(); }
@@ -748,6 +831,10 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
   sd_ready_o.drive(sd_ready);
   sd_done_o.drive(done);
 
+  // ---- optional input buffer: the crossbar sees its heads instead of the ports
+  Crossbar xin{req_valid, req_vpn, req_vmid, Wire()};
+  if (p.input_buffer) xin = input_buffer(m, p, req_valid, req_vpn, req_vmid, req_ready);
+
   // ---- TLBs and per-cluster L2 request registers
   std::vector<Value> ready_bits(U), q_valid(C), q_vpn(C), q_vmid(C), q_tag(C);
   std::vector<Value> resp_v(U), resp_vpn(U), resp_vmid(U), resp_ppn(U), resp_perm(U);
@@ -755,9 +842,9 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
   std::vector<Value> evict_v(C), evict_vpn(C), evict_vmid(C), evict_ppn(C), evict_perm(C);
   for (unsigned c = 0; c < C; ++c) {
     const string cs = to_string(c);
-    Value cl_valid = req_valid.slice(c * N, N);
-    Value cl_vpn = req_vpn.slice(c * N * VPN, N * VPN);
-    Value cl_vmid = req_vmid.slice(c * N * VM, N * VM);
+    Value cl_valid = xin.valid.slice(c * N, N);
+    Value cl_vpn = xin.vpn.slice(c * N * VPN, N * VPN);
+    Value cl_vmid = xin.vmid.slice(c * N * VM, N * VM);
     Value rtag = m.wire("c" + cs + "_rtag", l2_resp_tag.field(c, LT));
     Value rmshr = rtag.slice(0, MB);
     Value rk = HB ? rtag.slice(MB, HB) : Value();
@@ -839,7 +926,7 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
       std::vector<std::pair<string, Value>> rest = {
           {"req_valid_i", cl_valid}, {"req_vpn_i", cl_vpn}, {"req_vmid_i", cl_vmid},
           {"sd_block_i", sd_block}, {"sd_acc_i", sd_one}, {"sd_vpn_i", sd_vpn}, {"sd_vmid_i", sd_vmid},
-          {"sd_all_i", sd_flush}, {"l2_take_i", load & pick.bit(k)}, {"l2_resp_valid_i", rv},
+          {"sd_all_i", sd_flush}, {"l2_take_i", K == 1 ? load : load & ~hdl::round_robin_ahead(cand, lp, k)}, {"l2_resp_valid_i", rv},
           {"l2_resp_mshr_i", rmshr}, {"l2_resp_ppn_i", l2_resp_ppn.field(c, PPN)},
           {"l2_resp_perm_i", l2_resp_perm.field(c, PERM)}, {"grant_o", x.grant}, {"busy_o", x.busy},
           {"hit_o", x.hit}, {"hit_vpn_o", x.hvpn}, {"hit_vmid_o", x.hvmid}, {"hit_ppn_o", x.hppn},
@@ -903,7 +990,11 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
       fill_perm[u] = sel(foh, K == 1 ? fq[0] : m.wire(us + "fill_perm", hdl::cat_lsb_first(fq)), K, PERM);
     }
   }
-  req_ready.drive(hdl::cat_lsb_first(ready_bits));
+  // without the buffer a grant is the port's ready; with it, the head's pop
+  if (p.input_buffer)
+    m.assign(xin.pop, hdl::cat_lsb_first(ready_bits));
+  else
+    req_ready.drive(hdl::cat_lsb_first(ready_bits));
   l2_req_valid_o.drive(hdl::cat_lsb_first(q_valid));
   l2_req_vpn_o.drive(hdl::cat_lsb_first(q_vpn));
   l2_req_vmid_o.drive(hdl::cat_lsb_first(q_vmid));

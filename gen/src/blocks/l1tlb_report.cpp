@@ -14,7 +14,7 @@ using nlohmann::json;
 namespace {
 
 struct Storage {
-  uint64_t valid, tag, ppn, perm, repl, mshr_entry, mshr, per_tlb, total, pointers;
+  uint64_t valid, tag, ppn, perm, repl, mshr_entry, mshr, per_tlb, total, pointers, input_buffers;
 };
 
 Storage storage(const L1tlbParams& p) {
@@ -31,6 +31,8 @@ Storage storage(const L1tlbParams& p) {
   s.per_tlb = s.valid + s.tag + s.ppn + s.perm + s.repl + s.mshr;
   s.total = s.per_tlb * p.tlbs;
   s.pointers = uint64_t{p.tlbs} * p.cu_bits + uint64_t{p.clusters} * p.home_bits;
+  // two entries of (valid, VPN, VMID) per CU
+  s.input_buffers = p.input_buffer ? uint64_t{p.cus} * 2 * (1 + p.vpn_bits + p.vmid_bits) : 0;
   return s;
 }
 
@@ -128,6 +130,7 @@ json params_json(const L1tlbParams& p) {
           {"replacement", config::name_of(p.replacement)},
           {"lru_state", p.plru() ? "-" : p.lru_matrix ? "matrix" : "ages"},
           {"l2_ports", "cluster"},
+          {"input_buffer", p.input_buffer},
           {"cus", p.cus},
           {"tlbs", p.tlbs},
           {"clusters", p.clusters},
@@ -171,7 +174,8 @@ json report_json(const config::Config& cfg) {
               {"mshr", s.mshr},
               {"total", s.per_tlb}}},
             {"total", s.total},
-            {"arbiter_pointers", s.pointers}}},
+            {"arbiter_pointers", s.pointers},
+            {"input_buffers", s.input_buffers}}},
           {"latency",
            {{"document_model",
              {{"access_cycles", access},
@@ -211,10 +215,15 @@ std::string report_markdown(const config::Config& cfg) {
      << ", VMID " << p.vmid_bits << ", waiters " << p.cus_per_cluster << ") | " << s.mshr << " |\n"
      << "| **per TLB** | **" << s.per_tlb << "** |\n"
      << "| **all " << p.tlbs << " TLBs** | **" << s.total << "** |\n"
-     << "| round-robin pointers (crossbars, L2 ports) | " << s.pointers << " |\n\n"
+     << "| round-robin pointers (crossbars, L2 ports) | " << s.pointers << " |\n"
+     << (p.input_buffer ? "| input buffers: " + std::to_string(p.cus) + " CUs x 2 x (valid, VPN, VMID) | " +
+                              std::to_string(s.input_buffers) + " |\n"
+                        : std::string())
+     << "\n"
      << "| latency | document model (5.1, 6.1) | RTL at 2.5 ns |\n|---|---:|---:|\n"
      << "| crossbar | log2 " << p.cus_per_cluster << " + log2 " << p.tlbs_per_cluster << " = " << xbar
-     << " | " << p.xbar_cycles << " (arbitrate, register) |\n"
+     << " | " << p.xbar_cycles << (p.input_buffer ? " (input buffer, arbitrate, register)" : " (arbitrate, register)")
+     << " |\n"
      << "| TLB access | 2 log2 " << p.sets << " = " << access << (p.sets == 1 ? " (printed as 1 cycle)" : "")
      << " | " << p.lookup_cycles << " (compare, decide) |\n"
      << "| hit: request to response | " << ((access == 0 ? 1u : access) + xbar) << " | " << p.hit_latency

@@ -356,6 +356,7 @@ L1tlbConfig parse_l1tlb(const json& j, const Config& cfg) {
     r.choice("l2_ports", {"cluster"});
     c.l2_ports = L1tlbL2Ports::Cluster;
   }
+  if (r.has("input_buffer")) c.input_buffer = boolean(r, "input_buffer");
   r.reject_unknown();
   return c;
 }

@@ -76,6 +76,11 @@ L1tlbParams elaborate_l1tlb(const config::Config& cfg) {
   p.repl_bits_per_set = p.plru()       ? p.ways - 1
                         : p.lru_matrix ? p.ways * (p.ways - 1) / 2
                                        : p.ways * p.age_bits;
+  p.input_buffer = c.input_buffer;
+  const unsigned buffered = p.input_buffer ? 1 : 0;
+  p.xbar_cycles += buffered;
+  p.hit_latency += buffered;
+  p.miss_to_l2 += buffered;
   return p;
 }
 

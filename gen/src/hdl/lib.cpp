@@ -181,8 +181,12 @@ Value round_robin_pick(Scope& s, const std::string& name, const Value& req, cons
 }
 
 Value round_robin_bit(const Value& req, const Value& ptr, unsigned k) {
+  return req.bit(k) & ~round_robin_ahead(req, ptr, k);
+}
+
+Value round_robin_ahead(const Value& req, const Value& ptr, unsigned k) {
   const unsigned n = req.width();
-  if (k >= n || ptr.width() != n) fail("round_robin_bit: bit " + to_string(k) + " of " + to_string(n) + " requests");
+  if (k >= n || ptr.width() != n) fail("round_robin_ahead: bit " + to_string(k) + " of " + to_string(n) + " requests");
   std::vector<Value> ahead;
   for (unsigned i = 0; i < n; ++i) {
     if (i == k) continue;
@@ -193,7 +197,7 @@ Value round_robin_bit(const Value& req, const Value& ptr, unsigned k) {
     }
     ahead.push_back(req.bit(i) & or_of(pointers, lit(1, 0)));
   }
-  return req.bit(k) & ~or_of(ahead, lit(1, 0));
+  return or_of(ahead, lit(1, 0));
 }
 
 RoundRobin round_robin_thermo(Scope& s, const std::string& name, const Value& req, const Value& ge) {

@@ -139,6 +139,7 @@ struct L1tlbConfig {
   L1tlbReplacement replacement = L1tlbReplacement::Lru;
   L1tlbLruState lru_state = L1tlbLruState::Auto;  // lru only
   L1tlbL2Ports l2_ports = L1tlbL2Ports::Cluster;
+  bool input_buffer = false;  // a two-entry FIFO per CU in front of the crossbar
 };
 
 enum class AtaReplacement { Lru, Plru };

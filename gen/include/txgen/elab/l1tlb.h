@@ -45,7 +45,11 @@ struct L1tlbParams {
   // order, and so every victim, is the same.
   bool lru_matrix = false;
   unsigned repl_bits_per_set = 0;  // lru: W (W-1) / 2 (matrix) or W x log2 W (ages); plru: W - 1
-  // Cycle counts of the RTL (docs/blocks/l1tlb.md, "Timing").
+  // a two-entry FIFO per CU in front of the crossbar (docs/blocks/l1tlb.md,
+  // "Input buffer"): req_ready_o from registers, one cycle more per request
+  bool input_buffer = false;
+  // Cycle counts of the RTL (docs/blocks/l1tlb.md, "Timing"); with the input
+  // buffer the crossbar, the hit latency and the miss-to-L2 time are one more.
   unsigned xbar_cycles = 1;    // request cycle t, registered into the compare stage at edge t
   unsigned lookup_cycles = 2;  // compare, decide
   unsigned hit_latency = 3;    // accepted in cycle t -> resp_valid_o in cycle t + 3

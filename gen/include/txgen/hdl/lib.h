@@ -77,6 +77,9 @@ Value round_robin_pick(Scope& s, const std::string& name, const Value& req, cons
 // order from the pointer (i is ahead of k when the pointer lies in (k, i]
 // circularly). For a grant that fans out widely.
 Value round_robin_bit(const Value& req, const Value& ptr, unsigned k);
+// Whether a request ahead of k wins over it (round_robin_bit without req[k]):
+// for a consumer that already implies req[k].
+Value round_robin_ahead(const Value& req, const Value& ptr, unsigned k);
 // The same arbitration with the pointer kept as a thermometer `ge` (bit i set
 // for the requesters at or above it; reset all ones): `grant` (one-hot, declared
 // as name) and `next_ge`, the thermometer just above the grant (all zeros after
