@@ -539,11 +539,11 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   const auto at_least = [&](unsigned k) { return mux(alloc, freed_less >= lit(FB, k), freed >= lit(FB, k)); };
   credit.next(mux(accept, mux(r1_v, at_least(3), at_least(2)), mux(r1_v, at_least(2), at_least(1))));
   // the lowest free MSHR after this edge: among this edge's free and the free
-  // MSHRs, less the one allocated. The MSHR f3 frees (one-hot or none, and
-  // never free already) wins when no free MSHR lies at or below it; the trees
-  // and masks are of registers, so f3's one-hot meets them in one AND-OR.
+  // MSHRs, less the one allocated (without an allocation, free_low itself).
+  // The MSHR f3 frees (one-hot or none, and never free already) wins when no
+  // free MSHR lies at or below it: its one-hot passes one AND-OR per level of
+  // a tree whose ORs of the free MSHRs start from registers.
   Value fr_oh = m.wire("free_oh", f3_moh);
-  // Without an allocation the lowest free MSHR is free_low itself.
   auto lowest_after_free = [&](const string& name, const Value& free_now, const Value& lowest_now) {
     return mux(m.wire(name + "_fr", one_hot_below_all(fr_oh, free_now, 0, M).first), fr_oh, lowest_now);
   };
@@ -921,12 +921,14 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
       const unsigned j = c * K + k;
       T& x = t[k];
       std::vector<std::pair<string, Value>> conn = {{"clk_i", cr.clk}, {"rst_ni", cr.rst_n}};
+      // this TLB's own candidate bit is implied by its sent one-hot: only the TLBs ahead matter
+      Value tlb_take = K == 1 ? load : load & ~hdl::round_robin_ahead(cand, lp, k);
       if (HB) conn.push_back({"home_i", lit(HB, k)});
       Value rv = HB ? l2_resp_valid.bit(c) & (rk == lit(HB, k)) : l2_resp_valid.bit(c);
       std::vector<std::pair<string, Value>> rest = {
           {"req_valid_i", cl_valid}, {"req_vpn_i", cl_vpn}, {"req_vmid_i", cl_vmid},
           {"sd_block_i", sd_block}, {"sd_acc_i", sd_one}, {"sd_vpn_i", sd_vpn}, {"sd_vmid_i", sd_vmid},
-          {"sd_all_i", sd_flush}, {"l2_take_i", K == 1 ? load : load & ~hdl::round_robin_ahead(cand, lp, k)}, {"l2_resp_valid_i", rv},
+          {"sd_all_i", sd_flush}, {"l2_take_i", tlb_take}, {"l2_resp_valid_i", rv},
           {"l2_resp_mshr_i", rmshr}, {"l2_resp_ppn_i", l2_resp_ppn.field(c, PPN)},
           {"l2_resp_perm_i", l2_resp_perm.field(c, PERM)}, {"grant_o", x.grant}, {"busy_o", x.busy},
           {"hit_o", x.hit}, {"hit_vpn_o", x.hvpn}, {"hit_vmid_o", x.hvmid}, {"hit_ppn_o", x.hppn},
