@@ -586,8 +586,17 @@ void TxPathModel::outputs(const TxPathIn& in, TxPathOut& o) const {
 // The edge
 
 void TxPathModel::posedge(const TxPathIn& in) {
-  events_ = TxPathEvents{};
   comb(in);
+  edge(in);
+}
+
+void TxPathModel::step(const TxPathIn& in, TxPathOut& out) {
+  outputs(in, out);  // runs comb(in)
+  edge(in);
+}
+
+void TxPathModel::edge(const TxPathIn& in) {
+  events_ = TxPathEvents{};
   step_members();
   if (!in.rst_n) {
     g_ = reset_g_;  // copy-assign of equally sized vectors: no allocation

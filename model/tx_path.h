@@ -170,6 +170,11 @@ class TxPathModel {
   // as a whole allocates (see member_allocs()).
   void outputs(const TxPathIn& in, TxPathOut& out) const;
   void posedge(const TxPathIn& in);
+  // outputs() then posedge() of one cycle, the combinational view computed once.
+  void step(const TxPathIn& in, TxPathOut& out);
+  // posedge(in) right after outputs(in, ...) with the same inputs and no
+  // other call between: reuses that call's combinational view.
+  void posedge_after_outputs(const TxPathIn& in) { edge(in); }
   const TxPathEvents& events() const { return events_; }
   const TxPathStats& stats() const { return stats_; }
 
@@ -294,6 +299,7 @@ class TxPathModel {
   void step_members();
   void collect_flow_events();
   void count_cu_side(const TxPathIn& in);
+  void edge(const TxPathIn& in);  // posedge after comb(in)
   void posedge_baseline(const TxPathIn& in);
   void posedge_path(const TxPathIn& in);
   void take_l2_request(const TxPathIn& in);

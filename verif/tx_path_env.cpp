@@ -11,6 +11,10 @@ namespace {
 
 uint64_t key_of(uint64_t vpn, uint64_t vmid) { return (vpn << 8) | vmid; }
 
+bool any(const std::vector<uint8_t>& v) {
+  return std::any_of(v.begin(), v.end(), [](uint8_t b) { return b != 0; });
+}
+
 }  // namespace
 
 // ---------------------------------------------------------------------------
@@ -54,6 +58,12 @@ PathEnvironment::PathEnvironment(const elab::TxPathParams& p, const trace::Trace
       l2_(o.l2_entries, o.l2_ways), cu_(p.cus), fetch_(p.icaches) {
   in_.l2_req_ready = true;
   in_.l2_vic_ready = true;
+  // A bound on how long anything stays inside the path with no valid on any
+  // port: a lookup's or a victim's way down the chain, with the wires. The
+  // replay of every workload with and without skipping must agree
+  // (tests/cosim/CMakeLists.txt), so a bound too short shows there.
+  drain_ = 2 * (uint64_t{p.wire_lds} + p.wire_icache) + 4 * (uint64_t{p.ic.groups} + p.victim_queue) + 64;
+  settle_ = 2 + (baseline ? 0 : p.lds.clear_groups) + drain_;
 }
 
 uint64_t PathEnvironment::code_addr(unsigned g) const {
@@ -78,11 +88,35 @@ void PathEnvironment::start_kernel(uint64_t cycle) {
   }
 }
 
+// The CU has its next request and room for it: its next page is not one it
+// already waits for.
+bool PathEnvironment::can_present(unsigned u) const {
+  const Cu& c = cu_[u];
+  const auto& stream = trace_.kernels[kernel_].per_cu[u];
+  return !c.presenting && c.next < stream.size() && c.in_flight.size() < o_.outstanding &&
+         !c.in_flight.count(key_of(stream[c.next].vpn, stream[c.next].vmid));
+}
+
+// The CU presents a request the path refused in an earlier cycle (its
+// L1-TLB's MSHRs are full).
+bool PathEnvironment::refused(unsigned u, uint64_t cycle) const {
+  return cu_[u].presenting && cu_[u].presented_at < cycle;
+}
+
+// A CU whose wavefronts all wait on translations (or have finished) issues
+// no instructions, so its I-cache's fetch unit fetches only while one of its
+// CUs issues in `cycle`.
+bool PathEnvironment::fetch_allowed(unsigned g, uint64_t cycle) const {
+  if (o_.fetch_when_stalled) return true;
+  for (unsigned u = g * p_.sharers; u < (g + 1) * p_.sharers; ++u)
+    if (can_present(u) || (cu_[u].presenting && !refused(u, cycle))) return true;
+  return false;
+}
+
 void PathEnvironment::drive_cu(unsigned u, uint64_t cycle) {
   Cu& c = cu_[u];
   const auto& stream = trace_.kernels[kernel_].per_cu[u];
-  if (!c.presenting && c.next < stream.size() && c.in_flight.size() < o_.outstanding &&
-      !c.in_flight.count(key_of(stream[c.next].vpn, stream[c.next].vmid))) {
+  if (can_present(u)) {
     c.presenting = true;
     c.presented_vpn = stream[c.next].vpn;
     c.presented_at = cycle;
@@ -100,7 +134,7 @@ void PathEnvironment::drive_cu(unsigned u, uint64_t cycle) {
 void PathEnvironment::drive_fetch(unsigned g, uint64_t cycle) {
   Fetch& f = fetch_[g];
   in_.flush_valid[g] = f.flushing;
-  in_.if_valid[g] = !f.flushing && !f.waiting && !f.filling && cycle >= f.next_at;
+  in_.if_valid[g] = !f.flushing && !f.waiting && !f.filling && cycle >= f.next_at && fetch_allowed(g, cycle);
   in_.if_addr[g] = code_addr(g);
   in_.ifill_valid[g] = f.filling && cycle >= f.fill_at;
   in_.ifill_addr[g] = f.miss_addr;
@@ -154,6 +188,8 @@ bool PathEnvironment::kernel_finished() const {
 
 void PathEnvironment::observe(uint64_t cycle, const model::TxPathOut& out) {
   if (!in_.rst_n || done() || !kernel_started_) return;
+  count_owed_done(out);
+  quiet_ = active(cycle, out) ? 0 : quiet_ + 1;  // before the handshakes below clear what was driven
   for (unsigned u = 0; u < p_.cus; ++u) {
     Cu& c = cu_[u];
     if (in_.req_valid[u] && out.req_ready[u]) {
@@ -243,6 +279,56 @@ void PathEnvironment::observe(uint64_t cycle, const model::TxPathOut& out) {
     kernel_started_ = false;
     if (done()) s_.cycles = cycle + 1;
   }
+}
+
+// Work-group and flush operations run on inside the path after their
+// handshake (an LDS clear, an I-cache flush) until their done pulse.
+void PathEnvironment::count_owed_done(const model::TxPathOut& out) {
+  for (unsigned u = 0; u < p_.cus; ++u) {
+    done_owed_ += in_.wg_valid[u] && out.wg_ready[u];
+    done_owed_ -= out.wg_done[u];
+  }
+  for (unsigned g = 0; g < p_.icaches; ++g) {
+    done_owed_ += in_.flush_valid[g] && out.flush_ready[g];
+    done_owed_ -= out.flush_done[g];
+  }
+}
+
+// A valid on any port, or an operation owing its done pulse. A request the
+// path keeps refusing is waiting, not activity.
+bool PathEnvironment::active(uint64_t cycle, const model::TxPathOut& out) const {
+  for (unsigned u = 0; u < p_.cus; ++u)
+    if (in_.req_valid[u] && (out.req_ready[u] || !refused(u, cycle))) return true;
+  return done_owed_ > 0 || any(in_.wg_valid) || any(in_.if_valid) || any(in_.ifill_valid) ||
+         any(in_.flush_valid) || in_.l2_resp_valid || in_.sd_valid || any(out.resp_valid) || any(out.fill_valid) ||
+         any(out.app_rvalid) || any(out.wg_done) || any(out.if_resp_valid) || any(out.flush_done) ||
+         out.l2_req_valid || out.l2_vic_valid || out.sd_done || any(out.hit_lds) || any(out.hit_ic);
+}
+
+// The first cycle at which the environment drives a valid again by itself:
+// an L2-TLB answer falls due, a fetch unit's next fetch or line fill; now when
+// a CU has a request to present.
+uint64_t PathEnvironment::next_event(uint64_t cycle) const {
+  uint64_t at = UINT64_MAX;
+  for (unsigned u = 0; u < p_.cus; ++u)
+    if (can_present(u) || !cu_[u].wg_free_sent || !cu_[u].wg_alloc_sent) return 0;
+  for (const Pending& r : l2q_) at = std::min(at, r.due);
+  for (unsigned g = 0; g < p_.icaches; ++g) {
+    const Fetch& f = fetch_[g];
+    if (f.flushing) return 0;
+    if (f.filling) at = std::min(at, f.fill_at);
+    else if (!f.waiting && fetch_allowed(g, cycle)) at = std::min(at, f.next_at);
+  }
+  return at;
+}
+
+uint64_t PathEnvironment::next_cycle(uint64_t cycle) {
+  const uint64_t next = cycle + 1;
+  if (!o_.skip_idle || quiet_ < drain_ || next < settle_ || done() || !kernel_started_) return next;
+  const uint64_t at = next_event(next);
+  if (at == UINT64_MAX || at <= next) return next;  // nothing due (a deadlock runs to max_cycles) or due now
+  skipped_ += at - next;
+  return at;
 }
 
 EvalStats PathEnvironment::stats() const {

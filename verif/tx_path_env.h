@@ -27,6 +27,8 @@ struct EvalOptions {
   unsigned outstanding = 4;     // distinct pages a CU waits for at once
   unsigned fetch_interval = 8;  // cycles between instruction fetches of an I-cache
   unsigned ifill_latency = 40;  // an instruction miss is filled this much later
+  bool fetch_when_stalled = false;  // fetch while every CU of the I-cache waits on translations
+  bool skip_idle = true;            // jump over cycles in which nothing can happen
   uint64_t max_cycles = 200000000;
 };
 
@@ -64,6 +66,11 @@ class PathEnvironment {
   // The path's outputs of the cycle (before its edge): bookkeeping of every handshake.
   void observe(uint64_t cycle, const model::TxPathOut& out);
   bool done() const { return kernel_ >= trace_.kernels.size(); }
+  // The cycle to simulate after `cycle` (observed): the next one, or, when the
+  // path has drained and no input can change before some later cycle, that
+  // cycle (every skipped cycle would have idle inputs and no effect).
+  uint64_t next_cycle(uint64_t cycle);
+  uint64_t skipped() const { return skipped_; }
   EvalStats stats() const;
 
  private:
@@ -89,6 +96,12 @@ class PathEnvironment {
   void drive_fetch(unsigned g, uint64_t cycle);
   void drive_l2(uint64_t cycle);
   void complete(unsigned u, uint64_t vpn, uint64_t cycle);
+  bool can_present(unsigned u) const;
+  bool refused(unsigned u, uint64_t cycle) const;
+  bool fetch_allowed(unsigned g, uint64_t cycle) const;
+  void count_owed_done(const model::TxPathOut& out);
+  bool active(uint64_t cycle, const model::TxPathOut& out) const;
+  uint64_t next_event(uint64_t cycle) const;
   bool kernel_finished() const;
   uint64_t code_addr(unsigned g) const;
 
@@ -107,6 +120,12 @@ class PathEnvironment {
   bool kernel_started_ = false;
   std::vector<uint64_t> latencies_;
   EvalStats s_;
+  // idle skipping
+  uint64_t drain_ = 0;      // quiet cycles after which nothing is left in flight inside the path
+  uint64_t settle_ = 0;     // first cycle that may be skipped (the LDSs' reset clear is over)
+  uint64_t quiet_ = 0;      // consecutive cycles without a valid on any port
+  unsigned done_owed_ = 0;  // accepted work-group and flush operations whose done pulse is due
+  uint64_t skipped_ = 0;    // cycles jumped over
 };
 
 }  // namespace txgen::verif

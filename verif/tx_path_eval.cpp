@@ -72,10 +72,7 @@ class RtlPath {
 class ModelPath {
  public:
   ModelPath(const TxPathParams& p, bool base) : m_(p, base) {}
-  void step(const txgen::model::TxPathIn& in, txgen::model::TxPathOut& out) {
-    m_.outputs(in, out);
-    m_.posedge(in);
-  }
+  void step(const txgen::model::TxPathIn& in, txgen::model::TxPathOut& out) { m_.step(in, out); }
 
  private:
   txgen::model::TxPathModel m_;
@@ -84,6 +81,7 @@ class ModelPath {
 struct Run {
   std::string workload, design;
   EvalStats s;
+  uint64_t skipped = 0;  // cycles jumped over (idle skipping)
   double seconds = 0;
 };
 
@@ -93,7 +91,7 @@ Run replay(Path& path, const TxPathParams& p, const txgen::trace::Trace& t, cons
   txgen::model::TxPathOut out = txgen::model::TxPathModel(p, base).make_outputs();
   const auto start = std::chrono::steady_clock::now();
   uint64_t cycle = 0;
-  for (; !env.done() && cycle < o.max_cycles; ++cycle) {
+  for (; !env.done() && cycle < o.max_cycles; cycle = env.next_cycle(cycle)) {
     path.step(env.inputs(cycle), out);
     env.observe(cycle, out);
   }
@@ -102,6 +100,7 @@ Run replay(Path& path, const TxPathParams& p, const txgen::trace::Trace& t, cons
   r.design = base ? "baseline" : "path";
   r.s = env.stats();
   if (!r.s.finished) r.s.cycles = cycle;
+  r.skipped = env.skipped();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }
@@ -241,10 +240,17 @@ int main(int argc, char** argv) {
   app.add_option("--outstanding", o.outstanding, "pages a CU waits for at once (4)");
   app.add_option("--fetch-interval", o.fetch_interval, "cycles between instruction fetches (8)");
   app.add_option("--max-cycles", o.max_cycles, "stop a run after this many cycles");
+  app.add_flag("!--no-skip-idle", o.skip_idle, "simulate every cycle (default: jump over cycles with nothing to do)");
+  app.add_flag("--fetch-when-stalled", o.fetch_when_stalled,
+               "fetch instructions while every CU of the I-cache waits on translations (default: no)");
   CLI11_PARSE(app, argc, argv);
   try {
     const TxPathParams p = txgen::elab::elaborate_tx_path(txgen::config::load_config_file(TXGEN_EVAL_CONFIG));
     fs::create_directories(out);
+    // "both" checks the engine against the model stepped through every cycle,
+    // so it checks the idle skipping too
+    EvalOptions every_cycle = o;
+    every_cycle.skip_idle = false;
     std::vector<Run> runs;
     for (const std::string& file : traces) {
       txgen::trace::Trace t = txgen::trace::read_file(file);
@@ -254,11 +260,12 @@ int main(int argc, char** argv) {
       if (t.workload.empty()) t.workload = fs::path(file).stem().string();
       for (bool base : {true, false}) {
         runs.push_back(run_one(p, t, o, base, engine == "model"));
-        if (engine == "both") check_agree(runs.back(), run_one(p, t, o, base, true));
+        if (engine == "both") check_agree(runs.back(), run_one(p, t, every_cycle, base, true));
         const Run& r = runs.back();
-        std::printf("txgen eval: %s %-8s %llu requests, %llu cycles, %.2f s (%.3f M requests/s)%s\n",
+        std::printf("txgen eval: %s %-8s %llu requests, %llu cycles (%llu simulated), %.2f s (%.3f M requests/s)%s\n",
                     r.workload.c_str(), r.design.c_str(), static_cast<unsigned long long>(r.s.requests),
-                    static_cast<unsigned long long>(r.s.cycles), r.seconds,
+                    static_cast<unsigned long long>(r.s.cycles),
+                    static_cast<unsigned long long>(r.s.cycles - r.skipped), r.seconds,
                     r.seconds > 0 ? static_cast<double>(r.s.requests) / r.seconds / 1e6 : 0.0,
                     r.s.finished ? "" : " (stopped at --max-cycles)");
       }

@@ -91,6 +91,7 @@ class TxPathHarness {
 
   void drive(const model::TxPathIn& in) {
     in_ = in;
+    checked_ = false;
     drive_rtl(in);
   }
 
@@ -103,6 +104,7 @@ class TxPathHarness {
   // Compares every output; returns the model's view (equal to the RTL's).
   const model::TxPathOut& check() {
     model_.outputs(in_, want_);
+    checked_ = true;
     Ports::read(*dut_, p_, got_, true);
     const model::TxPathOut& w = want_;
     const model::TxPathOut& g = got_;
@@ -150,7 +152,11 @@ class TxPathHarness {
 
   void rising_edge() {
     rtl_edge();
-    model_.posedge(in_);
+    if (checked_)
+      model_.posedge_after_outputs(in_);  // in_ is set only by drive(), before check()
+    else
+      model_.posedge(in_);
+    checked_ = false;
     cov_.count(model_.events());
     record(tape_, in_);
   }
@@ -160,10 +166,7 @@ class TxPathHarness {
     dut_->eval();
   }
 
-  void model_cycle(const model::TxPathIn& in) {
-    model_.outputs(in, want_);
-    model_.posedge(in);
-  }
+  void model_cycle(const model::TxPathIn& in) { model_.step(in, want_); }
 
   // step_alone's sequence, returning the compared outputs without a copy
   const model::TxPathOut& step(const model::TxPathIn& in) {
@@ -198,6 +201,7 @@ class TxPathHarness {
   TxPathCoverage cov_;
   model::TxPathIn in_;
   model::TxPathOut want_, got_;
+  bool checked_ = false;  // check() ran on in_ since drive()
   BenchTape<model::TxPathIn> tape_;
 };
 

@@ -52,6 +52,7 @@ struct EvalOptions {
   std::vector<std::string> traces, workloads;
   unsigned long requests = 0;  // 0: the workload's whole stream (txgen trace default)
   unsigned l2_latency = 188, walk_latency = 400;
+  bool skip_idle = true, fetch_when_stalled = false;
 };
 
 struct SweepOptions {

@@ -1,0 +1,23 @@
+#!/bin/sh
+# Idle skipping must not change a result: replays every synthetic workload
+# through the golden models once jumping over idle cycles and once stepping
+# every cycle, and fails unless the two eval.csv tables (cycles, hits, L2-TLB
+# requests, latencies; no timings) are identical.
+# Usage: eval_skip_idle.sh TXGEN EVAL_EXE CONFIG OUT
+set -eu
+txgen=$1 exe=$2 config=$3 out=$4
+mkdir -p "$out"
+traces=""
+for kind in atax bicg mvt gesummv gups bfs lds_heavy; do
+  "$txgen" trace --config "$config" --kind "$kind" --requests 300 --out "$out/$kind.trace"
+  traces="$traces --trace $out/$kind.trace"
+done
+# shellcheck disable=SC2086
+"$exe" --engine model $traces --out "$out/skip" | grep 'simulated'
+# shellcheck disable=SC2086
+"$exe" --engine model --no-skip-idle $traces --out "$out/every" > /dev/null
+if ! diff "$out/every/eval.csv" "$out/skip/eval.csv"; then
+  echo "eval_skip_idle: skipping idle cycles changed the results (< every cycle, > skipping)" >&2
+  exit 1
+fi
+echo "eval_skip_idle: identical results"
