@@ -7,14 +7,18 @@
 // engine (TXGEN_EVAL_RTL), TXGEN_SYS_HEADER / TXGEN_SYS_CLASS and
 // TXGEN_BASE_HEADER / TXGEN_BASE_CLASS; without TXGEN_EVAL_RTL only the
 // golden-model engine is built (no Verilator run needed).
+#include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -202,6 +206,32 @@ void write_plot(const fs::path& out, const std::vector<Run>& runs) {
     std::cerr << "txgen eval: gnuplot failed; the script is " << (out / "eval.gp").string() << "\n";
 }
 
+// task(0) ... task(n - 1) on up to `jobs` threads (each replay has its own
+// models, Verilated context and environment); the results in task order, the
+// first exception rethrown.
+template <class Task>
+std::vector<Run> run_parallel(size_t n, unsigned jobs, const Task& task) {
+  std::vector<Run> runs(n);
+  std::vector<std::exception_ptr> errors(n);
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t k; (k = next++) < n;) {
+      try {
+        runs[k] = task(k);
+      } catch (...) {
+        errors[k] = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (unsigned j = 1; j < std::min<size_t>(jobs, n); ++j) threads.emplace_back(worker);
+  worker();
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+  return runs;
+}
+
 // The Verilated path and the golden model replay the same trace cycle for
 // cycle, so every count must agree.
 void check_agree(const Run& rtl, const Run& model) {
@@ -227,6 +257,7 @@ int main(int argc, char** argv) {
   CLI::App app{"Replays translation traces through the baseline and the proposed path."};
   std::vector<std::string> traces;
   std::string out = "eval", engine = "model";
+  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   EvalOptions o;
   app.add_option("--trace", traces, "trace files (txgen trace)")->required();
   app.add_option("--out", out, "output directory");
@@ -240,6 +271,7 @@ int main(int argc, char** argv) {
   app.add_option("--outstanding", o.outstanding, "pages a CU waits for at once (4)");
   app.add_option("--fetch-interval", o.fetch_interval, "cycles between instruction fetches (8)");
   app.add_option("--max-cycles", o.max_cycles, "stop a run after this many cycles");
+  app.add_option("--jobs", jobs, "replays at once (default: one per processor)");
   app.add_flag("!--no-skip-idle", o.skip_idle, "simulate every cycle (default: jump over cycles with nothing to do)");
   app.add_flag("--fetch-when-stalled", o.fetch_when_stalled,
                "fetch instructions while every CU of the I-cache waits on translations (default: no)");
@@ -251,25 +283,29 @@ int main(int argc, char** argv) {
     // so it checks the idle skipping too
     EvalOptions every_cycle = o;
     every_cycle.skip_idle = false;
-    std::vector<Run> runs;
+    std::vector<txgen::trace::Trace> loaded;
     for (const std::string& file : traces) {
-      txgen::trace::Trace t = txgen::trace::read_file(file);
+      loaded.push_back(txgen::trace::read_file(file));
+      txgen::trace::Trace& t = loaded.back();
       if (t.cus != p.cus)
         throw std::runtime_error(file + ": trace for " + std::to_string(t.cus) + " CUs, the path has " +
                                  std::to_string(p.cus));
       if (t.workload.empty()) t.workload = fs::path(file).stem().string();
-      for (bool base : {true, false}) {
-        runs.push_back(run_one(p, t, o, base, engine == "model"));
-        if (engine == "both") check_agree(runs.back(), run_one(p, t, every_cycle, base, true));
-        const Run& r = runs.back();
-        std::printf("txgen eval: %s %-8s %llu requests, %llu cycles (%llu simulated), %.2f s (%.3f M requests/s)%s\n",
-                    r.workload.c_str(), r.design.c_str(), static_cast<unsigned long long>(r.s.requests),
-                    static_cast<unsigned long long>(r.s.cycles),
-                    static_cast<unsigned long long>(r.s.cycles - r.skipped), r.seconds,
-                    r.seconds > 0 ? static_cast<double>(r.s.requests) / r.seconds / 1e6 : 0.0,
-                    r.s.finished ? "" : " (stopped at --max-cycles)");
-      }
     }
+    // per trace the baseline, then the path
+    const std::vector<Run> runs = run_parallel(2 * loaded.size(), jobs, [&](size_t k) {
+      const txgen::trace::Trace& t = loaded[k / 2];
+      const bool base = k % 2 == 0;
+      Run r = run_one(p, t, o, base, engine == "model");
+      if (engine == "both") check_agree(r, run_one(p, t, every_cycle, base, true));
+      return r;
+    });
+    for (const Run& r : runs)
+      std::printf("txgen eval: %s %-8s %llu requests, %llu cycles (%llu simulated), %.2f s (%.3f M requests/s)%s\n",
+                  r.workload.c_str(), r.design.c_str(), static_cast<unsigned long long>(r.s.requests),
+                  static_cast<unsigned long long>(r.s.cycles), static_cast<unsigned long long>(r.s.cycles - r.skipped),
+                  r.seconds, r.seconds > 0 ? static_cast<double>(r.s.requests) / r.seconds / 1e6 : 0.0,
+                  r.s.finished ? "" : " (stopped at --max-cycles)");
     write_tables(out, runs, p.module_prefix);
     write_plot(out, runs);
     std::cout << std::ifstream(fs::path(out) / "eval.md").rdbuf();

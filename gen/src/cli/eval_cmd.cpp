@@ -33,6 +33,7 @@ void add_eval_command(CLI::App& app, EvalOptions& opts) {
   cmd->add_option("--requests", opts.requests, "cap on each CU's requests of generated workloads (default: none)");
   cmd->add_option("--l2-latency", opts.l2_latency, "L2-TLB access cycles (188, seed 000 Table 1)");
   cmd->add_option("--walk-latency", opts.walk_latency, "page-walk cycles after an L2-TLB miss (400)");
+  cmd->add_option("--jobs", opts.jobs, "replays at once (default: one per processor)");
   cmd->add_flag("!--no-skip-idle", opts.skip_idle,
                 "simulate every cycle (default: jump over cycles in which the drained path waits on the "
                 "L2-TLB; the results are the same)");
@@ -80,6 +81,7 @@ int run_eval(EvalOptions opts) {
                                    "--l2-latency", std::to_string(opts.l2_latency), "--walk-latency",
                                    std::to_string(opts.walk_latency)};
   if (!opts.skip_idle) argv.push_back("--no-skip-idle");
+  if (opts.jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(opts.jobs)});
   if (opts.fetch_when_stalled) argv.push_back("--fetch-when-stalled");
   for (const auto& t : traces) {
     argv.push_back("--trace");
