@@ -149,6 +149,22 @@ TEST(L1tlbConfig, LruStateChoosesTheOrderEncoding) {
             "$.l1tlb.lru_state = \"tree\": must be one of \"auto\" \"ages\" \"matrix\"");
 }
 
+// PLRU touches from registered binary way indices: from 64 ways unless the
+// configuration says; with LRU the field is an error.
+TEST(L1tlbConfig, PlruIndexFromSixtyFourWaysOrAsAsked) {
+  const auto plru = [](unsigned ways) {
+    return with(with(clustered(16, 4), "/l1tlb/ways", ways), "/l1tlb/replacement", "plru");
+  };
+  EXPECT_TRUE(elab(with(table41(), "/l1tlb/replacement", "plru")).plru_index);  // 128 ways
+  EXPECT_TRUE(elab(plru(64)).plru_index);
+  EXPECT_FALSE(elab(plru(32)).plru_index);
+  EXPECT_TRUE(elab(with(plru(8), "/l1tlb/plru_index", true)).plru_index);
+  EXPECT_FALSE(elab(with(plru(64), "/l1tlb/plru_index", false)).plru_index);
+  EXPECT_FALSE(elab(with(clustered(16, 4), "/l1tlb/ways", 64)).plru_index);  // LRU
+  EXPECT_EQ(error_of(with(table41(), "/l1tlb/plru_index", true)),
+            "$.l1tlb.plru_index = true: applies to replacement \"plru\" only (this TLB uses \"lru\")");
+}
+
 TEST(L1tlbConfig, NeedsTranslation) {
   json doc = table41();
   doc.erase("translation");

@@ -164,22 +164,48 @@ Value lru_matrix_victim(Module& m, const Value& row, const Value& touched, const
 // One set's tree-PLRU node bits after this edge: the hit's touch (`hs`) or
 // the untouch (`us`) of way `a`, then the fill's touch (`fs`) of way `v`,
 // then a flush-all. `tree` and `next` hold the set's W-1 nodes from `base`.
+// `a_at` and `v_at` (when given) hold per level l the decoded node that a's
+// (v's) way lies under (bit q of a_at[l]), and last the way's binary index,
+// so a node tests one bit instead of an OR over the one-hot a (v).
 struct PlruUpdates {
   Value hs, us, fs, flush, a, v;
+  std::vector<Value> a_at, v_at;
 };
+
+// Whether the one-hot `way` lies under node q of level l of the tree, and
+// whether in its lower half (the latter used only under the former).
+std::pair<Value, Value> plru_under(const Value& way, const std::vector<Value>& at, unsigned l, const Index& q,
+                                   unsigned size, unsigned AB) {
+  const Index lo = q * Index(static_cast<int>(size));
+  if (at.empty()) return {any(way.part(lo, size)), any(way.part(lo, size / 2))};
+  return {l == 0 ? at[0] : at[l].bit(q), ~at.back().bit(AB - 1 - l)};
+}
 void plru_set_next(Scope& sc, const string& name, const Value& tree, const Value& next, const Index& base,
                    const PlruUpdates& u, unsigned W, unsigned AB) {
   for (unsigned l = 0; l < AB; ++l) {
     const unsigned size = W >> l;
     sc.generate_for(name + to_string(l), 1u << l, "g_" + name + "_level" + to_string(l), [&](Scope& sq, const Index& q) {
       const Index n = base + Index(static_cast<int>((1u << l) - 1)) + q;
-      const Index lo = q * Index(static_cast<int>(size));
-      Value on_a = any(u.a.part(lo, size)), low_a = any(u.a.part(lo, size / 2));
-      Value on_v = any(u.v.part(lo, size)), low_v = any(u.v.part(lo, size / 2));
+      const auto [on_a, low_a] = plru_under(u.a, u.a_at, l, q, size, AB);
+      const auto [on_v, low_v] = plru_under(u.v, u.v_at, l, q, size, AB);
       Value b1 = mux(u.hs & on_a, low_a, mux(u.us & on_a, ~low_a, tree.bit(n)));
       sq.assign(next.bit(n), ~u.flush & mux(u.fs & on_v, low_v, b1));
     });
   }
+}
+
+// A way's registered binary index (`idx`; valid when `any_way`, always when
+// that is not given) decoded per tree level for PlruUpdates::a_at / v_at; the
+// index itself last.
+std::vector<Value> plru_index_decode(Module& m, const string& name, const Value& idx, const Value& any_way,
+                                     unsigned AB) {
+  std::vector<Value> at = {any_way.valid() ? any_way : lit(1, 1)};
+  for (unsigned l = 1; l < AB; ++l) {
+    Value dec = hdl::one_of(1u << l, idx.top(l));
+    at.push_back(m.wire(name + to_string(l), any_way.valid() ? gate(any_way, dec) : dec));
+  }
+  at.push_back(idx);
+  return at;
 }
 
 // The tree-PLRU victim of one set's W-1 node bits: from the root, the child
@@ -274,6 +300,12 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // whether r2_match has a bit, registered beside it: the hit / miss /
   // allocation decision and its wide fan-out start without the OR of the row
   Reg r2_any = m.reg("r2_any", 1);
+  // PLRU (`plru_index`): r2_match's and f2_vict's binary indices, so the
+  // touches of a tree node test decoded index bits instead of ORs over the
+  // one-hot rows
+  const bool plru_index = p.plru_index;
+  Reg r2_hidx = plru_index ? m.reg("r2_hidx", AB) : Reg();
+  Reg f2_vidx = plru_index ? m.reg("f2_vidx", AB) : Reg();
   Reg ev = m.reg("ev", S * W), etag = m.reg("etag", S * W * TAG);
   Reg eppn = m.reg("eppn", S * W * PPN), eperm = m.reg("eperm", S * W * PERM);
   Reg mv = m.reg("mv", M), mp = m.reg("mp", M), ms = m.reg("ms", M), mk = m.reg("mk", M);
@@ -461,6 +493,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   if (S > 1) r2_set.next(r1_set);
   r2_match.next(match);
   r2_any.next(any(match));
+  if (plru_index) r2_hidx.next(hdl::onehot_index(match, AB));
   f1_iv.next(gate(r1_sd & f0_same_r1, match));
   busy_o.drive(r1_v | r2_v);
 
@@ -557,6 +590,11 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Wire ev_n = m.wire("ev_n", S * W), etag_n = m.wire("etag_n", S * W * TAG);
   Wire eppn_n = m.wire("eppn_n", S * W * PPN), eperm_n = m.wire("eperm_n", S * W * PERM);
   Value r2_match_w = r2_match;
+  const std::vector<Value> hit_at =
+      plru_index ? plru_index_decode(m, "hit_node", r2_hidx, r2_any, AB) : std::vector<Value>{};
+  // f2_vict is one-hot from the first edge on, before any fill can touch
+  const std::vector<Value> vict_at =
+      plru_index ? plru_index_decode(m, "vict_node", f2_vidx, Value(), AB) : std::vector<Value>{};
   m.generate_for("ge", S * W, "g_entry", [&](Scope& sc, const Index& e) {
     const Index s = e / Index(static_cast<int>(W)), w = e % Index(static_cast<int>(W));
     Value wr = sc.wire("wr", we & f2_setv.bit(s) & vict.bit(w));
@@ -653,8 +691,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       Value hs = sc.wire("hs", hit & r2_setv.bit(s));
       Value us = sc.wire("us", unt & r2_setv.bit(s));
       Value fs = sc.wire("fs", we & f2_setv.bit(s));
-      plru_set_next(sc, "gq", plru_v, pl_n, s * Index(static_cast<int>(W - 1)), {hs, us, fs, sd_all, r2_match_w, vict}, W,
-                    AB);
+      const PlruUpdates u = {hs, us, fs, sd_all, r2_match_w, vict, hit_at, vict_at};
+      plru_set_next(sc, "gq", plru_v, pl_n, s * Index(static_cast<int>(W - 1)), u, W, AB);
     });
     plru.next(pl_n);
   }
@@ -690,11 +728,13 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     Value row = m.wire("f1_plru_q", sel(f1_setv, plru_v, S, W - 1));
     Wire row_n = m.wire("f1_plru", W - 1, true);
     Value unt1 = m.wire("f1_untouch", unt & same_r2);
-    plru_set_next(top, "gf", row, row_n, 0, {hit & same_r2, unt1, we & same_f2, sd_all, r2_match_w, vict}, W, AB);
+    const PlruUpdates u = {hit & same_r2, unt1, we & same_f2, sd_all, r2_match_w, vict, hit_at, vict_at};
+    plru_set_next(top, "gf", row, row_n, 0, u, W, AB);
     repl_n = plru_victim(m, row_n, W, AB);
     m.unused("unused_f1_iv", f1_iv);
   }
   f2_vict.next(mux(sd_all, way0, repl_n));
+  if (plru_index) f2_vidx.next(gate(~sd_all, hdl::onehot_index(repl_n, AB)));
 }
 
 }  // namespace

@@ -129,6 +129,7 @@ json params_json(const L1tlbParams& p) {
   return {{"module_prefix", p.module_prefix},
           {"replacement", config::name_of(p.replacement)},
           {"lru_state", p.plru() ? "-" : p.lru_matrix ? "matrix" : "ages"},
+          {"plru_index", p.plru_index},
           {"l2_ports", "cluster"},
           {"input_buffer", p.input_buffer},
           {"cus", p.cus},

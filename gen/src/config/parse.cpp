@@ -312,12 +312,18 @@ IcacheTxConfig parse_icache_tx(const json& j, const Config& cfg, const std::stri
   return c;
 }
 
-// replacement and lru_state, after ways: the order matrix holds W (W-1) / 2
-// bits per set, so it is offered up to 32 ways (496 bits) only.
+// replacement, plru_index and lru_state, after ways: the order matrix holds
+// W (W-1) / 2 bits per set, so it is offered up to 32 ways (496 bits) only.
 void parse_l1tlb_replacement(ObjectReader& r, L1tlbConfig& c) {
   if (r.has("replacement"))
     c.replacement = r.choice("replacement", {"lru", "plru"}) == "plru" ? L1tlbReplacement::Plru
                                                                       : L1tlbReplacement::Lru;
+  if (r.has("plru_index")) {
+    c.plru_index = boolean(r, "plru_index");
+    if (c.replacement != L1tlbReplacement::Plru)
+      throw ConfigError(r.path_of("plru_index"), *c.plru_index ? "true" : "false",
+                        "applies to replacement \"plru\" only (this TLB uses \"lru\")");
+  }
   if (!r.has("lru_state")) return;
   const std::string s = r.choice("lru_state", {"auto", "ages", "matrix"});
   const std::string quoted = "\"" + s + "\"";

@@ -76,6 +76,9 @@ L1tlbParams elaborate_l1tlb(const config::Config& cfg) {
   p.repl_bits_per_set = p.plru()       ? p.ways - 1
                         : p.lru_matrix ? p.ways * (p.ways - 1) / 2
                                        : p.ways * p.age_bits;
+  // PLRU: the touches' binary way indices pay from 64 ways (32 ways: slower;
+  // docs/blocks/l1tlb.md); one way has no tree
+  p.plru_index = p.plru() && p.ways > 1 && c.plru_index.value_or(p.ways >= 64);
   p.input_buffer = c.input_buffer;
   const unsigned buffered = p.input_buffer ? 1 : 0;
   p.xbar_cycles += buffered;

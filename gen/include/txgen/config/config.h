@@ -138,6 +138,7 @@ struct L1tlbConfig {
   unsigned mshrs_per_cu = 4;  // MSHRs per TLB = (cus / tlbs) x mshrs_per_cu (Table 4.1: 4)
   L1tlbReplacement replacement = L1tlbReplacement::Lru;
   L1tlbLruState lru_state = L1tlbLruState::Auto;  // lru only
+  std::optional<bool> plru_index;                 // plru only; unset: from 64 ways
   L1tlbL2Ports l2_ports = L1tlbL2Ports::Cluster;
   bool input_buffer = false;  // a two-entry FIFO per CU in front of the crossbar
 };

@@ -44,6 +44,7 @@ struct L1tlbParams {
   // matrix (one bit per pair of ways) or per-way ages. Hardware only: the
   // order, and so every victim, is the same.
   bool lru_matrix = false;
+  bool plru_index = false;  // PLRU touches from registered binary way indices
   unsigned repl_bits_per_set = 0;  // lru: W (W-1) / 2 (matrix) or W x log2 W (ages); plru: W - 1
   // a two-entry FIFO per CU in front of the crossbar (docs/blocks/l1tlb.md,
   // "Input buffer"): req_ready_o from registers, one cycle more per request
