@@ -36,16 +36,8 @@ mapfile -t configs < <("$root/scripts/cosim_configs.sh" "$@")
 (( ${#configs[@]} > 0 )) || exit 2
 
 build="$root/build"
-[[ -f "$build/build.ninja" ]] || cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
-targets=()
-for line in "${configs[@]}"; do
-  read -r block name _ <<< "$line"
-  targets+=("txgen_cosim_${block}_${name}")
-done
 mkdir -p "$out"
-echo "== build ${#targets[@]} co-simulation binaries" >&2
-nice -n 10 cmake --build "$build" --target "${targets[@]}" -j 2 > "$out/build.log" 2>&1 ||
-  { tail -30 "$out/build.log" >&2; exit 1; }
+"$root/scripts/build_cosim.sh" "$out/build.log" "$@"
 
 csv="$out/bench.csv"
 echo "block,config,test,cycles,test_cps,rtl_cps,model_cps,pair_cps,pair_vs_rtl,pair_allocs_per_cycle" > "$csv"

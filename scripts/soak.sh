@@ -47,15 +47,7 @@ out="$(cd "$out" && pwd)"
 build="$root/build"
 filter='*Random*:*RoundTrip*'
 
-[[ -f "$build/build.ninja" ]] || cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null
-targets=()
-for line in "${configs[@]}"; do
-  read -r block name _ <<< "$line"
-  targets+=("txgen_cosim_${block}_${name}")
-done
-echo "== build ${#targets[@]} co-simulation binaries" >&2
-nice -n 10 cmake --build "$build" --target "${targets[@]}" -j 2 > "$out/build.log" 2>&1 ||
-  { tail -30 "$out/build.log" >&2; exit 1; }
+"$root/scripts/build_cosim.sh" "$out/build.log" "$@"
 
 # One edge per job; its stamp (.ok) exists only after a pass.
 {

@@ -69,13 +69,12 @@ unsigned bench_runs_from_env() {
 // ---------------------------------------------------------------------------
 // Rng
 
-uint64_t Rng::below(uint64_t bound) {
+uint64_t Rng::below_near_limit(uint64_t bound, uint64_t draw) {
   if (bound == 0) throw std::invalid_argument("Rng::below(0)");
   // Rejection keeps the draw uniform; the loop almost never repeats.
   const uint64_t limit = ~uint64_t{0} - (~uint64_t{0} % bound);
-  uint64_t draw = next();
   while (draw >= limit) draw = next();
-  return draw % bound;
+  return reduce(draw, bound);
 }
 
 int64_t Rng::between(int64_t lo, int64_t hi) {

@@ -233,7 +233,14 @@ class Rng {
   explicit Rng(uint64_t seed) : engine_(seed) {}
   uint64_t next() { return engine_(); }
   uint64_t bits(unsigned count) { return count == 0 ? 0 : next() & low_mask(count); }
-  uint64_t below(uint64_t bound);                    // [0, bound), bound > 0
+  // [0, bound), bound > 0: a draw is rejected at or above the largest multiple
+  // of bound (below the limit the stream stays uniform). That limit is at
+  // least 2^64 - bound, so a draw under it needs no division for the limit.
+  uint64_t below(uint64_t bound) {
+    const uint64_t draw = next();
+    if (bound != 0 && draw <= ~uint64_t{0} - bound) return reduce(draw, bound);
+    return below_near_limit(bound, draw);
+  }
   int64_t between(int64_t lo, int64_t hi);          // [lo, hi]
   bool chance(unsigned percent) { return below(100) < percent; }
   Bits random_bits(unsigned width);
@@ -241,6 +248,10 @@ class Rng {
   const T& pick(const std::vector<T>& options) { return options[below(options.size())]; }
 
  private:
+  static uint64_t reduce(uint64_t draw, uint64_t bound) {
+    return (bound & (bound - 1)) == 0 ? draw & (bound - 1) : draw % bound;
+  }
+  uint64_t below_near_limit(uint64_t bound, uint64_t draw);
   std::mt19937_64 engine_;
 };
 

@@ -61,12 +61,12 @@ TEST(GeneratedRtl, EveryModuleIsVerilatorWallClean) {
     generate(cfg, out);
     const auto files = verilog_files(out);
     ASSERT_FALSE(files.empty());
-    for (const auto& f : files) {
-      const std::string top = fs::path(f).stem().string();
-      const auto r = run("verilator --lint-only -Wall --top-module " + top + joined(files));
-      EXPECT_EQ(r.exit_code, 0) << top << "\n" << r.output;
-      EXPECT_EQ(r.output, "") << top;
-    }
+    // One run per configuration: every module no other one instantiates is a
+    // top (several tops are expected, hence -Wno-MULTITOP), so every module is
+    // linted in the hierarchy it is used in, and a warning names its instance.
+    const auto r = run("verilator --lint-only -Wall -Wno-MULTITOP" + joined(files));
+    EXPECT_EQ(r.exit_code, 0) << cfg << "\n" << r.output;
+    EXPECT_EQ(r.output, "") << cfg;
   }
 }
 

@@ -416,13 +416,13 @@ TEST(Dhsl, RerouteWhileTheSwitchPropagates) {
 // accessed, so narrow counters saturate.
 enum class Phase { SkewedHighHits, SkewedLowHits, Uniform, L2Burst };
 
-model::DhslIn random_inputs(txgen::verif::Rng& rng, const model::DhslOut& prev, Phase phase, uint64_t c,
-                            uint64_t reset_at) {
+// Fills `in` (kept from cycle to cycle: its vectors are not reallocated).
+void random_inputs(txgen::verif::Rng& rng, const model::DhslOut& prev, Phase phase, uint64_t c, uint64_t reset_at,
+                   model::DhslIn& in) {
   const bool skewed = phase != Phase::Uniform;
   const DhslParams& p = params();
-  model::DhslIn in;
-  in.rtu_in.assign(p.chiplets, false);
-  in.rtu_out = in.l2_access = in.l2_hit = in.rtu_sync = in.l2_sync = in.rtu_in;
+  for (auto* flags : {&in.rtu_in, &in.rtu_out, &in.l2_access, &in.l2_hit, &in.rtu_sync, &in.l2_sync})
+    flags->assign(p.chiplets, false);
   in.l2_cid.assign(p.chiplets, 0);
   in.q_vpn.assign(p.chiplets, 0);
   in.rst_n = c != reset_at && c != reset_at + 1;
@@ -445,7 +445,6 @@ model::DhslIn random_inputs(txgen::verif::Rng& rng, const model::DhslOut& prev, 
   }
   in.launch = rng.below(5000) == 0;
   in.launch_shift = static_cast<uint32_t>(rng.below(std::min(20u, p.vpn_bits)));
-  return in;
 }
 
 TEST(Dhsl, RandomTraffic) {
@@ -459,11 +458,14 @@ TEST(Dhsl, RandomTraffic) {
     Sys sys(s, params());
     txgen::verif::Rng rng(seed);
     const uint64_t reset_at = cycles / 3 + rng.below(cycles / 3 + 1);
-    model::DhslOut out = sys.model().outputs(sys.idle());
+    const model::DhslOut first = sys.model().outputs(sys.idle());
+    const model::DhslOut* out = &first;  // the last cycle's outputs (kept by the harness)
+    model::DhslIn in = sys.idle();
     Phase phase = Phase::SkewedHighHits;
     for (uint64_t c = 0; c < cycles; ++c) {
       if (rng.below(phase_cycles) == 0) phase = static_cast<Phase>(rng.below(saturate ? 4 : 3));
-      out = sys.step(random_inputs(rng, out, phase, c, reset_at));
+      random_inputs(rng, *out, phase, c, reset_at, in);
+      out = &sys.step(in);
     }
   });
   expect_passed(v);
