@@ -1072,6 +1072,7 @@ void IcacheTxModel::apply_ports(const IcacheTxOut& ports) {
       if (!((ports.tag_way_en >> w) & 1u)) continue;
       Bits& cell = tag_mem_[static_cast<size_t>(ports.tag_set) * p_.ways + w];
       if (ports.tag_we) {
+        ++sram_writes_;
         for (unsigned b = 0; b < entry_bits_; b += 64) {
           const unsigned n = std::min(64u, entry_bits_ - b);
           cell.set_field(b, n, ports.tag_wdata.field(w * entry_bits_ + b, n));
@@ -1083,6 +1084,7 @@ void IcacheTxModel::apply_ports(const IcacheTxOut& ports) {
   }
   if (ports.data_en && ports.data_line < p_.lines) {
     if (ports.data_we) {
+      ++sram_writes_;
       data_mem_[ports.data_line] = ports.data_wdata;
     } else {
       data_rdata_ = data_mem_[ports.data_line];

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <tuple>
 #include <vector>
 
 #include "bd_codec.h"
@@ -139,6 +140,21 @@ class IcacheTxModel {
 
   const elab::IcacheTxParams& params() const { return p_; }
 
+  // Register state (controller registers and the SRAMs' read registers; not
+  // the SRAM contents, statistics or events), for detecting a cycle that
+  // changed nothing (the evaluation's idle skipping), with the count of SRAM
+  // writes standing in for the contents. `from` has the same parameters.
+  void copy_registers(const IcacheTxModel& from) {
+    regs_ = from.regs_;
+    tag_rdata_ = from.tag_rdata_;
+    data_rdata_ = from.data_rdata_;
+    sram_writes_ = from.sram_writes_;
+  }
+  bool same_registers(const IcacheTxModel& o) const {
+    return sram_writes_ == o.sram_writes_ && regs_ == o.regs_ && tag_rdata_ == o.tag_rdata_ &&
+           data_rdata_ == o.data_rdata_;
+  }
+
  private:
   elab::IcacheTxParams p_;
   bool baseline_;
@@ -156,15 +172,21 @@ class IcacheTxModel {
     uint64_t va = 0;
     uint32_t vmid = 0, vrf = 0;
     uint64_t ppn = 0, perm = 0;
+    auto key() const { return std::tie(valid, rank, va, vmid, vrf, ppn, perm); }
+    bool operator==(const Sub& o) const { return key() == o.key(); }
   };
   struct Victim {
     uint64_t vpn = 0;
     uint32_t vmid = 0, vrf = 0;
     uint64_t ppn = 0, perm = 0;
+    auto key() const { return std::tie(vpn, vmid, vrf, ppn, perm); }
+    bool operator==(const Victim& o) const { return key() == o.key(); }
   };
   struct PendingTouch {
     bool valid = false;
     uint32_t set = 0, way = 0;
+    auto key() const { return std::tie(valid, set, way); }
+    bool operator==(const PendingTouch& o) const { return key() == o.key(); }
   };
   // Every register of the controller (reset values in reset_regs_).
   struct Regs {
@@ -210,6 +232,14 @@ class IcacheTxModel {
     // The engine's touch, registered at the edge where the engine decides it
     // and applied to the recency at the next edge.
     PendingTouch pending_touch;
+    // every field above (same_registers)
+    auto key() const {
+      return std::tie(mode, rec, s1_valid, s1_set, s1_tag, s2_valid, s2_hit, s2_set, s2_way, fs, fs_set, fs_way, st,
+                      op, line, tag, vmid, vrf, ppn, perm, cu, clobber, cmp_cycle, cmp_match, sd_match, dec, cand,
+                      cand_evicted, packed_entry, packed_dropped, vic, vic_head, resp_valid, resp_hit, resp_cu,
+                      resp_ppn, resp_perm, flush_done, sd_done, rr_lk, rr_tf, pending_touch);
+    }
+    bool operator==(const Regs& o) const { return key() == o.key(); }
   };
   // Combinational decisions of one cycle.
   struct Comb {
@@ -268,6 +298,7 @@ class IcacheTxModel {
   std::vector<Bits> tag_rdata_;  // A entries (no reset)
   std::vector<Bits> data_mem_;   // NL lines (no reset)
   Bits data_rdata_;              // (no reset)
+  uint64_t sram_writes_ = 0;     // tag and data SRAM write accesses so far (same_registers)
 };
 
 }  // namespace txgen::model

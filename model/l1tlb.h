@@ -33,7 +33,9 @@
 // (except by the convenience forms that return structs by value).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "txgen/elab/l1tlb.h"
@@ -160,25 +162,40 @@ class L1tlbModel {
   // Entries in CU u's input buffer (0 .. 2; always 0 without the buffer).
   unsigned ib_count(unsigned u) const { return p_.input_buffer ? s_.ib[u].count : 0; }
 
+  // Register state only (no statistics, events or scratch), for detecting a
+  // cycle that changed nothing (the evaluation's idle skipping). `from` and
+  // this model have the same parameters.
+  void copy_registers(const L1tlbModel& from) { s_ = from.s_; }
+  bool same_registers(const L1tlbModel& o) const { return s_ == o.s_; }
+
  private:
+  // Every register struct lists its fields once more in key() (same_registers).
   struct Entry {
     bool valid = false;
     uint64_t vtag = 0, vmid = 0, ppn = 0, perm = 0;
+    auto key() const { return std::tie(valid, vtag, vmid, ppn, perm); }
+    bool operator==(const Entry& o) const { return key() == o.key(); }
   };
   struct Mshr {
     bool valid = false, pending = false, sent = false, kill = false;
     uint64_t vh = 0, vmid = 0, waiters = 0;
+    auto key() const { return std::tie(valid, pending, sent, kill, vh, vmid, waiters); }
+    bool operator==(const Mshr& o) const { return key() == o.key(); }
   };
   struct R1 {
     bool valid = false;
     unsigned i = 0;
     uint64_t vpn = 0, vmid = 0;
+    auto key() const { return std::tie(valid, i, vpn, vmid); }
+    bool operator==(const R1& o) const { return key() == o.key(); }
   };
   struct R2 {
     bool valid = false;
     unsigned i = 0;
     uint64_t vpn = 0, vmid = 0;
     int match = -1;  // the one set bit of match (or -1)
+    auto key() const { return std::tie(valid, i, vpn, vmid, match); }
+    bool operator==(const R2& o) const { return key() == o.key(); }
   };
   struct Tlb {
     std::vector<Entry> e;      // [S*W]
@@ -188,16 +205,22 @@ class L1tlbModel {
     unsigned rr = 0;
     R1 r1;
     R2 r2;
+    auto key() const { return std::tie(e, age, plru, m, rr, r1, r2); }
+    bool operator==(const Tlb& o) const { return key() == o.key(); }
   };
   struct Q {
     bool valid = false;
     unsigned k = 0, mshr = 0;
     uint64_t vpn = 0, vmid = 0;
+    auto key() const { return std::tie(valid, k, mshr, vpn, vmid); }
+    bool operator==(const Q& o) const { return key() == o.key(); }
   };
   struct F {
     bool valid = false;
     unsigned k = 0, mshr = 0;
     uint64_t vpn = 0, vmid = 0, ppn = 0, perm = 0;
+    auto key() const { return std::tie(valid, k, mshr, vpn, vmid, ppn, perm); }
+    bool operator==(const F& o) const { return key() == o.key(); }
   };
   struct Cluster {
     unsigned lp = 0;
@@ -206,22 +229,32 @@ class L1tlbModel {
     // evict_* output registers.
     bool ev = false;
     uint64_t evpn = 0, evmid = 0, eppn = 0, eperm = 0;
+    auto key() const { return std::tie(lp, q, f1, f2, f3, ev, evpn, evmid, eppn, eperm); }
+    bool operator==(const Cluster& o) const { return key() == o.key(); }
   };
   struct Sd {
     bool valid = false, all = false;
     uint64_t vpn = 0, vmid = 0;
     std::vector<int> match;  // sd2: [C] matched way in the home TLB or -1
+    auto key() const { return std::tie(valid, all, vpn, vmid, match); }
+    bool operator==(const Sd& o) const { return key() == o.key(); }
   };
   static constexpr unsigned kIbDepth = 2;  // entries per input buffer
   struct Ib {                              // a CU's input buffer: FIFO ring of kIbDepth
     unsigned head = 0, count = 0;
     uint64_t vpn[kIbDepth] = {}, vmid[kIbDepth] = {};
+    bool operator==(const Ib& o) const {
+      return head == o.head && count == o.count && std::equal(vpn, vpn + kIbDepth, o.vpn) &&
+             std::equal(vmid, vmid + kIbDepth, o.vmid);
+    }
   };
   struct CuOut {
     bool rv = false;
     uint64_t rvpn = 0, rvmid = 0, rppn = 0, rperm = 0;
     bool fv = false;
     uint64_t fvpn = 0, fvmid = 0, fppn = 0, fperm = 0;
+    auto key() const { return std::tie(rv, rvpn, rvmid, rppn, rperm, fv, fvpn, fvmid, fppn, fperm); }
+    bool operator==(const CuOut& o) const { return key() == o.key(); }
   };
   struct State {
     std::vector<Tlb> tlb;      // [T]
@@ -230,6 +263,8 @@ class L1tlbModel {
     bool done = false;
     std::vector<CuOut> cu;     // [U]
     std::vector<Ib> ib;        // [U] with the input buffer, else empty
+    auto key() const { return std::tie(tlb, cl, sd1, sd2, done, cu, ib); }
+    bool operator==(const State& o) const { return key() == o.key(); }
   };
 
   const Entry& ent(unsigned j, unsigned s, unsigned w) const { return s_.tlb[j].e[s * p_.ways + w]; }

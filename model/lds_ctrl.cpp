@@ -339,6 +339,7 @@ void LdsCtrlModel::sram_access(uint32_t row, uint64_t bank_en, bool we, const ui
   if (row >= p_.rows) return;
   uint64_t* mem = &mem_[static_cast<size_t>(row) * wpr_];
   bank_en &= low_mask(p_.banks);
+  if (we) ++sram_writes_;
   for (unsigned b = 0; bank_en != 0; ++b, bank_en >>= 1) {
     if (!(bank_en & 1)) continue;
     const unsigned w = bank_word_[b];

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "model/bd_codec.h"
@@ -137,6 +138,20 @@ class LdsCtrlModel {
 
   const elab::LdsCtrlParams& params() const { return p_; }
 
+  // Register state (controller registers, mode bits, SRAM read register; not
+  // the SRAM contents, statistics or events), for detecting a cycle that
+  // changed nothing (the evaluation's idle skipping), with the count of SRAM
+  // writes standing in for the contents. `from` has the same parameters.
+  void copy_registers(const LdsCtrlModel& from) {
+    regs_ = from.regs_;
+    mode_ = from.mode_;
+    rdata_ = from.rdata_;
+    sram_writes_ = from.sram_writes_;
+  }
+  bool same_registers(const LdsCtrlModel& o) const {
+    return sram_writes_ == o.sram_writes_ && regs_ == o.regs_ && mode_ == o.mode_ && rdata_ == o.rdata_;
+  }
+
  private:
   elab::LdsCtrlParams p_;
   BdCodecModel codec_;
@@ -154,12 +169,16 @@ class LdsCtrlModel {
     uint32_t vrf = 0;
     uint64_t ppn = 0;
     uint64_t perm = 0;
+    auto key() const { return std::tie(vpn, vmid, vrf, ppn, perm); }
+    bool operator==(const Victim& o) const { return key() == o.key(); }
   };
   struct TableEntry {
     bool valid = false;
     uint32_t base = 0;
     uint32_t size = 0;  // as allocated (SI+1 bits); a free matches base and size
     uint32_t end = 0;   // min(base + size, S)
+    auto key() const { return std::tie(valid, base, size, end); }
+    bool operator==(const TableEntry& o) const { return key() == o.key(); }
   };
   // Every controller register (the mode bits and the SRAM live apart: the
   // first have no reset, the second belongs to the SRAM).
@@ -197,6 +216,14 @@ class LdsCtrlModel {
     bool resp_valid = false, resp_hit = false;
     uint64_t resp_ppn = 0, resp_perm = 0;
     bool wg_done = false, sd_done = false, app_rvalid = false;
+    // every field above (same_registers)
+    auto key() const {
+      return std::tie(st, op, clear_lo, clear_hi, clear_group, clear_last, seg, tag, vmid, vrf, ppn, perm, wg_base,
+                      wg_size, dec_e, dec_ppn, dec_perm, image, image_banks, image_dropped, pend, pend_n, vic, vic_n,
+                      vic_head, table, table_valid, resp_valid, resp_hit, resp_ppn, resp_perm, wg_done, sd_done,
+                      app_rvalid);
+    }
+    bool operator==(const Regs& o) const { return key() == o.key(); }
   };
   // Combinational decisions of one cycle.
   struct Comb {
@@ -235,6 +262,7 @@ class LdsCtrlModel {
   std::vector<uint8_t> mode_;    // S mode bits (no reset)
   std::vector<uint64_t> mem_;    // ROWS x wpr_ words (no reset)
   std::vector<uint64_t> rdata_;  // SRAM read-data register, wpr_ words (no reset)
+  uint64_t sram_writes_ = 0;     // SRAM write accesses so far (same_registers)
   std::vector<uint64_t> scratch_;  // a row of write data
   struct CmpScratch {              // do_cmp's working copies, kept to avoid allocation
     std::vector<BdTag> e, cand;

@@ -1156,6 +1156,22 @@ bool TxPathModel::glue_quiet() const {
   return !g_.vr.valid;
 }
 
+void TxPathModel::copy_registers(const TxPathModel& from) {
+  g_ = from.g_;
+  l1_.copy_registers(from.l1_);
+  for (unsigned u = 0; u < U_; ++u) lds_[u].copy_registers(from.lds_[u]);
+  for (unsigned g = 0; g < G_; ++g) ic_[g].copy_registers(from.ic_[g]);
+}
+
+bool TxPathModel::same_registers(const TxPathModel& o) const {
+  if (!(g_ == o.g_) || !l1_.same_registers(o.l1_)) return false;
+  for (unsigned u = 0; u < U_; ++u)
+    if (!lds_[u].same_registers(o.lds_[u])) return false;
+  for (unsigned g = 0; g < G_; ++g)
+    if (!ic_[g].same_registers(o.ic_[g])) return false;
+  return true;
+}
+
 TxPathModel::QueueEntry TxPathModel::queue_entry(unsigned u, unsigned k) const {
   const Cu& c = g_.cu[u];
   if (k >= c.occ) throw std::out_of_range("TxPathModel: queue entry");

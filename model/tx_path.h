@@ -27,7 +27,9 @@
 // outputs.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "model/bd_codec.h"
@@ -151,6 +153,8 @@ class TxPathModel {
     uint32_t vrf = 0;
     uint64_t ppn = 0, perm = 0;
     bool kill = false;
+    auto key() const { return std::tie(vpn, vmid, vrf, ppn, perm, kill); }
+    bool operator==(const QueueEntry& o) const { return key() == o.key(); }
   };
   // The LDS victim register lb (per CU) and the L2 victim register vr
   // (global; vr has no VRF-ID: vrf is always 0 there).
@@ -159,6 +163,8 @@ class TxPathModel {
     uint64_t vpn = 0, vmid = 0;
     uint32_t vrf = 0;
     uint64_t ppn = 0, perm = 0;
+    auto key() const { return std::tie(valid, kill, vpn, vmid, vrf, ppn, perm); }
+    bool operator==(const VictimReg& o) const { return key() == o.key(); }
   };
 
   // baseline: tx_path_NAME_base_sys (docs/blocks/tx_path.md, "Baseline").
@@ -217,6 +223,13 @@ class TxPathModel {
   void set_alloc_probe(const long* counter) { probe_ = counter; }
   long member_allocs() const { return member_allocs_; }
 
+  // Register state of the glue and every member (not the SRAM contents,
+  // statistics, events or scratch), for detecting a cycle that changed
+  // nothing: with the inputs held, the path then stays as it is (the
+  // evaluation's idle skipping). `from` has the same parameters and baseline.
+  void copy_registers(const TxPathModel& from);
+  bool same_registers(const TxPathModel& o) const;
+
  private:
   struct Cu {
     Stage st = Stage::Idle;
@@ -241,11 +254,20 @@ class TxPathModel {
     uint64_t lrm_vpn = 0, lrm_vmid = 0;
     bool irm_busy = false;
     uint64_t irm_vpn = 0, irm_vmid = 0;
+    // every field above but vq (same_registers)
+    auto key() const {
+      return std::tie(st, rq_vpn, rq_vmid, rq_tag, ans_ppn, ans_perm, ans_ic, cnt, nxt, l2r_valid, l2r_vpn, l2r_vmid,
+                      l2r_tag, vq_head, occ, lb, out, rml_valid, rml_vpn, rml_vmid, rmi_valid, rmi_vpn, rmi_vmid, lown,
+                      lsent, ldone, lrm_busy, lrm_vpn, lrm_vmid, irm_busy, irm_vpn, irm_vmid);
+    }
+    bool operator==(const Cu& o) const { return key() == o.key() && std::equal(vq, vq + 8, o.vq); }
   };
   struct Ic {
     unsigned rp = 0;
     bool iown = false, isent = false, idone = false;
     int irm_cu = -1;  // model-only: the CU whose remove the I-cache is serving
+    auto key() const { return std::tie(rp, iown, isent, idone, irm_cu); }
+    bool operator==(const Ic& o) const { return key() == o.key(); }
   };
   struct Glue {
     std::vector<Cu> cu;  // [U]
@@ -255,6 +277,10 @@ class TxPathModel {
     bool l1sent = false, l1done = false, done = false;
     unsigned lp = 0, vp = 0;
     VictimReg vr;
+    auto key() const {
+      return std::tie(cu, ic, sdp_valid, sdp_all, sdp_vpn, sdp_vmid, l1sent, l1done, done, lp, vp, vr);
+    }
+    bool operator==(const Glue& o) const { return key() == o.key(); }
   };
   // Combinational values of one cycle (scratch, preallocated).
   struct CuComb {

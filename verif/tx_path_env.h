@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -66,10 +67,17 @@ class PathEnvironment {
   // The path's outputs of the cycle (before its edge): bookkeeping of every handshake.
   void observe(uint64_t cycle, const model::TxPathOut& out);
   bool done() const { return kernel_ >= trace_.kernels.size(); }
+  // Whether the engine should check the coming cycle's step for a fixed point
+  // (its registers unchanged by it): after 4, 8, 16, ... quiet cycles, so the
+  // checks cost little against the cycles they save.
+  bool watch_next() const;
   // The cycle to simulate after `cycle` (observed): the next one, or, when the
-  // path has drained and no input can change before some later cycle, that
-  // cycle (every skipped cycle would have idle inputs and no effect).
-  uint64_t next_cycle(uint64_t cycle);
+  // path has settled and no input can change before some later cycle, that
+  // cycle (every skipped cycle would have idle inputs and no effect). Settled:
+  // `cycle` quiet and `fixed_point` true (the engine saw that cycle change no
+  // register, so with the same inputs nothing ever changes); for an engine
+  // that cannot tell (nullopt), `drain` quiet cycles.
+  uint64_t next_cycle(uint64_t cycle, std::optional<bool> fixed_point);
   uint64_t skipped() const { return skipped_; }
   EvalStats stats() const;
 
