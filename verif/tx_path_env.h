@@ -30,6 +30,7 @@ struct EvalOptions {
   unsigned ifill_latency = 40;  // an instruction miss is filled this much later
   bool fetch_when_stalled = false;  // fetch while every CU of the I-cache waits on translations
   bool skip_idle = true;            // jump over cycles in which nothing can happen
+  bool skip_by_drain = false;       // the model engine settles by the drain bound, as the RTL engine (its tests)
   uint64_t max_cycles = 200000000;
 };
 

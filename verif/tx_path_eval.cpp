@@ -75,19 +75,22 @@ class RtlPath {
 #endif
 
 // The same through the golden model, which can also tell a cycle that
-// changed no register (compared with a copy of the registers before it).
+// changed no register (compared with a copy of the registers before it);
+// with `by_drain` it does not, and skips after the drain bound as the RTL does.
 class ModelPath {
  public:
-  ModelPath(const TxPathParams& p, bool base) : m_(p, base), before_(p, base) {}
+  ModelPath(const TxPathParams& p, bool base, bool by_drain) : m_(p, base), before_(p, base), by_drain_(by_drain) {}
   void step(const txgen::model::TxPathIn& in, txgen::model::TxPathOut& out, bool watch) {
+    watch = watch && !by_drain_;
     if (watch) before_.copy_registers(m_);
     m_.step(in, out);
     fixed_ = watch && m_.same_registers(before_);
   }
-  std::optional<bool> fixed_point() const { return fixed_; }
+  std::optional<bool> fixed_point() const { return by_drain_ ? std::nullopt : std::optional<bool>(fixed_); }
 
  private:
   txgen::model::TxPathModel m_, before_;
+  bool by_drain_;
   bool fixed_ = false;
 };
 
@@ -120,7 +123,7 @@ Run replay(Path& path, const TxPathParams& p, const txgen::trace::Trace& t, cons
 
 Run run_one(const TxPathParams& p, const txgen::trace::Trace& t, const EvalOptions& o, bool base, bool model) {
   if (model) {
-    ModelPath m(p, base);
+    ModelPath m(p, base, o.skip_by_drain);
     return replay(m, p, t, o, base);
   }
 #ifndef TXGEN_EVAL_RTL
@@ -282,6 +285,8 @@ int main(int argc, char** argv) {
   app.add_option("--max-cycles", o.max_cycles, "stop a run after this many cycles");
   app.add_option("--jobs", jobs, "replays at once (default: one per processor)");
   app.add_flag("!--no-skip-idle", o.skip_idle, "simulate every cycle (default: jump over cycles with nothing to do)");
+  app.add_flag("--skip-by-drain", o.skip_by_drain,
+               "the model engine skips after the drain bound, as the RTL engine does (tests of the bound)");
   app.add_flag("--fetch-when-stalled", o.fetch_when_stalled,
                "fetch instructions while every CU of the I-cache waits on translations (default: no)");
   CLI11_PARSE(app, argc, argv);

@@ -1,8 +1,9 @@
 #!/bin/sh
 # Idle skipping must not change a result: replays every synthetic workload
-# through the golden models once jumping over idle cycles and once stepping
-# every cycle, and fails unless the two eval.csv tables (cycles, hits, L2-TLB
-# requests, latencies; no timings) are identical.
+# through the golden models jumping over idle cycles, once after a fixed point
+# (the default) and once after the drain bound (the RTL engine's rule), and
+# once stepping every cycle, and fails unless the eval.csv tables (cycles,
+# hits, L2-TLB requests, latencies; no timings) are identical.
 # Usage: eval_skip_idle.sh TXGEN EVAL_EXE CONFIG OUT
 set -eu
 txgen=$1 exe=$2 config=$3 out=$4
@@ -15,9 +16,13 @@ done
 # shellcheck disable=SC2086
 "$exe" --engine model $traces --out "$out/skip" | grep 'simulated'
 # shellcheck disable=SC2086
+"$exe" --engine model --skip-by-drain $traces --out "$out/drain" | grep 'simulated'
+# shellcheck disable=SC2086
 "$exe" --engine model --no-skip-idle $traces --out "$out/every" > /dev/null
-if ! diff "$out/every/eval.csv" "$out/skip/eval.csv"; then
-  echo "eval_skip_idle: skipping idle cycles changed the results (< every cycle, > skipping)" >&2
-  exit 1
-fi
+for rule in skip drain; do
+  if ! diff "$out/every/eval.csv" "$out/$rule/eval.csv"; then
+    echo "eval_skip_idle: skipping idle cycles ($rule) changed the results (< every cycle, > skipping)" >&2
+    exit 1
+  fi
+done
 echo "eval_skip_idle: identical results"
