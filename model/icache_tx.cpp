@@ -1194,4 +1194,8 @@ bool IcacheTxModel::repack_busy(unsigned* line) const {
   return busy;
 }
 
+void IcacheTxModel::copy_registers(const IcacheTxModel& from) { registers_of(*this) = registers_of(from); }
+
+bool IcacheTxModel::same_registers(const IcacheTxModel& o) const { return registers_of(*this) == registers_of(o); }
+
 }  // namespace txgen::model

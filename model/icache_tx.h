@@ -144,18 +144,16 @@ class IcacheTxModel {
   // the SRAM contents, statistics or events), for detecting a cycle that
   // changed nothing (the evaluation's idle skipping), with the count of SRAM
   // writes standing in for the contents. `from` has the same parameters.
-  void copy_registers(const IcacheTxModel& from) {
-    regs_ = from.regs_;
-    tag_rdata_ = from.tag_rdata_;
-    data_rdata_ = from.data_rdata_;
-    sram_writes_ = from.sram_writes_;
-  }
-  bool same_registers(const IcacheTxModel& o) const {
-    return sram_writes_ == o.sram_writes_ && regs_ == o.regs_ && tag_rdata_ == o.tag_rdata_ &&
-           data_rdata_ == o.data_rdata_;
-  }
+  void copy_registers(const IcacheTxModel& from);
+  bool same_registers(const IcacheTxModel& o) const;
 
  private:
+  // The registers copy_registers and same_registers cover, listed once.
+  template <class M>
+  static auto registers_of(M& m) {
+    return std::tie(m.sram_writes_, m.regs_, m.tag_rdata_, m.data_rdata_);
+  }
+
   elab::IcacheTxParams p_;
   bool baseline_;
   IcacheTxEvents events_;

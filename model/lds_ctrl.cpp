@@ -960,4 +960,8 @@ bool LdsCtrlModel::shootdown_busy(unsigned* segment) const {
   return busy;
 }
 
+void LdsCtrlModel::copy_registers(const LdsCtrlModel& from) { registers_of(*this) = registers_of(from); }
+
+bool LdsCtrlModel::same_registers(const LdsCtrlModel& o) const { return registers_of(*this) == registers_of(o); }
+
 }  // namespace txgen::model

@@ -142,17 +142,16 @@ class LdsCtrlModel {
   // the SRAM contents, statistics or events), for detecting a cycle that
   // changed nothing (the evaluation's idle skipping), with the count of SRAM
   // writes standing in for the contents. `from` has the same parameters.
-  void copy_registers(const LdsCtrlModel& from) {
-    regs_ = from.regs_;
-    mode_ = from.mode_;
-    rdata_ = from.rdata_;
-    sram_writes_ = from.sram_writes_;
-  }
-  bool same_registers(const LdsCtrlModel& o) const {
-    return sram_writes_ == o.sram_writes_ && regs_ == o.regs_ && mode_ == o.mode_ && rdata_ == o.rdata_;
-  }
+  void copy_registers(const LdsCtrlModel& from);
+  bool same_registers(const LdsCtrlModel& o) const;
 
  private:
+  // The registers copy_registers and same_registers cover, listed once.
+  template <class M>
+  static auto registers_of(M& m) {
+    return std::tie(m.sram_writes_, m.regs_, m.mode_, m.rdata_);
+  }
+
   elab::LdsCtrlParams p_;
   BdCodecModel codec_;
   LdsCtrlEvents events_;
