@@ -2,6 +2,7 @@
 #include "model/l1tlb.h"
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
@@ -41,6 +42,7 @@ L1tlbModel::L1tlbModel(const elab::L1tlbParams& p) : p_(p) {
   f2plan_.assign(C_, Fill2{});
   l2plan_.assign(C_, L2Choice{});
   hitv_.assign(U_, 0);
+  q_seen_.assign(M_, 0);
 }
 
 void L1tlbModel::validate() const {
@@ -77,6 +79,12 @@ L1tlbModel::State L1tlbModel::make_reset() const {
     for (unsigned set = 0; set < S_; ++set)
       for (unsigned w = 0; w < W_; ++w) t.age[set * W_ + w] = static_cast<uint8_t>(W_ - 1 - w);
     t.m.assign(M_, Mshr{});
+    if (p_.mshr_fifo) {  // reset order 0, 1, ..., M-1, head first
+      t.fq.slot.resize(M_);
+      std::iota(t.fq.slot.begin(), t.fq.slot.end(), 0u);
+      t.fq.count = M_;
+      t.sq.slot.resize(M_);  // reset empty
+    }
   }
   s.cl.assign(C_, Cluster{});
   s.sd1.match.assign(C_, -1);
@@ -160,6 +168,18 @@ unsigned L1tlbModel::free_mshrs(unsigned j) const {
   for (const Mshr& m : s_.tlb[j].m) n += m.valid ? 0 : 1;
   return n;
 }
+
+namespace {
+template <class Queue>
+std::vector<unsigned> queue_order(const Queue& q) {
+  std::vector<unsigned> order(q.count);
+  for (unsigned pos = 0; pos < q.count; ++pos) order[pos] = q.at(pos);
+  return order;
+}
+}  // namespace
+
+std::vector<unsigned> L1tlbModel::free_queue(unsigned j) const { return queue_order(s_.tlb[j].fq); }
+std::vector<unsigned> L1tlbModel::send_queue(unsigned j) const { return queue_order(s_.tlb[j].sq); }
 
 // ---------------------------------------------------------------------------
 // Combinational pieces.
@@ -335,6 +355,87 @@ unsigned L1tlbModel::repl_victim(const Tlb& t, unsigned s) const {
   throw std::logic_error("L1tlbModel: LRU ages are not a permutation");
 }
 
+// The MSHR a miss allocates (document "Decide stage"): the head of the free
+// queue with mshr_fifo, removed here, else the lowest-index free one. The
+// credit guarantees a free one in the cycle's registers.
+unsigned L1tlbModel::take_free_mshr(Tlb& t) {
+  if (!p_.mshr_fifo) {
+    for (unsigned m = 0; m < M_; ++m)
+      if (!t.m[m].valid) return m;
+    throw std::logic_error("L1tlbModel: miss without a free MSHR (credit broken)");
+  }
+  MshrQueue& q = t.fq;
+  if (q.count == 0) throw std::logic_error("L1tlbModel: miss with an empty MSHR free queue (credit broken)");
+  const unsigned m = q.at(0);
+  if (t.m[m].valid) throw std::logic_error("L1tlbModel: the head of the MSHR free queue is not free");
+  q.pop_front();
+  for (unsigned lower = 0; lower < m; ++lower) events_.alloc_not_lowest |= !t.m[lower].valid;
+  return m;
+}
+
+// f3 frees MSHR m (vh and vmid hold). With mshr_fifo it joins the free queue's
+// tail; called after the decide stage's removal (same-edge order 1 before
+// 4), so an MSHR freed at an allocation's edge is never the one allocated.
+void L1tlbModel::release_mshr(Tlb& t, unsigned m) {
+  Mshr& ms = t.m[m];
+  if (!ms.valid) throw std::logic_error("L1tlbModel: f3 frees an MSHR that is already free");
+  ms.valid = ms.pending = ms.sent = ms.kill = false;
+  ms.waiters = 0;
+  if (!p_.mshr_fifo) return;
+  t.fq.push_back(m);
+  check_free_queue(t);
+}
+
+// With mshr_fifo the MSHR allocated at this edge joins the send queue's tail
+// (same-edge order 1): the TLB's misses go to the L2 in allocation order.
+void L1tlbModel::append_send_queue(Tlb& t, unsigned m) {
+  if (!p_.mshr_fifo) return;
+  if (t.sq.count == M_) throw std::logic_error("L1tlbModel: the MSHR send queue overflows");
+  t.sq.push_back(m);
+  check_send_queue(t);
+}
+
+// The MSHR TLB t sends when the cluster's round-robin reaches it (document
+// "L2 request"): the send queue's head (mshr_fifo, the oldest candidate),
+// else the lowest-index candidate; -1 when the TLB has no candidate.
+int L1tlbModel::l2_candidate(const Tlb& t) const {
+  if (p_.mshr_fifo) return t.sq.count ? static_cast<int>(t.sq.at(0)) : -1;
+  for (unsigned m = 0; m < M_; ++m)
+    if (is_candidate(t.m[m])) return static_cast<int>(m);
+  return -1;
+}
+
+// The L2 choice of this edge (same-edge order 5). The choice was made from
+// the cycle's registers; an allocation of this edge appended behind the head
+// (order 1), so with mshr_fifo the head is still m.
+void L1tlbModel::mark_sent(Tlb& t, unsigned m) {
+  t.m[m].sent = true;
+  if (!p_.mshr_fifo) return;
+  if (t.sq.count == 0 || t.sq.at(0) != m)
+    throw std::logic_error("L1tlbModel: the L2 choice is not the head of the MSHR send queue");
+  t.sq.pop_front();
+  for (unsigned lower = 0; lower < m; ++lower) events_.send_not_lowest |= is_candidate(t.m[lower]);
+  check_send_queue(t);
+}
+
+void L1tlbModel::check_free_queue(const Tlb& t) { check_queue(t, t.fq, is_free, "free queue"); }
+void L1tlbModel::check_send_queue(const Tlb& t) { check_queue(t, t.sq, is_candidate, "send queue"); }
+
+// Every MSHR that is a member once and nothing else; O(M), run only on a
+// queue that changed at this edge.
+void L1tlbModel::check_queue(const Tlb& t, const MshrQueue& q, bool (*member)(const Mshr&), const char* name) {
+  unsigned members = 0;
+  for (const Mshr& ms : t.m) members += member(ms) ? 1 : 0;
+  bool ok = q.count == members;
+  std::fill(q_seen_.begin(), q_seen_.end(), 0);
+  for (unsigned pos = 0; ok && pos < q.count; ++pos) {
+    const unsigned m = q.at(pos);
+    ok = m < M_ && member(t.m[m]) && !q_seen_[m];
+    if (ok) q_seen_[m] = 1;
+  }
+  if (!ok) throw std::logic_error(std::string("L1tlbModel: the MSHR ") + name + " does not hold exactly its MSHRs");
+}
+
 void L1tlbModel::check_inputs(const L1tlbIn& in) const {
   if (in.req_valid.size() != U_ || in.req_vpn.size() != U_ || in.req_vmid.size() != U_ ||
       in.l2_req_ready.size() != C_ || in.l2_resp_valid.size() != C_ || in.l2_resp_tag.size() != C_ ||
@@ -441,14 +542,11 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
     if (!lc.load) continue;
     for (unsigned d = 0; d < K_ && !lc.choice; ++d) {
       const unsigned k = (cl.lp + d) % K_;
-      const Tlb& t = s.tlb[c * K_ + k];
-      for (unsigned m = 0; m < M_; ++m)
-        if (t.m[m].valid && t.m[m].pending && !t.m[m].sent) {
-          lc.choice = true;
-          lc.k = k;
-          lc.m = m;
-          break;
-        }
+      const int m = l2_candidate(s.tlb[c * K_ + k]);
+      if (m < 0) continue;
+      lc.choice = true;
+      lc.k = k;
+      lc.m = unsigned(m);
     }
   }
 
@@ -497,14 +595,8 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
       const F& f2 = s.cl[c].f2;
       if (f2.valid && c * K_ + f2.k == j && f2.mshr == unsigned(found)) events_.merge_at_write_edge = true;
     } else {
-      int fr = -1;
-      for (unsigned m = 0; m < M_; ++m)
-        if (!t.m[m].valid) {
-          fr = static_cast<int>(m);
-          break;
-        }
-      if (fr < 0) throw std::logic_error("L1tlbModel: miss without a free MSHR (credit broken)");
-      Mshr& ms = t.m[unsigned(fr)];
+      const unsigned m = take_free_mshr(t);
+      Mshr& ms = t.m[m];
       ms.valid = true;
       ms.pending = true;
       ms.sent = false;
@@ -512,6 +604,8 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
       ms.vh = vh;
       ms.vmid = r2.vmid;
       ms.waiters = uint64_t{1} << r2.i;
+      if (p_.mshr_fifo) check_free_queue(t);
+      append_send_queue(t, m);
       events_.lookup_miss_alloc = true;
       ++stats_.lookup_misses;
     }
@@ -591,7 +685,8 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
   for (unsigned c = 0; c < C_; ++c) {
     const F& f3 = s.cl[c].f3;
     if (!f3.valid) continue;
-    Mshr& ms = s.tlb[c * K_ + f3.k].m[f3.mshr];
+    Tlb& t = s.tlb[c * K_ + f3.k];
+    const Mshr& ms = t.m[f3.mshr];
     for (unsigned i = 0; i < N_; ++i)
       if ((ms.waiters >> i) & 1) {
         CuOut& o = s.cu[c * N_ + i];
@@ -603,8 +698,7 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
         ++stats_.fill_responses;
         if (o.rv) events_.hit_and_fill_same_cu = true;
       }
-    ms.valid = ms.pending = ms.sent = ms.kill = false;
-    ms.waiters = 0;
+    release_mshr(t, f3.mshr);
   }
 
   // ---- 5. L2 choice. ----
@@ -616,8 +710,9 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
       cl.q.valid = false;
       continue;
     }
-    Mshr& ms = s.tlb[c * K_ + lc.k].m[lc.m];
-    ms.sent = true;
+    Tlb& t = s.tlb[c * K_ + lc.k];
+    mark_sent(t, lc.m);
+    const Mshr& ms = t.m[lc.m];
     cl.lp = K_ > 0 ? (lc.k + 1) % K_ : 0;
     cl.q.valid = true;
     cl.q.k = lc.k;

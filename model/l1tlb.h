@@ -9,6 +9,10 @@
 // eviction output (the valid entry a fill replaced), and the two-stage
 // shootdown (sd1 compare, sd2 invalidate / kill, done). Optionally
 // (l1tlb.input_buffer) a two-entry FIFO per CU in front of the crossbar.
+// A miss allocates the lowest-index free MSHR, or (mshr_fifo) the head of the
+// TLB's queue of free MSHRs, to whose tail f3 appends the MSHR it frees. The
+// TLB's L2 candidate is its lowest-index unsent pending MSHR, or (mshr_fifo)
+// the head of its send queue, to whose tail each allocation appends.
 // Written from the block document alone; shares only the elaborated widths
 // (txgen/elab/l1tlb.h) with the generator.
 //
@@ -91,6 +95,8 @@ struct L1tlbEvents {                  // what the last posedge did (all false at
   bool victim_replacement = false;    // a (not suppressed) fill's victim way was valid in the write cycle
   bool evict = false;                 // a fill replaced a valid entry (evict_valid registered at this edge)
   bool reset = false;                 // this edge was a reset
+  bool alloc_not_lowest = false;      // mshr_fifo: an allocation passed over a lower-index free MSHR
+  bool send_not_lowest = false;       // mshr_fifo: an L2 choice passed over a lower-index candidate
 };
 
 struct L1tlbStats {                   // cumulative counters since construction / the last reset
@@ -148,6 +154,11 @@ class L1tlbModel {
   uint64_t mshr_vmid(unsigned j, unsigned m) const { return msh(j, m).vmid; }
   uint64_t mshr_waiters(unsigned j, unsigned m) const { return msh(j, m).waiters; }
   unsigned free_mshrs(unsigned j) const;
+  // TLB j's free queue, head first (mshr_fifo; empty otherwise).
+  std::vector<unsigned> free_queue(unsigned j) const;
+  // TLB j's send queue (its L2 candidates in allocation order), head first
+  // (mshr_fifo; empty otherwise).
+  std::vector<unsigned> send_queue(unsigned j) const;
   unsigned rr(unsigned j) const { return s_.tlb[j].rr; }
   unsigned lp(unsigned c) const { return s_.cl[c].lp; }
   bool r1_valid(unsigned j) const { return s_.tlb[j].r1.valid; }
@@ -197,15 +208,36 @@ class L1tlbModel {
     auto key() const { return std::tie(valid, i, vpn, vmid, match); }
     bool operator==(const R2& o) const { return key() == o.key(); }
   };
+  // A queue of MSHR indices (mshr_fifo), a ring of M slots: the free queue
+  // or the send queue. Compared by content (head first), not by ring
+  // position: two rings that hold the same order are the same register state.
+  struct MshrQueue {
+    std::vector<unsigned> slot;  // [M] with mshr_fifo, else empty
+    unsigned head = 0, count = 0;
+    unsigned at(unsigned pos) const { return slot[(head + pos) % slot.size()]; }
+    void push_back(unsigned m) { slot[(head + count++) % slot.size()] = m; }
+    void pop_front() {
+      head = (head + 1) % slot.size();
+      --count;
+    }
+    bool operator==(const MshrQueue& o) const {
+      if (count != o.count) return false;
+      for (unsigned pos = 0; pos < count; ++pos)
+        if (at(pos) != o.at(pos)) return false;
+      return true;
+    }
+  };
   struct Tlb {
     std::vector<Entry> e;      // [S*W]
     std::vector<uint8_t> age;  // lru [S*W]
     std::vector<uint8_t> plru; // plru [S*W], index n = 1 .. W-1 used
     std::vector<Mshr> m;       // [M]
+    MshrQueue fq;              // mshr_fifo: the free MSHRs, freed longest ago first
+    MshrQueue sq;              // mshr_fifo: the L2 candidates, allocated first first
     unsigned rr = 0;
     R1 r1;
     R2 r2;
-    auto key() const { return std::tie(e, age, plru, m, rr, r1, r2); }
+    auto key() const { return std::tie(e, age, plru, m, fq, sq, rr, r1, r2); }
     bool operator==(const Tlb& o) const { return key() == o.key(); }
   };
   struct Q {
@@ -287,6 +319,16 @@ class L1tlbModel {
   void untouch(Tlb& t, unsigned s, unsigned k);  // lru Untouch(k) / plru Point(k)
   static void reset_repl(Tlb& t, const Tlb& r);  // flush-all: replacement state = reset values
   unsigned repl_victim(const Tlb& t, unsigned s) const;
+  unsigned take_free_mshr(Tlb& t);              // the MSHR a miss allocates (pops the free queue)
+  void release_mshr(Tlb& t, unsigned m);        // f3 frees m (appends it to the free queue)
+  void append_send_queue(Tlb& t, unsigned m);   // m was allocated at this edge
+  int l2_candidate(const Tlb& t) const;         // the MSHR the TLB would send to the L2, or -1
+  void mark_sent(Tlb& t, unsigned m);           // the L2 choice took m (pops the send queue)
+  static bool is_free(const Mshr& ms) { return !ms.valid; }
+  static bool is_candidate(const Mshr& ms) { return ms.valid && ms.pending && !ms.sent; }
+  void check_free_queue(const Tlb& t);          // the free queue holds exactly the free MSHRs
+  void check_send_queue(const Tlb& t);          // the send queue holds exactly the candidates
+  void check_queue(const Tlb& t, const MshrQueue& q, bool (*member)(const Mshr&), const char* name);
 
   elab::L1tlbParams p_;
   unsigned U_, T_, C_, W_, S_, N_, K_, M_;
@@ -310,6 +352,7 @@ class L1tlbModel {
   };
   std::vector<L2Choice> l2plan_;  // [C]
   std::vector<uint8_t> hitv_;     // [U] resp registered this edge (event)
+  std::vector<uint8_t> q_seen_;   // [M] check_queue: MSHR already in the queue
 };
 
 }  // namespace txgen::model

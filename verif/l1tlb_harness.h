@@ -39,7 +39,9 @@ class L1tlbCoverage {
         {e.victim_invalid, "victim_invalid"},
         {e.victim_replacement, "victim_replacement"},
         {e.evict, "evict"},
-        {e.reset, "reset"}};
+        {e.reset, "reset"},
+        {e.alloc_not_lowest, "alloc_not_lowest"},
+        {e.send_not_lowest, "send_not_lowest"}};
     fired_.count(c_, rules);
   }
   // What random traffic must reach on every configuration. A crossbar
@@ -51,6 +53,8 @@ class L1tlbCoverage {
     if (p.cus_per_cluster > 1) r.push_back("xbar_conflict");
     // one MSHR: the credit admits no request while it is pending, so nothing merges
     if (p.mshrs > 1) r.insert(r.end(), {"mshr_merge", "merge_repeat_same_cu"});
+    // the queues' order differs from the lowest index only after out-of-order frees
+    if (p.mshr_fifo) r.insert(r.end(), {"alloc_not_lowest", "send_not_lowest"});
     return r;
   }
 

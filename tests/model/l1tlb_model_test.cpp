@@ -1978,9 +1978,10 @@ TEST(L1tlbModel, DecideHitTouchDoesNotChangeSameCycleVictim) {
 // up, outputs() into a sized struct and posedge() allocate nothing. After a
 // drain (idle ports, L2 answering) every request taken at a port has been
 // looked up exactly once (and, with the input buffer, every FIFO is empty).
-void wide_random(bool ib) {
+void wide_random(bool ib, bool fifo = false) {
   L1tlbParams p = mk(64, 16, 4, 256, 16, false, 52, 16, 64, 8);
   if (ib) p = with_ib(p);
+  p.mshr_fifo = fifo;
   ASSERT_EQ(p.mshrs, 64u);
   L1tlbModel m(p);
   L1tlbIn in = m.idle_inputs();
@@ -2028,13 +2029,16 @@ void wide_random(bool ib) {
   const L1tlbStats& st = m.stats();
   EXPECT_EQ(st.accepts, st.hits + st.lookup_misses + st.mshr_hits);
   for (unsigned u = 0; u < p.cus; ++u) EXPECT_EQ(m.ib_count(u), 0u) << "CU " << u;
-  std::cout << "[ wide" << (ib ? " ib" : "") << " ] hits " << st.hits << " lookup misses " << st.lookup_misses
+  std::cout << "[ wide" << (ib ? " ib" : "") << (fifo ? " fifo" : "") << " ] hits " << st.hits << " lookup misses " << st.lookup_misses
             << " merges " << st.mshr_hits << "\n";
 }
 
 TEST(L1tlbModel, WideConfigurationDoesNotAllocatePerCycle) { wide_random(false); }
 
 TEST(L1tlbModel, WideConfigurationWithInputBufferDoesNotAllocatePerCycle) { wide_random(true); }
+
+// The free queue (M = 64 per TLB) is a ring of fixed size: no allocation either.
+TEST(L1tlbModel, WideConfigurationWithMshrFifoDoesNotAllocatePerCycle) { wide_random(false, true); }
 
 // ---------------------------------------------------------------------------
 // Input buffer (document "Input buffer"): a two-entry FIFO per CU in front of
@@ -2226,6 +2230,414 @@ TEST(L1tlbModel, InputBufferResetEmpties) {
   }
   EXPECT_TRUE(b.log.empty());
   EXPECT_TRUE(b.l2log.empty());
+}
+
+// ---------------------------------------------------------------------------
+// MSHR allocation order (document "Decide stage", `l1tlb.mshr_alloc`).
+// fifo: a miss takes the head of its TLB's free queue (reset 0 .. M-1) and
+// f3 appends the MSHR it frees at the tail, after the allocation of the same
+// edge; lowest: a miss takes the lowest-index free MSHR. The directed cases
+// use P4 with even VPNs only (home TLB 0, M = 4), so the L2 tag
+// {k = 0, mshr} is the allocated MSHR's index.
+
+L1tlbParams with_fifo(L1tlbParams p) {
+  p.mshr_fifo = true;
+  return p;
+}
+
+// A miss of CU u accepted in the current cycle.
+void miss(Bench& b, unsigned u, uint64_t vpn) {
+  b.req(u, vpn);
+  ASSERT_TRUE(b.peek().req_ready[u]) << "c" << b.cyc;
+  b.step();
+}
+
+// The L2 tags under which `vpns` were taken, in the order of `vpns`
+// (~0 for a VPN that was never taken).
+std::vector<uint64_t> tags_of(const Bench& b, const std::vector<uint64_t>& vpns) {
+  std::vector<uint64_t> tags;
+  for (uint64_t v : vpns) {
+    uint64_t tag = ~uint64_t{0};
+    for (const L2Take& t : b.l2log)
+      if (t.vpn == v) tag = t.tag;
+    tags.push_back(tag);
+  }
+  return tags;
+}
+
+// Misses 0x10, 0x20, 0x30 (c0 .. c2) take MSHRs 0, 1, 2 (edges 2 .. 4; L2
+// takes c4 .. c6, tags 0, 1, 2). The L2 answers MSHR 1 in c7 (freed at edge
+// 10), then MSHR 0 in c8 (freed at edge 11): fifo queue {3}, {3, 1},
+// {3, 1, 0}. Misses 0x40, 0x50, 0x60 (c12 .. c14) allocate at edges 14 .. 16.
+// Returns their L2 tags: fifo 3, 1, 0; lowest 0, 1, 3.
+std::vector<uint64_t> free_order_scenario(bool fifo) {
+  Bench b(fifo ? with_fifo(P4()) : P4());
+  b.auto_l2 = false;
+  miss(b, 0, 0x10);
+  miss(b, 1, 0x20);
+  miss(b, 2, 0x30);
+  b.run_to(7);
+  EXPECT_EQ(tags_of(b, {0x10, 0x20, 0x30}), (std::vector<uint64_t>{0, 1, 2}));
+  b.l2resp(0, 1, 0x111, 1);
+  b.step();  // c7
+  b.l2resp(0, 0, 0x100, 1);
+  b.run_to(11);  // c8 .. c10: MSHR 1 freed at edge 10
+  EXPECT_FALSE(b.m.mshr_valid(0, 1));
+  EXPECT_TRUE(b.m.mshr_valid(0, 0));
+  b.step();  // c11: MSHR 0 freed at edge 11
+  EXPECT_FALSE(b.m.mshr_valid(0, 0));
+  if (fifo) {
+    EXPECT_EQ(b.m.free_queue(0), (std::vector<unsigned>{3, 1, 0}));
+  }
+  b.auto_l2 = true;  // answers the new requests (and so checks their tags map back)
+  miss(b, 0, 0x40);
+  miss(b, 1, 0x50);
+  miss(b, 2, 0x60);
+  b.run_to(30);
+  for (unsigned u = 0; u < 3; ++u) {
+    const auto f = b.resps(u, true);
+    EXPECT_EQ(f.size(), u < 2 ? 2u : 1u) << "CU " << u;  // MSHR 2 (0x30) is never answered
+    if (f.empty()) continue;
+    EXPECT_EQ(f.back().vpn, 0x40u + 0x10u * u) << "CU " << u;
+    EXPECT_EQ(f.back().ppn, ppn_of(0x40 + 0x10 * u)) << "CU " << u;
+  }
+  return tags_of(b, {0x40, 0x50, 0x60});
+}
+
+TEST(L1tlbModel, MshrFifoAllocatesInFreeOrder) {
+  EXPECT_EQ(free_order_scenario(true), (std::vector<uint64_t>{3, 1, 0}));
+}
+
+TEST(L1tlbModel, MshrLowestAllocatesLowestFree) {
+  EXPECT_EQ(free_order_scenario(false), (std::vector<uint64_t>{0, 1, 3}));
+}
+
+// Misses 0x10, 0x20 (c0, c1) take MSHRs 0, 1: fifo queue {2, 3}. The L2
+// answers MSHR 0 in c5 (taken c4): f3 in c8 frees it at edge 8, the edge at
+// which 0x30 (accepted c6) allocates. The allocation takes the queue's head
+// 2 (MSHR 0 is valid in c8 with either order), then MSHR 0 joins the tail:
+// {3, 0}. Misses 0x40, 0x50 (c9, c10, edges 11 and 12) then take 3 and 0
+// (fifo) or 0 and 3 (lowest). Returns the tags of 0x30, 0x40, 0x50.
+std::vector<uint64_t> same_edge_scenario(bool fifo) {
+  Bench b(fifo ? with_fifo(P4()) : P4());
+  b.auto_l2 = false;
+  miss(b, 0, 0x10);
+  miss(b, 1, 0x20);
+  b.run_to(5);
+  EXPECT_EQ(tags_of(b, {0x10}), (std::vector<uint64_t>{0}));
+  b.l2resp(0, 0, 0x100, 1);
+  b.step();  // c5
+  miss(b, 2, 0x30);  // c6
+  b.run_to(8);
+  EXPECT_TRUE(b.m.mshr_valid(0, 0));
+  b.step();  // c8: f3 frees MSHR 0 and the decide of 0x30 allocates
+  EXPECT_TRUE(b.m.events().lookup_miss_alloc);
+  EXPECT_FALSE(b.m.mshr_valid(0, 0));
+  EXPECT_TRUE(b.m.mshr_valid(0, 2));
+  if (fifo) {
+    EXPECT_EQ(b.m.free_queue(0), (std::vector<unsigned>{3, 0}));
+  }
+  miss(b, 0, 0x40);  // c9
+  miss(b, 1, 0x50);  // c10
+  b.run_to(20);
+  return tags_of(b, {0x30, 0x40, 0x50});
+}
+
+TEST(L1tlbModel, MshrFifoFreedAtAllocationEdgeGoesToTail) {
+  EXPECT_EQ(same_edge_scenario(true), (std::vector<uint64_t>{2, 3, 0}));
+}
+
+TEST(L1tlbModel, MshrLowestFreedAtAllocationEdge) {
+  EXPECT_EQ(same_edge_scenario(false), (std::vector<uint64_t>{2, 0, 3}));
+}
+
+// fifo: MSHRs 0, 1, 2 taken (c0 .. c2), MSHR 1 answered in c7 and freed at
+// edge 10: queue {3, 1}. A miss accepted in c11 is in r1 and MSHRs 0 and 2
+// are pending when the reset comes in c12. Afterwards the queue is 0 .. 3
+// again: misses in c13 .. c15 take MSHRs 0, 1, 2.
+TEST(L1tlbModel, MshrFifoResetRestoresOrder) {
+  Bench b(with_fifo(P4()));
+  b.auto_l2 = false;
+  miss(b, 0, 0x10);
+  miss(b, 1, 0x20);
+  miss(b, 2, 0x30);
+  b.run_to(7);
+  b.l2resp(0, 1, 0x111, 1);
+  b.run_to(11);
+  EXPECT_EQ(b.m.free_queue(0), (std::vector<unsigned>{3, 1}));
+  miss(b, 3, 0x40);  // c11
+  EXPECT_TRUE(b.m.r1_valid(0));
+  b.in.rst_n = false;
+  b.step();  // c12
+  EXPECT_TRUE(b.m.events().reset);
+  EXPECT_EQ(b.m.free_queue(0), (std::vector<unsigned>{0, 1, 2, 3}));
+  EXPECT_EQ(b.m.free_mshrs(0), 4u);
+  b.l2log.clear();
+  miss(b, 0, 0x50);
+  miss(b, 1, 0x60);
+  miss(b, 2, 0x70);
+  b.run_to(25);
+  EXPECT_EQ(tags_of(b, {0x50, 0x60, 0x70}), (std::vector<uint64_t>{0, 1, 2}));
+  EXPECT_EQ(tags_of(b, {0x40}), (std::vector<uint64_t>{~uint64_t{0}}));  // dropped by the reset
+}
+
+// same_registers / copy_registers cover the free queue. Misses 0x10, 0x20,
+// 0x30 (c0 .. c2) take MSHRs 0, 1, 2; a flush-all accepted in c5 kills them
+// at edge 7, so their fills (answered from c8) write nothing. Model a answers
+// MSHRs 0, 1, 2 and model b 1, 0, 2 (same data per MSHR, the last answer the
+// same): afterwards every register but the queue's order is equal
+// (a {3, 0, 1, 2}, b {3, 1, 0, 2}).
+void killed_fills(Bench& b, const std::vector<unsigned>& answer_order) {
+  b.auto_l2 = false;
+  miss(b, 0, 0x10);
+  miss(b, 1, 0x20);
+  miss(b, 2, 0x30);
+  b.run_to(5);
+  b.sd(true, 0);
+  ASSERT_TRUE(b.peek().sd_ready);
+  b.run_to(8);
+  for (unsigned m : answer_order) {
+    b.l2resp(0, m, 0x100 + m, 1);
+    b.step();
+  }
+  b.run_to(20);
+}
+
+TEST(L1tlbModel, MshrFifoQueueIsPartOfTheRegisterState) {
+  Bench a(with_fifo(P4())), b(with_fifo(P4())), a2(with_fifo(P4()));
+  killed_fills(a, {0, 1, 2});
+  killed_fills(a2, {0, 1, 2});
+  killed_fills(b, {1, 0, 2});
+  EXPECT_EQ(a.m.stats().fills_suppressed, 3u);
+  EXPECT_EQ(a.m.free_queue(0), (std::vector<unsigned>{3, 0, 1, 2}));
+  EXPECT_EQ(b.m.free_queue(0), (std::vector<unsigned>{3, 1, 0, 2}));
+  EXPECT_TRUE(a.m.same_registers(a2.m));  // the control: same inputs, same registers
+  EXPECT_FALSE(a.m.same_registers(b.m));
+  a.m.copy_registers(b.m);
+  EXPECT_TRUE(a.m.same_registers(b.m));
+  miss(a, 0, 0x40);
+  miss(a, 1, 0x50);
+  a.run_to(a.cyc + 6);
+  EXPECT_EQ(tags_of(a, {0x40, 0x50}), (std::vector<uint64_t>{3, 1}));  // b's order
+}
+
+// L2 send order inside a TLB (document "L2 request"): fifo sends the oldest
+// candidate (the send queue's head), lowest the lowest-index candidate.
+// Misses 0x10, 0x20, 0x30 (c0 .. c2) take MSHRs 0, 1, 2 (edges 2 .. 4; L2
+// takes c4 .. c6, tags 0, 1, 2). In c3 CU3 misses 0x40 (MSHR 3, edge 5) and
+// CU0 misses 0x11 (TLB 1, MSHR 0, edge 5); both are candidates from c6, lp
+// is 1 at edge 6, so q takes 0x11 (tag 4) and holds it from c7 under
+// back-pressure. The L2 answers MSHR 1 in c7 (freed at edge 10) and MSHR 0
+// in c8 (freed at edge 11). Misses 0x50 (c12, edge 14) and 0x60 (c13, edge
+// 15) take fifo 1, 0 (free queue {1, 0}), lowest 0, 1. So TLB 0's pending
+// unsent MSHRs in allocation order are fifo 3, 1, 0 and lowest 3, 0, 1; the
+// L2 is ready again in c20 (0x11 taken, lp = 0): returns the tags TLB 0
+// sends from then on.
+std::vector<uint64_t> send_order_scenario(bool fifo) {
+  Bench b(fifo ? with_fifo(P4()) : P4());
+  b.auto_l2 = false;
+  miss(b, 0, 0x10);
+  miss(b, 1, 0x20);
+  miss(b, 2, 0x30);
+  b.req(0, 0x11);
+  b.req(3, 0x40);
+  EXPECT_TRUE(b.peek().req_ready[0] && b.out.req_ready[3]);
+  b.run_to(7);  // c3 .. c6
+  EXPECT_EQ(tags_of(b, {0x10, 0x20, 0x30}), (std::vector<uint64_t>{0, 1, 2}));
+  EXPECT_EQ(b.peek().l2_req_tag[0], 4u);
+  b.ready[0] = 0;
+  b.l2resp(0, 1, 0x111, 1);
+  b.step();  // c7
+  b.l2resp(0, 0, 0x100, 1);
+  b.run_to(12);  // c8 .. c11
+  miss(b, 1, 0x50);
+  miss(b, 2, 0x60);
+  b.run_to(20);
+  EXPECT_EQ(b.l2log.size(), 3u);  // 0x11 held in q
+  EXPECT_EQ(b.m.mshr_vh(0, 3), 0x40u >> 1);
+  EXPECT_EQ(b.m.mshr_vh(0, fifo ? 1 : 0), 0x50u >> 1);
+  EXPECT_EQ(b.m.mshr_vh(0, fifo ? 0 : 1), 0x60u >> 1);
+  if (fifo) {
+    EXPECT_EQ(b.m.send_queue(0), (std::vector<unsigned>{3, 1, 0}));
+  }
+  b.ready[0] = 1;
+  b.auto_l2 = true;  // answers the sends (and so checks their tags map back)
+  b.run_to(40);
+  EXPECT_EQ(b.l2log.size(), 7u);
+  for (unsigned u = 1; u < 4; ++u) {
+    const uint64_t vpn = u == 3 ? 0x40 : 0x40 + 0x10 * u;
+    const auto f = b.resps(u, true);
+    EXPECT_FALSE(f.empty()) << "CU " << u;
+    if (f.empty()) continue;
+    EXPECT_EQ(f.back().vpn, vpn) << "CU " << u;
+    EXPECT_EQ(f.back().ppn, ppn_of(vpn)) << "CU " << u;
+  }
+  std::vector<uint64_t> tags;
+  for (size_t i = 4; i < b.l2log.size(); ++i) tags.push_back(b.l2log[i].tag);
+  return tags;
+}
+
+TEST(L1tlbModel, MshrFifoSendsInAllocationOrder) {
+  EXPECT_EQ(send_order_scenario(true), (std::vector<uint64_t>{3, 1, 0}));
+}
+
+TEST(L1tlbModel, MshrLowestSendsLowestIndexFirst) {
+  EXPECT_EQ(send_order_scenario(false), (std::vector<uint64_t>{0, 1, 3}));
+}
+
+// fifo, L2 never ready: misses 0x10, 0x20, 0x30 (c0 .. c2) take MSHRs 0, 1,
+// 2; q (empty) loads MSHR 0 at edge 3 and holds it, so the send queue is
+// {1, 2} in c5. A reset in c6 empties it. Misses 0x50 (c7, MSHR 0, edge 9)
+// and 0x60 (c8, MSHR 1, edge 10) with the L2 ready are then the only L2
+// requests: taken in c11 and c12, nothing stale before them.
+TEST(L1tlbModel, MshrFifoResetEmptiesSendQueue) {
+  Bench b(with_fifo(P4()));
+  b.auto_l2 = false;
+  b.ready[0] = 0;
+  miss(b, 0, 0x10);
+  miss(b, 1, 0x20);
+  miss(b, 2, 0x30);
+  b.run_to(6);
+  EXPECT_EQ(b.m.send_queue(0), (std::vector<unsigned>{1, 2}));
+  EXPECT_TRUE(b.m.q_valid(0));
+  b.in.rst_n = false;
+  b.step();  // c6
+  EXPECT_TRUE(b.m.events().reset);
+  EXPECT_TRUE(b.m.send_queue(0).empty());
+  EXPECT_FALSE(b.m.q_valid(0));
+  b.ready[0] = 1;
+  miss(b, 0, 0x50);  // c7
+  miss(b, 1, 0x60);  // c8
+  b.run_to(25);
+  ASSERT_EQ(b.l2log.size(), 2u);
+  EXPECT_EQ(b.l2log[0].cyc, 11u);
+  EXPECT_EQ(b.l2log[0].vpn, 0x50u);
+  EXPECT_EQ(b.l2log[0].tag, 0u);
+  EXPECT_EQ(b.l2log[1].cyc, 12u);
+  EXPECT_EQ(b.l2log[1].vpn, 0x60u);
+  EXPECT_EQ(b.l2log[1].tag, 1u);
+}
+
+// same_registers / copy_registers cover the send queue's order. After
+// killed_fills the free queues are a {3, 0, 1, 2} and b {3, 1, 0, 2}; with the
+// L2 not ready, CU0 misses 0x40, 0x50, 0x60, 0x70 in a and 0x40, 0x60, 0x50,
+// 0x70 in b, so both hold 0x40 in MSHR 3 (loaded into q), 0x50 in 0, 0x60 in
+// 1 and 0x70 in 2, with the same r1 / r2 contents; only the send queue's
+// order differs (a {0, 1, 2}, b {1, 0, 2}).
+void unsent_misses(Bench& b, const std::vector<uint64_t>& vpns) {
+  b.ready[0] = 0;
+  for (uint64_t v : vpns) miss(b, 0, v);
+  b.run_to(b.cyc + 6);
+}
+
+TEST(L1tlbModel, MshrFifoSendQueueIsPartOfTheRegisterState) {
+  Bench a(with_fifo(P4())), b(with_fifo(P4())), a2(with_fifo(P4()));
+  killed_fills(a, {0, 1, 2});
+  killed_fills(a2, {0, 1, 2});
+  killed_fills(b, {1, 0, 2});
+  unsent_misses(a, {0x40, 0x50, 0x60, 0x70});
+  unsent_misses(a2, {0x40, 0x50, 0x60, 0x70});
+  unsent_misses(b, {0x40, 0x60, 0x50, 0x70});
+  EXPECT_EQ(a.m.send_queue(0), (std::vector<unsigned>{0, 1, 2}));
+  EXPECT_EQ(b.m.send_queue(0), (std::vector<unsigned>{1, 0, 2}));
+  EXPECT_EQ(a.m.free_queue(0), b.m.free_queue(0));
+  EXPECT_TRUE(a.m.same_registers(a2.m));  // the control: same inputs, same registers
+  EXPECT_FALSE(a.m.same_registers(b.m));
+  a.m.copy_registers(b.m);
+  EXPECT_TRUE(a.m.same_registers(b.m));
+  a.l2log.clear();
+  a.ready[0] = 1;
+  a.run_to(a.cyc + 6);
+  std::vector<uint64_t> tags;
+  for (const L2Take& t : a.l2log) tags.push_back(t.tag);
+  EXPECT_EQ(tags, (std::vector<uint64_t>{3, 1, 0, 2}));  // b's order
+}
+
+// Random traffic on both TLBs of P4 with fifo, L2 latency 3 and random
+// back-pressure, shootdowns and one reset. Queues kept by the test from the
+// MSHR valid and sent bits alone must match the model's every cycle: free
+// queue (an MSHR that becomes valid must be the head; one that becomes free
+// joins the tail after it) and send queue (an MSHR that becomes sent must be
+// the head, removed before the allocation of the same edge joins the tail).
+// Some allocation must differ from the lowest free MSHR, and some send from
+// the lowest-index candidate.
+TEST(L1tlbModel, MshrFifoOrderUnderRandomTraffic) {
+  const L1tlbParams p = with_fifo(P4());
+  Bench b(p);
+  b.lat = 3;
+  std::mt19937_64 rng(21);
+  std::vector<std::deque<unsigned>> ref(p.tlbs), ref_send(p.tlbs);
+  auto reset_ref = [&] {
+    for (auto& q : ref) {
+      q.clear();
+      for (unsigned m = 0; m < p.mshrs; ++m) q.push_back(m);
+    }
+    for (auto& q : ref_send) q.clear();
+  };
+  reset_ref();
+  unsigned allocs = 0, not_lowest = 0, sends = 0, send_not_lowest = 0;
+  bool sd_on = false, sd_all = false;  // a shootdown is held until sd_ready
+  uint64_t sd_vpn = 0;
+  for (unsigned c = 0; c < 3000; ++c) {
+    for (unsigned u = 0; u < 4; ++u)
+      if (rng() % 2) b.req(u, rng() % 64);
+    b.ready[0] = rng() % 4 != 0;
+    if (c % 97 == 50 && !sd_on) {
+      sd_on = true;
+      sd_all = rng() % 2;
+      sd_vpn = rng() % 64;
+    }
+    if (sd_on) b.sd(sd_all, sd_vpn);
+    if (c == 1500) b.in.rst_n = false;
+    std::vector<std::vector<bool>> was(p.tlbs, std::vector<bool>(p.mshrs));
+    std::vector<std::vector<bool>> was_sent = was, was_cand = was;
+    for (unsigned j = 0; j < p.tlbs; ++j)
+      for (unsigned m = 0; m < p.mshrs; ++m) {
+        was[j][m] = b.m.mshr_valid(j, m);
+        was_sent[j][m] = b.m.mshr_sent(j, m);
+        was_cand[j][m] = was[j][m] && b.m.mshr_pending(j, m) && !was_sent[j][m];
+      }
+    const L1tlbOut o = b.step();
+    if (o.sd_ready || b.m.events().reset) sd_on = false;
+    if (b.m.events().reset) {
+      reset_ref();
+      continue;
+    }
+    for (unsigned j = 0; j < p.tlbs; ++j) {
+      int taken = -1, freed = -1, sent = -1;
+      unsigned lowest = p.mshrs, lowest_cand = p.mshrs;
+      for (unsigned m = 0; m < p.mshrs; ++m) {
+        if (!was[j][m] && lowest == p.mshrs) lowest = m;
+        if (was_cand[j][m] && lowest_cand == p.mshrs) lowest_cand = m;
+        if (!was[j][m] && b.m.mshr_valid(j, m)) taken = int(m);
+        if (was[j][m] && !b.m.mshr_valid(j, m)) freed = int(m);
+        if (!was_sent[j][m] && b.m.mshr_sent(j, m)) sent = int(m);
+      }
+      if (sent >= 0) {
+        ASSERT_FALSE(ref_send[j].empty()) << "c" << c;
+        ASSERT_EQ(unsigned(sent), ref_send[j].front()) << "c" << c << " TLB " << j;
+        ref_send[j].pop_front();
+        ++sends;
+        send_not_lowest += unsigned(sent) != lowest_cand;
+      }
+      if (taken >= 0) ref_send[j].push_back(unsigned(taken));
+      if (taken >= 0) {
+        ASSERT_FALSE(ref[j].empty()) << "c" << c;
+        ASSERT_EQ(unsigned(taken), ref[j].front()) << "c" << c << " TLB " << j;
+        ref[j].pop_front();
+        ++allocs;
+        not_lowest += unsigned(taken) != lowest;
+      }
+      if (freed >= 0) ref[j].push_back(unsigned(freed));
+      ASSERT_EQ(b.m.free_queue(j), std::vector<unsigned>(ref[j].begin(), ref[j].end())) << "c" << c;
+      ASSERT_EQ(b.m.send_queue(j), std::vector<unsigned>(ref_send[j].begin(), ref_send[j].end())) << "c" << c;
+    }
+  }
+  EXPECT_GT(allocs, 200u);
+  EXPECT_GT(not_lowest, 20u);
+  EXPECT_GT(send_not_lowest, 0u);
+  std::cout << "[ fifo random ] allocations " << allocs << ", not the lowest free MSHR " << not_lowest << "; sends "
+            << sends << ", not the lowest candidate " << send_not_lowest << "\n";
 }
 
 // ---------------------------------------------------------------------------

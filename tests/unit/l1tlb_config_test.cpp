@@ -165,6 +165,19 @@ TEST(L1tlbConfig, PlruIndexFromSixtyFourWaysOrAsAsked) {
             "$.l1tlb.plru_index = true: applies to replacement \"plru\" only (this TLB uses \"lru\")");
 }
 
+// Which free MSHR a miss takes: auto is the free queue from 32 MSHRs per TLB
+// (64 CUs on 8 TLBs: 8 x 4), the lowest free one below; one MSHR has no order.
+TEST(L1tlbConfig, MshrAllocFifoFromThirtyTwoMshrsOrAsAsked) {
+  EXPECT_FALSE(elab(table41()).mshr_fifo);                                     // 4 MSHRs
+  EXPECT_FALSE(elab(clustered(16, 4)).mshr_fifo);                              // 16
+  EXPECT_TRUE(elab(clustered(8, 8)).mshr_fifo);                                // 32
+  EXPECT_TRUE(elab(with(table41(), "/l1tlb/mshr_alloc", "fifo")).mshr_fifo);
+  EXPECT_FALSE(elab(with(clustered(1, 1), "/l1tlb/mshr_alloc", "lowest")).mshr_fifo);
+  EXPECT_FALSE(elab(with(with(table41(), "/l1tlb/mshrs_per_cu", 1), "/l1tlb/mshr_alloc", "fifo")).mshr_fifo);
+  EXPECT_EQ(error_of(with(table41(), "/l1tlb/mshr_alloc", "random")),
+            "$.l1tlb.mshr_alloc = \"random\": must be one of \"auto\" \"lowest\" \"fifo\"");
+}
+
 TEST(L1tlbConfig, NeedsTranslation) {
   json doc = table41();
   doc.erase("translation");
@@ -216,6 +229,20 @@ TEST(L1tlbReport, InputBufferAddsACycleAndItsStorage) {
   EXPECT_EQ(plain["storage_bits"]["input_buffers"], 0);
   const std::string md = txgen::blocks::l1tlb::report_markdown(txgen::config::parse_config(doc));
   EXPECT_NE(md.find("| 2 (input buffer, arbitrate, register) |"), std::string::npos) << md;
+}
+
+// The fifo order's two queues of M MSHR indices count as TLB storage.
+TEST(L1tlbReport, MshrQueuesCountedWithFifo) {
+  const json lowest = txgen::blocks::l1tlb::report_json(txgen::config::parse_config(clustered(16, 4)));
+  EXPECT_EQ(lowest["storage_bits"]["per_tlb"]["mshr_queues"], 0);
+  const json doc = with(clustered(16, 4), "/l1tlb/mshr_alloc", "fifo");
+  const json r = txgen::blocks::l1tlb::report_json(txgen::config::parse_config(doc));
+  EXPECT_EQ(r["storage_bits"]["per_tlb"]["mshr_queues"], 2 * 16 * 4);  // 16 MSHRs, 4 index bits
+  EXPECT_EQ(r["storage_bits"]["per_tlb"]["total"],
+            lowest["storage_bits"]["per_tlb"]["total"].get<int>() + 2 * 16 * 4);
+  EXPECT_EQ(r["parameters"]["mshr_alloc"], "fifo");
+  const std::string md = txgen::blocks::l1tlb::report_markdown(txgen::config::parse_config(doc));
+  EXPECT_NE(md.find("| MSHR free and send queues: 2 x 16 x 4 | 128 |"), std::string::npos) << md;
 }
 
 TEST(L1tlbReport, DocumentTablesFlagTheirDisagreements) {

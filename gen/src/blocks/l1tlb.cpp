@@ -89,6 +89,50 @@ BelowAll one_hot_below_all(const Value& x, const Value& v, unsigned lo, unsigned
   return {l.first | (r.first & ~l.any_v), l.any_v | r.any_v};
 }
 
+// A queue of MSHR indices (`mshr_alloc: fifo`, docs/blocks/l1tlb.md: the
+// free queue and the send queue), held as a shift register: the head as a
+// one-hot and a binary index, the entries behind it as binary indices in
+// NAME1 .. NAME{M-1}, moved one place down by a pop. A push lands at position
+// `count` (one less with a pop), so every next value is a choice between two
+// that start from registers, and the late push and pop only select: no scan
+// over the MSHRs.
+struct ShiftQueue {
+  Reg head_oh, head_idx;  // the head (zero / any when empty)
+  std::vector<Reg> at;    // at[k], 1 <= k < M: the entry k places behind the head
+};
+ShiftQueue shift_queue(Module& m, const string& name, const Reg& head_oh, unsigned M, unsigned MB, bool reset_in_order) {
+  ShiftQueue q{head_oh, m.reg(name + "_hidx", MB), std::vector<Reg>(M)};
+  for (unsigned k = 1; k < M; ++k) q.at[k] = m.reg(name + to_string(k), MB, reset_in_order ? k : 0);
+  return q;
+}
+struct QueueEdge {
+  Value pop, push;          // this edge
+  Value push_oh, push_idx;  // the pushed MSHR
+  Value count;              // entries before this edge
+  bool pop_late;            // which of the two is decided later: it selects last
+};
+// A next value from its four cases, (pop, push) = 00, 01, 10, 11, the later
+// decision selecting last.
+Value by_pop_push(const QueueEdge& e, const Value& v00, const Value& v01, const Value& v10, const Value& v11) {
+  if (e.pop_late) return mux(e.pop, mux(e.push, v11, v10), mux(e.push, v01, v00));
+  return mux(e.push, mux(e.pop, v11, v01), mux(e.pop, v10, v00));
+}
+void shift_queue_next(Module& m, const string& name, const ShiftQueue& q, const QueueEdge& e, unsigned M) {
+  const unsigned FB = e.count.width();
+  std::vector<Value> is(M + 1);  // is[k]: the queue holds k entries before this edge
+  for (unsigned k = 0; k <= M; ++k) is[k] = m.wire(name + "_is" + to_string(k), e.count == lit(FB, k));
+  for (unsigned k = 1; k < M; ++k) {
+    Value behind = k + 1 < M ? Value(q.at[k + 1]) : Value(q.at[k]);
+    q.at[k].next(by_pop_push(e, q.at[k], mux(is[k], e.push_idx, q.at[k]), behind,
+                             mux(is[k + 1], e.push_idx, behind)));
+  }
+  Value second = m.wire(name + "_second", hdl::one_of(M, q.at[1]));
+  q.head_oh.next(by_pop_push(e, q.head_oh, mux(is[0], e.push_oh, q.head_oh), gate(~is[1], second),
+                             mux(is[1], e.push_oh, second)));
+  q.head_idx.next(by_pop_push(e, q.head_idx, mux(is[0], e.push_idx, q.head_idx), q.at[1],
+                              mux(is[1], e.push_idx, q.at[1])));
+}
+
 // The LRU way after this edge's touches (at most two ways: the hit `a_oh`,
 // then the fill's): touched ways become the youngest and the others keep
 // their order, so it is the oldest untouched of the three oldest ways before
@@ -308,16 +352,19 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Reg f2_vidx = plru_index ? m.reg("f2_vidx", AB) : Reg();
   Reg ev = m.reg("ev", S * W), etag = m.reg("etag", S * W * TAG);
   Reg eppn = m.reg("eppn", S * W * PPN), eperm = m.reg("eperm", S * W * PERM);
-  Reg mv = m.reg("mv", M), mp = m.reg("mp", M), ms = m.reg("ms", M), mk = m.reg("mk", M);
+  const bool fifo = p.mshr_fifo;
+  // sent bits: the send queue (fifo) holds the pending MSHRs not yet sent instead
+  Reg mv = m.reg("mv", M), mp = m.reg("mp", M), ms = fifo ? Reg() : m.reg("ms", M), mk = m.reg("mk", M);
   Reg mvh = m.reg("mvh", M * VH), mvm = m.reg("mvm", M * VM), mw = m.reg("mw", M * N);
   // the MSHR CAM's tag compare, done in the compare stage (patched for the
   // decide stage's allocation at that edge); valid and pending are ANDed in decide
   Reg r2_cam = m.reg("r2_cam", M);
   // the MSHR the L2 request register took at the last edge (one-hot): its
   // sent bit is set one edge late, and it is no candidate meanwhile
-  Reg sent = m.reg("sent", M);
-  // the lowest free MSHR (one-hot), kept as the state changes: the decide
-  // stage's allocation needs no scan of the valid bits
+  Reg sent = fifo ? Reg() : m.reg("sent", M);
+  // the MSHR the next allocation takes (one-hot): the lowest free one, or the
+  // free queue's head, kept as the state changes: the decide stage's
+  // allocation needs no scan of the valid bits
   Reg flo = m.reg("free_low", M, 1);
   Reg f1_v = m.reg("f1_v", 1), f1_moh = m.reg("f1_moh", M), f1_vh = m.reg("f1_vh", VH),
       f1_vmid = m.reg("f1_vmid", VM), f1_ppn = m.reg("f1_ppn", PPN), f1_perm = m.reg("f1_perm", PERM);
@@ -349,7 +396,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // bit would be declared as a scalar)
   Value mvh_w = hdl::vector_wire(top, "mvh_w", mvh), mvm_w = hdl::vector_wire(top, "mvm_w", mvm),
         mw_w = hdl::vector_wire(top, "mw_w", mw);
-  Value ms_w = hdl::vector_wire(top, "ms_w", ms), mk_w = hdl::vector_wire(top, "mk_w", mk);
+  Value ms_w = fifo ? Value() : hdl::vector_wire(top, "ms_w", ms), mk_w = hdl::vector_wire(top, "mk_w", mk);
   Value f2_moh_w = hdl::vector_wire(top, "f2_moh_w", f2_moh), f3_moh_w = hdl::vector_wire(top, "f3_moh_w", f3_moh);
 
   // ---- crossbar output port (cycle t): requesters, round-robin, credit
@@ -498,7 +545,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   busy_o.drive(r1_v | r2_v);
 
   // ---- decide stage (r2): hit response, MSHR CAM, merge / allocate
-  m.comment("Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.");
+  m.comment(string("Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate ") +
+            (fifo ? "the free queue's head." : "the lowest free."));
   Value hit = m.wire("hit", r2_v & r2_any);
   Value dec_i = m.wire("r2_cu", CB ? hdl::one_of(N, r2_i) : lit(1, 1));
   hit_o.drive(gate(hit, dec_i));
@@ -511,25 +559,48 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value cam = hdl::vector_wire(top, "cam", mv & mp & r2_cam);
   Value miss = m.wire("miss", r2_v & ~r2_any);
   Value alloc = m.wire("alloc", miss & ~any(cam));
-  Value cv = m.wire("cand", mv & mp & ~ms & ~sent);
-  Value sent_w = hdl::vector_wire(top, "sent_w", sent), flo_w = hdl::vector_wire(top, "free_low_w", flo);
-  // the same MSHR through a mux tree: its index and data need no one-hot
-  std::vector<Value> cdata;
-  for (unsigned i = 0; i < M; ++i) cdata.push_back(cat({mvm.field(i, VM), mvh.field(i, VH)}));
-  const hdl::First first = hdl::first_of(top, "cand_first", cv, hdl::cat_lsb_first(cdata), MB);
-  cand_valid_o.drive(first.any);
-  cand_mshr_o.drive(gate(first.any, first.index));  // 0 without a candidate, as the registers' reset
-  cand_vh_o.drive(gate(first.any, first.data.slice(0, VH)));
-  cand_vmid_o.drive(gate(first.any, first.data.slice(VH, VM)));
-  // the candidate's one-hot from its own tree (beside first_of's), not a
-  // decode of first_of's index, which would come after that tree
-  sent.next(gate(l2_take, M == 1 ? cv : lowest_one_tree(top, "cand_oh", cv)));
+  Value flo_w, sent_w;
+  if (fifo) {
+    flo_w = hdl::vector_wire(top, "free_low_w", flo);
+    m.comment("Free queue (allocation order) and send queue (L2 order): shift registers of MSHR indices.");
+    const ShiftQueue fq = shift_queue(m, "fq", flo, M, MB, true);
+    const ShiftQueue sq = shift_queue(m, "sq", m.reg("sq_head", M), M, MB, false);
+    Reg sq_n = m.reg("sq_n", FB);
+    Value any_sent = m.wire("cand_any", sq_n != lit(FB, 0));
+    cand_valid_o.drive(any_sent);
+    cand_mshr_o.drive(gate(any_sent, sq.head_idx));  // 0 without a candidate, as the registers' reset
+    // an empty queue's head one-hot is zero
+    cand_vh_o.drive(hdl::onehot_select(sq.head_oh, mvh, M, VH));
+    cand_vmid_o.drive(hdl::onehot_select(sq.head_oh, mvm, M, VM));
+    Value freed_idx = m.wire("fq_in", hdl::onehot_index(f3_moh, MB));
+    shift_queue_next(m, "fq", fq, QueueEdge{alloc, f3_v, f3_moh, freed_idx, free, true}, M);
+    // the take a TLB receives does not look at its own candidate (the cluster's round-robin)
+    Value pop = m.wire("sq_pop", l2_take & any_sent);
+    shift_queue_next(m, "sq", sq, QueueEdge{pop, alloc, flo, fq.head_idx, sq_n, false}, M);
+    sq_n.next(mux(alloc, mux(pop, sq_n, sq_n + lit(FB, 1)), mux(pop, sq_n - lit(FB, 1), sq_n)));
+  } else {
+    Value cv = m.wire("cand", mv & mp & ~ms & ~sent);
+    sent_w = hdl::vector_wire(top, "sent_w", sent);
+    flo_w = hdl::vector_wire(top, "free_low_w", flo);
+    // the same MSHR through a mux tree: its index and data need no one-hot
+    std::vector<Value> cdata;
+    for (unsigned i = 0; i < M; ++i) cdata.push_back(cat({mvm.field(i, VM), mvh.field(i, VH)}));
+    const hdl::First first = hdl::first_of(top, "cand_first", cv, hdl::cat_lsb_first(cdata), MB);
+    cand_valid_o.drive(first.any);
+    cand_mshr_o.drive(gate(first.any, first.index));  // 0 without a candidate, as the registers' reset
+    cand_vh_o.drive(gate(first.any, first.data.slice(0, VH)));
+    cand_vmid_o.drive(gate(first.any, first.data.slice(VH, VM)));
+    // the candidate's one-hot from its own tree (beside first_of's), not a
+    // decode of first_of's index, which would come after that tree
+    sent.next(gate(l2_take, M == 1 ? cv : lowest_one_tree(top, "cand_oh", cv)));
+  }
   Value r1_vh = r1_vpn.top(VH);
   Value same_key = m.wire("r1_key_is_r2", (r1_vh == r2_vh) & (r1_vmid == r2_vmid));
 
   m.comment("MSHRs, in the same-edge order: decide, shootdown kill, f2 pending clear, f3 free, L2 sent.");
-  Wire mv_n = m.wire("mv_n", M, true), mp_n = m.wire("mp_n", M, true), ms_n = m.wire("ms_n", M, true),
-       mk_n = m.wire("mk_n", M, true);
+  Wire mv_n = m.wire("mv_n", M, true), mp_n = m.wire("mp_n", M, true);
+  Wire ms_n = fifo ? Wire() : m.wire("ms_n", M, true);
+  Wire mk_n = m.wire("mk_n", M, true);
   Wire mvh_n = m.wire("mvh_n", M * VH, true), mvm_n = m.wire("mvm_n", M * VM, true), mw_n = m.wire("mw_n", M * N, true);
   Wire cam_n = m.wire("r2_cam_n", M, true);
   m.generate_for("gn", M, "g_mshr", [&](Scope& sc, const Index& i) {
@@ -540,7 +611,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     Value fr = sc.wire("fr", f3_moh_w.bit(i));
     sc.assign(mv_n.bit(i), ~fr & (al | mv_w.bit(i)));
     sc.assign(mp_n.bit(i), ~fr & ~pc & (al | mp_w.bit(i)));
-    sc.assign(ms_n.bit(i), ~fr & (sent_w.bit(i) | (~al & ms_w.bit(i))));
+    if (!fifo) sc.assign(ms_n.bit(i), ~fr & (sent_w.bit(i) | (~al & ms_w.bit(i))));
     // a killed MSHR is valid (kill needs pending), so an allocation never
     // finds its kill bit set: the bit needs no allocation term
     sc.assign(mk_n.bit(i), ~fr & (kl | mk_w.bit(i)));
@@ -557,7 +628,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   });
   mv.next(mv_n);
   mp.next(mp_n);
-  ms.next(ms_n);
+  if (!fifo) ms.next(ms_n);
   mk.next(mk_n);
   f2_kill.next(any(mk_n & f1_moh));
   mvh.next(mvh_n);
@@ -576,14 +647,16 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // The MSHR f3 frees (one-hot or none, and never free already) wins when no
   // free MSHR lies at or below it: its one-hot passes one AND-OR per level of
   // a tree whose ORs of the free MSHRs start from registers.
-  Value fr_oh = m.wire("free_oh", f3_moh);
-  auto lowest_after_free = [&](const string& name, const Value& free_now, const Value& lowest_now) {
-    return mux(m.wire(name + "_fr", one_hot_below_all(fr_oh, free_now, 0, M).first), fr_oh, lowest_now);
-  };
-  Value lo_keep = lowest_after_free("free_keep", m.wire("free_keep", ~mv), flo);
-  Value free_alloc = m.wire("free_alloc", ~mv & ~flo);
-  Value lo_alloc = lowest_after_free("free_alloc", free_alloc, lowest_one_tree(top, "free_alloc_lo", free_alloc));
-  flo.next(mux(alloc, lo_alloc, lo_keep));
+  if (!fifo) {
+    Value fr_oh = m.wire("free_oh", f3_moh);
+    auto lowest_after_free = [&](const string& name, const Value& free_now, const Value& lowest_now) {
+      return mux(m.wire(name + "_fr", one_hot_below_all(fr_oh, free_now, 0, M).first), fr_oh, lowest_now);
+    };
+    Value lo_keep = lowest_after_free("free_keep", m.wire("free_keep", ~mv), flo);
+    Value free_alloc = m.wire("free_alloc", ~mv & ~flo);
+    Value lo_alloc = lowest_after_free("free_alloc", free_alloc, lowest_one_tree(top, "free_alloc_lo", free_alloc));
+    flo.next(mux(alloc, lo_alloc, lo_keep));
+  }
 
   // ---- entries: shootdown invalidation, then the fill write
   m.comment("Entries: invalidation by sd2 (all, or the home TLB's match), then the fill's write.");

@@ -14,7 +14,7 @@ using nlohmann::json;
 namespace {
 
 struct Storage {
-  uint64_t valid, tag, ppn, perm, repl, mshr_entry, mshr, per_tlb, total, pointers, input_buffers;
+  uint64_t valid, tag, ppn, perm, repl, mshr_entry, mshr, mshr_queues, per_tlb, total, pointers, input_buffers;
 };
 
 Storage storage(const L1tlbParams& p) {
@@ -28,7 +28,9 @@ Storage storage(const L1tlbParams& p) {
   // valid, pending, sent, kill, {set, vpn tag}, vmid, waiter mask
   s.mshr_entry = 4 + p.vpn_hi_bits + p.vmid_bits + p.cus_per_cluster;
   s.mshr = uint64_t{p.mshrs} * s.mshr_entry;
-  s.per_tlb = s.valid + s.tag + s.ppn + s.perm + s.repl + s.mshr;
+  // fifo: the free and the send queue, M indices each
+  s.mshr_queues = p.mshr_fifo ? 2 * uint64_t{p.mshrs} * p.mshr_bits : 0;
+  s.per_tlb = s.valid + s.tag + s.ppn + s.perm + s.repl + s.mshr + s.mshr_queues;
   s.total = s.per_tlb * p.tlbs;
   s.pointers = uint64_t{p.tlbs} * p.cu_bits + uint64_t{p.clusters} * p.home_bits;
   // two entries of (valid, VPN, VMID) per CU
@@ -130,6 +132,7 @@ json params_json(const L1tlbParams& p) {
           {"replacement", config::name_of(p.replacement)},
           {"lru_state", p.plru() ? "-" : p.lru_matrix ? "matrix" : "ages"},
           {"plru_index", p.plru_index},
+          {"mshr_alloc", p.mshr_fifo ? "fifo" : "lowest"},
           {"l2_ports", "cluster"},
           {"input_buffer", p.input_buffer},
           {"cus", p.cus},
@@ -173,6 +176,7 @@ json report_json(const config::Config& cfg) {
               {"replacement", s.repl},
               {"mshr_entry", s.mshr_entry},
               {"mshr", s.mshr},
+              {"mshr_queues", s.mshr_queues},
               {"total", s.per_tlb}}},
             {"total", s.total},
             {"arbiter_pointers", s.pointers},
@@ -214,6 +218,9 @@ std::string report_markdown(const config::Config& cfg) {
      << " | " << s.repl << " |\n"
      << "| MSHRs: " << p.mshrs << " x " << s.mshr_entry << " (valid, pending, sent, kill, VPN " << p.vpn_hi_bits
      << ", VMID " << p.vmid_bits << ", waiters " << p.cus_per_cluster << ") | " << s.mshr << " |\n"
+     << (p.mshr_fifo ? "| MSHR free and send queues: 2 x " + std::to_string(p.mshrs) + " x " +
+                           std::to_string(p.mshr_bits) + " | " + std::to_string(s.mshr_queues) + " |\n"
+                     : std::string())
      << "| **per TLB** | **" << s.per_tlb << "** |\n"
      << "| **all " << p.tlbs << " TLBs** | **" << s.total << "** |\n"
      << "| round-robin pointers (crossbars, L2 ports) | " << s.pointers << " |\n"

@@ -358,6 +358,10 @@ L1tlbConfig parse_l1tlb(const json& j, const Config& cfg) {
   }
   if (r.has("mshrs_per_cu")) c.mshrs_per_cu = static_cast<unsigned>(r.integer("mshrs_per_cu", 1, 16));
   parse_l1tlb_replacement(r, c);
+  if (r.has("mshr_alloc")) {
+    const std::string a = r.choice("mshr_alloc", {"auto", "lowest", "fifo"});
+    c.mshr_alloc = a == "fifo" ? L1tlbMshrAlloc::Fifo : a == "lowest" ? L1tlbMshrAlloc::Lowest : L1tlbMshrAlloc::Auto;
+  }
   if (r.has("l2_ports")) {
     r.choice("l2_ports", {"cluster"});
     c.l2_ports = L1tlbL2Ports::Cluster;

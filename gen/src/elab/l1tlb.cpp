@@ -79,6 +79,10 @@ L1tlbParams elaborate_l1tlb(const config::Config& cfg) {
   // PLRU: the touches' binary way indices pay from 64 ways (32 ways: slower;
   // docs/blocks/l1tlb.md); one way has no tree
   p.plru_index = p.plru() && p.ways > 1 && c.plru_index.value_or(p.ways >= 64);
+  // auto: the queue from 32 MSHRs, where the lowest-free scan after an
+  // allocation sets the TLB's clock (docs/blocks/l1tlb.md); one MSHR has no order
+  p.mshr_fifo = p.mshrs > 1 && (c.mshr_alloc == config::L1tlbMshrAlloc::Fifo ||
+                                (c.mshr_alloc == config::L1tlbMshrAlloc::Auto && p.mshrs >= 32));
   p.input_buffer = c.input_buffer;
   const unsigned buffered = p.input_buffer ? 1 : 0;
   p.xbar_cycles += buffered;

@@ -126,6 +126,9 @@ enum class L1tlbL2Ports { Cluster };  // one L2-TLB port per cluster (per TLB: n
 // How exact LRU is held: per-way ages (W log2 W bits per set) or an order
 // matrix (one bit per pair of ways, W (W-1) / 2); auto: the matrix up to 16 ways.
 enum class L1tlbLruState { Auto, Ages, Matrix };
+// Which free MSHR a miss allocates: the lowest-index one, or the one freed
+// longest ago (a queue of free MSHRs); auto: the queue from 32 MSHRs per TLB.
+enum class L1tlbMshrAlloc { Auto, Lowest, Fifo };
 const char* name_of(L1tlbReplacement r);
 const char* name_of(L1tlbLruState s);
 const char* name_of(L1tlbL2Ports p);
@@ -139,6 +142,7 @@ struct L1tlbConfig {
   L1tlbReplacement replacement = L1tlbReplacement::Lru;
   L1tlbLruState lru_state = L1tlbLruState::Auto;  // lru only
   std::optional<bool> plru_index;                 // plru only; unset: from 64 ways
+  L1tlbMshrAlloc mshr_alloc = L1tlbMshrAlloc::Auto;
   L1tlbL2Ports l2_ports = L1tlbL2Ports::Cluster;
   bool input_buffer = false;  // a two-entry FIFO per CU in front of the crossbar
 };

@@ -45,6 +45,10 @@ struct L1tlbParams {
   // order, and so every victim, is the same.
   bool lru_matrix = false;
   bool plru_index = false;  // PLRU touches from registered binary way indices
+  // a miss allocates the MSHR at the head of a queue of free MSHRs (freed
+  // ones join its tail; reset order 0 .. M-1) instead of the lowest-index
+  // free one (docs/blocks/l1tlb.md, Decide stage)
+  bool mshr_fifo = false;
   unsigned repl_bits_per_set = 0;  // lru: W (W-1) / 2 (matrix) or W x log2 W (ages); plru: W - 1
   // a two-entry FIFO per CU in front of the crossbar (docs/blocks/l1tlb.md,
   // "Input buffer"): req_ready_o from registers, one cycle more per request
