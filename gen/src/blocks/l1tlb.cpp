@@ -289,7 +289,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   const unsigned FB = std::max(2u, elab::clog2(M + 1));
 
   Value home = HB ? m.input("home_i", HB, "this TLB's index in its cluster") : Value();
-  Value req_valid = m.input("req_valid_i", N, "the cluster's CUs");
+  Value req_valid = m.input("req_valid_i", N, p.input_buffer && HB ? "the cluster's CUs whose head's home is this TLB"
+                                                                     : "the cluster's CUs");
   Value req_vpn = m.input("req_vpn_i", N * VPN);
   Value req_vmid = m.input("req_vmid_i", N * VM);
   Value sd_block = m.input("sd_block_i", 1, "a shootdown is pending or in flight: accept nothing");
@@ -401,10 +402,12 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
 
   // ---- crossbar output port (cycle t): requesters, round-robin, credit
   m.comment("Crossbar port: the cluster's CUs whose home is this TLB, round-robin from ptr, credit.");
+  // with the input buffer the top has filtered the valid bits by home already,
+  // from a home one-hot registered with each FIFO entry
   std::vector<Value> reqs;
   for (unsigned i = 0; i < N; ++i) {
     Value r = req_valid.bit(i);
-    if (HB) r = r & (req_vpn.slice(i * VPN, HB) == home);
+    if (HB && !p.input_buffer) r = r & (req_vpn.slice(i * VPN, HB) == home);
     reqs.push_back(r);
   }
   Value req = m.wire("req", hdl::cat_lsb_first(reqs));
@@ -825,12 +828,14 @@ namespace {
 struct Crossbar {
   Value valid, vpn, vmid;
   Wire pop;
+  Value home;  // ring input buffer (K > 1): per CU and TLB k, the head is valid with home k (U x K); valid unset
 };
 
-// Per CU a two-entry FIFO (docs/blocks/l1tlb.md, "Input buffer"): entry 0 is
-// the head; ready is "entry 1 free", a register, so no port-to-port path runs
+// Per CU a two-entry FIFO (docs/blocks/l1tlb.md, "Input buffer") for one TLB
+// per cluster: entry 0 is the head, read without a multiplexer (its VPN picks
+// the set); ready is "entry 1 free", a register, so no port-to-port path runs
 // through the arbitration. Drives req_ready_o.
-Crossbar input_buffer(Module& m, const L1tlbParams& p, const Value& req_valid, const Value& req_vpn,
+Crossbar input_buffer_shift(Module& m, const L1tlbParams& p, const Value& req_valid, const Value& req_vpn,
                       const Value& req_vmid, Wire& req_ready) {
   const unsigned U = p.cus, VPN = p.vpn_bits, VM = p.vmid_bits;
   m.comment("Input buffer: two entries per CU; the crossbar arbitrates the heads, ready is entry 1 free.");
@@ -868,7 +873,75 @@ Crossbar input_buffer(Module& m, const L1tlbParams& p, const Value& req_valid, c
   i0.next(i0n);
   i1.next(i1n);
   req_ready.drive(~v1);
-  return {v0, a0, i0, pop};
+  return {v0, a0, i0, pop, Value()};
+}
+
+// Per CU a two-entry FIFO (docs/blocks/l1tlb.md, "Input buffer") for several
+// TLBs per cluster, as a ring: a push writes the entry at the write pointer,
+// a pop clears the head's valid bit and moves the read pointer, so no entry
+// moves and the pop (the end of the arbitration) drives a few flip-flops per
+// CU, not every entry bit. Each entry keeps its home TLB decoded as it
+// enters, so the arbitration starts from flip-flops, not from the head's VPN.
+// Ready is "an entry free", from registers, so no port-to-port path runs
+// through the arbitration. Drives req_ready_o.
+Crossbar input_buffer_ring(Module& m, const L1tlbParams& p, const Value& req_valid, const Value& req_vpn,
+                      const Value& req_vmid, Wire& req_ready) {
+  const unsigned U = p.cus, VPN = p.vpn_bits, VM = p.vmid_bits, K = p.tlbs_per_cluster, HB = p.home_bits;
+  m.comment("Input buffer: a two-entry ring per CU; the crossbar arbitrates the heads, ready is an entry free.");
+  Reg v0 = m.reg("ib0_v", U), v1 = m.reg("ib1_v", U), rd = m.reg("ib_rd", U), wr = m.reg("ib_wr", U);
+  Reg a0 = m.reg("ib0_vpn", U * VPN), a1 = m.reg("ib1_vpn", U * VPN);
+  Reg i0 = m.reg("ib0_vmid", U * VM), i1 = m.reg("ib1_vmid", U * VM);
+  Reg h0 = m.reg("ib0_home", U * K), h1 = m.reg("ib1_home", U * K);
+  Scope& top = m.top();
+  Wire pop = m.wire("ib_pop", U, true);
+  Value v0w = hdl::vector_wire(top, "ib0_v_w", v0), v1w = hdl::vector_wire(top, "ib1_v_w", v1);
+  Value rdw = hdl::vector_wire(top, "ib_rd_w", rd), wrw = hdl::vector_wire(top, "ib_wr_w", wr);
+  Value pw = hdl::vector_wire(top, "ib_pop_w", pop), rv = hdl::vector_wire(top, "req_valid_w", req_valid);
+  Wire v0n = m.wire("ib0_v_n", U, true), v1n = m.wire("ib1_v_n", U, true);
+  Wire ha = m.wire("ib_head_vpn", U * VPN, true);
+  Wire hi = m.wire("ib_head_vmid", U * VM, true);
+  Wire a0n = m.wire("ib0_vpn_n", U * VPN, true), a1n = m.wire("ib1_vpn_n", U * VPN, true);
+  Wire i0n = m.wire("ib0_vmid_n", U * VM, true), i1n = m.wire("ib1_vmid_n", U * VM, true);
+  Wire hk = m.wire("ib_head_home", U * K, true), home_in = m.wire("ib_home_in", U * K, true);
+  Wire h0n = m.wire("ib0_home_n", U * K, true), h1n = m.wire("ib1_home_n", U * K, true);
+  Wire ready = m.wire("ib_ready", U, true);
+  m.generate_for("gb", U, "g_ibuf", [&](Scope& sc, const Index& u) {
+    Value free = sc.wire("free", ~(v0w.bit(u) & v1w.bit(u)));
+    sc.assign(ready.bit(u), free);
+    Value push = sc.wire("push", rv.bit(u) & free);
+    Value push0 = sc.wire("push0", push & ~wrw.bit(u)), push1 = sc.wire("push1", push & wrw.bit(u));
+    Value pop0 = sc.wire("pop0", pw.bit(u) & ~rdw.bit(u)), pop1 = sc.wire("pop1", pw.bit(u) & rdw.bit(u));
+    // a push never writes the entry a pop clears at the same edge: with one
+    // entry held the pointers differ, and with none nothing pops
+    sc.assign(v0n.bit(u), push0 | (v0w.bit(u) & ~pop0));
+    sc.assign(v1n.bit(u), push1 | (v1w.bit(u) & ~pop1));
+    const auto entries = [&](const Value& e0, const Value& e1, const Value& in, const Wire& n0, const Wire& n1,
+                             const Value& head_of_e0, const Value& head_of_e1, const Wire& head, unsigned w) {
+      const Index o = u * Index(static_cast<int>(w));
+      sc.assign(n0.part(o, w), mux(push0, in.part(o, w), e0.part(o, w)));
+      sc.assign(n1.part(o, w), mux(push1, in.part(o, w), e1.part(o, w)));
+      sc.assign(head.part(o, w), mux(rdw.bit(u), head_of_e1, head_of_e0));
+    };
+    const Index ao = u * Index(static_cast<int>(VPN)), io = u * Index(static_cast<int>(VM));
+    entries(a0, a1, req_vpn, a0n, a1n, a0.part(ao, VPN), a1.part(ao, VPN), ha, VPN);
+    entries(i0, i1, req_vmid, i0n, i1n, i0.part(io, VM), i1.part(io, VM), hi, VM);
+    const Index ko = u * Index(static_cast<int>(K));
+    sc.assign(home_in.part(ko, K), hdl::one_of(K, req_vpn.part(ao, HB)));
+    // valid folded in: the head requests TLB k
+    entries(h0, h1, home_in, h0n, h1n, gate(v0w.bit(u), h0.part(ko, K)), gate(v1w.bit(u), h1.part(ko, K)), hk, K);
+  });
+  v0.next(v0n);
+  v1.next(v1n);
+  rd.next(rd ^ pop);
+  wr.next(wr ^ (req_valid & ready));
+  a0.next(a0n);
+  a1.next(a1n);
+  i0.next(i0n);
+  i1.next(i1n);
+  h0.next(h0n);
+  h1.next(h1n);
+  req_ready.drive(ready);
+  return {Value(), ha, hi, pop, hk};
 }
 
 }  // namespace
@@ -945,8 +1018,10 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
   sd_done_o.drive(done);
 
   // ---- optional input buffer: the crossbar sees its heads instead of the ports
-  Crossbar xin{req_valid, req_vpn, req_vmid, Wire()};
-  if (p.input_buffer) xin = input_buffer(m, p, req_valid, req_vpn, req_vmid, req_ready);
+  Crossbar xin{req_valid, req_vpn, req_vmid, Wire(), Value()};
+  if (p.input_buffer)
+    xin = p.home_bits ? input_buffer_ring(m, p, req_valid, req_vpn, req_vmid, req_ready)
+                      : input_buffer_shift(m, p, req_valid, req_vpn, req_vmid, req_ready);
 
   // ---- TLBs and per-cluster L2 request registers
   std::vector<Value> ready_bits(U), q_valid(C), q_vpn(C), q_vmid(C), q_tag(C);
@@ -955,7 +1030,7 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
   std::vector<Value> evict_v(C), evict_vpn(C), evict_vmid(C), evict_ppn(C), evict_perm(C);
   for (unsigned c = 0; c < C; ++c) {
     const string cs = to_string(c);
-    Value cl_valid = xin.valid.slice(c * N, N);
+    Value cl_valid = xin.valid.valid() ? xin.valid.slice(c * N, N) : Value();
     Value cl_vpn = xin.vpn.slice(c * N * VPN, N * VPN);
     Value cl_vmid = xin.vmid.slice(c * N * VM, N * VM);
     Value rtag = m.wire("c" + cs + "_rtag", l2_resp_tag.field(c, LT));
@@ -1038,8 +1113,14 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
       Value tlb_take = K == 1 ? load : load & ~hdl::round_robin_ahead(cand, lp, k);
       if (HB) conn.push_back({"home_i", lit(HB, k)});
       Value rv = HB ? l2_resp_valid.bit(c) & (rk == lit(HB, k)) : l2_resp_valid.bit(c);
+      Value tlb_valid = cl_valid;
+      if (xin.home.valid()) {  // the input buffer's heads whose home is TLB k
+        std::vector<Value> bits;
+        for (unsigned i = 0; i < N; ++i) bits.push_back(xin.home.bit((c * N + i) * K + k));
+        tlb_valid = m.wire("c" + cs + "_t" + to_string(k) + "_req", hdl::cat_lsb_first(bits));
+      }
       std::vector<std::pair<string, Value>> rest = {
-          {"req_valid_i", cl_valid}, {"req_vpn_i", cl_vpn}, {"req_vmid_i", cl_vmid},
+          {"req_valid_i", tlb_valid}, {"req_vpn_i", cl_vpn}, {"req_vmid_i", cl_vmid},
           {"sd_block_i", sd_block}, {"sd_acc_i", sd_one}, {"sd_vpn_i", sd_vpn}, {"sd_vmid_i", sd_vmid},
           {"sd_all_i", sd_flush}, {"l2_take_i", tlb_take}, {"l2_resp_valid_i", rv},
           {"l2_resp_mshr_i", rmshr}, {"l2_resp_ppn_i", l2_resp_ppn.field(c, PPN)},
