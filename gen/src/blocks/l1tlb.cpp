@@ -93,9 +93,9 @@ BelowAll one_hot_below_all(const Value& x, const Value& v, unsigned lo, unsigned
 // free queue and the send queue), held as a shift register: the head as a
 // one-hot and a binary index, the entries behind it as binary indices in
 // NAME1 .. NAME{M-1}, moved one place down by a pop. A push lands at position
-// `count` (one less with a pop), so every next value is a choice between two
-// that start from registers, and the late push and pop only select: no scan
-// over the MSHRs.
+// `count` (one less with a pop). Every next value is one of four (pop, push)
+// cases computed from registers, and the later of the two decisions selects
+// last: no scan over the MSHRs follows the allocation or the take.
 struct ShiftQueue {
   Reg head_oh, head_idx;  // the head (zero / any when empty)
   std::vector<Reg> at;    // at[k], 1 <= k < M: the entry k places behind the head
@@ -569,16 +569,16 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     const ShiftQueue fq = shift_queue(m, "fq", flo, M, MB, true);
     const ShiftQueue sq = shift_queue(m, "sq", m.reg("sq_head", M), M, MB, false);
     Reg sq_n = m.reg("sq_n", FB);
-    Value any_sent = m.wire("cand_any", sq_n != lit(FB, 0));
-    cand_valid_o.drive(any_sent);
-    cand_mshr_o.drive(gate(any_sent, sq.head_idx));  // 0 without a candidate, as the registers' reset
+    Value has_cand = m.wire("cand_any", sq_n != lit(FB, 0));
+    cand_valid_o.drive(has_cand);
+    cand_mshr_o.drive(gate(has_cand, sq.head_idx));  // 0 without a candidate, as the registers' reset
     // an empty queue's head one-hot is zero
     cand_vh_o.drive(hdl::onehot_select(sq.head_oh, mvh, M, VH));
     cand_vmid_o.drive(hdl::onehot_select(sq.head_oh, mvm, M, VM));
     Value freed_idx = m.wire("fq_in", hdl::onehot_index(f3_moh, MB));
     shift_queue_next(m, "fq", fq, QueueEdge{alloc, f3_v, f3_moh, freed_idx, free, true}, M);
     // the take a TLB receives does not look at its own candidate (the cluster's round-robin)
-    Value pop = m.wire("sq_pop", l2_take & any_sent);
+    Value pop = m.wire("sq_pop", l2_take & has_cand);
     shift_queue_next(m, "sq", sq, QueueEdge{pop, alloc, flo, fq.head_idx, sq_n, false}, M);
     sq_n.next(mux(alloc, mux(pop, sq_n, sq_n + lit(FB, 1)), mux(pop, sq_n - lit(FB, 1), sq_n)));
   } else {
