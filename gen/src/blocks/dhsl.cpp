@@ -161,12 +161,16 @@ unsigned remainder_bits(const std::vector<DigitTerm>& terms, unsigned k) {
 // significant first: name_q (reset 0, cleared by `clear`) is
 // floor((name_q + sum(+-coef x digit)) / 2^K). With P and Q the positive and
 // negative coefficient weights it stays in [-Q, P]; after the last digit its
-// sign bit is the sign of the whole form. Returns the sign bit.
+// sign bit is the sign of the whole form. Returns the sign bit. `staged`
+// registers the digits' sum(+-coef x digit) first (`name_y`, cleared by
+// `clear`), so the remainder step is one addition: the operands must then
+// arrive one edge earlier for the same decision edge.
 Value digit_remainder(Module& m, const string& name, const std::vector<DigitTerm>& terms, const Value& clear,
-                      unsigned k) {
+                      unsigned k, bool staged) {
   const unsigned rb = remainder_bits(terms, k), ab = rb + k;
   const Reg rem = m.reg(name, rb);
-  std::vector<Value> parts = {hdl::cat({hdl::rep(k, rem.bit(rb - 1)), rem})};  // sign-extended
+  const Value rem_wide = hdl::cat({hdl::rep(k, rem.bit(rb - 1)), rem});  // sign-extended
+  std::vector<Value> parts;
   uint64_t ones_to_add = 0;  // two's complement of the negative terms
   for (const DigitTerm& t : terms)
     for (unsigned b = 0; (t.coef >> b) != 0; ++b) {
@@ -176,6 +180,12 @@ Value digit_remainder(Module& m, const string& name, const std::vector<DigitTerm
       ones_to_add += t.negative ? 1 : 0;
     }
   if (ones_to_add) parts.push_back(hdl::lit(ab, ones_to_add));
+  if (staged) {
+    const Reg y = m.reg(name + "_y", ab);
+    y.next(mux(clear, hdl::zero(ab), hdl::sum_tree(m.top(), name + "_ys", parts, ab)));
+    parts = {y};
+  }
+  parts.insert(parts.begin(), rem_wide);
   const Value a = hdl::sum_tree(m.top(), name + "_a", parts, ab);
   rem.next(mux(clear, hdl::zero(rb), a.slice(k, rb)));
   m.unused(name + "_a", a.slice(0, k));
@@ -186,31 +196,43 @@ Value digit_remainder(Module& m, const string& name, const std::vector<DigitTerm
 // significant first: a shift register (no reset: it is loaded before any
 // check reads it); with `registered`, also its digit register `<name>_dq`
 // (reset, cleared by the load), aligned with a digit_sum of the same edge.
+// With `ahead` the load edge already takes the first digit (`first`, the
+// input's low K bits: the digit register and the digit sums load it), and
+// the shift register keeps the rest, so every digit is read one edge early.
 struct DigitSource {
-  Value digit, registered;
+  Value digit, registered, first;
 };
 
 DigitSource digit_source(Module& m, const string& name, const Value& value, const Value& load, unsigned k,
-                         bool registered) {
+                         bool registered, bool ahead) {
   const unsigned w = value.width();
-  const Reg sh = m.reg_noreset(name + "_sh", w);
-  sh.next(mux(load, value, hdl::zext(sh.slice(k, w - k), w)));
+  const Value first = value.slice(0, k);
+  const Value kept = ahead ? value.slice(k, w - k) : value;
+  const unsigned sw = kept.width();
+  const Reg sh = m.reg_noreset(name + "_sh", sw);
+  const Value shifted = sw > k ? hdl::zext(sh.slice(k, sw - k), sw) : hdl::zero(sw);
+  sh.next(mux(load, kept, shifted));
   const Value digit = m.wire(name + "_digit", sh.slice(0, k));
-  if (!registered) return {digit, {}};
+  if (!registered) return {digit, {}, first};
   const Reg dq = m.reg(name + "_dq", k);
-  dq.next(mux(load, hdl::zero(k), digit));
-  return {digit, dq};
+  dq.next(mux(load, ahead ? first : hdl::zero(k), digit));
+  return {digit, dq, first};
 }
 
-// Sum of the current digits of several digit sources, registered (cleared by
-// `clear`): the shared total of a digit-serial share test.
+// Sum of the current digits of several digit sources, registered: the shared
+// total of a digit-serial share test. `clear` loads zero, or with `ahead`
+// the sum of the sources' first digits.
 Value digit_sum(Module& m, const string& name, const std::vector<DigitSource>& sources, const Value& clear,
-                unsigned width) {
-  std::vector<Value> terms;
-  for (const DigitSource& s : sources) terms.push_back(hdl::zext(s.digit, width));
+                unsigned width, bool ahead) {
+  std::vector<Value> terms, firsts;
+  for (const DigitSource& s : sources) {
+    terms.push_back(hdl::zext(s.digit, width));
+    firsts.push_back(hdl::zext(s.first, width));
+  }
   const Value next = hdl::sum_tree(m.top(), name + "_next", terms, width);
+  const Value load = ahead ? hdl::sum_tree(m.top(), name + "_first", firsts, width) : hdl::zero(width);
   const Reg total = m.reg(name, width);
-  total.next(mux(clear, hdl::zero(width), next));
+  total.next(mux(clear, load, next));
   return total;
 }
 
@@ -361,15 +383,15 @@ ModulePtr emit_l2_mon(const DhslParams& p, const EmitContext& ctx) {
   for (unsigned c = 0; c < n; ++c) {
     const string cnt = "cnt" + to_string(c);
     cnt_state.push_back(segmented_counter(*m, cnt, access & (cid == c), epoch, w));
-    sources.push_back(digit_source(*m, "prev_" + cnt, cnt_state.back().next, epoch, k, true));
+    sources.push_back(digit_source(*m, "prev_" + cnt, cnt_state.back().next, epoch, k, true, false));
   }
   // balanced: for every c, Bn x total - Bd x prev_cnt[c] >= 0
-  const Value total = digit_sum(*m, "total_digits", sources, epoch, k + cb);
+  const Value total = digit_sum(*m, "total_digits", sources, epoch, k + cb, false);
   std::vector<Value> not_negative;
   for (unsigned c = 0; c < n; ++c)
     not_negative.push_back(~digit_remainder(
         *m, "rem" + to_string(c),
-        {{p.balanced_num, false, total, n}, {p.balanced_den, true, sources[c].registered, 1}}, epoch, k));
+        {{p.balanced_num, false, total, n}, {p.balanced_den, true, sources[c].registered, 1}}, epoch, k, false));
   const Value balanced = m->wire("balanced", hdl::and_of(not_negative, hdl::ones(1)));
   const StepCounter step = step_counter(*m, "step", epoch, p.check_steps + 2);
   const Value decide = step.last;
@@ -386,6 +408,10 @@ ModulePtr emit_l2_mon(const DhslParams& p, const EmitContext& ctx) {
 
 // Arm, gather (a snapshot of the inputs), then a digit-serial decision
 // J + 2 edges later (docs/blocks/dhsl.md, command-processor decision unit).
+// The gather edge already sums the first digits (digit sources `ahead`), so
+// each remainder step adds a registered sum of its terms (`staged`): the
+// sums of 2N digits and their coefficients no longer share a cycle with the
+// remainder's addition.
 ModulePtr emit_cp(const DhslParams& p, const EmitContext& ctx) {
   const unsigned w = p.counter_bits, n = p.chiplets, cb = p.chiplet_bits, k = p.check_digit_bits;
   auto m = std::make_unique<Module>(p.module_prefix + "_cp");
@@ -405,24 +431,24 @@ ModulePtr emit_cp(const DhslParams& p, const EmitContext& ctx) {
   std::vector<DigitSource> in_src, hit_src, acc_src;
   for (unsigned c = 0; c < n; ++c) {
     const string id = to_string(c);
-    in_src.push_back(digit_source(*m, "gin" + id, prev_in.field(c, w), armed, k, true));
-    hit_src.push_back(digit_source(*m, "ghit" + id, prev_hits.field(c, w), armed, k, false));
-    acc_src.push_back(digit_source(*m, "gacc" + id, prev_acc.field(c, w), armed, k, false));
+    in_src.push_back(digit_source(*m, "gin" + id, prev_in.field(c, w), armed, k, true, true));
+    hit_src.push_back(digit_source(*m, "ghit" + id, prev_hits.field(c, w), armed, k, false, true));
+    acc_src.push_back(digit_source(*m, "gacc" + id, prev_acc.field(c, w), armed, k, false, true));
   }
-  const Value in_total = digit_sum(*m, "in_digits", in_src, armed, k + cb);
-  const Value hit_total = digit_sum(*m, "hit_digits", hit_src, armed, k + cb);
-  const Value acc_total = digit_sum(*m, "acc_digits", acc_src, armed, k + cb);
+  const Value in_total = digit_sum(*m, "in_digits", in_src, armed, k + cb, true);
+  const Value hit_total = digit_sum(*m, "hit_digits", hit_src, armed, k + cb, true);
+  const Value acc_total = digit_sum(*m, "acc_digits", acc_src, armed, k + cb, true);
   // imbalance: some c with In x total_in - Id x prev_in[c] < 0
   std::vector<Value> negative;
   for (unsigned c = 0; c < n; ++c)
     negative.push_back(digit_remainder(
         *m, "rem" + to_string(c),
-        {{p.imbalance_num, false, in_total, n}, {p.imbalance_den, true, in_src[c].registered, 1}}, armed, k));
+        {{p.imbalance_num, false, in_total, n}, {p.imbalance_den, true, in_src[c].registered, 1}}, armed, k, true));
   const Value imbalance = m->wire("imbalance", hdl::or_of(negative, hdl::zero(1)));
   // high: Hn x acc - Hd x hits < 0
   const Value high = m->wire(
       "high", digit_remainder(*m, "rem_hit", {{p.hit_num, false, acc_total, n}, {p.hit_den, true, hit_total, n}},
-                              armed, k));
+                              armed, k, true));
   const Value go_fine = m->wire("go_fine", pend.last & imbalance & high & prev_imb);
   const Value back_fire = m->wire("back_fire", mode & any(back));
   prev_imb.next(mux(pend.last, imbalance & high & ~prev_imb, mux(back_fire, hdl::zero(1), prev_imb)));
