@@ -2655,7 +2655,8 @@ struct ExpResult {
 ExpResult run_exp(unsigned T, unsigned C, double share, uint64_t seed) {
   const unsigned U = 16, W = 8, R = 1500, L = 20;
   const unsigned PS = 48, PP = 24;  // shared pool, private pool per CU
-  const L1tlbParams p = mk(U, T, C, W, 4, false, 20, 1, 20, 3);
+  L1tlbParams p = mk(U, T, C, W, 4, false, 20, 1, 20, 3);
+  p.mshr_fifo = p.mshrs >= 32;  // as `mshr_alloc: auto` elaborates (T = 1: 64 MSHRs)
   // Traces (identical for every configuration of one (share, seed)).
   std::mt19937_64 rng(seed);
   std::set<uint64_t> used;
