@@ -98,6 +98,91 @@ proc txgen_report_linked {} {
     txgen_result linked_submodules [txgen_submodule_count [sta::top_instance]]
 }
 
+# Hierarchical netlists: ABC maps each module alone against a 0.02 pF port
+# load, so a top-level net that reaches the inputs of many submodule
+# instances (a broadcast such as a shootdown key to every TLB) is left on one
+# driver, which flattened mapping or placement would buffer. Such nets get a
+# tree of `cell`, at most `group` loads per buffer, before timing; the
+# buffers are reported (count and area) apart from Yosys' cell figures.
+set txgen_boundary_buffer BUFX4
+set txgen_boundary_group 4
+set txgen_buffer_serial 0
+
+# Moves `loads` of `net` behind buffers, `group` per buffer, then the
+# buffers' inputs the same way until the net drives at most `group` of them.
+proc txgen_buffer_tree {net loads cell group} {
+    global txgen_buffer_serial
+    set made 0
+    while {[llength $loads] > $group} {
+        set inputs {}
+        for {set i 0} {$i < [llength $loads]} {incr i $group} {
+            set name "txgen_fanout_buf[incr txgen_buffer_serial]"
+            make_instance $name $cell
+            make_net ${name}_y
+            set out [get_nets ${name}_y]
+            foreach pin [lrange $loads $i [expr {$i + $group - 1}]] {
+                disconnect_pin $net $pin
+                connect_pin $out $pin
+            }
+            connect_pin $out [get_pins $name/Y]
+            connect_pin $net [get_pins $name/A]
+            lappend inputs [get_pins $name/A]
+            incr made
+        }
+        set loads $inputs
+    }
+    return $made
+}
+
+# Buffers every top-level net with more than the group's submodule input
+# pins, except the clock and the reset (rst_ni), which are ideal networks
+# here; returns the number of buffers made.
+proc txgen_buffer_boundary_fanout {} {
+    global txgen_boundary_buffer txgen_boundary_group
+    set ideal [list rst_ni]
+    foreach clk [all_clocks] {
+        foreach source [get_property $clk sources] {
+            lappend ideal [get_full_name $source]
+        }
+    }
+    set made 0
+    foreach net [get_nets *] {
+        if {[get_full_name $net] in $ideal} {
+            continue
+        }
+        set loads {}
+        foreach pin [get_pins -quiet -of_objects $net] {
+            if {![[$pin instance] is_leaf] && [get_property $pin direction] eq "input"} {
+                lappend loads $pin
+            }
+        }
+        if {[llength $loads] > $txgen_boundary_group} {
+            incr made [txgen_buffer_tree $net $loads $txgen_boundary_buffer $txgen_boundary_group]
+        }
+    }
+    return $made
+}
+
+# A cell's "area :" in the liberty file (this OpenSTA does not expose it).
+proc txgen_liberty_cell_area {liberty cell} {
+    set fh [open $liberty]
+    set text [read $fh]
+    close $fh
+    set pattern [format {cell \(%s\) \{[^\}]*area\s*:\s*([0-9.]+)} $cell]
+    if {![regexp $pattern $text -> area]} {
+        error "no area for cell $cell in $liberty"
+    }
+    return $area
+}
+
+proc txgen_report_boundary_buffers {} {
+    global txgen_boundary_buffer
+    set made [txgen_buffer_boundary_fanout]
+    set area [txgen_liberty_cell_area [txgen_env TXGEN_LIBERTY] $txgen_boundary_buffer]
+    txgen_result boundary_buffers $made
+    txgen_result boundary_buffer_area_um2 [format %.1f [expr {$made * $area}]]
+}
+
 proc txgen_report_worst_path {} {
     set worst [txgen_worst_path_end]
     if {$worst eq ""} {
@@ -134,8 +219,13 @@ proc txgen_main {} {
     # Setup checks on D pins and output delays are all still timed.
     sta::set_recovery_removal_checks_enabled 0
 
-    report_checks -path_delay max -digits 3 -fields {cap slew}
+    # Linked before the boundary buffers: these figures are checked against
+    # Yosys' netlist.
     txgen_report_linked
+    if {[txgen_submodule_count [sta::top_instance]] > 0} {
+        txgen_report_boundary_buffers
+    }
+    report_checks -path_delay max -digits 3 -fields {cap slew}
     txgen_report_worst_path
     puts "worst_slack_ns=[sta::worst_slack -max]"
 }

@@ -346,6 +346,37 @@ TEST_F(HierSynthTest, EachModuleIsTimedAlone) {
   EXPECT_DOUBLE_EQ(*hier_->modules[0].min_period_ns, hier_->min_period_ns);
 }
 
+// The pair's nets reach at most two submodule inputs: nothing to buffer.
+TEST_F(HierSynthTest, NoBoundaryBuffersBelowTheGroup) {
+  EXPECT_EQ(hier_->boundary_buffers, 0u);
+  EXPECT_EQ(sta_value(hier_dir() / "sta.log", "boundary_buffers"), 0);
+  EXPECT_EQ(sta_value(fs::path(pair_request(false).work_dir) / "sta.log", "boundary_buffers"), -1);
+}
+
+// tests/data/synth_counter_bank.v: en_i reaches eight counters, so the top
+// times it through two BUFX4 of four loads each; the clock and the reset,
+// which reach them too, stay ideal. Yosys' figures leave the buffers out.
+TEST(HierSynth, BroadcastNetGetsABoundaryBufferTree) {
+  if (!on_path("yosys") || !on_path("sta")) GTEST_SKIP() << "yosys or sta not on PATH";
+  SynthRequest req = counter_request();
+  req.top = "synth_counter_bank";
+  req.verilog_files.push_back((fs::path(TXGEN_SOURCE_DIR) / "tests/data/synth_counter_bank.v").string());
+  req.work_dir += "_bank_hier";
+  req.hierarchical = true;
+  const SynthResult r = txgen::synth::run_synth(req);
+  EXPECT_EQ(r.linked_submodules, 8u);
+  EXPECT_EQ(r.boundary_buffers, 2u);
+  EXPECT_DOUBLE_EQ(r.boundary_buffer_area_um2, 2 * 32.0);  // osu018 BUFX4: 32 um^2
+  EXPECT_EQ(r.flops, 8 * kCounterFlops + 1);
+  const std::string log = txgen::util::read_text_file(fs::path(req.work_dir) / "sta.log");
+  EXPECT_NE(log.find("txgen_fanout_buf"), std::string::npos);
+  const std::string md = txgen::synth::results_markdown({r}, "Bank");
+  EXPECT_NE(md.find("Boundary buffers timed with the top: 2 (64 um^2"), std::string::npos) << md;
+  EXPECT_EQ(nlohmann::json::parse(txgen::synth::results_json({r}))[0]["boundary_buffers"], 2);
+  std::error_code ignored;
+  fs::remove_all(req.work_dir, ignored);
+}
+
 TEST_F(HierSynthTest, ReportsSayWhichMode) {
   const std::vector<SynthResult> both = {*flat_, *hier_};
   EXPECT_NE(txgen::synth::results_markdown({*flat_}, "Pair").find("Flat synthesis"), std::string::npos);

@@ -190,6 +190,8 @@ struct StaFigures {
   std::string path_end;
   unsigned logic_depth_cells = 0;
   unsigned linked_cells = 0, linked_registers = 0, linked_submodules = 0;
+  unsigned boundary_buffers = 0;  // hierarchical: buffers sta.tcl added at the top
+  double boundary_buffer_area_um2 = 0.0;
 };
 
 unsigned to_unsigned(const std::map<std::string, std::string>& values, const std::string& key) {
@@ -231,6 +233,9 @@ StaFigures parse_sta_log(const fs::path& log) {
   sta.linked_cells = to_unsigned(values, "linked_cells");
   sta.linked_registers = to_unsigned(values, "linked_registers");
   sta.linked_submodules = to_unsigned(values, "linked_submodules");
+  sta.boundary_buffers = to_unsigned(values, "boundary_buffers");
+  if (sta.boundary_buffers > 0)
+    sta.boundary_buffer_area_um2 = require_double(field("boundary_buffer_area_um2"), "boundary buffer area", log);
   // OpenSTA reports 1e30+ when nothing is constrained.
   if (std::fabs(sta.worst_slack_ns) > 1e6) fail_with_log("worst slack is unbounded: no constrained path", log);
   if (std::fabs(sta.worst_slack_ns - sta.path_slack_ns) > 1e-4) {
@@ -526,8 +531,10 @@ std::string mode_note(const std::vector<SynthResult>& results) {
   }
   return "Hierarchical synthesis (--hier): Yosys synth without -flatten, abc maps each unique module once onto "
          "osu018 (INVX1 drive, 0.02 pF load at its ports, delay target = period less the I/O delays); OpenSTA "
-         "links the hierarchical netlist at the top and times every path, across module boundaries too; typical "
-         "corner. Area, cells and flip-flops are totals over every instance. ";
+         "links the hierarchical netlist at the top and times every path, across module boundaries too, after "
+         "giving each top-level net that reaches more than 4 submodule inputs a tree of BUFX4 (boundary buffers, "
+         "which module-by-module mapping cannot place); typical corner. Area, cells and flip-flops are Yosys' "
+         "totals over every instance, without the boundary buffers. ";
 }
 
 std::string optional_period(const std::optional<double>& ns) {
@@ -550,7 +557,9 @@ std::string modules_markdown(const SynthResult& r) {
   }
   md << "\nOne instance: the module with its submodules; own: its own cells only (own area x instances adds up "
         "to the design's area). Min period alone: the module's mapped netlist timed as a top against the "
-        "block's SDC, its ports as chip I/O (the top's: the whole design's).\n";
+        "block's SDC, its ports as chip I/O (the top's: the whole design's). Boundary buffers timed with the top: "
+     << r.boundary_buffers << " (" << with_thousands(r.boundary_buffer_area_um2) << " um^2, "
+     << fixed(100.0 * r.boundary_buffer_area_um2 / r.area_um2, 2) << " % of the area).\n";
   return md.str();
 }
 
@@ -605,6 +614,8 @@ SynthResult run_synth(const SynthRequest& req) {
   if (req.hierarchical) {
     check_linked(sta, r, work / "sta.log");
     r.linked_submodules = sta.linked_submodules;
+    r.boundary_buffers = sta.boundary_buffers;
+    r.boundary_buffer_area_um2 = sta.boundary_buffer_area_um2;
     ModuleFigures& top = r.modules.front();
     top.min_period_ns = r.min_period_ns;
     top.path_start = r.path_start;
@@ -683,6 +694,8 @@ std::string results_json(const std::vector<SynthResult>& results) {
     row["synthesis"] = synthesis_mode(r.hierarchical);
     if (r.hierarchical) {
       row["linked_submodules"] = r.linked_submodules;
+      row["boundary_buffers"] = r.boundary_buffers;
+      row["boundary_buffer_area_um2"] = rounded(r.boundary_buffer_area_um2, kAreaDecimals);
       row["modules"] = modules_json(r.modules);
     }
     array.push_back(row);

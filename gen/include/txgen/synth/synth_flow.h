@@ -50,6 +50,8 @@ struct SynthResult {
   unsigned logic_depth_cells = 0;  // cells on the worst path; 0 if not measured
   bool hierarchical = false;    // area, cells, flops: totals over every instance
   unsigned linked_submodules = 0;  // submodule instances OpenSTA linked below the top
+  unsigned boundary_buffers = 0;     // hierarchical: buffers timed with the top, not in area_um2
+  double boundary_buffer_area_um2 = 0.0;
   std::vector<ModuleFigures> modules;  // hierarchical runs: each unique module, the top first
 };
 
