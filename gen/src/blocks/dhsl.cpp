@@ -124,18 +124,49 @@ CounterState segmented_counter(Module& m, const string& name, const Value& count
   const Reg full = m.reg(name + "_full", 1);
   const Value inc = m.wire(name + "_inc", count & ~full);
   full.next(~clear & (full | (almost & inc)));
-  Value carry = inc;
+  Value carry = inc, waiting;  // waiting: a carry that reaches segment i without the increment
   std::vector<Value> resolved;  // most significant first
+  std::vector<Value> settled;   // least significant first
   for (size_t i = 0; i < s.size(); ++i) {
+    const string id = to_string(i);
     const Value local = i == 0 ? inc : Value(s[i].carry_in);
-    carry = m.wire(name + "_k" + to_string(i), i == 0 ? carry : s[i].carry_in | (carry & s[i - 1].ones));
+    carry = m.wire(name + "_k" + id, i == 0 ? carry : s[i].carry_in | (carry & s[i - 1].ones));
     resolved.insert(resolved.begin(), mux(carry, s[i].plus1, s[i].v));
+    if (i > 0) waiting = i == 1 ? Value(s[1].carry_in) : s[i].carry_in | (waiting & s[i - 1].ones);
+    settled.push_back(i == 0 ? Value(s[0].v) : m.wire(name + "_s" + id, mux(waiting, s[i].plus1, s[i].v)));
     s[i].v.next(mux(clear, hdl::zero(s[i].v.width()), mux(local, s[i].plus1, s[i].v)));
     if (i + 1 < s.size()) s[i + 1].carry_in.next(~clear & local & s[i].ones);
   }
-  CounterState state{m.wire(name + "_new", hdl::cat(resolved)), full, {}};
+  CounterState state{m.wire(name + "_new", hdl::cat(resolved)), full, {}, inc, settled};
   for (const Segment& g : s) state.segments.push_back({g.v, g.carry_in});
   return state;
+}
+
+// A counter's count saved at `load` for a parallel output and resolved after
+// the edge: the saved segments are the settled count, `inc` the increment of
+// the load cycle and `l<i>` whether every lower settled segment is all ones,
+// all but `inc` from registers, so the request inputs reach one flip-flop
+// instead of the W-bit resolution (the L2-slice monitor's path at 8
+// chiplets).
+Value saved_count_output(Module& m, const string& name, const CounterState& c, const Value& load) {
+  const Reg inc = m.reg(name + "_inc", 1);
+  inc.next_if(load, c.inc);
+  std::vector<Value> out;  // most significant first
+  Value lower_ones;
+  for (size_t i = 0; i < c.settled.size(); ++i) {
+    const string id = to_string(i);
+    const Reg base = m.reg(name + "_b" + id, c.settled[i].width());
+    base.next_if(load, c.settled[i]);
+    Value bump = inc;
+    if (i > 0) {
+      lower_ones = i == 1 ? all(c.settled[0]) : lower_ones & all(c.settled[i - 1]);
+      const Reg low = m.reg(name + "_l" + id, 1);
+      low.next_if(load, lower_ones);
+      bump = inc & low;
+    }
+    out.insert(out.begin(), mux(bump, base + 1, Value(base)));
+  }
+  return m.wire(name, hdl::cat(out));
 }
 
 // One term of a digit-serial linear form: coef x expr, where expr is at most
@@ -193,21 +224,20 @@ Value digit_remainder(Module& m, const string& name, const std::vector<DigitTerm
 }
 
 // A W-bit value saved by `load` and read K bits per edge afterwards, least
-// significant first: a shift register (no reset: it is loaded before any
-// check reads it); with `registered`, also its digit register `<name>_dq`
-// (reset, cleared by the load), aligned with a digit_sum of the same edge.
-// With `ahead` the load edge already takes the first digit (`first`, the
-// input's low K bits: the digit register and the digit sums load it), and
-// the shift register keeps the rest, so every digit is read one edge early.
+// significant first. The load edge already takes the first digit (`first`,
+// the input's low K bits, which the digit sums load) and the shift register
+// (no reset: it is loaded before any check reads it) keeps the rest, so every
+// digit is read one edge early. With `registered`, also its digit register
+// `<name>_dq` (reset), aligned with a digit_sum of the same edge.
 struct DigitSource {
   Value digit, registered, first;
 };
 
 DigitSource digit_source(Module& m, const string& name, const Value& value, const Value& load, unsigned k,
-                         bool registered, bool ahead) {
+                         bool registered) {
   const unsigned w = value.width();
   const Value first = value.slice(0, k);
-  const Value kept = ahead ? value.slice(k, w - k) : value;
+  const Value kept = value.slice(k, w - k);
   const unsigned sw = kept.width();
   const Reg sh = m.reg_noreset(name + "_sh", sw);
   const Value shifted = sw > k ? hdl::zext(sh.slice(k, sw - k), sw) : hdl::zero(sw);
@@ -215,19 +245,42 @@ DigitSource digit_source(Module& m, const string& name, const Value& value, cons
   const Value digit = m.wire(name + "_digit", sh.slice(0, k));
   if (!registered) return {digit, {}, first};
   const Reg dq = m.reg(name + "_dq", k);
-  dq.next(mux(load, ahead ? first : hdl::zero(k), digit));
+  dq.next(mux(load, first, digit));
   return {digit, dq, first};
+}
+
+// A counter's count saved at `load` and read K bits per edge, least
+// significant first, as digit_source() (with the digit register) but without
+// the load cycle's increment on the path into the W-bit shift register: it
+// takes the settled count with only its low digit incremented, and a carry
+// bit adds into the next digit as that digit moves down.
+DigitSource saved_count_source(Module& m, const string& name, const CounterState& c, const Value& load, unsigned k) {
+  std::vector<Value> high_first(c.settled.rbegin(), c.settled.rend());
+  const Value count = hdl::cat(high_first);
+  const unsigned w = count.width();
+  const Value low = count.slice(0, k);
+  const Reg sh = m.reg_noreset(name + "_sh", w);
+  const Reg carry = m.reg_noreset(name + "_cy", 1);
+  const Value next_digit = m.wire(name + "_nd", sh.slice(k, k) + hdl::zext(carry, k));
+  const Value shifted = w > 2 * k ? hdl::cat({hdl::zero(k), sh.slice(2 * k, w - 2 * k), next_digit})
+                                  : hdl::cat({hdl::zero(w - k), next_digit});
+  sh.next(mux(load, hdl::cat({count.slice(k, w - k), low + hdl::zext(c.inc, k)}), shifted));
+  carry.next(mux(load, c.inc & all(low), carry & all(sh.slice(k, k))));
+  const Value digit = m.wire(name + "_digit", sh.slice(0, k));
+  const Reg dq = m.reg(name + "_dq", k);
+  dq.next(mux(load, hdl::zero(k), digit));
+  return {digit, dq, {}};
 }
 
 // Sum of the current digits of several digit sources, registered: the shared
 // total of a digit-serial share test. `clear` loads zero, or with `ahead`
-// the sum of the sources' first digits.
+// the sum of the sources' first digits (digit_source()'s `first`).
 Value digit_sum(Module& m, const string& name, const std::vector<DigitSource>& sources, const Value& clear,
                 unsigned width, bool ahead) {
   std::vector<Value> terms, firsts;
   for (const DigitSource& s : sources) {
     terms.push_back(hdl::zext(s.digit, width));
-    firsts.push_back(hdl::zext(s.first, width));
+    if (ahead) firsts.push_back(hdl::zext(s.first, width));
   }
   const Value next = hdl::sum_tree(m.top(), name + "_next", terms, width);
   const Value load = ahead ? hdl::sum_tree(m.top(), name + "_first", firsts, width) : hdl::zero(width);
@@ -374,16 +427,17 @@ ModulePtr emit_l2_mon(const DhslParams& p, const EmitContext& ctx) {
   const Wire prev_acc_o = m->output("prev_acc_o", w);
   const CounterState acc = segmented_counter(*m, "acc", access, epoch, w);
   const CounterState hits = segmented_counter(*m, "hits", access & hit, epoch, w);
-  const Value acc_new = acc.next, hits_new = hits.next;
-  const Reg prev_hits = m->reg("prev_hits", w), prev_acc = m->reg("prev_acc", w);
-  prev_acc.next_if(epoch, acc_new);
-  prev_hits.next_if(epoch, hits_new);
+  const Value prev_acc = saved_count_output(*m, "prev_acc", acc, epoch);
+  const Value prev_hits = saved_count_output(*m, "prev_hits", hits, epoch);
+  m->unused("acc_new", acc.next);  // the exact next counts: read by the properties
+  m->unused("hits_new", hits.next);
   std::vector<DigitSource> sources;
   std::vector<CounterState> cnt_state;
   for (unsigned c = 0; c < n; ++c) {
     const string cnt = "cnt" + to_string(c);
     cnt_state.push_back(segmented_counter(*m, cnt, access & (cid == c), epoch, w));
-    sources.push_back(digit_source(*m, "prev_" + cnt, cnt_state.back().next, epoch, k, true, false));
+    sources.push_back(saved_count_source(*m, "prev_" + cnt, cnt_state.back(), epoch, k));
+    m->unused(cnt + "_new", cnt_state.back().next);
   }
   // balanced: for every c, Bn x total - Bd x prev_cnt[c] >= 0
   const Value total = digit_sum(*m, "total_digits", sources, epoch, k + cb, false);
@@ -408,7 +462,7 @@ ModulePtr emit_l2_mon(const DhslParams& p, const EmitContext& ctx) {
 
 // Arm, gather (a snapshot of the inputs), then a digit-serial decision
 // J + 2 edges later (docs/blocks/dhsl.md, command-processor decision unit).
-// The gather edge already sums the first digits (digit sources `ahead`), so
+// The gather edge already sums the first digits (digit_source), so
 // each remainder step adds a registered sum of its terms (`staged`): the
 // sums of 2N digits and their coefficients no longer share a cycle with the
 // remainder's addition.
@@ -431,9 +485,9 @@ ModulePtr emit_cp(const DhslParams& p, const EmitContext& ctx) {
   std::vector<DigitSource> in_src, hit_src, acc_src;
   for (unsigned c = 0; c < n; ++c) {
     const string id = to_string(c);
-    in_src.push_back(digit_source(*m, "gin" + id, prev_in.field(c, w), armed, k, true, true));
-    hit_src.push_back(digit_source(*m, "ghit" + id, prev_hits.field(c, w), armed, k, false, true));
-    acc_src.push_back(digit_source(*m, "gacc" + id, prev_acc.field(c, w), armed, k, false, true));
+    in_src.push_back(digit_source(*m, "gin" + id, prev_in.field(c, w), armed, k, true));
+    hit_src.push_back(digit_source(*m, "ghit" + id, prev_hits.field(c, w), armed, k, false));
+    acc_src.push_back(digit_source(*m, "gacc" + id, prev_acc.field(c, w), armed, k, false));
   }
   const Value in_total = digit_sum(*m, "in_digits", in_src, armed, k + cb, true);
   const Value hit_total = digit_sum(*m, "hit_digits", hit_src, armed, k + cb, true);

@@ -41,10 +41,14 @@ struct RtuMonSignals {
 };
 // A segmented counter's registers: its next count (count + this cycle's
 // increment, saturated), the saturation flag and each segment with the carry
-// waiting for it (none for segment 0).
+// waiting for it (none for segment 0); `inc` is this cycle's increment and
+// `settled` the segments with their waiting carries applied (the count
+// without the increment, from registers only), least significant first.
 struct CounterState {
   hdl::Value next, full;
   std::vector<std::pair<hdl::Value, hdl::Value>> segments;
+  hdl::Value inc;
+  std::vector<hdl::Value> settled;
 };
 struct L2MonSignals {
   hdl::Value access, hit, cid, epoch, back, prev_acc, prev_hits;
