@@ -91,10 +91,11 @@ void mod_chiplets(Module& m, const DhslParams& p, const Value& key, const string
 // A W-bit saturating counter counting `inc`, cleared by `clear`, kept in
 // segments of S bits whose carries move one segment per edge (a carry-save
 // counter in time), so no W-bit carry chain follows the request inputs.
-// Returns `<name>_new` (W bits), the exact min(count + inc, 2^W - 1), resolved
-// through the segments' precomputed + 1 values. At most one carry is in
-// flight (a segment that just wrapped is 0, so 2^W - 2 and 2^W - 1 have no
-// carry in flight).
+// Returns the segments with their waiting carries applied through the
+// precomputed + 1 values (the exact count, from registers) and the increment
+// apart: the saves add it after their edge. At most one carry is in flight
+// (a segment that just wrapped is 0, so 2^W - 2 and 2^W - 1 have no carry in
+// flight).
 struct Segment {
   Reg v, carry_in;  // the segment; the carry waiting for it (segments 1..)
   Value plus1, ones;
@@ -124,20 +125,17 @@ CounterState segmented_counter(Module& m, const string& name, const Value& count
   const Reg full = m.reg(name + "_full", 1);
   const Value inc = m.wire(name + "_inc", count & ~full);
   full.next(~clear & (full | (almost & inc)));
-  Value carry = inc, waiting;  // waiting: a carry that reaches segment i without the increment
-  std::vector<Value> resolved;  // most significant first
-  std::vector<Value> settled;   // least significant first
+  Value waiting;              // a waiting carry that reaches segment i
+  std::vector<Value> settled;  // least significant first
   for (size_t i = 0; i < s.size(); ++i) {
     const string id = to_string(i);
     const Value local = i == 0 ? inc : Value(s[i].carry_in);
-    carry = m.wire(name + "_k" + id, i == 0 ? carry : s[i].carry_in | (carry & s[i - 1].ones));
-    resolved.insert(resolved.begin(), mux(carry, s[i].plus1, s[i].v));
     if (i > 0) waiting = i == 1 ? Value(s[1].carry_in) : s[i].carry_in | (waiting & s[i - 1].ones);
     settled.push_back(i == 0 ? Value(s[0].v) : m.wire(name + "_s" + id, mux(waiting, s[i].plus1, s[i].v)));
     s[i].v.next(mux(clear, hdl::zero(s[i].v.width()), mux(local, s[i].plus1, s[i].v)));
     if (i + 1 < s.size()) s[i + 1].carry_in.next(~clear & local & s[i].ones);
   }
-  CounterState state{m.wire(name + "_new", hdl::cat(resolved)), full, {}, inc, settled};
+  CounterState state{full, {}, inc, settled};
   for (const Segment& g : s) state.segments.push_back({g.v, g.carry_in});
   return state;
 }
@@ -429,15 +427,12 @@ ModulePtr emit_l2_mon(const DhslParams& p, const EmitContext& ctx) {
   const CounterState hits = segmented_counter(*m, "hits", access & hit, epoch, w);
   const Value prev_acc = saved_count_output(*m, "prev_acc", acc, epoch);
   const Value prev_hits = saved_count_output(*m, "prev_hits", hits, epoch);
-  m->unused("acc_new", acc.next);  // the exact next counts: read by the properties
-  m->unused("hits_new", hits.next);
   std::vector<DigitSource> sources;
   std::vector<CounterState> cnt_state;
   for (unsigned c = 0; c < n; ++c) {
     const string cnt = "cnt" + to_string(c);
     cnt_state.push_back(segmented_counter(*m, cnt, access & (cid == c), epoch, w));
     sources.push_back(saved_count_source(*m, "prev_" + cnt, cnt_state.back(), epoch, k));
-    m->unused(cnt + "_new", cnt_state.back().next);
   }
   // balanced: for every c, Bn x total - Bd x prev_cnt[c] >= 0
   const Value total = digit_sum(*m, "total_digits", sources, epoch, k + cb, false);

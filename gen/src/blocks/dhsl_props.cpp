@@ -56,6 +56,14 @@ Value sum(const std::vector<Value>& terms, unsigned w) {
   return hdl::sum_of(wide);
 }
 
+// The count plus this cycle's increment as the saves take it: the settled
+// segments (waiting carries applied) and the increment bit.
+Value counted_next(const CounterState& c) {
+  const std::vector<Value> high_first(c.settled.rbegin(), c.settled.rend());
+  const Value count = cat(high_first);
+  return count + zext(c.inc, count.width());
+}
+
 // A segmented counter holds the reference count `ref`: its segments plus the
 // carries waiting for them, at most one carry in flight (the segment below a
 // waiting carry has just wrapped to zero), and the saturation flag set
@@ -117,12 +125,12 @@ void l2_mon_properties(Module& m, const elab::DhslParams& p, const L2MonSignals&
   m.assume_always("epoch_spacing", ~s.epoch | (gap == cap));
   const RefCounter acc = ref_counter(m, "f_acc", w, s.access, s.epoch);
   const RefCounter hits = ref_counter(m, "f_hits", w, s.access & s.hit, s.epoch);
-  std::vector<Value> cnt, counters_ok = {s.acc.next == acc.next, s.hits.next == hits.next};
+  std::vector<Value> cnt, counters_ok = {counted_next(s.acc) == acc.next, counted_next(s.hits) == hits.next};
   std::vector<Value> states_ok = {counter_matches(s.acc, acc.q), counter_matches(s.hits, hits.q)};
   for (unsigned c = 0; c < n; ++c) {
     const RefCounter ref = ref_counter(m, "f_cnt" + std::to_string(c), w, s.access & (s.cid == c), s.epoch);
     cnt.push_back(ref.next);
-    counters_ok.push_back(s.cnt[c].next == ref.next);
+    counters_ok.push_back(counted_next(s.cnt[c]) == ref.next);
     states_ok.push_back(counter_matches(s.cnt[c], ref.q));
   }
   m.assert_always("counters_saturate", hdl::and_of(counters_ok, one_bit(true)));

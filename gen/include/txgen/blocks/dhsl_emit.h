@@ -39,13 +39,12 @@ ModulePtr emit_sys(const elab::DhslParams& p, const EmitContext& ctx, const Unit
 struct RtuMonSignals {
   hdl::Value in, out, epoch, trigger, possible, prev_in, prev_out, inc, outc, left, d;
 };
-// A segmented counter's registers: its next count (count + this cycle's
-// increment, saturated), the saturation flag and each segment with the carry
-// waiting for it (none for segment 0); `inc` is this cycle's increment and
-// `settled` the segments with their waiting carries applied (the count
-// without the increment, from registers only), least significant first.
+// A segmented counter's registers: the saturation flag and each segment with
+// the carry waiting for it (none for segment 0); `inc` is this cycle's
+// increment (0 once saturated) and `settled` the segments with their waiting
+// carries applied (the count, from registers only), least significant first.
 struct CounterState {
-  hdl::Value next, full;
+  hdl::Value full;
   std::vector<std::pair<hdl::Value, hdl::Value>> segments;
   hdl::Value inc;
   std::vector<hdl::Value> settled;
