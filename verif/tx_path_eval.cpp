@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <filesystem>
@@ -33,6 +34,7 @@
 #endif
 
 #include "tx_path_env.h"
+#include "tx_path_txn.h"
 #include "txgen/config/parse.h"
 #include "txgen/elab/tx_path.h"
 #include "txgen/trace/trace.h"
@@ -121,6 +123,16 @@ Run replay(Path& path, const TxPathParams& p, const txgen::trace::Trace& t, cons
   return r;
 }
 
+Run run_transactions(const TxPathParams& p, const txgen::trace::Trace& t, const EvalOptions& o, bool base) {
+  const auto start = std::chrono::steady_clock::now();
+  Run r;
+  r.workload = t.workload;
+  r.design = base ? "baseline" : "path";
+  r.s = txgen::verif::replay_transactions(p, t, o, base);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return r;
+}
+
 Run run_one(const TxPathParams& p, const txgen::trace::Trace& t, const EvalOptions& o, bool base, bool model) {
   if (model) {
     ModelPath m(p, base, o.skip_by_drain);
@@ -162,12 +174,13 @@ nlohmann::json to_json(const Run& r) {
 
 // The table users paste: per workload the baseline row, then the path's row
 // with what it avoided.
-void write_tables(const fs::path& out, const std::vector<Run>& runs, const std::string& config) {
+void write_tables(const fs::path& out, const std::vector<Run>& runs, const std::string& config,
+                  const std::string& engine) {
   nlohmann::json j = nlohmann::json::array();
   std::ofstream csv(out / "eval.csv"), md(out / "eval.md");
   csv << "workload,design,cycles,requests,l1_hits,l1_misses,lds_hits,icache_hits,l2_requests,l2_requests_avoided,"
          "walks,l2_victims,latency_mean,latency_p99,speedup\n";
-  md << "### Trace-driven evaluation (" << config << ")\n\n"
+  md << "### Trace-driven evaluation (" << config << ", " << engine << ")\n\n"
      << "| workload | design | L1 hit rate | LDS hits | I-cache hits | L2-TLB requests | avoided | walks | "
         "latency mean / p99 (cycles) | runtime (cycles) | speedup |\n"
      << "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
@@ -263,19 +276,50 @@ void check_agree(const Run& rtl, const Run& model) {
               rtl.design.c_str(), model.seconds > 0 ? static_cast<double>(b.requests) / model.seconds / 1e6 : 0.0);
 }
 
+double deviation(double txn, double model) { return model != 0 ? (txn - model) / model : txn != 0 ? 1.0 : 0.0; }
+
+// The transaction-level engine against the golden models on one replay: every
+// headline figure side by side; fails when its L2-TLB requests (what the
+// evaluation reports the mechanism saves) are further off than `tolerance`.
+void check_close(const Run& txn, const Run& model, double tolerance) {
+  const EvalStats& a = txn.s;
+  const EvalStats& b = model.s;
+  const std::pair<const char*, std::pair<double, double>> figures[] = {
+      {"L1 hits", {double(a.l1_hits), double(b.l1_hits)}},
+      {"LDS hits", {double(a.lds_hits), double(b.lds_hits)}},
+      {"I-cache hits", {double(a.icache_hits), double(b.icache_hits)}},
+      {"L2-TLB requests", {double(a.l2_requests), double(b.l2_requests)}},
+      {"walks", {double(a.walks), double(b.walks)}},
+      {"mean latency", {a.latency_mean, b.latency_mean}},
+      {"cycles", {double(a.cycles), double(b.cycles)}}};
+  std::printf("txgen eval: %s %-8s txn vs model:", txn.workload.c_str(), txn.design.c_str());
+  for (const auto& [name, v] : figures)
+    std::printf(" %s %.0f/%.0f (%+.1f %%)", name, v.first, v.second, 100 * deviation(v.first, v.second));
+  const auto rate = [](const Run& r) { return r.seconds > 0 ? double(r.s.requests) / r.seconds / 1e6 : 0.0; };
+  std::printf("; %.3f vs %.3f M requests/s\n", rate(txn), rate(model));
+  if (a.requests != b.requests || std::abs(deviation(double(a.l2_requests), double(b.l2_requests))) > tolerance)
+    throw std::runtime_error(txn.workload + " " + txn.design + ": the transaction-level engine's L2-TLB requests are " +
+                             std::to_string(a.l2_requests) + " against the model's " + std::to_string(b.l2_requests) +
+                             " (tolerance " + std::to_string(100 * tolerance) + " %)");
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{"Replays translation traces through the baseline and the proposed path."};
   std::vector<std::string> traces;
   std::string out = "eval", engine = "model";
+  double txn_tolerance = 5;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   EvalOptions o;
   app.add_option("--trace", traces, "trace files (txgen trace)")->required();
   app.add_option("--out", out, "output directory");
   app.add_option("--engine", engine,
-                 "rtl (Verilated RTL), model (golden model), or both (and fail unless they agree)")
-      ->check(CLI::IsMember({"rtl", "model", "both"}));
+                 "rtl (Verilated RTL), model (golden model), both (and fail unless they agree), txn "
+                 "(transaction level: fast, not cycle-exact), or txn-check (txn beside the model)")
+      ->check(CLI::IsMember({"rtl", "model", "both", "txn", "txn-check"}));
+  app.add_option("--txn-tolerance", txn_tolerance,
+                 "txn-check fails when txn's L2-TLB requests differ from the model's by more (percent)");
   app.add_option("--l2-latency", o.l2_latency, "L2-TLB access cycles (188)");
   app.add_option("--walk-latency", o.walk_latency, "page-walk cycles after an L2-TLB miss (400)");
   app.add_option("--l2-entries", o.l2_entries, "L2-TLB entries (512)");
@@ -310,6 +354,11 @@ int main(int argc, char** argv) {
     const std::vector<Run> runs = run_parallel(2 * loaded.size(), jobs, [&](size_t k) {
       const txgen::trace::Trace& t = loaded[k / 2];
       const bool base = k % 2 == 0;
+      if (engine == "txn" || engine == "txn-check") {
+        Run r = run_transactions(p, t, o, base);
+        if (engine == "txn-check") check_close(r, run_one(p, t, o, base, true), txn_tolerance / 100);
+        return r;
+      }
       Run r = run_one(p, t, o, base, engine == "model");
       if (engine == "both") check_agree(r, run_one(p, t, every_cycle, base, true));
       return r;
@@ -320,7 +369,10 @@ int main(int argc, char** argv) {
                   static_cast<unsigned long long>(r.s.cycles), static_cast<unsigned long long>(r.s.cycles - r.skipped),
                   r.seconds, r.seconds > 0 ? static_cast<double>(r.s.requests) / r.seconds / 1e6 : 0.0,
                   r.s.finished ? "" : " (stopped at --max-cycles)");
-    write_tables(out, runs, p.module_prefix);
+    const bool txn = engine == "txn" || engine == "txn-check";
+    write_tables(out, runs, p.module_prefix,
+                 txn ? "transaction-level engine: not cycle-exact"
+                     : engine == "model" ? "golden-model engine, cycle-exact to the RTL" : "Verilated RTL");
     write_plot(out, runs);
     std::cout << std::ifstream(fs::path(out) / "eval.md").rdbuf();
   } catch (const std::exception& e) {

@@ -144,6 +144,8 @@ TEST(Sweep, SpecErrorsNameTheFieldAndWriteNothing) {
       {"\"vary\": [{ \"$.bd_codec.tags\": [2] }], \"steps\": [\"place\"]", "$.steps = \"place\": unknown step"},
       {"\"vary\": [{ \"$.bd_codec.tags\": [2] }], \"steps\": [\"eval\"]",
        "$.steps = \"eval\": evaluates the translation path: needs \"tx_path\" in $.blocks"},
+      {"\"vary\": [{ \"$.bd_codec.tags\": [2] }], \"steps\": [\"gen\"], \"eval\": { \"engine\": \"fast\" }",
+       "$.eval.engine = \"fast\": must be one of \"model\" \"rtl\" \"both\" \"txn\" \"txn-check\""},
       {"\"vary\": [{ \"$.bd_codec.tags\": [2, 2] }], \"steps\": [\"gen\"]",
        "$.vary[0] = {\"$.bd_codec.tags\":[2,2]}: values 0 and 1 are equal"},
       {"\"vary\": [{ \"$.bd_codec.tags\": [2] }], \"steps\": [\"gen\"], \"plot\": { \"x\": \"$.lds.bytes\" }",

@@ -28,8 +28,12 @@ void add_eval_command(CLI::App& app, EvalOptions& opts) {
       ->delimiter(',');
   cmd->add_option("--engine", opts.engine,
                   "model (default: the golden models, cycle-exact to the RTL and 30-90x faster), rtl (the "
-                  "Verilated RTL), or both (fails unless they agree)")
-      ->check(CLI::IsMember({"rtl", "model", "both"}));
+                  "Verilated RTL), both (fails unless they agree), txn (transaction level: the same storage "
+                  "rules with approximate timing, for sweeps), or txn-check (txn beside the model, fails when "
+                  "txn's L2-TLB requests are off by more than --txn-tolerance)")
+      ->check(CLI::IsMember({"rtl", "model", "both", "txn", "txn-check"}));
+  cmd->add_option("--txn-tolerance", opts.txn_tolerance,
+                  "txn-check: largest difference of L2-TLB requests, percent of the model's (5)");
   cmd->add_option("--requests", opts.requests, "cap on each CU's requests of generated workloads (default: none)");
   cmd->add_option("--l2-latency", opts.l2_latency, "L2-TLB access cycles (188, seed 000 Table 1)");
   cmd->add_option("--walk-latency", opts.walk_latency, "page-walk cycles after an L2-TLB miss (400)");
@@ -72,9 +76,9 @@ int run_eval(EvalOptions opts) {
   for (const auto& f : generated_traces(opts, out / "traces")) traces.push_back(f);
   const fs::path build = opts.build_dir.empty() ? out / "build" : fs::absolute(opts.build_dir);
   std::cerr << "txgen: building the trace evaluation of " << lc.cfg.name << " in " << build.string() << " ...\n";
-  // the model engine needs no Verilator run
-  const std::string target =
-      std::string("txgen_eval_") + (opts.engine == "model" ? "model" : "rtl") + "_tx_path_" + lc.cfg.name;
+  // only the engines with the Verilated RTL need a Verilator run
+  const bool rtl = opts.engine == "rtl" || opts.engine == "both";
+  const std::string target = std::string("txgen_eval_") + (rtl ? "rtl" : "model") + "_tx_path_" + lc.cfg.name;
   build_in_tree(build, {"TXGEN_EVAL_CONFIG=" + fs::absolute(opts.config).string(), "TXGEN_COSIM_CONFIG="}, target, out,
                 "evaluation");
   std::vector<std::string> argv = {(build / target).string(), "--out", out.string(), "--engine", opts.engine,
@@ -83,6 +87,7 @@ int run_eval(EvalOptions opts) {
   if (!opts.skip_idle) argv.push_back("--no-skip-idle");
   if (opts.jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(opts.jobs)});
   if (opts.fetch_when_stalled) argv.push_back("--fetch-when-stalled");
+  if (opts.engine == "txn-check") argv.insert(argv.end(), {"--txn-tolerance", std::to_string(opts.txn_tolerance)});
   for (const auto& t : traces) {
     argv.push_back("--trace");
     argv.push_back(t);

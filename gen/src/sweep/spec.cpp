@@ -245,8 +245,10 @@ EvalStep parse_eval(Fields& root) {
   if (f.has("workloads")) e.workloads = f.strings("workloads");
   if (f.has("requests")) e.requests = f.count("requests", 1, uint64_t{1} << 40);
   if (f.has("engine")) e.engine = f.string("engine");
-  if (e.engine != "model" && e.engine != "rtl" && e.engine != "both")
-    throw ConfigError(f.at("engine"), "\"" + e.engine + "\"", "must be one of \"model\" \"rtl\" \"both\"");
+  const std::vector<std::string> engines = {"model", "rtl", "both", "txn", "txn-check"};
+  if (std::find(engines.begin(), engines.end(), e.engine) == engines.end())
+    throw ConfigError(f.at("engine"), "\"" + e.engine + "\"",
+                      "must be one of \"model\" \"rtl\" \"both\" \"txn\" \"txn-check\"");
   if (f.has("shared_build")) e.shared_build = f.boolean("shared_build");
   f.reject_unknown();
   return e;

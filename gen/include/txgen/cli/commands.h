@@ -54,6 +54,7 @@ struct EvalOptions {
   unsigned l2_latency = 188, walk_latency = 400;
   bool skip_idle = true, fetch_when_stalled = false;
   unsigned jobs = 0;  // 0: one replay per processor
+  double txn_tolerance = 5;  // txn-check: percent of the model's L2-TLB requests
 };
 
 struct SweepOptions {
