@@ -722,7 +722,7 @@ void Engine::ret(unsigned u, Time t) {
       c.rmi_free = a + 1;
     }
   }
-  c.credit.push_back(t + 4);
+  c.credit.push_back(t + 5);
   at(t + 2, Kind::kL1Fill, u, 0, c.cur);
   at(t + 4, Kind::kDone, u, 0, c.cur);
   c.glue_busy = false;
@@ -770,7 +770,7 @@ void Engine::l2_port(Time t) {
   if (!baseline_) {
     const size_t owed = std::count_if(c.credit.begin(), c.credit.end(), [&](Time f) { return f > t; });
     if (owed >= p_.victim_queue) return schedule_port(credit_free(c, t));
-    c.credit.push_back(t + 4);
+    c.credit.push_back(t + 5);
   }
   answers_.pop();
   l2_port_next_ = t + 1;
@@ -783,15 +783,12 @@ void Engine::l2_port(Time t) {
   if (!answers_.empty()) schedule_port(std::max(t + 1, answers_.top().due));
 }
 
-// A fill writes the L1-TLB (f + 2) and frees its MSHR; on the path its
-// victim goes down the chain.
+// A fill writes the L1-TLB (f + 2); on the path its victim goes down the
+// chain.
 void Engine::l1_fill(unsigned u, const Page& x, Time t) {
-  Cu& c = cu_[u];
   Page victim;
   const bool evicts = l1_[u].fill(x, victim);
-  if (c.mshrs) --c.mshrs;
-  if (c.refused) schedule_present(u, t + 2);
-  if (!baseline_ && evicts) victim_chain(u, victim, t + 1);
+  if (!baseline_ && evicts) victim_chain(u, victim, t + 2);
 }
 
 // The victim queue -> LDS fill -> LDS victims -> I-cache fills -> I-cache
@@ -853,6 +850,10 @@ void Engine::ic_fill(unsigned g, Time t) {
 void Engine::done(unsigned u, uint64_t vpn, Time t, bool hit) {
   Cu& c = cu_[u];
   ++(hit ? s_.l1_hits : s_.l1_misses);
+  if (!hit) {
+    --c.mshrs;  // freed at the edge before the fill's answer
+    if (c.refused) schedule_present(u, t);
+  }
   for (auto it = c.in_flight.begin(); it != c.in_flight.end();)
     if ((it->first >> 8) == vpn) {
       latencies_.push_back(t - it->second);
