@@ -352,3 +352,32 @@ TEST(Sweep, CollectTabulatesEveryPointOfARealSweep) {
       EXPECT_GT(fs::file_size(results / f), 1000u) << f;
   }
 }
+
+// The evaluation's columns: per workload the L2-TLB requests the path avoids
+// and its speedup, from each point's eval.json (written here: the replay
+// itself needs a build).
+TEST(Sweep, CollectTabulatesTheEvaluation) {
+  TempDir dir("sweep_eval");
+  std::ofstream(dir.path() / "spec.json") << "{ \"name\": \"ev\", \"base\": \""
+                                          << source("tests/configs/tx_path_small.json")
+                                          << "\", \"blocks\": [\"tx_path\"], \"vary\": [{ "
+                                             "\"$.tx_path.victim_queue\": [2] }], \"steps\": [\"eval\"] }";
+  ASSERT_EQ(run_txgen("sweep " + dir.str("spec.json") + " --out " + dir.str("out") + " --write-only").exit_code, 0);
+  const json point = record(dir)["points"][0];
+  const fs::path pdir = dir.path() / "out" / std::string(point["dir"]);
+  ASSERT_EQ(run("cd '" + pdir.string() + "' && " + std::string(TXGEN_BIN) +
+                " report --config config.json --format json > report.json && touch report.ok")
+                .exit_code,
+            0);
+  fs::create_directories(pdir / "eval");
+  std::ofstream(pdir / "eval" / "eval.json")
+      << R"([{"workload": "atax", "design": "baseline", "l2_requests": 400, "cycles": 3000},
+             {"workload": "atax", "design": "path", "l2_requests": 300, "cycles": 2000}])";
+  std::ofstream(pdir / "eval.ok");
+  const auto c = run_txgen("sweep collect " + dir.str("out"));
+  ASSERT_EQ(c.exit_code, 0) << c.output;
+  const json row = json::parse(read_file(dir.path() / "out" / "results" / "ev.json"))["rows"][0];
+  EXPECT_DOUBLE_EQ(row["l2_avoided_pct.atax"].get<double>(), 25.0);
+  EXPECT_DOUBLE_EQ(row["speedup.atax"].get<double>(), 1.5);
+  EXPECT_NE(c.output.find("| 25.0 % | 1.50x |"), std::string::npos) << c.output;
+}

@@ -108,19 +108,27 @@ void add_cosim(const fs::path& dir, const Job& job, json& row) {
   if (any) row["cosim_cycles"] = cycles;
 }
 
-// Per workload, the L2-TLB requests the path avoids against its baseline.
+// Per workload, the L2-TLB requests the path avoids against its baseline and
+// its speedup (the baseline's runtime over the path's).
 void add_eval(const fs::path& dir, const Job& job, json& row, Discovered& d) {
   const json runs = read_json_or_null(dir / job.dir / "eval" / "eval.json");
   if (!runs.is_array() || job_state(dir, job) != JobState::Passed) return;
-  std::map<std::string, double> base;
+  std::map<std::string, json> base;
   for (const auto& run : runs) {
     const std::string w = run.value("workload", "");
-    const double l2 = run.value("l2_requests", 0.0);
-    if (run.value("design", "") == "baseline")
-      base[w] = l2;
-    else if (base.count(w) && base[w] > 0) {
-      row["l2_avoided_pct." + w] = 100.0 * (1.0 - l2 / base[w]);
+    if (run.value("design", "") == "baseline") {
+      base[w] = run;
+      continue;
+    }
+    if (!base.count(w)) continue;
+    const double l2 = base[w].value("l2_requests", 0.0), cycles = run.value("cycles", 0.0);
+    if (l2 > 0) {
+      row["l2_avoided_pct." + w] = 100.0 * (1.0 - run.value("l2_requests", 0.0) / l2);
       Discovered::note(d.eval, "l2_avoided_pct." + w);
+    }
+    if (cycles > 0) {
+      row["speedup." + w] = base[w].value("cycles", 0.0) / cycles;
+      Discovered::note(d.eval, "speedup." + w);
     }
   }
 }
@@ -188,7 +196,8 @@ std::vector<Column> columns_of(const Record& r, const Discovered& d) {
     cols.push_back({"cosim_cycles", "cosim cycles", Kind::Count, false});
     cols.push_back({"cosim", "cosim", Kind::Text, false});
   }
-  for (const auto& k : d.eval) cols.push_back({k, k, Kind::Percent, false});
+  for (const auto& k : d.eval)
+    cols.push_back({k, k, k.rfind("speedup.", 0) == 0 ? Kind::Ratio : Kind::Percent, false});
   return cols;
 }
 
@@ -203,6 +212,8 @@ int decimals(Kind k) {
     case Kind::Fo4:
     case Kind::Percent:
       return 1;
+    case Kind::Ratio:
+      return 2;
     default:
       return 0;
   }
@@ -217,6 +228,7 @@ std::string cell(const json& row, const Column& c, bool markdown) {
   const double x = v.get<double>();
   if (markdown && (c.kind == Kind::Area || c.kind == Kind::Count)) return util::with_thousands(x);
   if (markdown && c.kind == Kind::Percent) return util::fixed(x, 1) + " %";
+  if (markdown && c.kind == Kind::Ratio) return util::fixed(x, 2) + "x";
   return util::fixed(x, decimals(c.kind));
 }
 

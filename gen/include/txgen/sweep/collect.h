@@ -11,7 +11,7 @@
 
 namespace txgen::sweep {
 
-enum class Kind { Text, Count, Area, Time, Fo4, Percent };
+enum class Kind { Text, Count, Area, Time, Fo4, Percent, Ratio };
 
 struct Column {
   std::string key;     // CSV and JSON name
