@@ -377,6 +377,26 @@ TEST(HierSynth, BroadcastNetGetsABoundaryBufferTree) {
   fs::remove_all(req.work_dir, ignored);
 }
 
+// tests/data/synth_counter_duo.v: a top made of instances only, so Yosys'
+// stat gives it cells but no chip area of its own; its area is its
+// instances' and nothing is missing from the report.
+TEST(HierSynth, TopOfInstancesOnly) {
+  if (!on_path("yosys") || !on_path("sta")) GTEST_SKIP() << "yosys or sta not on PATH";
+  SynthRequest req = counter_request();
+  req.top = "synth_counter_duo";
+  req.verilog_files.push_back((fs::path(TXGEN_SOURCE_DIR) / "tests/data/synth_counter_duo.v").string());
+  req.work_dir += "_duo_hier";
+  req.hierarchical = true;
+  const SynthResult r = txgen::synth::run_synth(req);
+  EXPECT_EQ(r.flops, 2 * kCounterFlops);
+  const ModuleFigures* counter = find_module(r, "synth_counter");
+  ASSERT_NE(counter, nullptr);
+  EXPECT_EQ(counter->instances, 2u);
+  EXPECT_NEAR(r.area_um2, 2 * counter->area_um2, 0.01);
+  std::error_code ignored;
+  fs::remove_all(req.work_dir, ignored);
+}
+
 TEST_F(HierSynthTest, ReportsSayWhichMode) {
   const std::vector<SynthResult> both = {*flat_, *hier_};
   EXPECT_NE(txgen::synth::results_markdown({*flat_}, "Pair").find("Flat synthesis"), std::string::npos);

@@ -160,6 +160,14 @@ std::map<std::string, CellStats> parse_stat_sections(const std::string& text, co
       in_cell_list = false;
     }
   }
+  // A module made of submodule instances only has no area line (its instances'
+  // areas are theirs): its own area is zero.
+  for (auto& [name, stats] : sections) {
+    const bool instances_only = std::all_of(stats.by_type.begin(), stats.by_type.end(), [&](const auto& type) {
+      return sections.count(type.first) || sections.count("\\" + type.first);
+    });
+    if (stats.have_cells && !stats.have_area && instances_only) stats.have_area = true;
+  }
   return sections;
 }
 
