@@ -6,7 +6,9 @@
 // plot compare them. The build passes TXGEN_EVAL_CONFIG and, for the RTL
 // engine (TXGEN_EVAL_RTL), TXGEN_SYS_HEADER / TXGEN_SYS_CLASS and
 // TXGEN_BASE_HEADER / TXGEN_BASE_CLASS; without TXGEN_EVAL_RTL only the
-// golden-model engine is built (no Verilator run needed).
+// golden-model and transaction-level engines are built (no Verilator run
+// needed), and without TXGEN_EVAL_CONFIG the configuration is read at run
+// time (--config: build/txgen_eval, which `txgen eval` runs without a build).
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -312,6 +314,12 @@ int main(int argc, char** argv) {
   double txn_tolerance = 5;
   unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
   EvalOptions o;
+  std::string config_file;
+#ifdef TXGEN_EVAL_CONFIG
+  config_file = TXGEN_EVAL_CONFIG;
+#else
+  app.add_option("--config", config_file, "configuration with a tx_path section (JSON)")->required();
+#endif
   app.add_option("--trace", traces, "trace files (txgen trace)")->required();
   app.add_option("--out", out, "output directory");
   app.add_option("--engine", engine,
@@ -335,7 +343,7 @@ int main(int argc, char** argv) {
                "fetch instructions while every CU of the I-cache waits on translations (default: no)");
   CLI11_PARSE(app, argc, argv);
   try {
-    const TxPathParams p = txgen::elab::elaborate_tx_path(txgen::config::load_config_file(TXGEN_EVAL_CONFIG));
+    const TxPathParams p = txgen::elab::elaborate_tx_path(txgen::config::load_config_file(config_file));
     fs::create_directories(out);
     // "both" checks the engine against the model stepped through every cycle,
     // so it checks the idle skipping too

@@ -9,6 +9,7 @@
 namespace fs = std::filesystem;
 using txgen::test::source;
 using txgen::test::TempDir;
+using txgen::test::read_file;
 using txgen::test::run_txgen;
 
 TEST(Cli, HelpDocumentsEveryCommandAndOption) {
@@ -169,6 +170,23 @@ TEST(Cli, EvalRejectsAConfigurationWithoutAPath) {
   const auto r = run_txgen("eval --config " + source("configs/seed000_fig7_lds.json") + " --out /tmp/txgen_cli_eval");
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("tx_path"), std::string::npos) << r.output;
+}
+
+// The golden-model and transaction-level engines run the txgen_eval built
+// beside txgen: no CMake tree of their own, a table in well under a second.
+TEST(Cli, EvalWithoutTheRtlNeedsNoBuild) {
+  for (const char* engine : {"txn", "model"}) {
+    TempDir dir(std::string("eval_") + engine);
+    const auto r = run_txgen("eval --config " + source("tests/configs/tx_path_small.json") + " --engine " + engine +
+                             " --workloads atax --requests 100 --out " + dir.str("out"));
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_FALSE(fs::exists(dir.path() / "out" / "build")) << engine;
+    const std::string md = read_file(dir.path() / "out" / "eval.md");
+    EXPECT_NE(md.find(std::string(engine) == "txn" ? "transaction-level engine" : "golden-model engine"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("| atax | path |"), std::string::npos) << md;
+  }
 }
 
 TEST(Cli, ReportGivesWalkSchedulerStorage) {

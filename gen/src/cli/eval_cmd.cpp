@@ -1,7 +1,9 @@
-// `txgen eval`: builds (cached in --out) the trace evaluation of a tx_path
-// configuration and replays traces through its Verilated baseline and path
-// (verif/tx_path_eval.cpp). Traces come from files (txgen trace) or are
-// generated here from the configuration's defaults (--workloads).
+// `txgen eval`: replays traces through a tx_path configuration's baseline
+// and path (verif/tx_path_eval.cpp): the golden-model and transaction-level
+// engines through build/txgen_eval, the Verilated RTL through an executable
+// built for the configuration (cached in --out). Traces come from files (txgen
+// trace) or are generated here from the configuration's defaults
+// (--workloads).
 #include <filesystem>
 #include <iostream>
 
@@ -61,6 +63,22 @@ std::vector<std::string> generated_traces(const EvalOptions& opts, const fs::pat
   return files;
 }
 
+// The golden-model and transaction-level engines read the configuration at
+// run time: the txgen_eval built beside this txgen serves every
+// configuration. The RTL engine (and a txgen without that neighbour) builds
+// the configuration's executable in a CMake tree.
+std::string evaluation_executable(const EvalOptions& opts, const std::string& name, const fs::path& out) {
+  const bool rtl = opts.engine == "rtl" || opts.engine == "both";
+  const fs::path prebuilt = fs::read_symlink("/proc/self/exe").parent_path() / "txgen_eval";
+  if (!rtl && fs::is_regular_file(prebuilt)) return prebuilt.string();
+  const fs::path build = opts.build_dir.empty() ? out / "build" : fs::absolute(opts.build_dir);
+  std::cerr << "txgen: building the trace evaluation of " << name << " in " << build.string() << " ...\n";
+  const std::string target = std::string("txgen_eval_") + (rtl ? "rtl" : "model") + "_tx_path_" + name;
+  build_in_tree(build, {"TXGEN_EVAL_CONFIG=" + fs::absolute(opts.config).string(), "TXGEN_COSIM_CONFIG="}, target, out,
+                "evaluation");
+  return (build / target).string();
+}
+
 }  // namespace
 
 int run_eval(EvalOptions opts) {
@@ -74,16 +92,11 @@ int run_eval(EvalOptions opts) {
   std::vector<std::string> traces = opts.traces;
   for (auto& f : traces) f = fs::absolute(f).string();
   for (const auto& f : generated_traces(opts, out / "traces")) traces.push_back(f);
-  const fs::path build = opts.build_dir.empty() ? out / "build" : fs::absolute(opts.build_dir);
-  std::cerr << "txgen: building the trace evaluation of " << lc.cfg.name << " in " << build.string() << " ...\n";
-  // only the engines with the Verilated RTL need a Verilator run
-  const bool rtl = opts.engine == "rtl" || opts.engine == "both";
-  const std::string target = std::string("txgen_eval_") + (rtl ? "rtl" : "model") + "_tx_path_" + lc.cfg.name;
-  build_in_tree(build, {"TXGEN_EVAL_CONFIG=" + fs::absolute(opts.config).string(), "TXGEN_COSIM_CONFIG="}, target, out,
-                "evaluation");
-  std::vector<std::string> argv = {(build / target).string(), "--out", out.string(), "--engine", opts.engine,
-                                   "--l2-latency", std::to_string(opts.l2_latency), "--walk-latency",
-                                   std::to_string(opts.walk_latency)};
+  std::vector<std::string> argv = {evaluation_executable(opts, lc.cfg.name, out), "--out", out.string(),
+                                   "--engine", opts.engine, "--l2-latency", std::to_string(opts.l2_latency),
+                                   "--walk-latency", std::to_string(opts.walk_latency)};
+  if (fs::path(argv[0]).filename() == "txgen_eval")
+    argv.insert(argv.end(), {"--config", fs::absolute(opts.config).string()});
   if (!opts.skip_idle) argv.push_back("--no-skip-idle");
   if (opts.jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(opts.jobs)});
   if (opts.fetch_when_stalled) argv.push_back("--fetch-when-stalled");
