@@ -31,6 +31,7 @@ struct EvalOptions {
   bool fetch_when_stalled = false;  // fetch while every CU of the I-cache waits on translations
   bool skip_idle = true;            // jump over cycles in which nothing can happen
   bool skip_by_drain = false;       // the model engine settles by the drain bound, as the RTL engine (its tests)
+  bool pipelined_wires = false;     // txn what-if: the lookup stage takes the next miss during a wire
   uint64_t max_cycles = 200000000;
 };
 

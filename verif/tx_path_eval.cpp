@@ -339,10 +339,15 @@ int main(int argc, char** argv) {
   app.add_flag("!--no-skip-idle", o.skip_idle, "simulate every cycle (default: jump over cycles with nothing to do)");
   app.add_flag("--skip-by-drain", o.skip_by_drain,
                "the model engine skips after the drain bound, as the RTL engine does (tests of the bound)");
+  app.add_flag("--what-if-pipelined-wires", o.pipelined_wires,
+               "txn engine only: a lookup stage that takes a CU's next miss while the last one is in its wire "
+               "(a design txgen does not generate: an estimate of what it would buy)");
   app.add_flag("--fetch-when-stalled", o.fetch_when_stalled,
                "fetch instructions while every CU of the I-cache waits on translations (default: no)");
   CLI11_PARSE(app, argc, argv);
   try {
+    if (o.pipelined_wires && engine != "txn")
+      throw std::runtime_error("--what-if-pipelined-wires: only the transaction-level engine (--engine txn) has it");
     const TxPathParams p = txgen::elab::elaborate_tx_path(txgen::config::load_config_file(config_file));
     fs::create_directories(out);
     // "both" checks the engine against the model stepped through every cycle,

@@ -401,9 +401,11 @@ class Engine {
     bool accepted_miss[2] = {false, false};
     unsigned mshrs = 0;                                   // MSHRs held
     std::deque<std::pair<Page, Time>> misses;             // waiting for the glue, from the given cycle
-    bool glue_busy = false;
-    Page cur;                                             // the glue's lookup
-    bool from_lds = false;                                // where a RET's hit came from
+    bool glue_busy = false;                               // the lookup stage (pipelined wires: its LDS part)
+    std::deque<Page> ic_queue;                            // lookups on their way to the I-cache
+    Time ic_stage_free = 0;                               // pipelined wires: the I-cache part of the stage
+    std::deque<std::pair<Page, bool>> rets;               // hits below the L1 to promote (from the LDS?)
+    Time ret_next = 0;                                    // one promotion per cycle
     Time lds_free = 0, rml_free = 0, rmi_free = 0;
     unsigned lb = 0;                                      // LDS victims not yet taken by the I-cache
     bool ic_pending = false, ic_waiting = false;          // its I-cache lookup: behind its lb / the engine
@@ -433,7 +435,7 @@ class Engine {
   void present(unsigned u, Time t);
   bool l1_credit(const Cu& c, Time t) const;
   void glue(unsigned u, Time t);
-  void lds_lookup(unsigned u, Time t);
+  void lds_lookup(unsigned u, const Page& x, Time t);
   void ic_lookup(unsigned u, Time t);
   void ic_fill(unsigned g, Time t);
   void schedule_ic_fill(unsigned g, Time t);
@@ -524,7 +526,7 @@ void Engine::dispatch(const Event& e) {
     case Kind::kKernel: return start_kernel(e.t);
     case Kind::kPresent: return present(e.who, e.t);
     case Kind::kGlue: return glue(e.who, e.t);
-    case Kind::kLdsLook: return lds_lookup(e.who, e.t);
+    case Kind::kLdsLook: return lds_lookup(e.who, e.page, e.t);
     case Kind::kIcLook: return ic_lookup(e.who, e.t);
     case Kind::kIcFill: return ic_fill(e.who, e.t);
     case Kind::kRet: return ret(e.who, e.t);
@@ -643,29 +645,34 @@ void Engine::glue(unsigned u, Time t) {
   if (c.glue_busy || c.misses.empty()) return;
   if (c.misses.front().second > t) return at(c.misses.front().second, Kind::kGlue, u);
   c.glue_busy = true;
-  c.cur = c.misses.front().first;
+  at(std::max(t + 1, c.lds_free), Kind::kLdsLook, u, 0, c.misses.front().first);
   c.misses.pop_front();
-  at(std::max(t + 1, c.lds_free), Kind::kLdsLook, u);
 }
 
-void Engine::lds_lookup(unsigned u, Time t) {
+void Engine::lds_lookup(unsigned u, const Page& x, Time t) {
   Cu& c = cu_[u];
-  if (c.lds_free > t) return at(c.lds_free, Kind::kLdsLook, u);  // a fill or a work group came first
-  const Answer a = lds_[u].lookup(c.cur);
+  if (c.lds_free > t) return at(c.lds_free, Kind::kLdsLook, u, 0, x);  // a fill or a work group came first
+  const Answer a = lds_[u].lookup(x);
   const Time answer = t + (a == Answer::kNotTx ? 2 : 4);
   c.lds_free = answer + (a == Answer::kHit ? 1 : 0);  // a hit writes its ranks back
   const Time next = answer + 1 + p_.wire_lds;
+  if (o_.pipelined_wires) {  // the stage takes the next miss while this one is in its wire
+    c.glue_busy = false;
+    at(answer + 1, Kind::kGlue, u);
+  }
   if (a == Answer::kHit) {
-    c.from_lds = true;
+    c.rets.emplace_back(x, true);
     return at(next, Kind::kRet, u);
   }
-  const unsigned g = u / p_.sharers;
-  at(std::max(next, ic_free_[g]), Kind::kIcLook, u);
+  c.ic_queue.push_back(x);
+  at(std::max(next, ic_free_[u / p_.sharers]), Kind::kIcLook, u);
 }
 
 void Engine::ic_lookup(unsigned u, Time t) {
   Cu& c = cu_[u];
   const unsigned g = u / p_.sharers;
+  if (c.ic_queue.empty()) return;
+  if (c.ic_stage_free > t) return at(c.ic_stage_free, Kind::kIcLook, u);
   // the CU's own LDS victims go first (fills before lookups); other CUs' fills wait for the lookup
   const bool blocked = c.lb || ic_free_[g] > t;
   ic_waiting_[g] += (blocked && !c.lb) - c.ic_waiting;
@@ -675,19 +682,27 @@ void Engine::ic_lookup(unsigned u, Time t) {
     return;
   }
   if (blocked) return at(ic_free_[g], Kind::kIcLook, u);
+  const Page x = c.ic_queue.front();
+  c.ic_queue.pop_front();
   unsigned group = 0;
-  const Answer a = ic_[g].lookup(c.cur, group);
+  const Answer a = ic_[g].lookup(x, group);
   const Time answer = a == Answer::kNotTx ? t + 2 : a == Answer::kHit ? t + 5 + group : t + 4 + p_.ic.groups;
   ic_free_[g] = answer + (a == Answer::kHit && p_.ic.packed() ? 2 : 0);
   const Time next = answer + 1 + p_.wire_icache;
+  if (o_.pipelined_wires) {
+    c.ic_stage_free = answer + 1;
+    if (!c.ic_queue.empty()) at(answer + 1, Kind::kIcLook, u);
+  }
   if (a == Answer::kHit) {
-    c.from_lds = false;
+    c.rets.emplace_back(x, false);
     return at(next, Kind::kRet, u);
   }
   // L2: the L2 register loads at the edge, its request is valid from the next cycle
-  at(next + 1, Kind::kL2Req, u, 0, c.cur);
-  c.glue_busy = false;
-  at(next + 1, Kind::kGlue, u);
+  at(next + 1, Kind::kL2Req, u, 0, x);
+  if (!o_.pipelined_wires) {
+    c.glue_busy = false;
+    at(next + 1, Kind::kGlue, u);
+  }
 }
 
 // When the CU's credit returns (a fill answered, a victim taken by the LDS).
@@ -703,30 +718,36 @@ Time Engine::credit_free(const Cu& c, Time t) const {
 // remove is the structure's next operation.
 void Engine::ret(unsigned u, Time t) {
   Cu& c = cu_[u];
-  const bool from_lds = c.from_lds;
-  const Time rm_free = !p_.move ? 0 : from_lds ? c.rml_free : c.rmi_free;
+  if (c.rets.empty()) return;
+  const auto [x, from_lds] = c.rets.front();
+  const Time rm_free = std::max(c.ret_next, !p_.move ? 0 : from_lds ? c.rml_free : c.rmi_free);
   const size_t owed = std::count_if(c.credit.begin(), c.credit.end(), [&](Time f) { return f > t; });
   if (owed >= p_.victim_queue || rm_free > t) return at(std::max(rm_free, owed ? credit_free(c, t) : t), Kind::kRet, u);
+  c.rets.pop_front();
+  c.ret_next = t + 1;
   ++(from_lds ? s_.lds_hits : s_.icache_hits);
   if (p_.move) {
     if (from_lds) {
       const Time a = std::max(t + 1, c.lds_free);
-      lds_[u].remove(c.cur);
+      lds_[u].remove(x);
       c.lds_free = a + 5;
       c.rml_free = a + 1;
     } else {
       const unsigned g = u / p_.sharers;
       const Time a = std::max(t + 1, ic_free_[g]);
-      ic_[g].remove(c.cur);
+      ic_[g].remove(x);
       ic_free_[g] = a + 6 + p_.ic.groups;
       c.rmi_free = a + 1;
     }
   }
   c.credit.push_back(t + 5);
-  at(t + 2, Kind::kL1Fill, u, 0, c.cur);
-  at(t + 4, Kind::kDone, u, 0, c.cur);
-  c.glue_busy = false;
-  at(t + 1, Kind::kGlue, u);
+  at(t + 2, Kind::kL1Fill, u, 0, x);
+  at(t + 4, Kind::kDone, u, 0, x);
+  if (!c.rets.empty()) at(t + 1, Kind::kRet, u);
+  if (!o_.pipelined_wires) {
+    c.glue_busy = false;
+    at(t + 1, Kind::kGlue, u);
+  }
 }
 
 // The request port: one request per cycle; the behavioural L2-TLB decides

@@ -189,6 +189,15 @@ TEST(Cli, EvalWithoutTheRtlNeedsNoBuild) {
   }
 }
 
+TEST(Cli, EvalWhatIfNeedsTheTransactionEngine) {
+  TempDir dir("eval_what_if");
+  const auto r = run_txgen("eval --config " + source("tests/configs/tx_path_small.json") +
+                           " --what-if-pipelined-wires --out " + dir.str("out"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("--what-if-pipelined-wires"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir.path() / "out"));
+}
+
 TEST(Cli, ReportGivesWalkSchedulerStorage) {
   // Seed 002 Table I: 256 entries x (VPN 36 + ID 20 + score 9 + credit 21 + aged + match);
   // PWC tags 4 x (9 + 1) + 8 x (18 + 1) + 32 x (27 + 1) = 1088.

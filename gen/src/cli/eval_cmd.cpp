@@ -46,6 +46,9 @@ void add_eval_command(CLI::App& app, EvalOptions& opts) {
   cmd->add_flag("--fetch-when-stalled", opts.fetch_when_stalled,
                 "keep fetching instructions while every CU of an I-cache waits on translations (default: the "
                 "fetch unit pauses with its CUs)");
+  cmd->add_flag("--what-if-pipelined-wires", opts.pipelined_wires,
+                "with --engine txn: estimate a lookup stage that takes a CU's next miss while the last one is "
+                "in its wire (a design txgen does not generate)");
   cmd->add_option("--build-dir", opts.build_dir,
                   "CMake tree to build in (default OUT/build); one tree serves any number of configurations "
                   "(builds take turns)");
@@ -82,6 +85,8 @@ std::string evaluation_executable(const EvalOptions& opts, const std::string& na
 }  // namespace
 
 int run_eval(EvalOptions opts) {
+  if (opts.pipelined_wires && opts.engine != "txn")
+    throw ConfigError("--what-if-pipelined-wires", "(set)", "only the transaction-level engine has it (--engine txn)");
   const LoadedConfig lc = load(opts.config);
   const auto selected = select_blocks(lc.cfg, "tx_path");
   generate(lc, selected);  // an infeasible configuration stops here, before any build
@@ -100,6 +105,7 @@ int run_eval(EvalOptions opts) {
   if (!opts.skip_idle) argv.push_back("--no-skip-idle");
   if (opts.jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(opts.jobs)});
   if (opts.fetch_when_stalled) argv.push_back("--fetch-when-stalled");
+  if (opts.pipelined_wires) argv.push_back("--what-if-pipelined-wires");
   if (opts.engine == "txn-check") argv.insert(argv.end(), {"--txn-tolerance", std::to_string(opts.txn_tolerance)});
   for (const auto& t : traces) {
     argv.push_back("--trace");

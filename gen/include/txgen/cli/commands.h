@@ -53,6 +53,7 @@ struct EvalOptions {
   unsigned long requests = 0;  // 0: the workload's whole stream (txgen trace default)
   unsigned l2_latency = 188, walk_latency = 400;
   bool skip_idle = true, fetch_when_stalled = false;
+  bool pipelined_wires = false;  // txn what-if
   unsigned jobs = 0;  // 0: one replay per processor
   double txn_tolerance = 5;  // txn-check: percent of the model's L2-TLB requests
 };
