@@ -340,15 +340,17 @@ uint64_t PathEnvironment::next_cycle(uint64_t cycle, std::optional<bool> fixed_p
   return at;
 }
 
+void summarise_latencies(std::vector<uint64_t> l, EvalStats& s) {
+  if (l.empty()) return;
+  std::sort(l.begin(), l.end());
+  s.latency_mean = std::accumulate(l.begin(), l.end(), 0.0) / static_cast<double>(l.size());
+  s.latency_p99 = l[std::min(l.size() - 1, l.size() * 99 / 100)];
+}
+
 EvalStats PathEnvironment::stats() const {
   EvalStats s = s_;
   s.finished = done();
-  if (!latencies_.empty()) {
-    std::vector<uint64_t> l = latencies_;
-    std::sort(l.begin(), l.end());
-    s.latency_mean = std::accumulate(l.begin(), l.end(), 0.0) / static_cast<double>(l.size());
-    s.latency_p99 = l[std::min(l.size() - 1, l.size() * 99 / 100)];
-  }
+  summarise_latencies(latencies_, s);
   return s;
 }
 

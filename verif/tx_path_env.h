@@ -61,6 +61,9 @@ class L2TlbModel {
   std::vector<std::vector<Way>> sets_;
 };
 
+// The mean and 99th percentile of a replay's translation latencies.
+void summarise_latencies(std::vector<uint64_t> latencies, EvalStats& s);
+
 class PathEnvironment {
  public:
   PathEnvironment(const elab::TxPathParams& p, const trace::Trace& t, const EvalOptions& o, bool baseline);

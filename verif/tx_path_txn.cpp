@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <deque>
 #include <unordered_map>
-#include <numeric>
+#include <utility>
 #include <optional>
 #include <queue>
 
@@ -513,11 +513,7 @@ EvalStats Engine::run() {
   EvalStats s = s_;
   s.finished = kernel_ >= trace_.kernels.size();
   if (!s.finished) s.cycles = last + 1;
-  if (!latencies_.empty()) {
-    std::sort(latencies_.begin(), latencies_.end());
-    s.latency_mean = std::accumulate(latencies_.begin(), latencies_.end(), 0.0) / double(latencies_.size());
-    s.latency_p99 = latencies_[std::min(latencies_.size() - 1, latencies_.size() * 99 / 100)];
-  }
+  summarise_latencies(std::move(latencies_), s);
   return s;
 }
 
