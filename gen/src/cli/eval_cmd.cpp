@@ -19,7 +19,8 @@ namespace fs = std::filesystem;
 void add_eval_command(CLI::App& app, EvalOptions& opts) {
   CLI::App* cmd = app.add_subcommand(
       "eval", "Replay translation traces through the L1-TLB -> LDS -> I-cache -> L2-TLB path and its "
-              "baseline (Verilated RTL, or the golden model), behind a behavioural L2-TLB; prints one "
+              "baseline (the golden models, the Verilated RTL, or a transaction-level replay), behind a "
+              "behavioural L2-TLB; prints one "
               "table (also eval.md/.csv/.json) and plots it (eval.svg/.png).");
   cmd->add_option("--config", opts.config, "configuration with a tx_path section (JSON)")->required();
   cmd->add_option("--out", opts.out, "directory for the build, the traces and the results")->required();
@@ -50,8 +51,8 @@ void add_eval_command(CLI::App& app, EvalOptions& opts) {
                 "with --engine txn: estimate a lookup stage that takes a CU's next miss while the last one is "
                 "in its wire (a design txgen does not generate)");
   cmd->add_option("--build-dir", opts.build_dir,
-                  "CMake tree to build in (default OUT/build); one tree serves any number of configurations "
-                  "(builds take turns)");
+                  "CMake tree to build the RTL engines in (default OUT/build); one tree serves any number of "
+                  "configurations (builds take turns)");
 }
 
 namespace {
