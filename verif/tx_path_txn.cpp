@@ -437,6 +437,7 @@ class Engine {
   void glue(unsigned u, Time t);
   void lds_lookup(unsigned u, const Page& x, Time t);
   void ic_lookup(unsigned u, Time t);
+  unsigned lookup_grant(unsigned g, unsigned u) const;
   void ic_fill(unsigned g, Time t);
   void schedule_ic_fill(unsigned g, Time t);
   void ret(unsigned u, Time t);
@@ -472,6 +473,7 @@ class Engine {
   };
   std::vector<std::deque<PendingFill>> ic_fills_;  // LDS victims on their way to each I-cache
   std::vector<unsigned> ic_waiting_;                // lookups waiting for each I-cache's engine
+  std::vector<unsigned> ic_rr_;                     // each I-cache's lookup round-robin pointer
   std::vector<Time> ic_fill_event_;                 // the pending fill event of each I-cache
   std::vector<Fetch> fetch_;
   L2TlbModel l2_;
@@ -497,6 +499,7 @@ Engine::Engine(const elab::TxPathParams& p, const trace::Trace& t, const EvalOpt
   ic_free_.assign(p.icaches, 0);
   ic_fills_.resize(p.icaches);
   ic_waiting_.assign(p.icaches, 0);
+  ic_rr_.assign(p.icaches, 0);
   ic_fill_event_.assign(p.icaches, kNever);
 }
 
@@ -678,6 +681,12 @@ void Engine::ic_lookup(unsigned u, Time t) {
     return;
   }
   if (blocked) return at(ic_free_[g], Kind::kIcLook, u);
+  if (const unsigned w = lookup_grant(g, u); w != u) {  // another sharer's turn in this cycle
+    ic_waiting_[g] += !c.ic_waiting;
+    c.ic_waiting = true;
+    return at(t + 1, Kind::kIcLook, u);
+  }
+  ic_rr_[g] = (u % p_.sharers + 1) % p_.sharers;
   const Page x = c.ic_queue.front();
   c.ic_queue.pop_front();
   unsigned group = 0;
@@ -699,6 +708,17 @@ void Engine::ic_lookup(unsigned u, Time t) {
     c.glue_busy = false;
     at(next + 1, Kind::kGlue, u);
   }
+}
+
+// The I-cache's lookup grant among u and the sharers whose lookups wait for
+// its engine in this cycle: the first from the round-robin pointer.
+unsigned Engine::lookup_grant(unsigned g, unsigned u) const {
+  const unsigned S = p_.sharers;
+  for (unsigned k = 0; k < S; ++k) {
+    const unsigned v = g * S + (ic_rr_[g] + k) % S;
+    if (v == u || cu_[v].ic_waiting) return v;
+  }
+  return u;
 }
 
 // When the CU's credit returns (a fill answered, a victim taken by the LDS).

@@ -6,7 +6,8 @@
 // victim chain) and time from their documented latencies, one operation at a
 // time per engine. It is not cycle-exact: contention is approximated, so its
 // counts are close to the golden-model engine's, not equal (the eval's
-// `--engine txn-check` measures how close). It replays 10-100x faster.
+// `--engine txn-check` measures how close). It replays 10-30x faster than
+// the golden models.
 #pragma once
 
 #include "tx_path_env.h"
