@@ -299,10 +299,13 @@ void check_close(const Run& txn, const Run& model, double tolerance) {
     std::printf(" %s %.0f/%.0f (%+.1f %%)", name, v.first, v.second, 100 * deviation(v.first, v.second));
   const auto rate = [](const Run& r) { return r.seconds > 0 ? double(r.s.requests) / r.seconds / 1e6 : 0.0; };
   std::printf("; %.3f vs %.3f M requests/s\n", rate(txn), rate(model));
-  if (a.requests != b.requests || std::abs(deviation(double(a.l2_requests), double(b.l2_requests))) > tolerance)
-    throw std::runtime_error(txn.workload + " " + txn.design + ": the transaction-level engine's L2-TLB requests are " +
-                             std::to_string(a.l2_requests) + " against the model's " + std::to_string(b.l2_requests) +
-                             " (tolerance " + std::to_string(100 * tolerance) + " %)");
+  const double off = std::abs(deviation(double(a.l2_requests), double(b.l2_requests)));
+  if (a.requests == b.requests && off <= tolerance) return;
+  char limit[32];
+  std::snprintf(limit, sizeof limit, "%g %%", 100 * tolerance);
+  throw std::runtime_error(txn.workload + " " + txn.design + ": the transaction-level engine's L2-TLB requests are " +
+                           std::to_string(a.l2_requests) + " against the model's " + std::to_string(b.l2_requests) +
+                           " (tolerance " + limit + ")");
 }
 
 }  // namespace
