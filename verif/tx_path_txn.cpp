@@ -118,6 +118,11 @@ bool remove_entries(Entries& e, uint64_t va, uint32_t vmid, const Packer& packer
 
 enum class Answer { kNotTx, kMiss, kHit };
 
+// What a fill did, which sets how long it holds its structure's engine: handed
+// on unchanged, written into an empty segment or line, or inserted into a
+// Tx-mode one (read, compare, write back).
+enum class Fill { kBypass, kInitialise, kInsert };
+
 // ---------------------------------------------------------------------------
 // The LDS controller's translation storage (docs/blocks/lds_ctrl.md).
 
@@ -136,25 +141,25 @@ class Lds {
     packer_.pack(s.e, nullptr);  // the write-back: what no longer fits is discarded
     return Answer::kHit;
   }
-  // Returns the victims handed to the I-cache (the fill itself when its
-  // segment is allocated); `tx` tells whether the segment was Tx-mode.
-  void fill(const Page& x, std::vector<Page>& out, bool& tx) {
+  // Appends the victims handed to the I-cache (the fill itself when its
+  // segment is allocated).
+  Fill fill(const Page& x, std::vector<Page>& out) {
     Seg& s = seg(x.vpn);
-    tx = s.tx;
     if (s.allocated) {
       out.push_back(x);
-      return;
+      return Fill::kBypass;
     }
     const model::BdTag n{true, 0, x.vmid, 0, tag(x.vpn)};
     if (!s.tx) {
       s.tx = true;
       std::fill(s.e.begin(), s.e.end(), model::BdTag{});
       s.e[0] = n;
-      return;
+      return Fill::kInitialise;
     }
     left_.clear();
     insert(s.e, n, packer_, left_);
     for (const model::BdTag& v : left_) out.push_back({(v.va << p_.segment_index_bits) | index(x.vpn), v.vmid});
+    return Fill::kInsert;
   }
   void remove(const Page& x) {
     Seg& s = seg(x.vpn);
@@ -213,14 +218,14 @@ class Icache {
     return Answer::kHit;
   }
   // The victims leave for the L2-TLB (the fill itself when its line holds
-  // instructions). Returns the fill's kind for its duration.
-  Answer fill(const Page& x, std::vector<Page>& out) {
+  // instructions).
+  Fill fill(const Page& x, std::vector<Page>& out) {
     const uint64_t l = line_of(x.vpn);
     Line& line = lines_[l];
     const bool aware = p_.variant == config::IcacheVariant::Aware;
     if (line.mode == Mode::kIc && aware) {
       out.push_back(x);
-      return Answer::kMiss;  // bypass
+      return Fill::kBypass;
     }
     const model::BdTag n{true, 0, x.vmid, 0, tag(x.vpn)};
     stamp_[l] = ++clock_;
@@ -228,13 +233,13 @@ class Icache {
       line.mode = Mode::kTx;
       std::fill(line.e.begin(), line.e.end(), model::BdTag{});
       line.e[0] = n;
-      return Answer::kNotTx;  // initialise
+      return Fill::kInitialise;
     }
     left_.clear();
     insert(line.e, n, packer_, left_);
     const uint64_t low = l & mask(p_.tx_index_bits);
     for (const model::BdTag& v : left_) out.push_back({(v.va << p_.tx_index_bits) | low, v.vmid});
-    return Answer::kHit;
+    return Fill::kInsert;
   }
   void remove(const Page& x) {
     Line& line = lines_[line_of(x.vpn)];
@@ -441,6 +446,7 @@ class Engine {
   void ic_fill(unsigned g, Time t);
   void schedule_ic_fill(unsigned g, Time t);
   void ret(unsigned u, Time t);
+  size_t owed_credit(const Cu& c, Time t) const;
   Time credit_free(const Cu& c, Time t) const;
   void l2_request(unsigned u, const Page& x, Time t);
   void l2_port(Time t);
@@ -721,6 +727,12 @@ unsigned Engine::lookup_grant(unsigned g, unsigned u) const {
   return u;
 }
 
+// The CU's fills not yet answered and victims not yet taken by the LDS (the
+// glue's out + occ).
+size_t Engine::owed_credit(const Cu& c, Time t) const {
+  return static_cast<size_t>(std::count_if(c.credit.begin(), c.credit.end(), [&](Time f) { return f > t; }));
+}
+
 // When the CU's credit returns (a fill answered, a victim taken by the LDS).
 Time Engine::credit_free(const Cu& c, Time t) const {
   Time first = kNever;
@@ -737,7 +749,7 @@ void Engine::ret(unsigned u, Time t) {
   if (c.rets.empty()) return;
   const auto [x, from_lds] = c.rets.front();
   const Time rm_free = std::max(c.ret_next, !p_.move ? 0 : from_lds ? c.rml_free : c.rmi_free);
-  const size_t owed = std::count_if(c.credit.begin(), c.credit.end(), [&](Time f) { return f > t; });
+  const size_t owed = owed_credit(c, t);
   if (owed >= p_.victim_queue || rm_free > t) return at(std::max(rm_free, owed ? credit_free(c, t) : t), Kind::kRet, u);
   c.rets.pop_front();
   c.ret_next = t + 1;
@@ -805,8 +817,7 @@ void Engine::l2_port(Time t) {
   if (a.due > t) return schedule_port(a.due);
   Cu& c = cu_[a.cu];
   if (!baseline_) {
-    const size_t owed = std::count_if(c.credit.begin(), c.credit.end(), [&](Time f) { return f > t; });
-    if (owed >= p_.victim_queue) return schedule_port(credit_free(c, t));
+    if (owed_credit(c, t) >= p_.victim_queue) return schedule_port(credit_free(c, t));
     c.credit.push_back(t + 5);
   }
   answers_.pop();
@@ -837,12 +848,10 @@ void Engine::victim_chain(unsigned u, const Page& x, Time t) {
   c.credit.erase(std::remove_if(c.credit.begin(), c.credit.end(), [&](Time f) { return f <= t; }), c.credit.end());
   c.credit.push_back(a + 1);  // the queue entry, until the LDS takes it
   lds_victims_.clear();
-  bool tx = false;
-  lds_[u].fill(x, lds_victims_, tx);
-  const bool bypass = !lds_victims_.empty() && !tx;
-  c.lds_free = a + (bypass ? 2 : tx ? 5 : 2) + lds_victims_.size();
+  const bool insert = lds_[u].fill(x, lds_victims_) == Fill::kInsert;
+  c.lds_free = a + (insert ? 5 : 2) + lds_victims_.size();
   const unsigned g = u / p_.sharers;
-  Time ready = a + (tx ? 6 : 3);  // the first victim reaches the I-cache's fill port (through lb)
+  Time ready = a + (insert ? 6 : 3);  // the first victim reaches the I-cache's fill port (through lb)
   for (const Page& v : lds_victims_) {
     ic_fills_[g].push_back({v, u, ready++});
     ++c.lb;
@@ -868,8 +877,8 @@ void Engine::ic_fill(unsigned g, Time t) {
   if (ic_waiting_[g]) return schedule_ic_fill(g, t + 1);
   ic_fills_[g].pop_front();
   victims_.clear();
-  const Answer kind = ic_[g].fill(f.page, victims_);
-  ic_free_[g] = t + (kind == Answer::kHit ? 6 + p_.ic.groups : 2) + victims_.size();
+  const bool insert = ic_[g].fill(f.page, victims_) == Fill::kInsert;
+  ic_free_[g] = t + (insert ? 6 + p_.ic.groups : 2) + victims_.size();
   for (const Page& w : victims_) {
     ++s_.l2_victims;
     l2_.insert(w.vpn, w.vmid, t);
