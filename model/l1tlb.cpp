@@ -67,6 +67,8 @@ void L1tlbModel::validate() const {
   if (p_.mshr_bits != mb) bad("mshr_bits != max(1, clog2 M)");
   if (p_.l2_tag_bits != p_.home_bits + p_.mshr_bits) bad("l2_tag_bits != HB + MB");
   if (p_.vmid_bits > 64 || p_.ppn_bits > 64 || p_.perm_bits > 64) bad("field wider than 64 bits");
+  // The document offers next_edge with the ages only (for plru the option has no meaning).
+  if (!p_.plru() && p_.lru_touch_next && p_.lru_matrix) bad("lru_touch_next with the order matrix");
 }
 
 L1tlbModel::State L1tlbModel::make_reset() const {
@@ -335,6 +337,42 @@ void L1tlbModel::untouch(Tlb& t, unsigned s, unsigned k) {
   }
 }
 
+// The decide stage's hit touch: at this edge, or (lru_touch_next) held for
+// the next one, where it lands before that edge's fill touch.
+void L1tlbModel::hit_touch(Tlb& t, unsigned s, unsigned v) {
+  if (late_lru())
+    defer_lru(t, false, s, v);
+  else
+    touch(t, s, v);
+}
+
+// The one-VPN shootdown's untouch of the way it invalidates at this edge:
+// now, or (lru_touch_next) at the next edge, on the order as it is then.
+void L1tlbModel::sd_untouch(Tlb& t, unsigned s, unsigned k) {
+  if (late_lru())
+    defer_lru(t, true, s, k);
+  else
+    untouch(t, s, k);
+}
+
+// Called after apply_late_lru cleared the last edge's update, so a second
+// one at one edge means the touch / untouch exclusion broke.
+void L1tlbModel::defer_lru(Tlb& t, bool untouch_way, unsigned s, unsigned w) {
+  if (t.late.valid) throw std::logic_error("L1tlbModel: two late LRU updates for one edge");
+  t.late = LateLru{true, untouch_way, s, w};
+}
+
+// Same-edge order 0: the update deferred at the last edge, before this
+// edge's decide, shootdown and fill updates.
+void L1tlbModel::apply_late_lru(Tlb& t) {
+  if (!t.late.valid) return;
+  if (t.late.untouch)
+    untouch(t, t.late.set, t.late.way);
+  else
+    touch(t, t.late.set, t.late.way);
+  t.late = LateLru{};
+}
+
 // Flush-all: the replacement state of every set of TLB t back to its reset
 // value (copied in place from the reset state: no allocation).
 void L1tlbModel::reset_repl(Tlb& t, const Tlb& r) {
@@ -499,8 +537,10 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
     fp.s = set_of(f2.vpn);
     // The replacement victim of the set from the registers of the cycle (no
     // separate invalid-way rule: invalid ways are the least recent, so with
-    // lru this is an invalid way whenever the set has one). A decide-stage
-    // touch of this cycle does not change it (applied at the edge, below).
+    // lru this is an invalid way whenever the set has one, with
+    // lru_touch_next from the edge after its invalidation). A decide-stage
+    // touch of this cycle does not change it (applied at the edge, below),
+    // nor (lru_touch_next) the late update that lands at this edge.
     fp.v = repl_victim(t, fp.s);
     const bool inv = !t.e[fp.s * W_ + fp.v].valid;
     const Sd& sd2 = s.sd2;
@@ -555,6 +595,9 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
     s.cu[u].fv = false;
   }
 
+  // ---- 0. The last edge's late LRU update (lru_touch_next). ----
+  for (Tlb& t : s.tlb) apply_late_lru(t);
+
   // ---- 1. Decide stage. ----
   for (unsigned j = 0; j < T_; ++j) {
     Tlb& t = s.tlb[j];
@@ -571,7 +614,7 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
       o.rvmid = r2.vmid;
       o.rppn = e.ppn;
       o.rperm = e.perm;
-      touch(t, set, unsigned(r2.match));
+      hit_touch(t, set, unsigned(r2.match));
       events_.hit = true;
       ++stats_.hits;
       continue;
@@ -635,9 +678,10 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
         if (sd2.match[c] >= 0) {
           // Invalidate way k and make it the least recent (lru: untouch; plru:
           // point). Never together with a decide-stage touch (requests are
-          // blocked), before the fill's touch of this edge (step 3).
+          // blocked), before the fill's touch of this edge (step 3), or
+          // with lru_touch_next first at the next edge.
           t.e[set * W_ + unsigned(sd2.match[c])].valid = false;
-          untouch(t, set, unsigned(sd2.match[c]));
+          sd_untouch(t, set, unsigned(sd2.match[c]));
         }
         for (Mshr& m : t.m)
           if (m.valid && m.pending && m.vh == vh && m.vmid == sd2.vmid) {

@@ -9,6 +9,10 @@
 // eviction output (the valid entry a fill replaced), and the two-stage
 // shootdown (sd1 compare, sd2 invalidate / kill, done). Optionally
 // (l1tlb.input_buffer) a two-entry FIFO per CU in front of the crossbar.
+// With lru_touch_next (l1tlb.lru_touch: next_edge) the decide stage's hit
+// touch and the one-VPN shootdown's untouch are held one edge in a register
+// per TLB and applied first at the next edge: a fill's victim, chosen from
+// the registers of its write cycle, does not see them yet.
 // A miss allocates the lowest-index free MSHR, or (mshr_fifo) the head of the
 // TLB's queue of free MSHRs, to whose tail f3 appends the MSHR it frees. The
 // TLB's L2 candidate is its lowest-index unsent pending MSHR, or (mshr_fifo)
@@ -30,7 +34,8 @@
 // t+5 (miss_to_l2).
 //
 // posedge() computes every decision from the registers of the cycle, then
-// applies the effects in the document's same-edge order (decide, shootdown,
+// applies the effects in the document's same-edge order (the last edge's
+// late LRU update with lru_touch_next, decide, shootdown,
 // fill write, fill answer, L2 choice, compare / sd1 on the entries after the
 // writes of the edge, then the input buffers: pop the accepted heads, append
 // the taken port requests). No memory is allocated after construction
@@ -145,6 +150,9 @@ class L1tlbModel {
   int find(unsigned c, uint64_t vpn, uint64_t vmid) const;
   unsigned age(unsigned j, unsigned s, unsigned w) const;       // lru
   unsigned plru_bit(unsigned j, unsigned s, unsigned n) const;  // plru, node 1 .. W-1
+  // lru_touch_next: TLB j holds a touch / untouch that lands at this cycle's edge.
+  bool late_touch_pending(unsigned j) const { return s_.tlb[j].late.valid && !s_.tlb[j].late.untouch; }
+  bool late_untouch_pending(unsigned j) const { return s_.tlb[j].late.valid && s_.tlb[j].late.untouch; }
   unsigned victim(unsigned j, unsigned s) const;                // replacement victim of the set = the way a fill would write now
   bool mshr_valid(unsigned j, unsigned m) const { return msh(j, m).valid; }
   bool mshr_pending(unsigned j, unsigned m) const { return msh(j, m).pending; }
@@ -227,9 +235,19 @@ class L1tlbModel {
       return true;
     }
   };
+  // lru_touch_next: the hit's touch (or the shootdown's untouch) of the last
+  // edge, applied first at this edge. One suffices: a touch and an untouch
+  // never share an edge (a shootdown waits for empty lookup pipelines).
+  struct LateLru {
+    bool valid = false, untouch = false;
+    unsigned set = 0, way = 0;
+    auto key() const { return std::tie(valid, untouch, set, way); }
+    bool operator==(const LateLru& o) const { return key() == o.key(); }
+  };
   struct Tlb {
     std::vector<Entry> e;      // [S*W]
     std::vector<uint8_t> age;  // lru [S*W]
+    LateLru late;              // lru_touch_next: update due at this cycle's edge
     std::vector<uint8_t> plru; // plru [S*W], index n = 1 .. W-1 used
     std::vector<Mshr> m;       // [M]
     MshrQueue fq;              // mshr_fifo: the free MSHRs, freed longest ago first
@@ -237,7 +255,7 @@ class L1tlbModel {
     unsigned rr = 0;
     R1 r1;
     R2 r2;
-    auto key() const { return std::tie(e, age, plru, m, fq, sq, rr, r1, r2); }
+    auto key() const { return std::tie(e, age, late, plru, m, fq, sq, rr, r1, r2); }
     bool operator==(const Tlb& o) const { return key() == o.key(); }
   };
   struct Q {
@@ -317,6 +335,11 @@ class L1tlbModel {
   int compare(const Tlb& t, uint64_t vpn, uint64_t vmid) const;
   void touch(Tlb& t, unsigned s, unsigned v);
   void untouch(Tlb& t, unsigned s, unsigned k);  // lru Untouch(k) / plru Point(k)
+  bool late_lru() const { return p_.lru_touch_next && !p_.plru(); }
+  void hit_touch(Tlb& t, unsigned s, unsigned v);    // decide stage: now, or late
+  void sd_untouch(Tlb& t, unsigned s, unsigned k);   // one-VPN shootdown: now, or late
+  void defer_lru(Tlb& t, bool untouch, unsigned s, unsigned w);
+  void apply_late_lru(Tlb& t);                       // same-edge order 0
   static void reset_repl(Tlb& t, const Tlb& r);  // flush-all: replacement state = reset values
   unsigned repl_victim(const Tlb& t, unsigned s) const;
   unsigned take_free_mshr(Tlb& t);              // the MSHR a miss allocates (pops the free queue)

@@ -48,8 +48,6 @@ module l1tlb_seed000_table1_path (
   reg  sd1_all_q;
   wire sd2_v_d;
   reg  sd2_v_q;
-  wire sd2_all_d;
-  reg  sd2_all_q;
   wire sd_done_d;
   reg  sd_done_q;
   wire q0_v_d;
@@ -151,7 +149,7 @@ module l1tlb_seed000_table1_path (
   wire sd_acc;
   wire sd_block;
   wire sd_one;
-  wire sd_flush;
+  wire sd_flush_next;
   wire [1:0] c0_rtag;
   wire t0_grant;
   wire t0_busy;
@@ -417,11 +415,10 @@ module l1tlb_seed000_table1_path (
   assign sd_acc = sd_valid_i & sd_ready;
   assign sd_block = sd_valid_i | sd1_v_q | sd2_v_q;
   assign sd_one = sd_acc & ~sd_all_i;
-  assign sd_flush = sd2_v_q & sd2_all_q;
+  assign sd_flush_next = sd1_v_q & sd1_all_q;
   assign sd1_v_d = sd_acc;
   assign sd1_all_d = sd_acc & sd_all_i;
   assign sd2_v_d = sd1_v_q;
-  assign sd2_all_d = sd1_v_q & sd1_all_q;
   assign sd_done_d = sd2_v_q;
   assign sd_ready_o = sd_ready;
   assign sd_done_o = sd_done_q;
@@ -449,7 +446,7 @@ module l1tlb_seed000_table1_path (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c0_load),
     .l2_resp_valid_i(l2_resp_valid_i[0]),
     .l2_resp_mshr_i(c0_rtag),
@@ -504,7 +501,7 @@ module l1tlb_seed000_table1_path (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c1_load),
     .l2_resp_valid_i(l2_resp_valid_i[1]),
     .l2_resp_mshr_i(c1_rtag),
@@ -559,7 +556,7 @@ module l1tlb_seed000_table1_path (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c2_load),
     .l2_resp_valid_i(l2_resp_valid_i[2]),
     .l2_resp_mshr_i(c2_rtag),
@@ -614,7 +611,7 @@ module l1tlb_seed000_table1_path (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c3_load),
     .l2_resp_valid_i(l2_resp_valid_i[3]),
     .l2_resp_mshr_i(c3_rtag),
@@ -669,7 +666,7 @@ module l1tlb_seed000_table1_path (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c4_load),
     .l2_resp_valid_i(l2_resp_valid_i[4]),
     .l2_resp_mshr_i(c4_rtag),
@@ -724,7 +721,7 @@ module l1tlb_seed000_table1_path (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c5_load),
     .l2_resp_valid_i(l2_resp_valid_i[5]),
     .l2_resp_mshr_i(c5_rtag),
@@ -779,7 +776,7 @@ module l1tlb_seed000_table1_path (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c6_load),
     .l2_resp_valid_i(l2_resp_valid_i[6]),
     .l2_resp_mshr_i(c6_rtag),
@@ -834,7 +831,7 @@ module l1tlb_seed000_table1_path (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c7_load),
     .l2_resp_valid_i(l2_resp_valid_i[7]),
     .l2_resp_mshr_i(c7_rtag),
@@ -911,7 +908,6 @@ module l1tlb_seed000_table1_path (
       sd1_v_q <= 1'b0;
       sd1_all_q <= 1'b0;
       sd2_v_q <= 1'b0;
-      sd2_all_q <= 1'b0;
       sd_done_q <= 1'b0;
       q0_v_q <= 1'b0;
       q0_mshr_q <= 2'd0;
@@ -964,7 +960,6 @@ module l1tlb_seed000_table1_path (
       sd1_v_q <= sd1_v_d;
       sd1_all_q <= sd1_all_d;
       sd2_v_q <= sd2_v_d;
-      sd2_all_q <= sd2_all_d;
       sd_done_q <= sd_done_d;
       q0_v_q <= q0_v_d;
       q0_mshr_q <= q0_mshr_d;

@@ -13,7 +13,7 @@ module l1tlb_seed000_table1_path_tlb (
   input  wire sd_acc_i,  // a one-VPN shootdown is accepted this cycle
   input  wire [35:0] sd_vpn_i,
   input  wire [1:0] sd_vmid_i,
-  input  wire sd_all_i,  // a flush-all takes effect at this edge (sd2)
+  input  wire sd_all_next_i,  // a flush-all takes effect at the next edge (sd1 now)
   input  wire l2_take_i,  // the L2 request register loads and no TLB ahead of this one has a candidate: the candidate MSHR, if any, is loaded
   input  wire l2_resp_valid_i,
   input  wire [1:0] l2_resp_mshr_i,
@@ -44,6 +44,8 @@ module l1tlb_seed000_table1_path_tlb (
 
   wire [2:0] free_d;
   reg  [2:0] free_q;
+  wire sd_all_d;
+  reg  sd_all_q;
   wire r1_v_d;
   reg  r1_v_q;
   wire r1_sd_d;
@@ -122,6 +124,8 @@ module l1tlb_seed000_table1_path_tlb (
   reg  f2_kill_q;
   wire f2_sdm_d;
   reg  f2_sdm_q;
+  wire f2_we_ev_d;
+  reg  f2_we_ev_q;
   wire [31:0] f1_iv_d;
   reg  [31:0] f1_iv_q;
   wire f3_v_d;
@@ -161,6 +165,7 @@ module l1tlb_seed000_table1_path_tlb (
   wire [3:0] f0_moh;
   wire [35:0] f0_vh;
   wire [35:0] r2_vh;
+  wire f2_sdm_n;
   wire we_one;
   wire we;
   wire [37:0] f2_tag;
@@ -207,6 +212,7 @@ module l1tlb_seed000_table1_path_tlb (
   wire [7:0] mvm_n;
   wire [3:0] mw_n;
   wire [3:0] r2_cam_n;
+  wire f2_kill_n;
   wire [2:0] free_plus;
   wire [2:0] free_plus_minus;
   wire [3:0] free_oh;
@@ -242,6 +248,7 @@ module l1tlb_seed000_table1_path_tlb (
   wire [31:0] f1_repl;
   wire [31:0] unused_unused_f1_iv;
 
+  assign sd_all_d = sd_all_next_i;
   assign r1_set_w = 1'b1;
   assign r2_set_w = 1'b1;
   assign f2_set_w = 1'b1;
@@ -293,9 +300,10 @@ module l1tlb_seed000_table1_path_tlb (
   assign fill_ppn_o = f3_ppn_q;
   assign fill_perm_o = f3_perm_q;
   assign r2_vh = r2_vpn_q;
-  assign f2_sdm_d = r1_sd_q & r1_vpn_q == f1_vh_q & r1_vmid_q == f1_vmid_q;
+  assign f2_sdm_n = r1_sd_q & r1_vpn_q == f1_vh_q & r1_vmid_q == f1_vmid_q;
+  assign f2_sdm_d = f2_sdm_n;
   assign we_one = f2_v_q & ~f2_kill_q & ~f2_sdm_q;
-  assign we = we_one & ~sd_all_i;
+  assign we = we_one & ~sd_all_q;
   assign f2_tag = {f2_vmid_q, f2_vh_q};
   assign plru_w = plru_q;
   assign vict = f2_vict_q;
@@ -366,7 +374,7 @@ module l1tlb_seed000_table1_path_tlb (
       wire mg;
       assign mg = miss & cam[gn];
       wire kl;
-      assign kl = mp_w[gn] & (sd_all_i | r2_sd_q & cam[gn]);
+      assign kl = mp_w[gn] & (sd_all_q | r2_sd_q & cam[gn]);
       wire pc;
       assign pc = f2_v_q & f2_moh_w[gn];
       wire fr;
@@ -385,7 +393,9 @@ module l1tlb_seed000_table1_path_tlb (
   assign mp_d = mp_n;
   assign ms_d = ms_n;
   assign mk_d = mk_n;
-  assign f2_kill_d = |(mk_n & f1_moh_q);
+  assign f2_kill_n = |(mk_n & f1_moh_q);
+  assign f2_kill_d = f2_kill_n;
+  assign f2_we_ev_d = f1_v_q & ~f2_kill_n & ~f2_sdm_n & ~sd_all_next_i;
   assign mvh_d = mvh_n;
   assign mvm_d = mvm_n;
   assign mw_d = mw_n;
@@ -412,7 +422,7 @@ module l1tlb_seed000_table1_path_tlb (
       wire wr;
       assign wr = we & f2_set_w[ge / 32] & vict[ge % 32];
       wire iv;
-      assign iv = sd_all_i | r2_sd_q & r2_set_w[ge / 32] & r2_match_q[ge % 32];
+      assign iv = sd_all_q | r2_sd_q & r2_set_w[ge / 32] & r2_match_q[ge % 32];
       assign ev_n[ge] = wr | ~iv & ev_q[ge];
       assign etag_n[ge * 38 +: 38] = wr ? f2_tag : etag_q[ge * 38 +: 38];
       assign eppn_n[ge * 36 +: 36] = wr ? f2_ppn_q : eppn_q[ge * 36 +: 36];
@@ -424,7 +434,7 @@ module l1tlb_seed000_table1_path_tlb (
   // Eviction: the f2 write's victim way held a valid entry that no shootdown removes at this edge.
   assign e_valid = ev_q;
   assign e_shot = r2_sd_q & |(r2_set_w & f2_set_w) & |(r2_match_q & vict);
-  assign evict_o = we & |(e_valid & vict) & ~e_shot;
+  assign evict_o = f2_we_ev_q & |(e_valid & vict) & ~e_shot;
   assign e_tag_row = etag_q;
   assign e_tag = {38{vict[0]}} & e_tag_row[37:0] | {38{vict[1]}} & e_tag_row[75:38] | {38{vict[2]}} & e_tag_row[113:76] | {38{vict[3]}} & e_tag_row[151:114] | {38{vict[4]}} & e_tag_row[189:152] | {38{vict[5]}} & e_tag_row[227:190] | {38{vict[6]}} & e_tag_row[265:228] | {38{vict[7]}} & e_tag_row[303:266] | {38{vict[8]}} & e_tag_row[341:304] | {38{vict[9]}} & e_tag_row[379:342] | {38{vict[10]}} & e_tag_row[417:380] | {38{vict[11]}} & e_tag_row[455:418] | {38{vict[12]}} & e_tag_row[493:456] | {38{vict[13]}} & e_tag_row[531:494] | {38{vict[14]}} & e_tag_row[569:532] | {38{vict[15]}} & e_tag_row[607:570] | {38{vict[16]}} & e_tag_row[645:608] | {38{vict[17]}} & e_tag_row[683:646] | {38{vict[18]}} & e_tag_row[721:684] | {38{vict[19]}} & e_tag_row[759:722] | {38{vict[20]}} & e_tag_row[797:760] | {38{vict[21]}} & e_tag_row[835:798] | {38{vict[22]}} & e_tag_row[873:836] | {38{vict[23]}} & e_tag_row[911:874] | {38{vict[24]}} & e_tag_row[949:912] | {38{vict[25]}} & e_tag_row[987:950] | {38{vict[26]}} & e_tag_row[1025:988] | {38{vict[27]}} & e_tag_row[1063:1026] | {38{vict[28]}} & e_tag_row[1101:1064] | {38{vict[29]}} & e_tag_row[1139:1102] | {38{vict[30]}} & e_tag_row[1177:1140] | {38{vict[31]}} & e_tag_row[1215:1178];
   assign evict_vh_o = e_tag[35:0];
@@ -436,7 +446,7 @@ module l1tlb_seed000_table1_path_tlb (
   assign eppn_d = eppn_n;
   assign eperm_d = eperm_n;
   // Replacement: the decide stage's touch, then the fill's touch (same edge, in that order).
-  assign untouch = r2_sd_q & ~sd_all_i & r2_any_q;
+  assign untouch = r2_sd_q & ~sd_all_q & r2_any_q;
   genvar gs;
   generate
     for (gs = 0; gs < 1; gs = gs + 1) begin : g_plru
@@ -448,23 +458,23 @@ module l1tlb_seed000_table1_path_tlb (
       assign fs = we & f2_set_w[gs];
       genvar gq0;
       for (gq0 = 0; gq0 < 1; gq0 = gq0 + 1) begin : g_gq_level0
-        assign plru_n[((gs * 31) + 0) + gq0] = ~sd_all_i & (fs & |vict[gq0 * 32 +: 32] ? |vict[gq0 * 32 +: 16] : hs & |r2_match_q[gq0 * 32 +: 32] ? |r2_match_q[gq0 * 32 +: 16] : us & |r2_match_q[gq0 * 32 +: 32] ? ~(|r2_match_q[gq0 * 32 +: 16]) : plru_w[((gs * 31) + 0) + gq0]);
+        assign plru_n[((gs * 31) + 0) + gq0] = ~sd_all_q & (fs & |vict[gq0 * 32 +: 32] ? |vict[gq0 * 32 +: 16] : hs & |r2_match_q[gq0 * 32 +: 32] ? |r2_match_q[gq0 * 32 +: 16] : us & |r2_match_q[gq0 * 32 +: 32] ? ~(|r2_match_q[gq0 * 32 +: 16]) : plru_w[((gs * 31) + 0) + gq0]);
       end
       genvar gq1;
       for (gq1 = 0; gq1 < 2; gq1 = gq1 + 1) begin : g_gq_level1
-        assign plru_n[((gs * 31) + 1) + gq1] = ~sd_all_i & (fs & |vict[gq1 * 16 +: 16] ? |vict[gq1 * 16 +: 8] : hs & |r2_match_q[gq1 * 16 +: 16] ? |r2_match_q[gq1 * 16 +: 8] : us & |r2_match_q[gq1 * 16 +: 16] ? ~(|r2_match_q[gq1 * 16 +: 8]) : plru_w[((gs * 31) + 1) + gq1]);
+        assign plru_n[((gs * 31) + 1) + gq1] = ~sd_all_q & (fs & |vict[gq1 * 16 +: 16] ? |vict[gq1 * 16 +: 8] : hs & |r2_match_q[gq1 * 16 +: 16] ? |r2_match_q[gq1 * 16 +: 8] : us & |r2_match_q[gq1 * 16 +: 16] ? ~(|r2_match_q[gq1 * 16 +: 8]) : plru_w[((gs * 31) + 1) + gq1]);
       end
       genvar gq2;
       for (gq2 = 0; gq2 < 4; gq2 = gq2 + 1) begin : g_gq_level2
-        assign plru_n[((gs * 31) + 3) + gq2] = ~sd_all_i & (fs & |vict[gq2 * 8 +: 8] ? |vict[gq2 * 8 +: 4] : hs & |r2_match_q[gq2 * 8 +: 8] ? |r2_match_q[gq2 * 8 +: 4] : us & |r2_match_q[gq2 * 8 +: 8] ? ~(|r2_match_q[gq2 * 8 +: 4]) : plru_w[((gs * 31) + 3) + gq2]);
+        assign plru_n[((gs * 31) + 3) + gq2] = ~sd_all_q & (fs & |vict[gq2 * 8 +: 8] ? |vict[gq2 * 8 +: 4] : hs & |r2_match_q[gq2 * 8 +: 8] ? |r2_match_q[gq2 * 8 +: 4] : us & |r2_match_q[gq2 * 8 +: 8] ? ~(|r2_match_q[gq2 * 8 +: 4]) : plru_w[((gs * 31) + 3) + gq2]);
       end
       genvar gq3;
       for (gq3 = 0; gq3 < 8; gq3 = gq3 + 1) begin : g_gq_level3
-        assign plru_n[((gs * 31) + 7) + gq3] = ~sd_all_i & (fs & |vict[gq3 * 4 +: 4] ? |vict[gq3 * 4 +: 2] : hs & |r2_match_q[gq3 * 4 +: 4] ? |r2_match_q[gq3 * 4 +: 2] : us & |r2_match_q[gq3 * 4 +: 4] ? ~(|r2_match_q[gq3 * 4 +: 2]) : plru_w[((gs * 31) + 7) + gq3]);
+        assign plru_n[((gs * 31) + 7) + gq3] = ~sd_all_q & (fs & |vict[gq3 * 4 +: 4] ? |vict[gq3 * 4 +: 2] : hs & |r2_match_q[gq3 * 4 +: 4] ? |r2_match_q[gq3 * 4 +: 2] : us & |r2_match_q[gq3 * 4 +: 4] ? ~(|r2_match_q[gq3 * 4 +: 2]) : plru_w[((gs * 31) + 7) + gq3]);
       end
       genvar gq4;
       for (gq4 = 0; gq4 < 16; gq4 = gq4 + 1) begin : g_gq_level4
-        assign plru_n[((gs * 31) + 15) + gq4] = ~sd_all_i & (fs & |vict[gq4 * 2 +: 2] ? |vict[gq4 * 2] : hs & |r2_match_q[gq4 * 2 +: 2] ? |r2_match_q[gq4 * 2] : us & |r2_match_q[gq4 * 2 +: 2] ? ~(|r2_match_q[gq4 * 2]) : plru_w[((gs * 31) + 15) + gq4]);
+        assign plru_n[((gs * 31) + 15) + gq4] = ~sd_all_q & (fs & |vict[gq4 * 2 +: 2] ? |vict[gq4 * 2] : hs & |r2_match_q[gq4 * 2 +: 2] ? |r2_match_q[gq4 * 2] : us & |r2_match_q[gq4 * 2 +: 2] ? ~(|r2_match_q[gq4 * 2]) : plru_w[((gs * 31) + 15) + gq4]);
       end
     end
   endgenerate
@@ -475,31 +485,31 @@ module l1tlb_seed000_table1_path_tlb (
   genvar gf0;
   generate
     for (gf0 = 0; gf0 < 1; gf0 = gf0 + 1) begin : g_gf_level0
-      assign f1_plru[0 + gf0] = ~sd_all_i & (we & 1'b1 & |vict[gf0 * 32 +: 32] ? |vict[gf0 * 32 +: 16] : hit & 1'b1 & |r2_match_q[gf0 * 32 +: 32] ? |r2_match_q[gf0 * 32 +: 16] : f1_untouch & |r2_match_q[gf0 * 32 +: 32] ? ~(|r2_match_q[gf0 * 32 +: 16]) : f1_plru_q[0 + gf0]);
+      assign f1_plru[0 + gf0] = ~sd_all_q & (we & 1'b1 & |vict[gf0 * 32 +: 32] ? |vict[gf0 * 32 +: 16] : hit & 1'b1 & |r2_match_q[gf0 * 32 +: 32] ? |r2_match_q[gf0 * 32 +: 16] : f1_untouch & |r2_match_q[gf0 * 32 +: 32] ? ~(|r2_match_q[gf0 * 32 +: 16]) : f1_plru_q[0 + gf0]);
     end
   endgenerate
   genvar gf1;
   generate
     for (gf1 = 0; gf1 < 2; gf1 = gf1 + 1) begin : g_gf_level1
-      assign f1_plru[1 + gf1] = ~sd_all_i & (we & 1'b1 & |vict[gf1 * 16 +: 16] ? |vict[gf1 * 16 +: 8] : hit & 1'b1 & |r2_match_q[gf1 * 16 +: 16] ? |r2_match_q[gf1 * 16 +: 8] : f1_untouch & |r2_match_q[gf1 * 16 +: 16] ? ~(|r2_match_q[gf1 * 16 +: 8]) : f1_plru_q[1 + gf1]);
+      assign f1_plru[1 + gf1] = ~sd_all_q & (we & 1'b1 & |vict[gf1 * 16 +: 16] ? |vict[gf1 * 16 +: 8] : hit & 1'b1 & |r2_match_q[gf1 * 16 +: 16] ? |r2_match_q[gf1 * 16 +: 8] : f1_untouch & |r2_match_q[gf1 * 16 +: 16] ? ~(|r2_match_q[gf1 * 16 +: 8]) : f1_plru_q[1 + gf1]);
     end
   endgenerate
   genvar gf2;
   generate
     for (gf2 = 0; gf2 < 4; gf2 = gf2 + 1) begin : g_gf_level2
-      assign f1_plru[3 + gf2] = ~sd_all_i & (we & 1'b1 & |vict[gf2 * 8 +: 8] ? |vict[gf2 * 8 +: 4] : hit & 1'b1 & |r2_match_q[gf2 * 8 +: 8] ? |r2_match_q[gf2 * 8 +: 4] : f1_untouch & |r2_match_q[gf2 * 8 +: 8] ? ~(|r2_match_q[gf2 * 8 +: 4]) : f1_plru_q[3 + gf2]);
+      assign f1_plru[3 + gf2] = ~sd_all_q & (we & 1'b1 & |vict[gf2 * 8 +: 8] ? |vict[gf2 * 8 +: 4] : hit & 1'b1 & |r2_match_q[gf2 * 8 +: 8] ? |r2_match_q[gf2 * 8 +: 4] : f1_untouch & |r2_match_q[gf2 * 8 +: 8] ? ~(|r2_match_q[gf2 * 8 +: 4]) : f1_plru_q[3 + gf2]);
     end
   endgenerate
   genvar gf3;
   generate
     for (gf3 = 0; gf3 < 8; gf3 = gf3 + 1) begin : g_gf_level3
-      assign f1_plru[7 + gf3] = ~sd_all_i & (we & 1'b1 & |vict[gf3 * 4 +: 4] ? |vict[gf3 * 4 +: 2] : hit & 1'b1 & |r2_match_q[gf3 * 4 +: 4] ? |r2_match_q[gf3 * 4 +: 2] : f1_untouch & |r2_match_q[gf3 * 4 +: 4] ? ~(|r2_match_q[gf3 * 4 +: 2]) : f1_plru_q[7 + gf3]);
+      assign f1_plru[7 + gf3] = ~sd_all_q & (we & 1'b1 & |vict[gf3 * 4 +: 4] ? |vict[gf3 * 4 +: 2] : hit & 1'b1 & |r2_match_q[gf3 * 4 +: 4] ? |r2_match_q[gf3 * 4 +: 2] : f1_untouch & |r2_match_q[gf3 * 4 +: 4] ? ~(|r2_match_q[gf3 * 4 +: 2]) : f1_plru_q[7 + gf3]);
     end
   endgenerate
   genvar gf4;
   generate
     for (gf4 = 0; gf4 < 16; gf4 = gf4 + 1) begin : g_gf_level4
-      assign f1_plru[15 + gf4] = ~sd_all_i & (we & 1'b1 & |vict[gf4 * 2 +: 2] ? |vict[gf4 * 2] : hit & 1'b1 & |r2_match_q[gf4 * 2 +: 2] ? |r2_match_q[gf4 * 2] : f1_untouch & |r2_match_q[gf4 * 2 +: 2] ? ~(|r2_match_q[gf4 * 2]) : f1_plru_q[15 + gf4]);
+      assign f1_plru[15 + gf4] = ~sd_all_q & (we & 1'b1 & |vict[gf4 * 2 +: 2] ? |vict[gf4 * 2] : hit & 1'b1 & |r2_match_q[gf4 * 2 +: 2] ? |r2_match_q[gf4 * 2] : f1_untouch & |r2_match_q[gf4 * 2 +: 2] ? ~(|r2_match_q[gf4 * 2]) : f1_plru_q[15 + gf4]);
     end
   endgenerate
   assign plru_dir0 = {16'd65535, 16'd0};
@@ -514,11 +524,12 @@ module l1tlb_seed000_table1_path_tlb (
     end
   endgenerate
   assign unused_unused_f1_iv = f1_iv_q;
-  assign f2_vict_d = sd_all_i ? 32'd1 : f1_repl;
+  assign f2_vict_d = sd_all_q ? 32'd1 : f1_repl;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       free_q <= 3'd4;
+      sd_all_q <= 1'b0;
       r1_v_q <= 1'b0;
       r1_sd_q <= 1'b0;
       r1_vpn_q <= 36'd0;
@@ -558,6 +569,7 @@ module l1tlb_seed000_table1_path_tlb (
       f2_vict_q <= 32'd0;
       f2_kill_q <= 1'b0;
       f2_sdm_q <= 1'b0;
+      f2_we_ev_q <= 1'b0;
       f1_iv_q <= 32'd0;
       f3_v_q <= 1'b0;
       f3_moh_q <= 4'd0;
@@ -569,6 +581,7 @@ module l1tlb_seed000_table1_path_tlb (
       plru_q <= 31'd0;
     end else begin
       free_q <= free_d;
+      sd_all_q <= sd_all_d;
       r1_v_q <= r1_v_d;
       r1_sd_q <= r1_sd_d;
       r1_vpn_q <= r1_vpn_d;
@@ -608,6 +621,7 @@ module l1tlb_seed000_table1_path_tlb (
       f2_vict_q <= f2_vict_d;
       f2_kill_q <= f2_kill_d;
       f2_sdm_q <= f2_sdm_d;
+      f2_we_ev_q <= f2_we_ev_d;
       f1_iv_q <= f1_iv_d;
       f3_v_q <= f3_v_d;
       f3_moh_q <= f3_moh_d;

@@ -48,8 +48,6 @@ module l1tlb_seed001_aggregated (
   reg  sd1_all_q;
   wire sd2_v_d;
   reg  sd2_v_q;
-  wire sd2_all_d;
-  reg  sd2_all_q;
   wire sd_done_d;
   reg  sd_done_q;
   wire q0_v_d;
@@ -215,7 +213,7 @@ module l1tlb_seed001_aggregated (
   wire sd_acc;
   wire sd_block;
   wire sd_one;
-  wire sd_flush;
+  wire sd_flush_next;
   wire [3:0] c0_rtag;
   wire [3:0] t0_grant;
   wire t0_busy;
@@ -833,11 +831,10 @@ module l1tlb_seed001_aggregated (
   assign sd_acc = sd_valid_i & sd_ready;
   assign sd_block = sd_valid_i | sd1_v_q | sd2_v_q;
   assign sd_one = sd_acc & ~sd_all_i;
-  assign sd_flush = sd2_v_q & sd2_all_q;
+  assign sd_flush_next = sd1_v_q & sd1_all_q;
   assign sd1_v_d = sd_acc;
   assign sd1_all_d = sd_acc & sd_all_i;
   assign sd2_v_d = sd1_v_q;
-  assign sd2_all_d = sd1_v_q & sd1_all_q;
   assign sd_done_d = sd2_v_q;
   assign sd_ready_o = sd_ready;
   assign sd_done_o = sd_done_q;
@@ -865,7 +862,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c0_load),
     .l2_resp_valid_i(l2_resp_valid_i[0]),
     .l2_resp_mshr_i(c0_rtag),
@@ -926,7 +923,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c1_load),
     .l2_resp_valid_i(l2_resp_valid_i[1]),
     .l2_resp_mshr_i(c1_rtag),
@@ -987,7 +984,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c2_load),
     .l2_resp_valid_i(l2_resp_valid_i[2]),
     .l2_resp_mshr_i(c2_rtag),
@@ -1048,7 +1045,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c3_load),
     .l2_resp_valid_i(l2_resp_valid_i[3]),
     .l2_resp_mshr_i(c3_rtag),
@@ -1109,7 +1106,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c4_load),
     .l2_resp_valid_i(l2_resp_valid_i[4]),
     .l2_resp_mshr_i(c4_rtag),
@@ -1170,7 +1167,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c5_load),
     .l2_resp_valid_i(l2_resp_valid_i[5]),
     .l2_resp_mshr_i(c5_rtag),
@@ -1231,7 +1228,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c6_load),
     .l2_resp_valid_i(l2_resp_valid_i[6]),
     .l2_resp_mshr_i(c6_rtag),
@@ -1292,7 +1289,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c7_load),
     .l2_resp_valid_i(l2_resp_valid_i[7]),
     .l2_resp_mshr_i(c7_rtag),
@@ -1353,7 +1350,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c8_load),
     .l2_resp_valid_i(l2_resp_valid_i[8]),
     .l2_resp_mshr_i(c8_rtag),
@@ -1414,7 +1411,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c9_load),
     .l2_resp_valid_i(l2_resp_valid_i[9]),
     .l2_resp_mshr_i(c9_rtag),
@@ -1475,7 +1472,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c10_load),
     .l2_resp_valid_i(l2_resp_valid_i[10]),
     .l2_resp_mshr_i(c10_rtag),
@@ -1536,7 +1533,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c11_load),
     .l2_resp_valid_i(l2_resp_valid_i[11]),
     .l2_resp_mshr_i(c11_rtag),
@@ -1597,7 +1594,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c12_load),
     .l2_resp_valid_i(l2_resp_valid_i[12]),
     .l2_resp_mshr_i(c12_rtag),
@@ -1658,7 +1655,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c13_load),
     .l2_resp_valid_i(l2_resp_valid_i[13]),
     .l2_resp_mshr_i(c13_rtag),
@@ -1719,7 +1716,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c14_load),
     .l2_resp_valid_i(l2_resp_valid_i[14]),
     .l2_resp_mshr_i(c14_rtag),
@@ -1780,7 +1777,7 @@ module l1tlb_seed001_aggregated (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c15_load),
     .l2_resp_valid_i(l2_resp_valid_i[15]),
     .l2_resp_mshr_i(c15_rtag),
@@ -1863,7 +1860,6 @@ module l1tlb_seed001_aggregated (
       sd1_v_q <= 1'b0;
       sd1_all_q <= 1'b0;
       sd2_v_q <= 1'b0;
-      sd2_all_q <= 1'b0;
       sd_done_q <= 1'b0;
       q0_v_q <= 1'b0;
       q0_mshr_q <= 4'd0;
@@ -1948,7 +1944,6 @@ module l1tlb_seed001_aggregated (
       sd1_v_q <= sd1_v_d;
       sd1_all_q <= sd1_all_d;
       sd2_v_q <= sd2_v_d;
-      sd2_all_q <= sd2_all_d;
       sd_done_q <= sd_done_d;
       q0_v_q <= q0_v_d;
       q0_mshr_q <= q0_mshr_d;

@@ -48,8 +48,6 @@ module l1tlb_seed001_clustered (
   reg  sd1_all_q;
   wire sd2_v_d;
   reg  sd2_v_q;
-  wire sd2_all_d;
-  reg  sd2_all_q;
   wire sd_done_d;
   reg  sd_done_q;
   wire q0_v_d;
@@ -135,7 +133,7 @@ module l1tlb_seed001_clustered (
   wire sd_acc;
   wire sd_block;
   wire sd_one;
-  wire sd_flush;
+  wire sd_flush_next;
   wire [5:0] c0_rtag;
   wire [15:0] t0_grant;
   wire t0_busy;
@@ -1233,11 +1231,10 @@ module l1tlb_seed001_clustered (
   assign sd_acc = sd_valid_i & sd_ready;
   assign sd_block = sd_valid_i | sd1_v_q | sd2_v_q;
   assign sd_one = sd_acc & ~sd_all_i;
-  assign sd_flush = sd2_v_q & sd2_all_q;
+  assign sd_flush_next = sd1_v_q & sd1_all_q;
   assign sd1_v_d = sd_acc;
   assign sd1_all_d = sd_acc & sd_all_i;
   assign sd2_v_d = sd1_v_q;
-  assign sd2_all_d = sd1_v_q & sd1_all_q;
   assign sd_done_d = sd2_v_q;
   assign sd_ready_o = sd_ready;
   assign sd_done_o = sd_done_q;
@@ -1310,7 +1307,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c0_load & ~(c0_cand[1] & lp0_q[1] | c0_cand[2] & (lp0_q[1] | lp0_q[2]) | c0_cand[3] & (lp0_q[1] | lp0_q[2] | lp0_q[3]))),
     .l2_resp_valid_i(l2_resp_valid_i[0] & c0_rtag[5:4] == 2'd0),
     .l2_resp_mshr_i(c0_rtag[3:0]),
@@ -1349,7 +1346,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c0_load & ~(c0_cand[0] & (lp0_q[2] | lp0_q[3] | lp0_q[0]) | c0_cand[2] & lp0_q[2] | c0_cand[3] & (lp0_q[2] | lp0_q[3]))),
     .l2_resp_valid_i(l2_resp_valid_i[0] & c0_rtag[5:4] == 2'd1),
     .l2_resp_mshr_i(c0_rtag[3:0]),
@@ -1388,7 +1385,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c0_load & ~(c0_cand[0] & (lp0_q[3] | lp0_q[0]) | c0_cand[1] & (lp0_q[3] | lp0_q[0] | lp0_q[1]) | c0_cand[3] & lp0_q[3])),
     .l2_resp_valid_i(l2_resp_valid_i[0] & c0_rtag[5:4] == 2'd2),
     .l2_resp_mshr_i(c0_rtag[3:0]),
@@ -1427,7 +1424,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c0_load & ~(c0_cand[0] & lp0_q[0] | c0_cand[1] & (lp0_q[0] | lp0_q[1]) | c0_cand[2] & (lp0_q[0] | lp0_q[1] | lp0_q[2]))),
     .l2_resp_valid_i(l2_resp_valid_i[0] & c0_rtag[5:4] == 2'd3),
     .l2_resp_mshr_i(c0_rtag[3:0]),
@@ -1689,7 +1686,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c1_load & ~(c1_cand[1] & lp1_q[1] | c1_cand[2] & (lp1_q[1] | lp1_q[2]) | c1_cand[3] & (lp1_q[1] | lp1_q[2] | lp1_q[3]))),
     .l2_resp_valid_i(l2_resp_valid_i[1] & c1_rtag[5:4] == 2'd0),
     .l2_resp_mshr_i(c1_rtag[3:0]),
@@ -1728,7 +1725,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c1_load & ~(c1_cand[0] & (lp1_q[2] | lp1_q[3] | lp1_q[0]) | c1_cand[2] & lp1_q[2] | c1_cand[3] & (lp1_q[2] | lp1_q[3]))),
     .l2_resp_valid_i(l2_resp_valid_i[1] & c1_rtag[5:4] == 2'd1),
     .l2_resp_mshr_i(c1_rtag[3:0]),
@@ -1767,7 +1764,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c1_load & ~(c1_cand[0] & (lp1_q[3] | lp1_q[0]) | c1_cand[1] & (lp1_q[3] | lp1_q[0] | lp1_q[1]) | c1_cand[3] & lp1_q[3])),
     .l2_resp_valid_i(l2_resp_valid_i[1] & c1_rtag[5:4] == 2'd2),
     .l2_resp_mshr_i(c1_rtag[3:0]),
@@ -1806,7 +1803,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c1_load & ~(c1_cand[0] & lp1_q[0] | c1_cand[1] & (lp1_q[0] | lp1_q[1]) | c1_cand[2] & (lp1_q[0] | lp1_q[1] | lp1_q[2]))),
     .l2_resp_valid_i(l2_resp_valid_i[1] & c1_rtag[5:4] == 2'd3),
     .l2_resp_mshr_i(c1_rtag[3:0]),
@@ -2068,7 +2065,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c2_load & ~(c2_cand[1] & lp2_q[1] | c2_cand[2] & (lp2_q[1] | lp2_q[2]) | c2_cand[3] & (lp2_q[1] | lp2_q[2] | lp2_q[3]))),
     .l2_resp_valid_i(l2_resp_valid_i[2] & c2_rtag[5:4] == 2'd0),
     .l2_resp_mshr_i(c2_rtag[3:0]),
@@ -2107,7 +2104,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c2_load & ~(c2_cand[0] & (lp2_q[2] | lp2_q[3] | lp2_q[0]) | c2_cand[2] & lp2_q[2] | c2_cand[3] & (lp2_q[2] | lp2_q[3]))),
     .l2_resp_valid_i(l2_resp_valid_i[2] & c2_rtag[5:4] == 2'd1),
     .l2_resp_mshr_i(c2_rtag[3:0]),
@@ -2146,7 +2143,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c2_load & ~(c2_cand[0] & (lp2_q[3] | lp2_q[0]) | c2_cand[1] & (lp2_q[3] | lp2_q[0] | lp2_q[1]) | c2_cand[3] & lp2_q[3])),
     .l2_resp_valid_i(l2_resp_valid_i[2] & c2_rtag[5:4] == 2'd2),
     .l2_resp_mshr_i(c2_rtag[3:0]),
@@ -2185,7 +2182,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c2_load & ~(c2_cand[0] & lp2_q[0] | c2_cand[1] & (lp2_q[0] | lp2_q[1]) | c2_cand[2] & (lp2_q[0] | lp2_q[1] | lp2_q[2]))),
     .l2_resp_valid_i(l2_resp_valid_i[2] & c2_rtag[5:4] == 2'd3),
     .l2_resp_mshr_i(c2_rtag[3:0]),
@@ -2447,7 +2444,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c3_load & ~(c3_cand[1] & lp3_q[1] | c3_cand[2] & (lp3_q[1] | lp3_q[2]) | c3_cand[3] & (lp3_q[1] | lp3_q[2] | lp3_q[3]))),
     .l2_resp_valid_i(l2_resp_valid_i[3] & c3_rtag[5:4] == 2'd0),
     .l2_resp_mshr_i(c3_rtag[3:0]),
@@ -2486,7 +2483,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c3_load & ~(c3_cand[0] & (lp3_q[2] | lp3_q[3] | lp3_q[0]) | c3_cand[2] & lp3_q[2] | c3_cand[3] & (lp3_q[2] | lp3_q[3]))),
     .l2_resp_valid_i(l2_resp_valid_i[3] & c3_rtag[5:4] == 2'd1),
     .l2_resp_mshr_i(c3_rtag[3:0]),
@@ -2525,7 +2522,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c3_load & ~(c3_cand[0] & (lp3_q[3] | lp3_q[0]) | c3_cand[1] & (lp3_q[3] | lp3_q[0] | lp3_q[1]) | c3_cand[3] & lp3_q[3])),
     .l2_resp_valid_i(l2_resp_valid_i[3] & c3_rtag[5:4] == 2'd2),
     .l2_resp_mshr_i(c3_rtag[3:0]),
@@ -2564,7 +2561,7 @@ module l1tlb_seed001_clustered (
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
-    .sd_all_i(sd_flush),
+    .sd_all_next_i(sd_flush_next),
     .l2_take_i(c3_load & ~(c3_cand[0] & lp3_q[0] | c3_cand[1] & (lp3_q[0] | lp3_q[1]) | c3_cand[2] & (lp3_q[0] | lp3_q[1] | lp3_q[2]))),
     .l2_resp_valid_i(l2_resp_valid_i[3] & c3_rtag[5:4] == 2'd3),
     .l2_resp_mshr_i(c3_rtag[3:0]),
@@ -2803,7 +2800,6 @@ module l1tlb_seed001_clustered (
       sd1_v_q <= 1'b0;
       sd1_all_q <= 1'b0;
       sd2_v_q <= 1'b0;
-      sd2_all_q <= 1'b0;
       sd_done_q <= 1'b0;
       q0_v_q <= 1'b0;
       q0_mshr_q <= 4'd0;
@@ -2848,7 +2844,6 @@ module l1tlb_seed001_clustered (
       sd1_v_q <= sd1_v_d;
       sd1_all_q <= sd1_all_d;
       sd2_v_q <= sd2_v_d;
-      sd2_all_q <= sd2_all_d;
       sd_done_q <= sd_done_d;
       q0_v_q <= q0_v_d;
       q0_mshr_q <= q0_mshr_d;

@@ -13,7 +13,7 @@ module l1tlb_seed001_table41_tlb (
   input  wire sd_acc_i,  // a one-VPN shootdown is accepted this cycle
   input  wire [35:0] sd_vpn_i,
   input  wire [1:0] sd_vmid_i,
-  input  wire sd_all_i,  // a flush-all takes effect at this edge (sd2)
+  input  wire sd_all_next_i,  // a flush-all takes effect at the next edge (sd1 now)
   input  wire l2_take_i,  // the L2 request register loads and no TLB ahead of this one has a candidate: the candidate MSHR, if any, is loaded
   input  wire l2_resp_valid_i,
   input  wire [1:0] l2_resp_mshr_i,
@@ -44,6 +44,8 @@ module l1tlb_seed001_table41_tlb (
 
   wire [2:0] free_d;
   reg  [2:0] free_q;
+  wire sd_all_d;
+  reg  sd_all_q;
   wire r1_v_d;
   reg  r1_v_q;
   wire r1_sd_d;
@@ -64,6 +66,20 @@ module l1tlb_seed001_table41_tlb (
   reg  [127:0] r2_match_q;
   wire r2_any_d;
   reg  r2_any_q;
+  wire lt_hit_d;
+  reg  lt_hit_q;
+  wire lt_unt_d;
+  reg  lt_unt_q;
+  wire [127:0] lt_way_d;
+  reg  [127:0] lt_way_q;
+  wire [6:0] lt_x1_d;
+  reg  [6:0] lt_x1_q;
+  wire [6:0] lt_x1p_d;
+  reg  [6:0] lt_x1p_q;
+  wire lt_fz_d;
+  reg  lt_fz_q;
+  wire lt_fi_d;
+  reg  lt_fi_q;
   wire [127:0] ev_d;
   reg  [127:0] ev_q;
   wire [4863:0] etag_d;
@@ -122,8 +138,8 @@ module l1tlb_seed001_table41_tlb (
   reg  f2_kill_q;
   wire f2_sdm_d;
   reg  f2_sdm_q;
-  wire [127:0] f1_iv_d;
-  reg  [127:0] f1_iv_q;
+  wire f2_we_ev_d;
+  reg  f2_we_ev_q;
   wire [127:0] f2_young_d;
   reg  [127:0] f2_young_q;
   wire f3_v_d;
@@ -399,6 +415,8 @@ module l1tlb_seed001_table41_tlb (
   wire [0:0] r1_set_w;
   wire [0:0] r2_set_w;
   wire [0:0] f2_set_w;
+  wire [0:0] lt_set_w;
+  wire [6:0] lt_age;
   wire [3:0] mv_w;
   wire [3:0] mp_w;
   wire [143:0] mvh_w;
@@ -417,6 +435,7 @@ module l1tlb_seed001_table41_tlb (
   wire [3:0] f0_moh;
   wire [35:0] f0_vh;
   wire [35:0] r2_vh;
+  wire f2_sdm_n;
   wire we_one;
   wire we;
   wire [37:0] f2_tag;
@@ -463,6 +482,7 @@ module l1tlb_seed001_table41_tlb (
   wire [7:0] mvm_n;
   wire [3:0] mw_n;
   wire [3:0] r2_cam_n;
+  wire f2_kill_n;
   wire [2:0] free_plus;
   wire [2:0] free_plus_minus;
   wire [3:0] free_oh;
@@ -486,24 +506,41 @@ module l1tlb_seed001_table41_tlb (
   wire [4607:0] e_ppn_row;
   wire [767:0] e_perm_row;
   wire untouch;
-  wire [6:0] h_age_a;
-  wire same_set;
-  wire vict_is_hit;
-  wire same_set_u;
-  wire [895:0] age_n;
   wire [895:0] age_reset;
+  wire age_same_set;
+  wire age_vict_is_hit;
+  wire age_same_set_u;
+  wire [895:0] age_n;
+  wire [895:0] age_p1;
+  wire [895:0] age_p2;
+  wire [895:0] h_age_row;
+  wire [6:0] h_age;
+  wire [895:0] h_age_p1_row;
+  wire [6:0] h_age_p1;
+  wire [895:0] h_age_p2_row;
+  wire [6:0] h_age_p2;
+  wire h_late_touch;
+  wire h_is_late;
+  wire h_below_late;
+  wire h_fill_set;
+  wire h_is_vict;
   wire [127:0] f1_wr;
   wire [127:0] f1_untouched;
   wire [895:0] f1_age;
-  wire [127:0] f1_touched;
+  wire f1_lt_hit;
+  wire f1_touch_old0;
+  wire f1_touch_old1;
   wire [127:0] f1_old0;
   wire [127:0] f1_old1;
   wire [127:0] f1_old2;
   wire [127:0] f1_repl;
 
+  assign sd_all_d = sd_all_next_i;
   assign r1_set_w = 1'b1;
   assign r2_set_w = 1'b1;
   assign f2_set_w = 1'b1;
+  assign lt_set_w = 1'b1;
+  assign lt_age = lt_fz_q ? 7'd0 : lt_fi_q ? lt_x1p_q : lt_x1_q;
   assign mv_w = mv_q;
   assign mp_w = mp_q;
   assign mvh_w = mvh_q;
@@ -552,9 +589,10 @@ module l1tlb_seed001_table41_tlb (
   assign fill_ppn_o = f3_ppn_q;
   assign fill_perm_o = f3_perm_q;
   assign r2_vh = r2_vpn_q;
-  assign f2_sdm_d = r1_sd_q & r1_vpn_q == f1_vh_q & r1_vmid_q == f1_vmid_q;
+  assign f2_sdm_n = r1_sd_q & r1_vpn_q == f1_vh_q & r1_vmid_q == f1_vmid_q;
+  assign f2_sdm_d = f2_sdm_n;
   assign we_one = f2_v_q & ~f2_kill_q & ~f2_sdm_q;
-  assign we = we_one & ~sd_all_i;
+  assign we = we_one & ~sd_all_q;
   assign f2_tag = {f2_vmid_q, f2_vh_q};
   assign age = {age_w127_q, age_w126_q, age_w125_q, age_w124_q, age_w123_q, age_w122_q, age_w121_q, age_w120_q, age_w119_q, age_w118_q, age_w117_q, age_w116_q, age_w115_q, age_w114_q, age_w113_q, age_w112_q, age_w111_q, age_w110_q, age_w109_q, age_w108_q, age_w107_q, age_w106_q, age_w105_q, age_w104_q, age_w103_q, age_w102_q, age_w101_q, age_w100_q, age_w99_q, age_w98_q, age_w97_q, age_w96_q, age_w95_q, age_w94_q, age_w93_q, age_w92_q, age_w91_q, age_w90_q, age_w89_q, age_w88_q, age_w87_q, age_w86_q, age_w85_q, age_w84_q, age_w83_q, age_w82_q, age_w81_q, age_w80_q, age_w79_q, age_w78_q, age_w77_q, age_w76_q, age_w75_q, age_w74_q, age_w73_q, age_w72_q, age_w71_q, age_w70_q, age_w69_q, age_w68_q, age_w67_q, age_w66_q, age_w65_q, age_w64_q, age_w63_q, age_w62_q, age_w61_q, age_w60_q, age_w59_q, age_w58_q, age_w57_q, age_w56_q, age_w55_q, age_w54_q, age_w53_q, age_w52_q, age_w51_q, age_w50_q, age_w49_q, age_w48_q, age_w47_q, age_w46_q, age_w45_q, age_w44_q, age_w43_q, age_w42_q, age_w41_q, age_w40_q, age_w39_q, age_w38_q, age_w37_q, age_w36_q, age_w35_q, age_w34_q, age_w33_q, age_w32_q, age_w31_q, age_w30_q, age_w29_q, age_w28_q, age_w27_q, age_w26_q, age_w25_q, age_w24_q, age_w23_q, age_w22_q, age_w21_q, age_w20_q, age_w19_q, age_w18_q, age_w17_q, age_w16_q, age_w15_q, age_w14_q, age_w13_q, age_w12_q, age_w11_q, age_w10_q, age_w9_q, age_w8_q, age_w7_q, age_w6_q, age_w5_q, age_w4_q, age_w3_q, age_w2_q, age_w1_q, age_w0_q};
   assign vict = f2_vict_q;
@@ -576,7 +614,6 @@ module l1tlb_seed001_table41_tlb (
   assign r2_vmid_d = r1_vmid_q;
   assign r2_match_d = match;
   assign r2_any_d = |match;
-  assign f1_iv_d = {128{r1_sd_q & 1'b1}} & match;
   assign busy_o = r1_v_q | r2_v_q;
   // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.
   assign hit = r2_v_q & r2_any_q;
@@ -625,7 +662,7 @@ module l1tlb_seed001_table41_tlb (
       wire mg;
       assign mg = miss & cam[gn];
       wire kl;
-      assign kl = mp_w[gn] & (sd_all_i | r2_sd_q & cam[gn]);
+      assign kl = mp_w[gn] & (sd_all_q | r2_sd_q & cam[gn]);
       wire pc;
       assign pc = f2_v_q & f2_moh_w[gn];
       wire fr;
@@ -644,7 +681,9 @@ module l1tlb_seed001_table41_tlb (
   assign mp_d = mp_n;
   assign ms_d = ms_n;
   assign mk_d = mk_n;
-  assign f2_kill_d = |(mk_n & f1_moh_q);
+  assign f2_kill_n = |(mk_n & f1_moh_q);
+  assign f2_kill_d = f2_kill_n;
+  assign f2_we_ev_d = f1_v_q & ~f2_kill_n & ~f2_sdm_n & ~sd_all_next_i;
   assign mvh_d = mvh_n;
   assign mvm_d = mvm_n;
   assign mw_d = mw_n;
@@ -671,7 +710,7 @@ module l1tlb_seed001_table41_tlb (
       wire wr;
       assign wr = we & f2_set_w[ge / 128] & vict[ge % 128];
       wire iv;
-      assign iv = sd_all_i | r2_sd_q & r2_set_w[ge / 128] & r2_match_q[ge % 128];
+      assign iv = sd_all_q | r2_sd_q & r2_set_w[ge / 128] & r2_match_q[ge % 128];
       assign ev_n[ge] = wr | ~iv & ev_q[ge];
       assign etag_n[ge * 38 +: 38] = wr ? f2_tag : etag_q[ge * 38 +: 38];
       assign eppn_n[ge * 36 +: 36] = wr ? f2_ppn_q : eppn_q[ge * 36 +: 36];
@@ -683,7 +722,7 @@ module l1tlb_seed001_table41_tlb (
   // Eviction: the f2 write's victim way held a valid entry that no shootdown removes at this edge.
   assign e_valid = ev_q;
   assign e_shot = r2_sd_q & |(r2_set_w & f2_set_w) & |(r2_match_q & vict);
-  assign evict_o = we & |(e_valid & vict) & ~e_shot;
+  assign evict_o = f2_we_ev_q & |(e_valid & vict) & ~e_shot;
   assign e_tag_row = etag_q;
   assign e_tag = {38{vict[0]}} & e_tag_row[37:0] | {38{vict[1]}} & e_tag_row[75:38] | {38{vict[2]}} & e_tag_row[113:76] | {38{vict[3]}} & e_tag_row[151:114] | {38{vict[4]}} & e_tag_row[189:152] | {38{vict[5]}} & e_tag_row[227:190] | {38{vict[6]}} & e_tag_row[265:228] | {38{vict[7]}} & e_tag_row[303:266] | {38{vict[8]}} & e_tag_row[341:304] | {38{vict[9]}} & e_tag_row[379:342] | {38{vict[10]}} & e_tag_row[417:380] | {38{vict[11]}} & e_tag_row[455:418] | {38{vict[12]}} & e_tag_row[493:456] | {38{vict[13]}} & e_tag_row[531:494] | {38{vict[14]}} & e_tag_row[569:532] | {38{vict[15]}} & e_tag_row[607:570] | {38{vict[16]}} & e_tag_row[645:608] | {38{vict[17]}} & e_tag_row[683:646] | {38{vict[18]}} & e_tag_row[721:684] | {38{vict[19]}} & e_tag_row[759:722] | {38{vict[20]}} & e_tag_row[797:760] | {38{vict[21]}} & e_tag_row[835:798] | {38{vict[22]}} & e_tag_row[873:836] | {38{vict[23]}} & e_tag_row[911:874] | {38{vict[24]}} & e_tag_row[949:912] | {38{vict[25]}} & e_tag_row[987:950] | {38{vict[26]}} & e_tag_row[1025:988] | {38{vict[27]}} & e_tag_row[1063:1026] | {38{vict[28]}} & e_tag_row[1101:1064] | {38{vict[29]}} & e_tag_row[1139:1102] | {38{vict[30]}} & e_tag_row[1177:1140] | {38{vict[31]}} & e_tag_row[1215:1178] | {38{vict[32]}} & e_tag_row[1253:1216] | {38{vict[33]}} & e_tag_row[1291:1254] | {38{vict[34]}} & e_tag_row[1329:1292] | {38{vict[35]}} & e_tag_row[1367:1330] | {38{vict[36]}} & e_tag_row[1405:1368] | {38{vict[37]}} & e_tag_row[1443:1406] | {38{vict[38]}} & e_tag_row[1481:1444] | {38{vict[39]}} & e_tag_row[1519:1482] | {38{vict[40]}} & e_tag_row[1557:1520] | {38{vict[41]}} & e_tag_row[1595:1558] | {38{vict[42]}} & e_tag_row[1633:1596] | {38{vict[43]}} & e_tag_row[1671:1634] | {38{vict[44]}} & e_tag_row[1709:1672] | {38{vict[45]}} & e_tag_row[1747:1710] | {38{vict[46]}} & e_tag_row[1785:1748] | {38{vict[47]}} & e_tag_row[1823:1786] | {38{vict[48]}} & e_tag_row[1861:1824] | {38{vict[49]}} & e_tag_row[1899:1862] | {38{vict[50]}} & e_tag_row[1937:1900] | {38{vict[51]}} & e_tag_row[1975:1938] | {38{vict[52]}} & e_tag_row[2013:1976] | {38{vict[53]}} & e_tag_row[2051:2014] | {38{vict[54]}} & e_tag_row[2089:2052] | {38{vict[55]}} & e_tag_row[2127:2090] | {38{vict[56]}} & e_tag_row[2165:2128] | {38{vict[57]}} & e_tag_row[2203:2166] | {38{vict[58]}} & e_tag_row[2241:2204] | {38{vict[59]}} & e_tag_row[2279:2242] | {38{vict[60]}} & e_tag_row[2317:2280] | {38{vict[61]}} & e_tag_row[2355:2318] | {38{vict[62]}} & e_tag_row[2393:2356] | {38{vict[63]}} & e_tag_row[2431:2394] | {38{vict[64]}} & e_tag_row[2469:2432] | {38{vict[65]}} & e_tag_row[2507:2470] | {38{vict[66]}} & e_tag_row[2545:2508] | {38{vict[67]}} & e_tag_row[2583:2546] | {38{vict[68]}} & e_tag_row[2621:2584] | {38{vict[69]}} & e_tag_row[2659:2622] | {38{vict[70]}} & e_tag_row[2697:2660] | {38{vict[71]}} & e_tag_row[2735:2698] | {38{vict[72]}} & e_tag_row[2773:2736] | {38{vict[73]}} & e_tag_row[2811:2774] | {38{vict[74]}} & e_tag_row[2849:2812] | {38{vict[75]}} & e_tag_row[2887:2850] | {38{vict[76]}} & e_tag_row[2925:2888] | {38{vict[77]}} & e_tag_row[2963:2926] | {38{vict[78]}} & e_tag_row[3001:2964] | {38{vict[79]}} & e_tag_row[3039:3002] | {38{vict[80]}} & e_tag_row[3077:3040] | {38{vict[81]}} & e_tag_row[3115:3078] | {38{vict[82]}} & e_tag_row[3153:3116] | {38{vict[83]}} & e_tag_row[3191:3154] | {38{vict[84]}} & e_tag_row[3229:3192] | {38{vict[85]}} & e_tag_row[3267:3230] | {38{vict[86]}} & e_tag_row[3305:3268] | {38{vict[87]}} & e_tag_row[3343:3306] | {38{vict[88]}} & e_tag_row[3381:3344] | {38{vict[89]}} & e_tag_row[3419:3382] | {38{vict[90]}} & e_tag_row[3457:3420] | {38{vict[91]}} & e_tag_row[3495:3458] | {38{vict[92]}} & e_tag_row[3533:3496] | {38{vict[93]}} & e_tag_row[3571:3534] | {38{vict[94]}} & e_tag_row[3609:3572] | {38{vict[95]}} & e_tag_row[3647:3610] | {38{vict[96]}} & e_tag_row[3685:3648] | {38{vict[97]}} & e_tag_row[3723:3686] | {38{vict[98]}} & e_tag_row[3761:3724] | {38{vict[99]}} & e_tag_row[3799:3762] | {38{vict[100]}} & e_tag_row[3837:3800] | {38{vict[101]}} & e_tag_row[3875:3838] | {38{vict[102]}} & e_tag_row[3913:3876] | {38{vict[103]}} & e_tag_row[3951:3914] | {38{vict[104]}} & e_tag_row[3989:3952] | {38{vict[105]}} & e_tag_row[4027:3990] | {38{vict[106]}} & e_tag_row[4065:4028] | {38{vict[107]}} & e_tag_row[4103:4066] | {38{vict[108]}} & e_tag_row[4141:4104] | {38{vict[109]}} & e_tag_row[4179:4142] | {38{vict[110]}} & e_tag_row[4217:4180] | {38{vict[111]}} & e_tag_row[4255:4218] | {38{vict[112]}} & e_tag_row[4293:4256] | {38{vict[113]}} & e_tag_row[4331:4294] | {38{vict[114]}} & e_tag_row[4369:4332] | {38{vict[115]}} & e_tag_row[4407:4370] | {38{vict[116]}} & e_tag_row[4445:4408] | {38{vict[117]}} & e_tag_row[4483:4446] | {38{vict[118]}} & e_tag_row[4521:4484] | {38{vict[119]}} & e_tag_row[4559:4522] | {38{vict[120]}} & e_tag_row[4597:4560] | {38{vict[121]}} & e_tag_row[4635:4598] | {38{vict[122]}} & e_tag_row[4673:4636] | {38{vict[123]}} & e_tag_row[4711:4674] | {38{vict[124]}} & e_tag_row[4749:4712] | {38{vict[125]}} & e_tag_row[4787:4750] | {38{vict[126]}} & e_tag_row[4825:4788] | {38{vict[127]}} & e_tag_row[4863:4826];
   assign evict_vh_o = e_tag[35:0];
@@ -694,62 +733,56 @@ module l1tlb_seed001_table41_tlb (
   assign evict_perm_o = {6{vict[0]}} & e_perm_row[5:0] | {6{vict[1]}} & e_perm_row[11:6] | {6{vict[2]}} & e_perm_row[17:12] | {6{vict[3]}} & e_perm_row[23:18] | {6{vict[4]}} & e_perm_row[29:24] | {6{vict[5]}} & e_perm_row[35:30] | {6{vict[6]}} & e_perm_row[41:36] | {6{vict[7]}} & e_perm_row[47:42] | {6{vict[8]}} & e_perm_row[53:48] | {6{vict[9]}} & e_perm_row[59:54] | {6{vict[10]}} & e_perm_row[65:60] | {6{vict[11]}} & e_perm_row[71:66] | {6{vict[12]}} & e_perm_row[77:72] | {6{vict[13]}} & e_perm_row[83:78] | {6{vict[14]}} & e_perm_row[89:84] | {6{vict[15]}} & e_perm_row[95:90] | {6{vict[16]}} & e_perm_row[101:96] | {6{vict[17]}} & e_perm_row[107:102] | {6{vict[18]}} & e_perm_row[113:108] | {6{vict[19]}} & e_perm_row[119:114] | {6{vict[20]}} & e_perm_row[125:120] | {6{vict[21]}} & e_perm_row[131:126] | {6{vict[22]}} & e_perm_row[137:132] | {6{vict[23]}} & e_perm_row[143:138] | {6{vict[24]}} & e_perm_row[149:144] | {6{vict[25]}} & e_perm_row[155:150] | {6{vict[26]}} & e_perm_row[161:156] | {6{vict[27]}} & e_perm_row[167:162] | {6{vict[28]}} & e_perm_row[173:168] | {6{vict[29]}} & e_perm_row[179:174] | {6{vict[30]}} & e_perm_row[185:180] | {6{vict[31]}} & e_perm_row[191:186] | {6{vict[32]}} & e_perm_row[197:192] | {6{vict[33]}} & e_perm_row[203:198] | {6{vict[34]}} & e_perm_row[209:204] | {6{vict[35]}} & e_perm_row[215:210] | {6{vict[36]}} & e_perm_row[221:216] | {6{vict[37]}} & e_perm_row[227:222] | {6{vict[38]}} & e_perm_row[233:228] | {6{vict[39]}} & e_perm_row[239:234] | {6{vict[40]}} & e_perm_row[245:240] | {6{vict[41]}} & e_perm_row[251:246] | {6{vict[42]}} & e_perm_row[257:252] | {6{vict[43]}} & e_perm_row[263:258] | {6{vict[44]}} & e_perm_row[269:264] | {6{vict[45]}} & e_perm_row[275:270] | {6{vict[46]}} & e_perm_row[281:276] | {6{vict[47]}} & e_perm_row[287:282] | {6{vict[48]}} & e_perm_row[293:288] | {6{vict[49]}} & e_perm_row[299:294] | {6{vict[50]}} & e_perm_row[305:300] | {6{vict[51]}} & e_perm_row[311:306] | {6{vict[52]}} & e_perm_row[317:312] | {6{vict[53]}} & e_perm_row[323:318] | {6{vict[54]}} & e_perm_row[329:324] | {6{vict[55]}} & e_perm_row[335:330] | {6{vict[56]}} & e_perm_row[341:336] | {6{vict[57]}} & e_perm_row[347:342] | {6{vict[58]}} & e_perm_row[353:348] | {6{vict[59]}} & e_perm_row[359:354] | {6{vict[60]}} & e_perm_row[365:360] | {6{vict[61]}} & e_perm_row[371:366] | {6{vict[62]}} & e_perm_row[377:372] | {6{vict[63]}} & e_perm_row[383:378] | {6{vict[64]}} & e_perm_row[389:384] | {6{vict[65]}} & e_perm_row[395:390] | {6{vict[66]}} & e_perm_row[401:396] | {6{vict[67]}} & e_perm_row[407:402] | {6{vict[68]}} & e_perm_row[413:408] | {6{vict[69]}} & e_perm_row[419:414] | {6{vict[70]}} & e_perm_row[425:420] | {6{vict[71]}} & e_perm_row[431:426] | {6{vict[72]}} & e_perm_row[437:432] | {6{vict[73]}} & e_perm_row[443:438] | {6{vict[74]}} & e_perm_row[449:444] | {6{vict[75]}} & e_perm_row[455:450] | {6{vict[76]}} & e_perm_row[461:456] | {6{vict[77]}} & e_perm_row[467:462] | {6{vict[78]}} & e_perm_row[473:468] | {6{vict[79]}} & e_perm_row[479:474] | {6{vict[80]}} & e_perm_row[485:480] | {6{vict[81]}} & e_perm_row[491:486] | {6{vict[82]}} & e_perm_row[497:492] | {6{vict[83]}} & e_perm_row[503:498] | {6{vict[84]}} & e_perm_row[509:504] | {6{vict[85]}} & e_perm_row[515:510] | {6{vict[86]}} & e_perm_row[521:516] | {6{vict[87]}} & e_perm_row[527:522] | {6{vict[88]}} & e_perm_row[533:528] | {6{vict[89]}} & e_perm_row[539:534] | {6{vict[90]}} & e_perm_row[545:540] | {6{vict[91]}} & e_perm_row[551:546] | {6{vict[92]}} & e_perm_row[557:552] | {6{vict[93]}} & e_perm_row[563:558] | {6{vict[94]}} & e_perm_row[569:564] | {6{vict[95]}} & e_perm_row[575:570] | {6{vict[96]}} & e_perm_row[581:576] | {6{vict[97]}} & e_perm_row[587:582] | {6{vict[98]}} & e_perm_row[593:588] | {6{vict[99]}} & e_perm_row[599:594] | {6{vict[100]}} & e_perm_row[605:600] | {6{vict[101]}} & e_perm_row[611:606] | {6{vict[102]}} & e_perm_row[617:612] | {6{vict[103]}} & e_perm_row[623:618] | {6{vict[104]}} & e_perm_row[629:624] | {6{vict[105]}} & e_perm_row[635:630] | {6{vict[106]}} & e_perm_row[641:636] | {6{vict[107]}} & e_perm_row[647:642] | {6{vict[108]}} & e_perm_row[653:648] | {6{vict[109]}} & e_perm_row[659:654] | {6{vict[110]}} & e_perm_row[665:660] | {6{vict[111]}} & e_perm_row[671:666] | {6{vict[112]}} & e_perm_row[677:672] | {6{vict[113]}} & e_perm_row[683:678] | {6{vict[114]}} & e_perm_row[689:684] | {6{vict[115]}} & e_perm_row[695:690] | {6{vict[116]}} & e_perm_row[701:696] | {6{vict[117]}} & e_perm_row[707:702] | {6{vict[118]}} & e_perm_row[713:708] | {6{vict[119]}} & e_perm_row[719:714] | {6{vict[120]}} & e_perm_row[725:720] | {6{vict[121]}} & e_perm_row[731:726] | {6{vict[122]}} & e_perm_row[737:732] | {6{vict[123]}} & e_perm_row[743:738] | {6{vict[124]}} & e_perm_row[749:744] | {6{vict[125]}} & e_perm_row[755:750] | {6{vict[126]}} & e_perm_row[761:756] | {6{vict[127]}} & e_perm_row[767:762];
   assign eppn_d = eppn_n;
   assign eperm_d = eperm_n;
-  // Replacement: the decide stage's touch, then the fill's touch (same edge, in that order).
-  assign untouch = r2_sd_q & ~sd_all_i & r2_any_q;
-  genvar gh;
-  generate
-    for (gh = 0; gh < 1; gh = gh + 1) begin : g_hit_age
-      wire [895:0] row;
-      assign row = {age[889 + (gh * 7) +: 7], age[882 + (gh * 7) +: 7], age[875 + (gh * 7) +: 7], age[868 + (gh * 7) +: 7], age[861 + (gh * 7) +: 7], age[854 + (gh * 7) +: 7], age[847 + (gh * 7) +: 7], age[840 + (gh * 7) +: 7], age[833 + (gh * 7) +: 7], age[826 + (gh * 7) +: 7], age[819 + (gh * 7) +: 7], age[812 + (gh * 7) +: 7], age[805 + (gh * 7) +: 7], age[798 + (gh * 7) +: 7], age[791 + (gh * 7) +: 7], age[784 + (gh * 7) +: 7], age[777 + (gh * 7) +: 7], age[770 + (gh * 7) +: 7], age[763 + (gh * 7) +: 7], age[756 + (gh * 7) +: 7], age[749 + (gh * 7) +: 7], age[742 + (gh * 7) +: 7], age[735 + (gh * 7) +: 7], age[728 + (gh * 7) +: 7], age[721 + (gh * 7) +: 7], age[714 + (gh * 7) +: 7], age[707 + (gh * 7) +: 7], age[700 + (gh * 7) +: 7], age[693 + (gh * 7) +: 7], age[686 + (gh * 7) +: 7], age[679 + (gh * 7) +: 7], age[672 + (gh * 7) +: 7], age[665 + (gh * 7) +: 7], age[658 + (gh * 7) +: 7], age[651 + (gh * 7) +: 7], age[644 + (gh * 7) +: 7], age[637 + (gh * 7) +: 7], age[630 + (gh * 7) +: 7], age[623 + (gh * 7) +: 7], age[616 + (gh * 7) +: 7], age[609 + (gh * 7) +: 7], age[602 + (gh * 7) +: 7], age[595 + (gh * 7) +: 7], age[588 + (gh * 7) +: 7], age[581 + (gh * 7) +: 7], age[574 + (gh * 7) +: 7], age[567 + (gh * 7) +: 7], age[560 + (gh * 7) +: 7], age[553 + (gh * 7) +: 7], age[546 + (gh * 7) +: 7], age[539 + (gh * 7) +: 7], age[532 + (gh * 7) +: 7], age[525 + (gh * 7) +: 7], age[518 + (gh * 7) +: 7], age[511 + (gh * 7) +: 7], age[504 + (gh * 7) +: 7], age[497 + (gh * 7) +: 7], age[490 + (gh * 7) +: 7], age[483 + (gh * 7) +: 7], age[476 + (gh * 7) +: 7], age[469 + (gh * 7) +: 7], age[462 + (gh * 7) +: 7], age[455 + (gh * 7) +: 7], age[448 + (gh * 7) +: 7], age[441 + (gh * 7) +: 7], age[434 + (gh * 7) +: 7], age[427 + (gh * 7) +: 7], age[420 + (gh * 7) +: 7], age[413 + (gh * 7) +: 7], age[406 + (gh * 7) +: 7], age[399 + (gh * 7) +: 7], age[392 + (gh * 7) +: 7], age[385 + (gh * 7) +: 7], age[378 + (gh * 7) +: 7], age[371 + (gh * 7) +: 7], age[364 + (gh * 7) +: 7], age[357 + (gh * 7) +: 7], age[350 + (gh * 7) +: 7], age[343 + (gh * 7) +: 7], age[336 + (gh * 7) +: 7], age[329 + (gh * 7) +: 7], age[322 + (gh * 7) +: 7], age[315 + (gh * 7) +: 7], age[308 + (gh * 7) +: 7], age[301 + (gh * 7) +: 7], age[294 + (gh * 7) +: 7], age[287 + (gh * 7) +: 7], age[280 + (gh * 7) +: 7], age[273 + (gh * 7) +: 7], age[266 + (gh * 7) +: 7], age[259 + (gh * 7) +: 7], age[252 + (gh * 7) +: 7], age[245 + (gh * 7) +: 7], age[238 + (gh * 7) +: 7], age[231 + (gh * 7) +: 7], age[224 + (gh * 7) +: 7], age[217 + (gh * 7) +: 7], age[210 + (gh * 7) +: 7], age[203 + (gh * 7) +: 7], age[196 + (gh * 7) +: 7], age[189 + (gh * 7) +: 7], age[182 + (gh * 7) +: 7], age[175 + (gh * 7) +: 7], age[168 + (gh * 7) +: 7], age[161 + (gh * 7) +: 7], age[154 + (gh * 7) +: 7], age[147 + (gh * 7) +: 7], age[140 + (gh * 7) +: 7], age[133 + (gh * 7) +: 7], age[126 + (gh * 7) +: 7], age[119 + (gh * 7) +: 7], age[112 + (gh * 7) +: 7], age[105 + (gh * 7) +: 7], age[98 + (gh * 7) +: 7], age[91 + (gh * 7) +: 7], age[84 + (gh * 7) +: 7], age[77 + (gh * 7) +: 7], age[70 + (gh * 7) +: 7], age[63 + (gh * 7) +: 7], age[56 + (gh * 7) +: 7], age[49 + (gh * 7) +: 7], age[42 + (gh * 7) +: 7], age[35 + (gh * 7) +: 7], age[28 + (gh * 7) +: 7], age[21 + (gh * 7) +: 7], age[14 + (gh * 7) +: 7], age[7 + (gh * 7) +: 7], age[0 + (gh * 7) +: 7]};
-      assign h_age_a[gh * 7 +: 7] = {7{r2_match_q[0]}} & row[6:0] | {7{r2_match_q[1]}} & row[13:7] | {7{r2_match_q[2]}} & row[20:14] | {7{r2_match_q[3]}} & row[27:21] | {7{r2_match_q[4]}} & row[34:28] | {7{r2_match_q[5]}} & row[41:35] | {7{r2_match_q[6]}} & row[48:42] | {7{r2_match_q[7]}} & row[55:49] | {7{r2_match_q[8]}} & row[62:56] | {7{r2_match_q[9]}} & row[69:63] | {7{r2_match_q[10]}} & row[76:70] | {7{r2_match_q[11]}} & row[83:77] | {7{r2_match_q[12]}} & row[90:84] | {7{r2_match_q[13]}} & row[97:91] | {7{r2_match_q[14]}} & row[104:98] | {7{r2_match_q[15]}} & row[111:105] | {7{r2_match_q[16]}} & row[118:112] | {7{r2_match_q[17]}} & row[125:119] | {7{r2_match_q[18]}} & row[132:126] | {7{r2_match_q[19]}} & row[139:133] | {7{r2_match_q[20]}} & row[146:140] | {7{r2_match_q[21]}} & row[153:147] | {7{r2_match_q[22]}} & row[160:154] | {7{r2_match_q[23]}} & row[167:161] | {7{r2_match_q[24]}} & row[174:168] | {7{r2_match_q[25]}} & row[181:175] | {7{r2_match_q[26]}} & row[188:182] | {7{r2_match_q[27]}} & row[195:189] | {7{r2_match_q[28]}} & row[202:196] | {7{r2_match_q[29]}} & row[209:203] | {7{r2_match_q[30]}} & row[216:210] | {7{r2_match_q[31]}} & row[223:217] | {7{r2_match_q[32]}} & row[230:224] | {7{r2_match_q[33]}} & row[237:231] | {7{r2_match_q[34]}} & row[244:238] | {7{r2_match_q[35]}} & row[251:245] | {7{r2_match_q[36]}} & row[258:252] | {7{r2_match_q[37]}} & row[265:259] | {7{r2_match_q[38]}} & row[272:266] | {7{r2_match_q[39]}} & row[279:273] | {7{r2_match_q[40]}} & row[286:280] | {7{r2_match_q[41]}} & row[293:287] | {7{r2_match_q[42]}} & row[300:294] | {7{r2_match_q[43]}} & row[307:301] | {7{r2_match_q[44]}} & row[314:308] | {7{r2_match_q[45]}} & row[321:315] | {7{r2_match_q[46]}} & row[328:322] | {7{r2_match_q[47]}} & row[335:329] | {7{r2_match_q[48]}} & row[342:336] | {7{r2_match_q[49]}} & row[349:343] | {7{r2_match_q[50]}} & row[356:350] | {7{r2_match_q[51]}} & row[363:357] | {7{r2_match_q[52]}} & row[370:364] | {7{r2_match_q[53]}} & row[377:371] | {7{r2_match_q[54]}} & row[384:378] | {7{r2_match_q[55]}} & row[391:385] | {7{r2_match_q[56]}} & row[398:392] | {7{r2_match_q[57]}} & row[405:399] | {7{r2_match_q[58]}} & row[412:406] | {7{r2_match_q[59]}} & row[419:413] | {7{r2_match_q[60]}} & row[426:420] | {7{r2_match_q[61]}} & row[433:427] | {7{r2_match_q[62]}} & row[440:434] | {7{r2_match_q[63]}} & row[447:441] | {7{r2_match_q[64]}} & row[454:448] | {7{r2_match_q[65]}} & row[461:455] | {7{r2_match_q[66]}} & row[468:462] | {7{r2_match_q[67]}} & row[475:469] | {7{r2_match_q[68]}} & row[482:476] | {7{r2_match_q[69]}} & row[489:483] | {7{r2_match_q[70]}} & row[496:490] | {7{r2_match_q[71]}} & row[503:497] | {7{r2_match_q[72]}} & row[510:504] | {7{r2_match_q[73]}} & row[517:511] | {7{r2_match_q[74]}} & row[524:518] | {7{r2_match_q[75]}} & row[531:525] | {7{r2_match_q[76]}} & row[538:532] | {7{r2_match_q[77]}} & row[545:539] | {7{r2_match_q[78]}} & row[552:546] | {7{r2_match_q[79]}} & row[559:553] | {7{r2_match_q[80]}} & row[566:560] | {7{r2_match_q[81]}} & row[573:567] | {7{r2_match_q[82]}} & row[580:574] | {7{r2_match_q[83]}} & row[587:581] | {7{r2_match_q[84]}} & row[594:588] | {7{r2_match_q[85]}} & row[601:595] | {7{r2_match_q[86]}} & row[608:602] | {7{r2_match_q[87]}} & row[615:609] | {7{r2_match_q[88]}} & row[622:616] | {7{r2_match_q[89]}} & row[629:623] | {7{r2_match_q[90]}} & row[636:630] | {7{r2_match_q[91]}} & row[643:637] | {7{r2_match_q[92]}} & row[650:644] | {7{r2_match_q[93]}} & row[657:651] | {7{r2_match_q[94]}} & row[664:658] | {7{r2_match_q[95]}} & row[671:665] | {7{r2_match_q[96]}} & row[678:672] | {7{r2_match_q[97]}} & row[685:679] | {7{r2_match_q[98]}} & row[692:686] | {7{r2_match_q[99]}} & row[699:693] | {7{r2_match_q[100]}} & row[706:700] | {7{r2_match_q[101]}} & row[713:707] | {7{r2_match_q[102]}} & row[720:714] | {7{r2_match_q[103]}} & row[727:721] | {7{r2_match_q[104]}} & row[734:728] | {7{r2_match_q[105]}} & row[741:735] | {7{r2_match_q[106]}} & row[748:742] | {7{r2_match_q[107]}} & row[755:749] | {7{r2_match_q[108]}} & row[762:756] | {7{r2_match_q[109]}} & row[769:763] | {7{r2_match_q[110]}} & row[776:770] | {7{r2_match_q[111]}} & row[783:777] | {7{r2_match_q[112]}} & row[790:784] | {7{r2_match_q[113]}} & row[797:791] | {7{r2_match_q[114]}} & row[804:798] | {7{r2_match_q[115]}} & row[811:805] | {7{r2_match_q[116]}} & row[818:812] | {7{r2_match_q[117]}} & row[825:819] | {7{r2_match_q[118]}} & row[832:826] | {7{r2_match_q[119]}} & row[839:833] | {7{r2_match_q[120]}} & row[846:840] | {7{r2_match_q[121]}} & row[853:847] | {7{r2_match_q[122]}} & row[860:854] | {7{r2_match_q[123]}} & row[867:861] | {7{r2_match_q[124]}} & row[874:868] | {7{r2_match_q[125]}} & row[881:875] | {7{r2_match_q[126]}} & row[888:882] | {7{r2_match_q[127]}} & row[895:889];
-    end
-  endgenerate
-  assign same_set = hit & |(r2_set_w & f2_set_w);
-  assign vict_is_hit = |(vict & r2_match_q);
-  assign same_set_u = untouch & |(r2_set_w & f2_set_w);
+  // Replacement: the last cycle's touch or untouch, then the fill's touch (same edge, in that order).
+  assign untouch = r2_sd_q & ~sd_all_q & r2_any_q;
   assign age_reset = {7'd0, 7'd1, 7'd2, 7'd3, 7'd4, 7'd5, 7'd6, 7'd7, 7'd8, 7'd9, 7'd10, 7'd11, 7'd12, 7'd13, 7'd14, 7'd15, 7'd16, 7'd17, 7'd18, 7'd19, 7'd20, 7'd21, 7'd22, 7'd23, 7'd24, 7'd25, 7'd26, 7'd27, 7'd28, 7'd29, 7'd30, 7'd31, 7'd32, 7'd33, 7'd34, 7'd35, 7'd36, 7'd37, 7'd38, 7'd39, 7'd40, 7'd41, 7'd42, 7'd43, 7'd44, 7'd45, 7'd46, 7'd47, 7'd48, 7'd49, 7'd50, 7'd51, 7'd52, 7'd53, 7'd54, 7'd55, 7'd56, 7'd57, 7'd58, 7'd59, 7'd60, 7'd61, 7'd62, 7'd63, 7'd64, 7'd65, 7'd66, 7'd67, 7'd68, 7'd69, 7'd70, 7'd71, 7'd72, 7'd73, 7'd74, 7'd75, 7'd76, 7'd77, 7'd78, 7'd79, 7'd80, 7'd81, 7'd82, 7'd83, 7'd84, 7'd85, 7'd86, 7'd87, 7'd88, 7'd89, 7'd90, 7'd91, 7'd92, 7'd93, 7'd94, 7'd95, 7'd96, 7'd97, 7'd98, 7'd99, 7'd100, 7'd101, 7'd102, 7'd103, 7'd104, 7'd105, 7'd106, 7'd107, 7'd108, 7'd109, 7'd110, 7'd111, 7'd112, 7'd113, 7'd114, 7'd115, 7'd116, 7'd117, 7'd118, 7'd119, 7'd120, 7'd121, 7'd122, 7'd123, 7'd124, 7'd125, 7'd126, 7'd127};
+  assign age_same_set = lt_hit_q & |(lt_set_w & f2_set_w);
+  assign age_vict_is_hit = |(vict & lt_way_q);
+  assign age_same_set_u = lt_unt_q & |(lt_set_w & f2_set_w);
   genvar ga;
   generate
     for (ga = 0; ga < 128; ga = ga + 1) begin : g_age
       wire [6:0] a;
       assign a = age[ga * 7 +: 7];
+      wire hs;
+      assign hs = lt_hit_q & lt_set_w[ga % 1];
+      wire us;
+      assign us = lt_unt_q & lt_set_w[ga % 1];
+      wire fs;
+      assign fs = we & f2_set_w[ga % 1];
       wire [6:0] a1;
       assign a1 = a + 7'd1;
       wire [6:0] a2;
       assign a2 = a1 + 7'd1;
-      wire hs;
-      assign hs = hit & r2_set_w[ga % 1];
-      wire us;
-      assign us = untouch & r2_set_w[ga % 1];
       wire [6:0] am1;
       assign am1 = a - 7'd1;
       wire k1;
-      assign k1 = ~(same_set & vict_is_hit);
+      assign k1 = ~(age_same_set & age_vict_is_hit);
       wire k2;
-      assign k2 = same_set & ~vict_is_hit & r2_match_q[ga / 1];
+      assign k2 = age_same_set & ~age_vict_is_hit & lt_way_q[ga / 1];
       wire k3;
-      assign k3 = ~(same_set_u & r2_match_q[ga / 1] & ~vict[ga / 1]);
+      assign k3 = ~(age_same_set_u & lt_way_q[ga / 1] & ~vict[ga / 1]);
       wire lt;
       assign lt = (f2_young_q[ga / 1] & k1 | k2) & k3;
-      wire fs;
-      assign fs = we & f2_set_w[ga % 1];
       wire fv;
       assign fv = fs & vict[ga / 1];
       wire [6:0] x1_y;
-      assign x1_y = hs ? (r2_match_q[ga / 1] ? 7'd0 : a1) : us ? (r2_match_q[ga / 1] ? 7'd127 : a) : a;
+      assign x1_y = hs ? (lt_way_q[ga / 1] ? 7'd0 : a1) : us ? (lt_way_q[ga / 1] ? 7'd127 : a) : a;
       wire [6:0] x1p_y;
-      assign x1p_y = hs ? (r2_match_q[ga / 1] ? 7'd1 : a2) : us ? (r2_match_q[ga / 1] ? 7'd0 : a1) : a1;
+      assign x1p_y = hs ? (lt_way_q[ga / 1] ? 7'd1 : a2) : us ? (lt_way_q[ga / 1] ? 7'd0 : a1) : a1;
       wire [6:0] n_y;
-      assign n_y = sd_all_i ? age_reset[ga * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_y : x1_y) : fv ? 7'd0 : x1_y;
+      assign n_y = sd_all_q ? age_reset[(ga / 1) * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_y : x1_y) : fv ? 7'd0 : x1_y;
       wire [6:0] x1_o;
-      assign x1_o = hs ? (r2_match_q[ga / 1] ? 7'd0 : a) : us ? (r2_match_q[ga / 1] ? 7'd127 : am1) : a;
+      assign x1_o = hs ? (lt_way_q[ga / 1] ? 7'd0 : a) : us ? (lt_way_q[ga / 1] ? 7'd127 : am1) : a;
       wire [6:0] x1p_o;
-      assign x1p_o = hs ? (r2_match_q[ga / 1] ? 7'd1 : a1) : us ? (r2_match_q[ga / 1] ? 7'd0 : a) : a1;
+      assign x1p_o = hs ? (lt_way_q[ga / 1] ? 7'd1 : a1) : us ? (lt_way_q[ga / 1] ? 7'd0 : a) : a1;
       wire [6:0] n_o;
-      assign n_o = sd_all_i ? age_reset[ga * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_o : x1_o) : fv ? 7'd0 : x1_o;
+      assign n_o = sd_all_q ? age_reset[(ga / 1) * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_o : x1_o) : fv ? 7'd0 : x1_o;
       wire lh;
-      assign lh = a < h_age_a[(ga % 1) * 7 +: 7];
+      assign lh = a < lt_age;
       assign age_n[ga * 7 +: 7] = lh ? n_y : n_o;
+      assign age_p1[ga * 7 +: 7] = a + 7'd1;
+      assign age_p2[ga * 7 +: 7] = a + 7'd2;
     end
   endgenerate
   assign age_w0_d = age_n[6:0];
@@ -880,28 +913,70 @@ module l1tlb_seed001_table41_tlb (
   assign age_w125_d = age_n[881:875];
   assign age_w126_d = age_n[888:882];
   assign age_w127_d = age_n[895:889];
+  genvar gh_age_row;
+  generate
+    for (gh_age_row = 0; gh_age_row < 128; gh_age_row = gh_age_row + 1) begin : g_h_age_row
+      wire [6:0] vw;
+      assign vw = age[gh_age_row * 7 +: 7];
+      assign h_age_row[gh_age_row * 7 +: 7] = vw;
+    end
+  endgenerate
+  assign h_age = {7{r2_match_q[0]}} & h_age_row[6:0] | {7{r2_match_q[1]}} & h_age_row[13:7] | {7{r2_match_q[2]}} & h_age_row[20:14] | {7{r2_match_q[3]}} & h_age_row[27:21] | {7{r2_match_q[4]}} & h_age_row[34:28] | {7{r2_match_q[5]}} & h_age_row[41:35] | {7{r2_match_q[6]}} & h_age_row[48:42] | {7{r2_match_q[7]}} & h_age_row[55:49] | {7{r2_match_q[8]}} & h_age_row[62:56] | {7{r2_match_q[9]}} & h_age_row[69:63] | {7{r2_match_q[10]}} & h_age_row[76:70] | {7{r2_match_q[11]}} & h_age_row[83:77] | {7{r2_match_q[12]}} & h_age_row[90:84] | {7{r2_match_q[13]}} & h_age_row[97:91] | {7{r2_match_q[14]}} & h_age_row[104:98] | {7{r2_match_q[15]}} & h_age_row[111:105] | {7{r2_match_q[16]}} & h_age_row[118:112] | {7{r2_match_q[17]}} & h_age_row[125:119] | {7{r2_match_q[18]}} & h_age_row[132:126] | {7{r2_match_q[19]}} & h_age_row[139:133] | {7{r2_match_q[20]}} & h_age_row[146:140] | {7{r2_match_q[21]}} & h_age_row[153:147] | {7{r2_match_q[22]}} & h_age_row[160:154] | {7{r2_match_q[23]}} & h_age_row[167:161] | {7{r2_match_q[24]}} & h_age_row[174:168] | {7{r2_match_q[25]}} & h_age_row[181:175] | {7{r2_match_q[26]}} & h_age_row[188:182] | {7{r2_match_q[27]}} & h_age_row[195:189] | {7{r2_match_q[28]}} & h_age_row[202:196] | {7{r2_match_q[29]}} & h_age_row[209:203] | {7{r2_match_q[30]}} & h_age_row[216:210] | {7{r2_match_q[31]}} & h_age_row[223:217] | {7{r2_match_q[32]}} & h_age_row[230:224] | {7{r2_match_q[33]}} & h_age_row[237:231] | {7{r2_match_q[34]}} & h_age_row[244:238] | {7{r2_match_q[35]}} & h_age_row[251:245] | {7{r2_match_q[36]}} & h_age_row[258:252] | {7{r2_match_q[37]}} & h_age_row[265:259] | {7{r2_match_q[38]}} & h_age_row[272:266] | {7{r2_match_q[39]}} & h_age_row[279:273] | {7{r2_match_q[40]}} & h_age_row[286:280] | {7{r2_match_q[41]}} & h_age_row[293:287] | {7{r2_match_q[42]}} & h_age_row[300:294] | {7{r2_match_q[43]}} & h_age_row[307:301] | {7{r2_match_q[44]}} & h_age_row[314:308] | {7{r2_match_q[45]}} & h_age_row[321:315] | {7{r2_match_q[46]}} & h_age_row[328:322] | {7{r2_match_q[47]}} & h_age_row[335:329] | {7{r2_match_q[48]}} & h_age_row[342:336] | {7{r2_match_q[49]}} & h_age_row[349:343] | {7{r2_match_q[50]}} & h_age_row[356:350] | {7{r2_match_q[51]}} & h_age_row[363:357] | {7{r2_match_q[52]}} & h_age_row[370:364] | {7{r2_match_q[53]}} & h_age_row[377:371] | {7{r2_match_q[54]}} & h_age_row[384:378] | {7{r2_match_q[55]}} & h_age_row[391:385] | {7{r2_match_q[56]}} & h_age_row[398:392] | {7{r2_match_q[57]}} & h_age_row[405:399] | {7{r2_match_q[58]}} & h_age_row[412:406] | {7{r2_match_q[59]}} & h_age_row[419:413] | {7{r2_match_q[60]}} & h_age_row[426:420] | {7{r2_match_q[61]}} & h_age_row[433:427] | {7{r2_match_q[62]}} & h_age_row[440:434] | {7{r2_match_q[63]}} & h_age_row[447:441] | {7{r2_match_q[64]}} & h_age_row[454:448] | {7{r2_match_q[65]}} & h_age_row[461:455] | {7{r2_match_q[66]}} & h_age_row[468:462] | {7{r2_match_q[67]}} & h_age_row[475:469] | {7{r2_match_q[68]}} & h_age_row[482:476] | {7{r2_match_q[69]}} & h_age_row[489:483] | {7{r2_match_q[70]}} & h_age_row[496:490] | {7{r2_match_q[71]}} & h_age_row[503:497] | {7{r2_match_q[72]}} & h_age_row[510:504] | {7{r2_match_q[73]}} & h_age_row[517:511] | {7{r2_match_q[74]}} & h_age_row[524:518] | {7{r2_match_q[75]}} & h_age_row[531:525] | {7{r2_match_q[76]}} & h_age_row[538:532] | {7{r2_match_q[77]}} & h_age_row[545:539] | {7{r2_match_q[78]}} & h_age_row[552:546] | {7{r2_match_q[79]}} & h_age_row[559:553] | {7{r2_match_q[80]}} & h_age_row[566:560] | {7{r2_match_q[81]}} & h_age_row[573:567] | {7{r2_match_q[82]}} & h_age_row[580:574] | {7{r2_match_q[83]}} & h_age_row[587:581] | {7{r2_match_q[84]}} & h_age_row[594:588] | {7{r2_match_q[85]}} & h_age_row[601:595] | {7{r2_match_q[86]}} & h_age_row[608:602] | {7{r2_match_q[87]}} & h_age_row[615:609] | {7{r2_match_q[88]}} & h_age_row[622:616] | {7{r2_match_q[89]}} & h_age_row[629:623] | {7{r2_match_q[90]}} & h_age_row[636:630] | {7{r2_match_q[91]}} & h_age_row[643:637] | {7{r2_match_q[92]}} & h_age_row[650:644] | {7{r2_match_q[93]}} & h_age_row[657:651] | {7{r2_match_q[94]}} & h_age_row[664:658] | {7{r2_match_q[95]}} & h_age_row[671:665] | {7{r2_match_q[96]}} & h_age_row[678:672] | {7{r2_match_q[97]}} & h_age_row[685:679] | {7{r2_match_q[98]}} & h_age_row[692:686] | {7{r2_match_q[99]}} & h_age_row[699:693] | {7{r2_match_q[100]}} & h_age_row[706:700] | {7{r2_match_q[101]}} & h_age_row[713:707] | {7{r2_match_q[102]}} & h_age_row[720:714] | {7{r2_match_q[103]}} & h_age_row[727:721] | {7{r2_match_q[104]}} & h_age_row[734:728] | {7{r2_match_q[105]}} & h_age_row[741:735] | {7{r2_match_q[106]}} & h_age_row[748:742] | {7{r2_match_q[107]}} & h_age_row[755:749] | {7{r2_match_q[108]}} & h_age_row[762:756] | {7{r2_match_q[109]}} & h_age_row[769:763] | {7{r2_match_q[110]}} & h_age_row[776:770] | {7{r2_match_q[111]}} & h_age_row[783:777] | {7{r2_match_q[112]}} & h_age_row[790:784] | {7{r2_match_q[113]}} & h_age_row[797:791] | {7{r2_match_q[114]}} & h_age_row[804:798] | {7{r2_match_q[115]}} & h_age_row[811:805] | {7{r2_match_q[116]}} & h_age_row[818:812] | {7{r2_match_q[117]}} & h_age_row[825:819] | {7{r2_match_q[118]}} & h_age_row[832:826] | {7{r2_match_q[119]}} & h_age_row[839:833] | {7{r2_match_q[120]}} & h_age_row[846:840] | {7{r2_match_q[121]}} & h_age_row[853:847] | {7{r2_match_q[122]}} & h_age_row[860:854] | {7{r2_match_q[123]}} & h_age_row[867:861] | {7{r2_match_q[124]}} & h_age_row[874:868] | {7{r2_match_q[125]}} & h_age_row[881:875] | {7{r2_match_q[126]}} & h_age_row[888:882] | {7{r2_match_q[127]}} & h_age_row[895:889];
+  genvar gh_age_p1_row;
+  generate
+    for (gh_age_p1_row = 0; gh_age_p1_row < 128; gh_age_p1_row = gh_age_p1_row + 1) begin : g_h_age_p1_row
+      wire [6:0] vw;
+      assign vw = age_p1[gh_age_p1_row * 7 +: 7];
+      assign h_age_p1_row[gh_age_p1_row * 7 +: 7] = vw;
+    end
+  endgenerate
+  assign h_age_p1 = {7{r2_match_q[0]}} & h_age_p1_row[6:0] | {7{r2_match_q[1]}} & h_age_p1_row[13:7] | {7{r2_match_q[2]}} & h_age_p1_row[20:14] | {7{r2_match_q[3]}} & h_age_p1_row[27:21] | {7{r2_match_q[4]}} & h_age_p1_row[34:28] | {7{r2_match_q[5]}} & h_age_p1_row[41:35] | {7{r2_match_q[6]}} & h_age_p1_row[48:42] | {7{r2_match_q[7]}} & h_age_p1_row[55:49] | {7{r2_match_q[8]}} & h_age_p1_row[62:56] | {7{r2_match_q[9]}} & h_age_p1_row[69:63] | {7{r2_match_q[10]}} & h_age_p1_row[76:70] | {7{r2_match_q[11]}} & h_age_p1_row[83:77] | {7{r2_match_q[12]}} & h_age_p1_row[90:84] | {7{r2_match_q[13]}} & h_age_p1_row[97:91] | {7{r2_match_q[14]}} & h_age_p1_row[104:98] | {7{r2_match_q[15]}} & h_age_p1_row[111:105] | {7{r2_match_q[16]}} & h_age_p1_row[118:112] | {7{r2_match_q[17]}} & h_age_p1_row[125:119] | {7{r2_match_q[18]}} & h_age_p1_row[132:126] | {7{r2_match_q[19]}} & h_age_p1_row[139:133] | {7{r2_match_q[20]}} & h_age_p1_row[146:140] | {7{r2_match_q[21]}} & h_age_p1_row[153:147] | {7{r2_match_q[22]}} & h_age_p1_row[160:154] | {7{r2_match_q[23]}} & h_age_p1_row[167:161] | {7{r2_match_q[24]}} & h_age_p1_row[174:168] | {7{r2_match_q[25]}} & h_age_p1_row[181:175] | {7{r2_match_q[26]}} & h_age_p1_row[188:182] | {7{r2_match_q[27]}} & h_age_p1_row[195:189] | {7{r2_match_q[28]}} & h_age_p1_row[202:196] | {7{r2_match_q[29]}} & h_age_p1_row[209:203] | {7{r2_match_q[30]}} & h_age_p1_row[216:210] | {7{r2_match_q[31]}} & h_age_p1_row[223:217] | {7{r2_match_q[32]}} & h_age_p1_row[230:224] | {7{r2_match_q[33]}} & h_age_p1_row[237:231] | {7{r2_match_q[34]}} & h_age_p1_row[244:238] | {7{r2_match_q[35]}} & h_age_p1_row[251:245] | {7{r2_match_q[36]}} & h_age_p1_row[258:252] | {7{r2_match_q[37]}} & h_age_p1_row[265:259] | {7{r2_match_q[38]}} & h_age_p1_row[272:266] | {7{r2_match_q[39]}} & h_age_p1_row[279:273] | {7{r2_match_q[40]}} & h_age_p1_row[286:280] | {7{r2_match_q[41]}} & h_age_p1_row[293:287] | {7{r2_match_q[42]}} & h_age_p1_row[300:294] | {7{r2_match_q[43]}} & h_age_p1_row[307:301] | {7{r2_match_q[44]}} & h_age_p1_row[314:308] | {7{r2_match_q[45]}} & h_age_p1_row[321:315] | {7{r2_match_q[46]}} & h_age_p1_row[328:322] | {7{r2_match_q[47]}} & h_age_p1_row[335:329] | {7{r2_match_q[48]}} & h_age_p1_row[342:336] | {7{r2_match_q[49]}} & h_age_p1_row[349:343] | {7{r2_match_q[50]}} & h_age_p1_row[356:350] | {7{r2_match_q[51]}} & h_age_p1_row[363:357] | {7{r2_match_q[52]}} & h_age_p1_row[370:364] | {7{r2_match_q[53]}} & h_age_p1_row[377:371] | {7{r2_match_q[54]}} & h_age_p1_row[384:378] | {7{r2_match_q[55]}} & h_age_p1_row[391:385] | {7{r2_match_q[56]}} & h_age_p1_row[398:392] | {7{r2_match_q[57]}} & h_age_p1_row[405:399] | {7{r2_match_q[58]}} & h_age_p1_row[412:406] | {7{r2_match_q[59]}} & h_age_p1_row[419:413] | {7{r2_match_q[60]}} & h_age_p1_row[426:420] | {7{r2_match_q[61]}} & h_age_p1_row[433:427] | {7{r2_match_q[62]}} & h_age_p1_row[440:434] | {7{r2_match_q[63]}} & h_age_p1_row[447:441] | {7{r2_match_q[64]}} & h_age_p1_row[454:448] | {7{r2_match_q[65]}} & h_age_p1_row[461:455] | {7{r2_match_q[66]}} & h_age_p1_row[468:462] | {7{r2_match_q[67]}} & h_age_p1_row[475:469] | {7{r2_match_q[68]}} & h_age_p1_row[482:476] | {7{r2_match_q[69]}} & h_age_p1_row[489:483] | {7{r2_match_q[70]}} & h_age_p1_row[496:490] | {7{r2_match_q[71]}} & h_age_p1_row[503:497] | {7{r2_match_q[72]}} & h_age_p1_row[510:504] | {7{r2_match_q[73]}} & h_age_p1_row[517:511] | {7{r2_match_q[74]}} & h_age_p1_row[524:518] | {7{r2_match_q[75]}} & h_age_p1_row[531:525] | {7{r2_match_q[76]}} & h_age_p1_row[538:532] | {7{r2_match_q[77]}} & h_age_p1_row[545:539] | {7{r2_match_q[78]}} & h_age_p1_row[552:546] | {7{r2_match_q[79]}} & h_age_p1_row[559:553] | {7{r2_match_q[80]}} & h_age_p1_row[566:560] | {7{r2_match_q[81]}} & h_age_p1_row[573:567] | {7{r2_match_q[82]}} & h_age_p1_row[580:574] | {7{r2_match_q[83]}} & h_age_p1_row[587:581] | {7{r2_match_q[84]}} & h_age_p1_row[594:588] | {7{r2_match_q[85]}} & h_age_p1_row[601:595] | {7{r2_match_q[86]}} & h_age_p1_row[608:602] | {7{r2_match_q[87]}} & h_age_p1_row[615:609] | {7{r2_match_q[88]}} & h_age_p1_row[622:616] | {7{r2_match_q[89]}} & h_age_p1_row[629:623] | {7{r2_match_q[90]}} & h_age_p1_row[636:630] | {7{r2_match_q[91]}} & h_age_p1_row[643:637] | {7{r2_match_q[92]}} & h_age_p1_row[650:644] | {7{r2_match_q[93]}} & h_age_p1_row[657:651] | {7{r2_match_q[94]}} & h_age_p1_row[664:658] | {7{r2_match_q[95]}} & h_age_p1_row[671:665] | {7{r2_match_q[96]}} & h_age_p1_row[678:672] | {7{r2_match_q[97]}} & h_age_p1_row[685:679] | {7{r2_match_q[98]}} & h_age_p1_row[692:686] | {7{r2_match_q[99]}} & h_age_p1_row[699:693] | {7{r2_match_q[100]}} & h_age_p1_row[706:700] | {7{r2_match_q[101]}} & h_age_p1_row[713:707] | {7{r2_match_q[102]}} & h_age_p1_row[720:714] | {7{r2_match_q[103]}} & h_age_p1_row[727:721] | {7{r2_match_q[104]}} & h_age_p1_row[734:728] | {7{r2_match_q[105]}} & h_age_p1_row[741:735] | {7{r2_match_q[106]}} & h_age_p1_row[748:742] | {7{r2_match_q[107]}} & h_age_p1_row[755:749] | {7{r2_match_q[108]}} & h_age_p1_row[762:756] | {7{r2_match_q[109]}} & h_age_p1_row[769:763] | {7{r2_match_q[110]}} & h_age_p1_row[776:770] | {7{r2_match_q[111]}} & h_age_p1_row[783:777] | {7{r2_match_q[112]}} & h_age_p1_row[790:784] | {7{r2_match_q[113]}} & h_age_p1_row[797:791] | {7{r2_match_q[114]}} & h_age_p1_row[804:798] | {7{r2_match_q[115]}} & h_age_p1_row[811:805] | {7{r2_match_q[116]}} & h_age_p1_row[818:812] | {7{r2_match_q[117]}} & h_age_p1_row[825:819] | {7{r2_match_q[118]}} & h_age_p1_row[832:826] | {7{r2_match_q[119]}} & h_age_p1_row[839:833] | {7{r2_match_q[120]}} & h_age_p1_row[846:840] | {7{r2_match_q[121]}} & h_age_p1_row[853:847] | {7{r2_match_q[122]}} & h_age_p1_row[860:854] | {7{r2_match_q[123]}} & h_age_p1_row[867:861] | {7{r2_match_q[124]}} & h_age_p1_row[874:868] | {7{r2_match_q[125]}} & h_age_p1_row[881:875] | {7{r2_match_q[126]}} & h_age_p1_row[888:882] | {7{r2_match_q[127]}} & h_age_p1_row[895:889];
+  genvar gh_age_p2_row;
+  generate
+    for (gh_age_p2_row = 0; gh_age_p2_row < 128; gh_age_p2_row = gh_age_p2_row + 1) begin : g_h_age_p2_row
+      wire [6:0] vw;
+      assign vw = age_p2[gh_age_p2_row * 7 +: 7];
+      assign h_age_p2_row[gh_age_p2_row * 7 +: 7] = vw;
+    end
+  endgenerate
+  assign h_age_p2 = {7{r2_match_q[0]}} & h_age_p2_row[6:0] | {7{r2_match_q[1]}} & h_age_p2_row[13:7] | {7{r2_match_q[2]}} & h_age_p2_row[20:14] | {7{r2_match_q[3]}} & h_age_p2_row[27:21] | {7{r2_match_q[4]}} & h_age_p2_row[34:28] | {7{r2_match_q[5]}} & h_age_p2_row[41:35] | {7{r2_match_q[6]}} & h_age_p2_row[48:42] | {7{r2_match_q[7]}} & h_age_p2_row[55:49] | {7{r2_match_q[8]}} & h_age_p2_row[62:56] | {7{r2_match_q[9]}} & h_age_p2_row[69:63] | {7{r2_match_q[10]}} & h_age_p2_row[76:70] | {7{r2_match_q[11]}} & h_age_p2_row[83:77] | {7{r2_match_q[12]}} & h_age_p2_row[90:84] | {7{r2_match_q[13]}} & h_age_p2_row[97:91] | {7{r2_match_q[14]}} & h_age_p2_row[104:98] | {7{r2_match_q[15]}} & h_age_p2_row[111:105] | {7{r2_match_q[16]}} & h_age_p2_row[118:112] | {7{r2_match_q[17]}} & h_age_p2_row[125:119] | {7{r2_match_q[18]}} & h_age_p2_row[132:126] | {7{r2_match_q[19]}} & h_age_p2_row[139:133] | {7{r2_match_q[20]}} & h_age_p2_row[146:140] | {7{r2_match_q[21]}} & h_age_p2_row[153:147] | {7{r2_match_q[22]}} & h_age_p2_row[160:154] | {7{r2_match_q[23]}} & h_age_p2_row[167:161] | {7{r2_match_q[24]}} & h_age_p2_row[174:168] | {7{r2_match_q[25]}} & h_age_p2_row[181:175] | {7{r2_match_q[26]}} & h_age_p2_row[188:182] | {7{r2_match_q[27]}} & h_age_p2_row[195:189] | {7{r2_match_q[28]}} & h_age_p2_row[202:196] | {7{r2_match_q[29]}} & h_age_p2_row[209:203] | {7{r2_match_q[30]}} & h_age_p2_row[216:210] | {7{r2_match_q[31]}} & h_age_p2_row[223:217] | {7{r2_match_q[32]}} & h_age_p2_row[230:224] | {7{r2_match_q[33]}} & h_age_p2_row[237:231] | {7{r2_match_q[34]}} & h_age_p2_row[244:238] | {7{r2_match_q[35]}} & h_age_p2_row[251:245] | {7{r2_match_q[36]}} & h_age_p2_row[258:252] | {7{r2_match_q[37]}} & h_age_p2_row[265:259] | {7{r2_match_q[38]}} & h_age_p2_row[272:266] | {7{r2_match_q[39]}} & h_age_p2_row[279:273] | {7{r2_match_q[40]}} & h_age_p2_row[286:280] | {7{r2_match_q[41]}} & h_age_p2_row[293:287] | {7{r2_match_q[42]}} & h_age_p2_row[300:294] | {7{r2_match_q[43]}} & h_age_p2_row[307:301] | {7{r2_match_q[44]}} & h_age_p2_row[314:308] | {7{r2_match_q[45]}} & h_age_p2_row[321:315] | {7{r2_match_q[46]}} & h_age_p2_row[328:322] | {7{r2_match_q[47]}} & h_age_p2_row[335:329] | {7{r2_match_q[48]}} & h_age_p2_row[342:336] | {7{r2_match_q[49]}} & h_age_p2_row[349:343] | {7{r2_match_q[50]}} & h_age_p2_row[356:350] | {7{r2_match_q[51]}} & h_age_p2_row[363:357] | {7{r2_match_q[52]}} & h_age_p2_row[370:364] | {7{r2_match_q[53]}} & h_age_p2_row[377:371] | {7{r2_match_q[54]}} & h_age_p2_row[384:378] | {7{r2_match_q[55]}} & h_age_p2_row[391:385] | {7{r2_match_q[56]}} & h_age_p2_row[398:392] | {7{r2_match_q[57]}} & h_age_p2_row[405:399] | {7{r2_match_q[58]}} & h_age_p2_row[412:406] | {7{r2_match_q[59]}} & h_age_p2_row[419:413] | {7{r2_match_q[60]}} & h_age_p2_row[426:420] | {7{r2_match_q[61]}} & h_age_p2_row[433:427] | {7{r2_match_q[62]}} & h_age_p2_row[440:434] | {7{r2_match_q[63]}} & h_age_p2_row[447:441] | {7{r2_match_q[64]}} & h_age_p2_row[454:448] | {7{r2_match_q[65]}} & h_age_p2_row[461:455] | {7{r2_match_q[66]}} & h_age_p2_row[468:462] | {7{r2_match_q[67]}} & h_age_p2_row[475:469] | {7{r2_match_q[68]}} & h_age_p2_row[482:476] | {7{r2_match_q[69]}} & h_age_p2_row[489:483] | {7{r2_match_q[70]}} & h_age_p2_row[496:490] | {7{r2_match_q[71]}} & h_age_p2_row[503:497] | {7{r2_match_q[72]}} & h_age_p2_row[510:504] | {7{r2_match_q[73]}} & h_age_p2_row[517:511] | {7{r2_match_q[74]}} & h_age_p2_row[524:518] | {7{r2_match_q[75]}} & h_age_p2_row[531:525] | {7{r2_match_q[76]}} & h_age_p2_row[538:532] | {7{r2_match_q[77]}} & h_age_p2_row[545:539] | {7{r2_match_q[78]}} & h_age_p2_row[552:546] | {7{r2_match_q[79]}} & h_age_p2_row[559:553] | {7{r2_match_q[80]}} & h_age_p2_row[566:560] | {7{r2_match_q[81]}} & h_age_p2_row[573:567] | {7{r2_match_q[82]}} & h_age_p2_row[580:574] | {7{r2_match_q[83]}} & h_age_p2_row[587:581] | {7{r2_match_q[84]}} & h_age_p2_row[594:588] | {7{r2_match_q[85]}} & h_age_p2_row[601:595] | {7{r2_match_q[86]}} & h_age_p2_row[608:602] | {7{r2_match_q[87]}} & h_age_p2_row[615:609] | {7{r2_match_q[88]}} & h_age_p2_row[622:616] | {7{r2_match_q[89]}} & h_age_p2_row[629:623] | {7{r2_match_q[90]}} & h_age_p2_row[636:630] | {7{r2_match_q[91]}} & h_age_p2_row[643:637] | {7{r2_match_q[92]}} & h_age_p2_row[650:644] | {7{r2_match_q[93]}} & h_age_p2_row[657:651] | {7{r2_match_q[94]}} & h_age_p2_row[664:658] | {7{r2_match_q[95]}} & h_age_p2_row[671:665] | {7{r2_match_q[96]}} & h_age_p2_row[678:672] | {7{r2_match_q[97]}} & h_age_p2_row[685:679] | {7{r2_match_q[98]}} & h_age_p2_row[692:686] | {7{r2_match_q[99]}} & h_age_p2_row[699:693] | {7{r2_match_q[100]}} & h_age_p2_row[706:700] | {7{r2_match_q[101]}} & h_age_p2_row[713:707] | {7{r2_match_q[102]}} & h_age_p2_row[720:714] | {7{r2_match_q[103]}} & h_age_p2_row[727:721] | {7{r2_match_q[104]}} & h_age_p2_row[734:728] | {7{r2_match_q[105]}} & h_age_p2_row[741:735] | {7{r2_match_q[106]}} & h_age_p2_row[748:742] | {7{r2_match_q[107]}} & h_age_p2_row[755:749] | {7{r2_match_q[108]}} & h_age_p2_row[762:756] | {7{r2_match_q[109]}} & h_age_p2_row[769:763] | {7{r2_match_q[110]}} & h_age_p2_row[776:770] | {7{r2_match_q[111]}} & h_age_p2_row[783:777] | {7{r2_match_q[112]}} & h_age_p2_row[790:784] | {7{r2_match_q[113]}} & h_age_p2_row[797:791] | {7{r2_match_q[114]}} & h_age_p2_row[804:798] | {7{r2_match_q[115]}} & h_age_p2_row[811:805] | {7{r2_match_q[116]}} & h_age_p2_row[818:812] | {7{r2_match_q[117]}} & h_age_p2_row[825:819] | {7{r2_match_q[118]}} & h_age_p2_row[832:826] | {7{r2_match_q[119]}} & h_age_p2_row[839:833] | {7{r2_match_q[120]}} & h_age_p2_row[846:840] | {7{r2_match_q[121]}} & h_age_p2_row[853:847] | {7{r2_match_q[122]}} & h_age_p2_row[860:854] | {7{r2_match_q[123]}} & h_age_p2_row[867:861] | {7{r2_match_q[124]}} & h_age_p2_row[874:868] | {7{r2_match_q[125]}} & h_age_p2_row[881:875] | {7{r2_match_q[126]}} & h_age_p2_row[888:882] | {7{r2_match_q[127]}} & h_age_p2_row[895:889];
+  assign h_late_touch = lt_hit_q & |(lt_set_w & r2_set_w);
+  assign h_is_late = |(r2_match_q & lt_way_q);
+  assign h_below_late = h_age < lt_age;
+  assign lt_x1_d = h_late_touch ? (h_is_late ? 7'd0 : h_below_late ? h_age_p1 : h_age) : h_age;
+  assign lt_x1p_d = h_late_touch ? (h_is_late ? 7'd1 : h_below_late ? h_age_p2 : h_age_p1) : h_age_p1;
+  assign h_fill_set = we & |(r2_set_w & f2_set_w);
+  assign h_is_vict = |(r2_match_q & vict);
+  assign lt_fz_d = h_fill_set & h_is_vict;
+  assign lt_fi_d = h_fill_set & ~h_is_vict & (|(r2_match_q & f2_young_q) & ~(age_same_set & age_vict_is_hit) | age_same_set & ~age_vict_is_hit & h_is_late);
+  assign lt_hit_d = hit;
+  assign lt_unt_d = untouch;
+  assign lt_way_d = r2_match_q;
   // f1: the victim of the next write: the least recent way of the f1 set after this edge.
   assign f1_wr = {128{we_one & 1'b1}} & vict;
-  assign f1_untouched = f1_iv_q & ~f1_wr;
+  assign f1_untouched = {128{lt_unt_q & 1'b1}} & lt_way_q & ~f1_wr;
   genvar gf1_age;
   generate
     for (gf1_age = 0; gf1_age < 128; gf1_age = gf1_age + 1) begin : g_f1_age
-      wire [6:0] aw;
-      assign aw = age[gf1_age * 7 +: 7];
-      assign f1_age[gf1_age * 7 +: 7] = aw;
+      wire [6:0] vw;
+      assign vw = age[gf1_age * 7 +: 7];
+      assign f1_age[gf1_age * 7 +: 7] = vw;
     end
   endgenerate
-  assign f1_touched = {128{r2_v_q & 1'b1}} & r2_match_q | f1_wr;
+  assign f1_lt_hit = lt_hit_q & 1'b1;
+  assign f1_touch_old0 = f1_lt_hit & lt_age == 7'd127 | we_one & 1'b1;
+  assign f1_touch_old1 = f1_lt_hit & lt_age == 7'd126;
   assign f1_old0 = {f1_age[895:889] == 7'd127, f1_age[888:882] == 7'd127, f1_age[881:875] == 7'd127, f1_age[874:868] == 7'd127, f1_age[867:861] == 7'd127, f1_age[860:854] == 7'd127, f1_age[853:847] == 7'd127, f1_age[846:840] == 7'd127, f1_age[839:833] == 7'd127, f1_age[832:826] == 7'd127, f1_age[825:819] == 7'd127, f1_age[818:812] == 7'd127, f1_age[811:805] == 7'd127, f1_age[804:798] == 7'd127, f1_age[797:791] == 7'd127, f1_age[790:784] == 7'd127, f1_age[783:777] == 7'd127, f1_age[776:770] == 7'd127, f1_age[769:763] == 7'd127, f1_age[762:756] == 7'd127, f1_age[755:749] == 7'd127, f1_age[748:742] == 7'd127, f1_age[741:735] == 7'd127, f1_age[734:728] == 7'd127, f1_age[727:721] == 7'd127, f1_age[720:714] == 7'd127, f1_age[713:707] == 7'd127, f1_age[706:700] == 7'd127, f1_age[699:693] == 7'd127, f1_age[692:686] == 7'd127, f1_age[685:679] == 7'd127, f1_age[678:672] == 7'd127, f1_age[671:665] == 7'd127, f1_age[664:658] == 7'd127, f1_age[657:651] == 7'd127, f1_age[650:644] == 7'd127, f1_age[643:637] == 7'd127, f1_age[636:630] == 7'd127, f1_age[629:623] == 7'd127, f1_age[622:616] == 7'd127, f1_age[615:609] == 7'd127, f1_age[608:602] == 7'd127, f1_age[601:595] == 7'd127, f1_age[594:588] == 7'd127, f1_age[587:581] == 7'd127, f1_age[580:574] == 7'd127, f1_age[573:567] == 7'd127, f1_age[566:560] == 7'd127, f1_age[559:553] == 7'd127, f1_age[552:546] == 7'd127, f1_age[545:539] == 7'd127, f1_age[538:532] == 7'd127, f1_age[531:525] == 7'd127, f1_age[524:518] == 7'd127, f1_age[517:511] == 7'd127, f1_age[510:504] == 7'd127, f1_age[503:497] == 7'd127, f1_age[496:490] == 7'd127, f1_age[489:483] == 7'd127, f1_age[482:476] == 7'd127, f1_age[475:469] == 7'd127, f1_age[468:462] == 7'd127, f1_age[461:455] == 7'd127, f1_age[454:448] == 7'd127, f1_age[447:441] == 7'd127, f1_age[440:434] == 7'd127, f1_age[433:427] == 7'd127, f1_age[426:420] == 7'd127, f1_age[419:413] == 7'd127, f1_age[412:406] == 7'd127, f1_age[405:399] == 7'd127, f1_age[398:392] == 7'd127, f1_age[391:385] == 7'd127, f1_age[384:378] == 7'd127, f1_age[377:371] == 7'd127, f1_age[370:364] == 7'd127, f1_age[363:357] == 7'd127, f1_age[356:350] == 7'd127, f1_age[349:343] == 7'd127, f1_age[342:336] == 7'd127, f1_age[335:329] == 7'd127, f1_age[328:322] == 7'd127, f1_age[321:315] == 7'd127, f1_age[314:308] == 7'd127, f1_age[307:301] == 7'd127, f1_age[300:294] == 7'd127, f1_age[293:287] == 7'd127, f1_age[286:280] == 7'd127, f1_age[279:273] == 7'd127, f1_age[272:266] == 7'd127, f1_age[265:259] == 7'd127, f1_age[258:252] == 7'd127, f1_age[251:245] == 7'd127, f1_age[244:238] == 7'd127, f1_age[237:231] == 7'd127, f1_age[230:224] == 7'd127, f1_age[223:217] == 7'd127, f1_age[216:210] == 7'd127, f1_age[209:203] == 7'd127, f1_age[202:196] == 7'd127, f1_age[195:189] == 7'd127, f1_age[188:182] == 7'd127, f1_age[181:175] == 7'd127, f1_age[174:168] == 7'd127, f1_age[167:161] == 7'd127, f1_age[160:154] == 7'd127, f1_age[153:147] == 7'd127, f1_age[146:140] == 7'd127, f1_age[139:133] == 7'd127, f1_age[132:126] == 7'd127, f1_age[125:119] == 7'd127, f1_age[118:112] == 7'd127, f1_age[111:105] == 7'd127, f1_age[104:98] == 7'd127, f1_age[97:91] == 7'd127, f1_age[90:84] == 7'd127, f1_age[83:77] == 7'd127, f1_age[76:70] == 7'd127, f1_age[69:63] == 7'd127, f1_age[62:56] == 7'd127, f1_age[55:49] == 7'd127, f1_age[48:42] == 7'd127, f1_age[41:35] == 7'd127, f1_age[34:28] == 7'd127, f1_age[27:21] == 7'd127, f1_age[20:14] == 7'd127, f1_age[13:7] == 7'd127, f1_age[6:0] == 7'd127};
   assign f1_old1 = {f1_age[895:889] == 7'd126, f1_age[888:882] == 7'd126, f1_age[881:875] == 7'd126, f1_age[874:868] == 7'd126, f1_age[867:861] == 7'd126, f1_age[860:854] == 7'd126, f1_age[853:847] == 7'd126, f1_age[846:840] == 7'd126, f1_age[839:833] == 7'd126, f1_age[832:826] == 7'd126, f1_age[825:819] == 7'd126, f1_age[818:812] == 7'd126, f1_age[811:805] == 7'd126, f1_age[804:798] == 7'd126, f1_age[797:791] == 7'd126, f1_age[790:784] == 7'd126, f1_age[783:777] == 7'd126, f1_age[776:770] == 7'd126, f1_age[769:763] == 7'd126, f1_age[762:756] == 7'd126, f1_age[755:749] == 7'd126, f1_age[748:742] == 7'd126, f1_age[741:735] == 7'd126, f1_age[734:728] == 7'd126, f1_age[727:721] == 7'd126, f1_age[720:714] == 7'd126, f1_age[713:707] == 7'd126, f1_age[706:700] == 7'd126, f1_age[699:693] == 7'd126, f1_age[692:686] == 7'd126, f1_age[685:679] == 7'd126, f1_age[678:672] == 7'd126, f1_age[671:665] == 7'd126, f1_age[664:658] == 7'd126, f1_age[657:651] == 7'd126, f1_age[650:644] == 7'd126, f1_age[643:637] == 7'd126, f1_age[636:630] == 7'd126, f1_age[629:623] == 7'd126, f1_age[622:616] == 7'd126, f1_age[615:609] == 7'd126, f1_age[608:602] == 7'd126, f1_age[601:595] == 7'd126, f1_age[594:588] == 7'd126, f1_age[587:581] == 7'd126, f1_age[580:574] == 7'd126, f1_age[573:567] == 7'd126, f1_age[566:560] == 7'd126, f1_age[559:553] == 7'd126, f1_age[552:546] == 7'd126, f1_age[545:539] == 7'd126, f1_age[538:532] == 7'd126, f1_age[531:525] == 7'd126, f1_age[524:518] == 7'd126, f1_age[517:511] == 7'd126, f1_age[510:504] == 7'd126, f1_age[503:497] == 7'd126, f1_age[496:490] == 7'd126, f1_age[489:483] == 7'd126, f1_age[482:476] == 7'd126, f1_age[475:469] == 7'd126, f1_age[468:462] == 7'd126, f1_age[461:455] == 7'd126, f1_age[454:448] == 7'd126, f1_age[447:441] == 7'd126, f1_age[440:434] == 7'd126, f1_age[433:427] == 7'd126, f1_age[426:420] == 7'd126, f1_age[419:413] == 7'd126, f1_age[412:406] == 7'd126, f1_age[405:399] == 7'd126, f1_age[398:392] == 7'd126, f1_age[391:385] == 7'd126, f1_age[384:378] == 7'd126, f1_age[377:371] == 7'd126, f1_age[370:364] == 7'd126, f1_age[363:357] == 7'd126, f1_age[356:350] == 7'd126, f1_age[349:343] == 7'd126, f1_age[342:336] == 7'd126, f1_age[335:329] == 7'd126, f1_age[328:322] == 7'd126, f1_age[321:315] == 7'd126, f1_age[314:308] == 7'd126, f1_age[307:301] == 7'd126, f1_age[300:294] == 7'd126, f1_age[293:287] == 7'd126, f1_age[286:280] == 7'd126, f1_age[279:273] == 7'd126, f1_age[272:266] == 7'd126, f1_age[265:259] == 7'd126, f1_age[258:252] == 7'd126, f1_age[251:245] == 7'd126, f1_age[244:238] == 7'd126, f1_age[237:231] == 7'd126, f1_age[230:224] == 7'd126, f1_age[223:217] == 7'd126, f1_age[216:210] == 7'd126, f1_age[209:203] == 7'd126, f1_age[202:196] == 7'd126, f1_age[195:189] == 7'd126, f1_age[188:182] == 7'd126, f1_age[181:175] == 7'd126, f1_age[174:168] == 7'd126, f1_age[167:161] == 7'd126, f1_age[160:154] == 7'd126, f1_age[153:147] == 7'd126, f1_age[146:140] == 7'd126, f1_age[139:133] == 7'd126, f1_age[132:126] == 7'd126, f1_age[125:119] == 7'd126, f1_age[118:112] == 7'd126, f1_age[111:105] == 7'd126, f1_age[104:98] == 7'd126, f1_age[97:91] == 7'd126, f1_age[90:84] == 7'd126, f1_age[83:77] == 7'd126, f1_age[76:70] == 7'd126, f1_age[69:63] == 7'd126, f1_age[62:56] == 7'd126, f1_age[55:49] == 7'd126, f1_age[48:42] == 7'd126, f1_age[41:35] == 7'd126, f1_age[34:28] == 7'd126, f1_age[27:21] == 7'd126, f1_age[20:14] == 7'd126, f1_age[13:7] == 7'd126, f1_age[6:0] == 7'd126};
   assign f1_old2 = {f1_age[895:889] == 7'd125, f1_age[888:882] == 7'd125, f1_age[881:875] == 7'd125, f1_age[874:868] == 7'd125, f1_age[867:861] == 7'd125, f1_age[860:854] == 7'd125, f1_age[853:847] == 7'd125, f1_age[846:840] == 7'd125, f1_age[839:833] == 7'd125, f1_age[832:826] == 7'd125, f1_age[825:819] == 7'd125, f1_age[818:812] == 7'd125, f1_age[811:805] == 7'd125, f1_age[804:798] == 7'd125, f1_age[797:791] == 7'd125, f1_age[790:784] == 7'd125, f1_age[783:777] == 7'd125, f1_age[776:770] == 7'd125, f1_age[769:763] == 7'd125, f1_age[762:756] == 7'd125, f1_age[755:749] == 7'd125, f1_age[748:742] == 7'd125, f1_age[741:735] == 7'd125, f1_age[734:728] == 7'd125, f1_age[727:721] == 7'd125, f1_age[720:714] == 7'd125, f1_age[713:707] == 7'd125, f1_age[706:700] == 7'd125, f1_age[699:693] == 7'd125, f1_age[692:686] == 7'd125, f1_age[685:679] == 7'd125, f1_age[678:672] == 7'd125, f1_age[671:665] == 7'd125, f1_age[664:658] == 7'd125, f1_age[657:651] == 7'd125, f1_age[650:644] == 7'd125, f1_age[643:637] == 7'd125, f1_age[636:630] == 7'd125, f1_age[629:623] == 7'd125, f1_age[622:616] == 7'd125, f1_age[615:609] == 7'd125, f1_age[608:602] == 7'd125, f1_age[601:595] == 7'd125, f1_age[594:588] == 7'd125, f1_age[587:581] == 7'd125, f1_age[580:574] == 7'd125, f1_age[573:567] == 7'd125, f1_age[566:560] == 7'd125, f1_age[559:553] == 7'd125, f1_age[552:546] == 7'd125, f1_age[545:539] == 7'd125, f1_age[538:532] == 7'd125, f1_age[531:525] == 7'd125, f1_age[524:518] == 7'd125, f1_age[517:511] == 7'd125, f1_age[510:504] == 7'd125, f1_age[503:497] == 7'd125, f1_age[496:490] == 7'd125, f1_age[489:483] == 7'd125, f1_age[482:476] == 7'd125, f1_age[475:469] == 7'd125, f1_age[468:462] == 7'd125, f1_age[461:455] == 7'd125, f1_age[454:448] == 7'd125, f1_age[447:441] == 7'd125, f1_age[440:434] == 7'd125, f1_age[433:427] == 7'd125, f1_age[426:420] == 7'd125, f1_age[419:413] == 7'd125, f1_age[412:406] == 7'd125, f1_age[405:399] == 7'd125, f1_age[398:392] == 7'd125, f1_age[391:385] == 7'd125, f1_age[384:378] == 7'd125, f1_age[377:371] == 7'd125, f1_age[370:364] == 7'd125, f1_age[363:357] == 7'd125, f1_age[356:350] == 7'd125, f1_age[349:343] == 7'd125, f1_age[342:336] == 7'd125, f1_age[335:329] == 7'd125, f1_age[328:322] == 7'd125, f1_age[321:315] == 7'd125, f1_age[314:308] == 7'd125, f1_age[307:301] == 7'd125, f1_age[300:294] == 7'd125, f1_age[293:287] == 7'd125, f1_age[286:280] == 7'd125, f1_age[279:273] == 7'd125, f1_age[272:266] == 7'd125, f1_age[265:259] == 7'd125, f1_age[258:252] == 7'd125, f1_age[251:245] == 7'd125, f1_age[244:238] == 7'd125, f1_age[237:231] == 7'd125, f1_age[230:224] == 7'd125, f1_age[223:217] == 7'd125, f1_age[216:210] == 7'd125, f1_age[209:203] == 7'd125, f1_age[202:196] == 7'd125, f1_age[195:189] == 7'd125, f1_age[188:182] == 7'd125, f1_age[181:175] == 7'd125, f1_age[174:168] == 7'd125, f1_age[167:161] == 7'd125, f1_age[160:154] == 7'd125, f1_age[153:147] == 7'd125, f1_age[146:140] == 7'd125, f1_age[139:133] == 7'd125, f1_age[132:126] == 7'd125, f1_age[125:119] == 7'd125, f1_age[118:112] == 7'd125, f1_age[111:105] == 7'd125, f1_age[104:98] == 7'd125, f1_age[97:91] == 7'd125, f1_age[90:84] == 7'd125, f1_age[83:77] == 7'd125, f1_age[76:70] == 7'd125, f1_age[69:63] == 7'd125, f1_age[62:56] == 7'd125, f1_age[55:49] == 7'd125, f1_age[48:42] == 7'd125, f1_age[41:35] == 7'd125, f1_age[34:28] == 7'd125, f1_age[27:21] == 7'd125, f1_age[20:14] == 7'd125, f1_age[13:7] == 7'd125, f1_age[6:0] == 7'd125};
-  assign f1_repl = |(f1_old0 & f1_touched) ? (|(f1_old1 & f1_touched) ? f1_old2 : f1_old1) : f1_old0;
-  assign f2_young_d = ~(sd_all_i ? 128'h00000000000000000000000000000001 : |f1_untouched ? f1_untouched : f1_repl);
-  assign f2_vict_d = sd_all_i ? 128'h00000000000000000000000000000001 : |f1_untouched ? f1_untouched : f1_repl;
+  assign f1_repl = f1_touch_old0 ? (f1_touch_old1 ? f1_old2 : f1_old1) : f1_old0;
+  assign f2_young_d = ~(sd_all_q ? 128'h00000000000000000000000000000001 : |f1_untouched ? f1_untouched : f1_repl);
+  assign f2_vict_d = sd_all_q ? 128'h00000000000000000000000000000001 : |f1_untouched ? f1_untouched : f1_repl;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       free_q <= 3'd4;
+      sd_all_q <= 1'b0;
       r1_v_q <= 1'b0;
       r1_sd_q <= 1'b0;
       r1_vpn_q <= 36'd0;
@@ -912,6 +987,13 @@ module l1tlb_seed001_table41_tlb (
       r2_vmid_q <= 2'd0;
       r2_match_q <= 128'h00000000000000000000000000000000;
       r2_any_q <= 1'b0;
+      lt_hit_q <= 1'b0;
+      lt_unt_q <= 1'b0;
+      lt_way_q <= 128'h00000000000000000000000000000000;
+      lt_x1_q <= 7'd0;
+      lt_x1p_q <= 7'd0;
+      lt_fz_q <= 1'b0;
+      lt_fi_q <= 1'b0;
       ev_q <= 128'h00000000000000000000000000000000;
       etag_q <= 4864'h0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
       eppn_q <= 4608'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
@@ -941,7 +1023,7 @@ module l1tlb_seed001_table41_tlb (
       f2_vict_q <= 128'h00000000000000000000000000000000;
       f2_kill_q <= 1'b0;
       f2_sdm_q <= 1'b0;
-      f1_iv_q <= 128'h00000000000000000000000000000000;
+      f2_we_ev_q <= 1'b0;
       f2_young_q <= 128'h00000000000000000000000000000000;
       f3_v_q <= 1'b0;
       f3_moh_q <= 4'd0;
@@ -1080,6 +1162,7 @@ module l1tlb_seed001_table41_tlb (
       age_w127_q <= 7'd0;
     end else begin
       free_q <= free_d;
+      sd_all_q <= sd_all_d;
       r1_v_q <= r1_v_d;
       r1_sd_q <= r1_sd_d;
       r1_vpn_q <= r1_vpn_d;
@@ -1090,6 +1173,13 @@ module l1tlb_seed001_table41_tlb (
       r2_vmid_q <= r2_vmid_d;
       r2_match_q <= r2_match_d;
       r2_any_q <= r2_any_d;
+      lt_hit_q <= lt_hit_d;
+      lt_unt_q <= lt_unt_d;
+      lt_way_q <= lt_way_d;
+      lt_x1_q <= lt_x1_d;
+      lt_x1p_q <= lt_x1p_d;
+      lt_fz_q <= lt_fz_d;
+      lt_fi_q <= lt_fi_d;
       ev_q <= ev_d;
       etag_q <= etag_d;
       eppn_q <= eppn_d;
@@ -1119,7 +1209,7 @@ module l1tlb_seed001_table41_tlb (
       f2_vict_q <= f2_vict_d;
       f2_kill_q <= f2_kill_d;
       f2_sdm_q <= f2_sdm_d;
-      f1_iv_q <= f1_iv_d;
+      f2_we_ev_q <= f2_we_ev_d;
       f2_young_q <= f2_young_d;
       f3_v_q <= f3_v_d;
       f3_moh_q <= f3_moh_d;

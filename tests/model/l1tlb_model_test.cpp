@@ -1973,6 +1973,255 @@ TEST(L1tlbModel, DecideHitTouchDoesNotChangeSameCycleVictim) {
   }
 }
 
+// ---------------------------------------------------------------------------
+// l1tlb.lru_touch: next_edge (document "Replacement", "When the touch
+// lands"; "Same-edge order" step 0): the decide stage's hit touch of cycle d
+// lands at edge d+1, and a one-VPN shootdown invalidating at edge e
+// untouches the way at edge e+1, each first among that edge's updates. A
+// fill's victim comes from the registers of its write cycle, so it sees
+// neither update yet. Each test runs the same stimulus with decide_edge
+// (lru_touch_next false) beside it. All on PC, TLB 3 set 1 after fill_set:
+// ages (w0, w1, w2, w3) = (3, 2, 1, 0), ways 0x0b (vmid 1), 0x0f, 0x13, 0x17.
+// A miss of CU 4 accepted in t0 writes at edge t0+7 (L2 taken in t0+4,
+// answered in t0+5); its eviction shows in t0+8. ppn / perm (ppn_of,
+// perm_of): 0x0b vmid 1 0x838 / 4, 0x0f 0x4c / 1, 0x13 0x60 / 5.
+L1tlbParams late_touch(L1tlbParams p, bool late) {
+  p.lru_touch_next = late;
+  return p;
+}
+
+// Hit in decide cycle d = t0+6 on way 0 (the LRU way), fill writing at edge
+// d+1 = t0+7 (CU 5 asks (0x0b, 1) in t0+4).
+//  next_edge: in t0+7 the ages are still (3, 2, 1, 0) (touch pending):
+//    victim way 0, the way just hit: 0x0b evicted. Edge t0+7: late touch 0
+//    (0, 3, 2, 1), then write way 0 and touch 0: (0, 3, 2, 1); victim way 1.
+//  decide_edge: touch 0 at edge t0+6: (0, 3, 2, 1) in t0+7: victim way 1,
+//    0x0f evicted. Edge t0+7: touch 1 (age 3): (1, 0, 3, 2); victim way 2.
+TEST(L1tlbModel, LateTouchFillAtNextEdgeEvictsWayJustHit) {
+  struct Case {
+    bool late;
+    Ages in_write_cycle;
+    unsigned way;
+    uint64_t evict_vpn, evict_vmid, evict_ppn, evict_perm;
+    Ages after;
+    unsigned victim_after;
+  };
+  const Case cases[] = {{true, {3, 2, 1, 0}, 0, 0x0b, 1, 0x838, 4, {0, 3, 2, 1}, 1},
+                        {false, {0, 3, 2, 1}, 1, 0x0f, 0, 0x4c, 1, {1, 0, 3, 2}, 2}};
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.late ? "next_edge" : "decide_edge");
+    Bench b(late_touch(PC(), k.late));
+    fill_set(b);
+    ASSERT_EQ(ages31(b), (Ages{3, 2, 1, 0}));
+    const unsigned t0 = b.cyc;
+    b.req(4, 0x1b);
+    ASSERT_TRUE(b.peek().req_ready[4]);
+    b.step();
+    b.run_to(t0 + 4);
+    b.req(5, 0x0b, 1);
+    ASSERT_TRUE(b.peek().req_ready[5]);
+    b.step();
+    ASSERT_EQ(b.l2log.back().cyc, t0 + 4);
+    b.run_to(t0 + 6);
+    EXPECT_EQ(b.m.r2_match(3), 0);
+    b.step();  // edge t0+6: the hit
+    EXPECT_TRUE(b.m.events().hit);
+    EXPECT_EQ(b.m.late_touch_pending(3), k.late);
+    EXPECT_EQ(ages31(b), k.in_write_cycle);
+    ASSERT_TRUE(b.m.f2_valid(1));
+    EXPECT_EQ(b.m.victim(3, 1), k.way);
+    L1tlbOut o = b.step();  // t0+7: the hit's response; edge t0+7: the write
+    EXPECT_TRUE(o.resp_valid[5]);
+    EXPECT_EQ(o.resp_ppn[5], 0x838u);
+    EXPECT_TRUE(b.m.events().victim_replacement);
+    EXPECT_FALSE(b.m.late_touch_pending(3));
+    EXPECT_EQ(b.m.entry_vpn(3, 1, k.way), 0x1bu);
+    EXPECT_EQ(ages31(b), k.after);
+    EXPECT_EQ(b.m.victim(3, 1), k.victim_after);
+    o = b.step();  // t0+8
+    EXPECT_TRUE(o.evict_valid[1]);
+    EXPECT_EQ(o.evict_vpn[1], k.evict_vpn);
+    EXPECT_EQ(o.evict_vmid[1], k.evict_vmid);
+    EXPECT_EQ(o.evict_ppn[1], k.evict_ppn);
+    EXPECT_EQ(o.evict_perm[1], k.evict_perm);
+    b.run(4);
+    EXPECT_EQ(b.resps(4, true).back().vpn, 0x1bu);
+    EXPECT_EQ(b.elog.size(), 1u);
+  }
+}
+
+// Shootdown of 0x0f (way 1, age 2) accepted in t0+4: sd2 in t0+6 invalidates
+// way 1 at edge t0+6; the fill of 0x1b writes at the next edge, t0+7.
+//  next_edge: in t0+7 way 1 is invalid but the ages are still (3, 2, 1, 0)
+//    (untouch pending): victim way 0, valid: 0x0b evicted. Edge t0+7:
+//    untouch 1 on the ages of t0+7 (w0 3 -> 2, w1 = 3): (2, 3, 1, 0), then
+//    write way 0 and touch 0 (age 2): (0, 3, 2, 1). The next fill (0x1f)
+//    takes the invalid way 1, no eviction; touch 1: (1, 0, 3, 2).
+//  decide_edge: untouch 1 at edge t0+6: (2, 3, 1, 0): the fill takes way 1
+//    (invalid, no eviction), touch 1: (3, 0, 2, 1). The next fill takes
+//    way 0 and evicts 0x0b; touch 0: (0, 1, 3, 2).
+TEST(L1tlbModel, LateUntouchFillAtNextEdgeTakesValidWay) {
+  struct Case {
+    bool late;
+    Ages in_write_cycle;
+    unsigned way;
+    bool evict;
+    Ages after;
+    unsigned second_way;
+    bool second_evicts;
+    Ages after_second;
+  };
+  const Case cases[] = {{true, {3, 2, 1, 0}, 0, true, {0, 3, 2, 1}, 1, false, {1, 0, 3, 2}},
+                        {false, {2, 3, 1, 0}, 1, false, {3, 0, 2, 1}, 0, true, {0, 1, 3, 2}}};
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.late ? "next_edge" : "decide_edge");
+    Bench b(late_touch(PC(), k.late));
+    fill_set(b);
+    const unsigned t0 = b.cyc;
+    b.req(4, 0x1b);
+    ASSERT_TRUE(b.peek().req_ready[4]);
+    b.step();
+    b.run_to(t0 + 4);
+    b.sd(false, 0x0f);
+    ASSERT_TRUE(b.peek().sd_ready);
+    b.step();
+    b.run_to(t0 + 6);
+    ASSERT_TRUE(b.m.sd2_valid());
+    b.step();  // edge t0+6: invalidation
+    EXPECT_TRUE(b.m.events().shootdown_one);
+    EXPECT_FALSE(b.m.entry_valid(3, 1, 1));
+    EXPECT_EQ(b.m.late_untouch_pending(3), k.late);
+    EXPECT_EQ(ages31(b), k.in_write_cycle);
+    ASSERT_TRUE(b.m.f2_valid(1));
+    EXPECT_EQ(b.m.victim(3, 1), k.way);
+    b.step();  // edge t0+7: the write
+    EXPECT_FALSE(b.m.events().fill_suppressed);
+    EXPECT_EQ(b.m.events().evict, k.evict);
+    EXPECT_EQ(b.m.events().victim_invalid, !k.evict);
+    EXPECT_FALSE(b.m.late_untouch_pending(3));
+    EXPECT_EQ(b.m.entry_vpn(3, 1, k.way), 0x1bu);
+    EXPECT_EQ(ages31(b), k.after);
+    EXPECT_EQ(b.m.victim(3, 1), k.second_way);
+    EXPECT_EQ(b.step().evict_valid[1] != 0, k.evict);  // t0+8
+    b.run(4);
+    install(b, 4, 0x1f);
+    EXPECT_EQ(b.m.entry_vpn(3, 1, k.second_way), 0x1fu);
+    EXPECT_EQ(ages31(b), k.after_second);
+    ASSERT_EQ(b.elog.size(), 1u);  // the one eviction: 0x0b, by the first fill or the second
+    EXPECT_EQ(b.elog[0].vpn, 0x0bu);
+    EXPECT_EQ(b.elog[0].vmid, 1u);
+    EXPECT_EQ(b.elog[0].cyc < t0 + 12, k.late);
+  }
+}
+
+// Reset clears a late update not yet applied. t0: CU 5 hits (0x0b, 1) on
+// way 0 (decide t0+2), or a shootdown of 0x0f invalidates way 1 (edge
+// t0+2); either is pending in t0+3, the cycle the reset is held over. A
+// model whose registers are copied in t0+3 applies it at edge t0+3 (touch
+// 0: (0, 3, 2, 1); untouch 1: (2, 3, 1, 0)); the reset model has the
+// registers of a fresh one, and after one more edge its ages are still the
+// reset (3, 2, 1, 0) (a surviving update would change them as above), so
+// the next fill (0x1b) takes way 0 (a surviving one would make it way 1).
+TEST(L1tlbModel, LateUpdateClearedByReset) {
+  struct Case {
+    const char* what;
+    bool untouch;
+    Ages applied;
+  };
+  const Case cases[] = {{"touch", false, {0, 3, 2, 1}}, {"untouch", true, {2, 3, 1, 0}}};
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.what);
+    const L1tlbParams p = late_touch(PC(), true);
+    Bench b(p);
+    fill_set(b);
+    const unsigned t0 = b.cyc;
+    if (k.untouch)
+      b.sd(false, 0x0f);
+    else
+      b.req(5, 0x0b, 1);
+    b.run_to(t0 + 3);
+    EXPECT_EQ(b.m.late_touch_pending(3), !k.untouch);
+    EXPECT_EQ(b.m.late_untouch_pending(3), k.untouch);
+    EXPECT_EQ(ages31(b), (Ages{3, 2, 1, 0}));
+    L1tlbModel copy(p);  // the control: the pending update is register state
+    copy.copy_registers(b.m);
+    copy.posedge(copy.idle_inputs());
+    EXPECT_EQ((Ages{copy.age(3, 1, 0), copy.age(3, 1, 1), copy.age(3, 1, 2), copy.age(3, 1, 3)}), k.applied);
+    b.in.rst_n = false;
+    b.step();  // edge t0+3: reset
+    EXPECT_TRUE(b.m.events().reset);
+    EXPECT_FALSE(b.m.late_touch_pending(3) || b.m.late_untouch_pending(3));
+    EXPECT_TRUE(b.m.same_registers(L1tlbModel(p)));
+    b.step();  // edge t0+4
+    EXPECT_EQ(ages31(b), (Ages{3, 2, 1, 0}));
+    install(b, 4, 0x1b);
+    EXPECT_EQ(b.m.entry_vpn(3, 1, 0), 0x1bu);
+    EXPECT_EQ(ages31(b), (Ages{0, 3, 2, 1}));
+  }
+}
+
+// Back-to-back hits of CU 5 on ways 0, 1, 3 (0x0b vmid 1, 0x0f, 0x17,
+// accepted t0+3 .. t0+5, decided t0+5 .. t0+7, answered t0+6 .. t0+8) and
+// misses of CU 4 on 0x1b (t0) and 0x1f (t0+1), MSHRs 0 and 1, taken by the
+// L2 in t0+4 and t0+5, writing at edges t0+7 and t0+8; then 0x23 and 0x27
+// installed one after the other. Exact LRU over the updates in the order
+// they land (ages (w0, w1, w2, w3)):
+//  next_edge: touch 0 @t0+6: (0, 3, 2, 1); in t0+7 victim way 1 (hit in
+//    t0+6): evict 0x0f; @t0+7 touch 1, fill way 1: (1, 0, 3, 2); in t0+8
+//    victim way 2: evict 0x13; @t0+8 touch 3 first (age 2): (2, 1, 3, 0),
+//    then fill way 2, touch 2 (age 3): (3, 2, 0, 1) (the other order would
+//    give (3, 2, 1, 0)); 0x23 -> way 0, evict 0x0b: (0, 3, 1, 2); 0x27 ->
+//    way 1, evict 0x1b: (1, 0, 2, 3). Set: 0x23, 0x27, 0x1f, 0x17.
+//  decide_edge: touch 0 @t0+5, touch 1 @t0+6: (1, 0, 3, 2); in t0+7 victim
+//    way 2: evict 0x13; @t0+7 touch 3 (age 2), fill way 2: (3, 2, 0, 1); in
+//    t0+8 victim way 0: evict 0x0b; @t0+8 (0, 3, 1, 2); 0x23 -> way 1, evict
+//    0x0f: (1, 0, 2, 3); 0x27 -> way 3, evict 0x17: (2, 1, 3, 0). Set: 0x1f,
+//    0x23, 0x1b, 0x27.
+TEST(L1tlbModel, LateTouchBackToBackHitsVictimOrder) {
+  struct Case {
+    bool late;
+    uint64_t evicted[4];  // by 0x1b, 0x1f, 0x23, 0x27
+    Ages after_second_fill, after;
+    uint64_t set[4];  // ways 0 .. 3 at the end
+  };
+  const Case cases[] = {
+      {true, {0x0f, 0x13, 0x0b, 0x1b}, {3, 2, 0, 1}, {1, 0, 2, 3}, {0x23, 0x27, 0x1f, 0x17}},
+      {false, {0x13, 0x0b, 0x0f, 0x17}, {0, 3, 1, 2}, {2, 1, 3, 0}, {0x1f, 0x23, 0x1b, 0x27}}};
+  for (const Case& k : cases) {
+    SCOPED_TRACE(k.late ? "next_edge" : "decide_edge");
+    Bench b(late_touch(PC(), k.late));
+    fill_set(b);
+    const unsigned t0 = b.cyc;
+    const struct {
+      unsigned cyc, cu;
+      uint64_t vpn, vmid;
+    } reqs[] = {{t0, 4, 0x1b, 0}, {t0 + 1, 4, 0x1f, 0}, {t0 + 3, 5, 0x0b, 1}, {t0 + 4, 5, 0x0f, 0},
+                {t0 + 5, 5, 0x17, 0}};
+    for (const auto& r : reqs) {
+      b.run_to(r.cyc);
+      b.req(r.cu, r.vpn, r.vmid);
+      ASSERT_TRUE(b.peek().req_ready[r.cu]) << r.cyc - t0;
+    }
+    b.run_to(t0 + 9);  // after edge t0+8: both writes done
+    EXPECT_EQ(ages31(b), k.after_second_fill);
+    b.run_to(t0 + 12);
+    ASSERT_EQ(b.l2log.size(), 6u);  // fill_set's four, then these two
+    EXPECT_EQ(b.l2log[4].cyc, t0 + 4);
+    EXPECT_EQ(b.l2log[5].cyc, t0 + 5);
+    const auto hits = b.resps(5, false);
+    ASSERT_EQ(hits.size(), 3u);
+    for (unsigned h = 0; h < 3; ++h) EXPECT_EQ(hits[h].cyc, t0 + 6 + h);
+    install(b, 4, 0x23);
+    install(b, 4, 0x27);
+    ASSERT_EQ(b.elog.size(), 4u);
+    EXPECT_EQ(b.elog[0].cyc, t0 + 8);
+    EXPECT_EQ(b.elog[1].cyc, t0 + 9);
+    for (unsigned f = 0; f < 4; ++f) EXPECT_EQ(b.elog[f].vpn, k.evicted[f]) << f;
+    for (unsigned w = 0; w < 4; ++w) EXPECT_EQ(b.m.entry_vpn(3, 1, w), k.set[w]) << w;
+    EXPECT_EQ(ages31(b), k.after);
+  }
+}
+
 // The widest configuration: U = 64, T = 16, C = 4, W = 256, 52-bit VPN,
 // 16-bit VMID, 64-bit PPN. Random traffic; after the constructor and a warm
 // up, outputs() into a sized struct and posedge() allocate nothing. After a

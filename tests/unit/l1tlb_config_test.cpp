@@ -149,6 +149,23 @@ TEST(L1tlbConfig, LruStateChoosesTheOrderEncoding) {
             "$.l1tlb.lru_state = \"tree\": must be one of \"auto\" \"ages\" \"matrix\"");
 }
 
+// auto: the touch one edge late with ages, at the decide edge with the matrix;
+// next_edge is offered with ages only.
+TEST(L1tlbConfig, LruTouchFollowsTheEncoding) {
+  EXPECT_TRUE(elab(table41()).lru_touch_next);  // 128 ways: ages
+  EXPECT_FALSE(elab(with(table41(), "/l1tlb/lru_touch", "decide_edge")).lru_touch_next);
+  const auto small = with(clustered(16, 4), "/l1tlb/ways", 16);
+  EXPECT_FALSE(elab(small).lru_touch_next);
+  EXPECT_TRUE(elab(with(with(small, "/l1tlb/lru_state", "ages"), "/l1tlb/lru_touch", "next_edge")).lru_touch_next);
+  EXPECT_EQ(error_of(with(small, "/l1tlb/lru_touch", "next_edge")),
+            "$.l1tlb.lru_touch = \"next_edge\": offered with the LRU ages only (lru_state \"ages\", or above 16 "
+            "ways); this TLB keeps the order matrix");
+  EXPECT_EQ(error_of(with(with(table41(), "/l1tlb/replacement", "plru"), "/l1tlb/lru_touch", "next_edge")),
+            "$.l1tlb.lru_touch = \"next_edge\": applies to replacement \"lru\" only (this TLB uses \"plru\")");
+  EXPECT_EQ(error_of(with(table41(), "/l1tlb/lru_touch", "later")),
+            "$.l1tlb.lru_touch = \"later\": must be one of \"auto\" \"decide_edge\" \"next_edge\"");
+}
+
 // PLRU touches from registered binary way indices: from 64 ways unless the
 // configuration says; with LRU the field is an error.
 TEST(L1tlbConfig, PlruIndexFromSixtyFourWaysOrAsAsked) {

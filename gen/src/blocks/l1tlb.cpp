@@ -136,9 +136,11 @@ void shift_queue_next(Module& m, const string& name, const ShiftQueue& q, const 
 // The LRU way after this edge's touches (at most two ways: the hit `a_oh`,
 // then the fill's): touched ways become the youngest and the others keep
 // their order, so it is the oldest untouched of the three oldest ways before
-// the edge; with two ways both touched, the hit's.
-Value lru_victim_after_touches(Module& m, const Value& ages, const Value& touched, const Value& a_oh, unsigned W,
-                               unsigned AB) {
+// the edge; with two ways both touched, the hit's. Whether the way with age
+// W-1-k is touched (k = 0, 1): `touched_old[k]` when given (known from the
+// touches' ages), else an OR over the ways of the `touched` row.
+Value lru_victim_after_touches(Module& m, const Value& ages, const Value& touched,
+                               const std::vector<Value>& touched_old, const Value& a_oh, unsigned W, unsigned AB) {
   const unsigned depth = std::min(W, 3u);
   std::vector<Value> oldest;  // oldest[k]: one-hot of the way with age W-1-k
   for (unsigned k = 0; k < depth; ++k) {
@@ -147,8 +149,54 @@ Value lru_victim_after_touches(Module& m, const Value& ages, const Value& touche
     oldest.push_back(m.wire("f1_old" + to_string(k), hdl::cat_lsb_first(bits)));
   }
   Value pick = W >= 3 ? oldest[2] : a_oh;
-  for (unsigned k = 2; k-- > 0;) pick = mux(any(oldest[k] & touched), pick, oldest[k]);
+  for (unsigned k = 2; k-- > 0;)
+    pick = mux(touched_old.empty() ? any(oldest[k] & touched) : touched_old[k], pick, oldest[k]);
   return m.wire("f1_repl", pick);
+}
+
+// One edge's updates of the LRU ages, in order: a touch (`hit`) or an untouch
+// (`unt`) of way `way` in set `setv`, whose age before the edge is `age`;
+// then the fill's touch of `vict` in `fill_setv` (`young`: the ways younger
+// than the victim, every way but it); then a flush-all.
+struct AgeEdge {
+  Value hit, unt, setv, way, fill, fill_setv, vict, young, flush;
+  Value same, va, same_u;  // derived: touch / untouch in the fill's set, the touched way the victim
+};
+AgeEdge age_edge(Module& m, const string& name, AgeEdge e) {
+  Value fill_here = any(e.setv & e.fill_setv);
+  e.same = m.wire(name + "_same_set", e.hit & fill_here);
+  e.va = m.wire(name + "_vict_is_hit", any(e.vict & e.way));
+  e.same_u = m.wire(name + "_same_set_u", e.unt & fill_here);
+  return e;
+}
+// One way's age after the edge, if its age is below the touched way's and if
+// not (that compare arrives last, so both outcomes are built and it selects).
+// `is_t`, `is_v`, `young`: the way is the touched one, the victim, younger
+// than the victim; `hs`, `us`, `fs`: the touch, untouch and fill are in its set.
+struct AgeWay {
+  Value a, is_t, is_v, young, hs, us, fs, reset;
+};
+std::pair<Value, Value> ages_after(Scope& sc, const AgeWay& w, const AgeEdge& e, unsigned AB) {
+  Value a1 = sc.wire("a1", w.a + 1), a2 = sc.wire("a2", a1 + 1), am1 = sc.wire("am1", w.a - 1);
+  // lt: younger than the victim after the touch (same set: the touched way
+  // is youngest; a touched victim is youngest of all)
+  Value k1 = sc.wire("k1", ~(e.same & e.va)), k2 = sc.wire("k2", e.same & ~e.va & w.is_t);
+  // an untouched way other than the victim is older than the victim
+  Value k3 = sc.wire("k3", ~(e.same_u & w.is_t & ~w.is_v));
+  Value lt = sc.wire("lt", ((w.young & k1) | k2) & k3);
+  Value fv = sc.wire("fv", w.fs & w.is_v);
+  // Ages in a set are distinct, so a way other than the touched one that is
+  // not younger than it is older.
+  auto next_age = [&](const string& sfx, bool younger_than_hit) {
+    // x1: after the touch or the untouch; x1p = x1 + 1
+    Value x1 = sc.wire("x1" + sfx, mux(w.hs, mux(w.is_t, zero(AB), younger_than_hit ? a1 : w.a),
+                                       mux(w.us, mux(w.is_t, hdl::ones(AB), younger_than_hit ? w.a : am1), w.a)));
+    Value x1p = sc.wire("x1p" + sfx, mux(w.hs, mux(w.is_t, lit(AB, 1), younger_than_hit ? a2 : a1),
+                                         mux(w.us, mux(w.is_t, zero(AB), younger_than_hit ? a1 : w.a), a1)));
+    Value y1 = mux(fv, zero(AB), mux(w.fs, x1p, x1)), y0 = mux(fv, zero(AB), x1);
+    return sc.wire("n" + sfx, mux(e.flush, w.reset, mux(lt, y1, y0)));
+  };
+  return {next_age("_y", true), next_age("_o", false)};
 }
 
 // The LRU order matrix of one set: bit (i, j), i < j, is 1 when way i was
@@ -297,7 +345,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value sd_acc = m.input("sd_acc_i", 1, "a one-VPN shootdown is accepted this cycle");
   Value sd_vpn = m.input("sd_vpn_i", VPN);
   Value sd_vmid = m.input("sd_vmid_i", VM);
-  Value sd_all = m.input("sd_all_i", 1, "a flush-all takes effect at this edge (sd2)");
+  Value sd_all_next = m.input("sd_all_next_i", 1, "a flush-all takes effect at the next edge (sd1 now)");
   Value l2_take = m.input("l2_take_i", 1,
                           "the L2 request register loads and no TLB ahead of this one has a candidate: "
                           "the candidate MSHR, if any, is loaded");
@@ -333,6 +381,11 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
 
   // ---- registers
   Reg free = m.reg("free", FB, M);  // free MSHRs
+  // a flush-all takes effect at this edge (sd2): each TLB's own copy, so its
+  // fan-out into every entry, MSHR and age starts from a register here
+  Reg sd_all_q = m.reg("sd_all", 1);
+  sd_all_q.next(sd_all_next);
+  Value sd_all = sd_all_q;
   Reg r1_v = m.reg("r1_v", 1), r1_sd = m.reg("r1_sd", 1);
   Reg r1_i = CB ? m.reg("r1_i", CB) : Reg();
   Reg r1_vpn = m.reg("r1_vpn", VPN), r1_vmid = m.reg("r1_vmid", VM);
@@ -350,6 +403,18 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // one-hot rows
   const bool plru_index = p.plru_index;
   Reg r2_hidx = plru_index ? m.reg("r2_hidx", AB) : Reg();
+  // LRU ages with `lru_touch: next_edge`: the touch or untouch the next edge
+  // applies (the decide stage's of this cycle), its set, way and the age that
+  // way has after this edge, so the next edge's compare starts from a register
+  const bool late = p.lru_touch_next;
+  Reg lt_hit = late ? m.reg("lt_hit", 1) : Reg(), lt_unt = late ? m.reg("lt_unt", 1) : Reg();
+  Reg lt_set = late && S > 1 ? m.reg("lt_set", S) : Reg();
+  Reg lt_way = late ? m.reg("lt_way", W) : Reg();
+  // that way's age after the late touch of this edge (and + 1), and whether
+  // the fill of this edge then zeroes it or adds 1: the adders before the
+  // read, the fill's step after it (the `lt_age` wire below)
+  Reg lt_x1 = late ? m.reg("lt_x1", AB) : Reg(), lt_x1p = late ? m.reg("lt_x1p", AB) : Reg();
+  Reg lt_fz = late ? m.reg("lt_fz", 1) : Reg(), lt_fi = late ? m.reg("lt_fi", 1) : Reg();
   Reg f2_vidx = plru_index ? m.reg("f2_vidx", AB) : Reg();
   Reg ev = m.reg("ev", S * W), etag = m.reg("etag", S * W * TAG);
   Reg eppn = m.reg("eppn", S * W * PPN), eperm = m.reg("eperm", S * W * PERM);
@@ -379,11 +444,12 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // f2's suppression terms, registered from f1: its MSHR killed, or a one-VPN
   // shootdown in sd2 naming it (sd_all is added in f2)
   Reg f2_kill = m.reg("f2_kill", 1), f2_sdm = m.reg("f2_sdm", 1);
+  Reg f2_we_ev = m.reg("f2_we_ev", 1);  // equals `we` (below)
   // f1's set equals r2's / f2's (registered as the sets are)
-  Reg f1_same_r2 = S > 1 ? m.reg("f1_same_r2", 1) : Reg();
+  Reg f1_same_r2 = S > 1 && !late ? m.reg("f1_same_r2", 1) : Reg();  // next_edge: the late touch's set instead
   Reg f1_same_f2 = S > 1 ? m.reg("f1_same_f2", 1) : Reg();
   // the ways of the f1 set a one-VPN shootdown (sd2) invalidates at the next edge
-  Reg f1_iv = m.reg("f1_iv", W);
+  Reg f1_iv = late ? Reg() : m.reg("f1_iv", W);
   Reg f2_young = p.plru() || p.lru_matrix ? Reg() : m.reg("f2_young", W);
   Reg f3_v = m.reg("f3_v", 1), f3_moh = m.reg("f3_moh", M), f3_vh = m.reg("f3_vh", VH),
       f3_vmid = m.reg("f3_vmid", VM), f3_ppn = m.reg("f3_ppn", PPN), f3_perm = m.reg("f3_perm", PERM);
@@ -392,6 +458,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value r1_setv = hdl::vector_wire(top, "r1_set_w", S > 1 ? Value(r1_set) : lit(1, 1));
   Value r2_setv = hdl::vector_wire(top, "r2_set_w", S > 1 ? Value(r2_set) : lit(1, 1));
   Value f2_setv = hdl::vector_wire(top, "f2_set_w", S > 1 ? Value(f2_set) : lit(1, 1));
+  Value lt_setv = late ? hdl::vector_wire(top, "lt_set_w", S > 1 ? Value(lt_set) : lit(1, 1)) : Value();
+  Value lt_age = late ? m.wire("lt_age", mux(lt_fz, zero(AB), mux(lt_fi, lt_x1p, lt_x1))) : Value();
   Value mv_w = hdl::vector_wire(top, "mv_w", mv), mp_w = hdl::vector_wire(top, "mp_w", mp);
   // vector views of the MSHR fields for the generate loops (one MSHR of one
   // bit would be declared as a scalar)
@@ -457,16 +525,17 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // registers, so the response's tag only selects a bit
   Value f0_same_r1 = lit(1, 1), f0_same_f1 = lit(1, 1);
   if (S > 1) {
-    Wire eq_r1 = m.wire("mset_is_r1", M, true), eq_f1 = m.wire("mset_is_f1", M, true);
+    // (next_edge: no r1 term; the f1 victim takes the late touch's set)
+    Wire eq_r1 = late ? Wire() : m.wire("mset_is_r1", M, true), eq_f1 = m.wire("mset_is_f1", M, true);
     m.generate_for("gq", M, "g_mshr_set", [&](Scope& sc, const Index& i) {
       Value mset = sc.wire("mset", mvh_w.part(i * Index(static_cast<int>(VH)), SB));
-      sc.assign(eq_r1.bit(i), mset == r1_vpn.slice(HB, SB));
+      if (!late) sc.assign(eq_r1.bit(i), mset == r1_vpn.slice(HB, SB));
       sc.assign(eq_f1.bit(i), mset == f1_vh.slice(0, SB));
     });
-    f0_same_r1 = m.wire("f0_same_r1", any(moh0 & eq_r1));
+    if (!late) f0_same_r1 = m.wire("f0_same_r1", any(moh0 & eq_r1));
     f0_same_f1 = m.wire("f0_same_f1", any(moh0 & eq_f1));
     f1_set.next(set0);
-    f1_same_r2.next(f0_same_r1);
+    if (!late) f1_same_r2.next(f0_same_r1);
     f1_same_f2.next(f0_same_f1);
   }
   f2_v.next(f1_v);
@@ -490,7 +559,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   fill_perm_o.drive(f3_perm);
 
   Value r2_vh = m.wire("r2_vh", r2_vpn.top(VH));
-  f2_sdm.next(r1_sd & (r1_vpn.top(VH) == f1_vh) & (r1_vmid == f1_vmid));
+  Value f2_sdm_n = m.wire("f2_sdm_n", r1_sd & (r1_vpn.top(VH) == f1_vh) & (r1_vmid == f1_vmid));
+  f2_sdm.next(f2_sdm_n);
   Value we_one = m.wire("we_one", f2_v & ~f2_kill & ~f2_sdm);  // unless a flush-all
   Value we = m.wire("we", we_one & ~sd_all);
   Value f_tag = m.wire("f2_tag", cat({f2_vmid, f2_vh.top(TG)}));
@@ -502,11 +572,13 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value lru_m;  // LRU matrix: S x W (W-1) / 2, set-major
   Reg plru;
   Value plru_v;  // PLRU: every set's W-1 tree bits, set-major
-  auto read_ages = [&](const string& name, const Value& set_oh) {
-    Wire row = m.wire(name, W * AB);
+  // one set's row of a way-major W x S x width vector (the ages and their
+  // next values)
+  auto read_rows = [&](const Value& vec, const string& name, const Value& set_oh, unsigned width) {
+    Wire row = m.wire(name, W * width);
     m.generate_for("g" + name, W, "g_" + name, [&](Scope& sc, const Index& w) {
-      Value aw = sc.wire("aw", age.part(w * Index(static_cast<int>(S * AB)), S * AB));
-      sc.assign(row.part(w * Index(static_cast<int>(AB)), AB), sel(set_oh, aw, S, AB));
+      Value vw = sc.wire("vw", vec.part(w * Index(static_cast<int>(S * width)), S * width));
+      sc.assign(row.part(w * Index(static_cast<int>(width)), width), sel(set_oh, vw, S, width));
     });
     return Value(row);
   };
@@ -544,7 +616,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   r2_match.next(match);
   r2_any.next(any(match));
   if (plru_index) r2_hidx.next(hdl::onehot_index(match, AB));
-  f1_iv.next(gate(r1_sd & f0_same_r1, match));
+  if (!late) f1_iv.next(gate(r1_sd & f0_same_r1, match));
   busy_o.drive(r1_v | r2_v);
 
   // ---- decide stage (r2): hit response, MSHR CAM, merge / allocate
@@ -633,7 +705,12 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   mp.next(mp_n);
   if (!fifo) ms.next(ms_n);
   mk.next(mk_n);
-  f2_kill.next(any(mk_n & f1_moh));
+  Value f2_kill_n = m.wire("f2_kill_n", any(mk_n & f1_moh));
+  f2_kill.next(f2_kill_n);
+  // `we` registered apart for the eviction output alone: `we` itself fans out
+  // to every entry and age, and the eviction would wait at the end of its
+  // buffer tree before the top's eviction registers
+  f2_we_ev.next(f1_v & ~f2_kill_n & ~f2_sdm_n & ~sd_all_next);
   mvh.next(mvh_n);
   mvm.next(mvm_n);
   mw.next(mw_n);
@@ -689,7 +766,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   m.comment("Eviction: the f2 write's victim way held a valid entry that no shootdown removes at this edge.");
   Value e_valid = m.wire("e_valid", sel(f2_setv, ev, S, W));
   Value e_shot = m.wire("e_shot", r2_sd & any(r2_setv & f2_setv) & any(r2_match & vict));
-  evict_o.drive(we & any(e_valid & vict) & ~e_shot);
+  evict_o.drive(f2_we_ev & any(e_valid & vict) & ~e_shot);
   Value e_tag = m.wire("e_tag", sel(vict, m.wire("e_tag_row", sel(f2_setv, etag, S, W * TAG)), W, TAG));
   evict_vh_o.drive(SB ? cat({e_tag.slice(0, TG), f2_vh.slice(0, SB)}) : e_tag.slice(0, TG));
   evict_vmid_o.drive(e_tag.slice(TG, VM));
@@ -699,68 +776,75 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   eperm.next(eperm_n);
 
   // ---- replacement: the hit's touch, then the fill's touch
-  m.comment("Replacement: the decide stage's touch, then the fill's touch (same edge, in that order).");
+  m.comment(late ? "Replacement: the last cycle's touch or untouch, then the fill's touch (same edge, in that order)."
+                 : "Replacement: the decide stage's touch, then the fill's touch (same edge, in that order).");
   // an invalidation makes its way the least recent (docs/blocks/l1tlb.md, Replacement)
   Value unt = m.wire("untouch", r2_sd & ~sd_all & r2_any);
   if (p.lru_matrix) {
     lru_m_q.next(lru_matrix_next(m, lru_m, {hit, unt, r2_setv, r2_match_w, we, f2_setv, vict, sd_all}, S, W));
   } else if (!p.plru()) {
-    // the age of the way the decide stage hits, or the one-VPN shootdown
-    // invalidates, read in every set (only r2's is used): no set select and
-    // 1/S of the fan-out on the compare that sets every age
-    Wire ha_set = m.wire("h_age_a", S * AB);
-    m.generate_for("gh", S, "g_hit_age", [&](Scope& sc, const Index& s) {
-      std::vector<Value> row;
-      for (unsigned w = 0; w < W; ++w)
-        row.push_back(age.part(Index(static_cast<int>(w * S * AB)) + s * Index(static_cast<int>(AB)), AB));
-      Value r = sc.wire("row", hdl::cat_lsb_first(row));
-      sc.assign(ha_set.part(s * Index(static_cast<int>(AB)), AB), sel(r2_match, r, W, AB));
-    });
-    Value lf_row = f2_young;
-    Value same = m.wire("same_set", hit & any(r2_setv & f2_setv));
-    Value va = m.wire("vict_is_hit", any(vict & r2_match));
-    // an invalidation makes its way the least recent (docs/blocks/l1tlb.md, Replacement)
-    Value same_u = m.wire("same_set_u", unt & any(r2_setv & f2_setv));
-    Wire age_n = m.wire("age_n", W * S * AB);
-    // a flush-all returns every age to its reset value W-1-w (way-major, as age_n)
+    // a flush-all returns every age to its reset value W-1-w
     std::vector<Value> resets;
-    for (unsigned q = 0; q < W * S; ++q) resets.push_back(lit(AB, W - 1 - q / S));
-    Value age_reset = m.wire("age_reset", hdl::cat_lsb_first(resets));
+    for (unsigned w = 0; w < W; ++w) resets.push_back(lit(AB, W - 1 - w));
+    Value way_reset = m.wire("age_reset", hdl::cat_lsb_first(resets));
+    // the touch or untouch this edge applies: the decide stage's, or the
+    // last cycle's (next_edge)
+    const AgeEdge e = late ? age_edge(m, "age", {lt_hit, lt_unt, lt_setv, lt_way, we, f2_setv, vict, f2_young, sd_all})
+                           : age_edge(m, "age", {hit, unt, r2_setv, r2_match_w, we, f2_setv, vict, f2_young, sd_all});
+    // decide_edge: the hit (or invalidated) way's age, read in every set (only
+    // r2's is used): no set select and 1/S of the fan-out on the compare
+    Wire ha_set = late ? Wire() : m.wire("h_age_a", S * AB);
+    if (!late)
+      m.generate_for("gh", S, "g_hit_age", [&](Scope& sc, const Index& s) {
+        std::vector<Value> row;
+        for (unsigned w = 0; w < W; ++w)
+          row.push_back(age.part(Index(static_cast<int>(w * S * AB)) + s * Index(static_cast<int>(AB)), AB));
+        Value r = sc.wire("row", hdl::cat_lsb_first(row));
+        sc.assign(ha_set.part(s * Index(static_cast<int>(AB)), AB), sel(r2_match, r, W, AB));
+      });
+    Wire age_n = m.wire("age_n", W * S * AB);
+    // next_edge: every age + 1 and + 2, so lt_age's parts need no adder after their read
+    Wire age_p1 = late ? m.wire("age_p1", W * S * AB) : Wire(), age_p2 = late ? m.wire("age_p2", W * S * AB) : Wire();
     m.generate_for("ga", W * S, "g_age", [&](Scope& sc, const Index& q) {
       const Index w = q / Index(static_cast<int>(S)), s = q % Index(static_cast<int>(S));
       const Index ao = q * Index(static_cast<int>(AB));
       Value a = sc.wire("a", age.part(ao, AB));
-      Value mw1 = r2_match_w.bit(w);
-      Value a1 = sc.wire("a1", a + 1), a2 = sc.wire("a2", a1 + 1);
-      Value hs = sc.wire("hs", hit & r2_setv.bit(s));
-      Value us = sc.wire("us", unt & r2_setv.bit(s));
-      Value am1 = sc.wire("am1", a - 1);
-      Value lf = lf_row.bit(w);
-      // lt: younger than the victim after the hit's touch (same set: the hit
-      // way is youngest; a hit victim is youngest of all)
-      Value k1 = sc.wire("k1", ~(same & va)), k2 = sc.wire("k2", same & ~va & mw1);
-      // an untouched way other than the victim is older than the victim
-      Value k3 = sc.wire("k3", ~(same_u & mw1 & ~vict.bit(w)));
-      Value lt = sc.wire("lt", ((lf & k1) | k2) & k3);
-      Value fs = sc.wire("fs", we & f2_setv.bit(s));
-      Value fv = sc.wire("fv", fs & vict.bit(w));
-      // The compare with the hit's age arrives last, so both outcomes are built
-      // and it selects between them. Ages in a set are distinct, so a way other
-      // than the hit way that is not younger than it is older.
-      auto next_age = [&](const string& sfx, bool younger_than_hit) {
-        // x1: after the hit's touch or the invalidation's untouch; x1p = x1 + 1
-        Value x1 = sc.wire("x1" + sfx, mux(hs, mux(mw1, zero(AB), younger_than_hit ? a1 : a),
-                                           mux(us, mux(mw1, hdl::ones(AB), younger_than_hit ? a : am1), a)));
-        Value x1p = sc.wire("x1p" + sfx, mux(hs, mux(mw1, lit(AB, 1), younger_than_hit ? a2 : a1),
-                                             mux(us, mux(mw1, zero(AB), younger_than_hit ? a1 : a), a1)));
-        Value y1 = mux(fv, zero(AB), mux(fs, x1p, x1)), y0 = mux(fv, zero(AB), x1);
-        return sc.wire("n" + sfx, mux(sd_all, age_reset.part(ao, AB), mux(lt, y1, y0)));
-      };
-      Value n_younger = next_age("_y", true), n_older = next_age("_o", false);
-      Value ha = ha_set.part(s * Index(static_cast<int>(AB)), AB);
+      Value ha = late ? lt_age : ha_set.part(s * Index(static_cast<int>(AB)), AB);
+      const AgeWay in = {a, e.way.bit(w), vict.bit(w), f2_young.bit(w), sc.wire("hs", e.hit & e.setv.bit(s)),
+                         sc.wire("us", e.unt & e.setv.bit(s)), sc.wire("fs", we & f2_setv.bit(s)),
+                         way_reset.part(w * Index(static_cast<int>(AB)), AB)};
+      const auto [n_younger, n_older] = ages_after(sc, in, e, AB);
       sc.assign(age_n.part(ao, AB), mux(sc.wire("lh", a < ha), n_younger, n_older));
+      if (!late) return;
+      sc.assign(age_p1.part(ao, AB), a + 1);
+      sc.assign(age_p2.part(ao, AB), a + 2);
     });
     ages->next(age_n);
+    if (late) {
+      // lt_age's parts for r2's way h (hit, or invalidated) after this edge.
+      // This edge's late update is a touch or nothing: a late untouch never
+      // meets a valid r2 (a shootdown waits for empty pipelines and blocks
+      // requests until its sd2 has passed), nor does a flush-all.
+      auto read = [&](const Value& vec, const string& name) {
+        return m.wire(name, sel(r2_match, read_rows(vec, name + "_row", r2_setv, AB), W, AB));
+      };
+      Value a = read(age, "h_age"), a1 = read(age_p1, "h_age_p1"), a2 = read(age_p2, "h_age_p2");
+      Value ts = m.wire("h_late_touch", lt_hit & any(lt_setv & r2_setv));
+      Value is_t = m.wire("h_is_late", any(r2_match & lt_way));
+      Value lh = m.wire("h_below_late", a < lt_age);
+      lt_x1.next(mux(ts, mux(is_t, zero(AB), mux(lh, a1, a)), a));
+      lt_x1p.next(mux(ts, mux(is_t, lit(AB, 1), mux(lh, a2, a1)), a1));
+      // the fill's touch: h the victim (0), or younger than it after the late touch (+ 1)
+      Value fs = m.wire("h_fill_set", we & any(r2_setv & f2_setv));
+      Value is_v = m.wire("h_is_vict", any(r2_match & vict));
+      Value young = any(r2_match & f2_young);
+      lt_fz.next(fs & is_v);
+      lt_fi.next(fs & ~is_v & ((young & ~(e.same & e.va)) | (e.same & ~e.va & is_t)));
+      lt_hit.next(hit);
+      lt_unt.next(unt);
+      lt_way.next(r2_match);
+      if (S > 1) lt_set.next(r2_set);
+    }
   } else {
     Wire pl_n = m.wire("plru_n", S * (W - 1), true);
     m.generate_for("gs", S, "g_plru", [&](Scope& sc, const Index& s) {
@@ -778,24 +862,35 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // (an invalidation untouches its way; a flush-all resets the order, way 0
   // least recent), so no scan of the valid bits is needed.
   m.comment("f1: the victim of the next write: the least recent way of the f1 set after this edge.");
-  Value same_r2 = S > 1 ? Value(f1_same_r2) : lit(1, 1);
+  Value same_r2 = S > 1 && !late ? Value(f1_same_r2) : lit(1, 1);
   Value same_f2 = S > 1 ? Value(f1_same_f2) : lit(1, 1);
   Value way0 = lit(W, 1);
   Value repl_n;
   if (!p.plru()) {
     // this edge's write in the f1 set
     Value f1_wr = m.wire("f1_wr", gate(we_one & same_f2, vict));
-    // a way invalidated at this edge, unless this edge's write takes it, is the least recent after it
-    Value f1_unt = m.wire("f1_untouched", f1_iv & ~f1_wr);
+    // a way untouched at this edge, unless this edge's write takes it, is the
+    // least recent after it: invalidated at this edge, or (next_edge) at the last
+    Value same_lt = late && S > 1 ? m.wire("f1_same_lt", any(f1_setv & lt_setv)) : lit(1, 1);
+    Value f1_unt = m.wire("f1_untouched", (late ? gate(lt_unt & same_lt, lt_way) : Value(f1_iv)) & ~f1_wr);
     // the order of the f1 set before this edge's touches
     Value order = p.lru_matrix ? m.wire("f1_lru_m", sel(f1_setv, lru_m, S, W * (W - 1) / 2))
-                               : read_ages("f1_age", f1_setv);
+                               : read_rows(age, "f1_age", f1_setv, AB);
     // ways touched at this edge in the f1 set: younger than every untouched way after it
     // (the hit's way is r2_match itself: gating it by `hit` would put the OR of
     // the match row on this path for nothing)
-    Value touched = m.wire("f1_touched", gate(r2_v & same_r2, r2_match) | f1_wr);
+    Value touched = late ? Value() : m.wire("f1_touched", gate(r2_v & same_r2, r2_match) | f1_wr);
+    // next_edge: which of the two oldest ways this edge touches, from the late
+    // touch's registered age; the write's way is f2_vict, the least recent of
+    // its set in this cycle (f1 chose it as the set is after the last edge)
+    std::vector<Value> touched_old;
+    if (late) {
+      Value lt_f1 = m.wire("f1_lt_hit", lt_hit & same_lt);
+      touched_old.push_back(m.wire("f1_touch_old0", (lt_f1 & (lt_age == lit(AB, W - 1))) | (we_one & same_f2)));
+      touched_old.push_back(m.wire("f1_touch_old1", lt_f1 & (lt_age == lit(AB, W - 2))));
+    }
     Value lru = p.lru_matrix ? lru_matrix_victim(m, order, touched, r2_match, W)
-                             : lru_victim_after_touches(m, order, touched, r2_match, W, AB);
+                             : lru_victim_after_touches(m, order, touched, touched_old, late ? lt_way : r2_match, W, AB);
     repl_n = mux(any(f1_unt), f1_unt, lru);
     if (!p.lru_matrix) f2_young.next(~mux(sd_all, way0, repl_n));
   } else {
@@ -1002,17 +1097,17 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
   // ---- shootdown sequencer
   m.comment("Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.");
   Reg sd1_v = m.reg("sd1_v", 1), sd1_all = m.reg("sd1_all", 1), sd2_v = m.reg("sd2_v", 1),
-      sd2_all = m.reg("sd2_all", 1), done = m.reg("sd_done", 1);
+      done = m.reg("sd_done", 1);
   Wire busy = m.wire("busy", p.tlbs, true);
   Value sd_ready = m.wire("sd_ready", ~sd1_v & ~sd2_v & ~any(busy));
   Value sd_acc = m.wire("sd_acc", sd_valid & sd_ready);
   Value sd_block = m.wire("sd_block", sd_valid | sd1_v | sd2_v);
   Value sd_one = m.wire("sd_one", sd_acc & ~sd_all_i);
-  Value sd_flush = m.wire("sd_flush", sd2_v & sd2_all);
+  // sd2's flush-all is registered in each TLB, from this
+  Value sd_flush_next = m.wire("sd_flush_next", sd1_v & sd1_all);
   sd1_v.next(sd_acc);
   sd1_all.next(sd_acc & sd_all_i);
   sd2_v.next(sd1_v);
-  sd2_all.next(sd1_v & sd1_all);
   done.next(sd2_v);
   sd_ready_o.drive(sd_ready);
   sd_done_o.drive(done);
@@ -1122,7 +1217,7 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
       std::vector<std::pair<string, Value>> rest = {
           {"req_valid_i", tlb_valid}, {"req_vpn_i", cl_vpn}, {"req_vmid_i", cl_vmid},
           {"sd_block_i", sd_block}, {"sd_acc_i", sd_one}, {"sd_vpn_i", sd_vpn}, {"sd_vmid_i", sd_vmid},
-          {"sd_all_i", sd_flush}, {"l2_take_i", tlb_take}, {"l2_resp_valid_i", rv},
+          {"sd_all_next_i", sd_flush_next}, {"l2_take_i", tlb_take}, {"l2_resp_valid_i", rv},
           {"l2_resp_mshr_i", rmshr}, {"l2_resp_ppn_i", l2_resp_ppn.field(c, PPN)},
           {"l2_resp_perm_i", l2_resp_perm.field(c, PERM)}, {"grant_o", x.grant}, {"busy_o", x.busy},
           {"hit_o", x.hit}, {"hit_vpn_o", x.hvpn}, {"hit_vmid_o", x.hvmid}, {"hit_ppn_o", x.hppn},

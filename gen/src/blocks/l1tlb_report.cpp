@@ -122,7 +122,8 @@ json table61_json() {
 // The policy and, for LRU, how its order is held.
 std::string repl_name(const L1tlbParams& p) {
   if (p.plru()) return "plru";
-  return p.lru_matrix ? "lru, order matrix" : "lru, ages";
+  if (p.lru_matrix) return "lru, order matrix";
+  return p.lru_touch_next ? "lru, ages, touch at the next edge" : "lru, ages";
 }
 
 }  // namespace
@@ -131,6 +132,7 @@ json params_json(const L1tlbParams& p) {
   return {{"module_prefix", p.module_prefix},
           {"replacement", config::name_of(p.replacement)},
           {"lru_state", p.plru() ? "-" : p.lru_matrix ? "matrix" : "ages"},
+          {"lru_touch", p.plru() ? "-" : p.lru_touch_next ? "next_edge" : "decide_edge"},
           {"plru_index", p.plru_index},
           {"mshr_alloc", p.mshr_fifo ? "fifo" : "lowest"},
           {"l2_ports", "cluster"},

@@ -312,7 +312,7 @@ IcacheTxConfig parse_icache_tx(const json& j, const Config& cfg, const std::stri
   return c;
 }
 
-// replacement, plru_index and lru_state, after ways: the order matrix holds
+// replacement, plru_index, lru_touch and lru_state, after ways: the order matrix holds
 // W (W-1) / 2 bits per set, so it is offered up to 32 ways (496 bits) only.
 void parse_l1tlb_replacement(ObjectReader& r, L1tlbConfig& c) {
   if (r.has("replacement"))
@@ -323,6 +323,15 @@ void parse_l1tlb_replacement(ObjectReader& r, L1tlbConfig& c) {
     if (c.replacement != L1tlbReplacement::Plru)
       throw ConfigError(r.path_of("plru_index"), *c.plru_index ? "true" : "false",
                         "applies to replacement \"plru\" only (this TLB uses \"lru\")");
+  }
+  if (r.has("lru_touch")) {
+    const std::string t = r.choice("lru_touch", {"auto", "decide_edge", "next_edge"});
+    c.lru_touch = t == "next_edge"     ? L1tlbLruTouch::NextEdge
+                  : t == "decide_edge" ? L1tlbLruTouch::DecideEdge
+                                       : L1tlbLruTouch::Auto;
+    if (c.lru_touch != L1tlbLruTouch::Auto && c.replacement == L1tlbReplacement::Plru)
+      throw ConfigError(r.path_of("lru_touch"), "\"" + t + "\"",
+                        "applies to replacement \"lru\" only (this TLB uses \"plru\")");
   }
   if (!r.has("lru_state")) return;
   const std::string s = r.choice("lru_state", {"auto", "ages", "matrix"});

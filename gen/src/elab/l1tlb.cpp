@@ -73,6 +73,14 @@ L1tlbParams elaborate_l1tlb(const config::Config& cfg) {
                                (c.lru_state == config::L1tlbLruState::Auto && p.ways <= 16));
   if (p.lru_matrix && p.ways > 32)
     throw ConfigError("$.l1tlb.lru_state", "matrix", "offered up to 32 ways (" + to_string(p.ways) + " here)");
+  // auto: the next edge with ages, where the touch's read of the hit way's
+  // age and compare with every age set the 128-way TLB's clock
+  const bool ages = !p.plru() && !p.lru_matrix;
+  if (c.lru_touch == config::L1tlbLruTouch::NextEdge && !ages)
+    throw ConfigError("$.l1tlb.lru_touch", "\"next_edge\"",
+                      "offered with the LRU ages only (lru_state \"ages\", or above 16 ways); this TLB keeps " +
+                          std::string(p.plru() ? "a PLRU tree" : "the order matrix"));
+  p.lru_touch_next = ages && c.lru_touch != config::L1tlbLruTouch::DecideEdge;
   p.repl_bits_per_set = p.plru()       ? p.ways - 1
                         : p.lru_matrix ? p.ways * (p.ways - 1) / 2
                                        : p.ways * p.age_bits;

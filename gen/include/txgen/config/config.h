@@ -129,6 +129,9 @@ enum class L1tlbLruState { Auto, Ages, Matrix };
 // Which free MSHR a miss allocates: the lowest-index one, or the one freed
 // longest ago (a queue of free MSHRs); auto: the queue from 32 MSHRs per TLB.
 enum class L1tlbMshrAlloc { Auto, Lowest, Fifo };
+// When exact LRU applies the decide stage's touch and the shootdown's untouch:
+// at their own edge, or one edge later; auto: the next edge with ages.
+enum class L1tlbLruTouch { Auto, DecideEdge, NextEdge };
 const char* name_of(L1tlbReplacement r);
 const char* name_of(L1tlbLruState s);
 const char* name_of(L1tlbL2Ports p);
@@ -141,6 +144,7 @@ struct L1tlbConfig {
   unsigned mshrs_per_cu = 4;  // MSHRs per TLB = (cus / tlbs) x mshrs_per_cu (Table 4.1: 4)
   L1tlbReplacement replacement = L1tlbReplacement::Lru;
   L1tlbLruState lru_state = L1tlbLruState::Auto;  // lru only
+  L1tlbLruTouch lru_touch = L1tlbLruTouch::Auto;  // lru only; next_edge with ages only
   std::optional<bool> plru_index;                 // plru only; unset: from 64 ways
   L1tlbMshrAlloc mshr_alloc = L1tlbMshrAlloc::Auto;
   L1tlbL2Ports l2_ports = L1tlbL2Ports::Cluster;

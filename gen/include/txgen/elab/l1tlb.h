@@ -44,6 +44,10 @@ struct L1tlbParams {
   // matrix (one bit per pair of ways) or per-way ages. Hardware only: the
   // order, and so every victim, is the same.
   bool lru_matrix = false;
+  // lru: the decide stage's touch and the one-VPN shootdown's untouch take
+  // effect one edge late, first at that edge (docs/blocks/l1tlb.md,
+  // Replacement); ages only
+  bool lru_touch_next = false;
   bool plru_index = false;  // PLRU touches from registered binary way indices
   // a miss allocates the MSHR at the head of a queue of free MSHRs (freed
   // ones join its tail; reset order 0 .. M-1) instead of the lowest-index
