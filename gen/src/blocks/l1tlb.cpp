@@ -448,6 +448,9 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // f1's set equals r2's / f2's (registered as the sets are)
   Reg f1_same_r2 = S > 1 && !late ? m.reg("f1_same_r2", 1) : Reg();  // next_edge: the late touch's set instead
   Reg f1_same_f2 = S > 1 ? m.reg("f1_same_f2", 1) : Reg();
+  // r2's set equals f2's, for the eviction: r2_set itself fans out to every
+  // row the decide stage reads
+  Reg f2_same_r2 = S > 1 ? m.reg("f2_same_r2", 1) : Reg();
   // the ways of the f1 set a one-VPN shootdown (sd2) invalidates at the next edge
   Reg f1_iv = late ? Reg() : m.reg("f1_iv", W);
   Reg f2_young = p.plru() || p.lru_matrix ? Reg() : m.reg("f2_young", W);
@@ -537,6 +540,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     f1_set.next(set0);
     if (!late) f1_same_r2.next(f0_same_r1);
     f1_same_f2.next(f0_same_f1);
+    f2_same_r2.next(any(r1_setv & f1_setv));
   }
   f2_v.next(f1_v);
   f2_moh.next(f1_moh);
@@ -765,7 +769,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // ---- eviction: the valid entry the f2 write replaces, unless sd2 removes it at this edge
   m.comment("Eviction: the f2 write's victim way held a valid entry that no shootdown removes at this edge.");
   Value e_valid = m.wire("e_valid", sel(f2_setv, ev, S, W));
-  Value e_shot = m.wire("e_shot", r2_sd & any(r2_setv & f2_setv) & any(r2_match & vict));
+  Value e_shot = m.wire("e_shot", r2_sd & (S > 1 ? Value(f2_same_r2) : lit(1, 1)) & any(r2_match & vict));
   evict_o.drive(f2_we_ev & any(e_valid & vict) & ~e_shot);
   Value e_tag = m.wire("e_tag", sel(vict, m.wire("e_tag_row", sel(f2_setv, etag, S, W * TAG)), W, TAG));
   evict_vh_o.drive(SB ? cat({e_tag.slice(0, TG), f2_vh.slice(0, SB)}) : e_tag.slice(0, TG));
