@@ -1023,7 +1023,7 @@ module l1tlb_seed001_clustered_tlb (
       wire [6:0] n_o;
       assign n_o = sd_all_q ? age_reset[(ga / 4) * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_o : x1_o) : fv ? 7'd0 : x1_o;
       wire lh;
-      assign lh = a < lt_age;
+      assign lh = ~lt_fz_q & (lt_fi_q ? a < lt_x1p_q : a < lt_x1_q);
       assign age_n[ga * 7 +: 7] = lh ? n_y : n_o;
       assign age_p1[ga * 7 +: 7] = a + 7'd1;
       assign age_p2[ga * 7 +: 7] = a + 7'd2;

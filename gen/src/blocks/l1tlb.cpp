@@ -813,12 +813,15 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       const Index w = q / Index(static_cast<int>(S)), s = q % Index(static_cast<int>(S));
       const Index ao = q * Index(static_cast<int>(AB));
       Value a = sc.wire("a", age.part(ao, AB));
-      Value ha = late ? lt_age : ha_set.part(s * Index(static_cast<int>(AB)), AB);
+      Value ha = late ? Value() : ha_set.part(s * Index(static_cast<int>(AB)), AB);
       const AgeWay in = {a, e.way.bit(w), vict.bit(w), f2_young.bit(w), sc.wire("hs", e.hit & e.setv.bit(s)),
                          sc.wire("us", e.unt & e.setv.bit(s)), sc.wire("fs", we & f2_setv.bit(s)),
                          way_reset.part(w * Index(static_cast<int>(AB)), AB)};
       const auto [n_younger, n_older] = ages_after(sc, in, e, AB);
-      sc.assign(age_n.part(ao, AB), mux(sc.wire("lh", a < ha), n_younger, n_older));
+      // next_edge: compared with lt_age's two register parts, the fill's step
+      // selecting after the compares (lt_age is a mux of registers)
+      Value lh = late ? ~lt_fz & mux(lt_fi, a < lt_x1p, a < lt_x1) : a < ha;
+      sc.assign(age_n.part(ao, AB), mux(sc.wire("lh", lh), n_younger, n_older));
       if (!late) return;
       sc.assign(age_p1.part(ao, AB), a + 1);
       sc.assign(age_p2.part(ao, AB), a + 2);
