@@ -155,8 +155,8 @@ Value lru_victim_after_touches(Module& m, const Value& ages, const Value& touche
 }
 
 // One edge's updates of the LRU ages, in order: a touch (`hit`) or an untouch
-// (`unt`) of way `way` in set `setv`, whose age before the edge is `age`;
-// then the fill's touch of `vict` in `fill_setv` (`young`: the ways younger
+// (`unt`) of way `way` in set `setv` (each way compares its age with that
+// way's, AgeWay below); then the fill's touch of `vict` in `fill_setv` (`young`: the ways younger
 // than the victim, every way but it); then a flush-all.
 struct AgeEdge {
   Value hit, unt, setv, way, fill, fill_setv, vict, young, flush;
