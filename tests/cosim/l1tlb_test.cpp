@@ -334,6 +334,50 @@ TEST(L1tlb, EvictionAndShootdownAtTheWriteEdge) {
   });
 }
 
+// A shootdown of the set's replacement victim one or two cycles before the
+// L2 answers two misses of that set in consecutive cycles: the first write
+// lands on the freed way (nothing evicted) and the second, at the next edge,
+// still gets a way of its own. With lru_touch next_edge (lead 1) the untouch
+// lands in the cycle whose write takes the shot way, and that cycle chooses
+// the second write's victim: from the order, not from the way just taken.
+TEST(L1tlb, ShootdownOfTheVictimBeforeTwoWrites) {
+  if (params().mshrs_per_cu < 2 && params().cus_per_cluster < 2)
+    GTEST_SKIP() << "one MSHR and one CU per cluster: two misses of one set cannot be outstanding";
+  directed([](CosimSession& s, Bench& b) {
+    const L1tlbParams& p = params();
+    const unsigned second_cu = p.mshrs_per_cu >= 2 ? 0 : 1;  // CU 1 shares CU 0's cluster here
+    for (unsigned lead = 1; lead <= 2; ++lead) {
+      const uint64_t base = 600 + 100 * lead;
+      for (unsigned w = 0; w < p.ways; ++w) {
+        b.request(0, vpn_at(0, 0, base + w));
+        b.drain();
+      }
+      const uint64_t shot = b.model().entry_vpn(0, 0, b.model().victim(0, 0));
+      const uint64_t page_a = vpn_at(0, 0, base + p.ways), page_b = vpn_at(0, 0, base + p.ways + 1);
+      b.evicts_.clear();
+      b.hold_l2 = true;
+      const uint64_t sent = b.l2_requests;
+      b.request(0, page_a);
+      for (unsigned guard = 0; b.l2_requests < sent + 1 && guard < 40; ++guard) b.step();
+      b.request(second_cu, page_b);
+      for (unsigned guard = 0; b.l2_requests < sent + 2 && guard < 40; ++guard) b.step();
+      b.run(b.l2_latency + 1);  // both answers are due
+      b.shootdown(false, shot, 0);
+      b.run(lead);  // the shootdown is accepted `lead` cycles before the first answer
+      b.hold_l2 = false;
+      b.drain();
+      expect_count(s, "evictions (the victim shot down before the writes)", 1, b.evicts_[0].size());
+      const uint64_t before = b.l2_requests;
+      b.request(0, page_a);
+      b.drain();
+      b.request(0, page_b);
+      b.drain();
+      expect_count(s, "L2 requests (both fills installed)", before, b.l2_requests);
+      s.expect_equal("the shot page is gone", "-1", std::to_string(b.model().find(0, shot, 0)));
+    }
+  });
+}
+
 // A shootdown of a page with a pending MSHR: the waiter is still answered,
 // nothing is installed, and the next request for the page misses again.
 TEST(L1tlb, ShootdownKillsPendingMiss) {

@@ -158,11 +158,15 @@ Value lru_victim_after_touches(Module& m, const Value& ages, const Value& touche
 // (`unt`) of way `way` in set `setv` (each way compares its age with that
 // way's, AgeWay below); then the fill's touch of `vict` in `fill_setv` (`young`: the ways younger
 // than the victim, every way but it); then a flush-all.
-struct AgeEdge {
+struct AgeUpdates {
   Value hit, unt, setv, way, fill, fill_setv, vict, young, flush;
+};
+struct AgeEdge : AgeUpdates {
   Value same, va, same_u;  // derived: touch / untouch in the fill's set, the touched way the victim
 };
-AgeEdge age_edge(Module& m, const string& name, AgeEdge e) {
+AgeEdge age_edge(Module& m, const string& name, const AgeUpdates& u) {
+  AgeEdge e;
+  static_cast<AgeUpdates&>(e) = u;
   Value fill_here = any(e.setv & e.fill_setv);
   e.same = m.wire(name + "_same_set", e.hit & fill_here);
   e.va = m.wire(name + "_vict_is_hit", any(e.vict & e.way));
@@ -898,7 +902,13 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     }
     Value lru = p.lru_matrix ? lru_matrix_victim(m, order, touched, r2_match, W)
                              : lru_victim_after_touches(m, order, touched, touched_old, late ? lt_way : r2_match, W, AB);
-    repl_n = mux(any(f1_unt), f1_unt, lru);
+    // whether a way is untouched: lt_way is one-hot, so the write takes it only
+    // if its way is the victim, a compare of registers; the write enable
+    // (f2_v's path) then gates one bit rather than a 128-way OR
+    Value any_unt = late ? m.wire("f1_any_untouched",
+                                  lt_unt & same_lt & ~(we_one & same_f2 & m.wire("f1_lt_is_vict", any(lt_way & vict))))
+                         : any(f1_unt);
+    repl_n = mux(any_unt, f1_unt, lru);
     if (!p.lru_matrix) f2_young.next(~mux(sd_all, way0, repl_n));
   } else {
     // the f1 set's tree is selected from the registers and updated as its set
@@ -983,7 +993,9 @@ Crossbar input_buffer_shift(Module& m, const L1tlbParams& p, const Value& req_va
 // a pop clears the head's valid bit and moves the read pointer, so no entry
 // moves and the pop (the end of the arbitration) drives a few flip-flops per
 // CU, not every entry bit. Each entry keeps its home TLB decoded as it
-// enters, so the arbitration starts from flip-flops, not from the head's VPN.
+// enters, and the head's "valid and home k" bits are a register of their own
+// (the entry the pointer will name after the edge), so the arbitration starts
+// from flip-flops, not from the head's VPN or the read pointer's multiplexer.
 // Ready is "an entry free", from registers, so no port-to-port path runs
 // through the arbitration. Drives req_ready_o.
 Crossbar input_buffer_ring(Module& m, const L1tlbParams& p, const Value& req_valid, const Value& req_vpn,
@@ -1004,7 +1016,8 @@ Crossbar input_buffer_ring(Module& m, const L1tlbParams& p, const Value& req_val
   Wire hi = m.wire("ib_head_vmid", U * VM, true);
   Wire a0n = m.wire("ib0_vpn_n", U * VPN, true), a1n = m.wire("ib1_vpn_n", U * VPN, true);
   Wire i0n = m.wire("ib0_vmid_n", U * VM, true), i1n = m.wire("ib1_vmid_n", U * VM, true);
-  Wire hk = m.wire("ib_head_home", U * K, true), home_in = m.wire("ib_home_in", U * K, true);
+  Reg hk = m.reg("ib_head_home", U * K);
+  Wire hkn = m.wire("ib_head_home_n", U * K, true), home_in = m.wire("ib_home_in", U * K, true);
   Wire h0n = m.wire("ib0_home_n", U * K, true), h1n = m.wire("ib1_home_n", U * K, true);
   Wire ready = m.wire("ib_ready", U, true);
   m.generate_for("gb", U, "g_ibuf", [&](Scope& sc, const Index& u) {
@@ -1029,8 +1042,14 @@ Crossbar input_buffer_ring(Module& m, const L1tlbParams& p, const Value& req_val
     entries(i0, i1, req_vmid, i0n, i1n, i0.part(io, VM), i1.part(io, VM), hi, VM);
     const Index ko = u * Index(static_cast<int>(K));
     sc.assign(home_in.part(ko, K), hdl::one_of(K, req_vpn.part(ao, HB)));
-    // valid folded in: the head requests TLB k
-    entries(h0, h1, home_in, h0n, h1n, gate(v0w.bit(u), h0.part(ko, K)), gate(v1w.bit(u), h1.part(ko, K)), hk, K);
+    // the head requests TLB k after the edge: the entry the pointer names
+    // then, valid with home k; the pop (the grant) selects last
+    sc.assign(h0n.part(ko, K), mux(push0, home_in.part(ko, K), h0.part(ko, K)));
+    sc.assign(h1n.part(ko, K), mux(push1, home_in.part(ko, K), h1.part(ko, K)));
+    Value e0 = sc.wire("e0_req", gate(v0w.bit(u) | push0, h0n.part(ko, K)));
+    Value e1 = sc.wire("e1_req", gate(v1w.bit(u) | push1, h1n.part(ko, K)));
+    Value stay = sc.wire("head_stay", mux(rdw.bit(u), e1, e0)), moved = sc.wire("head_moved", mux(rdw.bit(u), e0, e1));
+    sc.assign(hkn.part(ko, K), mux(pw.bit(u), moved, stay));
   });
   v0.next(v0n);
   v1.next(v1n);
@@ -1042,6 +1061,7 @@ Crossbar input_buffer_ring(Module& m, const L1tlbParams& p, const Value& req_val
   i1.next(i1n);
   h0.next(h0n);
   h1.next(h1n);
+  hk.next(hkn);
   req_ready.drive(ready);
   return {Value(), ha, hi, pop, hk};
 }
