@@ -990,16 +990,16 @@ module l1tlb_seed001_clustered_tlb (
     for (ga = 0; ga < 512; ga = ga + 1) begin : g_age
       wire [6:0] a;
       assign a = age[ga * 7 +: 7];
+      wire [6:0] a1;
+      assign a1 = a + 7'd1;
+      wire [6:0] a2;
+      assign a2 = a1 + 7'd1;
       wire hs;
       assign hs = lt_hit_q & lt_set_w[ga % 4];
       wire us;
       assign us = lt_unt_q & lt_set_w[ga % 4];
       wire fs;
       assign fs = we & f2_set_w[ga % 4];
-      wire [6:0] a1;
-      assign a1 = a + 7'd1;
-      wire [6:0] a2;
-      assign a2 = a1 + 7'd1;
       wire [6:0] am1;
       assign am1 = a - 7'd1;
       wire k1;
@@ -1027,8 +1027,8 @@ module l1tlb_seed001_clustered_tlb (
       wire lh;
       assign lh = ~lt_fz_q & (lt_fi_q ? a < lt_x1p_q : a < lt_x1_q);
       assign age_n[ga * 7 +: 7] = lh ? n_y : n_o;
-      assign age_p1[ga * 7 +: 7] = a + 7'd1;
-      assign age_p2[ga * 7 +: 7] = a + 7'd2;
+      assign age_p1[ga * 7 +: 7] = a1;
+      assign age_p2[ga * 7 +: 7] = a2;
     end
   endgenerate
   assign age_w0_d = age_n[27:0];

@@ -178,10 +178,11 @@ AgeEdge age_edge(Module& m, const string& name, const AgeUpdates& u) {
 // `is_t`, `is_v`, `young`: the way is the touched one, the victim, younger
 // than the victim; `hs`, `us`, `fs`: the touch, untouch and fill are in its set.
 struct AgeWay {
-  Value a, is_t, is_v, young, hs, us, fs, reset;
+  Value a, a1, a2, is_t, is_v, young, hs, us, fs, reset;  // a1, a2: a + 1, a + 2
 };
 std::pair<Value, Value> ages_after(Scope& sc, const AgeWay& w, const AgeEdge& e, unsigned AB) {
-  Value a1 = sc.wire("a1", w.a + 1), a2 = sc.wire("a2", a1 + 1), am1 = sc.wire("am1", w.a - 1);
+  const Value &a1 = w.a1, &a2 = w.a2;
+  Value am1 = sc.wire("am1", w.a - 1);
   // lt: younger than the victim after the touch (same set: the touched way
   // is youngest; a touched victim is youngest of all)
   Value k1 = sc.wire("k1", ~(e.same & e.va)), k2 = sc.wire("k2", e.same & ~e.va & w.is_t);
@@ -818,7 +819,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       const Index ao = q * Index(static_cast<int>(AB));
       Value a = sc.wire("a", age.part(ao, AB));
       Value ha = late ? Value() : ha_set.part(s * Index(static_cast<int>(AB)), AB);
-      const AgeWay in = {a, e.way.bit(w), vict.bit(w), f2_young.bit(w), sc.wire("hs", e.hit & e.setv.bit(s)),
+      Value a1 = sc.wire("a1", a + 1), a2 = sc.wire("a2", a1 + 1);
+      const AgeWay in = {a, a1, a2, e.way.bit(w), vict.bit(w), f2_young.bit(w), sc.wire("hs", e.hit & e.setv.bit(s)),
                          sc.wire("us", e.unt & e.setv.bit(s)), sc.wire("fs", we & f2_setv.bit(s)),
                          way_reset.part(w * Index(static_cast<int>(AB)), AB)};
       const auto [n_younger, n_older] = ages_after(sc, in, e, AB);
@@ -827,8 +829,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       Value lh = late ? ~lt_fz & mux(lt_fi, a < lt_x1p, a < lt_x1) : a < ha;
       sc.assign(age_n.part(ao, AB), mux(sc.wire("lh", lh), n_younger, n_older));
       if (!late) return;
-      sc.assign(age_p1.part(ao, AB), a + 1);
-      sc.assign(age_p2.part(ao, AB), a + 2);
+      sc.assign(age_p1.part(ao, AB), a1);
+      sc.assign(age_p2.part(ao, AB), a2);
     });
     ages->next(age_n);
     if (late) {
