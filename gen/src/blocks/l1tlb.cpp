@@ -164,12 +164,14 @@ struct AgeUpdates {
 struct AgeEdge : AgeUpdates {
   Value same, va, same_u;  // derived: touch / untouch in the fill's set, the touched way the victim
 };
-AgeEdge age_edge(Module& m, const string& name, const AgeUpdates& u) {
+// `vict_is_way`, when given, stands for any(vict & way) wherever the touch is
+// in the fill's set (next_edge: the touched way's registered age is the oldest).
+AgeEdge age_edge(Module& m, const string& name, const AgeUpdates& u, const Value& vict_is_way = Value()) {
   AgeEdge e;
   static_cast<AgeUpdates&>(e) = u;
   Value fill_here = any(e.setv & e.fill_setv);
   e.same = m.wire(name + "_same_set", e.hit & fill_here);
-  e.va = m.wire(name + "_vict_is_hit", any(e.vict & e.way));
+  e.va = m.wire(name + "_vict_is_hit", vict_is_way.valid() ? vict_is_way : any(e.vict & e.way));
   e.same_u = m.wire(name + "_same_set_u", e.unt & fill_here);
   return e;
 }
@@ -468,6 +470,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value f2_setv = hdl::vector_wire(top, "f2_set_w", S > 1 ? Value(f2_set) : lit(1, 1));
   Value lt_setv = late ? hdl::vector_wire(top, "lt_set_w", S > 1 ? Value(lt_set) : lit(1, 1)) : Value();
   Value lt_age = late ? m.wire("lt_age", mux(lt_fz, zero(AB), mux(lt_fi, lt_x1p, lt_x1))) : Value();
+  Value lt_oldest = late ? m.wire("lt_oldest", ~lt_fz & mux(lt_fi, lt_x1p == lit(AB, W - 1), lt_x1 == lit(AB, W - 1)))
+                         : Value();
   Value mv_w = hdl::vector_wire(top, "mv_w", mv), mp_w = hdl::vector_wire(top, "mp_w", mp);
   // vector views of the MSHR fields for the generate loops (one MSHR of one
   // bit would be declared as a scalar)
@@ -798,7 +802,11 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     Value way_reset = m.wire("age_reset", hdl::cat_lsb_first(resets));
     // the touch or untouch this edge applies: the decide stage's, or the
     // last cycle's (next_edge)
-    const AgeEdge e = late ? age_edge(m, "age", {lt_hit, lt_unt, lt_setv, lt_way, we, f2_setv, vict, f2_young, sd_all})
+    // next_edge: the fill's victim is the oldest way of its set (age W-1) after
+    // the last edge, and lt_age is the late-touched way's age then, so a
+    // compare of registers says whether that way is the victim, not a W-way OR
+    const AgeEdge e = late ? age_edge(m, "age", {lt_hit, lt_unt, lt_setv, lt_way, we, f2_setv, vict, f2_young, sd_all},
+                                      lt_oldest)
                            : age_edge(m, "age", {hit, unt, r2_setv, r2_match_w, we, f2_setv, vict, f2_young, sd_all});
     // decide_edge: the hit (or invalidated) way's age, read in every set (only
     // r2's is used): no set select and 1/S of the fan-out on the compare
@@ -899,7 +907,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     std::vector<Value> touched_old;
     if (late) {
       Value lt_f1 = m.wire("f1_lt_hit", lt_hit & same_lt);
-      touched_old.push_back(m.wire("f1_touch_old0", (lt_f1 & (lt_age == lit(AB, W - 1))) | (we_one & same_f2)));
+      touched_old.push_back(m.wire("f1_touch_old0", (lt_f1 & lt_oldest) | (we_one & same_f2)));
       touched_old.push_back(m.wire("f1_touch_old1", lt_f1 & (lt_age == lit(AB, W - 2))));
     }
     Value lru = p.lru_matrix ? lru_matrix_victim(m, order, touched, r2_match, W)
