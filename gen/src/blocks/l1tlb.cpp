@@ -517,7 +517,14 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   if (CB) r1_i.next(hdl::onehot_index(g, CB));
   r1_vpn.next(a_vpn);
   r1_vmid.next(a_vmid);
-  if (S > 1) r1_set.next(set_of(a_vpn, HB));
+  // each requester's set decoded beside the arbitration, so the grant only
+  // selects (r1's set is not read while r1 holds nothing)
+  if (S > 1) {
+    std::vector<Value> req_sets;
+    for (unsigned i = 0; i < N; ++i) req_sets.push_back(set_of(req_vpn.slice(i * VPN, VPN), HB));
+    Value rs = m.wire("req_set", hdl::cat_lsb_first(req_sets));
+    r1_set.next(mux(sd_load, set_of(sd_vpn, HB), sel(g, rs, N, S)));
+  }
 
   // ---- fill f1 (read the MSHR), f2 (victim, write), f3 (answer, free)
   // The MSHR is read as the response arrives (its vh and vmid are fixed while
@@ -808,17 +815,18 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     const AgeEdge e = late ? age_edge(m, "age", {lt_hit, lt_unt, lt_setv, lt_way, we, f2_setv, vict, f2_young, sd_all},
                                       lt_oldest)
                            : age_edge(m, "age", {hit, unt, r2_setv, r2_match_w, we, f2_setv, vict, f2_young, sd_all});
-    // decide_edge: the hit (or invalidated) way's age, read in every set (only
-    // r2's is used): no set select and 1/S of the fan-out on the compare
-    Wire ha_set = late ? Wire() : m.wire("h_age_a", S * AB);
-    if (!late)
-      m.generate_for("gh", S, "g_hit_age", [&](Scope& sc, const Index& s) {
-        std::vector<Value> row;
-        for (unsigned w = 0; w < W; ++w)
-          row.push_back(age.part(Index(static_cast<int>(w * S * AB)) + s * Index(static_cast<int>(AB)), AB));
-        Value r = sc.wire("row", hdl::cat_lsb_first(row));
-        sc.assign(ha_set.part(s * Index(static_cast<int>(AB)), AB), sel(r2_match, r, W, AB));
-      });
+    // the hit (or invalidated) way's age, read in every set (only r2's is
+    // used): decide_edge compares every age with it, with no set select and
+    // 1/S of the fan-out; next_edge compares it with lt_age after the set
+    // select, so r2_set's fan-out into every row read is not on that path
+    Wire ha_set = m.wire("h_age_a", S * AB);
+    m.generate_for("gh", S, "g_hit_age", [&](Scope& sc, const Index& s) {
+      std::vector<Value> row;
+      for (unsigned w = 0; w < W; ++w)
+        row.push_back(age.part(Index(static_cast<int>(w * S * AB)) + s * Index(static_cast<int>(AB)), AB));
+      Value r = sc.wire("row", hdl::cat_lsb_first(row));
+      sc.assign(ha_set.part(s * Index(static_cast<int>(AB)), AB), sel(r2_match, r, W, AB));
+    });
     Wire age_n = m.wire("age_n", W * S * AB);
     // next_edge: every age + 1 and + 2, so lt_age's parts need no adder after their read
     Wire age_p1 = late ? m.wire("age_p1", W * S * AB) : Wire(), age_p2 = late ? m.wire("age_p2", W * S * AB) : Wire();
@@ -849,7 +857,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       auto read = [&](const Value& vec, const string& name) {
         return m.wire(name, sel(r2_match, read_rows(vec, name + "_row", r2_setv, AB), W, AB));
       };
-      Value a = read(age, "h_age"), a1 = read(age_p1, "h_age_p1"), a2 = read(age_p2, "h_age_p2");
+      Value a = m.wire("h_age", sel(r2_setv, ha_set, S, AB)), a1 = read(age_p1, "h_age_p1"), a2 = read(age_p2, "h_age_p2");
       Value ts = m.wire("h_late_touch", lt_hit & any(lt_setv & r2_setv));
       Value is_t = m.wire("h_is_late", any(r2_match & lt_way));
       Value lh = m.wire("h_below_late", a < lt_age);
