@@ -422,6 +422,9 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // read, the fill's step after it (the `lt_age` wire below)
   Reg lt_x1 = late ? m.reg("lt_x1", AB) : Reg(), lt_x1p = late ? m.reg("lt_x1p", AB) : Reg();
   Reg lt_fz = late ? m.reg("lt_fz", 1) : Reg(), lt_fi = late ? m.reg("lt_fi", 1) : Reg();
+  // whether that age is W-1 (the oldest), registered apart: lt_fi fans out to
+  // every way's compare, so a select by it would start this bit's path late
+  Reg lt_oldest = late ? m.reg("lt_oldest", 1) : Reg();
   Reg f2_vidx = plru_index ? m.reg("f2_vidx", AB) : Reg();
   Reg ev = m.reg("ev", S * W), etag = m.reg("etag", S * W * TAG);
   Reg eppn = m.reg("eppn", S * W * PPN), eperm = m.reg("eperm", S * W * PERM);
@@ -470,8 +473,6 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value f2_setv = hdl::vector_wire(top, "f2_set_w", S > 1 ? Value(f2_set) : lit(1, 1));
   Value lt_setv = late ? hdl::vector_wire(top, "lt_set_w", S > 1 ? Value(lt_set) : lit(1, 1)) : Value();
   Value lt_age = late ? m.wire("lt_age", mux(lt_fz, zero(AB), mux(lt_fi, lt_x1p, lt_x1))) : Value();
-  Value lt_oldest = late ? m.wire("lt_oldest", ~lt_fz & mux(lt_fi, lt_x1p == lit(AB, W - 1), lt_x1 == lit(AB, W - 1)))
-                         : Value();
   Value mv_w = hdl::vector_wire(top, "mv_w", mv), mp_w = hdl::vector_wire(top, "mp_w", mp);
   // vector views of the MSHR fields for the generate loops (one MSHR of one
   // bit would be declared as a scalar)
@@ -867,8 +868,16 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       Value fs = m.wire("h_fill_set", we & any(r2_setv & f2_setv));
       Value is_v = m.wire("h_is_vict", any(r2_match & vict));
       Value young = any(r2_match & f2_young);
-      lt_fz.next(fs & is_v);
-      lt_fi.next(fs & ~is_v & ((young & ~(e.same & e.va)) | (e.same & ~e.va & is_t)));
+      Value fz = m.wire("h_fill_zero", fs & is_v);
+      Value fi = m.wire("h_fill_inc", fs & ~is_v & ((young & ~(e.same & e.va)) | (e.same & ~e.va & is_t)));
+      lt_fz.next(fz);
+      lt_fi.next(fi);
+      // lt_age == W-1 after this edge, from the same selects as lt_x1 and
+      // lt_x1p over the read ages compared first
+      auto oldest = [&](const Value& v) { return v == lit(AB, W - 1); };
+      Value x1_old = mux(ts, mux(is_t, lit(1, 0), mux(lh, oldest(a1), oldest(a))), oldest(a));
+      Value x1p_old = mux(ts, mux(is_t, lit(1, W == 2), mux(lh, oldest(a2), oldest(a1))), oldest(a1));
+      lt_oldest.next(~fz & mux(fi, x1p_old, x1_old));
       lt_hit.next(hit);
       lt_unt.next(unt);
       lt_way.next(r2_match);
