@@ -829,8 +829,6 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       sc.assign(ha_set.part(s * Index(static_cast<int>(AB)), AB), sel(r2_match, r, W, AB));
     });
     Wire age_n = m.wire("age_n", W * S * AB);
-    // next_edge: every age + 1 and + 2, so lt_age's parts need no adder after their read
-    Wire age_p1 = late ? m.wire("age_p1", W * S * AB) : Wire(), age_p2 = late ? m.wire("age_p2", W * S * AB) : Wire();
     m.generate_for("ga", W * S, "g_age", [&](Scope& sc, const Index& q) {
       const Index w = q / Index(static_cast<int>(S)), s = q % Index(static_cast<int>(S));
       const Index ao = q * Index(static_cast<int>(AB));
@@ -845,9 +843,6 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       // selecting after the compares (lt_age is a mux of registers)
       Value lh = late ? ~lt_fz & mux(lt_fi, a < lt_x1p, a < lt_x1) : a < ha;
       sc.assign(age_n.part(ao, AB), mux(sc.wire("lh", lh), n_younger, n_older));
-      if (!late) return;
-      sc.assign(age_p1.part(ao, AB), a1);
-      sc.assign(age_p2.part(ao, AB), a2);
     });
     ages->next(age_n);
     if (late) {
@@ -855,10 +850,10 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       // This edge's late update is a touch or nothing: a late untouch never
       // meets a valid r2 (a shootdown waits for empty pipelines and blocks
       // requests until its sd2 has passed), nor does a flush-all.
-      auto read = [&](const Value& vec, const string& name) {
-        return m.wire(name, sel(r2_match, read_rows(vec, name + "_row", r2_setv, AB), W, AB));
-      };
-      Value a = m.wire("h_age", sel(r2_setv, ha_set, S, AB)), a1 = read(age_p1, "h_age_p1"), a2 = read(age_p2, "h_age_p2");
+      // the age is read set by set and the set selected last (r2_set's fan-out
+      // stays off the path); its + 1 and + 2 run beside the compare
+      Value a = m.wire("h_age", sel(r2_setv, ha_set, S, AB));
+      Value a1 = m.wire("h_age_p1", a + 1), a2 = m.wire("h_age_p2", a + 2);
       Value ts = m.wire("h_late_touch", lt_hit & any(lt_setv & r2_setv));
       Value is_t = m.wire("h_is_late", any(r2_match & lt_way));
       Value lh = m.wire("h_below_late", a < lt_age);
@@ -873,10 +868,10 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       lt_fz.next(fz);
       lt_fi.next(fi);
       // lt_age == W-1 after this edge, from the same selects as lt_x1 and
-      // lt_x1p over the read ages compared first
-      auto oldest = [&](const Value& v) { return v == lit(AB, W - 1); };
-      Value x1_old = mux(ts, mux(is_t, lit(1, 0), mux(lh, oldest(a1), oldest(a))), oldest(a));
-      Value x1p_old = mux(ts, mux(is_t, lit(1, W == 2), mux(lh, oldest(a2), oldest(a1))), oldest(a1));
+      // lt_x1p over compares of the read age (a + k == W-1: a == W-1-k mod W)
+      auto oldest = [&](unsigned k) { return a == lit(AB, (2 * W - 1 - k) % W); };
+      Value x1_old = mux(ts, mux(is_t, lit(1, 0), mux(lh, oldest(1), oldest(0))), oldest(0));
+      Value x1p_old = mux(ts, mux(is_t, lit(1, W == 2), mux(lh, oldest(2), oldest(1))), oldest(1));
       lt_oldest.next(~fz & mux(fi, x1p_old, x1_old));
       lt_hit.next(hit);
       lt_unt.next(unt);
