@@ -50,6 +50,28 @@ module l1tlb_seed001_clustered (
   reg  sd2_v_q;
   wire sd_done_d;
   reg  sd_done_q;
+  wire [63:0] ib0_v_d;
+  reg  [63:0] ib0_v_q;
+  wire [63:0] ib1_v_d;
+  reg  [63:0] ib1_v_q;
+  wire [63:0] ib_rd_d;
+  reg  [63:0] ib_rd_q;
+  wire [63:0] ib_wr_d;
+  reg  [63:0] ib_wr_q;
+  wire [2303:0] ib0_vpn_d;
+  reg  [2303:0] ib0_vpn_q;
+  wire [2303:0] ib1_vpn_d;
+  reg  [2303:0] ib1_vpn_q;
+  wire [127:0] ib0_vmid_d;
+  reg  [127:0] ib0_vmid_q;
+  wire [127:0] ib1_vmid_d;
+  reg  [127:0] ib1_vmid_q;
+  wire [255:0] ib0_home_d;
+  reg  [255:0] ib0_home_q;
+  wire [255:0] ib1_home_d;
+  reg  [255:0] ib1_home_q;
+  wire [255:0] ib_head_home_d;
+  reg  [255:0] ib_head_home_q;
   wire q0_v_d;
   reg  q0_v_q;
   wire [3:0] q0_mshr_d;
@@ -134,6 +156,26 @@ module l1tlb_seed001_clustered (
   wire sd_block;
   wire sd_one;
   wire sd_flush_next;
+  wire [63:0] ib_pop;
+  wire [63:0] ib0_v_w;
+  wire [63:0] ib1_v_w;
+  wire [63:0] ib_rd_w;
+  wire [63:0] ib_wr_w;
+  wire [63:0] ib_pop_w;
+  wire [63:0] req_valid_w;
+  wire [63:0] ib0_v_n;
+  wire [63:0] ib1_v_n;
+  wire [2303:0] ib_head_vpn;
+  wire [127:0] ib_head_vmid;
+  wire [2303:0] ib0_vpn_n;
+  wire [2303:0] ib1_vpn_n;
+  wire [127:0] ib0_vmid_n;
+  wire [127:0] ib1_vmid_n;
+  wire [255:0] ib_head_home_n;
+  wire [255:0] ib_home_in;
+  wire [255:0] ib0_home_n;
+  wire [255:0] ib1_home_n;
+  wire [63:0] ib_ready;
   wire [5:0] c0_rtag;
   wire [15:0] t0_grant;
   wire t0_busy;
@@ -241,6 +283,10 @@ module l1tlb_seed001_clustered (
   wire [15:0] c0_cand_mshr;
   wire [135:0] c0_cand_vh;
   wire [7:0] c0_cand_vmid;
+  wire [15:0] c0_t0_req;
+  wire [15:0] c0_t1_req;
+  wire [15:0] c0_t2_req;
+  wire [15:0] c0_t3_req;
   wire [3:0] c0_evict;
   wire [143:0] c0_evict_vpn;
   wire [7:0] c0_evict_vmid;
@@ -513,6 +559,10 @@ module l1tlb_seed001_clustered (
   wire [15:0] c1_cand_mshr;
   wire [135:0] c1_cand_vh;
   wire [7:0] c1_cand_vmid;
+  wire [15:0] c1_t0_req;
+  wire [15:0] c1_t1_req;
+  wire [15:0] c1_t2_req;
+  wire [15:0] c1_t3_req;
   wire [3:0] c1_evict;
   wire [143:0] c1_evict_vpn;
   wire [7:0] c1_evict_vmid;
@@ -785,6 +835,10 @@ module l1tlb_seed001_clustered (
   wire [15:0] c2_cand_mshr;
   wire [135:0] c2_cand_vh;
   wire [7:0] c2_cand_vmid;
+  wire [15:0] c2_t0_req;
+  wire [15:0] c2_t1_req;
+  wire [15:0] c2_t2_req;
+  wire [15:0] c2_t3_req;
   wire [3:0] c2_evict;
   wire [143:0] c2_evict_vpn;
   wire [7:0] c2_evict_vmid;
@@ -1057,6 +1111,10 @@ module l1tlb_seed001_clustered (
   wire [15:0] c3_cand_mshr;
   wire [135:0] c3_cand_vh;
   wire [7:0] c3_cand_vmid;
+  wire [15:0] c3_t0_req;
+  wire [15:0] c3_t1_req;
+  wire [15:0] c3_t2_req;
+  wire [15:0] c3_t3_req;
   wire [3:0] c3_evict;
   wire [143:0] c3_evict_vpn;
   wire [7:0] c3_evict_vmid;
@@ -1238,6 +1296,63 @@ module l1tlb_seed001_clustered (
   assign sd_done_d = sd2_v_q;
   assign sd_ready_o = sd_ready;
   assign sd_done_o = sd_done_q;
+  // Input buffer: a two-entry ring per CU; the crossbar arbitrates the heads, ready is an entry free.
+  assign ib0_v_w = ib0_v_q;
+  assign ib1_v_w = ib1_v_q;
+  assign ib_rd_w = ib_rd_q;
+  assign ib_wr_w = ib_wr_q;
+  assign ib_pop_w = ib_pop;
+  assign req_valid_w = req_valid_i;
+  genvar gb;
+  generate
+    for (gb = 0; gb < 64; gb = gb + 1) begin : g_ibuf
+      wire free;
+      assign free = ~(ib0_v_w[gb] & ib1_v_w[gb]);
+      assign ib_ready[gb] = free;
+      wire push;
+      assign push = req_valid_w[gb] & free;
+      wire push0;
+      assign push0 = push & ~ib_wr_w[gb];
+      wire push1;
+      assign push1 = push & ib_wr_w[gb];
+      wire pop0;
+      assign pop0 = ib_pop_w[gb] & ~ib_rd_w[gb];
+      wire pop1;
+      assign pop1 = ib_pop_w[gb] & ib_rd_w[gb];
+      assign ib0_v_n[gb] = push0 | ib0_v_w[gb] & ~pop0;
+      assign ib1_v_n[gb] = push1 | ib1_v_w[gb] & ~pop1;
+      assign ib0_vpn_n[gb * 36 +: 36] = push0 ? req_vpn_i[gb * 36 +: 36] : ib0_vpn_q[gb * 36 +: 36];
+      assign ib1_vpn_n[gb * 36 +: 36] = push1 ? req_vpn_i[gb * 36 +: 36] : ib1_vpn_q[gb * 36 +: 36];
+      assign ib_head_vpn[gb * 36 +: 36] = ib_rd_w[gb] ? ib1_vpn_q[gb * 36 +: 36] : ib0_vpn_q[gb * 36 +: 36];
+      assign ib0_vmid_n[gb * 2 +: 2] = push0 ? req_vmid_i[gb * 2 +: 2] : ib0_vmid_q[gb * 2 +: 2];
+      assign ib1_vmid_n[gb * 2 +: 2] = push1 ? req_vmid_i[gb * 2 +: 2] : ib1_vmid_q[gb * 2 +: 2];
+      assign ib_head_vmid[gb * 2 +: 2] = ib_rd_w[gb] ? ib1_vmid_q[gb * 2 +: 2] : ib0_vmid_q[gb * 2 +: 2];
+      assign ib_home_in[gb * 4 +: 4] = 4'd1 << req_vpn_i[gb * 36 +: 2];
+      assign ib0_home_n[gb * 4 +: 4] = push0 ? ib_home_in[gb * 4 +: 4] : ib0_home_q[gb * 4 +: 4];
+      assign ib1_home_n[gb * 4 +: 4] = push1 ? ib_home_in[gb * 4 +: 4] : ib1_home_q[gb * 4 +: 4];
+      wire [3:0] e0_req;
+      assign e0_req = {4{ib0_v_w[gb] | push0}} & ib0_home_n[gb * 4 +: 4];
+      wire [3:0] e1_req;
+      assign e1_req = {4{ib1_v_w[gb] | push1}} & ib1_home_n[gb * 4 +: 4];
+      wire [3:0] head_stay;
+      assign head_stay = ib_rd_w[gb] ? e1_req : e0_req;
+      wire [3:0] head_moved;
+      assign head_moved = ib_rd_w[gb] ? e0_req : e1_req;
+      assign ib_head_home_n[gb * 4 +: 4] = ib_pop_w[gb] ? head_moved : head_stay;
+    end
+  endgenerate
+  assign ib0_v_d = ib0_v_n;
+  assign ib1_v_d = ib1_v_n;
+  assign ib_rd_d = ib_rd_q ^ ib_pop;
+  assign ib_wr_d = ib_wr_q ^ req_valid_i & ib_ready;
+  assign ib0_vpn_d = ib0_vpn_n;
+  assign ib1_vpn_d = ib1_vpn_n;
+  assign ib0_vmid_d = ib0_vmid_n;
+  assign ib1_vmid_d = ib1_vmid_n;
+  assign ib0_home_d = ib0_home_n;
+  assign ib1_home_d = ib1_home_n;
+  assign ib_head_home_d = ib_head_home_n;
+  assign req_ready_o = ib_ready;
   assign c0_rtag = l2_resp_tag_i[5:0];
   assign busy[0] = t0_busy;
   assign busy[1] = t1_busy;
@@ -1296,13 +1411,14 @@ module l1tlb_seed001_clustered (
   assign c0_cand_vmid = {t3_cand_vmid, t2_cand_vmid, t1_cand_vmid, t0_cand_vmid};
   assign q0_vmid_d = c0_take ? {2{c0_pick[0]}} & c0_cand_vmid[1:0] | {2{c0_pick[1]}} & c0_cand_vmid[3:2] | {2{c0_pick[2]}} & c0_cand_vmid[5:4] | {2{c0_pick[3]}} & c0_cand_vmid[7:6] : q0_vmid_q;
   assign q0_k_d = c0_take ? {c0_pick[2] | c0_pick[3], c0_pick[1] | c0_pick[3]} : q0_k_q;
+  assign c0_t0_req = {ib_head_home_q[60], ib_head_home_q[56], ib_head_home_q[52], ib_head_home_q[48], ib_head_home_q[44], ib_head_home_q[40], ib_head_home_q[36], ib_head_home_q[32], ib_head_home_q[28], ib_head_home_q[24], ib_head_home_q[20], ib_head_home_q[16], ib_head_home_q[12], ib_head_home_q[8], ib_head_home_q[4], ib_head_home_q[0]};
   l1tlb_seed001_clustered_tlb u_tlb0 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd0),
-    .req_valid_i(req_valid_i[15:0]),
-    .req_vpn_i(req_vpn_i[575:0]),
-    .req_vmid_i(req_vmid_i[31:0]),
+    .req_valid_i(c0_t0_req),
+    .req_vpn_i(ib_head_vpn[575:0]),
+    .req_vmid_i(ib_head_vmid[31:0]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -1335,13 +1451,14 @@ module l1tlb_seed001_clustered (
     .evict_ppn_o(t0_evict_ppn),
     .evict_perm_o(t0_evict_perm)
   );
+  assign c0_t1_req = {ib_head_home_q[61], ib_head_home_q[57], ib_head_home_q[53], ib_head_home_q[49], ib_head_home_q[45], ib_head_home_q[41], ib_head_home_q[37], ib_head_home_q[33], ib_head_home_q[29], ib_head_home_q[25], ib_head_home_q[21], ib_head_home_q[17], ib_head_home_q[13], ib_head_home_q[9], ib_head_home_q[5], ib_head_home_q[1]};
   l1tlb_seed001_clustered_tlb u_tlb1 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd1),
-    .req_valid_i(req_valid_i[15:0]),
-    .req_vpn_i(req_vpn_i[575:0]),
-    .req_vmid_i(req_vmid_i[31:0]),
+    .req_valid_i(c0_t1_req),
+    .req_vpn_i(ib_head_vpn[575:0]),
+    .req_vmid_i(ib_head_vmid[31:0]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -1374,13 +1491,14 @@ module l1tlb_seed001_clustered (
     .evict_ppn_o(t1_evict_ppn),
     .evict_perm_o(t1_evict_perm)
   );
+  assign c0_t2_req = {ib_head_home_q[62], ib_head_home_q[58], ib_head_home_q[54], ib_head_home_q[50], ib_head_home_q[46], ib_head_home_q[42], ib_head_home_q[38], ib_head_home_q[34], ib_head_home_q[30], ib_head_home_q[26], ib_head_home_q[22], ib_head_home_q[18], ib_head_home_q[14], ib_head_home_q[10], ib_head_home_q[6], ib_head_home_q[2]};
   l1tlb_seed001_clustered_tlb u_tlb2 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd2),
-    .req_valid_i(req_valid_i[15:0]),
-    .req_vpn_i(req_vpn_i[575:0]),
-    .req_vmid_i(req_vmid_i[31:0]),
+    .req_valid_i(c0_t2_req),
+    .req_vpn_i(ib_head_vpn[575:0]),
+    .req_vmid_i(ib_head_vmid[31:0]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -1413,13 +1531,14 @@ module l1tlb_seed001_clustered (
     .evict_ppn_o(t2_evict_ppn),
     .evict_perm_o(t2_evict_perm)
   );
+  assign c0_t3_req = {ib_head_home_q[63], ib_head_home_q[59], ib_head_home_q[55], ib_head_home_q[51], ib_head_home_q[47], ib_head_home_q[43], ib_head_home_q[39], ib_head_home_q[35], ib_head_home_q[31], ib_head_home_q[27], ib_head_home_q[23], ib_head_home_q[19], ib_head_home_q[15], ib_head_home_q[11], ib_head_home_q[7], ib_head_home_q[3]};
   l1tlb_seed001_clustered_tlb u_tlb3 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd3),
-    .req_valid_i(req_valid_i[15:0]),
-    .req_vpn_i(req_vpn_i[575:0]),
-    .req_vmid_i(req_vmid_i[31:0]),
+    .req_valid_i(c0_t3_req),
+    .req_vpn_i(ib_head_vpn[575:0]),
+    .req_vmid_i(ib_head_vmid[31:0]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -1675,13 +1794,14 @@ module l1tlb_seed001_clustered (
   assign c1_cand_vmid = {t7_cand_vmid, t6_cand_vmid, t5_cand_vmid, t4_cand_vmid};
   assign q1_vmid_d = c1_take ? {2{c1_pick[0]}} & c1_cand_vmid[1:0] | {2{c1_pick[1]}} & c1_cand_vmid[3:2] | {2{c1_pick[2]}} & c1_cand_vmid[5:4] | {2{c1_pick[3]}} & c1_cand_vmid[7:6] : q1_vmid_q;
   assign q1_k_d = c1_take ? {c1_pick[2] | c1_pick[3], c1_pick[1] | c1_pick[3]} : q1_k_q;
+  assign c1_t0_req = {ib_head_home_q[124], ib_head_home_q[120], ib_head_home_q[116], ib_head_home_q[112], ib_head_home_q[108], ib_head_home_q[104], ib_head_home_q[100], ib_head_home_q[96], ib_head_home_q[92], ib_head_home_q[88], ib_head_home_q[84], ib_head_home_q[80], ib_head_home_q[76], ib_head_home_q[72], ib_head_home_q[68], ib_head_home_q[64]};
   l1tlb_seed001_clustered_tlb u_tlb4 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd0),
-    .req_valid_i(req_valid_i[31:16]),
-    .req_vpn_i(req_vpn_i[1151:576]),
-    .req_vmid_i(req_vmid_i[63:32]),
+    .req_valid_i(c1_t0_req),
+    .req_vpn_i(ib_head_vpn[1151:576]),
+    .req_vmid_i(ib_head_vmid[63:32]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -1714,13 +1834,14 @@ module l1tlb_seed001_clustered (
     .evict_ppn_o(t4_evict_ppn),
     .evict_perm_o(t4_evict_perm)
   );
+  assign c1_t1_req = {ib_head_home_q[125], ib_head_home_q[121], ib_head_home_q[117], ib_head_home_q[113], ib_head_home_q[109], ib_head_home_q[105], ib_head_home_q[101], ib_head_home_q[97], ib_head_home_q[93], ib_head_home_q[89], ib_head_home_q[85], ib_head_home_q[81], ib_head_home_q[77], ib_head_home_q[73], ib_head_home_q[69], ib_head_home_q[65]};
   l1tlb_seed001_clustered_tlb u_tlb5 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd1),
-    .req_valid_i(req_valid_i[31:16]),
-    .req_vpn_i(req_vpn_i[1151:576]),
-    .req_vmid_i(req_vmid_i[63:32]),
+    .req_valid_i(c1_t1_req),
+    .req_vpn_i(ib_head_vpn[1151:576]),
+    .req_vmid_i(ib_head_vmid[63:32]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -1753,13 +1874,14 @@ module l1tlb_seed001_clustered (
     .evict_ppn_o(t5_evict_ppn),
     .evict_perm_o(t5_evict_perm)
   );
+  assign c1_t2_req = {ib_head_home_q[126], ib_head_home_q[122], ib_head_home_q[118], ib_head_home_q[114], ib_head_home_q[110], ib_head_home_q[106], ib_head_home_q[102], ib_head_home_q[98], ib_head_home_q[94], ib_head_home_q[90], ib_head_home_q[86], ib_head_home_q[82], ib_head_home_q[78], ib_head_home_q[74], ib_head_home_q[70], ib_head_home_q[66]};
   l1tlb_seed001_clustered_tlb u_tlb6 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd2),
-    .req_valid_i(req_valid_i[31:16]),
-    .req_vpn_i(req_vpn_i[1151:576]),
-    .req_vmid_i(req_vmid_i[63:32]),
+    .req_valid_i(c1_t2_req),
+    .req_vpn_i(ib_head_vpn[1151:576]),
+    .req_vmid_i(ib_head_vmid[63:32]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -1792,13 +1914,14 @@ module l1tlb_seed001_clustered (
     .evict_ppn_o(t6_evict_ppn),
     .evict_perm_o(t6_evict_perm)
   );
+  assign c1_t3_req = {ib_head_home_q[127], ib_head_home_q[123], ib_head_home_q[119], ib_head_home_q[115], ib_head_home_q[111], ib_head_home_q[107], ib_head_home_q[103], ib_head_home_q[99], ib_head_home_q[95], ib_head_home_q[91], ib_head_home_q[87], ib_head_home_q[83], ib_head_home_q[79], ib_head_home_q[75], ib_head_home_q[71], ib_head_home_q[67]};
   l1tlb_seed001_clustered_tlb u_tlb7 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd3),
-    .req_valid_i(req_valid_i[31:16]),
-    .req_vpn_i(req_vpn_i[1151:576]),
-    .req_vmid_i(req_vmid_i[63:32]),
+    .req_valid_i(c1_t3_req),
+    .req_vpn_i(ib_head_vpn[1151:576]),
+    .req_vmid_i(ib_head_vmid[63:32]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -2054,13 +2177,14 @@ module l1tlb_seed001_clustered (
   assign c2_cand_vmid = {t11_cand_vmid, t10_cand_vmid, t9_cand_vmid, t8_cand_vmid};
   assign q2_vmid_d = c2_take ? {2{c2_pick[0]}} & c2_cand_vmid[1:0] | {2{c2_pick[1]}} & c2_cand_vmid[3:2] | {2{c2_pick[2]}} & c2_cand_vmid[5:4] | {2{c2_pick[3]}} & c2_cand_vmid[7:6] : q2_vmid_q;
   assign q2_k_d = c2_take ? {c2_pick[2] | c2_pick[3], c2_pick[1] | c2_pick[3]} : q2_k_q;
+  assign c2_t0_req = {ib_head_home_q[188], ib_head_home_q[184], ib_head_home_q[180], ib_head_home_q[176], ib_head_home_q[172], ib_head_home_q[168], ib_head_home_q[164], ib_head_home_q[160], ib_head_home_q[156], ib_head_home_q[152], ib_head_home_q[148], ib_head_home_q[144], ib_head_home_q[140], ib_head_home_q[136], ib_head_home_q[132], ib_head_home_q[128]};
   l1tlb_seed001_clustered_tlb u_tlb8 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd0),
-    .req_valid_i(req_valid_i[47:32]),
-    .req_vpn_i(req_vpn_i[1727:1152]),
-    .req_vmid_i(req_vmid_i[95:64]),
+    .req_valid_i(c2_t0_req),
+    .req_vpn_i(ib_head_vpn[1727:1152]),
+    .req_vmid_i(ib_head_vmid[95:64]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -2093,13 +2217,14 @@ module l1tlb_seed001_clustered (
     .evict_ppn_o(t8_evict_ppn),
     .evict_perm_o(t8_evict_perm)
   );
+  assign c2_t1_req = {ib_head_home_q[189], ib_head_home_q[185], ib_head_home_q[181], ib_head_home_q[177], ib_head_home_q[173], ib_head_home_q[169], ib_head_home_q[165], ib_head_home_q[161], ib_head_home_q[157], ib_head_home_q[153], ib_head_home_q[149], ib_head_home_q[145], ib_head_home_q[141], ib_head_home_q[137], ib_head_home_q[133], ib_head_home_q[129]};
   l1tlb_seed001_clustered_tlb u_tlb9 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd1),
-    .req_valid_i(req_valid_i[47:32]),
-    .req_vpn_i(req_vpn_i[1727:1152]),
-    .req_vmid_i(req_vmid_i[95:64]),
+    .req_valid_i(c2_t1_req),
+    .req_vpn_i(ib_head_vpn[1727:1152]),
+    .req_vmid_i(ib_head_vmid[95:64]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -2132,13 +2257,14 @@ module l1tlb_seed001_clustered (
     .evict_ppn_o(t9_evict_ppn),
     .evict_perm_o(t9_evict_perm)
   );
+  assign c2_t2_req = {ib_head_home_q[190], ib_head_home_q[186], ib_head_home_q[182], ib_head_home_q[178], ib_head_home_q[174], ib_head_home_q[170], ib_head_home_q[166], ib_head_home_q[162], ib_head_home_q[158], ib_head_home_q[154], ib_head_home_q[150], ib_head_home_q[146], ib_head_home_q[142], ib_head_home_q[138], ib_head_home_q[134], ib_head_home_q[130]};
   l1tlb_seed001_clustered_tlb u_tlb10 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd2),
-    .req_valid_i(req_valid_i[47:32]),
-    .req_vpn_i(req_vpn_i[1727:1152]),
-    .req_vmid_i(req_vmid_i[95:64]),
+    .req_valid_i(c2_t2_req),
+    .req_vpn_i(ib_head_vpn[1727:1152]),
+    .req_vmid_i(ib_head_vmid[95:64]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -2171,13 +2297,14 @@ module l1tlb_seed001_clustered (
     .evict_ppn_o(t10_evict_ppn),
     .evict_perm_o(t10_evict_perm)
   );
+  assign c2_t3_req = {ib_head_home_q[191], ib_head_home_q[187], ib_head_home_q[183], ib_head_home_q[179], ib_head_home_q[175], ib_head_home_q[171], ib_head_home_q[167], ib_head_home_q[163], ib_head_home_q[159], ib_head_home_q[155], ib_head_home_q[151], ib_head_home_q[147], ib_head_home_q[143], ib_head_home_q[139], ib_head_home_q[135], ib_head_home_q[131]};
   l1tlb_seed001_clustered_tlb u_tlb11 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd3),
-    .req_valid_i(req_valid_i[47:32]),
-    .req_vpn_i(req_vpn_i[1727:1152]),
-    .req_vmid_i(req_vmid_i[95:64]),
+    .req_valid_i(c2_t3_req),
+    .req_vpn_i(ib_head_vpn[1727:1152]),
+    .req_vmid_i(ib_head_vmid[95:64]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -2433,13 +2560,14 @@ module l1tlb_seed001_clustered (
   assign c3_cand_vmid = {t15_cand_vmid, t14_cand_vmid, t13_cand_vmid, t12_cand_vmid};
   assign q3_vmid_d = c3_take ? {2{c3_pick[0]}} & c3_cand_vmid[1:0] | {2{c3_pick[1]}} & c3_cand_vmid[3:2] | {2{c3_pick[2]}} & c3_cand_vmid[5:4] | {2{c3_pick[3]}} & c3_cand_vmid[7:6] : q3_vmid_q;
   assign q3_k_d = c3_take ? {c3_pick[2] | c3_pick[3], c3_pick[1] | c3_pick[3]} : q3_k_q;
+  assign c3_t0_req = {ib_head_home_q[252], ib_head_home_q[248], ib_head_home_q[244], ib_head_home_q[240], ib_head_home_q[236], ib_head_home_q[232], ib_head_home_q[228], ib_head_home_q[224], ib_head_home_q[220], ib_head_home_q[216], ib_head_home_q[212], ib_head_home_q[208], ib_head_home_q[204], ib_head_home_q[200], ib_head_home_q[196], ib_head_home_q[192]};
   l1tlb_seed001_clustered_tlb u_tlb12 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd0),
-    .req_valid_i(req_valid_i[63:48]),
-    .req_vpn_i(req_vpn_i[2303:1728]),
-    .req_vmid_i(req_vmid_i[127:96]),
+    .req_valid_i(c3_t0_req),
+    .req_vpn_i(ib_head_vpn[2303:1728]),
+    .req_vmid_i(ib_head_vmid[127:96]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -2472,13 +2600,14 @@ module l1tlb_seed001_clustered (
     .evict_ppn_o(t12_evict_ppn),
     .evict_perm_o(t12_evict_perm)
   );
+  assign c3_t1_req = {ib_head_home_q[253], ib_head_home_q[249], ib_head_home_q[245], ib_head_home_q[241], ib_head_home_q[237], ib_head_home_q[233], ib_head_home_q[229], ib_head_home_q[225], ib_head_home_q[221], ib_head_home_q[217], ib_head_home_q[213], ib_head_home_q[209], ib_head_home_q[205], ib_head_home_q[201], ib_head_home_q[197], ib_head_home_q[193]};
   l1tlb_seed001_clustered_tlb u_tlb13 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd1),
-    .req_valid_i(req_valid_i[63:48]),
-    .req_vpn_i(req_vpn_i[2303:1728]),
-    .req_vmid_i(req_vmid_i[127:96]),
+    .req_valid_i(c3_t1_req),
+    .req_vpn_i(ib_head_vpn[2303:1728]),
+    .req_vmid_i(ib_head_vmid[127:96]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -2511,13 +2640,14 @@ module l1tlb_seed001_clustered (
     .evict_ppn_o(t13_evict_ppn),
     .evict_perm_o(t13_evict_perm)
   );
+  assign c3_t2_req = {ib_head_home_q[254], ib_head_home_q[250], ib_head_home_q[246], ib_head_home_q[242], ib_head_home_q[238], ib_head_home_q[234], ib_head_home_q[230], ib_head_home_q[226], ib_head_home_q[222], ib_head_home_q[218], ib_head_home_q[214], ib_head_home_q[210], ib_head_home_q[206], ib_head_home_q[202], ib_head_home_q[198], ib_head_home_q[194]};
   l1tlb_seed001_clustered_tlb u_tlb14 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd2),
-    .req_valid_i(req_valid_i[63:48]),
-    .req_vpn_i(req_vpn_i[2303:1728]),
-    .req_vmid_i(req_vmid_i[127:96]),
+    .req_valid_i(c3_t2_req),
+    .req_vpn_i(ib_head_vpn[2303:1728]),
+    .req_vmid_i(ib_head_vmid[127:96]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -2550,13 +2680,14 @@ module l1tlb_seed001_clustered (
     .evict_ppn_o(t14_evict_ppn),
     .evict_perm_o(t14_evict_perm)
   );
+  assign c3_t3_req = {ib_head_home_q[255], ib_head_home_q[251], ib_head_home_q[247], ib_head_home_q[243], ib_head_home_q[239], ib_head_home_q[235], ib_head_home_q[231], ib_head_home_q[227], ib_head_home_q[223], ib_head_home_q[219], ib_head_home_q[215], ib_head_home_q[211], ib_head_home_q[207], ib_head_home_q[203], ib_head_home_q[199], ib_head_home_q[195]};
   l1tlb_seed001_clustered_tlb u_tlb15 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd3),
-    .req_valid_i(req_valid_i[63:48]),
-    .req_vpn_i(req_vpn_i[2303:1728]),
-    .req_vmid_i(req_vmid_i[127:96]),
+    .req_valid_i(c3_t3_req),
+    .req_vpn_i(ib_head_vpn[2303:1728]),
+    .req_vmid_i(ib_head_vmid[127:96]),
     .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
@@ -2754,7 +2885,7 @@ module l1tlb_seed001_clustered (
   assign u63_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u63_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u63_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
-  assign req_ready_o = {t12_grant[15] | t13_grant[15] | t14_grant[15] | t15_grant[15], t12_grant[14] | t13_grant[14] | t14_grant[14] | t15_grant[14], t12_grant[13] | t13_grant[13] | t14_grant[13] | t15_grant[13], t12_grant[12] | t13_grant[12] | t14_grant[12] | t15_grant[12], t12_grant[11] | t13_grant[11] | t14_grant[11] | t15_grant[11], t12_grant[10] | t13_grant[10] | t14_grant[10] | t15_grant[10], t12_grant[9] | t13_grant[9] | t14_grant[9] | t15_grant[9], t12_grant[8] | t13_grant[8] | t14_grant[8] | t15_grant[8], t12_grant[7] | t13_grant[7] | t14_grant[7] | t15_grant[7], t12_grant[6] | t13_grant[6] | t14_grant[6] | t15_grant[6], t12_grant[5] | t13_grant[5] | t14_grant[5] | t15_grant[5], t12_grant[4] | t13_grant[4] | t14_grant[4] | t15_grant[4], t12_grant[3] | t13_grant[3] | t14_grant[3] | t15_grant[3], t12_grant[2] | t13_grant[2] | t14_grant[2] | t15_grant[2], t12_grant[1] | t13_grant[1] | t14_grant[1] | t15_grant[1], t12_grant[0] | t13_grant[0] | t14_grant[0] | t15_grant[0], t8_grant[15] | t9_grant[15] | t10_grant[15] | t11_grant[15], t8_grant[14] | t9_grant[14] | t10_grant[14] | t11_grant[14], t8_grant[13] | t9_grant[13] | t10_grant[13] | t11_grant[13], t8_grant[12] | t9_grant[12] | t10_grant[12] | t11_grant[12], t8_grant[11] | t9_grant[11] | t10_grant[11] | t11_grant[11], t8_grant[10] | t9_grant[10] | t10_grant[10] | t11_grant[10], t8_grant[9] | t9_grant[9] | t10_grant[9] | t11_grant[9], t8_grant[8] | t9_grant[8] | t10_grant[8] | t11_grant[8], t8_grant[7] | t9_grant[7] | t10_grant[7] | t11_grant[7], t8_grant[6] | t9_grant[6] | t10_grant[6] | t11_grant[6], t8_grant[5] | t9_grant[5] | t10_grant[5] | t11_grant[5], t8_grant[4] | t9_grant[4] | t10_grant[4] | t11_grant[4], t8_grant[3] | t9_grant[3] | t10_grant[3] | t11_grant[3], t8_grant[2] | t9_grant[2] | t10_grant[2] | t11_grant[2], t8_grant[1] | t9_grant[1] | t10_grant[1] | t11_grant[1], t8_grant[0] | t9_grant[0] | t10_grant[0] | t11_grant[0], t4_grant[15] | t5_grant[15] | t6_grant[15] | t7_grant[15], t4_grant[14] | t5_grant[14] | t6_grant[14] | t7_grant[14], t4_grant[13] | t5_grant[13] | t6_grant[13] | t7_grant[13], t4_grant[12] | t5_grant[12] | t6_grant[12] | t7_grant[12], t4_grant[11] | t5_grant[11] | t6_grant[11] | t7_grant[11], t4_grant[10] | t5_grant[10] | t6_grant[10] | t7_grant[10], t4_grant[9] | t5_grant[9] | t6_grant[9] | t7_grant[9], t4_grant[8] | t5_grant[8] | t6_grant[8] | t7_grant[8], t4_grant[7] | t5_grant[7] | t6_grant[7] | t7_grant[7], t4_grant[6] | t5_grant[6] | t6_grant[6] | t7_grant[6], t4_grant[5] | t5_grant[5] | t6_grant[5] | t7_grant[5], t4_grant[4] | t5_grant[4] | t6_grant[4] | t7_grant[4], t4_grant[3] | t5_grant[3] | t6_grant[3] | t7_grant[3], t4_grant[2] | t5_grant[2] | t6_grant[2] | t7_grant[2], t4_grant[1] | t5_grant[1] | t6_grant[1] | t7_grant[1], t4_grant[0] | t5_grant[0] | t6_grant[0] | t7_grant[0], t0_grant[15] | t1_grant[15] | t2_grant[15] | t3_grant[15], t0_grant[14] | t1_grant[14] | t2_grant[14] | t3_grant[14], t0_grant[13] | t1_grant[13] | t2_grant[13] | t3_grant[13], t0_grant[12] | t1_grant[12] | t2_grant[12] | t3_grant[12], t0_grant[11] | t1_grant[11] | t2_grant[11] | t3_grant[11], t0_grant[10] | t1_grant[10] | t2_grant[10] | t3_grant[10], t0_grant[9] | t1_grant[9] | t2_grant[9] | t3_grant[9], t0_grant[8] | t1_grant[8] | t2_grant[8] | t3_grant[8], t0_grant[7] | t1_grant[7] | t2_grant[7] | t3_grant[7], t0_grant[6] | t1_grant[6] | t2_grant[6] | t3_grant[6], t0_grant[5] | t1_grant[5] | t2_grant[5] | t3_grant[5], t0_grant[4] | t1_grant[4] | t2_grant[4] | t3_grant[4], t0_grant[3] | t1_grant[3] | t2_grant[3] | t3_grant[3], t0_grant[2] | t1_grant[2] | t2_grant[2] | t3_grant[2], t0_grant[1] | t1_grant[1] | t2_grant[1] | t3_grant[1], t0_grant[0] | t1_grant[0] | t2_grant[0] | t3_grant[0]};
+  assign ib_pop = {t12_grant[15] | t13_grant[15] | t14_grant[15] | t15_grant[15], t12_grant[14] | t13_grant[14] | t14_grant[14] | t15_grant[14], t12_grant[13] | t13_grant[13] | t14_grant[13] | t15_grant[13], t12_grant[12] | t13_grant[12] | t14_grant[12] | t15_grant[12], t12_grant[11] | t13_grant[11] | t14_grant[11] | t15_grant[11], t12_grant[10] | t13_grant[10] | t14_grant[10] | t15_grant[10], t12_grant[9] | t13_grant[9] | t14_grant[9] | t15_grant[9], t12_grant[8] | t13_grant[8] | t14_grant[8] | t15_grant[8], t12_grant[7] | t13_grant[7] | t14_grant[7] | t15_grant[7], t12_grant[6] | t13_grant[6] | t14_grant[6] | t15_grant[6], t12_grant[5] | t13_grant[5] | t14_grant[5] | t15_grant[5], t12_grant[4] | t13_grant[4] | t14_grant[4] | t15_grant[4], t12_grant[3] | t13_grant[3] | t14_grant[3] | t15_grant[3], t12_grant[2] | t13_grant[2] | t14_grant[2] | t15_grant[2], t12_grant[1] | t13_grant[1] | t14_grant[1] | t15_grant[1], t12_grant[0] | t13_grant[0] | t14_grant[0] | t15_grant[0], t8_grant[15] | t9_grant[15] | t10_grant[15] | t11_grant[15], t8_grant[14] | t9_grant[14] | t10_grant[14] | t11_grant[14], t8_grant[13] | t9_grant[13] | t10_grant[13] | t11_grant[13], t8_grant[12] | t9_grant[12] | t10_grant[12] | t11_grant[12], t8_grant[11] | t9_grant[11] | t10_grant[11] | t11_grant[11], t8_grant[10] | t9_grant[10] | t10_grant[10] | t11_grant[10], t8_grant[9] | t9_grant[9] | t10_grant[9] | t11_grant[9], t8_grant[8] | t9_grant[8] | t10_grant[8] | t11_grant[8], t8_grant[7] | t9_grant[7] | t10_grant[7] | t11_grant[7], t8_grant[6] | t9_grant[6] | t10_grant[6] | t11_grant[6], t8_grant[5] | t9_grant[5] | t10_grant[5] | t11_grant[5], t8_grant[4] | t9_grant[4] | t10_grant[4] | t11_grant[4], t8_grant[3] | t9_grant[3] | t10_grant[3] | t11_grant[3], t8_grant[2] | t9_grant[2] | t10_grant[2] | t11_grant[2], t8_grant[1] | t9_grant[1] | t10_grant[1] | t11_grant[1], t8_grant[0] | t9_grant[0] | t10_grant[0] | t11_grant[0], t4_grant[15] | t5_grant[15] | t6_grant[15] | t7_grant[15], t4_grant[14] | t5_grant[14] | t6_grant[14] | t7_grant[14], t4_grant[13] | t5_grant[13] | t6_grant[13] | t7_grant[13], t4_grant[12] | t5_grant[12] | t6_grant[12] | t7_grant[12], t4_grant[11] | t5_grant[11] | t6_grant[11] | t7_grant[11], t4_grant[10] | t5_grant[10] | t6_grant[10] | t7_grant[10], t4_grant[9] | t5_grant[9] | t6_grant[9] | t7_grant[9], t4_grant[8] | t5_grant[8] | t6_grant[8] | t7_grant[8], t4_grant[7] | t5_grant[7] | t6_grant[7] | t7_grant[7], t4_grant[6] | t5_grant[6] | t6_grant[6] | t7_grant[6], t4_grant[5] | t5_grant[5] | t6_grant[5] | t7_grant[5], t4_grant[4] | t5_grant[4] | t6_grant[4] | t7_grant[4], t4_grant[3] | t5_grant[3] | t6_grant[3] | t7_grant[3], t4_grant[2] | t5_grant[2] | t6_grant[2] | t7_grant[2], t4_grant[1] | t5_grant[1] | t6_grant[1] | t7_grant[1], t4_grant[0] | t5_grant[0] | t6_grant[0] | t7_grant[0], t0_grant[15] | t1_grant[15] | t2_grant[15] | t3_grant[15], t0_grant[14] | t1_grant[14] | t2_grant[14] | t3_grant[14], t0_grant[13] | t1_grant[13] | t2_grant[13] | t3_grant[13], t0_grant[12] | t1_grant[12] | t2_grant[12] | t3_grant[12], t0_grant[11] | t1_grant[11] | t2_grant[11] | t3_grant[11], t0_grant[10] | t1_grant[10] | t2_grant[10] | t3_grant[10], t0_grant[9] | t1_grant[9] | t2_grant[9] | t3_grant[9], t0_grant[8] | t1_grant[8] | t2_grant[8] | t3_grant[8], t0_grant[7] | t1_grant[7] | t2_grant[7] | t3_grant[7], t0_grant[6] | t1_grant[6] | t2_grant[6] | t3_grant[6], t0_grant[5] | t1_grant[5] | t2_grant[5] | t3_grant[5], t0_grant[4] | t1_grant[4] | t2_grant[4] | t3_grant[4], t0_grant[3] | t1_grant[3] | t2_grant[3] | t3_grant[3], t0_grant[2] | t1_grant[2] | t2_grant[2] | t3_grant[2], t0_grant[1] | t1_grant[1] | t2_grant[1] | t3_grant[1], t0_grant[0] | t1_grant[0] | t2_grant[0] | t3_grant[0]};
   assign l2_req_valid_o = {q3_v_q, q2_v_q, q1_v_q, q0_v_q};
   assign l2_req_vpn_o = {{q3_vh_q, q3_k_q}, {q2_vh_q, q2_k_q}, {q1_vh_q, q1_k_q}, {q0_vh_q, q0_k_q}};
   assign l2_req_vmid_o = {q3_vmid_q, q2_vmid_q, q1_vmid_q, q0_vmid_q};
@@ -2801,6 +2932,17 @@ module l1tlb_seed001_clustered (
       sd1_all_q <= 1'b0;
       sd2_v_q <= 1'b0;
       sd_done_q <= 1'b0;
+      ib0_v_q <= 64'd0;
+      ib1_v_q <= 64'd0;
+      ib_rd_q <= 64'd0;
+      ib_wr_q <= 64'd0;
+      ib0_vpn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      ib1_vpn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      ib0_vmid_q <= 128'h00000000000000000000000000000000;
+      ib1_vmid_q <= 128'h00000000000000000000000000000000;
+      ib0_home_q <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
+      ib1_home_q <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
+      ib_head_home_q <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
       q0_v_q <= 1'b0;
       q0_mshr_q <= 4'd0;
       q0_vh_q <= 34'd0;
@@ -2845,6 +2987,17 @@ module l1tlb_seed001_clustered (
       sd1_all_q <= sd1_all_d;
       sd2_v_q <= sd2_v_d;
       sd_done_q <= sd_done_d;
+      ib0_v_q <= ib0_v_d;
+      ib1_v_q <= ib1_v_d;
+      ib_rd_q <= ib_rd_d;
+      ib_wr_q <= ib_wr_d;
+      ib0_vpn_q <= ib0_vpn_d;
+      ib1_vpn_q <= ib1_vpn_d;
+      ib0_vmid_q <= ib0_vmid_d;
+      ib1_vmid_q <= ib1_vmid_d;
+      ib0_home_q <= ib0_home_d;
+      ib1_home_q <= ib1_home_d;
+      ib_head_home_q <= ib_head_home_d;
       q0_v_q <= q0_v_d;
       q0_mshr_q <= q0_mshr_d;
       q0_vh_q <= q0_vh_d;

@@ -25,8 +25,9 @@ Storage storage(const L1tlbParams& p) {
   s.ppn = e * p.ppn_bits;
   s.perm = e * p.perm_bits;
   s.repl = uint64_t{p.sets} * p.repl_bits_per_set;
-  // valid, pending, sent, kill, {set, vpn tag}, vmid, waiter mask
-  s.mshr_entry = 4 + p.vpn_hi_bits + p.vmid_bits + p.cus_per_cluster;
+  // valid, pending, sent, kill, {set, vpn tag}, vmid, waiter mask; with the
+  // queues (fifo) "sent" is the send queue's membership, not a bit
+  s.mshr_entry = (p.mshr_fifo ? 3 : 4) + p.vpn_hi_bits + p.vmid_bits + p.cus_per_cluster;
   s.mshr = uint64_t{p.mshrs} * s.mshr_entry;
   // fifo: the free and the send queue, M indices each
   s.mshr_queues = p.mshr_fifo ? 2 * uint64_t{p.mshrs} * p.mshr_bits : 0;
@@ -218,7 +219,8 @@ std::string report_markdown(const config::Config& cfg) {
      << "| permission: " << p.entries_per_tlb << " x " << p.perm_bits << " | " << s.perm << " |\n"
      << "| replacement (" << repl_name(p) << "): " << p.sets << " x " << p.repl_bits_per_set
      << " | " << s.repl << " |\n"
-     << "| MSHRs: " << p.mshrs << " x " << s.mshr_entry << " (valid, pending, sent, kill, VPN " << p.vpn_hi_bits
+     << "| MSHRs: " << p.mshrs << " x " << s.mshr_entry
+     << (p.mshr_fifo ? " (valid, pending, kill, VPN " : " (valid, pending, sent, kill, VPN ") << p.vpn_hi_bits
      << ", VMID " << p.vmid_bits << ", waiters " << p.cus_per_cluster << ") | " << s.mshr << " |\n"
      << (p.mshr_fifo ? "| MSHR free and send queues: 2 x " + std::to_string(p.mshrs) + " x " +
                            std::to_string(p.mshr_bits) + " | " + std::to_string(s.mshr_queues) + " |\n"
