@@ -1052,22 +1052,28 @@ Crossbar input_buffer_ring(Module& m, const L1tlbParams& p, const Value& req_val
     // entry held the pointers differ, and with none nothing pops
     sc.assign(v0n.bit(u), push0 | (v0w.bit(u) & ~pop0));
     sc.assign(v1n.bit(u), push1 | (v1w.bit(u) & ~pop1));
-    const auto entries = [&](const Value& e0, const Value& e1, const Value& in, const Wire& n0, const Wire& n1,
-                             const Value& head_of_e0, const Value& head_of_e1, const Wire& head, unsigned w) {
+    // each entry's next value: the port's field if the push writes it
+    const auto store = [&](const Value& e0, const Value& e1, const Value& in, const Wire& n0, const Wire& n1,
+                           unsigned w) {
       const Index o = u * Index(static_cast<int>(w));
       sc.assign(n0.part(o, w), mux(push0, in.part(o, w), e0.part(o, w)));
       sc.assign(n1.part(o, w), mux(push1, in.part(o, w), e1.part(o, w)));
-      sc.assign(head.part(o, w), mux(rdw.bit(u), head_of_e1, head_of_e0));
     };
-    const Index ao = u * Index(static_cast<int>(VPN)), io = u * Index(static_cast<int>(VM));
-    entries(a0, a1, req_vpn, a0n, a1n, a0.part(ao, VPN), a1.part(ao, VPN), ha, VPN);
-    entries(i0, i1, req_vmid, i0n, i1n, i0.part(io, VM), i1.part(io, VM), hi, VM);
+    // a data field: stored, and read at the head through the read pointer
+    const auto entries = [&](const Value& e0, const Value& e1, const Value& in, const Wire& n0, const Wire& n1,
+                             const Wire& head, unsigned w) {
+      store(e0, e1, in, n0, n1, w);
+      const Index o = u * Index(static_cast<int>(w));
+      sc.assign(head.part(o, w), mux(rdw.bit(u), e1.part(o, w), e0.part(o, w)));
+    };
+    const Index ao = u * Index(static_cast<int>(VPN));
+    entries(a0, a1, req_vpn, a0n, a1n, ha, VPN);
+    entries(i0, i1, req_vmid, i0n, i1n, hi, VM);
     const Index ko = u * Index(static_cast<int>(K));
     sc.assign(home_in.part(ko, K), hdl::one_of(K, req_vpn.part(ao, HB)));
     // the head requests TLB k after the edge: the entry the pointer names
     // then, valid with home k; the pop (the grant) selects last
-    sc.assign(h0n.part(ko, K), mux(push0, home_in.part(ko, K), h0.part(ko, K)));
-    sc.assign(h1n.part(ko, K), mux(push1, home_in.part(ko, K), h1.part(ko, K)));
+    store(h0, h1, home_in, h0n, h1n, K);
     Value e0 = sc.wire("e0_req", gate(v0w.bit(u) | push0, h0n.part(ko, K)));
     Value e1 = sc.wire("e1_req", gate(v1w.bit(u) | push1, h1n.part(ko, K)));
     Value stay = sc.wire("head_stay", mux(rdw.bit(u), e1, e0)), moved = sc.wire("head_moved", mux(rdw.bit(u), e0, e1));
