@@ -50,6 +50,8 @@ module l1tlb_seed000_table1_path (
   reg  sd2_v_q;
   wire sd_done_d;
   reg  sd_done_q;
+  wire tlb_busy_d;
+  reg  tlb_busy_q;
   wire q0_v_d;
   reg  q0_v_q;
   wire [1:0] q0_mshr_d;
@@ -144,7 +146,7 @@ module l1tlb_seed000_table1_path (
   reg  [287:0] evict_ppn_q;
   wire [47:0] evict_perm_d;
   reg  [47:0] evict_perm_q;
-  wire [7:0] busy;
+  wire [7:0] busy_next;
   wire sd_ready;
   wire sd_acc;
   wire sd_block;
@@ -152,7 +154,7 @@ module l1tlb_seed000_table1_path (
   wire sd_flush_next;
   wire [1:0] c0_rtag;
   wire t0_grant;
-  wire t0_busy;
+  wire t0_busy_next;
   wire t0_hit;
   wire [35:0] t0_hit_vpn;
   wire [1:0] t0_hit_vmid;
@@ -184,7 +186,7 @@ module l1tlb_seed000_table1_path (
   wire u0_fill;
   wire [1:0] c1_rtag;
   wire t1_grant;
-  wire t1_busy;
+  wire t1_busy_next;
   wire t1_hit;
   wire [35:0] t1_hit_vpn;
   wire [1:0] t1_hit_vmid;
@@ -216,7 +218,7 @@ module l1tlb_seed000_table1_path (
   wire u1_fill;
   wire [1:0] c2_rtag;
   wire t2_grant;
-  wire t2_busy;
+  wire t2_busy_next;
   wire t2_hit;
   wire [35:0] t2_hit_vpn;
   wire [1:0] t2_hit_vmid;
@@ -248,7 +250,7 @@ module l1tlb_seed000_table1_path (
   wire u2_fill;
   wire [1:0] c3_rtag;
   wire t3_grant;
-  wire t3_busy;
+  wire t3_busy_next;
   wire t3_hit;
   wire [35:0] t3_hit_vpn;
   wire [1:0] t3_hit_vmid;
@@ -280,7 +282,7 @@ module l1tlb_seed000_table1_path (
   wire u3_fill;
   wire [1:0] c4_rtag;
   wire t4_grant;
-  wire t4_busy;
+  wire t4_busy_next;
   wire t4_hit;
   wire [35:0] t4_hit_vpn;
   wire [1:0] t4_hit_vmid;
@@ -312,7 +314,7 @@ module l1tlb_seed000_table1_path (
   wire u4_fill;
   wire [1:0] c5_rtag;
   wire t5_grant;
-  wire t5_busy;
+  wire t5_busy_next;
   wire t5_hit;
   wire [35:0] t5_hit_vpn;
   wire [1:0] t5_hit_vmid;
@@ -344,7 +346,7 @@ module l1tlb_seed000_table1_path (
   wire u5_fill;
   wire [1:0] c6_rtag;
   wire t6_grant;
-  wire t6_busy;
+  wire t6_busy_next;
   wire t6_hit;
   wire [35:0] t6_hit_vpn;
   wire [1:0] t6_hit_vmid;
@@ -376,7 +378,7 @@ module l1tlb_seed000_table1_path (
   wire u6_fill;
   wire [1:0] c7_rtag;
   wire t7_grant;
-  wire t7_busy;
+  wire t7_busy_next;
   wire t7_hit;
   wire [35:0] t7_hit_vpn;
   wire [1:0] t7_hit_vmid;
@@ -411,7 +413,8 @@ module l1tlb_seed000_table1_path (
   wire [7:0] evict_valid_n;
 
   // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.
-  assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~(|busy);
+  assign tlb_busy_d = |busy_next;
+  assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~tlb_busy_q;
   assign sd_acc = sd_valid_i & sd_ready;
   assign sd_block = sd_valid_i | sd1_v_q | sd2_v_q;
   assign sd_one = sd_acc & ~sd_all_i;
@@ -423,7 +426,7 @@ module l1tlb_seed000_table1_path (
   assign sd_ready_o = sd_ready;
   assign sd_done_o = sd_done_q;
   assign c0_rtag = l2_resp_tag_i[1:0];
-  assign busy[0] = t0_busy;
+  assign busy_next[0] = t0_busy_next;
   // Cluster 0: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c0_cand = t0_cand_valid;
   assign c0_load = ~q0_v_q | l2_req_ready_i[0];
@@ -453,7 +456,7 @@ module l1tlb_seed000_table1_path (
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
     .grant_o(t0_grant),
-    .busy_o(t0_busy),
+    .busy_next_o(t0_busy_next),
     .hit_o(t0_hit),
     .hit_vpn_o(t0_hit_vpn),
     .hit_vmid_o(t0_hit_vmid),
@@ -478,7 +481,7 @@ module l1tlb_seed000_table1_path (
   assign u0_hit = t0_hit;
   assign u0_fill = t0_fill;
   assign c1_rtag = l2_resp_tag_i[3:2];
-  assign busy[1] = t1_busy;
+  assign busy_next[1] = t1_busy_next;
   // Cluster 1: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c1_cand = t1_cand_valid;
   assign c1_load = ~q1_v_q | l2_req_ready_i[1];
@@ -508,7 +511,7 @@ module l1tlb_seed000_table1_path (
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
     .grant_o(t1_grant),
-    .busy_o(t1_busy),
+    .busy_next_o(t1_busy_next),
     .hit_o(t1_hit),
     .hit_vpn_o(t1_hit_vpn),
     .hit_vmid_o(t1_hit_vmid),
@@ -533,7 +536,7 @@ module l1tlb_seed000_table1_path (
   assign u1_hit = t1_hit;
   assign u1_fill = t1_fill;
   assign c2_rtag = l2_resp_tag_i[5:4];
-  assign busy[2] = t2_busy;
+  assign busy_next[2] = t2_busy_next;
   // Cluster 2: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c2_cand = t2_cand_valid;
   assign c2_load = ~q2_v_q | l2_req_ready_i[2];
@@ -563,7 +566,7 @@ module l1tlb_seed000_table1_path (
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
     .grant_o(t2_grant),
-    .busy_o(t2_busy),
+    .busy_next_o(t2_busy_next),
     .hit_o(t2_hit),
     .hit_vpn_o(t2_hit_vpn),
     .hit_vmid_o(t2_hit_vmid),
@@ -588,7 +591,7 @@ module l1tlb_seed000_table1_path (
   assign u2_hit = t2_hit;
   assign u2_fill = t2_fill;
   assign c3_rtag = l2_resp_tag_i[7:6];
-  assign busy[3] = t3_busy;
+  assign busy_next[3] = t3_busy_next;
   // Cluster 3: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c3_cand = t3_cand_valid;
   assign c3_load = ~q3_v_q | l2_req_ready_i[3];
@@ -618,7 +621,7 @@ module l1tlb_seed000_table1_path (
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
     .grant_o(t3_grant),
-    .busy_o(t3_busy),
+    .busy_next_o(t3_busy_next),
     .hit_o(t3_hit),
     .hit_vpn_o(t3_hit_vpn),
     .hit_vmid_o(t3_hit_vmid),
@@ -643,7 +646,7 @@ module l1tlb_seed000_table1_path (
   assign u3_hit = t3_hit;
   assign u3_fill = t3_fill;
   assign c4_rtag = l2_resp_tag_i[9:8];
-  assign busy[4] = t4_busy;
+  assign busy_next[4] = t4_busy_next;
   // Cluster 4: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c4_cand = t4_cand_valid;
   assign c4_load = ~q4_v_q | l2_req_ready_i[4];
@@ -673,7 +676,7 @@ module l1tlb_seed000_table1_path (
     .l2_resp_ppn_i(l2_resp_ppn_i[179:144]),
     .l2_resp_perm_i(l2_resp_perm_i[29:24]),
     .grant_o(t4_grant),
-    .busy_o(t4_busy),
+    .busy_next_o(t4_busy_next),
     .hit_o(t4_hit),
     .hit_vpn_o(t4_hit_vpn),
     .hit_vmid_o(t4_hit_vmid),
@@ -698,7 +701,7 @@ module l1tlb_seed000_table1_path (
   assign u4_hit = t4_hit;
   assign u4_fill = t4_fill;
   assign c5_rtag = l2_resp_tag_i[11:10];
-  assign busy[5] = t5_busy;
+  assign busy_next[5] = t5_busy_next;
   // Cluster 5: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c5_cand = t5_cand_valid;
   assign c5_load = ~q5_v_q | l2_req_ready_i[5];
@@ -728,7 +731,7 @@ module l1tlb_seed000_table1_path (
     .l2_resp_ppn_i(l2_resp_ppn_i[215:180]),
     .l2_resp_perm_i(l2_resp_perm_i[35:30]),
     .grant_o(t5_grant),
-    .busy_o(t5_busy),
+    .busy_next_o(t5_busy_next),
     .hit_o(t5_hit),
     .hit_vpn_o(t5_hit_vpn),
     .hit_vmid_o(t5_hit_vmid),
@@ -753,7 +756,7 @@ module l1tlb_seed000_table1_path (
   assign u5_hit = t5_hit;
   assign u5_fill = t5_fill;
   assign c6_rtag = l2_resp_tag_i[13:12];
-  assign busy[6] = t6_busy;
+  assign busy_next[6] = t6_busy_next;
   // Cluster 6: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c6_cand = t6_cand_valid;
   assign c6_load = ~q6_v_q | l2_req_ready_i[6];
@@ -783,7 +786,7 @@ module l1tlb_seed000_table1_path (
     .l2_resp_ppn_i(l2_resp_ppn_i[251:216]),
     .l2_resp_perm_i(l2_resp_perm_i[41:36]),
     .grant_o(t6_grant),
-    .busy_o(t6_busy),
+    .busy_next_o(t6_busy_next),
     .hit_o(t6_hit),
     .hit_vpn_o(t6_hit_vpn),
     .hit_vmid_o(t6_hit_vmid),
@@ -808,7 +811,7 @@ module l1tlb_seed000_table1_path (
   assign u6_hit = t6_hit;
   assign u6_fill = t6_fill;
   assign c7_rtag = l2_resp_tag_i[15:14];
-  assign busy[7] = t7_busy;
+  assign busy_next[7] = t7_busy_next;
   // Cluster 7: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c7_cand = t7_cand_valid;
   assign c7_load = ~q7_v_q | l2_req_ready_i[7];
@@ -838,7 +841,7 @@ module l1tlb_seed000_table1_path (
     .l2_resp_ppn_i(l2_resp_ppn_i[287:252]),
     .l2_resp_perm_i(l2_resp_perm_i[47:42]),
     .grant_o(t7_grant),
-    .busy_o(t7_busy),
+    .busy_next_o(t7_busy_next),
     .hit_o(t7_hit),
     .hit_vpn_o(t7_hit_vpn),
     .hit_vmid_o(t7_hit_vmid),
@@ -909,6 +912,7 @@ module l1tlb_seed000_table1_path (
       sd1_all_q <= 1'b0;
       sd2_v_q <= 1'b0;
       sd_done_q <= 1'b0;
+      tlb_busy_q <= 1'b0;
       q0_v_q <= 1'b0;
       q0_mshr_q <= 2'd0;
       q0_vh_q <= 36'd0;
@@ -961,6 +965,7 @@ module l1tlb_seed000_table1_path (
       sd1_all_q <= sd1_all_d;
       sd2_v_q <= sd2_v_d;
       sd_done_q <= sd_done_d;
+      tlb_busy_q <= tlb_busy_d;
       q0_v_q <= q0_v_d;
       q0_mshr_q <= q0_mshr_d;
       q0_vh_q <= q0_vh_d;

@@ -20,7 +20,7 @@ module l1tlb_seed000_table1_path_tlb (
   input  wire [35:0] l2_resp_ppn_i,
   input  wire [5:0] l2_resp_perm_i,
   output wire grant_o,  // req_ready per CU of the cluster
-  output wire busy_o,  // compare or decide stage valid
+  output wire busy_next_o,  // compare or decide stage valid after this edge
   output wire hit_o,  // decide-stage hit for CU i
   output wire [35:0] hit_vpn_o,
   output wire [1:0] hit_vmid_o,
@@ -126,6 +126,10 @@ module l1tlb_seed000_table1_path_tlb (
   reg  f2_sdm_q;
   wire f2_we_ev_d;
   reg  f2_we_ev_q;
+  wire [31:0] f2_ev_vict_d;
+  reg  [31:0] f2_ev_vict_q;
+  wire [31:0] r2_sd_match_d;
+  reg  [31:0] r2_sd_match_q;
   wire [31:0] f1_iv_d;
   reg  [31:0] f1_iv_q;
   wire f3_v_d;
@@ -229,7 +233,7 @@ module l1tlb_seed000_table1_path_tlb (
   wire [1215:0] etag_n;
   wire [1151:0] eppn_n;
   wire [191:0] eperm_n;
-  wire [31:0] e_valid;
+  wire e_valid;
   wire e_shot;
   wire [1215:0] e_tag_row;
   wire [37:0] e_tag;
@@ -247,6 +251,7 @@ module l1tlb_seed000_table1_path_tlb (
   wire [31:0] plru_dir4;
   wire [31:0] f1_repl;
   wire [31:0] unused_unused_f1_iv;
+  wire [31:0] f2_vict_n;
 
   assign sd_all_d = sd_all_next_i;
   assign r1_set_w = 1'b1;
@@ -324,9 +329,10 @@ module l1tlb_seed000_table1_path_tlb (
   assign r2_vpn_d = r1_vpn_q;
   assign r2_vmid_d = r1_vmid_q;
   assign r2_match_d = match;
+  assign r2_sd_match_d = {32{r1_sd_q}} & match;
   assign r2_any_d = |match;
   assign f1_iv_d = {32{r1_sd_q & 1'b1}} & match;
-  assign busy_o = r1_v_q | r2_v_q;
+  assign busy_next_o = accept | r1_v_q;
   // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.
   assign hit = r2_v_q & r2_any_q;
   assign r2_cu = 1'b1;
@@ -432,9 +438,9 @@ module l1tlb_seed000_table1_path_tlb (
   assign ev_d = ev_n;
   assign etag_d = etag_n;
   // Eviction: the f2 write's victim way held a valid entry that no shootdown removes at this edge.
-  assign e_valid = ev_q;
-  assign e_shot = r2_sd_q & 1'b1 & |(r2_match_q & vict);
-  assign evict_o = f2_we_ev_q & |(e_valid & vict) & ~e_shot;
+  assign e_valid = |(ev_q & f2_ev_vict_q);
+  assign e_shot = 1'b1 & |(r2_sd_match_q & f2_ev_vict_q);
+  assign evict_o = f2_we_ev_q & |e_valid & ~e_shot;
   assign e_tag_row = etag_q;
   assign e_tag = {38{vict[0]}} & e_tag_row[37:0] | {38{vict[1]}} & e_tag_row[75:38] | {38{vict[2]}} & e_tag_row[113:76] | {38{vict[3]}} & e_tag_row[151:114] | {38{vict[4]}} & e_tag_row[189:152] | {38{vict[5]}} & e_tag_row[227:190] | {38{vict[6]}} & e_tag_row[265:228] | {38{vict[7]}} & e_tag_row[303:266] | {38{vict[8]}} & e_tag_row[341:304] | {38{vict[9]}} & e_tag_row[379:342] | {38{vict[10]}} & e_tag_row[417:380] | {38{vict[11]}} & e_tag_row[455:418] | {38{vict[12]}} & e_tag_row[493:456] | {38{vict[13]}} & e_tag_row[531:494] | {38{vict[14]}} & e_tag_row[569:532] | {38{vict[15]}} & e_tag_row[607:570] | {38{vict[16]}} & e_tag_row[645:608] | {38{vict[17]}} & e_tag_row[683:646] | {38{vict[18]}} & e_tag_row[721:684] | {38{vict[19]}} & e_tag_row[759:722] | {38{vict[20]}} & e_tag_row[797:760] | {38{vict[21]}} & e_tag_row[835:798] | {38{vict[22]}} & e_tag_row[873:836] | {38{vict[23]}} & e_tag_row[911:874] | {38{vict[24]}} & e_tag_row[949:912] | {38{vict[25]}} & e_tag_row[987:950] | {38{vict[26]}} & e_tag_row[1025:988] | {38{vict[27]}} & e_tag_row[1063:1026] | {38{vict[28]}} & e_tag_row[1101:1064] | {38{vict[29]}} & e_tag_row[1139:1102] | {38{vict[30]}} & e_tag_row[1177:1140] | {38{vict[31]}} & e_tag_row[1215:1178];
   assign evict_vh_o = e_tag[35:0];
@@ -524,7 +530,9 @@ module l1tlb_seed000_table1_path_tlb (
     end
   endgenerate
   assign unused_unused_f1_iv = f1_iv_q;
-  assign f2_vict_d = sd_all_q ? 32'd1 : f1_repl;
+  assign f2_vict_n = sd_all_q ? 32'd1 : f1_repl;
+  assign f2_vict_d = f2_vict_n;
+  assign f2_ev_vict_d = {32{f1_v_q}} & f2_vict_n;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -570,6 +578,8 @@ module l1tlb_seed000_table1_path_tlb (
       f2_kill_q <= 1'b0;
       f2_sdm_q <= 1'b0;
       f2_we_ev_q <= 1'b0;
+      f2_ev_vict_q <= 32'd0;
+      r2_sd_match_q <= 32'd0;
       f1_iv_q <= 32'd0;
       f3_v_q <= 1'b0;
       f3_moh_q <= 4'd0;
@@ -622,6 +632,8 @@ module l1tlb_seed000_table1_path_tlb (
       f2_kill_q <= f2_kill_d;
       f2_sdm_q <= f2_sdm_d;
       f2_we_ev_q <= f2_we_ev_d;
+      f2_ev_vict_q <= f2_ev_vict_d;
+      r2_sd_match_q <= r2_sd_match_d;
       f1_iv_q <= f1_iv_d;
       f3_v_q <= f3_v_d;
       f3_moh_q <= f3_moh_d;

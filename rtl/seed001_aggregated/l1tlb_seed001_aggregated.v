@@ -50,6 +50,8 @@ module l1tlb_seed001_aggregated (
   reg  sd2_v_q;
   wire sd_done_d;
   reg  sd_done_q;
+  wire tlb_busy_d;
+  reg  tlb_busy_q;
   wire q0_v_d;
   reg  q0_v_q;
   wire [3:0] q0_mshr_d;
@@ -208,7 +210,7 @@ module l1tlb_seed001_aggregated (
   reg  [575:0] evict_ppn_q;
   wire [95:0] evict_perm_d;
   reg  [95:0] evict_perm_q;
-  wire [15:0] busy;
+  wire [15:0] busy_next;
   wire sd_ready;
   wire sd_acc;
   wire sd_block;
@@ -216,7 +218,7 @@ module l1tlb_seed001_aggregated (
   wire sd_flush_next;
   wire [3:0] c0_rtag;
   wire [3:0] t0_grant;
-  wire t0_busy;
+  wire t0_busy_next;
   wire [3:0] t0_hit;
   wire [35:0] t0_hit_vpn;
   wire [1:0] t0_hit_vmid;
@@ -254,7 +256,7 @@ module l1tlb_seed001_aggregated (
   wire u3_fill;
   wire [3:0] c1_rtag;
   wire [3:0] t1_grant;
-  wire t1_busy;
+  wire t1_busy_next;
   wire [3:0] t1_hit;
   wire [35:0] t1_hit_vpn;
   wire [1:0] t1_hit_vmid;
@@ -292,7 +294,7 @@ module l1tlb_seed001_aggregated (
   wire u7_fill;
   wire [3:0] c2_rtag;
   wire [3:0] t2_grant;
-  wire t2_busy;
+  wire t2_busy_next;
   wire [3:0] t2_hit;
   wire [35:0] t2_hit_vpn;
   wire [1:0] t2_hit_vmid;
@@ -330,7 +332,7 @@ module l1tlb_seed001_aggregated (
   wire u11_fill;
   wire [3:0] c3_rtag;
   wire [3:0] t3_grant;
-  wire t3_busy;
+  wire t3_busy_next;
   wire [3:0] t3_hit;
   wire [35:0] t3_hit_vpn;
   wire [1:0] t3_hit_vmid;
@@ -368,7 +370,7 @@ module l1tlb_seed001_aggregated (
   wire u15_fill;
   wire [3:0] c4_rtag;
   wire [3:0] t4_grant;
-  wire t4_busy;
+  wire t4_busy_next;
   wire [3:0] t4_hit;
   wire [35:0] t4_hit_vpn;
   wire [1:0] t4_hit_vmid;
@@ -406,7 +408,7 @@ module l1tlb_seed001_aggregated (
   wire u19_fill;
   wire [3:0] c5_rtag;
   wire [3:0] t5_grant;
-  wire t5_busy;
+  wire t5_busy_next;
   wire [3:0] t5_hit;
   wire [35:0] t5_hit_vpn;
   wire [1:0] t5_hit_vmid;
@@ -444,7 +446,7 @@ module l1tlb_seed001_aggregated (
   wire u23_fill;
   wire [3:0] c6_rtag;
   wire [3:0] t6_grant;
-  wire t6_busy;
+  wire t6_busy_next;
   wire [3:0] t6_hit;
   wire [35:0] t6_hit_vpn;
   wire [1:0] t6_hit_vmid;
@@ -482,7 +484,7 @@ module l1tlb_seed001_aggregated (
   wire u27_fill;
   wire [3:0] c7_rtag;
   wire [3:0] t7_grant;
-  wire t7_busy;
+  wire t7_busy_next;
   wire [3:0] t7_hit;
   wire [35:0] t7_hit_vpn;
   wire [1:0] t7_hit_vmid;
@@ -520,7 +522,7 @@ module l1tlb_seed001_aggregated (
   wire u31_fill;
   wire [3:0] c8_rtag;
   wire [3:0] t8_grant;
-  wire t8_busy;
+  wire t8_busy_next;
   wire [3:0] t8_hit;
   wire [35:0] t8_hit_vpn;
   wire [1:0] t8_hit_vmid;
@@ -558,7 +560,7 @@ module l1tlb_seed001_aggregated (
   wire u35_fill;
   wire [3:0] c9_rtag;
   wire [3:0] t9_grant;
-  wire t9_busy;
+  wire t9_busy_next;
   wire [3:0] t9_hit;
   wire [35:0] t9_hit_vpn;
   wire [1:0] t9_hit_vmid;
@@ -596,7 +598,7 @@ module l1tlb_seed001_aggregated (
   wire u39_fill;
   wire [3:0] c10_rtag;
   wire [3:0] t10_grant;
-  wire t10_busy;
+  wire t10_busy_next;
   wire [3:0] t10_hit;
   wire [35:0] t10_hit_vpn;
   wire [1:0] t10_hit_vmid;
@@ -634,7 +636,7 @@ module l1tlb_seed001_aggregated (
   wire u43_fill;
   wire [3:0] c11_rtag;
   wire [3:0] t11_grant;
-  wire t11_busy;
+  wire t11_busy_next;
   wire [3:0] t11_hit;
   wire [35:0] t11_hit_vpn;
   wire [1:0] t11_hit_vmid;
@@ -672,7 +674,7 @@ module l1tlb_seed001_aggregated (
   wire u47_fill;
   wire [3:0] c12_rtag;
   wire [3:0] t12_grant;
-  wire t12_busy;
+  wire t12_busy_next;
   wire [3:0] t12_hit;
   wire [35:0] t12_hit_vpn;
   wire [1:0] t12_hit_vmid;
@@ -710,7 +712,7 @@ module l1tlb_seed001_aggregated (
   wire u51_fill;
   wire [3:0] c13_rtag;
   wire [3:0] t13_grant;
-  wire t13_busy;
+  wire t13_busy_next;
   wire [3:0] t13_hit;
   wire [35:0] t13_hit_vpn;
   wire [1:0] t13_hit_vmid;
@@ -748,7 +750,7 @@ module l1tlb_seed001_aggregated (
   wire u55_fill;
   wire [3:0] c14_rtag;
   wire [3:0] t14_grant;
-  wire t14_busy;
+  wire t14_busy_next;
   wire [3:0] t14_hit;
   wire [35:0] t14_hit_vpn;
   wire [1:0] t14_hit_vmid;
@@ -786,7 +788,7 @@ module l1tlb_seed001_aggregated (
   wire u59_fill;
   wire [3:0] c15_rtag;
   wire [3:0] t15_grant;
-  wire t15_busy;
+  wire t15_busy_next;
   wire [3:0] t15_hit;
   wire [35:0] t15_hit_vpn;
   wire [1:0] t15_hit_vmid;
@@ -827,7 +829,8 @@ module l1tlb_seed001_aggregated (
   wire [15:0] evict_valid_n;
 
   // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.
-  assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~(|busy);
+  assign tlb_busy_d = |busy_next;
+  assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~tlb_busy_q;
   assign sd_acc = sd_valid_i & sd_ready;
   assign sd_block = sd_valid_i | sd1_v_q | sd2_v_q;
   assign sd_one = sd_acc & ~sd_all_i;
@@ -839,7 +842,7 @@ module l1tlb_seed001_aggregated (
   assign sd_ready_o = sd_ready;
   assign sd_done_o = sd_done_q;
   assign c0_rtag = l2_resp_tag_i[3:0];
-  assign busy[0] = t0_busy;
+  assign busy_next[0] = t0_busy_next;
   // Cluster 0: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c0_cand = t0_cand_valid;
   assign c0_load = ~q0_v_q | l2_req_ready_i[0];
@@ -869,7 +872,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
     .grant_o(t0_grant),
-    .busy_o(t0_busy),
+    .busy_next_o(t0_busy_next),
     .hit_o(t0_hit),
     .hit_vpn_o(t0_hit_vpn),
     .hit_vmid_o(t0_hit_vmid),
@@ -900,7 +903,7 @@ module l1tlb_seed001_aggregated (
   assign u3_hit = t0_hit[3];
   assign u3_fill = t0_fill[3];
   assign c1_rtag = l2_resp_tag_i[7:4];
-  assign busy[1] = t1_busy;
+  assign busy_next[1] = t1_busy_next;
   // Cluster 1: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c1_cand = t1_cand_valid;
   assign c1_load = ~q1_v_q | l2_req_ready_i[1];
@@ -930,7 +933,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
     .grant_o(t1_grant),
-    .busy_o(t1_busy),
+    .busy_next_o(t1_busy_next),
     .hit_o(t1_hit),
     .hit_vpn_o(t1_hit_vpn),
     .hit_vmid_o(t1_hit_vmid),
@@ -961,7 +964,7 @@ module l1tlb_seed001_aggregated (
   assign u7_hit = t1_hit[3];
   assign u7_fill = t1_fill[3];
   assign c2_rtag = l2_resp_tag_i[11:8];
-  assign busy[2] = t2_busy;
+  assign busy_next[2] = t2_busy_next;
   // Cluster 2: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c2_cand = t2_cand_valid;
   assign c2_load = ~q2_v_q | l2_req_ready_i[2];
@@ -991,7 +994,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
     .grant_o(t2_grant),
-    .busy_o(t2_busy),
+    .busy_next_o(t2_busy_next),
     .hit_o(t2_hit),
     .hit_vpn_o(t2_hit_vpn),
     .hit_vmid_o(t2_hit_vmid),
@@ -1022,7 +1025,7 @@ module l1tlb_seed001_aggregated (
   assign u11_hit = t2_hit[3];
   assign u11_fill = t2_fill[3];
   assign c3_rtag = l2_resp_tag_i[15:12];
-  assign busy[3] = t3_busy;
+  assign busy_next[3] = t3_busy_next;
   // Cluster 3: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c3_cand = t3_cand_valid;
   assign c3_load = ~q3_v_q | l2_req_ready_i[3];
@@ -1052,7 +1055,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
     .grant_o(t3_grant),
-    .busy_o(t3_busy),
+    .busy_next_o(t3_busy_next),
     .hit_o(t3_hit),
     .hit_vpn_o(t3_hit_vpn),
     .hit_vmid_o(t3_hit_vmid),
@@ -1083,7 +1086,7 @@ module l1tlb_seed001_aggregated (
   assign u15_hit = t3_hit[3];
   assign u15_fill = t3_fill[3];
   assign c4_rtag = l2_resp_tag_i[19:16];
-  assign busy[4] = t4_busy;
+  assign busy_next[4] = t4_busy_next;
   // Cluster 4: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c4_cand = t4_cand_valid;
   assign c4_load = ~q4_v_q | l2_req_ready_i[4];
@@ -1113,7 +1116,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[179:144]),
     .l2_resp_perm_i(l2_resp_perm_i[29:24]),
     .grant_o(t4_grant),
-    .busy_o(t4_busy),
+    .busy_next_o(t4_busy_next),
     .hit_o(t4_hit),
     .hit_vpn_o(t4_hit_vpn),
     .hit_vmid_o(t4_hit_vmid),
@@ -1144,7 +1147,7 @@ module l1tlb_seed001_aggregated (
   assign u19_hit = t4_hit[3];
   assign u19_fill = t4_fill[3];
   assign c5_rtag = l2_resp_tag_i[23:20];
-  assign busy[5] = t5_busy;
+  assign busy_next[5] = t5_busy_next;
   // Cluster 5: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c5_cand = t5_cand_valid;
   assign c5_load = ~q5_v_q | l2_req_ready_i[5];
@@ -1174,7 +1177,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[215:180]),
     .l2_resp_perm_i(l2_resp_perm_i[35:30]),
     .grant_o(t5_grant),
-    .busy_o(t5_busy),
+    .busy_next_o(t5_busy_next),
     .hit_o(t5_hit),
     .hit_vpn_o(t5_hit_vpn),
     .hit_vmid_o(t5_hit_vmid),
@@ -1205,7 +1208,7 @@ module l1tlb_seed001_aggregated (
   assign u23_hit = t5_hit[3];
   assign u23_fill = t5_fill[3];
   assign c6_rtag = l2_resp_tag_i[27:24];
-  assign busy[6] = t6_busy;
+  assign busy_next[6] = t6_busy_next;
   // Cluster 6: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c6_cand = t6_cand_valid;
   assign c6_load = ~q6_v_q | l2_req_ready_i[6];
@@ -1235,7 +1238,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[251:216]),
     .l2_resp_perm_i(l2_resp_perm_i[41:36]),
     .grant_o(t6_grant),
-    .busy_o(t6_busy),
+    .busy_next_o(t6_busy_next),
     .hit_o(t6_hit),
     .hit_vpn_o(t6_hit_vpn),
     .hit_vmid_o(t6_hit_vmid),
@@ -1266,7 +1269,7 @@ module l1tlb_seed001_aggregated (
   assign u27_hit = t6_hit[3];
   assign u27_fill = t6_fill[3];
   assign c7_rtag = l2_resp_tag_i[31:28];
-  assign busy[7] = t7_busy;
+  assign busy_next[7] = t7_busy_next;
   // Cluster 7: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c7_cand = t7_cand_valid;
   assign c7_load = ~q7_v_q | l2_req_ready_i[7];
@@ -1296,7 +1299,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[287:252]),
     .l2_resp_perm_i(l2_resp_perm_i[47:42]),
     .grant_o(t7_grant),
-    .busy_o(t7_busy),
+    .busy_next_o(t7_busy_next),
     .hit_o(t7_hit),
     .hit_vpn_o(t7_hit_vpn),
     .hit_vmid_o(t7_hit_vmid),
@@ -1327,7 +1330,7 @@ module l1tlb_seed001_aggregated (
   assign u31_hit = t7_hit[3];
   assign u31_fill = t7_fill[3];
   assign c8_rtag = l2_resp_tag_i[35:32];
-  assign busy[8] = t8_busy;
+  assign busy_next[8] = t8_busy_next;
   // Cluster 8: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c8_cand = t8_cand_valid;
   assign c8_load = ~q8_v_q | l2_req_ready_i[8];
@@ -1357,7 +1360,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[323:288]),
     .l2_resp_perm_i(l2_resp_perm_i[53:48]),
     .grant_o(t8_grant),
-    .busy_o(t8_busy),
+    .busy_next_o(t8_busy_next),
     .hit_o(t8_hit),
     .hit_vpn_o(t8_hit_vpn),
     .hit_vmid_o(t8_hit_vmid),
@@ -1388,7 +1391,7 @@ module l1tlb_seed001_aggregated (
   assign u35_hit = t8_hit[3];
   assign u35_fill = t8_fill[3];
   assign c9_rtag = l2_resp_tag_i[39:36];
-  assign busy[9] = t9_busy;
+  assign busy_next[9] = t9_busy_next;
   // Cluster 9: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c9_cand = t9_cand_valid;
   assign c9_load = ~q9_v_q | l2_req_ready_i[9];
@@ -1418,7 +1421,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[359:324]),
     .l2_resp_perm_i(l2_resp_perm_i[59:54]),
     .grant_o(t9_grant),
-    .busy_o(t9_busy),
+    .busy_next_o(t9_busy_next),
     .hit_o(t9_hit),
     .hit_vpn_o(t9_hit_vpn),
     .hit_vmid_o(t9_hit_vmid),
@@ -1449,7 +1452,7 @@ module l1tlb_seed001_aggregated (
   assign u39_hit = t9_hit[3];
   assign u39_fill = t9_fill[3];
   assign c10_rtag = l2_resp_tag_i[43:40];
-  assign busy[10] = t10_busy;
+  assign busy_next[10] = t10_busy_next;
   // Cluster 10: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c10_cand = t10_cand_valid;
   assign c10_load = ~q10_v_q | l2_req_ready_i[10];
@@ -1479,7 +1482,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[395:360]),
     .l2_resp_perm_i(l2_resp_perm_i[65:60]),
     .grant_o(t10_grant),
-    .busy_o(t10_busy),
+    .busy_next_o(t10_busy_next),
     .hit_o(t10_hit),
     .hit_vpn_o(t10_hit_vpn),
     .hit_vmid_o(t10_hit_vmid),
@@ -1510,7 +1513,7 @@ module l1tlb_seed001_aggregated (
   assign u43_hit = t10_hit[3];
   assign u43_fill = t10_fill[3];
   assign c11_rtag = l2_resp_tag_i[47:44];
-  assign busy[11] = t11_busy;
+  assign busy_next[11] = t11_busy_next;
   // Cluster 11: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c11_cand = t11_cand_valid;
   assign c11_load = ~q11_v_q | l2_req_ready_i[11];
@@ -1540,7 +1543,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[431:396]),
     .l2_resp_perm_i(l2_resp_perm_i[71:66]),
     .grant_o(t11_grant),
-    .busy_o(t11_busy),
+    .busy_next_o(t11_busy_next),
     .hit_o(t11_hit),
     .hit_vpn_o(t11_hit_vpn),
     .hit_vmid_o(t11_hit_vmid),
@@ -1571,7 +1574,7 @@ module l1tlb_seed001_aggregated (
   assign u47_hit = t11_hit[3];
   assign u47_fill = t11_fill[3];
   assign c12_rtag = l2_resp_tag_i[51:48];
-  assign busy[12] = t12_busy;
+  assign busy_next[12] = t12_busy_next;
   // Cluster 12: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c12_cand = t12_cand_valid;
   assign c12_load = ~q12_v_q | l2_req_ready_i[12];
@@ -1601,7 +1604,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[467:432]),
     .l2_resp_perm_i(l2_resp_perm_i[77:72]),
     .grant_o(t12_grant),
-    .busy_o(t12_busy),
+    .busy_next_o(t12_busy_next),
     .hit_o(t12_hit),
     .hit_vpn_o(t12_hit_vpn),
     .hit_vmid_o(t12_hit_vmid),
@@ -1632,7 +1635,7 @@ module l1tlb_seed001_aggregated (
   assign u51_hit = t12_hit[3];
   assign u51_fill = t12_fill[3];
   assign c13_rtag = l2_resp_tag_i[55:52];
-  assign busy[13] = t13_busy;
+  assign busy_next[13] = t13_busy_next;
   // Cluster 13: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c13_cand = t13_cand_valid;
   assign c13_load = ~q13_v_q | l2_req_ready_i[13];
@@ -1662,7 +1665,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[503:468]),
     .l2_resp_perm_i(l2_resp_perm_i[83:78]),
     .grant_o(t13_grant),
-    .busy_o(t13_busy),
+    .busy_next_o(t13_busy_next),
     .hit_o(t13_hit),
     .hit_vpn_o(t13_hit_vpn),
     .hit_vmid_o(t13_hit_vmid),
@@ -1693,7 +1696,7 @@ module l1tlb_seed001_aggregated (
   assign u55_hit = t13_hit[3];
   assign u55_fill = t13_fill[3];
   assign c14_rtag = l2_resp_tag_i[59:56];
-  assign busy[14] = t14_busy;
+  assign busy_next[14] = t14_busy_next;
   // Cluster 14: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c14_cand = t14_cand_valid;
   assign c14_load = ~q14_v_q | l2_req_ready_i[14];
@@ -1723,7 +1726,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[539:504]),
     .l2_resp_perm_i(l2_resp_perm_i[89:84]),
     .grant_o(t14_grant),
-    .busy_o(t14_busy),
+    .busy_next_o(t14_busy_next),
     .hit_o(t14_hit),
     .hit_vpn_o(t14_hit_vpn),
     .hit_vmid_o(t14_hit_vmid),
@@ -1754,7 +1757,7 @@ module l1tlb_seed001_aggregated (
   assign u59_hit = t14_hit[3];
   assign u59_fill = t14_fill[3];
   assign c15_rtag = l2_resp_tag_i[63:60];
-  assign busy[15] = t15_busy;
+  assign busy_next[15] = t15_busy_next;
   // Cluster 15: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c15_cand = t15_cand_valid;
   assign c15_load = ~q15_v_q | l2_req_ready_i[15];
@@ -1784,7 +1787,7 @@ module l1tlb_seed001_aggregated (
     .l2_resp_ppn_i(l2_resp_ppn_i[575:540]),
     .l2_resp_perm_i(l2_resp_perm_i[95:90]),
     .grant_o(t15_grant),
-    .busy_o(t15_busy),
+    .busy_next_o(t15_busy_next),
     .hit_o(t15_hit),
     .hit_vpn_o(t15_hit_vpn),
     .hit_vmid_o(t15_hit_vmid),
@@ -1861,6 +1864,7 @@ module l1tlb_seed001_aggregated (
       sd1_all_q <= 1'b0;
       sd2_v_q <= 1'b0;
       sd_done_q <= 1'b0;
+      tlb_busy_q <= 1'b0;
       q0_v_q <= 1'b0;
       q0_mshr_q <= 4'd0;
       q0_vh_q <= 36'd0;
@@ -1945,6 +1949,7 @@ module l1tlb_seed001_aggregated (
       sd1_all_q <= sd1_all_d;
       sd2_v_q <= sd2_v_d;
       sd_done_q <= sd_done_d;
+      tlb_busy_q <= tlb_busy_d;
       q0_v_q <= q0_v_d;
       q0_mshr_q <= q0_mshr_d;
       q0_vh_q <= q0_vh_d;

@@ -20,7 +20,7 @@ module l1tlb_seed001_aggregated_tlb (
   input  wire [35:0] l2_resp_ppn_i,
   input  wire [5:0] l2_resp_perm_i,
   output wire [3:0] grant_o,  // req_ready per CU of the cluster
-  output wire busy_o,  // compare or decide stage valid
+  output wire busy_next_o,  // compare or decide stage valid after this edge
   output wire [3:0] hit_o,  // decide-stage hit for CU i
   output wire [35:0] hit_vpn_o,
   output wire [1:0] hit_vmid_o,
@@ -156,6 +156,12 @@ module l1tlb_seed001_aggregated_tlb (
   reg  f2_sdm_q;
   wire f2_we_ev_d;
   reg  f2_we_ev_q;
+  wire [127:0] f2_ev_vict_d;
+  reg  [127:0] f2_ev_vict_q;
+  wire [3:0] f2_ev_set_d;
+  reg  [3:0] f2_ev_set_q;
+  wire [127:0] r2_sd_match_d;
+  reg  [127:0] r2_sd_match_q;
   wire f1_same_f2_d;
   reg  f1_same_f2_q;
   wire f2_same_r2_d;
@@ -610,7 +616,7 @@ module l1tlb_seed001_aggregated_tlb (
   wire [18431:0] etag_n;
   wire [18431:0] eppn_n;
   wire [3071:0] eperm_n;
-  wire [127:0] e_valid;
+  wire [3:0] e_valid;
   wire e_shot;
   wire [4607:0] e_tag_row;
   wire [35:0] e_tag;
@@ -646,6 +652,7 @@ module l1tlb_seed001_aggregated_tlb (
   wire [127:0] f1_repl;
   wire f1_lt_is_vict;
   wire f1_any_untouched;
+  wire [127:0] f2_vict_n;
 
   assign sd_all_d = sd_all_next_i;
   assign f1_set_w = f1_set_q;
@@ -718,6 +725,7 @@ module l1tlb_seed001_aggregated_tlb (
   assign f2_ppn_d = f1_ppn_q;
   assign f2_perm_d = f1_perm_q;
   assign f2_set_d = f1_set_q;
+  assign f2_ev_set_d = {4{f1_v_q}} & f1_set_q;
   assign f3_v_d = f2_v_q;
   assign f3_moh_d = {16{f2_v_q}} & f2_moh_q;
   assign f3_vh_d = f2_vh_q;
@@ -756,8 +764,9 @@ module l1tlb_seed001_aggregated_tlb (
   assign r2_vmid_d = r1_vmid_q;
   assign r2_set_d = r1_set_q;
   assign r2_match_d = match;
+  assign r2_sd_match_d = {128{r1_sd_q}} & match;
   assign r2_any_d = |match;
-  assign busy_o = r1_v_q | r2_v_q;
+  assign busy_next_o = accept | r1_v_q;
   // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.
   assign hit = r2_v_q & r2_any_q;
   assign r2_cu = 4'd1 << r2_i_q;
@@ -943,9 +952,9 @@ module l1tlb_seed001_aggregated_tlb (
   assign ev_d = ev_n;
   assign etag_d = etag_n;
   // Eviction: the f2 write's victim way held a valid entry that no shootdown removes at this edge.
-  assign e_valid = {128{f2_set_w[0]}} & ev_q[127:0] | {128{f2_set_w[1]}} & ev_q[255:128] | {128{f2_set_w[2]}} & ev_q[383:256] | {128{f2_set_w[3]}} & ev_q[511:384];
-  assign e_shot = r2_sd_q & f2_same_r2_q & |(r2_match_q & vict);
-  assign evict_o = f2_we_ev_q & |(e_valid & vict) & ~e_shot;
+  assign e_valid = {|(ev_q[511:384] & f2_ev_vict_q), |(ev_q[383:256] & f2_ev_vict_q), |(ev_q[255:128] & f2_ev_vict_q), |(ev_q[127:0] & f2_ev_vict_q)};
+  assign e_shot = f2_same_r2_q & |(r2_sd_match_q & f2_ev_vict_q);
+  assign evict_o = f2_we_ev_q & |(e_valid & f2_ev_set_q) & ~e_shot;
   assign e_tag_row = {4608{f2_set_w[0]}} & etag_q[4607:0] | {4608{f2_set_w[1]}} & etag_q[9215:4608] | {4608{f2_set_w[2]}} & etag_q[13823:9216] | {4608{f2_set_w[3]}} & etag_q[18431:13824];
   assign e_tag = {36{vict[0]}} & e_tag_row[35:0] | {36{vict[1]}} & e_tag_row[71:36] | {36{vict[2]}} & e_tag_row[107:72] | {36{vict[3]}} & e_tag_row[143:108] | {36{vict[4]}} & e_tag_row[179:144] | {36{vict[5]}} & e_tag_row[215:180] | {36{vict[6]}} & e_tag_row[251:216] | {36{vict[7]}} & e_tag_row[287:252] | {36{vict[8]}} & e_tag_row[323:288] | {36{vict[9]}} & e_tag_row[359:324] | {36{vict[10]}} & e_tag_row[395:360] | {36{vict[11]}} & e_tag_row[431:396] | {36{vict[12]}} & e_tag_row[467:432] | {36{vict[13]}} & e_tag_row[503:468] | {36{vict[14]}} & e_tag_row[539:504] | {36{vict[15]}} & e_tag_row[575:540] | {36{vict[16]}} & e_tag_row[611:576] | {36{vict[17]}} & e_tag_row[647:612] | {36{vict[18]}} & e_tag_row[683:648] | {36{vict[19]}} & e_tag_row[719:684] | {36{vict[20]}} & e_tag_row[755:720] | {36{vict[21]}} & e_tag_row[791:756] | {36{vict[22]}} & e_tag_row[827:792] | {36{vict[23]}} & e_tag_row[863:828] | {36{vict[24]}} & e_tag_row[899:864] | {36{vict[25]}} & e_tag_row[935:900] | {36{vict[26]}} & e_tag_row[971:936] | {36{vict[27]}} & e_tag_row[1007:972] | {36{vict[28]}} & e_tag_row[1043:1008] | {36{vict[29]}} & e_tag_row[1079:1044] | {36{vict[30]}} & e_tag_row[1115:1080] | {36{vict[31]}} & e_tag_row[1151:1116] | {36{vict[32]}} & e_tag_row[1187:1152] | {36{vict[33]}} & e_tag_row[1223:1188] | {36{vict[34]}} & e_tag_row[1259:1224] | {36{vict[35]}} & e_tag_row[1295:1260] | {36{vict[36]}} & e_tag_row[1331:1296] | {36{vict[37]}} & e_tag_row[1367:1332] | {36{vict[38]}} & e_tag_row[1403:1368] | {36{vict[39]}} & e_tag_row[1439:1404] | {36{vict[40]}} & e_tag_row[1475:1440] | {36{vict[41]}} & e_tag_row[1511:1476] | {36{vict[42]}} & e_tag_row[1547:1512] | {36{vict[43]}} & e_tag_row[1583:1548] | {36{vict[44]}} & e_tag_row[1619:1584] | {36{vict[45]}} & e_tag_row[1655:1620] | {36{vict[46]}} & e_tag_row[1691:1656] | {36{vict[47]}} & e_tag_row[1727:1692] | {36{vict[48]}} & e_tag_row[1763:1728] | {36{vict[49]}} & e_tag_row[1799:1764] | {36{vict[50]}} & e_tag_row[1835:1800] | {36{vict[51]}} & e_tag_row[1871:1836] | {36{vict[52]}} & e_tag_row[1907:1872] | {36{vict[53]}} & e_tag_row[1943:1908] | {36{vict[54]}} & e_tag_row[1979:1944] | {36{vict[55]}} & e_tag_row[2015:1980] | {36{vict[56]}} & e_tag_row[2051:2016] | {36{vict[57]}} & e_tag_row[2087:2052] | {36{vict[58]}} & e_tag_row[2123:2088] | {36{vict[59]}} & e_tag_row[2159:2124] | {36{vict[60]}} & e_tag_row[2195:2160] | {36{vict[61]}} & e_tag_row[2231:2196] | {36{vict[62]}} & e_tag_row[2267:2232] | {36{vict[63]}} & e_tag_row[2303:2268] | {36{vict[64]}} & e_tag_row[2339:2304] | {36{vict[65]}} & e_tag_row[2375:2340] | {36{vict[66]}} & e_tag_row[2411:2376] | {36{vict[67]}} & e_tag_row[2447:2412] | {36{vict[68]}} & e_tag_row[2483:2448] | {36{vict[69]}} & e_tag_row[2519:2484] | {36{vict[70]}} & e_tag_row[2555:2520] | {36{vict[71]}} & e_tag_row[2591:2556] | {36{vict[72]}} & e_tag_row[2627:2592] | {36{vict[73]}} & e_tag_row[2663:2628] | {36{vict[74]}} & e_tag_row[2699:2664] | {36{vict[75]}} & e_tag_row[2735:2700] | {36{vict[76]}} & e_tag_row[2771:2736] | {36{vict[77]}} & e_tag_row[2807:2772] | {36{vict[78]}} & e_tag_row[2843:2808] | {36{vict[79]}} & e_tag_row[2879:2844] | {36{vict[80]}} & e_tag_row[2915:2880] | {36{vict[81]}} & e_tag_row[2951:2916] | {36{vict[82]}} & e_tag_row[2987:2952] | {36{vict[83]}} & e_tag_row[3023:2988] | {36{vict[84]}} & e_tag_row[3059:3024] | {36{vict[85]}} & e_tag_row[3095:3060] | {36{vict[86]}} & e_tag_row[3131:3096] | {36{vict[87]}} & e_tag_row[3167:3132] | {36{vict[88]}} & e_tag_row[3203:3168] | {36{vict[89]}} & e_tag_row[3239:3204] | {36{vict[90]}} & e_tag_row[3275:3240] | {36{vict[91]}} & e_tag_row[3311:3276] | {36{vict[92]}} & e_tag_row[3347:3312] | {36{vict[93]}} & e_tag_row[3383:3348] | {36{vict[94]}} & e_tag_row[3419:3384] | {36{vict[95]}} & e_tag_row[3455:3420] | {36{vict[96]}} & e_tag_row[3491:3456] | {36{vict[97]}} & e_tag_row[3527:3492] | {36{vict[98]}} & e_tag_row[3563:3528] | {36{vict[99]}} & e_tag_row[3599:3564] | {36{vict[100]}} & e_tag_row[3635:3600] | {36{vict[101]}} & e_tag_row[3671:3636] | {36{vict[102]}} & e_tag_row[3707:3672] | {36{vict[103]}} & e_tag_row[3743:3708] | {36{vict[104]}} & e_tag_row[3779:3744] | {36{vict[105]}} & e_tag_row[3815:3780] | {36{vict[106]}} & e_tag_row[3851:3816] | {36{vict[107]}} & e_tag_row[3887:3852] | {36{vict[108]}} & e_tag_row[3923:3888] | {36{vict[109]}} & e_tag_row[3959:3924] | {36{vict[110]}} & e_tag_row[3995:3960] | {36{vict[111]}} & e_tag_row[4031:3996] | {36{vict[112]}} & e_tag_row[4067:4032] | {36{vict[113]}} & e_tag_row[4103:4068] | {36{vict[114]}} & e_tag_row[4139:4104] | {36{vict[115]}} & e_tag_row[4175:4140] | {36{vict[116]}} & e_tag_row[4211:4176] | {36{vict[117]}} & e_tag_row[4247:4212] | {36{vict[118]}} & e_tag_row[4283:4248] | {36{vict[119]}} & e_tag_row[4319:4284] | {36{vict[120]}} & e_tag_row[4355:4320] | {36{vict[121]}} & e_tag_row[4391:4356] | {36{vict[122]}} & e_tag_row[4427:4392] | {36{vict[123]}} & e_tag_row[4463:4428] | {36{vict[124]}} & e_tag_row[4499:4464] | {36{vict[125]}} & e_tag_row[4535:4500] | {36{vict[126]}} & e_tag_row[4571:4536] | {36{vict[127]}} & e_tag_row[4607:4572];
   assign evict_vh_o = {e_tag[33:0], f2_vh_q[1:0]};
@@ -1183,7 +1192,9 @@ module l1tlb_seed001_aggregated_tlb (
   assign f1_lt_is_vict = |(lt_way_q & vict);
   assign f1_any_untouched = lt_unt_q & f1_same_lt & ~(we_one & f1_same_f2_q & f1_lt_is_vict);
   assign f2_young_d = ~(sd_all_q ? 128'h00000000000000000000000000000001 : f1_any_untouched ? f1_untouched : f1_repl);
-  assign f2_vict_d = sd_all_q ? 128'h00000000000000000000000000000001 : f1_any_untouched ? f1_untouched : f1_repl;
+  assign f2_vict_n = sd_all_q ? 128'h00000000000000000000000000000001 : f1_any_untouched ? f1_untouched : f1_repl;
+  assign f2_vict_d = f2_vict_n;
+  assign f2_ev_vict_d = {128{f1_v_q}} & f2_vict_n;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1244,6 +1255,9 @@ module l1tlb_seed001_aggregated_tlb (
       f2_kill_q <= 1'b0;
       f2_sdm_q <= 1'b0;
       f2_we_ev_q <= 1'b0;
+      f2_ev_vict_q <= 128'h00000000000000000000000000000000;
+      f2_ev_set_q <= 4'd0;
+      r2_sd_match_q <= 128'h00000000000000000000000000000000;
       f1_same_f2_q <= 1'b0;
       f2_same_r2_q <= 1'b0;
       f2_young_q <= 128'h00000000000000000000000000000000;
@@ -1441,6 +1455,9 @@ module l1tlb_seed001_aggregated_tlb (
       f2_kill_q <= f2_kill_d;
       f2_sdm_q <= f2_sdm_d;
       f2_we_ev_q <= f2_we_ev_d;
+      f2_ev_vict_q <= f2_ev_vict_d;
+      f2_ev_set_q <= f2_ev_set_d;
+      r2_sd_match_q <= r2_sd_match_d;
       f1_same_f2_q <= f1_same_f2_d;
       f2_same_r2_q <= f2_same_r2_d;
       f2_young_q <= f2_young_d;

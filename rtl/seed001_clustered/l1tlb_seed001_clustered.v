@@ -50,6 +50,8 @@ module l1tlb_seed001_clustered (
   reg  sd2_v_q;
   wire sd_done_d;
   reg  sd_done_q;
+  wire tlb_busy_d;
+  reg  tlb_busy_q;
   wire [63:0] ib0_v_d;
   reg  [63:0] ib0_v_q;
   wire [63:0] ib1_v_d;
@@ -150,7 +152,7 @@ module l1tlb_seed001_clustered (
   reg  [143:0] evict_ppn_q;
   wire [23:0] evict_perm_d;
   reg  [23:0] evict_perm_q;
-  wire [15:0] busy;
+  wire [15:0] busy_next;
   wire sd_ready;
   wire sd_acc;
   wire sd_block;
@@ -178,7 +180,7 @@ module l1tlb_seed001_clustered (
   wire [63:0] ib_ready;
   wire [5:0] c0_rtag;
   wire [15:0] t0_grant;
-  wire t0_busy;
+  wire t0_busy_next;
   wire [15:0] t0_hit;
   wire [35:0] t0_hit_vpn;
   wire [1:0] t0_hit_vmid;
@@ -199,7 +201,7 @@ module l1tlb_seed001_clustered (
   wire [35:0] t0_evict_ppn;
   wire [5:0] t0_evict_perm;
   wire [15:0] t1_grant;
-  wire t1_busy;
+  wire t1_busy_next;
   wire [15:0] t1_hit;
   wire [35:0] t1_hit_vpn;
   wire [1:0] t1_hit_vmid;
@@ -220,7 +222,7 @@ module l1tlb_seed001_clustered (
   wire [35:0] t1_evict_ppn;
   wire [5:0] t1_evict_perm;
   wire [15:0] t2_grant;
-  wire t2_busy;
+  wire t2_busy_next;
   wire [15:0] t2_hit;
   wire [35:0] t2_hit_vpn;
   wire [1:0] t2_hit_vmid;
@@ -241,7 +243,7 @@ module l1tlb_seed001_clustered (
   wire [35:0] t2_evict_ppn;
   wire [5:0] t2_evict_perm;
   wire [15:0] t3_grant;
-  wire t3_busy;
+  wire t3_busy_next;
   wire [15:0] t3_hit;
   wire [35:0] t3_hit_vpn;
   wire [1:0] t3_hit_vmid;
@@ -454,7 +456,7 @@ module l1tlb_seed001_clustered (
   wire [23:0] u15_fill_perm;
   wire [5:0] c1_rtag;
   wire [15:0] t4_grant;
-  wire t4_busy;
+  wire t4_busy_next;
   wire [15:0] t4_hit;
   wire [35:0] t4_hit_vpn;
   wire [1:0] t4_hit_vmid;
@@ -475,7 +477,7 @@ module l1tlb_seed001_clustered (
   wire [35:0] t4_evict_ppn;
   wire [5:0] t4_evict_perm;
   wire [15:0] t5_grant;
-  wire t5_busy;
+  wire t5_busy_next;
   wire [15:0] t5_hit;
   wire [35:0] t5_hit_vpn;
   wire [1:0] t5_hit_vmid;
@@ -496,7 +498,7 @@ module l1tlb_seed001_clustered (
   wire [35:0] t5_evict_ppn;
   wire [5:0] t5_evict_perm;
   wire [15:0] t6_grant;
-  wire t6_busy;
+  wire t6_busy_next;
   wire [15:0] t6_hit;
   wire [35:0] t6_hit_vpn;
   wire [1:0] t6_hit_vmid;
@@ -517,7 +519,7 @@ module l1tlb_seed001_clustered (
   wire [35:0] t6_evict_ppn;
   wire [5:0] t6_evict_perm;
   wire [15:0] t7_grant;
-  wire t7_busy;
+  wire t7_busy_next;
   wire [15:0] t7_hit;
   wire [35:0] t7_hit_vpn;
   wire [1:0] t7_hit_vmid;
@@ -730,7 +732,7 @@ module l1tlb_seed001_clustered (
   wire [23:0] u31_fill_perm;
   wire [5:0] c2_rtag;
   wire [15:0] t8_grant;
-  wire t8_busy;
+  wire t8_busy_next;
   wire [15:0] t8_hit;
   wire [35:0] t8_hit_vpn;
   wire [1:0] t8_hit_vmid;
@@ -751,7 +753,7 @@ module l1tlb_seed001_clustered (
   wire [35:0] t8_evict_ppn;
   wire [5:0] t8_evict_perm;
   wire [15:0] t9_grant;
-  wire t9_busy;
+  wire t9_busy_next;
   wire [15:0] t9_hit;
   wire [35:0] t9_hit_vpn;
   wire [1:0] t9_hit_vmid;
@@ -772,7 +774,7 @@ module l1tlb_seed001_clustered (
   wire [35:0] t9_evict_ppn;
   wire [5:0] t9_evict_perm;
   wire [15:0] t10_grant;
-  wire t10_busy;
+  wire t10_busy_next;
   wire [15:0] t10_hit;
   wire [35:0] t10_hit_vpn;
   wire [1:0] t10_hit_vmid;
@@ -793,7 +795,7 @@ module l1tlb_seed001_clustered (
   wire [35:0] t10_evict_ppn;
   wire [5:0] t10_evict_perm;
   wire [15:0] t11_grant;
-  wire t11_busy;
+  wire t11_busy_next;
   wire [15:0] t11_hit;
   wire [35:0] t11_hit_vpn;
   wire [1:0] t11_hit_vmid;
@@ -1006,7 +1008,7 @@ module l1tlb_seed001_clustered (
   wire [23:0] u47_fill_perm;
   wire [5:0] c3_rtag;
   wire [15:0] t12_grant;
-  wire t12_busy;
+  wire t12_busy_next;
   wire [15:0] t12_hit;
   wire [35:0] t12_hit_vpn;
   wire [1:0] t12_hit_vmid;
@@ -1027,7 +1029,7 @@ module l1tlb_seed001_clustered (
   wire [35:0] t12_evict_ppn;
   wire [5:0] t12_evict_perm;
   wire [15:0] t13_grant;
-  wire t13_busy;
+  wire t13_busy_next;
   wire [15:0] t13_hit;
   wire [35:0] t13_hit_vpn;
   wire [1:0] t13_hit_vmid;
@@ -1048,7 +1050,7 @@ module l1tlb_seed001_clustered (
   wire [35:0] t13_evict_ppn;
   wire [5:0] t13_evict_perm;
   wire [15:0] t14_grant;
-  wire t14_busy;
+  wire t14_busy_next;
   wire [15:0] t14_hit;
   wire [35:0] t14_hit_vpn;
   wire [1:0] t14_hit_vmid;
@@ -1069,7 +1071,7 @@ module l1tlb_seed001_clustered (
   wire [35:0] t14_evict_ppn;
   wire [5:0] t14_evict_perm;
   wire [15:0] t15_grant;
-  wire t15_busy;
+  wire t15_busy_next;
   wire [15:0] t15_hit;
   wire [35:0] t15_hit_vpn;
   wire [1:0] t15_hit_vmid;
@@ -1285,7 +1287,8 @@ module l1tlb_seed001_clustered (
   wire [3:0] evict_valid_n;
 
   // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.
-  assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~(|busy);
+  assign tlb_busy_d = |busy_next;
+  assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~tlb_busy_q;
   assign sd_acc = sd_valid_i & sd_ready;
   assign sd_block = sd_valid_i | sd1_v_q | sd2_v_q;
   assign sd_one = sd_acc & ~sd_all_i;
@@ -1354,10 +1357,10 @@ module l1tlb_seed001_clustered (
   assign ib_head_home_d = ib_head_home_n;
   assign req_ready_o = ib_ready;
   assign c0_rtag = l2_resp_tag_i[5:0];
-  assign busy[0] = t0_busy;
-  assign busy[1] = t1_busy;
-  assign busy[2] = t2_busy;
-  assign busy[3] = t3_busy;
+  assign busy_next[0] = t0_busy_next;
+  assign busy_next[1] = t1_busy_next;
+  assign busy_next[2] = t2_busy_next;
+  assign busy_next[3] = t3_busy_next;
   // Cluster 0: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c0_cand = {t3_cand_valid, t2_cand_valid, t1_cand_valid, t0_cand_valid};
   assign c0_pick_ge_p0[0] = lp0_q[0];
@@ -1430,7 +1433,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
     .grant_o(t0_grant),
-    .busy_o(t0_busy),
+    .busy_next_o(t0_busy_next),
     .hit_o(t0_hit),
     .hit_vpn_o(t0_hit_vpn),
     .hit_vmid_o(t0_hit_vmid),
@@ -1470,7 +1473,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
     .grant_o(t1_grant),
-    .busy_o(t1_busy),
+    .busy_next_o(t1_busy_next),
     .hit_o(t1_hit),
     .hit_vpn_o(t1_hit_vpn),
     .hit_vmid_o(t1_hit_vmid),
@@ -1510,7 +1513,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
     .grant_o(t2_grant),
-    .busy_o(t2_busy),
+    .busy_next_o(t2_busy_next),
     .hit_o(t2_hit),
     .hit_vpn_o(t2_hit_vpn),
     .hit_vmid_o(t2_hit_vmid),
@@ -1550,7 +1553,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
     .grant_o(t3_grant),
-    .busy_o(t3_busy),
+    .busy_next_o(t3_busy_next),
     .hit_o(t3_hit),
     .hit_vpn_o(t3_hit_vpn),
     .hit_vmid_o(t3_hit_vmid),
@@ -1737,10 +1740,10 @@ module l1tlb_seed001_clustered (
   assign u15_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u15_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
   assign c1_rtag = l2_resp_tag_i[11:6];
-  assign busy[4] = t4_busy;
-  assign busy[5] = t5_busy;
-  assign busy[6] = t6_busy;
-  assign busy[7] = t7_busy;
+  assign busy_next[4] = t4_busy_next;
+  assign busy_next[5] = t5_busy_next;
+  assign busy_next[6] = t6_busy_next;
+  assign busy_next[7] = t7_busy_next;
   // Cluster 1: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c1_cand = {t7_cand_valid, t6_cand_valid, t5_cand_valid, t4_cand_valid};
   assign c1_pick_ge_p0[0] = lp1_q[0];
@@ -1813,7 +1816,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
     .grant_o(t4_grant),
-    .busy_o(t4_busy),
+    .busy_next_o(t4_busy_next),
     .hit_o(t4_hit),
     .hit_vpn_o(t4_hit_vpn),
     .hit_vmid_o(t4_hit_vmid),
@@ -1853,7 +1856,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
     .grant_o(t5_grant),
-    .busy_o(t5_busy),
+    .busy_next_o(t5_busy_next),
     .hit_o(t5_hit),
     .hit_vpn_o(t5_hit_vpn),
     .hit_vmid_o(t5_hit_vmid),
@@ -1893,7 +1896,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
     .grant_o(t6_grant),
-    .busy_o(t6_busy),
+    .busy_next_o(t6_busy_next),
     .hit_o(t6_hit),
     .hit_vpn_o(t6_hit_vpn),
     .hit_vmid_o(t6_hit_vmid),
@@ -1933,7 +1936,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
     .grant_o(t7_grant),
-    .busy_o(t7_busy),
+    .busy_next_o(t7_busy_next),
     .hit_o(t7_hit),
     .hit_vpn_o(t7_hit_vpn),
     .hit_vmid_o(t7_hit_vmid),
@@ -2120,10 +2123,10 @@ module l1tlb_seed001_clustered (
   assign u31_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u31_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
   assign c2_rtag = l2_resp_tag_i[17:12];
-  assign busy[8] = t8_busy;
-  assign busy[9] = t9_busy;
-  assign busy[10] = t10_busy;
-  assign busy[11] = t11_busy;
+  assign busy_next[8] = t8_busy_next;
+  assign busy_next[9] = t9_busy_next;
+  assign busy_next[10] = t10_busy_next;
+  assign busy_next[11] = t11_busy_next;
   // Cluster 2: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c2_cand = {t11_cand_valid, t10_cand_valid, t9_cand_valid, t8_cand_valid};
   assign c2_pick_ge_p0[0] = lp2_q[0];
@@ -2196,7 +2199,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
     .grant_o(t8_grant),
-    .busy_o(t8_busy),
+    .busy_next_o(t8_busy_next),
     .hit_o(t8_hit),
     .hit_vpn_o(t8_hit_vpn),
     .hit_vmid_o(t8_hit_vmid),
@@ -2236,7 +2239,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
     .grant_o(t9_grant),
-    .busy_o(t9_busy),
+    .busy_next_o(t9_busy_next),
     .hit_o(t9_hit),
     .hit_vpn_o(t9_hit_vpn),
     .hit_vmid_o(t9_hit_vmid),
@@ -2276,7 +2279,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
     .grant_o(t10_grant),
-    .busy_o(t10_busy),
+    .busy_next_o(t10_busy_next),
     .hit_o(t10_hit),
     .hit_vpn_o(t10_hit_vpn),
     .hit_vmid_o(t10_hit_vmid),
@@ -2316,7 +2319,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
     .grant_o(t11_grant),
-    .busy_o(t11_busy),
+    .busy_next_o(t11_busy_next),
     .hit_o(t11_hit),
     .hit_vpn_o(t11_hit_vpn),
     .hit_vmid_o(t11_hit_vmid),
@@ -2503,10 +2506,10 @@ module l1tlb_seed001_clustered (
   assign u47_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u47_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
   assign c3_rtag = l2_resp_tag_i[23:18];
-  assign busy[12] = t12_busy;
-  assign busy[13] = t13_busy;
-  assign busy[14] = t14_busy;
-  assign busy[15] = t15_busy;
+  assign busy_next[12] = t12_busy_next;
+  assign busy_next[13] = t13_busy_next;
+  assign busy_next[14] = t14_busy_next;
+  assign busy_next[15] = t15_busy_next;
   // Cluster 3: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c3_cand = {t15_cand_valid, t14_cand_valid, t13_cand_valid, t12_cand_valid};
   assign c3_pick_ge_p0[0] = lp3_q[0];
@@ -2579,7 +2582,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
     .grant_o(t12_grant),
-    .busy_o(t12_busy),
+    .busy_next_o(t12_busy_next),
     .hit_o(t12_hit),
     .hit_vpn_o(t12_hit_vpn),
     .hit_vmid_o(t12_hit_vmid),
@@ -2619,7 +2622,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
     .grant_o(t13_grant),
-    .busy_o(t13_busy),
+    .busy_next_o(t13_busy_next),
     .hit_o(t13_hit),
     .hit_vpn_o(t13_hit_vpn),
     .hit_vmid_o(t13_hit_vmid),
@@ -2659,7 +2662,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
     .grant_o(t14_grant),
-    .busy_o(t14_busy),
+    .busy_next_o(t14_busy_next),
     .hit_o(t14_hit),
     .hit_vpn_o(t14_hit_vpn),
     .hit_vmid_o(t14_hit_vmid),
@@ -2699,7 +2702,7 @@ module l1tlb_seed001_clustered (
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
     .grant_o(t15_grant),
-    .busy_o(t15_busy),
+    .busy_next_o(t15_busy_next),
     .hit_o(t15_hit),
     .hit_vpn_o(t15_hit_vpn),
     .hit_vmid_o(t15_hit_vmid),
@@ -2932,6 +2935,7 @@ module l1tlb_seed001_clustered (
       sd1_all_q <= 1'b0;
       sd2_v_q <= 1'b0;
       sd_done_q <= 1'b0;
+      tlb_busy_q <= 1'b0;
       ib0_v_q <= 64'd0;
       ib1_v_q <= 64'd0;
       ib_rd_q <= 64'd0;
@@ -2987,6 +2991,7 @@ module l1tlb_seed001_clustered (
       sd1_all_q <= sd1_all_d;
       sd2_v_q <= sd2_v_d;
       sd_done_q <= sd_done_d;
+      tlb_busy_q <= tlb_busy_d;
       ib0_v_q <= ib0_v_d;
       ib1_v_q <= ib1_v_d;
       ib_rd_q <= ib_rd_d;

@@ -21,7 +21,7 @@ module l1tlb_seed001_clustered_tlb (
   input  wire [35:0] l2_resp_ppn_i,
   input  wire [5:0] l2_resp_perm_i,
   output wire [15:0] grant_o,  // req_ready per CU of the cluster
-  output wire busy_o,  // compare or decide stage valid
+  output wire busy_next_o,  // compare or decide stage valid after this edge
   output wire [15:0] hit_o,  // decide-stage hit for CU i
   output wire [35:0] hit_vpn_o,
   output wire [1:0] hit_vmid_o,
@@ -153,6 +153,12 @@ module l1tlb_seed001_clustered_tlb (
   reg  f2_sdm_q;
   wire f2_we_ev_d;
   reg  f2_we_ev_q;
+  wire [127:0] f2_ev_vict_d;
+  reg  [127:0] f2_ev_vict_q;
+  wire [3:0] f2_ev_set_d;
+  reg  [3:0] f2_ev_set_q;
+  wire [127:0] r2_sd_match_d;
+  reg  [127:0] r2_sd_match_q;
   wire f1_same_f2_d;
   reg  f1_same_f2_q;
   wire f2_same_r2_d;
@@ -499,6 +505,8 @@ module l1tlb_seed001_clustered_tlb (
   reg  [3:0] sq15_q;
   wire [4:0] sq_n_d;
   reg  [4:0] sq_n_q;
+  wire cand_any_d;
+  reg  cand_any_q;
   wire [3:0] f1_set_w;
   wire [3:0] r1_set_w;
   wire [3:0] r2_set_w;
@@ -550,7 +558,6 @@ module l1tlb_seed001_clustered_tlb (
   wire miss;
   wire alloc;
   wire [15:0] free_low_w;
-  wire cand_any;
   wire [3:0] fq_in;
   wire fq_is0;
   wire fq_is1;
@@ -604,7 +611,7 @@ module l1tlb_seed001_clustered_tlb (
   wire [17407:0] etag_n;
   wire [18431:0] eppn_n;
   wire [3071:0] eperm_n;
-  wire [127:0] e_valid;
+  wire [3:0] e_valid;
   wire e_shot;
   wire [4351:0] e_tag_row;
   wire [33:0] e_tag;
@@ -640,6 +647,7 @@ module l1tlb_seed001_clustered_tlb (
   wire [127:0] f1_repl;
   wire f1_lt_is_vict;
   wire f1_any_untouched;
+  wire [127:0] f2_vict_n;
 
   assign sd_all_d = sd_all_next_i;
   assign f1_set_w = f1_set_q;
@@ -735,6 +743,7 @@ module l1tlb_seed001_clustered_tlb (
   assign f2_ppn_d = f1_ppn_q;
   assign f2_perm_d = f1_perm_q;
   assign f2_set_d = f1_set_q;
+  assign f2_ev_set_d = {4{f1_v_q}} & f1_set_q;
   assign f3_v_d = f2_v_q;
   assign f3_moh_d = {16{f2_v_q}} & f2_moh_q;
   assign f3_vh_d = f2_vh_q;
@@ -773,8 +782,9 @@ module l1tlb_seed001_clustered_tlb (
   assign r2_vmid_d = r1_vmid_q;
   assign r2_set_d = r1_set_q;
   assign r2_match_d = match;
+  assign r2_sd_match_d = {128{r1_sd_q}} & match;
   assign r2_any_d = |match;
-  assign busy_o = r1_v_q | r2_v_q;
+  assign busy_next_o = accept | r1_v_q;
   // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the free queue's head.
   assign hit = r2_v_q & r2_any_q;
   assign r2_cu = 16'd1 << r2_i_q;
@@ -790,9 +800,8 @@ module l1tlb_seed001_clustered_tlb (
   assign alloc = miss & ~(|cam);
   assign free_low_w = free_low_q;
   // Free queue (allocation order) and send queue (L2 order): shift registers of MSHR indices.
-  assign cand_any = sq_n_q != 5'd0;
-  assign cand_valid_o = cand_any;
-  assign cand_mshr_o = {4{cand_any}} & sq_hidx_q;
+  assign cand_valid_o = cand_any_q;
+  assign cand_mshr_o = {4{cand_any_q}} & sq_hidx_q;
   assign cand_vh_o = {34{sq_head_q[0]}} & mvh_q[33:0] | {34{sq_head_q[1]}} & mvh_q[67:34] | {34{sq_head_q[2]}} & mvh_q[101:68] | {34{sq_head_q[3]}} & mvh_q[135:102] | {34{sq_head_q[4]}} & mvh_q[169:136] | {34{sq_head_q[5]}} & mvh_q[203:170] | {34{sq_head_q[6]}} & mvh_q[237:204] | {34{sq_head_q[7]}} & mvh_q[271:238] | {34{sq_head_q[8]}} & mvh_q[305:272] | {34{sq_head_q[9]}} & mvh_q[339:306] | {34{sq_head_q[10]}} & mvh_q[373:340] | {34{sq_head_q[11]}} & mvh_q[407:374] | {34{sq_head_q[12]}} & mvh_q[441:408] | {34{sq_head_q[13]}} & mvh_q[475:442] | {34{sq_head_q[14]}} & mvh_q[509:476] | {34{sq_head_q[15]}} & mvh_q[543:510];
   assign cand_vmid_o = {2{sq_head_q[0]}} & mvm_q[1:0] | {2{sq_head_q[1]}} & mvm_q[3:2] | {2{sq_head_q[2]}} & mvm_q[5:4] | {2{sq_head_q[3]}} & mvm_q[7:6] | {2{sq_head_q[4]}} & mvm_q[9:8] | {2{sq_head_q[5]}} & mvm_q[11:10] | {2{sq_head_q[6]}} & mvm_q[13:12] | {2{sq_head_q[7]}} & mvm_q[15:14] | {2{sq_head_q[8]}} & mvm_q[17:16] | {2{sq_head_q[9]}} & mvm_q[19:18] | {2{sq_head_q[10]}} & mvm_q[21:20] | {2{sq_head_q[11]}} & mvm_q[23:22] | {2{sq_head_q[12]}} & mvm_q[25:24] | {2{sq_head_q[13]}} & mvm_q[27:26] | {2{sq_head_q[14]}} & mvm_q[29:28] | {2{sq_head_q[15]}} & mvm_q[31:30];
   assign fq_in = {f3_moh_q[8] | f3_moh_q[9] | f3_moh_q[10] | f3_moh_q[11] | f3_moh_q[12] | f3_moh_q[13] | f3_moh_q[14] | f3_moh_q[15], f3_moh_q[4] | f3_moh_q[5] | f3_moh_q[6] | f3_moh_q[7] | f3_moh_q[12] | f3_moh_q[13] | f3_moh_q[14] | f3_moh_q[15], f3_moh_q[2] | f3_moh_q[3] | f3_moh_q[6] | f3_moh_q[7] | f3_moh_q[10] | f3_moh_q[11] | f3_moh_q[14] | f3_moh_q[15], f3_moh_q[1] | f3_moh_q[3] | f3_moh_q[5] | f3_moh_q[7] | f3_moh_q[9] | f3_moh_q[11] | f3_moh_q[13] | f3_moh_q[15]};
@@ -831,7 +840,7 @@ module l1tlb_seed001_clustered_tlb (
   assign fq_second = 16'd1 << fq1_q;
   assign free_low_d = alloc ? (f3_v_q ? (fq_is1 ? f3_moh_q : fq_second) : {16{~fq_is1}} & fq_second) : f3_v_q ? (fq_is0 ? f3_moh_q : free_low_q) : free_low_q;
   assign fq_hidx_d = alloc ? (f3_v_q ? (fq_is1 ? fq_in : fq1_q) : fq1_q) : f3_v_q ? (fq_is0 ? fq_in : fq_hidx_q) : fq_hidx_q;
-  assign sq_pop = l2_take_i & cand_any;
+  assign sq_pop = l2_take_i & cand_any_q;
   assign sq_is0 = sq_n_q == 5'd0;
   assign sq_is1 = sq_n_q == 5'd1;
   assign sq_is2 = sq_n_q == 5'd2;
@@ -868,6 +877,7 @@ module l1tlb_seed001_clustered_tlb (
   assign sq_head_d = alloc ? (sq_pop ? (sq_is1 ? free_low_q : sq_second) : sq_is0 ? free_low_q : sq_head_q) : sq_pop ? {16{~sq_is1}} & sq_second : sq_head_q;
   assign sq_hidx_d = alloc ? (sq_pop ? (sq_is1 ? fq_hidx_q : sq1_q) : sq_is0 ? fq_hidx_q : sq_hidx_q) : sq_pop ? sq1_q : sq_hidx_q;
   assign sq_n_d = alloc ? (sq_pop ? sq_n_q : sq_n_q + 5'd1) : sq_pop ? sq_n_q - 5'd1 : sq_n_q;
+  assign cand_any_d = alloc | (sq_pop ? sq_n_q != 5'd1 : cand_any_q);
   assign r1_key_is_r2 = r1_vpn_q[35:2] == r2_vh & r1_vmid_q == r2_vmid_q;
   // MSHRs, in the same-edge order: decide, shootdown kill, f2 pending clear, f3 free, L2 sent.
   genvar gn;
@@ -923,9 +933,9 @@ module l1tlb_seed001_clustered_tlb (
   assign ev_d = ev_n;
   assign etag_d = etag_n;
   // Eviction: the f2 write's victim way held a valid entry that no shootdown removes at this edge.
-  assign e_valid = {128{f2_set_w[0]}} & ev_q[127:0] | {128{f2_set_w[1]}} & ev_q[255:128] | {128{f2_set_w[2]}} & ev_q[383:256] | {128{f2_set_w[3]}} & ev_q[511:384];
-  assign e_shot = r2_sd_q & f2_same_r2_q & |(r2_match_q & vict);
-  assign evict_o = f2_we_ev_q & |(e_valid & vict) & ~e_shot;
+  assign e_valid = {|(ev_q[511:384] & f2_ev_vict_q), |(ev_q[383:256] & f2_ev_vict_q), |(ev_q[255:128] & f2_ev_vict_q), |(ev_q[127:0] & f2_ev_vict_q)};
+  assign e_shot = f2_same_r2_q & |(r2_sd_match_q & f2_ev_vict_q);
+  assign evict_o = f2_we_ev_q & |(e_valid & f2_ev_set_q) & ~e_shot;
   assign e_tag_row = {4352{f2_set_w[0]}} & etag_q[4351:0] | {4352{f2_set_w[1]}} & etag_q[8703:4352] | {4352{f2_set_w[2]}} & etag_q[13055:8704] | {4352{f2_set_w[3]}} & etag_q[17407:13056];
   assign e_tag = {34{vict[0]}} & e_tag_row[33:0] | {34{vict[1]}} & e_tag_row[67:34] | {34{vict[2]}} & e_tag_row[101:68] | {34{vict[3]}} & e_tag_row[135:102] | {34{vict[4]}} & e_tag_row[169:136] | {34{vict[5]}} & e_tag_row[203:170] | {34{vict[6]}} & e_tag_row[237:204] | {34{vict[7]}} & e_tag_row[271:238] | {34{vict[8]}} & e_tag_row[305:272] | {34{vict[9]}} & e_tag_row[339:306] | {34{vict[10]}} & e_tag_row[373:340] | {34{vict[11]}} & e_tag_row[407:374] | {34{vict[12]}} & e_tag_row[441:408] | {34{vict[13]}} & e_tag_row[475:442] | {34{vict[14]}} & e_tag_row[509:476] | {34{vict[15]}} & e_tag_row[543:510] | {34{vict[16]}} & e_tag_row[577:544] | {34{vict[17]}} & e_tag_row[611:578] | {34{vict[18]}} & e_tag_row[645:612] | {34{vict[19]}} & e_tag_row[679:646] | {34{vict[20]}} & e_tag_row[713:680] | {34{vict[21]}} & e_tag_row[747:714] | {34{vict[22]}} & e_tag_row[781:748] | {34{vict[23]}} & e_tag_row[815:782] | {34{vict[24]}} & e_tag_row[849:816] | {34{vict[25]}} & e_tag_row[883:850] | {34{vict[26]}} & e_tag_row[917:884] | {34{vict[27]}} & e_tag_row[951:918] | {34{vict[28]}} & e_tag_row[985:952] | {34{vict[29]}} & e_tag_row[1019:986] | {34{vict[30]}} & e_tag_row[1053:1020] | {34{vict[31]}} & e_tag_row[1087:1054] | {34{vict[32]}} & e_tag_row[1121:1088] | {34{vict[33]}} & e_tag_row[1155:1122] | {34{vict[34]}} & e_tag_row[1189:1156] | {34{vict[35]}} & e_tag_row[1223:1190] | {34{vict[36]}} & e_tag_row[1257:1224] | {34{vict[37]}} & e_tag_row[1291:1258] | {34{vict[38]}} & e_tag_row[1325:1292] | {34{vict[39]}} & e_tag_row[1359:1326] | {34{vict[40]}} & e_tag_row[1393:1360] | {34{vict[41]}} & e_tag_row[1427:1394] | {34{vict[42]}} & e_tag_row[1461:1428] | {34{vict[43]}} & e_tag_row[1495:1462] | {34{vict[44]}} & e_tag_row[1529:1496] | {34{vict[45]}} & e_tag_row[1563:1530] | {34{vict[46]}} & e_tag_row[1597:1564] | {34{vict[47]}} & e_tag_row[1631:1598] | {34{vict[48]}} & e_tag_row[1665:1632] | {34{vict[49]}} & e_tag_row[1699:1666] | {34{vict[50]}} & e_tag_row[1733:1700] | {34{vict[51]}} & e_tag_row[1767:1734] | {34{vict[52]}} & e_tag_row[1801:1768] | {34{vict[53]}} & e_tag_row[1835:1802] | {34{vict[54]}} & e_tag_row[1869:1836] | {34{vict[55]}} & e_tag_row[1903:1870] | {34{vict[56]}} & e_tag_row[1937:1904] | {34{vict[57]}} & e_tag_row[1971:1938] | {34{vict[58]}} & e_tag_row[2005:1972] | {34{vict[59]}} & e_tag_row[2039:2006] | {34{vict[60]}} & e_tag_row[2073:2040] | {34{vict[61]}} & e_tag_row[2107:2074] | {34{vict[62]}} & e_tag_row[2141:2108] | {34{vict[63]}} & e_tag_row[2175:2142] | {34{vict[64]}} & e_tag_row[2209:2176] | {34{vict[65]}} & e_tag_row[2243:2210] | {34{vict[66]}} & e_tag_row[2277:2244] | {34{vict[67]}} & e_tag_row[2311:2278] | {34{vict[68]}} & e_tag_row[2345:2312] | {34{vict[69]}} & e_tag_row[2379:2346] | {34{vict[70]}} & e_tag_row[2413:2380] | {34{vict[71]}} & e_tag_row[2447:2414] | {34{vict[72]}} & e_tag_row[2481:2448] | {34{vict[73]}} & e_tag_row[2515:2482] | {34{vict[74]}} & e_tag_row[2549:2516] | {34{vict[75]}} & e_tag_row[2583:2550] | {34{vict[76]}} & e_tag_row[2617:2584] | {34{vict[77]}} & e_tag_row[2651:2618] | {34{vict[78]}} & e_tag_row[2685:2652] | {34{vict[79]}} & e_tag_row[2719:2686] | {34{vict[80]}} & e_tag_row[2753:2720] | {34{vict[81]}} & e_tag_row[2787:2754] | {34{vict[82]}} & e_tag_row[2821:2788] | {34{vict[83]}} & e_tag_row[2855:2822] | {34{vict[84]}} & e_tag_row[2889:2856] | {34{vict[85]}} & e_tag_row[2923:2890] | {34{vict[86]}} & e_tag_row[2957:2924] | {34{vict[87]}} & e_tag_row[2991:2958] | {34{vict[88]}} & e_tag_row[3025:2992] | {34{vict[89]}} & e_tag_row[3059:3026] | {34{vict[90]}} & e_tag_row[3093:3060] | {34{vict[91]}} & e_tag_row[3127:3094] | {34{vict[92]}} & e_tag_row[3161:3128] | {34{vict[93]}} & e_tag_row[3195:3162] | {34{vict[94]}} & e_tag_row[3229:3196] | {34{vict[95]}} & e_tag_row[3263:3230] | {34{vict[96]}} & e_tag_row[3297:3264] | {34{vict[97]}} & e_tag_row[3331:3298] | {34{vict[98]}} & e_tag_row[3365:3332] | {34{vict[99]}} & e_tag_row[3399:3366] | {34{vict[100]}} & e_tag_row[3433:3400] | {34{vict[101]}} & e_tag_row[3467:3434] | {34{vict[102]}} & e_tag_row[3501:3468] | {34{vict[103]}} & e_tag_row[3535:3502] | {34{vict[104]}} & e_tag_row[3569:3536] | {34{vict[105]}} & e_tag_row[3603:3570] | {34{vict[106]}} & e_tag_row[3637:3604] | {34{vict[107]}} & e_tag_row[3671:3638] | {34{vict[108]}} & e_tag_row[3705:3672] | {34{vict[109]}} & e_tag_row[3739:3706] | {34{vict[110]}} & e_tag_row[3773:3740] | {34{vict[111]}} & e_tag_row[3807:3774] | {34{vict[112]}} & e_tag_row[3841:3808] | {34{vict[113]}} & e_tag_row[3875:3842] | {34{vict[114]}} & e_tag_row[3909:3876] | {34{vict[115]}} & e_tag_row[3943:3910] | {34{vict[116]}} & e_tag_row[3977:3944] | {34{vict[117]}} & e_tag_row[4011:3978] | {34{vict[118]}} & e_tag_row[4045:4012] | {34{vict[119]}} & e_tag_row[4079:4046] | {34{vict[120]}} & e_tag_row[4113:4080] | {34{vict[121]}} & e_tag_row[4147:4114] | {34{vict[122]}} & e_tag_row[4181:4148] | {34{vict[123]}} & e_tag_row[4215:4182] | {34{vict[124]}} & e_tag_row[4249:4216] | {34{vict[125]}} & e_tag_row[4283:4250] | {34{vict[126]}} & e_tag_row[4317:4284] | {34{vict[127]}} & e_tag_row[4351:4318];
   assign evict_vh_o = {e_tag[31:0], f2_vh_q[1:0]};
@@ -1163,7 +1173,9 @@ module l1tlb_seed001_clustered_tlb (
   assign f1_lt_is_vict = |(lt_way_q & vict);
   assign f1_any_untouched = lt_unt_q & f1_same_lt & ~(we_one & f1_same_f2_q & f1_lt_is_vict);
   assign f2_young_d = ~(sd_all_q ? 128'h00000000000000000000000000000001 : f1_any_untouched ? f1_untouched : f1_repl);
-  assign f2_vict_d = sd_all_q ? 128'h00000000000000000000000000000001 : f1_any_untouched ? f1_untouched : f1_repl;
+  assign f2_vict_n = sd_all_q ? 128'h00000000000000000000000000000001 : f1_any_untouched ? f1_untouched : f1_repl;
+  assign f2_vict_d = f2_vict_n;
+  assign f2_ev_vict_d = {128{f1_v_q}} & f2_vict_n;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1222,6 +1234,9 @@ module l1tlb_seed001_clustered_tlb (
       f2_kill_q <= 1'b0;
       f2_sdm_q <= 1'b0;
       f2_we_ev_q <= 1'b0;
+      f2_ev_vict_q <= 128'h00000000000000000000000000000000;
+      f2_ev_set_q <= 4'd0;
+      r2_sd_match_q <= 128'h00000000000000000000000000000000;
       f1_same_f2_q <= 1'b0;
       f2_same_r2_q <= 1'b0;
       f2_young_q <= 128'h00000000000000000000000000000000;
@@ -1395,6 +1410,7 @@ module l1tlb_seed001_clustered_tlb (
       sq14_q <= 4'd0;
       sq15_q <= 4'd0;
       sq_n_q <= 5'd0;
+      cand_any_q <= 1'b0;
     end else begin
       free_q <= free_d;
       sd_all_q <= sd_all_d;
@@ -1451,6 +1467,9 @@ module l1tlb_seed001_clustered_tlb (
       f2_kill_q <= f2_kill_d;
       f2_sdm_q <= f2_sdm_d;
       f2_we_ev_q <= f2_we_ev_d;
+      f2_ev_vict_q <= f2_ev_vict_d;
+      f2_ev_set_q <= f2_ev_set_d;
+      r2_sd_match_q <= r2_sd_match_d;
       f1_same_f2_q <= f1_same_f2_d;
       f2_same_r2_q <= f2_same_r2_d;
       f2_young_q <= f2_young_d;
@@ -1624,6 +1643,7 @@ module l1tlb_seed001_clustered_tlb (
       sq14_q <= sq14_d;
       sq15_q <= sq15_d;
       sq_n_q <= sq_n_d;
+      cand_any_q <= cand_any_d;
     end
   end
 

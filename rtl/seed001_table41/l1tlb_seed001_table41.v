@@ -50,6 +50,8 @@ module l1tlb_seed001_table41 (
   reg  sd2_v_q;
   wire sd_done_d;
   reg  sd_done_q;
+  wire tlb_busy_d;
+  reg  tlb_busy_q;
   wire q0_v_d;
   reg  q0_v_q;
   wire [1:0] q0_mshr_d;
@@ -592,7 +594,7 @@ module l1tlb_seed001_table41 (
   reg  [2303:0] evict_ppn_q;
   wire [383:0] evict_perm_d;
   reg  [383:0] evict_perm_q;
-  wire [63:0] busy;
+  wire [63:0] busy_next;
   wire sd_ready;
   wire sd_acc;
   wire sd_block;
@@ -600,7 +602,7 @@ module l1tlb_seed001_table41 (
   wire sd_flush_next;
   wire [1:0] c0_rtag;
   wire t0_grant;
-  wire t0_busy;
+  wire t0_busy_next;
   wire t0_hit;
   wire [35:0] t0_hit_vpn;
   wire [1:0] t0_hit_vmid;
@@ -632,7 +634,7 @@ module l1tlb_seed001_table41 (
   wire u0_fill;
   wire [1:0] c1_rtag;
   wire t1_grant;
-  wire t1_busy;
+  wire t1_busy_next;
   wire t1_hit;
   wire [35:0] t1_hit_vpn;
   wire [1:0] t1_hit_vmid;
@@ -664,7 +666,7 @@ module l1tlb_seed001_table41 (
   wire u1_fill;
   wire [1:0] c2_rtag;
   wire t2_grant;
-  wire t2_busy;
+  wire t2_busy_next;
   wire t2_hit;
   wire [35:0] t2_hit_vpn;
   wire [1:0] t2_hit_vmid;
@@ -696,7 +698,7 @@ module l1tlb_seed001_table41 (
   wire u2_fill;
   wire [1:0] c3_rtag;
   wire t3_grant;
-  wire t3_busy;
+  wire t3_busy_next;
   wire t3_hit;
   wire [35:0] t3_hit_vpn;
   wire [1:0] t3_hit_vmid;
@@ -728,7 +730,7 @@ module l1tlb_seed001_table41 (
   wire u3_fill;
   wire [1:0] c4_rtag;
   wire t4_grant;
-  wire t4_busy;
+  wire t4_busy_next;
   wire t4_hit;
   wire [35:0] t4_hit_vpn;
   wire [1:0] t4_hit_vmid;
@@ -760,7 +762,7 @@ module l1tlb_seed001_table41 (
   wire u4_fill;
   wire [1:0] c5_rtag;
   wire t5_grant;
-  wire t5_busy;
+  wire t5_busy_next;
   wire t5_hit;
   wire [35:0] t5_hit_vpn;
   wire [1:0] t5_hit_vmid;
@@ -792,7 +794,7 @@ module l1tlb_seed001_table41 (
   wire u5_fill;
   wire [1:0] c6_rtag;
   wire t6_grant;
-  wire t6_busy;
+  wire t6_busy_next;
   wire t6_hit;
   wire [35:0] t6_hit_vpn;
   wire [1:0] t6_hit_vmid;
@@ -824,7 +826,7 @@ module l1tlb_seed001_table41 (
   wire u6_fill;
   wire [1:0] c7_rtag;
   wire t7_grant;
-  wire t7_busy;
+  wire t7_busy_next;
   wire t7_hit;
   wire [35:0] t7_hit_vpn;
   wire [1:0] t7_hit_vmid;
@@ -856,7 +858,7 @@ module l1tlb_seed001_table41 (
   wire u7_fill;
   wire [1:0] c8_rtag;
   wire t8_grant;
-  wire t8_busy;
+  wire t8_busy_next;
   wire t8_hit;
   wire [35:0] t8_hit_vpn;
   wire [1:0] t8_hit_vmid;
@@ -888,7 +890,7 @@ module l1tlb_seed001_table41 (
   wire u8_fill;
   wire [1:0] c9_rtag;
   wire t9_grant;
-  wire t9_busy;
+  wire t9_busy_next;
   wire t9_hit;
   wire [35:0] t9_hit_vpn;
   wire [1:0] t9_hit_vmid;
@@ -920,7 +922,7 @@ module l1tlb_seed001_table41 (
   wire u9_fill;
   wire [1:0] c10_rtag;
   wire t10_grant;
-  wire t10_busy;
+  wire t10_busy_next;
   wire t10_hit;
   wire [35:0] t10_hit_vpn;
   wire [1:0] t10_hit_vmid;
@@ -952,7 +954,7 @@ module l1tlb_seed001_table41 (
   wire u10_fill;
   wire [1:0] c11_rtag;
   wire t11_grant;
-  wire t11_busy;
+  wire t11_busy_next;
   wire t11_hit;
   wire [35:0] t11_hit_vpn;
   wire [1:0] t11_hit_vmid;
@@ -984,7 +986,7 @@ module l1tlb_seed001_table41 (
   wire u11_fill;
   wire [1:0] c12_rtag;
   wire t12_grant;
-  wire t12_busy;
+  wire t12_busy_next;
   wire t12_hit;
   wire [35:0] t12_hit_vpn;
   wire [1:0] t12_hit_vmid;
@@ -1016,7 +1018,7 @@ module l1tlb_seed001_table41 (
   wire u12_fill;
   wire [1:0] c13_rtag;
   wire t13_grant;
-  wire t13_busy;
+  wire t13_busy_next;
   wire t13_hit;
   wire [35:0] t13_hit_vpn;
   wire [1:0] t13_hit_vmid;
@@ -1048,7 +1050,7 @@ module l1tlb_seed001_table41 (
   wire u13_fill;
   wire [1:0] c14_rtag;
   wire t14_grant;
-  wire t14_busy;
+  wire t14_busy_next;
   wire t14_hit;
   wire [35:0] t14_hit_vpn;
   wire [1:0] t14_hit_vmid;
@@ -1080,7 +1082,7 @@ module l1tlb_seed001_table41 (
   wire u14_fill;
   wire [1:0] c15_rtag;
   wire t15_grant;
-  wire t15_busy;
+  wire t15_busy_next;
   wire t15_hit;
   wire [35:0] t15_hit_vpn;
   wire [1:0] t15_hit_vmid;
@@ -1112,7 +1114,7 @@ module l1tlb_seed001_table41 (
   wire u15_fill;
   wire [1:0] c16_rtag;
   wire t16_grant;
-  wire t16_busy;
+  wire t16_busy_next;
   wire t16_hit;
   wire [35:0] t16_hit_vpn;
   wire [1:0] t16_hit_vmid;
@@ -1144,7 +1146,7 @@ module l1tlb_seed001_table41 (
   wire u16_fill;
   wire [1:0] c17_rtag;
   wire t17_grant;
-  wire t17_busy;
+  wire t17_busy_next;
   wire t17_hit;
   wire [35:0] t17_hit_vpn;
   wire [1:0] t17_hit_vmid;
@@ -1176,7 +1178,7 @@ module l1tlb_seed001_table41 (
   wire u17_fill;
   wire [1:0] c18_rtag;
   wire t18_grant;
-  wire t18_busy;
+  wire t18_busy_next;
   wire t18_hit;
   wire [35:0] t18_hit_vpn;
   wire [1:0] t18_hit_vmid;
@@ -1208,7 +1210,7 @@ module l1tlb_seed001_table41 (
   wire u18_fill;
   wire [1:0] c19_rtag;
   wire t19_grant;
-  wire t19_busy;
+  wire t19_busy_next;
   wire t19_hit;
   wire [35:0] t19_hit_vpn;
   wire [1:0] t19_hit_vmid;
@@ -1240,7 +1242,7 @@ module l1tlb_seed001_table41 (
   wire u19_fill;
   wire [1:0] c20_rtag;
   wire t20_grant;
-  wire t20_busy;
+  wire t20_busy_next;
   wire t20_hit;
   wire [35:0] t20_hit_vpn;
   wire [1:0] t20_hit_vmid;
@@ -1272,7 +1274,7 @@ module l1tlb_seed001_table41 (
   wire u20_fill;
   wire [1:0] c21_rtag;
   wire t21_grant;
-  wire t21_busy;
+  wire t21_busy_next;
   wire t21_hit;
   wire [35:0] t21_hit_vpn;
   wire [1:0] t21_hit_vmid;
@@ -1304,7 +1306,7 @@ module l1tlb_seed001_table41 (
   wire u21_fill;
   wire [1:0] c22_rtag;
   wire t22_grant;
-  wire t22_busy;
+  wire t22_busy_next;
   wire t22_hit;
   wire [35:0] t22_hit_vpn;
   wire [1:0] t22_hit_vmid;
@@ -1336,7 +1338,7 @@ module l1tlb_seed001_table41 (
   wire u22_fill;
   wire [1:0] c23_rtag;
   wire t23_grant;
-  wire t23_busy;
+  wire t23_busy_next;
   wire t23_hit;
   wire [35:0] t23_hit_vpn;
   wire [1:0] t23_hit_vmid;
@@ -1368,7 +1370,7 @@ module l1tlb_seed001_table41 (
   wire u23_fill;
   wire [1:0] c24_rtag;
   wire t24_grant;
-  wire t24_busy;
+  wire t24_busy_next;
   wire t24_hit;
   wire [35:0] t24_hit_vpn;
   wire [1:0] t24_hit_vmid;
@@ -1400,7 +1402,7 @@ module l1tlb_seed001_table41 (
   wire u24_fill;
   wire [1:0] c25_rtag;
   wire t25_grant;
-  wire t25_busy;
+  wire t25_busy_next;
   wire t25_hit;
   wire [35:0] t25_hit_vpn;
   wire [1:0] t25_hit_vmid;
@@ -1432,7 +1434,7 @@ module l1tlb_seed001_table41 (
   wire u25_fill;
   wire [1:0] c26_rtag;
   wire t26_grant;
-  wire t26_busy;
+  wire t26_busy_next;
   wire t26_hit;
   wire [35:0] t26_hit_vpn;
   wire [1:0] t26_hit_vmid;
@@ -1464,7 +1466,7 @@ module l1tlb_seed001_table41 (
   wire u26_fill;
   wire [1:0] c27_rtag;
   wire t27_grant;
-  wire t27_busy;
+  wire t27_busy_next;
   wire t27_hit;
   wire [35:0] t27_hit_vpn;
   wire [1:0] t27_hit_vmid;
@@ -1496,7 +1498,7 @@ module l1tlb_seed001_table41 (
   wire u27_fill;
   wire [1:0] c28_rtag;
   wire t28_grant;
-  wire t28_busy;
+  wire t28_busy_next;
   wire t28_hit;
   wire [35:0] t28_hit_vpn;
   wire [1:0] t28_hit_vmid;
@@ -1528,7 +1530,7 @@ module l1tlb_seed001_table41 (
   wire u28_fill;
   wire [1:0] c29_rtag;
   wire t29_grant;
-  wire t29_busy;
+  wire t29_busy_next;
   wire t29_hit;
   wire [35:0] t29_hit_vpn;
   wire [1:0] t29_hit_vmid;
@@ -1560,7 +1562,7 @@ module l1tlb_seed001_table41 (
   wire u29_fill;
   wire [1:0] c30_rtag;
   wire t30_grant;
-  wire t30_busy;
+  wire t30_busy_next;
   wire t30_hit;
   wire [35:0] t30_hit_vpn;
   wire [1:0] t30_hit_vmid;
@@ -1592,7 +1594,7 @@ module l1tlb_seed001_table41 (
   wire u30_fill;
   wire [1:0] c31_rtag;
   wire t31_grant;
-  wire t31_busy;
+  wire t31_busy_next;
   wire t31_hit;
   wire [35:0] t31_hit_vpn;
   wire [1:0] t31_hit_vmid;
@@ -1624,7 +1626,7 @@ module l1tlb_seed001_table41 (
   wire u31_fill;
   wire [1:0] c32_rtag;
   wire t32_grant;
-  wire t32_busy;
+  wire t32_busy_next;
   wire t32_hit;
   wire [35:0] t32_hit_vpn;
   wire [1:0] t32_hit_vmid;
@@ -1656,7 +1658,7 @@ module l1tlb_seed001_table41 (
   wire u32_fill;
   wire [1:0] c33_rtag;
   wire t33_grant;
-  wire t33_busy;
+  wire t33_busy_next;
   wire t33_hit;
   wire [35:0] t33_hit_vpn;
   wire [1:0] t33_hit_vmid;
@@ -1688,7 +1690,7 @@ module l1tlb_seed001_table41 (
   wire u33_fill;
   wire [1:0] c34_rtag;
   wire t34_grant;
-  wire t34_busy;
+  wire t34_busy_next;
   wire t34_hit;
   wire [35:0] t34_hit_vpn;
   wire [1:0] t34_hit_vmid;
@@ -1720,7 +1722,7 @@ module l1tlb_seed001_table41 (
   wire u34_fill;
   wire [1:0] c35_rtag;
   wire t35_grant;
-  wire t35_busy;
+  wire t35_busy_next;
   wire t35_hit;
   wire [35:0] t35_hit_vpn;
   wire [1:0] t35_hit_vmid;
@@ -1752,7 +1754,7 @@ module l1tlb_seed001_table41 (
   wire u35_fill;
   wire [1:0] c36_rtag;
   wire t36_grant;
-  wire t36_busy;
+  wire t36_busy_next;
   wire t36_hit;
   wire [35:0] t36_hit_vpn;
   wire [1:0] t36_hit_vmid;
@@ -1784,7 +1786,7 @@ module l1tlb_seed001_table41 (
   wire u36_fill;
   wire [1:0] c37_rtag;
   wire t37_grant;
-  wire t37_busy;
+  wire t37_busy_next;
   wire t37_hit;
   wire [35:0] t37_hit_vpn;
   wire [1:0] t37_hit_vmid;
@@ -1816,7 +1818,7 @@ module l1tlb_seed001_table41 (
   wire u37_fill;
   wire [1:0] c38_rtag;
   wire t38_grant;
-  wire t38_busy;
+  wire t38_busy_next;
   wire t38_hit;
   wire [35:0] t38_hit_vpn;
   wire [1:0] t38_hit_vmid;
@@ -1848,7 +1850,7 @@ module l1tlb_seed001_table41 (
   wire u38_fill;
   wire [1:0] c39_rtag;
   wire t39_grant;
-  wire t39_busy;
+  wire t39_busy_next;
   wire t39_hit;
   wire [35:0] t39_hit_vpn;
   wire [1:0] t39_hit_vmid;
@@ -1880,7 +1882,7 @@ module l1tlb_seed001_table41 (
   wire u39_fill;
   wire [1:0] c40_rtag;
   wire t40_grant;
-  wire t40_busy;
+  wire t40_busy_next;
   wire t40_hit;
   wire [35:0] t40_hit_vpn;
   wire [1:0] t40_hit_vmid;
@@ -1912,7 +1914,7 @@ module l1tlb_seed001_table41 (
   wire u40_fill;
   wire [1:0] c41_rtag;
   wire t41_grant;
-  wire t41_busy;
+  wire t41_busy_next;
   wire t41_hit;
   wire [35:0] t41_hit_vpn;
   wire [1:0] t41_hit_vmid;
@@ -1944,7 +1946,7 @@ module l1tlb_seed001_table41 (
   wire u41_fill;
   wire [1:0] c42_rtag;
   wire t42_grant;
-  wire t42_busy;
+  wire t42_busy_next;
   wire t42_hit;
   wire [35:0] t42_hit_vpn;
   wire [1:0] t42_hit_vmid;
@@ -1976,7 +1978,7 @@ module l1tlb_seed001_table41 (
   wire u42_fill;
   wire [1:0] c43_rtag;
   wire t43_grant;
-  wire t43_busy;
+  wire t43_busy_next;
   wire t43_hit;
   wire [35:0] t43_hit_vpn;
   wire [1:0] t43_hit_vmid;
@@ -2008,7 +2010,7 @@ module l1tlb_seed001_table41 (
   wire u43_fill;
   wire [1:0] c44_rtag;
   wire t44_grant;
-  wire t44_busy;
+  wire t44_busy_next;
   wire t44_hit;
   wire [35:0] t44_hit_vpn;
   wire [1:0] t44_hit_vmid;
@@ -2040,7 +2042,7 @@ module l1tlb_seed001_table41 (
   wire u44_fill;
   wire [1:0] c45_rtag;
   wire t45_grant;
-  wire t45_busy;
+  wire t45_busy_next;
   wire t45_hit;
   wire [35:0] t45_hit_vpn;
   wire [1:0] t45_hit_vmid;
@@ -2072,7 +2074,7 @@ module l1tlb_seed001_table41 (
   wire u45_fill;
   wire [1:0] c46_rtag;
   wire t46_grant;
-  wire t46_busy;
+  wire t46_busy_next;
   wire t46_hit;
   wire [35:0] t46_hit_vpn;
   wire [1:0] t46_hit_vmid;
@@ -2104,7 +2106,7 @@ module l1tlb_seed001_table41 (
   wire u46_fill;
   wire [1:0] c47_rtag;
   wire t47_grant;
-  wire t47_busy;
+  wire t47_busy_next;
   wire t47_hit;
   wire [35:0] t47_hit_vpn;
   wire [1:0] t47_hit_vmid;
@@ -2136,7 +2138,7 @@ module l1tlb_seed001_table41 (
   wire u47_fill;
   wire [1:0] c48_rtag;
   wire t48_grant;
-  wire t48_busy;
+  wire t48_busy_next;
   wire t48_hit;
   wire [35:0] t48_hit_vpn;
   wire [1:0] t48_hit_vmid;
@@ -2168,7 +2170,7 @@ module l1tlb_seed001_table41 (
   wire u48_fill;
   wire [1:0] c49_rtag;
   wire t49_grant;
-  wire t49_busy;
+  wire t49_busy_next;
   wire t49_hit;
   wire [35:0] t49_hit_vpn;
   wire [1:0] t49_hit_vmid;
@@ -2200,7 +2202,7 @@ module l1tlb_seed001_table41 (
   wire u49_fill;
   wire [1:0] c50_rtag;
   wire t50_grant;
-  wire t50_busy;
+  wire t50_busy_next;
   wire t50_hit;
   wire [35:0] t50_hit_vpn;
   wire [1:0] t50_hit_vmid;
@@ -2232,7 +2234,7 @@ module l1tlb_seed001_table41 (
   wire u50_fill;
   wire [1:0] c51_rtag;
   wire t51_grant;
-  wire t51_busy;
+  wire t51_busy_next;
   wire t51_hit;
   wire [35:0] t51_hit_vpn;
   wire [1:0] t51_hit_vmid;
@@ -2264,7 +2266,7 @@ module l1tlb_seed001_table41 (
   wire u51_fill;
   wire [1:0] c52_rtag;
   wire t52_grant;
-  wire t52_busy;
+  wire t52_busy_next;
   wire t52_hit;
   wire [35:0] t52_hit_vpn;
   wire [1:0] t52_hit_vmid;
@@ -2296,7 +2298,7 @@ module l1tlb_seed001_table41 (
   wire u52_fill;
   wire [1:0] c53_rtag;
   wire t53_grant;
-  wire t53_busy;
+  wire t53_busy_next;
   wire t53_hit;
   wire [35:0] t53_hit_vpn;
   wire [1:0] t53_hit_vmid;
@@ -2328,7 +2330,7 @@ module l1tlb_seed001_table41 (
   wire u53_fill;
   wire [1:0] c54_rtag;
   wire t54_grant;
-  wire t54_busy;
+  wire t54_busy_next;
   wire t54_hit;
   wire [35:0] t54_hit_vpn;
   wire [1:0] t54_hit_vmid;
@@ -2360,7 +2362,7 @@ module l1tlb_seed001_table41 (
   wire u54_fill;
   wire [1:0] c55_rtag;
   wire t55_grant;
-  wire t55_busy;
+  wire t55_busy_next;
   wire t55_hit;
   wire [35:0] t55_hit_vpn;
   wire [1:0] t55_hit_vmid;
@@ -2392,7 +2394,7 @@ module l1tlb_seed001_table41 (
   wire u55_fill;
   wire [1:0] c56_rtag;
   wire t56_grant;
-  wire t56_busy;
+  wire t56_busy_next;
   wire t56_hit;
   wire [35:0] t56_hit_vpn;
   wire [1:0] t56_hit_vmid;
@@ -2424,7 +2426,7 @@ module l1tlb_seed001_table41 (
   wire u56_fill;
   wire [1:0] c57_rtag;
   wire t57_grant;
-  wire t57_busy;
+  wire t57_busy_next;
   wire t57_hit;
   wire [35:0] t57_hit_vpn;
   wire [1:0] t57_hit_vmid;
@@ -2456,7 +2458,7 @@ module l1tlb_seed001_table41 (
   wire u57_fill;
   wire [1:0] c58_rtag;
   wire t58_grant;
-  wire t58_busy;
+  wire t58_busy_next;
   wire t58_hit;
   wire [35:0] t58_hit_vpn;
   wire [1:0] t58_hit_vmid;
@@ -2488,7 +2490,7 @@ module l1tlb_seed001_table41 (
   wire u58_fill;
   wire [1:0] c59_rtag;
   wire t59_grant;
-  wire t59_busy;
+  wire t59_busy_next;
   wire t59_hit;
   wire [35:0] t59_hit_vpn;
   wire [1:0] t59_hit_vmid;
@@ -2520,7 +2522,7 @@ module l1tlb_seed001_table41 (
   wire u59_fill;
   wire [1:0] c60_rtag;
   wire t60_grant;
-  wire t60_busy;
+  wire t60_busy_next;
   wire t60_hit;
   wire [35:0] t60_hit_vpn;
   wire [1:0] t60_hit_vmid;
@@ -2552,7 +2554,7 @@ module l1tlb_seed001_table41 (
   wire u60_fill;
   wire [1:0] c61_rtag;
   wire t61_grant;
-  wire t61_busy;
+  wire t61_busy_next;
   wire t61_hit;
   wire [35:0] t61_hit_vpn;
   wire [1:0] t61_hit_vmid;
@@ -2584,7 +2586,7 @@ module l1tlb_seed001_table41 (
   wire u61_fill;
   wire [1:0] c62_rtag;
   wire t62_grant;
-  wire t62_busy;
+  wire t62_busy_next;
   wire t62_hit;
   wire [35:0] t62_hit_vpn;
   wire [1:0] t62_hit_vmid;
@@ -2616,7 +2618,7 @@ module l1tlb_seed001_table41 (
   wire u62_fill;
   wire [1:0] c63_rtag;
   wire t63_grant;
-  wire t63_busy;
+  wire t63_busy_next;
   wire t63_hit;
   wire [35:0] t63_hit_vpn;
   wire [1:0] t63_hit_vmid;
@@ -2651,7 +2653,8 @@ module l1tlb_seed001_table41 (
   wire [63:0] evict_valid_n;
 
   // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.
-  assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~(|busy);
+  assign tlb_busy_d = |busy_next;
+  assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~tlb_busy_q;
   assign sd_acc = sd_valid_i & sd_ready;
   assign sd_block = sd_valid_i | sd1_v_q | sd2_v_q;
   assign sd_one = sd_acc & ~sd_all_i;
@@ -2663,7 +2666,7 @@ module l1tlb_seed001_table41 (
   assign sd_ready_o = sd_ready;
   assign sd_done_o = sd_done_q;
   assign c0_rtag = l2_resp_tag_i[1:0];
-  assign busy[0] = t0_busy;
+  assign busy_next[0] = t0_busy_next;
   // Cluster 0: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c0_cand = t0_cand_valid;
   assign c0_load = ~q0_v_q | l2_req_ready_i[0];
@@ -2693,7 +2696,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
     .grant_o(t0_grant),
-    .busy_o(t0_busy),
+    .busy_next_o(t0_busy_next),
     .hit_o(t0_hit),
     .hit_vpn_o(t0_hit_vpn),
     .hit_vmid_o(t0_hit_vmid),
@@ -2718,7 +2721,7 @@ module l1tlb_seed001_table41 (
   assign u0_hit = t0_hit;
   assign u0_fill = t0_fill;
   assign c1_rtag = l2_resp_tag_i[3:2];
-  assign busy[1] = t1_busy;
+  assign busy_next[1] = t1_busy_next;
   // Cluster 1: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c1_cand = t1_cand_valid;
   assign c1_load = ~q1_v_q | l2_req_ready_i[1];
@@ -2748,7 +2751,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
     .grant_o(t1_grant),
-    .busy_o(t1_busy),
+    .busy_next_o(t1_busy_next),
     .hit_o(t1_hit),
     .hit_vpn_o(t1_hit_vpn),
     .hit_vmid_o(t1_hit_vmid),
@@ -2773,7 +2776,7 @@ module l1tlb_seed001_table41 (
   assign u1_hit = t1_hit;
   assign u1_fill = t1_fill;
   assign c2_rtag = l2_resp_tag_i[5:4];
-  assign busy[2] = t2_busy;
+  assign busy_next[2] = t2_busy_next;
   // Cluster 2: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c2_cand = t2_cand_valid;
   assign c2_load = ~q2_v_q | l2_req_ready_i[2];
@@ -2803,7 +2806,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
     .grant_o(t2_grant),
-    .busy_o(t2_busy),
+    .busy_next_o(t2_busy_next),
     .hit_o(t2_hit),
     .hit_vpn_o(t2_hit_vpn),
     .hit_vmid_o(t2_hit_vmid),
@@ -2828,7 +2831,7 @@ module l1tlb_seed001_table41 (
   assign u2_hit = t2_hit;
   assign u2_fill = t2_fill;
   assign c3_rtag = l2_resp_tag_i[7:6];
-  assign busy[3] = t3_busy;
+  assign busy_next[3] = t3_busy_next;
   // Cluster 3: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c3_cand = t3_cand_valid;
   assign c3_load = ~q3_v_q | l2_req_ready_i[3];
@@ -2858,7 +2861,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
     .grant_o(t3_grant),
-    .busy_o(t3_busy),
+    .busy_next_o(t3_busy_next),
     .hit_o(t3_hit),
     .hit_vpn_o(t3_hit_vpn),
     .hit_vmid_o(t3_hit_vmid),
@@ -2883,7 +2886,7 @@ module l1tlb_seed001_table41 (
   assign u3_hit = t3_hit;
   assign u3_fill = t3_fill;
   assign c4_rtag = l2_resp_tag_i[9:8];
-  assign busy[4] = t4_busy;
+  assign busy_next[4] = t4_busy_next;
   // Cluster 4: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c4_cand = t4_cand_valid;
   assign c4_load = ~q4_v_q | l2_req_ready_i[4];
@@ -2913,7 +2916,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[179:144]),
     .l2_resp_perm_i(l2_resp_perm_i[29:24]),
     .grant_o(t4_grant),
-    .busy_o(t4_busy),
+    .busy_next_o(t4_busy_next),
     .hit_o(t4_hit),
     .hit_vpn_o(t4_hit_vpn),
     .hit_vmid_o(t4_hit_vmid),
@@ -2938,7 +2941,7 @@ module l1tlb_seed001_table41 (
   assign u4_hit = t4_hit;
   assign u4_fill = t4_fill;
   assign c5_rtag = l2_resp_tag_i[11:10];
-  assign busy[5] = t5_busy;
+  assign busy_next[5] = t5_busy_next;
   // Cluster 5: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c5_cand = t5_cand_valid;
   assign c5_load = ~q5_v_q | l2_req_ready_i[5];
@@ -2968,7 +2971,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[215:180]),
     .l2_resp_perm_i(l2_resp_perm_i[35:30]),
     .grant_o(t5_grant),
-    .busy_o(t5_busy),
+    .busy_next_o(t5_busy_next),
     .hit_o(t5_hit),
     .hit_vpn_o(t5_hit_vpn),
     .hit_vmid_o(t5_hit_vmid),
@@ -2993,7 +2996,7 @@ module l1tlb_seed001_table41 (
   assign u5_hit = t5_hit;
   assign u5_fill = t5_fill;
   assign c6_rtag = l2_resp_tag_i[13:12];
-  assign busy[6] = t6_busy;
+  assign busy_next[6] = t6_busy_next;
   // Cluster 6: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c6_cand = t6_cand_valid;
   assign c6_load = ~q6_v_q | l2_req_ready_i[6];
@@ -3023,7 +3026,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[251:216]),
     .l2_resp_perm_i(l2_resp_perm_i[41:36]),
     .grant_o(t6_grant),
-    .busy_o(t6_busy),
+    .busy_next_o(t6_busy_next),
     .hit_o(t6_hit),
     .hit_vpn_o(t6_hit_vpn),
     .hit_vmid_o(t6_hit_vmid),
@@ -3048,7 +3051,7 @@ module l1tlb_seed001_table41 (
   assign u6_hit = t6_hit;
   assign u6_fill = t6_fill;
   assign c7_rtag = l2_resp_tag_i[15:14];
-  assign busy[7] = t7_busy;
+  assign busy_next[7] = t7_busy_next;
   // Cluster 7: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c7_cand = t7_cand_valid;
   assign c7_load = ~q7_v_q | l2_req_ready_i[7];
@@ -3078,7 +3081,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[287:252]),
     .l2_resp_perm_i(l2_resp_perm_i[47:42]),
     .grant_o(t7_grant),
-    .busy_o(t7_busy),
+    .busy_next_o(t7_busy_next),
     .hit_o(t7_hit),
     .hit_vpn_o(t7_hit_vpn),
     .hit_vmid_o(t7_hit_vmid),
@@ -3103,7 +3106,7 @@ module l1tlb_seed001_table41 (
   assign u7_hit = t7_hit;
   assign u7_fill = t7_fill;
   assign c8_rtag = l2_resp_tag_i[17:16];
-  assign busy[8] = t8_busy;
+  assign busy_next[8] = t8_busy_next;
   // Cluster 8: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c8_cand = t8_cand_valid;
   assign c8_load = ~q8_v_q | l2_req_ready_i[8];
@@ -3133,7 +3136,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[323:288]),
     .l2_resp_perm_i(l2_resp_perm_i[53:48]),
     .grant_o(t8_grant),
-    .busy_o(t8_busy),
+    .busy_next_o(t8_busy_next),
     .hit_o(t8_hit),
     .hit_vpn_o(t8_hit_vpn),
     .hit_vmid_o(t8_hit_vmid),
@@ -3158,7 +3161,7 @@ module l1tlb_seed001_table41 (
   assign u8_hit = t8_hit;
   assign u8_fill = t8_fill;
   assign c9_rtag = l2_resp_tag_i[19:18];
-  assign busy[9] = t9_busy;
+  assign busy_next[9] = t9_busy_next;
   // Cluster 9: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c9_cand = t9_cand_valid;
   assign c9_load = ~q9_v_q | l2_req_ready_i[9];
@@ -3188,7 +3191,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[359:324]),
     .l2_resp_perm_i(l2_resp_perm_i[59:54]),
     .grant_o(t9_grant),
-    .busy_o(t9_busy),
+    .busy_next_o(t9_busy_next),
     .hit_o(t9_hit),
     .hit_vpn_o(t9_hit_vpn),
     .hit_vmid_o(t9_hit_vmid),
@@ -3213,7 +3216,7 @@ module l1tlb_seed001_table41 (
   assign u9_hit = t9_hit;
   assign u9_fill = t9_fill;
   assign c10_rtag = l2_resp_tag_i[21:20];
-  assign busy[10] = t10_busy;
+  assign busy_next[10] = t10_busy_next;
   // Cluster 10: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c10_cand = t10_cand_valid;
   assign c10_load = ~q10_v_q | l2_req_ready_i[10];
@@ -3243,7 +3246,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[395:360]),
     .l2_resp_perm_i(l2_resp_perm_i[65:60]),
     .grant_o(t10_grant),
-    .busy_o(t10_busy),
+    .busy_next_o(t10_busy_next),
     .hit_o(t10_hit),
     .hit_vpn_o(t10_hit_vpn),
     .hit_vmid_o(t10_hit_vmid),
@@ -3268,7 +3271,7 @@ module l1tlb_seed001_table41 (
   assign u10_hit = t10_hit;
   assign u10_fill = t10_fill;
   assign c11_rtag = l2_resp_tag_i[23:22];
-  assign busy[11] = t11_busy;
+  assign busy_next[11] = t11_busy_next;
   // Cluster 11: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c11_cand = t11_cand_valid;
   assign c11_load = ~q11_v_q | l2_req_ready_i[11];
@@ -3298,7 +3301,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[431:396]),
     .l2_resp_perm_i(l2_resp_perm_i[71:66]),
     .grant_o(t11_grant),
-    .busy_o(t11_busy),
+    .busy_next_o(t11_busy_next),
     .hit_o(t11_hit),
     .hit_vpn_o(t11_hit_vpn),
     .hit_vmid_o(t11_hit_vmid),
@@ -3323,7 +3326,7 @@ module l1tlb_seed001_table41 (
   assign u11_hit = t11_hit;
   assign u11_fill = t11_fill;
   assign c12_rtag = l2_resp_tag_i[25:24];
-  assign busy[12] = t12_busy;
+  assign busy_next[12] = t12_busy_next;
   // Cluster 12: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c12_cand = t12_cand_valid;
   assign c12_load = ~q12_v_q | l2_req_ready_i[12];
@@ -3353,7 +3356,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[467:432]),
     .l2_resp_perm_i(l2_resp_perm_i[77:72]),
     .grant_o(t12_grant),
-    .busy_o(t12_busy),
+    .busy_next_o(t12_busy_next),
     .hit_o(t12_hit),
     .hit_vpn_o(t12_hit_vpn),
     .hit_vmid_o(t12_hit_vmid),
@@ -3378,7 +3381,7 @@ module l1tlb_seed001_table41 (
   assign u12_hit = t12_hit;
   assign u12_fill = t12_fill;
   assign c13_rtag = l2_resp_tag_i[27:26];
-  assign busy[13] = t13_busy;
+  assign busy_next[13] = t13_busy_next;
   // Cluster 13: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c13_cand = t13_cand_valid;
   assign c13_load = ~q13_v_q | l2_req_ready_i[13];
@@ -3408,7 +3411,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[503:468]),
     .l2_resp_perm_i(l2_resp_perm_i[83:78]),
     .grant_o(t13_grant),
-    .busy_o(t13_busy),
+    .busy_next_o(t13_busy_next),
     .hit_o(t13_hit),
     .hit_vpn_o(t13_hit_vpn),
     .hit_vmid_o(t13_hit_vmid),
@@ -3433,7 +3436,7 @@ module l1tlb_seed001_table41 (
   assign u13_hit = t13_hit;
   assign u13_fill = t13_fill;
   assign c14_rtag = l2_resp_tag_i[29:28];
-  assign busy[14] = t14_busy;
+  assign busy_next[14] = t14_busy_next;
   // Cluster 14: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c14_cand = t14_cand_valid;
   assign c14_load = ~q14_v_q | l2_req_ready_i[14];
@@ -3463,7 +3466,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[539:504]),
     .l2_resp_perm_i(l2_resp_perm_i[89:84]),
     .grant_o(t14_grant),
-    .busy_o(t14_busy),
+    .busy_next_o(t14_busy_next),
     .hit_o(t14_hit),
     .hit_vpn_o(t14_hit_vpn),
     .hit_vmid_o(t14_hit_vmid),
@@ -3488,7 +3491,7 @@ module l1tlb_seed001_table41 (
   assign u14_hit = t14_hit;
   assign u14_fill = t14_fill;
   assign c15_rtag = l2_resp_tag_i[31:30];
-  assign busy[15] = t15_busy;
+  assign busy_next[15] = t15_busy_next;
   // Cluster 15: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c15_cand = t15_cand_valid;
   assign c15_load = ~q15_v_q | l2_req_ready_i[15];
@@ -3518,7 +3521,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[575:540]),
     .l2_resp_perm_i(l2_resp_perm_i[95:90]),
     .grant_o(t15_grant),
-    .busy_o(t15_busy),
+    .busy_next_o(t15_busy_next),
     .hit_o(t15_hit),
     .hit_vpn_o(t15_hit_vpn),
     .hit_vmid_o(t15_hit_vmid),
@@ -3543,7 +3546,7 @@ module l1tlb_seed001_table41 (
   assign u15_hit = t15_hit;
   assign u15_fill = t15_fill;
   assign c16_rtag = l2_resp_tag_i[33:32];
-  assign busy[16] = t16_busy;
+  assign busy_next[16] = t16_busy_next;
   // Cluster 16: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c16_cand = t16_cand_valid;
   assign c16_load = ~q16_v_q | l2_req_ready_i[16];
@@ -3573,7 +3576,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[611:576]),
     .l2_resp_perm_i(l2_resp_perm_i[101:96]),
     .grant_o(t16_grant),
-    .busy_o(t16_busy),
+    .busy_next_o(t16_busy_next),
     .hit_o(t16_hit),
     .hit_vpn_o(t16_hit_vpn),
     .hit_vmid_o(t16_hit_vmid),
@@ -3598,7 +3601,7 @@ module l1tlb_seed001_table41 (
   assign u16_hit = t16_hit;
   assign u16_fill = t16_fill;
   assign c17_rtag = l2_resp_tag_i[35:34];
-  assign busy[17] = t17_busy;
+  assign busy_next[17] = t17_busy_next;
   // Cluster 17: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c17_cand = t17_cand_valid;
   assign c17_load = ~q17_v_q | l2_req_ready_i[17];
@@ -3628,7 +3631,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[647:612]),
     .l2_resp_perm_i(l2_resp_perm_i[107:102]),
     .grant_o(t17_grant),
-    .busy_o(t17_busy),
+    .busy_next_o(t17_busy_next),
     .hit_o(t17_hit),
     .hit_vpn_o(t17_hit_vpn),
     .hit_vmid_o(t17_hit_vmid),
@@ -3653,7 +3656,7 @@ module l1tlb_seed001_table41 (
   assign u17_hit = t17_hit;
   assign u17_fill = t17_fill;
   assign c18_rtag = l2_resp_tag_i[37:36];
-  assign busy[18] = t18_busy;
+  assign busy_next[18] = t18_busy_next;
   // Cluster 18: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c18_cand = t18_cand_valid;
   assign c18_load = ~q18_v_q | l2_req_ready_i[18];
@@ -3683,7 +3686,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[683:648]),
     .l2_resp_perm_i(l2_resp_perm_i[113:108]),
     .grant_o(t18_grant),
-    .busy_o(t18_busy),
+    .busy_next_o(t18_busy_next),
     .hit_o(t18_hit),
     .hit_vpn_o(t18_hit_vpn),
     .hit_vmid_o(t18_hit_vmid),
@@ -3708,7 +3711,7 @@ module l1tlb_seed001_table41 (
   assign u18_hit = t18_hit;
   assign u18_fill = t18_fill;
   assign c19_rtag = l2_resp_tag_i[39:38];
-  assign busy[19] = t19_busy;
+  assign busy_next[19] = t19_busy_next;
   // Cluster 19: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c19_cand = t19_cand_valid;
   assign c19_load = ~q19_v_q | l2_req_ready_i[19];
@@ -3738,7 +3741,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[719:684]),
     .l2_resp_perm_i(l2_resp_perm_i[119:114]),
     .grant_o(t19_grant),
-    .busy_o(t19_busy),
+    .busy_next_o(t19_busy_next),
     .hit_o(t19_hit),
     .hit_vpn_o(t19_hit_vpn),
     .hit_vmid_o(t19_hit_vmid),
@@ -3763,7 +3766,7 @@ module l1tlb_seed001_table41 (
   assign u19_hit = t19_hit;
   assign u19_fill = t19_fill;
   assign c20_rtag = l2_resp_tag_i[41:40];
-  assign busy[20] = t20_busy;
+  assign busy_next[20] = t20_busy_next;
   // Cluster 20: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c20_cand = t20_cand_valid;
   assign c20_load = ~q20_v_q | l2_req_ready_i[20];
@@ -3793,7 +3796,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[755:720]),
     .l2_resp_perm_i(l2_resp_perm_i[125:120]),
     .grant_o(t20_grant),
-    .busy_o(t20_busy),
+    .busy_next_o(t20_busy_next),
     .hit_o(t20_hit),
     .hit_vpn_o(t20_hit_vpn),
     .hit_vmid_o(t20_hit_vmid),
@@ -3818,7 +3821,7 @@ module l1tlb_seed001_table41 (
   assign u20_hit = t20_hit;
   assign u20_fill = t20_fill;
   assign c21_rtag = l2_resp_tag_i[43:42];
-  assign busy[21] = t21_busy;
+  assign busy_next[21] = t21_busy_next;
   // Cluster 21: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c21_cand = t21_cand_valid;
   assign c21_load = ~q21_v_q | l2_req_ready_i[21];
@@ -3848,7 +3851,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[791:756]),
     .l2_resp_perm_i(l2_resp_perm_i[131:126]),
     .grant_o(t21_grant),
-    .busy_o(t21_busy),
+    .busy_next_o(t21_busy_next),
     .hit_o(t21_hit),
     .hit_vpn_o(t21_hit_vpn),
     .hit_vmid_o(t21_hit_vmid),
@@ -3873,7 +3876,7 @@ module l1tlb_seed001_table41 (
   assign u21_hit = t21_hit;
   assign u21_fill = t21_fill;
   assign c22_rtag = l2_resp_tag_i[45:44];
-  assign busy[22] = t22_busy;
+  assign busy_next[22] = t22_busy_next;
   // Cluster 22: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c22_cand = t22_cand_valid;
   assign c22_load = ~q22_v_q | l2_req_ready_i[22];
@@ -3903,7 +3906,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[827:792]),
     .l2_resp_perm_i(l2_resp_perm_i[137:132]),
     .grant_o(t22_grant),
-    .busy_o(t22_busy),
+    .busy_next_o(t22_busy_next),
     .hit_o(t22_hit),
     .hit_vpn_o(t22_hit_vpn),
     .hit_vmid_o(t22_hit_vmid),
@@ -3928,7 +3931,7 @@ module l1tlb_seed001_table41 (
   assign u22_hit = t22_hit;
   assign u22_fill = t22_fill;
   assign c23_rtag = l2_resp_tag_i[47:46];
-  assign busy[23] = t23_busy;
+  assign busy_next[23] = t23_busy_next;
   // Cluster 23: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c23_cand = t23_cand_valid;
   assign c23_load = ~q23_v_q | l2_req_ready_i[23];
@@ -3958,7 +3961,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[863:828]),
     .l2_resp_perm_i(l2_resp_perm_i[143:138]),
     .grant_o(t23_grant),
-    .busy_o(t23_busy),
+    .busy_next_o(t23_busy_next),
     .hit_o(t23_hit),
     .hit_vpn_o(t23_hit_vpn),
     .hit_vmid_o(t23_hit_vmid),
@@ -3983,7 +3986,7 @@ module l1tlb_seed001_table41 (
   assign u23_hit = t23_hit;
   assign u23_fill = t23_fill;
   assign c24_rtag = l2_resp_tag_i[49:48];
-  assign busy[24] = t24_busy;
+  assign busy_next[24] = t24_busy_next;
   // Cluster 24: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c24_cand = t24_cand_valid;
   assign c24_load = ~q24_v_q | l2_req_ready_i[24];
@@ -4013,7 +4016,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[899:864]),
     .l2_resp_perm_i(l2_resp_perm_i[149:144]),
     .grant_o(t24_grant),
-    .busy_o(t24_busy),
+    .busy_next_o(t24_busy_next),
     .hit_o(t24_hit),
     .hit_vpn_o(t24_hit_vpn),
     .hit_vmid_o(t24_hit_vmid),
@@ -4038,7 +4041,7 @@ module l1tlb_seed001_table41 (
   assign u24_hit = t24_hit;
   assign u24_fill = t24_fill;
   assign c25_rtag = l2_resp_tag_i[51:50];
-  assign busy[25] = t25_busy;
+  assign busy_next[25] = t25_busy_next;
   // Cluster 25: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c25_cand = t25_cand_valid;
   assign c25_load = ~q25_v_q | l2_req_ready_i[25];
@@ -4068,7 +4071,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[935:900]),
     .l2_resp_perm_i(l2_resp_perm_i[155:150]),
     .grant_o(t25_grant),
-    .busy_o(t25_busy),
+    .busy_next_o(t25_busy_next),
     .hit_o(t25_hit),
     .hit_vpn_o(t25_hit_vpn),
     .hit_vmid_o(t25_hit_vmid),
@@ -4093,7 +4096,7 @@ module l1tlb_seed001_table41 (
   assign u25_hit = t25_hit;
   assign u25_fill = t25_fill;
   assign c26_rtag = l2_resp_tag_i[53:52];
-  assign busy[26] = t26_busy;
+  assign busy_next[26] = t26_busy_next;
   // Cluster 26: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c26_cand = t26_cand_valid;
   assign c26_load = ~q26_v_q | l2_req_ready_i[26];
@@ -4123,7 +4126,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[971:936]),
     .l2_resp_perm_i(l2_resp_perm_i[161:156]),
     .grant_o(t26_grant),
-    .busy_o(t26_busy),
+    .busy_next_o(t26_busy_next),
     .hit_o(t26_hit),
     .hit_vpn_o(t26_hit_vpn),
     .hit_vmid_o(t26_hit_vmid),
@@ -4148,7 +4151,7 @@ module l1tlb_seed001_table41 (
   assign u26_hit = t26_hit;
   assign u26_fill = t26_fill;
   assign c27_rtag = l2_resp_tag_i[55:54];
-  assign busy[27] = t27_busy;
+  assign busy_next[27] = t27_busy_next;
   // Cluster 27: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c27_cand = t27_cand_valid;
   assign c27_load = ~q27_v_q | l2_req_ready_i[27];
@@ -4178,7 +4181,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1007:972]),
     .l2_resp_perm_i(l2_resp_perm_i[167:162]),
     .grant_o(t27_grant),
-    .busy_o(t27_busy),
+    .busy_next_o(t27_busy_next),
     .hit_o(t27_hit),
     .hit_vpn_o(t27_hit_vpn),
     .hit_vmid_o(t27_hit_vmid),
@@ -4203,7 +4206,7 @@ module l1tlb_seed001_table41 (
   assign u27_hit = t27_hit;
   assign u27_fill = t27_fill;
   assign c28_rtag = l2_resp_tag_i[57:56];
-  assign busy[28] = t28_busy;
+  assign busy_next[28] = t28_busy_next;
   // Cluster 28: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c28_cand = t28_cand_valid;
   assign c28_load = ~q28_v_q | l2_req_ready_i[28];
@@ -4233,7 +4236,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1043:1008]),
     .l2_resp_perm_i(l2_resp_perm_i[173:168]),
     .grant_o(t28_grant),
-    .busy_o(t28_busy),
+    .busy_next_o(t28_busy_next),
     .hit_o(t28_hit),
     .hit_vpn_o(t28_hit_vpn),
     .hit_vmid_o(t28_hit_vmid),
@@ -4258,7 +4261,7 @@ module l1tlb_seed001_table41 (
   assign u28_hit = t28_hit;
   assign u28_fill = t28_fill;
   assign c29_rtag = l2_resp_tag_i[59:58];
-  assign busy[29] = t29_busy;
+  assign busy_next[29] = t29_busy_next;
   // Cluster 29: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c29_cand = t29_cand_valid;
   assign c29_load = ~q29_v_q | l2_req_ready_i[29];
@@ -4288,7 +4291,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1079:1044]),
     .l2_resp_perm_i(l2_resp_perm_i[179:174]),
     .grant_o(t29_grant),
-    .busy_o(t29_busy),
+    .busy_next_o(t29_busy_next),
     .hit_o(t29_hit),
     .hit_vpn_o(t29_hit_vpn),
     .hit_vmid_o(t29_hit_vmid),
@@ -4313,7 +4316,7 @@ module l1tlb_seed001_table41 (
   assign u29_hit = t29_hit;
   assign u29_fill = t29_fill;
   assign c30_rtag = l2_resp_tag_i[61:60];
-  assign busy[30] = t30_busy;
+  assign busy_next[30] = t30_busy_next;
   // Cluster 30: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c30_cand = t30_cand_valid;
   assign c30_load = ~q30_v_q | l2_req_ready_i[30];
@@ -4343,7 +4346,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1115:1080]),
     .l2_resp_perm_i(l2_resp_perm_i[185:180]),
     .grant_o(t30_grant),
-    .busy_o(t30_busy),
+    .busy_next_o(t30_busy_next),
     .hit_o(t30_hit),
     .hit_vpn_o(t30_hit_vpn),
     .hit_vmid_o(t30_hit_vmid),
@@ -4368,7 +4371,7 @@ module l1tlb_seed001_table41 (
   assign u30_hit = t30_hit;
   assign u30_fill = t30_fill;
   assign c31_rtag = l2_resp_tag_i[63:62];
-  assign busy[31] = t31_busy;
+  assign busy_next[31] = t31_busy_next;
   // Cluster 31: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c31_cand = t31_cand_valid;
   assign c31_load = ~q31_v_q | l2_req_ready_i[31];
@@ -4398,7 +4401,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1151:1116]),
     .l2_resp_perm_i(l2_resp_perm_i[191:186]),
     .grant_o(t31_grant),
-    .busy_o(t31_busy),
+    .busy_next_o(t31_busy_next),
     .hit_o(t31_hit),
     .hit_vpn_o(t31_hit_vpn),
     .hit_vmid_o(t31_hit_vmid),
@@ -4423,7 +4426,7 @@ module l1tlb_seed001_table41 (
   assign u31_hit = t31_hit;
   assign u31_fill = t31_fill;
   assign c32_rtag = l2_resp_tag_i[65:64];
-  assign busy[32] = t32_busy;
+  assign busy_next[32] = t32_busy_next;
   // Cluster 32: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c32_cand = t32_cand_valid;
   assign c32_load = ~q32_v_q | l2_req_ready_i[32];
@@ -4453,7 +4456,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1187:1152]),
     .l2_resp_perm_i(l2_resp_perm_i[197:192]),
     .grant_o(t32_grant),
-    .busy_o(t32_busy),
+    .busy_next_o(t32_busy_next),
     .hit_o(t32_hit),
     .hit_vpn_o(t32_hit_vpn),
     .hit_vmid_o(t32_hit_vmid),
@@ -4478,7 +4481,7 @@ module l1tlb_seed001_table41 (
   assign u32_hit = t32_hit;
   assign u32_fill = t32_fill;
   assign c33_rtag = l2_resp_tag_i[67:66];
-  assign busy[33] = t33_busy;
+  assign busy_next[33] = t33_busy_next;
   // Cluster 33: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c33_cand = t33_cand_valid;
   assign c33_load = ~q33_v_q | l2_req_ready_i[33];
@@ -4508,7 +4511,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1223:1188]),
     .l2_resp_perm_i(l2_resp_perm_i[203:198]),
     .grant_o(t33_grant),
-    .busy_o(t33_busy),
+    .busy_next_o(t33_busy_next),
     .hit_o(t33_hit),
     .hit_vpn_o(t33_hit_vpn),
     .hit_vmid_o(t33_hit_vmid),
@@ -4533,7 +4536,7 @@ module l1tlb_seed001_table41 (
   assign u33_hit = t33_hit;
   assign u33_fill = t33_fill;
   assign c34_rtag = l2_resp_tag_i[69:68];
-  assign busy[34] = t34_busy;
+  assign busy_next[34] = t34_busy_next;
   // Cluster 34: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c34_cand = t34_cand_valid;
   assign c34_load = ~q34_v_q | l2_req_ready_i[34];
@@ -4563,7 +4566,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1259:1224]),
     .l2_resp_perm_i(l2_resp_perm_i[209:204]),
     .grant_o(t34_grant),
-    .busy_o(t34_busy),
+    .busy_next_o(t34_busy_next),
     .hit_o(t34_hit),
     .hit_vpn_o(t34_hit_vpn),
     .hit_vmid_o(t34_hit_vmid),
@@ -4588,7 +4591,7 @@ module l1tlb_seed001_table41 (
   assign u34_hit = t34_hit;
   assign u34_fill = t34_fill;
   assign c35_rtag = l2_resp_tag_i[71:70];
-  assign busy[35] = t35_busy;
+  assign busy_next[35] = t35_busy_next;
   // Cluster 35: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c35_cand = t35_cand_valid;
   assign c35_load = ~q35_v_q | l2_req_ready_i[35];
@@ -4618,7 +4621,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1295:1260]),
     .l2_resp_perm_i(l2_resp_perm_i[215:210]),
     .grant_o(t35_grant),
-    .busy_o(t35_busy),
+    .busy_next_o(t35_busy_next),
     .hit_o(t35_hit),
     .hit_vpn_o(t35_hit_vpn),
     .hit_vmid_o(t35_hit_vmid),
@@ -4643,7 +4646,7 @@ module l1tlb_seed001_table41 (
   assign u35_hit = t35_hit;
   assign u35_fill = t35_fill;
   assign c36_rtag = l2_resp_tag_i[73:72];
-  assign busy[36] = t36_busy;
+  assign busy_next[36] = t36_busy_next;
   // Cluster 36: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c36_cand = t36_cand_valid;
   assign c36_load = ~q36_v_q | l2_req_ready_i[36];
@@ -4673,7 +4676,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1331:1296]),
     .l2_resp_perm_i(l2_resp_perm_i[221:216]),
     .grant_o(t36_grant),
-    .busy_o(t36_busy),
+    .busy_next_o(t36_busy_next),
     .hit_o(t36_hit),
     .hit_vpn_o(t36_hit_vpn),
     .hit_vmid_o(t36_hit_vmid),
@@ -4698,7 +4701,7 @@ module l1tlb_seed001_table41 (
   assign u36_hit = t36_hit;
   assign u36_fill = t36_fill;
   assign c37_rtag = l2_resp_tag_i[75:74];
-  assign busy[37] = t37_busy;
+  assign busy_next[37] = t37_busy_next;
   // Cluster 37: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c37_cand = t37_cand_valid;
   assign c37_load = ~q37_v_q | l2_req_ready_i[37];
@@ -4728,7 +4731,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1367:1332]),
     .l2_resp_perm_i(l2_resp_perm_i[227:222]),
     .grant_o(t37_grant),
-    .busy_o(t37_busy),
+    .busy_next_o(t37_busy_next),
     .hit_o(t37_hit),
     .hit_vpn_o(t37_hit_vpn),
     .hit_vmid_o(t37_hit_vmid),
@@ -4753,7 +4756,7 @@ module l1tlb_seed001_table41 (
   assign u37_hit = t37_hit;
   assign u37_fill = t37_fill;
   assign c38_rtag = l2_resp_tag_i[77:76];
-  assign busy[38] = t38_busy;
+  assign busy_next[38] = t38_busy_next;
   // Cluster 38: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c38_cand = t38_cand_valid;
   assign c38_load = ~q38_v_q | l2_req_ready_i[38];
@@ -4783,7 +4786,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1403:1368]),
     .l2_resp_perm_i(l2_resp_perm_i[233:228]),
     .grant_o(t38_grant),
-    .busy_o(t38_busy),
+    .busy_next_o(t38_busy_next),
     .hit_o(t38_hit),
     .hit_vpn_o(t38_hit_vpn),
     .hit_vmid_o(t38_hit_vmid),
@@ -4808,7 +4811,7 @@ module l1tlb_seed001_table41 (
   assign u38_hit = t38_hit;
   assign u38_fill = t38_fill;
   assign c39_rtag = l2_resp_tag_i[79:78];
-  assign busy[39] = t39_busy;
+  assign busy_next[39] = t39_busy_next;
   // Cluster 39: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c39_cand = t39_cand_valid;
   assign c39_load = ~q39_v_q | l2_req_ready_i[39];
@@ -4838,7 +4841,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1439:1404]),
     .l2_resp_perm_i(l2_resp_perm_i[239:234]),
     .grant_o(t39_grant),
-    .busy_o(t39_busy),
+    .busy_next_o(t39_busy_next),
     .hit_o(t39_hit),
     .hit_vpn_o(t39_hit_vpn),
     .hit_vmid_o(t39_hit_vmid),
@@ -4863,7 +4866,7 @@ module l1tlb_seed001_table41 (
   assign u39_hit = t39_hit;
   assign u39_fill = t39_fill;
   assign c40_rtag = l2_resp_tag_i[81:80];
-  assign busy[40] = t40_busy;
+  assign busy_next[40] = t40_busy_next;
   // Cluster 40: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c40_cand = t40_cand_valid;
   assign c40_load = ~q40_v_q | l2_req_ready_i[40];
@@ -4893,7 +4896,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1475:1440]),
     .l2_resp_perm_i(l2_resp_perm_i[245:240]),
     .grant_o(t40_grant),
-    .busy_o(t40_busy),
+    .busy_next_o(t40_busy_next),
     .hit_o(t40_hit),
     .hit_vpn_o(t40_hit_vpn),
     .hit_vmid_o(t40_hit_vmid),
@@ -4918,7 +4921,7 @@ module l1tlb_seed001_table41 (
   assign u40_hit = t40_hit;
   assign u40_fill = t40_fill;
   assign c41_rtag = l2_resp_tag_i[83:82];
-  assign busy[41] = t41_busy;
+  assign busy_next[41] = t41_busy_next;
   // Cluster 41: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c41_cand = t41_cand_valid;
   assign c41_load = ~q41_v_q | l2_req_ready_i[41];
@@ -4948,7 +4951,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1511:1476]),
     .l2_resp_perm_i(l2_resp_perm_i[251:246]),
     .grant_o(t41_grant),
-    .busy_o(t41_busy),
+    .busy_next_o(t41_busy_next),
     .hit_o(t41_hit),
     .hit_vpn_o(t41_hit_vpn),
     .hit_vmid_o(t41_hit_vmid),
@@ -4973,7 +4976,7 @@ module l1tlb_seed001_table41 (
   assign u41_hit = t41_hit;
   assign u41_fill = t41_fill;
   assign c42_rtag = l2_resp_tag_i[85:84];
-  assign busy[42] = t42_busy;
+  assign busy_next[42] = t42_busy_next;
   // Cluster 42: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c42_cand = t42_cand_valid;
   assign c42_load = ~q42_v_q | l2_req_ready_i[42];
@@ -5003,7 +5006,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1547:1512]),
     .l2_resp_perm_i(l2_resp_perm_i[257:252]),
     .grant_o(t42_grant),
-    .busy_o(t42_busy),
+    .busy_next_o(t42_busy_next),
     .hit_o(t42_hit),
     .hit_vpn_o(t42_hit_vpn),
     .hit_vmid_o(t42_hit_vmid),
@@ -5028,7 +5031,7 @@ module l1tlb_seed001_table41 (
   assign u42_hit = t42_hit;
   assign u42_fill = t42_fill;
   assign c43_rtag = l2_resp_tag_i[87:86];
-  assign busy[43] = t43_busy;
+  assign busy_next[43] = t43_busy_next;
   // Cluster 43: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c43_cand = t43_cand_valid;
   assign c43_load = ~q43_v_q | l2_req_ready_i[43];
@@ -5058,7 +5061,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1583:1548]),
     .l2_resp_perm_i(l2_resp_perm_i[263:258]),
     .grant_o(t43_grant),
-    .busy_o(t43_busy),
+    .busy_next_o(t43_busy_next),
     .hit_o(t43_hit),
     .hit_vpn_o(t43_hit_vpn),
     .hit_vmid_o(t43_hit_vmid),
@@ -5083,7 +5086,7 @@ module l1tlb_seed001_table41 (
   assign u43_hit = t43_hit;
   assign u43_fill = t43_fill;
   assign c44_rtag = l2_resp_tag_i[89:88];
-  assign busy[44] = t44_busy;
+  assign busy_next[44] = t44_busy_next;
   // Cluster 44: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c44_cand = t44_cand_valid;
   assign c44_load = ~q44_v_q | l2_req_ready_i[44];
@@ -5113,7 +5116,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1619:1584]),
     .l2_resp_perm_i(l2_resp_perm_i[269:264]),
     .grant_o(t44_grant),
-    .busy_o(t44_busy),
+    .busy_next_o(t44_busy_next),
     .hit_o(t44_hit),
     .hit_vpn_o(t44_hit_vpn),
     .hit_vmid_o(t44_hit_vmid),
@@ -5138,7 +5141,7 @@ module l1tlb_seed001_table41 (
   assign u44_hit = t44_hit;
   assign u44_fill = t44_fill;
   assign c45_rtag = l2_resp_tag_i[91:90];
-  assign busy[45] = t45_busy;
+  assign busy_next[45] = t45_busy_next;
   // Cluster 45: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c45_cand = t45_cand_valid;
   assign c45_load = ~q45_v_q | l2_req_ready_i[45];
@@ -5168,7 +5171,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1655:1620]),
     .l2_resp_perm_i(l2_resp_perm_i[275:270]),
     .grant_o(t45_grant),
-    .busy_o(t45_busy),
+    .busy_next_o(t45_busy_next),
     .hit_o(t45_hit),
     .hit_vpn_o(t45_hit_vpn),
     .hit_vmid_o(t45_hit_vmid),
@@ -5193,7 +5196,7 @@ module l1tlb_seed001_table41 (
   assign u45_hit = t45_hit;
   assign u45_fill = t45_fill;
   assign c46_rtag = l2_resp_tag_i[93:92];
-  assign busy[46] = t46_busy;
+  assign busy_next[46] = t46_busy_next;
   // Cluster 46: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c46_cand = t46_cand_valid;
   assign c46_load = ~q46_v_q | l2_req_ready_i[46];
@@ -5223,7 +5226,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1691:1656]),
     .l2_resp_perm_i(l2_resp_perm_i[281:276]),
     .grant_o(t46_grant),
-    .busy_o(t46_busy),
+    .busy_next_o(t46_busy_next),
     .hit_o(t46_hit),
     .hit_vpn_o(t46_hit_vpn),
     .hit_vmid_o(t46_hit_vmid),
@@ -5248,7 +5251,7 @@ module l1tlb_seed001_table41 (
   assign u46_hit = t46_hit;
   assign u46_fill = t46_fill;
   assign c47_rtag = l2_resp_tag_i[95:94];
-  assign busy[47] = t47_busy;
+  assign busy_next[47] = t47_busy_next;
   // Cluster 47: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c47_cand = t47_cand_valid;
   assign c47_load = ~q47_v_q | l2_req_ready_i[47];
@@ -5278,7 +5281,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1727:1692]),
     .l2_resp_perm_i(l2_resp_perm_i[287:282]),
     .grant_o(t47_grant),
-    .busy_o(t47_busy),
+    .busy_next_o(t47_busy_next),
     .hit_o(t47_hit),
     .hit_vpn_o(t47_hit_vpn),
     .hit_vmid_o(t47_hit_vmid),
@@ -5303,7 +5306,7 @@ module l1tlb_seed001_table41 (
   assign u47_hit = t47_hit;
   assign u47_fill = t47_fill;
   assign c48_rtag = l2_resp_tag_i[97:96];
-  assign busy[48] = t48_busy;
+  assign busy_next[48] = t48_busy_next;
   // Cluster 48: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c48_cand = t48_cand_valid;
   assign c48_load = ~q48_v_q | l2_req_ready_i[48];
@@ -5333,7 +5336,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1763:1728]),
     .l2_resp_perm_i(l2_resp_perm_i[293:288]),
     .grant_o(t48_grant),
-    .busy_o(t48_busy),
+    .busy_next_o(t48_busy_next),
     .hit_o(t48_hit),
     .hit_vpn_o(t48_hit_vpn),
     .hit_vmid_o(t48_hit_vmid),
@@ -5358,7 +5361,7 @@ module l1tlb_seed001_table41 (
   assign u48_hit = t48_hit;
   assign u48_fill = t48_fill;
   assign c49_rtag = l2_resp_tag_i[99:98];
-  assign busy[49] = t49_busy;
+  assign busy_next[49] = t49_busy_next;
   // Cluster 49: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c49_cand = t49_cand_valid;
   assign c49_load = ~q49_v_q | l2_req_ready_i[49];
@@ -5388,7 +5391,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1799:1764]),
     .l2_resp_perm_i(l2_resp_perm_i[299:294]),
     .grant_o(t49_grant),
-    .busy_o(t49_busy),
+    .busy_next_o(t49_busy_next),
     .hit_o(t49_hit),
     .hit_vpn_o(t49_hit_vpn),
     .hit_vmid_o(t49_hit_vmid),
@@ -5413,7 +5416,7 @@ module l1tlb_seed001_table41 (
   assign u49_hit = t49_hit;
   assign u49_fill = t49_fill;
   assign c50_rtag = l2_resp_tag_i[101:100];
-  assign busy[50] = t50_busy;
+  assign busy_next[50] = t50_busy_next;
   // Cluster 50: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c50_cand = t50_cand_valid;
   assign c50_load = ~q50_v_q | l2_req_ready_i[50];
@@ -5443,7 +5446,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1835:1800]),
     .l2_resp_perm_i(l2_resp_perm_i[305:300]),
     .grant_o(t50_grant),
-    .busy_o(t50_busy),
+    .busy_next_o(t50_busy_next),
     .hit_o(t50_hit),
     .hit_vpn_o(t50_hit_vpn),
     .hit_vmid_o(t50_hit_vmid),
@@ -5468,7 +5471,7 @@ module l1tlb_seed001_table41 (
   assign u50_hit = t50_hit;
   assign u50_fill = t50_fill;
   assign c51_rtag = l2_resp_tag_i[103:102];
-  assign busy[51] = t51_busy;
+  assign busy_next[51] = t51_busy_next;
   // Cluster 51: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c51_cand = t51_cand_valid;
   assign c51_load = ~q51_v_q | l2_req_ready_i[51];
@@ -5498,7 +5501,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1871:1836]),
     .l2_resp_perm_i(l2_resp_perm_i[311:306]),
     .grant_o(t51_grant),
-    .busy_o(t51_busy),
+    .busy_next_o(t51_busy_next),
     .hit_o(t51_hit),
     .hit_vpn_o(t51_hit_vpn),
     .hit_vmid_o(t51_hit_vmid),
@@ -5523,7 +5526,7 @@ module l1tlb_seed001_table41 (
   assign u51_hit = t51_hit;
   assign u51_fill = t51_fill;
   assign c52_rtag = l2_resp_tag_i[105:104];
-  assign busy[52] = t52_busy;
+  assign busy_next[52] = t52_busy_next;
   // Cluster 52: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c52_cand = t52_cand_valid;
   assign c52_load = ~q52_v_q | l2_req_ready_i[52];
@@ -5553,7 +5556,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1907:1872]),
     .l2_resp_perm_i(l2_resp_perm_i[317:312]),
     .grant_o(t52_grant),
-    .busy_o(t52_busy),
+    .busy_next_o(t52_busy_next),
     .hit_o(t52_hit),
     .hit_vpn_o(t52_hit_vpn),
     .hit_vmid_o(t52_hit_vmid),
@@ -5578,7 +5581,7 @@ module l1tlb_seed001_table41 (
   assign u52_hit = t52_hit;
   assign u52_fill = t52_fill;
   assign c53_rtag = l2_resp_tag_i[107:106];
-  assign busy[53] = t53_busy;
+  assign busy_next[53] = t53_busy_next;
   // Cluster 53: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c53_cand = t53_cand_valid;
   assign c53_load = ~q53_v_q | l2_req_ready_i[53];
@@ -5608,7 +5611,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1943:1908]),
     .l2_resp_perm_i(l2_resp_perm_i[323:318]),
     .grant_o(t53_grant),
-    .busy_o(t53_busy),
+    .busy_next_o(t53_busy_next),
     .hit_o(t53_hit),
     .hit_vpn_o(t53_hit_vpn),
     .hit_vmid_o(t53_hit_vmid),
@@ -5633,7 +5636,7 @@ module l1tlb_seed001_table41 (
   assign u53_hit = t53_hit;
   assign u53_fill = t53_fill;
   assign c54_rtag = l2_resp_tag_i[109:108];
-  assign busy[54] = t54_busy;
+  assign busy_next[54] = t54_busy_next;
   // Cluster 54: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c54_cand = t54_cand_valid;
   assign c54_load = ~q54_v_q | l2_req_ready_i[54];
@@ -5663,7 +5666,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[1979:1944]),
     .l2_resp_perm_i(l2_resp_perm_i[329:324]),
     .grant_o(t54_grant),
-    .busy_o(t54_busy),
+    .busy_next_o(t54_busy_next),
     .hit_o(t54_hit),
     .hit_vpn_o(t54_hit_vpn),
     .hit_vmid_o(t54_hit_vmid),
@@ -5688,7 +5691,7 @@ module l1tlb_seed001_table41 (
   assign u54_hit = t54_hit;
   assign u54_fill = t54_fill;
   assign c55_rtag = l2_resp_tag_i[111:110];
-  assign busy[55] = t55_busy;
+  assign busy_next[55] = t55_busy_next;
   // Cluster 55: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c55_cand = t55_cand_valid;
   assign c55_load = ~q55_v_q | l2_req_ready_i[55];
@@ -5718,7 +5721,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[2015:1980]),
     .l2_resp_perm_i(l2_resp_perm_i[335:330]),
     .grant_o(t55_grant),
-    .busy_o(t55_busy),
+    .busy_next_o(t55_busy_next),
     .hit_o(t55_hit),
     .hit_vpn_o(t55_hit_vpn),
     .hit_vmid_o(t55_hit_vmid),
@@ -5743,7 +5746,7 @@ module l1tlb_seed001_table41 (
   assign u55_hit = t55_hit;
   assign u55_fill = t55_fill;
   assign c56_rtag = l2_resp_tag_i[113:112];
-  assign busy[56] = t56_busy;
+  assign busy_next[56] = t56_busy_next;
   // Cluster 56: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c56_cand = t56_cand_valid;
   assign c56_load = ~q56_v_q | l2_req_ready_i[56];
@@ -5773,7 +5776,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[2051:2016]),
     .l2_resp_perm_i(l2_resp_perm_i[341:336]),
     .grant_o(t56_grant),
-    .busy_o(t56_busy),
+    .busy_next_o(t56_busy_next),
     .hit_o(t56_hit),
     .hit_vpn_o(t56_hit_vpn),
     .hit_vmid_o(t56_hit_vmid),
@@ -5798,7 +5801,7 @@ module l1tlb_seed001_table41 (
   assign u56_hit = t56_hit;
   assign u56_fill = t56_fill;
   assign c57_rtag = l2_resp_tag_i[115:114];
-  assign busy[57] = t57_busy;
+  assign busy_next[57] = t57_busy_next;
   // Cluster 57: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c57_cand = t57_cand_valid;
   assign c57_load = ~q57_v_q | l2_req_ready_i[57];
@@ -5828,7 +5831,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[2087:2052]),
     .l2_resp_perm_i(l2_resp_perm_i[347:342]),
     .grant_o(t57_grant),
-    .busy_o(t57_busy),
+    .busy_next_o(t57_busy_next),
     .hit_o(t57_hit),
     .hit_vpn_o(t57_hit_vpn),
     .hit_vmid_o(t57_hit_vmid),
@@ -5853,7 +5856,7 @@ module l1tlb_seed001_table41 (
   assign u57_hit = t57_hit;
   assign u57_fill = t57_fill;
   assign c58_rtag = l2_resp_tag_i[117:116];
-  assign busy[58] = t58_busy;
+  assign busy_next[58] = t58_busy_next;
   // Cluster 58: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c58_cand = t58_cand_valid;
   assign c58_load = ~q58_v_q | l2_req_ready_i[58];
@@ -5883,7 +5886,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[2123:2088]),
     .l2_resp_perm_i(l2_resp_perm_i[353:348]),
     .grant_o(t58_grant),
-    .busy_o(t58_busy),
+    .busy_next_o(t58_busy_next),
     .hit_o(t58_hit),
     .hit_vpn_o(t58_hit_vpn),
     .hit_vmid_o(t58_hit_vmid),
@@ -5908,7 +5911,7 @@ module l1tlb_seed001_table41 (
   assign u58_hit = t58_hit;
   assign u58_fill = t58_fill;
   assign c59_rtag = l2_resp_tag_i[119:118];
-  assign busy[59] = t59_busy;
+  assign busy_next[59] = t59_busy_next;
   // Cluster 59: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c59_cand = t59_cand_valid;
   assign c59_load = ~q59_v_q | l2_req_ready_i[59];
@@ -5938,7 +5941,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[2159:2124]),
     .l2_resp_perm_i(l2_resp_perm_i[359:354]),
     .grant_o(t59_grant),
-    .busy_o(t59_busy),
+    .busy_next_o(t59_busy_next),
     .hit_o(t59_hit),
     .hit_vpn_o(t59_hit_vpn),
     .hit_vmid_o(t59_hit_vmid),
@@ -5963,7 +5966,7 @@ module l1tlb_seed001_table41 (
   assign u59_hit = t59_hit;
   assign u59_fill = t59_fill;
   assign c60_rtag = l2_resp_tag_i[121:120];
-  assign busy[60] = t60_busy;
+  assign busy_next[60] = t60_busy_next;
   // Cluster 60: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c60_cand = t60_cand_valid;
   assign c60_load = ~q60_v_q | l2_req_ready_i[60];
@@ -5993,7 +5996,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[2195:2160]),
     .l2_resp_perm_i(l2_resp_perm_i[365:360]),
     .grant_o(t60_grant),
-    .busy_o(t60_busy),
+    .busy_next_o(t60_busy_next),
     .hit_o(t60_hit),
     .hit_vpn_o(t60_hit_vpn),
     .hit_vmid_o(t60_hit_vmid),
@@ -6018,7 +6021,7 @@ module l1tlb_seed001_table41 (
   assign u60_hit = t60_hit;
   assign u60_fill = t60_fill;
   assign c61_rtag = l2_resp_tag_i[123:122];
-  assign busy[61] = t61_busy;
+  assign busy_next[61] = t61_busy_next;
   // Cluster 61: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c61_cand = t61_cand_valid;
   assign c61_load = ~q61_v_q | l2_req_ready_i[61];
@@ -6048,7 +6051,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[2231:2196]),
     .l2_resp_perm_i(l2_resp_perm_i[371:366]),
     .grant_o(t61_grant),
-    .busy_o(t61_busy),
+    .busy_next_o(t61_busy_next),
     .hit_o(t61_hit),
     .hit_vpn_o(t61_hit_vpn),
     .hit_vmid_o(t61_hit_vmid),
@@ -6073,7 +6076,7 @@ module l1tlb_seed001_table41 (
   assign u61_hit = t61_hit;
   assign u61_fill = t61_fill;
   assign c62_rtag = l2_resp_tag_i[125:124];
-  assign busy[62] = t62_busy;
+  assign busy_next[62] = t62_busy_next;
   // Cluster 62: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c62_cand = t62_cand_valid;
   assign c62_load = ~q62_v_q | l2_req_ready_i[62];
@@ -6103,7 +6106,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[2267:2232]),
     .l2_resp_perm_i(l2_resp_perm_i[377:372]),
     .grant_o(t62_grant),
-    .busy_o(t62_busy),
+    .busy_next_o(t62_busy_next),
     .hit_o(t62_hit),
     .hit_vpn_o(t62_hit_vpn),
     .hit_vmid_o(t62_hit_vmid),
@@ -6128,7 +6131,7 @@ module l1tlb_seed001_table41 (
   assign u62_hit = t62_hit;
   assign u62_fill = t62_fill;
   assign c63_rtag = l2_resp_tag_i[127:126];
-  assign busy[63] = t63_busy;
+  assign busy_next[63] = t63_busy_next;
   // Cluster 63: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c63_cand = t63_cand_valid;
   assign c63_load = ~q63_v_q | l2_req_ready_i[63];
@@ -6158,7 +6161,7 @@ module l1tlb_seed001_table41 (
     .l2_resp_ppn_i(l2_resp_ppn_i[2303:2268]),
     .l2_resp_perm_i(l2_resp_perm_i[383:378]),
     .grant_o(t63_grant),
-    .busy_o(t63_busy),
+    .busy_next_o(t63_busy_next),
     .hit_o(t63_hit),
     .hit_vpn_o(t63_hit_vpn),
     .hit_vmid_o(t63_hit_vmid),
@@ -6229,6 +6232,7 @@ module l1tlb_seed001_table41 (
       sd1_all_q <= 1'b0;
       sd2_v_q <= 1'b0;
       sd_done_q <= 1'b0;
+      tlb_busy_q <= 1'b0;
       q0_v_q <= 1'b0;
       q0_mshr_q <= 2'd0;
       q0_vh_q <= 36'd0;
@@ -6505,6 +6509,7 @@ module l1tlb_seed001_table41 (
       sd1_all_q <= sd1_all_d;
       sd2_v_q <= sd2_v_d;
       sd_done_q <= sd_done_d;
+      tlb_busy_q <= tlb_busy_d;
       q0_v_q <= q0_v_d;
       q0_mshr_q <= q0_mshr_d;
       q0_vh_q <= q0_vh_d;

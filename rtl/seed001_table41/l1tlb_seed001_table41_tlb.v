@@ -20,7 +20,7 @@ module l1tlb_seed001_table41_tlb (
   input  wire [35:0] l2_resp_ppn_i,
   input  wire [5:0] l2_resp_perm_i,
   output wire grant_o,  // req_ready per CU of the cluster
-  output wire busy_o,  // compare or decide stage valid
+  output wire busy_next_o,  // compare or decide stage valid after this edge
   output wire hit_o,  // decide-stage hit for CU i
   output wire [35:0] hit_vpn_o,
   output wire [1:0] hit_vmid_o,
@@ -142,6 +142,10 @@ module l1tlb_seed001_table41_tlb (
   reg  f2_sdm_q;
   wire f2_we_ev_d;
   reg  f2_we_ev_q;
+  wire [127:0] f2_ev_vict_d;
+  reg  [127:0] f2_ev_vict_q;
+  wire [127:0] r2_sd_match_d;
+  reg  [127:0] r2_sd_match_q;
   wire [127:0] f2_young_d;
   reg  [127:0] f2_young_q;
   wire f3_v_d;
@@ -501,7 +505,7 @@ module l1tlb_seed001_table41_tlb (
   wire [4863:0] etag_n;
   wire [4607:0] eppn_n;
   wire [767:0] eperm_n;
-  wire [127:0] e_valid;
+  wire e_valid;
   wire e_shot;
   wire [4863:0] e_tag_row;
   wire [37:0] e_tag;
@@ -536,6 +540,7 @@ module l1tlb_seed001_table41_tlb (
   wire [127:0] f1_repl;
   wire f1_lt_is_vict;
   wire f1_any_untouched;
+  wire [127:0] f2_vict_n;
 
   assign sd_all_d = sd_all_next_i;
   assign r1_set_w = 1'b1;
@@ -615,8 +620,9 @@ module l1tlb_seed001_table41_tlb (
   assign r2_vpn_d = r1_vpn_q;
   assign r2_vmid_d = r1_vmid_q;
   assign r2_match_d = match;
+  assign r2_sd_match_d = {128{r1_sd_q}} & match;
   assign r2_any_d = |match;
-  assign busy_o = r1_v_q | r2_v_q;
+  assign busy_next_o = accept | r1_v_q;
   // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.
   assign hit = r2_v_q & r2_any_q;
   assign r2_cu = 1'b1;
@@ -722,9 +728,9 @@ module l1tlb_seed001_table41_tlb (
   assign ev_d = ev_n;
   assign etag_d = etag_n;
   // Eviction: the f2 write's victim way held a valid entry that no shootdown removes at this edge.
-  assign e_valid = ev_q;
-  assign e_shot = r2_sd_q & 1'b1 & |(r2_match_q & vict);
-  assign evict_o = f2_we_ev_q & |(e_valid & vict) & ~e_shot;
+  assign e_valid = |(ev_q & f2_ev_vict_q);
+  assign e_shot = 1'b1 & |(r2_sd_match_q & f2_ev_vict_q);
+  assign evict_o = f2_we_ev_q & |e_valid & ~e_shot;
   assign e_tag_row = etag_q;
   assign e_tag = {38{vict[0]}} & e_tag_row[37:0] | {38{vict[1]}} & e_tag_row[75:38] | {38{vict[2]}} & e_tag_row[113:76] | {38{vict[3]}} & e_tag_row[151:114] | {38{vict[4]}} & e_tag_row[189:152] | {38{vict[5]}} & e_tag_row[227:190] | {38{vict[6]}} & e_tag_row[265:228] | {38{vict[7]}} & e_tag_row[303:266] | {38{vict[8]}} & e_tag_row[341:304] | {38{vict[9]}} & e_tag_row[379:342] | {38{vict[10]}} & e_tag_row[417:380] | {38{vict[11]}} & e_tag_row[455:418] | {38{vict[12]}} & e_tag_row[493:456] | {38{vict[13]}} & e_tag_row[531:494] | {38{vict[14]}} & e_tag_row[569:532] | {38{vict[15]}} & e_tag_row[607:570] | {38{vict[16]}} & e_tag_row[645:608] | {38{vict[17]}} & e_tag_row[683:646] | {38{vict[18]}} & e_tag_row[721:684] | {38{vict[19]}} & e_tag_row[759:722] | {38{vict[20]}} & e_tag_row[797:760] | {38{vict[21]}} & e_tag_row[835:798] | {38{vict[22]}} & e_tag_row[873:836] | {38{vict[23]}} & e_tag_row[911:874] | {38{vict[24]}} & e_tag_row[949:912] | {38{vict[25]}} & e_tag_row[987:950] | {38{vict[26]}} & e_tag_row[1025:988] | {38{vict[27]}} & e_tag_row[1063:1026] | {38{vict[28]}} & e_tag_row[1101:1064] | {38{vict[29]}} & e_tag_row[1139:1102] | {38{vict[30]}} & e_tag_row[1177:1140] | {38{vict[31]}} & e_tag_row[1215:1178] | {38{vict[32]}} & e_tag_row[1253:1216] | {38{vict[33]}} & e_tag_row[1291:1254] | {38{vict[34]}} & e_tag_row[1329:1292] | {38{vict[35]}} & e_tag_row[1367:1330] | {38{vict[36]}} & e_tag_row[1405:1368] | {38{vict[37]}} & e_tag_row[1443:1406] | {38{vict[38]}} & e_tag_row[1481:1444] | {38{vict[39]}} & e_tag_row[1519:1482] | {38{vict[40]}} & e_tag_row[1557:1520] | {38{vict[41]}} & e_tag_row[1595:1558] | {38{vict[42]}} & e_tag_row[1633:1596] | {38{vict[43]}} & e_tag_row[1671:1634] | {38{vict[44]}} & e_tag_row[1709:1672] | {38{vict[45]}} & e_tag_row[1747:1710] | {38{vict[46]}} & e_tag_row[1785:1748] | {38{vict[47]}} & e_tag_row[1823:1786] | {38{vict[48]}} & e_tag_row[1861:1824] | {38{vict[49]}} & e_tag_row[1899:1862] | {38{vict[50]}} & e_tag_row[1937:1900] | {38{vict[51]}} & e_tag_row[1975:1938] | {38{vict[52]}} & e_tag_row[2013:1976] | {38{vict[53]}} & e_tag_row[2051:2014] | {38{vict[54]}} & e_tag_row[2089:2052] | {38{vict[55]}} & e_tag_row[2127:2090] | {38{vict[56]}} & e_tag_row[2165:2128] | {38{vict[57]}} & e_tag_row[2203:2166] | {38{vict[58]}} & e_tag_row[2241:2204] | {38{vict[59]}} & e_tag_row[2279:2242] | {38{vict[60]}} & e_tag_row[2317:2280] | {38{vict[61]}} & e_tag_row[2355:2318] | {38{vict[62]}} & e_tag_row[2393:2356] | {38{vict[63]}} & e_tag_row[2431:2394] | {38{vict[64]}} & e_tag_row[2469:2432] | {38{vict[65]}} & e_tag_row[2507:2470] | {38{vict[66]}} & e_tag_row[2545:2508] | {38{vict[67]}} & e_tag_row[2583:2546] | {38{vict[68]}} & e_tag_row[2621:2584] | {38{vict[69]}} & e_tag_row[2659:2622] | {38{vict[70]}} & e_tag_row[2697:2660] | {38{vict[71]}} & e_tag_row[2735:2698] | {38{vict[72]}} & e_tag_row[2773:2736] | {38{vict[73]}} & e_tag_row[2811:2774] | {38{vict[74]}} & e_tag_row[2849:2812] | {38{vict[75]}} & e_tag_row[2887:2850] | {38{vict[76]}} & e_tag_row[2925:2888] | {38{vict[77]}} & e_tag_row[2963:2926] | {38{vict[78]}} & e_tag_row[3001:2964] | {38{vict[79]}} & e_tag_row[3039:3002] | {38{vict[80]}} & e_tag_row[3077:3040] | {38{vict[81]}} & e_tag_row[3115:3078] | {38{vict[82]}} & e_tag_row[3153:3116] | {38{vict[83]}} & e_tag_row[3191:3154] | {38{vict[84]}} & e_tag_row[3229:3192] | {38{vict[85]}} & e_tag_row[3267:3230] | {38{vict[86]}} & e_tag_row[3305:3268] | {38{vict[87]}} & e_tag_row[3343:3306] | {38{vict[88]}} & e_tag_row[3381:3344] | {38{vict[89]}} & e_tag_row[3419:3382] | {38{vict[90]}} & e_tag_row[3457:3420] | {38{vict[91]}} & e_tag_row[3495:3458] | {38{vict[92]}} & e_tag_row[3533:3496] | {38{vict[93]}} & e_tag_row[3571:3534] | {38{vict[94]}} & e_tag_row[3609:3572] | {38{vict[95]}} & e_tag_row[3647:3610] | {38{vict[96]}} & e_tag_row[3685:3648] | {38{vict[97]}} & e_tag_row[3723:3686] | {38{vict[98]}} & e_tag_row[3761:3724] | {38{vict[99]}} & e_tag_row[3799:3762] | {38{vict[100]}} & e_tag_row[3837:3800] | {38{vict[101]}} & e_tag_row[3875:3838] | {38{vict[102]}} & e_tag_row[3913:3876] | {38{vict[103]}} & e_tag_row[3951:3914] | {38{vict[104]}} & e_tag_row[3989:3952] | {38{vict[105]}} & e_tag_row[4027:3990] | {38{vict[106]}} & e_tag_row[4065:4028] | {38{vict[107]}} & e_tag_row[4103:4066] | {38{vict[108]}} & e_tag_row[4141:4104] | {38{vict[109]}} & e_tag_row[4179:4142] | {38{vict[110]}} & e_tag_row[4217:4180] | {38{vict[111]}} & e_tag_row[4255:4218] | {38{vict[112]}} & e_tag_row[4293:4256] | {38{vict[113]}} & e_tag_row[4331:4294] | {38{vict[114]}} & e_tag_row[4369:4332] | {38{vict[115]}} & e_tag_row[4407:4370] | {38{vict[116]}} & e_tag_row[4445:4408] | {38{vict[117]}} & e_tag_row[4483:4446] | {38{vict[118]}} & e_tag_row[4521:4484] | {38{vict[119]}} & e_tag_row[4559:4522] | {38{vict[120]}} & e_tag_row[4597:4560] | {38{vict[121]}} & e_tag_row[4635:4598] | {38{vict[122]}} & e_tag_row[4673:4636] | {38{vict[123]}} & e_tag_row[4711:4674] | {38{vict[124]}} & e_tag_row[4749:4712] | {38{vict[125]}} & e_tag_row[4787:4750] | {38{vict[126]}} & e_tag_row[4825:4788] | {38{vict[127]}} & e_tag_row[4863:4826];
   assign evict_vh_o = e_tag[35:0];
@@ -960,7 +966,9 @@ module l1tlb_seed001_table41_tlb (
   assign f1_lt_is_vict = |(lt_way_q & vict);
   assign f1_any_untouched = lt_unt_q & 1'b1 & ~(we_one & 1'b1 & f1_lt_is_vict);
   assign f2_young_d = ~(sd_all_q ? 128'h00000000000000000000000000000001 : f1_any_untouched ? f1_untouched : f1_repl);
-  assign f2_vict_d = sd_all_q ? 128'h00000000000000000000000000000001 : f1_any_untouched ? f1_untouched : f1_repl;
+  assign f2_vict_n = sd_all_q ? 128'h00000000000000000000000000000001 : f1_any_untouched ? f1_untouched : f1_repl;
+  assign f2_vict_d = f2_vict_n;
+  assign f2_ev_vict_d = {128{f1_v_q}} & f2_vict_n;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1014,6 +1022,8 @@ module l1tlb_seed001_table41_tlb (
       f2_kill_q <= 1'b0;
       f2_sdm_q <= 1'b0;
       f2_we_ev_q <= 1'b0;
+      f2_ev_vict_q <= 128'h00000000000000000000000000000000;
+      r2_sd_match_q <= 128'h00000000000000000000000000000000;
       f2_young_q <= 128'h00000000000000000000000000000000;
       f3_v_q <= 1'b0;
       f3_moh_q <= 4'd0;
@@ -1201,6 +1211,8 @@ module l1tlb_seed001_table41_tlb (
       f2_kill_q <= f2_kill_d;
       f2_sdm_q <= f2_sdm_d;
       f2_we_ev_q <= f2_we_ev_d;
+      f2_ev_vict_q <= f2_ev_vict_d;
+      r2_sd_match_q <= r2_sd_match_d;
       f2_young_q <= f2_young_d;
       f3_v_q <= f3_v_d;
       f3_moh_q <= f3_moh_d;

@@ -361,7 +361,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value l2_ppn = m.input("l2_resp_ppn_i", PPN);
   Value l2_perm = m.input("l2_resp_perm_i", PERM);
   Wire grant_o = m.output("grant_o", N, "req_ready per CU of the cluster");
-  Wire busy_o = m.output("busy_o", 1, "compare or decide stage valid");
+  Wire busy_next_o = m.output("busy_next_o", 1, "compare or decide stage valid after this edge");
   Wire hit_o = m.output("hit_o", N, "decide-stage hit for CU i");
   Wire hit_vpn_o = m.output("hit_vpn_o", VPN);
   Wire hit_vmid_o = m.output("hit_vmid_o", VM);
@@ -455,6 +455,15 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   // shootdown in sd2 naming it (sd_all is added in f2)
   Reg f2_kill = m.reg("f2_kill", 1), f2_sdm = m.reg("f2_sdm", 1);
   Reg f2_we_ev = m.reg("f2_we_ev", 1);  // equals `we` (below)
+  // the eviction's own copies of f2's victim and set: the originals fan out to
+  // every entry and age, and their buffer trees would stand in front of the
+  // eviction's valid. Zero without a fill in f1, so they are no duplicates
+  // for synthesis to merge (the eviction needs them only after a fill).
+  Reg f2_ev_vict = m.reg("f2_ev_vict", W);
+  Reg f2_ev_set = S > 1 ? m.reg("f2_ev_set", S) : Reg();
+  // and r2's match for the eviction's shootdown test, zero unless r2 holds a
+  // shootdown: r2_match fans out to every entry and the hit's reads
+  Reg r2_sd_match = m.reg("r2_sd_match", W);
   // f1's set equals r2's / f2's (registered as the sets are)
   Reg f1_same_r2 = S > 1 && !late ? m.reg("f1_same_r2", 1) : Reg();  // next_edge: the late touch's set instead
   Reg f1_same_f2 = S > 1 ? m.reg("f1_same_f2", 1) : Reg();
@@ -566,6 +575,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   f2_ppn.next(f1_ppn);
   f2_perm.next(f1_perm);
   if (S > 1) f2_set.next(f1_set);
+  if (S > 1) f2_ev_set.next(gate(f1_v, f1_set));
   f3_v.next(f2_v);
   // zero unless f3 is valid, so the MSHR free logic starts from the register alone
   f3_moh.next(gate(f2_v, f2_moh));
@@ -635,10 +645,12 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   r2_vmid.next(r1_vmid);
   if (S > 1) r2_set.next(r1_set);
   r2_match.next(match);
+  r2_sd_match.next(gate(r1_sd, match));
   r2_any.next(any(match));
   if (plru_index) r2_hidx.next(hdl::onehot_index(match, AB));
   if (!late) f1_iv.next(gate(r1_sd & f0_same_r1, match));
-  busy_o.drive(r1_v | r2_v);
+  // r1 holds this edge's acceptance and r2 holds r1 (the top registers the OR over its TLBs)
+  busy_next_o.drive(accept | r1_v);
 
   // ---- decide stage (r2): hit response, MSHR CAM, merge / allocate
   m.comment(string("Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate ") +
@@ -662,7 +674,9 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     const ShiftQueue fq = shift_queue(m, "fq", flo, M, MB, true);
     const ShiftQueue sq = shift_queue(m, "sq", m.reg("sq_head", M), M, MB, false);
     Reg sq_n = m.reg("sq_n", FB);
-    Value has_cand = m.wire("cand_any", sq_n != lit(FB, 0));
+    // "the send queue is not empty" as a register of its own: the cluster's
+    // round-robin over the candidates, and the take it returns, start from it
+    Reg has_cand = m.reg("cand_any", 1);
     cand_valid_o.drive(has_cand);
     cand_mshr_o.drive(gate(has_cand, sq.head_idx));  // 0 without a candidate, as the registers' reset
     // an empty queue's head one-hot is zero
@@ -674,6 +688,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     Value pop = m.wire("sq_pop", l2_take & has_cand);
     shift_queue_next(m, "sq", sq, QueueEdge{pop, alloc, flo, fq.head_idx, sq_n, false}, M);
     sq_n.next(mux(alloc, mux(pop, sq_n, sq_n + lit(FB, 1)), mux(pop, sq_n - lit(FB, 1), sq_n)));
+    has_cand.next(alloc | mux(pop, sq_n != lit(FB, 1), has_cand));
   } else {
     Value cv = m.wire("cand", mv & mp & ~ms & ~sent);
     sent_w = hdl::vector_wire(top, "sent_w", sent);
@@ -785,9 +800,12 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
 
   // ---- eviction: the valid entry the f2 write replaces, unless sd2 removes it at this edge
   m.comment("Eviction: the f2 write's victim way held a valid entry that no shootdown removes at this edge.");
-  Value e_valid = m.wire("e_valid", sel(f2_setv, ev, S, W));
-  Value e_shot = m.wire("e_shot", r2_sd & (S > 1 ? Value(f2_same_r2) : lit(1, 1)) & any(r2_match & vict));
-  evict_o.drive(f2_we_ev & any(e_valid & vict) & ~e_shot);
+  // each set's victim valid first, the set last: no row select precedes the OR over the ways
+  std::vector<Value> e_valid_set;
+  for (unsigned s = 0; s < S; ++s) e_valid_set.push_back(any(ev.slice(s * W, W) & f2_ev_vict));
+  Value e_valid = m.wire("e_valid", hdl::cat_lsb_first(e_valid_set));
+  Value e_shot = m.wire("e_shot", (S > 1 ? Value(f2_same_r2) : lit(1, 1)) & any(r2_sd_match & f2_ev_vict));
+  evict_o.drive(f2_we_ev & any(S > 1 ? e_valid & f2_ev_set : e_valid) & ~e_shot);
   Value e_tag = m.wire("e_tag", sel(vict, m.wire("e_tag_row", sel(f2_setv, etag, S, W * TAG)), W, TAG));
   evict_vh_o.drive(SB ? cat({e_tag.slice(0, TG), f2_vh.slice(0, SB)}) : e_tag.slice(0, TG));
   evict_vmid_o.drive(e_tag.slice(TG, VM));
@@ -943,7 +961,9 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     repl_n = plru_victim(m, row_n, W, AB);
     m.unused("unused_f1_iv", f1_iv);
   }
-  f2_vict.next(mux(sd_all, way0, repl_n));
+  Value vict_n = m.wire("f2_vict_n", mux(sd_all, way0, repl_n));
+  f2_vict.next(vict_n);
+  f2_ev_vict.next(gate(f1_v, vict_n));
   if (plru_index) f2_vidx.next(gate(~sd_all, hdl::onehot_index(repl_n, AB)));
 }
 
@@ -1153,8 +1173,12 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
   m.comment("Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.");
   Reg sd1_v = m.reg("sd1_v", 1), sd1_all = m.reg("sd1_all", 1), sd2_v = m.reg("sd2_v", 1),
       done = m.reg("sd_done", 1);
-  Wire busy = m.wire("busy", p.tlbs, true);
-  Value sd_ready = m.wire("sd_ready", ~sd1_v & ~sd2_v & ~any(busy));
+  // "some TLB's compare or decide stage is valid", registered from each
+  // TLB's next-edge view, so the acceptance starts from flip-flops
+  Wire busy_next = m.wire("busy_next", p.tlbs, true);
+  Reg busy = m.reg("tlb_busy", 1);
+  busy.next(any(busy_next));
+  Value sd_ready = m.wire("sd_ready", ~sd1_v & ~sd2_v & ~busy);
   Value sd_acc = m.wire("sd_acc", sd_valid & sd_ready);
   Value sd_block = m.wire("sd_block", sd_valid | sd1_v | sd2_v);
   Value sd_one = m.wire("sd_one", sd_acc & ~sd_all_i);
@@ -1197,7 +1221,7 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
       const string js = "t" + to_string(j) + "_";
       T& x = t[k];
       x.grant = m.wire(js + "grant", N);
-      x.busy = m.wire(js + "busy", 1);
+      x.busy = m.wire(js + "busy_next", 1);
       x.hit = m.wire(js + "hit", N);
       x.hvpn = m.wire(js + "hit_vpn", VPN);
       x.hvmid = m.wire(js + "hit_vmid", VM);
@@ -1217,7 +1241,7 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
       x.evm = m.wire(js + "evict_vmid", VM);
       x.eppn = m.wire(js + "evict_ppn", PPN);
       x.eperm = m.wire(js + "evict_perm", PERM);
-      m.assign(busy.bit(j), x.busy);
+      m.assign(busy_next.bit(j), x.busy);
       cands.push_back(x.cv);
     }
     // L2 request register of the cluster: round-robin over its TLBs from lp
@@ -1274,7 +1298,7 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
           {"sd_block_i", sd_block}, {"sd_acc_i", sd_one}, {"sd_vpn_i", sd_vpn}, {"sd_vmid_i", sd_vmid},
           {"sd_all_next_i", sd_flush_next}, {"l2_take_i", tlb_take}, {"l2_resp_valid_i", rv},
           {"l2_resp_mshr_i", rmshr}, {"l2_resp_ppn_i", l2_resp_ppn.field(c, PPN)},
-          {"l2_resp_perm_i", l2_resp_perm.field(c, PERM)}, {"grant_o", x.grant}, {"busy_o", x.busy},
+          {"l2_resp_perm_i", l2_resp_perm.field(c, PERM)}, {"grant_o", x.grant}, {"busy_next_o", x.busy},
           {"hit_o", x.hit}, {"hit_vpn_o", x.hvpn}, {"hit_vmid_o", x.hvmid}, {"hit_ppn_o", x.hppn},
           {"hit_perm_o", x.hperm}, {"cand_valid_o", x.cv}, {"cand_mshr_o", x.cm}, {"cand_vh_o", x.cvh},
           {"cand_vmid_o", x.cvm}, {"fill_o", x.fill}, {"fill_vh_o", x.fvh}, {"fill_vmid_o", x.fvm},
