@@ -111,8 +111,10 @@ class Bench {
     for (unsigned i = 0; i < n; ++i) step();
   }
   // Steps until no request is waiting, nothing is outstanding at the L2 and
-  // every pipeline has drained.
+  // every pipeline has drained (8 quiet cycles counted from the call: steps
+  // taken outside drain() may have started a fill).
   void drain() {
+    idle_for_ = 0;
     for (unsigned guard = 0; guard < 2000; ++guard) {
       bool busy = in_.sd_valid;
       for (unsigned u = 0; u < p_.cus; ++u) busy |= in_.req_valid[u] != 0;
@@ -128,6 +130,17 @@ class Bench {
     in_.req_valid[u] = 1;
     in_.req_vpn[u] = vpn;
     in_.req_vmid[u] = vmid;
+  }
+  // CU 0 misses on page_a, then CU u on page_b; both reach the L2, whose
+  // answers are held until both are due (the caller clears hold_l2).
+  void two_misses_held(uint64_t page_a, unsigned u, uint64_t page_b) {
+    hold_l2 = true;
+    const uint64_t sent = l2_requests;
+    request(0, page_a);
+    for (unsigned guard = 0; l2_requests < sent + 1 && guard < 40; ++guard) step();
+    request(u, page_b);
+    for (unsigned guard = 0; l2_requests < sent + 2 && guard < 40; ++guard) step();
+    run(l2_latency + 1);
   }
   void shootdown(bool all, uint64_t vpn = 0, uint64_t vmid = 0) {
     in_.sd_valid = true;
@@ -355,13 +368,7 @@ TEST(L1tlb, ShootdownOfTheVictimBeforeTwoWrites) {
       const uint64_t shot = b.model().entry_vpn(0, 0, b.model().victim(0, 0));
       const uint64_t page_a = vpn_at(0, 0, base + p.ways), page_b = vpn_at(0, 0, base + p.ways + 1);
       b.evicts_.clear();
-      b.hold_l2 = true;
-      const uint64_t sent = b.l2_requests;
-      b.request(0, page_a);
-      for (unsigned guard = 0; b.l2_requests < sent + 1 && guard < 40; ++guard) b.step();
-      b.request(second_cu, page_b);
-      for (unsigned guard = 0; b.l2_requests < sent + 2 && guard < 40; ++guard) b.step();
-      b.run(b.l2_latency + 1);  // both answers are due
+      b.two_misses_held(page_a, second_cu, page_b);
       b.shootdown(false, shot, 0);
       b.run(lead);  // the shootdown is accepted `lead` cycles before the first answer
       b.hold_l2 = false;
@@ -374,6 +381,50 @@ TEST(L1tlb, ShootdownOfTheVictimBeforeTwoWrites) {
       b.drain();
       expect_count(s, "L2 requests (both fills installed)", before, b.l2_requests);
       s.expect_equal("the shot page is gone", "-1", std::to_string(b.model().find(0, shot, 0)));
+    }
+  });
+}
+
+// Two hits and two fills in one full set, their offsets swept: the way hit
+// second (age W-3) was younger than the way hit first (age W-2) and younger
+// than the first fill's victim, so at the edge where that fill writes it ages
+// by 2 to W-1 while its own touch is still pending (lru_touch next_edge); the
+// second fill, at the next edge, then takes the way its pending touch names.
+// One offset of the sweep meets that case; the lock-step compare checks all.
+TEST(L1tlb, TwoHitsBetweenTwoFillsOfOneSet) {
+  if (params().mshrs_per_cu < 2 && params().cus_per_cluster < 2)
+    GTEST_SKIP() << "one MSHR and one CU per cluster: two misses of one set cannot be outstanding";
+  if (params().ways < 4) GTEST_SKIP() << "fewer than 4 ways: no way of age W-3 besides the touched ones";
+  directed([](CosimSession& s, Bench& b) {
+    const L1tlbParams& p = params();
+    const unsigned second_cu = p.mshrs_per_cu >= 2 ? 0 : 1;
+    for (unsigned release = 0; release <= 7; ++release) {
+      const uint64_t base = 2000 + (p.ways + 8) * release;  // no page of an earlier round
+      for (unsigned w = 0; w < p.ways; ++w) {
+        b.request(0, vpn_at(0, 0, base + w));
+        b.drain();
+      }
+      // ways filled in order: page base + 1 has age W-2, base + 2 age W-3
+      const uint64_t first_hit = vpn_at(0, 0, base + 1), second_hit = vpn_at(0, 0, base + 2);
+      const uint64_t page_a = vpn_at(0, 0, base + p.ways), page_b = vpn_at(0, 0, base + p.ways + 1);
+      b.hits_.clear();
+      b.fills_.clear();
+      b.two_misses_held(page_a, second_cu, page_b);
+      for (unsigned cyc = 0; cyc < 10; ++cyc) {
+        if (cyc == release) b.hold_l2 = false;  // the answers, in consecutive cycles
+        if (cyc == 3) b.request(0, first_hit);
+        if (cyc == 4) b.request(0, second_hit);
+        b.step();
+      }
+      b.hold_l2 = false;
+      b.drain();
+      // both misses answered with the L2's translation, the hits with their own
+      const auto got = [&](const std::vector<std::pair<uint64_t, uint64_t>>& v, uint64_t vpn) {
+        return std::count(v.begin(), v.end(), std::make_pair(vpn, ppn_of(vpn, 0)));
+      };
+      expect_count(s, "fill responses for the first miss", 1, got(b.fills_[0], page_a));
+      expect_count(s, "fill responses for the second miss", 1, got(b.fills_[second_cu], page_b));
+      expect_count(s, "answers for the second hit", 1, got(b.hits_[0], second_hit) + got(b.fills_[0], second_hit));
     }
   });
 }
