@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <deque>
 #include <functional>
+#include <initializer_list>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -57,6 +58,12 @@ uint64_t vpn_at(unsigned home, unsigned set, uint64_t tag) {
   const L1tlbParams& p = params();
   return ((tag << (p.home_bits + p.set_bits)) | (uint64_t{set} << p.home_bits) | home) & mask(p.vpn_bits);
 }
+
+// Two misses of one set outstanding in TLB 0 need two MSHRs per CU or a
+// second CU in its cluster; the second miss comes from CU 0 again when it
+// has two MSHRs, else from CU 1 (which shares CU 0's cluster then).
+bool two_misses_fit() { return params().mshrs_per_cu >= 2 || params().cus_per_cluster >= 2; }
+unsigned second_miss_cu() { return params().mshrs_per_cu >= 2 ? 0 : 1; }
 
 struct L2Pending {
   uint64_t tag, vpn, vmid, due;
@@ -131,17 +138,28 @@ class Bench {
     in_.req_vpn[u] = vpn;
     in_.req_vmid[u] = vmid;
   }
-  // CU 0 misses on page_a, then CU u on page_b; both reach the L2, whose
-  // answers are held until both are due (the caller clears hold_l2).
-  void two_misses_held(uint64_t page_a, unsigned u, uint64_t page_b) {
+  // CU 0 fills set 0 of its home TLB 0 with the W pages base .. base + W-1,
+  // one at a time: page base is then the least recent, base + W-1 the most.
+  void fill_set(uint64_t base) {
+    for (unsigned w = 0; w < p_.ways; ++w) {
+      request(0, vpn_at(0, 0, base + w));
+      drain();
+    }
+  }
+  // Each (CU, page) misses in turn and reaches the L2, whose answers are
+  // held until all are due (the caller clears hold_l2).
+  void misses_held(std::initializer_list<std::pair<unsigned, uint64_t>> misses) {
     hold_l2 = true;
-    const uint64_t sent = l2_requests;
-    request(0, page_a);
-    for (unsigned guard = 0; l2_requests < sent + 1 && guard < 40; ++guard) step();
-    request(u, page_b);
-    for (unsigned guard = 0; l2_requests < sent + 2 && guard < 40; ++guard) step();
+    uint64_t want = l2_requests;
+    for (const auto& [u, page] : misses) {
+      request(u, page);
+      ++want;
+      for (unsigned guard = 0; l2_requests < want && guard < 40; ++guard) step();
+    }
     run(l2_latency + 1);
   }
+  // CU 0 misses on page_a, then second_miss_cu() on page_b, answers held.
+  void two_misses_held(uint64_t page_a, uint64_t page_b) { misses_held({{0, page_a}, {second_miss_cu(), page_b}}); }
   void shootdown(bool all, uint64_t vpn = 0, uint64_t vmid = 0) {
     in_.sd_valid = true;
     in_.sd_all = all;
@@ -287,10 +305,7 @@ TEST(L1tlb, AllCusRequestAtOnceFairness) {
 TEST(L1tlb, LruVictim) {
   directed([](CosimSession& s, Bench& b) {
     const L1tlbParams& p = params();
-    for (unsigned w = 0; w < p.ways; ++w) {
-      b.request(0, vpn_at(0, 0, 200 + w));
-      b.drain();
-    }
+    b.fill_set(200);
     b.request(0, vpn_at(0, 0, 200));  // touch the first page: a hit
     b.drain();
     expect_count(s, "L2 requests before the extra fill", p.ways, b.l2_requests);
@@ -316,24 +331,14 @@ TEST(L1tlb, LruVictim) {
 TEST(L1tlb, EvictionAndShootdownAtTheWriteEdge) {
   directed([](CosimSession& s, Bench& b) {
     const L1tlbParams& p = params();
-    auto fill_set = [&](uint64_t base) {
-      for (unsigned w = 0; w < p.ways; ++w) {
-        b.request(0, vpn_at(0, 0, base + w));
-        b.drain();
-      }
-    };
     auto victim_vpn = [&] { return b.model().entry_vpn(0, 0, b.model().victim(0, 0)); };
     auto miss_with_shootdown = [&](uint64_t page, uint64_t shot) {
-      b.hold_l2 = true;
-      const uint64_t sent = b.l2_requests;
-      b.request(0, page);
-      for (unsigned guard = 0; b.l2_requests == sent && guard < 40; ++guard) b.step();
-      b.run(b.l2_latency + 1);  // the answer is due
-      b.hold_l2 = false;     // the L2 answers in the next cycle ...
+      b.misses_held({{0, page}});  // the answer is due
+      b.hold_l2 = false;            // the L2 answers in the next cycle ...
       b.shootdown(false, shot, 0);  // ... which also accepts the shootdown
       b.drain();
     };
-    fill_set(400);
+    b.fill_set(400);
     const uint64_t v1 = victim_vpn();
     b.evicts_.clear();
     miss_with_shootdown(vpn_at(0, 0, 400 + p.ways), vpn_at(0, 1 % p.sets, 999));
@@ -354,21 +359,17 @@ TEST(L1tlb, EvictionAndShootdownAtTheWriteEdge) {
 // lands in the cycle whose write takes the shot way, and that cycle chooses
 // the second write's victim: from the order, not from the way just taken.
 TEST(L1tlb, ShootdownOfTheVictimBeforeTwoWrites) {
-  if (params().mshrs_per_cu < 2 && params().cus_per_cluster < 2)
+  if (!two_misses_fit())
     GTEST_SKIP() << "one MSHR and one CU per cluster: two misses of one set cannot be outstanding";
   directed([](CosimSession& s, Bench& b) {
     const L1tlbParams& p = params();
-    const unsigned second_cu = p.mshrs_per_cu >= 2 ? 0 : 1;  // CU 1 shares CU 0's cluster here
     for (unsigned lead = 1; lead <= 2; ++lead) {
       const uint64_t base = 600 + 100 * lead;
-      for (unsigned w = 0; w < p.ways; ++w) {
-        b.request(0, vpn_at(0, 0, base + w));
-        b.drain();
-      }
+      b.fill_set(base);
       const uint64_t shot = b.model().entry_vpn(0, 0, b.model().victim(0, 0));
       const uint64_t page_a = vpn_at(0, 0, base + p.ways), page_b = vpn_at(0, 0, base + p.ways + 1);
       b.evicts_.clear();
-      b.two_misses_held(page_a, second_cu, page_b);
+      b.two_misses_held(page_a, page_b);
       b.shootdown(false, shot, 0);
       b.run(lead);  // the shootdown is accepted `lead` cycles before the first answer
       b.hold_l2 = false;
@@ -392,24 +393,20 @@ TEST(L1tlb, ShootdownOfTheVictimBeforeTwoWrites) {
 // second fill, at the next edge, then takes the way its pending touch names.
 // One offset of the sweep meets that case; the lock-step compare checks all.
 TEST(L1tlb, TwoHitsBetweenTwoFillsOfOneSet) {
-  if (params().mshrs_per_cu < 2 && params().cus_per_cluster < 2)
+  if (!two_misses_fit())
     GTEST_SKIP() << "one MSHR and one CU per cluster: two misses of one set cannot be outstanding";
   if (params().ways < 4) GTEST_SKIP() << "fewer than 4 ways: no way of age W-3 besides the touched ones";
   directed([](CosimSession& s, Bench& b) {
     const L1tlbParams& p = params();
-    const unsigned second_cu = p.mshrs_per_cu >= 2 ? 0 : 1;
     for (unsigned release = 0; release <= 7; ++release) {
       const uint64_t base = 2000 + (p.ways + 8) * release;  // no page of an earlier round
-      for (unsigned w = 0; w < p.ways; ++w) {
-        b.request(0, vpn_at(0, 0, base + w));
-        b.drain();
-      }
+      b.fill_set(base);
       // ways filled in order: page base + 1 has age W-2, base + 2 age W-3
       const uint64_t first_hit = vpn_at(0, 0, base + 1), second_hit = vpn_at(0, 0, base + 2);
       const uint64_t page_a = vpn_at(0, 0, base + p.ways), page_b = vpn_at(0, 0, base + p.ways + 1);
       b.hits_.clear();
       b.fills_.clear();
-      b.two_misses_held(page_a, second_cu, page_b);
+      b.two_misses_held(page_a, page_b);
       for (unsigned cyc = 0; cyc < 10; ++cyc) {
         if (cyc == release) b.hold_l2 = false;  // the answers, in consecutive cycles
         if (cyc == 3) b.request(0, first_hit);
@@ -423,7 +420,7 @@ TEST(L1tlb, TwoHitsBetweenTwoFillsOfOneSet) {
         return std::count(v.begin(), v.end(), std::make_pair(vpn, ppn_of(vpn, 0)));
       };
       expect_count(s, "fill responses for the first miss", 1, got(b.fills_[0], page_a));
-      expect_count(s, "fill responses for the second miss", 1, got(b.fills_[second_cu], page_b));
+      expect_count(s, "fill responses for the second miss", 1, got(b.fills_[second_miss_cu()], page_b));
       expect_count(s, "answers for the second hit", 1, got(b.hits_[0], second_hit) + got(b.fills_[0], second_hit));
     }
   });
