@@ -146,15 +146,16 @@ module l1tlb_seed000_table1_path (
   reg  [287:0] evict_ppn_q;
   wire [47:0] evict_perm_d;
   reg  [47:0] evict_perm_q;
-  wire [7:0] busy_next;
+  wire [7:0] r1_busy;
+  wire [7:0] tlb_bid;
   wire sd_ready;
   wire sd_acc;
   wire sd_block;
   wire sd_one;
   wire sd_flush_next;
   wire [1:0] c0_rtag;
-  wire t0_grant;
-  wire t0_busy_next;
+  wire t0_credit;
+  wire t0_r1_v;
   wire t0_hit;
   wire [35:0] t0_hit_vpn;
   wire [1:0] t0_hit_vmid;
@@ -181,12 +182,15 @@ module l1tlb_seed000_table1_path (
   wire [1:0] c0_cand_mshr;
   wire [35:0] c0_cand_vh;
   wire [1:0] c0_cand_vmid;
+  wire t0_req;
+  wire t0_accept;
+  wire t0_grant;
   wire c0_evict;
   wire u0_hit;
   wire u0_fill;
   wire [1:0] c1_rtag;
-  wire t1_grant;
-  wire t1_busy_next;
+  wire t1_credit;
+  wire t1_r1_v;
   wire t1_hit;
   wire [35:0] t1_hit_vpn;
   wire [1:0] t1_hit_vmid;
@@ -213,12 +217,15 @@ module l1tlb_seed000_table1_path (
   wire [1:0] c1_cand_mshr;
   wire [35:0] c1_cand_vh;
   wire [1:0] c1_cand_vmid;
+  wire t1_req;
+  wire t1_accept;
+  wire t1_grant;
   wire c1_evict;
   wire u1_hit;
   wire u1_fill;
   wire [1:0] c2_rtag;
-  wire t2_grant;
-  wire t2_busy_next;
+  wire t2_credit;
+  wire t2_r1_v;
   wire t2_hit;
   wire [35:0] t2_hit_vpn;
   wire [1:0] t2_hit_vmid;
@@ -245,12 +252,15 @@ module l1tlb_seed000_table1_path (
   wire [1:0] c2_cand_mshr;
   wire [35:0] c2_cand_vh;
   wire [1:0] c2_cand_vmid;
+  wire t2_req;
+  wire t2_accept;
+  wire t2_grant;
   wire c2_evict;
   wire u2_hit;
   wire u2_fill;
   wire [1:0] c3_rtag;
-  wire t3_grant;
-  wire t3_busy_next;
+  wire t3_credit;
+  wire t3_r1_v;
   wire t3_hit;
   wire [35:0] t3_hit_vpn;
   wire [1:0] t3_hit_vmid;
@@ -277,12 +287,15 @@ module l1tlb_seed000_table1_path (
   wire [1:0] c3_cand_mshr;
   wire [35:0] c3_cand_vh;
   wire [1:0] c3_cand_vmid;
+  wire t3_req;
+  wire t3_accept;
+  wire t3_grant;
   wire c3_evict;
   wire u3_hit;
   wire u3_fill;
   wire [1:0] c4_rtag;
-  wire t4_grant;
-  wire t4_busy_next;
+  wire t4_credit;
+  wire t4_r1_v;
   wire t4_hit;
   wire [35:0] t4_hit_vpn;
   wire [1:0] t4_hit_vmid;
@@ -309,12 +322,15 @@ module l1tlb_seed000_table1_path (
   wire [1:0] c4_cand_mshr;
   wire [35:0] c4_cand_vh;
   wire [1:0] c4_cand_vmid;
+  wire t4_req;
+  wire t4_accept;
+  wire t4_grant;
   wire c4_evict;
   wire u4_hit;
   wire u4_fill;
   wire [1:0] c5_rtag;
-  wire t5_grant;
-  wire t5_busy_next;
+  wire t5_credit;
+  wire t5_r1_v;
   wire t5_hit;
   wire [35:0] t5_hit_vpn;
   wire [1:0] t5_hit_vmid;
@@ -341,12 +357,15 @@ module l1tlb_seed000_table1_path (
   wire [1:0] c5_cand_mshr;
   wire [35:0] c5_cand_vh;
   wire [1:0] c5_cand_vmid;
+  wire t5_req;
+  wire t5_accept;
+  wire t5_grant;
   wire c5_evict;
   wire u5_hit;
   wire u5_fill;
   wire [1:0] c6_rtag;
-  wire t6_grant;
-  wire t6_busy_next;
+  wire t6_credit;
+  wire t6_r1_v;
   wire t6_hit;
   wire [35:0] t6_hit_vpn;
   wire [1:0] t6_hit_vmid;
@@ -373,12 +392,15 @@ module l1tlb_seed000_table1_path (
   wire [1:0] c6_cand_mshr;
   wire [35:0] c6_cand_vh;
   wire [1:0] c6_cand_vmid;
+  wire t6_req;
+  wire t6_accept;
+  wire t6_grant;
   wire c6_evict;
   wire u6_hit;
   wire u6_fill;
   wire [1:0] c7_rtag;
-  wire t7_grant;
-  wire t7_busy_next;
+  wire t7_credit;
+  wire t7_r1_v;
   wire t7_hit;
   wire [35:0] t7_hit_vpn;
   wire [1:0] t7_hit_vmid;
@@ -405,6 +427,9 @@ module l1tlb_seed000_table1_path (
   wire [1:0] c7_cand_mshr;
   wire [35:0] c7_cand_vh;
   wire [1:0] c7_cand_vmid;
+  wire t7_req;
+  wire t7_accept;
+  wire t7_grant;
   wire c7_evict;
   wire u7_hit;
   wire u7_fill;
@@ -413,10 +438,10 @@ module l1tlb_seed000_table1_path (
   wire [7:0] evict_valid_n;
 
   // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.
-  assign tlb_busy_d = |busy_next;
   assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~tlb_busy_q;
   assign sd_acc = sd_valid_i & sd_ready;
   assign sd_block = sd_valid_i | sd1_v_q | sd2_v_q;
+  assign tlb_busy_d = ~sd_block & |tlb_bid | |r1_busy;
   assign sd_one = sd_acc & ~sd_all_i;
   assign sd_flush_next = sd1_v_q & sd1_all_q;
   assign sd1_v_d = sd_acc;
@@ -426,7 +451,7 @@ module l1tlb_seed000_table1_path (
   assign sd_ready_o = sd_ready;
   assign sd_done_o = sd_done_q;
   assign c0_rtag = l2_resp_tag_i[1:0];
-  assign busy_next[0] = t0_busy_next;
+  assign r1_busy[0] = t0_r1_v;
   // Cluster 0: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c0_cand = t0_cand_valid;
   assign c0_load = ~q0_v_q | l2_req_ready_i[0];
@@ -439,13 +464,17 @@ module l1tlb_seed000_table1_path (
   assign q0_vh_d = c0_take ? c0_cand_vh : q0_vh_q;
   assign c0_cand_vmid = t0_cand_vmid;
   assign q0_vmid_d = c0_take ? c0_cand_vmid : q0_vmid_q;
+  assign t0_req = req_valid_i[0];
+  assign t0_accept = |t0_req & t0_credit & ~sd_block;
+  assign t0_grant = t0_credit & ~sd_block & t0_req;
+  assign tlb_bid[0] = |t0_req & t0_credit;
   l1tlb_seed000_table1_path_tlb u_tlb0 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[0]),
+    .pick_i(t0_req),
+    .accept_i(t0_accept),
     .req_vpn_i(req_vpn_i[35:0]),
     .req_vmid_i(req_vmid_i[1:0]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -455,8 +484,8 @@ module l1tlb_seed000_table1_path (
     .l2_resp_mshr_i(c0_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
-    .grant_o(t0_grant),
-    .busy_next_o(t0_busy_next),
+    .credit_o(t0_credit),
+    .r1_v_o(t0_r1_v),
     .hit_o(t0_hit),
     .hit_vpn_o(t0_hit_vpn),
     .hit_vmid_o(t0_hit_vmid),
@@ -481,7 +510,7 @@ module l1tlb_seed000_table1_path (
   assign u0_hit = t0_hit;
   assign u0_fill = t0_fill;
   assign c1_rtag = l2_resp_tag_i[3:2];
-  assign busy_next[1] = t1_busy_next;
+  assign r1_busy[1] = t1_r1_v;
   // Cluster 1: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c1_cand = t1_cand_valid;
   assign c1_load = ~q1_v_q | l2_req_ready_i[1];
@@ -494,13 +523,17 @@ module l1tlb_seed000_table1_path (
   assign q1_vh_d = c1_take ? c1_cand_vh : q1_vh_q;
   assign c1_cand_vmid = t1_cand_vmid;
   assign q1_vmid_d = c1_take ? c1_cand_vmid : q1_vmid_q;
+  assign t1_req = req_valid_i[1];
+  assign t1_accept = |t1_req & t1_credit & ~sd_block;
+  assign t1_grant = t1_credit & ~sd_block & t1_req;
+  assign tlb_bid[1] = |t1_req & t1_credit;
   l1tlb_seed000_table1_path_tlb u_tlb1 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[1]),
+    .pick_i(t1_req),
+    .accept_i(t1_accept),
     .req_vpn_i(req_vpn_i[71:36]),
     .req_vmid_i(req_vmid_i[3:2]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -510,8 +543,8 @@ module l1tlb_seed000_table1_path (
     .l2_resp_mshr_i(c1_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
-    .grant_o(t1_grant),
-    .busy_next_o(t1_busy_next),
+    .credit_o(t1_credit),
+    .r1_v_o(t1_r1_v),
     .hit_o(t1_hit),
     .hit_vpn_o(t1_hit_vpn),
     .hit_vmid_o(t1_hit_vmid),
@@ -536,7 +569,7 @@ module l1tlb_seed000_table1_path (
   assign u1_hit = t1_hit;
   assign u1_fill = t1_fill;
   assign c2_rtag = l2_resp_tag_i[5:4];
-  assign busy_next[2] = t2_busy_next;
+  assign r1_busy[2] = t2_r1_v;
   // Cluster 2: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c2_cand = t2_cand_valid;
   assign c2_load = ~q2_v_q | l2_req_ready_i[2];
@@ -549,13 +582,17 @@ module l1tlb_seed000_table1_path (
   assign q2_vh_d = c2_take ? c2_cand_vh : q2_vh_q;
   assign c2_cand_vmid = t2_cand_vmid;
   assign q2_vmid_d = c2_take ? c2_cand_vmid : q2_vmid_q;
+  assign t2_req = req_valid_i[2];
+  assign t2_accept = |t2_req & t2_credit & ~sd_block;
+  assign t2_grant = t2_credit & ~sd_block & t2_req;
+  assign tlb_bid[2] = |t2_req & t2_credit;
   l1tlb_seed000_table1_path_tlb u_tlb2 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[2]),
+    .pick_i(t2_req),
+    .accept_i(t2_accept),
     .req_vpn_i(req_vpn_i[107:72]),
     .req_vmid_i(req_vmid_i[5:4]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -565,8 +602,8 @@ module l1tlb_seed000_table1_path (
     .l2_resp_mshr_i(c2_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
-    .grant_o(t2_grant),
-    .busy_next_o(t2_busy_next),
+    .credit_o(t2_credit),
+    .r1_v_o(t2_r1_v),
     .hit_o(t2_hit),
     .hit_vpn_o(t2_hit_vpn),
     .hit_vmid_o(t2_hit_vmid),
@@ -591,7 +628,7 @@ module l1tlb_seed000_table1_path (
   assign u2_hit = t2_hit;
   assign u2_fill = t2_fill;
   assign c3_rtag = l2_resp_tag_i[7:6];
-  assign busy_next[3] = t3_busy_next;
+  assign r1_busy[3] = t3_r1_v;
   // Cluster 3: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c3_cand = t3_cand_valid;
   assign c3_load = ~q3_v_q | l2_req_ready_i[3];
@@ -604,13 +641,17 @@ module l1tlb_seed000_table1_path (
   assign q3_vh_d = c3_take ? c3_cand_vh : q3_vh_q;
   assign c3_cand_vmid = t3_cand_vmid;
   assign q3_vmid_d = c3_take ? c3_cand_vmid : q3_vmid_q;
+  assign t3_req = req_valid_i[3];
+  assign t3_accept = |t3_req & t3_credit & ~sd_block;
+  assign t3_grant = t3_credit & ~sd_block & t3_req;
+  assign tlb_bid[3] = |t3_req & t3_credit;
   l1tlb_seed000_table1_path_tlb u_tlb3 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[3]),
+    .pick_i(t3_req),
+    .accept_i(t3_accept),
     .req_vpn_i(req_vpn_i[143:108]),
     .req_vmid_i(req_vmid_i[7:6]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -620,8 +661,8 @@ module l1tlb_seed000_table1_path (
     .l2_resp_mshr_i(c3_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
-    .grant_o(t3_grant),
-    .busy_next_o(t3_busy_next),
+    .credit_o(t3_credit),
+    .r1_v_o(t3_r1_v),
     .hit_o(t3_hit),
     .hit_vpn_o(t3_hit_vpn),
     .hit_vmid_o(t3_hit_vmid),
@@ -646,7 +687,7 @@ module l1tlb_seed000_table1_path (
   assign u3_hit = t3_hit;
   assign u3_fill = t3_fill;
   assign c4_rtag = l2_resp_tag_i[9:8];
-  assign busy_next[4] = t4_busy_next;
+  assign r1_busy[4] = t4_r1_v;
   // Cluster 4: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c4_cand = t4_cand_valid;
   assign c4_load = ~q4_v_q | l2_req_ready_i[4];
@@ -659,13 +700,17 @@ module l1tlb_seed000_table1_path (
   assign q4_vh_d = c4_take ? c4_cand_vh : q4_vh_q;
   assign c4_cand_vmid = t4_cand_vmid;
   assign q4_vmid_d = c4_take ? c4_cand_vmid : q4_vmid_q;
+  assign t4_req = req_valid_i[4];
+  assign t4_accept = |t4_req & t4_credit & ~sd_block;
+  assign t4_grant = t4_credit & ~sd_block & t4_req;
+  assign tlb_bid[4] = |t4_req & t4_credit;
   l1tlb_seed000_table1_path_tlb u_tlb4 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[4]),
+    .pick_i(t4_req),
+    .accept_i(t4_accept),
     .req_vpn_i(req_vpn_i[179:144]),
     .req_vmid_i(req_vmid_i[9:8]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -675,8 +720,8 @@ module l1tlb_seed000_table1_path (
     .l2_resp_mshr_i(c4_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[179:144]),
     .l2_resp_perm_i(l2_resp_perm_i[29:24]),
-    .grant_o(t4_grant),
-    .busy_next_o(t4_busy_next),
+    .credit_o(t4_credit),
+    .r1_v_o(t4_r1_v),
     .hit_o(t4_hit),
     .hit_vpn_o(t4_hit_vpn),
     .hit_vmid_o(t4_hit_vmid),
@@ -701,7 +746,7 @@ module l1tlb_seed000_table1_path (
   assign u4_hit = t4_hit;
   assign u4_fill = t4_fill;
   assign c5_rtag = l2_resp_tag_i[11:10];
-  assign busy_next[5] = t5_busy_next;
+  assign r1_busy[5] = t5_r1_v;
   // Cluster 5: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c5_cand = t5_cand_valid;
   assign c5_load = ~q5_v_q | l2_req_ready_i[5];
@@ -714,13 +759,17 @@ module l1tlb_seed000_table1_path (
   assign q5_vh_d = c5_take ? c5_cand_vh : q5_vh_q;
   assign c5_cand_vmid = t5_cand_vmid;
   assign q5_vmid_d = c5_take ? c5_cand_vmid : q5_vmid_q;
+  assign t5_req = req_valid_i[5];
+  assign t5_accept = |t5_req & t5_credit & ~sd_block;
+  assign t5_grant = t5_credit & ~sd_block & t5_req;
+  assign tlb_bid[5] = |t5_req & t5_credit;
   l1tlb_seed000_table1_path_tlb u_tlb5 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[5]),
+    .pick_i(t5_req),
+    .accept_i(t5_accept),
     .req_vpn_i(req_vpn_i[215:180]),
     .req_vmid_i(req_vmid_i[11:10]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -730,8 +779,8 @@ module l1tlb_seed000_table1_path (
     .l2_resp_mshr_i(c5_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[215:180]),
     .l2_resp_perm_i(l2_resp_perm_i[35:30]),
-    .grant_o(t5_grant),
-    .busy_next_o(t5_busy_next),
+    .credit_o(t5_credit),
+    .r1_v_o(t5_r1_v),
     .hit_o(t5_hit),
     .hit_vpn_o(t5_hit_vpn),
     .hit_vmid_o(t5_hit_vmid),
@@ -756,7 +805,7 @@ module l1tlb_seed000_table1_path (
   assign u5_hit = t5_hit;
   assign u5_fill = t5_fill;
   assign c6_rtag = l2_resp_tag_i[13:12];
-  assign busy_next[6] = t6_busy_next;
+  assign r1_busy[6] = t6_r1_v;
   // Cluster 6: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c6_cand = t6_cand_valid;
   assign c6_load = ~q6_v_q | l2_req_ready_i[6];
@@ -769,13 +818,17 @@ module l1tlb_seed000_table1_path (
   assign q6_vh_d = c6_take ? c6_cand_vh : q6_vh_q;
   assign c6_cand_vmid = t6_cand_vmid;
   assign q6_vmid_d = c6_take ? c6_cand_vmid : q6_vmid_q;
+  assign t6_req = req_valid_i[6];
+  assign t6_accept = |t6_req & t6_credit & ~sd_block;
+  assign t6_grant = t6_credit & ~sd_block & t6_req;
+  assign tlb_bid[6] = |t6_req & t6_credit;
   l1tlb_seed000_table1_path_tlb u_tlb6 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[6]),
+    .pick_i(t6_req),
+    .accept_i(t6_accept),
     .req_vpn_i(req_vpn_i[251:216]),
     .req_vmid_i(req_vmid_i[13:12]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -785,8 +838,8 @@ module l1tlb_seed000_table1_path (
     .l2_resp_mshr_i(c6_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[251:216]),
     .l2_resp_perm_i(l2_resp_perm_i[41:36]),
-    .grant_o(t6_grant),
-    .busy_next_o(t6_busy_next),
+    .credit_o(t6_credit),
+    .r1_v_o(t6_r1_v),
     .hit_o(t6_hit),
     .hit_vpn_o(t6_hit_vpn),
     .hit_vmid_o(t6_hit_vmid),
@@ -811,7 +864,7 @@ module l1tlb_seed000_table1_path (
   assign u6_hit = t6_hit;
   assign u6_fill = t6_fill;
   assign c7_rtag = l2_resp_tag_i[15:14];
-  assign busy_next[7] = t7_busy_next;
+  assign r1_busy[7] = t7_r1_v;
   // Cluster 7: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c7_cand = t7_cand_valid;
   assign c7_load = ~q7_v_q | l2_req_ready_i[7];
@@ -824,13 +877,17 @@ module l1tlb_seed000_table1_path (
   assign q7_vh_d = c7_take ? c7_cand_vh : q7_vh_q;
   assign c7_cand_vmid = t7_cand_vmid;
   assign q7_vmid_d = c7_take ? c7_cand_vmid : q7_vmid_q;
+  assign t7_req = req_valid_i[7];
+  assign t7_accept = |t7_req & t7_credit & ~sd_block;
+  assign t7_grant = t7_credit & ~sd_block & t7_req;
+  assign tlb_bid[7] = |t7_req & t7_credit;
   l1tlb_seed000_table1_path_tlb u_tlb7 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[7]),
+    .pick_i(t7_req),
+    .accept_i(t7_accept),
     .req_vpn_i(req_vpn_i[287:252]),
     .req_vmid_i(req_vmid_i[15:14]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -840,8 +897,8 @@ module l1tlb_seed000_table1_path (
     .l2_resp_mshr_i(c7_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[287:252]),
     .l2_resp_perm_i(l2_resp_perm_i[47:42]),
-    .grant_o(t7_grant),
-    .busy_next_o(t7_busy_next),
+    .credit_o(t7_credit),
+    .r1_v_o(t7_r1_v),
     .hit_o(t7_hit),
     .hit_vpn_o(t7_hit_vpn),
     .hit_vmid_o(t7_hit_vmid),

@@ -6,10 +6,10 @@
 module l1tlb_seed000_table1_path_tlb (
   input  wire clk_i,
   input  wire rst_ni,  // asynchronous, active low
-  input  wire req_valid_i,  // the cluster's CUs
+  input  wire pick_i,  // the crossbar's round-robin winner among this TLB's requesters (one-hot or none)
+  input  wire accept_i,  // the winner is taken: some requester, the credit open, no shootdown
   input  wire [35:0] req_vpn_i,
   input  wire [1:0] req_vmid_i,
-  input  wire sd_block_i,  // a shootdown is pending or in flight: accept nothing
   input  wire sd_acc_i,  // a one-VPN shootdown is accepted this cycle
   input  wire [35:0] sd_vpn_i,
   input  wire [1:0] sd_vmid_i,
@@ -19,8 +19,8 @@ module l1tlb_seed000_table1_path_tlb (
   input  wire [1:0] l2_resp_mshr_i,
   input  wire [35:0] l2_resp_ppn_i,
   input  wire [5:0] l2_resp_perm_i,
-  output wire grant_o,  // req_ready per CU of the cluster
-  output wire busy_next_o,  // compare or decide stage valid after this edge
+  output wire credit_o,  // more free MSHRs than lookups in flight (registered)
+  output wire r1_v_o,  // the compare stage holds a lookup (registered)
   output wire hit_o,  // decide-stage hit for CU i
   output wire [35:0] hit_vpn_o,
   output wire [1:0] hit_vmid_o,
@@ -148,6 +148,7 @@ module l1tlb_seed000_table1_path_tlb (
   reg  credit_q;
   wire [30:0] plru_d;
   reg  [30:0] plru_q;
+  wire unused_pick_i;
   wire [0:0] r1_set_w;
   wire [0:0] r2_set_w;
   wire [0:0] f2_set_w;
@@ -160,9 +161,6 @@ module l1tlb_seed000_table1_path_tlb (
   wire [3:0] mk_w;
   wire [3:0] f2_moh_w;
   wire [3:0] f3_moh_w;
-  wire req;
-  wire open;
-  wire accept;
   wire sd_load;
   wire [35:0] acc_vpn;
   wire [1:0] acc_vmid;
@@ -253,6 +251,7 @@ module l1tlb_seed000_table1_path_tlb (
   wire [31:0] unused_unused_f1_iv;
   wire [31:0] f2_vict_n;
 
+  assign unused_pick_i = pick_i;
   assign sd_all_d = sd_all_next_i;
   assign r1_set_w = 1'b1;
   assign r2_set_w = 1'b1;
@@ -266,15 +265,12 @@ module l1tlb_seed000_table1_path_tlb (
   assign mk_w = mk_q;
   assign f2_moh_w = f2_moh_q;
   assign f3_moh_w = f3_moh_q;
-  // Crossbar port: the cluster's CUs whose home is this TLB, round-robin from ptr, credit.
-  assign req = req_valid_i;
-  assign open = credit_q & ~sd_block_i;
-  assign grant_o = open & req;
-  assign accept = |req & open;
+  // Crossbar port: the top's round-robin winner, taken with the credit open.
+  assign credit_o = credit_q;
   assign sd_load = sd_acc_i;
   assign acc_vpn = sd_load ? sd_vpn_i : req_vpn_i;
   assign acc_vmid = sd_load ? sd_vmid_i : req_vmid_i;
-  assign r1_v_d = accept;
+  assign r1_v_d = accept_i;
   assign r1_sd_d = sd_load;
   assign r1_vpn_d = acc_vpn;
   assign r1_vmid_d = acc_vmid;
@@ -332,7 +328,7 @@ module l1tlb_seed000_table1_path_tlb (
   assign r2_sd_match_d = {32{r1_sd_q}} & match;
   assign r2_any_d = |match;
   assign f1_iv_d = {32{r1_sd_q & 1'b1}} & match;
-  assign busy_next_o = accept | r1_v_q;
+  assign r1_v_o = r1_v_q;
   // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.
   assign hit = r2_v_q & r2_any_q;
   assign r2_cu = 1'b1;
@@ -409,7 +405,7 @@ module l1tlb_seed000_table1_path_tlb (
   assign free_plus = free_q + {2'd0, f3_v_q};
   assign free_plus_minus = free_plus - 3'd1;
   assign free_d = alloc ? free_plus_minus : free_plus;
-  assign credit_d = accept ? (r1_v_q ? (alloc ? free_plus_minus >= 3'd3 : free_plus >= 3'd3) : alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : r1_v_q ? (alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : alloc ? free_plus_minus >= 3'd1 : free_plus >= 3'd1;
+  assign credit_d = accept_i ? (r1_v_q ? (alloc ? free_plus_minus >= 3'd3 : free_plus >= 3'd3) : alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : r1_v_q ? (alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : alloc ? free_plus_minus >= 3'd1 : free_plus >= 3'd1;
   assign free_oh = f3_moh_q;
   assign free_keep = ~mv_q;
   assign free_keep_fr = free_oh[0] & ~free_keep[0] | free_oh[1] & ~free_keep[1] & ~free_keep[0] | (free_oh[2] & ~free_keep[2] | free_oh[3] & ~free_keep[3] & ~free_keep[2]) & ~(free_keep[0] | free_keep[1]);

@@ -60,6 +60,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q0_vh_q;
   wire [1:0] q0_vmid_d;
   reg  [1:0] q0_vmid_q;
+  wire [3:0] t0_ptr_ge_d;
+  reg  [3:0] t0_ptr_ge_q;
   wire q1_v_d;
   reg  q1_v_q;
   wire [3:0] q1_mshr_d;
@@ -68,6 +70,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q1_vh_q;
   wire [1:0] q1_vmid_d;
   reg  [1:0] q1_vmid_q;
+  wire [3:0] t1_ptr_ge_d;
+  reg  [3:0] t1_ptr_ge_q;
   wire q2_v_d;
   reg  q2_v_q;
   wire [3:0] q2_mshr_d;
@@ -76,6 +80,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q2_vh_q;
   wire [1:0] q2_vmid_d;
   reg  [1:0] q2_vmid_q;
+  wire [3:0] t2_ptr_ge_d;
+  reg  [3:0] t2_ptr_ge_q;
   wire q3_v_d;
   reg  q3_v_q;
   wire [3:0] q3_mshr_d;
@@ -84,6 +90,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q3_vh_q;
   wire [1:0] q3_vmid_d;
   reg  [1:0] q3_vmid_q;
+  wire [3:0] t3_ptr_ge_d;
+  reg  [3:0] t3_ptr_ge_q;
   wire q4_v_d;
   reg  q4_v_q;
   wire [3:0] q4_mshr_d;
@@ -92,6 +100,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q4_vh_q;
   wire [1:0] q4_vmid_d;
   reg  [1:0] q4_vmid_q;
+  wire [3:0] t4_ptr_ge_d;
+  reg  [3:0] t4_ptr_ge_q;
   wire q5_v_d;
   reg  q5_v_q;
   wire [3:0] q5_mshr_d;
@@ -100,6 +110,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q5_vh_q;
   wire [1:0] q5_vmid_d;
   reg  [1:0] q5_vmid_q;
+  wire [3:0] t5_ptr_ge_d;
+  reg  [3:0] t5_ptr_ge_q;
   wire q6_v_d;
   reg  q6_v_q;
   wire [3:0] q6_mshr_d;
@@ -108,6 +120,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q6_vh_q;
   wire [1:0] q6_vmid_d;
   reg  [1:0] q6_vmid_q;
+  wire [3:0] t6_ptr_ge_d;
+  reg  [3:0] t6_ptr_ge_q;
   wire q7_v_d;
   reg  q7_v_q;
   wire [3:0] q7_mshr_d;
@@ -116,6 +130,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q7_vh_q;
   wire [1:0] q7_vmid_d;
   reg  [1:0] q7_vmid_q;
+  wire [3:0] t7_ptr_ge_d;
+  reg  [3:0] t7_ptr_ge_q;
   wire q8_v_d;
   reg  q8_v_q;
   wire [3:0] q8_mshr_d;
@@ -124,6 +140,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q8_vh_q;
   wire [1:0] q8_vmid_d;
   reg  [1:0] q8_vmid_q;
+  wire [3:0] t8_ptr_ge_d;
+  reg  [3:0] t8_ptr_ge_q;
   wire q9_v_d;
   reg  q9_v_q;
   wire [3:0] q9_mshr_d;
@@ -132,6 +150,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q9_vh_q;
   wire [1:0] q9_vmid_d;
   reg  [1:0] q9_vmid_q;
+  wire [3:0] t9_ptr_ge_d;
+  reg  [3:0] t9_ptr_ge_q;
   wire q10_v_d;
   reg  q10_v_q;
   wire [3:0] q10_mshr_d;
@@ -140,6 +160,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q10_vh_q;
   wire [1:0] q10_vmid_d;
   reg  [1:0] q10_vmid_q;
+  wire [3:0] t10_ptr_ge_d;
+  reg  [3:0] t10_ptr_ge_q;
   wire q11_v_d;
   reg  q11_v_q;
   wire [3:0] q11_mshr_d;
@@ -148,6 +170,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q11_vh_q;
   wire [1:0] q11_vmid_d;
   reg  [1:0] q11_vmid_q;
+  wire [3:0] t11_ptr_ge_d;
+  reg  [3:0] t11_ptr_ge_q;
   wire q12_v_d;
   reg  q12_v_q;
   wire [3:0] q12_mshr_d;
@@ -156,6 +180,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q12_vh_q;
   wire [1:0] q12_vmid_d;
   reg  [1:0] q12_vmid_q;
+  wire [3:0] t12_ptr_ge_d;
+  reg  [3:0] t12_ptr_ge_q;
   wire q13_v_d;
   reg  q13_v_q;
   wire [3:0] q13_mshr_d;
@@ -164,6 +190,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q13_vh_q;
   wire [1:0] q13_vmid_d;
   reg  [1:0] q13_vmid_q;
+  wire [3:0] t13_ptr_ge_d;
+  reg  [3:0] t13_ptr_ge_q;
   wire q14_v_d;
   reg  q14_v_q;
   wire [3:0] q14_mshr_d;
@@ -172,6 +200,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q14_vh_q;
   wire [1:0] q14_vmid_d;
   reg  [1:0] q14_vmid_q;
+  wire [3:0] t14_ptr_ge_d;
+  reg  [3:0] t14_ptr_ge_q;
   wire q15_v_d;
   reg  q15_v_q;
   wire [3:0] q15_mshr_d;
@@ -180,6 +210,8 @@ module l1tlb_seed001_aggregated (
   reg  [35:0] q15_vh_q;
   wire [1:0] q15_vmid_d;
   reg  [1:0] q15_vmid_q;
+  wire [3:0] t15_ptr_ge_d;
+  reg  [3:0] t15_ptr_ge_q;
   wire [63:0] resp_valid_d;
   reg  [63:0] resp_valid_q;
   wire [63:0] fill_valid_d;
@@ -210,15 +242,16 @@ module l1tlb_seed001_aggregated (
   reg  [575:0] evict_ppn_q;
   wire [95:0] evict_perm_d;
   reg  [95:0] evict_perm_q;
-  wire [15:0] busy_next;
+  wire [15:0] r1_busy;
+  wire [15:0] tlb_bid;
   wire sd_ready;
   wire sd_acc;
   wire sd_block;
   wire sd_one;
   wire sd_flush_next;
   wire [3:0] c0_rtag;
-  wire [3:0] t0_grant;
-  wire t0_busy_next;
+  wire t0_credit;
+  wire t0_r1_v;
   wire [3:0] t0_hit;
   wire [35:0] t0_hit_vpn;
   wire [1:0] t0_hit_vmid;
@@ -245,6 +278,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c0_cand_mshr;
   wire [35:0] c0_cand_vh;
   wire [1:0] c0_cand_vmid;
+  wire [3:0] t0_req;
+  wire t0_accept;
+  wire [3:0] t0_win;
+  wire [3:0] t0_win_below;
+  wire [3:0] t0_win_hi;
+  wire t0_win_any_hi;
+  wire [3:0] t0_grant;
   wire c0_evict;
   wire u0_hit;
   wire u0_fill;
@@ -255,8 +295,8 @@ module l1tlb_seed001_aggregated (
   wire u3_hit;
   wire u3_fill;
   wire [3:0] c1_rtag;
-  wire [3:0] t1_grant;
-  wire t1_busy_next;
+  wire t1_credit;
+  wire t1_r1_v;
   wire [3:0] t1_hit;
   wire [35:0] t1_hit_vpn;
   wire [1:0] t1_hit_vmid;
@@ -283,6 +323,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c1_cand_mshr;
   wire [35:0] c1_cand_vh;
   wire [1:0] c1_cand_vmid;
+  wire [3:0] t1_req;
+  wire t1_accept;
+  wire [3:0] t1_win;
+  wire [3:0] t1_win_below;
+  wire [3:0] t1_win_hi;
+  wire t1_win_any_hi;
+  wire [3:0] t1_grant;
   wire c1_evict;
   wire u4_hit;
   wire u4_fill;
@@ -293,8 +340,8 @@ module l1tlb_seed001_aggregated (
   wire u7_hit;
   wire u7_fill;
   wire [3:0] c2_rtag;
-  wire [3:0] t2_grant;
-  wire t2_busy_next;
+  wire t2_credit;
+  wire t2_r1_v;
   wire [3:0] t2_hit;
   wire [35:0] t2_hit_vpn;
   wire [1:0] t2_hit_vmid;
@@ -321,6 +368,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c2_cand_mshr;
   wire [35:0] c2_cand_vh;
   wire [1:0] c2_cand_vmid;
+  wire [3:0] t2_req;
+  wire t2_accept;
+  wire [3:0] t2_win;
+  wire [3:0] t2_win_below;
+  wire [3:0] t2_win_hi;
+  wire t2_win_any_hi;
+  wire [3:0] t2_grant;
   wire c2_evict;
   wire u8_hit;
   wire u8_fill;
@@ -331,8 +385,8 @@ module l1tlb_seed001_aggregated (
   wire u11_hit;
   wire u11_fill;
   wire [3:0] c3_rtag;
-  wire [3:0] t3_grant;
-  wire t3_busy_next;
+  wire t3_credit;
+  wire t3_r1_v;
   wire [3:0] t3_hit;
   wire [35:0] t3_hit_vpn;
   wire [1:0] t3_hit_vmid;
@@ -359,6 +413,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c3_cand_mshr;
   wire [35:0] c3_cand_vh;
   wire [1:0] c3_cand_vmid;
+  wire [3:0] t3_req;
+  wire t3_accept;
+  wire [3:0] t3_win;
+  wire [3:0] t3_win_below;
+  wire [3:0] t3_win_hi;
+  wire t3_win_any_hi;
+  wire [3:0] t3_grant;
   wire c3_evict;
   wire u12_hit;
   wire u12_fill;
@@ -369,8 +430,8 @@ module l1tlb_seed001_aggregated (
   wire u15_hit;
   wire u15_fill;
   wire [3:0] c4_rtag;
-  wire [3:0] t4_grant;
-  wire t4_busy_next;
+  wire t4_credit;
+  wire t4_r1_v;
   wire [3:0] t4_hit;
   wire [35:0] t4_hit_vpn;
   wire [1:0] t4_hit_vmid;
@@ -397,6 +458,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c4_cand_mshr;
   wire [35:0] c4_cand_vh;
   wire [1:0] c4_cand_vmid;
+  wire [3:0] t4_req;
+  wire t4_accept;
+  wire [3:0] t4_win;
+  wire [3:0] t4_win_below;
+  wire [3:0] t4_win_hi;
+  wire t4_win_any_hi;
+  wire [3:0] t4_grant;
   wire c4_evict;
   wire u16_hit;
   wire u16_fill;
@@ -407,8 +475,8 @@ module l1tlb_seed001_aggregated (
   wire u19_hit;
   wire u19_fill;
   wire [3:0] c5_rtag;
-  wire [3:0] t5_grant;
-  wire t5_busy_next;
+  wire t5_credit;
+  wire t5_r1_v;
   wire [3:0] t5_hit;
   wire [35:0] t5_hit_vpn;
   wire [1:0] t5_hit_vmid;
@@ -435,6 +503,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c5_cand_mshr;
   wire [35:0] c5_cand_vh;
   wire [1:0] c5_cand_vmid;
+  wire [3:0] t5_req;
+  wire t5_accept;
+  wire [3:0] t5_win;
+  wire [3:0] t5_win_below;
+  wire [3:0] t5_win_hi;
+  wire t5_win_any_hi;
+  wire [3:0] t5_grant;
   wire c5_evict;
   wire u20_hit;
   wire u20_fill;
@@ -445,8 +520,8 @@ module l1tlb_seed001_aggregated (
   wire u23_hit;
   wire u23_fill;
   wire [3:0] c6_rtag;
-  wire [3:0] t6_grant;
-  wire t6_busy_next;
+  wire t6_credit;
+  wire t6_r1_v;
   wire [3:0] t6_hit;
   wire [35:0] t6_hit_vpn;
   wire [1:0] t6_hit_vmid;
@@ -473,6 +548,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c6_cand_mshr;
   wire [35:0] c6_cand_vh;
   wire [1:0] c6_cand_vmid;
+  wire [3:0] t6_req;
+  wire t6_accept;
+  wire [3:0] t6_win;
+  wire [3:0] t6_win_below;
+  wire [3:0] t6_win_hi;
+  wire t6_win_any_hi;
+  wire [3:0] t6_grant;
   wire c6_evict;
   wire u24_hit;
   wire u24_fill;
@@ -483,8 +565,8 @@ module l1tlb_seed001_aggregated (
   wire u27_hit;
   wire u27_fill;
   wire [3:0] c7_rtag;
-  wire [3:0] t7_grant;
-  wire t7_busy_next;
+  wire t7_credit;
+  wire t7_r1_v;
   wire [3:0] t7_hit;
   wire [35:0] t7_hit_vpn;
   wire [1:0] t7_hit_vmid;
@@ -511,6 +593,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c7_cand_mshr;
   wire [35:0] c7_cand_vh;
   wire [1:0] c7_cand_vmid;
+  wire [3:0] t7_req;
+  wire t7_accept;
+  wire [3:0] t7_win;
+  wire [3:0] t7_win_below;
+  wire [3:0] t7_win_hi;
+  wire t7_win_any_hi;
+  wire [3:0] t7_grant;
   wire c7_evict;
   wire u28_hit;
   wire u28_fill;
@@ -521,8 +610,8 @@ module l1tlb_seed001_aggregated (
   wire u31_hit;
   wire u31_fill;
   wire [3:0] c8_rtag;
-  wire [3:0] t8_grant;
-  wire t8_busy_next;
+  wire t8_credit;
+  wire t8_r1_v;
   wire [3:0] t8_hit;
   wire [35:0] t8_hit_vpn;
   wire [1:0] t8_hit_vmid;
@@ -549,6 +638,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c8_cand_mshr;
   wire [35:0] c8_cand_vh;
   wire [1:0] c8_cand_vmid;
+  wire [3:0] t8_req;
+  wire t8_accept;
+  wire [3:0] t8_win;
+  wire [3:0] t8_win_below;
+  wire [3:0] t8_win_hi;
+  wire t8_win_any_hi;
+  wire [3:0] t8_grant;
   wire c8_evict;
   wire u32_hit;
   wire u32_fill;
@@ -559,8 +655,8 @@ module l1tlb_seed001_aggregated (
   wire u35_hit;
   wire u35_fill;
   wire [3:0] c9_rtag;
-  wire [3:0] t9_grant;
-  wire t9_busy_next;
+  wire t9_credit;
+  wire t9_r1_v;
   wire [3:0] t9_hit;
   wire [35:0] t9_hit_vpn;
   wire [1:0] t9_hit_vmid;
@@ -587,6 +683,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c9_cand_mshr;
   wire [35:0] c9_cand_vh;
   wire [1:0] c9_cand_vmid;
+  wire [3:0] t9_req;
+  wire t9_accept;
+  wire [3:0] t9_win;
+  wire [3:0] t9_win_below;
+  wire [3:0] t9_win_hi;
+  wire t9_win_any_hi;
+  wire [3:0] t9_grant;
   wire c9_evict;
   wire u36_hit;
   wire u36_fill;
@@ -597,8 +700,8 @@ module l1tlb_seed001_aggregated (
   wire u39_hit;
   wire u39_fill;
   wire [3:0] c10_rtag;
-  wire [3:0] t10_grant;
-  wire t10_busy_next;
+  wire t10_credit;
+  wire t10_r1_v;
   wire [3:0] t10_hit;
   wire [35:0] t10_hit_vpn;
   wire [1:0] t10_hit_vmid;
@@ -625,6 +728,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c10_cand_mshr;
   wire [35:0] c10_cand_vh;
   wire [1:0] c10_cand_vmid;
+  wire [3:0] t10_req;
+  wire t10_accept;
+  wire [3:0] t10_win;
+  wire [3:0] t10_win_below;
+  wire [3:0] t10_win_hi;
+  wire t10_win_any_hi;
+  wire [3:0] t10_grant;
   wire c10_evict;
   wire u40_hit;
   wire u40_fill;
@@ -635,8 +745,8 @@ module l1tlb_seed001_aggregated (
   wire u43_hit;
   wire u43_fill;
   wire [3:0] c11_rtag;
-  wire [3:0] t11_grant;
-  wire t11_busy_next;
+  wire t11_credit;
+  wire t11_r1_v;
   wire [3:0] t11_hit;
   wire [35:0] t11_hit_vpn;
   wire [1:0] t11_hit_vmid;
@@ -663,6 +773,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c11_cand_mshr;
   wire [35:0] c11_cand_vh;
   wire [1:0] c11_cand_vmid;
+  wire [3:0] t11_req;
+  wire t11_accept;
+  wire [3:0] t11_win;
+  wire [3:0] t11_win_below;
+  wire [3:0] t11_win_hi;
+  wire t11_win_any_hi;
+  wire [3:0] t11_grant;
   wire c11_evict;
   wire u44_hit;
   wire u44_fill;
@@ -673,8 +790,8 @@ module l1tlb_seed001_aggregated (
   wire u47_hit;
   wire u47_fill;
   wire [3:0] c12_rtag;
-  wire [3:0] t12_grant;
-  wire t12_busy_next;
+  wire t12_credit;
+  wire t12_r1_v;
   wire [3:0] t12_hit;
   wire [35:0] t12_hit_vpn;
   wire [1:0] t12_hit_vmid;
@@ -701,6 +818,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c12_cand_mshr;
   wire [35:0] c12_cand_vh;
   wire [1:0] c12_cand_vmid;
+  wire [3:0] t12_req;
+  wire t12_accept;
+  wire [3:0] t12_win;
+  wire [3:0] t12_win_below;
+  wire [3:0] t12_win_hi;
+  wire t12_win_any_hi;
+  wire [3:0] t12_grant;
   wire c12_evict;
   wire u48_hit;
   wire u48_fill;
@@ -711,8 +835,8 @@ module l1tlb_seed001_aggregated (
   wire u51_hit;
   wire u51_fill;
   wire [3:0] c13_rtag;
-  wire [3:0] t13_grant;
-  wire t13_busy_next;
+  wire t13_credit;
+  wire t13_r1_v;
   wire [3:0] t13_hit;
   wire [35:0] t13_hit_vpn;
   wire [1:0] t13_hit_vmid;
@@ -739,6 +863,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c13_cand_mshr;
   wire [35:0] c13_cand_vh;
   wire [1:0] c13_cand_vmid;
+  wire [3:0] t13_req;
+  wire t13_accept;
+  wire [3:0] t13_win;
+  wire [3:0] t13_win_below;
+  wire [3:0] t13_win_hi;
+  wire t13_win_any_hi;
+  wire [3:0] t13_grant;
   wire c13_evict;
   wire u52_hit;
   wire u52_fill;
@@ -749,8 +880,8 @@ module l1tlb_seed001_aggregated (
   wire u55_hit;
   wire u55_fill;
   wire [3:0] c14_rtag;
-  wire [3:0] t14_grant;
-  wire t14_busy_next;
+  wire t14_credit;
+  wire t14_r1_v;
   wire [3:0] t14_hit;
   wire [35:0] t14_hit_vpn;
   wire [1:0] t14_hit_vmid;
@@ -777,6 +908,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c14_cand_mshr;
   wire [35:0] c14_cand_vh;
   wire [1:0] c14_cand_vmid;
+  wire [3:0] t14_req;
+  wire t14_accept;
+  wire [3:0] t14_win;
+  wire [3:0] t14_win_below;
+  wire [3:0] t14_win_hi;
+  wire t14_win_any_hi;
+  wire [3:0] t14_grant;
   wire c14_evict;
   wire u56_hit;
   wire u56_fill;
@@ -787,8 +925,8 @@ module l1tlb_seed001_aggregated (
   wire u59_hit;
   wire u59_fill;
   wire [3:0] c15_rtag;
-  wire [3:0] t15_grant;
-  wire t15_busy_next;
+  wire t15_credit;
+  wire t15_r1_v;
   wire [3:0] t15_hit;
   wire [35:0] t15_hit_vpn;
   wire [1:0] t15_hit_vmid;
@@ -815,6 +953,13 @@ module l1tlb_seed001_aggregated (
   wire [3:0] c15_cand_mshr;
   wire [35:0] c15_cand_vh;
   wire [1:0] c15_cand_vmid;
+  wire [3:0] t15_req;
+  wire t15_accept;
+  wire [3:0] t15_win;
+  wire [3:0] t15_win_below;
+  wire [3:0] t15_win_hi;
+  wire t15_win_any_hi;
+  wire [3:0] t15_grant;
   wire c15_evict;
   wire u60_hit;
   wire u60_fill;
@@ -829,10 +974,10 @@ module l1tlb_seed001_aggregated (
   wire [15:0] evict_valid_n;
 
   // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.
-  assign tlb_busy_d = |busy_next;
   assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~tlb_busy_q;
   assign sd_acc = sd_valid_i & sd_ready;
   assign sd_block = sd_valid_i | sd1_v_q | sd2_v_q;
+  assign tlb_busy_d = ~sd_block & |tlb_bid | |r1_busy;
   assign sd_one = sd_acc & ~sd_all_i;
   assign sd_flush_next = sd1_v_q & sd1_all_q;
   assign sd1_v_d = sd_acc;
@@ -842,7 +987,7 @@ module l1tlb_seed001_aggregated (
   assign sd_ready_o = sd_ready;
   assign sd_done_o = sd_done_q;
   assign c0_rtag = l2_resp_tag_i[3:0];
-  assign busy_next[0] = t0_busy_next;
+  assign r1_busy[0] = t0_r1_v;
   // Cluster 0: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c0_cand = t0_cand_valid;
   assign c0_load = ~q0_v_q | l2_req_ready_i[0];
@@ -855,13 +1000,28 @@ module l1tlb_seed001_aggregated (
   assign q0_vh_d = c0_take ? c0_cand_vh : q0_vh_q;
   assign c0_cand_vmid = t0_cand_vmid;
   assign q0_vmid_d = c0_take ? c0_cand_vmid : q0_vmid_q;
+  assign t0_req = {req_valid_i[3], req_valid_i[2], req_valid_i[1], req_valid_i[0]};
+  assign t0_accept = |t0_req & t0_credit & ~sd_block;
+  assign t0_win[0] = t0_req[0] & ~(t0_req[1] & t0_ptr_ge_q[1] & ~t0_ptr_ge_q[0] | t0_req[2] & t0_ptr_ge_q[2] & ~t0_ptr_ge_q[0] | t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[0]);
+  assign t0_win[1] = t0_req[1] & ~(t0_req[0] & (~t0_ptr_ge_q[1] | t0_ptr_ge_q[0]) | t0_req[2] & t0_ptr_ge_q[2] & ~t0_ptr_ge_q[1] | t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[1]);
+  assign t0_win[2] = t0_req[2] & ~(t0_req[0] & (~t0_ptr_ge_q[2] | t0_ptr_ge_q[0]) | t0_req[1] & (~t0_ptr_ge_q[2] | t0_ptr_ge_q[1]) | t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[2]);
+  assign t0_win[3] = t0_req[3] & ~(t0_req[0] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[0]) | t0_req[1] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[1]) | t0_req[2] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[2]));
+  assign t0_win_hi = t0_req & t0_ptr_ge_q;
+  assign t0_win_any_hi = |t0_win_hi;
+  assign t0_win_below[0] = t0_win_any_hi ? 1'b0 : 1'b0;
+  assign t0_win_below[1] = t0_win_any_hi ? t0_win_hi[0] : t0_req[0];
+  assign t0_win_below[2] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] : t0_req[0] | t0_req[1];
+  assign t0_win_below[3] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] : t0_req[0] | t0_req[1] | t0_req[2];
+  assign t0_ptr_ge_d = t0_accept ? t0_win_below : t0_ptr_ge_q;
+  assign t0_grant = {4{t0_credit & ~sd_block}} & t0_win;
+  assign tlb_bid[0] = |t0_req & t0_credit;
   l1tlb_seed001_aggregated_tlb u_tlb0 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[3:0]),
+    .pick_i(t0_win),
+    .accept_i(t0_accept),
     .req_vpn_i(req_vpn_i[143:0]),
     .req_vmid_i(req_vmid_i[7:0]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -871,8 +1031,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c0_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
-    .grant_o(t0_grant),
-    .busy_next_o(t0_busy_next),
+    .credit_o(t0_credit),
+    .r1_v_o(t0_r1_v),
     .hit_o(t0_hit),
     .hit_vpn_o(t0_hit_vpn),
     .hit_vmid_o(t0_hit_vmid),
@@ -891,7 +1051,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t0_evict_vh),
     .evict_vmid_o(t0_evict_vmid),
     .evict_ppn_o(t0_evict_ppn),
-    .evict_perm_o(t0_evict_perm)
+    .evict_perm_o(t0_evict_perm),
+    .pick_hi_i(t0_win)
   );
   assign c0_evict = t0_evict;
   assign u0_hit = t0_hit[0];
@@ -903,7 +1064,7 @@ module l1tlb_seed001_aggregated (
   assign u3_hit = t0_hit[3];
   assign u3_fill = t0_fill[3];
   assign c1_rtag = l2_resp_tag_i[7:4];
-  assign busy_next[1] = t1_busy_next;
+  assign r1_busy[1] = t1_r1_v;
   // Cluster 1: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c1_cand = t1_cand_valid;
   assign c1_load = ~q1_v_q | l2_req_ready_i[1];
@@ -916,13 +1077,28 @@ module l1tlb_seed001_aggregated (
   assign q1_vh_d = c1_take ? c1_cand_vh : q1_vh_q;
   assign c1_cand_vmid = t1_cand_vmid;
   assign q1_vmid_d = c1_take ? c1_cand_vmid : q1_vmid_q;
+  assign t1_req = {req_valid_i[7], req_valid_i[6], req_valid_i[5], req_valid_i[4]};
+  assign t1_accept = |t1_req & t1_credit & ~sd_block;
+  assign t1_win[0] = t1_req[0] & ~(t1_req[1] & t1_ptr_ge_q[1] & ~t1_ptr_ge_q[0] | t1_req[2] & t1_ptr_ge_q[2] & ~t1_ptr_ge_q[0] | t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[0]);
+  assign t1_win[1] = t1_req[1] & ~(t1_req[0] & (~t1_ptr_ge_q[1] | t1_ptr_ge_q[0]) | t1_req[2] & t1_ptr_ge_q[2] & ~t1_ptr_ge_q[1] | t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[1]);
+  assign t1_win[2] = t1_req[2] & ~(t1_req[0] & (~t1_ptr_ge_q[2] | t1_ptr_ge_q[0]) | t1_req[1] & (~t1_ptr_ge_q[2] | t1_ptr_ge_q[1]) | t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[2]);
+  assign t1_win[3] = t1_req[3] & ~(t1_req[0] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[0]) | t1_req[1] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[1]) | t1_req[2] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[2]));
+  assign t1_win_hi = t1_req & t1_ptr_ge_q;
+  assign t1_win_any_hi = |t1_win_hi;
+  assign t1_win_below[0] = t1_win_any_hi ? 1'b0 : 1'b0;
+  assign t1_win_below[1] = t1_win_any_hi ? t1_win_hi[0] : t1_req[0];
+  assign t1_win_below[2] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] : t1_req[0] | t1_req[1];
+  assign t1_win_below[3] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] : t1_req[0] | t1_req[1] | t1_req[2];
+  assign t1_ptr_ge_d = t1_accept ? t1_win_below : t1_ptr_ge_q;
+  assign t1_grant = {4{t1_credit & ~sd_block}} & t1_win;
+  assign tlb_bid[1] = |t1_req & t1_credit;
   l1tlb_seed001_aggregated_tlb u_tlb1 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[7:4]),
+    .pick_i(t1_win),
+    .accept_i(t1_accept),
     .req_vpn_i(req_vpn_i[287:144]),
     .req_vmid_i(req_vmid_i[15:8]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -932,8 +1108,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c1_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
-    .grant_o(t1_grant),
-    .busy_next_o(t1_busy_next),
+    .credit_o(t1_credit),
+    .r1_v_o(t1_r1_v),
     .hit_o(t1_hit),
     .hit_vpn_o(t1_hit_vpn),
     .hit_vmid_o(t1_hit_vmid),
@@ -952,7 +1128,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t1_evict_vh),
     .evict_vmid_o(t1_evict_vmid),
     .evict_ppn_o(t1_evict_ppn),
-    .evict_perm_o(t1_evict_perm)
+    .evict_perm_o(t1_evict_perm),
+    .pick_hi_i(t1_win)
   );
   assign c1_evict = t1_evict;
   assign u4_hit = t1_hit[0];
@@ -964,7 +1141,7 @@ module l1tlb_seed001_aggregated (
   assign u7_hit = t1_hit[3];
   assign u7_fill = t1_fill[3];
   assign c2_rtag = l2_resp_tag_i[11:8];
-  assign busy_next[2] = t2_busy_next;
+  assign r1_busy[2] = t2_r1_v;
   // Cluster 2: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c2_cand = t2_cand_valid;
   assign c2_load = ~q2_v_q | l2_req_ready_i[2];
@@ -977,13 +1154,28 @@ module l1tlb_seed001_aggregated (
   assign q2_vh_d = c2_take ? c2_cand_vh : q2_vh_q;
   assign c2_cand_vmid = t2_cand_vmid;
   assign q2_vmid_d = c2_take ? c2_cand_vmid : q2_vmid_q;
+  assign t2_req = {req_valid_i[11], req_valid_i[10], req_valid_i[9], req_valid_i[8]};
+  assign t2_accept = |t2_req & t2_credit & ~sd_block;
+  assign t2_win[0] = t2_req[0] & ~(t2_req[1] & t2_ptr_ge_q[1] & ~t2_ptr_ge_q[0] | t2_req[2] & t2_ptr_ge_q[2] & ~t2_ptr_ge_q[0] | t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[0]);
+  assign t2_win[1] = t2_req[1] & ~(t2_req[0] & (~t2_ptr_ge_q[1] | t2_ptr_ge_q[0]) | t2_req[2] & t2_ptr_ge_q[2] & ~t2_ptr_ge_q[1] | t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[1]);
+  assign t2_win[2] = t2_req[2] & ~(t2_req[0] & (~t2_ptr_ge_q[2] | t2_ptr_ge_q[0]) | t2_req[1] & (~t2_ptr_ge_q[2] | t2_ptr_ge_q[1]) | t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[2]);
+  assign t2_win[3] = t2_req[3] & ~(t2_req[0] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[0]) | t2_req[1] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[1]) | t2_req[2] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[2]));
+  assign t2_win_hi = t2_req & t2_ptr_ge_q;
+  assign t2_win_any_hi = |t2_win_hi;
+  assign t2_win_below[0] = t2_win_any_hi ? 1'b0 : 1'b0;
+  assign t2_win_below[1] = t2_win_any_hi ? t2_win_hi[0] : t2_req[0];
+  assign t2_win_below[2] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] : t2_req[0] | t2_req[1];
+  assign t2_win_below[3] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] : t2_req[0] | t2_req[1] | t2_req[2];
+  assign t2_ptr_ge_d = t2_accept ? t2_win_below : t2_ptr_ge_q;
+  assign t2_grant = {4{t2_credit & ~sd_block}} & t2_win;
+  assign tlb_bid[2] = |t2_req & t2_credit;
   l1tlb_seed001_aggregated_tlb u_tlb2 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[11:8]),
+    .pick_i(t2_win),
+    .accept_i(t2_accept),
     .req_vpn_i(req_vpn_i[431:288]),
     .req_vmid_i(req_vmid_i[23:16]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -993,8 +1185,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c2_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
-    .grant_o(t2_grant),
-    .busy_next_o(t2_busy_next),
+    .credit_o(t2_credit),
+    .r1_v_o(t2_r1_v),
     .hit_o(t2_hit),
     .hit_vpn_o(t2_hit_vpn),
     .hit_vmid_o(t2_hit_vmid),
@@ -1013,7 +1205,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t2_evict_vh),
     .evict_vmid_o(t2_evict_vmid),
     .evict_ppn_o(t2_evict_ppn),
-    .evict_perm_o(t2_evict_perm)
+    .evict_perm_o(t2_evict_perm),
+    .pick_hi_i(t2_win)
   );
   assign c2_evict = t2_evict;
   assign u8_hit = t2_hit[0];
@@ -1025,7 +1218,7 @@ module l1tlb_seed001_aggregated (
   assign u11_hit = t2_hit[3];
   assign u11_fill = t2_fill[3];
   assign c3_rtag = l2_resp_tag_i[15:12];
-  assign busy_next[3] = t3_busy_next;
+  assign r1_busy[3] = t3_r1_v;
   // Cluster 3: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c3_cand = t3_cand_valid;
   assign c3_load = ~q3_v_q | l2_req_ready_i[3];
@@ -1038,13 +1231,28 @@ module l1tlb_seed001_aggregated (
   assign q3_vh_d = c3_take ? c3_cand_vh : q3_vh_q;
   assign c3_cand_vmid = t3_cand_vmid;
   assign q3_vmid_d = c3_take ? c3_cand_vmid : q3_vmid_q;
+  assign t3_req = {req_valid_i[15], req_valid_i[14], req_valid_i[13], req_valid_i[12]};
+  assign t3_accept = |t3_req & t3_credit & ~sd_block;
+  assign t3_win[0] = t3_req[0] & ~(t3_req[1] & t3_ptr_ge_q[1] & ~t3_ptr_ge_q[0] | t3_req[2] & t3_ptr_ge_q[2] & ~t3_ptr_ge_q[0] | t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[0]);
+  assign t3_win[1] = t3_req[1] & ~(t3_req[0] & (~t3_ptr_ge_q[1] | t3_ptr_ge_q[0]) | t3_req[2] & t3_ptr_ge_q[2] & ~t3_ptr_ge_q[1] | t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[1]);
+  assign t3_win[2] = t3_req[2] & ~(t3_req[0] & (~t3_ptr_ge_q[2] | t3_ptr_ge_q[0]) | t3_req[1] & (~t3_ptr_ge_q[2] | t3_ptr_ge_q[1]) | t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[2]);
+  assign t3_win[3] = t3_req[3] & ~(t3_req[0] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[0]) | t3_req[1] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[1]) | t3_req[2] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[2]));
+  assign t3_win_hi = t3_req & t3_ptr_ge_q;
+  assign t3_win_any_hi = |t3_win_hi;
+  assign t3_win_below[0] = t3_win_any_hi ? 1'b0 : 1'b0;
+  assign t3_win_below[1] = t3_win_any_hi ? t3_win_hi[0] : t3_req[0];
+  assign t3_win_below[2] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] : t3_req[0] | t3_req[1];
+  assign t3_win_below[3] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] : t3_req[0] | t3_req[1] | t3_req[2];
+  assign t3_ptr_ge_d = t3_accept ? t3_win_below : t3_ptr_ge_q;
+  assign t3_grant = {4{t3_credit & ~sd_block}} & t3_win;
+  assign tlb_bid[3] = |t3_req & t3_credit;
   l1tlb_seed001_aggregated_tlb u_tlb3 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[15:12]),
+    .pick_i(t3_win),
+    .accept_i(t3_accept),
     .req_vpn_i(req_vpn_i[575:432]),
     .req_vmid_i(req_vmid_i[31:24]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1054,8 +1262,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c3_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
-    .grant_o(t3_grant),
-    .busy_next_o(t3_busy_next),
+    .credit_o(t3_credit),
+    .r1_v_o(t3_r1_v),
     .hit_o(t3_hit),
     .hit_vpn_o(t3_hit_vpn),
     .hit_vmid_o(t3_hit_vmid),
@@ -1074,7 +1282,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t3_evict_vh),
     .evict_vmid_o(t3_evict_vmid),
     .evict_ppn_o(t3_evict_ppn),
-    .evict_perm_o(t3_evict_perm)
+    .evict_perm_o(t3_evict_perm),
+    .pick_hi_i(t3_win)
   );
   assign c3_evict = t3_evict;
   assign u12_hit = t3_hit[0];
@@ -1086,7 +1295,7 @@ module l1tlb_seed001_aggregated (
   assign u15_hit = t3_hit[3];
   assign u15_fill = t3_fill[3];
   assign c4_rtag = l2_resp_tag_i[19:16];
-  assign busy_next[4] = t4_busy_next;
+  assign r1_busy[4] = t4_r1_v;
   // Cluster 4: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c4_cand = t4_cand_valid;
   assign c4_load = ~q4_v_q | l2_req_ready_i[4];
@@ -1099,13 +1308,28 @@ module l1tlb_seed001_aggregated (
   assign q4_vh_d = c4_take ? c4_cand_vh : q4_vh_q;
   assign c4_cand_vmid = t4_cand_vmid;
   assign q4_vmid_d = c4_take ? c4_cand_vmid : q4_vmid_q;
+  assign t4_req = {req_valid_i[19], req_valid_i[18], req_valid_i[17], req_valid_i[16]};
+  assign t4_accept = |t4_req & t4_credit & ~sd_block;
+  assign t4_win[0] = t4_req[0] & ~(t4_req[1] & t4_ptr_ge_q[1] & ~t4_ptr_ge_q[0] | t4_req[2] & t4_ptr_ge_q[2] & ~t4_ptr_ge_q[0] | t4_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[0]);
+  assign t4_win[1] = t4_req[1] & ~(t4_req[0] & (~t4_ptr_ge_q[1] | t4_ptr_ge_q[0]) | t4_req[2] & t4_ptr_ge_q[2] & ~t4_ptr_ge_q[1] | t4_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[1]);
+  assign t4_win[2] = t4_req[2] & ~(t4_req[0] & (~t4_ptr_ge_q[2] | t4_ptr_ge_q[0]) | t4_req[1] & (~t4_ptr_ge_q[2] | t4_ptr_ge_q[1]) | t4_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[2]);
+  assign t4_win[3] = t4_req[3] & ~(t4_req[0] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[0]) | t4_req[1] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[1]) | t4_req[2] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[2]));
+  assign t4_win_hi = t4_req & t4_ptr_ge_q;
+  assign t4_win_any_hi = |t4_win_hi;
+  assign t4_win_below[0] = t4_win_any_hi ? 1'b0 : 1'b0;
+  assign t4_win_below[1] = t4_win_any_hi ? t4_win_hi[0] : t4_req[0];
+  assign t4_win_below[2] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] : t4_req[0] | t4_req[1];
+  assign t4_win_below[3] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] : t4_req[0] | t4_req[1] | t4_req[2];
+  assign t4_ptr_ge_d = t4_accept ? t4_win_below : t4_ptr_ge_q;
+  assign t4_grant = {4{t4_credit & ~sd_block}} & t4_win;
+  assign tlb_bid[4] = |t4_req & t4_credit;
   l1tlb_seed001_aggregated_tlb u_tlb4 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[19:16]),
+    .pick_i(t4_win),
+    .accept_i(t4_accept),
     .req_vpn_i(req_vpn_i[719:576]),
     .req_vmid_i(req_vmid_i[39:32]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1115,8 +1339,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c4_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[179:144]),
     .l2_resp_perm_i(l2_resp_perm_i[29:24]),
-    .grant_o(t4_grant),
-    .busy_next_o(t4_busy_next),
+    .credit_o(t4_credit),
+    .r1_v_o(t4_r1_v),
     .hit_o(t4_hit),
     .hit_vpn_o(t4_hit_vpn),
     .hit_vmid_o(t4_hit_vmid),
@@ -1135,7 +1359,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t4_evict_vh),
     .evict_vmid_o(t4_evict_vmid),
     .evict_ppn_o(t4_evict_ppn),
-    .evict_perm_o(t4_evict_perm)
+    .evict_perm_o(t4_evict_perm),
+    .pick_hi_i(t4_win)
   );
   assign c4_evict = t4_evict;
   assign u16_hit = t4_hit[0];
@@ -1147,7 +1372,7 @@ module l1tlb_seed001_aggregated (
   assign u19_hit = t4_hit[3];
   assign u19_fill = t4_fill[3];
   assign c5_rtag = l2_resp_tag_i[23:20];
-  assign busy_next[5] = t5_busy_next;
+  assign r1_busy[5] = t5_r1_v;
   // Cluster 5: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c5_cand = t5_cand_valid;
   assign c5_load = ~q5_v_q | l2_req_ready_i[5];
@@ -1160,13 +1385,28 @@ module l1tlb_seed001_aggregated (
   assign q5_vh_d = c5_take ? c5_cand_vh : q5_vh_q;
   assign c5_cand_vmid = t5_cand_vmid;
   assign q5_vmid_d = c5_take ? c5_cand_vmid : q5_vmid_q;
+  assign t5_req = {req_valid_i[23], req_valid_i[22], req_valid_i[21], req_valid_i[20]};
+  assign t5_accept = |t5_req & t5_credit & ~sd_block;
+  assign t5_win[0] = t5_req[0] & ~(t5_req[1] & t5_ptr_ge_q[1] & ~t5_ptr_ge_q[0] | t5_req[2] & t5_ptr_ge_q[2] & ~t5_ptr_ge_q[0] | t5_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[0]);
+  assign t5_win[1] = t5_req[1] & ~(t5_req[0] & (~t5_ptr_ge_q[1] | t5_ptr_ge_q[0]) | t5_req[2] & t5_ptr_ge_q[2] & ~t5_ptr_ge_q[1] | t5_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[1]);
+  assign t5_win[2] = t5_req[2] & ~(t5_req[0] & (~t5_ptr_ge_q[2] | t5_ptr_ge_q[0]) | t5_req[1] & (~t5_ptr_ge_q[2] | t5_ptr_ge_q[1]) | t5_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[2]);
+  assign t5_win[3] = t5_req[3] & ~(t5_req[0] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[0]) | t5_req[1] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[1]) | t5_req[2] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[2]));
+  assign t5_win_hi = t5_req & t5_ptr_ge_q;
+  assign t5_win_any_hi = |t5_win_hi;
+  assign t5_win_below[0] = t5_win_any_hi ? 1'b0 : 1'b0;
+  assign t5_win_below[1] = t5_win_any_hi ? t5_win_hi[0] : t5_req[0];
+  assign t5_win_below[2] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] : t5_req[0] | t5_req[1];
+  assign t5_win_below[3] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] : t5_req[0] | t5_req[1] | t5_req[2];
+  assign t5_ptr_ge_d = t5_accept ? t5_win_below : t5_ptr_ge_q;
+  assign t5_grant = {4{t5_credit & ~sd_block}} & t5_win;
+  assign tlb_bid[5] = |t5_req & t5_credit;
   l1tlb_seed001_aggregated_tlb u_tlb5 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[23:20]),
+    .pick_i(t5_win),
+    .accept_i(t5_accept),
     .req_vpn_i(req_vpn_i[863:720]),
     .req_vmid_i(req_vmid_i[47:40]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1176,8 +1416,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c5_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[215:180]),
     .l2_resp_perm_i(l2_resp_perm_i[35:30]),
-    .grant_o(t5_grant),
-    .busy_next_o(t5_busy_next),
+    .credit_o(t5_credit),
+    .r1_v_o(t5_r1_v),
     .hit_o(t5_hit),
     .hit_vpn_o(t5_hit_vpn),
     .hit_vmid_o(t5_hit_vmid),
@@ -1196,7 +1436,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t5_evict_vh),
     .evict_vmid_o(t5_evict_vmid),
     .evict_ppn_o(t5_evict_ppn),
-    .evict_perm_o(t5_evict_perm)
+    .evict_perm_o(t5_evict_perm),
+    .pick_hi_i(t5_win)
   );
   assign c5_evict = t5_evict;
   assign u20_hit = t5_hit[0];
@@ -1208,7 +1449,7 @@ module l1tlb_seed001_aggregated (
   assign u23_hit = t5_hit[3];
   assign u23_fill = t5_fill[3];
   assign c6_rtag = l2_resp_tag_i[27:24];
-  assign busy_next[6] = t6_busy_next;
+  assign r1_busy[6] = t6_r1_v;
   // Cluster 6: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c6_cand = t6_cand_valid;
   assign c6_load = ~q6_v_q | l2_req_ready_i[6];
@@ -1221,13 +1462,28 @@ module l1tlb_seed001_aggregated (
   assign q6_vh_d = c6_take ? c6_cand_vh : q6_vh_q;
   assign c6_cand_vmid = t6_cand_vmid;
   assign q6_vmid_d = c6_take ? c6_cand_vmid : q6_vmid_q;
+  assign t6_req = {req_valid_i[27], req_valid_i[26], req_valid_i[25], req_valid_i[24]};
+  assign t6_accept = |t6_req & t6_credit & ~sd_block;
+  assign t6_win[0] = t6_req[0] & ~(t6_req[1] & t6_ptr_ge_q[1] & ~t6_ptr_ge_q[0] | t6_req[2] & t6_ptr_ge_q[2] & ~t6_ptr_ge_q[0] | t6_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[0]);
+  assign t6_win[1] = t6_req[1] & ~(t6_req[0] & (~t6_ptr_ge_q[1] | t6_ptr_ge_q[0]) | t6_req[2] & t6_ptr_ge_q[2] & ~t6_ptr_ge_q[1] | t6_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[1]);
+  assign t6_win[2] = t6_req[2] & ~(t6_req[0] & (~t6_ptr_ge_q[2] | t6_ptr_ge_q[0]) | t6_req[1] & (~t6_ptr_ge_q[2] | t6_ptr_ge_q[1]) | t6_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[2]);
+  assign t6_win[3] = t6_req[3] & ~(t6_req[0] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[0]) | t6_req[1] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[1]) | t6_req[2] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[2]));
+  assign t6_win_hi = t6_req & t6_ptr_ge_q;
+  assign t6_win_any_hi = |t6_win_hi;
+  assign t6_win_below[0] = t6_win_any_hi ? 1'b0 : 1'b0;
+  assign t6_win_below[1] = t6_win_any_hi ? t6_win_hi[0] : t6_req[0];
+  assign t6_win_below[2] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] : t6_req[0] | t6_req[1];
+  assign t6_win_below[3] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] : t6_req[0] | t6_req[1] | t6_req[2];
+  assign t6_ptr_ge_d = t6_accept ? t6_win_below : t6_ptr_ge_q;
+  assign t6_grant = {4{t6_credit & ~sd_block}} & t6_win;
+  assign tlb_bid[6] = |t6_req & t6_credit;
   l1tlb_seed001_aggregated_tlb u_tlb6 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[27:24]),
+    .pick_i(t6_win),
+    .accept_i(t6_accept),
     .req_vpn_i(req_vpn_i[1007:864]),
     .req_vmid_i(req_vmid_i[55:48]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1237,8 +1493,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c6_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[251:216]),
     .l2_resp_perm_i(l2_resp_perm_i[41:36]),
-    .grant_o(t6_grant),
-    .busy_next_o(t6_busy_next),
+    .credit_o(t6_credit),
+    .r1_v_o(t6_r1_v),
     .hit_o(t6_hit),
     .hit_vpn_o(t6_hit_vpn),
     .hit_vmid_o(t6_hit_vmid),
@@ -1257,7 +1513,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t6_evict_vh),
     .evict_vmid_o(t6_evict_vmid),
     .evict_ppn_o(t6_evict_ppn),
-    .evict_perm_o(t6_evict_perm)
+    .evict_perm_o(t6_evict_perm),
+    .pick_hi_i(t6_win)
   );
   assign c6_evict = t6_evict;
   assign u24_hit = t6_hit[0];
@@ -1269,7 +1526,7 @@ module l1tlb_seed001_aggregated (
   assign u27_hit = t6_hit[3];
   assign u27_fill = t6_fill[3];
   assign c7_rtag = l2_resp_tag_i[31:28];
-  assign busy_next[7] = t7_busy_next;
+  assign r1_busy[7] = t7_r1_v;
   // Cluster 7: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c7_cand = t7_cand_valid;
   assign c7_load = ~q7_v_q | l2_req_ready_i[7];
@@ -1282,13 +1539,28 @@ module l1tlb_seed001_aggregated (
   assign q7_vh_d = c7_take ? c7_cand_vh : q7_vh_q;
   assign c7_cand_vmid = t7_cand_vmid;
   assign q7_vmid_d = c7_take ? c7_cand_vmid : q7_vmid_q;
+  assign t7_req = {req_valid_i[31], req_valid_i[30], req_valid_i[29], req_valid_i[28]};
+  assign t7_accept = |t7_req & t7_credit & ~sd_block;
+  assign t7_win[0] = t7_req[0] & ~(t7_req[1] & t7_ptr_ge_q[1] & ~t7_ptr_ge_q[0] | t7_req[2] & t7_ptr_ge_q[2] & ~t7_ptr_ge_q[0] | t7_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[0]);
+  assign t7_win[1] = t7_req[1] & ~(t7_req[0] & (~t7_ptr_ge_q[1] | t7_ptr_ge_q[0]) | t7_req[2] & t7_ptr_ge_q[2] & ~t7_ptr_ge_q[1] | t7_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[1]);
+  assign t7_win[2] = t7_req[2] & ~(t7_req[0] & (~t7_ptr_ge_q[2] | t7_ptr_ge_q[0]) | t7_req[1] & (~t7_ptr_ge_q[2] | t7_ptr_ge_q[1]) | t7_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[2]);
+  assign t7_win[3] = t7_req[3] & ~(t7_req[0] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[0]) | t7_req[1] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[1]) | t7_req[2] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[2]));
+  assign t7_win_hi = t7_req & t7_ptr_ge_q;
+  assign t7_win_any_hi = |t7_win_hi;
+  assign t7_win_below[0] = t7_win_any_hi ? 1'b0 : 1'b0;
+  assign t7_win_below[1] = t7_win_any_hi ? t7_win_hi[0] : t7_req[0];
+  assign t7_win_below[2] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] : t7_req[0] | t7_req[1];
+  assign t7_win_below[3] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] : t7_req[0] | t7_req[1] | t7_req[2];
+  assign t7_ptr_ge_d = t7_accept ? t7_win_below : t7_ptr_ge_q;
+  assign t7_grant = {4{t7_credit & ~sd_block}} & t7_win;
+  assign tlb_bid[7] = |t7_req & t7_credit;
   l1tlb_seed001_aggregated_tlb u_tlb7 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[31:28]),
+    .pick_i(t7_win),
+    .accept_i(t7_accept),
     .req_vpn_i(req_vpn_i[1151:1008]),
     .req_vmid_i(req_vmid_i[63:56]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1298,8 +1570,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c7_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[287:252]),
     .l2_resp_perm_i(l2_resp_perm_i[47:42]),
-    .grant_o(t7_grant),
-    .busy_next_o(t7_busy_next),
+    .credit_o(t7_credit),
+    .r1_v_o(t7_r1_v),
     .hit_o(t7_hit),
     .hit_vpn_o(t7_hit_vpn),
     .hit_vmid_o(t7_hit_vmid),
@@ -1318,7 +1590,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t7_evict_vh),
     .evict_vmid_o(t7_evict_vmid),
     .evict_ppn_o(t7_evict_ppn),
-    .evict_perm_o(t7_evict_perm)
+    .evict_perm_o(t7_evict_perm),
+    .pick_hi_i(t7_win)
   );
   assign c7_evict = t7_evict;
   assign u28_hit = t7_hit[0];
@@ -1330,7 +1603,7 @@ module l1tlb_seed001_aggregated (
   assign u31_hit = t7_hit[3];
   assign u31_fill = t7_fill[3];
   assign c8_rtag = l2_resp_tag_i[35:32];
-  assign busy_next[8] = t8_busy_next;
+  assign r1_busy[8] = t8_r1_v;
   // Cluster 8: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c8_cand = t8_cand_valid;
   assign c8_load = ~q8_v_q | l2_req_ready_i[8];
@@ -1343,13 +1616,28 @@ module l1tlb_seed001_aggregated (
   assign q8_vh_d = c8_take ? c8_cand_vh : q8_vh_q;
   assign c8_cand_vmid = t8_cand_vmid;
   assign q8_vmid_d = c8_take ? c8_cand_vmid : q8_vmid_q;
+  assign t8_req = {req_valid_i[35], req_valid_i[34], req_valid_i[33], req_valid_i[32]};
+  assign t8_accept = |t8_req & t8_credit & ~sd_block;
+  assign t8_win[0] = t8_req[0] & ~(t8_req[1] & t8_ptr_ge_q[1] & ~t8_ptr_ge_q[0] | t8_req[2] & t8_ptr_ge_q[2] & ~t8_ptr_ge_q[0] | t8_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[0]);
+  assign t8_win[1] = t8_req[1] & ~(t8_req[0] & (~t8_ptr_ge_q[1] | t8_ptr_ge_q[0]) | t8_req[2] & t8_ptr_ge_q[2] & ~t8_ptr_ge_q[1] | t8_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[1]);
+  assign t8_win[2] = t8_req[2] & ~(t8_req[0] & (~t8_ptr_ge_q[2] | t8_ptr_ge_q[0]) | t8_req[1] & (~t8_ptr_ge_q[2] | t8_ptr_ge_q[1]) | t8_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[2]);
+  assign t8_win[3] = t8_req[3] & ~(t8_req[0] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[0]) | t8_req[1] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[1]) | t8_req[2] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[2]));
+  assign t8_win_hi = t8_req & t8_ptr_ge_q;
+  assign t8_win_any_hi = |t8_win_hi;
+  assign t8_win_below[0] = t8_win_any_hi ? 1'b0 : 1'b0;
+  assign t8_win_below[1] = t8_win_any_hi ? t8_win_hi[0] : t8_req[0];
+  assign t8_win_below[2] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] : t8_req[0] | t8_req[1];
+  assign t8_win_below[3] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] : t8_req[0] | t8_req[1] | t8_req[2];
+  assign t8_ptr_ge_d = t8_accept ? t8_win_below : t8_ptr_ge_q;
+  assign t8_grant = {4{t8_credit & ~sd_block}} & t8_win;
+  assign tlb_bid[8] = |t8_req & t8_credit;
   l1tlb_seed001_aggregated_tlb u_tlb8 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[35:32]),
+    .pick_i(t8_win),
+    .accept_i(t8_accept),
     .req_vpn_i(req_vpn_i[1295:1152]),
     .req_vmid_i(req_vmid_i[71:64]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1359,8 +1647,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c8_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[323:288]),
     .l2_resp_perm_i(l2_resp_perm_i[53:48]),
-    .grant_o(t8_grant),
-    .busy_next_o(t8_busy_next),
+    .credit_o(t8_credit),
+    .r1_v_o(t8_r1_v),
     .hit_o(t8_hit),
     .hit_vpn_o(t8_hit_vpn),
     .hit_vmid_o(t8_hit_vmid),
@@ -1379,7 +1667,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t8_evict_vh),
     .evict_vmid_o(t8_evict_vmid),
     .evict_ppn_o(t8_evict_ppn),
-    .evict_perm_o(t8_evict_perm)
+    .evict_perm_o(t8_evict_perm),
+    .pick_hi_i(t8_win)
   );
   assign c8_evict = t8_evict;
   assign u32_hit = t8_hit[0];
@@ -1391,7 +1680,7 @@ module l1tlb_seed001_aggregated (
   assign u35_hit = t8_hit[3];
   assign u35_fill = t8_fill[3];
   assign c9_rtag = l2_resp_tag_i[39:36];
-  assign busy_next[9] = t9_busy_next;
+  assign r1_busy[9] = t9_r1_v;
   // Cluster 9: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c9_cand = t9_cand_valid;
   assign c9_load = ~q9_v_q | l2_req_ready_i[9];
@@ -1404,13 +1693,28 @@ module l1tlb_seed001_aggregated (
   assign q9_vh_d = c9_take ? c9_cand_vh : q9_vh_q;
   assign c9_cand_vmid = t9_cand_vmid;
   assign q9_vmid_d = c9_take ? c9_cand_vmid : q9_vmid_q;
+  assign t9_req = {req_valid_i[39], req_valid_i[38], req_valid_i[37], req_valid_i[36]};
+  assign t9_accept = |t9_req & t9_credit & ~sd_block;
+  assign t9_win[0] = t9_req[0] & ~(t9_req[1] & t9_ptr_ge_q[1] & ~t9_ptr_ge_q[0] | t9_req[2] & t9_ptr_ge_q[2] & ~t9_ptr_ge_q[0] | t9_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[0]);
+  assign t9_win[1] = t9_req[1] & ~(t9_req[0] & (~t9_ptr_ge_q[1] | t9_ptr_ge_q[0]) | t9_req[2] & t9_ptr_ge_q[2] & ~t9_ptr_ge_q[1] | t9_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[1]);
+  assign t9_win[2] = t9_req[2] & ~(t9_req[0] & (~t9_ptr_ge_q[2] | t9_ptr_ge_q[0]) | t9_req[1] & (~t9_ptr_ge_q[2] | t9_ptr_ge_q[1]) | t9_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[2]);
+  assign t9_win[3] = t9_req[3] & ~(t9_req[0] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[0]) | t9_req[1] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[1]) | t9_req[2] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[2]));
+  assign t9_win_hi = t9_req & t9_ptr_ge_q;
+  assign t9_win_any_hi = |t9_win_hi;
+  assign t9_win_below[0] = t9_win_any_hi ? 1'b0 : 1'b0;
+  assign t9_win_below[1] = t9_win_any_hi ? t9_win_hi[0] : t9_req[0];
+  assign t9_win_below[2] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] : t9_req[0] | t9_req[1];
+  assign t9_win_below[3] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] : t9_req[0] | t9_req[1] | t9_req[2];
+  assign t9_ptr_ge_d = t9_accept ? t9_win_below : t9_ptr_ge_q;
+  assign t9_grant = {4{t9_credit & ~sd_block}} & t9_win;
+  assign tlb_bid[9] = |t9_req & t9_credit;
   l1tlb_seed001_aggregated_tlb u_tlb9 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[39:36]),
+    .pick_i(t9_win),
+    .accept_i(t9_accept),
     .req_vpn_i(req_vpn_i[1439:1296]),
     .req_vmid_i(req_vmid_i[79:72]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1420,8 +1724,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c9_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[359:324]),
     .l2_resp_perm_i(l2_resp_perm_i[59:54]),
-    .grant_o(t9_grant),
-    .busy_next_o(t9_busy_next),
+    .credit_o(t9_credit),
+    .r1_v_o(t9_r1_v),
     .hit_o(t9_hit),
     .hit_vpn_o(t9_hit_vpn),
     .hit_vmid_o(t9_hit_vmid),
@@ -1440,7 +1744,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t9_evict_vh),
     .evict_vmid_o(t9_evict_vmid),
     .evict_ppn_o(t9_evict_ppn),
-    .evict_perm_o(t9_evict_perm)
+    .evict_perm_o(t9_evict_perm),
+    .pick_hi_i(t9_win)
   );
   assign c9_evict = t9_evict;
   assign u36_hit = t9_hit[0];
@@ -1452,7 +1757,7 @@ module l1tlb_seed001_aggregated (
   assign u39_hit = t9_hit[3];
   assign u39_fill = t9_fill[3];
   assign c10_rtag = l2_resp_tag_i[43:40];
-  assign busy_next[10] = t10_busy_next;
+  assign r1_busy[10] = t10_r1_v;
   // Cluster 10: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c10_cand = t10_cand_valid;
   assign c10_load = ~q10_v_q | l2_req_ready_i[10];
@@ -1465,13 +1770,28 @@ module l1tlb_seed001_aggregated (
   assign q10_vh_d = c10_take ? c10_cand_vh : q10_vh_q;
   assign c10_cand_vmid = t10_cand_vmid;
   assign q10_vmid_d = c10_take ? c10_cand_vmid : q10_vmid_q;
+  assign t10_req = {req_valid_i[43], req_valid_i[42], req_valid_i[41], req_valid_i[40]};
+  assign t10_accept = |t10_req & t10_credit & ~sd_block;
+  assign t10_win[0] = t10_req[0] & ~(t10_req[1] & t10_ptr_ge_q[1] & ~t10_ptr_ge_q[0] | t10_req[2] & t10_ptr_ge_q[2] & ~t10_ptr_ge_q[0] | t10_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[0]);
+  assign t10_win[1] = t10_req[1] & ~(t10_req[0] & (~t10_ptr_ge_q[1] | t10_ptr_ge_q[0]) | t10_req[2] & t10_ptr_ge_q[2] & ~t10_ptr_ge_q[1] | t10_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[1]);
+  assign t10_win[2] = t10_req[2] & ~(t10_req[0] & (~t10_ptr_ge_q[2] | t10_ptr_ge_q[0]) | t10_req[1] & (~t10_ptr_ge_q[2] | t10_ptr_ge_q[1]) | t10_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[2]);
+  assign t10_win[3] = t10_req[3] & ~(t10_req[0] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[0]) | t10_req[1] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[1]) | t10_req[2] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[2]));
+  assign t10_win_hi = t10_req & t10_ptr_ge_q;
+  assign t10_win_any_hi = |t10_win_hi;
+  assign t10_win_below[0] = t10_win_any_hi ? 1'b0 : 1'b0;
+  assign t10_win_below[1] = t10_win_any_hi ? t10_win_hi[0] : t10_req[0];
+  assign t10_win_below[2] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] : t10_req[0] | t10_req[1];
+  assign t10_win_below[3] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] : t10_req[0] | t10_req[1] | t10_req[2];
+  assign t10_ptr_ge_d = t10_accept ? t10_win_below : t10_ptr_ge_q;
+  assign t10_grant = {4{t10_credit & ~sd_block}} & t10_win;
+  assign tlb_bid[10] = |t10_req & t10_credit;
   l1tlb_seed001_aggregated_tlb u_tlb10 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[43:40]),
+    .pick_i(t10_win),
+    .accept_i(t10_accept),
     .req_vpn_i(req_vpn_i[1583:1440]),
     .req_vmid_i(req_vmid_i[87:80]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1481,8 +1801,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c10_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[395:360]),
     .l2_resp_perm_i(l2_resp_perm_i[65:60]),
-    .grant_o(t10_grant),
-    .busy_next_o(t10_busy_next),
+    .credit_o(t10_credit),
+    .r1_v_o(t10_r1_v),
     .hit_o(t10_hit),
     .hit_vpn_o(t10_hit_vpn),
     .hit_vmid_o(t10_hit_vmid),
@@ -1501,7 +1821,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t10_evict_vh),
     .evict_vmid_o(t10_evict_vmid),
     .evict_ppn_o(t10_evict_ppn),
-    .evict_perm_o(t10_evict_perm)
+    .evict_perm_o(t10_evict_perm),
+    .pick_hi_i(t10_win)
   );
   assign c10_evict = t10_evict;
   assign u40_hit = t10_hit[0];
@@ -1513,7 +1834,7 @@ module l1tlb_seed001_aggregated (
   assign u43_hit = t10_hit[3];
   assign u43_fill = t10_fill[3];
   assign c11_rtag = l2_resp_tag_i[47:44];
-  assign busy_next[11] = t11_busy_next;
+  assign r1_busy[11] = t11_r1_v;
   // Cluster 11: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c11_cand = t11_cand_valid;
   assign c11_load = ~q11_v_q | l2_req_ready_i[11];
@@ -1526,13 +1847,28 @@ module l1tlb_seed001_aggregated (
   assign q11_vh_d = c11_take ? c11_cand_vh : q11_vh_q;
   assign c11_cand_vmid = t11_cand_vmid;
   assign q11_vmid_d = c11_take ? c11_cand_vmid : q11_vmid_q;
+  assign t11_req = {req_valid_i[47], req_valid_i[46], req_valid_i[45], req_valid_i[44]};
+  assign t11_accept = |t11_req & t11_credit & ~sd_block;
+  assign t11_win[0] = t11_req[0] & ~(t11_req[1] & t11_ptr_ge_q[1] & ~t11_ptr_ge_q[0] | t11_req[2] & t11_ptr_ge_q[2] & ~t11_ptr_ge_q[0] | t11_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[0]);
+  assign t11_win[1] = t11_req[1] & ~(t11_req[0] & (~t11_ptr_ge_q[1] | t11_ptr_ge_q[0]) | t11_req[2] & t11_ptr_ge_q[2] & ~t11_ptr_ge_q[1] | t11_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[1]);
+  assign t11_win[2] = t11_req[2] & ~(t11_req[0] & (~t11_ptr_ge_q[2] | t11_ptr_ge_q[0]) | t11_req[1] & (~t11_ptr_ge_q[2] | t11_ptr_ge_q[1]) | t11_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[2]);
+  assign t11_win[3] = t11_req[3] & ~(t11_req[0] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[0]) | t11_req[1] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[1]) | t11_req[2] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[2]));
+  assign t11_win_hi = t11_req & t11_ptr_ge_q;
+  assign t11_win_any_hi = |t11_win_hi;
+  assign t11_win_below[0] = t11_win_any_hi ? 1'b0 : 1'b0;
+  assign t11_win_below[1] = t11_win_any_hi ? t11_win_hi[0] : t11_req[0];
+  assign t11_win_below[2] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] : t11_req[0] | t11_req[1];
+  assign t11_win_below[3] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] : t11_req[0] | t11_req[1] | t11_req[2];
+  assign t11_ptr_ge_d = t11_accept ? t11_win_below : t11_ptr_ge_q;
+  assign t11_grant = {4{t11_credit & ~sd_block}} & t11_win;
+  assign tlb_bid[11] = |t11_req & t11_credit;
   l1tlb_seed001_aggregated_tlb u_tlb11 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[47:44]),
+    .pick_i(t11_win),
+    .accept_i(t11_accept),
     .req_vpn_i(req_vpn_i[1727:1584]),
     .req_vmid_i(req_vmid_i[95:88]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1542,8 +1878,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c11_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[431:396]),
     .l2_resp_perm_i(l2_resp_perm_i[71:66]),
-    .grant_o(t11_grant),
-    .busy_next_o(t11_busy_next),
+    .credit_o(t11_credit),
+    .r1_v_o(t11_r1_v),
     .hit_o(t11_hit),
     .hit_vpn_o(t11_hit_vpn),
     .hit_vmid_o(t11_hit_vmid),
@@ -1562,7 +1898,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t11_evict_vh),
     .evict_vmid_o(t11_evict_vmid),
     .evict_ppn_o(t11_evict_ppn),
-    .evict_perm_o(t11_evict_perm)
+    .evict_perm_o(t11_evict_perm),
+    .pick_hi_i(t11_win)
   );
   assign c11_evict = t11_evict;
   assign u44_hit = t11_hit[0];
@@ -1574,7 +1911,7 @@ module l1tlb_seed001_aggregated (
   assign u47_hit = t11_hit[3];
   assign u47_fill = t11_fill[3];
   assign c12_rtag = l2_resp_tag_i[51:48];
-  assign busy_next[12] = t12_busy_next;
+  assign r1_busy[12] = t12_r1_v;
   // Cluster 12: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c12_cand = t12_cand_valid;
   assign c12_load = ~q12_v_q | l2_req_ready_i[12];
@@ -1587,13 +1924,28 @@ module l1tlb_seed001_aggregated (
   assign q12_vh_d = c12_take ? c12_cand_vh : q12_vh_q;
   assign c12_cand_vmid = t12_cand_vmid;
   assign q12_vmid_d = c12_take ? c12_cand_vmid : q12_vmid_q;
+  assign t12_req = {req_valid_i[51], req_valid_i[50], req_valid_i[49], req_valid_i[48]};
+  assign t12_accept = |t12_req & t12_credit & ~sd_block;
+  assign t12_win[0] = t12_req[0] & ~(t12_req[1] & t12_ptr_ge_q[1] & ~t12_ptr_ge_q[0] | t12_req[2] & t12_ptr_ge_q[2] & ~t12_ptr_ge_q[0] | t12_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[0]);
+  assign t12_win[1] = t12_req[1] & ~(t12_req[0] & (~t12_ptr_ge_q[1] | t12_ptr_ge_q[0]) | t12_req[2] & t12_ptr_ge_q[2] & ~t12_ptr_ge_q[1] | t12_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[1]);
+  assign t12_win[2] = t12_req[2] & ~(t12_req[0] & (~t12_ptr_ge_q[2] | t12_ptr_ge_q[0]) | t12_req[1] & (~t12_ptr_ge_q[2] | t12_ptr_ge_q[1]) | t12_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[2]);
+  assign t12_win[3] = t12_req[3] & ~(t12_req[0] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[0]) | t12_req[1] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[1]) | t12_req[2] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[2]));
+  assign t12_win_hi = t12_req & t12_ptr_ge_q;
+  assign t12_win_any_hi = |t12_win_hi;
+  assign t12_win_below[0] = t12_win_any_hi ? 1'b0 : 1'b0;
+  assign t12_win_below[1] = t12_win_any_hi ? t12_win_hi[0] : t12_req[0];
+  assign t12_win_below[2] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] : t12_req[0] | t12_req[1];
+  assign t12_win_below[3] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] : t12_req[0] | t12_req[1] | t12_req[2];
+  assign t12_ptr_ge_d = t12_accept ? t12_win_below : t12_ptr_ge_q;
+  assign t12_grant = {4{t12_credit & ~sd_block}} & t12_win;
+  assign tlb_bid[12] = |t12_req & t12_credit;
   l1tlb_seed001_aggregated_tlb u_tlb12 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[51:48]),
+    .pick_i(t12_win),
+    .accept_i(t12_accept),
     .req_vpn_i(req_vpn_i[1871:1728]),
     .req_vmid_i(req_vmid_i[103:96]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1603,8 +1955,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c12_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[467:432]),
     .l2_resp_perm_i(l2_resp_perm_i[77:72]),
-    .grant_o(t12_grant),
-    .busy_next_o(t12_busy_next),
+    .credit_o(t12_credit),
+    .r1_v_o(t12_r1_v),
     .hit_o(t12_hit),
     .hit_vpn_o(t12_hit_vpn),
     .hit_vmid_o(t12_hit_vmid),
@@ -1623,7 +1975,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t12_evict_vh),
     .evict_vmid_o(t12_evict_vmid),
     .evict_ppn_o(t12_evict_ppn),
-    .evict_perm_o(t12_evict_perm)
+    .evict_perm_o(t12_evict_perm),
+    .pick_hi_i(t12_win)
   );
   assign c12_evict = t12_evict;
   assign u48_hit = t12_hit[0];
@@ -1635,7 +1988,7 @@ module l1tlb_seed001_aggregated (
   assign u51_hit = t12_hit[3];
   assign u51_fill = t12_fill[3];
   assign c13_rtag = l2_resp_tag_i[55:52];
-  assign busy_next[13] = t13_busy_next;
+  assign r1_busy[13] = t13_r1_v;
   // Cluster 13: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c13_cand = t13_cand_valid;
   assign c13_load = ~q13_v_q | l2_req_ready_i[13];
@@ -1648,13 +2001,28 @@ module l1tlb_seed001_aggregated (
   assign q13_vh_d = c13_take ? c13_cand_vh : q13_vh_q;
   assign c13_cand_vmid = t13_cand_vmid;
   assign q13_vmid_d = c13_take ? c13_cand_vmid : q13_vmid_q;
+  assign t13_req = {req_valid_i[55], req_valid_i[54], req_valid_i[53], req_valid_i[52]};
+  assign t13_accept = |t13_req & t13_credit & ~sd_block;
+  assign t13_win[0] = t13_req[0] & ~(t13_req[1] & t13_ptr_ge_q[1] & ~t13_ptr_ge_q[0] | t13_req[2] & t13_ptr_ge_q[2] & ~t13_ptr_ge_q[0] | t13_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[0]);
+  assign t13_win[1] = t13_req[1] & ~(t13_req[0] & (~t13_ptr_ge_q[1] | t13_ptr_ge_q[0]) | t13_req[2] & t13_ptr_ge_q[2] & ~t13_ptr_ge_q[1] | t13_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[1]);
+  assign t13_win[2] = t13_req[2] & ~(t13_req[0] & (~t13_ptr_ge_q[2] | t13_ptr_ge_q[0]) | t13_req[1] & (~t13_ptr_ge_q[2] | t13_ptr_ge_q[1]) | t13_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[2]);
+  assign t13_win[3] = t13_req[3] & ~(t13_req[0] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[0]) | t13_req[1] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[1]) | t13_req[2] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[2]));
+  assign t13_win_hi = t13_req & t13_ptr_ge_q;
+  assign t13_win_any_hi = |t13_win_hi;
+  assign t13_win_below[0] = t13_win_any_hi ? 1'b0 : 1'b0;
+  assign t13_win_below[1] = t13_win_any_hi ? t13_win_hi[0] : t13_req[0];
+  assign t13_win_below[2] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] : t13_req[0] | t13_req[1];
+  assign t13_win_below[3] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] : t13_req[0] | t13_req[1] | t13_req[2];
+  assign t13_ptr_ge_d = t13_accept ? t13_win_below : t13_ptr_ge_q;
+  assign t13_grant = {4{t13_credit & ~sd_block}} & t13_win;
+  assign tlb_bid[13] = |t13_req & t13_credit;
   l1tlb_seed001_aggregated_tlb u_tlb13 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[55:52]),
+    .pick_i(t13_win),
+    .accept_i(t13_accept),
     .req_vpn_i(req_vpn_i[2015:1872]),
     .req_vmid_i(req_vmid_i[111:104]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1664,8 +2032,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c13_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[503:468]),
     .l2_resp_perm_i(l2_resp_perm_i[83:78]),
-    .grant_o(t13_grant),
-    .busy_next_o(t13_busy_next),
+    .credit_o(t13_credit),
+    .r1_v_o(t13_r1_v),
     .hit_o(t13_hit),
     .hit_vpn_o(t13_hit_vpn),
     .hit_vmid_o(t13_hit_vmid),
@@ -1684,7 +2052,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t13_evict_vh),
     .evict_vmid_o(t13_evict_vmid),
     .evict_ppn_o(t13_evict_ppn),
-    .evict_perm_o(t13_evict_perm)
+    .evict_perm_o(t13_evict_perm),
+    .pick_hi_i(t13_win)
   );
   assign c13_evict = t13_evict;
   assign u52_hit = t13_hit[0];
@@ -1696,7 +2065,7 @@ module l1tlb_seed001_aggregated (
   assign u55_hit = t13_hit[3];
   assign u55_fill = t13_fill[3];
   assign c14_rtag = l2_resp_tag_i[59:56];
-  assign busy_next[14] = t14_busy_next;
+  assign r1_busy[14] = t14_r1_v;
   // Cluster 14: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c14_cand = t14_cand_valid;
   assign c14_load = ~q14_v_q | l2_req_ready_i[14];
@@ -1709,13 +2078,28 @@ module l1tlb_seed001_aggregated (
   assign q14_vh_d = c14_take ? c14_cand_vh : q14_vh_q;
   assign c14_cand_vmid = t14_cand_vmid;
   assign q14_vmid_d = c14_take ? c14_cand_vmid : q14_vmid_q;
+  assign t14_req = {req_valid_i[59], req_valid_i[58], req_valid_i[57], req_valid_i[56]};
+  assign t14_accept = |t14_req & t14_credit & ~sd_block;
+  assign t14_win[0] = t14_req[0] & ~(t14_req[1] & t14_ptr_ge_q[1] & ~t14_ptr_ge_q[0] | t14_req[2] & t14_ptr_ge_q[2] & ~t14_ptr_ge_q[0] | t14_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[0]);
+  assign t14_win[1] = t14_req[1] & ~(t14_req[0] & (~t14_ptr_ge_q[1] | t14_ptr_ge_q[0]) | t14_req[2] & t14_ptr_ge_q[2] & ~t14_ptr_ge_q[1] | t14_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[1]);
+  assign t14_win[2] = t14_req[2] & ~(t14_req[0] & (~t14_ptr_ge_q[2] | t14_ptr_ge_q[0]) | t14_req[1] & (~t14_ptr_ge_q[2] | t14_ptr_ge_q[1]) | t14_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[2]);
+  assign t14_win[3] = t14_req[3] & ~(t14_req[0] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[0]) | t14_req[1] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[1]) | t14_req[2] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[2]));
+  assign t14_win_hi = t14_req & t14_ptr_ge_q;
+  assign t14_win_any_hi = |t14_win_hi;
+  assign t14_win_below[0] = t14_win_any_hi ? 1'b0 : 1'b0;
+  assign t14_win_below[1] = t14_win_any_hi ? t14_win_hi[0] : t14_req[0];
+  assign t14_win_below[2] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] : t14_req[0] | t14_req[1];
+  assign t14_win_below[3] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] : t14_req[0] | t14_req[1] | t14_req[2];
+  assign t14_ptr_ge_d = t14_accept ? t14_win_below : t14_ptr_ge_q;
+  assign t14_grant = {4{t14_credit & ~sd_block}} & t14_win;
+  assign tlb_bid[14] = |t14_req & t14_credit;
   l1tlb_seed001_aggregated_tlb u_tlb14 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[59:56]),
+    .pick_i(t14_win),
+    .accept_i(t14_accept),
     .req_vpn_i(req_vpn_i[2159:2016]),
     .req_vmid_i(req_vmid_i[119:112]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1725,8 +2109,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c14_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[539:504]),
     .l2_resp_perm_i(l2_resp_perm_i[89:84]),
-    .grant_o(t14_grant),
-    .busy_next_o(t14_busy_next),
+    .credit_o(t14_credit),
+    .r1_v_o(t14_r1_v),
     .hit_o(t14_hit),
     .hit_vpn_o(t14_hit_vpn),
     .hit_vmid_o(t14_hit_vmid),
@@ -1745,7 +2129,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t14_evict_vh),
     .evict_vmid_o(t14_evict_vmid),
     .evict_ppn_o(t14_evict_ppn),
-    .evict_perm_o(t14_evict_perm)
+    .evict_perm_o(t14_evict_perm),
+    .pick_hi_i(t14_win)
   );
   assign c14_evict = t14_evict;
   assign u56_hit = t14_hit[0];
@@ -1757,7 +2142,7 @@ module l1tlb_seed001_aggregated (
   assign u59_hit = t14_hit[3];
   assign u59_fill = t14_fill[3];
   assign c15_rtag = l2_resp_tag_i[63:60];
-  assign busy_next[15] = t15_busy_next;
+  assign r1_busy[15] = t15_r1_v;
   // Cluster 15: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c15_cand = t15_cand_valid;
   assign c15_load = ~q15_v_q | l2_req_ready_i[15];
@@ -1770,13 +2155,28 @@ module l1tlb_seed001_aggregated (
   assign q15_vh_d = c15_take ? c15_cand_vh : q15_vh_q;
   assign c15_cand_vmid = t15_cand_vmid;
   assign q15_vmid_d = c15_take ? c15_cand_vmid : q15_vmid_q;
+  assign t15_req = {req_valid_i[63], req_valid_i[62], req_valid_i[61], req_valid_i[60]};
+  assign t15_accept = |t15_req & t15_credit & ~sd_block;
+  assign t15_win[0] = t15_req[0] & ~(t15_req[1] & t15_ptr_ge_q[1] & ~t15_ptr_ge_q[0] | t15_req[2] & t15_ptr_ge_q[2] & ~t15_ptr_ge_q[0] | t15_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[0]);
+  assign t15_win[1] = t15_req[1] & ~(t15_req[0] & (~t15_ptr_ge_q[1] | t15_ptr_ge_q[0]) | t15_req[2] & t15_ptr_ge_q[2] & ~t15_ptr_ge_q[1] | t15_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[1]);
+  assign t15_win[2] = t15_req[2] & ~(t15_req[0] & (~t15_ptr_ge_q[2] | t15_ptr_ge_q[0]) | t15_req[1] & (~t15_ptr_ge_q[2] | t15_ptr_ge_q[1]) | t15_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[2]);
+  assign t15_win[3] = t15_req[3] & ~(t15_req[0] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[0]) | t15_req[1] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[1]) | t15_req[2] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[2]));
+  assign t15_win_hi = t15_req & t15_ptr_ge_q;
+  assign t15_win_any_hi = |t15_win_hi;
+  assign t15_win_below[0] = t15_win_any_hi ? 1'b0 : 1'b0;
+  assign t15_win_below[1] = t15_win_any_hi ? t15_win_hi[0] : t15_req[0];
+  assign t15_win_below[2] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] : t15_req[0] | t15_req[1];
+  assign t15_win_below[3] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] : t15_req[0] | t15_req[1] | t15_req[2];
+  assign t15_ptr_ge_d = t15_accept ? t15_win_below : t15_ptr_ge_q;
+  assign t15_grant = {4{t15_credit & ~sd_block}} & t15_win;
+  assign tlb_bid[15] = |t15_req & t15_credit;
   l1tlb_seed001_aggregated_tlb u_tlb15 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[63:60]),
+    .pick_i(t15_win),
+    .accept_i(t15_accept),
     .req_vpn_i(req_vpn_i[2303:2160]),
     .req_vmid_i(req_vmid_i[127:120]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1786,8 +2186,8 @@ module l1tlb_seed001_aggregated (
     .l2_resp_mshr_i(c15_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[575:540]),
     .l2_resp_perm_i(l2_resp_perm_i[95:90]),
-    .grant_o(t15_grant),
-    .busy_next_o(t15_busy_next),
+    .credit_o(t15_credit),
+    .r1_v_o(t15_r1_v),
     .hit_o(t15_hit),
     .hit_vpn_o(t15_hit_vpn),
     .hit_vmid_o(t15_hit_vmid),
@@ -1806,7 +2206,8 @@ module l1tlb_seed001_aggregated (
     .evict_vh_o(t15_evict_vh),
     .evict_vmid_o(t15_evict_vmid),
     .evict_ppn_o(t15_evict_ppn),
-    .evict_perm_o(t15_evict_perm)
+    .evict_perm_o(t15_evict_perm),
+    .pick_hi_i(t15_win)
   );
   assign c15_evict = t15_evict;
   assign u60_hit = t15_hit[0];
@@ -1869,66 +2270,82 @@ module l1tlb_seed001_aggregated (
       q0_mshr_q <= 4'd0;
       q0_vh_q <= 36'd0;
       q0_vmid_q <= 2'd0;
+      t0_ptr_ge_q <= 4'd15;
       q1_v_q <= 1'b0;
       q1_mshr_q <= 4'd0;
       q1_vh_q <= 36'd0;
       q1_vmid_q <= 2'd0;
+      t1_ptr_ge_q <= 4'd15;
       q2_v_q <= 1'b0;
       q2_mshr_q <= 4'd0;
       q2_vh_q <= 36'd0;
       q2_vmid_q <= 2'd0;
+      t2_ptr_ge_q <= 4'd15;
       q3_v_q <= 1'b0;
       q3_mshr_q <= 4'd0;
       q3_vh_q <= 36'd0;
       q3_vmid_q <= 2'd0;
+      t3_ptr_ge_q <= 4'd15;
       q4_v_q <= 1'b0;
       q4_mshr_q <= 4'd0;
       q4_vh_q <= 36'd0;
       q4_vmid_q <= 2'd0;
+      t4_ptr_ge_q <= 4'd15;
       q5_v_q <= 1'b0;
       q5_mshr_q <= 4'd0;
       q5_vh_q <= 36'd0;
       q5_vmid_q <= 2'd0;
+      t5_ptr_ge_q <= 4'd15;
       q6_v_q <= 1'b0;
       q6_mshr_q <= 4'd0;
       q6_vh_q <= 36'd0;
       q6_vmid_q <= 2'd0;
+      t6_ptr_ge_q <= 4'd15;
       q7_v_q <= 1'b0;
       q7_mshr_q <= 4'd0;
       q7_vh_q <= 36'd0;
       q7_vmid_q <= 2'd0;
+      t7_ptr_ge_q <= 4'd15;
       q8_v_q <= 1'b0;
       q8_mshr_q <= 4'd0;
       q8_vh_q <= 36'd0;
       q8_vmid_q <= 2'd0;
+      t8_ptr_ge_q <= 4'd15;
       q9_v_q <= 1'b0;
       q9_mshr_q <= 4'd0;
       q9_vh_q <= 36'd0;
       q9_vmid_q <= 2'd0;
+      t9_ptr_ge_q <= 4'd15;
       q10_v_q <= 1'b0;
       q10_mshr_q <= 4'd0;
       q10_vh_q <= 36'd0;
       q10_vmid_q <= 2'd0;
+      t10_ptr_ge_q <= 4'd15;
       q11_v_q <= 1'b0;
       q11_mshr_q <= 4'd0;
       q11_vh_q <= 36'd0;
       q11_vmid_q <= 2'd0;
+      t11_ptr_ge_q <= 4'd15;
       q12_v_q <= 1'b0;
       q12_mshr_q <= 4'd0;
       q12_vh_q <= 36'd0;
       q12_vmid_q <= 2'd0;
+      t12_ptr_ge_q <= 4'd15;
       q13_v_q <= 1'b0;
       q13_mshr_q <= 4'd0;
       q13_vh_q <= 36'd0;
       q13_vmid_q <= 2'd0;
+      t13_ptr_ge_q <= 4'd15;
       q14_v_q <= 1'b0;
       q14_mshr_q <= 4'd0;
       q14_vh_q <= 36'd0;
       q14_vmid_q <= 2'd0;
+      t14_ptr_ge_q <= 4'd15;
       q15_v_q <= 1'b0;
       q15_mshr_q <= 4'd0;
       q15_vh_q <= 36'd0;
       q15_vmid_q <= 2'd0;
+      t15_ptr_ge_q <= 4'd15;
       resp_valid_q <= 64'd0;
       fill_valid_q <= 64'd0;
       resp_vpn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
@@ -1954,66 +2371,82 @@ module l1tlb_seed001_aggregated (
       q0_mshr_q <= q0_mshr_d;
       q0_vh_q <= q0_vh_d;
       q0_vmid_q <= q0_vmid_d;
+      t0_ptr_ge_q <= t0_ptr_ge_d;
       q1_v_q <= q1_v_d;
       q1_mshr_q <= q1_mshr_d;
       q1_vh_q <= q1_vh_d;
       q1_vmid_q <= q1_vmid_d;
+      t1_ptr_ge_q <= t1_ptr_ge_d;
       q2_v_q <= q2_v_d;
       q2_mshr_q <= q2_mshr_d;
       q2_vh_q <= q2_vh_d;
       q2_vmid_q <= q2_vmid_d;
+      t2_ptr_ge_q <= t2_ptr_ge_d;
       q3_v_q <= q3_v_d;
       q3_mshr_q <= q3_mshr_d;
       q3_vh_q <= q3_vh_d;
       q3_vmid_q <= q3_vmid_d;
+      t3_ptr_ge_q <= t3_ptr_ge_d;
       q4_v_q <= q4_v_d;
       q4_mshr_q <= q4_mshr_d;
       q4_vh_q <= q4_vh_d;
       q4_vmid_q <= q4_vmid_d;
+      t4_ptr_ge_q <= t4_ptr_ge_d;
       q5_v_q <= q5_v_d;
       q5_mshr_q <= q5_mshr_d;
       q5_vh_q <= q5_vh_d;
       q5_vmid_q <= q5_vmid_d;
+      t5_ptr_ge_q <= t5_ptr_ge_d;
       q6_v_q <= q6_v_d;
       q6_mshr_q <= q6_mshr_d;
       q6_vh_q <= q6_vh_d;
       q6_vmid_q <= q6_vmid_d;
+      t6_ptr_ge_q <= t6_ptr_ge_d;
       q7_v_q <= q7_v_d;
       q7_mshr_q <= q7_mshr_d;
       q7_vh_q <= q7_vh_d;
       q7_vmid_q <= q7_vmid_d;
+      t7_ptr_ge_q <= t7_ptr_ge_d;
       q8_v_q <= q8_v_d;
       q8_mshr_q <= q8_mshr_d;
       q8_vh_q <= q8_vh_d;
       q8_vmid_q <= q8_vmid_d;
+      t8_ptr_ge_q <= t8_ptr_ge_d;
       q9_v_q <= q9_v_d;
       q9_mshr_q <= q9_mshr_d;
       q9_vh_q <= q9_vh_d;
       q9_vmid_q <= q9_vmid_d;
+      t9_ptr_ge_q <= t9_ptr_ge_d;
       q10_v_q <= q10_v_d;
       q10_mshr_q <= q10_mshr_d;
       q10_vh_q <= q10_vh_d;
       q10_vmid_q <= q10_vmid_d;
+      t10_ptr_ge_q <= t10_ptr_ge_d;
       q11_v_q <= q11_v_d;
       q11_mshr_q <= q11_mshr_d;
       q11_vh_q <= q11_vh_d;
       q11_vmid_q <= q11_vmid_d;
+      t11_ptr_ge_q <= t11_ptr_ge_d;
       q12_v_q <= q12_v_d;
       q12_mshr_q <= q12_mshr_d;
       q12_vh_q <= q12_vh_d;
       q12_vmid_q <= q12_vmid_d;
+      t12_ptr_ge_q <= t12_ptr_ge_d;
       q13_v_q <= q13_v_d;
       q13_mshr_q <= q13_mshr_d;
       q13_vh_q <= q13_vh_d;
       q13_vmid_q <= q13_vmid_d;
+      t13_ptr_ge_q <= t13_ptr_ge_d;
       q14_v_q <= q14_v_d;
       q14_mshr_q <= q14_mshr_d;
       q14_vh_q <= q14_vh_d;
       q14_vmid_q <= q14_vmid_d;
+      t14_ptr_ge_q <= t14_ptr_ge_d;
       q15_v_q <= q15_v_d;
       q15_mshr_q <= q15_mshr_d;
       q15_vh_q <= q15_vh_d;
       q15_vmid_q <= q15_vmid_d;
+      t15_ptr_ge_q <= t15_ptr_ge_d;
       resp_valid_q <= resp_valid_d;
       fill_valid_q <= fill_valid_d;
       resp_vpn_q <= resp_vpn_d;

@@ -6,10 +6,11 @@
 module l1tlb_seed001_aggregated_tlb (
   input  wire clk_i,
   input  wire rst_ni,  // asynchronous, active low
-  input  wire [3:0] req_valid_i,  // the cluster's CUs
+  input  wire [3:0] pick_i,  // the crossbar's round-robin winner among this TLB's requesters (one-hot or none)
+  input  wire accept_i,  // the winner is taken: some requester, the credit open, no shootdown
+  input  wire [3:0] pick_hi_i,  // pick_i again, for the upper half of the VPN select
   input  wire [143:0] req_vpn_i,
   input  wire [7:0] req_vmid_i,
-  input  wire sd_block_i,  // a shootdown is pending or in flight: accept nothing
   input  wire sd_acc_i,  // a one-VPN shootdown is accepted this cycle
   input  wire [35:0] sd_vpn_i,
   input  wire [1:0] sd_vmid_i,
@@ -19,8 +20,8 @@ module l1tlb_seed001_aggregated_tlb (
   input  wire [3:0] l2_resp_mshr_i,
   input  wire [35:0] l2_resp_ppn_i,
   input  wire [5:0] l2_resp_perm_i,
-  output wire [3:0] grant_o,  // req_ready per CU of the cluster
-  output wire busy_next_o,  // compare or decide stage valid after this edge
+  output wire credit_o,  // more free MSHRs than lookups in flight (registered)
+  output wire r1_v_o,  // the compare stage holds a lookup (registered)
   output wire [3:0] hit_o,  // decide-stage hit for CU i
   output wire [35:0] hit_vpn_o,
   output wire [1:0] hit_vmid_o,
@@ -82,14 +83,16 @@ module l1tlb_seed001_aggregated_tlb (
   reg  [3:0] lt_set_q;
   wire [127:0] lt_way_d;
   reg  [127:0] lt_way_q;
-  wire [6:0] lt_x1_d;
-  reg  [6:0] lt_x1_q;
-  wire [6:0] lt_x1p_d;
-  reg  [6:0] lt_x1p_q;
+  wire [6:0] lt_b_d;
+  reg  [6:0] lt_b_q;
+  wire [6:0] lt_b1_d;
+  reg  [6:0] lt_b1_q;
   wire lt_fz_d;
   reg  lt_fz_q;
-  wire lt_fi_d;
-  reg  lt_fi_q;
+  wire lt_le_d;
+  reg  lt_le_q;
+  wire lt_le1_d;
+  reg  lt_le1_q;
   wire lt_oldest_d;
   reg  lt_oldest_q;
   wire [511:0] ev_d;
@@ -180,8 +183,6 @@ module l1tlb_seed001_aggregated_tlb (
   reg  [35:0] f3_ppn_q;
   wire [5:0] f3_perm_d;
   reg  [5:0] f3_perm_q;
-  wire [3:0] ptr_ge_d;
-  reg  [3:0] ptr_ge_q;
   wire credit_d;
   reg  credit_q;
   wire [27:0] age_w0_d;
@@ -455,13 +456,6 @@ module l1tlb_seed001_aggregated_tlb (
   wire [15:0] mk_w;
   wire [15:0] f2_moh_w;
   wire [15:0] f3_moh_w;
-  wire [3:0] req;
-  wire [3:0] win;
-  wire [3:0] win_below;
-  wire [3:0] win_hi;
-  wire win_any_hi;
-  wire open;
-  wire accept;
   wire sd_load;
   wire [35:0] acc_vpn;
   wire [1:0] acc_vmid;
@@ -631,10 +625,11 @@ module l1tlb_seed001_aggregated_tlb (
   wire [3583:0] age_n;
   wire [6:0] h_age;
   wire [6:0] h_age_p1;
-  wire [6:0] h_age_p2;
   wire h_late_touch;
   wire h_is_late;
   wire h_below_late;
+  wire h_late_taken;
+  wire h_late_inc;
   wire h_fill_set;
   wire h_is_vict;
   wire h_fill_zero;
@@ -660,7 +655,7 @@ module l1tlb_seed001_aggregated_tlb (
   assign r2_set_w = r2_set_q;
   assign f2_set_w = f2_set_q;
   assign lt_set_w = lt_set_q;
-  assign lt_age = lt_fz_q ? 7'd0 : lt_fi_q ? lt_x1p_q : lt_x1_q;
+  assign lt_age = lt_fz_q ? 7'd0 : lt_b_q + {5'd0, {lt_le1_q, lt_le_q & ~lt_le1_q}};
   assign mv_w = mv_q;
   assign mp_w = mp_q;
   assign mvh_w = mvh_q;
@@ -670,32 +665,18 @@ module l1tlb_seed001_aggregated_tlb (
   assign mk_w = mk_q;
   assign f2_moh_w = f2_moh_q;
   assign f3_moh_w = f3_moh_q;
-  // Crossbar port: the cluster's CUs whose home is this TLB, round-robin from ptr, credit.
-  assign req = {req_valid_i[3], req_valid_i[2], req_valid_i[1], req_valid_i[0]};
-  assign win[0] = req[0] & ~(req[1] & ptr_ge_q[1] & ~ptr_ge_q[0] | req[2] & ptr_ge_q[2] & ~ptr_ge_q[0] | req[3] & ptr_ge_q[3] & ~ptr_ge_q[0]);
-  assign win[1] = req[1] & ~(req[0] & (~ptr_ge_q[1] | ptr_ge_q[0]) | req[2] & ptr_ge_q[2] & ~ptr_ge_q[1] | req[3] & ptr_ge_q[3] & ~ptr_ge_q[1]);
-  assign win[2] = req[2] & ~(req[0] & (~ptr_ge_q[2] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[2] | ptr_ge_q[1]) | req[3] & ptr_ge_q[3] & ~ptr_ge_q[2]);
-  assign win[3] = req[3] & ~(req[0] & (~ptr_ge_q[3] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[3] | ptr_ge_q[1]) | req[2] & (~ptr_ge_q[3] | ptr_ge_q[2]));
-  assign win_hi = req & ptr_ge_q;
-  assign win_any_hi = |win_hi;
-  assign win_below[0] = win_any_hi ? 1'b0 : 1'b0;
-  assign win_below[1] = win_any_hi ? win_hi[0] : req[0];
-  assign win_below[2] = win_any_hi ? win_hi[0] | win_hi[1] : req[0] | req[1];
-  assign win_below[3] = win_any_hi ? win_hi[0] | win_hi[1] | win_hi[2] : req[0] | req[1] | req[2];
-  assign open = credit_q & ~sd_block_i;
-  assign grant_o = {4{open}} & win;
-  assign accept = |req & open;
-  assign ptr_ge_d = accept ? win_below : ptr_ge_q;
+  // Crossbar port: the top's round-robin winner, taken with the credit open.
+  assign credit_o = credit_q;
   assign sd_load = sd_acc_i;
-  assign acc_vpn = sd_load ? sd_vpn_i : {36{win[0]}} & req_vpn_i[35:0] | {36{win[1]}} & req_vpn_i[71:36] | {36{win[2]}} & req_vpn_i[107:72] | {36{win[3]}} & req_vpn_i[143:108];
-  assign acc_vmid = sd_load ? sd_vmid_i : {2{win[0]}} & req_vmid_i[1:0] | {2{win[1]}} & req_vmid_i[3:2] | {2{win[2]}} & req_vmid_i[5:4] | {2{win[3]}} & req_vmid_i[7:6];
-  assign r1_v_d = accept;
+  assign acc_vpn = sd_load ? sd_vpn_i : {{18{pick_hi_i[0]}} & req_vpn_i[35:18] | {18{pick_hi_i[1]}} & req_vpn_i[71:54] | {18{pick_hi_i[2]}} & req_vpn_i[107:90] | {18{pick_hi_i[3]}} & req_vpn_i[143:126], {18{pick_i[0]}} & req_vpn_i[17:0] | {18{pick_i[1]}} & req_vpn_i[53:36] | {18{pick_i[2]}} & req_vpn_i[89:72] | {18{pick_i[3]}} & req_vpn_i[125:108]};
+  assign acc_vmid = sd_load ? sd_vmid_i : {2{pick_i[0]}} & req_vmid_i[1:0] | {2{pick_i[1]}} & req_vmid_i[3:2] | {2{pick_i[2]}} & req_vmid_i[5:4] | {2{pick_i[3]}} & req_vmid_i[7:6];
+  assign r1_v_d = accept_i;
   assign r1_sd_d = sd_load;
-  assign r1_i_d = {win[2] | win[3], win[1] | win[3]};
+  assign r1_i_d = {pick_i[2] | pick_i[3], pick_i[1] | pick_i[3]};
   assign r1_vpn_d = acc_vpn;
   assign r1_vmid_d = acc_vmid;
   assign req_set = {4'd1 << req_vpn_i[109:108], 4'd1 << req_vpn_i[73:72], 4'd1 << req_vpn_i[37:36], 4'd1 << req_vpn_i[1:0]};
-  assign r1_set_d = sd_load ? 4'd1 << sd_vpn_i[1:0] : {4{win[0]}} & req_set[3:0] | {4{win[1]}} & req_set[7:4] | {4{win[2]}} & req_set[11:8] | {4{win[3]}} & req_set[15:12];
+  assign r1_set_d = sd_load ? 4'd1 << sd_vpn_i[1:0] : {4{pick_i[0]}} & req_set[3:0] | {4{pick_i[1]}} & req_set[7:4] | {4{pick_i[2]}} & req_set[11:8] | {4{pick_i[3]}} & req_set[15:12];
   // Fill: the response reads the MSHR, f1 prepares the victim, f2 writes the entry, f3 answers the waiters and frees the MSHR.
   assign f0_moh = 16'd1 << l2_resp_mshr_i;
   assign f0_vh = {36{f0_moh[0]}} & mvh_q[35:0] | {36{f0_moh[1]}} & mvh_q[71:36] | {36{f0_moh[2]}} & mvh_q[107:72] | {36{f0_moh[3]}} & mvh_q[143:108] | {36{f0_moh[4]}} & mvh_q[179:144] | {36{f0_moh[5]}} & mvh_q[215:180] | {36{f0_moh[6]}} & mvh_q[251:216] | {36{f0_moh[7]}} & mvh_q[287:252] | {36{f0_moh[8]}} & mvh_q[323:288] | {36{f0_moh[9]}} & mvh_q[359:324] | {36{f0_moh[10]}} & mvh_q[395:360] | {36{f0_moh[11]}} & mvh_q[431:396] | {36{f0_moh[12]}} & mvh_q[467:432] | {36{f0_moh[13]}} & mvh_q[503:468] | {36{f0_moh[14]}} & mvh_q[539:504] | {36{f0_moh[15]}} & mvh_q[575:540];
@@ -766,7 +747,7 @@ module l1tlb_seed001_aggregated_tlb (
   assign r2_match_d = match;
   assign r2_sd_match_d = {128{r1_sd_q}} & match;
   assign r2_any_d = |match;
-  assign busy_next_o = accept | r1_v_q;
+  assign r1_v_o = r1_v_q;
   // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.
   assign hit = r2_v_q & r2_any_q;
   assign r2_cu = 4'd1 << r2_i_q;
@@ -901,7 +882,7 @@ module l1tlb_seed001_aggregated_tlb (
   assign free_plus = free_q + {4'd0, f3_v_q};
   assign free_plus_minus = free_plus - 5'd1;
   assign free_d = alloc ? free_plus_minus : free_plus;
-  assign credit_d = accept ? (r1_v_q ? (alloc ? free_plus_minus >= 5'd3 : free_plus >= 5'd3) : alloc ? free_plus_minus >= 5'd2 : free_plus >= 5'd2) : r1_v_q ? (alloc ? free_plus_minus >= 5'd2 : free_plus >= 5'd2) : alloc ? free_plus_minus >= 5'd1 : free_plus >= 5'd1;
+  assign credit_d = accept_i ? (r1_v_q ? (alloc ? free_plus_minus >= 5'd3 : free_plus >= 5'd3) : alloc ? free_plus_minus >= 5'd2 : free_plus >= 5'd2) : r1_v_q ? (alloc ? free_plus_minus >= 5'd2 : free_plus >= 5'd2) : alloc ? free_plus_minus >= 5'd1 : free_plus >= 5'd1;
   assign free_oh = f3_moh_q;
   assign free_keep = ~mv_q;
   assign free_keep_fr = free_oh[0] & ~free_keep[0] | free_oh[1] & ~free_keep[1] & ~free_keep[0] | (free_oh[2] & ~free_keep[2] | free_oh[3] & ~free_keep[3] & ~free_keep[2]) & ~(free_keep[0] | free_keep[1]) | (free_oh[4] & ~free_keep[4] | free_oh[5] & ~free_keep[5] & ~free_keep[4] | (free_oh[6] & ~free_keep[6] | free_oh[7] & ~free_keep[7] & ~free_keep[6]) & ~(free_keep[4] | free_keep[5])) & ~(free_keep[0] | free_keep[1] | free_keep[2] | free_keep[3]) | (free_oh[8] & ~free_keep[8] | free_oh[9] & ~free_keep[9] & ~free_keep[8] | (free_oh[10] & ~free_keep[10] | free_oh[11] & ~free_keep[11] & ~free_keep[10]) & ~(free_keep[8] | free_keep[9]) | (free_oh[12] & ~free_keep[12] | free_oh[13] & ~free_keep[13] & ~free_keep[12] | (free_oh[14] & ~free_keep[14] | free_oh[15] & ~free_keep[15] & ~free_keep[14]) & ~(free_keep[12] | free_keep[13])) & ~(free_keep[8] | free_keep[9] | free_keep[10] | free_keep[11])) & ~(free_keep[0] | free_keep[1] | free_keep[2] | free_keep[3] | free_keep[4] | free_keep[5] | free_keep[6] | free_keep[7]);
@@ -1018,8 +999,10 @@ module l1tlb_seed001_aggregated_tlb (
       assign x1p_o = hs ? (lt_way_q[ga / 4] ? 7'd1 : a1) : us ? (lt_way_q[ga / 4] ? 7'd0 : a) : a1;
       wire [6:0] n_o;
       assign n_o = sd_all_q ? age_reset[(ga / 4) * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_o : x1_o) : fv ? 7'd0 : x1_o;
+      wire below_lt;
+      assign below_lt = ~lt_fz_q & (a < lt_b_q | lt_le_q & a == lt_b_q | lt_le1_q & a == lt_b1_q);
       wire lh;
-      assign lh = ~lt_fz_q & (lt_fi_q ? a < lt_x1p_q : a < lt_x1_q);
+      assign lh = below_lt;
       assign age_n[ga * 7 +: 7] = lh ? n_y : n_o;
     end
   endgenerate
@@ -1153,18 +1136,20 @@ module l1tlb_seed001_aggregated_tlb (
   assign age_w127_d = age_n[3583:3556];
   assign h_age = {7{r2_set_w[0]}} & h_age_a[6:0] | {7{r2_set_w[1]}} & h_age_a[13:7] | {7{r2_set_w[2]}} & h_age_a[20:14] | {7{r2_set_w[3]}} & h_age_a[27:21];
   assign h_age_p1 = h_age + 7'd1;
-  assign h_age_p2 = h_age + 7'd2;
   assign h_late_touch = lt_hit_q & |(lt_set_w & r2_set_w);
   assign h_is_late = |(r2_match_q & lt_way_q);
-  assign h_below_late = h_age < lt_age;
-  assign lt_x1_d = h_late_touch ? (h_is_late ? 7'd0 : h_below_late ? h_age_p1 : h_age) : h_age;
-  assign lt_x1p_d = h_late_touch ? (h_is_late ? 7'd1 : h_below_late ? h_age_p2 : h_age_p1) : h_age_p1;
+  assign h_below_late = ~lt_fz_q & (h_age < lt_b_q | lt_le_q & h_age == lt_b_q | lt_le1_q & h_age == lt_b1_q);
+  assign h_late_taken = h_late_touch & h_is_late;
+  assign lt_b_d = {7{~h_late_taken}} & h_age;
+  assign lt_b1_d = h_late_taken ? 7'd1 : h_age_p1;
+  assign h_late_inc = h_late_touch & ~h_is_late & h_below_late;
   assign h_fill_set = we & |(r2_set_w & f2_set_w);
   assign h_is_vict = |(r2_match_q & vict);
   assign h_fill_zero = h_fill_set & h_is_vict;
   assign h_fill_inc = h_fill_set & ~h_is_vict & (|(r2_match_q & f2_young_q) & ~(age_same_set & age_vict_is_hit) | age_same_set & ~age_vict_is_hit & h_is_late);
   assign lt_fz_d = h_fill_zero;
-  assign lt_fi_d = h_fill_inc;
+  assign lt_le_d = ~h_fill_zero & (h_late_inc | h_fill_inc);
+  assign lt_le1_d = ~h_fill_zero & h_late_inc & h_fill_inc;
   assign lt_oldest_d = ~h_fill_zero & (h_fill_inc ? (h_late_touch ? (h_is_late ? 1'b0 : h_below_late ? h_age == 7'd125 : h_age == 7'd126) : h_age == 7'd126) : h_late_touch ? (h_is_late ? 1'b0 : h_below_late ? h_age == 7'd126 : h_age == 7'd127) : h_age == 7'd127);
   assign lt_hit_d = hit;
   assign lt_unt_d = untouch;
@@ -1218,10 +1203,11 @@ module l1tlb_seed001_aggregated_tlb (
       lt_unt_q <= 1'b0;
       lt_set_q <= 4'd0;
       lt_way_q <= 128'h00000000000000000000000000000000;
-      lt_x1_q <= 7'd0;
-      lt_x1p_q <= 7'd0;
+      lt_b_q <= 7'd0;
+      lt_b1_q <= 7'd0;
       lt_fz_q <= 1'b0;
-      lt_fi_q <= 1'b0;
+      lt_le_q <= 1'b0;
+      lt_le1_q <= 1'b0;
       lt_oldest_q <= 1'b0;
       ev_q <= 512'h00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
       etag_q <= 18432'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
@@ -1267,7 +1253,6 @@ module l1tlb_seed001_aggregated_tlb (
       f3_vmid_q <= 2'd0;
       f3_ppn_q <= 36'd0;
       f3_perm_q <= 6'd0;
-      ptr_ge_q <= 4'd15;
       credit_q <= 1'b1;
       age_w0_q <= 28'd268435455;
       age_w1_q <= 28'd266321790;
@@ -1418,10 +1403,11 @@ module l1tlb_seed001_aggregated_tlb (
       lt_unt_q <= lt_unt_d;
       lt_set_q <= lt_set_d;
       lt_way_q <= lt_way_d;
-      lt_x1_q <= lt_x1_d;
-      lt_x1p_q <= lt_x1p_d;
+      lt_b_q <= lt_b_d;
+      lt_b1_q <= lt_b1_d;
       lt_fz_q <= lt_fz_d;
-      lt_fi_q <= lt_fi_d;
+      lt_le_q <= lt_le_d;
+      lt_le1_q <= lt_le1_d;
       lt_oldest_q <= lt_oldest_d;
       ev_q <= ev_d;
       etag_q <= etag_d;
@@ -1467,7 +1453,6 @@ module l1tlb_seed001_aggregated_tlb (
       f3_vmid_q <= f3_vmid_d;
       f3_ppn_q <= f3_ppn_d;
       f3_perm_q <= f3_perm_d;
-      ptr_ge_q <= ptr_ge_d;
       credit_q <= credit_d;
       age_w0_q <= age_w0_d;
       age_w1_q <= age_w1_d;

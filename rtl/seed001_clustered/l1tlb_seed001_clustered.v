@@ -86,6 +86,14 @@ module l1tlb_seed001_clustered (
   reg  [1:0] q0_k_q;
   wire [3:0] lp0_d;
   reg  [3:0] lp0_q;
+  wire [15:0] t0_ptr_ge_d;
+  reg  [15:0] t0_ptr_ge_q;
+  wire [15:0] t1_ptr_ge_d;
+  reg  [15:0] t1_ptr_ge_q;
+  wire [15:0] t2_ptr_ge_d;
+  reg  [15:0] t2_ptr_ge_q;
+  wire [15:0] t3_ptr_ge_d;
+  reg  [15:0] t3_ptr_ge_q;
   wire q1_v_d;
   reg  q1_v_q;
   wire [3:0] q1_mshr_d;
@@ -98,6 +106,14 @@ module l1tlb_seed001_clustered (
   reg  [1:0] q1_k_q;
   wire [3:0] lp1_d;
   reg  [3:0] lp1_q;
+  wire [15:0] t4_ptr_ge_d;
+  reg  [15:0] t4_ptr_ge_q;
+  wire [15:0] t5_ptr_ge_d;
+  reg  [15:0] t5_ptr_ge_q;
+  wire [15:0] t6_ptr_ge_d;
+  reg  [15:0] t6_ptr_ge_q;
+  wire [15:0] t7_ptr_ge_d;
+  reg  [15:0] t7_ptr_ge_q;
   wire q2_v_d;
   reg  q2_v_q;
   wire [3:0] q2_mshr_d;
@@ -110,6 +126,14 @@ module l1tlb_seed001_clustered (
   reg  [1:0] q2_k_q;
   wire [3:0] lp2_d;
   reg  [3:0] lp2_q;
+  wire [15:0] t8_ptr_ge_d;
+  reg  [15:0] t8_ptr_ge_q;
+  wire [15:0] t9_ptr_ge_d;
+  reg  [15:0] t9_ptr_ge_q;
+  wire [15:0] t10_ptr_ge_d;
+  reg  [15:0] t10_ptr_ge_q;
+  wire [15:0] t11_ptr_ge_d;
+  reg  [15:0] t11_ptr_ge_q;
   wire q3_v_d;
   reg  q3_v_q;
   wire [3:0] q3_mshr_d;
@@ -122,6 +146,14 @@ module l1tlb_seed001_clustered (
   reg  [1:0] q3_k_q;
   wire [3:0] lp3_d;
   reg  [3:0] lp3_q;
+  wire [15:0] t12_ptr_ge_d;
+  reg  [15:0] t12_ptr_ge_q;
+  wire [15:0] t13_ptr_ge_d;
+  reg  [15:0] t13_ptr_ge_q;
+  wire [15:0] t14_ptr_ge_d;
+  reg  [15:0] t14_ptr_ge_q;
+  wire [15:0] t15_ptr_ge_d;
+  reg  [15:0] t15_ptr_ge_q;
   wire [63:0] resp_valid_d;
   reg  [63:0] resp_valid_q;
   wire [63:0] fill_valid_d;
@@ -152,7 +184,8 @@ module l1tlb_seed001_clustered (
   reg  [143:0] evict_ppn_q;
   wire [23:0] evict_perm_d;
   reg  [23:0] evict_perm_q;
-  wire [15:0] busy_next;
+  wire [15:0] r1_busy;
+  wire [15:0] tlb_bid;
   wire sd_ready;
   wire sd_acc;
   wire sd_block;
@@ -179,8 +212,8 @@ module l1tlb_seed001_clustered (
   wire [255:0] ib1_home_n;
   wire [63:0] ib_ready;
   wire [5:0] c0_rtag;
-  wire [15:0] t0_grant;
-  wire t0_busy_next;
+  wire t0_credit;
+  wire t0_r1_v;
   wire [15:0] t0_hit;
   wire [35:0] t0_hit_vpn;
   wire [1:0] t0_hit_vmid;
@@ -200,8 +233,8 @@ module l1tlb_seed001_clustered (
   wire [1:0] t0_evict_vmid;
   wire [35:0] t0_evict_ppn;
   wire [5:0] t0_evict_perm;
-  wire [15:0] t1_grant;
-  wire t1_busy_next;
+  wire t1_credit;
+  wire t1_r1_v;
   wire [15:0] t1_hit;
   wire [35:0] t1_hit_vpn;
   wire [1:0] t1_hit_vmid;
@@ -221,8 +254,8 @@ module l1tlb_seed001_clustered (
   wire [1:0] t1_evict_vmid;
   wire [35:0] t1_evict_ppn;
   wire [5:0] t1_evict_perm;
-  wire [15:0] t2_grant;
-  wire t2_busy_next;
+  wire t2_credit;
+  wire t2_r1_v;
   wire [15:0] t2_hit;
   wire [35:0] t2_hit_vpn;
   wire [1:0] t2_hit_vmid;
@@ -242,8 +275,8 @@ module l1tlb_seed001_clustered (
   wire [1:0] t2_evict_vmid;
   wire [35:0] t2_evict_ppn;
   wire [5:0] t2_evict_perm;
-  wire [15:0] t3_grant;
-  wire t3_busy_next;
+  wire t3_credit;
+  wire t3_r1_v;
   wire [15:0] t3_hit;
   wire [35:0] t3_hit_vpn;
   wire [1:0] t3_hit_vmid;
@@ -286,9 +319,33 @@ module l1tlb_seed001_clustered (
   wire [135:0] c0_cand_vh;
   wire [7:0] c0_cand_vmid;
   wire [15:0] c0_t0_req;
+  wire t0_accept;
+  wire [15:0] t0_win;
+  wire [15:0] t0_win_below;
+  wire [15:0] t0_win_hi;
+  wire t0_win_any_hi;
+  wire [15:0] t0_grant;
   wire [15:0] c0_t1_req;
+  wire t1_accept;
+  wire [15:0] t1_win;
+  wire [15:0] t1_win_below;
+  wire [15:0] t1_win_hi;
+  wire t1_win_any_hi;
+  wire [15:0] t1_grant;
   wire [15:0] c0_t2_req;
+  wire t2_accept;
+  wire [15:0] t2_win;
+  wire [15:0] t2_win_below;
+  wire [15:0] t2_win_hi;
+  wire t2_win_any_hi;
+  wire [15:0] t2_grant;
   wire [15:0] c0_t3_req;
+  wire t3_accept;
+  wire [15:0] t3_win;
+  wire [15:0] t3_win_below;
+  wire [15:0] t3_win_hi;
+  wire t3_win_any_hi;
+  wire [15:0] t3_grant;
   wire [3:0] c0_evict;
   wire [143:0] c0_evict_vpn;
   wire [7:0] c0_evict_vmid;
@@ -455,8 +512,8 @@ module l1tlb_seed001_clustered (
   wire [143:0] u15_fill_ppn;
   wire [23:0] u15_fill_perm;
   wire [5:0] c1_rtag;
-  wire [15:0] t4_grant;
-  wire t4_busy_next;
+  wire t4_credit;
+  wire t4_r1_v;
   wire [15:0] t4_hit;
   wire [35:0] t4_hit_vpn;
   wire [1:0] t4_hit_vmid;
@@ -476,8 +533,8 @@ module l1tlb_seed001_clustered (
   wire [1:0] t4_evict_vmid;
   wire [35:0] t4_evict_ppn;
   wire [5:0] t4_evict_perm;
-  wire [15:0] t5_grant;
-  wire t5_busy_next;
+  wire t5_credit;
+  wire t5_r1_v;
   wire [15:0] t5_hit;
   wire [35:0] t5_hit_vpn;
   wire [1:0] t5_hit_vmid;
@@ -497,8 +554,8 @@ module l1tlb_seed001_clustered (
   wire [1:0] t5_evict_vmid;
   wire [35:0] t5_evict_ppn;
   wire [5:0] t5_evict_perm;
-  wire [15:0] t6_grant;
-  wire t6_busy_next;
+  wire t6_credit;
+  wire t6_r1_v;
   wire [15:0] t6_hit;
   wire [35:0] t6_hit_vpn;
   wire [1:0] t6_hit_vmid;
@@ -518,8 +575,8 @@ module l1tlb_seed001_clustered (
   wire [1:0] t6_evict_vmid;
   wire [35:0] t6_evict_ppn;
   wire [5:0] t6_evict_perm;
-  wire [15:0] t7_grant;
-  wire t7_busy_next;
+  wire t7_credit;
+  wire t7_r1_v;
   wire [15:0] t7_hit;
   wire [35:0] t7_hit_vpn;
   wire [1:0] t7_hit_vmid;
@@ -562,9 +619,33 @@ module l1tlb_seed001_clustered (
   wire [135:0] c1_cand_vh;
   wire [7:0] c1_cand_vmid;
   wire [15:0] c1_t0_req;
+  wire t4_accept;
+  wire [15:0] t4_win;
+  wire [15:0] t4_win_below;
+  wire [15:0] t4_win_hi;
+  wire t4_win_any_hi;
+  wire [15:0] t4_grant;
   wire [15:0] c1_t1_req;
+  wire t5_accept;
+  wire [15:0] t5_win;
+  wire [15:0] t5_win_below;
+  wire [15:0] t5_win_hi;
+  wire t5_win_any_hi;
+  wire [15:0] t5_grant;
   wire [15:0] c1_t2_req;
+  wire t6_accept;
+  wire [15:0] t6_win;
+  wire [15:0] t6_win_below;
+  wire [15:0] t6_win_hi;
+  wire t6_win_any_hi;
+  wire [15:0] t6_grant;
   wire [15:0] c1_t3_req;
+  wire t7_accept;
+  wire [15:0] t7_win;
+  wire [15:0] t7_win_below;
+  wire [15:0] t7_win_hi;
+  wire t7_win_any_hi;
+  wire [15:0] t7_grant;
   wire [3:0] c1_evict;
   wire [143:0] c1_evict_vpn;
   wire [7:0] c1_evict_vmid;
@@ -731,8 +812,8 @@ module l1tlb_seed001_clustered (
   wire [143:0] u31_fill_ppn;
   wire [23:0] u31_fill_perm;
   wire [5:0] c2_rtag;
-  wire [15:0] t8_grant;
-  wire t8_busy_next;
+  wire t8_credit;
+  wire t8_r1_v;
   wire [15:0] t8_hit;
   wire [35:0] t8_hit_vpn;
   wire [1:0] t8_hit_vmid;
@@ -752,8 +833,8 @@ module l1tlb_seed001_clustered (
   wire [1:0] t8_evict_vmid;
   wire [35:0] t8_evict_ppn;
   wire [5:0] t8_evict_perm;
-  wire [15:0] t9_grant;
-  wire t9_busy_next;
+  wire t9_credit;
+  wire t9_r1_v;
   wire [15:0] t9_hit;
   wire [35:0] t9_hit_vpn;
   wire [1:0] t9_hit_vmid;
@@ -773,8 +854,8 @@ module l1tlb_seed001_clustered (
   wire [1:0] t9_evict_vmid;
   wire [35:0] t9_evict_ppn;
   wire [5:0] t9_evict_perm;
-  wire [15:0] t10_grant;
-  wire t10_busy_next;
+  wire t10_credit;
+  wire t10_r1_v;
   wire [15:0] t10_hit;
   wire [35:0] t10_hit_vpn;
   wire [1:0] t10_hit_vmid;
@@ -794,8 +875,8 @@ module l1tlb_seed001_clustered (
   wire [1:0] t10_evict_vmid;
   wire [35:0] t10_evict_ppn;
   wire [5:0] t10_evict_perm;
-  wire [15:0] t11_grant;
-  wire t11_busy_next;
+  wire t11_credit;
+  wire t11_r1_v;
   wire [15:0] t11_hit;
   wire [35:0] t11_hit_vpn;
   wire [1:0] t11_hit_vmid;
@@ -838,9 +919,33 @@ module l1tlb_seed001_clustered (
   wire [135:0] c2_cand_vh;
   wire [7:0] c2_cand_vmid;
   wire [15:0] c2_t0_req;
+  wire t8_accept;
+  wire [15:0] t8_win;
+  wire [15:0] t8_win_below;
+  wire [15:0] t8_win_hi;
+  wire t8_win_any_hi;
+  wire [15:0] t8_grant;
   wire [15:0] c2_t1_req;
+  wire t9_accept;
+  wire [15:0] t9_win;
+  wire [15:0] t9_win_below;
+  wire [15:0] t9_win_hi;
+  wire t9_win_any_hi;
+  wire [15:0] t9_grant;
   wire [15:0] c2_t2_req;
+  wire t10_accept;
+  wire [15:0] t10_win;
+  wire [15:0] t10_win_below;
+  wire [15:0] t10_win_hi;
+  wire t10_win_any_hi;
+  wire [15:0] t10_grant;
   wire [15:0] c2_t3_req;
+  wire t11_accept;
+  wire [15:0] t11_win;
+  wire [15:0] t11_win_below;
+  wire [15:0] t11_win_hi;
+  wire t11_win_any_hi;
+  wire [15:0] t11_grant;
   wire [3:0] c2_evict;
   wire [143:0] c2_evict_vpn;
   wire [7:0] c2_evict_vmid;
@@ -1007,8 +1112,8 @@ module l1tlb_seed001_clustered (
   wire [143:0] u47_fill_ppn;
   wire [23:0] u47_fill_perm;
   wire [5:0] c3_rtag;
-  wire [15:0] t12_grant;
-  wire t12_busy_next;
+  wire t12_credit;
+  wire t12_r1_v;
   wire [15:0] t12_hit;
   wire [35:0] t12_hit_vpn;
   wire [1:0] t12_hit_vmid;
@@ -1028,8 +1133,8 @@ module l1tlb_seed001_clustered (
   wire [1:0] t12_evict_vmid;
   wire [35:0] t12_evict_ppn;
   wire [5:0] t12_evict_perm;
-  wire [15:0] t13_grant;
-  wire t13_busy_next;
+  wire t13_credit;
+  wire t13_r1_v;
   wire [15:0] t13_hit;
   wire [35:0] t13_hit_vpn;
   wire [1:0] t13_hit_vmid;
@@ -1049,8 +1154,8 @@ module l1tlb_seed001_clustered (
   wire [1:0] t13_evict_vmid;
   wire [35:0] t13_evict_ppn;
   wire [5:0] t13_evict_perm;
-  wire [15:0] t14_grant;
-  wire t14_busy_next;
+  wire t14_credit;
+  wire t14_r1_v;
   wire [15:0] t14_hit;
   wire [35:0] t14_hit_vpn;
   wire [1:0] t14_hit_vmid;
@@ -1070,8 +1175,8 @@ module l1tlb_seed001_clustered (
   wire [1:0] t14_evict_vmid;
   wire [35:0] t14_evict_ppn;
   wire [5:0] t14_evict_perm;
-  wire [15:0] t15_grant;
-  wire t15_busy_next;
+  wire t15_credit;
+  wire t15_r1_v;
   wire [15:0] t15_hit;
   wire [35:0] t15_hit_vpn;
   wire [1:0] t15_hit_vmid;
@@ -1114,9 +1219,33 @@ module l1tlb_seed001_clustered (
   wire [135:0] c3_cand_vh;
   wire [7:0] c3_cand_vmid;
   wire [15:0] c3_t0_req;
+  wire t12_accept;
+  wire [15:0] t12_win;
+  wire [15:0] t12_win_below;
+  wire [15:0] t12_win_hi;
+  wire t12_win_any_hi;
+  wire [15:0] t12_grant;
   wire [15:0] c3_t1_req;
+  wire t13_accept;
+  wire [15:0] t13_win;
+  wire [15:0] t13_win_below;
+  wire [15:0] t13_win_hi;
+  wire t13_win_any_hi;
+  wire [15:0] t13_grant;
   wire [15:0] c3_t2_req;
+  wire t14_accept;
+  wire [15:0] t14_win;
+  wire [15:0] t14_win_below;
+  wire [15:0] t14_win_hi;
+  wire t14_win_any_hi;
+  wire [15:0] t14_grant;
   wire [15:0] c3_t3_req;
+  wire t15_accept;
+  wire [15:0] t15_win;
+  wire [15:0] t15_win_below;
+  wire [15:0] t15_win_hi;
+  wire t15_win_any_hi;
+  wire [15:0] t15_grant;
   wire [3:0] c3_evict;
   wire [143:0] c3_evict_vpn;
   wire [7:0] c3_evict_vmid;
@@ -1287,10 +1416,10 @@ module l1tlb_seed001_clustered (
   wire [3:0] evict_valid_n;
 
   // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.
-  assign tlb_busy_d = |busy_next;
   assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~tlb_busy_q;
   assign sd_acc = sd_valid_i & sd_ready;
   assign sd_block = sd_valid_i | sd1_v_q | sd2_v_q;
+  assign tlb_busy_d = ~sd_block & |tlb_bid | |r1_busy;
   assign sd_one = sd_acc & ~sd_all_i;
   assign sd_flush_next = sd1_v_q & sd1_all_q;
   assign sd1_v_d = sd_acc;
@@ -1357,10 +1486,10 @@ module l1tlb_seed001_clustered (
   assign ib_head_home_d = ib_head_home_n;
   assign req_ready_o = ib_ready;
   assign c0_rtag = l2_resp_tag_i[5:0];
-  assign busy_next[0] = t0_busy_next;
-  assign busy_next[1] = t1_busy_next;
-  assign busy_next[2] = t2_busy_next;
-  assign busy_next[3] = t3_busy_next;
+  assign r1_busy[0] = t0_r1_v;
+  assign r1_busy[1] = t1_r1_v;
+  assign r1_busy[2] = t2_r1_v;
+  assign r1_busy[3] = t3_r1_v;
   // Cluster 0: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c0_cand = {t3_cand_valid, t2_cand_valid, t1_cand_valid, t0_cand_valid};
   assign c0_pick_ge_p0[0] = lp0_q[0];
@@ -1415,14 +1544,52 @@ module l1tlb_seed001_clustered (
   assign q0_vmid_d = c0_take ? {2{c0_pick[0]}} & c0_cand_vmid[1:0] | {2{c0_pick[1]}} & c0_cand_vmid[3:2] | {2{c0_pick[2]}} & c0_cand_vmid[5:4] | {2{c0_pick[3]}} & c0_cand_vmid[7:6] : q0_vmid_q;
   assign q0_k_d = c0_take ? {c0_pick[2] | c0_pick[3], c0_pick[1] | c0_pick[3]} : q0_k_q;
   assign c0_t0_req = {ib_head_home_q[60], ib_head_home_q[56], ib_head_home_q[52], ib_head_home_q[48], ib_head_home_q[44], ib_head_home_q[40], ib_head_home_q[36], ib_head_home_q[32], ib_head_home_q[28], ib_head_home_q[24], ib_head_home_q[20], ib_head_home_q[16], ib_head_home_q[12], ib_head_home_q[8], ib_head_home_q[4], ib_head_home_q[0]};
+  assign t0_accept = |c0_t0_req & t0_credit & ~sd_block;
+  assign t0_win[0] = c0_t0_req[0] & ~(c0_t0_req[1] & t0_ptr_ge_q[1] & ~t0_ptr_ge_q[0] | c0_t0_req[2] & t0_ptr_ge_q[2] & ~t0_ptr_ge_q[0] | c0_t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[0] | c0_t0_req[4] & t0_ptr_ge_q[4] & ~t0_ptr_ge_q[0] | c0_t0_req[5] & t0_ptr_ge_q[5] & ~t0_ptr_ge_q[0] | c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[0] | c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[0] | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[0] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[0] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[0] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[0] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[0] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[0] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[0] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[0]);
+  assign t0_win[1] = c0_t0_req[1] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[1] | t0_ptr_ge_q[0]) | c0_t0_req[2] & t0_ptr_ge_q[2] & ~t0_ptr_ge_q[1] | c0_t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[1] | c0_t0_req[4] & t0_ptr_ge_q[4] & ~t0_ptr_ge_q[1] | c0_t0_req[5] & t0_ptr_ge_q[5] & ~t0_ptr_ge_q[1] | c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[1] | c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[1] | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[1] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[1] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[1] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[1] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[1] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[1] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[1] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[1]);
+  assign t0_win[2] = c0_t0_req[2] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[2] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[2] | t0_ptr_ge_q[1]) | c0_t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[2] | c0_t0_req[4] & t0_ptr_ge_q[4] & ~t0_ptr_ge_q[2] | c0_t0_req[5] & t0_ptr_ge_q[5] & ~t0_ptr_ge_q[2] | c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[2] | c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[2] | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[2] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[2] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[2] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[2] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[2] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[2] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[2] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[2]);
+  assign t0_win[3] = c0_t0_req[3] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[2]) | c0_t0_req[4] & t0_ptr_ge_q[4] & ~t0_ptr_ge_q[3] | c0_t0_req[5] & t0_ptr_ge_q[5] & ~t0_ptr_ge_q[3] | c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[3] | c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[3] | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[3] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[3] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[3] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[3] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[3] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[3] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[3] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[3]);
+  assign t0_win[4] = c0_t0_req[4] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[4] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[4] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[4] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[4] | t0_ptr_ge_q[3]) | c0_t0_req[5] & t0_ptr_ge_q[5] & ~t0_ptr_ge_q[4] | c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[4] | c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[4] | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[4] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[4] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[4] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[4] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[4] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[4] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[4] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[4]);
+  assign t0_win[5] = c0_t0_req[5] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[5] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[5] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[5] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[5] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[5] | t0_ptr_ge_q[4]) | c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[5] | c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[5] | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[5] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[5] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[5] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[5] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[5] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[5] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[5] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[5]);
+  assign t0_win[6] = c0_t0_req[6] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[5]) | c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[6] | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[6] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[6] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[6] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[6] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[6] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[6] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[6] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[6]);
+  assign t0_win[7] = c0_t0_req[7] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[6]) | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[7] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[7] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[7] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[7] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[7] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[7] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[7] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[7]);
+  assign t0_win[8] = c0_t0_req[8] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[7]) | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[8] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[8] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[8] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[8] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[8] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[8] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[8]);
+  assign t0_win[9] = c0_t0_req[9] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[7]) | c0_t0_req[8] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[8]) | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[9] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[9] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[9] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[9] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[9] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[9]);
+  assign t0_win[10] = c0_t0_req[10] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[7]) | c0_t0_req[8] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[8]) | c0_t0_req[9] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[9]) | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[10] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[10] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[10] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[10] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[10]);
+  assign t0_win[11] = c0_t0_req[11] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[7]) | c0_t0_req[8] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[8]) | c0_t0_req[9] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[9]) | c0_t0_req[10] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[10]) | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[11] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[11] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[11] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[11]);
+  assign t0_win[12] = c0_t0_req[12] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[7]) | c0_t0_req[8] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[8]) | c0_t0_req[9] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[9]) | c0_t0_req[10] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[10]) | c0_t0_req[11] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[11]) | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[12] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[12] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[12]);
+  assign t0_win[13] = c0_t0_req[13] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[7]) | c0_t0_req[8] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[8]) | c0_t0_req[9] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[9]) | c0_t0_req[10] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[10]) | c0_t0_req[11] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[11]) | c0_t0_req[12] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[12]) | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[13] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[13]);
+  assign t0_win[14] = c0_t0_req[14] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[7]) | c0_t0_req[8] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[8]) | c0_t0_req[9] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[9]) | c0_t0_req[10] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[10]) | c0_t0_req[11] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[11]) | c0_t0_req[12] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[12]) | c0_t0_req[13] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[13]) | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[14]);
+  assign t0_win[15] = c0_t0_req[15] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[7]) | c0_t0_req[8] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[8]) | c0_t0_req[9] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[9]) | c0_t0_req[10] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[10]) | c0_t0_req[11] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[11]) | c0_t0_req[12] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[12]) | c0_t0_req[13] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[13]) | c0_t0_req[14] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[14]));
+  assign t0_win_hi = c0_t0_req & t0_ptr_ge_q;
+  assign t0_win_any_hi = |t0_win_hi;
+  assign t0_win_below[0] = t0_win_any_hi ? 1'b0 : 1'b0;
+  assign t0_win_below[1] = t0_win_any_hi ? t0_win_hi[0] : c0_t0_req[0];
+  assign t0_win_below[2] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] : c0_t0_req[0] | c0_t0_req[1];
+  assign t0_win_below[3] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2];
+  assign t0_win_below[4] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3];
+  assign t0_win_below[5] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4];
+  assign t0_win_below[6] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5];
+  assign t0_win_below[7] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6];
+  assign t0_win_below[8] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7];
+  assign t0_win_below[9] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8];
+  assign t0_win_below[10] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8] | t0_win_hi[9] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9];
+  assign t0_win_below[11] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8] | t0_win_hi[9] | t0_win_hi[10] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9] | c0_t0_req[10];
+  assign t0_win_below[12] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8] | t0_win_hi[9] | t0_win_hi[10] | t0_win_hi[11] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9] | c0_t0_req[10] | c0_t0_req[11];
+  assign t0_win_below[13] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8] | t0_win_hi[9] | t0_win_hi[10] | t0_win_hi[11] | t0_win_hi[12] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9] | c0_t0_req[10] | c0_t0_req[11] | c0_t0_req[12];
+  assign t0_win_below[14] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8] | t0_win_hi[9] | t0_win_hi[10] | t0_win_hi[11] | t0_win_hi[12] | t0_win_hi[13] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9] | c0_t0_req[10] | c0_t0_req[11] | c0_t0_req[12] | c0_t0_req[13];
+  assign t0_win_below[15] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8] | t0_win_hi[9] | t0_win_hi[10] | t0_win_hi[11] | t0_win_hi[12] | t0_win_hi[13] | t0_win_hi[14] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9] | c0_t0_req[10] | c0_t0_req[11] | c0_t0_req[12] | c0_t0_req[13] | c0_t0_req[14];
+  assign t0_ptr_ge_d = t0_accept ? t0_win_below : t0_ptr_ge_q;
+  assign t0_grant = {16{t0_credit & ~sd_block}} & t0_win;
+  assign tlb_bid[0] = |c0_t0_req & t0_credit;
   l1tlb_seed001_clustered_tlb u_tlb0 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd0),
-    .req_valid_i(c0_t0_req),
+    .pick_i(t0_win),
+    .accept_i(t0_accept),
     .req_vpn_i(ib_head_vpn[575:0]),
     .req_vmid_i(ib_head_vmid[31:0]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1432,8 +1599,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c0_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
-    .grant_o(t0_grant),
-    .busy_next_o(t0_busy_next),
+    .credit_o(t0_credit),
+    .r1_v_o(t0_r1_v),
     .hit_o(t0_hit),
     .hit_vpn_o(t0_hit_vpn),
     .hit_vmid_o(t0_hit_vmid),
@@ -1452,17 +1619,56 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t0_evict_vh),
     .evict_vmid_o(t0_evict_vmid),
     .evict_ppn_o(t0_evict_ppn),
-    .evict_perm_o(t0_evict_perm)
+    .evict_perm_o(t0_evict_perm),
+    .pick_hi_i(t0_win)
   );
   assign c0_t1_req = {ib_head_home_q[61], ib_head_home_q[57], ib_head_home_q[53], ib_head_home_q[49], ib_head_home_q[45], ib_head_home_q[41], ib_head_home_q[37], ib_head_home_q[33], ib_head_home_q[29], ib_head_home_q[25], ib_head_home_q[21], ib_head_home_q[17], ib_head_home_q[13], ib_head_home_q[9], ib_head_home_q[5], ib_head_home_q[1]};
+  assign t1_accept = |c0_t1_req & t1_credit & ~sd_block;
+  assign t1_win[0] = c0_t1_req[0] & ~(c0_t1_req[1] & t1_ptr_ge_q[1] & ~t1_ptr_ge_q[0] | c0_t1_req[2] & t1_ptr_ge_q[2] & ~t1_ptr_ge_q[0] | c0_t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[0] | c0_t1_req[4] & t1_ptr_ge_q[4] & ~t1_ptr_ge_q[0] | c0_t1_req[5] & t1_ptr_ge_q[5] & ~t1_ptr_ge_q[0] | c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[0] | c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[0] | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[0] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[0] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[0] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[0] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[0] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[0] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[0] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[0]);
+  assign t1_win[1] = c0_t1_req[1] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[1] | t1_ptr_ge_q[0]) | c0_t1_req[2] & t1_ptr_ge_q[2] & ~t1_ptr_ge_q[1] | c0_t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[1] | c0_t1_req[4] & t1_ptr_ge_q[4] & ~t1_ptr_ge_q[1] | c0_t1_req[5] & t1_ptr_ge_q[5] & ~t1_ptr_ge_q[1] | c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[1] | c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[1] | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[1] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[1] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[1] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[1] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[1] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[1] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[1] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[1]);
+  assign t1_win[2] = c0_t1_req[2] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[2] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[2] | t1_ptr_ge_q[1]) | c0_t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[2] | c0_t1_req[4] & t1_ptr_ge_q[4] & ~t1_ptr_ge_q[2] | c0_t1_req[5] & t1_ptr_ge_q[5] & ~t1_ptr_ge_q[2] | c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[2] | c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[2] | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[2] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[2] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[2] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[2] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[2] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[2] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[2] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[2]);
+  assign t1_win[3] = c0_t1_req[3] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[2]) | c0_t1_req[4] & t1_ptr_ge_q[4] & ~t1_ptr_ge_q[3] | c0_t1_req[5] & t1_ptr_ge_q[5] & ~t1_ptr_ge_q[3] | c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[3] | c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[3] | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[3] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[3] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[3] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[3] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[3] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[3] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[3] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[3]);
+  assign t1_win[4] = c0_t1_req[4] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[4] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[4] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[4] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[4] | t1_ptr_ge_q[3]) | c0_t1_req[5] & t1_ptr_ge_q[5] & ~t1_ptr_ge_q[4] | c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[4] | c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[4] | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[4] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[4] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[4] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[4] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[4] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[4] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[4] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[4]);
+  assign t1_win[5] = c0_t1_req[5] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[5] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[5] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[5] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[5] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[5] | t1_ptr_ge_q[4]) | c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[5] | c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[5] | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[5] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[5] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[5] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[5] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[5] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[5] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[5] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[5]);
+  assign t1_win[6] = c0_t1_req[6] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[5]) | c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[6] | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[6] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[6] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[6] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[6] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[6] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[6] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[6] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[6]);
+  assign t1_win[7] = c0_t1_req[7] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[6]) | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[7] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[7] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[7] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[7] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[7] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[7] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[7] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[7]);
+  assign t1_win[8] = c0_t1_req[8] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[7]) | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[8] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[8] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[8] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[8] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[8] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[8] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[8]);
+  assign t1_win[9] = c0_t1_req[9] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[7]) | c0_t1_req[8] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[8]) | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[9] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[9] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[9] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[9] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[9] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[9]);
+  assign t1_win[10] = c0_t1_req[10] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[7]) | c0_t1_req[8] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[8]) | c0_t1_req[9] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[9]) | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[10] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[10] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[10] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[10] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[10]);
+  assign t1_win[11] = c0_t1_req[11] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[7]) | c0_t1_req[8] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[8]) | c0_t1_req[9] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[9]) | c0_t1_req[10] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[10]) | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[11] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[11] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[11] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[11]);
+  assign t1_win[12] = c0_t1_req[12] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[7]) | c0_t1_req[8] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[8]) | c0_t1_req[9] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[9]) | c0_t1_req[10] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[10]) | c0_t1_req[11] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[11]) | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[12] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[12] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[12]);
+  assign t1_win[13] = c0_t1_req[13] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[7]) | c0_t1_req[8] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[8]) | c0_t1_req[9] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[9]) | c0_t1_req[10] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[10]) | c0_t1_req[11] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[11]) | c0_t1_req[12] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[12]) | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[13] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[13]);
+  assign t1_win[14] = c0_t1_req[14] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[7]) | c0_t1_req[8] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[8]) | c0_t1_req[9] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[9]) | c0_t1_req[10] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[10]) | c0_t1_req[11] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[11]) | c0_t1_req[12] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[12]) | c0_t1_req[13] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[13]) | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[14]);
+  assign t1_win[15] = c0_t1_req[15] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[7]) | c0_t1_req[8] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[8]) | c0_t1_req[9] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[9]) | c0_t1_req[10] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[10]) | c0_t1_req[11] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[11]) | c0_t1_req[12] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[12]) | c0_t1_req[13] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[13]) | c0_t1_req[14] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[14]));
+  assign t1_win_hi = c0_t1_req & t1_ptr_ge_q;
+  assign t1_win_any_hi = |t1_win_hi;
+  assign t1_win_below[0] = t1_win_any_hi ? 1'b0 : 1'b0;
+  assign t1_win_below[1] = t1_win_any_hi ? t1_win_hi[0] : c0_t1_req[0];
+  assign t1_win_below[2] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] : c0_t1_req[0] | c0_t1_req[1];
+  assign t1_win_below[3] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2];
+  assign t1_win_below[4] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3];
+  assign t1_win_below[5] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4];
+  assign t1_win_below[6] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5];
+  assign t1_win_below[7] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6];
+  assign t1_win_below[8] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7];
+  assign t1_win_below[9] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8];
+  assign t1_win_below[10] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8] | t1_win_hi[9] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9];
+  assign t1_win_below[11] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8] | t1_win_hi[9] | t1_win_hi[10] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9] | c0_t1_req[10];
+  assign t1_win_below[12] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8] | t1_win_hi[9] | t1_win_hi[10] | t1_win_hi[11] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9] | c0_t1_req[10] | c0_t1_req[11];
+  assign t1_win_below[13] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8] | t1_win_hi[9] | t1_win_hi[10] | t1_win_hi[11] | t1_win_hi[12] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9] | c0_t1_req[10] | c0_t1_req[11] | c0_t1_req[12];
+  assign t1_win_below[14] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8] | t1_win_hi[9] | t1_win_hi[10] | t1_win_hi[11] | t1_win_hi[12] | t1_win_hi[13] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9] | c0_t1_req[10] | c0_t1_req[11] | c0_t1_req[12] | c0_t1_req[13];
+  assign t1_win_below[15] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8] | t1_win_hi[9] | t1_win_hi[10] | t1_win_hi[11] | t1_win_hi[12] | t1_win_hi[13] | t1_win_hi[14] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9] | c0_t1_req[10] | c0_t1_req[11] | c0_t1_req[12] | c0_t1_req[13] | c0_t1_req[14];
+  assign t1_ptr_ge_d = t1_accept ? t1_win_below : t1_ptr_ge_q;
+  assign t1_grant = {16{t1_credit & ~sd_block}} & t1_win;
+  assign tlb_bid[1] = |c0_t1_req & t1_credit;
   l1tlb_seed001_clustered_tlb u_tlb1 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd1),
-    .req_valid_i(c0_t1_req),
+    .pick_i(t1_win),
+    .accept_i(t1_accept),
     .req_vpn_i(ib_head_vpn[575:0]),
     .req_vmid_i(ib_head_vmid[31:0]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1472,8 +1678,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c0_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
-    .grant_o(t1_grant),
-    .busy_next_o(t1_busy_next),
+    .credit_o(t1_credit),
+    .r1_v_o(t1_r1_v),
     .hit_o(t1_hit),
     .hit_vpn_o(t1_hit_vpn),
     .hit_vmid_o(t1_hit_vmid),
@@ -1492,17 +1698,56 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t1_evict_vh),
     .evict_vmid_o(t1_evict_vmid),
     .evict_ppn_o(t1_evict_ppn),
-    .evict_perm_o(t1_evict_perm)
+    .evict_perm_o(t1_evict_perm),
+    .pick_hi_i(t1_win)
   );
   assign c0_t2_req = {ib_head_home_q[62], ib_head_home_q[58], ib_head_home_q[54], ib_head_home_q[50], ib_head_home_q[46], ib_head_home_q[42], ib_head_home_q[38], ib_head_home_q[34], ib_head_home_q[30], ib_head_home_q[26], ib_head_home_q[22], ib_head_home_q[18], ib_head_home_q[14], ib_head_home_q[10], ib_head_home_q[6], ib_head_home_q[2]};
+  assign t2_accept = |c0_t2_req & t2_credit & ~sd_block;
+  assign t2_win[0] = c0_t2_req[0] & ~(c0_t2_req[1] & t2_ptr_ge_q[1] & ~t2_ptr_ge_q[0] | c0_t2_req[2] & t2_ptr_ge_q[2] & ~t2_ptr_ge_q[0] | c0_t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[0] | c0_t2_req[4] & t2_ptr_ge_q[4] & ~t2_ptr_ge_q[0] | c0_t2_req[5] & t2_ptr_ge_q[5] & ~t2_ptr_ge_q[0] | c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[0] | c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[0] | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[0] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[0] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[0] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[0] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[0] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[0] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[0] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[0]);
+  assign t2_win[1] = c0_t2_req[1] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[1] | t2_ptr_ge_q[0]) | c0_t2_req[2] & t2_ptr_ge_q[2] & ~t2_ptr_ge_q[1] | c0_t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[1] | c0_t2_req[4] & t2_ptr_ge_q[4] & ~t2_ptr_ge_q[1] | c0_t2_req[5] & t2_ptr_ge_q[5] & ~t2_ptr_ge_q[1] | c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[1] | c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[1] | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[1] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[1] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[1] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[1] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[1] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[1] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[1] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[1]);
+  assign t2_win[2] = c0_t2_req[2] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[2] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[2] | t2_ptr_ge_q[1]) | c0_t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[2] | c0_t2_req[4] & t2_ptr_ge_q[4] & ~t2_ptr_ge_q[2] | c0_t2_req[5] & t2_ptr_ge_q[5] & ~t2_ptr_ge_q[2] | c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[2] | c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[2] | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[2] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[2] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[2] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[2] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[2] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[2] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[2] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[2]);
+  assign t2_win[3] = c0_t2_req[3] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[2]) | c0_t2_req[4] & t2_ptr_ge_q[4] & ~t2_ptr_ge_q[3] | c0_t2_req[5] & t2_ptr_ge_q[5] & ~t2_ptr_ge_q[3] | c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[3] | c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[3] | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[3] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[3] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[3] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[3] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[3] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[3] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[3] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[3]);
+  assign t2_win[4] = c0_t2_req[4] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[4] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[4] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[4] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[4] | t2_ptr_ge_q[3]) | c0_t2_req[5] & t2_ptr_ge_q[5] & ~t2_ptr_ge_q[4] | c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[4] | c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[4] | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[4] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[4] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[4] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[4] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[4] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[4] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[4] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[4]);
+  assign t2_win[5] = c0_t2_req[5] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[5] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[5] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[5] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[5] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[5] | t2_ptr_ge_q[4]) | c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[5] | c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[5] | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[5] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[5] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[5] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[5] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[5] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[5] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[5] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[5]);
+  assign t2_win[6] = c0_t2_req[6] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[5]) | c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[6] | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[6] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[6] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[6] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[6] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[6] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[6] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[6] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[6]);
+  assign t2_win[7] = c0_t2_req[7] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[6]) | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[7] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[7] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[7] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[7] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[7] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[7] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[7] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[7]);
+  assign t2_win[8] = c0_t2_req[8] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[7]) | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[8] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[8] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[8] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[8] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[8] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[8] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[8]);
+  assign t2_win[9] = c0_t2_req[9] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[7]) | c0_t2_req[8] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[8]) | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[9] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[9] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[9] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[9] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[9] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[9]);
+  assign t2_win[10] = c0_t2_req[10] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[7]) | c0_t2_req[8] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[8]) | c0_t2_req[9] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[9]) | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[10] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[10] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[10] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[10] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[10]);
+  assign t2_win[11] = c0_t2_req[11] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[7]) | c0_t2_req[8] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[8]) | c0_t2_req[9] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[9]) | c0_t2_req[10] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[10]) | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[11] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[11] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[11] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[11]);
+  assign t2_win[12] = c0_t2_req[12] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[7]) | c0_t2_req[8] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[8]) | c0_t2_req[9] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[9]) | c0_t2_req[10] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[10]) | c0_t2_req[11] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[11]) | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[12] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[12] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[12]);
+  assign t2_win[13] = c0_t2_req[13] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[7]) | c0_t2_req[8] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[8]) | c0_t2_req[9] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[9]) | c0_t2_req[10] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[10]) | c0_t2_req[11] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[11]) | c0_t2_req[12] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[12]) | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[13] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[13]);
+  assign t2_win[14] = c0_t2_req[14] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[7]) | c0_t2_req[8] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[8]) | c0_t2_req[9] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[9]) | c0_t2_req[10] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[10]) | c0_t2_req[11] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[11]) | c0_t2_req[12] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[12]) | c0_t2_req[13] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[13]) | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[14]);
+  assign t2_win[15] = c0_t2_req[15] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[7]) | c0_t2_req[8] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[8]) | c0_t2_req[9] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[9]) | c0_t2_req[10] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[10]) | c0_t2_req[11] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[11]) | c0_t2_req[12] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[12]) | c0_t2_req[13] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[13]) | c0_t2_req[14] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[14]));
+  assign t2_win_hi = c0_t2_req & t2_ptr_ge_q;
+  assign t2_win_any_hi = |t2_win_hi;
+  assign t2_win_below[0] = t2_win_any_hi ? 1'b0 : 1'b0;
+  assign t2_win_below[1] = t2_win_any_hi ? t2_win_hi[0] : c0_t2_req[0];
+  assign t2_win_below[2] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] : c0_t2_req[0] | c0_t2_req[1];
+  assign t2_win_below[3] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2];
+  assign t2_win_below[4] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3];
+  assign t2_win_below[5] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4];
+  assign t2_win_below[6] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5];
+  assign t2_win_below[7] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6];
+  assign t2_win_below[8] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7];
+  assign t2_win_below[9] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8];
+  assign t2_win_below[10] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8] | t2_win_hi[9] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9];
+  assign t2_win_below[11] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8] | t2_win_hi[9] | t2_win_hi[10] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9] | c0_t2_req[10];
+  assign t2_win_below[12] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8] | t2_win_hi[9] | t2_win_hi[10] | t2_win_hi[11] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9] | c0_t2_req[10] | c0_t2_req[11];
+  assign t2_win_below[13] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8] | t2_win_hi[9] | t2_win_hi[10] | t2_win_hi[11] | t2_win_hi[12] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9] | c0_t2_req[10] | c0_t2_req[11] | c0_t2_req[12];
+  assign t2_win_below[14] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8] | t2_win_hi[9] | t2_win_hi[10] | t2_win_hi[11] | t2_win_hi[12] | t2_win_hi[13] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9] | c0_t2_req[10] | c0_t2_req[11] | c0_t2_req[12] | c0_t2_req[13];
+  assign t2_win_below[15] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8] | t2_win_hi[9] | t2_win_hi[10] | t2_win_hi[11] | t2_win_hi[12] | t2_win_hi[13] | t2_win_hi[14] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9] | c0_t2_req[10] | c0_t2_req[11] | c0_t2_req[12] | c0_t2_req[13] | c0_t2_req[14];
+  assign t2_ptr_ge_d = t2_accept ? t2_win_below : t2_ptr_ge_q;
+  assign t2_grant = {16{t2_credit & ~sd_block}} & t2_win;
+  assign tlb_bid[2] = |c0_t2_req & t2_credit;
   l1tlb_seed001_clustered_tlb u_tlb2 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd2),
-    .req_valid_i(c0_t2_req),
+    .pick_i(t2_win),
+    .accept_i(t2_accept),
     .req_vpn_i(ib_head_vpn[575:0]),
     .req_vmid_i(ib_head_vmid[31:0]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1512,8 +1757,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c0_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
-    .grant_o(t2_grant),
-    .busy_next_o(t2_busy_next),
+    .credit_o(t2_credit),
+    .r1_v_o(t2_r1_v),
     .hit_o(t2_hit),
     .hit_vpn_o(t2_hit_vpn),
     .hit_vmid_o(t2_hit_vmid),
@@ -1532,17 +1777,56 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t2_evict_vh),
     .evict_vmid_o(t2_evict_vmid),
     .evict_ppn_o(t2_evict_ppn),
-    .evict_perm_o(t2_evict_perm)
+    .evict_perm_o(t2_evict_perm),
+    .pick_hi_i(t2_win)
   );
   assign c0_t3_req = {ib_head_home_q[63], ib_head_home_q[59], ib_head_home_q[55], ib_head_home_q[51], ib_head_home_q[47], ib_head_home_q[43], ib_head_home_q[39], ib_head_home_q[35], ib_head_home_q[31], ib_head_home_q[27], ib_head_home_q[23], ib_head_home_q[19], ib_head_home_q[15], ib_head_home_q[11], ib_head_home_q[7], ib_head_home_q[3]};
+  assign t3_accept = |c0_t3_req & t3_credit & ~sd_block;
+  assign t3_win[0] = c0_t3_req[0] & ~(c0_t3_req[1] & t3_ptr_ge_q[1] & ~t3_ptr_ge_q[0] | c0_t3_req[2] & t3_ptr_ge_q[2] & ~t3_ptr_ge_q[0] | c0_t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[0] | c0_t3_req[4] & t3_ptr_ge_q[4] & ~t3_ptr_ge_q[0] | c0_t3_req[5] & t3_ptr_ge_q[5] & ~t3_ptr_ge_q[0] | c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[0] | c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[0] | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[0] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[0] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[0] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[0] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[0] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[0] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[0] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[0]);
+  assign t3_win[1] = c0_t3_req[1] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[1] | t3_ptr_ge_q[0]) | c0_t3_req[2] & t3_ptr_ge_q[2] & ~t3_ptr_ge_q[1] | c0_t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[1] | c0_t3_req[4] & t3_ptr_ge_q[4] & ~t3_ptr_ge_q[1] | c0_t3_req[5] & t3_ptr_ge_q[5] & ~t3_ptr_ge_q[1] | c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[1] | c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[1] | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[1] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[1] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[1] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[1] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[1] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[1] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[1] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[1]);
+  assign t3_win[2] = c0_t3_req[2] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[2] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[2] | t3_ptr_ge_q[1]) | c0_t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[2] | c0_t3_req[4] & t3_ptr_ge_q[4] & ~t3_ptr_ge_q[2] | c0_t3_req[5] & t3_ptr_ge_q[5] & ~t3_ptr_ge_q[2] | c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[2] | c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[2] | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[2] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[2] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[2] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[2] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[2] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[2] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[2] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[2]);
+  assign t3_win[3] = c0_t3_req[3] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[2]) | c0_t3_req[4] & t3_ptr_ge_q[4] & ~t3_ptr_ge_q[3] | c0_t3_req[5] & t3_ptr_ge_q[5] & ~t3_ptr_ge_q[3] | c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[3] | c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[3] | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[3] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[3] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[3] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[3] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[3] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[3] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[3] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[3]);
+  assign t3_win[4] = c0_t3_req[4] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[4] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[4] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[4] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[4] | t3_ptr_ge_q[3]) | c0_t3_req[5] & t3_ptr_ge_q[5] & ~t3_ptr_ge_q[4] | c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[4] | c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[4] | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[4] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[4] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[4] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[4] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[4] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[4] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[4] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[4]);
+  assign t3_win[5] = c0_t3_req[5] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[5] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[5] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[5] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[5] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[5] | t3_ptr_ge_q[4]) | c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[5] | c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[5] | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[5] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[5] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[5] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[5] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[5] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[5] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[5] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[5]);
+  assign t3_win[6] = c0_t3_req[6] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[5]) | c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[6] | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[6] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[6] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[6] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[6] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[6] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[6] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[6] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[6]);
+  assign t3_win[7] = c0_t3_req[7] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[6]) | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[7] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[7] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[7] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[7] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[7] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[7] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[7] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[7]);
+  assign t3_win[8] = c0_t3_req[8] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[7]) | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[8] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[8] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[8] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[8] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[8] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[8] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[8]);
+  assign t3_win[9] = c0_t3_req[9] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[7]) | c0_t3_req[8] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[8]) | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[9] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[9] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[9] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[9] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[9] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[9]);
+  assign t3_win[10] = c0_t3_req[10] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[7]) | c0_t3_req[8] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[8]) | c0_t3_req[9] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[9]) | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[10] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[10] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[10] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[10] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[10]);
+  assign t3_win[11] = c0_t3_req[11] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[7]) | c0_t3_req[8] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[8]) | c0_t3_req[9] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[9]) | c0_t3_req[10] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[10]) | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[11] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[11] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[11] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[11]);
+  assign t3_win[12] = c0_t3_req[12] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[7]) | c0_t3_req[8] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[8]) | c0_t3_req[9] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[9]) | c0_t3_req[10] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[10]) | c0_t3_req[11] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[11]) | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[12] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[12] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[12]);
+  assign t3_win[13] = c0_t3_req[13] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[7]) | c0_t3_req[8] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[8]) | c0_t3_req[9] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[9]) | c0_t3_req[10] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[10]) | c0_t3_req[11] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[11]) | c0_t3_req[12] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[12]) | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[13] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[13]);
+  assign t3_win[14] = c0_t3_req[14] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[7]) | c0_t3_req[8] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[8]) | c0_t3_req[9] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[9]) | c0_t3_req[10] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[10]) | c0_t3_req[11] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[11]) | c0_t3_req[12] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[12]) | c0_t3_req[13] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[13]) | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[14]);
+  assign t3_win[15] = c0_t3_req[15] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[7]) | c0_t3_req[8] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[8]) | c0_t3_req[9] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[9]) | c0_t3_req[10] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[10]) | c0_t3_req[11] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[11]) | c0_t3_req[12] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[12]) | c0_t3_req[13] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[13]) | c0_t3_req[14] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[14]));
+  assign t3_win_hi = c0_t3_req & t3_ptr_ge_q;
+  assign t3_win_any_hi = |t3_win_hi;
+  assign t3_win_below[0] = t3_win_any_hi ? 1'b0 : 1'b0;
+  assign t3_win_below[1] = t3_win_any_hi ? t3_win_hi[0] : c0_t3_req[0];
+  assign t3_win_below[2] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] : c0_t3_req[0] | c0_t3_req[1];
+  assign t3_win_below[3] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2];
+  assign t3_win_below[4] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3];
+  assign t3_win_below[5] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4];
+  assign t3_win_below[6] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5];
+  assign t3_win_below[7] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6];
+  assign t3_win_below[8] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7];
+  assign t3_win_below[9] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8];
+  assign t3_win_below[10] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8] | t3_win_hi[9] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9];
+  assign t3_win_below[11] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8] | t3_win_hi[9] | t3_win_hi[10] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9] | c0_t3_req[10];
+  assign t3_win_below[12] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8] | t3_win_hi[9] | t3_win_hi[10] | t3_win_hi[11] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9] | c0_t3_req[10] | c0_t3_req[11];
+  assign t3_win_below[13] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8] | t3_win_hi[9] | t3_win_hi[10] | t3_win_hi[11] | t3_win_hi[12] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9] | c0_t3_req[10] | c0_t3_req[11] | c0_t3_req[12];
+  assign t3_win_below[14] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8] | t3_win_hi[9] | t3_win_hi[10] | t3_win_hi[11] | t3_win_hi[12] | t3_win_hi[13] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9] | c0_t3_req[10] | c0_t3_req[11] | c0_t3_req[12] | c0_t3_req[13];
+  assign t3_win_below[15] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8] | t3_win_hi[9] | t3_win_hi[10] | t3_win_hi[11] | t3_win_hi[12] | t3_win_hi[13] | t3_win_hi[14] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9] | c0_t3_req[10] | c0_t3_req[11] | c0_t3_req[12] | c0_t3_req[13] | c0_t3_req[14];
+  assign t3_ptr_ge_d = t3_accept ? t3_win_below : t3_ptr_ge_q;
+  assign t3_grant = {16{t3_credit & ~sd_block}} & t3_win;
+  assign tlb_bid[3] = |c0_t3_req & t3_credit;
   l1tlb_seed001_clustered_tlb u_tlb3 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd3),
-    .req_valid_i(c0_t3_req),
+    .pick_i(t3_win),
+    .accept_i(t3_accept),
     .req_vpn_i(ib_head_vpn[575:0]),
     .req_vmid_i(ib_head_vmid[31:0]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1552,8 +1836,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c0_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
-    .grant_o(t3_grant),
-    .busy_next_o(t3_busy_next),
+    .credit_o(t3_credit),
+    .r1_v_o(t3_r1_v),
     .hit_o(t3_hit),
     .hit_vpn_o(t3_hit_vpn),
     .hit_vmid_o(t3_hit_vmid),
@@ -1572,7 +1856,8 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t3_evict_vh),
     .evict_vmid_o(t3_evict_vmid),
     .evict_ppn_o(t3_evict_ppn),
-    .evict_perm_o(t3_evict_perm)
+    .evict_perm_o(t3_evict_perm),
+    .pick_hi_i(t3_win)
   );
   assign c0_evict = {t3_evict, t2_evict, t1_evict, t0_evict};
   assign c0_evict_vpn = {{t3_evict_vh, 2'd3}, {t2_evict_vh, 2'd2}, {t1_evict_vh, 2'd1}, {t0_evict_vh, 2'd0}};
@@ -1740,10 +2025,10 @@ module l1tlb_seed001_clustered (
   assign u15_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u15_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
   assign c1_rtag = l2_resp_tag_i[11:6];
-  assign busy_next[4] = t4_busy_next;
-  assign busy_next[5] = t5_busy_next;
-  assign busy_next[6] = t6_busy_next;
-  assign busy_next[7] = t7_busy_next;
+  assign r1_busy[4] = t4_r1_v;
+  assign r1_busy[5] = t5_r1_v;
+  assign r1_busy[6] = t6_r1_v;
+  assign r1_busy[7] = t7_r1_v;
   // Cluster 1: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c1_cand = {t7_cand_valid, t6_cand_valid, t5_cand_valid, t4_cand_valid};
   assign c1_pick_ge_p0[0] = lp1_q[0];
@@ -1798,14 +2083,52 @@ module l1tlb_seed001_clustered (
   assign q1_vmid_d = c1_take ? {2{c1_pick[0]}} & c1_cand_vmid[1:0] | {2{c1_pick[1]}} & c1_cand_vmid[3:2] | {2{c1_pick[2]}} & c1_cand_vmid[5:4] | {2{c1_pick[3]}} & c1_cand_vmid[7:6] : q1_vmid_q;
   assign q1_k_d = c1_take ? {c1_pick[2] | c1_pick[3], c1_pick[1] | c1_pick[3]} : q1_k_q;
   assign c1_t0_req = {ib_head_home_q[124], ib_head_home_q[120], ib_head_home_q[116], ib_head_home_q[112], ib_head_home_q[108], ib_head_home_q[104], ib_head_home_q[100], ib_head_home_q[96], ib_head_home_q[92], ib_head_home_q[88], ib_head_home_q[84], ib_head_home_q[80], ib_head_home_q[76], ib_head_home_q[72], ib_head_home_q[68], ib_head_home_q[64]};
+  assign t4_accept = |c1_t0_req & t4_credit & ~sd_block;
+  assign t4_win[0] = c1_t0_req[0] & ~(c1_t0_req[1] & t4_ptr_ge_q[1] & ~t4_ptr_ge_q[0] | c1_t0_req[2] & t4_ptr_ge_q[2] & ~t4_ptr_ge_q[0] | c1_t0_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[0] | c1_t0_req[4] & t4_ptr_ge_q[4] & ~t4_ptr_ge_q[0] | c1_t0_req[5] & t4_ptr_ge_q[5] & ~t4_ptr_ge_q[0] | c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[0] | c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[0] | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[0] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[0] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[0] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[0] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[0] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[0] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[0] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[0]);
+  assign t4_win[1] = c1_t0_req[1] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[1] | t4_ptr_ge_q[0]) | c1_t0_req[2] & t4_ptr_ge_q[2] & ~t4_ptr_ge_q[1] | c1_t0_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[1] | c1_t0_req[4] & t4_ptr_ge_q[4] & ~t4_ptr_ge_q[1] | c1_t0_req[5] & t4_ptr_ge_q[5] & ~t4_ptr_ge_q[1] | c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[1] | c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[1] | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[1] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[1] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[1] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[1] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[1] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[1] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[1] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[1]);
+  assign t4_win[2] = c1_t0_req[2] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[2] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[2] | t4_ptr_ge_q[1]) | c1_t0_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[2] | c1_t0_req[4] & t4_ptr_ge_q[4] & ~t4_ptr_ge_q[2] | c1_t0_req[5] & t4_ptr_ge_q[5] & ~t4_ptr_ge_q[2] | c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[2] | c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[2] | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[2] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[2] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[2] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[2] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[2] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[2] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[2] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[2]);
+  assign t4_win[3] = c1_t0_req[3] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[2]) | c1_t0_req[4] & t4_ptr_ge_q[4] & ~t4_ptr_ge_q[3] | c1_t0_req[5] & t4_ptr_ge_q[5] & ~t4_ptr_ge_q[3] | c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[3] | c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[3] | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[3] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[3] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[3] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[3] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[3] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[3] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[3] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[3]);
+  assign t4_win[4] = c1_t0_req[4] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[4] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[4] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[4] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[4] | t4_ptr_ge_q[3]) | c1_t0_req[5] & t4_ptr_ge_q[5] & ~t4_ptr_ge_q[4] | c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[4] | c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[4] | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[4] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[4] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[4] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[4] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[4] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[4] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[4] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[4]);
+  assign t4_win[5] = c1_t0_req[5] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[5] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[5] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[5] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[5] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[5] | t4_ptr_ge_q[4]) | c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[5] | c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[5] | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[5] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[5] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[5] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[5] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[5] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[5] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[5] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[5]);
+  assign t4_win[6] = c1_t0_req[6] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[5]) | c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[6] | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[6] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[6] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[6] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[6] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[6] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[6] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[6] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[6]);
+  assign t4_win[7] = c1_t0_req[7] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[6]) | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[7] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[7] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[7] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[7] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[7] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[7] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[7] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[7]);
+  assign t4_win[8] = c1_t0_req[8] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[7]) | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[8] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[8] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[8] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[8] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[8] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[8] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[8]);
+  assign t4_win[9] = c1_t0_req[9] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[7]) | c1_t0_req[8] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[8]) | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[9] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[9] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[9] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[9] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[9] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[9]);
+  assign t4_win[10] = c1_t0_req[10] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[7]) | c1_t0_req[8] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[8]) | c1_t0_req[9] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[9]) | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[10] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[10] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[10] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[10] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[10]);
+  assign t4_win[11] = c1_t0_req[11] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[7]) | c1_t0_req[8] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[8]) | c1_t0_req[9] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[9]) | c1_t0_req[10] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[10]) | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[11] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[11] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[11] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[11]);
+  assign t4_win[12] = c1_t0_req[12] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[7]) | c1_t0_req[8] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[8]) | c1_t0_req[9] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[9]) | c1_t0_req[10] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[10]) | c1_t0_req[11] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[11]) | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[12] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[12] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[12]);
+  assign t4_win[13] = c1_t0_req[13] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[7]) | c1_t0_req[8] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[8]) | c1_t0_req[9] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[9]) | c1_t0_req[10] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[10]) | c1_t0_req[11] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[11]) | c1_t0_req[12] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[12]) | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[13] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[13]);
+  assign t4_win[14] = c1_t0_req[14] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[7]) | c1_t0_req[8] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[8]) | c1_t0_req[9] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[9]) | c1_t0_req[10] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[10]) | c1_t0_req[11] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[11]) | c1_t0_req[12] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[12]) | c1_t0_req[13] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[13]) | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[14]);
+  assign t4_win[15] = c1_t0_req[15] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[7]) | c1_t0_req[8] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[8]) | c1_t0_req[9] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[9]) | c1_t0_req[10] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[10]) | c1_t0_req[11] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[11]) | c1_t0_req[12] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[12]) | c1_t0_req[13] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[13]) | c1_t0_req[14] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[14]));
+  assign t4_win_hi = c1_t0_req & t4_ptr_ge_q;
+  assign t4_win_any_hi = |t4_win_hi;
+  assign t4_win_below[0] = t4_win_any_hi ? 1'b0 : 1'b0;
+  assign t4_win_below[1] = t4_win_any_hi ? t4_win_hi[0] : c1_t0_req[0];
+  assign t4_win_below[2] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] : c1_t0_req[0] | c1_t0_req[1];
+  assign t4_win_below[3] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2];
+  assign t4_win_below[4] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3];
+  assign t4_win_below[5] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4];
+  assign t4_win_below[6] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5];
+  assign t4_win_below[7] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6];
+  assign t4_win_below[8] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7];
+  assign t4_win_below[9] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8];
+  assign t4_win_below[10] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8] | t4_win_hi[9] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9];
+  assign t4_win_below[11] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8] | t4_win_hi[9] | t4_win_hi[10] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9] | c1_t0_req[10];
+  assign t4_win_below[12] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8] | t4_win_hi[9] | t4_win_hi[10] | t4_win_hi[11] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9] | c1_t0_req[10] | c1_t0_req[11];
+  assign t4_win_below[13] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8] | t4_win_hi[9] | t4_win_hi[10] | t4_win_hi[11] | t4_win_hi[12] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9] | c1_t0_req[10] | c1_t0_req[11] | c1_t0_req[12];
+  assign t4_win_below[14] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8] | t4_win_hi[9] | t4_win_hi[10] | t4_win_hi[11] | t4_win_hi[12] | t4_win_hi[13] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9] | c1_t0_req[10] | c1_t0_req[11] | c1_t0_req[12] | c1_t0_req[13];
+  assign t4_win_below[15] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8] | t4_win_hi[9] | t4_win_hi[10] | t4_win_hi[11] | t4_win_hi[12] | t4_win_hi[13] | t4_win_hi[14] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9] | c1_t0_req[10] | c1_t0_req[11] | c1_t0_req[12] | c1_t0_req[13] | c1_t0_req[14];
+  assign t4_ptr_ge_d = t4_accept ? t4_win_below : t4_ptr_ge_q;
+  assign t4_grant = {16{t4_credit & ~sd_block}} & t4_win;
+  assign tlb_bid[4] = |c1_t0_req & t4_credit;
   l1tlb_seed001_clustered_tlb u_tlb4 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd0),
-    .req_valid_i(c1_t0_req),
+    .pick_i(t4_win),
+    .accept_i(t4_accept),
     .req_vpn_i(ib_head_vpn[1151:576]),
     .req_vmid_i(ib_head_vmid[63:32]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1815,8 +2138,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c1_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
-    .grant_o(t4_grant),
-    .busy_next_o(t4_busy_next),
+    .credit_o(t4_credit),
+    .r1_v_o(t4_r1_v),
     .hit_o(t4_hit),
     .hit_vpn_o(t4_hit_vpn),
     .hit_vmid_o(t4_hit_vmid),
@@ -1835,17 +2158,56 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t4_evict_vh),
     .evict_vmid_o(t4_evict_vmid),
     .evict_ppn_o(t4_evict_ppn),
-    .evict_perm_o(t4_evict_perm)
+    .evict_perm_o(t4_evict_perm),
+    .pick_hi_i(t4_win)
   );
   assign c1_t1_req = {ib_head_home_q[125], ib_head_home_q[121], ib_head_home_q[117], ib_head_home_q[113], ib_head_home_q[109], ib_head_home_q[105], ib_head_home_q[101], ib_head_home_q[97], ib_head_home_q[93], ib_head_home_q[89], ib_head_home_q[85], ib_head_home_q[81], ib_head_home_q[77], ib_head_home_q[73], ib_head_home_q[69], ib_head_home_q[65]};
+  assign t5_accept = |c1_t1_req & t5_credit & ~sd_block;
+  assign t5_win[0] = c1_t1_req[0] & ~(c1_t1_req[1] & t5_ptr_ge_q[1] & ~t5_ptr_ge_q[0] | c1_t1_req[2] & t5_ptr_ge_q[2] & ~t5_ptr_ge_q[0] | c1_t1_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[0] | c1_t1_req[4] & t5_ptr_ge_q[4] & ~t5_ptr_ge_q[0] | c1_t1_req[5] & t5_ptr_ge_q[5] & ~t5_ptr_ge_q[0] | c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[0] | c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[0] | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[0] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[0] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[0] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[0] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[0] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[0] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[0] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[0]);
+  assign t5_win[1] = c1_t1_req[1] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[1] | t5_ptr_ge_q[0]) | c1_t1_req[2] & t5_ptr_ge_q[2] & ~t5_ptr_ge_q[1] | c1_t1_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[1] | c1_t1_req[4] & t5_ptr_ge_q[4] & ~t5_ptr_ge_q[1] | c1_t1_req[5] & t5_ptr_ge_q[5] & ~t5_ptr_ge_q[1] | c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[1] | c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[1] | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[1] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[1] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[1] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[1] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[1] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[1] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[1] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[1]);
+  assign t5_win[2] = c1_t1_req[2] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[2] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[2] | t5_ptr_ge_q[1]) | c1_t1_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[2] | c1_t1_req[4] & t5_ptr_ge_q[4] & ~t5_ptr_ge_q[2] | c1_t1_req[5] & t5_ptr_ge_q[5] & ~t5_ptr_ge_q[2] | c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[2] | c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[2] | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[2] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[2] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[2] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[2] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[2] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[2] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[2] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[2]);
+  assign t5_win[3] = c1_t1_req[3] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[2]) | c1_t1_req[4] & t5_ptr_ge_q[4] & ~t5_ptr_ge_q[3] | c1_t1_req[5] & t5_ptr_ge_q[5] & ~t5_ptr_ge_q[3] | c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[3] | c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[3] | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[3] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[3] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[3] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[3] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[3] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[3] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[3] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[3]);
+  assign t5_win[4] = c1_t1_req[4] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[4] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[4] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[4] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[4] | t5_ptr_ge_q[3]) | c1_t1_req[5] & t5_ptr_ge_q[5] & ~t5_ptr_ge_q[4] | c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[4] | c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[4] | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[4] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[4] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[4] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[4] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[4] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[4] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[4] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[4]);
+  assign t5_win[5] = c1_t1_req[5] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[5] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[5] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[5] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[5] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[5] | t5_ptr_ge_q[4]) | c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[5] | c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[5] | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[5] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[5] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[5] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[5] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[5] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[5] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[5] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[5]);
+  assign t5_win[6] = c1_t1_req[6] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[5]) | c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[6] | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[6] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[6] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[6] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[6] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[6] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[6] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[6] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[6]);
+  assign t5_win[7] = c1_t1_req[7] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[6]) | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[7] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[7] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[7] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[7] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[7] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[7] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[7] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[7]);
+  assign t5_win[8] = c1_t1_req[8] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[7]) | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[8] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[8] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[8] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[8] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[8] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[8] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[8]);
+  assign t5_win[9] = c1_t1_req[9] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[7]) | c1_t1_req[8] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[8]) | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[9] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[9] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[9] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[9] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[9] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[9]);
+  assign t5_win[10] = c1_t1_req[10] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[7]) | c1_t1_req[8] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[8]) | c1_t1_req[9] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[9]) | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[10] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[10] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[10] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[10] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[10]);
+  assign t5_win[11] = c1_t1_req[11] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[7]) | c1_t1_req[8] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[8]) | c1_t1_req[9] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[9]) | c1_t1_req[10] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[10]) | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[11] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[11] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[11] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[11]);
+  assign t5_win[12] = c1_t1_req[12] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[7]) | c1_t1_req[8] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[8]) | c1_t1_req[9] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[9]) | c1_t1_req[10] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[10]) | c1_t1_req[11] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[11]) | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[12] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[12] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[12]);
+  assign t5_win[13] = c1_t1_req[13] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[7]) | c1_t1_req[8] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[8]) | c1_t1_req[9] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[9]) | c1_t1_req[10] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[10]) | c1_t1_req[11] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[11]) | c1_t1_req[12] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[12]) | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[13] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[13]);
+  assign t5_win[14] = c1_t1_req[14] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[7]) | c1_t1_req[8] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[8]) | c1_t1_req[9] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[9]) | c1_t1_req[10] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[10]) | c1_t1_req[11] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[11]) | c1_t1_req[12] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[12]) | c1_t1_req[13] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[13]) | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[14]);
+  assign t5_win[15] = c1_t1_req[15] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[7]) | c1_t1_req[8] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[8]) | c1_t1_req[9] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[9]) | c1_t1_req[10] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[10]) | c1_t1_req[11] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[11]) | c1_t1_req[12] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[12]) | c1_t1_req[13] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[13]) | c1_t1_req[14] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[14]));
+  assign t5_win_hi = c1_t1_req & t5_ptr_ge_q;
+  assign t5_win_any_hi = |t5_win_hi;
+  assign t5_win_below[0] = t5_win_any_hi ? 1'b0 : 1'b0;
+  assign t5_win_below[1] = t5_win_any_hi ? t5_win_hi[0] : c1_t1_req[0];
+  assign t5_win_below[2] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] : c1_t1_req[0] | c1_t1_req[1];
+  assign t5_win_below[3] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2];
+  assign t5_win_below[4] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3];
+  assign t5_win_below[5] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4];
+  assign t5_win_below[6] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5];
+  assign t5_win_below[7] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6];
+  assign t5_win_below[8] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7];
+  assign t5_win_below[9] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8];
+  assign t5_win_below[10] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8] | t5_win_hi[9] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9];
+  assign t5_win_below[11] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8] | t5_win_hi[9] | t5_win_hi[10] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9] | c1_t1_req[10];
+  assign t5_win_below[12] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8] | t5_win_hi[9] | t5_win_hi[10] | t5_win_hi[11] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9] | c1_t1_req[10] | c1_t1_req[11];
+  assign t5_win_below[13] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8] | t5_win_hi[9] | t5_win_hi[10] | t5_win_hi[11] | t5_win_hi[12] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9] | c1_t1_req[10] | c1_t1_req[11] | c1_t1_req[12];
+  assign t5_win_below[14] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8] | t5_win_hi[9] | t5_win_hi[10] | t5_win_hi[11] | t5_win_hi[12] | t5_win_hi[13] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9] | c1_t1_req[10] | c1_t1_req[11] | c1_t1_req[12] | c1_t1_req[13];
+  assign t5_win_below[15] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8] | t5_win_hi[9] | t5_win_hi[10] | t5_win_hi[11] | t5_win_hi[12] | t5_win_hi[13] | t5_win_hi[14] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9] | c1_t1_req[10] | c1_t1_req[11] | c1_t1_req[12] | c1_t1_req[13] | c1_t1_req[14];
+  assign t5_ptr_ge_d = t5_accept ? t5_win_below : t5_ptr_ge_q;
+  assign t5_grant = {16{t5_credit & ~sd_block}} & t5_win;
+  assign tlb_bid[5] = |c1_t1_req & t5_credit;
   l1tlb_seed001_clustered_tlb u_tlb5 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd1),
-    .req_valid_i(c1_t1_req),
+    .pick_i(t5_win),
+    .accept_i(t5_accept),
     .req_vpn_i(ib_head_vpn[1151:576]),
     .req_vmid_i(ib_head_vmid[63:32]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1855,8 +2217,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c1_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
-    .grant_o(t5_grant),
-    .busy_next_o(t5_busy_next),
+    .credit_o(t5_credit),
+    .r1_v_o(t5_r1_v),
     .hit_o(t5_hit),
     .hit_vpn_o(t5_hit_vpn),
     .hit_vmid_o(t5_hit_vmid),
@@ -1875,17 +2237,56 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t5_evict_vh),
     .evict_vmid_o(t5_evict_vmid),
     .evict_ppn_o(t5_evict_ppn),
-    .evict_perm_o(t5_evict_perm)
+    .evict_perm_o(t5_evict_perm),
+    .pick_hi_i(t5_win)
   );
   assign c1_t2_req = {ib_head_home_q[126], ib_head_home_q[122], ib_head_home_q[118], ib_head_home_q[114], ib_head_home_q[110], ib_head_home_q[106], ib_head_home_q[102], ib_head_home_q[98], ib_head_home_q[94], ib_head_home_q[90], ib_head_home_q[86], ib_head_home_q[82], ib_head_home_q[78], ib_head_home_q[74], ib_head_home_q[70], ib_head_home_q[66]};
+  assign t6_accept = |c1_t2_req & t6_credit & ~sd_block;
+  assign t6_win[0] = c1_t2_req[0] & ~(c1_t2_req[1] & t6_ptr_ge_q[1] & ~t6_ptr_ge_q[0] | c1_t2_req[2] & t6_ptr_ge_q[2] & ~t6_ptr_ge_q[0] | c1_t2_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[0] | c1_t2_req[4] & t6_ptr_ge_q[4] & ~t6_ptr_ge_q[0] | c1_t2_req[5] & t6_ptr_ge_q[5] & ~t6_ptr_ge_q[0] | c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[0] | c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[0] | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[0] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[0] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[0] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[0] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[0] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[0] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[0] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[0]);
+  assign t6_win[1] = c1_t2_req[1] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[1] | t6_ptr_ge_q[0]) | c1_t2_req[2] & t6_ptr_ge_q[2] & ~t6_ptr_ge_q[1] | c1_t2_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[1] | c1_t2_req[4] & t6_ptr_ge_q[4] & ~t6_ptr_ge_q[1] | c1_t2_req[5] & t6_ptr_ge_q[5] & ~t6_ptr_ge_q[1] | c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[1] | c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[1] | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[1] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[1] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[1] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[1] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[1] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[1] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[1] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[1]);
+  assign t6_win[2] = c1_t2_req[2] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[2] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[2] | t6_ptr_ge_q[1]) | c1_t2_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[2] | c1_t2_req[4] & t6_ptr_ge_q[4] & ~t6_ptr_ge_q[2] | c1_t2_req[5] & t6_ptr_ge_q[5] & ~t6_ptr_ge_q[2] | c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[2] | c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[2] | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[2] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[2] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[2] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[2] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[2] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[2] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[2] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[2]);
+  assign t6_win[3] = c1_t2_req[3] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[2]) | c1_t2_req[4] & t6_ptr_ge_q[4] & ~t6_ptr_ge_q[3] | c1_t2_req[5] & t6_ptr_ge_q[5] & ~t6_ptr_ge_q[3] | c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[3] | c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[3] | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[3] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[3] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[3] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[3] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[3] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[3] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[3] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[3]);
+  assign t6_win[4] = c1_t2_req[4] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[4] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[4] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[4] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[4] | t6_ptr_ge_q[3]) | c1_t2_req[5] & t6_ptr_ge_q[5] & ~t6_ptr_ge_q[4] | c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[4] | c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[4] | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[4] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[4] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[4] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[4] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[4] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[4] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[4] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[4]);
+  assign t6_win[5] = c1_t2_req[5] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[5] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[5] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[5] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[5] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[5] | t6_ptr_ge_q[4]) | c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[5] | c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[5] | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[5] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[5] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[5] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[5] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[5] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[5] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[5] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[5]);
+  assign t6_win[6] = c1_t2_req[6] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[5]) | c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[6] | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[6] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[6] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[6] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[6] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[6] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[6] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[6] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[6]);
+  assign t6_win[7] = c1_t2_req[7] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[6]) | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[7] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[7] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[7] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[7] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[7] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[7] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[7] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[7]);
+  assign t6_win[8] = c1_t2_req[8] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[7]) | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[8] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[8] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[8] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[8] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[8] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[8] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[8]);
+  assign t6_win[9] = c1_t2_req[9] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[7]) | c1_t2_req[8] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[8]) | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[9] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[9] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[9] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[9] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[9] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[9]);
+  assign t6_win[10] = c1_t2_req[10] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[7]) | c1_t2_req[8] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[8]) | c1_t2_req[9] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[9]) | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[10] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[10] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[10] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[10] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[10]);
+  assign t6_win[11] = c1_t2_req[11] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[7]) | c1_t2_req[8] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[8]) | c1_t2_req[9] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[9]) | c1_t2_req[10] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[10]) | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[11] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[11] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[11] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[11]);
+  assign t6_win[12] = c1_t2_req[12] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[7]) | c1_t2_req[8] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[8]) | c1_t2_req[9] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[9]) | c1_t2_req[10] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[10]) | c1_t2_req[11] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[11]) | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[12] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[12] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[12]);
+  assign t6_win[13] = c1_t2_req[13] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[7]) | c1_t2_req[8] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[8]) | c1_t2_req[9] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[9]) | c1_t2_req[10] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[10]) | c1_t2_req[11] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[11]) | c1_t2_req[12] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[12]) | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[13] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[13]);
+  assign t6_win[14] = c1_t2_req[14] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[7]) | c1_t2_req[8] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[8]) | c1_t2_req[9] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[9]) | c1_t2_req[10] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[10]) | c1_t2_req[11] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[11]) | c1_t2_req[12] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[12]) | c1_t2_req[13] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[13]) | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[14]);
+  assign t6_win[15] = c1_t2_req[15] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[7]) | c1_t2_req[8] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[8]) | c1_t2_req[9] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[9]) | c1_t2_req[10] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[10]) | c1_t2_req[11] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[11]) | c1_t2_req[12] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[12]) | c1_t2_req[13] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[13]) | c1_t2_req[14] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[14]));
+  assign t6_win_hi = c1_t2_req & t6_ptr_ge_q;
+  assign t6_win_any_hi = |t6_win_hi;
+  assign t6_win_below[0] = t6_win_any_hi ? 1'b0 : 1'b0;
+  assign t6_win_below[1] = t6_win_any_hi ? t6_win_hi[0] : c1_t2_req[0];
+  assign t6_win_below[2] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] : c1_t2_req[0] | c1_t2_req[1];
+  assign t6_win_below[3] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2];
+  assign t6_win_below[4] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3];
+  assign t6_win_below[5] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4];
+  assign t6_win_below[6] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5];
+  assign t6_win_below[7] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6];
+  assign t6_win_below[8] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7];
+  assign t6_win_below[9] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8];
+  assign t6_win_below[10] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8] | t6_win_hi[9] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9];
+  assign t6_win_below[11] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8] | t6_win_hi[9] | t6_win_hi[10] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9] | c1_t2_req[10];
+  assign t6_win_below[12] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8] | t6_win_hi[9] | t6_win_hi[10] | t6_win_hi[11] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9] | c1_t2_req[10] | c1_t2_req[11];
+  assign t6_win_below[13] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8] | t6_win_hi[9] | t6_win_hi[10] | t6_win_hi[11] | t6_win_hi[12] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9] | c1_t2_req[10] | c1_t2_req[11] | c1_t2_req[12];
+  assign t6_win_below[14] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8] | t6_win_hi[9] | t6_win_hi[10] | t6_win_hi[11] | t6_win_hi[12] | t6_win_hi[13] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9] | c1_t2_req[10] | c1_t2_req[11] | c1_t2_req[12] | c1_t2_req[13];
+  assign t6_win_below[15] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8] | t6_win_hi[9] | t6_win_hi[10] | t6_win_hi[11] | t6_win_hi[12] | t6_win_hi[13] | t6_win_hi[14] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9] | c1_t2_req[10] | c1_t2_req[11] | c1_t2_req[12] | c1_t2_req[13] | c1_t2_req[14];
+  assign t6_ptr_ge_d = t6_accept ? t6_win_below : t6_ptr_ge_q;
+  assign t6_grant = {16{t6_credit & ~sd_block}} & t6_win;
+  assign tlb_bid[6] = |c1_t2_req & t6_credit;
   l1tlb_seed001_clustered_tlb u_tlb6 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd2),
-    .req_valid_i(c1_t2_req),
+    .pick_i(t6_win),
+    .accept_i(t6_accept),
     .req_vpn_i(ib_head_vpn[1151:576]),
     .req_vmid_i(ib_head_vmid[63:32]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1895,8 +2296,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c1_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
-    .grant_o(t6_grant),
-    .busy_next_o(t6_busy_next),
+    .credit_o(t6_credit),
+    .r1_v_o(t6_r1_v),
     .hit_o(t6_hit),
     .hit_vpn_o(t6_hit_vpn),
     .hit_vmid_o(t6_hit_vmid),
@@ -1915,17 +2316,56 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t6_evict_vh),
     .evict_vmid_o(t6_evict_vmid),
     .evict_ppn_o(t6_evict_ppn),
-    .evict_perm_o(t6_evict_perm)
+    .evict_perm_o(t6_evict_perm),
+    .pick_hi_i(t6_win)
   );
   assign c1_t3_req = {ib_head_home_q[127], ib_head_home_q[123], ib_head_home_q[119], ib_head_home_q[115], ib_head_home_q[111], ib_head_home_q[107], ib_head_home_q[103], ib_head_home_q[99], ib_head_home_q[95], ib_head_home_q[91], ib_head_home_q[87], ib_head_home_q[83], ib_head_home_q[79], ib_head_home_q[75], ib_head_home_q[71], ib_head_home_q[67]};
+  assign t7_accept = |c1_t3_req & t7_credit & ~sd_block;
+  assign t7_win[0] = c1_t3_req[0] & ~(c1_t3_req[1] & t7_ptr_ge_q[1] & ~t7_ptr_ge_q[0] | c1_t3_req[2] & t7_ptr_ge_q[2] & ~t7_ptr_ge_q[0] | c1_t3_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[0] | c1_t3_req[4] & t7_ptr_ge_q[4] & ~t7_ptr_ge_q[0] | c1_t3_req[5] & t7_ptr_ge_q[5] & ~t7_ptr_ge_q[0] | c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[0] | c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[0] | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[0] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[0] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[0] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[0] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[0] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[0] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[0] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[0]);
+  assign t7_win[1] = c1_t3_req[1] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[1] | t7_ptr_ge_q[0]) | c1_t3_req[2] & t7_ptr_ge_q[2] & ~t7_ptr_ge_q[1] | c1_t3_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[1] | c1_t3_req[4] & t7_ptr_ge_q[4] & ~t7_ptr_ge_q[1] | c1_t3_req[5] & t7_ptr_ge_q[5] & ~t7_ptr_ge_q[1] | c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[1] | c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[1] | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[1] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[1] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[1] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[1] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[1] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[1] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[1] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[1]);
+  assign t7_win[2] = c1_t3_req[2] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[2] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[2] | t7_ptr_ge_q[1]) | c1_t3_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[2] | c1_t3_req[4] & t7_ptr_ge_q[4] & ~t7_ptr_ge_q[2] | c1_t3_req[5] & t7_ptr_ge_q[5] & ~t7_ptr_ge_q[2] | c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[2] | c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[2] | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[2] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[2] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[2] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[2] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[2] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[2] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[2] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[2]);
+  assign t7_win[3] = c1_t3_req[3] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[2]) | c1_t3_req[4] & t7_ptr_ge_q[4] & ~t7_ptr_ge_q[3] | c1_t3_req[5] & t7_ptr_ge_q[5] & ~t7_ptr_ge_q[3] | c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[3] | c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[3] | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[3] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[3] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[3] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[3] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[3] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[3] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[3] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[3]);
+  assign t7_win[4] = c1_t3_req[4] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[4] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[4] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[4] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[4] | t7_ptr_ge_q[3]) | c1_t3_req[5] & t7_ptr_ge_q[5] & ~t7_ptr_ge_q[4] | c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[4] | c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[4] | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[4] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[4] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[4] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[4] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[4] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[4] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[4] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[4]);
+  assign t7_win[5] = c1_t3_req[5] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[5] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[5] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[5] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[5] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[5] | t7_ptr_ge_q[4]) | c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[5] | c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[5] | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[5] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[5] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[5] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[5] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[5] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[5] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[5] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[5]);
+  assign t7_win[6] = c1_t3_req[6] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[5]) | c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[6] | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[6] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[6] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[6] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[6] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[6] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[6] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[6] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[6]);
+  assign t7_win[7] = c1_t3_req[7] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[6]) | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[7] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[7] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[7] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[7] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[7] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[7] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[7] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[7]);
+  assign t7_win[8] = c1_t3_req[8] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[7]) | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[8] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[8] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[8] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[8] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[8] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[8] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[8]);
+  assign t7_win[9] = c1_t3_req[9] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[7]) | c1_t3_req[8] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[8]) | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[9] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[9] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[9] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[9] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[9] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[9]);
+  assign t7_win[10] = c1_t3_req[10] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[7]) | c1_t3_req[8] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[8]) | c1_t3_req[9] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[9]) | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[10] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[10] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[10] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[10] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[10]);
+  assign t7_win[11] = c1_t3_req[11] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[7]) | c1_t3_req[8] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[8]) | c1_t3_req[9] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[9]) | c1_t3_req[10] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[10]) | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[11] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[11] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[11] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[11]);
+  assign t7_win[12] = c1_t3_req[12] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[7]) | c1_t3_req[8] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[8]) | c1_t3_req[9] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[9]) | c1_t3_req[10] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[10]) | c1_t3_req[11] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[11]) | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[12] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[12] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[12]);
+  assign t7_win[13] = c1_t3_req[13] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[7]) | c1_t3_req[8] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[8]) | c1_t3_req[9] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[9]) | c1_t3_req[10] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[10]) | c1_t3_req[11] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[11]) | c1_t3_req[12] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[12]) | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[13] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[13]);
+  assign t7_win[14] = c1_t3_req[14] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[7]) | c1_t3_req[8] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[8]) | c1_t3_req[9] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[9]) | c1_t3_req[10] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[10]) | c1_t3_req[11] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[11]) | c1_t3_req[12] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[12]) | c1_t3_req[13] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[13]) | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[14]);
+  assign t7_win[15] = c1_t3_req[15] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[7]) | c1_t3_req[8] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[8]) | c1_t3_req[9] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[9]) | c1_t3_req[10] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[10]) | c1_t3_req[11] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[11]) | c1_t3_req[12] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[12]) | c1_t3_req[13] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[13]) | c1_t3_req[14] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[14]));
+  assign t7_win_hi = c1_t3_req & t7_ptr_ge_q;
+  assign t7_win_any_hi = |t7_win_hi;
+  assign t7_win_below[0] = t7_win_any_hi ? 1'b0 : 1'b0;
+  assign t7_win_below[1] = t7_win_any_hi ? t7_win_hi[0] : c1_t3_req[0];
+  assign t7_win_below[2] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] : c1_t3_req[0] | c1_t3_req[1];
+  assign t7_win_below[3] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2];
+  assign t7_win_below[4] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3];
+  assign t7_win_below[5] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4];
+  assign t7_win_below[6] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5];
+  assign t7_win_below[7] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6];
+  assign t7_win_below[8] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7];
+  assign t7_win_below[9] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8];
+  assign t7_win_below[10] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8] | t7_win_hi[9] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9];
+  assign t7_win_below[11] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8] | t7_win_hi[9] | t7_win_hi[10] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9] | c1_t3_req[10];
+  assign t7_win_below[12] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8] | t7_win_hi[9] | t7_win_hi[10] | t7_win_hi[11] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9] | c1_t3_req[10] | c1_t3_req[11];
+  assign t7_win_below[13] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8] | t7_win_hi[9] | t7_win_hi[10] | t7_win_hi[11] | t7_win_hi[12] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9] | c1_t3_req[10] | c1_t3_req[11] | c1_t3_req[12];
+  assign t7_win_below[14] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8] | t7_win_hi[9] | t7_win_hi[10] | t7_win_hi[11] | t7_win_hi[12] | t7_win_hi[13] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9] | c1_t3_req[10] | c1_t3_req[11] | c1_t3_req[12] | c1_t3_req[13];
+  assign t7_win_below[15] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8] | t7_win_hi[9] | t7_win_hi[10] | t7_win_hi[11] | t7_win_hi[12] | t7_win_hi[13] | t7_win_hi[14] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9] | c1_t3_req[10] | c1_t3_req[11] | c1_t3_req[12] | c1_t3_req[13] | c1_t3_req[14];
+  assign t7_ptr_ge_d = t7_accept ? t7_win_below : t7_ptr_ge_q;
+  assign t7_grant = {16{t7_credit & ~sd_block}} & t7_win;
+  assign tlb_bid[7] = |c1_t3_req & t7_credit;
   l1tlb_seed001_clustered_tlb u_tlb7 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd3),
-    .req_valid_i(c1_t3_req),
+    .pick_i(t7_win),
+    .accept_i(t7_accept),
     .req_vpn_i(ib_head_vpn[1151:576]),
     .req_vmid_i(ib_head_vmid[63:32]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -1935,8 +2375,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c1_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
-    .grant_o(t7_grant),
-    .busy_next_o(t7_busy_next),
+    .credit_o(t7_credit),
+    .r1_v_o(t7_r1_v),
     .hit_o(t7_hit),
     .hit_vpn_o(t7_hit_vpn),
     .hit_vmid_o(t7_hit_vmid),
@@ -1955,7 +2395,8 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t7_evict_vh),
     .evict_vmid_o(t7_evict_vmid),
     .evict_ppn_o(t7_evict_ppn),
-    .evict_perm_o(t7_evict_perm)
+    .evict_perm_o(t7_evict_perm),
+    .pick_hi_i(t7_win)
   );
   assign c1_evict = {t7_evict, t6_evict, t5_evict, t4_evict};
   assign c1_evict_vpn = {{t7_evict_vh, 2'd3}, {t6_evict_vh, 2'd2}, {t5_evict_vh, 2'd1}, {t4_evict_vh, 2'd0}};
@@ -2123,10 +2564,10 @@ module l1tlb_seed001_clustered (
   assign u31_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u31_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
   assign c2_rtag = l2_resp_tag_i[17:12];
-  assign busy_next[8] = t8_busy_next;
-  assign busy_next[9] = t9_busy_next;
-  assign busy_next[10] = t10_busy_next;
-  assign busy_next[11] = t11_busy_next;
+  assign r1_busy[8] = t8_r1_v;
+  assign r1_busy[9] = t9_r1_v;
+  assign r1_busy[10] = t10_r1_v;
+  assign r1_busy[11] = t11_r1_v;
   // Cluster 2: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c2_cand = {t11_cand_valid, t10_cand_valid, t9_cand_valid, t8_cand_valid};
   assign c2_pick_ge_p0[0] = lp2_q[0];
@@ -2181,14 +2622,52 @@ module l1tlb_seed001_clustered (
   assign q2_vmid_d = c2_take ? {2{c2_pick[0]}} & c2_cand_vmid[1:0] | {2{c2_pick[1]}} & c2_cand_vmid[3:2] | {2{c2_pick[2]}} & c2_cand_vmid[5:4] | {2{c2_pick[3]}} & c2_cand_vmid[7:6] : q2_vmid_q;
   assign q2_k_d = c2_take ? {c2_pick[2] | c2_pick[3], c2_pick[1] | c2_pick[3]} : q2_k_q;
   assign c2_t0_req = {ib_head_home_q[188], ib_head_home_q[184], ib_head_home_q[180], ib_head_home_q[176], ib_head_home_q[172], ib_head_home_q[168], ib_head_home_q[164], ib_head_home_q[160], ib_head_home_q[156], ib_head_home_q[152], ib_head_home_q[148], ib_head_home_q[144], ib_head_home_q[140], ib_head_home_q[136], ib_head_home_q[132], ib_head_home_q[128]};
+  assign t8_accept = |c2_t0_req & t8_credit & ~sd_block;
+  assign t8_win[0] = c2_t0_req[0] & ~(c2_t0_req[1] & t8_ptr_ge_q[1] & ~t8_ptr_ge_q[0] | c2_t0_req[2] & t8_ptr_ge_q[2] & ~t8_ptr_ge_q[0] | c2_t0_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[0] | c2_t0_req[4] & t8_ptr_ge_q[4] & ~t8_ptr_ge_q[0] | c2_t0_req[5] & t8_ptr_ge_q[5] & ~t8_ptr_ge_q[0] | c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[0] | c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[0] | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[0] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[0] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[0] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[0] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[0] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[0] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[0] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[0]);
+  assign t8_win[1] = c2_t0_req[1] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[1] | t8_ptr_ge_q[0]) | c2_t0_req[2] & t8_ptr_ge_q[2] & ~t8_ptr_ge_q[1] | c2_t0_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[1] | c2_t0_req[4] & t8_ptr_ge_q[4] & ~t8_ptr_ge_q[1] | c2_t0_req[5] & t8_ptr_ge_q[5] & ~t8_ptr_ge_q[1] | c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[1] | c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[1] | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[1] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[1] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[1] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[1] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[1] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[1] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[1] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[1]);
+  assign t8_win[2] = c2_t0_req[2] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[2] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[2] | t8_ptr_ge_q[1]) | c2_t0_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[2] | c2_t0_req[4] & t8_ptr_ge_q[4] & ~t8_ptr_ge_q[2] | c2_t0_req[5] & t8_ptr_ge_q[5] & ~t8_ptr_ge_q[2] | c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[2] | c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[2] | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[2] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[2] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[2] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[2] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[2] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[2] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[2] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[2]);
+  assign t8_win[3] = c2_t0_req[3] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[2]) | c2_t0_req[4] & t8_ptr_ge_q[4] & ~t8_ptr_ge_q[3] | c2_t0_req[5] & t8_ptr_ge_q[5] & ~t8_ptr_ge_q[3] | c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[3] | c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[3] | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[3] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[3] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[3] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[3] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[3] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[3] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[3] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[3]);
+  assign t8_win[4] = c2_t0_req[4] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[4] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[4] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[4] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[4] | t8_ptr_ge_q[3]) | c2_t0_req[5] & t8_ptr_ge_q[5] & ~t8_ptr_ge_q[4] | c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[4] | c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[4] | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[4] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[4] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[4] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[4] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[4] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[4] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[4] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[4]);
+  assign t8_win[5] = c2_t0_req[5] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[5] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[5] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[5] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[5] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[5] | t8_ptr_ge_q[4]) | c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[5] | c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[5] | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[5] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[5] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[5] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[5] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[5] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[5] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[5] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[5]);
+  assign t8_win[6] = c2_t0_req[6] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[5]) | c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[6] | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[6] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[6] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[6] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[6] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[6] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[6] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[6] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[6]);
+  assign t8_win[7] = c2_t0_req[7] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[6]) | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[7] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[7] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[7] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[7] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[7] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[7] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[7] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[7]);
+  assign t8_win[8] = c2_t0_req[8] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[7]) | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[8] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[8] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[8] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[8] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[8] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[8] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[8]);
+  assign t8_win[9] = c2_t0_req[9] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[7]) | c2_t0_req[8] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[8]) | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[9] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[9] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[9] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[9] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[9] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[9]);
+  assign t8_win[10] = c2_t0_req[10] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[7]) | c2_t0_req[8] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[8]) | c2_t0_req[9] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[9]) | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[10] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[10] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[10] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[10] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[10]);
+  assign t8_win[11] = c2_t0_req[11] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[7]) | c2_t0_req[8] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[8]) | c2_t0_req[9] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[9]) | c2_t0_req[10] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[10]) | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[11] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[11] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[11] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[11]);
+  assign t8_win[12] = c2_t0_req[12] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[7]) | c2_t0_req[8] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[8]) | c2_t0_req[9] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[9]) | c2_t0_req[10] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[10]) | c2_t0_req[11] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[11]) | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[12] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[12] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[12]);
+  assign t8_win[13] = c2_t0_req[13] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[7]) | c2_t0_req[8] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[8]) | c2_t0_req[9] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[9]) | c2_t0_req[10] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[10]) | c2_t0_req[11] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[11]) | c2_t0_req[12] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[12]) | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[13] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[13]);
+  assign t8_win[14] = c2_t0_req[14] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[7]) | c2_t0_req[8] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[8]) | c2_t0_req[9] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[9]) | c2_t0_req[10] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[10]) | c2_t0_req[11] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[11]) | c2_t0_req[12] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[12]) | c2_t0_req[13] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[13]) | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[14]);
+  assign t8_win[15] = c2_t0_req[15] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[7]) | c2_t0_req[8] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[8]) | c2_t0_req[9] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[9]) | c2_t0_req[10] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[10]) | c2_t0_req[11] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[11]) | c2_t0_req[12] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[12]) | c2_t0_req[13] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[13]) | c2_t0_req[14] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[14]));
+  assign t8_win_hi = c2_t0_req & t8_ptr_ge_q;
+  assign t8_win_any_hi = |t8_win_hi;
+  assign t8_win_below[0] = t8_win_any_hi ? 1'b0 : 1'b0;
+  assign t8_win_below[1] = t8_win_any_hi ? t8_win_hi[0] : c2_t0_req[0];
+  assign t8_win_below[2] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] : c2_t0_req[0] | c2_t0_req[1];
+  assign t8_win_below[3] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2];
+  assign t8_win_below[4] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3];
+  assign t8_win_below[5] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4];
+  assign t8_win_below[6] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5];
+  assign t8_win_below[7] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6];
+  assign t8_win_below[8] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7];
+  assign t8_win_below[9] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8];
+  assign t8_win_below[10] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8] | t8_win_hi[9] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9];
+  assign t8_win_below[11] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8] | t8_win_hi[9] | t8_win_hi[10] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9] | c2_t0_req[10];
+  assign t8_win_below[12] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8] | t8_win_hi[9] | t8_win_hi[10] | t8_win_hi[11] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9] | c2_t0_req[10] | c2_t0_req[11];
+  assign t8_win_below[13] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8] | t8_win_hi[9] | t8_win_hi[10] | t8_win_hi[11] | t8_win_hi[12] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9] | c2_t0_req[10] | c2_t0_req[11] | c2_t0_req[12];
+  assign t8_win_below[14] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8] | t8_win_hi[9] | t8_win_hi[10] | t8_win_hi[11] | t8_win_hi[12] | t8_win_hi[13] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9] | c2_t0_req[10] | c2_t0_req[11] | c2_t0_req[12] | c2_t0_req[13];
+  assign t8_win_below[15] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8] | t8_win_hi[9] | t8_win_hi[10] | t8_win_hi[11] | t8_win_hi[12] | t8_win_hi[13] | t8_win_hi[14] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9] | c2_t0_req[10] | c2_t0_req[11] | c2_t0_req[12] | c2_t0_req[13] | c2_t0_req[14];
+  assign t8_ptr_ge_d = t8_accept ? t8_win_below : t8_ptr_ge_q;
+  assign t8_grant = {16{t8_credit & ~sd_block}} & t8_win;
+  assign tlb_bid[8] = |c2_t0_req & t8_credit;
   l1tlb_seed001_clustered_tlb u_tlb8 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd0),
-    .req_valid_i(c2_t0_req),
+    .pick_i(t8_win),
+    .accept_i(t8_accept),
     .req_vpn_i(ib_head_vpn[1727:1152]),
     .req_vmid_i(ib_head_vmid[95:64]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -2198,8 +2677,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c2_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
-    .grant_o(t8_grant),
-    .busy_next_o(t8_busy_next),
+    .credit_o(t8_credit),
+    .r1_v_o(t8_r1_v),
     .hit_o(t8_hit),
     .hit_vpn_o(t8_hit_vpn),
     .hit_vmid_o(t8_hit_vmid),
@@ -2218,17 +2697,56 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t8_evict_vh),
     .evict_vmid_o(t8_evict_vmid),
     .evict_ppn_o(t8_evict_ppn),
-    .evict_perm_o(t8_evict_perm)
+    .evict_perm_o(t8_evict_perm),
+    .pick_hi_i(t8_win)
   );
   assign c2_t1_req = {ib_head_home_q[189], ib_head_home_q[185], ib_head_home_q[181], ib_head_home_q[177], ib_head_home_q[173], ib_head_home_q[169], ib_head_home_q[165], ib_head_home_q[161], ib_head_home_q[157], ib_head_home_q[153], ib_head_home_q[149], ib_head_home_q[145], ib_head_home_q[141], ib_head_home_q[137], ib_head_home_q[133], ib_head_home_q[129]};
+  assign t9_accept = |c2_t1_req & t9_credit & ~sd_block;
+  assign t9_win[0] = c2_t1_req[0] & ~(c2_t1_req[1] & t9_ptr_ge_q[1] & ~t9_ptr_ge_q[0] | c2_t1_req[2] & t9_ptr_ge_q[2] & ~t9_ptr_ge_q[0] | c2_t1_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[0] | c2_t1_req[4] & t9_ptr_ge_q[4] & ~t9_ptr_ge_q[0] | c2_t1_req[5] & t9_ptr_ge_q[5] & ~t9_ptr_ge_q[0] | c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[0] | c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[0] | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[0] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[0] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[0] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[0] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[0] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[0] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[0] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[0]);
+  assign t9_win[1] = c2_t1_req[1] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[1] | t9_ptr_ge_q[0]) | c2_t1_req[2] & t9_ptr_ge_q[2] & ~t9_ptr_ge_q[1] | c2_t1_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[1] | c2_t1_req[4] & t9_ptr_ge_q[4] & ~t9_ptr_ge_q[1] | c2_t1_req[5] & t9_ptr_ge_q[5] & ~t9_ptr_ge_q[1] | c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[1] | c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[1] | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[1] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[1] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[1] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[1] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[1] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[1] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[1] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[1]);
+  assign t9_win[2] = c2_t1_req[2] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[2] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[2] | t9_ptr_ge_q[1]) | c2_t1_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[2] | c2_t1_req[4] & t9_ptr_ge_q[4] & ~t9_ptr_ge_q[2] | c2_t1_req[5] & t9_ptr_ge_q[5] & ~t9_ptr_ge_q[2] | c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[2] | c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[2] | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[2] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[2] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[2] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[2] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[2] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[2] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[2] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[2]);
+  assign t9_win[3] = c2_t1_req[3] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[2]) | c2_t1_req[4] & t9_ptr_ge_q[4] & ~t9_ptr_ge_q[3] | c2_t1_req[5] & t9_ptr_ge_q[5] & ~t9_ptr_ge_q[3] | c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[3] | c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[3] | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[3] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[3] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[3] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[3] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[3] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[3] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[3] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[3]);
+  assign t9_win[4] = c2_t1_req[4] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[4] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[4] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[4] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[4] | t9_ptr_ge_q[3]) | c2_t1_req[5] & t9_ptr_ge_q[5] & ~t9_ptr_ge_q[4] | c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[4] | c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[4] | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[4] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[4] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[4] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[4] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[4] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[4] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[4] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[4]);
+  assign t9_win[5] = c2_t1_req[5] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[5] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[5] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[5] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[5] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[5] | t9_ptr_ge_q[4]) | c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[5] | c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[5] | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[5] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[5] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[5] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[5] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[5] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[5] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[5] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[5]);
+  assign t9_win[6] = c2_t1_req[6] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[5]) | c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[6] | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[6] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[6] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[6] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[6] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[6] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[6] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[6] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[6]);
+  assign t9_win[7] = c2_t1_req[7] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[6]) | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[7] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[7] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[7] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[7] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[7] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[7] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[7] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[7]);
+  assign t9_win[8] = c2_t1_req[8] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[7]) | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[8] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[8] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[8] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[8] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[8] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[8] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[8]);
+  assign t9_win[9] = c2_t1_req[9] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[7]) | c2_t1_req[8] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[8]) | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[9] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[9] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[9] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[9] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[9] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[9]);
+  assign t9_win[10] = c2_t1_req[10] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[7]) | c2_t1_req[8] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[8]) | c2_t1_req[9] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[9]) | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[10] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[10] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[10] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[10] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[10]);
+  assign t9_win[11] = c2_t1_req[11] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[7]) | c2_t1_req[8] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[8]) | c2_t1_req[9] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[9]) | c2_t1_req[10] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[10]) | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[11] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[11] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[11] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[11]);
+  assign t9_win[12] = c2_t1_req[12] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[7]) | c2_t1_req[8] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[8]) | c2_t1_req[9] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[9]) | c2_t1_req[10] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[10]) | c2_t1_req[11] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[11]) | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[12] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[12] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[12]);
+  assign t9_win[13] = c2_t1_req[13] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[7]) | c2_t1_req[8] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[8]) | c2_t1_req[9] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[9]) | c2_t1_req[10] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[10]) | c2_t1_req[11] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[11]) | c2_t1_req[12] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[12]) | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[13] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[13]);
+  assign t9_win[14] = c2_t1_req[14] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[7]) | c2_t1_req[8] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[8]) | c2_t1_req[9] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[9]) | c2_t1_req[10] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[10]) | c2_t1_req[11] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[11]) | c2_t1_req[12] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[12]) | c2_t1_req[13] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[13]) | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[14]);
+  assign t9_win[15] = c2_t1_req[15] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[7]) | c2_t1_req[8] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[8]) | c2_t1_req[9] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[9]) | c2_t1_req[10] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[10]) | c2_t1_req[11] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[11]) | c2_t1_req[12] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[12]) | c2_t1_req[13] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[13]) | c2_t1_req[14] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[14]));
+  assign t9_win_hi = c2_t1_req & t9_ptr_ge_q;
+  assign t9_win_any_hi = |t9_win_hi;
+  assign t9_win_below[0] = t9_win_any_hi ? 1'b0 : 1'b0;
+  assign t9_win_below[1] = t9_win_any_hi ? t9_win_hi[0] : c2_t1_req[0];
+  assign t9_win_below[2] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] : c2_t1_req[0] | c2_t1_req[1];
+  assign t9_win_below[3] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2];
+  assign t9_win_below[4] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3];
+  assign t9_win_below[5] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4];
+  assign t9_win_below[6] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5];
+  assign t9_win_below[7] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6];
+  assign t9_win_below[8] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7];
+  assign t9_win_below[9] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8];
+  assign t9_win_below[10] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8] | t9_win_hi[9] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9];
+  assign t9_win_below[11] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8] | t9_win_hi[9] | t9_win_hi[10] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9] | c2_t1_req[10];
+  assign t9_win_below[12] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8] | t9_win_hi[9] | t9_win_hi[10] | t9_win_hi[11] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9] | c2_t1_req[10] | c2_t1_req[11];
+  assign t9_win_below[13] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8] | t9_win_hi[9] | t9_win_hi[10] | t9_win_hi[11] | t9_win_hi[12] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9] | c2_t1_req[10] | c2_t1_req[11] | c2_t1_req[12];
+  assign t9_win_below[14] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8] | t9_win_hi[9] | t9_win_hi[10] | t9_win_hi[11] | t9_win_hi[12] | t9_win_hi[13] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9] | c2_t1_req[10] | c2_t1_req[11] | c2_t1_req[12] | c2_t1_req[13];
+  assign t9_win_below[15] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8] | t9_win_hi[9] | t9_win_hi[10] | t9_win_hi[11] | t9_win_hi[12] | t9_win_hi[13] | t9_win_hi[14] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9] | c2_t1_req[10] | c2_t1_req[11] | c2_t1_req[12] | c2_t1_req[13] | c2_t1_req[14];
+  assign t9_ptr_ge_d = t9_accept ? t9_win_below : t9_ptr_ge_q;
+  assign t9_grant = {16{t9_credit & ~sd_block}} & t9_win;
+  assign tlb_bid[9] = |c2_t1_req & t9_credit;
   l1tlb_seed001_clustered_tlb u_tlb9 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd1),
-    .req_valid_i(c2_t1_req),
+    .pick_i(t9_win),
+    .accept_i(t9_accept),
     .req_vpn_i(ib_head_vpn[1727:1152]),
     .req_vmid_i(ib_head_vmid[95:64]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -2238,8 +2756,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c2_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
-    .grant_o(t9_grant),
-    .busy_next_o(t9_busy_next),
+    .credit_o(t9_credit),
+    .r1_v_o(t9_r1_v),
     .hit_o(t9_hit),
     .hit_vpn_o(t9_hit_vpn),
     .hit_vmid_o(t9_hit_vmid),
@@ -2258,17 +2776,56 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t9_evict_vh),
     .evict_vmid_o(t9_evict_vmid),
     .evict_ppn_o(t9_evict_ppn),
-    .evict_perm_o(t9_evict_perm)
+    .evict_perm_o(t9_evict_perm),
+    .pick_hi_i(t9_win)
   );
   assign c2_t2_req = {ib_head_home_q[190], ib_head_home_q[186], ib_head_home_q[182], ib_head_home_q[178], ib_head_home_q[174], ib_head_home_q[170], ib_head_home_q[166], ib_head_home_q[162], ib_head_home_q[158], ib_head_home_q[154], ib_head_home_q[150], ib_head_home_q[146], ib_head_home_q[142], ib_head_home_q[138], ib_head_home_q[134], ib_head_home_q[130]};
+  assign t10_accept = |c2_t2_req & t10_credit & ~sd_block;
+  assign t10_win[0] = c2_t2_req[0] & ~(c2_t2_req[1] & t10_ptr_ge_q[1] & ~t10_ptr_ge_q[0] | c2_t2_req[2] & t10_ptr_ge_q[2] & ~t10_ptr_ge_q[0] | c2_t2_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[0] | c2_t2_req[4] & t10_ptr_ge_q[4] & ~t10_ptr_ge_q[0] | c2_t2_req[5] & t10_ptr_ge_q[5] & ~t10_ptr_ge_q[0] | c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[0] | c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[0] | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[0] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[0] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[0] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[0] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[0] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[0] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[0] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[0]);
+  assign t10_win[1] = c2_t2_req[1] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[1] | t10_ptr_ge_q[0]) | c2_t2_req[2] & t10_ptr_ge_q[2] & ~t10_ptr_ge_q[1] | c2_t2_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[1] | c2_t2_req[4] & t10_ptr_ge_q[4] & ~t10_ptr_ge_q[1] | c2_t2_req[5] & t10_ptr_ge_q[5] & ~t10_ptr_ge_q[1] | c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[1] | c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[1] | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[1] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[1] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[1] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[1] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[1] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[1] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[1] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[1]);
+  assign t10_win[2] = c2_t2_req[2] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[2] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[2] | t10_ptr_ge_q[1]) | c2_t2_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[2] | c2_t2_req[4] & t10_ptr_ge_q[4] & ~t10_ptr_ge_q[2] | c2_t2_req[5] & t10_ptr_ge_q[5] & ~t10_ptr_ge_q[2] | c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[2] | c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[2] | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[2] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[2] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[2] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[2] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[2] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[2] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[2] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[2]);
+  assign t10_win[3] = c2_t2_req[3] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[2]) | c2_t2_req[4] & t10_ptr_ge_q[4] & ~t10_ptr_ge_q[3] | c2_t2_req[5] & t10_ptr_ge_q[5] & ~t10_ptr_ge_q[3] | c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[3] | c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[3] | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[3] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[3] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[3] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[3] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[3] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[3] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[3] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[3]);
+  assign t10_win[4] = c2_t2_req[4] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[4] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[4] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[4] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[4] | t10_ptr_ge_q[3]) | c2_t2_req[5] & t10_ptr_ge_q[5] & ~t10_ptr_ge_q[4] | c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[4] | c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[4] | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[4] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[4] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[4] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[4] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[4] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[4] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[4] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[4]);
+  assign t10_win[5] = c2_t2_req[5] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[5] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[5] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[5] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[5] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[5] | t10_ptr_ge_q[4]) | c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[5] | c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[5] | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[5] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[5] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[5] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[5] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[5] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[5] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[5] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[5]);
+  assign t10_win[6] = c2_t2_req[6] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[5]) | c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[6] | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[6] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[6] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[6] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[6] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[6] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[6] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[6] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[6]);
+  assign t10_win[7] = c2_t2_req[7] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[6]) | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[7] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[7] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[7] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[7] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[7] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[7] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[7] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[7]);
+  assign t10_win[8] = c2_t2_req[8] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[7]) | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[8] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[8] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[8] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[8] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[8] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[8] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[8]);
+  assign t10_win[9] = c2_t2_req[9] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[7]) | c2_t2_req[8] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[8]) | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[9] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[9] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[9] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[9] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[9] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[9]);
+  assign t10_win[10] = c2_t2_req[10] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[7]) | c2_t2_req[8] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[8]) | c2_t2_req[9] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[9]) | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[10] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[10] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[10] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[10] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[10]);
+  assign t10_win[11] = c2_t2_req[11] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[7]) | c2_t2_req[8] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[8]) | c2_t2_req[9] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[9]) | c2_t2_req[10] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[10]) | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[11] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[11] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[11] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[11]);
+  assign t10_win[12] = c2_t2_req[12] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[7]) | c2_t2_req[8] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[8]) | c2_t2_req[9] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[9]) | c2_t2_req[10] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[10]) | c2_t2_req[11] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[11]) | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[12] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[12] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[12]);
+  assign t10_win[13] = c2_t2_req[13] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[7]) | c2_t2_req[8] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[8]) | c2_t2_req[9] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[9]) | c2_t2_req[10] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[10]) | c2_t2_req[11] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[11]) | c2_t2_req[12] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[12]) | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[13] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[13]);
+  assign t10_win[14] = c2_t2_req[14] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[7]) | c2_t2_req[8] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[8]) | c2_t2_req[9] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[9]) | c2_t2_req[10] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[10]) | c2_t2_req[11] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[11]) | c2_t2_req[12] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[12]) | c2_t2_req[13] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[13]) | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[14]);
+  assign t10_win[15] = c2_t2_req[15] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[7]) | c2_t2_req[8] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[8]) | c2_t2_req[9] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[9]) | c2_t2_req[10] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[10]) | c2_t2_req[11] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[11]) | c2_t2_req[12] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[12]) | c2_t2_req[13] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[13]) | c2_t2_req[14] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[14]));
+  assign t10_win_hi = c2_t2_req & t10_ptr_ge_q;
+  assign t10_win_any_hi = |t10_win_hi;
+  assign t10_win_below[0] = t10_win_any_hi ? 1'b0 : 1'b0;
+  assign t10_win_below[1] = t10_win_any_hi ? t10_win_hi[0] : c2_t2_req[0];
+  assign t10_win_below[2] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] : c2_t2_req[0] | c2_t2_req[1];
+  assign t10_win_below[3] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2];
+  assign t10_win_below[4] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3];
+  assign t10_win_below[5] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4];
+  assign t10_win_below[6] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5];
+  assign t10_win_below[7] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6];
+  assign t10_win_below[8] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7];
+  assign t10_win_below[9] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] | t10_win_hi[8] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8];
+  assign t10_win_below[10] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] | t10_win_hi[8] | t10_win_hi[9] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9];
+  assign t10_win_below[11] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] | t10_win_hi[8] | t10_win_hi[9] | t10_win_hi[10] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9] | c2_t2_req[10];
+  assign t10_win_below[12] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] | t10_win_hi[8] | t10_win_hi[9] | t10_win_hi[10] | t10_win_hi[11] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9] | c2_t2_req[10] | c2_t2_req[11];
+  assign t10_win_below[13] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] | t10_win_hi[8] | t10_win_hi[9] | t10_win_hi[10] | t10_win_hi[11] | t10_win_hi[12] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9] | c2_t2_req[10] | c2_t2_req[11] | c2_t2_req[12];
+  assign t10_win_below[14] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] | t10_win_hi[8] | t10_win_hi[9] | t10_win_hi[10] | t10_win_hi[11] | t10_win_hi[12] | t10_win_hi[13] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9] | c2_t2_req[10] | c2_t2_req[11] | c2_t2_req[12] | c2_t2_req[13];
+  assign t10_win_below[15] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] | t10_win_hi[8] | t10_win_hi[9] | t10_win_hi[10] | t10_win_hi[11] | t10_win_hi[12] | t10_win_hi[13] | t10_win_hi[14] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9] | c2_t2_req[10] | c2_t2_req[11] | c2_t2_req[12] | c2_t2_req[13] | c2_t2_req[14];
+  assign t10_ptr_ge_d = t10_accept ? t10_win_below : t10_ptr_ge_q;
+  assign t10_grant = {16{t10_credit & ~sd_block}} & t10_win;
+  assign tlb_bid[10] = |c2_t2_req & t10_credit;
   l1tlb_seed001_clustered_tlb u_tlb10 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd2),
-    .req_valid_i(c2_t2_req),
+    .pick_i(t10_win),
+    .accept_i(t10_accept),
     .req_vpn_i(ib_head_vpn[1727:1152]),
     .req_vmid_i(ib_head_vmid[95:64]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -2278,8 +2835,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c2_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
-    .grant_o(t10_grant),
-    .busy_next_o(t10_busy_next),
+    .credit_o(t10_credit),
+    .r1_v_o(t10_r1_v),
     .hit_o(t10_hit),
     .hit_vpn_o(t10_hit_vpn),
     .hit_vmid_o(t10_hit_vmid),
@@ -2298,17 +2855,56 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t10_evict_vh),
     .evict_vmid_o(t10_evict_vmid),
     .evict_ppn_o(t10_evict_ppn),
-    .evict_perm_o(t10_evict_perm)
+    .evict_perm_o(t10_evict_perm),
+    .pick_hi_i(t10_win)
   );
   assign c2_t3_req = {ib_head_home_q[191], ib_head_home_q[187], ib_head_home_q[183], ib_head_home_q[179], ib_head_home_q[175], ib_head_home_q[171], ib_head_home_q[167], ib_head_home_q[163], ib_head_home_q[159], ib_head_home_q[155], ib_head_home_q[151], ib_head_home_q[147], ib_head_home_q[143], ib_head_home_q[139], ib_head_home_q[135], ib_head_home_q[131]};
+  assign t11_accept = |c2_t3_req & t11_credit & ~sd_block;
+  assign t11_win[0] = c2_t3_req[0] & ~(c2_t3_req[1] & t11_ptr_ge_q[1] & ~t11_ptr_ge_q[0] | c2_t3_req[2] & t11_ptr_ge_q[2] & ~t11_ptr_ge_q[0] | c2_t3_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[0] | c2_t3_req[4] & t11_ptr_ge_q[4] & ~t11_ptr_ge_q[0] | c2_t3_req[5] & t11_ptr_ge_q[5] & ~t11_ptr_ge_q[0] | c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[0] | c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[0] | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[0] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[0] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[0] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[0] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[0] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[0] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[0] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[0]);
+  assign t11_win[1] = c2_t3_req[1] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[1] | t11_ptr_ge_q[0]) | c2_t3_req[2] & t11_ptr_ge_q[2] & ~t11_ptr_ge_q[1] | c2_t3_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[1] | c2_t3_req[4] & t11_ptr_ge_q[4] & ~t11_ptr_ge_q[1] | c2_t3_req[5] & t11_ptr_ge_q[5] & ~t11_ptr_ge_q[1] | c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[1] | c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[1] | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[1] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[1] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[1] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[1] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[1] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[1] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[1] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[1]);
+  assign t11_win[2] = c2_t3_req[2] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[2] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[2] | t11_ptr_ge_q[1]) | c2_t3_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[2] | c2_t3_req[4] & t11_ptr_ge_q[4] & ~t11_ptr_ge_q[2] | c2_t3_req[5] & t11_ptr_ge_q[5] & ~t11_ptr_ge_q[2] | c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[2] | c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[2] | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[2] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[2] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[2] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[2] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[2] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[2] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[2] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[2]);
+  assign t11_win[3] = c2_t3_req[3] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[2]) | c2_t3_req[4] & t11_ptr_ge_q[4] & ~t11_ptr_ge_q[3] | c2_t3_req[5] & t11_ptr_ge_q[5] & ~t11_ptr_ge_q[3] | c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[3] | c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[3] | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[3] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[3] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[3] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[3] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[3] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[3] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[3] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[3]);
+  assign t11_win[4] = c2_t3_req[4] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[4] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[4] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[4] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[4] | t11_ptr_ge_q[3]) | c2_t3_req[5] & t11_ptr_ge_q[5] & ~t11_ptr_ge_q[4] | c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[4] | c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[4] | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[4] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[4] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[4] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[4] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[4] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[4] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[4] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[4]);
+  assign t11_win[5] = c2_t3_req[5] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[5] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[5] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[5] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[5] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[5] | t11_ptr_ge_q[4]) | c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[5] | c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[5] | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[5] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[5] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[5] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[5] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[5] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[5] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[5] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[5]);
+  assign t11_win[6] = c2_t3_req[6] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[5]) | c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[6] | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[6] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[6] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[6] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[6] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[6] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[6] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[6] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[6]);
+  assign t11_win[7] = c2_t3_req[7] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[6]) | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[7] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[7] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[7] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[7] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[7] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[7] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[7] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[7]);
+  assign t11_win[8] = c2_t3_req[8] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[7]) | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[8] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[8] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[8] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[8] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[8] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[8] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[8]);
+  assign t11_win[9] = c2_t3_req[9] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[7]) | c2_t3_req[8] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[8]) | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[9] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[9] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[9] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[9] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[9] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[9]);
+  assign t11_win[10] = c2_t3_req[10] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[7]) | c2_t3_req[8] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[8]) | c2_t3_req[9] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[9]) | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[10] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[10] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[10] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[10] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[10]);
+  assign t11_win[11] = c2_t3_req[11] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[7]) | c2_t3_req[8] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[8]) | c2_t3_req[9] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[9]) | c2_t3_req[10] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[10]) | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[11] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[11] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[11] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[11]);
+  assign t11_win[12] = c2_t3_req[12] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[7]) | c2_t3_req[8] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[8]) | c2_t3_req[9] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[9]) | c2_t3_req[10] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[10]) | c2_t3_req[11] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[11]) | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[12] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[12] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[12]);
+  assign t11_win[13] = c2_t3_req[13] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[7]) | c2_t3_req[8] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[8]) | c2_t3_req[9] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[9]) | c2_t3_req[10] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[10]) | c2_t3_req[11] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[11]) | c2_t3_req[12] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[12]) | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[13] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[13]);
+  assign t11_win[14] = c2_t3_req[14] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[7]) | c2_t3_req[8] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[8]) | c2_t3_req[9] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[9]) | c2_t3_req[10] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[10]) | c2_t3_req[11] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[11]) | c2_t3_req[12] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[12]) | c2_t3_req[13] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[13]) | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[14]);
+  assign t11_win[15] = c2_t3_req[15] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[7]) | c2_t3_req[8] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[8]) | c2_t3_req[9] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[9]) | c2_t3_req[10] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[10]) | c2_t3_req[11] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[11]) | c2_t3_req[12] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[12]) | c2_t3_req[13] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[13]) | c2_t3_req[14] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[14]));
+  assign t11_win_hi = c2_t3_req & t11_ptr_ge_q;
+  assign t11_win_any_hi = |t11_win_hi;
+  assign t11_win_below[0] = t11_win_any_hi ? 1'b0 : 1'b0;
+  assign t11_win_below[1] = t11_win_any_hi ? t11_win_hi[0] : c2_t3_req[0];
+  assign t11_win_below[2] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] : c2_t3_req[0] | c2_t3_req[1];
+  assign t11_win_below[3] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2];
+  assign t11_win_below[4] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3];
+  assign t11_win_below[5] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4];
+  assign t11_win_below[6] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5];
+  assign t11_win_below[7] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6];
+  assign t11_win_below[8] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7];
+  assign t11_win_below[9] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] | t11_win_hi[8] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8];
+  assign t11_win_below[10] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] | t11_win_hi[8] | t11_win_hi[9] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9];
+  assign t11_win_below[11] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] | t11_win_hi[8] | t11_win_hi[9] | t11_win_hi[10] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9] | c2_t3_req[10];
+  assign t11_win_below[12] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] | t11_win_hi[8] | t11_win_hi[9] | t11_win_hi[10] | t11_win_hi[11] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9] | c2_t3_req[10] | c2_t3_req[11];
+  assign t11_win_below[13] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] | t11_win_hi[8] | t11_win_hi[9] | t11_win_hi[10] | t11_win_hi[11] | t11_win_hi[12] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9] | c2_t3_req[10] | c2_t3_req[11] | c2_t3_req[12];
+  assign t11_win_below[14] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] | t11_win_hi[8] | t11_win_hi[9] | t11_win_hi[10] | t11_win_hi[11] | t11_win_hi[12] | t11_win_hi[13] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9] | c2_t3_req[10] | c2_t3_req[11] | c2_t3_req[12] | c2_t3_req[13];
+  assign t11_win_below[15] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] | t11_win_hi[8] | t11_win_hi[9] | t11_win_hi[10] | t11_win_hi[11] | t11_win_hi[12] | t11_win_hi[13] | t11_win_hi[14] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9] | c2_t3_req[10] | c2_t3_req[11] | c2_t3_req[12] | c2_t3_req[13] | c2_t3_req[14];
+  assign t11_ptr_ge_d = t11_accept ? t11_win_below : t11_ptr_ge_q;
+  assign t11_grant = {16{t11_credit & ~sd_block}} & t11_win;
+  assign tlb_bid[11] = |c2_t3_req & t11_credit;
   l1tlb_seed001_clustered_tlb u_tlb11 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd3),
-    .req_valid_i(c2_t3_req),
+    .pick_i(t11_win),
+    .accept_i(t11_accept),
     .req_vpn_i(ib_head_vpn[1727:1152]),
     .req_vmid_i(ib_head_vmid[95:64]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -2318,8 +2914,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c2_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
-    .grant_o(t11_grant),
-    .busy_next_o(t11_busy_next),
+    .credit_o(t11_credit),
+    .r1_v_o(t11_r1_v),
     .hit_o(t11_hit),
     .hit_vpn_o(t11_hit_vpn),
     .hit_vmid_o(t11_hit_vmid),
@@ -2338,7 +2934,8 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t11_evict_vh),
     .evict_vmid_o(t11_evict_vmid),
     .evict_ppn_o(t11_evict_ppn),
-    .evict_perm_o(t11_evict_perm)
+    .evict_perm_o(t11_evict_perm),
+    .pick_hi_i(t11_win)
   );
   assign c2_evict = {t11_evict, t10_evict, t9_evict, t8_evict};
   assign c2_evict_vpn = {{t11_evict_vh, 2'd3}, {t10_evict_vh, 2'd2}, {t9_evict_vh, 2'd1}, {t8_evict_vh, 2'd0}};
@@ -2506,10 +3103,10 @@ module l1tlb_seed001_clustered (
   assign u47_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u47_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
   assign c3_rtag = l2_resp_tag_i[23:18];
-  assign busy_next[12] = t12_busy_next;
-  assign busy_next[13] = t13_busy_next;
-  assign busy_next[14] = t14_busy_next;
-  assign busy_next[15] = t15_busy_next;
+  assign r1_busy[12] = t12_r1_v;
+  assign r1_busy[13] = t13_r1_v;
+  assign r1_busy[14] = t14_r1_v;
+  assign r1_busy[15] = t15_r1_v;
   // Cluster 3: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c3_cand = {t15_cand_valid, t14_cand_valid, t13_cand_valid, t12_cand_valid};
   assign c3_pick_ge_p0[0] = lp3_q[0];
@@ -2564,14 +3161,52 @@ module l1tlb_seed001_clustered (
   assign q3_vmid_d = c3_take ? {2{c3_pick[0]}} & c3_cand_vmid[1:0] | {2{c3_pick[1]}} & c3_cand_vmid[3:2] | {2{c3_pick[2]}} & c3_cand_vmid[5:4] | {2{c3_pick[3]}} & c3_cand_vmid[7:6] : q3_vmid_q;
   assign q3_k_d = c3_take ? {c3_pick[2] | c3_pick[3], c3_pick[1] | c3_pick[3]} : q3_k_q;
   assign c3_t0_req = {ib_head_home_q[252], ib_head_home_q[248], ib_head_home_q[244], ib_head_home_q[240], ib_head_home_q[236], ib_head_home_q[232], ib_head_home_q[228], ib_head_home_q[224], ib_head_home_q[220], ib_head_home_q[216], ib_head_home_q[212], ib_head_home_q[208], ib_head_home_q[204], ib_head_home_q[200], ib_head_home_q[196], ib_head_home_q[192]};
+  assign t12_accept = |c3_t0_req & t12_credit & ~sd_block;
+  assign t12_win[0] = c3_t0_req[0] & ~(c3_t0_req[1] & t12_ptr_ge_q[1] & ~t12_ptr_ge_q[0] | c3_t0_req[2] & t12_ptr_ge_q[2] & ~t12_ptr_ge_q[0] | c3_t0_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[0] | c3_t0_req[4] & t12_ptr_ge_q[4] & ~t12_ptr_ge_q[0] | c3_t0_req[5] & t12_ptr_ge_q[5] & ~t12_ptr_ge_q[0] | c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[0] | c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[0] | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[0] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[0] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[0] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[0] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[0] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[0] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[0] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[0]);
+  assign t12_win[1] = c3_t0_req[1] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[1] | t12_ptr_ge_q[0]) | c3_t0_req[2] & t12_ptr_ge_q[2] & ~t12_ptr_ge_q[1] | c3_t0_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[1] | c3_t0_req[4] & t12_ptr_ge_q[4] & ~t12_ptr_ge_q[1] | c3_t0_req[5] & t12_ptr_ge_q[5] & ~t12_ptr_ge_q[1] | c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[1] | c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[1] | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[1] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[1] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[1] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[1] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[1] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[1] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[1] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[1]);
+  assign t12_win[2] = c3_t0_req[2] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[2] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[2] | t12_ptr_ge_q[1]) | c3_t0_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[2] | c3_t0_req[4] & t12_ptr_ge_q[4] & ~t12_ptr_ge_q[2] | c3_t0_req[5] & t12_ptr_ge_q[5] & ~t12_ptr_ge_q[2] | c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[2] | c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[2] | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[2] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[2] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[2] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[2] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[2] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[2] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[2] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[2]);
+  assign t12_win[3] = c3_t0_req[3] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[2]) | c3_t0_req[4] & t12_ptr_ge_q[4] & ~t12_ptr_ge_q[3] | c3_t0_req[5] & t12_ptr_ge_q[5] & ~t12_ptr_ge_q[3] | c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[3] | c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[3] | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[3] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[3] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[3] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[3] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[3] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[3] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[3] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[3]);
+  assign t12_win[4] = c3_t0_req[4] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[4] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[4] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[4] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[4] | t12_ptr_ge_q[3]) | c3_t0_req[5] & t12_ptr_ge_q[5] & ~t12_ptr_ge_q[4] | c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[4] | c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[4] | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[4] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[4] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[4] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[4] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[4] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[4] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[4] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[4]);
+  assign t12_win[5] = c3_t0_req[5] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[5] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[5] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[5] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[5] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[5] | t12_ptr_ge_q[4]) | c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[5] | c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[5] | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[5] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[5] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[5] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[5] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[5] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[5] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[5] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[5]);
+  assign t12_win[6] = c3_t0_req[6] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[5]) | c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[6] | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[6] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[6] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[6] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[6] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[6] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[6] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[6] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[6]);
+  assign t12_win[7] = c3_t0_req[7] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[6]) | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[7] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[7] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[7] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[7] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[7] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[7] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[7] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[7]);
+  assign t12_win[8] = c3_t0_req[8] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[7]) | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[8] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[8] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[8] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[8] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[8] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[8] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[8]);
+  assign t12_win[9] = c3_t0_req[9] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[7]) | c3_t0_req[8] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[8]) | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[9] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[9] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[9] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[9] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[9] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[9]);
+  assign t12_win[10] = c3_t0_req[10] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[7]) | c3_t0_req[8] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[8]) | c3_t0_req[9] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[9]) | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[10] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[10] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[10] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[10] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[10]);
+  assign t12_win[11] = c3_t0_req[11] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[7]) | c3_t0_req[8] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[8]) | c3_t0_req[9] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[9]) | c3_t0_req[10] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[10]) | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[11] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[11] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[11] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[11]);
+  assign t12_win[12] = c3_t0_req[12] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[7]) | c3_t0_req[8] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[8]) | c3_t0_req[9] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[9]) | c3_t0_req[10] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[10]) | c3_t0_req[11] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[11]) | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[12] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[12] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[12]);
+  assign t12_win[13] = c3_t0_req[13] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[7]) | c3_t0_req[8] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[8]) | c3_t0_req[9] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[9]) | c3_t0_req[10] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[10]) | c3_t0_req[11] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[11]) | c3_t0_req[12] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[12]) | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[13] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[13]);
+  assign t12_win[14] = c3_t0_req[14] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[7]) | c3_t0_req[8] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[8]) | c3_t0_req[9] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[9]) | c3_t0_req[10] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[10]) | c3_t0_req[11] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[11]) | c3_t0_req[12] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[12]) | c3_t0_req[13] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[13]) | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[14]);
+  assign t12_win[15] = c3_t0_req[15] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[7]) | c3_t0_req[8] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[8]) | c3_t0_req[9] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[9]) | c3_t0_req[10] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[10]) | c3_t0_req[11] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[11]) | c3_t0_req[12] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[12]) | c3_t0_req[13] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[13]) | c3_t0_req[14] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[14]));
+  assign t12_win_hi = c3_t0_req & t12_ptr_ge_q;
+  assign t12_win_any_hi = |t12_win_hi;
+  assign t12_win_below[0] = t12_win_any_hi ? 1'b0 : 1'b0;
+  assign t12_win_below[1] = t12_win_any_hi ? t12_win_hi[0] : c3_t0_req[0];
+  assign t12_win_below[2] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] : c3_t0_req[0] | c3_t0_req[1];
+  assign t12_win_below[3] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2];
+  assign t12_win_below[4] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3];
+  assign t12_win_below[5] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4];
+  assign t12_win_below[6] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5];
+  assign t12_win_below[7] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6];
+  assign t12_win_below[8] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7];
+  assign t12_win_below[9] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] | t12_win_hi[8] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8];
+  assign t12_win_below[10] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] | t12_win_hi[8] | t12_win_hi[9] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9];
+  assign t12_win_below[11] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] | t12_win_hi[8] | t12_win_hi[9] | t12_win_hi[10] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9] | c3_t0_req[10];
+  assign t12_win_below[12] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] | t12_win_hi[8] | t12_win_hi[9] | t12_win_hi[10] | t12_win_hi[11] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9] | c3_t0_req[10] | c3_t0_req[11];
+  assign t12_win_below[13] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] | t12_win_hi[8] | t12_win_hi[9] | t12_win_hi[10] | t12_win_hi[11] | t12_win_hi[12] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9] | c3_t0_req[10] | c3_t0_req[11] | c3_t0_req[12];
+  assign t12_win_below[14] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] | t12_win_hi[8] | t12_win_hi[9] | t12_win_hi[10] | t12_win_hi[11] | t12_win_hi[12] | t12_win_hi[13] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9] | c3_t0_req[10] | c3_t0_req[11] | c3_t0_req[12] | c3_t0_req[13];
+  assign t12_win_below[15] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] | t12_win_hi[8] | t12_win_hi[9] | t12_win_hi[10] | t12_win_hi[11] | t12_win_hi[12] | t12_win_hi[13] | t12_win_hi[14] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9] | c3_t0_req[10] | c3_t0_req[11] | c3_t0_req[12] | c3_t0_req[13] | c3_t0_req[14];
+  assign t12_ptr_ge_d = t12_accept ? t12_win_below : t12_ptr_ge_q;
+  assign t12_grant = {16{t12_credit & ~sd_block}} & t12_win;
+  assign tlb_bid[12] = |c3_t0_req & t12_credit;
   l1tlb_seed001_clustered_tlb u_tlb12 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd0),
-    .req_valid_i(c3_t0_req),
+    .pick_i(t12_win),
+    .accept_i(t12_accept),
     .req_vpn_i(ib_head_vpn[2303:1728]),
     .req_vmid_i(ib_head_vmid[127:96]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -2581,8 +3216,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c3_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
-    .grant_o(t12_grant),
-    .busy_next_o(t12_busy_next),
+    .credit_o(t12_credit),
+    .r1_v_o(t12_r1_v),
     .hit_o(t12_hit),
     .hit_vpn_o(t12_hit_vpn),
     .hit_vmid_o(t12_hit_vmid),
@@ -2601,17 +3236,56 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t12_evict_vh),
     .evict_vmid_o(t12_evict_vmid),
     .evict_ppn_o(t12_evict_ppn),
-    .evict_perm_o(t12_evict_perm)
+    .evict_perm_o(t12_evict_perm),
+    .pick_hi_i(t12_win)
   );
   assign c3_t1_req = {ib_head_home_q[253], ib_head_home_q[249], ib_head_home_q[245], ib_head_home_q[241], ib_head_home_q[237], ib_head_home_q[233], ib_head_home_q[229], ib_head_home_q[225], ib_head_home_q[221], ib_head_home_q[217], ib_head_home_q[213], ib_head_home_q[209], ib_head_home_q[205], ib_head_home_q[201], ib_head_home_q[197], ib_head_home_q[193]};
+  assign t13_accept = |c3_t1_req & t13_credit & ~sd_block;
+  assign t13_win[0] = c3_t1_req[0] & ~(c3_t1_req[1] & t13_ptr_ge_q[1] & ~t13_ptr_ge_q[0] | c3_t1_req[2] & t13_ptr_ge_q[2] & ~t13_ptr_ge_q[0] | c3_t1_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[0] | c3_t1_req[4] & t13_ptr_ge_q[4] & ~t13_ptr_ge_q[0] | c3_t1_req[5] & t13_ptr_ge_q[5] & ~t13_ptr_ge_q[0] | c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[0] | c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[0] | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[0] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[0] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[0] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[0] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[0] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[0] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[0] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[0]);
+  assign t13_win[1] = c3_t1_req[1] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[1] | t13_ptr_ge_q[0]) | c3_t1_req[2] & t13_ptr_ge_q[2] & ~t13_ptr_ge_q[1] | c3_t1_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[1] | c3_t1_req[4] & t13_ptr_ge_q[4] & ~t13_ptr_ge_q[1] | c3_t1_req[5] & t13_ptr_ge_q[5] & ~t13_ptr_ge_q[1] | c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[1] | c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[1] | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[1] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[1] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[1] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[1] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[1] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[1] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[1] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[1]);
+  assign t13_win[2] = c3_t1_req[2] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[2] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[2] | t13_ptr_ge_q[1]) | c3_t1_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[2] | c3_t1_req[4] & t13_ptr_ge_q[4] & ~t13_ptr_ge_q[2] | c3_t1_req[5] & t13_ptr_ge_q[5] & ~t13_ptr_ge_q[2] | c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[2] | c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[2] | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[2] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[2] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[2] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[2] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[2] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[2] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[2] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[2]);
+  assign t13_win[3] = c3_t1_req[3] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[2]) | c3_t1_req[4] & t13_ptr_ge_q[4] & ~t13_ptr_ge_q[3] | c3_t1_req[5] & t13_ptr_ge_q[5] & ~t13_ptr_ge_q[3] | c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[3] | c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[3] | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[3] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[3] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[3] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[3] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[3] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[3] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[3] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[3]);
+  assign t13_win[4] = c3_t1_req[4] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[4] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[4] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[4] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[4] | t13_ptr_ge_q[3]) | c3_t1_req[5] & t13_ptr_ge_q[5] & ~t13_ptr_ge_q[4] | c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[4] | c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[4] | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[4] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[4] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[4] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[4] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[4] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[4] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[4] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[4]);
+  assign t13_win[5] = c3_t1_req[5] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[5] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[5] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[5] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[5] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[5] | t13_ptr_ge_q[4]) | c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[5] | c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[5] | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[5] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[5] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[5] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[5] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[5] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[5] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[5] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[5]);
+  assign t13_win[6] = c3_t1_req[6] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[5]) | c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[6] | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[6] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[6] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[6] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[6] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[6] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[6] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[6] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[6]);
+  assign t13_win[7] = c3_t1_req[7] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[6]) | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[7] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[7] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[7] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[7] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[7] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[7] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[7] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[7]);
+  assign t13_win[8] = c3_t1_req[8] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[7]) | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[8] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[8] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[8] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[8] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[8] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[8] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[8]);
+  assign t13_win[9] = c3_t1_req[9] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[7]) | c3_t1_req[8] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[8]) | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[9] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[9] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[9] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[9] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[9] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[9]);
+  assign t13_win[10] = c3_t1_req[10] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[7]) | c3_t1_req[8] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[8]) | c3_t1_req[9] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[9]) | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[10] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[10] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[10] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[10] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[10]);
+  assign t13_win[11] = c3_t1_req[11] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[7]) | c3_t1_req[8] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[8]) | c3_t1_req[9] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[9]) | c3_t1_req[10] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[10]) | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[11] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[11] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[11] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[11]);
+  assign t13_win[12] = c3_t1_req[12] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[7]) | c3_t1_req[8] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[8]) | c3_t1_req[9] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[9]) | c3_t1_req[10] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[10]) | c3_t1_req[11] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[11]) | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[12] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[12] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[12]);
+  assign t13_win[13] = c3_t1_req[13] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[7]) | c3_t1_req[8] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[8]) | c3_t1_req[9] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[9]) | c3_t1_req[10] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[10]) | c3_t1_req[11] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[11]) | c3_t1_req[12] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[12]) | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[13] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[13]);
+  assign t13_win[14] = c3_t1_req[14] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[7]) | c3_t1_req[8] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[8]) | c3_t1_req[9] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[9]) | c3_t1_req[10] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[10]) | c3_t1_req[11] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[11]) | c3_t1_req[12] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[12]) | c3_t1_req[13] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[13]) | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[14]);
+  assign t13_win[15] = c3_t1_req[15] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[7]) | c3_t1_req[8] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[8]) | c3_t1_req[9] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[9]) | c3_t1_req[10] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[10]) | c3_t1_req[11] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[11]) | c3_t1_req[12] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[12]) | c3_t1_req[13] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[13]) | c3_t1_req[14] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[14]));
+  assign t13_win_hi = c3_t1_req & t13_ptr_ge_q;
+  assign t13_win_any_hi = |t13_win_hi;
+  assign t13_win_below[0] = t13_win_any_hi ? 1'b0 : 1'b0;
+  assign t13_win_below[1] = t13_win_any_hi ? t13_win_hi[0] : c3_t1_req[0];
+  assign t13_win_below[2] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] : c3_t1_req[0] | c3_t1_req[1];
+  assign t13_win_below[3] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2];
+  assign t13_win_below[4] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3];
+  assign t13_win_below[5] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4];
+  assign t13_win_below[6] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5];
+  assign t13_win_below[7] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6];
+  assign t13_win_below[8] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7];
+  assign t13_win_below[9] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] | t13_win_hi[8] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8];
+  assign t13_win_below[10] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] | t13_win_hi[8] | t13_win_hi[9] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9];
+  assign t13_win_below[11] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] | t13_win_hi[8] | t13_win_hi[9] | t13_win_hi[10] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9] | c3_t1_req[10];
+  assign t13_win_below[12] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] | t13_win_hi[8] | t13_win_hi[9] | t13_win_hi[10] | t13_win_hi[11] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9] | c3_t1_req[10] | c3_t1_req[11];
+  assign t13_win_below[13] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] | t13_win_hi[8] | t13_win_hi[9] | t13_win_hi[10] | t13_win_hi[11] | t13_win_hi[12] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9] | c3_t1_req[10] | c3_t1_req[11] | c3_t1_req[12];
+  assign t13_win_below[14] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] | t13_win_hi[8] | t13_win_hi[9] | t13_win_hi[10] | t13_win_hi[11] | t13_win_hi[12] | t13_win_hi[13] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9] | c3_t1_req[10] | c3_t1_req[11] | c3_t1_req[12] | c3_t1_req[13];
+  assign t13_win_below[15] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] | t13_win_hi[8] | t13_win_hi[9] | t13_win_hi[10] | t13_win_hi[11] | t13_win_hi[12] | t13_win_hi[13] | t13_win_hi[14] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9] | c3_t1_req[10] | c3_t1_req[11] | c3_t1_req[12] | c3_t1_req[13] | c3_t1_req[14];
+  assign t13_ptr_ge_d = t13_accept ? t13_win_below : t13_ptr_ge_q;
+  assign t13_grant = {16{t13_credit & ~sd_block}} & t13_win;
+  assign tlb_bid[13] = |c3_t1_req & t13_credit;
   l1tlb_seed001_clustered_tlb u_tlb13 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd1),
-    .req_valid_i(c3_t1_req),
+    .pick_i(t13_win),
+    .accept_i(t13_accept),
     .req_vpn_i(ib_head_vpn[2303:1728]),
     .req_vmid_i(ib_head_vmid[127:96]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -2621,8 +3295,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c3_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
-    .grant_o(t13_grant),
-    .busy_next_o(t13_busy_next),
+    .credit_o(t13_credit),
+    .r1_v_o(t13_r1_v),
     .hit_o(t13_hit),
     .hit_vpn_o(t13_hit_vpn),
     .hit_vmid_o(t13_hit_vmid),
@@ -2641,17 +3315,56 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t13_evict_vh),
     .evict_vmid_o(t13_evict_vmid),
     .evict_ppn_o(t13_evict_ppn),
-    .evict_perm_o(t13_evict_perm)
+    .evict_perm_o(t13_evict_perm),
+    .pick_hi_i(t13_win)
   );
   assign c3_t2_req = {ib_head_home_q[254], ib_head_home_q[250], ib_head_home_q[246], ib_head_home_q[242], ib_head_home_q[238], ib_head_home_q[234], ib_head_home_q[230], ib_head_home_q[226], ib_head_home_q[222], ib_head_home_q[218], ib_head_home_q[214], ib_head_home_q[210], ib_head_home_q[206], ib_head_home_q[202], ib_head_home_q[198], ib_head_home_q[194]};
+  assign t14_accept = |c3_t2_req & t14_credit & ~sd_block;
+  assign t14_win[0] = c3_t2_req[0] & ~(c3_t2_req[1] & t14_ptr_ge_q[1] & ~t14_ptr_ge_q[0] | c3_t2_req[2] & t14_ptr_ge_q[2] & ~t14_ptr_ge_q[0] | c3_t2_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[0] | c3_t2_req[4] & t14_ptr_ge_q[4] & ~t14_ptr_ge_q[0] | c3_t2_req[5] & t14_ptr_ge_q[5] & ~t14_ptr_ge_q[0] | c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[0] | c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[0] | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[0] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[0] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[0] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[0] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[0] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[0] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[0] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[0]);
+  assign t14_win[1] = c3_t2_req[1] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[1] | t14_ptr_ge_q[0]) | c3_t2_req[2] & t14_ptr_ge_q[2] & ~t14_ptr_ge_q[1] | c3_t2_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[1] | c3_t2_req[4] & t14_ptr_ge_q[4] & ~t14_ptr_ge_q[1] | c3_t2_req[5] & t14_ptr_ge_q[5] & ~t14_ptr_ge_q[1] | c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[1] | c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[1] | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[1] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[1] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[1] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[1] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[1] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[1] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[1] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[1]);
+  assign t14_win[2] = c3_t2_req[2] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[2] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[2] | t14_ptr_ge_q[1]) | c3_t2_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[2] | c3_t2_req[4] & t14_ptr_ge_q[4] & ~t14_ptr_ge_q[2] | c3_t2_req[5] & t14_ptr_ge_q[5] & ~t14_ptr_ge_q[2] | c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[2] | c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[2] | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[2] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[2] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[2] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[2] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[2] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[2] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[2] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[2]);
+  assign t14_win[3] = c3_t2_req[3] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[2]) | c3_t2_req[4] & t14_ptr_ge_q[4] & ~t14_ptr_ge_q[3] | c3_t2_req[5] & t14_ptr_ge_q[5] & ~t14_ptr_ge_q[3] | c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[3] | c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[3] | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[3] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[3] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[3] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[3] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[3] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[3] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[3] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[3]);
+  assign t14_win[4] = c3_t2_req[4] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[4] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[4] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[4] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[4] | t14_ptr_ge_q[3]) | c3_t2_req[5] & t14_ptr_ge_q[5] & ~t14_ptr_ge_q[4] | c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[4] | c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[4] | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[4] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[4] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[4] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[4] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[4] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[4] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[4] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[4]);
+  assign t14_win[5] = c3_t2_req[5] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[5] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[5] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[5] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[5] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[5] | t14_ptr_ge_q[4]) | c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[5] | c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[5] | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[5] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[5] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[5] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[5] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[5] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[5] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[5] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[5]);
+  assign t14_win[6] = c3_t2_req[6] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[5]) | c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[6] | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[6] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[6] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[6] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[6] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[6] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[6] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[6] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[6]);
+  assign t14_win[7] = c3_t2_req[7] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[6]) | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[7] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[7] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[7] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[7] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[7] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[7] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[7] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[7]);
+  assign t14_win[8] = c3_t2_req[8] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[7]) | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[8] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[8] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[8] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[8] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[8] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[8] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[8]);
+  assign t14_win[9] = c3_t2_req[9] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[7]) | c3_t2_req[8] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[8]) | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[9] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[9] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[9] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[9] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[9] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[9]);
+  assign t14_win[10] = c3_t2_req[10] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[7]) | c3_t2_req[8] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[8]) | c3_t2_req[9] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[9]) | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[10] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[10] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[10] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[10] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[10]);
+  assign t14_win[11] = c3_t2_req[11] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[7]) | c3_t2_req[8] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[8]) | c3_t2_req[9] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[9]) | c3_t2_req[10] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[10]) | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[11] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[11] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[11] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[11]);
+  assign t14_win[12] = c3_t2_req[12] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[7]) | c3_t2_req[8] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[8]) | c3_t2_req[9] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[9]) | c3_t2_req[10] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[10]) | c3_t2_req[11] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[11]) | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[12] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[12] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[12]);
+  assign t14_win[13] = c3_t2_req[13] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[7]) | c3_t2_req[8] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[8]) | c3_t2_req[9] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[9]) | c3_t2_req[10] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[10]) | c3_t2_req[11] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[11]) | c3_t2_req[12] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[12]) | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[13] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[13]);
+  assign t14_win[14] = c3_t2_req[14] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[7]) | c3_t2_req[8] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[8]) | c3_t2_req[9] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[9]) | c3_t2_req[10] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[10]) | c3_t2_req[11] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[11]) | c3_t2_req[12] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[12]) | c3_t2_req[13] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[13]) | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[14]);
+  assign t14_win[15] = c3_t2_req[15] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[7]) | c3_t2_req[8] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[8]) | c3_t2_req[9] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[9]) | c3_t2_req[10] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[10]) | c3_t2_req[11] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[11]) | c3_t2_req[12] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[12]) | c3_t2_req[13] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[13]) | c3_t2_req[14] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[14]));
+  assign t14_win_hi = c3_t2_req & t14_ptr_ge_q;
+  assign t14_win_any_hi = |t14_win_hi;
+  assign t14_win_below[0] = t14_win_any_hi ? 1'b0 : 1'b0;
+  assign t14_win_below[1] = t14_win_any_hi ? t14_win_hi[0] : c3_t2_req[0];
+  assign t14_win_below[2] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] : c3_t2_req[0] | c3_t2_req[1];
+  assign t14_win_below[3] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2];
+  assign t14_win_below[4] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3];
+  assign t14_win_below[5] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4];
+  assign t14_win_below[6] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5];
+  assign t14_win_below[7] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6];
+  assign t14_win_below[8] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7];
+  assign t14_win_below[9] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] | t14_win_hi[8] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8];
+  assign t14_win_below[10] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] | t14_win_hi[8] | t14_win_hi[9] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9];
+  assign t14_win_below[11] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] | t14_win_hi[8] | t14_win_hi[9] | t14_win_hi[10] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9] | c3_t2_req[10];
+  assign t14_win_below[12] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] | t14_win_hi[8] | t14_win_hi[9] | t14_win_hi[10] | t14_win_hi[11] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9] | c3_t2_req[10] | c3_t2_req[11];
+  assign t14_win_below[13] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] | t14_win_hi[8] | t14_win_hi[9] | t14_win_hi[10] | t14_win_hi[11] | t14_win_hi[12] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9] | c3_t2_req[10] | c3_t2_req[11] | c3_t2_req[12];
+  assign t14_win_below[14] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] | t14_win_hi[8] | t14_win_hi[9] | t14_win_hi[10] | t14_win_hi[11] | t14_win_hi[12] | t14_win_hi[13] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9] | c3_t2_req[10] | c3_t2_req[11] | c3_t2_req[12] | c3_t2_req[13];
+  assign t14_win_below[15] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] | t14_win_hi[8] | t14_win_hi[9] | t14_win_hi[10] | t14_win_hi[11] | t14_win_hi[12] | t14_win_hi[13] | t14_win_hi[14] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9] | c3_t2_req[10] | c3_t2_req[11] | c3_t2_req[12] | c3_t2_req[13] | c3_t2_req[14];
+  assign t14_ptr_ge_d = t14_accept ? t14_win_below : t14_ptr_ge_q;
+  assign t14_grant = {16{t14_credit & ~sd_block}} & t14_win;
+  assign tlb_bid[14] = |c3_t2_req & t14_credit;
   l1tlb_seed001_clustered_tlb u_tlb14 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd2),
-    .req_valid_i(c3_t2_req),
+    .pick_i(t14_win),
+    .accept_i(t14_accept),
     .req_vpn_i(ib_head_vpn[2303:1728]),
     .req_vmid_i(ib_head_vmid[127:96]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -2661,8 +3374,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c3_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
-    .grant_o(t14_grant),
-    .busy_next_o(t14_busy_next),
+    .credit_o(t14_credit),
+    .r1_v_o(t14_r1_v),
     .hit_o(t14_hit),
     .hit_vpn_o(t14_hit_vpn),
     .hit_vmid_o(t14_hit_vmid),
@@ -2681,17 +3394,56 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t14_evict_vh),
     .evict_vmid_o(t14_evict_vmid),
     .evict_ppn_o(t14_evict_ppn),
-    .evict_perm_o(t14_evict_perm)
+    .evict_perm_o(t14_evict_perm),
+    .pick_hi_i(t14_win)
   );
   assign c3_t3_req = {ib_head_home_q[255], ib_head_home_q[251], ib_head_home_q[247], ib_head_home_q[243], ib_head_home_q[239], ib_head_home_q[235], ib_head_home_q[231], ib_head_home_q[227], ib_head_home_q[223], ib_head_home_q[219], ib_head_home_q[215], ib_head_home_q[211], ib_head_home_q[207], ib_head_home_q[203], ib_head_home_q[199], ib_head_home_q[195]};
+  assign t15_accept = |c3_t3_req & t15_credit & ~sd_block;
+  assign t15_win[0] = c3_t3_req[0] & ~(c3_t3_req[1] & t15_ptr_ge_q[1] & ~t15_ptr_ge_q[0] | c3_t3_req[2] & t15_ptr_ge_q[2] & ~t15_ptr_ge_q[0] | c3_t3_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[0] | c3_t3_req[4] & t15_ptr_ge_q[4] & ~t15_ptr_ge_q[0] | c3_t3_req[5] & t15_ptr_ge_q[5] & ~t15_ptr_ge_q[0] | c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[0] | c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[0] | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[0] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[0] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[0] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[0] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[0] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[0] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[0] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[0]);
+  assign t15_win[1] = c3_t3_req[1] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[1] | t15_ptr_ge_q[0]) | c3_t3_req[2] & t15_ptr_ge_q[2] & ~t15_ptr_ge_q[1] | c3_t3_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[1] | c3_t3_req[4] & t15_ptr_ge_q[4] & ~t15_ptr_ge_q[1] | c3_t3_req[5] & t15_ptr_ge_q[5] & ~t15_ptr_ge_q[1] | c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[1] | c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[1] | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[1] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[1] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[1] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[1] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[1] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[1] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[1] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[1]);
+  assign t15_win[2] = c3_t3_req[2] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[2] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[2] | t15_ptr_ge_q[1]) | c3_t3_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[2] | c3_t3_req[4] & t15_ptr_ge_q[4] & ~t15_ptr_ge_q[2] | c3_t3_req[5] & t15_ptr_ge_q[5] & ~t15_ptr_ge_q[2] | c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[2] | c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[2] | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[2] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[2] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[2] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[2] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[2] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[2] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[2] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[2]);
+  assign t15_win[3] = c3_t3_req[3] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[2]) | c3_t3_req[4] & t15_ptr_ge_q[4] & ~t15_ptr_ge_q[3] | c3_t3_req[5] & t15_ptr_ge_q[5] & ~t15_ptr_ge_q[3] | c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[3] | c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[3] | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[3] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[3] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[3] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[3] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[3] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[3] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[3] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[3]);
+  assign t15_win[4] = c3_t3_req[4] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[4] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[4] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[4] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[4] | t15_ptr_ge_q[3]) | c3_t3_req[5] & t15_ptr_ge_q[5] & ~t15_ptr_ge_q[4] | c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[4] | c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[4] | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[4] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[4] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[4] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[4] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[4] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[4] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[4] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[4]);
+  assign t15_win[5] = c3_t3_req[5] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[5] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[5] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[5] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[5] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[5] | t15_ptr_ge_q[4]) | c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[5] | c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[5] | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[5] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[5] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[5] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[5] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[5] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[5] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[5] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[5]);
+  assign t15_win[6] = c3_t3_req[6] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[5]) | c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[6] | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[6] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[6] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[6] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[6] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[6] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[6] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[6] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[6]);
+  assign t15_win[7] = c3_t3_req[7] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[6]) | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[7] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[7] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[7] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[7] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[7] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[7] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[7] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[7]);
+  assign t15_win[8] = c3_t3_req[8] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[7]) | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[8] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[8] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[8] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[8] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[8] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[8] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[8]);
+  assign t15_win[9] = c3_t3_req[9] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[7]) | c3_t3_req[8] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[8]) | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[9] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[9] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[9] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[9] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[9] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[9]);
+  assign t15_win[10] = c3_t3_req[10] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[7]) | c3_t3_req[8] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[8]) | c3_t3_req[9] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[9]) | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[10] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[10] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[10] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[10] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[10]);
+  assign t15_win[11] = c3_t3_req[11] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[7]) | c3_t3_req[8] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[8]) | c3_t3_req[9] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[9]) | c3_t3_req[10] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[10]) | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[11] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[11] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[11] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[11]);
+  assign t15_win[12] = c3_t3_req[12] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[7]) | c3_t3_req[8] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[8]) | c3_t3_req[9] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[9]) | c3_t3_req[10] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[10]) | c3_t3_req[11] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[11]) | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[12] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[12] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[12]);
+  assign t15_win[13] = c3_t3_req[13] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[7]) | c3_t3_req[8] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[8]) | c3_t3_req[9] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[9]) | c3_t3_req[10] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[10]) | c3_t3_req[11] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[11]) | c3_t3_req[12] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[12]) | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[13] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[13]);
+  assign t15_win[14] = c3_t3_req[14] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[7]) | c3_t3_req[8] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[8]) | c3_t3_req[9] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[9]) | c3_t3_req[10] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[10]) | c3_t3_req[11] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[11]) | c3_t3_req[12] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[12]) | c3_t3_req[13] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[13]) | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[14]);
+  assign t15_win[15] = c3_t3_req[15] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[7]) | c3_t3_req[8] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[8]) | c3_t3_req[9] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[9]) | c3_t3_req[10] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[10]) | c3_t3_req[11] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[11]) | c3_t3_req[12] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[12]) | c3_t3_req[13] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[13]) | c3_t3_req[14] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[14]));
+  assign t15_win_hi = c3_t3_req & t15_ptr_ge_q;
+  assign t15_win_any_hi = |t15_win_hi;
+  assign t15_win_below[0] = t15_win_any_hi ? 1'b0 : 1'b0;
+  assign t15_win_below[1] = t15_win_any_hi ? t15_win_hi[0] : c3_t3_req[0];
+  assign t15_win_below[2] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] : c3_t3_req[0] | c3_t3_req[1];
+  assign t15_win_below[3] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2];
+  assign t15_win_below[4] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3];
+  assign t15_win_below[5] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4];
+  assign t15_win_below[6] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5];
+  assign t15_win_below[7] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6];
+  assign t15_win_below[8] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7];
+  assign t15_win_below[9] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] | t15_win_hi[8] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8];
+  assign t15_win_below[10] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] | t15_win_hi[8] | t15_win_hi[9] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9];
+  assign t15_win_below[11] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] | t15_win_hi[8] | t15_win_hi[9] | t15_win_hi[10] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9] | c3_t3_req[10];
+  assign t15_win_below[12] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] | t15_win_hi[8] | t15_win_hi[9] | t15_win_hi[10] | t15_win_hi[11] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9] | c3_t3_req[10] | c3_t3_req[11];
+  assign t15_win_below[13] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] | t15_win_hi[8] | t15_win_hi[9] | t15_win_hi[10] | t15_win_hi[11] | t15_win_hi[12] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9] | c3_t3_req[10] | c3_t3_req[11] | c3_t3_req[12];
+  assign t15_win_below[14] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] | t15_win_hi[8] | t15_win_hi[9] | t15_win_hi[10] | t15_win_hi[11] | t15_win_hi[12] | t15_win_hi[13] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9] | c3_t3_req[10] | c3_t3_req[11] | c3_t3_req[12] | c3_t3_req[13];
+  assign t15_win_below[15] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] | t15_win_hi[8] | t15_win_hi[9] | t15_win_hi[10] | t15_win_hi[11] | t15_win_hi[12] | t15_win_hi[13] | t15_win_hi[14] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9] | c3_t3_req[10] | c3_t3_req[11] | c3_t3_req[12] | c3_t3_req[13] | c3_t3_req[14];
+  assign t15_ptr_ge_d = t15_accept ? t15_win_below : t15_ptr_ge_q;
+  assign t15_grant = {16{t15_credit & ~sd_block}} & t15_win;
+  assign tlb_bid[15] = |c3_t3_req & t15_credit;
   l1tlb_seed001_clustered_tlb u_tlb15 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
     .home_i(2'd3),
-    .req_valid_i(c3_t3_req),
+    .pick_i(t15_win),
+    .accept_i(t15_accept),
     .req_vpn_i(ib_head_vpn[2303:1728]),
     .req_vmid_i(ib_head_vmid[127:96]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -2701,8 +3453,8 @@ module l1tlb_seed001_clustered (
     .l2_resp_mshr_i(c3_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
-    .grant_o(t15_grant),
-    .busy_next_o(t15_busy_next),
+    .credit_o(t15_credit),
+    .r1_v_o(t15_r1_v),
     .hit_o(t15_hit),
     .hit_vpn_o(t15_hit_vpn),
     .hit_vmid_o(t15_hit_vmid),
@@ -2721,7 +3473,8 @@ module l1tlb_seed001_clustered (
     .evict_vh_o(t15_evict_vh),
     .evict_vmid_o(t15_evict_vmid),
     .evict_ppn_o(t15_evict_ppn),
-    .evict_perm_o(t15_evict_perm)
+    .evict_perm_o(t15_evict_perm),
+    .pick_hi_i(t15_win)
   );
   assign c3_evict = {t15_evict, t14_evict, t13_evict, t12_evict};
   assign c3_evict_vpn = {{t15_evict_vh, 2'd3}, {t14_evict_vh, 2'd2}, {t13_evict_vh, 2'd1}, {t12_evict_vh, 2'd0}};
@@ -2953,24 +3706,40 @@ module l1tlb_seed001_clustered (
       q0_vmid_q <= 2'd0;
       q0_k_q <= 2'd0;
       lp0_q <= 4'd1;
+      t0_ptr_ge_q <= 16'd65535;
+      t1_ptr_ge_q <= 16'd65535;
+      t2_ptr_ge_q <= 16'd65535;
+      t3_ptr_ge_q <= 16'd65535;
       q1_v_q <= 1'b0;
       q1_mshr_q <= 4'd0;
       q1_vh_q <= 34'd0;
       q1_vmid_q <= 2'd0;
       q1_k_q <= 2'd0;
       lp1_q <= 4'd1;
+      t4_ptr_ge_q <= 16'd65535;
+      t5_ptr_ge_q <= 16'd65535;
+      t6_ptr_ge_q <= 16'd65535;
+      t7_ptr_ge_q <= 16'd65535;
       q2_v_q <= 1'b0;
       q2_mshr_q <= 4'd0;
       q2_vh_q <= 34'd0;
       q2_vmid_q <= 2'd0;
       q2_k_q <= 2'd0;
       lp2_q <= 4'd1;
+      t8_ptr_ge_q <= 16'd65535;
+      t9_ptr_ge_q <= 16'd65535;
+      t10_ptr_ge_q <= 16'd65535;
+      t11_ptr_ge_q <= 16'd65535;
       q3_v_q <= 1'b0;
       q3_mshr_q <= 4'd0;
       q3_vh_q <= 34'd0;
       q3_vmid_q <= 2'd0;
       q3_k_q <= 2'd0;
       lp3_q <= 4'd1;
+      t12_ptr_ge_q <= 16'd65535;
+      t13_ptr_ge_q <= 16'd65535;
+      t14_ptr_ge_q <= 16'd65535;
+      t15_ptr_ge_q <= 16'd65535;
       resp_valid_q <= 64'd0;
       fill_valid_q <= 64'd0;
       resp_vpn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
@@ -3009,24 +3778,40 @@ module l1tlb_seed001_clustered (
       q0_vmid_q <= q0_vmid_d;
       q0_k_q <= q0_k_d;
       lp0_q <= lp0_d;
+      t0_ptr_ge_q <= t0_ptr_ge_d;
+      t1_ptr_ge_q <= t1_ptr_ge_d;
+      t2_ptr_ge_q <= t2_ptr_ge_d;
+      t3_ptr_ge_q <= t3_ptr_ge_d;
       q1_v_q <= q1_v_d;
       q1_mshr_q <= q1_mshr_d;
       q1_vh_q <= q1_vh_d;
       q1_vmid_q <= q1_vmid_d;
       q1_k_q <= q1_k_d;
       lp1_q <= lp1_d;
+      t4_ptr_ge_q <= t4_ptr_ge_d;
+      t5_ptr_ge_q <= t5_ptr_ge_d;
+      t6_ptr_ge_q <= t6_ptr_ge_d;
+      t7_ptr_ge_q <= t7_ptr_ge_d;
       q2_v_q <= q2_v_d;
       q2_mshr_q <= q2_mshr_d;
       q2_vh_q <= q2_vh_d;
       q2_vmid_q <= q2_vmid_d;
       q2_k_q <= q2_k_d;
       lp2_q <= lp2_d;
+      t8_ptr_ge_q <= t8_ptr_ge_d;
+      t9_ptr_ge_q <= t9_ptr_ge_d;
+      t10_ptr_ge_q <= t10_ptr_ge_d;
+      t11_ptr_ge_q <= t11_ptr_ge_d;
       q3_v_q <= q3_v_d;
       q3_mshr_q <= q3_mshr_d;
       q3_vh_q <= q3_vh_d;
       q3_vmid_q <= q3_vmid_d;
       q3_k_q <= q3_k_d;
       lp3_q <= lp3_d;
+      t12_ptr_ge_q <= t12_ptr_ge_d;
+      t13_ptr_ge_q <= t13_ptr_ge_d;
+      t14_ptr_ge_q <= t14_ptr_ge_d;
+      t15_ptr_ge_q <= t15_ptr_ge_d;
       resp_valid_q <= resp_valid_d;
       fill_valid_q <= fill_valid_d;
       resp_vpn_q <= resp_vpn_d;

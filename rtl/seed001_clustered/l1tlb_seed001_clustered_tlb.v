@@ -7,10 +7,11 @@ module l1tlb_seed001_clustered_tlb (
   input  wire clk_i,
   input  wire rst_ni,  // asynchronous, active low
   input  wire [1:0] home_i,  // this TLB's index in its cluster
-  input  wire [15:0] req_valid_i,  // the cluster's CUs whose head's home is this TLB
+  input  wire [15:0] pick_i,  // the crossbar's round-robin winner among this TLB's requesters (one-hot or none)
+  input  wire accept_i,  // the winner is taken: some requester, the credit open, no shootdown
+  input  wire [15:0] pick_hi_i,  // pick_i again, for the upper half of the VPN select
   input  wire [575:0] req_vpn_i,
   input  wire [31:0] req_vmid_i,
-  input  wire sd_block_i,  // a shootdown is pending or in flight: accept nothing
   input  wire sd_acc_i,  // a one-VPN shootdown is accepted this cycle
   input  wire [35:0] sd_vpn_i,
   input  wire [1:0] sd_vmid_i,
@@ -20,8 +21,8 @@ module l1tlb_seed001_clustered_tlb (
   input  wire [3:0] l2_resp_mshr_i,
   input  wire [35:0] l2_resp_ppn_i,
   input  wire [5:0] l2_resp_perm_i,
-  output wire [15:0] grant_o,  // req_ready per CU of the cluster
-  output wire busy_next_o,  // compare or decide stage valid after this edge
+  output wire credit_o,  // more free MSHRs than lookups in flight (registered)
+  output wire r1_v_o,  // the compare stage holds a lookup (registered)
   output wire [15:0] hit_o,  // decide-stage hit for CU i
   output wire [35:0] hit_vpn_o,
   output wire [1:0] hit_vmid_o,
@@ -83,14 +84,16 @@ module l1tlb_seed001_clustered_tlb (
   reg  [3:0] lt_set_q;
   wire [127:0] lt_way_d;
   reg  [127:0] lt_way_q;
-  wire [6:0] lt_x1_d;
-  reg  [6:0] lt_x1_q;
-  wire [6:0] lt_x1p_d;
-  reg  [6:0] lt_x1p_q;
+  wire [6:0] lt_b_d;
+  reg  [6:0] lt_b_q;
+  wire [6:0] lt_b1_d;
+  reg  [6:0] lt_b1_q;
   wire lt_fz_d;
   reg  lt_fz_q;
-  wire lt_fi_d;
-  reg  lt_fi_q;
+  wire lt_le_d;
+  reg  lt_le_q;
+  wire lt_le1_d;
+  reg  lt_le1_q;
   wire lt_oldest_d;
   reg  lt_oldest_q;
   wire [511:0] ev_d;
@@ -177,8 +180,6 @@ module l1tlb_seed001_clustered_tlb (
   reg  [35:0] f3_ppn_q;
   wire [5:0] f3_perm_d;
   reg  [5:0] f3_perm_q;
-  wire [15:0] ptr_ge_d;
-  reg  [15:0] ptr_ge_q;
   wire credit_d;
   reg  credit_q;
   wire [27:0] age_w0_d;
@@ -521,13 +522,6 @@ module l1tlb_seed001_clustered_tlb (
   wire [15:0] mk_w;
   wire [15:0] f2_moh_w;
   wire [15:0] f3_moh_w;
-  wire [15:0] req;
-  wire [15:0] win;
-  wire [15:0] win_below;
-  wire [15:0] win_hi;
-  wire win_any_hi;
-  wire open;
-  wire accept;
   wire sd_load;
   wire [35:0] acc_vpn;
   wire [1:0] acc_vmid;
@@ -626,10 +620,11 @@ module l1tlb_seed001_clustered_tlb (
   wire [3583:0] age_n;
   wire [6:0] h_age;
   wire [6:0] h_age_p1;
-  wire [6:0] h_age_p2;
   wire h_late_touch;
   wire h_is_late;
   wire h_below_late;
+  wire h_late_taken;
+  wire h_late_inc;
   wire h_fill_set;
   wire h_is_vict;
   wire h_fill_zero;
@@ -655,7 +650,7 @@ module l1tlb_seed001_clustered_tlb (
   assign r2_set_w = r2_set_q;
   assign f2_set_w = f2_set_q;
   assign lt_set_w = lt_set_q;
-  assign lt_age = lt_fz_q ? 7'd0 : lt_fi_q ? lt_x1p_q : lt_x1_q;
+  assign lt_age = lt_fz_q ? 7'd0 : lt_b_q + {5'd0, {lt_le1_q, lt_le_q & ~lt_le1_q}};
   assign mv_w = mv_q;
   assign mp_w = mp_q;
   assign mvh_w = mvh_q;
@@ -664,56 +659,18 @@ module l1tlb_seed001_clustered_tlb (
   assign mk_w = mk_q;
   assign f2_moh_w = f2_moh_q;
   assign f3_moh_w = f3_moh_q;
-  // Crossbar port: the cluster's CUs whose home is this TLB, round-robin from ptr, credit.
-  assign req = {req_valid_i[15], req_valid_i[14], req_valid_i[13], req_valid_i[12], req_valid_i[11], req_valid_i[10], req_valid_i[9], req_valid_i[8], req_valid_i[7], req_valid_i[6], req_valid_i[5], req_valid_i[4], req_valid_i[3], req_valid_i[2], req_valid_i[1], req_valid_i[0]};
-  assign win[0] = req[0] & ~(req[1] & ptr_ge_q[1] & ~ptr_ge_q[0] | req[2] & ptr_ge_q[2] & ~ptr_ge_q[0] | req[3] & ptr_ge_q[3] & ~ptr_ge_q[0] | req[4] & ptr_ge_q[4] & ~ptr_ge_q[0] | req[5] & ptr_ge_q[5] & ~ptr_ge_q[0] | req[6] & ptr_ge_q[6] & ~ptr_ge_q[0] | req[7] & ptr_ge_q[7] & ~ptr_ge_q[0] | req[8] & ptr_ge_q[8] & ~ptr_ge_q[0] | req[9] & ptr_ge_q[9] & ~ptr_ge_q[0] | req[10] & ptr_ge_q[10] & ~ptr_ge_q[0] | req[11] & ptr_ge_q[11] & ~ptr_ge_q[0] | req[12] & ptr_ge_q[12] & ~ptr_ge_q[0] | req[13] & ptr_ge_q[13] & ~ptr_ge_q[0] | req[14] & ptr_ge_q[14] & ~ptr_ge_q[0] | req[15] & ptr_ge_q[15] & ~ptr_ge_q[0]);
-  assign win[1] = req[1] & ~(req[0] & (~ptr_ge_q[1] | ptr_ge_q[0]) | req[2] & ptr_ge_q[2] & ~ptr_ge_q[1] | req[3] & ptr_ge_q[3] & ~ptr_ge_q[1] | req[4] & ptr_ge_q[4] & ~ptr_ge_q[1] | req[5] & ptr_ge_q[5] & ~ptr_ge_q[1] | req[6] & ptr_ge_q[6] & ~ptr_ge_q[1] | req[7] & ptr_ge_q[7] & ~ptr_ge_q[1] | req[8] & ptr_ge_q[8] & ~ptr_ge_q[1] | req[9] & ptr_ge_q[9] & ~ptr_ge_q[1] | req[10] & ptr_ge_q[10] & ~ptr_ge_q[1] | req[11] & ptr_ge_q[11] & ~ptr_ge_q[1] | req[12] & ptr_ge_q[12] & ~ptr_ge_q[1] | req[13] & ptr_ge_q[13] & ~ptr_ge_q[1] | req[14] & ptr_ge_q[14] & ~ptr_ge_q[1] | req[15] & ptr_ge_q[15] & ~ptr_ge_q[1]);
-  assign win[2] = req[2] & ~(req[0] & (~ptr_ge_q[2] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[2] | ptr_ge_q[1]) | req[3] & ptr_ge_q[3] & ~ptr_ge_q[2] | req[4] & ptr_ge_q[4] & ~ptr_ge_q[2] | req[5] & ptr_ge_q[5] & ~ptr_ge_q[2] | req[6] & ptr_ge_q[6] & ~ptr_ge_q[2] | req[7] & ptr_ge_q[7] & ~ptr_ge_q[2] | req[8] & ptr_ge_q[8] & ~ptr_ge_q[2] | req[9] & ptr_ge_q[9] & ~ptr_ge_q[2] | req[10] & ptr_ge_q[10] & ~ptr_ge_q[2] | req[11] & ptr_ge_q[11] & ~ptr_ge_q[2] | req[12] & ptr_ge_q[12] & ~ptr_ge_q[2] | req[13] & ptr_ge_q[13] & ~ptr_ge_q[2] | req[14] & ptr_ge_q[14] & ~ptr_ge_q[2] | req[15] & ptr_ge_q[15] & ~ptr_ge_q[2]);
-  assign win[3] = req[3] & ~(req[0] & (~ptr_ge_q[3] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[3] | ptr_ge_q[1]) | req[2] & (~ptr_ge_q[3] | ptr_ge_q[2]) | req[4] & ptr_ge_q[4] & ~ptr_ge_q[3] | req[5] & ptr_ge_q[5] & ~ptr_ge_q[3] | req[6] & ptr_ge_q[6] & ~ptr_ge_q[3] | req[7] & ptr_ge_q[7] & ~ptr_ge_q[3] | req[8] & ptr_ge_q[8] & ~ptr_ge_q[3] | req[9] & ptr_ge_q[9] & ~ptr_ge_q[3] | req[10] & ptr_ge_q[10] & ~ptr_ge_q[3] | req[11] & ptr_ge_q[11] & ~ptr_ge_q[3] | req[12] & ptr_ge_q[12] & ~ptr_ge_q[3] | req[13] & ptr_ge_q[13] & ~ptr_ge_q[3] | req[14] & ptr_ge_q[14] & ~ptr_ge_q[3] | req[15] & ptr_ge_q[15] & ~ptr_ge_q[3]);
-  assign win[4] = req[4] & ~(req[0] & (~ptr_ge_q[4] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[4] | ptr_ge_q[1]) | req[2] & (~ptr_ge_q[4] | ptr_ge_q[2]) | req[3] & (~ptr_ge_q[4] | ptr_ge_q[3]) | req[5] & ptr_ge_q[5] & ~ptr_ge_q[4] | req[6] & ptr_ge_q[6] & ~ptr_ge_q[4] | req[7] & ptr_ge_q[7] & ~ptr_ge_q[4] | req[8] & ptr_ge_q[8] & ~ptr_ge_q[4] | req[9] & ptr_ge_q[9] & ~ptr_ge_q[4] | req[10] & ptr_ge_q[10] & ~ptr_ge_q[4] | req[11] & ptr_ge_q[11] & ~ptr_ge_q[4] | req[12] & ptr_ge_q[12] & ~ptr_ge_q[4] | req[13] & ptr_ge_q[13] & ~ptr_ge_q[4] | req[14] & ptr_ge_q[14] & ~ptr_ge_q[4] | req[15] & ptr_ge_q[15] & ~ptr_ge_q[4]);
-  assign win[5] = req[5] & ~(req[0] & (~ptr_ge_q[5] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[5] | ptr_ge_q[1]) | req[2] & (~ptr_ge_q[5] | ptr_ge_q[2]) | req[3] & (~ptr_ge_q[5] | ptr_ge_q[3]) | req[4] & (~ptr_ge_q[5] | ptr_ge_q[4]) | req[6] & ptr_ge_q[6] & ~ptr_ge_q[5] | req[7] & ptr_ge_q[7] & ~ptr_ge_q[5] | req[8] & ptr_ge_q[8] & ~ptr_ge_q[5] | req[9] & ptr_ge_q[9] & ~ptr_ge_q[5] | req[10] & ptr_ge_q[10] & ~ptr_ge_q[5] | req[11] & ptr_ge_q[11] & ~ptr_ge_q[5] | req[12] & ptr_ge_q[12] & ~ptr_ge_q[5] | req[13] & ptr_ge_q[13] & ~ptr_ge_q[5] | req[14] & ptr_ge_q[14] & ~ptr_ge_q[5] | req[15] & ptr_ge_q[15] & ~ptr_ge_q[5]);
-  assign win[6] = req[6] & ~(req[0] & (~ptr_ge_q[6] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[6] | ptr_ge_q[1]) | req[2] & (~ptr_ge_q[6] | ptr_ge_q[2]) | req[3] & (~ptr_ge_q[6] | ptr_ge_q[3]) | req[4] & (~ptr_ge_q[6] | ptr_ge_q[4]) | req[5] & (~ptr_ge_q[6] | ptr_ge_q[5]) | req[7] & ptr_ge_q[7] & ~ptr_ge_q[6] | req[8] & ptr_ge_q[8] & ~ptr_ge_q[6] | req[9] & ptr_ge_q[9] & ~ptr_ge_q[6] | req[10] & ptr_ge_q[10] & ~ptr_ge_q[6] | req[11] & ptr_ge_q[11] & ~ptr_ge_q[6] | req[12] & ptr_ge_q[12] & ~ptr_ge_q[6] | req[13] & ptr_ge_q[13] & ~ptr_ge_q[6] | req[14] & ptr_ge_q[14] & ~ptr_ge_q[6] | req[15] & ptr_ge_q[15] & ~ptr_ge_q[6]);
-  assign win[7] = req[7] & ~(req[0] & (~ptr_ge_q[7] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[7] | ptr_ge_q[1]) | req[2] & (~ptr_ge_q[7] | ptr_ge_q[2]) | req[3] & (~ptr_ge_q[7] | ptr_ge_q[3]) | req[4] & (~ptr_ge_q[7] | ptr_ge_q[4]) | req[5] & (~ptr_ge_q[7] | ptr_ge_q[5]) | req[6] & (~ptr_ge_q[7] | ptr_ge_q[6]) | req[8] & ptr_ge_q[8] & ~ptr_ge_q[7] | req[9] & ptr_ge_q[9] & ~ptr_ge_q[7] | req[10] & ptr_ge_q[10] & ~ptr_ge_q[7] | req[11] & ptr_ge_q[11] & ~ptr_ge_q[7] | req[12] & ptr_ge_q[12] & ~ptr_ge_q[7] | req[13] & ptr_ge_q[13] & ~ptr_ge_q[7] | req[14] & ptr_ge_q[14] & ~ptr_ge_q[7] | req[15] & ptr_ge_q[15] & ~ptr_ge_q[7]);
-  assign win[8] = req[8] & ~(req[0] & (~ptr_ge_q[8] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[8] | ptr_ge_q[1]) | req[2] & (~ptr_ge_q[8] | ptr_ge_q[2]) | req[3] & (~ptr_ge_q[8] | ptr_ge_q[3]) | req[4] & (~ptr_ge_q[8] | ptr_ge_q[4]) | req[5] & (~ptr_ge_q[8] | ptr_ge_q[5]) | req[6] & (~ptr_ge_q[8] | ptr_ge_q[6]) | req[7] & (~ptr_ge_q[8] | ptr_ge_q[7]) | req[9] & ptr_ge_q[9] & ~ptr_ge_q[8] | req[10] & ptr_ge_q[10] & ~ptr_ge_q[8] | req[11] & ptr_ge_q[11] & ~ptr_ge_q[8] | req[12] & ptr_ge_q[12] & ~ptr_ge_q[8] | req[13] & ptr_ge_q[13] & ~ptr_ge_q[8] | req[14] & ptr_ge_q[14] & ~ptr_ge_q[8] | req[15] & ptr_ge_q[15] & ~ptr_ge_q[8]);
-  assign win[9] = req[9] & ~(req[0] & (~ptr_ge_q[9] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[9] | ptr_ge_q[1]) | req[2] & (~ptr_ge_q[9] | ptr_ge_q[2]) | req[3] & (~ptr_ge_q[9] | ptr_ge_q[3]) | req[4] & (~ptr_ge_q[9] | ptr_ge_q[4]) | req[5] & (~ptr_ge_q[9] | ptr_ge_q[5]) | req[6] & (~ptr_ge_q[9] | ptr_ge_q[6]) | req[7] & (~ptr_ge_q[9] | ptr_ge_q[7]) | req[8] & (~ptr_ge_q[9] | ptr_ge_q[8]) | req[10] & ptr_ge_q[10] & ~ptr_ge_q[9] | req[11] & ptr_ge_q[11] & ~ptr_ge_q[9] | req[12] & ptr_ge_q[12] & ~ptr_ge_q[9] | req[13] & ptr_ge_q[13] & ~ptr_ge_q[9] | req[14] & ptr_ge_q[14] & ~ptr_ge_q[9] | req[15] & ptr_ge_q[15] & ~ptr_ge_q[9]);
-  assign win[10] = req[10] & ~(req[0] & (~ptr_ge_q[10] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[10] | ptr_ge_q[1]) | req[2] & (~ptr_ge_q[10] | ptr_ge_q[2]) | req[3] & (~ptr_ge_q[10] | ptr_ge_q[3]) | req[4] & (~ptr_ge_q[10] | ptr_ge_q[4]) | req[5] & (~ptr_ge_q[10] | ptr_ge_q[5]) | req[6] & (~ptr_ge_q[10] | ptr_ge_q[6]) | req[7] & (~ptr_ge_q[10] | ptr_ge_q[7]) | req[8] & (~ptr_ge_q[10] | ptr_ge_q[8]) | req[9] & (~ptr_ge_q[10] | ptr_ge_q[9]) | req[11] & ptr_ge_q[11] & ~ptr_ge_q[10] | req[12] & ptr_ge_q[12] & ~ptr_ge_q[10] | req[13] & ptr_ge_q[13] & ~ptr_ge_q[10] | req[14] & ptr_ge_q[14] & ~ptr_ge_q[10] | req[15] & ptr_ge_q[15] & ~ptr_ge_q[10]);
-  assign win[11] = req[11] & ~(req[0] & (~ptr_ge_q[11] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[11] | ptr_ge_q[1]) | req[2] & (~ptr_ge_q[11] | ptr_ge_q[2]) | req[3] & (~ptr_ge_q[11] | ptr_ge_q[3]) | req[4] & (~ptr_ge_q[11] | ptr_ge_q[4]) | req[5] & (~ptr_ge_q[11] | ptr_ge_q[5]) | req[6] & (~ptr_ge_q[11] | ptr_ge_q[6]) | req[7] & (~ptr_ge_q[11] | ptr_ge_q[7]) | req[8] & (~ptr_ge_q[11] | ptr_ge_q[8]) | req[9] & (~ptr_ge_q[11] | ptr_ge_q[9]) | req[10] & (~ptr_ge_q[11] | ptr_ge_q[10]) | req[12] & ptr_ge_q[12] & ~ptr_ge_q[11] | req[13] & ptr_ge_q[13] & ~ptr_ge_q[11] | req[14] & ptr_ge_q[14] & ~ptr_ge_q[11] | req[15] & ptr_ge_q[15] & ~ptr_ge_q[11]);
-  assign win[12] = req[12] & ~(req[0] & (~ptr_ge_q[12] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[12] | ptr_ge_q[1]) | req[2] & (~ptr_ge_q[12] | ptr_ge_q[2]) | req[3] & (~ptr_ge_q[12] | ptr_ge_q[3]) | req[4] & (~ptr_ge_q[12] | ptr_ge_q[4]) | req[5] & (~ptr_ge_q[12] | ptr_ge_q[5]) | req[6] & (~ptr_ge_q[12] | ptr_ge_q[6]) | req[7] & (~ptr_ge_q[12] | ptr_ge_q[7]) | req[8] & (~ptr_ge_q[12] | ptr_ge_q[8]) | req[9] & (~ptr_ge_q[12] | ptr_ge_q[9]) | req[10] & (~ptr_ge_q[12] | ptr_ge_q[10]) | req[11] & (~ptr_ge_q[12] | ptr_ge_q[11]) | req[13] & ptr_ge_q[13] & ~ptr_ge_q[12] | req[14] & ptr_ge_q[14] & ~ptr_ge_q[12] | req[15] & ptr_ge_q[15] & ~ptr_ge_q[12]);
-  assign win[13] = req[13] & ~(req[0] & (~ptr_ge_q[13] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[13] | ptr_ge_q[1]) | req[2] & (~ptr_ge_q[13] | ptr_ge_q[2]) | req[3] & (~ptr_ge_q[13] | ptr_ge_q[3]) | req[4] & (~ptr_ge_q[13] | ptr_ge_q[4]) | req[5] & (~ptr_ge_q[13] | ptr_ge_q[5]) | req[6] & (~ptr_ge_q[13] | ptr_ge_q[6]) | req[7] & (~ptr_ge_q[13] | ptr_ge_q[7]) | req[8] & (~ptr_ge_q[13] | ptr_ge_q[8]) | req[9] & (~ptr_ge_q[13] | ptr_ge_q[9]) | req[10] & (~ptr_ge_q[13] | ptr_ge_q[10]) | req[11] & (~ptr_ge_q[13] | ptr_ge_q[11]) | req[12] & (~ptr_ge_q[13] | ptr_ge_q[12]) | req[14] & ptr_ge_q[14] & ~ptr_ge_q[13] | req[15] & ptr_ge_q[15] & ~ptr_ge_q[13]);
-  assign win[14] = req[14] & ~(req[0] & (~ptr_ge_q[14] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[14] | ptr_ge_q[1]) | req[2] & (~ptr_ge_q[14] | ptr_ge_q[2]) | req[3] & (~ptr_ge_q[14] | ptr_ge_q[3]) | req[4] & (~ptr_ge_q[14] | ptr_ge_q[4]) | req[5] & (~ptr_ge_q[14] | ptr_ge_q[5]) | req[6] & (~ptr_ge_q[14] | ptr_ge_q[6]) | req[7] & (~ptr_ge_q[14] | ptr_ge_q[7]) | req[8] & (~ptr_ge_q[14] | ptr_ge_q[8]) | req[9] & (~ptr_ge_q[14] | ptr_ge_q[9]) | req[10] & (~ptr_ge_q[14] | ptr_ge_q[10]) | req[11] & (~ptr_ge_q[14] | ptr_ge_q[11]) | req[12] & (~ptr_ge_q[14] | ptr_ge_q[12]) | req[13] & (~ptr_ge_q[14] | ptr_ge_q[13]) | req[15] & ptr_ge_q[15] & ~ptr_ge_q[14]);
-  assign win[15] = req[15] & ~(req[0] & (~ptr_ge_q[15] | ptr_ge_q[0]) | req[1] & (~ptr_ge_q[15] | ptr_ge_q[1]) | req[2] & (~ptr_ge_q[15] | ptr_ge_q[2]) | req[3] & (~ptr_ge_q[15] | ptr_ge_q[3]) | req[4] & (~ptr_ge_q[15] | ptr_ge_q[4]) | req[5] & (~ptr_ge_q[15] | ptr_ge_q[5]) | req[6] & (~ptr_ge_q[15] | ptr_ge_q[6]) | req[7] & (~ptr_ge_q[15] | ptr_ge_q[7]) | req[8] & (~ptr_ge_q[15] | ptr_ge_q[8]) | req[9] & (~ptr_ge_q[15] | ptr_ge_q[9]) | req[10] & (~ptr_ge_q[15] | ptr_ge_q[10]) | req[11] & (~ptr_ge_q[15] | ptr_ge_q[11]) | req[12] & (~ptr_ge_q[15] | ptr_ge_q[12]) | req[13] & (~ptr_ge_q[15] | ptr_ge_q[13]) | req[14] & (~ptr_ge_q[15] | ptr_ge_q[14]));
-  assign win_hi = req & ptr_ge_q;
-  assign win_any_hi = |win_hi;
-  assign win_below[0] = win_any_hi ? 1'b0 : 1'b0;
-  assign win_below[1] = win_any_hi ? win_hi[0] : req[0];
-  assign win_below[2] = win_any_hi ? win_hi[0] | win_hi[1] : req[0] | req[1];
-  assign win_below[3] = win_any_hi ? win_hi[0] | win_hi[1] | win_hi[2] : req[0] | req[1] | req[2];
-  assign win_below[4] = win_any_hi ? win_hi[0] | win_hi[1] | win_hi[2] | win_hi[3] : req[0] | req[1] | req[2] | req[3];
-  assign win_below[5] = win_any_hi ? win_hi[0] | win_hi[1] | win_hi[2] | win_hi[3] | win_hi[4] : req[0] | req[1] | req[2] | req[3] | req[4];
-  assign win_below[6] = win_any_hi ? win_hi[0] | win_hi[1] | win_hi[2] | win_hi[3] | win_hi[4] | win_hi[5] : req[0] | req[1] | req[2] | req[3] | req[4] | req[5];
-  assign win_below[7] = win_any_hi ? win_hi[0] | win_hi[1] | win_hi[2] | win_hi[3] | win_hi[4] | win_hi[5] | win_hi[6] : req[0] | req[1] | req[2] | req[3] | req[4] | req[5] | req[6];
-  assign win_below[8] = win_any_hi ? win_hi[0] | win_hi[1] | win_hi[2] | win_hi[3] | win_hi[4] | win_hi[5] | win_hi[6] | win_hi[7] : req[0] | req[1] | req[2] | req[3] | req[4] | req[5] | req[6] | req[7];
-  assign win_below[9] = win_any_hi ? win_hi[0] | win_hi[1] | win_hi[2] | win_hi[3] | win_hi[4] | win_hi[5] | win_hi[6] | win_hi[7] | win_hi[8] : req[0] | req[1] | req[2] | req[3] | req[4] | req[5] | req[6] | req[7] | req[8];
-  assign win_below[10] = win_any_hi ? win_hi[0] | win_hi[1] | win_hi[2] | win_hi[3] | win_hi[4] | win_hi[5] | win_hi[6] | win_hi[7] | win_hi[8] | win_hi[9] : req[0] | req[1] | req[2] | req[3] | req[4] | req[5] | req[6] | req[7] | req[8] | req[9];
-  assign win_below[11] = win_any_hi ? win_hi[0] | win_hi[1] | win_hi[2] | win_hi[3] | win_hi[4] | win_hi[5] | win_hi[6] | win_hi[7] | win_hi[8] | win_hi[9] | win_hi[10] : req[0] | req[1] | req[2] | req[3] | req[4] | req[5] | req[6] | req[7] | req[8] | req[9] | req[10];
-  assign win_below[12] = win_any_hi ? win_hi[0] | win_hi[1] | win_hi[2] | win_hi[3] | win_hi[4] | win_hi[5] | win_hi[6] | win_hi[7] | win_hi[8] | win_hi[9] | win_hi[10] | win_hi[11] : req[0] | req[1] | req[2] | req[3] | req[4] | req[5] | req[6] | req[7] | req[8] | req[9] | req[10] | req[11];
-  assign win_below[13] = win_any_hi ? win_hi[0] | win_hi[1] | win_hi[2] | win_hi[3] | win_hi[4] | win_hi[5] | win_hi[6] | win_hi[7] | win_hi[8] | win_hi[9] | win_hi[10] | win_hi[11] | win_hi[12] : req[0] | req[1] | req[2] | req[3] | req[4] | req[5] | req[6] | req[7] | req[8] | req[9] | req[10] | req[11] | req[12];
-  assign win_below[14] = win_any_hi ? win_hi[0] | win_hi[1] | win_hi[2] | win_hi[3] | win_hi[4] | win_hi[5] | win_hi[6] | win_hi[7] | win_hi[8] | win_hi[9] | win_hi[10] | win_hi[11] | win_hi[12] | win_hi[13] : req[0] | req[1] | req[2] | req[3] | req[4] | req[5] | req[6] | req[7] | req[8] | req[9] | req[10] | req[11] | req[12] | req[13];
-  assign win_below[15] = win_any_hi ? win_hi[0] | win_hi[1] | win_hi[2] | win_hi[3] | win_hi[4] | win_hi[5] | win_hi[6] | win_hi[7] | win_hi[8] | win_hi[9] | win_hi[10] | win_hi[11] | win_hi[12] | win_hi[13] | win_hi[14] : req[0] | req[1] | req[2] | req[3] | req[4] | req[5] | req[6] | req[7] | req[8] | req[9] | req[10] | req[11] | req[12] | req[13] | req[14];
-  assign open = credit_q & ~sd_block_i;
-  assign grant_o = {16{open}} & win;
-  assign accept = |req & open;
-  assign ptr_ge_d = accept ? win_below : ptr_ge_q;
+  // Crossbar port: the top's round-robin winner, taken with the credit open.
+  assign credit_o = credit_q;
   assign sd_load = sd_acc_i & sd_vpn_i[1:0] == home_i;
-  assign acc_vpn = sd_load ? sd_vpn_i : {36{win[0]}} & req_vpn_i[35:0] | {36{win[1]}} & req_vpn_i[71:36] | {36{win[2]}} & req_vpn_i[107:72] | {36{win[3]}} & req_vpn_i[143:108] | {36{win[4]}} & req_vpn_i[179:144] | {36{win[5]}} & req_vpn_i[215:180] | {36{win[6]}} & req_vpn_i[251:216] | {36{win[7]}} & req_vpn_i[287:252] | {36{win[8]}} & req_vpn_i[323:288] | {36{win[9]}} & req_vpn_i[359:324] | {36{win[10]}} & req_vpn_i[395:360] | {36{win[11]}} & req_vpn_i[431:396] | {36{win[12]}} & req_vpn_i[467:432] | {36{win[13]}} & req_vpn_i[503:468] | {36{win[14]}} & req_vpn_i[539:504] | {36{win[15]}} & req_vpn_i[575:540];
-  assign acc_vmid = sd_load ? sd_vmid_i : {2{win[0]}} & req_vmid_i[1:0] | {2{win[1]}} & req_vmid_i[3:2] | {2{win[2]}} & req_vmid_i[5:4] | {2{win[3]}} & req_vmid_i[7:6] | {2{win[4]}} & req_vmid_i[9:8] | {2{win[5]}} & req_vmid_i[11:10] | {2{win[6]}} & req_vmid_i[13:12] | {2{win[7]}} & req_vmid_i[15:14] | {2{win[8]}} & req_vmid_i[17:16] | {2{win[9]}} & req_vmid_i[19:18] | {2{win[10]}} & req_vmid_i[21:20] | {2{win[11]}} & req_vmid_i[23:22] | {2{win[12]}} & req_vmid_i[25:24] | {2{win[13]}} & req_vmid_i[27:26] | {2{win[14]}} & req_vmid_i[29:28] | {2{win[15]}} & req_vmid_i[31:30];
-  assign r1_v_d = accept;
+  assign acc_vpn = sd_load ? sd_vpn_i : {{18{pick_hi_i[0]}} & req_vpn_i[35:18] | {18{pick_hi_i[1]}} & req_vpn_i[71:54] | {18{pick_hi_i[2]}} & req_vpn_i[107:90] | {18{pick_hi_i[3]}} & req_vpn_i[143:126] | {18{pick_hi_i[4]}} & req_vpn_i[179:162] | {18{pick_hi_i[5]}} & req_vpn_i[215:198] | {18{pick_hi_i[6]}} & req_vpn_i[251:234] | {18{pick_hi_i[7]}} & req_vpn_i[287:270] | {18{pick_hi_i[8]}} & req_vpn_i[323:306] | {18{pick_hi_i[9]}} & req_vpn_i[359:342] | {18{pick_hi_i[10]}} & req_vpn_i[395:378] | {18{pick_hi_i[11]}} & req_vpn_i[431:414] | {18{pick_hi_i[12]}} & req_vpn_i[467:450] | {18{pick_hi_i[13]}} & req_vpn_i[503:486] | {18{pick_hi_i[14]}} & req_vpn_i[539:522] | {18{pick_hi_i[15]}} & req_vpn_i[575:558], {18{pick_i[0]}} & req_vpn_i[17:0] | {18{pick_i[1]}} & req_vpn_i[53:36] | {18{pick_i[2]}} & req_vpn_i[89:72] | {18{pick_i[3]}} & req_vpn_i[125:108] | {18{pick_i[4]}} & req_vpn_i[161:144] | {18{pick_i[5]}} & req_vpn_i[197:180] | {18{pick_i[6]}} & req_vpn_i[233:216] | {18{pick_i[7]}} & req_vpn_i[269:252] | {18{pick_i[8]}} & req_vpn_i[305:288] | {18{pick_i[9]}} & req_vpn_i[341:324] | {18{pick_i[10]}} & req_vpn_i[377:360] | {18{pick_i[11]}} & req_vpn_i[413:396] | {18{pick_i[12]}} & req_vpn_i[449:432] | {18{pick_i[13]}} & req_vpn_i[485:468] | {18{pick_i[14]}} & req_vpn_i[521:504] | {18{pick_i[15]}} & req_vpn_i[557:540]};
+  assign acc_vmid = sd_load ? sd_vmid_i : {2{pick_i[0]}} & req_vmid_i[1:0] | {2{pick_i[1]}} & req_vmid_i[3:2] | {2{pick_i[2]}} & req_vmid_i[5:4] | {2{pick_i[3]}} & req_vmid_i[7:6] | {2{pick_i[4]}} & req_vmid_i[9:8] | {2{pick_i[5]}} & req_vmid_i[11:10] | {2{pick_i[6]}} & req_vmid_i[13:12] | {2{pick_i[7]}} & req_vmid_i[15:14] | {2{pick_i[8]}} & req_vmid_i[17:16] | {2{pick_i[9]}} & req_vmid_i[19:18] | {2{pick_i[10]}} & req_vmid_i[21:20] | {2{pick_i[11]}} & req_vmid_i[23:22] | {2{pick_i[12]}} & req_vmid_i[25:24] | {2{pick_i[13]}} & req_vmid_i[27:26] | {2{pick_i[14]}} & req_vmid_i[29:28] | {2{pick_i[15]}} & req_vmid_i[31:30];
+  assign r1_v_d = accept_i;
   assign r1_sd_d = sd_load;
-  assign r1_i_d = {win[8] | win[9] | win[10] | win[11] | win[12] | win[13] | win[14] | win[15], win[4] | win[5] | win[6] | win[7] | win[12] | win[13] | win[14] | win[15], win[2] | win[3] | win[6] | win[7] | win[10] | win[11] | win[14] | win[15], win[1] | win[3] | win[5] | win[7] | win[9] | win[11] | win[13] | win[15]};
+  assign r1_i_d = {pick_i[8] | pick_i[9] | pick_i[10] | pick_i[11] | pick_i[12] | pick_i[13] | pick_i[14] | pick_i[15], pick_i[4] | pick_i[5] | pick_i[6] | pick_i[7] | pick_i[12] | pick_i[13] | pick_i[14] | pick_i[15], pick_i[2] | pick_i[3] | pick_i[6] | pick_i[7] | pick_i[10] | pick_i[11] | pick_i[14] | pick_i[15], pick_i[1] | pick_i[3] | pick_i[5] | pick_i[7] | pick_i[9] | pick_i[11] | pick_i[13] | pick_i[15]};
   assign r1_vpn_d = acc_vpn;
   assign r1_vmid_d = acc_vmid;
   assign req_set = {4'd1 << req_vpn_i[543:542], 4'd1 << req_vpn_i[507:506], 4'd1 << req_vpn_i[471:470], 4'd1 << req_vpn_i[435:434], 4'd1 << req_vpn_i[399:398], 4'd1 << req_vpn_i[363:362], 4'd1 << req_vpn_i[327:326], 4'd1 << req_vpn_i[291:290], 4'd1 << req_vpn_i[255:254], 4'd1 << req_vpn_i[219:218], 4'd1 << req_vpn_i[183:182], 4'd1 << req_vpn_i[147:146], 4'd1 << req_vpn_i[111:110], 4'd1 << req_vpn_i[75:74], 4'd1 << req_vpn_i[39:38], 4'd1 << req_vpn_i[3:2]};
-  assign r1_set_d = sd_load ? 4'd1 << sd_vpn_i[3:2] : {4{win[0]}} & req_set[3:0] | {4{win[1]}} & req_set[7:4] | {4{win[2]}} & req_set[11:8] | {4{win[3]}} & req_set[15:12] | {4{win[4]}} & req_set[19:16] | {4{win[5]}} & req_set[23:20] | {4{win[6]}} & req_set[27:24] | {4{win[7]}} & req_set[31:28] | {4{win[8]}} & req_set[35:32] | {4{win[9]}} & req_set[39:36] | {4{win[10]}} & req_set[43:40] | {4{win[11]}} & req_set[47:44] | {4{win[12]}} & req_set[51:48] | {4{win[13]}} & req_set[55:52] | {4{win[14]}} & req_set[59:56] | {4{win[15]}} & req_set[63:60];
+  assign r1_set_d = sd_load ? 4'd1 << sd_vpn_i[3:2] : {4{pick_i[0]}} & req_set[3:0] | {4{pick_i[1]}} & req_set[7:4] | {4{pick_i[2]}} & req_set[11:8] | {4{pick_i[3]}} & req_set[15:12] | {4{pick_i[4]}} & req_set[19:16] | {4{pick_i[5]}} & req_set[23:20] | {4{pick_i[6]}} & req_set[27:24] | {4{pick_i[7]}} & req_set[31:28] | {4{pick_i[8]}} & req_set[35:32] | {4{pick_i[9]}} & req_set[39:36] | {4{pick_i[10]}} & req_set[43:40] | {4{pick_i[11]}} & req_set[47:44] | {4{pick_i[12]}} & req_set[51:48] | {4{pick_i[13]}} & req_set[55:52] | {4{pick_i[14]}} & req_set[59:56] | {4{pick_i[15]}} & req_set[63:60];
   // Fill: the response reads the MSHR, f1 prepares the victim, f2 writes the entry, f3 answers the waiters and frees the MSHR.
   assign f0_moh = 16'd1 << l2_resp_mshr_i;
   assign f0_vh = {34{f0_moh[0]}} & mvh_q[33:0] | {34{f0_moh[1]}} & mvh_q[67:34] | {34{f0_moh[2]}} & mvh_q[101:68] | {34{f0_moh[3]}} & mvh_q[135:102] | {34{f0_moh[4]}} & mvh_q[169:136] | {34{f0_moh[5]}} & mvh_q[203:170] | {34{f0_moh[6]}} & mvh_q[237:204] | {34{f0_moh[7]}} & mvh_q[271:238] | {34{f0_moh[8]}} & mvh_q[305:272] | {34{f0_moh[9]}} & mvh_q[339:306] | {34{f0_moh[10]}} & mvh_q[373:340] | {34{f0_moh[11]}} & mvh_q[407:374] | {34{f0_moh[12]}} & mvh_q[441:408] | {34{f0_moh[13]}} & mvh_q[475:442] | {34{f0_moh[14]}} & mvh_q[509:476] | {34{f0_moh[15]}} & mvh_q[543:510];
@@ -784,7 +741,7 @@ module l1tlb_seed001_clustered_tlb (
   assign r2_match_d = match;
   assign r2_sd_match_d = {128{r1_sd_q}} & match;
   assign r2_any_d = |match;
-  assign busy_next_o = accept | r1_v_q;
+  assign r1_v_o = r1_v_q;
   // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the free queue's head.
   assign hit = r2_v_q & r2_any_q;
   assign r2_cu = 16'd1 << r2_i_q;
@@ -915,7 +872,7 @@ module l1tlb_seed001_clustered_tlb (
   assign free_plus = free_q + {4'd0, f3_v_q};
   assign free_plus_minus = free_plus - 5'd1;
   assign free_d = alloc ? free_plus_minus : free_plus;
-  assign credit_d = accept ? (r1_v_q ? (alloc ? free_plus_minus >= 5'd3 : free_plus >= 5'd3) : alloc ? free_plus_minus >= 5'd2 : free_plus >= 5'd2) : r1_v_q ? (alloc ? free_plus_minus >= 5'd2 : free_plus >= 5'd2) : alloc ? free_plus_minus >= 5'd1 : free_plus >= 5'd1;
+  assign credit_d = accept_i ? (r1_v_q ? (alloc ? free_plus_minus >= 5'd3 : free_plus >= 5'd3) : alloc ? free_plus_minus >= 5'd2 : free_plus >= 5'd2) : r1_v_q ? (alloc ? free_plus_minus >= 5'd2 : free_plus >= 5'd2) : alloc ? free_plus_minus >= 5'd1 : free_plus >= 5'd1;
   // Entries: invalidation by sd2 (all, or the home TLB's match), then the fill's write.
   genvar ge;
   generate
@@ -999,8 +956,10 @@ module l1tlb_seed001_clustered_tlb (
       assign x1p_o = hs ? (lt_way_q[ga / 4] ? 7'd1 : a1) : us ? (lt_way_q[ga / 4] ? 7'd0 : a) : a1;
       wire [6:0] n_o;
       assign n_o = sd_all_q ? age_reset[(ga / 4) * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_o : x1_o) : fv ? 7'd0 : x1_o;
+      wire below_lt;
+      assign below_lt = ~lt_fz_q & (a < lt_b_q | lt_le_q & a == lt_b_q | lt_le1_q & a == lt_b1_q);
       wire lh;
-      assign lh = ~lt_fz_q & (lt_fi_q ? a < lt_x1p_q : a < lt_x1_q);
+      assign lh = below_lt;
       assign age_n[ga * 7 +: 7] = lh ? n_y : n_o;
     end
   endgenerate
@@ -1134,18 +1093,20 @@ module l1tlb_seed001_clustered_tlb (
   assign age_w127_d = age_n[3583:3556];
   assign h_age = {7{r2_set_w[0]}} & h_age_a[6:0] | {7{r2_set_w[1]}} & h_age_a[13:7] | {7{r2_set_w[2]}} & h_age_a[20:14] | {7{r2_set_w[3]}} & h_age_a[27:21];
   assign h_age_p1 = h_age + 7'd1;
-  assign h_age_p2 = h_age + 7'd2;
   assign h_late_touch = lt_hit_q & |(lt_set_w & r2_set_w);
   assign h_is_late = |(r2_match_q & lt_way_q);
-  assign h_below_late = h_age < lt_age;
-  assign lt_x1_d = h_late_touch ? (h_is_late ? 7'd0 : h_below_late ? h_age_p1 : h_age) : h_age;
-  assign lt_x1p_d = h_late_touch ? (h_is_late ? 7'd1 : h_below_late ? h_age_p2 : h_age_p1) : h_age_p1;
+  assign h_below_late = ~lt_fz_q & (h_age < lt_b_q | lt_le_q & h_age == lt_b_q | lt_le1_q & h_age == lt_b1_q);
+  assign h_late_taken = h_late_touch & h_is_late;
+  assign lt_b_d = {7{~h_late_taken}} & h_age;
+  assign lt_b1_d = h_late_taken ? 7'd1 : h_age_p1;
+  assign h_late_inc = h_late_touch & ~h_is_late & h_below_late;
   assign h_fill_set = we & |(r2_set_w & f2_set_w);
   assign h_is_vict = |(r2_match_q & vict);
   assign h_fill_zero = h_fill_set & h_is_vict;
   assign h_fill_inc = h_fill_set & ~h_is_vict & (|(r2_match_q & f2_young_q) & ~(age_same_set & age_vict_is_hit) | age_same_set & ~age_vict_is_hit & h_is_late);
   assign lt_fz_d = h_fill_zero;
-  assign lt_fi_d = h_fill_inc;
+  assign lt_le_d = ~h_fill_zero & (h_late_inc | h_fill_inc);
+  assign lt_le1_d = ~h_fill_zero & h_late_inc & h_fill_inc;
   assign lt_oldest_d = ~h_fill_zero & (h_fill_inc ? (h_late_touch ? (h_is_late ? 1'b0 : h_below_late ? h_age == 7'd125 : h_age == 7'd126) : h_age == 7'd126) : h_late_touch ? (h_is_late ? 1'b0 : h_below_late ? h_age == 7'd126 : h_age == 7'd127) : h_age == 7'd127);
   assign lt_hit_d = hit;
   assign lt_unt_d = untouch;
@@ -1199,10 +1160,11 @@ module l1tlb_seed001_clustered_tlb (
       lt_unt_q <= 1'b0;
       lt_set_q <= 4'd0;
       lt_way_q <= 128'h00000000000000000000000000000000;
-      lt_x1_q <= 7'd0;
-      lt_x1p_q <= 7'd0;
+      lt_b_q <= 7'd0;
+      lt_b1_q <= 7'd0;
       lt_fz_q <= 1'b0;
-      lt_fi_q <= 1'b0;
+      lt_le_q <= 1'b0;
+      lt_le1_q <= 1'b0;
       lt_oldest_q <= 1'b0;
       ev_q <= 512'h00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
       etag_q <= 17408'h00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
@@ -1246,7 +1208,6 @@ module l1tlb_seed001_clustered_tlb (
       f3_vmid_q <= 2'd0;
       f3_ppn_q <= 36'd0;
       f3_perm_q <= 6'd0;
-      ptr_ge_q <= 16'd65535;
       credit_q <= 1'b1;
       age_w0_q <= 28'd268435455;
       age_w1_q <= 28'd266321790;
@@ -1432,10 +1393,11 @@ module l1tlb_seed001_clustered_tlb (
       lt_unt_q <= lt_unt_d;
       lt_set_q <= lt_set_d;
       lt_way_q <= lt_way_d;
-      lt_x1_q <= lt_x1_d;
-      lt_x1p_q <= lt_x1p_d;
+      lt_b_q <= lt_b_d;
+      lt_b1_q <= lt_b1_d;
       lt_fz_q <= lt_fz_d;
-      lt_fi_q <= lt_fi_d;
+      lt_le_q <= lt_le_d;
+      lt_le1_q <= lt_le1_d;
       lt_oldest_q <= lt_oldest_d;
       ev_q <= ev_d;
       etag_q <= etag_d;
@@ -1479,7 +1441,6 @@ module l1tlb_seed001_clustered_tlb (
       f3_vmid_q <= f3_vmid_d;
       f3_ppn_q <= f3_ppn_d;
       f3_perm_q <= f3_perm_d;
-      ptr_ge_q <= ptr_ge_d;
       credit_q <= credit_d;
       age_w0_q <= age_w0_d;
       age_w1_q <= age_w1_d;

@@ -594,15 +594,16 @@ module l1tlb_seed001_table41 (
   reg  [2303:0] evict_ppn_q;
   wire [383:0] evict_perm_d;
   reg  [383:0] evict_perm_q;
-  wire [63:0] busy_next;
+  wire [63:0] r1_busy;
+  wire [63:0] tlb_bid;
   wire sd_ready;
   wire sd_acc;
   wire sd_block;
   wire sd_one;
   wire sd_flush_next;
   wire [1:0] c0_rtag;
-  wire t0_grant;
-  wire t0_busy_next;
+  wire t0_credit;
+  wire t0_r1_v;
   wire t0_hit;
   wire [35:0] t0_hit_vpn;
   wire [1:0] t0_hit_vmid;
@@ -629,12 +630,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c0_cand_mshr;
   wire [35:0] c0_cand_vh;
   wire [1:0] c0_cand_vmid;
+  wire t0_req;
+  wire t0_accept;
+  wire t0_grant;
   wire c0_evict;
   wire u0_hit;
   wire u0_fill;
   wire [1:0] c1_rtag;
-  wire t1_grant;
-  wire t1_busy_next;
+  wire t1_credit;
+  wire t1_r1_v;
   wire t1_hit;
   wire [35:0] t1_hit_vpn;
   wire [1:0] t1_hit_vmid;
@@ -661,12 +665,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c1_cand_mshr;
   wire [35:0] c1_cand_vh;
   wire [1:0] c1_cand_vmid;
+  wire t1_req;
+  wire t1_accept;
+  wire t1_grant;
   wire c1_evict;
   wire u1_hit;
   wire u1_fill;
   wire [1:0] c2_rtag;
-  wire t2_grant;
-  wire t2_busy_next;
+  wire t2_credit;
+  wire t2_r1_v;
   wire t2_hit;
   wire [35:0] t2_hit_vpn;
   wire [1:0] t2_hit_vmid;
@@ -693,12 +700,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c2_cand_mshr;
   wire [35:0] c2_cand_vh;
   wire [1:0] c2_cand_vmid;
+  wire t2_req;
+  wire t2_accept;
+  wire t2_grant;
   wire c2_evict;
   wire u2_hit;
   wire u2_fill;
   wire [1:0] c3_rtag;
-  wire t3_grant;
-  wire t3_busy_next;
+  wire t3_credit;
+  wire t3_r1_v;
   wire t3_hit;
   wire [35:0] t3_hit_vpn;
   wire [1:0] t3_hit_vmid;
@@ -725,12 +735,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c3_cand_mshr;
   wire [35:0] c3_cand_vh;
   wire [1:0] c3_cand_vmid;
+  wire t3_req;
+  wire t3_accept;
+  wire t3_grant;
   wire c3_evict;
   wire u3_hit;
   wire u3_fill;
   wire [1:0] c4_rtag;
-  wire t4_grant;
-  wire t4_busy_next;
+  wire t4_credit;
+  wire t4_r1_v;
   wire t4_hit;
   wire [35:0] t4_hit_vpn;
   wire [1:0] t4_hit_vmid;
@@ -757,12 +770,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c4_cand_mshr;
   wire [35:0] c4_cand_vh;
   wire [1:0] c4_cand_vmid;
+  wire t4_req;
+  wire t4_accept;
+  wire t4_grant;
   wire c4_evict;
   wire u4_hit;
   wire u4_fill;
   wire [1:0] c5_rtag;
-  wire t5_grant;
-  wire t5_busy_next;
+  wire t5_credit;
+  wire t5_r1_v;
   wire t5_hit;
   wire [35:0] t5_hit_vpn;
   wire [1:0] t5_hit_vmid;
@@ -789,12 +805,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c5_cand_mshr;
   wire [35:0] c5_cand_vh;
   wire [1:0] c5_cand_vmid;
+  wire t5_req;
+  wire t5_accept;
+  wire t5_grant;
   wire c5_evict;
   wire u5_hit;
   wire u5_fill;
   wire [1:0] c6_rtag;
-  wire t6_grant;
-  wire t6_busy_next;
+  wire t6_credit;
+  wire t6_r1_v;
   wire t6_hit;
   wire [35:0] t6_hit_vpn;
   wire [1:0] t6_hit_vmid;
@@ -821,12 +840,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c6_cand_mshr;
   wire [35:0] c6_cand_vh;
   wire [1:0] c6_cand_vmid;
+  wire t6_req;
+  wire t6_accept;
+  wire t6_grant;
   wire c6_evict;
   wire u6_hit;
   wire u6_fill;
   wire [1:0] c7_rtag;
-  wire t7_grant;
-  wire t7_busy_next;
+  wire t7_credit;
+  wire t7_r1_v;
   wire t7_hit;
   wire [35:0] t7_hit_vpn;
   wire [1:0] t7_hit_vmid;
@@ -853,12 +875,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c7_cand_mshr;
   wire [35:0] c7_cand_vh;
   wire [1:0] c7_cand_vmid;
+  wire t7_req;
+  wire t7_accept;
+  wire t7_grant;
   wire c7_evict;
   wire u7_hit;
   wire u7_fill;
   wire [1:0] c8_rtag;
-  wire t8_grant;
-  wire t8_busy_next;
+  wire t8_credit;
+  wire t8_r1_v;
   wire t8_hit;
   wire [35:0] t8_hit_vpn;
   wire [1:0] t8_hit_vmid;
@@ -885,12 +910,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c8_cand_mshr;
   wire [35:0] c8_cand_vh;
   wire [1:0] c8_cand_vmid;
+  wire t8_req;
+  wire t8_accept;
+  wire t8_grant;
   wire c8_evict;
   wire u8_hit;
   wire u8_fill;
   wire [1:0] c9_rtag;
-  wire t9_grant;
-  wire t9_busy_next;
+  wire t9_credit;
+  wire t9_r1_v;
   wire t9_hit;
   wire [35:0] t9_hit_vpn;
   wire [1:0] t9_hit_vmid;
@@ -917,12 +945,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c9_cand_mshr;
   wire [35:0] c9_cand_vh;
   wire [1:0] c9_cand_vmid;
+  wire t9_req;
+  wire t9_accept;
+  wire t9_grant;
   wire c9_evict;
   wire u9_hit;
   wire u9_fill;
   wire [1:0] c10_rtag;
-  wire t10_grant;
-  wire t10_busy_next;
+  wire t10_credit;
+  wire t10_r1_v;
   wire t10_hit;
   wire [35:0] t10_hit_vpn;
   wire [1:0] t10_hit_vmid;
@@ -949,12 +980,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c10_cand_mshr;
   wire [35:0] c10_cand_vh;
   wire [1:0] c10_cand_vmid;
+  wire t10_req;
+  wire t10_accept;
+  wire t10_grant;
   wire c10_evict;
   wire u10_hit;
   wire u10_fill;
   wire [1:0] c11_rtag;
-  wire t11_grant;
-  wire t11_busy_next;
+  wire t11_credit;
+  wire t11_r1_v;
   wire t11_hit;
   wire [35:0] t11_hit_vpn;
   wire [1:0] t11_hit_vmid;
@@ -981,12 +1015,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c11_cand_mshr;
   wire [35:0] c11_cand_vh;
   wire [1:0] c11_cand_vmid;
+  wire t11_req;
+  wire t11_accept;
+  wire t11_grant;
   wire c11_evict;
   wire u11_hit;
   wire u11_fill;
   wire [1:0] c12_rtag;
-  wire t12_grant;
-  wire t12_busy_next;
+  wire t12_credit;
+  wire t12_r1_v;
   wire t12_hit;
   wire [35:0] t12_hit_vpn;
   wire [1:0] t12_hit_vmid;
@@ -1013,12 +1050,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c12_cand_mshr;
   wire [35:0] c12_cand_vh;
   wire [1:0] c12_cand_vmid;
+  wire t12_req;
+  wire t12_accept;
+  wire t12_grant;
   wire c12_evict;
   wire u12_hit;
   wire u12_fill;
   wire [1:0] c13_rtag;
-  wire t13_grant;
-  wire t13_busy_next;
+  wire t13_credit;
+  wire t13_r1_v;
   wire t13_hit;
   wire [35:0] t13_hit_vpn;
   wire [1:0] t13_hit_vmid;
@@ -1045,12 +1085,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c13_cand_mshr;
   wire [35:0] c13_cand_vh;
   wire [1:0] c13_cand_vmid;
+  wire t13_req;
+  wire t13_accept;
+  wire t13_grant;
   wire c13_evict;
   wire u13_hit;
   wire u13_fill;
   wire [1:0] c14_rtag;
-  wire t14_grant;
-  wire t14_busy_next;
+  wire t14_credit;
+  wire t14_r1_v;
   wire t14_hit;
   wire [35:0] t14_hit_vpn;
   wire [1:0] t14_hit_vmid;
@@ -1077,12 +1120,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c14_cand_mshr;
   wire [35:0] c14_cand_vh;
   wire [1:0] c14_cand_vmid;
+  wire t14_req;
+  wire t14_accept;
+  wire t14_grant;
   wire c14_evict;
   wire u14_hit;
   wire u14_fill;
   wire [1:0] c15_rtag;
-  wire t15_grant;
-  wire t15_busy_next;
+  wire t15_credit;
+  wire t15_r1_v;
   wire t15_hit;
   wire [35:0] t15_hit_vpn;
   wire [1:0] t15_hit_vmid;
@@ -1109,12 +1155,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c15_cand_mshr;
   wire [35:0] c15_cand_vh;
   wire [1:0] c15_cand_vmid;
+  wire t15_req;
+  wire t15_accept;
+  wire t15_grant;
   wire c15_evict;
   wire u15_hit;
   wire u15_fill;
   wire [1:0] c16_rtag;
-  wire t16_grant;
-  wire t16_busy_next;
+  wire t16_credit;
+  wire t16_r1_v;
   wire t16_hit;
   wire [35:0] t16_hit_vpn;
   wire [1:0] t16_hit_vmid;
@@ -1141,12 +1190,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c16_cand_mshr;
   wire [35:0] c16_cand_vh;
   wire [1:0] c16_cand_vmid;
+  wire t16_req;
+  wire t16_accept;
+  wire t16_grant;
   wire c16_evict;
   wire u16_hit;
   wire u16_fill;
   wire [1:0] c17_rtag;
-  wire t17_grant;
-  wire t17_busy_next;
+  wire t17_credit;
+  wire t17_r1_v;
   wire t17_hit;
   wire [35:0] t17_hit_vpn;
   wire [1:0] t17_hit_vmid;
@@ -1173,12 +1225,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c17_cand_mshr;
   wire [35:0] c17_cand_vh;
   wire [1:0] c17_cand_vmid;
+  wire t17_req;
+  wire t17_accept;
+  wire t17_grant;
   wire c17_evict;
   wire u17_hit;
   wire u17_fill;
   wire [1:0] c18_rtag;
-  wire t18_grant;
-  wire t18_busy_next;
+  wire t18_credit;
+  wire t18_r1_v;
   wire t18_hit;
   wire [35:0] t18_hit_vpn;
   wire [1:0] t18_hit_vmid;
@@ -1205,12 +1260,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c18_cand_mshr;
   wire [35:0] c18_cand_vh;
   wire [1:0] c18_cand_vmid;
+  wire t18_req;
+  wire t18_accept;
+  wire t18_grant;
   wire c18_evict;
   wire u18_hit;
   wire u18_fill;
   wire [1:0] c19_rtag;
-  wire t19_grant;
-  wire t19_busy_next;
+  wire t19_credit;
+  wire t19_r1_v;
   wire t19_hit;
   wire [35:0] t19_hit_vpn;
   wire [1:0] t19_hit_vmid;
@@ -1237,12 +1295,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c19_cand_mshr;
   wire [35:0] c19_cand_vh;
   wire [1:0] c19_cand_vmid;
+  wire t19_req;
+  wire t19_accept;
+  wire t19_grant;
   wire c19_evict;
   wire u19_hit;
   wire u19_fill;
   wire [1:0] c20_rtag;
-  wire t20_grant;
-  wire t20_busy_next;
+  wire t20_credit;
+  wire t20_r1_v;
   wire t20_hit;
   wire [35:0] t20_hit_vpn;
   wire [1:0] t20_hit_vmid;
@@ -1269,12 +1330,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c20_cand_mshr;
   wire [35:0] c20_cand_vh;
   wire [1:0] c20_cand_vmid;
+  wire t20_req;
+  wire t20_accept;
+  wire t20_grant;
   wire c20_evict;
   wire u20_hit;
   wire u20_fill;
   wire [1:0] c21_rtag;
-  wire t21_grant;
-  wire t21_busy_next;
+  wire t21_credit;
+  wire t21_r1_v;
   wire t21_hit;
   wire [35:0] t21_hit_vpn;
   wire [1:0] t21_hit_vmid;
@@ -1301,12 +1365,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c21_cand_mshr;
   wire [35:0] c21_cand_vh;
   wire [1:0] c21_cand_vmid;
+  wire t21_req;
+  wire t21_accept;
+  wire t21_grant;
   wire c21_evict;
   wire u21_hit;
   wire u21_fill;
   wire [1:0] c22_rtag;
-  wire t22_grant;
-  wire t22_busy_next;
+  wire t22_credit;
+  wire t22_r1_v;
   wire t22_hit;
   wire [35:0] t22_hit_vpn;
   wire [1:0] t22_hit_vmid;
@@ -1333,12 +1400,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c22_cand_mshr;
   wire [35:0] c22_cand_vh;
   wire [1:0] c22_cand_vmid;
+  wire t22_req;
+  wire t22_accept;
+  wire t22_grant;
   wire c22_evict;
   wire u22_hit;
   wire u22_fill;
   wire [1:0] c23_rtag;
-  wire t23_grant;
-  wire t23_busy_next;
+  wire t23_credit;
+  wire t23_r1_v;
   wire t23_hit;
   wire [35:0] t23_hit_vpn;
   wire [1:0] t23_hit_vmid;
@@ -1365,12 +1435,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c23_cand_mshr;
   wire [35:0] c23_cand_vh;
   wire [1:0] c23_cand_vmid;
+  wire t23_req;
+  wire t23_accept;
+  wire t23_grant;
   wire c23_evict;
   wire u23_hit;
   wire u23_fill;
   wire [1:0] c24_rtag;
-  wire t24_grant;
-  wire t24_busy_next;
+  wire t24_credit;
+  wire t24_r1_v;
   wire t24_hit;
   wire [35:0] t24_hit_vpn;
   wire [1:0] t24_hit_vmid;
@@ -1397,12 +1470,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c24_cand_mshr;
   wire [35:0] c24_cand_vh;
   wire [1:0] c24_cand_vmid;
+  wire t24_req;
+  wire t24_accept;
+  wire t24_grant;
   wire c24_evict;
   wire u24_hit;
   wire u24_fill;
   wire [1:0] c25_rtag;
-  wire t25_grant;
-  wire t25_busy_next;
+  wire t25_credit;
+  wire t25_r1_v;
   wire t25_hit;
   wire [35:0] t25_hit_vpn;
   wire [1:0] t25_hit_vmid;
@@ -1429,12 +1505,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c25_cand_mshr;
   wire [35:0] c25_cand_vh;
   wire [1:0] c25_cand_vmid;
+  wire t25_req;
+  wire t25_accept;
+  wire t25_grant;
   wire c25_evict;
   wire u25_hit;
   wire u25_fill;
   wire [1:0] c26_rtag;
-  wire t26_grant;
-  wire t26_busy_next;
+  wire t26_credit;
+  wire t26_r1_v;
   wire t26_hit;
   wire [35:0] t26_hit_vpn;
   wire [1:0] t26_hit_vmid;
@@ -1461,12 +1540,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c26_cand_mshr;
   wire [35:0] c26_cand_vh;
   wire [1:0] c26_cand_vmid;
+  wire t26_req;
+  wire t26_accept;
+  wire t26_grant;
   wire c26_evict;
   wire u26_hit;
   wire u26_fill;
   wire [1:0] c27_rtag;
-  wire t27_grant;
-  wire t27_busy_next;
+  wire t27_credit;
+  wire t27_r1_v;
   wire t27_hit;
   wire [35:0] t27_hit_vpn;
   wire [1:0] t27_hit_vmid;
@@ -1493,12 +1575,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c27_cand_mshr;
   wire [35:0] c27_cand_vh;
   wire [1:0] c27_cand_vmid;
+  wire t27_req;
+  wire t27_accept;
+  wire t27_grant;
   wire c27_evict;
   wire u27_hit;
   wire u27_fill;
   wire [1:0] c28_rtag;
-  wire t28_grant;
-  wire t28_busy_next;
+  wire t28_credit;
+  wire t28_r1_v;
   wire t28_hit;
   wire [35:0] t28_hit_vpn;
   wire [1:0] t28_hit_vmid;
@@ -1525,12 +1610,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c28_cand_mshr;
   wire [35:0] c28_cand_vh;
   wire [1:0] c28_cand_vmid;
+  wire t28_req;
+  wire t28_accept;
+  wire t28_grant;
   wire c28_evict;
   wire u28_hit;
   wire u28_fill;
   wire [1:0] c29_rtag;
-  wire t29_grant;
-  wire t29_busy_next;
+  wire t29_credit;
+  wire t29_r1_v;
   wire t29_hit;
   wire [35:0] t29_hit_vpn;
   wire [1:0] t29_hit_vmid;
@@ -1557,12 +1645,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c29_cand_mshr;
   wire [35:0] c29_cand_vh;
   wire [1:0] c29_cand_vmid;
+  wire t29_req;
+  wire t29_accept;
+  wire t29_grant;
   wire c29_evict;
   wire u29_hit;
   wire u29_fill;
   wire [1:0] c30_rtag;
-  wire t30_grant;
-  wire t30_busy_next;
+  wire t30_credit;
+  wire t30_r1_v;
   wire t30_hit;
   wire [35:0] t30_hit_vpn;
   wire [1:0] t30_hit_vmid;
@@ -1589,12 +1680,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c30_cand_mshr;
   wire [35:0] c30_cand_vh;
   wire [1:0] c30_cand_vmid;
+  wire t30_req;
+  wire t30_accept;
+  wire t30_grant;
   wire c30_evict;
   wire u30_hit;
   wire u30_fill;
   wire [1:0] c31_rtag;
-  wire t31_grant;
-  wire t31_busy_next;
+  wire t31_credit;
+  wire t31_r1_v;
   wire t31_hit;
   wire [35:0] t31_hit_vpn;
   wire [1:0] t31_hit_vmid;
@@ -1621,12 +1715,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c31_cand_mshr;
   wire [35:0] c31_cand_vh;
   wire [1:0] c31_cand_vmid;
+  wire t31_req;
+  wire t31_accept;
+  wire t31_grant;
   wire c31_evict;
   wire u31_hit;
   wire u31_fill;
   wire [1:0] c32_rtag;
-  wire t32_grant;
-  wire t32_busy_next;
+  wire t32_credit;
+  wire t32_r1_v;
   wire t32_hit;
   wire [35:0] t32_hit_vpn;
   wire [1:0] t32_hit_vmid;
@@ -1653,12 +1750,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c32_cand_mshr;
   wire [35:0] c32_cand_vh;
   wire [1:0] c32_cand_vmid;
+  wire t32_req;
+  wire t32_accept;
+  wire t32_grant;
   wire c32_evict;
   wire u32_hit;
   wire u32_fill;
   wire [1:0] c33_rtag;
-  wire t33_grant;
-  wire t33_busy_next;
+  wire t33_credit;
+  wire t33_r1_v;
   wire t33_hit;
   wire [35:0] t33_hit_vpn;
   wire [1:0] t33_hit_vmid;
@@ -1685,12 +1785,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c33_cand_mshr;
   wire [35:0] c33_cand_vh;
   wire [1:0] c33_cand_vmid;
+  wire t33_req;
+  wire t33_accept;
+  wire t33_grant;
   wire c33_evict;
   wire u33_hit;
   wire u33_fill;
   wire [1:0] c34_rtag;
-  wire t34_grant;
-  wire t34_busy_next;
+  wire t34_credit;
+  wire t34_r1_v;
   wire t34_hit;
   wire [35:0] t34_hit_vpn;
   wire [1:0] t34_hit_vmid;
@@ -1717,12 +1820,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c34_cand_mshr;
   wire [35:0] c34_cand_vh;
   wire [1:0] c34_cand_vmid;
+  wire t34_req;
+  wire t34_accept;
+  wire t34_grant;
   wire c34_evict;
   wire u34_hit;
   wire u34_fill;
   wire [1:0] c35_rtag;
-  wire t35_grant;
-  wire t35_busy_next;
+  wire t35_credit;
+  wire t35_r1_v;
   wire t35_hit;
   wire [35:0] t35_hit_vpn;
   wire [1:0] t35_hit_vmid;
@@ -1749,12 +1855,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c35_cand_mshr;
   wire [35:0] c35_cand_vh;
   wire [1:0] c35_cand_vmid;
+  wire t35_req;
+  wire t35_accept;
+  wire t35_grant;
   wire c35_evict;
   wire u35_hit;
   wire u35_fill;
   wire [1:0] c36_rtag;
-  wire t36_grant;
-  wire t36_busy_next;
+  wire t36_credit;
+  wire t36_r1_v;
   wire t36_hit;
   wire [35:0] t36_hit_vpn;
   wire [1:0] t36_hit_vmid;
@@ -1781,12 +1890,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c36_cand_mshr;
   wire [35:0] c36_cand_vh;
   wire [1:0] c36_cand_vmid;
+  wire t36_req;
+  wire t36_accept;
+  wire t36_grant;
   wire c36_evict;
   wire u36_hit;
   wire u36_fill;
   wire [1:0] c37_rtag;
-  wire t37_grant;
-  wire t37_busy_next;
+  wire t37_credit;
+  wire t37_r1_v;
   wire t37_hit;
   wire [35:0] t37_hit_vpn;
   wire [1:0] t37_hit_vmid;
@@ -1813,12 +1925,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c37_cand_mshr;
   wire [35:0] c37_cand_vh;
   wire [1:0] c37_cand_vmid;
+  wire t37_req;
+  wire t37_accept;
+  wire t37_grant;
   wire c37_evict;
   wire u37_hit;
   wire u37_fill;
   wire [1:0] c38_rtag;
-  wire t38_grant;
-  wire t38_busy_next;
+  wire t38_credit;
+  wire t38_r1_v;
   wire t38_hit;
   wire [35:0] t38_hit_vpn;
   wire [1:0] t38_hit_vmid;
@@ -1845,12 +1960,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c38_cand_mshr;
   wire [35:0] c38_cand_vh;
   wire [1:0] c38_cand_vmid;
+  wire t38_req;
+  wire t38_accept;
+  wire t38_grant;
   wire c38_evict;
   wire u38_hit;
   wire u38_fill;
   wire [1:0] c39_rtag;
-  wire t39_grant;
-  wire t39_busy_next;
+  wire t39_credit;
+  wire t39_r1_v;
   wire t39_hit;
   wire [35:0] t39_hit_vpn;
   wire [1:0] t39_hit_vmid;
@@ -1877,12 +1995,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c39_cand_mshr;
   wire [35:0] c39_cand_vh;
   wire [1:0] c39_cand_vmid;
+  wire t39_req;
+  wire t39_accept;
+  wire t39_grant;
   wire c39_evict;
   wire u39_hit;
   wire u39_fill;
   wire [1:0] c40_rtag;
-  wire t40_grant;
-  wire t40_busy_next;
+  wire t40_credit;
+  wire t40_r1_v;
   wire t40_hit;
   wire [35:0] t40_hit_vpn;
   wire [1:0] t40_hit_vmid;
@@ -1909,12 +2030,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c40_cand_mshr;
   wire [35:0] c40_cand_vh;
   wire [1:0] c40_cand_vmid;
+  wire t40_req;
+  wire t40_accept;
+  wire t40_grant;
   wire c40_evict;
   wire u40_hit;
   wire u40_fill;
   wire [1:0] c41_rtag;
-  wire t41_grant;
-  wire t41_busy_next;
+  wire t41_credit;
+  wire t41_r1_v;
   wire t41_hit;
   wire [35:0] t41_hit_vpn;
   wire [1:0] t41_hit_vmid;
@@ -1941,12 +2065,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c41_cand_mshr;
   wire [35:0] c41_cand_vh;
   wire [1:0] c41_cand_vmid;
+  wire t41_req;
+  wire t41_accept;
+  wire t41_grant;
   wire c41_evict;
   wire u41_hit;
   wire u41_fill;
   wire [1:0] c42_rtag;
-  wire t42_grant;
-  wire t42_busy_next;
+  wire t42_credit;
+  wire t42_r1_v;
   wire t42_hit;
   wire [35:0] t42_hit_vpn;
   wire [1:0] t42_hit_vmid;
@@ -1973,12 +2100,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c42_cand_mshr;
   wire [35:0] c42_cand_vh;
   wire [1:0] c42_cand_vmid;
+  wire t42_req;
+  wire t42_accept;
+  wire t42_grant;
   wire c42_evict;
   wire u42_hit;
   wire u42_fill;
   wire [1:0] c43_rtag;
-  wire t43_grant;
-  wire t43_busy_next;
+  wire t43_credit;
+  wire t43_r1_v;
   wire t43_hit;
   wire [35:0] t43_hit_vpn;
   wire [1:0] t43_hit_vmid;
@@ -2005,12 +2135,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c43_cand_mshr;
   wire [35:0] c43_cand_vh;
   wire [1:0] c43_cand_vmid;
+  wire t43_req;
+  wire t43_accept;
+  wire t43_grant;
   wire c43_evict;
   wire u43_hit;
   wire u43_fill;
   wire [1:0] c44_rtag;
-  wire t44_grant;
-  wire t44_busy_next;
+  wire t44_credit;
+  wire t44_r1_v;
   wire t44_hit;
   wire [35:0] t44_hit_vpn;
   wire [1:0] t44_hit_vmid;
@@ -2037,12 +2170,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c44_cand_mshr;
   wire [35:0] c44_cand_vh;
   wire [1:0] c44_cand_vmid;
+  wire t44_req;
+  wire t44_accept;
+  wire t44_grant;
   wire c44_evict;
   wire u44_hit;
   wire u44_fill;
   wire [1:0] c45_rtag;
-  wire t45_grant;
-  wire t45_busy_next;
+  wire t45_credit;
+  wire t45_r1_v;
   wire t45_hit;
   wire [35:0] t45_hit_vpn;
   wire [1:0] t45_hit_vmid;
@@ -2069,12 +2205,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c45_cand_mshr;
   wire [35:0] c45_cand_vh;
   wire [1:0] c45_cand_vmid;
+  wire t45_req;
+  wire t45_accept;
+  wire t45_grant;
   wire c45_evict;
   wire u45_hit;
   wire u45_fill;
   wire [1:0] c46_rtag;
-  wire t46_grant;
-  wire t46_busy_next;
+  wire t46_credit;
+  wire t46_r1_v;
   wire t46_hit;
   wire [35:0] t46_hit_vpn;
   wire [1:0] t46_hit_vmid;
@@ -2101,12 +2240,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c46_cand_mshr;
   wire [35:0] c46_cand_vh;
   wire [1:0] c46_cand_vmid;
+  wire t46_req;
+  wire t46_accept;
+  wire t46_grant;
   wire c46_evict;
   wire u46_hit;
   wire u46_fill;
   wire [1:0] c47_rtag;
-  wire t47_grant;
-  wire t47_busy_next;
+  wire t47_credit;
+  wire t47_r1_v;
   wire t47_hit;
   wire [35:0] t47_hit_vpn;
   wire [1:0] t47_hit_vmid;
@@ -2133,12 +2275,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c47_cand_mshr;
   wire [35:0] c47_cand_vh;
   wire [1:0] c47_cand_vmid;
+  wire t47_req;
+  wire t47_accept;
+  wire t47_grant;
   wire c47_evict;
   wire u47_hit;
   wire u47_fill;
   wire [1:0] c48_rtag;
-  wire t48_grant;
-  wire t48_busy_next;
+  wire t48_credit;
+  wire t48_r1_v;
   wire t48_hit;
   wire [35:0] t48_hit_vpn;
   wire [1:0] t48_hit_vmid;
@@ -2165,12 +2310,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c48_cand_mshr;
   wire [35:0] c48_cand_vh;
   wire [1:0] c48_cand_vmid;
+  wire t48_req;
+  wire t48_accept;
+  wire t48_grant;
   wire c48_evict;
   wire u48_hit;
   wire u48_fill;
   wire [1:0] c49_rtag;
-  wire t49_grant;
-  wire t49_busy_next;
+  wire t49_credit;
+  wire t49_r1_v;
   wire t49_hit;
   wire [35:0] t49_hit_vpn;
   wire [1:0] t49_hit_vmid;
@@ -2197,12 +2345,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c49_cand_mshr;
   wire [35:0] c49_cand_vh;
   wire [1:0] c49_cand_vmid;
+  wire t49_req;
+  wire t49_accept;
+  wire t49_grant;
   wire c49_evict;
   wire u49_hit;
   wire u49_fill;
   wire [1:0] c50_rtag;
-  wire t50_grant;
-  wire t50_busy_next;
+  wire t50_credit;
+  wire t50_r1_v;
   wire t50_hit;
   wire [35:0] t50_hit_vpn;
   wire [1:0] t50_hit_vmid;
@@ -2229,12 +2380,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c50_cand_mshr;
   wire [35:0] c50_cand_vh;
   wire [1:0] c50_cand_vmid;
+  wire t50_req;
+  wire t50_accept;
+  wire t50_grant;
   wire c50_evict;
   wire u50_hit;
   wire u50_fill;
   wire [1:0] c51_rtag;
-  wire t51_grant;
-  wire t51_busy_next;
+  wire t51_credit;
+  wire t51_r1_v;
   wire t51_hit;
   wire [35:0] t51_hit_vpn;
   wire [1:0] t51_hit_vmid;
@@ -2261,12 +2415,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c51_cand_mshr;
   wire [35:0] c51_cand_vh;
   wire [1:0] c51_cand_vmid;
+  wire t51_req;
+  wire t51_accept;
+  wire t51_grant;
   wire c51_evict;
   wire u51_hit;
   wire u51_fill;
   wire [1:0] c52_rtag;
-  wire t52_grant;
-  wire t52_busy_next;
+  wire t52_credit;
+  wire t52_r1_v;
   wire t52_hit;
   wire [35:0] t52_hit_vpn;
   wire [1:0] t52_hit_vmid;
@@ -2293,12 +2450,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c52_cand_mshr;
   wire [35:0] c52_cand_vh;
   wire [1:0] c52_cand_vmid;
+  wire t52_req;
+  wire t52_accept;
+  wire t52_grant;
   wire c52_evict;
   wire u52_hit;
   wire u52_fill;
   wire [1:0] c53_rtag;
-  wire t53_grant;
-  wire t53_busy_next;
+  wire t53_credit;
+  wire t53_r1_v;
   wire t53_hit;
   wire [35:0] t53_hit_vpn;
   wire [1:0] t53_hit_vmid;
@@ -2325,12 +2485,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c53_cand_mshr;
   wire [35:0] c53_cand_vh;
   wire [1:0] c53_cand_vmid;
+  wire t53_req;
+  wire t53_accept;
+  wire t53_grant;
   wire c53_evict;
   wire u53_hit;
   wire u53_fill;
   wire [1:0] c54_rtag;
-  wire t54_grant;
-  wire t54_busy_next;
+  wire t54_credit;
+  wire t54_r1_v;
   wire t54_hit;
   wire [35:0] t54_hit_vpn;
   wire [1:0] t54_hit_vmid;
@@ -2357,12 +2520,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c54_cand_mshr;
   wire [35:0] c54_cand_vh;
   wire [1:0] c54_cand_vmid;
+  wire t54_req;
+  wire t54_accept;
+  wire t54_grant;
   wire c54_evict;
   wire u54_hit;
   wire u54_fill;
   wire [1:0] c55_rtag;
-  wire t55_grant;
-  wire t55_busy_next;
+  wire t55_credit;
+  wire t55_r1_v;
   wire t55_hit;
   wire [35:0] t55_hit_vpn;
   wire [1:0] t55_hit_vmid;
@@ -2389,12 +2555,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c55_cand_mshr;
   wire [35:0] c55_cand_vh;
   wire [1:0] c55_cand_vmid;
+  wire t55_req;
+  wire t55_accept;
+  wire t55_grant;
   wire c55_evict;
   wire u55_hit;
   wire u55_fill;
   wire [1:0] c56_rtag;
-  wire t56_grant;
-  wire t56_busy_next;
+  wire t56_credit;
+  wire t56_r1_v;
   wire t56_hit;
   wire [35:0] t56_hit_vpn;
   wire [1:0] t56_hit_vmid;
@@ -2421,12 +2590,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c56_cand_mshr;
   wire [35:0] c56_cand_vh;
   wire [1:0] c56_cand_vmid;
+  wire t56_req;
+  wire t56_accept;
+  wire t56_grant;
   wire c56_evict;
   wire u56_hit;
   wire u56_fill;
   wire [1:0] c57_rtag;
-  wire t57_grant;
-  wire t57_busy_next;
+  wire t57_credit;
+  wire t57_r1_v;
   wire t57_hit;
   wire [35:0] t57_hit_vpn;
   wire [1:0] t57_hit_vmid;
@@ -2453,12 +2625,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c57_cand_mshr;
   wire [35:0] c57_cand_vh;
   wire [1:0] c57_cand_vmid;
+  wire t57_req;
+  wire t57_accept;
+  wire t57_grant;
   wire c57_evict;
   wire u57_hit;
   wire u57_fill;
   wire [1:0] c58_rtag;
-  wire t58_grant;
-  wire t58_busy_next;
+  wire t58_credit;
+  wire t58_r1_v;
   wire t58_hit;
   wire [35:0] t58_hit_vpn;
   wire [1:0] t58_hit_vmid;
@@ -2485,12 +2660,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c58_cand_mshr;
   wire [35:0] c58_cand_vh;
   wire [1:0] c58_cand_vmid;
+  wire t58_req;
+  wire t58_accept;
+  wire t58_grant;
   wire c58_evict;
   wire u58_hit;
   wire u58_fill;
   wire [1:0] c59_rtag;
-  wire t59_grant;
-  wire t59_busy_next;
+  wire t59_credit;
+  wire t59_r1_v;
   wire t59_hit;
   wire [35:0] t59_hit_vpn;
   wire [1:0] t59_hit_vmid;
@@ -2517,12 +2695,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c59_cand_mshr;
   wire [35:0] c59_cand_vh;
   wire [1:0] c59_cand_vmid;
+  wire t59_req;
+  wire t59_accept;
+  wire t59_grant;
   wire c59_evict;
   wire u59_hit;
   wire u59_fill;
   wire [1:0] c60_rtag;
-  wire t60_grant;
-  wire t60_busy_next;
+  wire t60_credit;
+  wire t60_r1_v;
   wire t60_hit;
   wire [35:0] t60_hit_vpn;
   wire [1:0] t60_hit_vmid;
@@ -2549,12 +2730,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c60_cand_mshr;
   wire [35:0] c60_cand_vh;
   wire [1:0] c60_cand_vmid;
+  wire t60_req;
+  wire t60_accept;
+  wire t60_grant;
   wire c60_evict;
   wire u60_hit;
   wire u60_fill;
   wire [1:0] c61_rtag;
-  wire t61_grant;
-  wire t61_busy_next;
+  wire t61_credit;
+  wire t61_r1_v;
   wire t61_hit;
   wire [35:0] t61_hit_vpn;
   wire [1:0] t61_hit_vmid;
@@ -2581,12 +2765,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c61_cand_mshr;
   wire [35:0] c61_cand_vh;
   wire [1:0] c61_cand_vmid;
+  wire t61_req;
+  wire t61_accept;
+  wire t61_grant;
   wire c61_evict;
   wire u61_hit;
   wire u61_fill;
   wire [1:0] c62_rtag;
-  wire t62_grant;
-  wire t62_busy_next;
+  wire t62_credit;
+  wire t62_r1_v;
   wire t62_hit;
   wire [35:0] t62_hit_vpn;
   wire [1:0] t62_hit_vmid;
@@ -2613,12 +2800,15 @@ module l1tlb_seed001_table41 (
   wire [1:0] c62_cand_mshr;
   wire [35:0] c62_cand_vh;
   wire [1:0] c62_cand_vmid;
+  wire t62_req;
+  wire t62_accept;
+  wire t62_grant;
   wire c62_evict;
   wire u62_hit;
   wire u62_fill;
   wire [1:0] c63_rtag;
-  wire t63_grant;
-  wire t63_busy_next;
+  wire t63_credit;
+  wire t63_r1_v;
   wire t63_hit;
   wire [35:0] t63_hit_vpn;
   wire [1:0] t63_hit_vmid;
@@ -2645,6 +2835,9 @@ module l1tlb_seed001_table41 (
   wire [1:0] c63_cand_mshr;
   wire [35:0] c63_cand_vh;
   wire [1:0] c63_cand_vmid;
+  wire t63_req;
+  wire t63_accept;
+  wire t63_grant;
   wire c63_evict;
   wire u63_hit;
   wire u63_fill;
@@ -2653,10 +2846,10 @@ module l1tlb_seed001_table41 (
   wire [63:0] evict_valid_n;
 
   // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.
-  assign tlb_busy_d = |busy_next;
   assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~tlb_busy_q;
   assign sd_acc = sd_valid_i & sd_ready;
   assign sd_block = sd_valid_i | sd1_v_q | sd2_v_q;
+  assign tlb_busy_d = ~sd_block & |tlb_bid | |r1_busy;
   assign sd_one = sd_acc & ~sd_all_i;
   assign sd_flush_next = sd1_v_q & sd1_all_q;
   assign sd1_v_d = sd_acc;
@@ -2666,7 +2859,7 @@ module l1tlb_seed001_table41 (
   assign sd_ready_o = sd_ready;
   assign sd_done_o = sd_done_q;
   assign c0_rtag = l2_resp_tag_i[1:0];
-  assign busy_next[0] = t0_busy_next;
+  assign r1_busy[0] = t0_r1_v;
   // Cluster 0: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c0_cand = t0_cand_valid;
   assign c0_load = ~q0_v_q | l2_req_ready_i[0];
@@ -2679,13 +2872,17 @@ module l1tlb_seed001_table41 (
   assign q0_vh_d = c0_take ? c0_cand_vh : q0_vh_q;
   assign c0_cand_vmid = t0_cand_vmid;
   assign q0_vmid_d = c0_take ? c0_cand_vmid : q0_vmid_q;
+  assign t0_req = req_valid_i[0];
+  assign t0_accept = |t0_req & t0_credit & ~sd_block;
+  assign t0_grant = t0_credit & ~sd_block & t0_req;
+  assign tlb_bid[0] = |t0_req & t0_credit;
   l1tlb_seed001_table41_tlb u_tlb0 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[0]),
+    .pick_i(t0_req),
+    .accept_i(t0_accept),
     .req_vpn_i(req_vpn_i[35:0]),
     .req_vmid_i(req_vmid_i[1:0]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -2695,8 +2892,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c0_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
-    .grant_o(t0_grant),
-    .busy_next_o(t0_busy_next),
+    .credit_o(t0_credit),
+    .r1_v_o(t0_r1_v),
     .hit_o(t0_hit),
     .hit_vpn_o(t0_hit_vpn),
     .hit_vmid_o(t0_hit_vmid),
@@ -2721,7 +2918,7 @@ module l1tlb_seed001_table41 (
   assign u0_hit = t0_hit;
   assign u0_fill = t0_fill;
   assign c1_rtag = l2_resp_tag_i[3:2];
-  assign busy_next[1] = t1_busy_next;
+  assign r1_busy[1] = t1_r1_v;
   // Cluster 1: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c1_cand = t1_cand_valid;
   assign c1_load = ~q1_v_q | l2_req_ready_i[1];
@@ -2734,13 +2931,17 @@ module l1tlb_seed001_table41 (
   assign q1_vh_d = c1_take ? c1_cand_vh : q1_vh_q;
   assign c1_cand_vmid = t1_cand_vmid;
   assign q1_vmid_d = c1_take ? c1_cand_vmid : q1_vmid_q;
+  assign t1_req = req_valid_i[1];
+  assign t1_accept = |t1_req & t1_credit & ~sd_block;
+  assign t1_grant = t1_credit & ~sd_block & t1_req;
+  assign tlb_bid[1] = |t1_req & t1_credit;
   l1tlb_seed001_table41_tlb u_tlb1 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[1]),
+    .pick_i(t1_req),
+    .accept_i(t1_accept),
     .req_vpn_i(req_vpn_i[71:36]),
     .req_vmid_i(req_vmid_i[3:2]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -2750,8 +2951,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c1_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
-    .grant_o(t1_grant),
-    .busy_next_o(t1_busy_next),
+    .credit_o(t1_credit),
+    .r1_v_o(t1_r1_v),
     .hit_o(t1_hit),
     .hit_vpn_o(t1_hit_vpn),
     .hit_vmid_o(t1_hit_vmid),
@@ -2776,7 +2977,7 @@ module l1tlb_seed001_table41 (
   assign u1_hit = t1_hit;
   assign u1_fill = t1_fill;
   assign c2_rtag = l2_resp_tag_i[5:4];
-  assign busy_next[2] = t2_busy_next;
+  assign r1_busy[2] = t2_r1_v;
   // Cluster 2: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c2_cand = t2_cand_valid;
   assign c2_load = ~q2_v_q | l2_req_ready_i[2];
@@ -2789,13 +2990,17 @@ module l1tlb_seed001_table41 (
   assign q2_vh_d = c2_take ? c2_cand_vh : q2_vh_q;
   assign c2_cand_vmid = t2_cand_vmid;
   assign q2_vmid_d = c2_take ? c2_cand_vmid : q2_vmid_q;
+  assign t2_req = req_valid_i[2];
+  assign t2_accept = |t2_req & t2_credit & ~sd_block;
+  assign t2_grant = t2_credit & ~sd_block & t2_req;
+  assign tlb_bid[2] = |t2_req & t2_credit;
   l1tlb_seed001_table41_tlb u_tlb2 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[2]),
+    .pick_i(t2_req),
+    .accept_i(t2_accept),
     .req_vpn_i(req_vpn_i[107:72]),
     .req_vmid_i(req_vmid_i[5:4]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -2805,8 +3010,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c2_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
-    .grant_o(t2_grant),
-    .busy_next_o(t2_busy_next),
+    .credit_o(t2_credit),
+    .r1_v_o(t2_r1_v),
     .hit_o(t2_hit),
     .hit_vpn_o(t2_hit_vpn),
     .hit_vmid_o(t2_hit_vmid),
@@ -2831,7 +3036,7 @@ module l1tlb_seed001_table41 (
   assign u2_hit = t2_hit;
   assign u2_fill = t2_fill;
   assign c3_rtag = l2_resp_tag_i[7:6];
-  assign busy_next[3] = t3_busy_next;
+  assign r1_busy[3] = t3_r1_v;
   // Cluster 3: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c3_cand = t3_cand_valid;
   assign c3_load = ~q3_v_q | l2_req_ready_i[3];
@@ -2844,13 +3049,17 @@ module l1tlb_seed001_table41 (
   assign q3_vh_d = c3_take ? c3_cand_vh : q3_vh_q;
   assign c3_cand_vmid = t3_cand_vmid;
   assign q3_vmid_d = c3_take ? c3_cand_vmid : q3_vmid_q;
+  assign t3_req = req_valid_i[3];
+  assign t3_accept = |t3_req & t3_credit & ~sd_block;
+  assign t3_grant = t3_credit & ~sd_block & t3_req;
+  assign tlb_bid[3] = |t3_req & t3_credit;
   l1tlb_seed001_table41_tlb u_tlb3 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[3]),
+    .pick_i(t3_req),
+    .accept_i(t3_accept),
     .req_vpn_i(req_vpn_i[143:108]),
     .req_vmid_i(req_vmid_i[7:6]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -2860,8 +3069,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c3_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
-    .grant_o(t3_grant),
-    .busy_next_o(t3_busy_next),
+    .credit_o(t3_credit),
+    .r1_v_o(t3_r1_v),
     .hit_o(t3_hit),
     .hit_vpn_o(t3_hit_vpn),
     .hit_vmid_o(t3_hit_vmid),
@@ -2886,7 +3095,7 @@ module l1tlb_seed001_table41 (
   assign u3_hit = t3_hit;
   assign u3_fill = t3_fill;
   assign c4_rtag = l2_resp_tag_i[9:8];
-  assign busy_next[4] = t4_busy_next;
+  assign r1_busy[4] = t4_r1_v;
   // Cluster 4: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c4_cand = t4_cand_valid;
   assign c4_load = ~q4_v_q | l2_req_ready_i[4];
@@ -2899,13 +3108,17 @@ module l1tlb_seed001_table41 (
   assign q4_vh_d = c4_take ? c4_cand_vh : q4_vh_q;
   assign c4_cand_vmid = t4_cand_vmid;
   assign q4_vmid_d = c4_take ? c4_cand_vmid : q4_vmid_q;
+  assign t4_req = req_valid_i[4];
+  assign t4_accept = |t4_req & t4_credit & ~sd_block;
+  assign t4_grant = t4_credit & ~sd_block & t4_req;
+  assign tlb_bid[4] = |t4_req & t4_credit;
   l1tlb_seed001_table41_tlb u_tlb4 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[4]),
+    .pick_i(t4_req),
+    .accept_i(t4_accept),
     .req_vpn_i(req_vpn_i[179:144]),
     .req_vmid_i(req_vmid_i[9:8]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -2915,8 +3128,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c4_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[179:144]),
     .l2_resp_perm_i(l2_resp_perm_i[29:24]),
-    .grant_o(t4_grant),
-    .busy_next_o(t4_busy_next),
+    .credit_o(t4_credit),
+    .r1_v_o(t4_r1_v),
     .hit_o(t4_hit),
     .hit_vpn_o(t4_hit_vpn),
     .hit_vmid_o(t4_hit_vmid),
@@ -2941,7 +3154,7 @@ module l1tlb_seed001_table41 (
   assign u4_hit = t4_hit;
   assign u4_fill = t4_fill;
   assign c5_rtag = l2_resp_tag_i[11:10];
-  assign busy_next[5] = t5_busy_next;
+  assign r1_busy[5] = t5_r1_v;
   // Cluster 5: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c5_cand = t5_cand_valid;
   assign c5_load = ~q5_v_q | l2_req_ready_i[5];
@@ -2954,13 +3167,17 @@ module l1tlb_seed001_table41 (
   assign q5_vh_d = c5_take ? c5_cand_vh : q5_vh_q;
   assign c5_cand_vmid = t5_cand_vmid;
   assign q5_vmid_d = c5_take ? c5_cand_vmid : q5_vmid_q;
+  assign t5_req = req_valid_i[5];
+  assign t5_accept = |t5_req & t5_credit & ~sd_block;
+  assign t5_grant = t5_credit & ~sd_block & t5_req;
+  assign tlb_bid[5] = |t5_req & t5_credit;
   l1tlb_seed001_table41_tlb u_tlb5 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[5]),
+    .pick_i(t5_req),
+    .accept_i(t5_accept),
     .req_vpn_i(req_vpn_i[215:180]),
     .req_vmid_i(req_vmid_i[11:10]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -2970,8 +3187,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c5_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[215:180]),
     .l2_resp_perm_i(l2_resp_perm_i[35:30]),
-    .grant_o(t5_grant),
-    .busy_next_o(t5_busy_next),
+    .credit_o(t5_credit),
+    .r1_v_o(t5_r1_v),
     .hit_o(t5_hit),
     .hit_vpn_o(t5_hit_vpn),
     .hit_vmid_o(t5_hit_vmid),
@@ -2996,7 +3213,7 @@ module l1tlb_seed001_table41 (
   assign u5_hit = t5_hit;
   assign u5_fill = t5_fill;
   assign c6_rtag = l2_resp_tag_i[13:12];
-  assign busy_next[6] = t6_busy_next;
+  assign r1_busy[6] = t6_r1_v;
   // Cluster 6: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c6_cand = t6_cand_valid;
   assign c6_load = ~q6_v_q | l2_req_ready_i[6];
@@ -3009,13 +3226,17 @@ module l1tlb_seed001_table41 (
   assign q6_vh_d = c6_take ? c6_cand_vh : q6_vh_q;
   assign c6_cand_vmid = t6_cand_vmid;
   assign q6_vmid_d = c6_take ? c6_cand_vmid : q6_vmid_q;
+  assign t6_req = req_valid_i[6];
+  assign t6_accept = |t6_req & t6_credit & ~sd_block;
+  assign t6_grant = t6_credit & ~sd_block & t6_req;
+  assign tlb_bid[6] = |t6_req & t6_credit;
   l1tlb_seed001_table41_tlb u_tlb6 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[6]),
+    .pick_i(t6_req),
+    .accept_i(t6_accept),
     .req_vpn_i(req_vpn_i[251:216]),
     .req_vmid_i(req_vmid_i[13:12]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3025,8 +3246,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c6_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[251:216]),
     .l2_resp_perm_i(l2_resp_perm_i[41:36]),
-    .grant_o(t6_grant),
-    .busy_next_o(t6_busy_next),
+    .credit_o(t6_credit),
+    .r1_v_o(t6_r1_v),
     .hit_o(t6_hit),
     .hit_vpn_o(t6_hit_vpn),
     .hit_vmid_o(t6_hit_vmid),
@@ -3051,7 +3272,7 @@ module l1tlb_seed001_table41 (
   assign u6_hit = t6_hit;
   assign u6_fill = t6_fill;
   assign c7_rtag = l2_resp_tag_i[15:14];
-  assign busy_next[7] = t7_busy_next;
+  assign r1_busy[7] = t7_r1_v;
   // Cluster 7: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c7_cand = t7_cand_valid;
   assign c7_load = ~q7_v_q | l2_req_ready_i[7];
@@ -3064,13 +3285,17 @@ module l1tlb_seed001_table41 (
   assign q7_vh_d = c7_take ? c7_cand_vh : q7_vh_q;
   assign c7_cand_vmid = t7_cand_vmid;
   assign q7_vmid_d = c7_take ? c7_cand_vmid : q7_vmid_q;
+  assign t7_req = req_valid_i[7];
+  assign t7_accept = |t7_req & t7_credit & ~sd_block;
+  assign t7_grant = t7_credit & ~sd_block & t7_req;
+  assign tlb_bid[7] = |t7_req & t7_credit;
   l1tlb_seed001_table41_tlb u_tlb7 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[7]),
+    .pick_i(t7_req),
+    .accept_i(t7_accept),
     .req_vpn_i(req_vpn_i[287:252]),
     .req_vmid_i(req_vmid_i[15:14]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3080,8 +3305,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c7_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[287:252]),
     .l2_resp_perm_i(l2_resp_perm_i[47:42]),
-    .grant_o(t7_grant),
-    .busy_next_o(t7_busy_next),
+    .credit_o(t7_credit),
+    .r1_v_o(t7_r1_v),
     .hit_o(t7_hit),
     .hit_vpn_o(t7_hit_vpn),
     .hit_vmid_o(t7_hit_vmid),
@@ -3106,7 +3331,7 @@ module l1tlb_seed001_table41 (
   assign u7_hit = t7_hit;
   assign u7_fill = t7_fill;
   assign c8_rtag = l2_resp_tag_i[17:16];
-  assign busy_next[8] = t8_busy_next;
+  assign r1_busy[8] = t8_r1_v;
   // Cluster 8: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c8_cand = t8_cand_valid;
   assign c8_load = ~q8_v_q | l2_req_ready_i[8];
@@ -3119,13 +3344,17 @@ module l1tlb_seed001_table41 (
   assign q8_vh_d = c8_take ? c8_cand_vh : q8_vh_q;
   assign c8_cand_vmid = t8_cand_vmid;
   assign q8_vmid_d = c8_take ? c8_cand_vmid : q8_vmid_q;
+  assign t8_req = req_valid_i[8];
+  assign t8_accept = |t8_req & t8_credit & ~sd_block;
+  assign t8_grant = t8_credit & ~sd_block & t8_req;
+  assign tlb_bid[8] = |t8_req & t8_credit;
   l1tlb_seed001_table41_tlb u_tlb8 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[8]),
+    .pick_i(t8_req),
+    .accept_i(t8_accept),
     .req_vpn_i(req_vpn_i[323:288]),
     .req_vmid_i(req_vmid_i[17:16]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3135,8 +3364,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c8_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[323:288]),
     .l2_resp_perm_i(l2_resp_perm_i[53:48]),
-    .grant_o(t8_grant),
-    .busy_next_o(t8_busy_next),
+    .credit_o(t8_credit),
+    .r1_v_o(t8_r1_v),
     .hit_o(t8_hit),
     .hit_vpn_o(t8_hit_vpn),
     .hit_vmid_o(t8_hit_vmid),
@@ -3161,7 +3390,7 @@ module l1tlb_seed001_table41 (
   assign u8_hit = t8_hit;
   assign u8_fill = t8_fill;
   assign c9_rtag = l2_resp_tag_i[19:18];
-  assign busy_next[9] = t9_busy_next;
+  assign r1_busy[9] = t9_r1_v;
   // Cluster 9: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c9_cand = t9_cand_valid;
   assign c9_load = ~q9_v_q | l2_req_ready_i[9];
@@ -3174,13 +3403,17 @@ module l1tlb_seed001_table41 (
   assign q9_vh_d = c9_take ? c9_cand_vh : q9_vh_q;
   assign c9_cand_vmid = t9_cand_vmid;
   assign q9_vmid_d = c9_take ? c9_cand_vmid : q9_vmid_q;
+  assign t9_req = req_valid_i[9];
+  assign t9_accept = |t9_req & t9_credit & ~sd_block;
+  assign t9_grant = t9_credit & ~sd_block & t9_req;
+  assign tlb_bid[9] = |t9_req & t9_credit;
   l1tlb_seed001_table41_tlb u_tlb9 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[9]),
+    .pick_i(t9_req),
+    .accept_i(t9_accept),
     .req_vpn_i(req_vpn_i[359:324]),
     .req_vmid_i(req_vmid_i[19:18]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3190,8 +3423,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c9_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[359:324]),
     .l2_resp_perm_i(l2_resp_perm_i[59:54]),
-    .grant_o(t9_grant),
-    .busy_next_o(t9_busy_next),
+    .credit_o(t9_credit),
+    .r1_v_o(t9_r1_v),
     .hit_o(t9_hit),
     .hit_vpn_o(t9_hit_vpn),
     .hit_vmid_o(t9_hit_vmid),
@@ -3216,7 +3449,7 @@ module l1tlb_seed001_table41 (
   assign u9_hit = t9_hit;
   assign u9_fill = t9_fill;
   assign c10_rtag = l2_resp_tag_i[21:20];
-  assign busy_next[10] = t10_busy_next;
+  assign r1_busy[10] = t10_r1_v;
   // Cluster 10: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c10_cand = t10_cand_valid;
   assign c10_load = ~q10_v_q | l2_req_ready_i[10];
@@ -3229,13 +3462,17 @@ module l1tlb_seed001_table41 (
   assign q10_vh_d = c10_take ? c10_cand_vh : q10_vh_q;
   assign c10_cand_vmid = t10_cand_vmid;
   assign q10_vmid_d = c10_take ? c10_cand_vmid : q10_vmid_q;
+  assign t10_req = req_valid_i[10];
+  assign t10_accept = |t10_req & t10_credit & ~sd_block;
+  assign t10_grant = t10_credit & ~sd_block & t10_req;
+  assign tlb_bid[10] = |t10_req & t10_credit;
   l1tlb_seed001_table41_tlb u_tlb10 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[10]),
+    .pick_i(t10_req),
+    .accept_i(t10_accept),
     .req_vpn_i(req_vpn_i[395:360]),
     .req_vmid_i(req_vmid_i[21:20]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3245,8 +3482,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c10_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[395:360]),
     .l2_resp_perm_i(l2_resp_perm_i[65:60]),
-    .grant_o(t10_grant),
-    .busy_next_o(t10_busy_next),
+    .credit_o(t10_credit),
+    .r1_v_o(t10_r1_v),
     .hit_o(t10_hit),
     .hit_vpn_o(t10_hit_vpn),
     .hit_vmid_o(t10_hit_vmid),
@@ -3271,7 +3508,7 @@ module l1tlb_seed001_table41 (
   assign u10_hit = t10_hit;
   assign u10_fill = t10_fill;
   assign c11_rtag = l2_resp_tag_i[23:22];
-  assign busy_next[11] = t11_busy_next;
+  assign r1_busy[11] = t11_r1_v;
   // Cluster 11: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c11_cand = t11_cand_valid;
   assign c11_load = ~q11_v_q | l2_req_ready_i[11];
@@ -3284,13 +3521,17 @@ module l1tlb_seed001_table41 (
   assign q11_vh_d = c11_take ? c11_cand_vh : q11_vh_q;
   assign c11_cand_vmid = t11_cand_vmid;
   assign q11_vmid_d = c11_take ? c11_cand_vmid : q11_vmid_q;
+  assign t11_req = req_valid_i[11];
+  assign t11_accept = |t11_req & t11_credit & ~sd_block;
+  assign t11_grant = t11_credit & ~sd_block & t11_req;
+  assign tlb_bid[11] = |t11_req & t11_credit;
   l1tlb_seed001_table41_tlb u_tlb11 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[11]),
+    .pick_i(t11_req),
+    .accept_i(t11_accept),
     .req_vpn_i(req_vpn_i[431:396]),
     .req_vmid_i(req_vmid_i[23:22]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3300,8 +3541,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c11_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[431:396]),
     .l2_resp_perm_i(l2_resp_perm_i[71:66]),
-    .grant_o(t11_grant),
-    .busy_next_o(t11_busy_next),
+    .credit_o(t11_credit),
+    .r1_v_o(t11_r1_v),
     .hit_o(t11_hit),
     .hit_vpn_o(t11_hit_vpn),
     .hit_vmid_o(t11_hit_vmid),
@@ -3326,7 +3567,7 @@ module l1tlb_seed001_table41 (
   assign u11_hit = t11_hit;
   assign u11_fill = t11_fill;
   assign c12_rtag = l2_resp_tag_i[25:24];
-  assign busy_next[12] = t12_busy_next;
+  assign r1_busy[12] = t12_r1_v;
   // Cluster 12: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c12_cand = t12_cand_valid;
   assign c12_load = ~q12_v_q | l2_req_ready_i[12];
@@ -3339,13 +3580,17 @@ module l1tlb_seed001_table41 (
   assign q12_vh_d = c12_take ? c12_cand_vh : q12_vh_q;
   assign c12_cand_vmid = t12_cand_vmid;
   assign q12_vmid_d = c12_take ? c12_cand_vmid : q12_vmid_q;
+  assign t12_req = req_valid_i[12];
+  assign t12_accept = |t12_req & t12_credit & ~sd_block;
+  assign t12_grant = t12_credit & ~sd_block & t12_req;
+  assign tlb_bid[12] = |t12_req & t12_credit;
   l1tlb_seed001_table41_tlb u_tlb12 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[12]),
+    .pick_i(t12_req),
+    .accept_i(t12_accept),
     .req_vpn_i(req_vpn_i[467:432]),
     .req_vmid_i(req_vmid_i[25:24]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3355,8 +3600,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c12_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[467:432]),
     .l2_resp_perm_i(l2_resp_perm_i[77:72]),
-    .grant_o(t12_grant),
-    .busy_next_o(t12_busy_next),
+    .credit_o(t12_credit),
+    .r1_v_o(t12_r1_v),
     .hit_o(t12_hit),
     .hit_vpn_o(t12_hit_vpn),
     .hit_vmid_o(t12_hit_vmid),
@@ -3381,7 +3626,7 @@ module l1tlb_seed001_table41 (
   assign u12_hit = t12_hit;
   assign u12_fill = t12_fill;
   assign c13_rtag = l2_resp_tag_i[27:26];
-  assign busy_next[13] = t13_busy_next;
+  assign r1_busy[13] = t13_r1_v;
   // Cluster 13: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c13_cand = t13_cand_valid;
   assign c13_load = ~q13_v_q | l2_req_ready_i[13];
@@ -3394,13 +3639,17 @@ module l1tlb_seed001_table41 (
   assign q13_vh_d = c13_take ? c13_cand_vh : q13_vh_q;
   assign c13_cand_vmid = t13_cand_vmid;
   assign q13_vmid_d = c13_take ? c13_cand_vmid : q13_vmid_q;
+  assign t13_req = req_valid_i[13];
+  assign t13_accept = |t13_req & t13_credit & ~sd_block;
+  assign t13_grant = t13_credit & ~sd_block & t13_req;
+  assign tlb_bid[13] = |t13_req & t13_credit;
   l1tlb_seed001_table41_tlb u_tlb13 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[13]),
+    .pick_i(t13_req),
+    .accept_i(t13_accept),
     .req_vpn_i(req_vpn_i[503:468]),
     .req_vmid_i(req_vmid_i[27:26]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3410,8 +3659,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c13_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[503:468]),
     .l2_resp_perm_i(l2_resp_perm_i[83:78]),
-    .grant_o(t13_grant),
-    .busy_next_o(t13_busy_next),
+    .credit_o(t13_credit),
+    .r1_v_o(t13_r1_v),
     .hit_o(t13_hit),
     .hit_vpn_o(t13_hit_vpn),
     .hit_vmid_o(t13_hit_vmid),
@@ -3436,7 +3685,7 @@ module l1tlb_seed001_table41 (
   assign u13_hit = t13_hit;
   assign u13_fill = t13_fill;
   assign c14_rtag = l2_resp_tag_i[29:28];
-  assign busy_next[14] = t14_busy_next;
+  assign r1_busy[14] = t14_r1_v;
   // Cluster 14: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c14_cand = t14_cand_valid;
   assign c14_load = ~q14_v_q | l2_req_ready_i[14];
@@ -3449,13 +3698,17 @@ module l1tlb_seed001_table41 (
   assign q14_vh_d = c14_take ? c14_cand_vh : q14_vh_q;
   assign c14_cand_vmid = t14_cand_vmid;
   assign q14_vmid_d = c14_take ? c14_cand_vmid : q14_vmid_q;
+  assign t14_req = req_valid_i[14];
+  assign t14_accept = |t14_req & t14_credit & ~sd_block;
+  assign t14_grant = t14_credit & ~sd_block & t14_req;
+  assign tlb_bid[14] = |t14_req & t14_credit;
   l1tlb_seed001_table41_tlb u_tlb14 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[14]),
+    .pick_i(t14_req),
+    .accept_i(t14_accept),
     .req_vpn_i(req_vpn_i[539:504]),
     .req_vmid_i(req_vmid_i[29:28]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3465,8 +3718,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c14_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[539:504]),
     .l2_resp_perm_i(l2_resp_perm_i[89:84]),
-    .grant_o(t14_grant),
-    .busy_next_o(t14_busy_next),
+    .credit_o(t14_credit),
+    .r1_v_o(t14_r1_v),
     .hit_o(t14_hit),
     .hit_vpn_o(t14_hit_vpn),
     .hit_vmid_o(t14_hit_vmid),
@@ -3491,7 +3744,7 @@ module l1tlb_seed001_table41 (
   assign u14_hit = t14_hit;
   assign u14_fill = t14_fill;
   assign c15_rtag = l2_resp_tag_i[31:30];
-  assign busy_next[15] = t15_busy_next;
+  assign r1_busy[15] = t15_r1_v;
   // Cluster 15: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c15_cand = t15_cand_valid;
   assign c15_load = ~q15_v_q | l2_req_ready_i[15];
@@ -3504,13 +3757,17 @@ module l1tlb_seed001_table41 (
   assign q15_vh_d = c15_take ? c15_cand_vh : q15_vh_q;
   assign c15_cand_vmid = t15_cand_vmid;
   assign q15_vmid_d = c15_take ? c15_cand_vmid : q15_vmid_q;
+  assign t15_req = req_valid_i[15];
+  assign t15_accept = |t15_req & t15_credit & ~sd_block;
+  assign t15_grant = t15_credit & ~sd_block & t15_req;
+  assign tlb_bid[15] = |t15_req & t15_credit;
   l1tlb_seed001_table41_tlb u_tlb15 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[15]),
+    .pick_i(t15_req),
+    .accept_i(t15_accept),
     .req_vpn_i(req_vpn_i[575:540]),
     .req_vmid_i(req_vmid_i[31:30]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3520,8 +3777,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c15_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[575:540]),
     .l2_resp_perm_i(l2_resp_perm_i[95:90]),
-    .grant_o(t15_grant),
-    .busy_next_o(t15_busy_next),
+    .credit_o(t15_credit),
+    .r1_v_o(t15_r1_v),
     .hit_o(t15_hit),
     .hit_vpn_o(t15_hit_vpn),
     .hit_vmid_o(t15_hit_vmid),
@@ -3546,7 +3803,7 @@ module l1tlb_seed001_table41 (
   assign u15_hit = t15_hit;
   assign u15_fill = t15_fill;
   assign c16_rtag = l2_resp_tag_i[33:32];
-  assign busy_next[16] = t16_busy_next;
+  assign r1_busy[16] = t16_r1_v;
   // Cluster 16: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c16_cand = t16_cand_valid;
   assign c16_load = ~q16_v_q | l2_req_ready_i[16];
@@ -3559,13 +3816,17 @@ module l1tlb_seed001_table41 (
   assign q16_vh_d = c16_take ? c16_cand_vh : q16_vh_q;
   assign c16_cand_vmid = t16_cand_vmid;
   assign q16_vmid_d = c16_take ? c16_cand_vmid : q16_vmid_q;
+  assign t16_req = req_valid_i[16];
+  assign t16_accept = |t16_req & t16_credit & ~sd_block;
+  assign t16_grant = t16_credit & ~sd_block & t16_req;
+  assign tlb_bid[16] = |t16_req & t16_credit;
   l1tlb_seed001_table41_tlb u_tlb16 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[16]),
+    .pick_i(t16_req),
+    .accept_i(t16_accept),
     .req_vpn_i(req_vpn_i[611:576]),
     .req_vmid_i(req_vmid_i[33:32]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3575,8 +3836,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c16_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[611:576]),
     .l2_resp_perm_i(l2_resp_perm_i[101:96]),
-    .grant_o(t16_grant),
-    .busy_next_o(t16_busy_next),
+    .credit_o(t16_credit),
+    .r1_v_o(t16_r1_v),
     .hit_o(t16_hit),
     .hit_vpn_o(t16_hit_vpn),
     .hit_vmid_o(t16_hit_vmid),
@@ -3601,7 +3862,7 @@ module l1tlb_seed001_table41 (
   assign u16_hit = t16_hit;
   assign u16_fill = t16_fill;
   assign c17_rtag = l2_resp_tag_i[35:34];
-  assign busy_next[17] = t17_busy_next;
+  assign r1_busy[17] = t17_r1_v;
   // Cluster 17: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c17_cand = t17_cand_valid;
   assign c17_load = ~q17_v_q | l2_req_ready_i[17];
@@ -3614,13 +3875,17 @@ module l1tlb_seed001_table41 (
   assign q17_vh_d = c17_take ? c17_cand_vh : q17_vh_q;
   assign c17_cand_vmid = t17_cand_vmid;
   assign q17_vmid_d = c17_take ? c17_cand_vmid : q17_vmid_q;
+  assign t17_req = req_valid_i[17];
+  assign t17_accept = |t17_req & t17_credit & ~sd_block;
+  assign t17_grant = t17_credit & ~sd_block & t17_req;
+  assign tlb_bid[17] = |t17_req & t17_credit;
   l1tlb_seed001_table41_tlb u_tlb17 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[17]),
+    .pick_i(t17_req),
+    .accept_i(t17_accept),
     .req_vpn_i(req_vpn_i[647:612]),
     .req_vmid_i(req_vmid_i[35:34]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3630,8 +3895,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c17_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[647:612]),
     .l2_resp_perm_i(l2_resp_perm_i[107:102]),
-    .grant_o(t17_grant),
-    .busy_next_o(t17_busy_next),
+    .credit_o(t17_credit),
+    .r1_v_o(t17_r1_v),
     .hit_o(t17_hit),
     .hit_vpn_o(t17_hit_vpn),
     .hit_vmid_o(t17_hit_vmid),
@@ -3656,7 +3921,7 @@ module l1tlb_seed001_table41 (
   assign u17_hit = t17_hit;
   assign u17_fill = t17_fill;
   assign c18_rtag = l2_resp_tag_i[37:36];
-  assign busy_next[18] = t18_busy_next;
+  assign r1_busy[18] = t18_r1_v;
   // Cluster 18: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c18_cand = t18_cand_valid;
   assign c18_load = ~q18_v_q | l2_req_ready_i[18];
@@ -3669,13 +3934,17 @@ module l1tlb_seed001_table41 (
   assign q18_vh_d = c18_take ? c18_cand_vh : q18_vh_q;
   assign c18_cand_vmid = t18_cand_vmid;
   assign q18_vmid_d = c18_take ? c18_cand_vmid : q18_vmid_q;
+  assign t18_req = req_valid_i[18];
+  assign t18_accept = |t18_req & t18_credit & ~sd_block;
+  assign t18_grant = t18_credit & ~sd_block & t18_req;
+  assign tlb_bid[18] = |t18_req & t18_credit;
   l1tlb_seed001_table41_tlb u_tlb18 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[18]),
+    .pick_i(t18_req),
+    .accept_i(t18_accept),
     .req_vpn_i(req_vpn_i[683:648]),
     .req_vmid_i(req_vmid_i[37:36]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3685,8 +3954,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c18_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[683:648]),
     .l2_resp_perm_i(l2_resp_perm_i[113:108]),
-    .grant_o(t18_grant),
-    .busy_next_o(t18_busy_next),
+    .credit_o(t18_credit),
+    .r1_v_o(t18_r1_v),
     .hit_o(t18_hit),
     .hit_vpn_o(t18_hit_vpn),
     .hit_vmid_o(t18_hit_vmid),
@@ -3711,7 +3980,7 @@ module l1tlb_seed001_table41 (
   assign u18_hit = t18_hit;
   assign u18_fill = t18_fill;
   assign c19_rtag = l2_resp_tag_i[39:38];
-  assign busy_next[19] = t19_busy_next;
+  assign r1_busy[19] = t19_r1_v;
   // Cluster 19: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c19_cand = t19_cand_valid;
   assign c19_load = ~q19_v_q | l2_req_ready_i[19];
@@ -3724,13 +3993,17 @@ module l1tlb_seed001_table41 (
   assign q19_vh_d = c19_take ? c19_cand_vh : q19_vh_q;
   assign c19_cand_vmid = t19_cand_vmid;
   assign q19_vmid_d = c19_take ? c19_cand_vmid : q19_vmid_q;
+  assign t19_req = req_valid_i[19];
+  assign t19_accept = |t19_req & t19_credit & ~sd_block;
+  assign t19_grant = t19_credit & ~sd_block & t19_req;
+  assign tlb_bid[19] = |t19_req & t19_credit;
   l1tlb_seed001_table41_tlb u_tlb19 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[19]),
+    .pick_i(t19_req),
+    .accept_i(t19_accept),
     .req_vpn_i(req_vpn_i[719:684]),
     .req_vmid_i(req_vmid_i[39:38]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3740,8 +4013,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c19_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[719:684]),
     .l2_resp_perm_i(l2_resp_perm_i[119:114]),
-    .grant_o(t19_grant),
-    .busy_next_o(t19_busy_next),
+    .credit_o(t19_credit),
+    .r1_v_o(t19_r1_v),
     .hit_o(t19_hit),
     .hit_vpn_o(t19_hit_vpn),
     .hit_vmid_o(t19_hit_vmid),
@@ -3766,7 +4039,7 @@ module l1tlb_seed001_table41 (
   assign u19_hit = t19_hit;
   assign u19_fill = t19_fill;
   assign c20_rtag = l2_resp_tag_i[41:40];
-  assign busy_next[20] = t20_busy_next;
+  assign r1_busy[20] = t20_r1_v;
   // Cluster 20: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c20_cand = t20_cand_valid;
   assign c20_load = ~q20_v_q | l2_req_ready_i[20];
@@ -3779,13 +4052,17 @@ module l1tlb_seed001_table41 (
   assign q20_vh_d = c20_take ? c20_cand_vh : q20_vh_q;
   assign c20_cand_vmid = t20_cand_vmid;
   assign q20_vmid_d = c20_take ? c20_cand_vmid : q20_vmid_q;
+  assign t20_req = req_valid_i[20];
+  assign t20_accept = |t20_req & t20_credit & ~sd_block;
+  assign t20_grant = t20_credit & ~sd_block & t20_req;
+  assign tlb_bid[20] = |t20_req & t20_credit;
   l1tlb_seed001_table41_tlb u_tlb20 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[20]),
+    .pick_i(t20_req),
+    .accept_i(t20_accept),
     .req_vpn_i(req_vpn_i[755:720]),
     .req_vmid_i(req_vmid_i[41:40]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3795,8 +4072,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c20_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[755:720]),
     .l2_resp_perm_i(l2_resp_perm_i[125:120]),
-    .grant_o(t20_grant),
-    .busy_next_o(t20_busy_next),
+    .credit_o(t20_credit),
+    .r1_v_o(t20_r1_v),
     .hit_o(t20_hit),
     .hit_vpn_o(t20_hit_vpn),
     .hit_vmid_o(t20_hit_vmid),
@@ -3821,7 +4098,7 @@ module l1tlb_seed001_table41 (
   assign u20_hit = t20_hit;
   assign u20_fill = t20_fill;
   assign c21_rtag = l2_resp_tag_i[43:42];
-  assign busy_next[21] = t21_busy_next;
+  assign r1_busy[21] = t21_r1_v;
   // Cluster 21: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c21_cand = t21_cand_valid;
   assign c21_load = ~q21_v_q | l2_req_ready_i[21];
@@ -3834,13 +4111,17 @@ module l1tlb_seed001_table41 (
   assign q21_vh_d = c21_take ? c21_cand_vh : q21_vh_q;
   assign c21_cand_vmid = t21_cand_vmid;
   assign q21_vmid_d = c21_take ? c21_cand_vmid : q21_vmid_q;
+  assign t21_req = req_valid_i[21];
+  assign t21_accept = |t21_req & t21_credit & ~sd_block;
+  assign t21_grant = t21_credit & ~sd_block & t21_req;
+  assign tlb_bid[21] = |t21_req & t21_credit;
   l1tlb_seed001_table41_tlb u_tlb21 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[21]),
+    .pick_i(t21_req),
+    .accept_i(t21_accept),
     .req_vpn_i(req_vpn_i[791:756]),
     .req_vmid_i(req_vmid_i[43:42]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3850,8 +4131,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c21_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[791:756]),
     .l2_resp_perm_i(l2_resp_perm_i[131:126]),
-    .grant_o(t21_grant),
-    .busy_next_o(t21_busy_next),
+    .credit_o(t21_credit),
+    .r1_v_o(t21_r1_v),
     .hit_o(t21_hit),
     .hit_vpn_o(t21_hit_vpn),
     .hit_vmid_o(t21_hit_vmid),
@@ -3876,7 +4157,7 @@ module l1tlb_seed001_table41 (
   assign u21_hit = t21_hit;
   assign u21_fill = t21_fill;
   assign c22_rtag = l2_resp_tag_i[45:44];
-  assign busy_next[22] = t22_busy_next;
+  assign r1_busy[22] = t22_r1_v;
   // Cluster 22: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c22_cand = t22_cand_valid;
   assign c22_load = ~q22_v_q | l2_req_ready_i[22];
@@ -3889,13 +4170,17 @@ module l1tlb_seed001_table41 (
   assign q22_vh_d = c22_take ? c22_cand_vh : q22_vh_q;
   assign c22_cand_vmid = t22_cand_vmid;
   assign q22_vmid_d = c22_take ? c22_cand_vmid : q22_vmid_q;
+  assign t22_req = req_valid_i[22];
+  assign t22_accept = |t22_req & t22_credit & ~sd_block;
+  assign t22_grant = t22_credit & ~sd_block & t22_req;
+  assign tlb_bid[22] = |t22_req & t22_credit;
   l1tlb_seed001_table41_tlb u_tlb22 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[22]),
+    .pick_i(t22_req),
+    .accept_i(t22_accept),
     .req_vpn_i(req_vpn_i[827:792]),
     .req_vmid_i(req_vmid_i[45:44]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3905,8 +4190,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c22_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[827:792]),
     .l2_resp_perm_i(l2_resp_perm_i[137:132]),
-    .grant_o(t22_grant),
-    .busy_next_o(t22_busy_next),
+    .credit_o(t22_credit),
+    .r1_v_o(t22_r1_v),
     .hit_o(t22_hit),
     .hit_vpn_o(t22_hit_vpn),
     .hit_vmid_o(t22_hit_vmid),
@@ -3931,7 +4216,7 @@ module l1tlb_seed001_table41 (
   assign u22_hit = t22_hit;
   assign u22_fill = t22_fill;
   assign c23_rtag = l2_resp_tag_i[47:46];
-  assign busy_next[23] = t23_busy_next;
+  assign r1_busy[23] = t23_r1_v;
   // Cluster 23: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c23_cand = t23_cand_valid;
   assign c23_load = ~q23_v_q | l2_req_ready_i[23];
@@ -3944,13 +4229,17 @@ module l1tlb_seed001_table41 (
   assign q23_vh_d = c23_take ? c23_cand_vh : q23_vh_q;
   assign c23_cand_vmid = t23_cand_vmid;
   assign q23_vmid_d = c23_take ? c23_cand_vmid : q23_vmid_q;
+  assign t23_req = req_valid_i[23];
+  assign t23_accept = |t23_req & t23_credit & ~sd_block;
+  assign t23_grant = t23_credit & ~sd_block & t23_req;
+  assign tlb_bid[23] = |t23_req & t23_credit;
   l1tlb_seed001_table41_tlb u_tlb23 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[23]),
+    .pick_i(t23_req),
+    .accept_i(t23_accept),
     .req_vpn_i(req_vpn_i[863:828]),
     .req_vmid_i(req_vmid_i[47:46]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -3960,8 +4249,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c23_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[863:828]),
     .l2_resp_perm_i(l2_resp_perm_i[143:138]),
-    .grant_o(t23_grant),
-    .busy_next_o(t23_busy_next),
+    .credit_o(t23_credit),
+    .r1_v_o(t23_r1_v),
     .hit_o(t23_hit),
     .hit_vpn_o(t23_hit_vpn),
     .hit_vmid_o(t23_hit_vmid),
@@ -3986,7 +4275,7 @@ module l1tlb_seed001_table41 (
   assign u23_hit = t23_hit;
   assign u23_fill = t23_fill;
   assign c24_rtag = l2_resp_tag_i[49:48];
-  assign busy_next[24] = t24_busy_next;
+  assign r1_busy[24] = t24_r1_v;
   // Cluster 24: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c24_cand = t24_cand_valid;
   assign c24_load = ~q24_v_q | l2_req_ready_i[24];
@@ -3999,13 +4288,17 @@ module l1tlb_seed001_table41 (
   assign q24_vh_d = c24_take ? c24_cand_vh : q24_vh_q;
   assign c24_cand_vmid = t24_cand_vmid;
   assign q24_vmid_d = c24_take ? c24_cand_vmid : q24_vmid_q;
+  assign t24_req = req_valid_i[24];
+  assign t24_accept = |t24_req & t24_credit & ~sd_block;
+  assign t24_grant = t24_credit & ~sd_block & t24_req;
+  assign tlb_bid[24] = |t24_req & t24_credit;
   l1tlb_seed001_table41_tlb u_tlb24 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[24]),
+    .pick_i(t24_req),
+    .accept_i(t24_accept),
     .req_vpn_i(req_vpn_i[899:864]),
     .req_vmid_i(req_vmid_i[49:48]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4015,8 +4308,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c24_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[899:864]),
     .l2_resp_perm_i(l2_resp_perm_i[149:144]),
-    .grant_o(t24_grant),
-    .busy_next_o(t24_busy_next),
+    .credit_o(t24_credit),
+    .r1_v_o(t24_r1_v),
     .hit_o(t24_hit),
     .hit_vpn_o(t24_hit_vpn),
     .hit_vmid_o(t24_hit_vmid),
@@ -4041,7 +4334,7 @@ module l1tlb_seed001_table41 (
   assign u24_hit = t24_hit;
   assign u24_fill = t24_fill;
   assign c25_rtag = l2_resp_tag_i[51:50];
-  assign busy_next[25] = t25_busy_next;
+  assign r1_busy[25] = t25_r1_v;
   // Cluster 25: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c25_cand = t25_cand_valid;
   assign c25_load = ~q25_v_q | l2_req_ready_i[25];
@@ -4054,13 +4347,17 @@ module l1tlb_seed001_table41 (
   assign q25_vh_d = c25_take ? c25_cand_vh : q25_vh_q;
   assign c25_cand_vmid = t25_cand_vmid;
   assign q25_vmid_d = c25_take ? c25_cand_vmid : q25_vmid_q;
+  assign t25_req = req_valid_i[25];
+  assign t25_accept = |t25_req & t25_credit & ~sd_block;
+  assign t25_grant = t25_credit & ~sd_block & t25_req;
+  assign tlb_bid[25] = |t25_req & t25_credit;
   l1tlb_seed001_table41_tlb u_tlb25 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[25]),
+    .pick_i(t25_req),
+    .accept_i(t25_accept),
     .req_vpn_i(req_vpn_i[935:900]),
     .req_vmid_i(req_vmid_i[51:50]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4070,8 +4367,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c25_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[935:900]),
     .l2_resp_perm_i(l2_resp_perm_i[155:150]),
-    .grant_o(t25_grant),
-    .busy_next_o(t25_busy_next),
+    .credit_o(t25_credit),
+    .r1_v_o(t25_r1_v),
     .hit_o(t25_hit),
     .hit_vpn_o(t25_hit_vpn),
     .hit_vmid_o(t25_hit_vmid),
@@ -4096,7 +4393,7 @@ module l1tlb_seed001_table41 (
   assign u25_hit = t25_hit;
   assign u25_fill = t25_fill;
   assign c26_rtag = l2_resp_tag_i[53:52];
-  assign busy_next[26] = t26_busy_next;
+  assign r1_busy[26] = t26_r1_v;
   // Cluster 26: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c26_cand = t26_cand_valid;
   assign c26_load = ~q26_v_q | l2_req_ready_i[26];
@@ -4109,13 +4406,17 @@ module l1tlb_seed001_table41 (
   assign q26_vh_d = c26_take ? c26_cand_vh : q26_vh_q;
   assign c26_cand_vmid = t26_cand_vmid;
   assign q26_vmid_d = c26_take ? c26_cand_vmid : q26_vmid_q;
+  assign t26_req = req_valid_i[26];
+  assign t26_accept = |t26_req & t26_credit & ~sd_block;
+  assign t26_grant = t26_credit & ~sd_block & t26_req;
+  assign tlb_bid[26] = |t26_req & t26_credit;
   l1tlb_seed001_table41_tlb u_tlb26 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[26]),
+    .pick_i(t26_req),
+    .accept_i(t26_accept),
     .req_vpn_i(req_vpn_i[971:936]),
     .req_vmid_i(req_vmid_i[53:52]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4125,8 +4426,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c26_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[971:936]),
     .l2_resp_perm_i(l2_resp_perm_i[161:156]),
-    .grant_o(t26_grant),
-    .busy_next_o(t26_busy_next),
+    .credit_o(t26_credit),
+    .r1_v_o(t26_r1_v),
     .hit_o(t26_hit),
     .hit_vpn_o(t26_hit_vpn),
     .hit_vmid_o(t26_hit_vmid),
@@ -4151,7 +4452,7 @@ module l1tlb_seed001_table41 (
   assign u26_hit = t26_hit;
   assign u26_fill = t26_fill;
   assign c27_rtag = l2_resp_tag_i[55:54];
-  assign busy_next[27] = t27_busy_next;
+  assign r1_busy[27] = t27_r1_v;
   // Cluster 27: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c27_cand = t27_cand_valid;
   assign c27_load = ~q27_v_q | l2_req_ready_i[27];
@@ -4164,13 +4465,17 @@ module l1tlb_seed001_table41 (
   assign q27_vh_d = c27_take ? c27_cand_vh : q27_vh_q;
   assign c27_cand_vmid = t27_cand_vmid;
   assign q27_vmid_d = c27_take ? c27_cand_vmid : q27_vmid_q;
+  assign t27_req = req_valid_i[27];
+  assign t27_accept = |t27_req & t27_credit & ~sd_block;
+  assign t27_grant = t27_credit & ~sd_block & t27_req;
+  assign tlb_bid[27] = |t27_req & t27_credit;
   l1tlb_seed001_table41_tlb u_tlb27 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[27]),
+    .pick_i(t27_req),
+    .accept_i(t27_accept),
     .req_vpn_i(req_vpn_i[1007:972]),
     .req_vmid_i(req_vmid_i[55:54]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4180,8 +4485,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c27_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1007:972]),
     .l2_resp_perm_i(l2_resp_perm_i[167:162]),
-    .grant_o(t27_grant),
-    .busy_next_o(t27_busy_next),
+    .credit_o(t27_credit),
+    .r1_v_o(t27_r1_v),
     .hit_o(t27_hit),
     .hit_vpn_o(t27_hit_vpn),
     .hit_vmid_o(t27_hit_vmid),
@@ -4206,7 +4511,7 @@ module l1tlb_seed001_table41 (
   assign u27_hit = t27_hit;
   assign u27_fill = t27_fill;
   assign c28_rtag = l2_resp_tag_i[57:56];
-  assign busy_next[28] = t28_busy_next;
+  assign r1_busy[28] = t28_r1_v;
   // Cluster 28: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c28_cand = t28_cand_valid;
   assign c28_load = ~q28_v_q | l2_req_ready_i[28];
@@ -4219,13 +4524,17 @@ module l1tlb_seed001_table41 (
   assign q28_vh_d = c28_take ? c28_cand_vh : q28_vh_q;
   assign c28_cand_vmid = t28_cand_vmid;
   assign q28_vmid_d = c28_take ? c28_cand_vmid : q28_vmid_q;
+  assign t28_req = req_valid_i[28];
+  assign t28_accept = |t28_req & t28_credit & ~sd_block;
+  assign t28_grant = t28_credit & ~sd_block & t28_req;
+  assign tlb_bid[28] = |t28_req & t28_credit;
   l1tlb_seed001_table41_tlb u_tlb28 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[28]),
+    .pick_i(t28_req),
+    .accept_i(t28_accept),
     .req_vpn_i(req_vpn_i[1043:1008]),
     .req_vmid_i(req_vmid_i[57:56]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4235,8 +4544,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c28_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1043:1008]),
     .l2_resp_perm_i(l2_resp_perm_i[173:168]),
-    .grant_o(t28_grant),
-    .busy_next_o(t28_busy_next),
+    .credit_o(t28_credit),
+    .r1_v_o(t28_r1_v),
     .hit_o(t28_hit),
     .hit_vpn_o(t28_hit_vpn),
     .hit_vmid_o(t28_hit_vmid),
@@ -4261,7 +4570,7 @@ module l1tlb_seed001_table41 (
   assign u28_hit = t28_hit;
   assign u28_fill = t28_fill;
   assign c29_rtag = l2_resp_tag_i[59:58];
-  assign busy_next[29] = t29_busy_next;
+  assign r1_busy[29] = t29_r1_v;
   // Cluster 29: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c29_cand = t29_cand_valid;
   assign c29_load = ~q29_v_q | l2_req_ready_i[29];
@@ -4274,13 +4583,17 @@ module l1tlb_seed001_table41 (
   assign q29_vh_d = c29_take ? c29_cand_vh : q29_vh_q;
   assign c29_cand_vmid = t29_cand_vmid;
   assign q29_vmid_d = c29_take ? c29_cand_vmid : q29_vmid_q;
+  assign t29_req = req_valid_i[29];
+  assign t29_accept = |t29_req & t29_credit & ~sd_block;
+  assign t29_grant = t29_credit & ~sd_block & t29_req;
+  assign tlb_bid[29] = |t29_req & t29_credit;
   l1tlb_seed001_table41_tlb u_tlb29 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[29]),
+    .pick_i(t29_req),
+    .accept_i(t29_accept),
     .req_vpn_i(req_vpn_i[1079:1044]),
     .req_vmid_i(req_vmid_i[59:58]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4290,8 +4603,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c29_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1079:1044]),
     .l2_resp_perm_i(l2_resp_perm_i[179:174]),
-    .grant_o(t29_grant),
-    .busy_next_o(t29_busy_next),
+    .credit_o(t29_credit),
+    .r1_v_o(t29_r1_v),
     .hit_o(t29_hit),
     .hit_vpn_o(t29_hit_vpn),
     .hit_vmid_o(t29_hit_vmid),
@@ -4316,7 +4629,7 @@ module l1tlb_seed001_table41 (
   assign u29_hit = t29_hit;
   assign u29_fill = t29_fill;
   assign c30_rtag = l2_resp_tag_i[61:60];
-  assign busy_next[30] = t30_busy_next;
+  assign r1_busy[30] = t30_r1_v;
   // Cluster 30: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c30_cand = t30_cand_valid;
   assign c30_load = ~q30_v_q | l2_req_ready_i[30];
@@ -4329,13 +4642,17 @@ module l1tlb_seed001_table41 (
   assign q30_vh_d = c30_take ? c30_cand_vh : q30_vh_q;
   assign c30_cand_vmid = t30_cand_vmid;
   assign q30_vmid_d = c30_take ? c30_cand_vmid : q30_vmid_q;
+  assign t30_req = req_valid_i[30];
+  assign t30_accept = |t30_req & t30_credit & ~sd_block;
+  assign t30_grant = t30_credit & ~sd_block & t30_req;
+  assign tlb_bid[30] = |t30_req & t30_credit;
   l1tlb_seed001_table41_tlb u_tlb30 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[30]),
+    .pick_i(t30_req),
+    .accept_i(t30_accept),
     .req_vpn_i(req_vpn_i[1115:1080]),
     .req_vmid_i(req_vmid_i[61:60]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4345,8 +4662,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c30_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1115:1080]),
     .l2_resp_perm_i(l2_resp_perm_i[185:180]),
-    .grant_o(t30_grant),
-    .busy_next_o(t30_busy_next),
+    .credit_o(t30_credit),
+    .r1_v_o(t30_r1_v),
     .hit_o(t30_hit),
     .hit_vpn_o(t30_hit_vpn),
     .hit_vmid_o(t30_hit_vmid),
@@ -4371,7 +4688,7 @@ module l1tlb_seed001_table41 (
   assign u30_hit = t30_hit;
   assign u30_fill = t30_fill;
   assign c31_rtag = l2_resp_tag_i[63:62];
-  assign busy_next[31] = t31_busy_next;
+  assign r1_busy[31] = t31_r1_v;
   // Cluster 31: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c31_cand = t31_cand_valid;
   assign c31_load = ~q31_v_q | l2_req_ready_i[31];
@@ -4384,13 +4701,17 @@ module l1tlb_seed001_table41 (
   assign q31_vh_d = c31_take ? c31_cand_vh : q31_vh_q;
   assign c31_cand_vmid = t31_cand_vmid;
   assign q31_vmid_d = c31_take ? c31_cand_vmid : q31_vmid_q;
+  assign t31_req = req_valid_i[31];
+  assign t31_accept = |t31_req & t31_credit & ~sd_block;
+  assign t31_grant = t31_credit & ~sd_block & t31_req;
+  assign tlb_bid[31] = |t31_req & t31_credit;
   l1tlb_seed001_table41_tlb u_tlb31 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[31]),
+    .pick_i(t31_req),
+    .accept_i(t31_accept),
     .req_vpn_i(req_vpn_i[1151:1116]),
     .req_vmid_i(req_vmid_i[63:62]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4400,8 +4721,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c31_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1151:1116]),
     .l2_resp_perm_i(l2_resp_perm_i[191:186]),
-    .grant_o(t31_grant),
-    .busy_next_o(t31_busy_next),
+    .credit_o(t31_credit),
+    .r1_v_o(t31_r1_v),
     .hit_o(t31_hit),
     .hit_vpn_o(t31_hit_vpn),
     .hit_vmid_o(t31_hit_vmid),
@@ -4426,7 +4747,7 @@ module l1tlb_seed001_table41 (
   assign u31_hit = t31_hit;
   assign u31_fill = t31_fill;
   assign c32_rtag = l2_resp_tag_i[65:64];
-  assign busy_next[32] = t32_busy_next;
+  assign r1_busy[32] = t32_r1_v;
   // Cluster 32: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c32_cand = t32_cand_valid;
   assign c32_load = ~q32_v_q | l2_req_ready_i[32];
@@ -4439,13 +4760,17 @@ module l1tlb_seed001_table41 (
   assign q32_vh_d = c32_take ? c32_cand_vh : q32_vh_q;
   assign c32_cand_vmid = t32_cand_vmid;
   assign q32_vmid_d = c32_take ? c32_cand_vmid : q32_vmid_q;
+  assign t32_req = req_valid_i[32];
+  assign t32_accept = |t32_req & t32_credit & ~sd_block;
+  assign t32_grant = t32_credit & ~sd_block & t32_req;
+  assign tlb_bid[32] = |t32_req & t32_credit;
   l1tlb_seed001_table41_tlb u_tlb32 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[32]),
+    .pick_i(t32_req),
+    .accept_i(t32_accept),
     .req_vpn_i(req_vpn_i[1187:1152]),
     .req_vmid_i(req_vmid_i[65:64]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4455,8 +4780,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c32_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1187:1152]),
     .l2_resp_perm_i(l2_resp_perm_i[197:192]),
-    .grant_o(t32_grant),
-    .busy_next_o(t32_busy_next),
+    .credit_o(t32_credit),
+    .r1_v_o(t32_r1_v),
     .hit_o(t32_hit),
     .hit_vpn_o(t32_hit_vpn),
     .hit_vmid_o(t32_hit_vmid),
@@ -4481,7 +4806,7 @@ module l1tlb_seed001_table41 (
   assign u32_hit = t32_hit;
   assign u32_fill = t32_fill;
   assign c33_rtag = l2_resp_tag_i[67:66];
-  assign busy_next[33] = t33_busy_next;
+  assign r1_busy[33] = t33_r1_v;
   // Cluster 33: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c33_cand = t33_cand_valid;
   assign c33_load = ~q33_v_q | l2_req_ready_i[33];
@@ -4494,13 +4819,17 @@ module l1tlb_seed001_table41 (
   assign q33_vh_d = c33_take ? c33_cand_vh : q33_vh_q;
   assign c33_cand_vmid = t33_cand_vmid;
   assign q33_vmid_d = c33_take ? c33_cand_vmid : q33_vmid_q;
+  assign t33_req = req_valid_i[33];
+  assign t33_accept = |t33_req & t33_credit & ~sd_block;
+  assign t33_grant = t33_credit & ~sd_block & t33_req;
+  assign tlb_bid[33] = |t33_req & t33_credit;
   l1tlb_seed001_table41_tlb u_tlb33 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[33]),
+    .pick_i(t33_req),
+    .accept_i(t33_accept),
     .req_vpn_i(req_vpn_i[1223:1188]),
     .req_vmid_i(req_vmid_i[67:66]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4510,8 +4839,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c33_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1223:1188]),
     .l2_resp_perm_i(l2_resp_perm_i[203:198]),
-    .grant_o(t33_grant),
-    .busy_next_o(t33_busy_next),
+    .credit_o(t33_credit),
+    .r1_v_o(t33_r1_v),
     .hit_o(t33_hit),
     .hit_vpn_o(t33_hit_vpn),
     .hit_vmid_o(t33_hit_vmid),
@@ -4536,7 +4865,7 @@ module l1tlb_seed001_table41 (
   assign u33_hit = t33_hit;
   assign u33_fill = t33_fill;
   assign c34_rtag = l2_resp_tag_i[69:68];
-  assign busy_next[34] = t34_busy_next;
+  assign r1_busy[34] = t34_r1_v;
   // Cluster 34: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c34_cand = t34_cand_valid;
   assign c34_load = ~q34_v_q | l2_req_ready_i[34];
@@ -4549,13 +4878,17 @@ module l1tlb_seed001_table41 (
   assign q34_vh_d = c34_take ? c34_cand_vh : q34_vh_q;
   assign c34_cand_vmid = t34_cand_vmid;
   assign q34_vmid_d = c34_take ? c34_cand_vmid : q34_vmid_q;
+  assign t34_req = req_valid_i[34];
+  assign t34_accept = |t34_req & t34_credit & ~sd_block;
+  assign t34_grant = t34_credit & ~sd_block & t34_req;
+  assign tlb_bid[34] = |t34_req & t34_credit;
   l1tlb_seed001_table41_tlb u_tlb34 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[34]),
+    .pick_i(t34_req),
+    .accept_i(t34_accept),
     .req_vpn_i(req_vpn_i[1259:1224]),
     .req_vmid_i(req_vmid_i[69:68]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4565,8 +4898,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c34_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1259:1224]),
     .l2_resp_perm_i(l2_resp_perm_i[209:204]),
-    .grant_o(t34_grant),
-    .busy_next_o(t34_busy_next),
+    .credit_o(t34_credit),
+    .r1_v_o(t34_r1_v),
     .hit_o(t34_hit),
     .hit_vpn_o(t34_hit_vpn),
     .hit_vmid_o(t34_hit_vmid),
@@ -4591,7 +4924,7 @@ module l1tlb_seed001_table41 (
   assign u34_hit = t34_hit;
   assign u34_fill = t34_fill;
   assign c35_rtag = l2_resp_tag_i[71:70];
-  assign busy_next[35] = t35_busy_next;
+  assign r1_busy[35] = t35_r1_v;
   // Cluster 35: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c35_cand = t35_cand_valid;
   assign c35_load = ~q35_v_q | l2_req_ready_i[35];
@@ -4604,13 +4937,17 @@ module l1tlb_seed001_table41 (
   assign q35_vh_d = c35_take ? c35_cand_vh : q35_vh_q;
   assign c35_cand_vmid = t35_cand_vmid;
   assign q35_vmid_d = c35_take ? c35_cand_vmid : q35_vmid_q;
+  assign t35_req = req_valid_i[35];
+  assign t35_accept = |t35_req & t35_credit & ~sd_block;
+  assign t35_grant = t35_credit & ~sd_block & t35_req;
+  assign tlb_bid[35] = |t35_req & t35_credit;
   l1tlb_seed001_table41_tlb u_tlb35 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[35]),
+    .pick_i(t35_req),
+    .accept_i(t35_accept),
     .req_vpn_i(req_vpn_i[1295:1260]),
     .req_vmid_i(req_vmid_i[71:70]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4620,8 +4957,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c35_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1295:1260]),
     .l2_resp_perm_i(l2_resp_perm_i[215:210]),
-    .grant_o(t35_grant),
-    .busy_next_o(t35_busy_next),
+    .credit_o(t35_credit),
+    .r1_v_o(t35_r1_v),
     .hit_o(t35_hit),
     .hit_vpn_o(t35_hit_vpn),
     .hit_vmid_o(t35_hit_vmid),
@@ -4646,7 +4983,7 @@ module l1tlb_seed001_table41 (
   assign u35_hit = t35_hit;
   assign u35_fill = t35_fill;
   assign c36_rtag = l2_resp_tag_i[73:72];
-  assign busy_next[36] = t36_busy_next;
+  assign r1_busy[36] = t36_r1_v;
   // Cluster 36: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c36_cand = t36_cand_valid;
   assign c36_load = ~q36_v_q | l2_req_ready_i[36];
@@ -4659,13 +4996,17 @@ module l1tlb_seed001_table41 (
   assign q36_vh_d = c36_take ? c36_cand_vh : q36_vh_q;
   assign c36_cand_vmid = t36_cand_vmid;
   assign q36_vmid_d = c36_take ? c36_cand_vmid : q36_vmid_q;
+  assign t36_req = req_valid_i[36];
+  assign t36_accept = |t36_req & t36_credit & ~sd_block;
+  assign t36_grant = t36_credit & ~sd_block & t36_req;
+  assign tlb_bid[36] = |t36_req & t36_credit;
   l1tlb_seed001_table41_tlb u_tlb36 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[36]),
+    .pick_i(t36_req),
+    .accept_i(t36_accept),
     .req_vpn_i(req_vpn_i[1331:1296]),
     .req_vmid_i(req_vmid_i[73:72]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4675,8 +5016,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c36_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1331:1296]),
     .l2_resp_perm_i(l2_resp_perm_i[221:216]),
-    .grant_o(t36_grant),
-    .busy_next_o(t36_busy_next),
+    .credit_o(t36_credit),
+    .r1_v_o(t36_r1_v),
     .hit_o(t36_hit),
     .hit_vpn_o(t36_hit_vpn),
     .hit_vmid_o(t36_hit_vmid),
@@ -4701,7 +5042,7 @@ module l1tlb_seed001_table41 (
   assign u36_hit = t36_hit;
   assign u36_fill = t36_fill;
   assign c37_rtag = l2_resp_tag_i[75:74];
-  assign busy_next[37] = t37_busy_next;
+  assign r1_busy[37] = t37_r1_v;
   // Cluster 37: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c37_cand = t37_cand_valid;
   assign c37_load = ~q37_v_q | l2_req_ready_i[37];
@@ -4714,13 +5055,17 @@ module l1tlb_seed001_table41 (
   assign q37_vh_d = c37_take ? c37_cand_vh : q37_vh_q;
   assign c37_cand_vmid = t37_cand_vmid;
   assign q37_vmid_d = c37_take ? c37_cand_vmid : q37_vmid_q;
+  assign t37_req = req_valid_i[37];
+  assign t37_accept = |t37_req & t37_credit & ~sd_block;
+  assign t37_grant = t37_credit & ~sd_block & t37_req;
+  assign tlb_bid[37] = |t37_req & t37_credit;
   l1tlb_seed001_table41_tlb u_tlb37 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[37]),
+    .pick_i(t37_req),
+    .accept_i(t37_accept),
     .req_vpn_i(req_vpn_i[1367:1332]),
     .req_vmid_i(req_vmid_i[75:74]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4730,8 +5075,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c37_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1367:1332]),
     .l2_resp_perm_i(l2_resp_perm_i[227:222]),
-    .grant_o(t37_grant),
-    .busy_next_o(t37_busy_next),
+    .credit_o(t37_credit),
+    .r1_v_o(t37_r1_v),
     .hit_o(t37_hit),
     .hit_vpn_o(t37_hit_vpn),
     .hit_vmid_o(t37_hit_vmid),
@@ -4756,7 +5101,7 @@ module l1tlb_seed001_table41 (
   assign u37_hit = t37_hit;
   assign u37_fill = t37_fill;
   assign c38_rtag = l2_resp_tag_i[77:76];
-  assign busy_next[38] = t38_busy_next;
+  assign r1_busy[38] = t38_r1_v;
   // Cluster 38: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c38_cand = t38_cand_valid;
   assign c38_load = ~q38_v_q | l2_req_ready_i[38];
@@ -4769,13 +5114,17 @@ module l1tlb_seed001_table41 (
   assign q38_vh_d = c38_take ? c38_cand_vh : q38_vh_q;
   assign c38_cand_vmid = t38_cand_vmid;
   assign q38_vmid_d = c38_take ? c38_cand_vmid : q38_vmid_q;
+  assign t38_req = req_valid_i[38];
+  assign t38_accept = |t38_req & t38_credit & ~sd_block;
+  assign t38_grant = t38_credit & ~sd_block & t38_req;
+  assign tlb_bid[38] = |t38_req & t38_credit;
   l1tlb_seed001_table41_tlb u_tlb38 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[38]),
+    .pick_i(t38_req),
+    .accept_i(t38_accept),
     .req_vpn_i(req_vpn_i[1403:1368]),
     .req_vmid_i(req_vmid_i[77:76]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4785,8 +5134,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c38_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1403:1368]),
     .l2_resp_perm_i(l2_resp_perm_i[233:228]),
-    .grant_o(t38_grant),
-    .busy_next_o(t38_busy_next),
+    .credit_o(t38_credit),
+    .r1_v_o(t38_r1_v),
     .hit_o(t38_hit),
     .hit_vpn_o(t38_hit_vpn),
     .hit_vmid_o(t38_hit_vmid),
@@ -4811,7 +5160,7 @@ module l1tlb_seed001_table41 (
   assign u38_hit = t38_hit;
   assign u38_fill = t38_fill;
   assign c39_rtag = l2_resp_tag_i[79:78];
-  assign busy_next[39] = t39_busy_next;
+  assign r1_busy[39] = t39_r1_v;
   // Cluster 39: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c39_cand = t39_cand_valid;
   assign c39_load = ~q39_v_q | l2_req_ready_i[39];
@@ -4824,13 +5173,17 @@ module l1tlb_seed001_table41 (
   assign q39_vh_d = c39_take ? c39_cand_vh : q39_vh_q;
   assign c39_cand_vmid = t39_cand_vmid;
   assign q39_vmid_d = c39_take ? c39_cand_vmid : q39_vmid_q;
+  assign t39_req = req_valid_i[39];
+  assign t39_accept = |t39_req & t39_credit & ~sd_block;
+  assign t39_grant = t39_credit & ~sd_block & t39_req;
+  assign tlb_bid[39] = |t39_req & t39_credit;
   l1tlb_seed001_table41_tlb u_tlb39 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[39]),
+    .pick_i(t39_req),
+    .accept_i(t39_accept),
     .req_vpn_i(req_vpn_i[1439:1404]),
     .req_vmid_i(req_vmid_i[79:78]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4840,8 +5193,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c39_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1439:1404]),
     .l2_resp_perm_i(l2_resp_perm_i[239:234]),
-    .grant_o(t39_grant),
-    .busy_next_o(t39_busy_next),
+    .credit_o(t39_credit),
+    .r1_v_o(t39_r1_v),
     .hit_o(t39_hit),
     .hit_vpn_o(t39_hit_vpn),
     .hit_vmid_o(t39_hit_vmid),
@@ -4866,7 +5219,7 @@ module l1tlb_seed001_table41 (
   assign u39_hit = t39_hit;
   assign u39_fill = t39_fill;
   assign c40_rtag = l2_resp_tag_i[81:80];
-  assign busy_next[40] = t40_busy_next;
+  assign r1_busy[40] = t40_r1_v;
   // Cluster 40: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c40_cand = t40_cand_valid;
   assign c40_load = ~q40_v_q | l2_req_ready_i[40];
@@ -4879,13 +5232,17 @@ module l1tlb_seed001_table41 (
   assign q40_vh_d = c40_take ? c40_cand_vh : q40_vh_q;
   assign c40_cand_vmid = t40_cand_vmid;
   assign q40_vmid_d = c40_take ? c40_cand_vmid : q40_vmid_q;
+  assign t40_req = req_valid_i[40];
+  assign t40_accept = |t40_req & t40_credit & ~sd_block;
+  assign t40_grant = t40_credit & ~sd_block & t40_req;
+  assign tlb_bid[40] = |t40_req & t40_credit;
   l1tlb_seed001_table41_tlb u_tlb40 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[40]),
+    .pick_i(t40_req),
+    .accept_i(t40_accept),
     .req_vpn_i(req_vpn_i[1475:1440]),
     .req_vmid_i(req_vmid_i[81:80]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4895,8 +5252,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c40_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1475:1440]),
     .l2_resp_perm_i(l2_resp_perm_i[245:240]),
-    .grant_o(t40_grant),
-    .busy_next_o(t40_busy_next),
+    .credit_o(t40_credit),
+    .r1_v_o(t40_r1_v),
     .hit_o(t40_hit),
     .hit_vpn_o(t40_hit_vpn),
     .hit_vmid_o(t40_hit_vmid),
@@ -4921,7 +5278,7 @@ module l1tlb_seed001_table41 (
   assign u40_hit = t40_hit;
   assign u40_fill = t40_fill;
   assign c41_rtag = l2_resp_tag_i[83:82];
-  assign busy_next[41] = t41_busy_next;
+  assign r1_busy[41] = t41_r1_v;
   // Cluster 41: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c41_cand = t41_cand_valid;
   assign c41_load = ~q41_v_q | l2_req_ready_i[41];
@@ -4934,13 +5291,17 @@ module l1tlb_seed001_table41 (
   assign q41_vh_d = c41_take ? c41_cand_vh : q41_vh_q;
   assign c41_cand_vmid = t41_cand_vmid;
   assign q41_vmid_d = c41_take ? c41_cand_vmid : q41_vmid_q;
+  assign t41_req = req_valid_i[41];
+  assign t41_accept = |t41_req & t41_credit & ~sd_block;
+  assign t41_grant = t41_credit & ~sd_block & t41_req;
+  assign tlb_bid[41] = |t41_req & t41_credit;
   l1tlb_seed001_table41_tlb u_tlb41 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[41]),
+    .pick_i(t41_req),
+    .accept_i(t41_accept),
     .req_vpn_i(req_vpn_i[1511:1476]),
     .req_vmid_i(req_vmid_i[83:82]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -4950,8 +5311,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c41_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1511:1476]),
     .l2_resp_perm_i(l2_resp_perm_i[251:246]),
-    .grant_o(t41_grant),
-    .busy_next_o(t41_busy_next),
+    .credit_o(t41_credit),
+    .r1_v_o(t41_r1_v),
     .hit_o(t41_hit),
     .hit_vpn_o(t41_hit_vpn),
     .hit_vmid_o(t41_hit_vmid),
@@ -4976,7 +5337,7 @@ module l1tlb_seed001_table41 (
   assign u41_hit = t41_hit;
   assign u41_fill = t41_fill;
   assign c42_rtag = l2_resp_tag_i[85:84];
-  assign busy_next[42] = t42_busy_next;
+  assign r1_busy[42] = t42_r1_v;
   // Cluster 42: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c42_cand = t42_cand_valid;
   assign c42_load = ~q42_v_q | l2_req_ready_i[42];
@@ -4989,13 +5350,17 @@ module l1tlb_seed001_table41 (
   assign q42_vh_d = c42_take ? c42_cand_vh : q42_vh_q;
   assign c42_cand_vmid = t42_cand_vmid;
   assign q42_vmid_d = c42_take ? c42_cand_vmid : q42_vmid_q;
+  assign t42_req = req_valid_i[42];
+  assign t42_accept = |t42_req & t42_credit & ~sd_block;
+  assign t42_grant = t42_credit & ~sd_block & t42_req;
+  assign tlb_bid[42] = |t42_req & t42_credit;
   l1tlb_seed001_table41_tlb u_tlb42 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[42]),
+    .pick_i(t42_req),
+    .accept_i(t42_accept),
     .req_vpn_i(req_vpn_i[1547:1512]),
     .req_vmid_i(req_vmid_i[85:84]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5005,8 +5370,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c42_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1547:1512]),
     .l2_resp_perm_i(l2_resp_perm_i[257:252]),
-    .grant_o(t42_grant),
-    .busy_next_o(t42_busy_next),
+    .credit_o(t42_credit),
+    .r1_v_o(t42_r1_v),
     .hit_o(t42_hit),
     .hit_vpn_o(t42_hit_vpn),
     .hit_vmid_o(t42_hit_vmid),
@@ -5031,7 +5396,7 @@ module l1tlb_seed001_table41 (
   assign u42_hit = t42_hit;
   assign u42_fill = t42_fill;
   assign c43_rtag = l2_resp_tag_i[87:86];
-  assign busy_next[43] = t43_busy_next;
+  assign r1_busy[43] = t43_r1_v;
   // Cluster 43: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c43_cand = t43_cand_valid;
   assign c43_load = ~q43_v_q | l2_req_ready_i[43];
@@ -5044,13 +5409,17 @@ module l1tlb_seed001_table41 (
   assign q43_vh_d = c43_take ? c43_cand_vh : q43_vh_q;
   assign c43_cand_vmid = t43_cand_vmid;
   assign q43_vmid_d = c43_take ? c43_cand_vmid : q43_vmid_q;
+  assign t43_req = req_valid_i[43];
+  assign t43_accept = |t43_req & t43_credit & ~sd_block;
+  assign t43_grant = t43_credit & ~sd_block & t43_req;
+  assign tlb_bid[43] = |t43_req & t43_credit;
   l1tlb_seed001_table41_tlb u_tlb43 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[43]),
+    .pick_i(t43_req),
+    .accept_i(t43_accept),
     .req_vpn_i(req_vpn_i[1583:1548]),
     .req_vmid_i(req_vmid_i[87:86]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5060,8 +5429,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c43_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1583:1548]),
     .l2_resp_perm_i(l2_resp_perm_i[263:258]),
-    .grant_o(t43_grant),
-    .busy_next_o(t43_busy_next),
+    .credit_o(t43_credit),
+    .r1_v_o(t43_r1_v),
     .hit_o(t43_hit),
     .hit_vpn_o(t43_hit_vpn),
     .hit_vmid_o(t43_hit_vmid),
@@ -5086,7 +5455,7 @@ module l1tlb_seed001_table41 (
   assign u43_hit = t43_hit;
   assign u43_fill = t43_fill;
   assign c44_rtag = l2_resp_tag_i[89:88];
-  assign busy_next[44] = t44_busy_next;
+  assign r1_busy[44] = t44_r1_v;
   // Cluster 44: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c44_cand = t44_cand_valid;
   assign c44_load = ~q44_v_q | l2_req_ready_i[44];
@@ -5099,13 +5468,17 @@ module l1tlb_seed001_table41 (
   assign q44_vh_d = c44_take ? c44_cand_vh : q44_vh_q;
   assign c44_cand_vmid = t44_cand_vmid;
   assign q44_vmid_d = c44_take ? c44_cand_vmid : q44_vmid_q;
+  assign t44_req = req_valid_i[44];
+  assign t44_accept = |t44_req & t44_credit & ~sd_block;
+  assign t44_grant = t44_credit & ~sd_block & t44_req;
+  assign tlb_bid[44] = |t44_req & t44_credit;
   l1tlb_seed001_table41_tlb u_tlb44 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[44]),
+    .pick_i(t44_req),
+    .accept_i(t44_accept),
     .req_vpn_i(req_vpn_i[1619:1584]),
     .req_vmid_i(req_vmid_i[89:88]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5115,8 +5488,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c44_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1619:1584]),
     .l2_resp_perm_i(l2_resp_perm_i[269:264]),
-    .grant_o(t44_grant),
-    .busy_next_o(t44_busy_next),
+    .credit_o(t44_credit),
+    .r1_v_o(t44_r1_v),
     .hit_o(t44_hit),
     .hit_vpn_o(t44_hit_vpn),
     .hit_vmid_o(t44_hit_vmid),
@@ -5141,7 +5514,7 @@ module l1tlb_seed001_table41 (
   assign u44_hit = t44_hit;
   assign u44_fill = t44_fill;
   assign c45_rtag = l2_resp_tag_i[91:90];
-  assign busy_next[45] = t45_busy_next;
+  assign r1_busy[45] = t45_r1_v;
   // Cluster 45: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c45_cand = t45_cand_valid;
   assign c45_load = ~q45_v_q | l2_req_ready_i[45];
@@ -5154,13 +5527,17 @@ module l1tlb_seed001_table41 (
   assign q45_vh_d = c45_take ? c45_cand_vh : q45_vh_q;
   assign c45_cand_vmid = t45_cand_vmid;
   assign q45_vmid_d = c45_take ? c45_cand_vmid : q45_vmid_q;
+  assign t45_req = req_valid_i[45];
+  assign t45_accept = |t45_req & t45_credit & ~sd_block;
+  assign t45_grant = t45_credit & ~sd_block & t45_req;
+  assign tlb_bid[45] = |t45_req & t45_credit;
   l1tlb_seed001_table41_tlb u_tlb45 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[45]),
+    .pick_i(t45_req),
+    .accept_i(t45_accept),
     .req_vpn_i(req_vpn_i[1655:1620]),
     .req_vmid_i(req_vmid_i[91:90]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5170,8 +5547,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c45_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1655:1620]),
     .l2_resp_perm_i(l2_resp_perm_i[275:270]),
-    .grant_o(t45_grant),
-    .busy_next_o(t45_busy_next),
+    .credit_o(t45_credit),
+    .r1_v_o(t45_r1_v),
     .hit_o(t45_hit),
     .hit_vpn_o(t45_hit_vpn),
     .hit_vmid_o(t45_hit_vmid),
@@ -5196,7 +5573,7 @@ module l1tlb_seed001_table41 (
   assign u45_hit = t45_hit;
   assign u45_fill = t45_fill;
   assign c46_rtag = l2_resp_tag_i[93:92];
-  assign busy_next[46] = t46_busy_next;
+  assign r1_busy[46] = t46_r1_v;
   // Cluster 46: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c46_cand = t46_cand_valid;
   assign c46_load = ~q46_v_q | l2_req_ready_i[46];
@@ -5209,13 +5586,17 @@ module l1tlb_seed001_table41 (
   assign q46_vh_d = c46_take ? c46_cand_vh : q46_vh_q;
   assign c46_cand_vmid = t46_cand_vmid;
   assign q46_vmid_d = c46_take ? c46_cand_vmid : q46_vmid_q;
+  assign t46_req = req_valid_i[46];
+  assign t46_accept = |t46_req & t46_credit & ~sd_block;
+  assign t46_grant = t46_credit & ~sd_block & t46_req;
+  assign tlb_bid[46] = |t46_req & t46_credit;
   l1tlb_seed001_table41_tlb u_tlb46 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[46]),
+    .pick_i(t46_req),
+    .accept_i(t46_accept),
     .req_vpn_i(req_vpn_i[1691:1656]),
     .req_vmid_i(req_vmid_i[93:92]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5225,8 +5606,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c46_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1691:1656]),
     .l2_resp_perm_i(l2_resp_perm_i[281:276]),
-    .grant_o(t46_grant),
-    .busy_next_o(t46_busy_next),
+    .credit_o(t46_credit),
+    .r1_v_o(t46_r1_v),
     .hit_o(t46_hit),
     .hit_vpn_o(t46_hit_vpn),
     .hit_vmid_o(t46_hit_vmid),
@@ -5251,7 +5632,7 @@ module l1tlb_seed001_table41 (
   assign u46_hit = t46_hit;
   assign u46_fill = t46_fill;
   assign c47_rtag = l2_resp_tag_i[95:94];
-  assign busy_next[47] = t47_busy_next;
+  assign r1_busy[47] = t47_r1_v;
   // Cluster 47: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c47_cand = t47_cand_valid;
   assign c47_load = ~q47_v_q | l2_req_ready_i[47];
@@ -5264,13 +5645,17 @@ module l1tlb_seed001_table41 (
   assign q47_vh_d = c47_take ? c47_cand_vh : q47_vh_q;
   assign c47_cand_vmid = t47_cand_vmid;
   assign q47_vmid_d = c47_take ? c47_cand_vmid : q47_vmid_q;
+  assign t47_req = req_valid_i[47];
+  assign t47_accept = |t47_req & t47_credit & ~sd_block;
+  assign t47_grant = t47_credit & ~sd_block & t47_req;
+  assign tlb_bid[47] = |t47_req & t47_credit;
   l1tlb_seed001_table41_tlb u_tlb47 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[47]),
+    .pick_i(t47_req),
+    .accept_i(t47_accept),
     .req_vpn_i(req_vpn_i[1727:1692]),
     .req_vmid_i(req_vmid_i[95:94]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5280,8 +5665,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c47_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1727:1692]),
     .l2_resp_perm_i(l2_resp_perm_i[287:282]),
-    .grant_o(t47_grant),
-    .busy_next_o(t47_busy_next),
+    .credit_o(t47_credit),
+    .r1_v_o(t47_r1_v),
     .hit_o(t47_hit),
     .hit_vpn_o(t47_hit_vpn),
     .hit_vmid_o(t47_hit_vmid),
@@ -5306,7 +5691,7 @@ module l1tlb_seed001_table41 (
   assign u47_hit = t47_hit;
   assign u47_fill = t47_fill;
   assign c48_rtag = l2_resp_tag_i[97:96];
-  assign busy_next[48] = t48_busy_next;
+  assign r1_busy[48] = t48_r1_v;
   // Cluster 48: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c48_cand = t48_cand_valid;
   assign c48_load = ~q48_v_q | l2_req_ready_i[48];
@@ -5319,13 +5704,17 @@ module l1tlb_seed001_table41 (
   assign q48_vh_d = c48_take ? c48_cand_vh : q48_vh_q;
   assign c48_cand_vmid = t48_cand_vmid;
   assign q48_vmid_d = c48_take ? c48_cand_vmid : q48_vmid_q;
+  assign t48_req = req_valid_i[48];
+  assign t48_accept = |t48_req & t48_credit & ~sd_block;
+  assign t48_grant = t48_credit & ~sd_block & t48_req;
+  assign tlb_bid[48] = |t48_req & t48_credit;
   l1tlb_seed001_table41_tlb u_tlb48 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[48]),
+    .pick_i(t48_req),
+    .accept_i(t48_accept),
     .req_vpn_i(req_vpn_i[1763:1728]),
     .req_vmid_i(req_vmid_i[97:96]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5335,8 +5724,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c48_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1763:1728]),
     .l2_resp_perm_i(l2_resp_perm_i[293:288]),
-    .grant_o(t48_grant),
-    .busy_next_o(t48_busy_next),
+    .credit_o(t48_credit),
+    .r1_v_o(t48_r1_v),
     .hit_o(t48_hit),
     .hit_vpn_o(t48_hit_vpn),
     .hit_vmid_o(t48_hit_vmid),
@@ -5361,7 +5750,7 @@ module l1tlb_seed001_table41 (
   assign u48_hit = t48_hit;
   assign u48_fill = t48_fill;
   assign c49_rtag = l2_resp_tag_i[99:98];
-  assign busy_next[49] = t49_busy_next;
+  assign r1_busy[49] = t49_r1_v;
   // Cluster 49: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c49_cand = t49_cand_valid;
   assign c49_load = ~q49_v_q | l2_req_ready_i[49];
@@ -5374,13 +5763,17 @@ module l1tlb_seed001_table41 (
   assign q49_vh_d = c49_take ? c49_cand_vh : q49_vh_q;
   assign c49_cand_vmid = t49_cand_vmid;
   assign q49_vmid_d = c49_take ? c49_cand_vmid : q49_vmid_q;
+  assign t49_req = req_valid_i[49];
+  assign t49_accept = |t49_req & t49_credit & ~sd_block;
+  assign t49_grant = t49_credit & ~sd_block & t49_req;
+  assign tlb_bid[49] = |t49_req & t49_credit;
   l1tlb_seed001_table41_tlb u_tlb49 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[49]),
+    .pick_i(t49_req),
+    .accept_i(t49_accept),
     .req_vpn_i(req_vpn_i[1799:1764]),
     .req_vmid_i(req_vmid_i[99:98]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5390,8 +5783,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c49_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1799:1764]),
     .l2_resp_perm_i(l2_resp_perm_i[299:294]),
-    .grant_o(t49_grant),
-    .busy_next_o(t49_busy_next),
+    .credit_o(t49_credit),
+    .r1_v_o(t49_r1_v),
     .hit_o(t49_hit),
     .hit_vpn_o(t49_hit_vpn),
     .hit_vmid_o(t49_hit_vmid),
@@ -5416,7 +5809,7 @@ module l1tlb_seed001_table41 (
   assign u49_hit = t49_hit;
   assign u49_fill = t49_fill;
   assign c50_rtag = l2_resp_tag_i[101:100];
-  assign busy_next[50] = t50_busy_next;
+  assign r1_busy[50] = t50_r1_v;
   // Cluster 50: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c50_cand = t50_cand_valid;
   assign c50_load = ~q50_v_q | l2_req_ready_i[50];
@@ -5429,13 +5822,17 @@ module l1tlb_seed001_table41 (
   assign q50_vh_d = c50_take ? c50_cand_vh : q50_vh_q;
   assign c50_cand_vmid = t50_cand_vmid;
   assign q50_vmid_d = c50_take ? c50_cand_vmid : q50_vmid_q;
+  assign t50_req = req_valid_i[50];
+  assign t50_accept = |t50_req & t50_credit & ~sd_block;
+  assign t50_grant = t50_credit & ~sd_block & t50_req;
+  assign tlb_bid[50] = |t50_req & t50_credit;
   l1tlb_seed001_table41_tlb u_tlb50 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[50]),
+    .pick_i(t50_req),
+    .accept_i(t50_accept),
     .req_vpn_i(req_vpn_i[1835:1800]),
     .req_vmid_i(req_vmid_i[101:100]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5445,8 +5842,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c50_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1835:1800]),
     .l2_resp_perm_i(l2_resp_perm_i[305:300]),
-    .grant_o(t50_grant),
-    .busy_next_o(t50_busy_next),
+    .credit_o(t50_credit),
+    .r1_v_o(t50_r1_v),
     .hit_o(t50_hit),
     .hit_vpn_o(t50_hit_vpn),
     .hit_vmid_o(t50_hit_vmid),
@@ -5471,7 +5868,7 @@ module l1tlb_seed001_table41 (
   assign u50_hit = t50_hit;
   assign u50_fill = t50_fill;
   assign c51_rtag = l2_resp_tag_i[103:102];
-  assign busy_next[51] = t51_busy_next;
+  assign r1_busy[51] = t51_r1_v;
   // Cluster 51: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c51_cand = t51_cand_valid;
   assign c51_load = ~q51_v_q | l2_req_ready_i[51];
@@ -5484,13 +5881,17 @@ module l1tlb_seed001_table41 (
   assign q51_vh_d = c51_take ? c51_cand_vh : q51_vh_q;
   assign c51_cand_vmid = t51_cand_vmid;
   assign q51_vmid_d = c51_take ? c51_cand_vmid : q51_vmid_q;
+  assign t51_req = req_valid_i[51];
+  assign t51_accept = |t51_req & t51_credit & ~sd_block;
+  assign t51_grant = t51_credit & ~sd_block & t51_req;
+  assign tlb_bid[51] = |t51_req & t51_credit;
   l1tlb_seed001_table41_tlb u_tlb51 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[51]),
+    .pick_i(t51_req),
+    .accept_i(t51_accept),
     .req_vpn_i(req_vpn_i[1871:1836]),
     .req_vmid_i(req_vmid_i[103:102]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5500,8 +5901,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c51_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1871:1836]),
     .l2_resp_perm_i(l2_resp_perm_i[311:306]),
-    .grant_o(t51_grant),
-    .busy_next_o(t51_busy_next),
+    .credit_o(t51_credit),
+    .r1_v_o(t51_r1_v),
     .hit_o(t51_hit),
     .hit_vpn_o(t51_hit_vpn),
     .hit_vmid_o(t51_hit_vmid),
@@ -5526,7 +5927,7 @@ module l1tlb_seed001_table41 (
   assign u51_hit = t51_hit;
   assign u51_fill = t51_fill;
   assign c52_rtag = l2_resp_tag_i[105:104];
-  assign busy_next[52] = t52_busy_next;
+  assign r1_busy[52] = t52_r1_v;
   // Cluster 52: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c52_cand = t52_cand_valid;
   assign c52_load = ~q52_v_q | l2_req_ready_i[52];
@@ -5539,13 +5940,17 @@ module l1tlb_seed001_table41 (
   assign q52_vh_d = c52_take ? c52_cand_vh : q52_vh_q;
   assign c52_cand_vmid = t52_cand_vmid;
   assign q52_vmid_d = c52_take ? c52_cand_vmid : q52_vmid_q;
+  assign t52_req = req_valid_i[52];
+  assign t52_accept = |t52_req & t52_credit & ~sd_block;
+  assign t52_grant = t52_credit & ~sd_block & t52_req;
+  assign tlb_bid[52] = |t52_req & t52_credit;
   l1tlb_seed001_table41_tlb u_tlb52 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[52]),
+    .pick_i(t52_req),
+    .accept_i(t52_accept),
     .req_vpn_i(req_vpn_i[1907:1872]),
     .req_vmid_i(req_vmid_i[105:104]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5555,8 +5960,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c52_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1907:1872]),
     .l2_resp_perm_i(l2_resp_perm_i[317:312]),
-    .grant_o(t52_grant),
-    .busy_next_o(t52_busy_next),
+    .credit_o(t52_credit),
+    .r1_v_o(t52_r1_v),
     .hit_o(t52_hit),
     .hit_vpn_o(t52_hit_vpn),
     .hit_vmid_o(t52_hit_vmid),
@@ -5581,7 +5986,7 @@ module l1tlb_seed001_table41 (
   assign u52_hit = t52_hit;
   assign u52_fill = t52_fill;
   assign c53_rtag = l2_resp_tag_i[107:106];
-  assign busy_next[53] = t53_busy_next;
+  assign r1_busy[53] = t53_r1_v;
   // Cluster 53: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c53_cand = t53_cand_valid;
   assign c53_load = ~q53_v_q | l2_req_ready_i[53];
@@ -5594,13 +5999,17 @@ module l1tlb_seed001_table41 (
   assign q53_vh_d = c53_take ? c53_cand_vh : q53_vh_q;
   assign c53_cand_vmid = t53_cand_vmid;
   assign q53_vmid_d = c53_take ? c53_cand_vmid : q53_vmid_q;
+  assign t53_req = req_valid_i[53];
+  assign t53_accept = |t53_req & t53_credit & ~sd_block;
+  assign t53_grant = t53_credit & ~sd_block & t53_req;
+  assign tlb_bid[53] = |t53_req & t53_credit;
   l1tlb_seed001_table41_tlb u_tlb53 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[53]),
+    .pick_i(t53_req),
+    .accept_i(t53_accept),
     .req_vpn_i(req_vpn_i[1943:1908]),
     .req_vmid_i(req_vmid_i[107:106]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5610,8 +6019,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c53_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1943:1908]),
     .l2_resp_perm_i(l2_resp_perm_i[323:318]),
-    .grant_o(t53_grant),
-    .busy_next_o(t53_busy_next),
+    .credit_o(t53_credit),
+    .r1_v_o(t53_r1_v),
     .hit_o(t53_hit),
     .hit_vpn_o(t53_hit_vpn),
     .hit_vmid_o(t53_hit_vmid),
@@ -5636,7 +6045,7 @@ module l1tlb_seed001_table41 (
   assign u53_hit = t53_hit;
   assign u53_fill = t53_fill;
   assign c54_rtag = l2_resp_tag_i[109:108];
-  assign busy_next[54] = t54_busy_next;
+  assign r1_busy[54] = t54_r1_v;
   // Cluster 54: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c54_cand = t54_cand_valid;
   assign c54_load = ~q54_v_q | l2_req_ready_i[54];
@@ -5649,13 +6058,17 @@ module l1tlb_seed001_table41 (
   assign q54_vh_d = c54_take ? c54_cand_vh : q54_vh_q;
   assign c54_cand_vmid = t54_cand_vmid;
   assign q54_vmid_d = c54_take ? c54_cand_vmid : q54_vmid_q;
+  assign t54_req = req_valid_i[54];
+  assign t54_accept = |t54_req & t54_credit & ~sd_block;
+  assign t54_grant = t54_credit & ~sd_block & t54_req;
+  assign tlb_bid[54] = |t54_req & t54_credit;
   l1tlb_seed001_table41_tlb u_tlb54 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[54]),
+    .pick_i(t54_req),
+    .accept_i(t54_accept),
     .req_vpn_i(req_vpn_i[1979:1944]),
     .req_vmid_i(req_vmid_i[109:108]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5665,8 +6078,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c54_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[1979:1944]),
     .l2_resp_perm_i(l2_resp_perm_i[329:324]),
-    .grant_o(t54_grant),
-    .busy_next_o(t54_busy_next),
+    .credit_o(t54_credit),
+    .r1_v_o(t54_r1_v),
     .hit_o(t54_hit),
     .hit_vpn_o(t54_hit_vpn),
     .hit_vmid_o(t54_hit_vmid),
@@ -5691,7 +6104,7 @@ module l1tlb_seed001_table41 (
   assign u54_hit = t54_hit;
   assign u54_fill = t54_fill;
   assign c55_rtag = l2_resp_tag_i[111:110];
-  assign busy_next[55] = t55_busy_next;
+  assign r1_busy[55] = t55_r1_v;
   // Cluster 55: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c55_cand = t55_cand_valid;
   assign c55_load = ~q55_v_q | l2_req_ready_i[55];
@@ -5704,13 +6117,17 @@ module l1tlb_seed001_table41 (
   assign q55_vh_d = c55_take ? c55_cand_vh : q55_vh_q;
   assign c55_cand_vmid = t55_cand_vmid;
   assign q55_vmid_d = c55_take ? c55_cand_vmid : q55_vmid_q;
+  assign t55_req = req_valid_i[55];
+  assign t55_accept = |t55_req & t55_credit & ~sd_block;
+  assign t55_grant = t55_credit & ~sd_block & t55_req;
+  assign tlb_bid[55] = |t55_req & t55_credit;
   l1tlb_seed001_table41_tlb u_tlb55 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[55]),
+    .pick_i(t55_req),
+    .accept_i(t55_accept),
     .req_vpn_i(req_vpn_i[2015:1980]),
     .req_vmid_i(req_vmid_i[111:110]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5720,8 +6137,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c55_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[2015:1980]),
     .l2_resp_perm_i(l2_resp_perm_i[335:330]),
-    .grant_o(t55_grant),
-    .busy_next_o(t55_busy_next),
+    .credit_o(t55_credit),
+    .r1_v_o(t55_r1_v),
     .hit_o(t55_hit),
     .hit_vpn_o(t55_hit_vpn),
     .hit_vmid_o(t55_hit_vmid),
@@ -5746,7 +6163,7 @@ module l1tlb_seed001_table41 (
   assign u55_hit = t55_hit;
   assign u55_fill = t55_fill;
   assign c56_rtag = l2_resp_tag_i[113:112];
-  assign busy_next[56] = t56_busy_next;
+  assign r1_busy[56] = t56_r1_v;
   // Cluster 56: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c56_cand = t56_cand_valid;
   assign c56_load = ~q56_v_q | l2_req_ready_i[56];
@@ -5759,13 +6176,17 @@ module l1tlb_seed001_table41 (
   assign q56_vh_d = c56_take ? c56_cand_vh : q56_vh_q;
   assign c56_cand_vmid = t56_cand_vmid;
   assign q56_vmid_d = c56_take ? c56_cand_vmid : q56_vmid_q;
+  assign t56_req = req_valid_i[56];
+  assign t56_accept = |t56_req & t56_credit & ~sd_block;
+  assign t56_grant = t56_credit & ~sd_block & t56_req;
+  assign tlb_bid[56] = |t56_req & t56_credit;
   l1tlb_seed001_table41_tlb u_tlb56 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[56]),
+    .pick_i(t56_req),
+    .accept_i(t56_accept),
     .req_vpn_i(req_vpn_i[2051:2016]),
     .req_vmid_i(req_vmid_i[113:112]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5775,8 +6196,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c56_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[2051:2016]),
     .l2_resp_perm_i(l2_resp_perm_i[341:336]),
-    .grant_o(t56_grant),
-    .busy_next_o(t56_busy_next),
+    .credit_o(t56_credit),
+    .r1_v_o(t56_r1_v),
     .hit_o(t56_hit),
     .hit_vpn_o(t56_hit_vpn),
     .hit_vmid_o(t56_hit_vmid),
@@ -5801,7 +6222,7 @@ module l1tlb_seed001_table41 (
   assign u56_hit = t56_hit;
   assign u56_fill = t56_fill;
   assign c57_rtag = l2_resp_tag_i[115:114];
-  assign busy_next[57] = t57_busy_next;
+  assign r1_busy[57] = t57_r1_v;
   // Cluster 57: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c57_cand = t57_cand_valid;
   assign c57_load = ~q57_v_q | l2_req_ready_i[57];
@@ -5814,13 +6235,17 @@ module l1tlb_seed001_table41 (
   assign q57_vh_d = c57_take ? c57_cand_vh : q57_vh_q;
   assign c57_cand_vmid = t57_cand_vmid;
   assign q57_vmid_d = c57_take ? c57_cand_vmid : q57_vmid_q;
+  assign t57_req = req_valid_i[57];
+  assign t57_accept = |t57_req & t57_credit & ~sd_block;
+  assign t57_grant = t57_credit & ~sd_block & t57_req;
+  assign tlb_bid[57] = |t57_req & t57_credit;
   l1tlb_seed001_table41_tlb u_tlb57 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[57]),
+    .pick_i(t57_req),
+    .accept_i(t57_accept),
     .req_vpn_i(req_vpn_i[2087:2052]),
     .req_vmid_i(req_vmid_i[115:114]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5830,8 +6255,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c57_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[2087:2052]),
     .l2_resp_perm_i(l2_resp_perm_i[347:342]),
-    .grant_o(t57_grant),
-    .busy_next_o(t57_busy_next),
+    .credit_o(t57_credit),
+    .r1_v_o(t57_r1_v),
     .hit_o(t57_hit),
     .hit_vpn_o(t57_hit_vpn),
     .hit_vmid_o(t57_hit_vmid),
@@ -5856,7 +6281,7 @@ module l1tlb_seed001_table41 (
   assign u57_hit = t57_hit;
   assign u57_fill = t57_fill;
   assign c58_rtag = l2_resp_tag_i[117:116];
-  assign busy_next[58] = t58_busy_next;
+  assign r1_busy[58] = t58_r1_v;
   // Cluster 58: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c58_cand = t58_cand_valid;
   assign c58_load = ~q58_v_q | l2_req_ready_i[58];
@@ -5869,13 +6294,17 @@ module l1tlb_seed001_table41 (
   assign q58_vh_d = c58_take ? c58_cand_vh : q58_vh_q;
   assign c58_cand_vmid = t58_cand_vmid;
   assign q58_vmid_d = c58_take ? c58_cand_vmid : q58_vmid_q;
+  assign t58_req = req_valid_i[58];
+  assign t58_accept = |t58_req & t58_credit & ~sd_block;
+  assign t58_grant = t58_credit & ~sd_block & t58_req;
+  assign tlb_bid[58] = |t58_req & t58_credit;
   l1tlb_seed001_table41_tlb u_tlb58 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[58]),
+    .pick_i(t58_req),
+    .accept_i(t58_accept),
     .req_vpn_i(req_vpn_i[2123:2088]),
     .req_vmid_i(req_vmid_i[117:116]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5885,8 +6314,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c58_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[2123:2088]),
     .l2_resp_perm_i(l2_resp_perm_i[353:348]),
-    .grant_o(t58_grant),
-    .busy_next_o(t58_busy_next),
+    .credit_o(t58_credit),
+    .r1_v_o(t58_r1_v),
     .hit_o(t58_hit),
     .hit_vpn_o(t58_hit_vpn),
     .hit_vmid_o(t58_hit_vmid),
@@ -5911,7 +6340,7 @@ module l1tlb_seed001_table41 (
   assign u58_hit = t58_hit;
   assign u58_fill = t58_fill;
   assign c59_rtag = l2_resp_tag_i[119:118];
-  assign busy_next[59] = t59_busy_next;
+  assign r1_busy[59] = t59_r1_v;
   // Cluster 59: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c59_cand = t59_cand_valid;
   assign c59_load = ~q59_v_q | l2_req_ready_i[59];
@@ -5924,13 +6353,17 @@ module l1tlb_seed001_table41 (
   assign q59_vh_d = c59_take ? c59_cand_vh : q59_vh_q;
   assign c59_cand_vmid = t59_cand_vmid;
   assign q59_vmid_d = c59_take ? c59_cand_vmid : q59_vmid_q;
+  assign t59_req = req_valid_i[59];
+  assign t59_accept = |t59_req & t59_credit & ~sd_block;
+  assign t59_grant = t59_credit & ~sd_block & t59_req;
+  assign tlb_bid[59] = |t59_req & t59_credit;
   l1tlb_seed001_table41_tlb u_tlb59 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[59]),
+    .pick_i(t59_req),
+    .accept_i(t59_accept),
     .req_vpn_i(req_vpn_i[2159:2124]),
     .req_vmid_i(req_vmid_i[119:118]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5940,8 +6373,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c59_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[2159:2124]),
     .l2_resp_perm_i(l2_resp_perm_i[359:354]),
-    .grant_o(t59_grant),
-    .busy_next_o(t59_busy_next),
+    .credit_o(t59_credit),
+    .r1_v_o(t59_r1_v),
     .hit_o(t59_hit),
     .hit_vpn_o(t59_hit_vpn),
     .hit_vmid_o(t59_hit_vmid),
@@ -5966,7 +6399,7 @@ module l1tlb_seed001_table41 (
   assign u59_hit = t59_hit;
   assign u59_fill = t59_fill;
   assign c60_rtag = l2_resp_tag_i[121:120];
-  assign busy_next[60] = t60_busy_next;
+  assign r1_busy[60] = t60_r1_v;
   // Cluster 60: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c60_cand = t60_cand_valid;
   assign c60_load = ~q60_v_q | l2_req_ready_i[60];
@@ -5979,13 +6412,17 @@ module l1tlb_seed001_table41 (
   assign q60_vh_d = c60_take ? c60_cand_vh : q60_vh_q;
   assign c60_cand_vmid = t60_cand_vmid;
   assign q60_vmid_d = c60_take ? c60_cand_vmid : q60_vmid_q;
+  assign t60_req = req_valid_i[60];
+  assign t60_accept = |t60_req & t60_credit & ~sd_block;
+  assign t60_grant = t60_credit & ~sd_block & t60_req;
+  assign tlb_bid[60] = |t60_req & t60_credit;
   l1tlb_seed001_table41_tlb u_tlb60 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[60]),
+    .pick_i(t60_req),
+    .accept_i(t60_accept),
     .req_vpn_i(req_vpn_i[2195:2160]),
     .req_vmid_i(req_vmid_i[121:120]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -5995,8 +6432,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c60_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[2195:2160]),
     .l2_resp_perm_i(l2_resp_perm_i[365:360]),
-    .grant_o(t60_grant),
-    .busy_next_o(t60_busy_next),
+    .credit_o(t60_credit),
+    .r1_v_o(t60_r1_v),
     .hit_o(t60_hit),
     .hit_vpn_o(t60_hit_vpn),
     .hit_vmid_o(t60_hit_vmid),
@@ -6021,7 +6458,7 @@ module l1tlb_seed001_table41 (
   assign u60_hit = t60_hit;
   assign u60_fill = t60_fill;
   assign c61_rtag = l2_resp_tag_i[123:122];
-  assign busy_next[61] = t61_busy_next;
+  assign r1_busy[61] = t61_r1_v;
   // Cluster 61: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c61_cand = t61_cand_valid;
   assign c61_load = ~q61_v_q | l2_req_ready_i[61];
@@ -6034,13 +6471,17 @@ module l1tlb_seed001_table41 (
   assign q61_vh_d = c61_take ? c61_cand_vh : q61_vh_q;
   assign c61_cand_vmid = t61_cand_vmid;
   assign q61_vmid_d = c61_take ? c61_cand_vmid : q61_vmid_q;
+  assign t61_req = req_valid_i[61];
+  assign t61_accept = |t61_req & t61_credit & ~sd_block;
+  assign t61_grant = t61_credit & ~sd_block & t61_req;
+  assign tlb_bid[61] = |t61_req & t61_credit;
   l1tlb_seed001_table41_tlb u_tlb61 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[61]),
+    .pick_i(t61_req),
+    .accept_i(t61_accept),
     .req_vpn_i(req_vpn_i[2231:2196]),
     .req_vmid_i(req_vmid_i[123:122]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -6050,8 +6491,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c61_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[2231:2196]),
     .l2_resp_perm_i(l2_resp_perm_i[371:366]),
-    .grant_o(t61_grant),
-    .busy_next_o(t61_busy_next),
+    .credit_o(t61_credit),
+    .r1_v_o(t61_r1_v),
     .hit_o(t61_hit),
     .hit_vpn_o(t61_hit_vpn),
     .hit_vmid_o(t61_hit_vmid),
@@ -6076,7 +6517,7 @@ module l1tlb_seed001_table41 (
   assign u61_hit = t61_hit;
   assign u61_fill = t61_fill;
   assign c62_rtag = l2_resp_tag_i[125:124];
-  assign busy_next[62] = t62_busy_next;
+  assign r1_busy[62] = t62_r1_v;
   // Cluster 62: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c62_cand = t62_cand_valid;
   assign c62_load = ~q62_v_q | l2_req_ready_i[62];
@@ -6089,13 +6530,17 @@ module l1tlb_seed001_table41 (
   assign q62_vh_d = c62_take ? c62_cand_vh : q62_vh_q;
   assign c62_cand_vmid = t62_cand_vmid;
   assign q62_vmid_d = c62_take ? c62_cand_vmid : q62_vmid_q;
+  assign t62_req = req_valid_i[62];
+  assign t62_accept = |t62_req & t62_credit & ~sd_block;
+  assign t62_grant = t62_credit & ~sd_block & t62_req;
+  assign tlb_bid[62] = |t62_req & t62_credit;
   l1tlb_seed001_table41_tlb u_tlb62 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[62]),
+    .pick_i(t62_req),
+    .accept_i(t62_accept),
     .req_vpn_i(req_vpn_i[2267:2232]),
     .req_vmid_i(req_vmid_i[125:124]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -6105,8 +6550,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c62_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[2267:2232]),
     .l2_resp_perm_i(l2_resp_perm_i[377:372]),
-    .grant_o(t62_grant),
-    .busy_next_o(t62_busy_next),
+    .credit_o(t62_credit),
+    .r1_v_o(t62_r1_v),
     .hit_o(t62_hit),
     .hit_vpn_o(t62_hit_vpn),
     .hit_vmid_o(t62_hit_vmid),
@@ -6131,7 +6576,7 @@ module l1tlb_seed001_table41 (
   assign u62_hit = t62_hit;
   assign u62_fill = t62_fill;
   assign c63_rtag = l2_resp_tag_i[127:126];
-  assign busy_next[63] = t63_busy_next;
+  assign r1_busy[63] = t63_r1_v;
   // Cluster 63: L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.
   assign c63_cand = t63_cand_valid;
   assign c63_load = ~q63_v_q | l2_req_ready_i[63];
@@ -6144,13 +6589,17 @@ module l1tlb_seed001_table41 (
   assign q63_vh_d = c63_take ? c63_cand_vh : q63_vh_q;
   assign c63_cand_vmid = t63_cand_vmid;
   assign q63_vmid_d = c63_take ? c63_cand_vmid : q63_vmid_q;
+  assign t63_req = req_valid_i[63];
+  assign t63_accept = |t63_req & t63_credit & ~sd_block;
+  assign t63_grant = t63_credit & ~sd_block & t63_req;
+  assign tlb_bid[63] = |t63_req & t63_credit;
   l1tlb_seed001_table41_tlb u_tlb63 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
-    .req_valid_i(req_valid_i[63]),
+    .pick_i(t63_req),
+    .accept_i(t63_accept),
     .req_vpn_i(req_vpn_i[2303:2268]),
     .req_vmid_i(req_vmid_i[127:126]),
-    .sd_block_i(sd_block),
     .sd_acc_i(sd_one),
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
@@ -6160,8 +6609,8 @@ module l1tlb_seed001_table41 (
     .l2_resp_mshr_i(c63_rtag),
     .l2_resp_ppn_i(l2_resp_ppn_i[2303:2268]),
     .l2_resp_perm_i(l2_resp_perm_i[383:378]),
-    .grant_o(t63_grant),
-    .busy_next_o(t63_busy_next),
+    .credit_o(t63_credit),
+    .r1_v_o(t63_r1_v),
     .hit_o(t63_hit),
     .hit_vpn_o(t63_hit_vpn),
     .hit_vmid_o(t63_hit_vmid),

@@ -6,10 +6,10 @@
 module l1tlb_seed001_table41_tlb (
   input  wire clk_i,
   input  wire rst_ni,  // asynchronous, active low
-  input  wire req_valid_i,  // the cluster's CUs
+  input  wire pick_i,  // the crossbar's round-robin winner among this TLB's requesters (one-hot or none)
+  input  wire accept_i,  // the winner is taken: some requester, the credit open, no shootdown
   input  wire [35:0] req_vpn_i,
   input  wire [1:0] req_vmid_i,
-  input  wire sd_block_i,  // a shootdown is pending or in flight: accept nothing
   input  wire sd_acc_i,  // a one-VPN shootdown is accepted this cycle
   input  wire [35:0] sd_vpn_i,
   input  wire [1:0] sd_vmid_i,
@@ -19,8 +19,8 @@ module l1tlb_seed001_table41_tlb (
   input  wire [1:0] l2_resp_mshr_i,
   input  wire [35:0] l2_resp_ppn_i,
   input  wire [5:0] l2_resp_perm_i,
-  output wire grant_o,  // req_ready per CU of the cluster
-  output wire busy_next_o,  // compare or decide stage valid after this edge
+  output wire credit_o,  // more free MSHRs than lookups in flight (registered)
+  output wire r1_v_o,  // the compare stage holds a lookup (registered)
   output wire hit_o,  // decide-stage hit for CU i
   output wire [35:0] hit_vpn_o,
   output wire [1:0] hit_vmid_o,
@@ -72,14 +72,16 @@ module l1tlb_seed001_table41_tlb (
   reg  lt_unt_q;
   wire [127:0] lt_way_d;
   reg  [127:0] lt_way_q;
-  wire [6:0] lt_x1_d;
-  reg  [6:0] lt_x1_q;
-  wire [6:0] lt_x1p_d;
-  reg  [6:0] lt_x1p_q;
+  wire [6:0] lt_b_d;
+  reg  [6:0] lt_b_q;
+  wire [6:0] lt_b1_d;
+  reg  [6:0] lt_b1_q;
   wire lt_fz_d;
   reg  lt_fz_q;
-  wire lt_fi_d;
-  reg  lt_fi_q;
+  wire lt_le_d;
+  reg  lt_le_q;
+  wire lt_le1_d;
+  reg  lt_le1_q;
   wire lt_oldest_d;
   reg  lt_oldest_q;
   wire [127:0] ev_d;
@@ -418,6 +420,7 @@ module l1tlb_seed001_table41_tlb (
   reg  [6:0] age_w126_q;
   wire [6:0] age_w127_d;
   reg  [6:0] age_w127_q;
+  wire unused_pick_i;
   wire [0:0] r1_set_w;
   wire [0:0] r2_set_w;
   wire [0:0] f2_set_w;
@@ -432,9 +435,6 @@ module l1tlb_seed001_table41_tlb (
   wire [3:0] mk_w;
   wire [3:0] f2_moh_w;
   wire [3:0] f3_moh_w;
-  wire req;
-  wire open;
-  wire accept;
   wire sd_load;
   wire [35:0] acc_vpn;
   wire [1:0] acc_vmid;
@@ -520,10 +520,11 @@ module l1tlb_seed001_table41_tlb (
   wire [895:0] age_n;
   wire [6:0] h_age;
   wire [6:0] h_age_p1;
-  wire [6:0] h_age_p2;
   wire h_late_touch;
   wire h_is_late;
   wire h_below_late;
+  wire h_late_taken;
+  wire h_late_inc;
   wire h_fill_set;
   wire h_is_vict;
   wire h_fill_zero;
@@ -542,12 +543,13 @@ module l1tlb_seed001_table41_tlb (
   wire f1_any_untouched;
   wire [127:0] f2_vict_n;
 
+  assign unused_pick_i = pick_i;
   assign sd_all_d = sd_all_next_i;
   assign r1_set_w = 1'b1;
   assign r2_set_w = 1'b1;
   assign f2_set_w = 1'b1;
   assign lt_set_w = 1'b1;
-  assign lt_age = lt_fz_q ? 7'd0 : lt_fi_q ? lt_x1p_q : lt_x1_q;
+  assign lt_age = lt_fz_q ? 7'd0 : lt_b_q + {5'd0, {lt_le1_q, lt_le_q & ~lt_le1_q}};
   assign mv_w = mv_q;
   assign mp_w = mp_q;
   assign mvh_w = mvh_q;
@@ -557,15 +559,12 @@ module l1tlb_seed001_table41_tlb (
   assign mk_w = mk_q;
   assign f2_moh_w = f2_moh_q;
   assign f3_moh_w = f3_moh_q;
-  // Crossbar port: the cluster's CUs whose home is this TLB, round-robin from ptr, credit.
-  assign req = req_valid_i;
-  assign open = credit_q & ~sd_block_i;
-  assign grant_o = open & req;
-  assign accept = |req & open;
+  // Crossbar port: the top's round-robin winner, taken with the credit open.
+  assign credit_o = credit_q;
   assign sd_load = sd_acc_i;
   assign acc_vpn = sd_load ? sd_vpn_i : req_vpn_i;
   assign acc_vmid = sd_load ? sd_vmid_i : req_vmid_i;
-  assign r1_v_d = accept;
+  assign r1_v_d = accept_i;
   assign r1_sd_d = sd_load;
   assign r1_vpn_d = acc_vpn;
   assign r1_vmid_d = acc_vmid;
@@ -622,7 +621,7 @@ module l1tlb_seed001_table41_tlb (
   assign r2_match_d = match;
   assign r2_sd_match_d = {128{r1_sd_q}} & match;
   assign r2_any_d = |match;
-  assign busy_next_o = accept | r1_v_q;
+  assign r1_v_o = r1_v_q;
   // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.
   assign hit = r2_v_q & r2_any_q;
   assign r2_cu = 1'b1;
@@ -699,7 +698,7 @@ module l1tlb_seed001_table41_tlb (
   assign free_plus = free_q + {2'd0, f3_v_q};
   assign free_plus_minus = free_plus - 3'd1;
   assign free_d = alloc ? free_plus_minus : free_plus;
-  assign credit_d = accept ? (r1_v_q ? (alloc ? free_plus_minus >= 3'd3 : free_plus >= 3'd3) : alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : r1_v_q ? (alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : alloc ? free_plus_minus >= 3'd1 : free_plus >= 3'd1;
+  assign credit_d = accept_i ? (r1_v_q ? (alloc ? free_plus_minus >= 3'd3 : free_plus >= 3'd3) : alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : r1_v_q ? (alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : alloc ? free_plus_minus >= 3'd1 : free_plus >= 3'd1;
   assign free_oh = f3_moh_q;
   assign free_keep = ~mv_q;
   assign free_keep_fr = free_oh[0] & ~free_keep[0] | free_oh[1] & ~free_keep[1] & ~free_keep[0] | (free_oh[2] & ~free_keep[2] | free_oh[3] & ~free_keep[3] & ~free_keep[2]) & ~(free_keep[0] | free_keep[1]);
@@ -794,8 +793,10 @@ module l1tlb_seed001_table41_tlb (
       assign x1p_o = hs ? (lt_way_q[ga / 1] ? 7'd1 : a1) : us ? (lt_way_q[ga / 1] ? 7'd0 : a) : a1;
       wire [6:0] n_o;
       assign n_o = sd_all_q ? age_reset[(ga / 1) * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_o : x1_o) : fv ? 7'd0 : x1_o;
+      wire below_lt;
+      assign below_lt = ~lt_fz_q & (a < lt_b_q | lt_le_q & a == lt_b_q | lt_le1_q & a == lt_b1_q);
       wire lh;
-      assign lh = ~lt_fz_q & (lt_fi_q ? a < lt_x1p_q : a < lt_x1_q);
+      assign lh = below_lt;
       assign age_n[ga * 7 +: 7] = lh ? n_y : n_o;
     end
   endgenerate
@@ -929,18 +930,20 @@ module l1tlb_seed001_table41_tlb (
   assign age_w127_d = age_n[895:889];
   assign h_age = h_age_a;
   assign h_age_p1 = h_age + 7'd1;
-  assign h_age_p2 = h_age + 7'd2;
   assign h_late_touch = lt_hit_q & |(lt_set_w & r2_set_w);
   assign h_is_late = |(r2_match_q & lt_way_q);
-  assign h_below_late = h_age < lt_age;
-  assign lt_x1_d = h_late_touch ? (h_is_late ? 7'd0 : h_below_late ? h_age_p1 : h_age) : h_age;
-  assign lt_x1p_d = h_late_touch ? (h_is_late ? 7'd1 : h_below_late ? h_age_p2 : h_age_p1) : h_age_p1;
+  assign h_below_late = ~lt_fz_q & (h_age < lt_b_q | lt_le_q & h_age == lt_b_q | lt_le1_q & h_age == lt_b1_q);
+  assign h_late_taken = h_late_touch & h_is_late;
+  assign lt_b_d = {7{~h_late_taken}} & h_age;
+  assign lt_b1_d = h_late_taken ? 7'd1 : h_age_p1;
+  assign h_late_inc = h_late_touch & ~h_is_late & h_below_late;
   assign h_fill_set = we & |(r2_set_w & f2_set_w);
   assign h_is_vict = |(r2_match_q & vict);
   assign h_fill_zero = h_fill_set & h_is_vict;
   assign h_fill_inc = h_fill_set & ~h_is_vict & (|(r2_match_q & f2_young_q) & ~(age_same_set & age_vict_is_hit) | age_same_set & ~age_vict_is_hit & h_is_late);
   assign lt_fz_d = h_fill_zero;
-  assign lt_fi_d = h_fill_inc;
+  assign lt_le_d = ~h_fill_zero & (h_late_inc | h_fill_inc);
+  assign lt_le1_d = ~h_fill_zero & h_late_inc & h_fill_inc;
   assign lt_oldest_d = ~h_fill_zero & (h_fill_inc ? (h_late_touch ? (h_is_late ? 1'b0 : h_below_late ? h_age == 7'd125 : h_age == 7'd126) : h_age == 7'd126) : h_late_touch ? (h_is_late ? 1'b0 : h_below_late ? h_age == 7'd126 : h_age == 7'd127) : h_age == 7'd127);
   assign lt_hit_d = hit;
   assign lt_unt_d = untouch;
@@ -987,10 +990,11 @@ module l1tlb_seed001_table41_tlb (
       lt_hit_q <= 1'b0;
       lt_unt_q <= 1'b0;
       lt_way_q <= 128'h00000000000000000000000000000000;
-      lt_x1_q <= 7'd0;
-      lt_x1p_q <= 7'd0;
+      lt_b_q <= 7'd0;
+      lt_b1_q <= 7'd0;
       lt_fz_q <= 1'b0;
-      lt_fi_q <= 1'b0;
+      lt_le_q <= 1'b0;
+      lt_le1_q <= 1'b0;
       lt_oldest_q <= 1'b0;
       ev_q <= 128'h00000000000000000000000000000000;
       etag_q <= 4864'h0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
@@ -1176,10 +1180,11 @@ module l1tlb_seed001_table41_tlb (
       lt_hit_q <= lt_hit_d;
       lt_unt_q <= lt_unt_d;
       lt_way_q <= lt_way_d;
-      lt_x1_q <= lt_x1_d;
-      lt_x1p_q <= lt_x1p_d;
+      lt_b_q <= lt_b_d;
+      lt_b1_q <= lt_b1_d;
       lt_fz_q <= lt_fz_d;
-      lt_fi_q <= lt_fi_d;
+      lt_le_q <= lt_le_d;
+      lt_le1_q <= lt_le1_d;
       lt_oldest_q <= lt_oldest_d;
       ev_q <= ev_d;
       etag_q <= etag_d;

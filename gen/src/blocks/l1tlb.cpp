@@ -55,6 +55,18 @@ Value sel(const Value& onehot, const Value& vec, unsigned count, unsigned width)
   return or_tree(terms, 0, terms.size());
 }
 
+// sel() with the fields' low `lo_bits` selected by `onehot_lo` and the rest
+// by `onehot_hi`: two copies of one select, each driving half the loads.
+Value sel_halves(const Value& onehot_lo, const Value& onehot_hi, const Value& vec, unsigned count, unsigned width,
+                 unsigned lo_bits) {
+  std::vector<Value> lo, hi;
+  for (unsigned i = 0; i < count; ++i) {
+    lo.push_back(gate(onehot_lo.bit(i), vec.field(i, width).slice(0, lo_bits)));
+    hi.push_back(gate(onehot_hi.bit(i), vec.field(i, width).slice(lo_bits, width - lo_bits)));
+  }
+  return cat({or_tree(hi, 0, hi.size()), or_tree(lo, 0, lo.size())});
+}
+
 // The lowest set bit of v[lo, hi) as a one-hot, and whether there is one,
 // as a balanced tree: the upper half's one-hot is cleared when the lower half
 // has a bit. ABC keeps this log-depth form; hdl::lowest_one's overlapping
@@ -344,11 +356,16 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   const unsigned FB = std::max(2u, elab::clog2(M + 1));
 
   Value home = HB ? m.input("home_i", HB, "this TLB's index in its cluster") : Value();
-  Value req_valid = m.input("req_valid_i", N, p.input_buffer && HB ? "the cluster's CUs whose head's home is this TLB"
-                                                                     : "the cluster's CUs");
+  Value pick = m.input("pick_i", N, "the crossbar's round-robin winner among this TLB's requesters (one-hot or none)");
+  Value accept = m.input("accept_i", 1, "the winner is taken: some requester, the credit open, no shootdown");
+  // the winner also selects r1's 40-odd bits of VPN, VMID and set: with one
+  // port its buffer tree here (3 levels at N = 16) followed the top's
+  // arbitration; the top drives the same one-hot into two ports, and the
+  // upper half of the VPN takes the second
+  Value pick_hi = N > 1 ? m.input("pick_hi_i", N, "pick_i again, for the upper half of the VPN select") : Value();
+  if (N == 1) m.unused("pick_i", pick);  // one requester: its VPN needs no select
   Value req_vpn = m.input("req_vpn_i", N * VPN);
   Value req_vmid = m.input("req_vmid_i", N * VM);
-  Value sd_block = m.input("sd_block_i", 1, "a shootdown is pending or in flight: accept nothing");
   Value sd_acc = m.input("sd_acc_i", 1, "a one-VPN shootdown is accepted this cycle");
   Value sd_vpn = m.input("sd_vpn_i", VPN);
   Value sd_vmid = m.input("sd_vmid_i", VM);
@@ -360,8 +377,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value l2_mshr = m.input("l2_resp_mshr_i", MB);
   Value l2_ppn = m.input("l2_resp_ppn_i", PPN);
   Value l2_perm = m.input("l2_resp_perm_i", PERM);
-  Wire grant_o = m.output("grant_o", N, "req_ready per CU of the cluster");
-  Wire busy_next_o = m.output("busy_next_o", 1, "compare or decide stage valid after this edge");
+  Wire credit_o = m.output("credit_o", 1, "more free MSHRs than lookups in flight (registered)");
+  Wire r1_v_o = m.output("r1_v_o", 1, "the compare stage holds a lookup (registered)");
   Wire hit_o = m.output("hit_o", N, "decide-stage hit for CU i");
   Wire hit_vpn_o = m.output("hit_vpn_o", VPN);
   Wire hit_vmid_o = m.output("hit_vmid_o", VM);
@@ -417,13 +434,16 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Reg lt_hit = late ? m.reg("lt_hit", 1) : Reg(), lt_unt = late ? m.reg("lt_unt", 1) : Reg();
   Reg lt_set = late && S > 1 ? m.reg("lt_set", S) : Reg();
   Reg lt_way = late ? m.reg("lt_way", W) : Reg();
-  // that way's age after the late touch of this edge (and + 1), and whether
-  // the fill of this edge then zeroes it or adds 1: the adders before the
-  // read, the fill's step after it (the `lt_age` wire below)
-  Reg lt_x1 = late ? m.reg("lt_x1", AB) : Reg(), lt_x1p = late ? m.reg("lt_x1p", AB) : Reg();
-  Reg lt_fz = late ? m.reg("lt_fz", 1) : Reg(), lt_fi = late ? m.reg("lt_fi", 1) : Reg();
-  // whether that age is W-1 (the oldest), registered apart: lt_fi fans out to
-  // every way's compare, so a select by it would start this bit's path late
+  // that way's age after this edge, lt_age = lt_b + j (j = 0, 1 or 2: the
+  // late touch's + 1, then the fill's), or 0 if the fill takes the way
+  // (lt_fz). lt_b is the read age (0 if the late touch takes the way) and
+  // lt_b1 = lt_b + 1, both ready before the compare; the compare only sets
+  // lt_le (j >= 1) and lt_le1 (j = 2), so it drives no adder or select
+  Reg lt_b = late ? m.reg("lt_b", AB) : Reg(), lt_b1 = late ? m.reg("lt_b1", AB) : Reg();
+  Reg lt_fz = late ? m.reg("lt_fz", 1) : Reg(), lt_le = late ? m.reg("lt_le", 1) : Reg();
+  Reg lt_le1 = late ? m.reg("lt_le1", 1) : Reg();
+  // whether that age is W-1 (the oldest), registered apart: the flags fan out
+  // to every way's compare, so a select by them would start this bit's path late
   Reg lt_oldest = late ? m.reg("lt_oldest", 1) : Reg();
   Reg f2_vidx = plru_index ? m.reg("f2_vidx", AB) : Reg();
   Reg ev = m.reg("ev", S * W), etag = m.reg("etag", S * W * TAG);
@@ -481,7 +501,12 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value r2_setv = hdl::vector_wire(top, "r2_set_w", S > 1 ? Value(r2_set) : lit(1, 1));
   Value f2_setv = hdl::vector_wire(top, "f2_set_w", S > 1 ? Value(f2_set) : lit(1, 1));
   Value lt_setv = late ? hdl::vector_wire(top, "lt_set_w", S > 1 ? Value(lt_set) : lit(1, 1)) : Value();
-  Value lt_age = late ? m.wire("lt_age", mux(lt_fz, zero(AB), mux(lt_fi, lt_x1p, lt_x1))) : Value();
+  Value lt_age = late ? m.wire("lt_age", mux(lt_fz, zero(AB), lt_b + zext(cat({lt_le1, lt_le & ~lt_le1}), AB))) : Value();
+  // a < lt_age from lt_age's registered parts: a < lt_b, or a equal to lt_b
+  // (lt_b1) with j >= 1 (j = 2). Ages never exceed W-1, so lt_b + j does not wrap.
+  const auto below_lt_age = [&](Scope& sc, const string& name, const Value& a) {
+    return sc.wire(name, ~lt_fz & ((a < lt_b) | (lt_le & (a == lt_b)) | (lt_le1 & (a == lt_b1))));
+  };
   Value mv_w = hdl::vector_wire(top, "mv_w", mv), mp_w = hdl::vector_wire(top, "mp_w", mp);
   // vector views of the MSHR fields for the generate loops (one MSHR of one
   // bit would be declared as a scalar)
@@ -490,41 +515,20 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value ms_w = fifo ? Value() : hdl::vector_wire(top, "ms_w", ms), mk_w = hdl::vector_wire(top, "mk_w", mk);
   Value f2_moh_w = hdl::vector_wire(top, "f2_moh_w", f2_moh), f3_moh_w = hdl::vector_wire(top, "f3_moh_w", f3_moh);
 
-  // ---- crossbar output port (cycle t): requesters, round-robin, credit
-  m.comment("Crossbar port: the cluster's CUs whose home is this TLB, round-robin from ptr, credit.");
-  // with the input buffer the top has filtered the valid bits by home already,
-  // from a home one-hot registered with each FIFO entry
-  std::vector<Value> reqs;
-  for (unsigned i = 0; i < N; ++i) {
-    Value r = req_valid.bit(i);
-    if (HB && !p.input_buffer) r = r & (req_vpn.slice(i * VPN, HB) == home);
-    reqs.push_back(r);
-  }
-  Value req = m.wire("req", hdl::cat_lsb_first(reqs));
-  // the pointer as a thermometer (CUs at or above it): no decode in front of the mask
-  Value g;
-  Reg ptr_ge;
-  hdl::RoundRobin rr;
-  if (N > 1) {
-    ptr_ge = m.reg("ptr_ge", N, N == 64 ? ~uint64_t{0} : (uint64_t{1} << N) - 1);
-    rr = hdl::round_robin_thermo(top, "win", req, ptr_ge);
-    g = rr.grant;
-  } else {
-    g = req;
-  }
+  // ---- crossbar output port (cycle t): the top arbitrates (its grant feeds
+  // the input buffer's pop without crossing this module), this TLB takes the winner
+  m.comment("Crossbar port: the top's round-robin winner, taken with the credit open.");
   // credit: more free MSHRs than lookups in r1 and r2, registered (its next
   // value is set with the count's), so the grants see one flip-flop
   Reg credit = m.reg("credit", 1, 1);
-  Value open = m.wire("open", credit & ~sd_block);
-  grant_o.drive(gate(open, g));
-  Value accept = m.wire("accept", any(req) & open);
-  if (N > 1) ptr_ge.next_if(accept, rr.next_ge);
+  credit_o.drive(credit);
   Value sd_load = m.wire("sd_load", HB ? sd_acc & (sd_vpn.slice(0, HB) == home) : sd_acc);
-  Value a_vpn = m.wire("acc_vpn", mux(sd_load, sd_vpn, sel(g, req_vpn, N, VPN)));
-  Value a_vmid = m.wire("acc_vmid", mux(sd_load, sd_vmid, sel(g, req_vmid, N, VM)));
+  Value a_vpn = m.wire("acc_vpn", mux(sd_load, sd_vpn, N > 1 ? sel_halves(pick, pick_hi, req_vpn, N, VPN, VPN / 2)
+                                                              : req_vpn));
+  Value a_vmid = m.wire("acc_vmid", mux(sd_load, sd_vmid, sel(pick, req_vmid, N, VM)));
   r1_v.next(accept);
   r1_sd.next(sd_load);
-  if (CB) r1_i.next(hdl::onehot_index(g, CB));
+  if (CB) r1_i.next(hdl::onehot_index(pick, CB));
   r1_vpn.next(a_vpn);
   r1_vmid.next(a_vmid);
   // each requester's set decoded beside the arbitration, so the grant only
@@ -533,7 +537,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     std::vector<Value> req_sets;
     for (unsigned i = 0; i < N; ++i) req_sets.push_back(set_of(req_vpn.slice(i * VPN, VPN), HB));
     Value rs = m.wire("req_set", hdl::cat_lsb_first(req_sets));
-    r1_set.next(mux(sd_load, set_of(sd_vpn, HB), sel(g, rs, N, S)));
+    r1_set.next(mux(sd_load, set_of(sd_vpn, HB), sel(pick, rs, N, S)));
   }
 
   // ---- fill f1 (read the MSHR), f2 (victim, write), f3 (answer, free)
@@ -650,7 +654,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   if (plru_index) r2_hidx.next(hdl::onehot_index(match, AB));
   if (!late) f1_iv.next(gate(r1_sd & f0_same_r1, match));
   // r1 holds this edge's acceptance and r2 holds r1 (the top registers the OR over its TLBs)
-  busy_next_o.drive(accept | r1_v);
+  r1_v_o.drive(r1_v);
 
   // ---- decide stage (r2): hit response, MSHR CAM, merge / allocate
   m.comment(string("Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate ") +
@@ -857,9 +861,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
                          sc.wire("us", e.unt & e.setv.bit(s)), sc.wire("fs", we & f2_setv.bit(s)),
                          way_reset.part(w * Index(static_cast<int>(AB)), AB)};
       const auto [n_younger, n_older] = ages_after(sc, in, e, AB);
-      // next_edge: compared with lt_age's two register parts, the fill's step
-      // selecting after the compares (lt_age is a mux of registers)
-      Value lh = late ? ~lt_fz & mux(lt_fi, a < lt_x1p, a < lt_x1) : a < ha;
+      // next_edge: compared with lt_age's register parts (lt_age itself has an adder)
+      Value lh = late ? below_lt_age(sc, "below_lt", a) : a < ha;
       sc.assign(age_n.part(ao, AB), mux(sc.wire("lh", lh), n_younger, n_older));
     });
     ages->next(age_n);
@@ -869,14 +872,17 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       // meets a valid r2 (a shootdown waits for empty pipelines and blocks
       // requests until its sd2 has passed), nor does a flush-all.
       // the age is read set by set and the set selected last (r2_set's fan-out
-      // stays off the path); its + 1 and + 2 run beside the compare
+      // stays off the path); its + 1 runs beside the compare
       Value a = m.wire("h_age", sel(r2_setv, ha_set, S, AB));
-      Value a1 = m.wire("h_age_p1", a + 1), a2 = m.wire("h_age_p2", a + 2);
+      Value a1 = m.wire("h_age_p1", a + 1);
       Value ts = m.wire("h_late_touch", lt_hit & any(lt_setv & r2_setv));
       Value is_t = m.wire("h_is_late", any(r2_match & lt_way));
-      Value lh = m.wire("h_below_late", a < lt_age);
-      lt_x1.next(mux(ts, mux(is_t, zero(AB), mux(lh, a1, a)), a));
-      lt_x1p.next(mux(ts, mux(is_t, lit(AB, 1), mux(lh, a2, a1)), a1));
+      Value lh = below_lt_age(top, "h_below_late", a);
+      Value taken = m.wire("h_late_taken", ts & is_t);
+      lt_b.next(gate(~taken, a));
+      lt_b1.next(mux(taken, lit(AB, 1), a1));
+      // the late touch adds 1 to a way below the touched one
+      Value inc = m.wire("h_late_inc", ts & ~is_t & lh);
       // the fill's touch: h the victim (0), or younger than it after the late touch (+ 1)
       Value fs = m.wire("h_fill_set", we & any(r2_setv & f2_setv));
       Value is_v = m.wire("h_is_vict", any(r2_match & vict));
@@ -884,9 +890,10 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       Value fz = m.wire("h_fill_zero", fs & is_v);
       Value fi = m.wire("h_fill_inc", fs & ~is_v & ((young & ~(e.same & e.va)) | (e.same & ~e.va & is_t)));
       lt_fz.next(fz);
-      lt_fi.next(fi);
-      // lt_age == W-1 after this edge, from the same selects as lt_x1 and
-      // lt_x1p over compares of the read age (a + k == W-1: a == W-1-k mod W)
+      lt_le.next(~fz & (inc | fi));
+      lt_le1.next(~fz & inc & fi);
+      // lt_age == W-1 after this edge, from the touches' selects over compares
+      // of the read age (a + k == W-1: a == W-1-k mod W)
       auto oldest = [&](unsigned k) { return a == lit(AB, (2 * W - 1 - k) % W); };
       Value x1_old = mux(ts, mux(is_t, lit(1, 0), mux(lh, oldest(1), oldest(0))), oldest(0));
       Value x1p_old = mux(ts, mux(is_t, lit(1, W == 2), mux(lh, oldest(2), oldest(1))), oldest(1));
@@ -1114,6 +1121,44 @@ Crossbar input_buffer_ring(Module& m, const L1tlbParams& p, const Value& req_val
   return {Value(), ha, hi, pop, hk};
 }
 
+// The input buffer's heads of cluster c whose home is TLB k (N bits).
+Value home_reqs(Module& m, const L1tlbParams& p, const Value& home, unsigned c, unsigned k) {
+  const unsigned N = p.cus_per_cluster, K = p.tlbs_per_cluster;
+  std::vector<Value> bits;
+  for (unsigned i = 0; i < N; ++i) bits.push_back(home.bit((c * N + i) * K + k));
+  return m.wire("c" + to_string(c) + "_t" + to_string(k) + "_req", hdl::cat_lsb_first(bits));
+}
+
+struct Crossport {
+  Value req, pick, accept, grant;  // requesters, round-robin winner, taken, the CUs' ready (winner while taken)
+};
+
+// One TLB's crossbar output port, in the top: its requesters (the CUs whose
+// home is TLB k, or `home_req` from the input buffer), round-robin from a
+// thermometer pointer (the CUs at or above it, so no decode before the mask),
+// taken while `open`. The grant reaches the CUs' ready (or the buffer's pop)
+// without the winner's select fan-out inside the TLB.
+Crossport crossport(Module& m, const L1tlbParams& p, const string& prefix, const Value& valid, const Value& home_req,
+                    const Value& vpn, unsigned k, const Value& open) {
+  const unsigned N = p.cus_per_cluster, HB = p.home_bits, VPN = p.vpn_bits;
+  Value req = home_req;
+  if (!req.valid()) {
+    std::vector<Value> reqs;
+    for (unsigned i = 0; i < N; ++i)
+      reqs.push_back(HB ? valid.bit(i) & (vpn.slice(i * VPN, HB) == lit(HB, k)) : valid.bit(i));
+    req = m.wire(prefix + "req", hdl::cat_lsb_first(reqs));
+  }
+  Value accept = m.wire(prefix + "accept", any(req) & open);
+  Value pick = req;
+  if (N > 1) {
+    Reg ptr_ge = m.reg(prefix + "ptr_ge", N, N == 64 ? ~uint64_t{0} : (uint64_t{1} << N) - 1);
+    const hdl::RoundRobin rr = hdl::round_robin_thermo(m.top(), prefix + "win", req, ptr_ge);
+    pick = rr.grant;
+    ptr_ge.next_if(accept, rr.next_ge);
+  }
+  return {req, pick, accept, m.wire(prefix + "grant", gate(open, pick))};
+}
+
 }  // namespace
 
 std::string emit_top(const L1tlbParams& p, const EmitContext& ctx) { return build_top(p, ctx)->render(); }
@@ -1173,14 +1218,17 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
   m.comment("Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.");
   Reg sd1_v = m.reg("sd1_v", 1), sd1_all = m.reg("sd1_all", 1), sd2_v = m.reg("sd2_v", 1),
       done = m.reg("sd_done", 1);
-  // "some TLB's compare or decide stage is valid", registered from each
-  // TLB's next-edge view, so the acceptance starts from flip-flops
-  Wire busy_next = m.wire("busy_next", p.tlbs, true);
+  // "some TLB's compare or decide stage is valid", registered, so the
+  // acceptance starts from flip-flops: after this edge r2 holds r1, and r1
+  // an acceptance, which needs some requester, the credit and no shootdown.
+  // The requesters' OR is taken here apart from the crossbar ports' accept,
+  // whose fan-out into the pointers and the TLBs' r1 would come first.
+  Wire r1_busy = m.wire("r1_busy", p.tlbs, true), bids = m.wire("tlb_bid", p.tlbs, true);
   Reg busy = m.reg("tlb_busy", 1);
-  busy.next(any(busy_next));
   Value sd_ready = m.wire("sd_ready", ~sd1_v & ~sd2_v & ~busy);
   Value sd_acc = m.wire("sd_acc", sd_valid & sd_ready);
   Value sd_block = m.wire("sd_block", sd_valid | sd1_v | sd2_v);
+  busy.next((~sd_block & any(bids)) | any(r1_busy));
   Value sd_one = m.wire("sd_one", sd_acc & ~sd_all_i);
   // sd2's flush-all is registered in each TLB, from this
   Value sd_flush_next = m.wire("sd_flush_next", sd1_v & sd1_all);
@@ -1211,17 +1259,18 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
     Value rmshr = rtag.slice(0, MB);
     Value rk = HB ? rtag.slice(MB, HB) : Value();
     struct T {
-      Wire grant, hit, hvpn, hvmid, hppn, hperm, cv, cm, cvh, cvm, fill, fvh, fvm, fppn, fperm, busy;
+      Wire credit, hit, hvpn, hvmid, hppn, hperm, cv, cm, cvh, cvm, fill, fvh, fvm, fppn, fperm, r1v;
       Wire ev, evh, evm, eppn, eperm;
     };
     std::vector<T> t(K);
+    std::vector<Value> grants(K);
     std::vector<Value> cands;
     for (unsigned k = 0; k < K; ++k) {
       const unsigned j = c * K + k;
       const string js = "t" + to_string(j) + "_";
       T& x = t[k];
-      x.grant = m.wire(js + "grant", N);
-      x.busy = m.wire(js + "busy_next", 1);
+      x.credit = m.wire(js + "credit", 1);
+      x.r1v = m.wire(js + "r1_v", 1);
       x.hit = m.wire(js + "hit", N);
       x.hvpn = m.wire(js + "hit_vpn", VPN);
       x.hvmid = m.wire(js + "hit_vmid", VM);
@@ -1241,7 +1290,7 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
       x.evm = m.wire(js + "evict_vmid", VM);
       x.eppn = m.wire(js + "evict_ppn", PPN);
       x.eperm = m.wire(js + "evict_perm", PERM);
-      m.assign(busy_next.bit(j), x.busy);
+      m.assign(r1_busy.bit(j), x.r1v);
       cands.push_back(x.cv);
     }
     // L2 request register of the cluster: round-robin over its TLBs from lp
@@ -1287,24 +1336,24 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
       Value tlb_take = K == 1 ? load : load & ~hdl::round_robin_ahead(cand, lp, k);
       if (HB) conn.push_back({"home_i", lit(HB, k)});
       Value rv = HB ? l2_resp_valid.bit(c) & (rk == lit(HB, k)) : l2_resp_valid.bit(c);
-      Value tlb_valid = cl_valid;
-      if (xin.home.valid()) {  // the input buffer's heads whose home is TLB k
-        std::vector<Value> bits;
-        for (unsigned i = 0; i < N; ++i) bits.push_back(xin.home.bit((c * N + i) * K + k));
-        tlb_valid = m.wire("c" + cs + "_t" + to_string(k) + "_req", hdl::cat_lsb_first(bits));
-      }
+      const Crossport xp = crossport(m, p, "t" + to_string(j) + "_", xin.home.valid() ? Value() : cl_valid,
+                                     xin.home.valid() ? home_reqs(m, p, xin.home, c, k) : Value(), cl_vpn, k,
+                                     x.credit & ~sd_block);
+      grants[k] = xp.grant;
+      m.assign(bids.bit(j), any(xp.req) & x.credit);
       std::vector<std::pair<string, Value>> rest = {
-          {"req_valid_i", tlb_valid}, {"req_vpn_i", cl_vpn}, {"req_vmid_i", cl_vmid},
-          {"sd_block_i", sd_block}, {"sd_acc_i", sd_one}, {"sd_vpn_i", sd_vpn}, {"sd_vmid_i", sd_vmid},
+          {"pick_i", xp.pick}, {"accept_i", xp.accept}, {"req_vpn_i", cl_vpn}, {"req_vmid_i", cl_vmid},
+          {"sd_acc_i", sd_one}, {"sd_vpn_i", sd_vpn}, {"sd_vmid_i", sd_vmid},
           {"sd_all_next_i", sd_flush_next}, {"l2_take_i", tlb_take}, {"l2_resp_valid_i", rv},
           {"l2_resp_mshr_i", rmshr}, {"l2_resp_ppn_i", l2_resp_ppn.field(c, PPN)},
-          {"l2_resp_perm_i", l2_resp_perm.field(c, PERM)}, {"grant_o", x.grant}, {"busy_next_o", x.busy},
+          {"l2_resp_perm_i", l2_resp_perm.field(c, PERM)}, {"credit_o", x.credit}, {"r1_v_o", x.r1v},
           {"hit_o", x.hit}, {"hit_vpn_o", x.hvpn}, {"hit_vmid_o", x.hvmid}, {"hit_ppn_o", x.hppn},
           {"hit_perm_o", x.hperm}, {"cand_valid_o", x.cv}, {"cand_mshr_o", x.cm}, {"cand_vh_o", x.cvh},
           {"cand_vmid_o", x.cvm}, {"fill_o", x.fill}, {"fill_vh_o", x.fvh}, {"fill_vmid_o", x.fvm},
           {"fill_ppn_o", x.fppn}, {"fill_perm_o", x.fperm}, {"evict_o", x.ev}, {"evict_vh_o", x.evh},
           {"evict_vmid_o", x.evm}, {"evict_ppn_o", x.eppn}, {"evict_perm_o", x.eperm}};
       conn.insert(conn.end(), rest.begin(), rest.end());
+      if (N > 1) conn.push_back({"pick_hi_i", xp.pick});
       m.instance(tif, "u_tlb" + to_string(j), conn);
     }
     // the cluster's eviction: one fill per cluster per cycle, so one TLB at most
@@ -1332,7 +1381,7 @@ std::unique_ptr<Module> build_top(const L1tlbParams& p, const EmitContext& ctx) 
       const unsigned u = c * N + i;
       std::vector<Value> g, h, f, hv, hm, hp, hq, fv, fm, fp, fq;
       for (unsigned k = 0; k < K; ++k) {
-        g.push_back(t[k].grant.bit(i));
+        g.push_back(grants[k].bit(i));
         h.push_back(t[k].hit.bit(i));
         f.push_back(t[k].fill.bit(i));
         hv.push_back(t[k].hvpn);
