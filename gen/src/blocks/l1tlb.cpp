@@ -1,9 +1,9 @@
 // Emission of the aggregated / clustered L1-TLBs (docs/blocks/l1tlb.md): one
-// TLB module (its crossbar output port with round-robin and credit, the
-// compare and decide stages, LRU or tree-PLRU replacement, the MSHRs and the
-// three fill stages) instantiated T times by the top, which adds per cluster
-// the L2 request register and its round-robin, and the per-CU response
-// registers and the shootdown sequencer. Built from typed signals
+// TLB module (the credit of its crossbar output port, the compare and decide
+// stages, LRU or tree-PLRU replacement, the MSHRs and the three fill stages)
+// instantiated T times by the top, which adds per TLB the port's round-robin,
+// per cluster the L2 request register and its round-robin, and the per-CU
+// response registers and the shootdown sequencer. Built from typed signals
 // (txgen/hdl); per-entry and per-MSHR logic are generate loops, so the RTL
 // size does not grow with the entry count.
 #include <algorithm>
@@ -653,7 +653,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   r2_any.next(any(match));
   if (plru_index) r2_hidx.next(hdl::onehot_index(match, AB));
   if (!late) f1_iv.next(gate(r1_sd & f0_same_r1, match));
-  // r1 holds this edge's acceptance and r2 holds r1 (the top registers the OR over its TLBs)
+  // for the top's "lookup pipelines busy" register (with this edge's acceptances)
   r1_v_o.drive(r1_v);
 
   // ---- decide stage (r2): hit response, MSHR CAM, merge / allocate
