@@ -63,6 +63,7 @@ uint64_t vpn_at(unsigned home, unsigned set, uint64_t tag) {
 // second CU in its cluster; the second miss comes from CU 0 again when it
 // has two MSHRs, else from CU 1 (which shares CU 0's cluster then).
 bool two_misses_fit() { return params().mshrs_per_cu >= 2 || params().cus_per_cluster >= 2; }
+constexpr const char* kTwoMissesSkip = "one MSHR and one CU per cluster: two misses of one set cannot be outstanding";
 unsigned second_miss_cu() { return params().mshrs_per_cu >= 2 ? 0 : 1; }
 
 struct L2Pending {
@@ -359,8 +360,7 @@ TEST(L1tlb, EvictionAndShootdownAtTheWriteEdge) {
 // lands in the cycle whose write takes the shot way, and that cycle chooses
 // the second write's victim: from the order, not from the way just taken.
 TEST(L1tlb, ShootdownOfTheVictimBeforeTwoWrites) {
-  if (!two_misses_fit())
-    GTEST_SKIP() << "one MSHR and one CU per cluster: two misses of one set cannot be outstanding";
+  if (!two_misses_fit()) GTEST_SKIP() << kTwoMissesSkip;
   directed([](CosimSession& s, Bench& b) {
     const L1tlbParams& p = params();
     for (unsigned lead = 1; lead <= 2; ++lead) {
@@ -393,8 +393,7 @@ TEST(L1tlb, ShootdownOfTheVictimBeforeTwoWrites) {
 // second fill, at the next edge, then takes the way its pending touch names.
 // One offset of the sweep meets that case; the lock-step compare checks all.
 TEST(L1tlb, TwoHitsBetweenTwoFillsOfOneSet) {
-  if (!two_misses_fit())
-    GTEST_SKIP() << "one MSHR and one CU per cluster: two misses of one set cannot be outstanding";
+  if (!two_misses_fit()) GTEST_SKIP() << kTwoMissesSkip;
   if (params().ways < 4) GTEST_SKIP() << "fewer than 4 ways: no way of age W-3 besides the touched ones";
   directed([](CosimSession& s, Bench& b) {
     const L1tlbParams& p = params();

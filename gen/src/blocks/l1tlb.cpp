@@ -578,8 +578,10 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   f2_vmid.next(f1_vmid);
   f2_ppn.next(f1_ppn);
   f2_perm.next(f1_perm);
-  if (S > 1) f2_set.next(f1_set);
-  if (S > 1) f2_ev_set.next(gate(f1_v, f1_set));
+  if (S > 1) {
+    f2_set.next(f1_set);
+    f2_ev_set.next(gate(f1_v, f1_set));
+  }
   f3_v.next(f2_v);
   // zero unless f3 is valid, so the MSHR free logic starts from the register alone
   f3_moh.next(gate(f2_v, f2_moh));
