@@ -185,8 +185,8 @@ void AtaEmitter::compare(unsigned i) {
     Rows r = rows(j, k.set_oh, name);
     Wire match = m_.wire(name + "_match", W, true), hit = m_.wire(name + "_hit", W, true);
     m_.generate_for(name + "_gw", W, "g_" + name + "_cmp", [&](Scope& sc, const Index& w) {
-      Value m = sc.wire("m", r.valid.bit(w) & (r.tag.part(w * Index(static_cast<int>(TG)), TG) == k.tag));
-      Value sec = SC > 1 ? any(r.sv.part(w * Index(static_cast<int>(SC)), SC) & k.sec_oh) : r.sv.bit(w);
+      Value m = sc.wire("m", r.valid.bit(w) & (r.tag.part(w * Index(TG), TG) == k.tag));
+      Value sec = SC > 1 ? any(r.sv.part(w * Index(SC), SC) & k.sec_oh) : r.sv.bit(w);
       sc.assign(match.bit(w), m);
       sc.assign(hit.bit(w), j == i ? m & sec : m & sec & ~r.dirty.bit(w));
     });
@@ -348,10 +348,10 @@ void AtaEmitter::update_array(unsigned j, const Value& gv, const Value& op, cons
   Wire vn = m_.wire(a + "valid_n", S * W), tn = m_.wire(a + "tag_n", S * W * TG), sn = m_.wire(a + "sv_n", S * W * SC),
        dn = m_.wire(a + "dirty_n", S * W);
   m_.generate_for(a + "ge", S * W, "g_" + a + "entry", [&](Scope& sc, const Index& e) {
-    const Index s = e / Index(static_cast<int>(W)), w = e % Index(static_cast<int>(W));
+    const Index s = e / Index(W), w = e % Index(W);
     Value at = sc.wire("at", so.bit(s) & wo.bit(w));
     Value f = sc.wire("f", fill & at), fe = sc.wire("fe", fa & at);
-    const Index to = e * Index(static_cast<int>(TG)), vo = e * Index(static_cast<int>(SC));
+    const Index to = e * Index(TG), vo = e * Index(SC);
     Value sv = r.sv.part(vo, SC);
     sc.assign(vn.bit(e), fe | r.valid.bit(e));
     sc.assign(tn.part(to, TG), mux(fe, ctag, r.tag.part(to, TG)));
@@ -387,14 +387,14 @@ void AtaEmitter::update_replacement(unsigned j, const Value& touch, const Value&
   if (!p_.plru()) {
     Wire row = m_.wire(a + "trow", W * WB);
     m_.generate_for(a + "gt", W, "g_" + a + "trow", [&](Scope& sc, const Index& w) {
-      Value aw = sc.wire("aw", r.age.part(w * Index(static_cast<int>(S * WB)), S * WB));
-      sc.assign(row.part(w * Index(static_cast<int>(WB)), WB), sel(so, aw, S, WB));
+      Value aw = sc.wire("aw", r.age.part(w * Index(S * WB), S * WB));
+      sc.assign(row.part(w * Index(WB), WB), sel(so, aw, S, WB));
     });
     Value ta = m_.wire(a + "tage", sel(wo, row, W, WB));
     Wire an = m_.wire(a + "age_n", W * S * WB);
     m_.generate_for(a + "ga", W * S, "g_" + a + "age", [&](Scope& sc, const Index& q) {
-      const Index w = q / Index(static_cast<int>(S)), s = q % Index(static_cast<int>(S));
-      const Index ao = q * Index(static_cast<int>(WB));
+      const Index w = q / Index(S), s = q % Index(S);
+      const Index ao = q * Index(WB);
       Value age = sc.wire("age", r.age.part(ao, WB));
       Value ts = sc.wire("ts", touch & so.bit(s));
       sc.assign(an.part(ao, WB), mux(ts, mux(wo.bit(w), zero(WB), mux(age < ta, age + 1, age)), age));
@@ -409,8 +409,8 @@ void AtaEmitter::update_replacement(unsigned j, const Value& touch, const Value&
     for (unsigned l = 0; l < WB; ++l) {
       const unsigned size = W >> l;
       sc.generate_for(a + "gq" + to_string(l), 1u << l, "g_level" + to_string(l), [&](Scope& sq, const Index& q) {
-        const Index n = s * Index(static_cast<int>(W - 1)) + Index(static_cast<int>((1u << l) - 1)) + q;
-        const Index lo = q * Index(static_cast<int>(size));
+        const Index n = s * Index(W - 1) + Index((1u << l) - 1) + q;
+        const Index lo = q * Index(size);
         Value on = any(wo.part(lo, size)), low = any(wo.part(lo, size / 2));
         sq.assign(pn.bit(n), mux(ts & on, low, pl.bit(n)));
       });

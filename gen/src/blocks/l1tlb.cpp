@@ -244,7 +244,7 @@ Value lru_matrix_next(Module& m, const Value& lm, const OrderUpdates& u, unsigne
     Value fs = sc.wire("fs", u.fill & u.fill_set.bit(s));
     for (unsigned i = 0; i < W; ++i) {
       for (unsigned j = i + 1; j < W; ++j) {
-        const Index q = s * Index(static_cast<int>(P)) + Index(static_cast<int>(pair_index(i, j, W)));
+        const Index q = s * Index(P) + Index(pair_index(i, j, W));
         Value hi = u.hit_way.bit(i), hj = u.hit_way.bit(j);
         Value vi = u.vict.bit(i), vj = u.vict.bit(j);
         // a touched way becomes more recent than the other, an untouched one less
@@ -287,7 +287,7 @@ struct PlruUpdates {
 // whether in its lower half (the latter used only under the former).
 std::pair<Value, Value> plru_under(const Value& way, const std::vector<Value>& at, unsigned l, const Index& q,
                                    unsigned size, unsigned AB) {
-  const Index lo = q * Index(static_cast<int>(size));
+  const Index lo = q * Index(size);
   if (at.empty()) return {any(way.part(lo, size)), any(way.part(lo, size / 2))};
   return {l == 0 ? at[0] : at[l].bit(q), ~at.back().bit(AB - 1 - l)};
 }
@@ -296,7 +296,7 @@ void plru_set_next(Scope& sc, const string& name, const Value& tree, const Value
   for (unsigned l = 0; l < AB; ++l) {
     const unsigned size = W >> l;
     sc.generate_for(name + to_string(l), 1u << l, "g_" + name + "_level" + to_string(l), [&](Scope& sq, const Index& q) {
-      const Index n = base + Index(static_cast<int>((1u << l) - 1)) + q;
+      const Index n = base + Index((1u << l) - 1) + q;
       const auto [on_a, low_a] = plru_under(u.a, u.a_at, l, q, size, AB);
       const auto [on_v, low_v] = plru_under(u.v, u.v_at, l, q, size, AB);
       Value b1 = mux(u.hs & on_a, low_a, mux(u.us & on_a, ~low_a, tree.bit(n)));
@@ -331,7 +331,7 @@ Value plru_victim(Module& m, const Value& row, unsigned W, unsigned AB) {
   m.generate_for("gv", W, "g_plru_victim", [&](Scope& sc, const Index& w) {
     std::vector<Value> terms;
     for (unsigned l = 0; l < AB; ++l) {
-      const Index node = Index(static_cast<int>((1u << l) - 1)) + w / Index(static_cast<int>(W >> l));
+      const Index node = Index((1u << l) - 1) + w / Index(W >> l);
       terms.push_back(~(row.bit(node) ^ dirs[l].bit(w)));
     }
     sc.assign(v.bit(w), hdl::and_of(terms, lit(1, 1)));
@@ -561,7 +561,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     // (next_edge: no r1 term; the f1 victim takes the late touch's set)
     Wire eq_r1 = late ? Wire() : m.wire("mset_is_r1", M, true), eq_f1 = m.wire("mset_is_f1", M, true);
     m.generate_for("gq", M, "g_mshr_set", [&](Scope& sc, const Index& i) {
-      Value mset = sc.wire("mset", mvh_w.part(i * Index(static_cast<int>(VH)), SB));
+      Value mset = sc.wire("mset", mvh_w.part(i * Index(VH), SB));
       if (!late) sc.assign(eq_r1.bit(i), mset == r1_vpn.slice(HB, SB));
       sc.assign(eq_f1.bit(i), mset == f1_vh.slice(0, SB));
     });
@@ -614,8 +614,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   auto read_rows = [&](const Value& vec, const string& name, const Value& set_oh, unsigned width) {
     Wire row = m.wire(name, W * width);
     m.generate_for("g" + name, W, "g_" + name, [&](Scope& sc, const Index& w) {
-      Value vw = sc.wire("vw", vec.part(w * Index(static_cast<int>(S * width)), S * width));
-      sc.assign(row.part(w * Index(static_cast<int>(width)), width), sel(set_oh, vw, S, width));
+      Value vw = sc.wire("vw", vec.part(w * Index(S * width), S * width));
+      sc.assign(row.part(w * Index(width), width), sel(set_oh, vw, S, width));
     });
     return Value(row);
   };
@@ -641,7 +641,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   Value c_patch = m.wire("c_patch", we & any(r1_setv & f2_setv));
   Wire match = m.wire("match", W);
   m.generate_for("gc", W, "g_cmp", [&](Scope& sc, const Index& w) {
-    Value own = c_valid.bit(w) & (c_tag.part(w * Index(static_cast<int>(TAG)), TAG) == key);
+    Value own = c_valid.bit(w) & (c_tag.part(w * Index(TAG), TAG) == key);
     sc.assign(match.bit(w), mux(c_patch & vict.bit(w), c_feq, own));
   });
   r2_v.next(r1_v);
@@ -732,8 +732,8 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     // a killed MSHR is valid (kill needs pending), so an allocation never
     // finds its kill bit set: the bit needs no allocation term
     sc.assign(mk_n.bit(i), ~fr & (kl | mk_w.bit(i)));
-    const Index vho = i * Index(static_cast<int>(VH)), vmo = i * Index(static_cast<int>(VM)),
-                wo = i * Index(static_cast<int>(N));
+    const Index vho = i * Index(VH), vmo = i * Index(VM),
+                wo = i * Index(N);
     // r1's tag against this MSHR as it is after this edge (an allocation writes r2's)
     Value tag_eq = (mvh_w.part(vho, VH) == r1_vh) & (mvm_w.part(vmo, VM) == r1_vmid);
     sc.assign(cam_n.bit(i), mux(al, same_key, tag_eq));
@@ -791,12 +791,12 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
   const std::vector<Value> vict_at =
       plru_index ? plru_index_decode(m, "vict_node", f2_vidx, Value(), AB) : std::vector<Value>{};
   m.generate_for("ge", S * W, "g_entry", [&](Scope& sc, const Index& e) {
-    const Index s = e / Index(static_cast<int>(W)), w = e % Index(static_cast<int>(W));
+    const Index s = e / Index(W), w = e % Index(W);
     Value wr = sc.wire("wr", we & f2_setv.bit(s) & vict.bit(w));
     Value iv = sc.wire("iv", sd_all | (r2_sd & r2_setv.bit(s) & r2_match_w.bit(w)));
     sc.assign(ev_n.bit(e), wr | (~iv & ev.bit(e)));
-    const Index to = e * Index(static_cast<int>(TAG)), po = e * Index(static_cast<int>(PPN)),
-                qo = e * Index(static_cast<int>(PERM));
+    const Index to = e * Index(TAG), po = e * Index(PPN),
+                qo = e * Index(PERM);
     sc.assign(etag_n.part(to, TAG), mux(wr, f_tag, etag.part(to, TAG)));
     sc.assign(eppn_n.part(po, PPN), mux(wr, f2_ppn, eppn.part(po, PPN)));
     sc.assign(eperm_n.part(qo, PERM), mux(wr, f2_perm, eperm.part(qo, PERM)));
@@ -848,20 +848,20 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
     m.generate_for("gh", S, "g_hit_age", [&](Scope& sc, const Index& s) {
       std::vector<Value> row;
       for (unsigned w = 0; w < W; ++w)
-        row.push_back(age.part(Index(static_cast<int>(w * S * AB)) + s * Index(static_cast<int>(AB)), AB));
+        row.push_back(age.part(Index(w * S * AB) + s * Index(AB), AB));
       Value r = sc.wire("row", hdl::cat_lsb_first(row));
-      sc.assign(ha_set.part(s * Index(static_cast<int>(AB)), AB), sel(r2_match, r, W, AB));
+      sc.assign(ha_set.part(s * Index(AB), AB), sel(r2_match, r, W, AB));
     });
     Wire age_n = m.wire("age_n", W * S * AB);
     m.generate_for("ga", W * S, "g_age", [&](Scope& sc, const Index& q) {
-      const Index w = q / Index(static_cast<int>(S)), s = q % Index(static_cast<int>(S));
-      const Index ao = q * Index(static_cast<int>(AB));
+      const Index w = q / Index(S), s = q % Index(S);
+      const Index ao = q * Index(AB);
       Value a = sc.wire("a", age.part(ao, AB));
-      Value ha = late ? Value() : ha_set.part(s * Index(static_cast<int>(AB)), AB);
+      Value ha = late ? Value() : ha_set.part(s * Index(AB), AB);
       Value a1 = sc.wire("a1", a + 1), a2 = sc.wire("a2", a1 + 1);
       const AgeWay in = {a, a1, a2, e.way.bit(w), vict.bit(w), f2_young.bit(w), sc.wire("hs", e.hit & e.setv.bit(s)),
                          sc.wire("us", e.unt & e.setv.bit(s)), sc.wire("fs", we & f2_setv.bit(s)),
-                         way_reset.part(w * Index(static_cast<int>(AB)), AB)};
+                         way_reset.part(w * Index(AB), AB)};
       const auto [n_younger, n_older] = ages_after(sc, in, e, AB);
       // next_edge: compared with lt_age's register parts (lt_age itself has an adder)
       Value lh = late ? below_lt_age(sc, "below_lt", a) : a < ha;
@@ -912,7 +912,7 @@ void build_tlb(const L1tlbParams& p, const EmitContext& ctx, Module& m) {
       Value us = sc.wire("us", unt & r2_setv.bit(s));
       Value fs = sc.wire("fs", we & f2_setv.bit(s));
       const PlruUpdates u = {hs, us, fs, sd_all, r2_match_w, vict, hit_at, vict_at};
-      plru_set_next(sc, "gq", plru_v, pl_n, s * Index(static_cast<int>(W - 1)), u, W, AB);
+      plru_set_next(sc, "gq", plru_v, pl_n, s * Index(W - 1), u, W, AB);
     });
     plru.next(pl_n);
   }
@@ -1019,7 +1019,7 @@ Crossbar input_buffer_shift(Module& m, const L1tlbParams& p, const Value& req_va
     Value stored = sc.wire("stored", mux(pw.bit(u), v1w.bit(u), v0w.bit(u)));
     sc.assign(v0n.bit(u), stored | push);
     sc.assign(v1n.bit(u), ~pw.bit(u) & (v1w.bit(u) | (push & v0w.bit(u))));
-    const Index ao = u * Index(static_cast<int>(VPN)), io = u * Index(static_cast<int>(VM));
+    const Index ao = u * Index(VPN), io = u * Index(VM);
     const auto next = [&](const Value& e0, const Value& e1, const Value& in, const Wire& n0, const Wire& n1,
                           const Index& o, unsigned w) {
       sc.assign(n0.part(o, w), mux(stored, mux(pw.bit(u), e1.part(o, w), e0.part(o, w)), in.part(o, w)));
@@ -1084,7 +1084,7 @@ Crossbar input_buffer_ring(Module& m, const L1tlbParams& p, const Value& req_val
     // each entry's next value: the port's field if the push writes it
     const auto store = [&](const Value& e0, const Value& e1, const Value& in, const Wire& n0, const Wire& n1,
                            unsigned w) {
-      const Index o = u * Index(static_cast<int>(w));
+      const Index o = u * Index(w);
       sc.assign(n0.part(o, w), mux(push0, in.part(o, w), e0.part(o, w)));
       sc.assign(n1.part(o, w), mux(push1, in.part(o, w), e1.part(o, w)));
     };
@@ -1092,13 +1092,13 @@ Crossbar input_buffer_ring(Module& m, const L1tlbParams& p, const Value& req_val
     const auto entries = [&](const Value& e0, const Value& e1, const Value& in, const Wire& n0, const Wire& n1,
                              const Wire& head, unsigned w) {
       store(e0, e1, in, n0, n1, w);
-      const Index o = u * Index(static_cast<int>(w));
+      const Index o = u * Index(w);
       sc.assign(head.part(o, w), mux(rdw.bit(u), e1.part(o, w), e0.part(o, w)));
     };
-    const Index ao = u * Index(static_cast<int>(VPN));
+    const Index ao = u * Index(VPN);
     entries(a0, a1, req_vpn, a0n, a1n, ha, VPN);
     entries(i0, i1, req_vmid, i0n, i1n, hi, VM);
-    const Index ko = u * Index(static_cast<int>(K));
+    const Index ko = u * Index(K);
     sc.assign(home_in.part(ko, K), hdl::one_of(K, req_vpn.part(ao, HB)));
     // the head requests TLB k after the edge: the entry the pointer names
     // then, valid with home k; the pop (the grant) selects last

@@ -63,8 +63,8 @@ Value app_writes(Ctl& c) {
   const Wire wr = f.wire("f_app_wr", c.p.segments, true);
   const Value write = c["app_valid_i"] & c["app_we_i"];
   f.generate_for("fw", c.p.segments, "g_f_app_wr", [&](Scope& g, const Index& seg) {
-    const Value row = g.param("F_ROW", ri, seg / Index(static_cast<int>(spr)));
-    const Value banks = c["app_bank_en_i"].part((seg % Index(static_cast<int>(spr))) * Index(static_cast<int>(bps)), bps);
+    const Value row = g.param("F_ROW", ri, seg / Index(spr));
+    const Value banks = c["app_bank_en_i"].part((seg % Index(spr)) * Index(bps), bps);
     g.assign(wr.bit(seg), write & (c["app_row_i"] == row) & hdl::any(banks));
   });
   return wr;

@@ -182,7 +182,7 @@ Value or_fields(Module& m, const string& name, const Value& vec, unsigned n, uns
 Value step_by_one(const Value& vec, const Index& base, unsigned width, bool up) {
   std::vector<Value> bits;
   for (unsigned k = width; k-- > 0;) {
-    const Value bit = vec.bit(base + Index(static_cast<int>(k)));
+    const Value bit = vec.bit(base + Index(k));
     if (k == 0) {
       bits.push_back(~bit);
       continue;
@@ -195,7 +195,7 @@ Value step_by_one(const Value& vec, const Index& base, unsigned width, bool up) 
 
 // field `index` of vec minus one
 Value field_decrement(const Value& vec, const Index& index, unsigned width) {
-  return step_by_one(vec, index * Index(static_cast<int>(width)), width, false);
+  return step_by_one(vec, index * Index(width), width, false);
 }
 
 // ---------------------------------------------------------------------------
@@ -317,7 +317,7 @@ Value simt_key(Sched& s, Scope& sc, const Index& g) {
   const WalkSchedParams& p = s.p;
   const unsigned kw = key_bits(p), sb = p.score_bits;
   const Value batch = sc.wire("batch", s.last_valid & (entry(s.iid, g, p.iid_bits) ==
-                                                       entry(s.last_iid_grp, g / Index(static_cast<int>(entry_group(p))),
+                                                       entry(s.last_iid_grp, g / Index(entry_group(p)),
                                                              p.iid_bits)));
   return mux(~s.valid.bit(g), hdl::ones(kw),
              mux(s.aged.bit(g), zero(kw),
@@ -337,7 +337,7 @@ Value leaf_keys(Sched& s, const Value& lfsr_r) {
       // the last entry is never below r: a generate-if keeps that constant out of the compare
       const Value idx = sc.param("IDX", p.index_bits, g);
       sc.generate_if(
-          g == Index(static_cast<int>(b - 1)), "g_last",
+          g == Index(b - 1), "g_last",
           [&](Scope& last) { last.assign(key, cat({~s.valid.bit(g), zero(1)})); }, "g_cmp",
           [&](Scope& cmp) { cmp.assign(key, cat({~s.valid.bit(g), cmp.wire("below", idx < lfsr_r)})); });
     } else {
@@ -425,7 +425,7 @@ Value selected_field(Sched& s, const string& name, const Value& fields, unsigned
     const Value above = hi ? s.above_hi : s.above_lo;
     const Wire terms = m.wire(t + "_t", half * width);
     m.generate_for("gs_" + name + "_" + side, half, "g_sel_" + name + "_" + side, [&](Scope& sc, const Index& g) {
-      const Value f = entry(fields, hi ? g + Index(static_cast<int>(half)) : g, width);
+      const Value f = entry(fields, hi ? g + Index(half) : g, width);
       // hot: the lowest entry at or above the selection (entry g - 1 is not)
       sc.generate_if(
           g == 0, "g_first", [&](Scope& first) { first.assign(entry(terms, g, width), gate(above.bit(g), f)); },
@@ -647,7 +647,7 @@ void buffer(Sched& s) {
   }
   m.generate_for("gb", b, "g_entry", [&](Scope& sc, const Index& g) {
     const Value at_or_above = sc.wire("at_or_above", above.bit(g));
-    const Value remove_g = sc.wire("remove_g", remove_grp.bit(g / Index(static_cast<int>(entry_group(s.p)))));
+    const Value remove_g = sc.wire("remove_g", remove_grp.bit(g / Index(entry_group(s.p))));
     // the append slot is count - remove
     const Value put = sc.wire("put", s.app & mux(remove_g, s.slot.bit(g + 1), s.slot.bit(g)));
     for (size_t i = 0; i < fields.size(); ++i) {

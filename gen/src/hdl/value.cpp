@@ -83,7 +83,7 @@ void fail(const std::string& message) {
 // ---------------------------------------------------------------------------
 // Index
 
-Index::Index(int value) {
+Index::Index(long long value) {
   auto n = std::make_shared<IndexNode>();
   n->kind = IndexNode::Kind::Const;
   n->value = value;
@@ -132,7 +132,7 @@ long long Index::const_value() const {
 Index index_op(char op, const Index& a, const Index& b) {
   if (a.is_const() && b.is_const() && op != '/' && op != '%') {
     const IndexNode tmp{IndexNode::Kind::Op, 0, "", op, {a, b}};
-    return Index(static_cast<int>(Index(std::make_shared<const IndexNode>(tmp)).eval({})));
+    return Index(Index(std::make_shared<const IndexNode>(tmp)).eval({}));
   }
   auto n = std::make_shared<IndexNode>();
   n->kind = IndexNode::Kind::Op;

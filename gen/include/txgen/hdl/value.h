@@ -46,7 +46,7 @@ struct IndexNode;
 
 class Index {
  public:
-  Index(int value);  // NOLINT: a plain integer is an Index
+  Index(long long value);  // NOLINT: a plain integer (signed or not) is an Index
   static Index var(const std::string& name);
 
   long long eval(const std::map<std::string, long long>& env) const;
@@ -127,7 +127,7 @@ class Value {
   // `width`-bit fields
   Value bit(const Index& i) const;
   Value part(const Index& base, unsigned width) const;
-  Value field(const Index& i, unsigned width) const { return part(i * Index(static_cast<int>(width)), width); }
+  Value field(const Index& i, unsigned width) const { return part(i * Index(width), width); }
 
  private:
   std::shared_ptr<const Node> node_;
