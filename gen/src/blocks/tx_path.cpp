@@ -115,162 +115,245 @@ Remove remove_register(Module& m, const TxPathParams& p, const string& name, con
   return r;
 }
 
-}  // namespace
+// The glue of one CU under construction (docs/blocks/tx_path.md, "Glue"):
+// ports, registers and the wires its pieces share are members; each piece is
+// a method, called in the order the RTL prints them.
+class CuEmitter {
+ public:
+  CuEmitter(const TxPathParams& p, Module& m)
+      : p_(p), m_(m), VPN(p.vpn_bits), VM(p.vmid_bits), R(p.vrf_bits), P(p.ppn_bits), Q(p.perm_bits),
+        LT(p.l1_tag_bits), CB(p.count_bits), D(p.victim_queue), wire(p.wire_lds > 0 || p.wire_icache > 0) {}
 
-ModulePtr emit_cu(const TxPathParams& p, const EmitContext& ctx) {
-  auto mod = std::make_unique<Module>(p.module_prefix + "_cu");
-  Module& m = *mod;
-  header(m, p, ctx, "glue of one CU: lookup stage, L2 register, victim queue, credit, removes");
-  m.clock_and_reset();
-  const unsigned VPN = p.vpn_bits, VM = p.vmid_bits, R = p.vrf_bits, P = p.ppn_bits, Q = p.perm_bits;
-  const unsigned LT = p.l1_tag_bits, CB = p.count_bits, D = p.victim_queue;
-  const bool wire = p.wire_lds > 0 || p.wire_icache > 0;
+  void build(const EmitContext& ctx) {
+    header(m_, p_, ctx, "glue of one CU: lookup stage, L2 register, victim queue, credit, removes");
+    m_.clock_and_reset();
+    ports();
+    l1_and_lds_ports();
+    icache_and_l2_ports();
+    lds_victim_registers();
+    lookup_requests();
+    lookup_answers();
+    credit_and_removes();
+    lookup_next_state();
+    l2_register();
+    l1_fill();
+    victim_queue_port();
+    lds_victim_port();
+    lds_shootdown_port();
+  }
 
-  Value vrf = m.input("vrf_i", R, "this CU's virtual function");
-  Value sd_start = m.input("sd_start_i", 1, "a path shootdown is accepted at this edge");
-  Shoot sd{m.input("sdp_valid_i", 1, "pending path shootdown"), m.input("sdp_all_i", 1), m.input("sdp_vpn_i", VPN),
-           m.input("sdp_vmid_i", VM)};
-  Shoot kill{m.input("kill_i", 1, "victims matching the key are killed at this edge"), m.input("kill_all_i", 1),
-             m.input("kill_vpn_i", VPN), m.input("kill_vmid_i", VM)};
+ private:
+  void ports();
+  void l1_and_lds_ports();
+  void icache_and_l2_ports();
+  void lds_victim_registers();
+  void lookup_requests();
+  void lookup_answers();
+  void wire_latency();
+  void credit_and_removes();
+  void removes();
+  void lookup_next_state();
+  void l2_register();
+  void l1_fill();
+  void victim_queue_port();
+  void lds_victim_port();
+  void lds_shootdown_port();
+  Value in(St s) const { return st.bit(s); }
+
+  const TxPathParams& p_;
+  Module& m_;
+  const unsigned VPN, VM, R, P, Q, LT, CB, D;
+  const bool wire;  // some structure's answer has a wire latency
+  // ports
+  Value vrf, sd_start, l1_req_valid, l1_req_vpn, l1_req_vmid, l1_req_tag, l1_fill_valid, ev_valid, lk_ready,
+      lk_resp_valid, lk_resp_hit, lk_resp_ppn, lk_resp_perm, fill_ready, lsd_ready, lsd_done, lvic_valid, tf_ready,
+      tl_ready, tl_resp_valid, tl_resp_hit, tl_resp_ppn, tl_resp_perm, l2_taken, l2_resp_valid, l2_resp_tag,
+      l2_resp_ppn, l2_resp_perm, rmi_taken;
+  Shoot sd, kill;
+  Tx ev, lvic;
+  Wire l1_req_ready_o, l1_resp_valid_o, l1_resp_tag_o, l1_resp_ppn_o, l1_resp_perm_o, lk_valid_o, lk_vpn_o, lk_vmid_o,
+      lk_vrf_o, fill_valid_o, fill_vpn_o, fill_vmid_o, fill_vrf_o, fill_ppn_o, fill_perm_o, lsd_valid_o, lsd_all_o,
+      lsd_vpn_o, lsd_vmid_o, lvic_ready_o, ldone_o, tf_valid_o, tf_vpn_o, tf_vmid_o, tf_vrf_o, tf_ppn_o, tf_perm_o,
+      tl_valid_o, tl_vpn_o, tl_vmid_o, tl_vrf_o, l2_valid_o, l2_vpn_o, l2_vmid_o, l2_tag_o, l2_ok_o, hit_lds_o,
+      hit_ic_o, rmi_valid_o, rmi_vpn_o, rmi_vmid_o, ret_w;
+  // registers
+  Reg lb_v, lb_kill, lb_vpn, lb_vmid, lb_vrf, lb_ppn, lb_perm, st, rq_vpn, rq_vmid, rq_tag, ans_ppn, ans_perm, ans_ic,
+      occ, out, l2v, l2_vpn, l2_vmid, l2_tag, lsent, ldone, lown;
+  Remove rml, rmi;
+  // wires the pieces share
+  Value accept, lk_acc, tl_acc, lds_ans, ic_ans, go_ret, go_ic, go_l2, direct, to_ret, to_ic, to_l2, to_wire, l2_load,
+      credit, lsd_acc, lreq, rm_free, ret;
+};
+
+void CuEmitter::ports() {
+  vrf = m_.input("vrf_i", R, "this CU's virtual function");
+  sd_start = m_.input("sd_start_i", 1, "a path shootdown is accepted at this edge");
+  sd = {m_.input("sdp_valid_i", 1, "pending path shootdown"), m_.input("sdp_all_i", 1), m_.input("sdp_vpn_i", VPN),
+        m_.input("sdp_vmid_i", VM)};
+  kill = {m_.input("kill_i", 1, "victims matching the key are killed at this edge"), m_.input("kill_all_i", 1),
+          m_.input("kill_vpn_i", VPN), m_.input("kill_vmid_i", VM)};
+}
+
+void CuEmitter::l1_and_lds_ports() {
   // L1-TLB side
-  Value l1_req_valid = m.input("l1_req_valid_i", 1, "the L1-TLB's miss (its L2 port)");
-  Value l1_req_vpn = m.input("l1_req_vpn_i", VPN), l1_req_vmid = m.input("l1_req_vmid_i", VM);
-  Value l1_req_tag = m.input("l1_req_tag_i", LT);
-  Wire l1_req_ready_o = m.output("l1_req_ready_o", 1);
-  Wire l1_resp_valid_o = m.output("l1_resp_valid_o", 1, "fill to the L1-TLB: promotion or L2 answer");
-  Wire l1_resp_tag_o = m.output("l1_resp_tag_o", LT);
-  Wire l1_resp_ppn_o = m.output("l1_resp_ppn_o", P), l1_resp_perm_o = m.output("l1_resp_perm_o", Q);
-  Value l1_fill_valid = m.input("l1_fill_valid_i", 1, "the L1-TLB answered a fill");
-  Value ev_valid = m.input("l1_evict_valid_i", 1, "the L1-TLB's victim");
-  Tx ev{m.input("l1_evict_vpn_i", VPN), m.input("l1_evict_vmid_i", VM), vrf, m.input("l1_evict_ppn_i", P),
-        m.input("l1_evict_perm_i", Q)};
+  l1_req_valid = m_.input("l1_req_valid_i", 1, "the L1-TLB's miss (its L2 port)");
+  l1_req_vpn = m_.input("l1_req_vpn_i", VPN), l1_req_vmid = m_.input("l1_req_vmid_i", VM);
+  l1_req_tag = m_.input("l1_req_tag_i", LT);
+  l1_req_ready_o = m_.output("l1_req_ready_o", 1);
+  l1_resp_valid_o = m_.output("l1_resp_valid_o", 1, "fill to the L1-TLB: promotion or L2 answer");
+  l1_resp_tag_o = m_.output("l1_resp_tag_o", LT);
+  l1_resp_ppn_o = m_.output("l1_resp_ppn_o", P), l1_resp_perm_o = m_.output("l1_resp_perm_o", Q);
+  l1_fill_valid = m_.input("l1_fill_valid_i", 1, "the L1-TLB answered a fill");
+  ev_valid = m_.input("l1_evict_valid_i", 1, "the L1-TLB's victim");
+  ev = {m_.input("l1_evict_vpn_i", VPN), m_.input("l1_evict_vmid_i", VM), vrf, m_.input("l1_evict_ppn_i", P),
+        m_.input("l1_evict_perm_i", Q)};
   // LDS ports
-  Wire lk_valid_o = m.output("lds_lk_valid_o", 1), lk_vpn_o = m.output("lds_lk_vpn_o", VPN);
-  Wire lk_vmid_o = m.output("lds_lk_vmid_o", VM), lk_vrf_o = m.output("lds_lk_vrf_o", R);
-  Value lk_ready = m.input("lds_lk_ready_i", 1);
-  Value lk_resp_valid = m.input("lds_lk_resp_valid_i", 1), lk_resp_hit = m.input("lds_lk_resp_hit_i", 1);
-  Value lk_resp_ppn = m.input("lds_lk_resp_ppn_i", P), lk_resp_perm = m.input("lds_lk_resp_perm_i", Q);
-  Wire fill_valid_o = m.output("lds_fill_valid_o", 1, "head of the victim queue");
-  Value fill_ready = m.input("lds_fill_ready_i", 1);
-  Wire fill_vpn_o = m.output("lds_fill_vpn_o", VPN), fill_vmid_o = m.output("lds_fill_vmid_o", VM);
-  Wire fill_vrf_o = m.output("lds_fill_vrf_o", R), fill_ppn_o = m.output("lds_fill_ppn_o", P);
-  Wire fill_perm_o = m.output("lds_fill_perm_o", Q);
-  Wire lsd_valid_o = m.output("lds_sd_valid_o", 1, "the sequencer's shootdown or a remove");
-  Value lsd_ready = m.input("lds_sd_ready_i", 1);
-  Wire lsd_all_o = m.output("lds_sd_all_o", 1), lsd_vpn_o = m.output("lds_sd_vpn_o", VPN);
-  Wire lsd_vmid_o = m.output("lds_sd_vmid_o", VM);
-  Value lsd_done = m.input("lds_sd_done_i", 1);
-  Value lvic_valid = m.input("lds_vic_valid_i", 1, "the LDS's victim, to the I-cache");
-  Tx lvic{m.input("lds_vic_vpn_i", VPN), m.input("lds_vic_vmid_i", VM), m.input("lds_vic_vrf_i", R),
-          m.input("lds_vic_ppn_i", P), m.input("lds_vic_perm_i", Q)};
-  Wire lvic_ready_o = m.output("lds_vic_ready_o", 1);
-  Wire ldone_o = m.output("lds_sd_seq_done_o", 1, "this LDS finished the path's shootdown");
+  lk_valid_o = m_.output("lds_lk_valid_o", 1), lk_vpn_o = m_.output("lds_lk_vpn_o", VPN);
+  lk_vmid_o = m_.output("lds_lk_vmid_o", VM), lk_vrf_o = m_.output("lds_lk_vrf_o", R);
+  lk_ready = m_.input("lds_lk_ready_i", 1);
+  lk_resp_valid = m_.input("lds_lk_resp_valid_i", 1), lk_resp_hit = m_.input("lds_lk_resp_hit_i", 1);
+  lk_resp_ppn = m_.input("lds_lk_resp_ppn_i", P), lk_resp_perm = m_.input("lds_lk_resp_perm_i", Q);
+  fill_valid_o = m_.output("lds_fill_valid_o", 1, "head of the victim queue");
+  fill_ready = m_.input("lds_fill_ready_i", 1);
+  fill_vpn_o = m_.output("lds_fill_vpn_o", VPN), fill_vmid_o = m_.output("lds_fill_vmid_o", VM);
+  fill_vrf_o = m_.output("lds_fill_vrf_o", R), fill_ppn_o = m_.output("lds_fill_ppn_o", P);
+  fill_perm_o = m_.output("lds_fill_perm_o", Q);
+  lsd_valid_o = m_.output("lds_sd_valid_o", 1, "the sequencer's shootdown or a remove");
+  lsd_ready = m_.input("lds_sd_ready_i", 1);
+  lsd_all_o = m_.output("lds_sd_all_o", 1), lsd_vpn_o = m_.output("lds_sd_vpn_o", VPN);
+  lsd_vmid_o = m_.output("lds_sd_vmid_o", VM);
+  lsd_done = m_.input("lds_sd_done_i", 1);
+  lvic_valid = m_.input("lds_vic_valid_i", 1, "the LDS's victim, to the I-cache");
+  lvic = {m_.input("lds_vic_vpn_i", VPN), m_.input("lds_vic_vmid_i", VM), m_.input("lds_vic_vrf_i", R),
+          m_.input("lds_vic_ppn_i", P), m_.input("lds_vic_perm_i", Q)};
+  lvic_ready_o = m_.output("lds_vic_ready_o", 1);
+  ldone_o = m_.output("lds_sd_seq_done_o", 1, "this LDS finished the path's shootdown");
+}
+
+void CuEmitter::icache_and_l2_ports() {
   // I-cache ports (this CU's sharer slot)
-  Wire tf_valid_o = m.output("ic_tf_valid_o", 1), tf_vpn_o = m.output("ic_tf_vpn_o", VPN);
-  Wire tf_vmid_o = m.output("ic_tf_vmid_o", VM), tf_vrf_o = m.output("ic_tf_vrf_o", R);
-  Wire tf_ppn_o = m.output("ic_tf_ppn_o", P), tf_perm_o = m.output("ic_tf_perm_o", Q);
-  Value tf_ready = m.input("ic_tf_ready_i", 1);
-  Wire tl_valid_o = m.output("ic_tl_valid_o", 1), tl_vpn_o = m.output("ic_tl_vpn_o", VPN);
-  Wire tl_vmid_o = m.output("ic_tl_vmid_o", VM), tl_vrf_o = m.output("ic_tl_vrf_o", R);
-  Value tl_ready = m.input("ic_tl_ready_i", 1);
-  Value tl_resp_valid = m.input("ic_resp_valid_i", 1, "the I-cache answers this CU");
-  Value tl_resp_hit = m.input("ic_resp_hit_i", 1);
-  Value tl_resp_ppn = m.input("ic_resp_ppn_i", P), tl_resp_perm = m.input("ic_resp_perm_i", Q);
+  tf_valid_o = m_.output("ic_tf_valid_o", 1), tf_vpn_o = m_.output("ic_tf_vpn_o", VPN);
+  tf_vmid_o = m_.output("ic_tf_vmid_o", VM), tf_vrf_o = m_.output("ic_tf_vrf_o", R);
+  tf_ppn_o = m_.output("ic_tf_ppn_o", P), tf_perm_o = m_.output("ic_tf_perm_o", Q);
+  tf_ready = m_.input("ic_tf_ready_i", 1);
+  tl_valid_o = m_.output("ic_tl_valid_o", 1), tl_vpn_o = m_.output("ic_tl_vpn_o", VPN);
+  tl_vmid_o = m_.output("ic_tl_vmid_o", VM), tl_vrf_o = m_.output("ic_tl_vrf_o", R);
+  tl_ready = m_.input("ic_tl_ready_i", 1);
+  tl_resp_valid = m_.input("ic_resp_valid_i", 1, "the I-cache answers this CU");
+  tl_resp_hit = m_.input("ic_resp_hit_i", 1);
+  tl_resp_ppn = m_.input("ic_resp_ppn_i", P), tl_resp_perm = m_.input("ic_resp_perm_i", Q);
   // L2 register and response
-  Wire l2_valid_o = m.output("l2_valid_o", 1, "request for the L2-TLB"), l2_vpn_o = m.output("l2_vpn_o", VPN);
-  Wire l2_vmid_o = m.output("l2_vmid_o", VM), l2_tag_o = m.output("l2_tag_o", LT);
-  Value l2_taken = m.input("l2_taken_i", 1, "the L2 port takes this CU's request");
-  Value l2_resp_valid = m.input("l2_resp_valid_i", 1, "an L2 answer names this CU");
-  Value l2_resp_tag = m.input("l2_resp_tag_i", LT);
-  Value l2_resp_ppn = m.input("l2_resp_ppn_i", P), l2_resp_perm = m.input("l2_resp_perm_i", Q);
-  Wire l2_ok_o = m.output("l2_ok_o", 1, "an L2 answer for this CU is taken in this cycle");
-  Wire hit_lds_o = m.output("hit_lds_o", 1, "a translation from the LDS is promoted");
-  Wire hit_ic_o = m.output("hit_ic_o", 1, "a translation from the I-cache is promoted");
+  l2_valid_o = m_.output("l2_valid_o", 1, "request for the L2-TLB"), l2_vpn_o = m_.output("l2_vpn_o", VPN);
+  l2_vmid_o = m_.output("l2_vmid_o", VM), l2_tag_o = m_.output("l2_tag_o", LT);
+  l2_taken = m_.input("l2_taken_i", 1, "the L2 port takes this CU's request");
+  l2_resp_valid = m_.input("l2_resp_valid_i", 1, "an L2 answer names this CU");
+  l2_resp_tag = m_.input("l2_resp_tag_i", LT);
+  l2_resp_ppn = m_.input("l2_resp_ppn_i", P), l2_resp_perm = m_.input("l2_resp_perm_i", Q);
+  l2_ok_o = m_.output("l2_ok_o", 1, "an L2 answer for this CU is taken in this cycle");
+  hit_lds_o = m_.output("hit_lds_o", 1, "a translation from the LDS is promoted");
+  hit_ic_o = m_.output("hit_ic_o", 1, "a translation from the I-cache is promoted");
+}
 
-  // the LDS's victim on its way to the I-cache (below)
-  Reg lb_v = m.reg("lb_v", 1), lb_kill = m.reg("lb_kill", 1);
-  Reg lb_vpn = m.reg("lb_vpn", VPN), lb_vmid = m.reg("lb_vmid", VM), lb_vrf = m.reg("lb_vrf", R);
-  Reg lb_ppn = m.reg("lb_ppn", P), lb_perm = m.reg("lb_perm", Q);
+// The LDS's victim on its way to the I-cache (lds_victim_port).
+void CuEmitter::lds_victim_registers() {
+  lb_v = m_.reg("lb_v", 1), lb_kill = m_.reg("lb_kill", 1);
+  lb_vpn = m_.reg("lb_vpn", VPN), lb_vmid = m_.reg("lb_vmid", VM), lb_vrf = m_.reg("lb_vrf", R);
+  lb_ppn = m_.reg("lb_ppn", P), lb_perm = m_.reg("lb_perm", Q);
+}
 
-  // ---- lookup stage
-  m.comment("Lookup stage: LDS, then I-cache, then the L2 register; a hit below the L1 returns as a fill.");
-  Reg st = m.reg("st", wire ? kStates : kWire, 1);
-  Reg rq_vpn = m.reg("rq_vpn", VPN), rq_vmid = m.reg("rq_vmid", VM), rq_tag = m.reg("rq_tag", LT);
-  Reg ans_ppn = m.reg("ans_ppn", P), ans_perm = m.reg("ans_perm", Q), ans_ic = m.reg("ans_ic", 1);
-  auto in = [&](St s) { return st.bit(s); };
-  Value accept = m.wire("accept", in(kIdle) & l1_req_valid);
+// The lookup stage's state and requests: the LDS first, then the I-cache.
+void CuEmitter::lookup_requests() {
+  m_.comment("Lookup stage: LDS, then I-cache, then the L2 register; a hit below the L1 returns as a fill.");
+  st = m_.reg("st", wire ? kStates : kWire, 1);
+  rq_vpn = m_.reg("rq_vpn", VPN), rq_vmid = m_.reg("rq_vmid", VM), rq_tag = m_.reg("rq_tag", LT);
+  ans_ppn = m_.reg("ans_ppn", P), ans_perm = m_.reg("ans_perm", Q), ans_ic = m_.reg("ans_ic", 1);
+  accept = m_.wire("accept", in(kIdle) & l1_req_valid);
   l1_req_ready_o.drive(in(kIdle));
-  Reg occ = m.reg("occ", CB), out = m.reg("out", CB);
-  Value lk_valid = m.wire("lk_valid", in(kLdsReq) & (occ == 0));
-  Value lk_acc = m.wire("lk_acc", lk_valid & lk_ready);
+  occ = m_.reg("occ", CB), out = m_.reg("out", CB);
+  Value lk_valid = m_.wire("lk_valid", in(kLdsReq) & (occ == 0));
+  lk_acc = m_.wire("lk_acc", lk_valid & lk_ready);
   lk_valid_o.drive(lk_valid);
   lk_vpn_o.drive(rq_vpn);
   lk_vmid_o.drive(rq_vmid);
   lk_vrf_o.drive(vrf);
   // the I-cache lookup waits for the CU's LDS victim to be in the I-cache
-  Value tl_valid = m.wire("tl_valid", in(kIcReq) & ~lb_v);
-  Value tl_acc = m.wire("tl_acc", tl_valid & tl_ready);
+  Value tl_valid = m_.wire("tl_valid", in(kIcReq) & ~lb_v);
+  tl_acc = m_.wire("tl_acc", tl_valid & tl_ready);
   tl_valid_o.drive(tl_valid);
   tl_vpn_o.drive(rq_vpn);
   tl_vmid_o.drive(rq_vmid);
   tl_vrf_o.drive(vrf);
-  Value lds_ans = m.wire("lds_ans", in(kLdsWait) & lk_resp_valid);
-  Value ic_ans = m.wire("ic_ans", in(kIcWait) & tl_resp_valid);
-  Value hit = m.wire("ans_hit", mux(lds_ans, lk_resp_hit, tl_resp_hit));
+}
+
+// The answers and the state they lead to: RET on a hit, IC_REQ after the LDS,
+// L2 after the I-cache, directly or after the structure's wire latency.
+void CuEmitter::lookup_answers() {
+  lds_ans = m_.wire("lds_ans", in(kLdsWait) & lk_resp_valid);
+  ic_ans = m_.wire("ic_ans", in(kIcWait) & tl_resp_valid);
+  Value hit = m_.wire("ans_hit", mux(lds_ans, lk_resp_hit, tl_resp_hit));
   ans_ppn.next(mux(lds_ans, lk_resp_ppn, mux(ic_ans, tl_resp_ppn, ans_ppn)));
   ans_perm.next(mux(lds_ans, lk_resp_perm, mux(ic_ans, tl_resp_perm, ans_perm)));
   ans_ic.next(mux(lds_ans, lit(1, 0), mux(ic_ans, lit(1, 1), ans_ic)));
-  // the state an answer leads to: RET on a hit, IC_REQ after the LDS, L2 after the I-cache
-  Value go_ret = m.wire("go_ret", (lds_ans | ic_ans) & hit), go_ic = m.wire("go_ic", lds_ans & ~hit);
-  Value go_l2 = m.wire("go_l2", ic_ans & ~hit);
-  Value lds_direct = lit(1, p.wire_lds == 0), ic_direct = lit(1, p.wire_icache == 0);
-  Value direct = m.wire("direct", (lds_ans & lds_direct) | (ic_ans & ic_direct));
-  Value to_ret = go_ret & direct, to_ic = go_ic & direct, to_l2 = go_l2 & direct;
-  Value to_wire = zero(1);
-  if (wire) {
-    m.comment("Wire latency: WL (WI) cycles after the LDS (I-cache) answers.");
-    Reg cnt = m.reg("cnt", p.wire_bits), nxt = m.reg("nxt", 3);  // one-hot: RET, IC_REQ, L2
-    to_wire = m.wire("to_wire", (lds_ans | ic_ans) & ~direct);
-    Value wl = lit(p.wire_bits, p.wire_lds ? p.wire_lds - 1 : 0), wi = lit(p.wire_bits, p.wire_icache ? p.wire_icache - 1 : 0);
-    Value exit = m.wire("wire_exit", in(kWire) & (cnt == 0));
-    cnt.next(mux(to_wire, mux(lds_ans, wl, wi), mux(in(kWire), cnt - 1, cnt)));
-    nxt.next(mux(to_wire, cat({go_l2, go_ic, go_ret}), nxt));
-    to_ret = to_ret | (exit & nxt.bit(0));
-    to_ic = to_ic | (exit & nxt.bit(1));
-    to_l2 = to_l2 | (exit & nxt.bit(2));
-    to_wire = to_wire | (in(kWire) & ~exit);
+  go_ret = m_.wire("go_ret", (lds_ans | ic_ans) & hit), go_ic = m_.wire("go_ic", lds_ans & ~hit);
+  go_l2 = m_.wire("go_l2", ic_ans & ~hit);
+  Value lds_direct = lit(1, p_.wire_lds == 0), ic_direct = lit(1, p_.wire_icache == 0);
+  direct = m_.wire("direct", (lds_ans & lds_direct) | (ic_ans & ic_direct));
+  to_ret = go_ret & direct, to_ic = go_ic & direct, to_l2 = go_l2 & direct;
+  to_wire = zero(1);
+  if (wire) wire_latency();
+}
+
+void CuEmitter::wire_latency() {
+  m_.comment("Wire latency: WL (WI) cycles after the LDS (I-cache) answers.");
+  Reg cnt = m_.reg("cnt", p_.wire_bits), nxt = m_.reg("nxt", 3);  // one-hot: RET, IC_REQ, L2
+  to_wire = m_.wire("to_wire", (lds_ans | ic_ans) & ~direct);
+  Value wl = lit(p_.wire_bits, p_.wire_lds ? p_.wire_lds - 1 : 0);
+  Value wi = lit(p_.wire_bits, p_.wire_icache ? p_.wire_icache - 1 : 0);
+  Value exit = m_.wire("wire_exit", in(kWire) & (cnt == 0));
+  cnt.next(mux(to_wire, mux(lds_ans, wl, wi), mux(in(kWire), cnt - 1, cnt)));
+  nxt.next(mux(to_wire, cat({go_l2, go_ic, go_ret}), nxt));
+  to_ret = to_ret | (exit & nxt.bit(0));
+  to_ic = to_ic | (exit & nxt.bit(1));
+  to_l2 = to_l2 | (exit & nxt.bit(2));
+  to_wire = to_wire | (in(kWire) & ~exit);
+}
+
+// The L2 register's load, the credit (every fill may evict one L1 entry into
+// the queue), the removes and the RET that needs both.
+void CuEmitter::credit_and_removes() {
+  l2v = m_.reg("l2v", 1), l2_vpn = m_.reg("l2_vpn", VPN), l2_vmid = m_.reg("l2_vmid", VM);
+  l2_tag = m_.reg("l2_tag", LT);
+  l2_load = m_.wire("l2_load", in(kL2) & (~l2v | l2_taken));
+  credit = m_.wire("credit", zext(out, CB + 1) + zext(occ, CB + 1) < lit(CB + 1, D));
+  rm_free = lit(1, 1);
+  if (p_.move) {
+    rmi_valid_o = m_.output("rmi_valid_o", 1, "remove a promoted translation from the I-cache");
+    rmi_vpn_o = m_.output("rmi_vpn_o", VPN);
+    rmi_vmid_o = m_.output("rmi_vmid_o", VM);
+    rmi_taken = m_.input("rmi_taken_i", 1);
   }
-  Reg l2v = m.reg("l2v", 1), l2_vpn = m.reg("l2_vpn", VPN), l2_vmid = m.reg("l2_vmid", VM), l2_tag = m.reg("l2_tag", LT);
-  Value l2_load = m.wire("l2_load", in(kL2) & (~l2v | l2_taken));
-  // the credit: every fill may evict one L1 entry into the queue
-  Value credit = m.wire("credit", zext(out, CB + 1) + zext(occ, CB + 1) < lit(CB + 1, D));
-  Remove rml, rmi;
-  Value rm_free = lit(1, 1);
-  Wire rmi_valid_o, rmi_vpn_o, rmi_vmid_o;
-  Value rmi_taken;
-  if (p.move) {
-    rmi_valid_o = m.output("rmi_valid_o", 1, "remove a promoted translation from the I-cache");
-    rmi_vpn_o = m.output("rmi_vpn_o", VPN);
-    rmi_vmid_o = m.output("rmi_vmid_o", VM);
-    rmi_taken = m.input("rmi_taken_i", 1);
-  }
-  Wire ret_w = p.move ? m.wire("ret", 1) : Wire();
-  Value lsd_acc = m.wire("lsd_acc", lsd_valid_o & lsd_ready);
-  Reg lsent = m.reg("lsent", 1), ldone = m.reg("ldone", 1), lown = m.reg("lown", 1);
-  Value lreq = m.wire("lreq", sd.active & ~lsent);
-  if (p.move) {
-    m.comment("Removes (promotion move): a shootdown by VPN of the structure the promotion came from.");
-    rml = remove_register(m, p, "rml", ret_w & ~ans_ic, lsd_acc & ~lreq, rq_vpn, rq_vmid);
-    rmi = remove_register(m, p, "rmi", ret_w & ans_ic, rmi_taken, rq_vpn, rq_vmid);
-    rm_free = m.wire("rm_free", mux(ans_ic, ~rmi.v, ~rml.v));
-    rmi_valid_o.drive(rmi.v);
-    rmi_vpn_o.drive(rmi.vpn);
-    rmi_vmid_o.drive(rmi.vmid);
-  }
-  Value ret = m.wire("ret_go", in(kRet) & credit & rm_free);
-  if (p.move) ret_w.drive(ret);
+  ret_w = p_.move ? m_.wire("ret", 1) : Wire();
+  lsd_acc = m_.wire("lsd_acc", lsd_valid_o & lsd_ready);
+  lsent = m_.reg("lsent", 1), ldone = m_.reg("ldone", 1), lown = m_.reg("lown", 1);
+  lreq = m_.wire("lreq", sd.active & ~lsent);
+  if (p_.move) removes();
+  ret = m_.wire("ret_go", in(kRet) & credit & rm_free);
+  if (p_.move) ret_w.drive(ret);
   hit_lds_o.drive(ret & ~ans_ic);
   hit_ic_o.drive(ret & ans_ic);
+}
+
+void CuEmitter::removes() {
+  m_.comment("Removes (promotion move): a shootdown by VPN of the structure the promotion came from.");
+  rml = remove_register(m_, p_, "rml", ret_w & ~ans_ic, lsd_acc & ~lreq, rq_vpn, rq_vmid);
+  rmi = remove_register(m_, p_, "rmi", ret_w & ans_ic, rmi_taken, rq_vpn, rq_vmid);
+  rm_free = m_.wire("rm_free", mux(ans_ic, ~rmi.v, ~rml.v));
+  rmi_valid_o.drive(rmi.v);
+  rmi_vpn_o.drive(rmi.vpn);
+  rmi_vmid_o.drive(rmi.vmid);
+}
+
+void CuEmitter::lookup_next_state() {
   std::vector<Value> nx(wire ? kStates : kWire);
   nx[kIdle] = (in(kIdle) & ~accept) | ret | l2_load;
   nx[kLdsReq] = accept | (in(kLdsReq) & ~lk_acc);
@@ -284,8 +367,9 @@ ModulePtr emit_cu(const TxPathParams& p, const EmitContext& ctx) {
   rq_vpn.next(mux(accept, l1_req_vpn, rq_vpn));
   rq_vmid.next(mux(accept, l1_req_vmid, rq_vmid));
   rq_tag.next(mux(accept, l1_req_tag, rq_tag));
+}
 
-  // ---- L2 register
+void CuEmitter::l2_register() {
   l2v.next(l2_load | (l2v & ~l2_taken));
   l2_vpn.next(mux(l2_load, rq_vpn, l2_vpn));
   l2_vmid.next(mux(l2_load, rq_vmid, l2_vmid));
@@ -294,33 +378,39 @@ ModulePtr emit_cu(const TxPathParams& p, const EmitContext& ctx) {
   l2_vpn_o.drive(l2_vpn);
   l2_vmid_o.drive(l2_vmid);
   l2_tag_o.drive(l2_tag);
+}
 
-  // ---- fills to the L1-TLB: the promotion first, then an L2 answer
-  m.comment("Fill to the L1-TLB: the promotion wins; an L2 answer needs the credit.");
-  Value l2_ok = m.wire("l2_ok", credit & ~ret);
+// Fills to the L1-TLB: the promotion first, then an L2 answer.
+void CuEmitter::l1_fill() {
+  m_.comment("Fill to the L1-TLB: the promotion wins; an L2 answer needs the credit.");
+  Value l2_ok = m_.wire("l2_ok", credit & ~ret);
   l2_ok_o.drive(l2_ok);
-  Value send = m.wire("send", ret | (l2_resp_valid & l2_ok));
+  Value send = m_.wire("send", ret | (l2_resp_valid & l2_ok));
   l1_resp_valid_o.drive(send);
   l1_resp_tag_o.drive(mux(ret, rq_tag, l2_resp_tag));
   l1_resp_ppn_o.drive(mux(ret, ans_ppn, l2_resp_ppn));
   l1_resp_perm_o.drive(mux(ret, ans_perm, l2_resp_perm));
   out.next(out + zext(send, CB) - zext(l1_fill_valid, CB));
+}
 
-  // ---- victim queue -> LDS fill port
-  m.comment("Victim queue: the L1-TLB's victims, oldest first, into the LDS; stale ones dropped.");
+// The victim queue into the LDS fill port.
+void CuEmitter::victim_queue_port() {
+  m_.comment("Victim queue: the L1-TLB's victims, oldest first, into the LDS; stale ones dropped.");
   Tx head;
-  Value pop = victim_queue(m, p, kill, ev_valid, ev, fill_ready, fill_valid_o, head);
+  Value pop = victim_queue(m_, p_, kill, ev_valid, ev, fill_ready, fill_valid_o, head);
   occ.next(occ + zext(ev_valid, CB) - zext(pop, CB));
   fill_vpn_o.drive(head.vpn);
   fill_vmid_o.drive(head.vmid);
   fill_vrf_o.drive(head.vrf);
   fill_ppn_o.drive(head.ppn);
   fill_perm_o.drive(head.perm);
+}
 
-  // ---- LDS victim -> register -> I-cache fill port
-  m.comment("LDS victim register: the LDS's victim on its way to the I-cache; killed ones dropped.");
-  Value lb_pop = m.wire("lb_pop", lb_v & (lb_kill | tf_ready));
-  Value lb_take = m.wire("lb_take", lvic_valid & (~lb_v | lb_pop));
+// The LDS's victim, through a register, into the I-cache fill port.
+void CuEmitter::lds_victim_port() {
+  m_.comment("LDS victim register: the LDS's victim on its way to the I-cache; killed ones dropped.");
+  Value lb_pop = m_.wire("lb_pop", lb_v & (lb_kill | tf_ready));
+  Value lb_take = m_.wire("lb_take", lvic_valid & (~lb_v | lb_pop));
   lvic_ready_o.drive(~lb_v | lb_pop);
   lb_v.next(lb_take | (lb_v & ~lb_pop));
   lb_kill.next(mux(lb_take, kill.kills(lvic.vpn, lvic.vmid), lb_kill | kill.kills(lb_vpn, lb_vmid)));
@@ -335,17 +425,26 @@ ModulePtr emit_cu(const TxPathParams& p, const EmitContext& ctx) {
   tf_vrf_o.drive(lb_vrf);
   tf_ppn_o.drive(lb_ppn);
   tf_perm_o.drive(lb_perm);
+}
 
-  // ---- the LDS's shootdown port: the sequencer first, then a remove
-  m.comment("LDS shootdown port: the path's shootdown first, then a remove; done pulses go to their owner.");
-  lsd_valid_o.drive(p.move ? lreq | rml.v : lreq);
+// The LDS's shootdown port: the sequencer first, then a remove.
+void CuEmitter::lds_shootdown_port() {
+  m_.comment("LDS shootdown port: the path's shootdown first, then a remove; done pulses go to their owner.");
+  lsd_valid_o.drive(p_.move ? lreq | rml.v : lreq);
   lsd_all_o.drive(lreq & sd.all);
-  lsd_vpn_o.drive(p.move ? mux(lreq, sd.vpn, rml.vpn) : sd.vpn);
-  lsd_vmid_o.drive(p.move ? mux(lreq, sd.vmid, rml.vmid) : sd.vmid);
+  lsd_vpn_o.drive(p_.move ? mux(lreq, sd.vpn, rml.vpn) : sd.vpn);
+  lsd_vmid_o.drive(p_.move ? mux(lreq, sd.vmid, rml.vmid) : sd.vmid);
   lsent.next(~sd_start & (lsent | (lsd_acc & lreq)));
   lown.next(mux(lsd_acc, lreq, lown));
   ldone.next(~sd_start & (ldone | (lsd_done & lown)));
   ldone_o.drive(ldone);
+}
+
+}  // namespace
+
+ModulePtr emit_cu(const TxPathParams& p, const EmitContext& ctx) {
+  auto mod = std::make_unique<Module>(p.module_prefix + "_cu");
+  CuEmitter(p, *mod).build(ctx);
   return mod;
 }
 
