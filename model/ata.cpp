@@ -31,6 +31,8 @@
 // 11. Stats count since construction or the last reset edge (as l1tlb).
 #include "model/ata.h"
 
+#include "model/util.h"
+
 #include <stdexcept>
 #include <string>
 
@@ -40,12 +42,6 @@ namespace {
 uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : ((uint64_t{1} << bits) - 1); }
 
 bool pow2(uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
-
-unsigned log2u(uint64_t v) {
-  unsigned n = 0;
-  while ((uint64_t{1} << n) < v) ++n;
-  return n;
-}
 
 }  // namespace
 
@@ -90,14 +86,14 @@ void AtaModel::validate() const {
   if (p_.sectors != p_.line_bytes / p_.sector_bytes || p_.sectors > 16) bad("sectors != LB / SBY (<= 16)");
   if (!pow2(p_.sets) || uint64_t{p_.sets} * p_.ways * p_.line_bytes != p_.l1_bytes) bad("sets != l1_bytes / (LB x W)");
   if (p_.addr_bits < 16 || p_.addr_bits > 64) bad("addr_bits must be in [16, 64]");
-  if (p_.offset_bits != log2u(p_.line_bytes)) bad("offset_bits != log2 LB");
-  if (p_.sector_bits != log2u(p_.sectors)) bad("sector_bits != log2 SC");
-  if (p_.set_bits != log2u(p_.sets)) bad("set_bits != log2 S");
+  if (p_.offset_bits != ceil_log2(p_.line_bytes)) bad("offset_bits != log2 LB");
+  if (p_.sector_bits != ceil_log2(p_.sectors)) bad("sector_bits != log2 SC");
+  if (p_.set_bits != ceil_log2(p_.sets)) bad("set_bits != log2 S");
   if (p_.addr_bits < p_.offset_bits + p_.set_bits + 1) bad("no tag bit");
   if (p_.tag_bits != p_.addr_bits - p_.offset_bits - p_.set_bits) bad("tag_bits != A - OB - SB");
-  const unsigned ci = log2u(p_.cores) < 1 ? 1 : log2u(p_.cores);
+  const unsigned ci = ceil_log2(p_.cores) < 1 ? 1 : ceil_log2(p_.cores);
   if (p_.core_bits != ci) bad("core_bits != max(1, clog2 N)");
-  if (p_.way_bits != log2u(p_.ways)) bad("way_bits != log2 W");
+  if (p_.way_bits != ceil_log2(p_.ways)) bad("way_bits != log2 W");
 }
 
 AtaModel::State AtaModel::make_reset() const {

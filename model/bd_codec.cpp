@@ -1,6 +1,8 @@
 // Golden model of the base-delta tag codec, from docs/blocks/bd_codec.md only.
 #include "model/bd_codec.h"
 
+#include "model/util.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -38,18 +40,7 @@ uint64_t sign_extend(uint64_t value, unsigned v, unsigned t) {
   return (value | ~low_mask(v)) & low_mask(t);
 }
 
-unsigned ceil_log2(unsigned n) {
-  unsigned bits = 0;
-  while ((uint64_t{1} << bits) < n) ++bits;
-  return bits;
-}
-
-// `what` is a literal or a string: a literal costs nothing when the check
-// passes, and these checks run every cycle.
-template <class What>
-void require(bool ok, const What& what) {
-  if (!ok) throw std::invalid_argument(std::string("bd_codec model: ") + what);
-}
+const Require require{"bd_codec model"};
 
 }  // namespace
 

@@ -4,6 +4,8 @@
 // document left a choice and the most literal reading was taken.
 #include "model/dhsl.h"
 
+#include "model/util.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -17,18 +19,7 @@ using config::DhslPolicy;
 
 uint64_t low_mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
-// `what` is a literal or a string: a literal costs nothing when the check
-// passes, and these checks run every cycle.
-template <class What>
-void require(bool ok, const What& what) {
-  if (!ok) throw std::invalid_argument(std::string("dhsl model: ") + what);
-}
-
-unsigned ceil_log2(unsigned x) {
-  unsigned n = 0;
-  while ((1u << n) < x) ++n;
-  return n;
-}
+const Require require{"dhsl model"};
 
 }  // namespace
 

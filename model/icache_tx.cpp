@@ -63,6 +63,8 @@
 //     are still written, with the tag of the address of the accept cycle.
 #include "model/icache_tx.h"
 
+#include "model/util.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -76,20 +78,7 @@ uint64_t low_mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{
 uint64_t shl(uint64_t x, unsigned n) { return n >= 64 ? 0 : x << n; }
 uint64_t shr(uint64_t x, unsigned n) { return n >= 64 ? 0 : x >> n; }
 
-unsigned clog2(uint64_t x) {
-  unsigned n = 0;
-  while ((uint64_t{1} << n) < x) ++n;
-  return n;
-}
-
-bool is_pow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
-
-// `what` is a literal or a string: a literal costs nothing when the check
-// passes, and these checks run every cycle.
-template <class What>
-void require(bool ok, const What& what) {
-  if (!ok) throw std::invalid_argument(std::string("icache_tx model: ") + what);
-}
+const Require require{"icache_tx model"};
 
 bool bit_at(const std::vector<bool>& v, size_t i) { return i < v.size() && v[i]; }
 template <class T>
@@ -149,9 +138,9 @@ void IcacheTxModel::validate() const {
   require(p.lines == p.bytes / p.line_bytes && p.lines * p.line_bytes == p.bytes, "NL != C / LB");
   require(p.sets == p.lines / p.ways && p.sets * p.ways == p.lines, "NS != NL / A");
   require(p.sets >= 2 && is_pow2(p.sets), "NS must be a power of two >= 2");
-  require(p.offset_bits == clog2(p.line_bytes), "OB != log2 LB");
-  require(p.set_bits == clog2(p.sets), "SI != log2 NS");
-  require(p.way_bits == clog2(p.ways), "WI != log2 A");
+  require(p.offset_bits == ceil_log2(p.line_bytes), "OB != log2 LB");
+  require(p.set_bits == ceil_log2(p.sets), "SI != log2 NS");
+  require(p.way_bits == ceil_log2(p.ways), "WI != log2 A");
   require(p.line_index_bits == p.set_bits + p.way_bits, "LI != SI + WI");
   require(p.va_bits <= 64 && p.va_bits > p.offset_bits + p.set_bits, "va_bits out of range");
   require(p.itag_bits == p.va_bits - p.offset_bits - p.set_bits, "IT != VA - OB - SI");
@@ -163,11 +152,11 @@ void IcacheTxModel::validate() const {
   require(p.vmid_bits <= 32 && p.vrf_bits <= 32, "VMID/VRF wider than 32");
   require(p.ppn_bits + p.perm_bits <= 64, "P + Q > 64");
   require(p.tx_per_line >= 1 && p.tx_per_line * 64 <= p.line_bits, "X x 8 > LB");
-  require(p.rank_bits == clog2(p.tx_per_line), "rank bits != clog2 X");
+  require(p.rank_bits == ceil_log2(p.tx_per_line), "rank bits != clog2 X");
   require(p.comparators >= 1 && p.tx_per_line % p.comparators == 0, "CP does not divide X");
   require(p.groups == p.tx_per_line / p.comparators, "NG != X / CP");
   require(p.sharers >= 1 && p.sharers <= 8, "S not in [1, 8]");
-  require(p.cu_bits == std::max(1u, clog2(p.sharers)), "CB != max(1, clog2 S)");
+  require(p.cu_bits == std::max(1u, ceil_log2(p.sharers)), "CB != max(1, clog2 S)");
   if (p.tx_per_line > 1) {
     require(p.codec.has_value(), "X > 1 needs the codec");
     const auto& c = *p.codec;

@@ -1,6 +1,8 @@
 // Golden cycle model of l1tlb_NAME (docs/blocks/l1tlb.md). See l1tlb.h.
 #include "model/l1tlb.h"
 
+#include "model/util.h"
+
 #include <algorithm>
 #include <numeric>
 #include <stdexcept>
@@ -12,12 +14,6 @@ namespace {
 uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : ((uint64_t{1} << bits) - 1); }
 
 bool pow2(unsigned v) { return v != 0 && (v & (v - 1)) == 0; }
-
-unsigned log2u(unsigned v) {
-  unsigned n = 0;
-  while ((1u << n) < v) ++n;
-  return n;
-}
 
 }  // namespace
 
@@ -55,14 +51,14 @@ void L1tlbModel::validate() const {
   if (p_.cus_per_cluster != p_.cus / p_.clusters) bad("cus_per_cluster != cus / clusters");
   if (p_.tlbs_per_cluster != p_.tlbs / p_.clusters) bad("tlbs_per_cluster != tlbs / clusters");
   if (p_.mshrs < 1 || p_.mshrs > 64 * 16) bad("mshrs out of range");
-  if (p_.home_bits != log2u(p_.tlbs_per_cluster)) bad("home_bits != log2 K");
-  if (p_.set_bits != log2u(p_.sets)) bad("set_bits != log2 S");
-  if (p_.cu_bits != log2u(p_.cus_per_cluster)) bad("cu_bits != log2 N");
+  if (p_.home_bits != ceil_log2(p_.tlbs_per_cluster)) bad("home_bits != log2 K");
+  if (p_.set_bits != ceil_log2(p_.sets)) bad("set_bits != log2 S");
+  if (p_.cu_bits != ceil_log2(p_.cus_per_cluster)) bad("cu_bits != log2 N");
   if (p_.vpn_bits < 1 || p_.vpn_bits > 64) bad("vpn_bits out of range");
   if (p_.vpn_bits < p_.home_bits + p_.set_bits + 1) bad("no VPN tag bit");
   if (p_.vpn_tag_bits != p_.vpn_bits - p_.home_bits - p_.set_bits) bad("vpn_tag_bits");
   if (p_.vpn_hi_bits != p_.vpn_bits - p_.home_bits) bad("vpn_hi_bits");
-  unsigned mb = log2u(p_.mshrs);
+  unsigned mb = ceil_log2(p_.mshrs);
   if (mb < 1) mb = 1;
   if (p_.mshr_bits != mb) bad("mshr_bits != max(1, clog2 M)");
   if (p_.l2_tag_bits != p_.home_bits + p_.mshr_bits) bad("l2_tag_bits != HB + MB");

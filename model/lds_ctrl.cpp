@@ -4,6 +4,8 @@
 // document left a choice and the most literal reading was taken.
 #include "model/lds_ctrl.h"
 
+#include "model/util.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -17,23 +19,7 @@ uint64_t low_mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{
 uint64_t shl(uint64_t x, unsigned n) { return n >= 64 ? 0 : x << n; }
 uint64_t shr(uint64_t x, unsigned n) { return n >= 64 ? 0 : x >> n; }
 
-bool is_pow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
-
-unsigned log2_floor(uint64_t x) {
-  unsigned n = 0;
-  while (x > 1) {
-    x >>= 1;
-    ++n;
-  }
-  return n;
-}
-
-// `what` is a literal or a string: a literal costs nothing when the check
-// passes, and these checks run every cycle.
-template <class What>
-void require(bool ok, const What& what) {
-  if (!ok) throw std::invalid_argument(std::string("lds_ctrl model: ") + what);
-}
+const Require require{"lds_ctrl model"};
 
 }  // namespace
 
@@ -47,7 +33,7 @@ void LdsCtrlModel::validate() const {
   require(p.lds_bytes % p.segment_bytes == 0, "lds_bytes not a multiple of segment_bytes");
   require(p.segments == p.lds_bytes / p.segment_bytes, "segments != lds_bytes / segment_bytes");
   require(is_pow2(p.segments), "segments must be a power of two");
-  require(p.segment_index_bits == log2_floor(p.segments), "segment_index_bits != log2 S");
+  require(p.segment_index_bits == floor_log2(p.segments), "segment_index_bits != log2 S");
   require(p.ways == c.tags && p.ways >= 1, "ways != codec.tags");
   require(c.packed_bits % 64 == 0, "packed word W not a multiple of 64");
   require(p.tag_words == c.packed_bits / 64, "tag_words != W / 64");
@@ -60,7 +46,7 @@ void LdsCtrlModel::validate() const {
   require(p.row_bits == p.row_bytes * 8, "row_bits != RB x 8");
   require(p.row_bytes % 8 == 0 && p.segment_bytes <= p.row_bytes, "SB must be <= RB");
   require(p.lds_bytes % p.row_bytes == 0 && p.rows == p.lds_bytes / p.row_bytes, "rows != bytes / RB");
-  const unsigned ri = p.rows > 1 ? log2_floor(p.rows) : 0;
+  const unsigned ri = p.rows > 1 ? floor_log2(p.rows) : 0;
   require(p.row_index_bits == (ri < 1 ? 1 : ri), "row_index_bits != max(1, log2 ROWS)");
   require(p.segments_per_row == p.row_bytes / p.segment_bytes, "segments_per_row != RB / SB");
   require(p.banks_per_segment == p.segment_bytes / p.bank_bytes, "banks_per_segment != SB / BB");

@@ -8,6 +8,8 @@
 // steps then write the state after the edge.
 #include "model/walk_sched.h"
 
+#include "model/util.h"
+
 #include <algorithm>
 #include <stdexcept>
 #include <string>
@@ -19,12 +21,7 @@ namespace {
 
 uint64_t low_mask(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
-// `what` is a literal or a string: a literal costs nothing when the check
-// passes, and these checks run every cycle.
-template <class What>
-void require(bool ok, const What& what) {
-  if (!ok) throw std::invalid_argument(std::string("walk_sched model: ") + what);
-}
+const Require require{"walk_sched model"};
 
 // Self-check (after every edge): the message is a literal and the throw out of
 // line, so a passing check is one inlined branch.
@@ -35,15 +32,6 @@ void require(bool ok, const What& what) {
 inline void holds(bool ok, const char* what) {
   if (__builtin_expect(!ok, 0)) broken(what);
 }
-
-// clog2(x) = smallest n with 2^n >= x (0 for x <= 1).
-unsigned clog2(uint64_t x) {
-  unsigned n = 0;
-  while (n < 64 && (uint64_t{1} << n) < x) ++n;
-  return n;
-}
-
-bool is_pow2(uint64_t x) { return x != 0 && (x & (x - 1)) == 0; }
 
 std::string num(uint64_t v) { return std::to_string(v); }
 
@@ -57,12 +45,12 @@ void WalkSchedModel::validate() const {
   // "B | buffer entries (power of two, 4-1024)"
   require(is_pow2(p.entries) && p.entries >= 4 && p.entries <= 1024,
           "entries (B = " + num(p.entries) + ") must be a power of two in [4, 1024]");
-  require(p.index_bits == clog2(p.entries), "index_bits != log2 B");
-  require(p.count_bits == clog2(uint64_t{p.entries} + 1), "count_bits != clog2(B + 1)");
+  require(p.index_bits == ceil_log2(p.entries), "index_bits != log2 B");
+  require(p.count_bits == ceil_log2(uint64_t{p.entries} + 1), "count_bits != ceil_log2(B + 1)");
   require(p.iid_bits >= 1 && p.iid_bits <= 32, "iid_bits (IW) not in [1, 32]");
   // "K | walkers (1-32) | KB = max(1, ceil(log2 K))"
   require(p.walkers >= 1 && p.walkers <= 32, "walkers (K = " + num(p.walkers) + ") not in [1, 32]");
-  require(p.walker_bits == std::max(1u, clog2(p.walkers)), "walker_bits != max(1, clog2 K)");
+  require(p.walker_bits == std::max(1u, ceil_log2(p.walkers)), "walker_bits != max(1, clog2 K)");
   // "LV | page-table levels (2-5)"
   require(p.levels >= 2 && p.levels <= 5, "levels (LV = " + num(p.levels) + ") not in [2, 5]");
   require(p.level_bits >= 1, "level_bits (X) must be >= 1");
@@ -83,8 +71,8 @@ void WalkSchedModel::validate() const {
   require(p.levels_per_cycle >= 1, "levels_per_cycle (G) must be >= 1");
   const unsigned lat = (p.index_bits + p.levels_per_cycle - 1) / p.levels_per_cycle;
   require(p.select_latency == lat, "select_latency (L) != ceil(log2 B / G) = " + num(lat));
-  // "cooldown (clog2(L + 1) bits)"
-  require(p.cooldown_bits == clog2(uint64_t{p.select_latency} + 1), "cooldown_bits != clog2(L + 1)");
+  // "cooldown (ceil_log2(L + 1) bits)"
+  require(p.cooldown_bits == ceil_log2(uint64_t{p.select_latency} + 1), "cooldown_bits != ceil_log2(L + 1)");
   // "disp_acc_o | 3"
   require(p.acc_bits == 3, "acc_bits != 3");
   // READING: wavefront, score_bits, aging_threshold and credit_bits size
@@ -92,12 +80,12 @@ void WalkSchedModel::validate() const {
   // VPN for the others"), so they are checked for simt only.
   if (!p.simt()) return;
   require(p.wavefront >= 1, "wavefront (MW) must be >= 1");
-  // "SB | score bits | clog2(MW x LV + 1)"
-  require(p.score_bits == clog2(uint64_t{p.wavefront} * p.levels + 1), "score_bits != clog2(MW x LV + 1)");
+  // "SB | score bits | ceil_log2(MW x LV + 1)"
+  require(p.score_bits == ceil_log2(uint64_t{p.wavefront} * p.levels + 1), "score_bits != ceil_log2(MW x LV + 1)");
   require(p.score_bits <= 32, "score_bits > 32");
-  // "AB | aging credit bits | clog2(AT + 1)"
+  // "AB | aging credit bits | ceil_log2(AT + 1)"
   require(p.aging_threshold < (uint64_t{1} << 62), "aging_threshold too large");
-  require(p.credit_bits == clog2(p.aging_threshold + 1), "credit_bits != clog2(AT + 1)");
+  require(p.credit_bits == ceil_log2(p.aging_threshold + 1), "credit_bits != ceil_log2(AT + 1)");
 }
 
 WalkSchedModel::WalkSchedModel(const elab::WalkSchedParams& p) : p_(p) {
