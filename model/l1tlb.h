@@ -47,6 +47,7 @@
 #include <tuple>
 #include <vector>
 
+#include "model/events.h"
 #include "txgen/elab/l1tlb.h"
 
 namespace txgen::model {
@@ -81,27 +82,31 @@ struct L1tlbOut {                     // outputs in the cycle (before its edge)
   bool sd_done = false;               // registered pulse
 };
 
-struct L1tlbEvents {                  // what the last posedge did (all false at each posedge, then set)
-  bool hit = false;                   // a decide stage hit
-  bool lookup_miss_alloc = false;     // a decide stage missed and allocated an MSHR
-  bool mshr_merge = false;            // a decide stage missed and merged into a pending MSHR
-  bool merge_repeat_same_cu = false;  // a merge whose CU was already a waiter of the MSHR
-  bool merge_at_write_edge = false;   // a merge into the MSHR whose fill writes (f2) at the same edge
-  bool fill_patch_at_compare = false; // a compare stage matched the way written by a fill at the same edge
-  bool credit_block = false;          // a valid request (FIFO head with the input buffer) refused only by the credit
-  bool xbar_conflict = false;         // two or more CUs (ports or FIFO heads) requested one TLB in the cycle
-  bool l2_backpressure = false;       // some l2_req_valid with l2_req_ready = 0
-  bool fill_suppressed = false;       // a fill write suppressed (kill or same-edge shootdown)
-  bool shootdown_one = false;         // a single-VPN shootdown took effect (edge e+2)
-  bool shootdown_all = false;         // a flush-all took effect (edge e+2)
-  bool kill_pending = false;          // a pending MSHR got kill = 1
-  bool hit_and_fill_same_cu = false;  // resp_valid and fill_valid registered for one CU at one edge
-  bool victim_invalid = false;        // a (not suppressed) fill's victim way was invalid in the write cycle
-  bool victim_replacement = false;    // a (not suppressed) fill's victim way was valid in the write cycle
-  bool evict = false;                 // a fill replaced a valid entry (evict_valid registered at this edge)
-  bool reset = false;                 // this edge was a reset
-  bool alloc_not_lowest = false;      // mshr_fifo: an allocation passed over a lower-index free MSHR
-  bool send_not_lowest = false;       // mshr_fifo: an L2 choice passed over a lower-index candidate
+// What the last posedge did (all false at each posedge, then set).
+#define TXGEN_L1TLB_EVENTS(X)                                                                        \
+  X(hit, "a decide stage hit")                                                                       \
+  X(lookup_miss_alloc, "a decide stage missed and allocated an MSHR")                                \
+  X(mshr_merge, "a decide stage missed and merged into a pending MSHR")                              \
+  X(merge_repeat_same_cu, "a merge whose CU was already a waiter of the MSHR")                       \
+  X(merge_at_write_edge, "a merge into the MSHR whose fill writes (f2) at the same edge")            \
+  X(fill_patch_at_compare, "a compare stage matched the way written by a fill at the same edge")     \
+  X(credit_block, "a valid request (FIFO head with the input buffer) refused only by the credit")    \
+  X(xbar_conflict, "two or more CUs (ports or FIFO heads) requested one TLB in the cycle")           \
+  X(l2_backpressure, "some l2_req_valid with l2_req_ready = 0")                                      \
+  X(fill_suppressed, "a fill write suppressed (kill or same-edge shootdown)")                        \
+  X(shootdown_one, "a single-VPN shootdown took effect (edge e+2)")                                  \
+  X(shootdown_all, "a flush-all took effect (edge e+2)")                                             \
+  X(kill_pending, "a pending MSHR got kill = 1")                                                     \
+  X(hit_and_fill_same_cu, "resp_valid and fill_valid registered for one CU at one edge")             \
+  X(victim_invalid, "a (not suppressed) fill's victim way was invalid in the write cycle")           \
+  X(victim_replacement, "a (not suppressed) fill's victim way was valid in the write cycle")         \
+  X(evict, "a fill replaced a valid entry (evict_valid registered at this edge)")                    \
+  X(reset, "this edge was a reset")                                                                  \
+  X(alloc_not_lowest, "mshr_fifo: an allocation passed over a lower-index free MSHR")                \
+  X(send_not_lowest, "mshr_fifo: an L2 choice passed over a lower-index candidate")
+
+struct L1tlbEvents {
+  TXGEN_L1TLB_EVENTS(TXGEN_EVENT_FIELD)
 };
 
 struct L1tlbStats {                   // cumulative counters since construction / the last reset

@@ -291,6 +291,53 @@ class FiredRules {
   std::vector<CoverageCounters::Id> ids_;
 };
 
+// Coverage of a model's events struct from its declaration (model/events.h):
+// every event is declared under its name, and count() adds the events that
+// fired at the last edge. Lists of required events are member pointers, so a
+// misspelt event does not compile.
+template <class Events>
+struct EventRule {
+  bool Events::*field;
+  const char* name;
+  const char* meaning;
+};
+#define TXGEN_EVENT_RULE(name, meaning) {&TxgenEvents::name, #name, meaning},
+// The rules of an EVENTS(X) list for the events struct EVENTS_T.
+#define TXGEN_EVENT_RULES(EVENTS_T, LIST)                                    \
+  [] {                                                                       \
+    using TxgenEvents = EVENTS_T;                                            \
+    return std::vector<::txgen::verif::EventRule<EVENTS_T>>{LIST(TXGEN_EVENT_RULE)}; \
+  }()
+
+template <class Events>
+class EventCounter {
+ public:
+  EventCounter(CoverageCounters& counters, std::vector<EventRule<Events>> rules)
+      : counters_(counters), rules_(std::move(rules)) {
+    for (const auto& r : rules_) ids_.push_back(counters_.declare(r.name));
+  }
+  void count(const Events& e) {
+    for (std::size_t i = 0; i < rules_.size(); ++i)
+      if (e.*(rules_[i].field)) counters_.hit(ids_[i]);
+  }
+
+ private:
+  CoverageCounters& counters_;
+  std::vector<EventRule<Events>> rules_;
+  std::vector<CoverageCounters::Id> ids_;
+};
+
+// The names of the listed events.
+template <class Events>
+std::vector<std::string> event_names(const std::vector<EventRule<Events>>& rules,
+                                     const std::vector<bool Events::*>& events) {
+  std::vector<std::string> names;
+  for (bool Events::*e : events)
+    for (const auto& r : rules)
+      if (r.field == e) names.push_back(r.name);
+  return names;
+}
+
 // ---------------------------------------------------------------------------
 // Session: one simulation run (one VerilatedContext, optional FST waveform).
 

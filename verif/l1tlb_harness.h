@@ -10,6 +10,8 @@
 
 #include "cosim_util.h"
 #include "model/l1tlb.h"
+#include "port_bind.h"
+#include "txgen/ports/l1tlb.h"
 #include "txgen/elab/l1tlb.h"
 
 namespace txgen::verif {
@@ -17,50 +19,33 @@ namespace txgen::verif {
 // Coverage of the block's rules, from the model's events.
 class L1tlbCoverage {
  public:
-  L1tlbCoverage(CoverageCounters& c, const elab::L1tlbParams& p) : c_(c) {
-    for (const auto& name : required(p)) c_.declare(name);
+  L1tlbCoverage(CoverageCounters& c, const elab::L1tlbParams& p) : events_(c, rules()) {
+    for (const auto& name : required(p)) c.declare(name);
   }
-  void count(const model::L1tlbEvents& e) {
-    const std::pair<bool, const char*> rules[] = {
-        {e.hit, "hit"},
-        {e.lookup_miss_alloc, "lookup_miss_alloc"},
-        {e.mshr_merge, "mshr_merge"},
-        {e.merge_repeat_same_cu, "merge_repeat_same_cu"},
-        {e.merge_at_write_edge, "merge_at_write_edge"},
-        {e.fill_patch_at_compare, "fill_patch_at_compare"},
-        {e.credit_block, "credit_block"},
-        {e.xbar_conflict, "xbar_conflict"},
-        {e.l2_backpressure, "l2_backpressure"},
-        {e.fill_suppressed, "fill_suppressed"},
-        {e.shootdown_one, "shootdown_one"},
-        {e.shootdown_all, "shootdown_all"},
-        {e.kill_pending, "kill_pending"},
-        {e.hit_and_fill_same_cu, "hit_and_fill_same_cu"},
-        {e.victim_invalid, "victim_invalid"},
-        {e.victim_replacement, "victim_replacement"},
-        {e.evict, "evict"},
-        {e.reset, "reset"},
-        {e.alloc_not_lowest, "alloc_not_lowest"},
-        {e.send_not_lowest, "send_not_lowest"}};
-    fired_.count(c_, rules);
+  void count(const model::L1tlbEvents& e) { events_.count(e); }
+  static const std::vector<EventRule<model::L1tlbEvents>>& rules() {
+    static const auto r = TXGEN_EVENT_RULES(model::L1tlbEvents, TXGEN_L1TLB_EVENTS);
+    return r;
   }
   // What random traffic must reach on every configuration. A crossbar
   // conflict needs two CUs per cluster.
   static std::vector<std::string> required(const elab::L1tlbParams& p) {
-    std::vector<std::string> r = {"hit", "lookup_miss_alloc", "credit_block", "l2_backpressure",
-                                  "fill_suppressed", "shootdown_one", "shootdown_all", "kill_pending",
-                                  "hit_and_fill_same_cu", "victim_invalid", "victim_replacement", "evict", "reset"};
-    if (p.cus_per_cluster > 1) r.push_back("xbar_conflict");
+    using E = model::L1tlbEvents;
+    std::vector<bool E::*> r = {&E::hit,           &E::lookup_miss_alloc,    &E::credit_block,
+                                &E::l2_backpressure, &E::fill_suppressed,   &E::shootdown_one,
+                                &E::shootdown_all,  &E::kill_pending,      &E::hit_and_fill_same_cu,
+                                &E::victim_invalid, &E::victim_replacement, &E::evict,
+                                &E::reset};
+    if (p.cus_per_cluster > 1) r.push_back(&E::xbar_conflict);
     // one MSHR: the credit admits no request while it is pending, so nothing merges
-    if (p.mshrs > 1) r.insert(r.end(), {"mshr_merge", "merge_repeat_same_cu"});
+    if (p.mshrs > 1) r.insert(r.end(), {&E::mshr_merge, &E::merge_repeat_same_cu});
     // the queues' order differs from the lowest index only after out-of-order frees
-    if (p.mshr_fifo) r.insert(r.end(), {"alloc_not_lowest", "send_not_lowest"});
-    return r;
+    if (p.mshr_fifo) r.insert(r.end(), {&E::alloc_not_lowest, &E::send_not_lowest});
+    return event_names(rules(), r);
   }
 
  private:
-  CoverageCounters& c_;
-  FiredRules fired_;
+  EventCounter<model::L1tlbEvents> events_;
 };
 
 template <class Dut>
@@ -68,7 +53,7 @@ class L1tlbHarness {
  public:
   L1tlbHarness(CosimSession& s, const elab::L1tlbParams& p)
       : s_(s), p_(p), model_(p), dut_(s, "l1tlb"), cov_(s.coverage(), p), want_(model_.make_outputs()),
-        got_(model_.make_outputs()), tape_(bench_tape<L1tlbHarness, model::L1tlbIn>(s, p)) {}
+        tape_(bench_tape<L1tlbHarness, model::L1tlbIn>(s, p)) {}
 
   model::L1tlbIn idle() const { return model_.idle_inputs(); }
 
@@ -80,54 +65,14 @@ class L1tlbHarness {
   void drive_rtl(const model::L1tlbIn& in) {
     Dut& d = *dut_;
     d.clk_i = 0;
-    d.rst_ni = in.rst_n;
-    flags_to_port(d.req_valid_i, in.req_valid);
-    entries_to_port(d.req_vpn_i, in.req_vpn, p_.vpn_bits);
-    entries_to_port(d.req_vmid_i, in.req_vmid, p_.vmid_bits);
-    flags_to_port(d.l2_req_ready_i, in.l2_req_ready);
-    flags_to_port(d.l2_resp_valid_i, in.l2_resp_valid);
-    entries_to_port(d.l2_resp_tag_i, in.l2_resp_tag, p_.l2_tag_bits);
-    entries_to_port(d.l2_resp_ppn_i, in.l2_resp_ppn, p_.ppn_bits);
-    entries_to_port(d.l2_resp_perm_i, in.l2_resp_perm, p_.perm_bits);
-    d.sd_valid_i = in.sd_valid;
-    d.sd_all_i = in.sd_all;
-    to_port(d.sd_vpn_i, p_.vpn_bits, in.sd_vpn);
-    to_port(d.sd_vmid_i, p_.vmid_bits, in.sd_vmid);
+    TXGEN_DRIVE_PORTS(TXGEN_L1TLB_PORTS, d, p_, in);
     d.eval();
   }
 
   // Compares every output; returns the model's view (equal to the RTL's).
   const model::L1tlbOut& check() {
     model_.outputs(in_, want_);
-    const Dut& d = *dut_;
-    const unsigned u = p_.cus, c = p_.clusters;
-    flags_of(d.req_ready_o, u, got_.req_ready);
-    compare_flags("req_ready_o", want_.req_ready, got_.req_ready);
-    flags_of(d.resp_valid_o, u, got_.resp_valid);
-    compare_flags("resp_valid_o", want_.resp_valid, got_.resp_valid);
-    compare_fields("resp_vpn_o", d.resp_vpn_o, p_.vpn_bits, want_.resp_vpn);
-    compare_fields("resp_vmid_o", d.resp_vmid_o, p_.vmid_bits, want_.resp_vmid);
-    compare_fields("resp_ppn_o", d.resp_ppn_o, p_.ppn_bits, want_.resp_ppn);
-    compare_fields("resp_perm_o", d.resp_perm_o, p_.perm_bits, want_.resp_perm);
-    flags_of(d.fill_valid_o, u, got_.fill_valid);
-    compare_flags("fill_valid_o", want_.fill_valid, got_.fill_valid);
-    compare_fields("fill_vpn_o", d.fill_vpn_o, p_.vpn_bits, want_.fill_vpn);
-    compare_fields("fill_vmid_o", d.fill_vmid_o, p_.vmid_bits, want_.fill_vmid);
-    compare_fields("fill_ppn_o", d.fill_ppn_o, p_.ppn_bits, want_.fill_ppn);
-    compare_fields("fill_perm_o", d.fill_perm_o, p_.perm_bits, want_.fill_perm);
-    flags_of(d.l2_req_valid_o, c, got_.l2_req_valid);
-    compare_flags("l2_req_valid_o", want_.l2_req_valid, got_.l2_req_valid);
-    compare_fields("l2_req_vpn_o", d.l2_req_vpn_o, p_.vpn_bits, want_.l2_req_vpn);
-    compare_fields("l2_req_vmid_o", d.l2_req_vmid_o, p_.vmid_bits, want_.l2_req_vmid);
-    compare_fields("l2_req_tag_o", d.l2_req_tag_o, p_.l2_tag_bits, want_.l2_req_tag);
-    flags_of(d.evict_valid_o, c, got_.evict_valid);
-    compare_flags("evict_valid_o", want_.evict_valid, got_.evict_valid);
-    compare_fields("evict_vpn_o", d.evict_vpn_o, p_.vpn_bits, want_.evict_vpn);
-    compare_fields("evict_vmid_o", d.evict_vmid_o, p_.vmid_bits, want_.evict_vmid);
-    compare_fields("evict_ppn_o", d.evict_ppn_o, p_.ppn_bits, want_.evict_ppn);
-    compare_fields("evict_perm_o", d.evict_perm_o, p_.perm_bits, want_.evict_perm);
-    compare_bit(s_, "sd_ready_o", want_.sd_ready, d.sd_ready_o);
-    compare_bit(s_, "sd_done_o", want_.sd_done, d.sd_done_o);
+    TXGEN_COMPARE_PORTS(TXGEN_L1TLB_PORTS, s_, *dut_, p_, want_);
     return want_;
   }
 
@@ -161,32 +106,13 @@ class L1tlbHarness {
   const model::L1tlbModel& model() const { return model_; }
 
  private:
-  template <typename Port>
-  static void flags_of(const Port& port, unsigned n, std::vector<uint8_t>& out) {
-    out.resize(n);
-    entries_from_port(port, 1, out);
-  }
-  void compare_flags(const char* signal, const std::vector<uint8_t>& want, const std::vector<uint8_t>& got) {
-    if (want != got) s_.fail(signal, to_hex(pack_flags(want)), to_hex(pack_flags(got)));
-  }
-  template <typename Port>
-  void compare_fields(const char* signal, const Port& port, unsigned bits, const std::vector<uint64_t>& want) {
-    const unsigned n = static_cast<unsigned>(want.size());
-    check_port_width(n * bits, port_bits<Port>());
-    for (unsigned i = 0; i < n; ++i) {
-      const uint64_t g = port_field(port, i * bits, bits);
-      if (g != want[i])
-        s_.fail(signal, to_hex(bits, want[i]), to_hex(bits, g), "element " + std::to_string(i));
-    }
-  }
-
   CosimSession& s_;
   elab::L1tlbParams p_;
   model::L1tlbModel model_;
   SessionDut<Dut> dut_;
   L1tlbCoverage cov_;
   model::L1tlbIn in_;
-  model::L1tlbOut want_, got_;
+  model::L1tlbOut want_;
   BenchTape<model::L1tlbIn> tape_;
 };
 

@@ -135,18 +135,31 @@ Difference difference(const char* signal, const V& expected, const V& actual, un
     ::txgen::verif::sc::field_to_port(v, value, (bits));                       \
     port.write(v);                                                             \
   }
-#define TXGEN_SC_WRITE_IN(port, field, bits) TXGEN_SC_WRITE(port, in.field, bits)
-#define TXGEN_SC_WRITE_OUT(port, field, bits) TXGEN_SC_WRITE(port, out.field, bits)
-#define TXGEN_SC_WRITE_OUT_IF(port, field, bits, valid) TXGEN_SC_WRITE_OUT(port, field, bits)
-#define TXGEN_SC_READ_IN(port, field, bits) ::txgen::verif::sc::port_to_field(port.read(), in.field, (bits));
-#define TXGEN_SC_COMPARE(port, field, bits)                                                    \
+// Entries of the old three-argument lists IN(port, field, bits) and
+// OUT_IF(port, field, bits, valid), which carry rst_ni themselves.
+#define TXGEN_SC_OLD_RESET(X)
+#define TXGEN_SC_OLD_WRITE_IN(port, field, bits) TXGEN_SC_WRITE(port, in.field, bits)
+#define TXGEN_SC_OLD_WRITE_OUT(port, field, bits) TXGEN_SC_WRITE(port, out.field, bits)
+#define TXGEN_SC_OLD_WRITE_OUT_IF(port, field, bits, valid) TXGEN_SC_OLD_WRITE_OUT(port, field, bits)
+#define TXGEN_SC_OLD_READ_IN(port, field, bits) ::txgen::verif::sc::port_to_field(port.read(), in.field, (bits));
+#define TXGEN_SC_OLD_COMPARE(port, field, bits)                                                \
   if (!(port.read() == want.port.read()))                                                      \
     return ::txgen::verif::sc::difference(#port, want.port.read(), port.read(),               \
                                           ::txgen::verif::sc::field_width(sizes.field, (bits)));
-#define TXGEN_SC_COMPARE_IF(port, field, bits, valid) \
-  if (want.valid.read()) {                            \
-    TXGEN_SC_COMPARE(port, field, bits)               \
+#define TXGEN_SC_OLD_COMPARE_IF(port, field, bits, valid) \
+  if (want.valid.read()) {                                \
+    TXGEN_SC_OLD_COMPARE(port, field, bits)               \
   }
+// Entries of a port declaration (txgen/ports/ports.h), IN(port, field, bits,
+// count, meaning) and OUT_IF(port, field, bits, count, valid, meaning), with
+// rst_ni (In::rst_n) added in front of the inputs.
+#define TXGEN_SC_DECL_RESET(X) X(rst_ni, rst_n, 1, 1, "reset")
+#define TXGEN_SC_DECL_WRITE_IN(port, field, bits, ...) TXGEN_SC_OLD_WRITE_IN(port, field, bits)
+#define TXGEN_SC_DECL_WRITE_OUT(port, field, bits, ...) TXGEN_SC_OLD_WRITE_OUT(port, field, bits)
+#define TXGEN_SC_DECL_WRITE_OUT_IF(port, field, bits, ...) TXGEN_SC_OLD_WRITE_OUT(port, field, bits)
+#define TXGEN_SC_DECL_READ_IN(port, field, bits, ...) TXGEN_SC_OLD_READ_IN(port, field, bits)
+#define TXGEN_SC_DECL_COMPARE(port, field, bits, ...) TXGEN_SC_OLD_COMPARE(port, field, bits)
+#define TXGEN_SC_DECL_COMPARE_IF(port, field, bits, count, valid, ...) TXGEN_SC_OLD_COMPARE_IF(port, field, bits, valid)
 
 // The four outputs of a translation in a port list: PREFIX##vpn_o, _vmid_o,
 // _ppn_o, _perm_o carrying Out fields PREFIX##vpn, ... (VPN, VMID, PPN and
@@ -167,7 +180,7 @@ Difference difference(const char* signal, const V& expected, const V& actual, un
 
 // ---------------------------------------------------------------------------
 
-#define TXGEN_SC_BLOCK(NAME, TRAITS, PORTS)                                                              \
+#define TXGEN_SC_BLOCK_OF(K, NAME, TRAITS, PORTS)                                                              \
   template <class DutT>                                                                                 \
   struct NAME {                                                                                         \
     using Block = TRAITS;                                                                               \
@@ -178,12 +191,12 @@ Difference difference(const char* signal, const V& expected, const V& actual, un
                                                                                                         \
     /* A signal per input port. */                                                                      \
     struct Inputs : sc_core::sc_module {                                                                \
-      PORTS(TXGEN_SC_SIGNAL, TXGEN_SC_NONE, TXGEN_SC_NONE)                                              \
+      TXGEN_SC_##K##_RESET(TXGEN_SC_SIGNAL) PORTS(TXGEN_SC_SIGNAL, TXGEN_SC_NONE, TXGEN_SC_NONE)                                              \
       explicit Inputs(sc_core::sc_module_name n) : sc_core::sc_module(n) {}                             \
       void write(const In& in, const Params& p) {                                                       \
-        PORTS(TXGEN_SC_WRITE_IN, TXGEN_SC_NONE, TXGEN_SC_NONE)(void) p;                                 \
+        TXGEN_SC_##K##_RESET(TXGEN_SC_##K##_WRITE_IN) PORTS(TXGEN_SC_##K##_WRITE_IN, TXGEN_SC_NONE, TXGEN_SC_NONE)(void) p;                                 \
       }                                                                                                 \
-      void trace(sc_core::sc_trace_file* f) const { PORTS(TXGEN_SC_TRACE, TXGEN_SC_NONE, TXGEN_SC_NONE) } \
+      void trace(sc_core::sc_trace_file* f) const { TXGEN_SC_##K##_RESET(TXGEN_SC_TRACE) PORTS(TXGEN_SC_TRACE, TXGEN_SC_NONE, TXGEN_SC_NONE) } \
     };                                                                                                  \
                                                                                                         \
     /* A signal per output port. */                                                                     \
@@ -196,7 +209,7 @@ Difference difference(const char* signal, const V& expected, const V& actual, un
       /* an Out of the configuration's vector sizes, for the widths. */                                 \
       std::optional<::txgen::verif::sc::Difference> first_difference(const Outputs& want, const Out& sizes, \
                                                                      const Params& p) const {          \
-        PORTS(TXGEN_SC_NONE, TXGEN_SC_COMPARE, TXGEN_SC_COMPARE_IF)(void) p;                            \
+        PORTS(TXGEN_SC_NONE, TXGEN_SC_##K##_COMPARE, TXGEN_SC_##K##_COMPARE_IF)(void) p;                            \
         (void)sizes;                                                                                    \
         return std::nullopt;                                                                            \
       }                                                                                                 \
@@ -206,13 +219,13 @@ Difference difference(const char* signal, const V& expected, const V& actual, un
     class Model : public sc_core::sc_module {                                                           \
      public:                                                                                            \
       sc_core::sc_in<bool> clk_i{"clk_i"};                                                              \
-      PORTS(TXGEN_SC_PORT_IN, TXGEN_SC_PORT_OUT, TXGEN_SC_PORT_OUT)                                     \
+      TXGEN_SC_##K##_RESET(TXGEN_SC_PORT_IN) PORTS(TXGEN_SC_PORT_IN, TXGEN_SC_PORT_OUT, TXGEN_SC_PORT_OUT)                                     \
                                                                                                         \
       SC_HAS_PROCESS(Model);                                                                            \
       Model(sc_core::sc_module_name n, const Params& p) : sc_core::sc_module(n), core_(p) {             \
         SC_METHOD(update); /* one process: every output has one driver */                               \
         sensitive << clk_i.pos();                                                                       \
-        PORTS(TXGEN_SC_SENSE, TXGEN_SC_NONE, TXGEN_SC_NONE)                                             \
+        TXGEN_SC_##K##_RESET(TXGEN_SC_SENSE) PORTS(TXGEN_SC_SENSE, TXGEN_SC_NONE, TXGEN_SC_NONE)                                             \
       }                                                                                                 \
       ::txgen::verif::sc::ModelCore<Block>& core() { return core_; }                                    \
                                                                                                         \
@@ -221,7 +234,7 @@ Difference difference(const char* signal, const V& expected, const V& actual, un
       /* as the Verilated model takes them. */                                                          \
       void update() {                                                                                   \
         const bool edge = clk_i.posedge();                                                              \
-        if (!edge || false PORTS(TXGEN_SC_EVENT, TXGEN_SC_NONE, TXGEN_SC_NONE)) read_inputs();          \
+        if (!edge || false TXGEN_SC_##K##_RESET(TXGEN_SC_EVENT) PORTS(TXGEN_SC_EVENT, TXGEN_SC_NONE, TXGEN_SC_NONE)) read_inputs();          \
         if (edge) core_.edge();                                                                         \
         else core_.settle();                                                                            \
         write_outputs();                                                                                \
@@ -229,12 +242,12 @@ Difference difference(const char* signal, const V& expected, const V& actual, un
       void read_inputs() {                                                                              \
         const Params& p = core_.params();                                                               \
         In& in = core_.in();                                                                            \
-        PORTS(TXGEN_SC_READ_IN, TXGEN_SC_NONE, TXGEN_SC_NONE)(void) p;                                  \
+        TXGEN_SC_##K##_RESET(TXGEN_SC_##K##_READ_IN) PORTS(TXGEN_SC_##K##_READ_IN, TXGEN_SC_NONE, TXGEN_SC_NONE)(void) p;                                  \
       }                                                                                                 \
       void write_outputs() {                                                                            \
         const Params& p = core_.params();                                                               \
         const Out& out = core_.out();                                                                    \
-        PORTS(TXGEN_SC_NONE, TXGEN_SC_WRITE_OUT, TXGEN_SC_WRITE_OUT_IF)(void) p;                           \
+        PORTS(TXGEN_SC_NONE, TXGEN_SC_##K##_WRITE_OUT, TXGEN_SC_##K##_WRITE_OUT_IF)(void) p;                           \
       }                                                                                                 \
       ::txgen::verif::sc::ModelCore<Block> core_;                                                       \
     };                                                                                                  \
@@ -246,9 +259,14 @@ Difference difference(const char* signal, const V& expected, const V& actual, un
       m.clk_i(clk);                                                                                     \
       {                                                                                                 \
         Inputs& signals = inputs;                                                                       \
-        PORTS(TXGEN_SC_BIND, TXGEN_SC_NONE, TXGEN_SC_NONE)                                              \
+        TXGEN_SC_##K##_RESET(TXGEN_SC_BIND) PORTS(TXGEN_SC_BIND, TXGEN_SC_NONE, TXGEN_SC_NONE)                                              \
       }                                                                                                 \
       Outputs& signals = outputs;                                                                       \
       PORTS(TXGEN_SC_NONE, TXGEN_SC_BIND, TXGEN_SC_BIND)                                                \
     }                                                                                                   \
   };
+
+// The sc_module NAME of a block from its old-style port list, or from its port
+// declaration (TXGEN_SC_BLOCK_DECL: the list of txgen/ports/<block>.h).
+#define TXGEN_SC_BLOCK(NAME, TRAITS, PORTS) TXGEN_SC_BLOCK_OF(OLD, NAME, TRAITS, PORTS)
+#define TXGEN_SC_BLOCK_DECL(NAME, TRAITS, PORTS) TXGEN_SC_BLOCK_OF(DECL, NAME, TRAITS, PORTS)

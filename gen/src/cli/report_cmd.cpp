@@ -12,8 +12,9 @@ void add_report_command(CLI::App& app, ReportOptions& opts) {
                 "configuration (no files written).");
   cmd->add_option("--config", opts.config, "configuration file (JSON)")->required();
   cmd->add_option("--format", opts.format,
-                  "md (Markdown tables), json, or names (the configured blocks, one per line)")
-      ->check(CLI::IsMember({"md", "json", "names"}));
+                  "md (Markdown tables), json, names (the configured blocks, one per line), or ports "
+                  "(the declared ports of each co-simulated module, with their widths here)")
+      ->check(CLI::IsMember({"md", "json", "names", "ports"}));
   cmd->add_option("--block", opts.block, "report only this block (" + blocks::block_names() + ")");
 }
 
@@ -22,6 +23,15 @@ int run_report(const ReportOptions& opts) {
   const auto selected = select_blocks(lc.cfg, opts.block);
   if (opts.format == "names") {
     for (const auto* b : selected) std::cout << b->name << "\n";
+    return 0;
+  }
+  if (opts.format == "ports") {
+    for (const auto* b : selected) {
+      if (!b->cosim_tops) continue;
+      for (const auto& top : b->cosim_tops(lc.cfg))
+        std::cout << "## " << top.module << " (" << b->name << ", " << top.role << ")\n\n"
+                  << ports::port_table(top.ports, true) << "\n";
+    }
     return 0;
   }
   if (opts.format == "json") {

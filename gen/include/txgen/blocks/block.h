@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "txgen/config/config.h"
+#include "txgen/ports/ports.h"
 
 namespace txgen::blocks {
 
@@ -33,6 +34,14 @@ struct ProveTop {
   unsigned depth;
 };
 
+// A module the block's lock-step harness drives: its role in the
+// co-simulation ("sys"; "base" for the baseline top; "comp" / "decomp"), its
+// name and its declared ports (txgen/ports/<block>.h).
+struct CosimTop {
+  std::string role, module;
+  std::vector<ports::Port> ports;
+};
+
 struct BlockInfo {
   std::string name;
   std::string summary;
@@ -44,6 +53,8 @@ struct BlockInfo {
   std::vector<std::string> (*synth_tops)(const config::Config&);  // modules with a clock
   // Modules with formal properties; null for a block that states none.
   std::vector<ProveTop> (*prove_tops)(const config::Config&) = nullptr;
+  // The modules the lock-step harness drives, with their ports.
+  std::vector<CosimTop> (*cosim_tops)(const config::Config&) = nullptr;
 };
 
 const std::vector<BlockInfo>& registry();
