@@ -234,7 +234,8 @@ void issue(Eng& e) {
 Value way_entry(Eng& e) {
   const unsigned ew = e.p.entry_bits;
   std::vector<Value> ways;
-  for (unsigned w = 0; w < e.p.ways; ++w) ways.push_back(gate(e.line_way() == w, e.c.io.sram.tag_rdata_i.slice(w * ew, ew)));
+  const Value rdata = e.c.io.sram.tag_rdata_i;
+  for (unsigned w = 0; w < e.p.ways; ++w) ways.push_back(gate(e.line_way() == w, rdata.slice(w * ew, ew)));
   Value rd_entry = e.m.wire("rd_entry", or_of(ways, zero(ew)));
   if (ew > e.p.tx_tag_bits) e.m.unused("rd_entry", rd_entry.slice(e.p.tx_tag_bits, ew - e.p.tx_tag_bits));
   return rd_entry;
@@ -604,7 +605,9 @@ void victims(Eng& e) {
     dropped = cat({wb_dropped.slice(1, x - 1), ev_flag});
     m.unused("wb_dropped0", wb_dropped.bit(0));
   }
-  e.pend.next(priority({{self_vic, lit(x, 1)}, {e.wr_commit & e.op_fill, dropped}, {st_vic, e.pend & ~gate(ready, vic_first)}},
+  e.pend.next(priority({{self_vic, lit(x, 1)},
+                        {e.wr_commit & e.op_fill, dropped},
+                        {st_vic, e.pend & ~gate(ready, vic_first)}},
                        e.pend));
   e.vic_last = m.wire("vic_last", st_vic & ready & ((e.pend & ~vic_first) == 0));
   e.tx().vic_valid_o.drive(st_vic);
