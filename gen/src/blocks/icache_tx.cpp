@@ -24,10 +24,16 @@ using std::to_string;
 
 unsigned entry_width(const IcacheTxParams& p, bool baseline) { return baseline ? p.base_tag_bits : p.entry_bits; }
 
-Value Io::operator[](const string& port) const {
-  if (auto i = in.find(port); i != in.end()) return i->second;
-  if (auto o = out.find(port); o != out.end()) return o->second;
-  hdl::fail("icache_tx: no port `" + port + "`");
+Value Io::input(const string& name, unsigned width, const string& comment) {
+  const Value port = m.input(name, width, comment);
+  ports.push_back({name, port});
+  return port;
+}
+
+Wire Io::output(const string& name, unsigned width, const string& comment) {
+  const Wire port = m.output(name, width, comment);
+  ports.push_back({name, port});
+  return port;
 }
 
 void header(Module& m, const IcacheTxParams& p, const EmitContext& ctx, const string& role) {
@@ -45,89 +51,81 @@ void header(Module& m, const IcacheTxParams& p, const EmitContext& ctx, const st
                 " ppn_bits=" + to_string(p.ppn_bits) + " perm_bits=" + to_string(p.perm_bits));
 }
 
-namespace {
-
-void in(Module& m, Io& io, const string& name, unsigned width, const string& comment = "") {
-  io.in[name] = m.input(name, width, comment);
-}
-void out(Module& m, Io& io, const string& name, unsigned width, const string& comment = "") {
-  io.out[name] = m.output(name, width, comment);
-}
-
-}  // namespace
-
-void instruction_ports(Module& m, Io& io, const IcacheTxParams& p) {
-  in(m, io, "if_valid_i", 1, "instruction fetch (from the fetch unit)");
-  out(m, io, "if_ready_o", 1);
-  in(m, io, "if_addr_i", p.va_bits);
-  out(m, io, "if_resp_valid_o", 1, "2 cycles after accept");
-  out(m, io, "if_resp_hit_o", 1);
-  out(m, io, "if_resp_data_o", p.line_bits, "the data SRAM read data (meaningful on a hit)");
-  in(m, io, "ifill_valid_i", 1, "instruction line fill (from the L2)");
-  out(m, io, "ifill_ready_o", 1);
-  in(m, io, "ifill_addr_i", p.va_bits);
-  in(m, io, "ifill_data_i", p.line_bits);
-  in(m, io, "flush_valid_i", 1, "kernel-boundary flush command");
-  out(m, io, "flush_ready_o", 1);
-  out(m, io, "flush_done_o", 1, "pulse");
+void instruction_ports(Io& io, const IcacheTxParams& p) {
+  InstructionPorts& i = io.ins;
+  i.if_valid_i = io.input("if_valid_i", 1, "instruction fetch (from the fetch unit)");
+  i.if_ready_o = io.output("if_ready_o", 1);
+  i.if_addr_i = io.input("if_addr_i", p.va_bits);
+  i.if_resp_valid_o = io.output("if_resp_valid_o", 1, "2 cycles after accept");
+  i.if_resp_hit_o = io.output("if_resp_hit_o", 1);
+  i.if_resp_data_o = io.output("if_resp_data_o", p.line_bits, "the data SRAM read data (meaningful on a hit)");
+  i.ifill_valid_i = io.input("ifill_valid_i", 1, "instruction line fill (from the L2)");
+  i.ifill_ready_o = io.output("ifill_ready_o", 1);
+  i.ifill_addr_i = io.input("ifill_addr_i", p.va_bits);
+  i.ifill_data_i = io.input("ifill_data_i", p.line_bits);
+  i.flush_valid_i = io.input("flush_valid_i", 1, "kernel-boundary flush command");
+  i.flush_ready_o = io.output("flush_ready_o", 1);
+  i.flush_done_o = io.output("flush_done_o", 1, "pulse");
 }
 
-void translation_ports(Module& m, Io& io, const IcacheTxParams& p) {
+void translation_ports(Io& io, const IcacheTxParams& p) {
   const unsigned s = p.sharers;
-  in(m, io, "tl_valid_i", s, "lookup after an LDS miss, one per CU");
-  out(m, io, "tl_ready_o", s);
-  in(m, io, "tl_vpn_i", s * p.vpn_bits);
-  in(m, io, "tl_vmid_i", s * p.vmid_bits);
-  in(m, io, "tl_vrf_i", s * p.vrf_bits);
-  out(m, io, "tl_resp_valid_o", 1);
-  in(m, io, "tl_resp_ready_i", 1);
-  out(m, io, "tl_resp_cu_o", p.cu_bits);
-  out(m, io, "tl_resp_hit_o", 1, "0: miss, go to the L2-TLB");
-  out(m, io, "tl_resp_ppn_o", p.ppn_bits);
-  out(m, io, "tl_resp_perm_o", p.perm_bits);
-  in(m, io, "tf_valid_i", s, "translation fill (LDS victim or bypass), one per CU");
-  out(m, io, "tf_ready_o", s);
-  in(m, io, "tf_vpn_i", s * p.vpn_bits);
-  in(m, io, "tf_vmid_i", s * p.vmid_bits);
-  in(m, io, "tf_vrf_i", s * p.vrf_bits);
-  in(m, io, "tf_ppn_i", s * p.ppn_bits);
-  in(m, io, "tf_perm_i", s * p.perm_bits);
-  out(m, io, "vic_valid_o", 1, "victim towards the L2-TLB");
-  in(m, io, "vic_ready_i", 1);
-  out(m, io, "vic_vpn_o", p.vpn_bits);
-  out(m, io, "vic_vmid_o", p.vmid_bits);
-  out(m, io, "vic_vrf_o", p.vrf_bits);
-  out(m, io, "vic_ppn_o", p.ppn_bits);
-  out(m, io, "vic_perm_o", p.perm_bits);
-  in(m, io, "sd_valid_i", 1, "translation shootdown");
-  out(m, io, "sd_ready_o", 1);
-  in(m, io, "sd_all_i", 1);
-  in(m, io, "sd_vpn_i", p.vpn_bits);
-  in(m, io, "sd_vmid_i", p.vmid_bits);
-  out(m, io, "sd_done_o", 1, "pulse");
+  TranslationPorts& t = io.tx;
+  t.tl_valid_i = io.input("tl_valid_i", s, "lookup after an LDS miss, one per CU");
+  t.tl_ready_o = io.output("tl_ready_o", s);
+  t.tl_vpn_i = io.input("tl_vpn_i", s * p.vpn_bits);
+  t.tl_vmid_i = io.input("tl_vmid_i", s * p.vmid_bits);
+  t.tl_vrf_i = io.input("tl_vrf_i", s * p.vrf_bits);
+  t.tl_resp_valid_o = io.output("tl_resp_valid_o", 1);
+  t.tl_resp_ready_i = io.input("tl_resp_ready_i", 1);
+  t.tl_resp_cu_o = io.output("tl_resp_cu_o", p.cu_bits);
+  t.tl_resp_hit_o = io.output("tl_resp_hit_o", 1, "0: miss, go to the L2-TLB");
+  t.tl_resp_ppn_o = io.output("tl_resp_ppn_o", p.ppn_bits);
+  t.tl_resp_perm_o = io.output("tl_resp_perm_o", p.perm_bits);
+  t.tf_valid_i = io.input("tf_valid_i", s, "translation fill (LDS victim or bypass), one per CU");
+  t.tf_ready_o = io.output("tf_ready_o", s);
+  t.tf_vpn_i = io.input("tf_vpn_i", s * p.vpn_bits);
+  t.tf_vmid_i = io.input("tf_vmid_i", s * p.vmid_bits);
+  t.tf_vrf_i = io.input("tf_vrf_i", s * p.vrf_bits);
+  t.tf_ppn_i = io.input("tf_ppn_i", s * p.ppn_bits);
+  t.tf_perm_i = io.input("tf_perm_i", s * p.perm_bits);
+  t.vic_valid_o = io.output("vic_valid_o", 1, "victim towards the L2-TLB");
+  t.vic_ready_i = io.input("vic_ready_i", 1);
+  t.vic_vpn_o = io.output("vic_vpn_o", p.vpn_bits);
+  t.vic_vmid_o = io.output("vic_vmid_o", p.vmid_bits);
+  t.vic_vrf_o = io.output("vic_vrf_o", p.vrf_bits);
+  t.vic_ppn_o = io.output("vic_ppn_o", p.ppn_bits);
+  t.vic_perm_o = io.output("vic_perm_o", p.perm_bits);
+  t.sd_valid_i = io.input("sd_valid_i", 1, "translation shootdown");
+  t.sd_ready_o = io.output("sd_ready_o", 1);
+  t.sd_all_i = io.input("sd_all_i", 1);
+  t.sd_vpn_i = io.input("sd_vpn_i", p.vpn_bits);
+  t.sd_vmid_i = io.input("sd_vmid_i", p.vmid_bits);
+  t.sd_done_o = io.output("sd_done_o", 1, "pulse");
 }
 
-void sram_ports(Module& m, Io& io, const IcacheTxParams& p, bool baseline, const string& drive_sfx,
-                const string& read_sfx) {
+void sram_ports(Io& io, const IcacheTxParams& p, bool baseline, SramSide side) {
   const unsigned e = entry_width(p, baseline);
-  auto drive = [&](const string& name, unsigned w) {
-    drive_sfx == "_o" ? out(m, io, name + drive_sfx, w) : in(m, io, name + drive_sfx, w);
-  };
+  SramPorts& s = io.sram;
+  // the read data: an input of the controller; in the co-simulation top, the
+  // SRAM's read data wire, connected to the controller's port of that name
   auto read = [&](const string& name, unsigned w) {
-    if (read_sfx == "_i") in(m, io, name + read_sfx, w, "one cycle after a read");
-    else if (!read_sfx.empty()) out(m, io, name + read_sfx, w);
+    if (side == SramSide::Controller) return io.input(name + "_i", w, "one cycle after a read");
+    const Value v = io.m.wire(name, w);
+    io.ports.push_back({name + "_i", v});
+    return v;
   };
-  drive("tag_en", 1);
-  drive("tag_we", 1);
-  drive("tag_set", p.set_bits);
-  drive("tag_way_en", p.ways);
-  drive("tag_wdata", p.ways * e);
-  read("tag_rdata", p.ways * e);
-  drive("data_en", 1);
-  drive("data_we", 1);
-  drive("data_line", p.line_index_bits);
-  drive("data_wdata", p.line_bits);
-  read("data_rdata", p.line_bits);
+  s.tag_en_o = io.output("tag_en_o", 1);
+  s.tag_we_o = io.output("tag_we_o", 1);
+  s.tag_set_o = io.output("tag_set_o", p.set_bits);
+  s.tag_way_en_o = io.output("tag_way_en_o", p.ways);
+  s.tag_wdata_o = io.output("tag_wdata_o", p.ways * e);
+  s.tag_rdata_i = read("tag_rdata", p.ways * e);
+  s.data_en_o = io.output("data_en_o", 1);
+  s.data_we_o = io.output("data_we_o", 1);
+  s.data_line_o = io.output("data_line_o", p.line_index_bits);
+  s.data_wdata_o = io.output("data_wdata_o", p.line_bits);
+  s.data_rdata_i = read("data_rdata", p.line_bits);
 }
 
 namespace {
@@ -219,14 +217,14 @@ struct FillStage {
 
 FillStage fill_stage(Ctl& c) {
   Module& m = c.m;
-  const Value addr = c.io["ifill_addr_i"];
+  const Value addr = c.io.ins.ifill_addr_i;
   FillStage f;
   m.comment("instruction fill: set captured (F0), victim way by the variant's rule (F1), write (F2)");
   f.fs = c.fs = m.reg("fs", 2);
   f.f0 = m.wire("f0", f.fs == 0);
   f.f1 = m.wire("f1", f.fs == 1);
   c.f2 = m.wire("f2", f.fs == 2);
-  Value f_cap = m.wire("f_cap", f.f0 & c.io["ifill_valid_i"]);
+  Value f_cap = m.wire("f_cap", f.f0 & c.io.ins.ifill_valid_i);
   Value ifill_set = m.wire("ifill_set", addr.slice(c.p.offset_bits, c.p.set_bits));
   m.unused("ifill_offset", addr.slice(0, c.p.offset_bits));
   c.fset = m.reg_noreset("fset", c.p.set_bits);
@@ -246,7 +244,7 @@ Value f1_hits(Ctl& c, const Value& s1_sel, const Value& s1_tag) {
   for (unsigned w = 0; w < c.p.ways; ++w) {
     Value lines = c.lv.slice(w * ns, ns);
     if (!c.baseline) lines = lines & ~c.ltx.slice(w * ns, ns);
-    c.m.assign(hit.bit(w), hdl::any(lines & s1_sel) & (c.io["tag_rdata_i"].slice(w * e, c.p.itag_bits) == s1_tag));
+    c.m.assign(hit.bit(w), hdl::any(lines & s1_sel) & (c.io.sram.tag_rdata_i.slice(w * e, c.p.itag_bits) == s1_tag));
   }
   return hit;
 }
@@ -254,13 +252,13 @@ Value f1_hits(Ctl& c, const Value& s1_sel, const Value& s1_tag) {
 void fetch(Ctl& c) {
   Module& m = c.m;
   const unsigned ob = c.p.offset_bits, si = c.p.set_bits;
-  const Value addr = c.io["if_addr_i"];
+  const Value addr = c.io.ins.if_addr_i;
   m.comment("instruction fetch");
   c.s1_valid = m.reg("s1_valid", 1);
-  c.io.out.at("ifill_ready_o").drive(c.f2 & ~c.s1_valid);
-  c.ifill_fire = m.wire("ifill_fire", c.io["ifill_valid_i"] & c.f2 & ~c.s1_valid);
-  c.io.out.at("if_ready_o").drive(~c.ifill_fire);
-  c.if_fire = m.wire("if_fire", c.io["if_valid_i"] & ~c.ifill_fire);
+  c.io.ins.ifill_ready_o.drive(c.f2 & ~c.s1_valid);
+  c.ifill_fire = m.wire("ifill_fire", c.io.ins.ifill_valid_i & c.f2 & ~c.s1_valid);
+  c.io.ins.if_ready_o.drive(~c.ifill_fire);
+  c.if_fire = m.wire("if_fire", c.io.ins.if_valid_i & ~c.ifill_fire);
   c.if_set = m.wire("if_set", addr.slice(ob, si));
   m.unused("if_offset", addr.slice(0, ob));
   c.s1_set = m.reg("s1_set", si);
@@ -285,9 +283,9 @@ void fetch(Ctl& c) {
   s2_way.next(f1_hit_oh);
   c.tk_hot = m.wire("tk_hot", hdl::gate(s2_valid & s2_hit, s2_sel));
   c.tk_way = m.wire("tk_way", s2_way);
-  c.io.out.at("if_resp_valid_o").drive(s2_valid);
-  c.io.out.at("if_resp_hit_o").drive(s2_hit);
-  c.io.out.at("if_resp_data_o").drive(c.io["data_rdata_i"]);
+  c.io.ins.if_resp_valid_o.drive(s2_valid);
+  c.io.ins.if_resp_hit_o.drive(s2_hit);
+  c.io.ins.if_resp_data_o.drive(c.io.sram.data_rdata_i);
 }
 
 // Instruction fill: the victim way of the fill's set, chosen in F1 from
@@ -331,7 +329,7 @@ FillWays fill_ways(Ctl& c) {
 
 void instruction_fill(Ctl& c, const FillStage& f) {
   Module& m = c.m;
-  const Value valid = c.io["ifill_valid_i"];
+  const Value valid = c.io.ins.ifill_valid_i;
   f.fs.next(hdl::priority({{~valid, hdl::lit(2, 0)}, {f.f0, hdl::lit(2, 1)}, {f.f1, hdl::lit(2, 2)},
                            {c.ifill_fire, hdl::lit(2, 0)}},
                           f.fs));
@@ -349,53 +347,53 @@ void instruction_fill(Ctl& c, const FillStage& f) {
 
 void flush(Ctl& c) {
   c.m.comment("kernel flush");
-  const Wire& ready = c.io.out.at("flush_ready_o");
+  const Wire& ready = c.io.ins.flush_ready_o;
   ready.drive(c.baseline ? hdl::one_bit(true) : c.eng_idle);
-  c.flush_fire = c.m.wire("flush_fire", c.io["flush_valid_i"] & ready);
+  c.flush_fire = c.m.wire("flush_fire", c.io.ins.flush_valid_i & ready);
   Reg done = c.m.reg("flush_done", 1);
   done.next(c.flush_fire);
-  c.io.out.at("flush_done_o").drive(done);
+  c.io.ins.flush_done_o.drive(done);
 }
 
 // The tag port: instruction fill, then fetch (tag in I0), then the engine,
 // which drives only when the port is free.
 void tag_port(Ctl& c, const Value& fill_wdata) {
   const unsigned e = entry_width(c.p, c.baseline), a = c.p.ways, it = c.p.itag_bits;
-  auto drive = [&](const string& port, const Value& v) { c.io.out.at(port).drive(v); };
-  const Value ifill_fire = c.ifill_fire, if_valid = c.io["if_valid_i"];
-  const Value itag = c.io["ifill_addr_i"].slice(c.p.offset_bits + c.p.set_bits, it);
+  const SramPorts& s = c.io.sram;
+  const Value ifill_fire = c.ifill_fire, if_valid = c.io.ins.if_valid_i;
+  const Value itag = c.io.ins.ifill_addr_i.slice(c.p.offset_bits + c.p.set_bits, it);
   Value ifill_entry = c.m.wire("ifill_entry", hdl::zext(itag, e));
   if (c.baseline) {
-    drive("tag_en_o", ifill_fire | c.if_fire);
-    drive("tag_we_o", ifill_fire);
-    drive("tag_set_o", mux(ifill_fire, c.fset, c.if_set));
-    drive("tag_way_en_o", mux(ifill_fire, c.fway, hdl::ones(a)));
-    drive("tag_wdata_o", hdl::rep(a, ifill_entry));
+    s.tag_en_o.drive(ifill_fire | c.if_fire);
+    s.tag_we_o.drive(ifill_fire);
+    s.tag_set_o.drive(mux(ifill_fire, c.fset, c.if_set));
+    s.tag_way_en_o.drive(mux(ifill_fire, c.fway, hdl::ones(a)));
+    s.tag_wdata_o.drive(hdl::rep(a, ifill_entry));
     return;
   }
-  drive("tag_en_o", ifill_fire | c.if_fire | c.eng_tag_en);
-  drive("tag_we_o", ifill_fire | c.eng_tag_we);
-  drive("tag_set_o", mux(ifill_fire, c.fset, mux(if_valid, c.if_set, c.eng_tag_set)));
-  drive("tag_way_en_o", mux(ifill_fire, c.fway, mux(if_valid, hdl::ones(a), c.eng_tag_way_en)));
-  drive("tag_wdata_o", hdl::rep(a, mux(fill_wdata, ifill_entry, c.eng_tag_entry)));
+  s.tag_en_o.drive(ifill_fire | c.if_fire | c.eng_tag_en);
+  s.tag_we_o.drive(ifill_fire | c.eng_tag_we);
+  s.tag_set_o.drive(mux(ifill_fire, c.fset, mux(if_valid, c.if_set, c.eng_tag_set)));
+  s.tag_way_en_o.drive(mux(ifill_fire, c.fway, mux(if_valid, hdl::ones(a), c.eng_tag_way_en)));
+  s.tag_wdata_o.drive(hdl::rep(a, mux(fill_wdata, ifill_entry, c.eng_tag_entry)));
 }
 
 // The data port: instruction fill, then fetch (data in I1), then the engine.
 void data_port(Ctl& c, const Value& fill_wdata) {
-  auto drive = [&](const string& port, const Value& v) { c.io.out.at(port).drive(v); };
-  const Value ifill_fire = c.ifill_fire, ifill_data = c.io["ifill_data_i"];
+  const SramPorts& s = c.io.sram;
+  const Value ifill_fire = c.ifill_fire, ifill_data = c.io.ins.ifill_data_i;
   const Value fetch_line = hdl::cat({c.f1_way, c.s1_set});
   if (c.baseline) {
-    drive("data_en_o", ifill_fire | c.f1_any);
-    drive("data_we_o", ifill_fire);
-    drive("data_line_o", mux(ifill_fire, c.ifill_line, fetch_line));
-    drive("data_wdata_o", ifill_data);
+    s.data_en_o.drive(ifill_fire | c.f1_any);
+    s.data_we_o.drive(ifill_fire);
+    s.data_line_o.drive(mux(ifill_fire, c.ifill_line, fetch_line));
+    s.data_wdata_o.drive(ifill_data);
     return;
   }
-  drive("data_en_o", ifill_fire | c.f1_any | c.eng_data_en);
-  drive("data_we_o", ifill_fire | c.eng_data_we);
-  drive("data_line_o", mux(ifill_fire, c.ifill_line, mux(c.s1_valid, fetch_line, c.eng_data_line)));
-  drive("data_wdata_o", mux(fill_wdata, ifill_data, c.eng_data_wdata));
+  s.data_en_o.drive(ifill_fire | c.f1_any | c.eng_data_en);
+  s.data_we_o.drive(ifill_fire | c.eng_data_we);
+  s.data_line_o.drive(mux(ifill_fire, c.ifill_line, mux(c.s1_valid, fetch_line, c.eng_data_line)));
+  s.data_wdata_o.drive(mux(fill_wdata, ifill_data, c.eng_data_wdata));
 }
 
 void sram_mux(Ctl& c) {
@@ -403,7 +401,7 @@ void sram_mux(Ctl& c) {
   c.m.comment("SRAM ports: instruction traffic first");
   // write data select: the fill's whenever it is in F2 (a write by nobody else
   // is possible then), so the 512-bit select does not wait for s1
-  Value fill_wdata = c.m.wire("fill_wdata", c.f2 & c.io["ifill_valid_i"]);
+  Value fill_wdata = c.m.wire("fill_wdata", c.f2 & c.io.ins.ifill_valid_i);
   tag_port(c, fill_wdata);
   data_port(c, fill_wdata);
   if (c.baseline) c.m.unused("port_free", c.port_free);
@@ -412,7 +410,7 @@ void sram_mux(Ctl& c) {
   std::vector<Value> unused;
   const unsigned used = c.baseline ? it : std::max(it, c.p.tx_tag_bits);
   for (unsigned w = c.p.ways; w-- > 0;)
-    if (e > used) unused.push_back(c.io["tag_rdata_i"].slice(w * e + used, e - used));
+    if (e > used) unused.push_back(c.io.sram.tag_rdata_i.slice(w * e + used, e - used));
   if (c.baseline && !unused.empty()) c.m.unused("tag_rdata", hdl::cat(unused));
 }
 
@@ -499,7 +497,7 @@ void instruction_side(Ctl& c) {
   const FillStage f = fill_stage(c);
   fetch(c);
   instruction_fill(c, f);
-  c.port_free = c.m.wire("port_free", ~c.io["if_valid_i"] & ~c.io["ifill_valid_i"] & ~c.s1_valid);
+  c.port_free = c.m.wire("port_free", ~c.io.ins.if_valid_i & ~c.io.ins.ifill_valid_i & ~c.s1_valid);
 }
 
 void modes_and_ports(Ctl& c) {
@@ -519,9 +517,9 @@ std::unique_ptr<Module> emit_ctrl(const IcacheTxParams& p, const EmitContext& ct
                                "for a non-Tx line, at most 4 + compare groups for a Tx line)");
   m.clock_and_reset();
   Ctl c(m, p, baseline);
-  instruction_ports(m, c.io, p);
-  if (!baseline) translation_ports(m, c.io, p);
-  sram_ports(m, c.io, p, baseline, "_o", "_i");
+  instruction_ports(c.io, p);
+  if (!baseline) translation_ports(c.io, p);
+  sram_ports(c.io, p, baseline, SramSide::Controller);
   c.lv = m.reg("lv", p.lines);
   if (!baseline) c.ltx = m.reg("ltx", p.lines);
   c.age = m.reg("age", p.sets * pairs(p));

@@ -3,7 +3,6 @@
 // decompressed line register (DEC), grouped comparison with registered
 // matches (CMP), the candidate, its packing (PACK) and write-back (WRITE),
 // victims, the lookup response and the shootdowns.
-#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -31,33 +30,49 @@ using hdl::zero;
 using std::string;
 using std::to_string;
 
+// A translation's fields, one value each: X sub-entries wide for a line,
+// one wide for a key or a victim.
+struct Entry {
+  Value valid, lru, vmid, vrf, va, ppn, perm;
+};
+
+// A field of a sub-entry: its name in the RTL, width and member of an Entry.
 struct Field {
   string name;
   unsigned width;
+  Value Entry::*of;
 };
 
 // Fields of one sub-entry; the rank exists only with packed lines.
 std::vector<Field> entry_fields(const IcacheTxParams& p) {
-  std::vector<Field> f = {{"valid", 1}, {"vmid", p.vmid_bits}, {"vrf", p.vrf_bits}, {"va", p.va_tag_bits},
-                          {"ppn", p.ppn_bits}, {"perm", p.perm_bits}};
-  if (p.packed()) f.insert(f.begin() + 1, {"lru", p.rank_bits});
+  std::vector<Field> f = {{"valid", 1, &Entry::valid}, {"vmid", p.vmid_bits, &Entry::vmid},
+                          {"vrf", p.vrf_bits, &Entry::vrf}, {"va", p.va_tag_bits, &Entry::va},
+                          {"ppn", p.ppn_bits, &Entry::ppn}, {"perm", p.perm_bits, &Entry::perm}};
+  if (p.packed()) f.insert(f.begin() + 1, {"lru", p.rank_bits, &Entry::lru});
   return f;
 }
 
-bool in_tag(const Field& f) { return f.name != "ppn" && f.name != "perm"; }
-bool in_victim(const Field& f) { return f.name != "valid" && f.name != "lru"; }
+bool in_tag(const Field& f) { return f.of != &Entry::ppn && f.of != &Entry::perm; }
+bool in_victim(const Field& f) { return f.of != &Entry::valid && f.of != &Entry::lru; }
 
-using Fields = std::map<string, Value>;
+// A new translation's value of field f: valid, rank 0, or the key.
+Value fresh(const Field& f, const Entry& key) {
+  if (f.of == &Entry::valid) return hdl::one_bit(true);
+  if (f.of == &Entry::lru) return zero(f.width);
+  return key.*f.of;
+}
 
 // The codec cores the engine instantiates (bd_codec: pack and unpack).
 hdl::Interface codec_interface(const elab::BdCodecParams& k, bool pack) {
   const string sfx = pack ? "_i" : "_o";
   hdl::Interface i{k.module_prefix + (pack ? "_pack" : "_unpack"), {}};
   if (!pack) i.ports.push_back({"packed_i", false, k.packed_bits});
-  for (const Field& f : {Field{"tag_valid", k.tags}, Field{"tag_lru", k.tags * k.lru_bits},
-                         Field{"tag_vmid", k.tags * k.vmid_bits}, Field{"tag_vrf", k.tags * k.vrf_bits},
-                         Field{"tag_va", k.tags * k.va_tag_bits}})
-    i.ports.push_back({f.name + sfx, !pack, f.width});
+  const std::vector<std::pair<string, unsigned>> tag_ports = {{"tag_valid", k.tags},
+                                                              {"tag_lru", k.tags * k.lru_bits},
+                                                              {"tag_vmid", k.tags * k.vmid_bits},
+                                                              {"tag_vrf", k.tags * k.vrf_bits},
+                                                              {"tag_va", k.tags * k.va_tag_bits}};
+  for (const auto& [name, width] : tag_ports) i.ports.push_back({name + sfx, !pack, width});
   if (pack) {
     i.ports.push_back({"packed_o", true, k.packed_bits});
     i.ports.push_back({"fits_o", true, 1});
@@ -72,12 +87,12 @@ struct Eng {
   Ctl& c;
   Module& m;
   const IcacheTxParams& p;
-  Value in(const string& port) const { return c.io[port]; }
-  void out(const string& port, const Value& v) const { c.io.out.at(port).drive(v); }
+  const TranslationPorts& tx() const { return c.io.tx; }
   Value state_is(State s) const { return state == s; }
 
   Reg state, resp_valid, op, line, clob, grp, mq, pend;
-  Fields key, dec, cand;
+  Entry key, dec, cand;  // key_*_q, dec_*_q, cand_*_q
+  Value key_cu;
   Value sd_fire, lk_fire, tf_fire, lk_grant, tf_grant, key_fire, lk_pick, acc_vpn;
   Value st_issue, op_lookup, op_fill, op_shoot, l_tx, lk_miss_now, sd_none_now, bypass_now, init_fire, rd_fire;
   Value st_dec, st_cmp, eval, hit_oh, sd_match, any_hit, any_sd, cmp_done;
@@ -117,21 +132,22 @@ Value grant(Eng& e, const string& cls, const Value& valid, const Value& fire) {
 void acceptance(Eng& e) {
   Module& m = e.m;
   Ctl& c = e.c;
-  const Value flush_valid = e.in("flush_valid_i"), sd_valid = e.in("sd_valid_i");
+  const TranslationPorts& t = e.tx();
+  const Value flush_valid = c.io.ins.flush_valid_i, sd_valid = t.sd_valid_i;
   m.comment("acceptance");
   c.eng_idle = m.wire("eng_idle", e.state_is(kIdle));
-  e.out("sd_ready_o", c.eng_idle & ~flush_valid);
-  e.sd_fire = m.wire("sd_fire", sd_valid & e.in("sd_ready_o"));
-  c.sd_all_fire = m.wire("sd_all_fire", e.sd_fire & e.in("sd_all_i"));
+  t.sd_ready_o.drive(c.eng_idle & ~flush_valid);
+  e.sd_fire = m.wire("sd_fire", sd_valid & t.sd_ready_o);
+  c.sd_all_fire = m.wire("sd_all_fire", e.sd_fire & t.sd_all_i);
   Value lk_ok = m.wire("lk_ok", c.eng_idle & ~flush_valid & ~sd_valid & ~e.resp_valid);
-  e.lk_fire = m.wire("lk_fire", lk_ok & any(e.in("tl_valid_i")));
+  e.lk_fire = m.wire("lk_fire", lk_ok & any(t.tl_valid_i));
   Value tf_ok = m.wire("tf_ok", c.eng_idle & ~flush_valid & ~sd_valid & ~e.lk_fire);
-  e.tf_fire = m.wire("tf_fire", tf_ok & any(e.in("tf_valid_i")));
-  e.lk_grant = grant(e, "lk", e.in("tl_valid_i"), e.lk_fire);
-  e.tf_grant = grant(e, "tf", e.in("tf_valid_i"), e.tf_fire);
-  e.out("tl_ready_o", gate(lk_ok, e.lk_grant));
-  e.out("tf_ready_o", gate(tf_ok, e.tf_grant));
-  e.key_fire = m.wire("key_fire", (e.sd_fire & ~e.in("sd_all_i")) | e.lk_fire | e.tf_fire);
+  e.tf_fire = m.wire("tf_fire", tf_ok & any(t.tf_valid_i));
+  e.lk_grant = grant(e, "lk", t.tl_valid_i, e.lk_fire);
+  e.tf_grant = grant(e, "tf", t.tf_valid_i, e.tf_fire);
+  t.tl_ready_o.drive(gate(lk_ok, e.lk_grant));
+  t.tf_ready_o.drive(gate(tf_ok, e.tf_grant));
+  e.key_fire = m.wire("key_fire", (e.sd_fire & ~t.sd_all_i) | e.lk_fire | e.tf_fire);
 }
 
 // The accepted operation, registered: everything after it works from flops.
@@ -141,17 +157,18 @@ void acceptance(Eng& e) {
 void request_registers(Eng& e) {
   Module& m = e.m;
   const IcacheTxParams& p = e.p;
+  const TranslationPorts& t = e.tx();
   const unsigned s = p.sharers, li = p.line_index_bits, xi = p.tx_index_bits;
-  const Value idle = e.c.eng_idle, sd_valid = e.in("sd_valid_i");
-  auto pick = [&](const string& port, const Value& g, unsigned w) {
-    return s == 1 ? e.in(port) : onehot_select(g, e.in(port), s, w);
+  const Value idle = e.c.eng_idle, sd_valid = t.sd_valid_i;
+  auto pick = [&](const Value& port, const Value& g, unsigned w) {
+    return s == 1 ? port : onehot_select(g, port, s, w);
   };
   // which request the key registers take, valid in an accept cycle: the
   // shootdown, else a lookup (lk_fire), else the fill (tf_fire needs ~lk_fire)
-  e.lk_pick = m.wire("lk_pick", any(e.in("tl_valid_i")) & ~e.resp_valid);
-  e.acc_vpn = m.wire("acc_vpn", priority({{sd_valid, e.in("sd_vpn_i")},
-                                          {e.lk_pick, pick("tl_vpn_i", e.lk_grant, p.vpn_bits)}},
-                                         pick("tf_vpn_i", e.tf_grant, p.vpn_bits)));
+  e.lk_pick = m.wire("lk_pick", any(t.tl_valid_i) & ~e.resp_valid);
+  e.acc_vpn = m.wire("acc_vpn", priority({{sd_valid, t.sd_vpn_i},
+                                          {e.lk_pick, pick(t.tl_vpn_i, e.lk_grant, p.vpn_bits)}},
+                                         pick(t.tf_vpn_i, e.tf_grant, p.vpn_bits)));
   e.op = m.reg("op", kOpBits);
   e.op.next(priority({{~idle, e.op}, {sd_valid, lit(kOpBits, kOpShoot)}, {e.lk_pick, lit(kOpBits, kOpLookup)}},
                      lit(kOpBits, kOpFill)));
@@ -162,22 +179,22 @@ void request_registers(Eng& e) {
   e.c.lsel = m.reg("lsel", p.lines);
   e.c.lsel.next_if(idle, hdl::one_of(p.lines, e.acc_vpn.slice(0, li)));
   if (xi < li) m.unused("acc_way", e.acc_vpn.slice(xi, li - xi));  // the way bits repeat in the VA tag
-  auto key = [&](const string& f, unsigned w) {
-    Reg r = m.reg("key_" + f, w);
-    e.key[f] = r;
+  auto key = [&](Value& field, const string& name, unsigned w) {
+    const Reg r = m.reg(name, w);
+    field = r;
     return r;
   };
-  Reg va = key("va", p.va_tag_bits), vmid = key("vmid", p.vmid_bits), vrf = key("vrf", p.vrf_bits);
-  Reg ppn = key("ppn", p.ppn_bits), perm = key("perm", p.perm_bits);
+  const Reg va = key(e.key.va, "key_va", p.va_tag_bits), vmid = key(e.key.vmid, "key_vmid", p.vmid_bits);
+  const Reg vrf = key(e.key.vrf, "key_vrf", p.vrf_bits), ppn = key(e.key.ppn, "key_ppn", p.ppn_bits);
+  const Reg perm = key(e.key.perm, "key_perm", p.perm_bits);
   va.next_if(idle, e.acc_vpn.slice(xi, p.va_tag_bits));
-  vmid.next(priority({{~idle, vmid}, {sd_valid, e.in("sd_vmid_i")}, {e.lk_pick, pick("tl_vmid_i", e.lk_grant, p.vmid_bits)}},
-                     pick("tf_vmid_i", e.tf_grant, p.vmid_bits)));
-  vrf.next(priority({{~idle, vrf}, {e.lk_pick, pick("tl_vrf_i", e.lk_grant, p.vrf_bits)}},
-                    pick("tf_vrf_i", e.tf_grant, p.vrf_bits)));
-  ppn.next_if(idle, pick("tf_ppn_i", e.tf_grant, p.ppn_bits));
-  perm.next_if(idle, pick("tf_perm_i", e.tf_grant, p.perm_bits));
-  Reg cu = m.reg("key_cu", p.cu_bits);
-  e.key["cu"] = cu;
+  vmid.next(priority({{~idle, vmid}, {sd_valid, t.sd_vmid_i}, {e.lk_pick, pick(t.tl_vmid_i, e.lk_grant, p.vmid_bits)}},
+                     pick(t.tf_vmid_i, e.tf_grant, p.vmid_bits)));
+  vrf.next(priority({{~idle, vrf}, {e.lk_pick, pick(t.tl_vrf_i, e.lk_grant, p.vrf_bits)}},
+                    pick(t.tf_vrf_i, e.tf_grant, p.vrf_bits)));
+  ppn.next_if(idle, pick(t.tf_ppn_i, e.tf_grant, p.ppn_bits));
+  perm.next_if(idle, pick(t.tf_perm_i, e.tf_grant, p.perm_bits));
+  const Reg cu = key(e.key_cu, "key_cu", p.cu_bits);
   std::vector<Value> granted;
   for (unsigned k = 0; k < s; ++k) granted.push_back(gate(e.lk_grant.bit(k), lit(p.cu_bits, k)));
   cu.next_if(idle, s == 1 ? zero(p.cu_bits) : or_of(granted, zero(p.cu_bits)));
@@ -217,7 +234,8 @@ void issue(Eng& e) {
 Value way_entry(Eng& e) {
   const unsigned ew = e.p.entry_bits;
   std::vector<Value> ways;
-  for (unsigned w = 0; w < e.p.ways; ++w) ways.push_back(gate(e.line_way() == w, e.in("tag_rdata_i").slice(w * ew, ew)));
+  const Value rdata = e.c.io.sram.tag_rdata_i;
+  for (unsigned w = 0; w < e.p.ways; ++w) ways.push_back(gate(e.line_way() == w, rdata.slice(w * ew, ew)));
   Value rd_entry = e.m.wire("rd_entry", or_of(ways, zero(ew)));
   if (ew > e.p.tx_tag_bits) e.m.unused("rd_entry", rd_entry.slice(e.p.tx_tag_bits, ew - e.p.tx_tag_bits));
   return rd_entry;
@@ -229,37 +247,37 @@ void line_read(Eng& e) {
   const unsigned x = p.tx_per_line, t = p.va_tag_bits;
   m.comment("DEC: tag entry of way L and the slots of line L");
   const Value rd_entry = way_entry(e);
-  std::map<string, Wire> tag;
+  // the tag fields (wires rd_*), from the unpack instance or the plain entry
+  Entry rd;
   for (const Field& f : entry_fields(p))
-    if (in_tag(f)) tag[f.name] = m.wire("rd_" + f.name, x * f.width);
+    if (in_tag(f)) rd.*f.of = m.wire("rd_" + f.name, x * f.width);
   if (p.packed()) {
     m.instance(codec_interface(*p.codec, false), "u_unpack",
                {{"packed_i", rd_entry.slice(0, p.tx_tag_bits)},
-                {"tag_valid_o", tag["valid"]},
-                {"tag_lru_o", tag["lru"]},
-                {"tag_vmid_o", tag["vmid"]},
-                {"tag_vrf_o", tag["vrf"]},
-                {"tag_va_o", tag["va"]}});
+                {"tag_valid_o", rd.valid},
+                {"tag_lru_o", rd.lru},
+                {"tag_vmid_o", rd.vmid},
+                {"tag_vrf_o", rd.vrf},
+                {"tag_va_o", rd.va}});
   } else {
-    tag["valid"].drive(hdl::one_bit(true));
-    tag["va"].drive(rd_entry.slice(0, t));
-    tag["vmid"].drive(rd_entry.slice(t, p.vmid_bits));
-    tag["vrf"].drive(rd_entry.slice(t + p.vmid_bits, p.vrf_bits));
+    m.assign(rd.valid, hdl::one_bit(true));
+    m.assign(rd.va, rd_entry.slice(0, t));
+    m.assign(rd.vmid, rd_entry.slice(t, p.vmid_bits));
+    m.assign(rd.vrf, rd_entry.slice(t + p.vmid_bits, p.vrf_bits));
   }
-  Fields rd(tag.begin(), tag.end());
   std::vector<Value> ppn, perm;
-  const Value data = e.in("data_rdata_i");
+  const Value data = e.c.io.sram.data_rdata_i;
   for (unsigned i = x; i-- > 0;) {
     ppn.push_back(data.slice(i * kSlotBits, p.ppn_bits));
     perm.push_back(data.slice(i * kSlotBits + p.ppn_bits, p.perm_bits));
   }
-  rd["ppn"] = m.wire("rd_ppn", cat(ppn));
-  rd["perm"] = m.wire("rd_perm", cat(perm));
+  rd.ppn = m.wire("rd_ppn", cat(ppn));
+  rd.perm = m.wire("rd_perm", cat(perm));
   e.st_dec = m.wire("st_dec", e.state_is(kDec));
   for (const Field& f : entry_fields(p)) {
-    Reg r = m.reg("dec_" + f.name, x * f.width);
-    r.next_if(e.st_dec, rd.at(f.name));
-    e.dec[f.name] = r;
+    const Reg r = m.reg("dec_" + f.name, x * f.width);
+    r.next_if(e.st_dec, rd.*f.of);
+    e.dec.*f.of = r;
   }
 }
 
@@ -281,10 +299,10 @@ std::pair<Value, Value> comparators(Eng& e) {
   const IcacheTxParams& p = e.p;
   Wire gm_sd = e.m.wire("gm_sd", p.comparators), gm = e.m.wire("gm", p.comparators);
   for (unsigned c = 0; c < p.comparators; ++c) {
-    e.m.assign(gm_sd.bit(c), group_entry(e, e.dec["valid"], c, 1) &
-                                 (group_entry(e, e.dec["va"], c, p.va_tag_bits) == e.key["va"]) &
-                                 (group_entry(e, e.dec["vmid"], c, p.vmid_bits) == e.key["vmid"]));
-    e.m.assign(gm.bit(c), gm_sd.bit(c) & (group_entry(e, e.dec["vrf"], c, p.vrf_bits) == e.key["vrf"]));
+    e.m.assign(gm_sd.bit(c), group_entry(e, e.dec.valid, c, 1) &
+                                 (group_entry(e, e.dec.va, c, p.va_tag_bits) == e.key.va) &
+                                 (group_entry(e, e.dec.vmid, c, p.vmid_bits) == e.key.vmid));
+    e.m.assign(gm.bit(c), gm_sd.bit(c) & (group_entry(e, e.dec.vrf, c, p.vrf_bits) == e.key.vrf));
   }
   return {gm_sd, gm};
 }
@@ -331,7 +349,7 @@ void compare(Eng& e) {
 // prec_i_j: valid sub-entry j comes before i in (lru, index) order.
 std::vector<std::vector<Value>> precedence(Eng& e) {
   const unsigned x = e.p.tx_per_line, l = e.p.rank_bits;
-  const Value valid = e.dec["valid"], lru = e.dec["lru"];
+  const Value valid = e.dec.valid, lru = e.dec.lru;
   std::vector<std::vector<Value>> prec(x, std::vector<Value>(x));
   for (unsigned i = 0; i < x; ++i)
     for (unsigned j = 0; j < x; ++j)
@@ -345,7 +363,7 @@ std::vector<std::vector<Value>> precedence(Eng& e) {
 void way_choice(Eng& e) {
   Module& m = e.m;
   const unsigned x = e.p.tx_per_line, l = e.p.rank_bits;
-  const Value valid = e.dec["valid"];
+  const Value valid = e.dec.valid;
   m.comment("ranks, LRU sub-entry and the fill's way");
   e.full = m.wire("full", hdl::all(valid));
   if (!e.p.packed()) {
@@ -394,23 +412,22 @@ void candidate(Eng& e) {
   Module& m = e.m;
   const unsigned x = e.p.tx_per_line;
   m.comment("candidate");
-  Value valid_upd = m.wire("valid_upd", e.dec["valid"] & ~e.sd_match);
+  Value valid_upd = m.wire("valid_upd", e.dec.valid & ~e.sd_match);
   for (const Field& f : entry_fields(e.p)) {
     auto updated = [&](unsigned i) {
-      if (f.name == "valid") return valid_upd.bit(i);
-      if (f.name == "lru") return e.rank_upd.field(i, f.width);
-      return e.dec[f.name].field(i, f.width);
+      if (f.of == &Entry::valid) return valid_upd.bit(i);
+      if (f.of == &Entry::lru) return e.rank_upd.field(i, f.width);
+      return (e.dec.*f.of).field(i, f.width);
     };
-    const Value fresh = f.name == "valid" ? hdl::one_bit(true) : f.name == "lru" ? zero(f.width) : e.key[f.name];
     std::vector<Value> parts;
     for (unsigned i = x; i-- > 0;)
-      parts.push_back(i == 0 ? mux(e.op_fill, fresh, updated(0))
+      parts.push_back(i == 0 ? mux(e.op_fill, fresh(f, e.key), updated(0))
                              : mux(e.op_fill & e.way_oh.bit(i), updated(0), updated(i)));
     Reg r = m.reg("cand_" + f.name, x * f.width);
     // loaded at every evaluation: the last one is the decision's, and nothing
     // reads the candidate before the engine leaves CMP
     r.next_if(e.eval, cat(parts));
-    e.cand[f.name] = r;
+    e.cand.*f.of = r;
   }
 }
 
@@ -420,22 +437,22 @@ void candidate(Eng& e) {
 // translation alone (ISSUE).
 
 // entry_TAG (E bits) and held_TAG (X bits: the slots that keep a translation).
-std::pair<Value, Value> tag_entry(Eng& e, const string& tag, Fields& src) {
+std::pair<Value, Value> tag_entry(Eng& e, const string& tag, const Entry& src) {
   Module& m = e.m;
   const IcacheTxParams& p = e.p;
-  Value word, held = src["valid"];
+  Value word, held = src.valid;
   if (p.packed()) {
     Wire packed = m.wire("pk_packed_" + tag, p.tx_tag_bits);
     Wire fits = m.wire("unused_pk_fits_" + tag, 1);
     Wire dropped = m.wire("pk_dropped_" + tag, p.tx_per_line);
     m.instance(codec_interface(*p.codec, true), "u_pack_" + tag,
-               {{"tag_valid_i", src["valid"]}, {"tag_lru_i", src["lru"]}, {"tag_vmid_i", src["vmid"]},
-                {"tag_vrf_i", src["vrf"]}, {"tag_va_i", src["va"]}, {"packed_o", packed},
+               {{"tag_valid_i", src.valid}, {"tag_lru_i", src.lru}, {"tag_vmid_i", src.vmid},
+                {"tag_vrf_i", src.vrf}, {"tag_va_i", src.va}, {"packed_o", packed},
                 {"fits_o", fits}, {"dropped_o", dropped}});
     word = packed;
     held = held & ~dropped;  // slots not holding a translation after the write (invalid or dropped) are zero
   } else {
-    word = gate(src["valid"], cat({src["vrf"], src["vmid"], src["va"]}));
+    word = gate(src.valid, cat({src.vrf, src.vmid, src.va}));
   }
   return {m.wire("entry_" + tag, hdl::zext(word, p.entry_bits)), m.wire("held_" + tag, held)};
 }
@@ -455,16 +472,15 @@ void images(Eng& e) {
   Module& m = e.m;
   const unsigned x = e.p.tx_per_line;
   m.comment("written images");
-  Fields init, cand;
+  Entry init, cand;
   for (const Field& f : entry_fields(e.p)) {
-    const Value v = f.name == "valid" ? hdl::one_bit(true) : f.name == "lru" ? zero(f.width) : e.key[f.name];
-    init[f.name] = m.wire("src_" + f.name + "_init", hdl::zext(v, x * f.width));
+    init.*f.of = m.wire("src_" + f.name + "_init", hdl::zext(fresh(f, e.key), x * f.width));
     // the candidate's slots go to the data line from their registers (slot_image)
-    if (in_tag(f)) cand[f.name] = m.wire("src_" + f.name + "_cand", e.cand[f.name]);
+    if (in_tag(f)) cand.*f.of = m.wire("src_" + f.name + "_cand", e.cand.*f.of);
   }
   const auto [entry_init, held_init] = tag_entry(e, "init", init);
   e.entry_init = entry_init;
-  e.image_init = slot_image(e, "image_init", held_init, init["ppn"], init["perm"]);
+  e.image_init = slot_image(e, "image_init", held_init, init.ppn, init.perm);
   const auto [entry_cand, held_cand] = tag_entry(e, "cand", cand);
   // PACK: the compressor's results registered, so WRITE drives the tag SRAM from flops
   const Value st_pack = e.st_pack = m.wire("st_pack", e.state_is(kPack));
@@ -472,7 +488,7 @@ void images(Eng& e) {
   e.wb_entry.next_if(st_pack, entry_cand);
   e.wb_held = m.reg_noreset("wb_held", x);
   e.wb_held.next_if(st_pack, held_cand);
-  e.image_cand = slot_image(e, "image_cand", e.wb_held, e.cand["ppn"], e.cand["perm"]);
+  e.image_cand = slot_image(e, "image_cand", e.wb_held, e.cand.ppn, e.cand.perm);
 }
 
 // ---------------------------------------------------------------------------
@@ -497,7 +513,7 @@ void write_back(Eng& e) {
   c.eng_data_we = m.wire("eng_data_we", e.init_fire | fill_write);
   c.eng_data_line = m.wire("eng_data_line", e.line);
   c.eng_data_wdata = m.wire("eng_data_wdata", mux(e.st_issue, e.image_init, e.image_cand));
-  c.eng_empty = m.wire("eng_empty", e.wr_commit & e.op_shoot & ~any(e.cand["valid"]));
+  c.eng_empty = m.wire("eng_empty", e.wr_commit & e.op_shoot & ~any(e.cand.valid));
   // the set of L, one-hot: OR over the ways of the line one-hot
   std::vector<Value> sets;
   for (unsigned w = 0; w < a; ++w) sets.push_back(c.lsel.slice(w * e.p.sets, e.p.sets));
@@ -520,23 +536,43 @@ void write_back(Eng& e) {
 void response(Eng& e) {
   Module& m = e.m;
   const IcacheTxParams& p = e.p;
+  const TranslationPorts& t = e.tx();
   m.comment("lookup response");
   Reg cu = m.reg("resp_cu", p.cu_bits), hit = m.reg("resp_hit", 1);
   Value resp_cmp = m.wire("resp_cmp", e.cmp_done & e.op_lookup);
   Value load = m.wire("resp_load", e.lk_miss_now | resp_cmp);
-  e.resp_valid.next(load | (e.resp_valid & ~e.in("tl_resp_ready_i")));
-  cu.next_if(load, e.key["cu"]);
+  e.resp_valid.next(load | (e.resp_valid & ~t.tl_resp_ready_i));
+  cu.next_if(load, e.key_cu);
   hit.next_if(load, e.any_hit & resp_cmp);
-  e.out("tl_resp_valid_o", e.resp_valid);
-  e.out("tl_resp_cu_o", cu);
-  e.out("tl_resp_hit_o", hit);
-  for (const Field& f : {Field{"ppn", p.ppn_bits}, Field{"perm", p.perm_bits}}) {
+  t.tl_resp_valid_o.drive(e.resp_valid);
+  t.tl_resp_cu_o.drive(cu);
+  t.tl_resp_hit_o.drive(hit);
+  auto field = [&](const Field& f, const Wire& port) {
     Reg r = m.reg("resp_" + f.name, f.width);
     r.next(priority({{e.lk_miss_now, zero(f.width)},
-                     {resp_cmp, onehot_select(e.hit_oh, e.dec[f.name], p.tx_per_line, f.width)}},
+                     {resp_cmp, onehot_select(e.hit_oh, e.dec.*f.of, p.tx_per_line, f.width)}},
                     r));
-    e.out("tl_resp_" + f.name + "_o", r);
-  }
+    port.drive(r);
+  };
+  field({"ppn", p.ppn_bits, &Entry::ppn}, t.tl_resp_ppn_o);
+  field({"perm", p.perm_bits, &Entry::perm}, t.tl_resp_perm_o);
+}
+
+// The victim's fields: ev for pend bit 0, the candidate's sub-entry i for bit i.
+void victim_out(Eng& e, const Entry& ev, const Value& first) {
+  const IcacheTxParams& p = e.p;
+  const TranslationPorts& t = e.tx();
+  auto victim = [&](Value Entry::*of, unsigned width) {
+    std::vector<Value> terms = {gate(first.bit(0), ev.*of)};
+    for (unsigned i = 1; i < p.tx_per_line; ++i) terms.push_back(gate(first.bit(i), (e.cand.*of).field(i, width)));
+    return or_of(terms, zero(width));
+  };
+  t.vic_vmid_o.drive(victim(&Entry::vmid, p.vmid_bits));
+  t.vic_vrf_o.drive(victim(&Entry::vrf, p.vrf_bits));
+  const Value vic_va = e.m.wire("vic_va", victim(&Entry::va, p.va_tag_bits));
+  t.vic_ppn_o.drive(victim(&Entry::ppn, p.ppn_bits));
+  t.vic_perm_o.drive(victim(&Entry::perm, p.perm_bits));
+  t.vic_vpn_o.drive(cat({vic_va, gate(e.st_vic, e.line.slice(0, p.tx_index_bits))}));
 }
 
 // pend bit 0: the ev register (LRU-evicted sub-entry, a bypassed fill or a
@@ -545,17 +581,17 @@ void victims(Eng& e) {
   Module& m = e.m;
   const IcacheTxParams& p = e.p;
   const unsigned x = p.tx_per_line;
-  const Value ready = e.in("vic_ready_i");
+  const Value ready = e.tx().vic_ready_i;
   m.comment("victims towards the L2-TLB");
   Value self_vic = m.wire("self_vic", e.bypass_now | (e.wr_cancel & e.op_fill));
-  Fields ev;
+  Entry ev;
   for (const Field& f : entry_fields(p)) {
     if (!in_victim(f)) continue;
     Reg r = m.reg("ev_" + f.name, f.width);
-    r.next(priority({{self_vic, e.key[f.name]},
-                     {e.st_cmp & e.op_fill, onehot_select(e.lru_oh, e.dec[f.name], x, f.width)}},
+    r.next(priority({{self_vic, e.key.*f.of},
+                     {e.st_cmp & e.op_fill, onehot_select(e.lru_oh, e.dec.*f.of, x, f.width)}},
                     r));
-    ev[f.name] = r;
+    ev.*f.of = r;
   }
   Reg ev_flag = m.reg("ev_flag", 1);
   ev_flag.next(mux(e.eval & e.op_fill, e.full & ~e.any_hit, ev_flag));
@@ -565,23 +601,17 @@ void victims(Eng& e) {
   Value dropped = ev_flag;
   if (p.packed()) {
     // registered by PACK: a valid candidate sub-entry that is not held was dropped
-    Value wb_dropped = m.wire("wb_dropped", e.cand["valid"] & ~e.wb_held);
+    Value wb_dropped = m.wire("wb_dropped", e.cand.valid & ~e.wb_held);
     dropped = cat({wb_dropped.slice(1, x - 1), ev_flag});
     m.unused("wb_dropped0", wb_dropped.bit(0));
   }
-  e.pend.next(priority({{self_vic, lit(x, 1)}, {e.wr_commit & e.op_fill, dropped}, {st_vic, e.pend & ~gate(ready, vic_first)}},
+  e.pend.next(priority({{self_vic, lit(x, 1)},
+                        {e.wr_commit & e.op_fill, dropped},
+                        {st_vic, e.pend & ~gate(ready, vic_first)}},
                        e.pend));
   e.vic_last = m.wire("vic_last", st_vic & ready & ((e.pend & ~vic_first) == 0));
-  e.out("vic_valid_o", st_vic);
-  Value vic_va;
-  for (const Field& f : entry_fields(p)) {
-    if (!in_victim(f)) continue;
-    std::vector<Value> terms = {gate(vic_first.bit(0), ev[f.name])};
-    for (unsigned i = 1; i < x; ++i) terms.push_back(gate(vic_first.bit(i), e.cand[f.name].field(i, f.width)));
-    if (f.name == "va") vic_va = m.wire("vic_va", or_of(terms, zero(f.width)));
-    else e.out("vic_" + f.name + "_o", or_of(terms, zero(f.width)));
-  }
-  e.out("vic_vpn_o", cat({vic_va, gate(st_vic, e.line.slice(0, p.tx_index_bits))}));
+  e.tx().vic_valid_o.drive(st_vic);
+  victim_out(e, ev, vic_first);
 }
 
 void engine_state(Eng& e) {
@@ -606,7 +636,7 @@ void engine_state(Eng& e) {
                         st(kIdle)));
   Reg sd_done = m.reg("sd_done", 1);
   sd_done.next(e.c.sd_all_fire | e.sd_none_now | (e.cmp_done & e.op_shoot & ~e.any_sd) | (e.wr_go & e.op_shoot));
-  e.out("sd_done_o", sd_done);
+  e.tx().sd_done_o.drive(sd_done);
 }
 
 // Formal properties of the engine (txgen prove): a lookup answers a hit only

@@ -63,11 +63,11 @@ std::unique_ptr<Module> emit_data_sram(const IcacheTxParams& p, const EmitContex
 
 hdl::Interface ctrl_interface(const IcacheTxParams& p, const string& name, bool baseline) {
   Module shape(name);
-  Io io;
+  Io io(shape);
   shape.clock_and_reset();
-  instruction_ports(shape, io, p);
-  if (!baseline) translation_ports(shape, io, p);
-  sram_ports(shape, io, p, baseline, "_o", "_i");
+  instruction_ports(io, p);
+  if (!baseline) translation_ports(io, p);
+  sram_ports(io, p, baseline, SramSide::Controller);
   return shape.interface();
 }
 
@@ -79,25 +79,21 @@ std::unique_ptr<Module> emit_sys(const IcacheTxParams& p, const EmitContext& ctx
   auto mod = std::make_unique<Module>(inner + "_sys");
   Module& m = *mod;
   header(m, p, ctx, "co-simulation top: " + inner + " + behavioural SRAMs (not synthesized)");
-  Io io;
-  io.in["clk_i"] = m.input("clk_i", 1);
-  io.in["rst_ni"] = m.input("rst_ni", 1, "asynchronous, active low");
-  instruction_ports(m, io, p);
-  if (!baseline) translation_ports(m, io, p);
-  sram_ports(m, io, p, baseline, "_o", "");
-  const Value tag_rdata = m.wire("tag_rdata", p.ways * entry_width(p, baseline));
-  const Value data_rdata = m.wire("data_rdata", p.line_bits);
-  std::vector<std::pair<string, Value>> conn;
-  for (const hdl::PortSpec& port : ctrl.ports)
-    conn.push_back({port.name, port.name == "tag_rdata_i" ? tag_rdata : port.name == "data_rdata_i" ? data_rdata
-                                                                                                    : io[port.name]});
-  m.instance(ctrl, "u_ctrl", conn);
+  Io io(m);
+  const Value clk = io.input("clk_i", 1);
+  io.input("rst_ni", 1, "asynchronous, active low");
+  instruction_ports(io, p);
+  if (!baseline) translation_ports(io, p);
+  sram_ports(io, p, baseline, SramSide::SysTop);
+  // every port of the controller, by name: the top's own, and the SRAMs' read data
+  m.instance(ctrl, "u_ctrl", io.ports);
+  const SramPorts& s = io.sram;
   m.instance(tag, "u_tag",
-             {{"clk_i", io["clk_i"]}, {"en_i", io["tag_en_o"]}, {"we_i", io["tag_we_o"]}, {"set_i", io["tag_set_o"]},
-              {"way_en_i", io["tag_way_en_o"]}, {"wdata_i", io["tag_wdata_o"]}, {"rdata_o", tag_rdata}});
+             {{"clk_i", clk}, {"en_i", s.tag_en_o}, {"we_i", s.tag_we_o}, {"set_i", s.tag_set_o},
+              {"way_en_i", s.tag_way_en_o}, {"wdata_i", s.tag_wdata_o}, {"rdata_o", s.tag_rdata_i}});
   m.instance(data, "u_data",
-             {{"clk_i", io["clk_i"]}, {"en_i", io["data_en_o"]}, {"we_i", io["data_we_o"]}, {"line_i", io["data_line_o"]},
-              {"wdata_i", io["data_wdata_o"]}, {"rdata_o", data_rdata}});
+             {{"clk_i", clk}, {"en_i", s.data_en_o}, {"we_i", s.data_we_o}, {"line_i", s.data_line_o},
+              {"wdata_i", s.data_wdata_o}, {"rdata_o", s.data_rdata_i}});
   return mod;
 }
 

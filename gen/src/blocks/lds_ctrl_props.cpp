@@ -25,8 +25,7 @@ Value allocated(Ctl& c) {
     const Value at = g.param("F_SEG", eb + 1, seg);
     std::vector<Value> hits;
     for (unsigned k = 0; k < c.p.max_work_groups; ++k)
-      hits.push_back(c["tv_q"].bit(k) & (hdl::zext(c[indexed("tbase", k) + "_q"], eb + 1) <= at) &
-                     (at < c[indexed("tend", k) + "_q"]));
+      hits.push_back(c.table.tv.bit(k) & (hdl::zext(c.table.tbase[k], eb + 1) <= at) & (at < c.table.tend[k]));
     g.assign(alloc.bit(seg), hdl::or_of(hits, hdl::zero(1)));
   });
   return alloc;
@@ -41,9 +40,9 @@ Value pending_clear(Ctl& c) {
   const Wire pending = f.wire("f_pending", s, true);
   f.generate_for("fp", s, "g_f_pending", [&](Scope& g, const Index& seg) {
     const Value at = g.param("F_SEG", eb + 1, seg);
-    Value v = c["st_clear"] & (at < c["clr_end"]);
-    if (gb) v = v & (at.slice(gs, gb) >= c["clr_g_q"]);
-    if (gs) v = v & (at.slice(0, si) >= c["clr_lo_q"]);
+    Value v = c.clear.st_clear & (at < c.clear.clr_end);
+    if (gb) v = v & (at.slice(gs, gb) >= c.clear.clr_g);
+    if (gs) v = v & (at.slice(0, si) >= c.clear.clr_lo);
     g.assign(pending.bit(seg), v);
   });
   return pending;
@@ -51,8 +50,8 @@ Value pending_clear(Ctl& c) {
 
 // The current group of the CLEAR walker is among those its mask clears.
 Value clear_group_selected(Ctl& c) {
-  if (c.p.clear_groups == 1) return ~c["clr_grp_n_q"];
-  return ~bit_at(c["clr_grp_n_q"], c["clr_g_q"]);
+  if (c.p.clear_groups == 1) return ~c.clear.clr_grp_n;
+  return ~bit_at(c.clear.clr_grp_n, c.clear.clr_g);
 }
 
 // f_app_wr[s]: an application write reaches segment s this cycle (its row,
@@ -61,11 +60,12 @@ Value app_writes(Ctl& c) {
   const unsigned spr = c.p.segments_per_row, bps = c.p.banks_per_segment, ri = c.p.row_index_bits;
   Scope& f = c.m.formal();
   const Wire wr = f.wire("f_app_wr", c.p.segments, true);
-  const Value write = c["app_valid_i"] & c["app_we_i"];
+  const AppPort& app = c.app;
+  const Value write = app.app_valid_i & app.app_we_i;
   f.generate_for("fw", c.p.segments, "g_f_app_wr", [&](Scope& g, const Index& seg) {
     const Value row = g.param("F_ROW", ri, seg / Index(spr));
-    const Value banks = c["app_bank_en_i"].part((seg % Index(spr)) * Index(bps), bps);
-    g.assign(wr.bit(seg), write & (c["app_row_i"] == row) & hdl::any(banks));
+    const Value banks = app.app_bank_en_i.part((seg % Index(spr)) * Index(bps), bps);
+    g.assign(wr.bit(seg), write & (app.app_row_i == row) & hdl::any(banks));
   });
   return wr;
 }
@@ -75,9 +75,11 @@ Value app_writes(Ctl& c) {
 void properties(Ctl& c) {
   hdl::Module& m = c.m;
   const unsigned n = c.p.segments;
-  const Value seg = c["seg_q"], seg_oh = hdl::one_of(n, seg);
+  const Decode& dc = c.decode;
+  const Datapath& d = c.dp;
+  const Value seg = c.eng.seg, seg_oh = hdl::one_of(n, seg);
   const Value alloc = allocated(c), pending = pending_clear(c), app_wr = app_writes(c);
-  const Value mode = c["mode_q"], engine_write = c["sram_we_o"] & ~c["app_valid_i"];
+  const Value mode = c.modes.mode, engine_write = c.sram.sram_we_o & ~c.app.app_valid_i;
   // f_tx[s]: the engine wrote segment s and the application has not written
   // it since: Tx-mode by the segment's history, whatever its mode bit says
   const hdl::Reg tx = m.formal_reg("f_tx", n);
@@ -85,22 +87,21 @@ void properties(Ctl& c) {
   // the history of the segment the engine read last: Tx-mode at the read, an
   // application write since
   const hdl::Reg rd_tx = m.formal_reg("f_rd_tx", 1), app_since_read = m.formal_reg("f_app_since_read", 1);
-  rd_tx.next(hdl::priority({{c["key_fire"], hdl::zero(1)}, {c["rd_fire"], bit_at(tx, seg)}}, rd_tx));
-  app_since_read.next(mux(c["rd_fire"], hdl::zero(1), app_since_read | bit_at(app_wr, seg)));
-  const Value in_op = c["st_issue"] | c["st_dec"] | c["st_cmp"] | c["st_write"];
-  const Value initialise = c["st_issue"] & c["op_fill"];
+  rd_tx.next(hdl::priority({{c.accept.key_fire, hdl::zero(1)}, {dc.rd_fire, bit_at(tx, seg)}}, rd_tx));
+  app_since_read.next(mux(dc.rd_fire, hdl::zero(1), app_since_read | bit_at(app_wr, seg)));
+  const Value in_op = dc.st_issue | d.st_dec | d.st_cmp | d.st_write;
+  const Value initialise = dc.st_issue & dc.op_fill;
   m.assert_always("tx_write_never_ldsmode", ~engine_write | (~bit_at(alloc, seg) & (bit_at(tx, seg) | initialise)));
-  m.assert_always("write_back_not_after_app_write", ~(engine_write & c["st_write"]) | ~app_since_read);
-  m.assert_always("lookup_hit_only_from_tx", ~(c["resp_cmp"] & c["any_hit"]) | rd_tx);
+  m.assert_always("write_back_not_after_app_write", ~(engine_write & d.st_write) | ~app_since_read);
+  m.assert_always("lookup_hit_only_from_tx", ~(d.resp_cmp & d.any_hit) | rd_tx);
   m.assert_always("allocated_segments_ldsmode", ~hdl::any(alloc & mode & ~pending));
-  m.assert_always("allocation_done_ldsmode", ~c["wg_done_o"] | ~hdl::any(alloc & mode));
+  m.assert_always("allocation_done_ldsmode", ~c.tx.wg_done_o | ~hdl::any(alloc & mode));
   m.assert_always("inv_mode_bits_tx", ~hdl::any(mode & ~tx & ~pending));
-  m.assert_always("inv_mode_seg", ~in_op | (c["mode_seg_q"] == bit_at(mode, seg)));
-  m.assert_always("inv_mode_since_read",
-                  ~(c["st_dec"] | c["st_cmp"] | c["st_write"]) | (c["mode_seg_q"] == ~app_since_read));
-  m.assert_always("inv_fill_alloc_hit", ~initialise | (c["alloc_hit_q"] == bit_at(alloc, seg)));
-  m.assert_always("inv_read_tx", ~((c["st_dec"] | c["st_cmp"]) & c["op_lookup"]) | rd_tx);
-  m.assert_always("inv_clear_group_selected", ~c["st_clear"] | clear_group_selected(c));
+  m.assert_always("inv_mode_seg", ~in_op | (dc.mode_seg == bit_at(mode, seg)));
+  m.assert_always("inv_mode_since_read", ~(d.st_dec | d.st_cmp | d.st_write) | (dc.mode_seg == ~app_since_read));
+  m.assert_always("inv_fill_alloc_hit", ~initialise | (c.table.alloc_hit == bit_at(alloc, seg)));
+  m.assert_always("inv_read_tx", ~((d.st_dec | d.st_cmp) & dc.op_lookup) | rd_tx);
+  m.assert_always("inv_clear_group_selected", ~c.clear.st_clear | clear_group_selected(c));
 }
 
 }  // namespace txgen::blocks::lds

@@ -17,34 +17,37 @@ using std::string;
 using ModulePtr = std::unique_ptr<hdl::Module>;
 
 void app_ports(Ctl& c) {
-  c.input("app_valid_i", 1, "application LDS access; always wins the SRAM");
-  c.input("app_we_i", 1);
-  c.input("app_row_i", c.p.row_index_bits);
-  c.input("app_bank_en_i", c.p.banks);
-  c.input("app_wdata_i", c.p.row_bits);
-  c.output("app_rvalid_o", 1, "read data valid (the cycle after a read)");
-  c.output("app_rdata_o", c.p.row_bits);
+  AppPort& a = c.app;
+  a.app_valid_i = c.input("app_valid_i", 1, "application LDS access; always wins the SRAM");
+  a.app_we_i = c.input("app_we_i", 1);
+  a.app_row_i = c.input("app_row_i", c.p.row_index_bits);
+  a.app_bank_en_i = c.input("app_bank_en_i", c.p.banks);
+  a.app_wdata_i = c.input("app_wdata_i", c.p.row_bits);
+  a.app_rvalid_o = c.output("app_rvalid_o", 1, "read data valid (the cycle after a read)");
+  a.app_rdata_o = c.output("app_rdata_o", c.p.row_bits);
 }
 
 void sram_ports(Ctl& c, SramSide side) {
-  const string prefix = side == SramSide::Sram ? "" : "sram_";
-  auto drive = [&](const string& name, unsigned w) {
-    side == SramSide::Sram ? c.input(name + "_i", w) : c.output(prefix + name + "_o", w);
-  };
-  drive("en", 1);
-  drive("we", 1);
-  drive("row", c.p.row_index_bits);
-  drive("bank_en", c.p.banks);
-  drive("wdata", c.p.row_bits);
-  if (side == SramSide::Controller) c.input("sram_rdata_i", c.p.row_bits, "one cycle after a read");
-  if (side == SramSide::Sram) c.output("rdata_o", c.p.row_bits);
+  SramPort& s = c.sram;
+  s.sram_en_o = c.output("sram_en_o", 1);
+  s.sram_we_o = c.output("sram_we_o", 1);
+  s.sram_row_o = c.output("sram_row_o", c.p.row_index_bits);
+  s.sram_bank_en_o = c.output("sram_bank_en_o", c.p.banks);
+  s.sram_wdata_o = c.output("sram_wdata_o", c.p.row_bits);
+  if (side == SramSide::Controller) {
+    s.sram_rdata_i = c.input("sram_rdata_i", c.p.row_bits, "one cycle after a read");
+    return;
+  }
+  // the co-simulation top: the read data comes from the SRAM instance
+  s.sram_rdata_i = c.m.wire("sram_rdata", c.p.row_bits);
+  c.ports.push_back({"sram_rdata_i", s.sram_rdata_i});
 }
 
 void app_read_path(Ctl& c) {
-  const hdl::Reg rvalid = c.reg("app_rvalid", 1);
-  rvalid.next(c["app_valid_i"] & ~c["app_we_i"]);
-  c.def("app_rvalid_o", rvalid);
-  c.def("app_rdata_o", c["sram_rdata_i"]);
+  const hdl::Reg rvalid = c.m.reg("app_rvalid", 1);
+  rvalid.next(c.app.app_valid_i & ~c.app.app_we_i);
+  c.app.app_rvalid_o.drive(rvalid);
+  c.app.app_rdata_o.drive(c.sram.sram_rdata_i);
 }
 
 namespace {
@@ -85,33 +88,30 @@ ModulePtr emit_base(const LdsCtrlParams& p, const EmitContext& ctx) {
   app_ports(c);
   sram_ports(c, SramSide::Controller);
   app_read_path(c);
-  const Value app = c["app_valid_i"];
-  c.def("sram_en_o", app);
-  c.def("sram_we_o", app & c["app_we_i"]);
-  c.def("sram_row_o", c["app_row_i"]);
-  c.def("sram_bank_en_o", c["app_bank_en_i"]);
-  c.def("sram_wdata_o", c["app_wdata_i"]);
+  const AppPort& a = c.app;
+  c.sram.sram_en_o.drive(a.app_valid_i);
+  c.sram.sram_we_o.drive(a.app_valid_i & a.app_we_i);
+  c.sram.sram_row_o.drive(a.app_row_i);
+  c.sram.sram_bank_en_o.drive(a.app_bank_en_i);
+  c.sram.sram_wdata_o.drive(a.app_wdata_i);
   return m;
 }
 
 ModulePtr emit_sram(const LdsCtrlParams& p, const EmitContext& ctx) {
   auto m = std::make_unique<hdl::Module>(p.module_prefix + "_sram");
-  Ctl c(*m, p);
   header(*m, p, ctx, "behavioural banked SRAM, 1-cycle read (simulation model, not synthesized)");
-  c.input("clk_i", 1);
-  sram_ports(c, SramSide::Sram);
   hdl::SramSpec s;
   s.depth = p.rows;
   s.lanes = p.banks;
   s.lane_bits = p.bank_bytes * 8;
-  s.clk = c["clk_i"];
-  s.en = c["en_i"];
-  s.we = c["we_i"];
-  s.addr = c["row_i"];
-  s.lane_en = c["bank_en_i"];
-  s.wdata = c["wdata_i"];
+  s.clk = m->input("clk_i", 1);
+  s.en = m->input("en_i", 1);
+  s.we = m->input("we_i", 1);
+  s.addr = m->input("row_i", p.row_index_bits);
+  s.lane_en = m->input("bank_en_i", p.banks);
+  s.wdata = m->input("wdata_i", p.row_bits);
   s.init_var = "row";
-  c.def("rdata_o", m->sram(s));
+  m->output("rdata_o", p.row_bits).drive(m->sram(s));
   return m;
 }
 
@@ -126,14 +126,12 @@ ModulePtr emit_sys(const LdsCtrlParams& p, const EmitContext& ctx, bool baseline
   app_ports(c);
   if (!baseline) translation_ports(c);
   sram_ports(c, SramSide::SysTop);
-  const Value rdata = m->wire("sram_rdata", p.row_bits);
-  std::vector<std::pair<string, Value>> conn;
-  for (const hdl::PortSpec& port : ctrl.ports)
-    conn.push_back({port.name, port.name == "sram_rdata_i" ? rdata : c[port.name]});
-  m->instance(ctrl, "u_ctrl", conn);
+  // every port of the controller, by name: the top's own, and the SRAM's read data
+  m->instance(ctrl, "u_ctrl", c.ports);
+  const SramPort& s = c.sram;
   m->instance(sram, "u_sram",
-              {{"clk_i", c["clk_i"]}, {"en_i", c["sram_en_o"]}, {"we_i", c["sram_we_o"]}, {"row_i", c["sram_row_o"]},
-               {"bank_en_i", c["sram_bank_en_o"]}, {"wdata_i", c["sram_wdata_o"]}, {"rdata_o", rdata}});
+              {{"clk_i", c.clk_i}, {"en_i", s.sram_en_o}, {"we_i", s.sram_we_o}, {"row_i", s.sram_row_o},
+               {"bank_en_i", s.sram_bank_en_o}, {"wdata_i", s.sram_wdata_o}, {"rdata_o", s.sram_rdata_i}});
   return m;
 }
 

@@ -5,9 +5,10 @@
 // docs/blocks/icache_tx.md is the behaviour.
 #pragma once
 
-#include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -27,24 +28,65 @@ constexpr unsigned kSlotBits = 64;
 // Tag SRAM entry width of the controller (E) or of the baseline (TB).
 unsigned entry_width(const elab::IcacheTxParams& p, bool baseline);
 
-// The ports of a module by name: inputs, and outputs as drivable wires.
+// A module's ports in declaration order, each with the signal that connects
+// to the controller's port of that name: the port itself, or in a
+// co-simulation top the read data wire from an SRAM.
+using PortList = std::vector<std::pair<std::string, hdl::Value>>;
+
+struct InstructionPorts {
+  hdl::Value if_valid_i, if_addr_i;
+  hdl::Wire if_ready_o, if_resp_valid_o, if_resp_hit_o, if_resp_data_o;
+  hdl::Value ifill_valid_i, ifill_addr_i, ifill_data_i;
+  hdl::Wire ifill_ready_o;
+  hdl::Value flush_valid_i;
+  hdl::Wire flush_ready_o, flush_done_o;
+};
+
+struct TranslationPorts {
+  hdl::Value tl_valid_i, tl_vpn_i, tl_vmid_i, tl_vrf_i, tl_resp_ready_i;
+  hdl::Wire tl_ready_o, tl_resp_valid_o, tl_resp_cu_o, tl_resp_hit_o, tl_resp_ppn_o, tl_resp_perm_o;
+  hdl::Value tf_valid_i, tf_vpn_i, tf_vmid_i, tf_vrf_i, tf_ppn_i, tf_perm_i;
+  hdl::Wire tf_ready_o;
+  hdl::Value vic_ready_i;
+  hdl::Wire vic_valid_o, vic_vpn_o, vic_vmid_o, vic_vrf_o, vic_ppn_o, vic_perm_o;
+  hdl::Value sd_valid_i, sd_all_i, sd_vpn_i, sd_vmid_i;
+  hdl::Wire sd_ready_o, sd_done_o;
+};
+
+// The tag and data SRAM ports as the controller drives them. The read data:
+// input ports, or in a co-simulation top the wires tag_rdata and data_rdata.
+struct SramPorts {
+  hdl::Wire tag_en_o, tag_we_o, tag_set_o, tag_way_en_o, tag_wdata_o;
+  hdl::Value tag_rdata_i;
+  hdl::Wire data_en_o, data_we_o, data_line_o, data_wdata_o;
+  hdl::Value data_rdata_i;
+};
+
+// The ports of a controller, its interface or a co-simulation top.
 struct Io {
-  std::map<std::string, hdl::Value> in;
-  std::map<std::string, hdl::Wire> out;
-  hdl::Value operator[](const std::string& port) const;  // either kind
+  explicit Io(hdl::Module& mod) : m(mod) {}
+  hdl::Module& m;
+  PortList ports;
+  InstructionPorts ins;
+  TranslationPorts tx;
+  SramPorts sram;
+  // A port, entered in `ports`.
+  hdl::Value input(const std::string& name, unsigned width, const std::string& comment = "");
+  hdl::Wire output(const std::string& name, unsigned width, const std::string& comment = "");
 };
 
 void header(hdl::Module& m, const elab::IcacheTxParams& p, const EmitContext& ctx, const std::string& role);
-void instruction_ports(hdl::Module& m, Io& io, const elab::IcacheTxParams& p);
-void translation_ports(hdl::Module& m, Io& io, const elab::IcacheTxParams& p);
+void instruction_ports(Io& io, const elab::IcacheTxParams& p);
+void translation_ports(Io& io, const elab::IcacheTxParams& p);
 // Tag and data SRAM ports as the controller sees them (drive "_o", read "_i"),
-// or as a co-simulation top brings them out (read_sfx empty).
-void sram_ports(hdl::Module& m, Io& io, const elab::IcacheTxParams& p, bool baseline, const std::string& drive_sfx,
-                const std::string& read_sfx);
+// or as a co-simulation top brings them out (the read data from the SRAMs).
+enum class SramSide { Controller, SysTop };
+void sram_ports(Io& io, const elab::IcacheTxParams& p, bool baseline, SramSide side);
 
 // The controller's signals that cross from one section to another.
 struct Ctl {
-  Ctl(hdl::Module& mod, const elab::IcacheTxParams& params, bool base) : m(mod), p(params), baseline(base) {}
+  Ctl(hdl::Module& mod, const elab::IcacheTxParams& params, bool base)
+      : m(mod), p(params), baseline(base), io(mod) {}
   hdl::Module& m;
   const elab::IcacheTxParams& p;
   bool baseline;
