@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <string>
 
-#include "txgen/elab/bits.h"
 
 namespace txgen::hdl {
 

@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <cctype>
 
-#include "txgen/emit/print.h"
-#include "txgen/emit/verilog.h"
 
 namespace txgen::hdl {
 
@@ -31,7 +29,7 @@ Target target_of(const Value& lhs, const std::map<std::string, long long>& env) 
     case Op::Ref: return {n.name, 0, n.width};
     case Op::Slice: return {n.args[0]->name, n.lsb, n.width};
     case Op::Part: return {n.args[0]->name, n.index.eval(env), n.width};
-    default: fail("assignment to an expression: `" + emit::print(lhs) + "`");
+    default: fail("assignment to an expression: `" + describe(lhs) + "`");
   }
 }
 
@@ -96,8 +94,8 @@ Value Scope::param(const std::string& name, unsigned width, const Index& value) 
 void Scope::assign(const Value& lhs, const Value& rhs) {
   if (!lhs.valid() || !rhs.valid()) fail("assignment of an undefined value");
   if (lhs.width() != rhs.width())
-    fail("width mismatch in assignment to `" + emit::print(lhs) + "` (" + std::to_string(lhs.width()) +
-         " bits) of `" + emit::print(rhs).substr(0, 60) + "` (" + std::to_string(rhs.width()) + " bits)");
+    fail("width mismatch in assignment to `" + describe(lhs) + "` (" + std::to_string(lhs.width()) +
+         " bits) of `" + describe(rhs) + "` (" + std::to_string(rhs.width()) + " bits)");
   Item& it = add(Kind::Assign);
   it.lhs = lhs;
   it.rhs = rhs;
@@ -146,7 +144,7 @@ void Scope::instance(const Interface& of, const std::string& inst,
     if (p == of.ports.end()) fail("instance " + inst + ": " + of.module + " has no port `" + port + "`");
     if (p->width != value.width())
       fail("instance " + inst + ": port `" + port + "` is " + std::to_string(p->width) + " bits, `" +
-           emit::print(value) + "` is " + std::to_string(value.width()));
+           describe(value) + "` is " + std::to_string(value.width()));
     outputs.push_back(p->is_output);
   }
   for (const auto& p : of.ports) {
@@ -268,7 +266,8 @@ Value Module::formal_any(const std::string& name, unsigned width) {
 void Module::add_property(bool assume, const std::string& name, const Value& cond) {
   if (!cond.valid() || cond.width() != 1) fail("property `" + name + "` is not one bit");
   const bool ident = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0])) &&
-                     std::all_of(name.begin(), name.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; });
+                     std::all_of(name.begin(), name.end(),
+                                 [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_'; });
   if (!ident) fail("property name `" + name + "` is not an identifier");
   for (const auto& p : properties_)
     if (p.name == name) fail("property `" + name + "` stated twice");
@@ -285,7 +284,6 @@ void Module::assume_always(const std::string& name, const Value& cond) { add_pro
 
 struct ScopeWalker {
   const Module& module;
-  emit::Module* out;  // null: check only
   std::map<std::string, std::vector<unsigned char>> driven;  // module-level bits driven
   bool in_formal = false;  // walking the formal region: it may read everything
 
@@ -330,9 +328,11 @@ struct ScopeWalker {
             mark(local_driven, t, s.locals_.at(t.name), env);
           } else {
             const auto* d = module.find(t.name);
-            if (!d || !d->drivable) fail("`" + t.name + "` cannot be assigned (an input, a register output or undeclared)");
+            if (!d || !d->drivable)
+              fail("`" + t.name + "` cannot be assigned (an input, a register output or undeclared)");
             if (in_formal != (module.formal_names_.count(t.name) != 0))
-              fail("`" + t.name + "` is assigned " + (in_formal ? "in the formal region" : "outside the formal region"));
+              fail("`" + t.name + "` is assigned " +
+                   (in_formal ? "in the formal region" : "outside the formal region"));
             mark(driven, t, d->width, env);
           }
           break;
@@ -389,53 +389,18 @@ struct ScopeWalker {
     for (const auto& it : inner.items_) {
       if (it.kind != Scope::Kind::Wire || parent.is_local(it.name)) continue;
       auto d = drv.find(it.name);
-      const bool full = d != drv.end() && std::all_of(d->second.begin(), d->second.end(), [](auto b) { return b == 1; }) &&
+      const bool full = d != drv.end() &&
+                        std::all_of(d->second.begin(), d->second.end(), [](auto b) { return b == 1; }) &&
                         d->second.size() == it.width;
       if (!full) fail("`" + it.name + "` not driven in full at " + describe_env(env));
     }
   }
-
-  void render(const Scope& s) {
-    for (const auto& it : s.items_) {
-      switch (it.kind) {
-        case Scope::Kind::Wire: out->local_wire(it.name, it.width, it.vector); break;
-        case Scope::Kind::Param: out->local_param(it.name, it.width, emit::print(it.index)); break;
-        case Scope::Kind::Assign: out->assign(emit::print(it.lhs), emit::print(it.rhs)); break;
-        case Scope::Kind::Comment: out->comment(it.text); break;
-        case Scope::Kind::For:
-          out->generate_for(it.name, it.count, it.text);
-          render(*it.body);
-          out->generate_end();
-          break;
-        case Scope::Kind::If:
-          out->generate_if(emit::print(it.index), it.text);
-          render(*it.body);
-          out->generate_else(it.else_label);
-          render(*it.else_body);
-          out->generate_end();
-          break;
-        case Scope::Kind::Sram: {
-          const SramSpec& m = *it.sram;
-          out->sram(emit::SramText{m.depth, m.lanes, m.lane_bits, emit::print(m.clk), emit::print(m.en), emit::print(m.we),
-                                   emit::print(m.addr), m.lanes > 1 ? emit::print(m.lane_en) : "",
-                                   emit::print(m.wdata), m.init_var});
-          break;
-        }
-        case Scope::Kind::Instance: {
-          std::vector<std::pair<std::string, std::string>> conns;
-          for (const auto& [port, v] : it.connections) conns.emplace_back(port, emit::print(v));
-          out->instance(it.module, it.text, conns);
-          break;
-        }
-      }
-    }
-  }
 };
 
-std::string Module::render() const {
+void Module::check() const {
   const std::string saved = error_context();
   set_error_context(name_);
-  ScopeWalker w{*this, nullptr, {}};
+  ScopeWalker w{*this, {}};
   std::map<std::string, long long> env;
   std::map<std::string, std::vector<unsigned char>> none;
   w.walk(*top_, env, none);
@@ -449,31 +414,7 @@ std::string Module::render() const {
       if (it == w.driven.end() || b >= it->second.size() || it->second[b] == 0)
         fail("bit " + std::to_string(b) + " of `" + name + "` is never driven");
   }
-  emit::Module out(name_);
-  for (const auto& h : header_) out.header_line(h);
-  for (const auto& p : ports_) {
-    if (p.is_output) out.output(p.name, p.width, p.comment); else out.input(p.name, p.width, p.comment);
-  }
-  for (const auto& r : regs_) {
-    if (!r.reset) out.flop_noreset(r.name, r.width);
-    else out.flop(r.name, r.width, emit::print(lit(r.width, r.reset_value)));
-  }
-  w.out = &out;
-  w.render(*top_);
-  render_formal(out, w);
   set_error_context(saved);
-  return out.render();
-}
-
-void Module::render_formal(emit::Module& out, ScopeWalker& w) const {
-  if (properties_.empty() && formal_regs_.empty() && formal_anys_.empty() && formal_->items_.empty()) return;
-  out.begin_formal();
-  for (const auto& name : formal_anys_) out.formal_any(name, decls_.at(name).width);
-  for (const auto& r : formal_regs_) out.flop(r.name, r.width, emit::print(lit(r.width, r.reset_value)));
-  w.render(*formal_);
-  if (has_clock_and_reset() && !properties_.empty()) out.initial_assume("!rst_ni");
-  for (const auto& p : properties_) out.property(p.assume, p.name, emit::print(p.cond));
-  out.end_formal();
 }
 
 }  // namespace txgen::hdl

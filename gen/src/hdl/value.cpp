@@ -1,18 +1,13 @@
 #include "txgen/hdl/value.h"
 
-#include "txgen/emit/print.h"
-
 namespace txgen::hdl {
 
 namespace {
 
 thread_local std::string g_context;
 
-std::string describe(const Value& v) {
-  std::string text = emit::print(v);
-  if (text.size() > 60) text = text.substr(0, 57) + "...";
-  return "`" + text + "` (" + std::to_string(v.width()) + " bits)";
-}
+// An operand named in an error: its text and width.
+std::string quoted(const Value& v) { return "`" + describe(v) + "` (" + std::to_string(v.width()) + " bits)"; }
 
 std::shared_ptr<const Node> make(Op op, unsigned width, std::vector<std::shared_ptr<const Node>> args) {
   auto n = std::make_shared<Node>();
@@ -41,6 +36,50 @@ const char* op_name(Op op) {
   }
 }
 
+std::string text_of(const Node& n);
+
+std::string operand_text(const Node& n) {
+  const bool plain = n.op == Op::Ref || n.op == Op::Const || n.op == Op::Slice || n.op == Op::Part ||
+                     n.op == Op::BitAt || n.op == Op::Concat || n.op == Op::Repeat;
+  return plain ? text_of(n) : "(" + text_of(n) + ")";
+}
+
+// Every operator parenthesised: enough to find the expression in the emitter.
+std::string text_of(const Node& n) {
+  switch (n.op) {
+    case Op::Ref: return n.name;
+    case Op::Const: return std::to_string(n.width) + "'d" + std::to_string(n.words.empty() ? 0 : n.words[0]);
+    case Op::Slice:
+      return n.args[0]->name + "[" + std::to_string(n.lsb + n.width - 1) + ":" + std::to_string(n.lsb) + "]";
+    case Op::Part: return n.args[0]->name + "[.. +: " + std::to_string(n.width) + "]";
+    case Op::BitAt: return n.args[0]->name + "[" + text_of(*n.args[1]) + "]";
+    case Op::Not: return "~" + operand_text(*n.args[0]);
+    case Op::RedAnd: return "&" + operand_text(*n.args[0]);
+    case Op::RedOr: return "|" + operand_text(*n.args[0]);
+    case Op::RedXor: return "^" + operand_text(*n.args[0]);
+    case Op::Mux: return operand_text(*n.args[0]) + " ? " + operand_text(*n.args[1]) + " : " + operand_text(*n.args[2]);
+    case Op::Concat: {
+      std::string s;
+      for (const auto& a : n.args) s += (s.empty() ? "" : ", ") + text_of(*a);
+      return "{" + s + "}";
+    }
+    case Op::Repeat: return "{" + std::to_string(n.count) + "{" + text_of(*n.args[0]) + "}}";
+    case Op::Shl: return operand_text(*n.args[0]) + " << " + operand_text(*n.args[1]);
+    case Op::Shr: return operand_text(*n.args[0]) + " >> " + operand_text(*n.args[1]);
+    default: return operand_text(*n.args[0]) + " " + op_name(n.op) + " " + operand_text(*n.args[1]);
+  }
+}
+
+}  // namespace
+
+std::string describe(const Value& v) {
+  if (!v.valid()) return "(undefined)";
+  std::string text = text_of(v.node());
+  return text.size() > 60 ? text.substr(0, 57) + "..." : text;
+}
+
+namespace {
+
 void need(const Value& v, const char* what) {
   if (!v.valid()) fail(std::string("an undefined value used in ") + what);
 }
@@ -49,7 +88,7 @@ Value binary(Op op, const Value& a, const Value& b, bool compare) {
   need(a, op_name(op));
   need(b, op_name(op));
   if (a.width() != b.width())
-    fail(std::string("width mismatch in `") + op_name(op) + "`: " + describe(a) + " vs " + describe(b));
+    fail(std::string("width mismatch in `") + op_name(op) + "`: " + quoted(a) + " vs " + quoted(b));
   return Value(make(op, compare ? 1 : a.width(), {a.ptr(), b.ptr()}));
 }
 
@@ -167,7 +206,7 @@ Value Value::bit(unsigned i) const {
 Value Value::slice(unsigned lsb, unsigned w) const {
   const Node& n = node();
   if (w == 0 || lsb + w > n.width)
-    fail("slice [" + std::to_string(lsb + w - 1) + ":" + std::to_string(lsb) + "] out of range of " + describe(*this));
+    fail("slice [" + std::to_string(lsb + w - 1) + ":" + std::to_string(lsb) + "] out of range of " + quoted(*this));
   if (lsb == 0 && w == n.width) return *this;
   switch (n.op) {
     case Op::Ref: {
@@ -202,7 +241,7 @@ Value Value::slice(unsigned lsb, unsigned w) const {
       break;
     default: break;
   }
-  fail("slice of an unnamed expression " + describe(*this) + ": name it with a wire first");
+  fail("slice of an unnamed expression " + quoted(*this) + ": name it with a wire first");
 }
 
 Value Value::bit(const Index& i) const { return part(i, 1); }
@@ -210,8 +249,8 @@ Value Value::bit(const Index& i) const { return part(i, 1); }
 Value Value::part(const Index& base, unsigned w) const {
   if (base.is_const()) return slice(static_cast<unsigned>(base.const_value()), w);
   const Node& n = node();
-  if (n.op != Op::Ref) fail("generate-time select of an unnamed expression " + describe(*this));
-  if (w == 0 || w > n.width) fail("part select of " + std::to_string(w) + " bits out of " + describe(*this));
+  if (n.op != Op::Ref) fail("generate-time select of an unnamed expression " + quoted(*this));
+  if (w == 0 || w > n.width) fail("part select of " + std::to_string(w) + " bits out of " + quoted(*this));
   auto p = make(Op::Part, w, {node_});
   const_cast<Node&>(*p).index = base;
   return Value(p);
@@ -274,9 +313,9 @@ Value mux(const Value& cond, const Value& then_v, const Value& else_v) {
   need(cond, "mux");
   need(then_v, "mux");
   need(else_v, "mux");
-  if (cond.width() != 1) fail("mux condition " + describe(cond) + " is not one bit");
+  if (cond.width() != 1) fail("mux condition " + quoted(cond) + " is not one bit");
   if (then_v.width() != else_v.width())
-    fail("width mismatch in mux arms: " + describe(then_v) + " vs " + describe(else_v));
+    fail("width mismatch in mux arms: " + quoted(then_v) + " vs " + quoted(else_v));
   return Value(make(Op::Mux, then_v.width(), {cond.ptr(), then_v.ptr(), else_v.ptr()}));
 }
 
@@ -297,7 +336,7 @@ Value cat(std::initializer_list<Value> msb_first) { return cat(std::vector<Value
 
 Value rep(unsigned n, const Value& a) {
   need(a, "rep");
-  if (n == 0) fail("replication of " + describe(a) + " zero times");
+  if (n == 0) fail("replication of " + quoted(a) + " zero times");
   if (n == 1) return a;
   auto r = make(Op::Repeat, n * a.width(), {a.ptr()});
   const_cast<Node&>(*r).count = n;
@@ -306,7 +345,7 @@ Value rep(unsigned n, const Value& a) {
 
 Value zext(const Value& a, unsigned width) {
   need(a, "zext");
-  if (width < a.width()) fail("zext of " + describe(a) + " to " + std::to_string(width) + " bits");
+  if (width < a.width()) fail("zext of " + quoted(a) + " to " + std::to_string(width) + " bits");
   return width == a.width() ? a : cat({zero(width - a.width()), a});
 }
 
@@ -315,16 +354,16 @@ Value add_carry(const Value& a, const Value& b) {
 }
 
 Value gate(const Value& enable, const Value& v) {
-  if (enable.width() != 1) fail("gate enable " + describe(enable) + " is not one bit");
+  if (enable.width() != 1) fail("gate enable " + quoted(enable) + " is not one bit");
   return v.width() == 1 ? enable & v : rep(v.width(), enable) & v;
 }
 
 Value bit_at(const Value& v, const Value& index) {
   need(v, "bit_at");
   need(index, "bit_at");
-  if (v.node().op != Op::Ref) fail("run-time bit select of an unnamed expression " + describe(v));
+  if (v.node().op != Op::Ref) fail("run-time bit select of an unnamed expression " + quoted(v));
   if (index.width() >= 32 || (1ull << index.width()) > v.width())
-    fail("run-time bit select of " + describe(v) + " by " + describe(index) + " can address beyond its bits");
+    fail("run-time bit select of " + quoted(v) + " by " + quoted(index) + " can address beyond its bits");
   return Value(make(Op::BitAt, 1, {v.ptr(), index.ptr()}));
 }
 

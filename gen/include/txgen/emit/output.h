@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "txgen/blocks/block.h"
 
 namespace txgen::emit {
 

@@ -1,8 +1,9 @@
 // Modules built from typed signals: ports, wires and registers are declared
 // once and returned as handles; assignments and register next-states take
 // Values; generate loops take a body over an Index. render() hands the
-// structure to the one Verilog writer (emit::Module) and checks on the way
-// that every wire and register input is driven exactly once, bit by bit.
+// structure to the one Verilog writer (emit::Module, through emit/render.cpp)
+// after check() has seen every wire and register input driven exactly once,
+// bit by bit.
 //
 // A module may also state formal properties (assert_always, assume_always)
 // over its signals and a formal region of its own signals (formal(),
@@ -29,7 +30,7 @@
 #include "txgen/hdl/value.h"
 
 namespace txgen::emit {
-class Module;
+class Printer;  // emit/render.cpp: prints a checked Module through the writer
 }
 
 namespace txgen::hdl {
@@ -119,6 +120,7 @@ class Scope {
   friend class Module;
   friend class Wire;
   friend struct ScopeWalker;
+  friend class emit::Printer;
   enum class Kind { Wire, Param, Assign, Comment, For, If, Instance, Sram };
   struct Item {
     Kind kind;
@@ -208,12 +210,18 @@ class Module {
   void assert_always(const std::string& name, const Value& cond);
   void assume_always(const std::string& name, const Value& cond);
 
-  // Checks drivers and prints through the writer.
+  // Checks that every wire and register input is driven exactly once, bit by
+  // bit, that every select is in range and the formal region stays apart;
+  // throws HdlError naming the signal.
+  void check() const;
+  // check(), then the Verilog text. The hand-off to the writer is in
+  // emit/render.cpp: the signal layer itself never prints.
   std::string render() const;
 
  private:
   friend class Scope;
   friend struct ScopeWalker;
+  friend class emit::Printer;
   struct PortDecl {
     std::string name, comment;
     bool is_output;
@@ -235,7 +243,6 @@ class Module {
     Value cond;
   };
   void add_property(bool assume, const std::string& name, const Value& cond);
-  void render_formal(emit::Module& out, struct ScopeWalker& w) const;
   bool has_clock_and_reset() const { return find("clk_i") && find("rst_ni"); }
   void declare(const std::string& name, unsigned width, bool drivable);
   const Decl* find(const std::string& name) const;

@@ -184,6 +184,10 @@ Value gate(const Value& enable, const Value& v);
 // value of index must address a bit (2^index.width() <= v.width()).
 Value bit_at(const Value& v, const Value& index);
 
+// The expression as short text for error messages (every operator in
+// parentheses, cut after 60 characters). The RTL is printed by emit/print.h.
+std::string describe(const Value& v);
+
 // The module whose emitter is running, named in errors (set by hdl::Module).
 void set_error_context(const std::string& module);
 const std::string& error_context();
