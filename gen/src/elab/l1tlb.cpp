@@ -13,21 +13,14 @@ using std::to_string;
 L1tlbParams elaborate_l1tlb(const config::Config& cfg) {
   if (!cfg.l1tlb) throw ConfigError("$.l1tlb", "(missing)", "required by the l1tlb block");
   const config::L1tlbConfig& c = *cfg.l1tlb;
-  // parse_config() checked these; elaboration may also be handed a Config built in code.
-  auto pow2 = [](uint64_t v) { return v != 0 && (v & (v - 1)) == 0; };
-  if (!pow2(c.cus) || c.cus > 64)
-    throw ConfigError("$.l1tlb.cus", to_string(c.cus), "must be a power of two in [1, 64]");
-  if (!pow2(c.tlbs) || c.tlbs > c.cus)
+  // the fields' own rules are parse_config()'s; the rules between them are here
+  if (c.tlbs > c.cus)
     throw ConfigError("$.l1tlb.tlbs", to_string(c.tlbs),
                       "must divide $.l1tlb.cus (" + to_string(c.cus) + "): each TLB serves cus / tlbs CUs");
-  if (!pow2(c.clusters) || c.clusters > c.tlbs)
+  if (c.clusters > c.tlbs)
     throw ConfigError("$.l1tlb.clusters", to_string(c.clusters),
                       "must divide $.l1tlb.tlbs (" + to_string(c.tlbs) +
                           "): each cluster holds tlbs / clusters TLBs (1 <= C <= T)");
-  if (!pow2(c.ways) || c.ways < 2 || c.ways > 256)
-    throw ConfigError("$.l1tlb.ways", to_string(c.ways), "must be a power of two in [2, 256]");
-  if (c.mshrs_per_cu < 1 || c.mshrs_per_cu > 16)
-    throw ConfigError("$.l1tlb.mshrs_per_cu", to_string(c.mshrs_per_cu), "must be an integer in [1, 16]");
   if (!cfg.translation)
     throw ConfigError("$.translation", "(missing)", "required by $.l1tlb: the PPN and permission widths");
 

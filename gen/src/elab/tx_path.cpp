@@ -62,6 +62,13 @@ config::Config base_of(const config::Config& cfg, const std::string& suffix) {
 TxPathParams elaborate_tx_path(const config::Config& cfg) {
   if (!cfg.tx_path) throw ConfigError("$.tx_path", "(missing)", "required by the tx_path block");
   const config::TxPathConfig& c = *cfg.tx_path;
+  for (const auto& [section, present] : {std::pair<const char*, bool>{"$.lds", cfg.lds.has_value()},
+                                        {"$.icache", cfg.icache.has_value()},
+                                        {"$.translation", cfg.translation.has_value()}})
+    if (!present) throw ConfigError(section, "(missing)", "required by $.tx_path (the structures on the path)");
+  if (c.cus % c.icache_tx.sharers != 0)
+    throw ConfigError("$.tx_path.icache_tx.sharers", std::to_string(c.icache_tx.sharers),
+                      "must divide $.tx_path.cus (" + std::to_string(c.cus) + "): each I-cache serves sharers CUs");
   TxPathParams p;
   p.module_prefix = "tx_path_" + cfg.name;
 
@@ -82,9 +89,6 @@ TxPathParams elaborate_tx_path(const config::Config& cfg) {
   p.ic_cfg.bd_codec = c.icache_codec;
   p.ic = member<IcacheTxParams>([&] { return elaborate_icache_tx(p.ic_cfg); }, "$.tx_path.icache_codec");
 
-  if (c.cus % c.icache_tx.sharers != 0)
-    throw ConfigError("$.tx_path.icache_tx.sharers", std::to_string(c.icache_tx.sharers),
-                      "must divide $.tx_path.cus (" + std::to_string(c.cus) + ")");
   p.cus = c.cus;
   p.sharers = c.icache_tx.sharers;
   p.icaches = c.cus / p.sharers;
