@@ -75,8 +75,13 @@ sub rhs_points {
   return @points;
 }
 
+# $continued: the line continues an assign that an earlier line began (the
+# writer breaks long expressions over lines; no part select spans two lines).
 sub line_points {
-  my ($code) = @_;
+  my ($code, $continued) = @_;
+  if ($continued) {
+    return sort { $a->[0] <=> $b->[0] } rhs_points($code, 0);
+  }
   if ($code =~ /^(\s*assign\s+[^=]*=\s*)(.*)$/) {
     return sort { $a->[0] <=> $b->[0] } rhs_points($2, length $1);
   }
@@ -95,12 +100,14 @@ sub file_points {
   open my $fh, '<', $file or die "$file: $!\n";
   my @points;
   my $formal = 0;
+  my $in_assign = 0;
   while (my $line = <$fh>) {
     chomp $line;
     if ($line =~ /^\s*`ifdef\s+FORMAL/) { $formal = 1; next; }
     if ($formal) { $formal = 0 if $line =~ /^\s*`endif/; next; }
     (my $code = $line) =~ s{\s*//.*$}{};
-    push @points, map { [$file, $., @$_] } line_points($code);
+    push @points, map { [$file, $., @$_] } line_points($code, $in_assign);
+    $in_assign = ($in_assign || $code =~ /^\s*assign\s/) && $code !~ /;\s*$/ ? 1 : 0;
   }
   return @points;
 }

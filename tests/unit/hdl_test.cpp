@@ -113,19 +113,21 @@ TEST(Hdl, EveryBitDrivenExactlyOnce) {
   }
 }
 
-TEST(Hdl, PrintsParenthesesOnlyWherePrecedenceNeedsThem) {
+TEST(Hdl, PrintsParenthesesWherePrecedenceNeedsThemOrOperatorsMix) {
   Module m("blk_print");
   Value a = m.input("a_i", 4), b = m.input("b_i", 4), c = m.input("c_i", 4), s = m.input("s_i", 1);
-  EXPECT_EQ(print((a & b) | c), "a_i & b_i | c_i");
+  EXPECT_EQ(print((a & b) | c), "(a_i & b_i) | c_i");  // mixed operators: parenthesised
   EXPECT_EQ(print(a & (b | c)), "a_i & (b_i | c_i)");
   EXPECT_EQ(print(a - (b - c)), "a_i - (b_i - c_i)");
   EXPECT_EQ(print((a - b) - c), "a_i - b_i - c_i");
   EXPECT_EQ(print(a + (b + c)), "a_i + b_i + c_i");
   EXPECT_EQ(print(~(a & b)), "~(a_i & b_i)");
-  EXPECT_EQ(print(any(a) & s), "|a_i & s_i");
-  EXPECT_EQ(print(mux(s, a, mux(a == b, b, c))), "s_i ? a_i : a_i == b_i ? b_i : c_i");
+  EXPECT_EQ(print(any(a) & s), "(|a_i) & s_i");
+  EXPECT_EQ(print(mux(s, a, mux(a == b, b, c))), "s_i ? a_i : (a_i == b_i) ? b_i : c_i");
   EXPECT_EQ(print(mux(s, mux(s, a, b), c)), "s_i ? (s_i ? a_i : b_i) : c_i");
-  EXPECT_EQ(print(mux(s & any(a), a, b)), "s_i & |a_i ? a_i : b_i");
+  EXPECT_EQ(print(mux(s & any(a), a, b)), "(s_i & (|a_i)) ? a_i : b_i");
+  EXPECT_EQ(print((a == b) & (a + b == c)), "(a_i == b_i) & ((a_i + b_i) == c_i)");
+  EXPECT_EQ(print(lit(96, 5)), "96'h5");  // wide constants without leading zeros
   EXPECT_EQ(print(rep(3, s)), "{3{s_i}}");
   EXPECT_EQ(print(lit(1, 1)), "1'b1");
   EXPECT_EQ(print(lit(6, 9)), "6'd9");
@@ -220,7 +222,7 @@ TEST(Hdl, PropertiesPrintOnlyInsideTheFormalRegion) {
   for (const char* s : {"(* anyseq *) wire f_pick;", "reg  [2:0] f_last_q;", "assign f_last_d = cnt_q;",
                         "assign f_step = cnt_q - f_last_q;", "initial assume (!rst_ni);",
                         "env_pick: assume (~f_pick | en_i);",
-                        "never_wraps: assert (~(cnt_q == 3'd0 & f_last_q == 3'd7));"})
+                        "never_wraps: assert (~((cnt_q == 3'd0) & (f_last_q == 3'd7)));"})
     EXPECT_NE(v.find(s), std::string::npos) << s << "\n" << v;
   // outside the region the text is exactly the module without properties
   const size_t begin = v.find("`ifdef FORMAL\n"), end = v.find("`endif\n");

@@ -67,16 +67,32 @@ std::string constant(const Node& n) {
     std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(n.words[w]));
     hex += buf;
   }
-  const size_t digits = (n.width + 3) / 4;
-  return std::to_string(n.width) + "'h" + hex.substr(hex.size() - digits);
+  // a sized constant is zero-extended to its width: no leading zeros
+  const size_t first = hex.find_first_not_of('0');
+  return std::to_string(n.width) + "'h" + (first == std::string::npos ? "0" : hex.substr(first));
 }
 
 std::string print_node(const Node& n);
+
+bool is_binary(Op op) {
+  const int p = precedence(op);
+  return p > kCond && p < kUnary;
+}
+bool is_reduction(Op op) { return op == Op::RedAnd || op == Op::RedOr || op == Op::RedXor; }
 
 // operand text, parenthesised when it binds looser than its context needs
 std::string operand(const Node& n, int min_prec) {
   const std::string s = print_node(n);
   return precedence(n.op) < min_prec ? "(" + s + ")" : s;
+}
+
+// An operand of binary operator `parent`: parenthesised as precedence needs,
+// and also wherever a reader would need the precedence table (lowRISC style):
+// a binary operand of a different operator, and a reduction (`(|a) & b`).
+std::string binary_operand(const Node& n, Op parent, int min_prec) {
+  const bool mixed = (is_binary(n.op) && n.op != parent) || is_reduction(n.op);
+  if (!mixed) return operand(n, min_prec);
+  return "(" + print_node(n) + ")";
 }
 
 std::string print_node(const Node& n) {
@@ -95,9 +111,9 @@ std::string print_node(const Node& n) {
     }
     case Op::Not: case Op::RedAnd: case Op::RedOr: case Op::RedXor:
       return symbol(n.op) + operand(*n.args[0], kPrimary);
-    case Op::Mux:
-      return operand(*n.args[0], kCond + 1) + " ? " + operand(*n.args[1], kCond + 1) + " : " +
-             operand(*n.args[2], kCond);
+    case Op::Mux:  // a condition that is an expression in parentheses; else-chains stay bare
+      return operand(*n.args[0], is_binary(n.args[0]->op) ? kUnary : kCond + 1) + " ? " +
+             operand(*n.args[1], kCond + 1) + " : " + operand(*n.args[2], kCond);
     case Op::Concat: {
       std::string s;
       for (const auto& a : n.args) s += (s.empty() ? "" : ", ") + print_node(*a);
@@ -112,7 +128,7 @@ std::string print_node(const Node& n) {
   const int p = precedence(n.op);
   const Node& r = *n.args[1];
   const bool right_bare = associative(n.op) && r.op == n.op;
-  return operand(*n.args[0], p) + symbol(n.op) + operand(r, right_bare ? p : p + 1);
+  return binary_operand(*n.args[0], n.op, p) + symbol(n.op) + binary_operand(r, n.op, right_bare ? p : p + 1);
 }
 
 std::string print_index(const Index& i, bool nested) {

@@ -1,5 +1,7 @@
 #include "txgen/emit/verilog.h"
 
+#include "txgen/emit/wrap.h"
+
 #include <sstream>
 #include <stdexcept>
 
@@ -58,19 +60,36 @@ void Module::output(const std::string& name, unsigned width, const std::string& 
   ports_.push_back({"output", name, comment, width});
 }
 
-void Module::line(const std::string& text) {
-  cur().body.push_back(std::string(2 * generate_open_.size() + (generate_open_.empty() ? 0 : 2), ' ') + text);
+std::string Module::indentation() const {
+  return std::string(2 * generate_open_.size() + (generate_open_.empty() ? 0 : 2), ' ');
 }
 
-void Module::comment(const std::string& text) { line("// " + text); }
+void Module::line(const std::string& text) { cur().body.push_back(indentation() + text); }
+
+void Module::wrapped_line(const std::string& head, const std::string& expr, const std::string& tail) {
+  const std::string in = indentation();
+  for (auto& l : wrap_expression(in + head, expr, tail, in + "    ", kLineWidth - 2)) cur().body.push_back(l);
+}
+
+void Module::comment(const std::string& text) {
+  for (auto& l : wrap_comment(indentation(), text, kLineWidth - 2)) cur().body.push_back(l);
+}
 
 void Module::generate_for(const std::string& var, unsigned count, const std::string& label) {
   line("genvar " + var + ";");
   const bool opens = generate_open_.empty();
   if (opens) line("generate");
   generate_open_.push_back(opens);
-  cur().body.push_back(std::string(2 * generate_open_.size(), ' ') + "for (" + var + " = 0; " + var + " < " +
-                  std::to_string(count) + "; " + var + " = " + var + " + 1) begin : " + label);
+  const std::string in(2 * generate_open_.size(), ' ');
+  const std::string head = in + "for (" + var + " = 0; " + var + " < " + std::to_string(count) + "; " + var + " = " +
+                           var + " + 1)";
+  const std::string begin = "begin : " + label;
+  if (2 + head.size() + 1 + begin.size() <= kLineWidth) {
+    cur().body.push_back(head + " " + begin);
+  } else {  // the block's label on a line of its own
+    cur().body.push_back(head);
+    cur().body.push_back(in + begin);
+  }
 }
 
 void Module::generate_if(const std::string& cond, const std::string& label) {
@@ -107,7 +126,7 @@ void Module::wire(const std::string& name, unsigned width) {
   cur().decls.push_back("wire " + (r.empty() ? "" : r + " ") + name + ";");
 }
 
-void Module::assign(const std::string& lhs, const std::string& rhs) { line("assign " + lhs + " = " + rhs + ";"); }
+void Module::assign(const std::string& lhs, const std::string& rhs) { wrapped_line("assign " + lhs + " = ", rhs, ";"); }
 
 void Module::wire_assign(const std::string& name, unsigned width, const std::string& rhs) {
   wire(name, width);
@@ -137,11 +156,13 @@ void Module::sram(const SramText& s) {
   cur().decls.push_back("reg  " + r + " rdata_q;");
   cur().decls.push_back("integer " + s.init_var + ";");
   const std::string k = s.init_var;
-  cur().body.push_back("initial begin\n    for (" + k + " = 0; " + k + " < " + std::to_string(s.depth) + "; " + k + " = " + k +
-                  " + 1) mem[" + k + "] = " + sized(w, 0) + ";\n    rdata_q = " + sized(w, 0) + ";\n  end");
+  cur().body.push_back("initial begin\n    for (" + k + " = 0; " + k + " < " + std::to_string(s.depth) + "; " + k +
+                       " = " + k + " + 1) mem[" + k + "] = " + sized(w, 0) + ";\n    rdata_q = " + sized(w, 0) +
+                       ";\n  end");
   std::string b = "always @(posedge " + s.clk + ") begin\n    if (" + s.en + ") begin\n";
   if (s.lanes == 1) {
-    b += "      if (" + s.we + ") mem[" + s.addr + "] <= " + s.wdata + ";\n      else rdata_q <= mem[" + s.addr + "];\n";
+    b +=
+        "      if (" + s.we + ") mem[" + s.addr + "] <= " + s.wdata + ";\n      else rdata_q <= mem[" + s.addr + "];\n";
   } else {
     for (unsigned l = 0; l < s.lanes; ++l) {
       const std::string sel = "[" + std::to_string(l * s.lane_bits + s.lane_bits - 1) + ":" +
@@ -159,8 +180,10 @@ void Module::instance(const std::string& module, const std::string& inst,
   std::ostringstream os;
   os << module << " " << inst << " (\n";
   for (size_t i = 0; i < connections.size(); ++i) {
-    os << "    ." << connections[i].first << "(" << connections[i].second << ")"
-       << (i + 1 < connections.size() ? ",\n" : "\n");
+    const std::string tail = i + 1 < connections.size() ? ")," : ")";
+    for (const auto& l : wrap_expression("    ." + connections[i].first + "(", connections[i].second, tail,
+                                         "        ", kLineWidth - 2))
+      os << l << "\n";
   }
   os << "  );";
   cur().body.push_back(os.str());
@@ -182,7 +205,9 @@ void Module::formal_any(const std::string& name, unsigned width) {
 }
 
 void Module::property(bool assume, const std::string& name, const std::string& cond) {
-  properties_.push_back(name + ": " + (assume ? "assume" : "assert") + " (" + cond + ");");
+  for (auto& l : wrap_expression(name + ": " + (assume ? "assume" : "assert") + " (", cond, ");", "    ",
+                                 kLineWidth - 4))
+    properties_.push_back(l);
 }
 
 void Module::initial_assume(const std::string& cond) { initial_assumes_.push_back("initial assume (" + cond + ");"); }
@@ -209,15 +234,21 @@ void Module::render_section(std::ostringstream& os, const Section& s) {
 std::string Module::render() const {
   if (!generate_open_.empty()) throw std::logic_error(name_ + ": a generate block left open");
   std::ostringstream os;
-  for (const auto& h : header_) os << "// " << h << "\n";
+  for (const auto& h : header_)
+    for (const auto& l : wrap_comment("", h, kLineWidth)) os << l << "\n";
   os << "\n`default_nettype none\n\nmodule " << name_ << " (\n";
   for (size_t i = 0; i < ports_.size(); ++i) {
     const Port& p = ports_[i];
     const std::string r = range(p.width);
-    os << "  " << p.dir << " wire " << (r.empty() ? "" : r + " ") << p.name
-       << (i + 1 < ports_.size() ? "," : "");
-    if (!p.comment.empty()) os << "  // " << p.comment;
-    os << "\n";
+    const std::string decl = "  " + p.dir + " wire " + (r.empty() ? "" : r + " ") + p.name +
+                             (i + 1 < ports_.size() ? "," : "");
+    // a comment that does not fit beside the port goes above it
+    if (!p.comment.empty() && decl.size() + 5 + p.comment.size() > kLineWidth) {
+      for (const auto& l : wrap_comment("  ", p.comment, kLineWidth)) os << l << "\n";
+      os << decl << "\n";
+    } else {
+      os << decl << (p.comment.empty() ? "" : "  // " + p.comment) << "\n";
+    }
   }
   os << ");\n\n";
   render_section(os, main_);

@@ -111,7 +111,10 @@ class Module {
     std::vector<Flop> flops;
     std::vector<Flop> plain_flops;
   };
+  std::string indentation() const;     // of a body line at the current generate depth
   void line(const std::string& text);  // a body line at the current generate depth
+  // head + expr + tail, broken into lines of kLineWidth columns (emit/wrap.h)
+  void wrapped_line(const std::string& head, const std::string& expr, const std::string& tail);
   static void render_section(std::ostringstream& os, const Section& s);
 
   std::string name_;
