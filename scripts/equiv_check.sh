@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Proves that two generations of the same configurations are equivalent.
 #
-#   scripts/equiv_check.sh [--ports-and-registers] OLD_DIR NEW_DIR [MODULE_REGEX]
+#   scripts/equiv_check.sh [--ports-and-registers] [--rename FILE] OLD_DIR NEW_DIR [MODULE_REGEX]
 #
 # OLD_DIR and NEW_DIR are `txgen gen` outputs (a files.f and one module per
 # file), or folders of such outputs with matching sub-folder names. Every
@@ -18,6 +18,9 @@
 # paired by name and cut (ABC `iprove` on a miter; seconds where the sequential
 # proof takes hours at 256+ entries); when the registers do not pair up or
 # ABC finds a difference, the sequential proof above decides.
+# --rename FILE: registers the new generator renamed, one "old new" pair of
+# base names per line (foo for foo_q / foo_d; # starts a comment): OLD's
+# files are read with the new names, so the registers still pair up.
 set -uo pipefail
 
 hide_nets=""
@@ -25,11 +28,26 @@ if [[ ${1:-} == --ports-and-registers ]]; then
   hide_nets="rename -hide gold/w:* gold/w:*_q %d; rename -hide gate/w:* gate/w:*_q %d;"
   shift
 fi
+renames=""
+if [[ ${1:-} == --rename ]]; then
+  renames=$2
+  [[ -f $renames ]] || { echo "equiv_check: no rename file $renames" >&2; exit 2; }
+  shift 2
+fi
 if (($# < 2)); then
-  echo "usage: $0 [--ports-and-registers] OLD_DIR NEW_DIR [MODULE_REGEX]" >&2
+  echo "usage: $0 [--ports-and-registers] [--rename FILE] OLD_DIR NEW_DIR [MODULE_REGEX]" >&2
   exit 2
 fi
 old_root=$(cd "$1" && pwd) || exit 2
+if [[ -n $renames ]]; then
+  # a copy of OLD with every renamed register's _q / _d under its new name
+  renamed=$(mktemp -d)
+  trap 'rm -rf "$renamed"' EXIT
+  cp -r "$old_root/." "$renamed/"
+  script=$(sed -e 's/#.*//' "$renames" | awk 'NF == 2 {printf "s/\\b%s_([qd])\\b/%s_\\1/g;", $1, $2}')
+  find "$renamed" -name '*.v' -exec sed -E -i "$script" {} +
+  old_root=$renamed
+fi
 new_root=$(cd "$2" && pwd) || exit 2
 filter=${3:-.}
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "txgen/config/config.h"
+#include "txgen/hdl/module.h"
 #include "txgen/ports/ports.h"
 
 namespace txgen::blocks {
@@ -16,6 +17,13 @@ struct EmitContext {
   std::string version;      // generator version
   std::string config_hash;  // hash of the configuration document
 };
+
+// The header every emitted module starts with: the generator's version and
+// "do not edit", the block and the module's role, the configuration hash, and
+// the elaborated parameters that shaped it (the manifest's, name=value; the
+// writer wraps them at 100 columns).
+void module_header(hdl::Module& m, const EmitContext& ctx, const std::string& block, const std::string& role,
+                   const nlohmann::json& params);
 
 struct EmittedFile {
   std::string name;  // file name, = module name + ".v"
