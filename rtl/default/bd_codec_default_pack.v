@@ -2,7 +2,8 @@
 // block bd_codec: combinational compressor, latency 0
 // config hash c0a494eca8523197
 // tags=3 va_tag_bits=25 lru_bits=2 vmid_bits=2 vrf_bits=2
-// encoding=prefix ids=per_entry base_bits=16 delta_bits=48 entry_bits=16 value_bits=9 packed_bits=64 compare=pairwise
+// encoding=prefix ids=per_entry base_bits=16 delta_bits=48 entry_bits=16 value_bits=9
+// packed_bits=64 compare=pairwise
 
 `default_nettype none
 
@@ -54,8 +55,9 @@ module bd_codec_default_pack (
   assign vmid_e2 = tag_vmid_i[5:4];
   assign vrf_e2 = tag_vrf_i[5:4];
   // reference entry: the lowest valid one (isolate the lowest set bit)
-  assign ref_sel = tag_valid_i & ~tag_valid_i + 3'd1;
-  assign ref_base = {16{ref_sel[0]}} & va_e0[24:9] | {16{ref_sel[1]}} & va_e1[24:9] | {16{ref_sel[2]}} & va_e2[24:9];
+  assign ref_sel = tag_valid_i & (~tag_valid_i + 3'd1);
+  assign ref_base = ({16{ref_sel[0]}} & va_e0[24:9]) | ({16{ref_sel[1]}} & va_e1[24:9])
+      | ({16{ref_sel[2]}} & va_e2[24:9]);
   // entry 0
   assign fit_e0 = ref_sel[0];
   assign keep_e0 = tag_valid_i[0] & fit_e0;
@@ -63,14 +65,14 @@ module bd_codec_default_pack (
   assign packed_o[31:16] = keep_e0 ? {va_e0[8:0], vrf_e0, vmid_e0, lru_e0, 1'b1} : 16'd0;
   // entry 1
   assign near_e1r0 = va_e1[24:9] == va_e0[24:9];
-  assign fit_e1 = ref_sel[1] | ref_sel[0] & near_e1r0;
+  assign fit_e1 = ref_sel[1] | (ref_sel[0] & near_e1r0);
   assign keep_e1 = tag_valid_i[1] & fit_e1;
   assign dropped_o[1] = tag_valid_i[1] & ~fit_e1;
   assign packed_o[47:32] = keep_e1 ? {va_e1[8:0], vrf_e1, vmid_e1, lru_e1, 1'b1} : 16'd0;
   // entry 2
   assign near_e2r0 = va_e2[24:9] == va_e0[24:9];
   assign near_e2r1 = va_e2[24:9] == va_e1[24:9];
-  assign fit_e2 = ref_sel[2] | ref_sel[0] & near_e2r0 | ref_sel[1] & near_e2r1;
+  assign fit_e2 = ref_sel[2] | (ref_sel[0] & near_e2r0) | (ref_sel[1] & near_e2r1);
   assign keep_e2 = tag_valid_i[2] & fit_e2;
   assign dropped_o[2] = tag_valid_i[2] & ~fit_e2;
   assign packed_o[63:48] = keep_e2 ? {va_e2[8:0], vrf_e2, vmid_e2, lru_e2, 1'b1} : 16'd0;
@@ -96,13 +98,50 @@ module bd_codec_default_pack (
   );
 
   always @* begin
-    round_trip_when_fits: assert (~fits_o | (tag_valid_i[0] ? tag_valid_i[0] == f_rt_tag_valid[0] & tag_lru_i[1:0] == f_rt_tag_lru[1:0] & tag_vmid_i[1:0] == f_rt_tag_vmid[1:0] & tag_vrf_i[1:0] == f_rt_tag_vrf[1:0] & tag_va_i[24:0] == f_rt_tag_va[24:0] : ~f_rt_tag_valid[0] & f_rt_tag_lru[1:0] == 2'd0 & f_rt_tag_vmid[1:0] == 2'd0 & f_rt_tag_vrf[1:0] == 2'd0 & f_rt_tag_va[24:0] == 25'd0) & (tag_valid_i[1] ? tag_valid_i[1] == f_rt_tag_valid[1] & tag_lru_i[3:2] == f_rt_tag_lru[3:2] & tag_vmid_i[3:2] == f_rt_tag_vmid[3:2] & tag_vrf_i[3:2] == f_rt_tag_vrf[3:2] & tag_va_i[49:25] == f_rt_tag_va[49:25] : ~f_rt_tag_valid[1] & f_rt_tag_lru[3:2] == 2'd0 & f_rt_tag_vmid[3:2] == 2'd0 & f_rt_tag_vrf[3:2] == 2'd0 & f_rt_tag_va[49:25] == 25'd0) & (tag_valid_i[2] ? tag_valid_i[2] == f_rt_tag_valid[2] & tag_lru_i[5:4] == f_rt_tag_lru[5:4] & tag_vmid_i[5:4] == f_rt_tag_vmid[5:4] & tag_vrf_i[5:4] == f_rt_tag_vrf[5:4] & tag_va_i[74:50] == f_rt_tag_va[74:50] : ~f_rt_tag_valid[2] & f_rt_tag_lru[5:4] == 2'd0 & f_rt_tag_vmid[5:4] == 2'd0 & f_rt_tag_vrf[5:4] == 2'd0 & f_rt_tag_va[74:50] == 25'd0));
-    kept_tags_round_trip: assert ((~(tag_valid_i[0] & ~dropped_o[0]) | tag_valid_i[0] == f_rt_tag_valid[0] & tag_lru_i[1:0] == f_rt_tag_lru[1:0] & tag_vmid_i[1:0] == f_rt_tag_vmid[1:0] & tag_vrf_i[1:0] == f_rt_tag_vrf[1:0] & tag_va_i[24:0] == f_rt_tag_va[24:0]) & (~(tag_valid_i[1] & ~dropped_o[1]) | tag_valid_i[1] == f_rt_tag_valid[1] & tag_lru_i[3:2] == f_rt_tag_lru[3:2] & tag_vmid_i[3:2] == f_rt_tag_vmid[3:2] & tag_vrf_i[3:2] == f_rt_tag_vrf[3:2] & tag_va_i[49:25] == f_rt_tag_va[49:25]) & (~(tag_valid_i[2] & ~dropped_o[2]) | tag_valid_i[2] == f_rt_tag_valid[2] & tag_lru_i[5:4] == f_rt_tag_lru[5:4] & tag_vmid_i[5:4] == f_rt_tag_vmid[5:4] & tag_vrf_i[5:4] == f_rt_tag_vrf[5:4] & tag_va_i[74:50] == f_rt_tag_va[74:50]));
+    round_trip_when_fits: assert (~fits_o
+        | ((tag_valid_i[0] ? (tag_valid_i[0] == f_rt_tag_valid[0])
+                & (tag_lru_i[1:0] == f_rt_tag_lru[1:0]) & (tag_vmid_i[1:0] == f_rt_tag_vmid[1:0])
+                & (tag_vrf_i[1:0] == f_rt_tag_vrf[1:0]) & (tag_va_i[24:0] == f_rt_tag_va[24:0])
+                : ~f_rt_tag_valid[0] & (f_rt_tag_lru[1:0] == 2'd0) & (f_rt_tag_vmid[1:0] == 2'd0)
+                & (f_rt_tag_vrf[1:0] == 2'd0) & (f_rt_tag_va[24:0] == 25'd0))
+            & (tag_valid_i[1] ? (tag_valid_i[1] == f_rt_tag_valid[1])
+                & (tag_lru_i[3:2] == f_rt_tag_lru[3:2]) & (tag_vmid_i[3:2] == f_rt_tag_vmid[3:2])
+                & (tag_vrf_i[3:2] == f_rt_tag_vrf[3:2]) & (tag_va_i[49:25] == f_rt_tag_va[49:25])
+                : ~f_rt_tag_valid[1] & (f_rt_tag_lru[3:2] == 2'd0) & (f_rt_tag_vmid[3:2] == 2'd0)
+                & (f_rt_tag_vrf[3:2] == 2'd0) & (f_rt_tag_va[49:25] == 25'd0))
+            & (tag_valid_i[2] ? (tag_valid_i[2] == f_rt_tag_valid[2])
+                & (tag_lru_i[5:4] == f_rt_tag_lru[5:4]) & (tag_vmid_i[5:4] == f_rt_tag_vmid[5:4])
+                & (tag_vrf_i[5:4] == f_rt_tag_vrf[5:4]) & (tag_va_i[74:50] == f_rt_tag_va[74:50])
+                : ~f_rt_tag_valid[2] & (f_rt_tag_lru[5:4] == 2'd0) & (f_rt_tag_vmid[5:4] == 2'd0)
+                & (f_rt_tag_vrf[5:4] == 2'd0) & (f_rt_tag_va[74:50] == 25'd0))));
+    kept_tags_round_trip: assert ((~(tag_valid_i[0] & ~dropped_o[0])
+            | ((tag_valid_i[0] == f_rt_tag_valid[0]) & (tag_lru_i[1:0] == f_rt_tag_lru[1:0])
+                & (tag_vmid_i[1:0] == f_rt_tag_vmid[1:0]) & (tag_vrf_i[1:0] == f_rt_tag_vrf[1:0])
+                & (tag_va_i[24:0] == f_rt_tag_va[24:0])))
+        & (~(tag_valid_i[1] & ~dropped_o[1])
+            | ((tag_valid_i[1] == f_rt_tag_valid[1]) & (tag_lru_i[3:2] == f_rt_tag_lru[3:2])
+                & (tag_vmid_i[3:2] == f_rt_tag_vmid[3:2]) & (tag_vrf_i[3:2] == f_rt_tag_vrf[3:2])
+                & (tag_va_i[49:25] == f_rt_tag_va[49:25])))
+        & (~(tag_valid_i[2] & ~dropped_o[2])
+            | ((tag_valid_i[2] == f_rt_tag_valid[2]) & (tag_lru_i[5:4] == f_rt_tag_lru[5:4])
+                & (tag_vmid_i[5:4] == f_rt_tag_vmid[5:4]) & (tag_vrf_i[5:4] == f_rt_tag_vrf[5:4])
+                & (tag_va_i[74:50] == f_rt_tag_va[74:50]))));
     drops_reported: assert (dropped_o == (tag_valid_i & ~f_rt_tag_valid));
-    invalid_tags_unpack_to_zero: assert ((tag_valid_i[0] | ~f_rt_tag_valid[0] & f_rt_tag_lru[1:0] == 2'd0 & f_rt_tag_vmid[1:0] == 2'd0 & f_rt_tag_vrf[1:0] == 2'd0 & f_rt_tag_va[24:0] == 25'd0) & (tag_valid_i[1] | ~f_rt_tag_valid[1] & f_rt_tag_lru[3:2] == 2'd0 & f_rt_tag_vmid[3:2] == 2'd0 & f_rt_tag_vrf[3:2] == 2'd0 & f_rt_tag_va[49:25] == 25'd0) & (tag_valid_i[2] | ~f_rt_tag_valid[2] & f_rt_tag_lru[5:4] == 2'd0 & f_rt_tag_vmid[5:4] == 2'd0 & f_rt_tag_vrf[5:4] == 2'd0 & f_rt_tag_va[74:50] == 25'd0));
-    dropped_and_invalid_fields_zero: assert ((tag_valid_i[0] & ~dropped_o[0] | packed_o[31:16] == 16'd0) & (tag_valid_i[1] & ~dropped_o[1] | packed_o[47:32] == 16'd0) & (tag_valid_i[2] & ~dropped_o[2] | packed_o[63:48] == 16'd0));
+    invalid_tags_unpack_to_zero: assert ((tag_valid_i[0]
+            | (~f_rt_tag_valid[0] & (f_rt_tag_lru[1:0] == 2'd0) & (f_rt_tag_vmid[1:0] == 2'd0)
+                & (f_rt_tag_vrf[1:0] == 2'd0) & (f_rt_tag_va[24:0] == 25'd0)))
+        & (tag_valid_i[1]
+            | (~f_rt_tag_valid[1] & (f_rt_tag_lru[3:2] == 2'd0) & (f_rt_tag_vmid[3:2] == 2'd0)
+                & (f_rt_tag_vrf[3:2] == 2'd0) & (f_rt_tag_va[49:25] == 25'd0)))
+        & (tag_valid_i[2]
+            | (~f_rt_tag_valid[2] & (f_rt_tag_lru[5:4] == 2'd0) & (f_rt_tag_vmid[5:4] == 2'd0)
+                & (f_rt_tag_vrf[5:4] == 2'd0) & (f_rt_tag_va[74:50] == 25'd0))));
+    dropped_and_invalid_fields_zero: assert (((tag_valid_i[0] & ~dropped_o[0])
+            | (packed_o[31:16] == 16'd0))
+        & ((tag_valid_i[1] & ~dropped_o[1]) | (packed_o[47:32] == 16'd0))
+        & ((tag_valid_i[2] & ~dropped_o[2]) | (packed_o[63:48] == 16'd0)));
     fits_iff_none_dropped: assert (fits_o == ~(|dropped_o));
-    reference_never_dropped: assert (~(|(tag_valid_i & ~tag_valid_i + 3'd1 & dropped_o)));
+    reference_never_dropped: assert (~(|(tag_valid_i & (~tag_valid_i + 3'd1) & dropped_o)));
   end
 `endif
 

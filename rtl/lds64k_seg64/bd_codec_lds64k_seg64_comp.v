@@ -2,7 +2,8 @@
 // block bd_codec: compressor stage, valid/ready, latency 1 cycle
 // config hash 0c4886e730c56603
 // tags=6 va_tag_bits=26 lru_bits=3 vmid_bits=2 vrf_bits=2
-// encoding=prefix ids=per_entry base_bits=32 delta_bits=96 entry_bits=16 value_bits=8 packed_bits=128 compare=pairwise
+// encoding=prefix ids=per_entry base_bits=32 delta_bits=96 entry_bits=16 value_bits=8
+// packed_bits=128 compare=pairwise
 
 `default_nettype none
 
@@ -48,7 +49,7 @@ module bd_codec_lds64k_seg64_comp (
   );
   assign accept = in_valid_i & in_ready_o;
   assign in_ready_o = ~out_valid_q | out_ready_i;
-  assign out_valid_d = accept | out_valid_q & ~out_ready_i;
+  assign out_valid_d = accept | (out_valid_q & ~out_ready_i);
   assign out_valid_o = out_valid_q;
   assign packed_d = accept ? pack_packed : packed_q;
   assign packed_o = packed_q;
@@ -60,7 +61,7 @@ module bd_codec_lds64k_seg64_comp (
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       out_valid_q <= 1'b0;
-      packed_q <= 128'h00000000000000000000000000000000;
+      packed_q <= 128'h0;
       fits_q <= 1'b0;
       dropped_q <= 6'd0;
     end else begin

@@ -2,7 +2,8 @@
 // block bd_codec: combinational compressor, latency 0
 // config hash 0c4886e730c56603
 // tags=6 va_tag_bits=26 lru_bits=3 vmid_bits=2 vrf_bits=2
-// encoding=prefix ids=per_entry base_bits=32 delta_bits=96 entry_bits=16 value_bits=8 packed_bits=128 compare=pairwise
+// encoding=prefix ids=per_entry base_bits=32 delta_bits=96 entry_bits=16 value_bits=8
+// packed_bits=128 compare=pairwise
 
 `default_nettype none
 
@@ -96,8 +97,10 @@ module bd_codec_lds64k_seg64_pack (
   assign vmid_e5 = tag_vmid_i[11:10];
   assign vrf_e5 = tag_vrf_i[11:10];
   // reference entry: the lowest valid one (isolate the lowest set bit)
-  assign ref_sel = tag_valid_i & ~tag_valid_i + 6'd1;
-  assign ref_base = {18{ref_sel[0]}} & va_e0[25:8] | {18{ref_sel[1]}} & va_e1[25:8] | {18{ref_sel[2]}} & va_e2[25:8] | {18{ref_sel[3]}} & va_e3[25:8] | {18{ref_sel[4]}} & va_e4[25:8] | {18{ref_sel[5]}} & va_e5[25:8];
+  assign ref_sel = tag_valid_i & (~tag_valid_i + 6'd1);
+  assign ref_base = ({18{ref_sel[0]}} & va_e0[25:8]) | ({18{ref_sel[1]}} & va_e1[25:8])
+      | ({18{ref_sel[2]}} & va_e2[25:8]) | ({18{ref_sel[3]}} & va_e3[25:8])
+      | ({18{ref_sel[4]}} & va_e4[25:8]) | ({18{ref_sel[5]}} & va_e5[25:8]);
   // entry 0
   assign fit_e0 = ref_sel[0];
   assign keep_e0 = tag_valid_i[0] & fit_e0;
@@ -105,14 +108,14 @@ module bd_codec_lds64k_seg64_pack (
   assign packed_o[47:32] = keep_e0 ? {va_e0[7:0], vrf_e0, vmid_e0, lru_e0, 1'b1} : 16'd0;
   // entry 1
   assign near_e1r0 = va_e1[25:8] == va_e0[25:8];
-  assign fit_e1 = ref_sel[1] | ref_sel[0] & near_e1r0;
+  assign fit_e1 = ref_sel[1] | (ref_sel[0] & near_e1r0);
   assign keep_e1 = tag_valid_i[1] & fit_e1;
   assign dropped_o[1] = tag_valid_i[1] & ~fit_e1;
   assign packed_o[63:48] = keep_e1 ? {va_e1[7:0], vrf_e1, vmid_e1, lru_e1, 1'b1} : 16'd0;
   // entry 2
   assign near_e2r0 = va_e2[25:8] == va_e0[25:8];
   assign near_e2r1 = va_e2[25:8] == va_e1[25:8];
-  assign fit_e2 = ref_sel[2] | ref_sel[0] & near_e2r0 | ref_sel[1] & near_e2r1;
+  assign fit_e2 = ref_sel[2] | (ref_sel[0] & near_e2r0) | (ref_sel[1] & near_e2r1);
   assign keep_e2 = tag_valid_i[2] & fit_e2;
   assign dropped_o[2] = tag_valid_i[2] & ~fit_e2;
   assign packed_o[79:64] = keep_e2 ? {va_e2[7:0], vrf_e2, vmid_e2, lru_e2, 1'b1} : 16'd0;
@@ -120,7 +123,8 @@ module bd_codec_lds64k_seg64_pack (
   assign near_e3r0 = va_e3[25:8] == va_e0[25:8];
   assign near_e3r1 = va_e3[25:8] == va_e1[25:8];
   assign near_e3r2 = va_e3[25:8] == va_e2[25:8];
-  assign fit_e3 = ref_sel[3] | ref_sel[0] & near_e3r0 | ref_sel[1] & near_e3r1 | ref_sel[2] & near_e3r2;
+  assign fit_e3 = ref_sel[3] | (ref_sel[0] & near_e3r0) | (ref_sel[1] & near_e3r1)
+      | (ref_sel[2] & near_e3r2);
   assign keep_e3 = tag_valid_i[3] & fit_e3;
   assign dropped_o[3] = tag_valid_i[3] & ~fit_e3;
   assign packed_o[95:80] = keep_e3 ? {va_e3[7:0], vrf_e3, vmid_e3, lru_e3, 1'b1} : 16'd0;
@@ -129,7 +133,8 @@ module bd_codec_lds64k_seg64_pack (
   assign near_e4r1 = va_e4[25:8] == va_e1[25:8];
   assign near_e4r2 = va_e4[25:8] == va_e2[25:8];
   assign near_e4r3 = va_e4[25:8] == va_e3[25:8];
-  assign fit_e4 = ref_sel[4] | ref_sel[0] & near_e4r0 | ref_sel[1] & near_e4r1 | ref_sel[2] & near_e4r2 | ref_sel[3] & near_e4r3;
+  assign fit_e4 = ref_sel[4] | (ref_sel[0] & near_e4r0) | (ref_sel[1] & near_e4r1)
+      | (ref_sel[2] & near_e4r2) | (ref_sel[3] & near_e4r3);
   assign keep_e4 = tag_valid_i[4] & fit_e4;
   assign dropped_o[4] = tag_valid_i[4] & ~fit_e4;
   assign packed_o[111:96] = keep_e4 ? {va_e4[7:0], vrf_e4, vmid_e4, lru_e4, 1'b1} : 16'd0;
@@ -139,7 +144,8 @@ module bd_codec_lds64k_seg64_pack (
   assign near_e5r2 = va_e5[25:8] == va_e2[25:8];
   assign near_e5r3 = va_e5[25:8] == va_e3[25:8];
   assign near_e5r4 = va_e5[25:8] == va_e4[25:8];
-  assign fit_e5 = ref_sel[5] | ref_sel[0] & near_e5r0 | ref_sel[1] & near_e5r1 | ref_sel[2] & near_e5r2 | ref_sel[3] & near_e5r3 | ref_sel[4] & near_e5r4;
+  assign fit_e5 = ref_sel[5] | (ref_sel[0] & near_e5r0) | (ref_sel[1] & near_e5r1)
+      | (ref_sel[2] & near_e5r2) | (ref_sel[3] & near_e5r3) | (ref_sel[4] & near_e5r4);
   assign keep_e5 = tag_valid_i[5] & fit_e5;
   assign dropped_o[5] = tag_valid_i[5] & ~fit_e5;
   assign packed_o[127:112] = keep_e5 ? {va_e5[7:0], vrf_e5, vmid_e5, lru_e5, 1'b1} : 16'd0;
@@ -165,13 +171,93 @@ module bd_codec_lds64k_seg64_pack (
   );
 
   always @* begin
-    round_trip_when_fits: assert (~fits_o | (tag_valid_i[0] ? tag_valid_i[0] == f_rt_tag_valid[0] & tag_lru_i[2:0] == f_rt_tag_lru[2:0] & tag_vmid_i[1:0] == f_rt_tag_vmid[1:0] & tag_vrf_i[1:0] == f_rt_tag_vrf[1:0] & tag_va_i[25:0] == f_rt_tag_va[25:0] : ~f_rt_tag_valid[0] & f_rt_tag_lru[2:0] == 3'd0 & f_rt_tag_vmid[1:0] == 2'd0 & f_rt_tag_vrf[1:0] == 2'd0 & f_rt_tag_va[25:0] == 26'd0) & (tag_valid_i[1] ? tag_valid_i[1] == f_rt_tag_valid[1] & tag_lru_i[5:3] == f_rt_tag_lru[5:3] & tag_vmid_i[3:2] == f_rt_tag_vmid[3:2] & tag_vrf_i[3:2] == f_rt_tag_vrf[3:2] & tag_va_i[51:26] == f_rt_tag_va[51:26] : ~f_rt_tag_valid[1] & f_rt_tag_lru[5:3] == 3'd0 & f_rt_tag_vmid[3:2] == 2'd0 & f_rt_tag_vrf[3:2] == 2'd0 & f_rt_tag_va[51:26] == 26'd0) & (tag_valid_i[2] ? tag_valid_i[2] == f_rt_tag_valid[2] & tag_lru_i[8:6] == f_rt_tag_lru[8:6] & tag_vmid_i[5:4] == f_rt_tag_vmid[5:4] & tag_vrf_i[5:4] == f_rt_tag_vrf[5:4] & tag_va_i[77:52] == f_rt_tag_va[77:52] : ~f_rt_tag_valid[2] & f_rt_tag_lru[8:6] == 3'd0 & f_rt_tag_vmid[5:4] == 2'd0 & f_rt_tag_vrf[5:4] == 2'd0 & f_rt_tag_va[77:52] == 26'd0) & (tag_valid_i[3] ? tag_valid_i[3] == f_rt_tag_valid[3] & tag_lru_i[11:9] == f_rt_tag_lru[11:9] & tag_vmid_i[7:6] == f_rt_tag_vmid[7:6] & tag_vrf_i[7:6] == f_rt_tag_vrf[7:6] & tag_va_i[103:78] == f_rt_tag_va[103:78] : ~f_rt_tag_valid[3] & f_rt_tag_lru[11:9] == 3'd0 & f_rt_tag_vmid[7:6] == 2'd0 & f_rt_tag_vrf[7:6] == 2'd0 & f_rt_tag_va[103:78] == 26'd0) & (tag_valid_i[4] ? tag_valid_i[4] == f_rt_tag_valid[4] & tag_lru_i[14:12] == f_rt_tag_lru[14:12] & tag_vmid_i[9:8] == f_rt_tag_vmid[9:8] & tag_vrf_i[9:8] == f_rt_tag_vrf[9:8] & tag_va_i[129:104] == f_rt_tag_va[129:104] : ~f_rt_tag_valid[4] & f_rt_tag_lru[14:12] == 3'd0 & f_rt_tag_vmid[9:8] == 2'd0 & f_rt_tag_vrf[9:8] == 2'd0 & f_rt_tag_va[129:104] == 26'd0) & (tag_valid_i[5] ? tag_valid_i[5] == f_rt_tag_valid[5] & tag_lru_i[17:15] == f_rt_tag_lru[17:15] & tag_vmid_i[11:10] == f_rt_tag_vmid[11:10] & tag_vrf_i[11:10] == f_rt_tag_vrf[11:10] & tag_va_i[155:130] == f_rt_tag_va[155:130] : ~f_rt_tag_valid[5] & f_rt_tag_lru[17:15] == 3'd0 & f_rt_tag_vmid[11:10] == 2'd0 & f_rt_tag_vrf[11:10] == 2'd0 & f_rt_tag_va[155:130] == 26'd0));
-    kept_tags_round_trip: assert ((~(tag_valid_i[0] & ~dropped_o[0]) | tag_valid_i[0] == f_rt_tag_valid[0] & tag_lru_i[2:0] == f_rt_tag_lru[2:0] & tag_vmid_i[1:0] == f_rt_tag_vmid[1:0] & tag_vrf_i[1:0] == f_rt_tag_vrf[1:0] & tag_va_i[25:0] == f_rt_tag_va[25:0]) & (~(tag_valid_i[1] & ~dropped_o[1]) | tag_valid_i[1] == f_rt_tag_valid[1] & tag_lru_i[5:3] == f_rt_tag_lru[5:3] & tag_vmid_i[3:2] == f_rt_tag_vmid[3:2] & tag_vrf_i[3:2] == f_rt_tag_vrf[3:2] & tag_va_i[51:26] == f_rt_tag_va[51:26]) & (~(tag_valid_i[2] & ~dropped_o[2]) | tag_valid_i[2] == f_rt_tag_valid[2] & tag_lru_i[8:6] == f_rt_tag_lru[8:6] & tag_vmid_i[5:4] == f_rt_tag_vmid[5:4] & tag_vrf_i[5:4] == f_rt_tag_vrf[5:4] & tag_va_i[77:52] == f_rt_tag_va[77:52]) & (~(tag_valid_i[3] & ~dropped_o[3]) | tag_valid_i[3] == f_rt_tag_valid[3] & tag_lru_i[11:9] == f_rt_tag_lru[11:9] & tag_vmid_i[7:6] == f_rt_tag_vmid[7:6] & tag_vrf_i[7:6] == f_rt_tag_vrf[7:6] & tag_va_i[103:78] == f_rt_tag_va[103:78]) & (~(tag_valid_i[4] & ~dropped_o[4]) | tag_valid_i[4] == f_rt_tag_valid[4] & tag_lru_i[14:12] == f_rt_tag_lru[14:12] & tag_vmid_i[9:8] == f_rt_tag_vmid[9:8] & tag_vrf_i[9:8] == f_rt_tag_vrf[9:8] & tag_va_i[129:104] == f_rt_tag_va[129:104]) & (~(tag_valid_i[5] & ~dropped_o[5]) | tag_valid_i[5] == f_rt_tag_valid[5] & tag_lru_i[17:15] == f_rt_tag_lru[17:15] & tag_vmid_i[11:10] == f_rt_tag_vmid[11:10] & tag_vrf_i[11:10] == f_rt_tag_vrf[11:10] & tag_va_i[155:130] == f_rt_tag_va[155:130]));
+    round_trip_when_fits: assert (~fits_o
+        | ((tag_valid_i[0] ? (tag_valid_i[0] == f_rt_tag_valid[0])
+                & (tag_lru_i[2:0] == f_rt_tag_lru[2:0]) & (tag_vmid_i[1:0] == f_rt_tag_vmid[1:0])
+                & (tag_vrf_i[1:0] == f_rt_tag_vrf[1:0]) & (tag_va_i[25:0] == f_rt_tag_va[25:0])
+                : ~f_rt_tag_valid[0] & (f_rt_tag_lru[2:0] == 3'd0) & (f_rt_tag_vmid[1:0] == 2'd0)
+                & (f_rt_tag_vrf[1:0] == 2'd0) & (f_rt_tag_va[25:0] == 26'd0))
+            & (tag_valid_i[1] ? (tag_valid_i[1] == f_rt_tag_valid[1])
+                & (tag_lru_i[5:3] == f_rt_tag_lru[5:3]) & (tag_vmid_i[3:2] == f_rt_tag_vmid[3:2])
+                & (tag_vrf_i[3:2] == f_rt_tag_vrf[3:2]) & (tag_va_i[51:26] == f_rt_tag_va[51:26])
+                : ~f_rt_tag_valid[1] & (f_rt_tag_lru[5:3] == 3'd0) & (f_rt_tag_vmid[3:2] == 2'd0)
+                & (f_rt_tag_vrf[3:2] == 2'd0) & (f_rt_tag_va[51:26] == 26'd0))
+            & (tag_valid_i[2] ? (tag_valid_i[2] == f_rt_tag_valid[2])
+                & (tag_lru_i[8:6] == f_rt_tag_lru[8:6]) & (tag_vmid_i[5:4] == f_rt_tag_vmid[5:4])
+                & (tag_vrf_i[5:4] == f_rt_tag_vrf[5:4]) & (tag_va_i[77:52] == f_rt_tag_va[77:52])
+                : ~f_rt_tag_valid[2] & (f_rt_tag_lru[8:6] == 3'd0) & (f_rt_tag_vmid[5:4] == 2'd0)
+                & (f_rt_tag_vrf[5:4] == 2'd0) & (f_rt_tag_va[77:52] == 26'd0))
+            & (tag_valid_i[3] ? (tag_valid_i[3] == f_rt_tag_valid[3])
+                & (tag_lru_i[11:9] == f_rt_tag_lru[11:9]) & (tag_vmid_i[7:6] == f_rt_tag_vmid[7:6])
+                & (tag_vrf_i[7:6] == f_rt_tag_vrf[7:6]) & (tag_va_i[103:78] == f_rt_tag_va[103:78])
+                : ~f_rt_tag_valid[3] & (f_rt_tag_lru[11:9] == 3'd0) & (f_rt_tag_vmid[7:6] == 2'd0)
+                & (f_rt_tag_vrf[7:6] == 2'd0) & (f_rt_tag_va[103:78] == 26'd0))
+            & (tag_valid_i[4] ? (tag_valid_i[4] == f_rt_tag_valid[4])
+                & (tag_lru_i[14:12] == f_rt_tag_lru[14:12])
+                & (tag_vmid_i[9:8] == f_rt_tag_vmid[9:8]) & (tag_vrf_i[9:8] == f_rt_tag_vrf[9:8])
+                & (tag_va_i[129:104] == f_rt_tag_va[129:104]) : ~f_rt_tag_valid[4]
+                & (f_rt_tag_lru[14:12] == 3'd0) & (f_rt_tag_vmid[9:8] == 2'd0)
+                & (f_rt_tag_vrf[9:8] == 2'd0) & (f_rt_tag_va[129:104] == 26'd0))
+            & (tag_valid_i[5] ? (tag_valid_i[5] == f_rt_tag_valid[5])
+                & (tag_lru_i[17:15] == f_rt_tag_lru[17:15])
+                & (tag_vmid_i[11:10] == f_rt_tag_vmid[11:10])
+                & (tag_vrf_i[11:10] == f_rt_tag_vrf[11:10])
+                & (tag_va_i[155:130] == f_rt_tag_va[155:130]) : ~f_rt_tag_valid[5]
+                & (f_rt_tag_lru[17:15] == 3'd0) & (f_rt_tag_vmid[11:10] == 2'd0)
+                & (f_rt_tag_vrf[11:10] == 2'd0) & (f_rt_tag_va[155:130] == 26'd0))));
+    kept_tags_round_trip: assert ((~(tag_valid_i[0] & ~dropped_o[0])
+            | ((tag_valid_i[0] == f_rt_tag_valid[0]) & (tag_lru_i[2:0] == f_rt_tag_lru[2:0])
+                & (tag_vmid_i[1:0] == f_rt_tag_vmid[1:0]) & (tag_vrf_i[1:0] == f_rt_tag_vrf[1:0])
+                & (tag_va_i[25:0] == f_rt_tag_va[25:0])))
+        & (~(tag_valid_i[1] & ~dropped_o[1])
+            | ((tag_valid_i[1] == f_rt_tag_valid[1]) & (tag_lru_i[5:3] == f_rt_tag_lru[5:3])
+                & (tag_vmid_i[3:2] == f_rt_tag_vmid[3:2]) & (tag_vrf_i[3:2] == f_rt_tag_vrf[3:2])
+                & (tag_va_i[51:26] == f_rt_tag_va[51:26])))
+        & (~(tag_valid_i[2] & ~dropped_o[2])
+            | ((tag_valid_i[2] == f_rt_tag_valid[2]) & (tag_lru_i[8:6] == f_rt_tag_lru[8:6])
+                & (tag_vmid_i[5:4] == f_rt_tag_vmid[5:4]) & (tag_vrf_i[5:4] == f_rt_tag_vrf[5:4])
+                & (tag_va_i[77:52] == f_rt_tag_va[77:52])))
+        & (~(tag_valid_i[3] & ~dropped_o[3])
+            | ((tag_valid_i[3] == f_rt_tag_valid[3]) & (tag_lru_i[11:9] == f_rt_tag_lru[11:9])
+                & (tag_vmid_i[7:6] == f_rt_tag_vmid[7:6]) & (tag_vrf_i[7:6] == f_rt_tag_vrf[7:6])
+                & (tag_va_i[103:78] == f_rt_tag_va[103:78])))
+        & (~(tag_valid_i[4] & ~dropped_o[4])
+            | ((tag_valid_i[4] == f_rt_tag_valid[4]) & (tag_lru_i[14:12] == f_rt_tag_lru[14:12])
+                & (tag_vmid_i[9:8] == f_rt_tag_vmid[9:8]) & (tag_vrf_i[9:8] == f_rt_tag_vrf[9:8])
+                & (tag_va_i[129:104] == f_rt_tag_va[129:104])))
+        & (~(tag_valid_i[5] & ~dropped_o[5])
+            | ((tag_valid_i[5] == f_rt_tag_valid[5]) & (tag_lru_i[17:15] == f_rt_tag_lru[17:15])
+                & (tag_vmid_i[11:10] == f_rt_tag_vmid[11:10])
+                & (tag_vrf_i[11:10] == f_rt_tag_vrf[11:10])
+                & (tag_va_i[155:130] == f_rt_tag_va[155:130]))));
     drops_reported: assert (dropped_o == (tag_valid_i & ~f_rt_tag_valid));
-    invalid_tags_unpack_to_zero: assert ((tag_valid_i[0] | ~f_rt_tag_valid[0] & f_rt_tag_lru[2:0] == 3'd0 & f_rt_tag_vmid[1:0] == 2'd0 & f_rt_tag_vrf[1:0] == 2'd0 & f_rt_tag_va[25:0] == 26'd0) & (tag_valid_i[1] | ~f_rt_tag_valid[1] & f_rt_tag_lru[5:3] == 3'd0 & f_rt_tag_vmid[3:2] == 2'd0 & f_rt_tag_vrf[3:2] == 2'd0 & f_rt_tag_va[51:26] == 26'd0) & (tag_valid_i[2] | ~f_rt_tag_valid[2] & f_rt_tag_lru[8:6] == 3'd0 & f_rt_tag_vmid[5:4] == 2'd0 & f_rt_tag_vrf[5:4] == 2'd0 & f_rt_tag_va[77:52] == 26'd0) & (tag_valid_i[3] | ~f_rt_tag_valid[3] & f_rt_tag_lru[11:9] == 3'd0 & f_rt_tag_vmid[7:6] == 2'd0 & f_rt_tag_vrf[7:6] == 2'd0 & f_rt_tag_va[103:78] == 26'd0) & (tag_valid_i[4] | ~f_rt_tag_valid[4] & f_rt_tag_lru[14:12] == 3'd0 & f_rt_tag_vmid[9:8] == 2'd0 & f_rt_tag_vrf[9:8] == 2'd0 & f_rt_tag_va[129:104] == 26'd0) & (tag_valid_i[5] | ~f_rt_tag_valid[5] & f_rt_tag_lru[17:15] == 3'd0 & f_rt_tag_vmid[11:10] == 2'd0 & f_rt_tag_vrf[11:10] == 2'd0 & f_rt_tag_va[155:130] == 26'd0));
-    dropped_and_invalid_fields_zero: assert ((tag_valid_i[0] & ~dropped_o[0] | packed_o[47:32] == 16'd0) & (tag_valid_i[1] & ~dropped_o[1] | packed_o[63:48] == 16'd0) & (tag_valid_i[2] & ~dropped_o[2] | packed_o[79:64] == 16'd0) & (tag_valid_i[3] & ~dropped_o[3] | packed_o[95:80] == 16'd0) & (tag_valid_i[4] & ~dropped_o[4] | packed_o[111:96] == 16'd0) & (tag_valid_i[5] & ~dropped_o[5] | packed_o[127:112] == 16'd0));
+    invalid_tags_unpack_to_zero: assert ((tag_valid_i[0]
+            | (~f_rt_tag_valid[0] & (f_rt_tag_lru[2:0] == 3'd0) & (f_rt_tag_vmid[1:0] == 2'd0)
+                & (f_rt_tag_vrf[1:0] == 2'd0) & (f_rt_tag_va[25:0] == 26'd0)))
+        & (tag_valid_i[1]
+            | (~f_rt_tag_valid[1] & (f_rt_tag_lru[5:3] == 3'd0) & (f_rt_tag_vmid[3:2] == 2'd0)
+                & (f_rt_tag_vrf[3:2] == 2'd0) & (f_rt_tag_va[51:26] == 26'd0)))
+        & (tag_valid_i[2]
+            | (~f_rt_tag_valid[2] & (f_rt_tag_lru[8:6] == 3'd0) & (f_rt_tag_vmid[5:4] == 2'd0)
+                & (f_rt_tag_vrf[5:4] == 2'd0) & (f_rt_tag_va[77:52] == 26'd0)))
+        & (tag_valid_i[3]
+            | (~f_rt_tag_valid[3] & (f_rt_tag_lru[11:9] == 3'd0) & (f_rt_tag_vmid[7:6] == 2'd0)
+                & (f_rt_tag_vrf[7:6] == 2'd0) & (f_rt_tag_va[103:78] == 26'd0)))
+        & (tag_valid_i[4]
+            | (~f_rt_tag_valid[4] & (f_rt_tag_lru[14:12] == 3'd0) & (f_rt_tag_vmid[9:8] == 2'd0)
+                & (f_rt_tag_vrf[9:8] == 2'd0) & (f_rt_tag_va[129:104] == 26'd0)))
+        & (tag_valid_i[5]
+            | (~f_rt_tag_valid[5] & (f_rt_tag_lru[17:15] == 3'd0) & (f_rt_tag_vmid[11:10] == 2'd0)
+                & (f_rt_tag_vrf[11:10] == 2'd0) & (f_rt_tag_va[155:130] == 26'd0))));
+    dropped_and_invalid_fields_zero: assert (((tag_valid_i[0] & ~dropped_o[0])
+            | (packed_o[47:32] == 16'd0))
+        & ((tag_valid_i[1] & ~dropped_o[1]) | (packed_o[63:48] == 16'd0))
+        & ((tag_valid_i[2] & ~dropped_o[2]) | (packed_o[79:64] == 16'd0))
+        & ((tag_valid_i[3] & ~dropped_o[3]) | (packed_o[95:80] == 16'd0))
+        & ((tag_valid_i[4] & ~dropped_o[4]) | (packed_o[111:96] == 16'd0))
+        & ((tag_valid_i[5] & ~dropped_o[5]) | (packed_o[127:112] == 16'd0)));
     fits_iff_none_dropped: assert (fits_o == ~(|dropped_o));
-    reference_never_dropped: assert (~(|(tag_valid_i & ~tag_valid_i + 6'd1 & dropped_o)));
+    reference_never_dropped: assert (~(|(tag_valid_i & (~tag_valid_i + 6'd1) & dropped_o)));
   end
 `endif
 

@@ -2,7 +2,8 @@
 // block bd_codec: combinational decompressor, latency 0
 // config hash 0c4886e730c56603
 // tags=6 va_tag_bits=26 lru_bits=3 vmid_bits=2 vrf_bits=2
-// encoding=prefix ids=per_entry base_bits=32 delta_bits=96 entry_bits=16 value_bits=8 packed_bits=128 compare=pairwise
+// encoding=prefix ids=per_entry base_bits=32 delta_bits=96 entry_bits=16 value_bits=8
+// packed_bits=128 compare=pairwise
 
 `default_nettype none
 

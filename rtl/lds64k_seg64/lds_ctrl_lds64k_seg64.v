@@ -490,518 +490,518 @@ module lds_ctrl_lds64k_seg64 (
   assign app_wr = app_valid_i & app_we_i;
   assign app_touched[0] = |app_bank_en_i[15:0];
   assign app_touched[1] = |app_bank_en_i[31:16];
-  assign app_clr[1:0] = {2{app_wr & app_row_i == 9'd0}} & app_touched;
-  assign app_clr[3:2] = {2{app_wr & app_row_i == 9'd1}} & app_touched;
-  assign app_clr[5:4] = {2{app_wr & app_row_i == 9'd2}} & app_touched;
-  assign app_clr[7:6] = {2{app_wr & app_row_i == 9'd3}} & app_touched;
-  assign app_clr[9:8] = {2{app_wr & app_row_i == 9'd4}} & app_touched;
-  assign app_clr[11:10] = {2{app_wr & app_row_i == 9'd5}} & app_touched;
-  assign app_clr[13:12] = {2{app_wr & app_row_i == 9'd6}} & app_touched;
-  assign app_clr[15:14] = {2{app_wr & app_row_i == 9'd7}} & app_touched;
-  assign app_clr[17:16] = {2{app_wr & app_row_i == 9'd8}} & app_touched;
-  assign app_clr[19:18] = {2{app_wr & app_row_i == 9'd9}} & app_touched;
-  assign app_clr[21:20] = {2{app_wr & app_row_i == 9'd10}} & app_touched;
-  assign app_clr[23:22] = {2{app_wr & app_row_i == 9'd11}} & app_touched;
-  assign app_clr[25:24] = {2{app_wr & app_row_i == 9'd12}} & app_touched;
-  assign app_clr[27:26] = {2{app_wr & app_row_i == 9'd13}} & app_touched;
-  assign app_clr[29:28] = {2{app_wr & app_row_i == 9'd14}} & app_touched;
-  assign app_clr[31:30] = {2{app_wr & app_row_i == 9'd15}} & app_touched;
-  assign app_clr[33:32] = {2{app_wr & app_row_i == 9'd16}} & app_touched;
-  assign app_clr[35:34] = {2{app_wr & app_row_i == 9'd17}} & app_touched;
-  assign app_clr[37:36] = {2{app_wr & app_row_i == 9'd18}} & app_touched;
-  assign app_clr[39:38] = {2{app_wr & app_row_i == 9'd19}} & app_touched;
-  assign app_clr[41:40] = {2{app_wr & app_row_i == 9'd20}} & app_touched;
-  assign app_clr[43:42] = {2{app_wr & app_row_i == 9'd21}} & app_touched;
-  assign app_clr[45:44] = {2{app_wr & app_row_i == 9'd22}} & app_touched;
-  assign app_clr[47:46] = {2{app_wr & app_row_i == 9'd23}} & app_touched;
-  assign app_clr[49:48] = {2{app_wr & app_row_i == 9'd24}} & app_touched;
-  assign app_clr[51:50] = {2{app_wr & app_row_i == 9'd25}} & app_touched;
-  assign app_clr[53:52] = {2{app_wr & app_row_i == 9'd26}} & app_touched;
-  assign app_clr[55:54] = {2{app_wr & app_row_i == 9'd27}} & app_touched;
-  assign app_clr[57:56] = {2{app_wr & app_row_i == 9'd28}} & app_touched;
-  assign app_clr[59:58] = {2{app_wr & app_row_i == 9'd29}} & app_touched;
-  assign app_clr[61:60] = {2{app_wr & app_row_i == 9'd30}} & app_touched;
-  assign app_clr[63:62] = {2{app_wr & app_row_i == 9'd31}} & app_touched;
-  assign app_clr[65:64] = {2{app_wr & app_row_i == 9'd32}} & app_touched;
-  assign app_clr[67:66] = {2{app_wr & app_row_i == 9'd33}} & app_touched;
-  assign app_clr[69:68] = {2{app_wr & app_row_i == 9'd34}} & app_touched;
-  assign app_clr[71:70] = {2{app_wr & app_row_i == 9'd35}} & app_touched;
-  assign app_clr[73:72] = {2{app_wr & app_row_i == 9'd36}} & app_touched;
-  assign app_clr[75:74] = {2{app_wr & app_row_i == 9'd37}} & app_touched;
-  assign app_clr[77:76] = {2{app_wr & app_row_i == 9'd38}} & app_touched;
-  assign app_clr[79:78] = {2{app_wr & app_row_i == 9'd39}} & app_touched;
-  assign app_clr[81:80] = {2{app_wr & app_row_i == 9'd40}} & app_touched;
-  assign app_clr[83:82] = {2{app_wr & app_row_i == 9'd41}} & app_touched;
-  assign app_clr[85:84] = {2{app_wr & app_row_i == 9'd42}} & app_touched;
-  assign app_clr[87:86] = {2{app_wr & app_row_i == 9'd43}} & app_touched;
-  assign app_clr[89:88] = {2{app_wr & app_row_i == 9'd44}} & app_touched;
-  assign app_clr[91:90] = {2{app_wr & app_row_i == 9'd45}} & app_touched;
-  assign app_clr[93:92] = {2{app_wr & app_row_i == 9'd46}} & app_touched;
-  assign app_clr[95:94] = {2{app_wr & app_row_i == 9'd47}} & app_touched;
-  assign app_clr[97:96] = {2{app_wr & app_row_i == 9'd48}} & app_touched;
-  assign app_clr[99:98] = {2{app_wr & app_row_i == 9'd49}} & app_touched;
-  assign app_clr[101:100] = {2{app_wr & app_row_i == 9'd50}} & app_touched;
-  assign app_clr[103:102] = {2{app_wr & app_row_i == 9'd51}} & app_touched;
-  assign app_clr[105:104] = {2{app_wr & app_row_i == 9'd52}} & app_touched;
-  assign app_clr[107:106] = {2{app_wr & app_row_i == 9'd53}} & app_touched;
-  assign app_clr[109:108] = {2{app_wr & app_row_i == 9'd54}} & app_touched;
-  assign app_clr[111:110] = {2{app_wr & app_row_i == 9'd55}} & app_touched;
-  assign app_clr[113:112] = {2{app_wr & app_row_i == 9'd56}} & app_touched;
-  assign app_clr[115:114] = {2{app_wr & app_row_i == 9'd57}} & app_touched;
-  assign app_clr[117:116] = {2{app_wr & app_row_i == 9'd58}} & app_touched;
-  assign app_clr[119:118] = {2{app_wr & app_row_i == 9'd59}} & app_touched;
-  assign app_clr[121:120] = {2{app_wr & app_row_i == 9'd60}} & app_touched;
-  assign app_clr[123:122] = {2{app_wr & app_row_i == 9'd61}} & app_touched;
-  assign app_clr[125:124] = {2{app_wr & app_row_i == 9'd62}} & app_touched;
-  assign app_clr[127:126] = {2{app_wr & app_row_i == 9'd63}} & app_touched;
-  assign app_clr[129:128] = {2{app_wr & app_row_i == 9'd64}} & app_touched;
-  assign app_clr[131:130] = {2{app_wr & app_row_i == 9'd65}} & app_touched;
-  assign app_clr[133:132] = {2{app_wr & app_row_i == 9'd66}} & app_touched;
-  assign app_clr[135:134] = {2{app_wr & app_row_i == 9'd67}} & app_touched;
-  assign app_clr[137:136] = {2{app_wr & app_row_i == 9'd68}} & app_touched;
-  assign app_clr[139:138] = {2{app_wr & app_row_i == 9'd69}} & app_touched;
-  assign app_clr[141:140] = {2{app_wr & app_row_i == 9'd70}} & app_touched;
-  assign app_clr[143:142] = {2{app_wr & app_row_i == 9'd71}} & app_touched;
-  assign app_clr[145:144] = {2{app_wr & app_row_i == 9'd72}} & app_touched;
-  assign app_clr[147:146] = {2{app_wr & app_row_i == 9'd73}} & app_touched;
-  assign app_clr[149:148] = {2{app_wr & app_row_i == 9'd74}} & app_touched;
-  assign app_clr[151:150] = {2{app_wr & app_row_i == 9'd75}} & app_touched;
-  assign app_clr[153:152] = {2{app_wr & app_row_i == 9'd76}} & app_touched;
-  assign app_clr[155:154] = {2{app_wr & app_row_i == 9'd77}} & app_touched;
-  assign app_clr[157:156] = {2{app_wr & app_row_i == 9'd78}} & app_touched;
-  assign app_clr[159:158] = {2{app_wr & app_row_i == 9'd79}} & app_touched;
-  assign app_clr[161:160] = {2{app_wr & app_row_i == 9'd80}} & app_touched;
-  assign app_clr[163:162] = {2{app_wr & app_row_i == 9'd81}} & app_touched;
-  assign app_clr[165:164] = {2{app_wr & app_row_i == 9'd82}} & app_touched;
-  assign app_clr[167:166] = {2{app_wr & app_row_i == 9'd83}} & app_touched;
-  assign app_clr[169:168] = {2{app_wr & app_row_i == 9'd84}} & app_touched;
-  assign app_clr[171:170] = {2{app_wr & app_row_i == 9'd85}} & app_touched;
-  assign app_clr[173:172] = {2{app_wr & app_row_i == 9'd86}} & app_touched;
-  assign app_clr[175:174] = {2{app_wr & app_row_i == 9'd87}} & app_touched;
-  assign app_clr[177:176] = {2{app_wr & app_row_i == 9'd88}} & app_touched;
-  assign app_clr[179:178] = {2{app_wr & app_row_i == 9'd89}} & app_touched;
-  assign app_clr[181:180] = {2{app_wr & app_row_i == 9'd90}} & app_touched;
-  assign app_clr[183:182] = {2{app_wr & app_row_i == 9'd91}} & app_touched;
-  assign app_clr[185:184] = {2{app_wr & app_row_i == 9'd92}} & app_touched;
-  assign app_clr[187:186] = {2{app_wr & app_row_i == 9'd93}} & app_touched;
-  assign app_clr[189:188] = {2{app_wr & app_row_i == 9'd94}} & app_touched;
-  assign app_clr[191:190] = {2{app_wr & app_row_i == 9'd95}} & app_touched;
-  assign app_clr[193:192] = {2{app_wr & app_row_i == 9'd96}} & app_touched;
-  assign app_clr[195:194] = {2{app_wr & app_row_i == 9'd97}} & app_touched;
-  assign app_clr[197:196] = {2{app_wr & app_row_i == 9'd98}} & app_touched;
-  assign app_clr[199:198] = {2{app_wr & app_row_i == 9'd99}} & app_touched;
-  assign app_clr[201:200] = {2{app_wr & app_row_i == 9'd100}} & app_touched;
-  assign app_clr[203:202] = {2{app_wr & app_row_i == 9'd101}} & app_touched;
-  assign app_clr[205:204] = {2{app_wr & app_row_i == 9'd102}} & app_touched;
-  assign app_clr[207:206] = {2{app_wr & app_row_i == 9'd103}} & app_touched;
-  assign app_clr[209:208] = {2{app_wr & app_row_i == 9'd104}} & app_touched;
-  assign app_clr[211:210] = {2{app_wr & app_row_i == 9'd105}} & app_touched;
-  assign app_clr[213:212] = {2{app_wr & app_row_i == 9'd106}} & app_touched;
-  assign app_clr[215:214] = {2{app_wr & app_row_i == 9'd107}} & app_touched;
-  assign app_clr[217:216] = {2{app_wr & app_row_i == 9'd108}} & app_touched;
-  assign app_clr[219:218] = {2{app_wr & app_row_i == 9'd109}} & app_touched;
-  assign app_clr[221:220] = {2{app_wr & app_row_i == 9'd110}} & app_touched;
-  assign app_clr[223:222] = {2{app_wr & app_row_i == 9'd111}} & app_touched;
-  assign app_clr[225:224] = {2{app_wr & app_row_i == 9'd112}} & app_touched;
-  assign app_clr[227:226] = {2{app_wr & app_row_i == 9'd113}} & app_touched;
-  assign app_clr[229:228] = {2{app_wr & app_row_i == 9'd114}} & app_touched;
-  assign app_clr[231:230] = {2{app_wr & app_row_i == 9'd115}} & app_touched;
-  assign app_clr[233:232] = {2{app_wr & app_row_i == 9'd116}} & app_touched;
-  assign app_clr[235:234] = {2{app_wr & app_row_i == 9'd117}} & app_touched;
-  assign app_clr[237:236] = {2{app_wr & app_row_i == 9'd118}} & app_touched;
-  assign app_clr[239:238] = {2{app_wr & app_row_i == 9'd119}} & app_touched;
-  assign app_clr[241:240] = {2{app_wr & app_row_i == 9'd120}} & app_touched;
-  assign app_clr[243:242] = {2{app_wr & app_row_i == 9'd121}} & app_touched;
-  assign app_clr[245:244] = {2{app_wr & app_row_i == 9'd122}} & app_touched;
-  assign app_clr[247:246] = {2{app_wr & app_row_i == 9'd123}} & app_touched;
-  assign app_clr[249:248] = {2{app_wr & app_row_i == 9'd124}} & app_touched;
-  assign app_clr[251:250] = {2{app_wr & app_row_i == 9'd125}} & app_touched;
-  assign app_clr[253:252] = {2{app_wr & app_row_i == 9'd126}} & app_touched;
-  assign app_clr[255:254] = {2{app_wr & app_row_i == 9'd127}} & app_touched;
-  assign app_clr[257:256] = {2{app_wr & app_row_i == 9'd128}} & app_touched;
-  assign app_clr[259:258] = {2{app_wr & app_row_i == 9'd129}} & app_touched;
-  assign app_clr[261:260] = {2{app_wr & app_row_i == 9'd130}} & app_touched;
-  assign app_clr[263:262] = {2{app_wr & app_row_i == 9'd131}} & app_touched;
-  assign app_clr[265:264] = {2{app_wr & app_row_i == 9'd132}} & app_touched;
-  assign app_clr[267:266] = {2{app_wr & app_row_i == 9'd133}} & app_touched;
-  assign app_clr[269:268] = {2{app_wr & app_row_i == 9'd134}} & app_touched;
-  assign app_clr[271:270] = {2{app_wr & app_row_i == 9'd135}} & app_touched;
-  assign app_clr[273:272] = {2{app_wr & app_row_i == 9'd136}} & app_touched;
-  assign app_clr[275:274] = {2{app_wr & app_row_i == 9'd137}} & app_touched;
-  assign app_clr[277:276] = {2{app_wr & app_row_i == 9'd138}} & app_touched;
-  assign app_clr[279:278] = {2{app_wr & app_row_i == 9'd139}} & app_touched;
-  assign app_clr[281:280] = {2{app_wr & app_row_i == 9'd140}} & app_touched;
-  assign app_clr[283:282] = {2{app_wr & app_row_i == 9'd141}} & app_touched;
-  assign app_clr[285:284] = {2{app_wr & app_row_i == 9'd142}} & app_touched;
-  assign app_clr[287:286] = {2{app_wr & app_row_i == 9'd143}} & app_touched;
-  assign app_clr[289:288] = {2{app_wr & app_row_i == 9'd144}} & app_touched;
-  assign app_clr[291:290] = {2{app_wr & app_row_i == 9'd145}} & app_touched;
-  assign app_clr[293:292] = {2{app_wr & app_row_i == 9'd146}} & app_touched;
-  assign app_clr[295:294] = {2{app_wr & app_row_i == 9'd147}} & app_touched;
-  assign app_clr[297:296] = {2{app_wr & app_row_i == 9'd148}} & app_touched;
-  assign app_clr[299:298] = {2{app_wr & app_row_i == 9'd149}} & app_touched;
-  assign app_clr[301:300] = {2{app_wr & app_row_i == 9'd150}} & app_touched;
-  assign app_clr[303:302] = {2{app_wr & app_row_i == 9'd151}} & app_touched;
-  assign app_clr[305:304] = {2{app_wr & app_row_i == 9'd152}} & app_touched;
-  assign app_clr[307:306] = {2{app_wr & app_row_i == 9'd153}} & app_touched;
-  assign app_clr[309:308] = {2{app_wr & app_row_i == 9'd154}} & app_touched;
-  assign app_clr[311:310] = {2{app_wr & app_row_i == 9'd155}} & app_touched;
-  assign app_clr[313:312] = {2{app_wr & app_row_i == 9'd156}} & app_touched;
-  assign app_clr[315:314] = {2{app_wr & app_row_i == 9'd157}} & app_touched;
-  assign app_clr[317:316] = {2{app_wr & app_row_i == 9'd158}} & app_touched;
-  assign app_clr[319:318] = {2{app_wr & app_row_i == 9'd159}} & app_touched;
-  assign app_clr[321:320] = {2{app_wr & app_row_i == 9'd160}} & app_touched;
-  assign app_clr[323:322] = {2{app_wr & app_row_i == 9'd161}} & app_touched;
-  assign app_clr[325:324] = {2{app_wr & app_row_i == 9'd162}} & app_touched;
-  assign app_clr[327:326] = {2{app_wr & app_row_i == 9'd163}} & app_touched;
-  assign app_clr[329:328] = {2{app_wr & app_row_i == 9'd164}} & app_touched;
-  assign app_clr[331:330] = {2{app_wr & app_row_i == 9'd165}} & app_touched;
-  assign app_clr[333:332] = {2{app_wr & app_row_i == 9'd166}} & app_touched;
-  assign app_clr[335:334] = {2{app_wr & app_row_i == 9'd167}} & app_touched;
-  assign app_clr[337:336] = {2{app_wr & app_row_i == 9'd168}} & app_touched;
-  assign app_clr[339:338] = {2{app_wr & app_row_i == 9'd169}} & app_touched;
-  assign app_clr[341:340] = {2{app_wr & app_row_i == 9'd170}} & app_touched;
-  assign app_clr[343:342] = {2{app_wr & app_row_i == 9'd171}} & app_touched;
-  assign app_clr[345:344] = {2{app_wr & app_row_i == 9'd172}} & app_touched;
-  assign app_clr[347:346] = {2{app_wr & app_row_i == 9'd173}} & app_touched;
-  assign app_clr[349:348] = {2{app_wr & app_row_i == 9'd174}} & app_touched;
-  assign app_clr[351:350] = {2{app_wr & app_row_i == 9'd175}} & app_touched;
-  assign app_clr[353:352] = {2{app_wr & app_row_i == 9'd176}} & app_touched;
-  assign app_clr[355:354] = {2{app_wr & app_row_i == 9'd177}} & app_touched;
-  assign app_clr[357:356] = {2{app_wr & app_row_i == 9'd178}} & app_touched;
-  assign app_clr[359:358] = {2{app_wr & app_row_i == 9'd179}} & app_touched;
-  assign app_clr[361:360] = {2{app_wr & app_row_i == 9'd180}} & app_touched;
-  assign app_clr[363:362] = {2{app_wr & app_row_i == 9'd181}} & app_touched;
-  assign app_clr[365:364] = {2{app_wr & app_row_i == 9'd182}} & app_touched;
-  assign app_clr[367:366] = {2{app_wr & app_row_i == 9'd183}} & app_touched;
-  assign app_clr[369:368] = {2{app_wr & app_row_i == 9'd184}} & app_touched;
-  assign app_clr[371:370] = {2{app_wr & app_row_i == 9'd185}} & app_touched;
-  assign app_clr[373:372] = {2{app_wr & app_row_i == 9'd186}} & app_touched;
-  assign app_clr[375:374] = {2{app_wr & app_row_i == 9'd187}} & app_touched;
-  assign app_clr[377:376] = {2{app_wr & app_row_i == 9'd188}} & app_touched;
-  assign app_clr[379:378] = {2{app_wr & app_row_i == 9'd189}} & app_touched;
-  assign app_clr[381:380] = {2{app_wr & app_row_i == 9'd190}} & app_touched;
-  assign app_clr[383:382] = {2{app_wr & app_row_i == 9'd191}} & app_touched;
-  assign app_clr[385:384] = {2{app_wr & app_row_i == 9'd192}} & app_touched;
-  assign app_clr[387:386] = {2{app_wr & app_row_i == 9'd193}} & app_touched;
-  assign app_clr[389:388] = {2{app_wr & app_row_i == 9'd194}} & app_touched;
-  assign app_clr[391:390] = {2{app_wr & app_row_i == 9'd195}} & app_touched;
-  assign app_clr[393:392] = {2{app_wr & app_row_i == 9'd196}} & app_touched;
-  assign app_clr[395:394] = {2{app_wr & app_row_i == 9'd197}} & app_touched;
-  assign app_clr[397:396] = {2{app_wr & app_row_i == 9'd198}} & app_touched;
-  assign app_clr[399:398] = {2{app_wr & app_row_i == 9'd199}} & app_touched;
-  assign app_clr[401:400] = {2{app_wr & app_row_i == 9'd200}} & app_touched;
-  assign app_clr[403:402] = {2{app_wr & app_row_i == 9'd201}} & app_touched;
-  assign app_clr[405:404] = {2{app_wr & app_row_i == 9'd202}} & app_touched;
-  assign app_clr[407:406] = {2{app_wr & app_row_i == 9'd203}} & app_touched;
-  assign app_clr[409:408] = {2{app_wr & app_row_i == 9'd204}} & app_touched;
-  assign app_clr[411:410] = {2{app_wr & app_row_i == 9'd205}} & app_touched;
-  assign app_clr[413:412] = {2{app_wr & app_row_i == 9'd206}} & app_touched;
-  assign app_clr[415:414] = {2{app_wr & app_row_i == 9'd207}} & app_touched;
-  assign app_clr[417:416] = {2{app_wr & app_row_i == 9'd208}} & app_touched;
-  assign app_clr[419:418] = {2{app_wr & app_row_i == 9'd209}} & app_touched;
-  assign app_clr[421:420] = {2{app_wr & app_row_i == 9'd210}} & app_touched;
-  assign app_clr[423:422] = {2{app_wr & app_row_i == 9'd211}} & app_touched;
-  assign app_clr[425:424] = {2{app_wr & app_row_i == 9'd212}} & app_touched;
-  assign app_clr[427:426] = {2{app_wr & app_row_i == 9'd213}} & app_touched;
-  assign app_clr[429:428] = {2{app_wr & app_row_i == 9'd214}} & app_touched;
-  assign app_clr[431:430] = {2{app_wr & app_row_i == 9'd215}} & app_touched;
-  assign app_clr[433:432] = {2{app_wr & app_row_i == 9'd216}} & app_touched;
-  assign app_clr[435:434] = {2{app_wr & app_row_i == 9'd217}} & app_touched;
-  assign app_clr[437:436] = {2{app_wr & app_row_i == 9'd218}} & app_touched;
-  assign app_clr[439:438] = {2{app_wr & app_row_i == 9'd219}} & app_touched;
-  assign app_clr[441:440] = {2{app_wr & app_row_i == 9'd220}} & app_touched;
-  assign app_clr[443:442] = {2{app_wr & app_row_i == 9'd221}} & app_touched;
-  assign app_clr[445:444] = {2{app_wr & app_row_i == 9'd222}} & app_touched;
-  assign app_clr[447:446] = {2{app_wr & app_row_i == 9'd223}} & app_touched;
-  assign app_clr[449:448] = {2{app_wr & app_row_i == 9'd224}} & app_touched;
-  assign app_clr[451:450] = {2{app_wr & app_row_i == 9'd225}} & app_touched;
-  assign app_clr[453:452] = {2{app_wr & app_row_i == 9'd226}} & app_touched;
-  assign app_clr[455:454] = {2{app_wr & app_row_i == 9'd227}} & app_touched;
-  assign app_clr[457:456] = {2{app_wr & app_row_i == 9'd228}} & app_touched;
-  assign app_clr[459:458] = {2{app_wr & app_row_i == 9'd229}} & app_touched;
-  assign app_clr[461:460] = {2{app_wr & app_row_i == 9'd230}} & app_touched;
-  assign app_clr[463:462] = {2{app_wr & app_row_i == 9'd231}} & app_touched;
-  assign app_clr[465:464] = {2{app_wr & app_row_i == 9'd232}} & app_touched;
-  assign app_clr[467:466] = {2{app_wr & app_row_i == 9'd233}} & app_touched;
-  assign app_clr[469:468] = {2{app_wr & app_row_i == 9'd234}} & app_touched;
-  assign app_clr[471:470] = {2{app_wr & app_row_i == 9'd235}} & app_touched;
-  assign app_clr[473:472] = {2{app_wr & app_row_i == 9'd236}} & app_touched;
-  assign app_clr[475:474] = {2{app_wr & app_row_i == 9'd237}} & app_touched;
-  assign app_clr[477:476] = {2{app_wr & app_row_i == 9'd238}} & app_touched;
-  assign app_clr[479:478] = {2{app_wr & app_row_i == 9'd239}} & app_touched;
-  assign app_clr[481:480] = {2{app_wr & app_row_i == 9'd240}} & app_touched;
-  assign app_clr[483:482] = {2{app_wr & app_row_i == 9'd241}} & app_touched;
-  assign app_clr[485:484] = {2{app_wr & app_row_i == 9'd242}} & app_touched;
-  assign app_clr[487:486] = {2{app_wr & app_row_i == 9'd243}} & app_touched;
-  assign app_clr[489:488] = {2{app_wr & app_row_i == 9'd244}} & app_touched;
-  assign app_clr[491:490] = {2{app_wr & app_row_i == 9'd245}} & app_touched;
-  assign app_clr[493:492] = {2{app_wr & app_row_i == 9'd246}} & app_touched;
-  assign app_clr[495:494] = {2{app_wr & app_row_i == 9'd247}} & app_touched;
-  assign app_clr[497:496] = {2{app_wr & app_row_i == 9'd248}} & app_touched;
-  assign app_clr[499:498] = {2{app_wr & app_row_i == 9'd249}} & app_touched;
-  assign app_clr[501:500] = {2{app_wr & app_row_i == 9'd250}} & app_touched;
-  assign app_clr[503:502] = {2{app_wr & app_row_i == 9'd251}} & app_touched;
-  assign app_clr[505:504] = {2{app_wr & app_row_i == 9'd252}} & app_touched;
-  assign app_clr[507:506] = {2{app_wr & app_row_i == 9'd253}} & app_touched;
-  assign app_clr[509:508] = {2{app_wr & app_row_i == 9'd254}} & app_touched;
-  assign app_clr[511:510] = {2{app_wr & app_row_i == 9'd255}} & app_touched;
-  assign app_clr[513:512] = {2{app_wr & app_row_i == 9'd256}} & app_touched;
-  assign app_clr[515:514] = {2{app_wr & app_row_i == 9'd257}} & app_touched;
-  assign app_clr[517:516] = {2{app_wr & app_row_i == 9'd258}} & app_touched;
-  assign app_clr[519:518] = {2{app_wr & app_row_i == 9'd259}} & app_touched;
-  assign app_clr[521:520] = {2{app_wr & app_row_i == 9'd260}} & app_touched;
-  assign app_clr[523:522] = {2{app_wr & app_row_i == 9'd261}} & app_touched;
-  assign app_clr[525:524] = {2{app_wr & app_row_i == 9'd262}} & app_touched;
-  assign app_clr[527:526] = {2{app_wr & app_row_i == 9'd263}} & app_touched;
-  assign app_clr[529:528] = {2{app_wr & app_row_i == 9'd264}} & app_touched;
-  assign app_clr[531:530] = {2{app_wr & app_row_i == 9'd265}} & app_touched;
-  assign app_clr[533:532] = {2{app_wr & app_row_i == 9'd266}} & app_touched;
-  assign app_clr[535:534] = {2{app_wr & app_row_i == 9'd267}} & app_touched;
-  assign app_clr[537:536] = {2{app_wr & app_row_i == 9'd268}} & app_touched;
-  assign app_clr[539:538] = {2{app_wr & app_row_i == 9'd269}} & app_touched;
-  assign app_clr[541:540] = {2{app_wr & app_row_i == 9'd270}} & app_touched;
-  assign app_clr[543:542] = {2{app_wr & app_row_i == 9'd271}} & app_touched;
-  assign app_clr[545:544] = {2{app_wr & app_row_i == 9'd272}} & app_touched;
-  assign app_clr[547:546] = {2{app_wr & app_row_i == 9'd273}} & app_touched;
-  assign app_clr[549:548] = {2{app_wr & app_row_i == 9'd274}} & app_touched;
-  assign app_clr[551:550] = {2{app_wr & app_row_i == 9'd275}} & app_touched;
-  assign app_clr[553:552] = {2{app_wr & app_row_i == 9'd276}} & app_touched;
-  assign app_clr[555:554] = {2{app_wr & app_row_i == 9'd277}} & app_touched;
-  assign app_clr[557:556] = {2{app_wr & app_row_i == 9'd278}} & app_touched;
-  assign app_clr[559:558] = {2{app_wr & app_row_i == 9'd279}} & app_touched;
-  assign app_clr[561:560] = {2{app_wr & app_row_i == 9'd280}} & app_touched;
-  assign app_clr[563:562] = {2{app_wr & app_row_i == 9'd281}} & app_touched;
-  assign app_clr[565:564] = {2{app_wr & app_row_i == 9'd282}} & app_touched;
-  assign app_clr[567:566] = {2{app_wr & app_row_i == 9'd283}} & app_touched;
-  assign app_clr[569:568] = {2{app_wr & app_row_i == 9'd284}} & app_touched;
-  assign app_clr[571:570] = {2{app_wr & app_row_i == 9'd285}} & app_touched;
-  assign app_clr[573:572] = {2{app_wr & app_row_i == 9'd286}} & app_touched;
-  assign app_clr[575:574] = {2{app_wr & app_row_i == 9'd287}} & app_touched;
-  assign app_clr[577:576] = {2{app_wr & app_row_i == 9'd288}} & app_touched;
-  assign app_clr[579:578] = {2{app_wr & app_row_i == 9'd289}} & app_touched;
-  assign app_clr[581:580] = {2{app_wr & app_row_i == 9'd290}} & app_touched;
-  assign app_clr[583:582] = {2{app_wr & app_row_i == 9'd291}} & app_touched;
-  assign app_clr[585:584] = {2{app_wr & app_row_i == 9'd292}} & app_touched;
-  assign app_clr[587:586] = {2{app_wr & app_row_i == 9'd293}} & app_touched;
-  assign app_clr[589:588] = {2{app_wr & app_row_i == 9'd294}} & app_touched;
-  assign app_clr[591:590] = {2{app_wr & app_row_i == 9'd295}} & app_touched;
-  assign app_clr[593:592] = {2{app_wr & app_row_i == 9'd296}} & app_touched;
-  assign app_clr[595:594] = {2{app_wr & app_row_i == 9'd297}} & app_touched;
-  assign app_clr[597:596] = {2{app_wr & app_row_i == 9'd298}} & app_touched;
-  assign app_clr[599:598] = {2{app_wr & app_row_i == 9'd299}} & app_touched;
-  assign app_clr[601:600] = {2{app_wr & app_row_i == 9'd300}} & app_touched;
-  assign app_clr[603:602] = {2{app_wr & app_row_i == 9'd301}} & app_touched;
-  assign app_clr[605:604] = {2{app_wr & app_row_i == 9'd302}} & app_touched;
-  assign app_clr[607:606] = {2{app_wr & app_row_i == 9'd303}} & app_touched;
-  assign app_clr[609:608] = {2{app_wr & app_row_i == 9'd304}} & app_touched;
-  assign app_clr[611:610] = {2{app_wr & app_row_i == 9'd305}} & app_touched;
-  assign app_clr[613:612] = {2{app_wr & app_row_i == 9'd306}} & app_touched;
-  assign app_clr[615:614] = {2{app_wr & app_row_i == 9'd307}} & app_touched;
-  assign app_clr[617:616] = {2{app_wr & app_row_i == 9'd308}} & app_touched;
-  assign app_clr[619:618] = {2{app_wr & app_row_i == 9'd309}} & app_touched;
-  assign app_clr[621:620] = {2{app_wr & app_row_i == 9'd310}} & app_touched;
-  assign app_clr[623:622] = {2{app_wr & app_row_i == 9'd311}} & app_touched;
-  assign app_clr[625:624] = {2{app_wr & app_row_i == 9'd312}} & app_touched;
-  assign app_clr[627:626] = {2{app_wr & app_row_i == 9'd313}} & app_touched;
-  assign app_clr[629:628] = {2{app_wr & app_row_i == 9'd314}} & app_touched;
-  assign app_clr[631:630] = {2{app_wr & app_row_i == 9'd315}} & app_touched;
-  assign app_clr[633:632] = {2{app_wr & app_row_i == 9'd316}} & app_touched;
-  assign app_clr[635:634] = {2{app_wr & app_row_i == 9'd317}} & app_touched;
-  assign app_clr[637:636] = {2{app_wr & app_row_i == 9'd318}} & app_touched;
-  assign app_clr[639:638] = {2{app_wr & app_row_i == 9'd319}} & app_touched;
-  assign app_clr[641:640] = {2{app_wr & app_row_i == 9'd320}} & app_touched;
-  assign app_clr[643:642] = {2{app_wr & app_row_i == 9'd321}} & app_touched;
-  assign app_clr[645:644] = {2{app_wr & app_row_i == 9'd322}} & app_touched;
-  assign app_clr[647:646] = {2{app_wr & app_row_i == 9'd323}} & app_touched;
-  assign app_clr[649:648] = {2{app_wr & app_row_i == 9'd324}} & app_touched;
-  assign app_clr[651:650] = {2{app_wr & app_row_i == 9'd325}} & app_touched;
-  assign app_clr[653:652] = {2{app_wr & app_row_i == 9'd326}} & app_touched;
-  assign app_clr[655:654] = {2{app_wr & app_row_i == 9'd327}} & app_touched;
-  assign app_clr[657:656] = {2{app_wr & app_row_i == 9'd328}} & app_touched;
-  assign app_clr[659:658] = {2{app_wr & app_row_i == 9'd329}} & app_touched;
-  assign app_clr[661:660] = {2{app_wr & app_row_i == 9'd330}} & app_touched;
-  assign app_clr[663:662] = {2{app_wr & app_row_i == 9'd331}} & app_touched;
-  assign app_clr[665:664] = {2{app_wr & app_row_i == 9'd332}} & app_touched;
-  assign app_clr[667:666] = {2{app_wr & app_row_i == 9'd333}} & app_touched;
-  assign app_clr[669:668] = {2{app_wr & app_row_i == 9'd334}} & app_touched;
-  assign app_clr[671:670] = {2{app_wr & app_row_i == 9'd335}} & app_touched;
-  assign app_clr[673:672] = {2{app_wr & app_row_i == 9'd336}} & app_touched;
-  assign app_clr[675:674] = {2{app_wr & app_row_i == 9'd337}} & app_touched;
-  assign app_clr[677:676] = {2{app_wr & app_row_i == 9'd338}} & app_touched;
-  assign app_clr[679:678] = {2{app_wr & app_row_i == 9'd339}} & app_touched;
-  assign app_clr[681:680] = {2{app_wr & app_row_i == 9'd340}} & app_touched;
-  assign app_clr[683:682] = {2{app_wr & app_row_i == 9'd341}} & app_touched;
-  assign app_clr[685:684] = {2{app_wr & app_row_i == 9'd342}} & app_touched;
-  assign app_clr[687:686] = {2{app_wr & app_row_i == 9'd343}} & app_touched;
-  assign app_clr[689:688] = {2{app_wr & app_row_i == 9'd344}} & app_touched;
-  assign app_clr[691:690] = {2{app_wr & app_row_i == 9'd345}} & app_touched;
-  assign app_clr[693:692] = {2{app_wr & app_row_i == 9'd346}} & app_touched;
-  assign app_clr[695:694] = {2{app_wr & app_row_i == 9'd347}} & app_touched;
-  assign app_clr[697:696] = {2{app_wr & app_row_i == 9'd348}} & app_touched;
-  assign app_clr[699:698] = {2{app_wr & app_row_i == 9'd349}} & app_touched;
-  assign app_clr[701:700] = {2{app_wr & app_row_i == 9'd350}} & app_touched;
-  assign app_clr[703:702] = {2{app_wr & app_row_i == 9'd351}} & app_touched;
-  assign app_clr[705:704] = {2{app_wr & app_row_i == 9'd352}} & app_touched;
-  assign app_clr[707:706] = {2{app_wr & app_row_i == 9'd353}} & app_touched;
-  assign app_clr[709:708] = {2{app_wr & app_row_i == 9'd354}} & app_touched;
-  assign app_clr[711:710] = {2{app_wr & app_row_i == 9'd355}} & app_touched;
-  assign app_clr[713:712] = {2{app_wr & app_row_i == 9'd356}} & app_touched;
-  assign app_clr[715:714] = {2{app_wr & app_row_i == 9'd357}} & app_touched;
-  assign app_clr[717:716] = {2{app_wr & app_row_i == 9'd358}} & app_touched;
-  assign app_clr[719:718] = {2{app_wr & app_row_i == 9'd359}} & app_touched;
-  assign app_clr[721:720] = {2{app_wr & app_row_i == 9'd360}} & app_touched;
-  assign app_clr[723:722] = {2{app_wr & app_row_i == 9'd361}} & app_touched;
-  assign app_clr[725:724] = {2{app_wr & app_row_i == 9'd362}} & app_touched;
-  assign app_clr[727:726] = {2{app_wr & app_row_i == 9'd363}} & app_touched;
-  assign app_clr[729:728] = {2{app_wr & app_row_i == 9'd364}} & app_touched;
-  assign app_clr[731:730] = {2{app_wr & app_row_i == 9'd365}} & app_touched;
-  assign app_clr[733:732] = {2{app_wr & app_row_i == 9'd366}} & app_touched;
-  assign app_clr[735:734] = {2{app_wr & app_row_i == 9'd367}} & app_touched;
-  assign app_clr[737:736] = {2{app_wr & app_row_i == 9'd368}} & app_touched;
-  assign app_clr[739:738] = {2{app_wr & app_row_i == 9'd369}} & app_touched;
-  assign app_clr[741:740] = {2{app_wr & app_row_i == 9'd370}} & app_touched;
-  assign app_clr[743:742] = {2{app_wr & app_row_i == 9'd371}} & app_touched;
-  assign app_clr[745:744] = {2{app_wr & app_row_i == 9'd372}} & app_touched;
-  assign app_clr[747:746] = {2{app_wr & app_row_i == 9'd373}} & app_touched;
-  assign app_clr[749:748] = {2{app_wr & app_row_i == 9'd374}} & app_touched;
-  assign app_clr[751:750] = {2{app_wr & app_row_i == 9'd375}} & app_touched;
-  assign app_clr[753:752] = {2{app_wr & app_row_i == 9'd376}} & app_touched;
-  assign app_clr[755:754] = {2{app_wr & app_row_i == 9'd377}} & app_touched;
-  assign app_clr[757:756] = {2{app_wr & app_row_i == 9'd378}} & app_touched;
-  assign app_clr[759:758] = {2{app_wr & app_row_i == 9'd379}} & app_touched;
-  assign app_clr[761:760] = {2{app_wr & app_row_i == 9'd380}} & app_touched;
-  assign app_clr[763:762] = {2{app_wr & app_row_i == 9'd381}} & app_touched;
-  assign app_clr[765:764] = {2{app_wr & app_row_i == 9'd382}} & app_touched;
-  assign app_clr[767:766] = {2{app_wr & app_row_i == 9'd383}} & app_touched;
-  assign app_clr[769:768] = {2{app_wr & app_row_i == 9'd384}} & app_touched;
-  assign app_clr[771:770] = {2{app_wr & app_row_i == 9'd385}} & app_touched;
-  assign app_clr[773:772] = {2{app_wr & app_row_i == 9'd386}} & app_touched;
-  assign app_clr[775:774] = {2{app_wr & app_row_i == 9'd387}} & app_touched;
-  assign app_clr[777:776] = {2{app_wr & app_row_i == 9'd388}} & app_touched;
-  assign app_clr[779:778] = {2{app_wr & app_row_i == 9'd389}} & app_touched;
-  assign app_clr[781:780] = {2{app_wr & app_row_i == 9'd390}} & app_touched;
-  assign app_clr[783:782] = {2{app_wr & app_row_i == 9'd391}} & app_touched;
-  assign app_clr[785:784] = {2{app_wr & app_row_i == 9'd392}} & app_touched;
-  assign app_clr[787:786] = {2{app_wr & app_row_i == 9'd393}} & app_touched;
-  assign app_clr[789:788] = {2{app_wr & app_row_i == 9'd394}} & app_touched;
-  assign app_clr[791:790] = {2{app_wr & app_row_i == 9'd395}} & app_touched;
-  assign app_clr[793:792] = {2{app_wr & app_row_i == 9'd396}} & app_touched;
-  assign app_clr[795:794] = {2{app_wr & app_row_i == 9'd397}} & app_touched;
-  assign app_clr[797:796] = {2{app_wr & app_row_i == 9'd398}} & app_touched;
-  assign app_clr[799:798] = {2{app_wr & app_row_i == 9'd399}} & app_touched;
-  assign app_clr[801:800] = {2{app_wr & app_row_i == 9'd400}} & app_touched;
-  assign app_clr[803:802] = {2{app_wr & app_row_i == 9'd401}} & app_touched;
-  assign app_clr[805:804] = {2{app_wr & app_row_i == 9'd402}} & app_touched;
-  assign app_clr[807:806] = {2{app_wr & app_row_i == 9'd403}} & app_touched;
-  assign app_clr[809:808] = {2{app_wr & app_row_i == 9'd404}} & app_touched;
-  assign app_clr[811:810] = {2{app_wr & app_row_i == 9'd405}} & app_touched;
-  assign app_clr[813:812] = {2{app_wr & app_row_i == 9'd406}} & app_touched;
-  assign app_clr[815:814] = {2{app_wr & app_row_i == 9'd407}} & app_touched;
-  assign app_clr[817:816] = {2{app_wr & app_row_i == 9'd408}} & app_touched;
-  assign app_clr[819:818] = {2{app_wr & app_row_i == 9'd409}} & app_touched;
-  assign app_clr[821:820] = {2{app_wr & app_row_i == 9'd410}} & app_touched;
-  assign app_clr[823:822] = {2{app_wr & app_row_i == 9'd411}} & app_touched;
-  assign app_clr[825:824] = {2{app_wr & app_row_i == 9'd412}} & app_touched;
-  assign app_clr[827:826] = {2{app_wr & app_row_i == 9'd413}} & app_touched;
-  assign app_clr[829:828] = {2{app_wr & app_row_i == 9'd414}} & app_touched;
-  assign app_clr[831:830] = {2{app_wr & app_row_i == 9'd415}} & app_touched;
-  assign app_clr[833:832] = {2{app_wr & app_row_i == 9'd416}} & app_touched;
-  assign app_clr[835:834] = {2{app_wr & app_row_i == 9'd417}} & app_touched;
-  assign app_clr[837:836] = {2{app_wr & app_row_i == 9'd418}} & app_touched;
-  assign app_clr[839:838] = {2{app_wr & app_row_i == 9'd419}} & app_touched;
-  assign app_clr[841:840] = {2{app_wr & app_row_i == 9'd420}} & app_touched;
-  assign app_clr[843:842] = {2{app_wr & app_row_i == 9'd421}} & app_touched;
-  assign app_clr[845:844] = {2{app_wr & app_row_i == 9'd422}} & app_touched;
-  assign app_clr[847:846] = {2{app_wr & app_row_i == 9'd423}} & app_touched;
-  assign app_clr[849:848] = {2{app_wr & app_row_i == 9'd424}} & app_touched;
-  assign app_clr[851:850] = {2{app_wr & app_row_i == 9'd425}} & app_touched;
-  assign app_clr[853:852] = {2{app_wr & app_row_i == 9'd426}} & app_touched;
-  assign app_clr[855:854] = {2{app_wr & app_row_i == 9'd427}} & app_touched;
-  assign app_clr[857:856] = {2{app_wr & app_row_i == 9'd428}} & app_touched;
-  assign app_clr[859:858] = {2{app_wr & app_row_i == 9'd429}} & app_touched;
-  assign app_clr[861:860] = {2{app_wr & app_row_i == 9'd430}} & app_touched;
-  assign app_clr[863:862] = {2{app_wr & app_row_i == 9'd431}} & app_touched;
-  assign app_clr[865:864] = {2{app_wr & app_row_i == 9'd432}} & app_touched;
-  assign app_clr[867:866] = {2{app_wr & app_row_i == 9'd433}} & app_touched;
-  assign app_clr[869:868] = {2{app_wr & app_row_i == 9'd434}} & app_touched;
-  assign app_clr[871:870] = {2{app_wr & app_row_i == 9'd435}} & app_touched;
-  assign app_clr[873:872] = {2{app_wr & app_row_i == 9'd436}} & app_touched;
-  assign app_clr[875:874] = {2{app_wr & app_row_i == 9'd437}} & app_touched;
-  assign app_clr[877:876] = {2{app_wr & app_row_i == 9'd438}} & app_touched;
-  assign app_clr[879:878] = {2{app_wr & app_row_i == 9'd439}} & app_touched;
-  assign app_clr[881:880] = {2{app_wr & app_row_i == 9'd440}} & app_touched;
-  assign app_clr[883:882] = {2{app_wr & app_row_i == 9'd441}} & app_touched;
-  assign app_clr[885:884] = {2{app_wr & app_row_i == 9'd442}} & app_touched;
-  assign app_clr[887:886] = {2{app_wr & app_row_i == 9'd443}} & app_touched;
-  assign app_clr[889:888] = {2{app_wr & app_row_i == 9'd444}} & app_touched;
-  assign app_clr[891:890] = {2{app_wr & app_row_i == 9'd445}} & app_touched;
-  assign app_clr[893:892] = {2{app_wr & app_row_i == 9'd446}} & app_touched;
-  assign app_clr[895:894] = {2{app_wr & app_row_i == 9'd447}} & app_touched;
-  assign app_clr[897:896] = {2{app_wr & app_row_i == 9'd448}} & app_touched;
-  assign app_clr[899:898] = {2{app_wr & app_row_i == 9'd449}} & app_touched;
-  assign app_clr[901:900] = {2{app_wr & app_row_i == 9'd450}} & app_touched;
-  assign app_clr[903:902] = {2{app_wr & app_row_i == 9'd451}} & app_touched;
-  assign app_clr[905:904] = {2{app_wr & app_row_i == 9'd452}} & app_touched;
-  assign app_clr[907:906] = {2{app_wr & app_row_i == 9'd453}} & app_touched;
-  assign app_clr[909:908] = {2{app_wr & app_row_i == 9'd454}} & app_touched;
-  assign app_clr[911:910] = {2{app_wr & app_row_i == 9'd455}} & app_touched;
-  assign app_clr[913:912] = {2{app_wr & app_row_i == 9'd456}} & app_touched;
-  assign app_clr[915:914] = {2{app_wr & app_row_i == 9'd457}} & app_touched;
-  assign app_clr[917:916] = {2{app_wr & app_row_i == 9'd458}} & app_touched;
-  assign app_clr[919:918] = {2{app_wr & app_row_i == 9'd459}} & app_touched;
-  assign app_clr[921:920] = {2{app_wr & app_row_i == 9'd460}} & app_touched;
-  assign app_clr[923:922] = {2{app_wr & app_row_i == 9'd461}} & app_touched;
-  assign app_clr[925:924] = {2{app_wr & app_row_i == 9'd462}} & app_touched;
-  assign app_clr[927:926] = {2{app_wr & app_row_i == 9'd463}} & app_touched;
-  assign app_clr[929:928] = {2{app_wr & app_row_i == 9'd464}} & app_touched;
-  assign app_clr[931:930] = {2{app_wr & app_row_i == 9'd465}} & app_touched;
-  assign app_clr[933:932] = {2{app_wr & app_row_i == 9'd466}} & app_touched;
-  assign app_clr[935:934] = {2{app_wr & app_row_i == 9'd467}} & app_touched;
-  assign app_clr[937:936] = {2{app_wr & app_row_i == 9'd468}} & app_touched;
-  assign app_clr[939:938] = {2{app_wr & app_row_i == 9'd469}} & app_touched;
-  assign app_clr[941:940] = {2{app_wr & app_row_i == 9'd470}} & app_touched;
-  assign app_clr[943:942] = {2{app_wr & app_row_i == 9'd471}} & app_touched;
-  assign app_clr[945:944] = {2{app_wr & app_row_i == 9'd472}} & app_touched;
-  assign app_clr[947:946] = {2{app_wr & app_row_i == 9'd473}} & app_touched;
-  assign app_clr[949:948] = {2{app_wr & app_row_i == 9'd474}} & app_touched;
-  assign app_clr[951:950] = {2{app_wr & app_row_i == 9'd475}} & app_touched;
-  assign app_clr[953:952] = {2{app_wr & app_row_i == 9'd476}} & app_touched;
-  assign app_clr[955:954] = {2{app_wr & app_row_i == 9'd477}} & app_touched;
-  assign app_clr[957:956] = {2{app_wr & app_row_i == 9'd478}} & app_touched;
-  assign app_clr[959:958] = {2{app_wr & app_row_i == 9'd479}} & app_touched;
-  assign app_clr[961:960] = {2{app_wr & app_row_i == 9'd480}} & app_touched;
-  assign app_clr[963:962] = {2{app_wr & app_row_i == 9'd481}} & app_touched;
-  assign app_clr[965:964] = {2{app_wr & app_row_i == 9'd482}} & app_touched;
-  assign app_clr[967:966] = {2{app_wr & app_row_i == 9'd483}} & app_touched;
-  assign app_clr[969:968] = {2{app_wr & app_row_i == 9'd484}} & app_touched;
-  assign app_clr[971:970] = {2{app_wr & app_row_i == 9'd485}} & app_touched;
-  assign app_clr[973:972] = {2{app_wr & app_row_i == 9'd486}} & app_touched;
-  assign app_clr[975:974] = {2{app_wr & app_row_i == 9'd487}} & app_touched;
-  assign app_clr[977:976] = {2{app_wr & app_row_i == 9'd488}} & app_touched;
-  assign app_clr[979:978] = {2{app_wr & app_row_i == 9'd489}} & app_touched;
-  assign app_clr[981:980] = {2{app_wr & app_row_i == 9'd490}} & app_touched;
-  assign app_clr[983:982] = {2{app_wr & app_row_i == 9'd491}} & app_touched;
-  assign app_clr[985:984] = {2{app_wr & app_row_i == 9'd492}} & app_touched;
-  assign app_clr[987:986] = {2{app_wr & app_row_i == 9'd493}} & app_touched;
-  assign app_clr[989:988] = {2{app_wr & app_row_i == 9'd494}} & app_touched;
-  assign app_clr[991:990] = {2{app_wr & app_row_i == 9'd495}} & app_touched;
-  assign app_clr[993:992] = {2{app_wr & app_row_i == 9'd496}} & app_touched;
-  assign app_clr[995:994] = {2{app_wr & app_row_i == 9'd497}} & app_touched;
-  assign app_clr[997:996] = {2{app_wr & app_row_i == 9'd498}} & app_touched;
-  assign app_clr[999:998] = {2{app_wr & app_row_i == 9'd499}} & app_touched;
-  assign app_clr[1001:1000] = {2{app_wr & app_row_i == 9'd500}} & app_touched;
-  assign app_clr[1003:1002] = {2{app_wr & app_row_i == 9'd501}} & app_touched;
-  assign app_clr[1005:1004] = {2{app_wr & app_row_i == 9'd502}} & app_touched;
-  assign app_clr[1007:1006] = {2{app_wr & app_row_i == 9'd503}} & app_touched;
-  assign app_clr[1009:1008] = {2{app_wr & app_row_i == 9'd504}} & app_touched;
-  assign app_clr[1011:1010] = {2{app_wr & app_row_i == 9'd505}} & app_touched;
-  assign app_clr[1013:1012] = {2{app_wr & app_row_i == 9'd506}} & app_touched;
-  assign app_clr[1015:1014] = {2{app_wr & app_row_i == 9'd507}} & app_touched;
-  assign app_clr[1017:1016] = {2{app_wr & app_row_i == 9'd508}} & app_touched;
-  assign app_clr[1019:1018] = {2{app_wr & app_row_i == 9'd509}} & app_touched;
-  assign app_clr[1021:1020] = {2{app_wr & app_row_i == 9'd510}} & app_touched;
-  assign app_clr[1023:1022] = {2{app_wr & app_row_i == 9'd511}} & app_touched;
+  assign app_clr[1:0] = {2{app_wr & (app_row_i == 9'd0)}} & app_touched;
+  assign app_clr[3:2] = {2{app_wr & (app_row_i == 9'd1)}} & app_touched;
+  assign app_clr[5:4] = {2{app_wr & (app_row_i == 9'd2)}} & app_touched;
+  assign app_clr[7:6] = {2{app_wr & (app_row_i == 9'd3)}} & app_touched;
+  assign app_clr[9:8] = {2{app_wr & (app_row_i == 9'd4)}} & app_touched;
+  assign app_clr[11:10] = {2{app_wr & (app_row_i == 9'd5)}} & app_touched;
+  assign app_clr[13:12] = {2{app_wr & (app_row_i == 9'd6)}} & app_touched;
+  assign app_clr[15:14] = {2{app_wr & (app_row_i == 9'd7)}} & app_touched;
+  assign app_clr[17:16] = {2{app_wr & (app_row_i == 9'd8)}} & app_touched;
+  assign app_clr[19:18] = {2{app_wr & (app_row_i == 9'd9)}} & app_touched;
+  assign app_clr[21:20] = {2{app_wr & (app_row_i == 9'd10)}} & app_touched;
+  assign app_clr[23:22] = {2{app_wr & (app_row_i == 9'd11)}} & app_touched;
+  assign app_clr[25:24] = {2{app_wr & (app_row_i == 9'd12)}} & app_touched;
+  assign app_clr[27:26] = {2{app_wr & (app_row_i == 9'd13)}} & app_touched;
+  assign app_clr[29:28] = {2{app_wr & (app_row_i == 9'd14)}} & app_touched;
+  assign app_clr[31:30] = {2{app_wr & (app_row_i == 9'd15)}} & app_touched;
+  assign app_clr[33:32] = {2{app_wr & (app_row_i == 9'd16)}} & app_touched;
+  assign app_clr[35:34] = {2{app_wr & (app_row_i == 9'd17)}} & app_touched;
+  assign app_clr[37:36] = {2{app_wr & (app_row_i == 9'd18)}} & app_touched;
+  assign app_clr[39:38] = {2{app_wr & (app_row_i == 9'd19)}} & app_touched;
+  assign app_clr[41:40] = {2{app_wr & (app_row_i == 9'd20)}} & app_touched;
+  assign app_clr[43:42] = {2{app_wr & (app_row_i == 9'd21)}} & app_touched;
+  assign app_clr[45:44] = {2{app_wr & (app_row_i == 9'd22)}} & app_touched;
+  assign app_clr[47:46] = {2{app_wr & (app_row_i == 9'd23)}} & app_touched;
+  assign app_clr[49:48] = {2{app_wr & (app_row_i == 9'd24)}} & app_touched;
+  assign app_clr[51:50] = {2{app_wr & (app_row_i == 9'd25)}} & app_touched;
+  assign app_clr[53:52] = {2{app_wr & (app_row_i == 9'd26)}} & app_touched;
+  assign app_clr[55:54] = {2{app_wr & (app_row_i == 9'd27)}} & app_touched;
+  assign app_clr[57:56] = {2{app_wr & (app_row_i == 9'd28)}} & app_touched;
+  assign app_clr[59:58] = {2{app_wr & (app_row_i == 9'd29)}} & app_touched;
+  assign app_clr[61:60] = {2{app_wr & (app_row_i == 9'd30)}} & app_touched;
+  assign app_clr[63:62] = {2{app_wr & (app_row_i == 9'd31)}} & app_touched;
+  assign app_clr[65:64] = {2{app_wr & (app_row_i == 9'd32)}} & app_touched;
+  assign app_clr[67:66] = {2{app_wr & (app_row_i == 9'd33)}} & app_touched;
+  assign app_clr[69:68] = {2{app_wr & (app_row_i == 9'd34)}} & app_touched;
+  assign app_clr[71:70] = {2{app_wr & (app_row_i == 9'd35)}} & app_touched;
+  assign app_clr[73:72] = {2{app_wr & (app_row_i == 9'd36)}} & app_touched;
+  assign app_clr[75:74] = {2{app_wr & (app_row_i == 9'd37)}} & app_touched;
+  assign app_clr[77:76] = {2{app_wr & (app_row_i == 9'd38)}} & app_touched;
+  assign app_clr[79:78] = {2{app_wr & (app_row_i == 9'd39)}} & app_touched;
+  assign app_clr[81:80] = {2{app_wr & (app_row_i == 9'd40)}} & app_touched;
+  assign app_clr[83:82] = {2{app_wr & (app_row_i == 9'd41)}} & app_touched;
+  assign app_clr[85:84] = {2{app_wr & (app_row_i == 9'd42)}} & app_touched;
+  assign app_clr[87:86] = {2{app_wr & (app_row_i == 9'd43)}} & app_touched;
+  assign app_clr[89:88] = {2{app_wr & (app_row_i == 9'd44)}} & app_touched;
+  assign app_clr[91:90] = {2{app_wr & (app_row_i == 9'd45)}} & app_touched;
+  assign app_clr[93:92] = {2{app_wr & (app_row_i == 9'd46)}} & app_touched;
+  assign app_clr[95:94] = {2{app_wr & (app_row_i == 9'd47)}} & app_touched;
+  assign app_clr[97:96] = {2{app_wr & (app_row_i == 9'd48)}} & app_touched;
+  assign app_clr[99:98] = {2{app_wr & (app_row_i == 9'd49)}} & app_touched;
+  assign app_clr[101:100] = {2{app_wr & (app_row_i == 9'd50)}} & app_touched;
+  assign app_clr[103:102] = {2{app_wr & (app_row_i == 9'd51)}} & app_touched;
+  assign app_clr[105:104] = {2{app_wr & (app_row_i == 9'd52)}} & app_touched;
+  assign app_clr[107:106] = {2{app_wr & (app_row_i == 9'd53)}} & app_touched;
+  assign app_clr[109:108] = {2{app_wr & (app_row_i == 9'd54)}} & app_touched;
+  assign app_clr[111:110] = {2{app_wr & (app_row_i == 9'd55)}} & app_touched;
+  assign app_clr[113:112] = {2{app_wr & (app_row_i == 9'd56)}} & app_touched;
+  assign app_clr[115:114] = {2{app_wr & (app_row_i == 9'd57)}} & app_touched;
+  assign app_clr[117:116] = {2{app_wr & (app_row_i == 9'd58)}} & app_touched;
+  assign app_clr[119:118] = {2{app_wr & (app_row_i == 9'd59)}} & app_touched;
+  assign app_clr[121:120] = {2{app_wr & (app_row_i == 9'd60)}} & app_touched;
+  assign app_clr[123:122] = {2{app_wr & (app_row_i == 9'd61)}} & app_touched;
+  assign app_clr[125:124] = {2{app_wr & (app_row_i == 9'd62)}} & app_touched;
+  assign app_clr[127:126] = {2{app_wr & (app_row_i == 9'd63)}} & app_touched;
+  assign app_clr[129:128] = {2{app_wr & (app_row_i == 9'd64)}} & app_touched;
+  assign app_clr[131:130] = {2{app_wr & (app_row_i == 9'd65)}} & app_touched;
+  assign app_clr[133:132] = {2{app_wr & (app_row_i == 9'd66)}} & app_touched;
+  assign app_clr[135:134] = {2{app_wr & (app_row_i == 9'd67)}} & app_touched;
+  assign app_clr[137:136] = {2{app_wr & (app_row_i == 9'd68)}} & app_touched;
+  assign app_clr[139:138] = {2{app_wr & (app_row_i == 9'd69)}} & app_touched;
+  assign app_clr[141:140] = {2{app_wr & (app_row_i == 9'd70)}} & app_touched;
+  assign app_clr[143:142] = {2{app_wr & (app_row_i == 9'd71)}} & app_touched;
+  assign app_clr[145:144] = {2{app_wr & (app_row_i == 9'd72)}} & app_touched;
+  assign app_clr[147:146] = {2{app_wr & (app_row_i == 9'd73)}} & app_touched;
+  assign app_clr[149:148] = {2{app_wr & (app_row_i == 9'd74)}} & app_touched;
+  assign app_clr[151:150] = {2{app_wr & (app_row_i == 9'd75)}} & app_touched;
+  assign app_clr[153:152] = {2{app_wr & (app_row_i == 9'd76)}} & app_touched;
+  assign app_clr[155:154] = {2{app_wr & (app_row_i == 9'd77)}} & app_touched;
+  assign app_clr[157:156] = {2{app_wr & (app_row_i == 9'd78)}} & app_touched;
+  assign app_clr[159:158] = {2{app_wr & (app_row_i == 9'd79)}} & app_touched;
+  assign app_clr[161:160] = {2{app_wr & (app_row_i == 9'd80)}} & app_touched;
+  assign app_clr[163:162] = {2{app_wr & (app_row_i == 9'd81)}} & app_touched;
+  assign app_clr[165:164] = {2{app_wr & (app_row_i == 9'd82)}} & app_touched;
+  assign app_clr[167:166] = {2{app_wr & (app_row_i == 9'd83)}} & app_touched;
+  assign app_clr[169:168] = {2{app_wr & (app_row_i == 9'd84)}} & app_touched;
+  assign app_clr[171:170] = {2{app_wr & (app_row_i == 9'd85)}} & app_touched;
+  assign app_clr[173:172] = {2{app_wr & (app_row_i == 9'd86)}} & app_touched;
+  assign app_clr[175:174] = {2{app_wr & (app_row_i == 9'd87)}} & app_touched;
+  assign app_clr[177:176] = {2{app_wr & (app_row_i == 9'd88)}} & app_touched;
+  assign app_clr[179:178] = {2{app_wr & (app_row_i == 9'd89)}} & app_touched;
+  assign app_clr[181:180] = {2{app_wr & (app_row_i == 9'd90)}} & app_touched;
+  assign app_clr[183:182] = {2{app_wr & (app_row_i == 9'd91)}} & app_touched;
+  assign app_clr[185:184] = {2{app_wr & (app_row_i == 9'd92)}} & app_touched;
+  assign app_clr[187:186] = {2{app_wr & (app_row_i == 9'd93)}} & app_touched;
+  assign app_clr[189:188] = {2{app_wr & (app_row_i == 9'd94)}} & app_touched;
+  assign app_clr[191:190] = {2{app_wr & (app_row_i == 9'd95)}} & app_touched;
+  assign app_clr[193:192] = {2{app_wr & (app_row_i == 9'd96)}} & app_touched;
+  assign app_clr[195:194] = {2{app_wr & (app_row_i == 9'd97)}} & app_touched;
+  assign app_clr[197:196] = {2{app_wr & (app_row_i == 9'd98)}} & app_touched;
+  assign app_clr[199:198] = {2{app_wr & (app_row_i == 9'd99)}} & app_touched;
+  assign app_clr[201:200] = {2{app_wr & (app_row_i == 9'd100)}} & app_touched;
+  assign app_clr[203:202] = {2{app_wr & (app_row_i == 9'd101)}} & app_touched;
+  assign app_clr[205:204] = {2{app_wr & (app_row_i == 9'd102)}} & app_touched;
+  assign app_clr[207:206] = {2{app_wr & (app_row_i == 9'd103)}} & app_touched;
+  assign app_clr[209:208] = {2{app_wr & (app_row_i == 9'd104)}} & app_touched;
+  assign app_clr[211:210] = {2{app_wr & (app_row_i == 9'd105)}} & app_touched;
+  assign app_clr[213:212] = {2{app_wr & (app_row_i == 9'd106)}} & app_touched;
+  assign app_clr[215:214] = {2{app_wr & (app_row_i == 9'd107)}} & app_touched;
+  assign app_clr[217:216] = {2{app_wr & (app_row_i == 9'd108)}} & app_touched;
+  assign app_clr[219:218] = {2{app_wr & (app_row_i == 9'd109)}} & app_touched;
+  assign app_clr[221:220] = {2{app_wr & (app_row_i == 9'd110)}} & app_touched;
+  assign app_clr[223:222] = {2{app_wr & (app_row_i == 9'd111)}} & app_touched;
+  assign app_clr[225:224] = {2{app_wr & (app_row_i == 9'd112)}} & app_touched;
+  assign app_clr[227:226] = {2{app_wr & (app_row_i == 9'd113)}} & app_touched;
+  assign app_clr[229:228] = {2{app_wr & (app_row_i == 9'd114)}} & app_touched;
+  assign app_clr[231:230] = {2{app_wr & (app_row_i == 9'd115)}} & app_touched;
+  assign app_clr[233:232] = {2{app_wr & (app_row_i == 9'd116)}} & app_touched;
+  assign app_clr[235:234] = {2{app_wr & (app_row_i == 9'd117)}} & app_touched;
+  assign app_clr[237:236] = {2{app_wr & (app_row_i == 9'd118)}} & app_touched;
+  assign app_clr[239:238] = {2{app_wr & (app_row_i == 9'd119)}} & app_touched;
+  assign app_clr[241:240] = {2{app_wr & (app_row_i == 9'd120)}} & app_touched;
+  assign app_clr[243:242] = {2{app_wr & (app_row_i == 9'd121)}} & app_touched;
+  assign app_clr[245:244] = {2{app_wr & (app_row_i == 9'd122)}} & app_touched;
+  assign app_clr[247:246] = {2{app_wr & (app_row_i == 9'd123)}} & app_touched;
+  assign app_clr[249:248] = {2{app_wr & (app_row_i == 9'd124)}} & app_touched;
+  assign app_clr[251:250] = {2{app_wr & (app_row_i == 9'd125)}} & app_touched;
+  assign app_clr[253:252] = {2{app_wr & (app_row_i == 9'd126)}} & app_touched;
+  assign app_clr[255:254] = {2{app_wr & (app_row_i == 9'd127)}} & app_touched;
+  assign app_clr[257:256] = {2{app_wr & (app_row_i == 9'd128)}} & app_touched;
+  assign app_clr[259:258] = {2{app_wr & (app_row_i == 9'd129)}} & app_touched;
+  assign app_clr[261:260] = {2{app_wr & (app_row_i == 9'd130)}} & app_touched;
+  assign app_clr[263:262] = {2{app_wr & (app_row_i == 9'd131)}} & app_touched;
+  assign app_clr[265:264] = {2{app_wr & (app_row_i == 9'd132)}} & app_touched;
+  assign app_clr[267:266] = {2{app_wr & (app_row_i == 9'd133)}} & app_touched;
+  assign app_clr[269:268] = {2{app_wr & (app_row_i == 9'd134)}} & app_touched;
+  assign app_clr[271:270] = {2{app_wr & (app_row_i == 9'd135)}} & app_touched;
+  assign app_clr[273:272] = {2{app_wr & (app_row_i == 9'd136)}} & app_touched;
+  assign app_clr[275:274] = {2{app_wr & (app_row_i == 9'd137)}} & app_touched;
+  assign app_clr[277:276] = {2{app_wr & (app_row_i == 9'd138)}} & app_touched;
+  assign app_clr[279:278] = {2{app_wr & (app_row_i == 9'd139)}} & app_touched;
+  assign app_clr[281:280] = {2{app_wr & (app_row_i == 9'd140)}} & app_touched;
+  assign app_clr[283:282] = {2{app_wr & (app_row_i == 9'd141)}} & app_touched;
+  assign app_clr[285:284] = {2{app_wr & (app_row_i == 9'd142)}} & app_touched;
+  assign app_clr[287:286] = {2{app_wr & (app_row_i == 9'd143)}} & app_touched;
+  assign app_clr[289:288] = {2{app_wr & (app_row_i == 9'd144)}} & app_touched;
+  assign app_clr[291:290] = {2{app_wr & (app_row_i == 9'd145)}} & app_touched;
+  assign app_clr[293:292] = {2{app_wr & (app_row_i == 9'd146)}} & app_touched;
+  assign app_clr[295:294] = {2{app_wr & (app_row_i == 9'd147)}} & app_touched;
+  assign app_clr[297:296] = {2{app_wr & (app_row_i == 9'd148)}} & app_touched;
+  assign app_clr[299:298] = {2{app_wr & (app_row_i == 9'd149)}} & app_touched;
+  assign app_clr[301:300] = {2{app_wr & (app_row_i == 9'd150)}} & app_touched;
+  assign app_clr[303:302] = {2{app_wr & (app_row_i == 9'd151)}} & app_touched;
+  assign app_clr[305:304] = {2{app_wr & (app_row_i == 9'd152)}} & app_touched;
+  assign app_clr[307:306] = {2{app_wr & (app_row_i == 9'd153)}} & app_touched;
+  assign app_clr[309:308] = {2{app_wr & (app_row_i == 9'd154)}} & app_touched;
+  assign app_clr[311:310] = {2{app_wr & (app_row_i == 9'd155)}} & app_touched;
+  assign app_clr[313:312] = {2{app_wr & (app_row_i == 9'd156)}} & app_touched;
+  assign app_clr[315:314] = {2{app_wr & (app_row_i == 9'd157)}} & app_touched;
+  assign app_clr[317:316] = {2{app_wr & (app_row_i == 9'd158)}} & app_touched;
+  assign app_clr[319:318] = {2{app_wr & (app_row_i == 9'd159)}} & app_touched;
+  assign app_clr[321:320] = {2{app_wr & (app_row_i == 9'd160)}} & app_touched;
+  assign app_clr[323:322] = {2{app_wr & (app_row_i == 9'd161)}} & app_touched;
+  assign app_clr[325:324] = {2{app_wr & (app_row_i == 9'd162)}} & app_touched;
+  assign app_clr[327:326] = {2{app_wr & (app_row_i == 9'd163)}} & app_touched;
+  assign app_clr[329:328] = {2{app_wr & (app_row_i == 9'd164)}} & app_touched;
+  assign app_clr[331:330] = {2{app_wr & (app_row_i == 9'd165)}} & app_touched;
+  assign app_clr[333:332] = {2{app_wr & (app_row_i == 9'd166)}} & app_touched;
+  assign app_clr[335:334] = {2{app_wr & (app_row_i == 9'd167)}} & app_touched;
+  assign app_clr[337:336] = {2{app_wr & (app_row_i == 9'd168)}} & app_touched;
+  assign app_clr[339:338] = {2{app_wr & (app_row_i == 9'd169)}} & app_touched;
+  assign app_clr[341:340] = {2{app_wr & (app_row_i == 9'd170)}} & app_touched;
+  assign app_clr[343:342] = {2{app_wr & (app_row_i == 9'd171)}} & app_touched;
+  assign app_clr[345:344] = {2{app_wr & (app_row_i == 9'd172)}} & app_touched;
+  assign app_clr[347:346] = {2{app_wr & (app_row_i == 9'd173)}} & app_touched;
+  assign app_clr[349:348] = {2{app_wr & (app_row_i == 9'd174)}} & app_touched;
+  assign app_clr[351:350] = {2{app_wr & (app_row_i == 9'd175)}} & app_touched;
+  assign app_clr[353:352] = {2{app_wr & (app_row_i == 9'd176)}} & app_touched;
+  assign app_clr[355:354] = {2{app_wr & (app_row_i == 9'd177)}} & app_touched;
+  assign app_clr[357:356] = {2{app_wr & (app_row_i == 9'd178)}} & app_touched;
+  assign app_clr[359:358] = {2{app_wr & (app_row_i == 9'd179)}} & app_touched;
+  assign app_clr[361:360] = {2{app_wr & (app_row_i == 9'd180)}} & app_touched;
+  assign app_clr[363:362] = {2{app_wr & (app_row_i == 9'd181)}} & app_touched;
+  assign app_clr[365:364] = {2{app_wr & (app_row_i == 9'd182)}} & app_touched;
+  assign app_clr[367:366] = {2{app_wr & (app_row_i == 9'd183)}} & app_touched;
+  assign app_clr[369:368] = {2{app_wr & (app_row_i == 9'd184)}} & app_touched;
+  assign app_clr[371:370] = {2{app_wr & (app_row_i == 9'd185)}} & app_touched;
+  assign app_clr[373:372] = {2{app_wr & (app_row_i == 9'd186)}} & app_touched;
+  assign app_clr[375:374] = {2{app_wr & (app_row_i == 9'd187)}} & app_touched;
+  assign app_clr[377:376] = {2{app_wr & (app_row_i == 9'd188)}} & app_touched;
+  assign app_clr[379:378] = {2{app_wr & (app_row_i == 9'd189)}} & app_touched;
+  assign app_clr[381:380] = {2{app_wr & (app_row_i == 9'd190)}} & app_touched;
+  assign app_clr[383:382] = {2{app_wr & (app_row_i == 9'd191)}} & app_touched;
+  assign app_clr[385:384] = {2{app_wr & (app_row_i == 9'd192)}} & app_touched;
+  assign app_clr[387:386] = {2{app_wr & (app_row_i == 9'd193)}} & app_touched;
+  assign app_clr[389:388] = {2{app_wr & (app_row_i == 9'd194)}} & app_touched;
+  assign app_clr[391:390] = {2{app_wr & (app_row_i == 9'd195)}} & app_touched;
+  assign app_clr[393:392] = {2{app_wr & (app_row_i == 9'd196)}} & app_touched;
+  assign app_clr[395:394] = {2{app_wr & (app_row_i == 9'd197)}} & app_touched;
+  assign app_clr[397:396] = {2{app_wr & (app_row_i == 9'd198)}} & app_touched;
+  assign app_clr[399:398] = {2{app_wr & (app_row_i == 9'd199)}} & app_touched;
+  assign app_clr[401:400] = {2{app_wr & (app_row_i == 9'd200)}} & app_touched;
+  assign app_clr[403:402] = {2{app_wr & (app_row_i == 9'd201)}} & app_touched;
+  assign app_clr[405:404] = {2{app_wr & (app_row_i == 9'd202)}} & app_touched;
+  assign app_clr[407:406] = {2{app_wr & (app_row_i == 9'd203)}} & app_touched;
+  assign app_clr[409:408] = {2{app_wr & (app_row_i == 9'd204)}} & app_touched;
+  assign app_clr[411:410] = {2{app_wr & (app_row_i == 9'd205)}} & app_touched;
+  assign app_clr[413:412] = {2{app_wr & (app_row_i == 9'd206)}} & app_touched;
+  assign app_clr[415:414] = {2{app_wr & (app_row_i == 9'd207)}} & app_touched;
+  assign app_clr[417:416] = {2{app_wr & (app_row_i == 9'd208)}} & app_touched;
+  assign app_clr[419:418] = {2{app_wr & (app_row_i == 9'd209)}} & app_touched;
+  assign app_clr[421:420] = {2{app_wr & (app_row_i == 9'd210)}} & app_touched;
+  assign app_clr[423:422] = {2{app_wr & (app_row_i == 9'd211)}} & app_touched;
+  assign app_clr[425:424] = {2{app_wr & (app_row_i == 9'd212)}} & app_touched;
+  assign app_clr[427:426] = {2{app_wr & (app_row_i == 9'd213)}} & app_touched;
+  assign app_clr[429:428] = {2{app_wr & (app_row_i == 9'd214)}} & app_touched;
+  assign app_clr[431:430] = {2{app_wr & (app_row_i == 9'd215)}} & app_touched;
+  assign app_clr[433:432] = {2{app_wr & (app_row_i == 9'd216)}} & app_touched;
+  assign app_clr[435:434] = {2{app_wr & (app_row_i == 9'd217)}} & app_touched;
+  assign app_clr[437:436] = {2{app_wr & (app_row_i == 9'd218)}} & app_touched;
+  assign app_clr[439:438] = {2{app_wr & (app_row_i == 9'd219)}} & app_touched;
+  assign app_clr[441:440] = {2{app_wr & (app_row_i == 9'd220)}} & app_touched;
+  assign app_clr[443:442] = {2{app_wr & (app_row_i == 9'd221)}} & app_touched;
+  assign app_clr[445:444] = {2{app_wr & (app_row_i == 9'd222)}} & app_touched;
+  assign app_clr[447:446] = {2{app_wr & (app_row_i == 9'd223)}} & app_touched;
+  assign app_clr[449:448] = {2{app_wr & (app_row_i == 9'd224)}} & app_touched;
+  assign app_clr[451:450] = {2{app_wr & (app_row_i == 9'd225)}} & app_touched;
+  assign app_clr[453:452] = {2{app_wr & (app_row_i == 9'd226)}} & app_touched;
+  assign app_clr[455:454] = {2{app_wr & (app_row_i == 9'd227)}} & app_touched;
+  assign app_clr[457:456] = {2{app_wr & (app_row_i == 9'd228)}} & app_touched;
+  assign app_clr[459:458] = {2{app_wr & (app_row_i == 9'd229)}} & app_touched;
+  assign app_clr[461:460] = {2{app_wr & (app_row_i == 9'd230)}} & app_touched;
+  assign app_clr[463:462] = {2{app_wr & (app_row_i == 9'd231)}} & app_touched;
+  assign app_clr[465:464] = {2{app_wr & (app_row_i == 9'd232)}} & app_touched;
+  assign app_clr[467:466] = {2{app_wr & (app_row_i == 9'd233)}} & app_touched;
+  assign app_clr[469:468] = {2{app_wr & (app_row_i == 9'd234)}} & app_touched;
+  assign app_clr[471:470] = {2{app_wr & (app_row_i == 9'd235)}} & app_touched;
+  assign app_clr[473:472] = {2{app_wr & (app_row_i == 9'd236)}} & app_touched;
+  assign app_clr[475:474] = {2{app_wr & (app_row_i == 9'd237)}} & app_touched;
+  assign app_clr[477:476] = {2{app_wr & (app_row_i == 9'd238)}} & app_touched;
+  assign app_clr[479:478] = {2{app_wr & (app_row_i == 9'd239)}} & app_touched;
+  assign app_clr[481:480] = {2{app_wr & (app_row_i == 9'd240)}} & app_touched;
+  assign app_clr[483:482] = {2{app_wr & (app_row_i == 9'd241)}} & app_touched;
+  assign app_clr[485:484] = {2{app_wr & (app_row_i == 9'd242)}} & app_touched;
+  assign app_clr[487:486] = {2{app_wr & (app_row_i == 9'd243)}} & app_touched;
+  assign app_clr[489:488] = {2{app_wr & (app_row_i == 9'd244)}} & app_touched;
+  assign app_clr[491:490] = {2{app_wr & (app_row_i == 9'd245)}} & app_touched;
+  assign app_clr[493:492] = {2{app_wr & (app_row_i == 9'd246)}} & app_touched;
+  assign app_clr[495:494] = {2{app_wr & (app_row_i == 9'd247)}} & app_touched;
+  assign app_clr[497:496] = {2{app_wr & (app_row_i == 9'd248)}} & app_touched;
+  assign app_clr[499:498] = {2{app_wr & (app_row_i == 9'd249)}} & app_touched;
+  assign app_clr[501:500] = {2{app_wr & (app_row_i == 9'd250)}} & app_touched;
+  assign app_clr[503:502] = {2{app_wr & (app_row_i == 9'd251)}} & app_touched;
+  assign app_clr[505:504] = {2{app_wr & (app_row_i == 9'd252)}} & app_touched;
+  assign app_clr[507:506] = {2{app_wr & (app_row_i == 9'd253)}} & app_touched;
+  assign app_clr[509:508] = {2{app_wr & (app_row_i == 9'd254)}} & app_touched;
+  assign app_clr[511:510] = {2{app_wr & (app_row_i == 9'd255)}} & app_touched;
+  assign app_clr[513:512] = {2{app_wr & (app_row_i == 9'd256)}} & app_touched;
+  assign app_clr[515:514] = {2{app_wr & (app_row_i == 9'd257)}} & app_touched;
+  assign app_clr[517:516] = {2{app_wr & (app_row_i == 9'd258)}} & app_touched;
+  assign app_clr[519:518] = {2{app_wr & (app_row_i == 9'd259)}} & app_touched;
+  assign app_clr[521:520] = {2{app_wr & (app_row_i == 9'd260)}} & app_touched;
+  assign app_clr[523:522] = {2{app_wr & (app_row_i == 9'd261)}} & app_touched;
+  assign app_clr[525:524] = {2{app_wr & (app_row_i == 9'd262)}} & app_touched;
+  assign app_clr[527:526] = {2{app_wr & (app_row_i == 9'd263)}} & app_touched;
+  assign app_clr[529:528] = {2{app_wr & (app_row_i == 9'd264)}} & app_touched;
+  assign app_clr[531:530] = {2{app_wr & (app_row_i == 9'd265)}} & app_touched;
+  assign app_clr[533:532] = {2{app_wr & (app_row_i == 9'd266)}} & app_touched;
+  assign app_clr[535:534] = {2{app_wr & (app_row_i == 9'd267)}} & app_touched;
+  assign app_clr[537:536] = {2{app_wr & (app_row_i == 9'd268)}} & app_touched;
+  assign app_clr[539:538] = {2{app_wr & (app_row_i == 9'd269)}} & app_touched;
+  assign app_clr[541:540] = {2{app_wr & (app_row_i == 9'd270)}} & app_touched;
+  assign app_clr[543:542] = {2{app_wr & (app_row_i == 9'd271)}} & app_touched;
+  assign app_clr[545:544] = {2{app_wr & (app_row_i == 9'd272)}} & app_touched;
+  assign app_clr[547:546] = {2{app_wr & (app_row_i == 9'd273)}} & app_touched;
+  assign app_clr[549:548] = {2{app_wr & (app_row_i == 9'd274)}} & app_touched;
+  assign app_clr[551:550] = {2{app_wr & (app_row_i == 9'd275)}} & app_touched;
+  assign app_clr[553:552] = {2{app_wr & (app_row_i == 9'd276)}} & app_touched;
+  assign app_clr[555:554] = {2{app_wr & (app_row_i == 9'd277)}} & app_touched;
+  assign app_clr[557:556] = {2{app_wr & (app_row_i == 9'd278)}} & app_touched;
+  assign app_clr[559:558] = {2{app_wr & (app_row_i == 9'd279)}} & app_touched;
+  assign app_clr[561:560] = {2{app_wr & (app_row_i == 9'd280)}} & app_touched;
+  assign app_clr[563:562] = {2{app_wr & (app_row_i == 9'd281)}} & app_touched;
+  assign app_clr[565:564] = {2{app_wr & (app_row_i == 9'd282)}} & app_touched;
+  assign app_clr[567:566] = {2{app_wr & (app_row_i == 9'd283)}} & app_touched;
+  assign app_clr[569:568] = {2{app_wr & (app_row_i == 9'd284)}} & app_touched;
+  assign app_clr[571:570] = {2{app_wr & (app_row_i == 9'd285)}} & app_touched;
+  assign app_clr[573:572] = {2{app_wr & (app_row_i == 9'd286)}} & app_touched;
+  assign app_clr[575:574] = {2{app_wr & (app_row_i == 9'd287)}} & app_touched;
+  assign app_clr[577:576] = {2{app_wr & (app_row_i == 9'd288)}} & app_touched;
+  assign app_clr[579:578] = {2{app_wr & (app_row_i == 9'd289)}} & app_touched;
+  assign app_clr[581:580] = {2{app_wr & (app_row_i == 9'd290)}} & app_touched;
+  assign app_clr[583:582] = {2{app_wr & (app_row_i == 9'd291)}} & app_touched;
+  assign app_clr[585:584] = {2{app_wr & (app_row_i == 9'd292)}} & app_touched;
+  assign app_clr[587:586] = {2{app_wr & (app_row_i == 9'd293)}} & app_touched;
+  assign app_clr[589:588] = {2{app_wr & (app_row_i == 9'd294)}} & app_touched;
+  assign app_clr[591:590] = {2{app_wr & (app_row_i == 9'd295)}} & app_touched;
+  assign app_clr[593:592] = {2{app_wr & (app_row_i == 9'd296)}} & app_touched;
+  assign app_clr[595:594] = {2{app_wr & (app_row_i == 9'd297)}} & app_touched;
+  assign app_clr[597:596] = {2{app_wr & (app_row_i == 9'd298)}} & app_touched;
+  assign app_clr[599:598] = {2{app_wr & (app_row_i == 9'd299)}} & app_touched;
+  assign app_clr[601:600] = {2{app_wr & (app_row_i == 9'd300)}} & app_touched;
+  assign app_clr[603:602] = {2{app_wr & (app_row_i == 9'd301)}} & app_touched;
+  assign app_clr[605:604] = {2{app_wr & (app_row_i == 9'd302)}} & app_touched;
+  assign app_clr[607:606] = {2{app_wr & (app_row_i == 9'd303)}} & app_touched;
+  assign app_clr[609:608] = {2{app_wr & (app_row_i == 9'd304)}} & app_touched;
+  assign app_clr[611:610] = {2{app_wr & (app_row_i == 9'd305)}} & app_touched;
+  assign app_clr[613:612] = {2{app_wr & (app_row_i == 9'd306)}} & app_touched;
+  assign app_clr[615:614] = {2{app_wr & (app_row_i == 9'd307)}} & app_touched;
+  assign app_clr[617:616] = {2{app_wr & (app_row_i == 9'd308)}} & app_touched;
+  assign app_clr[619:618] = {2{app_wr & (app_row_i == 9'd309)}} & app_touched;
+  assign app_clr[621:620] = {2{app_wr & (app_row_i == 9'd310)}} & app_touched;
+  assign app_clr[623:622] = {2{app_wr & (app_row_i == 9'd311)}} & app_touched;
+  assign app_clr[625:624] = {2{app_wr & (app_row_i == 9'd312)}} & app_touched;
+  assign app_clr[627:626] = {2{app_wr & (app_row_i == 9'd313)}} & app_touched;
+  assign app_clr[629:628] = {2{app_wr & (app_row_i == 9'd314)}} & app_touched;
+  assign app_clr[631:630] = {2{app_wr & (app_row_i == 9'd315)}} & app_touched;
+  assign app_clr[633:632] = {2{app_wr & (app_row_i == 9'd316)}} & app_touched;
+  assign app_clr[635:634] = {2{app_wr & (app_row_i == 9'd317)}} & app_touched;
+  assign app_clr[637:636] = {2{app_wr & (app_row_i == 9'd318)}} & app_touched;
+  assign app_clr[639:638] = {2{app_wr & (app_row_i == 9'd319)}} & app_touched;
+  assign app_clr[641:640] = {2{app_wr & (app_row_i == 9'd320)}} & app_touched;
+  assign app_clr[643:642] = {2{app_wr & (app_row_i == 9'd321)}} & app_touched;
+  assign app_clr[645:644] = {2{app_wr & (app_row_i == 9'd322)}} & app_touched;
+  assign app_clr[647:646] = {2{app_wr & (app_row_i == 9'd323)}} & app_touched;
+  assign app_clr[649:648] = {2{app_wr & (app_row_i == 9'd324)}} & app_touched;
+  assign app_clr[651:650] = {2{app_wr & (app_row_i == 9'd325)}} & app_touched;
+  assign app_clr[653:652] = {2{app_wr & (app_row_i == 9'd326)}} & app_touched;
+  assign app_clr[655:654] = {2{app_wr & (app_row_i == 9'd327)}} & app_touched;
+  assign app_clr[657:656] = {2{app_wr & (app_row_i == 9'd328)}} & app_touched;
+  assign app_clr[659:658] = {2{app_wr & (app_row_i == 9'd329)}} & app_touched;
+  assign app_clr[661:660] = {2{app_wr & (app_row_i == 9'd330)}} & app_touched;
+  assign app_clr[663:662] = {2{app_wr & (app_row_i == 9'd331)}} & app_touched;
+  assign app_clr[665:664] = {2{app_wr & (app_row_i == 9'd332)}} & app_touched;
+  assign app_clr[667:666] = {2{app_wr & (app_row_i == 9'd333)}} & app_touched;
+  assign app_clr[669:668] = {2{app_wr & (app_row_i == 9'd334)}} & app_touched;
+  assign app_clr[671:670] = {2{app_wr & (app_row_i == 9'd335)}} & app_touched;
+  assign app_clr[673:672] = {2{app_wr & (app_row_i == 9'd336)}} & app_touched;
+  assign app_clr[675:674] = {2{app_wr & (app_row_i == 9'd337)}} & app_touched;
+  assign app_clr[677:676] = {2{app_wr & (app_row_i == 9'd338)}} & app_touched;
+  assign app_clr[679:678] = {2{app_wr & (app_row_i == 9'd339)}} & app_touched;
+  assign app_clr[681:680] = {2{app_wr & (app_row_i == 9'd340)}} & app_touched;
+  assign app_clr[683:682] = {2{app_wr & (app_row_i == 9'd341)}} & app_touched;
+  assign app_clr[685:684] = {2{app_wr & (app_row_i == 9'd342)}} & app_touched;
+  assign app_clr[687:686] = {2{app_wr & (app_row_i == 9'd343)}} & app_touched;
+  assign app_clr[689:688] = {2{app_wr & (app_row_i == 9'd344)}} & app_touched;
+  assign app_clr[691:690] = {2{app_wr & (app_row_i == 9'd345)}} & app_touched;
+  assign app_clr[693:692] = {2{app_wr & (app_row_i == 9'd346)}} & app_touched;
+  assign app_clr[695:694] = {2{app_wr & (app_row_i == 9'd347)}} & app_touched;
+  assign app_clr[697:696] = {2{app_wr & (app_row_i == 9'd348)}} & app_touched;
+  assign app_clr[699:698] = {2{app_wr & (app_row_i == 9'd349)}} & app_touched;
+  assign app_clr[701:700] = {2{app_wr & (app_row_i == 9'd350)}} & app_touched;
+  assign app_clr[703:702] = {2{app_wr & (app_row_i == 9'd351)}} & app_touched;
+  assign app_clr[705:704] = {2{app_wr & (app_row_i == 9'd352)}} & app_touched;
+  assign app_clr[707:706] = {2{app_wr & (app_row_i == 9'd353)}} & app_touched;
+  assign app_clr[709:708] = {2{app_wr & (app_row_i == 9'd354)}} & app_touched;
+  assign app_clr[711:710] = {2{app_wr & (app_row_i == 9'd355)}} & app_touched;
+  assign app_clr[713:712] = {2{app_wr & (app_row_i == 9'd356)}} & app_touched;
+  assign app_clr[715:714] = {2{app_wr & (app_row_i == 9'd357)}} & app_touched;
+  assign app_clr[717:716] = {2{app_wr & (app_row_i == 9'd358)}} & app_touched;
+  assign app_clr[719:718] = {2{app_wr & (app_row_i == 9'd359)}} & app_touched;
+  assign app_clr[721:720] = {2{app_wr & (app_row_i == 9'd360)}} & app_touched;
+  assign app_clr[723:722] = {2{app_wr & (app_row_i == 9'd361)}} & app_touched;
+  assign app_clr[725:724] = {2{app_wr & (app_row_i == 9'd362)}} & app_touched;
+  assign app_clr[727:726] = {2{app_wr & (app_row_i == 9'd363)}} & app_touched;
+  assign app_clr[729:728] = {2{app_wr & (app_row_i == 9'd364)}} & app_touched;
+  assign app_clr[731:730] = {2{app_wr & (app_row_i == 9'd365)}} & app_touched;
+  assign app_clr[733:732] = {2{app_wr & (app_row_i == 9'd366)}} & app_touched;
+  assign app_clr[735:734] = {2{app_wr & (app_row_i == 9'd367)}} & app_touched;
+  assign app_clr[737:736] = {2{app_wr & (app_row_i == 9'd368)}} & app_touched;
+  assign app_clr[739:738] = {2{app_wr & (app_row_i == 9'd369)}} & app_touched;
+  assign app_clr[741:740] = {2{app_wr & (app_row_i == 9'd370)}} & app_touched;
+  assign app_clr[743:742] = {2{app_wr & (app_row_i == 9'd371)}} & app_touched;
+  assign app_clr[745:744] = {2{app_wr & (app_row_i == 9'd372)}} & app_touched;
+  assign app_clr[747:746] = {2{app_wr & (app_row_i == 9'd373)}} & app_touched;
+  assign app_clr[749:748] = {2{app_wr & (app_row_i == 9'd374)}} & app_touched;
+  assign app_clr[751:750] = {2{app_wr & (app_row_i == 9'd375)}} & app_touched;
+  assign app_clr[753:752] = {2{app_wr & (app_row_i == 9'd376)}} & app_touched;
+  assign app_clr[755:754] = {2{app_wr & (app_row_i == 9'd377)}} & app_touched;
+  assign app_clr[757:756] = {2{app_wr & (app_row_i == 9'd378)}} & app_touched;
+  assign app_clr[759:758] = {2{app_wr & (app_row_i == 9'd379)}} & app_touched;
+  assign app_clr[761:760] = {2{app_wr & (app_row_i == 9'd380)}} & app_touched;
+  assign app_clr[763:762] = {2{app_wr & (app_row_i == 9'd381)}} & app_touched;
+  assign app_clr[765:764] = {2{app_wr & (app_row_i == 9'd382)}} & app_touched;
+  assign app_clr[767:766] = {2{app_wr & (app_row_i == 9'd383)}} & app_touched;
+  assign app_clr[769:768] = {2{app_wr & (app_row_i == 9'd384)}} & app_touched;
+  assign app_clr[771:770] = {2{app_wr & (app_row_i == 9'd385)}} & app_touched;
+  assign app_clr[773:772] = {2{app_wr & (app_row_i == 9'd386)}} & app_touched;
+  assign app_clr[775:774] = {2{app_wr & (app_row_i == 9'd387)}} & app_touched;
+  assign app_clr[777:776] = {2{app_wr & (app_row_i == 9'd388)}} & app_touched;
+  assign app_clr[779:778] = {2{app_wr & (app_row_i == 9'd389)}} & app_touched;
+  assign app_clr[781:780] = {2{app_wr & (app_row_i == 9'd390)}} & app_touched;
+  assign app_clr[783:782] = {2{app_wr & (app_row_i == 9'd391)}} & app_touched;
+  assign app_clr[785:784] = {2{app_wr & (app_row_i == 9'd392)}} & app_touched;
+  assign app_clr[787:786] = {2{app_wr & (app_row_i == 9'd393)}} & app_touched;
+  assign app_clr[789:788] = {2{app_wr & (app_row_i == 9'd394)}} & app_touched;
+  assign app_clr[791:790] = {2{app_wr & (app_row_i == 9'd395)}} & app_touched;
+  assign app_clr[793:792] = {2{app_wr & (app_row_i == 9'd396)}} & app_touched;
+  assign app_clr[795:794] = {2{app_wr & (app_row_i == 9'd397)}} & app_touched;
+  assign app_clr[797:796] = {2{app_wr & (app_row_i == 9'd398)}} & app_touched;
+  assign app_clr[799:798] = {2{app_wr & (app_row_i == 9'd399)}} & app_touched;
+  assign app_clr[801:800] = {2{app_wr & (app_row_i == 9'd400)}} & app_touched;
+  assign app_clr[803:802] = {2{app_wr & (app_row_i == 9'd401)}} & app_touched;
+  assign app_clr[805:804] = {2{app_wr & (app_row_i == 9'd402)}} & app_touched;
+  assign app_clr[807:806] = {2{app_wr & (app_row_i == 9'd403)}} & app_touched;
+  assign app_clr[809:808] = {2{app_wr & (app_row_i == 9'd404)}} & app_touched;
+  assign app_clr[811:810] = {2{app_wr & (app_row_i == 9'd405)}} & app_touched;
+  assign app_clr[813:812] = {2{app_wr & (app_row_i == 9'd406)}} & app_touched;
+  assign app_clr[815:814] = {2{app_wr & (app_row_i == 9'd407)}} & app_touched;
+  assign app_clr[817:816] = {2{app_wr & (app_row_i == 9'd408)}} & app_touched;
+  assign app_clr[819:818] = {2{app_wr & (app_row_i == 9'd409)}} & app_touched;
+  assign app_clr[821:820] = {2{app_wr & (app_row_i == 9'd410)}} & app_touched;
+  assign app_clr[823:822] = {2{app_wr & (app_row_i == 9'd411)}} & app_touched;
+  assign app_clr[825:824] = {2{app_wr & (app_row_i == 9'd412)}} & app_touched;
+  assign app_clr[827:826] = {2{app_wr & (app_row_i == 9'd413)}} & app_touched;
+  assign app_clr[829:828] = {2{app_wr & (app_row_i == 9'd414)}} & app_touched;
+  assign app_clr[831:830] = {2{app_wr & (app_row_i == 9'd415)}} & app_touched;
+  assign app_clr[833:832] = {2{app_wr & (app_row_i == 9'd416)}} & app_touched;
+  assign app_clr[835:834] = {2{app_wr & (app_row_i == 9'd417)}} & app_touched;
+  assign app_clr[837:836] = {2{app_wr & (app_row_i == 9'd418)}} & app_touched;
+  assign app_clr[839:838] = {2{app_wr & (app_row_i == 9'd419)}} & app_touched;
+  assign app_clr[841:840] = {2{app_wr & (app_row_i == 9'd420)}} & app_touched;
+  assign app_clr[843:842] = {2{app_wr & (app_row_i == 9'd421)}} & app_touched;
+  assign app_clr[845:844] = {2{app_wr & (app_row_i == 9'd422)}} & app_touched;
+  assign app_clr[847:846] = {2{app_wr & (app_row_i == 9'd423)}} & app_touched;
+  assign app_clr[849:848] = {2{app_wr & (app_row_i == 9'd424)}} & app_touched;
+  assign app_clr[851:850] = {2{app_wr & (app_row_i == 9'd425)}} & app_touched;
+  assign app_clr[853:852] = {2{app_wr & (app_row_i == 9'd426)}} & app_touched;
+  assign app_clr[855:854] = {2{app_wr & (app_row_i == 9'd427)}} & app_touched;
+  assign app_clr[857:856] = {2{app_wr & (app_row_i == 9'd428)}} & app_touched;
+  assign app_clr[859:858] = {2{app_wr & (app_row_i == 9'd429)}} & app_touched;
+  assign app_clr[861:860] = {2{app_wr & (app_row_i == 9'd430)}} & app_touched;
+  assign app_clr[863:862] = {2{app_wr & (app_row_i == 9'd431)}} & app_touched;
+  assign app_clr[865:864] = {2{app_wr & (app_row_i == 9'd432)}} & app_touched;
+  assign app_clr[867:866] = {2{app_wr & (app_row_i == 9'd433)}} & app_touched;
+  assign app_clr[869:868] = {2{app_wr & (app_row_i == 9'd434)}} & app_touched;
+  assign app_clr[871:870] = {2{app_wr & (app_row_i == 9'd435)}} & app_touched;
+  assign app_clr[873:872] = {2{app_wr & (app_row_i == 9'd436)}} & app_touched;
+  assign app_clr[875:874] = {2{app_wr & (app_row_i == 9'd437)}} & app_touched;
+  assign app_clr[877:876] = {2{app_wr & (app_row_i == 9'd438)}} & app_touched;
+  assign app_clr[879:878] = {2{app_wr & (app_row_i == 9'd439)}} & app_touched;
+  assign app_clr[881:880] = {2{app_wr & (app_row_i == 9'd440)}} & app_touched;
+  assign app_clr[883:882] = {2{app_wr & (app_row_i == 9'd441)}} & app_touched;
+  assign app_clr[885:884] = {2{app_wr & (app_row_i == 9'd442)}} & app_touched;
+  assign app_clr[887:886] = {2{app_wr & (app_row_i == 9'd443)}} & app_touched;
+  assign app_clr[889:888] = {2{app_wr & (app_row_i == 9'd444)}} & app_touched;
+  assign app_clr[891:890] = {2{app_wr & (app_row_i == 9'd445)}} & app_touched;
+  assign app_clr[893:892] = {2{app_wr & (app_row_i == 9'd446)}} & app_touched;
+  assign app_clr[895:894] = {2{app_wr & (app_row_i == 9'd447)}} & app_touched;
+  assign app_clr[897:896] = {2{app_wr & (app_row_i == 9'd448)}} & app_touched;
+  assign app_clr[899:898] = {2{app_wr & (app_row_i == 9'd449)}} & app_touched;
+  assign app_clr[901:900] = {2{app_wr & (app_row_i == 9'd450)}} & app_touched;
+  assign app_clr[903:902] = {2{app_wr & (app_row_i == 9'd451)}} & app_touched;
+  assign app_clr[905:904] = {2{app_wr & (app_row_i == 9'd452)}} & app_touched;
+  assign app_clr[907:906] = {2{app_wr & (app_row_i == 9'd453)}} & app_touched;
+  assign app_clr[909:908] = {2{app_wr & (app_row_i == 9'd454)}} & app_touched;
+  assign app_clr[911:910] = {2{app_wr & (app_row_i == 9'd455)}} & app_touched;
+  assign app_clr[913:912] = {2{app_wr & (app_row_i == 9'd456)}} & app_touched;
+  assign app_clr[915:914] = {2{app_wr & (app_row_i == 9'd457)}} & app_touched;
+  assign app_clr[917:916] = {2{app_wr & (app_row_i == 9'd458)}} & app_touched;
+  assign app_clr[919:918] = {2{app_wr & (app_row_i == 9'd459)}} & app_touched;
+  assign app_clr[921:920] = {2{app_wr & (app_row_i == 9'd460)}} & app_touched;
+  assign app_clr[923:922] = {2{app_wr & (app_row_i == 9'd461)}} & app_touched;
+  assign app_clr[925:924] = {2{app_wr & (app_row_i == 9'd462)}} & app_touched;
+  assign app_clr[927:926] = {2{app_wr & (app_row_i == 9'd463)}} & app_touched;
+  assign app_clr[929:928] = {2{app_wr & (app_row_i == 9'd464)}} & app_touched;
+  assign app_clr[931:930] = {2{app_wr & (app_row_i == 9'd465)}} & app_touched;
+  assign app_clr[933:932] = {2{app_wr & (app_row_i == 9'd466)}} & app_touched;
+  assign app_clr[935:934] = {2{app_wr & (app_row_i == 9'd467)}} & app_touched;
+  assign app_clr[937:936] = {2{app_wr & (app_row_i == 9'd468)}} & app_touched;
+  assign app_clr[939:938] = {2{app_wr & (app_row_i == 9'd469)}} & app_touched;
+  assign app_clr[941:940] = {2{app_wr & (app_row_i == 9'd470)}} & app_touched;
+  assign app_clr[943:942] = {2{app_wr & (app_row_i == 9'd471)}} & app_touched;
+  assign app_clr[945:944] = {2{app_wr & (app_row_i == 9'd472)}} & app_touched;
+  assign app_clr[947:946] = {2{app_wr & (app_row_i == 9'd473)}} & app_touched;
+  assign app_clr[949:948] = {2{app_wr & (app_row_i == 9'd474)}} & app_touched;
+  assign app_clr[951:950] = {2{app_wr & (app_row_i == 9'd475)}} & app_touched;
+  assign app_clr[953:952] = {2{app_wr & (app_row_i == 9'd476)}} & app_touched;
+  assign app_clr[955:954] = {2{app_wr & (app_row_i == 9'd477)}} & app_touched;
+  assign app_clr[957:956] = {2{app_wr & (app_row_i == 9'd478)}} & app_touched;
+  assign app_clr[959:958] = {2{app_wr & (app_row_i == 9'd479)}} & app_touched;
+  assign app_clr[961:960] = {2{app_wr & (app_row_i == 9'd480)}} & app_touched;
+  assign app_clr[963:962] = {2{app_wr & (app_row_i == 9'd481)}} & app_touched;
+  assign app_clr[965:964] = {2{app_wr & (app_row_i == 9'd482)}} & app_touched;
+  assign app_clr[967:966] = {2{app_wr & (app_row_i == 9'd483)}} & app_touched;
+  assign app_clr[969:968] = {2{app_wr & (app_row_i == 9'd484)}} & app_touched;
+  assign app_clr[971:970] = {2{app_wr & (app_row_i == 9'd485)}} & app_touched;
+  assign app_clr[973:972] = {2{app_wr & (app_row_i == 9'd486)}} & app_touched;
+  assign app_clr[975:974] = {2{app_wr & (app_row_i == 9'd487)}} & app_touched;
+  assign app_clr[977:976] = {2{app_wr & (app_row_i == 9'd488)}} & app_touched;
+  assign app_clr[979:978] = {2{app_wr & (app_row_i == 9'd489)}} & app_touched;
+  assign app_clr[981:980] = {2{app_wr & (app_row_i == 9'd490)}} & app_touched;
+  assign app_clr[983:982] = {2{app_wr & (app_row_i == 9'd491)}} & app_touched;
+  assign app_clr[985:984] = {2{app_wr & (app_row_i == 9'd492)}} & app_touched;
+  assign app_clr[987:986] = {2{app_wr & (app_row_i == 9'd493)}} & app_touched;
+  assign app_clr[989:988] = {2{app_wr & (app_row_i == 9'd494)}} & app_touched;
+  assign app_clr[991:990] = {2{app_wr & (app_row_i == 9'd495)}} & app_touched;
+  assign app_clr[993:992] = {2{app_wr & (app_row_i == 9'd496)}} & app_touched;
+  assign app_clr[995:994] = {2{app_wr & (app_row_i == 9'd497)}} & app_touched;
+  assign app_clr[997:996] = {2{app_wr & (app_row_i == 9'd498)}} & app_touched;
+  assign app_clr[999:998] = {2{app_wr & (app_row_i == 9'd499)}} & app_touched;
+  assign app_clr[1001:1000] = {2{app_wr & (app_row_i == 9'd500)}} & app_touched;
+  assign app_clr[1003:1002] = {2{app_wr & (app_row_i == 9'd501)}} & app_touched;
+  assign app_clr[1005:1004] = {2{app_wr & (app_row_i == 9'd502)}} & app_touched;
+  assign app_clr[1007:1006] = {2{app_wr & (app_row_i == 9'd503)}} & app_touched;
+  assign app_clr[1009:1008] = {2{app_wr & (app_row_i == 9'd504)}} & app_touched;
+  assign app_clr[1011:1010] = {2{app_wr & (app_row_i == 9'd505)}} & app_touched;
+  assign app_clr[1013:1012] = {2{app_wr & (app_row_i == 9'd506)}} & app_touched;
+  assign app_clr[1015:1014] = {2{app_wr & (app_row_i == 9'd507)}} & app_touched;
+  assign app_clr[1017:1016] = {2{app_wr & (app_row_i == 9'd508)}} & app_touched;
+  assign app_clr[1019:1018] = {2{app_wr & (app_row_i == 9'd509)}} & app_touched;
+  assign app_clr[1021:1020] = {2{app_wr & (app_row_i == 9'd510)}} & app_touched;
+  assign app_clr[1023:1022] = {2{app_wr & (app_row_i == 9'd511)}} & app_touched;
   assign st_idle = state_q == 3'd1;
   assign wg_ready_o = st_idle & (wg_free_i | table_free);
   assign wg_fire = wg_valid_i & wg_ready_o;
@@ -1026,16 +1026,18 @@ module lds_ctrl_lds64k_seg64 (
   assign acc_vrf = lk_sel ? lk_vrf_i : fill_vrf_i;
   assign acc_seg = acc_vpn[9:0];
   assign acc_va = acc_vpn[35:10];
-  assign mode_acc = sd_valid_i ? mode_q[sd_vpn_i[9:0]] : lk_sel ? mode_q[lk_vpn_i[9:0]] : mode_q[fill_vpn_i[9:0]];
-  assign mode_acc_live = mode_acc & ~(app_wr & app_row_i == acc_seg[9:1] & app_touched[acc_seg[0]]);
-  assign mode_seg_live = mode_seg_q & ~(app_wr & app_row_i == seg_q[9:1] & app_touched[seg_q[0]]);
+  assign mode_acc = sd_valid_i ? mode_q[sd_vpn_i[9:0]] : lk_sel ? mode_q[lk_vpn_i[9:0]]
+      : mode_q[fill_vpn_i[9:0]];
+  assign mode_acc_live = mode_acc
+      & ~(app_wr & (app_row_i == acc_seg[9:1]) & app_touched[acc_seg[0]]);
+  assign mode_seg_live = mode_seg_q & ~(app_wr & (app_row_i == seg_q[9:1]) & app_touched[seg_q[0]]);
   assign mode_seg_d = key_fire ? mode_acc_live : mode_seg_live;
   assign mode_cur = mode_seg_q;
   assign st_issue = state_q == 3'd5;
   assign op_fill = op_q == 3'd2;
   assign op_lookup = op_q == 3'd1;
   assign op_shoot = op_q == 3'd3;
-  assign needs_sram = op_fill & ~alloc_hit | ~op_fill & mode_cur;
+  assign needs_sram = (op_fill & ~alloc_hit) | (~op_fill & mode_cur);
   assign issue_go = st_issue & ~(needs_sram & app_valid_i);
   assign rd_fire = issue_go & mode_cur & ~(op_fill & alloc_hit);
   assign init_fire = issue_go & op_fill & ~alloc_hit & ~mode_cur;
@@ -1045,7 +1047,7 @@ module lds_ctrl_lds64k_seg64 (
   assign wg_b = {1'b0, wg_size_i};
   assign wg_sum_c_x = wg_a ^ wg_b;
   assign wg_sum_c_p0 = wg_sum_c_x;
-  assign wg_sum_c_g0[0] = wg_a[0] & wg_b[0] | (wg_a[0] ^ wg_b[0]) & 1'b0;
+  assign wg_sum_c_g0[0] = (wg_a[0] & wg_b[0]) | ((wg_a[0] ^ wg_b[0]) & 1'b0);
   assign wg_sum_c_g0[1] = wg_a[1] & wg_b[1];
   assign wg_sum_c_g0[2] = wg_a[2] & wg_b[2];
   assign wg_sum_c_g0[3] = wg_a[3] & wg_b[3];
@@ -1059,51 +1061,51 @@ module lds_ctrl_lds64k_seg64 (
   assign wg_sum_c_g0[11] = wg_a[11] & wg_b[11];
   assign wg_sum_c_g1[0] = wg_sum_c_g0[0];
   assign wg_sum_c_p1[0] = wg_sum_c_p0[0];
-  assign wg_sum_c_g1[1] = wg_sum_c_g0[1] | wg_sum_c_p0[1] & wg_sum_c_g0[0];
+  assign wg_sum_c_g1[1] = wg_sum_c_g0[1] | (wg_sum_c_p0[1] & wg_sum_c_g0[0]);
   assign wg_sum_c_p1[1] = wg_sum_c_p0[1] & wg_sum_c_p0[0];
-  assign wg_sum_c_g1[2] = wg_sum_c_g0[2] | wg_sum_c_p0[2] & wg_sum_c_g0[1];
+  assign wg_sum_c_g1[2] = wg_sum_c_g0[2] | (wg_sum_c_p0[2] & wg_sum_c_g0[1]);
   assign wg_sum_c_p1[2] = wg_sum_c_p0[2] & wg_sum_c_p0[1];
-  assign wg_sum_c_g1[3] = wg_sum_c_g0[3] | wg_sum_c_p0[3] & wg_sum_c_g0[2];
+  assign wg_sum_c_g1[3] = wg_sum_c_g0[3] | (wg_sum_c_p0[3] & wg_sum_c_g0[2]);
   assign wg_sum_c_p1[3] = wg_sum_c_p0[3] & wg_sum_c_p0[2];
-  assign wg_sum_c_g1[4] = wg_sum_c_g0[4] | wg_sum_c_p0[4] & wg_sum_c_g0[3];
+  assign wg_sum_c_g1[4] = wg_sum_c_g0[4] | (wg_sum_c_p0[4] & wg_sum_c_g0[3]);
   assign wg_sum_c_p1[4] = wg_sum_c_p0[4] & wg_sum_c_p0[3];
-  assign wg_sum_c_g1[5] = wg_sum_c_g0[5] | wg_sum_c_p0[5] & wg_sum_c_g0[4];
+  assign wg_sum_c_g1[5] = wg_sum_c_g0[5] | (wg_sum_c_p0[5] & wg_sum_c_g0[4]);
   assign wg_sum_c_p1[5] = wg_sum_c_p0[5] & wg_sum_c_p0[4];
-  assign wg_sum_c_g1[6] = wg_sum_c_g0[6] | wg_sum_c_p0[6] & wg_sum_c_g0[5];
+  assign wg_sum_c_g1[6] = wg_sum_c_g0[6] | (wg_sum_c_p0[6] & wg_sum_c_g0[5]);
   assign wg_sum_c_p1[6] = wg_sum_c_p0[6] & wg_sum_c_p0[5];
-  assign wg_sum_c_g1[7] = wg_sum_c_g0[7] | wg_sum_c_p0[7] & wg_sum_c_g0[6];
+  assign wg_sum_c_g1[7] = wg_sum_c_g0[7] | (wg_sum_c_p0[7] & wg_sum_c_g0[6]);
   assign wg_sum_c_p1[7] = wg_sum_c_p0[7] & wg_sum_c_p0[6];
-  assign wg_sum_c_g1[8] = wg_sum_c_g0[8] | wg_sum_c_p0[8] & wg_sum_c_g0[7];
+  assign wg_sum_c_g1[8] = wg_sum_c_g0[8] | (wg_sum_c_p0[8] & wg_sum_c_g0[7]);
   assign wg_sum_c_p1[8] = wg_sum_c_p0[8] & wg_sum_c_p0[7];
-  assign wg_sum_c_g1[9] = wg_sum_c_g0[9] | wg_sum_c_p0[9] & wg_sum_c_g0[8];
+  assign wg_sum_c_g1[9] = wg_sum_c_g0[9] | (wg_sum_c_p0[9] & wg_sum_c_g0[8]);
   assign wg_sum_c_p1[9] = wg_sum_c_p0[9] & wg_sum_c_p0[8];
-  assign wg_sum_c_g1[10] = wg_sum_c_g0[10] | wg_sum_c_p0[10] & wg_sum_c_g0[9];
+  assign wg_sum_c_g1[10] = wg_sum_c_g0[10] | (wg_sum_c_p0[10] & wg_sum_c_g0[9]);
   assign wg_sum_c_p1[10] = wg_sum_c_p0[10] & wg_sum_c_p0[9];
-  assign wg_sum_c_g1[11] = wg_sum_c_g0[11] | wg_sum_c_p0[11] & wg_sum_c_g0[10];
+  assign wg_sum_c_g1[11] = wg_sum_c_g0[11] | (wg_sum_c_p0[11] & wg_sum_c_g0[10]);
   assign wg_sum_c_p1[11] = wg_sum_c_p0[11] & wg_sum_c_p0[10];
   assign wg_sum_c_g2[0] = wg_sum_c_g1[0];
   assign wg_sum_c_p2[0] = wg_sum_c_p1[0];
   assign wg_sum_c_g2[1] = wg_sum_c_g1[1];
   assign wg_sum_c_p2[1] = wg_sum_c_p1[1];
-  assign wg_sum_c_g2[2] = wg_sum_c_g1[2] | wg_sum_c_p1[2] & wg_sum_c_g1[0];
+  assign wg_sum_c_g2[2] = wg_sum_c_g1[2] | (wg_sum_c_p1[2] & wg_sum_c_g1[0]);
   assign wg_sum_c_p2[2] = wg_sum_c_p1[2] & wg_sum_c_p1[0];
-  assign wg_sum_c_g2[3] = wg_sum_c_g1[3] | wg_sum_c_p1[3] & wg_sum_c_g1[1];
+  assign wg_sum_c_g2[3] = wg_sum_c_g1[3] | (wg_sum_c_p1[3] & wg_sum_c_g1[1]);
   assign wg_sum_c_p2[3] = wg_sum_c_p1[3] & wg_sum_c_p1[1];
-  assign wg_sum_c_g2[4] = wg_sum_c_g1[4] | wg_sum_c_p1[4] & wg_sum_c_g1[2];
+  assign wg_sum_c_g2[4] = wg_sum_c_g1[4] | (wg_sum_c_p1[4] & wg_sum_c_g1[2]);
   assign wg_sum_c_p2[4] = wg_sum_c_p1[4] & wg_sum_c_p1[2];
-  assign wg_sum_c_g2[5] = wg_sum_c_g1[5] | wg_sum_c_p1[5] & wg_sum_c_g1[3];
+  assign wg_sum_c_g2[5] = wg_sum_c_g1[5] | (wg_sum_c_p1[5] & wg_sum_c_g1[3]);
   assign wg_sum_c_p2[5] = wg_sum_c_p1[5] & wg_sum_c_p1[3];
-  assign wg_sum_c_g2[6] = wg_sum_c_g1[6] | wg_sum_c_p1[6] & wg_sum_c_g1[4];
+  assign wg_sum_c_g2[6] = wg_sum_c_g1[6] | (wg_sum_c_p1[6] & wg_sum_c_g1[4]);
   assign wg_sum_c_p2[6] = wg_sum_c_p1[6] & wg_sum_c_p1[4];
-  assign wg_sum_c_g2[7] = wg_sum_c_g1[7] | wg_sum_c_p1[7] & wg_sum_c_g1[5];
+  assign wg_sum_c_g2[7] = wg_sum_c_g1[7] | (wg_sum_c_p1[7] & wg_sum_c_g1[5]);
   assign wg_sum_c_p2[7] = wg_sum_c_p1[7] & wg_sum_c_p1[5];
-  assign wg_sum_c_g2[8] = wg_sum_c_g1[8] | wg_sum_c_p1[8] & wg_sum_c_g1[6];
+  assign wg_sum_c_g2[8] = wg_sum_c_g1[8] | (wg_sum_c_p1[8] & wg_sum_c_g1[6]);
   assign wg_sum_c_p2[8] = wg_sum_c_p1[8] & wg_sum_c_p1[6];
-  assign wg_sum_c_g2[9] = wg_sum_c_g1[9] | wg_sum_c_p1[9] & wg_sum_c_g1[7];
+  assign wg_sum_c_g2[9] = wg_sum_c_g1[9] | (wg_sum_c_p1[9] & wg_sum_c_g1[7]);
   assign wg_sum_c_p2[9] = wg_sum_c_p1[9] & wg_sum_c_p1[7];
-  assign wg_sum_c_g2[10] = wg_sum_c_g1[10] | wg_sum_c_p1[10] & wg_sum_c_g1[8];
+  assign wg_sum_c_g2[10] = wg_sum_c_g1[10] | (wg_sum_c_p1[10] & wg_sum_c_g1[8]);
   assign wg_sum_c_p2[10] = wg_sum_c_p1[10] & wg_sum_c_p1[8];
-  assign wg_sum_c_g2[11] = wg_sum_c_g1[11] | wg_sum_c_p1[11] & wg_sum_c_g1[9];
+  assign wg_sum_c_g2[11] = wg_sum_c_g1[11] | (wg_sum_c_p1[11] & wg_sum_c_g1[9]);
   assign wg_sum_c_p2[11] = wg_sum_c_p1[11] & wg_sum_c_p1[9];
   assign wg_sum_c_g3[0] = wg_sum_c_g2[0];
   assign wg_sum_c_p3[0] = wg_sum_c_p2[0];
@@ -1113,21 +1115,21 @@ module lds_ctrl_lds64k_seg64 (
   assign wg_sum_c_p3[2] = wg_sum_c_p2[2];
   assign wg_sum_c_g3[3] = wg_sum_c_g2[3];
   assign wg_sum_c_p3[3] = wg_sum_c_p2[3];
-  assign wg_sum_c_g3[4] = wg_sum_c_g2[4] | wg_sum_c_p2[4] & wg_sum_c_g2[0];
+  assign wg_sum_c_g3[4] = wg_sum_c_g2[4] | (wg_sum_c_p2[4] & wg_sum_c_g2[0]);
   assign wg_sum_c_p3[4] = wg_sum_c_p2[4] & wg_sum_c_p2[0];
-  assign wg_sum_c_g3[5] = wg_sum_c_g2[5] | wg_sum_c_p2[5] & wg_sum_c_g2[1];
+  assign wg_sum_c_g3[5] = wg_sum_c_g2[5] | (wg_sum_c_p2[5] & wg_sum_c_g2[1]);
   assign wg_sum_c_p3[5] = wg_sum_c_p2[5] & wg_sum_c_p2[1];
-  assign wg_sum_c_g3[6] = wg_sum_c_g2[6] | wg_sum_c_p2[6] & wg_sum_c_g2[2];
+  assign wg_sum_c_g3[6] = wg_sum_c_g2[6] | (wg_sum_c_p2[6] & wg_sum_c_g2[2]);
   assign wg_sum_c_p3[6] = wg_sum_c_p2[6] & wg_sum_c_p2[2];
-  assign wg_sum_c_g3[7] = wg_sum_c_g2[7] | wg_sum_c_p2[7] & wg_sum_c_g2[3];
+  assign wg_sum_c_g3[7] = wg_sum_c_g2[7] | (wg_sum_c_p2[7] & wg_sum_c_g2[3]);
   assign wg_sum_c_p3[7] = wg_sum_c_p2[7] & wg_sum_c_p2[3];
-  assign wg_sum_c_g3[8] = wg_sum_c_g2[8] | wg_sum_c_p2[8] & wg_sum_c_g2[4];
+  assign wg_sum_c_g3[8] = wg_sum_c_g2[8] | (wg_sum_c_p2[8] & wg_sum_c_g2[4]);
   assign wg_sum_c_p3[8] = wg_sum_c_p2[8] & wg_sum_c_p2[4];
-  assign wg_sum_c_g3[9] = wg_sum_c_g2[9] | wg_sum_c_p2[9] & wg_sum_c_g2[5];
+  assign wg_sum_c_g3[9] = wg_sum_c_g2[9] | (wg_sum_c_p2[9] & wg_sum_c_g2[5]);
   assign wg_sum_c_p3[9] = wg_sum_c_p2[9] & wg_sum_c_p2[5];
-  assign wg_sum_c_g3[10] = wg_sum_c_g2[10] | wg_sum_c_p2[10] & wg_sum_c_g2[6];
+  assign wg_sum_c_g3[10] = wg_sum_c_g2[10] | (wg_sum_c_p2[10] & wg_sum_c_g2[6]);
   assign wg_sum_c_p3[10] = wg_sum_c_p2[10] & wg_sum_c_p2[6];
-  assign wg_sum_c_g3[11] = wg_sum_c_g2[11] | wg_sum_c_p2[11] & wg_sum_c_g2[7];
+  assign wg_sum_c_g3[11] = wg_sum_c_g2[11] | (wg_sum_c_p2[11] & wg_sum_c_g2[7]);
   assign wg_sum_c_p3[11] = wg_sum_c_p2[11] & wg_sum_c_p2[7];
   assign wg_sum_c_g4[0] = wg_sum_c_g3[0];
   assign wg_sum_c_p4[0] = wg_sum_c_p3[0];
@@ -1145,13 +1147,13 @@ module lds_ctrl_lds64k_seg64 (
   assign wg_sum_c_p4[6] = wg_sum_c_p3[6];
   assign wg_sum_c_g4[7] = wg_sum_c_g3[7];
   assign wg_sum_c_p4[7] = wg_sum_c_p3[7];
-  assign wg_sum_c_g4[8] = wg_sum_c_g3[8] | wg_sum_c_p3[8] & wg_sum_c_g3[0];
+  assign wg_sum_c_g4[8] = wg_sum_c_g3[8] | (wg_sum_c_p3[8] & wg_sum_c_g3[0]);
   assign wg_sum_c_p4[8] = wg_sum_c_p3[8] & wg_sum_c_p3[0];
-  assign wg_sum_c_g4[9] = wg_sum_c_g3[9] | wg_sum_c_p3[9] & wg_sum_c_g3[1];
+  assign wg_sum_c_g4[9] = wg_sum_c_g3[9] | (wg_sum_c_p3[9] & wg_sum_c_g3[1]);
   assign wg_sum_c_p4[9] = wg_sum_c_p3[9] & wg_sum_c_p3[1];
-  assign wg_sum_c_g4[10] = wg_sum_c_g3[10] | wg_sum_c_p3[10] & wg_sum_c_g3[2];
+  assign wg_sum_c_g4[10] = wg_sum_c_g3[10] | (wg_sum_c_p3[10] & wg_sum_c_g3[2]);
   assign wg_sum_c_p4[10] = wg_sum_c_p3[10] & wg_sum_c_p3[2];
-  assign wg_sum_c_g4[11] = wg_sum_c_g3[11] | wg_sum_c_p3[11] & wg_sum_c_g3[3];
+  assign wg_sum_c_g4[11] = wg_sum_c_g3[11] | (wg_sum_c_p3[11] & wg_sum_c_g3[3]);
   assign wg_sum_c_p4[11] = wg_sum_c_p3[11] & wg_sum_c_p3[3];
   assign unused_wg_sum_c_p = wg_sum_c_p4;
   assign wg_sum_c = {wg_sum_c_g4[11], wg_sum_c_x ^ {wg_sum_c_g4[10:0], 1'b0}};
@@ -1244,86 +1246,86 @@ module lds_ctrl_lds64k_seg64 (
   assign tab_ins_d = tab_ins_c;
   assign tab_ins = tab_ins_q;
   assign seg_ext = {2'd0, fill_vpn_i[9:0]};
-  assign tab_match[0] = tv_q[0] & tbase0_q == wgr_base_q & tsize0_q == wgr_size_q;
-  assign tab_hit[0] = tv_q[0] & {2'd0, tbase0_q} <= seg_ext & seg_ext < tend0_q;
-  assign tbase0_d = wg_alloc_go & tab_ins[0] ? wgr_base_q : tbase0_q;
-  assign tend0_d = wg_alloc_go & tab_ins[0] ? wgr_end_q : tend0_q;
-  assign tsize0_d = wg_alloc_go & tab_ins[0] ? wgr_size_q : tsize0_q;
-  assign tab_match[1] = tv_q[1] & tbase1_q == wgr_base_q & tsize1_q == wgr_size_q;
-  assign tab_hit[1] = tv_q[1] & {2'd0, tbase1_q} <= seg_ext & seg_ext < tend1_q;
-  assign tbase1_d = wg_alloc_go & tab_ins[1] ? wgr_base_q : tbase1_q;
-  assign tend1_d = wg_alloc_go & tab_ins[1] ? wgr_end_q : tend1_q;
-  assign tsize1_d = wg_alloc_go & tab_ins[1] ? wgr_size_q : tsize1_q;
-  assign tab_match[2] = tv_q[2] & tbase2_q == wgr_base_q & tsize2_q == wgr_size_q;
-  assign tab_hit[2] = tv_q[2] & {2'd0, tbase2_q} <= seg_ext & seg_ext < tend2_q;
-  assign tbase2_d = wg_alloc_go & tab_ins[2] ? wgr_base_q : tbase2_q;
-  assign tend2_d = wg_alloc_go & tab_ins[2] ? wgr_end_q : tend2_q;
-  assign tsize2_d = wg_alloc_go & tab_ins[2] ? wgr_size_q : tsize2_q;
-  assign tab_match[3] = tv_q[3] & tbase3_q == wgr_base_q & tsize3_q == wgr_size_q;
-  assign tab_hit[3] = tv_q[3] & {2'd0, tbase3_q} <= seg_ext & seg_ext < tend3_q;
-  assign tbase3_d = wg_alloc_go & tab_ins[3] ? wgr_base_q : tbase3_q;
-  assign tend3_d = wg_alloc_go & tab_ins[3] ? wgr_end_q : tend3_q;
-  assign tsize3_d = wg_alloc_go & tab_ins[3] ? wgr_size_q : tsize3_q;
-  assign tab_match[4] = tv_q[4] & tbase4_q == wgr_base_q & tsize4_q == wgr_size_q;
-  assign tab_hit[4] = tv_q[4] & {2'd0, tbase4_q} <= seg_ext & seg_ext < tend4_q;
-  assign tbase4_d = wg_alloc_go & tab_ins[4] ? wgr_base_q : tbase4_q;
-  assign tend4_d = wg_alloc_go & tab_ins[4] ? wgr_end_q : tend4_q;
-  assign tsize4_d = wg_alloc_go & tab_ins[4] ? wgr_size_q : tsize4_q;
-  assign tab_match[5] = tv_q[5] & tbase5_q == wgr_base_q & tsize5_q == wgr_size_q;
-  assign tab_hit[5] = tv_q[5] & {2'd0, tbase5_q} <= seg_ext & seg_ext < tend5_q;
-  assign tbase5_d = wg_alloc_go & tab_ins[5] ? wgr_base_q : tbase5_q;
-  assign tend5_d = wg_alloc_go & tab_ins[5] ? wgr_end_q : tend5_q;
-  assign tsize5_d = wg_alloc_go & tab_ins[5] ? wgr_size_q : tsize5_q;
-  assign tab_match[6] = tv_q[6] & tbase6_q == wgr_base_q & tsize6_q == wgr_size_q;
-  assign tab_hit[6] = tv_q[6] & {2'd0, tbase6_q} <= seg_ext & seg_ext < tend6_q;
-  assign tbase6_d = wg_alloc_go & tab_ins[6] ? wgr_base_q : tbase6_q;
-  assign tend6_d = wg_alloc_go & tab_ins[6] ? wgr_end_q : tend6_q;
-  assign tsize6_d = wg_alloc_go & tab_ins[6] ? wgr_size_q : tsize6_q;
-  assign tab_match[7] = tv_q[7] & tbase7_q == wgr_base_q & tsize7_q == wgr_size_q;
-  assign tab_hit[7] = tv_q[7] & {2'd0, tbase7_q} <= seg_ext & seg_ext < tend7_q;
-  assign tbase7_d = wg_alloc_go & tab_ins[7] ? wgr_base_q : tbase7_q;
-  assign tend7_d = wg_alloc_go & tab_ins[7] ? wgr_end_q : tend7_q;
-  assign tsize7_d = wg_alloc_go & tab_ins[7] ? wgr_size_q : tsize7_q;
-  assign tab_match[8] = tv_q[8] & tbase8_q == wgr_base_q & tsize8_q == wgr_size_q;
-  assign tab_hit[8] = tv_q[8] & {2'd0, tbase8_q} <= seg_ext & seg_ext < tend8_q;
-  assign tbase8_d = wg_alloc_go & tab_ins[8] ? wgr_base_q : tbase8_q;
-  assign tend8_d = wg_alloc_go & tab_ins[8] ? wgr_end_q : tend8_q;
-  assign tsize8_d = wg_alloc_go & tab_ins[8] ? wgr_size_q : tsize8_q;
-  assign tab_match[9] = tv_q[9] & tbase9_q == wgr_base_q & tsize9_q == wgr_size_q;
-  assign tab_hit[9] = tv_q[9] & {2'd0, tbase9_q} <= seg_ext & seg_ext < tend9_q;
-  assign tbase9_d = wg_alloc_go & tab_ins[9] ? wgr_base_q : tbase9_q;
-  assign tend9_d = wg_alloc_go & tab_ins[9] ? wgr_end_q : tend9_q;
-  assign tsize9_d = wg_alloc_go & tab_ins[9] ? wgr_size_q : tsize9_q;
-  assign tab_match[10] = tv_q[10] & tbase10_q == wgr_base_q & tsize10_q == wgr_size_q;
-  assign tab_hit[10] = tv_q[10] & {2'd0, tbase10_q} <= seg_ext & seg_ext < tend10_q;
-  assign tbase10_d = wg_alloc_go & tab_ins[10] ? wgr_base_q : tbase10_q;
-  assign tend10_d = wg_alloc_go & tab_ins[10] ? wgr_end_q : tend10_q;
-  assign tsize10_d = wg_alloc_go & tab_ins[10] ? wgr_size_q : tsize10_q;
-  assign tab_match[11] = tv_q[11] & tbase11_q == wgr_base_q & tsize11_q == wgr_size_q;
-  assign tab_hit[11] = tv_q[11] & {2'd0, tbase11_q} <= seg_ext & seg_ext < tend11_q;
-  assign tbase11_d = wg_alloc_go & tab_ins[11] ? wgr_base_q : tbase11_q;
-  assign tend11_d = wg_alloc_go & tab_ins[11] ? wgr_end_q : tend11_q;
-  assign tsize11_d = wg_alloc_go & tab_ins[11] ? wgr_size_q : tsize11_q;
-  assign tab_match[12] = tv_q[12] & tbase12_q == wgr_base_q & tsize12_q == wgr_size_q;
-  assign tab_hit[12] = tv_q[12] & {2'd0, tbase12_q} <= seg_ext & seg_ext < tend12_q;
-  assign tbase12_d = wg_alloc_go & tab_ins[12] ? wgr_base_q : tbase12_q;
-  assign tend12_d = wg_alloc_go & tab_ins[12] ? wgr_end_q : tend12_q;
-  assign tsize12_d = wg_alloc_go & tab_ins[12] ? wgr_size_q : tsize12_q;
-  assign tab_match[13] = tv_q[13] & tbase13_q == wgr_base_q & tsize13_q == wgr_size_q;
-  assign tab_hit[13] = tv_q[13] & {2'd0, tbase13_q} <= seg_ext & seg_ext < tend13_q;
-  assign tbase13_d = wg_alloc_go & tab_ins[13] ? wgr_base_q : tbase13_q;
-  assign tend13_d = wg_alloc_go & tab_ins[13] ? wgr_end_q : tend13_q;
-  assign tsize13_d = wg_alloc_go & tab_ins[13] ? wgr_size_q : tsize13_q;
-  assign tab_match[14] = tv_q[14] & tbase14_q == wgr_base_q & tsize14_q == wgr_size_q;
-  assign tab_hit[14] = tv_q[14] & {2'd0, tbase14_q} <= seg_ext & seg_ext < tend14_q;
-  assign tbase14_d = wg_alloc_go & tab_ins[14] ? wgr_base_q : tbase14_q;
-  assign tend14_d = wg_alloc_go & tab_ins[14] ? wgr_end_q : tend14_q;
-  assign tsize14_d = wg_alloc_go & tab_ins[14] ? wgr_size_q : tsize14_q;
-  assign tab_match[15] = tv_q[15] & tbase15_q == wgr_base_q & tsize15_q == wgr_size_q;
-  assign tab_hit[15] = tv_q[15] & {2'd0, tbase15_q} <= seg_ext & seg_ext < tend15_q;
-  assign tbase15_d = wg_alloc_go & tab_ins[15] ? wgr_base_q : tbase15_q;
-  assign tend15_d = wg_alloc_go & tab_ins[15] ? wgr_end_q : tend15_q;
-  assign tsize15_d = wg_alloc_go & tab_ins[15] ? wgr_size_q : tsize15_q;
+  assign tab_match[0] = tv_q[0] & (tbase0_q == wgr_base_q) & (tsize0_q == wgr_size_q);
+  assign tab_hit[0] = tv_q[0] & ({2'd0, tbase0_q} <= seg_ext) & (seg_ext < tend0_q);
+  assign tbase0_d = (wg_alloc_go & tab_ins[0]) ? wgr_base_q : tbase0_q;
+  assign tend0_d = (wg_alloc_go & tab_ins[0]) ? wgr_end_q : tend0_q;
+  assign tsize0_d = (wg_alloc_go & tab_ins[0]) ? wgr_size_q : tsize0_q;
+  assign tab_match[1] = tv_q[1] & (tbase1_q == wgr_base_q) & (tsize1_q == wgr_size_q);
+  assign tab_hit[1] = tv_q[1] & ({2'd0, tbase1_q} <= seg_ext) & (seg_ext < tend1_q);
+  assign tbase1_d = (wg_alloc_go & tab_ins[1]) ? wgr_base_q : tbase1_q;
+  assign tend1_d = (wg_alloc_go & tab_ins[1]) ? wgr_end_q : tend1_q;
+  assign tsize1_d = (wg_alloc_go & tab_ins[1]) ? wgr_size_q : tsize1_q;
+  assign tab_match[2] = tv_q[2] & (tbase2_q == wgr_base_q) & (tsize2_q == wgr_size_q);
+  assign tab_hit[2] = tv_q[2] & ({2'd0, tbase2_q} <= seg_ext) & (seg_ext < tend2_q);
+  assign tbase2_d = (wg_alloc_go & tab_ins[2]) ? wgr_base_q : tbase2_q;
+  assign tend2_d = (wg_alloc_go & tab_ins[2]) ? wgr_end_q : tend2_q;
+  assign tsize2_d = (wg_alloc_go & tab_ins[2]) ? wgr_size_q : tsize2_q;
+  assign tab_match[3] = tv_q[3] & (tbase3_q == wgr_base_q) & (tsize3_q == wgr_size_q);
+  assign tab_hit[3] = tv_q[3] & ({2'd0, tbase3_q} <= seg_ext) & (seg_ext < tend3_q);
+  assign tbase3_d = (wg_alloc_go & tab_ins[3]) ? wgr_base_q : tbase3_q;
+  assign tend3_d = (wg_alloc_go & tab_ins[3]) ? wgr_end_q : tend3_q;
+  assign tsize3_d = (wg_alloc_go & tab_ins[3]) ? wgr_size_q : tsize3_q;
+  assign tab_match[4] = tv_q[4] & (tbase4_q == wgr_base_q) & (tsize4_q == wgr_size_q);
+  assign tab_hit[4] = tv_q[4] & ({2'd0, tbase4_q} <= seg_ext) & (seg_ext < tend4_q);
+  assign tbase4_d = (wg_alloc_go & tab_ins[4]) ? wgr_base_q : tbase4_q;
+  assign tend4_d = (wg_alloc_go & tab_ins[4]) ? wgr_end_q : tend4_q;
+  assign tsize4_d = (wg_alloc_go & tab_ins[4]) ? wgr_size_q : tsize4_q;
+  assign tab_match[5] = tv_q[5] & (tbase5_q == wgr_base_q) & (tsize5_q == wgr_size_q);
+  assign tab_hit[5] = tv_q[5] & ({2'd0, tbase5_q} <= seg_ext) & (seg_ext < tend5_q);
+  assign tbase5_d = (wg_alloc_go & tab_ins[5]) ? wgr_base_q : tbase5_q;
+  assign tend5_d = (wg_alloc_go & tab_ins[5]) ? wgr_end_q : tend5_q;
+  assign tsize5_d = (wg_alloc_go & tab_ins[5]) ? wgr_size_q : tsize5_q;
+  assign tab_match[6] = tv_q[6] & (tbase6_q == wgr_base_q) & (tsize6_q == wgr_size_q);
+  assign tab_hit[6] = tv_q[6] & ({2'd0, tbase6_q} <= seg_ext) & (seg_ext < tend6_q);
+  assign tbase6_d = (wg_alloc_go & tab_ins[6]) ? wgr_base_q : tbase6_q;
+  assign tend6_d = (wg_alloc_go & tab_ins[6]) ? wgr_end_q : tend6_q;
+  assign tsize6_d = (wg_alloc_go & tab_ins[6]) ? wgr_size_q : tsize6_q;
+  assign tab_match[7] = tv_q[7] & (tbase7_q == wgr_base_q) & (tsize7_q == wgr_size_q);
+  assign tab_hit[7] = tv_q[7] & ({2'd0, tbase7_q} <= seg_ext) & (seg_ext < tend7_q);
+  assign tbase7_d = (wg_alloc_go & tab_ins[7]) ? wgr_base_q : tbase7_q;
+  assign tend7_d = (wg_alloc_go & tab_ins[7]) ? wgr_end_q : tend7_q;
+  assign tsize7_d = (wg_alloc_go & tab_ins[7]) ? wgr_size_q : tsize7_q;
+  assign tab_match[8] = tv_q[8] & (tbase8_q == wgr_base_q) & (tsize8_q == wgr_size_q);
+  assign tab_hit[8] = tv_q[8] & ({2'd0, tbase8_q} <= seg_ext) & (seg_ext < tend8_q);
+  assign tbase8_d = (wg_alloc_go & tab_ins[8]) ? wgr_base_q : tbase8_q;
+  assign tend8_d = (wg_alloc_go & tab_ins[8]) ? wgr_end_q : tend8_q;
+  assign tsize8_d = (wg_alloc_go & tab_ins[8]) ? wgr_size_q : tsize8_q;
+  assign tab_match[9] = tv_q[9] & (tbase9_q == wgr_base_q) & (tsize9_q == wgr_size_q);
+  assign tab_hit[9] = tv_q[9] & ({2'd0, tbase9_q} <= seg_ext) & (seg_ext < tend9_q);
+  assign tbase9_d = (wg_alloc_go & tab_ins[9]) ? wgr_base_q : tbase9_q;
+  assign tend9_d = (wg_alloc_go & tab_ins[9]) ? wgr_end_q : tend9_q;
+  assign tsize9_d = (wg_alloc_go & tab_ins[9]) ? wgr_size_q : tsize9_q;
+  assign tab_match[10] = tv_q[10] & (tbase10_q == wgr_base_q) & (tsize10_q == wgr_size_q);
+  assign tab_hit[10] = tv_q[10] & ({2'd0, tbase10_q} <= seg_ext) & (seg_ext < tend10_q);
+  assign tbase10_d = (wg_alloc_go & tab_ins[10]) ? wgr_base_q : tbase10_q;
+  assign tend10_d = (wg_alloc_go & tab_ins[10]) ? wgr_end_q : tend10_q;
+  assign tsize10_d = (wg_alloc_go & tab_ins[10]) ? wgr_size_q : tsize10_q;
+  assign tab_match[11] = tv_q[11] & (tbase11_q == wgr_base_q) & (tsize11_q == wgr_size_q);
+  assign tab_hit[11] = tv_q[11] & ({2'd0, tbase11_q} <= seg_ext) & (seg_ext < tend11_q);
+  assign tbase11_d = (wg_alloc_go & tab_ins[11]) ? wgr_base_q : tbase11_q;
+  assign tend11_d = (wg_alloc_go & tab_ins[11]) ? wgr_end_q : tend11_q;
+  assign tsize11_d = (wg_alloc_go & tab_ins[11]) ? wgr_size_q : tsize11_q;
+  assign tab_match[12] = tv_q[12] & (tbase12_q == wgr_base_q) & (tsize12_q == wgr_size_q);
+  assign tab_hit[12] = tv_q[12] & ({2'd0, tbase12_q} <= seg_ext) & (seg_ext < tend12_q);
+  assign tbase12_d = (wg_alloc_go & tab_ins[12]) ? wgr_base_q : tbase12_q;
+  assign tend12_d = (wg_alloc_go & tab_ins[12]) ? wgr_end_q : tend12_q;
+  assign tsize12_d = (wg_alloc_go & tab_ins[12]) ? wgr_size_q : tsize12_q;
+  assign tab_match[13] = tv_q[13] & (tbase13_q == wgr_base_q) & (tsize13_q == wgr_size_q);
+  assign tab_hit[13] = tv_q[13] & ({2'd0, tbase13_q} <= seg_ext) & (seg_ext < tend13_q);
+  assign tbase13_d = (wg_alloc_go & tab_ins[13]) ? wgr_base_q : tbase13_q;
+  assign tend13_d = (wg_alloc_go & tab_ins[13]) ? wgr_end_q : tend13_q;
+  assign tsize13_d = (wg_alloc_go & tab_ins[13]) ? wgr_size_q : tsize13_q;
+  assign tab_match[14] = tv_q[14] & (tbase14_q == wgr_base_q) & (tsize14_q == wgr_size_q);
+  assign tab_hit[14] = tv_q[14] & ({2'd0, tbase14_q} <= seg_ext) & (seg_ext < tend14_q);
+  assign tbase14_d = (wg_alloc_go & tab_ins[14]) ? wgr_base_q : tbase14_q;
+  assign tend14_d = (wg_alloc_go & tab_ins[14]) ? wgr_end_q : tend14_q;
+  assign tsize14_d = (wg_alloc_go & tab_ins[14]) ? wgr_size_q : tsize14_q;
+  assign tab_match[15] = tv_q[15] & (tbase15_q == wgr_base_q) & (tsize15_q == wgr_size_q);
+  assign tab_hit[15] = tv_q[15] & ({2'd0, tbase15_q} <= seg_ext) & (seg_ext < tend15_q);
+  assign tbase15_d = (wg_alloc_go & tab_ins[15]) ? wgr_base_q : tbase15_q;
+  assign tend15_d = (wg_alloc_go & tab_ins[15]) ? wgr_end_q : tend15_q;
+  assign tsize15_d = (wg_alloc_go & tab_ins[15]) ? wgr_size_q : tsize15_q;
   assign tab_del_or0 = tab_match;
   assign tab_del_or1[0] = tab_del_or0[0];
   assign tab_del_or1[1] = tab_del_or0[1] | tab_del_or0[0];
@@ -1406,8 +1408,9 @@ module lds_ctrl_lds64k_seg64 (
   assign tab_del[14] = tab_match[14] & ~tab_del_or4[13];
   assign tab_del[15] = tab_match[15] & ~tab_del_or4[14];
   assign unused_tab_del_or = tab_del_or4[15];
-  assign tv_d = tv_q & ~({16{wg_free_go}} & tab_del) | {16{wg_alloc_go}} & tab_ins;
-  assign table_full_d = wg_alloc_go ? &(tv_q | tab_ins) : wg_free_go ? table_full_q & ~(|tab_match) : table_full_q;
+  assign tv_d = (tv_q & ~({16{wg_free_go}} & tab_del)) | ({16{wg_alloc_go}} & tab_ins);
+  assign table_full_d = wg_alloc_go ? &(tv_q | tab_ins) : wg_free_go ? table_full_q & ~(|tab_match)
+      : table_full_q;
   assign table_free = ~table_full_q;
   assign alloc_hit_d = key_fire ? |tab_hit : alloc_hit_q;
   assign alloc_hit = alloc_hit_q;
@@ -1419,75 +1422,78 @@ module lds_ctrl_lds64k_seg64 (
   assign clr_g_next = clr_g_q + 4'd1;
   assign clr_g_next_ext = {2'd0, clr_g_next};
   assign clr_end_low = clr_end[5:0];
-  assign clear_last = st_clear & (clr_g_q == 4'd15 | clr_g_ext >= clr_end_g | clr_g_next_ext == clr_end_g & clr_end_low == 6'd0);
-  assign clr_g_d = wg_alloc_go ? wgr_base_q[9:6] : sd_all_fire ? 4'd0 : st_clear & ~clear_last ? clr_g_next : clr_g_q;
+  assign clear_last = st_clear
+      & ((clr_g_q == 4'd15) | (clr_g_ext >= clr_end_g)
+          | ((clr_g_next_ext == clr_end_g) & (clr_end_low == 6'd0)));
+  assign clr_g_d = wg_alloc_go ? wgr_base_q[9:6] : sd_all_fire ? 4'd0 : (st_clear & ~clear_last)
+      ? clr_g_next : clr_g_q;
   assign clr_end_n_d = wg_alloc_go ? ~wgr_end_q : sd_all_fire ? 12'd0 : clr_end_n_q;
   assign clr_lo_d = wg_alloc_go ? wgr_base_q : sd_all_fire ? 10'd0 : clr_lo_q;
-  assign clr_lo_b = clr_g_q == clr_lo_q[9:6] ? clr_lo_q[5:0] : 6'd0;
+  assign clr_lo_b = (clr_g_q == clr_lo_q[9:6]) ? clr_lo_q[5:0] : 6'd0;
   assign clr_below_end_g = clr_g_ext < clr_end_g;
-  assign clr_local[0] = clr_lo_b <= 6'd0 & (clr_below_end_g | clr_end_low > 6'd0);
-  assign clr_local[1] = clr_lo_b <= 6'd1 & (clr_below_end_g | clr_end_low > 6'd1);
-  assign clr_local[2] = clr_lo_b <= 6'd2 & (clr_below_end_g | clr_end_low > 6'd2);
-  assign clr_local[3] = clr_lo_b <= 6'd3 & (clr_below_end_g | clr_end_low > 6'd3);
-  assign clr_local[4] = clr_lo_b <= 6'd4 & (clr_below_end_g | clr_end_low > 6'd4);
-  assign clr_local[5] = clr_lo_b <= 6'd5 & (clr_below_end_g | clr_end_low > 6'd5);
-  assign clr_local[6] = clr_lo_b <= 6'd6 & (clr_below_end_g | clr_end_low > 6'd6);
-  assign clr_local[7] = clr_lo_b <= 6'd7 & (clr_below_end_g | clr_end_low > 6'd7);
-  assign clr_local[8] = clr_lo_b <= 6'd8 & (clr_below_end_g | clr_end_low > 6'd8);
-  assign clr_local[9] = clr_lo_b <= 6'd9 & (clr_below_end_g | clr_end_low > 6'd9);
-  assign clr_local[10] = clr_lo_b <= 6'd10 & (clr_below_end_g | clr_end_low > 6'd10);
-  assign clr_local[11] = clr_lo_b <= 6'd11 & (clr_below_end_g | clr_end_low > 6'd11);
-  assign clr_local[12] = clr_lo_b <= 6'd12 & (clr_below_end_g | clr_end_low > 6'd12);
-  assign clr_local[13] = clr_lo_b <= 6'd13 & (clr_below_end_g | clr_end_low > 6'd13);
-  assign clr_local[14] = clr_lo_b <= 6'd14 & (clr_below_end_g | clr_end_low > 6'd14);
-  assign clr_local[15] = clr_lo_b <= 6'd15 & (clr_below_end_g | clr_end_low > 6'd15);
-  assign clr_local[16] = clr_lo_b <= 6'd16 & (clr_below_end_g | clr_end_low > 6'd16);
-  assign clr_local[17] = clr_lo_b <= 6'd17 & (clr_below_end_g | clr_end_low > 6'd17);
-  assign clr_local[18] = clr_lo_b <= 6'd18 & (clr_below_end_g | clr_end_low > 6'd18);
-  assign clr_local[19] = clr_lo_b <= 6'd19 & (clr_below_end_g | clr_end_low > 6'd19);
-  assign clr_local[20] = clr_lo_b <= 6'd20 & (clr_below_end_g | clr_end_low > 6'd20);
-  assign clr_local[21] = clr_lo_b <= 6'd21 & (clr_below_end_g | clr_end_low > 6'd21);
-  assign clr_local[22] = clr_lo_b <= 6'd22 & (clr_below_end_g | clr_end_low > 6'd22);
-  assign clr_local[23] = clr_lo_b <= 6'd23 & (clr_below_end_g | clr_end_low > 6'd23);
-  assign clr_local[24] = clr_lo_b <= 6'd24 & (clr_below_end_g | clr_end_low > 6'd24);
-  assign clr_local[25] = clr_lo_b <= 6'd25 & (clr_below_end_g | clr_end_low > 6'd25);
-  assign clr_local[26] = clr_lo_b <= 6'd26 & (clr_below_end_g | clr_end_low > 6'd26);
-  assign clr_local[27] = clr_lo_b <= 6'd27 & (clr_below_end_g | clr_end_low > 6'd27);
-  assign clr_local[28] = clr_lo_b <= 6'd28 & (clr_below_end_g | clr_end_low > 6'd28);
-  assign clr_local[29] = clr_lo_b <= 6'd29 & (clr_below_end_g | clr_end_low > 6'd29);
-  assign clr_local[30] = clr_lo_b <= 6'd30 & (clr_below_end_g | clr_end_low > 6'd30);
-  assign clr_local[31] = clr_lo_b <= 6'd31 & (clr_below_end_g | clr_end_low > 6'd31);
-  assign clr_local[32] = clr_lo_b <= 6'd32 & (clr_below_end_g | clr_end_low > 6'd32);
-  assign clr_local[33] = clr_lo_b <= 6'd33 & (clr_below_end_g | clr_end_low > 6'd33);
-  assign clr_local[34] = clr_lo_b <= 6'd34 & (clr_below_end_g | clr_end_low > 6'd34);
-  assign clr_local[35] = clr_lo_b <= 6'd35 & (clr_below_end_g | clr_end_low > 6'd35);
-  assign clr_local[36] = clr_lo_b <= 6'd36 & (clr_below_end_g | clr_end_low > 6'd36);
-  assign clr_local[37] = clr_lo_b <= 6'd37 & (clr_below_end_g | clr_end_low > 6'd37);
-  assign clr_local[38] = clr_lo_b <= 6'd38 & (clr_below_end_g | clr_end_low > 6'd38);
-  assign clr_local[39] = clr_lo_b <= 6'd39 & (clr_below_end_g | clr_end_low > 6'd39);
-  assign clr_local[40] = clr_lo_b <= 6'd40 & (clr_below_end_g | clr_end_low > 6'd40);
-  assign clr_local[41] = clr_lo_b <= 6'd41 & (clr_below_end_g | clr_end_low > 6'd41);
-  assign clr_local[42] = clr_lo_b <= 6'd42 & (clr_below_end_g | clr_end_low > 6'd42);
-  assign clr_local[43] = clr_lo_b <= 6'd43 & (clr_below_end_g | clr_end_low > 6'd43);
-  assign clr_local[44] = clr_lo_b <= 6'd44 & (clr_below_end_g | clr_end_low > 6'd44);
-  assign clr_local[45] = clr_lo_b <= 6'd45 & (clr_below_end_g | clr_end_low > 6'd45);
-  assign clr_local[46] = clr_lo_b <= 6'd46 & (clr_below_end_g | clr_end_low > 6'd46);
-  assign clr_local[47] = clr_lo_b <= 6'd47 & (clr_below_end_g | clr_end_low > 6'd47);
-  assign clr_local[48] = clr_lo_b <= 6'd48 & (clr_below_end_g | clr_end_low > 6'd48);
-  assign clr_local[49] = clr_lo_b <= 6'd49 & (clr_below_end_g | clr_end_low > 6'd49);
-  assign clr_local[50] = clr_lo_b <= 6'd50 & (clr_below_end_g | clr_end_low > 6'd50);
-  assign clr_local[51] = clr_lo_b <= 6'd51 & (clr_below_end_g | clr_end_low > 6'd51);
-  assign clr_local[52] = clr_lo_b <= 6'd52 & (clr_below_end_g | clr_end_low > 6'd52);
-  assign clr_local[53] = clr_lo_b <= 6'd53 & (clr_below_end_g | clr_end_low > 6'd53);
-  assign clr_local[54] = clr_lo_b <= 6'd54 & (clr_below_end_g | clr_end_low > 6'd54);
-  assign clr_local[55] = clr_lo_b <= 6'd55 & (clr_below_end_g | clr_end_low > 6'd55);
-  assign clr_local[56] = clr_lo_b <= 6'd56 & (clr_below_end_g | clr_end_low > 6'd56);
-  assign clr_local[57] = clr_lo_b <= 6'd57 & (clr_below_end_g | clr_end_low > 6'd57);
-  assign clr_local[58] = clr_lo_b <= 6'd58 & (clr_below_end_g | clr_end_low > 6'd58);
-  assign clr_local[59] = clr_lo_b <= 6'd59 & (clr_below_end_g | clr_end_low > 6'd59);
-  assign clr_local[60] = clr_lo_b <= 6'd60 & (clr_below_end_g | clr_end_low > 6'd60);
-  assign clr_local[61] = clr_lo_b <= 6'd61 & (clr_below_end_g | clr_end_low > 6'd61);
-  assign clr_local[62] = clr_lo_b <= 6'd62 & (clr_below_end_g | clr_end_low > 6'd62);
+  assign clr_local[0] = (clr_lo_b <= 6'd0) & (clr_below_end_g | (clr_end_low > 6'd0));
+  assign clr_local[1] = (clr_lo_b <= 6'd1) & (clr_below_end_g | (clr_end_low > 6'd1));
+  assign clr_local[2] = (clr_lo_b <= 6'd2) & (clr_below_end_g | (clr_end_low > 6'd2));
+  assign clr_local[3] = (clr_lo_b <= 6'd3) & (clr_below_end_g | (clr_end_low > 6'd3));
+  assign clr_local[4] = (clr_lo_b <= 6'd4) & (clr_below_end_g | (clr_end_low > 6'd4));
+  assign clr_local[5] = (clr_lo_b <= 6'd5) & (clr_below_end_g | (clr_end_low > 6'd5));
+  assign clr_local[6] = (clr_lo_b <= 6'd6) & (clr_below_end_g | (clr_end_low > 6'd6));
+  assign clr_local[7] = (clr_lo_b <= 6'd7) & (clr_below_end_g | (clr_end_low > 6'd7));
+  assign clr_local[8] = (clr_lo_b <= 6'd8) & (clr_below_end_g | (clr_end_low > 6'd8));
+  assign clr_local[9] = (clr_lo_b <= 6'd9) & (clr_below_end_g | (clr_end_low > 6'd9));
+  assign clr_local[10] = (clr_lo_b <= 6'd10) & (clr_below_end_g | (clr_end_low > 6'd10));
+  assign clr_local[11] = (clr_lo_b <= 6'd11) & (clr_below_end_g | (clr_end_low > 6'd11));
+  assign clr_local[12] = (clr_lo_b <= 6'd12) & (clr_below_end_g | (clr_end_low > 6'd12));
+  assign clr_local[13] = (clr_lo_b <= 6'd13) & (clr_below_end_g | (clr_end_low > 6'd13));
+  assign clr_local[14] = (clr_lo_b <= 6'd14) & (clr_below_end_g | (clr_end_low > 6'd14));
+  assign clr_local[15] = (clr_lo_b <= 6'd15) & (clr_below_end_g | (clr_end_low > 6'd15));
+  assign clr_local[16] = (clr_lo_b <= 6'd16) & (clr_below_end_g | (clr_end_low > 6'd16));
+  assign clr_local[17] = (clr_lo_b <= 6'd17) & (clr_below_end_g | (clr_end_low > 6'd17));
+  assign clr_local[18] = (clr_lo_b <= 6'd18) & (clr_below_end_g | (clr_end_low > 6'd18));
+  assign clr_local[19] = (clr_lo_b <= 6'd19) & (clr_below_end_g | (clr_end_low > 6'd19));
+  assign clr_local[20] = (clr_lo_b <= 6'd20) & (clr_below_end_g | (clr_end_low > 6'd20));
+  assign clr_local[21] = (clr_lo_b <= 6'd21) & (clr_below_end_g | (clr_end_low > 6'd21));
+  assign clr_local[22] = (clr_lo_b <= 6'd22) & (clr_below_end_g | (clr_end_low > 6'd22));
+  assign clr_local[23] = (clr_lo_b <= 6'd23) & (clr_below_end_g | (clr_end_low > 6'd23));
+  assign clr_local[24] = (clr_lo_b <= 6'd24) & (clr_below_end_g | (clr_end_low > 6'd24));
+  assign clr_local[25] = (clr_lo_b <= 6'd25) & (clr_below_end_g | (clr_end_low > 6'd25));
+  assign clr_local[26] = (clr_lo_b <= 6'd26) & (clr_below_end_g | (clr_end_low > 6'd26));
+  assign clr_local[27] = (clr_lo_b <= 6'd27) & (clr_below_end_g | (clr_end_low > 6'd27));
+  assign clr_local[28] = (clr_lo_b <= 6'd28) & (clr_below_end_g | (clr_end_low > 6'd28));
+  assign clr_local[29] = (clr_lo_b <= 6'd29) & (clr_below_end_g | (clr_end_low > 6'd29));
+  assign clr_local[30] = (clr_lo_b <= 6'd30) & (clr_below_end_g | (clr_end_low > 6'd30));
+  assign clr_local[31] = (clr_lo_b <= 6'd31) & (clr_below_end_g | (clr_end_low > 6'd31));
+  assign clr_local[32] = (clr_lo_b <= 6'd32) & (clr_below_end_g | (clr_end_low > 6'd32));
+  assign clr_local[33] = (clr_lo_b <= 6'd33) & (clr_below_end_g | (clr_end_low > 6'd33));
+  assign clr_local[34] = (clr_lo_b <= 6'd34) & (clr_below_end_g | (clr_end_low > 6'd34));
+  assign clr_local[35] = (clr_lo_b <= 6'd35) & (clr_below_end_g | (clr_end_low > 6'd35));
+  assign clr_local[36] = (clr_lo_b <= 6'd36) & (clr_below_end_g | (clr_end_low > 6'd36));
+  assign clr_local[37] = (clr_lo_b <= 6'd37) & (clr_below_end_g | (clr_end_low > 6'd37));
+  assign clr_local[38] = (clr_lo_b <= 6'd38) & (clr_below_end_g | (clr_end_low > 6'd38));
+  assign clr_local[39] = (clr_lo_b <= 6'd39) & (clr_below_end_g | (clr_end_low > 6'd39));
+  assign clr_local[40] = (clr_lo_b <= 6'd40) & (clr_below_end_g | (clr_end_low > 6'd40));
+  assign clr_local[41] = (clr_lo_b <= 6'd41) & (clr_below_end_g | (clr_end_low > 6'd41));
+  assign clr_local[42] = (clr_lo_b <= 6'd42) & (clr_below_end_g | (clr_end_low > 6'd42));
+  assign clr_local[43] = (clr_lo_b <= 6'd43) & (clr_below_end_g | (clr_end_low > 6'd43));
+  assign clr_local[44] = (clr_lo_b <= 6'd44) & (clr_below_end_g | (clr_end_low > 6'd44));
+  assign clr_local[45] = (clr_lo_b <= 6'd45) & (clr_below_end_g | (clr_end_low > 6'd45));
+  assign clr_local[46] = (clr_lo_b <= 6'd46) & (clr_below_end_g | (clr_end_low > 6'd46));
+  assign clr_local[47] = (clr_lo_b <= 6'd47) & (clr_below_end_g | (clr_end_low > 6'd47));
+  assign clr_local[48] = (clr_lo_b <= 6'd48) & (clr_below_end_g | (clr_end_low > 6'd48));
+  assign clr_local[49] = (clr_lo_b <= 6'd49) & (clr_below_end_g | (clr_end_low > 6'd49));
+  assign clr_local[50] = (clr_lo_b <= 6'd50) & (clr_below_end_g | (clr_end_low > 6'd50));
+  assign clr_local[51] = (clr_lo_b <= 6'd51) & (clr_below_end_g | (clr_end_low > 6'd51));
+  assign clr_local[52] = (clr_lo_b <= 6'd52) & (clr_below_end_g | (clr_end_low > 6'd52));
+  assign clr_local[53] = (clr_lo_b <= 6'd53) & (clr_below_end_g | (clr_end_low > 6'd53));
+  assign clr_local[54] = (clr_lo_b <= 6'd54) & (clr_below_end_g | (clr_end_low > 6'd54));
+  assign clr_local[55] = (clr_lo_b <= 6'd55) & (clr_below_end_g | (clr_end_low > 6'd55));
+  assign clr_local[56] = (clr_lo_b <= 6'd56) & (clr_below_end_g | (clr_end_low > 6'd56));
+  assign clr_local[57] = (clr_lo_b <= 6'd57) & (clr_below_end_g | (clr_end_low > 6'd57));
+  assign clr_local[58] = (clr_lo_b <= 6'd58) & (clr_below_end_g | (clr_end_low > 6'd58));
+  assign clr_local[59] = (clr_lo_b <= 6'd59) & (clr_below_end_g | (clr_end_low > 6'd59));
+  assign clr_local[60] = (clr_lo_b <= 6'd60) & (clr_below_end_g | (clr_end_low > 6'd60));
+  assign clr_local[61] = (clr_lo_b <= 6'd61) & (clr_below_end_g | (clr_end_low > 6'd61));
+  assign clr_local[62] = (clr_lo_b <= 6'd62) & (clr_below_end_g | (clr_end_low > 6'd62));
   assign clr_local[63] = clr_below_end_g;
   assign clr_grp_next[0] = clr_g_d == 4'd0;
   assign clr_grp_next[1] = clr_g_d == 4'd1;
@@ -1523,11 +1529,12 @@ module lds_ctrl_lds64k_seg64 (
   assign clr_all[959:896] = {64{st_clear & ~clr_grp_n_q[14]}} & clr_local;
   assign clr_all[1023:960] = {64{st_clear & ~clr_grp_n_q[15]}} & clr_local;
   assign fill_issue = st_issue & op_fill & ~alloc_hit & ~app_valid_i;
-  assign init_set = {1024{fill_issue}} & 1024'h0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001 << seg_q;
-  assign mode_d = mode_q & ~clr_all & ~app_clr | init_set;
+  assign init_set = {1024{fill_issue}} & (1024'h1 << seg_q);
+  assign mode_d = (mode_q & ~clr_all & ~app_clr) | init_set;
   // CMP: the segment of seg_q from the SRAM read data
   assign rd_pos = seg_q[0];
-  assign seg_data = {512{rd_pos == 1'b0}} & sram_rdata_i[511:0] | {512{rd_pos == 1'b1}} & sram_rdata_i[1023:512];
+  assign seg_data = ({512{rd_pos == 1'b0}} & sram_rdata_i[511:0])
+      | ({512{rd_pos == 1'b1}} & sram_rdata_i[1023:512]);
   bd_codec_lds64k_seg64_unpack u_unpack (
     .packed_i(seg_data[127:0]),
     .tag_valid_o(rd_valid),
@@ -1536,9 +1543,12 @@ module lds_ctrl_lds64k_seg64 (
     .tag_vrf_o(rd_vrf),
     .tag_va_o(rd_va)
   );
-  assign rd_ppn = {seg_data[483:448], seg_data[419:384], seg_data[355:320], seg_data[291:256], seg_data[227:192], seg_data[163:128]};
-  assign rd_perm = {seg_data[489:484], seg_data[425:420], seg_data[361:356], seg_data[297:292], seg_data[233:228], seg_data[169:164]};
-  assign unused_seg_data = {seg_data[511:490], seg_data[447:426], seg_data[383:362], seg_data[319:298], seg_data[255:234], seg_data[191:170]};
+  assign rd_ppn = {seg_data[483:448], seg_data[419:384], seg_data[355:320], seg_data[291:256],
+      seg_data[227:192], seg_data[163:128]};
+  assign rd_perm = {seg_data[489:484], seg_data[425:420], seg_data[361:356], seg_data[297:292],
+      seg_data[233:228], seg_data[169:164]};
+  assign unused_seg_data = {seg_data[511:490], seg_data[447:426], seg_data[383:362],
+      seg_data[319:298], seg_data[255:234], seg_data[191:170]};
   // DEC: decompressed segment register
   assign st_dec = state_q == 3'd6;
   assign dec_valid_d = st_dec ? rd_valid : dec_valid_q;
@@ -1548,24 +1558,37 @@ module lds_ctrl_lds64k_seg64 (
   assign dec_va_d = st_dec ? rd_va : dec_va_q;
   assign dec_ppn_d = st_dec ? rd_ppn : dec_ppn_q;
   assign dec_perm_d = st_dec ? rd_perm : dec_perm_q;
-  assign rd_match_sd[0] = rd_valid[0] & rd_va[25:0] == key_va_q & rd_vmid[1:0] == key_vmid_q;
-  assign rd_match[0] = rd_match_sd[0] & rd_vrf[1:0] == key_vrf_q;
-  assign rd_match_sd[1] = rd_valid[1] & rd_va[51:26] == key_va_q & rd_vmid[3:2] == key_vmid_q;
-  assign rd_match[1] = rd_match_sd[1] & rd_vrf[3:2] == key_vrf_q;
-  assign rd_match_sd[2] = rd_valid[2] & rd_va[77:52] == key_va_q & rd_vmid[5:4] == key_vmid_q;
-  assign rd_match[2] = rd_match_sd[2] & rd_vrf[5:4] == key_vrf_q;
-  assign rd_match_sd[3] = rd_valid[3] & rd_va[103:78] == key_va_q & rd_vmid[7:6] == key_vmid_q;
-  assign rd_match[3] = rd_match_sd[3] & rd_vrf[7:6] == key_vrf_q;
-  assign rd_match_sd[4] = rd_valid[4] & rd_va[129:104] == key_va_q & rd_vmid[9:8] == key_vmid_q;
-  assign rd_match[4] = rd_match_sd[4] & rd_vrf[9:8] == key_vrf_q;
-  assign rd_match_sd[5] = rd_valid[5] & rd_va[155:130] == key_va_q & rd_vmid[11:10] == key_vmid_q;
-  assign rd_match[5] = rd_match_sd[5] & rd_vrf[11:10] == key_vrf_q;
-  assign rd_lru_oh[0] = rd_valid[0] & rd_lru[5:3] < rd_lru[2:0] & rd_lru[8:6] < rd_lru[2:0] & rd_lru[11:9] < rd_lru[2:0] & rd_lru[14:12] < rd_lru[2:0] & rd_lru[17:15] < rd_lru[2:0];
-  assign rd_lru_oh[1] = rd_valid[1] & rd_lru[2:0] <= rd_lru[5:3] & rd_lru[8:6] < rd_lru[5:3] & rd_lru[11:9] < rd_lru[5:3] & rd_lru[14:12] < rd_lru[5:3] & rd_lru[17:15] < rd_lru[5:3];
-  assign rd_lru_oh[2] = rd_valid[2] & rd_lru[2:0] <= rd_lru[8:6] & rd_lru[5:3] <= rd_lru[8:6] & rd_lru[11:9] < rd_lru[8:6] & rd_lru[14:12] < rd_lru[8:6] & rd_lru[17:15] < rd_lru[8:6];
-  assign rd_lru_oh[3] = rd_valid[3] & rd_lru[2:0] <= rd_lru[11:9] & rd_lru[5:3] <= rd_lru[11:9] & rd_lru[8:6] <= rd_lru[11:9] & rd_lru[14:12] < rd_lru[11:9] & rd_lru[17:15] < rd_lru[11:9];
-  assign rd_lru_oh[4] = rd_valid[4] & rd_lru[2:0] <= rd_lru[14:12] & rd_lru[5:3] <= rd_lru[14:12] & rd_lru[8:6] <= rd_lru[14:12] & rd_lru[11:9] <= rd_lru[14:12] & rd_lru[17:15] < rd_lru[14:12];
-  assign rd_lru_oh[5] = rd_valid[5] & rd_lru[2:0] <= rd_lru[17:15] & rd_lru[5:3] <= rd_lru[17:15] & rd_lru[8:6] <= rd_lru[17:15] & rd_lru[11:9] <= rd_lru[17:15] & rd_lru[14:12] <= rd_lru[17:15];
+  assign rd_match_sd[0] = rd_valid[0] & (rd_va[25:0] == key_va_q) & (rd_vmid[1:0] == key_vmid_q);
+  assign rd_match[0] = rd_match_sd[0] & (rd_vrf[1:0] == key_vrf_q);
+  assign rd_match_sd[1] = rd_valid[1] & (rd_va[51:26] == key_va_q) & (rd_vmid[3:2] == key_vmid_q);
+  assign rd_match[1] = rd_match_sd[1] & (rd_vrf[3:2] == key_vrf_q);
+  assign rd_match_sd[2] = rd_valid[2] & (rd_va[77:52] == key_va_q) & (rd_vmid[5:4] == key_vmid_q);
+  assign rd_match[2] = rd_match_sd[2] & (rd_vrf[5:4] == key_vrf_q);
+  assign rd_match_sd[3] = rd_valid[3] & (rd_va[103:78] == key_va_q) & (rd_vmid[7:6] == key_vmid_q);
+  assign rd_match[3] = rd_match_sd[3] & (rd_vrf[7:6] == key_vrf_q);
+  assign rd_match_sd[4] = rd_valid[4] & (rd_va[129:104] == key_va_q) & (rd_vmid[9:8] == key_vmid_q);
+  assign rd_match[4] = rd_match_sd[4] & (rd_vrf[9:8] == key_vrf_q);
+  assign rd_match_sd[5] = rd_valid[5] & (rd_va[155:130] == key_va_q)
+      & (rd_vmid[11:10] == key_vmid_q);
+  assign rd_match[5] = rd_match_sd[5] & (rd_vrf[11:10] == key_vrf_q);
+  assign rd_lru_oh[0] = rd_valid[0] & (rd_lru[5:3] < rd_lru[2:0]) & (rd_lru[8:6] < rd_lru[2:0])
+      & (rd_lru[11:9] < rd_lru[2:0]) & (rd_lru[14:12] < rd_lru[2:0])
+      & (rd_lru[17:15] < rd_lru[2:0]);
+  assign rd_lru_oh[1] = rd_valid[1] & (rd_lru[2:0] <= rd_lru[5:3]) & (rd_lru[8:6] < rd_lru[5:3])
+      & (rd_lru[11:9] < rd_lru[5:3]) & (rd_lru[14:12] < rd_lru[5:3])
+      & (rd_lru[17:15] < rd_lru[5:3]);
+  assign rd_lru_oh[2] = rd_valid[2] & (rd_lru[2:0] <= rd_lru[8:6]) & (rd_lru[5:3] <= rd_lru[8:6])
+      & (rd_lru[11:9] < rd_lru[8:6]) & (rd_lru[14:12] < rd_lru[8:6])
+      & (rd_lru[17:15] < rd_lru[8:6]);
+  assign rd_lru_oh[3] = rd_valid[3] & (rd_lru[2:0] <= rd_lru[11:9]) & (rd_lru[5:3] <= rd_lru[11:9])
+      & (rd_lru[8:6] <= rd_lru[11:9]) & (rd_lru[14:12] < rd_lru[11:9])
+      & (rd_lru[17:15] < rd_lru[11:9]);
+  assign rd_lru_oh[4] = rd_valid[4] & (rd_lru[2:0] <= rd_lru[14:12])
+      & (rd_lru[5:3] <= rd_lru[14:12]) & (rd_lru[8:6] <= rd_lru[14:12])
+      & (rd_lru[11:9] <= rd_lru[14:12]) & (rd_lru[17:15] < rd_lru[14:12]);
+  assign rd_lru_oh[5] = rd_valid[5] & (rd_lru[2:0] <= rd_lru[17:15])
+      & (rd_lru[5:3] <= rd_lru[17:15]) & (rd_lru[8:6] <= rd_lru[17:15])
+      & (rd_lru[11:9] <= rd_lru[17:15]) & (rd_lru[14:12] <= rd_lru[17:15]);
   assign rd_hit_oh_or0 = rd_match;
   assign rd_hit_oh_or1[0] = rd_hit_oh_or0[0];
   assign rd_hit_oh_or1[1] = rd_hit_oh_or0[1] | rd_hit_oh_or0[0];
@@ -1628,65 +1651,120 @@ module lds_ctrl_lds64k_seg64 (
   assign match_sd = dec_match_sd_q;
   assign hit_oh = dec_hit_oh_q;
   assign inv_oh = dec_inv_oh_q;
-  assign prec_0_1 = dec_valid_q[1] & dec_lru_q[5:3] < dec_lru_q[2:0];
-  assign prec_0_2 = dec_valid_q[2] & dec_lru_q[8:6] < dec_lru_q[2:0];
-  assign prec_0_3 = dec_valid_q[3] & dec_lru_q[11:9] < dec_lru_q[2:0];
-  assign prec_0_4 = dec_valid_q[4] & dec_lru_q[14:12] < dec_lru_q[2:0];
-  assign prec_0_5 = dec_valid_q[5] & dec_lru_q[17:15] < dec_lru_q[2:0];
-  assign prec_1_0 = dec_valid_q[0] & dec_lru_q[2:0] <= dec_lru_q[5:3];
-  assign prec_1_2 = dec_valid_q[2] & dec_lru_q[8:6] < dec_lru_q[5:3];
-  assign prec_1_3 = dec_valid_q[3] & dec_lru_q[11:9] < dec_lru_q[5:3];
-  assign prec_1_4 = dec_valid_q[4] & dec_lru_q[14:12] < dec_lru_q[5:3];
-  assign prec_1_5 = dec_valid_q[5] & dec_lru_q[17:15] < dec_lru_q[5:3];
-  assign prec_2_0 = dec_valid_q[0] & dec_lru_q[2:0] <= dec_lru_q[8:6];
-  assign prec_2_1 = dec_valid_q[1] & dec_lru_q[5:3] <= dec_lru_q[8:6];
-  assign prec_2_3 = dec_valid_q[3] & dec_lru_q[11:9] < dec_lru_q[8:6];
-  assign prec_2_4 = dec_valid_q[4] & dec_lru_q[14:12] < dec_lru_q[8:6];
-  assign prec_2_5 = dec_valid_q[5] & dec_lru_q[17:15] < dec_lru_q[8:6];
-  assign prec_3_0 = dec_valid_q[0] & dec_lru_q[2:0] <= dec_lru_q[11:9];
-  assign prec_3_1 = dec_valid_q[1] & dec_lru_q[5:3] <= dec_lru_q[11:9];
-  assign prec_3_2 = dec_valid_q[2] & dec_lru_q[8:6] <= dec_lru_q[11:9];
-  assign prec_3_4 = dec_valid_q[4] & dec_lru_q[14:12] < dec_lru_q[11:9];
-  assign prec_3_5 = dec_valid_q[5] & dec_lru_q[17:15] < dec_lru_q[11:9];
-  assign prec_4_0 = dec_valid_q[0] & dec_lru_q[2:0] <= dec_lru_q[14:12];
-  assign prec_4_1 = dec_valid_q[1] & dec_lru_q[5:3] <= dec_lru_q[14:12];
-  assign prec_4_2 = dec_valid_q[2] & dec_lru_q[8:6] <= dec_lru_q[14:12];
-  assign prec_4_3 = dec_valid_q[3] & dec_lru_q[11:9] <= dec_lru_q[14:12];
-  assign prec_4_5 = dec_valid_q[5] & dec_lru_q[17:15] < dec_lru_q[14:12];
-  assign prec_5_0 = dec_valid_q[0] & dec_lru_q[2:0] <= dec_lru_q[17:15];
-  assign prec_5_1 = dec_valid_q[1] & dec_lru_q[5:3] <= dec_lru_q[17:15];
-  assign prec_5_2 = dec_valid_q[2] & dec_lru_q[8:6] <= dec_lru_q[17:15];
-  assign prec_5_3 = dec_valid_q[3] & dec_lru_q[11:9] <= dec_lru_q[17:15];
-  assign prec_5_4 = dec_valid_q[4] & dec_lru_q[14:12] <= dec_lru_q[17:15];
-  assign rank0 = {2'd0, prec_0_1} + {2'd0, prec_0_2} + {2'd0, prec_0_3} + {2'd0, prec_0_4} + {2'd0, prec_0_5};
-  assign touch_inc[0] = hit_oh[1] & prec_1_0 | hit_oh[2] & prec_2_0 | hit_oh[3] & prec_3_0 | hit_oh[4] & prec_4_0 | hit_oh[5] & prec_5_0;
-  assign rank1 = {2'd0, prec_1_0} + {2'd0, prec_1_2} + {2'd0, prec_1_3} + {2'd0, prec_1_4} + {2'd0, prec_1_5};
-  assign touch_inc[1] = hit_oh[0] & prec_0_1 | hit_oh[2] & prec_2_1 | hit_oh[3] & prec_3_1 | hit_oh[4] & prec_4_1 | hit_oh[5] & prec_5_1;
-  assign rank2 = {2'd0, prec_2_0} + {2'd0, prec_2_1} + {2'd0, prec_2_3} + {2'd0, prec_2_4} + {2'd0, prec_2_5};
-  assign touch_inc[2] = hit_oh[0] & prec_0_2 | hit_oh[1] & prec_1_2 | hit_oh[3] & prec_3_2 | hit_oh[4] & prec_4_2 | hit_oh[5] & prec_5_2;
-  assign rank3 = {2'd0, prec_3_0} + {2'd0, prec_3_1} + {2'd0, prec_3_2} + {2'd0, prec_3_4} + {2'd0, prec_3_5};
-  assign touch_inc[3] = hit_oh[0] & prec_0_3 | hit_oh[1] & prec_1_3 | hit_oh[2] & prec_2_3 | hit_oh[4] & prec_4_3 | hit_oh[5] & prec_5_3;
-  assign rank4 = {2'd0, prec_4_0} + {2'd0, prec_4_1} + {2'd0, prec_4_2} + {2'd0, prec_4_3} + {2'd0, prec_4_5};
-  assign touch_inc[4] = hit_oh[0] & prec_0_4 | hit_oh[1] & prec_1_4 | hit_oh[2] & prec_2_4 | hit_oh[3] & prec_3_4 | hit_oh[5] & prec_5_4;
-  assign rank5 = {2'd0, prec_5_0} + {2'd0, prec_5_1} + {2'd0, prec_5_2} + {2'd0, prec_5_3} + {2'd0, prec_5_4};
-  assign touch_inc[5] = hit_oh[0] & prec_0_5 | hit_oh[1] & prec_1_5 | hit_oh[2] & prec_2_5 | hit_oh[3] & prec_3_5 | hit_oh[4] & prec_4_5;
+  assign prec_0_1 = dec_valid_q[1] & (dec_lru_q[5:3] < dec_lru_q[2:0]);
+  assign prec_0_2 = dec_valid_q[2] & (dec_lru_q[8:6] < dec_lru_q[2:0]);
+  assign prec_0_3 = dec_valid_q[3] & (dec_lru_q[11:9] < dec_lru_q[2:0]);
+  assign prec_0_4 = dec_valid_q[4] & (dec_lru_q[14:12] < dec_lru_q[2:0]);
+  assign prec_0_5 = dec_valid_q[5] & (dec_lru_q[17:15] < dec_lru_q[2:0]);
+  assign prec_1_0 = dec_valid_q[0] & (dec_lru_q[2:0] <= dec_lru_q[5:3]);
+  assign prec_1_2 = dec_valid_q[2] & (dec_lru_q[8:6] < dec_lru_q[5:3]);
+  assign prec_1_3 = dec_valid_q[3] & (dec_lru_q[11:9] < dec_lru_q[5:3]);
+  assign prec_1_4 = dec_valid_q[4] & (dec_lru_q[14:12] < dec_lru_q[5:3]);
+  assign prec_1_5 = dec_valid_q[5] & (dec_lru_q[17:15] < dec_lru_q[5:3]);
+  assign prec_2_0 = dec_valid_q[0] & (dec_lru_q[2:0] <= dec_lru_q[8:6]);
+  assign prec_2_1 = dec_valid_q[1] & (dec_lru_q[5:3] <= dec_lru_q[8:6]);
+  assign prec_2_3 = dec_valid_q[3] & (dec_lru_q[11:9] < dec_lru_q[8:6]);
+  assign prec_2_4 = dec_valid_q[4] & (dec_lru_q[14:12] < dec_lru_q[8:6]);
+  assign prec_2_5 = dec_valid_q[5] & (dec_lru_q[17:15] < dec_lru_q[8:6]);
+  assign prec_3_0 = dec_valid_q[0] & (dec_lru_q[2:0] <= dec_lru_q[11:9]);
+  assign prec_3_1 = dec_valid_q[1] & (dec_lru_q[5:3] <= dec_lru_q[11:9]);
+  assign prec_3_2 = dec_valid_q[2] & (dec_lru_q[8:6] <= dec_lru_q[11:9]);
+  assign prec_3_4 = dec_valid_q[4] & (dec_lru_q[14:12] < dec_lru_q[11:9]);
+  assign prec_3_5 = dec_valid_q[5] & (dec_lru_q[17:15] < dec_lru_q[11:9]);
+  assign prec_4_0 = dec_valid_q[0] & (dec_lru_q[2:0] <= dec_lru_q[14:12]);
+  assign prec_4_1 = dec_valid_q[1] & (dec_lru_q[5:3] <= dec_lru_q[14:12]);
+  assign prec_4_2 = dec_valid_q[2] & (dec_lru_q[8:6] <= dec_lru_q[14:12]);
+  assign prec_4_3 = dec_valid_q[3] & (dec_lru_q[11:9] <= dec_lru_q[14:12]);
+  assign prec_4_5 = dec_valid_q[5] & (dec_lru_q[17:15] < dec_lru_q[14:12]);
+  assign prec_5_0 = dec_valid_q[0] & (dec_lru_q[2:0] <= dec_lru_q[17:15]);
+  assign prec_5_1 = dec_valid_q[1] & (dec_lru_q[5:3] <= dec_lru_q[17:15]);
+  assign prec_5_2 = dec_valid_q[2] & (dec_lru_q[8:6] <= dec_lru_q[17:15]);
+  assign prec_5_3 = dec_valid_q[3] & (dec_lru_q[11:9] <= dec_lru_q[17:15]);
+  assign prec_5_4 = dec_valid_q[4] & (dec_lru_q[14:12] <= dec_lru_q[17:15]);
+  assign rank0 = {2'd0, prec_0_1} + {2'd0, prec_0_2} + {2'd0, prec_0_3} + {2'd0, prec_0_4}
+      + {2'd0, prec_0_5};
+  assign touch_inc[0] = (hit_oh[1] & prec_1_0) | (hit_oh[2] & prec_2_0) | (hit_oh[3] & prec_3_0)
+      | (hit_oh[4] & prec_4_0) | (hit_oh[5] & prec_5_0);
+  assign rank1 = {2'd0, prec_1_0} + {2'd0, prec_1_2} + {2'd0, prec_1_3} + {2'd0, prec_1_4}
+      + {2'd0, prec_1_5};
+  assign touch_inc[1] = (hit_oh[0] & prec_0_1) | (hit_oh[2] & prec_2_1) | (hit_oh[3] & prec_3_1)
+      | (hit_oh[4] & prec_4_1) | (hit_oh[5] & prec_5_1);
+  assign rank2 = {2'd0, prec_2_0} + {2'd0, prec_2_1} + {2'd0, prec_2_3} + {2'd0, prec_2_4}
+      + {2'd0, prec_2_5};
+  assign touch_inc[2] = (hit_oh[0] & prec_0_2) | (hit_oh[1] & prec_1_2) | (hit_oh[3] & prec_3_2)
+      | (hit_oh[4] & prec_4_2) | (hit_oh[5] & prec_5_2);
+  assign rank3 = {2'd0, prec_3_0} + {2'd0, prec_3_1} + {2'd0, prec_3_2} + {2'd0, prec_3_4}
+      + {2'd0, prec_3_5};
+  assign touch_inc[3] = (hit_oh[0] & prec_0_3) | (hit_oh[1] & prec_1_3) | (hit_oh[2] & prec_2_3)
+      | (hit_oh[4] & prec_4_3) | (hit_oh[5] & prec_5_3);
+  assign rank4 = {2'd0, prec_4_0} + {2'd0, prec_4_1} + {2'd0, prec_4_2} + {2'd0, prec_4_3}
+      + {2'd0, prec_4_5};
+  assign touch_inc[4] = (hit_oh[0] & prec_0_4) | (hit_oh[1] & prec_1_4) | (hit_oh[2] & prec_2_4)
+      | (hit_oh[3] & prec_3_4) | (hit_oh[5] & prec_5_4);
+  assign rank5 = {2'd0, prec_5_0} + {2'd0, prec_5_1} + {2'd0, prec_5_2} + {2'd0, prec_5_3}
+      + {2'd0, prec_5_4};
+  assign touch_inc[5] = (hit_oh[0] & prec_0_5) | (hit_oh[1] & prec_1_5) | (hit_oh[2] & prec_2_5)
+      | (hit_oh[3] & prec_3_5) | (hit_oh[4] & prec_4_5);
   assign any_hit = |hit_oh;
   assign any_sd = |match_sd;
   assign full = &dec_valid_q;
   assign way_oh = any_hit ? hit_oh : full ? lru_oh : inv_oh;
   assign upd = ~op_shoot;
   assign rank_inc = {6{upd}} & (any_hit ? touch_inc : dec_valid_q);
-  assign rank_upd = {upd & way_oh[5] ? 3'd0 : rank5 + {2'd0, rank_inc[5]}, upd & way_oh[4] ? 3'd0 : rank4 + {2'd0, rank_inc[4]}, upd & way_oh[3] ? 3'd0 : rank3 + {2'd0, rank_inc[3]}, upd & way_oh[2] ? 3'd0 : rank2 + {2'd0, rank_inc[2]}, upd & way_oh[1] ? 3'd0 : rank1 + {2'd0, rank_inc[1]}, upd & way_oh[0] ? 3'd0 : rank0 + {2'd0, rank_inc[0]}};
+  assign rank_upd = {(upd & way_oh[5]) ? 3'd0 : rank5 + {2'd0, rank_inc[5]}, (upd & way_oh[4])
+      ? 3'd0 : rank4 + {2'd0, rank_inc[4]}, (upd & way_oh[3]) ? 3'd0 : rank3 + {2'd0, rank_inc[3]},
+      (upd & way_oh[2]) ? 3'd0 : rank2 + {2'd0, rank_inc[2]}, (upd & way_oh[1]) ? 3'd0 : rank1
+      + {2'd0, rank_inc[1]}, (upd & way_oh[0]) ? 3'd0 : rank0 + {2'd0, rank_inc[0]}};
   assign valid_upd = dec_valid_q & ~({6{op_shoot}} & match_sd);
   // candidate: loaded in CMP
   assign st_cmp = state_q == 3'd2;
-  assign cand_valid_d = st_cmp ? {op_fill & way_oh[5] ? valid_upd[0] : valid_upd[5], op_fill & way_oh[4] ? valid_upd[0] : valid_upd[4], op_fill & way_oh[3] ? valid_upd[0] : valid_upd[3], op_fill & way_oh[2] ? valid_upd[0] : valid_upd[2], op_fill & way_oh[1] ? valid_upd[0] : valid_upd[1], op_fill ? 1'b1 : valid_upd[0]} : cand_valid_q;
-  assign cand_lru_d = st_cmp ? {op_fill & way_oh[5] ? rank_upd[2:0] : rank_upd[17:15], op_fill & way_oh[4] ? rank_upd[2:0] : rank_upd[14:12], op_fill & way_oh[3] ? rank_upd[2:0] : rank_upd[11:9], op_fill & way_oh[2] ? rank_upd[2:0] : rank_upd[8:6], op_fill & way_oh[1] ? rank_upd[2:0] : rank_upd[5:3], op_fill ? 3'd0 : rank_upd[2:0]} : cand_lru_q;
-  assign cand_vmid_d = st_cmp ? {op_fill & way_oh[5] ? dec_vmid_q[1:0] : dec_vmid_q[11:10], op_fill & way_oh[4] ? dec_vmid_q[1:0] : dec_vmid_q[9:8], op_fill & way_oh[3] ? dec_vmid_q[1:0] : dec_vmid_q[7:6], op_fill & way_oh[2] ? dec_vmid_q[1:0] : dec_vmid_q[5:4], op_fill & way_oh[1] ? dec_vmid_q[1:0] : dec_vmid_q[3:2], op_fill ? key_vmid_q : dec_vmid_q[1:0]} : cand_vmid_q;
-  assign cand_vrf_d = st_cmp ? {op_fill & way_oh[5] ? dec_vrf_q[1:0] : dec_vrf_q[11:10], op_fill & way_oh[4] ? dec_vrf_q[1:0] : dec_vrf_q[9:8], op_fill & way_oh[3] ? dec_vrf_q[1:0] : dec_vrf_q[7:6], op_fill & way_oh[2] ? dec_vrf_q[1:0] : dec_vrf_q[5:4], op_fill & way_oh[1] ? dec_vrf_q[1:0] : dec_vrf_q[3:2], op_fill ? key_vrf_q : dec_vrf_q[1:0]} : cand_vrf_q;
-  assign cand_va_d = st_cmp ? {op_fill & way_oh[5] ? dec_va_q[25:0] : dec_va_q[155:130], op_fill & way_oh[4] ? dec_va_q[25:0] : dec_va_q[129:104], op_fill & way_oh[3] ? dec_va_q[25:0] : dec_va_q[103:78], op_fill & way_oh[2] ? dec_va_q[25:0] : dec_va_q[77:52], op_fill & way_oh[1] ? dec_va_q[25:0] : dec_va_q[51:26], op_fill ? key_va_q : dec_va_q[25:0]} : cand_va_q;
-  assign cand_ppn_d = st_cmp ? {op_fill & way_oh[5] ? dec_ppn_q[35:0] : dec_ppn_q[215:180], op_fill & way_oh[4] ? dec_ppn_q[35:0] : dec_ppn_q[179:144], op_fill & way_oh[3] ? dec_ppn_q[35:0] : dec_ppn_q[143:108], op_fill & way_oh[2] ? dec_ppn_q[35:0] : dec_ppn_q[107:72], op_fill & way_oh[1] ? dec_ppn_q[35:0] : dec_ppn_q[71:36], op_fill ? key_ppn_q : dec_ppn_q[35:0]} : cand_ppn_q;
-  assign cand_perm_d = st_cmp ? {op_fill & way_oh[5] ? dec_perm_q[5:0] : dec_perm_q[35:30], op_fill & way_oh[4] ? dec_perm_q[5:0] : dec_perm_q[29:24], op_fill & way_oh[3] ? dec_perm_q[5:0] : dec_perm_q[23:18], op_fill & way_oh[2] ? dec_perm_q[5:0] : dec_perm_q[17:12], op_fill & way_oh[1] ? dec_perm_q[5:0] : dec_perm_q[11:6], op_fill ? key_perm_q : dec_perm_q[5:0]} : cand_perm_q;
+  assign cand_valid_d = st_cmp
+      ? {(op_fill & way_oh[5]) ? valid_upd[0] : valid_upd[5], (op_fill & way_oh[4]) ? valid_upd[0]
+          : valid_upd[4], (op_fill & way_oh[3]) ? valid_upd[0] : valid_upd[3], (op_fill & way_oh[2])
+          ? valid_upd[0] : valid_upd[2], (op_fill & way_oh[1]) ? valid_upd[0] : valid_upd[1],
+          op_fill ? 1'b1 : valid_upd[0]}
+      : cand_valid_q;
+  assign cand_lru_d = st_cmp
+      ? {(op_fill & way_oh[5]) ? rank_upd[2:0] : rank_upd[17:15], (op_fill & way_oh[4])
+          ? rank_upd[2:0] : rank_upd[14:12], (op_fill & way_oh[3]) ? rank_upd[2:0] : rank_upd[11:9],
+          (op_fill & way_oh[2]) ? rank_upd[2:0] : rank_upd[8:6], (op_fill & way_oh[1])
+          ? rank_upd[2:0] : rank_upd[5:3], op_fill ? 3'd0 : rank_upd[2:0]}
+      : cand_lru_q;
+  assign cand_vmid_d = st_cmp
+      ? {(op_fill & way_oh[5]) ? dec_vmid_q[1:0] : dec_vmid_q[11:10], (op_fill & way_oh[4])
+          ? dec_vmid_q[1:0] : dec_vmid_q[9:8], (op_fill & way_oh[3]) ? dec_vmid_q[1:0]
+          : dec_vmid_q[7:6], (op_fill & way_oh[2]) ? dec_vmid_q[1:0] : dec_vmid_q[5:4],
+          (op_fill & way_oh[1]) ? dec_vmid_q[1:0] : dec_vmid_q[3:2], op_fill ? key_vmid_q
+          : dec_vmid_q[1:0]}
+      : cand_vmid_q;
+  assign cand_vrf_d = st_cmp
+      ? {(op_fill & way_oh[5]) ? dec_vrf_q[1:0] : dec_vrf_q[11:10], (op_fill & way_oh[4])
+          ? dec_vrf_q[1:0] : dec_vrf_q[9:8], (op_fill & way_oh[3]) ? dec_vrf_q[1:0]
+          : dec_vrf_q[7:6], (op_fill & way_oh[2]) ? dec_vrf_q[1:0] : dec_vrf_q[5:4],
+          (op_fill & way_oh[1]) ? dec_vrf_q[1:0] : dec_vrf_q[3:2], op_fill ? key_vrf_q
+          : dec_vrf_q[1:0]}
+      : cand_vrf_q;
+  assign cand_va_d = st_cmp
+      ? {(op_fill & way_oh[5]) ? dec_va_q[25:0] : dec_va_q[155:130], (op_fill & way_oh[4])
+          ? dec_va_q[25:0] : dec_va_q[129:104], (op_fill & way_oh[3]) ? dec_va_q[25:0]
+          : dec_va_q[103:78], (op_fill & way_oh[2]) ? dec_va_q[25:0] : dec_va_q[77:52],
+          (op_fill & way_oh[1]) ? dec_va_q[25:0] : dec_va_q[51:26], op_fill ? key_va_q
+          : dec_va_q[25:0]}
+      : cand_va_q;
+  assign cand_ppn_d = st_cmp
+      ? {(op_fill & way_oh[5]) ? dec_ppn_q[35:0] : dec_ppn_q[215:180], (op_fill & way_oh[4])
+          ? dec_ppn_q[35:0] : dec_ppn_q[179:144], (op_fill & way_oh[3]) ? dec_ppn_q[35:0]
+          : dec_ppn_q[143:108], (op_fill & way_oh[2]) ? dec_ppn_q[35:0] : dec_ppn_q[107:72],
+          (op_fill & way_oh[1]) ? dec_ppn_q[35:0] : dec_ppn_q[71:36], op_fill ? key_ppn_q
+          : dec_ppn_q[35:0]}
+      : cand_ppn_q;
+  assign cand_perm_d = st_cmp
+      ? {(op_fill & way_oh[5]) ? dec_perm_q[5:0] : dec_perm_q[35:30], (op_fill & way_oh[4])
+          ? dec_perm_q[5:0] : dec_perm_q[29:24], (op_fill & way_oh[3]) ? dec_perm_q[5:0]
+          : dec_perm_q[23:18], (op_fill & way_oh[2]) ? dec_perm_q[5:0] : dec_perm_q[17:12],
+          (op_fill & way_oh[1]) ? dec_perm_q[5:0] : dec_perm_q[11:6], op_fill ? key_perm_q
+          : dec_perm_q[5:0]}
+      : cand_perm_q;
   // segment images: packed tag word, slots, padding
   assign src_valid_init = {5'd0, 1'b1};
   assign src_valid_cand = cand_valid_q;
@@ -1696,9 +1774,9 @@ module lds_ctrl_lds64k_seg64 (
   assign src_vmid_cand = cand_vmid_q;
   assign src_vrf_init = {10'd0, key_vrf_q};
   assign src_vrf_cand = cand_vrf_q;
-  assign src_va_init = {130'h000000000000000000000000000000000, key_va_q};
+  assign src_va_init = {130'h0, key_va_q};
   assign src_va_cand = cand_va_q;
-  assign src_ppn_init = {180'h000000000000000000000000000000000000000000000, key_ppn_q};
+  assign src_ppn_init = {180'h0, key_ppn_q};
   assign src_ppn_cand = cand_ppn_q;
   assign src_perm_init = {30'd0, key_perm_q};
   assign src_perm_cand = cand_perm_q;
@@ -1712,7 +1790,11 @@ module lds_ctrl_lds64k_seg64 (
     .fits_o(unused_pk_fits_init),
     .dropped_o(pk_dropped_init)
   );
-  assign image_init = {22'd0, src_perm_init[35:30], src_ppn_init[215:180], 22'd0, src_perm_init[29:24], src_ppn_init[179:144], 22'd0, src_perm_init[23:18], src_ppn_init[143:108], 22'd0, src_perm_init[17:12], src_ppn_init[107:72], 22'd0, src_perm_init[11:6], src_ppn_init[71:36], 22'd0, src_perm_init[5:0], src_ppn_init[35:0], pk_packed_init};
+  assign image_init = {22'd0, src_perm_init[35:30], src_ppn_init[215:180], 22'd0,
+      src_perm_init[29:24], src_ppn_init[179:144], 22'd0, src_perm_init[23:18],
+      src_ppn_init[143:108], 22'd0, src_perm_init[17:12], src_ppn_init[107:72], 22'd0,
+      src_perm_init[11:6], src_ppn_init[71:36], 22'd0, src_perm_init[5:0], src_ppn_init[35:0],
+      pk_packed_init};
   bd_codec_lds64k_seg64_pack u_pack_cand (
     .tag_valid_i(src_valid_cand),
     .tag_lru_i(src_lru_cand),
@@ -1723,7 +1805,11 @@ module lds_ctrl_lds64k_seg64 (
     .fits_o(unused_pk_fits_cand),
     .dropped_o(pk_dropped_cand)
   );
-  assign image_cand = {22'd0, src_perm_cand[35:30], src_ppn_cand[215:180], 22'd0, src_perm_cand[29:24], src_ppn_cand[179:144], 22'd0, src_perm_cand[23:18], src_ppn_cand[143:108], 22'd0, src_perm_cand[17:12], src_ppn_cand[107:72], 22'd0, src_perm_cand[11:6], src_ppn_cand[71:36], 22'd0, src_perm_cand[5:0], src_ppn_cand[35:0], pk_packed_cand};
+  assign image_cand = {22'd0, src_perm_cand[35:30], src_ppn_cand[215:180], 22'd0,
+      src_perm_cand[29:24], src_ppn_cand[179:144], 22'd0, src_perm_cand[23:18],
+      src_ppn_cand[143:108], 22'd0, src_perm_cand[17:12], src_ppn_cand[107:72], 22'd0,
+      src_perm_cand[11:6], src_ppn_cand[71:36], 22'd0, src_perm_cand[5:0], src_ppn_cand[35:0],
+      pk_packed_cand};
   assign unused_pk_dropped_init = pk_dropped_init;
   assign pk_dropped = pk_dropped_cand;
   assign seg_image = in_issue_q ? image_init : image_cand;
@@ -1735,9 +1821,9 @@ module lds_ctrl_lds64k_seg64 (
   assign eng_en = rd_fire | init_fire | wr_commit;
   assign eng_we = init_fire | wr_commit;
   assign eng_pos = seg_q[0];
-  assign bank_full = {32{eng_pos == 1'b0}} & 32'd65535 | {32{eng_pos == 1'b1}} & 32'd4294901760;
-  assign bank_tag = {32{eng_pos == 1'b0}} & 32'd15 | {32{eng_pos == 1'b1}} & 32'd983040;
-  assign eng_bank = st_write & ~op_fill ? bank_tag : bank_full;
+  assign bank_full = ({32{eng_pos == 1'b0}} & 32'd65535) | ({32{eng_pos == 1'b1}} & 32'd4294901760);
+  assign bank_tag = ({32{eng_pos == 1'b0}} & 32'd15) | ({32{eng_pos == 1'b1}} & 32'd983040);
+  assign eng_bank = (st_write & ~op_fill) ? bank_tag : bank_full;
   assign eng_wdata = {{512{eng_pos == 1'b1}} & seg_image, {512{eng_pos == 1'b0}} & seg_image};
   assign eng_row = seg_q[9:1];
   assign sram_en_o = app_valid_i | eng_en;
@@ -1748,22 +1834,43 @@ module lds_ctrl_lds64k_seg64 (
   // lookup response: miss/bypass at once for LDS-mode, else after CMP
   assign lk_bypass = issue_go & op_lookup & ~mode_cur;
   assign resp_cmp = st_cmp & op_lookup;
-  assign resp_valid_d = lk_bypass | resp_cmp | resp_valid_q & ~lk_resp_ready_i;
+  assign resp_valid_d = lk_bypass | resp_cmp | (resp_valid_q & ~lk_resp_ready_i);
   assign resp_hit_d = lk_bypass ? 1'b0 : resp_cmp ? any_hit : resp_hit_q;
-  assign resp_ppn_d = lk_bypass ? 36'd0 : resp_cmp ? {36{hit_oh[0]}} & dec_ppn_q[35:0] | {36{hit_oh[1]}} & dec_ppn_q[71:36] | {36{hit_oh[2]}} & dec_ppn_q[107:72] | {36{hit_oh[3]}} & dec_ppn_q[143:108] | {36{hit_oh[4]}} & dec_ppn_q[179:144] | {36{hit_oh[5]}} & dec_ppn_q[215:180] : resp_ppn_q;
+  assign resp_ppn_d = lk_bypass ? 36'd0 : resp_cmp ? ({36{hit_oh[0]}} & dec_ppn_q[35:0])
+      | ({36{hit_oh[1]}} & dec_ppn_q[71:36]) | ({36{hit_oh[2]}} & dec_ppn_q[107:72])
+      | ({36{hit_oh[3]}} & dec_ppn_q[143:108]) | ({36{hit_oh[4]}} & dec_ppn_q[179:144])
+      | ({36{hit_oh[5]}} & dec_ppn_q[215:180]) : resp_ppn_q;
   assign lk_resp_ppn_o = resp_ppn_q;
-  assign resp_perm_d = lk_bypass ? 6'd0 : resp_cmp ? {6{hit_oh[0]}} & dec_perm_q[5:0] | {6{hit_oh[1]}} & dec_perm_q[11:6] | {6{hit_oh[2]}} & dec_perm_q[17:12] | {6{hit_oh[3]}} & dec_perm_q[23:18] | {6{hit_oh[4]}} & dec_perm_q[29:24] | {6{hit_oh[5]}} & dec_perm_q[35:30] : resp_perm_q;
+  assign resp_perm_d = lk_bypass ? 6'd0 : resp_cmp ? ({6{hit_oh[0]}} & dec_perm_q[5:0])
+      | ({6{hit_oh[1]}} & dec_perm_q[11:6]) | ({6{hit_oh[2]}} & dec_perm_q[17:12])
+      | ({6{hit_oh[3]}} & dec_perm_q[23:18]) | ({6{hit_oh[4]}} & dec_perm_q[29:24])
+      | ({6{hit_oh[5]}} & dec_perm_q[35:30]) : resp_perm_q;
   assign lk_resp_perm_o = resp_perm_q;
   assign lk_resp_valid_o = resp_valid_q;
   assign lk_resp_hit_o = resp_hit_q;
   // victims towards the I-cache, one per handshake
   assign wr_cancel_fill = wr_go & ~mode_cur & op_fill;
-  assign ev_vmid_d = bypass_fire | wr_cancel_fill ? key_vmid_q : st_cmp & op_fill ? {2{lru_oh[0]}} & dec_vmid_q[1:0] | {2{lru_oh[1]}} & dec_vmid_q[3:2] | {2{lru_oh[2]}} & dec_vmid_q[5:4] | {2{lru_oh[3]}} & dec_vmid_q[7:6] | {2{lru_oh[4]}} & dec_vmid_q[9:8] | {2{lru_oh[5]}} & dec_vmid_q[11:10] : ev_vmid_q;
-  assign ev_vrf_d = bypass_fire | wr_cancel_fill ? key_vrf_q : st_cmp & op_fill ? {2{lru_oh[0]}} & dec_vrf_q[1:0] | {2{lru_oh[1]}} & dec_vrf_q[3:2] | {2{lru_oh[2]}} & dec_vrf_q[5:4] | {2{lru_oh[3]}} & dec_vrf_q[7:6] | {2{lru_oh[4]}} & dec_vrf_q[9:8] | {2{lru_oh[5]}} & dec_vrf_q[11:10] : ev_vrf_q;
-  assign ev_va_d = bypass_fire | wr_cancel_fill ? key_va_q : st_cmp & op_fill ? {26{lru_oh[0]}} & dec_va_q[25:0] | {26{lru_oh[1]}} & dec_va_q[51:26] | {26{lru_oh[2]}} & dec_va_q[77:52] | {26{lru_oh[3]}} & dec_va_q[103:78] | {26{lru_oh[4]}} & dec_va_q[129:104] | {26{lru_oh[5]}} & dec_va_q[155:130] : ev_va_q;
-  assign ev_ppn_d = bypass_fire | wr_cancel_fill ? key_ppn_q : st_cmp & op_fill ? {36{lru_oh[0]}} & dec_ppn_q[35:0] | {36{lru_oh[1]}} & dec_ppn_q[71:36] | {36{lru_oh[2]}} & dec_ppn_q[107:72] | {36{lru_oh[3]}} & dec_ppn_q[143:108] | {36{lru_oh[4]}} & dec_ppn_q[179:144] | {36{lru_oh[5]}} & dec_ppn_q[215:180] : ev_ppn_q;
-  assign ev_perm_d = bypass_fire | wr_cancel_fill ? key_perm_q : st_cmp & op_fill ? {6{lru_oh[0]}} & dec_perm_q[5:0] | {6{lru_oh[1]}} & dec_perm_q[11:6] | {6{lru_oh[2]}} & dec_perm_q[17:12] | {6{lru_oh[3]}} & dec_perm_q[23:18] | {6{lru_oh[4]}} & dec_perm_q[29:24] | {6{lru_oh[5]}} & dec_perm_q[35:30] : ev_perm_q;
-  assign ev_flag_d = st_cmp & op_fill ? full & ~any_hit : ev_flag_q;
+  assign ev_vmid_d = (bypass_fire | wr_cancel_fill) ? key_vmid_q : (st_cmp & op_fill)
+      ? ({2{lru_oh[0]}} & dec_vmid_q[1:0]) | ({2{lru_oh[1]}} & dec_vmid_q[3:2])
+      | ({2{lru_oh[2]}} & dec_vmid_q[5:4]) | ({2{lru_oh[3]}} & dec_vmid_q[7:6])
+      | ({2{lru_oh[4]}} & dec_vmid_q[9:8]) | ({2{lru_oh[5]}} & dec_vmid_q[11:10]) : ev_vmid_q;
+  assign ev_vrf_d = (bypass_fire | wr_cancel_fill) ? key_vrf_q : (st_cmp & op_fill)
+      ? ({2{lru_oh[0]}} & dec_vrf_q[1:0]) | ({2{lru_oh[1]}} & dec_vrf_q[3:2])
+      | ({2{lru_oh[2]}} & dec_vrf_q[5:4]) | ({2{lru_oh[3]}} & dec_vrf_q[7:6])
+      | ({2{lru_oh[4]}} & dec_vrf_q[9:8]) | ({2{lru_oh[5]}} & dec_vrf_q[11:10]) : ev_vrf_q;
+  assign ev_va_d = (bypass_fire | wr_cancel_fill) ? key_va_q : (st_cmp & op_fill)
+      ? ({26{lru_oh[0]}} & dec_va_q[25:0]) | ({26{lru_oh[1]}} & dec_va_q[51:26])
+      | ({26{lru_oh[2]}} & dec_va_q[77:52]) | ({26{lru_oh[3]}} & dec_va_q[103:78])
+      | ({26{lru_oh[4]}} & dec_va_q[129:104]) | ({26{lru_oh[5]}} & dec_va_q[155:130]) : ev_va_q;
+  assign ev_ppn_d = (bypass_fire | wr_cancel_fill) ? key_ppn_q : (st_cmp & op_fill)
+      ? ({36{lru_oh[0]}} & dec_ppn_q[35:0]) | ({36{lru_oh[1]}} & dec_ppn_q[71:36])
+      | ({36{lru_oh[2]}} & dec_ppn_q[107:72]) | ({36{lru_oh[3]}} & dec_ppn_q[143:108])
+      | ({36{lru_oh[4]}} & dec_ppn_q[179:144]) | ({36{lru_oh[5]}} & dec_ppn_q[215:180]) : ev_ppn_q;
+  assign ev_perm_d = (bypass_fire | wr_cancel_fill) ? key_perm_q : (st_cmp & op_fill)
+      ? ({6{lru_oh[0]}} & dec_perm_q[5:0]) | ({6{lru_oh[1]}} & dec_perm_q[11:6])
+      | ({6{lru_oh[2]}} & dec_perm_q[17:12]) | ({6{lru_oh[3]}} & dec_perm_q[23:18])
+      | ({6{lru_oh[4]}} & dec_perm_q[29:24]) | ({6{lru_oh[5]}} & dec_perm_q[35:30]) : ev_perm_q;
+  assign ev_flag_d = (st_cmp & op_fill) ? full & ~any_hit : ev_flag_q;
   assign st_vic = state_q == 3'd4;
   assign vic_first_or0 = pend_q;
   assign vic_first_or1[0] = vic_first_or0[0];
@@ -1793,18 +1900,34 @@ module lds_ctrl_lds64k_seg64 (
   assign unused_vic_first_or = vic_first_or3[5];
   assign wr_fill = wr_go & op_fill;
   assign unused_pk_dropped0 = pk_dropped[0];
-  assign pend_d = bypass_fire | wr_cancel_fill ? 6'd1 : wr_fill ? {pk_dropped[5:1], ev_flag_q} : st_vic ? pend_q & ~({6{vic_ready_i}} & vic_first) : pend_q;
-  assign vic_last = st_vic & vic_ready_i & (pend_q & ~vic_first) == 6'd0;
+  assign pend_d = (bypass_fire | wr_cancel_fill) ? 6'd1 : wr_fill ? {pk_dropped[5:1], ev_flag_q}
+      : st_vic ? pend_q & ~({6{vic_ready_i}} & vic_first) : pend_q;
+  assign vic_last = st_vic & vic_ready_i & ((pend_q & ~vic_first) == 6'd0);
   assign vic_valid_o = st_vic;
-  assign vic_vmid_o = {2{vic_first[0]}} & ev_vmid_q | {2{vic_first[1]}} & cand_vmid_q[3:2] | {2{vic_first[2]}} & cand_vmid_q[5:4] | {2{vic_first[3]}} & cand_vmid_q[7:6] | {2{vic_first[4]}} & cand_vmid_q[9:8] | {2{vic_first[5]}} & cand_vmid_q[11:10];
-  assign vic_vrf_o = {2{vic_first[0]}} & ev_vrf_q | {2{vic_first[1]}} & cand_vrf_q[3:2] | {2{vic_first[2]}} & cand_vrf_q[5:4] | {2{vic_first[3]}} & cand_vrf_q[7:6] | {2{vic_first[4]}} & cand_vrf_q[9:8] | {2{vic_first[5]}} & cand_vrf_q[11:10];
-  assign vic_va = {26{vic_first[0]}} & ev_va_q | {26{vic_first[1]}} & cand_va_q[51:26] | {26{vic_first[2]}} & cand_va_q[77:52] | {26{vic_first[3]}} & cand_va_q[103:78] | {26{vic_first[4]}} & cand_va_q[129:104] | {26{vic_first[5]}} & cand_va_q[155:130];
-  assign vic_ppn_o = {36{vic_first[0]}} & ev_ppn_q | {36{vic_first[1]}} & cand_ppn_q[71:36] | {36{vic_first[2]}} & cand_ppn_q[107:72] | {36{vic_first[3]}} & cand_ppn_q[143:108] | {36{vic_first[4]}} & cand_ppn_q[179:144] | {36{vic_first[5]}} & cand_ppn_q[215:180];
-  assign vic_perm_o = {6{vic_first[0]}} & ev_perm_q | {6{vic_first[1]}} & cand_perm_q[11:6] | {6{vic_first[2]}} & cand_perm_q[17:12] | {6{vic_first[3]}} & cand_perm_q[23:18] | {6{vic_first[4]}} & cand_perm_q[29:24] | {6{vic_first[5]}} & cand_perm_q[35:30];
+  assign vic_vmid_o = ({2{vic_first[0]}} & ev_vmid_q) | ({2{vic_first[1]}} & cand_vmid_q[3:2])
+      | ({2{vic_first[2]}} & cand_vmid_q[5:4]) | ({2{vic_first[3]}} & cand_vmid_q[7:6])
+      | ({2{vic_first[4]}} & cand_vmid_q[9:8]) | ({2{vic_first[5]}} & cand_vmid_q[11:10]);
+  assign vic_vrf_o = ({2{vic_first[0]}} & ev_vrf_q) | ({2{vic_first[1]}} & cand_vrf_q[3:2])
+      | ({2{vic_first[2]}} & cand_vrf_q[5:4]) | ({2{vic_first[3]}} & cand_vrf_q[7:6])
+      | ({2{vic_first[4]}} & cand_vrf_q[9:8]) | ({2{vic_first[5]}} & cand_vrf_q[11:10]);
+  assign vic_va = ({26{vic_first[0]}} & ev_va_q) | ({26{vic_first[1]}} & cand_va_q[51:26])
+      | ({26{vic_first[2]}} & cand_va_q[77:52]) | ({26{vic_first[3]}} & cand_va_q[103:78])
+      | ({26{vic_first[4]}} & cand_va_q[129:104]) | ({26{vic_first[5]}} & cand_va_q[155:130]);
+  assign vic_ppn_o = ({36{vic_first[0]}} & ev_ppn_q) | ({36{vic_first[1]}} & cand_ppn_q[71:36])
+      | ({36{vic_first[2]}} & cand_ppn_q[107:72]) | ({36{vic_first[3]}} & cand_ppn_q[143:108])
+      | ({36{vic_first[4]}} & cand_ppn_q[179:144]) | ({36{vic_first[5]}} & cand_ppn_q[215:180]);
+  assign vic_perm_o = ({6{vic_first[0]}} & ev_perm_q) | ({6{vic_first[1]}} & cand_perm_q[11:6])
+      | ({6{vic_first[2]}} & cand_perm_q[17:12]) | ({6{vic_first[3]}} & cand_perm_q[23:18])
+      | ({6{vic_first[4]}} & cand_perm_q[29:24]) | ({6{vic_first[5]}} & cand_perm_q[35:30]);
   assign vic_vpn_o = {vic_va, {10{st_vic}} & seg_q};
   // engine state
-  assign cmp_write = op_fill | op_lookup & any_hit | op_shoot & any_sd;
-  assign state_d = st_clear ? (clear_last ? 3'd1 : 3'd0) : st_idle ? (wg_fire ? 3'd7 : sd_all_fire ? 3'd0 : key_fire ? 3'd5 : 3'd1) : st_issue ? (~issue_go ? 3'd5 : rd_fire ? 3'd6 : bypass_fire ? 3'd4 : 3'd1) : st_wg ? (wg_alloc_go & ~wg_empty ? 3'd0 : 3'd1) : st_dec ? 3'd2 : st_cmp ? (cmp_write ? 3'd3 : 3'd1) : st_write ? (~tfree ? 3'd3 : op_fill & |pend_d ? 3'd4 : 3'd1) : st_vic ? (vic_last ? 3'd1 : 3'd4) : 3'd1;
+  assign cmp_write = op_fill | (op_lookup & any_hit) | (op_shoot & any_sd);
+  assign state_d = st_clear ? (clear_last ? 3'd1 : 3'd0) : st_idle
+      ? (wg_fire ? 3'd7 : sd_all_fire ? 3'd0 : key_fire ? 3'd5 : 3'd1) : st_issue
+      ? (~issue_go ? 3'd5 : rd_fire ? 3'd6 : bypass_fire ? 3'd4 : 3'd1) : st_wg
+      ? ((wg_alloc_go & ~wg_empty) ? 3'd0 : 3'd1) : st_dec ? 3'd2 : st_cmp
+      ? (cmp_write ? 3'd3 : 3'd1) : st_write ? (~tfree ? 3'd3 : (op_fill & (|pend_d)) ? 3'd4 : 3'd1)
+      : st_vic ? (vic_last ? 3'd1 : 3'd4) : 3'd1;
   assign in_issue_d = state_d == 3'd5;
   assign op_d = wg_alloc_go ? 3'd4 : sd_fire ? 3'd3 : lk_fire ? 3'd1 : fill_fire ? 3'd2 : op_q;
   assign seg_d = key_fire ? acc_seg : seg_q;
@@ -1813,8 +1936,9 @@ module lds_ctrl_lds64k_seg64 (
   assign key_vrf_d = key_fire ? acc_vrf : key_vrf_q;
   assign key_ppn_d = fill_fire ? fill_ppn_i : key_ppn_q;
   assign key_perm_d = fill_fire ? fill_perm_i : key_perm_q;
-  assign wg_done_d = st_wg & (wgr_free_q | wg_empty) | clear_last & op_q == 3'd4;
-  assign sd_done_d = issue_go & op_q == 3'd3 & ~mode_cur | st_cmp & op_q == 3'd3 & ~any_sd | wr_go & op_q == 3'd3 | clear_last & op_q == 3'd3;
+  assign wg_done_d = (st_wg & (wgr_free_q | wg_empty)) | (clear_last & (op_q == 3'd4));
+  assign sd_done_d = (issue_go & (op_q == 3'd3) & ~mode_cur) | (st_cmp & (op_q == 3'd3) & ~any_sd)
+      | (wr_go & (op_q == 3'd3)) | (clear_last & (op_q == 3'd3));
   assign wg_done_o = wg_done_q;
   assign sd_done_o = sd_done_q;
 
@@ -1895,8 +2019,8 @@ module lds_ctrl_lds64k_seg64 (
       dec_lru_q <= 18'd0;
       dec_vmid_q <= 12'd0;
       dec_vrf_q <= 12'd0;
-      dec_va_q <= 156'h000000000000000000000000000000000000000;
-      dec_ppn_q <= 216'h000000000000000000000000000000000000000000000000000000;
+      dec_va_q <= 156'h0;
+      dec_ppn_q <= 216'h0;
       dec_perm_q <= 36'd0;
       dec_match_sd_q <= 6'd0;
       dec_hit_oh_q <= 6'd0;
@@ -1906,8 +2030,8 @@ module lds_ctrl_lds64k_seg64 (
       cand_lru_q <= 18'd0;
       cand_vmid_q <= 12'd0;
       cand_vrf_q <= 12'd0;
-      cand_va_q <= 156'h000000000000000000000000000000000000000;
-      cand_ppn_q <= 216'h000000000000000000000000000000000000000000000000000000;
+      cand_va_q <= 156'h0;
+      cand_ppn_q <= 216'h0;
       cand_perm_q <= 36'd0;
       in_issue_q <= 1'b0;
       resp_hit_q <= 1'b0;
@@ -2048,30 +2172,47 @@ module lds_ctrl_lds64k_seg64 (
   generate
     for (fs = 0; fs < 1024; fs = fs + 1) begin : g_f_alloc
       localparam [11:0] F_SEG = fs;
-      assign f_alloc[fs] = tv_q[0] & {2'd0, tbase0_q} <= F_SEG & F_SEG < tend0_q | tv_q[1] & {2'd0, tbase1_q} <= F_SEG & F_SEG < tend1_q | tv_q[2] & {2'd0, tbase2_q} <= F_SEG & F_SEG < tend2_q | tv_q[3] & {2'd0, tbase3_q} <= F_SEG & F_SEG < tend3_q | tv_q[4] & {2'd0, tbase4_q} <= F_SEG & F_SEG < tend4_q | tv_q[5] & {2'd0, tbase5_q} <= F_SEG & F_SEG < tend5_q | tv_q[6] & {2'd0, tbase6_q} <= F_SEG & F_SEG < tend6_q | tv_q[7] & {2'd0, tbase7_q} <= F_SEG & F_SEG < tend7_q | tv_q[8] & {2'd0, tbase8_q} <= F_SEG & F_SEG < tend8_q | tv_q[9] & {2'd0, tbase9_q} <= F_SEG & F_SEG < tend9_q | tv_q[10] & {2'd0, tbase10_q} <= F_SEG & F_SEG < tend10_q | tv_q[11] & {2'd0, tbase11_q} <= F_SEG & F_SEG < tend11_q | tv_q[12] & {2'd0, tbase12_q} <= F_SEG & F_SEG < tend12_q | tv_q[13] & {2'd0, tbase13_q} <= F_SEG & F_SEG < tend13_q | tv_q[14] & {2'd0, tbase14_q} <= F_SEG & F_SEG < tend14_q | tv_q[15] & {2'd0, tbase15_q} <= F_SEG & F_SEG < tend15_q;
+      assign f_alloc[fs] = (tv_q[0] & ({2'd0, tbase0_q} <= F_SEG) & (F_SEG < tend0_q))
+          | (tv_q[1] & ({2'd0, tbase1_q} <= F_SEG) & (F_SEG < tend1_q))
+          | (tv_q[2] & ({2'd0, tbase2_q} <= F_SEG) & (F_SEG < tend2_q))
+          | (tv_q[3] & ({2'd0, tbase3_q} <= F_SEG) & (F_SEG < tend3_q))
+          | (tv_q[4] & ({2'd0, tbase4_q} <= F_SEG) & (F_SEG < tend4_q))
+          | (tv_q[5] & ({2'd0, tbase5_q} <= F_SEG) & (F_SEG < tend5_q))
+          | (tv_q[6] & ({2'd0, tbase6_q} <= F_SEG) & (F_SEG < tend6_q))
+          | (tv_q[7] & ({2'd0, tbase7_q} <= F_SEG) & (F_SEG < tend7_q))
+          | (tv_q[8] & ({2'd0, tbase8_q} <= F_SEG) & (F_SEG < tend8_q))
+          | (tv_q[9] & ({2'd0, tbase9_q} <= F_SEG) & (F_SEG < tend9_q))
+          | (tv_q[10] & ({2'd0, tbase10_q} <= F_SEG) & (F_SEG < tend10_q))
+          | (tv_q[11] & ({2'd0, tbase11_q} <= F_SEG) & (F_SEG < tend11_q))
+          | (tv_q[12] & ({2'd0, tbase12_q} <= F_SEG) & (F_SEG < tend12_q))
+          | (tv_q[13] & ({2'd0, tbase13_q} <= F_SEG) & (F_SEG < tend13_q))
+          | (tv_q[14] & ({2'd0, tbase14_q} <= F_SEG) & (F_SEG < tend14_q))
+          | (tv_q[15] & ({2'd0, tbase15_q} <= F_SEG) & (F_SEG < tend15_q));
     end
   endgenerate
   genvar fp;
   generate
     for (fp = 0; fp < 1024; fp = fp + 1) begin : g_f_pending
       localparam [11:0] F_SEG = fp;
-      assign f_pending[fp] = st_clear & F_SEG < clr_end & F_SEG[9:6] >= clr_g_q & F_SEG[9:0] >= clr_lo_q;
+      assign f_pending[fp] = st_clear & (F_SEG < clr_end) & (F_SEG[9:6] >= clr_g_q)
+          & (F_SEG[9:0] >= clr_lo_q);
     end
   endgenerate
   genvar fw;
   generate
     for (fw = 0; fw < 1024; fw = fw + 1) begin : g_f_app_wr
       localparam [8:0] F_ROW = fw / 2;
-      assign f_app_wr[fw] = app_valid_i & app_we_i & app_row_i == F_ROW & |app_bank_en_i[(fw % 2) * 16 +: 16];
+      assign f_app_wr[fw] = app_valid_i & app_we_i & (app_row_i == F_ROW)
+          & (|app_bank_en_i[(fw % 2) * 16 +: 16]);
     end
   endgenerate
-  assign f_tx_d = (f_tx_q | {1024{sram_we_o & ~app_valid_i}} & 1024'h0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001 << seg_q) & ~f_app_wr;
+  assign f_tx_d = (f_tx_q | ({1024{sram_we_o & ~app_valid_i}} & (1024'h1 << seg_q))) & ~f_app_wr;
   assign f_rd_tx_d = key_fire ? 1'b0 : rd_fire ? f_tx_q[seg_q] : f_rd_tx_q;
   assign f_app_since_read_d = rd_fire ? 1'b0 : f_app_since_read_q | f_app_wr[seg_q];
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      f_tx_q <= 1024'h0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      f_tx_q <= 1024'h0;
       f_rd_tx_q <= 1'b0;
       f_app_since_read_q <= 1'b0;
     end else begin
@@ -2083,15 +2224,18 @@ module lds_ctrl_lds64k_seg64 (
 
   initial assume (!rst_ni);
   always @* begin
-    tx_write_never_ldsmode: assert (~(sram_we_o & ~app_valid_i) | ~f_alloc[seg_q] & (f_tx_q[seg_q] | st_issue & op_fill));
-    write_back_not_after_app_write: assert (~(sram_we_o & ~app_valid_i & st_write) | ~f_app_since_read_q);
+    tx_write_never_ldsmode: assert (~(sram_we_o & ~app_valid_i)
+        | (~f_alloc[seg_q] & (f_tx_q[seg_q] | (st_issue & op_fill))));
+    write_back_not_after_app_write: assert (~(sram_we_o & ~app_valid_i & st_write)
+        | ~f_app_since_read_q);
     lookup_hit_only_from_tx: assert (~(resp_cmp & any_hit) | f_rd_tx_q);
     allocated_segments_ldsmode: assert (~(|(f_alloc & mode_q & ~f_pending)));
     allocation_done_ldsmode: assert (~wg_done_o | ~(|(f_alloc & mode_q)));
     inv_mode_bits_tx: assert (~(|(mode_q & ~f_tx_q & ~f_pending)));
-    inv_mode_seg: assert (~(st_issue | st_dec | st_cmp | st_write) | mode_seg_q == mode_q[seg_q]);
-    inv_mode_since_read: assert (~(st_dec | st_cmp | st_write) | mode_seg_q == ~f_app_since_read_q);
-    inv_fill_alloc_hit: assert (~(st_issue & op_fill) | alloc_hit_q == f_alloc[seg_q]);
+    inv_mode_seg: assert (~(st_issue | st_dec | st_cmp | st_write) | (mode_seg_q == mode_q[seg_q]));
+    inv_mode_since_read: assert (~(st_dec | st_cmp | st_write)
+        | (mode_seg_q == ~f_app_since_read_q));
+    inv_fill_alloc_hit: assert (~(st_issue & op_fill) | (alloc_hit_q == f_alloc[seg_q]));
     inv_read_tx: assert (~((st_dec | st_cmp) & op_lookup) | f_rd_tx_q);
     inv_clear_group_selected: assert (~st_clear | ~clr_grp_n_q[clr_g_q]);
   end

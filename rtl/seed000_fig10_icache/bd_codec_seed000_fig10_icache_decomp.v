@@ -2,7 +2,8 @@
 // block bd_codec: decompressor stage, valid/ready, latency 1 cycle
 // config hash 125c1d8e24a61b0f
 // tags=8 va_tag_bits=31 lru_bits=3 vmid_bits=2 vrf_bits=2
-// encoding=prefix ids=shared base_bits=32 delta_bits=64 entry_bits=8 value_bits=4 packed_bits=96 compare=pairwise
+// encoding=prefix ids=shared base_bits=32 delta_bits=64 entry_bits=8 value_bits=4 packed_bits=96
+// compare=pairwise
 
 `default_nettype none
 
@@ -50,7 +51,7 @@ module bd_codec_seed000_fig10_icache_decomp (
   );
   assign accept = in_valid_i & in_ready_o;
   assign in_ready_o = ~out_valid_q | out_ready_i;
-  assign out_valid_d = accept | out_valid_q & ~out_ready_i;
+  assign out_valid_d = accept | (out_valid_q & ~out_ready_i);
   assign out_valid_o = out_valid_q;
   assign tag_valid_d = accept ? unpack_tag_valid : tag_valid_q;
   assign tag_valid_o = tag_valid_q;
@@ -70,7 +71,7 @@ module bd_codec_seed000_fig10_icache_decomp (
       tag_lru_q <= 24'd0;
       tag_vmid_q <= 16'd0;
       tag_vrf_q <= 16'd0;
-      tag_va_q <= 248'h00000000000000000000000000000000000000000000000000000000000000;
+      tag_va_q <= 248'h0;
     end else begin
       out_valid_q <= out_valid_d;
       tag_valid_q <= tag_valid_d;

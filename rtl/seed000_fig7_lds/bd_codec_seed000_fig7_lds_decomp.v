@@ -2,7 +2,8 @@
 // block bd_codec: decompressor stage, valid/ready, latency 1 cycle
 // config hash c27d1e16972f076d
 // tags=3 va_tag_bits=25 lru_bits=2 vmid_bits=2 vrf_bits=2
-// encoding=prefix ids=per_entry base_bits=16 delta_bits=48 entry_bits=16 value_bits=9 packed_bits=64 compare=pairwise
+// encoding=prefix ids=per_entry base_bits=16 delta_bits=48 entry_bits=16 value_bits=9
+// packed_bits=64 compare=pairwise
 
 `default_nettype none
 
@@ -50,7 +51,7 @@ module bd_codec_seed000_fig7_lds_decomp (
   );
   assign accept = in_valid_i & in_ready_o;
   assign in_ready_o = ~out_valid_q | out_ready_i;
-  assign out_valid_d = accept | out_valid_q & ~out_ready_i;
+  assign out_valid_d = accept | (out_valid_q & ~out_ready_i);
   assign out_valid_o = out_valid_q;
   assign tag_valid_d = accept ? unpack_tag_valid : tag_valid_q;
   assign tag_valid_o = tag_valid_q;
@@ -70,7 +71,7 @@ module bd_codec_seed000_fig7_lds_decomp (
       tag_lru_q <= 6'd0;
       tag_vmid_q <= 6'd0;
       tag_vrf_q <= 6'd0;
-      tag_va_q <= 75'h0000000000000000000;
+      tag_va_q <= 75'h0;
     end else begin
       out_valid_q <= out_valid_d;
       tag_valid_q <= tag_valid_d;

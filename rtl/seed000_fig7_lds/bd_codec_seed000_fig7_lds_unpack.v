@@ -2,7 +2,8 @@
 // block bd_codec: combinational decompressor, latency 0
 // config hash c27d1e16972f076d
 // tags=3 va_tag_bits=25 lru_bits=2 vmid_bits=2 vrf_bits=2
-// encoding=prefix ids=per_entry base_bits=16 delta_bits=48 entry_bits=16 value_bits=9 packed_bits=64 compare=pairwise
+// encoding=prefix ids=per_entry base_bits=16 delta_bits=48 entry_bits=16 value_bits=9
+// packed_bits=64 compare=pairwise
 
 `default_nettype none
 

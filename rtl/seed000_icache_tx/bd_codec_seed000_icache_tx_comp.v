@@ -2,7 +2,8 @@
 // block bd_codec: compressor stage, valid/ready, latency 1 cycle
 // config hash dc2ae4bdbc751d85
 // tags=8 va_tag_bits=28 lru_bits=3 vmid_bits=2 vrf_bits=2
-// encoding=prefix ids=shared base_bits=32 delta_bits=64 entry_bits=8 value_bits=4 packed_bits=96 compare=pairwise
+// encoding=prefix ids=shared base_bits=32 delta_bits=64 entry_bits=8 value_bits=4 packed_bits=96
+// compare=pairwise
 
 `default_nettype none
 
@@ -48,7 +49,7 @@ module bd_codec_seed000_icache_tx_comp (
   );
   assign accept = in_valid_i & in_ready_o;
   assign in_ready_o = ~out_valid_q | out_ready_i;
-  assign out_valid_d = accept | out_valid_q & ~out_ready_i;
+  assign out_valid_d = accept | (out_valid_q & ~out_ready_i);
   assign out_valid_o = out_valid_q;
   assign packed_d = accept ? pack_packed : packed_q;
   assign packed_o = packed_q;
@@ -60,7 +61,7 @@ module bd_codec_seed000_icache_tx_comp (
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       out_valid_q <= 1'b0;
-      packed_q <= 96'h000000000000000000000000;
+      packed_q <= 96'h0;
       fits_q <= 1'b0;
       dropped_q <= 8'd0;
     end else begin

@@ -2,7 +2,8 @@
 // block bd_codec: combinational decompressor, latency 0
 // config hash dc2ae4bdbc751d85
 // tags=8 va_tag_bits=28 lru_bits=3 vmid_bits=2 vrf_bits=2
-// encoding=prefix ids=shared base_bits=32 delta_bits=64 entry_bits=8 value_bits=4 packed_bits=96 compare=pairwise
+// encoding=prefix ids=shared base_bits=32 delta_bits=64 entry_bits=8 value_bits=4 packed_bits=96
+// compare=pairwise
 
 `default_nettype none
 

@@ -2,7 +2,8 @@
 // block icache_tx: baseline I-cache controller, no translations
 // config hash dc2ae4bdbc751d85
 // bytes=16384 ways=8 line_bytes=64 sets=32 itag_bits=37 entry_bits=96
-// variant=aware translations_per_line=8 comparators=8 kernel_flush=true sharers=4 instruction_fill_order=invalid_first
+// variant=aware translations_per_line=8 comparators=8 kernel_flush=true sharers=4
+// instruction_fill_order=invalid_first
 // vpn_bits=36 va_tag_bits=28 ppn_bits=36 perm_bits=6
 
 `default_nettype none
@@ -128,14 +129,14 @@ module icache_tx_seed000_icache_tx_base (
   assign s1_set_d = if_fire ? if_set : s1_set_q;
   assign s1_tag_d = if_fire ? if_addr_i[47:11] : s1_tag_q;
   assign s1_sel_d = if_fire ? 32'd1 << if_set : s1_sel_q;
-  assign f1_hit[0] = |(lv_q[31:0] & s1_sel_q) & tag_rdata_i[36:0] == s1_tag_q;
-  assign f1_hit[1] = |(lv_q[63:32] & s1_sel_q) & tag_rdata_i[84:48] == s1_tag_q;
-  assign f1_hit[2] = |(lv_q[95:64] & s1_sel_q) & tag_rdata_i[132:96] == s1_tag_q;
-  assign f1_hit[3] = |(lv_q[127:96] & s1_sel_q) & tag_rdata_i[180:144] == s1_tag_q;
-  assign f1_hit[4] = |(lv_q[159:128] & s1_sel_q) & tag_rdata_i[228:192] == s1_tag_q;
-  assign f1_hit[5] = |(lv_q[191:160] & s1_sel_q) & tag_rdata_i[276:240] == s1_tag_q;
-  assign f1_hit[6] = |(lv_q[223:192] & s1_sel_q) & tag_rdata_i[324:288] == s1_tag_q;
-  assign f1_hit[7] = |(lv_q[255:224] & s1_sel_q) & tag_rdata_i[372:336] == s1_tag_q;
+  assign f1_hit[0] = (|(lv_q[31:0] & s1_sel_q)) & (tag_rdata_i[36:0] == s1_tag_q);
+  assign f1_hit[1] = (|(lv_q[63:32] & s1_sel_q)) & (tag_rdata_i[84:48] == s1_tag_q);
+  assign f1_hit[2] = (|(lv_q[95:64] & s1_sel_q)) & (tag_rdata_i[132:96] == s1_tag_q);
+  assign f1_hit[3] = (|(lv_q[127:96] & s1_sel_q)) & (tag_rdata_i[180:144] == s1_tag_q);
+  assign f1_hit[4] = (|(lv_q[159:128] & s1_sel_q)) & (tag_rdata_i[228:192] == s1_tag_q);
+  assign f1_hit[5] = (|(lv_q[191:160] & s1_sel_q)) & (tag_rdata_i[276:240] == s1_tag_q);
+  assign f1_hit[6] = (|(lv_q[223:192] & s1_sel_q)) & (tag_rdata_i[324:288] == s1_tag_q);
+  assign f1_hit[7] = (|(lv_q[255:224] & s1_sel_q)) & (tag_rdata_i[372:336] == s1_tag_q);
   assign f1_hit_oh_or0 = f1_hit;
   assign f1_hit_oh_or1[0] = f1_hit_oh_or0[0];
   assign f1_hit_oh_or1[1] = f1_hit_oh_or0[1] | f1_hit_oh_or0[0];
@@ -170,8 +171,10 @@ module icache_tx_seed000_icache_tx_base (
   assign f1_hit_oh[6] = f1_hit[6] & ~f1_hit_oh_or3[5];
   assign f1_hit_oh[7] = f1_hit[7] & ~f1_hit_oh_or3[6];
   assign unused_f1_hit_oh_or = f1_hit_oh_or3[7];
-  assign f1_any = s1_valid_q & |f1_hit;
-  assign f1_way = {f1_hit_oh[4] | f1_hit_oh[5] | f1_hit_oh[6] | f1_hit_oh[7], f1_hit_oh[2] | f1_hit_oh[3] | f1_hit_oh[6] | f1_hit_oh[7], f1_hit_oh[1] | f1_hit_oh[3] | f1_hit_oh[5] | f1_hit_oh[7]};
+  assign f1_any = s1_valid_q & (|f1_hit);
+  assign f1_way = {f1_hit_oh[4] | f1_hit_oh[5] | f1_hit_oh[6] | f1_hit_oh[7], f1_hit_oh[2]
+      | f1_hit_oh[3] | f1_hit_oh[6] | f1_hit_oh[7], f1_hit_oh[1] | f1_hit_oh[3] | f1_hit_oh[5]
+      | f1_hit_oh[7]};
   assign s2_valid_d = s1_valid_q;
   assign s2_hit_d = f1_any;
   assign s2_sel_d = s1_sel_q;
@@ -182,7 +185,22 @@ module icache_tx_seed000_icache_tx_base (
   assign if_resp_hit_o = s2_hit_q;
   assign if_resp_data_o = data_rdata_i;
   assign fs_d = ~ifill_valid_i ? 2'd0 : f0 ? 2'd1 : f1 ? 2'd2 : ifill_fire ? 2'd0 : fs_q;
-  assign fa = {28{fsel_q[0]}} & age_q[27:0] | {28{fsel_q[1]}} & age_q[55:28] | {28{fsel_q[2]}} & age_q[83:56] | {28{fsel_q[3]}} & age_q[111:84] | {28{fsel_q[4]}} & age_q[139:112] | {28{fsel_q[5]}} & age_q[167:140] | {28{fsel_q[6]}} & age_q[195:168] | {28{fsel_q[7]}} & age_q[223:196] | {28{fsel_q[8]}} & age_q[251:224] | {28{fsel_q[9]}} & age_q[279:252] | {28{fsel_q[10]}} & age_q[307:280] | {28{fsel_q[11]}} & age_q[335:308] | {28{fsel_q[12]}} & age_q[363:336] | {28{fsel_q[13]}} & age_q[391:364] | {28{fsel_q[14]}} & age_q[419:392] | {28{fsel_q[15]}} & age_q[447:420] | {28{fsel_q[16]}} & age_q[475:448] | {28{fsel_q[17]}} & age_q[503:476] | {28{fsel_q[18]}} & age_q[531:504] | {28{fsel_q[19]}} & age_q[559:532] | {28{fsel_q[20]}} & age_q[587:560] | {28{fsel_q[21]}} & age_q[615:588] | {28{fsel_q[22]}} & age_q[643:616] | {28{fsel_q[23]}} & age_q[671:644] | {28{fsel_q[24]}} & age_q[699:672] | {28{fsel_q[25]}} & age_q[727:700] | {28{fsel_q[26]}} & age_q[755:728] | {28{fsel_q[27]}} & age_q[783:756] | {28{fsel_q[28]}} & age_q[811:784] | {28{fsel_q[29]}} & age_q[839:812] | {28{fsel_q[30]}} & age_q[867:840] | {28{fsel_q[31]}} & age_q[895:868];
+  assign fa = ({28{fsel_q[0]}} & age_q[27:0]) | ({28{fsel_q[1]}} & age_q[55:28])
+      | ({28{fsel_q[2]}} & age_q[83:56]) | ({28{fsel_q[3]}} & age_q[111:84])
+      | ({28{fsel_q[4]}} & age_q[139:112]) | ({28{fsel_q[5]}} & age_q[167:140])
+      | ({28{fsel_q[6]}} & age_q[195:168]) | ({28{fsel_q[7]}} & age_q[223:196])
+      | ({28{fsel_q[8]}} & age_q[251:224]) | ({28{fsel_q[9]}} & age_q[279:252])
+      | ({28{fsel_q[10]}} & age_q[307:280]) | ({28{fsel_q[11]}} & age_q[335:308])
+      | ({28{fsel_q[12]}} & age_q[363:336]) | ({28{fsel_q[13]}} & age_q[391:364])
+      | ({28{fsel_q[14]}} & age_q[419:392]) | ({28{fsel_q[15]}} & age_q[447:420])
+      | ({28{fsel_q[16]}} & age_q[475:448]) | ({28{fsel_q[17]}} & age_q[503:476])
+      | ({28{fsel_q[18]}} & age_q[531:504]) | ({28{fsel_q[19]}} & age_q[559:532])
+      | ({28{fsel_q[20]}} & age_q[587:560]) | ({28{fsel_q[21]}} & age_q[615:588])
+      | ({28{fsel_q[22]}} & age_q[643:616]) | ({28{fsel_q[23]}} & age_q[671:644])
+      | ({28{fsel_q[24]}} & age_q[699:672]) | ({28{fsel_q[25]}} & age_q[727:700])
+      | ({28{fsel_q[26]}} & age_q[755:728]) | ({28{fsel_q[27]}} & age_q[783:756])
+      | ({28{fsel_q[28]}} & age_q[811:784]) | ({28{fsel_q[29]}} & age_q[839:812])
+      | ({28{fsel_q[30]}} & age_q[867:840]) | ({28{fsel_q[31]}} & age_q[895:868]);
   assign fw_inv[0] = ~(|(lv_q[31:0] & fsel_q));
   assign fw_tx[0] = 1'b0;
   assign fw_inv[1] = ~(|(lv_q[63:32] & fsel_q));
@@ -200,25 +218,58 @@ module icache_tx_seed000_icache_tx_base (
   assign fw_inv[7] = ~(|(lv_q[255:224] & fsel_q));
   assign fw_tx[7] = 1'b0;
   assign unused_fw_tx = fw_tx;
-  assign lru_inv[0] = fw_inv[0] & (~fw_inv[1] | ~fa[0]) & (~fw_inv[2] | ~fa[1]) & (~fw_inv[3] | ~fa[2]) & (~fw_inv[4] | ~fa[3]) & (~fw_inv[5] | ~fa[4]) & (~fw_inv[6] | ~fa[5]) & (~fw_inv[7] | ~fa[6]);
-  assign lru_inv[1] = fw_inv[1] & (~fw_inv[0] | fa[0]) & (~fw_inv[2] | ~fa[7]) & (~fw_inv[3] | ~fa[8]) & (~fw_inv[4] | ~fa[9]) & (~fw_inv[5] | ~fa[10]) & (~fw_inv[6] | ~fa[11]) & (~fw_inv[7] | ~fa[12]);
-  assign lru_inv[2] = fw_inv[2] & (~fw_inv[0] | fa[1]) & (~fw_inv[1] | fa[7]) & (~fw_inv[3] | ~fa[13]) & (~fw_inv[4] | ~fa[14]) & (~fw_inv[5] | ~fa[15]) & (~fw_inv[6] | ~fa[16]) & (~fw_inv[7] | ~fa[17]);
-  assign lru_inv[3] = fw_inv[3] & (~fw_inv[0] | fa[2]) & (~fw_inv[1] | fa[8]) & (~fw_inv[2] | fa[13]) & (~fw_inv[4] | ~fa[18]) & (~fw_inv[5] | ~fa[19]) & (~fw_inv[6] | ~fa[20]) & (~fw_inv[7] | ~fa[21]);
-  assign lru_inv[4] = fw_inv[4] & (~fw_inv[0] | fa[3]) & (~fw_inv[1] | fa[9]) & (~fw_inv[2] | fa[14]) & (~fw_inv[3] | fa[18]) & (~fw_inv[5] | ~fa[22]) & (~fw_inv[6] | ~fa[23]) & (~fw_inv[7] | ~fa[24]);
-  assign lru_inv[5] = fw_inv[5] & (~fw_inv[0] | fa[4]) & (~fw_inv[1] | fa[10]) & (~fw_inv[2] | fa[15]) & (~fw_inv[3] | fa[19]) & (~fw_inv[4] | fa[22]) & (~fw_inv[6] | ~fa[25]) & (~fw_inv[7] | ~fa[26]);
-  assign lru_inv[6] = fw_inv[6] & (~fw_inv[0] | fa[5]) & (~fw_inv[1] | fa[11]) & (~fw_inv[2] | fa[16]) & (~fw_inv[3] | fa[20]) & (~fw_inv[4] | fa[23]) & (~fw_inv[5] | fa[25]) & (~fw_inv[7] | ~fa[27]);
-  assign lru_inv[7] = fw_inv[7] & (~fw_inv[0] | fa[6]) & (~fw_inv[1] | fa[12]) & (~fw_inv[2] | fa[17]) & (~fw_inv[3] | fa[21]) & (~fw_inv[4] | fa[24]) & (~fw_inv[5] | fa[26]) & (~fw_inv[6] | fa[27]);
+  assign lru_inv[0] = fw_inv[0] & (~fw_inv[1] | ~fa[0]) & (~fw_inv[2] | ~fa[1])
+      & (~fw_inv[3] | ~fa[2]) & (~fw_inv[4] | ~fa[3]) & (~fw_inv[5] | ~fa[4])
+      & (~fw_inv[6] | ~fa[5]) & (~fw_inv[7] | ~fa[6]);
+  assign lru_inv[1] = fw_inv[1] & (~fw_inv[0] | fa[0]) & (~fw_inv[2] | ~fa[7])
+      & (~fw_inv[3] | ~fa[8]) & (~fw_inv[4] | ~fa[9]) & (~fw_inv[5] | ~fa[10])
+      & (~fw_inv[6] | ~fa[11]) & (~fw_inv[7] | ~fa[12]);
+  assign lru_inv[2] = fw_inv[2] & (~fw_inv[0] | fa[1]) & (~fw_inv[1] | fa[7])
+      & (~fw_inv[3] | ~fa[13]) & (~fw_inv[4] | ~fa[14]) & (~fw_inv[5] | ~fa[15])
+      & (~fw_inv[6] | ~fa[16]) & (~fw_inv[7] | ~fa[17]);
+  assign lru_inv[3] = fw_inv[3] & (~fw_inv[0] | fa[2]) & (~fw_inv[1] | fa[8])
+      & (~fw_inv[2] | fa[13]) & (~fw_inv[4] | ~fa[18]) & (~fw_inv[5] | ~fa[19])
+      & (~fw_inv[6] | ~fa[20]) & (~fw_inv[7] | ~fa[21]);
+  assign lru_inv[4] = fw_inv[4] & (~fw_inv[0] | fa[3]) & (~fw_inv[1] | fa[9])
+      & (~fw_inv[2] | fa[14]) & (~fw_inv[3] | fa[18]) & (~fw_inv[5] | ~fa[22])
+      & (~fw_inv[6] | ~fa[23]) & (~fw_inv[7] | ~fa[24]);
+  assign lru_inv[5] = fw_inv[5] & (~fw_inv[0] | fa[4]) & (~fw_inv[1] | fa[10])
+      & (~fw_inv[2] | fa[15]) & (~fw_inv[3] | fa[19]) & (~fw_inv[4] | fa[22])
+      & (~fw_inv[6] | ~fa[25]) & (~fw_inv[7] | ~fa[26]);
+  assign lru_inv[6] = fw_inv[6] & (~fw_inv[0] | fa[5]) & (~fw_inv[1] | fa[11])
+      & (~fw_inv[2] | fa[16]) & (~fw_inv[3] | fa[20]) & (~fw_inv[4] | fa[23])
+      & (~fw_inv[5] | fa[25]) & (~fw_inv[7] | ~fa[27]);
+  assign lru_inv[7] = fw_inv[7] & (~fw_inv[0] | fa[6]) & (~fw_inv[1] | fa[12])
+      & (~fw_inv[2] | fa[17]) & (~fw_inv[3] | fa[21]) & (~fw_inv[4] | fa[24])
+      & (~fw_inv[5] | fa[26]) & (~fw_inv[6] | fa[27]);
   assign all_ways = 8'd255;
-  assign lru_all[0] = all_ways[0] & (~all_ways[1] | ~fa[0]) & (~all_ways[2] | ~fa[1]) & (~all_ways[3] | ~fa[2]) & (~all_ways[4] | ~fa[3]) & (~all_ways[5] | ~fa[4]) & (~all_ways[6] | ~fa[5]) & (~all_ways[7] | ~fa[6]);
-  assign lru_all[1] = all_ways[1] & (~all_ways[0] | fa[0]) & (~all_ways[2] | ~fa[7]) & (~all_ways[3] | ~fa[8]) & (~all_ways[4] | ~fa[9]) & (~all_ways[5] | ~fa[10]) & (~all_ways[6] | ~fa[11]) & (~all_ways[7] | ~fa[12]);
-  assign lru_all[2] = all_ways[2] & (~all_ways[0] | fa[1]) & (~all_ways[1] | fa[7]) & (~all_ways[3] | ~fa[13]) & (~all_ways[4] | ~fa[14]) & (~all_ways[5] | ~fa[15]) & (~all_ways[6] | ~fa[16]) & (~all_ways[7] | ~fa[17]);
-  assign lru_all[3] = all_ways[3] & (~all_ways[0] | fa[2]) & (~all_ways[1] | fa[8]) & (~all_ways[2] | fa[13]) & (~all_ways[4] | ~fa[18]) & (~all_ways[5] | ~fa[19]) & (~all_ways[6] | ~fa[20]) & (~all_ways[7] | ~fa[21]);
-  assign lru_all[4] = all_ways[4] & (~all_ways[0] | fa[3]) & (~all_ways[1] | fa[9]) & (~all_ways[2] | fa[14]) & (~all_ways[3] | fa[18]) & (~all_ways[5] | ~fa[22]) & (~all_ways[6] | ~fa[23]) & (~all_ways[7] | ~fa[24]);
-  assign lru_all[5] = all_ways[5] & (~all_ways[0] | fa[4]) & (~all_ways[1] | fa[10]) & (~all_ways[2] | fa[15]) & (~all_ways[3] | fa[19]) & (~all_ways[4] | fa[22]) & (~all_ways[6] | ~fa[25]) & (~all_ways[7] | ~fa[26]);
-  assign lru_all[6] = all_ways[6] & (~all_ways[0] | fa[5]) & (~all_ways[1] | fa[11]) & (~all_ways[2] | fa[16]) & (~all_ways[3] | fa[20]) & (~all_ways[4] | fa[23]) & (~all_ways[5] | fa[25]) & (~all_ways[7] | ~fa[27]);
-  assign lru_all[7] = all_ways[7] & (~all_ways[0] | fa[6]) & (~all_ways[1] | fa[12]) & (~all_ways[2] | fa[17]) & (~all_ways[3] | fa[21]) & (~all_ways[4] | fa[24]) & (~all_ways[5] | fa[26]) & (~all_ways[6] | fa[27]);
+  assign lru_all[0] = all_ways[0] & (~all_ways[1] | ~fa[0]) & (~all_ways[2] | ~fa[1])
+      & (~all_ways[3] | ~fa[2]) & (~all_ways[4] | ~fa[3]) & (~all_ways[5] | ~fa[4])
+      & (~all_ways[6] | ~fa[5]) & (~all_ways[7] | ~fa[6]);
+  assign lru_all[1] = all_ways[1] & (~all_ways[0] | fa[0]) & (~all_ways[2] | ~fa[7])
+      & (~all_ways[3] | ~fa[8]) & (~all_ways[4] | ~fa[9]) & (~all_ways[5] | ~fa[10])
+      & (~all_ways[6] | ~fa[11]) & (~all_ways[7] | ~fa[12]);
+  assign lru_all[2] = all_ways[2] & (~all_ways[0] | fa[1]) & (~all_ways[1] | fa[7])
+      & (~all_ways[3] | ~fa[13]) & (~all_ways[4] | ~fa[14]) & (~all_ways[5] | ~fa[15])
+      & (~all_ways[6] | ~fa[16]) & (~all_ways[7] | ~fa[17]);
+  assign lru_all[3] = all_ways[3] & (~all_ways[0] | fa[2]) & (~all_ways[1] | fa[8])
+      & (~all_ways[2] | fa[13]) & (~all_ways[4] | ~fa[18]) & (~all_ways[5] | ~fa[19])
+      & (~all_ways[6] | ~fa[20]) & (~all_ways[7] | ~fa[21]);
+  assign lru_all[4] = all_ways[4] & (~all_ways[0] | fa[3]) & (~all_ways[1] | fa[9])
+      & (~all_ways[2] | fa[14]) & (~all_ways[3] | fa[18]) & (~all_ways[5] | ~fa[22])
+      & (~all_ways[6] | ~fa[23]) & (~all_ways[7] | ~fa[24]);
+  assign lru_all[5] = all_ways[5] & (~all_ways[0] | fa[4]) & (~all_ways[1] | fa[10])
+      & (~all_ways[2] | fa[15]) & (~all_ways[3] | fa[19]) & (~all_ways[4] | fa[22])
+      & (~all_ways[6] | ~fa[25]) & (~all_ways[7] | ~fa[26]);
+  assign lru_all[6] = all_ways[6] & (~all_ways[0] | fa[5]) & (~all_ways[1] | fa[11])
+      & (~all_ways[2] | fa[16]) & (~all_ways[3] | fa[20]) & (~all_ways[4] | fa[23])
+      & (~all_ways[5] | fa[25]) & (~all_ways[7] | ~fa[27]);
+  assign lru_all[7] = all_ways[7] & (~all_ways[0] | fa[6]) & (~all_ways[1] | fa[12])
+      & (~all_ways[2] | fa[17]) & (~all_ways[3] | fa[21]) & (~all_ways[4] | fa[24])
+      & (~all_ways[5] | fa[26]) & (~all_ways[6] | fa[27]);
   assign fway_d = f1 ? (|fw_inv ? lru_inv : lru_all) : fway_q;
-  assign fv_way = {fway_q[4] | fway_q[5] | fway_q[6] | fway_q[7], fway_q[2] | fway_q[3] | fway_q[6] | fway_q[7], fway_q[1] | fway_q[3] | fway_q[5] | fway_q[7]};
+  assign fv_way = {fway_q[4] | fway_q[5] | fway_q[6] | fway_q[7], fway_q[2] | fway_q[3] | fway_q[6]
+      | fway_q[7], fway_q[1] | fway_q[3] | fway_q[5] | fway_q[7]};
   assign ifill_line = {fv_way, fset_q};
   assign tf_pre = {32{f2 & ~s1_valid_q}} & fsel_q;
   assign tf_hot = {32{ifill_valid_i}} & tf_pre;
@@ -230,41 +281,1388 @@ module icache_tx_seed000_icache_tx_base (
   assign flush_done_d = flush_fire;
   assign flush_done_o = flush_done_q;
   // line modes: Invalid (lv 0), IC (lv 1, ltx 0), Tx (lv 1, ltx 1)
-  assign ifill_w = {{32{ifill_fire & fway_q[7]}} & fsel_q, {32{ifill_fire & fway_q[6]}} & fsel_q, {32{ifill_fire & fway_q[5]}} & fsel_q, {32{ifill_fire & fway_q[4]}} & fsel_q, {32{ifill_fire & fway_q[3]}} & fsel_q, {32{ifill_fire & fway_q[2]}} & fsel_q, {32{ifill_fire & fway_q[1]}} & fsel_q, {32{ifill_fire & fway_q[0]}} & fsel_q};
-  assign lv_d = ifill_w | lv_q & ~{256{flush_fire}};
+  assign ifill_w = {{32{ifill_fire & fway_q[7]}} & fsel_q, {32{ifill_fire & fway_q[6]}} & fsel_q,
+      {32{ifill_fire & fway_q[5]}} & fsel_q, {32{ifill_fire & fway_q[4]}} & fsel_q,
+      {32{ifill_fire & fway_q[3]}} & fsel_q, {32{ifill_fire & fway_q[2]}} & fsel_q,
+      {32{ifill_fire & fway_q[1]}} & fsel_q, {32{ifill_fire & fway_q[0]}} & fsel_q};
+  assign lv_d = ifill_w | (lv_q & ~{256{flush_fire}});
   // recency per set: bit (i, j) = way i more recent than way j (i < j)
-  assign age_d[27:0] = {tf_hot[0] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[0] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[27], tf_hot[0] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[0] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[26], tf_hot[0] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[0] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[25], tf_hot[0] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[0] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[24], tf_hot[0] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[0] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[23], tf_hot[0] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[0] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[22], tf_hot[0] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[0] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[21], tf_hot[0] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[0] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[20], tf_hot[0] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[0] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[19], tf_hot[0] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[0] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[18], tf_hot[0] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[0] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[17], tf_hot[0] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[0] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[16], tf_hot[0] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[0] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[15], tf_hot[0] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[0] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[14], tf_hot[0] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[0] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[13], tf_hot[0] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[0] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[12], tf_hot[0] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[0] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[11], tf_hot[0] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[0] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[10], tf_hot[0] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[0] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[9], tf_hot[0] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[0] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[8], tf_hot[0] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[0] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[7], tf_hot[0] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[0] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[6], tf_hot[0] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[0] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[5], tf_hot[0] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[0] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[4], tf_hot[0] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[0] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[3], tf_hot[0] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[0] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[2], tf_hot[0] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[0] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[1], tf_hot[0] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[0] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[0]};
-  assign age_d[55:28] = {tf_hot[1] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[1] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[55], tf_hot[1] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[1] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[54], tf_hot[1] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[1] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[53], tf_hot[1] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[1] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[52], tf_hot[1] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[1] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[51], tf_hot[1] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[1] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[50], tf_hot[1] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[1] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[49], tf_hot[1] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[1] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[48], tf_hot[1] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[1] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[47], tf_hot[1] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[1] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[46], tf_hot[1] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[1] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[45], tf_hot[1] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[1] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[44], tf_hot[1] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[1] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[43], tf_hot[1] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[1] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[42], tf_hot[1] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[1] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[41], tf_hot[1] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[1] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[40], tf_hot[1] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[1] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[39], tf_hot[1] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[1] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[38], tf_hot[1] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[1] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[37], tf_hot[1] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[1] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[36], tf_hot[1] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[1] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[35], tf_hot[1] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[1] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[34], tf_hot[1] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[1] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[33], tf_hot[1] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[1] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[32], tf_hot[1] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[1] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[31], tf_hot[1] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[1] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[30], tf_hot[1] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[1] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[29], tf_hot[1] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[1] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[28]};
-  assign age_d[83:56] = {tf_hot[2] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[2] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[83], tf_hot[2] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[2] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[82], tf_hot[2] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[2] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[81], tf_hot[2] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[2] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[80], tf_hot[2] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[2] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[79], tf_hot[2] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[2] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[78], tf_hot[2] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[2] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[77], tf_hot[2] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[2] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[76], tf_hot[2] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[2] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[75], tf_hot[2] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[2] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[74], tf_hot[2] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[2] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[73], tf_hot[2] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[2] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[72], tf_hot[2] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[2] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[71], tf_hot[2] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[2] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[70], tf_hot[2] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[2] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[69], tf_hot[2] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[2] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[68], tf_hot[2] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[2] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[67], tf_hot[2] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[2] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[66], tf_hot[2] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[2] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[65], tf_hot[2] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[2] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[64], tf_hot[2] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[2] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[63], tf_hot[2] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[2] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[62], tf_hot[2] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[2] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[61], tf_hot[2] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[2] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[60], tf_hot[2] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[2] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[59], tf_hot[2] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[2] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[58], tf_hot[2] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[2] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[57], tf_hot[2] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[2] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[56]};
-  assign age_d[111:84] = {tf_hot[3] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[3] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[111], tf_hot[3] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[3] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[110], tf_hot[3] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[3] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[109], tf_hot[3] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[3] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[108], tf_hot[3] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[3] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[107], tf_hot[3] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[3] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[106], tf_hot[3] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[3] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[105], tf_hot[3] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[3] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[104], tf_hot[3] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[3] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[103], tf_hot[3] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[3] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[102], tf_hot[3] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[3] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[101], tf_hot[3] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[3] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[100], tf_hot[3] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[3] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[99], tf_hot[3] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[3] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[98], tf_hot[3] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[3] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[97], tf_hot[3] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[3] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[96], tf_hot[3] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[3] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[95], tf_hot[3] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[3] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[94], tf_hot[3] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[3] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[93], tf_hot[3] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[3] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[92], tf_hot[3] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[3] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[91], tf_hot[3] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[3] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[90], tf_hot[3] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[3] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[89], tf_hot[3] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[3] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[88], tf_hot[3] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[3] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[87], tf_hot[3] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[3] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[86], tf_hot[3] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[3] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[85], tf_hot[3] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[3] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[84]};
-  assign age_d[139:112] = {tf_hot[4] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[4] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[139], tf_hot[4] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[4] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[138], tf_hot[4] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[4] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[137], tf_hot[4] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[4] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[136], tf_hot[4] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[4] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[135], tf_hot[4] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[4] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[134], tf_hot[4] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[4] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[133], tf_hot[4] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[4] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[132], tf_hot[4] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[4] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[131], tf_hot[4] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[4] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[130], tf_hot[4] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[4] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[129], tf_hot[4] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[4] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[128], tf_hot[4] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[4] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[127], tf_hot[4] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[4] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[126], tf_hot[4] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[4] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[125], tf_hot[4] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[4] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[124], tf_hot[4] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[4] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[123], tf_hot[4] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[4] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[122], tf_hot[4] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[4] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[121], tf_hot[4] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[4] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[120], tf_hot[4] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[4] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[119], tf_hot[4] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[4] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[118], tf_hot[4] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[4] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[117], tf_hot[4] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[4] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[116], tf_hot[4] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[4] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[115], tf_hot[4] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[4] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[114], tf_hot[4] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[4] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[113], tf_hot[4] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[4] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[112]};
-  assign age_d[167:140] = {tf_hot[5] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[5] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[167], tf_hot[5] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[5] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[166], tf_hot[5] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[5] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[165], tf_hot[5] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[5] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[164], tf_hot[5] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[5] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[163], tf_hot[5] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[5] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[162], tf_hot[5] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[5] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[161], tf_hot[5] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[5] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[160], tf_hot[5] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[5] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[159], tf_hot[5] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[5] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[158], tf_hot[5] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[5] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[157], tf_hot[5] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[5] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[156], tf_hot[5] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[5] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[155], tf_hot[5] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[5] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[154], tf_hot[5] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[5] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[153], tf_hot[5] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[5] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[152], tf_hot[5] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[5] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[151], tf_hot[5] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[5] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[150], tf_hot[5] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[5] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[149], tf_hot[5] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[5] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[148], tf_hot[5] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[5] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[147], tf_hot[5] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[5] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[146], tf_hot[5] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[5] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[145], tf_hot[5] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[5] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[144], tf_hot[5] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[5] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[143], tf_hot[5] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[5] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[142], tf_hot[5] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[5] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[141], tf_hot[5] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[5] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[140]};
-  assign age_d[195:168] = {tf_hot[6] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[6] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[195], tf_hot[6] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[6] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[194], tf_hot[6] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[6] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[193], tf_hot[6] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[6] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[192], tf_hot[6] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[6] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[191], tf_hot[6] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[6] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[190], tf_hot[6] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[6] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[189], tf_hot[6] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[6] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[188], tf_hot[6] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[6] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[187], tf_hot[6] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[6] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[186], tf_hot[6] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[6] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[185], tf_hot[6] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[6] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[184], tf_hot[6] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[6] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[183], tf_hot[6] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[6] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[182], tf_hot[6] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[6] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[181], tf_hot[6] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[6] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[180], tf_hot[6] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[6] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[179], tf_hot[6] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[6] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[178], tf_hot[6] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[6] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[177], tf_hot[6] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[6] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[176], tf_hot[6] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[6] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[175], tf_hot[6] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[6] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[174], tf_hot[6] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[6] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[173], tf_hot[6] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[6] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[172], tf_hot[6] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[6] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[171], tf_hot[6] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[6] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[170], tf_hot[6] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[6] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[169], tf_hot[6] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[6] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[168]};
-  assign age_d[223:196] = {tf_hot[7] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[7] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[223], tf_hot[7] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[7] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[222], tf_hot[7] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[7] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[221], tf_hot[7] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[7] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[220], tf_hot[7] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[7] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[219], tf_hot[7] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[7] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[218], tf_hot[7] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[7] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[217], tf_hot[7] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[7] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[216], tf_hot[7] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[7] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[215], tf_hot[7] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[7] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[214], tf_hot[7] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[7] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[213], tf_hot[7] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[7] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[212], tf_hot[7] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[7] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[211], tf_hot[7] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[7] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[210], tf_hot[7] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[7] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[209], tf_hot[7] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[7] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[208], tf_hot[7] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[7] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[207], tf_hot[7] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[7] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[206], tf_hot[7] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[7] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[205], tf_hot[7] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[7] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[204], tf_hot[7] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[7] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[203], tf_hot[7] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[7] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[202], tf_hot[7] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[7] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[201], tf_hot[7] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[7] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[200], tf_hot[7] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[7] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[199], tf_hot[7] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[7] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[198], tf_hot[7] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[7] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[197], tf_hot[7] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[7] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[196]};
-  assign age_d[251:224] = {tf_hot[8] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[8] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[251], tf_hot[8] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[8] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[250], tf_hot[8] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[8] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[249], tf_hot[8] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[8] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[248], tf_hot[8] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[8] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[247], tf_hot[8] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[8] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[246], tf_hot[8] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[8] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[245], tf_hot[8] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[8] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[244], tf_hot[8] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[8] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[243], tf_hot[8] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[8] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[242], tf_hot[8] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[8] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[241], tf_hot[8] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[8] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[240], tf_hot[8] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[8] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[239], tf_hot[8] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[8] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[238], tf_hot[8] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[8] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[237], tf_hot[8] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[8] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[236], tf_hot[8] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[8] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[235], tf_hot[8] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[8] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[234], tf_hot[8] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[8] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[233], tf_hot[8] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[8] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[232], tf_hot[8] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[8] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[231], tf_hot[8] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[8] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[230], tf_hot[8] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[8] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[229], tf_hot[8] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[8] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[228], tf_hot[8] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[8] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[227], tf_hot[8] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[8] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[226], tf_hot[8] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[8] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[225], tf_hot[8] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[8] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[224]};
-  assign age_d[279:252] = {tf_hot[9] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[9] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[279], tf_hot[9] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[9] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[278], tf_hot[9] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[9] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[277], tf_hot[9] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[9] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[276], tf_hot[9] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[9] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[275], tf_hot[9] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[9] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[274], tf_hot[9] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[9] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[273], tf_hot[9] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[9] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[272], tf_hot[9] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[9] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[271], tf_hot[9] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[9] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[270], tf_hot[9] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[9] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[269], tf_hot[9] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[9] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[268], tf_hot[9] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[9] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[267], tf_hot[9] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[9] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[266], tf_hot[9] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[9] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[265], tf_hot[9] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[9] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[264], tf_hot[9] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[9] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[263], tf_hot[9] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[9] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[262], tf_hot[9] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[9] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[261], tf_hot[9] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[9] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[260], tf_hot[9] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[9] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[259], tf_hot[9] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[9] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[258], tf_hot[9] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[9] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[257], tf_hot[9] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[9] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[256], tf_hot[9] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[9] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[255], tf_hot[9] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[9] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[254], tf_hot[9] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[9] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[253], tf_hot[9] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[9] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[252]};
-  assign age_d[307:280] = {tf_hot[10] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[10] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[307], tf_hot[10] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[10] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[306], tf_hot[10] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[10] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[305], tf_hot[10] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[10] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[304], tf_hot[10] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[10] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[303], tf_hot[10] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[10] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[302], tf_hot[10] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[10] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[301], tf_hot[10] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[10] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[300], tf_hot[10] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[10] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[299], tf_hot[10] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[10] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[298], tf_hot[10] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[10] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[297], tf_hot[10] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[10] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[296], tf_hot[10] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[10] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[295], tf_hot[10] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[10] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[294], tf_hot[10] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[10] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[293], tf_hot[10] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[10] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[292], tf_hot[10] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[10] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[291], tf_hot[10] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[10] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[290], tf_hot[10] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[10] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[289], tf_hot[10] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[10] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[288], tf_hot[10] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[10] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[287], tf_hot[10] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[10] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[286], tf_hot[10] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[10] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[285], tf_hot[10] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[10] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[284], tf_hot[10] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[10] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[283], tf_hot[10] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[10] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[282], tf_hot[10] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[10] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[281], tf_hot[10] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[10] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[280]};
-  assign age_d[335:308] = {tf_hot[11] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[11] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[335], tf_hot[11] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[11] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[334], tf_hot[11] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[11] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[333], tf_hot[11] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[11] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[332], tf_hot[11] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[11] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[331], tf_hot[11] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[11] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[330], tf_hot[11] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[11] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[329], tf_hot[11] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[11] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[328], tf_hot[11] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[11] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[327], tf_hot[11] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[11] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[326], tf_hot[11] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[11] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[325], tf_hot[11] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[11] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[324], tf_hot[11] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[11] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[323], tf_hot[11] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[11] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[322], tf_hot[11] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[11] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[321], tf_hot[11] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[11] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[320], tf_hot[11] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[11] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[319], tf_hot[11] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[11] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[318], tf_hot[11] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[11] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[317], tf_hot[11] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[11] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[316], tf_hot[11] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[11] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[315], tf_hot[11] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[11] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[314], tf_hot[11] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[11] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[313], tf_hot[11] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[11] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[312], tf_hot[11] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[11] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[311], tf_hot[11] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[11] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[310], tf_hot[11] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[11] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[309], tf_hot[11] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[11] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[308]};
-  assign age_d[363:336] = {tf_hot[12] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[12] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[363], tf_hot[12] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[12] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[362], tf_hot[12] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[12] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[361], tf_hot[12] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[12] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[360], tf_hot[12] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[12] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[359], tf_hot[12] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[12] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[358], tf_hot[12] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[12] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[357], tf_hot[12] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[12] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[356], tf_hot[12] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[12] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[355], tf_hot[12] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[12] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[354], tf_hot[12] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[12] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[353], tf_hot[12] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[12] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[352], tf_hot[12] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[12] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[351], tf_hot[12] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[12] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[350], tf_hot[12] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[12] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[349], tf_hot[12] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[12] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[348], tf_hot[12] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[12] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[347], tf_hot[12] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[12] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[346], tf_hot[12] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[12] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[345], tf_hot[12] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[12] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[344], tf_hot[12] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[12] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[343], tf_hot[12] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[12] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[342], tf_hot[12] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[12] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[341], tf_hot[12] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[12] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[340], tf_hot[12] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[12] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[339], tf_hot[12] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[12] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[338], tf_hot[12] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[12] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[337], tf_hot[12] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[12] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[336]};
-  assign age_d[391:364] = {tf_hot[13] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[13] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[391], tf_hot[13] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[13] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[390], tf_hot[13] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[13] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[389], tf_hot[13] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[13] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[388], tf_hot[13] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[13] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[387], tf_hot[13] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[13] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[386], tf_hot[13] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[13] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[385], tf_hot[13] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[13] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[384], tf_hot[13] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[13] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[383], tf_hot[13] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[13] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[382], tf_hot[13] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[13] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[381], tf_hot[13] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[13] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[380], tf_hot[13] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[13] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[379], tf_hot[13] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[13] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[378], tf_hot[13] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[13] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[377], tf_hot[13] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[13] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[376], tf_hot[13] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[13] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[375], tf_hot[13] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[13] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[374], tf_hot[13] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[13] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[373], tf_hot[13] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[13] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[372], tf_hot[13] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[13] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[371], tf_hot[13] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[13] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[370], tf_hot[13] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[13] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[369], tf_hot[13] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[13] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[368], tf_hot[13] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[13] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[367], tf_hot[13] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[13] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[366], tf_hot[13] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[13] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[365], tf_hot[13] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[13] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[364]};
-  assign age_d[419:392] = {tf_hot[14] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[14] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[419], tf_hot[14] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[14] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[418], tf_hot[14] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[14] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[417], tf_hot[14] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[14] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[416], tf_hot[14] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[14] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[415], tf_hot[14] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[14] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[414], tf_hot[14] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[14] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[413], tf_hot[14] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[14] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[412], tf_hot[14] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[14] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[411], tf_hot[14] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[14] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[410], tf_hot[14] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[14] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[409], tf_hot[14] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[14] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[408], tf_hot[14] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[14] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[407], tf_hot[14] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[14] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[406], tf_hot[14] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[14] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[405], tf_hot[14] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[14] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[404], tf_hot[14] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[14] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[403], tf_hot[14] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[14] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[402], tf_hot[14] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[14] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[401], tf_hot[14] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[14] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[400], tf_hot[14] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[14] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[399], tf_hot[14] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[14] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[398], tf_hot[14] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[14] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[397], tf_hot[14] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[14] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[396], tf_hot[14] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[14] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[395], tf_hot[14] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[14] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[394], tf_hot[14] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[14] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[393], tf_hot[14] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[14] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[392]};
-  assign age_d[447:420] = {tf_hot[15] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[15] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[447], tf_hot[15] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[15] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[446], tf_hot[15] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[15] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[445], tf_hot[15] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[15] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[444], tf_hot[15] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[15] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[443], tf_hot[15] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[15] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[442], tf_hot[15] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[15] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[441], tf_hot[15] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[15] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[440], tf_hot[15] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[15] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[439], tf_hot[15] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[15] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[438], tf_hot[15] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[15] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[437], tf_hot[15] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[15] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[436], tf_hot[15] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[15] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[435], tf_hot[15] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[15] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[434], tf_hot[15] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[15] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[433], tf_hot[15] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[15] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[432], tf_hot[15] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[15] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[431], tf_hot[15] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[15] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[430], tf_hot[15] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[15] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[429], tf_hot[15] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[15] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[428], tf_hot[15] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[15] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[427], tf_hot[15] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[15] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[426], tf_hot[15] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[15] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[425], tf_hot[15] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[15] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[424], tf_hot[15] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[15] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[423], tf_hot[15] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[15] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[422], tf_hot[15] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[15] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[421], tf_hot[15] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[15] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[420]};
-  assign age_d[475:448] = {tf_hot[16] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[16] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[475], tf_hot[16] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[16] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[474], tf_hot[16] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[16] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[473], tf_hot[16] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[16] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[472], tf_hot[16] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[16] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[471], tf_hot[16] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[16] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[470], tf_hot[16] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[16] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[469], tf_hot[16] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[16] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[468], tf_hot[16] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[16] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[467], tf_hot[16] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[16] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[466], tf_hot[16] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[16] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[465], tf_hot[16] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[16] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[464], tf_hot[16] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[16] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[463], tf_hot[16] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[16] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[462], tf_hot[16] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[16] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[461], tf_hot[16] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[16] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[460], tf_hot[16] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[16] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[459], tf_hot[16] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[16] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[458], tf_hot[16] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[16] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[457], tf_hot[16] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[16] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[456], tf_hot[16] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[16] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[455], tf_hot[16] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[16] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[454], tf_hot[16] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[16] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[453], tf_hot[16] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[16] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[452], tf_hot[16] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[16] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[451], tf_hot[16] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[16] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[450], tf_hot[16] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[16] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[449], tf_hot[16] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[16] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[448]};
-  assign age_d[503:476] = {tf_hot[17] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[17] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[503], tf_hot[17] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[17] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[502], tf_hot[17] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[17] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[501], tf_hot[17] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[17] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[500], tf_hot[17] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[17] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[499], tf_hot[17] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[17] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[498], tf_hot[17] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[17] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[497], tf_hot[17] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[17] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[496], tf_hot[17] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[17] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[495], tf_hot[17] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[17] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[494], tf_hot[17] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[17] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[493], tf_hot[17] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[17] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[492], tf_hot[17] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[17] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[491], tf_hot[17] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[17] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[490], tf_hot[17] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[17] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[489], tf_hot[17] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[17] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[488], tf_hot[17] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[17] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[487], tf_hot[17] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[17] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[486], tf_hot[17] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[17] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[485], tf_hot[17] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[17] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[484], tf_hot[17] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[17] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[483], tf_hot[17] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[17] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[482], tf_hot[17] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[17] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[481], tf_hot[17] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[17] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[480], tf_hot[17] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[17] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[479], tf_hot[17] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[17] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[478], tf_hot[17] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[17] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[477], tf_hot[17] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[17] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[476]};
-  assign age_d[531:504] = {tf_hot[18] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[18] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[531], tf_hot[18] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[18] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[530], tf_hot[18] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[18] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[529], tf_hot[18] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[18] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[528], tf_hot[18] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[18] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[527], tf_hot[18] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[18] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[526], tf_hot[18] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[18] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[525], tf_hot[18] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[18] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[524], tf_hot[18] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[18] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[523], tf_hot[18] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[18] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[522], tf_hot[18] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[18] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[521], tf_hot[18] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[18] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[520], tf_hot[18] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[18] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[519], tf_hot[18] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[18] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[518], tf_hot[18] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[18] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[517], tf_hot[18] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[18] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[516], tf_hot[18] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[18] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[515], tf_hot[18] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[18] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[514], tf_hot[18] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[18] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[513], tf_hot[18] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[18] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[512], tf_hot[18] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[18] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[511], tf_hot[18] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[18] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[510], tf_hot[18] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[18] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[509], tf_hot[18] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[18] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[508], tf_hot[18] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[18] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[507], tf_hot[18] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[18] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[506], tf_hot[18] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[18] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[505], tf_hot[18] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[18] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[504]};
-  assign age_d[559:532] = {tf_hot[19] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[19] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[559], tf_hot[19] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[19] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[558], tf_hot[19] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[19] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[557], tf_hot[19] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[19] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[556], tf_hot[19] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[19] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[555], tf_hot[19] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[19] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[554], tf_hot[19] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[19] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[553], tf_hot[19] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[19] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[552], tf_hot[19] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[19] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[551], tf_hot[19] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[19] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[550], tf_hot[19] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[19] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[549], tf_hot[19] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[19] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[548], tf_hot[19] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[19] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[547], tf_hot[19] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[19] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[546], tf_hot[19] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[19] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[545], tf_hot[19] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[19] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[544], tf_hot[19] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[19] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[543], tf_hot[19] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[19] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[542], tf_hot[19] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[19] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[541], tf_hot[19] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[19] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[540], tf_hot[19] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[19] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[539], tf_hot[19] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[19] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[538], tf_hot[19] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[19] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[537], tf_hot[19] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[19] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[536], tf_hot[19] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[19] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[535], tf_hot[19] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[19] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[534], tf_hot[19] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[19] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[533], tf_hot[19] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[19] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[532]};
-  assign age_d[587:560] = {tf_hot[20] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[20] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[587], tf_hot[20] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[20] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[586], tf_hot[20] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[20] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[585], tf_hot[20] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[20] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[584], tf_hot[20] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[20] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[583], tf_hot[20] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[20] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[582], tf_hot[20] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[20] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[581], tf_hot[20] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[20] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[580], tf_hot[20] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[20] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[579], tf_hot[20] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[20] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[578], tf_hot[20] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[20] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[577], tf_hot[20] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[20] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[576], tf_hot[20] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[20] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[575], tf_hot[20] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[20] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[574], tf_hot[20] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[20] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[573], tf_hot[20] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[20] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[572], tf_hot[20] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[20] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[571], tf_hot[20] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[20] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[570], tf_hot[20] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[20] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[569], tf_hot[20] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[20] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[568], tf_hot[20] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[20] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[567], tf_hot[20] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[20] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[566], tf_hot[20] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[20] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[565], tf_hot[20] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[20] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[564], tf_hot[20] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[20] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[563], tf_hot[20] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[20] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[562], tf_hot[20] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[20] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[561], tf_hot[20] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[20] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[560]};
-  assign age_d[615:588] = {tf_hot[21] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[21] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[615], tf_hot[21] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[21] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[614], tf_hot[21] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[21] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[613], tf_hot[21] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[21] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[612], tf_hot[21] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[21] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[611], tf_hot[21] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[21] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[610], tf_hot[21] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[21] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[609], tf_hot[21] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[21] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[608], tf_hot[21] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[21] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[607], tf_hot[21] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[21] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[606], tf_hot[21] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[21] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[605], tf_hot[21] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[21] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[604], tf_hot[21] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[21] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[603], tf_hot[21] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[21] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[602], tf_hot[21] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[21] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[601], tf_hot[21] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[21] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[600], tf_hot[21] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[21] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[599], tf_hot[21] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[21] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[598], tf_hot[21] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[21] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[597], tf_hot[21] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[21] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[596], tf_hot[21] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[21] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[595], tf_hot[21] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[21] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[594], tf_hot[21] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[21] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[593], tf_hot[21] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[21] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[592], tf_hot[21] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[21] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[591], tf_hot[21] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[21] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[590], tf_hot[21] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[21] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[589], tf_hot[21] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[21] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[588]};
-  assign age_d[643:616] = {tf_hot[22] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[22] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[643], tf_hot[22] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[22] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[642], tf_hot[22] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[22] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[641], tf_hot[22] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[22] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[640], tf_hot[22] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[22] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[639], tf_hot[22] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[22] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[638], tf_hot[22] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[22] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[637], tf_hot[22] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[22] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[636], tf_hot[22] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[22] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[635], tf_hot[22] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[22] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[634], tf_hot[22] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[22] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[633], tf_hot[22] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[22] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[632], tf_hot[22] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[22] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[631], tf_hot[22] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[22] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[630], tf_hot[22] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[22] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[629], tf_hot[22] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[22] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[628], tf_hot[22] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[22] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[627], tf_hot[22] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[22] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[626], tf_hot[22] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[22] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[625], tf_hot[22] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[22] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[624], tf_hot[22] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[22] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[623], tf_hot[22] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[22] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[622], tf_hot[22] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[22] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[621], tf_hot[22] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[22] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[620], tf_hot[22] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[22] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[619], tf_hot[22] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[22] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[618], tf_hot[22] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[22] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[617], tf_hot[22] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[22] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[616]};
-  assign age_d[671:644] = {tf_hot[23] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[23] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[671], tf_hot[23] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[23] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[670], tf_hot[23] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[23] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[669], tf_hot[23] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[23] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[668], tf_hot[23] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[23] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[667], tf_hot[23] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[23] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[666], tf_hot[23] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[23] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[665], tf_hot[23] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[23] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[664], tf_hot[23] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[23] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[663], tf_hot[23] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[23] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[662], tf_hot[23] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[23] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[661], tf_hot[23] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[23] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[660], tf_hot[23] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[23] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[659], tf_hot[23] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[23] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[658], tf_hot[23] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[23] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[657], tf_hot[23] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[23] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[656], tf_hot[23] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[23] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[655], tf_hot[23] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[23] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[654], tf_hot[23] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[23] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[653], tf_hot[23] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[23] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[652], tf_hot[23] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[23] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[651], tf_hot[23] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[23] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[650], tf_hot[23] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[23] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[649], tf_hot[23] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[23] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[648], tf_hot[23] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[23] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[647], tf_hot[23] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[23] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[646], tf_hot[23] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[23] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[645], tf_hot[23] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[23] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[644]};
-  assign age_d[699:672] = {tf_hot[24] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[24] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[699], tf_hot[24] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[24] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[698], tf_hot[24] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[24] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[697], tf_hot[24] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[24] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[696], tf_hot[24] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[24] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[695], tf_hot[24] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[24] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[694], tf_hot[24] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[24] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[693], tf_hot[24] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[24] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[692], tf_hot[24] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[24] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[691], tf_hot[24] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[24] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[690], tf_hot[24] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[24] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[689], tf_hot[24] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[24] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[688], tf_hot[24] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[24] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[687], tf_hot[24] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[24] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[686], tf_hot[24] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[24] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[685], tf_hot[24] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[24] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[684], tf_hot[24] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[24] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[683], tf_hot[24] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[24] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[682], tf_hot[24] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[24] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[681], tf_hot[24] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[24] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[680], tf_hot[24] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[24] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[679], tf_hot[24] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[24] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[678], tf_hot[24] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[24] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[677], tf_hot[24] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[24] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[676], tf_hot[24] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[24] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[675], tf_hot[24] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[24] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[674], tf_hot[24] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[24] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[673], tf_hot[24] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[24] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[672]};
-  assign age_d[727:700] = {tf_hot[25] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[25] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[727], tf_hot[25] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[25] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[726], tf_hot[25] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[25] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[725], tf_hot[25] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[25] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[724], tf_hot[25] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[25] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[723], tf_hot[25] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[25] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[722], tf_hot[25] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[25] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[721], tf_hot[25] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[25] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[720], tf_hot[25] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[25] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[719], tf_hot[25] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[25] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[718], tf_hot[25] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[25] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[717], tf_hot[25] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[25] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[716], tf_hot[25] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[25] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[715], tf_hot[25] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[25] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[714], tf_hot[25] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[25] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[713], tf_hot[25] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[25] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[712], tf_hot[25] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[25] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[711], tf_hot[25] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[25] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[710], tf_hot[25] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[25] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[709], tf_hot[25] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[25] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[708], tf_hot[25] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[25] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[707], tf_hot[25] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[25] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[706], tf_hot[25] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[25] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[705], tf_hot[25] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[25] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[704], tf_hot[25] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[25] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[703], tf_hot[25] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[25] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[702], tf_hot[25] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[25] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[701], tf_hot[25] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[25] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[700]};
-  assign age_d[755:728] = {tf_hot[26] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[26] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[755], tf_hot[26] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[26] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[754], tf_hot[26] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[26] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[753], tf_hot[26] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[26] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[752], tf_hot[26] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[26] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[751], tf_hot[26] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[26] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[750], tf_hot[26] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[26] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[749], tf_hot[26] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[26] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[748], tf_hot[26] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[26] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[747], tf_hot[26] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[26] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[746], tf_hot[26] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[26] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[745], tf_hot[26] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[26] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[744], tf_hot[26] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[26] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[743], tf_hot[26] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[26] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[742], tf_hot[26] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[26] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[741], tf_hot[26] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[26] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[740], tf_hot[26] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[26] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[739], tf_hot[26] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[26] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[738], tf_hot[26] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[26] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[737], tf_hot[26] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[26] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[736], tf_hot[26] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[26] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[735], tf_hot[26] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[26] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[734], tf_hot[26] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[26] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[733], tf_hot[26] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[26] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[732], tf_hot[26] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[26] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[731], tf_hot[26] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[26] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[730], tf_hot[26] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[26] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[729], tf_hot[26] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[26] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[728]};
-  assign age_d[783:756] = {tf_hot[27] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[27] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[783], tf_hot[27] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[27] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[782], tf_hot[27] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[27] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[781], tf_hot[27] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[27] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[780], tf_hot[27] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[27] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[779], tf_hot[27] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[27] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[778], tf_hot[27] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[27] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[777], tf_hot[27] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[27] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[776], tf_hot[27] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[27] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[775], tf_hot[27] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[27] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[774], tf_hot[27] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[27] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[773], tf_hot[27] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[27] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[772], tf_hot[27] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[27] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[771], tf_hot[27] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[27] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[770], tf_hot[27] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[27] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[769], tf_hot[27] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[27] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[768], tf_hot[27] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[27] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[767], tf_hot[27] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[27] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[766], tf_hot[27] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[27] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[765], tf_hot[27] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[27] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[764], tf_hot[27] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[27] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[763], tf_hot[27] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[27] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[762], tf_hot[27] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[27] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[761], tf_hot[27] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[27] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[760], tf_hot[27] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[27] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[759], tf_hot[27] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[27] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[758], tf_hot[27] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[27] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[757], tf_hot[27] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[27] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[756]};
-  assign age_d[811:784] = {tf_hot[28] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[28] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[811], tf_hot[28] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[28] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[810], tf_hot[28] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[28] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[809], tf_hot[28] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[28] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[808], tf_hot[28] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[28] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[807], tf_hot[28] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[28] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[806], tf_hot[28] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[28] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[805], tf_hot[28] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[28] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[804], tf_hot[28] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[28] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[803], tf_hot[28] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[28] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[802], tf_hot[28] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[28] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[801], tf_hot[28] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[28] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[800], tf_hot[28] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[28] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[799], tf_hot[28] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[28] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[798], tf_hot[28] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[28] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[797], tf_hot[28] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[28] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[796], tf_hot[28] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[28] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[795], tf_hot[28] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[28] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[794], tf_hot[28] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[28] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[793], tf_hot[28] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[28] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[792], tf_hot[28] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[28] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[791], tf_hot[28] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[28] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[790], tf_hot[28] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[28] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[789], tf_hot[28] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[28] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[788], tf_hot[28] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[28] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[787], tf_hot[28] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[28] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[786], tf_hot[28] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[28] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[785], tf_hot[28] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[28] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[784]};
-  assign age_d[839:812] = {tf_hot[29] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[29] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[839], tf_hot[29] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[29] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[838], tf_hot[29] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[29] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[837], tf_hot[29] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[29] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[836], tf_hot[29] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[29] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[835], tf_hot[29] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[29] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[834], tf_hot[29] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[29] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[833], tf_hot[29] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[29] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[832], tf_hot[29] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[29] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[831], tf_hot[29] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[29] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[830], tf_hot[29] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[29] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[829], tf_hot[29] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[29] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[828], tf_hot[29] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[29] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[827], tf_hot[29] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[29] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[826], tf_hot[29] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[29] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[825], tf_hot[29] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[29] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[824], tf_hot[29] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[29] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[823], tf_hot[29] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[29] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[822], tf_hot[29] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[29] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[821], tf_hot[29] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[29] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[820], tf_hot[29] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[29] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[819], tf_hot[29] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[29] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[818], tf_hot[29] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[29] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[817], tf_hot[29] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[29] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[816], tf_hot[29] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[29] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[815], tf_hot[29] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[29] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[814], tf_hot[29] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[29] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[813], tf_hot[29] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[29] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[812]};
-  assign age_d[867:840] = {tf_hot[30] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[30] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[867], tf_hot[30] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[30] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[866], tf_hot[30] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[30] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[865], tf_hot[30] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[30] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[864], tf_hot[30] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[30] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[863], tf_hot[30] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[30] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[862], tf_hot[30] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[30] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[861], tf_hot[30] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[30] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[860], tf_hot[30] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[30] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[859], tf_hot[30] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[30] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[858], tf_hot[30] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[30] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[857], tf_hot[30] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[30] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[856], tf_hot[30] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[30] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[855], tf_hot[30] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[30] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[854], tf_hot[30] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[30] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[853], tf_hot[30] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[30] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[852], tf_hot[30] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[30] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[851], tf_hot[30] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[30] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[850], tf_hot[30] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[30] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[849], tf_hot[30] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[30] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[848], tf_hot[30] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[30] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[847], tf_hot[30] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[30] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[846], tf_hot[30] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[30] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[845], tf_hot[30] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[30] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[844], tf_hot[30] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[30] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[843], tf_hot[30] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[30] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[842], tf_hot[30] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[30] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[841], tf_hot[30] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[30] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[840]};
-  assign age_d[895:868] = {tf_hot[31] & (tf_way[6] | tf_way[7]) ? tf_way[6] : tk_hot[31] & (tk_way[6] | tk_way[7]) ? tk_way[6] : age_q[895], tf_hot[31] & (tf_way[5] | tf_way[7]) ? tf_way[5] : tk_hot[31] & (tk_way[5] | tk_way[7]) ? tk_way[5] : age_q[894], tf_hot[31] & (tf_way[5] | tf_way[6]) ? tf_way[5] : tk_hot[31] & (tk_way[5] | tk_way[6]) ? tk_way[5] : age_q[893], tf_hot[31] & (tf_way[4] | tf_way[7]) ? tf_way[4] : tk_hot[31] & (tk_way[4] | tk_way[7]) ? tk_way[4] : age_q[892], tf_hot[31] & (tf_way[4] | tf_way[6]) ? tf_way[4] : tk_hot[31] & (tk_way[4] | tk_way[6]) ? tk_way[4] : age_q[891], tf_hot[31] & (tf_way[4] | tf_way[5]) ? tf_way[4] : tk_hot[31] & (tk_way[4] | tk_way[5]) ? tk_way[4] : age_q[890], tf_hot[31] & (tf_way[3] | tf_way[7]) ? tf_way[3] : tk_hot[31] & (tk_way[3] | tk_way[7]) ? tk_way[3] : age_q[889], tf_hot[31] & (tf_way[3] | tf_way[6]) ? tf_way[3] : tk_hot[31] & (tk_way[3] | tk_way[6]) ? tk_way[3] : age_q[888], tf_hot[31] & (tf_way[3] | tf_way[5]) ? tf_way[3] : tk_hot[31] & (tk_way[3] | tk_way[5]) ? tk_way[3] : age_q[887], tf_hot[31] & (tf_way[3] | tf_way[4]) ? tf_way[3] : tk_hot[31] & (tk_way[3] | tk_way[4]) ? tk_way[3] : age_q[886], tf_hot[31] & (tf_way[2] | tf_way[7]) ? tf_way[2] : tk_hot[31] & (tk_way[2] | tk_way[7]) ? tk_way[2] : age_q[885], tf_hot[31] & (tf_way[2] | tf_way[6]) ? tf_way[2] : tk_hot[31] & (tk_way[2] | tk_way[6]) ? tk_way[2] : age_q[884], tf_hot[31] & (tf_way[2] | tf_way[5]) ? tf_way[2] : tk_hot[31] & (tk_way[2] | tk_way[5]) ? tk_way[2] : age_q[883], tf_hot[31] & (tf_way[2] | tf_way[4]) ? tf_way[2] : tk_hot[31] & (tk_way[2] | tk_way[4]) ? tk_way[2] : age_q[882], tf_hot[31] & (tf_way[2] | tf_way[3]) ? tf_way[2] : tk_hot[31] & (tk_way[2] | tk_way[3]) ? tk_way[2] : age_q[881], tf_hot[31] & (tf_way[1] | tf_way[7]) ? tf_way[1] : tk_hot[31] & (tk_way[1] | tk_way[7]) ? tk_way[1] : age_q[880], tf_hot[31] & (tf_way[1] | tf_way[6]) ? tf_way[1] : tk_hot[31] & (tk_way[1] | tk_way[6]) ? tk_way[1] : age_q[879], tf_hot[31] & (tf_way[1] | tf_way[5]) ? tf_way[1] : tk_hot[31] & (tk_way[1] | tk_way[5]) ? tk_way[1] : age_q[878], tf_hot[31] & (tf_way[1] | tf_way[4]) ? tf_way[1] : tk_hot[31] & (tk_way[1] | tk_way[4]) ? tk_way[1] : age_q[877], tf_hot[31] & (tf_way[1] | tf_way[3]) ? tf_way[1] : tk_hot[31] & (tk_way[1] | tk_way[3]) ? tk_way[1] : age_q[876], tf_hot[31] & (tf_way[1] | tf_way[2]) ? tf_way[1] : tk_hot[31] & (tk_way[1] | tk_way[2]) ? tk_way[1] : age_q[875], tf_hot[31] & (tf_way[0] | tf_way[7]) ? tf_way[0] : tk_hot[31] & (tk_way[0] | tk_way[7]) ? tk_way[0] : age_q[874], tf_hot[31] & (tf_way[0] | tf_way[6]) ? tf_way[0] : tk_hot[31] & (tk_way[0] | tk_way[6]) ? tk_way[0] : age_q[873], tf_hot[31] & (tf_way[0] | tf_way[5]) ? tf_way[0] : tk_hot[31] & (tk_way[0] | tk_way[5]) ? tk_way[0] : age_q[872], tf_hot[31] & (tf_way[0] | tf_way[4]) ? tf_way[0] : tk_hot[31] & (tk_way[0] | tk_way[4]) ? tk_way[0] : age_q[871], tf_hot[31] & (tf_way[0] | tf_way[3]) ? tf_way[0] : tk_hot[31] & (tk_way[0] | tk_way[3]) ? tk_way[0] : age_q[870], tf_hot[31] & (tf_way[0] | tf_way[2]) ? tf_way[0] : tk_hot[31] & (tk_way[0] | tk_way[2]) ? tk_way[0] : age_q[869], tf_hot[31] & (tf_way[0] | tf_way[1]) ? tf_way[0] : tk_hot[31] & (tk_way[0] | tk_way[1]) ? tk_way[0] : age_q[868]};
+  assign age_d[27:0] = {(tf_hot[0] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[0] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[27],
+      (tf_hot[0] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[0] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[26], (tf_hot[0] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[0] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[25],
+      (tf_hot[0] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[0] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[24], (tf_hot[0] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[0] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[23],
+      (tf_hot[0] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[0] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[22], (tf_hot[0] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[0] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[21],
+      (tf_hot[0] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[0] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[20], (tf_hot[0] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[0] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[19],
+      (tf_hot[0] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[0] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[18], (tf_hot[0] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[0] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[17],
+      (tf_hot[0] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[0] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[16], (tf_hot[0] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[0] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[15],
+      (tf_hot[0] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[0] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[14], (tf_hot[0] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[0] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[13],
+      (tf_hot[0] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[0] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[12], (tf_hot[0] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[0] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[11],
+      (tf_hot[0] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[0] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[10], (tf_hot[0] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[0] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[9],
+      (tf_hot[0] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[0] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[8], (tf_hot[0] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[0] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[7],
+      (tf_hot[0] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[0] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[6], (tf_hot[0] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[0] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[5],
+      (tf_hot[0] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[0] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[4], (tf_hot[0] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[0] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[3],
+      (tf_hot[0] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[0] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[2], (tf_hot[0] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[0] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[1],
+      (tf_hot[0] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[0] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[0]};
+  assign age_d[55:28] = {(tf_hot[1] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[1] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[55],
+      (tf_hot[1] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[1] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[54], (tf_hot[1] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[1] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[53],
+      (tf_hot[1] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[1] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[52], (tf_hot[1] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[1] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[51],
+      (tf_hot[1] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[1] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[50], (tf_hot[1] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[1] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[49],
+      (tf_hot[1] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[1] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[48], (tf_hot[1] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[1] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[47],
+      (tf_hot[1] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[1] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[46], (tf_hot[1] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[1] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[45],
+      (tf_hot[1] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[1] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[44], (tf_hot[1] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[1] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[43],
+      (tf_hot[1] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[1] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[42], (tf_hot[1] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[1] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[41],
+      (tf_hot[1] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[1] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[40], (tf_hot[1] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[1] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[39],
+      (tf_hot[1] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[1] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[38], (tf_hot[1] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[1] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[37],
+      (tf_hot[1] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[1] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[36], (tf_hot[1] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[1] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[35],
+      (tf_hot[1] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[1] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[34], (tf_hot[1] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[1] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[33],
+      (tf_hot[1] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[1] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[32], (tf_hot[1] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[1] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[31],
+      (tf_hot[1] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[1] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[30], (tf_hot[1] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[1] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[29],
+      (tf_hot[1] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[1] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[28]};
+  assign age_d[83:56] = {(tf_hot[2] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[2] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[83],
+      (tf_hot[2] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[2] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[82], (tf_hot[2] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[2] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[81],
+      (tf_hot[2] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[2] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[80], (tf_hot[2] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[2] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[79],
+      (tf_hot[2] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[2] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[78], (tf_hot[2] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[2] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[77],
+      (tf_hot[2] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[2] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[76], (tf_hot[2] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[2] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[75],
+      (tf_hot[2] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[2] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[74], (tf_hot[2] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[2] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[73],
+      (tf_hot[2] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[2] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[72], (tf_hot[2] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[2] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[71],
+      (tf_hot[2] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[2] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[70], (tf_hot[2] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[2] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[69],
+      (tf_hot[2] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[2] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[68], (tf_hot[2] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[2] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[67],
+      (tf_hot[2] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[2] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[66], (tf_hot[2] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[2] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[65],
+      (tf_hot[2] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[2] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[64], (tf_hot[2] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[2] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[63],
+      (tf_hot[2] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[2] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[62], (tf_hot[2] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[2] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[61],
+      (tf_hot[2] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[2] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[60], (tf_hot[2] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[2] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[59],
+      (tf_hot[2] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[2] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[58], (tf_hot[2] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[2] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[57],
+      (tf_hot[2] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[2] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[56]};
+  assign age_d[111:84] = {(tf_hot[3] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[3] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[111],
+      (tf_hot[3] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[3] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[110], (tf_hot[3] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[3] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[109],
+      (tf_hot[3] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[3] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[108], (tf_hot[3] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[3] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[107],
+      (tf_hot[3] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[3] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[106], (tf_hot[3] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[3] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[105],
+      (tf_hot[3] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[3] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[104], (tf_hot[3] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[3] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[103],
+      (tf_hot[3] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[3] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[102], (tf_hot[3] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[3] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[101],
+      (tf_hot[3] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[3] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[100], (tf_hot[3] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[3] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[99],
+      (tf_hot[3] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[3] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[98], (tf_hot[3] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[3] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[97],
+      (tf_hot[3] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[3] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[96], (tf_hot[3] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[3] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[95],
+      (tf_hot[3] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[3] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[94], (tf_hot[3] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[3] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[93],
+      (tf_hot[3] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[3] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[92], (tf_hot[3] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[3] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[91],
+      (tf_hot[3] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[3] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[90], (tf_hot[3] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[3] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[89],
+      (tf_hot[3] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[3] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[88], (tf_hot[3] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[3] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[87],
+      (tf_hot[3] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[3] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[86], (tf_hot[3] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[3] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[85],
+      (tf_hot[3] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[3] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[84]};
+  assign age_d[139:112] = {(tf_hot[4] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[4] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[139],
+      (tf_hot[4] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[4] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[138], (tf_hot[4] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[4] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[137],
+      (tf_hot[4] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[4] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[136], (tf_hot[4] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[4] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[135],
+      (tf_hot[4] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[4] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[134], (tf_hot[4] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[4] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[133],
+      (tf_hot[4] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[4] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[132], (tf_hot[4] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[4] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[131],
+      (tf_hot[4] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[4] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[130], (tf_hot[4] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[4] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[129],
+      (tf_hot[4] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[4] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[128], (tf_hot[4] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[4] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[127],
+      (tf_hot[4] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[4] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[126], (tf_hot[4] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[4] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[125],
+      (tf_hot[4] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[4] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[124], (tf_hot[4] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[4] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[123],
+      (tf_hot[4] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[4] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[122], (tf_hot[4] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[4] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[121],
+      (tf_hot[4] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[4] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[120], (tf_hot[4] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[4] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[119],
+      (tf_hot[4] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[4] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[118], (tf_hot[4] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[4] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[117],
+      (tf_hot[4] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[4] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[116], (tf_hot[4] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[4] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[115],
+      (tf_hot[4] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[4] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[114], (tf_hot[4] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[4] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[113],
+      (tf_hot[4] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[4] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[112]};
+  assign age_d[167:140] = {(tf_hot[5] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[5] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[167],
+      (tf_hot[5] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[5] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[166], (tf_hot[5] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[5] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[165],
+      (tf_hot[5] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[5] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[164], (tf_hot[5] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[5] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[163],
+      (tf_hot[5] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[5] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[162], (tf_hot[5] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[5] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[161],
+      (tf_hot[5] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[5] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[160], (tf_hot[5] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[5] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[159],
+      (tf_hot[5] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[5] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[158], (tf_hot[5] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[5] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[157],
+      (tf_hot[5] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[5] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[156], (tf_hot[5] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[5] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[155],
+      (tf_hot[5] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[5] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[154], (tf_hot[5] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[5] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[153],
+      (tf_hot[5] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[5] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[152], (tf_hot[5] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[5] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[151],
+      (tf_hot[5] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[5] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[150], (tf_hot[5] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[5] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[149],
+      (tf_hot[5] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[5] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[148], (tf_hot[5] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[5] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[147],
+      (tf_hot[5] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[5] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[146], (tf_hot[5] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[5] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[145],
+      (tf_hot[5] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[5] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[144], (tf_hot[5] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[5] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[143],
+      (tf_hot[5] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[5] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[142], (tf_hot[5] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[5] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[141],
+      (tf_hot[5] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[5] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[140]};
+  assign age_d[195:168] = {(tf_hot[6] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[6] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[195],
+      (tf_hot[6] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[6] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[194], (tf_hot[6] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[6] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[193],
+      (tf_hot[6] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[6] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[192], (tf_hot[6] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[6] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[191],
+      (tf_hot[6] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[6] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[190], (tf_hot[6] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[6] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[189],
+      (tf_hot[6] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[6] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[188], (tf_hot[6] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[6] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[187],
+      (tf_hot[6] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[6] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[186], (tf_hot[6] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[6] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[185],
+      (tf_hot[6] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[6] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[184], (tf_hot[6] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[6] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[183],
+      (tf_hot[6] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[6] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[182], (tf_hot[6] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[6] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[181],
+      (tf_hot[6] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[6] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[180], (tf_hot[6] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[6] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[179],
+      (tf_hot[6] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[6] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[178], (tf_hot[6] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[6] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[177],
+      (tf_hot[6] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[6] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[176], (tf_hot[6] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[6] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[175],
+      (tf_hot[6] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[6] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[174], (tf_hot[6] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[6] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[173],
+      (tf_hot[6] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[6] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[172], (tf_hot[6] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[6] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[171],
+      (tf_hot[6] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[6] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[170], (tf_hot[6] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[6] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[169],
+      (tf_hot[6] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[6] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[168]};
+  assign age_d[223:196] = {(tf_hot[7] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[7] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[223],
+      (tf_hot[7] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[7] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[222], (tf_hot[7] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[7] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[221],
+      (tf_hot[7] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[7] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[220], (tf_hot[7] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[7] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[219],
+      (tf_hot[7] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[7] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[218], (tf_hot[7] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[7] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[217],
+      (tf_hot[7] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[7] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[216], (tf_hot[7] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[7] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[215],
+      (tf_hot[7] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[7] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[214], (tf_hot[7] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[7] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[213],
+      (tf_hot[7] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[7] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[212], (tf_hot[7] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[7] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[211],
+      (tf_hot[7] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[7] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[210], (tf_hot[7] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[7] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[209],
+      (tf_hot[7] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[7] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[208], (tf_hot[7] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[7] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[207],
+      (tf_hot[7] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[7] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[206], (tf_hot[7] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[7] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[205],
+      (tf_hot[7] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[7] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[204], (tf_hot[7] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[7] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[203],
+      (tf_hot[7] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[7] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[202], (tf_hot[7] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[7] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[201],
+      (tf_hot[7] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[7] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[200], (tf_hot[7] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[7] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[199],
+      (tf_hot[7] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[7] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[198], (tf_hot[7] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[7] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[197],
+      (tf_hot[7] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[7] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[196]};
+  assign age_d[251:224] = {(tf_hot[8] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[8] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[251],
+      (tf_hot[8] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[8] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[250], (tf_hot[8] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[8] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[249],
+      (tf_hot[8] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[8] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[248], (tf_hot[8] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[8] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[247],
+      (tf_hot[8] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[8] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[246], (tf_hot[8] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[8] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[245],
+      (tf_hot[8] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[8] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[244], (tf_hot[8] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[8] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[243],
+      (tf_hot[8] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[8] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[242], (tf_hot[8] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[8] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[241],
+      (tf_hot[8] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[8] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[240], (tf_hot[8] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[8] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[239],
+      (tf_hot[8] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[8] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[238], (tf_hot[8] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[8] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[237],
+      (tf_hot[8] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[8] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[236], (tf_hot[8] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[8] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[235],
+      (tf_hot[8] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[8] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[234], (tf_hot[8] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[8] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[233],
+      (tf_hot[8] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[8] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[232], (tf_hot[8] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[8] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[231],
+      (tf_hot[8] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[8] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[230], (tf_hot[8] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[8] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[229],
+      (tf_hot[8] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[8] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[228], (tf_hot[8] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[8] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[227],
+      (tf_hot[8] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[8] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[226], (tf_hot[8] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[8] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[225],
+      (tf_hot[8] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[8] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[224]};
+  assign age_d[279:252] = {(tf_hot[9] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[9] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[279],
+      (tf_hot[9] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[9] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[278], (tf_hot[9] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[9] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[277],
+      (tf_hot[9] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[9] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[276], (tf_hot[9] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[9] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[275],
+      (tf_hot[9] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[9] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[274], (tf_hot[9] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[9] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[273],
+      (tf_hot[9] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[9] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[272], (tf_hot[9] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[9] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[271],
+      (tf_hot[9] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[9] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[270], (tf_hot[9] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[9] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[269],
+      (tf_hot[9] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[9] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[268], (tf_hot[9] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[9] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[267],
+      (tf_hot[9] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[9] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[266], (tf_hot[9] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[9] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[265],
+      (tf_hot[9] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[9] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[264], (tf_hot[9] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[9] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[263],
+      (tf_hot[9] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[9] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[262], (tf_hot[9] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[9] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[261],
+      (tf_hot[9] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[9] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[260], (tf_hot[9] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[9] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[259],
+      (tf_hot[9] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[9] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[258], (tf_hot[9] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[9] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[257],
+      (tf_hot[9] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[9] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[256], (tf_hot[9] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[9] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[255],
+      (tf_hot[9] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[9] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[254], (tf_hot[9] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[9] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[253],
+      (tf_hot[9] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[9] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[252]};
+  assign age_d[307:280] = {(tf_hot[10] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[10] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[307],
+      (tf_hot[10] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[10] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[306], (tf_hot[10] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[10] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[305],
+      (tf_hot[10] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[10] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[304], (tf_hot[10] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[10] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[303],
+      (tf_hot[10] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[10] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[302], (tf_hot[10] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[10] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[301],
+      (tf_hot[10] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[10] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[300], (tf_hot[10] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[10] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[299],
+      (tf_hot[10] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[10] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[298], (tf_hot[10] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[10] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[297],
+      (tf_hot[10] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[10] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[296], (tf_hot[10] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[10] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[295],
+      (tf_hot[10] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[10] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[294], (tf_hot[10] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[10] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[293],
+      (tf_hot[10] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[10] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[292], (tf_hot[10] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[10] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[291],
+      (tf_hot[10] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[10] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[290], (tf_hot[10] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[10] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[289],
+      (tf_hot[10] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[10] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[288], (tf_hot[10] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[10] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[287],
+      (tf_hot[10] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[10] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[286], (tf_hot[10] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[10] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[285],
+      (tf_hot[10] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[10] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[284], (tf_hot[10] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[10] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[283],
+      (tf_hot[10] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[10] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[282], (tf_hot[10] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[10] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[281],
+      (tf_hot[10] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[10] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[280]};
+  assign age_d[335:308] = {(tf_hot[11] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[11] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[335],
+      (tf_hot[11] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[11] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[334], (tf_hot[11] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[11] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[333],
+      (tf_hot[11] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[11] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[332], (tf_hot[11] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[11] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[331],
+      (tf_hot[11] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[11] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[330], (tf_hot[11] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[11] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[329],
+      (tf_hot[11] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[11] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[328], (tf_hot[11] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[11] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[327],
+      (tf_hot[11] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[11] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[326], (tf_hot[11] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[11] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[325],
+      (tf_hot[11] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[11] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[324], (tf_hot[11] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[11] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[323],
+      (tf_hot[11] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[11] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[322], (tf_hot[11] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[11] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[321],
+      (tf_hot[11] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[11] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[320], (tf_hot[11] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[11] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[319],
+      (tf_hot[11] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[11] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[318], (tf_hot[11] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[11] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[317],
+      (tf_hot[11] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[11] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[316], (tf_hot[11] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[11] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[315],
+      (tf_hot[11] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[11] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[314], (tf_hot[11] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[11] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[313],
+      (tf_hot[11] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[11] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[312], (tf_hot[11] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[11] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[311],
+      (tf_hot[11] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[11] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[310], (tf_hot[11] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[11] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[309],
+      (tf_hot[11] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[11] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[308]};
+  assign age_d[363:336] = {(tf_hot[12] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[12] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[363],
+      (tf_hot[12] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[12] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[362], (tf_hot[12] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[12] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[361],
+      (tf_hot[12] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[12] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[360], (tf_hot[12] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[12] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[359],
+      (tf_hot[12] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[12] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[358], (tf_hot[12] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[12] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[357],
+      (tf_hot[12] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[12] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[356], (tf_hot[12] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[12] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[355],
+      (tf_hot[12] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[12] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[354], (tf_hot[12] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[12] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[353],
+      (tf_hot[12] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[12] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[352], (tf_hot[12] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[12] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[351],
+      (tf_hot[12] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[12] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[350], (tf_hot[12] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[12] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[349],
+      (tf_hot[12] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[12] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[348], (tf_hot[12] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[12] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[347],
+      (tf_hot[12] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[12] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[346], (tf_hot[12] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[12] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[345],
+      (tf_hot[12] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[12] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[344], (tf_hot[12] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[12] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[343],
+      (tf_hot[12] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[12] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[342], (tf_hot[12] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[12] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[341],
+      (tf_hot[12] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[12] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[340], (tf_hot[12] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[12] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[339],
+      (tf_hot[12] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[12] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[338], (tf_hot[12] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[12] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[337],
+      (tf_hot[12] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[12] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[336]};
+  assign age_d[391:364] = {(tf_hot[13] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[13] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[391],
+      (tf_hot[13] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[13] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[390], (tf_hot[13] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[13] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[389],
+      (tf_hot[13] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[13] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[388], (tf_hot[13] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[13] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[387],
+      (tf_hot[13] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[13] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[386], (tf_hot[13] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[13] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[385],
+      (tf_hot[13] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[13] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[384], (tf_hot[13] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[13] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[383],
+      (tf_hot[13] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[13] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[382], (tf_hot[13] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[13] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[381],
+      (tf_hot[13] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[13] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[380], (tf_hot[13] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[13] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[379],
+      (tf_hot[13] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[13] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[378], (tf_hot[13] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[13] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[377],
+      (tf_hot[13] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[13] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[376], (tf_hot[13] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[13] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[375],
+      (tf_hot[13] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[13] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[374], (tf_hot[13] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[13] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[373],
+      (tf_hot[13] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[13] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[372], (tf_hot[13] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[13] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[371],
+      (tf_hot[13] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[13] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[370], (tf_hot[13] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[13] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[369],
+      (tf_hot[13] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[13] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[368], (tf_hot[13] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[13] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[367],
+      (tf_hot[13] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[13] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[366], (tf_hot[13] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[13] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[365],
+      (tf_hot[13] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[13] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[364]};
+  assign age_d[419:392] = {(tf_hot[14] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[14] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[419],
+      (tf_hot[14] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[14] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[418], (tf_hot[14] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[14] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[417],
+      (tf_hot[14] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[14] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[416], (tf_hot[14] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[14] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[415],
+      (tf_hot[14] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[14] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[414], (tf_hot[14] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[14] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[413],
+      (tf_hot[14] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[14] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[412], (tf_hot[14] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[14] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[411],
+      (tf_hot[14] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[14] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[410], (tf_hot[14] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[14] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[409],
+      (tf_hot[14] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[14] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[408], (tf_hot[14] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[14] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[407],
+      (tf_hot[14] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[14] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[406], (tf_hot[14] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[14] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[405],
+      (tf_hot[14] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[14] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[404], (tf_hot[14] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[14] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[403],
+      (tf_hot[14] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[14] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[402], (tf_hot[14] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[14] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[401],
+      (tf_hot[14] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[14] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[400], (tf_hot[14] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[14] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[399],
+      (tf_hot[14] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[14] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[398], (tf_hot[14] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[14] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[397],
+      (tf_hot[14] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[14] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[396], (tf_hot[14] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[14] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[395],
+      (tf_hot[14] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[14] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[394], (tf_hot[14] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[14] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[393],
+      (tf_hot[14] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[14] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[392]};
+  assign age_d[447:420] = {(tf_hot[15] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[15] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[447],
+      (tf_hot[15] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[15] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[446], (tf_hot[15] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[15] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[445],
+      (tf_hot[15] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[15] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[444], (tf_hot[15] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[15] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[443],
+      (tf_hot[15] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[15] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[442], (tf_hot[15] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[15] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[441],
+      (tf_hot[15] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[15] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[440], (tf_hot[15] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[15] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[439],
+      (tf_hot[15] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[15] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[438], (tf_hot[15] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[15] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[437],
+      (tf_hot[15] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[15] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[436], (tf_hot[15] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[15] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[435],
+      (tf_hot[15] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[15] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[434], (tf_hot[15] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[15] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[433],
+      (tf_hot[15] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[15] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[432], (tf_hot[15] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[15] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[431],
+      (tf_hot[15] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[15] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[430], (tf_hot[15] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[15] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[429],
+      (tf_hot[15] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[15] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[428], (tf_hot[15] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[15] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[427],
+      (tf_hot[15] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[15] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[426], (tf_hot[15] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[15] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[425],
+      (tf_hot[15] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[15] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[424], (tf_hot[15] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[15] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[423],
+      (tf_hot[15] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[15] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[422], (tf_hot[15] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[15] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[421],
+      (tf_hot[15] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[15] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[420]};
+  assign age_d[475:448] = {(tf_hot[16] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[16] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[475],
+      (tf_hot[16] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[16] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[474], (tf_hot[16] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[16] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[473],
+      (tf_hot[16] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[16] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[472], (tf_hot[16] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[16] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[471],
+      (tf_hot[16] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[16] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[470], (tf_hot[16] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[16] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[469],
+      (tf_hot[16] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[16] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[468], (tf_hot[16] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[16] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[467],
+      (tf_hot[16] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[16] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[466], (tf_hot[16] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[16] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[465],
+      (tf_hot[16] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[16] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[464], (tf_hot[16] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[16] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[463],
+      (tf_hot[16] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[16] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[462], (tf_hot[16] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[16] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[461],
+      (tf_hot[16] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[16] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[460], (tf_hot[16] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[16] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[459],
+      (tf_hot[16] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[16] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[458], (tf_hot[16] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[16] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[457],
+      (tf_hot[16] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[16] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[456], (tf_hot[16] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[16] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[455],
+      (tf_hot[16] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[16] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[454], (tf_hot[16] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[16] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[453],
+      (tf_hot[16] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[16] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[452], (tf_hot[16] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[16] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[451],
+      (tf_hot[16] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[16] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[450], (tf_hot[16] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[16] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[449],
+      (tf_hot[16] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[16] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[448]};
+  assign age_d[503:476] = {(tf_hot[17] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[17] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[503],
+      (tf_hot[17] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[17] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[502], (tf_hot[17] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[17] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[501],
+      (tf_hot[17] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[17] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[500], (tf_hot[17] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[17] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[499],
+      (tf_hot[17] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[17] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[498], (tf_hot[17] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[17] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[497],
+      (tf_hot[17] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[17] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[496], (tf_hot[17] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[17] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[495],
+      (tf_hot[17] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[17] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[494], (tf_hot[17] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[17] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[493],
+      (tf_hot[17] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[17] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[492], (tf_hot[17] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[17] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[491],
+      (tf_hot[17] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[17] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[490], (tf_hot[17] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[17] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[489],
+      (tf_hot[17] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[17] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[488], (tf_hot[17] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[17] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[487],
+      (tf_hot[17] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[17] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[486], (tf_hot[17] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[17] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[485],
+      (tf_hot[17] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[17] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[484], (tf_hot[17] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[17] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[483],
+      (tf_hot[17] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[17] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[482], (tf_hot[17] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[17] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[481],
+      (tf_hot[17] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[17] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[480], (tf_hot[17] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[17] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[479],
+      (tf_hot[17] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[17] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[478], (tf_hot[17] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[17] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[477],
+      (tf_hot[17] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[17] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[476]};
+  assign age_d[531:504] = {(tf_hot[18] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[18] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[531],
+      (tf_hot[18] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[18] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[530], (tf_hot[18] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[18] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[529],
+      (tf_hot[18] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[18] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[528], (tf_hot[18] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[18] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[527],
+      (tf_hot[18] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[18] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[526], (tf_hot[18] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[18] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[525],
+      (tf_hot[18] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[18] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[524], (tf_hot[18] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[18] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[523],
+      (tf_hot[18] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[18] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[522], (tf_hot[18] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[18] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[521],
+      (tf_hot[18] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[18] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[520], (tf_hot[18] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[18] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[519],
+      (tf_hot[18] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[18] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[518], (tf_hot[18] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[18] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[517],
+      (tf_hot[18] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[18] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[516], (tf_hot[18] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[18] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[515],
+      (tf_hot[18] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[18] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[514], (tf_hot[18] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[18] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[513],
+      (tf_hot[18] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[18] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[512], (tf_hot[18] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[18] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[511],
+      (tf_hot[18] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[18] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[510], (tf_hot[18] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[18] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[509],
+      (tf_hot[18] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[18] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[508], (tf_hot[18] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[18] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[507],
+      (tf_hot[18] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[18] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[506], (tf_hot[18] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[18] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[505],
+      (tf_hot[18] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[18] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[504]};
+  assign age_d[559:532] = {(tf_hot[19] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[19] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[559],
+      (tf_hot[19] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[19] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[558], (tf_hot[19] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[19] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[557],
+      (tf_hot[19] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[19] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[556], (tf_hot[19] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[19] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[555],
+      (tf_hot[19] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[19] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[554], (tf_hot[19] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[19] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[553],
+      (tf_hot[19] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[19] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[552], (tf_hot[19] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[19] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[551],
+      (tf_hot[19] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[19] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[550], (tf_hot[19] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[19] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[549],
+      (tf_hot[19] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[19] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[548], (tf_hot[19] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[19] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[547],
+      (tf_hot[19] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[19] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[546], (tf_hot[19] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[19] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[545],
+      (tf_hot[19] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[19] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[544], (tf_hot[19] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[19] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[543],
+      (tf_hot[19] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[19] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[542], (tf_hot[19] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[19] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[541],
+      (tf_hot[19] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[19] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[540], (tf_hot[19] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[19] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[539],
+      (tf_hot[19] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[19] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[538], (tf_hot[19] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[19] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[537],
+      (tf_hot[19] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[19] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[536], (tf_hot[19] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[19] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[535],
+      (tf_hot[19] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[19] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[534], (tf_hot[19] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[19] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[533],
+      (tf_hot[19] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[19] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[532]};
+  assign age_d[587:560] = {(tf_hot[20] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[20] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[587],
+      (tf_hot[20] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[20] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[586], (tf_hot[20] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[20] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[585],
+      (tf_hot[20] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[20] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[584], (tf_hot[20] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[20] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[583],
+      (tf_hot[20] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[20] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[582], (tf_hot[20] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[20] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[581],
+      (tf_hot[20] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[20] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[580], (tf_hot[20] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[20] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[579],
+      (tf_hot[20] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[20] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[578], (tf_hot[20] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[20] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[577],
+      (tf_hot[20] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[20] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[576], (tf_hot[20] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[20] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[575],
+      (tf_hot[20] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[20] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[574], (tf_hot[20] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[20] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[573],
+      (tf_hot[20] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[20] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[572], (tf_hot[20] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[20] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[571],
+      (tf_hot[20] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[20] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[570], (tf_hot[20] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[20] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[569],
+      (tf_hot[20] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[20] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[568], (tf_hot[20] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[20] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[567],
+      (tf_hot[20] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[20] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[566], (tf_hot[20] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[20] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[565],
+      (tf_hot[20] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[20] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[564], (tf_hot[20] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[20] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[563],
+      (tf_hot[20] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[20] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[562], (tf_hot[20] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[20] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[561],
+      (tf_hot[20] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[20] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[560]};
+  assign age_d[615:588] = {(tf_hot[21] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[21] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[615],
+      (tf_hot[21] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[21] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[614], (tf_hot[21] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[21] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[613],
+      (tf_hot[21] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[21] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[612], (tf_hot[21] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[21] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[611],
+      (tf_hot[21] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[21] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[610], (tf_hot[21] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[21] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[609],
+      (tf_hot[21] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[21] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[608], (tf_hot[21] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[21] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[607],
+      (tf_hot[21] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[21] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[606], (tf_hot[21] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[21] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[605],
+      (tf_hot[21] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[21] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[604], (tf_hot[21] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[21] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[603],
+      (tf_hot[21] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[21] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[602], (tf_hot[21] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[21] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[601],
+      (tf_hot[21] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[21] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[600], (tf_hot[21] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[21] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[599],
+      (tf_hot[21] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[21] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[598], (tf_hot[21] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[21] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[597],
+      (tf_hot[21] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[21] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[596], (tf_hot[21] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[21] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[595],
+      (tf_hot[21] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[21] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[594], (tf_hot[21] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[21] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[593],
+      (tf_hot[21] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[21] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[592], (tf_hot[21] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[21] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[591],
+      (tf_hot[21] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[21] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[590], (tf_hot[21] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[21] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[589],
+      (tf_hot[21] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[21] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[588]};
+  assign age_d[643:616] = {(tf_hot[22] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[22] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[643],
+      (tf_hot[22] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[22] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[642], (tf_hot[22] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[22] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[641],
+      (tf_hot[22] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[22] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[640], (tf_hot[22] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[22] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[639],
+      (tf_hot[22] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[22] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[638], (tf_hot[22] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[22] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[637],
+      (tf_hot[22] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[22] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[636], (tf_hot[22] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[22] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[635],
+      (tf_hot[22] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[22] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[634], (tf_hot[22] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[22] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[633],
+      (tf_hot[22] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[22] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[632], (tf_hot[22] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[22] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[631],
+      (tf_hot[22] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[22] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[630], (tf_hot[22] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[22] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[629],
+      (tf_hot[22] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[22] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[628], (tf_hot[22] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[22] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[627],
+      (tf_hot[22] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[22] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[626], (tf_hot[22] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[22] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[625],
+      (tf_hot[22] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[22] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[624], (tf_hot[22] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[22] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[623],
+      (tf_hot[22] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[22] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[622], (tf_hot[22] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[22] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[621],
+      (tf_hot[22] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[22] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[620], (tf_hot[22] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[22] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[619],
+      (tf_hot[22] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[22] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[618], (tf_hot[22] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[22] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[617],
+      (tf_hot[22] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[22] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[616]};
+  assign age_d[671:644] = {(tf_hot[23] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[23] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[671],
+      (tf_hot[23] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[23] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[670], (tf_hot[23] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[23] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[669],
+      (tf_hot[23] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[23] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[668], (tf_hot[23] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[23] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[667],
+      (tf_hot[23] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[23] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[666], (tf_hot[23] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[23] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[665],
+      (tf_hot[23] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[23] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[664], (tf_hot[23] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[23] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[663],
+      (tf_hot[23] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[23] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[662], (tf_hot[23] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[23] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[661],
+      (tf_hot[23] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[23] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[660], (tf_hot[23] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[23] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[659],
+      (tf_hot[23] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[23] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[658], (tf_hot[23] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[23] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[657],
+      (tf_hot[23] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[23] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[656], (tf_hot[23] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[23] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[655],
+      (tf_hot[23] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[23] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[654], (tf_hot[23] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[23] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[653],
+      (tf_hot[23] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[23] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[652], (tf_hot[23] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[23] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[651],
+      (tf_hot[23] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[23] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[650], (tf_hot[23] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[23] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[649],
+      (tf_hot[23] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[23] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[648], (tf_hot[23] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[23] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[647],
+      (tf_hot[23] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[23] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[646], (tf_hot[23] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[23] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[645],
+      (tf_hot[23] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[23] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[644]};
+  assign age_d[699:672] = {(tf_hot[24] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[24] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[699],
+      (tf_hot[24] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[24] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[698], (tf_hot[24] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[24] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[697],
+      (tf_hot[24] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[24] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[696], (tf_hot[24] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[24] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[695],
+      (tf_hot[24] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[24] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[694], (tf_hot[24] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[24] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[693],
+      (tf_hot[24] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[24] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[692], (tf_hot[24] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[24] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[691],
+      (tf_hot[24] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[24] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[690], (tf_hot[24] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[24] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[689],
+      (tf_hot[24] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[24] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[688], (tf_hot[24] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[24] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[687],
+      (tf_hot[24] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[24] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[686], (tf_hot[24] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[24] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[685],
+      (tf_hot[24] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[24] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[684], (tf_hot[24] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[24] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[683],
+      (tf_hot[24] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[24] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[682], (tf_hot[24] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[24] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[681],
+      (tf_hot[24] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[24] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[680], (tf_hot[24] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[24] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[679],
+      (tf_hot[24] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[24] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[678], (tf_hot[24] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[24] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[677],
+      (tf_hot[24] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[24] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[676], (tf_hot[24] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[24] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[675],
+      (tf_hot[24] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[24] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[674], (tf_hot[24] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[24] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[673],
+      (tf_hot[24] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[24] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[672]};
+  assign age_d[727:700] = {(tf_hot[25] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[25] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[727],
+      (tf_hot[25] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[25] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[726], (tf_hot[25] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[25] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[725],
+      (tf_hot[25] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[25] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[724], (tf_hot[25] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[25] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[723],
+      (tf_hot[25] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[25] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[722], (tf_hot[25] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[25] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[721],
+      (tf_hot[25] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[25] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[720], (tf_hot[25] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[25] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[719],
+      (tf_hot[25] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[25] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[718], (tf_hot[25] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[25] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[717],
+      (tf_hot[25] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[25] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[716], (tf_hot[25] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[25] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[715],
+      (tf_hot[25] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[25] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[714], (tf_hot[25] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[25] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[713],
+      (tf_hot[25] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[25] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[712], (tf_hot[25] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[25] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[711],
+      (tf_hot[25] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[25] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[710], (tf_hot[25] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[25] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[709],
+      (tf_hot[25] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[25] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[708], (tf_hot[25] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[25] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[707],
+      (tf_hot[25] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[25] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[706], (tf_hot[25] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[25] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[705],
+      (tf_hot[25] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[25] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[704], (tf_hot[25] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[25] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[703],
+      (tf_hot[25] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[25] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[702], (tf_hot[25] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[25] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[701],
+      (tf_hot[25] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[25] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[700]};
+  assign age_d[755:728] = {(tf_hot[26] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[26] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[755],
+      (tf_hot[26] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[26] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[754], (tf_hot[26] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[26] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[753],
+      (tf_hot[26] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[26] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[752], (tf_hot[26] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[26] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[751],
+      (tf_hot[26] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[26] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[750], (tf_hot[26] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[26] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[749],
+      (tf_hot[26] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[26] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[748], (tf_hot[26] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[26] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[747],
+      (tf_hot[26] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[26] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[746], (tf_hot[26] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[26] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[745],
+      (tf_hot[26] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[26] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[744], (tf_hot[26] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[26] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[743],
+      (tf_hot[26] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[26] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[742], (tf_hot[26] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[26] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[741],
+      (tf_hot[26] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[26] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[740], (tf_hot[26] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[26] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[739],
+      (tf_hot[26] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[26] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[738], (tf_hot[26] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[26] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[737],
+      (tf_hot[26] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[26] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[736], (tf_hot[26] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[26] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[735],
+      (tf_hot[26] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[26] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[734], (tf_hot[26] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[26] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[733],
+      (tf_hot[26] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[26] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[732], (tf_hot[26] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[26] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[731],
+      (tf_hot[26] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[26] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[730], (tf_hot[26] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[26] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[729],
+      (tf_hot[26] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[26] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[728]};
+  assign age_d[783:756] = {(tf_hot[27] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[27] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[783],
+      (tf_hot[27] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[27] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[782], (tf_hot[27] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[27] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[781],
+      (tf_hot[27] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[27] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[780], (tf_hot[27] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[27] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[779],
+      (tf_hot[27] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[27] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[778], (tf_hot[27] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[27] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[777],
+      (tf_hot[27] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[27] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[776], (tf_hot[27] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[27] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[775],
+      (tf_hot[27] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[27] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[774], (tf_hot[27] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[27] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[773],
+      (tf_hot[27] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[27] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[772], (tf_hot[27] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[27] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[771],
+      (tf_hot[27] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[27] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[770], (tf_hot[27] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[27] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[769],
+      (tf_hot[27] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[27] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[768], (tf_hot[27] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[27] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[767],
+      (tf_hot[27] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[27] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[766], (tf_hot[27] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[27] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[765],
+      (tf_hot[27] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[27] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[764], (tf_hot[27] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[27] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[763],
+      (tf_hot[27] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[27] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[762], (tf_hot[27] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[27] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[761],
+      (tf_hot[27] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[27] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[760], (tf_hot[27] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[27] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[759],
+      (tf_hot[27] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[27] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[758], (tf_hot[27] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[27] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[757],
+      (tf_hot[27] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[27] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[756]};
+  assign age_d[811:784] = {(tf_hot[28] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[28] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[811],
+      (tf_hot[28] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[28] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[810], (tf_hot[28] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[28] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[809],
+      (tf_hot[28] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[28] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[808], (tf_hot[28] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[28] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[807],
+      (tf_hot[28] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[28] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[806], (tf_hot[28] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[28] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[805],
+      (tf_hot[28] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[28] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[804], (tf_hot[28] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[28] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[803],
+      (tf_hot[28] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[28] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[802], (tf_hot[28] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[28] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[801],
+      (tf_hot[28] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[28] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[800], (tf_hot[28] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[28] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[799],
+      (tf_hot[28] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[28] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[798], (tf_hot[28] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[28] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[797],
+      (tf_hot[28] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[28] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[796], (tf_hot[28] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[28] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[795],
+      (tf_hot[28] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[28] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[794], (tf_hot[28] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[28] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[793],
+      (tf_hot[28] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[28] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[792], (tf_hot[28] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[28] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[791],
+      (tf_hot[28] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[28] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[790], (tf_hot[28] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[28] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[789],
+      (tf_hot[28] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[28] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[788], (tf_hot[28] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[28] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[787],
+      (tf_hot[28] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[28] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[786], (tf_hot[28] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[28] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[785],
+      (tf_hot[28] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[28] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[784]};
+  assign age_d[839:812] = {(tf_hot[29] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[29] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[839],
+      (tf_hot[29] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[29] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[838], (tf_hot[29] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[29] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[837],
+      (tf_hot[29] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[29] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[836], (tf_hot[29] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[29] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[835],
+      (tf_hot[29] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[29] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[834], (tf_hot[29] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[29] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[833],
+      (tf_hot[29] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[29] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[832], (tf_hot[29] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[29] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[831],
+      (tf_hot[29] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[29] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[830], (tf_hot[29] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[29] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[829],
+      (tf_hot[29] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[29] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[828], (tf_hot[29] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[29] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[827],
+      (tf_hot[29] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[29] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[826], (tf_hot[29] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[29] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[825],
+      (tf_hot[29] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[29] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[824], (tf_hot[29] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[29] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[823],
+      (tf_hot[29] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[29] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[822], (tf_hot[29] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[29] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[821],
+      (tf_hot[29] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[29] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[820], (tf_hot[29] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[29] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[819],
+      (tf_hot[29] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[29] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[818], (tf_hot[29] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[29] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[817],
+      (tf_hot[29] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[29] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[816], (tf_hot[29] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[29] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[815],
+      (tf_hot[29] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[29] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[814], (tf_hot[29] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[29] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[813],
+      (tf_hot[29] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[29] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[812]};
+  assign age_d[867:840] = {(tf_hot[30] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[30] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[867],
+      (tf_hot[30] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[30] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[866], (tf_hot[30] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[30] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[865],
+      (tf_hot[30] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[30] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[864], (tf_hot[30] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[30] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[863],
+      (tf_hot[30] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[30] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[862], (tf_hot[30] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[30] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[861],
+      (tf_hot[30] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[30] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[860], (tf_hot[30] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[30] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[859],
+      (tf_hot[30] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[30] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[858], (tf_hot[30] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[30] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[857],
+      (tf_hot[30] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[30] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[856], (tf_hot[30] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[30] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[855],
+      (tf_hot[30] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[30] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[854], (tf_hot[30] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[30] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[853],
+      (tf_hot[30] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[30] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[852], (tf_hot[30] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[30] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[851],
+      (tf_hot[30] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[30] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[850], (tf_hot[30] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[30] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[849],
+      (tf_hot[30] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[30] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[848], (tf_hot[30] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[30] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[847],
+      (tf_hot[30] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[30] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[846], (tf_hot[30] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[30] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[845],
+      (tf_hot[30] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[30] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[844], (tf_hot[30] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[30] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[843],
+      (tf_hot[30] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[30] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[842], (tf_hot[30] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[30] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[841],
+      (tf_hot[30] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[30] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[840]};
+  assign age_d[895:868] = {(tf_hot[31] & (tf_way[6] | tf_way[7])) ? tf_way[6]
+      : (tk_hot[31] & (tk_way[6] | tk_way[7])) ? tk_way[6] : age_q[895],
+      (tf_hot[31] & (tf_way[5] | tf_way[7])) ? tf_way[5] : (tk_hot[31] & (tk_way[5] | tk_way[7]))
+      ? tk_way[5] : age_q[894], (tf_hot[31] & (tf_way[5] | tf_way[6])) ? tf_way[5]
+      : (tk_hot[31] & (tk_way[5] | tk_way[6])) ? tk_way[5] : age_q[893],
+      (tf_hot[31] & (tf_way[4] | tf_way[7])) ? tf_way[4] : (tk_hot[31] & (tk_way[4] | tk_way[7]))
+      ? tk_way[4] : age_q[892], (tf_hot[31] & (tf_way[4] | tf_way[6])) ? tf_way[4]
+      : (tk_hot[31] & (tk_way[4] | tk_way[6])) ? tk_way[4] : age_q[891],
+      (tf_hot[31] & (tf_way[4] | tf_way[5])) ? tf_way[4] : (tk_hot[31] & (tk_way[4] | tk_way[5]))
+      ? tk_way[4] : age_q[890], (tf_hot[31] & (tf_way[3] | tf_way[7])) ? tf_way[3]
+      : (tk_hot[31] & (tk_way[3] | tk_way[7])) ? tk_way[3] : age_q[889],
+      (tf_hot[31] & (tf_way[3] | tf_way[6])) ? tf_way[3] : (tk_hot[31] & (tk_way[3] | tk_way[6]))
+      ? tk_way[3] : age_q[888], (tf_hot[31] & (tf_way[3] | tf_way[5])) ? tf_way[3]
+      : (tk_hot[31] & (tk_way[3] | tk_way[5])) ? tk_way[3] : age_q[887],
+      (tf_hot[31] & (tf_way[3] | tf_way[4])) ? tf_way[3] : (tk_hot[31] & (tk_way[3] | tk_way[4]))
+      ? tk_way[3] : age_q[886], (tf_hot[31] & (tf_way[2] | tf_way[7])) ? tf_way[2]
+      : (tk_hot[31] & (tk_way[2] | tk_way[7])) ? tk_way[2] : age_q[885],
+      (tf_hot[31] & (tf_way[2] | tf_way[6])) ? tf_way[2] : (tk_hot[31] & (tk_way[2] | tk_way[6]))
+      ? tk_way[2] : age_q[884], (tf_hot[31] & (tf_way[2] | tf_way[5])) ? tf_way[2]
+      : (tk_hot[31] & (tk_way[2] | tk_way[5])) ? tk_way[2] : age_q[883],
+      (tf_hot[31] & (tf_way[2] | tf_way[4])) ? tf_way[2] : (tk_hot[31] & (tk_way[2] | tk_way[4]))
+      ? tk_way[2] : age_q[882], (tf_hot[31] & (tf_way[2] | tf_way[3])) ? tf_way[2]
+      : (tk_hot[31] & (tk_way[2] | tk_way[3])) ? tk_way[2] : age_q[881],
+      (tf_hot[31] & (tf_way[1] | tf_way[7])) ? tf_way[1] : (tk_hot[31] & (tk_way[1] | tk_way[7]))
+      ? tk_way[1] : age_q[880], (tf_hot[31] & (tf_way[1] | tf_way[6])) ? tf_way[1]
+      : (tk_hot[31] & (tk_way[1] | tk_way[6])) ? tk_way[1] : age_q[879],
+      (tf_hot[31] & (tf_way[1] | tf_way[5])) ? tf_way[1] : (tk_hot[31] & (tk_way[1] | tk_way[5]))
+      ? tk_way[1] : age_q[878], (tf_hot[31] & (tf_way[1] | tf_way[4])) ? tf_way[1]
+      : (tk_hot[31] & (tk_way[1] | tk_way[4])) ? tk_way[1] : age_q[877],
+      (tf_hot[31] & (tf_way[1] | tf_way[3])) ? tf_way[1] : (tk_hot[31] & (tk_way[1] | tk_way[3]))
+      ? tk_way[1] : age_q[876], (tf_hot[31] & (tf_way[1] | tf_way[2])) ? tf_way[1]
+      : (tk_hot[31] & (tk_way[1] | tk_way[2])) ? tk_way[1] : age_q[875],
+      (tf_hot[31] & (tf_way[0] | tf_way[7])) ? tf_way[0] : (tk_hot[31] & (tk_way[0] | tk_way[7]))
+      ? tk_way[0] : age_q[874], (tf_hot[31] & (tf_way[0] | tf_way[6])) ? tf_way[0]
+      : (tk_hot[31] & (tk_way[0] | tk_way[6])) ? tk_way[0] : age_q[873],
+      (tf_hot[31] & (tf_way[0] | tf_way[5])) ? tf_way[0] : (tk_hot[31] & (tk_way[0] | tk_way[5]))
+      ? tk_way[0] : age_q[872], (tf_hot[31] & (tf_way[0] | tf_way[4])) ? tf_way[0]
+      : (tk_hot[31] & (tk_way[0] | tk_way[4])) ? tk_way[0] : age_q[871],
+      (tf_hot[31] & (tf_way[0] | tf_way[3])) ? tf_way[0] : (tk_hot[31] & (tk_way[0] | tk_way[3]))
+      ? tk_way[0] : age_q[870], (tf_hot[31] & (tf_way[0] | tf_way[2])) ? tf_way[0]
+      : (tk_hot[31] & (tk_way[0] | tk_way[2])) ? tk_way[0] : age_q[869],
+      (tf_hot[31] & (tf_way[0] | tf_way[1])) ? tf_way[0] : (tk_hot[31] & (tk_way[0] | tk_way[1]))
+      ? tk_way[0] : age_q[868]};
   // SRAM ports: instruction traffic first
   assign fill_wdata = f2 & ifill_valid_i;
   assign ifill_entry = {11'd0, ifill_addr_i[47:11]};
@@ -279,12 +1677,14 @@ module icache_tx_seed000_icache_tx_base (
   assign data_wdata_o = ifill_data_i;
   assign unused_port_free = port_free;
   assign unused_fill_wdata = fill_wdata;
-  assign unused_tag_rdata = {tag_rdata_i[383:373], tag_rdata_i[335:325], tag_rdata_i[287:277], tag_rdata_i[239:229], tag_rdata_i[191:181], tag_rdata_i[143:133], tag_rdata_i[95:85], tag_rdata_i[47:37]};
+  assign unused_tag_rdata = {tag_rdata_i[383:373], tag_rdata_i[335:325], tag_rdata_i[287:277],
+      tag_rdata_i[239:229], tag_rdata_i[191:181], tag_rdata_i[143:133], tag_rdata_i[95:85],
+      tag_rdata_i[47:37]};
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      lv_q <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-      age_q <= 896'h00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      lv_q <= 256'h0;
+      age_q <= 896'h0;
       fs_q <= 2'd0;
       s1_valid_q <= 1'b0;
       s1_set_q <= 5'd0;

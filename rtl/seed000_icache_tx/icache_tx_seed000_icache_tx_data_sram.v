@@ -2,7 +2,8 @@
 // block icache_tx: behavioural data SRAM, one word per line, 1-cycle read (simulation model)
 // config hash dc2ae4bdbc751d85
 // bytes=16384 ways=8 line_bytes=64 sets=32 itag_bits=37 entry_bits=96
-// variant=aware translations_per_line=8 comparators=8 kernel_flush=true sharers=4 instruction_fill_order=invalid_first
+// variant=aware translations_per_line=8 comparators=8 kernel_flush=true sharers=4
+// instruction_fill_order=invalid_first
 // vpn_bits=36 va_tag_bits=28 ppn_bits=36 perm_bits=6
 
 `default_nettype none

@@ -2,7 +2,8 @@
 // block bd_codec: compressor stage, valid/ready, latency 1 cycle
 // config hash f4d108df75c0140e
 // tags=3 va_tag_bits=27 lru_bits=2 vmid_bits=2 vrf_bits=2
-// encoding=prefix ids=per_entry base_bits=19 delta_bits=45 entry_bits=15 value_bits=8 packed_bits=64 compare=pairwise
+// encoding=prefix ids=per_entry base_bits=19 delta_bits=45 entry_bits=15 value_bits=8
+// packed_bits=64 compare=pairwise
 
 `default_nettype none
 
@@ -48,7 +49,7 @@ module bd_codec_seed000_table1_lds16k_comp (
   );
   assign accept = in_valid_i & in_ready_o;
   assign in_ready_o = ~out_valid_q | out_ready_i;
-  assign out_valid_d = accept | out_valid_q & ~out_ready_i;
+  assign out_valid_d = accept | (out_valid_q & ~out_ready_i);
   assign out_valid_o = out_valid_q;
   assign packed_d = accept ? pack_packed : packed_q;
   assign packed_o = packed_q;

@@ -2,7 +2,8 @@
 // block bd_codec: decompressor stage, valid/ready, latency 1 cycle
 // config hash f4d108df75c0140e
 // tags=3 va_tag_bits=27 lru_bits=2 vmid_bits=2 vrf_bits=2
-// encoding=prefix ids=per_entry base_bits=19 delta_bits=45 entry_bits=15 value_bits=8 packed_bits=64 compare=pairwise
+// encoding=prefix ids=per_entry base_bits=19 delta_bits=45 entry_bits=15 value_bits=8
+// packed_bits=64 compare=pairwise
 
 `default_nettype none
 
@@ -50,7 +51,7 @@ module bd_codec_seed000_table1_lds16k_decomp (
   );
   assign accept = in_valid_i & in_ready_o;
   assign in_ready_o = ~out_valid_q | out_ready_i;
-  assign out_valid_d = accept | out_valid_q & ~out_ready_i;
+  assign out_valid_d = accept | (out_valid_q & ~out_ready_i);
   assign out_valid_o = out_valid_q;
   assign tag_valid_d = accept ? unpack_tag_valid : tag_valid_q;
   assign tag_valid_o = tag_valid_q;
@@ -70,7 +71,7 @@ module bd_codec_seed000_table1_lds16k_decomp (
       tag_lru_q <= 6'd0;
       tag_vmid_q <= 6'd0;
       tag_vrf_q <= 6'd0;
-      tag_va_q <= 81'h000000000000000000000;
+      tag_va_q <= 81'h0;
     end else begin
       out_valid_q <= out_valid_d;
       tag_valid_q <= tag_valid_d;

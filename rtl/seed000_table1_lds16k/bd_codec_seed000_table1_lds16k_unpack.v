@@ -2,7 +2,8 @@
 // block bd_codec: combinational decompressor, latency 0
 // config hash f4d108df75c0140e
 // tags=3 va_tag_bits=27 lru_bits=2 vmid_bits=2 vrf_bits=2
-// encoding=prefix ids=per_entry base_bits=19 delta_bits=45 entry_bits=15 value_bits=8 packed_bits=64 compare=pairwise
+// encoding=prefix ids=per_entry base_bits=19 delta_bits=45 entry_bits=15 value_bits=8
+// packed_bits=64 compare=pairwise
 
 `default_nettype none
 

@@ -2,7 +2,8 @@
 // block bd_codec: combinational compressor, latency 0
 // config hash 86756f5c15c173d0
 // tags=8 va_tag_bits=28 lru_bits=3 vmid_bits=2 vrf_bits=2
-// encoding=prefix ids=shared base_bits=32 delta_bits=64 entry_bits=8 value_bits=4 packed_bits=96 compare=pairwise
+// encoding=prefix ids=shared base_bits=32 delta_bits=64 entry_bits=8 value_bits=4 packed_bits=96
+// compare=pairwise
 
 `default_nettype none
 
@@ -131,75 +132,89 @@ module bd_codec_seed000_table1_path_ic_pack (
   assign vmid_e7 = tag_vmid_i[15:14];
   assign vrf_e7 = tag_vrf_i[15:14];
   // reference entry: the lowest valid one (isolate the lowest set bit)
-  assign ref_sel = tag_valid_i & ~tag_valid_i + 8'd1;
-  assign ref_base = {24{ref_sel[0]}} & va_e0[27:4] | {24{ref_sel[1]}} & va_e1[27:4] | {24{ref_sel[2]}} & va_e2[27:4] | {24{ref_sel[3]}} & va_e3[27:4] | {24{ref_sel[4]}} & va_e4[27:4] | {24{ref_sel[5]}} & va_e5[27:4] | {24{ref_sel[6]}} & va_e6[27:4] | {24{ref_sel[7]}} & va_e7[27:4];
-  assign ref_vmid = {2{ref_sel[0]}} & vmid_e0 | {2{ref_sel[1]}} & vmid_e1 | {2{ref_sel[2]}} & vmid_e2 | {2{ref_sel[3]}} & vmid_e3 | {2{ref_sel[4]}} & vmid_e4 | {2{ref_sel[5]}} & vmid_e5 | {2{ref_sel[6]}} & vmid_e6 | {2{ref_sel[7]}} & vmid_e7;
-  assign ref_vrf = {2{ref_sel[0]}} & vrf_e0 | {2{ref_sel[1]}} & vrf_e1 | {2{ref_sel[2]}} & vrf_e2 | {2{ref_sel[3]}} & vrf_e3 | {2{ref_sel[4]}} & vrf_e4 | {2{ref_sel[5]}} & vrf_e5 | {2{ref_sel[6]}} & vrf_e6 | {2{ref_sel[7]}} & vrf_e7;
+  assign ref_sel = tag_valid_i & (~tag_valid_i + 8'd1);
+  assign ref_base = ({24{ref_sel[0]}} & va_e0[27:4]) | ({24{ref_sel[1]}} & va_e1[27:4])
+      | ({24{ref_sel[2]}} & va_e2[27:4]) | ({24{ref_sel[3]}} & va_e3[27:4])
+      | ({24{ref_sel[4]}} & va_e4[27:4]) | ({24{ref_sel[5]}} & va_e5[27:4])
+      | ({24{ref_sel[6]}} & va_e6[27:4]) | ({24{ref_sel[7]}} & va_e7[27:4]);
+  assign ref_vmid = ({2{ref_sel[0]}} & vmid_e0) | ({2{ref_sel[1]}} & vmid_e1)
+      | ({2{ref_sel[2]}} & vmid_e2) | ({2{ref_sel[3]}} & vmid_e3) | ({2{ref_sel[4]}} & vmid_e4)
+      | ({2{ref_sel[5]}} & vmid_e5) | ({2{ref_sel[6]}} & vmid_e6) | ({2{ref_sel[7]}} & vmid_e7);
+  assign ref_vrf = ({2{ref_sel[0]}} & vrf_e0) | ({2{ref_sel[1]}} & vrf_e1)
+      | ({2{ref_sel[2]}} & vrf_e2) | ({2{ref_sel[3]}} & vrf_e3) | ({2{ref_sel[4]}} & vrf_e4)
+      | ({2{ref_sel[5]}} & vrf_e5) | ({2{ref_sel[6]}} & vrf_e6) | ({2{ref_sel[7]}} & vrf_e7);
   // entry 0
   assign fit_e0 = ref_sel[0];
   assign keep_e0 = tag_valid_i[0] & fit_e0;
   assign dropped_o[0] = tag_valid_i[0] & ~fit_e0;
   assign packed_o[39:32] = keep_e0 ? {va_e0[3:0], lru_e0, 1'b1} : 8'd0;
   // entry 1
-  assign near_e1r0 = va_e1[27:4] == va_e0[27:4] & vmid_e1 == vmid_e0 & vrf_e1 == vrf_e0;
-  assign fit_e1 = ref_sel[1] | ref_sel[0] & near_e1r0;
+  assign near_e1r0 = (va_e1[27:4] == va_e0[27:4]) & (vmid_e1 == vmid_e0) & (vrf_e1 == vrf_e0);
+  assign fit_e1 = ref_sel[1] | (ref_sel[0] & near_e1r0);
   assign keep_e1 = tag_valid_i[1] & fit_e1;
   assign dropped_o[1] = tag_valid_i[1] & ~fit_e1;
   assign packed_o[47:40] = keep_e1 ? {va_e1[3:0], lru_e1, 1'b1} : 8'd0;
   // entry 2
-  assign near_e2r0 = va_e2[27:4] == va_e0[27:4] & vmid_e2 == vmid_e0 & vrf_e2 == vrf_e0;
-  assign near_e2r1 = va_e2[27:4] == va_e1[27:4] & vmid_e2 == vmid_e1 & vrf_e2 == vrf_e1;
-  assign fit_e2 = ref_sel[2] | ref_sel[0] & near_e2r0 | ref_sel[1] & near_e2r1;
+  assign near_e2r0 = (va_e2[27:4] == va_e0[27:4]) & (vmid_e2 == vmid_e0) & (vrf_e2 == vrf_e0);
+  assign near_e2r1 = (va_e2[27:4] == va_e1[27:4]) & (vmid_e2 == vmid_e1) & (vrf_e2 == vrf_e1);
+  assign fit_e2 = ref_sel[2] | (ref_sel[0] & near_e2r0) | (ref_sel[1] & near_e2r1);
   assign keep_e2 = tag_valid_i[2] & fit_e2;
   assign dropped_o[2] = tag_valid_i[2] & ~fit_e2;
   assign packed_o[55:48] = keep_e2 ? {va_e2[3:0], lru_e2, 1'b1} : 8'd0;
   // entry 3
-  assign near_e3r0 = va_e3[27:4] == va_e0[27:4] & vmid_e3 == vmid_e0 & vrf_e3 == vrf_e0;
-  assign near_e3r1 = va_e3[27:4] == va_e1[27:4] & vmid_e3 == vmid_e1 & vrf_e3 == vrf_e1;
-  assign near_e3r2 = va_e3[27:4] == va_e2[27:4] & vmid_e3 == vmid_e2 & vrf_e3 == vrf_e2;
-  assign fit_e3 = ref_sel[3] | ref_sel[0] & near_e3r0 | ref_sel[1] & near_e3r1 | ref_sel[2] & near_e3r2;
+  assign near_e3r0 = (va_e3[27:4] == va_e0[27:4]) & (vmid_e3 == vmid_e0) & (vrf_e3 == vrf_e0);
+  assign near_e3r1 = (va_e3[27:4] == va_e1[27:4]) & (vmid_e3 == vmid_e1) & (vrf_e3 == vrf_e1);
+  assign near_e3r2 = (va_e3[27:4] == va_e2[27:4]) & (vmid_e3 == vmid_e2) & (vrf_e3 == vrf_e2);
+  assign fit_e3 = ref_sel[3] | (ref_sel[0] & near_e3r0) | (ref_sel[1] & near_e3r1)
+      | (ref_sel[2] & near_e3r2);
   assign keep_e3 = tag_valid_i[3] & fit_e3;
   assign dropped_o[3] = tag_valid_i[3] & ~fit_e3;
   assign packed_o[63:56] = keep_e3 ? {va_e3[3:0], lru_e3, 1'b1} : 8'd0;
   // entry 4
-  assign near_e4r0 = va_e4[27:4] == va_e0[27:4] & vmid_e4 == vmid_e0 & vrf_e4 == vrf_e0;
-  assign near_e4r1 = va_e4[27:4] == va_e1[27:4] & vmid_e4 == vmid_e1 & vrf_e4 == vrf_e1;
-  assign near_e4r2 = va_e4[27:4] == va_e2[27:4] & vmid_e4 == vmid_e2 & vrf_e4 == vrf_e2;
-  assign near_e4r3 = va_e4[27:4] == va_e3[27:4] & vmid_e4 == vmid_e3 & vrf_e4 == vrf_e3;
-  assign fit_e4 = ref_sel[4] | ref_sel[0] & near_e4r0 | ref_sel[1] & near_e4r1 | ref_sel[2] & near_e4r2 | ref_sel[3] & near_e4r3;
+  assign near_e4r0 = (va_e4[27:4] == va_e0[27:4]) & (vmid_e4 == vmid_e0) & (vrf_e4 == vrf_e0);
+  assign near_e4r1 = (va_e4[27:4] == va_e1[27:4]) & (vmid_e4 == vmid_e1) & (vrf_e4 == vrf_e1);
+  assign near_e4r2 = (va_e4[27:4] == va_e2[27:4]) & (vmid_e4 == vmid_e2) & (vrf_e4 == vrf_e2);
+  assign near_e4r3 = (va_e4[27:4] == va_e3[27:4]) & (vmid_e4 == vmid_e3) & (vrf_e4 == vrf_e3);
+  assign fit_e4 = ref_sel[4] | (ref_sel[0] & near_e4r0) | (ref_sel[1] & near_e4r1)
+      | (ref_sel[2] & near_e4r2) | (ref_sel[3] & near_e4r3);
   assign keep_e4 = tag_valid_i[4] & fit_e4;
   assign dropped_o[4] = tag_valid_i[4] & ~fit_e4;
   assign packed_o[71:64] = keep_e4 ? {va_e4[3:0], lru_e4, 1'b1} : 8'd0;
   // entry 5
-  assign near_e5r0 = va_e5[27:4] == va_e0[27:4] & vmid_e5 == vmid_e0 & vrf_e5 == vrf_e0;
-  assign near_e5r1 = va_e5[27:4] == va_e1[27:4] & vmid_e5 == vmid_e1 & vrf_e5 == vrf_e1;
-  assign near_e5r2 = va_e5[27:4] == va_e2[27:4] & vmid_e5 == vmid_e2 & vrf_e5 == vrf_e2;
-  assign near_e5r3 = va_e5[27:4] == va_e3[27:4] & vmid_e5 == vmid_e3 & vrf_e5 == vrf_e3;
-  assign near_e5r4 = va_e5[27:4] == va_e4[27:4] & vmid_e5 == vmid_e4 & vrf_e5 == vrf_e4;
-  assign fit_e5 = ref_sel[5] | ref_sel[0] & near_e5r0 | ref_sel[1] & near_e5r1 | ref_sel[2] & near_e5r2 | ref_sel[3] & near_e5r3 | ref_sel[4] & near_e5r4;
+  assign near_e5r0 = (va_e5[27:4] == va_e0[27:4]) & (vmid_e5 == vmid_e0) & (vrf_e5 == vrf_e0);
+  assign near_e5r1 = (va_e5[27:4] == va_e1[27:4]) & (vmid_e5 == vmid_e1) & (vrf_e5 == vrf_e1);
+  assign near_e5r2 = (va_e5[27:4] == va_e2[27:4]) & (vmid_e5 == vmid_e2) & (vrf_e5 == vrf_e2);
+  assign near_e5r3 = (va_e5[27:4] == va_e3[27:4]) & (vmid_e5 == vmid_e3) & (vrf_e5 == vrf_e3);
+  assign near_e5r4 = (va_e5[27:4] == va_e4[27:4]) & (vmid_e5 == vmid_e4) & (vrf_e5 == vrf_e4);
+  assign fit_e5 = ref_sel[5] | (ref_sel[0] & near_e5r0) | (ref_sel[1] & near_e5r1)
+      | (ref_sel[2] & near_e5r2) | (ref_sel[3] & near_e5r3) | (ref_sel[4] & near_e5r4);
   assign keep_e5 = tag_valid_i[5] & fit_e5;
   assign dropped_o[5] = tag_valid_i[5] & ~fit_e5;
   assign packed_o[79:72] = keep_e5 ? {va_e5[3:0], lru_e5, 1'b1} : 8'd0;
   // entry 6
-  assign near_e6r0 = va_e6[27:4] == va_e0[27:4] & vmid_e6 == vmid_e0 & vrf_e6 == vrf_e0;
-  assign near_e6r1 = va_e6[27:4] == va_e1[27:4] & vmid_e6 == vmid_e1 & vrf_e6 == vrf_e1;
-  assign near_e6r2 = va_e6[27:4] == va_e2[27:4] & vmid_e6 == vmid_e2 & vrf_e6 == vrf_e2;
-  assign near_e6r3 = va_e6[27:4] == va_e3[27:4] & vmid_e6 == vmid_e3 & vrf_e6 == vrf_e3;
-  assign near_e6r4 = va_e6[27:4] == va_e4[27:4] & vmid_e6 == vmid_e4 & vrf_e6 == vrf_e4;
-  assign near_e6r5 = va_e6[27:4] == va_e5[27:4] & vmid_e6 == vmid_e5 & vrf_e6 == vrf_e5;
-  assign fit_e6 = ref_sel[6] | ref_sel[0] & near_e6r0 | ref_sel[1] & near_e6r1 | ref_sel[2] & near_e6r2 | ref_sel[3] & near_e6r3 | ref_sel[4] & near_e6r4 | ref_sel[5] & near_e6r5;
+  assign near_e6r0 = (va_e6[27:4] == va_e0[27:4]) & (vmid_e6 == vmid_e0) & (vrf_e6 == vrf_e0);
+  assign near_e6r1 = (va_e6[27:4] == va_e1[27:4]) & (vmid_e6 == vmid_e1) & (vrf_e6 == vrf_e1);
+  assign near_e6r2 = (va_e6[27:4] == va_e2[27:4]) & (vmid_e6 == vmid_e2) & (vrf_e6 == vrf_e2);
+  assign near_e6r3 = (va_e6[27:4] == va_e3[27:4]) & (vmid_e6 == vmid_e3) & (vrf_e6 == vrf_e3);
+  assign near_e6r4 = (va_e6[27:4] == va_e4[27:4]) & (vmid_e6 == vmid_e4) & (vrf_e6 == vrf_e4);
+  assign near_e6r5 = (va_e6[27:4] == va_e5[27:4]) & (vmid_e6 == vmid_e5) & (vrf_e6 == vrf_e5);
+  assign fit_e6 = ref_sel[6] | (ref_sel[0] & near_e6r0) | (ref_sel[1] & near_e6r1)
+      | (ref_sel[2] & near_e6r2) | (ref_sel[3] & near_e6r3) | (ref_sel[4] & near_e6r4)
+      | (ref_sel[5] & near_e6r5);
   assign keep_e6 = tag_valid_i[6] & fit_e6;
   assign dropped_o[6] = tag_valid_i[6] & ~fit_e6;
   assign packed_o[87:80] = keep_e6 ? {va_e6[3:0], lru_e6, 1'b1} : 8'd0;
   // entry 7
-  assign near_e7r0 = va_e7[27:4] == va_e0[27:4] & vmid_e7 == vmid_e0 & vrf_e7 == vrf_e0;
-  assign near_e7r1 = va_e7[27:4] == va_e1[27:4] & vmid_e7 == vmid_e1 & vrf_e7 == vrf_e1;
-  assign near_e7r2 = va_e7[27:4] == va_e2[27:4] & vmid_e7 == vmid_e2 & vrf_e7 == vrf_e2;
-  assign near_e7r3 = va_e7[27:4] == va_e3[27:4] & vmid_e7 == vmid_e3 & vrf_e7 == vrf_e3;
-  assign near_e7r4 = va_e7[27:4] == va_e4[27:4] & vmid_e7 == vmid_e4 & vrf_e7 == vrf_e4;
-  assign near_e7r5 = va_e7[27:4] == va_e5[27:4] & vmid_e7 == vmid_e5 & vrf_e7 == vrf_e5;
-  assign near_e7r6 = va_e7[27:4] == va_e6[27:4] & vmid_e7 == vmid_e6 & vrf_e7 == vrf_e6;
-  assign fit_e7 = ref_sel[7] | ref_sel[0] & near_e7r0 | ref_sel[1] & near_e7r1 | ref_sel[2] & near_e7r2 | ref_sel[3] & near_e7r3 | ref_sel[4] & near_e7r4 | ref_sel[5] & near_e7r5 | ref_sel[6] & near_e7r6;
+  assign near_e7r0 = (va_e7[27:4] == va_e0[27:4]) & (vmid_e7 == vmid_e0) & (vrf_e7 == vrf_e0);
+  assign near_e7r1 = (va_e7[27:4] == va_e1[27:4]) & (vmid_e7 == vmid_e1) & (vrf_e7 == vrf_e1);
+  assign near_e7r2 = (va_e7[27:4] == va_e2[27:4]) & (vmid_e7 == vmid_e2) & (vrf_e7 == vrf_e2);
+  assign near_e7r3 = (va_e7[27:4] == va_e3[27:4]) & (vmid_e7 == vmid_e3) & (vrf_e7 == vrf_e3);
+  assign near_e7r4 = (va_e7[27:4] == va_e4[27:4]) & (vmid_e7 == vmid_e4) & (vrf_e7 == vrf_e4);
+  assign near_e7r5 = (va_e7[27:4] == va_e5[27:4]) & (vmid_e7 == vmid_e5) & (vrf_e7 == vrf_e5);
+  assign near_e7r6 = (va_e7[27:4] == va_e6[27:4]) & (vmid_e7 == vmid_e6) & (vrf_e7 == vrf_e6);
+  assign fit_e7 = ref_sel[7] | (ref_sel[0] & near_e7r0) | (ref_sel[1] & near_e7r1)
+      | (ref_sel[2] & near_e7r2) | (ref_sel[3] & near_e7r3) | (ref_sel[4] & near_e7r4)
+      | (ref_sel[5] & near_e7r5) | (ref_sel[6] & near_e7r6);
   assign keep_e7 = tag_valid_i[7] & fit_e7;
   assign dropped_o[7] = tag_valid_i[7] & ~fit_e7;
   assign packed_o[95:88] = keep_e7 ? {va_e7[3:0], lru_e7, 1'b1} : 8'd0;
@@ -225,13 +240,125 @@ module bd_codec_seed000_table1_path_ic_pack (
   );
 
   always @* begin
-    round_trip_when_fits: assert (~fits_o | (tag_valid_i[0] ? tag_valid_i[0] == f_rt_tag_valid[0] & tag_lru_i[2:0] == f_rt_tag_lru[2:0] & tag_vmid_i[1:0] == f_rt_tag_vmid[1:0] & tag_vrf_i[1:0] == f_rt_tag_vrf[1:0] & tag_va_i[27:0] == f_rt_tag_va[27:0] : ~f_rt_tag_valid[0] & f_rt_tag_lru[2:0] == 3'd0 & f_rt_tag_vmid[1:0] == 2'd0 & f_rt_tag_vrf[1:0] == 2'd0 & f_rt_tag_va[27:0] == 28'd0) & (tag_valid_i[1] ? tag_valid_i[1] == f_rt_tag_valid[1] & tag_lru_i[5:3] == f_rt_tag_lru[5:3] & tag_vmid_i[3:2] == f_rt_tag_vmid[3:2] & tag_vrf_i[3:2] == f_rt_tag_vrf[3:2] & tag_va_i[55:28] == f_rt_tag_va[55:28] : ~f_rt_tag_valid[1] & f_rt_tag_lru[5:3] == 3'd0 & f_rt_tag_vmid[3:2] == 2'd0 & f_rt_tag_vrf[3:2] == 2'd0 & f_rt_tag_va[55:28] == 28'd0) & (tag_valid_i[2] ? tag_valid_i[2] == f_rt_tag_valid[2] & tag_lru_i[8:6] == f_rt_tag_lru[8:6] & tag_vmid_i[5:4] == f_rt_tag_vmid[5:4] & tag_vrf_i[5:4] == f_rt_tag_vrf[5:4] & tag_va_i[83:56] == f_rt_tag_va[83:56] : ~f_rt_tag_valid[2] & f_rt_tag_lru[8:6] == 3'd0 & f_rt_tag_vmid[5:4] == 2'd0 & f_rt_tag_vrf[5:4] == 2'd0 & f_rt_tag_va[83:56] == 28'd0) & (tag_valid_i[3] ? tag_valid_i[3] == f_rt_tag_valid[3] & tag_lru_i[11:9] == f_rt_tag_lru[11:9] & tag_vmid_i[7:6] == f_rt_tag_vmid[7:6] & tag_vrf_i[7:6] == f_rt_tag_vrf[7:6] & tag_va_i[111:84] == f_rt_tag_va[111:84] : ~f_rt_tag_valid[3] & f_rt_tag_lru[11:9] == 3'd0 & f_rt_tag_vmid[7:6] == 2'd0 & f_rt_tag_vrf[7:6] == 2'd0 & f_rt_tag_va[111:84] == 28'd0) & (tag_valid_i[4] ? tag_valid_i[4] == f_rt_tag_valid[4] & tag_lru_i[14:12] == f_rt_tag_lru[14:12] & tag_vmid_i[9:8] == f_rt_tag_vmid[9:8] & tag_vrf_i[9:8] == f_rt_tag_vrf[9:8] & tag_va_i[139:112] == f_rt_tag_va[139:112] : ~f_rt_tag_valid[4] & f_rt_tag_lru[14:12] == 3'd0 & f_rt_tag_vmid[9:8] == 2'd0 & f_rt_tag_vrf[9:8] == 2'd0 & f_rt_tag_va[139:112] == 28'd0) & (tag_valid_i[5] ? tag_valid_i[5] == f_rt_tag_valid[5] & tag_lru_i[17:15] == f_rt_tag_lru[17:15] & tag_vmid_i[11:10] == f_rt_tag_vmid[11:10] & tag_vrf_i[11:10] == f_rt_tag_vrf[11:10] & tag_va_i[167:140] == f_rt_tag_va[167:140] : ~f_rt_tag_valid[5] & f_rt_tag_lru[17:15] == 3'd0 & f_rt_tag_vmid[11:10] == 2'd0 & f_rt_tag_vrf[11:10] == 2'd0 & f_rt_tag_va[167:140] == 28'd0) & (tag_valid_i[6] ? tag_valid_i[6] == f_rt_tag_valid[6] & tag_lru_i[20:18] == f_rt_tag_lru[20:18] & tag_vmid_i[13:12] == f_rt_tag_vmid[13:12] & tag_vrf_i[13:12] == f_rt_tag_vrf[13:12] & tag_va_i[195:168] == f_rt_tag_va[195:168] : ~f_rt_tag_valid[6] & f_rt_tag_lru[20:18] == 3'd0 & f_rt_tag_vmid[13:12] == 2'd0 & f_rt_tag_vrf[13:12] == 2'd0 & f_rt_tag_va[195:168] == 28'd0) & (tag_valid_i[7] ? tag_valid_i[7] == f_rt_tag_valid[7] & tag_lru_i[23:21] == f_rt_tag_lru[23:21] & tag_vmid_i[15:14] == f_rt_tag_vmid[15:14] & tag_vrf_i[15:14] == f_rt_tag_vrf[15:14] & tag_va_i[223:196] == f_rt_tag_va[223:196] : ~f_rt_tag_valid[7] & f_rt_tag_lru[23:21] == 3'd0 & f_rt_tag_vmid[15:14] == 2'd0 & f_rt_tag_vrf[15:14] == 2'd0 & f_rt_tag_va[223:196] == 28'd0));
-    kept_tags_round_trip: assert ((~(tag_valid_i[0] & ~dropped_o[0]) | tag_valid_i[0] == f_rt_tag_valid[0] & tag_lru_i[2:0] == f_rt_tag_lru[2:0] & tag_vmid_i[1:0] == f_rt_tag_vmid[1:0] & tag_vrf_i[1:0] == f_rt_tag_vrf[1:0] & tag_va_i[27:0] == f_rt_tag_va[27:0]) & (~(tag_valid_i[1] & ~dropped_o[1]) | tag_valid_i[1] == f_rt_tag_valid[1] & tag_lru_i[5:3] == f_rt_tag_lru[5:3] & tag_vmid_i[3:2] == f_rt_tag_vmid[3:2] & tag_vrf_i[3:2] == f_rt_tag_vrf[3:2] & tag_va_i[55:28] == f_rt_tag_va[55:28]) & (~(tag_valid_i[2] & ~dropped_o[2]) | tag_valid_i[2] == f_rt_tag_valid[2] & tag_lru_i[8:6] == f_rt_tag_lru[8:6] & tag_vmid_i[5:4] == f_rt_tag_vmid[5:4] & tag_vrf_i[5:4] == f_rt_tag_vrf[5:4] & tag_va_i[83:56] == f_rt_tag_va[83:56]) & (~(tag_valid_i[3] & ~dropped_o[3]) | tag_valid_i[3] == f_rt_tag_valid[3] & tag_lru_i[11:9] == f_rt_tag_lru[11:9] & tag_vmid_i[7:6] == f_rt_tag_vmid[7:6] & tag_vrf_i[7:6] == f_rt_tag_vrf[7:6] & tag_va_i[111:84] == f_rt_tag_va[111:84]) & (~(tag_valid_i[4] & ~dropped_o[4]) | tag_valid_i[4] == f_rt_tag_valid[4] & tag_lru_i[14:12] == f_rt_tag_lru[14:12] & tag_vmid_i[9:8] == f_rt_tag_vmid[9:8] & tag_vrf_i[9:8] == f_rt_tag_vrf[9:8] & tag_va_i[139:112] == f_rt_tag_va[139:112]) & (~(tag_valid_i[5] & ~dropped_o[5]) | tag_valid_i[5] == f_rt_tag_valid[5] & tag_lru_i[17:15] == f_rt_tag_lru[17:15] & tag_vmid_i[11:10] == f_rt_tag_vmid[11:10] & tag_vrf_i[11:10] == f_rt_tag_vrf[11:10] & tag_va_i[167:140] == f_rt_tag_va[167:140]) & (~(tag_valid_i[6] & ~dropped_o[6]) | tag_valid_i[6] == f_rt_tag_valid[6] & tag_lru_i[20:18] == f_rt_tag_lru[20:18] & tag_vmid_i[13:12] == f_rt_tag_vmid[13:12] & tag_vrf_i[13:12] == f_rt_tag_vrf[13:12] & tag_va_i[195:168] == f_rt_tag_va[195:168]) & (~(tag_valid_i[7] & ~dropped_o[7]) | tag_valid_i[7] == f_rt_tag_valid[7] & tag_lru_i[23:21] == f_rt_tag_lru[23:21] & tag_vmid_i[15:14] == f_rt_tag_vmid[15:14] & tag_vrf_i[15:14] == f_rt_tag_vrf[15:14] & tag_va_i[223:196] == f_rt_tag_va[223:196]));
+    round_trip_when_fits: assert (~fits_o
+        | ((tag_valid_i[0] ? (tag_valid_i[0] == f_rt_tag_valid[0])
+                & (tag_lru_i[2:0] == f_rt_tag_lru[2:0]) & (tag_vmid_i[1:0] == f_rt_tag_vmid[1:0])
+                & (tag_vrf_i[1:0] == f_rt_tag_vrf[1:0]) & (tag_va_i[27:0] == f_rt_tag_va[27:0])
+                : ~f_rt_tag_valid[0] & (f_rt_tag_lru[2:0] == 3'd0) & (f_rt_tag_vmid[1:0] == 2'd0)
+                & (f_rt_tag_vrf[1:0] == 2'd0) & (f_rt_tag_va[27:0] == 28'd0))
+            & (tag_valid_i[1] ? (tag_valid_i[1] == f_rt_tag_valid[1])
+                & (tag_lru_i[5:3] == f_rt_tag_lru[5:3]) & (tag_vmid_i[3:2] == f_rt_tag_vmid[3:2])
+                & (tag_vrf_i[3:2] == f_rt_tag_vrf[3:2]) & (tag_va_i[55:28] == f_rt_tag_va[55:28])
+                : ~f_rt_tag_valid[1] & (f_rt_tag_lru[5:3] == 3'd0) & (f_rt_tag_vmid[3:2] == 2'd0)
+                & (f_rt_tag_vrf[3:2] == 2'd0) & (f_rt_tag_va[55:28] == 28'd0))
+            & (tag_valid_i[2] ? (tag_valid_i[2] == f_rt_tag_valid[2])
+                & (tag_lru_i[8:6] == f_rt_tag_lru[8:6]) & (tag_vmid_i[5:4] == f_rt_tag_vmid[5:4])
+                & (tag_vrf_i[5:4] == f_rt_tag_vrf[5:4]) & (tag_va_i[83:56] == f_rt_tag_va[83:56])
+                : ~f_rt_tag_valid[2] & (f_rt_tag_lru[8:6] == 3'd0) & (f_rt_tag_vmid[5:4] == 2'd0)
+                & (f_rt_tag_vrf[5:4] == 2'd0) & (f_rt_tag_va[83:56] == 28'd0))
+            & (tag_valid_i[3] ? (tag_valid_i[3] == f_rt_tag_valid[3])
+                & (tag_lru_i[11:9] == f_rt_tag_lru[11:9]) & (tag_vmid_i[7:6] == f_rt_tag_vmid[7:6])
+                & (tag_vrf_i[7:6] == f_rt_tag_vrf[7:6]) & (tag_va_i[111:84] == f_rt_tag_va[111:84])
+                : ~f_rt_tag_valid[3] & (f_rt_tag_lru[11:9] == 3'd0) & (f_rt_tag_vmid[7:6] == 2'd0)
+                & (f_rt_tag_vrf[7:6] == 2'd0) & (f_rt_tag_va[111:84] == 28'd0))
+            & (tag_valid_i[4] ? (tag_valid_i[4] == f_rt_tag_valid[4])
+                & (tag_lru_i[14:12] == f_rt_tag_lru[14:12])
+                & (tag_vmid_i[9:8] == f_rt_tag_vmid[9:8]) & (tag_vrf_i[9:8] == f_rt_tag_vrf[9:8])
+                & (tag_va_i[139:112] == f_rt_tag_va[139:112]) : ~f_rt_tag_valid[4]
+                & (f_rt_tag_lru[14:12] == 3'd0) & (f_rt_tag_vmid[9:8] == 2'd0)
+                & (f_rt_tag_vrf[9:8] == 2'd0) & (f_rt_tag_va[139:112] == 28'd0))
+            & (tag_valid_i[5] ? (tag_valid_i[5] == f_rt_tag_valid[5])
+                & (tag_lru_i[17:15] == f_rt_tag_lru[17:15])
+                & (tag_vmid_i[11:10] == f_rt_tag_vmid[11:10])
+                & (tag_vrf_i[11:10] == f_rt_tag_vrf[11:10])
+                & (tag_va_i[167:140] == f_rt_tag_va[167:140]) : ~f_rt_tag_valid[5]
+                & (f_rt_tag_lru[17:15] == 3'd0) & (f_rt_tag_vmid[11:10] == 2'd0)
+                & (f_rt_tag_vrf[11:10] == 2'd0) & (f_rt_tag_va[167:140] == 28'd0))
+            & (tag_valid_i[6] ? (tag_valid_i[6] == f_rt_tag_valid[6])
+                & (tag_lru_i[20:18] == f_rt_tag_lru[20:18])
+                & (tag_vmid_i[13:12] == f_rt_tag_vmid[13:12])
+                & (tag_vrf_i[13:12] == f_rt_tag_vrf[13:12])
+                & (tag_va_i[195:168] == f_rt_tag_va[195:168]) : ~f_rt_tag_valid[6]
+                & (f_rt_tag_lru[20:18] == 3'd0) & (f_rt_tag_vmid[13:12] == 2'd0)
+                & (f_rt_tag_vrf[13:12] == 2'd0) & (f_rt_tag_va[195:168] == 28'd0))
+            & (tag_valid_i[7] ? (tag_valid_i[7] == f_rt_tag_valid[7])
+                & (tag_lru_i[23:21] == f_rt_tag_lru[23:21])
+                & (tag_vmid_i[15:14] == f_rt_tag_vmid[15:14])
+                & (tag_vrf_i[15:14] == f_rt_tag_vrf[15:14])
+                & (tag_va_i[223:196] == f_rt_tag_va[223:196]) : ~f_rt_tag_valid[7]
+                & (f_rt_tag_lru[23:21] == 3'd0) & (f_rt_tag_vmid[15:14] == 2'd0)
+                & (f_rt_tag_vrf[15:14] == 2'd0) & (f_rt_tag_va[223:196] == 28'd0))));
+    kept_tags_round_trip: assert ((~(tag_valid_i[0] & ~dropped_o[0])
+            | ((tag_valid_i[0] == f_rt_tag_valid[0]) & (tag_lru_i[2:0] == f_rt_tag_lru[2:0])
+                & (tag_vmid_i[1:0] == f_rt_tag_vmid[1:0]) & (tag_vrf_i[1:0] == f_rt_tag_vrf[1:0])
+                & (tag_va_i[27:0] == f_rt_tag_va[27:0])))
+        & (~(tag_valid_i[1] & ~dropped_o[1])
+            | ((tag_valid_i[1] == f_rt_tag_valid[1]) & (tag_lru_i[5:3] == f_rt_tag_lru[5:3])
+                & (tag_vmid_i[3:2] == f_rt_tag_vmid[3:2]) & (tag_vrf_i[3:2] == f_rt_tag_vrf[3:2])
+                & (tag_va_i[55:28] == f_rt_tag_va[55:28])))
+        & (~(tag_valid_i[2] & ~dropped_o[2])
+            | ((tag_valid_i[2] == f_rt_tag_valid[2]) & (tag_lru_i[8:6] == f_rt_tag_lru[8:6])
+                & (tag_vmid_i[5:4] == f_rt_tag_vmid[5:4]) & (tag_vrf_i[5:4] == f_rt_tag_vrf[5:4])
+                & (tag_va_i[83:56] == f_rt_tag_va[83:56])))
+        & (~(tag_valid_i[3] & ~dropped_o[3])
+            | ((tag_valid_i[3] == f_rt_tag_valid[3]) & (tag_lru_i[11:9] == f_rt_tag_lru[11:9])
+                & (tag_vmid_i[7:6] == f_rt_tag_vmid[7:6]) & (tag_vrf_i[7:6] == f_rt_tag_vrf[7:6])
+                & (tag_va_i[111:84] == f_rt_tag_va[111:84])))
+        & (~(tag_valid_i[4] & ~dropped_o[4])
+            | ((tag_valid_i[4] == f_rt_tag_valid[4]) & (tag_lru_i[14:12] == f_rt_tag_lru[14:12])
+                & (tag_vmid_i[9:8] == f_rt_tag_vmid[9:8]) & (tag_vrf_i[9:8] == f_rt_tag_vrf[9:8])
+                & (tag_va_i[139:112] == f_rt_tag_va[139:112])))
+        & (~(tag_valid_i[5] & ~dropped_o[5])
+            | ((tag_valid_i[5] == f_rt_tag_valid[5]) & (tag_lru_i[17:15] == f_rt_tag_lru[17:15])
+                & (tag_vmid_i[11:10] == f_rt_tag_vmid[11:10])
+                & (tag_vrf_i[11:10] == f_rt_tag_vrf[11:10])
+                & (tag_va_i[167:140] == f_rt_tag_va[167:140])))
+        & (~(tag_valid_i[6] & ~dropped_o[6])
+            | ((tag_valid_i[6] == f_rt_tag_valid[6]) & (tag_lru_i[20:18] == f_rt_tag_lru[20:18])
+                & (tag_vmid_i[13:12] == f_rt_tag_vmid[13:12])
+                & (tag_vrf_i[13:12] == f_rt_tag_vrf[13:12])
+                & (tag_va_i[195:168] == f_rt_tag_va[195:168])))
+        & (~(tag_valid_i[7] & ~dropped_o[7])
+            | ((tag_valid_i[7] == f_rt_tag_valid[7]) & (tag_lru_i[23:21] == f_rt_tag_lru[23:21])
+                & (tag_vmid_i[15:14] == f_rt_tag_vmid[15:14])
+                & (tag_vrf_i[15:14] == f_rt_tag_vrf[15:14])
+                & (tag_va_i[223:196] == f_rt_tag_va[223:196]))));
     drops_reported: assert (dropped_o == (tag_valid_i & ~f_rt_tag_valid));
-    invalid_tags_unpack_to_zero: assert ((tag_valid_i[0] | ~f_rt_tag_valid[0] & f_rt_tag_lru[2:0] == 3'd0 & f_rt_tag_vmid[1:0] == 2'd0 & f_rt_tag_vrf[1:0] == 2'd0 & f_rt_tag_va[27:0] == 28'd0) & (tag_valid_i[1] | ~f_rt_tag_valid[1] & f_rt_tag_lru[5:3] == 3'd0 & f_rt_tag_vmid[3:2] == 2'd0 & f_rt_tag_vrf[3:2] == 2'd0 & f_rt_tag_va[55:28] == 28'd0) & (tag_valid_i[2] | ~f_rt_tag_valid[2] & f_rt_tag_lru[8:6] == 3'd0 & f_rt_tag_vmid[5:4] == 2'd0 & f_rt_tag_vrf[5:4] == 2'd0 & f_rt_tag_va[83:56] == 28'd0) & (tag_valid_i[3] | ~f_rt_tag_valid[3] & f_rt_tag_lru[11:9] == 3'd0 & f_rt_tag_vmid[7:6] == 2'd0 & f_rt_tag_vrf[7:6] == 2'd0 & f_rt_tag_va[111:84] == 28'd0) & (tag_valid_i[4] | ~f_rt_tag_valid[4] & f_rt_tag_lru[14:12] == 3'd0 & f_rt_tag_vmid[9:8] == 2'd0 & f_rt_tag_vrf[9:8] == 2'd0 & f_rt_tag_va[139:112] == 28'd0) & (tag_valid_i[5] | ~f_rt_tag_valid[5] & f_rt_tag_lru[17:15] == 3'd0 & f_rt_tag_vmid[11:10] == 2'd0 & f_rt_tag_vrf[11:10] == 2'd0 & f_rt_tag_va[167:140] == 28'd0) & (tag_valid_i[6] | ~f_rt_tag_valid[6] & f_rt_tag_lru[20:18] == 3'd0 & f_rt_tag_vmid[13:12] == 2'd0 & f_rt_tag_vrf[13:12] == 2'd0 & f_rt_tag_va[195:168] == 28'd0) & (tag_valid_i[7] | ~f_rt_tag_valid[7] & f_rt_tag_lru[23:21] == 3'd0 & f_rt_tag_vmid[15:14] == 2'd0 & f_rt_tag_vrf[15:14] == 2'd0 & f_rt_tag_va[223:196] == 28'd0));
-    dropped_and_invalid_fields_zero: assert ((tag_valid_i[0] & ~dropped_o[0] | packed_o[39:32] == 8'd0) & (tag_valid_i[1] & ~dropped_o[1] | packed_o[47:40] == 8'd0) & (tag_valid_i[2] & ~dropped_o[2] | packed_o[55:48] == 8'd0) & (tag_valid_i[3] & ~dropped_o[3] | packed_o[63:56] == 8'd0) & (tag_valid_i[4] & ~dropped_o[4] | packed_o[71:64] == 8'd0) & (tag_valid_i[5] & ~dropped_o[5] | packed_o[79:72] == 8'd0) & (tag_valid_i[6] & ~dropped_o[6] | packed_o[87:80] == 8'd0) & (tag_valid_i[7] & ~dropped_o[7] | packed_o[95:88] == 8'd0));
+    invalid_tags_unpack_to_zero: assert ((tag_valid_i[0]
+            | (~f_rt_tag_valid[0] & (f_rt_tag_lru[2:0] == 3'd0) & (f_rt_tag_vmid[1:0] == 2'd0)
+                & (f_rt_tag_vrf[1:0] == 2'd0) & (f_rt_tag_va[27:0] == 28'd0)))
+        & (tag_valid_i[1]
+            | (~f_rt_tag_valid[1] & (f_rt_tag_lru[5:3] == 3'd0) & (f_rt_tag_vmid[3:2] == 2'd0)
+                & (f_rt_tag_vrf[3:2] == 2'd0) & (f_rt_tag_va[55:28] == 28'd0)))
+        & (tag_valid_i[2]
+            | (~f_rt_tag_valid[2] & (f_rt_tag_lru[8:6] == 3'd0) & (f_rt_tag_vmid[5:4] == 2'd0)
+                & (f_rt_tag_vrf[5:4] == 2'd0) & (f_rt_tag_va[83:56] == 28'd0)))
+        & (tag_valid_i[3]
+            | (~f_rt_tag_valid[3] & (f_rt_tag_lru[11:9] == 3'd0) & (f_rt_tag_vmid[7:6] == 2'd0)
+                & (f_rt_tag_vrf[7:6] == 2'd0) & (f_rt_tag_va[111:84] == 28'd0)))
+        & (tag_valid_i[4]
+            | (~f_rt_tag_valid[4] & (f_rt_tag_lru[14:12] == 3'd0) & (f_rt_tag_vmid[9:8] == 2'd0)
+                & (f_rt_tag_vrf[9:8] == 2'd0) & (f_rt_tag_va[139:112] == 28'd0)))
+        & (tag_valid_i[5]
+            | (~f_rt_tag_valid[5] & (f_rt_tag_lru[17:15] == 3'd0) & (f_rt_tag_vmid[11:10] == 2'd0)
+                & (f_rt_tag_vrf[11:10] == 2'd0) & (f_rt_tag_va[167:140] == 28'd0)))
+        & (tag_valid_i[6]
+            | (~f_rt_tag_valid[6] & (f_rt_tag_lru[20:18] == 3'd0) & (f_rt_tag_vmid[13:12] == 2'd0)
+                & (f_rt_tag_vrf[13:12] == 2'd0) & (f_rt_tag_va[195:168] == 28'd0)))
+        & (tag_valid_i[7]
+            | (~f_rt_tag_valid[7] & (f_rt_tag_lru[23:21] == 3'd0) & (f_rt_tag_vmid[15:14] == 2'd0)
+                & (f_rt_tag_vrf[15:14] == 2'd0) & (f_rt_tag_va[223:196] == 28'd0))));
+    dropped_and_invalid_fields_zero: assert (((tag_valid_i[0] & ~dropped_o[0])
+            | (packed_o[39:32] == 8'd0))
+        & ((tag_valid_i[1] & ~dropped_o[1]) | (packed_o[47:40] == 8'd0))
+        & ((tag_valid_i[2] & ~dropped_o[2]) | (packed_o[55:48] == 8'd0))
+        & ((tag_valid_i[3] & ~dropped_o[3]) | (packed_o[63:56] == 8'd0))
+        & ((tag_valid_i[4] & ~dropped_o[4]) | (packed_o[71:64] == 8'd0))
+        & ((tag_valid_i[5] & ~dropped_o[5]) | (packed_o[79:72] == 8'd0))
+        & ((tag_valid_i[6] & ~dropped_o[6]) | (packed_o[87:80] == 8'd0))
+        & ((tag_valid_i[7] & ~dropped_o[7]) | (packed_o[95:88] == 8'd0)));
     fits_iff_none_dropped: assert (fits_o == ~(|dropped_o));
-    reference_never_dropped: assert (~(|(tag_valid_i & ~tag_valid_i + 8'd1 & dropped_o)));
+    reference_never_dropped: assert (~(|(tag_valid_i & (~tag_valid_i + 8'd1) & dropped_o)));
   end
 `endif
 

@@ -6,40 +6,40 @@
 module l1tlb_seed000_table1_path (
   input  wire clk_i,
   input  wire rst_ni,  // asynchronous, active low
-  input  wire [7:0] req_valid_i,
-  output wire [7:0] req_ready_o,
-  input  wire [287:0] req_vpn_i,
-  input  wire [15:0] req_vmid_i,
-  output wire [7:0] resp_valid_o,
-  output wire [287:0] resp_vpn_o,
-  output wire [15:0] resp_vmid_o,
-  output wire [287:0] resp_ppn_o,
-  output wire [47:0] resp_perm_o,
-  output wire [7:0] fill_valid_o,
-  output wire [287:0] fill_vpn_o,
-  output wire [15:0] fill_vmid_o,
-  output wire [287:0] fill_ppn_o,
-  output wire [47:0] fill_perm_o,
-  output wire [7:0] evict_valid_o,
-  output wire [287:0] evict_vpn_o,
-  output wire [15:0] evict_vmid_o,
-  output wire [287:0] evict_ppn_o,
-  output wire [47:0] evict_perm_o,
-  output wire [7:0] l2_req_valid_o,
-  input  wire [7:0] l2_req_ready_i,
-  output wire [287:0] l2_req_vpn_o,
-  output wire [15:0] l2_req_vmid_o,
-  output wire [15:0] l2_req_tag_o,
-  input  wire [7:0] l2_resp_valid_i,
-  input  wire [15:0] l2_resp_tag_i,
-  input  wire [287:0] l2_resp_ppn_i,
-  input  wire [47:0] l2_resp_perm_i,
-  input  wire sd_valid_i,
-  output wire sd_ready_o,
-  input  wire sd_all_i,
-  input  wire [35:0] sd_vpn_i,
-  input  wire [1:0] sd_vmid_i,
-  output wire sd_done_o
+  input  wire [7:0] req_valid_i,  // per CU: a translation request
+  output wire [7:0] req_ready_o,  // per CU: the request is taken (a register with the input buffer)
+  input  wire [287:0] req_vpn_i,  // per CU: the request's VPN
+  input  wire [15:0] req_vmid_i,  // per CU: the request's VMID
+  output wire [7:0] resp_valid_o,  // per CU: a hit response (registered pulse, no back-pressure)
+  output wire [287:0] resp_vpn_o,  // per CU: the hit's VPN
+  output wire [15:0] resp_vmid_o,  // per CU: the hit's VMID
+  output wire [287:0] resp_ppn_o,  // per CU: the hit's PPN
+  output wire [47:0] resp_perm_o,  // per CU: the hit's permissions
+  output wire [7:0] fill_valid_o,  // per CU: a miss answered by an L2 fill (registered pulse)
+  output wire [287:0] fill_vpn_o,  // per CU: the filled VPN
+  output wire [15:0] fill_vmid_o,  // per CU: the filled VMID
+  output wire [287:0] fill_ppn_o,  // per CU: the filled PPN
+  output wire [47:0] fill_perm_o,  // per CU: the filled permissions
+  output wire [7:0] evict_valid_o,  // per cluster: a fill replaced a valid entry (registered pulse)
+  output wire [287:0] evict_vpn_o,  // per cluster: the replaced entry's VPN
+  output wire [15:0] evict_vmid_o,  // per cluster: the replaced entry's VMID
+  output wire [287:0] evict_ppn_o,  // per cluster: the replaced entry's PPN
+  output wire [47:0] evict_perm_o,  // per cluster: the replaced entry's permissions
+  output wire [7:0] l2_req_valid_o,  // per cluster: a request to the L2-TLB
+  input  wire [7:0] l2_req_ready_i,  // per cluster: the L2-TLB takes the request
+  output wire [287:0] l2_req_vpn_o,  // per cluster: the missing VPN
+  output wire [15:0] l2_req_vmid_o,  // per cluster: the missing VMID
+  output wire [15:0] l2_req_tag_o,  // per cluster: the request's tag {TLB in cluster, MSHR}
+  input  wire [7:0] l2_resp_valid_i,  // per cluster: the L2-TLB's answer (always taken)
+  input  wire [15:0] l2_resp_tag_i,  // per cluster: the answered request's tag
+  input  wire [287:0] l2_resp_ppn_i,  // per cluster: the answer's PPN
+  input  wire [47:0] l2_resp_perm_i,  // per cluster: the answer's permissions
+  input  wire sd_valid_i,  // a shootdown request (held until sd_ready_o)
+  output wire sd_ready_o,  // the shootdown is taken
+  input  wire sd_all_i,  // the shootdown flushes every entry
+  input  wire [35:0] sd_vpn_i,  // the shootdown's VPN
+  input  wire [1:0] sd_vmid_i,  // the shootdown's VMID
+  output wire sd_done_o  // registered pulse: the shootdown has taken effect
 );
 
   wire sd1_v_d;
@@ -433,15 +433,16 @@ module l1tlb_seed000_table1_path (
   wire c7_evict;
   wire u7_hit;
   wire u7_fill;
-  wire [7:0] resp_valid_n;
-  wire [7:0] fill_valid_n;
-  wire [7:0] evict_valid_n;
+  wire [7:0] resp_valid_next;
+  wire [7:0] fill_valid_next;
+  wire [7:0] evict_valid_next;
 
-  // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.
+  // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then
+  // done.
   assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~tlb_busy_q;
   assign sd_acc = sd_valid_i & sd_ready;
   assign sd_block = sd_valid_i | sd1_v_q | sd2_v_q;
-  assign tlb_busy_d = ~sd_block & |tlb_bid | |r1_busy;
+  assign tlb_busy_d = (~sd_block & (|tlb_bid)) | (|r1_busy);
   assign sd_one = sd_acc & ~sd_all_i;
   assign sd_flush_next = sd1_v_q & sd1_all_q;
   assign sd1_v_d = sd_acc;
@@ -465,9 +466,9 @@ module l1tlb_seed000_table1_path (
   assign c0_cand_vmid = t0_cand_vmid;
   assign q0_vmid_d = c0_take ? c0_cand_vmid : q0_vmid_q;
   assign t0_req = req_valid_i[0];
-  assign t0_accept = |t0_req & t0_credit & ~sd_block;
+  assign t0_accept = (|t0_req) & t0_credit & ~sd_block;
   assign t0_grant = t0_credit & ~sd_block & t0_req;
-  assign tlb_bid[0] = |t0_req & t0_credit;
+  assign tlb_bid[0] = (|t0_req) & t0_credit;
   l1tlb_seed000_table1_path_tlb u_tlb0 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -524,9 +525,9 @@ module l1tlb_seed000_table1_path (
   assign c1_cand_vmid = t1_cand_vmid;
   assign q1_vmid_d = c1_take ? c1_cand_vmid : q1_vmid_q;
   assign t1_req = req_valid_i[1];
-  assign t1_accept = |t1_req & t1_credit & ~sd_block;
+  assign t1_accept = (|t1_req) & t1_credit & ~sd_block;
   assign t1_grant = t1_credit & ~sd_block & t1_req;
-  assign tlb_bid[1] = |t1_req & t1_credit;
+  assign tlb_bid[1] = (|t1_req) & t1_credit;
   l1tlb_seed000_table1_path_tlb u_tlb1 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -583,9 +584,9 @@ module l1tlb_seed000_table1_path (
   assign c2_cand_vmid = t2_cand_vmid;
   assign q2_vmid_d = c2_take ? c2_cand_vmid : q2_vmid_q;
   assign t2_req = req_valid_i[2];
-  assign t2_accept = |t2_req & t2_credit & ~sd_block;
+  assign t2_accept = (|t2_req) & t2_credit & ~sd_block;
   assign t2_grant = t2_credit & ~sd_block & t2_req;
-  assign tlb_bid[2] = |t2_req & t2_credit;
+  assign tlb_bid[2] = (|t2_req) & t2_credit;
   l1tlb_seed000_table1_path_tlb u_tlb2 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -642,9 +643,9 @@ module l1tlb_seed000_table1_path (
   assign c3_cand_vmid = t3_cand_vmid;
   assign q3_vmid_d = c3_take ? c3_cand_vmid : q3_vmid_q;
   assign t3_req = req_valid_i[3];
-  assign t3_accept = |t3_req & t3_credit & ~sd_block;
+  assign t3_accept = (|t3_req) & t3_credit & ~sd_block;
   assign t3_grant = t3_credit & ~sd_block & t3_req;
-  assign tlb_bid[3] = |t3_req & t3_credit;
+  assign tlb_bid[3] = (|t3_req) & t3_credit;
   l1tlb_seed000_table1_path_tlb u_tlb3 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -701,9 +702,9 @@ module l1tlb_seed000_table1_path (
   assign c4_cand_vmid = t4_cand_vmid;
   assign q4_vmid_d = c4_take ? c4_cand_vmid : q4_vmid_q;
   assign t4_req = req_valid_i[4];
-  assign t4_accept = |t4_req & t4_credit & ~sd_block;
+  assign t4_accept = (|t4_req) & t4_credit & ~sd_block;
   assign t4_grant = t4_credit & ~sd_block & t4_req;
-  assign tlb_bid[4] = |t4_req & t4_credit;
+  assign tlb_bid[4] = (|t4_req) & t4_credit;
   l1tlb_seed000_table1_path_tlb u_tlb4 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -760,9 +761,9 @@ module l1tlb_seed000_table1_path (
   assign c5_cand_vmid = t5_cand_vmid;
   assign q5_vmid_d = c5_take ? c5_cand_vmid : q5_vmid_q;
   assign t5_req = req_valid_i[5];
-  assign t5_accept = |t5_req & t5_credit & ~sd_block;
+  assign t5_accept = (|t5_req) & t5_credit & ~sd_block;
   assign t5_grant = t5_credit & ~sd_block & t5_req;
-  assign tlb_bid[5] = |t5_req & t5_credit;
+  assign tlb_bid[5] = (|t5_req) & t5_credit;
   l1tlb_seed000_table1_path_tlb u_tlb5 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -819,9 +820,9 @@ module l1tlb_seed000_table1_path (
   assign c6_cand_vmid = t6_cand_vmid;
   assign q6_vmid_d = c6_take ? c6_cand_vmid : q6_vmid_q;
   assign t6_req = req_valid_i[6];
-  assign t6_accept = |t6_req & t6_credit & ~sd_block;
+  assign t6_accept = (|t6_req) & t6_credit & ~sd_block;
   assign t6_grant = t6_credit & ~sd_block & t6_req;
-  assign tlb_bid[6] = |t6_req & t6_credit;
+  assign tlb_bid[6] = (|t6_req) & t6_credit;
   l1tlb_seed000_table1_path_tlb u_tlb6 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -878,9 +879,9 @@ module l1tlb_seed000_table1_path (
   assign c7_cand_vmid = t7_cand_vmid;
   assign q7_vmid_d = c7_take ? c7_cand_vmid : q7_vmid_q;
   assign t7_req = req_valid_i[7];
-  assign t7_accept = |t7_req & t7_credit & ~sd_block;
+  assign t7_accept = (|t7_req) & t7_credit & ~sd_block;
   assign t7_grant = t7_credit & ~sd_block & t7_req;
-  assign tlb_bid[7] = |t7_req & t7_credit;
+  assign tlb_bid[7] = (|t7_req) & t7_credit;
   l1tlb_seed000_table1_path_tlb u_tlb7 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -922,45 +923,108 @@ module l1tlb_seed000_table1_path (
   assign c7_evict = t7_evict;
   assign u7_hit = t7_hit;
   assign u7_fill = t7_fill;
-  assign req_ready_o = {t7_grant, t6_grant, t5_grant, t4_grant, t3_grant, t2_grant, t1_grant, t0_grant};
+  assign req_ready_o = {t7_grant, t6_grant, t5_grant, t4_grant, t3_grant, t2_grant, t1_grant,
+      t0_grant};
   assign l2_req_valid_o = {q7_v_q, q6_v_q, q5_v_q, q4_v_q, q3_v_q, q2_v_q, q1_v_q, q0_v_q};
   assign l2_req_vpn_o = {q7_vh_q, q6_vh_q, q5_vh_q, q4_vh_q, q3_vh_q, q2_vh_q, q1_vh_q, q0_vh_q};
-  assign l2_req_vmid_o = {q7_vmid_q, q6_vmid_q, q5_vmid_q, q4_vmid_q, q3_vmid_q, q2_vmid_q, q1_vmid_q, q0_vmid_q};
-  assign l2_req_tag_o = {q7_mshr_q, q6_mshr_q, q5_mshr_q, q4_mshr_q, q3_mshr_q, q2_mshr_q, q1_mshr_q, q0_mshr_q};
+  assign l2_req_vmid_o = {q7_vmid_q, q6_vmid_q, q5_vmid_q, q4_vmid_q, q3_vmid_q, q2_vmid_q,
+      q1_vmid_q, q0_vmid_q};
+  assign l2_req_tag_o = {q7_mshr_q, q6_mshr_q, q5_mshr_q, q4_mshr_q, q3_mshr_q, q2_mshr_q,
+      q1_mshr_q, q0_mshr_q};
   // Per-CU response registers: data loaded only with its valid.
-  assign resp_valid_n = {|u7_hit, |u6_hit, |u5_hit, |u4_hit, |u3_hit, |u2_hit, |u1_hit, |u0_hit};
-  assign fill_valid_n = {|u7_fill, |u6_fill, |u5_fill, |u4_fill, |u3_fill, |u2_fill, |u1_fill, |u0_fill};
-  assign resp_valid_d = resp_valid_n;
-  assign fill_valid_d = fill_valid_n;
+  assign resp_valid_next = {|u7_hit, |u6_hit, |u5_hit, |u4_hit, |u3_hit, |u2_hit, |u1_hit, |u0_hit};
+  assign fill_valid_next = {|u7_fill, |u6_fill, |u5_fill, |u4_fill, |u3_fill, |u2_fill, |u1_fill,
+      |u0_fill};
+  assign resp_valid_d = resp_valid_next;
+  assign fill_valid_d = fill_valid_next;
   assign resp_valid_o = resp_valid_q;
   assign fill_valid_o = fill_valid_q;
-  assign resp_vpn_d = {resp_valid_n[7] ? t7_hit_vpn : resp_vpn_q[287:252], resp_valid_n[6] ? t6_hit_vpn : resp_vpn_q[251:216], resp_valid_n[5] ? t5_hit_vpn : resp_vpn_q[215:180], resp_valid_n[4] ? t4_hit_vpn : resp_vpn_q[179:144], resp_valid_n[3] ? t3_hit_vpn : resp_vpn_q[143:108], resp_valid_n[2] ? t2_hit_vpn : resp_vpn_q[107:72], resp_valid_n[1] ? t1_hit_vpn : resp_vpn_q[71:36], resp_valid_n[0] ? t0_hit_vpn : resp_vpn_q[35:0]};
+  assign resp_vpn_d = {resp_valid_next[7] ? t7_hit_vpn : resp_vpn_q[287:252], resp_valid_next[6]
+      ? t6_hit_vpn : resp_vpn_q[251:216], resp_valid_next[5] ? t5_hit_vpn : resp_vpn_q[215:180],
+      resp_valid_next[4] ? t4_hit_vpn : resp_vpn_q[179:144], resp_valid_next[3] ? t3_hit_vpn
+      : resp_vpn_q[143:108], resp_valid_next[2] ? t2_hit_vpn : resp_vpn_q[107:72],
+      resp_valid_next[1] ? t1_hit_vpn : resp_vpn_q[71:36], resp_valid_next[0] ? t0_hit_vpn
+      : resp_vpn_q[35:0]};
   assign resp_vpn_o = resp_vpn_q;
-  assign resp_vmid_d = {resp_valid_n[7] ? t7_hit_vmid : resp_vmid_q[15:14], resp_valid_n[6] ? t6_hit_vmid : resp_vmid_q[13:12], resp_valid_n[5] ? t5_hit_vmid : resp_vmid_q[11:10], resp_valid_n[4] ? t4_hit_vmid : resp_vmid_q[9:8], resp_valid_n[3] ? t3_hit_vmid : resp_vmid_q[7:6], resp_valid_n[2] ? t2_hit_vmid : resp_vmid_q[5:4], resp_valid_n[1] ? t1_hit_vmid : resp_vmid_q[3:2], resp_valid_n[0] ? t0_hit_vmid : resp_vmid_q[1:0]};
+  assign resp_vmid_d = {resp_valid_next[7] ? t7_hit_vmid : resp_vmid_q[15:14], resp_valid_next[6]
+      ? t6_hit_vmid : resp_vmid_q[13:12], resp_valid_next[5] ? t5_hit_vmid : resp_vmid_q[11:10],
+      resp_valid_next[4] ? t4_hit_vmid : resp_vmid_q[9:8], resp_valid_next[3] ? t3_hit_vmid
+      : resp_vmid_q[7:6], resp_valid_next[2] ? t2_hit_vmid : resp_vmid_q[5:4], resp_valid_next[1]
+      ? t1_hit_vmid : resp_vmid_q[3:2], resp_valid_next[0] ? t0_hit_vmid : resp_vmid_q[1:0]};
   assign resp_vmid_o = resp_vmid_q;
-  assign resp_ppn_d = {resp_valid_n[7] ? t7_hit_ppn : resp_ppn_q[287:252], resp_valid_n[6] ? t6_hit_ppn : resp_ppn_q[251:216], resp_valid_n[5] ? t5_hit_ppn : resp_ppn_q[215:180], resp_valid_n[4] ? t4_hit_ppn : resp_ppn_q[179:144], resp_valid_n[3] ? t3_hit_ppn : resp_ppn_q[143:108], resp_valid_n[2] ? t2_hit_ppn : resp_ppn_q[107:72], resp_valid_n[1] ? t1_hit_ppn : resp_ppn_q[71:36], resp_valid_n[0] ? t0_hit_ppn : resp_ppn_q[35:0]};
+  assign resp_ppn_d = {resp_valid_next[7] ? t7_hit_ppn : resp_ppn_q[287:252], resp_valid_next[6]
+      ? t6_hit_ppn : resp_ppn_q[251:216], resp_valid_next[5] ? t5_hit_ppn : resp_ppn_q[215:180],
+      resp_valid_next[4] ? t4_hit_ppn : resp_ppn_q[179:144], resp_valid_next[3] ? t3_hit_ppn
+      : resp_ppn_q[143:108], resp_valid_next[2] ? t2_hit_ppn : resp_ppn_q[107:72],
+      resp_valid_next[1] ? t1_hit_ppn : resp_ppn_q[71:36], resp_valid_next[0] ? t0_hit_ppn
+      : resp_ppn_q[35:0]};
   assign resp_ppn_o = resp_ppn_q;
-  assign resp_perm_d = {resp_valid_n[7] ? t7_hit_perm : resp_perm_q[47:42], resp_valid_n[6] ? t6_hit_perm : resp_perm_q[41:36], resp_valid_n[5] ? t5_hit_perm : resp_perm_q[35:30], resp_valid_n[4] ? t4_hit_perm : resp_perm_q[29:24], resp_valid_n[3] ? t3_hit_perm : resp_perm_q[23:18], resp_valid_n[2] ? t2_hit_perm : resp_perm_q[17:12], resp_valid_n[1] ? t1_hit_perm : resp_perm_q[11:6], resp_valid_n[0] ? t0_hit_perm : resp_perm_q[5:0]};
+  assign resp_perm_d = {resp_valid_next[7] ? t7_hit_perm : resp_perm_q[47:42], resp_valid_next[6]
+      ? t6_hit_perm : resp_perm_q[41:36], resp_valid_next[5] ? t5_hit_perm : resp_perm_q[35:30],
+      resp_valid_next[4] ? t4_hit_perm : resp_perm_q[29:24], resp_valid_next[3] ? t3_hit_perm
+      : resp_perm_q[23:18], resp_valid_next[2] ? t2_hit_perm : resp_perm_q[17:12],
+      resp_valid_next[1] ? t1_hit_perm : resp_perm_q[11:6], resp_valid_next[0] ? t0_hit_perm
+      : resp_perm_q[5:0]};
   assign resp_perm_o = resp_perm_q;
-  assign fill_vpn_d = {fill_valid_n[7] ? t7_fill_vh : fill_vpn_q[287:252], fill_valid_n[6] ? t6_fill_vh : fill_vpn_q[251:216], fill_valid_n[5] ? t5_fill_vh : fill_vpn_q[215:180], fill_valid_n[4] ? t4_fill_vh : fill_vpn_q[179:144], fill_valid_n[3] ? t3_fill_vh : fill_vpn_q[143:108], fill_valid_n[2] ? t2_fill_vh : fill_vpn_q[107:72], fill_valid_n[1] ? t1_fill_vh : fill_vpn_q[71:36], fill_valid_n[0] ? t0_fill_vh : fill_vpn_q[35:0]};
+  assign fill_vpn_d = {fill_valid_next[7] ? t7_fill_vh : fill_vpn_q[287:252], fill_valid_next[6]
+      ? t6_fill_vh : fill_vpn_q[251:216], fill_valid_next[5] ? t5_fill_vh : fill_vpn_q[215:180],
+      fill_valid_next[4] ? t4_fill_vh : fill_vpn_q[179:144], fill_valid_next[3] ? t3_fill_vh
+      : fill_vpn_q[143:108], fill_valid_next[2] ? t2_fill_vh : fill_vpn_q[107:72],
+      fill_valid_next[1] ? t1_fill_vh : fill_vpn_q[71:36], fill_valid_next[0] ? t0_fill_vh
+      : fill_vpn_q[35:0]};
   assign fill_vpn_o = fill_vpn_q;
-  assign fill_vmid_d = {fill_valid_n[7] ? t7_fill_vmid : fill_vmid_q[15:14], fill_valid_n[6] ? t6_fill_vmid : fill_vmid_q[13:12], fill_valid_n[5] ? t5_fill_vmid : fill_vmid_q[11:10], fill_valid_n[4] ? t4_fill_vmid : fill_vmid_q[9:8], fill_valid_n[3] ? t3_fill_vmid : fill_vmid_q[7:6], fill_valid_n[2] ? t2_fill_vmid : fill_vmid_q[5:4], fill_valid_n[1] ? t1_fill_vmid : fill_vmid_q[3:2], fill_valid_n[0] ? t0_fill_vmid : fill_vmid_q[1:0]};
+  assign fill_vmid_d = {fill_valid_next[7] ? t7_fill_vmid : fill_vmid_q[15:14], fill_valid_next[6]
+      ? t6_fill_vmid : fill_vmid_q[13:12], fill_valid_next[5] ? t5_fill_vmid : fill_vmid_q[11:10],
+      fill_valid_next[4] ? t4_fill_vmid : fill_vmid_q[9:8], fill_valid_next[3] ? t3_fill_vmid
+      : fill_vmid_q[7:6], fill_valid_next[2] ? t2_fill_vmid : fill_vmid_q[5:4], fill_valid_next[1]
+      ? t1_fill_vmid : fill_vmid_q[3:2], fill_valid_next[0] ? t0_fill_vmid : fill_vmid_q[1:0]};
   assign fill_vmid_o = fill_vmid_q;
-  assign fill_ppn_d = {fill_valid_n[7] ? t7_fill_ppn : fill_ppn_q[287:252], fill_valid_n[6] ? t6_fill_ppn : fill_ppn_q[251:216], fill_valid_n[5] ? t5_fill_ppn : fill_ppn_q[215:180], fill_valid_n[4] ? t4_fill_ppn : fill_ppn_q[179:144], fill_valid_n[3] ? t3_fill_ppn : fill_ppn_q[143:108], fill_valid_n[2] ? t2_fill_ppn : fill_ppn_q[107:72], fill_valid_n[1] ? t1_fill_ppn : fill_ppn_q[71:36], fill_valid_n[0] ? t0_fill_ppn : fill_ppn_q[35:0]};
+  assign fill_ppn_d = {fill_valid_next[7] ? t7_fill_ppn : fill_ppn_q[287:252], fill_valid_next[6]
+      ? t6_fill_ppn : fill_ppn_q[251:216], fill_valid_next[5] ? t5_fill_ppn : fill_ppn_q[215:180],
+      fill_valid_next[4] ? t4_fill_ppn : fill_ppn_q[179:144], fill_valid_next[3] ? t3_fill_ppn
+      : fill_ppn_q[143:108], fill_valid_next[2] ? t2_fill_ppn : fill_ppn_q[107:72],
+      fill_valid_next[1] ? t1_fill_ppn : fill_ppn_q[71:36], fill_valid_next[0] ? t0_fill_ppn
+      : fill_ppn_q[35:0]};
   assign fill_ppn_o = fill_ppn_q;
-  assign fill_perm_d = {fill_valid_n[7] ? t7_fill_perm : fill_perm_q[47:42], fill_valid_n[6] ? t6_fill_perm : fill_perm_q[41:36], fill_valid_n[5] ? t5_fill_perm : fill_perm_q[35:30], fill_valid_n[4] ? t4_fill_perm : fill_perm_q[29:24], fill_valid_n[3] ? t3_fill_perm : fill_perm_q[23:18], fill_valid_n[2] ? t2_fill_perm : fill_perm_q[17:12], fill_valid_n[1] ? t1_fill_perm : fill_perm_q[11:6], fill_valid_n[0] ? t0_fill_perm : fill_perm_q[5:0]};
+  assign fill_perm_d = {fill_valid_next[7] ? t7_fill_perm : fill_perm_q[47:42], fill_valid_next[6]
+      ? t6_fill_perm : fill_perm_q[41:36], fill_valid_next[5] ? t5_fill_perm : fill_perm_q[35:30],
+      fill_valid_next[4] ? t4_fill_perm : fill_perm_q[29:24], fill_valid_next[3] ? t3_fill_perm
+      : fill_perm_q[23:18], fill_valid_next[2] ? t2_fill_perm : fill_perm_q[17:12],
+      fill_valid_next[1] ? t1_fill_perm : fill_perm_q[11:6], fill_valid_next[0] ? t0_fill_perm
+      : fill_perm_q[5:0]};
   assign fill_perm_o = fill_perm_q;
   // Per-cluster eviction registers: data loaded only with its valid.
-  assign evict_valid_n = {|c7_evict, |c6_evict, |c5_evict, |c4_evict, |c3_evict, |c2_evict, |c1_evict, |c0_evict};
-  assign evict_valid_d = evict_valid_n;
+  assign evict_valid_next = {|c7_evict, |c6_evict, |c5_evict, |c4_evict, |c3_evict, |c2_evict,
+      |c1_evict, |c0_evict};
+  assign evict_valid_d = evict_valid_next;
   assign evict_valid_o = evict_valid_q;
-  assign evict_vpn_d = {evict_valid_n[7] ? t7_evict_vh : evict_vpn_q[287:252], evict_valid_n[6] ? t6_evict_vh : evict_vpn_q[251:216], evict_valid_n[5] ? t5_evict_vh : evict_vpn_q[215:180], evict_valid_n[4] ? t4_evict_vh : evict_vpn_q[179:144], evict_valid_n[3] ? t3_evict_vh : evict_vpn_q[143:108], evict_valid_n[2] ? t2_evict_vh : evict_vpn_q[107:72], evict_valid_n[1] ? t1_evict_vh : evict_vpn_q[71:36], evict_valid_n[0] ? t0_evict_vh : evict_vpn_q[35:0]};
+  assign evict_vpn_d = {evict_valid_next[7] ? t7_evict_vh : evict_vpn_q[287:252],
+      evict_valid_next[6] ? t6_evict_vh : evict_vpn_q[251:216], evict_valid_next[5] ? t5_evict_vh
+      : evict_vpn_q[215:180], evict_valid_next[4] ? t4_evict_vh : evict_vpn_q[179:144],
+      evict_valid_next[3] ? t3_evict_vh : evict_vpn_q[143:108], evict_valid_next[2] ? t2_evict_vh
+      : evict_vpn_q[107:72], evict_valid_next[1] ? t1_evict_vh : evict_vpn_q[71:36],
+      evict_valid_next[0] ? t0_evict_vh : evict_vpn_q[35:0]};
   assign evict_vpn_o = evict_vpn_q;
-  assign evict_vmid_d = {evict_valid_n[7] ? t7_evict_vmid : evict_vmid_q[15:14], evict_valid_n[6] ? t6_evict_vmid : evict_vmid_q[13:12], evict_valid_n[5] ? t5_evict_vmid : evict_vmid_q[11:10], evict_valid_n[4] ? t4_evict_vmid : evict_vmid_q[9:8], evict_valid_n[3] ? t3_evict_vmid : evict_vmid_q[7:6], evict_valid_n[2] ? t2_evict_vmid : evict_vmid_q[5:4], evict_valid_n[1] ? t1_evict_vmid : evict_vmid_q[3:2], evict_valid_n[0] ? t0_evict_vmid : evict_vmid_q[1:0]};
+  assign evict_vmid_d = {evict_valid_next[7] ? t7_evict_vmid : evict_vmid_q[15:14],
+      evict_valid_next[6] ? t6_evict_vmid : evict_vmid_q[13:12], evict_valid_next[5] ? t5_evict_vmid
+      : evict_vmid_q[11:10], evict_valid_next[4] ? t4_evict_vmid : evict_vmid_q[9:8],
+      evict_valid_next[3] ? t3_evict_vmid : evict_vmid_q[7:6], evict_valid_next[2] ? t2_evict_vmid
+      : evict_vmid_q[5:4], evict_valid_next[1] ? t1_evict_vmid : evict_vmid_q[3:2],
+      evict_valid_next[0] ? t0_evict_vmid : evict_vmid_q[1:0]};
   assign evict_vmid_o = evict_vmid_q;
-  assign evict_ppn_d = {evict_valid_n[7] ? t7_evict_ppn : evict_ppn_q[287:252], evict_valid_n[6] ? t6_evict_ppn : evict_ppn_q[251:216], evict_valid_n[5] ? t5_evict_ppn : evict_ppn_q[215:180], evict_valid_n[4] ? t4_evict_ppn : evict_ppn_q[179:144], evict_valid_n[3] ? t3_evict_ppn : evict_ppn_q[143:108], evict_valid_n[2] ? t2_evict_ppn : evict_ppn_q[107:72], evict_valid_n[1] ? t1_evict_ppn : evict_ppn_q[71:36], evict_valid_n[0] ? t0_evict_ppn : evict_ppn_q[35:0]};
+  assign evict_ppn_d = {evict_valid_next[7] ? t7_evict_ppn : evict_ppn_q[287:252],
+      evict_valid_next[6] ? t6_evict_ppn : evict_ppn_q[251:216], evict_valid_next[5] ? t5_evict_ppn
+      : evict_ppn_q[215:180], evict_valid_next[4] ? t4_evict_ppn : evict_ppn_q[179:144],
+      evict_valid_next[3] ? t3_evict_ppn : evict_ppn_q[143:108], evict_valid_next[2] ? t2_evict_ppn
+      : evict_ppn_q[107:72], evict_valid_next[1] ? t1_evict_ppn : evict_ppn_q[71:36],
+      evict_valid_next[0] ? t0_evict_ppn : evict_ppn_q[35:0]};
   assign evict_ppn_o = evict_ppn_q;
-  assign evict_perm_d = {evict_valid_n[7] ? t7_evict_perm : evict_perm_q[47:42], evict_valid_n[6] ? t6_evict_perm : evict_perm_q[41:36], evict_valid_n[5] ? t5_evict_perm : evict_perm_q[35:30], evict_valid_n[4] ? t4_evict_perm : evict_perm_q[29:24], evict_valid_n[3] ? t3_evict_perm : evict_perm_q[23:18], evict_valid_n[2] ? t2_evict_perm : evict_perm_q[17:12], evict_valid_n[1] ? t1_evict_perm : evict_perm_q[11:6], evict_valid_n[0] ? t0_evict_perm : evict_perm_q[5:0]};
+  assign evict_perm_d = {evict_valid_next[7] ? t7_evict_perm : evict_perm_q[47:42],
+      evict_valid_next[6] ? t6_evict_perm : evict_perm_q[41:36], evict_valid_next[5] ? t5_evict_perm
+      : evict_perm_q[35:30], evict_valid_next[4] ? t4_evict_perm : evict_perm_q[29:24],
+      evict_valid_next[3] ? t3_evict_perm : evict_perm_q[23:18], evict_valid_next[2] ? t2_evict_perm
+      : evict_perm_q[17:12], evict_valid_next[1] ? t1_evict_perm : evict_perm_q[11:6],
+      evict_valid_next[0] ? t0_evict_perm : evict_perm_q[5:0]};
   assign evict_perm_o = evict_perm_q;
 
   always @(posedge clk_i or negedge rst_ni) begin
@@ -1004,18 +1068,18 @@ module l1tlb_seed000_table1_path (
       q7_vmid_q <= 2'd0;
       resp_valid_q <= 8'd0;
       fill_valid_q <= 8'd0;
-      resp_vpn_q <= 288'h000000000000000000000000000000000000000000000000000000000000000000000000;
+      resp_vpn_q <= 288'h0;
       resp_vmid_q <= 16'd0;
-      resp_ppn_q <= 288'h000000000000000000000000000000000000000000000000000000000000000000000000;
+      resp_ppn_q <= 288'h0;
       resp_perm_q <= 48'd0;
-      fill_vpn_q <= 288'h000000000000000000000000000000000000000000000000000000000000000000000000;
+      fill_vpn_q <= 288'h0;
       fill_vmid_q <= 16'd0;
-      fill_ppn_q <= 288'h000000000000000000000000000000000000000000000000000000000000000000000000;
+      fill_ppn_q <= 288'h0;
       fill_perm_q <= 48'd0;
       evict_valid_q <= 8'd0;
-      evict_vpn_q <= 288'h000000000000000000000000000000000000000000000000000000000000000000000000;
+      evict_vpn_q <= 288'h0;
       evict_vmid_q <= 16'd0;
-      evict_ppn_q <= 288'h000000000000000000000000000000000000000000000000000000000000000000000000;
+      evict_ppn_q <= 288'h0;
       evict_perm_q <= 48'd0;
     end else begin
       sd1_v_q <= sd1_v_d;

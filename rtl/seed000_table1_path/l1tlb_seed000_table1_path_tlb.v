@@ -6,7 +6,8 @@
 module l1tlb_seed000_table1_path_tlb (
   input  wire clk_i,
   input  wire rst_ni,  // asynchronous, active low
-  input  wire pick_i,  // the crossbar's round-robin winner among this TLB's requesters (one-hot or none)
+  // the crossbar's round-robin winner among this TLB's requesters (one-hot or none)
+  input  wire pick_i,
   input  wire accept_i,  // the winner is taken: some requester, the credit open, no shootdown
   input  wire [35:0] req_vpn_i,
   input  wire [1:0] req_vmid_i,
@@ -14,7 +15,9 @@ module l1tlb_seed000_table1_path_tlb (
   input  wire [35:0] sd_vpn_i,
   input  wire [1:0] sd_vmid_i,
   input  wire sd_all_next_i,  // a flush-all takes effect at the next edge (sd1 now)
-  input  wire l2_take_i,  // the L2 request register loads and no TLB ahead of this one has a candidate: the candidate MSHR, if any, is loaded
+  // the L2 request register loads and no TLB ahead of this one has a candidate: the candidate MSHR,
+  // if any, is loaded
+  input  wire l2_take_i,
   input  wire l2_resp_valid_i,
   input  wire [1:0] l2_resp_mshr_i,
   input  wire [35:0] l2_resp_ppn_i,
@@ -66,28 +69,28 @@ module l1tlb_seed000_table1_path_tlb (
   reg  [31:0] r2_match_q;
   wire r2_any_d;
   reg  r2_any_q;
-  wire [31:0] ev_d;
-  reg  [31:0] ev_q;
-  wire [1215:0] etag_d;
-  reg  [1215:0] etag_q;
-  wire [1151:0] eppn_d;
-  reg  [1151:0] eppn_q;
-  wire [191:0] eperm_d;
-  reg  [191:0] eperm_q;
-  wire [3:0] mv_d;
-  reg  [3:0] mv_q;
-  wire [3:0] mp_d;
-  reg  [3:0] mp_q;
-  wire [3:0] ms_d;
-  reg  [3:0] ms_q;
-  wire [3:0] mk_d;
-  reg  [3:0] mk_q;
-  wire [143:0] mvh_d;
-  reg  [143:0] mvh_q;
-  wire [7:0] mvm_d;
-  reg  [7:0] mvm_q;
-  wire [3:0] mw_d;
-  reg  [3:0] mw_q;
+  wire [31:0] entry_valid_d;
+  reg  [31:0] entry_valid_q;
+  wire [1215:0] entry_tag_d;
+  reg  [1215:0] entry_tag_q;
+  wire [1151:0] entry_ppn_d;
+  reg  [1151:0] entry_ppn_q;
+  wire [191:0] entry_perm_d;
+  reg  [191:0] entry_perm_q;
+  wire [3:0] mshr_valid_d;
+  reg  [3:0] mshr_valid_q;
+  wire [3:0] mshr_pending_d;
+  reg  [3:0] mshr_pending_q;
+  wire [3:0] mshr_sent_d;
+  reg  [3:0] mshr_sent_q;
+  wire [3:0] mshr_killed_d;
+  reg  [3:0] mshr_killed_q;
+  wire [143:0] mshr_vpn_hi_d;
+  reg  [143:0] mshr_vpn_hi_q;
+  wire [7:0] mshr_vmid_d;
+  reg  [7:0] mshr_vmid_q;
+  wire [3:0] mshr_waiters_d;
+  reg  [3:0] mshr_waiters_q;
   wire [3:0] r2_cam_d;
   reg  [3:0] r2_cam_q;
   wire [3:0] sent_d;
@@ -152,13 +155,13 @@ module l1tlb_seed000_table1_path_tlb (
   wire [0:0] r1_set_w;
   wire [0:0] r2_set_w;
   wire [0:0] f2_set_w;
-  wire [3:0] mv_w;
-  wire [3:0] mp_w;
-  wire [143:0] mvh_w;
-  wire [7:0] mvm_w;
-  wire [3:0] mw_w;
-  wire [3:0] ms_w;
-  wire [3:0] mk_w;
+  wire [3:0] mshr_valid_w;
+  wire [3:0] mshr_pending_w;
+  wire [143:0] mshr_vpn_hi_w;
+  wire [7:0] mshr_vmid_w;
+  wire [3:0] mshr_waiters_w;
+  wire [3:0] mshr_sent_w;
+  wire [3:0] mshr_killed_w;
   wire [3:0] f2_moh_w;
   wire [3:0] f3_moh_w;
   wire sd_load;
@@ -167,7 +170,7 @@ module l1tlb_seed000_table1_path_tlb (
   wire [3:0] f0_moh;
   wire [35:0] f0_vh;
   wire [35:0] r2_vh;
-  wire f2_sdm_n;
+  wire f2_sdm_next;
   wire we_one;
   wire we;
   wire [37:0] f2_tag;
@@ -206,15 +209,15 @@ module l1tlb_seed000_table1_path_tlb (
   wire [3:0] cand_oh_0_4;
   wire [3:0] cand_oh;
   wire r1_key_is_r2;
-  wire [3:0] mv_n;
-  wire [3:0] mp_n;
-  wire [3:0] ms_n;
-  wire [3:0] mk_n;
-  wire [143:0] mvh_n;
-  wire [7:0] mvm_n;
-  wire [3:0] mw_n;
-  wire [3:0] r2_cam_n;
-  wire f2_kill_n;
+  wire [3:0] mshr_valid_next;
+  wire [3:0] mshr_pending_next;
+  wire [3:0] mshr_sent_next;
+  wire [3:0] mshr_killed_next;
+  wire [143:0] mshr_vpn_hi_next;
+  wire [7:0] mshr_vmid_next;
+  wire [3:0] mshr_waiters_next;
+  wire [3:0] r2_cam_next;
+  wire f2_kill_next;
   wire [2:0] free_plus;
   wire [2:0] free_plus_minus;
   wire [3:0] free_oh;
@@ -227,10 +230,10 @@ module l1tlb_seed000_table1_path_tlb (
   wire [3:0] free_alloc_lo_0_4;
   wire [3:0] free_alloc_lo;
   wire free_alloc_fr;
-  wire [31:0] ev_n;
-  wire [1215:0] etag_n;
-  wire [1151:0] eppn_n;
-  wire [191:0] eperm_n;
+  wire [31:0] entry_valid_next;
+  wire [1215:0] entry_tag_next;
+  wire [1151:0] entry_ppn_next;
+  wire [191:0] entry_perm_next;
   wire e_valid;
   wire e_shot;
   wire [1215:0] e_tag_row;
@@ -238,7 +241,7 @@ module l1tlb_seed000_table1_path_tlb (
   wire [1151:0] e_ppn_row;
   wire [191:0] e_perm_row;
   wire untouch;
-  wire [30:0] plru_n;
+  wire [30:0] plru_next;
   wire [30:0] f1_plru_q;
   wire [30:0] f1_plru;
   wire f1_untouch;
@@ -249,20 +252,20 @@ module l1tlb_seed000_table1_path_tlb (
   wire [31:0] plru_dir4;
   wire [31:0] f1_repl;
   wire [31:0] unused_unused_f1_iv;
-  wire [31:0] f2_vict_n;
+  wire [31:0] f2_vict_next;
 
   assign unused_pick_i = pick_i;
   assign sd_all_d = sd_all_next_i;
   assign r1_set_w = 1'b1;
   assign r2_set_w = 1'b1;
   assign f2_set_w = 1'b1;
-  assign mv_w = mv_q;
-  assign mp_w = mp_q;
-  assign mvh_w = mvh_q;
-  assign mvm_w = mvm_q;
-  assign mw_w = mw_q;
-  assign ms_w = ms_q;
-  assign mk_w = mk_q;
+  assign mshr_valid_w = mshr_valid_q;
+  assign mshr_pending_w = mshr_pending_q;
+  assign mshr_vpn_hi_w = mshr_vpn_hi_q;
+  assign mshr_vmid_w = mshr_vmid_q;
+  assign mshr_waiters_w = mshr_waiters_q;
+  assign mshr_sent_w = mshr_sent_q;
+  assign mshr_killed_w = mshr_killed_q;
   assign f2_moh_w = f2_moh_q;
   assign f3_moh_w = f3_moh_q;
   // Crossbar port: the top's round-robin winner, taken with the credit open.
@@ -274,13 +277,16 @@ module l1tlb_seed000_table1_path_tlb (
   assign r1_sd_d = sd_load;
   assign r1_vpn_d = acc_vpn;
   assign r1_vmid_d = acc_vmid;
-  // Fill: the response reads the MSHR, f1 prepares the victim, f2 writes the entry, f3 answers the waiters and frees the MSHR.
+  // Fill: the response reads the MSHR, f1 prepares the victim, f2 writes the entry, f3 answers the
+  // waiters and frees the MSHR.
   assign f0_moh = 4'd1 << l2_resp_mshr_i;
-  assign f0_vh = {36{f0_moh[0]}} & mvh_q[35:0] | {36{f0_moh[1]}} & mvh_q[71:36] | {36{f0_moh[2]}} & mvh_q[107:72] | {36{f0_moh[3]}} & mvh_q[143:108];
+  assign f0_vh = ({36{f0_moh[0]}} & mshr_vpn_hi_q[35:0]) | ({36{f0_moh[1]}} & mshr_vpn_hi_q[71:36])
+      | ({36{f0_moh[2]}} & mshr_vpn_hi_q[107:72]) | ({36{f0_moh[3]}} & mshr_vpn_hi_q[143:108]);
   assign f1_v_d = l2_resp_valid_i;
   assign f1_moh_d = f0_moh;
   assign f1_vh_d = f0_vh;
-  assign f1_vmid_d = {2{f0_moh[0]}} & mvm_q[1:0] | {2{f0_moh[1]}} & mvm_q[3:2] | {2{f0_moh[2]}} & mvm_q[5:4] | {2{f0_moh[3]}} & mvm_q[7:6];
+  assign f1_vmid_d = ({2{f0_moh[0]}} & mshr_vmid_q[1:0]) | ({2{f0_moh[1]}} & mshr_vmid_q[3:2])
+      | ({2{f0_moh[2]}} & mshr_vmid_q[5:4]) | ({2{f0_moh[3]}} & mshr_vmid_q[7:6]);
   assign f1_ppn_d = l2_resp_ppn_i;
   assign f1_perm_d = l2_resp_perm_i;
   assign f2_v_d = f1_v_q;
@@ -295,29 +301,33 @@ module l1tlb_seed000_table1_path_tlb (
   assign f3_vmid_d = f2_vmid_q;
   assign f3_ppn_d = f2_ppn_q;
   assign f3_perm_d = f2_perm_q;
-  assign fill_o = f3_v_q & (f3_moh_q[0] & mw_q[0] | f3_moh_q[1] & mw_q[1] | f3_moh_q[2] & mw_q[2] | f3_moh_q[3] & mw_q[3]);
+  assign fill_o = f3_v_q
+      & ((f3_moh_q[0] & mshr_waiters_q[0]) | (f3_moh_q[1] & mshr_waiters_q[1])
+          | (f3_moh_q[2] & mshr_waiters_q[2]) | (f3_moh_q[3] & mshr_waiters_q[3]));
   assign fill_vh_o = f3_vh_q;
   assign fill_vmid_o = f3_vmid_q;
   assign fill_ppn_o = f3_ppn_q;
   assign fill_perm_o = f3_perm_q;
   assign r2_vh = r2_vpn_q;
-  assign f2_sdm_n = r1_sd_q & r1_vpn_q == f1_vh_q & r1_vmid_q == f1_vmid_q;
-  assign f2_sdm_d = f2_sdm_n;
+  assign f2_sdm_next = r1_sd_q & (r1_vpn_q == f1_vh_q) & (r1_vmid_q == f1_vmid_q);
+  assign f2_sdm_d = f2_sdm_next;
   assign we_one = f2_v_q & ~f2_kill_q & ~f2_sdm_q;
   assign we = we_one & ~sd_all_q;
   assign f2_tag = {f2_vmid_q, f2_vh_q};
   assign plru_w = plru_q;
   assign vict = f2_vict_q;
-  // Compare stage: tags of the r1 set, way `vict` patched when the fill writes that set at this edge.
-  assign c_valid = ev_q;
-  assign c_tag = etag_q;
+  // Compare stage: tags of the r1 set, way `vict` patched when the fill writes that set at this
+  // edge.
+  assign c_valid = entry_valid_q;
+  assign c_tag = entry_tag_q;
   assign c_key = {r1_vmid_q, r1_vpn_q};
   assign c_feq = f2_tag == c_key;
-  assign c_patch = we & |(r1_set_w & f2_set_w);
+  assign c_patch = we & (|(r1_set_w & f2_set_w));
   genvar gc;
   generate
     for (gc = 0; gc < 32; gc = gc + 1) begin : g_cmp
-      assign match[gc] = c_patch & vict[gc] ? c_feq : c_valid[gc] & c_tag[gc * 38 +: 38] == c_key;
+      assign match[gc] = (c_patch & vict[gc]) ? c_feq : c_valid[gc]
+          & (c_tag[gc * 38 +: 38] == c_key);
     end
   endgenerate
   assign r2_v_d = r1_v_q;
@@ -329,30 +339,67 @@ module l1tlb_seed000_table1_path_tlb (
   assign r2_any_d = |match;
   assign f1_iv_d = {32{r1_sd_q & 1'b1}} & match;
   assign r1_v_o = r1_v_q;
-  // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.
+  // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest
+  // free.
   assign hit = r2_v_q & r2_any_q;
   assign r2_cu = 1'b1;
   assign hit_o = hit & r2_cu;
   assign hit_vpn_o = r2_vpn_q;
   assign hit_vmid_o = r2_vmid_q;
-  assign h_ppn_row = eppn_q;
-  assign h_perm_row = eperm_q;
-  assign hit_ppn_o = {36{r2_match_q[0]}} & h_ppn_row[35:0] | {36{r2_match_q[1]}} & h_ppn_row[71:36] | {36{r2_match_q[2]}} & h_ppn_row[107:72] | {36{r2_match_q[3]}} & h_ppn_row[143:108] | {36{r2_match_q[4]}} & h_ppn_row[179:144] | {36{r2_match_q[5]}} & h_ppn_row[215:180] | {36{r2_match_q[6]}} & h_ppn_row[251:216] | {36{r2_match_q[7]}} & h_ppn_row[287:252] | {36{r2_match_q[8]}} & h_ppn_row[323:288] | {36{r2_match_q[9]}} & h_ppn_row[359:324] | {36{r2_match_q[10]}} & h_ppn_row[395:360] | {36{r2_match_q[11]}} & h_ppn_row[431:396] | {36{r2_match_q[12]}} & h_ppn_row[467:432] | {36{r2_match_q[13]}} & h_ppn_row[503:468] | {36{r2_match_q[14]}} & h_ppn_row[539:504] | {36{r2_match_q[15]}} & h_ppn_row[575:540] | {36{r2_match_q[16]}} & h_ppn_row[611:576] | {36{r2_match_q[17]}} & h_ppn_row[647:612] | {36{r2_match_q[18]}} & h_ppn_row[683:648] | {36{r2_match_q[19]}} & h_ppn_row[719:684] | {36{r2_match_q[20]}} & h_ppn_row[755:720] | {36{r2_match_q[21]}} & h_ppn_row[791:756] | {36{r2_match_q[22]}} & h_ppn_row[827:792] | {36{r2_match_q[23]}} & h_ppn_row[863:828] | {36{r2_match_q[24]}} & h_ppn_row[899:864] | {36{r2_match_q[25]}} & h_ppn_row[935:900] | {36{r2_match_q[26]}} & h_ppn_row[971:936] | {36{r2_match_q[27]}} & h_ppn_row[1007:972] | {36{r2_match_q[28]}} & h_ppn_row[1043:1008] | {36{r2_match_q[29]}} & h_ppn_row[1079:1044] | {36{r2_match_q[30]}} & h_ppn_row[1115:1080] | {36{r2_match_q[31]}} & h_ppn_row[1151:1116];
-  assign hit_perm_o = {6{r2_match_q[0]}} & h_perm_row[5:0] | {6{r2_match_q[1]}} & h_perm_row[11:6] | {6{r2_match_q[2]}} & h_perm_row[17:12] | {6{r2_match_q[3]}} & h_perm_row[23:18] | {6{r2_match_q[4]}} & h_perm_row[29:24] | {6{r2_match_q[5]}} & h_perm_row[35:30] | {6{r2_match_q[6]}} & h_perm_row[41:36] | {6{r2_match_q[7]}} & h_perm_row[47:42] | {6{r2_match_q[8]}} & h_perm_row[53:48] | {6{r2_match_q[9]}} & h_perm_row[59:54] | {6{r2_match_q[10]}} & h_perm_row[65:60] | {6{r2_match_q[11]}} & h_perm_row[71:66] | {6{r2_match_q[12]}} & h_perm_row[77:72] | {6{r2_match_q[13]}} & h_perm_row[83:78] | {6{r2_match_q[14]}} & h_perm_row[89:84] | {6{r2_match_q[15]}} & h_perm_row[95:90] | {6{r2_match_q[16]}} & h_perm_row[101:96] | {6{r2_match_q[17]}} & h_perm_row[107:102] | {6{r2_match_q[18]}} & h_perm_row[113:108] | {6{r2_match_q[19]}} & h_perm_row[119:114] | {6{r2_match_q[20]}} & h_perm_row[125:120] | {6{r2_match_q[21]}} & h_perm_row[131:126] | {6{r2_match_q[22]}} & h_perm_row[137:132] | {6{r2_match_q[23]}} & h_perm_row[143:138] | {6{r2_match_q[24]}} & h_perm_row[149:144] | {6{r2_match_q[25]}} & h_perm_row[155:150] | {6{r2_match_q[26]}} & h_perm_row[161:156] | {6{r2_match_q[27]}} & h_perm_row[167:162] | {6{r2_match_q[28]}} & h_perm_row[173:168] | {6{r2_match_q[29]}} & h_perm_row[179:174] | {6{r2_match_q[30]}} & h_perm_row[185:180] | {6{r2_match_q[31]}} & h_perm_row[191:186];
-  assign cam = mv_q & mp_q & r2_cam_q;
+  assign h_ppn_row = entry_ppn_q;
+  assign h_perm_row = entry_perm_q;
+  assign hit_ppn_o = ({36{r2_match_q[0]}} & h_ppn_row[35:0])
+      | ({36{r2_match_q[1]}} & h_ppn_row[71:36]) | ({36{r2_match_q[2]}} & h_ppn_row[107:72])
+      | ({36{r2_match_q[3]}} & h_ppn_row[143:108]) | ({36{r2_match_q[4]}} & h_ppn_row[179:144])
+      | ({36{r2_match_q[5]}} & h_ppn_row[215:180]) | ({36{r2_match_q[6]}} & h_ppn_row[251:216])
+      | ({36{r2_match_q[7]}} & h_ppn_row[287:252]) | ({36{r2_match_q[8]}} & h_ppn_row[323:288])
+      | ({36{r2_match_q[9]}} & h_ppn_row[359:324]) | ({36{r2_match_q[10]}} & h_ppn_row[395:360])
+      | ({36{r2_match_q[11]}} & h_ppn_row[431:396]) | ({36{r2_match_q[12]}} & h_ppn_row[467:432])
+      | ({36{r2_match_q[13]}} & h_ppn_row[503:468]) | ({36{r2_match_q[14]}} & h_ppn_row[539:504])
+      | ({36{r2_match_q[15]}} & h_ppn_row[575:540]) | ({36{r2_match_q[16]}} & h_ppn_row[611:576])
+      | ({36{r2_match_q[17]}} & h_ppn_row[647:612]) | ({36{r2_match_q[18]}} & h_ppn_row[683:648])
+      | ({36{r2_match_q[19]}} & h_ppn_row[719:684]) | ({36{r2_match_q[20]}} & h_ppn_row[755:720])
+      | ({36{r2_match_q[21]}} & h_ppn_row[791:756]) | ({36{r2_match_q[22]}} & h_ppn_row[827:792])
+      | ({36{r2_match_q[23]}} & h_ppn_row[863:828]) | ({36{r2_match_q[24]}} & h_ppn_row[899:864])
+      | ({36{r2_match_q[25]}} & h_ppn_row[935:900]) | ({36{r2_match_q[26]}} & h_ppn_row[971:936])
+      | ({36{r2_match_q[27]}} & h_ppn_row[1007:972]) | ({36{r2_match_q[28]}} & h_ppn_row[1043:1008])
+      | ({36{r2_match_q[29]}} & h_ppn_row[1079:1044])
+      | ({36{r2_match_q[30]}} & h_ppn_row[1115:1080])
+      | ({36{r2_match_q[31]}} & h_ppn_row[1151:1116]);
+  assign hit_perm_o = ({6{r2_match_q[0]}} & h_perm_row[5:0])
+      | ({6{r2_match_q[1]}} & h_perm_row[11:6]) | ({6{r2_match_q[2]}} & h_perm_row[17:12])
+      | ({6{r2_match_q[3]}} & h_perm_row[23:18]) | ({6{r2_match_q[4]}} & h_perm_row[29:24])
+      | ({6{r2_match_q[5]}} & h_perm_row[35:30]) | ({6{r2_match_q[6]}} & h_perm_row[41:36])
+      | ({6{r2_match_q[7]}} & h_perm_row[47:42]) | ({6{r2_match_q[8]}} & h_perm_row[53:48])
+      | ({6{r2_match_q[9]}} & h_perm_row[59:54]) | ({6{r2_match_q[10]}} & h_perm_row[65:60])
+      | ({6{r2_match_q[11]}} & h_perm_row[71:66]) | ({6{r2_match_q[12]}} & h_perm_row[77:72])
+      | ({6{r2_match_q[13]}} & h_perm_row[83:78]) | ({6{r2_match_q[14]}} & h_perm_row[89:84])
+      | ({6{r2_match_q[15]}} & h_perm_row[95:90]) | ({6{r2_match_q[16]}} & h_perm_row[101:96])
+      | ({6{r2_match_q[17]}} & h_perm_row[107:102]) | ({6{r2_match_q[18]}} & h_perm_row[113:108])
+      | ({6{r2_match_q[19]}} & h_perm_row[119:114]) | ({6{r2_match_q[20]}} & h_perm_row[125:120])
+      | ({6{r2_match_q[21]}} & h_perm_row[131:126]) | ({6{r2_match_q[22]}} & h_perm_row[137:132])
+      | ({6{r2_match_q[23]}} & h_perm_row[143:138]) | ({6{r2_match_q[24]}} & h_perm_row[149:144])
+      | ({6{r2_match_q[25]}} & h_perm_row[155:150]) | ({6{r2_match_q[26]}} & h_perm_row[161:156])
+      | ({6{r2_match_q[27]}} & h_perm_row[167:162]) | ({6{r2_match_q[28]}} & h_perm_row[173:168])
+      | ({6{r2_match_q[29]}} & h_perm_row[179:174]) | ({6{r2_match_q[30]}} & h_perm_row[185:180])
+      | ({6{r2_match_q[31]}} & h_perm_row[191:186]);
+  assign cam = mshr_valid_q & mshr_pending_q & r2_cam_q;
   assign miss = r2_v_q & ~r2_any_q;
   assign alloc = miss & ~(|cam);
-  assign cand = mv_q & mp_q & ~ms_q & ~sent_q;
+  assign cand = mshr_valid_q & mshr_pending_q & ~mshr_sent_q & ~sent_q;
   assign sent_w = sent_q;
   assign free_low_w = free_low_q;
   assign cand_first_1_0_v = cand[0] | cand[1];
   assign cand_first_1_0_x = ~cand[0];
-  assign cand_first_1_0_d = cand[0] ? {mvm_q[1:0], mvh_q[35:0]} : {mvm_q[3:2], mvh_q[71:36]};
+  assign cand_first_1_0_d = cand[0] ? {mshr_vmid_q[1:0], mshr_vpn_hi_q[35:0]}
+      : {mshr_vmid_q[3:2], mshr_vpn_hi_q[71:36]};
   assign cand_first_1_1_v = cand[2] | cand[3];
   assign cand_first_1_1_x = ~cand[2];
-  assign cand_first_1_1_d = cand[2] ? {mvm_q[5:4], mvh_q[107:72]} : {mvm_q[7:6], mvh_q[143:108]};
+  assign cand_first_1_1_d = cand[2] ? {mshr_vmid_q[5:4], mshr_vpn_hi_q[107:72]}
+      : {mshr_vmid_q[7:6], mshr_vpn_hi_q[143:108]};
   assign cand_first_2_0_v = cand_first_1_0_v | cand_first_1_1_v;
-  assign cand_first_2_0_x = {~cand_first_1_0_v, cand_first_1_0_v ? cand_first_1_0_x : cand_first_1_1_x};
+  assign cand_first_2_0_x = {~cand_first_1_0_v, cand_first_1_0_v ? cand_first_1_0_x
+      : cand_first_1_1_x};
   assign cand_first_2_0_d = cand_first_1_0_v ? cand_first_1_0_d : cand_first_1_1_d;
   assign cand_first_index = cand_first_2_0_x;
   assign cand_first_data = cand_first_2_0_d;
@@ -366,7 +413,7 @@ module l1tlb_seed000_table1_path_tlb (
   assign cand_oh_0_4 = {{2{~cand_oh_0_2_any}} & cand_oh_2_4, cand_oh_0_2};
   assign cand_oh = cand_oh_0_4;
   assign sent_d = {4{l2_take_i}} & cand_oh;
-  assign r1_key_is_r2 = r1_vpn_q == r2_vh & r1_vmid_q == r2_vmid_q;
+  assign r1_key_is_r2 = (r1_vpn_q == r2_vh) & (r1_vmid_q == r2_vmid_q);
   // MSHRs, in the same-edge order: decide, shootdown kill, f2 pending clear, f3 free, L2 sent.
   genvar gn;
   generate
@@ -376,47 +423,58 @@ module l1tlb_seed000_table1_path_tlb (
       wire mg;
       assign mg = miss & cam[gn];
       wire kl;
-      assign kl = mp_w[gn] & (sd_all_q | r2_sd_q & cam[gn]);
+      assign kl = mshr_pending_w[gn] & (sd_all_q | (r2_sd_q & cam[gn]));
       wire pc;
       assign pc = f2_v_q & f2_moh_w[gn];
       wire fr;
       assign fr = f3_moh_w[gn];
-      assign mv_n[gn] = ~fr & (al | mv_w[gn]);
-      assign mp_n[gn] = ~fr & ~pc & (al | mp_w[gn]);
-      assign ms_n[gn] = ~fr & (sent_w[gn] | ~al & ms_w[gn]);
-      assign mk_n[gn] = ~fr & (kl | mk_w[gn]);
-      assign r2_cam_n[gn] = al ? r1_key_is_r2 : mvh_w[gn * 36 +: 36] == r1_vpn_q & mvm_w[gn * 2 +: 2] == r1_vmid_q;
-      assign mvh_n[gn * 36 +: 36] = al ? r2_vh : mvh_w[gn * 36 +: 36];
-      assign mvm_n[gn * 2 +: 2] = al ? r2_vmid_q : mvm_w[gn * 2 +: 2];
-      assign mw_n[gn * 1] = ~fr & (mw_w[gn * 1] | (al | mg) & r2_cu);
+      assign mshr_valid_next[gn] = ~fr & (al | mshr_valid_w[gn]);
+      assign mshr_pending_next[gn] = ~fr & ~pc & (al | mshr_pending_w[gn]);
+      assign mshr_sent_next[gn] = ~fr & (sent_w[gn] | (~al & mshr_sent_w[gn]));
+      assign mshr_killed_next[gn] = ~fr & (kl | mshr_killed_w[gn]);
+      assign r2_cam_next[gn] = al ? r1_key_is_r2 : (mshr_vpn_hi_w[gn * 36 +: 36] == r1_vpn_q)
+          & (mshr_vmid_w[gn * 2 +: 2] == r1_vmid_q);
+      assign mshr_vpn_hi_next[gn * 36 +: 36] = al ? r2_vh : mshr_vpn_hi_w[gn * 36 +: 36];
+      assign mshr_vmid_next[gn * 2 +: 2] = al ? r2_vmid_q : mshr_vmid_w[gn * 2 +: 2];
+      assign mshr_waiters_next[gn * 1] = ~fr & (mshr_waiters_w[gn * 1] | ((al | mg) & r2_cu));
     end
   endgenerate
-  assign mv_d = mv_n;
-  assign mp_d = mp_n;
-  assign ms_d = ms_n;
-  assign mk_d = mk_n;
-  assign f2_kill_n = |(mk_n & f1_moh_q);
-  assign f2_kill_d = f2_kill_n;
-  assign f2_we_ev_d = f1_v_q & ~f2_kill_n & ~f2_sdm_n & ~sd_all_next_i;
-  assign mvh_d = mvh_n;
-  assign mvm_d = mvm_n;
-  assign mw_d = mw_n;
-  assign r2_cam_d = r2_cam_n;
+  assign mshr_valid_d = mshr_valid_next;
+  assign mshr_pending_d = mshr_pending_next;
+  assign mshr_sent_d = mshr_sent_next;
+  assign mshr_killed_d = mshr_killed_next;
+  assign f2_kill_next = |(mshr_killed_next & f1_moh_q);
+  assign f2_kill_d = f2_kill_next;
+  assign f2_we_ev_d = f1_v_q & ~f2_kill_next & ~f2_sdm_next & ~sd_all_next_i;
+  assign mshr_vpn_hi_d = mshr_vpn_hi_next;
+  assign mshr_vmid_d = mshr_vmid_next;
+  assign mshr_waiters_d = mshr_waiters_next;
+  assign r2_cam_d = r2_cam_next;
   assign free_plus = free_q + {2'd0, f3_v_q};
   assign free_plus_minus = free_plus - 3'd1;
   assign free_d = alloc ? free_plus_minus : free_plus;
-  assign credit_d = accept_i ? (r1_v_q ? (alloc ? free_plus_minus >= 3'd3 : free_plus >= 3'd3) : alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : r1_v_q ? (alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : alloc ? free_plus_minus >= 3'd1 : free_plus >= 3'd1;
+  assign credit_d = accept_i
+      ? (r1_v_q ? (alloc ? free_plus_minus >= 3'd3 : free_plus >= 3'd3) : alloc ? free_plus_minus
+          >= 3'd2 : free_plus >= 3'd2)
+      : r1_v_q ? (alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : alloc ? free_plus_minus
+      >= 3'd1 : free_plus >= 3'd1;
   assign free_oh = f3_moh_q;
-  assign free_keep = ~mv_q;
-  assign free_keep_fr = free_oh[0] & ~free_keep[0] | free_oh[1] & ~free_keep[1] & ~free_keep[0] | (free_oh[2] & ~free_keep[2] | free_oh[3] & ~free_keep[3] & ~free_keep[2]) & ~(free_keep[0] | free_keep[1]);
-  assign free_alloc = ~mv_q & ~free_low_q;
+  assign free_keep = ~mshr_valid_q;
+  assign free_keep_fr = (free_oh[0] & ~free_keep[0]) | (free_oh[1] & ~free_keep[1] & ~free_keep[0])
+      | (((free_oh[2] & ~free_keep[2]) | (free_oh[3] & ~free_keep[3] & ~free_keep[2]))
+          & ~(free_keep[0] | free_keep[1]));
+  assign free_alloc = ~mshr_valid_q & ~free_low_q;
   assign free_alloc_lo_0_2_any = free_alloc[0] | free_alloc[1];
   assign free_alloc_lo_0_2 = {~free_alloc[0] & free_alloc[1], free_alloc[0]};
   assign free_alloc_lo_2_4 = {~free_alloc[2] & free_alloc[3], free_alloc[2]};
   assign free_alloc_lo_0_4 = {{2{~free_alloc_lo_0_2_any}} & free_alloc_lo_2_4, free_alloc_lo_0_2};
   assign free_alloc_lo = free_alloc_lo_0_4;
-  assign free_alloc_fr = free_oh[0] & ~free_alloc[0] | free_oh[1] & ~free_alloc[1] & ~free_alloc[0] | (free_oh[2] & ~free_alloc[2] | free_oh[3] & ~free_alloc[3] & ~free_alloc[2]) & ~(free_alloc[0] | free_alloc[1]);
-  assign free_low_d = alloc ? (free_alloc_fr ? free_oh : free_alloc_lo) : free_keep_fr ? free_oh : free_low_q;
+  assign free_alloc_fr = (free_oh[0] & ~free_alloc[0])
+      | (free_oh[1] & ~free_alloc[1] & ~free_alloc[0])
+      | (((free_oh[2] & ~free_alloc[2]) | (free_oh[3] & ~free_alloc[3] & ~free_alloc[2]))
+          & ~(free_alloc[0] | free_alloc[1]));
+  assign free_low_d = alloc ? (free_alloc_fr ? free_oh : free_alloc_lo) : free_keep_fr ? free_oh
+      : free_low_q;
   // Entries: invalidation by sd2 (all, or the home TLB's match), then the fill's write.
   genvar ge;
   generate
@@ -424,29 +482,74 @@ module l1tlb_seed000_table1_path_tlb (
       wire wr;
       assign wr = we & f2_set_w[ge / 32] & vict[ge % 32];
       wire iv;
-      assign iv = sd_all_q | r2_sd_q & r2_set_w[ge / 32] & r2_match_q[ge % 32];
-      assign ev_n[ge] = wr | ~iv & ev_q[ge];
-      assign etag_n[ge * 38 +: 38] = wr ? f2_tag : etag_q[ge * 38 +: 38];
-      assign eppn_n[ge * 36 +: 36] = wr ? f2_ppn_q : eppn_q[ge * 36 +: 36];
-      assign eperm_n[ge * 6 +: 6] = wr ? f2_perm_q : eperm_q[ge * 6 +: 6];
+      assign iv = sd_all_q | (r2_sd_q & r2_set_w[ge / 32] & r2_match_q[ge % 32]);
+      assign entry_valid_next[ge] = wr | (~iv & entry_valid_q[ge]);
+      assign entry_tag_next[ge * 38 +: 38] = wr ? f2_tag : entry_tag_q[ge * 38 +: 38];
+      assign entry_ppn_next[ge * 36 +: 36] = wr ? f2_ppn_q : entry_ppn_q[ge * 36 +: 36];
+      assign entry_perm_next[ge * 6 +: 6] = wr ? f2_perm_q : entry_perm_q[ge * 6 +: 6];
     end
   endgenerate
-  assign ev_d = ev_n;
-  assign etag_d = etag_n;
+  assign entry_valid_d = entry_valid_next;
+  assign entry_tag_d = entry_tag_next;
   // Eviction: the f2 write's victim way held a valid entry that no shootdown removes at this edge.
-  assign e_valid = |(ev_q & f2_ev_vict_q);
-  assign e_shot = 1'b1 & |(r2_sd_match_q & f2_ev_vict_q);
-  assign evict_o = f2_we_ev_q & |e_valid & ~e_shot;
-  assign e_tag_row = etag_q;
-  assign e_tag = {38{vict[0]}} & e_tag_row[37:0] | {38{vict[1]}} & e_tag_row[75:38] | {38{vict[2]}} & e_tag_row[113:76] | {38{vict[3]}} & e_tag_row[151:114] | {38{vict[4]}} & e_tag_row[189:152] | {38{vict[5]}} & e_tag_row[227:190] | {38{vict[6]}} & e_tag_row[265:228] | {38{vict[7]}} & e_tag_row[303:266] | {38{vict[8]}} & e_tag_row[341:304] | {38{vict[9]}} & e_tag_row[379:342] | {38{vict[10]}} & e_tag_row[417:380] | {38{vict[11]}} & e_tag_row[455:418] | {38{vict[12]}} & e_tag_row[493:456] | {38{vict[13]}} & e_tag_row[531:494] | {38{vict[14]}} & e_tag_row[569:532] | {38{vict[15]}} & e_tag_row[607:570] | {38{vict[16]}} & e_tag_row[645:608] | {38{vict[17]}} & e_tag_row[683:646] | {38{vict[18]}} & e_tag_row[721:684] | {38{vict[19]}} & e_tag_row[759:722] | {38{vict[20]}} & e_tag_row[797:760] | {38{vict[21]}} & e_tag_row[835:798] | {38{vict[22]}} & e_tag_row[873:836] | {38{vict[23]}} & e_tag_row[911:874] | {38{vict[24]}} & e_tag_row[949:912] | {38{vict[25]}} & e_tag_row[987:950] | {38{vict[26]}} & e_tag_row[1025:988] | {38{vict[27]}} & e_tag_row[1063:1026] | {38{vict[28]}} & e_tag_row[1101:1064] | {38{vict[29]}} & e_tag_row[1139:1102] | {38{vict[30]}} & e_tag_row[1177:1140] | {38{vict[31]}} & e_tag_row[1215:1178];
+  assign e_valid = |(entry_valid_q & f2_ev_vict_q);
+  assign e_shot = 1'b1 & (|(r2_sd_match_q & f2_ev_vict_q));
+  assign evict_o = f2_we_ev_q & (|e_valid) & ~e_shot;
+  assign e_tag_row = entry_tag_q;
+  assign e_tag = ({38{vict[0]}} & e_tag_row[37:0]) | ({38{vict[1]}} & e_tag_row[75:38])
+      | ({38{vict[2]}} & e_tag_row[113:76]) | ({38{vict[3]}} & e_tag_row[151:114])
+      | ({38{vict[4]}} & e_tag_row[189:152]) | ({38{vict[5]}} & e_tag_row[227:190])
+      | ({38{vict[6]}} & e_tag_row[265:228]) | ({38{vict[7]}} & e_tag_row[303:266])
+      | ({38{vict[8]}} & e_tag_row[341:304]) | ({38{vict[9]}} & e_tag_row[379:342])
+      | ({38{vict[10]}} & e_tag_row[417:380]) | ({38{vict[11]}} & e_tag_row[455:418])
+      | ({38{vict[12]}} & e_tag_row[493:456]) | ({38{vict[13]}} & e_tag_row[531:494])
+      | ({38{vict[14]}} & e_tag_row[569:532]) | ({38{vict[15]}} & e_tag_row[607:570])
+      | ({38{vict[16]}} & e_tag_row[645:608]) | ({38{vict[17]}} & e_tag_row[683:646])
+      | ({38{vict[18]}} & e_tag_row[721:684]) | ({38{vict[19]}} & e_tag_row[759:722])
+      | ({38{vict[20]}} & e_tag_row[797:760]) | ({38{vict[21]}} & e_tag_row[835:798])
+      | ({38{vict[22]}} & e_tag_row[873:836]) | ({38{vict[23]}} & e_tag_row[911:874])
+      | ({38{vict[24]}} & e_tag_row[949:912]) | ({38{vict[25]}} & e_tag_row[987:950])
+      | ({38{vict[26]}} & e_tag_row[1025:988]) | ({38{vict[27]}} & e_tag_row[1063:1026])
+      | ({38{vict[28]}} & e_tag_row[1101:1064]) | ({38{vict[29]}} & e_tag_row[1139:1102])
+      | ({38{vict[30]}} & e_tag_row[1177:1140]) | ({38{vict[31]}} & e_tag_row[1215:1178]);
   assign evict_vh_o = e_tag[35:0];
   assign evict_vmid_o = e_tag[37:36];
-  assign e_ppn_row = eppn_q;
-  assign evict_ppn_o = {36{vict[0]}} & e_ppn_row[35:0] | {36{vict[1]}} & e_ppn_row[71:36] | {36{vict[2]}} & e_ppn_row[107:72] | {36{vict[3]}} & e_ppn_row[143:108] | {36{vict[4]}} & e_ppn_row[179:144] | {36{vict[5]}} & e_ppn_row[215:180] | {36{vict[6]}} & e_ppn_row[251:216] | {36{vict[7]}} & e_ppn_row[287:252] | {36{vict[8]}} & e_ppn_row[323:288] | {36{vict[9]}} & e_ppn_row[359:324] | {36{vict[10]}} & e_ppn_row[395:360] | {36{vict[11]}} & e_ppn_row[431:396] | {36{vict[12]}} & e_ppn_row[467:432] | {36{vict[13]}} & e_ppn_row[503:468] | {36{vict[14]}} & e_ppn_row[539:504] | {36{vict[15]}} & e_ppn_row[575:540] | {36{vict[16]}} & e_ppn_row[611:576] | {36{vict[17]}} & e_ppn_row[647:612] | {36{vict[18]}} & e_ppn_row[683:648] | {36{vict[19]}} & e_ppn_row[719:684] | {36{vict[20]}} & e_ppn_row[755:720] | {36{vict[21]}} & e_ppn_row[791:756] | {36{vict[22]}} & e_ppn_row[827:792] | {36{vict[23]}} & e_ppn_row[863:828] | {36{vict[24]}} & e_ppn_row[899:864] | {36{vict[25]}} & e_ppn_row[935:900] | {36{vict[26]}} & e_ppn_row[971:936] | {36{vict[27]}} & e_ppn_row[1007:972] | {36{vict[28]}} & e_ppn_row[1043:1008] | {36{vict[29]}} & e_ppn_row[1079:1044] | {36{vict[30]}} & e_ppn_row[1115:1080] | {36{vict[31]}} & e_ppn_row[1151:1116];
-  assign e_perm_row = eperm_q;
-  assign evict_perm_o = {6{vict[0]}} & e_perm_row[5:0] | {6{vict[1]}} & e_perm_row[11:6] | {6{vict[2]}} & e_perm_row[17:12] | {6{vict[3]}} & e_perm_row[23:18] | {6{vict[4]}} & e_perm_row[29:24] | {6{vict[5]}} & e_perm_row[35:30] | {6{vict[6]}} & e_perm_row[41:36] | {6{vict[7]}} & e_perm_row[47:42] | {6{vict[8]}} & e_perm_row[53:48] | {6{vict[9]}} & e_perm_row[59:54] | {6{vict[10]}} & e_perm_row[65:60] | {6{vict[11]}} & e_perm_row[71:66] | {6{vict[12]}} & e_perm_row[77:72] | {6{vict[13]}} & e_perm_row[83:78] | {6{vict[14]}} & e_perm_row[89:84] | {6{vict[15]}} & e_perm_row[95:90] | {6{vict[16]}} & e_perm_row[101:96] | {6{vict[17]}} & e_perm_row[107:102] | {6{vict[18]}} & e_perm_row[113:108] | {6{vict[19]}} & e_perm_row[119:114] | {6{vict[20]}} & e_perm_row[125:120] | {6{vict[21]}} & e_perm_row[131:126] | {6{vict[22]}} & e_perm_row[137:132] | {6{vict[23]}} & e_perm_row[143:138] | {6{vict[24]}} & e_perm_row[149:144] | {6{vict[25]}} & e_perm_row[155:150] | {6{vict[26]}} & e_perm_row[161:156] | {6{vict[27]}} & e_perm_row[167:162] | {6{vict[28]}} & e_perm_row[173:168] | {6{vict[29]}} & e_perm_row[179:174] | {6{vict[30]}} & e_perm_row[185:180] | {6{vict[31]}} & e_perm_row[191:186];
-  assign eppn_d = eppn_n;
-  assign eperm_d = eperm_n;
+  assign e_ppn_row = entry_ppn_q;
+  assign evict_ppn_o = ({36{vict[0]}} & e_ppn_row[35:0]) | ({36{vict[1]}} & e_ppn_row[71:36])
+      | ({36{vict[2]}} & e_ppn_row[107:72]) | ({36{vict[3]}} & e_ppn_row[143:108])
+      | ({36{vict[4]}} & e_ppn_row[179:144]) | ({36{vict[5]}} & e_ppn_row[215:180])
+      | ({36{vict[6]}} & e_ppn_row[251:216]) | ({36{vict[7]}} & e_ppn_row[287:252])
+      | ({36{vict[8]}} & e_ppn_row[323:288]) | ({36{vict[9]}} & e_ppn_row[359:324])
+      | ({36{vict[10]}} & e_ppn_row[395:360]) | ({36{vict[11]}} & e_ppn_row[431:396])
+      | ({36{vict[12]}} & e_ppn_row[467:432]) | ({36{vict[13]}} & e_ppn_row[503:468])
+      | ({36{vict[14]}} & e_ppn_row[539:504]) | ({36{vict[15]}} & e_ppn_row[575:540])
+      | ({36{vict[16]}} & e_ppn_row[611:576]) | ({36{vict[17]}} & e_ppn_row[647:612])
+      | ({36{vict[18]}} & e_ppn_row[683:648]) | ({36{vict[19]}} & e_ppn_row[719:684])
+      | ({36{vict[20]}} & e_ppn_row[755:720]) | ({36{vict[21]}} & e_ppn_row[791:756])
+      | ({36{vict[22]}} & e_ppn_row[827:792]) | ({36{vict[23]}} & e_ppn_row[863:828])
+      | ({36{vict[24]}} & e_ppn_row[899:864]) | ({36{vict[25]}} & e_ppn_row[935:900])
+      | ({36{vict[26]}} & e_ppn_row[971:936]) | ({36{vict[27]}} & e_ppn_row[1007:972])
+      | ({36{vict[28]}} & e_ppn_row[1043:1008]) | ({36{vict[29]}} & e_ppn_row[1079:1044])
+      | ({36{vict[30]}} & e_ppn_row[1115:1080]) | ({36{vict[31]}} & e_ppn_row[1151:1116]);
+  assign e_perm_row = entry_perm_q;
+  assign evict_perm_o = ({6{vict[0]}} & e_perm_row[5:0]) | ({6{vict[1]}} & e_perm_row[11:6])
+      | ({6{vict[2]}} & e_perm_row[17:12]) | ({6{vict[3]}} & e_perm_row[23:18])
+      | ({6{vict[4]}} & e_perm_row[29:24]) | ({6{vict[5]}} & e_perm_row[35:30])
+      | ({6{vict[6]}} & e_perm_row[41:36]) | ({6{vict[7]}} & e_perm_row[47:42])
+      | ({6{vict[8]}} & e_perm_row[53:48]) | ({6{vict[9]}} & e_perm_row[59:54])
+      | ({6{vict[10]}} & e_perm_row[65:60]) | ({6{vict[11]}} & e_perm_row[71:66])
+      | ({6{vict[12]}} & e_perm_row[77:72]) | ({6{vict[13]}} & e_perm_row[83:78])
+      | ({6{vict[14]}} & e_perm_row[89:84]) | ({6{vict[15]}} & e_perm_row[95:90])
+      | ({6{vict[16]}} & e_perm_row[101:96]) | ({6{vict[17]}} & e_perm_row[107:102])
+      | ({6{vict[18]}} & e_perm_row[113:108]) | ({6{vict[19]}} & e_perm_row[119:114])
+      | ({6{vict[20]}} & e_perm_row[125:120]) | ({6{vict[21]}} & e_perm_row[131:126])
+      | ({6{vict[22]}} & e_perm_row[137:132]) | ({6{vict[23]}} & e_perm_row[143:138])
+      | ({6{vict[24]}} & e_perm_row[149:144]) | ({6{vict[25]}} & e_perm_row[155:150])
+      | ({6{vict[26]}} & e_perm_row[161:156]) | ({6{vict[27]}} & e_perm_row[167:162])
+      | ({6{vict[28]}} & e_perm_row[173:168]) | ({6{vict[29]}} & e_perm_row[179:174])
+      | ({6{vict[30]}} & e_perm_row[185:180]) | ({6{vict[31]}} & e_perm_row[191:186]);
+  assign entry_ppn_d = entry_ppn_next;
+  assign entry_perm_d = entry_perm_next;
   // Replacement: the decide stage's touch, then the fill's touch (same edge, in that order).
   assign untouch = r2_sd_q & ~sd_all_q & r2_any_q;
   genvar gs;
@@ -460,58 +563,97 @@ module l1tlb_seed000_table1_path_tlb (
       assign fs = we & f2_set_w[gs];
       genvar gq0;
       for (gq0 = 0; gq0 < 1; gq0 = gq0 + 1) begin : g_gq_level0
-        assign plru_n[((gs * 31) + 0) + gq0] = ~sd_all_q & (fs & |vict[gq0 * 32 +: 32] ? |vict[gq0 * 32 +: 16] : hs & |r2_match_q[gq0 * 32 +: 32] ? |r2_match_q[gq0 * 32 +: 16] : us & |r2_match_q[gq0 * 32 +: 32] ? ~(|r2_match_q[gq0 * 32 +: 16]) : plru_w[((gs * 31) + 0) + gq0]);
+        assign plru_next[((gs * 31) + 0) + gq0] = ~sd_all_q
+            & ((fs & (|vict[gq0 * 32 +: 32])) ? |vict[gq0 * 32 +: 16]
+                : (hs & (|r2_match_q[gq0 * 32 +: 32])) ? |r2_match_q[gq0 * 32 +: 16]
+                : (us & (|r2_match_q[gq0 * 32 +: 32])) ? ~(|r2_match_q[gq0 * 32 +: 16])
+                : plru_w[((gs * 31) + 0) + gq0]);
       end
       genvar gq1;
       for (gq1 = 0; gq1 < 2; gq1 = gq1 + 1) begin : g_gq_level1
-        assign plru_n[((gs * 31) + 1) + gq1] = ~sd_all_q & (fs & |vict[gq1 * 16 +: 16] ? |vict[gq1 * 16 +: 8] : hs & |r2_match_q[gq1 * 16 +: 16] ? |r2_match_q[gq1 * 16 +: 8] : us & |r2_match_q[gq1 * 16 +: 16] ? ~(|r2_match_q[gq1 * 16 +: 8]) : plru_w[((gs * 31) + 1) + gq1]);
+        assign plru_next[((gs * 31) + 1) + gq1] = ~sd_all_q
+            & ((fs & (|vict[gq1 * 16 +: 16])) ? |vict[gq1 * 16 +: 8]
+                : (hs & (|r2_match_q[gq1 * 16 +: 16])) ? |r2_match_q[gq1 * 16 +: 8]
+                : (us & (|r2_match_q[gq1 * 16 +: 16])) ? ~(|r2_match_q[gq1 * 16 +: 8])
+                : plru_w[((gs * 31) + 1) + gq1]);
       end
       genvar gq2;
       for (gq2 = 0; gq2 < 4; gq2 = gq2 + 1) begin : g_gq_level2
-        assign plru_n[((gs * 31) + 3) + gq2] = ~sd_all_q & (fs & |vict[gq2 * 8 +: 8] ? |vict[gq2 * 8 +: 4] : hs & |r2_match_q[gq2 * 8 +: 8] ? |r2_match_q[gq2 * 8 +: 4] : us & |r2_match_q[gq2 * 8 +: 8] ? ~(|r2_match_q[gq2 * 8 +: 4]) : plru_w[((gs * 31) + 3) + gq2]);
+        assign plru_next[((gs * 31) + 3) + gq2] = ~sd_all_q
+            & ((fs & (|vict[gq2 * 8 +: 8])) ? |vict[gq2 * 8 +: 4]
+                : (hs & (|r2_match_q[gq2 * 8 +: 8])) ? |r2_match_q[gq2 * 8 +: 4]
+                : (us & (|r2_match_q[gq2 * 8 +: 8])) ? ~(|r2_match_q[gq2 * 8 +: 4])
+                : plru_w[((gs * 31) + 3) + gq2]);
       end
       genvar gq3;
       for (gq3 = 0; gq3 < 8; gq3 = gq3 + 1) begin : g_gq_level3
-        assign plru_n[((gs * 31) + 7) + gq3] = ~sd_all_q & (fs & |vict[gq3 * 4 +: 4] ? |vict[gq3 * 4 +: 2] : hs & |r2_match_q[gq3 * 4 +: 4] ? |r2_match_q[gq3 * 4 +: 2] : us & |r2_match_q[gq3 * 4 +: 4] ? ~(|r2_match_q[gq3 * 4 +: 2]) : plru_w[((gs * 31) + 7) + gq3]);
+        assign plru_next[((gs * 31) + 7) + gq3] = ~sd_all_q
+            & ((fs & (|vict[gq3 * 4 +: 4])) ? |vict[gq3 * 4 +: 2]
+                : (hs & (|r2_match_q[gq3 * 4 +: 4])) ? |r2_match_q[gq3 * 4 +: 2]
+                : (us & (|r2_match_q[gq3 * 4 +: 4])) ? ~(|r2_match_q[gq3 * 4 +: 2])
+                : plru_w[((gs * 31) + 7) + gq3]);
       end
       genvar gq4;
       for (gq4 = 0; gq4 < 16; gq4 = gq4 + 1) begin : g_gq_level4
-        assign plru_n[((gs * 31) + 15) + gq4] = ~sd_all_q & (fs & |vict[gq4 * 2 +: 2] ? |vict[gq4 * 2] : hs & |r2_match_q[gq4 * 2 +: 2] ? |r2_match_q[gq4 * 2] : us & |r2_match_q[gq4 * 2 +: 2] ? ~(|r2_match_q[gq4 * 2]) : plru_w[((gs * 31) + 15) + gq4]);
+        assign plru_next[((gs * 31) + 15) + gq4] = ~sd_all_q
+            & ((fs & (|vict[gq4 * 2 +: 2])) ? |vict[gq4 * 2] : (hs & (|r2_match_q[gq4 * 2 +: 2]))
+                ? |r2_match_q[gq4 * 2] : (us & (|r2_match_q[gq4 * 2 +: 2]))
+                ? ~(|r2_match_q[gq4 * 2]) : plru_w[((gs * 31) + 15) + gq4]);
       end
     end
   endgenerate
-  assign plru_d = plru_n;
+  assign plru_d = plru_next;
   // f1: the victim of the next write: the least recent way of the f1 set after this edge.
   assign f1_plru_q = plru_w;
   assign f1_untouch = untouch & 1'b1;
   genvar gf0;
   generate
     for (gf0 = 0; gf0 < 1; gf0 = gf0 + 1) begin : g_gf_level0
-      assign f1_plru[0 + gf0] = ~sd_all_q & (we & 1'b1 & |vict[gf0 * 32 +: 32] ? |vict[gf0 * 32 +: 16] : hit & 1'b1 & |r2_match_q[gf0 * 32 +: 32] ? |r2_match_q[gf0 * 32 +: 16] : f1_untouch & |r2_match_q[gf0 * 32 +: 32] ? ~(|r2_match_q[gf0 * 32 +: 16]) : f1_plru_q[0 + gf0]);
+      assign f1_plru[0 + gf0] = ~sd_all_q
+          & ((we & 1'b1 & (|vict[gf0 * 32 +: 32])) ? |vict[gf0 * 32 +: 16]
+              : (hit & 1'b1 & (|r2_match_q[gf0 * 32 +: 32])) ? |r2_match_q[gf0 * 32 +: 16]
+              : (f1_untouch & (|r2_match_q[gf0 * 32 +: 32])) ? ~(|r2_match_q[gf0 * 32 +: 16])
+              : f1_plru_q[0 + gf0]);
     end
   endgenerate
   genvar gf1;
   generate
     for (gf1 = 0; gf1 < 2; gf1 = gf1 + 1) begin : g_gf_level1
-      assign f1_plru[1 + gf1] = ~sd_all_q & (we & 1'b1 & |vict[gf1 * 16 +: 16] ? |vict[gf1 * 16 +: 8] : hit & 1'b1 & |r2_match_q[gf1 * 16 +: 16] ? |r2_match_q[gf1 * 16 +: 8] : f1_untouch & |r2_match_q[gf1 * 16 +: 16] ? ~(|r2_match_q[gf1 * 16 +: 8]) : f1_plru_q[1 + gf1]);
+      assign f1_plru[1 + gf1] = ~sd_all_q
+          & ((we & 1'b1 & (|vict[gf1 * 16 +: 16])) ? |vict[gf1 * 16 +: 8]
+              : (hit & 1'b1 & (|r2_match_q[gf1 * 16 +: 16])) ? |r2_match_q[gf1 * 16 +: 8]
+              : (f1_untouch & (|r2_match_q[gf1 * 16 +: 16])) ? ~(|r2_match_q[gf1 * 16 +: 8])
+              : f1_plru_q[1 + gf1]);
     end
   endgenerate
   genvar gf2;
   generate
     for (gf2 = 0; gf2 < 4; gf2 = gf2 + 1) begin : g_gf_level2
-      assign f1_plru[3 + gf2] = ~sd_all_q & (we & 1'b1 & |vict[gf2 * 8 +: 8] ? |vict[gf2 * 8 +: 4] : hit & 1'b1 & |r2_match_q[gf2 * 8 +: 8] ? |r2_match_q[gf2 * 8 +: 4] : f1_untouch & |r2_match_q[gf2 * 8 +: 8] ? ~(|r2_match_q[gf2 * 8 +: 4]) : f1_plru_q[3 + gf2]);
+      assign f1_plru[3 + gf2] = ~sd_all_q
+          & ((we & 1'b1 & (|vict[gf2 * 8 +: 8])) ? |vict[gf2 * 8 +: 4]
+              : (hit & 1'b1 & (|r2_match_q[gf2 * 8 +: 8])) ? |r2_match_q[gf2 * 8 +: 4]
+              : (f1_untouch & (|r2_match_q[gf2 * 8 +: 8])) ? ~(|r2_match_q[gf2 * 8 +: 4])
+              : f1_plru_q[3 + gf2]);
     end
   endgenerate
   genvar gf3;
   generate
     for (gf3 = 0; gf3 < 8; gf3 = gf3 + 1) begin : g_gf_level3
-      assign f1_plru[7 + gf3] = ~sd_all_q & (we & 1'b1 & |vict[gf3 * 4 +: 4] ? |vict[gf3 * 4 +: 2] : hit & 1'b1 & |r2_match_q[gf3 * 4 +: 4] ? |r2_match_q[gf3 * 4 +: 2] : f1_untouch & |r2_match_q[gf3 * 4 +: 4] ? ~(|r2_match_q[gf3 * 4 +: 2]) : f1_plru_q[7 + gf3]);
+      assign f1_plru[7 + gf3] = ~sd_all_q
+          & ((we & 1'b1 & (|vict[gf3 * 4 +: 4])) ? |vict[gf3 * 4 +: 2]
+              : (hit & 1'b1 & (|r2_match_q[gf3 * 4 +: 4])) ? |r2_match_q[gf3 * 4 +: 2]
+              : (f1_untouch & (|r2_match_q[gf3 * 4 +: 4])) ? ~(|r2_match_q[gf3 * 4 +: 2])
+              : f1_plru_q[7 + gf3]);
     end
   endgenerate
   genvar gf4;
   generate
     for (gf4 = 0; gf4 < 16; gf4 = gf4 + 1) begin : g_gf_level4
-      assign f1_plru[15 + gf4] = ~sd_all_q & (we & 1'b1 & |vict[gf4 * 2 +: 2] ? |vict[gf4 * 2] : hit & 1'b1 & |r2_match_q[gf4 * 2 +: 2] ? |r2_match_q[gf4 * 2] : f1_untouch & |r2_match_q[gf4 * 2 +: 2] ? ~(|r2_match_q[gf4 * 2]) : f1_plru_q[15 + gf4]);
+      assign f1_plru[15 + gf4] = ~sd_all_q
+          & ((we & 1'b1 & (|vict[gf4 * 2 +: 2])) ? |vict[gf4 * 2]
+              : (hit & 1'b1 & (|r2_match_q[gf4 * 2 +: 2])) ? |r2_match_q[gf4 * 2]
+              : (f1_untouch & (|r2_match_q[gf4 * 2 +: 2])) ? ~(|r2_match_q[gf4 * 2])
+              : f1_plru_q[15 + gf4]);
     end
   endgenerate
   assign plru_dir0 = {16'd65535, 16'd0};
@@ -522,13 +664,15 @@ module l1tlb_seed000_table1_path_tlb (
   genvar gv;
   generate
     for (gv = 0; gv < 32; gv = gv + 1) begin : g_plru_victim
-      assign f1_repl[gv] = ~(f1_plru[0 + (gv / 32)] ^ plru_dir0[gv]) & ~(f1_plru[1 + (gv / 16)] ^ plru_dir1[gv]) & ~(f1_plru[3 + (gv / 8)] ^ plru_dir2[gv]) & ~(f1_plru[7 + (gv / 4)] ^ plru_dir3[gv]) & ~(f1_plru[15 + (gv / 2)] ^ plru_dir4[gv]);
+      assign f1_repl[gv] = ~(f1_plru[0 + (gv / 32)] ^ plru_dir0[gv])
+          & ~(f1_plru[1 + (gv / 16)] ^ plru_dir1[gv]) & ~(f1_plru[3 + (gv / 8)] ^ plru_dir2[gv])
+          & ~(f1_plru[7 + (gv / 4)] ^ plru_dir3[gv]) & ~(f1_plru[15 + (gv / 2)] ^ plru_dir4[gv]);
     end
   endgenerate
   assign unused_unused_f1_iv = f1_iv_q;
-  assign f2_vict_n = sd_all_q ? 32'd1 : f1_repl;
-  assign f2_vict_d = f2_vict_n;
-  assign f2_ev_vict_d = {32{f1_v_q}} & f2_vict_n;
+  assign f2_vict_next = sd_all_q ? 32'd1 : f1_repl;
+  assign f2_vict_d = f2_vict_next;
+  assign f2_ev_vict_d = {32{f1_v_q}} & f2_vict_next;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -544,17 +688,17 @@ module l1tlb_seed000_table1_path_tlb (
       r2_vmid_q <= 2'd0;
       r2_match_q <= 32'd0;
       r2_any_q <= 1'b0;
-      ev_q <= 32'd0;
-      etag_q <= 1216'h0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      eppn_q <= 1152'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      eperm_q <= 192'h000000000000000000000000000000000000000000000000;
-      mv_q <= 4'd0;
-      mp_q <= 4'd0;
-      ms_q <= 4'd0;
-      mk_q <= 4'd0;
-      mvh_q <= 144'h000000000000000000000000000000000000;
-      mvm_q <= 8'd0;
-      mw_q <= 4'd0;
+      entry_valid_q <= 32'd0;
+      entry_tag_q <= 1216'h0;
+      entry_ppn_q <= 1152'h0;
+      entry_perm_q <= 192'h0;
+      mshr_valid_q <= 4'd0;
+      mshr_pending_q <= 4'd0;
+      mshr_sent_q <= 4'd0;
+      mshr_killed_q <= 4'd0;
+      mshr_vpn_hi_q <= 144'h0;
+      mshr_vmid_q <= 8'd0;
+      mshr_waiters_q <= 4'd0;
       r2_cam_q <= 4'd0;
       sent_q <= 4'd0;
       free_low_q <= 4'd1;
@@ -598,17 +742,17 @@ module l1tlb_seed000_table1_path_tlb (
       r2_vmid_q <= r2_vmid_d;
       r2_match_q <= r2_match_d;
       r2_any_q <= r2_any_d;
-      ev_q <= ev_d;
-      etag_q <= etag_d;
-      eppn_q <= eppn_d;
-      eperm_q <= eperm_d;
-      mv_q <= mv_d;
-      mp_q <= mp_d;
-      ms_q <= ms_d;
-      mk_q <= mk_d;
-      mvh_q <= mvh_d;
-      mvm_q <= mvm_d;
-      mw_q <= mw_d;
+      entry_valid_q <= entry_valid_d;
+      entry_tag_q <= entry_tag_d;
+      entry_ppn_q <= entry_ppn_d;
+      entry_perm_q <= entry_perm_d;
+      mshr_valid_q <= mshr_valid_d;
+      mshr_pending_q <= mshr_pending_d;
+      mshr_sent_q <= mshr_sent_d;
+      mshr_killed_q <= mshr_killed_d;
+      mshr_vpn_hi_q <= mshr_vpn_hi_d;
+      mshr_vmid_q <= mshr_vmid_d;
+      mshr_waiters_q <= mshr_waiters_d;
       r2_cam_q <= r2_cam_d;
       sent_q <= sent_d;
       free_low_q <= free_low_d;

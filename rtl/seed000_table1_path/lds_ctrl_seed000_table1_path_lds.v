@@ -462,134 +462,134 @@ module lds_ctrl_seed000_table1_path_lds (
   assign app_touched[1] = |app_bank_en_i[15:8];
   assign app_touched[2] = |app_bank_en_i[23:16];
   assign app_touched[3] = |app_bank_en_i[31:24];
-  assign app_clr[3:0] = {4{app_wr & app_row_i == 7'd0}} & app_touched;
-  assign app_clr[7:4] = {4{app_wr & app_row_i == 7'd1}} & app_touched;
-  assign app_clr[11:8] = {4{app_wr & app_row_i == 7'd2}} & app_touched;
-  assign app_clr[15:12] = {4{app_wr & app_row_i == 7'd3}} & app_touched;
-  assign app_clr[19:16] = {4{app_wr & app_row_i == 7'd4}} & app_touched;
-  assign app_clr[23:20] = {4{app_wr & app_row_i == 7'd5}} & app_touched;
-  assign app_clr[27:24] = {4{app_wr & app_row_i == 7'd6}} & app_touched;
-  assign app_clr[31:28] = {4{app_wr & app_row_i == 7'd7}} & app_touched;
-  assign app_clr[35:32] = {4{app_wr & app_row_i == 7'd8}} & app_touched;
-  assign app_clr[39:36] = {4{app_wr & app_row_i == 7'd9}} & app_touched;
-  assign app_clr[43:40] = {4{app_wr & app_row_i == 7'd10}} & app_touched;
-  assign app_clr[47:44] = {4{app_wr & app_row_i == 7'd11}} & app_touched;
-  assign app_clr[51:48] = {4{app_wr & app_row_i == 7'd12}} & app_touched;
-  assign app_clr[55:52] = {4{app_wr & app_row_i == 7'd13}} & app_touched;
-  assign app_clr[59:56] = {4{app_wr & app_row_i == 7'd14}} & app_touched;
-  assign app_clr[63:60] = {4{app_wr & app_row_i == 7'd15}} & app_touched;
-  assign app_clr[67:64] = {4{app_wr & app_row_i == 7'd16}} & app_touched;
-  assign app_clr[71:68] = {4{app_wr & app_row_i == 7'd17}} & app_touched;
-  assign app_clr[75:72] = {4{app_wr & app_row_i == 7'd18}} & app_touched;
-  assign app_clr[79:76] = {4{app_wr & app_row_i == 7'd19}} & app_touched;
-  assign app_clr[83:80] = {4{app_wr & app_row_i == 7'd20}} & app_touched;
-  assign app_clr[87:84] = {4{app_wr & app_row_i == 7'd21}} & app_touched;
-  assign app_clr[91:88] = {4{app_wr & app_row_i == 7'd22}} & app_touched;
-  assign app_clr[95:92] = {4{app_wr & app_row_i == 7'd23}} & app_touched;
-  assign app_clr[99:96] = {4{app_wr & app_row_i == 7'd24}} & app_touched;
-  assign app_clr[103:100] = {4{app_wr & app_row_i == 7'd25}} & app_touched;
-  assign app_clr[107:104] = {4{app_wr & app_row_i == 7'd26}} & app_touched;
-  assign app_clr[111:108] = {4{app_wr & app_row_i == 7'd27}} & app_touched;
-  assign app_clr[115:112] = {4{app_wr & app_row_i == 7'd28}} & app_touched;
-  assign app_clr[119:116] = {4{app_wr & app_row_i == 7'd29}} & app_touched;
-  assign app_clr[123:120] = {4{app_wr & app_row_i == 7'd30}} & app_touched;
-  assign app_clr[127:124] = {4{app_wr & app_row_i == 7'd31}} & app_touched;
-  assign app_clr[131:128] = {4{app_wr & app_row_i == 7'd32}} & app_touched;
-  assign app_clr[135:132] = {4{app_wr & app_row_i == 7'd33}} & app_touched;
-  assign app_clr[139:136] = {4{app_wr & app_row_i == 7'd34}} & app_touched;
-  assign app_clr[143:140] = {4{app_wr & app_row_i == 7'd35}} & app_touched;
-  assign app_clr[147:144] = {4{app_wr & app_row_i == 7'd36}} & app_touched;
-  assign app_clr[151:148] = {4{app_wr & app_row_i == 7'd37}} & app_touched;
-  assign app_clr[155:152] = {4{app_wr & app_row_i == 7'd38}} & app_touched;
-  assign app_clr[159:156] = {4{app_wr & app_row_i == 7'd39}} & app_touched;
-  assign app_clr[163:160] = {4{app_wr & app_row_i == 7'd40}} & app_touched;
-  assign app_clr[167:164] = {4{app_wr & app_row_i == 7'd41}} & app_touched;
-  assign app_clr[171:168] = {4{app_wr & app_row_i == 7'd42}} & app_touched;
-  assign app_clr[175:172] = {4{app_wr & app_row_i == 7'd43}} & app_touched;
-  assign app_clr[179:176] = {4{app_wr & app_row_i == 7'd44}} & app_touched;
-  assign app_clr[183:180] = {4{app_wr & app_row_i == 7'd45}} & app_touched;
-  assign app_clr[187:184] = {4{app_wr & app_row_i == 7'd46}} & app_touched;
-  assign app_clr[191:188] = {4{app_wr & app_row_i == 7'd47}} & app_touched;
-  assign app_clr[195:192] = {4{app_wr & app_row_i == 7'd48}} & app_touched;
-  assign app_clr[199:196] = {4{app_wr & app_row_i == 7'd49}} & app_touched;
-  assign app_clr[203:200] = {4{app_wr & app_row_i == 7'd50}} & app_touched;
-  assign app_clr[207:204] = {4{app_wr & app_row_i == 7'd51}} & app_touched;
-  assign app_clr[211:208] = {4{app_wr & app_row_i == 7'd52}} & app_touched;
-  assign app_clr[215:212] = {4{app_wr & app_row_i == 7'd53}} & app_touched;
-  assign app_clr[219:216] = {4{app_wr & app_row_i == 7'd54}} & app_touched;
-  assign app_clr[223:220] = {4{app_wr & app_row_i == 7'd55}} & app_touched;
-  assign app_clr[227:224] = {4{app_wr & app_row_i == 7'd56}} & app_touched;
-  assign app_clr[231:228] = {4{app_wr & app_row_i == 7'd57}} & app_touched;
-  assign app_clr[235:232] = {4{app_wr & app_row_i == 7'd58}} & app_touched;
-  assign app_clr[239:236] = {4{app_wr & app_row_i == 7'd59}} & app_touched;
-  assign app_clr[243:240] = {4{app_wr & app_row_i == 7'd60}} & app_touched;
-  assign app_clr[247:244] = {4{app_wr & app_row_i == 7'd61}} & app_touched;
-  assign app_clr[251:248] = {4{app_wr & app_row_i == 7'd62}} & app_touched;
-  assign app_clr[255:252] = {4{app_wr & app_row_i == 7'd63}} & app_touched;
-  assign app_clr[259:256] = {4{app_wr & app_row_i == 7'd64}} & app_touched;
-  assign app_clr[263:260] = {4{app_wr & app_row_i == 7'd65}} & app_touched;
-  assign app_clr[267:264] = {4{app_wr & app_row_i == 7'd66}} & app_touched;
-  assign app_clr[271:268] = {4{app_wr & app_row_i == 7'd67}} & app_touched;
-  assign app_clr[275:272] = {4{app_wr & app_row_i == 7'd68}} & app_touched;
-  assign app_clr[279:276] = {4{app_wr & app_row_i == 7'd69}} & app_touched;
-  assign app_clr[283:280] = {4{app_wr & app_row_i == 7'd70}} & app_touched;
-  assign app_clr[287:284] = {4{app_wr & app_row_i == 7'd71}} & app_touched;
-  assign app_clr[291:288] = {4{app_wr & app_row_i == 7'd72}} & app_touched;
-  assign app_clr[295:292] = {4{app_wr & app_row_i == 7'd73}} & app_touched;
-  assign app_clr[299:296] = {4{app_wr & app_row_i == 7'd74}} & app_touched;
-  assign app_clr[303:300] = {4{app_wr & app_row_i == 7'd75}} & app_touched;
-  assign app_clr[307:304] = {4{app_wr & app_row_i == 7'd76}} & app_touched;
-  assign app_clr[311:308] = {4{app_wr & app_row_i == 7'd77}} & app_touched;
-  assign app_clr[315:312] = {4{app_wr & app_row_i == 7'd78}} & app_touched;
-  assign app_clr[319:316] = {4{app_wr & app_row_i == 7'd79}} & app_touched;
-  assign app_clr[323:320] = {4{app_wr & app_row_i == 7'd80}} & app_touched;
-  assign app_clr[327:324] = {4{app_wr & app_row_i == 7'd81}} & app_touched;
-  assign app_clr[331:328] = {4{app_wr & app_row_i == 7'd82}} & app_touched;
-  assign app_clr[335:332] = {4{app_wr & app_row_i == 7'd83}} & app_touched;
-  assign app_clr[339:336] = {4{app_wr & app_row_i == 7'd84}} & app_touched;
-  assign app_clr[343:340] = {4{app_wr & app_row_i == 7'd85}} & app_touched;
-  assign app_clr[347:344] = {4{app_wr & app_row_i == 7'd86}} & app_touched;
-  assign app_clr[351:348] = {4{app_wr & app_row_i == 7'd87}} & app_touched;
-  assign app_clr[355:352] = {4{app_wr & app_row_i == 7'd88}} & app_touched;
-  assign app_clr[359:356] = {4{app_wr & app_row_i == 7'd89}} & app_touched;
-  assign app_clr[363:360] = {4{app_wr & app_row_i == 7'd90}} & app_touched;
-  assign app_clr[367:364] = {4{app_wr & app_row_i == 7'd91}} & app_touched;
-  assign app_clr[371:368] = {4{app_wr & app_row_i == 7'd92}} & app_touched;
-  assign app_clr[375:372] = {4{app_wr & app_row_i == 7'd93}} & app_touched;
-  assign app_clr[379:376] = {4{app_wr & app_row_i == 7'd94}} & app_touched;
-  assign app_clr[383:380] = {4{app_wr & app_row_i == 7'd95}} & app_touched;
-  assign app_clr[387:384] = {4{app_wr & app_row_i == 7'd96}} & app_touched;
-  assign app_clr[391:388] = {4{app_wr & app_row_i == 7'd97}} & app_touched;
-  assign app_clr[395:392] = {4{app_wr & app_row_i == 7'd98}} & app_touched;
-  assign app_clr[399:396] = {4{app_wr & app_row_i == 7'd99}} & app_touched;
-  assign app_clr[403:400] = {4{app_wr & app_row_i == 7'd100}} & app_touched;
-  assign app_clr[407:404] = {4{app_wr & app_row_i == 7'd101}} & app_touched;
-  assign app_clr[411:408] = {4{app_wr & app_row_i == 7'd102}} & app_touched;
-  assign app_clr[415:412] = {4{app_wr & app_row_i == 7'd103}} & app_touched;
-  assign app_clr[419:416] = {4{app_wr & app_row_i == 7'd104}} & app_touched;
-  assign app_clr[423:420] = {4{app_wr & app_row_i == 7'd105}} & app_touched;
-  assign app_clr[427:424] = {4{app_wr & app_row_i == 7'd106}} & app_touched;
-  assign app_clr[431:428] = {4{app_wr & app_row_i == 7'd107}} & app_touched;
-  assign app_clr[435:432] = {4{app_wr & app_row_i == 7'd108}} & app_touched;
-  assign app_clr[439:436] = {4{app_wr & app_row_i == 7'd109}} & app_touched;
-  assign app_clr[443:440] = {4{app_wr & app_row_i == 7'd110}} & app_touched;
-  assign app_clr[447:444] = {4{app_wr & app_row_i == 7'd111}} & app_touched;
-  assign app_clr[451:448] = {4{app_wr & app_row_i == 7'd112}} & app_touched;
-  assign app_clr[455:452] = {4{app_wr & app_row_i == 7'd113}} & app_touched;
-  assign app_clr[459:456] = {4{app_wr & app_row_i == 7'd114}} & app_touched;
-  assign app_clr[463:460] = {4{app_wr & app_row_i == 7'd115}} & app_touched;
-  assign app_clr[467:464] = {4{app_wr & app_row_i == 7'd116}} & app_touched;
-  assign app_clr[471:468] = {4{app_wr & app_row_i == 7'd117}} & app_touched;
-  assign app_clr[475:472] = {4{app_wr & app_row_i == 7'd118}} & app_touched;
-  assign app_clr[479:476] = {4{app_wr & app_row_i == 7'd119}} & app_touched;
-  assign app_clr[483:480] = {4{app_wr & app_row_i == 7'd120}} & app_touched;
-  assign app_clr[487:484] = {4{app_wr & app_row_i == 7'd121}} & app_touched;
-  assign app_clr[491:488] = {4{app_wr & app_row_i == 7'd122}} & app_touched;
-  assign app_clr[495:492] = {4{app_wr & app_row_i == 7'd123}} & app_touched;
-  assign app_clr[499:496] = {4{app_wr & app_row_i == 7'd124}} & app_touched;
-  assign app_clr[503:500] = {4{app_wr & app_row_i == 7'd125}} & app_touched;
-  assign app_clr[507:504] = {4{app_wr & app_row_i == 7'd126}} & app_touched;
-  assign app_clr[511:508] = {4{app_wr & app_row_i == 7'd127}} & app_touched;
+  assign app_clr[3:0] = {4{app_wr & (app_row_i == 7'd0)}} & app_touched;
+  assign app_clr[7:4] = {4{app_wr & (app_row_i == 7'd1)}} & app_touched;
+  assign app_clr[11:8] = {4{app_wr & (app_row_i == 7'd2)}} & app_touched;
+  assign app_clr[15:12] = {4{app_wr & (app_row_i == 7'd3)}} & app_touched;
+  assign app_clr[19:16] = {4{app_wr & (app_row_i == 7'd4)}} & app_touched;
+  assign app_clr[23:20] = {4{app_wr & (app_row_i == 7'd5)}} & app_touched;
+  assign app_clr[27:24] = {4{app_wr & (app_row_i == 7'd6)}} & app_touched;
+  assign app_clr[31:28] = {4{app_wr & (app_row_i == 7'd7)}} & app_touched;
+  assign app_clr[35:32] = {4{app_wr & (app_row_i == 7'd8)}} & app_touched;
+  assign app_clr[39:36] = {4{app_wr & (app_row_i == 7'd9)}} & app_touched;
+  assign app_clr[43:40] = {4{app_wr & (app_row_i == 7'd10)}} & app_touched;
+  assign app_clr[47:44] = {4{app_wr & (app_row_i == 7'd11)}} & app_touched;
+  assign app_clr[51:48] = {4{app_wr & (app_row_i == 7'd12)}} & app_touched;
+  assign app_clr[55:52] = {4{app_wr & (app_row_i == 7'd13)}} & app_touched;
+  assign app_clr[59:56] = {4{app_wr & (app_row_i == 7'd14)}} & app_touched;
+  assign app_clr[63:60] = {4{app_wr & (app_row_i == 7'd15)}} & app_touched;
+  assign app_clr[67:64] = {4{app_wr & (app_row_i == 7'd16)}} & app_touched;
+  assign app_clr[71:68] = {4{app_wr & (app_row_i == 7'd17)}} & app_touched;
+  assign app_clr[75:72] = {4{app_wr & (app_row_i == 7'd18)}} & app_touched;
+  assign app_clr[79:76] = {4{app_wr & (app_row_i == 7'd19)}} & app_touched;
+  assign app_clr[83:80] = {4{app_wr & (app_row_i == 7'd20)}} & app_touched;
+  assign app_clr[87:84] = {4{app_wr & (app_row_i == 7'd21)}} & app_touched;
+  assign app_clr[91:88] = {4{app_wr & (app_row_i == 7'd22)}} & app_touched;
+  assign app_clr[95:92] = {4{app_wr & (app_row_i == 7'd23)}} & app_touched;
+  assign app_clr[99:96] = {4{app_wr & (app_row_i == 7'd24)}} & app_touched;
+  assign app_clr[103:100] = {4{app_wr & (app_row_i == 7'd25)}} & app_touched;
+  assign app_clr[107:104] = {4{app_wr & (app_row_i == 7'd26)}} & app_touched;
+  assign app_clr[111:108] = {4{app_wr & (app_row_i == 7'd27)}} & app_touched;
+  assign app_clr[115:112] = {4{app_wr & (app_row_i == 7'd28)}} & app_touched;
+  assign app_clr[119:116] = {4{app_wr & (app_row_i == 7'd29)}} & app_touched;
+  assign app_clr[123:120] = {4{app_wr & (app_row_i == 7'd30)}} & app_touched;
+  assign app_clr[127:124] = {4{app_wr & (app_row_i == 7'd31)}} & app_touched;
+  assign app_clr[131:128] = {4{app_wr & (app_row_i == 7'd32)}} & app_touched;
+  assign app_clr[135:132] = {4{app_wr & (app_row_i == 7'd33)}} & app_touched;
+  assign app_clr[139:136] = {4{app_wr & (app_row_i == 7'd34)}} & app_touched;
+  assign app_clr[143:140] = {4{app_wr & (app_row_i == 7'd35)}} & app_touched;
+  assign app_clr[147:144] = {4{app_wr & (app_row_i == 7'd36)}} & app_touched;
+  assign app_clr[151:148] = {4{app_wr & (app_row_i == 7'd37)}} & app_touched;
+  assign app_clr[155:152] = {4{app_wr & (app_row_i == 7'd38)}} & app_touched;
+  assign app_clr[159:156] = {4{app_wr & (app_row_i == 7'd39)}} & app_touched;
+  assign app_clr[163:160] = {4{app_wr & (app_row_i == 7'd40)}} & app_touched;
+  assign app_clr[167:164] = {4{app_wr & (app_row_i == 7'd41)}} & app_touched;
+  assign app_clr[171:168] = {4{app_wr & (app_row_i == 7'd42)}} & app_touched;
+  assign app_clr[175:172] = {4{app_wr & (app_row_i == 7'd43)}} & app_touched;
+  assign app_clr[179:176] = {4{app_wr & (app_row_i == 7'd44)}} & app_touched;
+  assign app_clr[183:180] = {4{app_wr & (app_row_i == 7'd45)}} & app_touched;
+  assign app_clr[187:184] = {4{app_wr & (app_row_i == 7'd46)}} & app_touched;
+  assign app_clr[191:188] = {4{app_wr & (app_row_i == 7'd47)}} & app_touched;
+  assign app_clr[195:192] = {4{app_wr & (app_row_i == 7'd48)}} & app_touched;
+  assign app_clr[199:196] = {4{app_wr & (app_row_i == 7'd49)}} & app_touched;
+  assign app_clr[203:200] = {4{app_wr & (app_row_i == 7'd50)}} & app_touched;
+  assign app_clr[207:204] = {4{app_wr & (app_row_i == 7'd51)}} & app_touched;
+  assign app_clr[211:208] = {4{app_wr & (app_row_i == 7'd52)}} & app_touched;
+  assign app_clr[215:212] = {4{app_wr & (app_row_i == 7'd53)}} & app_touched;
+  assign app_clr[219:216] = {4{app_wr & (app_row_i == 7'd54)}} & app_touched;
+  assign app_clr[223:220] = {4{app_wr & (app_row_i == 7'd55)}} & app_touched;
+  assign app_clr[227:224] = {4{app_wr & (app_row_i == 7'd56)}} & app_touched;
+  assign app_clr[231:228] = {4{app_wr & (app_row_i == 7'd57)}} & app_touched;
+  assign app_clr[235:232] = {4{app_wr & (app_row_i == 7'd58)}} & app_touched;
+  assign app_clr[239:236] = {4{app_wr & (app_row_i == 7'd59)}} & app_touched;
+  assign app_clr[243:240] = {4{app_wr & (app_row_i == 7'd60)}} & app_touched;
+  assign app_clr[247:244] = {4{app_wr & (app_row_i == 7'd61)}} & app_touched;
+  assign app_clr[251:248] = {4{app_wr & (app_row_i == 7'd62)}} & app_touched;
+  assign app_clr[255:252] = {4{app_wr & (app_row_i == 7'd63)}} & app_touched;
+  assign app_clr[259:256] = {4{app_wr & (app_row_i == 7'd64)}} & app_touched;
+  assign app_clr[263:260] = {4{app_wr & (app_row_i == 7'd65)}} & app_touched;
+  assign app_clr[267:264] = {4{app_wr & (app_row_i == 7'd66)}} & app_touched;
+  assign app_clr[271:268] = {4{app_wr & (app_row_i == 7'd67)}} & app_touched;
+  assign app_clr[275:272] = {4{app_wr & (app_row_i == 7'd68)}} & app_touched;
+  assign app_clr[279:276] = {4{app_wr & (app_row_i == 7'd69)}} & app_touched;
+  assign app_clr[283:280] = {4{app_wr & (app_row_i == 7'd70)}} & app_touched;
+  assign app_clr[287:284] = {4{app_wr & (app_row_i == 7'd71)}} & app_touched;
+  assign app_clr[291:288] = {4{app_wr & (app_row_i == 7'd72)}} & app_touched;
+  assign app_clr[295:292] = {4{app_wr & (app_row_i == 7'd73)}} & app_touched;
+  assign app_clr[299:296] = {4{app_wr & (app_row_i == 7'd74)}} & app_touched;
+  assign app_clr[303:300] = {4{app_wr & (app_row_i == 7'd75)}} & app_touched;
+  assign app_clr[307:304] = {4{app_wr & (app_row_i == 7'd76)}} & app_touched;
+  assign app_clr[311:308] = {4{app_wr & (app_row_i == 7'd77)}} & app_touched;
+  assign app_clr[315:312] = {4{app_wr & (app_row_i == 7'd78)}} & app_touched;
+  assign app_clr[319:316] = {4{app_wr & (app_row_i == 7'd79)}} & app_touched;
+  assign app_clr[323:320] = {4{app_wr & (app_row_i == 7'd80)}} & app_touched;
+  assign app_clr[327:324] = {4{app_wr & (app_row_i == 7'd81)}} & app_touched;
+  assign app_clr[331:328] = {4{app_wr & (app_row_i == 7'd82)}} & app_touched;
+  assign app_clr[335:332] = {4{app_wr & (app_row_i == 7'd83)}} & app_touched;
+  assign app_clr[339:336] = {4{app_wr & (app_row_i == 7'd84)}} & app_touched;
+  assign app_clr[343:340] = {4{app_wr & (app_row_i == 7'd85)}} & app_touched;
+  assign app_clr[347:344] = {4{app_wr & (app_row_i == 7'd86)}} & app_touched;
+  assign app_clr[351:348] = {4{app_wr & (app_row_i == 7'd87)}} & app_touched;
+  assign app_clr[355:352] = {4{app_wr & (app_row_i == 7'd88)}} & app_touched;
+  assign app_clr[359:356] = {4{app_wr & (app_row_i == 7'd89)}} & app_touched;
+  assign app_clr[363:360] = {4{app_wr & (app_row_i == 7'd90)}} & app_touched;
+  assign app_clr[367:364] = {4{app_wr & (app_row_i == 7'd91)}} & app_touched;
+  assign app_clr[371:368] = {4{app_wr & (app_row_i == 7'd92)}} & app_touched;
+  assign app_clr[375:372] = {4{app_wr & (app_row_i == 7'd93)}} & app_touched;
+  assign app_clr[379:376] = {4{app_wr & (app_row_i == 7'd94)}} & app_touched;
+  assign app_clr[383:380] = {4{app_wr & (app_row_i == 7'd95)}} & app_touched;
+  assign app_clr[387:384] = {4{app_wr & (app_row_i == 7'd96)}} & app_touched;
+  assign app_clr[391:388] = {4{app_wr & (app_row_i == 7'd97)}} & app_touched;
+  assign app_clr[395:392] = {4{app_wr & (app_row_i == 7'd98)}} & app_touched;
+  assign app_clr[399:396] = {4{app_wr & (app_row_i == 7'd99)}} & app_touched;
+  assign app_clr[403:400] = {4{app_wr & (app_row_i == 7'd100)}} & app_touched;
+  assign app_clr[407:404] = {4{app_wr & (app_row_i == 7'd101)}} & app_touched;
+  assign app_clr[411:408] = {4{app_wr & (app_row_i == 7'd102)}} & app_touched;
+  assign app_clr[415:412] = {4{app_wr & (app_row_i == 7'd103)}} & app_touched;
+  assign app_clr[419:416] = {4{app_wr & (app_row_i == 7'd104)}} & app_touched;
+  assign app_clr[423:420] = {4{app_wr & (app_row_i == 7'd105)}} & app_touched;
+  assign app_clr[427:424] = {4{app_wr & (app_row_i == 7'd106)}} & app_touched;
+  assign app_clr[431:428] = {4{app_wr & (app_row_i == 7'd107)}} & app_touched;
+  assign app_clr[435:432] = {4{app_wr & (app_row_i == 7'd108)}} & app_touched;
+  assign app_clr[439:436] = {4{app_wr & (app_row_i == 7'd109)}} & app_touched;
+  assign app_clr[443:440] = {4{app_wr & (app_row_i == 7'd110)}} & app_touched;
+  assign app_clr[447:444] = {4{app_wr & (app_row_i == 7'd111)}} & app_touched;
+  assign app_clr[451:448] = {4{app_wr & (app_row_i == 7'd112)}} & app_touched;
+  assign app_clr[455:452] = {4{app_wr & (app_row_i == 7'd113)}} & app_touched;
+  assign app_clr[459:456] = {4{app_wr & (app_row_i == 7'd114)}} & app_touched;
+  assign app_clr[463:460] = {4{app_wr & (app_row_i == 7'd115)}} & app_touched;
+  assign app_clr[467:464] = {4{app_wr & (app_row_i == 7'd116)}} & app_touched;
+  assign app_clr[471:468] = {4{app_wr & (app_row_i == 7'd117)}} & app_touched;
+  assign app_clr[475:472] = {4{app_wr & (app_row_i == 7'd118)}} & app_touched;
+  assign app_clr[479:476] = {4{app_wr & (app_row_i == 7'd119)}} & app_touched;
+  assign app_clr[483:480] = {4{app_wr & (app_row_i == 7'd120)}} & app_touched;
+  assign app_clr[487:484] = {4{app_wr & (app_row_i == 7'd121)}} & app_touched;
+  assign app_clr[491:488] = {4{app_wr & (app_row_i == 7'd122)}} & app_touched;
+  assign app_clr[495:492] = {4{app_wr & (app_row_i == 7'd123)}} & app_touched;
+  assign app_clr[499:496] = {4{app_wr & (app_row_i == 7'd124)}} & app_touched;
+  assign app_clr[503:500] = {4{app_wr & (app_row_i == 7'd125)}} & app_touched;
+  assign app_clr[507:504] = {4{app_wr & (app_row_i == 7'd126)}} & app_touched;
+  assign app_clr[511:508] = {4{app_wr & (app_row_i == 7'd127)}} & app_touched;
   assign st_idle = state_q == 3'd1;
   assign wg_ready_o = st_idle & (wg_free_i | table_free);
   assign wg_fire = wg_valid_i & wg_ready_o;
@@ -614,16 +614,19 @@ module lds_ctrl_seed000_table1_path_lds (
   assign acc_vrf = lk_sel ? lk_vrf_i : fill_vrf_i;
   assign acc_seg = acc_vpn[8:0];
   assign acc_va = acc_vpn[35:9];
-  assign mode_acc = sd_valid_i ? mode_q[sd_vpn_i[8:0]] : lk_sel ? mode_q[lk_vpn_i[8:0]] : mode_q[fill_vpn_i[8:0]];
-  assign mode_acc_live = mode_acc & ~(app_wr & app_row_i == acc_seg[8:2] & app_touched[acc_seg[1:0]]);
-  assign mode_seg_live = mode_seg_q & ~(app_wr & app_row_i == seg_q[8:2] & app_touched[seg_q[1:0]]);
+  assign mode_acc = sd_valid_i ? mode_q[sd_vpn_i[8:0]] : lk_sel ? mode_q[lk_vpn_i[8:0]]
+      : mode_q[fill_vpn_i[8:0]];
+  assign mode_acc_live = mode_acc
+      & ~(app_wr & (app_row_i == acc_seg[8:2]) & app_touched[acc_seg[1:0]]);
+  assign mode_seg_live = mode_seg_q
+      & ~(app_wr & (app_row_i == seg_q[8:2]) & app_touched[seg_q[1:0]]);
   assign mode_seg_d = key_fire ? mode_acc_live : mode_seg_live;
   assign mode_cur = mode_seg_q;
   assign st_issue = state_q == 3'd5;
   assign op_fill = op_q == 3'd2;
   assign op_lookup = op_q == 3'd1;
   assign op_shoot = op_q == 3'd3;
-  assign needs_sram = op_fill & ~alloc_hit | ~op_fill & mode_cur;
+  assign needs_sram = (op_fill & ~alloc_hit) | (~op_fill & mode_cur);
   assign issue_go = st_issue & ~(needs_sram & app_valid_i);
   assign rd_fire = issue_go & mode_cur & ~(op_fill & alloc_hit);
   assign init_fire = issue_go & op_fill & ~alloc_hit & ~mode_cur;
@@ -633,7 +636,7 @@ module lds_ctrl_seed000_table1_path_lds (
   assign wg_b = {1'b0, wg_size_i};
   assign wg_sum_c_x = wg_a ^ wg_b;
   assign wg_sum_c_p0 = wg_sum_c_x;
-  assign wg_sum_c_g0[0] = wg_a[0] & wg_b[0] | (wg_a[0] ^ wg_b[0]) & 1'b0;
+  assign wg_sum_c_g0[0] = (wg_a[0] & wg_b[0]) | ((wg_a[0] ^ wg_b[0]) & 1'b0);
   assign wg_sum_c_g0[1] = wg_a[1] & wg_b[1];
   assign wg_sum_c_g0[2] = wg_a[2] & wg_b[2];
   assign wg_sum_c_g0[3] = wg_a[3] & wg_b[3];
@@ -646,47 +649,47 @@ module lds_ctrl_seed000_table1_path_lds (
   assign wg_sum_c_g0[10] = wg_a[10] & wg_b[10];
   assign wg_sum_c_g1[0] = wg_sum_c_g0[0];
   assign wg_sum_c_p1[0] = wg_sum_c_p0[0];
-  assign wg_sum_c_g1[1] = wg_sum_c_g0[1] | wg_sum_c_p0[1] & wg_sum_c_g0[0];
+  assign wg_sum_c_g1[1] = wg_sum_c_g0[1] | (wg_sum_c_p0[1] & wg_sum_c_g0[0]);
   assign wg_sum_c_p1[1] = wg_sum_c_p0[1] & wg_sum_c_p0[0];
-  assign wg_sum_c_g1[2] = wg_sum_c_g0[2] | wg_sum_c_p0[2] & wg_sum_c_g0[1];
+  assign wg_sum_c_g1[2] = wg_sum_c_g0[2] | (wg_sum_c_p0[2] & wg_sum_c_g0[1]);
   assign wg_sum_c_p1[2] = wg_sum_c_p0[2] & wg_sum_c_p0[1];
-  assign wg_sum_c_g1[3] = wg_sum_c_g0[3] | wg_sum_c_p0[3] & wg_sum_c_g0[2];
+  assign wg_sum_c_g1[3] = wg_sum_c_g0[3] | (wg_sum_c_p0[3] & wg_sum_c_g0[2]);
   assign wg_sum_c_p1[3] = wg_sum_c_p0[3] & wg_sum_c_p0[2];
-  assign wg_sum_c_g1[4] = wg_sum_c_g0[4] | wg_sum_c_p0[4] & wg_sum_c_g0[3];
+  assign wg_sum_c_g1[4] = wg_sum_c_g0[4] | (wg_sum_c_p0[4] & wg_sum_c_g0[3]);
   assign wg_sum_c_p1[4] = wg_sum_c_p0[4] & wg_sum_c_p0[3];
-  assign wg_sum_c_g1[5] = wg_sum_c_g0[5] | wg_sum_c_p0[5] & wg_sum_c_g0[4];
+  assign wg_sum_c_g1[5] = wg_sum_c_g0[5] | (wg_sum_c_p0[5] & wg_sum_c_g0[4]);
   assign wg_sum_c_p1[5] = wg_sum_c_p0[5] & wg_sum_c_p0[4];
-  assign wg_sum_c_g1[6] = wg_sum_c_g0[6] | wg_sum_c_p0[6] & wg_sum_c_g0[5];
+  assign wg_sum_c_g1[6] = wg_sum_c_g0[6] | (wg_sum_c_p0[6] & wg_sum_c_g0[5]);
   assign wg_sum_c_p1[6] = wg_sum_c_p0[6] & wg_sum_c_p0[5];
-  assign wg_sum_c_g1[7] = wg_sum_c_g0[7] | wg_sum_c_p0[7] & wg_sum_c_g0[6];
+  assign wg_sum_c_g1[7] = wg_sum_c_g0[7] | (wg_sum_c_p0[7] & wg_sum_c_g0[6]);
   assign wg_sum_c_p1[7] = wg_sum_c_p0[7] & wg_sum_c_p0[6];
-  assign wg_sum_c_g1[8] = wg_sum_c_g0[8] | wg_sum_c_p0[8] & wg_sum_c_g0[7];
+  assign wg_sum_c_g1[8] = wg_sum_c_g0[8] | (wg_sum_c_p0[8] & wg_sum_c_g0[7]);
   assign wg_sum_c_p1[8] = wg_sum_c_p0[8] & wg_sum_c_p0[7];
-  assign wg_sum_c_g1[9] = wg_sum_c_g0[9] | wg_sum_c_p0[9] & wg_sum_c_g0[8];
+  assign wg_sum_c_g1[9] = wg_sum_c_g0[9] | (wg_sum_c_p0[9] & wg_sum_c_g0[8]);
   assign wg_sum_c_p1[9] = wg_sum_c_p0[9] & wg_sum_c_p0[8];
-  assign wg_sum_c_g1[10] = wg_sum_c_g0[10] | wg_sum_c_p0[10] & wg_sum_c_g0[9];
+  assign wg_sum_c_g1[10] = wg_sum_c_g0[10] | (wg_sum_c_p0[10] & wg_sum_c_g0[9]);
   assign wg_sum_c_p1[10] = wg_sum_c_p0[10] & wg_sum_c_p0[9];
   assign wg_sum_c_g2[0] = wg_sum_c_g1[0];
   assign wg_sum_c_p2[0] = wg_sum_c_p1[0];
   assign wg_sum_c_g2[1] = wg_sum_c_g1[1];
   assign wg_sum_c_p2[1] = wg_sum_c_p1[1];
-  assign wg_sum_c_g2[2] = wg_sum_c_g1[2] | wg_sum_c_p1[2] & wg_sum_c_g1[0];
+  assign wg_sum_c_g2[2] = wg_sum_c_g1[2] | (wg_sum_c_p1[2] & wg_sum_c_g1[0]);
   assign wg_sum_c_p2[2] = wg_sum_c_p1[2] & wg_sum_c_p1[0];
-  assign wg_sum_c_g2[3] = wg_sum_c_g1[3] | wg_sum_c_p1[3] & wg_sum_c_g1[1];
+  assign wg_sum_c_g2[3] = wg_sum_c_g1[3] | (wg_sum_c_p1[3] & wg_sum_c_g1[1]);
   assign wg_sum_c_p2[3] = wg_sum_c_p1[3] & wg_sum_c_p1[1];
-  assign wg_sum_c_g2[4] = wg_sum_c_g1[4] | wg_sum_c_p1[4] & wg_sum_c_g1[2];
+  assign wg_sum_c_g2[4] = wg_sum_c_g1[4] | (wg_sum_c_p1[4] & wg_sum_c_g1[2]);
   assign wg_sum_c_p2[4] = wg_sum_c_p1[4] & wg_sum_c_p1[2];
-  assign wg_sum_c_g2[5] = wg_sum_c_g1[5] | wg_sum_c_p1[5] & wg_sum_c_g1[3];
+  assign wg_sum_c_g2[5] = wg_sum_c_g1[5] | (wg_sum_c_p1[5] & wg_sum_c_g1[3]);
   assign wg_sum_c_p2[5] = wg_sum_c_p1[5] & wg_sum_c_p1[3];
-  assign wg_sum_c_g2[6] = wg_sum_c_g1[6] | wg_sum_c_p1[6] & wg_sum_c_g1[4];
+  assign wg_sum_c_g2[6] = wg_sum_c_g1[6] | (wg_sum_c_p1[6] & wg_sum_c_g1[4]);
   assign wg_sum_c_p2[6] = wg_sum_c_p1[6] & wg_sum_c_p1[4];
-  assign wg_sum_c_g2[7] = wg_sum_c_g1[7] | wg_sum_c_p1[7] & wg_sum_c_g1[5];
+  assign wg_sum_c_g2[7] = wg_sum_c_g1[7] | (wg_sum_c_p1[7] & wg_sum_c_g1[5]);
   assign wg_sum_c_p2[7] = wg_sum_c_p1[7] & wg_sum_c_p1[5];
-  assign wg_sum_c_g2[8] = wg_sum_c_g1[8] | wg_sum_c_p1[8] & wg_sum_c_g1[6];
+  assign wg_sum_c_g2[8] = wg_sum_c_g1[8] | (wg_sum_c_p1[8] & wg_sum_c_g1[6]);
   assign wg_sum_c_p2[8] = wg_sum_c_p1[8] & wg_sum_c_p1[6];
-  assign wg_sum_c_g2[9] = wg_sum_c_g1[9] | wg_sum_c_p1[9] & wg_sum_c_g1[7];
+  assign wg_sum_c_g2[9] = wg_sum_c_g1[9] | (wg_sum_c_p1[9] & wg_sum_c_g1[7]);
   assign wg_sum_c_p2[9] = wg_sum_c_p1[9] & wg_sum_c_p1[7];
-  assign wg_sum_c_g2[10] = wg_sum_c_g1[10] | wg_sum_c_p1[10] & wg_sum_c_g1[8];
+  assign wg_sum_c_g2[10] = wg_sum_c_g1[10] | (wg_sum_c_p1[10] & wg_sum_c_g1[8]);
   assign wg_sum_c_p2[10] = wg_sum_c_p1[10] & wg_sum_c_p1[8];
   assign wg_sum_c_g3[0] = wg_sum_c_g2[0];
   assign wg_sum_c_p3[0] = wg_sum_c_p2[0];
@@ -696,19 +699,19 @@ module lds_ctrl_seed000_table1_path_lds (
   assign wg_sum_c_p3[2] = wg_sum_c_p2[2];
   assign wg_sum_c_g3[3] = wg_sum_c_g2[3];
   assign wg_sum_c_p3[3] = wg_sum_c_p2[3];
-  assign wg_sum_c_g3[4] = wg_sum_c_g2[4] | wg_sum_c_p2[4] & wg_sum_c_g2[0];
+  assign wg_sum_c_g3[4] = wg_sum_c_g2[4] | (wg_sum_c_p2[4] & wg_sum_c_g2[0]);
   assign wg_sum_c_p3[4] = wg_sum_c_p2[4] & wg_sum_c_p2[0];
-  assign wg_sum_c_g3[5] = wg_sum_c_g2[5] | wg_sum_c_p2[5] & wg_sum_c_g2[1];
+  assign wg_sum_c_g3[5] = wg_sum_c_g2[5] | (wg_sum_c_p2[5] & wg_sum_c_g2[1]);
   assign wg_sum_c_p3[5] = wg_sum_c_p2[5] & wg_sum_c_p2[1];
-  assign wg_sum_c_g3[6] = wg_sum_c_g2[6] | wg_sum_c_p2[6] & wg_sum_c_g2[2];
+  assign wg_sum_c_g3[6] = wg_sum_c_g2[6] | (wg_sum_c_p2[6] & wg_sum_c_g2[2]);
   assign wg_sum_c_p3[6] = wg_sum_c_p2[6] & wg_sum_c_p2[2];
-  assign wg_sum_c_g3[7] = wg_sum_c_g2[7] | wg_sum_c_p2[7] & wg_sum_c_g2[3];
+  assign wg_sum_c_g3[7] = wg_sum_c_g2[7] | (wg_sum_c_p2[7] & wg_sum_c_g2[3]);
   assign wg_sum_c_p3[7] = wg_sum_c_p2[7] & wg_sum_c_p2[3];
-  assign wg_sum_c_g3[8] = wg_sum_c_g2[8] | wg_sum_c_p2[8] & wg_sum_c_g2[4];
+  assign wg_sum_c_g3[8] = wg_sum_c_g2[8] | (wg_sum_c_p2[8] & wg_sum_c_g2[4]);
   assign wg_sum_c_p3[8] = wg_sum_c_p2[8] & wg_sum_c_p2[4];
-  assign wg_sum_c_g3[9] = wg_sum_c_g2[9] | wg_sum_c_p2[9] & wg_sum_c_g2[5];
+  assign wg_sum_c_g3[9] = wg_sum_c_g2[9] | (wg_sum_c_p2[9] & wg_sum_c_g2[5]);
   assign wg_sum_c_p3[9] = wg_sum_c_p2[9] & wg_sum_c_p2[5];
-  assign wg_sum_c_g3[10] = wg_sum_c_g2[10] | wg_sum_c_p2[10] & wg_sum_c_g2[6];
+  assign wg_sum_c_g3[10] = wg_sum_c_g2[10] | (wg_sum_c_p2[10] & wg_sum_c_g2[6]);
   assign wg_sum_c_p3[10] = wg_sum_c_p2[10] & wg_sum_c_p2[6];
   assign wg_sum_c_g4[0] = wg_sum_c_g3[0];
   assign wg_sum_c_p4[0] = wg_sum_c_p3[0];
@@ -726,11 +729,11 @@ module lds_ctrl_seed000_table1_path_lds (
   assign wg_sum_c_p4[6] = wg_sum_c_p3[6];
   assign wg_sum_c_g4[7] = wg_sum_c_g3[7];
   assign wg_sum_c_p4[7] = wg_sum_c_p3[7];
-  assign wg_sum_c_g4[8] = wg_sum_c_g3[8] | wg_sum_c_p3[8] & wg_sum_c_g3[0];
+  assign wg_sum_c_g4[8] = wg_sum_c_g3[8] | (wg_sum_c_p3[8] & wg_sum_c_g3[0]);
   assign wg_sum_c_p4[8] = wg_sum_c_p3[8] & wg_sum_c_p3[0];
-  assign wg_sum_c_g4[9] = wg_sum_c_g3[9] | wg_sum_c_p3[9] & wg_sum_c_g3[1];
+  assign wg_sum_c_g4[9] = wg_sum_c_g3[9] | (wg_sum_c_p3[9] & wg_sum_c_g3[1]);
   assign wg_sum_c_p4[9] = wg_sum_c_p3[9] & wg_sum_c_p3[1];
-  assign wg_sum_c_g4[10] = wg_sum_c_g3[10] | wg_sum_c_p3[10] & wg_sum_c_g3[2];
+  assign wg_sum_c_g4[10] = wg_sum_c_g3[10] | (wg_sum_c_p3[10] & wg_sum_c_g3[2]);
   assign wg_sum_c_p4[10] = wg_sum_c_p3[10] & wg_sum_c_p3[2];
   assign unused_wg_sum_c_p = wg_sum_c_p4;
   assign wg_sum_c = {wg_sum_c_g4[10], wg_sum_c_x ^ {wg_sum_c_g4[9:0], 1'b0}};
@@ -823,86 +826,86 @@ module lds_ctrl_seed000_table1_path_lds (
   assign tab_ins_d = tab_ins_c;
   assign tab_ins = tab_ins_q;
   assign seg_ext = {2'd0, fill_vpn_i[8:0]};
-  assign tab_match[0] = tv_q[0] & tbase0_q == wgr_base_q & tsize0_q == wgr_size_q;
-  assign tab_hit[0] = tv_q[0] & {2'd0, tbase0_q} <= seg_ext & seg_ext < tend0_q;
-  assign tbase0_d = wg_alloc_go & tab_ins[0] ? wgr_base_q : tbase0_q;
-  assign tend0_d = wg_alloc_go & tab_ins[0] ? wgr_end_q : tend0_q;
-  assign tsize0_d = wg_alloc_go & tab_ins[0] ? wgr_size_q : tsize0_q;
-  assign tab_match[1] = tv_q[1] & tbase1_q == wgr_base_q & tsize1_q == wgr_size_q;
-  assign tab_hit[1] = tv_q[1] & {2'd0, tbase1_q} <= seg_ext & seg_ext < tend1_q;
-  assign tbase1_d = wg_alloc_go & tab_ins[1] ? wgr_base_q : tbase1_q;
-  assign tend1_d = wg_alloc_go & tab_ins[1] ? wgr_end_q : tend1_q;
-  assign tsize1_d = wg_alloc_go & tab_ins[1] ? wgr_size_q : tsize1_q;
-  assign tab_match[2] = tv_q[2] & tbase2_q == wgr_base_q & tsize2_q == wgr_size_q;
-  assign tab_hit[2] = tv_q[2] & {2'd0, tbase2_q} <= seg_ext & seg_ext < tend2_q;
-  assign tbase2_d = wg_alloc_go & tab_ins[2] ? wgr_base_q : tbase2_q;
-  assign tend2_d = wg_alloc_go & tab_ins[2] ? wgr_end_q : tend2_q;
-  assign tsize2_d = wg_alloc_go & tab_ins[2] ? wgr_size_q : tsize2_q;
-  assign tab_match[3] = tv_q[3] & tbase3_q == wgr_base_q & tsize3_q == wgr_size_q;
-  assign tab_hit[3] = tv_q[3] & {2'd0, tbase3_q} <= seg_ext & seg_ext < tend3_q;
-  assign tbase3_d = wg_alloc_go & tab_ins[3] ? wgr_base_q : tbase3_q;
-  assign tend3_d = wg_alloc_go & tab_ins[3] ? wgr_end_q : tend3_q;
-  assign tsize3_d = wg_alloc_go & tab_ins[3] ? wgr_size_q : tsize3_q;
-  assign tab_match[4] = tv_q[4] & tbase4_q == wgr_base_q & tsize4_q == wgr_size_q;
-  assign tab_hit[4] = tv_q[4] & {2'd0, tbase4_q} <= seg_ext & seg_ext < tend4_q;
-  assign tbase4_d = wg_alloc_go & tab_ins[4] ? wgr_base_q : tbase4_q;
-  assign tend4_d = wg_alloc_go & tab_ins[4] ? wgr_end_q : tend4_q;
-  assign tsize4_d = wg_alloc_go & tab_ins[4] ? wgr_size_q : tsize4_q;
-  assign tab_match[5] = tv_q[5] & tbase5_q == wgr_base_q & tsize5_q == wgr_size_q;
-  assign tab_hit[5] = tv_q[5] & {2'd0, tbase5_q} <= seg_ext & seg_ext < tend5_q;
-  assign tbase5_d = wg_alloc_go & tab_ins[5] ? wgr_base_q : tbase5_q;
-  assign tend5_d = wg_alloc_go & tab_ins[5] ? wgr_end_q : tend5_q;
-  assign tsize5_d = wg_alloc_go & tab_ins[5] ? wgr_size_q : tsize5_q;
-  assign tab_match[6] = tv_q[6] & tbase6_q == wgr_base_q & tsize6_q == wgr_size_q;
-  assign tab_hit[6] = tv_q[6] & {2'd0, tbase6_q} <= seg_ext & seg_ext < tend6_q;
-  assign tbase6_d = wg_alloc_go & tab_ins[6] ? wgr_base_q : tbase6_q;
-  assign tend6_d = wg_alloc_go & tab_ins[6] ? wgr_end_q : tend6_q;
-  assign tsize6_d = wg_alloc_go & tab_ins[6] ? wgr_size_q : tsize6_q;
-  assign tab_match[7] = tv_q[7] & tbase7_q == wgr_base_q & tsize7_q == wgr_size_q;
-  assign tab_hit[7] = tv_q[7] & {2'd0, tbase7_q} <= seg_ext & seg_ext < tend7_q;
-  assign tbase7_d = wg_alloc_go & tab_ins[7] ? wgr_base_q : tbase7_q;
-  assign tend7_d = wg_alloc_go & tab_ins[7] ? wgr_end_q : tend7_q;
-  assign tsize7_d = wg_alloc_go & tab_ins[7] ? wgr_size_q : tsize7_q;
-  assign tab_match[8] = tv_q[8] & tbase8_q == wgr_base_q & tsize8_q == wgr_size_q;
-  assign tab_hit[8] = tv_q[8] & {2'd0, tbase8_q} <= seg_ext & seg_ext < tend8_q;
-  assign tbase8_d = wg_alloc_go & tab_ins[8] ? wgr_base_q : tbase8_q;
-  assign tend8_d = wg_alloc_go & tab_ins[8] ? wgr_end_q : tend8_q;
-  assign tsize8_d = wg_alloc_go & tab_ins[8] ? wgr_size_q : tsize8_q;
-  assign tab_match[9] = tv_q[9] & tbase9_q == wgr_base_q & tsize9_q == wgr_size_q;
-  assign tab_hit[9] = tv_q[9] & {2'd0, tbase9_q} <= seg_ext & seg_ext < tend9_q;
-  assign tbase9_d = wg_alloc_go & tab_ins[9] ? wgr_base_q : tbase9_q;
-  assign tend9_d = wg_alloc_go & tab_ins[9] ? wgr_end_q : tend9_q;
-  assign tsize9_d = wg_alloc_go & tab_ins[9] ? wgr_size_q : tsize9_q;
-  assign tab_match[10] = tv_q[10] & tbase10_q == wgr_base_q & tsize10_q == wgr_size_q;
-  assign tab_hit[10] = tv_q[10] & {2'd0, tbase10_q} <= seg_ext & seg_ext < tend10_q;
-  assign tbase10_d = wg_alloc_go & tab_ins[10] ? wgr_base_q : tbase10_q;
-  assign tend10_d = wg_alloc_go & tab_ins[10] ? wgr_end_q : tend10_q;
-  assign tsize10_d = wg_alloc_go & tab_ins[10] ? wgr_size_q : tsize10_q;
-  assign tab_match[11] = tv_q[11] & tbase11_q == wgr_base_q & tsize11_q == wgr_size_q;
-  assign tab_hit[11] = tv_q[11] & {2'd0, tbase11_q} <= seg_ext & seg_ext < tend11_q;
-  assign tbase11_d = wg_alloc_go & tab_ins[11] ? wgr_base_q : tbase11_q;
-  assign tend11_d = wg_alloc_go & tab_ins[11] ? wgr_end_q : tend11_q;
-  assign tsize11_d = wg_alloc_go & tab_ins[11] ? wgr_size_q : tsize11_q;
-  assign tab_match[12] = tv_q[12] & tbase12_q == wgr_base_q & tsize12_q == wgr_size_q;
-  assign tab_hit[12] = tv_q[12] & {2'd0, tbase12_q} <= seg_ext & seg_ext < tend12_q;
-  assign tbase12_d = wg_alloc_go & tab_ins[12] ? wgr_base_q : tbase12_q;
-  assign tend12_d = wg_alloc_go & tab_ins[12] ? wgr_end_q : tend12_q;
-  assign tsize12_d = wg_alloc_go & tab_ins[12] ? wgr_size_q : tsize12_q;
-  assign tab_match[13] = tv_q[13] & tbase13_q == wgr_base_q & tsize13_q == wgr_size_q;
-  assign tab_hit[13] = tv_q[13] & {2'd0, tbase13_q} <= seg_ext & seg_ext < tend13_q;
-  assign tbase13_d = wg_alloc_go & tab_ins[13] ? wgr_base_q : tbase13_q;
-  assign tend13_d = wg_alloc_go & tab_ins[13] ? wgr_end_q : tend13_q;
-  assign tsize13_d = wg_alloc_go & tab_ins[13] ? wgr_size_q : tsize13_q;
-  assign tab_match[14] = tv_q[14] & tbase14_q == wgr_base_q & tsize14_q == wgr_size_q;
-  assign tab_hit[14] = tv_q[14] & {2'd0, tbase14_q} <= seg_ext & seg_ext < tend14_q;
-  assign tbase14_d = wg_alloc_go & tab_ins[14] ? wgr_base_q : tbase14_q;
-  assign tend14_d = wg_alloc_go & tab_ins[14] ? wgr_end_q : tend14_q;
-  assign tsize14_d = wg_alloc_go & tab_ins[14] ? wgr_size_q : tsize14_q;
-  assign tab_match[15] = tv_q[15] & tbase15_q == wgr_base_q & tsize15_q == wgr_size_q;
-  assign tab_hit[15] = tv_q[15] & {2'd0, tbase15_q} <= seg_ext & seg_ext < tend15_q;
-  assign tbase15_d = wg_alloc_go & tab_ins[15] ? wgr_base_q : tbase15_q;
-  assign tend15_d = wg_alloc_go & tab_ins[15] ? wgr_end_q : tend15_q;
-  assign tsize15_d = wg_alloc_go & tab_ins[15] ? wgr_size_q : tsize15_q;
+  assign tab_match[0] = tv_q[0] & (tbase0_q == wgr_base_q) & (tsize0_q == wgr_size_q);
+  assign tab_hit[0] = tv_q[0] & ({2'd0, tbase0_q} <= seg_ext) & (seg_ext < tend0_q);
+  assign tbase0_d = (wg_alloc_go & tab_ins[0]) ? wgr_base_q : tbase0_q;
+  assign tend0_d = (wg_alloc_go & tab_ins[0]) ? wgr_end_q : tend0_q;
+  assign tsize0_d = (wg_alloc_go & tab_ins[0]) ? wgr_size_q : tsize0_q;
+  assign tab_match[1] = tv_q[1] & (tbase1_q == wgr_base_q) & (tsize1_q == wgr_size_q);
+  assign tab_hit[1] = tv_q[1] & ({2'd0, tbase1_q} <= seg_ext) & (seg_ext < tend1_q);
+  assign tbase1_d = (wg_alloc_go & tab_ins[1]) ? wgr_base_q : tbase1_q;
+  assign tend1_d = (wg_alloc_go & tab_ins[1]) ? wgr_end_q : tend1_q;
+  assign tsize1_d = (wg_alloc_go & tab_ins[1]) ? wgr_size_q : tsize1_q;
+  assign tab_match[2] = tv_q[2] & (tbase2_q == wgr_base_q) & (tsize2_q == wgr_size_q);
+  assign tab_hit[2] = tv_q[2] & ({2'd0, tbase2_q} <= seg_ext) & (seg_ext < tend2_q);
+  assign tbase2_d = (wg_alloc_go & tab_ins[2]) ? wgr_base_q : tbase2_q;
+  assign tend2_d = (wg_alloc_go & tab_ins[2]) ? wgr_end_q : tend2_q;
+  assign tsize2_d = (wg_alloc_go & tab_ins[2]) ? wgr_size_q : tsize2_q;
+  assign tab_match[3] = tv_q[3] & (tbase3_q == wgr_base_q) & (tsize3_q == wgr_size_q);
+  assign tab_hit[3] = tv_q[3] & ({2'd0, tbase3_q} <= seg_ext) & (seg_ext < tend3_q);
+  assign tbase3_d = (wg_alloc_go & tab_ins[3]) ? wgr_base_q : tbase3_q;
+  assign tend3_d = (wg_alloc_go & tab_ins[3]) ? wgr_end_q : tend3_q;
+  assign tsize3_d = (wg_alloc_go & tab_ins[3]) ? wgr_size_q : tsize3_q;
+  assign tab_match[4] = tv_q[4] & (tbase4_q == wgr_base_q) & (tsize4_q == wgr_size_q);
+  assign tab_hit[4] = tv_q[4] & ({2'd0, tbase4_q} <= seg_ext) & (seg_ext < tend4_q);
+  assign tbase4_d = (wg_alloc_go & tab_ins[4]) ? wgr_base_q : tbase4_q;
+  assign tend4_d = (wg_alloc_go & tab_ins[4]) ? wgr_end_q : tend4_q;
+  assign tsize4_d = (wg_alloc_go & tab_ins[4]) ? wgr_size_q : tsize4_q;
+  assign tab_match[5] = tv_q[5] & (tbase5_q == wgr_base_q) & (tsize5_q == wgr_size_q);
+  assign tab_hit[5] = tv_q[5] & ({2'd0, tbase5_q} <= seg_ext) & (seg_ext < tend5_q);
+  assign tbase5_d = (wg_alloc_go & tab_ins[5]) ? wgr_base_q : tbase5_q;
+  assign tend5_d = (wg_alloc_go & tab_ins[5]) ? wgr_end_q : tend5_q;
+  assign tsize5_d = (wg_alloc_go & tab_ins[5]) ? wgr_size_q : tsize5_q;
+  assign tab_match[6] = tv_q[6] & (tbase6_q == wgr_base_q) & (tsize6_q == wgr_size_q);
+  assign tab_hit[6] = tv_q[6] & ({2'd0, tbase6_q} <= seg_ext) & (seg_ext < tend6_q);
+  assign tbase6_d = (wg_alloc_go & tab_ins[6]) ? wgr_base_q : tbase6_q;
+  assign tend6_d = (wg_alloc_go & tab_ins[6]) ? wgr_end_q : tend6_q;
+  assign tsize6_d = (wg_alloc_go & tab_ins[6]) ? wgr_size_q : tsize6_q;
+  assign tab_match[7] = tv_q[7] & (tbase7_q == wgr_base_q) & (tsize7_q == wgr_size_q);
+  assign tab_hit[7] = tv_q[7] & ({2'd0, tbase7_q} <= seg_ext) & (seg_ext < tend7_q);
+  assign tbase7_d = (wg_alloc_go & tab_ins[7]) ? wgr_base_q : tbase7_q;
+  assign tend7_d = (wg_alloc_go & tab_ins[7]) ? wgr_end_q : tend7_q;
+  assign tsize7_d = (wg_alloc_go & tab_ins[7]) ? wgr_size_q : tsize7_q;
+  assign tab_match[8] = tv_q[8] & (tbase8_q == wgr_base_q) & (tsize8_q == wgr_size_q);
+  assign tab_hit[8] = tv_q[8] & ({2'd0, tbase8_q} <= seg_ext) & (seg_ext < tend8_q);
+  assign tbase8_d = (wg_alloc_go & tab_ins[8]) ? wgr_base_q : tbase8_q;
+  assign tend8_d = (wg_alloc_go & tab_ins[8]) ? wgr_end_q : tend8_q;
+  assign tsize8_d = (wg_alloc_go & tab_ins[8]) ? wgr_size_q : tsize8_q;
+  assign tab_match[9] = tv_q[9] & (tbase9_q == wgr_base_q) & (tsize9_q == wgr_size_q);
+  assign tab_hit[9] = tv_q[9] & ({2'd0, tbase9_q} <= seg_ext) & (seg_ext < tend9_q);
+  assign tbase9_d = (wg_alloc_go & tab_ins[9]) ? wgr_base_q : tbase9_q;
+  assign tend9_d = (wg_alloc_go & tab_ins[9]) ? wgr_end_q : tend9_q;
+  assign tsize9_d = (wg_alloc_go & tab_ins[9]) ? wgr_size_q : tsize9_q;
+  assign tab_match[10] = tv_q[10] & (tbase10_q == wgr_base_q) & (tsize10_q == wgr_size_q);
+  assign tab_hit[10] = tv_q[10] & ({2'd0, tbase10_q} <= seg_ext) & (seg_ext < tend10_q);
+  assign tbase10_d = (wg_alloc_go & tab_ins[10]) ? wgr_base_q : tbase10_q;
+  assign tend10_d = (wg_alloc_go & tab_ins[10]) ? wgr_end_q : tend10_q;
+  assign tsize10_d = (wg_alloc_go & tab_ins[10]) ? wgr_size_q : tsize10_q;
+  assign tab_match[11] = tv_q[11] & (tbase11_q == wgr_base_q) & (tsize11_q == wgr_size_q);
+  assign tab_hit[11] = tv_q[11] & ({2'd0, tbase11_q} <= seg_ext) & (seg_ext < tend11_q);
+  assign tbase11_d = (wg_alloc_go & tab_ins[11]) ? wgr_base_q : tbase11_q;
+  assign tend11_d = (wg_alloc_go & tab_ins[11]) ? wgr_end_q : tend11_q;
+  assign tsize11_d = (wg_alloc_go & tab_ins[11]) ? wgr_size_q : tsize11_q;
+  assign tab_match[12] = tv_q[12] & (tbase12_q == wgr_base_q) & (tsize12_q == wgr_size_q);
+  assign tab_hit[12] = tv_q[12] & ({2'd0, tbase12_q} <= seg_ext) & (seg_ext < tend12_q);
+  assign tbase12_d = (wg_alloc_go & tab_ins[12]) ? wgr_base_q : tbase12_q;
+  assign tend12_d = (wg_alloc_go & tab_ins[12]) ? wgr_end_q : tend12_q;
+  assign tsize12_d = (wg_alloc_go & tab_ins[12]) ? wgr_size_q : tsize12_q;
+  assign tab_match[13] = tv_q[13] & (tbase13_q == wgr_base_q) & (tsize13_q == wgr_size_q);
+  assign tab_hit[13] = tv_q[13] & ({2'd0, tbase13_q} <= seg_ext) & (seg_ext < tend13_q);
+  assign tbase13_d = (wg_alloc_go & tab_ins[13]) ? wgr_base_q : tbase13_q;
+  assign tend13_d = (wg_alloc_go & tab_ins[13]) ? wgr_end_q : tend13_q;
+  assign tsize13_d = (wg_alloc_go & tab_ins[13]) ? wgr_size_q : tsize13_q;
+  assign tab_match[14] = tv_q[14] & (tbase14_q == wgr_base_q) & (tsize14_q == wgr_size_q);
+  assign tab_hit[14] = tv_q[14] & ({2'd0, tbase14_q} <= seg_ext) & (seg_ext < tend14_q);
+  assign tbase14_d = (wg_alloc_go & tab_ins[14]) ? wgr_base_q : tbase14_q;
+  assign tend14_d = (wg_alloc_go & tab_ins[14]) ? wgr_end_q : tend14_q;
+  assign tsize14_d = (wg_alloc_go & tab_ins[14]) ? wgr_size_q : tsize14_q;
+  assign tab_match[15] = tv_q[15] & (tbase15_q == wgr_base_q) & (tsize15_q == wgr_size_q);
+  assign tab_hit[15] = tv_q[15] & ({2'd0, tbase15_q} <= seg_ext) & (seg_ext < tend15_q);
+  assign tbase15_d = (wg_alloc_go & tab_ins[15]) ? wgr_base_q : tbase15_q;
+  assign tend15_d = (wg_alloc_go & tab_ins[15]) ? wgr_end_q : tend15_q;
+  assign tsize15_d = (wg_alloc_go & tab_ins[15]) ? wgr_size_q : tsize15_q;
   assign tab_del_or0 = tab_match;
   assign tab_del_or1[0] = tab_del_or0[0];
   assign tab_del_or1[1] = tab_del_or0[1] | tab_del_or0[0];
@@ -985,8 +988,9 @@ module lds_ctrl_seed000_table1_path_lds (
   assign tab_del[14] = tab_match[14] & ~tab_del_or4[13];
   assign tab_del[15] = tab_match[15] & ~tab_del_or4[14];
   assign unused_tab_del_or = tab_del_or4[15];
-  assign tv_d = tv_q & ~({16{wg_free_go}} & tab_del) | {16{wg_alloc_go}} & tab_ins;
-  assign table_full_d = wg_alloc_go ? &(tv_q | tab_ins) : wg_free_go ? table_full_q & ~(|tab_match) : table_full_q;
+  assign tv_d = (tv_q & ~({16{wg_free_go}} & tab_del)) | ({16{wg_alloc_go}} & tab_ins);
+  assign table_full_d = wg_alloc_go ? &(tv_q | tab_ins) : wg_free_go ? table_full_q & ~(|tab_match)
+      : table_full_q;
   assign table_free = ~table_full_q;
   assign alloc_hit_d = key_fire ? |tab_hit : alloc_hit_q;
   assign alloc_hit = alloc_hit_q;
@@ -998,75 +1002,78 @@ module lds_ctrl_seed000_table1_path_lds (
   assign clr_g_next = clr_g_q + 3'd1;
   assign clr_g_next_ext = {2'd0, clr_g_next};
   assign clr_end_low = clr_end[5:0];
-  assign clear_last = st_clear & (clr_g_q == 3'd7 | clr_g_ext >= clr_end_g | clr_g_next_ext == clr_end_g & clr_end_low == 6'd0);
-  assign clr_g_d = wg_alloc_go ? wgr_base_q[8:6] : sd_all_fire ? 3'd0 : st_clear & ~clear_last ? clr_g_next : clr_g_q;
+  assign clear_last = st_clear
+      & ((clr_g_q == 3'd7) | (clr_g_ext >= clr_end_g)
+          | ((clr_g_next_ext == clr_end_g) & (clr_end_low == 6'd0)));
+  assign clr_g_d = wg_alloc_go ? wgr_base_q[8:6] : sd_all_fire ? 3'd0 : (st_clear & ~clear_last)
+      ? clr_g_next : clr_g_q;
   assign clr_end_n_d = wg_alloc_go ? ~wgr_end_q : sd_all_fire ? 11'd0 : clr_end_n_q;
   assign clr_lo_d = wg_alloc_go ? wgr_base_q : sd_all_fire ? 9'd0 : clr_lo_q;
-  assign clr_lo_b = clr_g_q == clr_lo_q[8:6] ? clr_lo_q[5:0] : 6'd0;
+  assign clr_lo_b = (clr_g_q == clr_lo_q[8:6]) ? clr_lo_q[5:0] : 6'd0;
   assign clr_below_end_g = clr_g_ext < clr_end_g;
-  assign clr_local[0] = clr_lo_b <= 6'd0 & (clr_below_end_g | clr_end_low > 6'd0);
-  assign clr_local[1] = clr_lo_b <= 6'd1 & (clr_below_end_g | clr_end_low > 6'd1);
-  assign clr_local[2] = clr_lo_b <= 6'd2 & (clr_below_end_g | clr_end_low > 6'd2);
-  assign clr_local[3] = clr_lo_b <= 6'd3 & (clr_below_end_g | clr_end_low > 6'd3);
-  assign clr_local[4] = clr_lo_b <= 6'd4 & (clr_below_end_g | clr_end_low > 6'd4);
-  assign clr_local[5] = clr_lo_b <= 6'd5 & (clr_below_end_g | clr_end_low > 6'd5);
-  assign clr_local[6] = clr_lo_b <= 6'd6 & (clr_below_end_g | clr_end_low > 6'd6);
-  assign clr_local[7] = clr_lo_b <= 6'd7 & (clr_below_end_g | clr_end_low > 6'd7);
-  assign clr_local[8] = clr_lo_b <= 6'd8 & (clr_below_end_g | clr_end_low > 6'd8);
-  assign clr_local[9] = clr_lo_b <= 6'd9 & (clr_below_end_g | clr_end_low > 6'd9);
-  assign clr_local[10] = clr_lo_b <= 6'd10 & (clr_below_end_g | clr_end_low > 6'd10);
-  assign clr_local[11] = clr_lo_b <= 6'd11 & (clr_below_end_g | clr_end_low > 6'd11);
-  assign clr_local[12] = clr_lo_b <= 6'd12 & (clr_below_end_g | clr_end_low > 6'd12);
-  assign clr_local[13] = clr_lo_b <= 6'd13 & (clr_below_end_g | clr_end_low > 6'd13);
-  assign clr_local[14] = clr_lo_b <= 6'd14 & (clr_below_end_g | clr_end_low > 6'd14);
-  assign clr_local[15] = clr_lo_b <= 6'd15 & (clr_below_end_g | clr_end_low > 6'd15);
-  assign clr_local[16] = clr_lo_b <= 6'd16 & (clr_below_end_g | clr_end_low > 6'd16);
-  assign clr_local[17] = clr_lo_b <= 6'd17 & (clr_below_end_g | clr_end_low > 6'd17);
-  assign clr_local[18] = clr_lo_b <= 6'd18 & (clr_below_end_g | clr_end_low > 6'd18);
-  assign clr_local[19] = clr_lo_b <= 6'd19 & (clr_below_end_g | clr_end_low > 6'd19);
-  assign clr_local[20] = clr_lo_b <= 6'd20 & (clr_below_end_g | clr_end_low > 6'd20);
-  assign clr_local[21] = clr_lo_b <= 6'd21 & (clr_below_end_g | clr_end_low > 6'd21);
-  assign clr_local[22] = clr_lo_b <= 6'd22 & (clr_below_end_g | clr_end_low > 6'd22);
-  assign clr_local[23] = clr_lo_b <= 6'd23 & (clr_below_end_g | clr_end_low > 6'd23);
-  assign clr_local[24] = clr_lo_b <= 6'd24 & (clr_below_end_g | clr_end_low > 6'd24);
-  assign clr_local[25] = clr_lo_b <= 6'd25 & (clr_below_end_g | clr_end_low > 6'd25);
-  assign clr_local[26] = clr_lo_b <= 6'd26 & (clr_below_end_g | clr_end_low > 6'd26);
-  assign clr_local[27] = clr_lo_b <= 6'd27 & (clr_below_end_g | clr_end_low > 6'd27);
-  assign clr_local[28] = clr_lo_b <= 6'd28 & (clr_below_end_g | clr_end_low > 6'd28);
-  assign clr_local[29] = clr_lo_b <= 6'd29 & (clr_below_end_g | clr_end_low > 6'd29);
-  assign clr_local[30] = clr_lo_b <= 6'd30 & (clr_below_end_g | clr_end_low > 6'd30);
-  assign clr_local[31] = clr_lo_b <= 6'd31 & (clr_below_end_g | clr_end_low > 6'd31);
-  assign clr_local[32] = clr_lo_b <= 6'd32 & (clr_below_end_g | clr_end_low > 6'd32);
-  assign clr_local[33] = clr_lo_b <= 6'd33 & (clr_below_end_g | clr_end_low > 6'd33);
-  assign clr_local[34] = clr_lo_b <= 6'd34 & (clr_below_end_g | clr_end_low > 6'd34);
-  assign clr_local[35] = clr_lo_b <= 6'd35 & (clr_below_end_g | clr_end_low > 6'd35);
-  assign clr_local[36] = clr_lo_b <= 6'd36 & (clr_below_end_g | clr_end_low > 6'd36);
-  assign clr_local[37] = clr_lo_b <= 6'd37 & (clr_below_end_g | clr_end_low > 6'd37);
-  assign clr_local[38] = clr_lo_b <= 6'd38 & (clr_below_end_g | clr_end_low > 6'd38);
-  assign clr_local[39] = clr_lo_b <= 6'd39 & (clr_below_end_g | clr_end_low > 6'd39);
-  assign clr_local[40] = clr_lo_b <= 6'd40 & (clr_below_end_g | clr_end_low > 6'd40);
-  assign clr_local[41] = clr_lo_b <= 6'd41 & (clr_below_end_g | clr_end_low > 6'd41);
-  assign clr_local[42] = clr_lo_b <= 6'd42 & (clr_below_end_g | clr_end_low > 6'd42);
-  assign clr_local[43] = clr_lo_b <= 6'd43 & (clr_below_end_g | clr_end_low > 6'd43);
-  assign clr_local[44] = clr_lo_b <= 6'd44 & (clr_below_end_g | clr_end_low > 6'd44);
-  assign clr_local[45] = clr_lo_b <= 6'd45 & (clr_below_end_g | clr_end_low > 6'd45);
-  assign clr_local[46] = clr_lo_b <= 6'd46 & (clr_below_end_g | clr_end_low > 6'd46);
-  assign clr_local[47] = clr_lo_b <= 6'd47 & (clr_below_end_g | clr_end_low > 6'd47);
-  assign clr_local[48] = clr_lo_b <= 6'd48 & (clr_below_end_g | clr_end_low > 6'd48);
-  assign clr_local[49] = clr_lo_b <= 6'd49 & (clr_below_end_g | clr_end_low > 6'd49);
-  assign clr_local[50] = clr_lo_b <= 6'd50 & (clr_below_end_g | clr_end_low > 6'd50);
-  assign clr_local[51] = clr_lo_b <= 6'd51 & (clr_below_end_g | clr_end_low > 6'd51);
-  assign clr_local[52] = clr_lo_b <= 6'd52 & (clr_below_end_g | clr_end_low > 6'd52);
-  assign clr_local[53] = clr_lo_b <= 6'd53 & (clr_below_end_g | clr_end_low > 6'd53);
-  assign clr_local[54] = clr_lo_b <= 6'd54 & (clr_below_end_g | clr_end_low > 6'd54);
-  assign clr_local[55] = clr_lo_b <= 6'd55 & (clr_below_end_g | clr_end_low > 6'd55);
-  assign clr_local[56] = clr_lo_b <= 6'd56 & (clr_below_end_g | clr_end_low > 6'd56);
-  assign clr_local[57] = clr_lo_b <= 6'd57 & (clr_below_end_g | clr_end_low > 6'd57);
-  assign clr_local[58] = clr_lo_b <= 6'd58 & (clr_below_end_g | clr_end_low > 6'd58);
-  assign clr_local[59] = clr_lo_b <= 6'd59 & (clr_below_end_g | clr_end_low > 6'd59);
-  assign clr_local[60] = clr_lo_b <= 6'd60 & (clr_below_end_g | clr_end_low > 6'd60);
-  assign clr_local[61] = clr_lo_b <= 6'd61 & (clr_below_end_g | clr_end_low > 6'd61);
-  assign clr_local[62] = clr_lo_b <= 6'd62 & (clr_below_end_g | clr_end_low > 6'd62);
+  assign clr_local[0] = (clr_lo_b <= 6'd0) & (clr_below_end_g | (clr_end_low > 6'd0));
+  assign clr_local[1] = (clr_lo_b <= 6'd1) & (clr_below_end_g | (clr_end_low > 6'd1));
+  assign clr_local[2] = (clr_lo_b <= 6'd2) & (clr_below_end_g | (clr_end_low > 6'd2));
+  assign clr_local[3] = (clr_lo_b <= 6'd3) & (clr_below_end_g | (clr_end_low > 6'd3));
+  assign clr_local[4] = (clr_lo_b <= 6'd4) & (clr_below_end_g | (clr_end_low > 6'd4));
+  assign clr_local[5] = (clr_lo_b <= 6'd5) & (clr_below_end_g | (clr_end_low > 6'd5));
+  assign clr_local[6] = (clr_lo_b <= 6'd6) & (clr_below_end_g | (clr_end_low > 6'd6));
+  assign clr_local[7] = (clr_lo_b <= 6'd7) & (clr_below_end_g | (clr_end_low > 6'd7));
+  assign clr_local[8] = (clr_lo_b <= 6'd8) & (clr_below_end_g | (clr_end_low > 6'd8));
+  assign clr_local[9] = (clr_lo_b <= 6'd9) & (clr_below_end_g | (clr_end_low > 6'd9));
+  assign clr_local[10] = (clr_lo_b <= 6'd10) & (clr_below_end_g | (clr_end_low > 6'd10));
+  assign clr_local[11] = (clr_lo_b <= 6'd11) & (clr_below_end_g | (clr_end_low > 6'd11));
+  assign clr_local[12] = (clr_lo_b <= 6'd12) & (clr_below_end_g | (clr_end_low > 6'd12));
+  assign clr_local[13] = (clr_lo_b <= 6'd13) & (clr_below_end_g | (clr_end_low > 6'd13));
+  assign clr_local[14] = (clr_lo_b <= 6'd14) & (clr_below_end_g | (clr_end_low > 6'd14));
+  assign clr_local[15] = (clr_lo_b <= 6'd15) & (clr_below_end_g | (clr_end_low > 6'd15));
+  assign clr_local[16] = (clr_lo_b <= 6'd16) & (clr_below_end_g | (clr_end_low > 6'd16));
+  assign clr_local[17] = (clr_lo_b <= 6'd17) & (clr_below_end_g | (clr_end_low > 6'd17));
+  assign clr_local[18] = (clr_lo_b <= 6'd18) & (clr_below_end_g | (clr_end_low > 6'd18));
+  assign clr_local[19] = (clr_lo_b <= 6'd19) & (clr_below_end_g | (clr_end_low > 6'd19));
+  assign clr_local[20] = (clr_lo_b <= 6'd20) & (clr_below_end_g | (clr_end_low > 6'd20));
+  assign clr_local[21] = (clr_lo_b <= 6'd21) & (clr_below_end_g | (clr_end_low > 6'd21));
+  assign clr_local[22] = (clr_lo_b <= 6'd22) & (clr_below_end_g | (clr_end_low > 6'd22));
+  assign clr_local[23] = (clr_lo_b <= 6'd23) & (clr_below_end_g | (clr_end_low > 6'd23));
+  assign clr_local[24] = (clr_lo_b <= 6'd24) & (clr_below_end_g | (clr_end_low > 6'd24));
+  assign clr_local[25] = (clr_lo_b <= 6'd25) & (clr_below_end_g | (clr_end_low > 6'd25));
+  assign clr_local[26] = (clr_lo_b <= 6'd26) & (clr_below_end_g | (clr_end_low > 6'd26));
+  assign clr_local[27] = (clr_lo_b <= 6'd27) & (clr_below_end_g | (clr_end_low > 6'd27));
+  assign clr_local[28] = (clr_lo_b <= 6'd28) & (clr_below_end_g | (clr_end_low > 6'd28));
+  assign clr_local[29] = (clr_lo_b <= 6'd29) & (clr_below_end_g | (clr_end_low > 6'd29));
+  assign clr_local[30] = (clr_lo_b <= 6'd30) & (clr_below_end_g | (clr_end_low > 6'd30));
+  assign clr_local[31] = (clr_lo_b <= 6'd31) & (clr_below_end_g | (clr_end_low > 6'd31));
+  assign clr_local[32] = (clr_lo_b <= 6'd32) & (clr_below_end_g | (clr_end_low > 6'd32));
+  assign clr_local[33] = (clr_lo_b <= 6'd33) & (clr_below_end_g | (clr_end_low > 6'd33));
+  assign clr_local[34] = (clr_lo_b <= 6'd34) & (clr_below_end_g | (clr_end_low > 6'd34));
+  assign clr_local[35] = (clr_lo_b <= 6'd35) & (clr_below_end_g | (clr_end_low > 6'd35));
+  assign clr_local[36] = (clr_lo_b <= 6'd36) & (clr_below_end_g | (clr_end_low > 6'd36));
+  assign clr_local[37] = (clr_lo_b <= 6'd37) & (clr_below_end_g | (clr_end_low > 6'd37));
+  assign clr_local[38] = (clr_lo_b <= 6'd38) & (clr_below_end_g | (clr_end_low > 6'd38));
+  assign clr_local[39] = (clr_lo_b <= 6'd39) & (clr_below_end_g | (clr_end_low > 6'd39));
+  assign clr_local[40] = (clr_lo_b <= 6'd40) & (clr_below_end_g | (clr_end_low > 6'd40));
+  assign clr_local[41] = (clr_lo_b <= 6'd41) & (clr_below_end_g | (clr_end_low > 6'd41));
+  assign clr_local[42] = (clr_lo_b <= 6'd42) & (clr_below_end_g | (clr_end_low > 6'd42));
+  assign clr_local[43] = (clr_lo_b <= 6'd43) & (clr_below_end_g | (clr_end_low > 6'd43));
+  assign clr_local[44] = (clr_lo_b <= 6'd44) & (clr_below_end_g | (clr_end_low > 6'd44));
+  assign clr_local[45] = (clr_lo_b <= 6'd45) & (clr_below_end_g | (clr_end_low > 6'd45));
+  assign clr_local[46] = (clr_lo_b <= 6'd46) & (clr_below_end_g | (clr_end_low > 6'd46));
+  assign clr_local[47] = (clr_lo_b <= 6'd47) & (clr_below_end_g | (clr_end_low > 6'd47));
+  assign clr_local[48] = (clr_lo_b <= 6'd48) & (clr_below_end_g | (clr_end_low > 6'd48));
+  assign clr_local[49] = (clr_lo_b <= 6'd49) & (clr_below_end_g | (clr_end_low > 6'd49));
+  assign clr_local[50] = (clr_lo_b <= 6'd50) & (clr_below_end_g | (clr_end_low > 6'd50));
+  assign clr_local[51] = (clr_lo_b <= 6'd51) & (clr_below_end_g | (clr_end_low > 6'd51));
+  assign clr_local[52] = (clr_lo_b <= 6'd52) & (clr_below_end_g | (clr_end_low > 6'd52));
+  assign clr_local[53] = (clr_lo_b <= 6'd53) & (clr_below_end_g | (clr_end_low > 6'd53));
+  assign clr_local[54] = (clr_lo_b <= 6'd54) & (clr_below_end_g | (clr_end_low > 6'd54));
+  assign clr_local[55] = (clr_lo_b <= 6'd55) & (clr_below_end_g | (clr_end_low > 6'd55));
+  assign clr_local[56] = (clr_lo_b <= 6'd56) & (clr_below_end_g | (clr_end_low > 6'd56));
+  assign clr_local[57] = (clr_lo_b <= 6'd57) & (clr_below_end_g | (clr_end_low > 6'd57));
+  assign clr_local[58] = (clr_lo_b <= 6'd58) & (clr_below_end_g | (clr_end_low > 6'd58));
+  assign clr_local[59] = (clr_lo_b <= 6'd59) & (clr_below_end_g | (clr_end_low > 6'd59));
+  assign clr_local[60] = (clr_lo_b <= 6'd60) & (clr_below_end_g | (clr_end_low > 6'd60));
+  assign clr_local[61] = (clr_lo_b <= 6'd61) & (clr_below_end_g | (clr_end_low > 6'd61));
+  assign clr_local[62] = (clr_lo_b <= 6'd62) & (clr_below_end_g | (clr_end_low > 6'd62));
   assign clr_local[63] = clr_below_end_g;
   assign clr_grp_next[0] = clr_g_d == 3'd0;
   assign clr_grp_next[1] = clr_g_d == 3'd1;
@@ -1086,11 +1093,14 @@ module lds_ctrl_seed000_table1_path_lds (
   assign clr_all[447:384] = {64{st_clear & ~clr_grp_n_q[6]}} & clr_local;
   assign clr_all[511:448] = {64{st_clear & ~clr_grp_n_q[7]}} & clr_local;
   assign fill_issue = st_issue & op_fill & ~alloc_hit & ~app_valid_i;
-  assign init_set = {512{fill_issue}} & 512'h00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001 << seg_q;
-  assign mode_d = mode_q & ~clr_all & ~app_clr | init_set;
+  assign init_set = {512{fill_issue}} & (512'h1 << seg_q);
+  assign mode_d = (mode_q & ~clr_all & ~app_clr) | init_set;
   // CMP: the segment of seg_q from the SRAM read data
   assign rd_pos = seg_q[1:0];
-  assign seg_data = {256{rd_pos == 2'd0}} & sram_rdata_i[255:0] | {256{rd_pos == 2'd1}} & sram_rdata_i[511:256] | {256{rd_pos == 2'd2}} & sram_rdata_i[767:512] | {256{rd_pos == 2'd3}} & sram_rdata_i[1023:768];
+  assign seg_data = ({256{rd_pos == 2'd0}} & sram_rdata_i[255:0])
+      | ({256{rd_pos == 2'd1}} & sram_rdata_i[511:256])
+      | ({256{rd_pos == 2'd2}} & sram_rdata_i[767:512])
+      | ({256{rd_pos == 2'd3}} & sram_rdata_i[1023:768]);
   bd_codec_seed000_table1_path_lds_unpack u_unpack (
     .packed_i(seg_data[63:0]),
     .tag_valid_o(rd_valid),
@@ -1111,15 +1121,15 @@ module lds_ctrl_seed000_table1_path_lds (
   assign dec_va_d = st_dec ? rd_va : dec_va_q;
   assign dec_ppn_d = st_dec ? rd_ppn : dec_ppn_q;
   assign dec_perm_d = st_dec ? rd_perm : dec_perm_q;
-  assign rd_match_sd[0] = rd_valid[0] & rd_va[26:0] == key_va_q & rd_vmid[1:0] == key_vmid_q;
-  assign rd_match[0] = rd_match_sd[0] & rd_vrf[1:0] == key_vrf_q;
-  assign rd_match_sd[1] = rd_valid[1] & rd_va[53:27] == key_va_q & rd_vmid[3:2] == key_vmid_q;
-  assign rd_match[1] = rd_match_sd[1] & rd_vrf[3:2] == key_vrf_q;
-  assign rd_match_sd[2] = rd_valid[2] & rd_va[80:54] == key_va_q & rd_vmid[5:4] == key_vmid_q;
-  assign rd_match[2] = rd_match_sd[2] & rd_vrf[5:4] == key_vrf_q;
-  assign rd_lru_oh[0] = rd_valid[0] & rd_lru[3:2] < rd_lru[1:0] & rd_lru[5:4] < rd_lru[1:0];
-  assign rd_lru_oh[1] = rd_valid[1] & rd_lru[1:0] <= rd_lru[3:2] & rd_lru[5:4] < rd_lru[3:2];
-  assign rd_lru_oh[2] = rd_valid[2] & rd_lru[1:0] <= rd_lru[5:4] & rd_lru[3:2] <= rd_lru[5:4];
+  assign rd_match_sd[0] = rd_valid[0] & (rd_va[26:0] == key_va_q) & (rd_vmid[1:0] == key_vmid_q);
+  assign rd_match[0] = rd_match_sd[0] & (rd_vrf[1:0] == key_vrf_q);
+  assign rd_match_sd[1] = rd_valid[1] & (rd_va[53:27] == key_va_q) & (rd_vmid[3:2] == key_vmid_q);
+  assign rd_match[1] = rd_match_sd[1] & (rd_vrf[3:2] == key_vrf_q);
+  assign rd_match_sd[2] = rd_valid[2] & (rd_va[80:54] == key_va_q) & (rd_vmid[5:4] == key_vmid_q);
+  assign rd_match[2] = rd_match_sd[2] & (rd_vrf[5:4] == key_vrf_q);
+  assign rd_lru_oh[0] = rd_valid[0] & (rd_lru[3:2] < rd_lru[1:0]) & (rd_lru[5:4] < rd_lru[1:0]);
+  assign rd_lru_oh[1] = rd_valid[1] & (rd_lru[1:0] <= rd_lru[3:2]) & (rd_lru[5:4] < rd_lru[3:2]);
+  assign rd_lru_oh[2] = rd_valid[2] & (rd_lru[1:0] <= rd_lru[5:4]) & (rd_lru[3:2] <= rd_lru[5:4]);
   assign rd_hit_oh_or0 = rd_match;
   assign rd_hit_oh_or1[0] = rd_hit_oh_or0[0];
   assign rd_hit_oh_or1[1] = rd_hit_oh_or0[1] | rd_hit_oh_or0[0];
@@ -1152,35 +1162,57 @@ module lds_ctrl_seed000_table1_path_lds (
   assign match_sd = dec_match_sd_q;
   assign hit_oh = dec_hit_oh_q;
   assign inv_oh = dec_inv_oh_q;
-  assign prec_0_1 = dec_valid_q[1] & dec_lru_q[3:2] < dec_lru_q[1:0];
-  assign prec_0_2 = dec_valid_q[2] & dec_lru_q[5:4] < dec_lru_q[1:0];
-  assign prec_1_0 = dec_valid_q[0] & dec_lru_q[1:0] <= dec_lru_q[3:2];
-  assign prec_1_2 = dec_valid_q[2] & dec_lru_q[5:4] < dec_lru_q[3:2];
-  assign prec_2_0 = dec_valid_q[0] & dec_lru_q[1:0] <= dec_lru_q[5:4];
-  assign prec_2_1 = dec_valid_q[1] & dec_lru_q[3:2] <= dec_lru_q[5:4];
+  assign prec_0_1 = dec_valid_q[1] & (dec_lru_q[3:2] < dec_lru_q[1:0]);
+  assign prec_0_2 = dec_valid_q[2] & (dec_lru_q[5:4] < dec_lru_q[1:0]);
+  assign prec_1_0 = dec_valid_q[0] & (dec_lru_q[1:0] <= dec_lru_q[3:2]);
+  assign prec_1_2 = dec_valid_q[2] & (dec_lru_q[5:4] < dec_lru_q[3:2]);
+  assign prec_2_0 = dec_valid_q[0] & (dec_lru_q[1:0] <= dec_lru_q[5:4]);
+  assign prec_2_1 = dec_valid_q[1] & (dec_lru_q[3:2] <= dec_lru_q[5:4]);
   assign rank0 = {1'b0, prec_0_1} + {1'b0, prec_0_2};
-  assign touch_inc[0] = hit_oh[1] & prec_1_0 | hit_oh[2] & prec_2_0;
+  assign touch_inc[0] = (hit_oh[1] & prec_1_0) | (hit_oh[2] & prec_2_0);
   assign rank1 = {1'b0, prec_1_0} + {1'b0, prec_1_2};
-  assign touch_inc[1] = hit_oh[0] & prec_0_1 | hit_oh[2] & prec_2_1;
+  assign touch_inc[1] = (hit_oh[0] & prec_0_1) | (hit_oh[2] & prec_2_1);
   assign rank2 = {1'b0, prec_2_0} + {1'b0, prec_2_1};
-  assign touch_inc[2] = hit_oh[0] & prec_0_2 | hit_oh[1] & prec_1_2;
+  assign touch_inc[2] = (hit_oh[0] & prec_0_2) | (hit_oh[1] & prec_1_2);
   assign any_hit = |hit_oh;
   assign any_sd = |match_sd;
   assign full = &dec_valid_q;
   assign way_oh = any_hit ? hit_oh : full ? lru_oh : inv_oh;
   assign upd = ~op_shoot;
   assign rank_inc = {3{upd}} & (any_hit ? touch_inc : dec_valid_q);
-  assign rank_upd = {upd & way_oh[2] ? 2'd0 : rank2 + {1'b0, rank_inc[2]}, upd & way_oh[1] ? 2'd0 : rank1 + {1'b0, rank_inc[1]}, upd & way_oh[0] ? 2'd0 : rank0 + {1'b0, rank_inc[0]}};
+  assign rank_upd = {(upd & way_oh[2]) ? 2'd0 : rank2 + {1'b0, rank_inc[2]}, (upd & way_oh[1])
+      ? 2'd0 : rank1 + {1'b0, rank_inc[1]}, (upd & way_oh[0]) ? 2'd0 : rank0 + {1'b0, rank_inc[0]}};
   assign valid_upd = dec_valid_q & ~({3{op_shoot}} & match_sd);
   // candidate: loaded in CMP
   assign st_cmp = state_q == 3'd2;
-  assign cand_valid_d = st_cmp ? {op_fill & way_oh[2] ? valid_upd[0] : valid_upd[2], op_fill & way_oh[1] ? valid_upd[0] : valid_upd[1], op_fill ? 1'b1 : valid_upd[0]} : cand_valid_q;
-  assign cand_lru_d = st_cmp ? {op_fill & way_oh[2] ? rank_upd[1:0] : rank_upd[5:4], op_fill & way_oh[1] ? rank_upd[1:0] : rank_upd[3:2], op_fill ? 2'd0 : rank_upd[1:0]} : cand_lru_q;
-  assign cand_vmid_d = st_cmp ? {op_fill & way_oh[2] ? dec_vmid_q[1:0] : dec_vmid_q[5:4], op_fill & way_oh[1] ? dec_vmid_q[1:0] : dec_vmid_q[3:2], op_fill ? key_vmid_q : dec_vmid_q[1:0]} : cand_vmid_q;
-  assign cand_vrf_d = st_cmp ? {op_fill & way_oh[2] ? dec_vrf_q[1:0] : dec_vrf_q[5:4], op_fill & way_oh[1] ? dec_vrf_q[1:0] : dec_vrf_q[3:2], op_fill ? key_vrf_q : dec_vrf_q[1:0]} : cand_vrf_q;
-  assign cand_va_d = st_cmp ? {op_fill & way_oh[2] ? dec_va_q[26:0] : dec_va_q[80:54], op_fill & way_oh[1] ? dec_va_q[26:0] : dec_va_q[53:27], op_fill ? key_va_q : dec_va_q[26:0]} : cand_va_q;
-  assign cand_ppn_d = st_cmp ? {op_fill & way_oh[2] ? dec_ppn_q[35:0] : dec_ppn_q[107:72], op_fill & way_oh[1] ? dec_ppn_q[35:0] : dec_ppn_q[71:36], op_fill ? key_ppn_q : dec_ppn_q[35:0]} : cand_ppn_q;
-  assign cand_perm_d = st_cmp ? {op_fill & way_oh[2] ? dec_perm_q[5:0] : dec_perm_q[17:12], op_fill & way_oh[1] ? dec_perm_q[5:0] : dec_perm_q[11:6], op_fill ? key_perm_q : dec_perm_q[5:0]} : cand_perm_q;
+  assign cand_valid_d = st_cmp
+      ? {(op_fill & way_oh[2]) ? valid_upd[0] : valid_upd[2], (op_fill & way_oh[1]) ? valid_upd[0]
+          : valid_upd[1], op_fill ? 1'b1 : valid_upd[0]}
+      : cand_valid_q;
+  assign cand_lru_d = st_cmp
+      ? {(op_fill & way_oh[2]) ? rank_upd[1:0] : rank_upd[5:4], (op_fill & way_oh[1])
+          ? rank_upd[1:0] : rank_upd[3:2], op_fill ? 2'd0 : rank_upd[1:0]}
+      : cand_lru_q;
+  assign cand_vmid_d = st_cmp
+      ? {(op_fill & way_oh[2]) ? dec_vmid_q[1:0] : dec_vmid_q[5:4], (op_fill & way_oh[1])
+          ? dec_vmid_q[1:0] : dec_vmid_q[3:2], op_fill ? key_vmid_q : dec_vmid_q[1:0]}
+      : cand_vmid_q;
+  assign cand_vrf_d = st_cmp
+      ? {(op_fill & way_oh[2]) ? dec_vrf_q[1:0] : dec_vrf_q[5:4], (op_fill & way_oh[1])
+          ? dec_vrf_q[1:0] : dec_vrf_q[3:2], op_fill ? key_vrf_q : dec_vrf_q[1:0]}
+      : cand_vrf_q;
+  assign cand_va_d = st_cmp
+      ? {(op_fill & way_oh[2]) ? dec_va_q[26:0] : dec_va_q[80:54], (op_fill & way_oh[1])
+          ? dec_va_q[26:0] : dec_va_q[53:27], op_fill ? key_va_q : dec_va_q[26:0]}
+      : cand_va_q;
+  assign cand_ppn_d = st_cmp
+      ? {(op_fill & way_oh[2]) ? dec_ppn_q[35:0] : dec_ppn_q[107:72], (op_fill & way_oh[1])
+          ? dec_ppn_q[35:0] : dec_ppn_q[71:36], op_fill ? key_ppn_q : dec_ppn_q[35:0]}
+      : cand_ppn_q;
+  assign cand_perm_d = st_cmp
+      ? {(op_fill & way_oh[2]) ? dec_perm_q[5:0] : dec_perm_q[17:12], (op_fill & way_oh[1])
+          ? dec_perm_q[5:0] : dec_perm_q[11:6], op_fill ? key_perm_q : dec_perm_q[5:0]}
+      : cand_perm_q;
   // segment images: packed tag word, slots, padding
   assign src_valid_init = {2'd0, 1'b1};
   assign src_valid_cand = cand_valid_q;
@@ -1192,7 +1224,7 @@ module lds_ctrl_seed000_table1_path_lds (
   assign src_vrf_cand = cand_vrf_q;
   assign src_va_init = {54'd0, key_va_q};
   assign src_va_cand = cand_va_q;
-  assign src_ppn_init = {72'h000000000000000000, key_ppn_q};
+  assign src_ppn_init = {72'h0, key_ppn_q};
   assign src_ppn_cand = cand_ppn_q;
   assign src_perm_init = {12'd0, key_perm_q};
   assign src_perm_cand = cand_perm_q;
@@ -1206,7 +1238,9 @@ module lds_ctrl_seed000_table1_path_lds (
     .fits_o(unused_pk_fits_init),
     .dropped_o(pk_dropped_init)
   );
-  assign image_init = {22'd0, src_perm_init[17:12], src_ppn_init[107:72], 22'd0, src_perm_init[11:6], src_ppn_init[71:36], 22'd0, src_perm_init[5:0], src_ppn_init[35:0], pk_packed_init};
+  assign image_init = {22'd0, src_perm_init[17:12], src_ppn_init[107:72], 22'd0,
+      src_perm_init[11:6], src_ppn_init[71:36], 22'd0, src_perm_init[5:0], src_ppn_init[35:0],
+      pk_packed_init};
   bd_codec_seed000_table1_path_lds_pack u_pack_cand (
     .tag_valid_i(src_valid_cand),
     .tag_lru_i(src_lru_cand),
@@ -1217,7 +1251,9 @@ module lds_ctrl_seed000_table1_path_lds (
     .fits_o(unused_pk_fits_cand),
     .dropped_o(pk_dropped_cand)
   );
-  assign image_cand = {22'd0, src_perm_cand[17:12], src_ppn_cand[107:72], 22'd0, src_perm_cand[11:6], src_ppn_cand[71:36], 22'd0, src_perm_cand[5:0], src_ppn_cand[35:0], pk_packed_cand};
+  assign image_cand = {22'd0, src_perm_cand[17:12], src_ppn_cand[107:72], 22'd0,
+      src_perm_cand[11:6], src_ppn_cand[71:36], 22'd0, src_perm_cand[5:0], src_ppn_cand[35:0],
+      pk_packed_cand};
   assign unused_pk_dropped_init = pk_dropped_init;
   assign pk_dropped = pk_dropped_cand;
   assign seg_image = in_issue_q ? image_init : image_cand;
@@ -1229,10 +1265,13 @@ module lds_ctrl_seed000_table1_path_lds (
   assign eng_en = rd_fire | init_fire | wr_commit;
   assign eng_we = init_fire | wr_commit;
   assign eng_pos = seg_q[1:0];
-  assign bank_full = {32{eng_pos == 2'd0}} & 32'd255 | {32{eng_pos == 2'd1}} & 32'd65280 | {32{eng_pos == 2'd2}} & 32'd16711680 | {32{eng_pos == 2'd3}} & 32'd4278190080;
-  assign bank_tag = {32{eng_pos == 2'd0}} & 32'd3 | {32{eng_pos == 2'd1}} & 32'd768 | {32{eng_pos == 2'd2}} & 32'd196608 | {32{eng_pos == 2'd3}} & 32'd50331648;
-  assign eng_bank = st_write & ~op_fill ? bank_tag : bank_full;
-  assign eng_wdata = {{256{eng_pos == 2'd3}} & seg_image, {256{eng_pos == 2'd2}} & seg_image, {256{eng_pos == 2'd1}} & seg_image, {256{eng_pos == 2'd0}} & seg_image};
+  assign bank_full = ({32{eng_pos == 2'd0}} & 32'd255) | ({32{eng_pos == 2'd1}} & 32'd65280)
+      | ({32{eng_pos == 2'd2}} & 32'd16711680) | ({32{eng_pos == 2'd3}} & 32'd4278190080);
+  assign bank_tag = ({32{eng_pos == 2'd0}} & 32'd3) | ({32{eng_pos == 2'd1}} & 32'd768)
+      | ({32{eng_pos == 2'd2}} & 32'd196608) | ({32{eng_pos == 2'd3}} & 32'd50331648);
+  assign eng_bank = (st_write & ~op_fill) ? bank_tag : bank_full;
+  assign eng_wdata = {{256{eng_pos == 2'd3}} & seg_image, {256{eng_pos == 2'd2}} & seg_image,
+      {256{eng_pos == 2'd1}} & seg_image, {256{eng_pos == 2'd0}} & seg_image};
   assign eng_row = seg_q[8:2];
   assign sram_en_o = app_valid_i | eng_en;
   assign sram_we_o = app_valid_i ? app_we_i : eng_we;
@@ -1242,22 +1281,34 @@ module lds_ctrl_seed000_table1_path_lds (
   // lookup response: miss/bypass at once for LDS-mode, else after CMP
   assign lk_bypass = issue_go & op_lookup & ~mode_cur;
   assign resp_cmp = st_cmp & op_lookup;
-  assign resp_valid_d = lk_bypass | resp_cmp | resp_valid_q & ~lk_resp_ready_i;
+  assign resp_valid_d = lk_bypass | resp_cmp | (resp_valid_q & ~lk_resp_ready_i);
   assign resp_hit_d = lk_bypass ? 1'b0 : resp_cmp ? any_hit : resp_hit_q;
-  assign resp_ppn_d = lk_bypass ? 36'd0 : resp_cmp ? {36{hit_oh[0]}} & dec_ppn_q[35:0] | {36{hit_oh[1]}} & dec_ppn_q[71:36] | {36{hit_oh[2]}} & dec_ppn_q[107:72] : resp_ppn_q;
+  assign resp_ppn_d = lk_bypass ? 36'd0 : resp_cmp ? ({36{hit_oh[0]}} & dec_ppn_q[35:0])
+      | ({36{hit_oh[1]}} & dec_ppn_q[71:36]) | ({36{hit_oh[2]}} & dec_ppn_q[107:72]) : resp_ppn_q;
   assign lk_resp_ppn_o = resp_ppn_q;
-  assign resp_perm_d = lk_bypass ? 6'd0 : resp_cmp ? {6{hit_oh[0]}} & dec_perm_q[5:0] | {6{hit_oh[1]}} & dec_perm_q[11:6] | {6{hit_oh[2]}} & dec_perm_q[17:12] : resp_perm_q;
+  assign resp_perm_d = lk_bypass ? 6'd0 : resp_cmp ? ({6{hit_oh[0]}} & dec_perm_q[5:0])
+      | ({6{hit_oh[1]}} & dec_perm_q[11:6]) | ({6{hit_oh[2]}} & dec_perm_q[17:12]) : resp_perm_q;
   assign lk_resp_perm_o = resp_perm_q;
   assign lk_resp_valid_o = resp_valid_q;
   assign lk_resp_hit_o = resp_hit_q;
   // victims towards the I-cache, one per handshake
   assign wr_cancel_fill = wr_go & ~mode_cur & op_fill;
-  assign ev_vmid_d = bypass_fire | wr_cancel_fill ? key_vmid_q : st_cmp & op_fill ? {2{lru_oh[0]}} & dec_vmid_q[1:0] | {2{lru_oh[1]}} & dec_vmid_q[3:2] | {2{lru_oh[2]}} & dec_vmid_q[5:4] : ev_vmid_q;
-  assign ev_vrf_d = bypass_fire | wr_cancel_fill ? key_vrf_q : st_cmp & op_fill ? {2{lru_oh[0]}} & dec_vrf_q[1:0] | {2{lru_oh[1]}} & dec_vrf_q[3:2] | {2{lru_oh[2]}} & dec_vrf_q[5:4] : ev_vrf_q;
-  assign ev_va_d = bypass_fire | wr_cancel_fill ? key_va_q : st_cmp & op_fill ? {27{lru_oh[0]}} & dec_va_q[26:0] | {27{lru_oh[1]}} & dec_va_q[53:27] | {27{lru_oh[2]}} & dec_va_q[80:54] : ev_va_q;
-  assign ev_ppn_d = bypass_fire | wr_cancel_fill ? key_ppn_q : st_cmp & op_fill ? {36{lru_oh[0]}} & dec_ppn_q[35:0] | {36{lru_oh[1]}} & dec_ppn_q[71:36] | {36{lru_oh[2]}} & dec_ppn_q[107:72] : ev_ppn_q;
-  assign ev_perm_d = bypass_fire | wr_cancel_fill ? key_perm_q : st_cmp & op_fill ? {6{lru_oh[0]}} & dec_perm_q[5:0] | {6{lru_oh[1]}} & dec_perm_q[11:6] | {6{lru_oh[2]}} & dec_perm_q[17:12] : ev_perm_q;
-  assign ev_flag_d = st_cmp & op_fill ? full & ~any_hit : ev_flag_q;
+  assign ev_vmid_d = (bypass_fire | wr_cancel_fill) ? key_vmid_q : (st_cmp & op_fill)
+      ? ({2{lru_oh[0]}} & dec_vmid_q[1:0]) | ({2{lru_oh[1]}} & dec_vmid_q[3:2])
+      | ({2{lru_oh[2]}} & dec_vmid_q[5:4]) : ev_vmid_q;
+  assign ev_vrf_d = (bypass_fire | wr_cancel_fill) ? key_vrf_q : (st_cmp & op_fill)
+      ? ({2{lru_oh[0]}} & dec_vrf_q[1:0]) | ({2{lru_oh[1]}} & dec_vrf_q[3:2])
+      | ({2{lru_oh[2]}} & dec_vrf_q[5:4]) : ev_vrf_q;
+  assign ev_va_d = (bypass_fire | wr_cancel_fill) ? key_va_q : (st_cmp & op_fill)
+      ? ({27{lru_oh[0]}} & dec_va_q[26:0]) | ({27{lru_oh[1]}} & dec_va_q[53:27])
+      | ({27{lru_oh[2]}} & dec_va_q[80:54]) : ev_va_q;
+  assign ev_ppn_d = (bypass_fire | wr_cancel_fill) ? key_ppn_q : (st_cmp & op_fill)
+      ? ({36{lru_oh[0]}} & dec_ppn_q[35:0]) | ({36{lru_oh[1]}} & dec_ppn_q[71:36])
+      | ({36{lru_oh[2]}} & dec_ppn_q[107:72]) : ev_ppn_q;
+  assign ev_perm_d = (bypass_fire | wr_cancel_fill) ? key_perm_q : (st_cmp & op_fill)
+      ? ({6{lru_oh[0]}} & dec_perm_q[5:0]) | ({6{lru_oh[1]}} & dec_perm_q[11:6])
+      | ({6{lru_oh[2]}} & dec_perm_q[17:12]) : ev_perm_q;
+  assign ev_flag_d = (st_cmp & op_fill) ? full & ~any_hit : ev_flag_q;
   assign st_vic = state_q == 3'd4;
   assign vic_first_or0 = pend_q;
   assign vic_first_or1[0] = vic_first_or0[0];
@@ -1272,18 +1323,29 @@ module lds_ctrl_seed000_table1_path_lds (
   assign unused_vic_first_or = vic_first_or2[2];
   assign wr_fill = wr_go & op_fill;
   assign unused_pk_dropped0 = pk_dropped[0];
-  assign pend_d = bypass_fire | wr_cancel_fill ? 3'd1 : wr_fill ? {pk_dropped[2:1], ev_flag_q} : st_vic ? pend_q & ~({3{vic_ready_i}} & vic_first) : pend_q;
-  assign vic_last = st_vic & vic_ready_i & (pend_q & ~vic_first) == 3'd0;
+  assign pend_d = (bypass_fire | wr_cancel_fill) ? 3'd1 : wr_fill ? {pk_dropped[2:1], ev_flag_q}
+      : st_vic ? pend_q & ~({3{vic_ready_i}} & vic_first) : pend_q;
+  assign vic_last = st_vic & vic_ready_i & ((pend_q & ~vic_first) == 3'd0);
   assign vic_valid_o = st_vic;
-  assign vic_vmid_o = {2{vic_first[0]}} & ev_vmid_q | {2{vic_first[1]}} & cand_vmid_q[3:2] | {2{vic_first[2]}} & cand_vmid_q[5:4];
-  assign vic_vrf_o = {2{vic_first[0]}} & ev_vrf_q | {2{vic_first[1]}} & cand_vrf_q[3:2] | {2{vic_first[2]}} & cand_vrf_q[5:4];
-  assign vic_va = {27{vic_first[0]}} & ev_va_q | {27{vic_first[1]}} & cand_va_q[53:27] | {27{vic_first[2]}} & cand_va_q[80:54];
-  assign vic_ppn_o = {36{vic_first[0]}} & ev_ppn_q | {36{vic_first[1]}} & cand_ppn_q[71:36] | {36{vic_first[2]}} & cand_ppn_q[107:72];
-  assign vic_perm_o = {6{vic_first[0]}} & ev_perm_q | {6{vic_first[1]}} & cand_perm_q[11:6] | {6{vic_first[2]}} & cand_perm_q[17:12];
+  assign vic_vmid_o = ({2{vic_first[0]}} & ev_vmid_q) | ({2{vic_first[1]}} & cand_vmid_q[3:2])
+      | ({2{vic_first[2]}} & cand_vmid_q[5:4]);
+  assign vic_vrf_o = ({2{vic_first[0]}} & ev_vrf_q) | ({2{vic_first[1]}} & cand_vrf_q[3:2])
+      | ({2{vic_first[2]}} & cand_vrf_q[5:4]);
+  assign vic_va = ({27{vic_first[0]}} & ev_va_q) | ({27{vic_first[1]}} & cand_va_q[53:27])
+      | ({27{vic_first[2]}} & cand_va_q[80:54]);
+  assign vic_ppn_o = ({36{vic_first[0]}} & ev_ppn_q) | ({36{vic_first[1]}} & cand_ppn_q[71:36])
+      | ({36{vic_first[2]}} & cand_ppn_q[107:72]);
+  assign vic_perm_o = ({6{vic_first[0]}} & ev_perm_q) | ({6{vic_first[1]}} & cand_perm_q[11:6])
+      | ({6{vic_first[2]}} & cand_perm_q[17:12]);
   assign vic_vpn_o = {vic_va, {9{st_vic}} & seg_q};
   // engine state
-  assign cmp_write = op_fill | op_lookup & any_hit | op_shoot & any_sd;
-  assign state_d = st_clear ? (clear_last ? 3'd1 : 3'd0) : st_idle ? (wg_fire ? 3'd7 : sd_all_fire ? 3'd0 : key_fire ? 3'd5 : 3'd1) : st_issue ? (~issue_go ? 3'd5 : rd_fire ? 3'd6 : bypass_fire ? 3'd4 : 3'd1) : st_wg ? (wg_alloc_go & ~wg_empty ? 3'd0 : 3'd1) : st_dec ? 3'd2 : st_cmp ? (cmp_write ? 3'd3 : 3'd1) : st_write ? (~tfree ? 3'd3 : op_fill & |pend_d ? 3'd4 : 3'd1) : st_vic ? (vic_last ? 3'd1 : 3'd4) : 3'd1;
+  assign cmp_write = op_fill | (op_lookup & any_hit) | (op_shoot & any_sd);
+  assign state_d = st_clear ? (clear_last ? 3'd1 : 3'd0) : st_idle
+      ? (wg_fire ? 3'd7 : sd_all_fire ? 3'd0 : key_fire ? 3'd5 : 3'd1) : st_issue
+      ? (~issue_go ? 3'd5 : rd_fire ? 3'd6 : bypass_fire ? 3'd4 : 3'd1) : st_wg
+      ? ((wg_alloc_go & ~wg_empty) ? 3'd0 : 3'd1) : st_dec ? 3'd2 : st_cmp
+      ? (cmp_write ? 3'd3 : 3'd1) : st_write ? (~tfree ? 3'd3 : (op_fill & (|pend_d)) ? 3'd4 : 3'd1)
+      : st_vic ? (vic_last ? 3'd1 : 3'd4) : 3'd1;
   assign in_issue_d = state_d == 3'd5;
   assign op_d = wg_alloc_go ? 3'd4 : sd_fire ? 3'd3 : lk_fire ? 3'd1 : fill_fire ? 3'd2 : op_q;
   assign seg_d = key_fire ? acc_seg : seg_q;
@@ -1292,8 +1354,9 @@ module lds_ctrl_seed000_table1_path_lds (
   assign key_vrf_d = key_fire ? acc_vrf : key_vrf_q;
   assign key_ppn_d = fill_fire ? fill_ppn_i : key_ppn_q;
   assign key_perm_d = fill_fire ? fill_perm_i : key_perm_q;
-  assign wg_done_d = st_wg & (wgr_free_q | wg_empty) | clear_last & op_q == 3'd4;
-  assign sd_done_d = issue_go & op_q == 3'd3 & ~mode_cur | st_cmp & op_q == 3'd3 & ~any_sd | wr_go & op_q == 3'd3 | clear_last & op_q == 3'd3;
+  assign wg_done_d = (st_wg & (wgr_free_q | wg_empty)) | (clear_last & (op_q == 3'd4));
+  assign sd_done_d = (issue_go & (op_q == 3'd3) & ~mode_cur) | (st_cmp & (op_q == 3'd3) & ~any_sd)
+      | (wr_go & (op_q == 3'd3)) | (clear_last & (op_q == 3'd3));
   assign wg_done_o = wg_done_q;
   assign sd_done_o = sd_done_q;
 
@@ -1374,8 +1437,8 @@ module lds_ctrl_seed000_table1_path_lds (
       dec_lru_q <= 6'd0;
       dec_vmid_q <= 6'd0;
       dec_vrf_q <= 6'd0;
-      dec_va_q <= 81'h000000000000000000000;
-      dec_ppn_q <= 108'h000000000000000000000000000;
+      dec_va_q <= 81'h0;
+      dec_ppn_q <= 108'h0;
       dec_perm_q <= 18'd0;
       dec_match_sd_q <= 3'd0;
       dec_hit_oh_q <= 3'd0;
@@ -1385,8 +1448,8 @@ module lds_ctrl_seed000_table1_path_lds (
       cand_lru_q <= 6'd0;
       cand_vmid_q <= 6'd0;
       cand_vrf_q <= 6'd0;
-      cand_va_q <= 81'h000000000000000000000;
-      cand_ppn_q <= 108'h000000000000000000000000000;
+      cand_va_q <= 81'h0;
+      cand_ppn_q <= 108'h0;
       cand_perm_q <= 18'd0;
       in_issue_q <= 1'b0;
       resp_hit_q <= 1'b0;
@@ -1527,30 +1590,47 @@ module lds_ctrl_seed000_table1_path_lds (
   generate
     for (fs = 0; fs < 512; fs = fs + 1) begin : g_f_alloc
       localparam [10:0] F_SEG = fs;
-      assign f_alloc[fs] = tv_q[0] & {2'd0, tbase0_q} <= F_SEG & F_SEG < tend0_q | tv_q[1] & {2'd0, tbase1_q} <= F_SEG & F_SEG < tend1_q | tv_q[2] & {2'd0, tbase2_q} <= F_SEG & F_SEG < tend2_q | tv_q[3] & {2'd0, tbase3_q} <= F_SEG & F_SEG < tend3_q | tv_q[4] & {2'd0, tbase4_q} <= F_SEG & F_SEG < tend4_q | tv_q[5] & {2'd0, tbase5_q} <= F_SEG & F_SEG < tend5_q | tv_q[6] & {2'd0, tbase6_q} <= F_SEG & F_SEG < tend6_q | tv_q[7] & {2'd0, tbase7_q} <= F_SEG & F_SEG < tend7_q | tv_q[8] & {2'd0, tbase8_q} <= F_SEG & F_SEG < tend8_q | tv_q[9] & {2'd0, tbase9_q} <= F_SEG & F_SEG < tend9_q | tv_q[10] & {2'd0, tbase10_q} <= F_SEG & F_SEG < tend10_q | tv_q[11] & {2'd0, tbase11_q} <= F_SEG & F_SEG < tend11_q | tv_q[12] & {2'd0, tbase12_q} <= F_SEG & F_SEG < tend12_q | tv_q[13] & {2'd0, tbase13_q} <= F_SEG & F_SEG < tend13_q | tv_q[14] & {2'd0, tbase14_q} <= F_SEG & F_SEG < tend14_q | tv_q[15] & {2'd0, tbase15_q} <= F_SEG & F_SEG < tend15_q;
+      assign f_alloc[fs] = (tv_q[0] & ({2'd0, tbase0_q} <= F_SEG) & (F_SEG < tend0_q))
+          | (tv_q[1] & ({2'd0, tbase1_q} <= F_SEG) & (F_SEG < tend1_q))
+          | (tv_q[2] & ({2'd0, tbase2_q} <= F_SEG) & (F_SEG < tend2_q))
+          | (tv_q[3] & ({2'd0, tbase3_q} <= F_SEG) & (F_SEG < tend3_q))
+          | (tv_q[4] & ({2'd0, tbase4_q} <= F_SEG) & (F_SEG < tend4_q))
+          | (tv_q[5] & ({2'd0, tbase5_q} <= F_SEG) & (F_SEG < tend5_q))
+          | (tv_q[6] & ({2'd0, tbase6_q} <= F_SEG) & (F_SEG < tend6_q))
+          | (tv_q[7] & ({2'd0, tbase7_q} <= F_SEG) & (F_SEG < tend7_q))
+          | (tv_q[8] & ({2'd0, tbase8_q} <= F_SEG) & (F_SEG < tend8_q))
+          | (tv_q[9] & ({2'd0, tbase9_q} <= F_SEG) & (F_SEG < tend9_q))
+          | (tv_q[10] & ({2'd0, tbase10_q} <= F_SEG) & (F_SEG < tend10_q))
+          | (tv_q[11] & ({2'd0, tbase11_q} <= F_SEG) & (F_SEG < tend11_q))
+          | (tv_q[12] & ({2'd0, tbase12_q} <= F_SEG) & (F_SEG < tend12_q))
+          | (tv_q[13] & ({2'd0, tbase13_q} <= F_SEG) & (F_SEG < tend13_q))
+          | (tv_q[14] & ({2'd0, tbase14_q} <= F_SEG) & (F_SEG < tend14_q))
+          | (tv_q[15] & ({2'd0, tbase15_q} <= F_SEG) & (F_SEG < tend15_q));
     end
   endgenerate
   genvar fp;
   generate
     for (fp = 0; fp < 512; fp = fp + 1) begin : g_f_pending
       localparam [10:0] F_SEG = fp;
-      assign f_pending[fp] = st_clear & F_SEG < clr_end & F_SEG[8:6] >= clr_g_q & F_SEG[8:0] >= clr_lo_q;
+      assign f_pending[fp] = st_clear & (F_SEG < clr_end) & (F_SEG[8:6] >= clr_g_q)
+          & (F_SEG[8:0] >= clr_lo_q);
     end
   endgenerate
   genvar fw;
   generate
     for (fw = 0; fw < 512; fw = fw + 1) begin : g_f_app_wr
       localparam [6:0] F_ROW = fw / 4;
-      assign f_app_wr[fw] = app_valid_i & app_we_i & app_row_i == F_ROW & |app_bank_en_i[(fw % 4) * 8 +: 8];
+      assign f_app_wr[fw] = app_valid_i & app_we_i & (app_row_i == F_ROW)
+          & (|app_bank_en_i[(fw % 4) * 8 +: 8]);
     end
   endgenerate
-  assign f_tx_d = (f_tx_q | {512{sram_we_o & ~app_valid_i}} & 512'h00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001 << seg_q) & ~f_app_wr;
+  assign f_tx_d = (f_tx_q | ({512{sram_we_o & ~app_valid_i}} & (512'h1 << seg_q))) & ~f_app_wr;
   assign f_rd_tx_d = key_fire ? 1'b0 : rd_fire ? f_tx_q[seg_q] : f_rd_tx_q;
   assign f_app_since_read_d = rd_fire ? 1'b0 : f_app_since_read_q | f_app_wr[seg_q];
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      f_tx_q <= 512'h00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      f_tx_q <= 512'h0;
       f_rd_tx_q <= 1'b0;
       f_app_since_read_q <= 1'b0;
     end else begin
@@ -1562,15 +1642,18 @@ module lds_ctrl_seed000_table1_path_lds (
 
   initial assume (!rst_ni);
   always @* begin
-    tx_write_never_ldsmode: assert (~(sram_we_o & ~app_valid_i) | ~f_alloc[seg_q] & (f_tx_q[seg_q] | st_issue & op_fill));
-    write_back_not_after_app_write: assert (~(sram_we_o & ~app_valid_i & st_write) | ~f_app_since_read_q);
+    tx_write_never_ldsmode: assert (~(sram_we_o & ~app_valid_i)
+        | (~f_alloc[seg_q] & (f_tx_q[seg_q] | (st_issue & op_fill))));
+    write_back_not_after_app_write: assert (~(sram_we_o & ~app_valid_i & st_write)
+        | ~f_app_since_read_q);
     lookup_hit_only_from_tx: assert (~(resp_cmp & any_hit) | f_rd_tx_q);
     allocated_segments_ldsmode: assert (~(|(f_alloc & mode_q & ~f_pending)));
     allocation_done_ldsmode: assert (~wg_done_o | ~(|(f_alloc & mode_q)));
     inv_mode_bits_tx: assert (~(|(mode_q & ~f_tx_q & ~f_pending)));
-    inv_mode_seg: assert (~(st_issue | st_dec | st_cmp | st_write) | mode_seg_q == mode_q[seg_q]);
-    inv_mode_since_read: assert (~(st_dec | st_cmp | st_write) | mode_seg_q == ~f_app_since_read_q);
-    inv_fill_alloc_hit: assert (~(st_issue & op_fill) | alloc_hit_q == f_alloc[seg_q]);
+    inv_mode_seg: assert (~(st_issue | st_dec | st_cmp | st_write) | (mode_seg_q == mode_q[seg_q]));
+    inv_mode_since_read: assert (~(st_dec | st_cmp | st_write)
+        | (mode_seg_q == ~f_app_since_read_q));
+    inv_fill_alloc_hit: assert (~(st_issue & op_fill) | (alloc_hit_q == f_alloc[seg_q]));
     inv_read_tx: assert (~((st_dec | st_cmp) & op_lookup) | f_rd_tx_q);
     inv_clear_group_selected: assert (~st_clear | ~clr_grp_n_q[clr_g_q]);
   end

@@ -939,15 +939,16 @@ module tx_path_seed000_table1_path (
   assign sdp_all_d = sd_start ? sd_all_i : sdp_all_q;
   assign sdp_vpn_d = sd_start ? sd_vpn_i : sdp_vpn_q;
   assign sdp_vmid_d = sd_start ? sd_vmid_i : sdp_vmid_q;
-  assign sdp_v_d = sd_start | sdp_v_q & ~l1done_q;
+  assign sdp_v_d = sd_start | (sdp_v_q & ~l1done_q);
   assign sd_done_d = sdp_v_q & l1done_q;
   assign sd_done_o = sd_done_q;
-  assign below_done = c0_ldone & c1_ldone & c2_ldone & c3_ldone & c4_ldone & c5_ldone & c6_ldone & c7_ldone & g0_idone & g1_idone;
+  assign below_done = c0_ldone & c1_ldone & c2_ldone & c3_ldone & c4_ldone & c5_ldone & c6_ldone
+      & c7_ldone & g0_idone & g1_idone;
   assign l1_sd_valid = sdp_v_q & below_done & ~l1sent_q;
   assign l1_sd_all = sdp_all_q;
   assign l1_sd_vpn = sdp_vpn_q;
   assign l1_sd_vmid = sdp_vmid_q;
-  assign l1sent_d = ~sd_start & (l1sent_q | l1_sd_valid & l1_sd_ready);
+  assign l1sent_d = ~sd_start & (l1sent_q | (l1_sd_valid & l1_sd_ready));
   assign l1done_d = ~sd_start & (l1done_q | l1_sd_done);
   lds_ctrl_seed000_table1_path_lds u_lds0 (
     .clk_i(clk_i),
@@ -1004,7 +1005,7 @@ module tx_path_seed000_table1_path (
   );
   assign c0_tl_ready = g0_tl_ready[0];
   assign c0_tf_ready = g0_tf_ready[0];
-  assign c0_ic_resp_valid = g0_tl_resp_valid & g0_tl_resp_cu == 2'd0;
+  assign c0_ic_resp_valid = g0_tl_resp_valid & (g0_tl_resp_cu == 2'd0);
   tx_path_seed000_table1_path_cu u_cu0 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1151,7 +1152,7 @@ module tx_path_seed000_table1_path (
   );
   assign c1_tl_ready = g0_tl_ready[1];
   assign c1_tf_ready = g0_tf_ready[1];
-  assign c1_ic_resp_valid = g0_tl_resp_valid & g0_tl_resp_cu == 2'd1;
+  assign c1_ic_resp_valid = g0_tl_resp_valid & (g0_tl_resp_cu == 2'd1);
   tx_path_seed000_table1_path_cu u_cu1 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1298,7 +1299,7 @@ module tx_path_seed000_table1_path (
   );
   assign c2_tl_ready = g0_tl_ready[2];
   assign c2_tf_ready = g0_tf_ready[2];
-  assign c2_ic_resp_valid = g0_tl_resp_valid & g0_tl_resp_cu == 2'd2;
+  assign c2_ic_resp_valid = g0_tl_resp_valid & (g0_tl_resp_cu == 2'd2);
   tx_path_seed000_table1_path_cu u_cu2 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1445,7 +1446,7 @@ module tx_path_seed000_table1_path (
   );
   assign c3_tl_ready = g0_tl_ready[3];
   assign c3_tf_ready = g0_tf_ready[3];
-  assign c3_ic_resp_valid = g0_tl_resp_valid & g0_tl_resp_cu == 2'd3;
+  assign c3_ic_resp_valid = g0_tl_resp_valid & (g0_tl_resp_cu == 2'd3);
   tx_path_seed000_table1_path_cu u_cu3 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1592,7 +1593,7 @@ module tx_path_seed000_table1_path (
   );
   assign c4_tl_ready = g1_tl_ready[0];
   assign c4_tf_ready = g1_tf_ready[0];
-  assign c4_ic_resp_valid = g1_tl_resp_valid & g1_tl_resp_cu == 2'd0;
+  assign c4_ic_resp_valid = g1_tl_resp_valid & (g1_tl_resp_cu == 2'd0);
   tx_path_seed000_table1_path_cu u_cu4 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1739,7 +1740,7 @@ module tx_path_seed000_table1_path (
   );
   assign c5_tl_ready = g1_tl_ready[1];
   assign c5_tf_ready = g1_tf_ready[1];
-  assign c5_ic_resp_valid = g1_tl_resp_valid & g1_tl_resp_cu == 2'd1;
+  assign c5_ic_resp_valid = g1_tl_resp_valid & (g1_tl_resp_cu == 2'd1);
   tx_path_seed000_table1_path_cu u_cu5 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1886,7 +1887,7 @@ module tx_path_seed000_table1_path (
   );
   assign c6_tl_ready = g1_tl_ready[2];
   assign c6_tf_ready = g1_tf_ready[2];
-  assign c6_ic_resp_valid = g1_tl_resp_valid & g1_tl_resp_cu == 2'd2;
+  assign c6_ic_resp_valid = g1_tl_resp_valid & (g1_tl_resp_cu == 2'd2);
   tx_path_seed000_table1_path_cu u_cu6 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2033,7 +2034,7 @@ module tx_path_seed000_table1_path (
   );
   assign c7_tl_ready = g1_tl_ready[3];
   assign c7_tf_ready = g1_tf_ready[3];
-  assign c7_ic_resp_valid = g1_tl_resp_valid & g1_tl_resp_cu == 2'd3;
+  assign c7_ic_resp_valid = g1_tl_resp_valid & (g1_tl_resp_cu == 2'd3);
   tx_path_seed000_table1_path_cu u_cu7 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2227,19 +2228,23 @@ module tx_path_seed000_table1_path (
   assign g0_rp_win_lo[3] = g0_rm_cand[3] & ~g0_rp_win_lo_or2[2];
   assign unused_g0_rp_win_lo_or = g0_rp_win_lo_or2[3];
   assign g0_rp_win = |g0_rp_win_masked ? g0_rp_win_hi : g0_rp_win_lo;
-  assign g0_rp_d = g0_sd_acc & ~g0_ireq ? {g0_rp_win[2:0], g0_rp_win[3]} : g0_rp_q;
+  assign g0_rp_d = (g0_sd_acc & ~g0_ireq) ? {g0_rp_win[2:0], g0_rp_win[3]} : g0_rp_q;
   assign g0_rm_win = g0_rp_win;
   assign c0_rmi_taken = g0_sd_acc & ~g0_ireq & g0_rm_win[0];
   assign c1_rmi_taken = g0_sd_acc & ~g0_ireq & g0_rm_win[1];
   assign c2_rmi_taken = g0_sd_acc & ~g0_ireq & g0_rm_win[2];
   assign c3_rmi_taken = g0_sd_acc & ~g0_ireq & g0_rm_win[3];
-  assign g0_sd_valid = g0_ireq | |g0_rm_cand;
+  assign g0_sd_valid = g0_ireq | (|g0_rm_cand);
   assign g0_sd_all = g0_ireq & sdp_all_q;
-  assign g0_sd_vpn = g0_ireq ? sdp_vpn_q : {36{g0_rm_win[0]}} & c0_rmi_vpn | {36{g0_rm_win[1]}} & c1_rmi_vpn | {36{g0_rm_win[2]}} & c2_rmi_vpn | {36{g0_rm_win[3]}} & c3_rmi_vpn;
-  assign g0_sd_vmid = g0_ireq ? sdp_vmid_q : {2{g0_rm_win[0]}} & c0_rmi_vmid | {2{g0_rm_win[1]}} & c1_rmi_vmid | {2{g0_rm_win[2]}} & c2_rmi_vmid | {2{g0_rm_win[3]}} & c3_rmi_vmid;
-  assign g0_isent_d = ~sd_start & (g0_isent_q | g0_sd_acc & g0_ireq);
+  assign g0_sd_vpn = g0_ireq ? sdp_vpn_q : ({36{g0_rm_win[0]}} & c0_rmi_vpn)
+      | ({36{g0_rm_win[1]}} & c1_rmi_vpn) | ({36{g0_rm_win[2]}} & c2_rmi_vpn)
+      | ({36{g0_rm_win[3]}} & c3_rmi_vpn);
+  assign g0_sd_vmid = g0_ireq ? sdp_vmid_q : ({2{g0_rm_win[0]}} & c0_rmi_vmid)
+      | ({2{g0_rm_win[1]}} & c1_rmi_vmid) | ({2{g0_rm_win[2]}} & c2_rmi_vmid)
+      | ({2{g0_rm_win[3]}} & c3_rmi_vmid);
+  assign g0_isent_d = ~sd_start & (g0_isent_q | (g0_sd_acc & g0_ireq));
   assign g0_iown_d = g0_sd_acc ? g0_ireq : g0_iown_q;
-  assign g0_idone_r_d = ~sd_start & (g0_idone_r_q | g0_sd_done & g0_iown_q);
+  assign g0_idone_r_d = ~sd_start & (g0_idone_r_q | (g0_sd_done & g0_iown_q));
   assign g0_idone = g0_idone_r_q;
   icache_tx_seed000_table1_path_ic u_ic1 (
     .clk_i(clk_i),
@@ -2343,34 +2348,46 @@ module tx_path_seed000_table1_path (
   assign g1_rp_win_lo[3] = g1_rm_cand[3] & ~g1_rp_win_lo_or2[2];
   assign unused_g1_rp_win_lo_or = g1_rp_win_lo_or2[3];
   assign g1_rp_win = |g1_rp_win_masked ? g1_rp_win_hi : g1_rp_win_lo;
-  assign g1_rp_d = g1_sd_acc & ~g1_ireq ? {g1_rp_win[2:0], g1_rp_win[3]} : g1_rp_q;
+  assign g1_rp_d = (g1_sd_acc & ~g1_ireq) ? {g1_rp_win[2:0], g1_rp_win[3]} : g1_rp_q;
   assign g1_rm_win = g1_rp_win;
   assign c4_rmi_taken = g1_sd_acc & ~g1_ireq & g1_rm_win[0];
   assign c5_rmi_taken = g1_sd_acc & ~g1_ireq & g1_rm_win[1];
   assign c6_rmi_taken = g1_sd_acc & ~g1_ireq & g1_rm_win[2];
   assign c7_rmi_taken = g1_sd_acc & ~g1_ireq & g1_rm_win[3];
-  assign g1_sd_valid = g1_ireq | |g1_rm_cand;
+  assign g1_sd_valid = g1_ireq | (|g1_rm_cand);
   assign g1_sd_all = g1_ireq & sdp_all_q;
-  assign g1_sd_vpn = g1_ireq ? sdp_vpn_q : {36{g1_rm_win[0]}} & c4_rmi_vpn | {36{g1_rm_win[1]}} & c5_rmi_vpn | {36{g1_rm_win[2]}} & c6_rmi_vpn | {36{g1_rm_win[3]}} & c7_rmi_vpn;
-  assign g1_sd_vmid = g1_ireq ? sdp_vmid_q : {2{g1_rm_win[0]}} & c4_rmi_vmid | {2{g1_rm_win[1]}} & c5_rmi_vmid | {2{g1_rm_win[2]}} & c6_rmi_vmid | {2{g1_rm_win[3]}} & c7_rmi_vmid;
-  assign g1_isent_d = ~sd_start & (g1_isent_q | g1_sd_acc & g1_ireq);
+  assign g1_sd_vpn = g1_ireq ? sdp_vpn_q : ({36{g1_rm_win[0]}} & c4_rmi_vpn)
+      | ({36{g1_rm_win[1]}} & c5_rmi_vpn) | ({36{g1_rm_win[2]}} & c6_rmi_vpn)
+      | ({36{g1_rm_win[3]}} & c7_rmi_vpn);
+  assign g1_sd_vmid = g1_ireq ? sdp_vmid_q : ({2{g1_rm_win[0]}} & c4_rmi_vmid)
+      | ({2{g1_rm_win[1]}} & c5_rmi_vmid) | ({2{g1_rm_win[2]}} & c6_rmi_vmid)
+      | ({2{g1_rm_win[3]}} & c7_rmi_vmid);
+  assign g1_isent_d = ~sd_start & (g1_isent_q | (g1_sd_acc & g1_ireq));
   assign g1_iown_d = g1_sd_acc ? g1_ireq : g1_iown_q;
-  assign g1_idone_r_d = ~sd_start & (g1_idone_r_q | g1_sd_done & g1_iown_q);
+  assign g1_idone_r_d = ~sd_start & (g1_idone_r_q | (g1_sd_done & g1_iown_q));
   assign g1_idone = g1_idone_r_q;
-  assign l1_l2_req_ready = {c7_l1_ready, c6_l1_ready, c5_l1_ready, c4_l1_ready, c3_l1_ready, c2_l1_ready, c1_l1_ready, c0_l1_ready};
-  assign l1_l2_resp_valid = {c7_l1_resp_valid, c6_l1_resp_valid, c5_l1_resp_valid, c4_l1_resp_valid, c3_l1_resp_valid, c2_l1_resp_valid, c1_l1_resp_valid, c0_l1_resp_valid};
-  assign l1_l2_resp_tag = {c7_l1_resp_tag, c6_l1_resp_tag, c5_l1_resp_tag, c4_l1_resp_tag, c3_l1_resp_tag, c2_l1_resp_tag, c1_l1_resp_tag, c0_l1_resp_tag};
-  assign l1_l2_resp_ppn = {c7_l1_resp_ppn, c6_l1_resp_ppn, c5_l1_resp_ppn, c4_l1_resp_ppn, c3_l1_resp_ppn, c2_l1_resp_ppn, c1_l1_resp_ppn, c0_l1_resp_ppn};
-  assign l1_l2_resp_perm = {c7_l1_resp_perm, c6_l1_resp_perm, c5_l1_resp_perm, c4_l1_resp_perm, c3_l1_resp_perm, c2_l1_resp_perm, c1_l1_resp_perm, c0_l1_resp_perm};
-  assign hit_lds_o = {c7_hit_lds, c6_hit_lds, c5_hit_lds, c4_hit_lds, c3_hit_lds, c2_hit_lds, c1_hit_lds, c0_hit_lds};
-  assign hit_ic_o = {c7_hit_ic, c6_hit_ic, c5_hit_ic, c4_hit_ic, c3_hit_ic, c2_hit_ic, c1_hit_ic, c0_hit_ic};
-  // L2-TLB victim port: round-robin over the I-caches into the victim register; killed victims dropped.
+  assign l1_l2_req_ready = {c7_l1_ready, c6_l1_ready, c5_l1_ready, c4_l1_ready, c3_l1_ready,
+      c2_l1_ready, c1_l1_ready, c0_l1_ready};
+  assign l1_l2_resp_valid = {c7_l1_resp_valid, c6_l1_resp_valid, c5_l1_resp_valid, c4_l1_resp_valid,
+      c3_l1_resp_valid, c2_l1_resp_valid, c1_l1_resp_valid, c0_l1_resp_valid};
+  assign l1_l2_resp_tag = {c7_l1_resp_tag, c6_l1_resp_tag, c5_l1_resp_tag, c4_l1_resp_tag,
+      c3_l1_resp_tag, c2_l1_resp_tag, c1_l1_resp_tag, c0_l1_resp_tag};
+  assign l1_l2_resp_ppn = {c7_l1_resp_ppn, c6_l1_resp_ppn, c5_l1_resp_ppn, c4_l1_resp_ppn,
+      c3_l1_resp_ppn, c2_l1_resp_ppn, c1_l1_resp_ppn, c0_l1_resp_ppn};
+  assign l1_l2_resp_perm = {c7_l1_resp_perm, c6_l1_resp_perm, c5_l1_resp_perm, c4_l1_resp_perm,
+      c3_l1_resp_perm, c2_l1_resp_perm, c1_l1_resp_perm, c0_l1_resp_perm};
+  assign hit_lds_o = {c7_hit_lds, c6_hit_lds, c5_hit_lds, c4_hit_lds, c3_hit_lds, c2_hit_lds,
+      c1_hit_lds, c0_hit_lds};
+  assign hit_ic_o = {c7_hit_ic, c6_hit_ic, c5_hit_ic, c4_hit_ic, c3_hit_ic, c2_hit_ic, c1_hit_ic,
+      c0_hit_ic};
+  // L2-TLB victim port: round-robin over the I-caches into the victim register; killed victims
+  // dropped.
   assign unused_unused_g0_vic_vrf = g0_vic_vrf;
   assign unused_unused_g1_vic_vrf = g1_vic_vrf;
   assign vr_out = vr_v_q & (vr_kill_q | l2_vic_ready_i);
   assign vr_free = ~vr_v_q | vr_out;
   assign vic_cand = {g1_vic_valid, g0_vic_valid};
-  assign vr_take = |vic_cand & vr_free;
+  assign vr_take = (|vic_cand) & vr_free;
   assign vp_win_ge_p0[0] = vp_q[0];
   assign vp_win_ge_p0[1] = vp_q[1] | vp_q[0];
   assign vp_win_ge = vp_win_ge_p0;
@@ -2390,12 +2407,20 @@ module tx_path_seed000_table1_path (
   assign vp_win = |vp_win_masked ? vp_win_hi : vp_win_lo;
   assign vp_d = vr_take ? {vp_win[0], vp_win[1]} : vp_q;
   assign vic_win = vp_win;
-  assign vr_v_d = vr_take | vr_v_q & ~vr_out;
-  assign vr_kill_d = vr_take ? kill & (kill_all | ({36{vic_win[0]}} & g0_vic_vpn | {36{vic_win[1]}} & g1_vic_vpn) == kill_vpn & ({2{vic_win[0]}} & g0_vic_vmid | {2{vic_win[1]}} & g1_vic_vmid) == kill_vmid) : vr_kill_q | kill & (kill_all | vr_vpn_q == kill_vpn & vr_vmid_q == kill_vmid);
-  assign vr_vpn_d = vr_take ? {36{vic_win[0]}} & g0_vic_vpn | {36{vic_win[1]}} & g1_vic_vpn : vr_vpn_q;
-  assign vr_vmid_d = vr_take ? {2{vic_win[0]}} & g0_vic_vmid | {2{vic_win[1]}} & g1_vic_vmid : vr_vmid_q;
-  assign vr_ppn_d = vr_take ? {36{vic_win[0]}} & g0_vic_ppn | {36{vic_win[1]}} & g1_vic_ppn : vr_ppn_q;
-  assign vr_perm_d = vr_take ? {6{vic_win[0]}} & g0_vic_perm | {6{vic_win[1]}} & g1_vic_perm : vr_perm_q;
+  assign vr_v_d = vr_take | (vr_v_q & ~vr_out);
+  assign vr_kill_d = vr_take ? kill
+      & (kill_all
+          | (((({36{vic_win[0]}} & g0_vic_vpn) | ({36{vic_win[1]}} & g1_vic_vpn)) == kill_vpn)
+              & ((({2{vic_win[0]}} & g0_vic_vmid) | ({2{vic_win[1]}} & g1_vic_vmid)) == kill_vmid)))
+      : vr_kill_q | (kill & (kill_all | ((vr_vpn_q == kill_vpn) & (vr_vmid_q == kill_vmid))));
+  assign vr_vpn_d = vr_take ? ({36{vic_win[0]}} & g0_vic_vpn) | ({36{vic_win[1]}} & g1_vic_vpn)
+      : vr_vpn_q;
+  assign vr_vmid_d = vr_take ? ({2{vic_win[0]}} & g0_vic_vmid) | ({2{vic_win[1]}} & g1_vic_vmid)
+      : vr_vmid_q;
+  assign vr_ppn_d = vr_take ? ({36{vic_win[0]}} & g0_vic_ppn) | ({36{vic_win[1]}} & g1_vic_ppn)
+      : vr_ppn_q;
+  assign vr_perm_d = vr_take ? ({6{vic_win[0]}} & g0_vic_perm) | ({6{vic_win[1]}} & g1_vic_perm)
+      : vr_perm_q;
   assign l2_vic_valid_o = vr_v_q & ~vr_kill_q;
   assign l2_vic_vpn_o = vr_vpn_q;
   assign l2_vic_vmid_o = vr_vmid_q;
@@ -2404,7 +2429,8 @@ module tx_path_seed000_table1_path (
   assign g0_vic_ready = vic_win[0] & vr_free;
   assign g1_vic_ready = vic_win[1] & vr_free;
   // L2-TLB request port: round-robin over the CUs.
-  assign l2_cand = {c7_l2_valid, c6_l2_valid, c5_l2_valid, c4_l2_valid, c3_l2_valid, c2_l2_valid, c1_l2_valid, c0_l2_valid};
+  assign l2_cand = {c7_l2_valid, c6_l2_valid, c5_l2_valid, c4_l2_valid, c3_l2_valid, c2_l2_valid,
+      c1_l2_valid, c0_l2_valid};
   assign lp_win_ge_p0[0] = lp_q[0];
   assign lp_win_ge_p0[1] = lp_q[1] | lp_q[0];
   assign lp_win_ge_p0[2] = lp_q[2] | lp_q[1];
@@ -2500,12 +2526,21 @@ module tx_path_seed000_table1_path (
   assign lp_win_lo[7] = l2_cand[7] & ~lp_win_lo_or3[6];
   assign unused_lp_win_lo_or = lp_win_lo_or3[7];
   assign lp_win = |lp_win_masked ? lp_win_hi : lp_win_lo;
-  assign lp_d = |l2_cand & l2_req_ready_i ? {lp_win[6:0], lp_win[7]} : lp_q;
+  assign lp_d = ((|l2_cand) & l2_req_ready_i) ? {lp_win[6:0], lp_win[7]} : lp_q;
   assign l2_win = lp_win;
   assign l2_req_valid_o = |l2_cand;
-  assign l2_req_vpn_o = {36{l2_win[0]}} & c0_l2_vpn | {36{l2_win[1]}} & c1_l2_vpn | {36{l2_win[2]}} & c2_l2_vpn | {36{l2_win[3]}} & c3_l2_vpn | {36{l2_win[4]}} & c4_l2_vpn | {36{l2_win[5]}} & c5_l2_vpn | {36{l2_win[6]}} & c6_l2_vpn | {36{l2_win[7]}} & c7_l2_vpn;
-  assign l2_req_vmid_o = {2{l2_win[0]}} & c0_l2_vmid | {2{l2_win[1]}} & c1_l2_vmid | {2{l2_win[2]}} & c2_l2_vmid | {2{l2_win[3]}} & c3_l2_vmid | {2{l2_win[4]}} & c4_l2_vmid | {2{l2_win[5]}} & c5_l2_vmid | {2{l2_win[6]}} & c6_l2_vmid | {2{l2_win[7]}} & c7_l2_vmid;
-  assign l2_req_tag_o = {5{l2_win[0]}} & {3'd0, c0_l2_tag} | {5{l2_win[1]}} & {3'd1, c1_l2_tag} | {5{l2_win[2]}} & {3'd2, c2_l2_tag} | {5{l2_win[3]}} & {3'd3, c3_l2_tag} | {5{l2_win[4]}} & {3'd4, c4_l2_tag} | {5{l2_win[5]}} & {3'd5, c5_l2_tag} | {5{l2_win[6]}} & {3'd6, c6_l2_tag} | {5{l2_win[7]}} & {3'd7, c7_l2_tag};
+  assign l2_req_vpn_o = ({36{l2_win[0]}} & c0_l2_vpn) | ({36{l2_win[1]}} & c1_l2_vpn)
+      | ({36{l2_win[2]}} & c2_l2_vpn) | ({36{l2_win[3]}} & c3_l2_vpn)
+      | ({36{l2_win[4]}} & c4_l2_vpn) | ({36{l2_win[5]}} & c5_l2_vpn)
+      | ({36{l2_win[6]}} & c6_l2_vpn) | ({36{l2_win[7]}} & c7_l2_vpn);
+  assign l2_req_vmid_o = ({2{l2_win[0]}} & c0_l2_vmid) | ({2{l2_win[1]}} & c1_l2_vmid)
+      | ({2{l2_win[2]}} & c2_l2_vmid) | ({2{l2_win[3]}} & c3_l2_vmid)
+      | ({2{l2_win[4]}} & c4_l2_vmid) | ({2{l2_win[5]}} & c5_l2_vmid)
+      | ({2{l2_win[6]}} & c6_l2_vmid) | ({2{l2_win[7]}} & c7_l2_vmid);
+  assign l2_req_tag_o = ({5{l2_win[0]}} & {3'd0, c0_l2_tag}) | ({5{l2_win[1]}} & {3'd1, c1_l2_tag})
+      | ({5{l2_win[2]}} & {3'd2, c2_l2_tag}) | ({5{l2_win[3]}} & {3'd3, c3_l2_tag})
+      | ({5{l2_win[4]}} & {3'd4, c4_l2_tag}) | ({5{l2_win[5]}} & {3'd5, c5_l2_tag})
+      | ({5{l2_win[6]}} & {3'd6, c6_l2_tag}) | ({5{l2_win[7]}} & {3'd7, c7_l2_tag});
   assign l2_taken = {8{l2_req_ready_i}} & l2_win;
   assign c0_l2_taken = l2_taken[0];
   assign c1_l2_taken = l2_taken[1];
@@ -2525,7 +2560,8 @@ module tx_path_seed000_table1_path (
   assign c5_l2_resp_valid = l2_resp_for[5];
   assign c6_l2_resp_valid = l2_resp_for[6];
   assign c7_l2_resp_valid = l2_resp_for[7];
-  assign l2_resp_ready_o = |(l2_resp_names & {c7_l2_ok, c6_l2_ok, c5_l2_ok, c4_l2_ok, c3_l2_ok, c2_l2_ok, c1_l2_ok, c0_l2_ok});
+  assign l2_resp_ready_o = |(l2_resp_names
+      & {c7_l2_ok, c6_l2_ok, c5_l2_ok, c4_l2_ok, c3_l2_ok, c2_l2_ok, c1_l2_ok, c0_l2_ok});
   assign req_ready_o = l1_req_ready;
   assign resp_valid_o = l1_resp_valid;
   assign resp_vpn_o = l1_resp_vpn;
@@ -2537,15 +2573,26 @@ module tx_path_seed000_table1_path (
   assign fill_vmid_o = l1_fill_vmid;
   assign fill_ppn_o = l1_fill_ppn;
   assign fill_perm_o = l1_fill_perm;
-  assign app_rvalid_o = {c7_app_rvalid, c6_app_rvalid, c5_app_rvalid, c4_app_rvalid, c3_app_rvalid, c2_app_rvalid, c1_app_rvalid, c0_app_rvalid};
-  assign app_rdata_o = {c7_app_rdata, c6_app_rdata, c5_app_rdata, c4_app_rdata, c3_app_rdata, c2_app_rdata, c1_app_rdata, c0_app_rdata};
-  assign wg_ready_o = {c7_wg_ready, c6_wg_ready, c5_wg_ready, c4_wg_ready, c3_wg_ready, c2_wg_ready, c1_wg_ready, c0_wg_ready};
-  assign wg_done_o = {c7_wg_done, c6_wg_done, c5_wg_done, c4_wg_done, c3_wg_done, c2_wg_done, c1_wg_done, c0_wg_done};
-  assign lds_sram_en_o = {c7_lds_sram_en, c6_lds_sram_en, c5_lds_sram_en, c4_lds_sram_en, c3_lds_sram_en, c2_lds_sram_en, c1_lds_sram_en, c0_lds_sram_en};
-  assign lds_sram_we_o = {c7_lds_sram_we, c6_lds_sram_we, c5_lds_sram_we, c4_lds_sram_we, c3_lds_sram_we, c2_lds_sram_we, c1_lds_sram_we, c0_lds_sram_we};
-  assign lds_sram_row_o = {c7_lds_sram_row, c6_lds_sram_row, c5_lds_sram_row, c4_lds_sram_row, c3_lds_sram_row, c2_lds_sram_row, c1_lds_sram_row, c0_lds_sram_row};
-  assign lds_sram_bank_en_o = {c7_lds_sram_bank_en, c6_lds_sram_bank_en, c5_lds_sram_bank_en, c4_lds_sram_bank_en, c3_lds_sram_bank_en, c2_lds_sram_bank_en, c1_lds_sram_bank_en, c0_lds_sram_bank_en};
-  assign lds_sram_wdata_o = {c7_lds_sram_wdata, c6_lds_sram_wdata, c5_lds_sram_wdata, c4_lds_sram_wdata, c3_lds_sram_wdata, c2_lds_sram_wdata, c1_lds_sram_wdata, c0_lds_sram_wdata};
+  assign app_rvalid_o = {c7_app_rvalid, c6_app_rvalid, c5_app_rvalid, c4_app_rvalid, c3_app_rvalid,
+      c2_app_rvalid, c1_app_rvalid, c0_app_rvalid};
+  assign app_rdata_o = {c7_app_rdata, c6_app_rdata, c5_app_rdata, c4_app_rdata, c3_app_rdata,
+      c2_app_rdata, c1_app_rdata, c0_app_rdata};
+  assign wg_ready_o = {c7_wg_ready, c6_wg_ready, c5_wg_ready, c4_wg_ready, c3_wg_ready, c2_wg_ready,
+      c1_wg_ready, c0_wg_ready};
+  assign wg_done_o = {c7_wg_done, c6_wg_done, c5_wg_done, c4_wg_done, c3_wg_done, c2_wg_done,
+      c1_wg_done, c0_wg_done};
+  assign lds_sram_en_o = {c7_lds_sram_en, c6_lds_sram_en, c5_lds_sram_en, c4_lds_sram_en,
+      c3_lds_sram_en, c2_lds_sram_en, c1_lds_sram_en, c0_lds_sram_en};
+  assign lds_sram_we_o = {c7_lds_sram_we, c6_lds_sram_we, c5_lds_sram_we, c4_lds_sram_we,
+      c3_lds_sram_we, c2_lds_sram_we, c1_lds_sram_we, c0_lds_sram_we};
+  assign lds_sram_row_o = {c7_lds_sram_row, c6_lds_sram_row, c5_lds_sram_row, c4_lds_sram_row,
+      c3_lds_sram_row, c2_lds_sram_row, c1_lds_sram_row, c0_lds_sram_row};
+  assign lds_sram_bank_en_o = {c7_lds_sram_bank_en, c6_lds_sram_bank_en, c5_lds_sram_bank_en,
+      c4_lds_sram_bank_en, c3_lds_sram_bank_en, c2_lds_sram_bank_en, c1_lds_sram_bank_en,
+      c0_lds_sram_bank_en};
+  assign lds_sram_wdata_o = {c7_lds_sram_wdata, c6_lds_sram_wdata, c5_lds_sram_wdata,
+      c4_lds_sram_wdata, c3_lds_sram_wdata, c2_lds_sram_wdata, c1_lds_sram_wdata,
+      c0_lds_sram_wdata};
   assign if_ready_o = {g1_if_ready, g0_if_ready};
   assign if_resp_valid_o = {g1_if_resp_valid, g0_if_resp_valid};
   assign if_resp_hit_o = {g1_if_resp_hit, g0_if_resp_hit};

@@ -460,9 +460,11 @@ module tx_path_seed000_table1_path_base (
   assign l1_sd_vmid = sd_vmid_i;
   assign sd_ready_o = l1_sd_ready;
   assign sd_done_o = l1_sd_done;
-  assign unused_unused_l1_evict = {l1_evict_valid, l1_evict_vpn, l1_evict_vmid, l1_evict_ppn, l1_evict_perm};
+  assign unused_unused_l1_evict = {l1_evict_valid, l1_evict_vpn, l1_evict_vmid, l1_evict_ppn,
+      l1_evict_perm};
   // L2-TLB request port: round-robin over the CUs.
-  assign l2_cand = {l1_l2_req_valid[7], l1_l2_req_valid[6], l1_l2_req_valid[5], l1_l2_req_valid[4], l1_l2_req_valid[3], l1_l2_req_valid[2], l1_l2_req_valid[1], l1_l2_req_valid[0]};
+  assign l2_cand = {l1_l2_req_valid[7], l1_l2_req_valid[6], l1_l2_req_valid[5], l1_l2_req_valid[4],
+      l1_l2_req_valid[3], l1_l2_req_valid[2], l1_l2_req_valid[1], l1_l2_req_valid[0]};
   assign lp_win_ge_p0[0] = lp_q[0];
   assign lp_win_ge_p0[1] = lp_q[1] | lp_q[0];
   assign lp_win_ge_p0[2] = lp_q[2] | lp_q[1];
@@ -558,12 +560,27 @@ module tx_path_seed000_table1_path_base (
   assign lp_win_lo[7] = l2_cand[7] & ~lp_win_lo_or3[6];
   assign unused_lp_win_lo_or = lp_win_lo_or3[7];
   assign lp_win = |lp_win_masked ? lp_win_hi : lp_win_lo;
-  assign lp_d = |l2_cand & l2_req_ready_i ? {lp_win[6:0], lp_win[7]} : lp_q;
+  assign lp_d = ((|l2_cand) & l2_req_ready_i) ? {lp_win[6:0], lp_win[7]} : lp_q;
   assign l2_win = lp_win;
   assign l2_req_valid_o = |l2_cand;
-  assign l2_req_vpn_o = {36{l2_win[0]}} & l1_l2_req_vpn[35:0] | {36{l2_win[1]}} & l1_l2_req_vpn[71:36] | {36{l2_win[2]}} & l1_l2_req_vpn[107:72] | {36{l2_win[3]}} & l1_l2_req_vpn[143:108] | {36{l2_win[4]}} & l1_l2_req_vpn[179:144] | {36{l2_win[5]}} & l1_l2_req_vpn[215:180] | {36{l2_win[6]}} & l1_l2_req_vpn[251:216] | {36{l2_win[7]}} & l1_l2_req_vpn[287:252];
-  assign l2_req_vmid_o = {2{l2_win[0]}} & l1_l2_req_vmid[1:0] | {2{l2_win[1]}} & l1_l2_req_vmid[3:2] | {2{l2_win[2]}} & l1_l2_req_vmid[5:4] | {2{l2_win[3]}} & l1_l2_req_vmid[7:6] | {2{l2_win[4]}} & l1_l2_req_vmid[9:8] | {2{l2_win[5]}} & l1_l2_req_vmid[11:10] | {2{l2_win[6]}} & l1_l2_req_vmid[13:12] | {2{l2_win[7]}} & l1_l2_req_vmid[15:14];
-  assign l2_req_tag_o = {5{l2_win[0]}} & {3'd0, l1_l2_req_tag[1:0]} | {5{l2_win[1]}} & {3'd1, l1_l2_req_tag[3:2]} | {5{l2_win[2]}} & {3'd2, l1_l2_req_tag[5:4]} | {5{l2_win[3]}} & {3'd3, l1_l2_req_tag[7:6]} | {5{l2_win[4]}} & {3'd4, l1_l2_req_tag[9:8]} | {5{l2_win[5]}} & {3'd5, l1_l2_req_tag[11:10]} | {5{l2_win[6]}} & {3'd6, l1_l2_req_tag[13:12]} | {5{l2_win[7]}} & {3'd7, l1_l2_req_tag[15:14]};
+  assign l2_req_vpn_o = ({36{l2_win[0]}} & l1_l2_req_vpn[35:0])
+      | ({36{l2_win[1]}} & l1_l2_req_vpn[71:36]) | ({36{l2_win[2]}} & l1_l2_req_vpn[107:72])
+      | ({36{l2_win[3]}} & l1_l2_req_vpn[143:108]) | ({36{l2_win[4]}} & l1_l2_req_vpn[179:144])
+      | ({36{l2_win[5]}} & l1_l2_req_vpn[215:180]) | ({36{l2_win[6]}} & l1_l2_req_vpn[251:216])
+      | ({36{l2_win[7]}} & l1_l2_req_vpn[287:252]);
+  assign l2_req_vmid_o = ({2{l2_win[0]}} & l1_l2_req_vmid[1:0])
+      | ({2{l2_win[1]}} & l1_l2_req_vmid[3:2]) | ({2{l2_win[2]}} & l1_l2_req_vmid[5:4])
+      | ({2{l2_win[3]}} & l1_l2_req_vmid[7:6]) | ({2{l2_win[4]}} & l1_l2_req_vmid[9:8])
+      | ({2{l2_win[5]}} & l1_l2_req_vmid[11:10]) | ({2{l2_win[6]}} & l1_l2_req_vmid[13:12])
+      | ({2{l2_win[7]}} & l1_l2_req_vmid[15:14]);
+  assign l2_req_tag_o = ({5{l2_win[0]}} & {3'd0, l1_l2_req_tag[1:0]})
+      | ({5{l2_win[1]}} & {3'd1, l1_l2_req_tag[3:2]})
+      | ({5{l2_win[2]}} & {3'd2, l1_l2_req_tag[5:4]})
+      | ({5{l2_win[3]}} & {3'd3, l1_l2_req_tag[7:6]})
+      | ({5{l2_win[4]}} & {3'd4, l1_l2_req_tag[9:8]})
+      | ({5{l2_win[5]}} & {3'd5, l1_l2_req_tag[11:10]})
+      | ({5{l2_win[6]}} & {3'd6, l1_l2_req_tag[13:12]})
+      | ({5{l2_win[7]}} & {3'd7, l1_l2_req_tag[15:14]});
   assign l2_taken = {8{l2_req_ready_i}} & l2_win;
   assign l1_l2_req_ready = l2_taken;
   assign l2_resp_names = 8'd1 << l2_resp_tag_i[4:2];
@@ -584,13 +601,22 @@ module tx_path_seed000_table1_path_base (
   assign fill_vmid_o = l1_fill_vmid;
   assign fill_ppn_o = l1_fill_ppn;
   assign fill_perm_o = l1_fill_perm;
-  assign app_rvalid_o = {c7_app_rvalid, c6_app_rvalid, c5_app_rvalid, c4_app_rvalid, c3_app_rvalid, c2_app_rvalid, c1_app_rvalid, c0_app_rvalid};
-  assign app_rdata_o = {c7_app_rdata, c6_app_rdata, c5_app_rdata, c4_app_rdata, c3_app_rdata, c2_app_rdata, c1_app_rdata, c0_app_rdata};
-  assign lds_sram_en_o = {c7_lds_sram_en, c6_lds_sram_en, c5_lds_sram_en, c4_lds_sram_en, c3_lds_sram_en, c2_lds_sram_en, c1_lds_sram_en, c0_lds_sram_en};
-  assign lds_sram_we_o = {c7_lds_sram_we, c6_lds_sram_we, c5_lds_sram_we, c4_lds_sram_we, c3_lds_sram_we, c2_lds_sram_we, c1_lds_sram_we, c0_lds_sram_we};
-  assign lds_sram_row_o = {c7_lds_sram_row, c6_lds_sram_row, c5_lds_sram_row, c4_lds_sram_row, c3_lds_sram_row, c2_lds_sram_row, c1_lds_sram_row, c0_lds_sram_row};
-  assign lds_sram_bank_en_o = {c7_lds_sram_bank_en, c6_lds_sram_bank_en, c5_lds_sram_bank_en, c4_lds_sram_bank_en, c3_lds_sram_bank_en, c2_lds_sram_bank_en, c1_lds_sram_bank_en, c0_lds_sram_bank_en};
-  assign lds_sram_wdata_o = {c7_lds_sram_wdata, c6_lds_sram_wdata, c5_lds_sram_wdata, c4_lds_sram_wdata, c3_lds_sram_wdata, c2_lds_sram_wdata, c1_lds_sram_wdata, c0_lds_sram_wdata};
+  assign app_rvalid_o = {c7_app_rvalid, c6_app_rvalid, c5_app_rvalid, c4_app_rvalid, c3_app_rvalid,
+      c2_app_rvalid, c1_app_rvalid, c0_app_rvalid};
+  assign app_rdata_o = {c7_app_rdata, c6_app_rdata, c5_app_rdata, c4_app_rdata, c3_app_rdata,
+      c2_app_rdata, c1_app_rdata, c0_app_rdata};
+  assign lds_sram_en_o = {c7_lds_sram_en, c6_lds_sram_en, c5_lds_sram_en, c4_lds_sram_en,
+      c3_lds_sram_en, c2_lds_sram_en, c1_lds_sram_en, c0_lds_sram_en};
+  assign lds_sram_we_o = {c7_lds_sram_we, c6_lds_sram_we, c5_lds_sram_we, c4_lds_sram_we,
+      c3_lds_sram_we, c2_lds_sram_we, c1_lds_sram_we, c0_lds_sram_we};
+  assign lds_sram_row_o = {c7_lds_sram_row, c6_lds_sram_row, c5_lds_sram_row, c4_lds_sram_row,
+      c3_lds_sram_row, c2_lds_sram_row, c1_lds_sram_row, c0_lds_sram_row};
+  assign lds_sram_bank_en_o = {c7_lds_sram_bank_en, c6_lds_sram_bank_en, c5_lds_sram_bank_en,
+      c4_lds_sram_bank_en, c3_lds_sram_bank_en, c2_lds_sram_bank_en, c1_lds_sram_bank_en,
+      c0_lds_sram_bank_en};
+  assign lds_sram_wdata_o = {c7_lds_sram_wdata, c6_lds_sram_wdata, c5_lds_sram_wdata,
+      c4_lds_sram_wdata, c3_lds_sram_wdata, c2_lds_sram_wdata, c1_lds_sram_wdata,
+      c0_lds_sram_wdata};
   assign if_ready_o = {g1_if_ready, g0_if_ready};
   assign if_resp_valid_o = {g1_if_resp_valid, g0_if_resp_valid};
   assign if_resp_hit_o = {g1_if_resp_hit, g0_if_resp_hit};

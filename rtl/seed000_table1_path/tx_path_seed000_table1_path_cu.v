@@ -217,7 +217,7 @@ module tx_path_seed000_table1_path_cu (
   // Lookup stage: LDS, then I-cache, then the L2 register; a hit below the L1 returns as a fill.
   assign accept = st_q[0] & l1_req_valid_i;
   assign l1_req_ready_o = st_q[0];
-  assign lk_valid = st_q[1] & occ_q == 2'd0;
+  assign lk_valid = st_q[1] & (occ_q == 2'd0);
   assign lk_acc = lk_valid & lds_lk_ready_i;
   assign lds_lk_valid_o = lk_valid;
   assign lds_lk_vpn_o = rq_vpn_q;
@@ -238,18 +238,18 @@ module tx_path_seed000_table1_path_cu (
   assign go_ret = (lds_ans | ic_ans) & ans_hit;
   assign go_ic = lds_ans & ~ans_hit;
   assign go_l2 = ic_ans & ~ans_hit;
-  assign direct = lds_ans & 1'b1 | ic_ans & 1'b1;
+  assign direct = (lds_ans & 1'b1) | (ic_ans & 1'b1);
   assign l2_load = st_q[6] & (~l2v_q | l2_taken_i);
-  assign credit = {1'b0, out_q} + {1'b0, occ_q} < 3'd2;
+  assign credit = ({1'b0, out_q} + {1'b0, occ_q}) < 3'd2;
   assign lsd_acc = lds_sd_valid_o & lds_sd_ready_i;
   assign lreq = sdp_valid_i & ~lsent_q;
   // Removes (promotion move): a shootdown by VPN of the structure the promotion came from.
-  assign rml_v_d = ret & ~ans_ic_q | rml_v_q & ~(lsd_acc & ~lreq);
-  assign rml_vpn_d = ret & ~ans_ic_q ? rq_vpn_q : rml_vpn_q;
-  assign rml_vmid_d = ret & ~ans_ic_q ? rq_vmid_q : rml_vmid_q;
-  assign rmi_v_d = ret & ans_ic_q | rmi_v_q & ~rmi_taken_i;
-  assign rmi_vpn_d = ret & ans_ic_q ? rq_vpn_q : rmi_vpn_q;
-  assign rmi_vmid_d = ret & ans_ic_q ? rq_vmid_q : rmi_vmid_q;
+  assign rml_v_d = (ret & ~ans_ic_q) | (rml_v_q & ~(lsd_acc & ~lreq));
+  assign rml_vpn_d = (ret & ~ans_ic_q) ? rq_vpn_q : rml_vpn_q;
+  assign rml_vmid_d = (ret & ~ans_ic_q) ? rq_vmid_q : rml_vmid_q;
+  assign rmi_v_d = (ret & ans_ic_q) | (rmi_v_q & ~rmi_taken_i);
+  assign rmi_vpn_d = (ret & ans_ic_q) ? rq_vpn_q : rmi_vpn_q;
+  assign rmi_vmid_d = (ret & ans_ic_q) ? rq_vmid_q : rmi_vmid_q;
   assign rm_free = ans_ic_q ? ~rmi_v_q : ~rml_v_q;
   assign rmi_valid_o = rmi_v_q;
   assign rmi_vpn_o = rmi_vpn_q;
@@ -258,11 +258,13 @@ module tx_path_seed000_table1_path_cu (
   assign ret = ret_go;
   assign hit_lds_o = ret_go & ~ans_ic_q;
   assign hit_ic_o = ret_go & ans_ic_q;
-  assign st_d = {go_l2 & direct | st_q[6] & ~l2_load, go_ret & direct | st_q[5] & ~ret_go, tl_acc | st_q[4] & ~ic_ans, go_ic & direct | st_q[3] & ~tl_acc, lk_acc | st_q[2] & ~lds_ans, accept | st_q[1] & ~lk_acc, st_q[0] & ~accept | ret_go | l2_load};
+  assign st_d = {(go_l2 & direct) | (st_q[6] & ~l2_load), (go_ret & direct) | (st_q[5] & ~ret_go),
+      tl_acc | (st_q[4] & ~ic_ans), (go_ic & direct) | (st_q[3] & ~tl_acc), lk_acc
+      | (st_q[2] & ~lds_ans), accept | (st_q[1] & ~lk_acc), (st_q[0] & ~accept) | ret_go | l2_load};
   assign rq_vpn_d = accept ? l1_req_vpn_i : rq_vpn_q;
   assign rq_vmid_d = accept ? l1_req_vmid_i : rq_vmid_q;
   assign rq_tag_d = accept ? l1_req_tag_i : rq_tag_q;
-  assign l2v_d = l2_load | l2v_q & ~l2_taken_i;
+  assign l2v_d = l2_load | (l2v_q & ~l2_taken_i);
   assign l2_vpn_d = l2_load ? rq_vpn_q : l2_vpn_q;
   assign l2_vmid_d = l2_load ? rq_vmid_q : l2_vmid_q;
   assign l2_tag_d = l2_load ? rq_tag_q : l2_tag_q;
@@ -273,20 +275,25 @@ module tx_path_seed000_table1_path_cu (
   // Fill to the L1-TLB: the promotion wins; an L2 answer needs the credit.
   assign l2_ok = credit & ~ret_go;
   assign l2_ok_o = l2_ok;
-  assign send = ret_go | l2_resp_valid_i & l2_ok;
+  assign send = ret_go | (l2_resp_valid_i & l2_ok);
   assign l1_resp_valid_o = send;
   assign l1_resp_tag_o = ret_go ? rq_tag_q : l2_resp_tag_i;
   assign l1_resp_ppn_o = ret_go ? ans_ppn_q : l2_resp_ppn_i;
   assign l1_resp_perm_o = ret_go ? ans_perm_q : l2_resp_perm_i;
-  assign out_d = out_q + {1'b0, send} - {1'b0, l1_fill_valid_i};
+  assign out_d = (out_q + {1'b0, send}) - {1'b0, l1_fill_valid_i};
   // Victim queue: the L1-TLB's victims, oldest first, into the LDS; stale ones dropped.
   assign lds_fill_valid_o = q0_v_q & ~q0_kill_q;
   assign q_pop = q0_v_q & (q0_kill_q | lds_fill_ready_i);
-  assign q_push_kill = kill_i & (kill_all_i | l1_evict_vpn_i == kill_vpn_i & l1_evict_vmid_i == kill_vmid_i);
+  assign q_push_kill = kill_i
+      & (kill_all_i | ((l1_evict_vpn_i == kill_vpn_i) & (l1_evict_vmid_i == kill_vmid_i)));
   assign q0_av = q_pop ? q1_v_q : q0_v_q;
   assign q0_put = l1_evict_valid_i & ~q0_av & 1'b1;
   assign q0_v_d = q0_av | q0_put;
-  assign q0_kill_d = q0_put ? q_push_kill : (q_pop ? q1_kill_q : q0_kill_q) | kill_i & (kill_all_i | (q_pop ? q1_vpn_q : q0_vpn_q) == kill_vpn_i & (q_pop ? q1_vmid_q : q0_vmid_q) == kill_vmid_i);
+  assign q0_kill_d = q0_put ? q_push_kill : (q_pop ? q1_kill_q : q0_kill_q)
+      | (kill_i
+          & (kill_all_i
+              | (((q_pop ? q1_vpn_q : q0_vpn_q) == kill_vpn_i)
+                  & ((q_pop ? q1_vmid_q : q0_vmid_q) == kill_vmid_i))));
   assign q0_vpn_d = q0_put ? l1_evict_vpn_i : q_pop ? q1_vpn_q : q0_vpn_q;
   assign q0_vmid_d = q0_put ? l1_evict_vmid_i : q_pop ? q1_vmid_q : q0_vmid_q;
   assign q0_vrf_d = q0_put ? vrf_i : q_pop ? q1_vrf_q : q0_vrf_q;
@@ -295,13 +302,17 @@ module tx_path_seed000_table1_path_cu (
   assign q1_av = q_pop ? 1'b0 : q1_v_q;
   assign q1_put = l1_evict_valid_i & ~q1_av & (q_pop ? q1_v_q : q0_v_q);
   assign q1_v_d = q1_av | q1_put;
-  assign q1_kill_d = q1_put ? q_push_kill : (q_pop ? 1'b0 : q1_kill_q) | kill_i & (kill_all_i | (q_pop ? 36'd0 : q1_vpn_q) == kill_vpn_i & (q_pop ? 2'd0 : q1_vmid_q) == kill_vmid_i);
+  assign q1_kill_d = q1_put ? q_push_kill : (q_pop ? 1'b0 : q1_kill_q)
+      | (kill_i
+          & (kill_all_i
+              | (((q_pop ? 36'd0 : q1_vpn_q) == kill_vpn_i)
+                  & ((q_pop ? 2'd0 : q1_vmid_q) == kill_vmid_i))));
   assign q1_vpn_d = q1_put ? l1_evict_vpn_i : q_pop ? 36'd0 : q1_vpn_q;
   assign q1_vmid_d = q1_put ? l1_evict_vmid_i : q_pop ? 2'd0 : q1_vmid_q;
   assign q1_vrf_d = q1_put ? vrf_i : q_pop ? 2'd0 : q1_vrf_q;
   assign q1_ppn_d = q1_put ? l1_evict_ppn_i : q_pop ? 36'd0 : q1_ppn_q;
   assign q1_perm_d = q1_put ? l1_evict_perm_i : q_pop ? 6'd0 : q1_perm_q;
-  assign occ_d = occ_q + {1'b0, l1_evict_valid_i} - {1'b0, q_pop};
+  assign occ_d = (occ_q + {1'b0, l1_evict_valid_i}) - {1'b0, q_pop};
   assign lds_fill_vpn_o = q0_vpn_q;
   assign lds_fill_vmid_o = q0_vmid_q;
   assign lds_fill_vrf_o = q0_vrf_q;
@@ -311,8 +322,10 @@ module tx_path_seed000_table1_path_cu (
   assign lb_pop = lb_v_q & (lb_kill_q | ic_tf_ready_i);
   assign lb_take = lds_vic_valid_i & (~lb_v_q | lb_pop);
   assign lds_vic_ready_o = ~lb_v_q | lb_pop;
-  assign lb_v_d = lb_take | lb_v_q & ~lb_pop;
-  assign lb_kill_d = lb_take ? kill_i & (kill_all_i | lds_vic_vpn_i == kill_vpn_i & lds_vic_vmid_i == kill_vmid_i) : lb_kill_q | kill_i & (kill_all_i | lb_vpn_q == kill_vpn_i & lb_vmid_q == kill_vmid_i);
+  assign lb_v_d = lb_take | (lb_v_q & ~lb_pop);
+  assign lb_kill_d = lb_take ? kill_i
+      & (kill_all_i | ((lds_vic_vpn_i == kill_vpn_i) & (lds_vic_vmid_i == kill_vmid_i))) : lb_kill_q
+      | (kill_i & (kill_all_i | ((lb_vpn_q == kill_vpn_i) & (lb_vmid_q == kill_vmid_i))));
   assign lb_vpn_d = lb_take ? lds_vic_vpn_i : lb_vpn_q;
   assign lb_vmid_d = lb_take ? lds_vic_vmid_i : lb_vmid_q;
   assign lb_vrf_d = lb_take ? lds_vic_vrf_i : lb_vrf_q;
@@ -329,9 +342,9 @@ module tx_path_seed000_table1_path_cu (
   assign lds_sd_all_o = lreq & sdp_all_i;
   assign lds_sd_vpn_o = lreq ? sdp_vpn_i : rml_vpn_q;
   assign lds_sd_vmid_o = lreq ? sdp_vmid_i : rml_vmid_q;
-  assign lsent_d = ~sd_start_i & (lsent_q | lsd_acc & lreq);
+  assign lsent_d = ~sd_start_i & (lsent_q | (lsd_acc & lreq));
   assign lown_d = lsd_acc ? lreq : lown_q;
-  assign ldone_d = ~sd_start_i & (ldone_q | lds_sd_done_i & lown_q);
+  assign ldone_d = ~sd_start_i & (ldone_q | (lds_sd_done_i & lown_q));
   assign lds_sd_seq_done_o = ldone_q;
 
   always @(posedge clk_i or negedge rst_ni) begin

@@ -6,40 +6,42 @@
 module l1tlb_seed001_aggregated (
   input  wire clk_i,
   input  wire rst_ni,  // asynchronous, active low
-  input  wire [63:0] req_valid_i,
+  input  wire [63:0] req_valid_i,  // per CU: a translation request
+  // per CU: the request is taken (a register with the input buffer)
   output wire [63:0] req_ready_o,
-  input  wire [2303:0] req_vpn_i,
-  input  wire [127:0] req_vmid_i,
-  output wire [63:0] resp_valid_o,
-  output wire [2303:0] resp_vpn_o,
-  output wire [127:0] resp_vmid_o,
-  output wire [2303:0] resp_ppn_o,
-  output wire [383:0] resp_perm_o,
-  output wire [63:0] fill_valid_o,
-  output wire [2303:0] fill_vpn_o,
-  output wire [127:0] fill_vmid_o,
-  output wire [2303:0] fill_ppn_o,
-  output wire [383:0] fill_perm_o,
+  input  wire [2303:0] req_vpn_i,  // per CU: the request's VPN
+  input  wire [127:0] req_vmid_i,  // per CU: the request's VMID
+  output wire [63:0] resp_valid_o,  // per CU: a hit response (registered pulse, no back-pressure)
+  output wire [2303:0] resp_vpn_o,  // per CU: the hit's VPN
+  output wire [127:0] resp_vmid_o,  // per CU: the hit's VMID
+  output wire [2303:0] resp_ppn_o,  // per CU: the hit's PPN
+  output wire [383:0] resp_perm_o,  // per CU: the hit's permissions
+  output wire [63:0] fill_valid_o,  // per CU: a miss answered by an L2 fill (registered pulse)
+  output wire [2303:0] fill_vpn_o,  // per CU: the filled VPN
+  output wire [127:0] fill_vmid_o,  // per CU: the filled VMID
+  output wire [2303:0] fill_ppn_o,  // per CU: the filled PPN
+  output wire [383:0] fill_perm_o,  // per CU: the filled permissions
+  // per cluster: a fill replaced a valid entry (registered pulse)
   output wire [15:0] evict_valid_o,
-  output wire [575:0] evict_vpn_o,
-  output wire [31:0] evict_vmid_o,
-  output wire [575:0] evict_ppn_o,
-  output wire [95:0] evict_perm_o,
-  output wire [15:0] l2_req_valid_o,
-  input  wire [15:0] l2_req_ready_i,
-  output wire [575:0] l2_req_vpn_o,
-  output wire [31:0] l2_req_vmid_o,
-  output wire [63:0] l2_req_tag_o,
-  input  wire [15:0] l2_resp_valid_i,
-  input  wire [63:0] l2_resp_tag_i,
-  input  wire [575:0] l2_resp_ppn_i,
-  input  wire [95:0] l2_resp_perm_i,
-  input  wire sd_valid_i,
-  output wire sd_ready_o,
-  input  wire sd_all_i,
-  input  wire [35:0] sd_vpn_i,
-  input  wire [1:0] sd_vmid_i,
-  output wire sd_done_o
+  output wire [575:0] evict_vpn_o,  // per cluster: the replaced entry's VPN
+  output wire [31:0] evict_vmid_o,  // per cluster: the replaced entry's VMID
+  output wire [575:0] evict_ppn_o,  // per cluster: the replaced entry's PPN
+  output wire [95:0] evict_perm_o,  // per cluster: the replaced entry's permissions
+  output wire [15:0] l2_req_valid_o,  // per cluster: a request to the L2-TLB
+  input  wire [15:0] l2_req_ready_i,  // per cluster: the L2-TLB takes the request
+  output wire [575:0] l2_req_vpn_o,  // per cluster: the missing VPN
+  output wire [31:0] l2_req_vmid_o,  // per cluster: the missing VMID
+  output wire [63:0] l2_req_tag_o,  // per cluster: the request's tag {TLB in cluster, MSHR}
+  input  wire [15:0] l2_resp_valid_i,  // per cluster: the L2-TLB's answer (always taken)
+  input  wire [63:0] l2_resp_tag_i,  // per cluster: the answered request's tag
+  input  wire [575:0] l2_resp_ppn_i,  // per cluster: the answer's PPN
+  input  wire [95:0] l2_resp_perm_i,  // per cluster: the answer's permissions
+  input  wire sd_valid_i,  // a shootdown request (held until sd_ready_o)
+  output wire sd_ready_o,  // the shootdown is taken
+  input  wire sd_all_i,  // the shootdown flushes every entry
+  input  wire [35:0] sd_vpn_i,  // the shootdown's VPN
+  input  wire [1:0] sd_vmid_i,  // the shootdown's VMID
+  output wire sd_done_o  // registered pulse: the shootdown has taken effect
 );
 
   wire sd1_v_d;
@@ -969,15 +971,16 @@ module l1tlb_seed001_aggregated (
   wire u62_fill;
   wire u63_hit;
   wire u63_fill;
-  wire [63:0] resp_valid_n;
-  wire [63:0] fill_valid_n;
-  wire [15:0] evict_valid_n;
+  wire [63:0] resp_valid_next;
+  wire [63:0] fill_valid_next;
+  wire [15:0] evict_valid_next;
 
-  // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.
+  // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then
+  // done.
   assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~tlb_busy_q;
   assign sd_acc = sd_valid_i & sd_ready;
   assign sd_block = sd_valid_i | sd1_v_q | sd2_v_q;
-  assign tlb_busy_d = ~sd_block & |tlb_bid | |r1_busy;
+  assign tlb_busy_d = (~sd_block & (|tlb_bid)) | (|r1_busy);
   assign sd_one = sd_acc & ~sd_all_i;
   assign sd_flush_next = sd1_v_q & sd1_all_q;
   assign sd1_v_d = sd_acc;
@@ -1001,20 +1004,33 @@ module l1tlb_seed001_aggregated (
   assign c0_cand_vmid = t0_cand_vmid;
   assign q0_vmid_d = c0_take ? c0_cand_vmid : q0_vmid_q;
   assign t0_req = {req_valid_i[3], req_valid_i[2], req_valid_i[1], req_valid_i[0]};
-  assign t0_accept = |t0_req & t0_credit & ~sd_block;
-  assign t0_win[0] = t0_req[0] & ~(t0_req[1] & t0_ptr_ge_q[1] & ~t0_ptr_ge_q[0] | t0_req[2] & t0_ptr_ge_q[2] & ~t0_ptr_ge_q[0] | t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[0]);
-  assign t0_win[1] = t0_req[1] & ~(t0_req[0] & (~t0_ptr_ge_q[1] | t0_ptr_ge_q[0]) | t0_req[2] & t0_ptr_ge_q[2] & ~t0_ptr_ge_q[1] | t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[1]);
-  assign t0_win[2] = t0_req[2] & ~(t0_req[0] & (~t0_ptr_ge_q[2] | t0_ptr_ge_q[0]) | t0_req[1] & (~t0_ptr_ge_q[2] | t0_ptr_ge_q[1]) | t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[2]);
-  assign t0_win[3] = t0_req[3] & ~(t0_req[0] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[0]) | t0_req[1] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[1]) | t0_req[2] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[2]));
+  assign t0_accept = (|t0_req) & t0_credit & ~sd_block;
+  assign t0_win[0] = t0_req[0]
+      & ~((t0_req[1] & t0_ptr_ge_q[1] & ~t0_ptr_ge_q[0])
+          | (t0_req[2] & t0_ptr_ge_q[2] & ~t0_ptr_ge_q[0])
+          | (t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[0]));
+  assign t0_win[1] = t0_req[1]
+      & ~((t0_req[0] & (~t0_ptr_ge_q[1] | t0_ptr_ge_q[0]))
+          | (t0_req[2] & t0_ptr_ge_q[2] & ~t0_ptr_ge_q[1])
+          | (t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[1]));
+  assign t0_win[2] = t0_req[2]
+      & ~((t0_req[0] & (~t0_ptr_ge_q[2] | t0_ptr_ge_q[0]))
+          | (t0_req[1] & (~t0_ptr_ge_q[2] | t0_ptr_ge_q[1]))
+          | (t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[2]));
+  assign t0_win[3] = t0_req[3]
+      & ~((t0_req[0] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[0]))
+          | (t0_req[1] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[1]))
+          | (t0_req[2] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[2])));
   assign t0_win_hi = t0_req & t0_ptr_ge_q;
   assign t0_win_any_hi = |t0_win_hi;
   assign t0_win_below[0] = t0_win_any_hi ? 1'b0 : 1'b0;
   assign t0_win_below[1] = t0_win_any_hi ? t0_win_hi[0] : t0_req[0];
   assign t0_win_below[2] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] : t0_req[0] | t0_req[1];
-  assign t0_win_below[3] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] : t0_req[0] | t0_req[1] | t0_req[2];
+  assign t0_win_below[3] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] : t0_req[0]
+      | t0_req[1] | t0_req[2];
   assign t0_ptr_ge_d = t0_accept ? t0_win_below : t0_ptr_ge_q;
   assign t0_grant = {4{t0_credit & ~sd_block}} & t0_win;
-  assign tlb_bid[0] = |t0_req & t0_credit;
+  assign tlb_bid[0] = (|t0_req) & t0_credit;
   l1tlb_seed001_aggregated_tlb u_tlb0 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1078,20 +1094,33 @@ module l1tlb_seed001_aggregated (
   assign c1_cand_vmid = t1_cand_vmid;
   assign q1_vmid_d = c1_take ? c1_cand_vmid : q1_vmid_q;
   assign t1_req = {req_valid_i[7], req_valid_i[6], req_valid_i[5], req_valid_i[4]};
-  assign t1_accept = |t1_req & t1_credit & ~sd_block;
-  assign t1_win[0] = t1_req[0] & ~(t1_req[1] & t1_ptr_ge_q[1] & ~t1_ptr_ge_q[0] | t1_req[2] & t1_ptr_ge_q[2] & ~t1_ptr_ge_q[0] | t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[0]);
-  assign t1_win[1] = t1_req[1] & ~(t1_req[0] & (~t1_ptr_ge_q[1] | t1_ptr_ge_q[0]) | t1_req[2] & t1_ptr_ge_q[2] & ~t1_ptr_ge_q[1] | t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[1]);
-  assign t1_win[2] = t1_req[2] & ~(t1_req[0] & (~t1_ptr_ge_q[2] | t1_ptr_ge_q[0]) | t1_req[1] & (~t1_ptr_ge_q[2] | t1_ptr_ge_q[1]) | t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[2]);
-  assign t1_win[3] = t1_req[3] & ~(t1_req[0] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[0]) | t1_req[1] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[1]) | t1_req[2] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[2]));
+  assign t1_accept = (|t1_req) & t1_credit & ~sd_block;
+  assign t1_win[0] = t1_req[0]
+      & ~((t1_req[1] & t1_ptr_ge_q[1] & ~t1_ptr_ge_q[0])
+          | (t1_req[2] & t1_ptr_ge_q[2] & ~t1_ptr_ge_q[0])
+          | (t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[0]));
+  assign t1_win[1] = t1_req[1]
+      & ~((t1_req[0] & (~t1_ptr_ge_q[1] | t1_ptr_ge_q[0]))
+          | (t1_req[2] & t1_ptr_ge_q[2] & ~t1_ptr_ge_q[1])
+          | (t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[1]));
+  assign t1_win[2] = t1_req[2]
+      & ~((t1_req[0] & (~t1_ptr_ge_q[2] | t1_ptr_ge_q[0]))
+          | (t1_req[1] & (~t1_ptr_ge_q[2] | t1_ptr_ge_q[1]))
+          | (t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[2]));
+  assign t1_win[3] = t1_req[3]
+      & ~((t1_req[0] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[0]))
+          | (t1_req[1] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[1]))
+          | (t1_req[2] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[2])));
   assign t1_win_hi = t1_req & t1_ptr_ge_q;
   assign t1_win_any_hi = |t1_win_hi;
   assign t1_win_below[0] = t1_win_any_hi ? 1'b0 : 1'b0;
   assign t1_win_below[1] = t1_win_any_hi ? t1_win_hi[0] : t1_req[0];
   assign t1_win_below[2] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] : t1_req[0] | t1_req[1];
-  assign t1_win_below[3] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] : t1_req[0] | t1_req[1] | t1_req[2];
+  assign t1_win_below[3] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] : t1_req[0]
+      | t1_req[1] | t1_req[2];
   assign t1_ptr_ge_d = t1_accept ? t1_win_below : t1_ptr_ge_q;
   assign t1_grant = {4{t1_credit & ~sd_block}} & t1_win;
-  assign tlb_bid[1] = |t1_req & t1_credit;
+  assign tlb_bid[1] = (|t1_req) & t1_credit;
   l1tlb_seed001_aggregated_tlb u_tlb1 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1155,20 +1184,33 @@ module l1tlb_seed001_aggregated (
   assign c2_cand_vmid = t2_cand_vmid;
   assign q2_vmid_d = c2_take ? c2_cand_vmid : q2_vmid_q;
   assign t2_req = {req_valid_i[11], req_valid_i[10], req_valid_i[9], req_valid_i[8]};
-  assign t2_accept = |t2_req & t2_credit & ~sd_block;
-  assign t2_win[0] = t2_req[0] & ~(t2_req[1] & t2_ptr_ge_q[1] & ~t2_ptr_ge_q[0] | t2_req[2] & t2_ptr_ge_q[2] & ~t2_ptr_ge_q[0] | t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[0]);
-  assign t2_win[1] = t2_req[1] & ~(t2_req[0] & (~t2_ptr_ge_q[1] | t2_ptr_ge_q[0]) | t2_req[2] & t2_ptr_ge_q[2] & ~t2_ptr_ge_q[1] | t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[1]);
-  assign t2_win[2] = t2_req[2] & ~(t2_req[0] & (~t2_ptr_ge_q[2] | t2_ptr_ge_q[0]) | t2_req[1] & (~t2_ptr_ge_q[2] | t2_ptr_ge_q[1]) | t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[2]);
-  assign t2_win[3] = t2_req[3] & ~(t2_req[0] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[0]) | t2_req[1] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[1]) | t2_req[2] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[2]));
+  assign t2_accept = (|t2_req) & t2_credit & ~sd_block;
+  assign t2_win[0] = t2_req[0]
+      & ~((t2_req[1] & t2_ptr_ge_q[1] & ~t2_ptr_ge_q[0])
+          | (t2_req[2] & t2_ptr_ge_q[2] & ~t2_ptr_ge_q[0])
+          | (t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[0]));
+  assign t2_win[1] = t2_req[1]
+      & ~((t2_req[0] & (~t2_ptr_ge_q[1] | t2_ptr_ge_q[0]))
+          | (t2_req[2] & t2_ptr_ge_q[2] & ~t2_ptr_ge_q[1])
+          | (t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[1]));
+  assign t2_win[2] = t2_req[2]
+      & ~((t2_req[0] & (~t2_ptr_ge_q[2] | t2_ptr_ge_q[0]))
+          | (t2_req[1] & (~t2_ptr_ge_q[2] | t2_ptr_ge_q[1]))
+          | (t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[2]));
+  assign t2_win[3] = t2_req[3]
+      & ~((t2_req[0] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[0]))
+          | (t2_req[1] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[1]))
+          | (t2_req[2] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[2])));
   assign t2_win_hi = t2_req & t2_ptr_ge_q;
   assign t2_win_any_hi = |t2_win_hi;
   assign t2_win_below[0] = t2_win_any_hi ? 1'b0 : 1'b0;
   assign t2_win_below[1] = t2_win_any_hi ? t2_win_hi[0] : t2_req[0];
   assign t2_win_below[2] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] : t2_req[0] | t2_req[1];
-  assign t2_win_below[3] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] : t2_req[0] | t2_req[1] | t2_req[2];
+  assign t2_win_below[3] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] : t2_req[0]
+      | t2_req[1] | t2_req[2];
   assign t2_ptr_ge_d = t2_accept ? t2_win_below : t2_ptr_ge_q;
   assign t2_grant = {4{t2_credit & ~sd_block}} & t2_win;
-  assign tlb_bid[2] = |t2_req & t2_credit;
+  assign tlb_bid[2] = (|t2_req) & t2_credit;
   l1tlb_seed001_aggregated_tlb u_tlb2 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1232,20 +1274,33 @@ module l1tlb_seed001_aggregated (
   assign c3_cand_vmid = t3_cand_vmid;
   assign q3_vmid_d = c3_take ? c3_cand_vmid : q3_vmid_q;
   assign t3_req = {req_valid_i[15], req_valid_i[14], req_valid_i[13], req_valid_i[12]};
-  assign t3_accept = |t3_req & t3_credit & ~sd_block;
-  assign t3_win[0] = t3_req[0] & ~(t3_req[1] & t3_ptr_ge_q[1] & ~t3_ptr_ge_q[0] | t3_req[2] & t3_ptr_ge_q[2] & ~t3_ptr_ge_q[0] | t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[0]);
-  assign t3_win[1] = t3_req[1] & ~(t3_req[0] & (~t3_ptr_ge_q[1] | t3_ptr_ge_q[0]) | t3_req[2] & t3_ptr_ge_q[2] & ~t3_ptr_ge_q[1] | t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[1]);
-  assign t3_win[2] = t3_req[2] & ~(t3_req[0] & (~t3_ptr_ge_q[2] | t3_ptr_ge_q[0]) | t3_req[1] & (~t3_ptr_ge_q[2] | t3_ptr_ge_q[1]) | t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[2]);
-  assign t3_win[3] = t3_req[3] & ~(t3_req[0] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[0]) | t3_req[1] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[1]) | t3_req[2] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[2]));
+  assign t3_accept = (|t3_req) & t3_credit & ~sd_block;
+  assign t3_win[0] = t3_req[0]
+      & ~((t3_req[1] & t3_ptr_ge_q[1] & ~t3_ptr_ge_q[0])
+          | (t3_req[2] & t3_ptr_ge_q[2] & ~t3_ptr_ge_q[0])
+          | (t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[0]));
+  assign t3_win[1] = t3_req[1]
+      & ~((t3_req[0] & (~t3_ptr_ge_q[1] | t3_ptr_ge_q[0]))
+          | (t3_req[2] & t3_ptr_ge_q[2] & ~t3_ptr_ge_q[1])
+          | (t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[1]));
+  assign t3_win[2] = t3_req[2]
+      & ~((t3_req[0] & (~t3_ptr_ge_q[2] | t3_ptr_ge_q[0]))
+          | (t3_req[1] & (~t3_ptr_ge_q[2] | t3_ptr_ge_q[1]))
+          | (t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[2]));
+  assign t3_win[3] = t3_req[3]
+      & ~((t3_req[0] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[0]))
+          | (t3_req[1] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[1]))
+          | (t3_req[2] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[2])));
   assign t3_win_hi = t3_req & t3_ptr_ge_q;
   assign t3_win_any_hi = |t3_win_hi;
   assign t3_win_below[0] = t3_win_any_hi ? 1'b0 : 1'b0;
   assign t3_win_below[1] = t3_win_any_hi ? t3_win_hi[0] : t3_req[0];
   assign t3_win_below[2] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] : t3_req[0] | t3_req[1];
-  assign t3_win_below[3] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] : t3_req[0] | t3_req[1] | t3_req[2];
+  assign t3_win_below[3] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] : t3_req[0]
+      | t3_req[1] | t3_req[2];
   assign t3_ptr_ge_d = t3_accept ? t3_win_below : t3_ptr_ge_q;
   assign t3_grant = {4{t3_credit & ~sd_block}} & t3_win;
-  assign tlb_bid[3] = |t3_req & t3_credit;
+  assign tlb_bid[3] = (|t3_req) & t3_credit;
   l1tlb_seed001_aggregated_tlb u_tlb3 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1309,20 +1364,33 @@ module l1tlb_seed001_aggregated (
   assign c4_cand_vmid = t4_cand_vmid;
   assign q4_vmid_d = c4_take ? c4_cand_vmid : q4_vmid_q;
   assign t4_req = {req_valid_i[19], req_valid_i[18], req_valid_i[17], req_valid_i[16]};
-  assign t4_accept = |t4_req & t4_credit & ~sd_block;
-  assign t4_win[0] = t4_req[0] & ~(t4_req[1] & t4_ptr_ge_q[1] & ~t4_ptr_ge_q[0] | t4_req[2] & t4_ptr_ge_q[2] & ~t4_ptr_ge_q[0] | t4_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[0]);
-  assign t4_win[1] = t4_req[1] & ~(t4_req[0] & (~t4_ptr_ge_q[1] | t4_ptr_ge_q[0]) | t4_req[2] & t4_ptr_ge_q[2] & ~t4_ptr_ge_q[1] | t4_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[1]);
-  assign t4_win[2] = t4_req[2] & ~(t4_req[0] & (~t4_ptr_ge_q[2] | t4_ptr_ge_q[0]) | t4_req[1] & (~t4_ptr_ge_q[2] | t4_ptr_ge_q[1]) | t4_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[2]);
-  assign t4_win[3] = t4_req[3] & ~(t4_req[0] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[0]) | t4_req[1] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[1]) | t4_req[2] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[2]));
+  assign t4_accept = (|t4_req) & t4_credit & ~sd_block;
+  assign t4_win[0] = t4_req[0]
+      & ~((t4_req[1] & t4_ptr_ge_q[1] & ~t4_ptr_ge_q[0])
+          | (t4_req[2] & t4_ptr_ge_q[2] & ~t4_ptr_ge_q[0])
+          | (t4_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[0]));
+  assign t4_win[1] = t4_req[1]
+      & ~((t4_req[0] & (~t4_ptr_ge_q[1] | t4_ptr_ge_q[0]))
+          | (t4_req[2] & t4_ptr_ge_q[2] & ~t4_ptr_ge_q[1])
+          | (t4_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[1]));
+  assign t4_win[2] = t4_req[2]
+      & ~((t4_req[0] & (~t4_ptr_ge_q[2] | t4_ptr_ge_q[0]))
+          | (t4_req[1] & (~t4_ptr_ge_q[2] | t4_ptr_ge_q[1]))
+          | (t4_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[2]));
+  assign t4_win[3] = t4_req[3]
+      & ~((t4_req[0] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[0]))
+          | (t4_req[1] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[1]))
+          | (t4_req[2] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[2])));
   assign t4_win_hi = t4_req & t4_ptr_ge_q;
   assign t4_win_any_hi = |t4_win_hi;
   assign t4_win_below[0] = t4_win_any_hi ? 1'b0 : 1'b0;
   assign t4_win_below[1] = t4_win_any_hi ? t4_win_hi[0] : t4_req[0];
   assign t4_win_below[2] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] : t4_req[0] | t4_req[1];
-  assign t4_win_below[3] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] : t4_req[0] | t4_req[1] | t4_req[2];
+  assign t4_win_below[3] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] : t4_req[0]
+      | t4_req[1] | t4_req[2];
   assign t4_ptr_ge_d = t4_accept ? t4_win_below : t4_ptr_ge_q;
   assign t4_grant = {4{t4_credit & ~sd_block}} & t4_win;
-  assign tlb_bid[4] = |t4_req & t4_credit;
+  assign tlb_bid[4] = (|t4_req) & t4_credit;
   l1tlb_seed001_aggregated_tlb u_tlb4 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1386,20 +1454,33 @@ module l1tlb_seed001_aggregated (
   assign c5_cand_vmid = t5_cand_vmid;
   assign q5_vmid_d = c5_take ? c5_cand_vmid : q5_vmid_q;
   assign t5_req = {req_valid_i[23], req_valid_i[22], req_valid_i[21], req_valid_i[20]};
-  assign t5_accept = |t5_req & t5_credit & ~sd_block;
-  assign t5_win[0] = t5_req[0] & ~(t5_req[1] & t5_ptr_ge_q[1] & ~t5_ptr_ge_q[0] | t5_req[2] & t5_ptr_ge_q[2] & ~t5_ptr_ge_q[0] | t5_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[0]);
-  assign t5_win[1] = t5_req[1] & ~(t5_req[0] & (~t5_ptr_ge_q[1] | t5_ptr_ge_q[0]) | t5_req[2] & t5_ptr_ge_q[2] & ~t5_ptr_ge_q[1] | t5_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[1]);
-  assign t5_win[2] = t5_req[2] & ~(t5_req[0] & (~t5_ptr_ge_q[2] | t5_ptr_ge_q[0]) | t5_req[1] & (~t5_ptr_ge_q[2] | t5_ptr_ge_q[1]) | t5_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[2]);
-  assign t5_win[3] = t5_req[3] & ~(t5_req[0] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[0]) | t5_req[1] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[1]) | t5_req[2] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[2]));
+  assign t5_accept = (|t5_req) & t5_credit & ~sd_block;
+  assign t5_win[0] = t5_req[0]
+      & ~((t5_req[1] & t5_ptr_ge_q[1] & ~t5_ptr_ge_q[0])
+          | (t5_req[2] & t5_ptr_ge_q[2] & ~t5_ptr_ge_q[0])
+          | (t5_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[0]));
+  assign t5_win[1] = t5_req[1]
+      & ~((t5_req[0] & (~t5_ptr_ge_q[1] | t5_ptr_ge_q[0]))
+          | (t5_req[2] & t5_ptr_ge_q[2] & ~t5_ptr_ge_q[1])
+          | (t5_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[1]));
+  assign t5_win[2] = t5_req[2]
+      & ~((t5_req[0] & (~t5_ptr_ge_q[2] | t5_ptr_ge_q[0]))
+          | (t5_req[1] & (~t5_ptr_ge_q[2] | t5_ptr_ge_q[1]))
+          | (t5_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[2]));
+  assign t5_win[3] = t5_req[3]
+      & ~((t5_req[0] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[0]))
+          | (t5_req[1] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[1]))
+          | (t5_req[2] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[2])));
   assign t5_win_hi = t5_req & t5_ptr_ge_q;
   assign t5_win_any_hi = |t5_win_hi;
   assign t5_win_below[0] = t5_win_any_hi ? 1'b0 : 1'b0;
   assign t5_win_below[1] = t5_win_any_hi ? t5_win_hi[0] : t5_req[0];
   assign t5_win_below[2] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] : t5_req[0] | t5_req[1];
-  assign t5_win_below[3] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] : t5_req[0] | t5_req[1] | t5_req[2];
+  assign t5_win_below[3] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] : t5_req[0]
+      | t5_req[1] | t5_req[2];
   assign t5_ptr_ge_d = t5_accept ? t5_win_below : t5_ptr_ge_q;
   assign t5_grant = {4{t5_credit & ~sd_block}} & t5_win;
-  assign tlb_bid[5] = |t5_req & t5_credit;
+  assign tlb_bid[5] = (|t5_req) & t5_credit;
   l1tlb_seed001_aggregated_tlb u_tlb5 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1463,20 +1544,33 @@ module l1tlb_seed001_aggregated (
   assign c6_cand_vmid = t6_cand_vmid;
   assign q6_vmid_d = c6_take ? c6_cand_vmid : q6_vmid_q;
   assign t6_req = {req_valid_i[27], req_valid_i[26], req_valid_i[25], req_valid_i[24]};
-  assign t6_accept = |t6_req & t6_credit & ~sd_block;
-  assign t6_win[0] = t6_req[0] & ~(t6_req[1] & t6_ptr_ge_q[1] & ~t6_ptr_ge_q[0] | t6_req[2] & t6_ptr_ge_q[2] & ~t6_ptr_ge_q[0] | t6_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[0]);
-  assign t6_win[1] = t6_req[1] & ~(t6_req[0] & (~t6_ptr_ge_q[1] | t6_ptr_ge_q[0]) | t6_req[2] & t6_ptr_ge_q[2] & ~t6_ptr_ge_q[1] | t6_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[1]);
-  assign t6_win[2] = t6_req[2] & ~(t6_req[0] & (~t6_ptr_ge_q[2] | t6_ptr_ge_q[0]) | t6_req[1] & (~t6_ptr_ge_q[2] | t6_ptr_ge_q[1]) | t6_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[2]);
-  assign t6_win[3] = t6_req[3] & ~(t6_req[0] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[0]) | t6_req[1] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[1]) | t6_req[2] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[2]));
+  assign t6_accept = (|t6_req) & t6_credit & ~sd_block;
+  assign t6_win[0] = t6_req[0]
+      & ~((t6_req[1] & t6_ptr_ge_q[1] & ~t6_ptr_ge_q[0])
+          | (t6_req[2] & t6_ptr_ge_q[2] & ~t6_ptr_ge_q[0])
+          | (t6_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[0]));
+  assign t6_win[1] = t6_req[1]
+      & ~((t6_req[0] & (~t6_ptr_ge_q[1] | t6_ptr_ge_q[0]))
+          | (t6_req[2] & t6_ptr_ge_q[2] & ~t6_ptr_ge_q[1])
+          | (t6_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[1]));
+  assign t6_win[2] = t6_req[2]
+      & ~((t6_req[0] & (~t6_ptr_ge_q[2] | t6_ptr_ge_q[0]))
+          | (t6_req[1] & (~t6_ptr_ge_q[2] | t6_ptr_ge_q[1]))
+          | (t6_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[2]));
+  assign t6_win[3] = t6_req[3]
+      & ~((t6_req[0] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[0]))
+          | (t6_req[1] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[1]))
+          | (t6_req[2] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[2])));
   assign t6_win_hi = t6_req & t6_ptr_ge_q;
   assign t6_win_any_hi = |t6_win_hi;
   assign t6_win_below[0] = t6_win_any_hi ? 1'b0 : 1'b0;
   assign t6_win_below[1] = t6_win_any_hi ? t6_win_hi[0] : t6_req[0];
   assign t6_win_below[2] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] : t6_req[0] | t6_req[1];
-  assign t6_win_below[3] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] : t6_req[0] | t6_req[1] | t6_req[2];
+  assign t6_win_below[3] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] : t6_req[0]
+      | t6_req[1] | t6_req[2];
   assign t6_ptr_ge_d = t6_accept ? t6_win_below : t6_ptr_ge_q;
   assign t6_grant = {4{t6_credit & ~sd_block}} & t6_win;
-  assign tlb_bid[6] = |t6_req & t6_credit;
+  assign tlb_bid[6] = (|t6_req) & t6_credit;
   l1tlb_seed001_aggregated_tlb u_tlb6 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1540,20 +1634,33 @@ module l1tlb_seed001_aggregated (
   assign c7_cand_vmid = t7_cand_vmid;
   assign q7_vmid_d = c7_take ? c7_cand_vmid : q7_vmid_q;
   assign t7_req = {req_valid_i[31], req_valid_i[30], req_valid_i[29], req_valid_i[28]};
-  assign t7_accept = |t7_req & t7_credit & ~sd_block;
-  assign t7_win[0] = t7_req[0] & ~(t7_req[1] & t7_ptr_ge_q[1] & ~t7_ptr_ge_q[0] | t7_req[2] & t7_ptr_ge_q[2] & ~t7_ptr_ge_q[0] | t7_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[0]);
-  assign t7_win[1] = t7_req[1] & ~(t7_req[0] & (~t7_ptr_ge_q[1] | t7_ptr_ge_q[0]) | t7_req[2] & t7_ptr_ge_q[2] & ~t7_ptr_ge_q[1] | t7_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[1]);
-  assign t7_win[2] = t7_req[2] & ~(t7_req[0] & (~t7_ptr_ge_q[2] | t7_ptr_ge_q[0]) | t7_req[1] & (~t7_ptr_ge_q[2] | t7_ptr_ge_q[1]) | t7_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[2]);
-  assign t7_win[3] = t7_req[3] & ~(t7_req[0] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[0]) | t7_req[1] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[1]) | t7_req[2] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[2]));
+  assign t7_accept = (|t7_req) & t7_credit & ~sd_block;
+  assign t7_win[0] = t7_req[0]
+      & ~((t7_req[1] & t7_ptr_ge_q[1] & ~t7_ptr_ge_q[0])
+          | (t7_req[2] & t7_ptr_ge_q[2] & ~t7_ptr_ge_q[0])
+          | (t7_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[0]));
+  assign t7_win[1] = t7_req[1]
+      & ~((t7_req[0] & (~t7_ptr_ge_q[1] | t7_ptr_ge_q[0]))
+          | (t7_req[2] & t7_ptr_ge_q[2] & ~t7_ptr_ge_q[1])
+          | (t7_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[1]));
+  assign t7_win[2] = t7_req[2]
+      & ~((t7_req[0] & (~t7_ptr_ge_q[2] | t7_ptr_ge_q[0]))
+          | (t7_req[1] & (~t7_ptr_ge_q[2] | t7_ptr_ge_q[1]))
+          | (t7_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[2]));
+  assign t7_win[3] = t7_req[3]
+      & ~((t7_req[0] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[0]))
+          | (t7_req[1] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[1]))
+          | (t7_req[2] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[2])));
   assign t7_win_hi = t7_req & t7_ptr_ge_q;
   assign t7_win_any_hi = |t7_win_hi;
   assign t7_win_below[0] = t7_win_any_hi ? 1'b0 : 1'b0;
   assign t7_win_below[1] = t7_win_any_hi ? t7_win_hi[0] : t7_req[0];
   assign t7_win_below[2] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] : t7_req[0] | t7_req[1];
-  assign t7_win_below[3] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] : t7_req[0] | t7_req[1] | t7_req[2];
+  assign t7_win_below[3] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] : t7_req[0]
+      | t7_req[1] | t7_req[2];
   assign t7_ptr_ge_d = t7_accept ? t7_win_below : t7_ptr_ge_q;
   assign t7_grant = {4{t7_credit & ~sd_block}} & t7_win;
-  assign tlb_bid[7] = |t7_req & t7_credit;
+  assign tlb_bid[7] = (|t7_req) & t7_credit;
   l1tlb_seed001_aggregated_tlb u_tlb7 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1617,20 +1724,33 @@ module l1tlb_seed001_aggregated (
   assign c8_cand_vmid = t8_cand_vmid;
   assign q8_vmid_d = c8_take ? c8_cand_vmid : q8_vmid_q;
   assign t8_req = {req_valid_i[35], req_valid_i[34], req_valid_i[33], req_valid_i[32]};
-  assign t8_accept = |t8_req & t8_credit & ~sd_block;
-  assign t8_win[0] = t8_req[0] & ~(t8_req[1] & t8_ptr_ge_q[1] & ~t8_ptr_ge_q[0] | t8_req[2] & t8_ptr_ge_q[2] & ~t8_ptr_ge_q[0] | t8_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[0]);
-  assign t8_win[1] = t8_req[1] & ~(t8_req[0] & (~t8_ptr_ge_q[1] | t8_ptr_ge_q[0]) | t8_req[2] & t8_ptr_ge_q[2] & ~t8_ptr_ge_q[1] | t8_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[1]);
-  assign t8_win[2] = t8_req[2] & ~(t8_req[0] & (~t8_ptr_ge_q[2] | t8_ptr_ge_q[0]) | t8_req[1] & (~t8_ptr_ge_q[2] | t8_ptr_ge_q[1]) | t8_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[2]);
-  assign t8_win[3] = t8_req[3] & ~(t8_req[0] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[0]) | t8_req[1] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[1]) | t8_req[2] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[2]));
+  assign t8_accept = (|t8_req) & t8_credit & ~sd_block;
+  assign t8_win[0] = t8_req[0]
+      & ~((t8_req[1] & t8_ptr_ge_q[1] & ~t8_ptr_ge_q[0])
+          | (t8_req[2] & t8_ptr_ge_q[2] & ~t8_ptr_ge_q[0])
+          | (t8_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[0]));
+  assign t8_win[1] = t8_req[1]
+      & ~((t8_req[0] & (~t8_ptr_ge_q[1] | t8_ptr_ge_q[0]))
+          | (t8_req[2] & t8_ptr_ge_q[2] & ~t8_ptr_ge_q[1])
+          | (t8_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[1]));
+  assign t8_win[2] = t8_req[2]
+      & ~((t8_req[0] & (~t8_ptr_ge_q[2] | t8_ptr_ge_q[0]))
+          | (t8_req[1] & (~t8_ptr_ge_q[2] | t8_ptr_ge_q[1]))
+          | (t8_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[2]));
+  assign t8_win[3] = t8_req[3]
+      & ~((t8_req[0] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[0]))
+          | (t8_req[1] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[1]))
+          | (t8_req[2] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[2])));
   assign t8_win_hi = t8_req & t8_ptr_ge_q;
   assign t8_win_any_hi = |t8_win_hi;
   assign t8_win_below[0] = t8_win_any_hi ? 1'b0 : 1'b0;
   assign t8_win_below[1] = t8_win_any_hi ? t8_win_hi[0] : t8_req[0];
   assign t8_win_below[2] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] : t8_req[0] | t8_req[1];
-  assign t8_win_below[3] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] : t8_req[0] | t8_req[1] | t8_req[2];
+  assign t8_win_below[3] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] : t8_req[0]
+      | t8_req[1] | t8_req[2];
   assign t8_ptr_ge_d = t8_accept ? t8_win_below : t8_ptr_ge_q;
   assign t8_grant = {4{t8_credit & ~sd_block}} & t8_win;
-  assign tlb_bid[8] = |t8_req & t8_credit;
+  assign tlb_bid[8] = (|t8_req) & t8_credit;
   l1tlb_seed001_aggregated_tlb u_tlb8 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1694,20 +1814,33 @@ module l1tlb_seed001_aggregated (
   assign c9_cand_vmid = t9_cand_vmid;
   assign q9_vmid_d = c9_take ? c9_cand_vmid : q9_vmid_q;
   assign t9_req = {req_valid_i[39], req_valid_i[38], req_valid_i[37], req_valid_i[36]};
-  assign t9_accept = |t9_req & t9_credit & ~sd_block;
-  assign t9_win[0] = t9_req[0] & ~(t9_req[1] & t9_ptr_ge_q[1] & ~t9_ptr_ge_q[0] | t9_req[2] & t9_ptr_ge_q[2] & ~t9_ptr_ge_q[0] | t9_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[0]);
-  assign t9_win[1] = t9_req[1] & ~(t9_req[0] & (~t9_ptr_ge_q[1] | t9_ptr_ge_q[0]) | t9_req[2] & t9_ptr_ge_q[2] & ~t9_ptr_ge_q[1] | t9_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[1]);
-  assign t9_win[2] = t9_req[2] & ~(t9_req[0] & (~t9_ptr_ge_q[2] | t9_ptr_ge_q[0]) | t9_req[1] & (~t9_ptr_ge_q[2] | t9_ptr_ge_q[1]) | t9_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[2]);
-  assign t9_win[3] = t9_req[3] & ~(t9_req[0] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[0]) | t9_req[1] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[1]) | t9_req[2] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[2]));
+  assign t9_accept = (|t9_req) & t9_credit & ~sd_block;
+  assign t9_win[0] = t9_req[0]
+      & ~((t9_req[1] & t9_ptr_ge_q[1] & ~t9_ptr_ge_q[0])
+          | (t9_req[2] & t9_ptr_ge_q[2] & ~t9_ptr_ge_q[0])
+          | (t9_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[0]));
+  assign t9_win[1] = t9_req[1]
+      & ~((t9_req[0] & (~t9_ptr_ge_q[1] | t9_ptr_ge_q[0]))
+          | (t9_req[2] & t9_ptr_ge_q[2] & ~t9_ptr_ge_q[1])
+          | (t9_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[1]));
+  assign t9_win[2] = t9_req[2]
+      & ~((t9_req[0] & (~t9_ptr_ge_q[2] | t9_ptr_ge_q[0]))
+          | (t9_req[1] & (~t9_ptr_ge_q[2] | t9_ptr_ge_q[1]))
+          | (t9_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[2]));
+  assign t9_win[3] = t9_req[3]
+      & ~((t9_req[0] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[0]))
+          | (t9_req[1] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[1]))
+          | (t9_req[2] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[2])));
   assign t9_win_hi = t9_req & t9_ptr_ge_q;
   assign t9_win_any_hi = |t9_win_hi;
   assign t9_win_below[0] = t9_win_any_hi ? 1'b0 : 1'b0;
   assign t9_win_below[1] = t9_win_any_hi ? t9_win_hi[0] : t9_req[0];
   assign t9_win_below[2] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] : t9_req[0] | t9_req[1];
-  assign t9_win_below[3] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] : t9_req[0] | t9_req[1] | t9_req[2];
+  assign t9_win_below[3] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] : t9_req[0]
+      | t9_req[1] | t9_req[2];
   assign t9_ptr_ge_d = t9_accept ? t9_win_below : t9_ptr_ge_q;
   assign t9_grant = {4{t9_credit & ~sd_block}} & t9_win;
-  assign tlb_bid[9] = |t9_req & t9_credit;
+  assign tlb_bid[9] = (|t9_req) & t9_credit;
   l1tlb_seed001_aggregated_tlb u_tlb9 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1771,20 +1904,34 @@ module l1tlb_seed001_aggregated (
   assign c10_cand_vmid = t10_cand_vmid;
   assign q10_vmid_d = c10_take ? c10_cand_vmid : q10_vmid_q;
   assign t10_req = {req_valid_i[43], req_valid_i[42], req_valid_i[41], req_valid_i[40]};
-  assign t10_accept = |t10_req & t10_credit & ~sd_block;
-  assign t10_win[0] = t10_req[0] & ~(t10_req[1] & t10_ptr_ge_q[1] & ~t10_ptr_ge_q[0] | t10_req[2] & t10_ptr_ge_q[2] & ~t10_ptr_ge_q[0] | t10_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[0]);
-  assign t10_win[1] = t10_req[1] & ~(t10_req[0] & (~t10_ptr_ge_q[1] | t10_ptr_ge_q[0]) | t10_req[2] & t10_ptr_ge_q[2] & ~t10_ptr_ge_q[1] | t10_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[1]);
-  assign t10_win[2] = t10_req[2] & ~(t10_req[0] & (~t10_ptr_ge_q[2] | t10_ptr_ge_q[0]) | t10_req[1] & (~t10_ptr_ge_q[2] | t10_ptr_ge_q[1]) | t10_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[2]);
-  assign t10_win[3] = t10_req[3] & ~(t10_req[0] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[0]) | t10_req[1] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[1]) | t10_req[2] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[2]));
+  assign t10_accept = (|t10_req) & t10_credit & ~sd_block;
+  assign t10_win[0] = t10_req[0]
+      & ~((t10_req[1] & t10_ptr_ge_q[1] & ~t10_ptr_ge_q[0])
+          | (t10_req[2] & t10_ptr_ge_q[2] & ~t10_ptr_ge_q[0])
+          | (t10_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[0]));
+  assign t10_win[1] = t10_req[1]
+      & ~((t10_req[0] & (~t10_ptr_ge_q[1] | t10_ptr_ge_q[0]))
+          | (t10_req[2] & t10_ptr_ge_q[2] & ~t10_ptr_ge_q[1])
+          | (t10_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[1]));
+  assign t10_win[2] = t10_req[2]
+      & ~((t10_req[0] & (~t10_ptr_ge_q[2] | t10_ptr_ge_q[0]))
+          | (t10_req[1] & (~t10_ptr_ge_q[2] | t10_ptr_ge_q[1]))
+          | (t10_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[2]));
+  assign t10_win[3] = t10_req[3]
+      & ~((t10_req[0] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[0]))
+          | (t10_req[1] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[1]))
+          | (t10_req[2] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[2])));
   assign t10_win_hi = t10_req & t10_ptr_ge_q;
   assign t10_win_any_hi = |t10_win_hi;
   assign t10_win_below[0] = t10_win_any_hi ? 1'b0 : 1'b0;
   assign t10_win_below[1] = t10_win_any_hi ? t10_win_hi[0] : t10_req[0];
-  assign t10_win_below[2] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] : t10_req[0] | t10_req[1];
-  assign t10_win_below[3] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] : t10_req[0] | t10_req[1] | t10_req[2];
+  assign t10_win_below[2] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] : t10_req[0]
+      | t10_req[1];
+  assign t10_win_below[3] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2]
+      : t10_req[0] | t10_req[1] | t10_req[2];
   assign t10_ptr_ge_d = t10_accept ? t10_win_below : t10_ptr_ge_q;
   assign t10_grant = {4{t10_credit & ~sd_block}} & t10_win;
-  assign tlb_bid[10] = |t10_req & t10_credit;
+  assign tlb_bid[10] = (|t10_req) & t10_credit;
   l1tlb_seed001_aggregated_tlb u_tlb10 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1848,20 +1995,34 @@ module l1tlb_seed001_aggregated (
   assign c11_cand_vmid = t11_cand_vmid;
   assign q11_vmid_d = c11_take ? c11_cand_vmid : q11_vmid_q;
   assign t11_req = {req_valid_i[47], req_valid_i[46], req_valid_i[45], req_valid_i[44]};
-  assign t11_accept = |t11_req & t11_credit & ~sd_block;
-  assign t11_win[0] = t11_req[0] & ~(t11_req[1] & t11_ptr_ge_q[1] & ~t11_ptr_ge_q[0] | t11_req[2] & t11_ptr_ge_q[2] & ~t11_ptr_ge_q[0] | t11_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[0]);
-  assign t11_win[1] = t11_req[1] & ~(t11_req[0] & (~t11_ptr_ge_q[1] | t11_ptr_ge_q[0]) | t11_req[2] & t11_ptr_ge_q[2] & ~t11_ptr_ge_q[1] | t11_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[1]);
-  assign t11_win[2] = t11_req[2] & ~(t11_req[0] & (~t11_ptr_ge_q[2] | t11_ptr_ge_q[0]) | t11_req[1] & (~t11_ptr_ge_q[2] | t11_ptr_ge_q[1]) | t11_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[2]);
-  assign t11_win[3] = t11_req[3] & ~(t11_req[0] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[0]) | t11_req[1] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[1]) | t11_req[2] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[2]));
+  assign t11_accept = (|t11_req) & t11_credit & ~sd_block;
+  assign t11_win[0] = t11_req[0]
+      & ~((t11_req[1] & t11_ptr_ge_q[1] & ~t11_ptr_ge_q[0])
+          | (t11_req[2] & t11_ptr_ge_q[2] & ~t11_ptr_ge_q[0])
+          | (t11_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[0]));
+  assign t11_win[1] = t11_req[1]
+      & ~((t11_req[0] & (~t11_ptr_ge_q[1] | t11_ptr_ge_q[0]))
+          | (t11_req[2] & t11_ptr_ge_q[2] & ~t11_ptr_ge_q[1])
+          | (t11_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[1]));
+  assign t11_win[2] = t11_req[2]
+      & ~((t11_req[0] & (~t11_ptr_ge_q[2] | t11_ptr_ge_q[0]))
+          | (t11_req[1] & (~t11_ptr_ge_q[2] | t11_ptr_ge_q[1]))
+          | (t11_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[2]));
+  assign t11_win[3] = t11_req[3]
+      & ~((t11_req[0] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[0]))
+          | (t11_req[1] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[1]))
+          | (t11_req[2] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[2])));
   assign t11_win_hi = t11_req & t11_ptr_ge_q;
   assign t11_win_any_hi = |t11_win_hi;
   assign t11_win_below[0] = t11_win_any_hi ? 1'b0 : 1'b0;
   assign t11_win_below[1] = t11_win_any_hi ? t11_win_hi[0] : t11_req[0];
-  assign t11_win_below[2] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] : t11_req[0] | t11_req[1];
-  assign t11_win_below[3] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] : t11_req[0] | t11_req[1] | t11_req[2];
+  assign t11_win_below[2] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] : t11_req[0]
+      | t11_req[1];
+  assign t11_win_below[3] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2]
+      : t11_req[0] | t11_req[1] | t11_req[2];
   assign t11_ptr_ge_d = t11_accept ? t11_win_below : t11_ptr_ge_q;
   assign t11_grant = {4{t11_credit & ~sd_block}} & t11_win;
-  assign tlb_bid[11] = |t11_req & t11_credit;
+  assign tlb_bid[11] = (|t11_req) & t11_credit;
   l1tlb_seed001_aggregated_tlb u_tlb11 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1925,20 +2086,34 @@ module l1tlb_seed001_aggregated (
   assign c12_cand_vmid = t12_cand_vmid;
   assign q12_vmid_d = c12_take ? c12_cand_vmid : q12_vmid_q;
   assign t12_req = {req_valid_i[51], req_valid_i[50], req_valid_i[49], req_valid_i[48]};
-  assign t12_accept = |t12_req & t12_credit & ~sd_block;
-  assign t12_win[0] = t12_req[0] & ~(t12_req[1] & t12_ptr_ge_q[1] & ~t12_ptr_ge_q[0] | t12_req[2] & t12_ptr_ge_q[2] & ~t12_ptr_ge_q[0] | t12_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[0]);
-  assign t12_win[1] = t12_req[1] & ~(t12_req[0] & (~t12_ptr_ge_q[1] | t12_ptr_ge_q[0]) | t12_req[2] & t12_ptr_ge_q[2] & ~t12_ptr_ge_q[1] | t12_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[1]);
-  assign t12_win[2] = t12_req[2] & ~(t12_req[0] & (~t12_ptr_ge_q[2] | t12_ptr_ge_q[0]) | t12_req[1] & (~t12_ptr_ge_q[2] | t12_ptr_ge_q[1]) | t12_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[2]);
-  assign t12_win[3] = t12_req[3] & ~(t12_req[0] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[0]) | t12_req[1] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[1]) | t12_req[2] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[2]));
+  assign t12_accept = (|t12_req) & t12_credit & ~sd_block;
+  assign t12_win[0] = t12_req[0]
+      & ~((t12_req[1] & t12_ptr_ge_q[1] & ~t12_ptr_ge_q[0])
+          | (t12_req[2] & t12_ptr_ge_q[2] & ~t12_ptr_ge_q[0])
+          | (t12_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[0]));
+  assign t12_win[1] = t12_req[1]
+      & ~((t12_req[0] & (~t12_ptr_ge_q[1] | t12_ptr_ge_q[0]))
+          | (t12_req[2] & t12_ptr_ge_q[2] & ~t12_ptr_ge_q[1])
+          | (t12_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[1]));
+  assign t12_win[2] = t12_req[2]
+      & ~((t12_req[0] & (~t12_ptr_ge_q[2] | t12_ptr_ge_q[0]))
+          | (t12_req[1] & (~t12_ptr_ge_q[2] | t12_ptr_ge_q[1]))
+          | (t12_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[2]));
+  assign t12_win[3] = t12_req[3]
+      & ~((t12_req[0] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[0]))
+          | (t12_req[1] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[1]))
+          | (t12_req[2] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[2])));
   assign t12_win_hi = t12_req & t12_ptr_ge_q;
   assign t12_win_any_hi = |t12_win_hi;
   assign t12_win_below[0] = t12_win_any_hi ? 1'b0 : 1'b0;
   assign t12_win_below[1] = t12_win_any_hi ? t12_win_hi[0] : t12_req[0];
-  assign t12_win_below[2] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] : t12_req[0] | t12_req[1];
-  assign t12_win_below[3] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] : t12_req[0] | t12_req[1] | t12_req[2];
+  assign t12_win_below[2] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] : t12_req[0]
+      | t12_req[1];
+  assign t12_win_below[3] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2]
+      : t12_req[0] | t12_req[1] | t12_req[2];
   assign t12_ptr_ge_d = t12_accept ? t12_win_below : t12_ptr_ge_q;
   assign t12_grant = {4{t12_credit & ~sd_block}} & t12_win;
-  assign tlb_bid[12] = |t12_req & t12_credit;
+  assign tlb_bid[12] = (|t12_req) & t12_credit;
   l1tlb_seed001_aggregated_tlb u_tlb12 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2002,20 +2177,34 @@ module l1tlb_seed001_aggregated (
   assign c13_cand_vmid = t13_cand_vmid;
   assign q13_vmid_d = c13_take ? c13_cand_vmid : q13_vmid_q;
   assign t13_req = {req_valid_i[55], req_valid_i[54], req_valid_i[53], req_valid_i[52]};
-  assign t13_accept = |t13_req & t13_credit & ~sd_block;
-  assign t13_win[0] = t13_req[0] & ~(t13_req[1] & t13_ptr_ge_q[1] & ~t13_ptr_ge_q[0] | t13_req[2] & t13_ptr_ge_q[2] & ~t13_ptr_ge_q[0] | t13_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[0]);
-  assign t13_win[1] = t13_req[1] & ~(t13_req[0] & (~t13_ptr_ge_q[1] | t13_ptr_ge_q[0]) | t13_req[2] & t13_ptr_ge_q[2] & ~t13_ptr_ge_q[1] | t13_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[1]);
-  assign t13_win[2] = t13_req[2] & ~(t13_req[0] & (~t13_ptr_ge_q[2] | t13_ptr_ge_q[0]) | t13_req[1] & (~t13_ptr_ge_q[2] | t13_ptr_ge_q[1]) | t13_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[2]);
-  assign t13_win[3] = t13_req[3] & ~(t13_req[0] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[0]) | t13_req[1] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[1]) | t13_req[2] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[2]));
+  assign t13_accept = (|t13_req) & t13_credit & ~sd_block;
+  assign t13_win[0] = t13_req[0]
+      & ~((t13_req[1] & t13_ptr_ge_q[1] & ~t13_ptr_ge_q[0])
+          | (t13_req[2] & t13_ptr_ge_q[2] & ~t13_ptr_ge_q[0])
+          | (t13_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[0]));
+  assign t13_win[1] = t13_req[1]
+      & ~((t13_req[0] & (~t13_ptr_ge_q[1] | t13_ptr_ge_q[0]))
+          | (t13_req[2] & t13_ptr_ge_q[2] & ~t13_ptr_ge_q[1])
+          | (t13_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[1]));
+  assign t13_win[2] = t13_req[2]
+      & ~((t13_req[0] & (~t13_ptr_ge_q[2] | t13_ptr_ge_q[0]))
+          | (t13_req[1] & (~t13_ptr_ge_q[2] | t13_ptr_ge_q[1]))
+          | (t13_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[2]));
+  assign t13_win[3] = t13_req[3]
+      & ~((t13_req[0] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[0]))
+          | (t13_req[1] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[1]))
+          | (t13_req[2] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[2])));
   assign t13_win_hi = t13_req & t13_ptr_ge_q;
   assign t13_win_any_hi = |t13_win_hi;
   assign t13_win_below[0] = t13_win_any_hi ? 1'b0 : 1'b0;
   assign t13_win_below[1] = t13_win_any_hi ? t13_win_hi[0] : t13_req[0];
-  assign t13_win_below[2] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] : t13_req[0] | t13_req[1];
-  assign t13_win_below[3] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] : t13_req[0] | t13_req[1] | t13_req[2];
+  assign t13_win_below[2] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] : t13_req[0]
+      | t13_req[1];
+  assign t13_win_below[3] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2]
+      : t13_req[0] | t13_req[1] | t13_req[2];
   assign t13_ptr_ge_d = t13_accept ? t13_win_below : t13_ptr_ge_q;
   assign t13_grant = {4{t13_credit & ~sd_block}} & t13_win;
-  assign tlb_bid[13] = |t13_req & t13_credit;
+  assign tlb_bid[13] = (|t13_req) & t13_credit;
   l1tlb_seed001_aggregated_tlb u_tlb13 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2079,20 +2268,34 @@ module l1tlb_seed001_aggregated (
   assign c14_cand_vmid = t14_cand_vmid;
   assign q14_vmid_d = c14_take ? c14_cand_vmid : q14_vmid_q;
   assign t14_req = {req_valid_i[59], req_valid_i[58], req_valid_i[57], req_valid_i[56]};
-  assign t14_accept = |t14_req & t14_credit & ~sd_block;
-  assign t14_win[0] = t14_req[0] & ~(t14_req[1] & t14_ptr_ge_q[1] & ~t14_ptr_ge_q[0] | t14_req[2] & t14_ptr_ge_q[2] & ~t14_ptr_ge_q[0] | t14_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[0]);
-  assign t14_win[1] = t14_req[1] & ~(t14_req[0] & (~t14_ptr_ge_q[1] | t14_ptr_ge_q[0]) | t14_req[2] & t14_ptr_ge_q[2] & ~t14_ptr_ge_q[1] | t14_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[1]);
-  assign t14_win[2] = t14_req[2] & ~(t14_req[0] & (~t14_ptr_ge_q[2] | t14_ptr_ge_q[0]) | t14_req[1] & (~t14_ptr_ge_q[2] | t14_ptr_ge_q[1]) | t14_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[2]);
-  assign t14_win[3] = t14_req[3] & ~(t14_req[0] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[0]) | t14_req[1] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[1]) | t14_req[2] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[2]));
+  assign t14_accept = (|t14_req) & t14_credit & ~sd_block;
+  assign t14_win[0] = t14_req[0]
+      & ~((t14_req[1] & t14_ptr_ge_q[1] & ~t14_ptr_ge_q[0])
+          | (t14_req[2] & t14_ptr_ge_q[2] & ~t14_ptr_ge_q[0])
+          | (t14_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[0]));
+  assign t14_win[1] = t14_req[1]
+      & ~((t14_req[0] & (~t14_ptr_ge_q[1] | t14_ptr_ge_q[0]))
+          | (t14_req[2] & t14_ptr_ge_q[2] & ~t14_ptr_ge_q[1])
+          | (t14_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[1]));
+  assign t14_win[2] = t14_req[2]
+      & ~((t14_req[0] & (~t14_ptr_ge_q[2] | t14_ptr_ge_q[0]))
+          | (t14_req[1] & (~t14_ptr_ge_q[2] | t14_ptr_ge_q[1]))
+          | (t14_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[2]));
+  assign t14_win[3] = t14_req[3]
+      & ~((t14_req[0] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[0]))
+          | (t14_req[1] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[1]))
+          | (t14_req[2] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[2])));
   assign t14_win_hi = t14_req & t14_ptr_ge_q;
   assign t14_win_any_hi = |t14_win_hi;
   assign t14_win_below[0] = t14_win_any_hi ? 1'b0 : 1'b0;
   assign t14_win_below[1] = t14_win_any_hi ? t14_win_hi[0] : t14_req[0];
-  assign t14_win_below[2] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] : t14_req[0] | t14_req[1];
-  assign t14_win_below[3] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] : t14_req[0] | t14_req[1] | t14_req[2];
+  assign t14_win_below[2] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] : t14_req[0]
+      | t14_req[1];
+  assign t14_win_below[3] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2]
+      : t14_req[0] | t14_req[1] | t14_req[2];
   assign t14_ptr_ge_d = t14_accept ? t14_win_below : t14_ptr_ge_q;
   assign t14_grant = {4{t14_credit & ~sd_block}} & t14_win;
-  assign tlb_bid[14] = |t14_req & t14_credit;
+  assign tlb_bid[14] = (|t14_req) & t14_credit;
   l1tlb_seed001_aggregated_tlb u_tlb14 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2156,20 +2359,34 @@ module l1tlb_seed001_aggregated (
   assign c15_cand_vmid = t15_cand_vmid;
   assign q15_vmid_d = c15_take ? c15_cand_vmid : q15_vmid_q;
   assign t15_req = {req_valid_i[63], req_valid_i[62], req_valid_i[61], req_valid_i[60]};
-  assign t15_accept = |t15_req & t15_credit & ~sd_block;
-  assign t15_win[0] = t15_req[0] & ~(t15_req[1] & t15_ptr_ge_q[1] & ~t15_ptr_ge_q[0] | t15_req[2] & t15_ptr_ge_q[2] & ~t15_ptr_ge_q[0] | t15_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[0]);
-  assign t15_win[1] = t15_req[1] & ~(t15_req[0] & (~t15_ptr_ge_q[1] | t15_ptr_ge_q[0]) | t15_req[2] & t15_ptr_ge_q[2] & ~t15_ptr_ge_q[1] | t15_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[1]);
-  assign t15_win[2] = t15_req[2] & ~(t15_req[0] & (~t15_ptr_ge_q[2] | t15_ptr_ge_q[0]) | t15_req[1] & (~t15_ptr_ge_q[2] | t15_ptr_ge_q[1]) | t15_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[2]);
-  assign t15_win[3] = t15_req[3] & ~(t15_req[0] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[0]) | t15_req[1] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[1]) | t15_req[2] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[2]));
+  assign t15_accept = (|t15_req) & t15_credit & ~sd_block;
+  assign t15_win[0] = t15_req[0]
+      & ~((t15_req[1] & t15_ptr_ge_q[1] & ~t15_ptr_ge_q[0])
+          | (t15_req[2] & t15_ptr_ge_q[2] & ~t15_ptr_ge_q[0])
+          | (t15_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[0]));
+  assign t15_win[1] = t15_req[1]
+      & ~((t15_req[0] & (~t15_ptr_ge_q[1] | t15_ptr_ge_q[0]))
+          | (t15_req[2] & t15_ptr_ge_q[2] & ~t15_ptr_ge_q[1])
+          | (t15_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[1]));
+  assign t15_win[2] = t15_req[2]
+      & ~((t15_req[0] & (~t15_ptr_ge_q[2] | t15_ptr_ge_q[0]))
+          | (t15_req[1] & (~t15_ptr_ge_q[2] | t15_ptr_ge_q[1]))
+          | (t15_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[2]));
+  assign t15_win[3] = t15_req[3]
+      & ~((t15_req[0] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[0]))
+          | (t15_req[1] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[1]))
+          | (t15_req[2] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[2])));
   assign t15_win_hi = t15_req & t15_ptr_ge_q;
   assign t15_win_any_hi = |t15_win_hi;
   assign t15_win_below[0] = t15_win_any_hi ? 1'b0 : 1'b0;
   assign t15_win_below[1] = t15_win_any_hi ? t15_win_hi[0] : t15_req[0];
-  assign t15_win_below[2] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] : t15_req[0] | t15_req[1];
-  assign t15_win_below[3] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] : t15_req[0] | t15_req[1] | t15_req[2];
+  assign t15_win_below[2] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] : t15_req[0]
+      | t15_req[1];
+  assign t15_win_below[3] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2]
+      : t15_req[0] | t15_req[1] | t15_req[2];
   assign t15_ptr_ge_d = t15_accept ? t15_win_below : t15_ptr_ge_q;
   assign t15_grant = {4{t15_credit & ~sd_block}} & t15_win;
-  assign tlb_bid[15] = |t15_req & t15_credit;
+  assign tlb_bid[15] = (|t15_req) & t15_credit;
   l1tlb_seed001_aggregated_tlb u_tlb15 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2218,45 +2435,460 @@ module l1tlb_seed001_aggregated (
   assign u62_fill = t15_fill[2];
   assign u63_hit = t15_hit[3];
   assign u63_fill = t15_fill[3];
-  assign req_ready_o = {t15_grant[3], t15_grant[2], t15_grant[1], t15_grant[0], t14_grant[3], t14_grant[2], t14_grant[1], t14_grant[0], t13_grant[3], t13_grant[2], t13_grant[1], t13_grant[0], t12_grant[3], t12_grant[2], t12_grant[1], t12_grant[0], t11_grant[3], t11_grant[2], t11_grant[1], t11_grant[0], t10_grant[3], t10_grant[2], t10_grant[1], t10_grant[0], t9_grant[3], t9_grant[2], t9_grant[1], t9_grant[0], t8_grant[3], t8_grant[2], t8_grant[1], t8_grant[0], t7_grant[3], t7_grant[2], t7_grant[1], t7_grant[0], t6_grant[3], t6_grant[2], t6_grant[1], t6_grant[0], t5_grant[3], t5_grant[2], t5_grant[1], t5_grant[0], t4_grant[3], t4_grant[2], t4_grant[1], t4_grant[0], t3_grant[3], t3_grant[2], t3_grant[1], t3_grant[0], t2_grant[3], t2_grant[2], t2_grant[1], t2_grant[0], t1_grant[3], t1_grant[2], t1_grant[1], t1_grant[0], t0_grant[3], t0_grant[2], t0_grant[1], t0_grant[0]};
-  assign l2_req_valid_o = {q15_v_q, q14_v_q, q13_v_q, q12_v_q, q11_v_q, q10_v_q, q9_v_q, q8_v_q, q7_v_q, q6_v_q, q5_v_q, q4_v_q, q3_v_q, q2_v_q, q1_v_q, q0_v_q};
-  assign l2_req_vpn_o = {q15_vh_q, q14_vh_q, q13_vh_q, q12_vh_q, q11_vh_q, q10_vh_q, q9_vh_q, q8_vh_q, q7_vh_q, q6_vh_q, q5_vh_q, q4_vh_q, q3_vh_q, q2_vh_q, q1_vh_q, q0_vh_q};
-  assign l2_req_vmid_o = {q15_vmid_q, q14_vmid_q, q13_vmid_q, q12_vmid_q, q11_vmid_q, q10_vmid_q, q9_vmid_q, q8_vmid_q, q7_vmid_q, q6_vmid_q, q5_vmid_q, q4_vmid_q, q3_vmid_q, q2_vmid_q, q1_vmid_q, q0_vmid_q};
-  assign l2_req_tag_o = {q15_mshr_q, q14_mshr_q, q13_mshr_q, q12_mshr_q, q11_mshr_q, q10_mshr_q, q9_mshr_q, q8_mshr_q, q7_mshr_q, q6_mshr_q, q5_mshr_q, q4_mshr_q, q3_mshr_q, q2_mshr_q, q1_mshr_q, q0_mshr_q};
+  assign req_ready_o = {t15_grant[3], t15_grant[2], t15_grant[1], t15_grant[0], t14_grant[3],
+      t14_grant[2], t14_grant[1], t14_grant[0], t13_grant[3], t13_grant[2], t13_grant[1],
+      t13_grant[0], t12_grant[3], t12_grant[2], t12_grant[1], t12_grant[0], t11_grant[3],
+      t11_grant[2], t11_grant[1], t11_grant[0], t10_grant[3], t10_grant[2], t10_grant[1],
+      t10_grant[0], t9_grant[3], t9_grant[2], t9_grant[1], t9_grant[0], t8_grant[3], t8_grant[2],
+      t8_grant[1], t8_grant[0], t7_grant[3], t7_grant[2], t7_grant[1], t7_grant[0], t6_grant[3],
+      t6_grant[2], t6_grant[1], t6_grant[0], t5_grant[3], t5_grant[2], t5_grant[1], t5_grant[0],
+      t4_grant[3], t4_grant[2], t4_grant[1], t4_grant[0], t3_grant[3], t3_grant[2], t3_grant[1],
+      t3_grant[0], t2_grant[3], t2_grant[2], t2_grant[1], t2_grant[0], t1_grant[3], t1_grant[2],
+      t1_grant[1], t1_grant[0], t0_grant[3], t0_grant[2], t0_grant[1], t0_grant[0]};
+  assign l2_req_valid_o = {q15_v_q, q14_v_q, q13_v_q, q12_v_q, q11_v_q, q10_v_q, q9_v_q, q8_v_q,
+      q7_v_q, q6_v_q, q5_v_q, q4_v_q, q3_v_q, q2_v_q, q1_v_q, q0_v_q};
+  assign l2_req_vpn_o = {q15_vh_q, q14_vh_q, q13_vh_q, q12_vh_q, q11_vh_q, q10_vh_q, q9_vh_q,
+      q8_vh_q, q7_vh_q, q6_vh_q, q5_vh_q, q4_vh_q, q3_vh_q, q2_vh_q, q1_vh_q, q0_vh_q};
+  assign l2_req_vmid_o = {q15_vmid_q, q14_vmid_q, q13_vmid_q, q12_vmid_q, q11_vmid_q, q10_vmid_q,
+      q9_vmid_q, q8_vmid_q, q7_vmid_q, q6_vmid_q, q5_vmid_q, q4_vmid_q, q3_vmid_q, q2_vmid_q,
+      q1_vmid_q, q0_vmid_q};
+  assign l2_req_tag_o = {q15_mshr_q, q14_mshr_q, q13_mshr_q, q12_mshr_q, q11_mshr_q, q10_mshr_q,
+      q9_mshr_q, q8_mshr_q, q7_mshr_q, q6_mshr_q, q5_mshr_q, q4_mshr_q, q3_mshr_q, q2_mshr_q,
+      q1_mshr_q, q0_mshr_q};
   // Per-CU response registers: data loaded only with its valid.
-  assign resp_valid_n = {|u63_hit, |u62_hit, |u61_hit, |u60_hit, |u59_hit, |u58_hit, |u57_hit, |u56_hit, |u55_hit, |u54_hit, |u53_hit, |u52_hit, |u51_hit, |u50_hit, |u49_hit, |u48_hit, |u47_hit, |u46_hit, |u45_hit, |u44_hit, |u43_hit, |u42_hit, |u41_hit, |u40_hit, |u39_hit, |u38_hit, |u37_hit, |u36_hit, |u35_hit, |u34_hit, |u33_hit, |u32_hit, |u31_hit, |u30_hit, |u29_hit, |u28_hit, |u27_hit, |u26_hit, |u25_hit, |u24_hit, |u23_hit, |u22_hit, |u21_hit, |u20_hit, |u19_hit, |u18_hit, |u17_hit, |u16_hit, |u15_hit, |u14_hit, |u13_hit, |u12_hit, |u11_hit, |u10_hit, |u9_hit, |u8_hit, |u7_hit, |u6_hit, |u5_hit, |u4_hit, |u3_hit, |u2_hit, |u1_hit, |u0_hit};
-  assign fill_valid_n = {|u63_fill, |u62_fill, |u61_fill, |u60_fill, |u59_fill, |u58_fill, |u57_fill, |u56_fill, |u55_fill, |u54_fill, |u53_fill, |u52_fill, |u51_fill, |u50_fill, |u49_fill, |u48_fill, |u47_fill, |u46_fill, |u45_fill, |u44_fill, |u43_fill, |u42_fill, |u41_fill, |u40_fill, |u39_fill, |u38_fill, |u37_fill, |u36_fill, |u35_fill, |u34_fill, |u33_fill, |u32_fill, |u31_fill, |u30_fill, |u29_fill, |u28_fill, |u27_fill, |u26_fill, |u25_fill, |u24_fill, |u23_fill, |u22_fill, |u21_fill, |u20_fill, |u19_fill, |u18_fill, |u17_fill, |u16_fill, |u15_fill, |u14_fill, |u13_fill, |u12_fill, |u11_fill, |u10_fill, |u9_fill, |u8_fill, |u7_fill, |u6_fill, |u5_fill, |u4_fill, |u3_fill, |u2_fill, |u1_fill, |u0_fill};
-  assign resp_valid_d = resp_valid_n;
-  assign fill_valid_d = fill_valid_n;
+  assign resp_valid_next = {|u63_hit, |u62_hit, |u61_hit, |u60_hit, |u59_hit, |u58_hit, |u57_hit,
+      |u56_hit, |u55_hit, |u54_hit, |u53_hit, |u52_hit, |u51_hit, |u50_hit, |u49_hit, |u48_hit,
+      |u47_hit, |u46_hit, |u45_hit, |u44_hit, |u43_hit, |u42_hit, |u41_hit, |u40_hit, |u39_hit,
+      |u38_hit, |u37_hit, |u36_hit, |u35_hit, |u34_hit, |u33_hit, |u32_hit, |u31_hit, |u30_hit,
+      |u29_hit, |u28_hit, |u27_hit, |u26_hit, |u25_hit, |u24_hit, |u23_hit, |u22_hit, |u21_hit,
+      |u20_hit, |u19_hit, |u18_hit, |u17_hit, |u16_hit, |u15_hit, |u14_hit, |u13_hit, |u12_hit,
+      |u11_hit, |u10_hit, |u9_hit, |u8_hit, |u7_hit, |u6_hit, |u5_hit, |u4_hit, |u3_hit, |u2_hit,
+      |u1_hit, |u0_hit};
+  assign fill_valid_next = {|u63_fill, |u62_fill, |u61_fill, |u60_fill, |u59_fill, |u58_fill,
+      |u57_fill, |u56_fill, |u55_fill, |u54_fill, |u53_fill, |u52_fill, |u51_fill, |u50_fill,
+      |u49_fill, |u48_fill, |u47_fill, |u46_fill, |u45_fill, |u44_fill, |u43_fill, |u42_fill,
+      |u41_fill, |u40_fill, |u39_fill, |u38_fill, |u37_fill, |u36_fill, |u35_fill, |u34_fill,
+      |u33_fill, |u32_fill, |u31_fill, |u30_fill, |u29_fill, |u28_fill, |u27_fill, |u26_fill,
+      |u25_fill, |u24_fill, |u23_fill, |u22_fill, |u21_fill, |u20_fill, |u19_fill, |u18_fill,
+      |u17_fill, |u16_fill, |u15_fill, |u14_fill, |u13_fill, |u12_fill, |u11_fill, |u10_fill,
+      |u9_fill, |u8_fill, |u7_fill, |u6_fill, |u5_fill, |u4_fill, |u3_fill, |u2_fill, |u1_fill,
+      |u0_fill};
+  assign resp_valid_d = resp_valid_next;
+  assign fill_valid_d = fill_valid_next;
   assign resp_valid_o = resp_valid_q;
   assign fill_valid_o = fill_valid_q;
-  assign resp_vpn_d = {resp_valid_n[63] ? t15_hit_vpn : resp_vpn_q[2303:2268], resp_valid_n[62] ? t15_hit_vpn : resp_vpn_q[2267:2232], resp_valid_n[61] ? t15_hit_vpn : resp_vpn_q[2231:2196], resp_valid_n[60] ? t15_hit_vpn : resp_vpn_q[2195:2160], resp_valid_n[59] ? t14_hit_vpn : resp_vpn_q[2159:2124], resp_valid_n[58] ? t14_hit_vpn : resp_vpn_q[2123:2088], resp_valid_n[57] ? t14_hit_vpn : resp_vpn_q[2087:2052], resp_valid_n[56] ? t14_hit_vpn : resp_vpn_q[2051:2016], resp_valid_n[55] ? t13_hit_vpn : resp_vpn_q[2015:1980], resp_valid_n[54] ? t13_hit_vpn : resp_vpn_q[1979:1944], resp_valid_n[53] ? t13_hit_vpn : resp_vpn_q[1943:1908], resp_valid_n[52] ? t13_hit_vpn : resp_vpn_q[1907:1872], resp_valid_n[51] ? t12_hit_vpn : resp_vpn_q[1871:1836], resp_valid_n[50] ? t12_hit_vpn : resp_vpn_q[1835:1800], resp_valid_n[49] ? t12_hit_vpn : resp_vpn_q[1799:1764], resp_valid_n[48] ? t12_hit_vpn : resp_vpn_q[1763:1728], resp_valid_n[47] ? t11_hit_vpn : resp_vpn_q[1727:1692], resp_valid_n[46] ? t11_hit_vpn : resp_vpn_q[1691:1656], resp_valid_n[45] ? t11_hit_vpn : resp_vpn_q[1655:1620], resp_valid_n[44] ? t11_hit_vpn : resp_vpn_q[1619:1584], resp_valid_n[43] ? t10_hit_vpn : resp_vpn_q[1583:1548], resp_valid_n[42] ? t10_hit_vpn : resp_vpn_q[1547:1512], resp_valid_n[41] ? t10_hit_vpn : resp_vpn_q[1511:1476], resp_valid_n[40] ? t10_hit_vpn : resp_vpn_q[1475:1440], resp_valid_n[39] ? t9_hit_vpn : resp_vpn_q[1439:1404], resp_valid_n[38] ? t9_hit_vpn : resp_vpn_q[1403:1368], resp_valid_n[37] ? t9_hit_vpn : resp_vpn_q[1367:1332], resp_valid_n[36] ? t9_hit_vpn : resp_vpn_q[1331:1296], resp_valid_n[35] ? t8_hit_vpn : resp_vpn_q[1295:1260], resp_valid_n[34] ? t8_hit_vpn : resp_vpn_q[1259:1224], resp_valid_n[33] ? t8_hit_vpn : resp_vpn_q[1223:1188], resp_valid_n[32] ? t8_hit_vpn : resp_vpn_q[1187:1152], resp_valid_n[31] ? t7_hit_vpn : resp_vpn_q[1151:1116], resp_valid_n[30] ? t7_hit_vpn : resp_vpn_q[1115:1080], resp_valid_n[29] ? t7_hit_vpn : resp_vpn_q[1079:1044], resp_valid_n[28] ? t7_hit_vpn : resp_vpn_q[1043:1008], resp_valid_n[27] ? t6_hit_vpn : resp_vpn_q[1007:972], resp_valid_n[26] ? t6_hit_vpn : resp_vpn_q[971:936], resp_valid_n[25] ? t6_hit_vpn : resp_vpn_q[935:900], resp_valid_n[24] ? t6_hit_vpn : resp_vpn_q[899:864], resp_valid_n[23] ? t5_hit_vpn : resp_vpn_q[863:828], resp_valid_n[22] ? t5_hit_vpn : resp_vpn_q[827:792], resp_valid_n[21] ? t5_hit_vpn : resp_vpn_q[791:756], resp_valid_n[20] ? t5_hit_vpn : resp_vpn_q[755:720], resp_valid_n[19] ? t4_hit_vpn : resp_vpn_q[719:684], resp_valid_n[18] ? t4_hit_vpn : resp_vpn_q[683:648], resp_valid_n[17] ? t4_hit_vpn : resp_vpn_q[647:612], resp_valid_n[16] ? t4_hit_vpn : resp_vpn_q[611:576], resp_valid_n[15] ? t3_hit_vpn : resp_vpn_q[575:540], resp_valid_n[14] ? t3_hit_vpn : resp_vpn_q[539:504], resp_valid_n[13] ? t3_hit_vpn : resp_vpn_q[503:468], resp_valid_n[12] ? t3_hit_vpn : resp_vpn_q[467:432], resp_valid_n[11] ? t2_hit_vpn : resp_vpn_q[431:396], resp_valid_n[10] ? t2_hit_vpn : resp_vpn_q[395:360], resp_valid_n[9] ? t2_hit_vpn : resp_vpn_q[359:324], resp_valid_n[8] ? t2_hit_vpn : resp_vpn_q[323:288], resp_valid_n[7] ? t1_hit_vpn : resp_vpn_q[287:252], resp_valid_n[6] ? t1_hit_vpn : resp_vpn_q[251:216], resp_valid_n[5] ? t1_hit_vpn : resp_vpn_q[215:180], resp_valid_n[4] ? t1_hit_vpn : resp_vpn_q[179:144], resp_valid_n[3] ? t0_hit_vpn : resp_vpn_q[143:108], resp_valid_n[2] ? t0_hit_vpn : resp_vpn_q[107:72], resp_valid_n[1] ? t0_hit_vpn : resp_vpn_q[71:36], resp_valid_n[0] ? t0_hit_vpn : resp_vpn_q[35:0]};
+  assign resp_vpn_d = {resp_valid_next[63] ? t15_hit_vpn : resp_vpn_q[2303:2268],
+      resp_valid_next[62] ? t15_hit_vpn : resp_vpn_q[2267:2232], resp_valid_next[61] ? t15_hit_vpn
+      : resp_vpn_q[2231:2196], resp_valid_next[60] ? t15_hit_vpn : resp_vpn_q[2195:2160],
+      resp_valid_next[59] ? t14_hit_vpn : resp_vpn_q[2159:2124], resp_valid_next[58] ? t14_hit_vpn
+      : resp_vpn_q[2123:2088], resp_valid_next[57] ? t14_hit_vpn : resp_vpn_q[2087:2052],
+      resp_valid_next[56] ? t14_hit_vpn : resp_vpn_q[2051:2016], resp_valid_next[55] ? t13_hit_vpn
+      : resp_vpn_q[2015:1980], resp_valid_next[54] ? t13_hit_vpn : resp_vpn_q[1979:1944],
+      resp_valid_next[53] ? t13_hit_vpn : resp_vpn_q[1943:1908], resp_valid_next[52] ? t13_hit_vpn
+      : resp_vpn_q[1907:1872], resp_valid_next[51] ? t12_hit_vpn : resp_vpn_q[1871:1836],
+      resp_valid_next[50] ? t12_hit_vpn : resp_vpn_q[1835:1800], resp_valid_next[49] ? t12_hit_vpn
+      : resp_vpn_q[1799:1764], resp_valid_next[48] ? t12_hit_vpn : resp_vpn_q[1763:1728],
+      resp_valid_next[47] ? t11_hit_vpn : resp_vpn_q[1727:1692], resp_valid_next[46] ? t11_hit_vpn
+      : resp_vpn_q[1691:1656], resp_valid_next[45] ? t11_hit_vpn : resp_vpn_q[1655:1620],
+      resp_valid_next[44] ? t11_hit_vpn : resp_vpn_q[1619:1584], resp_valid_next[43] ? t10_hit_vpn
+      : resp_vpn_q[1583:1548], resp_valid_next[42] ? t10_hit_vpn : resp_vpn_q[1547:1512],
+      resp_valid_next[41] ? t10_hit_vpn : resp_vpn_q[1511:1476], resp_valid_next[40] ? t10_hit_vpn
+      : resp_vpn_q[1475:1440], resp_valid_next[39] ? t9_hit_vpn : resp_vpn_q[1439:1404],
+      resp_valid_next[38] ? t9_hit_vpn : resp_vpn_q[1403:1368], resp_valid_next[37] ? t9_hit_vpn
+      : resp_vpn_q[1367:1332], resp_valid_next[36] ? t9_hit_vpn : resp_vpn_q[1331:1296],
+      resp_valid_next[35] ? t8_hit_vpn : resp_vpn_q[1295:1260], resp_valid_next[34] ? t8_hit_vpn
+      : resp_vpn_q[1259:1224], resp_valid_next[33] ? t8_hit_vpn : resp_vpn_q[1223:1188],
+      resp_valid_next[32] ? t8_hit_vpn : resp_vpn_q[1187:1152], resp_valid_next[31] ? t7_hit_vpn
+      : resp_vpn_q[1151:1116], resp_valid_next[30] ? t7_hit_vpn : resp_vpn_q[1115:1080],
+      resp_valid_next[29] ? t7_hit_vpn : resp_vpn_q[1079:1044], resp_valid_next[28] ? t7_hit_vpn
+      : resp_vpn_q[1043:1008], resp_valid_next[27] ? t6_hit_vpn : resp_vpn_q[1007:972],
+      resp_valid_next[26] ? t6_hit_vpn : resp_vpn_q[971:936], resp_valid_next[25] ? t6_hit_vpn
+      : resp_vpn_q[935:900], resp_valid_next[24] ? t6_hit_vpn : resp_vpn_q[899:864],
+      resp_valid_next[23] ? t5_hit_vpn : resp_vpn_q[863:828], resp_valid_next[22] ? t5_hit_vpn
+      : resp_vpn_q[827:792], resp_valid_next[21] ? t5_hit_vpn : resp_vpn_q[791:756],
+      resp_valid_next[20] ? t5_hit_vpn : resp_vpn_q[755:720], resp_valid_next[19] ? t4_hit_vpn
+      : resp_vpn_q[719:684], resp_valid_next[18] ? t4_hit_vpn : resp_vpn_q[683:648],
+      resp_valid_next[17] ? t4_hit_vpn : resp_vpn_q[647:612], resp_valid_next[16] ? t4_hit_vpn
+      : resp_vpn_q[611:576], resp_valid_next[15] ? t3_hit_vpn : resp_vpn_q[575:540],
+      resp_valid_next[14] ? t3_hit_vpn : resp_vpn_q[539:504], resp_valid_next[13] ? t3_hit_vpn
+      : resp_vpn_q[503:468], resp_valid_next[12] ? t3_hit_vpn : resp_vpn_q[467:432],
+      resp_valid_next[11] ? t2_hit_vpn : resp_vpn_q[431:396], resp_valid_next[10] ? t2_hit_vpn
+      : resp_vpn_q[395:360], resp_valid_next[9] ? t2_hit_vpn : resp_vpn_q[359:324],
+      resp_valid_next[8] ? t2_hit_vpn : resp_vpn_q[323:288], resp_valid_next[7] ? t1_hit_vpn
+      : resp_vpn_q[287:252], resp_valid_next[6] ? t1_hit_vpn : resp_vpn_q[251:216],
+      resp_valid_next[5] ? t1_hit_vpn : resp_vpn_q[215:180], resp_valid_next[4] ? t1_hit_vpn
+      : resp_vpn_q[179:144], resp_valid_next[3] ? t0_hit_vpn : resp_vpn_q[143:108],
+      resp_valid_next[2] ? t0_hit_vpn : resp_vpn_q[107:72], resp_valid_next[1] ? t0_hit_vpn
+      : resp_vpn_q[71:36], resp_valid_next[0] ? t0_hit_vpn : resp_vpn_q[35:0]};
   assign resp_vpn_o = resp_vpn_q;
-  assign resp_vmid_d = {resp_valid_n[63] ? t15_hit_vmid : resp_vmid_q[127:126], resp_valid_n[62] ? t15_hit_vmid : resp_vmid_q[125:124], resp_valid_n[61] ? t15_hit_vmid : resp_vmid_q[123:122], resp_valid_n[60] ? t15_hit_vmid : resp_vmid_q[121:120], resp_valid_n[59] ? t14_hit_vmid : resp_vmid_q[119:118], resp_valid_n[58] ? t14_hit_vmid : resp_vmid_q[117:116], resp_valid_n[57] ? t14_hit_vmid : resp_vmid_q[115:114], resp_valid_n[56] ? t14_hit_vmid : resp_vmid_q[113:112], resp_valid_n[55] ? t13_hit_vmid : resp_vmid_q[111:110], resp_valid_n[54] ? t13_hit_vmid : resp_vmid_q[109:108], resp_valid_n[53] ? t13_hit_vmid : resp_vmid_q[107:106], resp_valid_n[52] ? t13_hit_vmid : resp_vmid_q[105:104], resp_valid_n[51] ? t12_hit_vmid : resp_vmid_q[103:102], resp_valid_n[50] ? t12_hit_vmid : resp_vmid_q[101:100], resp_valid_n[49] ? t12_hit_vmid : resp_vmid_q[99:98], resp_valid_n[48] ? t12_hit_vmid : resp_vmid_q[97:96], resp_valid_n[47] ? t11_hit_vmid : resp_vmid_q[95:94], resp_valid_n[46] ? t11_hit_vmid : resp_vmid_q[93:92], resp_valid_n[45] ? t11_hit_vmid : resp_vmid_q[91:90], resp_valid_n[44] ? t11_hit_vmid : resp_vmid_q[89:88], resp_valid_n[43] ? t10_hit_vmid : resp_vmid_q[87:86], resp_valid_n[42] ? t10_hit_vmid : resp_vmid_q[85:84], resp_valid_n[41] ? t10_hit_vmid : resp_vmid_q[83:82], resp_valid_n[40] ? t10_hit_vmid : resp_vmid_q[81:80], resp_valid_n[39] ? t9_hit_vmid : resp_vmid_q[79:78], resp_valid_n[38] ? t9_hit_vmid : resp_vmid_q[77:76], resp_valid_n[37] ? t9_hit_vmid : resp_vmid_q[75:74], resp_valid_n[36] ? t9_hit_vmid : resp_vmid_q[73:72], resp_valid_n[35] ? t8_hit_vmid : resp_vmid_q[71:70], resp_valid_n[34] ? t8_hit_vmid : resp_vmid_q[69:68], resp_valid_n[33] ? t8_hit_vmid : resp_vmid_q[67:66], resp_valid_n[32] ? t8_hit_vmid : resp_vmid_q[65:64], resp_valid_n[31] ? t7_hit_vmid : resp_vmid_q[63:62], resp_valid_n[30] ? t7_hit_vmid : resp_vmid_q[61:60], resp_valid_n[29] ? t7_hit_vmid : resp_vmid_q[59:58], resp_valid_n[28] ? t7_hit_vmid : resp_vmid_q[57:56], resp_valid_n[27] ? t6_hit_vmid : resp_vmid_q[55:54], resp_valid_n[26] ? t6_hit_vmid : resp_vmid_q[53:52], resp_valid_n[25] ? t6_hit_vmid : resp_vmid_q[51:50], resp_valid_n[24] ? t6_hit_vmid : resp_vmid_q[49:48], resp_valid_n[23] ? t5_hit_vmid : resp_vmid_q[47:46], resp_valid_n[22] ? t5_hit_vmid : resp_vmid_q[45:44], resp_valid_n[21] ? t5_hit_vmid : resp_vmid_q[43:42], resp_valid_n[20] ? t5_hit_vmid : resp_vmid_q[41:40], resp_valid_n[19] ? t4_hit_vmid : resp_vmid_q[39:38], resp_valid_n[18] ? t4_hit_vmid : resp_vmid_q[37:36], resp_valid_n[17] ? t4_hit_vmid : resp_vmid_q[35:34], resp_valid_n[16] ? t4_hit_vmid : resp_vmid_q[33:32], resp_valid_n[15] ? t3_hit_vmid : resp_vmid_q[31:30], resp_valid_n[14] ? t3_hit_vmid : resp_vmid_q[29:28], resp_valid_n[13] ? t3_hit_vmid : resp_vmid_q[27:26], resp_valid_n[12] ? t3_hit_vmid : resp_vmid_q[25:24], resp_valid_n[11] ? t2_hit_vmid : resp_vmid_q[23:22], resp_valid_n[10] ? t2_hit_vmid : resp_vmid_q[21:20], resp_valid_n[9] ? t2_hit_vmid : resp_vmid_q[19:18], resp_valid_n[8] ? t2_hit_vmid : resp_vmid_q[17:16], resp_valid_n[7] ? t1_hit_vmid : resp_vmid_q[15:14], resp_valid_n[6] ? t1_hit_vmid : resp_vmid_q[13:12], resp_valid_n[5] ? t1_hit_vmid : resp_vmid_q[11:10], resp_valid_n[4] ? t1_hit_vmid : resp_vmid_q[9:8], resp_valid_n[3] ? t0_hit_vmid : resp_vmid_q[7:6], resp_valid_n[2] ? t0_hit_vmid : resp_vmid_q[5:4], resp_valid_n[1] ? t0_hit_vmid : resp_vmid_q[3:2], resp_valid_n[0] ? t0_hit_vmid : resp_vmid_q[1:0]};
+  assign resp_vmid_d = {resp_valid_next[63] ? t15_hit_vmid : resp_vmid_q[127:126],
+      resp_valid_next[62] ? t15_hit_vmid : resp_vmid_q[125:124], resp_valid_next[61] ? t15_hit_vmid
+      : resp_vmid_q[123:122], resp_valid_next[60] ? t15_hit_vmid : resp_vmid_q[121:120],
+      resp_valid_next[59] ? t14_hit_vmid : resp_vmid_q[119:118], resp_valid_next[58] ? t14_hit_vmid
+      : resp_vmid_q[117:116], resp_valid_next[57] ? t14_hit_vmid : resp_vmid_q[115:114],
+      resp_valid_next[56] ? t14_hit_vmid : resp_vmid_q[113:112], resp_valid_next[55] ? t13_hit_vmid
+      : resp_vmid_q[111:110], resp_valid_next[54] ? t13_hit_vmid : resp_vmid_q[109:108],
+      resp_valid_next[53] ? t13_hit_vmid : resp_vmid_q[107:106], resp_valid_next[52] ? t13_hit_vmid
+      : resp_vmid_q[105:104], resp_valid_next[51] ? t12_hit_vmid : resp_vmid_q[103:102],
+      resp_valid_next[50] ? t12_hit_vmid : resp_vmid_q[101:100], resp_valid_next[49] ? t12_hit_vmid
+      : resp_vmid_q[99:98], resp_valid_next[48] ? t12_hit_vmid : resp_vmid_q[97:96],
+      resp_valid_next[47] ? t11_hit_vmid : resp_vmid_q[95:94], resp_valid_next[46] ? t11_hit_vmid
+      : resp_vmid_q[93:92], resp_valid_next[45] ? t11_hit_vmid : resp_vmid_q[91:90],
+      resp_valid_next[44] ? t11_hit_vmid : resp_vmid_q[89:88], resp_valid_next[43] ? t10_hit_vmid
+      : resp_vmid_q[87:86], resp_valid_next[42] ? t10_hit_vmid : resp_vmid_q[85:84],
+      resp_valid_next[41] ? t10_hit_vmid : resp_vmid_q[83:82], resp_valid_next[40] ? t10_hit_vmid
+      : resp_vmid_q[81:80], resp_valid_next[39] ? t9_hit_vmid : resp_vmid_q[79:78],
+      resp_valid_next[38] ? t9_hit_vmid : resp_vmid_q[77:76], resp_valid_next[37] ? t9_hit_vmid
+      : resp_vmid_q[75:74], resp_valid_next[36] ? t9_hit_vmid : resp_vmid_q[73:72],
+      resp_valid_next[35] ? t8_hit_vmid : resp_vmid_q[71:70], resp_valid_next[34] ? t8_hit_vmid
+      : resp_vmid_q[69:68], resp_valid_next[33] ? t8_hit_vmid : resp_vmid_q[67:66],
+      resp_valid_next[32] ? t8_hit_vmid : resp_vmid_q[65:64], resp_valid_next[31] ? t7_hit_vmid
+      : resp_vmid_q[63:62], resp_valid_next[30] ? t7_hit_vmid : resp_vmid_q[61:60],
+      resp_valid_next[29] ? t7_hit_vmid : resp_vmid_q[59:58], resp_valid_next[28] ? t7_hit_vmid
+      : resp_vmid_q[57:56], resp_valid_next[27] ? t6_hit_vmid : resp_vmid_q[55:54],
+      resp_valid_next[26] ? t6_hit_vmid : resp_vmid_q[53:52], resp_valid_next[25] ? t6_hit_vmid
+      : resp_vmid_q[51:50], resp_valid_next[24] ? t6_hit_vmid : resp_vmid_q[49:48],
+      resp_valid_next[23] ? t5_hit_vmid : resp_vmid_q[47:46], resp_valid_next[22] ? t5_hit_vmid
+      : resp_vmid_q[45:44], resp_valid_next[21] ? t5_hit_vmid : resp_vmid_q[43:42],
+      resp_valid_next[20] ? t5_hit_vmid : resp_vmid_q[41:40], resp_valid_next[19] ? t4_hit_vmid
+      : resp_vmid_q[39:38], resp_valid_next[18] ? t4_hit_vmid : resp_vmid_q[37:36],
+      resp_valid_next[17] ? t4_hit_vmid : resp_vmid_q[35:34], resp_valid_next[16] ? t4_hit_vmid
+      : resp_vmid_q[33:32], resp_valid_next[15] ? t3_hit_vmid : resp_vmid_q[31:30],
+      resp_valid_next[14] ? t3_hit_vmid : resp_vmid_q[29:28], resp_valid_next[13] ? t3_hit_vmid
+      : resp_vmid_q[27:26], resp_valid_next[12] ? t3_hit_vmid : resp_vmid_q[25:24],
+      resp_valid_next[11] ? t2_hit_vmid : resp_vmid_q[23:22], resp_valid_next[10] ? t2_hit_vmid
+      : resp_vmid_q[21:20], resp_valid_next[9] ? t2_hit_vmid : resp_vmid_q[19:18],
+      resp_valid_next[8] ? t2_hit_vmid : resp_vmid_q[17:16], resp_valid_next[7] ? t1_hit_vmid
+      : resp_vmid_q[15:14], resp_valid_next[6] ? t1_hit_vmid : resp_vmid_q[13:12],
+      resp_valid_next[5] ? t1_hit_vmid : resp_vmid_q[11:10], resp_valid_next[4] ? t1_hit_vmid
+      : resp_vmid_q[9:8], resp_valid_next[3] ? t0_hit_vmid : resp_vmid_q[7:6], resp_valid_next[2]
+      ? t0_hit_vmid : resp_vmid_q[5:4], resp_valid_next[1] ? t0_hit_vmid : resp_vmid_q[3:2],
+      resp_valid_next[0] ? t0_hit_vmid : resp_vmid_q[1:0]};
   assign resp_vmid_o = resp_vmid_q;
-  assign resp_ppn_d = {resp_valid_n[63] ? t15_hit_ppn : resp_ppn_q[2303:2268], resp_valid_n[62] ? t15_hit_ppn : resp_ppn_q[2267:2232], resp_valid_n[61] ? t15_hit_ppn : resp_ppn_q[2231:2196], resp_valid_n[60] ? t15_hit_ppn : resp_ppn_q[2195:2160], resp_valid_n[59] ? t14_hit_ppn : resp_ppn_q[2159:2124], resp_valid_n[58] ? t14_hit_ppn : resp_ppn_q[2123:2088], resp_valid_n[57] ? t14_hit_ppn : resp_ppn_q[2087:2052], resp_valid_n[56] ? t14_hit_ppn : resp_ppn_q[2051:2016], resp_valid_n[55] ? t13_hit_ppn : resp_ppn_q[2015:1980], resp_valid_n[54] ? t13_hit_ppn : resp_ppn_q[1979:1944], resp_valid_n[53] ? t13_hit_ppn : resp_ppn_q[1943:1908], resp_valid_n[52] ? t13_hit_ppn : resp_ppn_q[1907:1872], resp_valid_n[51] ? t12_hit_ppn : resp_ppn_q[1871:1836], resp_valid_n[50] ? t12_hit_ppn : resp_ppn_q[1835:1800], resp_valid_n[49] ? t12_hit_ppn : resp_ppn_q[1799:1764], resp_valid_n[48] ? t12_hit_ppn : resp_ppn_q[1763:1728], resp_valid_n[47] ? t11_hit_ppn : resp_ppn_q[1727:1692], resp_valid_n[46] ? t11_hit_ppn : resp_ppn_q[1691:1656], resp_valid_n[45] ? t11_hit_ppn : resp_ppn_q[1655:1620], resp_valid_n[44] ? t11_hit_ppn : resp_ppn_q[1619:1584], resp_valid_n[43] ? t10_hit_ppn : resp_ppn_q[1583:1548], resp_valid_n[42] ? t10_hit_ppn : resp_ppn_q[1547:1512], resp_valid_n[41] ? t10_hit_ppn : resp_ppn_q[1511:1476], resp_valid_n[40] ? t10_hit_ppn : resp_ppn_q[1475:1440], resp_valid_n[39] ? t9_hit_ppn : resp_ppn_q[1439:1404], resp_valid_n[38] ? t9_hit_ppn : resp_ppn_q[1403:1368], resp_valid_n[37] ? t9_hit_ppn : resp_ppn_q[1367:1332], resp_valid_n[36] ? t9_hit_ppn : resp_ppn_q[1331:1296], resp_valid_n[35] ? t8_hit_ppn : resp_ppn_q[1295:1260], resp_valid_n[34] ? t8_hit_ppn : resp_ppn_q[1259:1224], resp_valid_n[33] ? t8_hit_ppn : resp_ppn_q[1223:1188], resp_valid_n[32] ? t8_hit_ppn : resp_ppn_q[1187:1152], resp_valid_n[31] ? t7_hit_ppn : resp_ppn_q[1151:1116], resp_valid_n[30] ? t7_hit_ppn : resp_ppn_q[1115:1080], resp_valid_n[29] ? t7_hit_ppn : resp_ppn_q[1079:1044], resp_valid_n[28] ? t7_hit_ppn : resp_ppn_q[1043:1008], resp_valid_n[27] ? t6_hit_ppn : resp_ppn_q[1007:972], resp_valid_n[26] ? t6_hit_ppn : resp_ppn_q[971:936], resp_valid_n[25] ? t6_hit_ppn : resp_ppn_q[935:900], resp_valid_n[24] ? t6_hit_ppn : resp_ppn_q[899:864], resp_valid_n[23] ? t5_hit_ppn : resp_ppn_q[863:828], resp_valid_n[22] ? t5_hit_ppn : resp_ppn_q[827:792], resp_valid_n[21] ? t5_hit_ppn : resp_ppn_q[791:756], resp_valid_n[20] ? t5_hit_ppn : resp_ppn_q[755:720], resp_valid_n[19] ? t4_hit_ppn : resp_ppn_q[719:684], resp_valid_n[18] ? t4_hit_ppn : resp_ppn_q[683:648], resp_valid_n[17] ? t4_hit_ppn : resp_ppn_q[647:612], resp_valid_n[16] ? t4_hit_ppn : resp_ppn_q[611:576], resp_valid_n[15] ? t3_hit_ppn : resp_ppn_q[575:540], resp_valid_n[14] ? t3_hit_ppn : resp_ppn_q[539:504], resp_valid_n[13] ? t3_hit_ppn : resp_ppn_q[503:468], resp_valid_n[12] ? t3_hit_ppn : resp_ppn_q[467:432], resp_valid_n[11] ? t2_hit_ppn : resp_ppn_q[431:396], resp_valid_n[10] ? t2_hit_ppn : resp_ppn_q[395:360], resp_valid_n[9] ? t2_hit_ppn : resp_ppn_q[359:324], resp_valid_n[8] ? t2_hit_ppn : resp_ppn_q[323:288], resp_valid_n[7] ? t1_hit_ppn : resp_ppn_q[287:252], resp_valid_n[6] ? t1_hit_ppn : resp_ppn_q[251:216], resp_valid_n[5] ? t1_hit_ppn : resp_ppn_q[215:180], resp_valid_n[4] ? t1_hit_ppn : resp_ppn_q[179:144], resp_valid_n[3] ? t0_hit_ppn : resp_ppn_q[143:108], resp_valid_n[2] ? t0_hit_ppn : resp_ppn_q[107:72], resp_valid_n[1] ? t0_hit_ppn : resp_ppn_q[71:36], resp_valid_n[0] ? t0_hit_ppn : resp_ppn_q[35:0]};
+  assign resp_ppn_d = {resp_valid_next[63] ? t15_hit_ppn : resp_ppn_q[2303:2268],
+      resp_valid_next[62] ? t15_hit_ppn : resp_ppn_q[2267:2232], resp_valid_next[61] ? t15_hit_ppn
+      : resp_ppn_q[2231:2196], resp_valid_next[60] ? t15_hit_ppn : resp_ppn_q[2195:2160],
+      resp_valid_next[59] ? t14_hit_ppn : resp_ppn_q[2159:2124], resp_valid_next[58] ? t14_hit_ppn
+      : resp_ppn_q[2123:2088], resp_valid_next[57] ? t14_hit_ppn : resp_ppn_q[2087:2052],
+      resp_valid_next[56] ? t14_hit_ppn : resp_ppn_q[2051:2016], resp_valid_next[55] ? t13_hit_ppn
+      : resp_ppn_q[2015:1980], resp_valid_next[54] ? t13_hit_ppn : resp_ppn_q[1979:1944],
+      resp_valid_next[53] ? t13_hit_ppn : resp_ppn_q[1943:1908], resp_valid_next[52] ? t13_hit_ppn
+      : resp_ppn_q[1907:1872], resp_valid_next[51] ? t12_hit_ppn : resp_ppn_q[1871:1836],
+      resp_valid_next[50] ? t12_hit_ppn : resp_ppn_q[1835:1800], resp_valid_next[49] ? t12_hit_ppn
+      : resp_ppn_q[1799:1764], resp_valid_next[48] ? t12_hit_ppn : resp_ppn_q[1763:1728],
+      resp_valid_next[47] ? t11_hit_ppn : resp_ppn_q[1727:1692], resp_valid_next[46] ? t11_hit_ppn
+      : resp_ppn_q[1691:1656], resp_valid_next[45] ? t11_hit_ppn : resp_ppn_q[1655:1620],
+      resp_valid_next[44] ? t11_hit_ppn : resp_ppn_q[1619:1584], resp_valid_next[43] ? t10_hit_ppn
+      : resp_ppn_q[1583:1548], resp_valid_next[42] ? t10_hit_ppn : resp_ppn_q[1547:1512],
+      resp_valid_next[41] ? t10_hit_ppn : resp_ppn_q[1511:1476], resp_valid_next[40] ? t10_hit_ppn
+      : resp_ppn_q[1475:1440], resp_valid_next[39] ? t9_hit_ppn : resp_ppn_q[1439:1404],
+      resp_valid_next[38] ? t9_hit_ppn : resp_ppn_q[1403:1368], resp_valid_next[37] ? t9_hit_ppn
+      : resp_ppn_q[1367:1332], resp_valid_next[36] ? t9_hit_ppn : resp_ppn_q[1331:1296],
+      resp_valid_next[35] ? t8_hit_ppn : resp_ppn_q[1295:1260], resp_valid_next[34] ? t8_hit_ppn
+      : resp_ppn_q[1259:1224], resp_valid_next[33] ? t8_hit_ppn : resp_ppn_q[1223:1188],
+      resp_valid_next[32] ? t8_hit_ppn : resp_ppn_q[1187:1152], resp_valid_next[31] ? t7_hit_ppn
+      : resp_ppn_q[1151:1116], resp_valid_next[30] ? t7_hit_ppn : resp_ppn_q[1115:1080],
+      resp_valid_next[29] ? t7_hit_ppn : resp_ppn_q[1079:1044], resp_valid_next[28] ? t7_hit_ppn
+      : resp_ppn_q[1043:1008], resp_valid_next[27] ? t6_hit_ppn : resp_ppn_q[1007:972],
+      resp_valid_next[26] ? t6_hit_ppn : resp_ppn_q[971:936], resp_valid_next[25] ? t6_hit_ppn
+      : resp_ppn_q[935:900], resp_valid_next[24] ? t6_hit_ppn : resp_ppn_q[899:864],
+      resp_valid_next[23] ? t5_hit_ppn : resp_ppn_q[863:828], resp_valid_next[22] ? t5_hit_ppn
+      : resp_ppn_q[827:792], resp_valid_next[21] ? t5_hit_ppn : resp_ppn_q[791:756],
+      resp_valid_next[20] ? t5_hit_ppn : resp_ppn_q[755:720], resp_valid_next[19] ? t4_hit_ppn
+      : resp_ppn_q[719:684], resp_valid_next[18] ? t4_hit_ppn : resp_ppn_q[683:648],
+      resp_valid_next[17] ? t4_hit_ppn : resp_ppn_q[647:612], resp_valid_next[16] ? t4_hit_ppn
+      : resp_ppn_q[611:576], resp_valid_next[15] ? t3_hit_ppn : resp_ppn_q[575:540],
+      resp_valid_next[14] ? t3_hit_ppn : resp_ppn_q[539:504], resp_valid_next[13] ? t3_hit_ppn
+      : resp_ppn_q[503:468], resp_valid_next[12] ? t3_hit_ppn : resp_ppn_q[467:432],
+      resp_valid_next[11] ? t2_hit_ppn : resp_ppn_q[431:396], resp_valid_next[10] ? t2_hit_ppn
+      : resp_ppn_q[395:360], resp_valid_next[9] ? t2_hit_ppn : resp_ppn_q[359:324],
+      resp_valid_next[8] ? t2_hit_ppn : resp_ppn_q[323:288], resp_valid_next[7] ? t1_hit_ppn
+      : resp_ppn_q[287:252], resp_valid_next[6] ? t1_hit_ppn : resp_ppn_q[251:216],
+      resp_valid_next[5] ? t1_hit_ppn : resp_ppn_q[215:180], resp_valid_next[4] ? t1_hit_ppn
+      : resp_ppn_q[179:144], resp_valid_next[3] ? t0_hit_ppn : resp_ppn_q[143:108],
+      resp_valid_next[2] ? t0_hit_ppn : resp_ppn_q[107:72], resp_valid_next[1] ? t0_hit_ppn
+      : resp_ppn_q[71:36], resp_valid_next[0] ? t0_hit_ppn : resp_ppn_q[35:0]};
   assign resp_ppn_o = resp_ppn_q;
-  assign resp_perm_d = {resp_valid_n[63] ? t15_hit_perm : resp_perm_q[383:378], resp_valid_n[62] ? t15_hit_perm : resp_perm_q[377:372], resp_valid_n[61] ? t15_hit_perm : resp_perm_q[371:366], resp_valid_n[60] ? t15_hit_perm : resp_perm_q[365:360], resp_valid_n[59] ? t14_hit_perm : resp_perm_q[359:354], resp_valid_n[58] ? t14_hit_perm : resp_perm_q[353:348], resp_valid_n[57] ? t14_hit_perm : resp_perm_q[347:342], resp_valid_n[56] ? t14_hit_perm : resp_perm_q[341:336], resp_valid_n[55] ? t13_hit_perm : resp_perm_q[335:330], resp_valid_n[54] ? t13_hit_perm : resp_perm_q[329:324], resp_valid_n[53] ? t13_hit_perm : resp_perm_q[323:318], resp_valid_n[52] ? t13_hit_perm : resp_perm_q[317:312], resp_valid_n[51] ? t12_hit_perm : resp_perm_q[311:306], resp_valid_n[50] ? t12_hit_perm : resp_perm_q[305:300], resp_valid_n[49] ? t12_hit_perm : resp_perm_q[299:294], resp_valid_n[48] ? t12_hit_perm : resp_perm_q[293:288], resp_valid_n[47] ? t11_hit_perm : resp_perm_q[287:282], resp_valid_n[46] ? t11_hit_perm : resp_perm_q[281:276], resp_valid_n[45] ? t11_hit_perm : resp_perm_q[275:270], resp_valid_n[44] ? t11_hit_perm : resp_perm_q[269:264], resp_valid_n[43] ? t10_hit_perm : resp_perm_q[263:258], resp_valid_n[42] ? t10_hit_perm : resp_perm_q[257:252], resp_valid_n[41] ? t10_hit_perm : resp_perm_q[251:246], resp_valid_n[40] ? t10_hit_perm : resp_perm_q[245:240], resp_valid_n[39] ? t9_hit_perm : resp_perm_q[239:234], resp_valid_n[38] ? t9_hit_perm : resp_perm_q[233:228], resp_valid_n[37] ? t9_hit_perm : resp_perm_q[227:222], resp_valid_n[36] ? t9_hit_perm : resp_perm_q[221:216], resp_valid_n[35] ? t8_hit_perm : resp_perm_q[215:210], resp_valid_n[34] ? t8_hit_perm : resp_perm_q[209:204], resp_valid_n[33] ? t8_hit_perm : resp_perm_q[203:198], resp_valid_n[32] ? t8_hit_perm : resp_perm_q[197:192], resp_valid_n[31] ? t7_hit_perm : resp_perm_q[191:186], resp_valid_n[30] ? t7_hit_perm : resp_perm_q[185:180], resp_valid_n[29] ? t7_hit_perm : resp_perm_q[179:174], resp_valid_n[28] ? t7_hit_perm : resp_perm_q[173:168], resp_valid_n[27] ? t6_hit_perm : resp_perm_q[167:162], resp_valid_n[26] ? t6_hit_perm : resp_perm_q[161:156], resp_valid_n[25] ? t6_hit_perm : resp_perm_q[155:150], resp_valid_n[24] ? t6_hit_perm : resp_perm_q[149:144], resp_valid_n[23] ? t5_hit_perm : resp_perm_q[143:138], resp_valid_n[22] ? t5_hit_perm : resp_perm_q[137:132], resp_valid_n[21] ? t5_hit_perm : resp_perm_q[131:126], resp_valid_n[20] ? t5_hit_perm : resp_perm_q[125:120], resp_valid_n[19] ? t4_hit_perm : resp_perm_q[119:114], resp_valid_n[18] ? t4_hit_perm : resp_perm_q[113:108], resp_valid_n[17] ? t4_hit_perm : resp_perm_q[107:102], resp_valid_n[16] ? t4_hit_perm : resp_perm_q[101:96], resp_valid_n[15] ? t3_hit_perm : resp_perm_q[95:90], resp_valid_n[14] ? t3_hit_perm : resp_perm_q[89:84], resp_valid_n[13] ? t3_hit_perm : resp_perm_q[83:78], resp_valid_n[12] ? t3_hit_perm : resp_perm_q[77:72], resp_valid_n[11] ? t2_hit_perm : resp_perm_q[71:66], resp_valid_n[10] ? t2_hit_perm : resp_perm_q[65:60], resp_valid_n[9] ? t2_hit_perm : resp_perm_q[59:54], resp_valid_n[8] ? t2_hit_perm : resp_perm_q[53:48], resp_valid_n[7] ? t1_hit_perm : resp_perm_q[47:42], resp_valid_n[6] ? t1_hit_perm : resp_perm_q[41:36], resp_valid_n[5] ? t1_hit_perm : resp_perm_q[35:30], resp_valid_n[4] ? t1_hit_perm : resp_perm_q[29:24], resp_valid_n[3] ? t0_hit_perm : resp_perm_q[23:18], resp_valid_n[2] ? t0_hit_perm : resp_perm_q[17:12], resp_valid_n[1] ? t0_hit_perm : resp_perm_q[11:6], resp_valid_n[0] ? t0_hit_perm : resp_perm_q[5:0]};
+  assign resp_perm_d = {resp_valid_next[63] ? t15_hit_perm : resp_perm_q[383:378],
+      resp_valid_next[62] ? t15_hit_perm : resp_perm_q[377:372], resp_valid_next[61] ? t15_hit_perm
+      : resp_perm_q[371:366], resp_valid_next[60] ? t15_hit_perm : resp_perm_q[365:360],
+      resp_valid_next[59] ? t14_hit_perm : resp_perm_q[359:354], resp_valid_next[58] ? t14_hit_perm
+      : resp_perm_q[353:348], resp_valid_next[57] ? t14_hit_perm : resp_perm_q[347:342],
+      resp_valid_next[56] ? t14_hit_perm : resp_perm_q[341:336], resp_valid_next[55] ? t13_hit_perm
+      : resp_perm_q[335:330], resp_valid_next[54] ? t13_hit_perm : resp_perm_q[329:324],
+      resp_valid_next[53] ? t13_hit_perm : resp_perm_q[323:318], resp_valid_next[52] ? t13_hit_perm
+      : resp_perm_q[317:312], resp_valid_next[51] ? t12_hit_perm : resp_perm_q[311:306],
+      resp_valid_next[50] ? t12_hit_perm : resp_perm_q[305:300], resp_valid_next[49] ? t12_hit_perm
+      : resp_perm_q[299:294], resp_valid_next[48] ? t12_hit_perm : resp_perm_q[293:288],
+      resp_valid_next[47] ? t11_hit_perm : resp_perm_q[287:282], resp_valid_next[46] ? t11_hit_perm
+      : resp_perm_q[281:276], resp_valid_next[45] ? t11_hit_perm : resp_perm_q[275:270],
+      resp_valid_next[44] ? t11_hit_perm : resp_perm_q[269:264], resp_valid_next[43] ? t10_hit_perm
+      : resp_perm_q[263:258], resp_valid_next[42] ? t10_hit_perm : resp_perm_q[257:252],
+      resp_valid_next[41] ? t10_hit_perm : resp_perm_q[251:246], resp_valid_next[40] ? t10_hit_perm
+      : resp_perm_q[245:240], resp_valid_next[39] ? t9_hit_perm : resp_perm_q[239:234],
+      resp_valid_next[38] ? t9_hit_perm : resp_perm_q[233:228], resp_valid_next[37] ? t9_hit_perm
+      : resp_perm_q[227:222], resp_valid_next[36] ? t9_hit_perm : resp_perm_q[221:216],
+      resp_valid_next[35] ? t8_hit_perm : resp_perm_q[215:210], resp_valid_next[34] ? t8_hit_perm
+      : resp_perm_q[209:204], resp_valid_next[33] ? t8_hit_perm : resp_perm_q[203:198],
+      resp_valid_next[32] ? t8_hit_perm : resp_perm_q[197:192], resp_valid_next[31] ? t7_hit_perm
+      : resp_perm_q[191:186], resp_valid_next[30] ? t7_hit_perm : resp_perm_q[185:180],
+      resp_valid_next[29] ? t7_hit_perm : resp_perm_q[179:174], resp_valid_next[28] ? t7_hit_perm
+      : resp_perm_q[173:168], resp_valid_next[27] ? t6_hit_perm : resp_perm_q[167:162],
+      resp_valid_next[26] ? t6_hit_perm : resp_perm_q[161:156], resp_valid_next[25] ? t6_hit_perm
+      : resp_perm_q[155:150], resp_valid_next[24] ? t6_hit_perm : resp_perm_q[149:144],
+      resp_valid_next[23] ? t5_hit_perm : resp_perm_q[143:138], resp_valid_next[22] ? t5_hit_perm
+      : resp_perm_q[137:132], resp_valid_next[21] ? t5_hit_perm : resp_perm_q[131:126],
+      resp_valid_next[20] ? t5_hit_perm : resp_perm_q[125:120], resp_valid_next[19] ? t4_hit_perm
+      : resp_perm_q[119:114], resp_valid_next[18] ? t4_hit_perm : resp_perm_q[113:108],
+      resp_valid_next[17] ? t4_hit_perm : resp_perm_q[107:102], resp_valid_next[16] ? t4_hit_perm
+      : resp_perm_q[101:96], resp_valid_next[15] ? t3_hit_perm : resp_perm_q[95:90],
+      resp_valid_next[14] ? t3_hit_perm : resp_perm_q[89:84], resp_valid_next[13] ? t3_hit_perm
+      : resp_perm_q[83:78], resp_valid_next[12] ? t3_hit_perm : resp_perm_q[77:72],
+      resp_valid_next[11] ? t2_hit_perm : resp_perm_q[71:66], resp_valid_next[10] ? t2_hit_perm
+      : resp_perm_q[65:60], resp_valid_next[9] ? t2_hit_perm : resp_perm_q[59:54],
+      resp_valid_next[8] ? t2_hit_perm : resp_perm_q[53:48], resp_valid_next[7] ? t1_hit_perm
+      : resp_perm_q[47:42], resp_valid_next[6] ? t1_hit_perm : resp_perm_q[41:36],
+      resp_valid_next[5] ? t1_hit_perm : resp_perm_q[35:30], resp_valid_next[4] ? t1_hit_perm
+      : resp_perm_q[29:24], resp_valid_next[3] ? t0_hit_perm : resp_perm_q[23:18],
+      resp_valid_next[2] ? t0_hit_perm : resp_perm_q[17:12], resp_valid_next[1] ? t0_hit_perm
+      : resp_perm_q[11:6], resp_valid_next[0] ? t0_hit_perm : resp_perm_q[5:0]};
   assign resp_perm_o = resp_perm_q;
-  assign fill_vpn_d = {fill_valid_n[63] ? t15_fill_vh : fill_vpn_q[2303:2268], fill_valid_n[62] ? t15_fill_vh : fill_vpn_q[2267:2232], fill_valid_n[61] ? t15_fill_vh : fill_vpn_q[2231:2196], fill_valid_n[60] ? t15_fill_vh : fill_vpn_q[2195:2160], fill_valid_n[59] ? t14_fill_vh : fill_vpn_q[2159:2124], fill_valid_n[58] ? t14_fill_vh : fill_vpn_q[2123:2088], fill_valid_n[57] ? t14_fill_vh : fill_vpn_q[2087:2052], fill_valid_n[56] ? t14_fill_vh : fill_vpn_q[2051:2016], fill_valid_n[55] ? t13_fill_vh : fill_vpn_q[2015:1980], fill_valid_n[54] ? t13_fill_vh : fill_vpn_q[1979:1944], fill_valid_n[53] ? t13_fill_vh : fill_vpn_q[1943:1908], fill_valid_n[52] ? t13_fill_vh : fill_vpn_q[1907:1872], fill_valid_n[51] ? t12_fill_vh : fill_vpn_q[1871:1836], fill_valid_n[50] ? t12_fill_vh : fill_vpn_q[1835:1800], fill_valid_n[49] ? t12_fill_vh : fill_vpn_q[1799:1764], fill_valid_n[48] ? t12_fill_vh : fill_vpn_q[1763:1728], fill_valid_n[47] ? t11_fill_vh : fill_vpn_q[1727:1692], fill_valid_n[46] ? t11_fill_vh : fill_vpn_q[1691:1656], fill_valid_n[45] ? t11_fill_vh : fill_vpn_q[1655:1620], fill_valid_n[44] ? t11_fill_vh : fill_vpn_q[1619:1584], fill_valid_n[43] ? t10_fill_vh : fill_vpn_q[1583:1548], fill_valid_n[42] ? t10_fill_vh : fill_vpn_q[1547:1512], fill_valid_n[41] ? t10_fill_vh : fill_vpn_q[1511:1476], fill_valid_n[40] ? t10_fill_vh : fill_vpn_q[1475:1440], fill_valid_n[39] ? t9_fill_vh : fill_vpn_q[1439:1404], fill_valid_n[38] ? t9_fill_vh : fill_vpn_q[1403:1368], fill_valid_n[37] ? t9_fill_vh : fill_vpn_q[1367:1332], fill_valid_n[36] ? t9_fill_vh : fill_vpn_q[1331:1296], fill_valid_n[35] ? t8_fill_vh : fill_vpn_q[1295:1260], fill_valid_n[34] ? t8_fill_vh : fill_vpn_q[1259:1224], fill_valid_n[33] ? t8_fill_vh : fill_vpn_q[1223:1188], fill_valid_n[32] ? t8_fill_vh : fill_vpn_q[1187:1152], fill_valid_n[31] ? t7_fill_vh : fill_vpn_q[1151:1116], fill_valid_n[30] ? t7_fill_vh : fill_vpn_q[1115:1080], fill_valid_n[29] ? t7_fill_vh : fill_vpn_q[1079:1044], fill_valid_n[28] ? t7_fill_vh : fill_vpn_q[1043:1008], fill_valid_n[27] ? t6_fill_vh : fill_vpn_q[1007:972], fill_valid_n[26] ? t6_fill_vh : fill_vpn_q[971:936], fill_valid_n[25] ? t6_fill_vh : fill_vpn_q[935:900], fill_valid_n[24] ? t6_fill_vh : fill_vpn_q[899:864], fill_valid_n[23] ? t5_fill_vh : fill_vpn_q[863:828], fill_valid_n[22] ? t5_fill_vh : fill_vpn_q[827:792], fill_valid_n[21] ? t5_fill_vh : fill_vpn_q[791:756], fill_valid_n[20] ? t5_fill_vh : fill_vpn_q[755:720], fill_valid_n[19] ? t4_fill_vh : fill_vpn_q[719:684], fill_valid_n[18] ? t4_fill_vh : fill_vpn_q[683:648], fill_valid_n[17] ? t4_fill_vh : fill_vpn_q[647:612], fill_valid_n[16] ? t4_fill_vh : fill_vpn_q[611:576], fill_valid_n[15] ? t3_fill_vh : fill_vpn_q[575:540], fill_valid_n[14] ? t3_fill_vh : fill_vpn_q[539:504], fill_valid_n[13] ? t3_fill_vh : fill_vpn_q[503:468], fill_valid_n[12] ? t3_fill_vh : fill_vpn_q[467:432], fill_valid_n[11] ? t2_fill_vh : fill_vpn_q[431:396], fill_valid_n[10] ? t2_fill_vh : fill_vpn_q[395:360], fill_valid_n[9] ? t2_fill_vh : fill_vpn_q[359:324], fill_valid_n[8] ? t2_fill_vh : fill_vpn_q[323:288], fill_valid_n[7] ? t1_fill_vh : fill_vpn_q[287:252], fill_valid_n[6] ? t1_fill_vh : fill_vpn_q[251:216], fill_valid_n[5] ? t1_fill_vh : fill_vpn_q[215:180], fill_valid_n[4] ? t1_fill_vh : fill_vpn_q[179:144], fill_valid_n[3] ? t0_fill_vh : fill_vpn_q[143:108], fill_valid_n[2] ? t0_fill_vh : fill_vpn_q[107:72], fill_valid_n[1] ? t0_fill_vh : fill_vpn_q[71:36], fill_valid_n[0] ? t0_fill_vh : fill_vpn_q[35:0]};
+  assign fill_vpn_d = {fill_valid_next[63] ? t15_fill_vh : fill_vpn_q[2303:2268],
+      fill_valid_next[62] ? t15_fill_vh : fill_vpn_q[2267:2232], fill_valid_next[61] ? t15_fill_vh
+      : fill_vpn_q[2231:2196], fill_valid_next[60] ? t15_fill_vh : fill_vpn_q[2195:2160],
+      fill_valid_next[59] ? t14_fill_vh : fill_vpn_q[2159:2124], fill_valid_next[58] ? t14_fill_vh
+      : fill_vpn_q[2123:2088], fill_valid_next[57] ? t14_fill_vh : fill_vpn_q[2087:2052],
+      fill_valid_next[56] ? t14_fill_vh : fill_vpn_q[2051:2016], fill_valid_next[55] ? t13_fill_vh
+      : fill_vpn_q[2015:1980], fill_valid_next[54] ? t13_fill_vh : fill_vpn_q[1979:1944],
+      fill_valid_next[53] ? t13_fill_vh : fill_vpn_q[1943:1908], fill_valid_next[52] ? t13_fill_vh
+      : fill_vpn_q[1907:1872], fill_valid_next[51] ? t12_fill_vh : fill_vpn_q[1871:1836],
+      fill_valid_next[50] ? t12_fill_vh : fill_vpn_q[1835:1800], fill_valid_next[49] ? t12_fill_vh
+      : fill_vpn_q[1799:1764], fill_valid_next[48] ? t12_fill_vh : fill_vpn_q[1763:1728],
+      fill_valid_next[47] ? t11_fill_vh : fill_vpn_q[1727:1692], fill_valid_next[46] ? t11_fill_vh
+      : fill_vpn_q[1691:1656], fill_valid_next[45] ? t11_fill_vh : fill_vpn_q[1655:1620],
+      fill_valid_next[44] ? t11_fill_vh : fill_vpn_q[1619:1584], fill_valid_next[43] ? t10_fill_vh
+      : fill_vpn_q[1583:1548], fill_valid_next[42] ? t10_fill_vh : fill_vpn_q[1547:1512],
+      fill_valid_next[41] ? t10_fill_vh : fill_vpn_q[1511:1476], fill_valid_next[40] ? t10_fill_vh
+      : fill_vpn_q[1475:1440], fill_valid_next[39] ? t9_fill_vh : fill_vpn_q[1439:1404],
+      fill_valid_next[38] ? t9_fill_vh : fill_vpn_q[1403:1368], fill_valid_next[37] ? t9_fill_vh
+      : fill_vpn_q[1367:1332], fill_valid_next[36] ? t9_fill_vh : fill_vpn_q[1331:1296],
+      fill_valid_next[35] ? t8_fill_vh : fill_vpn_q[1295:1260], fill_valid_next[34] ? t8_fill_vh
+      : fill_vpn_q[1259:1224], fill_valid_next[33] ? t8_fill_vh : fill_vpn_q[1223:1188],
+      fill_valid_next[32] ? t8_fill_vh : fill_vpn_q[1187:1152], fill_valid_next[31] ? t7_fill_vh
+      : fill_vpn_q[1151:1116], fill_valid_next[30] ? t7_fill_vh : fill_vpn_q[1115:1080],
+      fill_valid_next[29] ? t7_fill_vh : fill_vpn_q[1079:1044], fill_valid_next[28] ? t7_fill_vh
+      : fill_vpn_q[1043:1008], fill_valid_next[27] ? t6_fill_vh : fill_vpn_q[1007:972],
+      fill_valid_next[26] ? t6_fill_vh : fill_vpn_q[971:936], fill_valid_next[25] ? t6_fill_vh
+      : fill_vpn_q[935:900], fill_valid_next[24] ? t6_fill_vh : fill_vpn_q[899:864],
+      fill_valid_next[23] ? t5_fill_vh : fill_vpn_q[863:828], fill_valid_next[22] ? t5_fill_vh
+      : fill_vpn_q[827:792], fill_valid_next[21] ? t5_fill_vh : fill_vpn_q[791:756],
+      fill_valid_next[20] ? t5_fill_vh : fill_vpn_q[755:720], fill_valid_next[19] ? t4_fill_vh
+      : fill_vpn_q[719:684], fill_valid_next[18] ? t4_fill_vh : fill_vpn_q[683:648],
+      fill_valid_next[17] ? t4_fill_vh : fill_vpn_q[647:612], fill_valid_next[16] ? t4_fill_vh
+      : fill_vpn_q[611:576], fill_valid_next[15] ? t3_fill_vh : fill_vpn_q[575:540],
+      fill_valid_next[14] ? t3_fill_vh : fill_vpn_q[539:504], fill_valid_next[13] ? t3_fill_vh
+      : fill_vpn_q[503:468], fill_valid_next[12] ? t3_fill_vh : fill_vpn_q[467:432],
+      fill_valid_next[11] ? t2_fill_vh : fill_vpn_q[431:396], fill_valid_next[10] ? t2_fill_vh
+      : fill_vpn_q[395:360], fill_valid_next[9] ? t2_fill_vh : fill_vpn_q[359:324],
+      fill_valid_next[8] ? t2_fill_vh : fill_vpn_q[323:288], fill_valid_next[7] ? t1_fill_vh
+      : fill_vpn_q[287:252], fill_valid_next[6] ? t1_fill_vh : fill_vpn_q[251:216],
+      fill_valid_next[5] ? t1_fill_vh : fill_vpn_q[215:180], fill_valid_next[4] ? t1_fill_vh
+      : fill_vpn_q[179:144], fill_valid_next[3] ? t0_fill_vh : fill_vpn_q[143:108],
+      fill_valid_next[2] ? t0_fill_vh : fill_vpn_q[107:72], fill_valid_next[1] ? t0_fill_vh
+      : fill_vpn_q[71:36], fill_valid_next[0] ? t0_fill_vh : fill_vpn_q[35:0]};
   assign fill_vpn_o = fill_vpn_q;
-  assign fill_vmid_d = {fill_valid_n[63] ? t15_fill_vmid : fill_vmid_q[127:126], fill_valid_n[62] ? t15_fill_vmid : fill_vmid_q[125:124], fill_valid_n[61] ? t15_fill_vmid : fill_vmid_q[123:122], fill_valid_n[60] ? t15_fill_vmid : fill_vmid_q[121:120], fill_valid_n[59] ? t14_fill_vmid : fill_vmid_q[119:118], fill_valid_n[58] ? t14_fill_vmid : fill_vmid_q[117:116], fill_valid_n[57] ? t14_fill_vmid : fill_vmid_q[115:114], fill_valid_n[56] ? t14_fill_vmid : fill_vmid_q[113:112], fill_valid_n[55] ? t13_fill_vmid : fill_vmid_q[111:110], fill_valid_n[54] ? t13_fill_vmid : fill_vmid_q[109:108], fill_valid_n[53] ? t13_fill_vmid : fill_vmid_q[107:106], fill_valid_n[52] ? t13_fill_vmid : fill_vmid_q[105:104], fill_valid_n[51] ? t12_fill_vmid : fill_vmid_q[103:102], fill_valid_n[50] ? t12_fill_vmid : fill_vmid_q[101:100], fill_valid_n[49] ? t12_fill_vmid : fill_vmid_q[99:98], fill_valid_n[48] ? t12_fill_vmid : fill_vmid_q[97:96], fill_valid_n[47] ? t11_fill_vmid : fill_vmid_q[95:94], fill_valid_n[46] ? t11_fill_vmid : fill_vmid_q[93:92], fill_valid_n[45] ? t11_fill_vmid : fill_vmid_q[91:90], fill_valid_n[44] ? t11_fill_vmid : fill_vmid_q[89:88], fill_valid_n[43] ? t10_fill_vmid : fill_vmid_q[87:86], fill_valid_n[42] ? t10_fill_vmid : fill_vmid_q[85:84], fill_valid_n[41] ? t10_fill_vmid : fill_vmid_q[83:82], fill_valid_n[40] ? t10_fill_vmid : fill_vmid_q[81:80], fill_valid_n[39] ? t9_fill_vmid : fill_vmid_q[79:78], fill_valid_n[38] ? t9_fill_vmid : fill_vmid_q[77:76], fill_valid_n[37] ? t9_fill_vmid : fill_vmid_q[75:74], fill_valid_n[36] ? t9_fill_vmid : fill_vmid_q[73:72], fill_valid_n[35] ? t8_fill_vmid : fill_vmid_q[71:70], fill_valid_n[34] ? t8_fill_vmid : fill_vmid_q[69:68], fill_valid_n[33] ? t8_fill_vmid : fill_vmid_q[67:66], fill_valid_n[32] ? t8_fill_vmid : fill_vmid_q[65:64], fill_valid_n[31] ? t7_fill_vmid : fill_vmid_q[63:62], fill_valid_n[30] ? t7_fill_vmid : fill_vmid_q[61:60], fill_valid_n[29] ? t7_fill_vmid : fill_vmid_q[59:58], fill_valid_n[28] ? t7_fill_vmid : fill_vmid_q[57:56], fill_valid_n[27] ? t6_fill_vmid : fill_vmid_q[55:54], fill_valid_n[26] ? t6_fill_vmid : fill_vmid_q[53:52], fill_valid_n[25] ? t6_fill_vmid : fill_vmid_q[51:50], fill_valid_n[24] ? t6_fill_vmid : fill_vmid_q[49:48], fill_valid_n[23] ? t5_fill_vmid : fill_vmid_q[47:46], fill_valid_n[22] ? t5_fill_vmid : fill_vmid_q[45:44], fill_valid_n[21] ? t5_fill_vmid : fill_vmid_q[43:42], fill_valid_n[20] ? t5_fill_vmid : fill_vmid_q[41:40], fill_valid_n[19] ? t4_fill_vmid : fill_vmid_q[39:38], fill_valid_n[18] ? t4_fill_vmid : fill_vmid_q[37:36], fill_valid_n[17] ? t4_fill_vmid : fill_vmid_q[35:34], fill_valid_n[16] ? t4_fill_vmid : fill_vmid_q[33:32], fill_valid_n[15] ? t3_fill_vmid : fill_vmid_q[31:30], fill_valid_n[14] ? t3_fill_vmid : fill_vmid_q[29:28], fill_valid_n[13] ? t3_fill_vmid : fill_vmid_q[27:26], fill_valid_n[12] ? t3_fill_vmid : fill_vmid_q[25:24], fill_valid_n[11] ? t2_fill_vmid : fill_vmid_q[23:22], fill_valid_n[10] ? t2_fill_vmid : fill_vmid_q[21:20], fill_valid_n[9] ? t2_fill_vmid : fill_vmid_q[19:18], fill_valid_n[8] ? t2_fill_vmid : fill_vmid_q[17:16], fill_valid_n[7] ? t1_fill_vmid : fill_vmid_q[15:14], fill_valid_n[6] ? t1_fill_vmid : fill_vmid_q[13:12], fill_valid_n[5] ? t1_fill_vmid : fill_vmid_q[11:10], fill_valid_n[4] ? t1_fill_vmid : fill_vmid_q[9:8], fill_valid_n[3] ? t0_fill_vmid : fill_vmid_q[7:6], fill_valid_n[2] ? t0_fill_vmid : fill_vmid_q[5:4], fill_valid_n[1] ? t0_fill_vmid : fill_vmid_q[3:2], fill_valid_n[0] ? t0_fill_vmid : fill_vmid_q[1:0]};
+  assign fill_vmid_d = {fill_valid_next[63] ? t15_fill_vmid : fill_vmid_q[127:126],
+      fill_valid_next[62] ? t15_fill_vmid : fill_vmid_q[125:124], fill_valid_next[61]
+      ? t15_fill_vmid : fill_vmid_q[123:122], fill_valid_next[60] ? t15_fill_vmid
+      : fill_vmid_q[121:120], fill_valid_next[59] ? t14_fill_vmid : fill_vmid_q[119:118],
+      fill_valid_next[58] ? t14_fill_vmid : fill_vmid_q[117:116], fill_valid_next[57]
+      ? t14_fill_vmid : fill_vmid_q[115:114], fill_valid_next[56] ? t14_fill_vmid
+      : fill_vmid_q[113:112], fill_valid_next[55] ? t13_fill_vmid : fill_vmid_q[111:110],
+      fill_valid_next[54] ? t13_fill_vmid : fill_vmid_q[109:108], fill_valid_next[53]
+      ? t13_fill_vmid : fill_vmid_q[107:106], fill_valid_next[52] ? t13_fill_vmid
+      : fill_vmid_q[105:104], fill_valid_next[51] ? t12_fill_vmid : fill_vmid_q[103:102],
+      fill_valid_next[50] ? t12_fill_vmid : fill_vmid_q[101:100], fill_valid_next[49]
+      ? t12_fill_vmid : fill_vmid_q[99:98], fill_valid_next[48] ? t12_fill_vmid
+      : fill_vmid_q[97:96], fill_valid_next[47] ? t11_fill_vmid : fill_vmid_q[95:94],
+      fill_valid_next[46] ? t11_fill_vmid : fill_vmid_q[93:92], fill_valid_next[45] ? t11_fill_vmid
+      : fill_vmid_q[91:90], fill_valid_next[44] ? t11_fill_vmid : fill_vmid_q[89:88],
+      fill_valid_next[43] ? t10_fill_vmid : fill_vmid_q[87:86], fill_valid_next[42] ? t10_fill_vmid
+      : fill_vmid_q[85:84], fill_valid_next[41] ? t10_fill_vmid : fill_vmid_q[83:82],
+      fill_valid_next[40] ? t10_fill_vmid : fill_vmid_q[81:80], fill_valid_next[39] ? t9_fill_vmid
+      : fill_vmid_q[79:78], fill_valid_next[38] ? t9_fill_vmid : fill_vmid_q[77:76],
+      fill_valid_next[37] ? t9_fill_vmid : fill_vmid_q[75:74], fill_valid_next[36] ? t9_fill_vmid
+      : fill_vmid_q[73:72], fill_valid_next[35] ? t8_fill_vmid : fill_vmid_q[71:70],
+      fill_valid_next[34] ? t8_fill_vmid : fill_vmid_q[69:68], fill_valid_next[33] ? t8_fill_vmid
+      : fill_vmid_q[67:66], fill_valid_next[32] ? t8_fill_vmid : fill_vmid_q[65:64],
+      fill_valid_next[31] ? t7_fill_vmid : fill_vmid_q[63:62], fill_valid_next[30] ? t7_fill_vmid
+      : fill_vmid_q[61:60], fill_valid_next[29] ? t7_fill_vmid : fill_vmid_q[59:58],
+      fill_valid_next[28] ? t7_fill_vmid : fill_vmid_q[57:56], fill_valid_next[27] ? t6_fill_vmid
+      : fill_vmid_q[55:54], fill_valid_next[26] ? t6_fill_vmid : fill_vmid_q[53:52],
+      fill_valid_next[25] ? t6_fill_vmid : fill_vmid_q[51:50], fill_valid_next[24] ? t6_fill_vmid
+      : fill_vmid_q[49:48], fill_valid_next[23] ? t5_fill_vmid : fill_vmid_q[47:46],
+      fill_valid_next[22] ? t5_fill_vmid : fill_vmid_q[45:44], fill_valid_next[21] ? t5_fill_vmid
+      : fill_vmid_q[43:42], fill_valid_next[20] ? t5_fill_vmid : fill_vmid_q[41:40],
+      fill_valid_next[19] ? t4_fill_vmid : fill_vmid_q[39:38], fill_valid_next[18] ? t4_fill_vmid
+      : fill_vmid_q[37:36], fill_valid_next[17] ? t4_fill_vmid : fill_vmid_q[35:34],
+      fill_valid_next[16] ? t4_fill_vmid : fill_vmid_q[33:32], fill_valid_next[15] ? t3_fill_vmid
+      : fill_vmid_q[31:30], fill_valid_next[14] ? t3_fill_vmid : fill_vmid_q[29:28],
+      fill_valid_next[13] ? t3_fill_vmid : fill_vmid_q[27:26], fill_valid_next[12] ? t3_fill_vmid
+      : fill_vmid_q[25:24], fill_valid_next[11] ? t2_fill_vmid : fill_vmid_q[23:22],
+      fill_valid_next[10] ? t2_fill_vmid : fill_vmid_q[21:20], fill_valid_next[9] ? t2_fill_vmid
+      : fill_vmid_q[19:18], fill_valid_next[8] ? t2_fill_vmid : fill_vmid_q[17:16],
+      fill_valid_next[7] ? t1_fill_vmid : fill_vmid_q[15:14], fill_valid_next[6] ? t1_fill_vmid
+      : fill_vmid_q[13:12], fill_valid_next[5] ? t1_fill_vmid : fill_vmid_q[11:10],
+      fill_valid_next[4] ? t1_fill_vmid : fill_vmid_q[9:8], fill_valid_next[3] ? t0_fill_vmid
+      : fill_vmid_q[7:6], fill_valid_next[2] ? t0_fill_vmid : fill_vmid_q[5:4], fill_valid_next[1]
+      ? t0_fill_vmid : fill_vmid_q[3:2], fill_valid_next[0] ? t0_fill_vmid : fill_vmid_q[1:0]};
   assign fill_vmid_o = fill_vmid_q;
-  assign fill_ppn_d = {fill_valid_n[63] ? t15_fill_ppn : fill_ppn_q[2303:2268], fill_valid_n[62] ? t15_fill_ppn : fill_ppn_q[2267:2232], fill_valid_n[61] ? t15_fill_ppn : fill_ppn_q[2231:2196], fill_valid_n[60] ? t15_fill_ppn : fill_ppn_q[2195:2160], fill_valid_n[59] ? t14_fill_ppn : fill_ppn_q[2159:2124], fill_valid_n[58] ? t14_fill_ppn : fill_ppn_q[2123:2088], fill_valid_n[57] ? t14_fill_ppn : fill_ppn_q[2087:2052], fill_valid_n[56] ? t14_fill_ppn : fill_ppn_q[2051:2016], fill_valid_n[55] ? t13_fill_ppn : fill_ppn_q[2015:1980], fill_valid_n[54] ? t13_fill_ppn : fill_ppn_q[1979:1944], fill_valid_n[53] ? t13_fill_ppn : fill_ppn_q[1943:1908], fill_valid_n[52] ? t13_fill_ppn : fill_ppn_q[1907:1872], fill_valid_n[51] ? t12_fill_ppn : fill_ppn_q[1871:1836], fill_valid_n[50] ? t12_fill_ppn : fill_ppn_q[1835:1800], fill_valid_n[49] ? t12_fill_ppn : fill_ppn_q[1799:1764], fill_valid_n[48] ? t12_fill_ppn : fill_ppn_q[1763:1728], fill_valid_n[47] ? t11_fill_ppn : fill_ppn_q[1727:1692], fill_valid_n[46] ? t11_fill_ppn : fill_ppn_q[1691:1656], fill_valid_n[45] ? t11_fill_ppn : fill_ppn_q[1655:1620], fill_valid_n[44] ? t11_fill_ppn : fill_ppn_q[1619:1584], fill_valid_n[43] ? t10_fill_ppn : fill_ppn_q[1583:1548], fill_valid_n[42] ? t10_fill_ppn : fill_ppn_q[1547:1512], fill_valid_n[41] ? t10_fill_ppn : fill_ppn_q[1511:1476], fill_valid_n[40] ? t10_fill_ppn : fill_ppn_q[1475:1440], fill_valid_n[39] ? t9_fill_ppn : fill_ppn_q[1439:1404], fill_valid_n[38] ? t9_fill_ppn : fill_ppn_q[1403:1368], fill_valid_n[37] ? t9_fill_ppn : fill_ppn_q[1367:1332], fill_valid_n[36] ? t9_fill_ppn : fill_ppn_q[1331:1296], fill_valid_n[35] ? t8_fill_ppn : fill_ppn_q[1295:1260], fill_valid_n[34] ? t8_fill_ppn : fill_ppn_q[1259:1224], fill_valid_n[33] ? t8_fill_ppn : fill_ppn_q[1223:1188], fill_valid_n[32] ? t8_fill_ppn : fill_ppn_q[1187:1152], fill_valid_n[31] ? t7_fill_ppn : fill_ppn_q[1151:1116], fill_valid_n[30] ? t7_fill_ppn : fill_ppn_q[1115:1080], fill_valid_n[29] ? t7_fill_ppn : fill_ppn_q[1079:1044], fill_valid_n[28] ? t7_fill_ppn : fill_ppn_q[1043:1008], fill_valid_n[27] ? t6_fill_ppn : fill_ppn_q[1007:972], fill_valid_n[26] ? t6_fill_ppn : fill_ppn_q[971:936], fill_valid_n[25] ? t6_fill_ppn : fill_ppn_q[935:900], fill_valid_n[24] ? t6_fill_ppn : fill_ppn_q[899:864], fill_valid_n[23] ? t5_fill_ppn : fill_ppn_q[863:828], fill_valid_n[22] ? t5_fill_ppn : fill_ppn_q[827:792], fill_valid_n[21] ? t5_fill_ppn : fill_ppn_q[791:756], fill_valid_n[20] ? t5_fill_ppn : fill_ppn_q[755:720], fill_valid_n[19] ? t4_fill_ppn : fill_ppn_q[719:684], fill_valid_n[18] ? t4_fill_ppn : fill_ppn_q[683:648], fill_valid_n[17] ? t4_fill_ppn : fill_ppn_q[647:612], fill_valid_n[16] ? t4_fill_ppn : fill_ppn_q[611:576], fill_valid_n[15] ? t3_fill_ppn : fill_ppn_q[575:540], fill_valid_n[14] ? t3_fill_ppn : fill_ppn_q[539:504], fill_valid_n[13] ? t3_fill_ppn : fill_ppn_q[503:468], fill_valid_n[12] ? t3_fill_ppn : fill_ppn_q[467:432], fill_valid_n[11] ? t2_fill_ppn : fill_ppn_q[431:396], fill_valid_n[10] ? t2_fill_ppn : fill_ppn_q[395:360], fill_valid_n[9] ? t2_fill_ppn : fill_ppn_q[359:324], fill_valid_n[8] ? t2_fill_ppn : fill_ppn_q[323:288], fill_valid_n[7] ? t1_fill_ppn : fill_ppn_q[287:252], fill_valid_n[6] ? t1_fill_ppn : fill_ppn_q[251:216], fill_valid_n[5] ? t1_fill_ppn : fill_ppn_q[215:180], fill_valid_n[4] ? t1_fill_ppn : fill_ppn_q[179:144], fill_valid_n[3] ? t0_fill_ppn : fill_ppn_q[143:108], fill_valid_n[2] ? t0_fill_ppn : fill_ppn_q[107:72], fill_valid_n[1] ? t0_fill_ppn : fill_ppn_q[71:36], fill_valid_n[0] ? t0_fill_ppn : fill_ppn_q[35:0]};
+  assign fill_ppn_d = {fill_valid_next[63] ? t15_fill_ppn : fill_ppn_q[2303:2268],
+      fill_valid_next[62] ? t15_fill_ppn : fill_ppn_q[2267:2232], fill_valid_next[61] ? t15_fill_ppn
+      : fill_ppn_q[2231:2196], fill_valid_next[60] ? t15_fill_ppn : fill_ppn_q[2195:2160],
+      fill_valid_next[59] ? t14_fill_ppn : fill_ppn_q[2159:2124], fill_valid_next[58] ? t14_fill_ppn
+      : fill_ppn_q[2123:2088], fill_valid_next[57] ? t14_fill_ppn : fill_ppn_q[2087:2052],
+      fill_valid_next[56] ? t14_fill_ppn : fill_ppn_q[2051:2016], fill_valid_next[55] ? t13_fill_ppn
+      : fill_ppn_q[2015:1980], fill_valid_next[54] ? t13_fill_ppn : fill_ppn_q[1979:1944],
+      fill_valid_next[53] ? t13_fill_ppn : fill_ppn_q[1943:1908], fill_valid_next[52] ? t13_fill_ppn
+      : fill_ppn_q[1907:1872], fill_valid_next[51] ? t12_fill_ppn : fill_ppn_q[1871:1836],
+      fill_valid_next[50] ? t12_fill_ppn : fill_ppn_q[1835:1800], fill_valid_next[49] ? t12_fill_ppn
+      : fill_ppn_q[1799:1764], fill_valid_next[48] ? t12_fill_ppn : fill_ppn_q[1763:1728],
+      fill_valid_next[47] ? t11_fill_ppn : fill_ppn_q[1727:1692], fill_valid_next[46] ? t11_fill_ppn
+      : fill_ppn_q[1691:1656], fill_valid_next[45] ? t11_fill_ppn : fill_ppn_q[1655:1620],
+      fill_valid_next[44] ? t11_fill_ppn : fill_ppn_q[1619:1584], fill_valid_next[43] ? t10_fill_ppn
+      : fill_ppn_q[1583:1548], fill_valid_next[42] ? t10_fill_ppn : fill_ppn_q[1547:1512],
+      fill_valid_next[41] ? t10_fill_ppn : fill_ppn_q[1511:1476], fill_valid_next[40] ? t10_fill_ppn
+      : fill_ppn_q[1475:1440], fill_valid_next[39] ? t9_fill_ppn : fill_ppn_q[1439:1404],
+      fill_valid_next[38] ? t9_fill_ppn : fill_ppn_q[1403:1368], fill_valid_next[37] ? t9_fill_ppn
+      : fill_ppn_q[1367:1332], fill_valid_next[36] ? t9_fill_ppn : fill_ppn_q[1331:1296],
+      fill_valid_next[35] ? t8_fill_ppn : fill_ppn_q[1295:1260], fill_valid_next[34] ? t8_fill_ppn
+      : fill_ppn_q[1259:1224], fill_valid_next[33] ? t8_fill_ppn : fill_ppn_q[1223:1188],
+      fill_valid_next[32] ? t8_fill_ppn : fill_ppn_q[1187:1152], fill_valid_next[31] ? t7_fill_ppn
+      : fill_ppn_q[1151:1116], fill_valid_next[30] ? t7_fill_ppn : fill_ppn_q[1115:1080],
+      fill_valid_next[29] ? t7_fill_ppn : fill_ppn_q[1079:1044], fill_valid_next[28] ? t7_fill_ppn
+      : fill_ppn_q[1043:1008], fill_valid_next[27] ? t6_fill_ppn : fill_ppn_q[1007:972],
+      fill_valid_next[26] ? t6_fill_ppn : fill_ppn_q[971:936], fill_valid_next[25] ? t6_fill_ppn
+      : fill_ppn_q[935:900], fill_valid_next[24] ? t6_fill_ppn : fill_ppn_q[899:864],
+      fill_valid_next[23] ? t5_fill_ppn : fill_ppn_q[863:828], fill_valid_next[22] ? t5_fill_ppn
+      : fill_ppn_q[827:792], fill_valid_next[21] ? t5_fill_ppn : fill_ppn_q[791:756],
+      fill_valid_next[20] ? t5_fill_ppn : fill_ppn_q[755:720], fill_valid_next[19] ? t4_fill_ppn
+      : fill_ppn_q[719:684], fill_valid_next[18] ? t4_fill_ppn : fill_ppn_q[683:648],
+      fill_valid_next[17] ? t4_fill_ppn : fill_ppn_q[647:612], fill_valid_next[16] ? t4_fill_ppn
+      : fill_ppn_q[611:576], fill_valid_next[15] ? t3_fill_ppn : fill_ppn_q[575:540],
+      fill_valid_next[14] ? t3_fill_ppn : fill_ppn_q[539:504], fill_valid_next[13] ? t3_fill_ppn
+      : fill_ppn_q[503:468], fill_valid_next[12] ? t3_fill_ppn : fill_ppn_q[467:432],
+      fill_valid_next[11] ? t2_fill_ppn : fill_ppn_q[431:396], fill_valid_next[10] ? t2_fill_ppn
+      : fill_ppn_q[395:360], fill_valid_next[9] ? t2_fill_ppn : fill_ppn_q[359:324],
+      fill_valid_next[8] ? t2_fill_ppn : fill_ppn_q[323:288], fill_valid_next[7] ? t1_fill_ppn
+      : fill_ppn_q[287:252], fill_valid_next[6] ? t1_fill_ppn : fill_ppn_q[251:216],
+      fill_valid_next[5] ? t1_fill_ppn : fill_ppn_q[215:180], fill_valid_next[4] ? t1_fill_ppn
+      : fill_ppn_q[179:144], fill_valid_next[3] ? t0_fill_ppn : fill_ppn_q[143:108],
+      fill_valid_next[2] ? t0_fill_ppn : fill_ppn_q[107:72], fill_valid_next[1] ? t0_fill_ppn
+      : fill_ppn_q[71:36], fill_valid_next[0] ? t0_fill_ppn : fill_ppn_q[35:0]};
   assign fill_ppn_o = fill_ppn_q;
-  assign fill_perm_d = {fill_valid_n[63] ? t15_fill_perm : fill_perm_q[383:378], fill_valid_n[62] ? t15_fill_perm : fill_perm_q[377:372], fill_valid_n[61] ? t15_fill_perm : fill_perm_q[371:366], fill_valid_n[60] ? t15_fill_perm : fill_perm_q[365:360], fill_valid_n[59] ? t14_fill_perm : fill_perm_q[359:354], fill_valid_n[58] ? t14_fill_perm : fill_perm_q[353:348], fill_valid_n[57] ? t14_fill_perm : fill_perm_q[347:342], fill_valid_n[56] ? t14_fill_perm : fill_perm_q[341:336], fill_valid_n[55] ? t13_fill_perm : fill_perm_q[335:330], fill_valid_n[54] ? t13_fill_perm : fill_perm_q[329:324], fill_valid_n[53] ? t13_fill_perm : fill_perm_q[323:318], fill_valid_n[52] ? t13_fill_perm : fill_perm_q[317:312], fill_valid_n[51] ? t12_fill_perm : fill_perm_q[311:306], fill_valid_n[50] ? t12_fill_perm : fill_perm_q[305:300], fill_valid_n[49] ? t12_fill_perm : fill_perm_q[299:294], fill_valid_n[48] ? t12_fill_perm : fill_perm_q[293:288], fill_valid_n[47] ? t11_fill_perm : fill_perm_q[287:282], fill_valid_n[46] ? t11_fill_perm : fill_perm_q[281:276], fill_valid_n[45] ? t11_fill_perm : fill_perm_q[275:270], fill_valid_n[44] ? t11_fill_perm : fill_perm_q[269:264], fill_valid_n[43] ? t10_fill_perm : fill_perm_q[263:258], fill_valid_n[42] ? t10_fill_perm : fill_perm_q[257:252], fill_valid_n[41] ? t10_fill_perm : fill_perm_q[251:246], fill_valid_n[40] ? t10_fill_perm : fill_perm_q[245:240], fill_valid_n[39] ? t9_fill_perm : fill_perm_q[239:234], fill_valid_n[38] ? t9_fill_perm : fill_perm_q[233:228], fill_valid_n[37] ? t9_fill_perm : fill_perm_q[227:222], fill_valid_n[36] ? t9_fill_perm : fill_perm_q[221:216], fill_valid_n[35] ? t8_fill_perm : fill_perm_q[215:210], fill_valid_n[34] ? t8_fill_perm : fill_perm_q[209:204], fill_valid_n[33] ? t8_fill_perm : fill_perm_q[203:198], fill_valid_n[32] ? t8_fill_perm : fill_perm_q[197:192], fill_valid_n[31] ? t7_fill_perm : fill_perm_q[191:186], fill_valid_n[30] ? t7_fill_perm : fill_perm_q[185:180], fill_valid_n[29] ? t7_fill_perm : fill_perm_q[179:174], fill_valid_n[28] ? t7_fill_perm : fill_perm_q[173:168], fill_valid_n[27] ? t6_fill_perm : fill_perm_q[167:162], fill_valid_n[26] ? t6_fill_perm : fill_perm_q[161:156], fill_valid_n[25] ? t6_fill_perm : fill_perm_q[155:150], fill_valid_n[24] ? t6_fill_perm : fill_perm_q[149:144], fill_valid_n[23] ? t5_fill_perm : fill_perm_q[143:138], fill_valid_n[22] ? t5_fill_perm : fill_perm_q[137:132], fill_valid_n[21] ? t5_fill_perm : fill_perm_q[131:126], fill_valid_n[20] ? t5_fill_perm : fill_perm_q[125:120], fill_valid_n[19] ? t4_fill_perm : fill_perm_q[119:114], fill_valid_n[18] ? t4_fill_perm : fill_perm_q[113:108], fill_valid_n[17] ? t4_fill_perm : fill_perm_q[107:102], fill_valid_n[16] ? t4_fill_perm : fill_perm_q[101:96], fill_valid_n[15] ? t3_fill_perm : fill_perm_q[95:90], fill_valid_n[14] ? t3_fill_perm : fill_perm_q[89:84], fill_valid_n[13] ? t3_fill_perm : fill_perm_q[83:78], fill_valid_n[12] ? t3_fill_perm : fill_perm_q[77:72], fill_valid_n[11] ? t2_fill_perm : fill_perm_q[71:66], fill_valid_n[10] ? t2_fill_perm : fill_perm_q[65:60], fill_valid_n[9] ? t2_fill_perm : fill_perm_q[59:54], fill_valid_n[8] ? t2_fill_perm : fill_perm_q[53:48], fill_valid_n[7] ? t1_fill_perm : fill_perm_q[47:42], fill_valid_n[6] ? t1_fill_perm : fill_perm_q[41:36], fill_valid_n[5] ? t1_fill_perm : fill_perm_q[35:30], fill_valid_n[4] ? t1_fill_perm : fill_perm_q[29:24], fill_valid_n[3] ? t0_fill_perm : fill_perm_q[23:18], fill_valid_n[2] ? t0_fill_perm : fill_perm_q[17:12], fill_valid_n[1] ? t0_fill_perm : fill_perm_q[11:6], fill_valid_n[0] ? t0_fill_perm : fill_perm_q[5:0]};
+  assign fill_perm_d = {fill_valid_next[63] ? t15_fill_perm : fill_perm_q[383:378],
+      fill_valid_next[62] ? t15_fill_perm : fill_perm_q[377:372], fill_valid_next[61]
+      ? t15_fill_perm : fill_perm_q[371:366], fill_valid_next[60] ? t15_fill_perm
+      : fill_perm_q[365:360], fill_valid_next[59] ? t14_fill_perm : fill_perm_q[359:354],
+      fill_valid_next[58] ? t14_fill_perm : fill_perm_q[353:348], fill_valid_next[57]
+      ? t14_fill_perm : fill_perm_q[347:342], fill_valid_next[56] ? t14_fill_perm
+      : fill_perm_q[341:336], fill_valid_next[55] ? t13_fill_perm : fill_perm_q[335:330],
+      fill_valid_next[54] ? t13_fill_perm : fill_perm_q[329:324], fill_valid_next[53]
+      ? t13_fill_perm : fill_perm_q[323:318], fill_valid_next[52] ? t13_fill_perm
+      : fill_perm_q[317:312], fill_valid_next[51] ? t12_fill_perm : fill_perm_q[311:306],
+      fill_valid_next[50] ? t12_fill_perm : fill_perm_q[305:300], fill_valid_next[49]
+      ? t12_fill_perm : fill_perm_q[299:294], fill_valid_next[48] ? t12_fill_perm
+      : fill_perm_q[293:288], fill_valid_next[47] ? t11_fill_perm : fill_perm_q[287:282],
+      fill_valid_next[46] ? t11_fill_perm : fill_perm_q[281:276], fill_valid_next[45]
+      ? t11_fill_perm : fill_perm_q[275:270], fill_valid_next[44] ? t11_fill_perm
+      : fill_perm_q[269:264], fill_valid_next[43] ? t10_fill_perm : fill_perm_q[263:258],
+      fill_valid_next[42] ? t10_fill_perm : fill_perm_q[257:252], fill_valid_next[41]
+      ? t10_fill_perm : fill_perm_q[251:246], fill_valid_next[40] ? t10_fill_perm
+      : fill_perm_q[245:240], fill_valid_next[39] ? t9_fill_perm : fill_perm_q[239:234],
+      fill_valid_next[38] ? t9_fill_perm : fill_perm_q[233:228], fill_valid_next[37] ? t9_fill_perm
+      : fill_perm_q[227:222], fill_valid_next[36] ? t9_fill_perm : fill_perm_q[221:216],
+      fill_valid_next[35] ? t8_fill_perm : fill_perm_q[215:210], fill_valid_next[34] ? t8_fill_perm
+      : fill_perm_q[209:204], fill_valid_next[33] ? t8_fill_perm : fill_perm_q[203:198],
+      fill_valid_next[32] ? t8_fill_perm : fill_perm_q[197:192], fill_valid_next[31] ? t7_fill_perm
+      : fill_perm_q[191:186], fill_valid_next[30] ? t7_fill_perm : fill_perm_q[185:180],
+      fill_valid_next[29] ? t7_fill_perm : fill_perm_q[179:174], fill_valid_next[28] ? t7_fill_perm
+      : fill_perm_q[173:168], fill_valid_next[27] ? t6_fill_perm : fill_perm_q[167:162],
+      fill_valid_next[26] ? t6_fill_perm : fill_perm_q[161:156], fill_valid_next[25] ? t6_fill_perm
+      : fill_perm_q[155:150], fill_valid_next[24] ? t6_fill_perm : fill_perm_q[149:144],
+      fill_valid_next[23] ? t5_fill_perm : fill_perm_q[143:138], fill_valid_next[22] ? t5_fill_perm
+      : fill_perm_q[137:132], fill_valid_next[21] ? t5_fill_perm : fill_perm_q[131:126],
+      fill_valid_next[20] ? t5_fill_perm : fill_perm_q[125:120], fill_valid_next[19] ? t4_fill_perm
+      : fill_perm_q[119:114], fill_valid_next[18] ? t4_fill_perm : fill_perm_q[113:108],
+      fill_valid_next[17] ? t4_fill_perm : fill_perm_q[107:102], fill_valid_next[16] ? t4_fill_perm
+      : fill_perm_q[101:96], fill_valid_next[15] ? t3_fill_perm : fill_perm_q[95:90],
+      fill_valid_next[14] ? t3_fill_perm : fill_perm_q[89:84], fill_valid_next[13] ? t3_fill_perm
+      : fill_perm_q[83:78], fill_valid_next[12] ? t3_fill_perm : fill_perm_q[77:72],
+      fill_valid_next[11] ? t2_fill_perm : fill_perm_q[71:66], fill_valid_next[10] ? t2_fill_perm
+      : fill_perm_q[65:60], fill_valid_next[9] ? t2_fill_perm : fill_perm_q[59:54],
+      fill_valid_next[8] ? t2_fill_perm : fill_perm_q[53:48], fill_valid_next[7] ? t1_fill_perm
+      : fill_perm_q[47:42], fill_valid_next[6] ? t1_fill_perm : fill_perm_q[41:36],
+      fill_valid_next[5] ? t1_fill_perm : fill_perm_q[35:30], fill_valid_next[4] ? t1_fill_perm
+      : fill_perm_q[29:24], fill_valid_next[3] ? t0_fill_perm : fill_perm_q[23:18],
+      fill_valid_next[2] ? t0_fill_perm : fill_perm_q[17:12], fill_valid_next[1] ? t0_fill_perm
+      : fill_perm_q[11:6], fill_valid_next[0] ? t0_fill_perm : fill_perm_q[5:0]};
   assign fill_perm_o = fill_perm_q;
   // Per-cluster eviction registers: data loaded only with its valid.
-  assign evict_valid_n = {|c15_evict, |c14_evict, |c13_evict, |c12_evict, |c11_evict, |c10_evict, |c9_evict, |c8_evict, |c7_evict, |c6_evict, |c5_evict, |c4_evict, |c3_evict, |c2_evict, |c1_evict, |c0_evict};
-  assign evict_valid_d = evict_valid_n;
+  assign evict_valid_next = {|c15_evict, |c14_evict, |c13_evict, |c12_evict, |c11_evict, |c10_evict,
+      |c9_evict, |c8_evict, |c7_evict, |c6_evict, |c5_evict, |c4_evict, |c3_evict, |c2_evict,
+      |c1_evict, |c0_evict};
+  assign evict_valid_d = evict_valid_next;
   assign evict_valid_o = evict_valid_q;
-  assign evict_vpn_d = {evict_valid_n[15] ? t15_evict_vh : evict_vpn_q[575:540], evict_valid_n[14] ? t14_evict_vh : evict_vpn_q[539:504], evict_valid_n[13] ? t13_evict_vh : evict_vpn_q[503:468], evict_valid_n[12] ? t12_evict_vh : evict_vpn_q[467:432], evict_valid_n[11] ? t11_evict_vh : evict_vpn_q[431:396], evict_valid_n[10] ? t10_evict_vh : evict_vpn_q[395:360], evict_valid_n[9] ? t9_evict_vh : evict_vpn_q[359:324], evict_valid_n[8] ? t8_evict_vh : evict_vpn_q[323:288], evict_valid_n[7] ? t7_evict_vh : evict_vpn_q[287:252], evict_valid_n[6] ? t6_evict_vh : evict_vpn_q[251:216], evict_valid_n[5] ? t5_evict_vh : evict_vpn_q[215:180], evict_valid_n[4] ? t4_evict_vh : evict_vpn_q[179:144], evict_valid_n[3] ? t3_evict_vh : evict_vpn_q[143:108], evict_valid_n[2] ? t2_evict_vh : evict_vpn_q[107:72], evict_valid_n[1] ? t1_evict_vh : evict_vpn_q[71:36], evict_valid_n[0] ? t0_evict_vh : evict_vpn_q[35:0]};
+  assign evict_vpn_d = {evict_valid_next[15] ? t15_evict_vh : evict_vpn_q[575:540],
+      evict_valid_next[14] ? t14_evict_vh : evict_vpn_q[539:504], evict_valid_next[13]
+      ? t13_evict_vh : evict_vpn_q[503:468], evict_valid_next[12] ? t12_evict_vh
+      : evict_vpn_q[467:432], evict_valid_next[11] ? t11_evict_vh : evict_vpn_q[431:396],
+      evict_valid_next[10] ? t10_evict_vh : evict_vpn_q[395:360], evict_valid_next[9] ? t9_evict_vh
+      : evict_vpn_q[359:324], evict_valid_next[8] ? t8_evict_vh : evict_vpn_q[323:288],
+      evict_valid_next[7] ? t7_evict_vh : evict_vpn_q[287:252], evict_valid_next[6] ? t6_evict_vh
+      : evict_vpn_q[251:216], evict_valid_next[5] ? t5_evict_vh : evict_vpn_q[215:180],
+      evict_valid_next[4] ? t4_evict_vh : evict_vpn_q[179:144], evict_valid_next[3] ? t3_evict_vh
+      : evict_vpn_q[143:108], evict_valid_next[2] ? t2_evict_vh : evict_vpn_q[107:72],
+      evict_valid_next[1] ? t1_evict_vh : evict_vpn_q[71:36], evict_valid_next[0] ? t0_evict_vh
+      : evict_vpn_q[35:0]};
   assign evict_vpn_o = evict_vpn_q;
-  assign evict_vmid_d = {evict_valid_n[15] ? t15_evict_vmid : evict_vmid_q[31:30], evict_valid_n[14] ? t14_evict_vmid : evict_vmid_q[29:28], evict_valid_n[13] ? t13_evict_vmid : evict_vmid_q[27:26], evict_valid_n[12] ? t12_evict_vmid : evict_vmid_q[25:24], evict_valid_n[11] ? t11_evict_vmid : evict_vmid_q[23:22], evict_valid_n[10] ? t10_evict_vmid : evict_vmid_q[21:20], evict_valid_n[9] ? t9_evict_vmid : evict_vmid_q[19:18], evict_valid_n[8] ? t8_evict_vmid : evict_vmid_q[17:16], evict_valid_n[7] ? t7_evict_vmid : evict_vmid_q[15:14], evict_valid_n[6] ? t6_evict_vmid : evict_vmid_q[13:12], evict_valid_n[5] ? t5_evict_vmid : evict_vmid_q[11:10], evict_valid_n[4] ? t4_evict_vmid : evict_vmid_q[9:8], evict_valid_n[3] ? t3_evict_vmid : evict_vmid_q[7:6], evict_valid_n[2] ? t2_evict_vmid : evict_vmid_q[5:4], evict_valid_n[1] ? t1_evict_vmid : evict_vmid_q[3:2], evict_valid_n[0] ? t0_evict_vmid : evict_vmid_q[1:0]};
+  assign evict_vmid_d = {evict_valid_next[15] ? t15_evict_vmid : evict_vmid_q[31:30],
+      evict_valid_next[14] ? t14_evict_vmid : evict_vmid_q[29:28], evict_valid_next[13]
+      ? t13_evict_vmid : evict_vmid_q[27:26], evict_valid_next[12] ? t12_evict_vmid
+      : evict_vmid_q[25:24], evict_valid_next[11] ? t11_evict_vmid : evict_vmid_q[23:22],
+      evict_valid_next[10] ? t10_evict_vmid : evict_vmid_q[21:20], evict_valid_next[9]
+      ? t9_evict_vmid : evict_vmid_q[19:18], evict_valid_next[8] ? t8_evict_vmid
+      : evict_vmid_q[17:16], evict_valid_next[7] ? t7_evict_vmid : evict_vmid_q[15:14],
+      evict_valid_next[6] ? t6_evict_vmid : evict_vmid_q[13:12], evict_valid_next[5] ? t5_evict_vmid
+      : evict_vmid_q[11:10], evict_valid_next[4] ? t4_evict_vmid : evict_vmid_q[9:8],
+      evict_valid_next[3] ? t3_evict_vmid : evict_vmid_q[7:6], evict_valid_next[2] ? t2_evict_vmid
+      : evict_vmid_q[5:4], evict_valid_next[1] ? t1_evict_vmid : evict_vmid_q[3:2],
+      evict_valid_next[0] ? t0_evict_vmid : evict_vmid_q[1:0]};
   assign evict_vmid_o = evict_vmid_q;
-  assign evict_ppn_d = {evict_valid_n[15] ? t15_evict_ppn : evict_ppn_q[575:540], evict_valid_n[14] ? t14_evict_ppn : evict_ppn_q[539:504], evict_valid_n[13] ? t13_evict_ppn : evict_ppn_q[503:468], evict_valid_n[12] ? t12_evict_ppn : evict_ppn_q[467:432], evict_valid_n[11] ? t11_evict_ppn : evict_ppn_q[431:396], evict_valid_n[10] ? t10_evict_ppn : evict_ppn_q[395:360], evict_valid_n[9] ? t9_evict_ppn : evict_ppn_q[359:324], evict_valid_n[8] ? t8_evict_ppn : evict_ppn_q[323:288], evict_valid_n[7] ? t7_evict_ppn : evict_ppn_q[287:252], evict_valid_n[6] ? t6_evict_ppn : evict_ppn_q[251:216], evict_valid_n[5] ? t5_evict_ppn : evict_ppn_q[215:180], evict_valid_n[4] ? t4_evict_ppn : evict_ppn_q[179:144], evict_valid_n[3] ? t3_evict_ppn : evict_ppn_q[143:108], evict_valid_n[2] ? t2_evict_ppn : evict_ppn_q[107:72], evict_valid_n[1] ? t1_evict_ppn : evict_ppn_q[71:36], evict_valid_n[0] ? t0_evict_ppn : evict_ppn_q[35:0]};
+  assign evict_ppn_d = {evict_valid_next[15] ? t15_evict_ppn : evict_ppn_q[575:540],
+      evict_valid_next[14] ? t14_evict_ppn : evict_ppn_q[539:504], evict_valid_next[13]
+      ? t13_evict_ppn : evict_ppn_q[503:468], evict_valid_next[12] ? t12_evict_ppn
+      : evict_ppn_q[467:432], evict_valid_next[11] ? t11_evict_ppn : evict_ppn_q[431:396],
+      evict_valid_next[10] ? t10_evict_ppn : evict_ppn_q[395:360], evict_valid_next[9]
+      ? t9_evict_ppn : evict_ppn_q[359:324], evict_valid_next[8] ? t8_evict_ppn
+      : evict_ppn_q[323:288], evict_valid_next[7] ? t7_evict_ppn : evict_ppn_q[287:252],
+      evict_valid_next[6] ? t6_evict_ppn : evict_ppn_q[251:216], evict_valid_next[5] ? t5_evict_ppn
+      : evict_ppn_q[215:180], evict_valid_next[4] ? t4_evict_ppn : evict_ppn_q[179:144],
+      evict_valid_next[3] ? t3_evict_ppn : evict_ppn_q[143:108], evict_valid_next[2] ? t2_evict_ppn
+      : evict_ppn_q[107:72], evict_valid_next[1] ? t1_evict_ppn : evict_ppn_q[71:36],
+      evict_valid_next[0] ? t0_evict_ppn : evict_ppn_q[35:0]};
   assign evict_ppn_o = evict_ppn_q;
-  assign evict_perm_d = {evict_valid_n[15] ? t15_evict_perm : evict_perm_q[95:90], evict_valid_n[14] ? t14_evict_perm : evict_perm_q[89:84], evict_valid_n[13] ? t13_evict_perm : evict_perm_q[83:78], evict_valid_n[12] ? t12_evict_perm : evict_perm_q[77:72], evict_valid_n[11] ? t11_evict_perm : evict_perm_q[71:66], evict_valid_n[10] ? t10_evict_perm : evict_perm_q[65:60], evict_valid_n[9] ? t9_evict_perm : evict_perm_q[59:54], evict_valid_n[8] ? t8_evict_perm : evict_perm_q[53:48], evict_valid_n[7] ? t7_evict_perm : evict_perm_q[47:42], evict_valid_n[6] ? t6_evict_perm : evict_perm_q[41:36], evict_valid_n[5] ? t5_evict_perm : evict_perm_q[35:30], evict_valid_n[4] ? t4_evict_perm : evict_perm_q[29:24], evict_valid_n[3] ? t3_evict_perm : evict_perm_q[23:18], evict_valid_n[2] ? t2_evict_perm : evict_perm_q[17:12], evict_valid_n[1] ? t1_evict_perm : evict_perm_q[11:6], evict_valid_n[0] ? t0_evict_perm : evict_perm_q[5:0]};
+  assign evict_perm_d = {evict_valid_next[15] ? t15_evict_perm : evict_perm_q[95:90],
+      evict_valid_next[14] ? t14_evict_perm : evict_perm_q[89:84], evict_valid_next[13]
+      ? t13_evict_perm : evict_perm_q[83:78], evict_valid_next[12] ? t12_evict_perm
+      : evict_perm_q[77:72], evict_valid_next[11] ? t11_evict_perm : evict_perm_q[71:66],
+      evict_valid_next[10] ? t10_evict_perm : evict_perm_q[65:60], evict_valid_next[9]
+      ? t9_evict_perm : evict_perm_q[59:54], evict_valid_next[8] ? t8_evict_perm
+      : evict_perm_q[53:48], evict_valid_next[7] ? t7_evict_perm : evict_perm_q[47:42],
+      evict_valid_next[6] ? t6_evict_perm : evict_perm_q[41:36], evict_valid_next[5] ? t5_evict_perm
+      : evict_perm_q[35:30], evict_valid_next[4] ? t4_evict_perm : evict_perm_q[29:24],
+      evict_valid_next[3] ? t3_evict_perm : evict_perm_q[23:18], evict_valid_next[2] ? t2_evict_perm
+      : evict_perm_q[17:12], evict_valid_next[1] ? t1_evict_perm : evict_perm_q[11:6],
+      evict_valid_next[0] ? t0_evict_perm : evict_perm_q[5:0]};
   assign evict_perm_o = evict_perm_q;
 
   always @(posedge clk_i or negedge rst_ni) begin
@@ -2348,19 +2980,19 @@ module l1tlb_seed001_aggregated (
       t15_ptr_ge_q <= 4'd15;
       resp_valid_q <= 64'd0;
       fill_valid_q <= 64'd0;
-      resp_vpn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      resp_vmid_q <= 128'h00000000000000000000000000000000;
-      resp_ppn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      resp_perm_q <= 384'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      fill_vpn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      fill_vmid_q <= 128'h00000000000000000000000000000000;
-      fill_ppn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      fill_perm_q <= 384'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      resp_vpn_q <= 2304'h0;
+      resp_vmid_q <= 128'h0;
+      resp_ppn_q <= 2304'h0;
+      resp_perm_q <= 384'h0;
+      fill_vpn_q <= 2304'h0;
+      fill_vmid_q <= 128'h0;
+      fill_ppn_q <= 2304'h0;
+      fill_perm_q <= 384'h0;
       evict_valid_q <= 16'd0;
-      evict_vpn_q <= 576'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      evict_vpn_q <= 576'h0;
       evict_vmid_q <= 32'd0;
-      evict_ppn_q <= 576'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      evict_perm_q <= 96'h000000000000000000000000;
+      evict_ppn_q <= 576'h0;
+      evict_perm_q <= 96'h0;
     end else begin
       sd1_v_q <= sd1_v_d;
       sd1_all_q <= sd1_all_d;

@@ -6,40 +6,41 @@
 module l1tlb_seed001_clustered (
   input  wire clk_i,
   input  wire rst_ni,  // asynchronous, active low
-  input  wire [63:0] req_valid_i,
+  input  wire [63:0] req_valid_i,  // per CU: a translation request
+  // per CU: the request is taken (a register with the input buffer)
   output wire [63:0] req_ready_o,
-  input  wire [2303:0] req_vpn_i,
-  input  wire [127:0] req_vmid_i,
-  output wire [63:0] resp_valid_o,
-  output wire [2303:0] resp_vpn_o,
-  output wire [127:0] resp_vmid_o,
-  output wire [2303:0] resp_ppn_o,
-  output wire [383:0] resp_perm_o,
-  output wire [63:0] fill_valid_o,
-  output wire [2303:0] fill_vpn_o,
-  output wire [127:0] fill_vmid_o,
-  output wire [2303:0] fill_ppn_o,
-  output wire [383:0] fill_perm_o,
-  output wire [3:0] evict_valid_o,
-  output wire [143:0] evict_vpn_o,
-  output wire [7:0] evict_vmid_o,
-  output wire [143:0] evict_ppn_o,
-  output wire [23:0] evict_perm_o,
-  output wire [3:0] l2_req_valid_o,
-  input  wire [3:0] l2_req_ready_i,
-  output wire [143:0] l2_req_vpn_o,
-  output wire [7:0] l2_req_vmid_o,
-  output wire [23:0] l2_req_tag_o,
-  input  wire [3:0] l2_resp_valid_i,
-  input  wire [23:0] l2_resp_tag_i,
-  input  wire [143:0] l2_resp_ppn_i,
-  input  wire [23:0] l2_resp_perm_i,
-  input  wire sd_valid_i,
-  output wire sd_ready_o,
-  input  wire sd_all_i,
-  input  wire [35:0] sd_vpn_i,
-  input  wire [1:0] sd_vmid_i,
-  output wire sd_done_o
+  input  wire [2303:0] req_vpn_i,  // per CU: the request's VPN
+  input  wire [127:0] req_vmid_i,  // per CU: the request's VMID
+  output wire [63:0] resp_valid_o,  // per CU: a hit response (registered pulse, no back-pressure)
+  output wire [2303:0] resp_vpn_o,  // per CU: the hit's VPN
+  output wire [127:0] resp_vmid_o,  // per CU: the hit's VMID
+  output wire [2303:0] resp_ppn_o,  // per CU: the hit's PPN
+  output wire [383:0] resp_perm_o,  // per CU: the hit's permissions
+  output wire [63:0] fill_valid_o,  // per CU: a miss answered by an L2 fill (registered pulse)
+  output wire [2303:0] fill_vpn_o,  // per CU: the filled VPN
+  output wire [127:0] fill_vmid_o,  // per CU: the filled VMID
+  output wire [2303:0] fill_ppn_o,  // per CU: the filled PPN
+  output wire [383:0] fill_perm_o,  // per CU: the filled permissions
+  output wire [3:0] evict_valid_o,  // per cluster: a fill replaced a valid entry (registered pulse)
+  output wire [143:0] evict_vpn_o,  // per cluster: the replaced entry's VPN
+  output wire [7:0] evict_vmid_o,  // per cluster: the replaced entry's VMID
+  output wire [143:0] evict_ppn_o,  // per cluster: the replaced entry's PPN
+  output wire [23:0] evict_perm_o,  // per cluster: the replaced entry's permissions
+  output wire [3:0] l2_req_valid_o,  // per cluster: a request to the L2-TLB
+  input  wire [3:0] l2_req_ready_i,  // per cluster: the L2-TLB takes the request
+  output wire [143:0] l2_req_vpn_o,  // per cluster: the missing VPN
+  output wire [7:0] l2_req_vmid_o,  // per cluster: the missing VMID
+  output wire [23:0] l2_req_tag_o,  // per cluster: the request's tag {TLB in cluster, MSHR}
+  input  wire [3:0] l2_resp_valid_i,  // per cluster: the L2-TLB's answer (always taken)
+  input  wire [23:0] l2_resp_tag_i,  // per cluster: the answered request's tag
+  input  wire [143:0] l2_resp_ppn_i,  // per cluster: the answer's PPN
+  input  wire [23:0] l2_resp_perm_i,  // per cluster: the answer's permissions
+  input  wire sd_valid_i,  // a shootdown request (held until sd_ready_o)
+  output wire sd_ready_o,  // the shootdown is taken
+  input  wire sd_all_i,  // the shootdown flushes every entry
+  input  wire [35:0] sd_vpn_i,  // the shootdown's VPN
+  input  wire [1:0] sd_vmid_i,  // the shootdown's VMID
+  output wire sd_done_o  // registered pulse: the shootdown has taken effect
 );
 
   wire sd1_v_d;
@@ -198,18 +199,18 @@ module l1tlb_seed001_clustered (
   wire [63:0] ib_wr_w;
   wire [63:0] ib_pop_w;
   wire [63:0] req_valid_w;
-  wire [63:0] ib0_v_n;
-  wire [63:0] ib1_v_n;
+  wire [63:0] ib0_v_next;
+  wire [63:0] ib1_v_next;
   wire [2303:0] ib_head_vpn;
   wire [127:0] ib_head_vmid;
-  wire [2303:0] ib0_vpn_n;
-  wire [2303:0] ib1_vpn_n;
-  wire [127:0] ib0_vmid_n;
-  wire [127:0] ib1_vmid_n;
-  wire [255:0] ib_head_home_n;
+  wire [2303:0] ib0_vpn_next;
+  wire [2303:0] ib1_vpn_next;
+  wire [127:0] ib0_vmid_next;
+  wire [127:0] ib1_vmid_next;
+  wire [255:0] ib_head_home_next;
   wire [255:0] ib_home_in;
-  wire [255:0] ib0_home_n;
-  wire [255:0] ib1_home_n;
+  wire [255:0] ib0_home_next;
+  wire [255:0] ib1_home_next;
   wire [63:0] ib_ready;
   wire [5:0] c0_rtag;
   wire t0_credit;
@@ -1411,15 +1412,16 @@ module l1tlb_seed001_clustered (
   wire [7:0] u63_fill_vmid;
   wire [143:0] u63_fill_ppn;
   wire [23:0] u63_fill_perm;
-  wire [63:0] resp_valid_n;
-  wire [63:0] fill_valid_n;
-  wire [3:0] evict_valid_n;
+  wire [63:0] resp_valid_next;
+  wire [63:0] fill_valid_next;
+  wire [3:0] evict_valid_next;
 
-  // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.
+  // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then
+  // done.
   assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~tlb_busy_q;
   assign sd_acc = sd_valid_i & sd_ready;
   assign sd_block = sd_valid_i | sd1_v_q | sd2_v_q;
-  assign tlb_busy_d = ~sd_block & |tlb_bid | |r1_busy;
+  assign tlb_busy_d = (~sd_block & (|tlb_bid)) | (|r1_busy);
   assign sd_one = sd_acc & ~sd_all_i;
   assign sd_flush_next = sd1_v_q & sd1_all_q;
   assign sd1_v_d = sd_acc;
@@ -1428,7 +1430,8 @@ module l1tlb_seed001_clustered (
   assign sd_done_d = sd2_v_q;
   assign sd_ready_o = sd_ready;
   assign sd_done_o = sd_done_q;
-  // Input buffer: a two-entry ring per CU; the crossbar arbitrates the heads, ready is an entry free.
+  // Input buffer: a two-entry ring per CU; the crossbar arbitrates the heads, ready is an entry
+  // free.
   assign ib0_v_w = ib0_v_q;
   assign ib1_v_w = ib1_v_q;
   assign ib_rd_w = ib_rd_q;
@@ -1451,39 +1454,43 @@ module l1tlb_seed001_clustered (
       assign pop0 = ib_pop_w[gb] & ~ib_rd_w[gb];
       wire pop1;
       assign pop1 = ib_pop_w[gb] & ib_rd_w[gb];
-      assign ib0_v_n[gb] = push0 | ib0_v_w[gb] & ~pop0;
-      assign ib1_v_n[gb] = push1 | ib1_v_w[gb] & ~pop1;
-      assign ib0_vpn_n[gb * 36 +: 36] = push0 ? req_vpn_i[gb * 36 +: 36] : ib0_vpn_q[gb * 36 +: 36];
-      assign ib1_vpn_n[gb * 36 +: 36] = push1 ? req_vpn_i[gb * 36 +: 36] : ib1_vpn_q[gb * 36 +: 36];
-      assign ib_head_vpn[gb * 36 +: 36] = ib_rd_w[gb] ? ib1_vpn_q[gb * 36 +: 36] : ib0_vpn_q[gb * 36 +: 36];
-      assign ib0_vmid_n[gb * 2 +: 2] = push0 ? req_vmid_i[gb * 2 +: 2] : ib0_vmid_q[gb * 2 +: 2];
-      assign ib1_vmid_n[gb * 2 +: 2] = push1 ? req_vmid_i[gb * 2 +: 2] : ib1_vmid_q[gb * 2 +: 2];
-      assign ib_head_vmid[gb * 2 +: 2] = ib_rd_w[gb] ? ib1_vmid_q[gb * 2 +: 2] : ib0_vmid_q[gb * 2 +: 2];
+      assign ib0_v_next[gb] = push0 | (ib0_v_w[gb] & ~pop0);
+      assign ib1_v_next[gb] = push1 | (ib1_v_w[gb] & ~pop1);
+      assign ib0_vpn_next[gb * 36 +: 36] = push0 ? req_vpn_i[gb * 36 +: 36]
+          : ib0_vpn_q[gb * 36 +: 36];
+      assign ib1_vpn_next[gb * 36 +: 36] = push1 ? req_vpn_i[gb * 36 +: 36]
+          : ib1_vpn_q[gb * 36 +: 36];
+      assign ib_head_vpn[gb * 36 +: 36] = ib_rd_w[gb] ? ib1_vpn_q[gb * 36 +: 36]
+          : ib0_vpn_q[gb * 36 +: 36];
+      assign ib0_vmid_next[gb * 2 +: 2] = push0 ? req_vmid_i[gb * 2 +: 2] : ib0_vmid_q[gb * 2 +: 2];
+      assign ib1_vmid_next[gb * 2 +: 2] = push1 ? req_vmid_i[gb * 2 +: 2] : ib1_vmid_q[gb * 2 +: 2];
+      assign ib_head_vmid[gb * 2 +: 2] = ib_rd_w[gb] ? ib1_vmid_q[gb * 2 +: 2]
+          : ib0_vmid_q[gb * 2 +: 2];
       assign ib_home_in[gb * 4 +: 4] = 4'd1 << req_vpn_i[gb * 36 +: 2];
-      assign ib0_home_n[gb * 4 +: 4] = push0 ? ib_home_in[gb * 4 +: 4] : ib0_home_q[gb * 4 +: 4];
-      assign ib1_home_n[gb * 4 +: 4] = push1 ? ib_home_in[gb * 4 +: 4] : ib1_home_q[gb * 4 +: 4];
+      assign ib0_home_next[gb * 4 +: 4] = push0 ? ib_home_in[gb * 4 +: 4] : ib0_home_q[gb * 4 +: 4];
+      assign ib1_home_next[gb * 4 +: 4] = push1 ? ib_home_in[gb * 4 +: 4] : ib1_home_q[gb * 4 +: 4];
       wire [3:0] e0_req;
-      assign e0_req = {4{ib0_v_w[gb] | push0}} & ib0_home_n[gb * 4 +: 4];
+      assign e0_req = {4{ib0_v_w[gb] | push0}} & ib0_home_next[gb * 4 +: 4];
       wire [3:0] e1_req;
-      assign e1_req = {4{ib1_v_w[gb] | push1}} & ib1_home_n[gb * 4 +: 4];
+      assign e1_req = {4{ib1_v_w[gb] | push1}} & ib1_home_next[gb * 4 +: 4];
       wire [3:0] head_stay;
       assign head_stay = ib_rd_w[gb] ? e1_req : e0_req;
       wire [3:0] head_moved;
       assign head_moved = ib_rd_w[gb] ? e0_req : e1_req;
-      assign ib_head_home_n[gb * 4 +: 4] = ib_pop_w[gb] ? head_moved : head_stay;
+      assign ib_head_home_next[gb * 4 +: 4] = ib_pop_w[gb] ? head_moved : head_stay;
     end
   endgenerate
-  assign ib0_v_d = ib0_v_n;
-  assign ib1_v_d = ib1_v_n;
+  assign ib0_v_d = ib0_v_next;
+  assign ib1_v_d = ib1_v_next;
   assign ib_rd_d = ib_rd_q ^ ib_pop;
-  assign ib_wr_d = ib_wr_q ^ req_valid_i & ib_ready;
-  assign ib0_vpn_d = ib0_vpn_n;
-  assign ib1_vpn_d = ib1_vpn_n;
-  assign ib0_vmid_d = ib0_vmid_n;
-  assign ib1_vmid_d = ib1_vmid_n;
-  assign ib0_home_d = ib0_home_n;
-  assign ib1_home_d = ib1_home_n;
-  assign ib_head_home_d = ib_head_home_n;
+  assign ib_wr_d = ib_wr_q ^ (req_valid_i & ib_ready);
+  assign ib0_vpn_d = ib0_vpn_next;
+  assign ib1_vpn_d = ib1_vpn_next;
+  assign ib0_vmid_d = ib0_vmid_next;
+  assign ib1_vmid_d = ib1_vmid_next;
+  assign ib0_home_d = ib0_home_next;
+  assign ib1_home_d = ib1_home_next;
+  assign ib_head_home_d = ib_head_home_next;
   assign req_ready_o = ib_ready;
   assign c0_rtag = l2_resp_tag_i[5:0];
   assign r1_busy[0] = t0_r1_v;
@@ -1533,55 +1540,343 @@ module l1tlb_seed001_clustered (
   assign c0_pick = |c0_pick_masked ? c0_pick_hi : c0_pick_lo;
   assign c0_load = ~q0_v_q | l2_req_ready_i[0];
   assign c0_chosen = |c0_cand;
-  assign lp0_d = c0_load & c0_chosen ? {c0_pick[2:0], c0_pick[3]} : lp0_q;
+  assign lp0_d = (c0_load & c0_chosen) ? {c0_pick[2:0], c0_pick[3]} : lp0_q;
   assign q0_v_d = c0_load ? c0_chosen : q0_v_q;
   assign c0_take = c0_load & c0_chosen;
   assign c0_cand_mshr = {t3_cand_mshr, t2_cand_mshr, t1_cand_mshr, t0_cand_mshr};
-  assign q0_mshr_d = c0_take ? {4{c0_pick[0]}} & c0_cand_mshr[3:0] | {4{c0_pick[1]}} & c0_cand_mshr[7:4] | {4{c0_pick[2]}} & c0_cand_mshr[11:8] | {4{c0_pick[3]}} & c0_cand_mshr[15:12] : q0_mshr_q;
+  assign q0_mshr_d = c0_take ? ({4{c0_pick[0]}} & c0_cand_mshr[3:0])
+      | ({4{c0_pick[1]}} & c0_cand_mshr[7:4]) | ({4{c0_pick[2]}} & c0_cand_mshr[11:8])
+      | ({4{c0_pick[3]}} & c0_cand_mshr[15:12]) : q0_mshr_q;
   assign c0_cand_vh = {t3_cand_vh, t2_cand_vh, t1_cand_vh, t0_cand_vh};
-  assign q0_vh_d = c0_take ? {34{c0_pick[0]}} & c0_cand_vh[33:0] | {34{c0_pick[1]}} & c0_cand_vh[67:34] | {34{c0_pick[2]}} & c0_cand_vh[101:68] | {34{c0_pick[3]}} & c0_cand_vh[135:102] : q0_vh_q;
+  assign q0_vh_d = c0_take ? ({34{c0_pick[0]}} & c0_cand_vh[33:0])
+      | ({34{c0_pick[1]}} & c0_cand_vh[67:34]) | ({34{c0_pick[2]}} & c0_cand_vh[101:68])
+      | ({34{c0_pick[3]}} & c0_cand_vh[135:102]) : q0_vh_q;
   assign c0_cand_vmid = {t3_cand_vmid, t2_cand_vmid, t1_cand_vmid, t0_cand_vmid};
-  assign q0_vmid_d = c0_take ? {2{c0_pick[0]}} & c0_cand_vmid[1:0] | {2{c0_pick[1]}} & c0_cand_vmid[3:2] | {2{c0_pick[2]}} & c0_cand_vmid[5:4] | {2{c0_pick[3]}} & c0_cand_vmid[7:6] : q0_vmid_q;
+  assign q0_vmid_d = c0_take ? ({2{c0_pick[0]}} & c0_cand_vmid[1:0])
+      | ({2{c0_pick[1]}} & c0_cand_vmid[3:2]) | ({2{c0_pick[2]}} & c0_cand_vmid[5:4])
+      | ({2{c0_pick[3]}} & c0_cand_vmid[7:6]) : q0_vmid_q;
   assign q0_k_d = c0_take ? {c0_pick[2] | c0_pick[3], c0_pick[1] | c0_pick[3]} : q0_k_q;
-  assign c0_t0_req = {ib_head_home_q[60], ib_head_home_q[56], ib_head_home_q[52], ib_head_home_q[48], ib_head_home_q[44], ib_head_home_q[40], ib_head_home_q[36], ib_head_home_q[32], ib_head_home_q[28], ib_head_home_q[24], ib_head_home_q[20], ib_head_home_q[16], ib_head_home_q[12], ib_head_home_q[8], ib_head_home_q[4], ib_head_home_q[0]};
-  assign t0_accept = |c0_t0_req & t0_credit & ~sd_block;
-  assign t0_win[0] = c0_t0_req[0] & ~(c0_t0_req[1] & t0_ptr_ge_q[1] & ~t0_ptr_ge_q[0] | c0_t0_req[2] & t0_ptr_ge_q[2] & ~t0_ptr_ge_q[0] | c0_t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[0] | c0_t0_req[4] & t0_ptr_ge_q[4] & ~t0_ptr_ge_q[0] | c0_t0_req[5] & t0_ptr_ge_q[5] & ~t0_ptr_ge_q[0] | c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[0] | c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[0] | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[0] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[0] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[0] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[0] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[0] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[0] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[0] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[0]);
-  assign t0_win[1] = c0_t0_req[1] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[1] | t0_ptr_ge_q[0]) | c0_t0_req[2] & t0_ptr_ge_q[2] & ~t0_ptr_ge_q[1] | c0_t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[1] | c0_t0_req[4] & t0_ptr_ge_q[4] & ~t0_ptr_ge_q[1] | c0_t0_req[5] & t0_ptr_ge_q[5] & ~t0_ptr_ge_q[1] | c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[1] | c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[1] | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[1] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[1] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[1] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[1] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[1] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[1] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[1] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[1]);
-  assign t0_win[2] = c0_t0_req[2] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[2] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[2] | t0_ptr_ge_q[1]) | c0_t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[2] | c0_t0_req[4] & t0_ptr_ge_q[4] & ~t0_ptr_ge_q[2] | c0_t0_req[5] & t0_ptr_ge_q[5] & ~t0_ptr_ge_q[2] | c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[2] | c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[2] | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[2] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[2] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[2] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[2] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[2] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[2] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[2] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[2]);
-  assign t0_win[3] = c0_t0_req[3] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[2]) | c0_t0_req[4] & t0_ptr_ge_q[4] & ~t0_ptr_ge_q[3] | c0_t0_req[5] & t0_ptr_ge_q[5] & ~t0_ptr_ge_q[3] | c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[3] | c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[3] | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[3] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[3] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[3] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[3] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[3] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[3] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[3] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[3]);
-  assign t0_win[4] = c0_t0_req[4] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[4] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[4] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[4] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[4] | t0_ptr_ge_q[3]) | c0_t0_req[5] & t0_ptr_ge_q[5] & ~t0_ptr_ge_q[4] | c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[4] | c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[4] | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[4] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[4] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[4] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[4] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[4] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[4] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[4] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[4]);
-  assign t0_win[5] = c0_t0_req[5] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[5] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[5] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[5] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[5] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[5] | t0_ptr_ge_q[4]) | c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[5] | c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[5] | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[5] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[5] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[5] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[5] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[5] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[5] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[5] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[5]);
-  assign t0_win[6] = c0_t0_req[6] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[5]) | c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[6] | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[6] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[6] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[6] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[6] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[6] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[6] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[6] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[6]);
-  assign t0_win[7] = c0_t0_req[7] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[6]) | c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[7] | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[7] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[7] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[7] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[7] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[7] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[7] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[7]);
-  assign t0_win[8] = c0_t0_req[8] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[7]) | c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[8] | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[8] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[8] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[8] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[8] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[8] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[8]);
-  assign t0_win[9] = c0_t0_req[9] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[7]) | c0_t0_req[8] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[8]) | c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[9] | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[9] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[9] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[9] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[9] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[9]);
-  assign t0_win[10] = c0_t0_req[10] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[7]) | c0_t0_req[8] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[8]) | c0_t0_req[9] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[9]) | c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[10] | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[10] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[10] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[10] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[10]);
-  assign t0_win[11] = c0_t0_req[11] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[7]) | c0_t0_req[8] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[8]) | c0_t0_req[9] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[9]) | c0_t0_req[10] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[10]) | c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[11] | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[11] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[11] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[11]);
-  assign t0_win[12] = c0_t0_req[12] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[7]) | c0_t0_req[8] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[8]) | c0_t0_req[9] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[9]) | c0_t0_req[10] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[10]) | c0_t0_req[11] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[11]) | c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[12] | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[12] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[12]);
-  assign t0_win[13] = c0_t0_req[13] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[7]) | c0_t0_req[8] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[8]) | c0_t0_req[9] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[9]) | c0_t0_req[10] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[10]) | c0_t0_req[11] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[11]) | c0_t0_req[12] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[12]) | c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[13] | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[13]);
-  assign t0_win[14] = c0_t0_req[14] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[7]) | c0_t0_req[8] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[8]) | c0_t0_req[9] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[9]) | c0_t0_req[10] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[10]) | c0_t0_req[11] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[11]) | c0_t0_req[12] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[12]) | c0_t0_req[13] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[13]) | c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[14]);
-  assign t0_win[15] = c0_t0_req[15] & ~(c0_t0_req[0] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[0]) | c0_t0_req[1] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[1]) | c0_t0_req[2] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[2]) | c0_t0_req[3] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[3]) | c0_t0_req[4] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[4]) | c0_t0_req[5] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[5]) | c0_t0_req[6] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[6]) | c0_t0_req[7] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[7]) | c0_t0_req[8] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[8]) | c0_t0_req[9] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[9]) | c0_t0_req[10] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[10]) | c0_t0_req[11] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[11]) | c0_t0_req[12] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[12]) | c0_t0_req[13] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[13]) | c0_t0_req[14] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[14]));
+  assign c0_t0_req = {ib_head_home_q[60], ib_head_home_q[56], ib_head_home_q[52],
+      ib_head_home_q[48], ib_head_home_q[44], ib_head_home_q[40], ib_head_home_q[36],
+      ib_head_home_q[32], ib_head_home_q[28], ib_head_home_q[24], ib_head_home_q[20],
+      ib_head_home_q[16], ib_head_home_q[12], ib_head_home_q[8], ib_head_home_q[4],
+      ib_head_home_q[0]};
+  assign t0_accept = (|c0_t0_req) & t0_credit & ~sd_block;
+  assign t0_win[0] = c0_t0_req[0]
+      & ~((c0_t0_req[1] & t0_ptr_ge_q[1] & ~t0_ptr_ge_q[0])
+          | (c0_t0_req[2] & t0_ptr_ge_q[2] & ~t0_ptr_ge_q[0])
+          | (c0_t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[0])
+          | (c0_t0_req[4] & t0_ptr_ge_q[4] & ~t0_ptr_ge_q[0])
+          | (c0_t0_req[5] & t0_ptr_ge_q[5] & ~t0_ptr_ge_q[0])
+          | (c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[0])
+          | (c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[0])
+          | (c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[0])
+          | (c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[0])
+          | (c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[0])
+          | (c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[0])
+          | (c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[0])
+          | (c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[0])
+          | (c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[0])
+          | (c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[0]));
+  assign t0_win[1] = c0_t0_req[1]
+      & ~((c0_t0_req[0] & (~t0_ptr_ge_q[1] | t0_ptr_ge_q[0]))
+          | (c0_t0_req[2] & t0_ptr_ge_q[2] & ~t0_ptr_ge_q[1])
+          | (c0_t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[1])
+          | (c0_t0_req[4] & t0_ptr_ge_q[4] & ~t0_ptr_ge_q[1])
+          | (c0_t0_req[5] & t0_ptr_ge_q[5] & ~t0_ptr_ge_q[1])
+          | (c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[1])
+          | (c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[1])
+          | (c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[1])
+          | (c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[1])
+          | (c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[1])
+          | (c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[1])
+          | (c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[1])
+          | (c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[1])
+          | (c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[1])
+          | (c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[1]));
+  assign t0_win[2] = c0_t0_req[2]
+      & ~((c0_t0_req[0] & (~t0_ptr_ge_q[2] | t0_ptr_ge_q[0]))
+          | (c0_t0_req[1] & (~t0_ptr_ge_q[2] | t0_ptr_ge_q[1]))
+          | (c0_t0_req[3] & t0_ptr_ge_q[3] & ~t0_ptr_ge_q[2])
+          | (c0_t0_req[4] & t0_ptr_ge_q[4] & ~t0_ptr_ge_q[2])
+          | (c0_t0_req[5] & t0_ptr_ge_q[5] & ~t0_ptr_ge_q[2])
+          | (c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[2])
+          | (c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[2])
+          | (c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[2])
+          | (c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[2])
+          | (c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[2])
+          | (c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[2])
+          | (c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[2])
+          | (c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[2])
+          | (c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[2])
+          | (c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[2]));
+  assign t0_win[3] = c0_t0_req[3]
+      & ~((c0_t0_req[0] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[0]))
+          | (c0_t0_req[1] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[1]))
+          | (c0_t0_req[2] & (~t0_ptr_ge_q[3] | t0_ptr_ge_q[2]))
+          | (c0_t0_req[4] & t0_ptr_ge_q[4] & ~t0_ptr_ge_q[3])
+          | (c0_t0_req[5] & t0_ptr_ge_q[5] & ~t0_ptr_ge_q[3])
+          | (c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[3])
+          | (c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[3])
+          | (c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[3])
+          | (c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[3])
+          | (c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[3])
+          | (c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[3])
+          | (c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[3])
+          | (c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[3])
+          | (c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[3])
+          | (c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[3]));
+  assign t0_win[4] = c0_t0_req[4]
+      & ~((c0_t0_req[0] & (~t0_ptr_ge_q[4] | t0_ptr_ge_q[0]))
+          | (c0_t0_req[1] & (~t0_ptr_ge_q[4] | t0_ptr_ge_q[1]))
+          | (c0_t0_req[2] & (~t0_ptr_ge_q[4] | t0_ptr_ge_q[2]))
+          | (c0_t0_req[3] & (~t0_ptr_ge_q[4] | t0_ptr_ge_q[3]))
+          | (c0_t0_req[5] & t0_ptr_ge_q[5] & ~t0_ptr_ge_q[4])
+          | (c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[4])
+          | (c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[4])
+          | (c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[4])
+          | (c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[4])
+          | (c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[4])
+          | (c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[4])
+          | (c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[4])
+          | (c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[4])
+          | (c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[4])
+          | (c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[4]));
+  assign t0_win[5] = c0_t0_req[5]
+      & ~((c0_t0_req[0] & (~t0_ptr_ge_q[5] | t0_ptr_ge_q[0]))
+          | (c0_t0_req[1] & (~t0_ptr_ge_q[5] | t0_ptr_ge_q[1]))
+          | (c0_t0_req[2] & (~t0_ptr_ge_q[5] | t0_ptr_ge_q[2]))
+          | (c0_t0_req[3] & (~t0_ptr_ge_q[5] | t0_ptr_ge_q[3]))
+          | (c0_t0_req[4] & (~t0_ptr_ge_q[5] | t0_ptr_ge_q[4]))
+          | (c0_t0_req[6] & t0_ptr_ge_q[6] & ~t0_ptr_ge_q[5])
+          | (c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[5])
+          | (c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[5])
+          | (c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[5])
+          | (c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[5])
+          | (c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[5])
+          | (c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[5])
+          | (c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[5])
+          | (c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[5])
+          | (c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[5]));
+  assign t0_win[6] = c0_t0_req[6]
+      & ~((c0_t0_req[0] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[0]))
+          | (c0_t0_req[1] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[1]))
+          | (c0_t0_req[2] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[2]))
+          | (c0_t0_req[3] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[3]))
+          | (c0_t0_req[4] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[4]))
+          | (c0_t0_req[5] & (~t0_ptr_ge_q[6] | t0_ptr_ge_q[5]))
+          | (c0_t0_req[7] & t0_ptr_ge_q[7] & ~t0_ptr_ge_q[6])
+          | (c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[6])
+          | (c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[6])
+          | (c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[6])
+          | (c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[6])
+          | (c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[6])
+          | (c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[6])
+          | (c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[6])
+          | (c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[6]));
+  assign t0_win[7] = c0_t0_req[7]
+      & ~((c0_t0_req[0] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[0]))
+          | (c0_t0_req[1] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[1]))
+          | (c0_t0_req[2] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[2]))
+          | (c0_t0_req[3] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[3]))
+          | (c0_t0_req[4] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[4]))
+          | (c0_t0_req[5] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[5]))
+          | (c0_t0_req[6] & (~t0_ptr_ge_q[7] | t0_ptr_ge_q[6]))
+          | (c0_t0_req[8] & t0_ptr_ge_q[8] & ~t0_ptr_ge_q[7])
+          | (c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[7])
+          | (c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[7])
+          | (c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[7])
+          | (c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[7])
+          | (c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[7])
+          | (c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[7])
+          | (c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[7]));
+  assign t0_win[8] = c0_t0_req[8]
+      & ~((c0_t0_req[0] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[0]))
+          | (c0_t0_req[1] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[1]))
+          | (c0_t0_req[2] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[2]))
+          | (c0_t0_req[3] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[3]))
+          | (c0_t0_req[4] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[4]))
+          | (c0_t0_req[5] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[5]))
+          | (c0_t0_req[6] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[6]))
+          | (c0_t0_req[7] & (~t0_ptr_ge_q[8] | t0_ptr_ge_q[7]))
+          | (c0_t0_req[9] & t0_ptr_ge_q[9] & ~t0_ptr_ge_q[8])
+          | (c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[8])
+          | (c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[8])
+          | (c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[8])
+          | (c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[8])
+          | (c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[8])
+          | (c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[8]));
+  assign t0_win[9] = c0_t0_req[9]
+      & ~((c0_t0_req[0] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[0]))
+          | (c0_t0_req[1] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[1]))
+          | (c0_t0_req[2] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[2]))
+          | (c0_t0_req[3] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[3]))
+          | (c0_t0_req[4] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[4]))
+          | (c0_t0_req[5] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[5]))
+          | (c0_t0_req[6] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[6]))
+          | (c0_t0_req[7] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[7]))
+          | (c0_t0_req[8] & (~t0_ptr_ge_q[9] | t0_ptr_ge_q[8]))
+          | (c0_t0_req[10] & t0_ptr_ge_q[10] & ~t0_ptr_ge_q[9])
+          | (c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[9])
+          | (c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[9])
+          | (c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[9])
+          | (c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[9])
+          | (c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[9]));
+  assign t0_win[10] = c0_t0_req[10]
+      & ~((c0_t0_req[0] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[0]))
+          | (c0_t0_req[1] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[1]))
+          | (c0_t0_req[2] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[2]))
+          | (c0_t0_req[3] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[3]))
+          | (c0_t0_req[4] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[4]))
+          | (c0_t0_req[5] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[5]))
+          | (c0_t0_req[6] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[6]))
+          | (c0_t0_req[7] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[7]))
+          | (c0_t0_req[8] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[8]))
+          | (c0_t0_req[9] & (~t0_ptr_ge_q[10] | t0_ptr_ge_q[9]))
+          | (c0_t0_req[11] & t0_ptr_ge_q[11] & ~t0_ptr_ge_q[10])
+          | (c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[10])
+          | (c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[10])
+          | (c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[10])
+          | (c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[10]));
+  assign t0_win[11] = c0_t0_req[11]
+      & ~((c0_t0_req[0] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[0]))
+          | (c0_t0_req[1] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[1]))
+          | (c0_t0_req[2] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[2]))
+          | (c0_t0_req[3] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[3]))
+          | (c0_t0_req[4] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[4]))
+          | (c0_t0_req[5] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[5]))
+          | (c0_t0_req[6] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[6]))
+          | (c0_t0_req[7] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[7]))
+          | (c0_t0_req[8] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[8]))
+          | (c0_t0_req[9] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[9]))
+          | (c0_t0_req[10] & (~t0_ptr_ge_q[11] | t0_ptr_ge_q[10]))
+          | (c0_t0_req[12] & t0_ptr_ge_q[12] & ~t0_ptr_ge_q[11])
+          | (c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[11])
+          | (c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[11])
+          | (c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[11]));
+  assign t0_win[12] = c0_t0_req[12]
+      & ~((c0_t0_req[0] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[0]))
+          | (c0_t0_req[1] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[1]))
+          | (c0_t0_req[2] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[2]))
+          | (c0_t0_req[3] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[3]))
+          | (c0_t0_req[4] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[4]))
+          | (c0_t0_req[5] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[5]))
+          | (c0_t0_req[6] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[6]))
+          | (c0_t0_req[7] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[7]))
+          | (c0_t0_req[8] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[8]))
+          | (c0_t0_req[9] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[9]))
+          | (c0_t0_req[10] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[10]))
+          | (c0_t0_req[11] & (~t0_ptr_ge_q[12] | t0_ptr_ge_q[11]))
+          | (c0_t0_req[13] & t0_ptr_ge_q[13] & ~t0_ptr_ge_q[12])
+          | (c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[12])
+          | (c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[12]));
+  assign t0_win[13] = c0_t0_req[13]
+      & ~((c0_t0_req[0] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[0]))
+          | (c0_t0_req[1] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[1]))
+          | (c0_t0_req[2] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[2]))
+          | (c0_t0_req[3] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[3]))
+          | (c0_t0_req[4] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[4]))
+          | (c0_t0_req[5] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[5]))
+          | (c0_t0_req[6] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[6]))
+          | (c0_t0_req[7] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[7]))
+          | (c0_t0_req[8] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[8]))
+          | (c0_t0_req[9] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[9]))
+          | (c0_t0_req[10] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[10]))
+          | (c0_t0_req[11] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[11]))
+          | (c0_t0_req[12] & (~t0_ptr_ge_q[13] | t0_ptr_ge_q[12]))
+          | (c0_t0_req[14] & t0_ptr_ge_q[14] & ~t0_ptr_ge_q[13])
+          | (c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[13]));
+  assign t0_win[14] = c0_t0_req[14]
+      & ~((c0_t0_req[0] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[0]))
+          | (c0_t0_req[1] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[1]))
+          | (c0_t0_req[2] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[2]))
+          | (c0_t0_req[3] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[3]))
+          | (c0_t0_req[4] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[4]))
+          | (c0_t0_req[5] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[5]))
+          | (c0_t0_req[6] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[6]))
+          | (c0_t0_req[7] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[7]))
+          | (c0_t0_req[8] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[8]))
+          | (c0_t0_req[9] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[9]))
+          | (c0_t0_req[10] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[10]))
+          | (c0_t0_req[11] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[11]))
+          | (c0_t0_req[12] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[12]))
+          | (c0_t0_req[13] & (~t0_ptr_ge_q[14] | t0_ptr_ge_q[13]))
+          | (c0_t0_req[15] & t0_ptr_ge_q[15] & ~t0_ptr_ge_q[14]));
+  assign t0_win[15] = c0_t0_req[15]
+      & ~((c0_t0_req[0] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[0]))
+          | (c0_t0_req[1] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[1]))
+          | (c0_t0_req[2] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[2]))
+          | (c0_t0_req[3] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[3]))
+          | (c0_t0_req[4] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[4]))
+          | (c0_t0_req[5] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[5]))
+          | (c0_t0_req[6] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[6]))
+          | (c0_t0_req[7] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[7]))
+          | (c0_t0_req[8] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[8]))
+          | (c0_t0_req[9] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[9]))
+          | (c0_t0_req[10] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[10]))
+          | (c0_t0_req[11] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[11]))
+          | (c0_t0_req[12] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[12]))
+          | (c0_t0_req[13] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[13]))
+          | (c0_t0_req[14] & (~t0_ptr_ge_q[15] | t0_ptr_ge_q[14])));
   assign t0_win_hi = c0_t0_req & t0_ptr_ge_q;
   assign t0_win_any_hi = |t0_win_hi;
   assign t0_win_below[0] = t0_win_any_hi ? 1'b0 : 1'b0;
   assign t0_win_below[1] = t0_win_any_hi ? t0_win_hi[0] : c0_t0_req[0];
-  assign t0_win_below[2] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] : c0_t0_req[0] | c0_t0_req[1];
-  assign t0_win_below[3] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2];
-  assign t0_win_below[4] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3];
-  assign t0_win_below[5] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4];
-  assign t0_win_below[6] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5];
-  assign t0_win_below[7] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6];
-  assign t0_win_below[8] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7];
-  assign t0_win_below[9] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8];
-  assign t0_win_below[10] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8] | t0_win_hi[9] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9];
-  assign t0_win_below[11] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8] | t0_win_hi[9] | t0_win_hi[10] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9] | c0_t0_req[10];
-  assign t0_win_below[12] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8] | t0_win_hi[9] | t0_win_hi[10] | t0_win_hi[11] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9] | c0_t0_req[10] | c0_t0_req[11];
-  assign t0_win_below[13] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8] | t0_win_hi[9] | t0_win_hi[10] | t0_win_hi[11] | t0_win_hi[12] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9] | c0_t0_req[10] | c0_t0_req[11] | c0_t0_req[12];
-  assign t0_win_below[14] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8] | t0_win_hi[9] | t0_win_hi[10] | t0_win_hi[11] | t0_win_hi[12] | t0_win_hi[13] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9] | c0_t0_req[10] | c0_t0_req[11] | c0_t0_req[12] | c0_t0_req[13];
-  assign t0_win_below[15] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8] | t0_win_hi[9] | t0_win_hi[10] | t0_win_hi[11] | t0_win_hi[12] | t0_win_hi[13] | t0_win_hi[14] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9] | c0_t0_req[10] | c0_t0_req[11] | c0_t0_req[12] | c0_t0_req[13] | c0_t0_req[14];
+  assign t0_win_below[2] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] : c0_t0_req[0]
+      | c0_t0_req[1];
+  assign t0_win_below[3] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] : c0_t0_req[0]
+      | c0_t0_req[1] | c0_t0_req[2];
+  assign t0_win_below[4] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3]
+      : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3];
+  assign t0_win_below[5] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3]
+      | t0_win_hi[4] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4];
+  assign t0_win_below[6] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3]
+      | t0_win_hi[4] | t0_win_hi[5] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3]
+      | c0_t0_req[4] | c0_t0_req[5];
+  assign t0_win_below[7] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3]
+      | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2]
+      | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6];
+  assign t0_win_below[8] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3]
+      | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] : c0_t0_req[0] | c0_t0_req[1]
+      | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7];
+  assign t0_win_below[9] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2] | t0_win_hi[3]
+      | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8] : c0_t0_req[0]
+      | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6]
+      | c0_t0_req[7] | c0_t0_req[8];
+  assign t0_win_below[10] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2]
+      | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8]
+      | t0_win_hi[9] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4]
+      | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9];
+  assign t0_win_below[11] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2]
+      | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8]
+      | t0_win_hi[9] | t0_win_hi[10] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3]
+      | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9]
+      | c0_t0_req[10];
+  assign t0_win_below[12] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2]
+      | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8]
+      | t0_win_hi[9] | t0_win_hi[10] | t0_win_hi[11] : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2]
+      | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8]
+      | c0_t0_req[9] | c0_t0_req[10] | c0_t0_req[11];
+  assign t0_win_below[13] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2]
+      | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8]
+      | t0_win_hi[9] | t0_win_hi[10] | t0_win_hi[11] | t0_win_hi[12] : c0_t0_req[0] | c0_t0_req[1]
+      | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6] | c0_t0_req[7]
+      | c0_t0_req[8] | c0_t0_req[9] | c0_t0_req[10] | c0_t0_req[11] | c0_t0_req[12];
+  assign t0_win_below[14] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2]
+      | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8]
+      | t0_win_hi[9] | t0_win_hi[10] | t0_win_hi[11] | t0_win_hi[12] | t0_win_hi[13] : c0_t0_req[0]
+      | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5] | c0_t0_req[6]
+      | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9] | c0_t0_req[10] | c0_t0_req[11] | c0_t0_req[12]
+      | c0_t0_req[13];
+  assign t0_win_below[15] = t0_win_any_hi ? t0_win_hi[0] | t0_win_hi[1] | t0_win_hi[2]
+      | t0_win_hi[3] | t0_win_hi[4] | t0_win_hi[5] | t0_win_hi[6] | t0_win_hi[7] | t0_win_hi[8]
+      | t0_win_hi[9] | t0_win_hi[10] | t0_win_hi[11] | t0_win_hi[12] | t0_win_hi[13] | t0_win_hi[14]
+      : c0_t0_req[0] | c0_t0_req[1] | c0_t0_req[2] | c0_t0_req[3] | c0_t0_req[4] | c0_t0_req[5]
+      | c0_t0_req[6] | c0_t0_req[7] | c0_t0_req[8] | c0_t0_req[9] | c0_t0_req[10] | c0_t0_req[11]
+      | c0_t0_req[12] | c0_t0_req[13] | c0_t0_req[14];
   assign t0_ptr_ge_d = t0_accept ? t0_win_below : t0_ptr_ge_q;
   assign t0_grant = {16{t0_credit & ~sd_block}} & t0_win;
-  assign tlb_bid[0] = |c0_t0_req & t0_credit;
+  assign tlb_bid[0] = (|c0_t0_req) & t0_credit;
   l1tlb_seed001_clustered_tlb u_tlb0 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1594,8 +1889,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c0_load & ~(c0_cand[1] & lp0_q[1] | c0_cand[2] & (lp0_q[1] | lp0_q[2]) | c0_cand[3] & (lp0_q[1] | lp0_q[2] | lp0_q[3]))),
-    .l2_resp_valid_i(l2_resp_valid_i[0] & c0_rtag[5:4] == 2'd0),
+    .l2_take_i(c0_load
+        & ~((c0_cand[1] & lp0_q[1]) | (c0_cand[2] & (lp0_q[1] | lp0_q[2]))
+            | (c0_cand[3] & (lp0_q[1] | lp0_q[2] | lp0_q[3])))),
+    .l2_resp_valid_i(l2_resp_valid_i[0] & (c0_rtag[5:4] == 2'd0)),
     .l2_resp_mshr_i(c0_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
@@ -1622,45 +1919,327 @@ module l1tlb_seed001_clustered (
     .evict_perm_o(t0_evict_perm),
     .pick_hi_i(t0_win)
   );
-  assign c0_t1_req = {ib_head_home_q[61], ib_head_home_q[57], ib_head_home_q[53], ib_head_home_q[49], ib_head_home_q[45], ib_head_home_q[41], ib_head_home_q[37], ib_head_home_q[33], ib_head_home_q[29], ib_head_home_q[25], ib_head_home_q[21], ib_head_home_q[17], ib_head_home_q[13], ib_head_home_q[9], ib_head_home_q[5], ib_head_home_q[1]};
-  assign t1_accept = |c0_t1_req & t1_credit & ~sd_block;
-  assign t1_win[0] = c0_t1_req[0] & ~(c0_t1_req[1] & t1_ptr_ge_q[1] & ~t1_ptr_ge_q[0] | c0_t1_req[2] & t1_ptr_ge_q[2] & ~t1_ptr_ge_q[0] | c0_t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[0] | c0_t1_req[4] & t1_ptr_ge_q[4] & ~t1_ptr_ge_q[0] | c0_t1_req[5] & t1_ptr_ge_q[5] & ~t1_ptr_ge_q[0] | c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[0] | c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[0] | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[0] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[0] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[0] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[0] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[0] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[0] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[0] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[0]);
-  assign t1_win[1] = c0_t1_req[1] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[1] | t1_ptr_ge_q[0]) | c0_t1_req[2] & t1_ptr_ge_q[2] & ~t1_ptr_ge_q[1] | c0_t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[1] | c0_t1_req[4] & t1_ptr_ge_q[4] & ~t1_ptr_ge_q[1] | c0_t1_req[5] & t1_ptr_ge_q[5] & ~t1_ptr_ge_q[1] | c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[1] | c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[1] | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[1] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[1] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[1] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[1] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[1] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[1] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[1] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[1]);
-  assign t1_win[2] = c0_t1_req[2] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[2] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[2] | t1_ptr_ge_q[1]) | c0_t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[2] | c0_t1_req[4] & t1_ptr_ge_q[4] & ~t1_ptr_ge_q[2] | c0_t1_req[5] & t1_ptr_ge_q[5] & ~t1_ptr_ge_q[2] | c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[2] | c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[2] | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[2] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[2] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[2] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[2] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[2] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[2] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[2] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[2]);
-  assign t1_win[3] = c0_t1_req[3] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[2]) | c0_t1_req[4] & t1_ptr_ge_q[4] & ~t1_ptr_ge_q[3] | c0_t1_req[5] & t1_ptr_ge_q[5] & ~t1_ptr_ge_q[3] | c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[3] | c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[3] | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[3] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[3] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[3] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[3] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[3] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[3] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[3] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[3]);
-  assign t1_win[4] = c0_t1_req[4] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[4] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[4] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[4] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[4] | t1_ptr_ge_q[3]) | c0_t1_req[5] & t1_ptr_ge_q[5] & ~t1_ptr_ge_q[4] | c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[4] | c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[4] | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[4] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[4] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[4] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[4] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[4] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[4] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[4] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[4]);
-  assign t1_win[5] = c0_t1_req[5] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[5] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[5] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[5] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[5] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[5] | t1_ptr_ge_q[4]) | c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[5] | c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[5] | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[5] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[5] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[5] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[5] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[5] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[5] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[5] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[5]);
-  assign t1_win[6] = c0_t1_req[6] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[5]) | c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[6] | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[6] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[6] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[6] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[6] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[6] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[6] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[6] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[6]);
-  assign t1_win[7] = c0_t1_req[7] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[6]) | c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[7] | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[7] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[7] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[7] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[7] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[7] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[7] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[7]);
-  assign t1_win[8] = c0_t1_req[8] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[7]) | c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[8] | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[8] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[8] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[8] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[8] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[8] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[8]);
-  assign t1_win[9] = c0_t1_req[9] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[7]) | c0_t1_req[8] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[8]) | c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[9] | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[9] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[9] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[9] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[9] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[9]);
-  assign t1_win[10] = c0_t1_req[10] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[7]) | c0_t1_req[8] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[8]) | c0_t1_req[9] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[9]) | c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[10] | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[10] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[10] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[10] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[10]);
-  assign t1_win[11] = c0_t1_req[11] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[7]) | c0_t1_req[8] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[8]) | c0_t1_req[9] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[9]) | c0_t1_req[10] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[10]) | c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[11] | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[11] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[11] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[11]);
-  assign t1_win[12] = c0_t1_req[12] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[7]) | c0_t1_req[8] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[8]) | c0_t1_req[9] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[9]) | c0_t1_req[10] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[10]) | c0_t1_req[11] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[11]) | c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[12] | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[12] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[12]);
-  assign t1_win[13] = c0_t1_req[13] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[7]) | c0_t1_req[8] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[8]) | c0_t1_req[9] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[9]) | c0_t1_req[10] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[10]) | c0_t1_req[11] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[11]) | c0_t1_req[12] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[12]) | c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[13] | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[13]);
-  assign t1_win[14] = c0_t1_req[14] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[7]) | c0_t1_req[8] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[8]) | c0_t1_req[9] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[9]) | c0_t1_req[10] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[10]) | c0_t1_req[11] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[11]) | c0_t1_req[12] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[12]) | c0_t1_req[13] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[13]) | c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[14]);
-  assign t1_win[15] = c0_t1_req[15] & ~(c0_t1_req[0] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[0]) | c0_t1_req[1] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[1]) | c0_t1_req[2] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[2]) | c0_t1_req[3] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[3]) | c0_t1_req[4] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[4]) | c0_t1_req[5] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[5]) | c0_t1_req[6] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[6]) | c0_t1_req[7] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[7]) | c0_t1_req[8] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[8]) | c0_t1_req[9] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[9]) | c0_t1_req[10] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[10]) | c0_t1_req[11] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[11]) | c0_t1_req[12] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[12]) | c0_t1_req[13] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[13]) | c0_t1_req[14] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[14]));
+  assign c0_t1_req = {ib_head_home_q[61], ib_head_home_q[57], ib_head_home_q[53],
+      ib_head_home_q[49], ib_head_home_q[45], ib_head_home_q[41], ib_head_home_q[37],
+      ib_head_home_q[33], ib_head_home_q[29], ib_head_home_q[25], ib_head_home_q[21],
+      ib_head_home_q[17], ib_head_home_q[13], ib_head_home_q[9], ib_head_home_q[5],
+      ib_head_home_q[1]};
+  assign t1_accept = (|c0_t1_req) & t1_credit & ~sd_block;
+  assign t1_win[0] = c0_t1_req[0]
+      & ~((c0_t1_req[1] & t1_ptr_ge_q[1] & ~t1_ptr_ge_q[0])
+          | (c0_t1_req[2] & t1_ptr_ge_q[2] & ~t1_ptr_ge_q[0])
+          | (c0_t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[0])
+          | (c0_t1_req[4] & t1_ptr_ge_q[4] & ~t1_ptr_ge_q[0])
+          | (c0_t1_req[5] & t1_ptr_ge_q[5] & ~t1_ptr_ge_q[0])
+          | (c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[0])
+          | (c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[0])
+          | (c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[0])
+          | (c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[0])
+          | (c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[0])
+          | (c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[0])
+          | (c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[0])
+          | (c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[0])
+          | (c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[0])
+          | (c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[0]));
+  assign t1_win[1] = c0_t1_req[1]
+      & ~((c0_t1_req[0] & (~t1_ptr_ge_q[1] | t1_ptr_ge_q[0]))
+          | (c0_t1_req[2] & t1_ptr_ge_q[2] & ~t1_ptr_ge_q[1])
+          | (c0_t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[1])
+          | (c0_t1_req[4] & t1_ptr_ge_q[4] & ~t1_ptr_ge_q[1])
+          | (c0_t1_req[5] & t1_ptr_ge_q[5] & ~t1_ptr_ge_q[1])
+          | (c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[1])
+          | (c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[1])
+          | (c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[1])
+          | (c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[1])
+          | (c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[1])
+          | (c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[1])
+          | (c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[1])
+          | (c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[1])
+          | (c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[1])
+          | (c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[1]));
+  assign t1_win[2] = c0_t1_req[2]
+      & ~((c0_t1_req[0] & (~t1_ptr_ge_q[2] | t1_ptr_ge_q[0]))
+          | (c0_t1_req[1] & (~t1_ptr_ge_q[2] | t1_ptr_ge_q[1]))
+          | (c0_t1_req[3] & t1_ptr_ge_q[3] & ~t1_ptr_ge_q[2])
+          | (c0_t1_req[4] & t1_ptr_ge_q[4] & ~t1_ptr_ge_q[2])
+          | (c0_t1_req[5] & t1_ptr_ge_q[5] & ~t1_ptr_ge_q[2])
+          | (c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[2])
+          | (c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[2])
+          | (c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[2])
+          | (c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[2])
+          | (c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[2])
+          | (c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[2])
+          | (c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[2])
+          | (c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[2])
+          | (c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[2])
+          | (c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[2]));
+  assign t1_win[3] = c0_t1_req[3]
+      & ~((c0_t1_req[0] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[0]))
+          | (c0_t1_req[1] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[1]))
+          | (c0_t1_req[2] & (~t1_ptr_ge_q[3] | t1_ptr_ge_q[2]))
+          | (c0_t1_req[4] & t1_ptr_ge_q[4] & ~t1_ptr_ge_q[3])
+          | (c0_t1_req[5] & t1_ptr_ge_q[5] & ~t1_ptr_ge_q[3])
+          | (c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[3])
+          | (c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[3])
+          | (c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[3])
+          | (c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[3])
+          | (c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[3])
+          | (c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[3])
+          | (c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[3])
+          | (c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[3])
+          | (c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[3])
+          | (c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[3]));
+  assign t1_win[4] = c0_t1_req[4]
+      & ~((c0_t1_req[0] & (~t1_ptr_ge_q[4] | t1_ptr_ge_q[0]))
+          | (c0_t1_req[1] & (~t1_ptr_ge_q[4] | t1_ptr_ge_q[1]))
+          | (c0_t1_req[2] & (~t1_ptr_ge_q[4] | t1_ptr_ge_q[2]))
+          | (c0_t1_req[3] & (~t1_ptr_ge_q[4] | t1_ptr_ge_q[3]))
+          | (c0_t1_req[5] & t1_ptr_ge_q[5] & ~t1_ptr_ge_q[4])
+          | (c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[4])
+          | (c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[4])
+          | (c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[4])
+          | (c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[4])
+          | (c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[4])
+          | (c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[4])
+          | (c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[4])
+          | (c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[4])
+          | (c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[4])
+          | (c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[4]));
+  assign t1_win[5] = c0_t1_req[5]
+      & ~((c0_t1_req[0] & (~t1_ptr_ge_q[5] | t1_ptr_ge_q[0]))
+          | (c0_t1_req[1] & (~t1_ptr_ge_q[5] | t1_ptr_ge_q[1]))
+          | (c0_t1_req[2] & (~t1_ptr_ge_q[5] | t1_ptr_ge_q[2]))
+          | (c0_t1_req[3] & (~t1_ptr_ge_q[5] | t1_ptr_ge_q[3]))
+          | (c0_t1_req[4] & (~t1_ptr_ge_q[5] | t1_ptr_ge_q[4]))
+          | (c0_t1_req[6] & t1_ptr_ge_q[6] & ~t1_ptr_ge_q[5])
+          | (c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[5])
+          | (c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[5])
+          | (c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[5])
+          | (c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[5])
+          | (c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[5])
+          | (c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[5])
+          | (c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[5])
+          | (c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[5])
+          | (c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[5]));
+  assign t1_win[6] = c0_t1_req[6]
+      & ~((c0_t1_req[0] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[0]))
+          | (c0_t1_req[1] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[1]))
+          | (c0_t1_req[2] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[2]))
+          | (c0_t1_req[3] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[3]))
+          | (c0_t1_req[4] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[4]))
+          | (c0_t1_req[5] & (~t1_ptr_ge_q[6] | t1_ptr_ge_q[5]))
+          | (c0_t1_req[7] & t1_ptr_ge_q[7] & ~t1_ptr_ge_q[6])
+          | (c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[6])
+          | (c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[6])
+          | (c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[6])
+          | (c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[6])
+          | (c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[6])
+          | (c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[6])
+          | (c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[6])
+          | (c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[6]));
+  assign t1_win[7] = c0_t1_req[7]
+      & ~((c0_t1_req[0] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[0]))
+          | (c0_t1_req[1] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[1]))
+          | (c0_t1_req[2] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[2]))
+          | (c0_t1_req[3] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[3]))
+          | (c0_t1_req[4] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[4]))
+          | (c0_t1_req[5] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[5]))
+          | (c0_t1_req[6] & (~t1_ptr_ge_q[7] | t1_ptr_ge_q[6]))
+          | (c0_t1_req[8] & t1_ptr_ge_q[8] & ~t1_ptr_ge_q[7])
+          | (c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[7])
+          | (c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[7])
+          | (c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[7])
+          | (c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[7])
+          | (c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[7])
+          | (c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[7])
+          | (c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[7]));
+  assign t1_win[8] = c0_t1_req[8]
+      & ~((c0_t1_req[0] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[0]))
+          | (c0_t1_req[1] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[1]))
+          | (c0_t1_req[2] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[2]))
+          | (c0_t1_req[3] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[3]))
+          | (c0_t1_req[4] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[4]))
+          | (c0_t1_req[5] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[5]))
+          | (c0_t1_req[6] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[6]))
+          | (c0_t1_req[7] & (~t1_ptr_ge_q[8] | t1_ptr_ge_q[7]))
+          | (c0_t1_req[9] & t1_ptr_ge_q[9] & ~t1_ptr_ge_q[8])
+          | (c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[8])
+          | (c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[8])
+          | (c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[8])
+          | (c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[8])
+          | (c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[8])
+          | (c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[8]));
+  assign t1_win[9] = c0_t1_req[9]
+      & ~((c0_t1_req[0] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[0]))
+          | (c0_t1_req[1] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[1]))
+          | (c0_t1_req[2] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[2]))
+          | (c0_t1_req[3] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[3]))
+          | (c0_t1_req[4] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[4]))
+          | (c0_t1_req[5] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[5]))
+          | (c0_t1_req[6] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[6]))
+          | (c0_t1_req[7] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[7]))
+          | (c0_t1_req[8] & (~t1_ptr_ge_q[9] | t1_ptr_ge_q[8]))
+          | (c0_t1_req[10] & t1_ptr_ge_q[10] & ~t1_ptr_ge_q[9])
+          | (c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[9])
+          | (c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[9])
+          | (c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[9])
+          | (c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[9])
+          | (c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[9]));
+  assign t1_win[10] = c0_t1_req[10]
+      & ~((c0_t1_req[0] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[0]))
+          | (c0_t1_req[1] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[1]))
+          | (c0_t1_req[2] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[2]))
+          | (c0_t1_req[3] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[3]))
+          | (c0_t1_req[4] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[4]))
+          | (c0_t1_req[5] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[5]))
+          | (c0_t1_req[6] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[6]))
+          | (c0_t1_req[7] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[7]))
+          | (c0_t1_req[8] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[8]))
+          | (c0_t1_req[9] & (~t1_ptr_ge_q[10] | t1_ptr_ge_q[9]))
+          | (c0_t1_req[11] & t1_ptr_ge_q[11] & ~t1_ptr_ge_q[10])
+          | (c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[10])
+          | (c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[10])
+          | (c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[10])
+          | (c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[10]));
+  assign t1_win[11] = c0_t1_req[11]
+      & ~((c0_t1_req[0] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[0]))
+          | (c0_t1_req[1] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[1]))
+          | (c0_t1_req[2] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[2]))
+          | (c0_t1_req[3] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[3]))
+          | (c0_t1_req[4] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[4]))
+          | (c0_t1_req[5] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[5]))
+          | (c0_t1_req[6] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[6]))
+          | (c0_t1_req[7] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[7]))
+          | (c0_t1_req[8] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[8]))
+          | (c0_t1_req[9] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[9]))
+          | (c0_t1_req[10] & (~t1_ptr_ge_q[11] | t1_ptr_ge_q[10]))
+          | (c0_t1_req[12] & t1_ptr_ge_q[12] & ~t1_ptr_ge_q[11])
+          | (c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[11])
+          | (c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[11])
+          | (c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[11]));
+  assign t1_win[12] = c0_t1_req[12]
+      & ~((c0_t1_req[0] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[0]))
+          | (c0_t1_req[1] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[1]))
+          | (c0_t1_req[2] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[2]))
+          | (c0_t1_req[3] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[3]))
+          | (c0_t1_req[4] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[4]))
+          | (c0_t1_req[5] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[5]))
+          | (c0_t1_req[6] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[6]))
+          | (c0_t1_req[7] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[7]))
+          | (c0_t1_req[8] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[8]))
+          | (c0_t1_req[9] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[9]))
+          | (c0_t1_req[10] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[10]))
+          | (c0_t1_req[11] & (~t1_ptr_ge_q[12] | t1_ptr_ge_q[11]))
+          | (c0_t1_req[13] & t1_ptr_ge_q[13] & ~t1_ptr_ge_q[12])
+          | (c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[12])
+          | (c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[12]));
+  assign t1_win[13] = c0_t1_req[13]
+      & ~((c0_t1_req[0] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[0]))
+          | (c0_t1_req[1] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[1]))
+          | (c0_t1_req[2] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[2]))
+          | (c0_t1_req[3] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[3]))
+          | (c0_t1_req[4] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[4]))
+          | (c0_t1_req[5] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[5]))
+          | (c0_t1_req[6] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[6]))
+          | (c0_t1_req[7] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[7]))
+          | (c0_t1_req[8] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[8]))
+          | (c0_t1_req[9] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[9]))
+          | (c0_t1_req[10] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[10]))
+          | (c0_t1_req[11] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[11]))
+          | (c0_t1_req[12] & (~t1_ptr_ge_q[13] | t1_ptr_ge_q[12]))
+          | (c0_t1_req[14] & t1_ptr_ge_q[14] & ~t1_ptr_ge_q[13])
+          | (c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[13]));
+  assign t1_win[14] = c0_t1_req[14]
+      & ~((c0_t1_req[0] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[0]))
+          | (c0_t1_req[1] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[1]))
+          | (c0_t1_req[2] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[2]))
+          | (c0_t1_req[3] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[3]))
+          | (c0_t1_req[4] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[4]))
+          | (c0_t1_req[5] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[5]))
+          | (c0_t1_req[6] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[6]))
+          | (c0_t1_req[7] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[7]))
+          | (c0_t1_req[8] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[8]))
+          | (c0_t1_req[9] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[9]))
+          | (c0_t1_req[10] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[10]))
+          | (c0_t1_req[11] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[11]))
+          | (c0_t1_req[12] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[12]))
+          | (c0_t1_req[13] & (~t1_ptr_ge_q[14] | t1_ptr_ge_q[13]))
+          | (c0_t1_req[15] & t1_ptr_ge_q[15] & ~t1_ptr_ge_q[14]));
+  assign t1_win[15] = c0_t1_req[15]
+      & ~((c0_t1_req[0] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[0]))
+          | (c0_t1_req[1] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[1]))
+          | (c0_t1_req[2] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[2]))
+          | (c0_t1_req[3] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[3]))
+          | (c0_t1_req[4] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[4]))
+          | (c0_t1_req[5] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[5]))
+          | (c0_t1_req[6] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[6]))
+          | (c0_t1_req[7] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[7]))
+          | (c0_t1_req[8] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[8]))
+          | (c0_t1_req[9] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[9]))
+          | (c0_t1_req[10] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[10]))
+          | (c0_t1_req[11] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[11]))
+          | (c0_t1_req[12] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[12]))
+          | (c0_t1_req[13] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[13]))
+          | (c0_t1_req[14] & (~t1_ptr_ge_q[15] | t1_ptr_ge_q[14])));
   assign t1_win_hi = c0_t1_req & t1_ptr_ge_q;
   assign t1_win_any_hi = |t1_win_hi;
   assign t1_win_below[0] = t1_win_any_hi ? 1'b0 : 1'b0;
   assign t1_win_below[1] = t1_win_any_hi ? t1_win_hi[0] : c0_t1_req[0];
-  assign t1_win_below[2] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] : c0_t1_req[0] | c0_t1_req[1];
-  assign t1_win_below[3] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2];
-  assign t1_win_below[4] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3];
-  assign t1_win_below[5] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4];
-  assign t1_win_below[6] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5];
-  assign t1_win_below[7] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6];
-  assign t1_win_below[8] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7];
-  assign t1_win_below[9] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8];
-  assign t1_win_below[10] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8] | t1_win_hi[9] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9];
-  assign t1_win_below[11] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8] | t1_win_hi[9] | t1_win_hi[10] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9] | c0_t1_req[10];
-  assign t1_win_below[12] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8] | t1_win_hi[9] | t1_win_hi[10] | t1_win_hi[11] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9] | c0_t1_req[10] | c0_t1_req[11];
-  assign t1_win_below[13] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8] | t1_win_hi[9] | t1_win_hi[10] | t1_win_hi[11] | t1_win_hi[12] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9] | c0_t1_req[10] | c0_t1_req[11] | c0_t1_req[12];
-  assign t1_win_below[14] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8] | t1_win_hi[9] | t1_win_hi[10] | t1_win_hi[11] | t1_win_hi[12] | t1_win_hi[13] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9] | c0_t1_req[10] | c0_t1_req[11] | c0_t1_req[12] | c0_t1_req[13];
-  assign t1_win_below[15] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8] | t1_win_hi[9] | t1_win_hi[10] | t1_win_hi[11] | t1_win_hi[12] | t1_win_hi[13] | t1_win_hi[14] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9] | c0_t1_req[10] | c0_t1_req[11] | c0_t1_req[12] | c0_t1_req[13] | c0_t1_req[14];
+  assign t1_win_below[2] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] : c0_t1_req[0]
+      | c0_t1_req[1];
+  assign t1_win_below[3] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] : c0_t1_req[0]
+      | c0_t1_req[1] | c0_t1_req[2];
+  assign t1_win_below[4] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3]
+      : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3];
+  assign t1_win_below[5] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3]
+      | t1_win_hi[4] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4];
+  assign t1_win_below[6] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3]
+      | t1_win_hi[4] | t1_win_hi[5] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3]
+      | c0_t1_req[4] | c0_t1_req[5];
+  assign t1_win_below[7] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3]
+      | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2]
+      | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6];
+  assign t1_win_below[8] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3]
+      | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] : c0_t1_req[0] | c0_t1_req[1]
+      | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7];
+  assign t1_win_below[9] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2] | t1_win_hi[3]
+      | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8] : c0_t1_req[0]
+      | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6]
+      | c0_t1_req[7] | c0_t1_req[8];
+  assign t1_win_below[10] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2]
+      | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8]
+      | t1_win_hi[9] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4]
+      | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9];
+  assign t1_win_below[11] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2]
+      | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8]
+      | t1_win_hi[9] | t1_win_hi[10] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3]
+      | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9]
+      | c0_t1_req[10];
+  assign t1_win_below[12] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2]
+      | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8]
+      | t1_win_hi[9] | t1_win_hi[10] | t1_win_hi[11] : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2]
+      | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8]
+      | c0_t1_req[9] | c0_t1_req[10] | c0_t1_req[11];
+  assign t1_win_below[13] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2]
+      | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8]
+      | t1_win_hi[9] | t1_win_hi[10] | t1_win_hi[11] | t1_win_hi[12] : c0_t1_req[0] | c0_t1_req[1]
+      | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6] | c0_t1_req[7]
+      | c0_t1_req[8] | c0_t1_req[9] | c0_t1_req[10] | c0_t1_req[11] | c0_t1_req[12];
+  assign t1_win_below[14] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2]
+      | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8]
+      | t1_win_hi[9] | t1_win_hi[10] | t1_win_hi[11] | t1_win_hi[12] | t1_win_hi[13] : c0_t1_req[0]
+      | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5] | c0_t1_req[6]
+      | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9] | c0_t1_req[10] | c0_t1_req[11] | c0_t1_req[12]
+      | c0_t1_req[13];
+  assign t1_win_below[15] = t1_win_any_hi ? t1_win_hi[0] | t1_win_hi[1] | t1_win_hi[2]
+      | t1_win_hi[3] | t1_win_hi[4] | t1_win_hi[5] | t1_win_hi[6] | t1_win_hi[7] | t1_win_hi[8]
+      | t1_win_hi[9] | t1_win_hi[10] | t1_win_hi[11] | t1_win_hi[12] | t1_win_hi[13] | t1_win_hi[14]
+      : c0_t1_req[0] | c0_t1_req[1] | c0_t1_req[2] | c0_t1_req[3] | c0_t1_req[4] | c0_t1_req[5]
+      | c0_t1_req[6] | c0_t1_req[7] | c0_t1_req[8] | c0_t1_req[9] | c0_t1_req[10] | c0_t1_req[11]
+      | c0_t1_req[12] | c0_t1_req[13] | c0_t1_req[14];
   assign t1_ptr_ge_d = t1_accept ? t1_win_below : t1_ptr_ge_q;
   assign t1_grant = {16{t1_credit & ~sd_block}} & t1_win;
-  assign tlb_bid[1] = |c0_t1_req & t1_credit;
+  assign tlb_bid[1] = (|c0_t1_req) & t1_credit;
   l1tlb_seed001_clustered_tlb u_tlb1 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1673,8 +2252,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c0_load & ~(c0_cand[0] & (lp0_q[2] | lp0_q[3] | lp0_q[0]) | c0_cand[2] & lp0_q[2] | c0_cand[3] & (lp0_q[2] | lp0_q[3]))),
-    .l2_resp_valid_i(l2_resp_valid_i[0] & c0_rtag[5:4] == 2'd1),
+    .l2_take_i(c0_load
+        & ~((c0_cand[0] & (lp0_q[2] | lp0_q[3] | lp0_q[0])) | (c0_cand[2] & lp0_q[2])
+            | (c0_cand[3] & (lp0_q[2] | lp0_q[3])))),
+    .l2_resp_valid_i(l2_resp_valid_i[0] & (c0_rtag[5:4] == 2'd1)),
     .l2_resp_mshr_i(c0_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
@@ -1701,45 +2282,327 @@ module l1tlb_seed001_clustered (
     .evict_perm_o(t1_evict_perm),
     .pick_hi_i(t1_win)
   );
-  assign c0_t2_req = {ib_head_home_q[62], ib_head_home_q[58], ib_head_home_q[54], ib_head_home_q[50], ib_head_home_q[46], ib_head_home_q[42], ib_head_home_q[38], ib_head_home_q[34], ib_head_home_q[30], ib_head_home_q[26], ib_head_home_q[22], ib_head_home_q[18], ib_head_home_q[14], ib_head_home_q[10], ib_head_home_q[6], ib_head_home_q[2]};
-  assign t2_accept = |c0_t2_req & t2_credit & ~sd_block;
-  assign t2_win[0] = c0_t2_req[0] & ~(c0_t2_req[1] & t2_ptr_ge_q[1] & ~t2_ptr_ge_q[0] | c0_t2_req[2] & t2_ptr_ge_q[2] & ~t2_ptr_ge_q[0] | c0_t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[0] | c0_t2_req[4] & t2_ptr_ge_q[4] & ~t2_ptr_ge_q[0] | c0_t2_req[5] & t2_ptr_ge_q[5] & ~t2_ptr_ge_q[0] | c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[0] | c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[0] | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[0] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[0] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[0] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[0] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[0] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[0] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[0] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[0]);
-  assign t2_win[1] = c0_t2_req[1] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[1] | t2_ptr_ge_q[0]) | c0_t2_req[2] & t2_ptr_ge_q[2] & ~t2_ptr_ge_q[1] | c0_t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[1] | c0_t2_req[4] & t2_ptr_ge_q[4] & ~t2_ptr_ge_q[1] | c0_t2_req[5] & t2_ptr_ge_q[5] & ~t2_ptr_ge_q[1] | c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[1] | c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[1] | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[1] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[1] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[1] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[1] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[1] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[1] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[1] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[1]);
-  assign t2_win[2] = c0_t2_req[2] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[2] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[2] | t2_ptr_ge_q[1]) | c0_t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[2] | c0_t2_req[4] & t2_ptr_ge_q[4] & ~t2_ptr_ge_q[2] | c0_t2_req[5] & t2_ptr_ge_q[5] & ~t2_ptr_ge_q[2] | c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[2] | c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[2] | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[2] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[2] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[2] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[2] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[2] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[2] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[2] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[2]);
-  assign t2_win[3] = c0_t2_req[3] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[2]) | c0_t2_req[4] & t2_ptr_ge_q[4] & ~t2_ptr_ge_q[3] | c0_t2_req[5] & t2_ptr_ge_q[5] & ~t2_ptr_ge_q[3] | c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[3] | c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[3] | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[3] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[3] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[3] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[3] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[3] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[3] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[3] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[3]);
-  assign t2_win[4] = c0_t2_req[4] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[4] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[4] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[4] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[4] | t2_ptr_ge_q[3]) | c0_t2_req[5] & t2_ptr_ge_q[5] & ~t2_ptr_ge_q[4] | c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[4] | c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[4] | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[4] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[4] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[4] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[4] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[4] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[4] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[4] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[4]);
-  assign t2_win[5] = c0_t2_req[5] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[5] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[5] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[5] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[5] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[5] | t2_ptr_ge_q[4]) | c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[5] | c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[5] | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[5] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[5] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[5] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[5] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[5] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[5] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[5] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[5]);
-  assign t2_win[6] = c0_t2_req[6] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[5]) | c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[6] | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[6] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[6] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[6] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[6] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[6] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[6] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[6] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[6]);
-  assign t2_win[7] = c0_t2_req[7] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[6]) | c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[7] | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[7] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[7] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[7] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[7] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[7] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[7] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[7]);
-  assign t2_win[8] = c0_t2_req[8] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[7]) | c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[8] | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[8] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[8] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[8] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[8] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[8] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[8]);
-  assign t2_win[9] = c0_t2_req[9] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[7]) | c0_t2_req[8] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[8]) | c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[9] | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[9] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[9] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[9] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[9] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[9]);
-  assign t2_win[10] = c0_t2_req[10] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[7]) | c0_t2_req[8] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[8]) | c0_t2_req[9] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[9]) | c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[10] | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[10] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[10] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[10] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[10]);
-  assign t2_win[11] = c0_t2_req[11] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[7]) | c0_t2_req[8] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[8]) | c0_t2_req[9] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[9]) | c0_t2_req[10] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[10]) | c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[11] | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[11] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[11] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[11]);
-  assign t2_win[12] = c0_t2_req[12] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[7]) | c0_t2_req[8] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[8]) | c0_t2_req[9] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[9]) | c0_t2_req[10] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[10]) | c0_t2_req[11] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[11]) | c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[12] | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[12] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[12]);
-  assign t2_win[13] = c0_t2_req[13] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[7]) | c0_t2_req[8] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[8]) | c0_t2_req[9] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[9]) | c0_t2_req[10] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[10]) | c0_t2_req[11] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[11]) | c0_t2_req[12] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[12]) | c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[13] | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[13]);
-  assign t2_win[14] = c0_t2_req[14] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[7]) | c0_t2_req[8] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[8]) | c0_t2_req[9] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[9]) | c0_t2_req[10] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[10]) | c0_t2_req[11] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[11]) | c0_t2_req[12] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[12]) | c0_t2_req[13] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[13]) | c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[14]);
-  assign t2_win[15] = c0_t2_req[15] & ~(c0_t2_req[0] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[0]) | c0_t2_req[1] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[1]) | c0_t2_req[2] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[2]) | c0_t2_req[3] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[3]) | c0_t2_req[4] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[4]) | c0_t2_req[5] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[5]) | c0_t2_req[6] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[6]) | c0_t2_req[7] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[7]) | c0_t2_req[8] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[8]) | c0_t2_req[9] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[9]) | c0_t2_req[10] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[10]) | c0_t2_req[11] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[11]) | c0_t2_req[12] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[12]) | c0_t2_req[13] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[13]) | c0_t2_req[14] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[14]));
+  assign c0_t2_req = {ib_head_home_q[62], ib_head_home_q[58], ib_head_home_q[54],
+      ib_head_home_q[50], ib_head_home_q[46], ib_head_home_q[42], ib_head_home_q[38],
+      ib_head_home_q[34], ib_head_home_q[30], ib_head_home_q[26], ib_head_home_q[22],
+      ib_head_home_q[18], ib_head_home_q[14], ib_head_home_q[10], ib_head_home_q[6],
+      ib_head_home_q[2]};
+  assign t2_accept = (|c0_t2_req) & t2_credit & ~sd_block;
+  assign t2_win[0] = c0_t2_req[0]
+      & ~((c0_t2_req[1] & t2_ptr_ge_q[1] & ~t2_ptr_ge_q[0])
+          | (c0_t2_req[2] & t2_ptr_ge_q[2] & ~t2_ptr_ge_q[0])
+          | (c0_t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[0])
+          | (c0_t2_req[4] & t2_ptr_ge_q[4] & ~t2_ptr_ge_q[0])
+          | (c0_t2_req[5] & t2_ptr_ge_q[5] & ~t2_ptr_ge_q[0])
+          | (c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[0])
+          | (c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[0])
+          | (c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[0])
+          | (c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[0])
+          | (c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[0])
+          | (c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[0])
+          | (c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[0])
+          | (c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[0])
+          | (c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[0])
+          | (c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[0]));
+  assign t2_win[1] = c0_t2_req[1]
+      & ~((c0_t2_req[0] & (~t2_ptr_ge_q[1] | t2_ptr_ge_q[0]))
+          | (c0_t2_req[2] & t2_ptr_ge_q[2] & ~t2_ptr_ge_q[1])
+          | (c0_t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[1])
+          | (c0_t2_req[4] & t2_ptr_ge_q[4] & ~t2_ptr_ge_q[1])
+          | (c0_t2_req[5] & t2_ptr_ge_q[5] & ~t2_ptr_ge_q[1])
+          | (c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[1])
+          | (c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[1])
+          | (c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[1])
+          | (c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[1])
+          | (c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[1])
+          | (c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[1])
+          | (c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[1])
+          | (c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[1])
+          | (c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[1])
+          | (c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[1]));
+  assign t2_win[2] = c0_t2_req[2]
+      & ~((c0_t2_req[0] & (~t2_ptr_ge_q[2] | t2_ptr_ge_q[0]))
+          | (c0_t2_req[1] & (~t2_ptr_ge_q[2] | t2_ptr_ge_q[1]))
+          | (c0_t2_req[3] & t2_ptr_ge_q[3] & ~t2_ptr_ge_q[2])
+          | (c0_t2_req[4] & t2_ptr_ge_q[4] & ~t2_ptr_ge_q[2])
+          | (c0_t2_req[5] & t2_ptr_ge_q[5] & ~t2_ptr_ge_q[2])
+          | (c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[2])
+          | (c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[2])
+          | (c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[2])
+          | (c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[2])
+          | (c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[2])
+          | (c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[2])
+          | (c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[2])
+          | (c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[2])
+          | (c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[2])
+          | (c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[2]));
+  assign t2_win[3] = c0_t2_req[3]
+      & ~((c0_t2_req[0] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[0]))
+          | (c0_t2_req[1] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[1]))
+          | (c0_t2_req[2] & (~t2_ptr_ge_q[3] | t2_ptr_ge_q[2]))
+          | (c0_t2_req[4] & t2_ptr_ge_q[4] & ~t2_ptr_ge_q[3])
+          | (c0_t2_req[5] & t2_ptr_ge_q[5] & ~t2_ptr_ge_q[3])
+          | (c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[3])
+          | (c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[3])
+          | (c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[3])
+          | (c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[3])
+          | (c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[3])
+          | (c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[3])
+          | (c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[3])
+          | (c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[3])
+          | (c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[3])
+          | (c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[3]));
+  assign t2_win[4] = c0_t2_req[4]
+      & ~((c0_t2_req[0] & (~t2_ptr_ge_q[4] | t2_ptr_ge_q[0]))
+          | (c0_t2_req[1] & (~t2_ptr_ge_q[4] | t2_ptr_ge_q[1]))
+          | (c0_t2_req[2] & (~t2_ptr_ge_q[4] | t2_ptr_ge_q[2]))
+          | (c0_t2_req[3] & (~t2_ptr_ge_q[4] | t2_ptr_ge_q[3]))
+          | (c0_t2_req[5] & t2_ptr_ge_q[5] & ~t2_ptr_ge_q[4])
+          | (c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[4])
+          | (c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[4])
+          | (c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[4])
+          | (c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[4])
+          | (c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[4])
+          | (c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[4])
+          | (c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[4])
+          | (c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[4])
+          | (c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[4])
+          | (c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[4]));
+  assign t2_win[5] = c0_t2_req[5]
+      & ~((c0_t2_req[0] & (~t2_ptr_ge_q[5] | t2_ptr_ge_q[0]))
+          | (c0_t2_req[1] & (~t2_ptr_ge_q[5] | t2_ptr_ge_q[1]))
+          | (c0_t2_req[2] & (~t2_ptr_ge_q[5] | t2_ptr_ge_q[2]))
+          | (c0_t2_req[3] & (~t2_ptr_ge_q[5] | t2_ptr_ge_q[3]))
+          | (c0_t2_req[4] & (~t2_ptr_ge_q[5] | t2_ptr_ge_q[4]))
+          | (c0_t2_req[6] & t2_ptr_ge_q[6] & ~t2_ptr_ge_q[5])
+          | (c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[5])
+          | (c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[5])
+          | (c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[5])
+          | (c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[5])
+          | (c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[5])
+          | (c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[5])
+          | (c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[5])
+          | (c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[5])
+          | (c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[5]));
+  assign t2_win[6] = c0_t2_req[6]
+      & ~((c0_t2_req[0] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[0]))
+          | (c0_t2_req[1] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[1]))
+          | (c0_t2_req[2] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[2]))
+          | (c0_t2_req[3] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[3]))
+          | (c0_t2_req[4] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[4]))
+          | (c0_t2_req[5] & (~t2_ptr_ge_q[6] | t2_ptr_ge_q[5]))
+          | (c0_t2_req[7] & t2_ptr_ge_q[7] & ~t2_ptr_ge_q[6])
+          | (c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[6])
+          | (c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[6])
+          | (c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[6])
+          | (c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[6])
+          | (c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[6])
+          | (c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[6])
+          | (c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[6])
+          | (c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[6]));
+  assign t2_win[7] = c0_t2_req[7]
+      & ~((c0_t2_req[0] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[0]))
+          | (c0_t2_req[1] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[1]))
+          | (c0_t2_req[2] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[2]))
+          | (c0_t2_req[3] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[3]))
+          | (c0_t2_req[4] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[4]))
+          | (c0_t2_req[5] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[5]))
+          | (c0_t2_req[6] & (~t2_ptr_ge_q[7] | t2_ptr_ge_q[6]))
+          | (c0_t2_req[8] & t2_ptr_ge_q[8] & ~t2_ptr_ge_q[7])
+          | (c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[7])
+          | (c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[7])
+          | (c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[7])
+          | (c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[7])
+          | (c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[7])
+          | (c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[7])
+          | (c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[7]));
+  assign t2_win[8] = c0_t2_req[8]
+      & ~((c0_t2_req[0] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[0]))
+          | (c0_t2_req[1] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[1]))
+          | (c0_t2_req[2] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[2]))
+          | (c0_t2_req[3] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[3]))
+          | (c0_t2_req[4] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[4]))
+          | (c0_t2_req[5] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[5]))
+          | (c0_t2_req[6] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[6]))
+          | (c0_t2_req[7] & (~t2_ptr_ge_q[8] | t2_ptr_ge_q[7]))
+          | (c0_t2_req[9] & t2_ptr_ge_q[9] & ~t2_ptr_ge_q[8])
+          | (c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[8])
+          | (c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[8])
+          | (c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[8])
+          | (c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[8])
+          | (c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[8])
+          | (c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[8]));
+  assign t2_win[9] = c0_t2_req[9]
+      & ~((c0_t2_req[0] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[0]))
+          | (c0_t2_req[1] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[1]))
+          | (c0_t2_req[2] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[2]))
+          | (c0_t2_req[3] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[3]))
+          | (c0_t2_req[4] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[4]))
+          | (c0_t2_req[5] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[5]))
+          | (c0_t2_req[6] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[6]))
+          | (c0_t2_req[7] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[7]))
+          | (c0_t2_req[8] & (~t2_ptr_ge_q[9] | t2_ptr_ge_q[8]))
+          | (c0_t2_req[10] & t2_ptr_ge_q[10] & ~t2_ptr_ge_q[9])
+          | (c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[9])
+          | (c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[9])
+          | (c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[9])
+          | (c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[9])
+          | (c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[9]));
+  assign t2_win[10] = c0_t2_req[10]
+      & ~((c0_t2_req[0] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[0]))
+          | (c0_t2_req[1] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[1]))
+          | (c0_t2_req[2] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[2]))
+          | (c0_t2_req[3] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[3]))
+          | (c0_t2_req[4] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[4]))
+          | (c0_t2_req[5] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[5]))
+          | (c0_t2_req[6] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[6]))
+          | (c0_t2_req[7] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[7]))
+          | (c0_t2_req[8] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[8]))
+          | (c0_t2_req[9] & (~t2_ptr_ge_q[10] | t2_ptr_ge_q[9]))
+          | (c0_t2_req[11] & t2_ptr_ge_q[11] & ~t2_ptr_ge_q[10])
+          | (c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[10])
+          | (c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[10])
+          | (c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[10])
+          | (c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[10]));
+  assign t2_win[11] = c0_t2_req[11]
+      & ~((c0_t2_req[0] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[0]))
+          | (c0_t2_req[1] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[1]))
+          | (c0_t2_req[2] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[2]))
+          | (c0_t2_req[3] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[3]))
+          | (c0_t2_req[4] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[4]))
+          | (c0_t2_req[5] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[5]))
+          | (c0_t2_req[6] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[6]))
+          | (c0_t2_req[7] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[7]))
+          | (c0_t2_req[8] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[8]))
+          | (c0_t2_req[9] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[9]))
+          | (c0_t2_req[10] & (~t2_ptr_ge_q[11] | t2_ptr_ge_q[10]))
+          | (c0_t2_req[12] & t2_ptr_ge_q[12] & ~t2_ptr_ge_q[11])
+          | (c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[11])
+          | (c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[11])
+          | (c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[11]));
+  assign t2_win[12] = c0_t2_req[12]
+      & ~((c0_t2_req[0] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[0]))
+          | (c0_t2_req[1] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[1]))
+          | (c0_t2_req[2] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[2]))
+          | (c0_t2_req[3] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[3]))
+          | (c0_t2_req[4] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[4]))
+          | (c0_t2_req[5] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[5]))
+          | (c0_t2_req[6] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[6]))
+          | (c0_t2_req[7] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[7]))
+          | (c0_t2_req[8] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[8]))
+          | (c0_t2_req[9] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[9]))
+          | (c0_t2_req[10] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[10]))
+          | (c0_t2_req[11] & (~t2_ptr_ge_q[12] | t2_ptr_ge_q[11]))
+          | (c0_t2_req[13] & t2_ptr_ge_q[13] & ~t2_ptr_ge_q[12])
+          | (c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[12])
+          | (c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[12]));
+  assign t2_win[13] = c0_t2_req[13]
+      & ~((c0_t2_req[0] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[0]))
+          | (c0_t2_req[1] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[1]))
+          | (c0_t2_req[2] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[2]))
+          | (c0_t2_req[3] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[3]))
+          | (c0_t2_req[4] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[4]))
+          | (c0_t2_req[5] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[5]))
+          | (c0_t2_req[6] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[6]))
+          | (c0_t2_req[7] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[7]))
+          | (c0_t2_req[8] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[8]))
+          | (c0_t2_req[9] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[9]))
+          | (c0_t2_req[10] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[10]))
+          | (c0_t2_req[11] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[11]))
+          | (c0_t2_req[12] & (~t2_ptr_ge_q[13] | t2_ptr_ge_q[12]))
+          | (c0_t2_req[14] & t2_ptr_ge_q[14] & ~t2_ptr_ge_q[13])
+          | (c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[13]));
+  assign t2_win[14] = c0_t2_req[14]
+      & ~((c0_t2_req[0] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[0]))
+          | (c0_t2_req[1] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[1]))
+          | (c0_t2_req[2] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[2]))
+          | (c0_t2_req[3] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[3]))
+          | (c0_t2_req[4] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[4]))
+          | (c0_t2_req[5] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[5]))
+          | (c0_t2_req[6] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[6]))
+          | (c0_t2_req[7] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[7]))
+          | (c0_t2_req[8] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[8]))
+          | (c0_t2_req[9] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[9]))
+          | (c0_t2_req[10] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[10]))
+          | (c0_t2_req[11] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[11]))
+          | (c0_t2_req[12] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[12]))
+          | (c0_t2_req[13] & (~t2_ptr_ge_q[14] | t2_ptr_ge_q[13]))
+          | (c0_t2_req[15] & t2_ptr_ge_q[15] & ~t2_ptr_ge_q[14]));
+  assign t2_win[15] = c0_t2_req[15]
+      & ~((c0_t2_req[0] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[0]))
+          | (c0_t2_req[1] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[1]))
+          | (c0_t2_req[2] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[2]))
+          | (c0_t2_req[3] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[3]))
+          | (c0_t2_req[4] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[4]))
+          | (c0_t2_req[5] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[5]))
+          | (c0_t2_req[6] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[6]))
+          | (c0_t2_req[7] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[7]))
+          | (c0_t2_req[8] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[8]))
+          | (c0_t2_req[9] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[9]))
+          | (c0_t2_req[10] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[10]))
+          | (c0_t2_req[11] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[11]))
+          | (c0_t2_req[12] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[12]))
+          | (c0_t2_req[13] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[13]))
+          | (c0_t2_req[14] & (~t2_ptr_ge_q[15] | t2_ptr_ge_q[14])));
   assign t2_win_hi = c0_t2_req & t2_ptr_ge_q;
   assign t2_win_any_hi = |t2_win_hi;
   assign t2_win_below[0] = t2_win_any_hi ? 1'b0 : 1'b0;
   assign t2_win_below[1] = t2_win_any_hi ? t2_win_hi[0] : c0_t2_req[0];
-  assign t2_win_below[2] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] : c0_t2_req[0] | c0_t2_req[1];
-  assign t2_win_below[3] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2];
-  assign t2_win_below[4] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3];
-  assign t2_win_below[5] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4];
-  assign t2_win_below[6] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5];
-  assign t2_win_below[7] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6];
-  assign t2_win_below[8] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7];
-  assign t2_win_below[9] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8];
-  assign t2_win_below[10] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8] | t2_win_hi[9] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9];
-  assign t2_win_below[11] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8] | t2_win_hi[9] | t2_win_hi[10] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9] | c0_t2_req[10];
-  assign t2_win_below[12] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8] | t2_win_hi[9] | t2_win_hi[10] | t2_win_hi[11] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9] | c0_t2_req[10] | c0_t2_req[11];
-  assign t2_win_below[13] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8] | t2_win_hi[9] | t2_win_hi[10] | t2_win_hi[11] | t2_win_hi[12] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9] | c0_t2_req[10] | c0_t2_req[11] | c0_t2_req[12];
-  assign t2_win_below[14] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8] | t2_win_hi[9] | t2_win_hi[10] | t2_win_hi[11] | t2_win_hi[12] | t2_win_hi[13] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9] | c0_t2_req[10] | c0_t2_req[11] | c0_t2_req[12] | c0_t2_req[13];
-  assign t2_win_below[15] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8] | t2_win_hi[9] | t2_win_hi[10] | t2_win_hi[11] | t2_win_hi[12] | t2_win_hi[13] | t2_win_hi[14] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9] | c0_t2_req[10] | c0_t2_req[11] | c0_t2_req[12] | c0_t2_req[13] | c0_t2_req[14];
+  assign t2_win_below[2] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] : c0_t2_req[0]
+      | c0_t2_req[1];
+  assign t2_win_below[3] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] : c0_t2_req[0]
+      | c0_t2_req[1] | c0_t2_req[2];
+  assign t2_win_below[4] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3]
+      : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3];
+  assign t2_win_below[5] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3]
+      | t2_win_hi[4] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4];
+  assign t2_win_below[6] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3]
+      | t2_win_hi[4] | t2_win_hi[5] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3]
+      | c0_t2_req[4] | c0_t2_req[5];
+  assign t2_win_below[7] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3]
+      | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2]
+      | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6];
+  assign t2_win_below[8] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3]
+      | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] : c0_t2_req[0] | c0_t2_req[1]
+      | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7];
+  assign t2_win_below[9] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2] | t2_win_hi[3]
+      | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8] : c0_t2_req[0]
+      | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6]
+      | c0_t2_req[7] | c0_t2_req[8];
+  assign t2_win_below[10] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2]
+      | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8]
+      | t2_win_hi[9] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4]
+      | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9];
+  assign t2_win_below[11] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2]
+      | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8]
+      | t2_win_hi[9] | t2_win_hi[10] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3]
+      | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9]
+      | c0_t2_req[10];
+  assign t2_win_below[12] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2]
+      | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8]
+      | t2_win_hi[9] | t2_win_hi[10] | t2_win_hi[11] : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2]
+      | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8]
+      | c0_t2_req[9] | c0_t2_req[10] | c0_t2_req[11];
+  assign t2_win_below[13] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2]
+      | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8]
+      | t2_win_hi[9] | t2_win_hi[10] | t2_win_hi[11] | t2_win_hi[12] : c0_t2_req[0] | c0_t2_req[1]
+      | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6] | c0_t2_req[7]
+      | c0_t2_req[8] | c0_t2_req[9] | c0_t2_req[10] | c0_t2_req[11] | c0_t2_req[12];
+  assign t2_win_below[14] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2]
+      | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8]
+      | t2_win_hi[9] | t2_win_hi[10] | t2_win_hi[11] | t2_win_hi[12] | t2_win_hi[13] : c0_t2_req[0]
+      | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5] | c0_t2_req[6]
+      | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9] | c0_t2_req[10] | c0_t2_req[11] | c0_t2_req[12]
+      | c0_t2_req[13];
+  assign t2_win_below[15] = t2_win_any_hi ? t2_win_hi[0] | t2_win_hi[1] | t2_win_hi[2]
+      | t2_win_hi[3] | t2_win_hi[4] | t2_win_hi[5] | t2_win_hi[6] | t2_win_hi[7] | t2_win_hi[8]
+      | t2_win_hi[9] | t2_win_hi[10] | t2_win_hi[11] | t2_win_hi[12] | t2_win_hi[13] | t2_win_hi[14]
+      : c0_t2_req[0] | c0_t2_req[1] | c0_t2_req[2] | c0_t2_req[3] | c0_t2_req[4] | c0_t2_req[5]
+      | c0_t2_req[6] | c0_t2_req[7] | c0_t2_req[8] | c0_t2_req[9] | c0_t2_req[10] | c0_t2_req[11]
+      | c0_t2_req[12] | c0_t2_req[13] | c0_t2_req[14];
   assign t2_ptr_ge_d = t2_accept ? t2_win_below : t2_ptr_ge_q;
   assign t2_grant = {16{t2_credit & ~sd_block}} & t2_win;
-  assign tlb_bid[2] = |c0_t2_req & t2_credit;
+  assign tlb_bid[2] = (|c0_t2_req) & t2_credit;
   l1tlb_seed001_clustered_tlb u_tlb2 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1752,8 +2615,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c0_load & ~(c0_cand[0] & (lp0_q[3] | lp0_q[0]) | c0_cand[1] & (lp0_q[3] | lp0_q[0] | lp0_q[1]) | c0_cand[3] & lp0_q[3])),
-    .l2_resp_valid_i(l2_resp_valid_i[0] & c0_rtag[5:4] == 2'd2),
+    .l2_take_i(c0_load
+        & ~((c0_cand[0] & (lp0_q[3] | lp0_q[0])) | (c0_cand[1] & (lp0_q[3] | lp0_q[0] | lp0_q[1]))
+            | (c0_cand[3] & lp0_q[3]))),
+    .l2_resp_valid_i(l2_resp_valid_i[0] & (c0_rtag[5:4] == 2'd2)),
     .l2_resp_mshr_i(c0_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
@@ -1780,45 +2645,327 @@ module l1tlb_seed001_clustered (
     .evict_perm_o(t2_evict_perm),
     .pick_hi_i(t2_win)
   );
-  assign c0_t3_req = {ib_head_home_q[63], ib_head_home_q[59], ib_head_home_q[55], ib_head_home_q[51], ib_head_home_q[47], ib_head_home_q[43], ib_head_home_q[39], ib_head_home_q[35], ib_head_home_q[31], ib_head_home_q[27], ib_head_home_q[23], ib_head_home_q[19], ib_head_home_q[15], ib_head_home_q[11], ib_head_home_q[7], ib_head_home_q[3]};
-  assign t3_accept = |c0_t3_req & t3_credit & ~sd_block;
-  assign t3_win[0] = c0_t3_req[0] & ~(c0_t3_req[1] & t3_ptr_ge_q[1] & ~t3_ptr_ge_q[0] | c0_t3_req[2] & t3_ptr_ge_q[2] & ~t3_ptr_ge_q[0] | c0_t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[0] | c0_t3_req[4] & t3_ptr_ge_q[4] & ~t3_ptr_ge_q[0] | c0_t3_req[5] & t3_ptr_ge_q[5] & ~t3_ptr_ge_q[0] | c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[0] | c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[0] | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[0] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[0] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[0] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[0] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[0] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[0] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[0] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[0]);
-  assign t3_win[1] = c0_t3_req[1] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[1] | t3_ptr_ge_q[0]) | c0_t3_req[2] & t3_ptr_ge_q[2] & ~t3_ptr_ge_q[1] | c0_t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[1] | c0_t3_req[4] & t3_ptr_ge_q[4] & ~t3_ptr_ge_q[1] | c0_t3_req[5] & t3_ptr_ge_q[5] & ~t3_ptr_ge_q[1] | c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[1] | c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[1] | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[1] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[1] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[1] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[1] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[1] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[1] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[1] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[1]);
-  assign t3_win[2] = c0_t3_req[2] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[2] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[2] | t3_ptr_ge_q[1]) | c0_t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[2] | c0_t3_req[4] & t3_ptr_ge_q[4] & ~t3_ptr_ge_q[2] | c0_t3_req[5] & t3_ptr_ge_q[5] & ~t3_ptr_ge_q[2] | c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[2] | c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[2] | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[2] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[2] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[2] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[2] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[2] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[2] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[2] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[2]);
-  assign t3_win[3] = c0_t3_req[3] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[2]) | c0_t3_req[4] & t3_ptr_ge_q[4] & ~t3_ptr_ge_q[3] | c0_t3_req[5] & t3_ptr_ge_q[5] & ~t3_ptr_ge_q[3] | c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[3] | c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[3] | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[3] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[3] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[3] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[3] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[3] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[3] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[3] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[3]);
-  assign t3_win[4] = c0_t3_req[4] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[4] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[4] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[4] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[4] | t3_ptr_ge_q[3]) | c0_t3_req[5] & t3_ptr_ge_q[5] & ~t3_ptr_ge_q[4] | c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[4] | c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[4] | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[4] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[4] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[4] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[4] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[4] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[4] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[4] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[4]);
-  assign t3_win[5] = c0_t3_req[5] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[5] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[5] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[5] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[5] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[5] | t3_ptr_ge_q[4]) | c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[5] | c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[5] | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[5] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[5] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[5] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[5] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[5] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[5] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[5] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[5]);
-  assign t3_win[6] = c0_t3_req[6] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[5]) | c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[6] | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[6] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[6] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[6] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[6] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[6] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[6] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[6] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[6]);
-  assign t3_win[7] = c0_t3_req[7] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[6]) | c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[7] | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[7] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[7] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[7] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[7] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[7] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[7] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[7]);
-  assign t3_win[8] = c0_t3_req[8] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[7]) | c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[8] | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[8] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[8] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[8] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[8] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[8] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[8]);
-  assign t3_win[9] = c0_t3_req[9] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[7]) | c0_t3_req[8] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[8]) | c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[9] | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[9] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[9] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[9] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[9] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[9]);
-  assign t3_win[10] = c0_t3_req[10] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[7]) | c0_t3_req[8] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[8]) | c0_t3_req[9] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[9]) | c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[10] | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[10] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[10] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[10] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[10]);
-  assign t3_win[11] = c0_t3_req[11] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[7]) | c0_t3_req[8] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[8]) | c0_t3_req[9] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[9]) | c0_t3_req[10] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[10]) | c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[11] | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[11] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[11] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[11]);
-  assign t3_win[12] = c0_t3_req[12] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[7]) | c0_t3_req[8] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[8]) | c0_t3_req[9] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[9]) | c0_t3_req[10] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[10]) | c0_t3_req[11] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[11]) | c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[12] | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[12] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[12]);
-  assign t3_win[13] = c0_t3_req[13] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[7]) | c0_t3_req[8] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[8]) | c0_t3_req[9] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[9]) | c0_t3_req[10] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[10]) | c0_t3_req[11] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[11]) | c0_t3_req[12] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[12]) | c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[13] | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[13]);
-  assign t3_win[14] = c0_t3_req[14] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[7]) | c0_t3_req[8] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[8]) | c0_t3_req[9] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[9]) | c0_t3_req[10] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[10]) | c0_t3_req[11] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[11]) | c0_t3_req[12] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[12]) | c0_t3_req[13] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[13]) | c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[14]);
-  assign t3_win[15] = c0_t3_req[15] & ~(c0_t3_req[0] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[0]) | c0_t3_req[1] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[1]) | c0_t3_req[2] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[2]) | c0_t3_req[3] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[3]) | c0_t3_req[4] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[4]) | c0_t3_req[5] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[5]) | c0_t3_req[6] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[6]) | c0_t3_req[7] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[7]) | c0_t3_req[8] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[8]) | c0_t3_req[9] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[9]) | c0_t3_req[10] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[10]) | c0_t3_req[11] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[11]) | c0_t3_req[12] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[12]) | c0_t3_req[13] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[13]) | c0_t3_req[14] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[14]));
+  assign c0_t3_req = {ib_head_home_q[63], ib_head_home_q[59], ib_head_home_q[55],
+      ib_head_home_q[51], ib_head_home_q[47], ib_head_home_q[43], ib_head_home_q[39],
+      ib_head_home_q[35], ib_head_home_q[31], ib_head_home_q[27], ib_head_home_q[23],
+      ib_head_home_q[19], ib_head_home_q[15], ib_head_home_q[11], ib_head_home_q[7],
+      ib_head_home_q[3]};
+  assign t3_accept = (|c0_t3_req) & t3_credit & ~sd_block;
+  assign t3_win[0] = c0_t3_req[0]
+      & ~((c0_t3_req[1] & t3_ptr_ge_q[1] & ~t3_ptr_ge_q[0])
+          | (c0_t3_req[2] & t3_ptr_ge_q[2] & ~t3_ptr_ge_q[0])
+          | (c0_t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[0])
+          | (c0_t3_req[4] & t3_ptr_ge_q[4] & ~t3_ptr_ge_q[0])
+          | (c0_t3_req[5] & t3_ptr_ge_q[5] & ~t3_ptr_ge_q[0])
+          | (c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[0])
+          | (c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[0])
+          | (c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[0])
+          | (c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[0])
+          | (c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[0])
+          | (c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[0])
+          | (c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[0])
+          | (c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[0])
+          | (c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[0])
+          | (c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[0]));
+  assign t3_win[1] = c0_t3_req[1]
+      & ~((c0_t3_req[0] & (~t3_ptr_ge_q[1] | t3_ptr_ge_q[0]))
+          | (c0_t3_req[2] & t3_ptr_ge_q[2] & ~t3_ptr_ge_q[1])
+          | (c0_t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[1])
+          | (c0_t3_req[4] & t3_ptr_ge_q[4] & ~t3_ptr_ge_q[1])
+          | (c0_t3_req[5] & t3_ptr_ge_q[5] & ~t3_ptr_ge_q[1])
+          | (c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[1])
+          | (c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[1])
+          | (c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[1])
+          | (c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[1])
+          | (c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[1])
+          | (c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[1])
+          | (c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[1])
+          | (c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[1])
+          | (c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[1])
+          | (c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[1]));
+  assign t3_win[2] = c0_t3_req[2]
+      & ~((c0_t3_req[0] & (~t3_ptr_ge_q[2] | t3_ptr_ge_q[0]))
+          | (c0_t3_req[1] & (~t3_ptr_ge_q[2] | t3_ptr_ge_q[1]))
+          | (c0_t3_req[3] & t3_ptr_ge_q[3] & ~t3_ptr_ge_q[2])
+          | (c0_t3_req[4] & t3_ptr_ge_q[4] & ~t3_ptr_ge_q[2])
+          | (c0_t3_req[5] & t3_ptr_ge_q[5] & ~t3_ptr_ge_q[2])
+          | (c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[2])
+          | (c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[2])
+          | (c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[2])
+          | (c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[2])
+          | (c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[2])
+          | (c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[2])
+          | (c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[2])
+          | (c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[2])
+          | (c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[2])
+          | (c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[2]));
+  assign t3_win[3] = c0_t3_req[3]
+      & ~((c0_t3_req[0] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[0]))
+          | (c0_t3_req[1] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[1]))
+          | (c0_t3_req[2] & (~t3_ptr_ge_q[3] | t3_ptr_ge_q[2]))
+          | (c0_t3_req[4] & t3_ptr_ge_q[4] & ~t3_ptr_ge_q[3])
+          | (c0_t3_req[5] & t3_ptr_ge_q[5] & ~t3_ptr_ge_q[3])
+          | (c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[3])
+          | (c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[3])
+          | (c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[3])
+          | (c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[3])
+          | (c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[3])
+          | (c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[3])
+          | (c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[3])
+          | (c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[3])
+          | (c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[3])
+          | (c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[3]));
+  assign t3_win[4] = c0_t3_req[4]
+      & ~((c0_t3_req[0] & (~t3_ptr_ge_q[4] | t3_ptr_ge_q[0]))
+          | (c0_t3_req[1] & (~t3_ptr_ge_q[4] | t3_ptr_ge_q[1]))
+          | (c0_t3_req[2] & (~t3_ptr_ge_q[4] | t3_ptr_ge_q[2]))
+          | (c0_t3_req[3] & (~t3_ptr_ge_q[4] | t3_ptr_ge_q[3]))
+          | (c0_t3_req[5] & t3_ptr_ge_q[5] & ~t3_ptr_ge_q[4])
+          | (c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[4])
+          | (c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[4])
+          | (c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[4])
+          | (c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[4])
+          | (c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[4])
+          | (c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[4])
+          | (c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[4])
+          | (c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[4])
+          | (c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[4])
+          | (c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[4]));
+  assign t3_win[5] = c0_t3_req[5]
+      & ~((c0_t3_req[0] & (~t3_ptr_ge_q[5] | t3_ptr_ge_q[0]))
+          | (c0_t3_req[1] & (~t3_ptr_ge_q[5] | t3_ptr_ge_q[1]))
+          | (c0_t3_req[2] & (~t3_ptr_ge_q[5] | t3_ptr_ge_q[2]))
+          | (c0_t3_req[3] & (~t3_ptr_ge_q[5] | t3_ptr_ge_q[3]))
+          | (c0_t3_req[4] & (~t3_ptr_ge_q[5] | t3_ptr_ge_q[4]))
+          | (c0_t3_req[6] & t3_ptr_ge_q[6] & ~t3_ptr_ge_q[5])
+          | (c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[5])
+          | (c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[5])
+          | (c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[5])
+          | (c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[5])
+          | (c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[5])
+          | (c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[5])
+          | (c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[5])
+          | (c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[5])
+          | (c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[5]));
+  assign t3_win[6] = c0_t3_req[6]
+      & ~((c0_t3_req[0] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[0]))
+          | (c0_t3_req[1] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[1]))
+          | (c0_t3_req[2] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[2]))
+          | (c0_t3_req[3] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[3]))
+          | (c0_t3_req[4] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[4]))
+          | (c0_t3_req[5] & (~t3_ptr_ge_q[6] | t3_ptr_ge_q[5]))
+          | (c0_t3_req[7] & t3_ptr_ge_q[7] & ~t3_ptr_ge_q[6])
+          | (c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[6])
+          | (c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[6])
+          | (c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[6])
+          | (c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[6])
+          | (c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[6])
+          | (c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[6])
+          | (c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[6])
+          | (c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[6]));
+  assign t3_win[7] = c0_t3_req[7]
+      & ~((c0_t3_req[0] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[0]))
+          | (c0_t3_req[1] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[1]))
+          | (c0_t3_req[2] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[2]))
+          | (c0_t3_req[3] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[3]))
+          | (c0_t3_req[4] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[4]))
+          | (c0_t3_req[5] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[5]))
+          | (c0_t3_req[6] & (~t3_ptr_ge_q[7] | t3_ptr_ge_q[6]))
+          | (c0_t3_req[8] & t3_ptr_ge_q[8] & ~t3_ptr_ge_q[7])
+          | (c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[7])
+          | (c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[7])
+          | (c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[7])
+          | (c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[7])
+          | (c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[7])
+          | (c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[7])
+          | (c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[7]));
+  assign t3_win[8] = c0_t3_req[8]
+      & ~((c0_t3_req[0] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[0]))
+          | (c0_t3_req[1] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[1]))
+          | (c0_t3_req[2] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[2]))
+          | (c0_t3_req[3] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[3]))
+          | (c0_t3_req[4] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[4]))
+          | (c0_t3_req[5] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[5]))
+          | (c0_t3_req[6] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[6]))
+          | (c0_t3_req[7] & (~t3_ptr_ge_q[8] | t3_ptr_ge_q[7]))
+          | (c0_t3_req[9] & t3_ptr_ge_q[9] & ~t3_ptr_ge_q[8])
+          | (c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[8])
+          | (c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[8])
+          | (c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[8])
+          | (c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[8])
+          | (c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[8])
+          | (c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[8]));
+  assign t3_win[9] = c0_t3_req[9]
+      & ~((c0_t3_req[0] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[0]))
+          | (c0_t3_req[1] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[1]))
+          | (c0_t3_req[2] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[2]))
+          | (c0_t3_req[3] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[3]))
+          | (c0_t3_req[4] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[4]))
+          | (c0_t3_req[5] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[5]))
+          | (c0_t3_req[6] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[6]))
+          | (c0_t3_req[7] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[7]))
+          | (c0_t3_req[8] & (~t3_ptr_ge_q[9] | t3_ptr_ge_q[8]))
+          | (c0_t3_req[10] & t3_ptr_ge_q[10] & ~t3_ptr_ge_q[9])
+          | (c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[9])
+          | (c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[9])
+          | (c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[9])
+          | (c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[9])
+          | (c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[9]));
+  assign t3_win[10] = c0_t3_req[10]
+      & ~((c0_t3_req[0] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[0]))
+          | (c0_t3_req[1] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[1]))
+          | (c0_t3_req[2] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[2]))
+          | (c0_t3_req[3] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[3]))
+          | (c0_t3_req[4] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[4]))
+          | (c0_t3_req[5] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[5]))
+          | (c0_t3_req[6] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[6]))
+          | (c0_t3_req[7] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[7]))
+          | (c0_t3_req[8] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[8]))
+          | (c0_t3_req[9] & (~t3_ptr_ge_q[10] | t3_ptr_ge_q[9]))
+          | (c0_t3_req[11] & t3_ptr_ge_q[11] & ~t3_ptr_ge_q[10])
+          | (c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[10])
+          | (c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[10])
+          | (c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[10])
+          | (c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[10]));
+  assign t3_win[11] = c0_t3_req[11]
+      & ~((c0_t3_req[0] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[0]))
+          | (c0_t3_req[1] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[1]))
+          | (c0_t3_req[2] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[2]))
+          | (c0_t3_req[3] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[3]))
+          | (c0_t3_req[4] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[4]))
+          | (c0_t3_req[5] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[5]))
+          | (c0_t3_req[6] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[6]))
+          | (c0_t3_req[7] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[7]))
+          | (c0_t3_req[8] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[8]))
+          | (c0_t3_req[9] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[9]))
+          | (c0_t3_req[10] & (~t3_ptr_ge_q[11] | t3_ptr_ge_q[10]))
+          | (c0_t3_req[12] & t3_ptr_ge_q[12] & ~t3_ptr_ge_q[11])
+          | (c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[11])
+          | (c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[11])
+          | (c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[11]));
+  assign t3_win[12] = c0_t3_req[12]
+      & ~((c0_t3_req[0] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[0]))
+          | (c0_t3_req[1] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[1]))
+          | (c0_t3_req[2] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[2]))
+          | (c0_t3_req[3] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[3]))
+          | (c0_t3_req[4] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[4]))
+          | (c0_t3_req[5] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[5]))
+          | (c0_t3_req[6] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[6]))
+          | (c0_t3_req[7] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[7]))
+          | (c0_t3_req[8] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[8]))
+          | (c0_t3_req[9] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[9]))
+          | (c0_t3_req[10] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[10]))
+          | (c0_t3_req[11] & (~t3_ptr_ge_q[12] | t3_ptr_ge_q[11]))
+          | (c0_t3_req[13] & t3_ptr_ge_q[13] & ~t3_ptr_ge_q[12])
+          | (c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[12])
+          | (c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[12]));
+  assign t3_win[13] = c0_t3_req[13]
+      & ~((c0_t3_req[0] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[0]))
+          | (c0_t3_req[1] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[1]))
+          | (c0_t3_req[2] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[2]))
+          | (c0_t3_req[3] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[3]))
+          | (c0_t3_req[4] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[4]))
+          | (c0_t3_req[5] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[5]))
+          | (c0_t3_req[6] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[6]))
+          | (c0_t3_req[7] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[7]))
+          | (c0_t3_req[8] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[8]))
+          | (c0_t3_req[9] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[9]))
+          | (c0_t3_req[10] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[10]))
+          | (c0_t3_req[11] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[11]))
+          | (c0_t3_req[12] & (~t3_ptr_ge_q[13] | t3_ptr_ge_q[12]))
+          | (c0_t3_req[14] & t3_ptr_ge_q[14] & ~t3_ptr_ge_q[13])
+          | (c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[13]));
+  assign t3_win[14] = c0_t3_req[14]
+      & ~((c0_t3_req[0] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[0]))
+          | (c0_t3_req[1] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[1]))
+          | (c0_t3_req[2] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[2]))
+          | (c0_t3_req[3] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[3]))
+          | (c0_t3_req[4] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[4]))
+          | (c0_t3_req[5] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[5]))
+          | (c0_t3_req[6] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[6]))
+          | (c0_t3_req[7] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[7]))
+          | (c0_t3_req[8] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[8]))
+          | (c0_t3_req[9] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[9]))
+          | (c0_t3_req[10] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[10]))
+          | (c0_t3_req[11] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[11]))
+          | (c0_t3_req[12] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[12]))
+          | (c0_t3_req[13] & (~t3_ptr_ge_q[14] | t3_ptr_ge_q[13]))
+          | (c0_t3_req[15] & t3_ptr_ge_q[15] & ~t3_ptr_ge_q[14]));
+  assign t3_win[15] = c0_t3_req[15]
+      & ~((c0_t3_req[0] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[0]))
+          | (c0_t3_req[1] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[1]))
+          | (c0_t3_req[2] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[2]))
+          | (c0_t3_req[3] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[3]))
+          | (c0_t3_req[4] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[4]))
+          | (c0_t3_req[5] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[5]))
+          | (c0_t3_req[6] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[6]))
+          | (c0_t3_req[7] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[7]))
+          | (c0_t3_req[8] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[8]))
+          | (c0_t3_req[9] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[9]))
+          | (c0_t3_req[10] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[10]))
+          | (c0_t3_req[11] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[11]))
+          | (c0_t3_req[12] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[12]))
+          | (c0_t3_req[13] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[13]))
+          | (c0_t3_req[14] & (~t3_ptr_ge_q[15] | t3_ptr_ge_q[14])));
   assign t3_win_hi = c0_t3_req & t3_ptr_ge_q;
   assign t3_win_any_hi = |t3_win_hi;
   assign t3_win_below[0] = t3_win_any_hi ? 1'b0 : 1'b0;
   assign t3_win_below[1] = t3_win_any_hi ? t3_win_hi[0] : c0_t3_req[0];
-  assign t3_win_below[2] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] : c0_t3_req[0] | c0_t3_req[1];
-  assign t3_win_below[3] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2];
-  assign t3_win_below[4] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3];
-  assign t3_win_below[5] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4];
-  assign t3_win_below[6] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5];
-  assign t3_win_below[7] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6];
-  assign t3_win_below[8] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7];
-  assign t3_win_below[9] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8];
-  assign t3_win_below[10] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8] | t3_win_hi[9] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9];
-  assign t3_win_below[11] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8] | t3_win_hi[9] | t3_win_hi[10] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9] | c0_t3_req[10];
-  assign t3_win_below[12] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8] | t3_win_hi[9] | t3_win_hi[10] | t3_win_hi[11] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9] | c0_t3_req[10] | c0_t3_req[11];
-  assign t3_win_below[13] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8] | t3_win_hi[9] | t3_win_hi[10] | t3_win_hi[11] | t3_win_hi[12] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9] | c0_t3_req[10] | c0_t3_req[11] | c0_t3_req[12];
-  assign t3_win_below[14] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8] | t3_win_hi[9] | t3_win_hi[10] | t3_win_hi[11] | t3_win_hi[12] | t3_win_hi[13] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9] | c0_t3_req[10] | c0_t3_req[11] | c0_t3_req[12] | c0_t3_req[13];
-  assign t3_win_below[15] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8] | t3_win_hi[9] | t3_win_hi[10] | t3_win_hi[11] | t3_win_hi[12] | t3_win_hi[13] | t3_win_hi[14] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9] | c0_t3_req[10] | c0_t3_req[11] | c0_t3_req[12] | c0_t3_req[13] | c0_t3_req[14];
+  assign t3_win_below[2] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] : c0_t3_req[0]
+      | c0_t3_req[1];
+  assign t3_win_below[3] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] : c0_t3_req[0]
+      | c0_t3_req[1] | c0_t3_req[2];
+  assign t3_win_below[4] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3]
+      : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3];
+  assign t3_win_below[5] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3]
+      | t3_win_hi[4] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4];
+  assign t3_win_below[6] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3]
+      | t3_win_hi[4] | t3_win_hi[5] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3]
+      | c0_t3_req[4] | c0_t3_req[5];
+  assign t3_win_below[7] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3]
+      | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2]
+      | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6];
+  assign t3_win_below[8] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3]
+      | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] : c0_t3_req[0] | c0_t3_req[1]
+      | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7];
+  assign t3_win_below[9] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2] | t3_win_hi[3]
+      | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8] : c0_t3_req[0]
+      | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6]
+      | c0_t3_req[7] | c0_t3_req[8];
+  assign t3_win_below[10] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2]
+      | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8]
+      | t3_win_hi[9] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4]
+      | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9];
+  assign t3_win_below[11] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2]
+      | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8]
+      | t3_win_hi[9] | t3_win_hi[10] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3]
+      | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9]
+      | c0_t3_req[10];
+  assign t3_win_below[12] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2]
+      | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8]
+      | t3_win_hi[9] | t3_win_hi[10] | t3_win_hi[11] : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2]
+      | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8]
+      | c0_t3_req[9] | c0_t3_req[10] | c0_t3_req[11];
+  assign t3_win_below[13] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2]
+      | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8]
+      | t3_win_hi[9] | t3_win_hi[10] | t3_win_hi[11] | t3_win_hi[12] : c0_t3_req[0] | c0_t3_req[1]
+      | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6] | c0_t3_req[7]
+      | c0_t3_req[8] | c0_t3_req[9] | c0_t3_req[10] | c0_t3_req[11] | c0_t3_req[12];
+  assign t3_win_below[14] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2]
+      | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8]
+      | t3_win_hi[9] | t3_win_hi[10] | t3_win_hi[11] | t3_win_hi[12] | t3_win_hi[13] : c0_t3_req[0]
+      | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5] | c0_t3_req[6]
+      | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9] | c0_t3_req[10] | c0_t3_req[11] | c0_t3_req[12]
+      | c0_t3_req[13];
+  assign t3_win_below[15] = t3_win_any_hi ? t3_win_hi[0] | t3_win_hi[1] | t3_win_hi[2]
+      | t3_win_hi[3] | t3_win_hi[4] | t3_win_hi[5] | t3_win_hi[6] | t3_win_hi[7] | t3_win_hi[8]
+      | t3_win_hi[9] | t3_win_hi[10] | t3_win_hi[11] | t3_win_hi[12] | t3_win_hi[13] | t3_win_hi[14]
+      : c0_t3_req[0] | c0_t3_req[1] | c0_t3_req[2] | c0_t3_req[3] | c0_t3_req[4] | c0_t3_req[5]
+      | c0_t3_req[6] | c0_t3_req[7] | c0_t3_req[8] | c0_t3_req[9] | c0_t3_req[10] | c0_t3_req[11]
+      | c0_t3_req[12] | c0_t3_req[13] | c0_t3_req[14];
   assign t3_ptr_ge_d = t3_accept ? t3_win_below : t3_ptr_ge_q;
   assign t3_grant = {16{t3_credit & ~sd_block}} & t3_win;
-  assign tlb_bid[3] = |c0_t3_req & t3_credit;
+  assign tlb_bid[3] = (|c0_t3_req) & t3_credit;
   l1tlb_seed001_clustered_tlb u_tlb3 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -1831,8 +2978,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c0_load & ~(c0_cand[0] & lp0_q[0] | c0_cand[1] & (lp0_q[0] | lp0_q[1]) | c0_cand[2] & (lp0_q[0] | lp0_q[1] | lp0_q[2]))),
-    .l2_resp_valid_i(l2_resp_valid_i[0] & c0_rtag[5:4] == 2'd3),
+    .l2_take_i(c0_load
+        & ~((c0_cand[0] & lp0_q[0]) | (c0_cand[1] & (lp0_q[0] | lp0_q[1]))
+            | (c0_cand[2] & (lp0_q[0] | lp0_q[1] | lp0_q[2])))),
+    .l2_resp_valid_i(l2_resp_valid_i[0] & (c0_rtag[5:4] == 2'd3)),
     .l2_resp_mshr_i(c0_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[35:0]),
     .l2_resp_perm_i(l2_resp_perm_i[5:0]),
@@ -1860,7 +3009,8 @@ module l1tlb_seed001_clustered (
     .pick_hi_i(t3_win)
   );
   assign c0_evict = {t3_evict, t2_evict, t1_evict, t0_evict};
-  assign c0_evict_vpn = {{t3_evict_vh, 2'd3}, {t2_evict_vh, 2'd2}, {t1_evict_vh, 2'd1}, {t0_evict_vh, 2'd0}};
+  assign c0_evict_vpn = {{t3_evict_vh, 2'd3}, {t2_evict_vh, 2'd2}, {t1_evict_vh, 2'd1},
+      {t0_evict_vh, 2'd0}};
   assign c0_evict_vmid = {t3_evict_vmid, t2_evict_vmid, t1_evict_vmid, t0_evict_vmid};
   assign c0_evict_ppn = {t3_evict_ppn, t2_evict_ppn, t1_evict_ppn, t0_evict_ppn};
   assign c0_evict_perm = {t3_evict_perm, t2_evict_perm, t1_evict_perm, t0_evict_perm};
@@ -1870,7 +3020,8 @@ module l1tlb_seed001_clustered (
   assign u0_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u0_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u0_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u0_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u0_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u0_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u0_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u0_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -1880,7 +3031,8 @@ module l1tlb_seed001_clustered (
   assign u1_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u1_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u1_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u1_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u1_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u1_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u1_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u1_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -1890,7 +3042,8 @@ module l1tlb_seed001_clustered (
   assign u2_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u2_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u2_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u2_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u2_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u2_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u2_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u2_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -1900,7 +3053,8 @@ module l1tlb_seed001_clustered (
   assign u3_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u3_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u3_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u3_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u3_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u3_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u3_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u3_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -1910,7 +3064,8 @@ module l1tlb_seed001_clustered (
   assign u4_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u4_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u4_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u4_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u4_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u4_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u4_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u4_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -1920,7 +3075,8 @@ module l1tlb_seed001_clustered (
   assign u5_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u5_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u5_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u5_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u5_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u5_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u5_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u5_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -1930,7 +3086,8 @@ module l1tlb_seed001_clustered (
   assign u6_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u6_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u6_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u6_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u6_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u6_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u6_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u6_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -1940,7 +3097,8 @@ module l1tlb_seed001_clustered (
   assign u7_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u7_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u7_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u7_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u7_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u7_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u7_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u7_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -1950,7 +3108,8 @@ module l1tlb_seed001_clustered (
   assign u8_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u8_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u8_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u8_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u8_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u8_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u8_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u8_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -1960,7 +3119,8 @@ module l1tlb_seed001_clustered (
   assign u9_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u9_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u9_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u9_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u9_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u9_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u9_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u9_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -1970,7 +3130,8 @@ module l1tlb_seed001_clustered (
   assign u10_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u10_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u10_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u10_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u10_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u10_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u10_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u10_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -1980,7 +3141,8 @@ module l1tlb_seed001_clustered (
   assign u11_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u11_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u11_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u11_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u11_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u11_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u11_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u11_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -1990,7 +3152,8 @@ module l1tlb_seed001_clustered (
   assign u12_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u12_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u12_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u12_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u12_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u12_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u12_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u12_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -2000,7 +3163,8 @@ module l1tlb_seed001_clustered (
   assign u13_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u13_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u13_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u13_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u13_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u13_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u13_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u13_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -2010,7 +3174,8 @@ module l1tlb_seed001_clustered (
   assign u14_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u14_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u14_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u14_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u14_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u14_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u14_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u14_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -2020,7 +3185,8 @@ module l1tlb_seed001_clustered (
   assign u15_hit_vmid = {t3_hit_vmid, t2_hit_vmid, t1_hit_vmid, t0_hit_vmid};
   assign u15_hit_ppn = {t3_hit_ppn, t2_hit_ppn, t1_hit_ppn, t0_hit_ppn};
   assign u15_hit_perm = {t3_hit_perm, t2_hit_perm, t1_hit_perm, t0_hit_perm};
-  assign u15_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1}, {t0_fill_vh, 2'd0}};
+  assign u15_fill_vpn = {{t3_fill_vh, 2'd3}, {t2_fill_vh, 2'd2}, {t1_fill_vh, 2'd1},
+      {t0_fill_vh, 2'd0}};
   assign u15_fill_vmid = {t3_fill_vmid, t2_fill_vmid, t1_fill_vmid, t0_fill_vmid};
   assign u15_fill_ppn = {t3_fill_ppn, t2_fill_ppn, t1_fill_ppn, t0_fill_ppn};
   assign u15_fill_perm = {t3_fill_perm, t2_fill_perm, t1_fill_perm, t0_fill_perm};
@@ -2072,55 +3238,343 @@ module l1tlb_seed001_clustered (
   assign c1_pick = |c1_pick_masked ? c1_pick_hi : c1_pick_lo;
   assign c1_load = ~q1_v_q | l2_req_ready_i[1];
   assign c1_chosen = |c1_cand;
-  assign lp1_d = c1_load & c1_chosen ? {c1_pick[2:0], c1_pick[3]} : lp1_q;
+  assign lp1_d = (c1_load & c1_chosen) ? {c1_pick[2:0], c1_pick[3]} : lp1_q;
   assign q1_v_d = c1_load ? c1_chosen : q1_v_q;
   assign c1_take = c1_load & c1_chosen;
   assign c1_cand_mshr = {t7_cand_mshr, t6_cand_mshr, t5_cand_mshr, t4_cand_mshr};
-  assign q1_mshr_d = c1_take ? {4{c1_pick[0]}} & c1_cand_mshr[3:0] | {4{c1_pick[1]}} & c1_cand_mshr[7:4] | {4{c1_pick[2]}} & c1_cand_mshr[11:8] | {4{c1_pick[3]}} & c1_cand_mshr[15:12] : q1_mshr_q;
+  assign q1_mshr_d = c1_take ? ({4{c1_pick[0]}} & c1_cand_mshr[3:0])
+      | ({4{c1_pick[1]}} & c1_cand_mshr[7:4]) | ({4{c1_pick[2]}} & c1_cand_mshr[11:8])
+      | ({4{c1_pick[3]}} & c1_cand_mshr[15:12]) : q1_mshr_q;
   assign c1_cand_vh = {t7_cand_vh, t6_cand_vh, t5_cand_vh, t4_cand_vh};
-  assign q1_vh_d = c1_take ? {34{c1_pick[0]}} & c1_cand_vh[33:0] | {34{c1_pick[1]}} & c1_cand_vh[67:34] | {34{c1_pick[2]}} & c1_cand_vh[101:68] | {34{c1_pick[3]}} & c1_cand_vh[135:102] : q1_vh_q;
+  assign q1_vh_d = c1_take ? ({34{c1_pick[0]}} & c1_cand_vh[33:0])
+      | ({34{c1_pick[1]}} & c1_cand_vh[67:34]) | ({34{c1_pick[2]}} & c1_cand_vh[101:68])
+      | ({34{c1_pick[3]}} & c1_cand_vh[135:102]) : q1_vh_q;
   assign c1_cand_vmid = {t7_cand_vmid, t6_cand_vmid, t5_cand_vmid, t4_cand_vmid};
-  assign q1_vmid_d = c1_take ? {2{c1_pick[0]}} & c1_cand_vmid[1:0] | {2{c1_pick[1]}} & c1_cand_vmid[3:2] | {2{c1_pick[2]}} & c1_cand_vmid[5:4] | {2{c1_pick[3]}} & c1_cand_vmid[7:6] : q1_vmid_q;
+  assign q1_vmid_d = c1_take ? ({2{c1_pick[0]}} & c1_cand_vmid[1:0])
+      | ({2{c1_pick[1]}} & c1_cand_vmid[3:2]) | ({2{c1_pick[2]}} & c1_cand_vmid[5:4])
+      | ({2{c1_pick[3]}} & c1_cand_vmid[7:6]) : q1_vmid_q;
   assign q1_k_d = c1_take ? {c1_pick[2] | c1_pick[3], c1_pick[1] | c1_pick[3]} : q1_k_q;
-  assign c1_t0_req = {ib_head_home_q[124], ib_head_home_q[120], ib_head_home_q[116], ib_head_home_q[112], ib_head_home_q[108], ib_head_home_q[104], ib_head_home_q[100], ib_head_home_q[96], ib_head_home_q[92], ib_head_home_q[88], ib_head_home_q[84], ib_head_home_q[80], ib_head_home_q[76], ib_head_home_q[72], ib_head_home_q[68], ib_head_home_q[64]};
-  assign t4_accept = |c1_t0_req & t4_credit & ~sd_block;
-  assign t4_win[0] = c1_t0_req[0] & ~(c1_t0_req[1] & t4_ptr_ge_q[1] & ~t4_ptr_ge_q[0] | c1_t0_req[2] & t4_ptr_ge_q[2] & ~t4_ptr_ge_q[0] | c1_t0_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[0] | c1_t0_req[4] & t4_ptr_ge_q[4] & ~t4_ptr_ge_q[0] | c1_t0_req[5] & t4_ptr_ge_q[5] & ~t4_ptr_ge_q[0] | c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[0] | c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[0] | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[0] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[0] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[0] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[0] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[0] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[0] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[0] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[0]);
-  assign t4_win[1] = c1_t0_req[1] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[1] | t4_ptr_ge_q[0]) | c1_t0_req[2] & t4_ptr_ge_q[2] & ~t4_ptr_ge_q[1] | c1_t0_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[1] | c1_t0_req[4] & t4_ptr_ge_q[4] & ~t4_ptr_ge_q[1] | c1_t0_req[5] & t4_ptr_ge_q[5] & ~t4_ptr_ge_q[1] | c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[1] | c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[1] | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[1] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[1] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[1] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[1] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[1] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[1] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[1] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[1]);
-  assign t4_win[2] = c1_t0_req[2] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[2] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[2] | t4_ptr_ge_q[1]) | c1_t0_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[2] | c1_t0_req[4] & t4_ptr_ge_q[4] & ~t4_ptr_ge_q[2] | c1_t0_req[5] & t4_ptr_ge_q[5] & ~t4_ptr_ge_q[2] | c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[2] | c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[2] | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[2] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[2] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[2] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[2] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[2] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[2] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[2] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[2]);
-  assign t4_win[3] = c1_t0_req[3] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[2]) | c1_t0_req[4] & t4_ptr_ge_q[4] & ~t4_ptr_ge_q[3] | c1_t0_req[5] & t4_ptr_ge_q[5] & ~t4_ptr_ge_q[3] | c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[3] | c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[3] | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[3] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[3] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[3] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[3] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[3] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[3] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[3] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[3]);
-  assign t4_win[4] = c1_t0_req[4] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[4] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[4] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[4] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[4] | t4_ptr_ge_q[3]) | c1_t0_req[5] & t4_ptr_ge_q[5] & ~t4_ptr_ge_q[4] | c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[4] | c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[4] | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[4] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[4] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[4] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[4] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[4] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[4] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[4] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[4]);
-  assign t4_win[5] = c1_t0_req[5] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[5] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[5] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[5] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[5] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[5] | t4_ptr_ge_q[4]) | c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[5] | c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[5] | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[5] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[5] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[5] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[5] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[5] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[5] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[5] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[5]);
-  assign t4_win[6] = c1_t0_req[6] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[5]) | c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[6] | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[6] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[6] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[6] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[6] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[6] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[6] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[6] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[6]);
-  assign t4_win[7] = c1_t0_req[7] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[6]) | c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[7] | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[7] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[7] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[7] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[7] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[7] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[7] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[7]);
-  assign t4_win[8] = c1_t0_req[8] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[7]) | c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[8] | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[8] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[8] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[8] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[8] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[8] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[8]);
-  assign t4_win[9] = c1_t0_req[9] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[7]) | c1_t0_req[8] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[8]) | c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[9] | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[9] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[9] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[9] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[9] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[9]);
-  assign t4_win[10] = c1_t0_req[10] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[7]) | c1_t0_req[8] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[8]) | c1_t0_req[9] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[9]) | c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[10] | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[10] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[10] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[10] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[10]);
-  assign t4_win[11] = c1_t0_req[11] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[7]) | c1_t0_req[8] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[8]) | c1_t0_req[9] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[9]) | c1_t0_req[10] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[10]) | c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[11] | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[11] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[11] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[11]);
-  assign t4_win[12] = c1_t0_req[12] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[7]) | c1_t0_req[8] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[8]) | c1_t0_req[9] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[9]) | c1_t0_req[10] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[10]) | c1_t0_req[11] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[11]) | c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[12] | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[12] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[12]);
-  assign t4_win[13] = c1_t0_req[13] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[7]) | c1_t0_req[8] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[8]) | c1_t0_req[9] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[9]) | c1_t0_req[10] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[10]) | c1_t0_req[11] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[11]) | c1_t0_req[12] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[12]) | c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[13] | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[13]);
-  assign t4_win[14] = c1_t0_req[14] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[7]) | c1_t0_req[8] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[8]) | c1_t0_req[9] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[9]) | c1_t0_req[10] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[10]) | c1_t0_req[11] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[11]) | c1_t0_req[12] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[12]) | c1_t0_req[13] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[13]) | c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[14]);
-  assign t4_win[15] = c1_t0_req[15] & ~(c1_t0_req[0] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[0]) | c1_t0_req[1] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[1]) | c1_t0_req[2] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[2]) | c1_t0_req[3] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[3]) | c1_t0_req[4] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[4]) | c1_t0_req[5] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[5]) | c1_t0_req[6] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[6]) | c1_t0_req[7] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[7]) | c1_t0_req[8] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[8]) | c1_t0_req[9] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[9]) | c1_t0_req[10] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[10]) | c1_t0_req[11] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[11]) | c1_t0_req[12] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[12]) | c1_t0_req[13] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[13]) | c1_t0_req[14] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[14]));
+  assign c1_t0_req = {ib_head_home_q[124], ib_head_home_q[120], ib_head_home_q[116],
+      ib_head_home_q[112], ib_head_home_q[108], ib_head_home_q[104], ib_head_home_q[100],
+      ib_head_home_q[96], ib_head_home_q[92], ib_head_home_q[88], ib_head_home_q[84],
+      ib_head_home_q[80], ib_head_home_q[76], ib_head_home_q[72], ib_head_home_q[68],
+      ib_head_home_q[64]};
+  assign t4_accept = (|c1_t0_req) & t4_credit & ~sd_block;
+  assign t4_win[0] = c1_t0_req[0]
+      & ~((c1_t0_req[1] & t4_ptr_ge_q[1] & ~t4_ptr_ge_q[0])
+          | (c1_t0_req[2] & t4_ptr_ge_q[2] & ~t4_ptr_ge_q[0])
+          | (c1_t0_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[0])
+          | (c1_t0_req[4] & t4_ptr_ge_q[4] & ~t4_ptr_ge_q[0])
+          | (c1_t0_req[5] & t4_ptr_ge_q[5] & ~t4_ptr_ge_q[0])
+          | (c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[0])
+          | (c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[0])
+          | (c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[0])
+          | (c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[0])
+          | (c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[0])
+          | (c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[0])
+          | (c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[0])
+          | (c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[0])
+          | (c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[0])
+          | (c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[0]));
+  assign t4_win[1] = c1_t0_req[1]
+      & ~((c1_t0_req[0] & (~t4_ptr_ge_q[1] | t4_ptr_ge_q[0]))
+          | (c1_t0_req[2] & t4_ptr_ge_q[2] & ~t4_ptr_ge_q[1])
+          | (c1_t0_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[1])
+          | (c1_t0_req[4] & t4_ptr_ge_q[4] & ~t4_ptr_ge_q[1])
+          | (c1_t0_req[5] & t4_ptr_ge_q[5] & ~t4_ptr_ge_q[1])
+          | (c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[1])
+          | (c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[1])
+          | (c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[1])
+          | (c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[1])
+          | (c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[1])
+          | (c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[1])
+          | (c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[1])
+          | (c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[1])
+          | (c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[1])
+          | (c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[1]));
+  assign t4_win[2] = c1_t0_req[2]
+      & ~((c1_t0_req[0] & (~t4_ptr_ge_q[2] | t4_ptr_ge_q[0]))
+          | (c1_t0_req[1] & (~t4_ptr_ge_q[2] | t4_ptr_ge_q[1]))
+          | (c1_t0_req[3] & t4_ptr_ge_q[3] & ~t4_ptr_ge_q[2])
+          | (c1_t0_req[4] & t4_ptr_ge_q[4] & ~t4_ptr_ge_q[2])
+          | (c1_t0_req[5] & t4_ptr_ge_q[5] & ~t4_ptr_ge_q[2])
+          | (c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[2])
+          | (c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[2])
+          | (c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[2])
+          | (c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[2])
+          | (c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[2])
+          | (c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[2])
+          | (c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[2])
+          | (c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[2])
+          | (c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[2])
+          | (c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[2]));
+  assign t4_win[3] = c1_t0_req[3]
+      & ~((c1_t0_req[0] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[0]))
+          | (c1_t0_req[1] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[1]))
+          | (c1_t0_req[2] & (~t4_ptr_ge_q[3] | t4_ptr_ge_q[2]))
+          | (c1_t0_req[4] & t4_ptr_ge_q[4] & ~t4_ptr_ge_q[3])
+          | (c1_t0_req[5] & t4_ptr_ge_q[5] & ~t4_ptr_ge_q[3])
+          | (c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[3])
+          | (c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[3])
+          | (c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[3])
+          | (c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[3])
+          | (c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[3])
+          | (c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[3])
+          | (c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[3])
+          | (c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[3])
+          | (c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[3])
+          | (c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[3]));
+  assign t4_win[4] = c1_t0_req[4]
+      & ~((c1_t0_req[0] & (~t4_ptr_ge_q[4] | t4_ptr_ge_q[0]))
+          | (c1_t0_req[1] & (~t4_ptr_ge_q[4] | t4_ptr_ge_q[1]))
+          | (c1_t0_req[2] & (~t4_ptr_ge_q[4] | t4_ptr_ge_q[2]))
+          | (c1_t0_req[3] & (~t4_ptr_ge_q[4] | t4_ptr_ge_q[3]))
+          | (c1_t0_req[5] & t4_ptr_ge_q[5] & ~t4_ptr_ge_q[4])
+          | (c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[4])
+          | (c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[4])
+          | (c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[4])
+          | (c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[4])
+          | (c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[4])
+          | (c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[4])
+          | (c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[4])
+          | (c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[4])
+          | (c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[4])
+          | (c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[4]));
+  assign t4_win[5] = c1_t0_req[5]
+      & ~((c1_t0_req[0] & (~t4_ptr_ge_q[5] | t4_ptr_ge_q[0]))
+          | (c1_t0_req[1] & (~t4_ptr_ge_q[5] | t4_ptr_ge_q[1]))
+          | (c1_t0_req[2] & (~t4_ptr_ge_q[5] | t4_ptr_ge_q[2]))
+          | (c1_t0_req[3] & (~t4_ptr_ge_q[5] | t4_ptr_ge_q[3]))
+          | (c1_t0_req[4] & (~t4_ptr_ge_q[5] | t4_ptr_ge_q[4]))
+          | (c1_t0_req[6] & t4_ptr_ge_q[6] & ~t4_ptr_ge_q[5])
+          | (c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[5])
+          | (c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[5])
+          | (c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[5])
+          | (c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[5])
+          | (c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[5])
+          | (c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[5])
+          | (c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[5])
+          | (c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[5])
+          | (c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[5]));
+  assign t4_win[6] = c1_t0_req[6]
+      & ~((c1_t0_req[0] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[0]))
+          | (c1_t0_req[1] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[1]))
+          | (c1_t0_req[2] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[2]))
+          | (c1_t0_req[3] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[3]))
+          | (c1_t0_req[4] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[4]))
+          | (c1_t0_req[5] & (~t4_ptr_ge_q[6] | t4_ptr_ge_q[5]))
+          | (c1_t0_req[7] & t4_ptr_ge_q[7] & ~t4_ptr_ge_q[6])
+          | (c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[6])
+          | (c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[6])
+          | (c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[6])
+          | (c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[6])
+          | (c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[6])
+          | (c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[6])
+          | (c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[6])
+          | (c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[6]));
+  assign t4_win[7] = c1_t0_req[7]
+      & ~((c1_t0_req[0] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[0]))
+          | (c1_t0_req[1] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[1]))
+          | (c1_t0_req[2] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[2]))
+          | (c1_t0_req[3] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[3]))
+          | (c1_t0_req[4] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[4]))
+          | (c1_t0_req[5] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[5]))
+          | (c1_t0_req[6] & (~t4_ptr_ge_q[7] | t4_ptr_ge_q[6]))
+          | (c1_t0_req[8] & t4_ptr_ge_q[8] & ~t4_ptr_ge_q[7])
+          | (c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[7])
+          | (c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[7])
+          | (c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[7])
+          | (c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[7])
+          | (c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[7])
+          | (c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[7])
+          | (c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[7]));
+  assign t4_win[8] = c1_t0_req[8]
+      & ~((c1_t0_req[0] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[0]))
+          | (c1_t0_req[1] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[1]))
+          | (c1_t0_req[2] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[2]))
+          | (c1_t0_req[3] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[3]))
+          | (c1_t0_req[4] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[4]))
+          | (c1_t0_req[5] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[5]))
+          | (c1_t0_req[6] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[6]))
+          | (c1_t0_req[7] & (~t4_ptr_ge_q[8] | t4_ptr_ge_q[7]))
+          | (c1_t0_req[9] & t4_ptr_ge_q[9] & ~t4_ptr_ge_q[8])
+          | (c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[8])
+          | (c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[8])
+          | (c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[8])
+          | (c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[8])
+          | (c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[8])
+          | (c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[8]));
+  assign t4_win[9] = c1_t0_req[9]
+      & ~((c1_t0_req[0] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[0]))
+          | (c1_t0_req[1] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[1]))
+          | (c1_t0_req[2] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[2]))
+          | (c1_t0_req[3] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[3]))
+          | (c1_t0_req[4] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[4]))
+          | (c1_t0_req[5] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[5]))
+          | (c1_t0_req[6] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[6]))
+          | (c1_t0_req[7] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[7]))
+          | (c1_t0_req[8] & (~t4_ptr_ge_q[9] | t4_ptr_ge_q[8]))
+          | (c1_t0_req[10] & t4_ptr_ge_q[10] & ~t4_ptr_ge_q[9])
+          | (c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[9])
+          | (c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[9])
+          | (c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[9])
+          | (c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[9])
+          | (c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[9]));
+  assign t4_win[10] = c1_t0_req[10]
+      & ~((c1_t0_req[0] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[0]))
+          | (c1_t0_req[1] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[1]))
+          | (c1_t0_req[2] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[2]))
+          | (c1_t0_req[3] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[3]))
+          | (c1_t0_req[4] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[4]))
+          | (c1_t0_req[5] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[5]))
+          | (c1_t0_req[6] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[6]))
+          | (c1_t0_req[7] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[7]))
+          | (c1_t0_req[8] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[8]))
+          | (c1_t0_req[9] & (~t4_ptr_ge_q[10] | t4_ptr_ge_q[9]))
+          | (c1_t0_req[11] & t4_ptr_ge_q[11] & ~t4_ptr_ge_q[10])
+          | (c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[10])
+          | (c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[10])
+          | (c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[10])
+          | (c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[10]));
+  assign t4_win[11] = c1_t0_req[11]
+      & ~((c1_t0_req[0] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[0]))
+          | (c1_t0_req[1] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[1]))
+          | (c1_t0_req[2] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[2]))
+          | (c1_t0_req[3] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[3]))
+          | (c1_t0_req[4] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[4]))
+          | (c1_t0_req[5] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[5]))
+          | (c1_t0_req[6] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[6]))
+          | (c1_t0_req[7] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[7]))
+          | (c1_t0_req[8] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[8]))
+          | (c1_t0_req[9] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[9]))
+          | (c1_t0_req[10] & (~t4_ptr_ge_q[11] | t4_ptr_ge_q[10]))
+          | (c1_t0_req[12] & t4_ptr_ge_q[12] & ~t4_ptr_ge_q[11])
+          | (c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[11])
+          | (c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[11])
+          | (c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[11]));
+  assign t4_win[12] = c1_t0_req[12]
+      & ~((c1_t0_req[0] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[0]))
+          | (c1_t0_req[1] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[1]))
+          | (c1_t0_req[2] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[2]))
+          | (c1_t0_req[3] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[3]))
+          | (c1_t0_req[4] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[4]))
+          | (c1_t0_req[5] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[5]))
+          | (c1_t0_req[6] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[6]))
+          | (c1_t0_req[7] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[7]))
+          | (c1_t0_req[8] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[8]))
+          | (c1_t0_req[9] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[9]))
+          | (c1_t0_req[10] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[10]))
+          | (c1_t0_req[11] & (~t4_ptr_ge_q[12] | t4_ptr_ge_q[11]))
+          | (c1_t0_req[13] & t4_ptr_ge_q[13] & ~t4_ptr_ge_q[12])
+          | (c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[12])
+          | (c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[12]));
+  assign t4_win[13] = c1_t0_req[13]
+      & ~((c1_t0_req[0] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[0]))
+          | (c1_t0_req[1] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[1]))
+          | (c1_t0_req[2] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[2]))
+          | (c1_t0_req[3] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[3]))
+          | (c1_t0_req[4] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[4]))
+          | (c1_t0_req[5] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[5]))
+          | (c1_t0_req[6] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[6]))
+          | (c1_t0_req[7] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[7]))
+          | (c1_t0_req[8] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[8]))
+          | (c1_t0_req[9] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[9]))
+          | (c1_t0_req[10] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[10]))
+          | (c1_t0_req[11] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[11]))
+          | (c1_t0_req[12] & (~t4_ptr_ge_q[13] | t4_ptr_ge_q[12]))
+          | (c1_t0_req[14] & t4_ptr_ge_q[14] & ~t4_ptr_ge_q[13])
+          | (c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[13]));
+  assign t4_win[14] = c1_t0_req[14]
+      & ~((c1_t0_req[0] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[0]))
+          | (c1_t0_req[1] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[1]))
+          | (c1_t0_req[2] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[2]))
+          | (c1_t0_req[3] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[3]))
+          | (c1_t0_req[4] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[4]))
+          | (c1_t0_req[5] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[5]))
+          | (c1_t0_req[6] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[6]))
+          | (c1_t0_req[7] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[7]))
+          | (c1_t0_req[8] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[8]))
+          | (c1_t0_req[9] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[9]))
+          | (c1_t0_req[10] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[10]))
+          | (c1_t0_req[11] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[11]))
+          | (c1_t0_req[12] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[12]))
+          | (c1_t0_req[13] & (~t4_ptr_ge_q[14] | t4_ptr_ge_q[13]))
+          | (c1_t0_req[15] & t4_ptr_ge_q[15] & ~t4_ptr_ge_q[14]));
+  assign t4_win[15] = c1_t0_req[15]
+      & ~((c1_t0_req[0] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[0]))
+          | (c1_t0_req[1] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[1]))
+          | (c1_t0_req[2] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[2]))
+          | (c1_t0_req[3] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[3]))
+          | (c1_t0_req[4] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[4]))
+          | (c1_t0_req[5] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[5]))
+          | (c1_t0_req[6] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[6]))
+          | (c1_t0_req[7] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[7]))
+          | (c1_t0_req[8] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[8]))
+          | (c1_t0_req[9] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[9]))
+          | (c1_t0_req[10] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[10]))
+          | (c1_t0_req[11] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[11]))
+          | (c1_t0_req[12] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[12]))
+          | (c1_t0_req[13] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[13]))
+          | (c1_t0_req[14] & (~t4_ptr_ge_q[15] | t4_ptr_ge_q[14])));
   assign t4_win_hi = c1_t0_req & t4_ptr_ge_q;
   assign t4_win_any_hi = |t4_win_hi;
   assign t4_win_below[0] = t4_win_any_hi ? 1'b0 : 1'b0;
   assign t4_win_below[1] = t4_win_any_hi ? t4_win_hi[0] : c1_t0_req[0];
-  assign t4_win_below[2] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] : c1_t0_req[0] | c1_t0_req[1];
-  assign t4_win_below[3] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2];
-  assign t4_win_below[4] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3];
-  assign t4_win_below[5] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4];
-  assign t4_win_below[6] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5];
-  assign t4_win_below[7] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6];
-  assign t4_win_below[8] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7];
-  assign t4_win_below[9] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8];
-  assign t4_win_below[10] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8] | t4_win_hi[9] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9];
-  assign t4_win_below[11] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8] | t4_win_hi[9] | t4_win_hi[10] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9] | c1_t0_req[10];
-  assign t4_win_below[12] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8] | t4_win_hi[9] | t4_win_hi[10] | t4_win_hi[11] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9] | c1_t0_req[10] | c1_t0_req[11];
-  assign t4_win_below[13] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8] | t4_win_hi[9] | t4_win_hi[10] | t4_win_hi[11] | t4_win_hi[12] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9] | c1_t0_req[10] | c1_t0_req[11] | c1_t0_req[12];
-  assign t4_win_below[14] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8] | t4_win_hi[9] | t4_win_hi[10] | t4_win_hi[11] | t4_win_hi[12] | t4_win_hi[13] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9] | c1_t0_req[10] | c1_t0_req[11] | c1_t0_req[12] | c1_t0_req[13];
-  assign t4_win_below[15] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8] | t4_win_hi[9] | t4_win_hi[10] | t4_win_hi[11] | t4_win_hi[12] | t4_win_hi[13] | t4_win_hi[14] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9] | c1_t0_req[10] | c1_t0_req[11] | c1_t0_req[12] | c1_t0_req[13] | c1_t0_req[14];
+  assign t4_win_below[2] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] : c1_t0_req[0]
+      | c1_t0_req[1];
+  assign t4_win_below[3] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] : c1_t0_req[0]
+      | c1_t0_req[1] | c1_t0_req[2];
+  assign t4_win_below[4] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3]
+      : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3];
+  assign t4_win_below[5] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3]
+      | t4_win_hi[4] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4];
+  assign t4_win_below[6] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3]
+      | t4_win_hi[4] | t4_win_hi[5] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3]
+      | c1_t0_req[4] | c1_t0_req[5];
+  assign t4_win_below[7] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3]
+      | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2]
+      | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6];
+  assign t4_win_below[8] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3]
+      | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] : c1_t0_req[0] | c1_t0_req[1]
+      | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7];
+  assign t4_win_below[9] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2] | t4_win_hi[3]
+      | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8] : c1_t0_req[0]
+      | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6]
+      | c1_t0_req[7] | c1_t0_req[8];
+  assign t4_win_below[10] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2]
+      | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8]
+      | t4_win_hi[9] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4]
+      | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9];
+  assign t4_win_below[11] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2]
+      | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8]
+      | t4_win_hi[9] | t4_win_hi[10] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3]
+      | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9]
+      | c1_t0_req[10];
+  assign t4_win_below[12] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2]
+      | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8]
+      | t4_win_hi[9] | t4_win_hi[10] | t4_win_hi[11] : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2]
+      | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8]
+      | c1_t0_req[9] | c1_t0_req[10] | c1_t0_req[11];
+  assign t4_win_below[13] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2]
+      | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8]
+      | t4_win_hi[9] | t4_win_hi[10] | t4_win_hi[11] | t4_win_hi[12] : c1_t0_req[0] | c1_t0_req[1]
+      | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6] | c1_t0_req[7]
+      | c1_t0_req[8] | c1_t0_req[9] | c1_t0_req[10] | c1_t0_req[11] | c1_t0_req[12];
+  assign t4_win_below[14] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2]
+      | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8]
+      | t4_win_hi[9] | t4_win_hi[10] | t4_win_hi[11] | t4_win_hi[12] | t4_win_hi[13] : c1_t0_req[0]
+      | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5] | c1_t0_req[6]
+      | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9] | c1_t0_req[10] | c1_t0_req[11] | c1_t0_req[12]
+      | c1_t0_req[13];
+  assign t4_win_below[15] = t4_win_any_hi ? t4_win_hi[0] | t4_win_hi[1] | t4_win_hi[2]
+      | t4_win_hi[3] | t4_win_hi[4] | t4_win_hi[5] | t4_win_hi[6] | t4_win_hi[7] | t4_win_hi[8]
+      | t4_win_hi[9] | t4_win_hi[10] | t4_win_hi[11] | t4_win_hi[12] | t4_win_hi[13] | t4_win_hi[14]
+      : c1_t0_req[0] | c1_t0_req[1] | c1_t0_req[2] | c1_t0_req[3] | c1_t0_req[4] | c1_t0_req[5]
+      | c1_t0_req[6] | c1_t0_req[7] | c1_t0_req[8] | c1_t0_req[9] | c1_t0_req[10] | c1_t0_req[11]
+      | c1_t0_req[12] | c1_t0_req[13] | c1_t0_req[14];
   assign t4_ptr_ge_d = t4_accept ? t4_win_below : t4_ptr_ge_q;
   assign t4_grant = {16{t4_credit & ~sd_block}} & t4_win;
-  assign tlb_bid[4] = |c1_t0_req & t4_credit;
+  assign tlb_bid[4] = (|c1_t0_req) & t4_credit;
   l1tlb_seed001_clustered_tlb u_tlb4 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2133,8 +3587,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c1_load & ~(c1_cand[1] & lp1_q[1] | c1_cand[2] & (lp1_q[1] | lp1_q[2]) | c1_cand[3] & (lp1_q[1] | lp1_q[2] | lp1_q[3]))),
-    .l2_resp_valid_i(l2_resp_valid_i[1] & c1_rtag[5:4] == 2'd0),
+    .l2_take_i(c1_load
+        & ~((c1_cand[1] & lp1_q[1]) | (c1_cand[2] & (lp1_q[1] | lp1_q[2]))
+            | (c1_cand[3] & (lp1_q[1] | lp1_q[2] | lp1_q[3])))),
+    .l2_resp_valid_i(l2_resp_valid_i[1] & (c1_rtag[5:4] == 2'd0)),
     .l2_resp_mshr_i(c1_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
@@ -2161,45 +3617,327 @@ module l1tlb_seed001_clustered (
     .evict_perm_o(t4_evict_perm),
     .pick_hi_i(t4_win)
   );
-  assign c1_t1_req = {ib_head_home_q[125], ib_head_home_q[121], ib_head_home_q[117], ib_head_home_q[113], ib_head_home_q[109], ib_head_home_q[105], ib_head_home_q[101], ib_head_home_q[97], ib_head_home_q[93], ib_head_home_q[89], ib_head_home_q[85], ib_head_home_q[81], ib_head_home_q[77], ib_head_home_q[73], ib_head_home_q[69], ib_head_home_q[65]};
-  assign t5_accept = |c1_t1_req & t5_credit & ~sd_block;
-  assign t5_win[0] = c1_t1_req[0] & ~(c1_t1_req[1] & t5_ptr_ge_q[1] & ~t5_ptr_ge_q[0] | c1_t1_req[2] & t5_ptr_ge_q[2] & ~t5_ptr_ge_q[0] | c1_t1_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[0] | c1_t1_req[4] & t5_ptr_ge_q[4] & ~t5_ptr_ge_q[0] | c1_t1_req[5] & t5_ptr_ge_q[5] & ~t5_ptr_ge_q[0] | c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[0] | c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[0] | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[0] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[0] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[0] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[0] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[0] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[0] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[0] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[0]);
-  assign t5_win[1] = c1_t1_req[1] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[1] | t5_ptr_ge_q[0]) | c1_t1_req[2] & t5_ptr_ge_q[2] & ~t5_ptr_ge_q[1] | c1_t1_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[1] | c1_t1_req[4] & t5_ptr_ge_q[4] & ~t5_ptr_ge_q[1] | c1_t1_req[5] & t5_ptr_ge_q[5] & ~t5_ptr_ge_q[1] | c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[1] | c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[1] | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[1] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[1] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[1] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[1] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[1] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[1] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[1] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[1]);
-  assign t5_win[2] = c1_t1_req[2] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[2] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[2] | t5_ptr_ge_q[1]) | c1_t1_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[2] | c1_t1_req[4] & t5_ptr_ge_q[4] & ~t5_ptr_ge_q[2] | c1_t1_req[5] & t5_ptr_ge_q[5] & ~t5_ptr_ge_q[2] | c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[2] | c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[2] | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[2] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[2] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[2] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[2] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[2] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[2] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[2] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[2]);
-  assign t5_win[3] = c1_t1_req[3] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[2]) | c1_t1_req[4] & t5_ptr_ge_q[4] & ~t5_ptr_ge_q[3] | c1_t1_req[5] & t5_ptr_ge_q[5] & ~t5_ptr_ge_q[3] | c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[3] | c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[3] | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[3] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[3] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[3] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[3] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[3] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[3] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[3] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[3]);
-  assign t5_win[4] = c1_t1_req[4] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[4] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[4] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[4] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[4] | t5_ptr_ge_q[3]) | c1_t1_req[5] & t5_ptr_ge_q[5] & ~t5_ptr_ge_q[4] | c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[4] | c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[4] | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[4] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[4] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[4] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[4] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[4] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[4] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[4] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[4]);
-  assign t5_win[5] = c1_t1_req[5] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[5] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[5] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[5] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[5] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[5] | t5_ptr_ge_q[4]) | c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[5] | c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[5] | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[5] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[5] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[5] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[5] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[5] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[5] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[5] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[5]);
-  assign t5_win[6] = c1_t1_req[6] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[5]) | c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[6] | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[6] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[6] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[6] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[6] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[6] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[6] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[6] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[6]);
-  assign t5_win[7] = c1_t1_req[7] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[6]) | c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[7] | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[7] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[7] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[7] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[7] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[7] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[7] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[7]);
-  assign t5_win[8] = c1_t1_req[8] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[7]) | c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[8] | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[8] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[8] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[8] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[8] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[8] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[8]);
-  assign t5_win[9] = c1_t1_req[9] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[7]) | c1_t1_req[8] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[8]) | c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[9] | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[9] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[9] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[9] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[9] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[9]);
-  assign t5_win[10] = c1_t1_req[10] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[7]) | c1_t1_req[8] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[8]) | c1_t1_req[9] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[9]) | c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[10] | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[10] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[10] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[10] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[10]);
-  assign t5_win[11] = c1_t1_req[11] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[7]) | c1_t1_req[8] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[8]) | c1_t1_req[9] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[9]) | c1_t1_req[10] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[10]) | c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[11] | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[11] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[11] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[11]);
-  assign t5_win[12] = c1_t1_req[12] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[7]) | c1_t1_req[8] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[8]) | c1_t1_req[9] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[9]) | c1_t1_req[10] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[10]) | c1_t1_req[11] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[11]) | c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[12] | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[12] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[12]);
-  assign t5_win[13] = c1_t1_req[13] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[7]) | c1_t1_req[8] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[8]) | c1_t1_req[9] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[9]) | c1_t1_req[10] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[10]) | c1_t1_req[11] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[11]) | c1_t1_req[12] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[12]) | c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[13] | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[13]);
-  assign t5_win[14] = c1_t1_req[14] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[7]) | c1_t1_req[8] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[8]) | c1_t1_req[9] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[9]) | c1_t1_req[10] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[10]) | c1_t1_req[11] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[11]) | c1_t1_req[12] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[12]) | c1_t1_req[13] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[13]) | c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[14]);
-  assign t5_win[15] = c1_t1_req[15] & ~(c1_t1_req[0] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[0]) | c1_t1_req[1] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[1]) | c1_t1_req[2] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[2]) | c1_t1_req[3] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[3]) | c1_t1_req[4] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[4]) | c1_t1_req[5] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[5]) | c1_t1_req[6] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[6]) | c1_t1_req[7] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[7]) | c1_t1_req[8] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[8]) | c1_t1_req[9] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[9]) | c1_t1_req[10] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[10]) | c1_t1_req[11] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[11]) | c1_t1_req[12] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[12]) | c1_t1_req[13] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[13]) | c1_t1_req[14] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[14]));
+  assign c1_t1_req = {ib_head_home_q[125], ib_head_home_q[121], ib_head_home_q[117],
+      ib_head_home_q[113], ib_head_home_q[109], ib_head_home_q[105], ib_head_home_q[101],
+      ib_head_home_q[97], ib_head_home_q[93], ib_head_home_q[89], ib_head_home_q[85],
+      ib_head_home_q[81], ib_head_home_q[77], ib_head_home_q[73], ib_head_home_q[69],
+      ib_head_home_q[65]};
+  assign t5_accept = (|c1_t1_req) & t5_credit & ~sd_block;
+  assign t5_win[0] = c1_t1_req[0]
+      & ~((c1_t1_req[1] & t5_ptr_ge_q[1] & ~t5_ptr_ge_q[0])
+          | (c1_t1_req[2] & t5_ptr_ge_q[2] & ~t5_ptr_ge_q[0])
+          | (c1_t1_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[0])
+          | (c1_t1_req[4] & t5_ptr_ge_q[4] & ~t5_ptr_ge_q[0])
+          | (c1_t1_req[5] & t5_ptr_ge_q[5] & ~t5_ptr_ge_q[0])
+          | (c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[0])
+          | (c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[0])
+          | (c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[0])
+          | (c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[0])
+          | (c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[0])
+          | (c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[0])
+          | (c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[0])
+          | (c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[0])
+          | (c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[0])
+          | (c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[0]));
+  assign t5_win[1] = c1_t1_req[1]
+      & ~((c1_t1_req[0] & (~t5_ptr_ge_q[1] | t5_ptr_ge_q[0]))
+          | (c1_t1_req[2] & t5_ptr_ge_q[2] & ~t5_ptr_ge_q[1])
+          | (c1_t1_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[1])
+          | (c1_t1_req[4] & t5_ptr_ge_q[4] & ~t5_ptr_ge_q[1])
+          | (c1_t1_req[5] & t5_ptr_ge_q[5] & ~t5_ptr_ge_q[1])
+          | (c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[1])
+          | (c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[1])
+          | (c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[1])
+          | (c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[1])
+          | (c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[1])
+          | (c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[1])
+          | (c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[1])
+          | (c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[1])
+          | (c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[1])
+          | (c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[1]));
+  assign t5_win[2] = c1_t1_req[2]
+      & ~((c1_t1_req[0] & (~t5_ptr_ge_q[2] | t5_ptr_ge_q[0]))
+          | (c1_t1_req[1] & (~t5_ptr_ge_q[2] | t5_ptr_ge_q[1]))
+          | (c1_t1_req[3] & t5_ptr_ge_q[3] & ~t5_ptr_ge_q[2])
+          | (c1_t1_req[4] & t5_ptr_ge_q[4] & ~t5_ptr_ge_q[2])
+          | (c1_t1_req[5] & t5_ptr_ge_q[5] & ~t5_ptr_ge_q[2])
+          | (c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[2])
+          | (c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[2])
+          | (c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[2])
+          | (c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[2])
+          | (c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[2])
+          | (c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[2])
+          | (c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[2])
+          | (c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[2])
+          | (c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[2])
+          | (c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[2]));
+  assign t5_win[3] = c1_t1_req[3]
+      & ~((c1_t1_req[0] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[0]))
+          | (c1_t1_req[1] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[1]))
+          | (c1_t1_req[2] & (~t5_ptr_ge_q[3] | t5_ptr_ge_q[2]))
+          | (c1_t1_req[4] & t5_ptr_ge_q[4] & ~t5_ptr_ge_q[3])
+          | (c1_t1_req[5] & t5_ptr_ge_q[5] & ~t5_ptr_ge_q[3])
+          | (c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[3])
+          | (c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[3])
+          | (c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[3])
+          | (c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[3])
+          | (c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[3])
+          | (c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[3])
+          | (c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[3])
+          | (c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[3])
+          | (c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[3])
+          | (c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[3]));
+  assign t5_win[4] = c1_t1_req[4]
+      & ~((c1_t1_req[0] & (~t5_ptr_ge_q[4] | t5_ptr_ge_q[0]))
+          | (c1_t1_req[1] & (~t5_ptr_ge_q[4] | t5_ptr_ge_q[1]))
+          | (c1_t1_req[2] & (~t5_ptr_ge_q[4] | t5_ptr_ge_q[2]))
+          | (c1_t1_req[3] & (~t5_ptr_ge_q[4] | t5_ptr_ge_q[3]))
+          | (c1_t1_req[5] & t5_ptr_ge_q[5] & ~t5_ptr_ge_q[4])
+          | (c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[4])
+          | (c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[4])
+          | (c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[4])
+          | (c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[4])
+          | (c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[4])
+          | (c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[4])
+          | (c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[4])
+          | (c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[4])
+          | (c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[4])
+          | (c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[4]));
+  assign t5_win[5] = c1_t1_req[5]
+      & ~((c1_t1_req[0] & (~t5_ptr_ge_q[5] | t5_ptr_ge_q[0]))
+          | (c1_t1_req[1] & (~t5_ptr_ge_q[5] | t5_ptr_ge_q[1]))
+          | (c1_t1_req[2] & (~t5_ptr_ge_q[5] | t5_ptr_ge_q[2]))
+          | (c1_t1_req[3] & (~t5_ptr_ge_q[5] | t5_ptr_ge_q[3]))
+          | (c1_t1_req[4] & (~t5_ptr_ge_q[5] | t5_ptr_ge_q[4]))
+          | (c1_t1_req[6] & t5_ptr_ge_q[6] & ~t5_ptr_ge_q[5])
+          | (c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[5])
+          | (c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[5])
+          | (c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[5])
+          | (c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[5])
+          | (c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[5])
+          | (c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[5])
+          | (c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[5])
+          | (c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[5])
+          | (c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[5]));
+  assign t5_win[6] = c1_t1_req[6]
+      & ~((c1_t1_req[0] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[0]))
+          | (c1_t1_req[1] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[1]))
+          | (c1_t1_req[2] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[2]))
+          | (c1_t1_req[3] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[3]))
+          | (c1_t1_req[4] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[4]))
+          | (c1_t1_req[5] & (~t5_ptr_ge_q[6] | t5_ptr_ge_q[5]))
+          | (c1_t1_req[7] & t5_ptr_ge_q[7] & ~t5_ptr_ge_q[6])
+          | (c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[6])
+          | (c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[6])
+          | (c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[6])
+          | (c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[6])
+          | (c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[6])
+          | (c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[6])
+          | (c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[6])
+          | (c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[6]));
+  assign t5_win[7] = c1_t1_req[7]
+      & ~((c1_t1_req[0] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[0]))
+          | (c1_t1_req[1] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[1]))
+          | (c1_t1_req[2] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[2]))
+          | (c1_t1_req[3] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[3]))
+          | (c1_t1_req[4] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[4]))
+          | (c1_t1_req[5] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[5]))
+          | (c1_t1_req[6] & (~t5_ptr_ge_q[7] | t5_ptr_ge_q[6]))
+          | (c1_t1_req[8] & t5_ptr_ge_q[8] & ~t5_ptr_ge_q[7])
+          | (c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[7])
+          | (c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[7])
+          | (c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[7])
+          | (c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[7])
+          | (c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[7])
+          | (c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[7])
+          | (c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[7]));
+  assign t5_win[8] = c1_t1_req[8]
+      & ~((c1_t1_req[0] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[0]))
+          | (c1_t1_req[1] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[1]))
+          | (c1_t1_req[2] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[2]))
+          | (c1_t1_req[3] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[3]))
+          | (c1_t1_req[4] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[4]))
+          | (c1_t1_req[5] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[5]))
+          | (c1_t1_req[6] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[6]))
+          | (c1_t1_req[7] & (~t5_ptr_ge_q[8] | t5_ptr_ge_q[7]))
+          | (c1_t1_req[9] & t5_ptr_ge_q[9] & ~t5_ptr_ge_q[8])
+          | (c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[8])
+          | (c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[8])
+          | (c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[8])
+          | (c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[8])
+          | (c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[8])
+          | (c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[8]));
+  assign t5_win[9] = c1_t1_req[9]
+      & ~((c1_t1_req[0] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[0]))
+          | (c1_t1_req[1] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[1]))
+          | (c1_t1_req[2] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[2]))
+          | (c1_t1_req[3] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[3]))
+          | (c1_t1_req[4] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[4]))
+          | (c1_t1_req[5] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[5]))
+          | (c1_t1_req[6] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[6]))
+          | (c1_t1_req[7] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[7]))
+          | (c1_t1_req[8] & (~t5_ptr_ge_q[9] | t5_ptr_ge_q[8]))
+          | (c1_t1_req[10] & t5_ptr_ge_q[10] & ~t5_ptr_ge_q[9])
+          | (c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[9])
+          | (c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[9])
+          | (c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[9])
+          | (c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[9])
+          | (c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[9]));
+  assign t5_win[10] = c1_t1_req[10]
+      & ~((c1_t1_req[0] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[0]))
+          | (c1_t1_req[1] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[1]))
+          | (c1_t1_req[2] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[2]))
+          | (c1_t1_req[3] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[3]))
+          | (c1_t1_req[4] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[4]))
+          | (c1_t1_req[5] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[5]))
+          | (c1_t1_req[6] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[6]))
+          | (c1_t1_req[7] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[7]))
+          | (c1_t1_req[8] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[8]))
+          | (c1_t1_req[9] & (~t5_ptr_ge_q[10] | t5_ptr_ge_q[9]))
+          | (c1_t1_req[11] & t5_ptr_ge_q[11] & ~t5_ptr_ge_q[10])
+          | (c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[10])
+          | (c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[10])
+          | (c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[10])
+          | (c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[10]));
+  assign t5_win[11] = c1_t1_req[11]
+      & ~((c1_t1_req[0] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[0]))
+          | (c1_t1_req[1] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[1]))
+          | (c1_t1_req[2] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[2]))
+          | (c1_t1_req[3] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[3]))
+          | (c1_t1_req[4] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[4]))
+          | (c1_t1_req[5] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[5]))
+          | (c1_t1_req[6] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[6]))
+          | (c1_t1_req[7] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[7]))
+          | (c1_t1_req[8] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[8]))
+          | (c1_t1_req[9] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[9]))
+          | (c1_t1_req[10] & (~t5_ptr_ge_q[11] | t5_ptr_ge_q[10]))
+          | (c1_t1_req[12] & t5_ptr_ge_q[12] & ~t5_ptr_ge_q[11])
+          | (c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[11])
+          | (c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[11])
+          | (c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[11]));
+  assign t5_win[12] = c1_t1_req[12]
+      & ~((c1_t1_req[0] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[0]))
+          | (c1_t1_req[1] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[1]))
+          | (c1_t1_req[2] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[2]))
+          | (c1_t1_req[3] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[3]))
+          | (c1_t1_req[4] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[4]))
+          | (c1_t1_req[5] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[5]))
+          | (c1_t1_req[6] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[6]))
+          | (c1_t1_req[7] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[7]))
+          | (c1_t1_req[8] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[8]))
+          | (c1_t1_req[9] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[9]))
+          | (c1_t1_req[10] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[10]))
+          | (c1_t1_req[11] & (~t5_ptr_ge_q[12] | t5_ptr_ge_q[11]))
+          | (c1_t1_req[13] & t5_ptr_ge_q[13] & ~t5_ptr_ge_q[12])
+          | (c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[12])
+          | (c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[12]));
+  assign t5_win[13] = c1_t1_req[13]
+      & ~((c1_t1_req[0] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[0]))
+          | (c1_t1_req[1] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[1]))
+          | (c1_t1_req[2] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[2]))
+          | (c1_t1_req[3] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[3]))
+          | (c1_t1_req[4] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[4]))
+          | (c1_t1_req[5] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[5]))
+          | (c1_t1_req[6] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[6]))
+          | (c1_t1_req[7] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[7]))
+          | (c1_t1_req[8] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[8]))
+          | (c1_t1_req[9] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[9]))
+          | (c1_t1_req[10] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[10]))
+          | (c1_t1_req[11] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[11]))
+          | (c1_t1_req[12] & (~t5_ptr_ge_q[13] | t5_ptr_ge_q[12]))
+          | (c1_t1_req[14] & t5_ptr_ge_q[14] & ~t5_ptr_ge_q[13])
+          | (c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[13]));
+  assign t5_win[14] = c1_t1_req[14]
+      & ~((c1_t1_req[0] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[0]))
+          | (c1_t1_req[1] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[1]))
+          | (c1_t1_req[2] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[2]))
+          | (c1_t1_req[3] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[3]))
+          | (c1_t1_req[4] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[4]))
+          | (c1_t1_req[5] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[5]))
+          | (c1_t1_req[6] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[6]))
+          | (c1_t1_req[7] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[7]))
+          | (c1_t1_req[8] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[8]))
+          | (c1_t1_req[9] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[9]))
+          | (c1_t1_req[10] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[10]))
+          | (c1_t1_req[11] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[11]))
+          | (c1_t1_req[12] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[12]))
+          | (c1_t1_req[13] & (~t5_ptr_ge_q[14] | t5_ptr_ge_q[13]))
+          | (c1_t1_req[15] & t5_ptr_ge_q[15] & ~t5_ptr_ge_q[14]));
+  assign t5_win[15] = c1_t1_req[15]
+      & ~((c1_t1_req[0] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[0]))
+          | (c1_t1_req[1] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[1]))
+          | (c1_t1_req[2] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[2]))
+          | (c1_t1_req[3] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[3]))
+          | (c1_t1_req[4] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[4]))
+          | (c1_t1_req[5] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[5]))
+          | (c1_t1_req[6] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[6]))
+          | (c1_t1_req[7] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[7]))
+          | (c1_t1_req[8] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[8]))
+          | (c1_t1_req[9] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[9]))
+          | (c1_t1_req[10] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[10]))
+          | (c1_t1_req[11] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[11]))
+          | (c1_t1_req[12] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[12]))
+          | (c1_t1_req[13] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[13]))
+          | (c1_t1_req[14] & (~t5_ptr_ge_q[15] | t5_ptr_ge_q[14])));
   assign t5_win_hi = c1_t1_req & t5_ptr_ge_q;
   assign t5_win_any_hi = |t5_win_hi;
   assign t5_win_below[0] = t5_win_any_hi ? 1'b0 : 1'b0;
   assign t5_win_below[1] = t5_win_any_hi ? t5_win_hi[0] : c1_t1_req[0];
-  assign t5_win_below[2] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] : c1_t1_req[0] | c1_t1_req[1];
-  assign t5_win_below[3] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2];
-  assign t5_win_below[4] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3];
-  assign t5_win_below[5] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4];
-  assign t5_win_below[6] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5];
-  assign t5_win_below[7] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6];
-  assign t5_win_below[8] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7];
-  assign t5_win_below[9] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8];
-  assign t5_win_below[10] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8] | t5_win_hi[9] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9];
-  assign t5_win_below[11] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8] | t5_win_hi[9] | t5_win_hi[10] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9] | c1_t1_req[10];
-  assign t5_win_below[12] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8] | t5_win_hi[9] | t5_win_hi[10] | t5_win_hi[11] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9] | c1_t1_req[10] | c1_t1_req[11];
-  assign t5_win_below[13] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8] | t5_win_hi[9] | t5_win_hi[10] | t5_win_hi[11] | t5_win_hi[12] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9] | c1_t1_req[10] | c1_t1_req[11] | c1_t1_req[12];
-  assign t5_win_below[14] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8] | t5_win_hi[9] | t5_win_hi[10] | t5_win_hi[11] | t5_win_hi[12] | t5_win_hi[13] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9] | c1_t1_req[10] | c1_t1_req[11] | c1_t1_req[12] | c1_t1_req[13];
-  assign t5_win_below[15] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8] | t5_win_hi[9] | t5_win_hi[10] | t5_win_hi[11] | t5_win_hi[12] | t5_win_hi[13] | t5_win_hi[14] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9] | c1_t1_req[10] | c1_t1_req[11] | c1_t1_req[12] | c1_t1_req[13] | c1_t1_req[14];
+  assign t5_win_below[2] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] : c1_t1_req[0]
+      | c1_t1_req[1];
+  assign t5_win_below[3] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] : c1_t1_req[0]
+      | c1_t1_req[1] | c1_t1_req[2];
+  assign t5_win_below[4] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3]
+      : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3];
+  assign t5_win_below[5] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3]
+      | t5_win_hi[4] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4];
+  assign t5_win_below[6] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3]
+      | t5_win_hi[4] | t5_win_hi[5] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3]
+      | c1_t1_req[4] | c1_t1_req[5];
+  assign t5_win_below[7] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3]
+      | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2]
+      | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6];
+  assign t5_win_below[8] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3]
+      | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] : c1_t1_req[0] | c1_t1_req[1]
+      | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7];
+  assign t5_win_below[9] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2] | t5_win_hi[3]
+      | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8] : c1_t1_req[0]
+      | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6]
+      | c1_t1_req[7] | c1_t1_req[8];
+  assign t5_win_below[10] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2]
+      | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8]
+      | t5_win_hi[9] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4]
+      | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9];
+  assign t5_win_below[11] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2]
+      | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8]
+      | t5_win_hi[9] | t5_win_hi[10] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3]
+      | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9]
+      | c1_t1_req[10];
+  assign t5_win_below[12] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2]
+      | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8]
+      | t5_win_hi[9] | t5_win_hi[10] | t5_win_hi[11] : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2]
+      | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8]
+      | c1_t1_req[9] | c1_t1_req[10] | c1_t1_req[11];
+  assign t5_win_below[13] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2]
+      | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8]
+      | t5_win_hi[9] | t5_win_hi[10] | t5_win_hi[11] | t5_win_hi[12] : c1_t1_req[0] | c1_t1_req[1]
+      | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6] | c1_t1_req[7]
+      | c1_t1_req[8] | c1_t1_req[9] | c1_t1_req[10] | c1_t1_req[11] | c1_t1_req[12];
+  assign t5_win_below[14] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2]
+      | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8]
+      | t5_win_hi[9] | t5_win_hi[10] | t5_win_hi[11] | t5_win_hi[12] | t5_win_hi[13] : c1_t1_req[0]
+      | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5] | c1_t1_req[6]
+      | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9] | c1_t1_req[10] | c1_t1_req[11] | c1_t1_req[12]
+      | c1_t1_req[13];
+  assign t5_win_below[15] = t5_win_any_hi ? t5_win_hi[0] | t5_win_hi[1] | t5_win_hi[2]
+      | t5_win_hi[3] | t5_win_hi[4] | t5_win_hi[5] | t5_win_hi[6] | t5_win_hi[7] | t5_win_hi[8]
+      | t5_win_hi[9] | t5_win_hi[10] | t5_win_hi[11] | t5_win_hi[12] | t5_win_hi[13] | t5_win_hi[14]
+      : c1_t1_req[0] | c1_t1_req[1] | c1_t1_req[2] | c1_t1_req[3] | c1_t1_req[4] | c1_t1_req[5]
+      | c1_t1_req[6] | c1_t1_req[7] | c1_t1_req[8] | c1_t1_req[9] | c1_t1_req[10] | c1_t1_req[11]
+      | c1_t1_req[12] | c1_t1_req[13] | c1_t1_req[14];
   assign t5_ptr_ge_d = t5_accept ? t5_win_below : t5_ptr_ge_q;
   assign t5_grant = {16{t5_credit & ~sd_block}} & t5_win;
-  assign tlb_bid[5] = |c1_t1_req & t5_credit;
+  assign tlb_bid[5] = (|c1_t1_req) & t5_credit;
   l1tlb_seed001_clustered_tlb u_tlb5 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2212,8 +3950,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c1_load & ~(c1_cand[0] & (lp1_q[2] | lp1_q[3] | lp1_q[0]) | c1_cand[2] & lp1_q[2] | c1_cand[3] & (lp1_q[2] | lp1_q[3]))),
-    .l2_resp_valid_i(l2_resp_valid_i[1] & c1_rtag[5:4] == 2'd1),
+    .l2_take_i(c1_load
+        & ~((c1_cand[0] & (lp1_q[2] | lp1_q[3] | lp1_q[0])) | (c1_cand[2] & lp1_q[2])
+            | (c1_cand[3] & (lp1_q[2] | lp1_q[3])))),
+    .l2_resp_valid_i(l2_resp_valid_i[1] & (c1_rtag[5:4] == 2'd1)),
     .l2_resp_mshr_i(c1_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
@@ -2240,45 +3980,327 @@ module l1tlb_seed001_clustered (
     .evict_perm_o(t5_evict_perm),
     .pick_hi_i(t5_win)
   );
-  assign c1_t2_req = {ib_head_home_q[126], ib_head_home_q[122], ib_head_home_q[118], ib_head_home_q[114], ib_head_home_q[110], ib_head_home_q[106], ib_head_home_q[102], ib_head_home_q[98], ib_head_home_q[94], ib_head_home_q[90], ib_head_home_q[86], ib_head_home_q[82], ib_head_home_q[78], ib_head_home_q[74], ib_head_home_q[70], ib_head_home_q[66]};
-  assign t6_accept = |c1_t2_req & t6_credit & ~sd_block;
-  assign t6_win[0] = c1_t2_req[0] & ~(c1_t2_req[1] & t6_ptr_ge_q[1] & ~t6_ptr_ge_q[0] | c1_t2_req[2] & t6_ptr_ge_q[2] & ~t6_ptr_ge_q[0] | c1_t2_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[0] | c1_t2_req[4] & t6_ptr_ge_q[4] & ~t6_ptr_ge_q[0] | c1_t2_req[5] & t6_ptr_ge_q[5] & ~t6_ptr_ge_q[0] | c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[0] | c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[0] | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[0] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[0] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[0] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[0] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[0] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[0] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[0] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[0]);
-  assign t6_win[1] = c1_t2_req[1] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[1] | t6_ptr_ge_q[0]) | c1_t2_req[2] & t6_ptr_ge_q[2] & ~t6_ptr_ge_q[1] | c1_t2_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[1] | c1_t2_req[4] & t6_ptr_ge_q[4] & ~t6_ptr_ge_q[1] | c1_t2_req[5] & t6_ptr_ge_q[5] & ~t6_ptr_ge_q[1] | c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[1] | c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[1] | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[1] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[1] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[1] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[1] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[1] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[1] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[1] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[1]);
-  assign t6_win[2] = c1_t2_req[2] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[2] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[2] | t6_ptr_ge_q[1]) | c1_t2_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[2] | c1_t2_req[4] & t6_ptr_ge_q[4] & ~t6_ptr_ge_q[2] | c1_t2_req[5] & t6_ptr_ge_q[5] & ~t6_ptr_ge_q[2] | c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[2] | c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[2] | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[2] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[2] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[2] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[2] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[2] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[2] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[2] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[2]);
-  assign t6_win[3] = c1_t2_req[3] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[2]) | c1_t2_req[4] & t6_ptr_ge_q[4] & ~t6_ptr_ge_q[3] | c1_t2_req[5] & t6_ptr_ge_q[5] & ~t6_ptr_ge_q[3] | c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[3] | c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[3] | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[3] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[3] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[3] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[3] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[3] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[3] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[3] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[3]);
-  assign t6_win[4] = c1_t2_req[4] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[4] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[4] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[4] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[4] | t6_ptr_ge_q[3]) | c1_t2_req[5] & t6_ptr_ge_q[5] & ~t6_ptr_ge_q[4] | c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[4] | c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[4] | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[4] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[4] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[4] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[4] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[4] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[4] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[4] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[4]);
-  assign t6_win[5] = c1_t2_req[5] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[5] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[5] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[5] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[5] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[5] | t6_ptr_ge_q[4]) | c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[5] | c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[5] | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[5] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[5] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[5] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[5] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[5] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[5] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[5] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[5]);
-  assign t6_win[6] = c1_t2_req[6] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[5]) | c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[6] | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[6] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[6] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[6] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[6] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[6] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[6] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[6] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[6]);
-  assign t6_win[7] = c1_t2_req[7] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[6]) | c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[7] | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[7] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[7] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[7] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[7] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[7] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[7] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[7]);
-  assign t6_win[8] = c1_t2_req[8] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[7]) | c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[8] | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[8] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[8] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[8] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[8] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[8] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[8]);
-  assign t6_win[9] = c1_t2_req[9] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[7]) | c1_t2_req[8] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[8]) | c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[9] | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[9] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[9] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[9] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[9] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[9]);
-  assign t6_win[10] = c1_t2_req[10] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[7]) | c1_t2_req[8] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[8]) | c1_t2_req[9] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[9]) | c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[10] | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[10] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[10] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[10] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[10]);
-  assign t6_win[11] = c1_t2_req[11] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[7]) | c1_t2_req[8] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[8]) | c1_t2_req[9] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[9]) | c1_t2_req[10] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[10]) | c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[11] | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[11] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[11] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[11]);
-  assign t6_win[12] = c1_t2_req[12] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[7]) | c1_t2_req[8] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[8]) | c1_t2_req[9] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[9]) | c1_t2_req[10] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[10]) | c1_t2_req[11] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[11]) | c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[12] | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[12] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[12]);
-  assign t6_win[13] = c1_t2_req[13] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[7]) | c1_t2_req[8] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[8]) | c1_t2_req[9] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[9]) | c1_t2_req[10] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[10]) | c1_t2_req[11] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[11]) | c1_t2_req[12] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[12]) | c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[13] | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[13]);
-  assign t6_win[14] = c1_t2_req[14] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[7]) | c1_t2_req[8] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[8]) | c1_t2_req[9] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[9]) | c1_t2_req[10] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[10]) | c1_t2_req[11] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[11]) | c1_t2_req[12] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[12]) | c1_t2_req[13] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[13]) | c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[14]);
-  assign t6_win[15] = c1_t2_req[15] & ~(c1_t2_req[0] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[0]) | c1_t2_req[1] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[1]) | c1_t2_req[2] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[2]) | c1_t2_req[3] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[3]) | c1_t2_req[4] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[4]) | c1_t2_req[5] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[5]) | c1_t2_req[6] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[6]) | c1_t2_req[7] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[7]) | c1_t2_req[8] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[8]) | c1_t2_req[9] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[9]) | c1_t2_req[10] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[10]) | c1_t2_req[11] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[11]) | c1_t2_req[12] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[12]) | c1_t2_req[13] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[13]) | c1_t2_req[14] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[14]));
+  assign c1_t2_req = {ib_head_home_q[126], ib_head_home_q[122], ib_head_home_q[118],
+      ib_head_home_q[114], ib_head_home_q[110], ib_head_home_q[106], ib_head_home_q[102],
+      ib_head_home_q[98], ib_head_home_q[94], ib_head_home_q[90], ib_head_home_q[86],
+      ib_head_home_q[82], ib_head_home_q[78], ib_head_home_q[74], ib_head_home_q[70],
+      ib_head_home_q[66]};
+  assign t6_accept = (|c1_t2_req) & t6_credit & ~sd_block;
+  assign t6_win[0] = c1_t2_req[0]
+      & ~((c1_t2_req[1] & t6_ptr_ge_q[1] & ~t6_ptr_ge_q[0])
+          | (c1_t2_req[2] & t6_ptr_ge_q[2] & ~t6_ptr_ge_q[0])
+          | (c1_t2_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[0])
+          | (c1_t2_req[4] & t6_ptr_ge_q[4] & ~t6_ptr_ge_q[0])
+          | (c1_t2_req[5] & t6_ptr_ge_q[5] & ~t6_ptr_ge_q[0])
+          | (c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[0])
+          | (c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[0])
+          | (c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[0])
+          | (c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[0])
+          | (c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[0])
+          | (c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[0])
+          | (c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[0])
+          | (c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[0])
+          | (c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[0])
+          | (c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[0]));
+  assign t6_win[1] = c1_t2_req[1]
+      & ~((c1_t2_req[0] & (~t6_ptr_ge_q[1] | t6_ptr_ge_q[0]))
+          | (c1_t2_req[2] & t6_ptr_ge_q[2] & ~t6_ptr_ge_q[1])
+          | (c1_t2_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[1])
+          | (c1_t2_req[4] & t6_ptr_ge_q[4] & ~t6_ptr_ge_q[1])
+          | (c1_t2_req[5] & t6_ptr_ge_q[5] & ~t6_ptr_ge_q[1])
+          | (c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[1])
+          | (c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[1])
+          | (c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[1])
+          | (c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[1])
+          | (c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[1])
+          | (c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[1])
+          | (c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[1])
+          | (c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[1])
+          | (c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[1])
+          | (c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[1]));
+  assign t6_win[2] = c1_t2_req[2]
+      & ~((c1_t2_req[0] & (~t6_ptr_ge_q[2] | t6_ptr_ge_q[0]))
+          | (c1_t2_req[1] & (~t6_ptr_ge_q[2] | t6_ptr_ge_q[1]))
+          | (c1_t2_req[3] & t6_ptr_ge_q[3] & ~t6_ptr_ge_q[2])
+          | (c1_t2_req[4] & t6_ptr_ge_q[4] & ~t6_ptr_ge_q[2])
+          | (c1_t2_req[5] & t6_ptr_ge_q[5] & ~t6_ptr_ge_q[2])
+          | (c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[2])
+          | (c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[2])
+          | (c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[2])
+          | (c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[2])
+          | (c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[2])
+          | (c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[2])
+          | (c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[2])
+          | (c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[2])
+          | (c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[2])
+          | (c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[2]));
+  assign t6_win[3] = c1_t2_req[3]
+      & ~((c1_t2_req[0] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[0]))
+          | (c1_t2_req[1] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[1]))
+          | (c1_t2_req[2] & (~t6_ptr_ge_q[3] | t6_ptr_ge_q[2]))
+          | (c1_t2_req[4] & t6_ptr_ge_q[4] & ~t6_ptr_ge_q[3])
+          | (c1_t2_req[5] & t6_ptr_ge_q[5] & ~t6_ptr_ge_q[3])
+          | (c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[3])
+          | (c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[3])
+          | (c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[3])
+          | (c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[3])
+          | (c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[3])
+          | (c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[3])
+          | (c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[3])
+          | (c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[3])
+          | (c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[3])
+          | (c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[3]));
+  assign t6_win[4] = c1_t2_req[4]
+      & ~((c1_t2_req[0] & (~t6_ptr_ge_q[4] | t6_ptr_ge_q[0]))
+          | (c1_t2_req[1] & (~t6_ptr_ge_q[4] | t6_ptr_ge_q[1]))
+          | (c1_t2_req[2] & (~t6_ptr_ge_q[4] | t6_ptr_ge_q[2]))
+          | (c1_t2_req[3] & (~t6_ptr_ge_q[4] | t6_ptr_ge_q[3]))
+          | (c1_t2_req[5] & t6_ptr_ge_q[5] & ~t6_ptr_ge_q[4])
+          | (c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[4])
+          | (c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[4])
+          | (c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[4])
+          | (c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[4])
+          | (c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[4])
+          | (c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[4])
+          | (c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[4])
+          | (c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[4])
+          | (c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[4])
+          | (c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[4]));
+  assign t6_win[5] = c1_t2_req[5]
+      & ~((c1_t2_req[0] & (~t6_ptr_ge_q[5] | t6_ptr_ge_q[0]))
+          | (c1_t2_req[1] & (~t6_ptr_ge_q[5] | t6_ptr_ge_q[1]))
+          | (c1_t2_req[2] & (~t6_ptr_ge_q[5] | t6_ptr_ge_q[2]))
+          | (c1_t2_req[3] & (~t6_ptr_ge_q[5] | t6_ptr_ge_q[3]))
+          | (c1_t2_req[4] & (~t6_ptr_ge_q[5] | t6_ptr_ge_q[4]))
+          | (c1_t2_req[6] & t6_ptr_ge_q[6] & ~t6_ptr_ge_q[5])
+          | (c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[5])
+          | (c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[5])
+          | (c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[5])
+          | (c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[5])
+          | (c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[5])
+          | (c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[5])
+          | (c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[5])
+          | (c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[5])
+          | (c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[5]));
+  assign t6_win[6] = c1_t2_req[6]
+      & ~((c1_t2_req[0] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[0]))
+          | (c1_t2_req[1] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[1]))
+          | (c1_t2_req[2] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[2]))
+          | (c1_t2_req[3] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[3]))
+          | (c1_t2_req[4] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[4]))
+          | (c1_t2_req[5] & (~t6_ptr_ge_q[6] | t6_ptr_ge_q[5]))
+          | (c1_t2_req[7] & t6_ptr_ge_q[7] & ~t6_ptr_ge_q[6])
+          | (c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[6])
+          | (c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[6])
+          | (c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[6])
+          | (c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[6])
+          | (c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[6])
+          | (c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[6])
+          | (c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[6])
+          | (c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[6]));
+  assign t6_win[7] = c1_t2_req[7]
+      & ~((c1_t2_req[0] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[0]))
+          | (c1_t2_req[1] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[1]))
+          | (c1_t2_req[2] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[2]))
+          | (c1_t2_req[3] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[3]))
+          | (c1_t2_req[4] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[4]))
+          | (c1_t2_req[5] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[5]))
+          | (c1_t2_req[6] & (~t6_ptr_ge_q[7] | t6_ptr_ge_q[6]))
+          | (c1_t2_req[8] & t6_ptr_ge_q[8] & ~t6_ptr_ge_q[7])
+          | (c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[7])
+          | (c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[7])
+          | (c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[7])
+          | (c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[7])
+          | (c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[7])
+          | (c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[7])
+          | (c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[7]));
+  assign t6_win[8] = c1_t2_req[8]
+      & ~((c1_t2_req[0] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[0]))
+          | (c1_t2_req[1] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[1]))
+          | (c1_t2_req[2] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[2]))
+          | (c1_t2_req[3] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[3]))
+          | (c1_t2_req[4] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[4]))
+          | (c1_t2_req[5] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[5]))
+          | (c1_t2_req[6] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[6]))
+          | (c1_t2_req[7] & (~t6_ptr_ge_q[8] | t6_ptr_ge_q[7]))
+          | (c1_t2_req[9] & t6_ptr_ge_q[9] & ~t6_ptr_ge_q[8])
+          | (c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[8])
+          | (c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[8])
+          | (c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[8])
+          | (c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[8])
+          | (c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[8])
+          | (c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[8]));
+  assign t6_win[9] = c1_t2_req[9]
+      & ~((c1_t2_req[0] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[0]))
+          | (c1_t2_req[1] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[1]))
+          | (c1_t2_req[2] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[2]))
+          | (c1_t2_req[3] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[3]))
+          | (c1_t2_req[4] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[4]))
+          | (c1_t2_req[5] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[5]))
+          | (c1_t2_req[6] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[6]))
+          | (c1_t2_req[7] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[7]))
+          | (c1_t2_req[8] & (~t6_ptr_ge_q[9] | t6_ptr_ge_q[8]))
+          | (c1_t2_req[10] & t6_ptr_ge_q[10] & ~t6_ptr_ge_q[9])
+          | (c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[9])
+          | (c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[9])
+          | (c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[9])
+          | (c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[9])
+          | (c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[9]));
+  assign t6_win[10] = c1_t2_req[10]
+      & ~((c1_t2_req[0] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[0]))
+          | (c1_t2_req[1] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[1]))
+          | (c1_t2_req[2] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[2]))
+          | (c1_t2_req[3] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[3]))
+          | (c1_t2_req[4] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[4]))
+          | (c1_t2_req[5] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[5]))
+          | (c1_t2_req[6] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[6]))
+          | (c1_t2_req[7] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[7]))
+          | (c1_t2_req[8] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[8]))
+          | (c1_t2_req[9] & (~t6_ptr_ge_q[10] | t6_ptr_ge_q[9]))
+          | (c1_t2_req[11] & t6_ptr_ge_q[11] & ~t6_ptr_ge_q[10])
+          | (c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[10])
+          | (c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[10])
+          | (c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[10])
+          | (c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[10]));
+  assign t6_win[11] = c1_t2_req[11]
+      & ~((c1_t2_req[0] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[0]))
+          | (c1_t2_req[1] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[1]))
+          | (c1_t2_req[2] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[2]))
+          | (c1_t2_req[3] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[3]))
+          | (c1_t2_req[4] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[4]))
+          | (c1_t2_req[5] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[5]))
+          | (c1_t2_req[6] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[6]))
+          | (c1_t2_req[7] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[7]))
+          | (c1_t2_req[8] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[8]))
+          | (c1_t2_req[9] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[9]))
+          | (c1_t2_req[10] & (~t6_ptr_ge_q[11] | t6_ptr_ge_q[10]))
+          | (c1_t2_req[12] & t6_ptr_ge_q[12] & ~t6_ptr_ge_q[11])
+          | (c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[11])
+          | (c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[11])
+          | (c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[11]));
+  assign t6_win[12] = c1_t2_req[12]
+      & ~((c1_t2_req[0] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[0]))
+          | (c1_t2_req[1] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[1]))
+          | (c1_t2_req[2] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[2]))
+          | (c1_t2_req[3] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[3]))
+          | (c1_t2_req[4] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[4]))
+          | (c1_t2_req[5] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[5]))
+          | (c1_t2_req[6] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[6]))
+          | (c1_t2_req[7] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[7]))
+          | (c1_t2_req[8] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[8]))
+          | (c1_t2_req[9] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[9]))
+          | (c1_t2_req[10] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[10]))
+          | (c1_t2_req[11] & (~t6_ptr_ge_q[12] | t6_ptr_ge_q[11]))
+          | (c1_t2_req[13] & t6_ptr_ge_q[13] & ~t6_ptr_ge_q[12])
+          | (c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[12])
+          | (c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[12]));
+  assign t6_win[13] = c1_t2_req[13]
+      & ~((c1_t2_req[0] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[0]))
+          | (c1_t2_req[1] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[1]))
+          | (c1_t2_req[2] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[2]))
+          | (c1_t2_req[3] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[3]))
+          | (c1_t2_req[4] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[4]))
+          | (c1_t2_req[5] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[5]))
+          | (c1_t2_req[6] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[6]))
+          | (c1_t2_req[7] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[7]))
+          | (c1_t2_req[8] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[8]))
+          | (c1_t2_req[9] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[9]))
+          | (c1_t2_req[10] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[10]))
+          | (c1_t2_req[11] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[11]))
+          | (c1_t2_req[12] & (~t6_ptr_ge_q[13] | t6_ptr_ge_q[12]))
+          | (c1_t2_req[14] & t6_ptr_ge_q[14] & ~t6_ptr_ge_q[13])
+          | (c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[13]));
+  assign t6_win[14] = c1_t2_req[14]
+      & ~((c1_t2_req[0] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[0]))
+          | (c1_t2_req[1] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[1]))
+          | (c1_t2_req[2] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[2]))
+          | (c1_t2_req[3] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[3]))
+          | (c1_t2_req[4] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[4]))
+          | (c1_t2_req[5] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[5]))
+          | (c1_t2_req[6] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[6]))
+          | (c1_t2_req[7] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[7]))
+          | (c1_t2_req[8] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[8]))
+          | (c1_t2_req[9] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[9]))
+          | (c1_t2_req[10] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[10]))
+          | (c1_t2_req[11] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[11]))
+          | (c1_t2_req[12] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[12]))
+          | (c1_t2_req[13] & (~t6_ptr_ge_q[14] | t6_ptr_ge_q[13]))
+          | (c1_t2_req[15] & t6_ptr_ge_q[15] & ~t6_ptr_ge_q[14]));
+  assign t6_win[15] = c1_t2_req[15]
+      & ~((c1_t2_req[0] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[0]))
+          | (c1_t2_req[1] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[1]))
+          | (c1_t2_req[2] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[2]))
+          | (c1_t2_req[3] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[3]))
+          | (c1_t2_req[4] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[4]))
+          | (c1_t2_req[5] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[5]))
+          | (c1_t2_req[6] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[6]))
+          | (c1_t2_req[7] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[7]))
+          | (c1_t2_req[8] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[8]))
+          | (c1_t2_req[9] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[9]))
+          | (c1_t2_req[10] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[10]))
+          | (c1_t2_req[11] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[11]))
+          | (c1_t2_req[12] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[12]))
+          | (c1_t2_req[13] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[13]))
+          | (c1_t2_req[14] & (~t6_ptr_ge_q[15] | t6_ptr_ge_q[14])));
   assign t6_win_hi = c1_t2_req & t6_ptr_ge_q;
   assign t6_win_any_hi = |t6_win_hi;
   assign t6_win_below[0] = t6_win_any_hi ? 1'b0 : 1'b0;
   assign t6_win_below[1] = t6_win_any_hi ? t6_win_hi[0] : c1_t2_req[0];
-  assign t6_win_below[2] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] : c1_t2_req[0] | c1_t2_req[1];
-  assign t6_win_below[3] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2];
-  assign t6_win_below[4] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3];
-  assign t6_win_below[5] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4];
-  assign t6_win_below[6] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5];
-  assign t6_win_below[7] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6];
-  assign t6_win_below[8] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7];
-  assign t6_win_below[9] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8];
-  assign t6_win_below[10] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8] | t6_win_hi[9] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9];
-  assign t6_win_below[11] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8] | t6_win_hi[9] | t6_win_hi[10] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9] | c1_t2_req[10];
-  assign t6_win_below[12] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8] | t6_win_hi[9] | t6_win_hi[10] | t6_win_hi[11] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9] | c1_t2_req[10] | c1_t2_req[11];
-  assign t6_win_below[13] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8] | t6_win_hi[9] | t6_win_hi[10] | t6_win_hi[11] | t6_win_hi[12] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9] | c1_t2_req[10] | c1_t2_req[11] | c1_t2_req[12];
-  assign t6_win_below[14] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8] | t6_win_hi[9] | t6_win_hi[10] | t6_win_hi[11] | t6_win_hi[12] | t6_win_hi[13] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9] | c1_t2_req[10] | c1_t2_req[11] | c1_t2_req[12] | c1_t2_req[13];
-  assign t6_win_below[15] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8] | t6_win_hi[9] | t6_win_hi[10] | t6_win_hi[11] | t6_win_hi[12] | t6_win_hi[13] | t6_win_hi[14] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9] | c1_t2_req[10] | c1_t2_req[11] | c1_t2_req[12] | c1_t2_req[13] | c1_t2_req[14];
+  assign t6_win_below[2] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] : c1_t2_req[0]
+      | c1_t2_req[1];
+  assign t6_win_below[3] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] : c1_t2_req[0]
+      | c1_t2_req[1] | c1_t2_req[2];
+  assign t6_win_below[4] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3]
+      : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3];
+  assign t6_win_below[5] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3]
+      | t6_win_hi[4] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4];
+  assign t6_win_below[6] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3]
+      | t6_win_hi[4] | t6_win_hi[5] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3]
+      | c1_t2_req[4] | c1_t2_req[5];
+  assign t6_win_below[7] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3]
+      | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2]
+      | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6];
+  assign t6_win_below[8] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3]
+      | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] : c1_t2_req[0] | c1_t2_req[1]
+      | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7];
+  assign t6_win_below[9] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2] | t6_win_hi[3]
+      | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8] : c1_t2_req[0]
+      | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6]
+      | c1_t2_req[7] | c1_t2_req[8];
+  assign t6_win_below[10] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2]
+      | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8]
+      | t6_win_hi[9] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4]
+      | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9];
+  assign t6_win_below[11] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2]
+      | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8]
+      | t6_win_hi[9] | t6_win_hi[10] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3]
+      | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9]
+      | c1_t2_req[10];
+  assign t6_win_below[12] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2]
+      | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8]
+      | t6_win_hi[9] | t6_win_hi[10] | t6_win_hi[11] : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2]
+      | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8]
+      | c1_t2_req[9] | c1_t2_req[10] | c1_t2_req[11];
+  assign t6_win_below[13] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2]
+      | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8]
+      | t6_win_hi[9] | t6_win_hi[10] | t6_win_hi[11] | t6_win_hi[12] : c1_t2_req[0] | c1_t2_req[1]
+      | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6] | c1_t2_req[7]
+      | c1_t2_req[8] | c1_t2_req[9] | c1_t2_req[10] | c1_t2_req[11] | c1_t2_req[12];
+  assign t6_win_below[14] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2]
+      | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8]
+      | t6_win_hi[9] | t6_win_hi[10] | t6_win_hi[11] | t6_win_hi[12] | t6_win_hi[13] : c1_t2_req[0]
+      | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5] | c1_t2_req[6]
+      | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9] | c1_t2_req[10] | c1_t2_req[11] | c1_t2_req[12]
+      | c1_t2_req[13];
+  assign t6_win_below[15] = t6_win_any_hi ? t6_win_hi[0] | t6_win_hi[1] | t6_win_hi[2]
+      | t6_win_hi[3] | t6_win_hi[4] | t6_win_hi[5] | t6_win_hi[6] | t6_win_hi[7] | t6_win_hi[8]
+      | t6_win_hi[9] | t6_win_hi[10] | t6_win_hi[11] | t6_win_hi[12] | t6_win_hi[13] | t6_win_hi[14]
+      : c1_t2_req[0] | c1_t2_req[1] | c1_t2_req[2] | c1_t2_req[3] | c1_t2_req[4] | c1_t2_req[5]
+      | c1_t2_req[6] | c1_t2_req[7] | c1_t2_req[8] | c1_t2_req[9] | c1_t2_req[10] | c1_t2_req[11]
+      | c1_t2_req[12] | c1_t2_req[13] | c1_t2_req[14];
   assign t6_ptr_ge_d = t6_accept ? t6_win_below : t6_ptr_ge_q;
   assign t6_grant = {16{t6_credit & ~sd_block}} & t6_win;
-  assign tlb_bid[6] = |c1_t2_req & t6_credit;
+  assign tlb_bid[6] = (|c1_t2_req) & t6_credit;
   l1tlb_seed001_clustered_tlb u_tlb6 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2291,8 +4313,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c1_load & ~(c1_cand[0] & (lp1_q[3] | lp1_q[0]) | c1_cand[1] & (lp1_q[3] | lp1_q[0] | lp1_q[1]) | c1_cand[3] & lp1_q[3])),
-    .l2_resp_valid_i(l2_resp_valid_i[1] & c1_rtag[5:4] == 2'd2),
+    .l2_take_i(c1_load
+        & ~((c1_cand[0] & (lp1_q[3] | lp1_q[0])) | (c1_cand[1] & (lp1_q[3] | lp1_q[0] | lp1_q[1]))
+            | (c1_cand[3] & lp1_q[3]))),
+    .l2_resp_valid_i(l2_resp_valid_i[1] & (c1_rtag[5:4] == 2'd2)),
     .l2_resp_mshr_i(c1_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
@@ -2319,45 +4343,327 @@ module l1tlb_seed001_clustered (
     .evict_perm_o(t6_evict_perm),
     .pick_hi_i(t6_win)
   );
-  assign c1_t3_req = {ib_head_home_q[127], ib_head_home_q[123], ib_head_home_q[119], ib_head_home_q[115], ib_head_home_q[111], ib_head_home_q[107], ib_head_home_q[103], ib_head_home_q[99], ib_head_home_q[95], ib_head_home_q[91], ib_head_home_q[87], ib_head_home_q[83], ib_head_home_q[79], ib_head_home_q[75], ib_head_home_q[71], ib_head_home_q[67]};
-  assign t7_accept = |c1_t3_req & t7_credit & ~sd_block;
-  assign t7_win[0] = c1_t3_req[0] & ~(c1_t3_req[1] & t7_ptr_ge_q[1] & ~t7_ptr_ge_q[0] | c1_t3_req[2] & t7_ptr_ge_q[2] & ~t7_ptr_ge_q[0] | c1_t3_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[0] | c1_t3_req[4] & t7_ptr_ge_q[4] & ~t7_ptr_ge_q[0] | c1_t3_req[5] & t7_ptr_ge_q[5] & ~t7_ptr_ge_q[0] | c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[0] | c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[0] | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[0] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[0] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[0] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[0] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[0] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[0] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[0] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[0]);
-  assign t7_win[1] = c1_t3_req[1] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[1] | t7_ptr_ge_q[0]) | c1_t3_req[2] & t7_ptr_ge_q[2] & ~t7_ptr_ge_q[1] | c1_t3_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[1] | c1_t3_req[4] & t7_ptr_ge_q[4] & ~t7_ptr_ge_q[1] | c1_t3_req[5] & t7_ptr_ge_q[5] & ~t7_ptr_ge_q[1] | c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[1] | c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[1] | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[1] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[1] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[1] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[1] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[1] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[1] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[1] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[1]);
-  assign t7_win[2] = c1_t3_req[2] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[2] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[2] | t7_ptr_ge_q[1]) | c1_t3_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[2] | c1_t3_req[4] & t7_ptr_ge_q[4] & ~t7_ptr_ge_q[2] | c1_t3_req[5] & t7_ptr_ge_q[5] & ~t7_ptr_ge_q[2] | c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[2] | c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[2] | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[2] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[2] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[2] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[2] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[2] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[2] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[2] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[2]);
-  assign t7_win[3] = c1_t3_req[3] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[2]) | c1_t3_req[4] & t7_ptr_ge_q[4] & ~t7_ptr_ge_q[3] | c1_t3_req[5] & t7_ptr_ge_q[5] & ~t7_ptr_ge_q[3] | c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[3] | c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[3] | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[3] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[3] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[3] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[3] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[3] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[3] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[3] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[3]);
-  assign t7_win[4] = c1_t3_req[4] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[4] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[4] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[4] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[4] | t7_ptr_ge_q[3]) | c1_t3_req[5] & t7_ptr_ge_q[5] & ~t7_ptr_ge_q[4] | c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[4] | c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[4] | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[4] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[4] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[4] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[4] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[4] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[4] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[4] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[4]);
-  assign t7_win[5] = c1_t3_req[5] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[5] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[5] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[5] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[5] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[5] | t7_ptr_ge_q[4]) | c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[5] | c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[5] | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[5] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[5] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[5] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[5] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[5] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[5] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[5] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[5]);
-  assign t7_win[6] = c1_t3_req[6] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[5]) | c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[6] | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[6] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[6] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[6] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[6] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[6] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[6] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[6] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[6]);
-  assign t7_win[7] = c1_t3_req[7] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[6]) | c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[7] | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[7] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[7] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[7] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[7] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[7] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[7] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[7]);
-  assign t7_win[8] = c1_t3_req[8] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[7]) | c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[8] | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[8] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[8] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[8] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[8] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[8] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[8]);
-  assign t7_win[9] = c1_t3_req[9] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[7]) | c1_t3_req[8] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[8]) | c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[9] | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[9] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[9] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[9] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[9] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[9]);
-  assign t7_win[10] = c1_t3_req[10] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[7]) | c1_t3_req[8] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[8]) | c1_t3_req[9] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[9]) | c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[10] | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[10] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[10] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[10] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[10]);
-  assign t7_win[11] = c1_t3_req[11] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[7]) | c1_t3_req[8] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[8]) | c1_t3_req[9] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[9]) | c1_t3_req[10] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[10]) | c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[11] | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[11] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[11] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[11]);
-  assign t7_win[12] = c1_t3_req[12] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[7]) | c1_t3_req[8] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[8]) | c1_t3_req[9] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[9]) | c1_t3_req[10] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[10]) | c1_t3_req[11] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[11]) | c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[12] | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[12] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[12]);
-  assign t7_win[13] = c1_t3_req[13] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[7]) | c1_t3_req[8] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[8]) | c1_t3_req[9] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[9]) | c1_t3_req[10] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[10]) | c1_t3_req[11] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[11]) | c1_t3_req[12] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[12]) | c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[13] | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[13]);
-  assign t7_win[14] = c1_t3_req[14] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[7]) | c1_t3_req[8] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[8]) | c1_t3_req[9] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[9]) | c1_t3_req[10] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[10]) | c1_t3_req[11] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[11]) | c1_t3_req[12] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[12]) | c1_t3_req[13] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[13]) | c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[14]);
-  assign t7_win[15] = c1_t3_req[15] & ~(c1_t3_req[0] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[0]) | c1_t3_req[1] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[1]) | c1_t3_req[2] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[2]) | c1_t3_req[3] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[3]) | c1_t3_req[4] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[4]) | c1_t3_req[5] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[5]) | c1_t3_req[6] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[6]) | c1_t3_req[7] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[7]) | c1_t3_req[8] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[8]) | c1_t3_req[9] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[9]) | c1_t3_req[10] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[10]) | c1_t3_req[11] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[11]) | c1_t3_req[12] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[12]) | c1_t3_req[13] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[13]) | c1_t3_req[14] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[14]));
+  assign c1_t3_req = {ib_head_home_q[127], ib_head_home_q[123], ib_head_home_q[119],
+      ib_head_home_q[115], ib_head_home_q[111], ib_head_home_q[107], ib_head_home_q[103],
+      ib_head_home_q[99], ib_head_home_q[95], ib_head_home_q[91], ib_head_home_q[87],
+      ib_head_home_q[83], ib_head_home_q[79], ib_head_home_q[75], ib_head_home_q[71],
+      ib_head_home_q[67]};
+  assign t7_accept = (|c1_t3_req) & t7_credit & ~sd_block;
+  assign t7_win[0] = c1_t3_req[0]
+      & ~((c1_t3_req[1] & t7_ptr_ge_q[1] & ~t7_ptr_ge_q[0])
+          | (c1_t3_req[2] & t7_ptr_ge_q[2] & ~t7_ptr_ge_q[0])
+          | (c1_t3_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[0])
+          | (c1_t3_req[4] & t7_ptr_ge_q[4] & ~t7_ptr_ge_q[0])
+          | (c1_t3_req[5] & t7_ptr_ge_q[5] & ~t7_ptr_ge_q[0])
+          | (c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[0])
+          | (c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[0])
+          | (c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[0])
+          | (c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[0])
+          | (c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[0])
+          | (c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[0])
+          | (c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[0])
+          | (c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[0])
+          | (c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[0])
+          | (c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[0]));
+  assign t7_win[1] = c1_t3_req[1]
+      & ~((c1_t3_req[0] & (~t7_ptr_ge_q[1] | t7_ptr_ge_q[0]))
+          | (c1_t3_req[2] & t7_ptr_ge_q[2] & ~t7_ptr_ge_q[1])
+          | (c1_t3_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[1])
+          | (c1_t3_req[4] & t7_ptr_ge_q[4] & ~t7_ptr_ge_q[1])
+          | (c1_t3_req[5] & t7_ptr_ge_q[5] & ~t7_ptr_ge_q[1])
+          | (c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[1])
+          | (c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[1])
+          | (c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[1])
+          | (c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[1])
+          | (c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[1])
+          | (c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[1])
+          | (c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[1])
+          | (c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[1])
+          | (c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[1])
+          | (c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[1]));
+  assign t7_win[2] = c1_t3_req[2]
+      & ~((c1_t3_req[0] & (~t7_ptr_ge_q[2] | t7_ptr_ge_q[0]))
+          | (c1_t3_req[1] & (~t7_ptr_ge_q[2] | t7_ptr_ge_q[1]))
+          | (c1_t3_req[3] & t7_ptr_ge_q[3] & ~t7_ptr_ge_q[2])
+          | (c1_t3_req[4] & t7_ptr_ge_q[4] & ~t7_ptr_ge_q[2])
+          | (c1_t3_req[5] & t7_ptr_ge_q[5] & ~t7_ptr_ge_q[2])
+          | (c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[2])
+          | (c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[2])
+          | (c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[2])
+          | (c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[2])
+          | (c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[2])
+          | (c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[2])
+          | (c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[2])
+          | (c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[2])
+          | (c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[2])
+          | (c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[2]));
+  assign t7_win[3] = c1_t3_req[3]
+      & ~((c1_t3_req[0] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[0]))
+          | (c1_t3_req[1] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[1]))
+          | (c1_t3_req[2] & (~t7_ptr_ge_q[3] | t7_ptr_ge_q[2]))
+          | (c1_t3_req[4] & t7_ptr_ge_q[4] & ~t7_ptr_ge_q[3])
+          | (c1_t3_req[5] & t7_ptr_ge_q[5] & ~t7_ptr_ge_q[3])
+          | (c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[3])
+          | (c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[3])
+          | (c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[3])
+          | (c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[3])
+          | (c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[3])
+          | (c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[3])
+          | (c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[3])
+          | (c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[3])
+          | (c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[3])
+          | (c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[3]));
+  assign t7_win[4] = c1_t3_req[4]
+      & ~((c1_t3_req[0] & (~t7_ptr_ge_q[4] | t7_ptr_ge_q[0]))
+          | (c1_t3_req[1] & (~t7_ptr_ge_q[4] | t7_ptr_ge_q[1]))
+          | (c1_t3_req[2] & (~t7_ptr_ge_q[4] | t7_ptr_ge_q[2]))
+          | (c1_t3_req[3] & (~t7_ptr_ge_q[4] | t7_ptr_ge_q[3]))
+          | (c1_t3_req[5] & t7_ptr_ge_q[5] & ~t7_ptr_ge_q[4])
+          | (c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[4])
+          | (c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[4])
+          | (c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[4])
+          | (c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[4])
+          | (c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[4])
+          | (c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[4])
+          | (c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[4])
+          | (c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[4])
+          | (c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[4])
+          | (c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[4]));
+  assign t7_win[5] = c1_t3_req[5]
+      & ~((c1_t3_req[0] & (~t7_ptr_ge_q[5] | t7_ptr_ge_q[0]))
+          | (c1_t3_req[1] & (~t7_ptr_ge_q[5] | t7_ptr_ge_q[1]))
+          | (c1_t3_req[2] & (~t7_ptr_ge_q[5] | t7_ptr_ge_q[2]))
+          | (c1_t3_req[3] & (~t7_ptr_ge_q[5] | t7_ptr_ge_q[3]))
+          | (c1_t3_req[4] & (~t7_ptr_ge_q[5] | t7_ptr_ge_q[4]))
+          | (c1_t3_req[6] & t7_ptr_ge_q[6] & ~t7_ptr_ge_q[5])
+          | (c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[5])
+          | (c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[5])
+          | (c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[5])
+          | (c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[5])
+          | (c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[5])
+          | (c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[5])
+          | (c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[5])
+          | (c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[5])
+          | (c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[5]));
+  assign t7_win[6] = c1_t3_req[6]
+      & ~((c1_t3_req[0] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[0]))
+          | (c1_t3_req[1] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[1]))
+          | (c1_t3_req[2] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[2]))
+          | (c1_t3_req[3] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[3]))
+          | (c1_t3_req[4] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[4]))
+          | (c1_t3_req[5] & (~t7_ptr_ge_q[6] | t7_ptr_ge_q[5]))
+          | (c1_t3_req[7] & t7_ptr_ge_q[7] & ~t7_ptr_ge_q[6])
+          | (c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[6])
+          | (c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[6])
+          | (c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[6])
+          | (c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[6])
+          | (c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[6])
+          | (c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[6])
+          | (c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[6])
+          | (c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[6]));
+  assign t7_win[7] = c1_t3_req[7]
+      & ~((c1_t3_req[0] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[0]))
+          | (c1_t3_req[1] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[1]))
+          | (c1_t3_req[2] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[2]))
+          | (c1_t3_req[3] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[3]))
+          | (c1_t3_req[4] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[4]))
+          | (c1_t3_req[5] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[5]))
+          | (c1_t3_req[6] & (~t7_ptr_ge_q[7] | t7_ptr_ge_q[6]))
+          | (c1_t3_req[8] & t7_ptr_ge_q[8] & ~t7_ptr_ge_q[7])
+          | (c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[7])
+          | (c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[7])
+          | (c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[7])
+          | (c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[7])
+          | (c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[7])
+          | (c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[7])
+          | (c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[7]));
+  assign t7_win[8] = c1_t3_req[8]
+      & ~((c1_t3_req[0] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[0]))
+          | (c1_t3_req[1] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[1]))
+          | (c1_t3_req[2] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[2]))
+          | (c1_t3_req[3] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[3]))
+          | (c1_t3_req[4] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[4]))
+          | (c1_t3_req[5] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[5]))
+          | (c1_t3_req[6] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[6]))
+          | (c1_t3_req[7] & (~t7_ptr_ge_q[8] | t7_ptr_ge_q[7]))
+          | (c1_t3_req[9] & t7_ptr_ge_q[9] & ~t7_ptr_ge_q[8])
+          | (c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[8])
+          | (c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[8])
+          | (c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[8])
+          | (c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[8])
+          | (c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[8])
+          | (c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[8]));
+  assign t7_win[9] = c1_t3_req[9]
+      & ~((c1_t3_req[0] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[0]))
+          | (c1_t3_req[1] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[1]))
+          | (c1_t3_req[2] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[2]))
+          | (c1_t3_req[3] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[3]))
+          | (c1_t3_req[4] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[4]))
+          | (c1_t3_req[5] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[5]))
+          | (c1_t3_req[6] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[6]))
+          | (c1_t3_req[7] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[7]))
+          | (c1_t3_req[8] & (~t7_ptr_ge_q[9] | t7_ptr_ge_q[8]))
+          | (c1_t3_req[10] & t7_ptr_ge_q[10] & ~t7_ptr_ge_q[9])
+          | (c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[9])
+          | (c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[9])
+          | (c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[9])
+          | (c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[9])
+          | (c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[9]));
+  assign t7_win[10] = c1_t3_req[10]
+      & ~((c1_t3_req[0] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[0]))
+          | (c1_t3_req[1] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[1]))
+          | (c1_t3_req[2] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[2]))
+          | (c1_t3_req[3] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[3]))
+          | (c1_t3_req[4] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[4]))
+          | (c1_t3_req[5] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[5]))
+          | (c1_t3_req[6] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[6]))
+          | (c1_t3_req[7] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[7]))
+          | (c1_t3_req[8] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[8]))
+          | (c1_t3_req[9] & (~t7_ptr_ge_q[10] | t7_ptr_ge_q[9]))
+          | (c1_t3_req[11] & t7_ptr_ge_q[11] & ~t7_ptr_ge_q[10])
+          | (c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[10])
+          | (c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[10])
+          | (c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[10])
+          | (c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[10]));
+  assign t7_win[11] = c1_t3_req[11]
+      & ~((c1_t3_req[0] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[0]))
+          | (c1_t3_req[1] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[1]))
+          | (c1_t3_req[2] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[2]))
+          | (c1_t3_req[3] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[3]))
+          | (c1_t3_req[4] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[4]))
+          | (c1_t3_req[5] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[5]))
+          | (c1_t3_req[6] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[6]))
+          | (c1_t3_req[7] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[7]))
+          | (c1_t3_req[8] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[8]))
+          | (c1_t3_req[9] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[9]))
+          | (c1_t3_req[10] & (~t7_ptr_ge_q[11] | t7_ptr_ge_q[10]))
+          | (c1_t3_req[12] & t7_ptr_ge_q[12] & ~t7_ptr_ge_q[11])
+          | (c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[11])
+          | (c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[11])
+          | (c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[11]));
+  assign t7_win[12] = c1_t3_req[12]
+      & ~((c1_t3_req[0] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[0]))
+          | (c1_t3_req[1] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[1]))
+          | (c1_t3_req[2] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[2]))
+          | (c1_t3_req[3] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[3]))
+          | (c1_t3_req[4] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[4]))
+          | (c1_t3_req[5] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[5]))
+          | (c1_t3_req[6] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[6]))
+          | (c1_t3_req[7] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[7]))
+          | (c1_t3_req[8] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[8]))
+          | (c1_t3_req[9] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[9]))
+          | (c1_t3_req[10] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[10]))
+          | (c1_t3_req[11] & (~t7_ptr_ge_q[12] | t7_ptr_ge_q[11]))
+          | (c1_t3_req[13] & t7_ptr_ge_q[13] & ~t7_ptr_ge_q[12])
+          | (c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[12])
+          | (c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[12]));
+  assign t7_win[13] = c1_t3_req[13]
+      & ~((c1_t3_req[0] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[0]))
+          | (c1_t3_req[1] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[1]))
+          | (c1_t3_req[2] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[2]))
+          | (c1_t3_req[3] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[3]))
+          | (c1_t3_req[4] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[4]))
+          | (c1_t3_req[5] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[5]))
+          | (c1_t3_req[6] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[6]))
+          | (c1_t3_req[7] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[7]))
+          | (c1_t3_req[8] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[8]))
+          | (c1_t3_req[9] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[9]))
+          | (c1_t3_req[10] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[10]))
+          | (c1_t3_req[11] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[11]))
+          | (c1_t3_req[12] & (~t7_ptr_ge_q[13] | t7_ptr_ge_q[12]))
+          | (c1_t3_req[14] & t7_ptr_ge_q[14] & ~t7_ptr_ge_q[13])
+          | (c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[13]));
+  assign t7_win[14] = c1_t3_req[14]
+      & ~((c1_t3_req[0] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[0]))
+          | (c1_t3_req[1] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[1]))
+          | (c1_t3_req[2] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[2]))
+          | (c1_t3_req[3] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[3]))
+          | (c1_t3_req[4] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[4]))
+          | (c1_t3_req[5] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[5]))
+          | (c1_t3_req[6] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[6]))
+          | (c1_t3_req[7] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[7]))
+          | (c1_t3_req[8] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[8]))
+          | (c1_t3_req[9] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[9]))
+          | (c1_t3_req[10] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[10]))
+          | (c1_t3_req[11] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[11]))
+          | (c1_t3_req[12] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[12]))
+          | (c1_t3_req[13] & (~t7_ptr_ge_q[14] | t7_ptr_ge_q[13]))
+          | (c1_t3_req[15] & t7_ptr_ge_q[15] & ~t7_ptr_ge_q[14]));
+  assign t7_win[15] = c1_t3_req[15]
+      & ~((c1_t3_req[0] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[0]))
+          | (c1_t3_req[1] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[1]))
+          | (c1_t3_req[2] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[2]))
+          | (c1_t3_req[3] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[3]))
+          | (c1_t3_req[4] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[4]))
+          | (c1_t3_req[5] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[5]))
+          | (c1_t3_req[6] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[6]))
+          | (c1_t3_req[7] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[7]))
+          | (c1_t3_req[8] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[8]))
+          | (c1_t3_req[9] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[9]))
+          | (c1_t3_req[10] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[10]))
+          | (c1_t3_req[11] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[11]))
+          | (c1_t3_req[12] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[12]))
+          | (c1_t3_req[13] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[13]))
+          | (c1_t3_req[14] & (~t7_ptr_ge_q[15] | t7_ptr_ge_q[14])));
   assign t7_win_hi = c1_t3_req & t7_ptr_ge_q;
   assign t7_win_any_hi = |t7_win_hi;
   assign t7_win_below[0] = t7_win_any_hi ? 1'b0 : 1'b0;
   assign t7_win_below[1] = t7_win_any_hi ? t7_win_hi[0] : c1_t3_req[0];
-  assign t7_win_below[2] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] : c1_t3_req[0] | c1_t3_req[1];
-  assign t7_win_below[3] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2];
-  assign t7_win_below[4] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3];
-  assign t7_win_below[5] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4];
-  assign t7_win_below[6] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5];
-  assign t7_win_below[7] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6];
-  assign t7_win_below[8] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7];
-  assign t7_win_below[9] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8];
-  assign t7_win_below[10] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8] | t7_win_hi[9] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9];
-  assign t7_win_below[11] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8] | t7_win_hi[9] | t7_win_hi[10] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9] | c1_t3_req[10];
-  assign t7_win_below[12] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8] | t7_win_hi[9] | t7_win_hi[10] | t7_win_hi[11] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9] | c1_t3_req[10] | c1_t3_req[11];
-  assign t7_win_below[13] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8] | t7_win_hi[9] | t7_win_hi[10] | t7_win_hi[11] | t7_win_hi[12] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9] | c1_t3_req[10] | c1_t3_req[11] | c1_t3_req[12];
-  assign t7_win_below[14] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8] | t7_win_hi[9] | t7_win_hi[10] | t7_win_hi[11] | t7_win_hi[12] | t7_win_hi[13] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9] | c1_t3_req[10] | c1_t3_req[11] | c1_t3_req[12] | c1_t3_req[13];
-  assign t7_win_below[15] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8] | t7_win_hi[9] | t7_win_hi[10] | t7_win_hi[11] | t7_win_hi[12] | t7_win_hi[13] | t7_win_hi[14] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9] | c1_t3_req[10] | c1_t3_req[11] | c1_t3_req[12] | c1_t3_req[13] | c1_t3_req[14];
+  assign t7_win_below[2] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] : c1_t3_req[0]
+      | c1_t3_req[1];
+  assign t7_win_below[3] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] : c1_t3_req[0]
+      | c1_t3_req[1] | c1_t3_req[2];
+  assign t7_win_below[4] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3]
+      : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3];
+  assign t7_win_below[5] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3]
+      | t7_win_hi[4] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4];
+  assign t7_win_below[6] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3]
+      | t7_win_hi[4] | t7_win_hi[5] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3]
+      | c1_t3_req[4] | c1_t3_req[5];
+  assign t7_win_below[7] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3]
+      | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2]
+      | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6];
+  assign t7_win_below[8] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3]
+      | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] : c1_t3_req[0] | c1_t3_req[1]
+      | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7];
+  assign t7_win_below[9] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2] | t7_win_hi[3]
+      | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8] : c1_t3_req[0]
+      | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6]
+      | c1_t3_req[7] | c1_t3_req[8];
+  assign t7_win_below[10] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2]
+      | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8]
+      | t7_win_hi[9] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4]
+      | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9];
+  assign t7_win_below[11] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2]
+      | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8]
+      | t7_win_hi[9] | t7_win_hi[10] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3]
+      | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9]
+      | c1_t3_req[10];
+  assign t7_win_below[12] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2]
+      | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8]
+      | t7_win_hi[9] | t7_win_hi[10] | t7_win_hi[11] : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2]
+      | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8]
+      | c1_t3_req[9] | c1_t3_req[10] | c1_t3_req[11];
+  assign t7_win_below[13] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2]
+      | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8]
+      | t7_win_hi[9] | t7_win_hi[10] | t7_win_hi[11] | t7_win_hi[12] : c1_t3_req[0] | c1_t3_req[1]
+      | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6] | c1_t3_req[7]
+      | c1_t3_req[8] | c1_t3_req[9] | c1_t3_req[10] | c1_t3_req[11] | c1_t3_req[12];
+  assign t7_win_below[14] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2]
+      | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8]
+      | t7_win_hi[9] | t7_win_hi[10] | t7_win_hi[11] | t7_win_hi[12] | t7_win_hi[13] : c1_t3_req[0]
+      | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5] | c1_t3_req[6]
+      | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9] | c1_t3_req[10] | c1_t3_req[11] | c1_t3_req[12]
+      | c1_t3_req[13];
+  assign t7_win_below[15] = t7_win_any_hi ? t7_win_hi[0] | t7_win_hi[1] | t7_win_hi[2]
+      | t7_win_hi[3] | t7_win_hi[4] | t7_win_hi[5] | t7_win_hi[6] | t7_win_hi[7] | t7_win_hi[8]
+      | t7_win_hi[9] | t7_win_hi[10] | t7_win_hi[11] | t7_win_hi[12] | t7_win_hi[13] | t7_win_hi[14]
+      : c1_t3_req[0] | c1_t3_req[1] | c1_t3_req[2] | c1_t3_req[3] | c1_t3_req[4] | c1_t3_req[5]
+      | c1_t3_req[6] | c1_t3_req[7] | c1_t3_req[8] | c1_t3_req[9] | c1_t3_req[10] | c1_t3_req[11]
+      | c1_t3_req[12] | c1_t3_req[13] | c1_t3_req[14];
   assign t7_ptr_ge_d = t7_accept ? t7_win_below : t7_ptr_ge_q;
   assign t7_grant = {16{t7_credit & ~sd_block}} & t7_win;
-  assign tlb_bid[7] = |c1_t3_req & t7_credit;
+  assign tlb_bid[7] = (|c1_t3_req) & t7_credit;
   l1tlb_seed001_clustered_tlb u_tlb7 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2370,8 +4676,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c1_load & ~(c1_cand[0] & lp1_q[0] | c1_cand[1] & (lp1_q[0] | lp1_q[1]) | c1_cand[2] & (lp1_q[0] | lp1_q[1] | lp1_q[2]))),
-    .l2_resp_valid_i(l2_resp_valid_i[1] & c1_rtag[5:4] == 2'd3),
+    .l2_take_i(c1_load
+        & ~((c1_cand[0] & lp1_q[0]) | (c1_cand[1] & (lp1_q[0] | lp1_q[1]))
+            | (c1_cand[2] & (lp1_q[0] | lp1_q[1] | lp1_q[2])))),
+    .l2_resp_valid_i(l2_resp_valid_i[1] & (c1_rtag[5:4] == 2'd3)),
     .l2_resp_mshr_i(c1_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[71:36]),
     .l2_resp_perm_i(l2_resp_perm_i[11:6]),
@@ -2399,7 +4707,8 @@ module l1tlb_seed001_clustered (
     .pick_hi_i(t7_win)
   );
   assign c1_evict = {t7_evict, t6_evict, t5_evict, t4_evict};
-  assign c1_evict_vpn = {{t7_evict_vh, 2'd3}, {t6_evict_vh, 2'd2}, {t5_evict_vh, 2'd1}, {t4_evict_vh, 2'd0}};
+  assign c1_evict_vpn = {{t7_evict_vh, 2'd3}, {t6_evict_vh, 2'd2}, {t5_evict_vh, 2'd1},
+      {t4_evict_vh, 2'd0}};
   assign c1_evict_vmid = {t7_evict_vmid, t6_evict_vmid, t5_evict_vmid, t4_evict_vmid};
   assign c1_evict_ppn = {t7_evict_ppn, t6_evict_ppn, t5_evict_ppn, t4_evict_ppn};
   assign c1_evict_perm = {t7_evict_perm, t6_evict_perm, t5_evict_perm, t4_evict_perm};
@@ -2409,7 +4718,8 @@ module l1tlb_seed001_clustered (
   assign u16_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u16_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u16_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u16_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u16_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u16_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u16_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u16_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2419,7 +4729,8 @@ module l1tlb_seed001_clustered (
   assign u17_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u17_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u17_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u17_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u17_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u17_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u17_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u17_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2429,7 +4740,8 @@ module l1tlb_seed001_clustered (
   assign u18_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u18_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u18_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u18_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u18_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u18_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u18_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u18_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2439,7 +4751,8 @@ module l1tlb_seed001_clustered (
   assign u19_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u19_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u19_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u19_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u19_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u19_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u19_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u19_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2449,7 +4762,8 @@ module l1tlb_seed001_clustered (
   assign u20_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u20_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u20_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u20_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u20_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u20_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u20_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u20_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2459,7 +4773,8 @@ module l1tlb_seed001_clustered (
   assign u21_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u21_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u21_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u21_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u21_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u21_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u21_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u21_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2469,7 +4784,8 @@ module l1tlb_seed001_clustered (
   assign u22_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u22_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u22_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u22_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u22_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u22_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u22_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u22_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2479,7 +4795,8 @@ module l1tlb_seed001_clustered (
   assign u23_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u23_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u23_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u23_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u23_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u23_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u23_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u23_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2489,7 +4806,8 @@ module l1tlb_seed001_clustered (
   assign u24_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u24_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u24_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u24_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u24_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u24_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u24_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u24_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2499,7 +4817,8 @@ module l1tlb_seed001_clustered (
   assign u25_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u25_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u25_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u25_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u25_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u25_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u25_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u25_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2509,7 +4828,8 @@ module l1tlb_seed001_clustered (
   assign u26_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u26_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u26_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u26_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u26_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u26_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u26_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u26_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2519,7 +4839,8 @@ module l1tlb_seed001_clustered (
   assign u27_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u27_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u27_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u27_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u27_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u27_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u27_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u27_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2529,7 +4850,8 @@ module l1tlb_seed001_clustered (
   assign u28_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u28_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u28_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u28_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u28_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u28_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u28_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u28_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2539,7 +4861,8 @@ module l1tlb_seed001_clustered (
   assign u29_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u29_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u29_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u29_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u29_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u29_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u29_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u29_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2549,7 +4872,8 @@ module l1tlb_seed001_clustered (
   assign u30_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u30_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u30_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u30_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u30_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u30_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u30_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u30_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2559,7 +4883,8 @@ module l1tlb_seed001_clustered (
   assign u31_hit_vmid = {t7_hit_vmid, t6_hit_vmid, t5_hit_vmid, t4_hit_vmid};
   assign u31_hit_ppn = {t7_hit_ppn, t6_hit_ppn, t5_hit_ppn, t4_hit_ppn};
   assign u31_hit_perm = {t7_hit_perm, t6_hit_perm, t5_hit_perm, t4_hit_perm};
-  assign u31_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1}, {t4_fill_vh, 2'd0}};
+  assign u31_fill_vpn = {{t7_fill_vh, 2'd3}, {t6_fill_vh, 2'd2}, {t5_fill_vh, 2'd1},
+      {t4_fill_vh, 2'd0}};
   assign u31_fill_vmid = {t7_fill_vmid, t6_fill_vmid, t5_fill_vmid, t4_fill_vmid};
   assign u31_fill_ppn = {t7_fill_ppn, t6_fill_ppn, t5_fill_ppn, t4_fill_ppn};
   assign u31_fill_perm = {t7_fill_perm, t6_fill_perm, t5_fill_perm, t4_fill_perm};
@@ -2611,55 +4936,343 @@ module l1tlb_seed001_clustered (
   assign c2_pick = |c2_pick_masked ? c2_pick_hi : c2_pick_lo;
   assign c2_load = ~q2_v_q | l2_req_ready_i[2];
   assign c2_chosen = |c2_cand;
-  assign lp2_d = c2_load & c2_chosen ? {c2_pick[2:0], c2_pick[3]} : lp2_q;
+  assign lp2_d = (c2_load & c2_chosen) ? {c2_pick[2:0], c2_pick[3]} : lp2_q;
   assign q2_v_d = c2_load ? c2_chosen : q2_v_q;
   assign c2_take = c2_load & c2_chosen;
   assign c2_cand_mshr = {t11_cand_mshr, t10_cand_mshr, t9_cand_mshr, t8_cand_mshr};
-  assign q2_mshr_d = c2_take ? {4{c2_pick[0]}} & c2_cand_mshr[3:0] | {4{c2_pick[1]}} & c2_cand_mshr[7:4] | {4{c2_pick[2]}} & c2_cand_mshr[11:8] | {4{c2_pick[3]}} & c2_cand_mshr[15:12] : q2_mshr_q;
+  assign q2_mshr_d = c2_take ? ({4{c2_pick[0]}} & c2_cand_mshr[3:0])
+      | ({4{c2_pick[1]}} & c2_cand_mshr[7:4]) | ({4{c2_pick[2]}} & c2_cand_mshr[11:8])
+      | ({4{c2_pick[3]}} & c2_cand_mshr[15:12]) : q2_mshr_q;
   assign c2_cand_vh = {t11_cand_vh, t10_cand_vh, t9_cand_vh, t8_cand_vh};
-  assign q2_vh_d = c2_take ? {34{c2_pick[0]}} & c2_cand_vh[33:0] | {34{c2_pick[1]}} & c2_cand_vh[67:34] | {34{c2_pick[2]}} & c2_cand_vh[101:68] | {34{c2_pick[3]}} & c2_cand_vh[135:102] : q2_vh_q;
+  assign q2_vh_d = c2_take ? ({34{c2_pick[0]}} & c2_cand_vh[33:0])
+      | ({34{c2_pick[1]}} & c2_cand_vh[67:34]) | ({34{c2_pick[2]}} & c2_cand_vh[101:68])
+      | ({34{c2_pick[3]}} & c2_cand_vh[135:102]) : q2_vh_q;
   assign c2_cand_vmid = {t11_cand_vmid, t10_cand_vmid, t9_cand_vmid, t8_cand_vmid};
-  assign q2_vmid_d = c2_take ? {2{c2_pick[0]}} & c2_cand_vmid[1:0] | {2{c2_pick[1]}} & c2_cand_vmid[3:2] | {2{c2_pick[2]}} & c2_cand_vmid[5:4] | {2{c2_pick[3]}} & c2_cand_vmid[7:6] : q2_vmid_q;
+  assign q2_vmid_d = c2_take ? ({2{c2_pick[0]}} & c2_cand_vmid[1:0])
+      | ({2{c2_pick[1]}} & c2_cand_vmid[3:2]) | ({2{c2_pick[2]}} & c2_cand_vmid[5:4])
+      | ({2{c2_pick[3]}} & c2_cand_vmid[7:6]) : q2_vmid_q;
   assign q2_k_d = c2_take ? {c2_pick[2] | c2_pick[3], c2_pick[1] | c2_pick[3]} : q2_k_q;
-  assign c2_t0_req = {ib_head_home_q[188], ib_head_home_q[184], ib_head_home_q[180], ib_head_home_q[176], ib_head_home_q[172], ib_head_home_q[168], ib_head_home_q[164], ib_head_home_q[160], ib_head_home_q[156], ib_head_home_q[152], ib_head_home_q[148], ib_head_home_q[144], ib_head_home_q[140], ib_head_home_q[136], ib_head_home_q[132], ib_head_home_q[128]};
-  assign t8_accept = |c2_t0_req & t8_credit & ~sd_block;
-  assign t8_win[0] = c2_t0_req[0] & ~(c2_t0_req[1] & t8_ptr_ge_q[1] & ~t8_ptr_ge_q[0] | c2_t0_req[2] & t8_ptr_ge_q[2] & ~t8_ptr_ge_q[0] | c2_t0_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[0] | c2_t0_req[4] & t8_ptr_ge_q[4] & ~t8_ptr_ge_q[0] | c2_t0_req[5] & t8_ptr_ge_q[5] & ~t8_ptr_ge_q[0] | c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[0] | c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[0] | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[0] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[0] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[0] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[0] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[0] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[0] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[0] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[0]);
-  assign t8_win[1] = c2_t0_req[1] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[1] | t8_ptr_ge_q[0]) | c2_t0_req[2] & t8_ptr_ge_q[2] & ~t8_ptr_ge_q[1] | c2_t0_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[1] | c2_t0_req[4] & t8_ptr_ge_q[4] & ~t8_ptr_ge_q[1] | c2_t0_req[5] & t8_ptr_ge_q[5] & ~t8_ptr_ge_q[1] | c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[1] | c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[1] | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[1] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[1] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[1] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[1] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[1] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[1] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[1] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[1]);
-  assign t8_win[2] = c2_t0_req[2] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[2] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[2] | t8_ptr_ge_q[1]) | c2_t0_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[2] | c2_t0_req[4] & t8_ptr_ge_q[4] & ~t8_ptr_ge_q[2] | c2_t0_req[5] & t8_ptr_ge_q[5] & ~t8_ptr_ge_q[2] | c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[2] | c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[2] | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[2] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[2] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[2] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[2] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[2] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[2] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[2] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[2]);
-  assign t8_win[3] = c2_t0_req[3] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[2]) | c2_t0_req[4] & t8_ptr_ge_q[4] & ~t8_ptr_ge_q[3] | c2_t0_req[5] & t8_ptr_ge_q[5] & ~t8_ptr_ge_q[3] | c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[3] | c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[3] | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[3] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[3] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[3] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[3] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[3] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[3] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[3] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[3]);
-  assign t8_win[4] = c2_t0_req[4] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[4] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[4] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[4] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[4] | t8_ptr_ge_q[3]) | c2_t0_req[5] & t8_ptr_ge_q[5] & ~t8_ptr_ge_q[4] | c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[4] | c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[4] | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[4] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[4] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[4] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[4] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[4] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[4] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[4] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[4]);
-  assign t8_win[5] = c2_t0_req[5] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[5] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[5] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[5] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[5] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[5] | t8_ptr_ge_q[4]) | c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[5] | c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[5] | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[5] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[5] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[5] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[5] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[5] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[5] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[5] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[5]);
-  assign t8_win[6] = c2_t0_req[6] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[5]) | c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[6] | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[6] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[6] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[6] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[6] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[6] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[6] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[6] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[6]);
-  assign t8_win[7] = c2_t0_req[7] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[6]) | c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[7] | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[7] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[7] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[7] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[7] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[7] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[7] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[7]);
-  assign t8_win[8] = c2_t0_req[8] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[7]) | c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[8] | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[8] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[8] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[8] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[8] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[8] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[8]);
-  assign t8_win[9] = c2_t0_req[9] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[7]) | c2_t0_req[8] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[8]) | c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[9] | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[9] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[9] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[9] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[9] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[9]);
-  assign t8_win[10] = c2_t0_req[10] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[7]) | c2_t0_req[8] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[8]) | c2_t0_req[9] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[9]) | c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[10] | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[10] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[10] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[10] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[10]);
-  assign t8_win[11] = c2_t0_req[11] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[7]) | c2_t0_req[8] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[8]) | c2_t0_req[9] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[9]) | c2_t0_req[10] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[10]) | c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[11] | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[11] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[11] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[11]);
-  assign t8_win[12] = c2_t0_req[12] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[7]) | c2_t0_req[8] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[8]) | c2_t0_req[9] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[9]) | c2_t0_req[10] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[10]) | c2_t0_req[11] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[11]) | c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[12] | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[12] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[12]);
-  assign t8_win[13] = c2_t0_req[13] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[7]) | c2_t0_req[8] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[8]) | c2_t0_req[9] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[9]) | c2_t0_req[10] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[10]) | c2_t0_req[11] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[11]) | c2_t0_req[12] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[12]) | c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[13] | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[13]);
-  assign t8_win[14] = c2_t0_req[14] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[7]) | c2_t0_req[8] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[8]) | c2_t0_req[9] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[9]) | c2_t0_req[10] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[10]) | c2_t0_req[11] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[11]) | c2_t0_req[12] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[12]) | c2_t0_req[13] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[13]) | c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[14]);
-  assign t8_win[15] = c2_t0_req[15] & ~(c2_t0_req[0] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[0]) | c2_t0_req[1] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[1]) | c2_t0_req[2] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[2]) | c2_t0_req[3] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[3]) | c2_t0_req[4] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[4]) | c2_t0_req[5] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[5]) | c2_t0_req[6] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[6]) | c2_t0_req[7] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[7]) | c2_t0_req[8] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[8]) | c2_t0_req[9] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[9]) | c2_t0_req[10] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[10]) | c2_t0_req[11] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[11]) | c2_t0_req[12] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[12]) | c2_t0_req[13] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[13]) | c2_t0_req[14] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[14]));
+  assign c2_t0_req = {ib_head_home_q[188], ib_head_home_q[184], ib_head_home_q[180],
+      ib_head_home_q[176], ib_head_home_q[172], ib_head_home_q[168], ib_head_home_q[164],
+      ib_head_home_q[160], ib_head_home_q[156], ib_head_home_q[152], ib_head_home_q[148],
+      ib_head_home_q[144], ib_head_home_q[140], ib_head_home_q[136], ib_head_home_q[132],
+      ib_head_home_q[128]};
+  assign t8_accept = (|c2_t0_req) & t8_credit & ~sd_block;
+  assign t8_win[0] = c2_t0_req[0]
+      & ~((c2_t0_req[1] & t8_ptr_ge_q[1] & ~t8_ptr_ge_q[0])
+          | (c2_t0_req[2] & t8_ptr_ge_q[2] & ~t8_ptr_ge_q[0])
+          | (c2_t0_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[0])
+          | (c2_t0_req[4] & t8_ptr_ge_q[4] & ~t8_ptr_ge_q[0])
+          | (c2_t0_req[5] & t8_ptr_ge_q[5] & ~t8_ptr_ge_q[0])
+          | (c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[0])
+          | (c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[0])
+          | (c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[0])
+          | (c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[0])
+          | (c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[0])
+          | (c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[0])
+          | (c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[0])
+          | (c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[0])
+          | (c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[0])
+          | (c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[0]));
+  assign t8_win[1] = c2_t0_req[1]
+      & ~((c2_t0_req[0] & (~t8_ptr_ge_q[1] | t8_ptr_ge_q[0]))
+          | (c2_t0_req[2] & t8_ptr_ge_q[2] & ~t8_ptr_ge_q[1])
+          | (c2_t0_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[1])
+          | (c2_t0_req[4] & t8_ptr_ge_q[4] & ~t8_ptr_ge_q[1])
+          | (c2_t0_req[5] & t8_ptr_ge_q[5] & ~t8_ptr_ge_q[1])
+          | (c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[1])
+          | (c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[1])
+          | (c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[1])
+          | (c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[1])
+          | (c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[1])
+          | (c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[1])
+          | (c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[1])
+          | (c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[1])
+          | (c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[1])
+          | (c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[1]));
+  assign t8_win[2] = c2_t0_req[2]
+      & ~((c2_t0_req[0] & (~t8_ptr_ge_q[2] | t8_ptr_ge_q[0]))
+          | (c2_t0_req[1] & (~t8_ptr_ge_q[2] | t8_ptr_ge_q[1]))
+          | (c2_t0_req[3] & t8_ptr_ge_q[3] & ~t8_ptr_ge_q[2])
+          | (c2_t0_req[4] & t8_ptr_ge_q[4] & ~t8_ptr_ge_q[2])
+          | (c2_t0_req[5] & t8_ptr_ge_q[5] & ~t8_ptr_ge_q[2])
+          | (c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[2])
+          | (c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[2])
+          | (c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[2])
+          | (c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[2])
+          | (c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[2])
+          | (c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[2])
+          | (c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[2])
+          | (c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[2])
+          | (c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[2])
+          | (c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[2]));
+  assign t8_win[3] = c2_t0_req[3]
+      & ~((c2_t0_req[0] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[0]))
+          | (c2_t0_req[1] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[1]))
+          | (c2_t0_req[2] & (~t8_ptr_ge_q[3] | t8_ptr_ge_q[2]))
+          | (c2_t0_req[4] & t8_ptr_ge_q[4] & ~t8_ptr_ge_q[3])
+          | (c2_t0_req[5] & t8_ptr_ge_q[5] & ~t8_ptr_ge_q[3])
+          | (c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[3])
+          | (c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[3])
+          | (c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[3])
+          | (c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[3])
+          | (c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[3])
+          | (c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[3])
+          | (c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[3])
+          | (c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[3])
+          | (c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[3])
+          | (c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[3]));
+  assign t8_win[4] = c2_t0_req[4]
+      & ~((c2_t0_req[0] & (~t8_ptr_ge_q[4] | t8_ptr_ge_q[0]))
+          | (c2_t0_req[1] & (~t8_ptr_ge_q[4] | t8_ptr_ge_q[1]))
+          | (c2_t0_req[2] & (~t8_ptr_ge_q[4] | t8_ptr_ge_q[2]))
+          | (c2_t0_req[3] & (~t8_ptr_ge_q[4] | t8_ptr_ge_q[3]))
+          | (c2_t0_req[5] & t8_ptr_ge_q[5] & ~t8_ptr_ge_q[4])
+          | (c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[4])
+          | (c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[4])
+          | (c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[4])
+          | (c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[4])
+          | (c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[4])
+          | (c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[4])
+          | (c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[4])
+          | (c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[4])
+          | (c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[4])
+          | (c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[4]));
+  assign t8_win[5] = c2_t0_req[5]
+      & ~((c2_t0_req[0] & (~t8_ptr_ge_q[5] | t8_ptr_ge_q[0]))
+          | (c2_t0_req[1] & (~t8_ptr_ge_q[5] | t8_ptr_ge_q[1]))
+          | (c2_t0_req[2] & (~t8_ptr_ge_q[5] | t8_ptr_ge_q[2]))
+          | (c2_t0_req[3] & (~t8_ptr_ge_q[5] | t8_ptr_ge_q[3]))
+          | (c2_t0_req[4] & (~t8_ptr_ge_q[5] | t8_ptr_ge_q[4]))
+          | (c2_t0_req[6] & t8_ptr_ge_q[6] & ~t8_ptr_ge_q[5])
+          | (c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[5])
+          | (c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[5])
+          | (c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[5])
+          | (c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[5])
+          | (c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[5])
+          | (c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[5])
+          | (c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[5])
+          | (c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[5])
+          | (c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[5]));
+  assign t8_win[6] = c2_t0_req[6]
+      & ~((c2_t0_req[0] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[0]))
+          | (c2_t0_req[1] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[1]))
+          | (c2_t0_req[2] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[2]))
+          | (c2_t0_req[3] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[3]))
+          | (c2_t0_req[4] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[4]))
+          | (c2_t0_req[5] & (~t8_ptr_ge_q[6] | t8_ptr_ge_q[5]))
+          | (c2_t0_req[7] & t8_ptr_ge_q[7] & ~t8_ptr_ge_q[6])
+          | (c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[6])
+          | (c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[6])
+          | (c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[6])
+          | (c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[6])
+          | (c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[6])
+          | (c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[6])
+          | (c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[6])
+          | (c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[6]));
+  assign t8_win[7] = c2_t0_req[7]
+      & ~((c2_t0_req[0] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[0]))
+          | (c2_t0_req[1] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[1]))
+          | (c2_t0_req[2] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[2]))
+          | (c2_t0_req[3] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[3]))
+          | (c2_t0_req[4] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[4]))
+          | (c2_t0_req[5] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[5]))
+          | (c2_t0_req[6] & (~t8_ptr_ge_q[7] | t8_ptr_ge_q[6]))
+          | (c2_t0_req[8] & t8_ptr_ge_q[8] & ~t8_ptr_ge_q[7])
+          | (c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[7])
+          | (c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[7])
+          | (c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[7])
+          | (c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[7])
+          | (c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[7])
+          | (c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[7])
+          | (c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[7]));
+  assign t8_win[8] = c2_t0_req[8]
+      & ~((c2_t0_req[0] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[0]))
+          | (c2_t0_req[1] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[1]))
+          | (c2_t0_req[2] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[2]))
+          | (c2_t0_req[3] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[3]))
+          | (c2_t0_req[4] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[4]))
+          | (c2_t0_req[5] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[5]))
+          | (c2_t0_req[6] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[6]))
+          | (c2_t0_req[7] & (~t8_ptr_ge_q[8] | t8_ptr_ge_q[7]))
+          | (c2_t0_req[9] & t8_ptr_ge_q[9] & ~t8_ptr_ge_q[8])
+          | (c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[8])
+          | (c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[8])
+          | (c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[8])
+          | (c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[8])
+          | (c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[8])
+          | (c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[8]));
+  assign t8_win[9] = c2_t0_req[9]
+      & ~((c2_t0_req[0] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[0]))
+          | (c2_t0_req[1] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[1]))
+          | (c2_t0_req[2] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[2]))
+          | (c2_t0_req[3] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[3]))
+          | (c2_t0_req[4] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[4]))
+          | (c2_t0_req[5] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[5]))
+          | (c2_t0_req[6] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[6]))
+          | (c2_t0_req[7] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[7]))
+          | (c2_t0_req[8] & (~t8_ptr_ge_q[9] | t8_ptr_ge_q[8]))
+          | (c2_t0_req[10] & t8_ptr_ge_q[10] & ~t8_ptr_ge_q[9])
+          | (c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[9])
+          | (c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[9])
+          | (c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[9])
+          | (c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[9])
+          | (c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[9]));
+  assign t8_win[10] = c2_t0_req[10]
+      & ~((c2_t0_req[0] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[0]))
+          | (c2_t0_req[1] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[1]))
+          | (c2_t0_req[2] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[2]))
+          | (c2_t0_req[3] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[3]))
+          | (c2_t0_req[4] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[4]))
+          | (c2_t0_req[5] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[5]))
+          | (c2_t0_req[6] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[6]))
+          | (c2_t0_req[7] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[7]))
+          | (c2_t0_req[8] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[8]))
+          | (c2_t0_req[9] & (~t8_ptr_ge_q[10] | t8_ptr_ge_q[9]))
+          | (c2_t0_req[11] & t8_ptr_ge_q[11] & ~t8_ptr_ge_q[10])
+          | (c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[10])
+          | (c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[10])
+          | (c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[10])
+          | (c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[10]));
+  assign t8_win[11] = c2_t0_req[11]
+      & ~((c2_t0_req[0] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[0]))
+          | (c2_t0_req[1] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[1]))
+          | (c2_t0_req[2] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[2]))
+          | (c2_t0_req[3] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[3]))
+          | (c2_t0_req[4] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[4]))
+          | (c2_t0_req[5] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[5]))
+          | (c2_t0_req[6] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[6]))
+          | (c2_t0_req[7] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[7]))
+          | (c2_t0_req[8] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[8]))
+          | (c2_t0_req[9] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[9]))
+          | (c2_t0_req[10] & (~t8_ptr_ge_q[11] | t8_ptr_ge_q[10]))
+          | (c2_t0_req[12] & t8_ptr_ge_q[12] & ~t8_ptr_ge_q[11])
+          | (c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[11])
+          | (c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[11])
+          | (c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[11]));
+  assign t8_win[12] = c2_t0_req[12]
+      & ~((c2_t0_req[0] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[0]))
+          | (c2_t0_req[1] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[1]))
+          | (c2_t0_req[2] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[2]))
+          | (c2_t0_req[3] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[3]))
+          | (c2_t0_req[4] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[4]))
+          | (c2_t0_req[5] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[5]))
+          | (c2_t0_req[6] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[6]))
+          | (c2_t0_req[7] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[7]))
+          | (c2_t0_req[8] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[8]))
+          | (c2_t0_req[9] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[9]))
+          | (c2_t0_req[10] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[10]))
+          | (c2_t0_req[11] & (~t8_ptr_ge_q[12] | t8_ptr_ge_q[11]))
+          | (c2_t0_req[13] & t8_ptr_ge_q[13] & ~t8_ptr_ge_q[12])
+          | (c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[12])
+          | (c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[12]));
+  assign t8_win[13] = c2_t0_req[13]
+      & ~((c2_t0_req[0] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[0]))
+          | (c2_t0_req[1] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[1]))
+          | (c2_t0_req[2] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[2]))
+          | (c2_t0_req[3] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[3]))
+          | (c2_t0_req[4] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[4]))
+          | (c2_t0_req[5] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[5]))
+          | (c2_t0_req[6] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[6]))
+          | (c2_t0_req[7] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[7]))
+          | (c2_t0_req[8] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[8]))
+          | (c2_t0_req[9] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[9]))
+          | (c2_t0_req[10] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[10]))
+          | (c2_t0_req[11] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[11]))
+          | (c2_t0_req[12] & (~t8_ptr_ge_q[13] | t8_ptr_ge_q[12]))
+          | (c2_t0_req[14] & t8_ptr_ge_q[14] & ~t8_ptr_ge_q[13])
+          | (c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[13]));
+  assign t8_win[14] = c2_t0_req[14]
+      & ~((c2_t0_req[0] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[0]))
+          | (c2_t0_req[1] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[1]))
+          | (c2_t0_req[2] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[2]))
+          | (c2_t0_req[3] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[3]))
+          | (c2_t0_req[4] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[4]))
+          | (c2_t0_req[5] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[5]))
+          | (c2_t0_req[6] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[6]))
+          | (c2_t0_req[7] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[7]))
+          | (c2_t0_req[8] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[8]))
+          | (c2_t0_req[9] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[9]))
+          | (c2_t0_req[10] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[10]))
+          | (c2_t0_req[11] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[11]))
+          | (c2_t0_req[12] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[12]))
+          | (c2_t0_req[13] & (~t8_ptr_ge_q[14] | t8_ptr_ge_q[13]))
+          | (c2_t0_req[15] & t8_ptr_ge_q[15] & ~t8_ptr_ge_q[14]));
+  assign t8_win[15] = c2_t0_req[15]
+      & ~((c2_t0_req[0] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[0]))
+          | (c2_t0_req[1] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[1]))
+          | (c2_t0_req[2] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[2]))
+          | (c2_t0_req[3] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[3]))
+          | (c2_t0_req[4] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[4]))
+          | (c2_t0_req[5] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[5]))
+          | (c2_t0_req[6] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[6]))
+          | (c2_t0_req[7] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[7]))
+          | (c2_t0_req[8] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[8]))
+          | (c2_t0_req[9] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[9]))
+          | (c2_t0_req[10] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[10]))
+          | (c2_t0_req[11] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[11]))
+          | (c2_t0_req[12] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[12]))
+          | (c2_t0_req[13] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[13]))
+          | (c2_t0_req[14] & (~t8_ptr_ge_q[15] | t8_ptr_ge_q[14])));
   assign t8_win_hi = c2_t0_req & t8_ptr_ge_q;
   assign t8_win_any_hi = |t8_win_hi;
   assign t8_win_below[0] = t8_win_any_hi ? 1'b0 : 1'b0;
   assign t8_win_below[1] = t8_win_any_hi ? t8_win_hi[0] : c2_t0_req[0];
-  assign t8_win_below[2] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] : c2_t0_req[0] | c2_t0_req[1];
-  assign t8_win_below[3] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2];
-  assign t8_win_below[4] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3];
-  assign t8_win_below[5] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4];
-  assign t8_win_below[6] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5];
-  assign t8_win_below[7] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6];
-  assign t8_win_below[8] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7];
-  assign t8_win_below[9] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8];
-  assign t8_win_below[10] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8] | t8_win_hi[9] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9];
-  assign t8_win_below[11] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8] | t8_win_hi[9] | t8_win_hi[10] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9] | c2_t0_req[10];
-  assign t8_win_below[12] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8] | t8_win_hi[9] | t8_win_hi[10] | t8_win_hi[11] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9] | c2_t0_req[10] | c2_t0_req[11];
-  assign t8_win_below[13] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8] | t8_win_hi[9] | t8_win_hi[10] | t8_win_hi[11] | t8_win_hi[12] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9] | c2_t0_req[10] | c2_t0_req[11] | c2_t0_req[12];
-  assign t8_win_below[14] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8] | t8_win_hi[9] | t8_win_hi[10] | t8_win_hi[11] | t8_win_hi[12] | t8_win_hi[13] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9] | c2_t0_req[10] | c2_t0_req[11] | c2_t0_req[12] | c2_t0_req[13];
-  assign t8_win_below[15] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8] | t8_win_hi[9] | t8_win_hi[10] | t8_win_hi[11] | t8_win_hi[12] | t8_win_hi[13] | t8_win_hi[14] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9] | c2_t0_req[10] | c2_t0_req[11] | c2_t0_req[12] | c2_t0_req[13] | c2_t0_req[14];
+  assign t8_win_below[2] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] : c2_t0_req[0]
+      | c2_t0_req[1];
+  assign t8_win_below[3] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] : c2_t0_req[0]
+      | c2_t0_req[1] | c2_t0_req[2];
+  assign t8_win_below[4] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3]
+      : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3];
+  assign t8_win_below[5] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3]
+      | t8_win_hi[4] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4];
+  assign t8_win_below[6] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3]
+      | t8_win_hi[4] | t8_win_hi[5] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3]
+      | c2_t0_req[4] | c2_t0_req[5];
+  assign t8_win_below[7] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3]
+      | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2]
+      | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6];
+  assign t8_win_below[8] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3]
+      | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] : c2_t0_req[0] | c2_t0_req[1]
+      | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7];
+  assign t8_win_below[9] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2] | t8_win_hi[3]
+      | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8] : c2_t0_req[0]
+      | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6]
+      | c2_t0_req[7] | c2_t0_req[8];
+  assign t8_win_below[10] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2]
+      | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8]
+      | t8_win_hi[9] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4]
+      | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9];
+  assign t8_win_below[11] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2]
+      | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8]
+      | t8_win_hi[9] | t8_win_hi[10] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3]
+      | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9]
+      | c2_t0_req[10];
+  assign t8_win_below[12] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2]
+      | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8]
+      | t8_win_hi[9] | t8_win_hi[10] | t8_win_hi[11] : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2]
+      | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8]
+      | c2_t0_req[9] | c2_t0_req[10] | c2_t0_req[11];
+  assign t8_win_below[13] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2]
+      | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8]
+      | t8_win_hi[9] | t8_win_hi[10] | t8_win_hi[11] | t8_win_hi[12] : c2_t0_req[0] | c2_t0_req[1]
+      | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6] | c2_t0_req[7]
+      | c2_t0_req[8] | c2_t0_req[9] | c2_t0_req[10] | c2_t0_req[11] | c2_t0_req[12];
+  assign t8_win_below[14] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2]
+      | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8]
+      | t8_win_hi[9] | t8_win_hi[10] | t8_win_hi[11] | t8_win_hi[12] | t8_win_hi[13] : c2_t0_req[0]
+      | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5] | c2_t0_req[6]
+      | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9] | c2_t0_req[10] | c2_t0_req[11] | c2_t0_req[12]
+      | c2_t0_req[13];
+  assign t8_win_below[15] = t8_win_any_hi ? t8_win_hi[0] | t8_win_hi[1] | t8_win_hi[2]
+      | t8_win_hi[3] | t8_win_hi[4] | t8_win_hi[5] | t8_win_hi[6] | t8_win_hi[7] | t8_win_hi[8]
+      | t8_win_hi[9] | t8_win_hi[10] | t8_win_hi[11] | t8_win_hi[12] | t8_win_hi[13] | t8_win_hi[14]
+      : c2_t0_req[0] | c2_t0_req[1] | c2_t0_req[2] | c2_t0_req[3] | c2_t0_req[4] | c2_t0_req[5]
+      | c2_t0_req[6] | c2_t0_req[7] | c2_t0_req[8] | c2_t0_req[9] | c2_t0_req[10] | c2_t0_req[11]
+      | c2_t0_req[12] | c2_t0_req[13] | c2_t0_req[14];
   assign t8_ptr_ge_d = t8_accept ? t8_win_below : t8_ptr_ge_q;
   assign t8_grant = {16{t8_credit & ~sd_block}} & t8_win;
-  assign tlb_bid[8] = |c2_t0_req & t8_credit;
+  assign tlb_bid[8] = (|c2_t0_req) & t8_credit;
   l1tlb_seed001_clustered_tlb u_tlb8 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2672,8 +5285,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c2_load & ~(c2_cand[1] & lp2_q[1] | c2_cand[2] & (lp2_q[1] | lp2_q[2]) | c2_cand[3] & (lp2_q[1] | lp2_q[2] | lp2_q[3]))),
-    .l2_resp_valid_i(l2_resp_valid_i[2] & c2_rtag[5:4] == 2'd0),
+    .l2_take_i(c2_load
+        & ~((c2_cand[1] & lp2_q[1]) | (c2_cand[2] & (lp2_q[1] | lp2_q[2]))
+            | (c2_cand[3] & (lp2_q[1] | lp2_q[2] | lp2_q[3])))),
+    .l2_resp_valid_i(l2_resp_valid_i[2] & (c2_rtag[5:4] == 2'd0)),
     .l2_resp_mshr_i(c2_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
@@ -2700,45 +5315,327 @@ module l1tlb_seed001_clustered (
     .evict_perm_o(t8_evict_perm),
     .pick_hi_i(t8_win)
   );
-  assign c2_t1_req = {ib_head_home_q[189], ib_head_home_q[185], ib_head_home_q[181], ib_head_home_q[177], ib_head_home_q[173], ib_head_home_q[169], ib_head_home_q[165], ib_head_home_q[161], ib_head_home_q[157], ib_head_home_q[153], ib_head_home_q[149], ib_head_home_q[145], ib_head_home_q[141], ib_head_home_q[137], ib_head_home_q[133], ib_head_home_q[129]};
-  assign t9_accept = |c2_t1_req & t9_credit & ~sd_block;
-  assign t9_win[0] = c2_t1_req[0] & ~(c2_t1_req[1] & t9_ptr_ge_q[1] & ~t9_ptr_ge_q[0] | c2_t1_req[2] & t9_ptr_ge_q[2] & ~t9_ptr_ge_q[0] | c2_t1_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[0] | c2_t1_req[4] & t9_ptr_ge_q[4] & ~t9_ptr_ge_q[0] | c2_t1_req[5] & t9_ptr_ge_q[5] & ~t9_ptr_ge_q[0] | c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[0] | c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[0] | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[0] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[0] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[0] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[0] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[0] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[0] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[0] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[0]);
-  assign t9_win[1] = c2_t1_req[1] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[1] | t9_ptr_ge_q[0]) | c2_t1_req[2] & t9_ptr_ge_q[2] & ~t9_ptr_ge_q[1] | c2_t1_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[1] | c2_t1_req[4] & t9_ptr_ge_q[4] & ~t9_ptr_ge_q[1] | c2_t1_req[5] & t9_ptr_ge_q[5] & ~t9_ptr_ge_q[1] | c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[1] | c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[1] | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[1] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[1] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[1] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[1] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[1] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[1] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[1] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[1]);
-  assign t9_win[2] = c2_t1_req[2] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[2] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[2] | t9_ptr_ge_q[1]) | c2_t1_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[2] | c2_t1_req[4] & t9_ptr_ge_q[4] & ~t9_ptr_ge_q[2] | c2_t1_req[5] & t9_ptr_ge_q[5] & ~t9_ptr_ge_q[2] | c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[2] | c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[2] | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[2] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[2] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[2] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[2] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[2] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[2] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[2] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[2]);
-  assign t9_win[3] = c2_t1_req[3] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[2]) | c2_t1_req[4] & t9_ptr_ge_q[4] & ~t9_ptr_ge_q[3] | c2_t1_req[5] & t9_ptr_ge_q[5] & ~t9_ptr_ge_q[3] | c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[3] | c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[3] | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[3] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[3] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[3] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[3] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[3] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[3] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[3] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[3]);
-  assign t9_win[4] = c2_t1_req[4] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[4] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[4] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[4] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[4] | t9_ptr_ge_q[3]) | c2_t1_req[5] & t9_ptr_ge_q[5] & ~t9_ptr_ge_q[4] | c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[4] | c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[4] | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[4] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[4] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[4] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[4] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[4] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[4] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[4] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[4]);
-  assign t9_win[5] = c2_t1_req[5] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[5] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[5] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[5] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[5] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[5] | t9_ptr_ge_q[4]) | c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[5] | c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[5] | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[5] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[5] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[5] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[5] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[5] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[5] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[5] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[5]);
-  assign t9_win[6] = c2_t1_req[6] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[5]) | c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[6] | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[6] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[6] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[6] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[6] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[6] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[6] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[6] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[6]);
-  assign t9_win[7] = c2_t1_req[7] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[6]) | c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[7] | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[7] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[7] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[7] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[7] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[7] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[7] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[7]);
-  assign t9_win[8] = c2_t1_req[8] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[7]) | c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[8] | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[8] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[8] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[8] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[8] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[8] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[8]);
-  assign t9_win[9] = c2_t1_req[9] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[7]) | c2_t1_req[8] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[8]) | c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[9] | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[9] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[9] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[9] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[9] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[9]);
-  assign t9_win[10] = c2_t1_req[10] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[7]) | c2_t1_req[8] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[8]) | c2_t1_req[9] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[9]) | c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[10] | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[10] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[10] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[10] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[10]);
-  assign t9_win[11] = c2_t1_req[11] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[7]) | c2_t1_req[8] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[8]) | c2_t1_req[9] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[9]) | c2_t1_req[10] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[10]) | c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[11] | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[11] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[11] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[11]);
-  assign t9_win[12] = c2_t1_req[12] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[7]) | c2_t1_req[8] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[8]) | c2_t1_req[9] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[9]) | c2_t1_req[10] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[10]) | c2_t1_req[11] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[11]) | c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[12] | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[12] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[12]);
-  assign t9_win[13] = c2_t1_req[13] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[7]) | c2_t1_req[8] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[8]) | c2_t1_req[9] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[9]) | c2_t1_req[10] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[10]) | c2_t1_req[11] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[11]) | c2_t1_req[12] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[12]) | c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[13] | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[13]);
-  assign t9_win[14] = c2_t1_req[14] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[7]) | c2_t1_req[8] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[8]) | c2_t1_req[9] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[9]) | c2_t1_req[10] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[10]) | c2_t1_req[11] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[11]) | c2_t1_req[12] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[12]) | c2_t1_req[13] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[13]) | c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[14]);
-  assign t9_win[15] = c2_t1_req[15] & ~(c2_t1_req[0] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[0]) | c2_t1_req[1] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[1]) | c2_t1_req[2] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[2]) | c2_t1_req[3] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[3]) | c2_t1_req[4] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[4]) | c2_t1_req[5] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[5]) | c2_t1_req[6] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[6]) | c2_t1_req[7] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[7]) | c2_t1_req[8] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[8]) | c2_t1_req[9] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[9]) | c2_t1_req[10] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[10]) | c2_t1_req[11] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[11]) | c2_t1_req[12] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[12]) | c2_t1_req[13] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[13]) | c2_t1_req[14] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[14]));
+  assign c2_t1_req = {ib_head_home_q[189], ib_head_home_q[185], ib_head_home_q[181],
+      ib_head_home_q[177], ib_head_home_q[173], ib_head_home_q[169], ib_head_home_q[165],
+      ib_head_home_q[161], ib_head_home_q[157], ib_head_home_q[153], ib_head_home_q[149],
+      ib_head_home_q[145], ib_head_home_q[141], ib_head_home_q[137], ib_head_home_q[133],
+      ib_head_home_q[129]};
+  assign t9_accept = (|c2_t1_req) & t9_credit & ~sd_block;
+  assign t9_win[0] = c2_t1_req[0]
+      & ~((c2_t1_req[1] & t9_ptr_ge_q[1] & ~t9_ptr_ge_q[0])
+          | (c2_t1_req[2] & t9_ptr_ge_q[2] & ~t9_ptr_ge_q[0])
+          | (c2_t1_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[0])
+          | (c2_t1_req[4] & t9_ptr_ge_q[4] & ~t9_ptr_ge_q[0])
+          | (c2_t1_req[5] & t9_ptr_ge_q[5] & ~t9_ptr_ge_q[0])
+          | (c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[0])
+          | (c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[0])
+          | (c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[0])
+          | (c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[0])
+          | (c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[0])
+          | (c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[0])
+          | (c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[0])
+          | (c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[0])
+          | (c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[0])
+          | (c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[0]));
+  assign t9_win[1] = c2_t1_req[1]
+      & ~((c2_t1_req[0] & (~t9_ptr_ge_q[1] | t9_ptr_ge_q[0]))
+          | (c2_t1_req[2] & t9_ptr_ge_q[2] & ~t9_ptr_ge_q[1])
+          | (c2_t1_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[1])
+          | (c2_t1_req[4] & t9_ptr_ge_q[4] & ~t9_ptr_ge_q[1])
+          | (c2_t1_req[5] & t9_ptr_ge_q[5] & ~t9_ptr_ge_q[1])
+          | (c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[1])
+          | (c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[1])
+          | (c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[1])
+          | (c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[1])
+          | (c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[1])
+          | (c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[1])
+          | (c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[1])
+          | (c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[1])
+          | (c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[1])
+          | (c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[1]));
+  assign t9_win[2] = c2_t1_req[2]
+      & ~((c2_t1_req[0] & (~t9_ptr_ge_q[2] | t9_ptr_ge_q[0]))
+          | (c2_t1_req[1] & (~t9_ptr_ge_q[2] | t9_ptr_ge_q[1]))
+          | (c2_t1_req[3] & t9_ptr_ge_q[3] & ~t9_ptr_ge_q[2])
+          | (c2_t1_req[4] & t9_ptr_ge_q[4] & ~t9_ptr_ge_q[2])
+          | (c2_t1_req[5] & t9_ptr_ge_q[5] & ~t9_ptr_ge_q[2])
+          | (c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[2])
+          | (c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[2])
+          | (c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[2])
+          | (c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[2])
+          | (c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[2])
+          | (c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[2])
+          | (c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[2])
+          | (c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[2])
+          | (c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[2])
+          | (c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[2]));
+  assign t9_win[3] = c2_t1_req[3]
+      & ~((c2_t1_req[0] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[0]))
+          | (c2_t1_req[1] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[1]))
+          | (c2_t1_req[2] & (~t9_ptr_ge_q[3] | t9_ptr_ge_q[2]))
+          | (c2_t1_req[4] & t9_ptr_ge_q[4] & ~t9_ptr_ge_q[3])
+          | (c2_t1_req[5] & t9_ptr_ge_q[5] & ~t9_ptr_ge_q[3])
+          | (c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[3])
+          | (c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[3])
+          | (c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[3])
+          | (c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[3])
+          | (c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[3])
+          | (c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[3])
+          | (c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[3])
+          | (c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[3])
+          | (c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[3])
+          | (c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[3]));
+  assign t9_win[4] = c2_t1_req[4]
+      & ~((c2_t1_req[0] & (~t9_ptr_ge_q[4] | t9_ptr_ge_q[0]))
+          | (c2_t1_req[1] & (~t9_ptr_ge_q[4] | t9_ptr_ge_q[1]))
+          | (c2_t1_req[2] & (~t9_ptr_ge_q[4] | t9_ptr_ge_q[2]))
+          | (c2_t1_req[3] & (~t9_ptr_ge_q[4] | t9_ptr_ge_q[3]))
+          | (c2_t1_req[5] & t9_ptr_ge_q[5] & ~t9_ptr_ge_q[4])
+          | (c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[4])
+          | (c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[4])
+          | (c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[4])
+          | (c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[4])
+          | (c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[4])
+          | (c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[4])
+          | (c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[4])
+          | (c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[4])
+          | (c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[4])
+          | (c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[4]));
+  assign t9_win[5] = c2_t1_req[5]
+      & ~((c2_t1_req[0] & (~t9_ptr_ge_q[5] | t9_ptr_ge_q[0]))
+          | (c2_t1_req[1] & (~t9_ptr_ge_q[5] | t9_ptr_ge_q[1]))
+          | (c2_t1_req[2] & (~t9_ptr_ge_q[5] | t9_ptr_ge_q[2]))
+          | (c2_t1_req[3] & (~t9_ptr_ge_q[5] | t9_ptr_ge_q[3]))
+          | (c2_t1_req[4] & (~t9_ptr_ge_q[5] | t9_ptr_ge_q[4]))
+          | (c2_t1_req[6] & t9_ptr_ge_q[6] & ~t9_ptr_ge_q[5])
+          | (c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[5])
+          | (c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[5])
+          | (c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[5])
+          | (c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[5])
+          | (c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[5])
+          | (c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[5])
+          | (c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[5])
+          | (c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[5])
+          | (c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[5]));
+  assign t9_win[6] = c2_t1_req[6]
+      & ~((c2_t1_req[0] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[0]))
+          | (c2_t1_req[1] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[1]))
+          | (c2_t1_req[2] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[2]))
+          | (c2_t1_req[3] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[3]))
+          | (c2_t1_req[4] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[4]))
+          | (c2_t1_req[5] & (~t9_ptr_ge_q[6] | t9_ptr_ge_q[5]))
+          | (c2_t1_req[7] & t9_ptr_ge_q[7] & ~t9_ptr_ge_q[6])
+          | (c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[6])
+          | (c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[6])
+          | (c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[6])
+          | (c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[6])
+          | (c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[6])
+          | (c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[6])
+          | (c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[6])
+          | (c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[6]));
+  assign t9_win[7] = c2_t1_req[7]
+      & ~((c2_t1_req[0] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[0]))
+          | (c2_t1_req[1] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[1]))
+          | (c2_t1_req[2] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[2]))
+          | (c2_t1_req[3] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[3]))
+          | (c2_t1_req[4] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[4]))
+          | (c2_t1_req[5] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[5]))
+          | (c2_t1_req[6] & (~t9_ptr_ge_q[7] | t9_ptr_ge_q[6]))
+          | (c2_t1_req[8] & t9_ptr_ge_q[8] & ~t9_ptr_ge_q[7])
+          | (c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[7])
+          | (c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[7])
+          | (c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[7])
+          | (c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[7])
+          | (c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[7])
+          | (c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[7])
+          | (c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[7]));
+  assign t9_win[8] = c2_t1_req[8]
+      & ~((c2_t1_req[0] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[0]))
+          | (c2_t1_req[1] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[1]))
+          | (c2_t1_req[2] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[2]))
+          | (c2_t1_req[3] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[3]))
+          | (c2_t1_req[4] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[4]))
+          | (c2_t1_req[5] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[5]))
+          | (c2_t1_req[6] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[6]))
+          | (c2_t1_req[7] & (~t9_ptr_ge_q[8] | t9_ptr_ge_q[7]))
+          | (c2_t1_req[9] & t9_ptr_ge_q[9] & ~t9_ptr_ge_q[8])
+          | (c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[8])
+          | (c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[8])
+          | (c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[8])
+          | (c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[8])
+          | (c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[8])
+          | (c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[8]));
+  assign t9_win[9] = c2_t1_req[9]
+      & ~((c2_t1_req[0] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[0]))
+          | (c2_t1_req[1] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[1]))
+          | (c2_t1_req[2] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[2]))
+          | (c2_t1_req[3] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[3]))
+          | (c2_t1_req[4] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[4]))
+          | (c2_t1_req[5] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[5]))
+          | (c2_t1_req[6] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[6]))
+          | (c2_t1_req[7] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[7]))
+          | (c2_t1_req[8] & (~t9_ptr_ge_q[9] | t9_ptr_ge_q[8]))
+          | (c2_t1_req[10] & t9_ptr_ge_q[10] & ~t9_ptr_ge_q[9])
+          | (c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[9])
+          | (c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[9])
+          | (c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[9])
+          | (c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[9])
+          | (c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[9]));
+  assign t9_win[10] = c2_t1_req[10]
+      & ~((c2_t1_req[0] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[0]))
+          | (c2_t1_req[1] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[1]))
+          | (c2_t1_req[2] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[2]))
+          | (c2_t1_req[3] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[3]))
+          | (c2_t1_req[4] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[4]))
+          | (c2_t1_req[5] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[5]))
+          | (c2_t1_req[6] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[6]))
+          | (c2_t1_req[7] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[7]))
+          | (c2_t1_req[8] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[8]))
+          | (c2_t1_req[9] & (~t9_ptr_ge_q[10] | t9_ptr_ge_q[9]))
+          | (c2_t1_req[11] & t9_ptr_ge_q[11] & ~t9_ptr_ge_q[10])
+          | (c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[10])
+          | (c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[10])
+          | (c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[10])
+          | (c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[10]));
+  assign t9_win[11] = c2_t1_req[11]
+      & ~((c2_t1_req[0] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[0]))
+          | (c2_t1_req[1] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[1]))
+          | (c2_t1_req[2] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[2]))
+          | (c2_t1_req[3] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[3]))
+          | (c2_t1_req[4] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[4]))
+          | (c2_t1_req[5] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[5]))
+          | (c2_t1_req[6] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[6]))
+          | (c2_t1_req[7] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[7]))
+          | (c2_t1_req[8] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[8]))
+          | (c2_t1_req[9] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[9]))
+          | (c2_t1_req[10] & (~t9_ptr_ge_q[11] | t9_ptr_ge_q[10]))
+          | (c2_t1_req[12] & t9_ptr_ge_q[12] & ~t9_ptr_ge_q[11])
+          | (c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[11])
+          | (c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[11])
+          | (c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[11]));
+  assign t9_win[12] = c2_t1_req[12]
+      & ~((c2_t1_req[0] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[0]))
+          | (c2_t1_req[1] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[1]))
+          | (c2_t1_req[2] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[2]))
+          | (c2_t1_req[3] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[3]))
+          | (c2_t1_req[4] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[4]))
+          | (c2_t1_req[5] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[5]))
+          | (c2_t1_req[6] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[6]))
+          | (c2_t1_req[7] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[7]))
+          | (c2_t1_req[8] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[8]))
+          | (c2_t1_req[9] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[9]))
+          | (c2_t1_req[10] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[10]))
+          | (c2_t1_req[11] & (~t9_ptr_ge_q[12] | t9_ptr_ge_q[11]))
+          | (c2_t1_req[13] & t9_ptr_ge_q[13] & ~t9_ptr_ge_q[12])
+          | (c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[12])
+          | (c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[12]));
+  assign t9_win[13] = c2_t1_req[13]
+      & ~((c2_t1_req[0] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[0]))
+          | (c2_t1_req[1] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[1]))
+          | (c2_t1_req[2] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[2]))
+          | (c2_t1_req[3] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[3]))
+          | (c2_t1_req[4] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[4]))
+          | (c2_t1_req[5] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[5]))
+          | (c2_t1_req[6] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[6]))
+          | (c2_t1_req[7] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[7]))
+          | (c2_t1_req[8] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[8]))
+          | (c2_t1_req[9] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[9]))
+          | (c2_t1_req[10] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[10]))
+          | (c2_t1_req[11] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[11]))
+          | (c2_t1_req[12] & (~t9_ptr_ge_q[13] | t9_ptr_ge_q[12]))
+          | (c2_t1_req[14] & t9_ptr_ge_q[14] & ~t9_ptr_ge_q[13])
+          | (c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[13]));
+  assign t9_win[14] = c2_t1_req[14]
+      & ~((c2_t1_req[0] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[0]))
+          | (c2_t1_req[1] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[1]))
+          | (c2_t1_req[2] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[2]))
+          | (c2_t1_req[3] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[3]))
+          | (c2_t1_req[4] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[4]))
+          | (c2_t1_req[5] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[5]))
+          | (c2_t1_req[6] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[6]))
+          | (c2_t1_req[7] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[7]))
+          | (c2_t1_req[8] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[8]))
+          | (c2_t1_req[9] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[9]))
+          | (c2_t1_req[10] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[10]))
+          | (c2_t1_req[11] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[11]))
+          | (c2_t1_req[12] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[12]))
+          | (c2_t1_req[13] & (~t9_ptr_ge_q[14] | t9_ptr_ge_q[13]))
+          | (c2_t1_req[15] & t9_ptr_ge_q[15] & ~t9_ptr_ge_q[14]));
+  assign t9_win[15] = c2_t1_req[15]
+      & ~((c2_t1_req[0] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[0]))
+          | (c2_t1_req[1] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[1]))
+          | (c2_t1_req[2] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[2]))
+          | (c2_t1_req[3] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[3]))
+          | (c2_t1_req[4] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[4]))
+          | (c2_t1_req[5] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[5]))
+          | (c2_t1_req[6] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[6]))
+          | (c2_t1_req[7] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[7]))
+          | (c2_t1_req[8] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[8]))
+          | (c2_t1_req[9] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[9]))
+          | (c2_t1_req[10] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[10]))
+          | (c2_t1_req[11] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[11]))
+          | (c2_t1_req[12] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[12]))
+          | (c2_t1_req[13] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[13]))
+          | (c2_t1_req[14] & (~t9_ptr_ge_q[15] | t9_ptr_ge_q[14])));
   assign t9_win_hi = c2_t1_req & t9_ptr_ge_q;
   assign t9_win_any_hi = |t9_win_hi;
   assign t9_win_below[0] = t9_win_any_hi ? 1'b0 : 1'b0;
   assign t9_win_below[1] = t9_win_any_hi ? t9_win_hi[0] : c2_t1_req[0];
-  assign t9_win_below[2] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] : c2_t1_req[0] | c2_t1_req[1];
-  assign t9_win_below[3] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2];
-  assign t9_win_below[4] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3];
-  assign t9_win_below[5] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4];
-  assign t9_win_below[6] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5];
-  assign t9_win_below[7] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6];
-  assign t9_win_below[8] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7];
-  assign t9_win_below[9] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8];
-  assign t9_win_below[10] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8] | t9_win_hi[9] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9];
-  assign t9_win_below[11] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8] | t9_win_hi[9] | t9_win_hi[10] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9] | c2_t1_req[10];
-  assign t9_win_below[12] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8] | t9_win_hi[9] | t9_win_hi[10] | t9_win_hi[11] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9] | c2_t1_req[10] | c2_t1_req[11];
-  assign t9_win_below[13] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8] | t9_win_hi[9] | t9_win_hi[10] | t9_win_hi[11] | t9_win_hi[12] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9] | c2_t1_req[10] | c2_t1_req[11] | c2_t1_req[12];
-  assign t9_win_below[14] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8] | t9_win_hi[9] | t9_win_hi[10] | t9_win_hi[11] | t9_win_hi[12] | t9_win_hi[13] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9] | c2_t1_req[10] | c2_t1_req[11] | c2_t1_req[12] | c2_t1_req[13];
-  assign t9_win_below[15] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8] | t9_win_hi[9] | t9_win_hi[10] | t9_win_hi[11] | t9_win_hi[12] | t9_win_hi[13] | t9_win_hi[14] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9] | c2_t1_req[10] | c2_t1_req[11] | c2_t1_req[12] | c2_t1_req[13] | c2_t1_req[14];
+  assign t9_win_below[2] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] : c2_t1_req[0]
+      | c2_t1_req[1];
+  assign t9_win_below[3] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] : c2_t1_req[0]
+      | c2_t1_req[1] | c2_t1_req[2];
+  assign t9_win_below[4] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3]
+      : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3];
+  assign t9_win_below[5] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3]
+      | t9_win_hi[4] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4];
+  assign t9_win_below[6] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3]
+      | t9_win_hi[4] | t9_win_hi[5] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3]
+      | c2_t1_req[4] | c2_t1_req[5];
+  assign t9_win_below[7] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3]
+      | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2]
+      | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6];
+  assign t9_win_below[8] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3]
+      | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] : c2_t1_req[0] | c2_t1_req[1]
+      | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7];
+  assign t9_win_below[9] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2] | t9_win_hi[3]
+      | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8] : c2_t1_req[0]
+      | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6]
+      | c2_t1_req[7] | c2_t1_req[8];
+  assign t9_win_below[10] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2]
+      | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8]
+      | t9_win_hi[9] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4]
+      | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9];
+  assign t9_win_below[11] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2]
+      | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8]
+      | t9_win_hi[9] | t9_win_hi[10] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3]
+      | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9]
+      | c2_t1_req[10];
+  assign t9_win_below[12] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2]
+      | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8]
+      | t9_win_hi[9] | t9_win_hi[10] | t9_win_hi[11] : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2]
+      | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8]
+      | c2_t1_req[9] | c2_t1_req[10] | c2_t1_req[11];
+  assign t9_win_below[13] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2]
+      | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8]
+      | t9_win_hi[9] | t9_win_hi[10] | t9_win_hi[11] | t9_win_hi[12] : c2_t1_req[0] | c2_t1_req[1]
+      | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6] | c2_t1_req[7]
+      | c2_t1_req[8] | c2_t1_req[9] | c2_t1_req[10] | c2_t1_req[11] | c2_t1_req[12];
+  assign t9_win_below[14] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2]
+      | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8]
+      | t9_win_hi[9] | t9_win_hi[10] | t9_win_hi[11] | t9_win_hi[12] | t9_win_hi[13] : c2_t1_req[0]
+      | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5] | c2_t1_req[6]
+      | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9] | c2_t1_req[10] | c2_t1_req[11] | c2_t1_req[12]
+      | c2_t1_req[13];
+  assign t9_win_below[15] = t9_win_any_hi ? t9_win_hi[0] | t9_win_hi[1] | t9_win_hi[2]
+      | t9_win_hi[3] | t9_win_hi[4] | t9_win_hi[5] | t9_win_hi[6] | t9_win_hi[7] | t9_win_hi[8]
+      | t9_win_hi[9] | t9_win_hi[10] | t9_win_hi[11] | t9_win_hi[12] | t9_win_hi[13] | t9_win_hi[14]
+      : c2_t1_req[0] | c2_t1_req[1] | c2_t1_req[2] | c2_t1_req[3] | c2_t1_req[4] | c2_t1_req[5]
+      | c2_t1_req[6] | c2_t1_req[7] | c2_t1_req[8] | c2_t1_req[9] | c2_t1_req[10] | c2_t1_req[11]
+      | c2_t1_req[12] | c2_t1_req[13] | c2_t1_req[14];
   assign t9_ptr_ge_d = t9_accept ? t9_win_below : t9_ptr_ge_q;
   assign t9_grant = {16{t9_credit & ~sd_block}} & t9_win;
-  assign tlb_bid[9] = |c2_t1_req & t9_credit;
+  assign tlb_bid[9] = (|c2_t1_req) & t9_credit;
   l1tlb_seed001_clustered_tlb u_tlb9 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2751,8 +5648,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c2_load & ~(c2_cand[0] & (lp2_q[2] | lp2_q[3] | lp2_q[0]) | c2_cand[2] & lp2_q[2] | c2_cand[3] & (lp2_q[2] | lp2_q[3]))),
-    .l2_resp_valid_i(l2_resp_valid_i[2] & c2_rtag[5:4] == 2'd1),
+    .l2_take_i(c2_load
+        & ~((c2_cand[0] & (lp2_q[2] | lp2_q[3] | lp2_q[0])) | (c2_cand[2] & lp2_q[2])
+            | (c2_cand[3] & (lp2_q[2] | lp2_q[3])))),
+    .l2_resp_valid_i(l2_resp_valid_i[2] & (c2_rtag[5:4] == 2'd1)),
     .l2_resp_mshr_i(c2_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
@@ -2779,45 +5678,330 @@ module l1tlb_seed001_clustered (
     .evict_perm_o(t9_evict_perm),
     .pick_hi_i(t9_win)
   );
-  assign c2_t2_req = {ib_head_home_q[190], ib_head_home_q[186], ib_head_home_q[182], ib_head_home_q[178], ib_head_home_q[174], ib_head_home_q[170], ib_head_home_q[166], ib_head_home_q[162], ib_head_home_q[158], ib_head_home_q[154], ib_head_home_q[150], ib_head_home_q[146], ib_head_home_q[142], ib_head_home_q[138], ib_head_home_q[134], ib_head_home_q[130]};
-  assign t10_accept = |c2_t2_req & t10_credit & ~sd_block;
-  assign t10_win[0] = c2_t2_req[0] & ~(c2_t2_req[1] & t10_ptr_ge_q[1] & ~t10_ptr_ge_q[0] | c2_t2_req[2] & t10_ptr_ge_q[2] & ~t10_ptr_ge_q[0] | c2_t2_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[0] | c2_t2_req[4] & t10_ptr_ge_q[4] & ~t10_ptr_ge_q[0] | c2_t2_req[5] & t10_ptr_ge_q[5] & ~t10_ptr_ge_q[0] | c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[0] | c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[0] | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[0] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[0] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[0] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[0] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[0] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[0] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[0] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[0]);
-  assign t10_win[1] = c2_t2_req[1] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[1] | t10_ptr_ge_q[0]) | c2_t2_req[2] & t10_ptr_ge_q[2] & ~t10_ptr_ge_q[1] | c2_t2_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[1] | c2_t2_req[4] & t10_ptr_ge_q[4] & ~t10_ptr_ge_q[1] | c2_t2_req[5] & t10_ptr_ge_q[5] & ~t10_ptr_ge_q[1] | c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[1] | c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[1] | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[1] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[1] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[1] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[1] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[1] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[1] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[1] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[1]);
-  assign t10_win[2] = c2_t2_req[2] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[2] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[2] | t10_ptr_ge_q[1]) | c2_t2_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[2] | c2_t2_req[4] & t10_ptr_ge_q[4] & ~t10_ptr_ge_q[2] | c2_t2_req[5] & t10_ptr_ge_q[5] & ~t10_ptr_ge_q[2] | c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[2] | c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[2] | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[2] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[2] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[2] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[2] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[2] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[2] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[2] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[2]);
-  assign t10_win[3] = c2_t2_req[3] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[2]) | c2_t2_req[4] & t10_ptr_ge_q[4] & ~t10_ptr_ge_q[3] | c2_t2_req[5] & t10_ptr_ge_q[5] & ~t10_ptr_ge_q[3] | c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[3] | c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[3] | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[3] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[3] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[3] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[3] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[3] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[3] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[3] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[3]);
-  assign t10_win[4] = c2_t2_req[4] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[4] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[4] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[4] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[4] | t10_ptr_ge_q[3]) | c2_t2_req[5] & t10_ptr_ge_q[5] & ~t10_ptr_ge_q[4] | c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[4] | c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[4] | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[4] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[4] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[4] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[4] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[4] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[4] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[4] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[4]);
-  assign t10_win[5] = c2_t2_req[5] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[5] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[5] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[5] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[5] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[5] | t10_ptr_ge_q[4]) | c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[5] | c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[5] | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[5] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[5] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[5] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[5] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[5] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[5] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[5] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[5]);
-  assign t10_win[6] = c2_t2_req[6] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[5]) | c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[6] | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[6] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[6] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[6] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[6] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[6] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[6] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[6] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[6]);
-  assign t10_win[7] = c2_t2_req[7] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[6]) | c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[7] | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[7] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[7] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[7] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[7] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[7] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[7] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[7]);
-  assign t10_win[8] = c2_t2_req[8] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[7]) | c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[8] | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[8] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[8] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[8] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[8] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[8] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[8]);
-  assign t10_win[9] = c2_t2_req[9] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[7]) | c2_t2_req[8] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[8]) | c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[9] | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[9] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[9] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[9] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[9] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[9]);
-  assign t10_win[10] = c2_t2_req[10] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[7]) | c2_t2_req[8] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[8]) | c2_t2_req[9] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[9]) | c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[10] | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[10] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[10] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[10] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[10]);
-  assign t10_win[11] = c2_t2_req[11] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[7]) | c2_t2_req[8] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[8]) | c2_t2_req[9] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[9]) | c2_t2_req[10] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[10]) | c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[11] | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[11] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[11] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[11]);
-  assign t10_win[12] = c2_t2_req[12] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[7]) | c2_t2_req[8] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[8]) | c2_t2_req[9] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[9]) | c2_t2_req[10] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[10]) | c2_t2_req[11] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[11]) | c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[12] | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[12] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[12]);
-  assign t10_win[13] = c2_t2_req[13] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[7]) | c2_t2_req[8] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[8]) | c2_t2_req[9] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[9]) | c2_t2_req[10] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[10]) | c2_t2_req[11] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[11]) | c2_t2_req[12] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[12]) | c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[13] | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[13]);
-  assign t10_win[14] = c2_t2_req[14] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[7]) | c2_t2_req[8] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[8]) | c2_t2_req[9] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[9]) | c2_t2_req[10] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[10]) | c2_t2_req[11] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[11]) | c2_t2_req[12] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[12]) | c2_t2_req[13] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[13]) | c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[14]);
-  assign t10_win[15] = c2_t2_req[15] & ~(c2_t2_req[0] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[0]) | c2_t2_req[1] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[1]) | c2_t2_req[2] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[2]) | c2_t2_req[3] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[3]) | c2_t2_req[4] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[4]) | c2_t2_req[5] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[5]) | c2_t2_req[6] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[6]) | c2_t2_req[7] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[7]) | c2_t2_req[8] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[8]) | c2_t2_req[9] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[9]) | c2_t2_req[10] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[10]) | c2_t2_req[11] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[11]) | c2_t2_req[12] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[12]) | c2_t2_req[13] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[13]) | c2_t2_req[14] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[14]));
+  assign c2_t2_req = {ib_head_home_q[190], ib_head_home_q[186], ib_head_home_q[182],
+      ib_head_home_q[178], ib_head_home_q[174], ib_head_home_q[170], ib_head_home_q[166],
+      ib_head_home_q[162], ib_head_home_q[158], ib_head_home_q[154], ib_head_home_q[150],
+      ib_head_home_q[146], ib_head_home_q[142], ib_head_home_q[138], ib_head_home_q[134],
+      ib_head_home_q[130]};
+  assign t10_accept = (|c2_t2_req) & t10_credit & ~sd_block;
+  assign t10_win[0] = c2_t2_req[0]
+      & ~((c2_t2_req[1] & t10_ptr_ge_q[1] & ~t10_ptr_ge_q[0])
+          | (c2_t2_req[2] & t10_ptr_ge_q[2] & ~t10_ptr_ge_q[0])
+          | (c2_t2_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[0])
+          | (c2_t2_req[4] & t10_ptr_ge_q[4] & ~t10_ptr_ge_q[0])
+          | (c2_t2_req[5] & t10_ptr_ge_q[5] & ~t10_ptr_ge_q[0])
+          | (c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[0])
+          | (c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[0])
+          | (c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[0])
+          | (c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[0])
+          | (c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[0])
+          | (c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[0])
+          | (c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[0])
+          | (c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[0])
+          | (c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[0])
+          | (c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[0]));
+  assign t10_win[1] = c2_t2_req[1]
+      & ~((c2_t2_req[0] & (~t10_ptr_ge_q[1] | t10_ptr_ge_q[0]))
+          | (c2_t2_req[2] & t10_ptr_ge_q[2] & ~t10_ptr_ge_q[1])
+          | (c2_t2_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[1])
+          | (c2_t2_req[4] & t10_ptr_ge_q[4] & ~t10_ptr_ge_q[1])
+          | (c2_t2_req[5] & t10_ptr_ge_q[5] & ~t10_ptr_ge_q[1])
+          | (c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[1])
+          | (c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[1])
+          | (c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[1])
+          | (c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[1])
+          | (c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[1])
+          | (c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[1])
+          | (c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[1])
+          | (c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[1])
+          | (c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[1])
+          | (c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[1]));
+  assign t10_win[2] = c2_t2_req[2]
+      & ~((c2_t2_req[0] & (~t10_ptr_ge_q[2] | t10_ptr_ge_q[0]))
+          | (c2_t2_req[1] & (~t10_ptr_ge_q[2] | t10_ptr_ge_q[1]))
+          | (c2_t2_req[3] & t10_ptr_ge_q[3] & ~t10_ptr_ge_q[2])
+          | (c2_t2_req[4] & t10_ptr_ge_q[4] & ~t10_ptr_ge_q[2])
+          | (c2_t2_req[5] & t10_ptr_ge_q[5] & ~t10_ptr_ge_q[2])
+          | (c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[2])
+          | (c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[2])
+          | (c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[2])
+          | (c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[2])
+          | (c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[2])
+          | (c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[2])
+          | (c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[2])
+          | (c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[2])
+          | (c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[2])
+          | (c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[2]));
+  assign t10_win[3] = c2_t2_req[3]
+      & ~((c2_t2_req[0] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[0]))
+          | (c2_t2_req[1] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[1]))
+          | (c2_t2_req[2] & (~t10_ptr_ge_q[3] | t10_ptr_ge_q[2]))
+          | (c2_t2_req[4] & t10_ptr_ge_q[4] & ~t10_ptr_ge_q[3])
+          | (c2_t2_req[5] & t10_ptr_ge_q[5] & ~t10_ptr_ge_q[3])
+          | (c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[3])
+          | (c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[3])
+          | (c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[3])
+          | (c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[3])
+          | (c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[3])
+          | (c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[3])
+          | (c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[3])
+          | (c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[3])
+          | (c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[3])
+          | (c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[3]));
+  assign t10_win[4] = c2_t2_req[4]
+      & ~((c2_t2_req[0] & (~t10_ptr_ge_q[4] | t10_ptr_ge_q[0]))
+          | (c2_t2_req[1] & (~t10_ptr_ge_q[4] | t10_ptr_ge_q[1]))
+          | (c2_t2_req[2] & (~t10_ptr_ge_q[4] | t10_ptr_ge_q[2]))
+          | (c2_t2_req[3] & (~t10_ptr_ge_q[4] | t10_ptr_ge_q[3]))
+          | (c2_t2_req[5] & t10_ptr_ge_q[5] & ~t10_ptr_ge_q[4])
+          | (c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[4])
+          | (c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[4])
+          | (c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[4])
+          | (c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[4])
+          | (c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[4])
+          | (c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[4])
+          | (c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[4])
+          | (c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[4])
+          | (c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[4])
+          | (c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[4]));
+  assign t10_win[5] = c2_t2_req[5]
+      & ~((c2_t2_req[0] & (~t10_ptr_ge_q[5] | t10_ptr_ge_q[0]))
+          | (c2_t2_req[1] & (~t10_ptr_ge_q[5] | t10_ptr_ge_q[1]))
+          | (c2_t2_req[2] & (~t10_ptr_ge_q[5] | t10_ptr_ge_q[2]))
+          | (c2_t2_req[3] & (~t10_ptr_ge_q[5] | t10_ptr_ge_q[3]))
+          | (c2_t2_req[4] & (~t10_ptr_ge_q[5] | t10_ptr_ge_q[4]))
+          | (c2_t2_req[6] & t10_ptr_ge_q[6] & ~t10_ptr_ge_q[5])
+          | (c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[5])
+          | (c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[5])
+          | (c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[5])
+          | (c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[5])
+          | (c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[5])
+          | (c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[5])
+          | (c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[5])
+          | (c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[5])
+          | (c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[5]));
+  assign t10_win[6] = c2_t2_req[6]
+      & ~((c2_t2_req[0] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[0]))
+          | (c2_t2_req[1] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[1]))
+          | (c2_t2_req[2] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[2]))
+          | (c2_t2_req[3] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[3]))
+          | (c2_t2_req[4] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[4]))
+          | (c2_t2_req[5] & (~t10_ptr_ge_q[6] | t10_ptr_ge_q[5]))
+          | (c2_t2_req[7] & t10_ptr_ge_q[7] & ~t10_ptr_ge_q[6])
+          | (c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[6])
+          | (c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[6])
+          | (c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[6])
+          | (c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[6])
+          | (c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[6])
+          | (c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[6])
+          | (c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[6])
+          | (c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[6]));
+  assign t10_win[7] = c2_t2_req[7]
+      & ~((c2_t2_req[0] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[0]))
+          | (c2_t2_req[1] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[1]))
+          | (c2_t2_req[2] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[2]))
+          | (c2_t2_req[3] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[3]))
+          | (c2_t2_req[4] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[4]))
+          | (c2_t2_req[5] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[5]))
+          | (c2_t2_req[6] & (~t10_ptr_ge_q[7] | t10_ptr_ge_q[6]))
+          | (c2_t2_req[8] & t10_ptr_ge_q[8] & ~t10_ptr_ge_q[7])
+          | (c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[7])
+          | (c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[7])
+          | (c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[7])
+          | (c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[7])
+          | (c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[7])
+          | (c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[7])
+          | (c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[7]));
+  assign t10_win[8] = c2_t2_req[8]
+      & ~((c2_t2_req[0] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[0]))
+          | (c2_t2_req[1] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[1]))
+          | (c2_t2_req[2] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[2]))
+          | (c2_t2_req[3] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[3]))
+          | (c2_t2_req[4] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[4]))
+          | (c2_t2_req[5] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[5]))
+          | (c2_t2_req[6] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[6]))
+          | (c2_t2_req[7] & (~t10_ptr_ge_q[8] | t10_ptr_ge_q[7]))
+          | (c2_t2_req[9] & t10_ptr_ge_q[9] & ~t10_ptr_ge_q[8])
+          | (c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[8])
+          | (c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[8])
+          | (c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[8])
+          | (c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[8])
+          | (c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[8])
+          | (c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[8]));
+  assign t10_win[9] = c2_t2_req[9]
+      & ~((c2_t2_req[0] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[0]))
+          | (c2_t2_req[1] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[1]))
+          | (c2_t2_req[2] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[2]))
+          | (c2_t2_req[3] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[3]))
+          | (c2_t2_req[4] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[4]))
+          | (c2_t2_req[5] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[5]))
+          | (c2_t2_req[6] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[6]))
+          | (c2_t2_req[7] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[7]))
+          | (c2_t2_req[8] & (~t10_ptr_ge_q[9] | t10_ptr_ge_q[8]))
+          | (c2_t2_req[10] & t10_ptr_ge_q[10] & ~t10_ptr_ge_q[9])
+          | (c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[9])
+          | (c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[9])
+          | (c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[9])
+          | (c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[9])
+          | (c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[9]));
+  assign t10_win[10] = c2_t2_req[10]
+      & ~((c2_t2_req[0] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[0]))
+          | (c2_t2_req[1] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[1]))
+          | (c2_t2_req[2] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[2]))
+          | (c2_t2_req[3] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[3]))
+          | (c2_t2_req[4] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[4]))
+          | (c2_t2_req[5] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[5]))
+          | (c2_t2_req[6] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[6]))
+          | (c2_t2_req[7] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[7]))
+          | (c2_t2_req[8] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[8]))
+          | (c2_t2_req[9] & (~t10_ptr_ge_q[10] | t10_ptr_ge_q[9]))
+          | (c2_t2_req[11] & t10_ptr_ge_q[11] & ~t10_ptr_ge_q[10])
+          | (c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[10])
+          | (c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[10])
+          | (c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[10])
+          | (c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[10]));
+  assign t10_win[11] = c2_t2_req[11]
+      & ~((c2_t2_req[0] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[0]))
+          | (c2_t2_req[1] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[1]))
+          | (c2_t2_req[2] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[2]))
+          | (c2_t2_req[3] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[3]))
+          | (c2_t2_req[4] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[4]))
+          | (c2_t2_req[5] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[5]))
+          | (c2_t2_req[6] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[6]))
+          | (c2_t2_req[7] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[7]))
+          | (c2_t2_req[8] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[8]))
+          | (c2_t2_req[9] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[9]))
+          | (c2_t2_req[10] & (~t10_ptr_ge_q[11] | t10_ptr_ge_q[10]))
+          | (c2_t2_req[12] & t10_ptr_ge_q[12] & ~t10_ptr_ge_q[11])
+          | (c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[11])
+          | (c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[11])
+          | (c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[11]));
+  assign t10_win[12] = c2_t2_req[12]
+      & ~((c2_t2_req[0] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[0]))
+          | (c2_t2_req[1] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[1]))
+          | (c2_t2_req[2] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[2]))
+          | (c2_t2_req[3] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[3]))
+          | (c2_t2_req[4] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[4]))
+          | (c2_t2_req[5] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[5]))
+          | (c2_t2_req[6] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[6]))
+          | (c2_t2_req[7] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[7]))
+          | (c2_t2_req[8] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[8]))
+          | (c2_t2_req[9] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[9]))
+          | (c2_t2_req[10] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[10]))
+          | (c2_t2_req[11] & (~t10_ptr_ge_q[12] | t10_ptr_ge_q[11]))
+          | (c2_t2_req[13] & t10_ptr_ge_q[13] & ~t10_ptr_ge_q[12])
+          | (c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[12])
+          | (c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[12]));
+  assign t10_win[13] = c2_t2_req[13]
+      & ~((c2_t2_req[0] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[0]))
+          | (c2_t2_req[1] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[1]))
+          | (c2_t2_req[2] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[2]))
+          | (c2_t2_req[3] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[3]))
+          | (c2_t2_req[4] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[4]))
+          | (c2_t2_req[5] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[5]))
+          | (c2_t2_req[6] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[6]))
+          | (c2_t2_req[7] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[7]))
+          | (c2_t2_req[8] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[8]))
+          | (c2_t2_req[9] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[9]))
+          | (c2_t2_req[10] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[10]))
+          | (c2_t2_req[11] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[11]))
+          | (c2_t2_req[12] & (~t10_ptr_ge_q[13] | t10_ptr_ge_q[12]))
+          | (c2_t2_req[14] & t10_ptr_ge_q[14] & ~t10_ptr_ge_q[13])
+          | (c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[13]));
+  assign t10_win[14] = c2_t2_req[14]
+      & ~((c2_t2_req[0] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[0]))
+          | (c2_t2_req[1] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[1]))
+          | (c2_t2_req[2] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[2]))
+          | (c2_t2_req[3] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[3]))
+          | (c2_t2_req[4] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[4]))
+          | (c2_t2_req[5] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[5]))
+          | (c2_t2_req[6] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[6]))
+          | (c2_t2_req[7] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[7]))
+          | (c2_t2_req[8] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[8]))
+          | (c2_t2_req[9] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[9]))
+          | (c2_t2_req[10] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[10]))
+          | (c2_t2_req[11] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[11]))
+          | (c2_t2_req[12] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[12]))
+          | (c2_t2_req[13] & (~t10_ptr_ge_q[14] | t10_ptr_ge_q[13]))
+          | (c2_t2_req[15] & t10_ptr_ge_q[15] & ~t10_ptr_ge_q[14]));
+  assign t10_win[15] = c2_t2_req[15]
+      & ~((c2_t2_req[0] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[0]))
+          | (c2_t2_req[1] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[1]))
+          | (c2_t2_req[2] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[2]))
+          | (c2_t2_req[3] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[3]))
+          | (c2_t2_req[4] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[4]))
+          | (c2_t2_req[5] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[5]))
+          | (c2_t2_req[6] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[6]))
+          | (c2_t2_req[7] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[7]))
+          | (c2_t2_req[8] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[8]))
+          | (c2_t2_req[9] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[9]))
+          | (c2_t2_req[10] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[10]))
+          | (c2_t2_req[11] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[11]))
+          | (c2_t2_req[12] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[12]))
+          | (c2_t2_req[13] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[13]))
+          | (c2_t2_req[14] & (~t10_ptr_ge_q[15] | t10_ptr_ge_q[14])));
   assign t10_win_hi = c2_t2_req & t10_ptr_ge_q;
   assign t10_win_any_hi = |t10_win_hi;
   assign t10_win_below[0] = t10_win_any_hi ? 1'b0 : 1'b0;
   assign t10_win_below[1] = t10_win_any_hi ? t10_win_hi[0] : c2_t2_req[0];
-  assign t10_win_below[2] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] : c2_t2_req[0] | c2_t2_req[1];
-  assign t10_win_below[3] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2];
-  assign t10_win_below[4] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3];
-  assign t10_win_below[5] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4];
-  assign t10_win_below[6] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5];
-  assign t10_win_below[7] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6];
-  assign t10_win_below[8] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7];
-  assign t10_win_below[9] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] | t10_win_hi[8] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8];
-  assign t10_win_below[10] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] | t10_win_hi[8] | t10_win_hi[9] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9];
-  assign t10_win_below[11] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] | t10_win_hi[8] | t10_win_hi[9] | t10_win_hi[10] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9] | c2_t2_req[10];
-  assign t10_win_below[12] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] | t10_win_hi[8] | t10_win_hi[9] | t10_win_hi[10] | t10_win_hi[11] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9] | c2_t2_req[10] | c2_t2_req[11];
-  assign t10_win_below[13] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] | t10_win_hi[8] | t10_win_hi[9] | t10_win_hi[10] | t10_win_hi[11] | t10_win_hi[12] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9] | c2_t2_req[10] | c2_t2_req[11] | c2_t2_req[12];
-  assign t10_win_below[14] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] | t10_win_hi[8] | t10_win_hi[9] | t10_win_hi[10] | t10_win_hi[11] | t10_win_hi[12] | t10_win_hi[13] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9] | c2_t2_req[10] | c2_t2_req[11] | c2_t2_req[12] | c2_t2_req[13];
-  assign t10_win_below[15] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2] | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] | t10_win_hi[8] | t10_win_hi[9] | t10_win_hi[10] | t10_win_hi[11] | t10_win_hi[12] | t10_win_hi[13] | t10_win_hi[14] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9] | c2_t2_req[10] | c2_t2_req[11] | c2_t2_req[12] | c2_t2_req[13] | c2_t2_req[14];
+  assign t10_win_below[2] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] : c2_t2_req[0]
+      | c2_t2_req[1];
+  assign t10_win_below[3] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2]
+      : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2];
+  assign t10_win_below[4] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2]
+      | t10_win_hi[3] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3];
+  assign t10_win_below[5] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2]
+      | t10_win_hi[3] | t10_win_hi[4] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3]
+      | c2_t2_req[4];
+  assign t10_win_below[6] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2]
+      | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2]
+      | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5];
+  assign t10_win_below[7] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2]
+      | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] : c2_t2_req[0] | c2_t2_req[1]
+      | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6];
+  assign t10_win_below[8] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2]
+      | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7] : c2_t2_req[0]
+      | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6]
+      | c2_t2_req[7];
+  assign t10_win_below[9] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2]
+      | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7]
+      | t10_win_hi[8] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4]
+      | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8];
+  assign t10_win_below[10] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2]
+      | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7]
+      | t10_win_hi[8] | t10_win_hi[9] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3]
+      | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9];
+  assign t10_win_below[11] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2]
+      | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7]
+      | t10_win_hi[8] | t10_win_hi[9] | t10_win_hi[10] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2]
+      | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8]
+      | c2_t2_req[9] | c2_t2_req[10];
+  assign t10_win_below[12] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2]
+      | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7]
+      | t10_win_hi[8] | t10_win_hi[9] | t10_win_hi[10] | t10_win_hi[11] : c2_t2_req[0]
+      | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6]
+      | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9] | c2_t2_req[10] | c2_t2_req[11];
+  assign t10_win_below[13] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2]
+      | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7]
+      | t10_win_hi[8] | t10_win_hi[9] | t10_win_hi[10] | t10_win_hi[11] | t10_win_hi[12]
+      : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4] | c2_t2_req[5]
+      | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9] | c2_t2_req[10] | c2_t2_req[11]
+      | c2_t2_req[12];
+  assign t10_win_below[14] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2]
+      | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7]
+      | t10_win_hi[8] | t10_win_hi[9] | t10_win_hi[10] | t10_win_hi[11] | t10_win_hi[12]
+      | t10_win_hi[13] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3] | c2_t2_req[4]
+      | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9] | c2_t2_req[10]
+      | c2_t2_req[11] | c2_t2_req[12] | c2_t2_req[13];
+  assign t10_win_below[15] = t10_win_any_hi ? t10_win_hi[0] | t10_win_hi[1] | t10_win_hi[2]
+      | t10_win_hi[3] | t10_win_hi[4] | t10_win_hi[5] | t10_win_hi[6] | t10_win_hi[7]
+      | t10_win_hi[8] | t10_win_hi[9] | t10_win_hi[10] | t10_win_hi[11] | t10_win_hi[12]
+      | t10_win_hi[13] | t10_win_hi[14] : c2_t2_req[0] | c2_t2_req[1] | c2_t2_req[2] | c2_t2_req[3]
+      | c2_t2_req[4] | c2_t2_req[5] | c2_t2_req[6] | c2_t2_req[7] | c2_t2_req[8] | c2_t2_req[9]
+      | c2_t2_req[10] | c2_t2_req[11] | c2_t2_req[12] | c2_t2_req[13] | c2_t2_req[14];
   assign t10_ptr_ge_d = t10_accept ? t10_win_below : t10_ptr_ge_q;
   assign t10_grant = {16{t10_credit & ~sd_block}} & t10_win;
-  assign tlb_bid[10] = |c2_t2_req & t10_credit;
+  assign tlb_bid[10] = (|c2_t2_req) & t10_credit;
   l1tlb_seed001_clustered_tlb u_tlb10 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2830,8 +6014,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c2_load & ~(c2_cand[0] & (lp2_q[3] | lp2_q[0]) | c2_cand[1] & (lp2_q[3] | lp2_q[0] | lp2_q[1]) | c2_cand[3] & lp2_q[3])),
-    .l2_resp_valid_i(l2_resp_valid_i[2] & c2_rtag[5:4] == 2'd2),
+    .l2_take_i(c2_load
+        & ~((c2_cand[0] & (lp2_q[3] | lp2_q[0])) | (c2_cand[1] & (lp2_q[3] | lp2_q[0] | lp2_q[1]))
+            | (c2_cand[3] & lp2_q[3]))),
+    .l2_resp_valid_i(l2_resp_valid_i[2] & (c2_rtag[5:4] == 2'd2)),
     .l2_resp_mshr_i(c2_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
@@ -2858,45 +6044,330 @@ module l1tlb_seed001_clustered (
     .evict_perm_o(t10_evict_perm),
     .pick_hi_i(t10_win)
   );
-  assign c2_t3_req = {ib_head_home_q[191], ib_head_home_q[187], ib_head_home_q[183], ib_head_home_q[179], ib_head_home_q[175], ib_head_home_q[171], ib_head_home_q[167], ib_head_home_q[163], ib_head_home_q[159], ib_head_home_q[155], ib_head_home_q[151], ib_head_home_q[147], ib_head_home_q[143], ib_head_home_q[139], ib_head_home_q[135], ib_head_home_q[131]};
-  assign t11_accept = |c2_t3_req & t11_credit & ~sd_block;
-  assign t11_win[0] = c2_t3_req[0] & ~(c2_t3_req[1] & t11_ptr_ge_q[1] & ~t11_ptr_ge_q[0] | c2_t3_req[2] & t11_ptr_ge_q[2] & ~t11_ptr_ge_q[0] | c2_t3_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[0] | c2_t3_req[4] & t11_ptr_ge_q[4] & ~t11_ptr_ge_q[0] | c2_t3_req[5] & t11_ptr_ge_q[5] & ~t11_ptr_ge_q[0] | c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[0] | c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[0] | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[0] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[0] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[0] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[0] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[0] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[0] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[0] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[0]);
-  assign t11_win[1] = c2_t3_req[1] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[1] | t11_ptr_ge_q[0]) | c2_t3_req[2] & t11_ptr_ge_q[2] & ~t11_ptr_ge_q[1] | c2_t3_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[1] | c2_t3_req[4] & t11_ptr_ge_q[4] & ~t11_ptr_ge_q[1] | c2_t3_req[5] & t11_ptr_ge_q[5] & ~t11_ptr_ge_q[1] | c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[1] | c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[1] | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[1] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[1] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[1] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[1] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[1] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[1] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[1] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[1]);
-  assign t11_win[2] = c2_t3_req[2] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[2] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[2] | t11_ptr_ge_q[1]) | c2_t3_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[2] | c2_t3_req[4] & t11_ptr_ge_q[4] & ~t11_ptr_ge_q[2] | c2_t3_req[5] & t11_ptr_ge_q[5] & ~t11_ptr_ge_q[2] | c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[2] | c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[2] | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[2] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[2] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[2] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[2] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[2] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[2] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[2] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[2]);
-  assign t11_win[3] = c2_t3_req[3] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[2]) | c2_t3_req[4] & t11_ptr_ge_q[4] & ~t11_ptr_ge_q[3] | c2_t3_req[5] & t11_ptr_ge_q[5] & ~t11_ptr_ge_q[3] | c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[3] | c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[3] | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[3] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[3] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[3] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[3] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[3] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[3] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[3] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[3]);
-  assign t11_win[4] = c2_t3_req[4] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[4] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[4] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[4] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[4] | t11_ptr_ge_q[3]) | c2_t3_req[5] & t11_ptr_ge_q[5] & ~t11_ptr_ge_q[4] | c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[4] | c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[4] | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[4] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[4] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[4] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[4] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[4] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[4] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[4] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[4]);
-  assign t11_win[5] = c2_t3_req[5] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[5] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[5] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[5] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[5] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[5] | t11_ptr_ge_q[4]) | c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[5] | c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[5] | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[5] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[5] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[5] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[5] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[5] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[5] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[5] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[5]);
-  assign t11_win[6] = c2_t3_req[6] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[5]) | c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[6] | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[6] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[6] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[6] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[6] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[6] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[6] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[6] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[6]);
-  assign t11_win[7] = c2_t3_req[7] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[6]) | c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[7] | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[7] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[7] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[7] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[7] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[7] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[7] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[7]);
-  assign t11_win[8] = c2_t3_req[8] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[7]) | c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[8] | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[8] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[8] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[8] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[8] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[8] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[8]);
-  assign t11_win[9] = c2_t3_req[9] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[7]) | c2_t3_req[8] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[8]) | c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[9] | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[9] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[9] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[9] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[9] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[9]);
-  assign t11_win[10] = c2_t3_req[10] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[7]) | c2_t3_req[8] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[8]) | c2_t3_req[9] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[9]) | c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[10] | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[10] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[10] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[10] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[10]);
-  assign t11_win[11] = c2_t3_req[11] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[7]) | c2_t3_req[8] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[8]) | c2_t3_req[9] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[9]) | c2_t3_req[10] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[10]) | c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[11] | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[11] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[11] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[11]);
-  assign t11_win[12] = c2_t3_req[12] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[7]) | c2_t3_req[8] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[8]) | c2_t3_req[9] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[9]) | c2_t3_req[10] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[10]) | c2_t3_req[11] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[11]) | c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[12] | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[12] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[12]);
-  assign t11_win[13] = c2_t3_req[13] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[7]) | c2_t3_req[8] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[8]) | c2_t3_req[9] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[9]) | c2_t3_req[10] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[10]) | c2_t3_req[11] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[11]) | c2_t3_req[12] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[12]) | c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[13] | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[13]);
-  assign t11_win[14] = c2_t3_req[14] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[7]) | c2_t3_req[8] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[8]) | c2_t3_req[9] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[9]) | c2_t3_req[10] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[10]) | c2_t3_req[11] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[11]) | c2_t3_req[12] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[12]) | c2_t3_req[13] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[13]) | c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[14]);
-  assign t11_win[15] = c2_t3_req[15] & ~(c2_t3_req[0] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[0]) | c2_t3_req[1] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[1]) | c2_t3_req[2] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[2]) | c2_t3_req[3] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[3]) | c2_t3_req[4] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[4]) | c2_t3_req[5] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[5]) | c2_t3_req[6] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[6]) | c2_t3_req[7] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[7]) | c2_t3_req[8] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[8]) | c2_t3_req[9] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[9]) | c2_t3_req[10] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[10]) | c2_t3_req[11] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[11]) | c2_t3_req[12] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[12]) | c2_t3_req[13] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[13]) | c2_t3_req[14] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[14]));
+  assign c2_t3_req = {ib_head_home_q[191], ib_head_home_q[187], ib_head_home_q[183],
+      ib_head_home_q[179], ib_head_home_q[175], ib_head_home_q[171], ib_head_home_q[167],
+      ib_head_home_q[163], ib_head_home_q[159], ib_head_home_q[155], ib_head_home_q[151],
+      ib_head_home_q[147], ib_head_home_q[143], ib_head_home_q[139], ib_head_home_q[135],
+      ib_head_home_q[131]};
+  assign t11_accept = (|c2_t3_req) & t11_credit & ~sd_block;
+  assign t11_win[0] = c2_t3_req[0]
+      & ~((c2_t3_req[1] & t11_ptr_ge_q[1] & ~t11_ptr_ge_q[0])
+          | (c2_t3_req[2] & t11_ptr_ge_q[2] & ~t11_ptr_ge_q[0])
+          | (c2_t3_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[0])
+          | (c2_t3_req[4] & t11_ptr_ge_q[4] & ~t11_ptr_ge_q[0])
+          | (c2_t3_req[5] & t11_ptr_ge_q[5] & ~t11_ptr_ge_q[0])
+          | (c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[0])
+          | (c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[0])
+          | (c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[0])
+          | (c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[0])
+          | (c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[0])
+          | (c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[0])
+          | (c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[0])
+          | (c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[0])
+          | (c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[0])
+          | (c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[0]));
+  assign t11_win[1] = c2_t3_req[1]
+      & ~((c2_t3_req[0] & (~t11_ptr_ge_q[1] | t11_ptr_ge_q[0]))
+          | (c2_t3_req[2] & t11_ptr_ge_q[2] & ~t11_ptr_ge_q[1])
+          | (c2_t3_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[1])
+          | (c2_t3_req[4] & t11_ptr_ge_q[4] & ~t11_ptr_ge_q[1])
+          | (c2_t3_req[5] & t11_ptr_ge_q[5] & ~t11_ptr_ge_q[1])
+          | (c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[1])
+          | (c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[1])
+          | (c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[1])
+          | (c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[1])
+          | (c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[1])
+          | (c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[1])
+          | (c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[1])
+          | (c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[1])
+          | (c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[1])
+          | (c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[1]));
+  assign t11_win[2] = c2_t3_req[2]
+      & ~((c2_t3_req[0] & (~t11_ptr_ge_q[2] | t11_ptr_ge_q[0]))
+          | (c2_t3_req[1] & (~t11_ptr_ge_q[2] | t11_ptr_ge_q[1]))
+          | (c2_t3_req[3] & t11_ptr_ge_q[3] & ~t11_ptr_ge_q[2])
+          | (c2_t3_req[4] & t11_ptr_ge_q[4] & ~t11_ptr_ge_q[2])
+          | (c2_t3_req[5] & t11_ptr_ge_q[5] & ~t11_ptr_ge_q[2])
+          | (c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[2])
+          | (c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[2])
+          | (c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[2])
+          | (c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[2])
+          | (c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[2])
+          | (c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[2])
+          | (c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[2])
+          | (c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[2])
+          | (c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[2])
+          | (c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[2]));
+  assign t11_win[3] = c2_t3_req[3]
+      & ~((c2_t3_req[0] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[0]))
+          | (c2_t3_req[1] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[1]))
+          | (c2_t3_req[2] & (~t11_ptr_ge_q[3] | t11_ptr_ge_q[2]))
+          | (c2_t3_req[4] & t11_ptr_ge_q[4] & ~t11_ptr_ge_q[3])
+          | (c2_t3_req[5] & t11_ptr_ge_q[5] & ~t11_ptr_ge_q[3])
+          | (c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[3])
+          | (c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[3])
+          | (c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[3])
+          | (c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[3])
+          | (c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[3])
+          | (c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[3])
+          | (c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[3])
+          | (c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[3])
+          | (c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[3])
+          | (c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[3]));
+  assign t11_win[4] = c2_t3_req[4]
+      & ~((c2_t3_req[0] & (~t11_ptr_ge_q[4] | t11_ptr_ge_q[0]))
+          | (c2_t3_req[1] & (~t11_ptr_ge_q[4] | t11_ptr_ge_q[1]))
+          | (c2_t3_req[2] & (~t11_ptr_ge_q[4] | t11_ptr_ge_q[2]))
+          | (c2_t3_req[3] & (~t11_ptr_ge_q[4] | t11_ptr_ge_q[3]))
+          | (c2_t3_req[5] & t11_ptr_ge_q[5] & ~t11_ptr_ge_q[4])
+          | (c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[4])
+          | (c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[4])
+          | (c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[4])
+          | (c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[4])
+          | (c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[4])
+          | (c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[4])
+          | (c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[4])
+          | (c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[4])
+          | (c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[4])
+          | (c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[4]));
+  assign t11_win[5] = c2_t3_req[5]
+      & ~((c2_t3_req[0] & (~t11_ptr_ge_q[5] | t11_ptr_ge_q[0]))
+          | (c2_t3_req[1] & (~t11_ptr_ge_q[5] | t11_ptr_ge_q[1]))
+          | (c2_t3_req[2] & (~t11_ptr_ge_q[5] | t11_ptr_ge_q[2]))
+          | (c2_t3_req[3] & (~t11_ptr_ge_q[5] | t11_ptr_ge_q[3]))
+          | (c2_t3_req[4] & (~t11_ptr_ge_q[5] | t11_ptr_ge_q[4]))
+          | (c2_t3_req[6] & t11_ptr_ge_q[6] & ~t11_ptr_ge_q[5])
+          | (c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[5])
+          | (c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[5])
+          | (c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[5])
+          | (c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[5])
+          | (c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[5])
+          | (c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[5])
+          | (c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[5])
+          | (c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[5])
+          | (c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[5]));
+  assign t11_win[6] = c2_t3_req[6]
+      & ~((c2_t3_req[0] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[0]))
+          | (c2_t3_req[1] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[1]))
+          | (c2_t3_req[2] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[2]))
+          | (c2_t3_req[3] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[3]))
+          | (c2_t3_req[4] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[4]))
+          | (c2_t3_req[5] & (~t11_ptr_ge_q[6] | t11_ptr_ge_q[5]))
+          | (c2_t3_req[7] & t11_ptr_ge_q[7] & ~t11_ptr_ge_q[6])
+          | (c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[6])
+          | (c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[6])
+          | (c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[6])
+          | (c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[6])
+          | (c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[6])
+          | (c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[6])
+          | (c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[6])
+          | (c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[6]));
+  assign t11_win[7] = c2_t3_req[7]
+      & ~((c2_t3_req[0] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[0]))
+          | (c2_t3_req[1] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[1]))
+          | (c2_t3_req[2] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[2]))
+          | (c2_t3_req[3] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[3]))
+          | (c2_t3_req[4] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[4]))
+          | (c2_t3_req[5] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[5]))
+          | (c2_t3_req[6] & (~t11_ptr_ge_q[7] | t11_ptr_ge_q[6]))
+          | (c2_t3_req[8] & t11_ptr_ge_q[8] & ~t11_ptr_ge_q[7])
+          | (c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[7])
+          | (c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[7])
+          | (c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[7])
+          | (c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[7])
+          | (c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[7])
+          | (c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[7])
+          | (c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[7]));
+  assign t11_win[8] = c2_t3_req[8]
+      & ~((c2_t3_req[0] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[0]))
+          | (c2_t3_req[1] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[1]))
+          | (c2_t3_req[2] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[2]))
+          | (c2_t3_req[3] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[3]))
+          | (c2_t3_req[4] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[4]))
+          | (c2_t3_req[5] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[5]))
+          | (c2_t3_req[6] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[6]))
+          | (c2_t3_req[7] & (~t11_ptr_ge_q[8] | t11_ptr_ge_q[7]))
+          | (c2_t3_req[9] & t11_ptr_ge_q[9] & ~t11_ptr_ge_q[8])
+          | (c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[8])
+          | (c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[8])
+          | (c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[8])
+          | (c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[8])
+          | (c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[8])
+          | (c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[8]));
+  assign t11_win[9] = c2_t3_req[9]
+      & ~((c2_t3_req[0] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[0]))
+          | (c2_t3_req[1] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[1]))
+          | (c2_t3_req[2] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[2]))
+          | (c2_t3_req[3] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[3]))
+          | (c2_t3_req[4] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[4]))
+          | (c2_t3_req[5] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[5]))
+          | (c2_t3_req[6] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[6]))
+          | (c2_t3_req[7] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[7]))
+          | (c2_t3_req[8] & (~t11_ptr_ge_q[9] | t11_ptr_ge_q[8]))
+          | (c2_t3_req[10] & t11_ptr_ge_q[10] & ~t11_ptr_ge_q[9])
+          | (c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[9])
+          | (c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[9])
+          | (c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[9])
+          | (c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[9])
+          | (c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[9]));
+  assign t11_win[10] = c2_t3_req[10]
+      & ~((c2_t3_req[0] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[0]))
+          | (c2_t3_req[1] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[1]))
+          | (c2_t3_req[2] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[2]))
+          | (c2_t3_req[3] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[3]))
+          | (c2_t3_req[4] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[4]))
+          | (c2_t3_req[5] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[5]))
+          | (c2_t3_req[6] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[6]))
+          | (c2_t3_req[7] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[7]))
+          | (c2_t3_req[8] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[8]))
+          | (c2_t3_req[9] & (~t11_ptr_ge_q[10] | t11_ptr_ge_q[9]))
+          | (c2_t3_req[11] & t11_ptr_ge_q[11] & ~t11_ptr_ge_q[10])
+          | (c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[10])
+          | (c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[10])
+          | (c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[10])
+          | (c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[10]));
+  assign t11_win[11] = c2_t3_req[11]
+      & ~((c2_t3_req[0] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[0]))
+          | (c2_t3_req[1] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[1]))
+          | (c2_t3_req[2] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[2]))
+          | (c2_t3_req[3] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[3]))
+          | (c2_t3_req[4] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[4]))
+          | (c2_t3_req[5] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[5]))
+          | (c2_t3_req[6] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[6]))
+          | (c2_t3_req[7] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[7]))
+          | (c2_t3_req[8] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[8]))
+          | (c2_t3_req[9] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[9]))
+          | (c2_t3_req[10] & (~t11_ptr_ge_q[11] | t11_ptr_ge_q[10]))
+          | (c2_t3_req[12] & t11_ptr_ge_q[12] & ~t11_ptr_ge_q[11])
+          | (c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[11])
+          | (c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[11])
+          | (c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[11]));
+  assign t11_win[12] = c2_t3_req[12]
+      & ~((c2_t3_req[0] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[0]))
+          | (c2_t3_req[1] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[1]))
+          | (c2_t3_req[2] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[2]))
+          | (c2_t3_req[3] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[3]))
+          | (c2_t3_req[4] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[4]))
+          | (c2_t3_req[5] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[5]))
+          | (c2_t3_req[6] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[6]))
+          | (c2_t3_req[7] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[7]))
+          | (c2_t3_req[8] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[8]))
+          | (c2_t3_req[9] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[9]))
+          | (c2_t3_req[10] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[10]))
+          | (c2_t3_req[11] & (~t11_ptr_ge_q[12] | t11_ptr_ge_q[11]))
+          | (c2_t3_req[13] & t11_ptr_ge_q[13] & ~t11_ptr_ge_q[12])
+          | (c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[12])
+          | (c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[12]));
+  assign t11_win[13] = c2_t3_req[13]
+      & ~((c2_t3_req[0] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[0]))
+          | (c2_t3_req[1] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[1]))
+          | (c2_t3_req[2] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[2]))
+          | (c2_t3_req[3] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[3]))
+          | (c2_t3_req[4] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[4]))
+          | (c2_t3_req[5] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[5]))
+          | (c2_t3_req[6] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[6]))
+          | (c2_t3_req[7] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[7]))
+          | (c2_t3_req[8] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[8]))
+          | (c2_t3_req[9] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[9]))
+          | (c2_t3_req[10] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[10]))
+          | (c2_t3_req[11] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[11]))
+          | (c2_t3_req[12] & (~t11_ptr_ge_q[13] | t11_ptr_ge_q[12]))
+          | (c2_t3_req[14] & t11_ptr_ge_q[14] & ~t11_ptr_ge_q[13])
+          | (c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[13]));
+  assign t11_win[14] = c2_t3_req[14]
+      & ~((c2_t3_req[0] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[0]))
+          | (c2_t3_req[1] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[1]))
+          | (c2_t3_req[2] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[2]))
+          | (c2_t3_req[3] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[3]))
+          | (c2_t3_req[4] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[4]))
+          | (c2_t3_req[5] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[5]))
+          | (c2_t3_req[6] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[6]))
+          | (c2_t3_req[7] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[7]))
+          | (c2_t3_req[8] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[8]))
+          | (c2_t3_req[9] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[9]))
+          | (c2_t3_req[10] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[10]))
+          | (c2_t3_req[11] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[11]))
+          | (c2_t3_req[12] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[12]))
+          | (c2_t3_req[13] & (~t11_ptr_ge_q[14] | t11_ptr_ge_q[13]))
+          | (c2_t3_req[15] & t11_ptr_ge_q[15] & ~t11_ptr_ge_q[14]));
+  assign t11_win[15] = c2_t3_req[15]
+      & ~((c2_t3_req[0] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[0]))
+          | (c2_t3_req[1] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[1]))
+          | (c2_t3_req[2] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[2]))
+          | (c2_t3_req[3] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[3]))
+          | (c2_t3_req[4] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[4]))
+          | (c2_t3_req[5] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[5]))
+          | (c2_t3_req[6] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[6]))
+          | (c2_t3_req[7] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[7]))
+          | (c2_t3_req[8] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[8]))
+          | (c2_t3_req[9] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[9]))
+          | (c2_t3_req[10] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[10]))
+          | (c2_t3_req[11] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[11]))
+          | (c2_t3_req[12] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[12]))
+          | (c2_t3_req[13] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[13]))
+          | (c2_t3_req[14] & (~t11_ptr_ge_q[15] | t11_ptr_ge_q[14])));
   assign t11_win_hi = c2_t3_req & t11_ptr_ge_q;
   assign t11_win_any_hi = |t11_win_hi;
   assign t11_win_below[0] = t11_win_any_hi ? 1'b0 : 1'b0;
   assign t11_win_below[1] = t11_win_any_hi ? t11_win_hi[0] : c2_t3_req[0];
-  assign t11_win_below[2] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] : c2_t3_req[0] | c2_t3_req[1];
-  assign t11_win_below[3] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2];
-  assign t11_win_below[4] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3];
-  assign t11_win_below[5] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4];
-  assign t11_win_below[6] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5];
-  assign t11_win_below[7] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6];
-  assign t11_win_below[8] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7];
-  assign t11_win_below[9] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] | t11_win_hi[8] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8];
-  assign t11_win_below[10] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] | t11_win_hi[8] | t11_win_hi[9] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9];
-  assign t11_win_below[11] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] | t11_win_hi[8] | t11_win_hi[9] | t11_win_hi[10] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9] | c2_t3_req[10];
-  assign t11_win_below[12] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] | t11_win_hi[8] | t11_win_hi[9] | t11_win_hi[10] | t11_win_hi[11] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9] | c2_t3_req[10] | c2_t3_req[11];
-  assign t11_win_below[13] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] | t11_win_hi[8] | t11_win_hi[9] | t11_win_hi[10] | t11_win_hi[11] | t11_win_hi[12] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9] | c2_t3_req[10] | c2_t3_req[11] | c2_t3_req[12];
-  assign t11_win_below[14] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] | t11_win_hi[8] | t11_win_hi[9] | t11_win_hi[10] | t11_win_hi[11] | t11_win_hi[12] | t11_win_hi[13] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9] | c2_t3_req[10] | c2_t3_req[11] | c2_t3_req[12] | c2_t3_req[13];
-  assign t11_win_below[15] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2] | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] | t11_win_hi[8] | t11_win_hi[9] | t11_win_hi[10] | t11_win_hi[11] | t11_win_hi[12] | t11_win_hi[13] | t11_win_hi[14] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9] | c2_t3_req[10] | c2_t3_req[11] | c2_t3_req[12] | c2_t3_req[13] | c2_t3_req[14];
+  assign t11_win_below[2] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] : c2_t3_req[0]
+      | c2_t3_req[1];
+  assign t11_win_below[3] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2]
+      : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2];
+  assign t11_win_below[4] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2]
+      | t11_win_hi[3] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3];
+  assign t11_win_below[5] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2]
+      | t11_win_hi[3] | t11_win_hi[4] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3]
+      | c2_t3_req[4];
+  assign t11_win_below[6] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2]
+      | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2]
+      | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5];
+  assign t11_win_below[7] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2]
+      | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] : c2_t3_req[0] | c2_t3_req[1]
+      | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6];
+  assign t11_win_below[8] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2]
+      | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7] : c2_t3_req[0]
+      | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6]
+      | c2_t3_req[7];
+  assign t11_win_below[9] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2]
+      | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7]
+      | t11_win_hi[8] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4]
+      | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8];
+  assign t11_win_below[10] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2]
+      | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7]
+      | t11_win_hi[8] | t11_win_hi[9] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3]
+      | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9];
+  assign t11_win_below[11] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2]
+      | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7]
+      | t11_win_hi[8] | t11_win_hi[9] | t11_win_hi[10] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2]
+      | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8]
+      | c2_t3_req[9] | c2_t3_req[10];
+  assign t11_win_below[12] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2]
+      | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7]
+      | t11_win_hi[8] | t11_win_hi[9] | t11_win_hi[10] | t11_win_hi[11] : c2_t3_req[0]
+      | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6]
+      | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9] | c2_t3_req[10] | c2_t3_req[11];
+  assign t11_win_below[13] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2]
+      | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7]
+      | t11_win_hi[8] | t11_win_hi[9] | t11_win_hi[10] | t11_win_hi[11] | t11_win_hi[12]
+      : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4] | c2_t3_req[5]
+      | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9] | c2_t3_req[10] | c2_t3_req[11]
+      | c2_t3_req[12];
+  assign t11_win_below[14] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2]
+      | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7]
+      | t11_win_hi[8] | t11_win_hi[9] | t11_win_hi[10] | t11_win_hi[11] | t11_win_hi[12]
+      | t11_win_hi[13] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3] | c2_t3_req[4]
+      | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9] | c2_t3_req[10]
+      | c2_t3_req[11] | c2_t3_req[12] | c2_t3_req[13];
+  assign t11_win_below[15] = t11_win_any_hi ? t11_win_hi[0] | t11_win_hi[1] | t11_win_hi[2]
+      | t11_win_hi[3] | t11_win_hi[4] | t11_win_hi[5] | t11_win_hi[6] | t11_win_hi[7]
+      | t11_win_hi[8] | t11_win_hi[9] | t11_win_hi[10] | t11_win_hi[11] | t11_win_hi[12]
+      | t11_win_hi[13] | t11_win_hi[14] : c2_t3_req[0] | c2_t3_req[1] | c2_t3_req[2] | c2_t3_req[3]
+      | c2_t3_req[4] | c2_t3_req[5] | c2_t3_req[6] | c2_t3_req[7] | c2_t3_req[8] | c2_t3_req[9]
+      | c2_t3_req[10] | c2_t3_req[11] | c2_t3_req[12] | c2_t3_req[13] | c2_t3_req[14];
   assign t11_ptr_ge_d = t11_accept ? t11_win_below : t11_ptr_ge_q;
   assign t11_grant = {16{t11_credit & ~sd_block}} & t11_win;
-  assign tlb_bid[11] = |c2_t3_req & t11_credit;
+  assign tlb_bid[11] = (|c2_t3_req) & t11_credit;
   l1tlb_seed001_clustered_tlb u_tlb11 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2909,8 +6380,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c2_load & ~(c2_cand[0] & lp2_q[0] | c2_cand[1] & (lp2_q[0] | lp2_q[1]) | c2_cand[2] & (lp2_q[0] | lp2_q[1] | lp2_q[2]))),
-    .l2_resp_valid_i(l2_resp_valid_i[2] & c2_rtag[5:4] == 2'd3),
+    .l2_take_i(c2_load
+        & ~((c2_cand[0] & lp2_q[0]) | (c2_cand[1] & (lp2_q[0] | lp2_q[1]))
+            | (c2_cand[2] & (lp2_q[0] | lp2_q[1] | lp2_q[2])))),
+    .l2_resp_valid_i(l2_resp_valid_i[2] & (c2_rtag[5:4] == 2'd3)),
     .l2_resp_mshr_i(c2_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[107:72]),
     .l2_resp_perm_i(l2_resp_perm_i[17:12]),
@@ -2938,7 +6411,8 @@ module l1tlb_seed001_clustered (
     .pick_hi_i(t11_win)
   );
   assign c2_evict = {t11_evict, t10_evict, t9_evict, t8_evict};
-  assign c2_evict_vpn = {{t11_evict_vh, 2'd3}, {t10_evict_vh, 2'd2}, {t9_evict_vh, 2'd1}, {t8_evict_vh, 2'd0}};
+  assign c2_evict_vpn = {{t11_evict_vh, 2'd3}, {t10_evict_vh, 2'd2}, {t9_evict_vh, 2'd1},
+      {t8_evict_vh, 2'd0}};
   assign c2_evict_vmid = {t11_evict_vmid, t10_evict_vmid, t9_evict_vmid, t8_evict_vmid};
   assign c2_evict_ppn = {t11_evict_ppn, t10_evict_ppn, t9_evict_ppn, t8_evict_ppn};
   assign c2_evict_perm = {t11_evict_perm, t10_evict_perm, t9_evict_perm, t8_evict_perm};
@@ -2948,7 +6422,8 @@ module l1tlb_seed001_clustered (
   assign u32_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u32_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u32_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u32_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u32_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u32_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u32_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u32_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -2958,7 +6433,8 @@ module l1tlb_seed001_clustered (
   assign u33_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u33_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u33_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u33_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u33_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u33_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u33_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u33_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -2968,7 +6444,8 @@ module l1tlb_seed001_clustered (
   assign u34_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u34_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u34_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u34_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u34_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u34_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u34_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u34_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -2978,7 +6455,8 @@ module l1tlb_seed001_clustered (
   assign u35_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u35_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u35_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u35_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u35_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u35_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u35_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u35_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -2988,7 +6466,8 @@ module l1tlb_seed001_clustered (
   assign u36_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u36_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u36_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u36_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u36_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u36_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u36_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u36_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -2998,7 +6477,8 @@ module l1tlb_seed001_clustered (
   assign u37_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u37_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u37_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u37_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u37_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u37_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u37_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u37_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -3008,7 +6488,8 @@ module l1tlb_seed001_clustered (
   assign u38_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u38_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u38_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u38_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u38_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u38_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u38_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u38_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -3018,7 +6499,8 @@ module l1tlb_seed001_clustered (
   assign u39_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u39_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u39_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u39_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u39_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u39_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u39_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u39_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -3028,7 +6510,8 @@ module l1tlb_seed001_clustered (
   assign u40_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u40_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u40_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u40_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u40_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u40_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u40_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u40_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -3038,7 +6521,8 @@ module l1tlb_seed001_clustered (
   assign u41_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u41_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u41_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u41_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u41_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u41_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u41_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u41_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -3048,7 +6532,8 @@ module l1tlb_seed001_clustered (
   assign u42_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u42_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u42_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u42_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u42_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u42_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u42_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u42_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -3058,7 +6543,8 @@ module l1tlb_seed001_clustered (
   assign u43_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u43_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u43_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u43_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u43_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u43_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u43_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u43_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -3068,7 +6554,8 @@ module l1tlb_seed001_clustered (
   assign u44_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u44_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u44_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u44_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u44_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u44_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u44_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u44_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -3078,7 +6565,8 @@ module l1tlb_seed001_clustered (
   assign u45_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u45_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u45_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u45_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u45_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u45_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u45_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u45_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -3088,7 +6576,8 @@ module l1tlb_seed001_clustered (
   assign u46_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u46_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u46_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u46_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u46_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u46_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u46_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u46_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -3098,7 +6587,8 @@ module l1tlb_seed001_clustered (
   assign u47_hit_vmid = {t11_hit_vmid, t10_hit_vmid, t9_hit_vmid, t8_hit_vmid};
   assign u47_hit_ppn = {t11_hit_ppn, t10_hit_ppn, t9_hit_ppn, t8_hit_ppn};
   assign u47_hit_perm = {t11_hit_perm, t10_hit_perm, t9_hit_perm, t8_hit_perm};
-  assign u47_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1}, {t8_fill_vh, 2'd0}};
+  assign u47_fill_vpn = {{t11_fill_vh, 2'd3}, {t10_fill_vh, 2'd2}, {t9_fill_vh, 2'd1},
+      {t8_fill_vh, 2'd0}};
   assign u47_fill_vmid = {t11_fill_vmid, t10_fill_vmid, t9_fill_vmid, t8_fill_vmid};
   assign u47_fill_ppn = {t11_fill_ppn, t10_fill_ppn, t9_fill_ppn, t8_fill_ppn};
   assign u47_fill_perm = {t11_fill_perm, t10_fill_perm, t9_fill_perm, t8_fill_perm};
@@ -3150,55 +6640,346 @@ module l1tlb_seed001_clustered (
   assign c3_pick = |c3_pick_masked ? c3_pick_hi : c3_pick_lo;
   assign c3_load = ~q3_v_q | l2_req_ready_i[3];
   assign c3_chosen = |c3_cand;
-  assign lp3_d = c3_load & c3_chosen ? {c3_pick[2:0], c3_pick[3]} : lp3_q;
+  assign lp3_d = (c3_load & c3_chosen) ? {c3_pick[2:0], c3_pick[3]} : lp3_q;
   assign q3_v_d = c3_load ? c3_chosen : q3_v_q;
   assign c3_take = c3_load & c3_chosen;
   assign c3_cand_mshr = {t15_cand_mshr, t14_cand_mshr, t13_cand_mshr, t12_cand_mshr};
-  assign q3_mshr_d = c3_take ? {4{c3_pick[0]}} & c3_cand_mshr[3:0] | {4{c3_pick[1]}} & c3_cand_mshr[7:4] | {4{c3_pick[2]}} & c3_cand_mshr[11:8] | {4{c3_pick[3]}} & c3_cand_mshr[15:12] : q3_mshr_q;
+  assign q3_mshr_d = c3_take ? ({4{c3_pick[0]}} & c3_cand_mshr[3:0])
+      | ({4{c3_pick[1]}} & c3_cand_mshr[7:4]) | ({4{c3_pick[2]}} & c3_cand_mshr[11:8])
+      | ({4{c3_pick[3]}} & c3_cand_mshr[15:12]) : q3_mshr_q;
   assign c3_cand_vh = {t15_cand_vh, t14_cand_vh, t13_cand_vh, t12_cand_vh};
-  assign q3_vh_d = c3_take ? {34{c3_pick[0]}} & c3_cand_vh[33:0] | {34{c3_pick[1]}} & c3_cand_vh[67:34] | {34{c3_pick[2]}} & c3_cand_vh[101:68] | {34{c3_pick[3]}} & c3_cand_vh[135:102] : q3_vh_q;
+  assign q3_vh_d = c3_take ? ({34{c3_pick[0]}} & c3_cand_vh[33:0])
+      | ({34{c3_pick[1]}} & c3_cand_vh[67:34]) | ({34{c3_pick[2]}} & c3_cand_vh[101:68])
+      | ({34{c3_pick[3]}} & c3_cand_vh[135:102]) : q3_vh_q;
   assign c3_cand_vmid = {t15_cand_vmid, t14_cand_vmid, t13_cand_vmid, t12_cand_vmid};
-  assign q3_vmid_d = c3_take ? {2{c3_pick[0]}} & c3_cand_vmid[1:0] | {2{c3_pick[1]}} & c3_cand_vmid[3:2] | {2{c3_pick[2]}} & c3_cand_vmid[5:4] | {2{c3_pick[3]}} & c3_cand_vmid[7:6] : q3_vmid_q;
+  assign q3_vmid_d = c3_take ? ({2{c3_pick[0]}} & c3_cand_vmid[1:0])
+      | ({2{c3_pick[1]}} & c3_cand_vmid[3:2]) | ({2{c3_pick[2]}} & c3_cand_vmid[5:4])
+      | ({2{c3_pick[3]}} & c3_cand_vmid[7:6]) : q3_vmid_q;
   assign q3_k_d = c3_take ? {c3_pick[2] | c3_pick[3], c3_pick[1] | c3_pick[3]} : q3_k_q;
-  assign c3_t0_req = {ib_head_home_q[252], ib_head_home_q[248], ib_head_home_q[244], ib_head_home_q[240], ib_head_home_q[236], ib_head_home_q[232], ib_head_home_q[228], ib_head_home_q[224], ib_head_home_q[220], ib_head_home_q[216], ib_head_home_q[212], ib_head_home_q[208], ib_head_home_q[204], ib_head_home_q[200], ib_head_home_q[196], ib_head_home_q[192]};
-  assign t12_accept = |c3_t0_req & t12_credit & ~sd_block;
-  assign t12_win[0] = c3_t0_req[0] & ~(c3_t0_req[1] & t12_ptr_ge_q[1] & ~t12_ptr_ge_q[0] | c3_t0_req[2] & t12_ptr_ge_q[2] & ~t12_ptr_ge_q[0] | c3_t0_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[0] | c3_t0_req[4] & t12_ptr_ge_q[4] & ~t12_ptr_ge_q[0] | c3_t0_req[5] & t12_ptr_ge_q[5] & ~t12_ptr_ge_q[0] | c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[0] | c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[0] | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[0] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[0] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[0] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[0] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[0] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[0] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[0] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[0]);
-  assign t12_win[1] = c3_t0_req[1] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[1] | t12_ptr_ge_q[0]) | c3_t0_req[2] & t12_ptr_ge_q[2] & ~t12_ptr_ge_q[1] | c3_t0_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[1] | c3_t0_req[4] & t12_ptr_ge_q[4] & ~t12_ptr_ge_q[1] | c3_t0_req[5] & t12_ptr_ge_q[5] & ~t12_ptr_ge_q[1] | c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[1] | c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[1] | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[1] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[1] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[1] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[1] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[1] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[1] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[1] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[1]);
-  assign t12_win[2] = c3_t0_req[2] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[2] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[2] | t12_ptr_ge_q[1]) | c3_t0_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[2] | c3_t0_req[4] & t12_ptr_ge_q[4] & ~t12_ptr_ge_q[2] | c3_t0_req[5] & t12_ptr_ge_q[5] & ~t12_ptr_ge_q[2] | c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[2] | c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[2] | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[2] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[2] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[2] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[2] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[2] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[2] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[2] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[2]);
-  assign t12_win[3] = c3_t0_req[3] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[2]) | c3_t0_req[4] & t12_ptr_ge_q[4] & ~t12_ptr_ge_q[3] | c3_t0_req[5] & t12_ptr_ge_q[5] & ~t12_ptr_ge_q[3] | c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[3] | c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[3] | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[3] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[3] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[3] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[3] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[3] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[3] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[3] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[3]);
-  assign t12_win[4] = c3_t0_req[4] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[4] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[4] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[4] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[4] | t12_ptr_ge_q[3]) | c3_t0_req[5] & t12_ptr_ge_q[5] & ~t12_ptr_ge_q[4] | c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[4] | c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[4] | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[4] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[4] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[4] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[4] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[4] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[4] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[4] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[4]);
-  assign t12_win[5] = c3_t0_req[5] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[5] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[5] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[5] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[5] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[5] | t12_ptr_ge_q[4]) | c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[5] | c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[5] | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[5] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[5] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[5] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[5] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[5] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[5] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[5] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[5]);
-  assign t12_win[6] = c3_t0_req[6] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[5]) | c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[6] | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[6] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[6] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[6] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[6] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[6] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[6] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[6] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[6]);
-  assign t12_win[7] = c3_t0_req[7] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[6]) | c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[7] | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[7] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[7] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[7] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[7] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[7] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[7] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[7]);
-  assign t12_win[8] = c3_t0_req[8] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[7]) | c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[8] | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[8] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[8] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[8] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[8] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[8] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[8]);
-  assign t12_win[9] = c3_t0_req[9] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[7]) | c3_t0_req[8] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[8]) | c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[9] | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[9] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[9] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[9] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[9] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[9]);
-  assign t12_win[10] = c3_t0_req[10] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[7]) | c3_t0_req[8] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[8]) | c3_t0_req[9] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[9]) | c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[10] | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[10] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[10] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[10] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[10]);
-  assign t12_win[11] = c3_t0_req[11] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[7]) | c3_t0_req[8] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[8]) | c3_t0_req[9] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[9]) | c3_t0_req[10] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[10]) | c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[11] | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[11] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[11] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[11]);
-  assign t12_win[12] = c3_t0_req[12] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[7]) | c3_t0_req[8] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[8]) | c3_t0_req[9] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[9]) | c3_t0_req[10] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[10]) | c3_t0_req[11] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[11]) | c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[12] | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[12] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[12]);
-  assign t12_win[13] = c3_t0_req[13] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[7]) | c3_t0_req[8] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[8]) | c3_t0_req[9] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[9]) | c3_t0_req[10] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[10]) | c3_t0_req[11] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[11]) | c3_t0_req[12] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[12]) | c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[13] | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[13]);
-  assign t12_win[14] = c3_t0_req[14] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[7]) | c3_t0_req[8] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[8]) | c3_t0_req[9] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[9]) | c3_t0_req[10] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[10]) | c3_t0_req[11] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[11]) | c3_t0_req[12] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[12]) | c3_t0_req[13] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[13]) | c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[14]);
-  assign t12_win[15] = c3_t0_req[15] & ~(c3_t0_req[0] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[0]) | c3_t0_req[1] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[1]) | c3_t0_req[2] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[2]) | c3_t0_req[3] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[3]) | c3_t0_req[4] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[4]) | c3_t0_req[5] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[5]) | c3_t0_req[6] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[6]) | c3_t0_req[7] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[7]) | c3_t0_req[8] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[8]) | c3_t0_req[9] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[9]) | c3_t0_req[10] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[10]) | c3_t0_req[11] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[11]) | c3_t0_req[12] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[12]) | c3_t0_req[13] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[13]) | c3_t0_req[14] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[14]));
+  assign c3_t0_req = {ib_head_home_q[252], ib_head_home_q[248], ib_head_home_q[244],
+      ib_head_home_q[240], ib_head_home_q[236], ib_head_home_q[232], ib_head_home_q[228],
+      ib_head_home_q[224], ib_head_home_q[220], ib_head_home_q[216], ib_head_home_q[212],
+      ib_head_home_q[208], ib_head_home_q[204], ib_head_home_q[200], ib_head_home_q[196],
+      ib_head_home_q[192]};
+  assign t12_accept = (|c3_t0_req) & t12_credit & ~sd_block;
+  assign t12_win[0] = c3_t0_req[0]
+      & ~((c3_t0_req[1] & t12_ptr_ge_q[1] & ~t12_ptr_ge_q[0])
+          | (c3_t0_req[2] & t12_ptr_ge_q[2] & ~t12_ptr_ge_q[0])
+          | (c3_t0_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[0])
+          | (c3_t0_req[4] & t12_ptr_ge_q[4] & ~t12_ptr_ge_q[0])
+          | (c3_t0_req[5] & t12_ptr_ge_q[5] & ~t12_ptr_ge_q[0])
+          | (c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[0])
+          | (c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[0])
+          | (c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[0])
+          | (c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[0])
+          | (c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[0])
+          | (c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[0])
+          | (c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[0])
+          | (c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[0])
+          | (c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[0])
+          | (c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[0]));
+  assign t12_win[1] = c3_t0_req[1]
+      & ~((c3_t0_req[0] & (~t12_ptr_ge_q[1] | t12_ptr_ge_q[0]))
+          | (c3_t0_req[2] & t12_ptr_ge_q[2] & ~t12_ptr_ge_q[1])
+          | (c3_t0_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[1])
+          | (c3_t0_req[4] & t12_ptr_ge_q[4] & ~t12_ptr_ge_q[1])
+          | (c3_t0_req[5] & t12_ptr_ge_q[5] & ~t12_ptr_ge_q[1])
+          | (c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[1])
+          | (c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[1])
+          | (c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[1])
+          | (c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[1])
+          | (c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[1])
+          | (c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[1])
+          | (c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[1])
+          | (c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[1])
+          | (c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[1])
+          | (c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[1]));
+  assign t12_win[2] = c3_t0_req[2]
+      & ~((c3_t0_req[0] & (~t12_ptr_ge_q[2] | t12_ptr_ge_q[0]))
+          | (c3_t0_req[1] & (~t12_ptr_ge_q[2] | t12_ptr_ge_q[1]))
+          | (c3_t0_req[3] & t12_ptr_ge_q[3] & ~t12_ptr_ge_q[2])
+          | (c3_t0_req[4] & t12_ptr_ge_q[4] & ~t12_ptr_ge_q[2])
+          | (c3_t0_req[5] & t12_ptr_ge_q[5] & ~t12_ptr_ge_q[2])
+          | (c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[2])
+          | (c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[2])
+          | (c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[2])
+          | (c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[2])
+          | (c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[2])
+          | (c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[2])
+          | (c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[2])
+          | (c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[2])
+          | (c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[2])
+          | (c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[2]));
+  assign t12_win[3] = c3_t0_req[3]
+      & ~((c3_t0_req[0] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[0]))
+          | (c3_t0_req[1] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[1]))
+          | (c3_t0_req[2] & (~t12_ptr_ge_q[3] | t12_ptr_ge_q[2]))
+          | (c3_t0_req[4] & t12_ptr_ge_q[4] & ~t12_ptr_ge_q[3])
+          | (c3_t0_req[5] & t12_ptr_ge_q[5] & ~t12_ptr_ge_q[3])
+          | (c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[3])
+          | (c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[3])
+          | (c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[3])
+          | (c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[3])
+          | (c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[3])
+          | (c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[3])
+          | (c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[3])
+          | (c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[3])
+          | (c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[3])
+          | (c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[3]));
+  assign t12_win[4] = c3_t0_req[4]
+      & ~((c3_t0_req[0] & (~t12_ptr_ge_q[4] | t12_ptr_ge_q[0]))
+          | (c3_t0_req[1] & (~t12_ptr_ge_q[4] | t12_ptr_ge_q[1]))
+          | (c3_t0_req[2] & (~t12_ptr_ge_q[4] | t12_ptr_ge_q[2]))
+          | (c3_t0_req[3] & (~t12_ptr_ge_q[4] | t12_ptr_ge_q[3]))
+          | (c3_t0_req[5] & t12_ptr_ge_q[5] & ~t12_ptr_ge_q[4])
+          | (c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[4])
+          | (c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[4])
+          | (c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[4])
+          | (c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[4])
+          | (c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[4])
+          | (c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[4])
+          | (c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[4])
+          | (c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[4])
+          | (c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[4])
+          | (c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[4]));
+  assign t12_win[5] = c3_t0_req[5]
+      & ~((c3_t0_req[0] & (~t12_ptr_ge_q[5] | t12_ptr_ge_q[0]))
+          | (c3_t0_req[1] & (~t12_ptr_ge_q[5] | t12_ptr_ge_q[1]))
+          | (c3_t0_req[2] & (~t12_ptr_ge_q[5] | t12_ptr_ge_q[2]))
+          | (c3_t0_req[3] & (~t12_ptr_ge_q[5] | t12_ptr_ge_q[3]))
+          | (c3_t0_req[4] & (~t12_ptr_ge_q[5] | t12_ptr_ge_q[4]))
+          | (c3_t0_req[6] & t12_ptr_ge_q[6] & ~t12_ptr_ge_q[5])
+          | (c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[5])
+          | (c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[5])
+          | (c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[5])
+          | (c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[5])
+          | (c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[5])
+          | (c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[5])
+          | (c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[5])
+          | (c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[5])
+          | (c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[5]));
+  assign t12_win[6] = c3_t0_req[6]
+      & ~((c3_t0_req[0] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[0]))
+          | (c3_t0_req[1] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[1]))
+          | (c3_t0_req[2] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[2]))
+          | (c3_t0_req[3] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[3]))
+          | (c3_t0_req[4] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[4]))
+          | (c3_t0_req[5] & (~t12_ptr_ge_q[6] | t12_ptr_ge_q[5]))
+          | (c3_t0_req[7] & t12_ptr_ge_q[7] & ~t12_ptr_ge_q[6])
+          | (c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[6])
+          | (c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[6])
+          | (c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[6])
+          | (c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[6])
+          | (c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[6])
+          | (c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[6])
+          | (c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[6])
+          | (c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[6]));
+  assign t12_win[7] = c3_t0_req[7]
+      & ~((c3_t0_req[0] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[0]))
+          | (c3_t0_req[1] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[1]))
+          | (c3_t0_req[2] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[2]))
+          | (c3_t0_req[3] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[3]))
+          | (c3_t0_req[4] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[4]))
+          | (c3_t0_req[5] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[5]))
+          | (c3_t0_req[6] & (~t12_ptr_ge_q[7] | t12_ptr_ge_q[6]))
+          | (c3_t0_req[8] & t12_ptr_ge_q[8] & ~t12_ptr_ge_q[7])
+          | (c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[7])
+          | (c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[7])
+          | (c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[7])
+          | (c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[7])
+          | (c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[7])
+          | (c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[7])
+          | (c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[7]));
+  assign t12_win[8] = c3_t0_req[8]
+      & ~((c3_t0_req[0] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[0]))
+          | (c3_t0_req[1] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[1]))
+          | (c3_t0_req[2] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[2]))
+          | (c3_t0_req[3] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[3]))
+          | (c3_t0_req[4] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[4]))
+          | (c3_t0_req[5] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[5]))
+          | (c3_t0_req[6] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[6]))
+          | (c3_t0_req[7] & (~t12_ptr_ge_q[8] | t12_ptr_ge_q[7]))
+          | (c3_t0_req[9] & t12_ptr_ge_q[9] & ~t12_ptr_ge_q[8])
+          | (c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[8])
+          | (c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[8])
+          | (c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[8])
+          | (c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[8])
+          | (c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[8])
+          | (c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[8]));
+  assign t12_win[9] = c3_t0_req[9]
+      & ~((c3_t0_req[0] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[0]))
+          | (c3_t0_req[1] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[1]))
+          | (c3_t0_req[2] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[2]))
+          | (c3_t0_req[3] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[3]))
+          | (c3_t0_req[4] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[4]))
+          | (c3_t0_req[5] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[5]))
+          | (c3_t0_req[6] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[6]))
+          | (c3_t0_req[7] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[7]))
+          | (c3_t0_req[8] & (~t12_ptr_ge_q[9] | t12_ptr_ge_q[8]))
+          | (c3_t0_req[10] & t12_ptr_ge_q[10] & ~t12_ptr_ge_q[9])
+          | (c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[9])
+          | (c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[9])
+          | (c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[9])
+          | (c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[9])
+          | (c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[9]));
+  assign t12_win[10] = c3_t0_req[10]
+      & ~((c3_t0_req[0] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[0]))
+          | (c3_t0_req[1] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[1]))
+          | (c3_t0_req[2] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[2]))
+          | (c3_t0_req[3] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[3]))
+          | (c3_t0_req[4] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[4]))
+          | (c3_t0_req[5] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[5]))
+          | (c3_t0_req[6] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[6]))
+          | (c3_t0_req[7] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[7]))
+          | (c3_t0_req[8] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[8]))
+          | (c3_t0_req[9] & (~t12_ptr_ge_q[10] | t12_ptr_ge_q[9]))
+          | (c3_t0_req[11] & t12_ptr_ge_q[11] & ~t12_ptr_ge_q[10])
+          | (c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[10])
+          | (c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[10])
+          | (c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[10])
+          | (c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[10]));
+  assign t12_win[11] = c3_t0_req[11]
+      & ~((c3_t0_req[0] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[0]))
+          | (c3_t0_req[1] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[1]))
+          | (c3_t0_req[2] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[2]))
+          | (c3_t0_req[3] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[3]))
+          | (c3_t0_req[4] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[4]))
+          | (c3_t0_req[5] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[5]))
+          | (c3_t0_req[6] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[6]))
+          | (c3_t0_req[7] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[7]))
+          | (c3_t0_req[8] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[8]))
+          | (c3_t0_req[9] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[9]))
+          | (c3_t0_req[10] & (~t12_ptr_ge_q[11] | t12_ptr_ge_q[10]))
+          | (c3_t0_req[12] & t12_ptr_ge_q[12] & ~t12_ptr_ge_q[11])
+          | (c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[11])
+          | (c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[11])
+          | (c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[11]));
+  assign t12_win[12] = c3_t0_req[12]
+      & ~((c3_t0_req[0] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[0]))
+          | (c3_t0_req[1] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[1]))
+          | (c3_t0_req[2] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[2]))
+          | (c3_t0_req[3] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[3]))
+          | (c3_t0_req[4] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[4]))
+          | (c3_t0_req[5] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[5]))
+          | (c3_t0_req[6] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[6]))
+          | (c3_t0_req[7] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[7]))
+          | (c3_t0_req[8] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[8]))
+          | (c3_t0_req[9] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[9]))
+          | (c3_t0_req[10] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[10]))
+          | (c3_t0_req[11] & (~t12_ptr_ge_q[12] | t12_ptr_ge_q[11]))
+          | (c3_t0_req[13] & t12_ptr_ge_q[13] & ~t12_ptr_ge_q[12])
+          | (c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[12])
+          | (c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[12]));
+  assign t12_win[13] = c3_t0_req[13]
+      & ~((c3_t0_req[0] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[0]))
+          | (c3_t0_req[1] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[1]))
+          | (c3_t0_req[2] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[2]))
+          | (c3_t0_req[3] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[3]))
+          | (c3_t0_req[4] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[4]))
+          | (c3_t0_req[5] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[5]))
+          | (c3_t0_req[6] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[6]))
+          | (c3_t0_req[7] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[7]))
+          | (c3_t0_req[8] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[8]))
+          | (c3_t0_req[9] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[9]))
+          | (c3_t0_req[10] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[10]))
+          | (c3_t0_req[11] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[11]))
+          | (c3_t0_req[12] & (~t12_ptr_ge_q[13] | t12_ptr_ge_q[12]))
+          | (c3_t0_req[14] & t12_ptr_ge_q[14] & ~t12_ptr_ge_q[13])
+          | (c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[13]));
+  assign t12_win[14] = c3_t0_req[14]
+      & ~((c3_t0_req[0] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[0]))
+          | (c3_t0_req[1] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[1]))
+          | (c3_t0_req[2] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[2]))
+          | (c3_t0_req[3] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[3]))
+          | (c3_t0_req[4] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[4]))
+          | (c3_t0_req[5] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[5]))
+          | (c3_t0_req[6] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[6]))
+          | (c3_t0_req[7] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[7]))
+          | (c3_t0_req[8] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[8]))
+          | (c3_t0_req[9] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[9]))
+          | (c3_t0_req[10] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[10]))
+          | (c3_t0_req[11] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[11]))
+          | (c3_t0_req[12] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[12]))
+          | (c3_t0_req[13] & (~t12_ptr_ge_q[14] | t12_ptr_ge_q[13]))
+          | (c3_t0_req[15] & t12_ptr_ge_q[15] & ~t12_ptr_ge_q[14]));
+  assign t12_win[15] = c3_t0_req[15]
+      & ~((c3_t0_req[0] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[0]))
+          | (c3_t0_req[1] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[1]))
+          | (c3_t0_req[2] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[2]))
+          | (c3_t0_req[3] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[3]))
+          | (c3_t0_req[4] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[4]))
+          | (c3_t0_req[5] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[5]))
+          | (c3_t0_req[6] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[6]))
+          | (c3_t0_req[7] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[7]))
+          | (c3_t0_req[8] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[8]))
+          | (c3_t0_req[9] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[9]))
+          | (c3_t0_req[10] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[10]))
+          | (c3_t0_req[11] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[11]))
+          | (c3_t0_req[12] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[12]))
+          | (c3_t0_req[13] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[13]))
+          | (c3_t0_req[14] & (~t12_ptr_ge_q[15] | t12_ptr_ge_q[14])));
   assign t12_win_hi = c3_t0_req & t12_ptr_ge_q;
   assign t12_win_any_hi = |t12_win_hi;
   assign t12_win_below[0] = t12_win_any_hi ? 1'b0 : 1'b0;
   assign t12_win_below[1] = t12_win_any_hi ? t12_win_hi[0] : c3_t0_req[0];
-  assign t12_win_below[2] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] : c3_t0_req[0] | c3_t0_req[1];
-  assign t12_win_below[3] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2];
-  assign t12_win_below[4] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3];
-  assign t12_win_below[5] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4];
-  assign t12_win_below[6] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5];
-  assign t12_win_below[7] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6];
-  assign t12_win_below[8] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7];
-  assign t12_win_below[9] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] | t12_win_hi[8] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8];
-  assign t12_win_below[10] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] | t12_win_hi[8] | t12_win_hi[9] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9];
-  assign t12_win_below[11] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] | t12_win_hi[8] | t12_win_hi[9] | t12_win_hi[10] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9] | c3_t0_req[10];
-  assign t12_win_below[12] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] | t12_win_hi[8] | t12_win_hi[9] | t12_win_hi[10] | t12_win_hi[11] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9] | c3_t0_req[10] | c3_t0_req[11];
-  assign t12_win_below[13] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] | t12_win_hi[8] | t12_win_hi[9] | t12_win_hi[10] | t12_win_hi[11] | t12_win_hi[12] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9] | c3_t0_req[10] | c3_t0_req[11] | c3_t0_req[12];
-  assign t12_win_below[14] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] | t12_win_hi[8] | t12_win_hi[9] | t12_win_hi[10] | t12_win_hi[11] | t12_win_hi[12] | t12_win_hi[13] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9] | c3_t0_req[10] | c3_t0_req[11] | c3_t0_req[12] | c3_t0_req[13];
-  assign t12_win_below[15] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2] | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] | t12_win_hi[8] | t12_win_hi[9] | t12_win_hi[10] | t12_win_hi[11] | t12_win_hi[12] | t12_win_hi[13] | t12_win_hi[14] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9] | c3_t0_req[10] | c3_t0_req[11] | c3_t0_req[12] | c3_t0_req[13] | c3_t0_req[14];
+  assign t12_win_below[2] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] : c3_t0_req[0]
+      | c3_t0_req[1];
+  assign t12_win_below[3] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2]
+      : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2];
+  assign t12_win_below[4] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2]
+      | t12_win_hi[3] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3];
+  assign t12_win_below[5] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2]
+      | t12_win_hi[3] | t12_win_hi[4] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3]
+      | c3_t0_req[4];
+  assign t12_win_below[6] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2]
+      | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2]
+      | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5];
+  assign t12_win_below[7] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2]
+      | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] : c3_t0_req[0] | c3_t0_req[1]
+      | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6];
+  assign t12_win_below[8] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2]
+      | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7] : c3_t0_req[0]
+      | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6]
+      | c3_t0_req[7];
+  assign t12_win_below[9] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2]
+      | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7]
+      | t12_win_hi[8] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4]
+      | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8];
+  assign t12_win_below[10] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2]
+      | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7]
+      | t12_win_hi[8] | t12_win_hi[9] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3]
+      | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9];
+  assign t12_win_below[11] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2]
+      | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7]
+      | t12_win_hi[8] | t12_win_hi[9] | t12_win_hi[10] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2]
+      | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8]
+      | c3_t0_req[9] | c3_t0_req[10];
+  assign t12_win_below[12] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2]
+      | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7]
+      | t12_win_hi[8] | t12_win_hi[9] | t12_win_hi[10] | t12_win_hi[11] : c3_t0_req[0]
+      | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6]
+      | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9] | c3_t0_req[10] | c3_t0_req[11];
+  assign t12_win_below[13] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2]
+      | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7]
+      | t12_win_hi[8] | t12_win_hi[9] | t12_win_hi[10] | t12_win_hi[11] | t12_win_hi[12]
+      : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4] | c3_t0_req[5]
+      | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9] | c3_t0_req[10] | c3_t0_req[11]
+      | c3_t0_req[12];
+  assign t12_win_below[14] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2]
+      | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7]
+      | t12_win_hi[8] | t12_win_hi[9] | t12_win_hi[10] | t12_win_hi[11] | t12_win_hi[12]
+      | t12_win_hi[13] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3] | c3_t0_req[4]
+      | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9] | c3_t0_req[10]
+      | c3_t0_req[11] | c3_t0_req[12] | c3_t0_req[13];
+  assign t12_win_below[15] = t12_win_any_hi ? t12_win_hi[0] | t12_win_hi[1] | t12_win_hi[2]
+      | t12_win_hi[3] | t12_win_hi[4] | t12_win_hi[5] | t12_win_hi[6] | t12_win_hi[7]
+      | t12_win_hi[8] | t12_win_hi[9] | t12_win_hi[10] | t12_win_hi[11] | t12_win_hi[12]
+      | t12_win_hi[13] | t12_win_hi[14] : c3_t0_req[0] | c3_t0_req[1] | c3_t0_req[2] | c3_t0_req[3]
+      | c3_t0_req[4] | c3_t0_req[5] | c3_t0_req[6] | c3_t0_req[7] | c3_t0_req[8] | c3_t0_req[9]
+      | c3_t0_req[10] | c3_t0_req[11] | c3_t0_req[12] | c3_t0_req[13] | c3_t0_req[14];
   assign t12_ptr_ge_d = t12_accept ? t12_win_below : t12_ptr_ge_q;
   assign t12_grant = {16{t12_credit & ~sd_block}} & t12_win;
-  assign tlb_bid[12] = |c3_t0_req & t12_credit;
+  assign tlb_bid[12] = (|c3_t0_req) & t12_credit;
   l1tlb_seed001_clustered_tlb u_tlb12 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3211,8 +6992,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c3_load & ~(c3_cand[1] & lp3_q[1] | c3_cand[2] & (lp3_q[1] | lp3_q[2]) | c3_cand[3] & (lp3_q[1] | lp3_q[2] | lp3_q[3]))),
-    .l2_resp_valid_i(l2_resp_valid_i[3] & c3_rtag[5:4] == 2'd0),
+    .l2_take_i(c3_load
+        & ~((c3_cand[1] & lp3_q[1]) | (c3_cand[2] & (lp3_q[1] | lp3_q[2]))
+            | (c3_cand[3] & (lp3_q[1] | lp3_q[2] | lp3_q[3])))),
+    .l2_resp_valid_i(l2_resp_valid_i[3] & (c3_rtag[5:4] == 2'd0)),
     .l2_resp_mshr_i(c3_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
@@ -3239,45 +7022,330 @@ module l1tlb_seed001_clustered (
     .evict_perm_o(t12_evict_perm),
     .pick_hi_i(t12_win)
   );
-  assign c3_t1_req = {ib_head_home_q[253], ib_head_home_q[249], ib_head_home_q[245], ib_head_home_q[241], ib_head_home_q[237], ib_head_home_q[233], ib_head_home_q[229], ib_head_home_q[225], ib_head_home_q[221], ib_head_home_q[217], ib_head_home_q[213], ib_head_home_q[209], ib_head_home_q[205], ib_head_home_q[201], ib_head_home_q[197], ib_head_home_q[193]};
-  assign t13_accept = |c3_t1_req & t13_credit & ~sd_block;
-  assign t13_win[0] = c3_t1_req[0] & ~(c3_t1_req[1] & t13_ptr_ge_q[1] & ~t13_ptr_ge_q[0] | c3_t1_req[2] & t13_ptr_ge_q[2] & ~t13_ptr_ge_q[0] | c3_t1_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[0] | c3_t1_req[4] & t13_ptr_ge_q[4] & ~t13_ptr_ge_q[0] | c3_t1_req[5] & t13_ptr_ge_q[5] & ~t13_ptr_ge_q[0] | c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[0] | c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[0] | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[0] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[0] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[0] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[0] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[0] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[0] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[0] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[0]);
-  assign t13_win[1] = c3_t1_req[1] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[1] | t13_ptr_ge_q[0]) | c3_t1_req[2] & t13_ptr_ge_q[2] & ~t13_ptr_ge_q[1] | c3_t1_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[1] | c3_t1_req[4] & t13_ptr_ge_q[4] & ~t13_ptr_ge_q[1] | c3_t1_req[5] & t13_ptr_ge_q[5] & ~t13_ptr_ge_q[1] | c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[1] | c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[1] | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[1] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[1] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[1] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[1] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[1] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[1] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[1] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[1]);
-  assign t13_win[2] = c3_t1_req[2] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[2] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[2] | t13_ptr_ge_q[1]) | c3_t1_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[2] | c3_t1_req[4] & t13_ptr_ge_q[4] & ~t13_ptr_ge_q[2] | c3_t1_req[5] & t13_ptr_ge_q[5] & ~t13_ptr_ge_q[2] | c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[2] | c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[2] | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[2] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[2] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[2] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[2] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[2] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[2] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[2] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[2]);
-  assign t13_win[3] = c3_t1_req[3] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[2]) | c3_t1_req[4] & t13_ptr_ge_q[4] & ~t13_ptr_ge_q[3] | c3_t1_req[5] & t13_ptr_ge_q[5] & ~t13_ptr_ge_q[3] | c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[3] | c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[3] | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[3] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[3] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[3] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[3] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[3] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[3] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[3] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[3]);
-  assign t13_win[4] = c3_t1_req[4] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[4] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[4] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[4] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[4] | t13_ptr_ge_q[3]) | c3_t1_req[5] & t13_ptr_ge_q[5] & ~t13_ptr_ge_q[4] | c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[4] | c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[4] | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[4] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[4] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[4] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[4] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[4] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[4] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[4] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[4]);
-  assign t13_win[5] = c3_t1_req[5] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[5] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[5] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[5] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[5] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[5] | t13_ptr_ge_q[4]) | c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[5] | c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[5] | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[5] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[5] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[5] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[5] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[5] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[5] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[5] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[5]);
-  assign t13_win[6] = c3_t1_req[6] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[5]) | c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[6] | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[6] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[6] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[6] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[6] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[6] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[6] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[6] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[6]);
-  assign t13_win[7] = c3_t1_req[7] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[6]) | c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[7] | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[7] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[7] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[7] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[7] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[7] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[7] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[7]);
-  assign t13_win[8] = c3_t1_req[8] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[7]) | c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[8] | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[8] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[8] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[8] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[8] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[8] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[8]);
-  assign t13_win[9] = c3_t1_req[9] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[7]) | c3_t1_req[8] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[8]) | c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[9] | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[9] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[9] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[9] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[9] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[9]);
-  assign t13_win[10] = c3_t1_req[10] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[7]) | c3_t1_req[8] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[8]) | c3_t1_req[9] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[9]) | c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[10] | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[10] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[10] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[10] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[10]);
-  assign t13_win[11] = c3_t1_req[11] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[7]) | c3_t1_req[8] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[8]) | c3_t1_req[9] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[9]) | c3_t1_req[10] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[10]) | c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[11] | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[11] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[11] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[11]);
-  assign t13_win[12] = c3_t1_req[12] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[7]) | c3_t1_req[8] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[8]) | c3_t1_req[9] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[9]) | c3_t1_req[10] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[10]) | c3_t1_req[11] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[11]) | c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[12] | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[12] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[12]);
-  assign t13_win[13] = c3_t1_req[13] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[7]) | c3_t1_req[8] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[8]) | c3_t1_req[9] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[9]) | c3_t1_req[10] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[10]) | c3_t1_req[11] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[11]) | c3_t1_req[12] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[12]) | c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[13] | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[13]);
-  assign t13_win[14] = c3_t1_req[14] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[7]) | c3_t1_req[8] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[8]) | c3_t1_req[9] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[9]) | c3_t1_req[10] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[10]) | c3_t1_req[11] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[11]) | c3_t1_req[12] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[12]) | c3_t1_req[13] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[13]) | c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[14]);
-  assign t13_win[15] = c3_t1_req[15] & ~(c3_t1_req[0] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[0]) | c3_t1_req[1] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[1]) | c3_t1_req[2] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[2]) | c3_t1_req[3] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[3]) | c3_t1_req[4] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[4]) | c3_t1_req[5] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[5]) | c3_t1_req[6] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[6]) | c3_t1_req[7] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[7]) | c3_t1_req[8] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[8]) | c3_t1_req[9] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[9]) | c3_t1_req[10] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[10]) | c3_t1_req[11] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[11]) | c3_t1_req[12] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[12]) | c3_t1_req[13] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[13]) | c3_t1_req[14] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[14]));
+  assign c3_t1_req = {ib_head_home_q[253], ib_head_home_q[249], ib_head_home_q[245],
+      ib_head_home_q[241], ib_head_home_q[237], ib_head_home_q[233], ib_head_home_q[229],
+      ib_head_home_q[225], ib_head_home_q[221], ib_head_home_q[217], ib_head_home_q[213],
+      ib_head_home_q[209], ib_head_home_q[205], ib_head_home_q[201], ib_head_home_q[197],
+      ib_head_home_q[193]};
+  assign t13_accept = (|c3_t1_req) & t13_credit & ~sd_block;
+  assign t13_win[0] = c3_t1_req[0]
+      & ~((c3_t1_req[1] & t13_ptr_ge_q[1] & ~t13_ptr_ge_q[0])
+          | (c3_t1_req[2] & t13_ptr_ge_q[2] & ~t13_ptr_ge_q[0])
+          | (c3_t1_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[0])
+          | (c3_t1_req[4] & t13_ptr_ge_q[4] & ~t13_ptr_ge_q[0])
+          | (c3_t1_req[5] & t13_ptr_ge_q[5] & ~t13_ptr_ge_q[0])
+          | (c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[0])
+          | (c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[0])
+          | (c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[0])
+          | (c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[0])
+          | (c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[0])
+          | (c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[0])
+          | (c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[0])
+          | (c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[0])
+          | (c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[0])
+          | (c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[0]));
+  assign t13_win[1] = c3_t1_req[1]
+      & ~((c3_t1_req[0] & (~t13_ptr_ge_q[1] | t13_ptr_ge_q[0]))
+          | (c3_t1_req[2] & t13_ptr_ge_q[2] & ~t13_ptr_ge_q[1])
+          | (c3_t1_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[1])
+          | (c3_t1_req[4] & t13_ptr_ge_q[4] & ~t13_ptr_ge_q[1])
+          | (c3_t1_req[5] & t13_ptr_ge_q[5] & ~t13_ptr_ge_q[1])
+          | (c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[1])
+          | (c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[1])
+          | (c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[1])
+          | (c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[1])
+          | (c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[1])
+          | (c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[1])
+          | (c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[1])
+          | (c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[1])
+          | (c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[1])
+          | (c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[1]));
+  assign t13_win[2] = c3_t1_req[2]
+      & ~((c3_t1_req[0] & (~t13_ptr_ge_q[2] | t13_ptr_ge_q[0]))
+          | (c3_t1_req[1] & (~t13_ptr_ge_q[2] | t13_ptr_ge_q[1]))
+          | (c3_t1_req[3] & t13_ptr_ge_q[3] & ~t13_ptr_ge_q[2])
+          | (c3_t1_req[4] & t13_ptr_ge_q[4] & ~t13_ptr_ge_q[2])
+          | (c3_t1_req[5] & t13_ptr_ge_q[5] & ~t13_ptr_ge_q[2])
+          | (c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[2])
+          | (c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[2])
+          | (c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[2])
+          | (c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[2])
+          | (c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[2])
+          | (c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[2])
+          | (c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[2])
+          | (c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[2])
+          | (c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[2])
+          | (c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[2]));
+  assign t13_win[3] = c3_t1_req[3]
+      & ~((c3_t1_req[0] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[0]))
+          | (c3_t1_req[1] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[1]))
+          | (c3_t1_req[2] & (~t13_ptr_ge_q[3] | t13_ptr_ge_q[2]))
+          | (c3_t1_req[4] & t13_ptr_ge_q[4] & ~t13_ptr_ge_q[3])
+          | (c3_t1_req[5] & t13_ptr_ge_q[5] & ~t13_ptr_ge_q[3])
+          | (c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[3])
+          | (c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[3])
+          | (c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[3])
+          | (c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[3])
+          | (c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[3])
+          | (c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[3])
+          | (c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[3])
+          | (c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[3])
+          | (c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[3])
+          | (c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[3]));
+  assign t13_win[4] = c3_t1_req[4]
+      & ~((c3_t1_req[0] & (~t13_ptr_ge_q[4] | t13_ptr_ge_q[0]))
+          | (c3_t1_req[1] & (~t13_ptr_ge_q[4] | t13_ptr_ge_q[1]))
+          | (c3_t1_req[2] & (~t13_ptr_ge_q[4] | t13_ptr_ge_q[2]))
+          | (c3_t1_req[3] & (~t13_ptr_ge_q[4] | t13_ptr_ge_q[3]))
+          | (c3_t1_req[5] & t13_ptr_ge_q[5] & ~t13_ptr_ge_q[4])
+          | (c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[4])
+          | (c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[4])
+          | (c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[4])
+          | (c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[4])
+          | (c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[4])
+          | (c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[4])
+          | (c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[4])
+          | (c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[4])
+          | (c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[4])
+          | (c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[4]));
+  assign t13_win[5] = c3_t1_req[5]
+      & ~((c3_t1_req[0] & (~t13_ptr_ge_q[5] | t13_ptr_ge_q[0]))
+          | (c3_t1_req[1] & (~t13_ptr_ge_q[5] | t13_ptr_ge_q[1]))
+          | (c3_t1_req[2] & (~t13_ptr_ge_q[5] | t13_ptr_ge_q[2]))
+          | (c3_t1_req[3] & (~t13_ptr_ge_q[5] | t13_ptr_ge_q[3]))
+          | (c3_t1_req[4] & (~t13_ptr_ge_q[5] | t13_ptr_ge_q[4]))
+          | (c3_t1_req[6] & t13_ptr_ge_q[6] & ~t13_ptr_ge_q[5])
+          | (c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[5])
+          | (c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[5])
+          | (c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[5])
+          | (c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[5])
+          | (c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[5])
+          | (c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[5])
+          | (c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[5])
+          | (c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[5])
+          | (c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[5]));
+  assign t13_win[6] = c3_t1_req[6]
+      & ~((c3_t1_req[0] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[0]))
+          | (c3_t1_req[1] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[1]))
+          | (c3_t1_req[2] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[2]))
+          | (c3_t1_req[3] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[3]))
+          | (c3_t1_req[4] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[4]))
+          | (c3_t1_req[5] & (~t13_ptr_ge_q[6] | t13_ptr_ge_q[5]))
+          | (c3_t1_req[7] & t13_ptr_ge_q[7] & ~t13_ptr_ge_q[6])
+          | (c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[6])
+          | (c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[6])
+          | (c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[6])
+          | (c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[6])
+          | (c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[6])
+          | (c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[6])
+          | (c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[6])
+          | (c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[6]));
+  assign t13_win[7] = c3_t1_req[7]
+      & ~((c3_t1_req[0] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[0]))
+          | (c3_t1_req[1] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[1]))
+          | (c3_t1_req[2] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[2]))
+          | (c3_t1_req[3] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[3]))
+          | (c3_t1_req[4] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[4]))
+          | (c3_t1_req[5] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[5]))
+          | (c3_t1_req[6] & (~t13_ptr_ge_q[7] | t13_ptr_ge_q[6]))
+          | (c3_t1_req[8] & t13_ptr_ge_q[8] & ~t13_ptr_ge_q[7])
+          | (c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[7])
+          | (c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[7])
+          | (c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[7])
+          | (c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[7])
+          | (c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[7])
+          | (c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[7])
+          | (c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[7]));
+  assign t13_win[8] = c3_t1_req[8]
+      & ~((c3_t1_req[0] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[0]))
+          | (c3_t1_req[1] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[1]))
+          | (c3_t1_req[2] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[2]))
+          | (c3_t1_req[3] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[3]))
+          | (c3_t1_req[4] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[4]))
+          | (c3_t1_req[5] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[5]))
+          | (c3_t1_req[6] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[6]))
+          | (c3_t1_req[7] & (~t13_ptr_ge_q[8] | t13_ptr_ge_q[7]))
+          | (c3_t1_req[9] & t13_ptr_ge_q[9] & ~t13_ptr_ge_q[8])
+          | (c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[8])
+          | (c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[8])
+          | (c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[8])
+          | (c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[8])
+          | (c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[8])
+          | (c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[8]));
+  assign t13_win[9] = c3_t1_req[9]
+      & ~((c3_t1_req[0] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[0]))
+          | (c3_t1_req[1] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[1]))
+          | (c3_t1_req[2] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[2]))
+          | (c3_t1_req[3] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[3]))
+          | (c3_t1_req[4] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[4]))
+          | (c3_t1_req[5] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[5]))
+          | (c3_t1_req[6] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[6]))
+          | (c3_t1_req[7] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[7]))
+          | (c3_t1_req[8] & (~t13_ptr_ge_q[9] | t13_ptr_ge_q[8]))
+          | (c3_t1_req[10] & t13_ptr_ge_q[10] & ~t13_ptr_ge_q[9])
+          | (c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[9])
+          | (c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[9])
+          | (c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[9])
+          | (c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[9])
+          | (c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[9]));
+  assign t13_win[10] = c3_t1_req[10]
+      & ~((c3_t1_req[0] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[0]))
+          | (c3_t1_req[1] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[1]))
+          | (c3_t1_req[2] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[2]))
+          | (c3_t1_req[3] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[3]))
+          | (c3_t1_req[4] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[4]))
+          | (c3_t1_req[5] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[5]))
+          | (c3_t1_req[6] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[6]))
+          | (c3_t1_req[7] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[7]))
+          | (c3_t1_req[8] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[8]))
+          | (c3_t1_req[9] & (~t13_ptr_ge_q[10] | t13_ptr_ge_q[9]))
+          | (c3_t1_req[11] & t13_ptr_ge_q[11] & ~t13_ptr_ge_q[10])
+          | (c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[10])
+          | (c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[10])
+          | (c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[10])
+          | (c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[10]));
+  assign t13_win[11] = c3_t1_req[11]
+      & ~((c3_t1_req[0] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[0]))
+          | (c3_t1_req[1] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[1]))
+          | (c3_t1_req[2] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[2]))
+          | (c3_t1_req[3] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[3]))
+          | (c3_t1_req[4] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[4]))
+          | (c3_t1_req[5] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[5]))
+          | (c3_t1_req[6] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[6]))
+          | (c3_t1_req[7] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[7]))
+          | (c3_t1_req[8] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[8]))
+          | (c3_t1_req[9] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[9]))
+          | (c3_t1_req[10] & (~t13_ptr_ge_q[11] | t13_ptr_ge_q[10]))
+          | (c3_t1_req[12] & t13_ptr_ge_q[12] & ~t13_ptr_ge_q[11])
+          | (c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[11])
+          | (c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[11])
+          | (c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[11]));
+  assign t13_win[12] = c3_t1_req[12]
+      & ~((c3_t1_req[0] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[0]))
+          | (c3_t1_req[1] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[1]))
+          | (c3_t1_req[2] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[2]))
+          | (c3_t1_req[3] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[3]))
+          | (c3_t1_req[4] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[4]))
+          | (c3_t1_req[5] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[5]))
+          | (c3_t1_req[6] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[6]))
+          | (c3_t1_req[7] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[7]))
+          | (c3_t1_req[8] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[8]))
+          | (c3_t1_req[9] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[9]))
+          | (c3_t1_req[10] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[10]))
+          | (c3_t1_req[11] & (~t13_ptr_ge_q[12] | t13_ptr_ge_q[11]))
+          | (c3_t1_req[13] & t13_ptr_ge_q[13] & ~t13_ptr_ge_q[12])
+          | (c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[12])
+          | (c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[12]));
+  assign t13_win[13] = c3_t1_req[13]
+      & ~((c3_t1_req[0] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[0]))
+          | (c3_t1_req[1] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[1]))
+          | (c3_t1_req[2] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[2]))
+          | (c3_t1_req[3] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[3]))
+          | (c3_t1_req[4] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[4]))
+          | (c3_t1_req[5] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[5]))
+          | (c3_t1_req[6] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[6]))
+          | (c3_t1_req[7] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[7]))
+          | (c3_t1_req[8] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[8]))
+          | (c3_t1_req[9] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[9]))
+          | (c3_t1_req[10] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[10]))
+          | (c3_t1_req[11] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[11]))
+          | (c3_t1_req[12] & (~t13_ptr_ge_q[13] | t13_ptr_ge_q[12]))
+          | (c3_t1_req[14] & t13_ptr_ge_q[14] & ~t13_ptr_ge_q[13])
+          | (c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[13]));
+  assign t13_win[14] = c3_t1_req[14]
+      & ~((c3_t1_req[0] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[0]))
+          | (c3_t1_req[1] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[1]))
+          | (c3_t1_req[2] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[2]))
+          | (c3_t1_req[3] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[3]))
+          | (c3_t1_req[4] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[4]))
+          | (c3_t1_req[5] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[5]))
+          | (c3_t1_req[6] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[6]))
+          | (c3_t1_req[7] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[7]))
+          | (c3_t1_req[8] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[8]))
+          | (c3_t1_req[9] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[9]))
+          | (c3_t1_req[10] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[10]))
+          | (c3_t1_req[11] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[11]))
+          | (c3_t1_req[12] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[12]))
+          | (c3_t1_req[13] & (~t13_ptr_ge_q[14] | t13_ptr_ge_q[13]))
+          | (c3_t1_req[15] & t13_ptr_ge_q[15] & ~t13_ptr_ge_q[14]));
+  assign t13_win[15] = c3_t1_req[15]
+      & ~((c3_t1_req[0] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[0]))
+          | (c3_t1_req[1] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[1]))
+          | (c3_t1_req[2] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[2]))
+          | (c3_t1_req[3] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[3]))
+          | (c3_t1_req[4] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[4]))
+          | (c3_t1_req[5] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[5]))
+          | (c3_t1_req[6] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[6]))
+          | (c3_t1_req[7] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[7]))
+          | (c3_t1_req[8] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[8]))
+          | (c3_t1_req[9] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[9]))
+          | (c3_t1_req[10] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[10]))
+          | (c3_t1_req[11] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[11]))
+          | (c3_t1_req[12] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[12]))
+          | (c3_t1_req[13] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[13]))
+          | (c3_t1_req[14] & (~t13_ptr_ge_q[15] | t13_ptr_ge_q[14])));
   assign t13_win_hi = c3_t1_req & t13_ptr_ge_q;
   assign t13_win_any_hi = |t13_win_hi;
   assign t13_win_below[0] = t13_win_any_hi ? 1'b0 : 1'b0;
   assign t13_win_below[1] = t13_win_any_hi ? t13_win_hi[0] : c3_t1_req[0];
-  assign t13_win_below[2] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] : c3_t1_req[0] | c3_t1_req[1];
-  assign t13_win_below[3] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2];
-  assign t13_win_below[4] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3];
-  assign t13_win_below[5] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4];
-  assign t13_win_below[6] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5];
-  assign t13_win_below[7] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6];
-  assign t13_win_below[8] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7];
-  assign t13_win_below[9] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] | t13_win_hi[8] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8];
-  assign t13_win_below[10] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] | t13_win_hi[8] | t13_win_hi[9] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9];
-  assign t13_win_below[11] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] | t13_win_hi[8] | t13_win_hi[9] | t13_win_hi[10] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9] | c3_t1_req[10];
-  assign t13_win_below[12] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] | t13_win_hi[8] | t13_win_hi[9] | t13_win_hi[10] | t13_win_hi[11] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9] | c3_t1_req[10] | c3_t1_req[11];
-  assign t13_win_below[13] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] | t13_win_hi[8] | t13_win_hi[9] | t13_win_hi[10] | t13_win_hi[11] | t13_win_hi[12] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9] | c3_t1_req[10] | c3_t1_req[11] | c3_t1_req[12];
-  assign t13_win_below[14] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] | t13_win_hi[8] | t13_win_hi[9] | t13_win_hi[10] | t13_win_hi[11] | t13_win_hi[12] | t13_win_hi[13] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9] | c3_t1_req[10] | c3_t1_req[11] | c3_t1_req[12] | c3_t1_req[13];
-  assign t13_win_below[15] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2] | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] | t13_win_hi[8] | t13_win_hi[9] | t13_win_hi[10] | t13_win_hi[11] | t13_win_hi[12] | t13_win_hi[13] | t13_win_hi[14] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9] | c3_t1_req[10] | c3_t1_req[11] | c3_t1_req[12] | c3_t1_req[13] | c3_t1_req[14];
+  assign t13_win_below[2] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] : c3_t1_req[0]
+      | c3_t1_req[1];
+  assign t13_win_below[3] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2]
+      : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2];
+  assign t13_win_below[4] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2]
+      | t13_win_hi[3] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3];
+  assign t13_win_below[5] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2]
+      | t13_win_hi[3] | t13_win_hi[4] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3]
+      | c3_t1_req[4];
+  assign t13_win_below[6] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2]
+      | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2]
+      | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5];
+  assign t13_win_below[7] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2]
+      | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] : c3_t1_req[0] | c3_t1_req[1]
+      | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6];
+  assign t13_win_below[8] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2]
+      | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7] : c3_t1_req[0]
+      | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6]
+      | c3_t1_req[7];
+  assign t13_win_below[9] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2]
+      | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7]
+      | t13_win_hi[8] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4]
+      | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8];
+  assign t13_win_below[10] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2]
+      | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7]
+      | t13_win_hi[8] | t13_win_hi[9] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3]
+      | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9];
+  assign t13_win_below[11] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2]
+      | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7]
+      | t13_win_hi[8] | t13_win_hi[9] | t13_win_hi[10] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2]
+      | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8]
+      | c3_t1_req[9] | c3_t1_req[10];
+  assign t13_win_below[12] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2]
+      | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7]
+      | t13_win_hi[8] | t13_win_hi[9] | t13_win_hi[10] | t13_win_hi[11] : c3_t1_req[0]
+      | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6]
+      | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9] | c3_t1_req[10] | c3_t1_req[11];
+  assign t13_win_below[13] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2]
+      | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7]
+      | t13_win_hi[8] | t13_win_hi[9] | t13_win_hi[10] | t13_win_hi[11] | t13_win_hi[12]
+      : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4] | c3_t1_req[5]
+      | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9] | c3_t1_req[10] | c3_t1_req[11]
+      | c3_t1_req[12];
+  assign t13_win_below[14] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2]
+      | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7]
+      | t13_win_hi[8] | t13_win_hi[9] | t13_win_hi[10] | t13_win_hi[11] | t13_win_hi[12]
+      | t13_win_hi[13] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3] | c3_t1_req[4]
+      | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9] | c3_t1_req[10]
+      | c3_t1_req[11] | c3_t1_req[12] | c3_t1_req[13];
+  assign t13_win_below[15] = t13_win_any_hi ? t13_win_hi[0] | t13_win_hi[1] | t13_win_hi[2]
+      | t13_win_hi[3] | t13_win_hi[4] | t13_win_hi[5] | t13_win_hi[6] | t13_win_hi[7]
+      | t13_win_hi[8] | t13_win_hi[9] | t13_win_hi[10] | t13_win_hi[11] | t13_win_hi[12]
+      | t13_win_hi[13] | t13_win_hi[14] : c3_t1_req[0] | c3_t1_req[1] | c3_t1_req[2] | c3_t1_req[3]
+      | c3_t1_req[4] | c3_t1_req[5] | c3_t1_req[6] | c3_t1_req[7] | c3_t1_req[8] | c3_t1_req[9]
+      | c3_t1_req[10] | c3_t1_req[11] | c3_t1_req[12] | c3_t1_req[13] | c3_t1_req[14];
   assign t13_ptr_ge_d = t13_accept ? t13_win_below : t13_ptr_ge_q;
   assign t13_grant = {16{t13_credit & ~sd_block}} & t13_win;
-  assign tlb_bid[13] = |c3_t1_req & t13_credit;
+  assign tlb_bid[13] = (|c3_t1_req) & t13_credit;
   l1tlb_seed001_clustered_tlb u_tlb13 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3290,8 +7358,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c3_load & ~(c3_cand[0] & (lp3_q[2] | lp3_q[3] | lp3_q[0]) | c3_cand[2] & lp3_q[2] | c3_cand[3] & (lp3_q[2] | lp3_q[3]))),
-    .l2_resp_valid_i(l2_resp_valid_i[3] & c3_rtag[5:4] == 2'd1),
+    .l2_take_i(c3_load
+        & ~((c3_cand[0] & (lp3_q[2] | lp3_q[3] | lp3_q[0])) | (c3_cand[2] & lp3_q[2])
+            | (c3_cand[3] & (lp3_q[2] | lp3_q[3])))),
+    .l2_resp_valid_i(l2_resp_valid_i[3] & (c3_rtag[5:4] == 2'd1)),
     .l2_resp_mshr_i(c3_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
@@ -3318,45 +7388,330 @@ module l1tlb_seed001_clustered (
     .evict_perm_o(t13_evict_perm),
     .pick_hi_i(t13_win)
   );
-  assign c3_t2_req = {ib_head_home_q[254], ib_head_home_q[250], ib_head_home_q[246], ib_head_home_q[242], ib_head_home_q[238], ib_head_home_q[234], ib_head_home_q[230], ib_head_home_q[226], ib_head_home_q[222], ib_head_home_q[218], ib_head_home_q[214], ib_head_home_q[210], ib_head_home_q[206], ib_head_home_q[202], ib_head_home_q[198], ib_head_home_q[194]};
-  assign t14_accept = |c3_t2_req & t14_credit & ~sd_block;
-  assign t14_win[0] = c3_t2_req[0] & ~(c3_t2_req[1] & t14_ptr_ge_q[1] & ~t14_ptr_ge_q[0] | c3_t2_req[2] & t14_ptr_ge_q[2] & ~t14_ptr_ge_q[0] | c3_t2_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[0] | c3_t2_req[4] & t14_ptr_ge_q[4] & ~t14_ptr_ge_q[0] | c3_t2_req[5] & t14_ptr_ge_q[5] & ~t14_ptr_ge_q[0] | c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[0] | c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[0] | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[0] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[0] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[0] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[0] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[0] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[0] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[0] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[0]);
-  assign t14_win[1] = c3_t2_req[1] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[1] | t14_ptr_ge_q[0]) | c3_t2_req[2] & t14_ptr_ge_q[2] & ~t14_ptr_ge_q[1] | c3_t2_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[1] | c3_t2_req[4] & t14_ptr_ge_q[4] & ~t14_ptr_ge_q[1] | c3_t2_req[5] & t14_ptr_ge_q[5] & ~t14_ptr_ge_q[1] | c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[1] | c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[1] | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[1] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[1] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[1] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[1] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[1] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[1] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[1] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[1]);
-  assign t14_win[2] = c3_t2_req[2] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[2] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[2] | t14_ptr_ge_q[1]) | c3_t2_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[2] | c3_t2_req[4] & t14_ptr_ge_q[4] & ~t14_ptr_ge_q[2] | c3_t2_req[5] & t14_ptr_ge_q[5] & ~t14_ptr_ge_q[2] | c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[2] | c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[2] | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[2] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[2] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[2] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[2] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[2] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[2] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[2] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[2]);
-  assign t14_win[3] = c3_t2_req[3] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[2]) | c3_t2_req[4] & t14_ptr_ge_q[4] & ~t14_ptr_ge_q[3] | c3_t2_req[5] & t14_ptr_ge_q[5] & ~t14_ptr_ge_q[3] | c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[3] | c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[3] | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[3] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[3] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[3] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[3] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[3] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[3] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[3] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[3]);
-  assign t14_win[4] = c3_t2_req[4] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[4] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[4] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[4] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[4] | t14_ptr_ge_q[3]) | c3_t2_req[5] & t14_ptr_ge_q[5] & ~t14_ptr_ge_q[4] | c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[4] | c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[4] | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[4] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[4] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[4] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[4] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[4] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[4] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[4] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[4]);
-  assign t14_win[5] = c3_t2_req[5] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[5] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[5] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[5] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[5] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[5] | t14_ptr_ge_q[4]) | c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[5] | c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[5] | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[5] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[5] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[5] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[5] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[5] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[5] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[5] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[5]);
-  assign t14_win[6] = c3_t2_req[6] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[5]) | c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[6] | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[6] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[6] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[6] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[6] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[6] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[6] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[6] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[6]);
-  assign t14_win[7] = c3_t2_req[7] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[6]) | c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[7] | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[7] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[7] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[7] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[7] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[7] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[7] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[7]);
-  assign t14_win[8] = c3_t2_req[8] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[7]) | c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[8] | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[8] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[8] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[8] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[8] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[8] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[8]);
-  assign t14_win[9] = c3_t2_req[9] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[7]) | c3_t2_req[8] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[8]) | c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[9] | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[9] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[9] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[9] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[9] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[9]);
-  assign t14_win[10] = c3_t2_req[10] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[7]) | c3_t2_req[8] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[8]) | c3_t2_req[9] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[9]) | c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[10] | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[10] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[10] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[10] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[10]);
-  assign t14_win[11] = c3_t2_req[11] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[7]) | c3_t2_req[8] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[8]) | c3_t2_req[9] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[9]) | c3_t2_req[10] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[10]) | c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[11] | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[11] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[11] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[11]);
-  assign t14_win[12] = c3_t2_req[12] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[7]) | c3_t2_req[8] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[8]) | c3_t2_req[9] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[9]) | c3_t2_req[10] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[10]) | c3_t2_req[11] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[11]) | c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[12] | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[12] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[12]);
-  assign t14_win[13] = c3_t2_req[13] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[7]) | c3_t2_req[8] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[8]) | c3_t2_req[9] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[9]) | c3_t2_req[10] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[10]) | c3_t2_req[11] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[11]) | c3_t2_req[12] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[12]) | c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[13] | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[13]);
-  assign t14_win[14] = c3_t2_req[14] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[7]) | c3_t2_req[8] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[8]) | c3_t2_req[9] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[9]) | c3_t2_req[10] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[10]) | c3_t2_req[11] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[11]) | c3_t2_req[12] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[12]) | c3_t2_req[13] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[13]) | c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[14]);
-  assign t14_win[15] = c3_t2_req[15] & ~(c3_t2_req[0] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[0]) | c3_t2_req[1] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[1]) | c3_t2_req[2] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[2]) | c3_t2_req[3] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[3]) | c3_t2_req[4] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[4]) | c3_t2_req[5] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[5]) | c3_t2_req[6] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[6]) | c3_t2_req[7] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[7]) | c3_t2_req[8] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[8]) | c3_t2_req[9] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[9]) | c3_t2_req[10] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[10]) | c3_t2_req[11] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[11]) | c3_t2_req[12] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[12]) | c3_t2_req[13] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[13]) | c3_t2_req[14] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[14]));
+  assign c3_t2_req = {ib_head_home_q[254], ib_head_home_q[250], ib_head_home_q[246],
+      ib_head_home_q[242], ib_head_home_q[238], ib_head_home_q[234], ib_head_home_q[230],
+      ib_head_home_q[226], ib_head_home_q[222], ib_head_home_q[218], ib_head_home_q[214],
+      ib_head_home_q[210], ib_head_home_q[206], ib_head_home_q[202], ib_head_home_q[198],
+      ib_head_home_q[194]};
+  assign t14_accept = (|c3_t2_req) & t14_credit & ~sd_block;
+  assign t14_win[0] = c3_t2_req[0]
+      & ~((c3_t2_req[1] & t14_ptr_ge_q[1] & ~t14_ptr_ge_q[0])
+          | (c3_t2_req[2] & t14_ptr_ge_q[2] & ~t14_ptr_ge_q[0])
+          | (c3_t2_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[0])
+          | (c3_t2_req[4] & t14_ptr_ge_q[4] & ~t14_ptr_ge_q[0])
+          | (c3_t2_req[5] & t14_ptr_ge_q[5] & ~t14_ptr_ge_q[0])
+          | (c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[0])
+          | (c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[0])
+          | (c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[0])
+          | (c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[0])
+          | (c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[0])
+          | (c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[0])
+          | (c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[0])
+          | (c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[0])
+          | (c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[0])
+          | (c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[0]));
+  assign t14_win[1] = c3_t2_req[1]
+      & ~((c3_t2_req[0] & (~t14_ptr_ge_q[1] | t14_ptr_ge_q[0]))
+          | (c3_t2_req[2] & t14_ptr_ge_q[2] & ~t14_ptr_ge_q[1])
+          | (c3_t2_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[1])
+          | (c3_t2_req[4] & t14_ptr_ge_q[4] & ~t14_ptr_ge_q[1])
+          | (c3_t2_req[5] & t14_ptr_ge_q[5] & ~t14_ptr_ge_q[1])
+          | (c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[1])
+          | (c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[1])
+          | (c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[1])
+          | (c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[1])
+          | (c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[1])
+          | (c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[1])
+          | (c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[1])
+          | (c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[1])
+          | (c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[1])
+          | (c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[1]));
+  assign t14_win[2] = c3_t2_req[2]
+      & ~((c3_t2_req[0] & (~t14_ptr_ge_q[2] | t14_ptr_ge_q[0]))
+          | (c3_t2_req[1] & (~t14_ptr_ge_q[2] | t14_ptr_ge_q[1]))
+          | (c3_t2_req[3] & t14_ptr_ge_q[3] & ~t14_ptr_ge_q[2])
+          | (c3_t2_req[4] & t14_ptr_ge_q[4] & ~t14_ptr_ge_q[2])
+          | (c3_t2_req[5] & t14_ptr_ge_q[5] & ~t14_ptr_ge_q[2])
+          | (c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[2])
+          | (c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[2])
+          | (c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[2])
+          | (c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[2])
+          | (c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[2])
+          | (c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[2])
+          | (c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[2])
+          | (c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[2])
+          | (c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[2])
+          | (c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[2]));
+  assign t14_win[3] = c3_t2_req[3]
+      & ~((c3_t2_req[0] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[0]))
+          | (c3_t2_req[1] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[1]))
+          | (c3_t2_req[2] & (~t14_ptr_ge_q[3] | t14_ptr_ge_q[2]))
+          | (c3_t2_req[4] & t14_ptr_ge_q[4] & ~t14_ptr_ge_q[3])
+          | (c3_t2_req[5] & t14_ptr_ge_q[5] & ~t14_ptr_ge_q[3])
+          | (c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[3])
+          | (c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[3])
+          | (c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[3])
+          | (c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[3])
+          | (c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[3])
+          | (c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[3])
+          | (c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[3])
+          | (c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[3])
+          | (c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[3])
+          | (c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[3]));
+  assign t14_win[4] = c3_t2_req[4]
+      & ~((c3_t2_req[0] & (~t14_ptr_ge_q[4] | t14_ptr_ge_q[0]))
+          | (c3_t2_req[1] & (~t14_ptr_ge_q[4] | t14_ptr_ge_q[1]))
+          | (c3_t2_req[2] & (~t14_ptr_ge_q[4] | t14_ptr_ge_q[2]))
+          | (c3_t2_req[3] & (~t14_ptr_ge_q[4] | t14_ptr_ge_q[3]))
+          | (c3_t2_req[5] & t14_ptr_ge_q[5] & ~t14_ptr_ge_q[4])
+          | (c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[4])
+          | (c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[4])
+          | (c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[4])
+          | (c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[4])
+          | (c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[4])
+          | (c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[4])
+          | (c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[4])
+          | (c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[4])
+          | (c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[4])
+          | (c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[4]));
+  assign t14_win[5] = c3_t2_req[5]
+      & ~((c3_t2_req[0] & (~t14_ptr_ge_q[5] | t14_ptr_ge_q[0]))
+          | (c3_t2_req[1] & (~t14_ptr_ge_q[5] | t14_ptr_ge_q[1]))
+          | (c3_t2_req[2] & (~t14_ptr_ge_q[5] | t14_ptr_ge_q[2]))
+          | (c3_t2_req[3] & (~t14_ptr_ge_q[5] | t14_ptr_ge_q[3]))
+          | (c3_t2_req[4] & (~t14_ptr_ge_q[5] | t14_ptr_ge_q[4]))
+          | (c3_t2_req[6] & t14_ptr_ge_q[6] & ~t14_ptr_ge_q[5])
+          | (c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[5])
+          | (c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[5])
+          | (c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[5])
+          | (c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[5])
+          | (c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[5])
+          | (c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[5])
+          | (c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[5])
+          | (c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[5])
+          | (c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[5]));
+  assign t14_win[6] = c3_t2_req[6]
+      & ~((c3_t2_req[0] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[0]))
+          | (c3_t2_req[1] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[1]))
+          | (c3_t2_req[2] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[2]))
+          | (c3_t2_req[3] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[3]))
+          | (c3_t2_req[4] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[4]))
+          | (c3_t2_req[5] & (~t14_ptr_ge_q[6] | t14_ptr_ge_q[5]))
+          | (c3_t2_req[7] & t14_ptr_ge_q[7] & ~t14_ptr_ge_q[6])
+          | (c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[6])
+          | (c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[6])
+          | (c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[6])
+          | (c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[6])
+          | (c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[6])
+          | (c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[6])
+          | (c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[6])
+          | (c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[6]));
+  assign t14_win[7] = c3_t2_req[7]
+      & ~((c3_t2_req[0] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[0]))
+          | (c3_t2_req[1] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[1]))
+          | (c3_t2_req[2] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[2]))
+          | (c3_t2_req[3] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[3]))
+          | (c3_t2_req[4] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[4]))
+          | (c3_t2_req[5] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[5]))
+          | (c3_t2_req[6] & (~t14_ptr_ge_q[7] | t14_ptr_ge_q[6]))
+          | (c3_t2_req[8] & t14_ptr_ge_q[8] & ~t14_ptr_ge_q[7])
+          | (c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[7])
+          | (c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[7])
+          | (c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[7])
+          | (c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[7])
+          | (c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[7])
+          | (c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[7])
+          | (c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[7]));
+  assign t14_win[8] = c3_t2_req[8]
+      & ~((c3_t2_req[0] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[0]))
+          | (c3_t2_req[1] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[1]))
+          | (c3_t2_req[2] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[2]))
+          | (c3_t2_req[3] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[3]))
+          | (c3_t2_req[4] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[4]))
+          | (c3_t2_req[5] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[5]))
+          | (c3_t2_req[6] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[6]))
+          | (c3_t2_req[7] & (~t14_ptr_ge_q[8] | t14_ptr_ge_q[7]))
+          | (c3_t2_req[9] & t14_ptr_ge_q[9] & ~t14_ptr_ge_q[8])
+          | (c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[8])
+          | (c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[8])
+          | (c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[8])
+          | (c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[8])
+          | (c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[8])
+          | (c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[8]));
+  assign t14_win[9] = c3_t2_req[9]
+      & ~((c3_t2_req[0] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[0]))
+          | (c3_t2_req[1] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[1]))
+          | (c3_t2_req[2] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[2]))
+          | (c3_t2_req[3] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[3]))
+          | (c3_t2_req[4] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[4]))
+          | (c3_t2_req[5] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[5]))
+          | (c3_t2_req[6] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[6]))
+          | (c3_t2_req[7] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[7]))
+          | (c3_t2_req[8] & (~t14_ptr_ge_q[9] | t14_ptr_ge_q[8]))
+          | (c3_t2_req[10] & t14_ptr_ge_q[10] & ~t14_ptr_ge_q[9])
+          | (c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[9])
+          | (c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[9])
+          | (c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[9])
+          | (c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[9])
+          | (c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[9]));
+  assign t14_win[10] = c3_t2_req[10]
+      & ~((c3_t2_req[0] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[0]))
+          | (c3_t2_req[1] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[1]))
+          | (c3_t2_req[2] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[2]))
+          | (c3_t2_req[3] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[3]))
+          | (c3_t2_req[4] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[4]))
+          | (c3_t2_req[5] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[5]))
+          | (c3_t2_req[6] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[6]))
+          | (c3_t2_req[7] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[7]))
+          | (c3_t2_req[8] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[8]))
+          | (c3_t2_req[9] & (~t14_ptr_ge_q[10] | t14_ptr_ge_q[9]))
+          | (c3_t2_req[11] & t14_ptr_ge_q[11] & ~t14_ptr_ge_q[10])
+          | (c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[10])
+          | (c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[10])
+          | (c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[10])
+          | (c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[10]));
+  assign t14_win[11] = c3_t2_req[11]
+      & ~((c3_t2_req[0] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[0]))
+          | (c3_t2_req[1] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[1]))
+          | (c3_t2_req[2] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[2]))
+          | (c3_t2_req[3] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[3]))
+          | (c3_t2_req[4] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[4]))
+          | (c3_t2_req[5] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[5]))
+          | (c3_t2_req[6] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[6]))
+          | (c3_t2_req[7] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[7]))
+          | (c3_t2_req[8] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[8]))
+          | (c3_t2_req[9] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[9]))
+          | (c3_t2_req[10] & (~t14_ptr_ge_q[11] | t14_ptr_ge_q[10]))
+          | (c3_t2_req[12] & t14_ptr_ge_q[12] & ~t14_ptr_ge_q[11])
+          | (c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[11])
+          | (c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[11])
+          | (c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[11]));
+  assign t14_win[12] = c3_t2_req[12]
+      & ~((c3_t2_req[0] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[0]))
+          | (c3_t2_req[1] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[1]))
+          | (c3_t2_req[2] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[2]))
+          | (c3_t2_req[3] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[3]))
+          | (c3_t2_req[4] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[4]))
+          | (c3_t2_req[5] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[5]))
+          | (c3_t2_req[6] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[6]))
+          | (c3_t2_req[7] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[7]))
+          | (c3_t2_req[8] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[8]))
+          | (c3_t2_req[9] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[9]))
+          | (c3_t2_req[10] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[10]))
+          | (c3_t2_req[11] & (~t14_ptr_ge_q[12] | t14_ptr_ge_q[11]))
+          | (c3_t2_req[13] & t14_ptr_ge_q[13] & ~t14_ptr_ge_q[12])
+          | (c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[12])
+          | (c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[12]));
+  assign t14_win[13] = c3_t2_req[13]
+      & ~((c3_t2_req[0] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[0]))
+          | (c3_t2_req[1] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[1]))
+          | (c3_t2_req[2] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[2]))
+          | (c3_t2_req[3] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[3]))
+          | (c3_t2_req[4] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[4]))
+          | (c3_t2_req[5] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[5]))
+          | (c3_t2_req[6] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[6]))
+          | (c3_t2_req[7] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[7]))
+          | (c3_t2_req[8] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[8]))
+          | (c3_t2_req[9] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[9]))
+          | (c3_t2_req[10] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[10]))
+          | (c3_t2_req[11] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[11]))
+          | (c3_t2_req[12] & (~t14_ptr_ge_q[13] | t14_ptr_ge_q[12]))
+          | (c3_t2_req[14] & t14_ptr_ge_q[14] & ~t14_ptr_ge_q[13])
+          | (c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[13]));
+  assign t14_win[14] = c3_t2_req[14]
+      & ~((c3_t2_req[0] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[0]))
+          | (c3_t2_req[1] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[1]))
+          | (c3_t2_req[2] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[2]))
+          | (c3_t2_req[3] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[3]))
+          | (c3_t2_req[4] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[4]))
+          | (c3_t2_req[5] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[5]))
+          | (c3_t2_req[6] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[6]))
+          | (c3_t2_req[7] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[7]))
+          | (c3_t2_req[8] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[8]))
+          | (c3_t2_req[9] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[9]))
+          | (c3_t2_req[10] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[10]))
+          | (c3_t2_req[11] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[11]))
+          | (c3_t2_req[12] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[12]))
+          | (c3_t2_req[13] & (~t14_ptr_ge_q[14] | t14_ptr_ge_q[13]))
+          | (c3_t2_req[15] & t14_ptr_ge_q[15] & ~t14_ptr_ge_q[14]));
+  assign t14_win[15] = c3_t2_req[15]
+      & ~((c3_t2_req[0] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[0]))
+          | (c3_t2_req[1] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[1]))
+          | (c3_t2_req[2] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[2]))
+          | (c3_t2_req[3] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[3]))
+          | (c3_t2_req[4] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[4]))
+          | (c3_t2_req[5] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[5]))
+          | (c3_t2_req[6] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[6]))
+          | (c3_t2_req[7] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[7]))
+          | (c3_t2_req[8] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[8]))
+          | (c3_t2_req[9] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[9]))
+          | (c3_t2_req[10] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[10]))
+          | (c3_t2_req[11] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[11]))
+          | (c3_t2_req[12] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[12]))
+          | (c3_t2_req[13] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[13]))
+          | (c3_t2_req[14] & (~t14_ptr_ge_q[15] | t14_ptr_ge_q[14])));
   assign t14_win_hi = c3_t2_req & t14_ptr_ge_q;
   assign t14_win_any_hi = |t14_win_hi;
   assign t14_win_below[0] = t14_win_any_hi ? 1'b0 : 1'b0;
   assign t14_win_below[1] = t14_win_any_hi ? t14_win_hi[0] : c3_t2_req[0];
-  assign t14_win_below[2] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] : c3_t2_req[0] | c3_t2_req[1];
-  assign t14_win_below[3] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2];
-  assign t14_win_below[4] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3];
-  assign t14_win_below[5] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4];
-  assign t14_win_below[6] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5];
-  assign t14_win_below[7] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6];
-  assign t14_win_below[8] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7];
-  assign t14_win_below[9] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] | t14_win_hi[8] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8];
-  assign t14_win_below[10] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] | t14_win_hi[8] | t14_win_hi[9] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9];
-  assign t14_win_below[11] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] | t14_win_hi[8] | t14_win_hi[9] | t14_win_hi[10] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9] | c3_t2_req[10];
-  assign t14_win_below[12] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] | t14_win_hi[8] | t14_win_hi[9] | t14_win_hi[10] | t14_win_hi[11] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9] | c3_t2_req[10] | c3_t2_req[11];
-  assign t14_win_below[13] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] | t14_win_hi[8] | t14_win_hi[9] | t14_win_hi[10] | t14_win_hi[11] | t14_win_hi[12] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9] | c3_t2_req[10] | c3_t2_req[11] | c3_t2_req[12];
-  assign t14_win_below[14] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] | t14_win_hi[8] | t14_win_hi[9] | t14_win_hi[10] | t14_win_hi[11] | t14_win_hi[12] | t14_win_hi[13] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9] | c3_t2_req[10] | c3_t2_req[11] | c3_t2_req[12] | c3_t2_req[13];
-  assign t14_win_below[15] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2] | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] | t14_win_hi[8] | t14_win_hi[9] | t14_win_hi[10] | t14_win_hi[11] | t14_win_hi[12] | t14_win_hi[13] | t14_win_hi[14] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9] | c3_t2_req[10] | c3_t2_req[11] | c3_t2_req[12] | c3_t2_req[13] | c3_t2_req[14];
+  assign t14_win_below[2] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] : c3_t2_req[0]
+      | c3_t2_req[1];
+  assign t14_win_below[3] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2]
+      : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2];
+  assign t14_win_below[4] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2]
+      | t14_win_hi[3] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3];
+  assign t14_win_below[5] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2]
+      | t14_win_hi[3] | t14_win_hi[4] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3]
+      | c3_t2_req[4];
+  assign t14_win_below[6] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2]
+      | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2]
+      | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5];
+  assign t14_win_below[7] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2]
+      | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] : c3_t2_req[0] | c3_t2_req[1]
+      | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6];
+  assign t14_win_below[8] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2]
+      | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7] : c3_t2_req[0]
+      | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6]
+      | c3_t2_req[7];
+  assign t14_win_below[9] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2]
+      | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7]
+      | t14_win_hi[8] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4]
+      | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8];
+  assign t14_win_below[10] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2]
+      | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7]
+      | t14_win_hi[8] | t14_win_hi[9] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3]
+      | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9];
+  assign t14_win_below[11] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2]
+      | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7]
+      | t14_win_hi[8] | t14_win_hi[9] | t14_win_hi[10] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2]
+      | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8]
+      | c3_t2_req[9] | c3_t2_req[10];
+  assign t14_win_below[12] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2]
+      | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7]
+      | t14_win_hi[8] | t14_win_hi[9] | t14_win_hi[10] | t14_win_hi[11] : c3_t2_req[0]
+      | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6]
+      | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9] | c3_t2_req[10] | c3_t2_req[11];
+  assign t14_win_below[13] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2]
+      | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7]
+      | t14_win_hi[8] | t14_win_hi[9] | t14_win_hi[10] | t14_win_hi[11] | t14_win_hi[12]
+      : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4] | c3_t2_req[5]
+      | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9] | c3_t2_req[10] | c3_t2_req[11]
+      | c3_t2_req[12];
+  assign t14_win_below[14] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2]
+      | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7]
+      | t14_win_hi[8] | t14_win_hi[9] | t14_win_hi[10] | t14_win_hi[11] | t14_win_hi[12]
+      | t14_win_hi[13] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3] | c3_t2_req[4]
+      | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9] | c3_t2_req[10]
+      | c3_t2_req[11] | c3_t2_req[12] | c3_t2_req[13];
+  assign t14_win_below[15] = t14_win_any_hi ? t14_win_hi[0] | t14_win_hi[1] | t14_win_hi[2]
+      | t14_win_hi[3] | t14_win_hi[4] | t14_win_hi[5] | t14_win_hi[6] | t14_win_hi[7]
+      | t14_win_hi[8] | t14_win_hi[9] | t14_win_hi[10] | t14_win_hi[11] | t14_win_hi[12]
+      | t14_win_hi[13] | t14_win_hi[14] : c3_t2_req[0] | c3_t2_req[1] | c3_t2_req[2] | c3_t2_req[3]
+      | c3_t2_req[4] | c3_t2_req[5] | c3_t2_req[6] | c3_t2_req[7] | c3_t2_req[8] | c3_t2_req[9]
+      | c3_t2_req[10] | c3_t2_req[11] | c3_t2_req[12] | c3_t2_req[13] | c3_t2_req[14];
   assign t14_ptr_ge_d = t14_accept ? t14_win_below : t14_ptr_ge_q;
   assign t14_grant = {16{t14_credit & ~sd_block}} & t14_win;
-  assign tlb_bid[14] = |c3_t2_req & t14_credit;
+  assign tlb_bid[14] = (|c3_t2_req) & t14_credit;
   l1tlb_seed001_clustered_tlb u_tlb14 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3369,8 +7724,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c3_load & ~(c3_cand[0] & (lp3_q[3] | lp3_q[0]) | c3_cand[1] & (lp3_q[3] | lp3_q[0] | lp3_q[1]) | c3_cand[3] & lp3_q[3])),
-    .l2_resp_valid_i(l2_resp_valid_i[3] & c3_rtag[5:4] == 2'd2),
+    .l2_take_i(c3_load
+        & ~((c3_cand[0] & (lp3_q[3] | lp3_q[0])) | (c3_cand[1] & (lp3_q[3] | lp3_q[0] | lp3_q[1]))
+            | (c3_cand[3] & lp3_q[3]))),
+    .l2_resp_valid_i(l2_resp_valid_i[3] & (c3_rtag[5:4] == 2'd2)),
     .l2_resp_mshr_i(c3_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
@@ -3397,45 +7754,330 @@ module l1tlb_seed001_clustered (
     .evict_perm_o(t14_evict_perm),
     .pick_hi_i(t14_win)
   );
-  assign c3_t3_req = {ib_head_home_q[255], ib_head_home_q[251], ib_head_home_q[247], ib_head_home_q[243], ib_head_home_q[239], ib_head_home_q[235], ib_head_home_q[231], ib_head_home_q[227], ib_head_home_q[223], ib_head_home_q[219], ib_head_home_q[215], ib_head_home_q[211], ib_head_home_q[207], ib_head_home_q[203], ib_head_home_q[199], ib_head_home_q[195]};
-  assign t15_accept = |c3_t3_req & t15_credit & ~sd_block;
-  assign t15_win[0] = c3_t3_req[0] & ~(c3_t3_req[1] & t15_ptr_ge_q[1] & ~t15_ptr_ge_q[0] | c3_t3_req[2] & t15_ptr_ge_q[2] & ~t15_ptr_ge_q[0] | c3_t3_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[0] | c3_t3_req[4] & t15_ptr_ge_q[4] & ~t15_ptr_ge_q[0] | c3_t3_req[5] & t15_ptr_ge_q[5] & ~t15_ptr_ge_q[0] | c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[0] | c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[0] | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[0] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[0] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[0] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[0] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[0] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[0] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[0] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[0]);
-  assign t15_win[1] = c3_t3_req[1] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[1] | t15_ptr_ge_q[0]) | c3_t3_req[2] & t15_ptr_ge_q[2] & ~t15_ptr_ge_q[1] | c3_t3_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[1] | c3_t3_req[4] & t15_ptr_ge_q[4] & ~t15_ptr_ge_q[1] | c3_t3_req[5] & t15_ptr_ge_q[5] & ~t15_ptr_ge_q[1] | c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[1] | c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[1] | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[1] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[1] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[1] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[1] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[1] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[1] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[1] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[1]);
-  assign t15_win[2] = c3_t3_req[2] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[2] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[2] | t15_ptr_ge_q[1]) | c3_t3_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[2] | c3_t3_req[4] & t15_ptr_ge_q[4] & ~t15_ptr_ge_q[2] | c3_t3_req[5] & t15_ptr_ge_q[5] & ~t15_ptr_ge_q[2] | c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[2] | c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[2] | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[2] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[2] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[2] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[2] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[2] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[2] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[2] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[2]);
-  assign t15_win[3] = c3_t3_req[3] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[2]) | c3_t3_req[4] & t15_ptr_ge_q[4] & ~t15_ptr_ge_q[3] | c3_t3_req[5] & t15_ptr_ge_q[5] & ~t15_ptr_ge_q[3] | c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[3] | c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[3] | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[3] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[3] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[3] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[3] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[3] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[3] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[3] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[3]);
-  assign t15_win[4] = c3_t3_req[4] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[4] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[4] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[4] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[4] | t15_ptr_ge_q[3]) | c3_t3_req[5] & t15_ptr_ge_q[5] & ~t15_ptr_ge_q[4] | c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[4] | c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[4] | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[4] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[4] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[4] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[4] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[4] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[4] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[4] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[4]);
-  assign t15_win[5] = c3_t3_req[5] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[5] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[5] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[5] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[5] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[5] | t15_ptr_ge_q[4]) | c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[5] | c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[5] | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[5] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[5] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[5] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[5] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[5] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[5] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[5] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[5]);
-  assign t15_win[6] = c3_t3_req[6] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[5]) | c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[6] | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[6] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[6] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[6] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[6] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[6] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[6] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[6] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[6]);
-  assign t15_win[7] = c3_t3_req[7] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[6]) | c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[7] | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[7] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[7] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[7] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[7] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[7] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[7] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[7]);
-  assign t15_win[8] = c3_t3_req[8] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[7]) | c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[8] | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[8] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[8] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[8] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[8] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[8] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[8]);
-  assign t15_win[9] = c3_t3_req[9] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[7]) | c3_t3_req[8] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[8]) | c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[9] | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[9] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[9] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[9] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[9] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[9]);
-  assign t15_win[10] = c3_t3_req[10] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[7]) | c3_t3_req[8] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[8]) | c3_t3_req[9] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[9]) | c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[10] | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[10] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[10] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[10] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[10]);
-  assign t15_win[11] = c3_t3_req[11] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[7]) | c3_t3_req[8] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[8]) | c3_t3_req[9] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[9]) | c3_t3_req[10] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[10]) | c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[11] | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[11] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[11] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[11]);
-  assign t15_win[12] = c3_t3_req[12] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[7]) | c3_t3_req[8] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[8]) | c3_t3_req[9] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[9]) | c3_t3_req[10] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[10]) | c3_t3_req[11] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[11]) | c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[12] | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[12] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[12]);
-  assign t15_win[13] = c3_t3_req[13] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[7]) | c3_t3_req[8] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[8]) | c3_t3_req[9] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[9]) | c3_t3_req[10] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[10]) | c3_t3_req[11] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[11]) | c3_t3_req[12] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[12]) | c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[13] | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[13]);
-  assign t15_win[14] = c3_t3_req[14] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[7]) | c3_t3_req[8] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[8]) | c3_t3_req[9] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[9]) | c3_t3_req[10] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[10]) | c3_t3_req[11] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[11]) | c3_t3_req[12] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[12]) | c3_t3_req[13] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[13]) | c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[14]);
-  assign t15_win[15] = c3_t3_req[15] & ~(c3_t3_req[0] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[0]) | c3_t3_req[1] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[1]) | c3_t3_req[2] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[2]) | c3_t3_req[3] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[3]) | c3_t3_req[4] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[4]) | c3_t3_req[5] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[5]) | c3_t3_req[6] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[6]) | c3_t3_req[7] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[7]) | c3_t3_req[8] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[8]) | c3_t3_req[9] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[9]) | c3_t3_req[10] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[10]) | c3_t3_req[11] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[11]) | c3_t3_req[12] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[12]) | c3_t3_req[13] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[13]) | c3_t3_req[14] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[14]));
+  assign c3_t3_req = {ib_head_home_q[255], ib_head_home_q[251], ib_head_home_q[247],
+      ib_head_home_q[243], ib_head_home_q[239], ib_head_home_q[235], ib_head_home_q[231],
+      ib_head_home_q[227], ib_head_home_q[223], ib_head_home_q[219], ib_head_home_q[215],
+      ib_head_home_q[211], ib_head_home_q[207], ib_head_home_q[203], ib_head_home_q[199],
+      ib_head_home_q[195]};
+  assign t15_accept = (|c3_t3_req) & t15_credit & ~sd_block;
+  assign t15_win[0] = c3_t3_req[0]
+      & ~((c3_t3_req[1] & t15_ptr_ge_q[1] & ~t15_ptr_ge_q[0])
+          | (c3_t3_req[2] & t15_ptr_ge_q[2] & ~t15_ptr_ge_q[0])
+          | (c3_t3_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[0])
+          | (c3_t3_req[4] & t15_ptr_ge_q[4] & ~t15_ptr_ge_q[0])
+          | (c3_t3_req[5] & t15_ptr_ge_q[5] & ~t15_ptr_ge_q[0])
+          | (c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[0])
+          | (c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[0])
+          | (c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[0])
+          | (c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[0])
+          | (c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[0])
+          | (c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[0])
+          | (c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[0])
+          | (c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[0])
+          | (c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[0])
+          | (c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[0]));
+  assign t15_win[1] = c3_t3_req[1]
+      & ~((c3_t3_req[0] & (~t15_ptr_ge_q[1] | t15_ptr_ge_q[0]))
+          | (c3_t3_req[2] & t15_ptr_ge_q[2] & ~t15_ptr_ge_q[1])
+          | (c3_t3_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[1])
+          | (c3_t3_req[4] & t15_ptr_ge_q[4] & ~t15_ptr_ge_q[1])
+          | (c3_t3_req[5] & t15_ptr_ge_q[5] & ~t15_ptr_ge_q[1])
+          | (c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[1])
+          | (c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[1])
+          | (c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[1])
+          | (c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[1])
+          | (c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[1])
+          | (c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[1])
+          | (c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[1])
+          | (c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[1])
+          | (c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[1])
+          | (c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[1]));
+  assign t15_win[2] = c3_t3_req[2]
+      & ~((c3_t3_req[0] & (~t15_ptr_ge_q[2] | t15_ptr_ge_q[0]))
+          | (c3_t3_req[1] & (~t15_ptr_ge_q[2] | t15_ptr_ge_q[1]))
+          | (c3_t3_req[3] & t15_ptr_ge_q[3] & ~t15_ptr_ge_q[2])
+          | (c3_t3_req[4] & t15_ptr_ge_q[4] & ~t15_ptr_ge_q[2])
+          | (c3_t3_req[5] & t15_ptr_ge_q[5] & ~t15_ptr_ge_q[2])
+          | (c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[2])
+          | (c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[2])
+          | (c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[2])
+          | (c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[2])
+          | (c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[2])
+          | (c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[2])
+          | (c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[2])
+          | (c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[2])
+          | (c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[2])
+          | (c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[2]));
+  assign t15_win[3] = c3_t3_req[3]
+      & ~((c3_t3_req[0] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[0]))
+          | (c3_t3_req[1] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[1]))
+          | (c3_t3_req[2] & (~t15_ptr_ge_q[3] | t15_ptr_ge_q[2]))
+          | (c3_t3_req[4] & t15_ptr_ge_q[4] & ~t15_ptr_ge_q[3])
+          | (c3_t3_req[5] & t15_ptr_ge_q[5] & ~t15_ptr_ge_q[3])
+          | (c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[3])
+          | (c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[3])
+          | (c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[3])
+          | (c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[3])
+          | (c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[3])
+          | (c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[3])
+          | (c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[3])
+          | (c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[3])
+          | (c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[3])
+          | (c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[3]));
+  assign t15_win[4] = c3_t3_req[4]
+      & ~((c3_t3_req[0] & (~t15_ptr_ge_q[4] | t15_ptr_ge_q[0]))
+          | (c3_t3_req[1] & (~t15_ptr_ge_q[4] | t15_ptr_ge_q[1]))
+          | (c3_t3_req[2] & (~t15_ptr_ge_q[4] | t15_ptr_ge_q[2]))
+          | (c3_t3_req[3] & (~t15_ptr_ge_q[4] | t15_ptr_ge_q[3]))
+          | (c3_t3_req[5] & t15_ptr_ge_q[5] & ~t15_ptr_ge_q[4])
+          | (c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[4])
+          | (c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[4])
+          | (c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[4])
+          | (c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[4])
+          | (c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[4])
+          | (c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[4])
+          | (c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[4])
+          | (c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[4])
+          | (c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[4])
+          | (c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[4]));
+  assign t15_win[5] = c3_t3_req[5]
+      & ~((c3_t3_req[0] & (~t15_ptr_ge_q[5] | t15_ptr_ge_q[0]))
+          | (c3_t3_req[1] & (~t15_ptr_ge_q[5] | t15_ptr_ge_q[1]))
+          | (c3_t3_req[2] & (~t15_ptr_ge_q[5] | t15_ptr_ge_q[2]))
+          | (c3_t3_req[3] & (~t15_ptr_ge_q[5] | t15_ptr_ge_q[3]))
+          | (c3_t3_req[4] & (~t15_ptr_ge_q[5] | t15_ptr_ge_q[4]))
+          | (c3_t3_req[6] & t15_ptr_ge_q[6] & ~t15_ptr_ge_q[5])
+          | (c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[5])
+          | (c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[5])
+          | (c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[5])
+          | (c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[5])
+          | (c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[5])
+          | (c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[5])
+          | (c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[5])
+          | (c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[5])
+          | (c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[5]));
+  assign t15_win[6] = c3_t3_req[6]
+      & ~((c3_t3_req[0] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[0]))
+          | (c3_t3_req[1] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[1]))
+          | (c3_t3_req[2] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[2]))
+          | (c3_t3_req[3] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[3]))
+          | (c3_t3_req[4] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[4]))
+          | (c3_t3_req[5] & (~t15_ptr_ge_q[6] | t15_ptr_ge_q[5]))
+          | (c3_t3_req[7] & t15_ptr_ge_q[7] & ~t15_ptr_ge_q[6])
+          | (c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[6])
+          | (c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[6])
+          | (c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[6])
+          | (c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[6])
+          | (c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[6])
+          | (c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[6])
+          | (c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[6])
+          | (c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[6]));
+  assign t15_win[7] = c3_t3_req[7]
+      & ~((c3_t3_req[0] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[0]))
+          | (c3_t3_req[1] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[1]))
+          | (c3_t3_req[2] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[2]))
+          | (c3_t3_req[3] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[3]))
+          | (c3_t3_req[4] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[4]))
+          | (c3_t3_req[5] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[5]))
+          | (c3_t3_req[6] & (~t15_ptr_ge_q[7] | t15_ptr_ge_q[6]))
+          | (c3_t3_req[8] & t15_ptr_ge_q[8] & ~t15_ptr_ge_q[7])
+          | (c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[7])
+          | (c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[7])
+          | (c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[7])
+          | (c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[7])
+          | (c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[7])
+          | (c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[7])
+          | (c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[7]));
+  assign t15_win[8] = c3_t3_req[8]
+      & ~((c3_t3_req[0] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[0]))
+          | (c3_t3_req[1] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[1]))
+          | (c3_t3_req[2] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[2]))
+          | (c3_t3_req[3] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[3]))
+          | (c3_t3_req[4] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[4]))
+          | (c3_t3_req[5] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[5]))
+          | (c3_t3_req[6] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[6]))
+          | (c3_t3_req[7] & (~t15_ptr_ge_q[8] | t15_ptr_ge_q[7]))
+          | (c3_t3_req[9] & t15_ptr_ge_q[9] & ~t15_ptr_ge_q[8])
+          | (c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[8])
+          | (c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[8])
+          | (c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[8])
+          | (c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[8])
+          | (c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[8])
+          | (c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[8]));
+  assign t15_win[9] = c3_t3_req[9]
+      & ~((c3_t3_req[0] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[0]))
+          | (c3_t3_req[1] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[1]))
+          | (c3_t3_req[2] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[2]))
+          | (c3_t3_req[3] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[3]))
+          | (c3_t3_req[4] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[4]))
+          | (c3_t3_req[5] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[5]))
+          | (c3_t3_req[6] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[6]))
+          | (c3_t3_req[7] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[7]))
+          | (c3_t3_req[8] & (~t15_ptr_ge_q[9] | t15_ptr_ge_q[8]))
+          | (c3_t3_req[10] & t15_ptr_ge_q[10] & ~t15_ptr_ge_q[9])
+          | (c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[9])
+          | (c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[9])
+          | (c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[9])
+          | (c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[9])
+          | (c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[9]));
+  assign t15_win[10] = c3_t3_req[10]
+      & ~((c3_t3_req[0] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[0]))
+          | (c3_t3_req[1] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[1]))
+          | (c3_t3_req[2] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[2]))
+          | (c3_t3_req[3] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[3]))
+          | (c3_t3_req[4] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[4]))
+          | (c3_t3_req[5] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[5]))
+          | (c3_t3_req[6] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[6]))
+          | (c3_t3_req[7] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[7]))
+          | (c3_t3_req[8] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[8]))
+          | (c3_t3_req[9] & (~t15_ptr_ge_q[10] | t15_ptr_ge_q[9]))
+          | (c3_t3_req[11] & t15_ptr_ge_q[11] & ~t15_ptr_ge_q[10])
+          | (c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[10])
+          | (c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[10])
+          | (c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[10])
+          | (c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[10]));
+  assign t15_win[11] = c3_t3_req[11]
+      & ~((c3_t3_req[0] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[0]))
+          | (c3_t3_req[1] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[1]))
+          | (c3_t3_req[2] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[2]))
+          | (c3_t3_req[3] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[3]))
+          | (c3_t3_req[4] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[4]))
+          | (c3_t3_req[5] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[5]))
+          | (c3_t3_req[6] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[6]))
+          | (c3_t3_req[7] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[7]))
+          | (c3_t3_req[8] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[8]))
+          | (c3_t3_req[9] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[9]))
+          | (c3_t3_req[10] & (~t15_ptr_ge_q[11] | t15_ptr_ge_q[10]))
+          | (c3_t3_req[12] & t15_ptr_ge_q[12] & ~t15_ptr_ge_q[11])
+          | (c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[11])
+          | (c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[11])
+          | (c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[11]));
+  assign t15_win[12] = c3_t3_req[12]
+      & ~((c3_t3_req[0] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[0]))
+          | (c3_t3_req[1] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[1]))
+          | (c3_t3_req[2] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[2]))
+          | (c3_t3_req[3] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[3]))
+          | (c3_t3_req[4] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[4]))
+          | (c3_t3_req[5] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[5]))
+          | (c3_t3_req[6] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[6]))
+          | (c3_t3_req[7] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[7]))
+          | (c3_t3_req[8] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[8]))
+          | (c3_t3_req[9] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[9]))
+          | (c3_t3_req[10] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[10]))
+          | (c3_t3_req[11] & (~t15_ptr_ge_q[12] | t15_ptr_ge_q[11]))
+          | (c3_t3_req[13] & t15_ptr_ge_q[13] & ~t15_ptr_ge_q[12])
+          | (c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[12])
+          | (c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[12]));
+  assign t15_win[13] = c3_t3_req[13]
+      & ~((c3_t3_req[0] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[0]))
+          | (c3_t3_req[1] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[1]))
+          | (c3_t3_req[2] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[2]))
+          | (c3_t3_req[3] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[3]))
+          | (c3_t3_req[4] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[4]))
+          | (c3_t3_req[5] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[5]))
+          | (c3_t3_req[6] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[6]))
+          | (c3_t3_req[7] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[7]))
+          | (c3_t3_req[8] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[8]))
+          | (c3_t3_req[9] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[9]))
+          | (c3_t3_req[10] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[10]))
+          | (c3_t3_req[11] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[11]))
+          | (c3_t3_req[12] & (~t15_ptr_ge_q[13] | t15_ptr_ge_q[12]))
+          | (c3_t3_req[14] & t15_ptr_ge_q[14] & ~t15_ptr_ge_q[13])
+          | (c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[13]));
+  assign t15_win[14] = c3_t3_req[14]
+      & ~((c3_t3_req[0] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[0]))
+          | (c3_t3_req[1] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[1]))
+          | (c3_t3_req[2] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[2]))
+          | (c3_t3_req[3] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[3]))
+          | (c3_t3_req[4] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[4]))
+          | (c3_t3_req[5] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[5]))
+          | (c3_t3_req[6] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[6]))
+          | (c3_t3_req[7] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[7]))
+          | (c3_t3_req[8] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[8]))
+          | (c3_t3_req[9] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[9]))
+          | (c3_t3_req[10] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[10]))
+          | (c3_t3_req[11] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[11]))
+          | (c3_t3_req[12] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[12]))
+          | (c3_t3_req[13] & (~t15_ptr_ge_q[14] | t15_ptr_ge_q[13]))
+          | (c3_t3_req[15] & t15_ptr_ge_q[15] & ~t15_ptr_ge_q[14]));
+  assign t15_win[15] = c3_t3_req[15]
+      & ~((c3_t3_req[0] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[0]))
+          | (c3_t3_req[1] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[1]))
+          | (c3_t3_req[2] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[2]))
+          | (c3_t3_req[3] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[3]))
+          | (c3_t3_req[4] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[4]))
+          | (c3_t3_req[5] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[5]))
+          | (c3_t3_req[6] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[6]))
+          | (c3_t3_req[7] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[7]))
+          | (c3_t3_req[8] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[8]))
+          | (c3_t3_req[9] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[9]))
+          | (c3_t3_req[10] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[10]))
+          | (c3_t3_req[11] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[11]))
+          | (c3_t3_req[12] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[12]))
+          | (c3_t3_req[13] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[13]))
+          | (c3_t3_req[14] & (~t15_ptr_ge_q[15] | t15_ptr_ge_q[14])));
   assign t15_win_hi = c3_t3_req & t15_ptr_ge_q;
   assign t15_win_any_hi = |t15_win_hi;
   assign t15_win_below[0] = t15_win_any_hi ? 1'b0 : 1'b0;
   assign t15_win_below[1] = t15_win_any_hi ? t15_win_hi[0] : c3_t3_req[0];
-  assign t15_win_below[2] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] : c3_t3_req[0] | c3_t3_req[1];
-  assign t15_win_below[3] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2];
-  assign t15_win_below[4] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3];
-  assign t15_win_below[5] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4];
-  assign t15_win_below[6] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5];
-  assign t15_win_below[7] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6];
-  assign t15_win_below[8] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7];
-  assign t15_win_below[9] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] | t15_win_hi[8] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8];
-  assign t15_win_below[10] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] | t15_win_hi[8] | t15_win_hi[9] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9];
-  assign t15_win_below[11] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] | t15_win_hi[8] | t15_win_hi[9] | t15_win_hi[10] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9] | c3_t3_req[10];
-  assign t15_win_below[12] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] | t15_win_hi[8] | t15_win_hi[9] | t15_win_hi[10] | t15_win_hi[11] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9] | c3_t3_req[10] | c3_t3_req[11];
-  assign t15_win_below[13] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] | t15_win_hi[8] | t15_win_hi[9] | t15_win_hi[10] | t15_win_hi[11] | t15_win_hi[12] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9] | c3_t3_req[10] | c3_t3_req[11] | c3_t3_req[12];
-  assign t15_win_below[14] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] | t15_win_hi[8] | t15_win_hi[9] | t15_win_hi[10] | t15_win_hi[11] | t15_win_hi[12] | t15_win_hi[13] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9] | c3_t3_req[10] | c3_t3_req[11] | c3_t3_req[12] | c3_t3_req[13];
-  assign t15_win_below[15] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2] | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] | t15_win_hi[8] | t15_win_hi[9] | t15_win_hi[10] | t15_win_hi[11] | t15_win_hi[12] | t15_win_hi[13] | t15_win_hi[14] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9] | c3_t3_req[10] | c3_t3_req[11] | c3_t3_req[12] | c3_t3_req[13] | c3_t3_req[14];
+  assign t15_win_below[2] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] : c3_t3_req[0]
+      | c3_t3_req[1];
+  assign t15_win_below[3] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2]
+      : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2];
+  assign t15_win_below[4] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2]
+      | t15_win_hi[3] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3];
+  assign t15_win_below[5] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2]
+      | t15_win_hi[3] | t15_win_hi[4] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3]
+      | c3_t3_req[4];
+  assign t15_win_below[6] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2]
+      | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2]
+      | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5];
+  assign t15_win_below[7] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2]
+      | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] : c3_t3_req[0] | c3_t3_req[1]
+      | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6];
+  assign t15_win_below[8] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2]
+      | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7] : c3_t3_req[0]
+      | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6]
+      | c3_t3_req[7];
+  assign t15_win_below[9] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2]
+      | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7]
+      | t15_win_hi[8] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4]
+      | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8];
+  assign t15_win_below[10] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2]
+      | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7]
+      | t15_win_hi[8] | t15_win_hi[9] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3]
+      | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9];
+  assign t15_win_below[11] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2]
+      | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7]
+      | t15_win_hi[8] | t15_win_hi[9] | t15_win_hi[10] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2]
+      | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8]
+      | c3_t3_req[9] | c3_t3_req[10];
+  assign t15_win_below[12] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2]
+      | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7]
+      | t15_win_hi[8] | t15_win_hi[9] | t15_win_hi[10] | t15_win_hi[11] : c3_t3_req[0]
+      | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6]
+      | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9] | c3_t3_req[10] | c3_t3_req[11];
+  assign t15_win_below[13] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2]
+      | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7]
+      | t15_win_hi[8] | t15_win_hi[9] | t15_win_hi[10] | t15_win_hi[11] | t15_win_hi[12]
+      : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4] | c3_t3_req[5]
+      | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9] | c3_t3_req[10] | c3_t3_req[11]
+      | c3_t3_req[12];
+  assign t15_win_below[14] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2]
+      | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7]
+      | t15_win_hi[8] | t15_win_hi[9] | t15_win_hi[10] | t15_win_hi[11] | t15_win_hi[12]
+      | t15_win_hi[13] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3] | c3_t3_req[4]
+      | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9] | c3_t3_req[10]
+      | c3_t3_req[11] | c3_t3_req[12] | c3_t3_req[13];
+  assign t15_win_below[15] = t15_win_any_hi ? t15_win_hi[0] | t15_win_hi[1] | t15_win_hi[2]
+      | t15_win_hi[3] | t15_win_hi[4] | t15_win_hi[5] | t15_win_hi[6] | t15_win_hi[7]
+      | t15_win_hi[8] | t15_win_hi[9] | t15_win_hi[10] | t15_win_hi[11] | t15_win_hi[12]
+      | t15_win_hi[13] | t15_win_hi[14] : c3_t3_req[0] | c3_t3_req[1] | c3_t3_req[2] | c3_t3_req[3]
+      | c3_t3_req[4] | c3_t3_req[5] | c3_t3_req[6] | c3_t3_req[7] | c3_t3_req[8] | c3_t3_req[9]
+      | c3_t3_req[10] | c3_t3_req[11] | c3_t3_req[12] | c3_t3_req[13] | c3_t3_req[14];
   assign t15_ptr_ge_d = t15_accept ? t15_win_below : t15_ptr_ge_q;
   assign t15_grant = {16{t15_credit & ~sd_block}} & t15_win;
-  assign tlb_bid[15] = |c3_t3_req & t15_credit;
+  assign tlb_bid[15] = (|c3_t3_req) & t15_credit;
   l1tlb_seed001_clustered_tlb u_tlb15 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3448,8 +8090,10 @@ module l1tlb_seed001_clustered (
     .sd_vpn_i(sd_vpn_i),
     .sd_vmid_i(sd_vmid_i),
     .sd_all_next_i(sd_flush_next),
-    .l2_take_i(c3_load & ~(c3_cand[0] & lp3_q[0] | c3_cand[1] & (lp3_q[0] | lp3_q[1]) | c3_cand[2] & (lp3_q[0] | lp3_q[1] | lp3_q[2]))),
-    .l2_resp_valid_i(l2_resp_valid_i[3] & c3_rtag[5:4] == 2'd3),
+    .l2_take_i(c3_load
+        & ~((c3_cand[0] & lp3_q[0]) | (c3_cand[1] & (lp3_q[0] | lp3_q[1]))
+            | (c3_cand[2] & (lp3_q[0] | lp3_q[1] | lp3_q[2])))),
+    .l2_resp_valid_i(l2_resp_valid_i[3] & (c3_rtag[5:4] == 2'd3)),
     .l2_resp_mshr_i(c3_rtag[3:0]),
     .l2_resp_ppn_i(l2_resp_ppn_i[143:108]),
     .l2_resp_perm_i(l2_resp_perm_i[23:18]),
@@ -3477,7 +8121,8 @@ module l1tlb_seed001_clustered (
     .pick_hi_i(t15_win)
   );
   assign c3_evict = {t15_evict, t14_evict, t13_evict, t12_evict};
-  assign c3_evict_vpn = {{t15_evict_vh, 2'd3}, {t14_evict_vh, 2'd2}, {t13_evict_vh, 2'd1}, {t12_evict_vh, 2'd0}};
+  assign c3_evict_vpn = {{t15_evict_vh, 2'd3}, {t14_evict_vh, 2'd2}, {t13_evict_vh, 2'd1},
+      {t12_evict_vh, 2'd0}};
   assign c3_evict_vmid = {t15_evict_vmid, t14_evict_vmid, t13_evict_vmid, t12_evict_vmid};
   assign c3_evict_ppn = {t15_evict_ppn, t14_evict_ppn, t13_evict_ppn, t12_evict_ppn};
   assign c3_evict_perm = {t15_evict_perm, t14_evict_perm, t13_evict_perm, t12_evict_perm};
@@ -3487,7 +8132,8 @@ module l1tlb_seed001_clustered (
   assign u48_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u48_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u48_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u48_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u48_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u48_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u48_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u48_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
@@ -3497,7 +8143,8 @@ module l1tlb_seed001_clustered (
   assign u49_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u49_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u49_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u49_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u49_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u49_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u49_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u49_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
@@ -3507,7 +8154,8 @@ module l1tlb_seed001_clustered (
   assign u50_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u50_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u50_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u50_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u50_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u50_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u50_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u50_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
@@ -3517,7 +8165,8 @@ module l1tlb_seed001_clustered (
   assign u51_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u51_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u51_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u51_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u51_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u51_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u51_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u51_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
@@ -3527,7 +8176,8 @@ module l1tlb_seed001_clustered (
   assign u52_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u52_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u52_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u52_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u52_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u52_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u52_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u52_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
@@ -3537,7 +8187,8 @@ module l1tlb_seed001_clustered (
   assign u53_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u53_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u53_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u53_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u53_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u53_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u53_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u53_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
@@ -3547,7 +8198,8 @@ module l1tlb_seed001_clustered (
   assign u54_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u54_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u54_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u54_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u54_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u54_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u54_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u54_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
@@ -3557,7 +8209,8 @@ module l1tlb_seed001_clustered (
   assign u55_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u55_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u55_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u55_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u55_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u55_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u55_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u55_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
@@ -3567,7 +8220,8 @@ module l1tlb_seed001_clustered (
   assign u56_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u56_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u56_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u56_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u56_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u56_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u56_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u56_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
@@ -3577,7 +8231,8 @@ module l1tlb_seed001_clustered (
   assign u57_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u57_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u57_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u57_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u57_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u57_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u57_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u57_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
@@ -3587,7 +8242,8 @@ module l1tlb_seed001_clustered (
   assign u58_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u58_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u58_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u58_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u58_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u58_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u58_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u58_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
@@ -3597,7 +8253,8 @@ module l1tlb_seed001_clustered (
   assign u59_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u59_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u59_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u59_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u59_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u59_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u59_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u59_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
@@ -3607,7 +8264,8 @@ module l1tlb_seed001_clustered (
   assign u60_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u60_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u60_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u60_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u60_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u60_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u60_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u60_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
@@ -3617,7 +8275,8 @@ module l1tlb_seed001_clustered (
   assign u61_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u61_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u61_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u61_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u61_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u61_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u61_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u61_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
@@ -3627,7 +8286,8 @@ module l1tlb_seed001_clustered (
   assign u62_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u62_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u62_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u62_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u62_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u62_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u62_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u62_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
@@ -3637,49 +8297,1429 @@ module l1tlb_seed001_clustered (
   assign u63_hit_vmid = {t15_hit_vmid, t14_hit_vmid, t13_hit_vmid, t12_hit_vmid};
   assign u63_hit_ppn = {t15_hit_ppn, t14_hit_ppn, t13_hit_ppn, t12_hit_ppn};
   assign u63_hit_perm = {t15_hit_perm, t14_hit_perm, t13_hit_perm, t12_hit_perm};
-  assign u63_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1}, {t12_fill_vh, 2'd0}};
+  assign u63_fill_vpn = {{t15_fill_vh, 2'd3}, {t14_fill_vh, 2'd2}, {t13_fill_vh, 2'd1},
+      {t12_fill_vh, 2'd0}};
   assign u63_fill_vmid = {t15_fill_vmid, t14_fill_vmid, t13_fill_vmid, t12_fill_vmid};
   assign u63_fill_ppn = {t15_fill_ppn, t14_fill_ppn, t13_fill_ppn, t12_fill_ppn};
   assign u63_fill_perm = {t15_fill_perm, t14_fill_perm, t13_fill_perm, t12_fill_perm};
-  assign ib_pop = {t12_grant[15] | t13_grant[15] | t14_grant[15] | t15_grant[15], t12_grant[14] | t13_grant[14] | t14_grant[14] | t15_grant[14], t12_grant[13] | t13_grant[13] | t14_grant[13] | t15_grant[13], t12_grant[12] | t13_grant[12] | t14_grant[12] | t15_grant[12], t12_grant[11] | t13_grant[11] | t14_grant[11] | t15_grant[11], t12_grant[10] | t13_grant[10] | t14_grant[10] | t15_grant[10], t12_grant[9] | t13_grant[9] | t14_grant[9] | t15_grant[9], t12_grant[8] | t13_grant[8] | t14_grant[8] | t15_grant[8], t12_grant[7] | t13_grant[7] | t14_grant[7] | t15_grant[7], t12_grant[6] | t13_grant[6] | t14_grant[6] | t15_grant[6], t12_grant[5] | t13_grant[5] | t14_grant[5] | t15_grant[5], t12_grant[4] | t13_grant[4] | t14_grant[4] | t15_grant[4], t12_grant[3] | t13_grant[3] | t14_grant[3] | t15_grant[3], t12_grant[2] | t13_grant[2] | t14_grant[2] | t15_grant[2], t12_grant[1] | t13_grant[1] | t14_grant[1] | t15_grant[1], t12_grant[0] | t13_grant[0] | t14_grant[0] | t15_grant[0], t8_grant[15] | t9_grant[15] | t10_grant[15] | t11_grant[15], t8_grant[14] | t9_grant[14] | t10_grant[14] | t11_grant[14], t8_grant[13] | t9_grant[13] | t10_grant[13] | t11_grant[13], t8_grant[12] | t9_grant[12] | t10_grant[12] | t11_grant[12], t8_grant[11] | t9_grant[11] | t10_grant[11] | t11_grant[11], t8_grant[10] | t9_grant[10] | t10_grant[10] | t11_grant[10], t8_grant[9] | t9_grant[9] | t10_grant[9] | t11_grant[9], t8_grant[8] | t9_grant[8] | t10_grant[8] | t11_grant[8], t8_grant[7] | t9_grant[7] | t10_grant[7] | t11_grant[7], t8_grant[6] | t9_grant[6] | t10_grant[6] | t11_grant[6], t8_grant[5] | t9_grant[5] | t10_grant[5] | t11_grant[5], t8_grant[4] | t9_grant[4] | t10_grant[4] | t11_grant[4], t8_grant[3] | t9_grant[3] | t10_grant[3] | t11_grant[3], t8_grant[2] | t9_grant[2] | t10_grant[2] | t11_grant[2], t8_grant[1] | t9_grant[1] | t10_grant[1] | t11_grant[1], t8_grant[0] | t9_grant[0] | t10_grant[0] | t11_grant[0], t4_grant[15] | t5_grant[15] | t6_grant[15] | t7_grant[15], t4_grant[14] | t5_grant[14] | t6_grant[14] | t7_grant[14], t4_grant[13] | t5_grant[13] | t6_grant[13] | t7_grant[13], t4_grant[12] | t5_grant[12] | t6_grant[12] | t7_grant[12], t4_grant[11] | t5_grant[11] | t6_grant[11] | t7_grant[11], t4_grant[10] | t5_grant[10] | t6_grant[10] | t7_grant[10], t4_grant[9] | t5_grant[9] | t6_grant[9] | t7_grant[9], t4_grant[8] | t5_grant[8] | t6_grant[8] | t7_grant[8], t4_grant[7] | t5_grant[7] | t6_grant[7] | t7_grant[7], t4_grant[6] | t5_grant[6] | t6_grant[6] | t7_grant[6], t4_grant[5] | t5_grant[5] | t6_grant[5] | t7_grant[5], t4_grant[4] | t5_grant[4] | t6_grant[4] | t7_grant[4], t4_grant[3] | t5_grant[3] | t6_grant[3] | t7_grant[3], t4_grant[2] | t5_grant[2] | t6_grant[2] | t7_grant[2], t4_grant[1] | t5_grant[1] | t6_grant[1] | t7_grant[1], t4_grant[0] | t5_grant[0] | t6_grant[0] | t7_grant[0], t0_grant[15] | t1_grant[15] | t2_grant[15] | t3_grant[15], t0_grant[14] | t1_grant[14] | t2_grant[14] | t3_grant[14], t0_grant[13] | t1_grant[13] | t2_grant[13] | t3_grant[13], t0_grant[12] | t1_grant[12] | t2_grant[12] | t3_grant[12], t0_grant[11] | t1_grant[11] | t2_grant[11] | t3_grant[11], t0_grant[10] | t1_grant[10] | t2_grant[10] | t3_grant[10], t0_grant[9] | t1_grant[9] | t2_grant[9] | t3_grant[9], t0_grant[8] | t1_grant[8] | t2_grant[8] | t3_grant[8], t0_grant[7] | t1_grant[7] | t2_grant[7] | t3_grant[7], t0_grant[6] | t1_grant[6] | t2_grant[6] | t3_grant[6], t0_grant[5] | t1_grant[5] | t2_grant[5] | t3_grant[5], t0_grant[4] | t1_grant[4] | t2_grant[4] | t3_grant[4], t0_grant[3] | t1_grant[3] | t2_grant[3] | t3_grant[3], t0_grant[2] | t1_grant[2] | t2_grant[2] | t3_grant[2], t0_grant[1] | t1_grant[1] | t2_grant[1] | t3_grant[1], t0_grant[0] | t1_grant[0] | t2_grant[0] | t3_grant[0]};
+  assign ib_pop = {t12_grant[15] | t13_grant[15] | t14_grant[15] | t15_grant[15], t12_grant[14]
+      | t13_grant[14] | t14_grant[14] | t15_grant[14], t12_grant[13] | t13_grant[13] | t14_grant[13]
+      | t15_grant[13], t12_grant[12] | t13_grant[12] | t14_grant[12] | t15_grant[12], t12_grant[11]
+      | t13_grant[11] | t14_grant[11] | t15_grant[11], t12_grant[10] | t13_grant[10] | t14_grant[10]
+      | t15_grant[10], t12_grant[9] | t13_grant[9] | t14_grant[9] | t15_grant[9], t12_grant[8]
+      | t13_grant[8] | t14_grant[8] | t15_grant[8], t12_grant[7] | t13_grant[7] | t14_grant[7]
+      | t15_grant[7], t12_grant[6] | t13_grant[6] | t14_grant[6] | t15_grant[6], t12_grant[5]
+      | t13_grant[5] | t14_grant[5] | t15_grant[5], t12_grant[4] | t13_grant[4] | t14_grant[4]
+      | t15_grant[4], t12_grant[3] | t13_grant[3] | t14_grant[3] | t15_grant[3], t12_grant[2]
+      | t13_grant[2] | t14_grant[2] | t15_grant[2], t12_grant[1] | t13_grant[1] | t14_grant[1]
+      | t15_grant[1], t12_grant[0] | t13_grant[0] | t14_grant[0] | t15_grant[0], t8_grant[15]
+      | t9_grant[15] | t10_grant[15] | t11_grant[15], t8_grant[14] | t9_grant[14] | t10_grant[14]
+      | t11_grant[14], t8_grant[13] | t9_grant[13] | t10_grant[13] | t11_grant[13], t8_grant[12]
+      | t9_grant[12] | t10_grant[12] | t11_grant[12], t8_grant[11] | t9_grant[11] | t10_grant[11]
+      | t11_grant[11], t8_grant[10] | t9_grant[10] | t10_grant[10] | t11_grant[10], t8_grant[9]
+      | t9_grant[9] | t10_grant[9] | t11_grant[9], t8_grant[8] | t9_grant[8] | t10_grant[8]
+      | t11_grant[8], t8_grant[7] | t9_grant[7] | t10_grant[7] | t11_grant[7], t8_grant[6]
+      | t9_grant[6] | t10_grant[6] | t11_grant[6], t8_grant[5] | t9_grant[5] | t10_grant[5]
+      | t11_grant[5], t8_grant[4] | t9_grant[4] | t10_grant[4] | t11_grant[4], t8_grant[3]
+      | t9_grant[3] | t10_grant[3] | t11_grant[3], t8_grant[2] | t9_grant[2] | t10_grant[2]
+      | t11_grant[2], t8_grant[1] | t9_grant[1] | t10_grant[1] | t11_grant[1], t8_grant[0]
+      | t9_grant[0] | t10_grant[0] | t11_grant[0], t4_grant[15] | t5_grant[15] | t6_grant[15]
+      | t7_grant[15], t4_grant[14] | t5_grant[14] | t6_grant[14] | t7_grant[14], t4_grant[13]
+      | t5_grant[13] | t6_grant[13] | t7_grant[13], t4_grant[12] | t5_grant[12] | t6_grant[12]
+      | t7_grant[12], t4_grant[11] | t5_grant[11] | t6_grant[11] | t7_grant[11], t4_grant[10]
+      | t5_grant[10] | t6_grant[10] | t7_grant[10], t4_grant[9] | t5_grant[9] | t6_grant[9]
+      | t7_grant[9], t4_grant[8] | t5_grant[8] | t6_grant[8] | t7_grant[8], t4_grant[7]
+      | t5_grant[7] | t6_grant[7] | t7_grant[7], t4_grant[6] | t5_grant[6] | t6_grant[6]
+      | t7_grant[6], t4_grant[5] | t5_grant[5] | t6_grant[5] | t7_grant[5], t4_grant[4]
+      | t5_grant[4] | t6_grant[4] | t7_grant[4], t4_grant[3] | t5_grant[3] | t6_grant[3]
+      | t7_grant[3], t4_grant[2] | t5_grant[2] | t6_grant[2] | t7_grant[2], t4_grant[1]
+      | t5_grant[1] | t6_grant[1] | t7_grant[1], t4_grant[0] | t5_grant[0] | t6_grant[0]
+      | t7_grant[0], t0_grant[15] | t1_grant[15] | t2_grant[15] | t3_grant[15], t0_grant[14]
+      | t1_grant[14] | t2_grant[14] | t3_grant[14], t0_grant[13] | t1_grant[13] | t2_grant[13]
+      | t3_grant[13], t0_grant[12] | t1_grant[12] | t2_grant[12] | t3_grant[12], t0_grant[11]
+      | t1_grant[11] | t2_grant[11] | t3_grant[11], t0_grant[10] | t1_grant[10] | t2_grant[10]
+      | t3_grant[10], t0_grant[9] | t1_grant[9] | t2_grant[9] | t3_grant[9], t0_grant[8]
+      | t1_grant[8] | t2_grant[8] | t3_grant[8], t0_grant[7] | t1_grant[7] | t2_grant[7]
+      | t3_grant[7], t0_grant[6] | t1_grant[6] | t2_grant[6] | t3_grant[6], t0_grant[5]
+      | t1_grant[5] | t2_grant[5] | t3_grant[5], t0_grant[4] | t1_grant[4] | t2_grant[4]
+      | t3_grant[4], t0_grant[3] | t1_grant[3] | t2_grant[3] | t3_grant[3], t0_grant[2]
+      | t1_grant[2] | t2_grant[2] | t3_grant[2], t0_grant[1] | t1_grant[1] | t2_grant[1]
+      | t3_grant[1], t0_grant[0] | t1_grant[0] | t2_grant[0] | t3_grant[0]};
   assign l2_req_valid_o = {q3_v_q, q2_v_q, q1_v_q, q0_v_q};
-  assign l2_req_vpn_o = {{q3_vh_q, q3_k_q}, {q2_vh_q, q2_k_q}, {q1_vh_q, q1_k_q}, {q0_vh_q, q0_k_q}};
+  assign l2_req_vpn_o = {{q3_vh_q, q3_k_q}, {q2_vh_q, q2_k_q}, {q1_vh_q, q1_k_q},
+      {q0_vh_q, q0_k_q}};
   assign l2_req_vmid_o = {q3_vmid_q, q2_vmid_q, q1_vmid_q, q0_vmid_q};
-  assign l2_req_tag_o = {{q3_k_q, q3_mshr_q}, {q2_k_q, q2_mshr_q}, {q1_k_q, q1_mshr_q}, {q0_k_q, q0_mshr_q}};
+  assign l2_req_tag_o = {{q3_k_q, q3_mshr_q}, {q2_k_q, q2_mshr_q}, {q1_k_q, q1_mshr_q},
+      {q0_k_q, q0_mshr_q}};
   // Per-CU response registers: data loaded only with its valid.
-  assign resp_valid_n = {|u63_hit, |u62_hit, |u61_hit, |u60_hit, |u59_hit, |u58_hit, |u57_hit, |u56_hit, |u55_hit, |u54_hit, |u53_hit, |u52_hit, |u51_hit, |u50_hit, |u49_hit, |u48_hit, |u47_hit, |u46_hit, |u45_hit, |u44_hit, |u43_hit, |u42_hit, |u41_hit, |u40_hit, |u39_hit, |u38_hit, |u37_hit, |u36_hit, |u35_hit, |u34_hit, |u33_hit, |u32_hit, |u31_hit, |u30_hit, |u29_hit, |u28_hit, |u27_hit, |u26_hit, |u25_hit, |u24_hit, |u23_hit, |u22_hit, |u21_hit, |u20_hit, |u19_hit, |u18_hit, |u17_hit, |u16_hit, |u15_hit, |u14_hit, |u13_hit, |u12_hit, |u11_hit, |u10_hit, |u9_hit, |u8_hit, |u7_hit, |u6_hit, |u5_hit, |u4_hit, |u3_hit, |u2_hit, |u1_hit, |u0_hit};
-  assign fill_valid_n = {|u63_fill, |u62_fill, |u61_fill, |u60_fill, |u59_fill, |u58_fill, |u57_fill, |u56_fill, |u55_fill, |u54_fill, |u53_fill, |u52_fill, |u51_fill, |u50_fill, |u49_fill, |u48_fill, |u47_fill, |u46_fill, |u45_fill, |u44_fill, |u43_fill, |u42_fill, |u41_fill, |u40_fill, |u39_fill, |u38_fill, |u37_fill, |u36_fill, |u35_fill, |u34_fill, |u33_fill, |u32_fill, |u31_fill, |u30_fill, |u29_fill, |u28_fill, |u27_fill, |u26_fill, |u25_fill, |u24_fill, |u23_fill, |u22_fill, |u21_fill, |u20_fill, |u19_fill, |u18_fill, |u17_fill, |u16_fill, |u15_fill, |u14_fill, |u13_fill, |u12_fill, |u11_fill, |u10_fill, |u9_fill, |u8_fill, |u7_fill, |u6_fill, |u5_fill, |u4_fill, |u3_fill, |u2_fill, |u1_fill, |u0_fill};
-  assign resp_valid_d = resp_valid_n;
-  assign fill_valid_d = fill_valid_n;
+  assign resp_valid_next = {|u63_hit, |u62_hit, |u61_hit, |u60_hit, |u59_hit, |u58_hit, |u57_hit,
+      |u56_hit, |u55_hit, |u54_hit, |u53_hit, |u52_hit, |u51_hit, |u50_hit, |u49_hit, |u48_hit,
+      |u47_hit, |u46_hit, |u45_hit, |u44_hit, |u43_hit, |u42_hit, |u41_hit, |u40_hit, |u39_hit,
+      |u38_hit, |u37_hit, |u36_hit, |u35_hit, |u34_hit, |u33_hit, |u32_hit, |u31_hit, |u30_hit,
+      |u29_hit, |u28_hit, |u27_hit, |u26_hit, |u25_hit, |u24_hit, |u23_hit, |u22_hit, |u21_hit,
+      |u20_hit, |u19_hit, |u18_hit, |u17_hit, |u16_hit, |u15_hit, |u14_hit, |u13_hit, |u12_hit,
+      |u11_hit, |u10_hit, |u9_hit, |u8_hit, |u7_hit, |u6_hit, |u5_hit, |u4_hit, |u3_hit, |u2_hit,
+      |u1_hit, |u0_hit};
+  assign fill_valid_next = {|u63_fill, |u62_fill, |u61_fill, |u60_fill, |u59_fill, |u58_fill,
+      |u57_fill, |u56_fill, |u55_fill, |u54_fill, |u53_fill, |u52_fill, |u51_fill, |u50_fill,
+      |u49_fill, |u48_fill, |u47_fill, |u46_fill, |u45_fill, |u44_fill, |u43_fill, |u42_fill,
+      |u41_fill, |u40_fill, |u39_fill, |u38_fill, |u37_fill, |u36_fill, |u35_fill, |u34_fill,
+      |u33_fill, |u32_fill, |u31_fill, |u30_fill, |u29_fill, |u28_fill, |u27_fill, |u26_fill,
+      |u25_fill, |u24_fill, |u23_fill, |u22_fill, |u21_fill, |u20_fill, |u19_fill, |u18_fill,
+      |u17_fill, |u16_fill, |u15_fill, |u14_fill, |u13_fill, |u12_fill, |u11_fill, |u10_fill,
+      |u9_fill, |u8_fill, |u7_fill, |u6_fill, |u5_fill, |u4_fill, |u3_fill, |u2_fill, |u1_fill,
+      |u0_fill};
+  assign resp_valid_d = resp_valid_next;
+  assign fill_valid_d = fill_valid_next;
   assign resp_valid_o = resp_valid_q;
   assign fill_valid_o = fill_valid_q;
-  assign resp_vpn_d = {resp_valid_n[63] ? {36{u63_hit[0]}} & u63_hit_vpn[35:0] | {36{u63_hit[1]}} & u63_hit_vpn[71:36] | {36{u63_hit[2]}} & u63_hit_vpn[107:72] | {36{u63_hit[3]}} & u63_hit_vpn[143:108] : resp_vpn_q[2303:2268], resp_valid_n[62] ? {36{u62_hit[0]}} & u62_hit_vpn[35:0] | {36{u62_hit[1]}} & u62_hit_vpn[71:36] | {36{u62_hit[2]}} & u62_hit_vpn[107:72] | {36{u62_hit[3]}} & u62_hit_vpn[143:108] : resp_vpn_q[2267:2232], resp_valid_n[61] ? {36{u61_hit[0]}} & u61_hit_vpn[35:0] | {36{u61_hit[1]}} & u61_hit_vpn[71:36] | {36{u61_hit[2]}} & u61_hit_vpn[107:72] | {36{u61_hit[3]}} & u61_hit_vpn[143:108] : resp_vpn_q[2231:2196], resp_valid_n[60] ? {36{u60_hit[0]}} & u60_hit_vpn[35:0] | {36{u60_hit[1]}} & u60_hit_vpn[71:36] | {36{u60_hit[2]}} & u60_hit_vpn[107:72] | {36{u60_hit[3]}} & u60_hit_vpn[143:108] : resp_vpn_q[2195:2160], resp_valid_n[59] ? {36{u59_hit[0]}} & u59_hit_vpn[35:0] | {36{u59_hit[1]}} & u59_hit_vpn[71:36] | {36{u59_hit[2]}} & u59_hit_vpn[107:72] | {36{u59_hit[3]}} & u59_hit_vpn[143:108] : resp_vpn_q[2159:2124], resp_valid_n[58] ? {36{u58_hit[0]}} & u58_hit_vpn[35:0] | {36{u58_hit[1]}} & u58_hit_vpn[71:36] | {36{u58_hit[2]}} & u58_hit_vpn[107:72] | {36{u58_hit[3]}} & u58_hit_vpn[143:108] : resp_vpn_q[2123:2088], resp_valid_n[57] ? {36{u57_hit[0]}} & u57_hit_vpn[35:0] | {36{u57_hit[1]}} & u57_hit_vpn[71:36] | {36{u57_hit[2]}} & u57_hit_vpn[107:72] | {36{u57_hit[3]}} & u57_hit_vpn[143:108] : resp_vpn_q[2087:2052], resp_valid_n[56] ? {36{u56_hit[0]}} & u56_hit_vpn[35:0] | {36{u56_hit[1]}} & u56_hit_vpn[71:36] | {36{u56_hit[2]}} & u56_hit_vpn[107:72] | {36{u56_hit[3]}} & u56_hit_vpn[143:108] : resp_vpn_q[2051:2016], resp_valid_n[55] ? {36{u55_hit[0]}} & u55_hit_vpn[35:0] | {36{u55_hit[1]}} & u55_hit_vpn[71:36] | {36{u55_hit[2]}} & u55_hit_vpn[107:72] | {36{u55_hit[3]}} & u55_hit_vpn[143:108] : resp_vpn_q[2015:1980], resp_valid_n[54] ? {36{u54_hit[0]}} & u54_hit_vpn[35:0] | {36{u54_hit[1]}} & u54_hit_vpn[71:36] | {36{u54_hit[2]}} & u54_hit_vpn[107:72] | {36{u54_hit[3]}} & u54_hit_vpn[143:108] : resp_vpn_q[1979:1944], resp_valid_n[53] ? {36{u53_hit[0]}} & u53_hit_vpn[35:0] | {36{u53_hit[1]}} & u53_hit_vpn[71:36] | {36{u53_hit[2]}} & u53_hit_vpn[107:72] | {36{u53_hit[3]}} & u53_hit_vpn[143:108] : resp_vpn_q[1943:1908], resp_valid_n[52] ? {36{u52_hit[0]}} & u52_hit_vpn[35:0] | {36{u52_hit[1]}} & u52_hit_vpn[71:36] | {36{u52_hit[2]}} & u52_hit_vpn[107:72] | {36{u52_hit[3]}} & u52_hit_vpn[143:108] : resp_vpn_q[1907:1872], resp_valid_n[51] ? {36{u51_hit[0]}} & u51_hit_vpn[35:0] | {36{u51_hit[1]}} & u51_hit_vpn[71:36] | {36{u51_hit[2]}} & u51_hit_vpn[107:72] | {36{u51_hit[3]}} & u51_hit_vpn[143:108] : resp_vpn_q[1871:1836], resp_valid_n[50] ? {36{u50_hit[0]}} & u50_hit_vpn[35:0] | {36{u50_hit[1]}} & u50_hit_vpn[71:36] | {36{u50_hit[2]}} & u50_hit_vpn[107:72] | {36{u50_hit[3]}} & u50_hit_vpn[143:108] : resp_vpn_q[1835:1800], resp_valid_n[49] ? {36{u49_hit[0]}} & u49_hit_vpn[35:0] | {36{u49_hit[1]}} & u49_hit_vpn[71:36] | {36{u49_hit[2]}} & u49_hit_vpn[107:72] | {36{u49_hit[3]}} & u49_hit_vpn[143:108] : resp_vpn_q[1799:1764], resp_valid_n[48] ? {36{u48_hit[0]}} & u48_hit_vpn[35:0] | {36{u48_hit[1]}} & u48_hit_vpn[71:36] | {36{u48_hit[2]}} & u48_hit_vpn[107:72] | {36{u48_hit[3]}} & u48_hit_vpn[143:108] : resp_vpn_q[1763:1728], resp_valid_n[47] ? {36{u47_hit[0]}} & u47_hit_vpn[35:0] | {36{u47_hit[1]}} & u47_hit_vpn[71:36] | {36{u47_hit[2]}} & u47_hit_vpn[107:72] | {36{u47_hit[3]}} & u47_hit_vpn[143:108] : resp_vpn_q[1727:1692], resp_valid_n[46] ? {36{u46_hit[0]}} & u46_hit_vpn[35:0] | {36{u46_hit[1]}} & u46_hit_vpn[71:36] | {36{u46_hit[2]}} & u46_hit_vpn[107:72] | {36{u46_hit[3]}} & u46_hit_vpn[143:108] : resp_vpn_q[1691:1656], resp_valid_n[45] ? {36{u45_hit[0]}} & u45_hit_vpn[35:0] | {36{u45_hit[1]}} & u45_hit_vpn[71:36] | {36{u45_hit[2]}} & u45_hit_vpn[107:72] | {36{u45_hit[3]}} & u45_hit_vpn[143:108] : resp_vpn_q[1655:1620], resp_valid_n[44] ? {36{u44_hit[0]}} & u44_hit_vpn[35:0] | {36{u44_hit[1]}} & u44_hit_vpn[71:36] | {36{u44_hit[2]}} & u44_hit_vpn[107:72] | {36{u44_hit[3]}} & u44_hit_vpn[143:108] : resp_vpn_q[1619:1584], resp_valid_n[43] ? {36{u43_hit[0]}} & u43_hit_vpn[35:0] | {36{u43_hit[1]}} & u43_hit_vpn[71:36] | {36{u43_hit[2]}} & u43_hit_vpn[107:72] | {36{u43_hit[3]}} & u43_hit_vpn[143:108] : resp_vpn_q[1583:1548], resp_valid_n[42] ? {36{u42_hit[0]}} & u42_hit_vpn[35:0] | {36{u42_hit[1]}} & u42_hit_vpn[71:36] | {36{u42_hit[2]}} & u42_hit_vpn[107:72] | {36{u42_hit[3]}} & u42_hit_vpn[143:108] : resp_vpn_q[1547:1512], resp_valid_n[41] ? {36{u41_hit[0]}} & u41_hit_vpn[35:0] | {36{u41_hit[1]}} & u41_hit_vpn[71:36] | {36{u41_hit[2]}} & u41_hit_vpn[107:72] | {36{u41_hit[3]}} & u41_hit_vpn[143:108] : resp_vpn_q[1511:1476], resp_valid_n[40] ? {36{u40_hit[0]}} & u40_hit_vpn[35:0] | {36{u40_hit[1]}} & u40_hit_vpn[71:36] | {36{u40_hit[2]}} & u40_hit_vpn[107:72] | {36{u40_hit[3]}} & u40_hit_vpn[143:108] : resp_vpn_q[1475:1440], resp_valid_n[39] ? {36{u39_hit[0]}} & u39_hit_vpn[35:0] | {36{u39_hit[1]}} & u39_hit_vpn[71:36] | {36{u39_hit[2]}} & u39_hit_vpn[107:72] | {36{u39_hit[3]}} & u39_hit_vpn[143:108] : resp_vpn_q[1439:1404], resp_valid_n[38] ? {36{u38_hit[0]}} & u38_hit_vpn[35:0] | {36{u38_hit[1]}} & u38_hit_vpn[71:36] | {36{u38_hit[2]}} & u38_hit_vpn[107:72] | {36{u38_hit[3]}} & u38_hit_vpn[143:108] : resp_vpn_q[1403:1368], resp_valid_n[37] ? {36{u37_hit[0]}} & u37_hit_vpn[35:0] | {36{u37_hit[1]}} & u37_hit_vpn[71:36] | {36{u37_hit[2]}} & u37_hit_vpn[107:72] | {36{u37_hit[3]}} & u37_hit_vpn[143:108] : resp_vpn_q[1367:1332], resp_valid_n[36] ? {36{u36_hit[0]}} & u36_hit_vpn[35:0] | {36{u36_hit[1]}} & u36_hit_vpn[71:36] | {36{u36_hit[2]}} & u36_hit_vpn[107:72] | {36{u36_hit[3]}} & u36_hit_vpn[143:108] : resp_vpn_q[1331:1296], resp_valid_n[35] ? {36{u35_hit[0]}} & u35_hit_vpn[35:0] | {36{u35_hit[1]}} & u35_hit_vpn[71:36] | {36{u35_hit[2]}} & u35_hit_vpn[107:72] | {36{u35_hit[3]}} & u35_hit_vpn[143:108] : resp_vpn_q[1295:1260], resp_valid_n[34] ? {36{u34_hit[0]}} & u34_hit_vpn[35:0] | {36{u34_hit[1]}} & u34_hit_vpn[71:36] | {36{u34_hit[2]}} & u34_hit_vpn[107:72] | {36{u34_hit[3]}} & u34_hit_vpn[143:108] : resp_vpn_q[1259:1224], resp_valid_n[33] ? {36{u33_hit[0]}} & u33_hit_vpn[35:0] | {36{u33_hit[1]}} & u33_hit_vpn[71:36] | {36{u33_hit[2]}} & u33_hit_vpn[107:72] | {36{u33_hit[3]}} & u33_hit_vpn[143:108] : resp_vpn_q[1223:1188], resp_valid_n[32] ? {36{u32_hit[0]}} & u32_hit_vpn[35:0] | {36{u32_hit[1]}} & u32_hit_vpn[71:36] | {36{u32_hit[2]}} & u32_hit_vpn[107:72] | {36{u32_hit[3]}} & u32_hit_vpn[143:108] : resp_vpn_q[1187:1152], resp_valid_n[31] ? {36{u31_hit[0]}} & u31_hit_vpn[35:0] | {36{u31_hit[1]}} & u31_hit_vpn[71:36] | {36{u31_hit[2]}} & u31_hit_vpn[107:72] | {36{u31_hit[3]}} & u31_hit_vpn[143:108] : resp_vpn_q[1151:1116], resp_valid_n[30] ? {36{u30_hit[0]}} & u30_hit_vpn[35:0] | {36{u30_hit[1]}} & u30_hit_vpn[71:36] | {36{u30_hit[2]}} & u30_hit_vpn[107:72] | {36{u30_hit[3]}} & u30_hit_vpn[143:108] : resp_vpn_q[1115:1080], resp_valid_n[29] ? {36{u29_hit[0]}} & u29_hit_vpn[35:0] | {36{u29_hit[1]}} & u29_hit_vpn[71:36] | {36{u29_hit[2]}} & u29_hit_vpn[107:72] | {36{u29_hit[3]}} & u29_hit_vpn[143:108] : resp_vpn_q[1079:1044], resp_valid_n[28] ? {36{u28_hit[0]}} & u28_hit_vpn[35:0] | {36{u28_hit[1]}} & u28_hit_vpn[71:36] | {36{u28_hit[2]}} & u28_hit_vpn[107:72] | {36{u28_hit[3]}} & u28_hit_vpn[143:108] : resp_vpn_q[1043:1008], resp_valid_n[27] ? {36{u27_hit[0]}} & u27_hit_vpn[35:0] | {36{u27_hit[1]}} & u27_hit_vpn[71:36] | {36{u27_hit[2]}} & u27_hit_vpn[107:72] | {36{u27_hit[3]}} & u27_hit_vpn[143:108] : resp_vpn_q[1007:972], resp_valid_n[26] ? {36{u26_hit[0]}} & u26_hit_vpn[35:0] | {36{u26_hit[1]}} & u26_hit_vpn[71:36] | {36{u26_hit[2]}} & u26_hit_vpn[107:72] | {36{u26_hit[3]}} & u26_hit_vpn[143:108] : resp_vpn_q[971:936], resp_valid_n[25] ? {36{u25_hit[0]}} & u25_hit_vpn[35:0] | {36{u25_hit[1]}} & u25_hit_vpn[71:36] | {36{u25_hit[2]}} & u25_hit_vpn[107:72] | {36{u25_hit[3]}} & u25_hit_vpn[143:108] : resp_vpn_q[935:900], resp_valid_n[24] ? {36{u24_hit[0]}} & u24_hit_vpn[35:0] | {36{u24_hit[1]}} & u24_hit_vpn[71:36] | {36{u24_hit[2]}} & u24_hit_vpn[107:72] | {36{u24_hit[3]}} & u24_hit_vpn[143:108] : resp_vpn_q[899:864], resp_valid_n[23] ? {36{u23_hit[0]}} & u23_hit_vpn[35:0] | {36{u23_hit[1]}} & u23_hit_vpn[71:36] | {36{u23_hit[2]}} & u23_hit_vpn[107:72] | {36{u23_hit[3]}} & u23_hit_vpn[143:108] : resp_vpn_q[863:828], resp_valid_n[22] ? {36{u22_hit[0]}} & u22_hit_vpn[35:0] | {36{u22_hit[1]}} & u22_hit_vpn[71:36] | {36{u22_hit[2]}} & u22_hit_vpn[107:72] | {36{u22_hit[3]}} & u22_hit_vpn[143:108] : resp_vpn_q[827:792], resp_valid_n[21] ? {36{u21_hit[0]}} & u21_hit_vpn[35:0] | {36{u21_hit[1]}} & u21_hit_vpn[71:36] | {36{u21_hit[2]}} & u21_hit_vpn[107:72] | {36{u21_hit[3]}} & u21_hit_vpn[143:108] : resp_vpn_q[791:756], resp_valid_n[20] ? {36{u20_hit[0]}} & u20_hit_vpn[35:0] | {36{u20_hit[1]}} & u20_hit_vpn[71:36] | {36{u20_hit[2]}} & u20_hit_vpn[107:72] | {36{u20_hit[3]}} & u20_hit_vpn[143:108] : resp_vpn_q[755:720], resp_valid_n[19] ? {36{u19_hit[0]}} & u19_hit_vpn[35:0] | {36{u19_hit[1]}} & u19_hit_vpn[71:36] | {36{u19_hit[2]}} & u19_hit_vpn[107:72] | {36{u19_hit[3]}} & u19_hit_vpn[143:108] : resp_vpn_q[719:684], resp_valid_n[18] ? {36{u18_hit[0]}} & u18_hit_vpn[35:0] | {36{u18_hit[1]}} & u18_hit_vpn[71:36] | {36{u18_hit[2]}} & u18_hit_vpn[107:72] | {36{u18_hit[3]}} & u18_hit_vpn[143:108] : resp_vpn_q[683:648], resp_valid_n[17] ? {36{u17_hit[0]}} & u17_hit_vpn[35:0] | {36{u17_hit[1]}} & u17_hit_vpn[71:36] | {36{u17_hit[2]}} & u17_hit_vpn[107:72] | {36{u17_hit[3]}} & u17_hit_vpn[143:108] : resp_vpn_q[647:612], resp_valid_n[16] ? {36{u16_hit[0]}} & u16_hit_vpn[35:0] | {36{u16_hit[1]}} & u16_hit_vpn[71:36] | {36{u16_hit[2]}} & u16_hit_vpn[107:72] | {36{u16_hit[3]}} & u16_hit_vpn[143:108] : resp_vpn_q[611:576], resp_valid_n[15] ? {36{u15_hit[0]}} & u15_hit_vpn[35:0] | {36{u15_hit[1]}} & u15_hit_vpn[71:36] | {36{u15_hit[2]}} & u15_hit_vpn[107:72] | {36{u15_hit[3]}} & u15_hit_vpn[143:108] : resp_vpn_q[575:540], resp_valid_n[14] ? {36{u14_hit[0]}} & u14_hit_vpn[35:0] | {36{u14_hit[1]}} & u14_hit_vpn[71:36] | {36{u14_hit[2]}} & u14_hit_vpn[107:72] | {36{u14_hit[3]}} & u14_hit_vpn[143:108] : resp_vpn_q[539:504], resp_valid_n[13] ? {36{u13_hit[0]}} & u13_hit_vpn[35:0] | {36{u13_hit[1]}} & u13_hit_vpn[71:36] | {36{u13_hit[2]}} & u13_hit_vpn[107:72] | {36{u13_hit[3]}} & u13_hit_vpn[143:108] : resp_vpn_q[503:468], resp_valid_n[12] ? {36{u12_hit[0]}} & u12_hit_vpn[35:0] | {36{u12_hit[1]}} & u12_hit_vpn[71:36] | {36{u12_hit[2]}} & u12_hit_vpn[107:72] | {36{u12_hit[3]}} & u12_hit_vpn[143:108] : resp_vpn_q[467:432], resp_valid_n[11] ? {36{u11_hit[0]}} & u11_hit_vpn[35:0] | {36{u11_hit[1]}} & u11_hit_vpn[71:36] | {36{u11_hit[2]}} & u11_hit_vpn[107:72] | {36{u11_hit[3]}} & u11_hit_vpn[143:108] : resp_vpn_q[431:396], resp_valid_n[10] ? {36{u10_hit[0]}} & u10_hit_vpn[35:0] | {36{u10_hit[1]}} & u10_hit_vpn[71:36] | {36{u10_hit[2]}} & u10_hit_vpn[107:72] | {36{u10_hit[3]}} & u10_hit_vpn[143:108] : resp_vpn_q[395:360], resp_valid_n[9] ? {36{u9_hit[0]}} & u9_hit_vpn[35:0] | {36{u9_hit[1]}} & u9_hit_vpn[71:36] | {36{u9_hit[2]}} & u9_hit_vpn[107:72] | {36{u9_hit[3]}} & u9_hit_vpn[143:108] : resp_vpn_q[359:324], resp_valid_n[8] ? {36{u8_hit[0]}} & u8_hit_vpn[35:0] | {36{u8_hit[1]}} & u8_hit_vpn[71:36] | {36{u8_hit[2]}} & u8_hit_vpn[107:72] | {36{u8_hit[3]}} & u8_hit_vpn[143:108] : resp_vpn_q[323:288], resp_valid_n[7] ? {36{u7_hit[0]}} & u7_hit_vpn[35:0] | {36{u7_hit[1]}} & u7_hit_vpn[71:36] | {36{u7_hit[2]}} & u7_hit_vpn[107:72] | {36{u7_hit[3]}} & u7_hit_vpn[143:108] : resp_vpn_q[287:252], resp_valid_n[6] ? {36{u6_hit[0]}} & u6_hit_vpn[35:0] | {36{u6_hit[1]}} & u6_hit_vpn[71:36] | {36{u6_hit[2]}} & u6_hit_vpn[107:72] | {36{u6_hit[3]}} & u6_hit_vpn[143:108] : resp_vpn_q[251:216], resp_valid_n[5] ? {36{u5_hit[0]}} & u5_hit_vpn[35:0] | {36{u5_hit[1]}} & u5_hit_vpn[71:36] | {36{u5_hit[2]}} & u5_hit_vpn[107:72] | {36{u5_hit[3]}} & u5_hit_vpn[143:108] : resp_vpn_q[215:180], resp_valid_n[4] ? {36{u4_hit[0]}} & u4_hit_vpn[35:0] | {36{u4_hit[1]}} & u4_hit_vpn[71:36] | {36{u4_hit[2]}} & u4_hit_vpn[107:72] | {36{u4_hit[3]}} & u4_hit_vpn[143:108] : resp_vpn_q[179:144], resp_valid_n[3] ? {36{u3_hit[0]}} & u3_hit_vpn[35:0] | {36{u3_hit[1]}} & u3_hit_vpn[71:36] | {36{u3_hit[2]}} & u3_hit_vpn[107:72] | {36{u3_hit[3]}} & u3_hit_vpn[143:108] : resp_vpn_q[143:108], resp_valid_n[2] ? {36{u2_hit[0]}} & u2_hit_vpn[35:0] | {36{u2_hit[1]}} & u2_hit_vpn[71:36] | {36{u2_hit[2]}} & u2_hit_vpn[107:72] | {36{u2_hit[3]}} & u2_hit_vpn[143:108] : resp_vpn_q[107:72], resp_valid_n[1] ? {36{u1_hit[0]}} & u1_hit_vpn[35:0] | {36{u1_hit[1]}} & u1_hit_vpn[71:36] | {36{u1_hit[2]}} & u1_hit_vpn[107:72] | {36{u1_hit[3]}} & u1_hit_vpn[143:108] : resp_vpn_q[71:36], resp_valid_n[0] ? {36{u0_hit[0]}} & u0_hit_vpn[35:0] | {36{u0_hit[1]}} & u0_hit_vpn[71:36] | {36{u0_hit[2]}} & u0_hit_vpn[107:72] | {36{u0_hit[3]}} & u0_hit_vpn[143:108] : resp_vpn_q[35:0]};
+  assign resp_vpn_d = {resp_valid_next[63] ? ({36{u63_hit[0]}} & u63_hit_vpn[35:0])
+      | ({36{u63_hit[1]}} & u63_hit_vpn[71:36]) | ({36{u63_hit[2]}} & u63_hit_vpn[107:72])
+      | ({36{u63_hit[3]}} & u63_hit_vpn[143:108]) : resp_vpn_q[2303:2268], resp_valid_next[62]
+      ? ({36{u62_hit[0]}} & u62_hit_vpn[35:0]) | ({36{u62_hit[1]}} & u62_hit_vpn[71:36])
+      | ({36{u62_hit[2]}} & u62_hit_vpn[107:72]) | ({36{u62_hit[3]}} & u62_hit_vpn[143:108])
+      : resp_vpn_q[2267:2232], resp_valid_next[61] ? ({36{u61_hit[0]}} & u61_hit_vpn[35:0])
+      | ({36{u61_hit[1]}} & u61_hit_vpn[71:36]) | ({36{u61_hit[2]}} & u61_hit_vpn[107:72])
+      | ({36{u61_hit[3]}} & u61_hit_vpn[143:108]) : resp_vpn_q[2231:2196], resp_valid_next[60]
+      ? ({36{u60_hit[0]}} & u60_hit_vpn[35:0]) | ({36{u60_hit[1]}} & u60_hit_vpn[71:36])
+      | ({36{u60_hit[2]}} & u60_hit_vpn[107:72]) | ({36{u60_hit[3]}} & u60_hit_vpn[143:108])
+      : resp_vpn_q[2195:2160], resp_valid_next[59] ? ({36{u59_hit[0]}} & u59_hit_vpn[35:0])
+      | ({36{u59_hit[1]}} & u59_hit_vpn[71:36]) | ({36{u59_hit[2]}} & u59_hit_vpn[107:72])
+      | ({36{u59_hit[3]}} & u59_hit_vpn[143:108]) : resp_vpn_q[2159:2124], resp_valid_next[58]
+      ? ({36{u58_hit[0]}} & u58_hit_vpn[35:0]) | ({36{u58_hit[1]}} & u58_hit_vpn[71:36])
+      | ({36{u58_hit[2]}} & u58_hit_vpn[107:72]) | ({36{u58_hit[3]}} & u58_hit_vpn[143:108])
+      : resp_vpn_q[2123:2088], resp_valid_next[57] ? ({36{u57_hit[0]}} & u57_hit_vpn[35:0])
+      | ({36{u57_hit[1]}} & u57_hit_vpn[71:36]) | ({36{u57_hit[2]}} & u57_hit_vpn[107:72])
+      | ({36{u57_hit[3]}} & u57_hit_vpn[143:108]) : resp_vpn_q[2087:2052], resp_valid_next[56]
+      ? ({36{u56_hit[0]}} & u56_hit_vpn[35:0]) | ({36{u56_hit[1]}} & u56_hit_vpn[71:36])
+      | ({36{u56_hit[2]}} & u56_hit_vpn[107:72]) | ({36{u56_hit[3]}} & u56_hit_vpn[143:108])
+      : resp_vpn_q[2051:2016], resp_valid_next[55] ? ({36{u55_hit[0]}} & u55_hit_vpn[35:0])
+      | ({36{u55_hit[1]}} & u55_hit_vpn[71:36]) | ({36{u55_hit[2]}} & u55_hit_vpn[107:72])
+      | ({36{u55_hit[3]}} & u55_hit_vpn[143:108]) : resp_vpn_q[2015:1980], resp_valid_next[54]
+      ? ({36{u54_hit[0]}} & u54_hit_vpn[35:0]) | ({36{u54_hit[1]}} & u54_hit_vpn[71:36])
+      | ({36{u54_hit[2]}} & u54_hit_vpn[107:72]) | ({36{u54_hit[3]}} & u54_hit_vpn[143:108])
+      : resp_vpn_q[1979:1944], resp_valid_next[53] ? ({36{u53_hit[0]}} & u53_hit_vpn[35:0])
+      | ({36{u53_hit[1]}} & u53_hit_vpn[71:36]) | ({36{u53_hit[2]}} & u53_hit_vpn[107:72])
+      | ({36{u53_hit[3]}} & u53_hit_vpn[143:108]) : resp_vpn_q[1943:1908], resp_valid_next[52]
+      ? ({36{u52_hit[0]}} & u52_hit_vpn[35:0]) | ({36{u52_hit[1]}} & u52_hit_vpn[71:36])
+      | ({36{u52_hit[2]}} & u52_hit_vpn[107:72]) | ({36{u52_hit[3]}} & u52_hit_vpn[143:108])
+      : resp_vpn_q[1907:1872], resp_valid_next[51] ? ({36{u51_hit[0]}} & u51_hit_vpn[35:0])
+      | ({36{u51_hit[1]}} & u51_hit_vpn[71:36]) | ({36{u51_hit[2]}} & u51_hit_vpn[107:72])
+      | ({36{u51_hit[3]}} & u51_hit_vpn[143:108]) : resp_vpn_q[1871:1836], resp_valid_next[50]
+      ? ({36{u50_hit[0]}} & u50_hit_vpn[35:0]) | ({36{u50_hit[1]}} & u50_hit_vpn[71:36])
+      | ({36{u50_hit[2]}} & u50_hit_vpn[107:72]) | ({36{u50_hit[3]}} & u50_hit_vpn[143:108])
+      : resp_vpn_q[1835:1800], resp_valid_next[49] ? ({36{u49_hit[0]}} & u49_hit_vpn[35:0])
+      | ({36{u49_hit[1]}} & u49_hit_vpn[71:36]) | ({36{u49_hit[2]}} & u49_hit_vpn[107:72])
+      | ({36{u49_hit[3]}} & u49_hit_vpn[143:108]) : resp_vpn_q[1799:1764], resp_valid_next[48]
+      ? ({36{u48_hit[0]}} & u48_hit_vpn[35:0]) | ({36{u48_hit[1]}} & u48_hit_vpn[71:36])
+      | ({36{u48_hit[2]}} & u48_hit_vpn[107:72]) | ({36{u48_hit[3]}} & u48_hit_vpn[143:108])
+      : resp_vpn_q[1763:1728], resp_valid_next[47] ? ({36{u47_hit[0]}} & u47_hit_vpn[35:0])
+      | ({36{u47_hit[1]}} & u47_hit_vpn[71:36]) | ({36{u47_hit[2]}} & u47_hit_vpn[107:72])
+      | ({36{u47_hit[3]}} & u47_hit_vpn[143:108]) : resp_vpn_q[1727:1692], resp_valid_next[46]
+      ? ({36{u46_hit[0]}} & u46_hit_vpn[35:0]) | ({36{u46_hit[1]}} & u46_hit_vpn[71:36])
+      | ({36{u46_hit[2]}} & u46_hit_vpn[107:72]) | ({36{u46_hit[3]}} & u46_hit_vpn[143:108])
+      : resp_vpn_q[1691:1656], resp_valid_next[45] ? ({36{u45_hit[0]}} & u45_hit_vpn[35:0])
+      | ({36{u45_hit[1]}} & u45_hit_vpn[71:36]) | ({36{u45_hit[2]}} & u45_hit_vpn[107:72])
+      | ({36{u45_hit[3]}} & u45_hit_vpn[143:108]) : resp_vpn_q[1655:1620], resp_valid_next[44]
+      ? ({36{u44_hit[0]}} & u44_hit_vpn[35:0]) | ({36{u44_hit[1]}} & u44_hit_vpn[71:36])
+      | ({36{u44_hit[2]}} & u44_hit_vpn[107:72]) | ({36{u44_hit[3]}} & u44_hit_vpn[143:108])
+      : resp_vpn_q[1619:1584], resp_valid_next[43] ? ({36{u43_hit[0]}} & u43_hit_vpn[35:0])
+      | ({36{u43_hit[1]}} & u43_hit_vpn[71:36]) | ({36{u43_hit[2]}} & u43_hit_vpn[107:72])
+      | ({36{u43_hit[3]}} & u43_hit_vpn[143:108]) : resp_vpn_q[1583:1548], resp_valid_next[42]
+      ? ({36{u42_hit[0]}} & u42_hit_vpn[35:0]) | ({36{u42_hit[1]}} & u42_hit_vpn[71:36])
+      | ({36{u42_hit[2]}} & u42_hit_vpn[107:72]) | ({36{u42_hit[3]}} & u42_hit_vpn[143:108])
+      : resp_vpn_q[1547:1512], resp_valid_next[41] ? ({36{u41_hit[0]}} & u41_hit_vpn[35:0])
+      | ({36{u41_hit[1]}} & u41_hit_vpn[71:36]) | ({36{u41_hit[2]}} & u41_hit_vpn[107:72])
+      | ({36{u41_hit[3]}} & u41_hit_vpn[143:108]) : resp_vpn_q[1511:1476], resp_valid_next[40]
+      ? ({36{u40_hit[0]}} & u40_hit_vpn[35:0]) | ({36{u40_hit[1]}} & u40_hit_vpn[71:36])
+      | ({36{u40_hit[2]}} & u40_hit_vpn[107:72]) | ({36{u40_hit[3]}} & u40_hit_vpn[143:108])
+      : resp_vpn_q[1475:1440], resp_valid_next[39] ? ({36{u39_hit[0]}} & u39_hit_vpn[35:0])
+      | ({36{u39_hit[1]}} & u39_hit_vpn[71:36]) | ({36{u39_hit[2]}} & u39_hit_vpn[107:72])
+      | ({36{u39_hit[3]}} & u39_hit_vpn[143:108]) : resp_vpn_q[1439:1404], resp_valid_next[38]
+      ? ({36{u38_hit[0]}} & u38_hit_vpn[35:0]) | ({36{u38_hit[1]}} & u38_hit_vpn[71:36])
+      | ({36{u38_hit[2]}} & u38_hit_vpn[107:72]) | ({36{u38_hit[3]}} & u38_hit_vpn[143:108])
+      : resp_vpn_q[1403:1368], resp_valid_next[37] ? ({36{u37_hit[0]}} & u37_hit_vpn[35:0])
+      | ({36{u37_hit[1]}} & u37_hit_vpn[71:36]) | ({36{u37_hit[2]}} & u37_hit_vpn[107:72])
+      | ({36{u37_hit[3]}} & u37_hit_vpn[143:108]) : resp_vpn_q[1367:1332], resp_valid_next[36]
+      ? ({36{u36_hit[0]}} & u36_hit_vpn[35:0]) | ({36{u36_hit[1]}} & u36_hit_vpn[71:36])
+      | ({36{u36_hit[2]}} & u36_hit_vpn[107:72]) | ({36{u36_hit[3]}} & u36_hit_vpn[143:108])
+      : resp_vpn_q[1331:1296], resp_valid_next[35] ? ({36{u35_hit[0]}} & u35_hit_vpn[35:0])
+      | ({36{u35_hit[1]}} & u35_hit_vpn[71:36]) | ({36{u35_hit[2]}} & u35_hit_vpn[107:72])
+      | ({36{u35_hit[3]}} & u35_hit_vpn[143:108]) : resp_vpn_q[1295:1260], resp_valid_next[34]
+      ? ({36{u34_hit[0]}} & u34_hit_vpn[35:0]) | ({36{u34_hit[1]}} & u34_hit_vpn[71:36])
+      | ({36{u34_hit[2]}} & u34_hit_vpn[107:72]) | ({36{u34_hit[3]}} & u34_hit_vpn[143:108])
+      : resp_vpn_q[1259:1224], resp_valid_next[33] ? ({36{u33_hit[0]}} & u33_hit_vpn[35:0])
+      | ({36{u33_hit[1]}} & u33_hit_vpn[71:36]) | ({36{u33_hit[2]}} & u33_hit_vpn[107:72])
+      | ({36{u33_hit[3]}} & u33_hit_vpn[143:108]) : resp_vpn_q[1223:1188], resp_valid_next[32]
+      ? ({36{u32_hit[0]}} & u32_hit_vpn[35:0]) | ({36{u32_hit[1]}} & u32_hit_vpn[71:36])
+      | ({36{u32_hit[2]}} & u32_hit_vpn[107:72]) | ({36{u32_hit[3]}} & u32_hit_vpn[143:108])
+      : resp_vpn_q[1187:1152], resp_valid_next[31] ? ({36{u31_hit[0]}} & u31_hit_vpn[35:0])
+      | ({36{u31_hit[1]}} & u31_hit_vpn[71:36]) | ({36{u31_hit[2]}} & u31_hit_vpn[107:72])
+      | ({36{u31_hit[3]}} & u31_hit_vpn[143:108]) : resp_vpn_q[1151:1116], resp_valid_next[30]
+      ? ({36{u30_hit[0]}} & u30_hit_vpn[35:0]) | ({36{u30_hit[1]}} & u30_hit_vpn[71:36])
+      | ({36{u30_hit[2]}} & u30_hit_vpn[107:72]) | ({36{u30_hit[3]}} & u30_hit_vpn[143:108])
+      : resp_vpn_q[1115:1080], resp_valid_next[29] ? ({36{u29_hit[0]}} & u29_hit_vpn[35:0])
+      | ({36{u29_hit[1]}} & u29_hit_vpn[71:36]) | ({36{u29_hit[2]}} & u29_hit_vpn[107:72])
+      | ({36{u29_hit[3]}} & u29_hit_vpn[143:108]) : resp_vpn_q[1079:1044], resp_valid_next[28]
+      ? ({36{u28_hit[0]}} & u28_hit_vpn[35:0]) | ({36{u28_hit[1]}} & u28_hit_vpn[71:36])
+      | ({36{u28_hit[2]}} & u28_hit_vpn[107:72]) | ({36{u28_hit[3]}} & u28_hit_vpn[143:108])
+      : resp_vpn_q[1043:1008], resp_valid_next[27] ? ({36{u27_hit[0]}} & u27_hit_vpn[35:0])
+      | ({36{u27_hit[1]}} & u27_hit_vpn[71:36]) | ({36{u27_hit[2]}} & u27_hit_vpn[107:72])
+      | ({36{u27_hit[3]}} & u27_hit_vpn[143:108]) : resp_vpn_q[1007:972], resp_valid_next[26]
+      ? ({36{u26_hit[0]}} & u26_hit_vpn[35:0]) | ({36{u26_hit[1]}} & u26_hit_vpn[71:36])
+      | ({36{u26_hit[2]}} & u26_hit_vpn[107:72]) | ({36{u26_hit[3]}} & u26_hit_vpn[143:108])
+      : resp_vpn_q[971:936], resp_valid_next[25] ? ({36{u25_hit[0]}} & u25_hit_vpn[35:0])
+      | ({36{u25_hit[1]}} & u25_hit_vpn[71:36]) | ({36{u25_hit[2]}} & u25_hit_vpn[107:72])
+      | ({36{u25_hit[3]}} & u25_hit_vpn[143:108]) : resp_vpn_q[935:900], resp_valid_next[24]
+      ? ({36{u24_hit[0]}} & u24_hit_vpn[35:0]) | ({36{u24_hit[1]}} & u24_hit_vpn[71:36])
+      | ({36{u24_hit[2]}} & u24_hit_vpn[107:72]) | ({36{u24_hit[3]}} & u24_hit_vpn[143:108])
+      : resp_vpn_q[899:864], resp_valid_next[23] ? ({36{u23_hit[0]}} & u23_hit_vpn[35:0])
+      | ({36{u23_hit[1]}} & u23_hit_vpn[71:36]) | ({36{u23_hit[2]}} & u23_hit_vpn[107:72])
+      | ({36{u23_hit[3]}} & u23_hit_vpn[143:108]) : resp_vpn_q[863:828], resp_valid_next[22]
+      ? ({36{u22_hit[0]}} & u22_hit_vpn[35:0]) | ({36{u22_hit[1]}} & u22_hit_vpn[71:36])
+      | ({36{u22_hit[2]}} & u22_hit_vpn[107:72]) | ({36{u22_hit[3]}} & u22_hit_vpn[143:108])
+      : resp_vpn_q[827:792], resp_valid_next[21] ? ({36{u21_hit[0]}} & u21_hit_vpn[35:0])
+      | ({36{u21_hit[1]}} & u21_hit_vpn[71:36]) | ({36{u21_hit[2]}} & u21_hit_vpn[107:72])
+      | ({36{u21_hit[3]}} & u21_hit_vpn[143:108]) : resp_vpn_q[791:756], resp_valid_next[20]
+      ? ({36{u20_hit[0]}} & u20_hit_vpn[35:0]) | ({36{u20_hit[1]}} & u20_hit_vpn[71:36])
+      | ({36{u20_hit[2]}} & u20_hit_vpn[107:72]) | ({36{u20_hit[3]}} & u20_hit_vpn[143:108])
+      : resp_vpn_q[755:720], resp_valid_next[19] ? ({36{u19_hit[0]}} & u19_hit_vpn[35:0])
+      | ({36{u19_hit[1]}} & u19_hit_vpn[71:36]) | ({36{u19_hit[2]}} & u19_hit_vpn[107:72])
+      | ({36{u19_hit[3]}} & u19_hit_vpn[143:108]) : resp_vpn_q[719:684], resp_valid_next[18]
+      ? ({36{u18_hit[0]}} & u18_hit_vpn[35:0]) | ({36{u18_hit[1]}} & u18_hit_vpn[71:36])
+      | ({36{u18_hit[2]}} & u18_hit_vpn[107:72]) | ({36{u18_hit[3]}} & u18_hit_vpn[143:108])
+      : resp_vpn_q[683:648], resp_valid_next[17] ? ({36{u17_hit[0]}} & u17_hit_vpn[35:0])
+      | ({36{u17_hit[1]}} & u17_hit_vpn[71:36]) | ({36{u17_hit[2]}} & u17_hit_vpn[107:72])
+      | ({36{u17_hit[3]}} & u17_hit_vpn[143:108]) : resp_vpn_q[647:612], resp_valid_next[16]
+      ? ({36{u16_hit[0]}} & u16_hit_vpn[35:0]) | ({36{u16_hit[1]}} & u16_hit_vpn[71:36])
+      | ({36{u16_hit[2]}} & u16_hit_vpn[107:72]) | ({36{u16_hit[3]}} & u16_hit_vpn[143:108])
+      : resp_vpn_q[611:576], resp_valid_next[15] ? ({36{u15_hit[0]}} & u15_hit_vpn[35:0])
+      | ({36{u15_hit[1]}} & u15_hit_vpn[71:36]) | ({36{u15_hit[2]}} & u15_hit_vpn[107:72])
+      | ({36{u15_hit[3]}} & u15_hit_vpn[143:108]) : resp_vpn_q[575:540], resp_valid_next[14]
+      ? ({36{u14_hit[0]}} & u14_hit_vpn[35:0]) | ({36{u14_hit[1]}} & u14_hit_vpn[71:36])
+      | ({36{u14_hit[2]}} & u14_hit_vpn[107:72]) | ({36{u14_hit[3]}} & u14_hit_vpn[143:108])
+      : resp_vpn_q[539:504], resp_valid_next[13] ? ({36{u13_hit[0]}} & u13_hit_vpn[35:0])
+      | ({36{u13_hit[1]}} & u13_hit_vpn[71:36]) | ({36{u13_hit[2]}} & u13_hit_vpn[107:72])
+      | ({36{u13_hit[3]}} & u13_hit_vpn[143:108]) : resp_vpn_q[503:468], resp_valid_next[12]
+      ? ({36{u12_hit[0]}} & u12_hit_vpn[35:0]) | ({36{u12_hit[1]}} & u12_hit_vpn[71:36])
+      | ({36{u12_hit[2]}} & u12_hit_vpn[107:72]) | ({36{u12_hit[3]}} & u12_hit_vpn[143:108])
+      : resp_vpn_q[467:432], resp_valid_next[11] ? ({36{u11_hit[0]}} & u11_hit_vpn[35:0])
+      | ({36{u11_hit[1]}} & u11_hit_vpn[71:36]) | ({36{u11_hit[2]}} & u11_hit_vpn[107:72])
+      | ({36{u11_hit[3]}} & u11_hit_vpn[143:108]) : resp_vpn_q[431:396], resp_valid_next[10]
+      ? ({36{u10_hit[0]}} & u10_hit_vpn[35:0]) | ({36{u10_hit[1]}} & u10_hit_vpn[71:36])
+      | ({36{u10_hit[2]}} & u10_hit_vpn[107:72]) | ({36{u10_hit[3]}} & u10_hit_vpn[143:108])
+      : resp_vpn_q[395:360], resp_valid_next[9] ? ({36{u9_hit[0]}} & u9_hit_vpn[35:0])
+      | ({36{u9_hit[1]}} & u9_hit_vpn[71:36]) | ({36{u9_hit[2]}} & u9_hit_vpn[107:72])
+      | ({36{u9_hit[3]}} & u9_hit_vpn[143:108]) : resp_vpn_q[359:324], resp_valid_next[8]
+      ? ({36{u8_hit[0]}} & u8_hit_vpn[35:0]) | ({36{u8_hit[1]}} & u8_hit_vpn[71:36])
+      | ({36{u8_hit[2]}} & u8_hit_vpn[107:72]) | ({36{u8_hit[3]}} & u8_hit_vpn[143:108])
+      : resp_vpn_q[323:288], resp_valid_next[7] ? ({36{u7_hit[0]}} & u7_hit_vpn[35:0])
+      | ({36{u7_hit[1]}} & u7_hit_vpn[71:36]) | ({36{u7_hit[2]}} & u7_hit_vpn[107:72])
+      | ({36{u7_hit[3]}} & u7_hit_vpn[143:108]) : resp_vpn_q[287:252], resp_valid_next[6]
+      ? ({36{u6_hit[0]}} & u6_hit_vpn[35:0]) | ({36{u6_hit[1]}} & u6_hit_vpn[71:36])
+      | ({36{u6_hit[2]}} & u6_hit_vpn[107:72]) | ({36{u6_hit[3]}} & u6_hit_vpn[143:108])
+      : resp_vpn_q[251:216], resp_valid_next[5] ? ({36{u5_hit[0]}} & u5_hit_vpn[35:0])
+      | ({36{u5_hit[1]}} & u5_hit_vpn[71:36]) | ({36{u5_hit[2]}} & u5_hit_vpn[107:72])
+      | ({36{u5_hit[3]}} & u5_hit_vpn[143:108]) : resp_vpn_q[215:180], resp_valid_next[4]
+      ? ({36{u4_hit[0]}} & u4_hit_vpn[35:0]) | ({36{u4_hit[1]}} & u4_hit_vpn[71:36])
+      | ({36{u4_hit[2]}} & u4_hit_vpn[107:72]) | ({36{u4_hit[3]}} & u4_hit_vpn[143:108])
+      : resp_vpn_q[179:144], resp_valid_next[3] ? ({36{u3_hit[0]}} & u3_hit_vpn[35:0])
+      | ({36{u3_hit[1]}} & u3_hit_vpn[71:36]) | ({36{u3_hit[2]}} & u3_hit_vpn[107:72])
+      | ({36{u3_hit[3]}} & u3_hit_vpn[143:108]) : resp_vpn_q[143:108], resp_valid_next[2]
+      ? ({36{u2_hit[0]}} & u2_hit_vpn[35:0]) | ({36{u2_hit[1]}} & u2_hit_vpn[71:36])
+      | ({36{u2_hit[2]}} & u2_hit_vpn[107:72]) | ({36{u2_hit[3]}} & u2_hit_vpn[143:108])
+      : resp_vpn_q[107:72], resp_valid_next[1] ? ({36{u1_hit[0]}} & u1_hit_vpn[35:0])
+      | ({36{u1_hit[1]}} & u1_hit_vpn[71:36]) | ({36{u1_hit[2]}} & u1_hit_vpn[107:72])
+      | ({36{u1_hit[3]}} & u1_hit_vpn[143:108]) : resp_vpn_q[71:36], resp_valid_next[0]
+      ? ({36{u0_hit[0]}} & u0_hit_vpn[35:0]) | ({36{u0_hit[1]}} & u0_hit_vpn[71:36])
+      | ({36{u0_hit[2]}} & u0_hit_vpn[107:72]) | ({36{u0_hit[3]}} & u0_hit_vpn[143:108])
+      : resp_vpn_q[35:0]};
   assign resp_vpn_o = resp_vpn_q;
-  assign resp_vmid_d = {resp_valid_n[63] ? {2{u63_hit[0]}} & u63_hit_vmid[1:0] | {2{u63_hit[1]}} & u63_hit_vmid[3:2] | {2{u63_hit[2]}} & u63_hit_vmid[5:4] | {2{u63_hit[3]}} & u63_hit_vmid[7:6] : resp_vmid_q[127:126], resp_valid_n[62] ? {2{u62_hit[0]}} & u62_hit_vmid[1:0] | {2{u62_hit[1]}} & u62_hit_vmid[3:2] | {2{u62_hit[2]}} & u62_hit_vmid[5:4] | {2{u62_hit[3]}} & u62_hit_vmid[7:6] : resp_vmid_q[125:124], resp_valid_n[61] ? {2{u61_hit[0]}} & u61_hit_vmid[1:0] | {2{u61_hit[1]}} & u61_hit_vmid[3:2] | {2{u61_hit[2]}} & u61_hit_vmid[5:4] | {2{u61_hit[3]}} & u61_hit_vmid[7:6] : resp_vmid_q[123:122], resp_valid_n[60] ? {2{u60_hit[0]}} & u60_hit_vmid[1:0] | {2{u60_hit[1]}} & u60_hit_vmid[3:2] | {2{u60_hit[2]}} & u60_hit_vmid[5:4] | {2{u60_hit[3]}} & u60_hit_vmid[7:6] : resp_vmid_q[121:120], resp_valid_n[59] ? {2{u59_hit[0]}} & u59_hit_vmid[1:0] | {2{u59_hit[1]}} & u59_hit_vmid[3:2] | {2{u59_hit[2]}} & u59_hit_vmid[5:4] | {2{u59_hit[3]}} & u59_hit_vmid[7:6] : resp_vmid_q[119:118], resp_valid_n[58] ? {2{u58_hit[0]}} & u58_hit_vmid[1:0] | {2{u58_hit[1]}} & u58_hit_vmid[3:2] | {2{u58_hit[2]}} & u58_hit_vmid[5:4] | {2{u58_hit[3]}} & u58_hit_vmid[7:6] : resp_vmid_q[117:116], resp_valid_n[57] ? {2{u57_hit[0]}} & u57_hit_vmid[1:0] | {2{u57_hit[1]}} & u57_hit_vmid[3:2] | {2{u57_hit[2]}} & u57_hit_vmid[5:4] | {2{u57_hit[3]}} & u57_hit_vmid[7:6] : resp_vmid_q[115:114], resp_valid_n[56] ? {2{u56_hit[0]}} & u56_hit_vmid[1:0] | {2{u56_hit[1]}} & u56_hit_vmid[3:2] | {2{u56_hit[2]}} & u56_hit_vmid[5:4] | {2{u56_hit[3]}} & u56_hit_vmid[7:6] : resp_vmid_q[113:112], resp_valid_n[55] ? {2{u55_hit[0]}} & u55_hit_vmid[1:0] | {2{u55_hit[1]}} & u55_hit_vmid[3:2] | {2{u55_hit[2]}} & u55_hit_vmid[5:4] | {2{u55_hit[3]}} & u55_hit_vmid[7:6] : resp_vmid_q[111:110], resp_valid_n[54] ? {2{u54_hit[0]}} & u54_hit_vmid[1:0] | {2{u54_hit[1]}} & u54_hit_vmid[3:2] | {2{u54_hit[2]}} & u54_hit_vmid[5:4] | {2{u54_hit[3]}} & u54_hit_vmid[7:6] : resp_vmid_q[109:108], resp_valid_n[53] ? {2{u53_hit[0]}} & u53_hit_vmid[1:0] | {2{u53_hit[1]}} & u53_hit_vmid[3:2] | {2{u53_hit[2]}} & u53_hit_vmid[5:4] | {2{u53_hit[3]}} & u53_hit_vmid[7:6] : resp_vmid_q[107:106], resp_valid_n[52] ? {2{u52_hit[0]}} & u52_hit_vmid[1:0] | {2{u52_hit[1]}} & u52_hit_vmid[3:2] | {2{u52_hit[2]}} & u52_hit_vmid[5:4] | {2{u52_hit[3]}} & u52_hit_vmid[7:6] : resp_vmid_q[105:104], resp_valid_n[51] ? {2{u51_hit[0]}} & u51_hit_vmid[1:0] | {2{u51_hit[1]}} & u51_hit_vmid[3:2] | {2{u51_hit[2]}} & u51_hit_vmid[5:4] | {2{u51_hit[3]}} & u51_hit_vmid[7:6] : resp_vmid_q[103:102], resp_valid_n[50] ? {2{u50_hit[0]}} & u50_hit_vmid[1:0] | {2{u50_hit[1]}} & u50_hit_vmid[3:2] | {2{u50_hit[2]}} & u50_hit_vmid[5:4] | {2{u50_hit[3]}} & u50_hit_vmid[7:6] : resp_vmid_q[101:100], resp_valid_n[49] ? {2{u49_hit[0]}} & u49_hit_vmid[1:0] | {2{u49_hit[1]}} & u49_hit_vmid[3:2] | {2{u49_hit[2]}} & u49_hit_vmid[5:4] | {2{u49_hit[3]}} & u49_hit_vmid[7:6] : resp_vmid_q[99:98], resp_valid_n[48] ? {2{u48_hit[0]}} & u48_hit_vmid[1:0] | {2{u48_hit[1]}} & u48_hit_vmid[3:2] | {2{u48_hit[2]}} & u48_hit_vmid[5:4] | {2{u48_hit[3]}} & u48_hit_vmid[7:6] : resp_vmid_q[97:96], resp_valid_n[47] ? {2{u47_hit[0]}} & u47_hit_vmid[1:0] | {2{u47_hit[1]}} & u47_hit_vmid[3:2] | {2{u47_hit[2]}} & u47_hit_vmid[5:4] | {2{u47_hit[3]}} & u47_hit_vmid[7:6] : resp_vmid_q[95:94], resp_valid_n[46] ? {2{u46_hit[0]}} & u46_hit_vmid[1:0] | {2{u46_hit[1]}} & u46_hit_vmid[3:2] | {2{u46_hit[2]}} & u46_hit_vmid[5:4] | {2{u46_hit[3]}} & u46_hit_vmid[7:6] : resp_vmid_q[93:92], resp_valid_n[45] ? {2{u45_hit[0]}} & u45_hit_vmid[1:0] | {2{u45_hit[1]}} & u45_hit_vmid[3:2] | {2{u45_hit[2]}} & u45_hit_vmid[5:4] | {2{u45_hit[3]}} & u45_hit_vmid[7:6] : resp_vmid_q[91:90], resp_valid_n[44] ? {2{u44_hit[0]}} & u44_hit_vmid[1:0] | {2{u44_hit[1]}} & u44_hit_vmid[3:2] | {2{u44_hit[2]}} & u44_hit_vmid[5:4] | {2{u44_hit[3]}} & u44_hit_vmid[7:6] : resp_vmid_q[89:88], resp_valid_n[43] ? {2{u43_hit[0]}} & u43_hit_vmid[1:0] | {2{u43_hit[1]}} & u43_hit_vmid[3:2] | {2{u43_hit[2]}} & u43_hit_vmid[5:4] | {2{u43_hit[3]}} & u43_hit_vmid[7:6] : resp_vmid_q[87:86], resp_valid_n[42] ? {2{u42_hit[0]}} & u42_hit_vmid[1:0] | {2{u42_hit[1]}} & u42_hit_vmid[3:2] | {2{u42_hit[2]}} & u42_hit_vmid[5:4] | {2{u42_hit[3]}} & u42_hit_vmid[7:6] : resp_vmid_q[85:84], resp_valid_n[41] ? {2{u41_hit[0]}} & u41_hit_vmid[1:0] | {2{u41_hit[1]}} & u41_hit_vmid[3:2] | {2{u41_hit[2]}} & u41_hit_vmid[5:4] | {2{u41_hit[3]}} & u41_hit_vmid[7:6] : resp_vmid_q[83:82], resp_valid_n[40] ? {2{u40_hit[0]}} & u40_hit_vmid[1:0] | {2{u40_hit[1]}} & u40_hit_vmid[3:2] | {2{u40_hit[2]}} & u40_hit_vmid[5:4] | {2{u40_hit[3]}} & u40_hit_vmid[7:6] : resp_vmid_q[81:80], resp_valid_n[39] ? {2{u39_hit[0]}} & u39_hit_vmid[1:0] | {2{u39_hit[1]}} & u39_hit_vmid[3:2] | {2{u39_hit[2]}} & u39_hit_vmid[5:4] | {2{u39_hit[3]}} & u39_hit_vmid[7:6] : resp_vmid_q[79:78], resp_valid_n[38] ? {2{u38_hit[0]}} & u38_hit_vmid[1:0] | {2{u38_hit[1]}} & u38_hit_vmid[3:2] | {2{u38_hit[2]}} & u38_hit_vmid[5:4] | {2{u38_hit[3]}} & u38_hit_vmid[7:6] : resp_vmid_q[77:76], resp_valid_n[37] ? {2{u37_hit[0]}} & u37_hit_vmid[1:0] | {2{u37_hit[1]}} & u37_hit_vmid[3:2] | {2{u37_hit[2]}} & u37_hit_vmid[5:4] | {2{u37_hit[3]}} & u37_hit_vmid[7:6] : resp_vmid_q[75:74], resp_valid_n[36] ? {2{u36_hit[0]}} & u36_hit_vmid[1:0] | {2{u36_hit[1]}} & u36_hit_vmid[3:2] | {2{u36_hit[2]}} & u36_hit_vmid[5:4] | {2{u36_hit[3]}} & u36_hit_vmid[7:6] : resp_vmid_q[73:72], resp_valid_n[35] ? {2{u35_hit[0]}} & u35_hit_vmid[1:0] | {2{u35_hit[1]}} & u35_hit_vmid[3:2] | {2{u35_hit[2]}} & u35_hit_vmid[5:4] | {2{u35_hit[3]}} & u35_hit_vmid[7:6] : resp_vmid_q[71:70], resp_valid_n[34] ? {2{u34_hit[0]}} & u34_hit_vmid[1:0] | {2{u34_hit[1]}} & u34_hit_vmid[3:2] | {2{u34_hit[2]}} & u34_hit_vmid[5:4] | {2{u34_hit[3]}} & u34_hit_vmid[7:6] : resp_vmid_q[69:68], resp_valid_n[33] ? {2{u33_hit[0]}} & u33_hit_vmid[1:0] | {2{u33_hit[1]}} & u33_hit_vmid[3:2] | {2{u33_hit[2]}} & u33_hit_vmid[5:4] | {2{u33_hit[3]}} & u33_hit_vmid[7:6] : resp_vmid_q[67:66], resp_valid_n[32] ? {2{u32_hit[0]}} & u32_hit_vmid[1:0] | {2{u32_hit[1]}} & u32_hit_vmid[3:2] | {2{u32_hit[2]}} & u32_hit_vmid[5:4] | {2{u32_hit[3]}} & u32_hit_vmid[7:6] : resp_vmid_q[65:64], resp_valid_n[31] ? {2{u31_hit[0]}} & u31_hit_vmid[1:0] | {2{u31_hit[1]}} & u31_hit_vmid[3:2] | {2{u31_hit[2]}} & u31_hit_vmid[5:4] | {2{u31_hit[3]}} & u31_hit_vmid[7:6] : resp_vmid_q[63:62], resp_valid_n[30] ? {2{u30_hit[0]}} & u30_hit_vmid[1:0] | {2{u30_hit[1]}} & u30_hit_vmid[3:2] | {2{u30_hit[2]}} & u30_hit_vmid[5:4] | {2{u30_hit[3]}} & u30_hit_vmid[7:6] : resp_vmid_q[61:60], resp_valid_n[29] ? {2{u29_hit[0]}} & u29_hit_vmid[1:0] | {2{u29_hit[1]}} & u29_hit_vmid[3:2] | {2{u29_hit[2]}} & u29_hit_vmid[5:4] | {2{u29_hit[3]}} & u29_hit_vmid[7:6] : resp_vmid_q[59:58], resp_valid_n[28] ? {2{u28_hit[0]}} & u28_hit_vmid[1:0] | {2{u28_hit[1]}} & u28_hit_vmid[3:2] | {2{u28_hit[2]}} & u28_hit_vmid[5:4] | {2{u28_hit[3]}} & u28_hit_vmid[7:6] : resp_vmid_q[57:56], resp_valid_n[27] ? {2{u27_hit[0]}} & u27_hit_vmid[1:0] | {2{u27_hit[1]}} & u27_hit_vmid[3:2] | {2{u27_hit[2]}} & u27_hit_vmid[5:4] | {2{u27_hit[3]}} & u27_hit_vmid[7:6] : resp_vmid_q[55:54], resp_valid_n[26] ? {2{u26_hit[0]}} & u26_hit_vmid[1:0] | {2{u26_hit[1]}} & u26_hit_vmid[3:2] | {2{u26_hit[2]}} & u26_hit_vmid[5:4] | {2{u26_hit[3]}} & u26_hit_vmid[7:6] : resp_vmid_q[53:52], resp_valid_n[25] ? {2{u25_hit[0]}} & u25_hit_vmid[1:0] | {2{u25_hit[1]}} & u25_hit_vmid[3:2] | {2{u25_hit[2]}} & u25_hit_vmid[5:4] | {2{u25_hit[3]}} & u25_hit_vmid[7:6] : resp_vmid_q[51:50], resp_valid_n[24] ? {2{u24_hit[0]}} & u24_hit_vmid[1:0] | {2{u24_hit[1]}} & u24_hit_vmid[3:2] | {2{u24_hit[2]}} & u24_hit_vmid[5:4] | {2{u24_hit[3]}} & u24_hit_vmid[7:6] : resp_vmid_q[49:48], resp_valid_n[23] ? {2{u23_hit[0]}} & u23_hit_vmid[1:0] | {2{u23_hit[1]}} & u23_hit_vmid[3:2] | {2{u23_hit[2]}} & u23_hit_vmid[5:4] | {2{u23_hit[3]}} & u23_hit_vmid[7:6] : resp_vmid_q[47:46], resp_valid_n[22] ? {2{u22_hit[0]}} & u22_hit_vmid[1:0] | {2{u22_hit[1]}} & u22_hit_vmid[3:2] | {2{u22_hit[2]}} & u22_hit_vmid[5:4] | {2{u22_hit[3]}} & u22_hit_vmid[7:6] : resp_vmid_q[45:44], resp_valid_n[21] ? {2{u21_hit[0]}} & u21_hit_vmid[1:0] | {2{u21_hit[1]}} & u21_hit_vmid[3:2] | {2{u21_hit[2]}} & u21_hit_vmid[5:4] | {2{u21_hit[3]}} & u21_hit_vmid[7:6] : resp_vmid_q[43:42], resp_valid_n[20] ? {2{u20_hit[0]}} & u20_hit_vmid[1:0] | {2{u20_hit[1]}} & u20_hit_vmid[3:2] | {2{u20_hit[2]}} & u20_hit_vmid[5:4] | {2{u20_hit[3]}} & u20_hit_vmid[7:6] : resp_vmid_q[41:40], resp_valid_n[19] ? {2{u19_hit[0]}} & u19_hit_vmid[1:0] | {2{u19_hit[1]}} & u19_hit_vmid[3:2] | {2{u19_hit[2]}} & u19_hit_vmid[5:4] | {2{u19_hit[3]}} & u19_hit_vmid[7:6] : resp_vmid_q[39:38], resp_valid_n[18] ? {2{u18_hit[0]}} & u18_hit_vmid[1:0] | {2{u18_hit[1]}} & u18_hit_vmid[3:2] | {2{u18_hit[2]}} & u18_hit_vmid[5:4] | {2{u18_hit[3]}} & u18_hit_vmid[7:6] : resp_vmid_q[37:36], resp_valid_n[17] ? {2{u17_hit[0]}} & u17_hit_vmid[1:0] | {2{u17_hit[1]}} & u17_hit_vmid[3:2] | {2{u17_hit[2]}} & u17_hit_vmid[5:4] | {2{u17_hit[3]}} & u17_hit_vmid[7:6] : resp_vmid_q[35:34], resp_valid_n[16] ? {2{u16_hit[0]}} & u16_hit_vmid[1:0] | {2{u16_hit[1]}} & u16_hit_vmid[3:2] | {2{u16_hit[2]}} & u16_hit_vmid[5:4] | {2{u16_hit[3]}} & u16_hit_vmid[7:6] : resp_vmid_q[33:32], resp_valid_n[15] ? {2{u15_hit[0]}} & u15_hit_vmid[1:0] | {2{u15_hit[1]}} & u15_hit_vmid[3:2] | {2{u15_hit[2]}} & u15_hit_vmid[5:4] | {2{u15_hit[3]}} & u15_hit_vmid[7:6] : resp_vmid_q[31:30], resp_valid_n[14] ? {2{u14_hit[0]}} & u14_hit_vmid[1:0] | {2{u14_hit[1]}} & u14_hit_vmid[3:2] | {2{u14_hit[2]}} & u14_hit_vmid[5:4] | {2{u14_hit[3]}} & u14_hit_vmid[7:6] : resp_vmid_q[29:28], resp_valid_n[13] ? {2{u13_hit[0]}} & u13_hit_vmid[1:0] | {2{u13_hit[1]}} & u13_hit_vmid[3:2] | {2{u13_hit[2]}} & u13_hit_vmid[5:4] | {2{u13_hit[3]}} & u13_hit_vmid[7:6] : resp_vmid_q[27:26], resp_valid_n[12] ? {2{u12_hit[0]}} & u12_hit_vmid[1:0] | {2{u12_hit[1]}} & u12_hit_vmid[3:2] | {2{u12_hit[2]}} & u12_hit_vmid[5:4] | {2{u12_hit[3]}} & u12_hit_vmid[7:6] : resp_vmid_q[25:24], resp_valid_n[11] ? {2{u11_hit[0]}} & u11_hit_vmid[1:0] | {2{u11_hit[1]}} & u11_hit_vmid[3:2] | {2{u11_hit[2]}} & u11_hit_vmid[5:4] | {2{u11_hit[3]}} & u11_hit_vmid[7:6] : resp_vmid_q[23:22], resp_valid_n[10] ? {2{u10_hit[0]}} & u10_hit_vmid[1:0] | {2{u10_hit[1]}} & u10_hit_vmid[3:2] | {2{u10_hit[2]}} & u10_hit_vmid[5:4] | {2{u10_hit[3]}} & u10_hit_vmid[7:6] : resp_vmid_q[21:20], resp_valid_n[9] ? {2{u9_hit[0]}} & u9_hit_vmid[1:0] | {2{u9_hit[1]}} & u9_hit_vmid[3:2] | {2{u9_hit[2]}} & u9_hit_vmid[5:4] | {2{u9_hit[3]}} & u9_hit_vmid[7:6] : resp_vmid_q[19:18], resp_valid_n[8] ? {2{u8_hit[0]}} & u8_hit_vmid[1:0] | {2{u8_hit[1]}} & u8_hit_vmid[3:2] | {2{u8_hit[2]}} & u8_hit_vmid[5:4] | {2{u8_hit[3]}} & u8_hit_vmid[7:6] : resp_vmid_q[17:16], resp_valid_n[7] ? {2{u7_hit[0]}} & u7_hit_vmid[1:0] | {2{u7_hit[1]}} & u7_hit_vmid[3:2] | {2{u7_hit[2]}} & u7_hit_vmid[5:4] | {2{u7_hit[3]}} & u7_hit_vmid[7:6] : resp_vmid_q[15:14], resp_valid_n[6] ? {2{u6_hit[0]}} & u6_hit_vmid[1:0] | {2{u6_hit[1]}} & u6_hit_vmid[3:2] | {2{u6_hit[2]}} & u6_hit_vmid[5:4] | {2{u6_hit[3]}} & u6_hit_vmid[7:6] : resp_vmid_q[13:12], resp_valid_n[5] ? {2{u5_hit[0]}} & u5_hit_vmid[1:0] | {2{u5_hit[1]}} & u5_hit_vmid[3:2] | {2{u5_hit[2]}} & u5_hit_vmid[5:4] | {2{u5_hit[3]}} & u5_hit_vmid[7:6] : resp_vmid_q[11:10], resp_valid_n[4] ? {2{u4_hit[0]}} & u4_hit_vmid[1:0] | {2{u4_hit[1]}} & u4_hit_vmid[3:2] | {2{u4_hit[2]}} & u4_hit_vmid[5:4] | {2{u4_hit[3]}} & u4_hit_vmid[7:6] : resp_vmid_q[9:8], resp_valid_n[3] ? {2{u3_hit[0]}} & u3_hit_vmid[1:0] | {2{u3_hit[1]}} & u3_hit_vmid[3:2] | {2{u3_hit[2]}} & u3_hit_vmid[5:4] | {2{u3_hit[3]}} & u3_hit_vmid[7:6] : resp_vmid_q[7:6], resp_valid_n[2] ? {2{u2_hit[0]}} & u2_hit_vmid[1:0] | {2{u2_hit[1]}} & u2_hit_vmid[3:2] | {2{u2_hit[2]}} & u2_hit_vmid[5:4] | {2{u2_hit[3]}} & u2_hit_vmid[7:6] : resp_vmid_q[5:4], resp_valid_n[1] ? {2{u1_hit[0]}} & u1_hit_vmid[1:0] | {2{u1_hit[1]}} & u1_hit_vmid[3:2] | {2{u1_hit[2]}} & u1_hit_vmid[5:4] | {2{u1_hit[3]}} & u1_hit_vmid[7:6] : resp_vmid_q[3:2], resp_valid_n[0] ? {2{u0_hit[0]}} & u0_hit_vmid[1:0] | {2{u0_hit[1]}} & u0_hit_vmid[3:2] | {2{u0_hit[2]}} & u0_hit_vmid[5:4] | {2{u0_hit[3]}} & u0_hit_vmid[7:6] : resp_vmid_q[1:0]};
+  assign resp_vmid_d = {resp_valid_next[63] ? ({2{u63_hit[0]}} & u63_hit_vmid[1:0])
+      | ({2{u63_hit[1]}} & u63_hit_vmid[3:2]) | ({2{u63_hit[2]}} & u63_hit_vmid[5:4])
+      | ({2{u63_hit[3]}} & u63_hit_vmid[7:6]) : resp_vmid_q[127:126], resp_valid_next[62]
+      ? ({2{u62_hit[0]}} & u62_hit_vmid[1:0]) | ({2{u62_hit[1]}} & u62_hit_vmid[3:2])
+      | ({2{u62_hit[2]}} & u62_hit_vmid[5:4]) | ({2{u62_hit[3]}} & u62_hit_vmid[7:6])
+      : resp_vmid_q[125:124], resp_valid_next[61] ? ({2{u61_hit[0]}} & u61_hit_vmid[1:0])
+      | ({2{u61_hit[1]}} & u61_hit_vmid[3:2]) | ({2{u61_hit[2]}} & u61_hit_vmid[5:4])
+      | ({2{u61_hit[3]}} & u61_hit_vmid[7:6]) : resp_vmid_q[123:122], resp_valid_next[60]
+      ? ({2{u60_hit[0]}} & u60_hit_vmid[1:0]) | ({2{u60_hit[1]}} & u60_hit_vmid[3:2])
+      | ({2{u60_hit[2]}} & u60_hit_vmid[5:4]) | ({2{u60_hit[3]}} & u60_hit_vmid[7:6])
+      : resp_vmid_q[121:120], resp_valid_next[59] ? ({2{u59_hit[0]}} & u59_hit_vmid[1:0])
+      | ({2{u59_hit[1]}} & u59_hit_vmid[3:2]) | ({2{u59_hit[2]}} & u59_hit_vmid[5:4])
+      | ({2{u59_hit[3]}} & u59_hit_vmid[7:6]) : resp_vmid_q[119:118], resp_valid_next[58]
+      ? ({2{u58_hit[0]}} & u58_hit_vmid[1:0]) | ({2{u58_hit[1]}} & u58_hit_vmid[3:2])
+      | ({2{u58_hit[2]}} & u58_hit_vmid[5:4]) | ({2{u58_hit[3]}} & u58_hit_vmid[7:6])
+      : resp_vmid_q[117:116], resp_valid_next[57] ? ({2{u57_hit[0]}} & u57_hit_vmid[1:0])
+      | ({2{u57_hit[1]}} & u57_hit_vmid[3:2]) | ({2{u57_hit[2]}} & u57_hit_vmid[5:4])
+      | ({2{u57_hit[3]}} & u57_hit_vmid[7:6]) : resp_vmid_q[115:114], resp_valid_next[56]
+      ? ({2{u56_hit[0]}} & u56_hit_vmid[1:0]) | ({2{u56_hit[1]}} & u56_hit_vmid[3:2])
+      | ({2{u56_hit[2]}} & u56_hit_vmid[5:4]) | ({2{u56_hit[3]}} & u56_hit_vmid[7:6])
+      : resp_vmid_q[113:112], resp_valid_next[55] ? ({2{u55_hit[0]}} & u55_hit_vmid[1:0])
+      | ({2{u55_hit[1]}} & u55_hit_vmid[3:2]) | ({2{u55_hit[2]}} & u55_hit_vmid[5:4])
+      | ({2{u55_hit[3]}} & u55_hit_vmid[7:6]) : resp_vmid_q[111:110], resp_valid_next[54]
+      ? ({2{u54_hit[0]}} & u54_hit_vmid[1:0]) | ({2{u54_hit[1]}} & u54_hit_vmid[3:2])
+      | ({2{u54_hit[2]}} & u54_hit_vmid[5:4]) | ({2{u54_hit[3]}} & u54_hit_vmid[7:6])
+      : resp_vmid_q[109:108], resp_valid_next[53] ? ({2{u53_hit[0]}} & u53_hit_vmid[1:0])
+      | ({2{u53_hit[1]}} & u53_hit_vmid[3:2]) | ({2{u53_hit[2]}} & u53_hit_vmid[5:4])
+      | ({2{u53_hit[3]}} & u53_hit_vmid[7:6]) : resp_vmid_q[107:106], resp_valid_next[52]
+      ? ({2{u52_hit[0]}} & u52_hit_vmid[1:0]) | ({2{u52_hit[1]}} & u52_hit_vmid[3:2])
+      | ({2{u52_hit[2]}} & u52_hit_vmid[5:4]) | ({2{u52_hit[3]}} & u52_hit_vmid[7:6])
+      : resp_vmid_q[105:104], resp_valid_next[51] ? ({2{u51_hit[0]}} & u51_hit_vmid[1:0])
+      | ({2{u51_hit[1]}} & u51_hit_vmid[3:2]) | ({2{u51_hit[2]}} & u51_hit_vmid[5:4])
+      | ({2{u51_hit[3]}} & u51_hit_vmid[7:6]) : resp_vmid_q[103:102], resp_valid_next[50]
+      ? ({2{u50_hit[0]}} & u50_hit_vmid[1:0]) | ({2{u50_hit[1]}} & u50_hit_vmid[3:2])
+      | ({2{u50_hit[2]}} & u50_hit_vmid[5:4]) | ({2{u50_hit[3]}} & u50_hit_vmid[7:6])
+      : resp_vmid_q[101:100], resp_valid_next[49] ? ({2{u49_hit[0]}} & u49_hit_vmid[1:0])
+      | ({2{u49_hit[1]}} & u49_hit_vmid[3:2]) | ({2{u49_hit[2]}} & u49_hit_vmid[5:4])
+      | ({2{u49_hit[3]}} & u49_hit_vmid[7:6]) : resp_vmid_q[99:98], resp_valid_next[48]
+      ? ({2{u48_hit[0]}} & u48_hit_vmid[1:0]) | ({2{u48_hit[1]}} & u48_hit_vmid[3:2])
+      | ({2{u48_hit[2]}} & u48_hit_vmid[5:4]) | ({2{u48_hit[3]}} & u48_hit_vmid[7:6])
+      : resp_vmid_q[97:96], resp_valid_next[47] ? ({2{u47_hit[0]}} & u47_hit_vmid[1:0])
+      | ({2{u47_hit[1]}} & u47_hit_vmid[3:2]) | ({2{u47_hit[2]}} & u47_hit_vmid[5:4])
+      | ({2{u47_hit[3]}} & u47_hit_vmid[7:6]) : resp_vmid_q[95:94], resp_valid_next[46]
+      ? ({2{u46_hit[0]}} & u46_hit_vmid[1:0]) | ({2{u46_hit[1]}} & u46_hit_vmid[3:2])
+      | ({2{u46_hit[2]}} & u46_hit_vmid[5:4]) | ({2{u46_hit[3]}} & u46_hit_vmid[7:6])
+      : resp_vmid_q[93:92], resp_valid_next[45] ? ({2{u45_hit[0]}} & u45_hit_vmid[1:0])
+      | ({2{u45_hit[1]}} & u45_hit_vmid[3:2]) | ({2{u45_hit[2]}} & u45_hit_vmid[5:4])
+      | ({2{u45_hit[3]}} & u45_hit_vmid[7:6]) : resp_vmid_q[91:90], resp_valid_next[44]
+      ? ({2{u44_hit[0]}} & u44_hit_vmid[1:0]) | ({2{u44_hit[1]}} & u44_hit_vmid[3:2])
+      | ({2{u44_hit[2]}} & u44_hit_vmid[5:4]) | ({2{u44_hit[3]}} & u44_hit_vmid[7:6])
+      : resp_vmid_q[89:88], resp_valid_next[43] ? ({2{u43_hit[0]}} & u43_hit_vmid[1:0])
+      | ({2{u43_hit[1]}} & u43_hit_vmid[3:2]) | ({2{u43_hit[2]}} & u43_hit_vmid[5:4])
+      | ({2{u43_hit[3]}} & u43_hit_vmid[7:6]) : resp_vmid_q[87:86], resp_valid_next[42]
+      ? ({2{u42_hit[0]}} & u42_hit_vmid[1:0]) | ({2{u42_hit[1]}} & u42_hit_vmid[3:2])
+      | ({2{u42_hit[2]}} & u42_hit_vmid[5:4]) | ({2{u42_hit[3]}} & u42_hit_vmid[7:6])
+      : resp_vmid_q[85:84], resp_valid_next[41] ? ({2{u41_hit[0]}} & u41_hit_vmid[1:0])
+      | ({2{u41_hit[1]}} & u41_hit_vmid[3:2]) | ({2{u41_hit[2]}} & u41_hit_vmid[5:4])
+      | ({2{u41_hit[3]}} & u41_hit_vmid[7:6]) : resp_vmid_q[83:82], resp_valid_next[40]
+      ? ({2{u40_hit[0]}} & u40_hit_vmid[1:0]) | ({2{u40_hit[1]}} & u40_hit_vmid[3:2])
+      | ({2{u40_hit[2]}} & u40_hit_vmid[5:4]) | ({2{u40_hit[3]}} & u40_hit_vmid[7:6])
+      : resp_vmid_q[81:80], resp_valid_next[39] ? ({2{u39_hit[0]}} & u39_hit_vmid[1:0])
+      | ({2{u39_hit[1]}} & u39_hit_vmid[3:2]) | ({2{u39_hit[2]}} & u39_hit_vmid[5:4])
+      | ({2{u39_hit[3]}} & u39_hit_vmid[7:6]) : resp_vmid_q[79:78], resp_valid_next[38]
+      ? ({2{u38_hit[0]}} & u38_hit_vmid[1:0]) | ({2{u38_hit[1]}} & u38_hit_vmid[3:2])
+      | ({2{u38_hit[2]}} & u38_hit_vmid[5:4]) | ({2{u38_hit[3]}} & u38_hit_vmid[7:6])
+      : resp_vmid_q[77:76], resp_valid_next[37] ? ({2{u37_hit[0]}} & u37_hit_vmid[1:0])
+      | ({2{u37_hit[1]}} & u37_hit_vmid[3:2]) | ({2{u37_hit[2]}} & u37_hit_vmid[5:4])
+      | ({2{u37_hit[3]}} & u37_hit_vmid[7:6]) : resp_vmid_q[75:74], resp_valid_next[36]
+      ? ({2{u36_hit[0]}} & u36_hit_vmid[1:0]) | ({2{u36_hit[1]}} & u36_hit_vmid[3:2])
+      | ({2{u36_hit[2]}} & u36_hit_vmid[5:4]) | ({2{u36_hit[3]}} & u36_hit_vmid[7:6])
+      : resp_vmid_q[73:72], resp_valid_next[35] ? ({2{u35_hit[0]}} & u35_hit_vmid[1:0])
+      | ({2{u35_hit[1]}} & u35_hit_vmid[3:2]) | ({2{u35_hit[2]}} & u35_hit_vmid[5:4])
+      | ({2{u35_hit[3]}} & u35_hit_vmid[7:6]) : resp_vmid_q[71:70], resp_valid_next[34]
+      ? ({2{u34_hit[0]}} & u34_hit_vmid[1:0]) | ({2{u34_hit[1]}} & u34_hit_vmid[3:2])
+      | ({2{u34_hit[2]}} & u34_hit_vmid[5:4]) | ({2{u34_hit[3]}} & u34_hit_vmid[7:6])
+      : resp_vmid_q[69:68], resp_valid_next[33] ? ({2{u33_hit[0]}} & u33_hit_vmid[1:0])
+      | ({2{u33_hit[1]}} & u33_hit_vmid[3:2]) | ({2{u33_hit[2]}} & u33_hit_vmid[5:4])
+      | ({2{u33_hit[3]}} & u33_hit_vmid[7:6]) : resp_vmid_q[67:66], resp_valid_next[32]
+      ? ({2{u32_hit[0]}} & u32_hit_vmid[1:0]) | ({2{u32_hit[1]}} & u32_hit_vmid[3:2])
+      | ({2{u32_hit[2]}} & u32_hit_vmid[5:4]) | ({2{u32_hit[3]}} & u32_hit_vmid[7:6])
+      : resp_vmid_q[65:64], resp_valid_next[31] ? ({2{u31_hit[0]}} & u31_hit_vmid[1:0])
+      | ({2{u31_hit[1]}} & u31_hit_vmid[3:2]) | ({2{u31_hit[2]}} & u31_hit_vmid[5:4])
+      | ({2{u31_hit[3]}} & u31_hit_vmid[7:6]) : resp_vmid_q[63:62], resp_valid_next[30]
+      ? ({2{u30_hit[0]}} & u30_hit_vmid[1:0]) | ({2{u30_hit[1]}} & u30_hit_vmid[3:2])
+      | ({2{u30_hit[2]}} & u30_hit_vmid[5:4]) | ({2{u30_hit[3]}} & u30_hit_vmid[7:6])
+      : resp_vmid_q[61:60], resp_valid_next[29] ? ({2{u29_hit[0]}} & u29_hit_vmid[1:0])
+      | ({2{u29_hit[1]}} & u29_hit_vmid[3:2]) | ({2{u29_hit[2]}} & u29_hit_vmid[5:4])
+      | ({2{u29_hit[3]}} & u29_hit_vmid[7:6]) : resp_vmid_q[59:58], resp_valid_next[28]
+      ? ({2{u28_hit[0]}} & u28_hit_vmid[1:0]) | ({2{u28_hit[1]}} & u28_hit_vmid[3:2])
+      | ({2{u28_hit[2]}} & u28_hit_vmid[5:4]) | ({2{u28_hit[3]}} & u28_hit_vmid[7:6])
+      : resp_vmid_q[57:56], resp_valid_next[27] ? ({2{u27_hit[0]}} & u27_hit_vmid[1:0])
+      | ({2{u27_hit[1]}} & u27_hit_vmid[3:2]) | ({2{u27_hit[2]}} & u27_hit_vmid[5:4])
+      | ({2{u27_hit[3]}} & u27_hit_vmid[7:6]) : resp_vmid_q[55:54], resp_valid_next[26]
+      ? ({2{u26_hit[0]}} & u26_hit_vmid[1:0]) | ({2{u26_hit[1]}} & u26_hit_vmid[3:2])
+      | ({2{u26_hit[2]}} & u26_hit_vmid[5:4]) | ({2{u26_hit[3]}} & u26_hit_vmid[7:6])
+      : resp_vmid_q[53:52], resp_valid_next[25] ? ({2{u25_hit[0]}} & u25_hit_vmid[1:0])
+      | ({2{u25_hit[1]}} & u25_hit_vmid[3:2]) | ({2{u25_hit[2]}} & u25_hit_vmid[5:4])
+      | ({2{u25_hit[3]}} & u25_hit_vmid[7:6]) : resp_vmid_q[51:50], resp_valid_next[24]
+      ? ({2{u24_hit[0]}} & u24_hit_vmid[1:0]) | ({2{u24_hit[1]}} & u24_hit_vmid[3:2])
+      | ({2{u24_hit[2]}} & u24_hit_vmid[5:4]) | ({2{u24_hit[3]}} & u24_hit_vmid[7:6])
+      : resp_vmid_q[49:48], resp_valid_next[23] ? ({2{u23_hit[0]}} & u23_hit_vmid[1:0])
+      | ({2{u23_hit[1]}} & u23_hit_vmid[3:2]) | ({2{u23_hit[2]}} & u23_hit_vmid[5:4])
+      | ({2{u23_hit[3]}} & u23_hit_vmid[7:6]) : resp_vmid_q[47:46], resp_valid_next[22]
+      ? ({2{u22_hit[0]}} & u22_hit_vmid[1:0]) | ({2{u22_hit[1]}} & u22_hit_vmid[3:2])
+      | ({2{u22_hit[2]}} & u22_hit_vmid[5:4]) | ({2{u22_hit[3]}} & u22_hit_vmid[7:6])
+      : resp_vmid_q[45:44], resp_valid_next[21] ? ({2{u21_hit[0]}} & u21_hit_vmid[1:0])
+      | ({2{u21_hit[1]}} & u21_hit_vmid[3:2]) | ({2{u21_hit[2]}} & u21_hit_vmid[5:4])
+      | ({2{u21_hit[3]}} & u21_hit_vmid[7:6]) : resp_vmid_q[43:42], resp_valid_next[20]
+      ? ({2{u20_hit[0]}} & u20_hit_vmid[1:0]) | ({2{u20_hit[1]}} & u20_hit_vmid[3:2])
+      | ({2{u20_hit[2]}} & u20_hit_vmid[5:4]) | ({2{u20_hit[3]}} & u20_hit_vmid[7:6])
+      : resp_vmid_q[41:40], resp_valid_next[19] ? ({2{u19_hit[0]}} & u19_hit_vmid[1:0])
+      | ({2{u19_hit[1]}} & u19_hit_vmid[3:2]) | ({2{u19_hit[2]}} & u19_hit_vmid[5:4])
+      | ({2{u19_hit[3]}} & u19_hit_vmid[7:6]) : resp_vmid_q[39:38], resp_valid_next[18]
+      ? ({2{u18_hit[0]}} & u18_hit_vmid[1:0]) | ({2{u18_hit[1]}} & u18_hit_vmid[3:2])
+      | ({2{u18_hit[2]}} & u18_hit_vmid[5:4]) | ({2{u18_hit[3]}} & u18_hit_vmid[7:6])
+      : resp_vmid_q[37:36], resp_valid_next[17] ? ({2{u17_hit[0]}} & u17_hit_vmid[1:0])
+      | ({2{u17_hit[1]}} & u17_hit_vmid[3:2]) | ({2{u17_hit[2]}} & u17_hit_vmid[5:4])
+      | ({2{u17_hit[3]}} & u17_hit_vmid[7:6]) : resp_vmid_q[35:34], resp_valid_next[16]
+      ? ({2{u16_hit[0]}} & u16_hit_vmid[1:0]) | ({2{u16_hit[1]}} & u16_hit_vmid[3:2])
+      | ({2{u16_hit[2]}} & u16_hit_vmid[5:4]) | ({2{u16_hit[3]}} & u16_hit_vmid[7:6])
+      : resp_vmid_q[33:32], resp_valid_next[15] ? ({2{u15_hit[0]}} & u15_hit_vmid[1:0])
+      | ({2{u15_hit[1]}} & u15_hit_vmid[3:2]) | ({2{u15_hit[2]}} & u15_hit_vmid[5:4])
+      | ({2{u15_hit[3]}} & u15_hit_vmid[7:6]) : resp_vmid_q[31:30], resp_valid_next[14]
+      ? ({2{u14_hit[0]}} & u14_hit_vmid[1:0]) | ({2{u14_hit[1]}} & u14_hit_vmid[3:2])
+      | ({2{u14_hit[2]}} & u14_hit_vmid[5:4]) | ({2{u14_hit[3]}} & u14_hit_vmid[7:6])
+      : resp_vmid_q[29:28], resp_valid_next[13] ? ({2{u13_hit[0]}} & u13_hit_vmid[1:0])
+      | ({2{u13_hit[1]}} & u13_hit_vmid[3:2]) | ({2{u13_hit[2]}} & u13_hit_vmid[5:4])
+      | ({2{u13_hit[3]}} & u13_hit_vmid[7:6]) : resp_vmid_q[27:26], resp_valid_next[12]
+      ? ({2{u12_hit[0]}} & u12_hit_vmid[1:0]) | ({2{u12_hit[1]}} & u12_hit_vmid[3:2])
+      | ({2{u12_hit[2]}} & u12_hit_vmid[5:4]) | ({2{u12_hit[3]}} & u12_hit_vmid[7:6])
+      : resp_vmid_q[25:24], resp_valid_next[11] ? ({2{u11_hit[0]}} & u11_hit_vmid[1:0])
+      | ({2{u11_hit[1]}} & u11_hit_vmid[3:2]) | ({2{u11_hit[2]}} & u11_hit_vmid[5:4])
+      | ({2{u11_hit[3]}} & u11_hit_vmid[7:6]) : resp_vmid_q[23:22], resp_valid_next[10]
+      ? ({2{u10_hit[0]}} & u10_hit_vmid[1:0]) | ({2{u10_hit[1]}} & u10_hit_vmid[3:2])
+      | ({2{u10_hit[2]}} & u10_hit_vmid[5:4]) | ({2{u10_hit[3]}} & u10_hit_vmid[7:6])
+      : resp_vmid_q[21:20], resp_valid_next[9] ? ({2{u9_hit[0]}} & u9_hit_vmid[1:0])
+      | ({2{u9_hit[1]}} & u9_hit_vmid[3:2]) | ({2{u9_hit[2]}} & u9_hit_vmid[5:4])
+      | ({2{u9_hit[3]}} & u9_hit_vmid[7:6]) : resp_vmid_q[19:18], resp_valid_next[8]
+      ? ({2{u8_hit[0]}} & u8_hit_vmid[1:0]) | ({2{u8_hit[1]}} & u8_hit_vmid[3:2])
+      | ({2{u8_hit[2]}} & u8_hit_vmid[5:4]) | ({2{u8_hit[3]}} & u8_hit_vmid[7:6])
+      : resp_vmid_q[17:16], resp_valid_next[7] ? ({2{u7_hit[0]}} & u7_hit_vmid[1:0])
+      | ({2{u7_hit[1]}} & u7_hit_vmid[3:2]) | ({2{u7_hit[2]}} & u7_hit_vmid[5:4])
+      | ({2{u7_hit[3]}} & u7_hit_vmid[7:6]) : resp_vmid_q[15:14], resp_valid_next[6]
+      ? ({2{u6_hit[0]}} & u6_hit_vmid[1:0]) | ({2{u6_hit[1]}} & u6_hit_vmid[3:2])
+      | ({2{u6_hit[2]}} & u6_hit_vmid[5:4]) | ({2{u6_hit[3]}} & u6_hit_vmid[7:6])
+      : resp_vmid_q[13:12], resp_valid_next[5] ? ({2{u5_hit[0]}} & u5_hit_vmid[1:0])
+      | ({2{u5_hit[1]}} & u5_hit_vmid[3:2]) | ({2{u5_hit[2]}} & u5_hit_vmid[5:4])
+      | ({2{u5_hit[3]}} & u5_hit_vmid[7:6]) : resp_vmid_q[11:10], resp_valid_next[4]
+      ? ({2{u4_hit[0]}} & u4_hit_vmid[1:0]) | ({2{u4_hit[1]}} & u4_hit_vmid[3:2])
+      | ({2{u4_hit[2]}} & u4_hit_vmid[5:4]) | ({2{u4_hit[3]}} & u4_hit_vmid[7:6])
+      : resp_vmid_q[9:8], resp_valid_next[3] ? ({2{u3_hit[0]}} & u3_hit_vmid[1:0])
+      | ({2{u3_hit[1]}} & u3_hit_vmid[3:2]) | ({2{u3_hit[2]}} & u3_hit_vmid[5:4])
+      | ({2{u3_hit[3]}} & u3_hit_vmid[7:6]) : resp_vmid_q[7:6], resp_valid_next[2]
+      ? ({2{u2_hit[0]}} & u2_hit_vmid[1:0]) | ({2{u2_hit[1]}} & u2_hit_vmid[3:2])
+      | ({2{u2_hit[2]}} & u2_hit_vmid[5:4]) | ({2{u2_hit[3]}} & u2_hit_vmid[7:6])
+      : resp_vmid_q[5:4], resp_valid_next[1] ? ({2{u1_hit[0]}} & u1_hit_vmid[1:0])
+      | ({2{u1_hit[1]}} & u1_hit_vmid[3:2]) | ({2{u1_hit[2]}} & u1_hit_vmid[5:4])
+      | ({2{u1_hit[3]}} & u1_hit_vmid[7:6]) : resp_vmid_q[3:2], resp_valid_next[0]
+      ? ({2{u0_hit[0]}} & u0_hit_vmid[1:0]) | ({2{u0_hit[1]}} & u0_hit_vmid[3:2])
+      | ({2{u0_hit[2]}} & u0_hit_vmid[5:4]) | ({2{u0_hit[3]}} & u0_hit_vmid[7:6])
+      : resp_vmid_q[1:0]};
   assign resp_vmid_o = resp_vmid_q;
-  assign resp_ppn_d = {resp_valid_n[63] ? {36{u63_hit[0]}} & u63_hit_ppn[35:0] | {36{u63_hit[1]}} & u63_hit_ppn[71:36] | {36{u63_hit[2]}} & u63_hit_ppn[107:72] | {36{u63_hit[3]}} & u63_hit_ppn[143:108] : resp_ppn_q[2303:2268], resp_valid_n[62] ? {36{u62_hit[0]}} & u62_hit_ppn[35:0] | {36{u62_hit[1]}} & u62_hit_ppn[71:36] | {36{u62_hit[2]}} & u62_hit_ppn[107:72] | {36{u62_hit[3]}} & u62_hit_ppn[143:108] : resp_ppn_q[2267:2232], resp_valid_n[61] ? {36{u61_hit[0]}} & u61_hit_ppn[35:0] | {36{u61_hit[1]}} & u61_hit_ppn[71:36] | {36{u61_hit[2]}} & u61_hit_ppn[107:72] | {36{u61_hit[3]}} & u61_hit_ppn[143:108] : resp_ppn_q[2231:2196], resp_valid_n[60] ? {36{u60_hit[0]}} & u60_hit_ppn[35:0] | {36{u60_hit[1]}} & u60_hit_ppn[71:36] | {36{u60_hit[2]}} & u60_hit_ppn[107:72] | {36{u60_hit[3]}} & u60_hit_ppn[143:108] : resp_ppn_q[2195:2160], resp_valid_n[59] ? {36{u59_hit[0]}} & u59_hit_ppn[35:0] | {36{u59_hit[1]}} & u59_hit_ppn[71:36] | {36{u59_hit[2]}} & u59_hit_ppn[107:72] | {36{u59_hit[3]}} & u59_hit_ppn[143:108] : resp_ppn_q[2159:2124], resp_valid_n[58] ? {36{u58_hit[0]}} & u58_hit_ppn[35:0] | {36{u58_hit[1]}} & u58_hit_ppn[71:36] | {36{u58_hit[2]}} & u58_hit_ppn[107:72] | {36{u58_hit[3]}} & u58_hit_ppn[143:108] : resp_ppn_q[2123:2088], resp_valid_n[57] ? {36{u57_hit[0]}} & u57_hit_ppn[35:0] | {36{u57_hit[1]}} & u57_hit_ppn[71:36] | {36{u57_hit[2]}} & u57_hit_ppn[107:72] | {36{u57_hit[3]}} & u57_hit_ppn[143:108] : resp_ppn_q[2087:2052], resp_valid_n[56] ? {36{u56_hit[0]}} & u56_hit_ppn[35:0] | {36{u56_hit[1]}} & u56_hit_ppn[71:36] | {36{u56_hit[2]}} & u56_hit_ppn[107:72] | {36{u56_hit[3]}} & u56_hit_ppn[143:108] : resp_ppn_q[2051:2016], resp_valid_n[55] ? {36{u55_hit[0]}} & u55_hit_ppn[35:0] | {36{u55_hit[1]}} & u55_hit_ppn[71:36] | {36{u55_hit[2]}} & u55_hit_ppn[107:72] | {36{u55_hit[3]}} & u55_hit_ppn[143:108] : resp_ppn_q[2015:1980], resp_valid_n[54] ? {36{u54_hit[0]}} & u54_hit_ppn[35:0] | {36{u54_hit[1]}} & u54_hit_ppn[71:36] | {36{u54_hit[2]}} & u54_hit_ppn[107:72] | {36{u54_hit[3]}} & u54_hit_ppn[143:108] : resp_ppn_q[1979:1944], resp_valid_n[53] ? {36{u53_hit[0]}} & u53_hit_ppn[35:0] | {36{u53_hit[1]}} & u53_hit_ppn[71:36] | {36{u53_hit[2]}} & u53_hit_ppn[107:72] | {36{u53_hit[3]}} & u53_hit_ppn[143:108] : resp_ppn_q[1943:1908], resp_valid_n[52] ? {36{u52_hit[0]}} & u52_hit_ppn[35:0] | {36{u52_hit[1]}} & u52_hit_ppn[71:36] | {36{u52_hit[2]}} & u52_hit_ppn[107:72] | {36{u52_hit[3]}} & u52_hit_ppn[143:108] : resp_ppn_q[1907:1872], resp_valid_n[51] ? {36{u51_hit[0]}} & u51_hit_ppn[35:0] | {36{u51_hit[1]}} & u51_hit_ppn[71:36] | {36{u51_hit[2]}} & u51_hit_ppn[107:72] | {36{u51_hit[3]}} & u51_hit_ppn[143:108] : resp_ppn_q[1871:1836], resp_valid_n[50] ? {36{u50_hit[0]}} & u50_hit_ppn[35:0] | {36{u50_hit[1]}} & u50_hit_ppn[71:36] | {36{u50_hit[2]}} & u50_hit_ppn[107:72] | {36{u50_hit[3]}} & u50_hit_ppn[143:108] : resp_ppn_q[1835:1800], resp_valid_n[49] ? {36{u49_hit[0]}} & u49_hit_ppn[35:0] | {36{u49_hit[1]}} & u49_hit_ppn[71:36] | {36{u49_hit[2]}} & u49_hit_ppn[107:72] | {36{u49_hit[3]}} & u49_hit_ppn[143:108] : resp_ppn_q[1799:1764], resp_valid_n[48] ? {36{u48_hit[0]}} & u48_hit_ppn[35:0] | {36{u48_hit[1]}} & u48_hit_ppn[71:36] | {36{u48_hit[2]}} & u48_hit_ppn[107:72] | {36{u48_hit[3]}} & u48_hit_ppn[143:108] : resp_ppn_q[1763:1728], resp_valid_n[47] ? {36{u47_hit[0]}} & u47_hit_ppn[35:0] | {36{u47_hit[1]}} & u47_hit_ppn[71:36] | {36{u47_hit[2]}} & u47_hit_ppn[107:72] | {36{u47_hit[3]}} & u47_hit_ppn[143:108] : resp_ppn_q[1727:1692], resp_valid_n[46] ? {36{u46_hit[0]}} & u46_hit_ppn[35:0] | {36{u46_hit[1]}} & u46_hit_ppn[71:36] | {36{u46_hit[2]}} & u46_hit_ppn[107:72] | {36{u46_hit[3]}} & u46_hit_ppn[143:108] : resp_ppn_q[1691:1656], resp_valid_n[45] ? {36{u45_hit[0]}} & u45_hit_ppn[35:0] | {36{u45_hit[1]}} & u45_hit_ppn[71:36] | {36{u45_hit[2]}} & u45_hit_ppn[107:72] | {36{u45_hit[3]}} & u45_hit_ppn[143:108] : resp_ppn_q[1655:1620], resp_valid_n[44] ? {36{u44_hit[0]}} & u44_hit_ppn[35:0] | {36{u44_hit[1]}} & u44_hit_ppn[71:36] | {36{u44_hit[2]}} & u44_hit_ppn[107:72] | {36{u44_hit[3]}} & u44_hit_ppn[143:108] : resp_ppn_q[1619:1584], resp_valid_n[43] ? {36{u43_hit[0]}} & u43_hit_ppn[35:0] | {36{u43_hit[1]}} & u43_hit_ppn[71:36] | {36{u43_hit[2]}} & u43_hit_ppn[107:72] | {36{u43_hit[3]}} & u43_hit_ppn[143:108] : resp_ppn_q[1583:1548], resp_valid_n[42] ? {36{u42_hit[0]}} & u42_hit_ppn[35:0] | {36{u42_hit[1]}} & u42_hit_ppn[71:36] | {36{u42_hit[2]}} & u42_hit_ppn[107:72] | {36{u42_hit[3]}} & u42_hit_ppn[143:108] : resp_ppn_q[1547:1512], resp_valid_n[41] ? {36{u41_hit[0]}} & u41_hit_ppn[35:0] | {36{u41_hit[1]}} & u41_hit_ppn[71:36] | {36{u41_hit[2]}} & u41_hit_ppn[107:72] | {36{u41_hit[3]}} & u41_hit_ppn[143:108] : resp_ppn_q[1511:1476], resp_valid_n[40] ? {36{u40_hit[0]}} & u40_hit_ppn[35:0] | {36{u40_hit[1]}} & u40_hit_ppn[71:36] | {36{u40_hit[2]}} & u40_hit_ppn[107:72] | {36{u40_hit[3]}} & u40_hit_ppn[143:108] : resp_ppn_q[1475:1440], resp_valid_n[39] ? {36{u39_hit[0]}} & u39_hit_ppn[35:0] | {36{u39_hit[1]}} & u39_hit_ppn[71:36] | {36{u39_hit[2]}} & u39_hit_ppn[107:72] | {36{u39_hit[3]}} & u39_hit_ppn[143:108] : resp_ppn_q[1439:1404], resp_valid_n[38] ? {36{u38_hit[0]}} & u38_hit_ppn[35:0] | {36{u38_hit[1]}} & u38_hit_ppn[71:36] | {36{u38_hit[2]}} & u38_hit_ppn[107:72] | {36{u38_hit[3]}} & u38_hit_ppn[143:108] : resp_ppn_q[1403:1368], resp_valid_n[37] ? {36{u37_hit[0]}} & u37_hit_ppn[35:0] | {36{u37_hit[1]}} & u37_hit_ppn[71:36] | {36{u37_hit[2]}} & u37_hit_ppn[107:72] | {36{u37_hit[3]}} & u37_hit_ppn[143:108] : resp_ppn_q[1367:1332], resp_valid_n[36] ? {36{u36_hit[0]}} & u36_hit_ppn[35:0] | {36{u36_hit[1]}} & u36_hit_ppn[71:36] | {36{u36_hit[2]}} & u36_hit_ppn[107:72] | {36{u36_hit[3]}} & u36_hit_ppn[143:108] : resp_ppn_q[1331:1296], resp_valid_n[35] ? {36{u35_hit[0]}} & u35_hit_ppn[35:0] | {36{u35_hit[1]}} & u35_hit_ppn[71:36] | {36{u35_hit[2]}} & u35_hit_ppn[107:72] | {36{u35_hit[3]}} & u35_hit_ppn[143:108] : resp_ppn_q[1295:1260], resp_valid_n[34] ? {36{u34_hit[0]}} & u34_hit_ppn[35:0] | {36{u34_hit[1]}} & u34_hit_ppn[71:36] | {36{u34_hit[2]}} & u34_hit_ppn[107:72] | {36{u34_hit[3]}} & u34_hit_ppn[143:108] : resp_ppn_q[1259:1224], resp_valid_n[33] ? {36{u33_hit[0]}} & u33_hit_ppn[35:0] | {36{u33_hit[1]}} & u33_hit_ppn[71:36] | {36{u33_hit[2]}} & u33_hit_ppn[107:72] | {36{u33_hit[3]}} & u33_hit_ppn[143:108] : resp_ppn_q[1223:1188], resp_valid_n[32] ? {36{u32_hit[0]}} & u32_hit_ppn[35:0] | {36{u32_hit[1]}} & u32_hit_ppn[71:36] | {36{u32_hit[2]}} & u32_hit_ppn[107:72] | {36{u32_hit[3]}} & u32_hit_ppn[143:108] : resp_ppn_q[1187:1152], resp_valid_n[31] ? {36{u31_hit[0]}} & u31_hit_ppn[35:0] | {36{u31_hit[1]}} & u31_hit_ppn[71:36] | {36{u31_hit[2]}} & u31_hit_ppn[107:72] | {36{u31_hit[3]}} & u31_hit_ppn[143:108] : resp_ppn_q[1151:1116], resp_valid_n[30] ? {36{u30_hit[0]}} & u30_hit_ppn[35:0] | {36{u30_hit[1]}} & u30_hit_ppn[71:36] | {36{u30_hit[2]}} & u30_hit_ppn[107:72] | {36{u30_hit[3]}} & u30_hit_ppn[143:108] : resp_ppn_q[1115:1080], resp_valid_n[29] ? {36{u29_hit[0]}} & u29_hit_ppn[35:0] | {36{u29_hit[1]}} & u29_hit_ppn[71:36] | {36{u29_hit[2]}} & u29_hit_ppn[107:72] | {36{u29_hit[3]}} & u29_hit_ppn[143:108] : resp_ppn_q[1079:1044], resp_valid_n[28] ? {36{u28_hit[0]}} & u28_hit_ppn[35:0] | {36{u28_hit[1]}} & u28_hit_ppn[71:36] | {36{u28_hit[2]}} & u28_hit_ppn[107:72] | {36{u28_hit[3]}} & u28_hit_ppn[143:108] : resp_ppn_q[1043:1008], resp_valid_n[27] ? {36{u27_hit[0]}} & u27_hit_ppn[35:0] | {36{u27_hit[1]}} & u27_hit_ppn[71:36] | {36{u27_hit[2]}} & u27_hit_ppn[107:72] | {36{u27_hit[3]}} & u27_hit_ppn[143:108] : resp_ppn_q[1007:972], resp_valid_n[26] ? {36{u26_hit[0]}} & u26_hit_ppn[35:0] | {36{u26_hit[1]}} & u26_hit_ppn[71:36] | {36{u26_hit[2]}} & u26_hit_ppn[107:72] | {36{u26_hit[3]}} & u26_hit_ppn[143:108] : resp_ppn_q[971:936], resp_valid_n[25] ? {36{u25_hit[0]}} & u25_hit_ppn[35:0] | {36{u25_hit[1]}} & u25_hit_ppn[71:36] | {36{u25_hit[2]}} & u25_hit_ppn[107:72] | {36{u25_hit[3]}} & u25_hit_ppn[143:108] : resp_ppn_q[935:900], resp_valid_n[24] ? {36{u24_hit[0]}} & u24_hit_ppn[35:0] | {36{u24_hit[1]}} & u24_hit_ppn[71:36] | {36{u24_hit[2]}} & u24_hit_ppn[107:72] | {36{u24_hit[3]}} & u24_hit_ppn[143:108] : resp_ppn_q[899:864], resp_valid_n[23] ? {36{u23_hit[0]}} & u23_hit_ppn[35:0] | {36{u23_hit[1]}} & u23_hit_ppn[71:36] | {36{u23_hit[2]}} & u23_hit_ppn[107:72] | {36{u23_hit[3]}} & u23_hit_ppn[143:108] : resp_ppn_q[863:828], resp_valid_n[22] ? {36{u22_hit[0]}} & u22_hit_ppn[35:0] | {36{u22_hit[1]}} & u22_hit_ppn[71:36] | {36{u22_hit[2]}} & u22_hit_ppn[107:72] | {36{u22_hit[3]}} & u22_hit_ppn[143:108] : resp_ppn_q[827:792], resp_valid_n[21] ? {36{u21_hit[0]}} & u21_hit_ppn[35:0] | {36{u21_hit[1]}} & u21_hit_ppn[71:36] | {36{u21_hit[2]}} & u21_hit_ppn[107:72] | {36{u21_hit[3]}} & u21_hit_ppn[143:108] : resp_ppn_q[791:756], resp_valid_n[20] ? {36{u20_hit[0]}} & u20_hit_ppn[35:0] | {36{u20_hit[1]}} & u20_hit_ppn[71:36] | {36{u20_hit[2]}} & u20_hit_ppn[107:72] | {36{u20_hit[3]}} & u20_hit_ppn[143:108] : resp_ppn_q[755:720], resp_valid_n[19] ? {36{u19_hit[0]}} & u19_hit_ppn[35:0] | {36{u19_hit[1]}} & u19_hit_ppn[71:36] | {36{u19_hit[2]}} & u19_hit_ppn[107:72] | {36{u19_hit[3]}} & u19_hit_ppn[143:108] : resp_ppn_q[719:684], resp_valid_n[18] ? {36{u18_hit[0]}} & u18_hit_ppn[35:0] | {36{u18_hit[1]}} & u18_hit_ppn[71:36] | {36{u18_hit[2]}} & u18_hit_ppn[107:72] | {36{u18_hit[3]}} & u18_hit_ppn[143:108] : resp_ppn_q[683:648], resp_valid_n[17] ? {36{u17_hit[0]}} & u17_hit_ppn[35:0] | {36{u17_hit[1]}} & u17_hit_ppn[71:36] | {36{u17_hit[2]}} & u17_hit_ppn[107:72] | {36{u17_hit[3]}} & u17_hit_ppn[143:108] : resp_ppn_q[647:612], resp_valid_n[16] ? {36{u16_hit[0]}} & u16_hit_ppn[35:0] | {36{u16_hit[1]}} & u16_hit_ppn[71:36] | {36{u16_hit[2]}} & u16_hit_ppn[107:72] | {36{u16_hit[3]}} & u16_hit_ppn[143:108] : resp_ppn_q[611:576], resp_valid_n[15] ? {36{u15_hit[0]}} & u15_hit_ppn[35:0] | {36{u15_hit[1]}} & u15_hit_ppn[71:36] | {36{u15_hit[2]}} & u15_hit_ppn[107:72] | {36{u15_hit[3]}} & u15_hit_ppn[143:108] : resp_ppn_q[575:540], resp_valid_n[14] ? {36{u14_hit[0]}} & u14_hit_ppn[35:0] | {36{u14_hit[1]}} & u14_hit_ppn[71:36] | {36{u14_hit[2]}} & u14_hit_ppn[107:72] | {36{u14_hit[3]}} & u14_hit_ppn[143:108] : resp_ppn_q[539:504], resp_valid_n[13] ? {36{u13_hit[0]}} & u13_hit_ppn[35:0] | {36{u13_hit[1]}} & u13_hit_ppn[71:36] | {36{u13_hit[2]}} & u13_hit_ppn[107:72] | {36{u13_hit[3]}} & u13_hit_ppn[143:108] : resp_ppn_q[503:468], resp_valid_n[12] ? {36{u12_hit[0]}} & u12_hit_ppn[35:0] | {36{u12_hit[1]}} & u12_hit_ppn[71:36] | {36{u12_hit[2]}} & u12_hit_ppn[107:72] | {36{u12_hit[3]}} & u12_hit_ppn[143:108] : resp_ppn_q[467:432], resp_valid_n[11] ? {36{u11_hit[0]}} & u11_hit_ppn[35:0] | {36{u11_hit[1]}} & u11_hit_ppn[71:36] | {36{u11_hit[2]}} & u11_hit_ppn[107:72] | {36{u11_hit[3]}} & u11_hit_ppn[143:108] : resp_ppn_q[431:396], resp_valid_n[10] ? {36{u10_hit[0]}} & u10_hit_ppn[35:0] | {36{u10_hit[1]}} & u10_hit_ppn[71:36] | {36{u10_hit[2]}} & u10_hit_ppn[107:72] | {36{u10_hit[3]}} & u10_hit_ppn[143:108] : resp_ppn_q[395:360], resp_valid_n[9] ? {36{u9_hit[0]}} & u9_hit_ppn[35:0] | {36{u9_hit[1]}} & u9_hit_ppn[71:36] | {36{u9_hit[2]}} & u9_hit_ppn[107:72] | {36{u9_hit[3]}} & u9_hit_ppn[143:108] : resp_ppn_q[359:324], resp_valid_n[8] ? {36{u8_hit[0]}} & u8_hit_ppn[35:0] | {36{u8_hit[1]}} & u8_hit_ppn[71:36] | {36{u8_hit[2]}} & u8_hit_ppn[107:72] | {36{u8_hit[3]}} & u8_hit_ppn[143:108] : resp_ppn_q[323:288], resp_valid_n[7] ? {36{u7_hit[0]}} & u7_hit_ppn[35:0] | {36{u7_hit[1]}} & u7_hit_ppn[71:36] | {36{u7_hit[2]}} & u7_hit_ppn[107:72] | {36{u7_hit[3]}} & u7_hit_ppn[143:108] : resp_ppn_q[287:252], resp_valid_n[6] ? {36{u6_hit[0]}} & u6_hit_ppn[35:0] | {36{u6_hit[1]}} & u6_hit_ppn[71:36] | {36{u6_hit[2]}} & u6_hit_ppn[107:72] | {36{u6_hit[3]}} & u6_hit_ppn[143:108] : resp_ppn_q[251:216], resp_valid_n[5] ? {36{u5_hit[0]}} & u5_hit_ppn[35:0] | {36{u5_hit[1]}} & u5_hit_ppn[71:36] | {36{u5_hit[2]}} & u5_hit_ppn[107:72] | {36{u5_hit[3]}} & u5_hit_ppn[143:108] : resp_ppn_q[215:180], resp_valid_n[4] ? {36{u4_hit[0]}} & u4_hit_ppn[35:0] | {36{u4_hit[1]}} & u4_hit_ppn[71:36] | {36{u4_hit[2]}} & u4_hit_ppn[107:72] | {36{u4_hit[3]}} & u4_hit_ppn[143:108] : resp_ppn_q[179:144], resp_valid_n[3] ? {36{u3_hit[0]}} & u3_hit_ppn[35:0] | {36{u3_hit[1]}} & u3_hit_ppn[71:36] | {36{u3_hit[2]}} & u3_hit_ppn[107:72] | {36{u3_hit[3]}} & u3_hit_ppn[143:108] : resp_ppn_q[143:108], resp_valid_n[2] ? {36{u2_hit[0]}} & u2_hit_ppn[35:0] | {36{u2_hit[1]}} & u2_hit_ppn[71:36] | {36{u2_hit[2]}} & u2_hit_ppn[107:72] | {36{u2_hit[3]}} & u2_hit_ppn[143:108] : resp_ppn_q[107:72], resp_valid_n[1] ? {36{u1_hit[0]}} & u1_hit_ppn[35:0] | {36{u1_hit[1]}} & u1_hit_ppn[71:36] | {36{u1_hit[2]}} & u1_hit_ppn[107:72] | {36{u1_hit[3]}} & u1_hit_ppn[143:108] : resp_ppn_q[71:36], resp_valid_n[0] ? {36{u0_hit[0]}} & u0_hit_ppn[35:0] | {36{u0_hit[1]}} & u0_hit_ppn[71:36] | {36{u0_hit[2]}} & u0_hit_ppn[107:72] | {36{u0_hit[3]}} & u0_hit_ppn[143:108] : resp_ppn_q[35:0]};
+  assign resp_ppn_d = {resp_valid_next[63] ? ({36{u63_hit[0]}} & u63_hit_ppn[35:0])
+      | ({36{u63_hit[1]}} & u63_hit_ppn[71:36]) | ({36{u63_hit[2]}} & u63_hit_ppn[107:72])
+      | ({36{u63_hit[3]}} & u63_hit_ppn[143:108]) : resp_ppn_q[2303:2268], resp_valid_next[62]
+      ? ({36{u62_hit[0]}} & u62_hit_ppn[35:0]) | ({36{u62_hit[1]}} & u62_hit_ppn[71:36])
+      | ({36{u62_hit[2]}} & u62_hit_ppn[107:72]) | ({36{u62_hit[3]}} & u62_hit_ppn[143:108])
+      : resp_ppn_q[2267:2232], resp_valid_next[61] ? ({36{u61_hit[0]}} & u61_hit_ppn[35:0])
+      | ({36{u61_hit[1]}} & u61_hit_ppn[71:36]) | ({36{u61_hit[2]}} & u61_hit_ppn[107:72])
+      | ({36{u61_hit[3]}} & u61_hit_ppn[143:108]) : resp_ppn_q[2231:2196], resp_valid_next[60]
+      ? ({36{u60_hit[0]}} & u60_hit_ppn[35:0]) | ({36{u60_hit[1]}} & u60_hit_ppn[71:36])
+      | ({36{u60_hit[2]}} & u60_hit_ppn[107:72]) | ({36{u60_hit[3]}} & u60_hit_ppn[143:108])
+      : resp_ppn_q[2195:2160], resp_valid_next[59] ? ({36{u59_hit[0]}} & u59_hit_ppn[35:0])
+      | ({36{u59_hit[1]}} & u59_hit_ppn[71:36]) | ({36{u59_hit[2]}} & u59_hit_ppn[107:72])
+      | ({36{u59_hit[3]}} & u59_hit_ppn[143:108]) : resp_ppn_q[2159:2124], resp_valid_next[58]
+      ? ({36{u58_hit[0]}} & u58_hit_ppn[35:0]) | ({36{u58_hit[1]}} & u58_hit_ppn[71:36])
+      | ({36{u58_hit[2]}} & u58_hit_ppn[107:72]) | ({36{u58_hit[3]}} & u58_hit_ppn[143:108])
+      : resp_ppn_q[2123:2088], resp_valid_next[57] ? ({36{u57_hit[0]}} & u57_hit_ppn[35:0])
+      | ({36{u57_hit[1]}} & u57_hit_ppn[71:36]) | ({36{u57_hit[2]}} & u57_hit_ppn[107:72])
+      | ({36{u57_hit[3]}} & u57_hit_ppn[143:108]) : resp_ppn_q[2087:2052], resp_valid_next[56]
+      ? ({36{u56_hit[0]}} & u56_hit_ppn[35:0]) | ({36{u56_hit[1]}} & u56_hit_ppn[71:36])
+      | ({36{u56_hit[2]}} & u56_hit_ppn[107:72]) | ({36{u56_hit[3]}} & u56_hit_ppn[143:108])
+      : resp_ppn_q[2051:2016], resp_valid_next[55] ? ({36{u55_hit[0]}} & u55_hit_ppn[35:0])
+      | ({36{u55_hit[1]}} & u55_hit_ppn[71:36]) | ({36{u55_hit[2]}} & u55_hit_ppn[107:72])
+      | ({36{u55_hit[3]}} & u55_hit_ppn[143:108]) : resp_ppn_q[2015:1980], resp_valid_next[54]
+      ? ({36{u54_hit[0]}} & u54_hit_ppn[35:0]) | ({36{u54_hit[1]}} & u54_hit_ppn[71:36])
+      | ({36{u54_hit[2]}} & u54_hit_ppn[107:72]) | ({36{u54_hit[3]}} & u54_hit_ppn[143:108])
+      : resp_ppn_q[1979:1944], resp_valid_next[53] ? ({36{u53_hit[0]}} & u53_hit_ppn[35:0])
+      | ({36{u53_hit[1]}} & u53_hit_ppn[71:36]) | ({36{u53_hit[2]}} & u53_hit_ppn[107:72])
+      | ({36{u53_hit[3]}} & u53_hit_ppn[143:108]) : resp_ppn_q[1943:1908], resp_valid_next[52]
+      ? ({36{u52_hit[0]}} & u52_hit_ppn[35:0]) | ({36{u52_hit[1]}} & u52_hit_ppn[71:36])
+      | ({36{u52_hit[2]}} & u52_hit_ppn[107:72]) | ({36{u52_hit[3]}} & u52_hit_ppn[143:108])
+      : resp_ppn_q[1907:1872], resp_valid_next[51] ? ({36{u51_hit[0]}} & u51_hit_ppn[35:0])
+      | ({36{u51_hit[1]}} & u51_hit_ppn[71:36]) | ({36{u51_hit[2]}} & u51_hit_ppn[107:72])
+      | ({36{u51_hit[3]}} & u51_hit_ppn[143:108]) : resp_ppn_q[1871:1836], resp_valid_next[50]
+      ? ({36{u50_hit[0]}} & u50_hit_ppn[35:0]) | ({36{u50_hit[1]}} & u50_hit_ppn[71:36])
+      | ({36{u50_hit[2]}} & u50_hit_ppn[107:72]) | ({36{u50_hit[3]}} & u50_hit_ppn[143:108])
+      : resp_ppn_q[1835:1800], resp_valid_next[49] ? ({36{u49_hit[0]}} & u49_hit_ppn[35:0])
+      | ({36{u49_hit[1]}} & u49_hit_ppn[71:36]) | ({36{u49_hit[2]}} & u49_hit_ppn[107:72])
+      | ({36{u49_hit[3]}} & u49_hit_ppn[143:108]) : resp_ppn_q[1799:1764], resp_valid_next[48]
+      ? ({36{u48_hit[0]}} & u48_hit_ppn[35:0]) | ({36{u48_hit[1]}} & u48_hit_ppn[71:36])
+      | ({36{u48_hit[2]}} & u48_hit_ppn[107:72]) | ({36{u48_hit[3]}} & u48_hit_ppn[143:108])
+      : resp_ppn_q[1763:1728], resp_valid_next[47] ? ({36{u47_hit[0]}} & u47_hit_ppn[35:0])
+      | ({36{u47_hit[1]}} & u47_hit_ppn[71:36]) | ({36{u47_hit[2]}} & u47_hit_ppn[107:72])
+      | ({36{u47_hit[3]}} & u47_hit_ppn[143:108]) : resp_ppn_q[1727:1692], resp_valid_next[46]
+      ? ({36{u46_hit[0]}} & u46_hit_ppn[35:0]) | ({36{u46_hit[1]}} & u46_hit_ppn[71:36])
+      | ({36{u46_hit[2]}} & u46_hit_ppn[107:72]) | ({36{u46_hit[3]}} & u46_hit_ppn[143:108])
+      : resp_ppn_q[1691:1656], resp_valid_next[45] ? ({36{u45_hit[0]}} & u45_hit_ppn[35:0])
+      | ({36{u45_hit[1]}} & u45_hit_ppn[71:36]) | ({36{u45_hit[2]}} & u45_hit_ppn[107:72])
+      | ({36{u45_hit[3]}} & u45_hit_ppn[143:108]) : resp_ppn_q[1655:1620], resp_valid_next[44]
+      ? ({36{u44_hit[0]}} & u44_hit_ppn[35:0]) | ({36{u44_hit[1]}} & u44_hit_ppn[71:36])
+      | ({36{u44_hit[2]}} & u44_hit_ppn[107:72]) | ({36{u44_hit[3]}} & u44_hit_ppn[143:108])
+      : resp_ppn_q[1619:1584], resp_valid_next[43] ? ({36{u43_hit[0]}} & u43_hit_ppn[35:0])
+      | ({36{u43_hit[1]}} & u43_hit_ppn[71:36]) | ({36{u43_hit[2]}} & u43_hit_ppn[107:72])
+      | ({36{u43_hit[3]}} & u43_hit_ppn[143:108]) : resp_ppn_q[1583:1548], resp_valid_next[42]
+      ? ({36{u42_hit[0]}} & u42_hit_ppn[35:0]) | ({36{u42_hit[1]}} & u42_hit_ppn[71:36])
+      | ({36{u42_hit[2]}} & u42_hit_ppn[107:72]) | ({36{u42_hit[3]}} & u42_hit_ppn[143:108])
+      : resp_ppn_q[1547:1512], resp_valid_next[41] ? ({36{u41_hit[0]}} & u41_hit_ppn[35:0])
+      | ({36{u41_hit[1]}} & u41_hit_ppn[71:36]) | ({36{u41_hit[2]}} & u41_hit_ppn[107:72])
+      | ({36{u41_hit[3]}} & u41_hit_ppn[143:108]) : resp_ppn_q[1511:1476], resp_valid_next[40]
+      ? ({36{u40_hit[0]}} & u40_hit_ppn[35:0]) | ({36{u40_hit[1]}} & u40_hit_ppn[71:36])
+      | ({36{u40_hit[2]}} & u40_hit_ppn[107:72]) | ({36{u40_hit[3]}} & u40_hit_ppn[143:108])
+      : resp_ppn_q[1475:1440], resp_valid_next[39] ? ({36{u39_hit[0]}} & u39_hit_ppn[35:0])
+      | ({36{u39_hit[1]}} & u39_hit_ppn[71:36]) | ({36{u39_hit[2]}} & u39_hit_ppn[107:72])
+      | ({36{u39_hit[3]}} & u39_hit_ppn[143:108]) : resp_ppn_q[1439:1404], resp_valid_next[38]
+      ? ({36{u38_hit[0]}} & u38_hit_ppn[35:0]) | ({36{u38_hit[1]}} & u38_hit_ppn[71:36])
+      | ({36{u38_hit[2]}} & u38_hit_ppn[107:72]) | ({36{u38_hit[3]}} & u38_hit_ppn[143:108])
+      : resp_ppn_q[1403:1368], resp_valid_next[37] ? ({36{u37_hit[0]}} & u37_hit_ppn[35:0])
+      | ({36{u37_hit[1]}} & u37_hit_ppn[71:36]) | ({36{u37_hit[2]}} & u37_hit_ppn[107:72])
+      | ({36{u37_hit[3]}} & u37_hit_ppn[143:108]) : resp_ppn_q[1367:1332], resp_valid_next[36]
+      ? ({36{u36_hit[0]}} & u36_hit_ppn[35:0]) | ({36{u36_hit[1]}} & u36_hit_ppn[71:36])
+      | ({36{u36_hit[2]}} & u36_hit_ppn[107:72]) | ({36{u36_hit[3]}} & u36_hit_ppn[143:108])
+      : resp_ppn_q[1331:1296], resp_valid_next[35] ? ({36{u35_hit[0]}} & u35_hit_ppn[35:0])
+      | ({36{u35_hit[1]}} & u35_hit_ppn[71:36]) | ({36{u35_hit[2]}} & u35_hit_ppn[107:72])
+      | ({36{u35_hit[3]}} & u35_hit_ppn[143:108]) : resp_ppn_q[1295:1260], resp_valid_next[34]
+      ? ({36{u34_hit[0]}} & u34_hit_ppn[35:0]) | ({36{u34_hit[1]}} & u34_hit_ppn[71:36])
+      | ({36{u34_hit[2]}} & u34_hit_ppn[107:72]) | ({36{u34_hit[3]}} & u34_hit_ppn[143:108])
+      : resp_ppn_q[1259:1224], resp_valid_next[33] ? ({36{u33_hit[0]}} & u33_hit_ppn[35:0])
+      | ({36{u33_hit[1]}} & u33_hit_ppn[71:36]) | ({36{u33_hit[2]}} & u33_hit_ppn[107:72])
+      | ({36{u33_hit[3]}} & u33_hit_ppn[143:108]) : resp_ppn_q[1223:1188], resp_valid_next[32]
+      ? ({36{u32_hit[0]}} & u32_hit_ppn[35:0]) | ({36{u32_hit[1]}} & u32_hit_ppn[71:36])
+      | ({36{u32_hit[2]}} & u32_hit_ppn[107:72]) | ({36{u32_hit[3]}} & u32_hit_ppn[143:108])
+      : resp_ppn_q[1187:1152], resp_valid_next[31] ? ({36{u31_hit[0]}} & u31_hit_ppn[35:0])
+      | ({36{u31_hit[1]}} & u31_hit_ppn[71:36]) | ({36{u31_hit[2]}} & u31_hit_ppn[107:72])
+      | ({36{u31_hit[3]}} & u31_hit_ppn[143:108]) : resp_ppn_q[1151:1116], resp_valid_next[30]
+      ? ({36{u30_hit[0]}} & u30_hit_ppn[35:0]) | ({36{u30_hit[1]}} & u30_hit_ppn[71:36])
+      | ({36{u30_hit[2]}} & u30_hit_ppn[107:72]) | ({36{u30_hit[3]}} & u30_hit_ppn[143:108])
+      : resp_ppn_q[1115:1080], resp_valid_next[29] ? ({36{u29_hit[0]}} & u29_hit_ppn[35:0])
+      | ({36{u29_hit[1]}} & u29_hit_ppn[71:36]) | ({36{u29_hit[2]}} & u29_hit_ppn[107:72])
+      | ({36{u29_hit[3]}} & u29_hit_ppn[143:108]) : resp_ppn_q[1079:1044], resp_valid_next[28]
+      ? ({36{u28_hit[0]}} & u28_hit_ppn[35:0]) | ({36{u28_hit[1]}} & u28_hit_ppn[71:36])
+      | ({36{u28_hit[2]}} & u28_hit_ppn[107:72]) | ({36{u28_hit[3]}} & u28_hit_ppn[143:108])
+      : resp_ppn_q[1043:1008], resp_valid_next[27] ? ({36{u27_hit[0]}} & u27_hit_ppn[35:0])
+      | ({36{u27_hit[1]}} & u27_hit_ppn[71:36]) | ({36{u27_hit[2]}} & u27_hit_ppn[107:72])
+      | ({36{u27_hit[3]}} & u27_hit_ppn[143:108]) : resp_ppn_q[1007:972], resp_valid_next[26]
+      ? ({36{u26_hit[0]}} & u26_hit_ppn[35:0]) | ({36{u26_hit[1]}} & u26_hit_ppn[71:36])
+      | ({36{u26_hit[2]}} & u26_hit_ppn[107:72]) | ({36{u26_hit[3]}} & u26_hit_ppn[143:108])
+      : resp_ppn_q[971:936], resp_valid_next[25] ? ({36{u25_hit[0]}} & u25_hit_ppn[35:0])
+      | ({36{u25_hit[1]}} & u25_hit_ppn[71:36]) | ({36{u25_hit[2]}} & u25_hit_ppn[107:72])
+      | ({36{u25_hit[3]}} & u25_hit_ppn[143:108]) : resp_ppn_q[935:900], resp_valid_next[24]
+      ? ({36{u24_hit[0]}} & u24_hit_ppn[35:0]) | ({36{u24_hit[1]}} & u24_hit_ppn[71:36])
+      | ({36{u24_hit[2]}} & u24_hit_ppn[107:72]) | ({36{u24_hit[3]}} & u24_hit_ppn[143:108])
+      : resp_ppn_q[899:864], resp_valid_next[23] ? ({36{u23_hit[0]}} & u23_hit_ppn[35:0])
+      | ({36{u23_hit[1]}} & u23_hit_ppn[71:36]) | ({36{u23_hit[2]}} & u23_hit_ppn[107:72])
+      | ({36{u23_hit[3]}} & u23_hit_ppn[143:108]) : resp_ppn_q[863:828], resp_valid_next[22]
+      ? ({36{u22_hit[0]}} & u22_hit_ppn[35:0]) | ({36{u22_hit[1]}} & u22_hit_ppn[71:36])
+      | ({36{u22_hit[2]}} & u22_hit_ppn[107:72]) | ({36{u22_hit[3]}} & u22_hit_ppn[143:108])
+      : resp_ppn_q[827:792], resp_valid_next[21] ? ({36{u21_hit[0]}} & u21_hit_ppn[35:0])
+      | ({36{u21_hit[1]}} & u21_hit_ppn[71:36]) | ({36{u21_hit[2]}} & u21_hit_ppn[107:72])
+      | ({36{u21_hit[3]}} & u21_hit_ppn[143:108]) : resp_ppn_q[791:756], resp_valid_next[20]
+      ? ({36{u20_hit[0]}} & u20_hit_ppn[35:0]) | ({36{u20_hit[1]}} & u20_hit_ppn[71:36])
+      | ({36{u20_hit[2]}} & u20_hit_ppn[107:72]) | ({36{u20_hit[3]}} & u20_hit_ppn[143:108])
+      : resp_ppn_q[755:720], resp_valid_next[19] ? ({36{u19_hit[0]}} & u19_hit_ppn[35:0])
+      | ({36{u19_hit[1]}} & u19_hit_ppn[71:36]) | ({36{u19_hit[2]}} & u19_hit_ppn[107:72])
+      | ({36{u19_hit[3]}} & u19_hit_ppn[143:108]) : resp_ppn_q[719:684], resp_valid_next[18]
+      ? ({36{u18_hit[0]}} & u18_hit_ppn[35:0]) | ({36{u18_hit[1]}} & u18_hit_ppn[71:36])
+      | ({36{u18_hit[2]}} & u18_hit_ppn[107:72]) | ({36{u18_hit[3]}} & u18_hit_ppn[143:108])
+      : resp_ppn_q[683:648], resp_valid_next[17] ? ({36{u17_hit[0]}} & u17_hit_ppn[35:0])
+      | ({36{u17_hit[1]}} & u17_hit_ppn[71:36]) | ({36{u17_hit[2]}} & u17_hit_ppn[107:72])
+      | ({36{u17_hit[3]}} & u17_hit_ppn[143:108]) : resp_ppn_q[647:612], resp_valid_next[16]
+      ? ({36{u16_hit[0]}} & u16_hit_ppn[35:0]) | ({36{u16_hit[1]}} & u16_hit_ppn[71:36])
+      | ({36{u16_hit[2]}} & u16_hit_ppn[107:72]) | ({36{u16_hit[3]}} & u16_hit_ppn[143:108])
+      : resp_ppn_q[611:576], resp_valid_next[15] ? ({36{u15_hit[0]}} & u15_hit_ppn[35:0])
+      | ({36{u15_hit[1]}} & u15_hit_ppn[71:36]) | ({36{u15_hit[2]}} & u15_hit_ppn[107:72])
+      | ({36{u15_hit[3]}} & u15_hit_ppn[143:108]) : resp_ppn_q[575:540], resp_valid_next[14]
+      ? ({36{u14_hit[0]}} & u14_hit_ppn[35:0]) | ({36{u14_hit[1]}} & u14_hit_ppn[71:36])
+      | ({36{u14_hit[2]}} & u14_hit_ppn[107:72]) | ({36{u14_hit[3]}} & u14_hit_ppn[143:108])
+      : resp_ppn_q[539:504], resp_valid_next[13] ? ({36{u13_hit[0]}} & u13_hit_ppn[35:0])
+      | ({36{u13_hit[1]}} & u13_hit_ppn[71:36]) | ({36{u13_hit[2]}} & u13_hit_ppn[107:72])
+      | ({36{u13_hit[3]}} & u13_hit_ppn[143:108]) : resp_ppn_q[503:468], resp_valid_next[12]
+      ? ({36{u12_hit[0]}} & u12_hit_ppn[35:0]) | ({36{u12_hit[1]}} & u12_hit_ppn[71:36])
+      | ({36{u12_hit[2]}} & u12_hit_ppn[107:72]) | ({36{u12_hit[3]}} & u12_hit_ppn[143:108])
+      : resp_ppn_q[467:432], resp_valid_next[11] ? ({36{u11_hit[0]}} & u11_hit_ppn[35:0])
+      | ({36{u11_hit[1]}} & u11_hit_ppn[71:36]) | ({36{u11_hit[2]}} & u11_hit_ppn[107:72])
+      | ({36{u11_hit[3]}} & u11_hit_ppn[143:108]) : resp_ppn_q[431:396], resp_valid_next[10]
+      ? ({36{u10_hit[0]}} & u10_hit_ppn[35:0]) | ({36{u10_hit[1]}} & u10_hit_ppn[71:36])
+      | ({36{u10_hit[2]}} & u10_hit_ppn[107:72]) | ({36{u10_hit[3]}} & u10_hit_ppn[143:108])
+      : resp_ppn_q[395:360], resp_valid_next[9] ? ({36{u9_hit[0]}} & u9_hit_ppn[35:0])
+      | ({36{u9_hit[1]}} & u9_hit_ppn[71:36]) | ({36{u9_hit[2]}} & u9_hit_ppn[107:72])
+      | ({36{u9_hit[3]}} & u9_hit_ppn[143:108]) : resp_ppn_q[359:324], resp_valid_next[8]
+      ? ({36{u8_hit[0]}} & u8_hit_ppn[35:0]) | ({36{u8_hit[1]}} & u8_hit_ppn[71:36])
+      | ({36{u8_hit[2]}} & u8_hit_ppn[107:72]) | ({36{u8_hit[3]}} & u8_hit_ppn[143:108])
+      : resp_ppn_q[323:288], resp_valid_next[7] ? ({36{u7_hit[0]}} & u7_hit_ppn[35:0])
+      | ({36{u7_hit[1]}} & u7_hit_ppn[71:36]) | ({36{u7_hit[2]}} & u7_hit_ppn[107:72])
+      | ({36{u7_hit[3]}} & u7_hit_ppn[143:108]) : resp_ppn_q[287:252], resp_valid_next[6]
+      ? ({36{u6_hit[0]}} & u6_hit_ppn[35:0]) | ({36{u6_hit[1]}} & u6_hit_ppn[71:36])
+      | ({36{u6_hit[2]}} & u6_hit_ppn[107:72]) | ({36{u6_hit[3]}} & u6_hit_ppn[143:108])
+      : resp_ppn_q[251:216], resp_valid_next[5] ? ({36{u5_hit[0]}} & u5_hit_ppn[35:0])
+      | ({36{u5_hit[1]}} & u5_hit_ppn[71:36]) | ({36{u5_hit[2]}} & u5_hit_ppn[107:72])
+      | ({36{u5_hit[3]}} & u5_hit_ppn[143:108]) : resp_ppn_q[215:180], resp_valid_next[4]
+      ? ({36{u4_hit[0]}} & u4_hit_ppn[35:0]) | ({36{u4_hit[1]}} & u4_hit_ppn[71:36])
+      | ({36{u4_hit[2]}} & u4_hit_ppn[107:72]) | ({36{u4_hit[3]}} & u4_hit_ppn[143:108])
+      : resp_ppn_q[179:144], resp_valid_next[3] ? ({36{u3_hit[0]}} & u3_hit_ppn[35:0])
+      | ({36{u3_hit[1]}} & u3_hit_ppn[71:36]) | ({36{u3_hit[2]}} & u3_hit_ppn[107:72])
+      | ({36{u3_hit[3]}} & u3_hit_ppn[143:108]) : resp_ppn_q[143:108], resp_valid_next[2]
+      ? ({36{u2_hit[0]}} & u2_hit_ppn[35:0]) | ({36{u2_hit[1]}} & u2_hit_ppn[71:36])
+      | ({36{u2_hit[2]}} & u2_hit_ppn[107:72]) | ({36{u2_hit[3]}} & u2_hit_ppn[143:108])
+      : resp_ppn_q[107:72], resp_valid_next[1] ? ({36{u1_hit[0]}} & u1_hit_ppn[35:0])
+      | ({36{u1_hit[1]}} & u1_hit_ppn[71:36]) | ({36{u1_hit[2]}} & u1_hit_ppn[107:72])
+      | ({36{u1_hit[3]}} & u1_hit_ppn[143:108]) : resp_ppn_q[71:36], resp_valid_next[0]
+      ? ({36{u0_hit[0]}} & u0_hit_ppn[35:0]) | ({36{u0_hit[1]}} & u0_hit_ppn[71:36])
+      | ({36{u0_hit[2]}} & u0_hit_ppn[107:72]) | ({36{u0_hit[3]}} & u0_hit_ppn[143:108])
+      : resp_ppn_q[35:0]};
   assign resp_ppn_o = resp_ppn_q;
-  assign resp_perm_d = {resp_valid_n[63] ? {6{u63_hit[0]}} & u63_hit_perm[5:0] | {6{u63_hit[1]}} & u63_hit_perm[11:6] | {6{u63_hit[2]}} & u63_hit_perm[17:12] | {6{u63_hit[3]}} & u63_hit_perm[23:18] : resp_perm_q[383:378], resp_valid_n[62] ? {6{u62_hit[0]}} & u62_hit_perm[5:0] | {6{u62_hit[1]}} & u62_hit_perm[11:6] | {6{u62_hit[2]}} & u62_hit_perm[17:12] | {6{u62_hit[3]}} & u62_hit_perm[23:18] : resp_perm_q[377:372], resp_valid_n[61] ? {6{u61_hit[0]}} & u61_hit_perm[5:0] | {6{u61_hit[1]}} & u61_hit_perm[11:6] | {6{u61_hit[2]}} & u61_hit_perm[17:12] | {6{u61_hit[3]}} & u61_hit_perm[23:18] : resp_perm_q[371:366], resp_valid_n[60] ? {6{u60_hit[0]}} & u60_hit_perm[5:0] | {6{u60_hit[1]}} & u60_hit_perm[11:6] | {6{u60_hit[2]}} & u60_hit_perm[17:12] | {6{u60_hit[3]}} & u60_hit_perm[23:18] : resp_perm_q[365:360], resp_valid_n[59] ? {6{u59_hit[0]}} & u59_hit_perm[5:0] | {6{u59_hit[1]}} & u59_hit_perm[11:6] | {6{u59_hit[2]}} & u59_hit_perm[17:12] | {6{u59_hit[3]}} & u59_hit_perm[23:18] : resp_perm_q[359:354], resp_valid_n[58] ? {6{u58_hit[0]}} & u58_hit_perm[5:0] | {6{u58_hit[1]}} & u58_hit_perm[11:6] | {6{u58_hit[2]}} & u58_hit_perm[17:12] | {6{u58_hit[3]}} & u58_hit_perm[23:18] : resp_perm_q[353:348], resp_valid_n[57] ? {6{u57_hit[0]}} & u57_hit_perm[5:0] | {6{u57_hit[1]}} & u57_hit_perm[11:6] | {6{u57_hit[2]}} & u57_hit_perm[17:12] | {6{u57_hit[3]}} & u57_hit_perm[23:18] : resp_perm_q[347:342], resp_valid_n[56] ? {6{u56_hit[0]}} & u56_hit_perm[5:0] | {6{u56_hit[1]}} & u56_hit_perm[11:6] | {6{u56_hit[2]}} & u56_hit_perm[17:12] | {6{u56_hit[3]}} & u56_hit_perm[23:18] : resp_perm_q[341:336], resp_valid_n[55] ? {6{u55_hit[0]}} & u55_hit_perm[5:0] | {6{u55_hit[1]}} & u55_hit_perm[11:6] | {6{u55_hit[2]}} & u55_hit_perm[17:12] | {6{u55_hit[3]}} & u55_hit_perm[23:18] : resp_perm_q[335:330], resp_valid_n[54] ? {6{u54_hit[0]}} & u54_hit_perm[5:0] | {6{u54_hit[1]}} & u54_hit_perm[11:6] | {6{u54_hit[2]}} & u54_hit_perm[17:12] | {6{u54_hit[3]}} & u54_hit_perm[23:18] : resp_perm_q[329:324], resp_valid_n[53] ? {6{u53_hit[0]}} & u53_hit_perm[5:0] | {6{u53_hit[1]}} & u53_hit_perm[11:6] | {6{u53_hit[2]}} & u53_hit_perm[17:12] | {6{u53_hit[3]}} & u53_hit_perm[23:18] : resp_perm_q[323:318], resp_valid_n[52] ? {6{u52_hit[0]}} & u52_hit_perm[5:0] | {6{u52_hit[1]}} & u52_hit_perm[11:6] | {6{u52_hit[2]}} & u52_hit_perm[17:12] | {6{u52_hit[3]}} & u52_hit_perm[23:18] : resp_perm_q[317:312], resp_valid_n[51] ? {6{u51_hit[0]}} & u51_hit_perm[5:0] | {6{u51_hit[1]}} & u51_hit_perm[11:6] | {6{u51_hit[2]}} & u51_hit_perm[17:12] | {6{u51_hit[3]}} & u51_hit_perm[23:18] : resp_perm_q[311:306], resp_valid_n[50] ? {6{u50_hit[0]}} & u50_hit_perm[5:0] | {6{u50_hit[1]}} & u50_hit_perm[11:6] | {6{u50_hit[2]}} & u50_hit_perm[17:12] | {6{u50_hit[3]}} & u50_hit_perm[23:18] : resp_perm_q[305:300], resp_valid_n[49] ? {6{u49_hit[0]}} & u49_hit_perm[5:0] | {6{u49_hit[1]}} & u49_hit_perm[11:6] | {6{u49_hit[2]}} & u49_hit_perm[17:12] | {6{u49_hit[3]}} & u49_hit_perm[23:18] : resp_perm_q[299:294], resp_valid_n[48] ? {6{u48_hit[0]}} & u48_hit_perm[5:0] | {6{u48_hit[1]}} & u48_hit_perm[11:6] | {6{u48_hit[2]}} & u48_hit_perm[17:12] | {6{u48_hit[3]}} & u48_hit_perm[23:18] : resp_perm_q[293:288], resp_valid_n[47] ? {6{u47_hit[0]}} & u47_hit_perm[5:0] | {6{u47_hit[1]}} & u47_hit_perm[11:6] | {6{u47_hit[2]}} & u47_hit_perm[17:12] | {6{u47_hit[3]}} & u47_hit_perm[23:18] : resp_perm_q[287:282], resp_valid_n[46] ? {6{u46_hit[0]}} & u46_hit_perm[5:0] | {6{u46_hit[1]}} & u46_hit_perm[11:6] | {6{u46_hit[2]}} & u46_hit_perm[17:12] | {6{u46_hit[3]}} & u46_hit_perm[23:18] : resp_perm_q[281:276], resp_valid_n[45] ? {6{u45_hit[0]}} & u45_hit_perm[5:0] | {6{u45_hit[1]}} & u45_hit_perm[11:6] | {6{u45_hit[2]}} & u45_hit_perm[17:12] | {6{u45_hit[3]}} & u45_hit_perm[23:18] : resp_perm_q[275:270], resp_valid_n[44] ? {6{u44_hit[0]}} & u44_hit_perm[5:0] | {6{u44_hit[1]}} & u44_hit_perm[11:6] | {6{u44_hit[2]}} & u44_hit_perm[17:12] | {6{u44_hit[3]}} & u44_hit_perm[23:18] : resp_perm_q[269:264], resp_valid_n[43] ? {6{u43_hit[0]}} & u43_hit_perm[5:0] | {6{u43_hit[1]}} & u43_hit_perm[11:6] | {6{u43_hit[2]}} & u43_hit_perm[17:12] | {6{u43_hit[3]}} & u43_hit_perm[23:18] : resp_perm_q[263:258], resp_valid_n[42] ? {6{u42_hit[0]}} & u42_hit_perm[5:0] | {6{u42_hit[1]}} & u42_hit_perm[11:6] | {6{u42_hit[2]}} & u42_hit_perm[17:12] | {6{u42_hit[3]}} & u42_hit_perm[23:18] : resp_perm_q[257:252], resp_valid_n[41] ? {6{u41_hit[0]}} & u41_hit_perm[5:0] | {6{u41_hit[1]}} & u41_hit_perm[11:6] | {6{u41_hit[2]}} & u41_hit_perm[17:12] | {6{u41_hit[3]}} & u41_hit_perm[23:18] : resp_perm_q[251:246], resp_valid_n[40] ? {6{u40_hit[0]}} & u40_hit_perm[5:0] | {6{u40_hit[1]}} & u40_hit_perm[11:6] | {6{u40_hit[2]}} & u40_hit_perm[17:12] | {6{u40_hit[3]}} & u40_hit_perm[23:18] : resp_perm_q[245:240], resp_valid_n[39] ? {6{u39_hit[0]}} & u39_hit_perm[5:0] | {6{u39_hit[1]}} & u39_hit_perm[11:6] | {6{u39_hit[2]}} & u39_hit_perm[17:12] | {6{u39_hit[3]}} & u39_hit_perm[23:18] : resp_perm_q[239:234], resp_valid_n[38] ? {6{u38_hit[0]}} & u38_hit_perm[5:0] | {6{u38_hit[1]}} & u38_hit_perm[11:6] | {6{u38_hit[2]}} & u38_hit_perm[17:12] | {6{u38_hit[3]}} & u38_hit_perm[23:18] : resp_perm_q[233:228], resp_valid_n[37] ? {6{u37_hit[0]}} & u37_hit_perm[5:0] | {6{u37_hit[1]}} & u37_hit_perm[11:6] | {6{u37_hit[2]}} & u37_hit_perm[17:12] | {6{u37_hit[3]}} & u37_hit_perm[23:18] : resp_perm_q[227:222], resp_valid_n[36] ? {6{u36_hit[0]}} & u36_hit_perm[5:0] | {6{u36_hit[1]}} & u36_hit_perm[11:6] | {6{u36_hit[2]}} & u36_hit_perm[17:12] | {6{u36_hit[3]}} & u36_hit_perm[23:18] : resp_perm_q[221:216], resp_valid_n[35] ? {6{u35_hit[0]}} & u35_hit_perm[5:0] | {6{u35_hit[1]}} & u35_hit_perm[11:6] | {6{u35_hit[2]}} & u35_hit_perm[17:12] | {6{u35_hit[3]}} & u35_hit_perm[23:18] : resp_perm_q[215:210], resp_valid_n[34] ? {6{u34_hit[0]}} & u34_hit_perm[5:0] | {6{u34_hit[1]}} & u34_hit_perm[11:6] | {6{u34_hit[2]}} & u34_hit_perm[17:12] | {6{u34_hit[3]}} & u34_hit_perm[23:18] : resp_perm_q[209:204], resp_valid_n[33] ? {6{u33_hit[0]}} & u33_hit_perm[5:0] | {6{u33_hit[1]}} & u33_hit_perm[11:6] | {6{u33_hit[2]}} & u33_hit_perm[17:12] | {6{u33_hit[3]}} & u33_hit_perm[23:18] : resp_perm_q[203:198], resp_valid_n[32] ? {6{u32_hit[0]}} & u32_hit_perm[5:0] | {6{u32_hit[1]}} & u32_hit_perm[11:6] | {6{u32_hit[2]}} & u32_hit_perm[17:12] | {6{u32_hit[3]}} & u32_hit_perm[23:18] : resp_perm_q[197:192], resp_valid_n[31] ? {6{u31_hit[0]}} & u31_hit_perm[5:0] | {6{u31_hit[1]}} & u31_hit_perm[11:6] | {6{u31_hit[2]}} & u31_hit_perm[17:12] | {6{u31_hit[3]}} & u31_hit_perm[23:18] : resp_perm_q[191:186], resp_valid_n[30] ? {6{u30_hit[0]}} & u30_hit_perm[5:0] | {6{u30_hit[1]}} & u30_hit_perm[11:6] | {6{u30_hit[2]}} & u30_hit_perm[17:12] | {6{u30_hit[3]}} & u30_hit_perm[23:18] : resp_perm_q[185:180], resp_valid_n[29] ? {6{u29_hit[0]}} & u29_hit_perm[5:0] | {6{u29_hit[1]}} & u29_hit_perm[11:6] | {6{u29_hit[2]}} & u29_hit_perm[17:12] | {6{u29_hit[3]}} & u29_hit_perm[23:18] : resp_perm_q[179:174], resp_valid_n[28] ? {6{u28_hit[0]}} & u28_hit_perm[5:0] | {6{u28_hit[1]}} & u28_hit_perm[11:6] | {6{u28_hit[2]}} & u28_hit_perm[17:12] | {6{u28_hit[3]}} & u28_hit_perm[23:18] : resp_perm_q[173:168], resp_valid_n[27] ? {6{u27_hit[0]}} & u27_hit_perm[5:0] | {6{u27_hit[1]}} & u27_hit_perm[11:6] | {6{u27_hit[2]}} & u27_hit_perm[17:12] | {6{u27_hit[3]}} & u27_hit_perm[23:18] : resp_perm_q[167:162], resp_valid_n[26] ? {6{u26_hit[0]}} & u26_hit_perm[5:0] | {6{u26_hit[1]}} & u26_hit_perm[11:6] | {6{u26_hit[2]}} & u26_hit_perm[17:12] | {6{u26_hit[3]}} & u26_hit_perm[23:18] : resp_perm_q[161:156], resp_valid_n[25] ? {6{u25_hit[0]}} & u25_hit_perm[5:0] | {6{u25_hit[1]}} & u25_hit_perm[11:6] | {6{u25_hit[2]}} & u25_hit_perm[17:12] | {6{u25_hit[3]}} & u25_hit_perm[23:18] : resp_perm_q[155:150], resp_valid_n[24] ? {6{u24_hit[0]}} & u24_hit_perm[5:0] | {6{u24_hit[1]}} & u24_hit_perm[11:6] | {6{u24_hit[2]}} & u24_hit_perm[17:12] | {6{u24_hit[3]}} & u24_hit_perm[23:18] : resp_perm_q[149:144], resp_valid_n[23] ? {6{u23_hit[0]}} & u23_hit_perm[5:0] | {6{u23_hit[1]}} & u23_hit_perm[11:6] | {6{u23_hit[2]}} & u23_hit_perm[17:12] | {6{u23_hit[3]}} & u23_hit_perm[23:18] : resp_perm_q[143:138], resp_valid_n[22] ? {6{u22_hit[0]}} & u22_hit_perm[5:0] | {6{u22_hit[1]}} & u22_hit_perm[11:6] | {6{u22_hit[2]}} & u22_hit_perm[17:12] | {6{u22_hit[3]}} & u22_hit_perm[23:18] : resp_perm_q[137:132], resp_valid_n[21] ? {6{u21_hit[0]}} & u21_hit_perm[5:0] | {6{u21_hit[1]}} & u21_hit_perm[11:6] | {6{u21_hit[2]}} & u21_hit_perm[17:12] | {6{u21_hit[3]}} & u21_hit_perm[23:18] : resp_perm_q[131:126], resp_valid_n[20] ? {6{u20_hit[0]}} & u20_hit_perm[5:0] | {6{u20_hit[1]}} & u20_hit_perm[11:6] | {6{u20_hit[2]}} & u20_hit_perm[17:12] | {6{u20_hit[3]}} & u20_hit_perm[23:18] : resp_perm_q[125:120], resp_valid_n[19] ? {6{u19_hit[0]}} & u19_hit_perm[5:0] | {6{u19_hit[1]}} & u19_hit_perm[11:6] | {6{u19_hit[2]}} & u19_hit_perm[17:12] | {6{u19_hit[3]}} & u19_hit_perm[23:18] : resp_perm_q[119:114], resp_valid_n[18] ? {6{u18_hit[0]}} & u18_hit_perm[5:0] | {6{u18_hit[1]}} & u18_hit_perm[11:6] | {6{u18_hit[2]}} & u18_hit_perm[17:12] | {6{u18_hit[3]}} & u18_hit_perm[23:18] : resp_perm_q[113:108], resp_valid_n[17] ? {6{u17_hit[0]}} & u17_hit_perm[5:0] | {6{u17_hit[1]}} & u17_hit_perm[11:6] | {6{u17_hit[2]}} & u17_hit_perm[17:12] | {6{u17_hit[3]}} & u17_hit_perm[23:18] : resp_perm_q[107:102], resp_valid_n[16] ? {6{u16_hit[0]}} & u16_hit_perm[5:0] | {6{u16_hit[1]}} & u16_hit_perm[11:6] | {6{u16_hit[2]}} & u16_hit_perm[17:12] | {6{u16_hit[3]}} & u16_hit_perm[23:18] : resp_perm_q[101:96], resp_valid_n[15] ? {6{u15_hit[0]}} & u15_hit_perm[5:0] | {6{u15_hit[1]}} & u15_hit_perm[11:6] | {6{u15_hit[2]}} & u15_hit_perm[17:12] | {6{u15_hit[3]}} & u15_hit_perm[23:18] : resp_perm_q[95:90], resp_valid_n[14] ? {6{u14_hit[0]}} & u14_hit_perm[5:0] | {6{u14_hit[1]}} & u14_hit_perm[11:6] | {6{u14_hit[2]}} & u14_hit_perm[17:12] | {6{u14_hit[3]}} & u14_hit_perm[23:18] : resp_perm_q[89:84], resp_valid_n[13] ? {6{u13_hit[0]}} & u13_hit_perm[5:0] | {6{u13_hit[1]}} & u13_hit_perm[11:6] | {6{u13_hit[2]}} & u13_hit_perm[17:12] | {6{u13_hit[3]}} & u13_hit_perm[23:18] : resp_perm_q[83:78], resp_valid_n[12] ? {6{u12_hit[0]}} & u12_hit_perm[5:0] | {6{u12_hit[1]}} & u12_hit_perm[11:6] | {6{u12_hit[2]}} & u12_hit_perm[17:12] | {6{u12_hit[3]}} & u12_hit_perm[23:18] : resp_perm_q[77:72], resp_valid_n[11] ? {6{u11_hit[0]}} & u11_hit_perm[5:0] | {6{u11_hit[1]}} & u11_hit_perm[11:6] | {6{u11_hit[2]}} & u11_hit_perm[17:12] | {6{u11_hit[3]}} & u11_hit_perm[23:18] : resp_perm_q[71:66], resp_valid_n[10] ? {6{u10_hit[0]}} & u10_hit_perm[5:0] | {6{u10_hit[1]}} & u10_hit_perm[11:6] | {6{u10_hit[2]}} & u10_hit_perm[17:12] | {6{u10_hit[3]}} & u10_hit_perm[23:18] : resp_perm_q[65:60], resp_valid_n[9] ? {6{u9_hit[0]}} & u9_hit_perm[5:0] | {6{u9_hit[1]}} & u9_hit_perm[11:6] | {6{u9_hit[2]}} & u9_hit_perm[17:12] | {6{u9_hit[3]}} & u9_hit_perm[23:18] : resp_perm_q[59:54], resp_valid_n[8] ? {6{u8_hit[0]}} & u8_hit_perm[5:0] | {6{u8_hit[1]}} & u8_hit_perm[11:6] | {6{u8_hit[2]}} & u8_hit_perm[17:12] | {6{u8_hit[3]}} & u8_hit_perm[23:18] : resp_perm_q[53:48], resp_valid_n[7] ? {6{u7_hit[0]}} & u7_hit_perm[5:0] | {6{u7_hit[1]}} & u7_hit_perm[11:6] | {6{u7_hit[2]}} & u7_hit_perm[17:12] | {6{u7_hit[3]}} & u7_hit_perm[23:18] : resp_perm_q[47:42], resp_valid_n[6] ? {6{u6_hit[0]}} & u6_hit_perm[5:0] | {6{u6_hit[1]}} & u6_hit_perm[11:6] | {6{u6_hit[2]}} & u6_hit_perm[17:12] | {6{u6_hit[3]}} & u6_hit_perm[23:18] : resp_perm_q[41:36], resp_valid_n[5] ? {6{u5_hit[0]}} & u5_hit_perm[5:0] | {6{u5_hit[1]}} & u5_hit_perm[11:6] | {6{u5_hit[2]}} & u5_hit_perm[17:12] | {6{u5_hit[3]}} & u5_hit_perm[23:18] : resp_perm_q[35:30], resp_valid_n[4] ? {6{u4_hit[0]}} & u4_hit_perm[5:0] | {6{u4_hit[1]}} & u4_hit_perm[11:6] | {6{u4_hit[2]}} & u4_hit_perm[17:12] | {6{u4_hit[3]}} & u4_hit_perm[23:18] : resp_perm_q[29:24], resp_valid_n[3] ? {6{u3_hit[0]}} & u3_hit_perm[5:0] | {6{u3_hit[1]}} & u3_hit_perm[11:6] | {6{u3_hit[2]}} & u3_hit_perm[17:12] | {6{u3_hit[3]}} & u3_hit_perm[23:18] : resp_perm_q[23:18], resp_valid_n[2] ? {6{u2_hit[0]}} & u2_hit_perm[5:0] | {6{u2_hit[1]}} & u2_hit_perm[11:6] | {6{u2_hit[2]}} & u2_hit_perm[17:12] | {6{u2_hit[3]}} & u2_hit_perm[23:18] : resp_perm_q[17:12], resp_valid_n[1] ? {6{u1_hit[0]}} & u1_hit_perm[5:0] | {6{u1_hit[1]}} & u1_hit_perm[11:6] | {6{u1_hit[2]}} & u1_hit_perm[17:12] | {6{u1_hit[3]}} & u1_hit_perm[23:18] : resp_perm_q[11:6], resp_valid_n[0] ? {6{u0_hit[0]}} & u0_hit_perm[5:0] | {6{u0_hit[1]}} & u0_hit_perm[11:6] | {6{u0_hit[2]}} & u0_hit_perm[17:12] | {6{u0_hit[3]}} & u0_hit_perm[23:18] : resp_perm_q[5:0]};
+  assign resp_perm_d = {resp_valid_next[63] ? ({6{u63_hit[0]}} & u63_hit_perm[5:0])
+      | ({6{u63_hit[1]}} & u63_hit_perm[11:6]) | ({6{u63_hit[2]}} & u63_hit_perm[17:12])
+      | ({6{u63_hit[3]}} & u63_hit_perm[23:18]) : resp_perm_q[383:378], resp_valid_next[62]
+      ? ({6{u62_hit[0]}} & u62_hit_perm[5:0]) | ({6{u62_hit[1]}} & u62_hit_perm[11:6])
+      | ({6{u62_hit[2]}} & u62_hit_perm[17:12]) | ({6{u62_hit[3]}} & u62_hit_perm[23:18])
+      : resp_perm_q[377:372], resp_valid_next[61] ? ({6{u61_hit[0]}} & u61_hit_perm[5:0])
+      | ({6{u61_hit[1]}} & u61_hit_perm[11:6]) | ({6{u61_hit[2]}} & u61_hit_perm[17:12])
+      | ({6{u61_hit[3]}} & u61_hit_perm[23:18]) : resp_perm_q[371:366], resp_valid_next[60]
+      ? ({6{u60_hit[0]}} & u60_hit_perm[5:0]) | ({6{u60_hit[1]}} & u60_hit_perm[11:6])
+      | ({6{u60_hit[2]}} & u60_hit_perm[17:12]) | ({6{u60_hit[3]}} & u60_hit_perm[23:18])
+      : resp_perm_q[365:360], resp_valid_next[59] ? ({6{u59_hit[0]}} & u59_hit_perm[5:0])
+      | ({6{u59_hit[1]}} & u59_hit_perm[11:6]) | ({6{u59_hit[2]}} & u59_hit_perm[17:12])
+      | ({6{u59_hit[3]}} & u59_hit_perm[23:18]) : resp_perm_q[359:354], resp_valid_next[58]
+      ? ({6{u58_hit[0]}} & u58_hit_perm[5:0]) | ({6{u58_hit[1]}} & u58_hit_perm[11:6])
+      | ({6{u58_hit[2]}} & u58_hit_perm[17:12]) | ({6{u58_hit[3]}} & u58_hit_perm[23:18])
+      : resp_perm_q[353:348], resp_valid_next[57] ? ({6{u57_hit[0]}} & u57_hit_perm[5:0])
+      | ({6{u57_hit[1]}} & u57_hit_perm[11:6]) | ({6{u57_hit[2]}} & u57_hit_perm[17:12])
+      | ({6{u57_hit[3]}} & u57_hit_perm[23:18]) : resp_perm_q[347:342], resp_valid_next[56]
+      ? ({6{u56_hit[0]}} & u56_hit_perm[5:0]) | ({6{u56_hit[1]}} & u56_hit_perm[11:6])
+      | ({6{u56_hit[2]}} & u56_hit_perm[17:12]) | ({6{u56_hit[3]}} & u56_hit_perm[23:18])
+      : resp_perm_q[341:336], resp_valid_next[55] ? ({6{u55_hit[0]}} & u55_hit_perm[5:0])
+      | ({6{u55_hit[1]}} & u55_hit_perm[11:6]) | ({6{u55_hit[2]}} & u55_hit_perm[17:12])
+      | ({6{u55_hit[3]}} & u55_hit_perm[23:18]) : resp_perm_q[335:330], resp_valid_next[54]
+      ? ({6{u54_hit[0]}} & u54_hit_perm[5:0]) | ({6{u54_hit[1]}} & u54_hit_perm[11:6])
+      | ({6{u54_hit[2]}} & u54_hit_perm[17:12]) | ({6{u54_hit[3]}} & u54_hit_perm[23:18])
+      : resp_perm_q[329:324], resp_valid_next[53] ? ({6{u53_hit[0]}} & u53_hit_perm[5:0])
+      | ({6{u53_hit[1]}} & u53_hit_perm[11:6]) | ({6{u53_hit[2]}} & u53_hit_perm[17:12])
+      | ({6{u53_hit[3]}} & u53_hit_perm[23:18]) : resp_perm_q[323:318], resp_valid_next[52]
+      ? ({6{u52_hit[0]}} & u52_hit_perm[5:0]) | ({6{u52_hit[1]}} & u52_hit_perm[11:6])
+      | ({6{u52_hit[2]}} & u52_hit_perm[17:12]) | ({6{u52_hit[3]}} & u52_hit_perm[23:18])
+      : resp_perm_q[317:312], resp_valid_next[51] ? ({6{u51_hit[0]}} & u51_hit_perm[5:0])
+      | ({6{u51_hit[1]}} & u51_hit_perm[11:6]) | ({6{u51_hit[2]}} & u51_hit_perm[17:12])
+      | ({6{u51_hit[3]}} & u51_hit_perm[23:18]) : resp_perm_q[311:306], resp_valid_next[50]
+      ? ({6{u50_hit[0]}} & u50_hit_perm[5:0]) | ({6{u50_hit[1]}} & u50_hit_perm[11:6])
+      | ({6{u50_hit[2]}} & u50_hit_perm[17:12]) | ({6{u50_hit[3]}} & u50_hit_perm[23:18])
+      : resp_perm_q[305:300], resp_valid_next[49] ? ({6{u49_hit[0]}} & u49_hit_perm[5:0])
+      | ({6{u49_hit[1]}} & u49_hit_perm[11:6]) | ({6{u49_hit[2]}} & u49_hit_perm[17:12])
+      | ({6{u49_hit[3]}} & u49_hit_perm[23:18]) : resp_perm_q[299:294], resp_valid_next[48]
+      ? ({6{u48_hit[0]}} & u48_hit_perm[5:0]) | ({6{u48_hit[1]}} & u48_hit_perm[11:6])
+      | ({6{u48_hit[2]}} & u48_hit_perm[17:12]) | ({6{u48_hit[3]}} & u48_hit_perm[23:18])
+      : resp_perm_q[293:288], resp_valid_next[47] ? ({6{u47_hit[0]}} & u47_hit_perm[5:0])
+      | ({6{u47_hit[1]}} & u47_hit_perm[11:6]) | ({6{u47_hit[2]}} & u47_hit_perm[17:12])
+      | ({6{u47_hit[3]}} & u47_hit_perm[23:18]) : resp_perm_q[287:282], resp_valid_next[46]
+      ? ({6{u46_hit[0]}} & u46_hit_perm[5:0]) | ({6{u46_hit[1]}} & u46_hit_perm[11:6])
+      | ({6{u46_hit[2]}} & u46_hit_perm[17:12]) | ({6{u46_hit[3]}} & u46_hit_perm[23:18])
+      : resp_perm_q[281:276], resp_valid_next[45] ? ({6{u45_hit[0]}} & u45_hit_perm[5:0])
+      | ({6{u45_hit[1]}} & u45_hit_perm[11:6]) | ({6{u45_hit[2]}} & u45_hit_perm[17:12])
+      | ({6{u45_hit[3]}} & u45_hit_perm[23:18]) : resp_perm_q[275:270], resp_valid_next[44]
+      ? ({6{u44_hit[0]}} & u44_hit_perm[5:0]) | ({6{u44_hit[1]}} & u44_hit_perm[11:6])
+      | ({6{u44_hit[2]}} & u44_hit_perm[17:12]) | ({6{u44_hit[3]}} & u44_hit_perm[23:18])
+      : resp_perm_q[269:264], resp_valid_next[43] ? ({6{u43_hit[0]}} & u43_hit_perm[5:0])
+      | ({6{u43_hit[1]}} & u43_hit_perm[11:6]) | ({6{u43_hit[2]}} & u43_hit_perm[17:12])
+      | ({6{u43_hit[3]}} & u43_hit_perm[23:18]) : resp_perm_q[263:258], resp_valid_next[42]
+      ? ({6{u42_hit[0]}} & u42_hit_perm[5:0]) | ({6{u42_hit[1]}} & u42_hit_perm[11:6])
+      | ({6{u42_hit[2]}} & u42_hit_perm[17:12]) | ({6{u42_hit[3]}} & u42_hit_perm[23:18])
+      : resp_perm_q[257:252], resp_valid_next[41] ? ({6{u41_hit[0]}} & u41_hit_perm[5:0])
+      | ({6{u41_hit[1]}} & u41_hit_perm[11:6]) | ({6{u41_hit[2]}} & u41_hit_perm[17:12])
+      | ({6{u41_hit[3]}} & u41_hit_perm[23:18]) : resp_perm_q[251:246], resp_valid_next[40]
+      ? ({6{u40_hit[0]}} & u40_hit_perm[5:0]) | ({6{u40_hit[1]}} & u40_hit_perm[11:6])
+      | ({6{u40_hit[2]}} & u40_hit_perm[17:12]) | ({6{u40_hit[3]}} & u40_hit_perm[23:18])
+      : resp_perm_q[245:240], resp_valid_next[39] ? ({6{u39_hit[0]}} & u39_hit_perm[5:0])
+      | ({6{u39_hit[1]}} & u39_hit_perm[11:6]) | ({6{u39_hit[2]}} & u39_hit_perm[17:12])
+      | ({6{u39_hit[3]}} & u39_hit_perm[23:18]) : resp_perm_q[239:234], resp_valid_next[38]
+      ? ({6{u38_hit[0]}} & u38_hit_perm[5:0]) | ({6{u38_hit[1]}} & u38_hit_perm[11:6])
+      | ({6{u38_hit[2]}} & u38_hit_perm[17:12]) | ({6{u38_hit[3]}} & u38_hit_perm[23:18])
+      : resp_perm_q[233:228], resp_valid_next[37] ? ({6{u37_hit[0]}} & u37_hit_perm[5:0])
+      | ({6{u37_hit[1]}} & u37_hit_perm[11:6]) | ({6{u37_hit[2]}} & u37_hit_perm[17:12])
+      | ({6{u37_hit[3]}} & u37_hit_perm[23:18]) : resp_perm_q[227:222], resp_valid_next[36]
+      ? ({6{u36_hit[0]}} & u36_hit_perm[5:0]) | ({6{u36_hit[1]}} & u36_hit_perm[11:6])
+      | ({6{u36_hit[2]}} & u36_hit_perm[17:12]) | ({6{u36_hit[3]}} & u36_hit_perm[23:18])
+      : resp_perm_q[221:216], resp_valid_next[35] ? ({6{u35_hit[0]}} & u35_hit_perm[5:0])
+      | ({6{u35_hit[1]}} & u35_hit_perm[11:6]) | ({6{u35_hit[2]}} & u35_hit_perm[17:12])
+      | ({6{u35_hit[3]}} & u35_hit_perm[23:18]) : resp_perm_q[215:210], resp_valid_next[34]
+      ? ({6{u34_hit[0]}} & u34_hit_perm[5:0]) | ({6{u34_hit[1]}} & u34_hit_perm[11:6])
+      | ({6{u34_hit[2]}} & u34_hit_perm[17:12]) | ({6{u34_hit[3]}} & u34_hit_perm[23:18])
+      : resp_perm_q[209:204], resp_valid_next[33] ? ({6{u33_hit[0]}} & u33_hit_perm[5:0])
+      | ({6{u33_hit[1]}} & u33_hit_perm[11:6]) | ({6{u33_hit[2]}} & u33_hit_perm[17:12])
+      | ({6{u33_hit[3]}} & u33_hit_perm[23:18]) : resp_perm_q[203:198], resp_valid_next[32]
+      ? ({6{u32_hit[0]}} & u32_hit_perm[5:0]) | ({6{u32_hit[1]}} & u32_hit_perm[11:6])
+      | ({6{u32_hit[2]}} & u32_hit_perm[17:12]) | ({6{u32_hit[3]}} & u32_hit_perm[23:18])
+      : resp_perm_q[197:192], resp_valid_next[31] ? ({6{u31_hit[0]}} & u31_hit_perm[5:0])
+      | ({6{u31_hit[1]}} & u31_hit_perm[11:6]) | ({6{u31_hit[2]}} & u31_hit_perm[17:12])
+      | ({6{u31_hit[3]}} & u31_hit_perm[23:18]) : resp_perm_q[191:186], resp_valid_next[30]
+      ? ({6{u30_hit[0]}} & u30_hit_perm[5:0]) | ({6{u30_hit[1]}} & u30_hit_perm[11:6])
+      | ({6{u30_hit[2]}} & u30_hit_perm[17:12]) | ({6{u30_hit[3]}} & u30_hit_perm[23:18])
+      : resp_perm_q[185:180], resp_valid_next[29] ? ({6{u29_hit[0]}} & u29_hit_perm[5:0])
+      | ({6{u29_hit[1]}} & u29_hit_perm[11:6]) | ({6{u29_hit[2]}} & u29_hit_perm[17:12])
+      | ({6{u29_hit[3]}} & u29_hit_perm[23:18]) : resp_perm_q[179:174], resp_valid_next[28]
+      ? ({6{u28_hit[0]}} & u28_hit_perm[5:0]) | ({6{u28_hit[1]}} & u28_hit_perm[11:6])
+      | ({6{u28_hit[2]}} & u28_hit_perm[17:12]) | ({6{u28_hit[3]}} & u28_hit_perm[23:18])
+      : resp_perm_q[173:168], resp_valid_next[27] ? ({6{u27_hit[0]}} & u27_hit_perm[5:0])
+      | ({6{u27_hit[1]}} & u27_hit_perm[11:6]) | ({6{u27_hit[2]}} & u27_hit_perm[17:12])
+      | ({6{u27_hit[3]}} & u27_hit_perm[23:18]) : resp_perm_q[167:162], resp_valid_next[26]
+      ? ({6{u26_hit[0]}} & u26_hit_perm[5:0]) | ({6{u26_hit[1]}} & u26_hit_perm[11:6])
+      | ({6{u26_hit[2]}} & u26_hit_perm[17:12]) | ({6{u26_hit[3]}} & u26_hit_perm[23:18])
+      : resp_perm_q[161:156], resp_valid_next[25] ? ({6{u25_hit[0]}} & u25_hit_perm[5:0])
+      | ({6{u25_hit[1]}} & u25_hit_perm[11:6]) | ({6{u25_hit[2]}} & u25_hit_perm[17:12])
+      | ({6{u25_hit[3]}} & u25_hit_perm[23:18]) : resp_perm_q[155:150], resp_valid_next[24]
+      ? ({6{u24_hit[0]}} & u24_hit_perm[5:0]) | ({6{u24_hit[1]}} & u24_hit_perm[11:6])
+      | ({6{u24_hit[2]}} & u24_hit_perm[17:12]) | ({6{u24_hit[3]}} & u24_hit_perm[23:18])
+      : resp_perm_q[149:144], resp_valid_next[23] ? ({6{u23_hit[0]}} & u23_hit_perm[5:0])
+      | ({6{u23_hit[1]}} & u23_hit_perm[11:6]) | ({6{u23_hit[2]}} & u23_hit_perm[17:12])
+      | ({6{u23_hit[3]}} & u23_hit_perm[23:18]) : resp_perm_q[143:138], resp_valid_next[22]
+      ? ({6{u22_hit[0]}} & u22_hit_perm[5:0]) | ({6{u22_hit[1]}} & u22_hit_perm[11:6])
+      | ({6{u22_hit[2]}} & u22_hit_perm[17:12]) | ({6{u22_hit[3]}} & u22_hit_perm[23:18])
+      : resp_perm_q[137:132], resp_valid_next[21] ? ({6{u21_hit[0]}} & u21_hit_perm[5:0])
+      | ({6{u21_hit[1]}} & u21_hit_perm[11:6]) | ({6{u21_hit[2]}} & u21_hit_perm[17:12])
+      | ({6{u21_hit[3]}} & u21_hit_perm[23:18]) : resp_perm_q[131:126], resp_valid_next[20]
+      ? ({6{u20_hit[0]}} & u20_hit_perm[5:0]) | ({6{u20_hit[1]}} & u20_hit_perm[11:6])
+      | ({6{u20_hit[2]}} & u20_hit_perm[17:12]) | ({6{u20_hit[3]}} & u20_hit_perm[23:18])
+      : resp_perm_q[125:120], resp_valid_next[19] ? ({6{u19_hit[0]}} & u19_hit_perm[5:0])
+      | ({6{u19_hit[1]}} & u19_hit_perm[11:6]) | ({6{u19_hit[2]}} & u19_hit_perm[17:12])
+      | ({6{u19_hit[3]}} & u19_hit_perm[23:18]) : resp_perm_q[119:114], resp_valid_next[18]
+      ? ({6{u18_hit[0]}} & u18_hit_perm[5:0]) | ({6{u18_hit[1]}} & u18_hit_perm[11:6])
+      | ({6{u18_hit[2]}} & u18_hit_perm[17:12]) | ({6{u18_hit[3]}} & u18_hit_perm[23:18])
+      : resp_perm_q[113:108], resp_valid_next[17] ? ({6{u17_hit[0]}} & u17_hit_perm[5:0])
+      | ({6{u17_hit[1]}} & u17_hit_perm[11:6]) | ({6{u17_hit[2]}} & u17_hit_perm[17:12])
+      | ({6{u17_hit[3]}} & u17_hit_perm[23:18]) : resp_perm_q[107:102], resp_valid_next[16]
+      ? ({6{u16_hit[0]}} & u16_hit_perm[5:0]) | ({6{u16_hit[1]}} & u16_hit_perm[11:6])
+      | ({6{u16_hit[2]}} & u16_hit_perm[17:12]) | ({6{u16_hit[3]}} & u16_hit_perm[23:18])
+      : resp_perm_q[101:96], resp_valid_next[15] ? ({6{u15_hit[0]}} & u15_hit_perm[5:0])
+      | ({6{u15_hit[1]}} & u15_hit_perm[11:6]) | ({6{u15_hit[2]}} & u15_hit_perm[17:12])
+      | ({6{u15_hit[3]}} & u15_hit_perm[23:18]) : resp_perm_q[95:90], resp_valid_next[14]
+      ? ({6{u14_hit[0]}} & u14_hit_perm[5:0]) | ({6{u14_hit[1]}} & u14_hit_perm[11:6])
+      | ({6{u14_hit[2]}} & u14_hit_perm[17:12]) | ({6{u14_hit[3]}} & u14_hit_perm[23:18])
+      : resp_perm_q[89:84], resp_valid_next[13] ? ({6{u13_hit[0]}} & u13_hit_perm[5:0])
+      | ({6{u13_hit[1]}} & u13_hit_perm[11:6]) | ({6{u13_hit[2]}} & u13_hit_perm[17:12])
+      | ({6{u13_hit[3]}} & u13_hit_perm[23:18]) : resp_perm_q[83:78], resp_valid_next[12]
+      ? ({6{u12_hit[0]}} & u12_hit_perm[5:0]) | ({6{u12_hit[1]}} & u12_hit_perm[11:6])
+      | ({6{u12_hit[2]}} & u12_hit_perm[17:12]) | ({6{u12_hit[3]}} & u12_hit_perm[23:18])
+      : resp_perm_q[77:72], resp_valid_next[11] ? ({6{u11_hit[0]}} & u11_hit_perm[5:0])
+      | ({6{u11_hit[1]}} & u11_hit_perm[11:6]) | ({6{u11_hit[2]}} & u11_hit_perm[17:12])
+      | ({6{u11_hit[3]}} & u11_hit_perm[23:18]) : resp_perm_q[71:66], resp_valid_next[10]
+      ? ({6{u10_hit[0]}} & u10_hit_perm[5:0]) | ({6{u10_hit[1]}} & u10_hit_perm[11:6])
+      | ({6{u10_hit[2]}} & u10_hit_perm[17:12]) | ({6{u10_hit[3]}} & u10_hit_perm[23:18])
+      : resp_perm_q[65:60], resp_valid_next[9] ? ({6{u9_hit[0]}} & u9_hit_perm[5:0])
+      | ({6{u9_hit[1]}} & u9_hit_perm[11:6]) | ({6{u9_hit[2]}} & u9_hit_perm[17:12])
+      | ({6{u9_hit[3]}} & u9_hit_perm[23:18]) : resp_perm_q[59:54], resp_valid_next[8]
+      ? ({6{u8_hit[0]}} & u8_hit_perm[5:0]) | ({6{u8_hit[1]}} & u8_hit_perm[11:6])
+      | ({6{u8_hit[2]}} & u8_hit_perm[17:12]) | ({6{u8_hit[3]}} & u8_hit_perm[23:18])
+      : resp_perm_q[53:48], resp_valid_next[7] ? ({6{u7_hit[0]}} & u7_hit_perm[5:0])
+      | ({6{u7_hit[1]}} & u7_hit_perm[11:6]) | ({6{u7_hit[2]}} & u7_hit_perm[17:12])
+      | ({6{u7_hit[3]}} & u7_hit_perm[23:18]) : resp_perm_q[47:42], resp_valid_next[6]
+      ? ({6{u6_hit[0]}} & u6_hit_perm[5:0]) | ({6{u6_hit[1]}} & u6_hit_perm[11:6])
+      | ({6{u6_hit[2]}} & u6_hit_perm[17:12]) | ({6{u6_hit[3]}} & u6_hit_perm[23:18])
+      : resp_perm_q[41:36], resp_valid_next[5] ? ({6{u5_hit[0]}} & u5_hit_perm[5:0])
+      | ({6{u5_hit[1]}} & u5_hit_perm[11:6]) | ({6{u5_hit[2]}} & u5_hit_perm[17:12])
+      | ({6{u5_hit[3]}} & u5_hit_perm[23:18]) : resp_perm_q[35:30], resp_valid_next[4]
+      ? ({6{u4_hit[0]}} & u4_hit_perm[5:0]) | ({6{u4_hit[1]}} & u4_hit_perm[11:6])
+      | ({6{u4_hit[2]}} & u4_hit_perm[17:12]) | ({6{u4_hit[3]}} & u4_hit_perm[23:18])
+      : resp_perm_q[29:24], resp_valid_next[3] ? ({6{u3_hit[0]}} & u3_hit_perm[5:0])
+      | ({6{u3_hit[1]}} & u3_hit_perm[11:6]) | ({6{u3_hit[2]}} & u3_hit_perm[17:12])
+      | ({6{u3_hit[3]}} & u3_hit_perm[23:18]) : resp_perm_q[23:18], resp_valid_next[2]
+      ? ({6{u2_hit[0]}} & u2_hit_perm[5:0]) | ({6{u2_hit[1]}} & u2_hit_perm[11:6])
+      | ({6{u2_hit[2]}} & u2_hit_perm[17:12]) | ({6{u2_hit[3]}} & u2_hit_perm[23:18])
+      : resp_perm_q[17:12], resp_valid_next[1] ? ({6{u1_hit[0]}} & u1_hit_perm[5:0])
+      | ({6{u1_hit[1]}} & u1_hit_perm[11:6]) | ({6{u1_hit[2]}} & u1_hit_perm[17:12])
+      | ({6{u1_hit[3]}} & u1_hit_perm[23:18]) : resp_perm_q[11:6], resp_valid_next[0]
+      ? ({6{u0_hit[0]}} & u0_hit_perm[5:0]) | ({6{u0_hit[1]}} & u0_hit_perm[11:6])
+      | ({6{u0_hit[2]}} & u0_hit_perm[17:12]) | ({6{u0_hit[3]}} & u0_hit_perm[23:18])
+      : resp_perm_q[5:0]};
   assign resp_perm_o = resp_perm_q;
-  assign fill_vpn_d = {fill_valid_n[63] ? {36{u63_fill[0]}} & u63_fill_vpn[35:0] | {36{u63_fill[1]}} & u63_fill_vpn[71:36] | {36{u63_fill[2]}} & u63_fill_vpn[107:72] | {36{u63_fill[3]}} & u63_fill_vpn[143:108] : fill_vpn_q[2303:2268], fill_valid_n[62] ? {36{u62_fill[0]}} & u62_fill_vpn[35:0] | {36{u62_fill[1]}} & u62_fill_vpn[71:36] | {36{u62_fill[2]}} & u62_fill_vpn[107:72] | {36{u62_fill[3]}} & u62_fill_vpn[143:108] : fill_vpn_q[2267:2232], fill_valid_n[61] ? {36{u61_fill[0]}} & u61_fill_vpn[35:0] | {36{u61_fill[1]}} & u61_fill_vpn[71:36] | {36{u61_fill[2]}} & u61_fill_vpn[107:72] | {36{u61_fill[3]}} & u61_fill_vpn[143:108] : fill_vpn_q[2231:2196], fill_valid_n[60] ? {36{u60_fill[0]}} & u60_fill_vpn[35:0] | {36{u60_fill[1]}} & u60_fill_vpn[71:36] | {36{u60_fill[2]}} & u60_fill_vpn[107:72] | {36{u60_fill[3]}} & u60_fill_vpn[143:108] : fill_vpn_q[2195:2160], fill_valid_n[59] ? {36{u59_fill[0]}} & u59_fill_vpn[35:0] | {36{u59_fill[1]}} & u59_fill_vpn[71:36] | {36{u59_fill[2]}} & u59_fill_vpn[107:72] | {36{u59_fill[3]}} & u59_fill_vpn[143:108] : fill_vpn_q[2159:2124], fill_valid_n[58] ? {36{u58_fill[0]}} & u58_fill_vpn[35:0] | {36{u58_fill[1]}} & u58_fill_vpn[71:36] | {36{u58_fill[2]}} & u58_fill_vpn[107:72] | {36{u58_fill[3]}} & u58_fill_vpn[143:108] : fill_vpn_q[2123:2088], fill_valid_n[57] ? {36{u57_fill[0]}} & u57_fill_vpn[35:0] | {36{u57_fill[1]}} & u57_fill_vpn[71:36] | {36{u57_fill[2]}} & u57_fill_vpn[107:72] | {36{u57_fill[3]}} & u57_fill_vpn[143:108] : fill_vpn_q[2087:2052], fill_valid_n[56] ? {36{u56_fill[0]}} & u56_fill_vpn[35:0] | {36{u56_fill[1]}} & u56_fill_vpn[71:36] | {36{u56_fill[2]}} & u56_fill_vpn[107:72] | {36{u56_fill[3]}} & u56_fill_vpn[143:108] : fill_vpn_q[2051:2016], fill_valid_n[55] ? {36{u55_fill[0]}} & u55_fill_vpn[35:0] | {36{u55_fill[1]}} & u55_fill_vpn[71:36] | {36{u55_fill[2]}} & u55_fill_vpn[107:72] | {36{u55_fill[3]}} & u55_fill_vpn[143:108] : fill_vpn_q[2015:1980], fill_valid_n[54] ? {36{u54_fill[0]}} & u54_fill_vpn[35:0] | {36{u54_fill[1]}} & u54_fill_vpn[71:36] | {36{u54_fill[2]}} & u54_fill_vpn[107:72] | {36{u54_fill[3]}} & u54_fill_vpn[143:108] : fill_vpn_q[1979:1944], fill_valid_n[53] ? {36{u53_fill[0]}} & u53_fill_vpn[35:0] | {36{u53_fill[1]}} & u53_fill_vpn[71:36] | {36{u53_fill[2]}} & u53_fill_vpn[107:72] | {36{u53_fill[3]}} & u53_fill_vpn[143:108] : fill_vpn_q[1943:1908], fill_valid_n[52] ? {36{u52_fill[0]}} & u52_fill_vpn[35:0] | {36{u52_fill[1]}} & u52_fill_vpn[71:36] | {36{u52_fill[2]}} & u52_fill_vpn[107:72] | {36{u52_fill[3]}} & u52_fill_vpn[143:108] : fill_vpn_q[1907:1872], fill_valid_n[51] ? {36{u51_fill[0]}} & u51_fill_vpn[35:0] | {36{u51_fill[1]}} & u51_fill_vpn[71:36] | {36{u51_fill[2]}} & u51_fill_vpn[107:72] | {36{u51_fill[3]}} & u51_fill_vpn[143:108] : fill_vpn_q[1871:1836], fill_valid_n[50] ? {36{u50_fill[0]}} & u50_fill_vpn[35:0] | {36{u50_fill[1]}} & u50_fill_vpn[71:36] | {36{u50_fill[2]}} & u50_fill_vpn[107:72] | {36{u50_fill[3]}} & u50_fill_vpn[143:108] : fill_vpn_q[1835:1800], fill_valid_n[49] ? {36{u49_fill[0]}} & u49_fill_vpn[35:0] | {36{u49_fill[1]}} & u49_fill_vpn[71:36] | {36{u49_fill[2]}} & u49_fill_vpn[107:72] | {36{u49_fill[3]}} & u49_fill_vpn[143:108] : fill_vpn_q[1799:1764], fill_valid_n[48] ? {36{u48_fill[0]}} & u48_fill_vpn[35:0] | {36{u48_fill[1]}} & u48_fill_vpn[71:36] | {36{u48_fill[2]}} & u48_fill_vpn[107:72] | {36{u48_fill[3]}} & u48_fill_vpn[143:108] : fill_vpn_q[1763:1728], fill_valid_n[47] ? {36{u47_fill[0]}} & u47_fill_vpn[35:0] | {36{u47_fill[1]}} & u47_fill_vpn[71:36] | {36{u47_fill[2]}} & u47_fill_vpn[107:72] | {36{u47_fill[3]}} & u47_fill_vpn[143:108] : fill_vpn_q[1727:1692], fill_valid_n[46] ? {36{u46_fill[0]}} & u46_fill_vpn[35:0] | {36{u46_fill[1]}} & u46_fill_vpn[71:36] | {36{u46_fill[2]}} & u46_fill_vpn[107:72] | {36{u46_fill[3]}} & u46_fill_vpn[143:108] : fill_vpn_q[1691:1656], fill_valid_n[45] ? {36{u45_fill[0]}} & u45_fill_vpn[35:0] | {36{u45_fill[1]}} & u45_fill_vpn[71:36] | {36{u45_fill[2]}} & u45_fill_vpn[107:72] | {36{u45_fill[3]}} & u45_fill_vpn[143:108] : fill_vpn_q[1655:1620], fill_valid_n[44] ? {36{u44_fill[0]}} & u44_fill_vpn[35:0] | {36{u44_fill[1]}} & u44_fill_vpn[71:36] | {36{u44_fill[2]}} & u44_fill_vpn[107:72] | {36{u44_fill[3]}} & u44_fill_vpn[143:108] : fill_vpn_q[1619:1584], fill_valid_n[43] ? {36{u43_fill[0]}} & u43_fill_vpn[35:0] | {36{u43_fill[1]}} & u43_fill_vpn[71:36] | {36{u43_fill[2]}} & u43_fill_vpn[107:72] | {36{u43_fill[3]}} & u43_fill_vpn[143:108] : fill_vpn_q[1583:1548], fill_valid_n[42] ? {36{u42_fill[0]}} & u42_fill_vpn[35:0] | {36{u42_fill[1]}} & u42_fill_vpn[71:36] | {36{u42_fill[2]}} & u42_fill_vpn[107:72] | {36{u42_fill[3]}} & u42_fill_vpn[143:108] : fill_vpn_q[1547:1512], fill_valid_n[41] ? {36{u41_fill[0]}} & u41_fill_vpn[35:0] | {36{u41_fill[1]}} & u41_fill_vpn[71:36] | {36{u41_fill[2]}} & u41_fill_vpn[107:72] | {36{u41_fill[3]}} & u41_fill_vpn[143:108] : fill_vpn_q[1511:1476], fill_valid_n[40] ? {36{u40_fill[0]}} & u40_fill_vpn[35:0] | {36{u40_fill[1]}} & u40_fill_vpn[71:36] | {36{u40_fill[2]}} & u40_fill_vpn[107:72] | {36{u40_fill[3]}} & u40_fill_vpn[143:108] : fill_vpn_q[1475:1440], fill_valid_n[39] ? {36{u39_fill[0]}} & u39_fill_vpn[35:0] | {36{u39_fill[1]}} & u39_fill_vpn[71:36] | {36{u39_fill[2]}} & u39_fill_vpn[107:72] | {36{u39_fill[3]}} & u39_fill_vpn[143:108] : fill_vpn_q[1439:1404], fill_valid_n[38] ? {36{u38_fill[0]}} & u38_fill_vpn[35:0] | {36{u38_fill[1]}} & u38_fill_vpn[71:36] | {36{u38_fill[2]}} & u38_fill_vpn[107:72] | {36{u38_fill[3]}} & u38_fill_vpn[143:108] : fill_vpn_q[1403:1368], fill_valid_n[37] ? {36{u37_fill[0]}} & u37_fill_vpn[35:0] | {36{u37_fill[1]}} & u37_fill_vpn[71:36] | {36{u37_fill[2]}} & u37_fill_vpn[107:72] | {36{u37_fill[3]}} & u37_fill_vpn[143:108] : fill_vpn_q[1367:1332], fill_valid_n[36] ? {36{u36_fill[0]}} & u36_fill_vpn[35:0] | {36{u36_fill[1]}} & u36_fill_vpn[71:36] | {36{u36_fill[2]}} & u36_fill_vpn[107:72] | {36{u36_fill[3]}} & u36_fill_vpn[143:108] : fill_vpn_q[1331:1296], fill_valid_n[35] ? {36{u35_fill[0]}} & u35_fill_vpn[35:0] | {36{u35_fill[1]}} & u35_fill_vpn[71:36] | {36{u35_fill[2]}} & u35_fill_vpn[107:72] | {36{u35_fill[3]}} & u35_fill_vpn[143:108] : fill_vpn_q[1295:1260], fill_valid_n[34] ? {36{u34_fill[0]}} & u34_fill_vpn[35:0] | {36{u34_fill[1]}} & u34_fill_vpn[71:36] | {36{u34_fill[2]}} & u34_fill_vpn[107:72] | {36{u34_fill[3]}} & u34_fill_vpn[143:108] : fill_vpn_q[1259:1224], fill_valid_n[33] ? {36{u33_fill[0]}} & u33_fill_vpn[35:0] | {36{u33_fill[1]}} & u33_fill_vpn[71:36] | {36{u33_fill[2]}} & u33_fill_vpn[107:72] | {36{u33_fill[3]}} & u33_fill_vpn[143:108] : fill_vpn_q[1223:1188], fill_valid_n[32] ? {36{u32_fill[0]}} & u32_fill_vpn[35:0] | {36{u32_fill[1]}} & u32_fill_vpn[71:36] | {36{u32_fill[2]}} & u32_fill_vpn[107:72] | {36{u32_fill[3]}} & u32_fill_vpn[143:108] : fill_vpn_q[1187:1152], fill_valid_n[31] ? {36{u31_fill[0]}} & u31_fill_vpn[35:0] | {36{u31_fill[1]}} & u31_fill_vpn[71:36] | {36{u31_fill[2]}} & u31_fill_vpn[107:72] | {36{u31_fill[3]}} & u31_fill_vpn[143:108] : fill_vpn_q[1151:1116], fill_valid_n[30] ? {36{u30_fill[0]}} & u30_fill_vpn[35:0] | {36{u30_fill[1]}} & u30_fill_vpn[71:36] | {36{u30_fill[2]}} & u30_fill_vpn[107:72] | {36{u30_fill[3]}} & u30_fill_vpn[143:108] : fill_vpn_q[1115:1080], fill_valid_n[29] ? {36{u29_fill[0]}} & u29_fill_vpn[35:0] | {36{u29_fill[1]}} & u29_fill_vpn[71:36] | {36{u29_fill[2]}} & u29_fill_vpn[107:72] | {36{u29_fill[3]}} & u29_fill_vpn[143:108] : fill_vpn_q[1079:1044], fill_valid_n[28] ? {36{u28_fill[0]}} & u28_fill_vpn[35:0] | {36{u28_fill[1]}} & u28_fill_vpn[71:36] | {36{u28_fill[2]}} & u28_fill_vpn[107:72] | {36{u28_fill[3]}} & u28_fill_vpn[143:108] : fill_vpn_q[1043:1008], fill_valid_n[27] ? {36{u27_fill[0]}} & u27_fill_vpn[35:0] | {36{u27_fill[1]}} & u27_fill_vpn[71:36] | {36{u27_fill[2]}} & u27_fill_vpn[107:72] | {36{u27_fill[3]}} & u27_fill_vpn[143:108] : fill_vpn_q[1007:972], fill_valid_n[26] ? {36{u26_fill[0]}} & u26_fill_vpn[35:0] | {36{u26_fill[1]}} & u26_fill_vpn[71:36] | {36{u26_fill[2]}} & u26_fill_vpn[107:72] | {36{u26_fill[3]}} & u26_fill_vpn[143:108] : fill_vpn_q[971:936], fill_valid_n[25] ? {36{u25_fill[0]}} & u25_fill_vpn[35:0] | {36{u25_fill[1]}} & u25_fill_vpn[71:36] | {36{u25_fill[2]}} & u25_fill_vpn[107:72] | {36{u25_fill[3]}} & u25_fill_vpn[143:108] : fill_vpn_q[935:900], fill_valid_n[24] ? {36{u24_fill[0]}} & u24_fill_vpn[35:0] | {36{u24_fill[1]}} & u24_fill_vpn[71:36] | {36{u24_fill[2]}} & u24_fill_vpn[107:72] | {36{u24_fill[3]}} & u24_fill_vpn[143:108] : fill_vpn_q[899:864], fill_valid_n[23] ? {36{u23_fill[0]}} & u23_fill_vpn[35:0] | {36{u23_fill[1]}} & u23_fill_vpn[71:36] | {36{u23_fill[2]}} & u23_fill_vpn[107:72] | {36{u23_fill[3]}} & u23_fill_vpn[143:108] : fill_vpn_q[863:828], fill_valid_n[22] ? {36{u22_fill[0]}} & u22_fill_vpn[35:0] | {36{u22_fill[1]}} & u22_fill_vpn[71:36] | {36{u22_fill[2]}} & u22_fill_vpn[107:72] | {36{u22_fill[3]}} & u22_fill_vpn[143:108] : fill_vpn_q[827:792], fill_valid_n[21] ? {36{u21_fill[0]}} & u21_fill_vpn[35:0] | {36{u21_fill[1]}} & u21_fill_vpn[71:36] | {36{u21_fill[2]}} & u21_fill_vpn[107:72] | {36{u21_fill[3]}} & u21_fill_vpn[143:108] : fill_vpn_q[791:756], fill_valid_n[20] ? {36{u20_fill[0]}} & u20_fill_vpn[35:0] | {36{u20_fill[1]}} & u20_fill_vpn[71:36] | {36{u20_fill[2]}} & u20_fill_vpn[107:72] | {36{u20_fill[3]}} & u20_fill_vpn[143:108] : fill_vpn_q[755:720], fill_valid_n[19] ? {36{u19_fill[0]}} & u19_fill_vpn[35:0] | {36{u19_fill[1]}} & u19_fill_vpn[71:36] | {36{u19_fill[2]}} & u19_fill_vpn[107:72] | {36{u19_fill[3]}} & u19_fill_vpn[143:108] : fill_vpn_q[719:684], fill_valid_n[18] ? {36{u18_fill[0]}} & u18_fill_vpn[35:0] | {36{u18_fill[1]}} & u18_fill_vpn[71:36] | {36{u18_fill[2]}} & u18_fill_vpn[107:72] | {36{u18_fill[3]}} & u18_fill_vpn[143:108] : fill_vpn_q[683:648], fill_valid_n[17] ? {36{u17_fill[0]}} & u17_fill_vpn[35:0] | {36{u17_fill[1]}} & u17_fill_vpn[71:36] | {36{u17_fill[2]}} & u17_fill_vpn[107:72] | {36{u17_fill[3]}} & u17_fill_vpn[143:108] : fill_vpn_q[647:612], fill_valid_n[16] ? {36{u16_fill[0]}} & u16_fill_vpn[35:0] | {36{u16_fill[1]}} & u16_fill_vpn[71:36] | {36{u16_fill[2]}} & u16_fill_vpn[107:72] | {36{u16_fill[3]}} & u16_fill_vpn[143:108] : fill_vpn_q[611:576], fill_valid_n[15] ? {36{u15_fill[0]}} & u15_fill_vpn[35:0] | {36{u15_fill[1]}} & u15_fill_vpn[71:36] | {36{u15_fill[2]}} & u15_fill_vpn[107:72] | {36{u15_fill[3]}} & u15_fill_vpn[143:108] : fill_vpn_q[575:540], fill_valid_n[14] ? {36{u14_fill[0]}} & u14_fill_vpn[35:0] | {36{u14_fill[1]}} & u14_fill_vpn[71:36] | {36{u14_fill[2]}} & u14_fill_vpn[107:72] | {36{u14_fill[3]}} & u14_fill_vpn[143:108] : fill_vpn_q[539:504], fill_valid_n[13] ? {36{u13_fill[0]}} & u13_fill_vpn[35:0] | {36{u13_fill[1]}} & u13_fill_vpn[71:36] | {36{u13_fill[2]}} & u13_fill_vpn[107:72] | {36{u13_fill[3]}} & u13_fill_vpn[143:108] : fill_vpn_q[503:468], fill_valid_n[12] ? {36{u12_fill[0]}} & u12_fill_vpn[35:0] | {36{u12_fill[1]}} & u12_fill_vpn[71:36] | {36{u12_fill[2]}} & u12_fill_vpn[107:72] | {36{u12_fill[3]}} & u12_fill_vpn[143:108] : fill_vpn_q[467:432], fill_valid_n[11] ? {36{u11_fill[0]}} & u11_fill_vpn[35:0] | {36{u11_fill[1]}} & u11_fill_vpn[71:36] | {36{u11_fill[2]}} & u11_fill_vpn[107:72] | {36{u11_fill[3]}} & u11_fill_vpn[143:108] : fill_vpn_q[431:396], fill_valid_n[10] ? {36{u10_fill[0]}} & u10_fill_vpn[35:0] | {36{u10_fill[1]}} & u10_fill_vpn[71:36] | {36{u10_fill[2]}} & u10_fill_vpn[107:72] | {36{u10_fill[3]}} & u10_fill_vpn[143:108] : fill_vpn_q[395:360], fill_valid_n[9] ? {36{u9_fill[0]}} & u9_fill_vpn[35:0] | {36{u9_fill[1]}} & u9_fill_vpn[71:36] | {36{u9_fill[2]}} & u9_fill_vpn[107:72] | {36{u9_fill[3]}} & u9_fill_vpn[143:108] : fill_vpn_q[359:324], fill_valid_n[8] ? {36{u8_fill[0]}} & u8_fill_vpn[35:0] | {36{u8_fill[1]}} & u8_fill_vpn[71:36] | {36{u8_fill[2]}} & u8_fill_vpn[107:72] | {36{u8_fill[3]}} & u8_fill_vpn[143:108] : fill_vpn_q[323:288], fill_valid_n[7] ? {36{u7_fill[0]}} & u7_fill_vpn[35:0] | {36{u7_fill[1]}} & u7_fill_vpn[71:36] | {36{u7_fill[2]}} & u7_fill_vpn[107:72] | {36{u7_fill[3]}} & u7_fill_vpn[143:108] : fill_vpn_q[287:252], fill_valid_n[6] ? {36{u6_fill[0]}} & u6_fill_vpn[35:0] | {36{u6_fill[1]}} & u6_fill_vpn[71:36] | {36{u6_fill[2]}} & u6_fill_vpn[107:72] | {36{u6_fill[3]}} & u6_fill_vpn[143:108] : fill_vpn_q[251:216], fill_valid_n[5] ? {36{u5_fill[0]}} & u5_fill_vpn[35:0] | {36{u5_fill[1]}} & u5_fill_vpn[71:36] | {36{u5_fill[2]}} & u5_fill_vpn[107:72] | {36{u5_fill[3]}} & u5_fill_vpn[143:108] : fill_vpn_q[215:180], fill_valid_n[4] ? {36{u4_fill[0]}} & u4_fill_vpn[35:0] | {36{u4_fill[1]}} & u4_fill_vpn[71:36] | {36{u4_fill[2]}} & u4_fill_vpn[107:72] | {36{u4_fill[3]}} & u4_fill_vpn[143:108] : fill_vpn_q[179:144], fill_valid_n[3] ? {36{u3_fill[0]}} & u3_fill_vpn[35:0] | {36{u3_fill[1]}} & u3_fill_vpn[71:36] | {36{u3_fill[2]}} & u3_fill_vpn[107:72] | {36{u3_fill[3]}} & u3_fill_vpn[143:108] : fill_vpn_q[143:108], fill_valid_n[2] ? {36{u2_fill[0]}} & u2_fill_vpn[35:0] | {36{u2_fill[1]}} & u2_fill_vpn[71:36] | {36{u2_fill[2]}} & u2_fill_vpn[107:72] | {36{u2_fill[3]}} & u2_fill_vpn[143:108] : fill_vpn_q[107:72], fill_valid_n[1] ? {36{u1_fill[0]}} & u1_fill_vpn[35:0] | {36{u1_fill[1]}} & u1_fill_vpn[71:36] | {36{u1_fill[2]}} & u1_fill_vpn[107:72] | {36{u1_fill[3]}} & u1_fill_vpn[143:108] : fill_vpn_q[71:36], fill_valid_n[0] ? {36{u0_fill[0]}} & u0_fill_vpn[35:0] | {36{u0_fill[1]}} & u0_fill_vpn[71:36] | {36{u0_fill[2]}} & u0_fill_vpn[107:72] | {36{u0_fill[3]}} & u0_fill_vpn[143:108] : fill_vpn_q[35:0]};
+  assign fill_vpn_d = {fill_valid_next[63] ? ({36{u63_fill[0]}} & u63_fill_vpn[35:0])
+      | ({36{u63_fill[1]}} & u63_fill_vpn[71:36]) | ({36{u63_fill[2]}} & u63_fill_vpn[107:72])
+      | ({36{u63_fill[3]}} & u63_fill_vpn[143:108]) : fill_vpn_q[2303:2268], fill_valid_next[62]
+      ? ({36{u62_fill[0]}} & u62_fill_vpn[35:0]) | ({36{u62_fill[1]}} & u62_fill_vpn[71:36])
+      | ({36{u62_fill[2]}} & u62_fill_vpn[107:72]) | ({36{u62_fill[3]}} & u62_fill_vpn[143:108])
+      : fill_vpn_q[2267:2232], fill_valid_next[61] ? ({36{u61_fill[0]}} & u61_fill_vpn[35:0])
+      | ({36{u61_fill[1]}} & u61_fill_vpn[71:36]) | ({36{u61_fill[2]}} & u61_fill_vpn[107:72])
+      | ({36{u61_fill[3]}} & u61_fill_vpn[143:108]) : fill_vpn_q[2231:2196], fill_valid_next[60]
+      ? ({36{u60_fill[0]}} & u60_fill_vpn[35:0]) | ({36{u60_fill[1]}} & u60_fill_vpn[71:36])
+      | ({36{u60_fill[2]}} & u60_fill_vpn[107:72]) | ({36{u60_fill[3]}} & u60_fill_vpn[143:108])
+      : fill_vpn_q[2195:2160], fill_valid_next[59] ? ({36{u59_fill[0]}} & u59_fill_vpn[35:0])
+      | ({36{u59_fill[1]}} & u59_fill_vpn[71:36]) | ({36{u59_fill[2]}} & u59_fill_vpn[107:72])
+      | ({36{u59_fill[3]}} & u59_fill_vpn[143:108]) : fill_vpn_q[2159:2124], fill_valid_next[58]
+      ? ({36{u58_fill[0]}} & u58_fill_vpn[35:0]) | ({36{u58_fill[1]}} & u58_fill_vpn[71:36])
+      | ({36{u58_fill[2]}} & u58_fill_vpn[107:72]) | ({36{u58_fill[3]}} & u58_fill_vpn[143:108])
+      : fill_vpn_q[2123:2088], fill_valid_next[57] ? ({36{u57_fill[0]}} & u57_fill_vpn[35:0])
+      | ({36{u57_fill[1]}} & u57_fill_vpn[71:36]) | ({36{u57_fill[2]}} & u57_fill_vpn[107:72])
+      | ({36{u57_fill[3]}} & u57_fill_vpn[143:108]) : fill_vpn_q[2087:2052], fill_valid_next[56]
+      ? ({36{u56_fill[0]}} & u56_fill_vpn[35:0]) | ({36{u56_fill[1]}} & u56_fill_vpn[71:36])
+      | ({36{u56_fill[2]}} & u56_fill_vpn[107:72]) | ({36{u56_fill[3]}} & u56_fill_vpn[143:108])
+      : fill_vpn_q[2051:2016], fill_valid_next[55] ? ({36{u55_fill[0]}} & u55_fill_vpn[35:0])
+      | ({36{u55_fill[1]}} & u55_fill_vpn[71:36]) | ({36{u55_fill[2]}} & u55_fill_vpn[107:72])
+      | ({36{u55_fill[3]}} & u55_fill_vpn[143:108]) : fill_vpn_q[2015:1980], fill_valid_next[54]
+      ? ({36{u54_fill[0]}} & u54_fill_vpn[35:0]) | ({36{u54_fill[1]}} & u54_fill_vpn[71:36])
+      | ({36{u54_fill[2]}} & u54_fill_vpn[107:72]) | ({36{u54_fill[3]}} & u54_fill_vpn[143:108])
+      : fill_vpn_q[1979:1944], fill_valid_next[53] ? ({36{u53_fill[0]}} & u53_fill_vpn[35:0])
+      | ({36{u53_fill[1]}} & u53_fill_vpn[71:36]) | ({36{u53_fill[2]}} & u53_fill_vpn[107:72])
+      | ({36{u53_fill[3]}} & u53_fill_vpn[143:108]) : fill_vpn_q[1943:1908], fill_valid_next[52]
+      ? ({36{u52_fill[0]}} & u52_fill_vpn[35:0]) | ({36{u52_fill[1]}} & u52_fill_vpn[71:36])
+      | ({36{u52_fill[2]}} & u52_fill_vpn[107:72]) | ({36{u52_fill[3]}} & u52_fill_vpn[143:108])
+      : fill_vpn_q[1907:1872], fill_valid_next[51] ? ({36{u51_fill[0]}} & u51_fill_vpn[35:0])
+      | ({36{u51_fill[1]}} & u51_fill_vpn[71:36]) | ({36{u51_fill[2]}} & u51_fill_vpn[107:72])
+      | ({36{u51_fill[3]}} & u51_fill_vpn[143:108]) : fill_vpn_q[1871:1836], fill_valid_next[50]
+      ? ({36{u50_fill[0]}} & u50_fill_vpn[35:0]) | ({36{u50_fill[1]}} & u50_fill_vpn[71:36])
+      | ({36{u50_fill[2]}} & u50_fill_vpn[107:72]) | ({36{u50_fill[3]}} & u50_fill_vpn[143:108])
+      : fill_vpn_q[1835:1800], fill_valid_next[49] ? ({36{u49_fill[0]}} & u49_fill_vpn[35:0])
+      | ({36{u49_fill[1]}} & u49_fill_vpn[71:36]) | ({36{u49_fill[2]}} & u49_fill_vpn[107:72])
+      | ({36{u49_fill[3]}} & u49_fill_vpn[143:108]) : fill_vpn_q[1799:1764], fill_valid_next[48]
+      ? ({36{u48_fill[0]}} & u48_fill_vpn[35:0]) | ({36{u48_fill[1]}} & u48_fill_vpn[71:36])
+      | ({36{u48_fill[2]}} & u48_fill_vpn[107:72]) | ({36{u48_fill[3]}} & u48_fill_vpn[143:108])
+      : fill_vpn_q[1763:1728], fill_valid_next[47] ? ({36{u47_fill[0]}} & u47_fill_vpn[35:0])
+      | ({36{u47_fill[1]}} & u47_fill_vpn[71:36]) | ({36{u47_fill[2]}} & u47_fill_vpn[107:72])
+      | ({36{u47_fill[3]}} & u47_fill_vpn[143:108]) : fill_vpn_q[1727:1692], fill_valid_next[46]
+      ? ({36{u46_fill[0]}} & u46_fill_vpn[35:0]) | ({36{u46_fill[1]}} & u46_fill_vpn[71:36])
+      | ({36{u46_fill[2]}} & u46_fill_vpn[107:72]) | ({36{u46_fill[3]}} & u46_fill_vpn[143:108])
+      : fill_vpn_q[1691:1656], fill_valid_next[45] ? ({36{u45_fill[0]}} & u45_fill_vpn[35:0])
+      | ({36{u45_fill[1]}} & u45_fill_vpn[71:36]) | ({36{u45_fill[2]}} & u45_fill_vpn[107:72])
+      | ({36{u45_fill[3]}} & u45_fill_vpn[143:108]) : fill_vpn_q[1655:1620], fill_valid_next[44]
+      ? ({36{u44_fill[0]}} & u44_fill_vpn[35:0]) | ({36{u44_fill[1]}} & u44_fill_vpn[71:36])
+      | ({36{u44_fill[2]}} & u44_fill_vpn[107:72]) | ({36{u44_fill[3]}} & u44_fill_vpn[143:108])
+      : fill_vpn_q[1619:1584], fill_valid_next[43] ? ({36{u43_fill[0]}} & u43_fill_vpn[35:0])
+      | ({36{u43_fill[1]}} & u43_fill_vpn[71:36]) | ({36{u43_fill[2]}} & u43_fill_vpn[107:72])
+      | ({36{u43_fill[3]}} & u43_fill_vpn[143:108]) : fill_vpn_q[1583:1548], fill_valid_next[42]
+      ? ({36{u42_fill[0]}} & u42_fill_vpn[35:0]) | ({36{u42_fill[1]}} & u42_fill_vpn[71:36])
+      | ({36{u42_fill[2]}} & u42_fill_vpn[107:72]) | ({36{u42_fill[3]}} & u42_fill_vpn[143:108])
+      : fill_vpn_q[1547:1512], fill_valid_next[41] ? ({36{u41_fill[0]}} & u41_fill_vpn[35:0])
+      | ({36{u41_fill[1]}} & u41_fill_vpn[71:36]) | ({36{u41_fill[2]}} & u41_fill_vpn[107:72])
+      | ({36{u41_fill[3]}} & u41_fill_vpn[143:108]) : fill_vpn_q[1511:1476], fill_valid_next[40]
+      ? ({36{u40_fill[0]}} & u40_fill_vpn[35:0]) | ({36{u40_fill[1]}} & u40_fill_vpn[71:36])
+      | ({36{u40_fill[2]}} & u40_fill_vpn[107:72]) | ({36{u40_fill[3]}} & u40_fill_vpn[143:108])
+      : fill_vpn_q[1475:1440], fill_valid_next[39] ? ({36{u39_fill[0]}} & u39_fill_vpn[35:0])
+      | ({36{u39_fill[1]}} & u39_fill_vpn[71:36]) | ({36{u39_fill[2]}} & u39_fill_vpn[107:72])
+      | ({36{u39_fill[3]}} & u39_fill_vpn[143:108]) : fill_vpn_q[1439:1404], fill_valid_next[38]
+      ? ({36{u38_fill[0]}} & u38_fill_vpn[35:0]) | ({36{u38_fill[1]}} & u38_fill_vpn[71:36])
+      | ({36{u38_fill[2]}} & u38_fill_vpn[107:72]) | ({36{u38_fill[3]}} & u38_fill_vpn[143:108])
+      : fill_vpn_q[1403:1368], fill_valid_next[37] ? ({36{u37_fill[0]}} & u37_fill_vpn[35:0])
+      | ({36{u37_fill[1]}} & u37_fill_vpn[71:36]) | ({36{u37_fill[2]}} & u37_fill_vpn[107:72])
+      | ({36{u37_fill[3]}} & u37_fill_vpn[143:108]) : fill_vpn_q[1367:1332], fill_valid_next[36]
+      ? ({36{u36_fill[0]}} & u36_fill_vpn[35:0]) | ({36{u36_fill[1]}} & u36_fill_vpn[71:36])
+      | ({36{u36_fill[2]}} & u36_fill_vpn[107:72]) | ({36{u36_fill[3]}} & u36_fill_vpn[143:108])
+      : fill_vpn_q[1331:1296], fill_valid_next[35] ? ({36{u35_fill[0]}} & u35_fill_vpn[35:0])
+      | ({36{u35_fill[1]}} & u35_fill_vpn[71:36]) | ({36{u35_fill[2]}} & u35_fill_vpn[107:72])
+      | ({36{u35_fill[3]}} & u35_fill_vpn[143:108]) : fill_vpn_q[1295:1260], fill_valid_next[34]
+      ? ({36{u34_fill[0]}} & u34_fill_vpn[35:0]) | ({36{u34_fill[1]}} & u34_fill_vpn[71:36])
+      | ({36{u34_fill[2]}} & u34_fill_vpn[107:72]) | ({36{u34_fill[3]}} & u34_fill_vpn[143:108])
+      : fill_vpn_q[1259:1224], fill_valid_next[33] ? ({36{u33_fill[0]}} & u33_fill_vpn[35:0])
+      | ({36{u33_fill[1]}} & u33_fill_vpn[71:36]) | ({36{u33_fill[2]}} & u33_fill_vpn[107:72])
+      | ({36{u33_fill[3]}} & u33_fill_vpn[143:108]) : fill_vpn_q[1223:1188], fill_valid_next[32]
+      ? ({36{u32_fill[0]}} & u32_fill_vpn[35:0]) | ({36{u32_fill[1]}} & u32_fill_vpn[71:36])
+      | ({36{u32_fill[2]}} & u32_fill_vpn[107:72]) | ({36{u32_fill[3]}} & u32_fill_vpn[143:108])
+      : fill_vpn_q[1187:1152], fill_valid_next[31] ? ({36{u31_fill[0]}} & u31_fill_vpn[35:0])
+      | ({36{u31_fill[1]}} & u31_fill_vpn[71:36]) | ({36{u31_fill[2]}} & u31_fill_vpn[107:72])
+      | ({36{u31_fill[3]}} & u31_fill_vpn[143:108]) : fill_vpn_q[1151:1116], fill_valid_next[30]
+      ? ({36{u30_fill[0]}} & u30_fill_vpn[35:0]) | ({36{u30_fill[1]}} & u30_fill_vpn[71:36])
+      | ({36{u30_fill[2]}} & u30_fill_vpn[107:72]) | ({36{u30_fill[3]}} & u30_fill_vpn[143:108])
+      : fill_vpn_q[1115:1080], fill_valid_next[29] ? ({36{u29_fill[0]}} & u29_fill_vpn[35:0])
+      | ({36{u29_fill[1]}} & u29_fill_vpn[71:36]) | ({36{u29_fill[2]}} & u29_fill_vpn[107:72])
+      | ({36{u29_fill[3]}} & u29_fill_vpn[143:108]) : fill_vpn_q[1079:1044], fill_valid_next[28]
+      ? ({36{u28_fill[0]}} & u28_fill_vpn[35:0]) | ({36{u28_fill[1]}} & u28_fill_vpn[71:36])
+      | ({36{u28_fill[2]}} & u28_fill_vpn[107:72]) | ({36{u28_fill[3]}} & u28_fill_vpn[143:108])
+      : fill_vpn_q[1043:1008], fill_valid_next[27] ? ({36{u27_fill[0]}} & u27_fill_vpn[35:0])
+      | ({36{u27_fill[1]}} & u27_fill_vpn[71:36]) | ({36{u27_fill[2]}} & u27_fill_vpn[107:72])
+      | ({36{u27_fill[3]}} & u27_fill_vpn[143:108]) : fill_vpn_q[1007:972], fill_valid_next[26]
+      ? ({36{u26_fill[0]}} & u26_fill_vpn[35:0]) | ({36{u26_fill[1]}} & u26_fill_vpn[71:36])
+      | ({36{u26_fill[2]}} & u26_fill_vpn[107:72]) | ({36{u26_fill[3]}} & u26_fill_vpn[143:108])
+      : fill_vpn_q[971:936], fill_valid_next[25] ? ({36{u25_fill[0]}} & u25_fill_vpn[35:0])
+      | ({36{u25_fill[1]}} & u25_fill_vpn[71:36]) | ({36{u25_fill[2]}} & u25_fill_vpn[107:72])
+      | ({36{u25_fill[3]}} & u25_fill_vpn[143:108]) : fill_vpn_q[935:900], fill_valid_next[24]
+      ? ({36{u24_fill[0]}} & u24_fill_vpn[35:0]) | ({36{u24_fill[1]}} & u24_fill_vpn[71:36])
+      | ({36{u24_fill[2]}} & u24_fill_vpn[107:72]) | ({36{u24_fill[3]}} & u24_fill_vpn[143:108])
+      : fill_vpn_q[899:864], fill_valid_next[23] ? ({36{u23_fill[0]}} & u23_fill_vpn[35:0])
+      | ({36{u23_fill[1]}} & u23_fill_vpn[71:36]) | ({36{u23_fill[2]}} & u23_fill_vpn[107:72])
+      | ({36{u23_fill[3]}} & u23_fill_vpn[143:108]) : fill_vpn_q[863:828], fill_valid_next[22]
+      ? ({36{u22_fill[0]}} & u22_fill_vpn[35:0]) | ({36{u22_fill[1]}} & u22_fill_vpn[71:36])
+      | ({36{u22_fill[2]}} & u22_fill_vpn[107:72]) | ({36{u22_fill[3]}} & u22_fill_vpn[143:108])
+      : fill_vpn_q[827:792], fill_valid_next[21] ? ({36{u21_fill[0]}} & u21_fill_vpn[35:0])
+      | ({36{u21_fill[1]}} & u21_fill_vpn[71:36]) | ({36{u21_fill[2]}} & u21_fill_vpn[107:72])
+      | ({36{u21_fill[3]}} & u21_fill_vpn[143:108]) : fill_vpn_q[791:756], fill_valid_next[20]
+      ? ({36{u20_fill[0]}} & u20_fill_vpn[35:0]) | ({36{u20_fill[1]}} & u20_fill_vpn[71:36])
+      | ({36{u20_fill[2]}} & u20_fill_vpn[107:72]) | ({36{u20_fill[3]}} & u20_fill_vpn[143:108])
+      : fill_vpn_q[755:720], fill_valid_next[19] ? ({36{u19_fill[0]}} & u19_fill_vpn[35:0])
+      | ({36{u19_fill[1]}} & u19_fill_vpn[71:36]) | ({36{u19_fill[2]}} & u19_fill_vpn[107:72])
+      | ({36{u19_fill[3]}} & u19_fill_vpn[143:108]) : fill_vpn_q[719:684], fill_valid_next[18]
+      ? ({36{u18_fill[0]}} & u18_fill_vpn[35:0]) | ({36{u18_fill[1]}} & u18_fill_vpn[71:36])
+      | ({36{u18_fill[2]}} & u18_fill_vpn[107:72]) | ({36{u18_fill[3]}} & u18_fill_vpn[143:108])
+      : fill_vpn_q[683:648], fill_valid_next[17] ? ({36{u17_fill[0]}} & u17_fill_vpn[35:0])
+      | ({36{u17_fill[1]}} & u17_fill_vpn[71:36]) | ({36{u17_fill[2]}} & u17_fill_vpn[107:72])
+      | ({36{u17_fill[3]}} & u17_fill_vpn[143:108]) : fill_vpn_q[647:612], fill_valid_next[16]
+      ? ({36{u16_fill[0]}} & u16_fill_vpn[35:0]) | ({36{u16_fill[1]}} & u16_fill_vpn[71:36])
+      | ({36{u16_fill[2]}} & u16_fill_vpn[107:72]) | ({36{u16_fill[3]}} & u16_fill_vpn[143:108])
+      : fill_vpn_q[611:576], fill_valid_next[15] ? ({36{u15_fill[0]}} & u15_fill_vpn[35:0])
+      | ({36{u15_fill[1]}} & u15_fill_vpn[71:36]) | ({36{u15_fill[2]}} & u15_fill_vpn[107:72])
+      | ({36{u15_fill[3]}} & u15_fill_vpn[143:108]) : fill_vpn_q[575:540], fill_valid_next[14]
+      ? ({36{u14_fill[0]}} & u14_fill_vpn[35:0]) | ({36{u14_fill[1]}} & u14_fill_vpn[71:36])
+      | ({36{u14_fill[2]}} & u14_fill_vpn[107:72]) | ({36{u14_fill[3]}} & u14_fill_vpn[143:108])
+      : fill_vpn_q[539:504], fill_valid_next[13] ? ({36{u13_fill[0]}} & u13_fill_vpn[35:0])
+      | ({36{u13_fill[1]}} & u13_fill_vpn[71:36]) | ({36{u13_fill[2]}} & u13_fill_vpn[107:72])
+      | ({36{u13_fill[3]}} & u13_fill_vpn[143:108]) : fill_vpn_q[503:468], fill_valid_next[12]
+      ? ({36{u12_fill[0]}} & u12_fill_vpn[35:0]) | ({36{u12_fill[1]}} & u12_fill_vpn[71:36])
+      | ({36{u12_fill[2]}} & u12_fill_vpn[107:72]) | ({36{u12_fill[3]}} & u12_fill_vpn[143:108])
+      : fill_vpn_q[467:432], fill_valid_next[11] ? ({36{u11_fill[0]}} & u11_fill_vpn[35:0])
+      | ({36{u11_fill[1]}} & u11_fill_vpn[71:36]) | ({36{u11_fill[2]}} & u11_fill_vpn[107:72])
+      | ({36{u11_fill[3]}} & u11_fill_vpn[143:108]) : fill_vpn_q[431:396], fill_valid_next[10]
+      ? ({36{u10_fill[0]}} & u10_fill_vpn[35:0]) | ({36{u10_fill[1]}} & u10_fill_vpn[71:36])
+      | ({36{u10_fill[2]}} & u10_fill_vpn[107:72]) | ({36{u10_fill[3]}} & u10_fill_vpn[143:108])
+      : fill_vpn_q[395:360], fill_valid_next[9] ? ({36{u9_fill[0]}} & u9_fill_vpn[35:0])
+      | ({36{u9_fill[1]}} & u9_fill_vpn[71:36]) | ({36{u9_fill[2]}} & u9_fill_vpn[107:72])
+      | ({36{u9_fill[3]}} & u9_fill_vpn[143:108]) : fill_vpn_q[359:324], fill_valid_next[8]
+      ? ({36{u8_fill[0]}} & u8_fill_vpn[35:0]) | ({36{u8_fill[1]}} & u8_fill_vpn[71:36])
+      | ({36{u8_fill[2]}} & u8_fill_vpn[107:72]) | ({36{u8_fill[3]}} & u8_fill_vpn[143:108])
+      : fill_vpn_q[323:288], fill_valid_next[7] ? ({36{u7_fill[0]}} & u7_fill_vpn[35:0])
+      | ({36{u7_fill[1]}} & u7_fill_vpn[71:36]) | ({36{u7_fill[2]}} & u7_fill_vpn[107:72])
+      | ({36{u7_fill[3]}} & u7_fill_vpn[143:108]) : fill_vpn_q[287:252], fill_valid_next[6]
+      ? ({36{u6_fill[0]}} & u6_fill_vpn[35:0]) | ({36{u6_fill[1]}} & u6_fill_vpn[71:36])
+      | ({36{u6_fill[2]}} & u6_fill_vpn[107:72]) | ({36{u6_fill[3]}} & u6_fill_vpn[143:108])
+      : fill_vpn_q[251:216], fill_valid_next[5] ? ({36{u5_fill[0]}} & u5_fill_vpn[35:0])
+      | ({36{u5_fill[1]}} & u5_fill_vpn[71:36]) | ({36{u5_fill[2]}} & u5_fill_vpn[107:72])
+      | ({36{u5_fill[3]}} & u5_fill_vpn[143:108]) : fill_vpn_q[215:180], fill_valid_next[4]
+      ? ({36{u4_fill[0]}} & u4_fill_vpn[35:0]) | ({36{u4_fill[1]}} & u4_fill_vpn[71:36])
+      | ({36{u4_fill[2]}} & u4_fill_vpn[107:72]) | ({36{u4_fill[3]}} & u4_fill_vpn[143:108])
+      : fill_vpn_q[179:144], fill_valid_next[3] ? ({36{u3_fill[0]}} & u3_fill_vpn[35:0])
+      | ({36{u3_fill[1]}} & u3_fill_vpn[71:36]) | ({36{u3_fill[2]}} & u3_fill_vpn[107:72])
+      | ({36{u3_fill[3]}} & u3_fill_vpn[143:108]) : fill_vpn_q[143:108], fill_valid_next[2]
+      ? ({36{u2_fill[0]}} & u2_fill_vpn[35:0]) | ({36{u2_fill[1]}} & u2_fill_vpn[71:36])
+      | ({36{u2_fill[2]}} & u2_fill_vpn[107:72]) | ({36{u2_fill[3]}} & u2_fill_vpn[143:108])
+      : fill_vpn_q[107:72], fill_valid_next[1] ? ({36{u1_fill[0]}} & u1_fill_vpn[35:0])
+      | ({36{u1_fill[1]}} & u1_fill_vpn[71:36]) | ({36{u1_fill[2]}} & u1_fill_vpn[107:72])
+      | ({36{u1_fill[3]}} & u1_fill_vpn[143:108]) : fill_vpn_q[71:36], fill_valid_next[0]
+      ? ({36{u0_fill[0]}} & u0_fill_vpn[35:0]) | ({36{u0_fill[1]}} & u0_fill_vpn[71:36])
+      | ({36{u0_fill[2]}} & u0_fill_vpn[107:72]) | ({36{u0_fill[3]}} & u0_fill_vpn[143:108])
+      : fill_vpn_q[35:0]};
   assign fill_vpn_o = fill_vpn_q;
-  assign fill_vmid_d = {fill_valid_n[63] ? {2{u63_fill[0]}} & u63_fill_vmid[1:0] | {2{u63_fill[1]}} & u63_fill_vmid[3:2] | {2{u63_fill[2]}} & u63_fill_vmid[5:4] | {2{u63_fill[3]}} & u63_fill_vmid[7:6] : fill_vmid_q[127:126], fill_valid_n[62] ? {2{u62_fill[0]}} & u62_fill_vmid[1:0] | {2{u62_fill[1]}} & u62_fill_vmid[3:2] | {2{u62_fill[2]}} & u62_fill_vmid[5:4] | {2{u62_fill[3]}} & u62_fill_vmid[7:6] : fill_vmid_q[125:124], fill_valid_n[61] ? {2{u61_fill[0]}} & u61_fill_vmid[1:0] | {2{u61_fill[1]}} & u61_fill_vmid[3:2] | {2{u61_fill[2]}} & u61_fill_vmid[5:4] | {2{u61_fill[3]}} & u61_fill_vmid[7:6] : fill_vmid_q[123:122], fill_valid_n[60] ? {2{u60_fill[0]}} & u60_fill_vmid[1:0] | {2{u60_fill[1]}} & u60_fill_vmid[3:2] | {2{u60_fill[2]}} & u60_fill_vmid[5:4] | {2{u60_fill[3]}} & u60_fill_vmid[7:6] : fill_vmid_q[121:120], fill_valid_n[59] ? {2{u59_fill[0]}} & u59_fill_vmid[1:0] | {2{u59_fill[1]}} & u59_fill_vmid[3:2] | {2{u59_fill[2]}} & u59_fill_vmid[5:4] | {2{u59_fill[3]}} & u59_fill_vmid[7:6] : fill_vmid_q[119:118], fill_valid_n[58] ? {2{u58_fill[0]}} & u58_fill_vmid[1:0] | {2{u58_fill[1]}} & u58_fill_vmid[3:2] | {2{u58_fill[2]}} & u58_fill_vmid[5:4] | {2{u58_fill[3]}} & u58_fill_vmid[7:6] : fill_vmid_q[117:116], fill_valid_n[57] ? {2{u57_fill[0]}} & u57_fill_vmid[1:0] | {2{u57_fill[1]}} & u57_fill_vmid[3:2] | {2{u57_fill[2]}} & u57_fill_vmid[5:4] | {2{u57_fill[3]}} & u57_fill_vmid[7:6] : fill_vmid_q[115:114], fill_valid_n[56] ? {2{u56_fill[0]}} & u56_fill_vmid[1:0] | {2{u56_fill[1]}} & u56_fill_vmid[3:2] | {2{u56_fill[2]}} & u56_fill_vmid[5:4] | {2{u56_fill[3]}} & u56_fill_vmid[7:6] : fill_vmid_q[113:112], fill_valid_n[55] ? {2{u55_fill[0]}} & u55_fill_vmid[1:0] | {2{u55_fill[1]}} & u55_fill_vmid[3:2] | {2{u55_fill[2]}} & u55_fill_vmid[5:4] | {2{u55_fill[3]}} & u55_fill_vmid[7:6] : fill_vmid_q[111:110], fill_valid_n[54] ? {2{u54_fill[0]}} & u54_fill_vmid[1:0] | {2{u54_fill[1]}} & u54_fill_vmid[3:2] | {2{u54_fill[2]}} & u54_fill_vmid[5:4] | {2{u54_fill[3]}} & u54_fill_vmid[7:6] : fill_vmid_q[109:108], fill_valid_n[53] ? {2{u53_fill[0]}} & u53_fill_vmid[1:0] | {2{u53_fill[1]}} & u53_fill_vmid[3:2] | {2{u53_fill[2]}} & u53_fill_vmid[5:4] | {2{u53_fill[3]}} & u53_fill_vmid[7:6] : fill_vmid_q[107:106], fill_valid_n[52] ? {2{u52_fill[0]}} & u52_fill_vmid[1:0] | {2{u52_fill[1]}} & u52_fill_vmid[3:2] | {2{u52_fill[2]}} & u52_fill_vmid[5:4] | {2{u52_fill[3]}} & u52_fill_vmid[7:6] : fill_vmid_q[105:104], fill_valid_n[51] ? {2{u51_fill[0]}} & u51_fill_vmid[1:0] | {2{u51_fill[1]}} & u51_fill_vmid[3:2] | {2{u51_fill[2]}} & u51_fill_vmid[5:4] | {2{u51_fill[3]}} & u51_fill_vmid[7:6] : fill_vmid_q[103:102], fill_valid_n[50] ? {2{u50_fill[0]}} & u50_fill_vmid[1:0] | {2{u50_fill[1]}} & u50_fill_vmid[3:2] | {2{u50_fill[2]}} & u50_fill_vmid[5:4] | {2{u50_fill[3]}} & u50_fill_vmid[7:6] : fill_vmid_q[101:100], fill_valid_n[49] ? {2{u49_fill[0]}} & u49_fill_vmid[1:0] | {2{u49_fill[1]}} & u49_fill_vmid[3:2] | {2{u49_fill[2]}} & u49_fill_vmid[5:4] | {2{u49_fill[3]}} & u49_fill_vmid[7:6] : fill_vmid_q[99:98], fill_valid_n[48] ? {2{u48_fill[0]}} & u48_fill_vmid[1:0] | {2{u48_fill[1]}} & u48_fill_vmid[3:2] | {2{u48_fill[2]}} & u48_fill_vmid[5:4] | {2{u48_fill[3]}} & u48_fill_vmid[7:6] : fill_vmid_q[97:96], fill_valid_n[47] ? {2{u47_fill[0]}} & u47_fill_vmid[1:0] | {2{u47_fill[1]}} & u47_fill_vmid[3:2] | {2{u47_fill[2]}} & u47_fill_vmid[5:4] | {2{u47_fill[3]}} & u47_fill_vmid[7:6] : fill_vmid_q[95:94], fill_valid_n[46] ? {2{u46_fill[0]}} & u46_fill_vmid[1:0] | {2{u46_fill[1]}} & u46_fill_vmid[3:2] | {2{u46_fill[2]}} & u46_fill_vmid[5:4] | {2{u46_fill[3]}} & u46_fill_vmid[7:6] : fill_vmid_q[93:92], fill_valid_n[45] ? {2{u45_fill[0]}} & u45_fill_vmid[1:0] | {2{u45_fill[1]}} & u45_fill_vmid[3:2] | {2{u45_fill[2]}} & u45_fill_vmid[5:4] | {2{u45_fill[3]}} & u45_fill_vmid[7:6] : fill_vmid_q[91:90], fill_valid_n[44] ? {2{u44_fill[0]}} & u44_fill_vmid[1:0] | {2{u44_fill[1]}} & u44_fill_vmid[3:2] | {2{u44_fill[2]}} & u44_fill_vmid[5:4] | {2{u44_fill[3]}} & u44_fill_vmid[7:6] : fill_vmid_q[89:88], fill_valid_n[43] ? {2{u43_fill[0]}} & u43_fill_vmid[1:0] | {2{u43_fill[1]}} & u43_fill_vmid[3:2] | {2{u43_fill[2]}} & u43_fill_vmid[5:4] | {2{u43_fill[3]}} & u43_fill_vmid[7:6] : fill_vmid_q[87:86], fill_valid_n[42] ? {2{u42_fill[0]}} & u42_fill_vmid[1:0] | {2{u42_fill[1]}} & u42_fill_vmid[3:2] | {2{u42_fill[2]}} & u42_fill_vmid[5:4] | {2{u42_fill[3]}} & u42_fill_vmid[7:6] : fill_vmid_q[85:84], fill_valid_n[41] ? {2{u41_fill[0]}} & u41_fill_vmid[1:0] | {2{u41_fill[1]}} & u41_fill_vmid[3:2] | {2{u41_fill[2]}} & u41_fill_vmid[5:4] | {2{u41_fill[3]}} & u41_fill_vmid[7:6] : fill_vmid_q[83:82], fill_valid_n[40] ? {2{u40_fill[0]}} & u40_fill_vmid[1:0] | {2{u40_fill[1]}} & u40_fill_vmid[3:2] | {2{u40_fill[2]}} & u40_fill_vmid[5:4] | {2{u40_fill[3]}} & u40_fill_vmid[7:6] : fill_vmid_q[81:80], fill_valid_n[39] ? {2{u39_fill[0]}} & u39_fill_vmid[1:0] | {2{u39_fill[1]}} & u39_fill_vmid[3:2] | {2{u39_fill[2]}} & u39_fill_vmid[5:4] | {2{u39_fill[3]}} & u39_fill_vmid[7:6] : fill_vmid_q[79:78], fill_valid_n[38] ? {2{u38_fill[0]}} & u38_fill_vmid[1:0] | {2{u38_fill[1]}} & u38_fill_vmid[3:2] | {2{u38_fill[2]}} & u38_fill_vmid[5:4] | {2{u38_fill[3]}} & u38_fill_vmid[7:6] : fill_vmid_q[77:76], fill_valid_n[37] ? {2{u37_fill[0]}} & u37_fill_vmid[1:0] | {2{u37_fill[1]}} & u37_fill_vmid[3:2] | {2{u37_fill[2]}} & u37_fill_vmid[5:4] | {2{u37_fill[3]}} & u37_fill_vmid[7:6] : fill_vmid_q[75:74], fill_valid_n[36] ? {2{u36_fill[0]}} & u36_fill_vmid[1:0] | {2{u36_fill[1]}} & u36_fill_vmid[3:2] | {2{u36_fill[2]}} & u36_fill_vmid[5:4] | {2{u36_fill[3]}} & u36_fill_vmid[7:6] : fill_vmid_q[73:72], fill_valid_n[35] ? {2{u35_fill[0]}} & u35_fill_vmid[1:0] | {2{u35_fill[1]}} & u35_fill_vmid[3:2] | {2{u35_fill[2]}} & u35_fill_vmid[5:4] | {2{u35_fill[3]}} & u35_fill_vmid[7:6] : fill_vmid_q[71:70], fill_valid_n[34] ? {2{u34_fill[0]}} & u34_fill_vmid[1:0] | {2{u34_fill[1]}} & u34_fill_vmid[3:2] | {2{u34_fill[2]}} & u34_fill_vmid[5:4] | {2{u34_fill[3]}} & u34_fill_vmid[7:6] : fill_vmid_q[69:68], fill_valid_n[33] ? {2{u33_fill[0]}} & u33_fill_vmid[1:0] | {2{u33_fill[1]}} & u33_fill_vmid[3:2] | {2{u33_fill[2]}} & u33_fill_vmid[5:4] | {2{u33_fill[3]}} & u33_fill_vmid[7:6] : fill_vmid_q[67:66], fill_valid_n[32] ? {2{u32_fill[0]}} & u32_fill_vmid[1:0] | {2{u32_fill[1]}} & u32_fill_vmid[3:2] | {2{u32_fill[2]}} & u32_fill_vmid[5:4] | {2{u32_fill[3]}} & u32_fill_vmid[7:6] : fill_vmid_q[65:64], fill_valid_n[31] ? {2{u31_fill[0]}} & u31_fill_vmid[1:0] | {2{u31_fill[1]}} & u31_fill_vmid[3:2] | {2{u31_fill[2]}} & u31_fill_vmid[5:4] | {2{u31_fill[3]}} & u31_fill_vmid[7:6] : fill_vmid_q[63:62], fill_valid_n[30] ? {2{u30_fill[0]}} & u30_fill_vmid[1:0] | {2{u30_fill[1]}} & u30_fill_vmid[3:2] | {2{u30_fill[2]}} & u30_fill_vmid[5:4] | {2{u30_fill[3]}} & u30_fill_vmid[7:6] : fill_vmid_q[61:60], fill_valid_n[29] ? {2{u29_fill[0]}} & u29_fill_vmid[1:0] | {2{u29_fill[1]}} & u29_fill_vmid[3:2] | {2{u29_fill[2]}} & u29_fill_vmid[5:4] | {2{u29_fill[3]}} & u29_fill_vmid[7:6] : fill_vmid_q[59:58], fill_valid_n[28] ? {2{u28_fill[0]}} & u28_fill_vmid[1:0] | {2{u28_fill[1]}} & u28_fill_vmid[3:2] | {2{u28_fill[2]}} & u28_fill_vmid[5:4] | {2{u28_fill[3]}} & u28_fill_vmid[7:6] : fill_vmid_q[57:56], fill_valid_n[27] ? {2{u27_fill[0]}} & u27_fill_vmid[1:0] | {2{u27_fill[1]}} & u27_fill_vmid[3:2] | {2{u27_fill[2]}} & u27_fill_vmid[5:4] | {2{u27_fill[3]}} & u27_fill_vmid[7:6] : fill_vmid_q[55:54], fill_valid_n[26] ? {2{u26_fill[0]}} & u26_fill_vmid[1:0] | {2{u26_fill[1]}} & u26_fill_vmid[3:2] | {2{u26_fill[2]}} & u26_fill_vmid[5:4] | {2{u26_fill[3]}} & u26_fill_vmid[7:6] : fill_vmid_q[53:52], fill_valid_n[25] ? {2{u25_fill[0]}} & u25_fill_vmid[1:0] | {2{u25_fill[1]}} & u25_fill_vmid[3:2] | {2{u25_fill[2]}} & u25_fill_vmid[5:4] | {2{u25_fill[3]}} & u25_fill_vmid[7:6] : fill_vmid_q[51:50], fill_valid_n[24] ? {2{u24_fill[0]}} & u24_fill_vmid[1:0] | {2{u24_fill[1]}} & u24_fill_vmid[3:2] | {2{u24_fill[2]}} & u24_fill_vmid[5:4] | {2{u24_fill[3]}} & u24_fill_vmid[7:6] : fill_vmid_q[49:48], fill_valid_n[23] ? {2{u23_fill[0]}} & u23_fill_vmid[1:0] | {2{u23_fill[1]}} & u23_fill_vmid[3:2] | {2{u23_fill[2]}} & u23_fill_vmid[5:4] | {2{u23_fill[3]}} & u23_fill_vmid[7:6] : fill_vmid_q[47:46], fill_valid_n[22] ? {2{u22_fill[0]}} & u22_fill_vmid[1:0] | {2{u22_fill[1]}} & u22_fill_vmid[3:2] | {2{u22_fill[2]}} & u22_fill_vmid[5:4] | {2{u22_fill[3]}} & u22_fill_vmid[7:6] : fill_vmid_q[45:44], fill_valid_n[21] ? {2{u21_fill[0]}} & u21_fill_vmid[1:0] | {2{u21_fill[1]}} & u21_fill_vmid[3:2] | {2{u21_fill[2]}} & u21_fill_vmid[5:4] | {2{u21_fill[3]}} & u21_fill_vmid[7:6] : fill_vmid_q[43:42], fill_valid_n[20] ? {2{u20_fill[0]}} & u20_fill_vmid[1:0] | {2{u20_fill[1]}} & u20_fill_vmid[3:2] | {2{u20_fill[2]}} & u20_fill_vmid[5:4] | {2{u20_fill[3]}} & u20_fill_vmid[7:6] : fill_vmid_q[41:40], fill_valid_n[19] ? {2{u19_fill[0]}} & u19_fill_vmid[1:0] | {2{u19_fill[1]}} & u19_fill_vmid[3:2] | {2{u19_fill[2]}} & u19_fill_vmid[5:4] | {2{u19_fill[3]}} & u19_fill_vmid[7:6] : fill_vmid_q[39:38], fill_valid_n[18] ? {2{u18_fill[0]}} & u18_fill_vmid[1:0] | {2{u18_fill[1]}} & u18_fill_vmid[3:2] | {2{u18_fill[2]}} & u18_fill_vmid[5:4] | {2{u18_fill[3]}} & u18_fill_vmid[7:6] : fill_vmid_q[37:36], fill_valid_n[17] ? {2{u17_fill[0]}} & u17_fill_vmid[1:0] | {2{u17_fill[1]}} & u17_fill_vmid[3:2] | {2{u17_fill[2]}} & u17_fill_vmid[5:4] | {2{u17_fill[3]}} & u17_fill_vmid[7:6] : fill_vmid_q[35:34], fill_valid_n[16] ? {2{u16_fill[0]}} & u16_fill_vmid[1:0] | {2{u16_fill[1]}} & u16_fill_vmid[3:2] | {2{u16_fill[2]}} & u16_fill_vmid[5:4] | {2{u16_fill[3]}} & u16_fill_vmid[7:6] : fill_vmid_q[33:32], fill_valid_n[15] ? {2{u15_fill[0]}} & u15_fill_vmid[1:0] | {2{u15_fill[1]}} & u15_fill_vmid[3:2] | {2{u15_fill[2]}} & u15_fill_vmid[5:4] | {2{u15_fill[3]}} & u15_fill_vmid[7:6] : fill_vmid_q[31:30], fill_valid_n[14] ? {2{u14_fill[0]}} & u14_fill_vmid[1:0] | {2{u14_fill[1]}} & u14_fill_vmid[3:2] | {2{u14_fill[2]}} & u14_fill_vmid[5:4] | {2{u14_fill[3]}} & u14_fill_vmid[7:6] : fill_vmid_q[29:28], fill_valid_n[13] ? {2{u13_fill[0]}} & u13_fill_vmid[1:0] | {2{u13_fill[1]}} & u13_fill_vmid[3:2] | {2{u13_fill[2]}} & u13_fill_vmid[5:4] | {2{u13_fill[3]}} & u13_fill_vmid[7:6] : fill_vmid_q[27:26], fill_valid_n[12] ? {2{u12_fill[0]}} & u12_fill_vmid[1:0] | {2{u12_fill[1]}} & u12_fill_vmid[3:2] | {2{u12_fill[2]}} & u12_fill_vmid[5:4] | {2{u12_fill[3]}} & u12_fill_vmid[7:6] : fill_vmid_q[25:24], fill_valid_n[11] ? {2{u11_fill[0]}} & u11_fill_vmid[1:0] | {2{u11_fill[1]}} & u11_fill_vmid[3:2] | {2{u11_fill[2]}} & u11_fill_vmid[5:4] | {2{u11_fill[3]}} & u11_fill_vmid[7:6] : fill_vmid_q[23:22], fill_valid_n[10] ? {2{u10_fill[0]}} & u10_fill_vmid[1:0] | {2{u10_fill[1]}} & u10_fill_vmid[3:2] | {2{u10_fill[2]}} & u10_fill_vmid[5:4] | {2{u10_fill[3]}} & u10_fill_vmid[7:6] : fill_vmid_q[21:20], fill_valid_n[9] ? {2{u9_fill[0]}} & u9_fill_vmid[1:0] | {2{u9_fill[1]}} & u9_fill_vmid[3:2] | {2{u9_fill[2]}} & u9_fill_vmid[5:4] | {2{u9_fill[3]}} & u9_fill_vmid[7:6] : fill_vmid_q[19:18], fill_valid_n[8] ? {2{u8_fill[0]}} & u8_fill_vmid[1:0] | {2{u8_fill[1]}} & u8_fill_vmid[3:2] | {2{u8_fill[2]}} & u8_fill_vmid[5:4] | {2{u8_fill[3]}} & u8_fill_vmid[7:6] : fill_vmid_q[17:16], fill_valid_n[7] ? {2{u7_fill[0]}} & u7_fill_vmid[1:0] | {2{u7_fill[1]}} & u7_fill_vmid[3:2] | {2{u7_fill[2]}} & u7_fill_vmid[5:4] | {2{u7_fill[3]}} & u7_fill_vmid[7:6] : fill_vmid_q[15:14], fill_valid_n[6] ? {2{u6_fill[0]}} & u6_fill_vmid[1:0] | {2{u6_fill[1]}} & u6_fill_vmid[3:2] | {2{u6_fill[2]}} & u6_fill_vmid[5:4] | {2{u6_fill[3]}} & u6_fill_vmid[7:6] : fill_vmid_q[13:12], fill_valid_n[5] ? {2{u5_fill[0]}} & u5_fill_vmid[1:0] | {2{u5_fill[1]}} & u5_fill_vmid[3:2] | {2{u5_fill[2]}} & u5_fill_vmid[5:4] | {2{u5_fill[3]}} & u5_fill_vmid[7:6] : fill_vmid_q[11:10], fill_valid_n[4] ? {2{u4_fill[0]}} & u4_fill_vmid[1:0] | {2{u4_fill[1]}} & u4_fill_vmid[3:2] | {2{u4_fill[2]}} & u4_fill_vmid[5:4] | {2{u4_fill[3]}} & u4_fill_vmid[7:6] : fill_vmid_q[9:8], fill_valid_n[3] ? {2{u3_fill[0]}} & u3_fill_vmid[1:0] | {2{u3_fill[1]}} & u3_fill_vmid[3:2] | {2{u3_fill[2]}} & u3_fill_vmid[5:4] | {2{u3_fill[3]}} & u3_fill_vmid[7:6] : fill_vmid_q[7:6], fill_valid_n[2] ? {2{u2_fill[0]}} & u2_fill_vmid[1:0] | {2{u2_fill[1]}} & u2_fill_vmid[3:2] | {2{u2_fill[2]}} & u2_fill_vmid[5:4] | {2{u2_fill[3]}} & u2_fill_vmid[7:6] : fill_vmid_q[5:4], fill_valid_n[1] ? {2{u1_fill[0]}} & u1_fill_vmid[1:0] | {2{u1_fill[1]}} & u1_fill_vmid[3:2] | {2{u1_fill[2]}} & u1_fill_vmid[5:4] | {2{u1_fill[3]}} & u1_fill_vmid[7:6] : fill_vmid_q[3:2], fill_valid_n[0] ? {2{u0_fill[0]}} & u0_fill_vmid[1:0] | {2{u0_fill[1]}} & u0_fill_vmid[3:2] | {2{u0_fill[2]}} & u0_fill_vmid[5:4] | {2{u0_fill[3]}} & u0_fill_vmid[7:6] : fill_vmid_q[1:0]};
+  assign fill_vmid_d = {fill_valid_next[63] ? ({2{u63_fill[0]}} & u63_fill_vmid[1:0])
+      | ({2{u63_fill[1]}} & u63_fill_vmid[3:2]) | ({2{u63_fill[2]}} & u63_fill_vmid[5:4])
+      | ({2{u63_fill[3]}} & u63_fill_vmid[7:6]) : fill_vmid_q[127:126], fill_valid_next[62]
+      ? ({2{u62_fill[0]}} & u62_fill_vmid[1:0]) | ({2{u62_fill[1]}} & u62_fill_vmid[3:2])
+      | ({2{u62_fill[2]}} & u62_fill_vmid[5:4]) | ({2{u62_fill[3]}} & u62_fill_vmid[7:6])
+      : fill_vmid_q[125:124], fill_valid_next[61] ? ({2{u61_fill[0]}} & u61_fill_vmid[1:0])
+      | ({2{u61_fill[1]}} & u61_fill_vmid[3:2]) | ({2{u61_fill[2]}} & u61_fill_vmid[5:4])
+      | ({2{u61_fill[3]}} & u61_fill_vmid[7:6]) : fill_vmid_q[123:122], fill_valid_next[60]
+      ? ({2{u60_fill[0]}} & u60_fill_vmid[1:0]) | ({2{u60_fill[1]}} & u60_fill_vmid[3:2])
+      | ({2{u60_fill[2]}} & u60_fill_vmid[5:4]) | ({2{u60_fill[3]}} & u60_fill_vmid[7:6])
+      : fill_vmid_q[121:120], fill_valid_next[59] ? ({2{u59_fill[0]}} & u59_fill_vmid[1:0])
+      | ({2{u59_fill[1]}} & u59_fill_vmid[3:2]) | ({2{u59_fill[2]}} & u59_fill_vmid[5:4])
+      | ({2{u59_fill[3]}} & u59_fill_vmid[7:6]) : fill_vmid_q[119:118], fill_valid_next[58]
+      ? ({2{u58_fill[0]}} & u58_fill_vmid[1:0]) | ({2{u58_fill[1]}} & u58_fill_vmid[3:2])
+      | ({2{u58_fill[2]}} & u58_fill_vmid[5:4]) | ({2{u58_fill[3]}} & u58_fill_vmid[7:6])
+      : fill_vmid_q[117:116], fill_valid_next[57] ? ({2{u57_fill[0]}} & u57_fill_vmid[1:0])
+      | ({2{u57_fill[1]}} & u57_fill_vmid[3:2]) | ({2{u57_fill[2]}} & u57_fill_vmid[5:4])
+      | ({2{u57_fill[3]}} & u57_fill_vmid[7:6]) : fill_vmid_q[115:114], fill_valid_next[56]
+      ? ({2{u56_fill[0]}} & u56_fill_vmid[1:0]) | ({2{u56_fill[1]}} & u56_fill_vmid[3:2])
+      | ({2{u56_fill[2]}} & u56_fill_vmid[5:4]) | ({2{u56_fill[3]}} & u56_fill_vmid[7:6])
+      : fill_vmid_q[113:112], fill_valid_next[55] ? ({2{u55_fill[0]}} & u55_fill_vmid[1:0])
+      | ({2{u55_fill[1]}} & u55_fill_vmid[3:2]) | ({2{u55_fill[2]}} & u55_fill_vmid[5:4])
+      | ({2{u55_fill[3]}} & u55_fill_vmid[7:6]) : fill_vmid_q[111:110], fill_valid_next[54]
+      ? ({2{u54_fill[0]}} & u54_fill_vmid[1:0]) | ({2{u54_fill[1]}} & u54_fill_vmid[3:2])
+      | ({2{u54_fill[2]}} & u54_fill_vmid[5:4]) | ({2{u54_fill[3]}} & u54_fill_vmid[7:6])
+      : fill_vmid_q[109:108], fill_valid_next[53] ? ({2{u53_fill[0]}} & u53_fill_vmid[1:0])
+      | ({2{u53_fill[1]}} & u53_fill_vmid[3:2]) | ({2{u53_fill[2]}} & u53_fill_vmid[5:4])
+      | ({2{u53_fill[3]}} & u53_fill_vmid[7:6]) : fill_vmid_q[107:106], fill_valid_next[52]
+      ? ({2{u52_fill[0]}} & u52_fill_vmid[1:0]) | ({2{u52_fill[1]}} & u52_fill_vmid[3:2])
+      | ({2{u52_fill[2]}} & u52_fill_vmid[5:4]) | ({2{u52_fill[3]}} & u52_fill_vmid[7:6])
+      : fill_vmid_q[105:104], fill_valid_next[51] ? ({2{u51_fill[0]}} & u51_fill_vmid[1:0])
+      | ({2{u51_fill[1]}} & u51_fill_vmid[3:2]) | ({2{u51_fill[2]}} & u51_fill_vmid[5:4])
+      | ({2{u51_fill[3]}} & u51_fill_vmid[7:6]) : fill_vmid_q[103:102], fill_valid_next[50]
+      ? ({2{u50_fill[0]}} & u50_fill_vmid[1:0]) | ({2{u50_fill[1]}} & u50_fill_vmid[3:2])
+      | ({2{u50_fill[2]}} & u50_fill_vmid[5:4]) | ({2{u50_fill[3]}} & u50_fill_vmid[7:6])
+      : fill_vmid_q[101:100], fill_valid_next[49] ? ({2{u49_fill[0]}} & u49_fill_vmid[1:0])
+      | ({2{u49_fill[1]}} & u49_fill_vmid[3:2]) | ({2{u49_fill[2]}} & u49_fill_vmid[5:4])
+      | ({2{u49_fill[3]}} & u49_fill_vmid[7:6]) : fill_vmid_q[99:98], fill_valid_next[48]
+      ? ({2{u48_fill[0]}} & u48_fill_vmid[1:0]) | ({2{u48_fill[1]}} & u48_fill_vmid[3:2])
+      | ({2{u48_fill[2]}} & u48_fill_vmid[5:4]) | ({2{u48_fill[3]}} & u48_fill_vmid[7:6])
+      : fill_vmid_q[97:96], fill_valid_next[47] ? ({2{u47_fill[0]}} & u47_fill_vmid[1:0])
+      | ({2{u47_fill[1]}} & u47_fill_vmid[3:2]) | ({2{u47_fill[2]}} & u47_fill_vmid[5:4])
+      | ({2{u47_fill[3]}} & u47_fill_vmid[7:6]) : fill_vmid_q[95:94], fill_valid_next[46]
+      ? ({2{u46_fill[0]}} & u46_fill_vmid[1:0]) | ({2{u46_fill[1]}} & u46_fill_vmid[3:2])
+      | ({2{u46_fill[2]}} & u46_fill_vmid[5:4]) | ({2{u46_fill[3]}} & u46_fill_vmid[7:6])
+      : fill_vmid_q[93:92], fill_valid_next[45] ? ({2{u45_fill[0]}} & u45_fill_vmid[1:0])
+      | ({2{u45_fill[1]}} & u45_fill_vmid[3:2]) | ({2{u45_fill[2]}} & u45_fill_vmid[5:4])
+      | ({2{u45_fill[3]}} & u45_fill_vmid[7:6]) : fill_vmid_q[91:90], fill_valid_next[44]
+      ? ({2{u44_fill[0]}} & u44_fill_vmid[1:0]) | ({2{u44_fill[1]}} & u44_fill_vmid[3:2])
+      | ({2{u44_fill[2]}} & u44_fill_vmid[5:4]) | ({2{u44_fill[3]}} & u44_fill_vmid[7:6])
+      : fill_vmid_q[89:88], fill_valid_next[43] ? ({2{u43_fill[0]}} & u43_fill_vmid[1:0])
+      | ({2{u43_fill[1]}} & u43_fill_vmid[3:2]) | ({2{u43_fill[2]}} & u43_fill_vmid[5:4])
+      | ({2{u43_fill[3]}} & u43_fill_vmid[7:6]) : fill_vmid_q[87:86], fill_valid_next[42]
+      ? ({2{u42_fill[0]}} & u42_fill_vmid[1:0]) | ({2{u42_fill[1]}} & u42_fill_vmid[3:2])
+      | ({2{u42_fill[2]}} & u42_fill_vmid[5:4]) | ({2{u42_fill[3]}} & u42_fill_vmid[7:6])
+      : fill_vmid_q[85:84], fill_valid_next[41] ? ({2{u41_fill[0]}} & u41_fill_vmid[1:0])
+      | ({2{u41_fill[1]}} & u41_fill_vmid[3:2]) | ({2{u41_fill[2]}} & u41_fill_vmid[5:4])
+      | ({2{u41_fill[3]}} & u41_fill_vmid[7:6]) : fill_vmid_q[83:82], fill_valid_next[40]
+      ? ({2{u40_fill[0]}} & u40_fill_vmid[1:0]) | ({2{u40_fill[1]}} & u40_fill_vmid[3:2])
+      | ({2{u40_fill[2]}} & u40_fill_vmid[5:4]) | ({2{u40_fill[3]}} & u40_fill_vmid[7:6])
+      : fill_vmid_q[81:80], fill_valid_next[39] ? ({2{u39_fill[0]}} & u39_fill_vmid[1:0])
+      | ({2{u39_fill[1]}} & u39_fill_vmid[3:2]) | ({2{u39_fill[2]}} & u39_fill_vmid[5:4])
+      | ({2{u39_fill[3]}} & u39_fill_vmid[7:6]) : fill_vmid_q[79:78], fill_valid_next[38]
+      ? ({2{u38_fill[0]}} & u38_fill_vmid[1:0]) | ({2{u38_fill[1]}} & u38_fill_vmid[3:2])
+      | ({2{u38_fill[2]}} & u38_fill_vmid[5:4]) | ({2{u38_fill[3]}} & u38_fill_vmid[7:6])
+      : fill_vmid_q[77:76], fill_valid_next[37] ? ({2{u37_fill[0]}} & u37_fill_vmid[1:0])
+      | ({2{u37_fill[1]}} & u37_fill_vmid[3:2]) | ({2{u37_fill[2]}} & u37_fill_vmid[5:4])
+      | ({2{u37_fill[3]}} & u37_fill_vmid[7:6]) : fill_vmid_q[75:74], fill_valid_next[36]
+      ? ({2{u36_fill[0]}} & u36_fill_vmid[1:0]) | ({2{u36_fill[1]}} & u36_fill_vmid[3:2])
+      | ({2{u36_fill[2]}} & u36_fill_vmid[5:4]) | ({2{u36_fill[3]}} & u36_fill_vmid[7:6])
+      : fill_vmid_q[73:72], fill_valid_next[35] ? ({2{u35_fill[0]}} & u35_fill_vmid[1:0])
+      | ({2{u35_fill[1]}} & u35_fill_vmid[3:2]) | ({2{u35_fill[2]}} & u35_fill_vmid[5:4])
+      | ({2{u35_fill[3]}} & u35_fill_vmid[7:6]) : fill_vmid_q[71:70], fill_valid_next[34]
+      ? ({2{u34_fill[0]}} & u34_fill_vmid[1:0]) | ({2{u34_fill[1]}} & u34_fill_vmid[3:2])
+      | ({2{u34_fill[2]}} & u34_fill_vmid[5:4]) | ({2{u34_fill[3]}} & u34_fill_vmid[7:6])
+      : fill_vmid_q[69:68], fill_valid_next[33] ? ({2{u33_fill[0]}} & u33_fill_vmid[1:0])
+      | ({2{u33_fill[1]}} & u33_fill_vmid[3:2]) | ({2{u33_fill[2]}} & u33_fill_vmid[5:4])
+      | ({2{u33_fill[3]}} & u33_fill_vmid[7:6]) : fill_vmid_q[67:66], fill_valid_next[32]
+      ? ({2{u32_fill[0]}} & u32_fill_vmid[1:0]) | ({2{u32_fill[1]}} & u32_fill_vmid[3:2])
+      | ({2{u32_fill[2]}} & u32_fill_vmid[5:4]) | ({2{u32_fill[3]}} & u32_fill_vmid[7:6])
+      : fill_vmid_q[65:64], fill_valid_next[31] ? ({2{u31_fill[0]}} & u31_fill_vmid[1:0])
+      | ({2{u31_fill[1]}} & u31_fill_vmid[3:2]) | ({2{u31_fill[2]}} & u31_fill_vmid[5:4])
+      | ({2{u31_fill[3]}} & u31_fill_vmid[7:6]) : fill_vmid_q[63:62], fill_valid_next[30]
+      ? ({2{u30_fill[0]}} & u30_fill_vmid[1:0]) | ({2{u30_fill[1]}} & u30_fill_vmid[3:2])
+      | ({2{u30_fill[2]}} & u30_fill_vmid[5:4]) | ({2{u30_fill[3]}} & u30_fill_vmid[7:6])
+      : fill_vmid_q[61:60], fill_valid_next[29] ? ({2{u29_fill[0]}} & u29_fill_vmid[1:0])
+      | ({2{u29_fill[1]}} & u29_fill_vmid[3:2]) | ({2{u29_fill[2]}} & u29_fill_vmid[5:4])
+      | ({2{u29_fill[3]}} & u29_fill_vmid[7:6]) : fill_vmid_q[59:58], fill_valid_next[28]
+      ? ({2{u28_fill[0]}} & u28_fill_vmid[1:0]) | ({2{u28_fill[1]}} & u28_fill_vmid[3:2])
+      | ({2{u28_fill[2]}} & u28_fill_vmid[5:4]) | ({2{u28_fill[3]}} & u28_fill_vmid[7:6])
+      : fill_vmid_q[57:56], fill_valid_next[27] ? ({2{u27_fill[0]}} & u27_fill_vmid[1:0])
+      | ({2{u27_fill[1]}} & u27_fill_vmid[3:2]) | ({2{u27_fill[2]}} & u27_fill_vmid[5:4])
+      | ({2{u27_fill[3]}} & u27_fill_vmid[7:6]) : fill_vmid_q[55:54], fill_valid_next[26]
+      ? ({2{u26_fill[0]}} & u26_fill_vmid[1:0]) | ({2{u26_fill[1]}} & u26_fill_vmid[3:2])
+      | ({2{u26_fill[2]}} & u26_fill_vmid[5:4]) | ({2{u26_fill[3]}} & u26_fill_vmid[7:6])
+      : fill_vmid_q[53:52], fill_valid_next[25] ? ({2{u25_fill[0]}} & u25_fill_vmid[1:0])
+      | ({2{u25_fill[1]}} & u25_fill_vmid[3:2]) | ({2{u25_fill[2]}} & u25_fill_vmid[5:4])
+      | ({2{u25_fill[3]}} & u25_fill_vmid[7:6]) : fill_vmid_q[51:50], fill_valid_next[24]
+      ? ({2{u24_fill[0]}} & u24_fill_vmid[1:0]) | ({2{u24_fill[1]}} & u24_fill_vmid[3:2])
+      | ({2{u24_fill[2]}} & u24_fill_vmid[5:4]) | ({2{u24_fill[3]}} & u24_fill_vmid[7:6])
+      : fill_vmid_q[49:48], fill_valid_next[23] ? ({2{u23_fill[0]}} & u23_fill_vmid[1:0])
+      | ({2{u23_fill[1]}} & u23_fill_vmid[3:2]) | ({2{u23_fill[2]}} & u23_fill_vmid[5:4])
+      | ({2{u23_fill[3]}} & u23_fill_vmid[7:6]) : fill_vmid_q[47:46], fill_valid_next[22]
+      ? ({2{u22_fill[0]}} & u22_fill_vmid[1:0]) | ({2{u22_fill[1]}} & u22_fill_vmid[3:2])
+      | ({2{u22_fill[2]}} & u22_fill_vmid[5:4]) | ({2{u22_fill[3]}} & u22_fill_vmid[7:6])
+      : fill_vmid_q[45:44], fill_valid_next[21] ? ({2{u21_fill[0]}} & u21_fill_vmid[1:0])
+      | ({2{u21_fill[1]}} & u21_fill_vmid[3:2]) | ({2{u21_fill[2]}} & u21_fill_vmid[5:4])
+      | ({2{u21_fill[3]}} & u21_fill_vmid[7:6]) : fill_vmid_q[43:42], fill_valid_next[20]
+      ? ({2{u20_fill[0]}} & u20_fill_vmid[1:0]) | ({2{u20_fill[1]}} & u20_fill_vmid[3:2])
+      | ({2{u20_fill[2]}} & u20_fill_vmid[5:4]) | ({2{u20_fill[3]}} & u20_fill_vmid[7:6])
+      : fill_vmid_q[41:40], fill_valid_next[19] ? ({2{u19_fill[0]}} & u19_fill_vmid[1:0])
+      | ({2{u19_fill[1]}} & u19_fill_vmid[3:2]) | ({2{u19_fill[2]}} & u19_fill_vmid[5:4])
+      | ({2{u19_fill[3]}} & u19_fill_vmid[7:6]) : fill_vmid_q[39:38], fill_valid_next[18]
+      ? ({2{u18_fill[0]}} & u18_fill_vmid[1:0]) | ({2{u18_fill[1]}} & u18_fill_vmid[3:2])
+      | ({2{u18_fill[2]}} & u18_fill_vmid[5:4]) | ({2{u18_fill[3]}} & u18_fill_vmid[7:6])
+      : fill_vmid_q[37:36], fill_valid_next[17] ? ({2{u17_fill[0]}} & u17_fill_vmid[1:0])
+      | ({2{u17_fill[1]}} & u17_fill_vmid[3:2]) | ({2{u17_fill[2]}} & u17_fill_vmid[5:4])
+      | ({2{u17_fill[3]}} & u17_fill_vmid[7:6]) : fill_vmid_q[35:34], fill_valid_next[16]
+      ? ({2{u16_fill[0]}} & u16_fill_vmid[1:0]) | ({2{u16_fill[1]}} & u16_fill_vmid[3:2])
+      | ({2{u16_fill[2]}} & u16_fill_vmid[5:4]) | ({2{u16_fill[3]}} & u16_fill_vmid[7:6])
+      : fill_vmid_q[33:32], fill_valid_next[15] ? ({2{u15_fill[0]}} & u15_fill_vmid[1:0])
+      | ({2{u15_fill[1]}} & u15_fill_vmid[3:2]) | ({2{u15_fill[2]}} & u15_fill_vmid[5:4])
+      | ({2{u15_fill[3]}} & u15_fill_vmid[7:6]) : fill_vmid_q[31:30], fill_valid_next[14]
+      ? ({2{u14_fill[0]}} & u14_fill_vmid[1:0]) | ({2{u14_fill[1]}} & u14_fill_vmid[3:2])
+      | ({2{u14_fill[2]}} & u14_fill_vmid[5:4]) | ({2{u14_fill[3]}} & u14_fill_vmid[7:6])
+      : fill_vmid_q[29:28], fill_valid_next[13] ? ({2{u13_fill[0]}} & u13_fill_vmid[1:0])
+      | ({2{u13_fill[1]}} & u13_fill_vmid[3:2]) | ({2{u13_fill[2]}} & u13_fill_vmid[5:4])
+      | ({2{u13_fill[3]}} & u13_fill_vmid[7:6]) : fill_vmid_q[27:26], fill_valid_next[12]
+      ? ({2{u12_fill[0]}} & u12_fill_vmid[1:0]) | ({2{u12_fill[1]}} & u12_fill_vmid[3:2])
+      | ({2{u12_fill[2]}} & u12_fill_vmid[5:4]) | ({2{u12_fill[3]}} & u12_fill_vmid[7:6])
+      : fill_vmid_q[25:24], fill_valid_next[11] ? ({2{u11_fill[0]}} & u11_fill_vmid[1:0])
+      | ({2{u11_fill[1]}} & u11_fill_vmid[3:2]) | ({2{u11_fill[2]}} & u11_fill_vmid[5:4])
+      | ({2{u11_fill[3]}} & u11_fill_vmid[7:6]) : fill_vmid_q[23:22], fill_valid_next[10]
+      ? ({2{u10_fill[0]}} & u10_fill_vmid[1:0]) | ({2{u10_fill[1]}} & u10_fill_vmid[3:2])
+      | ({2{u10_fill[2]}} & u10_fill_vmid[5:4]) | ({2{u10_fill[3]}} & u10_fill_vmid[7:6])
+      : fill_vmid_q[21:20], fill_valid_next[9] ? ({2{u9_fill[0]}} & u9_fill_vmid[1:0])
+      | ({2{u9_fill[1]}} & u9_fill_vmid[3:2]) | ({2{u9_fill[2]}} & u9_fill_vmid[5:4])
+      | ({2{u9_fill[3]}} & u9_fill_vmid[7:6]) : fill_vmid_q[19:18], fill_valid_next[8]
+      ? ({2{u8_fill[0]}} & u8_fill_vmid[1:0]) | ({2{u8_fill[1]}} & u8_fill_vmid[3:2])
+      | ({2{u8_fill[2]}} & u8_fill_vmid[5:4]) | ({2{u8_fill[3]}} & u8_fill_vmid[7:6])
+      : fill_vmid_q[17:16], fill_valid_next[7] ? ({2{u7_fill[0]}} & u7_fill_vmid[1:0])
+      | ({2{u7_fill[1]}} & u7_fill_vmid[3:2]) | ({2{u7_fill[2]}} & u7_fill_vmid[5:4])
+      | ({2{u7_fill[3]}} & u7_fill_vmid[7:6]) : fill_vmid_q[15:14], fill_valid_next[6]
+      ? ({2{u6_fill[0]}} & u6_fill_vmid[1:0]) | ({2{u6_fill[1]}} & u6_fill_vmid[3:2])
+      | ({2{u6_fill[2]}} & u6_fill_vmid[5:4]) | ({2{u6_fill[3]}} & u6_fill_vmid[7:6])
+      : fill_vmid_q[13:12], fill_valid_next[5] ? ({2{u5_fill[0]}} & u5_fill_vmid[1:0])
+      | ({2{u5_fill[1]}} & u5_fill_vmid[3:2]) | ({2{u5_fill[2]}} & u5_fill_vmid[5:4])
+      | ({2{u5_fill[3]}} & u5_fill_vmid[7:6]) : fill_vmid_q[11:10], fill_valid_next[4]
+      ? ({2{u4_fill[0]}} & u4_fill_vmid[1:0]) | ({2{u4_fill[1]}} & u4_fill_vmid[3:2])
+      | ({2{u4_fill[2]}} & u4_fill_vmid[5:4]) | ({2{u4_fill[3]}} & u4_fill_vmid[7:6])
+      : fill_vmid_q[9:8], fill_valid_next[3] ? ({2{u3_fill[0]}} & u3_fill_vmid[1:0])
+      | ({2{u3_fill[1]}} & u3_fill_vmid[3:2]) | ({2{u3_fill[2]}} & u3_fill_vmid[5:4])
+      | ({2{u3_fill[3]}} & u3_fill_vmid[7:6]) : fill_vmid_q[7:6], fill_valid_next[2]
+      ? ({2{u2_fill[0]}} & u2_fill_vmid[1:0]) | ({2{u2_fill[1]}} & u2_fill_vmid[3:2])
+      | ({2{u2_fill[2]}} & u2_fill_vmid[5:4]) | ({2{u2_fill[3]}} & u2_fill_vmid[7:6])
+      : fill_vmid_q[5:4], fill_valid_next[1] ? ({2{u1_fill[0]}} & u1_fill_vmid[1:0])
+      | ({2{u1_fill[1]}} & u1_fill_vmid[3:2]) | ({2{u1_fill[2]}} & u1_fill_vmid[5:4])
+      | ({2{u1_fill[3]}} & u1_fill_vmid[7:6]) : fill_vmid_q[3:2], fill_valid_next[0]
+      ? ({2{u0_fill[0]}} & u0_fill_vmid[1:0]) | ({2{u0_fill[1]}} & u0_fill_vmid[3:2])
+      | ({2{u0_fill[2]}} & u0_fill_vmid[5:4]) | ({2{u0_fill[3]}} & u0_fill_vmid[7:6])
+      : fill_vmid_q[1:0]};
   assign fill_vmid_o = fill_vmid_q;
-  assign fill_ppn_d = {fill_valid_n[63] ? {36{u63_fill[0]}} & u63_fill_ppn[35:0] | {36{u63_fill[1]}} & u63_fill_ppn[71:36] | {36{u63_fill[2]}} & u63_fill_ppn[107:72] | {36{u63_fill[3]}} & u63_fill_ppn[143:108] : fill_ppn_q[2303:2268], fill_valid_n[62] ? {36{u62_fill[0]}} & u62_fill_ppn[35:0] | {36{u62_fill[1]}} & u62_fill_ppn[71:36] | {36{u62_fill[2]}} & u62_fill_ppn[107:72] | {36{u62_fill[3]}} & u62_fill_ppn[143:108] : fill_ppn_q[2267:2232], fill_valid_n[61] ? {36{u61_fill[0]}} & u61_fill_ppn[35:0] | {36{u61_fill[1]}} & u61_fill_ppn[71:36] | {36{u61_fill[2]}} & u61_fill_ppn[107:72] | {36{u61_fill[3]}} & u61_fill_ppn[143:108] : fill_ppn_q[2231:2196], fill_valid_n[60] ? {36{u60_fill[0]}} & u60_fill_ppn[35:0] | {36{u60_fill[1]}} & u60_fill_ppn[71:36] | {36{u60_fill[2]}} & u60_fill_ppn[107:72] | {36{u60_fill[3]}} & u60_fill_ppn[143:108] : fill_ppn_q[2195:2160], fill_valid_n[59] ? {36{u59_fill[0]}} & u59_fill_ppn[35:0] | {36{u59_fill[1]}} & u59_fill_ppn[71:36] | {36{u59_fill[2]}} & u59_fill_ppn[107:72] | {36{u59_fill[3]}} & u59_fill_ppn[143:108] : fill_ppn_q[2159:2124], fill_valid_n[58] ? {36{u58_fill[0]}} & u58_fill_ppn[35:0] | {36{u58_fill[1]}} & u58_fill_ppn[71:36] | {36{u58_fill[2]}} & u58_fill_ppn[107:72] | {36{u58_fill[3]}} & u58_fill_ppn[143:108] : fill_ppn_q[2123:2088], fill_valid_n[57] ? {36{u57_fill[0]}} & u57_fill_ppn[35:0] | {36{u57_fill[1]}} & u57_fill_ppn[71:36] | {36{u57_fill[2]}} & u57_fill_ppn[107:72] | {36{u57_fill[3]}} & u57_fill_ppn[143:108] : fill_ppn_q[2087:2052], fill_valid_n[56] ? {36{u56_fill[0]}} & u56_fill_ppn[35:0] | {36{u56_fill[1]}} & u56_fill_ppn[71:36] | {36{u56_fill[2]}} & u56_fill_ppn[107:72] | {36{u56_fill[3]}} & u56_fill_ppn[143:108] : fill_ppn_q[2051:2016], fill_valid_n[55] ? {36{u55_fill[0]}} & u55_fill_ppn[35:0] | {36{u55_fill[1]}} & u55_fill_ppn[71:36] | {36{u55_fill[2]}} & u55_fill_ppn[107:72] | {36{u55_fill[3]}} & u55_fill_ppn[143:108] : fill_ppn_q[2015:1980], fill_valid_n[54] ? {36{u54_fill[0]}} & u54_fill_ppn[35:0] | {36{u54_fill[1]}} & u54_fill_ppn[71:36] | {36{u54_fill[2]}} & u54_fill_ppn[107:72] | {36{u54_fill[3]}} & u54_fill_ppn[143:108] : fill_ppn_q[1979:1944], fill_valid_n[53] ? {36{u53_fill[0]}} & u53_fill_ppn[35:0] | {36{u53_fill[1]}} & u53_fill_ppn[71:36] | {36{u53_fill[2]}} & u53_fill_ppn[107:72] | {36{u53_fill[3]}} & u53_fill_ppn[143:108] : fill_ppn_q[1943:1908], fill_valid_n[52] ? {36{u52_fill[0]}} & u52_fill_ppn[35:0] | {36{u52_fill[1]}} & u52_fill_ppn[71:36] | {36{u52_fill[2]}} & u52_fill_ppn[107:72] | {36{u52_fill[3]}} & u52_fill_ppn[143:108] : fill_ppn_q[1907:1872], fill_valid_n[51] ? {36{u51_fill[0]}} & u51_fill_ppn[35:0] | {36{u51_fill[1]}} & u51_fill_ppn[71:36] | {36{u51_fill[2]}} & u51_fill_ppn[107:72] | {36{u51_fill[3]}} & u51_fill_ppn[143:108] : fill_ppn_q[1871:1836], fill_valid_n[50] ? {36{u50_fill[0]}} & u50_fill_ppn[35:0] | {36{u50_fill[1]}} & u50_fill_ppn[71:36] | {36{u50_fill[2]}} & u50_fill_ppn[107:72] | {36{u50_fill[3]}} & u50_fill_ppn[143:108] : fill_ppn_q[1835:1800], fill_valid_n[49] ? {36{u49_fill[0]}} & u49_fill_ppn[35:0] | {36{u49_fill[1]}} & u49_fill_ppn[71:36] | {36{u49_fill[2]}} & u49_fill_ppn[107:72] | {36{u49_fill[3]}} & u49_fill_ppn[143:108] : fill_ppn_q[1799:1764], fill_valid_n[48] ? {36{u48_fill[0]}} & u48_fill_ppn[35:0] | {36{u48_fill[1]}} & u48_fill_ppn[71:36] | {36{u48_fill[2]}} & u48_fill_ppn[107:72] | {36{u48_fill[3]}} & u48_fill_ppn[143:108] : fill_ppn_q[1763:1728], fill_valid_n[47] ? {36{u47_fill[0]}} & u47_fill_ppn[35:0] | {36{u47_fill[1]}} & u47_fill_ppn[71:36] | {36{u47_fill[2]}} & u47_fill_ppn[107:72] | {36{u47_fill[3]}} & u47_fill_ppn[143:108] : fill_ppn_q[1727:1692], fill_valid_n[46] ? {36{u46_fill[0]}} & u46_fill_ppn[35:0] | {36{u46_fill[1]}} & u46_fill_ppn[71:36] | {36{u46_fill[2]}} & u46_fill_ppn[107:72] | {36{u46_fill[3]}} & u46_fill_ppn[143:108] : fill_ppn_q[1691:1656], fill_valid_n[45] ? {36{u45_fill[0]}} & u45_fill_ppn[35:0] | {36{u45_fill[1]}} & u45_fill_ppn[71:36] | {36{u45_fill[2]}} & u45_fill_ppn[107:72] | {36{u45_fill[3]}} & u45_fill_ppn[143:108] : fill_ppn_q[1655:1620], fill_valid_n[44] ? {36{u44_fill[0]}} & u44_fill_ppn[35:0] | {36{u44_fill[1]}} & u44_fill_ppn[71:36] | {36{u44_fill[2]}} & u44_fill_ppn[107:72] | {36{u44_fill[3]}} & u44_fill_ppn[143:108] : fill_ppn_q[1619:1584], fill_valid_n[43] ? {36{u43_fill[0]}} & u43_fill_ppn[35:0] | {36{u43_fill[1]}} & u43_fill_ppn[71:36] | {36{u43_fill[2]}} & u43_fill_ppn[107:72] | {36{u43_fill[3]}} & u43_fill_ppn[143:108] : fill_ppn_q[1583:1548], fill_valid_n[42] ? {36{u42_fill[0]}} & u42_fill_ppn[35:0] | {36{u42_fill[1]}} & u42_fill_ppn[71:36] | {36{u42_fill[2]}} & u42_fill_ppn[107:72] | {36{u42_fill[3]}} & u42_fill_ppn[143:108] : fill_ppn_q[1547:1512], fill_valid_n[41] ? {36{u41_fill[0]}} & u41_fill_ppn[35:0] | {36{u41_fill[1]}} & u41_fill_ppn[71:36] | {36{u41_fill[2]}} & u41_fill_ppn[107:72] | {36{u41_fill[3]}} & u41_fill_ppn[143:108] : fill_ppn_q[1511:1476], fill_valid_n[40] ? {36{u40_fill[0]}} & u40_fill_ppn[35:0] | {36{u40_fill[1]}} & u40_fill_ppn[71:36] | {36{u40_fill[2]}} & u40_fill_ppn[107:72] | {36{u40_fill[3]}} & u40_fill_ppn[143:108] : fill_ppn_q[1475:1440], fill_valid_n[39] ? {36{u39_fill[0]}} & u39_fill_ppn[35:0] | {36{u39_fill[1]}} & u39_fill_ppn[71:36] | {36{u39_fill[2]}} & u39_fill_ppn[107:72] | {36{u39_fill[3]}} & u39_fill_ppn[143:108] : fill_ppn_q[1439:1404], fill_valid_n[38] ? {36{u38_fill[0]}} & u38_fill_ppn[35:0] | {36{u38_fill[1]}} & u38_fill_ppn[71:36] | {36{u38_fill[2]}} & u38_fill_ppn[107:72] | {36{u38_fill[3]}} & u38_fill_ppn[143:108] : fill_ppn_q[1403:1368], fill_valid_n[37] ? {36{u37_fill[0]}} & u37_fill_ppn[35:0] | {36{u37_fill[1]}} & u37_fill_ppn[71:36] | {36{u37_fill[2]}} & u37_fill_ppn[107:72] | {36{u37_fill[3]}} & u37_fill_ppn[143:108] : fill_ppn_q[1367:1332], fill_valid_n[36] ? {36{u36_fill[0]}} & u36_fill_ppn[35:0] | {36{u36_fill[1]}} & u36_fill_ppn[71:36] | {36{u36_fill[2]}} & u36_fill_ppn[107:72] | {36{u36_fill[3]}} & u36_fill_ppn[143:108] : fill_ppn_q[1331:1296], fill_valid_n[35] ? {36{u35_fill[0]}} & u35_fill_ppn[35:0] | {36{u35_fill[1]}} & u35_fill_ppn[71:36] | {36{u35_fill[2]}} & u35_fill_ppn[107:72] | {36{u35_fill[3]}} & u35_fill_ppn[143:108] : fill_ppn_q[1295:1260], fill_valid_n[34] ? {36{u34_fill[0]}} & u34_fill_ppn[35:0] | {36{u34_fill[1]}} & u34_fill_ppn[71:36] | {36{u34_fill[2]}} & u34_fill_ppn[107:72] | {36{u34_fill[3]}} & u34_fill_ppn[143:108] : fill_ppn_q[1259:1224], fill_valid_n[33] ? {36{u33_fill[0]}} & u33_fill_ppn[35:0] | {36{u33_fill[1]}} & u33_fill_ppn[71:36] | {36{u33_fill[2]}} & u33_fill_ppn[107:72] | {36{u33_fill[3]}} & u33_fill_ppn[143:108] : fill_ppn_q[1223:1188], fill_valid_n[32] ? {36{u32_fill[0]}} & u32_fill_ppn[35:0] | {36{u32_fill[1]}} & u32_fill_ppn[71:36] | {36{u32_fill[2]}} & u32_fill_ppn[107:72] | {36{u32_fill[3]}} & u32_fill_ppn[143:108] : fill_ppn_q[1187:1152], fill_valid_n[31] ? {36{u31_fill[0]}} & u31_fill_ppn[35:0] | {36{u31_fill[1]}} & u31_fill_ppn[71:36] | {36{u31_fill[2]}} & u31_fill_ppn[107:72] | {36{u31_fill[3]}} & u31_fill_ppn[143:108] : fill_ppn_q[1151:1116], fill_valid_n[30] ? {36{u30_fill[0]}} & u30_fill_ppn[35:0] | {36{u30_fill[1]}} & u30_fill_ppn[71:36] | {36{u30_fill[2]}} & u30_fill_ppn[107:72] | {36{u30_fill[3]}} & u30_fill_ppn[143:108] : fill_ppn_q[1115:1080], fill_valid_n[29] ? {36{u29_fill[0]}} & u29_fill_ppn[35:0] | {36{u29_fill[1]}} & u29_fill_ppn[71:36] | {36{u29_fill[2]}} & u29_fill_ppn[107:72] | {36{u29_fill[3]}} & u29_fill_ppn[143:108] : fill_ppn_q[1079:1044], fill_valid_n[28] ? {36{u28_fill[0]}} & u28_fill_ppn[35:0] | {36{u28_fill[1]}} & u28_fill_ppn[71:36] | {36{u28_fill[2]}} & u28_fill_ppn[107:72] | {36{u28_fill[3]}} & u28_fill_ppn[143:108] : fill_ppn_q[1043:1008], fill_valid_n[27] ? {36{u27_fill[0]}} & u27_fill_ppn[35:0] | {36{u27_fill[1]}} & u27_fill_ppn[71:36] | {36{u27_fill[2]}} & u27_fill_ppn[107:72] | {36{u27_fill[3]}} & u27_fill_ppn[143:108] : fill_ppn_q[1007:972], fill_valid_n[26] ? {36{u26_fill[0]}} & u26_fill_ppn[35:0] | {36{u26_fill[1]}} & u26_fill_ppn[71:36] | {36{u26_fill[2]}} & u26_fill_ppn[107:72] | {36{u26_fill[3]}} & u26_fill_ppn[143:108] : fill_ppn_q[971:936], fill_valid_n[25] ? {36{u25_fill[0]}} & u25_fill_ppn[35:0] | {36{u25_fill[1]}} & u25_fill_ppn[71:36] | {36{u25_fill[2]}} & u25_fill_ppn[107:72] | {36{u25_fill[3]}} & u25_fill_ppn[143:108] : fill_ppn_q[935:900], fill_valid_n[24] ? {36{u24_fill[0]}} & u24_fill_ppn[35:0] | {36{u24_fill[1]}} & u24_fill_ppn[71:36] | {36{u24_fill[2]}} & u24_fill_ppn[107:72] | {36{u24_fill[3]}} & u24_fill_ppn[143:108] : fill_ppn_q[899:864], fill_valid_n[23] ? {36{u23_fill[0]}} & u23_fill_ppn[35:0] | {36{u23_fill[1]}} & u23_fill_ppn[71:36] | {36{u23_fill[2]}} & u23_fill_ppn[107:72] | {36{u23_fill[3]}} & u23_fill_ppn[143:108] : fill_ppn_q[863:828], fill_valid_n[22] ? {36{u22_fill[0]}} & u22_fill_ppn[35:0] | {36{u22_fill[1]}} & u22_fill_ppn[71:36] | {36{u22_fill[2]}} & u22_fill_ppn[107:72] | {36{u22_fill[3]}} & u22_fill_ppn[143:108] : fill_ppn_q[827:792], fill_valid_n[21] ? {36{u21_fill[0]}} & u21_fill_ppn[35:0] | {36{u21_fill[1]}} & u21_fill_ppn[71:36] | {36{u21_fill[2]}} & u21_fill_ppn[107:72] | {36{u21_fill[3]}} & u21_fill_ppn[143:108] : fill_ppn_q[791:756], fill_valid_n[20] ? {36{u20_fill[0]}} & u20_fill_ppn[35:0] | {36{u20_fill[1]}} & u20_fill_ppn[71:36] | {36{u20_fill[2]}} & u20_fill_ppn[107:72] | {36{u20_fill[3]}} & u20_fill_ppn[143:108] : fill_ppn_q[755:720], fill_valid_n[19] ? {36{u19_fill[0]}} & u19_fill_ppn[35:0] | {36{u19_fill[1]}} & u19_fill_ppn[71:36] | {36{u19_fill[2]}} & u19_fill_ppn[107:72] | {36{u19_fill[3]}} & u19_fill_ppn[143:108] : fill_ppn_q[719:684], fill_valid_n[18] ? {36{u18_fill[0]}} & u18_fill_ppn[35:0] | {36{u18_fill[1]}} & u18_fill_ppn[71:36] | {36{u18_fill[2]}} & u18_fill_ppn[107:72] | {36{u18_fill[3]}} & u18_fill_ppn[143:108] : fill_ppn_q[683:648], fill_valid_n[17] ? {36{u17_fill[0]}} & u17_fill_ppn[35:0] | {36{u17_fill[1]}} & u17_fill_ppn[71:36] | {36{u17_fill[2]}} & u17_fill_ppn[107:72] | {36{u17_fill[3]}} & u17_fill_ppn[143:108] : fill_ppn_q[647:612], fill_valid_n[16] ? {36{u16_fill[0]}} & u16_fill_ppn[35:0] | {36{u16_fill[1]}} & u16_fill_ppn[71:36] | {36{u16_fill[2]}} & u16_fill_ppn[107:72] | {36{u16_fill[3]}} & u16_fill_ppn[143:108] : fill_ppn_q[611:576], fill_valid_n[15] ? {36{u15_fill[0]}} & u15_fill_ppn[35:0] | {36{u15_fill[1]}} & u15_fill_ppn[71:36] | {36{u15_fill[2]}} & u15_fill_ppn[107:72] | {36{u15_fill[3]}} & u15_fill_ppn[143:108] : fill_ppn_q[575:540], fill_valid_n[14] ? {36{u14_fill[0]}} & u14_fill_ppn[35:0] | {36{u14_fill[1]}} & u14_fill_ppn[71:36] | {36{u14_fill[2]}} & u14_fill_ppn[107:72] | {36{u14_fill[3]}} & u14_fill_ppn[143:108] : fill_ppn_q[539:504], fill_valid_n[13] ? {36{u13_fill[0]}} & u13_fill_ppn[35:0] | {36{u13_fill[1]}} & u13_fill_ppn[71:36] | {36{u13_fill[2]}} & u13_fill_ppn[107:72] | {36{u13_fill[3]}} & u13_fill_ppn[143:108] : fill_ppn_q[503:468], fill_valid_n[12] ? {36{u12_fill[0]}} & u12_fill_ppn[35:0] | {36{u12_fill[1]}} & u12_fill_ppn[71:36] | {36{u12_fill[2]}} & u12_fill_ppn[107:72] | {36{u12_fill[3]}} & u12_fill_ppn[143:108] : fill_ppn_q[467:432], fill_valid_n[11] ? {36{u11_fill[0]}} & u11_fill_ppn[35:0] | {36{u11_fill[1]}} & u11_fill_ppn[71:36] | {36{u11_fill[2]}} & u11_fill_ppn[107:72] | {36{u11_fill[3]}} & u11_fill_ppn[143:108] : fill_ppn_q[431:396], fill_valid_n[10] ? {36{u10_fill[0]}} & u10_fill_ppn[35:0] | {36{u10_fill[1]}} & u10_fill_ppn[71:36] | {36{u10_fill[2]}} & u10_fill_ppn[107:72] | {36{u10_fill[3]}} & u10_fill_ppn[143:108] : fill_ppn_q[395:360], fill_valid_n[9] ? {36{u9_fill[0]}} & u9_fill_ppn[35:0] | {36{u9_fill[1]}} & u9_fill_ppn[71:36] | {36{u9_fill[2]}} & u9_fill_ppn[107:72] | {36{u9_fill[3]}} & u9_fill_ppn[143:108] : fill_ppn_q[359:324], fill_valid_n[8] ? {36{u8_fill[0]}} & u8_fill_ppn[35:0] | {36{u8_fill[1]}} & u8_fill_ppn[71:36] | {36{u8_fill[2]}} & u8_fill_ppn[107:72] | {36{u8_fill[3]}} & u8_fill_ppn[143:108] : fill_ppn_q[323:288], fill_valid_n[7] ? {36{u7_fill[0]}} & u7_fill_ppn[35:0] | {36{u7_fill[1]}} & u7_fill_ppn[71:36] | {36{u7_fill[2]}} & u7_fill_ppn[107:72] | {36{u7_fill[3]}} & u7_fill_ppn[143:108] : fill_ppn_q[287:252], fill_valid_n[6] ? {36{u6_fill[0]}} & u6_fill_ppn[35:0] | {36{u6_fill[1]}} & u6_fill_ppn[71:36] | {36{u6_fill[2]}} & u6_fill_ppn[107:72] | {36{u6_fill[3]}} & u6_fill_ppn[143:108] : fill_ppn_q[251:216], fill_valid_n[5] ? {36{u5_fill[0]}} & u5_fill_ppn[35:0] | {36{u5_fill[1]}} & u5_fill_ppn[71:36] | {36{u5_fill[2]}} & u5_fill_ppn[107:72] | {36{u5_fill[3]}} & u5_fill_ppn[143:108] : fill_ppn_q[215:180], fill_valid_n[4] ? {36{u4_fill[0]}} & u4_fill_ppn[35:0] | {36{u4_fill[1]}} & u4_fill_ppn[71:36] | {36{u4_fill[2]}} & u4_fill_ppn[107:72] | {36{u4_fill[3]}} & u4_fill_ppn[143:108] : fill_ppn_q[179:144], fill_valid_n[3] ? {36{u3_fill[0]}} & u3_fill_ppn[35:0] | {36{u3_fill[1]}} & u3_fill_ppn[71:36] | {36{u3_fill[2]}} & u3_fill_ppn[107:72] | {36{u3_fill[3]}} & u3_fill_ppn[143:108] : fill_ppn_q[143:108], fill_valid_n[2] ? {36{u2_fill[0]}} & u2_fill_ppn[35:0] | {36{u2_fill[1]}} & u2_fill_ppn[71:36] | {36{u2_fill[2]}} & u2_fill_ppn[107:72] | {36{u2_fill[3]}} & u2_fill_ppn[143:108] : fill_ppn_q[107:72], fill_valid_n[1] ? {36{u1_fill[0]}} & u1_fill_ppn[35:0] | {36{u1_fill[1]}} & u1_fill_ppn[71:36] | {36{u1_fill[2]}} & u1_fill_ppn[107:72] | {36{u1_fill[3]}} & u1_fill_ppn[143:108] : fill_ppn_q[71:36], fill_valid_n[0] ? {36{u0_fill[0]}} & u0_fill_ppn[35:0] | {36{u0_fill[1]}} & u0_fill_ppn[71:36] | {36{u0_fill[2]}} & u0_fill_ppn[107:72] | {36{u0_fill[3]}} & u0_fill_ppn[143:108] : fill_ppn_q[35:0]};
+  assign fill_ppn_d = {fill_valid_next[63] ? ({36{u63_fill[0]}} & u63_fill_ppn[35:0])
+      | ({36{u63_fill[1]}} & u63_fill_ppn[71:36]) | ({36{u63_fill[2]}} & u63_fill_ppn[107:72])
+      | ({36{u63_fill[3]}} & u63_fill_ppn[143:108]) : fill_ppn_q[2303:2268], fill_valid_next[62]
+      ? ({36{u62_fill[0]}} & u62_fill_ppn[35:0]) | ({36{u62_fill[1]}} & u62_fill_ppn[71:36])
+      | ({36{u62_fill[2]}} & u62_fill_ppn[107:72]) | ({36{u62_fill[3]}} & u62_fill_ppn[143:108])
+      : fill_ppn_q[2267:2232], fill_valid_next[61] ? ({36{u61_fill[0]}} & u61_fill_ppn[35:0])
+      | ({36{u61_fill[1]}} & u61_fill_ppn[71:36]) | ({36{u61_fill[2]}} & u61_fill_ppn[107:72])
+      | ({36{u61_fill[3]}} & u61_fill_ppn[143:108]) : fill_ppn_q[2231:2196], fill_valid_next[60]
+      ? ({36{u60_fill[0]}} & u60_fill_ppn[35:0]) | ({36{u60_fill[1]}} & u60_fill_ppn[71:36])
+      | ({36{u60_fill[2]}} & u60_fill_ppn[107:72]) | ({36{u60_fill[3]}} & u60_fill_ppn[143:108])
+      : fill_ppn_q[2195:2160], fill_valid_next[59] ? ({36{u59_fill[0]}} & u59_fill_ppn[35:0])
+      | ({36{u59_fill[1]}} & u59_fill_ppn[71:36]) | ({36{u59_fill[2]}} & u59_fill_ppn[107:72])
+      | ({36{u59_fill[3]}} & u59_fill_ppn[143:108]) : fill_ppn_q[2159:2124], fill_valid_next[58]
+      ? ({36{u58_fill[0]}} & u58_fill_ppn[35:0]) | ({36{u58_fill[1]}} & u58_fill_ppn[71:36])
+      | ({36{u58_fill[2]}} & u58_fill_ppn[107:72]) | ({36{u58_fill[3]}} & u58_fill_ppn[143:108])
+      : fill_ppn_q[2123:2088], fill_valid_next[57] ? ({36{u57_fill[0]}} & u57_fill_ppn[35:0])
+      | ({36{u57_fill[1]}} & u57_fill_ppn[71:36]) | ({36{u57_fill[2]}} & u57_fill_ppn[107:72])
+      | ({36{u57_fill[3]}} & u57_fill_ppn[143:108]) : fill_ppn_q[2087:2052], fill_valid_next[56]
+      ? ({36{u56_fill[0]}} & u56_fill_ppn[35:0]) | ({36{u56_fill[1]}} & u56_fill_ppn[71:36])
+      | ({36{u56_fill[2]}} & u56_fill_ppn[107:72]) | ({36{u56_fill[3]}} & u56_fill_ppn[143:108])
+      : fill_ppn_q[2051:2016], fill_valid_next[55] ? ({36{u55_fill[0]}} & u55_fill_ppn[35:0])
+      | ({36{u55_fill[1]}} & u55_fill_ppn[71:36]) | ({36{u55_fill[2]}} & u55_fill_ppn[107:72])
+      | ({36{u55_fill[3]}} & u55_fill_ppn[143:108]) : fill_ppn_q[2015:1980], fill_valid_next[54]
+      ? ({36{u54_fill[0]}} & u54_fill_ppn[35:0]) | ({36{u54_fill[1]}} & u54_fill_ppn[71:36])
+      | ({36{u54_fill[2]}} & u54_fill_ppn[107:72]) | ({36{u54_fill[3]}} & u54_fill_ppn[143:108])
+      : fill_ppn_q[1979:1944], fill_valid_next[53] ? ({36{u53_fill[0]}} & u53_fill_ppn[35:0])
+      | ({36{u53_fill[1]}} & u53_fill_ppn[71:36]) | ({36{u53_fill[2]}} & u53_fill_ppn[107:72])
+      | ({36{u53_fill[3]}} & u53_fill_ppn[143:108]) : fill_ppn_q[1943:1908], fill_valid_next[52]
+      ? ({36{u52_fill[0]}} & u52_fill_ppn[35:0]) | ({36{u52_fill[1]}} & u52_fill_ppn[71:36])
+      | ({36{u52_fill[2]}} & u52_fill_ppn[107:72]) | ({36{u52_fill[3]}} & u52_fill_ppn[143:108])
+      : fill_ppn_q[1907:1872], fill_valid_next[51] ? ({36{u51_fill[0]}} & u51_fill_ppn[35:0])
+      | ({36{u51_fill[1]}} & u51_fill_ppn[71:36]) | ({36{u51_fill[2]}} & u51_fill_ppn[107:72])
+      | ({36{u51_fill[3]}} & u51_fill_ppn[143:108]) : fill_ppn_q[1871:1836], fill_valid_next[50]
+      ? ({36{u50_fill[0]}} & u50_fill_ppn[35:0]) | ({36{u50_fill[1]}} & u50_fill_ppn[71:36])
+      | ({36{u50_fill[2]}} & u50_fill_ppn[107:72]) | ({36{u50_fill[3]}} & u50_fill_ppn[143:108])
+      : fill_ppn_q[1835:1800], fill_valid_next[49] ? ({36{u49_fill[0]}} & u49_fill_ppn[35:0])
+      | ({36{u49_fill[1]}} & u49_fill_ppn[71:36]) | ({36{u49_fill[2]}} & u49_fill_ppn[107:72])
+      | ({36{u49_fill[3]}} & u49_fill_ppn[143:108]) : fill_ppn_q[1799:1764], fill_valid_next[48]
+      ? ({36{u48_fill[0]}} & u48_fill_ppn[35:0]) | ({36{u48_fill[1]}} & u48_fill_ppn[71:36])
+      | ({36{u48_fill[2]}} & u48_fill_ppn[107:72]) | ({36{u48_fill[3]}} & u48_fill_ppn[143:108])
+      : fill_ppn_q[1763:1728], fill_valid_next[47] ? ({36{u47_fill[0]}} & u47_fill_ppn[35:0])
+      | ({36{u47_fill[1]}} & u47_fill_ppn[71:36]) | ({36{u47_fill[2]}} & u47_fill_ppn[107:72])
+      | ({36{u47_fill[3]}} & u47_fill_ppn[143:108]) : fill_ppn_q[1727:1692], fill_valid_next[46]
+      ? ({36{u46_fill[0]}} & u46_fill_ppn[35:0]) | ({36{u46_fill[1]}} & u46_fill_ppn[71:36])
+      | ({36{u46_fill[2]}} & u46_fill_ppn[107:72]) | ({36{u46_fill[3]}} & u46_fill_ppn[143:108])
+      : fill_ppn_q[1691:1656], fill_valid_next[45] ? ({36{u45_fill[0]}} & u45_fill_ppn[35:0])
+      | ({36{u45_fill[1]}} & u45_fill_ppn[71:36]) | ({36{u45_fill[2]}} & u45_fill_ppn[107:72])
+      | ({36{u45_fill[3]}} & u45_fill_ppn[143:108]) : fill_ppn_q[1655:1620], fill_valid_next[44]
+      ? ({36{u44_fill[0]}} & u44_fill_ppn[35:0]) | ({36{u44_fill[1]}} & u44_fill_ppn[71:36])
+      | ({36{u44_fill[2]}} & u44_fill_ppn[107:72]) | ({36{u44_fill[3]}} & u44_fill_ppn[143:108])
+      : fill_ppn_q[1619:1584], fill_valid_next[43] ? ({36{u43_fill[0]}} & u43_fill_ppn[35:0])
+      | ({36{u43_fill[1]}} & u43_fill_ppn[71:36]) | ({36{u43_fill[2]}} & u43_fill_ppn[107:72])
+      | ({36{u43_fill[3]}} & u43_fill_ppn[143:108]) : fill_ppn_q[1583:1548], fill_valid_next[42]
+      ? ({36{u42_fill[0]}} & u42_fill_ppn[35:0]) | ({36{u42_fill[1]}} & u42_fill_ppn[71:36])
+      | ({36{u42_fill[2]}} & u42_fill_ppn[107:72]) | ({36{u42_fill[3]}} & u42_fill_ppn[143:108])
+      : fill_ppn_q[1547:1512], fill_valid_next[41] ? ({36{u41_fill[0]}} & u41_fill_ppn[35:0])
+      | ({36{u41_fill[1]}} & u41_fill_ppn[71:36]) | ({36{u41_fill[2]}} & u41_fill_ppn[107:72])
+      | ({36{u41_fill[3]}} & u41_fill_ppn[143:108]) : fill_ppn_q[1511:1476], fill_valid_next[40]
+      ? ({36{u40_fill[0]}} & u40_fill_ppn[35:0]) | ({36{u40_fill[1]}} & u40_fill_ppn[71:36])
+      | ({36{u40_fill[2]}} & u40_fill_ppn[107:72]) | ({36{u40_fill[3]}} & u40_fill_ppn[143:108])
+      : fill_ppn_q[1475:1440], fill_valid_next[39] ? ({36{u39_fill[0]}} & u39_fill_ppn[35:0])
+      | ({36{u39_fill[1]}} & u39_fill_ppn[71:36]) | ({36{u39_fill[2]}} & u39_fill_ppn[107:72])
+      | ({36{u39_fill[3]}} & u39_fill_ppn[143:108]) : fill_ppn_q[1439:1404], fill_valid_next[38]
+      ? ({36{u38_fill[0]}} & u38_fill_ppn[35:0]) | ({36{u38_fill[1]}} & u38_fill_ppn[71:36])
+      | ({36{u38_fill[2]}} & u38_fill_ppn[107:72]) | ({36{u38_fill[3]}} & u38_fill_ppn[143:108])
+      : fill_ppn_q[1403:1368], fill_valid_next[37] ? ({36{u37_fill[0]}} & u37_fill_ppn[35:0])
+      | ({36{u37_fill[1]}} & u37_fill_ppn[71:36]) | ({36{u37_fill[2]}} & u37_fill_ppn[107:72])
+      | ({36{u37_fill[3]}} & u37_fill_ppn[143:108]) : fill_ppn_q[1367:1332], fill_valid_next[36]
+      ? ({36{u36_fill[0]}} & u36_fill_ppn[35:0]) | ({36{u36_fill[1]}} & u36_fill_ppn[71:36])
+      | ({36{u36_fill[2]}} & u36_fill_ppn[107:72]) | ({36{u36_fill[3]}} & u36_fill_ppn[143:108])
+      : fill_ppn_q[1331:1296], fill_valid_next[35] ? ({36{u35_fill[0]}} & u35_fill_ppn[35:0])
+      | ({36{u35_fill[1]}} & u35_fill_ppn[71:36]) | ({36{u35_fill[2]}} & u35_fill_ppn[107:72])
+      | ({36{u35_fill[3]}} & u35_fill_ppn[143:108]) : fill_ppn_q[1295:1260], fill_valid_next[34]
+      ? ({36{u34_fill[0]}} & u34_fill_ppn[35:0]) | ({36{u34_fill[1]}} & u34_fill_ppn[71:36])
+      | ({36{u34_fill[2]}} & u34_fill_ppn[107:72]) | ({36{u34_fill[3]}} & u34_fill_ppn[143:108])
+      : fill_ppn_q[1259:1224], fill_valid_next[33] ? ({36{u33_fill[0]}} & u33_fill_ppn[35:0])
+      | ({36{u33_fill[1]}} & u33_fill_ppn[71:36]) | ({36{u33_fill[2]}} & u33_fill_ppn[107:72])
+      | ({36{u33_fill[3]}} & u33_fill_ppn[143:108]) : fill_ppn_q[1223:1188], fill_valid_next[32]
+      ? ({36{u32_fill[0]}} & u32_fill_ppn[35:0]) | ({36{u32_fill[1]}} & u32_fill_ppn[71:36])
+      | ({36{u32_fill[2]}} & u32_fill_ppn[107:72]) | ({36{u32_fill[3]}} & u32_fill_ppn[143:108])
+      : fill_ppn_q[1187:1152], fill_valid_next[31] ? ({36{u31_fill[0]}} & u31_fill_ppn[35:0])
+      | ({36{u31_fill[1]}} & u31_fill_ppn[71:36]) | ({36{u31_fill[2]}} & u31_fill_ppn[107:72])
+      | ({36{u31_fill[3]}} & u31_fill_ppn[143:108]) : fill_ppn_q[1151:1116], fill_valid_next[30]
+      ? ({36{u30_fill[0]}} & u30_fill_ppn[35:0]) | ({36{u30_fill[1]}} & u30_fill_ppn[71:36])
+      | ({36{u30_fill[2]}} & u30_fill_ppn[107:72]) | ({36{u30_fill[3]}} & u30_fill_ppn[143:108])
+      : fill_ppn_q[1115:1080], fill_valid_next[29] ? ({36{u29_fill[0]}} & u29_fill_ppn[35:0])
+      | ({36{u29_fill[1]}} & u29_fill_ppn[71:36]) | ({36{u29_fill[2]}} & u29_fill_ppn[107:72])
+      | ({36{u29_fill[3]}} & u29_fill_ppn[143:108]) : fill_ppn_q[1079:1044], fill_valid_next[28]
+      ? ({36{u28_fill[0]}} & u28_fill_ppn[35:0]) | ({36{u28_fill[1]}} & u28_fill_ppn[71:36])
+      | ({36{u28_fill[2]}} & u28_fill_ppn[107:72]) | ({36{u28_fill[3]}} & u28_fill_ppn[143:108])
+      : fill_ppn_q[1043:1008], fill_valid_next[27] ? ({36{u27_fill[0]}} & u27_fill_ppn[35:0])
+      | ({36{u27_fill[1]}} & u27_fill_ppn[71:36]) | ({36{u27_fill[2]}} & u27_fill_ppn[107:72])
+      | ({36{u27_fill[3]}} & u27_fill_ppn[143:108]) : fill_ppn_q[1007:972], fill_valid_next[26]
+      ? ({36{u26_fill[0]}} & u26_fill_ppn[35:0]) | ({36{u26_fill[1]}} & u26_fill_ppn[71:36])
+      | ({36{u26_fill[2]}} & u26_fill_ppn[107:72]) | ({36{u26_fill[3]}} & u26_fill_ppn[143:108])
+      : fill_ppn_q[971:936], fill_valid_next[25] ? ({36{u25_fill[0]}} & u25_fill_ppn[35:0])
+      | ({36{u25_fill[1]}} & u25_fill_ppn[71:36]) | ({36{u25_fill[2]}} & u25_fill_ppn[107:72])
+      | ({36{u25_fill[3]}} & u25_fill_ppn[143:108]) : fill_ppn_q[935:900], fill_valid_next[24]
+      ? ({36{u24_fill[0]}} & u24_fill_ppn[35:0]) | ({36{u24_fill[1]}} & u24_fill_ppn[71:36])
+      | ({36{u24_fill[2]}} & u24_fill_ppn[107:72]) | ({36{u24_fill[3]}} & u24_fill_ppn[143:108])
+      : fill_ppn_q[899:864], fill_valid_next[23] ? ({36{u23_fill[0]}} & u23_fill_ppn[35:0])
+      | ({36{u23_fill[1]}} & u23_fill_ppn[71:36]) | ({36{u23_fill[2]}} & u23_fill_ppn[107:72])
+      | ({36{u23_fill[3]}} & u23_fill_ppn[143:108]) : fill_ppn_q[863:828], fill_valid_next[22]
+      ? ({36{u22_fill[0]}} & u22_fill_ppn[35:0]) | ({36{u22_fill[1]}} & u22_fill_ppn[71:36])
+      | ({36{u22_fill[2]}} & u22_fill_ppn[107:72]) | ({36{u22_fill[3]}} & u22_fill_ppn[143:108])
+      : fill_ppn_q[827:792], fill_valid_next[21] ? ({36{u21_fill[0]}} & u21_fill_ppn[35:0])
+      | ({36{u21_fill[1]}} & u21_fill_ppn[71:36]) | ({36{u21_fill[2]}} & u21_fill_ppn[107:72])
+      | ({36{u21_fill[3]}} & u21_fill_ppn[143:108]) : fill_ppn_q[791:756], fill_valid_next[20]
+      ? ({36{u20_fill[0]}} & u20_fill_ppn[35:0]) | ({36{u20_fill[1]}} & u20_fill_ppn[71:36])
+      | ({36{u20_fill[2]}} & u20_fill_ppn[107:72]) | ({36{u20_fill[3]}} & u20_fill_ppn[143:108])
+      : fill_ppn_q[755:720], fill_valid_next[19] ? ({36{u19_fill[0]}} & u19_fill_ppn[35:0])
+      | ({36{u19_fill[1]}} & u19_fill_ppn[71:36]) | ({36{u19_fill[2]}} & u19_fill_ppn[107:72])
+      | ({36{u19_fill[3]}} & u19_fill_ppn[143:108]) : fill_ppn_q[719:684], fill_valid_next[18]
+      ? ({36{u18_fill[0]}} & u18_fill_ppn[35:0]) | ({36{u18_fill[1]}} & u18_fill_ppn[71:36])
+      | ({36{u18_fill[2]}} & u18_fill_ppn[107:72]) | ({36{u18_fill[3]}} & u18_fill_ppn[143:108])
+      : fill_ppn_q[683:648], fill_valid_next[17] ? ({36{u17_fill[0]}} & u17_fill_ppn[35:0])
+      | ({36{u17_fill[1]}} & u17_fill_ppn[71:36]) | ({36{u17_fill[2]}} & u17_fill_ppn[107:72])
+      | ({36{u17_fill[3]}} & u17_fill_ppn[143:108]) : fill_ppn_q[647:612], fill_valid_next[16]
+      ? ({36{u16_fill[0]}} & u16_fill_ppn[35:0]) | ({36{u16_fill[1]}} & u16_fill_ppn[71:36])
+      | ({36{u16_fill[2]}} & u16_fill_ppn[107:72]) | ({36{u16_fill[3]}} & u16_fill_ppn[143:108])
+      : fill_ppn_q[611:576], fill_valid_next[15] ? ({36{u15_fill[0]}} & u15_fill_ppn[35:0])
+      | ({36{u15_fill[1]}} & u15_fill_ppn[71:36]) | ({36{u15_fill[2]}} & u15_fill_ppn[107:72])
+      | ({36{u15_fill[3]}} & u15_fill_ppn[143:108]) : fill_ppn_q[575:540], fill_valid_next[14]
+      ? ({36{u14_fill[0]}} & u14_fill_ppn[35:0]) | ({36{u14_fill[1]}} & u14_fill_ppn[71:36])
+      | ({36{u14_fill[2]}} & u14_fill_ppn[107:72]) | ({36{u14_fill[3]}} & u14_fill_ppn[143:108])
+      : fill_ppn_q[539:504], fill_valid_next[13] ? ({36{u13_fill[0]}} & u13_fill_ppn[35:0])
+      | ({36{u13_fill[1]}} & u13_fill_ppn[71:36]) | ({36{u13_fill[2]}} & u13_fill_ppn[107:72])
+      | ({36{u13_fill[3]}} & u13_fill_ppn[143:108]) : fill_ppn_q[503:468], fill_valid_next[12]
+      ? ({36{u12_fill[0]}} & u12_fill_ppn[35:0]) | ({36{u12_fill[1]}} & u12_fill_ppn[71:36])
+      | ({36{u12_fill[2]}} & u12_fill_ppn[107:72]) | ({36{u12_fill[3]}} & u12_fill_ppn[143:108])
+      : fill_ppn_q[467:432], fill_valid_next[11] ? ({36{u11_fill[0]}} & u11_fill_ppn[35:0])
+      | ({36{u11_fill[1]}} & u11_fill_ppn[71:36]) | ({36{u11_fill[2]}} & u11_fill_ppn[107:72])
+      | ({36{u11_fill[3]}} & u11_fill_ppn[143:108]) : fill_ppn_q[431:396], fill_valid_next[10]
+      ? ({36{u10_fill[0]}} & u10_fill_ppn[35:0]) | ({36{u10_fill[1]}} & u10_fill_ppn[71:36])
+      | ({36{u10_fill[2]}} & u10_fill_ppn[107:72]) | ({36{u10_fill[3]}} & u10_fill_ppn[143:108])
+      : fill_ppn_q[395:360], fill_valid_next[9] ? ({36{u9_fill[0]}} & u9_fill_ppn[35:0])
+      | ({36{u9_fill[1]}} & u9_fill_ppn[71:36]) | ({36{u9_fill[2]}} & u9_fill_ppn[107:72])
+      | ({36{u9_fill[3]}} & u9_fill_ppn[143:108]) : fill_ppn_q[359:324], fill_valid_next[8]
+      ? ({36{u8_fill[0]}} & u8_fill_ppn[35:0]) | ({36{u8_fill[1]}} & u8_fill_ppn[71:36])
+      | ({36{u8_fill[2]}} & u8_fill_ppn[107:72]) | ({36{u8_fill[3]}} & u8_fill_ppn[143:108])
+      : fill_ppn_q[323:288], fill_valid_next[7] ? ({36{u7_fill[0]}} & u7_fill_ppn[35:0])
+      | ({36{u7_fill[1]}} & u7_fill_ppn[71:36]) | ({36{u7_fill[2]}} & u7_fill_ppn[107:72])
+      | ({36{u7_fill[3]}} & u7_fill_ppn[143:108]) : fill_ppn_q[287:252], fill_valid_next[6]
+      ? ({36{u6_fill[0]}} & u6_fill_ppn[35:0]) | ({36{u6_fill[1]}} & u6_fill_ppn[71:36])
+      | ({36{u6_fill[2]}} & u6_fill_ppn[107:72]) | ({36{u6_fill[3]}} & u6_fill_ppn[143:108])
+      : fill_ppn_q[251:216], fill_valid_next[5] ? ({36{u5_fill[0]}} & u5_fill_ppn[35:0])
+      | ({36{u5_fill[1]}} & u5_fill_ppn[71:36]) | ({36{u5_fill[2]}} & u5_fill_ppn[107:72])
+      | ({36{u5_fill[3]}} & u5_fill_ppn[143:108]) : fill_ppn_q[215:180], fill_valid_next[4]
+      ? ({36{u4_fill[0]}} & u4_fill_ppn[35:0]) | ({36{u4_fill[1]}} & u4_fill_ppn[71:36])
+      | ({36{u4_fill[2]}} & u4_fill_ppn[107:72]) | ({36{u4_fill[3]}} & u4_fill_ppn[143:108])
+      : fill_ppn_q[179:144], fill_valid_next[3] ? ({36{u3_fill[0]}} & u3_fill_ppn[35:0])
+      | ({36{u3_fill[1]}} & u3_fill_ppn[71:36]) | ({36{u3_fill[2]}} & u3_fill_ppn[107:72])
+      | ({36{u3_fill[3]}} & u3_fill_ppn[143:108]) : fill_ppn_q[143:108], fill_valid_next[2]
+      ? ({36{u2_fill[0]}} & u2_fill_ppn[35:0]) | ({36{u2_fill[1]}} & u2_fill_ppn[71:36])
+      | ({36{u2_fill[2]}} & u2_fill_ppn[107:72]) | ({36{u2_fill[3]}} & u2_fill_ppn[143:108])
+      : fill_ppn_q[107:72], fill_valid_next[1] ? ({36{u1_fill[0]}} & u1_fill_ppn[35:0])
+      | ({36{u1_fill[1]}} & u1_fill_ppn[71:36]) | ({36{u1_fill[2]}} & u1_fill_ppn[107:72])
+      | ({36{u1_fill[3]}} & u1_fill_ppn[143:108]) : fill_ppn_q[71:36], fill_valid_next[0]
+      ? ({36{u0_fill[0]}} & u0_fill_ppn[35:0]) | ({36{u0_fill[1]}} & u0_fill_ppn[71:36])
+      | ({36{u0_fill[2]}} & u0_fill_ppn[107:72]) | ({36{u0_fill[3]}} & u0_fill_ppn[143:108])
+      : fill_ppn_q[35:0]};
   assign fill_ppn_o = fill_ppn_q;
-  assign fill_perm_d = {fill_valid_n[63] ? {6{u63_fill[0]}} & u63_fill_perm[5:0] | {6{u63_fill[1]}} & u63_fill_perm[11:6] | {6{u63_fill[2]}} & u63_fill_perm[17:12] | {6{u63_fill[3]}} & u63_fill_perm[23:18] : fill_perm_q[383:378], fill_valid_n[62] ? {6{u62_fill[0]}} & u62_fill_perm[5:0] | {6{u62_fill[1]}} & u62_fill_perm[11:6] | {6{u62_fill[2]}} & u62_fill_perm[17:12] | {6{u62_fill[3]}} & u62_fill_perm[23:18] : fill_perm_q[377:372], fill_valid_n[61] ? {6{u61_fill[0]}} & u61_fill_perm[5:0] | {6{u61_fill[1]}} & u61_fill_perm[11:6] | {6{u61_fill[2]}} & u61_fill_perm[17:12] | {6{u61_fill[3]}} & u61_fill_perm[23:18] : fill_perm_q[371:366], fill_valid_n[60] ? {6{u60_fill[0]}} & u60_fill_perm[5:0] | {6{u60_fill[1]}} & u60_fill_perm[11:6] | {6{u60_fill[2]}} & u60_fill_perm[17:12] | {6{u60_fill[3]}} & u60_fill_perm[23:18] : fill_perm_q[365:360], fill_valid_n[59] ? {6{u59_fill[0]}} & u59_fill_perm[5:0] | {6{u59_fill[1]}} & u59_fill_perm[11:6] | {6{u59_fill[2]}} & u59_fill_perm[17:12] | {6{u59_fill[3]}} & u59_fill_perm[23:18] : fill_perm_q[359:354], fill_valid_n[58] ? {6{u58_fill[0]}} & u58_fill_perm[5:0] | {6{u58_fill[1]}} & u58_fill_perm[11:6] | {6{u58_fill[2]}} & u58_fill_perm[17:12] | {6{u58_fill[3]}} & u58_fill_perm[23:18] : fill_perm_q[353:348], fill_valid_n[57] ? {6{u57_fill[0]}} & u57_fill_perm[5:0] | {6{u57_fill[1]}} & u57_fill_perm[11:6] | {6{u57_fill[2]}} & u57_fill_perm[17:12] | {6{u57_fill[3]}} & u57_fill_perm[23:18] : fill_perm_q[347:342], fill_valid_n[56] ? {6{u56_fill[0]}} & u56_fill_perm[5:0] | {6{u56_fill[1]}} & u56_fill_perm[11:6] | {6{u56_fill[2]}} & u56_fill_perm[17:12] | {6{u56_fill[3]}} & u56_fill_perm[23:18] : fill_perm_q[341:336], fill_valid_n[55] ? {6{u55_fill[0]}} & u55_fill_perm[5:0] | {6{u55_fill[1]}} & u55_fill_perm[11:6] | {6{u55_fill[2]}} & u55_fill_perm[17:12] | {6{u55_fill[3]}} & u55_fill_perm[23:18] : fill_perm_q[335:330], fill_valid_n[54] ? {6{u54_fill[0]}} & u54_fill_perm[5:0] | {6{u54_fill[1]}} & u54_fill_perm[11:6] | {6{u54_fill[2]}} & u54_fill_perm[17:12] | {6{u54_fill[3]}} & u54_fill_perm[23:18] : fill_perm_q[329:324], fill_valid_n[53] ? {6{u53_fill[0]}} & u53_fill_perm[5:0] | {6{u53_fill[1]}} & u53_fill_perm[11:6] | {6{u53_fill[2]}} & u53_fill_perm[17:12] | {6{u53_fill[3]}} & u53_fill_perm[23:18] : fill_perm_q[323:318], fill_valid_n[52] ? {6{u52_fill[0]}} & u52_fill_perm[5:0] | {6{u52_fill[1]}} & u52_fill_perm[11:6] | {6{u52_fill[2]}} & u52_fill_perm[17:12] | {6{u52_fill[3]}} & u52_fill_perm[23:18] : fill_perm_q[317:312], fill_valid_n[51] ? {6{u51_fill[0]}} & u51_fill_perm[5:0] | {6{u51_fill[1]}} & u51_fill_perm[11:6] | {6{u51_fill[2]}} & u51_fill_perm[17:12] | {6{u51_fill[3]}} & u51_fill_perm[23:18] : fill_perm_q[311:306], fill_valid_n[50] ? {6{u50_fill[0]}} & u50_fill_perm[5:0] | {6{u50_fill[1]}} & u50_fill_perm[11:6] | {6{u50_fill[2]}} & u50_fill_perm[17:12] | {6{u50_fill[3]}} & u50_fill_perm[23:18] : fill_perm_q[305:300], fill_valid_n[49] ? {6{u49_fill[0]}} & u49_fill_perm[5:0] | {6{u49_fill[1]}} & u49_fill_perm[11:6] | {6{u49_fill[2]}} & u49_fill_perm[17:12] | {6{u49_fill[3]}} & u49_fill_perm[23:18] : fill_perm_q[299:294], fill_valid_n[48] ? {6{u48_fill[0]}} & u48_fill_perm[5:0] | {6{u48_fill[1]}} & u48_fill_perm[11:6] | {6{u48_fill[2]}} & u48_fill_perm[17:12] | {6{u48_fill[3]}} & u48_fill_perm[23:18] : fill_perm_q[293:288], fill_valid_n[47] ? {6{u47_fill[0]}} & u47_fill_perm[5:0] | {6{u47_fill[1]}} & u47_fill_perm[11:6] | {6{u47_fill[2]}} & u47_fill_perm[17:12] | {6{u47_fill[3]}} & u47_fill_perm[23:18] : fill_perm_q[287:282], fill_valid_n[46] ? {6{u46_fill[0]}} & u46_fill_perm[5:0] | {6{u46_fill[1]}} & u46_fill_perm[11:6] | {6{u46_fill[2]}} & u46_fill_perm[17:12] | {6{u46_fill[3]}} & u46_fill_perm[23:18] : fill_perm_q[281:276], fill_valid_n[45] ? {6{u45_fill[0]}} & u45_fill_perm[5:0] | {6{u45_fill[1]}} & u45_fill_perm[11:6] | {6{u45_fill[2]}} & u45_fill_perm[17:12] | {6{u45_fill[3]}} & u45_fill_perm[23:18] : fill_perm_q[275:270], fill_valid_n[44] ? {6{u44_fill[0]}} & u44_fill_perm[5:0] | {6{u44_fill[1]}} & u44_fill_perm[11:6] | {6{u44_fill[2]}} & u44_fill_perm[17:12] | {6{u44_fill[3]}} & u44_fill_perm[23:18] : fill_perm_q[269:264], fill_valid_n[43] ? {6{u43_fill[0]}} & u43_fill_perm[5:0] | {6{u43_fill[1]}} & u43_fill_perm[11:6] | {6{u43_fill[2]}} & u43_fill_perm[17:12] | {6{u43_fill[3]}} & u43_fill_perm[23:18] : fill_perm_q[263:258], fill_valid_n[42] ? {6{u42_fill[0]}} & u42_fill_perm[5:0] | {6{u42_fill[1]}} & u42_fill_perm[11:6] | {6{u42_fill[2]}} & u42_fill_perm[17:12] | {6{u42_fill[3]}} & u42_fill_perm[23:18] : fill_perm_q[257:252], fill_valid_n[41] ? {6{u41_fill[0]}} & u41_fill_perm[5:0] | {6{u41_fill[1]}} & u41_fill_perm[11:6] | {6{u41_fill[2]}} & u41_fill_perm[17:12] | {6{u41_fill[3]}} & u41_fill_perm[23:18] : fill_perm_q[251:246], fill_valid_n[40] ? {6{u40_fill[0]}} & u40_fill_perm[5:0] | {6{u40_fill[1]}} & u40_fill_perm[11:6] | {6{u40_fill[2]}} & u40_fill_perm[17:12] | {6{u40_fill[3]}} & u40_fill_perm[23:18] : fill_perm_q[245:240], fill_valid_n[39] ? {6{u39_fill[0]}} & u39_fill_perm[5:0] | {6{u39_fill[1]}} & u39_fill_perm[11:6] | {6{u39_fill[2]}} & u39_fill_perm[17:12] | {6{u39_fill[3]}} & u39_fill_perm[23:18] : fill_perm_q[239:234], fill_valid_n[38] ? {6{u38_fill[0]}} & u38_fill_perm[5:0] | {6{u38_fill[1]}} & u38_fill_perm[11:6] | {6{u38_fill[2]}} & u38_fill_perm[17:12] | {6{u38_fill[3]}} & u38_fill_perm[23:18] : fill_perm_q[233:228], fill_valid_n[37] ? {6{u37_fill[0]}} & u37_fill_perm[5:0] | {6{u37_fill[1]}} & u37_fill_perm[11:6] | {6{u37_fill[2]}} & u37_fill_perm[17:12] | {6{u37_fill[3]}} & u37_fill_perm[23:18] : fill_perm_q[227:222], fill_valid_n[36] ? {6{u36_fill[0]}} & u36_fill_perm[5:0] | {6{u36_fill[1]}} & u36_fill_perm[11:6] | {6{u36_fill[2]}} & u36_fill_perm[17:12] | {6{u36_fill[3]}} & u36_fill_perm[23:18] : fill_perm_q[221:216], fill_valid_n[35] ? {6{u35_fill[0]}} & u35_fill_perm[5:0] | {6{u35_fill[1]}} & u35_fill_perm[11:6] | {6{u35_fill[2]}} & u35_fill_perm[17:12] | {6{u35_fill[3]}} & u35_fill_perm[23:18] : fill_perm_q[215:210], fill_valid_n[34] ? {6{u34_fill[0]}} & u34_fill_perm[5:0] | {6{u34_fill[1]}} & u34_fill_perm[11:6] | {6{u34_fill[2]}} & u34_fill_perm[17:12] | {6{u34_fill[3]}} & u34_fill_perm[23:18] : fill_perm_q[209:204], fill_valid_n[33] ? {6{u33_fill[0]}} & u33_fill_perm[5:0] | {6{u33_fill[1]}} & u33_fill_perm[11:6] | {6{u33_fill[2]}} & u33_fill_perm[17:12] | {6{u33_fill[3]}} & u33_fill_perm[23:18] : fill_perm_q[203:198], fill_valid_n[32] ? {6{u32_fill[0]}} & u32_fill_perm[5:0] | {6{u32_fill[1]}} & u32_fill_perm[11:6] | {6{u32_fill[2]}} & u32_fill_perm[17:12] | {6{u32_fill[3]}} & u32_fill_perm[23:18] : fill_perm_q[197:192], fill_valid_n[31] ? {6{u31_fill[0]}} & u31_fill_perm[5:0] | {6{u31_fill[1]}} & u31_fill_perm[11:6] | {6{u31_fill[2]}} & u31_fill_perm[17:12] | {6{u31_fill[3]}} & u31_fill_perm[23:18] : fill_perm_q[191:186], fill_valid_n[30] ? {6{u30_fill[0]}} & u30_fill_perm[5:0] | {6{u30_fill[1]}} & u30_fill_perm[11:6] | {6{u30_fill[2]}} & u30_fill_perm[17:12] | {6{u30_fill[3]}} & u30_fill_perm[23:18] : fill_perm_q[185:180], fill_valid_n[29] ? {6{u29_fill[0]}} & u29_fill_perm[5:0] | {6{u29_fill[1]}} & u29_fill_perm[11:6] | {6{u29_fill[2]}} & u29_fill_perm[17:12] | {6{u29_fill[3]}} & u29_fill_perm[23:18] : fill_perm_q[179:174], fill_valid_n[28] ? {6{u28_fill[0]}} & u28_fill_perm[5:0] | {6{u28_fill[1]}} & u28_fill_perm[11:6] | {6{u28_fill[2]}} & u28_fill_perm[17:12] | {6{u28_fill[3]}} & u28_fill_perm[23:18] : fill_perm_q[173:168], fill_valid_n[27] ? {6{u27_fill[0]}} & u27_fill_perm[5:0] | {6{u27_fill[1]}} & u27_fill_perm[11:6] | {6{u27_fill[2]}} & u27_fill_perm[17:12] | {6{u27_fill[3]}} & u27_fill_perm[23:18] : fill_perm_q[167:162], fill_valid_n[26] ? {6{u26_fill[0]}} & u26_fill_perm[5:0] | {6{u26_fill[1]}} & u26_fill_perm[11:6] | {6{u26_fill[2]}} & u26_fill_perm[17:12] | {6{u26_fill[3]}} & u26_fill_perm[23:18] : fill_perm_q[161:156], fill_valid_n[25] ? {6{u25_fill[0]}} & u25_fill_perm[5:0] | {6{u25_fill[1]}} & u25_fill_perm[11:6] | {6{u25_fill[2]}} & u25_fill_perm[17:12] | {6{u25_fill[3]}} & u25_fill_perm[23:18] : fill_perm_q[155:150], fill_valid_n[24] ? {6{u24_fill[0]}} & u24_fill_perm[5:0] | {6{u24_fill[1]}} & u24_fill_perm[11:6] | {6{u24_fill[2]}} & u24_fill_perm[17:12] | {6{u24_fill[3]}} & u24_fill_perm[23:18] : fill_perm_q[149:144], fill_valid_n[23] ? {6{u23_fill[0]}} & u23_fill_perm[5:0] | {6{u23_fill[1]}} & u23_fill_perm[11:6] | {6{u23_fill[2]}} & u23_fill_perm[17:12] | {6{u23_fill[3]}} & u23_fill_perm[23:18] : fill_perm_q[143:138], fill_valid_n[22] ? {6{u22_fill[0]}} & u22_fill_perm[5:0] | {6{u22_fill[1]}} & u22_fill_perm[11:6] | {6{u22_fill[2]}} & u22_fill_perm[17:12] | {6{u22_fill[3]}} & u22_fill_perm[23:18] : fill_perm_q[137:132], fill_valid_n[21] ? {6{u21_fill[0]}} & u21_fill_perm[5:0] | {6{u21_fill[1]}} & u21_fill_perm[11:6] | {6{u21_fill[2]}} & u21_fill_perm[17:12] | {6{u21_fill[3]}} & u21_fill_perm[23:18] : fill_perm_q[131:126], fill_valid_n[20] ? {6{u20_fill[0]}} & u20_fill_perm[5:0] | {6{u20_fill[1]}} & u20_fill_perm[11:6] | {6{u20_fill[2]}} & u20_fill_perm[17:12] | {6{u20_fill[3]}} & u20_fill_perm[23:18] : fill_perm_q[125:120], fill_valid_n[19] ? {6{u19_fill[0]}} & u19_fill_perm[5:0] | {6{u19_fill[1]}} & u19_fill_perm[11:6] | {6{u19_fill[2]}} & u19_fill_perm[17:12] | {6{u19_fill[3]}} & u19_fill_perm[23:18] : fill_perm_q[119:114], fill_valid_n[18] ? {6{u18_fill[0]}} & u18_fill_perm[5:0] | {6{u18_fill[1]}} & u18_fill_perm[11:6] | {6{u18_fill[2]}} & u18_fill_perm[17:12] | {6{u18_fill[3]}} & u18_fill_perm[23:18] : fill_perm_q[113:108], fill_valid_n[17] ? {6{u17_fill[0]}} & u17_fill_perm[5:0] | {6{u17_fill[1]}} & u17_fill_perm[11:6] | {6{u17_fill[2]}} & u17_fill_perm[17:12] | {6{u17_fill[3]}} & u17_fill_perm[23:18] : fill_perm_q[107:102], fill_valid_n[16] ? {6{u16_fill[0]}} & u16_fill_perm[5:0] | {6{u16_fill[1]}} & u16_fill_perm[11:6] | {6{u16_fill[2]}} & u16_fill_perm[17:12] | {6{u16_fill[3]}} & u16_fill_perm[23:18] : fill_perm_q[101:96], fill_valid_n[15] ? {6{u15_fill[0]}} & u15_fill_perm[5:0] | {6{u15_fill[1]}} & u15_fill_perm[11:6] | {6{u15_fill[2]}} & u15_fill_perm[17:12] | {6{u15_fill[3]}} & u15_fill_perm[23:18] : fill_perm_q[95:90], fill_valid_n[14] ? {6{u14_fill[0]}} & u14_fill_perm[5:0] | {6{u14_fill[1]}} & u14_fill_perm[11:6] | {6{u14_fill[2]}} & u14_fill_perm[17:12] | {6{u14_fill[3]}} & u14_fill_perm[23:18] : fill_perm_q[89:84], fill_valid_n[13] ? {6{u13_fill[0]}} & u13_fill_perm[5:0] | {6{u13_fill[1]}} & u13_fill_perm[11:6] | {6{u13_fill[2]}} & u13_fill_perm[17:12] | {6{u13_fill[3]}} & u13_fill_perm[23:18] : fill_perm_q[83:78], fill_valid_n[12] ? {6{u12_fill[0]}} & u12_fill_perm[5:0] | {6{u12_fill[1]}} & u12_fill_perm[11:6] | {6{u12_fill[2]}} & u12_fill_perm[17:12] | {6{u12_fill[3]}} & u12_fill_perm[23:18] : fill_perm_q[77:72], fill_valid_n[11] ? {6{u11_fill[0]}} & u11_fill_perm[5:0] | {6{u11_fill[1]}} & u11_fill_perm[11:6] | {6{u11_fill[2]}} & u11_fill_perm[17:12] | {6{u11_fill[3]}} & u11_fill_perm[23:18] : fill_perm_q[71:66], fill_valid_n[10] ? {6{u10_fill[0]}} & u10_fill_perm[5:0] | {6{u10_fill[1]}} & u10_fill_perm[11:6] | {6{u10_fill[2]}} & u10_fill_perm[17:12] | {6{u10_fill[3]}} & u10_fill_perm[23:18] : fill_perm_q[65:60], fill_valid_n[9] ? {6{u9_fill[0]}} & u9_fill_perm[5:0] | {6{u9_fill[1]}} & u9_fill_perm[11:6] | {6{u9_fill[2]}} & u9_fill_perm[17:12] | {6{u9_fill[3]}} & u9_fill_perm[23:18] : fill_perm_q[59:54], fill_valid_n[8] ? {6{u8_fill[0]}} & u8_fill_perm[5:0] | {6{u8_fill[1]}} & u8_fill_perm[11:6] | {6{u8_fill[2]}} & u8_fill_perm[17:12] | {6{u8_fill[3]}} & u8_fill_perm[23:18] : fill_perm_q[53:48], fill_valid_n[7] ? {6{u7_fill[0]}} & u7_fill_perm[5:0] | {6{u7_fill[1]}} & u7_fill_perm[11:6] | {6{u7_fill[2]}} & u7_fill_perm[17:12] | {6{u7_fill[3]}} & u7_fill_perm[23:18] : fill_perm_q[47:42], fill_valid_n[6] ? {6{u6_fill[0]}} & u6_fill_perm[5:0] | {6{u6_fill[1]}} & u6_fill_perm[11:6] | {6{u6_fill[2]}} & u6_fill_perm[17:12] | {6{u6_fill[3]}} & u6_fill_perm[23:18] : fill_perm_q[41:36], fill_valid_n[5] ? {6{u5_fill[0]}} & u5_fill_perm[5:0] | {6{u5_fill[1]}} & u5_fill_perm[11:6] | {6{u5_fill[2]}} & u5_fill_perm[17:12] | {6{u5_fill[3]}} & u5_fill_perm[23:18] : fill_perm_q[35:30], fill_valid_n[4] ? {6{u4_fill[0]}} & u4_fill_perm[5:0] | {6{u4_fill[1]}} & u4_fill_perm[11:6] | {6{u4_fill[2]}} & u4_fill_perm[17:12] | {6{u4_fill[3]}} & u4_fill_perm[23:18] : fill_perm_q[29:24], fill_valid_n[3] ? {6{u3_fill[0]}} & u3_fill_perm[5:0] | {6{u3_fill[1]}} & u3_fill_perm[11:6] | {6{u3_fill[2]}} & u3_fill_perm[17:12] | {6{u3_fill[3]}} & u3_fill_perm[23:18] : fill_perm_q[23:18], fill_valid_n[2] ? {6{u2_fill[0]}} & u2_fill_perm[5:0] | {6{u2_fill[1]}} & u2_fill_perm[11:6] | {6{u2_fill[2]}} & u2_fill_perm[17:12] | {6{u2_fill[3]}} & u2_fill_perm[23:18] : fill_perm_q[17:12], fill_valid_n[1] ? {6{u1_fill[0]}} & u1_fill_perm[5:0] | {6{u1_fill[1]}} & u1_fill_perm[11:6] | {6{u1_fill[2]}} & u1_fill_perm[17:12] | {6{u1_fill[3]}} & u1_fill_perm[23:18] : fill_perm_q[11:6], fill_valid_n[0] ? {6{u0_fill[0]}} & u0_fill_perm[5:0] | {6{u0_fill[1]}} & u0_fill_perm[11:6] | {6{u0_fill[2]}} & u0_fill_perm[17:12] | {6{u0_fill[3]}} & u0_fill_perm[23:18] : fill_perm_q[5:0]};
+  assign fill_perm_d = {fill_valid_next[63] ? ({6{u63_fill[0]}} & u63_fill_perm[5:0])
+      | ({6{u63_fill[1]}} & u63_fill_perm[11:6]) | ({6{u63_fill[2]}} & u63_fill_perm[17:12])
+      | ({6{u63_fill[3]}} & u63_fill_perm[23:18]) : fill_perm_q[383:378], fill_valid_next[62]
+      ? ({6{u62_fill[0]}} & u62_fill_perm[5:0]) | ({6{u62_fill[1]}} & u62_fill_perm[11:6])
+      | ({6{u62_fill[2]}} & u62_fill_perm[17:12]) | ({6{u62_fill[3]}} & u62_fill_perm[23:18])
+      : fill_perm_q[377:372], fill_valid_next[61] ? ({6{u61_fill[0]}} & u61_fill_perm[5:0])
+      | ({6{u61_fill[1]}} & u61_fill_perm[11:6]) | ({6{u61_fill[2]}} & u61_fill_perm[17:12])
+      | ({6{u61_fill[3]}} & u61_fill_perm[23:18]) : fill_perm_q[371:366], fill_valid_next[60]
+      ? ({6{u60_fill[0]}} & u60_fill_perm[5:0]) | ({6{u60_fill[1]}} & u60_fill_perm[11:6])
+      | ({6{u60_fill[2]}} & u60_fill_perm[17:12]) | ({6{u60_fill[3]}} & u60_fill_perm[23:18])
+      : fill_perm_q[365:360], fill_valid_next[59] ? ({6{u59_fill[0]}} & u59_fill_perm[5:0])
+      | ({6{u59_fill[1]}} & u59_fill_perm[11:6]) | ({6{u59_fill[2]}} & u59_fill_perm[17:12])
+      | ({6{u59_fill[3]}} & u59_fill_perm[23:18]) : fill_perm_q[359:354], fill_valid_next[58]
+      ? ({6{u58_fill[0]}} & u58_fill_perm[5:0]) | ({6{u58_fill[1]}} & u58_fill_perm[11:6])
+      | ({6{u58_fill[2]}} & u58_fill_perm[17:12]) | ({6{u58_fill[3]}} & u58_fill_perm[23:18])
+      : fill_perm_q[353:348], fill_valid_next[57] ? ({6{u57_fill[0]}} & u57_fill_perm[5:0])
+      | ({6{u57_fill[1]}} & u57_fill_perm[11:6]) | ({6{u57_fill[2]}} & u57_fill_perm[17:12])
+      | ({6{u57_fill[3]}} & u57_fill_perm[23:18]) : fill_perm_q[347:342], fill_valid_next[56]
+      ? ({6{u56_fill[0]}} & u56_fill_perm[5:0]) | ({6{u56_fill[1]}} & u56_fill_perm[11:6])
+      | ({6{u56_fill[2]}} & u56_fill_perm[17:12]) | ({6{u56_fill[3]}} & u56_fill_perm[23:18])
+      : fill_perm_q[341:336], fill_valid_next[55] ? ({6{u55_fill[0]}} & u55_fill_perm[5:0])
+      | ({6{u55_fill[1]}} & u55_fill_perm[11:6]) | ({6{u55_fill[2]}} & u55_fill_perm[17:12])
+      | ({6{u55_fill[3]}} & u55_fill_perm[23:18]) : fill_perm_q[335:330], fill_valid_next[54]
+      ? ({6{u54_fill[0]}} & u54_fill_perm[5:0]) | ({6{u54_fill[1]}} & u54_fill_perm[11:6])
+      | ({6{u54_fill[2]}} & u54_fill_perm[17:12]) | ({6{u54_fill[3]}} & u54_fill_perm[23:18])
+      : fill_perm_q[329:324], fill_valid_next[53] ? ({6{u53_fill[0]}} & u53_fill_perm[5:0])
+      | ({6{u53_fill[1]}} & u53_fill_perm[11:6]) | ({6{u53_fill[2]}} & u53_fill_perm[17:12])
+      | ({6{u53_fill[3]}} & u53_fill_perm[23:18]) : fill_perm_q[323:318], fill_valid_next[52]
+      ? ({6{u52_fill[0]}} & u52_fill_perm[5:0]) | ({6{u52_fill[1]}} & u52_fill_perm[11:6])
+      | ({6{u52_fill[2]}} & u52_fill_perm[17:12]) | ({6{u52_fill[3]}} & u52_fill_perm[23:18])
+      : fill_perm_q[317:312], fill_valid_next[51] ? ({6{u51_fill[0]}} & u51_fill_perm[5:0])
+      | ({6{u51_fill[1]}} & u51_fill_perm[11:6]) | ({6{u51_fill[2]}} & u51_fill_perm[17:12])
+      | ({6{u51_fill[3]}} & u51_fill_perm[23:18]) : fill_perm_q[311:306], fill_valid_next[50]
+      ? ({6{u50_fill[0]}} & u50_fill_perm[5:0]) | ({6{u50_fill[1]}} & u50_fill_perm[11:6])
+      | ({6{u50_fill[2]}} & u50_fill_perm[17:12]) | ({6{u50_fill[3]}} & u50_fill_perm[23:18])
+      : fill_perm_q[305:300], fill_valid_next[49] ? ({6{u49_fill[0]}} & u49_fill_perm[5:0])
+      | ({6{u49_fill[1]}} & u49_fill_perm[11:6]) | ({6{u49_fill[2]}} & u49_fill_perm[17:12])
+      | ({6{u49_fill[3]}} & u49_fill_perm[23:18]) : fill_perm_q[299:294], fill_valid_next[48]
+      ? ({6{u48_fill[0]}} & u48_fill_perm[5:0]) | ({6{u48_fill[1]}} & u48_fill_perm[11:6])
+      | ({6{u48_fill[2]}} & u48_fill_perm[17:12]) | ({6{u48_fill[3]}} & u48_fill_perm[23:18])
+      : fill_perm_q[293:288], fill_valid_next[47] ? ({6{u47_fill[0]}} & u47_fill_perm[5:0])
+      | ({6{u47_fill[1]}} & u47_fill_perm[11:6]) | ({6{u47_fill[2]}} & u47_fill_perm[17:12])
+      | ({6{u47_fill[3]}} & u47_fill_perm[23:18]) : fill_perm_q[287:282], fill_valid_next[46]
+      ? ({6{u46_fill[0]}} & u46_fill_perm[5:0]) | ({6{u46_fill[1]}} & u46_fill_perm[11:6])
+      | ({6{u46_fill[2]}} & u46_fill_perm[17:12]) | ({6{u46_fill[3]}} & u46_fill_perm[23:18])
+      : fill_perm_q[281:276], fill_valid_next[45] ? ({6{u45_fill[0]}} & u45_fill_perm[5:0])
+      | ({6{u45_fill[1]}} & u45_fill_perm[11:6]) | ({6{u45_fill[2]}} & u45_fill_perm[17:12])
+      | ({6{u45_fill[3]}} & u45_fill_perm[23:18]) : fill_perm_q[275:270], fill_valid_next[44]
+      ? ({6{u44_fill[0]}} & u44_fill_perm[5:0]) | ({6{u44_fill[1]}} & u44_fill_perm[11:6])
+      | ({6{u44_fill[2]}} & u44_fill_perm[17:12]) | ({6{u44_fill[3]}} & u44_fill_perm[23:18])
+      : fill_perm_q[269:264], fill_valid_next[43] ? ({6{u43_fill[0]}} & u43_fill_perm[5:0])
+      | ({6{u43_fill[1]}} & u43_fill_perm[11:6]) | ({6{u43_fill[2]}} & u43_fill_perm[17:12])
+      | ({6{u43_fill[3]}} & u43_fill_perm[23:18]) : fill_perm_q[263:258], fill_valid_next[42]
+      ? ({6{u42_fill[0]}} & u42_fill_perm[5:0]) | ({6{u42_fill[1]}} & u42_fill_perm[11:6])
+      | ({6{u42_fill[2]}} & u42_fill_perm[17:12]) | ({6{u42_fill[3]}} & u42_fill_perm[23:18])
+      : fill_perm_q[257:252], fill_valid_next[41] ? ({6{u41_fill[0]}} & u41_fill_perm[5:0])
+      | ({6{u41_fill[1]}} & u41_fill_perm[11:6]) | ({6{u41_fill[2]}} & u41_fill_perm[17:12])
+      | ({6{u41_fill[3]}} & u41_fill_perm[23:18]) : fill_perm_q[251:246], fill_valid_next[40]
+      ? ({6{u40_fill[0]}} & u40_fill_perm[5:0]) | ({6{u40_fill[1]}} & u40_fill_perm[11:6])
+      | ({6{u40_fill[2]}} & u40_fill_perm[17:12]) | ({6{u40_fill[3]}} & u40_fill_perm[23:18])
+      : fill_perm_q[245:240], fill_valid_next[39] ? ({6{u39_fill[0]}} & u39_fill_perm[5:0])
+      | ({6{u39_fill[1]}} & u39_fill_perm[11:6]) | ({6{u39_fill[2]}} & u39_fill_perm[17:12])
+      | ({6{u39_fill[3]}} & u39_fill_perm[23:18]) : fill_perm_q[239:234], fill_valid_next[38]
+      ? ({6{u38_fill[0]}} & u38_fill_perm[5:0]) | ({6{u38_fill[1]}} & u38_fill_perm[11:6])
+      | ({6{u38_fill[2]}} & u38_fill_perm[17:12]) | ({6{u38_fill[3]}} & u38_fill_perm[23:18])
+      : fill_perm_q[233:228], fill_valid_next[37] ? ({6{u37_fill[0]}} & u37_fill_perm[5:0])
+      | ({6{u37_fill[1]}} & u37_fill_perm[11:6]) | ({6{u37_fill[2]}} & u37_fill_perm[17:12])
+      | ({6{u37_fill[3]}} & u37_fill_perm[23:18]) : fill_perm_q[227:222], fill_valid_next[36]
+      ? ({6{u36_fill[0]}} & u36_fill_perm[5:0]) | ({6{u36_fill[1]}} & u36_fill_perm[11:6])
+      | ({6{u36_fill[2]}} & u36_fill_perm[17:12]) | ({6{u36_fill[3]}} & u36_fill_perm[23:18])
+      : fill_perm_q[221:216], fill_valid_next[35] ? ({6{u35_fill[0]}} & u35_fill_perm[5:0])
+      | ({6{u35_fill[1]}} & u35_fill_perm[11:6]) | ({6{u35_fill[2]}} & u35_fill_perm[17:12])
+      | ({6{u35_fill[3]}} & u35_fill_perm[23:18]) : fill_perm_q[215:210], fill_valid_next[34]
+      ? ({6{u34_fill[0]}} & u34_fill_perm[5:0]) | ({6{u34_fill[1]}} & u34_fill_perm[11:6])
+      | ({6{u34_fill[2]}} & u34_fill_perm[17:12]) | ({6{u34_fill[3]}} & u34_fill_perm[23:18])
+      : fill_perm_q[209:204], fill_valid_next[33] ? ({6{u33_fill[0]}} & u33_fill_perm[5:0])
+      | ({6{u33_fill[1]}} & u33_fill_perm[11:6]) | ({6{u33_fill[2]}} & u33_fill_perm[17:12])
+      | ({6{u33_fill[3]}} & u33_fill_perm[23:18]) : fill_perm_q[203:198], fill_valid_next[32]
+      ? ({6{u32_fill[0]}} & u32_fill_perm[5:0]) | ({6{u32_fill[1]}} & u32_fill_perm[11:6])
+      | ({6{u32_fill[2]}} & u32_fill_perm[17:12]) | ({6{u32_fill[3]}} & u32_fill_perm[23:18])
+      : fill_perm_q[197:192], fill_valid_next[31] ? ({6{u31_fill[0]}} & u31_fill_perm[5:0])
+      | ({6{u31_fill[1]}} & u31_fill_perm[11:6]) | ({6{u31_fill[2]}} & u31_fill_perm[17:12])
+      | ({6{u31_fill[3]}} & u31_fill_perm[23:18]) : fill_perm_q[191:186], fill_valid_next[30]
+      ? ({6{u30_fill[0]}} & u30_fill_perm[5:0]) | ({6{u30_fill[1]}} & u30_fill_perm[11:6])
+      | ({6{u30_fill[2]}} & u30_fill_perm[17:12]) | ({6{u30_fill[3]}} & u30_fill_perm[23:18])
+      : fill_perm_q[185:180], fill_valid_next[29] ? ({6{u29_fill[0]}} & u29_fill_perm[5:0])
+      | ({6{u29_fill[1]}} & u29_fill_perm[11:6]) | ({6{u29_fill[2]}} & u29_fill_perm[17:12])
+      | ({6{u29_fill[3]}} & u29_fill_perm[23:18]) : fill_perm_q[179:174], fill_valid_next[28]
+      ? ({6{u28_fill[0]}} & u28_fill_perm[5:0]) | ({6{u28_fill[1]}} & u28_fill_perm[11:6])
+      | ({6{u28_fill[2]}} & u28_fill_perm[17:12]) | ({6{u28_fill[3]}} & u28_fill_perm[23:18])
+      : fill_perm_q[173:168], fill_valid_next[27] ? ({6{u27_fill[0]}} & u27_fill_perm[5:0])
+      | ({6{u27_fill[1]}} & u27_fill_perm[11:6]) | ({6{u27_fill[2]}} & u27_fill_perm[17:12])
+      | ({6{u27_fill[3]}} & u27_fill_perm[23:18]) : fill_perm_q[167:162], fill_valid_next[26]
+      ? ({6{u26_fill[0]}} & u26_fill_perm[5:0]) | ({6{u26_fill[1]}} & u26_fill_perm[11:6])
+      | ({6{u26_fill[2]}} & u26_fill_perm[17:12]) | ({6{u26_fill[3]}} & u26_fill_perm[23:18])
+      : fill_perm_q[161:156], fill_valid_next[25] ? ({6{u25_fill[0]}} & u25_fill_perm[5:0])
+      | ({6{u25_fill[1]}} & u25_fill_perm[11:6]) | ({6{u25_fill[2]}} & u25_fill_perm[17:12])
+      | ({6{u25_fill[3]}} & u25_fill_perm[23:18]) : fill_perm_q[155:150], fill_valid_next[24]
+      ? ({6{u24_fill[0]}} & u24_fill_perm[5:0]) | ({6{u24_fill[1]}} & u24_fill_perm[11:6])
+      | ({6{u24_fill[2]}} & u24_fill_perm[17:12]) | ({6{u24_fill[3]}} & u24_fill_perm[23:18])
+      : fill_perm_q[149:144], fill_valid_next[23] ? ({6{u23_fill[0]}} & u23_fill_perm[5:0])
+      | ({6{u23_fill[1]}} & u23_fill_perm[11:6]) | ({6{u23_fill[2]}} & u23_fill_perm[17:12])
+      | ({6{u23_fill[3]}} & u23_fill_perm[23:18]) : fill_perm_q[143:138], fill_valid_next[22]
+      ? ({6{u22_fill[0]}} & u22_fill_perm[5:0]) | ({6{u22_fill[1]}} & u22_fill_perm[11:6])
+      | ({6{u22_fill[2]}} & u22_fill_perm[17:12]) | ({6{u22_fill[3]}} & u22_fill_perm[23:18])
+      : fill_perm_q[137:132], fill_valid_next[21] ? ({6{u21_fill[0]}} & u21_fill_perm[5:0])
+      | ({6{u21_fill[1]}} & u21_fill_perm[11:6]) | ({6{u21_fill[2]}} & u21_fill_perm[17:12])
+      | ({6{u21_fill[3]}} & u21_fill_perm[23:18]) : fill_perm_q[131:126], fill_valid_next[20]
+      ? ({6{u20_fill[0]}} & u20_fill_perm[5:0]) | ({6{u20_fill[1]}} & u20_fill_perm[11:6])
+      | ({6{u20_fill[2]}} & u20_fill_perm[17:12]) | ({6{u20_fill[3]}} & u20_fill_perm[23:18])
+      : fill_perm_q[125:120], fill_valid_next[19] ? ({6{u19_fill[0]}} & u19_fill_perm[5:0])
+      | ({6{u19_fill[1]}} & u19_fill_perm[11:6]) | ({6{u19_fill[2]}} & u19_fill_perm[17:12])
+      | ({6{u19_fill[3]}} & u19_fill_perm[23:18]) : fill_perm_q[119:114], fill_valid_next[18]
+      ? ({6{u18_fill[0]}} & u18_fill_perm[5:0]) | ({6{u18_fill[1]}} & u18_fill_perm[11:6])
+      | ({6{u18_fill[2]}} & u18_fill_perm[17:12]) | ({6{u18_fill[3]}} & u18_fill_perm[23:18])
+      : fill_perm_q[113:108], fill_valid_next[17] ? ({6{u17_fill[0]}} & u17_fill_perm[5:0])
+      | ({6{u17_fill[1]}} & u17_fill_perm[11:6]) | ({6{u17_fill[2]}} & u17_fill_perm[17:12])
+      | ({6{u17_fill[3]}} & u17_fill_perm[23:18]) : fill_perm_q[107:102], fill_valid_next[16]
+      ? ({6{u16_fill[0]}} & u16_fill_perm[5:0]) | ({6{u16_fill[1]}} & u16_fill_perm[11:6])
+      | ({6{u16_fill[2]}} & u16_fill_perm[17:12]) | ({6{u16_fill[3]}} & u16_fill_perm[23:18])
+      : fill_perm_q[101:96], fill_valid_next[15] ? ({6{u15_fill[0]}} & u15_fill_perm[5:0])
+      | ({6{u15_fill[1]}} & u15_fill_perm[11:6]) | ({6{u15_fill[2]}} & u15_fill_perm[17:12])
+      | ({6{u15_fill[3]}} & u15_fill_perm[23:18]) : fill_perm_q[95:90], fill_valid_next[14]
+      ? ({6{u14_fill[0]}} & u14_fill_perm[5:0]) | ({6{u14_fill[1]}} & u14_fill_perm[11:6])
+      | ({6{u14_fill[2]}} & u14_fill_perm[17:12]) | ({6{u14_fill[3]}} & u14_fill_perm[23:18])
+      : fill_perm_q[89:84], fill_valid_next[13] ? ({6{u13_fill[0]}} & u13_fill_perm[5:0])
+      | ({6{u13_fill[1]}} & u13_fill_perm[11:6]) | ({6{u13_fill[2]}} & u13_fill_perm[17:12])
+      | ({6{u13_fill[3]}} & u13_fill_perm[23:18]) : fill_perm_q[83:78], fill_valid_next[12]
+      ? ({6{u12_fill[0]}} & u12_fill_perm[5:0]) | ({6{u12_fill[1]}} & u12_fill_perm[11:6])
+      | ({6{u12_fill[2]}} & u12_fill_perm[17:12]) | ({6{u12_fill[3]}} & u12_fill_perm[23:18])
+      : fill_perm_q[77:72], fill_valid_next[11] ? ({6{u11_fill[0]}} & u11_fill_perm[5:0])
+      | ({6{u11_fill[1]}} & u11_fill_perm[11:6]) | ({6{u11_fill[2]}} & u11_fill_perm[17:12])
+      | ({6{u11_fill[3]}} & u11_fill_perm[23:18]) : fill_perm_q[71:66], fill_valid_next[10]
+      ? ({6{u10_fill[0]}} & u10_fill_perm[5:0]) | ({6{u10_fill[1]}} & u10_fill_perm[11:6])
+      | ({6{u10_fill[2]}} & u10_fill_perm[17:12]) | ({6{u10_fill[3]}} & u10_fill_perm[23:18])
+      : fill_perm_q[65:60], fill_valid_next[9] ? ({6{u9_fill[0]}} & u9_fill_perm[5:0])
+      | ({6{u9_fill[1]}} & u9_fill_perm[11:6]) | ({6{u9_fill[2]}} & u9_fill_perm[17:12])
+      | ({6{u9_fill[3]}} & u9_fill_perm[23:18]) : fill_perm_q[59:54], fill_valid_next[8]
+      ? ({6{u8_fill[0]}} & u8_fill_perm[5:0]) | ({6{u8_fill[1]}} & u8_fill_perm[11:6])
+      | ({6{u8_fill[2]}} & u8_fill_perm[17:12]) | ({6{u8_fill[3]}} & u8_fill_perm[23:18])
+      : fill_perm_q[53:48], fill_valid_next[7] ? ({6{u7_fill[0]}} & u7_fill_perm[5:0])
+      | ({6{u7_fill[1]}} & u7_fill_perm[11:6]) | ({6{u7_fill[2]}} & u7_fill_perm[17:12])
+      | ({6{u7_fill[3]}} & u7_fill_perm[23:18]) : fill_perm_q[47:42], fill_valid_next[6]
+      ? ({6{u6_fill[0]}} & u6_fill_perm[5:0]) | ({6{u6_fill[1]}} & u6_fill_perm[11:6])
+      | ({6{u6_fill[2]}} & u6_fill_perm[17:12]) | ({6{u6_fill[3]}} & u6_fill_perm[23:18])
+      : fill_perm_q[41:36], fill_valid_next[5] ? ({6{u5_fill[0]}} & u5_fill_perm[5:0])
+      | ({6{u5_fill[1]}} & u5_fill_perm[11:6]) | ({6{u5_fill[2]}} & u5_fill_perm[17:12])
+      | ({6{u5_fill[3]}} & u5_fill_perm[23:18]) : fill_perm_q[35:30], fill_valid_next[4]
+      ? ({6{u4_fill[0]}} & u4_fill_perm[5:0]) | ({6{u4_fill[1]}} & u4_fill_perm[11:6])
+      | ({6{u4_fill[2]}} & u4_fill_perm[17:12]) | ({6{u4_fill[3]}} & u4_fill_perm[23:18])
+      : fill_perm_q[29:24], fill_valid_next[3] ? ({6{u3_fill[0]}} & u3_fill_perm[5:0])
+      | ({6{u3_fill[1]}} & u3_fill_perm[11:6]) | ({6{u3_fill[2]}} & u3_fill_perm[17:12])
+      | ({6{u3_fill[3]}} & u3_fill_perm[23:18]) : fill_perm_q[23:18], fill_valid_next[2]
+      ? ({6{u2_fill[0]}} & u2_fill_perm[5:0]) | ({6{u2_fill[1]}} & u2_fill_perm[11:6])
+      | ({6{u2_fill[2]}} & u2_fill_perm[17:12]) | ({6{u2_fill[3]}} & u2_fill_perm[23:18])
+      : fill_perm_q[17:12], fill_valid_next[1] ? ({6{u1_fill[0]}} & u1_fill_perm[5:0])
+      | ({6{u1_fill[1]}} & u1_fill_perm[11:6]) | ({6{u1_fill[2]}} & u1_fill_perm[17:12])
+      | ({6{u1_fill[3]}} & u1_fill_perm[23:18]) : fill_perm_q[11:6], fill_valid_next[0]
+      ? ({6{u0_fill[0]}} & u0_fill_perm[5:0]) | ({6{u0_fill[1]}} & u0_fill_perm[11:6])
+      | ({6{u0_fill[2]}} & u0_fill_perm[17:12]) | ({6{u0_fill[3]}} & u0_fill_perm[23:18])
+      : fill_perm_q[5:0]};
   assign fill_perm_o = fill_perm_q;
   // Per-cluster eviction registers: data loaded only with its valid.
-  assign evict_valid_n = {|c3_evict, |c2_evict, |c1_evict, |c0_evict};
-  assign evict_valid_d = evict_valid_n;
+  assign evict_valid_next = {|c3_evict, |c2_evict, |c1_evict, |c0_evict};
+  assign evict_valid_d = evict_valid_next;
   assign evict_valid_o = evict_valid_q;
-  assign evict_vpn_d = {evict_valid_n[3] ? {36{c3_evict[0]}} & c3_evict_vpn[35:0] | {36{c3_evict[1]}} & c3_evict_vpn[71:36] | {36{c3_evict[2]}} & c3_evict_vpn[107:72] | {36{c3_evict[3]}} & c3_evict_vpn[143:108] : evict_vpn_q[143:108], evict_valid_n[2] ? {36{c2_evict[0]}} & c2_evict_vpn[35:0] | {36{c2_evict[1]}} & c2_evict_vpn[71:36] | {36{c2_evict[2]}} & c2_evict_vpn[107:72] | {36{c2_evict[3]}} & c2_evict_vpn[143:108] : evict_vpn_q[107:72], evict_valid_n[1] ? {36{c1_evict[0]}} & c1_evict_vpn[35:0] | {36{c1_evict[1]}} & c1_evict_vpn[71:36] | {36{c1_evict[2]}} & c1_evict_vpn[107:72] | {36{c1_evict[3]}} & c1_evict_vpn[143:108] : evict_vpn_q[71:36], evict_valid_n[0] ? {36{c0_evict[0]}} & c0_evict_vpn[35:0] | {36{c0_evict[1]}} & c0_evict_vpn[71:36] | {36{c0_evict[2]}} & c0_evict_vpn[107:72] | {36{c0_evict[3]}} & c0_evict_vpn[143:108] : evict_vpn_q[35:0]};
+  assign evict_vpn_d = {evict_valid_next[3] ? ({36{c3_evict[0]}} & c3_evict_vpn[35:0])
+      | ({36{c3_evict[1]}} & c3_evict_vpn[71:36]) | ({36{c3_evict[2]}} & c3_evict_vpn[107:72])
+      | ({36{c3_evict[3]}} & c3_evict_vpn[143:108]) : evict_vpn_q[143:108], evict_valid_next[2]
+      ? ({36{c2_evict[0]}} & c2_evict_vpn[35:0]) | ({36{c2_evict[1]}} & c2_evict_vpn[71:36])
+      | ({36{c2_evict[2]}} & c2_evict_vpn[107:72]) | ({36{c2_evict[3]}} & c2_evict_vpn[143:108])
+      : evict_vpn_q[107:72], evict_valid_next[1] ? ({36{c1_evict[0]}} & c1_evict_vpn[35:0])
+      | ({36{c1_evict[1]}} & c1_evict_vpn[71:36]) | ({36{c1_evict[2]}} & c1_evict_vpn[107:72])
+      | ({36{c1_evict[3]}} & c1_evict_vpn[143:108]) : evict_vpn_q[71:36], evict_valid_next[0]
+      ? ({36{c0_evict[0]}} & c0_evict_vpn[35:0]) | ({36{c0_evict[1]}} & c0_evict_vpn[71:36])
+      | ({36{c0_evict[2]}} & c0_evict_vpn[107:72]) | ({36{c0_evict[3]}} & c0_evict_vpn[143:108])
+      : evict_vpn_q[35:0]};
   assign evict_vpn_o = evict_vpn_q;
-  assign evict_vmid_d = {evict_valid_n[3] ? {2{c3_evict[0]}} & c3_evict_vmid[1:0] | {2{c3_evict[1]}} & c3_evict_vmid[3:2] | {2{c3_evict[2]}} & c3_evict_vmid[5:4] | {2{c3_evict[3]}} & c3_evict_vmid[7:6] : evict_vmid_q[7:6], evict_valid_n[2] ? {2{c2_evict[0]}} & c2_evict_vmid[1:0] | {2{c2_evict[1]}} & c2_evict_vmid[3:2] | {2{c2_evict[2]}} & c2_evict_vmid[5:4] | {2{c2_evict[3]}} & c2_evict_vmid[7:6] : evict_vmid_q[5:4], evict_valid_n[1] ? {2{c1_evict[0]}} & c1_evict_vmid[1:0] | {2{c1_evict[1]}} & c1_evict_vmid[3:2] | {2{c1_evict[2]}} & c1_evict_vmid[5:4] | {2{c1_evict[3]}} & c1_evict_vmid[7:6] : evict_vmid_q[3:2], evict_valid_n[0] ? {2{c0_evict[0]}} & c0_evict_vmid[1:0] | {2{c0_evict[1]}} & c0_evict_vmid[3:2] | {2{c0_evict[2]}} & c0_evict_vmid[5:4] | {2{c0_evict[3]}} & c0_evict_vmid[7:6] : evict_vmid_q[1:0]};
+  assign evict_vmid_d = {evict_valid_next[3] ? ({2{c3_evict[0]}} & c3_evict_vmid[1:0])
+      | ({2{c3_evict[1]}} & c3_evict_vmid[3:2]) | ({2{c3_evict[2]}} & c3_evict_vmid[5:4])
+      | ({2{c3_evict[3]}} & c3_evict_vmid[7:6]) : evict_vmid_q[7:6], evict_valid_next[2]
+      ? ({2{c2_evict[0]}} & c2_evict_vmid[1:0]) | ({2{c2_evict[1]}} & c2_evict_vmid[3:2])
+      | ({2{c2_evict[2]}} & c2_evict_vmid[5:4]) | ({2{c2_evict[3]}} & c2_evict_vmid[7:6])
+      : evict_vmid_q[5:4], evict_valid_next[1] ? ({2{c1_evict[0]}} & c1_evict_vmid[1:0])
+      | ({2{c1_evict[1]}} & c1_evict_vmid[3:2]) | ({2{c1_evict[2]}} & c1_evict_vmid[5:4])
+      | ({2{c1_evict[3]}} & c1_evict_vmid[7:6]) : evict_vmid_q[3:2], evict_valid_next[0]
+      ? ({2{c0_evict[0]}} & c0_evict_vmid[1:0]) | ({2{c0_evict[1]}} & c0_evict_vmid[3:2])
+      | ({2{c0_evict[2]}} & c0_evict_vmid[5:4]) | ({2{c0_evict[3]}} & c0_evict_vmid[7:6])
+      : evict_vmid_q[1:0]};
   assign evict_vmid_o = evict_vmid_q;
-  assign evict_ppn_d = {evict_valid_n[3] ? {36{c3_evict[0]}} & c3_evict_ppn[35:0] | {36{c3_evict[1]}} & c3_evict_ppn[71:36] | {36{c3_evict[2]}} & c3_evict_ppn[107:72] | {36{c3_evict[3]}} & c3_evict_ppn[143:108] : evict_ppn_q[143:108], evict_valid_n[2] ? {36{c2_evict[0]}} & c2_evict_ppn[35:0] | {36{c2_evict[1]}} & c2_evict_ppn[71:36] | {36{c2_evict[2]}} & c2_evict_ppn[107:72] | {36{c2_evict[3]}} & c2_evict_ppn[143:108] : evict_ppn_q[107:72], evict_valid_n[1] ? {36{c1_evict[0]}} & c1_evict_ppn[35:0] | {36{c1_evict[1]}} & c1_evict_ppn[71:36] | {36{c1_evict[2]}} & c1_evict_ppn[107:72] | {36{c1_evict[3]}} & c1_evict_ppn[143:108] : evict_ppn_q[71:36], evict_valid_n[0] ? {36{c0_evict[0]}} & c0_evict_ppn[35:0] | {36{c0_evict[1]}} & c0_evict_ppn[71:36] | {36{c0_evict[2]}} & c0_evict_ppn[107:72] | {36{c0_evict[3]}} & c0_evict_ppn[143:108] : evict_ppn_q[35:0]};
+  assign evict_ppn_d = {evict_valid_next[3] ? ({36{c3_evict[0]}} & c3_evict_ppn[35:0])
+      | ({36{c3_evict[1]}} & c3_evict_ppn[71:36]) | ({36{c3_evict[2]}} & c3_evict_ppn[107:72])
+      | ({36{c3_evict[3]}} & c3_evict_ppn[143:108]) : evict_ppn_q[143:108], evict_valid_next[2]
+      ? ({36{c2_evict[0]}} & c2_evict_ppn[35:0]) | ({36{c2_evict[1]}} & c2_evict_ppn[71:36])
+      | ({36{c2_evict[2]}} & c2_evict_ppn[107:72]) | ({36{c2_evict[3]}} & c2_evict_ppn[143:108])
+      : evict_ppn_q[107:72], evict_valid_next[1] ? ({36{c1_evict[0]}} & c1_evict_ppn[35:0])
+      | ({36{c1_evict[1]}} & c1_evict_ppn[71:36]) | ({36{c1_evict[2]}} & c1_evict_ppn[107:72])
+      | ({36{c1_evict[3]}} & c1_evict_ppn[143:108]) : evict_ppn_q[71:36], evict_valid_next[0]
+      ? ({36{c0_evict[0]}} & c0_evict_ppn[35:0]) | ({36{c0_evict[1]}} & c0_evict_ppn[71:36])
+      | ({36{c0_evict[2]}} & c0_evict_ppn[107:72]) | ({36{c0_evict[3]}} & c0_evict_ppn[143:108])
+      : evict_ppn_q[35:0]};
   assign evict_ppn_o = evict_ppn_q;
-  assign evict_perm_d = {evict_valid_n[3] ? {6{c3_evict[0]}} & c3_evict_perm[5:0] | {6{c3_evict[1]}} & c3_evict_perm[11:6] | {6{c3_evict[2]}} & c3_evict_perm[17:12] | {6{c3_evict[3]}} & c3_evict_perm[23:18] : evict_perm_q[23:18], evict_valid_n[2] ? {6{c2_evict[0]}} & c2_evict_perm[5:0] | {6{c2_evict[1]}} & c2_evict_perm[11:6] | {6{c2_evict[2]}} & c2_evict_perm[17:12] | {6{c2_evict[3]}} & c2_evict_perm[23:18] : evict_perm_q[17:12], evict_valid_n[1] ? {6{c1_evict[0]}} & c1_evict_perm[5:0] | {6{c1_evict[1]}} & c1_evict_perm[11:6] | {6{c1_evict[2]}} & c1_evict_perm[17:12] | {6{c1_evict[3]}} & c1_evict_perm[23:18] : evict_perm_q[11:6], evict_valid_n[0] ? {6{c0_evict[0]}} & c0_evict_perm[5:0] | {6{c0_evict[1]}} & c0_evict_perm[11:6] | {6{c0_evict[2]}} & c0_evict_perm[17:12] | {6{c0_evict[3]}} & c0_evict_perm[23:18] : evict_perm_q[5:0]};
+  assign evict_perm_d = {evict_valid_next[3] ? ({6{c3_evict[0]}} & c3_evict_perm[5:0])
+      | ({6{c3_evict[1]}} & c3_evict_perm[11:6]) | ({6{c3_evict[2]}} & c3_evict_perm[17:12])
+      | ({6{c3_evict[3]}} & c3_evict_perm[23:18]) : evict_perm_q[23:18], evict_valid_next[2]
+      ? ({6{c2_evict[0]}} & c2_evict_perm[5:0]) | ({6{c2_evict[1]}} & c2_evict_perm[11:6])
+      | ({6{c2_evict[2]}} & c2_evict_perm[17:12]) | ({6{c2_evict[3]}} & c2_evict_perm[23:18])
+      : evict_perm_q[17:12], evict_valid_next[1] ? ({6{c1_evict[0]}} & c1_evict_perm[5:0])
+      | ({6{c1_evict[1]}} & c1_evict_perm[11:6]) | ({6{c1_evict[2]}} & c1_evict_perm[17:12])
+      | ({6{c1_evict[3]}} & c1_evict_perm[23:18]) : evict_perm_q[11:6], evict_valid_next[0]
+      ? ({6{c0_evict[0]}} & c0_evict_perm[5:0]) | ({6{c0_evict[1]}} & c0_evict_perm[11:6])
+      | ({6{c0_evict[2]}} & c0_evict_perm[17:12]) | ({6{c0_evict[3]}} & c0_evict_perm[23:18])
+      : evict_perm_q[5:0]};
   assign evict_perm_o = evict_perm_q;
 
   always @(posedge clk_i or negedge rst_ni) begin
@@ -3693,13 +9733,13 @@ module l1tlb_seed001_clustered (
       ib1_v_q <= 64'd0;
       ib_rd_q <= 64'd0;
       ib_wr_q <= 64'd0;
-      ib0_vpn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      ib1_vpn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      ib0_vmid_q <= 128'h00000000000000000000000000000000;
-      ib1_vmid_q <= 128'h00000000000000000000000000000000;
-      ib0_home_q <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-      ib1_home_q <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
-      ib_head_home_q <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
+      ib0_vpn_q <= 2304'h0;
+      ib1_vpn_q <= 2304'h0;
+      ib0_vmid_q <= 128'h0;
+      ib1_vmid_q <= 128'h0;
+      ib0_home_q <= 256'h0;
+      ib1_home_q <= 256'h0;
+      ib_head_home_q <= 256'h0;
       q0_v_q <= 1'b0;
       q0_mshr_q <= 4'd0;
       q0_vh_q <= 34'd0;
@@ -3742,18 +9782,18 @@ module l1tlb_seed001_clustered (
       t15_ptr_ge_q <= 16'd65535;
       resp_valid_q <= 64'd0;
       fill_valid_q <= 64'd0;
-      resp_vpn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      resp_vmid_q <= 128'h00000000000000000000000000000000;
-      resp_ppn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      resp_perm_q <= 384'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      fill_vpn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      fill_vmid_q <= 128'h00000000000000000000000000000000;
-      fill_ppn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      fill_perm_q <= 384'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      resp_vpn_q <= 2304'h0;
+      resp_vmid_q <= 128'h0;
+      resp_ppn_q <= 2304'h0;
+      resp_perm_q <= 384'h0;
+      fill_vpn_q <= 2304'h0;
+      fill_vmid_q <= 128'h0;
+      fill_ppn_q <= 2304'h0;
+      fill_perm_q <= 384'h0;
       evict_valid_q <= 4'd0;
-      evict_vpn_q <= 144'h000000000000000000000000000000000000;
+      evict_vpn_q <= 144'h0;
       evict_vmid_q <= 8'd0;
-      evict_ppn_q <= 144'h000000000000000000000000000000000000;
+      evict_ppn_q <= 144'h0;
       evict_perm_q <= 24'd0;
     end else begin
       sd1_v_q <= sd1_v_d;

@@ -7,7 +7,8 @@ module l1tlb_seed001_clustered_tlb (
   input  wire clk_i,
   input  wire rst_ni,  // asynchronous, active low
   input  wire [1:0] home_i,  // this TLB's index in its cluster
-  input  wire [15:0] pick_i,  // the crossbar's round-robin winner among this TLB's requesters (one-hot or none)
+  // the crossbar's round-robin winner among this TLB's requesters (one-hot or none)
+  input  wire [15:0] pick_i,
   input  wire accept_i,  // the winner is taken: some requester, the credit open, no shootdown
   input  wire [15:0] pick_hi_i,  // pick_i again, for the upper half of the VPN select
   input  wire [575:0] req_vpn_i,
@@ -16,7 +17,9 @@ module l1tlb_seed001_clustered_tlb (
   input  wire [35:0] sd_vpn_i,
   input  wire [1:0] sd_vmid_i,
   input  wire sd_all_next_i,  // a flush-all takes effect at the next edge (sd1 now)
-  input  wire l2_take_i,  // the L2 request register loads and no TLB ahead of this one has a candidate: the candidate MSHR, if any, is loaded
+  // the L2 request register loads and no TLB ahead of this one has a candidate: the candidate MSHR,
+  // if any, is loaded
+  input  wire l2_take_i,
   input  wire l2_resp_valid_i,
   input  wire [3:0] l2_resp_mshr_i,
   input  wire [35:0] l2_resp_ppn_i,
@@ -96,26 +99,26 @@ module l1tlb_seed001_clustered_tlb (
   reg  lt_le1_q;
   wire lt_oldest_d;
   reg  lt_oldest_q;
-  wire [511:0] ev_d;
-  reg  [511:0] ev_q;
-  wire [17407:0] etag_d;
-  reg  [17407:0] etag_q;
-  wire [18431:0] eppn_d;
-  reg  [18431:0] eppn_q;
-  wire [3071:0] eperm_d;
-  reg  [3071:0] eperm_q;
-  wire [15:0] mv_d;
-  reg  [15:0] mv_q;
-  wire [15:0] mp_d;
-  reg  [15:0] mp_q;
-  wire [15:0] mk_d;
-  reg  [15:0] mk_q;
-  wire [543:0] mvh_d;
-  reg  [543:0] mvh_q;
-  wire [31:0] mvm_d;
-  reg  [31:0] mvm_q;
-  wire [255:0] mw_d;
-  reg  [255:0] mw_q;
+  wire [511:0] entry_valid_d;
+  reg  [511:0] entry_valid_q;
+  wire [17407:0] entry_tag_d;
+  reg  [17407:0] entry_tag_q;
+  wire [18431:0] entry_ppn_d;
+  reg  [18431:0] entry_ppn_q;
+  wire [3071:0] entry_perm_d;
+  reg  [3071:0] entry_perm_q;
+  wire [15:0] mshr_valid_d;
+  reg  [15:0] mshr_valid_q;
+  wire [15:0] mshr_pending_d;
+  reg  [15:0] mshr_pending_q;
+  wire [15:0] mshr_killed_d;
+  reg  [15:0] mshr_killed_q;
+  wire [543:0] mshr_vpn_hi_d;
+  reg  [543:0] mshr_vpn_hi_q;
+  wire [31:0] mshr_vmid_d;
+  reg  [31:0] mshr_vmid_q;
+  wire [255:0] mshr_waiters_d;
+  reg  [255:0] mshr_waiters_q;
   wire [15:0] r2_cam_d;
   reg  [15:0] r2_cam_q;
   wire [15:0] free_low_d;
@@ -438,74 +441,74 @@ module l1tlb_seed001_clustered_tlb (
   reg  [27:0] age_w126_q;
   wire [27:0] age_w127_d;
   reg  [27:0] age_w127_q;
-  wire [3:0] fq_hidx_d;
-  reg  [3:0] fq_hidx_q;
-  wire [3:0] fq1_d;
-  reg  [3:0] fq1_q;
-  wire [3:0] fq2_d;
-  reg  [3:0] fq2_q;
-  wire [3:0] fq3_d;
-  reg  [3:0] fq3_q;
-  wire [3:0] fq4_d;
-  reg  [3:0] fq4_q;
-  wire [3:0] fq5_d;
-  reg  [3:0] fq5_q;
-  wire [3:0] fq6_d;
-  reg  [3:0] fq6_q;
-  wire [3:0] fq7_d;
-  reg  [3:0] fq7_q;
-  wire [3:0] fq8_d;
-  reg  [3:0] fq8_q;
-  wire [3:0] fq9_d;
-  reg  [3:0] fq9_q;
-  wire [3:0] fq10_d;
-  reg  [3:0] fq10_q;
-  wire [3:0] fq11_d;
-  reg  [3:0] fq11_q;
-  wire [3:0] fq12_d;
-  reg  [3:0] fq12_q;
-  wire [3:0] fq13_d;
-  reg  [3:0] fq13_q;
-  wire [3:0] fq14_d;
-  reg  [3:0] fq14_q;
-  wire [3:0] fq15_d;
-  reg  [3:0] fq15_q;
-  wire [15:0] sq_head_d;
-  reg  [15:0] sq_head_q;
-  wire [3:0] sq_hidx_d;
-  reg  [3:0] sq_hidx_q;
-  wire [3:0] sq1_d;
-  reg  [3:0] sq1_q;
-  wire [3:0] sq2_d;
-  reg  [3:0] sq2_q;
-  wire [3:0] sq3_d;
-  reg  [3:0] sq3_q;
-  wire [3:0] sq4_d;
-  reg  [3:0] sq4_q;
-  wire [3:0] sq5_d;
-  reg  [3:0] sq5_q;
-  wire [3:0] sq6_d;
-  reg  [3:0] sq6_q;
-  wire [3:0] sq7_d;
-  reg  [3:0] sq7_q;
-  wire [3:0] sq8_d;
-  reg  [3:0] sq8_q;
-  wire [3:0] sq9_d;
-  reg  [3:0] sq9_q;
-  wire [3:0] sq10_d;
-  reg  [3:0] sq10_q;
-  wire [3:0] sq11_d;
-  reg  [3:0] sq11_q;
-  wire [3:0] sq12_d;
-  reg  [3:0] sq12_q;
-  wire [3:0] sq13_d;
-  reg  [3:0] sq13_q;
-  wire [3:0] sq14_d;
-  reg  [3:0] sq14_q;
-  wire [3:0] sq15_d;
-  reg  [3:0] sq15_q;
-  wire [4:0] sq_n_d;
-  reg  [4:0] sq_n_q;
+  wire [3:0] free_queue_head_index_d;
+  reg  [3:0] free_queue_head_index_q;
+  wire [3:0] free_queue_slot1_d;
+  reg  [3:0] free_queue_slot1_q;
+  wire [3:0] free_queue_slot2_d;
+  reg  [3:0] free_queue_slot2_q;
+  wire [3:0] free_queue_slot3_d;
+  reg  [3:0] free_queue_slot3_q;
+  wire [3:0] free_queue_slot4_d;
+  reg  [3:0] free_queue_slot4_q;
+  wire [3:0] free_queue_slot5_d;
+  reg  [3:0] free_queue_slot5_q;
+  wire [3:0] free_queue_slot6_d;
+  reg  [3:0] free_queue_slot6_q;
+  wire [3:0] free_queue_slot7_d;
+  reg  [3:0] free_queue_slot7_q;
+  wire [3:0] free_queue_slot8_d;
+  reg  [3:0] free_queue_slot8_q;
+  wire [3:0] free_queue_slot9_d;
+  reg  [3:0] free_queue_slot9_q;
+  wire [3:0] free_queue_slot10_d;
+  reg  [3:0] free_queue_slot10_q;
+  wire [3:0] free_queue_slot11_d;
+  reg  [3:0] free_queue_slot11_q;
+  wire [3:0] free_queue_slot12_d;
+  reg  [3:0] free_queue_slot12_q;
+  wire [3:0] free_queue_slot13_d;
+  reg  [3:0] free_queue_slot13_q;
+  wire [3:0] free_queue_slot14_d;
+  reg  [3:0] free_queue_slot14_q;
+  wire [3:0] free_queue_slot15_d;
+  reg  [3:0] free_queue_slot15_q;
+  wire [15:0] send_queue_head_d;
+  reg  [15:0] send_queue_head_q;
+  wire [3:0] send_queue_head_index_d;
+  reg  [3:0] send_queue_head_index_q;
+  wire [3:0] send_queue_slot1_d;
+  reg  [3:0] send_queue_slot1_q;
+  wire [3:0] send_queue_slot2_d;
+  reg  [3:0] send_queue_slot2_q;
+  wire [3:0] send_queue_slot3_d;
+  reg  [3:0] send_queue_slot3_q;
+  wire [3:0] send_queue_slot4_d;
+  reg  [3:0] send_queue_slot4_q;
+  wire [3:0] send_queue_slot5_d;
+  reg  [3:0] send_queue_slot5_q;
+  wire [3:0] send_queue_slot6_d;
+  reg  [3:0] send_queue_slot6_q;
+  wire [3:0] send_queue_slot7_d;
+  reg  [3:0] send_queue_slot7_q;
+  wire [3:0] send_queue_slot8_d;
+  reg  [3:0] send_queue_slot8_q;
+  wire [3:0] send_queue_slot9_d;
+  reg  [3:0] send_queue_slot9_q;
+  wire [3:0] send_queue_slot10_d;
+  reg  [3:0] send_queue_slot10_q;
+  wire [3:0] send_queue_slot11_d;
+  reg  [3:0] send_queue_slot11_q;
+  wire [3:0] send_queue_slot12_d;
+  reg  [3:0] send_queue_slot12_q;
+  wire [3:0] send_queue_slot13_d;
+  reg  [3:0] send_queue_slot13_q;
+  wire [3:0] send_queue_slot14_d;
+  reg  [3:0] send_queue_slot14_q;
+  wire [3:0] send_queue_slot15_d;
+  reg  [3:0] send_queue_slot15_q;
+  wire [4:0] send_queue_count_d;
+  reg  [4:0] send_queue_count_q;
   wire cand_any_d;
   reg  cand_any_q;
   wire [3:0] f1_set_w;
@@ -514,12 +517,12 @@ module l1tlb_seed001_clustered_tlb (
   wire [3:0] f2_set_w;
   wire [3:0] lt_set_w;
   wire [6:0] lt_age;
-  wire [15:0] mv_w;
-  wire [15:0] mp_w;
-  wire [543:0] mvh_w;
-  wire [31:0] mvm_w;
-  wire [255:0] mw_w;
-  wire [15:0] mk_w;
+  wire [15:0] mshr_valid_w;
+  wire [15:0] mshr_pending_w;
+  wire [543:0] mshr_vpn_hi_w;
+  wire [31:0] mshr_vmid_w;
+  wire [255:0] mshr_waiters_w;
+  wire [15:0] mshr_killed_w;
   wire [15:0] f2_moh_w;
   wire [15:0] f3_moh_w;
   wire sd_load;
@@ -532,7 +535,7 @@ module l1tlb_seed001_clustered_tlb (
   wire [15:0] mset_is_f1;
   wire f0_same_f1;
   wire [33:0] r2_vh;
-  wire f2_sdm_n;
+  wire f2_sdm_next;
   wire we_one;
   wire we;
   wire [33:0] f2_tag;
@@ -552,59 +555,59 @@ module l1tlb_seed001_clustered_tlb (
   wire miss;
   wire alloc;
   wire [15:0] free_low_w;
-  wire [3:0] fq_in;
-  wire fq_is0;
-  wire fq_is1;
-  wire fq_is2;
-  wire fq_is3;
-  wire fq_is4;
-  wire fq_is5;
-  wire fq_is6;
-  wire fq_is7;
-  wire fq_is8;
-  wire fq_is9;
-  wire fq_is10;
-  wire fq_is11;
-  wire fq_is12;
-  wire fq_is13;
-  wire fq_is14;
-  wire fq_is15;
-  wire fq_is16;
-  wire [15:0] fq_second;
-  wire sq_pop;
-  wire sq_is0;
-  wire sq_is1;
-  wire sq_is2;
-  wire sq_is3;
-  wire sq_is4;
-  wire sq_is5;
-  wire sq_is6;
-  wire sq_is7;
-  wire sq_is8;
-  wire sq_is9;
-  wire sq_is10;
-  wire sq_is11;
-  wire sq_is12;
-  wire sq_is13;
-  wire sq_is14;
-  wire sq_is15;
-  wire sq_is16;
-  wire [15:0] sq_second;
+  wire [3:0] free_queue_in;
+  wire free_queue_holds0;
+  wire free_queue_holds1;
+  wire free_queue_holds2;
+  wire free_queue_holds3;
+  wire free_queue_holds4;
+  wire free_queue_holds5;
+  wire free_queue_holds6;
+  wire free_queue_holds7;
+  wire free_queue_holds8;
+  wire free_queue_holds9;
+  wire free_queue_holds10;
+  wire free_queue_holds11;
+  wire free_queue_holds12;
+  wire free_queue_holds13;
+  wire free_queue_holds14;
+  wire free_queue_holds15;
+  wire free_queue_holds16;
+  wire [15:0] free_queue_second;
+  wire send_queue_pop;
+  wire send_queue_holds0;
+  wire send_queue_holds1;
+  wire send_queue_holds2;
+  wire send_queue_holds3;
+  wire send_queue_holds4;
+  wire send_queue_holds5;
+  wire send_queue_holds6;
+  wire send_queue_holds7;
+  wire send_queue_holds8;
+  wire send_queue_holds9;
+  wire send_queue_holds10;
+  wire send_queue_holds11;
+  wire send_queue_holds12;
+  wire send_queue_holds13;
+  wire send_queue_holds14;
+  wire send_queue_holds15;
+  wire send_queue_holds16;
+  wire [15:0] send_queue_second;
   wire r1_key_is_r2;
-  wire [15:0] mv_n;
-  wire [15:0] mp_n;
-  wire [15:0] mk_n;
-  wire [543:0] mvh_n;
-  wire [31:0] mvm_n;
-  wire [255:0] mw_n;
-  wire [15:0] r2_cam_n;
-  wire f2_kill_n;
+  wire [15:0] mshr_valid_next;
+  wire [15:0] mshr_pending_next;
+  wire [15:0] mshr_killed_next;
+  wire [543:0] mshr_vpn_hi_next;
+  wire [31:0] mshr_vmid_next;
+  wire [255:0] mshr_waiters_next;
+  wire [15:0] r2_cam_next;
+  wire f2_kill_next;
   wire [4:0] free_plus;
   wire [4:0] free_plus_minus;
-  wire [511:0] ev_n;
-  wire [17407:0] etag_n;
-  wire [18431:0] eppn_n;
-  wire [3071:0] eperm_n;
+  wire [511:0] entry_valid_next;
+  wire [17407:0] entry_tag_next;
+  wire [18431:0] entry_ppn_next;
+  wire [3071:0] entry_perm_next;
   wire [3:0] e_valid;
   wire e_shot;
   wire [4351:0] e_tag_row;
@@ -617,7 +620,7 @@ module l1tlb_seed001_clustered_tlb (
   wire age_vict_is_hit;
   wire age_same_set_u;
   wire [27:0] h_age_a;
-  wire [3583:0] age_n;
+  wire [3583:0] age_next;
   wire [6:0] h_age;
   wire [6:0] h_age_p1;
   wire h_late_touch;
@@ -642,7 +645,7 @@ module l1tlb_seed001_clustered_tlb (
   wire [127:0] f1_repl;
   wire f1_lt_is_vict;
   wire f1_any_untouched;
-  wire [127:0] f2_vict_n;
+  wire [127:0] f2_vict_next;
 
   assign sd_all_d = sd_all_next_i;
   assign f1_set_w = f1_set_q;
@@ -651,33 +654,89 @@ module l1tlb_seed001_clustered_tlb (
   assign f2_set_w = f2_set_q;
   assign lt_set_w = lt_set_q;
   assign lt_age = lt_fz_q ? 7'd0 : lt_b_q + {5'd0, {lt_le1_q, lt_le_q & ~lt_le1_q}};
-  assign mv_w = mv_q;
-  assign mp_w = mp_q;
-  assign mvh_w = mvh_q;
-  assign mvm_w = mvm_q;
-  assign mw_w = mw_q;
-  assign mk_w = mk_q;
+  assign mshr_valid_w = mshr_valid_q;
+  assign mshr_pending_w = mshr_pending_q;
+  assign mshr_vpn_hi_w = mshr_vpn_hi_q;
+  assign mshr_vmid_w = mshr_vmid_q;
+  assign mshr_waiters_w = mshr_waiters_q;
+  assign mshr_killed_w = mshr_killed_q;
   assign f2_moh_w = f2_moh_q;
   assign f3_moh_w = f3_moh_q;
   // Crossbar port: the top's round-robin winner, taken with the credit open.
   assign credit_o = credit_q;
-  assign sd_load = sd_acc_i & sd_vpn_i[1:0] == home_i;
-  assign acc_vpn = sd_load ? sd_vpn_i : {{18{pick_hi_i[0]}} & req_vpn_i[35:18] | {18{pick_hi_i[1]}} & req_vpn_i[71:54] | {18{pick_hi_i[2]}} & req_vpn_i[107:90] | {18{pick_hi_i[3]}} & req_vpn_i[143:126] | {18{pick_hi_i[4]}} & req_vpn_i[179:162] | {18{pick_hi_i[5]}} & req_vpn_i[215:198] | {18{pick_hi_i[6]}} & req_vpn_i[251:234] | {18{pick_hi_i[7]}} & req_vpn_i[287:270] | {18{pick_hi_i[8]}} & req_vpn_i[323:306] | {18{pick_hi_i[9]}} & req_vpn_i[359:342] | {18{pick_hi_i[10]}} & req_vpn_i[395:378] | {18{pick_hi_i[11]}} & req_vpn_i[431:414] | {18{pick_hi_i[12]}} & req_vpn_i[467:450] | {18{pick_hi_i[13]}} & req_vpn_i[503:486] | {18{pick_hi_i[14]}} & req_vpn_i[539:522] | {18{pick_hi_i[15]}} & req_vpn_i[575:558], {18{pick_i[0]}} & req_vpn_i[17:0] | {18{pick_i[1]}} & req_vpn_i[53:36] | {18{pick_i[2]}} & req_vpn_i[89:72] | {18{pick_i[3]}} & req_vpn_i[125:108] | {18{pick_i[4]}} & req_vpn_i[161:144] | {18{pick_i[5]}} & req_vpn_i[197:180] | {18{pick_i[6]}} & req_vpn_i[233:216] | {18{pick_i[7]}} & req_vpn_i[269:252] | {18{pick_i[8]}} & req_vpn_i[305:288] | {18{pick_i[9]}} & req_vpn_i[341:324] | {18{pick_i[10]}} & req_vpn_i[377:360] | {18{pick_i[11]}} & req_vpn_i[413:396] | {18{pick_i[12]}} & req_vpn_i[449:432] | {18{pick_i[13]}} & req_vpn_i[485:468] | {18{pick_i[14]}} & req_vpn_i[521:504] | {18{pick_i[15]}} & req_vpn_i[557:540]};
-  assign acc_vmid = sd_load ? sd_vmid_i : {2{pick_i[0]}} & req_vmid_i[1:0] | {2{pick_i[1]}} & req_vmid_i[3:2] | {2{pick_i[2]}} & req_vmid_i[5:4] | {2{pick_i[3]}} & req_vmid_i[7:6] | {2{pick_i[4]}} & req_vmid_i[9:8] | {2{pick_i[5]}} & req_vmid_i[11:10] | {2{pick_i[6]}} & req_vmid_i[13:12] | {2{pick_i[7]}} & req_vmid_i[15:14] | {2{pick_i[8]}} & req_vmid_i[17:16] | {2{pick_i[9]}} & req_vmid_i[19:18] | {2{pick_i[10]}} & req_vmid_i[21:20] | {2{pick_i[11]}} & req_vmid_i[23:22] | {2{pick_i[12]}} & req_vmid_i[25:24] | {2{pick_i[13]}} & req_vmid_i[27:26] | {2{pick_i[14]}} & req_vmid_i[29:28] | {2{pick_i[15]}} & req_vmid_i[31:30];
+  assign sd_load = sd_acc_i & (sd_vpn_i[1:0] == home_i);
+  assign acc_vpn = sd_load ? sd_vpn_i
+      : {({18{pick_hi_i[0]}} & req_vpn_i[35:18]) | ({18{pick_hi_i[1]}} & req_vpn_i[71:54])
+          | ({18{pick_hi_i[2]}} & req_vpn_i[107:90]) | ({18{pick_hi_i[3]}} & req_vpn_i[143:126])
+          | ({18{pick_hi_i[4]}} & req_vpn_i[179:162]) | ({18{pick_hi_i[5]}} & req_vpn_i[215:198])
+          | ({18{pick_hi_i[6]}} & req_vpn_i[251:234]) | ({18{pick_hi_i[7]}} & req_vpn_i[287:270])
+          | ({18{pick_hi_i[8]}} & req_vpn_i[323:306]) | ({18{pick_hi_i[9]}} & req_vpn_i[359:342])
+          | ({18{pick_hi_i[10]}} & req_vpn_i[395:378]) | ({18{pick_hi_i[11]}} & req_vpn_i[431:414])
+          | ({18{pick_hi_i[12]}} & req_vpn_i[467:450]) | ({18{pick_hi_i[13]}} & req_vpn_i[503:486])
+          | ({18{pick_hi_i[14]}} & req_vpn_i[539:522]) | ({18{pick_hi_i[15]}} & req_vpn_i[575:558]),
+          ({18{pick_i[0]}} & req_vpn_i[17:0]) | ({18{pick_i[1]}} & req_vpn_i[53:36])
+          | ({18{pick_i[2]}} & req_vpn_i[89:72]) | ({18{pick_i[3]}} & req_vpn_i[125:108])
+          | ({18{pick_i[4]}} & req_vpn_i[161:144]) | ({18{pick_i[5]}} & req_vpn_i[197:180])
+          | ({18{pick_i[6]}} & req_vpn_i[233:216]) | ({18{pick_i[7]}} & req_vpn_i[269:252])
+          | ({18{pick_i[8]}} & req_vpn_i[305:288]) | ({18{pick_i[9]}} & req_vpn_i[341:324])
+          | ({18{pick_i[10]}} & req_vpn_i[377:360]) | ({18{pick_i[11]}} & req_vpn_i[413:396])
+          | ({18{pick_i[12]}} & req_vpn_i[449:432]) | ({18{pick_i[13]}} & req_vpn_i[485:468])
+          | ({18{pick_i[14]}} & req_vpn_i[521:504]) | ({18{pick_i[15]}} & req_vpn_i[557:540])};
+  assign acc_vmid = sd_load ? sd_vmid_i : ({2{pick_i[0]}} & req_vmid_i[1:0])
+      | ({2{pick_i[1]}} & req_vmid_i[3:2]) | ({2{pick_i[2]}} & req_vmid_i[5:4])
+      | ({2{pick_i[3]}} & req_vmid_i[7:6]) | ({2{pick_i[4]}} & req_vmid_i[9:8])
+      | ({2{pick_i[5]}} & req_vmid_i[11:10]) | ({2{pick_i[6]}} & req_vmid_i[13:12])
+      | ({2{pick_i[7]}} & req_vmid_i[15:14]) | ({2{pick_i[8]}} & req_vmid_i[17:16])
+      | ({2{pick_i[9]}} & req_vmid_i[19:18]) | ({2{pick_i[10]}} & req_vmid_i[21:20])
+      | ({2{pick_i[11]}} & req_vmid_i[23:22]) | ({2{pick_i[12]}} & req_vmid_i[25:24])
+      | ({2{pick_i[13]}} & req_vmid_i[27:26]) | ({2{pick_i[14]}} & req_vmid_i[29:28])
+      | ({2{pick_i[15]}} & req_vmid_i[31:30]);
   assign r1_v_d = accept_i;
   assign r1_sd_d = sd_load;
-  assign r1_i_d = {pick_i[8] | pick_i[9] | pick_i[10] | pick_i[11] | pick_i[12] | pick_i[13] | pick_i[14] | pick_i[15], pick_i[4] | pick_i[5] | pick_i[6] | pick_i[7] | pick_i[12] | pick_i[13] | pick_i[14] | pick_i[15], pick_i[2] | pick_i[3] | pick_i[6] | pick_i[7] | pick_i[10] | pick_i[11] | pick_i[14] | pick_i[15], pick_i[1] | pick_i[3] | pick_i[5] | pick_i[7] | pick_i[9] | pick_i[11] | pick_i[13] | pick_i[15]};
+  assign r1_i_d = {pick_i[8] | pick_i[9] | pick_i[10] | pick_i[11] | pick_i[12] | pick_i[13]
+      | pick_i[14] | pick_i[15], pick_i[4] | pick_i[5] | pick_i[6] | pick_i[7] | pick_i[12]
+      | pick_i[13] | pick_i[14] | pick_i[15], pick_i[2] | pick_i[3] | pick_i[6] | pick_i[7]
+      | pick_i[10] | pick_i[11] | pick_i[14] | pick_i[15], pick_i[1] | pick_i[3] | pick_i[5]
+      | pick_i[7] | pick_i[9] | pick_i[11] | pick_i[13] | pick_i[15]};
   assign r1_vpn_d = acc_vpn;
   assign r1_vmid_d = acc_vmid;
-  assign req_set = {4'd1 << req_vpn_i[543:542], 4'd1 << req_vpn_i[507:506], 4'd1 << req_vpn_i[471:470], 4'd1 << req_vpn_i[435:434], 4'd1 << req_vpn_i[399:398], 4'd1 << req_vpn_i[363:362], 4'd1 << req_vpn_i[327:326], 4'd1 << req_vpn_i[291:290], 4'd1 << req_vpn_i[255:254], 4'd1 << req_vpn_i[219:218], 4'd1 << req_vpn_i[183:182], 4'd1 << req_vpn_i[147:146], 4'd1 << req_vpn_i[111:110], 4'd1 << req_vpn_i[75:74], 4'd1 << req_vpn_i[39:38], 4'd1 << req_vpn_i[3:2]};
-  assign r1_set_d = sd_load ? 4'd1 << sd_vpn_i[3:2] : {4{pick_i[0]}} & req_set[3:0] | {4{pick_i[1]}} & req_set[7:4] | {4{pick_i[2]}} & req_set[11:8] | {4{pick_i[3]}} & req_set[15:12] | {4{pick_i[4]}} & req_set[19:16] | {4{pick_i[5]}} & req_set[23:20] | {4{pick_i[6]}} & req_set[27:24] | {4{pick_i[7]}} & req_set[31:28] | {4{pick_i[8]}} & req_set[35:32] | {4{pick_i[9]}} & req_set[39:36] | {4{pick_i[10]}} & req_set[43:40] | {4{pick_i[11]}} & req_set[47:44] | {4{pick_i[12]}} & req_set[51:48] | {4{pick_i[13]}} & req_set[55:52] | {4{pick_i[14]}} & req_set[59:56] | {4{pick_i[15]}} & req_set[63:60];
-  // Fill: the response reads the MSHR, f1 prepares the victim, f2 writes the entry, f3 answers the waiters and frees the MSHR.
+  assign req_set = {4'd1 << req_vpn_i[543:542], 4'd1 << req_vpn_i[507:506], 4'd1
+      << req_vpn_i[471:470], 4'd1 << req_vpn_i[435:434], 4'd1 << req_vpn_i[399:398], 4'd1
+      << req_vpn_i[363:362], 4'd1 << req_vpn_i[327:326], 4'd1 << req_vpn_i[291:290], 4'd1
+      << req_vpn_i[255:254], 4'd1 << req_vpn_i[219:218], 4'd1 << req_vpn_i[183:182], 4'd1
+      << req_vpn_i[147:146], 4'd1 << req_vpn_i[111:110], 4'd1 << req_vpn_i[75:74], 4'd1
+      << req_vpn_i[39:38], 4'd1 << req_vpn_i[3:2]};
+  assign r1_set_d = sd_load ? 4'd1 << sd_vpn_i[3:2] : ({4{pick_i[0]}} & req_set[3:0])
+      | ({4{pick_i[1]}} & req_set[7:4]) | ({4{pick_i[2]}} & req_set[11:8])
+      | ({4{pick_i[3]}} & req_set[15:12]) | ({4{pick_i[4]}} & req_set[19:16])
+      | ({4{pick_i[5]}} & req_set[23:20]) | ({4{pick_i[6]}} & req_set[27:24])
+      | ({4{pick_i[7]}} & req_set[31:28]) | ({4{pick_i[8]}} & req_set[35:32])
+      | ({4{pick_i[9]}} & req_set[39:36]) | ({4{pick_i[10]}} & req_set[43:40])
+      | ({4{pick_i[11]}} & req_set[47:44]) | ({4{pick_i[12]}} & req_set[51:48])
+      | ({4{pick_i[13]}} & req_set[55:52]) | ({4{pick_i[14]}} & req_set[59:56])
+      | ({4{pick_i[15]}} & req_set[63:60]);
+  // Fill: the response reads the MSHR, f1 prepares the victim, f2 writes the entry, f3 answers the
+  // waiters and frees the MSHR.
   assign f0_moh = 16'd1 << l2_resp_mshr_i;
-  assign f0_vh = {34{f0_moh[0]}} & mvh_q[33:0] | {34{f0_moh[1]}} & mvh_q[67:34] | {34{f0_moh[2]}} & mvh_q[101:68] | {34{f0_moh[3]}} & mvh_q[135:102] | {34{f0_moh[4]}} & mvh_q[169:136] | {34{f0_moh[5]}} & mvh_q[203:170] | {34{f0_moh[6]}} & mvh_q[237:204] | {34{f0_moh[7]}} & mvh_q[271:238] | {34{f0_moh[8]}} & mvh_q[305:272] | {34{f0_moh[9]}} & mvh_q[339:306] | {34{f0_moh[10]}} & mvh_q[373:340] | {34{f0_moh[11]}} & mvh_q[407:374] | {34{f0_moh[12]}} & mvh_q[441:408] | {34{f0_moh[13]}} & mvh_q[475:442] | {34{f0_moh[14]}} & mvh_q[509:476] | {34{f0_moh[15]}} & mvh_q[543:510];
+  assign f0_vh = ({34{f0_moh[0]}} & mshr_vpn_hi_q[33:0]) | ({34{f0_moh[1]}} & mshr_vpn_hi_q[67:34])
+      | ({34{f0_moh[2]}} & mshr_vpn_hi_q[101:68]) | ({34{f0_moh[3]}} & mshr_vpn_hi_q[135:102])
+      | ({34{f0_moh[4]}} & mshr_vpn_hi_q[169:136]) | ({34{f0_moh[5]}} & mshr_vpn_hi_q[203:170])
+      | ({34{f0_moh[6]}} & mshr_vpn_hi_q[237:204]) | ({34{f0_moh[7]}} & mshr_vpn_hi_q[271:238])
+      | ({34{f0_moh[8]}} & mshr_vpn_hi_q[305:272]) | ({34{f0_moh[9]}} & mshr_vpn_hi_q[339:306])
+      | ({34{f0_moh[10]}} & mshr_vpn_hi_q[373:340]) | ({34{f0_moh[11]}} & mshr_vpn_hi_q[407:374])
+      | ({34{f0_moh[12]}} & mshr_vpn_hi_q[441:408]) | ({34{f0_moh[13]}} & mshr_vpn_hi_q[475:442])
+      | ({34{f0_moh[14]}} & mshr_vpn_hi_q[509:476]) | ({34{f0_moh[15]}} & mshr_vpn_hi_q[543:510]);
   assign f1_v_d = l2_resp_valid_i;
   assign f1_moh_d = f0_moh;
   assign f1_vh_d = f0_vh;
-  assign f1_vmid_d = {2{f0_moh[0]}} & mvm_q[1:0] | {2{f0_moh[1]}} & mvm_q[3:2] | {2{f0_moh[2]}} & mvm_q[5:4] | {2{f0_moh[3]}} & mvm_q[7:6] | {2{f0_moh[4]}} & mvm_q[9:8] | {2{f0_moh[5]}} & mvm_q[11:10] | {2{f0_moh[6]}} & mvm_q[13:12] | {2{f0_moh[7]}} & mvm_q[15:14] | {2{f0_moh[8]}} & mvm_q[17:16] | {2{f0_moh[9]}} & mvm_q[19:18] | {2{f0_moh[10]}} & mvm_q[21:20] | {2{f0_moh[11]}} & mvm_q[23:22] | {2{f0_moh[12]}} & mvm_q[25:24] | {2{f0_moh[13]}} & mvm_q[27:26] | {2{f0_moh[14]}} & mvm_q[29:28] | {2{f0_moh[15]}} & mvm_q[31:30];
+  assign f1_vmid_d = ({2{f0_moh[0]}} & mshr_vmid_q[1:0]) | ({2{f0_moh[1]}} & mshr_vmid_q[3:2])
+      | ({2{f0_moh[2]}} & mshr_vmid_q[5:4]) | ({2{f0_moh[3]}} & mshr_vmid_q[7:6])
+      | ({2{f0_moh[4]}} & mshr_vmid_q[9:8]) | ({2{f0_moh[5]}} & mshr_vmid_q[11:10])
+      | ({2{f0_moh[6]}} & mshr_vmid_q[13:12]) | ({2{f0_moh[7]}} & mshr_vmid_q[15:14])
+      | ({2{f0_moh[8]}} & mshr_vmid_q[17:16]) | ({2{f0_moh[9]}} & mshr_vmid_q[19:18])
+      | ({2{f0_moh[10]}} & mshr_vmid_q[21:20]) | ({2{f0_moh[11]}} & mshr_vmid_q[23:22])
+      | ({2{f0_moh[12]}} & mshr_vmid_q[25:24]) | ({2{f0_moh[13]}} & mshr_vmid_q[27:26])
+      | ({2{f0_moh[14]}} & mshr_vmid_q[29:28]) | ({2{f0_moh[15]}} & mshr_vmid_q[31:30]);
   assign f1_ppn_d = l2_resp_ppn_i;
   assign f1_perm_d = l2_resp_perm_i;
   assign f0_set = 4'd1 << f0_vh[1:0];
@@ -685,7 +744,7 @@ module l1tlb_seed001_clustered_tlb (
   generate
     for (gq = 0; gq < 16; gq = gq + 1) begin : g_mshr_set
       wire [1:0] mset;
-      assign mset = mvh_w[gq * 34 +: 2];
+      assign mset = mshr_vpn_hi_w[gq * 34 +: 2];
       assign mset_is_f1[gq] = mset == f1_vh_q[1:0];
     end
   endgenerate
@@ -707,29 +766,68 @@ module l1tlb_seed001_clustered_tlb (
   assign f3_vmid_d = f2_vmid_q;
   assign f3_ppn_d = f2_ppn_q;
   assign f3_perm_d = f2_perm_q;
-  assign fill_o = {16{f3_v_q}} & ({16{f3_moh_q[0]}} & mw_q[15:0] | {16{f3_moh_q[1]}} & mw_q[31:16] | {16{f3_moh_q[2]}} & mw_q[47:32] | {16{f3_moh_q[3]}} & mw_q[63:48] | {16{f3_moh_q[4]}} & mw_q[79:64] | {16{f3_moh_q[5]}} & mw_q[95:80] | {16{f3_moh_q[6]}} & mw_q[111:96] | {16{f3_moh_q[7]}} & mw_q[127:112] | {16{f3_moh_q[8]}} & mw_q[143:128] | {16{f3_moh_q[9]}} & mw_q[159:144] | {16{f3_moh_q[10]}} & mw_q[175:160] | {16{f3_moh_q[11]}} & mw_q[191:176] | {16{f3_moh_q[12]}} & mw_q[207:192] | {16{f3_moh_q[13]}} & mw_q[223:208] | {16{f3_moh_q[14]}} & mw_q[239:224] | {16{f3_moh_q[15]}} & mw_q[255:240]);
+  assign fill_o = {16{f3_v_q}}
+      & (({16{f3_moh_q[0]}} & mshr_waiters_q[15:0]) | ({16{f3_moh_q[1]}} & mshr_waiters_q[31:16])
+          | ({16{f3_moh_q[2]}} & mshr_waiters_q[47:32])
+          | ({16{f3_moh_q[3]}} & mshr_waiters_q[63:48])
+          | ({16{f3_moh_q[4]}} & mshr_waiters_q[79:64])
+          | ({16{f3_moh_q[5]}} & mshr_waiters_q[95:80])
+          | ({16{f3_moh_q[6]}} & mshr_waiters_q[111:96])
+          | ({16{f3_moh_q[7]}} & mshr_waiters_q[127:112])
+          | ({16{f3_moh_q[8]}} & mshr_waiters_q[143:128])
+          | ({16{f3_moh_q[9]}} & mshr_waiters_q[159:144])
+          | ({16{f3_moh_q[10]}} & mshr_waiters_q[175:160])
+          | ({16{f3_moh_q[11]}} & mshr_waiters_q[191:176])
+          | ({16{f3_moh_q[12]}} & mshr_waiters_q[207:192])
+          | ({16{f3_moh_q[13]}} & mshr_waiters_q[223:208])
+          | ({16{f3_moh_q[14]}} & mshr_waiters_q[239:224])
+          | ({16{f3_moh_q[15]}} & mshr_waiters_q[255:240]));
   assign fill_vh_o = f3_vh_q;
   assign fill_vmid_o = f3_vmid_q;
   assign fill_ppn_o = f3_ppn_q;
   assign fill_perm_o = f3_perm_q;
   assign r2_vh = r2_vpn_q[35:2];
-  assign f2_sdm_n = r1_sd_q & r1_vpn_q[35:2] == f1_vh_q & r1_vmid_q == f1_vmid_q;
-  assign f2_sdm_d = f2_sdm_n;
+  assign f2_sdm_next = r1_sd_q & (r1_vpn_q[35:2] == f1_vh_q) & (r1_vmid_q == f1_vmid_q);
+  assign f2_sdm_d = f2_sdm_next;
   assign we_one = f2_v_q & ~f2_kill_q & ~f2_sdm_q;
   assign we = we_one & ~sd_all_q;
   assign f2_tag = {f2_vmid_q, f2_vh_q[33:2]};
-  assign age = {age_w127_q, age_w126_q, age_w125_q, age_w124_q, age_w123_q, age_w122_q, age_w121_q, age_w120_q, age_w119_q, age_w118_q, age_w117_q, age_w116_q, age_w115_q, age_w114_q, age_w113_q, age_w112_q, age_w111_q, age_w110_q, age_w109_q, age_w108_q, age_w107_q, age_w106_q, age_w105_q, age_w104_q, age_w103_q, age_w102_q, age_w101_q, age_w100_q, age_w99_q, age_w98_q, age_w97_q, age_w96_q, age_w95_q, age_w94_q, age_w93_q, age_w92_q, age_w91_q, age_w90_q, age_w89_q, age_w88_q, age_w87_q, age_w86_q, age_w85_q, age_w84_q, age_w83_q, age_w82_q, age_w81_q, age_w80_q, age_w79_q, age_w78_q, age_w77_q, age_w76_q, age_w75_q, age_w74_q, age_w73_q, age_w72_q, age_w71_q, age_w70_q, age_w69_q, age_w68_q, age_w67_q, age_w66_q, age_w65_q, age_w64_q, age_w63_q, age_w62_q, age_w61_q, age_w60_q, age_w59_q, age_w58_q, age_w57_q, age_w56_q, age_w55_q, age_w54_q, age_w53_q, age_w52_q, age_w51_q, age_w50_q, age_w49_q, age_w48_q, age_w47_q, age_w46_q, age_w45_q, age_w44_q, age_w43_q, age_w42_q, age_w41_q, age_w40_q, age_w39_q, age_w38_q, age_w37_q, age_w36_q, age_w35_q, age_w34_q, age_w33_q, age_w32_q, age_w31_q, age_w30_q, age_w29_q, age_w28_q, age_w27_q, age_w26_q, age_w25_q, age_w24_q, age_w23_q, age_w22_q, age_w21_q, age_w20_q, age_w19_q, age_w18_q, age_w17_q, age_w16_q, age_w15_q, age_w14_q, age_w13_q, age_w12_q, age_w11_q, age_w10_q, age_w9_q, age_w8_q, age_w7_q, age_w6_q, age_w5_q, age_w4_q, age_w3_q, age_w2_q, age_w1_q, age_w0_q};
+  assign age = {age_w127_q, age_w126_q, age_w125_q, age_w124_q, age_w123_q, age_w122_q, age_w121_q,
+      age_w120_q, age_w119_q, age_w118_q, age_w117_q, age_w116_q, age_w115_q, age_w114_q,
+      age_w113_q, age_w112_q, age_w111_q, age_w110_q, age_w109_q, age_w108_q, age_w107_q,
+      age_w106_q, age_w105_q, age_w104_q, age_w103_q, age_w102_q, age_w101_q, age_w100_q, age_w99_q,
+      age_w98_q, age_w97_q, age_w96_q, age_w95_q, age_w94_q, age_w93_q, age_w92_q, age_w91_q,
+      age_w90_q, age_w89_q, age_w88_q, age_w87_q, age_w86_q, age_w85_q, age_w84_q, age_w83_q,
+      age_w82_q, age_w81_q, age_w80_q, age_w79_q, age_w78_q, age_w77_q, age_w76_q, age_w75_q,
+      age_w74_q, age_w73_q, age_w72_q, age_w71_q, age_w70_q, age_w69_q, age_w68_q, age_w67_q,
+      age_w66_q, age_w65_q, age_w64_q, age_w63_q, age_w62_q, age_w61_q, age_w60_q, age_w59_q,
+      age_w58_q, age_w57_q, age_w56_q, age_w55_q, age_w54_q, age_w53_q, age_w52_q, age_w51_q,
+      age_w50_q, age_w49_q, age_w48_q, age_w47_q, age_w46_q, age_w45_q, age_w44_q, age_w43_q,
+      age_w42_q, age_w41_q, age_w40_q, age_w39_q, age_w38_q, age_w37_q, age_w36_q, age_w35_q,
+      age_w34_q, age_w33_q, age_w32_q, age_w31_q, age_w30_q, age_w29_q, age_w28_q, age_w27_q,
+      age_w26_q, age_w25_q, age_w24_q, age_w23_q, age_w22_q, age_w21_q, age_w20_q, age_w19_q,
+      age_w18_q, age_w17_q, age_w16_q, age_w15_q, age_w14_q, age_w13_q, age_w12_q, age_w11_q,
+      age_w10_q, age_w9_q, age_w8_q, age_w7_q, age_w6_q, age_w5_q, age_w4_q, age_w3_q, age_w2_q,
+      age_w1_q, age_w0_q};
   assign vict = f2_vict_q;
-  // Compare stage: tags of the r1 set, way `vict` patched when the fill writes that set at this edge.
-  assign c_valid = {128{r1_set_w[0]}} & ev_q[127:0] | {128{r1_set_w[1]}} & ev_q[255:128] | {128{r1_set_w[2]}} & ev_q[383:256] | {128{r1_set_w[3]}} & ev_q[511:384];
-  assign c_tag = {4352{r1_set_w[0]}} & etag_q[4351:0] | {4352{r1_set_w[1]}} & etag_q[8703:4352] | {4352{r1_set_w[2]}} & etag_q[13055:8704] | {4352{r1_set_w[3]}} & etag_q[17407:13056];
+  // Compare stage: tags of the r1 set, way `vict` patched when the fill writes that set at this
+  // edge.
+  assign c_valid = ({128{r1_set_w[0]}} & entry_valid_q[127:0])
+      | ({128{r1_set_w[1]}} & entry_valid_q[255:128])
+      | ({128{r1_set_w[2]}} & entry_valid_q[383:256])
+      | ({128{r1_set_w[3]}} & entry_valid_q[511:384]);
+  assign c_tag = ({4352{r1_set_w[0]}} & entry_tag_q[4351:0])
+      | ({4352{r1_set_w[1]}} & entry_tag_q[8703:4352])
+      | ({4352{r1_set_w[2]}} & entry_tag_q[13055:8704])
+      | ({4352{r1_set_w[3]}} & entry_tag_q[17407:13056]);
   assign c_key = {r1_vmid_q, r1_vpn_q[35:4]};
   assign c_feq = f2_tag == c_key;
-  assign c_patch = we & |(r1_set_w & f2_set_w);
+  assign c_patch = we & (|(r1_set_w & f2_set_w));
   genvar gc;
   generate
     for (gc = 0; gc < 128; gc = gc + 1) begin : g_cmp
-      assign match[gc] = c_patch & vict[gc] ? c_feq : c_valid[gc] & c_tag[gc * 34 +: 34] == c_key;
+      assign match[gc] = (c_patch & vict[gc]) ? c_feq : c_valid[gc]
+          & (c_tag[gc * 34 +: 34] == c_key);
     end
   endgenerate
   assign r2_v_d = r1_v_q;
@@ -742,100 +840,408 @@ module l1tlb_seed001_clustered_tlb (
   assign r2_sd_match_d = {128{r1_sd_q}} & match;
   assign r2_any_d = |match;
   assign r1_v_o = r1_v_q;
-  // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the free queue's head.
+  // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the free
+  // queue's head.
   assign hit = r2_v_q & r2_any_q;
   assign r2_cu = 16'd1 << r2_i_q;
   assign hit_o = {16{hit}} & r2_cu;
   assign hit_vpn_o = r2_vpn_q;
   assign hit_vmid_o = r2_vmid_q;
-  assign h_ppn_row = {4608{r2_set_w[0]}} & eppn_q[4607:0] | {4608{r2_set_w[1]}} & eppn_q[9215:4608] | {4608{r2_set_w[2]}} & eppn_q[13823:9216] | {4608{r2_set_w[3]}} & eppn_q[18431:13824];
-  assign h_perm_row = {768{r2_set_w[0]}} & eperm_q[767:0] | {768{r2_set_w[1]}} & eperm_q[1535:768] | {768{r2_set_w[2]}} & eperm_q[2303:1536] | {768{r2_set_w[3]}} & eperm_q[3071:2304];
-  assign hit_ppn_o = {36{r2_match_q[0]}} & h_ppn_row[35:0] | {36{r2_match_q[1]}} & h_ppn_row[71:36] | {36{r2_match_q[2]}} & h_ppn_row[107:72] | {36{r2_match_q[3]}} & h_ppn_row[143:108] | {36{r2_match_q[4]}} & h_ppn_row[179:144] | {36{r2_match_q[5]}} & h_ppn_row[215:180] | {36{r2_match_q[6]}} & h_ppn_row[251:216] | {36{r2_match_q[7]}} & h_ppn_row[287:252] | {36{r2_match_q[8]}} & h_ppn_row[323:288] | {36{r2_match_q[9]}} & h_ppn_row[359:324] | {36{r2_match_q[10]}} & h_ppn_row[395:360] | {36{r2_match_q[11]}} & h_ppn_row[431:396] | {36{r2_match_q[12]}} & h_ppn_row[467:432] | {36{r2_match_q[13]}} & h_ppn_row[503:468] | {36{r2_match_q[14]}} & h_ppn_row[539:504] | {36{r2_match_q[15]}} & h_ppn_row[575:540] | {36{r2_match_q[16]}} & h_ppn_row[611:576] | {36{r2_match_q[17]}} & h_ppn_row[647:612] | {36{r2_match_q[18]}} & h_ppn_row[683:648] | {36{r2_match_q[19]}} & h_ppn_row[719:684] | {36{r2_match_q[20]}} & h_ppn_row[755:720] | {36{r2_match_q[21]}} & h_ppn_row[791:756] | {36{r2_match_q[22]}} & h_ppn_row[827:792] | {36{r2_match_q[23]}} & h_ppn_row[863:828] | {36{r2_match_q[24]}} & h_ppn_row[899:864] | {36{r2_match_q[25]}} & h_ppn_row[935:900] | {36{r2_match_q[26]}} & h_ppn_row[971:936] | {36{r2_match_q[27]}} & h_ppn_row[1007:972] | {36{r2_match_q[28]}} & h_ppn_row[1043:1008] | {36{r2_match_q[29]}} & h_ppn_row[1079:1044] | {36{r2_match_q[30]}} & h_ppn_row[1115:1080] | {36{r2_match_q[31]}} & h_ppn_row[1151:1116] | {36{r2_match_q[32]}} & h_ppn_row[1187:1152] | {36{r2_match_q[33]}} & h_ppn_row[1223:1188] | {36{r2_match_q[34]}} & h_ppn_row[1259:1224] | {36{r2_match_q[35]}} & h_ppn_row[1295:1260] | {36{r2_match_q[36]}} & h_ppn_row[1331:1296] | {36{r2_match_q[37]}} & h_ppn_row[1367:1332] | {36{r2_match_q[38]}} & h_ppn_row[1403:1368] | {36{r2_match_q[39]}} & h_ppn_row[1439:1404] | {36{r2_match_q[40]}} & h_ppn_row[1475:1440] | {36{r2_match_q[41]}} & h_ppn_row[1511:1476] | {36{r2_match_q[42]}} & h_ppn_row[1547:1512] | {36{r2_match_q[43]}} & h_ppn_row[1583:1548] | {36{r2_match_q[44]}} & h_ppn_row[1619:1584] | {36{r2_match_q[45]}} & h_ppn_row[1655:1620] | {36{r2_match_q[46]}} & h_ppn_row[1691:1656] | {36{r2_match_q[47]}} & h_ppn_row[1727:1692] | {36{r2_match_q[48]}} & h_ppn_row[1763:1728] | {36{r2_match_q[49]}} & h_ppn_row[1799:1764] | {36{r2_match_q[50]}} & h_ppn_row[1835:1800] | {36{r2_match_q[51]}} & h_ppn_row[1871:1836] | {36{r2_match_q[52]}} & h_ppn_row[1907:1872] | {36{r2_match_q[53]}} & h_ppn_row[1943:1908] | {36{r2_match_q[54]}} & h_ppn_row[1979:1944] | {36{r2_match_q[55]}} & h_ppn_row[2015:1980] | {36{r2_match_q[56]}} & h_ppn_row[2051:2016] | {36{r2_match_q[57]}} & h_ppn_row[2087:2052] | {36{r2_match_q[58]}} & h_ppn_row[2123:2088] | {36{r2_match_q[59]}} & h_ppn_row[2159:2124] | {36{r2_match_q[60]}} & h_ppn_row[2195:2160] | {36{r2_match_q[61]}} & h_ppn_row[2231:2196] | {36{r2_match_q[62]}} & h_ppn_row[2267:2232] | {36{r2_match_q[63]}} & h_ppn_row[2303:2268] | {36{r2_match_q[64]}} & h_ppn_row[2339:2304] | {36{r2_match_q[65]}} & h_ppn_row[2375:2340] | {36{r2_match_q[66]}} & h_ppn_row[2411:2376] | {36{r2_match_q[67]}} & h_ppn_row[2447:2412] | {36{r2_match_q[68]}} & h_ppn_row[2483:2448] | {36{r2_match_q[69]}} & h_ppn_row[2519:2484] | {36{r2_match_q[70]}} & h_ppn_row[2555:2520] | {36{r2_match_q[71]}} & h_ppn_row[2591:2556] | {36{r2_match_q[72]}} & h_ppn_row[2627:2592] | {36{r2_match_q[73]}} & h_ppn_row[2663:2628] | {36{r2_match_q[74]}} & h_ppn_row[2699:2664] | {36{r2_match_q[75]}} & h_ppn_row[2735:2700] | {36{r2_match_q[76]}} & h_ppn_row[2771:2736] | {36{r2_match_q[77]}} & h_ppn_row[2807:2772] | {36{r2_match_q[78]}} & h_ppn_row[2843:2808] | {36{r2_match_q[79]}} & h_ppn_row[2879:2844] | {36{r2_match_q[80]}} & h_ppn_row[2915:2880] | {36{r2_match_q[81]}} & h_ppn_row[2951:2916] | {36{r2_match_q[82]}} & h_ppn_row[2987:2952] | {36{r2_match_q[83]}} & h_ppn_row[3023:2988] | {36{r2_match_q[84]}} & h_ppn_row[3059:3024] | {36{r2_match_q[85]}} & h_ppn_row[3095:3060] | {36{r2_match_q[86]}} & h_ppn_row[3131:3096] | {36{r2_match_q[87]}} & h_ppn_row[3167:3132] | {36{r2_match_q[88]}} & h_ppn_row[3203:3168] | {36{r2_match_q[89]}} & h_ppn_row[3239:3204] | {36{r2_match_q[90]}} & h_ppn_row[3275:3240] | {36{r2_match_q[91]}} & h_ppn_row[3311:3276] | {36{r2_match_q[92]}} & h_ppn_row[3347:3312] | {36{r2_match_q[93]}} & h_ppn_row[3383:3348] | {36{r2_match_q[94]}} & h_ppn_row[3419:3384] | {36{r2_match_q[95]}} & h_ppn_row[3455:3420] | {36{r2_match_q[96]}} & h_ppn_row[3491:3456] | {36{r2_match_q[97]}} & h_ppn_row[3527:3492] | {36{r2_match_q[98]}} & h_ppn_row[3563:3528] | {36{r2_match_q[99]}} & h_ppn_row[3599:3564] | {36{r2_match_q[100]}} & h_ppn_row[3635:3600] | {36{r2_match_q[101]}} & h_ppn_row[3671:3636] | {36{r2_match_q[102]}} & h_ppn_row[3707:3672] | {36{r2_match_q[103]}} & h_ppn_row[3743:3708] | {36{r2_match_q[104]}} & h_ppn_row[3779:3744] | {36{r2_match_q[105]}} & h_ppn_row[3815:3780] | {36{r2_match_q[106]}} & h_ppn_row[3851:3816] | {36{r2_match_q[107]}} & h_ppn_row[3887:3852] | {36{r2_match_q[108]}} & h_ppn_row[3923:3888] | {36{r2_match_q[109]}} & h_ppn_row[3959:3924] | {36{r2_match_q[110]}} & h_ppn_row[3995:3960] | {36{r2_match_q[111]}} & h_ppn_row[4031:3996] | {36{r2_match_q[112]}} & h_ppn_row[4067:4032] | {36{r2_match_q[113]}} & h_ppn_row[4103:4068] | {36{r2_match_q[114]}} & h_ppn_row[4139:4104] | {36{r2_match_q[115]}} & h_ppn_row[4175:4140] | {36{r2_match_q[116]}} & h_ppn_row[4211:4176] | {36{r2_match_q[117]}} & h_ppn_row[4247:4212] | {36{r2_match_q[118]}} & h_ppn_row[4283:4248] | {36{r2_match_q[119]}} & h_ppn_row[4319:4284] | {36{r2_match_q[120]}} & h_ppn_row[4355:4320] | {36{r2_match_q[121]}} & h_ppn_row[4391:4356] | {36{r2_match_q[122]}} & h_ppn_row[4427:4392] | {36{r2_match_q[123]}} & h_ppn_row[4463:4428] | {36{r2_match_q[124]}} & h_ppn_row[4499:4464] | {36{r2_match_q[125]}} & h_ppn_row[4535:4500] | {36{r2_match_q[126]}} & h_ppn_row[4571:4536] | {36{r2_match_q[127]}} & h_ppn_row[4607:4572];
-  assign hit_perm_o = {6{r2_match_q[0]}} & h_perm_row[5:0] | {6{r2_match_q[1]}} & h_perm_row[11:6] | {6{r2_match_q[2]}} & h_perm_row[17:12] | {6{r2_match_q[3]}} & h_perm_row[23:18] | {6{r2_match_q[4]}} & h_perm_row[29:24] | {6{r2_match_q[5]}} & h_perm_row[35:30] | {6{r2_match_q[6]}} & h_perm_row[41:36] | {6{r2_match_q[7]}} & h_perm_row[47:42] | {6{r2_match_q[8]}} & h_perm_row[53:48] | {6{r2_match_q[9]}} & h_perm_row[59:54] | {6{r2_match_q[10]}} & h_perm_row[65:60] | {6{r2_match_q[11]}} & h_perm_row[71:66] | {6{r2_match_q[12]}} & h_perm_row[77:72] | {6{r2_match_q[13]}} & h_perm_row[83:78] | {6{r2_match_q[14]}} & h_perm_row[89:84] | {6{r2_match_q[15]}} & h_perm_row[95:90] | {6{r2_match_q[16]}} & h_perm_row[101:96] | {6{r2_match_q[17]}} & h_perm_row[107:102] | {6{r2_match_q[18]}} & h_perm_row[113:108] | {6{r2_match_q[19]}} & h_perm_row[119:114] | {6{r2_match_q[20]}} & h_perm_row[125:120] | {6{r2_match_q[21]}} & h_perm_row[131:126] | {6{r2_match_q[22]}} & h_perm_row[137:132] | {6{r2_match_q[23]}} & h_perm_row[143:138] | {6{r2_match_q[24]}} & h_perm_row[149:144] | {6{r2_match_q[25]}} & h_perm_row[155:150] | {6{r2_match_q[26]}} & h_perm_row[161:156] | {6{r2_match_q[27]}} & h_perm_row[167:162] | {6{r2_match_q[28]}} & h_perm_row[173:168] | {6{r2_match_q[29]}} & h_perm_row[179:174] | {6{r2_match_q[30]}} & h_perm_row[185:180] | {6{r2_match_q[31]}} & h_perm_row[191:186] | {6{r2_match_q[32]}} & h_perm_row[197:192] | {6{r2_match_q[33]}} & h_perm_row[203:198] | {6{r2_match_q[34]}} & h_perm_row[209:204] | {6{r2_match_q[35]}} & h_perm_row[215:210] | {6{r2_match_q[36]}} & h_perm_row[221:216] | {6{r2_match_q[37]}} & h_perm_row[227:222] | {6{r2_match_q[38]}} & h_perm_row[233:228] | {6{r2_match_q[39]}} & h_perm_row[239:234] | {6{r2_match_q[40]}} & h_perm_row[245:240] | {6{r2_match_q[41]}} & h_perm_row[251:246] | {6{r2_match_q[42]}} & h_perm_row[257:252] | {6{r2_match_q[43]}} & h_perm_row[263:258] | {6{r2_match_q[44]}} & h_perm_row[269:264] | {6{r2_match_q[45]}} & h_perm_row[275:270] | {6{r2_match_q[46]}} & h_perm_row[281:276] | {6{r2_match_q[47]}} & h_perm_row[287:282] | {6{r2_match_q[48]}} & h_perm_row[293:288] | {6{r2_match_q[49]}} & h_perm_row[299:294] | {6{r2_match_q[50]}} & h_perm_row[305:300] | {6{r2_match_q[51]}} & h_perm_row[311:306] | {6{r2_match_q[52]}} & h_perm_row[317:312] | {6{r2_match_q[53]}} & h_perm_row[323:318] | {6{r2_match_q[54]}} & h_perm_row[329:324] | {6{r2_match_q[55]}} & h_perm_row[335:330] | {6{r2_match_q[56]}} & h_perm_row[341:336] | {6{r2_match_q[57]}} & h_perm_row[347:342] | {6{r2_match_q[58]}} & h_perm_row[353:348] | {6{r2_match_q[59]}} & h_perm_row[359:354] | {6{r2_match_q[60]}} & h_perm_row[365:360] | {6{r2_match_q[61]}} & h_perm_row[371:366] | {6{r2_match_q[62]}} & h_perm_row[377:372] | {6{r2_match_q[63]}} & h_perm_row[383:378] | {6{r2_match_q[64]}} & h_perm_row[389:384] | {6{r2_match_q[65]}} & h_perm_row[395:390] | {6{r2_match_q[66]}} & h_perm_row[401:396] | {6{r2_match_q[67]}} & h_perm_row[407:402] | {6{r2_match_q[68]}} & h_perm_row[413:408] | {6{r2_match_q[69]}} & h_perm_row[419:414] | {6{r2_match_q[70]}} & h_perm_row[425:420] | {6{r2_match_q[71]}} & h_perm_row[431:426] | {6{r2_match_q[72]}} & h_perm_row[437:432] | {6{r2_match_q[73]}} & h_perm_row[443:438] | {6{r2_match_q[74]}} & h_perm_row[449:444] | {6{r2_match_q[75]}} & h_perm_row[455:450] | {6{r2_match_q[76]}} & h_perm_row[461:456] | {6{r2_match_q[77]}} & h_perm_row[467:462] | {6{r2_match_q[78]}} & h_perm_row[473:468] | {6{r2_match_q[79]}} & h_perm_row[479:474] | {6{r2_match_q[80]}} & h_perm_row[485:480] | {6{r2_match_q[81]}} & h_perm_row[491:486] | {6{r2_match_q[82]}} & h_perm_row[497:492] | {6{r2_match_q[83]}} & h_perm_row[503:498] | {6{r2_match_q[84]}} & h_perm_row[509:504] | {6{r2_match_q[85]}} & h_perm_row[515:510] | {6{r2_match_q[86]}} & h_perm_row[521:516] | {6{r2_match_q[87]}} & h_perm_row[527:522] | {6{r2_match_q[88]}} & h_perm_row[533:528] | {6{r2_match_q[89]}} & h_perm_row[539:534] | {6{r2_match_q[90]}} & h_perm_row[545:540] | {6{r2_match_q[91]}} & h_perm_row[551:546] | {6{r2_match_q[92]}} & h_perm_row[557:552] | {6{r2_match_q[93]}} & h_perm_row[563:558] | {6{r2_match_q[94]}} & h_perm_row[569:564] | {6{r2_match_q[95]}} & h_perm_row[575:570] | {6{r2_match_q[96]}} & h_perm_row[581:576] | {6{r2_match_q[97]}} & h_perm_row[587:582] | {6{r2_match_q[98]}} & h_perm_row[593:588] | {6{r2_match_q[99]}} & h_perm_row[599:594] | {6{r2_match_q[100]}} & h_perm_row[605:600] | {6{r2_match_q[101]}} & h_perm_row[611:606] | {6{r2_match_q[102]}} & h_perm_row[617:612] | {6{r2_match_q[103]}} & h_perm_row[623:618] | {6{r2_match_q[104]}} & h_perm_row[629:624] | {6{r2_match_q[105]}} & h_perm_row[635:630] | {6{r2_match_q[106]}} & h_perm_row[641:636] | {6{r2_match_q[107]}} & h_perm_row[647:642] | {6{r2_match_q[108]}} & h_perm_row[653:648] | {6{r2_match_q[109]}} & h_perm_row[659:654] | {6{r2_match_q[110]}} & h_perm_row[665:660] | {6{r2_match_q[111]}} & h_perm_row[671:666] | {6{r2_match_q[112]}} & h_perm_row[677:672] | {6{r2_match_q[113]}} & h_perm_row[683:678] | {6{r2_match_q[114]}} & h_perm_row[689:684] | {6{r2_match_q[115]}} & h_perm_row[695:690] | {6{r2_match_q[116]}} & h_perm_row[701:696] | {6{r2_match_q[117]}} & h_perm_row[707:702] | {6{r2_match_q[118]}} & h_perm_row[713:708] | {6{r2_match_q[119]}} & h_perm_row[719:714] | {6{r2_match_q[120]}} & h_perm_row[725:720] | {6{r2_match_q[121]}} & h_perm_row[731:726] | {6{r2_match_q[122]}} & h_perm_row[737:732] | {6{r2_match_q[123]}} & h_perm_row[743:738] | {6{r2_match_q[124]}} & h_perm_row[749:744] | {6{r2_match_q[125]}} & h_perm_row[755:750] | {6{r2_match_q[126]}} & h_perm_row[761:756] | {6{r2_match_q[127]}} & h_perm_row[767:762];
-  assign cam = mv_q & mp_q & r2_cam_q;
+  assign h_ppn_row = ({4608{r2_set_w[0]}} & entry_ppn_q[4607:0])
+      | ({4608{r2_set_w[1]}} & entry_ppn_q[9215:4608])
+      | ({4608{r2_set_w[2]}} & entry_ppn_q[13823:9216])
+      | ({4608{r2_set_w[3]}} & entry_ppn_q[18431:13824]);
+  assign h_perm_row = ({768{r2_set_w[0]}} & entry_perm_q[767:0])
+      | ({768{r2_set_w[1]}} & entry_perm_q[1535:768])
+      | ({768{r2_set_w[2]}} & entry_perm_q[2303:1536])
+      | ({768{r2_set_w[3]}} & entry_perm_q[3071:2304]);
+  assign hit_ppn_o = ({36{r2_match_q[0]}} & h_ppn_row[35:0])
+      | ({36{r2_match_q[1]}} & h_ppn_row[71:36]) | ({36{r2_match_q[2]}} & h_ppn_row[107:72])
+      | ({36{r2_match_q[3]}} & h_ppn_row[143:108]) | ({36{r2_match_q[4]}} & h_ppn_row[179:144])
+      | ({36{r2_match_q[5]}} & h_ppn_row[215:180]) | ({36{r2_match_q[6]}} & h_ppn_row[251:216])
+      | ({36{r2_match_q[7]}} & h_ppn_row[287:252]) | ({36{r2_match_q[8]}} & h_ppn_row[323:288])
+      | ({36{r2_match_q[9]}} & h_ppn_row[359:324]) | ({36{r2_match_q[10]}} & h_ppn_row[395:360])
+      | ({36{r2_match_q[11]}} & h_ppn_row[431:396]) | ({36{r2_match_q[12]}} & h_ppn_row[467:432])
+      | ({36{r2_match_q[13]}} & h_ppn_row[503:468]) | ({36{r2_match_q[14]}} & h_ppn_row[539:504])
+      | ({36{r2_match_q[15]}} & h_ppn_row[575:540]) | ({36{r2_match_q[16]}} & h_ppn_row[611:576])
+      | ({36{r2_match_q[17]}} & h_ppn_row[647:612]) | ({36{r2_match_q[18]}} & h_ppn_row[683:648])
+      | ({36{r2_match_q[19]}} & h_ppn_row[719:684]) | ({36{r2_match_q[20]}} & h_ppn_row[755:720])
+      | ({36{r2_match_q[21]}} & h_ppn_row[791:756]) | ({36{r2_match_q[22]}} & h_ppn_row[827:792])
+      | ({36{r2_match_q[23]}} & h_ppn_row[863:828]) | ({36{r2_match_q[24]}} & h_ppn_row[899:864])
+      | ({36{r2_match_q[25]}} & h_ppn_row[935:900]) | ({36{r2_match_q[26]}} & h_ppn_row[971:936])
+      | ({36{r2_match_q[27]}} & h_ppn_row[1007:972]) | ({36{r2_match_q[28]}} & h_ppn_row[1043:1008])
+      | ({36{r2_match_q[29]}} & h_ppn_row[1079:1044])
+      | ({36{r2_match_q[30]}} & h_ppn_row[1115:1080])
+      | ({36{r2_match_q[31]}} & h_ppn_row[1151:1116])
+      | ({36{r2_match_q[32]}} & h_ppn_row[1187:1152])
+      | ({36{r2_match_q[33]}} & h_ppn_row[1223:1188])
+      | ({36{r2_match_q[34]}} & h_ppn_row[1259:1224])
+      | ({36{r2_match_q[35]}} & h_ppn_row[1295:1260])
+      | ({36{r2_match_q[36]}} & h_ppn_row[1331:1296])
+      | ({36{r2_match_q[37]}} & h_ppn_row[1367:1332])
+      | ({36{r2_match_q[38]}} & h_ppn_row[1403:1368])
+      | ({36{r2_match_q[39]}} & h_ppn_row[1439:1404])
+      | ({36{r2_match_q[40]}} & h_ppn_row[1475:1440])
+      | ({36{r2_match_q[41]}} & h_ppn_row[1511:1476])
+      | ({36{r2_match_q[42]}} & h_ppn_row[1547:1512])
+      | ({36{r2_match_q[43]}} & h_ppn_row[1583:1548])
+      | ({36{r2_match_q[44]}} & h_ppn_row[1619:1584])
+      | ({36{r2_match_q[45]}} & h_ppn_row[1655:1620])
+      | ({36{r2_match_q[46]}} & h_ppn_row[1691:1656])
+      | ({36{r2_match_q[47]}} & h_ppn_row[1727:1692])
+      | ({36{r2_match_q[48]}} & h_ppn_row[1763:1728])
+      | ({36{r2_match_q[49]}} & h_ppn_row[1799:1764])
+      | ({36{r2_match_q[50]}} & h_ppn_row[1835:1800])
+      | ({36{r2_match_q[51]}} & h_ppn_row[1871:1836])
+      | ({36{r2_match_q[52]}} & h_ppn_row[1907:1872])
+      | ({36{r2_match_q[53]}} & h_ppn_row[1943:1908])
+      | ({36{r2_match_q[54]}} & h_ppn_row[1979:1944])
+      | ({36{r2_match_q[55]}} & h_ppn_row[2015:1980])
+      | ({36{r2_match_q[56]}} & h_ppn_row[2051:2016])
+      | ({36{r2_match_q[57]}} & h_ppn_row[2087:2052])
+      | ({36{r2_match_q[58]}} & h_ppn_row[2123:2088])
+      | ({36{r2_match_q[59]}} & h_ppn_row[2159:2124])
+      | ({36{r2_match_q[60]}} & h_ppn_row[2195:2160])
+      | ({36{r2_match_q[61]}} & h_ppn_row[2231:2196])
+      | ({36{r2_match_q[62]}} & h_ppn_row[2267:2232])
+      | ({36{r2_match_q[63]}} & h_ppn_row[2303:2268])
+      | ({36{r2_match_q[64]}} & h_ppn_row[2339:2304])
+      | ({36{r2_match_q[65]}} & h_ppn_row[2375:2340])
+      | ({36{r2_match_q[66]}} & h_ppn_row[2411:2376])
+      | ({36{r2_match_q[67]}} & h_ppn_row[2447:2412])
+      | ({36{r2_match_q[68]}} & h_ppn_row[2483:2448])
+      | ({36{r2_match_q[69]}} & h_ppn_row[2519:2484])
+      | ({36{r2_match_q[70]}} & h_ppn_row[2555:2520])
+      | ({36{r2_match_q[71]}} & h_ppn_row[2591:2556])
+      | ({36{r2_match_q[72]}} & h_ppn_row[2627:2592])
+      | ({36{r2_match_q[73]}} & h_ppn_row[2663:2628])
+      | ({36{r2_match_q[74]}} & h_ppn_row[2699:2664])
+      | ({36{r2_match_q[75]}} & h_ppn_row[2735:2700])
+      | ({36{r2_match_q[76]}} & h_ppn_row[2771:2736])
+      | ({36{r2_match_q[77]}} & h_ppn_row[2807:2772])
+      | ({36{r2_match_q[78]}} & h_ppn_row[2843:2808])
+      | ({36{r2_match_q[79]}} & h_ppn_row[2879:2844])
+      | ({36{r2_match_q[80]}} & h_ppn_row[2915:2880])
+      | ({36{r2_match_q[81]}} & h_ppn_row[2951:2916])
+      | ({36{r2_match_q[82]}} & h_ppn_row[2987:2952])
+      | ({36{r2_match_q[83]}} & h_ppn_row[3023:2988])
+      | ({36{r2_match_q[84]}} & h_ppn_row[3059:3024])
+      | ({36{r2_match_q[85]}} & h_ppn_row[3095:3060])
+      | ({36{r2_match_q[86]}} & h_ppn_row[3131:3096])
+      | ({36{r2_match_q[87]}} & h_ppn_row[3167:3132])
+      | ({36{r2_match_q[88]}} & h_ppn_row[3203:3168])
+      | ({36{r2_match_q[89]}} & h_ppn_row[3239:3204])
+      | ({36{r2_match_q[90]}} & h_ppn_row[3275:3240])
+      | ({36{r2_match_q[91]}} & h_ppn_row[3311:3276])
+      | ({36{r2_match_q[92]}} & h_ppn_row[3347:3312])
+      | ({36{r2_match_q[93]}} & h_ppn_row[3383:3348])
+      | ({36{r2_match_q[94]}} & h_ppn_row[3419:3384])
+      | ({36{r2_match_q[95]}} & h_ppn_row[3455:3420])
+      | ({36{r2_match_q[96]}} & h_ppn_row[3491:3456])
+      | ({36{r2_match_q[97]}} & h_ppn_row[3527:3492])
+      | ({36{r2_match_q[98]}} & h_ppn_row[3563:3528])
+      | ({36{r2_match_q[99]}} & h_ppn_row[3599:3564])
+      | ({36{r2_match_q[100]}} & h_ppn_row[3635:3600])
+      | ({36{r2_match_q[101]}} & h_ppn_row[3671:3636])
+      | ({36{r2_match_q[102]}} & h_ppn_row[3707:3672])
+      | ({36{r2_match_q[103]}} & h_ppn_row[3743:3708])
+      | ({36{r2_match_q[104]}} & h_ppn_row[3779:3744])
+      | ({36{r2_match_q[105]}} & h_ppn_row[3815:3780])
+      | ({36{r2_match_q[106]}} & h_ppn_row[3851:3816])
+      | ({36{r2_match_q[107]}} & h_ppn_row[3887:3852])
+      | ({36{r2_match_q[108]}} & h_ppn_row[3923:3888])
+      | ({36{r2_match_q[109]}} & h_ppn_row[3959:3924])
+      | ({36{r2_match_q[110]}} & h_ppn_row[3995:3960])
+      | ({36{r2_match_q[111]}} & h_ppn_row[4031:3996])
+      | ({36{r2_match_q[112]}} & h_ppn_row[4067:4032])
+      | ({36{r2_match_q[113]}} & h_ppn_row[4103:4068])
+      | ({36{r2_match_q[114]}} & h_ppn_row[4139:4104])
+      | ({36{r2_match_q[115]}} & h_ppn_row[4175:4140])
+      | ({36{r2_match_q[116]}} & h_ppn_row[4211:4176])
+      | ({36{r2_match_q[117]}} & h_ppn_row[4247:4212])
+      | ({36{r2_match_q[118]}} & h_ppn_row[4283:4248])
+      | ({36{r2_match_q[119]}} & h_ppn_row[4319:4284])
+      | ({36{r2_match_q[120]}} & h_ppn_row[4355:4320])
+      | ({36{r2_match_q[121]}} & h_ppn_row[4391:4356])
+      | ({36{r2_match_q[122]}} & h_ppn_row[4427:4392])
+      | ({36{r2_match_q[123]}} & h_ppn_row[4463:4428])
+      | ({36{r2_match_q[124]}} & h_ppn_row[4499:4464])
+      | ({36{r2_match_q[125]}} & h_ppn_row[4535:4500])
+      | ({36{r2_match_q[126]}} & h_ppn_row[4571:4536])
+      | ({36{r2_match_q[127]}} & h_ppn_row[4607:4572]);
+  assign hit_perm_o = ({6{r2_match_q[0]}} & h_perm_row[5:0])
+      | ({6{r2_match_q[1]}} & h_perm_row[11:6]) | ({6{r2_match_q[2]}} & h_perm_row[17:12])
+      | ({6{r2_match_q[3]}} & h_perm_row[23:18]) | ({6{r2_match_q[4]}} & h_perm_row[29:24])
+      | ({6{r2_match_q[5]}} & h_perm_row[35:30]) | ({6{r2_match_q[6]}} & h_perm_row[41:36])
+      | ({6{r2_match_q[7]}} & h_perm_row[47:42]) | ({6{r2_match_q[8]}} & h_perm_row[53:48])
+      | ({6{r2_match_q[9]}} & h_perm_row[59:54]) | ({6{r2_match_q[10]}} & h_perm_row[65:60])
+      | ({6{r2_match_q[11]}} & h_perm_row[71:66]) | ({6{r2_match_q[12]}} & h_perm_row[77:72])
+      | ({6{r2_match_q[13]}} & h_perm_row[83:78]) | ({6{r2_match_q[14]}} & h_perm_row[89:84])
+      | ({6{r2_match_q[15]}} & h_perm_row[95:90]) | ({6{r2_match_q[16]}} & h_perm_row[101:96])
+      | ({6{r2_match_q[17]}} & h_perm_row[107:102]) | ({6{r2_match_q[18]}} & h_perm_row[113:108])
+      | ({6{r2_match_q[19]}} & h_perm_row[119:114]) | ({6{r2_match_q[20]}} & h_perm_row[125:120])
+      | ({6{r2_match_q[21]}} & h_perm_row[131:126]) | ({6{r2_match_q[22]}} & h_perm_row[137:132])
+      | ({6{r2_match_q[23]}} & h_perm_row[143:138]) | ({6{r2_match_q[24]}} & h_perm_row[149:144])
+      | ({6{r2_match_q[25]}} & h_perm_row[155:150]) | ({6{r2_match_q[26]}} & h_perm_row[161:156])
+      | ({6{r2_match_q[27]}} & h_perm_row[167:162]) | ({6{r2_match_q[28]}} & h_perm_row[173:168])
+      | ({6{r2_match_q[29]}} & h_perm_row[179:174]) | ({6{r2_match_q[30]}} & h_perm_row[185:180])
+      | ({6{r2_match_q[31]}} & h_perm_row[191:186]) | ({6{r2_match_q[32]}} & h_perm_row[197:192])
+      | ({6{r2_match_q[33]}} & h_perm_row[203:198]) | ({6{r2_match_q[34]}} & h_perm_row[209:204])
+      | ({6{r2_match_q[35]}} & h_perm_row[215:210]) | ({6{r2_match_q[36]}} & h_perm_row[221:216])
+      | ({6{r2_match_q[37]}} & h_perm_row[227:222]) | ({6{r2_match_q[38]}} & h_perm_row[233:228])
+      | ({6{r2_match_q[39]}} & h_perm_row[239:234]) | ({6{r2_match_q[40]}} & h_perm_row[245:240])
+      | ({6{r2_match_q[41]}} & h_perm_row[251:246]) | ({6{r2_match_q[42]}} & h_perm_row[257:252])
+      | ({6{r2_match_q[43]}} & h_perm_row[263:258]) | ({6{r2_match_q[44]}} & h_perm_row[269:264])
+      | ({6{r2_match_q[45]}} & h_perm_row[275:270]) | ({6{r2_match_q[46]}} & h_perm_row[281:276])
+      | ({6{r2_match_q[47]}} & h_perm_row[287:282]) | ({6{r2_match_q[48]}} & h_perm_row[293:288])
+      | ({6{r2_match_q[49]}} & h_perm_row[299:294]) | ({6{r2_match_q[50]}} & h_perm_row[305:300])
+      | ({6{r2_match_q[51]}} & h_perm_row[311:306]) | ({6{r2_match_q[52]}} & h_perm_row[317:312])
+      | ({6{r2_match_q[53]}} & h_perm_row[323:318]) | ({6{r2_match_q[54]}} & h_perm_row[329:324])
+      | ({6{r2_match_q[55]}} & h_perm_row[335:330]) | ({6{r2_match_q[56]}} & h_perm_row[341:336])
+      | ({6{r2_match_q[57]}} & h_perm_row[347:342]) | ({6{r2_match_q[58]}} & h_perm_row[353:348])
+      | ({6{r2_match_q[59]}} & h_perm_row[359:354]) | ({6{r2_match_q[60]}} & h_perm_row[365:360])
+      | ({6{r2_match_q[61]}} & h_perm_row[371:366]) | ({6{r2_match_q[62]}} & h_perm_row[377:372])
+      | ({6{r2_match_q[63]}} & h_perm_row[383:378]) | ({6{r2_match_q[64]}} & h_perm_row[389:384])
+      | ({6{r2_match_q[65]}} & h_perm_row[395:390]) | ({6{r2_match_q[66]}} & h_perm_row[401:396])
+      | ({6{r2_match_q[67]}} & h_perm_row[407:402]) | ({6{r2_match_q[68]}} & h_perm_row[413:408])
+      | ({6{r2_match_q[69]}} & h_perm_row[419:414]) | ({6{r2_match_q[70]}} & h_perm_row[425:420])
+      | ({6{r2_match_q[71]}} & h_perm_row[431:426]) | ({6{r2_match_q[72]}} & h_perm_row[437:432])
+      | ({6{r2_match_q[73]}} & h_perm_row[443:438]) | ({6{r2_match_q[74]}} & h_perm_row[449:444])
+      | ({6{r2_match_q[75]}} & h_perm_row[455:450]) | ({6{r2_match_q[76]}} & h_perm_row[461:456])
+      | ({6{r2_match_q[77]}} & h_perm_row[467:462]) | ({6{r2_match_q[78]}} & h_perm_row[473:468])
+      | ({6{r2_match_q[79]}} & h_perm_row[479:474]) | ({6{r2_match_q[80]}} & h_perm_row[485:480])
+      | ({6{r2_match_q[81]}} & h_perm_row[491:486]) | ({6{r2_match_q[82]}} & h_perm_row[497:492])
+      | ({6{r2_match_q[83]}} & h_perm_row[503:498]) | ({6{r2_match_q[84]}} & h_perm_row[509:504])
+      | ({6{r2_match_q[85]}} & h_perm_row[515:510]) | ({6{r2_match_q[86]}} & h_perm_row[521:516])
+      | ({6{r2_match_q[87]}} & h_perm_row[527:522]) | ({6{r2_match_q[88]}} & h_perm_row[533:528])
+      | ({6{r2_match_q[89]}} & h_perm_row[539:534]) | ({6{r2_match_q[90]}} & h_perm_row[545:540])
+      | ({6{r2_match_q[91]}} & h_perm_row[551:546]) | ({6{r2_match_q[92]}} & h_perm_row[557:552])
+      | ({6{r2_match_q[93]}} & h_perm_row[563:558]) | ({6{r2_match_q[94]}} & h_perm_row[569:564])
+      | ({6{r2_match_q[95]}} & h_perm_row[575:570]) | ({6{r2_match_q[96]}} & h_perm_row[581:576])
+      | ({6{r2_match_q[97]}} & h_perm_row[587:582]) | ({6{r2_match_q[98]}} & h_perm_row[593:588])
+      | ({6{r2_match_q[99]}} & h_perm_row[599:594]) | ({6{r2_match_q[100]}} & h_perm_row[605:600])
+      | ({6{r2_match_q[101]}} & h_perm_row[611:606]) | ({6{r2_match_q[102]}} & h_perm_row[617:612])
+      | ({6{r2_match_q[103]}} & h_perm_row[623:618]) | ({6{r2_match_q[104]}} & h_perm_row[629:624])
+      | ({6{r2_match_q[105]}} & h_perm_row[635:630]) | ({6{r2_match_q[106]}} & h_perm_row[641:636])
+      | ({6{r2_match_q[107]}} & h_perm_row[647:642]) | ({6{r2_match_q[108]}} & h_perm_row[653:648])
+      | ({6{r2_match_q[109]}} & h_perm_row[659:654]) | ({6{r2_match_q[110]}} & h_perm_row[665:660])
+      | ({6{r2_match_q[111]}} & h_perm_row[671:666]) | ({6{r2_match_q[112]}} & h_perm_row[677:672])
+      | ({6{r2_match_q[113]}} & h_perm_row[683:678]) | ({6{r2_match_q[114]}} & h_perm_row[689:684])
+      | ({6{r2_match_q[115]}} & h_perm_row[695:690]) | ({6{r2_match_q[116]}} & h_perm_row[701:696])
+      | ({6{r2_match_q[117]}} & h_perm_row[707:702]) | ({6{r2_match_q[118]}} & h_perm_row[713:708])
+      | ({6{r2_match_q[119]}} & h_perm_row[719:714]) | ({6{r2_match_q[120]}} & h_perm_row[725:720])
+      | ({6{r2_match_q[121]}} & h_perm_row[731:726]) | ({6{r2_match_q[122]}} & h_perm_row[737:732])
+      | ({6{r2_match_q[123]}} & h_perm_row[743:738]) | ({6{r2_match_q[124]}} & h_perm_row[749:744])
+      | ({6{r2_match_q[125]}} & h_perm_row[755:750]) | ({6{r2_match_q[126]}} & h_perm_row[761:756])
+      | ({6{r2_match_q[127]}} & h_perm_row[767:762]);
+  assign cam = mshr_valid_q & mshr_pending_q & r2_cam_q;
   assign miss = r2_v_q & ~r2_any_q;
   assign alloc = miss & ~(|cam);
   assign free_low_w = free_low_q;
   // Free queue (allocation order) and send queue (L2 order): shift registers of MSHR indices.
   assign cand_valid_o = cand_any_q;
-  assign cand_mshr_o = {4{cand_any_q}} & sq_hidx_q;
-  assign cand_vh_o = {34{sq_head_q[0]}} & mvh_q[33:0] | {34{sq_head_q[1]}} & mvh_q[67:34] | {34{sq_head_q[2]}} & mvh_q[101:68] | {34{sq_head_q[3]}} & mvh_q[135:102] | {34{sq_head_q[4]}} & mvh_q[169:136] | {34{sq_head_q[5]}} & mvh_q[203:170] | {34{sq_head_q[6]}} & mvh_q[237:204] | {34{sq_head_q[7]}} & mvh_q[271:238] | {34{sq_head_q[8]}} & mvh_q[305:272] | {34{sq_head_q[9]}} & mvh_q[339:306] | {34{sq_head_q[10]}} & mvh_q[373:340] | {34{sq_head_q[11]}} & mvh_q[407:374] | {34{sq_head_q[12]}} & mvh_q[441:408] | {34{sq_head_q[13]}} & mvh_q[475:442] | {34{sq_head_q[14]}} & mvh_q[509:476] | {34{sq_head_q[15]}} & mvh_q[543:510];
-  assign cand_vmid_o = {2{sq_head_q[0]}} & mvm_q[1:0] | {2{sq_head_q[1]}} & mvm_q[3:2] | {2{sq_head_q[2]}} & mvm_q[5:4] | {2{sq_head_q[3]}} & mvm_q[7:6] | {2{sq_head_q[4]}} & mvm_q[9:8] | {2{sq_head_q[5]}} & mvm_q[11:10] | {2{sq_head_q[6]}} & mvm_q[13:12] | {2{sq_head_q[7]}} & mvm_q[15:14] | {2{sq_head_q[8]}} & mvm_q[17:16] | {2{sq_head_q[9]}} & mvm_q[19:18] | {2{sq_head_q[10]}} & mvm_q[21:20] | {2{sq_head_q[11]}} & mvm_q[23:22] | {2{sq_head_q[12]}} & mvm_q[25:24] | {2{sq_head_q[13]}} & mvm_q[27:26] | {2{sq_head_q[14]}} & mvm_q[29:28] | {2{sq_head_q[15]}} & mvm_q[31:30];
-  assign fq_in = {f3_moh_q[8] | f3_moh_q[9] | f3_moh_q[10] | f3_moh_q[11] | f3_moh_q[12] | f3_moh_q[13] | f3_moh_q[14] | f3_moh_q[15], f3_moh_q[4] | f3_moh_q[5] | f3_moh_q[6] | f3_moh_q[7] | f3_moh_q[12] | f3_moh_q[13] | f3_moh_q[14] | f3_moh_q[15], f3_moh_q[2] | f3_moh_q[3] | f3_moh_q[6] | f3_moh_q[7] | f3_moh_q[10] | f3_moh_q[11] | f3_moh_q[14] | f3_moh_q[15], f3_moh_q[1] | f3_moh_q[3] | f3_moh_q[5] | f3_moh_q[7] | f3_moh_q[9] | f3_moh_q[11] | f3_moh_q[13] | f3_moh_q[15]};
-  assign fq_is0 = free_q == 5'd0;
-  assign fq_is1 = free_q == 5'd1;
-  assign fq_is2 = free_q == 5'd2;
-  assign fq_is3 = free_q == 5'd3;
-  assign fq_is4 = free_q == 5'd4;
-  assign fq_is5 = free_q == 5'd5;
-  assign fq_is6 = free_q == 5'd6;
-  assign fq_is7 = free_q == 5'd7;
-  assign fq_is8 = free_q == 5'd8;
-  assign fq_is9 = free_q == 5'd9;
-  assign fq_is10 = free_q == 5'd10;
-  assign fq_is11 = free_q == 5'd11;
-  assign fq_is12 = free_q == 5'd12;
-  assign fq_is13 = free_q == 5'd13;
-  assign fq_is14 = free_q == 5'd14;
-  assign fq_is15 = free_q == 5'd15;
-  assign fq_is16 = free_q == 5'd16;
-  assign fq1_d = alloc ? (f3_v_q ? (fq_is2 ? fq_in : fq2_q) : fq2_q) : f3_v_q ? (fq_is1 ? fq_in : fq1_q) : fq1_q;
-  assign fq2_d = alloc ? (f3_v_q ? (fq_is3 ? fq_in : fq3_q) : fq3_q) : f3_v_q ? (fq_is2 ? fq_in : fq2_q) : fq2_q;
-  assign fq3_d = alloc ? (f3_v_q ? (fq_is4 ? fq_in : fq4_q) : fq4_q) : f3_v_q ? (fq_is3 ? fq_in : fq3_q) : fq3_q;
-  assign fq4_d = alloc ? (f3_v_q ? (fq_is5 ? fq_in : fq5_q) : fq5_q) : f3_v_q ? (fq_is4 ? fq_in : fq4_q) : fq4_q;
-  assign fq5_d = alloc ? (f3_v_q ? (fq_is6 ? fq_in : fq6_q) : fq6_q) : f3_v_q ? (fq_is5 ? fq_in : fq5_q) : fq5_q;
-  assign fq6_d = alloc ? (f3_v_q ? (fq_is7 ? fq_in : fq7_q) : fq7_q) : f3_v_q ? (fq_is6 ? fq_in : fq6_q) : fq6_q;
-  assign fq7_d = alloc ? (f3_v_q ? (fq_is8 ? fq_in : fq8_q) : fq8_q) : f3_v_q ? (fq_is7 ? fq_in : fq7_q) : fq7_q;
-  assign fq8_d = alloc ? (f3_v_q ? (fq_is9 ? fq_in : fq9_q) : fq9_q) : f3_v_q ? (fq_is8 ? fq_in : fq8_q) : fq8_q;
-  assign fq9_d = alloc ? (f3_v_q ? (fq_is10 ? fq_in : fq10_q) : fq10_q) : f3_v_q ? (fq_is9 ? fq_in : fq9_q) : fq9_q;
-  assign fq10_d = alloc ? (f3_v_q ? (fq_is11 ? fq_in : fq11_q) : fq11_q) : f3_v_q ? (fq_is10 ? fq_in : fq10_q) : fq10_q;
-  assign fq11_d = alloc ? (f3_v_q ? (fq_is12 ? fq_in : fq12_q) : fq12_q) : f3_v_q ? (fq_is11 ? fq_in : fq11_q) : fq11_q;
-  assign fq12_d = alloc ? (f3_v_q ? (fq_is13 ? fq_in : fq13_q) : fq13_q) : f3_v_q ? (fq_is12 ? fq_in : fq12_q) : fq12_q;
-  assign fq13_d = alloc ? (f3_v_q ? (fq_is14 ? fq_in : fq14_q) : fq14_q) : f3_v_q ? (fq_is13 ? fq_in : fq13_q) : fq13_q;
-  assign fq14_d = alloc ? (f3_v_q ? (fq_is15 ? fq_in : fq15_q) : fq15_q) : f3_v_q ? (fq_is14 ? fq_in : fq14_q) : fq14_q;
-  assign fq15_d = alloc ? (f3_v_q ? (fq_is16 ? fq_in : fq15_q) : fq15_q) : f3_v_q ? (fq_is15 ? fq_in : fq15_q) : fq15_q;
-  assign fq_second = 16'd1 << fq1_q;
-  assign free_low_d = alloc ? (f3_v_q ? (fq_is1 ? f3_moh_q : fq_second) : {16{~fq_is1}} & fq_second) : f3_v_q ? (fq_is0 ? f3_moh_q : free_low_q) : free_low_q;
-  assign fq_hidx_d = alloc ? (f3_v_q ? (fq_is1 ? fq_in : fq1_q) : fq1_q) : f3_v_q ? (fq_is0 ? fq_in : fq_hidx_q) : fq_hidx_q;
-  assign sq_pop = l2_take_i & cand_any_q;
-  assign sq_is0 = sq_n_q == 5'd0;
-  assign sq_is1 = sq_n_q == 5'd1;
-  assign sq_is2 = sq_n_q == 5'd2;
-  assign sq_is3 = sq_n_q == 5'd3;
-  assign sq_is4 = sq_n_q == 5'd4;
-  assign sq_is5 = sq_n_q == 5'd5;
-  assign sq_is6 = sq_n_q == 5'd6;
-  assign sq_is7 = sq_n_q == 5'd7;
-  assign sq_is8 = sq_n_q == 5'd8;
-  assign sq_is9 = sq_n_q == 5'd9;
-  assign sq_is10 = sq_n_q == 5'd10;
-  assign sq_is11 = sq_n_q == 5'd11;
-  assign sq_is12 = sq_n_q == 5'd12;
-  assign sq_is13 = sq_n_q == 5'd13;
-  assign sq_is14 = sq_n_q == 5'd14;
-  assign sq_is15 = sq_n_q == 5'd15;
-  assign sq_is16 = sq_n_q == 5'd16;
-  assign sq1_d = alloc ? (sq_pop ? (sq_is2 ? fq_hidx_q : sq2_q) : sq_is1 ? fq_hidx_q : sq1_q) : sq_pop ? sq2_q : sq1_q;
-  assign sq2_d = alloc ? (sq_pop ? (sq_is3 ? fq_hidx_q : sq3_q) : sq_is2 ? fq_hidx_q : sq2_q) : sq_pop ? sq3_q : sq2_q;
-  assign sq3_d = alloc ? (sq_pop ? (sq_is4 ? fq_hidx_q : sq4_q) : sq_is3 ? fq_hidx_q : sq3_q) : sq_pop ? sq4_q : sq3_q;
-  assign sq4_d = alloc ? (sq_pop ? (sq_is5 ? fq_hidx_q : sq5_q) : sq_is4 ? fq_hidx_q : sq4_q) : sq_pop ? sq5_q : sq4_q;
-  assign sq5_d = alloc ? (sq_pop ? (sq_is6 ? fq_hidx_q : sq6_q) : sq_is5 ? fq_hidx_q : sq5_q) : sq_pop ? sq6_q : sq5_q;
-  assign sq6_d = alloc ? (sq_pop ? (sq_is7 ? fq_hidx_q : sq7_q) : sq_is6 ? fq_hidx_q : sq6_q) : sq_pop ? sq7_q : sq6_q;
-  assign sq7_d = alloc ? (sq_pop ? (sq_is8 ? fq_hidx_q : sq8_q) : sq_is7 ? fq_hidx_q : sq7_q) : sq_pop ? sq8_q : sq7_q;
-  assign sq8_d = alloc ? (sq_pop ? (sq_is9 ? fq_hidx_q : sq9_q) : sq_is8 ? fq_hidx_q : sq8_q) : sq_pop ? sq9_q : sq8_q;
-  assign sq9_d = alloc ? (sq_pop ? (sq_is10 ? fq_hidx_q : sq10_q) : sq_is9 ? fq_hidx_q : sq9_q) : sq_pop ? sq10_q : sq9_q;
-  assign sq10_d = alloc ? (sq_pop ? (sq_is11 ? fq_hidx_q : sq11_q) : sq_is10 ? fq_hidx_q : sq10_q) : sq_pop ? sq11_q : sq10_q;
-  assign sq11_d = alloc ? (sq_pop ? (sq_is12 ? fq_hidx_q : sq12_q) : sq_is11 ? fq_hidx_q : sq11_q) : sq_pop ? sq12_q : sq11_q;
-  assign sq12_d = alloc ? (sq_pop ? (sq_is13 ? fq_hidx_q : sq13_q) : sq_is12 ? fq_hidx_q : sq12_q) : sq_pop ? sq13_q : sq12_q;
-  assign sq13_d = alloc ? (sq_pop ? (sq_is14 ? fq_hidx_q : sq14_q) : sq_is13 ? fq_hidx_q : sq13_q) : sq_pop ? sq14_q : sq13_q;
-  assign sq14_d = alloc ? (sq_pop ? (sq_is15 ? fq_hidx_q : sq15_q) : sq_is14 ? fq_hidx_q : sq14_q) : sq_pop ? sq15_q : sq14_q;
-  assign sq15_d = alloc ? (sq_pop ? (sq_is16 ? fq_hidx_q : sq15_q) : sq_is15 ? fq_hidx_q : sq15_q) : sq_pop ? sq15_q : sq15_q;
-  assign sq_second = 16'd1 << sq1_q;
-  assign sq_head_d = alloc ? (sq_pop ? (sq_is1 ? free_low_q : sq_second) : sq_is0 ? free_low_q : sq_head_q) : sq_pop ? {16{~sq_is1}} & sq_second : sq_head_q;
-  assign sq_hidx_d = alloc ? (sq_pop ? (sq_is1 ? fq_hidx_q : sq1_q) : sq_is0 ? fq_hidx_q : sq_hidx_q) : sq_pop ? sq1_q : sq_hidx_q;
-  assign sq_n_d = alloc ? (sq_pop ? sq_n_q : sq_n_q + 5'd1) : sq_pop ? sq_n_q - 5'd1 : sq_n_q;
-  assign cand_any_d = alloc | (sq_pop ? sq_n_q != 5'd1 : cand_any_q);
-  assign r1_key_is_r2 = r1_vpn_q[35:2] == r2_vh & r1_vmid_q == r2_vmid_q;
+  assign cand_mshr_o = {4{cand_any_q}} & send_queue_head_index_q;
+  assign cand_vh_o = ({34{send_queue_head_q[0]}} & mshr_vpn_hi_q[33:0])
+      | ({34{send_queue_head_q[1]}} & mshr_vpn_hi_q[67:34])
+      | ({34{send_queue_head_q[2]}} & mshr_vpn_hi_q[101:68])
+      | ({34{send_queue_head_q[3]}} & mshr_vpn_hi_q[135:102])
+      | ({34{send_queue_head_q[4]}} & mshr_vpn_hi_q[169:136])
+      | ({34{send_queue_head_q[5]}} & mshr_vpn_hi_q[203:170])
+      | ({34{send_queue_head_q[6]}} & mshr_vpn_hi_q[237:204])
+      | ({34{send_queue_head_q[7]}} & mshr_vpn_hi_q[271:238])
+      | ({34{send_queue_head_q[8]}} & mshr_vpn_hi_q[305:272])
+      | ({34{send_queue_head_q[9]}} & mshr_vpn_hi_q[339:306])
+      | ({34{send_queue_head_q[10]}} & mshr_vpn_hi_q[373:340])
+      | ({34{send_queue_head_q[11]}} & mshr_vpn_hi_q[407:374])
+      | ({34{send_queue_head_q[12]}} & mshr_vpn_hi_q[441:408])
+      | ({34{send_queue_head_q[13]}} & mshr_vpn_hi_q[475:442])
+      | ({34{send_queue_head_q[14]}} & mshr_vpn_hi_q[509:476])
+      | ({34{send_queue_head_q[15]}} & mshr_vpn_hi_q[543:510]);
+  assign cand_vmid_o = ({2{send_queue_head_q[0]}} & mshr_vmid_q[1:0])
+      | ({2{send_queue_head_q[1]}} & mshr_vmid_q[3:2])
+      | ({2{send_queue_head_q[2]}} & mshr_vmid_q[5:4])
+      | ({2{send_queue_head_q[3]}} & mshr_vmid_q[7:6])
+      | ({2{send_queue_head_q[4]}} & mshr_vmid_q[9:8])
+      | ({2{send_queue_head_q[5]}} & mshr_vmid_q[11:10])
+      | ({2{send_queue_head_q[6]}} & mshr_vmid_q[13:12])
+      | ({2{send_queue_head_q[7]}} & mshr_vmid_q[15:14])
+      | ({2{send_queue_head_q[8]}} & mshr_vmid_q[17:16])
+      | ({2{send_queue_head_q[9]}} & mshr_vmid_q[19:18])
+      | ({2{send_queue_head_q[10]}} & mshr_vmid_q[21:20])
+      | ({2{send_queue_head_q[11]}} & mshr_vmid_q[23:22])
+      | ({2{send_queue_head_q[12]}} & mshr_vmid_q[25:24])
+      | ({2{send_queue_head_q[13]}} & mshr_vmid_q[27:26])
+      | ({2{send_queue_head_q[14]}} & mshr_vmid_q[29:28])
+      | ({2{send_queue_head_q[15]}} & mshr_vmid_q[31:30]);
+  assign free_queue_in = {f3_moh_q[8] | f3_moh_q[9] | f3_moh_q[10] | f3_moh_q[11] | f3_moh_q[12]
+      | f3_moh_q[13] | f3_moh_q[14] | f3_moh_q[15], f3_moh_q[4] | f3_moh_q[5] | f3_moh_q[6]
+      | f3_moh_q[7] | f3_moh_q[12] | f3_moh_q[13] | f3_moh_q[14] | f3_moh_q[15], f3_moh_q[2]
+      | f3_moh_q[3] | f3_moh_q[6] | f3_moh_q[7] | f3_moh_q[10] | f3_moh_q[11] | f3_moh_q[14]
+      | f3_moh_q[15], f3_moh_q[1] | f3_moh_q[3] | f3_moh_q[5] | f3_moh_q[7] | f3_moh_q[9]
+      | f3_moh_q[11] | f3_moh_q[13] | f3_moh_q[15]};
+  assign free_queue_holds0 = free_q == 5'd0;
+  assign free_queue_holds1 = free_q == 5'd1;
+  assign free_queue_holds2 = free_q == 5'd2;
+  assign free_queue_holds3 = free_q == 5'd3;
+  assign free_queue_holds4 = free_q == 5'd4;
+  assign free_queue_holds5 = free_q == 5'd5;
+  assign free_queue_holds6 = free_q == 5'd6;
+  assign free_queue_holds7 = free_q == 5'd7;
+  assign free_queue_holds8 = free_q == 5'd8;
+  assign free_queue_holds9 = free_q == 5'd9;
+  assign free_queue_holds10 = free_q == 5'd10;
+  assign free_queue_holds11 = free_q == 5'd11;
+  assign free_queue_holds12 = free_q == 5'd12;
+  assign free_queue_holds13 = free_q == 5'd13;
+  assign free_queue_holds14 = free_q == 5'd14;
+  assign free_queue_holds15 = free_q == 5'd15;
+  assign free_queue_holds16 = free_q == 5'd16;
+  assign free_queue_slot1_d = alloc
+      ? (f3_v_q ? (free_queue_holds2 ? free_queue_in : free_queue_slot2_q) : free_queue_slot2_q)
+      : f3_v_q ? (free_queue_holds1 ? free_queue_in : free_queue_slot1_q) : free_queue_slot1_q;
+  assign free_queue_slot2_d = alloc
+      ? (f3_v_q ? (free_queue_holds3 ? free_queue_in : free_queue_slot3_q) : free_queue_slot3_q)
+      : f3_v_q ? (free_queue_holds2 ? free_queue_in : free_queue_slot2_q) : free_queue_slot2_q;
+  assign free_queue_slot3_d = alloc
+      ? (f3_v_q ? (free_queue_holds4 ? free_queue_in : free_queue_slot4_q) : free_queue_slot4_q)
+      : f3_v_q ? (free_queue_holds3 ? free_queue_in : free_queue_slot3_q) : free_queue_slot3_q;
+  assign free_queue_slot4_d = alloc
+      ? (f3_v_q ? (free_queue_holds5 ? free_queue_in : free_queue_slot5_q) : free_queue_slot5_q)
+      : f3_v_q ? (free_queue_holds4 ? free_queue_in : free_queue_slot4_q) : free_queue_slot4_q;
+  assign free_queue_slot5_d = alloc
+      ? (f3_v_q ? (free_queue_holds6 ? free_queue_in : free_queue_slot6_q) : free_queue_slot6_q)
+      : f3_v_q ? (free_queue_holds5 ? free_queue_in : free_queue_slot5_q) : free_queue_slot5_q;
+  assign free_queue_slot6_d = alloc
+      ? (f3_v_q ? (free_queue_holds7 ? free_queue_in : free_queue_slot7_q) : free_queue_slot7_q)
+      : f3_v_q ? (free_queue_holds6 ? free_queue_in : free_queue_slot6_q) : free_queue_slot6_q;
+  assign free_queue_slot7_d = alloc
+      ? (f3_v_q ? (free_queue_holds8 ? free_queue_in : free_queue_slot8_q) : free_queue_slot8_q)
+      : f3_v_q ? (free_queue_holds7 ? free_queue_in : free_queue_slot7_q) : free_queue_slot7_q;
+  assign free_queue_slot8_d = alloc
+      ? (f3_v_q ? (free_queue_holds9 ? free_queue_in : free_queue_slot9_q) : free_queue_slot9_q)
+      : f3_v_q ? (free_queue_holds8 ? free_queue_in : free_queue_slot8_q) : free_queue_slot8_q;
+  assign free_queue_slot9_d = alloc
+      ? (f3_v_q ? (free_queue_holds10 ? free_queue_in : free_queue_slot10_q) : free_queue_slot10_q)
+      : f3_v_q ? (free_queue_holds9 ? free_queue_in : free_queue_slot9_q) : free_queue_slot9_q;
+  assign free_queue_slot10_d = alloc
+      ? (f3_v_q ? (free_queue_holds11 ? free_queue_in : free_queue_slot11_q) : free_queue_slot11_q)
+      : f3_v_q ? (free_queue_holds10 ? free_queue_in : free_queue_slot10_q) : free_queue_slot10_q;
+  assign free_queue_slot11_d = alloc
+      ? (f3_v_q ? (free_queue_holds12 ? free_queue_in : free_queue_slot12_q) : free_queue_slot12_q)
+      : f3_v_q ? (free_queue_holds11 ? free_queue_in : free_queue_slot11_q) : free_queue_slot11_q;
+  assign free_queue_slot12_d = alloc
+      ? (f3_v_q ? (free_queue_holds13 ? free_queue_in : free_queue_slot13_q) : free_queue_slot13_q)
+      : f3_v_q ? (free_queue_holds12 ? free_queue_in : free_queue_slot12_q) : free_queue_slot12_q;
+  assign free_queue_slot13_d = alloc
+      ? (f3_v_q ? (free_queue_holds14 ? free_queue_in : free_queue_slot14_q) : free_queue_slot14_q)
+      : f3_v_q ? (free_queue_holds13 ? free_queue_in : free_queue_slot13_q) : free_queue_slot13_q;
+  assign free_queue_slot14_d = alloc
+      ? (f3_v_q ? (free_queue_holds15 ? free_queue_in : free_queue_slot15_q) : free_queue_slot15_q)
+      : f3_v_q ? (free_queue_holds14 ? free_queue_in : free_queue_slot14_q) : free_queue_slot14_q;
+  assign free_queue_slot15_d = alloc
+      ? (f3_v_q ? (free_queue_holds16 ? free_queue_in : free_queue_slot15_q) : free_queue_slot15_q)
+      : f3_v_q ? (free_queue_holds15 ? free_queue_in : free_queue_slot15_q) : free_queue_slot15_q;
+  assign free_queue_second = 16'd1 << free_queue_slot1_q;
+  assign free_low_d = alloc
+      ? (f3_v_q ? (free_queue_holds1 ? f3_moh_q : free_queue_second) : {16{~free_queue_holds1}}
+          & free_queue_second)
+      : f3_v_q ? (free_queue_holds0 ? f3_moh_q : free_low_q) : free_low_q;
+  assign free_queue_head_index_d = alloc
+      ? (f3_v_q ? (free_queue_holds1 ? free_queue_in : free_queue_slot1_q) : free_queue_slot1_q)
+      : f3_v_q ? (free_queue_holds0 ? free_queue_in : free_queue_head_index_q)
+      : free_queue_head_index_q;
+  assign send_queue_pop = l2_take_i & cand_any_q;
+  assign send_queue_holds0 = send_queue_count_q == 5'd0;
+  assign send_queue_holds1 = send_queue_count_q == 5'd1;
+  assign send_queue_holds2 = send_queue_count_q == 5'd2;
+  assign send_queue_holds3 = send_queue_count_q == 5'd3;
+  assign send_queue_holds4 = send_queue_count_q == 5'd4;
+  assign send_queue_holds5 = send_queue_count_q == 5'd5;
+  assign send_queue_holds6 = send_queue_count_q == 5'd6;
+  assign send_queue_holds7 = send_queue_count_q == 5'd7;
+  assign send_queue_holds8 = send_queue_count_q == 5'd8;
+  assign send_queue_holds9 = send_queue_count_q == 5'd9;
+  assign send_queue_holds10 = send_queue_count_q == 5'd10;
+  assign send_queue_holds11 = send_queue_count_q == 5'd11;
+  assign send_queue_holds12 = send_queue_count_q == 5'd12;
+  assign send_queue_holds13 = send_queue_count_q == 5'd13;
+  assign send_queue_holds14 = send_queue_count_q == 5'd14;
+  assign send_queue_holds15 = send_queue_count_q == 5'd15;
+  assign send_queue_holds16 = send_queue_count_q == 5'd16;
+  assign send_queue_slot1_d = alloc
+      ? (send_queue_pop ? (send_queue_holds2 ? free_queue_head_index_q : send_queue_slot2_q)
+          : send_queue_holds1 ? free_queue_head_index_q : send_queue_slot1_q)
+      : send_queue_pop ? send_queue_slot2_q : send_queue_slot1_q;
+  assign send_queue_slot2_d = alloc
+      ? (send_queue_pop ? (send_queue_holds3 ? free_queue_head_index_q : send_queue_slot3_q)
+          : send_queue_holds2 ? free_queue_head_index_q : send_queue_slot2_q)
+      : send_queue_pop ? send_queue_slot3_q : send_queue_slot2_q;
+  assign send_queue_slot3_d = alloc
+      ? (send_queue_pop ? (send_queue_holds4 ? free_queue_head_index_q : send_queue_slot4_q)
+          : send_queue_holds3 ? free_queue_head_index_q : send_queue_slot3_q)
+      : send_queue_pop ? send_queue_slot4_q : send_queue_slot3_q;
+  assign send_queue_slot4_d = alloc
+      ? (send_queue_pop ? (send_queue_holds5 ? free_queue_head_index_q : send_queue_slot5_q)
+          : send_queue_holds4 ? free_queue_head_index_q : send_queue_slot4_q)
+      : send_queue_pop ? send_queue_slot5_q : send_queue_slot4_q;
+  assign send_queue_slot5_d = alloc
+      ? (send_queue_pop ? (send_queue_holds6 ? free_queue_head_index_q : send_queue_slot6_q)
+          : send_queue_holds5 ? free_queue_head_index_q : send_queue_slot5_q)
+      : send_queue_pop ? send_queue_slot6_q : send_queue_slot5_q;
+  assign send_queue_slot6_d = alloc
+      ? (send_queue_pop ? (send_queue_holds7 ? free_queue_head_index_q : send_queue_slot7_q)
+          : send_queue_holds6 ? free_queue_head_index_q : send_queue_slot6_q)
+      : send_queue_pop ? send_queue_slot7_q : send_queue_slot6_q;
+  assign send_queue_slot7_d = alloc
+      ? (send_queue_pop ? (send_queue_holds8 ? free_queue_head_index_q : send_queue_slot8_q)
+          : send_queue_holds7 ? free_queue_head_index_q : send_queue_slot7_q)
+      : send_queue_pop ? send_queue_slot8_q : send_queue_slot7_q;
+  assign send_queue_slot8_d = alloc
+      ? (send_queue_pop ? (send_queue_holds9 ? free_queue_head_index_q : send_queue_slot9_q)
+          : send_queue_holds8 ? free_queue_head_index_q : send_queue_slot8_q)
+      : send_queue_pop ? send_queue_slot9_q : send_queue_slot8_q;
+  assign send_queue_slot9_d = alloc
+      ? (send_queue_pop ? (send_queue_holds10 ? free_queue_head_index_q : send_queue_slot10_q)
+          : send_queue_holds9 ? free_queue_head_index_q : send_queue_slot9_q)
+      : send_queue_pop ? send_queue_slot10_q : send_queue_slot9_q;
+  assign send_queue_slot10_d = alloc
+      ? (send_queue_pop ? (send_queue_holds11 ? free_queue_head_index_q : send_queue_slot11_q)
+          : send_queue_holds10 ? free_queue_head_index_q : send_queue_slot10_q)
+      : send_queue_pop ? send_queue_slot11_q : send_queue_slot10_q;
+  assign send_queue_slot11_d = alloc
+      ? (send_queue_pop ? (send_queue_holds12 ? free_queue_head_index_q : send_queue_slot12_q)
+          : send_queue_holds11 ? free_queue_head_index_q : send_queue_slot11_q)
+      : send_queue_pop ? send_queue_slot12_q : send_queue_slot11_q;
+  assign send_queue_slot12_d = alloc
+      ? (send_queue_pop ? (send_queue_holds13 ? free_queue_head_index_q : send_queue_slot13_q)
+          : send_queue_holds12 ? free_queue_head_index_q : send_queue_slot12_q)
+      : send_queue_pop ? send_queue_slot13_q : send_queue_slot12_q;
+  assign send_queue_slot13_d = alloc
+      ? (send_queue_pop ? (send_queue_holds14 ? free_queue_head_index_q : send_queue_slot14_q)
+          : send_queue_holds13 ? free_queue_head_index_q : send_queue_slot13_q)
+      : send_queue_pop ? send_queue_slot14_q : send_queue_slot13_q;
+  assign send_queue_slot14_d = alloc
+      ? (send_queue_pop ? (send_queue_holds15 ? free_queue_head_index_q : send_queue_slot15_q)
+          : send_queue_holds14 ? free_queue_head_index_q : send_queue_slot14_q)
+      : send_queue_pop ? send_queue_slot15_q : send_queue_slot14_q;
+  assign send_queue_slot15_d = alloc
+      ? (send_queue_pop ? (send_queue_holds16 ? free_queue_head_index_q : send_queue_slot15_q)
+          : send_queue_holds15 ? free_queue_head_index_q : send_queue_slot15_q)
+      : send_queue_pop ? send_queue_slot15_q : send_queue_slot15_q;
+  assign send_queue_second = 16'd1 << send_queue_slot1_q;
+  assign send_queue_head_d = alloc
+      ? (send_queue_pop ? (send_queue_holds1 ? free_low_q : send_queue_second) : send_queue_holds0
+          ? free_low_q : send_queue_head_q)
+      : send_queue_pop ? {16{~send_queue_holds1}} & send_queue_second : send_queue_head_q;
+  assign send_queue_head_index_d = alloc
+      ? (send_queue_pop ? (send_queue_holds1 ? free_queue_head_index_q : send_queue_slot1_q)
+          : send_queue_holds0 ? free_queue_head_index_q : send_queue_head_index_q)
+      : send_queue_pop ? send_queue_slot1_q : send_queue_head_index_q;
+  assign send_queue_count_d = alloc
+      ? (send_queue_pop ? send_queue_count_q : send_queue_count_q + 5'd1) : send_queue_pop
+      ? send_queue_count_q - 5'd1 : send_queue_count_q;
+  assign cand_any_d = alloc | (send_queue_pop ? send_queue_count_q != 5'd1 : cand_any_q);
+  assign r1_key_is_r2 = (r1_vpn_q[35:2] == r2_vh) & (r1_vmid_q == r2_vmid_q);
   // MSHRs, in the same-edge order: decide, shootdown kill, f2 pending clear, f3 free, L2 sent.
   genvar gn;
   generate
@@ -845,34 +1251,40 @@ module l1tlb_seed001_clustered_tlb (
       wire mg;
       assign mg = miss & cam[gn];
       wire kl;
-      assign kl = mp_w[gn] & (sd_all_q | r2_sd_q & cam[gn]);
+      assign kl = mshr_pending_w[gn] & (sd_all_q | (r2_sd_q & cam[gn]));
       wire pc;
       assign pc = f2_v_q & f2_moh_w[gn];
       wire fr;
       assign fr = f3_moh_w[gn];
-      assign mv_n[gn] = ~fr & (al | mv_w[gn]);
-      assign mp_n[gn] = ~fr & ~pc & (al | mp_w[gn]);
-      assign mk_n[gn] = ~fr & (kl | mk_w[gn]);
-      assign r2_cam_n[gn] = al ? r1_key_is_r2 : mvh_w[gn * 34 +: 34] == r1_vpn_q[35:2] & mvm_w[gn * 2 +: 2] == r1_vmid_q;
-      assign mvh_n[gn * 34 +: 34] = al ? r2_vh : mvh_w[gn * 34 +: 34];
-      assign mvm_n[gn * 2 +: 2] = al ? r2_vmid_q : mvm_w[gn * 2 +: 2];
-      assign mw_n[gn * 16 +: 16] = {16{~fr}} & (mw_w[gn * 16 +: 16] | {16{al | mg}} & r2_cu);
+      assign mshr_valid_next[gn] = ~fr & (al | mshr_valid_w[gn]);
+      assign mshr_pending_next[gn] = ~fr & ~pc & (al | mshr_pending_w[gn]);
+      assign mshr_killed_next[gn] = ~fr & (kl | mshr_killed_w[gn]);
+      assign r2_cam_next[gn] = al ? r1_key_is_r2 : (mshr_vpn_hi_w[gn * 34 +: 34] == r1_vpn_q[35:2])
+          & (mshr_vmid_w[gn * 2 +: 2] == r1_vmid_q);
+      assign mshr_vpn_hi_next[gn * 34 +: 34] = al ? r2_vh : mshr_vpn_hi_w[gn * 34 +: 34];
+      assign mshr_vmid_next[gn * 2 +: 2] = al ? r2_vmid_q : mshr_vmid_w[gn * 2 +: 2];
+      assign mshr_waiters_next[gn * 16 +: 16] = {16{~fr}}
+          & (mshr_waiters_w[gn * 16 +: 16] | ({16{al | mg}} & r2_cu));
     end
   endgenerate
-  assign mv_d = mv_n;
-  assign mp_d = mp_n;
-  assign mk_d = mk_n;
-  assign f2_kill_n = |(mk_n & f1_moh_q);
-  assign f2_kill_d = f2_kill_n;
-  assign f2_we_ev_d = f1_v_q & ~f2_kill_n & ~f2_sdm_n & ~sd_all_next_i;
-  assign mvh_d = mvh_n;
-  assign mvm_d = mvm_n;
-  assign mw_d = mw_n;
-  assign r2_cam_d = r2_cam_n;
+  assign mshr_valid_d = mshr_valid_next;
+  assign mshr_pending_d = mshr_pending_next;
+  assign mshr_killed_d = mshr_killed_next;
+  assign f2_kill_next = |(mshr_killed_next & f1_moh_q);
+  assign f2_kill_d = f2_kill_next;
+  assign f2_we_ev_d = f1_v_q & ~f2_kill_next & ~f2_sdm_next & ~sd_all_next_i;
+  assign mshr_vpn_hi_d = mshr_vpn_hi_next;
+  assign mshr_vmid_d = mshr_vmid_next;
+  assign mshr_waiters_d = mshr_waiters_next;
+  assign r2_cam_d = r2_cam_next;
   assign free_plus = free_q + {4'd0, f3_v_q};
   assign free_plus_minus = free_plus - 5'd1;
   assign free_d = alloc ? free_plus_minus : free_plus;
-  assign credit_d = accept_i ? (r1_v_q ? (alloc ? free_plus_minus >= 5'd3 : free_plus >= 5'd3) : alloc ? free_plus_minus >= 5'd2 : free_plus >= 5'd2) : r1_v_q ? (alloc ? free_plus_minus >= 5'd2 : free_plus >= 5'd2) : alloc ? free_plus_minus >= 5'd1 : free_plus >= 5'd1;
+  assign credit_d = accept_i
+      ? (r1_v_q ? (alloc ? free_plus_minus >= 5'd3 : free_plus >= 5'd3) : alloc ? free_plus_minus
+          >= 5'd2 : free_plus >= 5'd2)
+      : r1_v_q ? (alloc ? free_plus_minus >= 5'd2 : free_plus >= 5'd2) : alloc ? free_plus_minus
+      >= 5'd1 : free_plus >= 5'd1;
   // Entries: invalidation by sd2 (all, or the home TLB's match), then the fill's write.
   genvar ge;
   generate
@@ -880,41 +1292,358 @@ module l1tlb_seed001_clustered_tlb (
       wire wr;
       assign wr = we & f2_set_w[ge / 128] & vict[ge % 128];
       wire iv;
-      assign iv = sd_all_q | r2_sd_q & r2_set_w[ge / 128] & r2_match_q[ge % 128];
-      assign ev_n[ge] = wr | ~iv & ev_q[ge];
-      assign etag_n[ge * 34 +: 34] = wr ? f2_tag : etag_q[ge * 34 +: 34];
-      assign eppn_n[ge * 36 +: 36] = wr ? f2_ppn_q : eppn_q[ge * 36 +: 36];
-      assign eperm_n[ge * 6 +: 6] = wr ? f2_perm_q : eperm_q[ge * 6 +: 6];
+      assign iv = sd_all_q | (r2_sd_q & r2_set_w[ge / 128] & r2_match_q[ge % 128]);
+      assign entry_valid_next[ge] = wr | (~iv & entry_valid_q[ge]);
+      assign entry_tag_next[ge * 34 +: 34] = wr ? f2_tag : entry_tag_q[ge * 34 +: 34];
+      assign entry_ppn_next[ge * 36 +: 36] = wr ? f2_ppn_q : entry_ppn_q[ge * 36 +: 36];
+      assign entry_perm_next[ge * 6 +: 6] = wr ? f2_perm_q : entry_perm_q[ge * 6 +: 6];
     end
   endgenerate
-  assign ev_d = ev_n;
-  assign etag_d = etag_n;
+  assign entry_valid_d = entry_valid_next;
+  assign entry_tag_d = entry_tag_next;
   // Eviction: the f2 write's victim way held a valid entry that no shootdown removes at this edge.
-  assign e_valid = {|(ev_q[511:384] & f2_ev_vict_q), |(ev_q[383:256] & f2_ev_vict_q), |(ev_q[255:128] & f2_ev_vict_q), |(ev_q[127:0] & f2_ev_vict_q)};
-  assign e_shot = f2_same_r2_q & |(r2_sd_match_q & f2_ev_vict_q);
-  assign evict_o = f2_we_ev_q & |(e_valid & f2_ev_set_q) & ~e_shot;
-  assign e_tag_row = {4352{f2_set_w[0]}} & etag_q[4351:0] | {4352{f2_set_w[1]}} & etag_q[8703:4352] | {4352{f2_set_w[2]}} & etag_q[13055:8704] | {4352{f2_set_w[3]}} & etag_q[17407:13056];
-  assign e_tag = {34{vict[0]}} & e_tag_row[33:0] | {34{vict[1]}} & e_tag_row[67:34] | {34{vict[2]}} & e_tag_row[101:68] | {34{vict[3]}} & e_tag_row[135:102] | {34{vict[4]}} & e_tag_row[169:136] | {34{vict[5]}} & e_tag_row[203:170] | {34{vict[6]}} & e_tag_row[237:204] | {34{vict[7]}} & e_tag_row[271:238] | {34{vict[8]}} & e_tag_row[305:272] | {34{vict[9]}} & e_tag_row[339:306] | {34{vict[10]}} & e_tag_row[373:340] | {34{vict[11]}} & e_tag_row[407:374] | {34{vict[12]}} & e_tag_row[441:408] | {34{vict[13]}} & e_tag_row[475:442] | {34{vict[14]}} & e_tag_row[509:476] | {34{vict[15]}} & e_tag_row[543:510] | {34{vict[16]}} & e_tag_row[577:544] | {34{vict[17]}} & e_tag_row[611:578] | {34{vict[18]}} & e_tag_row[645:612] | {34{vict[19]}} & e_tag_row[679:646] | {34{vict[20]}} & e_tag_row[713:680] | {34{vict[21]}} & e_tag_row[747:714] | {34{vict[22]}} & e_tag_row[781:748] | {34{vict[23]}} & e_tag_row[815:782] | {34{vict[24]}} & e_tag_row[849:816] | {34{vict[25]}} & e_tag_row[883:850] | {34{vict[26]}} & e_tag_row[917:884] | {34{vict[27]}} & e_tag_row[951:918] | {34{vict[28]}} & e_tag_row[985:952] | {34{vict[29]}} & e_tag_row[1019:986] | {34{vict[30]}} & e_tag_row[1053:1020] | {34{vict[31]}} & e_tag_row[1087:1054] | {34{vict[32]}} & e_tag_row[1121:1088] | {34{vict[33]}} & e_tag_row[1155:1122] | {34{vict[34]}} & e_tag_row[1189:1156] | {34{vict[35]}} & e_tag_row[1223:1190] | {34{vict[36]}} & e_tag_row[1257:1224] | {34{vict[37]}} & e_tag_row[1291:1258] | {34{vict[38]}} & e_tag_row[1325:1292] | {34{vict[39]}} & e_tag_row[1359:1326] | {34{vict[40]}} & e_tag_row[1393:1360] | {34{vict[41]}} & e_tag_row[1427:1394] | {34{vict[42]}} & e_tag_row[1461:1428] | {34{vict[43]}} & e_tag_row[1495:1462] | {34{vict[44]}} & e_tag_row[1529:1496] | {34{vict[45]}} & e_tag_row[1563:1530] | {34{vict[46]}} & e_tag_row[1597:1564] | {34{vict[47]}} & e_tag_row[1631:1598] | {34{vict[48]}} & e_tag_row[1665:1632] | {34{vict[49]}} & e_tag_row[1699:1666] | {34{vict[50]}} & e_tag_row[1733:1700] | {34{vict[51]}} & e_tag_row[1767:1734] | {34{vict[52]}} & e_tag_row[1801:1768] | {34{vict[53]}} & e_tag_row[1835:1802] | {34{vict[54]}} & e_tag_row[1869:1836] | {34{vict[55]}} & e_tag_row[1903:1870] | {34{vict[56]}} & e_tag_row[1937:1904] | {34{vict[57]}} & e_tag_row[1971:1938] | {34{vict[58]}} & e_tag_row[2005:1972] | {34{vict[59]}} & e_tag_row[2039:2006] | {34{vict[60]}} & e_tag_row[2073:2040] | {34{vict[61]}} & e_tag_row[2107:2074] | {34{vict[62]}} & e_tag_row[2141:2108] | {34{vict[63]}} & e_tag_row[2175:2142] | {34{vict[64]}} & e_tag_row[2209:2176] | {34{vict[65]}} & e_tag_row[2243:2210] | {34{vict[66]}} & e_tag_row[2277:2244] | {34{vict[67]}} & e_tag_row[2311:2278] | {34{vict[68]}} & e_tag_row[2345:2312] | {34{vict[69]}} & e_tag_row[2379:2346] | {34{vict[70]}} & e_tag_row[2413:2380] | {34{vict[71]}} & e_tag_row[2447:2414] | {34{vict[72]}} & e_tag_row[2481:2448] | {34{vict[73]}} & e_tag_row[2515:2482] | {34{vict[74]}} & e_tag_row[2549:2516] | {34{vict[75]}} & e_tag_row[2583:2550] | {34{vict[76]}} & e_tag_row[2617:2584] | {34{vict[77]}} & e_tag_row[2651:2618] | {34{vict[78]}} & e_tag_row[2685:2652] | {34{vict[79]}} & e_tag_row[2719:2686] | {34{vict[80]}} & e_tag_row[2753:2720] | {34{vict[81]}} & e_tag_row[2787:2754] | {34{vict[82]}} & e_tag_row[2821:2788] | {34{vict[83]}} & e_tag_row[2855:2822] | {34{vict[84]}} & e_tag_row[2889:2856] | {34{vict[85]}} & e_tag_row[2923:2890] | {34{vict[86]}} & e_tag_row[2957:2924] | {34{vict[87]}} & e_tag_row[2991:2958] | {34{vict[88]}} & e_tag_row[3025:2992] | {34{vict[89]}} & e_tag_row[3059:3026] | {34{vict[90]}} & e_tag_row[3093:3060] | {34{vict[91]}} & e_tag_row[3127:3094] | {34{vict[92]}} & e_tag_row[3161:3128] | {34{vict[93]}} & e_tag_row[3195:3162] | {34{vict[94]}} & e_tag_row[3229:3196] | {34{vict[95]}} & e_tag_row[3263:3230] | {34{vict[96]}} & e_tag_row[3297:3264] | {34{vict[97]}} & e_tag_row[3331:3298] | {34{vict[98]}} & e_tag_row[3365:3332] | {34{vict[99]}} & e_tag_row[3399:3366] | {34{vict[100]}} & e_tag_row[3433:3400] | {34{vict[101]}} & e_tag_row[3467:3434] | {34{vict[102]}} & e_tag_row[3501:3468] | {34{vict[103]}} & e_tag_row[3535:3502] | {34{vict[104]}} & e_tag_row[3569:3536] | {34{vict[105]}} & e_tag_row[3603:3570] | {34{vict[106]}} & e_tag_row[3637:3604] | {34{vict[107]}} & e_tag_row[3671:3638] | {34{vict[108]}} & e_tag_row[3705:3672] | {34{vict[109]}} & e_tag_row[3739:3706] | {34{vict[110]}} & e_tag_row[3773:3740] | {34{vict[111]}} & e_tag_row[3807:3774] | {34{vict[112]}} & e_tag_row[3841:3808] | {34{vict[113]}} & e_tag_row[3875:3842] | {34{vict[114]}} & e_tag_row[3909:3876] | {34{vict[115]}} & e_tag_row[3943:3910] | {34{vict[116]}} & e_tag_row[3977:3944] | {34{vict[117]}} & e_tag_row[4011:3978] | {34{vict[118]}} & e_tag_row[4045:4012] | {34{vict[119]}} & e_tag_row[4079:4046] | {34{vict[120]}} & e_tag_row[4113:4080] | {34{vict[121]}} & e_tag_row[4147:4114] | {34{vict[122]}} & e_tag_row[4181:4148] | {34{vict[123]}} & e_tag_row[4215:4182] | {34{vict[124]}} & e_tag_row[4249:4216] | {34{vict[125]}} & e_tag_row[4283:4250] | {34{vict[126]}} & e_tag_row[4317:4284] | {34{vict[127]}} & e_tag_row[4351:4318];
+  assign e_valid = {|(entry_valid_q[511:384] & f2_ev_vict_q),
+      |(entry_valid_q[383:256] & f2_ev_vict_q), |(entry_valid_q[255:128] & f2_ev_vict_q),
+      |(entry_valid_q[127:0] & f2_ev_vict_q)};
+  assign e_shot = f2_same_r2_q & (|(r2_sd_match_q & f2_ev_vict_q));
+  assign evict_o = f2_we_ev_q & (|(e_valid & f2_ev_set_q)) & ~e_shot;
+  assign e_tag_row = ({4352{f2_set_w[0]}} & entry_tag_q[4351:0])
+      | ({4352{f2_set_w[1]}} & entry_tag_q[8703:4352])
+      | ({4352{f2_set_w[2]}} & entry_tag_q[13055:8704])
+      | ({4352{f2_set_w[3]}} & entry_tag_q[17407:13056]);
+  assign e_tag = ({34{vict[0]}} & e_tag_row[33:0]) | ({34{vict[1]}} & e_tag_row[67:34])
+      | ({34{vict[2]}} & e_tag_row[101:68]) | ({34{vict[3]}} & e_tag_row[135:102])
+      | ({34{vict[4]}} & e_tag_row[169:136]) | ({34{vict[5]}} & e_tag_row[203:170])
+      | ({34{vict[6]}} & e_tag_row[237:204]) | ({34{vict[7]}} & e_tag_row[271:238])
+      | ({34{vict[8]}} & e_tag_row[305:272]) | ({34{vict[9]}} & e_tag_row[339:306])
+      | ({34{vict[10]}} & e_tag_row[373:340]) | ({34{vict[11]}} & e_tag_row[407:374])
+      | ({34{vict[12]}} & e_tag_row[441:408]) | ({34{vict[13]}} & e_tag_row[475:442])
+      | ({34{vict[14]}} & e_tag_row[509:476]) | ({34{vict[15]}} & e_tag_row[543:510])
+      | ({34{vict[16]}} & e_tag_row[577:544]) | ({34{vict[17]}} & e_tag_row[611:578])
+      | ({34{vict[18]}} & e_tag_row[645:612]) | ({34{vict[19]}} & e_tag_row[679:646])
+      | ({34{vict[20]}} & e_tag_row[713:680]) | ({34{vict[21]}} & e_tag_row[747:714])
+      | ({34{vict[22]}} & e_tag_row[781:748]) | ({34{vict[23]}} & e_tag_row[815:782])
+      | ({34{vict[24]}} & e_tag_row[849:816]) | ({34{vict[25]}} & e_tag_row[883:850])
+      | ({34{vict[26]}} & e_tag_row[917:884]) | ({34{vict[27]}} & e_tag_row[951:918])
+      | ({34{vict[28]}} & e_tag_row[985:952]) | ({34{vict[29]}} & e_tag_row[1019:986])
+      | ({34{vict[30]}} & e_tag_row[1053:1020]) | ({34{vict[31]}} & e_tag_row[1087:1054])
+      | ({34{vict[32]}} & e_tag_row[1121:1088]) | ({34{vict[33]}} & e_tag_row[1155:1122])
+      | ({34{vict[34]}} & e_tag_row[1189:1156]) | ({34{vict[35]}} & e_tag_row[1223:1190])
+      | ({34{vict[36]}} & e_tag_row[1257:1224]) | ({34{vict[37]}} & e_tag_row[1291:1258])
+      | ({34{vict[38]}} & e_tag_row[1325:1292]) | ({34{vict[39]}} & e_tag_row[1359:1326])
+      | ({34{vict[40]}} & e_tag_row[1393:1360]) | ({34{vict[41]}} & e_tag_row[1427:1394])
+      | ({34{vict[42]}} & e_tag_row[1461:1428]) | ({34{vict[43]}} & e_tag_row[1495:1462])
+      | ({34{vict[44]}} & e_tag_row[1529:1496]) | ({34{vict[45]}} & e_tag_row[1563:1530])
+      | ({34{vict[46]}} & e_tag_row[1597:1564]) | ({34{vict[47]}} & e_tag_row[1631:1598])
+      | ({34{vict[48]}} & e_tag_row[1665:1632]) | ({34{vict[49]}} & e_tag_row[1699:1666])
+      | ({34{vict[50]}} & e_tag_row[1733:1700]) | ({34{vict[51]}} & e_tag_row[1767:1734])
+      | ({34{vict[52]}} & e_tag_row[1801:1768]) | ({34{vict[53]}} & e_tag_row[1835:1802])
+      | ({34{vict[54]}} & e_tag_row[1869:1836]) | ({34{vict[55]}} & e_tag_row[1903:1870])
+      | ({34{vict[56]}} & e_tag_row[1937:1904]) | ({34{vict[57]}} & e_tag_row[1971:1938])
+      | ({34{vict[58]}} & e_tag_row[2005:1972]) | ({34{vict[59]}} & e_tag_row[2039:2006])
+      | ({34{vict[60]}} & e_tag_row[2073:2040]) | ({34{vict[61]}} & e_tag_row[2107:2074])
+      | ({34{vict[62]}} & e_tag_row[2141:2108]) | ({34{vict[63]}} & e_tag_row[2175:2142])
+      | ({34{vict[64]}} & e_tag_row[2209:2176]) | ({34{vict[65]}} & e_tag_row[2243:2210])
+      | ({34{vict[66]}} & e_tag_row[2277:2244]) | ({34{vict[67]}} & e_tag_row[2311:2278])
+      | ({34{vict[68]}} & e_tag_row[2345:2312]) | ({34{vict[69]}} & e_tag_row[2379:2346])
+      | ({34{vict[70]}} & e_tag_row[2413:2380]) | ({34{vict[71]}} & e_tag_row[2447:2414])
+      | ({34{vict[72]}} & e_tag_row[2481:2448]) | ({34{vict[73]}} & e_tag_row[2515:2482])
+      | ({34{vict[74]}} & e_tag_row[2549:2516]) | ({34{vict[75]}} & e_tag_row[2583:2550])
+      | ({34{vict[76]}} & e_tag_row[2617:2584]) | ({34{vict[77]}} & e_tag_row[2651:2618])
+      | ({34{vict[78]}} & e_tag_row[2685:2652]) | ({34{vict[79]}} & e_tag_row[2719:2686])
+      | ({34{vict[80]}} & e_tag_row[2753:2720]) | ({34{vict[81]}} & e_tag_row[2787:2754])
+      | ({34{vict[82]}} & e_tag_row[2821:2788]) | ({34{vict[83]}} & e_tag_row[2855:2822])
+      | ({34{vict[84]}} & e_tag_row[2889:2856]) | ({34{vict[85]}} & e_tag_row[2923:2890])
+      | ({34{vict[86]}} & e_tag_row[2957:2924]) | ({34{vict[87]}} & e_tag_row[2991:2958])
+      | ({34{vict[88]}} & e_tag_row[3025:2992]) | ({34{vict[89]}} & e_tag_row[3059:3026])
+      | ({34{vict[90]}} & e_tag_row[3093:3060]) | ({34{vict[91]}} & e_tag_row[3127:3094])
+      | ({34{vict[92]}} & e_tag_row[3161:3128]) | ({34{vict[93]}} & e_tag_row[3195:3162])
+      | ({34{vict[94]}} & e_tag_row[3229:3196]) | ({34{vict[95]}} & e_tag_row[3263:3230])
+      | ({34{vict[96]}} & e_tag_row[3297:3264]) | ({34{vict[97]}} & e_tag_row[3331:3298])
+      | ({34{vict[98]}} & e_tag_row[3365:3332]) | ({34{vict[99]}} & e_tag_row[3399:3366])
+      | ({34{vict[100]}} & e_tag_row[3433:3400]) | ({34{vict[101]}} & e_tag_row[3467:3434])
+      | ({34{vict[102]}} & e_tag_row[3501:3468]) | ({34{vict[103]}} & e_tag_row[3535:3502])
+      | ({34{vict[104]}} & e_tag_row[3569:3536]) | ({34{vict[105]}} & e_tag_row[3603:3570])
+      | ({34{vict[106]}} & e_tag_row[3637:3604]) | ({34{vict[107]}} & e_tag_row[3671:3638])
+      | ({34{vict[108]}} & e_tag_row[3705:3672]) | ({34{vict[109]}} & e_tag_row[3739:3706])
+      | ({34{vict[110]}} & e_tag_row[3773:3740]) | ({34{vict[111]}} & e_tag_row[3807:3774])
+      | ({34{vict[112]}} & e_tag_row[3841:3808]) | ({34{vict[113]}} & e_tag_row[3875:3842])
+      | ({34{vict[114]}} & e_tag_row[3909:3876]) | ({34{vict[115]}} & e_tag_row[3943:3910])
+      | ({34{vict[116]}} & e_tag_row[3977:3944]) | ({34{vict[117]}} & e_tag_row[4011:3978])
+      | ({34{vict[118]}} & e_tag_row[4045:4012]) | ({34{vict[119]}} & e_tag_row[4079:4046])
+      | ({34{vict[120]}} & e_tag_row[4113:4080]) | ({34{vict[121]}} & e_tag_row[4147:4114])
+      | ({34{vict[122]}} & e_tag_row[4181:4148]) | ({34{vict[123]}} & e_tag_row[4215:4182])
+      | ({34{vict[124]}} & e_tag_row[4249:4216]) | ({34{vict[125]}} & e_tag_row[4283:4250])
+      | ({34{vict[126]}} & e_tag_row[4317:4284]) | ({34{vict[127]}} & e_tag_row[4351:4318]);
   assign evict_vh_o = {e_tag[31:0], f2_vh_q[1:0]};
   assign evict_vmid_o = e_tag[33:32];
-  assign e_ppn_row = {4608{f2_set_w[0]}} & eppn_q[4607:0] | {4608{f2_set_w[1]}} & eppn_q[9215:4608] | {4608{f2_set_w[2]}} & eppn_q[13823:9216] | {4608{f2_set_w[3]}} & eppn_q[18431:13824];
-  assign evict_ppn_o = {36{vict[0]}} & e_ppn_row[35:0] | {36{vict[1]}} & e_ppn_row[71:36] | {36{vict[2]}} & e_ppn_row[107:72] | {36{vict[3]}} & e_ppn_row[143:108] | {36{vict[4]}} & e_ppn_row[179:144] | {36{vict[5]}} & e_ppn_row[215:180] | {36{vict[6]}} & e_ppn_row[251:216] | {36{vict[7]}} & e_ppn_row[287:252] | {36{vict[8]}} & e_ppn_row[323:288] | {36{vict[9]}} & e_ppn_row[359:324] | {36{vict[10]}} & e_ppn_row[395:360] | {36{vict[11]}} & e_ppn_row[431:396] | {36{vict[12]}} & e_ppn_row[467:432] | {36{vict[13]}} & e_ppn_row[503:468] | {36{vict[14]}} & e_ppn_row[539:504] | {36{vict[15]}} & e_ppn_row[575:540] | {36{vict[16]}} & e_ppn_row[611:576] | {36{vict[17]}} & e_ppn_row[647:612] | {36{vict[18]}} & e_ppn_row[683:648] | {36{vict[19]}} & e_ppn_row[719:684] | {36{vict[20]}} & e_ppn_row[755:720] | {36{vict[21]}} & e_ppn_row[791:756] | {36{vict[22]}} & e_ppn_row[827:792] | {36{vict[23]}} & e_ppn_row[863:828] | {36{vict[24]}} & e_ppn_row[899:864] | {36{vict[25]}} & e_ppn_row[935:900] | {36{vict[26]}} & e_ppn_row[971:936] | {36{vict[27]}} & e_ppn_row[1007:972] | {36{vict[28]}} & e_ppn_row[1043:1008] | {36{vict[29]}} & e_ppn_row[1079:1044] | {36{vict[30]}} & e_ppn_row[1115:1080] | {36{vict[31]}} & e_ppn_row[1151:1116] | {36{vict[32]}} & e_ppn_row[1187:1152] | {36{vict[33]}} & e_ppn_row[1223:1188] | {36{vict[34]}} & e_ppn_row[1259:1224] | {36{vict[35]}} & e_ppn_row[1295:1260] | {36{vict[36]}} & e_ppn_row[1331:1296] | {36{vict[37]}} & e_ppn_row[1367:1332] | {36{vict[38]}} & e_ppn_row[1403:1368] | {36{vict[39]}} & e_ppn_row[1439:1404] | {36{vict[40]}} & e_ppn_row[1475:1440] | {36{vict[41]}} & e_ppn_row[1511:1476] | {36{vict[42]}} & e_ppn_row[1547:1512] | {36{vict[43]}} & e_ppn_row[1583:1548] | {36{vict[44]}} & e_ppn_row[1619:1584] | {36{vict[45]}} & e_ppn_row[1655:1620] | {36{vict[46]}} & e_ppn_row[1691:1656] | {36{vict[47]}} & e_ppn_row[1727:1692] | {36{vict[48]}} & e_ppn_row[1763:1728] | {36{vict[49]}} & e_ppn_row[1799:1764] | {36{vict[50]}} & e_ppn_row[1835:1800] | {36{vict[51]}} & e_ppn_row[1871:1836] | {36{vict[52]}} & e_ppn_row[1907:1872] | {36{vict[53]}} & e_ppn_row[1943:1908] | {36{vict[54]}} & e_ppn_row[1979:1944] | {36{vict[55]}} & e_ppn_row[2015:1980] | {36{vict[56]}} & e_ppn_row[2051:2016] | {36{vict[57]}} & e_ppn_row[2087:2052] | {36{vict[58]}} & e_ppn_row[2123:2088] | {36{vict[59]}} & e_ppn_row[2159:2124] | {36{vict[60]}} & e_ppn_row[2195:2160] | {36{vict[61]}} & e_ppn_row[2231:2196] | {36{vict[62]}} & e_ppn_row[2267:2232] | {36{vict[63]}} & e_ppn_row[2303:2268] | {36{vict[64]}} & e_ppn_row[2339:2304] | {36{vict[65]}} & e_ppn_row[2375:2340] | {36{vict[66]}} & e_ppn_row[2411:2376] | {36{vict[67]}} & e_ppn_row[2447:2412] | {36{vict[68]}} & e_ppn_row[2483:2448] | {36{vict[69]}} & e_ppn_row[2519:2484] | {36{vict[70]}} & e_ppn_row[2555:2520] | {36{vict[71]}} & e_ppn_row[2591:2556] | {36{vict[72]}} & e_ppn_row[2627:2592] | {36{vict[73]}} & e_ppn_row[2663:2628] | {36{vict[74]}} & e_ppn_row[2699:2664] | {36{vict[75]}} & e_ppn_row[2735:2700] | {36{vict[76]}} & e_ppn_row[2771:2736] | {36{vict[77]}} & e_ppn_row[2807:2772] | {36{vict[78]}} & e_ppn_row[2843:2808] | {36{vict[79]}} & e_ppn_row[2879:2844] | {36{vict[80]}} & e_ppn_row[2915:2880] | {36{vict[81]}} & e_ppn_row[2951:2916] | {36{vict[82]}} & e_ppn_row[2987:2952] | {36{vict[83]}} & e_ppn_row[3023:2988] | {36{vict[84]}} & e_ppn_row[3059:3024] | {36{vict[85]}} & e_ppn_row[3095:3060] | {36{vict[86]}} & e_ppn_row[3131:3096] | {36{vict[87]}} & e_ppn_row[3167:3132] | {36{vict[88]}} & e_ppn_row[3203:3168] | {36{vict[89]}} & e_ppn_row[3239:3204] | {36{vict[90]}} & e_ppn_row[3275:3240] | {36{vict[91]}} & e_ppn_row[3311:3276] | {36{vict[92]}} & e_ppn_row[3347:3312] | {36{vict[93]}} & e_ppn_row[3383:3348] | {36{vict[94]}} & e_ppn_row[3419:3384] | {36{vict[95]}} & e_ppn_row[3455:3420] | {36{vict[96]}} & e_ppn_row[3491:3456] | {36{vict[97]}} & e_ppn_row[3527:3492] | {36{vict[98]}} & e_ppn_row[3563:3528] | {36{vict[99]}} & e_ppn_row[3599:3564] | {36{vict[100]}} & e_ppn_row[3635:3600] | {36{vict[101]}} & e_ppn_row[3671:3636] | {36{vict[102]}} & e_ppn_row[3707:3672] | {36{vict[103]}} & e_ppn_row[3743:3708] | {36{vict[104]}} & e_ppn_row[3779:3744] | {36{vict[105]}} & e_ppn_row[3815:3780] | {36{vict[106]}} & e_ppn_row[3851:3816] | {36{vict[107]}} & e_ppn_row[3887:3852] | {36{vict[108]}} & e_ppn_row[3923:3888] | {36{vict[109]}} & e_ppn_row[3959:3924] | {36{vict[110]}} & e_ppn_row[3995:3960] | {36{vict[111]}} & e_ppn_row[4031:3996] | {36{vict[112]}} & e_ppn_row[4067:4032] | {36{vict[113]}} & e_ppn_row[4103:4068] | {36{vict[114]}} & e_ppn_row[4139:4104] | {36{vict[115]}} & e_ppn_row[4175:4140] | {36{vict[116]}} & e_ppn_row[4211:4176] | {36{vict[117]}} & e_ppn_row[4247:4212] | {36{vict[118]}} & e_ppn_row[4283:4248] | {36{vict[119]}} & e_ppn_row[4319:4284] | {36{vict[120]}} & e_ppn_row[4355:4320] | {36{vict[121]}} & e_ppn_row[4391:4356] | {36{vict[122]}} & e_ppn_row[4427:4392] | {36{vict[123]}} & e_ppn_row[4463:4428] | {36{vict[124]}} & e_ppn_row[4499:4464] | {36{vict[125]}} & e_ppn_row[4535:4500] | {36{vict[126]}} & e_ppn_row[4571:4536] | {36{vict[127]}} & e_ppn_row[4607:4572];
-  assign e_perm_row = {768{f2_set_w[0]}} & eperm_q[767:0] | {768{f2_set_w[1]}} & eperm_q[1535:768] | {768{f2_set_w[2]}} & eperm_q[2303:1536] | {768{f2_set_w[3]}} & eperm_q[3071:2304];
-  assign evict_perm_o = {6{vict[0]}} & e_perm_row[5:0] | {6{vict[1]}} & e_perm_row[11:6] | {6{vict[2]}} & e_perm_row[17:12] | {6{vict[3]}} & e_perm_row[23:18] | {6{vict[4]}} & e_perm_row[29:24] | {6{vict[5]}} & e_perm_row[35:30] | {6{vict[6]}} & e_perm_row[41:36] | {6{vict[7]}} & e_perm_row[47:42] | {6{vict[8]}} & e_perm_row[53:48] | {6{vict[9]}} & e_perm_row[59:54] | {6{vict[10]}} & e_perm_row[65:60] | {6{vict[11]}} & e_perm_row[71:66] | {6{vict[12]}} & e_perm_row[77:72] | {6{vict[13]}} & e_perm_row[83:78] | {6{vict[14]}} & e_perm_row[89:84] | {6{vict[15]}} & e_perm_row[95:90] | {6{vict[16]}} & e_perm_row[101:96] | {6{vict[17]}} & e_perm_row[107:102] | {6{vict[18]}} & e_perm_row[113:108] | {6{vict[19]}} & e_perm_row[119:114] | {6{vict[20]}} & e_perm_row[125:120] | {6{vict[21]}} & e_perm_row[131:126] | {6{vict[22]}} & e_perm_row[137:132] | {6{vict[23]}} & e_perm_row[143:138] | {6{vict[24]}} & e_perm_row[149:144] | {6{vict[25]}} & e_perm_row[155:150] | {6{vict[26]}} & e_perm_row[161:156] | {6{vict[27]}} & e_perm_row[167:162] | {6{vict[28]}} & e_perm_row[173:168] | {6{vict[29]}} & e_perm_row[179:174] | {6{vict[30]}} & e_perm_row[185:180] | {6{vict[31]}} & e_perm_row[191:186] | {6{vict[32]}} & e_perm_row[197:192] | {6{vict[33]}} & e_perm_row[203:198] | {6{vict[34]}} & e_perm_row[209:204] | {6{vict[35]}} & e_perm_row[215:210] | {6{vict[36]}} & e_perm_row[221:216] | {6{vict[37]}} & e_perm_row[227:222] | {6{vict[38]}} & e_perm_row[233:228] | {6{vict[39]}} & e_perm_row[239:234] | {6{vict[40]}} & e_perm_row[245:240] | {6{vict[41]}} & e_perm_row[251:246] | {6{vict[42]}} & e_perm_row[257:252] | {6{vict[43]}} & e_perm_row[263:258] | {6{vict[44]}} & e_perm_row[269:264] | {6{vict[45]}} & e_perm_row[275:270] | {6{vict[46]}} & e_perm_row[281:276] | {6{vict[47]}} & e_perm_row[287:282] | {6{vict[48]}} & e_perm_row[293:288] | {6{vict[49]}} & e_perm_row[299:294] | {6{vict[50]}} & e_perm_row[305:300] | {6{vict[51]}} & e_perm_row[311:306] | {6{vict[52]}} & e_perm_row[317:312] | {6{vict[53]}} & e_perm_row[323:318] | {6{vict[54]}} & e_perm_row[329:324] | {6{vict[55]}} & e_perm_row[335:330] | {6{vict[56]}} & e_perm_row[341:336] | {6{vict[57]}} & e_perm_row[347:342] | {6{vict[58]}} & e_perm_row[353:348] | {6{vict[59]}} & e_perm_row[359:354] | {6{vict[60]}} & e_perm_row[365:360] | {6{vict[61]}} & e_perm_row[371:366] | {6{vict[62]}} & e_perm_row[377:372] | {6{vict[63]}} & e_perm_row[383:378] | {6{vict[64]}} & e_perm_row[389:384] | {6{vict[65]}} & e_perm_row[395:390] | {6{vict[66]}} & e_perm_row[401:396] | {6{vict[67]}} & e_perm_row[407:402] | {6{vict[68]}} & e_perm_row[413:408] | {6{vict[69]}} & e_perm_row[419:414] | {6{vict[70]}} & e_perm_row[425:420] | {6{vict[71]}} & e_perm_row[431:426] | {6{vict[72]}} & e_perm_row[437:432] | {6{vict[73]}} & e_perm_row[443:438] | {6{vict[74]}} & e_perm_row[449:444] | {6{vict[75]}} & e_perm_row[455:450] | {6{vict[76]}} & e_perm_row[461:456] | {6{vict[77]}} & e_perm_row[467:462] | {6{vict[78]}} & e_perm_row[473:468] | {6{vict[79]}} & e_perm_row[479:474] | {6{vict[80]}} & e_perm_row[485:480] | {6{vict[81]}} & e_perm_row[491:486] | {6{vict[82]}} & e_perm_row[497:492] | {6{vict[83]}} & e_perm_row[503:498] | {6{vict[84]}} & e_perm_row[509:504] | {6{vict[85]}} & e_perm_row[515:510] | {6{vict[86]}} & e_perm_row[521:516] | {6{vict[87]}} & e_perm_row[527:522] | {6{vict[88]}} & e_perm_row[533:528] | {6{vict[89]}} & e_perm_row[539:534] | {6{vict[90]}} & e_perm_row[545:540] | {6{vict[91]}} & e_perm_row[551:546] | {6{vict[92]}} & e_perm_row[557:552] | {6{vict[93]}} & e_perm_row[563:558] | {6{vict[94]}} & e_perm_row[569:564] | {6{vict[95]}} & e_perm_row[575:570] | {6{vict[96]}} & e_perm_row[581:576] | {6{vict[97]}} & e_perm_row[587:582] | {6{vict[98]}} & e_perm_row[593:588] | {6{vict[99]}} & e_perm_row[599:594] | {6{vict[100]}} & e_perm_row[605:600] | {6{vict[101]}} & e_perm_row[611:606] | {6{vict[102]}} & e_perm_row[617:612] | {6{vict[103]}} & e_perm_row[623:618] | {6{vict[104]}} & e_perm_row[629:624] | {6{vict[105]}} & e_perm_row[635:630] | {6{vict[106]}} & e_perm_row[641:636] | {6{vict[107]}} & e_perm_row[647:642] | {6{vict[108]}} & e_perm_row[653:648] | {6{vict[109]}} & e_perm_row[659:654] | {6{vict[110]}} & e_perm_row[665:660] | {6{vict[111]}} & e_perm_row[671:666] | {6{vict[112]}} & e_perm_row[677:672] | {6{vict[113]}} & e_perm_row[683:678] | {6{vict[114]}} & e_perm_row[689:684] | {6{vict[115]}} & e_perm_row[695:690] | {6{vict[116]}} & e_perm_row[701:696] | {6{vict[117]}} & e_perm_row[707:702] | {6{vict[118]}} & e_perm_row[713:708] | {6{vict[119]}} & e_perm_row[719:714] | {6{vict[120]}} & e_perm_row[725:720] | {6{vict[121]}} & e_perm_row[731:726] | {6{vict[122]}} & e_perm_row[737:732] | {6{vict[123]}} & e_perm_row[743:738] | {6{vict[124]}} & e_perm_row[749:744] | {6{vict[125]}} & e_perm_row[755:750] | {6{vict[126]}} & e_perm_row[761:756] | {6{vict[127]}} & e_perm_row[767:762];
-  assign eppn_d = eppn_n;
-  assign eperm_d = eperm_n;
-  // Replacement: the last cycle's touch or untouch, then the fill's touch (same edge, in that order).
+  assign e_ppn_row = ({4608{f2_set_w[0]}} & entry_ppn_q[4607:0])
+      | ({4608{f2_set_w[1]}} & entry_ppn_q[9215:4608])
+      | ({4608{f2_set_w[2]}} & entry_ppn_q[13823:9216])
+      | ({4608{f2_set_w[3]}} & entry_ppn_q[18431:13824]);
+  assign evict_ppn_o = ({36{vict[0]}} & e_ppn_row[35:0]) | ({36{vict[1]}} & e_ppn_row[71:36])
+      | ({36{vict[2]}} & e_ppn_row[107:72]) | ({36{vict[3]}} & e_ppn_row[143:108])
+      | ({36{vict[4]}} & e_ppn_row[179:144]) | ({36{vict[5]}} & e_ppn_row[215:180])
+      | ({36{vict[6]}} & e_ppn_row[251:216]) | ({36{vict[7]}} & e_ppn_row[287:252])
+      | ({36{vict[8]}} & e_ppn_row[323:288]) | ({36{vict[9]}} & e_ppn_row[359:324])
+      | ({36{vict[10]}} & e_ppn_row[395:360]) | ({36{vict[11]}} & e_ppn_row[431:396])
+      | ({36{vict[12]}} & e_ppn_row[467:432]) | ({36{vict[13]}} & e_ppn_row[503:468])
+      | ({36{vict[14]}} & e_ppn_row[539:504]) | ({36{vict[15]}} & e_ppn_row[575:540])
+      | ({36{vict[16]}} & e_ppn_row[611:576]) | ({36{vict[17]}} & e_ppn_row[647:612])
+      | ({36{vict[18]}} & e_ppn_row[683:648]) | ({36{vict[19]}} & e_ppn_row[719:684])
+      | ({36{vict[20]}} & e_ppn_row[755:720]) | ({36{vict[21]}} & e_ppn_row[791:756])
+      | ({36{vict[22]}} & e_ppn_row[827:792]) | ({36{vict[23]}} & e_ppn_row[863:828])
+      | ({36{vict[24]}} & e_ppn_row[899:864]) | ({36{vict[25]}} & e_ppn_row[935:900])
+      | ({36{vict[26]}} & e_ppn_row[971:936]) | ({36{vict[27]}} & e_ppn_row[1007:972])
+      | ({36{vict[28]}} & e_ppn_row[1043:1008]) | ({36{vict[29]}} & e_ppn_row[1079:1044])
+      | ({36{vict[30]}} & e_ppn_row[1115:1080]) | ({36{vict[31]}} & e_ppn_row[1151:1116])
+      | ({36{vict[32]}} & e_ppn_row[1187:1152]) | ({36{vict[33]}} & e_ppn_row[1223:1188])
+      | ({36{vict[34]}} & e_ppn_row[1259:1224]) | ({36{vict[35]}} & e_ppn_row[1295:1260])
+      | ({36{vict[36]}} & e_ppn_row[1331:1296]) | ({36{vict[37]}} & e_ppn_row[1367:1332])
+      | ({36{vict[38]}} & e_ppn_row[1403:1368]) | ({36{vict[39]}} & e_ppn_row[1439:1404])
+      | ({36{vict[40]}} & e_ppn_row[1475:1440]) | ({36{vict[41]}} & e_ppn_row[1511:1476])
+      | ({36{vict[42]}} & e_ppn_row[1547:1512]) | ({36{vict[43]}} & e_ppn_row[1583:1548])
+      | ({36{vict[44]}} & e_ppn_row[1619:1584]) | ({36{vict[45]}} & e_ppn_row[1655:1620])
+      | ({36{vict[46]}} & e_ppn_row[1691:1656]) | ({36{vict[47]}} & e_ppn_row[1727:1692])
+      | ({36{vict[48]}} & e_ppn_row[1763:1728]) | ({36{vict[49]}} & e_ppn_row[1799:1764])
+      | ({36{vict[50]}} & e_ppn_row[1835:1800]) | ({36{vict[51]}} & e_ppn_row[1871:1836])
+      | ({36{vict[52]}} & e_ppn_row[1907:1872]) | ({36{vict[53]}} & e_ppn_row[1943:1908])
+      | ({36{vict[54]}} & e_ppn_row[1979:1944]) | ({36{vict[55]}} & e_ppn_row[2015:1980])
+      | ({36{vict[56]}} & e_ppn_row[2051:2016]) | ({36{vict[57]}} & e_ppn_row[2087:2052])
+      | ({36{vict[58]}} & e_ppn_row[2123:2088]) | ({36{vict[59]}} & e_ppn_row[2159:2124])
+      | ({36{vict[60]}} & e_ppn_row[2195:2160]) | ({36{vict[61]}} & e_ppn_row[2231:2196])
+      | ({36{vict[62]}} & e_ppn_row[2267:2232]) | ({36{vict[63]}} & e_ppn_row[2303:2268])
+      | ({36{vict[64]}} & e_ppn_row[2339:2304]) | ({36{vict[65]}} & e_ppn_row[2375:2340])
+      | ({36{vict[66]}} & e_ppn_row[2411:2376]) | ({36{vict[67]}} & e_ppn_row[2447:2412])
+      | ({36{vict[68]}} & e_ppn_row[2483:2448]) | ({36{vict[69]}} & e_ppn_row[2519:2484])
+      | ({36{vict[70]}} & e_ppn_row[2555:2520]) | ({36{vict[71]}} & e_ppn_row[2591:2556])
+      | ({36{vict[72]}} & e_ppn_row[2627:2592]) | ({36{vict[73]}} & e_ppn_row[2663:2628])
+      | ({36{vict[74]}} & e_ppn_row[2699:2664]) | ({36{vict[75]}} & e_ppn_row[2735:2700])
+      | ({36{vict[76]}} & e_ppn_row[2771:2736]) | ({36{vict[77]}} & e_ppn_row[2807:2772])
+      | ({36{vict[78]}} & e_ppn_row[2843:2808]) | ({36{vict[79]}} & e_ppn_row[2879:2844])
+      | ({36{vict[80]}} & e_ppn_row[2915:2880]) | ({36{vict[81]}} & e_ppn_row[2951:2916])
+      | ({36{vict[82]}} & e_ppn_row[2987:2952]) | ({36{vict[83]}} & e_ppn_row[3023:2988])
+      | ({36{vict[84]}} & e_ppn_row[3059:3024]) | ({36{vict[85]}} & e_ppn_row[3095:3060])
+      | ({36{vict[86]}} & e_ppn_row[3131:3096]) | ({36{vict[87]}} & e_ppn_row[3167:3132])
+      | ({36{vict[88]}} & e_ppn_row[3203:3168]) | ({36{vict[89]}} & e_ppn_row[3239:3204])
+      | ({36{vict[90]}} & e_ppn_row[3275:3240]) | ({36{vict[91]}} & e_ppn_row[3311:3276])
+      | ({36{vict[92]}} & e_ppn_row[3347:3312]) | ({36{vict[93]}} & e_ppn_row[3383:3348])
+      | ({36{vict[94]}} & e_ppn_row[3419:3384]) | ({36{vict[95]}} & e_ppn_row[3455:3420])
+      | ({36{vict[96]}} & e_ppn_row[3491:3456]) | ({36{vict[97]}} & e_ppn_row[3527:3492])
+      | ({36{vict[98]}} & e_ppn_row[3563:3528]) | ({36{vict[99]}} & e_ppn_row[3599:3564])
+      | ({36{vict[100]}} & e_ppn_row[3635:3600]) | ({36{vict[101]}} & e_ppn_row[3671:3636])
+      | ({36{vict[102]}} & e_ppn_row[3707:3672]) | ({36{vict[103]}} & e_ppn_row[3743:3708])
+      | ({36{vict[104]}} & e_ppn_row[3779:3744]) | ({36{vict[105]}} & e_ppn_row[3815:3780])
+      | ({36{vict[106]}} & e_ppn_row[3851:3816]) | ({36{vict[107]}} & e_ppn_row[3887:3852])
+      | ({36{vict[108]}} & e_ppn_row[3923:3888]) | ({36{vict[109]}} & e_ppn_row[3959:3924])
+      | ({36{vict[110]}} & e_ppn_row[3995:3960]) | ({36{vict[111]}} & e_ppn_row[4031:3996])
+      | ({36{vict[112]}} & e_ppn_row[4067:4032]) | ({36{vict[113]}} & e_ppn_row[4103:4068])
+      | ({36{vict[114]}} & e_ppn_row[4139:4104]) | ({36{vict[115]}} & e_ppn_row[4175:4140])
+      | ({36{vict[116]}} & e_ppn_row[4211:4176]) | ({36{vict[117]}} & e_ppn_row[4247:4212])
+      | ({36{vict[118]}} & e_ppn_row[4283:4248]) | ({36{vict[119]}} & e_ppn_row[4319:4284])
+      | ({36{vict[120]}} & e_ppn_row[4355:4320]) | ({36{vict[121]}} & e_ppn_row[4391:4356])
+      | ({36{vict[122]}} & e_ppn_row[4427:4392]) | ({36{vict[123]}} & e_ppn_row[4463:4428])
+      | ({36{vict[124]}} & e_ppn_row[4499:4464]) | ({36{vict[125]}} & e_ppn_row[4535:4500])
+      | ({36{vict[126]}} & e_ppn_row[4571:4536]) | ({36{vict[127]}} & e_ppn_row[4607:4572]);
+  assign e_perm_row = ({768{f2_set_w[0]}} & entry_perm_q[767:0])
+      | ({768{f2_set_w[1]}} & entry_perm_q[1535:768])
+      | ({768{f2_set_w[2]}} & entry_perm_q[2303:1536])
+      | ({768{f2_set_w[3]}} & entry_perm_q[3071:2304]);
+  assign evict_perm_o = ({6{vict[0]}} & e_perm_row[5:0]) | ({6{vict[1]}} & e_perm_row[11:6])
+      | ({6{vict[2]}} & e_perm_row[17:12]) | ({6{vict[3]}} & e_perm_row[23:18])
+      | ({6{vict[4]}} & e_perm_row[29:24]) | ({6{vict[5]}} & e_perm_row[35:30])
+      | ({6{vict[6]}} & e_perm_row[41:36]) | ({6{vict[7]}} & e_perm_row[47:42])
+      | ({6{vict[8]}} & e_perm_row[53:48]) | ({6{vict[9]}} & e_perm_row[59:54])
+      | ({6{vict[10]}} & e_perm_row[65:60]) | ({6{vict[11]}} & e_perm_row[71:66])
+      | ({6{vict[12]}} & e_perm_row[77:72]) | ({6{vict[13]}} & e_perm_row[83:78])
+      | ({6{vict[14]}} & e_perm_row[89:84]) | ({6{vict[15]}} & e_perm_row[95:90])
+      | ({6{vict[16]}} & e_perm_row[101:96]) | ({6{vict[17]}} & e_perm_row[107:102])
+      | ({6{vict[18]}} & e_perm_row[113:108]) | ({6{vict[19]}} & e_perm_row[119:114])
+      | ({6{vict[20]}} & e_perm_row[125:120]) | ({6{vict[21]}} & e_perm_row[131:126])
+      | ({6{vict[22]}} & e_perm_row[137:132]) | ({6{vict[23]}} & e_perm_row[143:138])
+      | ({6{vict[24]}} & e_perm_row[149:144]) | ({6{vict[25]}} & e_perm_row[155:150])
+      | ({6{vict[26]}} & e_perm_row[161:156]) | ({6{vict[27]}} & e_perm_row[167:162])
+      | ({6{vict[28]}} & e_perm_row[173:168]) | ({6{vict[29]}} & e_perm_row[179:174])
+      | ({6{vict[30]}} & e_perm_row[185:180]) | ({6{vict[31]}} & e_perm_row[191:186])
+      | ({6{vict[32]}} & e_perm_row[197:192]) | ({6{vict[33]}} & e_perm_row[203:198])
+      | ({6{vict[34]}} & e_perm_row[209:204]) | ({6{vict[35]}} & e_perm_row[215:210])
+      | ({6{vict[36]}} & e_perm_row[221:216]) | ({6{vict[37]}} & e_perm_row[227:222])
+      | ({6{vict[38]}} & e_perm_row[233:228]) | ({6{vict[39]}} & e_perm_row[239:234])
+      | ({6{vict[40]}} & e_perm_row[245:240]) | ({6{vict[41]}} & e_perm_row[251:246])
+      | ({6{vict[42]}} & e_perm_row[257:252]) | ({6{vict[43]}} & e_perm_row[263:258])
+      | ({6{vict[44]}} & e_perm_row[269:264]) | ({6{vict[45]}} & e_perm_row[275:270])
+      | ({6{vict[46]}} & e_perm_row[281:276]) | ({6{vict[47]}} & e_perm_row[287:282])
+      | ({6{vict[48]}} & e_perm_row[293:288]) | ({6{vict[49]}} & e_perm_row[299:294])
+      | ({6{vict[50]}} & e_perm_row[305:300]) | ({6{vict[51]}} & e_perm_row[311:306])
+      | ({6{vict[52]}} & e_perm_row[317:312]) | ({6{vict[53]}} & e_perm_row[323:318])
+      | ({6{vict[54]}} & e_perm_row[329:324]) | ({6{vict[55]}} & e_perm_row[335:330])
+      | ({6{vict[56]}} & e_perm_row[341:336]) | ({6{vict[57]}} & e_perm_row[347:342])
+      | ({6{vict[58]}} & e_perm_row[353:348]) | ({6{vict[59]}} & e_perm_row[359:354])
+      | ({6{vict[60]}} & e_perm_row[365:360]) | ({6{vict[61]}} & e_perm_row[371:366])
+      | ({6{vict[62]}} & e_perm_row[377:372]) | ({6{vict[63]}} & e_perm_row[383:378])
+      | ({6{vict[64]}} & e_perm_row[389:384]) | ({6{vict[65]}} & e_perm_row[395:390])
+      | ({6{vict[66]}} & e_perm_row[401:396]) | ({6{vict[67]}} & e_perm_row[407:402])
+      | ({6{vict[68]}} & e_perm_row[413:408]) | ({6{vict[69]}} & e_perm_row[419:414])
+      | ({6{vict[70]}} & e_perm_row[425:420]) | ({6{vict[71]}} & e_perm_row[431:426])
+      | ({6{vict[72]}} & e_perm_row[437:432]) | ({6{vict[73]}} & e_perm_row[443:438])
+      | ({6{vict[74]}} & e_perm_row[449:444]) | ({6{vict[75]}} & e_perm_row[455:450])
+      | ({6{vict[76]}} & e_perm_row[461:456]) | ({6{vict[77]}} & e_perm_row[467:462])
+      | ({6{vict[78]}} & e_perm_row[473:468]) | ({6{vict[79]}} & e_perm_row[479:474])
+      | ({6{vict[80]}} & e_perm_row[485:480]) | ({6{vict[81]}} & e_perm_row[491:486])
+      | ({6{vict[82]}} & e_perm_row[497:492]) | ({6{vict[83]}} & e_perm_row[503:498])
+      | ({6{vict[84]}} & e_perm_row[509:504]) | ({6{vict[85]}} & e_perm_row[515:510])
+      | ({6{vict[86]}} & e_perm_row[521:516]) | ({6{vict[87]}} & e_perm_row[527:522])
+      | ({6{vict[88]}} & e_perm_row[533:528]) | ({6{vict[89]}} & e_perm_row[539:534])
+      | ({6{vict[90]}} & e_perm_row[545:540]) | ({6{vict[91]}} & e_perm_row[551:546])
+      | ({6{vict[92]}} & e_perm_row[557:552]) | ({6{vict[93]}} & e_perm_row[563:558])
+      | ({6{vict[94]}} & e_perm_row[569:564]) | ({6{vict[95]}} & e_perm_row[575:570])
+      | ({6{vict[96]}} & e_perm_row[581:576]) | ({6{vict[97]}} & e_perm_row[587:582])
+      | ({6{vict[98]}} & e_perm_row[593:588]) | ({6{vict[99]}} & e_perm_row[599:594])
+      | ({6{vict[100]}} & e_perm_row[605:600]) | ({6{vict[101]}} & e_perm_row[611:606])
+      | ({6{vict[102]}} & e_perm_row[617:612]) | ({6{vict[103]}} & e_perm_row[623:618])
+      | ({6{vict[104]}} & e_perm_row[629:624]) | ({6{vict[105]}} & e_perm_row[635:630])
+      | ({6{vict[106]}} & e_perm_row[641:636]) | ({6{vict[107]}} & e_perm_row[647:642])
+      | ({6{vict[108]}} & e_perm_row[653:648]) | ({6{vict[109]}} & e_perm_row[659:654])
+      | ({6{vict[110]}} & e_perm_row[665:660]) | ({6{vict[111]}} & e_perm_row[671:666])
+      | ({6{vict[112]}} & e_perm_row[677:672]) | ({6{vict[113]}} & e_perm_row[683:678])
+      | ({6{vict[114]}} & e_perm_row[689:684]) | ({6{vict[115]}} & e_perm_row[695:690])
+      | ({6{vict[116]}} & e_perm_row[701:696]) | ({6{vict[117]}} & e_perm_row[707:702])
+      | ({6{vict[118]}} & e_perm_row[713:708]) | ({6{vict[119]}} & e_perm_row[719:714])
+      | ({6{vict[120]}} & e_perm_row[725:720]) | ({6{vict[121]}} & e_perm_row[731:726])
+      | ({6{vict[122]}} & e_perm_row[737:732]) | ({6{vict[123]}} & e_perm_row[743:738])
+      | ({6{vict[124]}} & e_perm_row[749:744]) | ({6{vict[125]}} & e_perm_row[755:750])
+      | ({6{vict[126]}} & e_perm_row[761:756]) | ({6{vict[127]}} & e_perm_row[767:762]);
+  assign entry_ppn_d = entry_ppn_next;
+  assign entry_perm_d = entry_perm_next;
+  // Replacement: the last cycle's touch or untouch, then the fill's touch (same edge, in that
+  // order).
   assign untouch = r2_sd_q & ~sd_all_q & r2_any_q;
-  assign age_reset = {7'd0, 7'd1, 7'd2, 7'd3, 7'd4, 7'd5, 7'd6, 7'd7, 7'd8, 7'd9, 7'd10, 7'd11, 7'd12, 7'd13, 7'd14, 7'd15, 7'd16, 7'd17, 7'd18, 7'd19, 7'd20, 7'd21, 7'd22, 7'd23, 7'd24, 7'd25, 7'd26, 7'd27, 7'd28, 7'd29, 7'd30, 7'd31, 7'd32, 7'd33, 7'd34, 7'd35, 7'd36, 7'd37, 7'd38, 7'd39, 7'd40, 7'd41, 7'd42, 7'd43, 7'd44, 7'd45, 7'd46, 7'd47, 7'd48, 7'd49, 7'd50, 7'd51, 7'd52, 7'd53, 7'd54, 7'd55, 7'd56, 7'd57, 7'd58, 7'd59, 7'd60, 7'd61, 7'd62, 7'd63, 7'd64, 7'd65, 7'd66, 7'd67, 7'd68, 7'd69, 7'd70, 7'd71, 7'd72, 7'd73, 7'd74, 7'd75, 7'd76, 7'd77, 7'd78, 7'd79, 7'd80, 7'd81, 7'd82, 7'd83, 7'd84, 7'd85, 7'd86, 7'd87, 7'd88, 7'd89, 7'd90, 7'd91, 7'd92, 7'd93, 7'd94, 7'd95, 7'd96, 7'd97, 7'd98, 7'd99, 7'd100, 7'd101, 7'd102, 7'd103, 7'd104, 7'd105, 7'd106, 7'd107, 7'd108, 7'd109, 7'd110, 7'd111, 7'd112, 7'd113, 7'd114, 7'd115, 7'd116, 7'd117, 7'd118, 7'd119, 7'd120, 7'd121, 7'd122, 7'd123, 7'd124, 7'd125, 7'd126, 7'd127};
-  assign age_same_set = lt_hit_q & |(lt_set_w & f2_set_w);
+  assign age_reset = {7'd0, 7'd1, 7'd2, 7'd3, 7'd4, 7'd5, 7'd6, 7'd7, 7'd8, 7'd9, 7'd10, 7'd11,
+      7'd12, 7'd13, 7'd14, 7'd15, 7'd16, 7'd17, 7'd18, 7'd19, 7'd20, 7'd21, 7'd22, 7'd23, 7'd24,
+      7'd25, 7'd26, 7'd27, 7'd28, 7'd29, 7'd30, 7'd31, 7'd32, 7'd33, 7'd34, 7'd35, 7'd36, 7'd37,
+      7'd38, 7'd39, 7'd40, 7'd41, 7'd42, 7'd43, 7'd44, 7'd45, 7'd46, 7'd47, 7'd48, 7'd49, 7'd50,
+      7'd51, 7'd52, 7'd53, 7'd54, 7'd55, 7'd56, 7'd57, 7'd58, 7'd59, 7'd60, 7'd61, 7'd62, 7'd63,
+      7'd64, 7'd65, 7'd66, 7'd67, 7'd68, 7'd69, 7'd70, 7'd71, 7'd72, 7'd73, 7'd74, 7'd75, 7'd76,
+      7'd77, 7'd78, 7'd79, 7'd80, 7'd81, 7'd82, 7'd83, 7'd84, 7'd85, 7'd86, 7'd87, 7'd88, 7'd89,
+      7'd90, 7'd91, 7'd92, 7'd93, 7'd94, 7'd95, 7'd96, 7'd97, 7'd98, 7'd99, 7'd100, 7'd101, 7'd102,
+      7'd103, 7'd104, 7'd105, 7'd106, 7'd107, 7'd108, 7'd109, 7'd110, 7'd111, 7'd112, 7'd113,
+      7'd114, 7'd115, 7'd116, 7'd117, 7'd118, 7'd119, 7'd120, 7'd121, 7'd122, 7'd123, 7'd124,
+      7'd125, 7'd126, 7'd127};
+  assign age_same_set = lt_hit_q & (|(lt_set_w & f2_set_w));
   assign age_vict_is_hit = lt_oldest_q;
-  assign age_same_set_u = lt_unt_q & |(lt_set_w & f2_set_w);
+  assign age_same_set_u = lt_unt_q & (|(lt_set_w & f2_set_w));
   genvar gh;
   generate
     for (gh = 0; gh < 4; gh = gh + 1) begin : g_hit_age
       wire [895:0] row;
-      assign row = {age[3556 + (gh * 7) +: 7], age[3528 + (gh * 7) +: 7], age[3500 + (gh * 7) +: 7], age[3472 + (gh * 7) +: 7], age[3444 + (gh * 7) +: 7], age[3416 + (gh * 7) +: 7], age[3388 + (gh * 7) +: 7], age[3360 + (gh * 7) +: 7], age[3332 + (gh * 7) +: 7], age[3304 + (gh * 7) +: 7], age[3276 + (gh * 7) +: 7], age[3248 + (gh * 7) +: 7], age[3220 + (gh * 7) +: 7], age[3192 + (gh * 7) +: 7], age[3164 + (gh * 7) +: 7], age[3136 + (gh * 7) +: 7], age[3108 + (gh * 7) +: 7], age[3080 + (gh * 7) +: 7], age[3052 + (gh * 7) +: 7], age[3024 + (gh * 7) +: 7], age[2996 + (gh * 7) +: 7], age[2968 + (gh * 7) +: 7], age[2940 + (gh * 7) +: 7], age[2912 + (gh * 7) +: 7], age[2884 + (gh * 7) +: 7], age[2856 + (gh * 7) +: 7], age[2828 + (gh * 7) +: 7], age[2800 + (gh * 7) +: 7], age[2772 + (gh * 7) +: 7], age[2744 + (gh * 7) +: 7], age[2716 + (gh * 7) +: 7], age[2688 + (gh * 7) +: 7], age[2660 + (gh * 7) +: 7], age[2632 + (gh * 7) +: 7], age[2604 + (gh * 7) +: 7], age[2576 + (gh * 7) +: 7], age[2548 + (gh * 7) +: 7], age[2520 + (gh * 7) +: 7], age[2492 + (gh * 7) +: 7], age[2464 + (gh * 7) +: 7], age[2436 + (gh * 7) +: 7], age[2408 + (gh * 7) +: 7], age[2380 + (gh * 7) +: 7], age[2352 + (gh * 7) +: 7], age[2324 + (gh * 7) +: 7], age[2296 + (gh * 7) +: 7], age[2268 + (gh * 7) +: 7], age[2240 + (gh * 7) +: 7], age[2212 + (gh * 7) +: 7], age[2184 + (gh * 7) +: 7], age[2156 + (gh * 7) +: 7], age[2128 + (gh * 7) +: 7], age[2100 + (gh * 7) +: 7], age[2072 + (gh * 7) +: 7], age[2044 + (gh * 7) +: 7], age[2016 + (gh * 7) +: 7], age[1988 + (gh * 7) +: 7], age[1960 + (gh * 7) +: 7], age[1932 + (gh * 7) +: 7], age[1904 + (gh * 7) +: 7], age[1876 + (gh * 7) +: 7], age[1848 + (gh * 7) +: 7], age[1820 + (gh * 7) +: 7], age[1792 + (gh * 7) +: 7], age[1764 + (gh * 7) +: 7], age[1736 + (gh * 7) +: 7], age[1708 + (gh * 7) +: 7], age[1680 + (gh * 7) +: 7], age[1652 + (gh * 7) +: 7], age[1624 + (gh * 7) +: 7], age[1596 + (gh * 7) +: 7], age[1568 + (gh * 7) +: 7], age[1540 + (gh * 7) +: 7], age[1512 + (gh * 7) +: 7], age[1484 + (gh * 7) +: 7], age[1456 + (gh * 7) +: 7], age[1428 + (gh * 7) +: 7], age[1400 + (gh * 7) +: 7], age[1372 + (gh * 7) +: 7], age[1344 + (gh * 7) +: 7], age[1316 + (gh * 7) +: 7], age[1288 + (gh * 7) +: 7], age[1260 + (gh * 7) +: 7], age[1232 + (gh * 7) +: 7], age[1204 + (gh * 7) +: 7], age[1176 + (gh * 7) +: 7], age[1148 + (gh * 7) +: 7], age[1120 + (gh * 7) +: 7], age[1092 + (gh * 7) +: 7], age[1064 + (gh * 7) +: 7], age[1036 + (gh * 7) +: 7], age[1008 + (gh * 7) +: 7], age[980 + (gh * 7) +: 7], age[952 + (gh * 7) +: 7], age[924 + (gh * 7) +: 7], age[896 + (gh * 7) +: 7], age[868 + (gh * 7) +: 7], age[840 + (gh * 7) +: 7], age[812 + (gh * 7) +: 7], age[784 + (gh * 7) +: 7], age[756 + (gh * 7) +: 7], age[728 + (gh * 7) +: 7], age[700 + (gh * 7) +: 7], age[672 + (gh * 7) +: 7], age[644 + (gh * 7) +: 7], age[616 + (gh * 7) +: 7], age[588 + (gh * 7) +: 7], age[560 + (gh * 7) +: 7], age[532 + (gh * 7) +: 7], age[504 + (gh * 7) +: 7], age[476 + (gh * 7) +: 7], age[448 + (gh * 7) +: 7], age[420 + (gh * 7) +: 7], age[392 + (gh * 7) +: 7], age[364 + (gh * 7) +: 7], age[336 + (gh * 7) +: 7], age[308 + (gh * 7) +: 7], age[280 + (gh * 7) +: 7], age[252 + (gh * 7) +: 7], age[224 + (gh * 7) +: 7], age[196 + (gh * 7) +: 7], age[168 + (gh * 7) +: 7], age[140 + (gh * 7) +: 7], age[112 + (gh * 7) +: 7], age[84 + (gh * 7) +: 7], age[56 + (gh * 7) +: 7], age[28 + (gh * 7) +: 7], age[0 + (gh * 7) +: 7]};
-      assign h_age_a[gh * 7 +: 7] = {7{r2_match_q[0]}} & row[6:0] | {7{r2_match_q[1]}} & row[13:7] | {7{r2_match_q[2]}} & row[20:14] | {7{r2_match_q[3]}} & row[27:21] | {7{r2_match_q[4]}} & row[34:28] | {7{r2_match_q[5]}} & row[41:35] | {7{r2_match_q[6]}} & row[48:42] | {7{r2_match_q[7]}} & row[55:49] | {7{r2_match_q[8]}} & row[62:56] | {7{r2_match_q[9]}} & row[69:63] | {7{r2_match_q[10]}} & row[76:70] | {7{r2_match_q[11]}} & row[83:77] | {7{r2_match_q[12]}} & row[90:84] | {7{r2_match_q[13]}} & row[97:91] | {7{r2_match_q[14]}} & row[104:98] | {7{r2_match_q[15]}} & row[111:105] | {7{r2_match_q[16]}} & row[118:112] | {7{r2_match_q[17]}} & row[125:119] | {7{r2_match_q[18]}} & row[132:126] | {7{r2_match_q[19]}} & row[139:133] | {7{r2_match_q[20]}} & row[146:140] | {7{r2_match_q[21]}} & row[153:147] | {7{r2_match_q[22]}} & row[160:154] | {7{r2_match_q[23]}} & row[167:161] | {7{r2_match_q[24]}} & row[174:168] | {7{r2_match_q[25]}} & row[181:175] | {7{r2_match_q[26]}} & row[188:182] | {7{r2_match_q[27]}} & row[195:189] | {7{r2_match_q[28]}} & row[202:196] | {7{r2_match_q[29]}} & row[209:203] | {7{r2_match_q[30]}} & row[216:210] | {7{r2_match_q[31]}} & row[223:217] | {7{r2_match_q[32]}} & row[230:224] | {7{r2_match_q[33]}} & row[237:231] | {7{r2_match_q[34]}} & row[244:238] | {7{r2_match_q[35]}} & row[251:245] | {7{r2_match_q[36]}} & row[258:252] | {7{r2_match_q[37]}} & row[265:259] | {7{r2_match_q[38]}} & row[272:266] | {7{r2_match_q[39]}} & row[279:273] | {7{r2_match_q[40]}} & row[286:280] | {7{r2_match_q[41]}} & row[293:287] | {7{r2_match_q[42]}} & row[300:294] | {7{r2_match_q[43]}} & row[307:301] | {7{r2_match_q[44]}} & row[314:308] | {7{r2_match_q[45]}} & row[321:315] | {7{r2_match_q[46]}} & row[328:322] | {7{r2_match_q[47]}} & row[335:329] | {7{r2_match_q[48]}} & row[342:336] | {7{r2_match_q[49]}} & row[349:343] | {7{r2_match_q[50]}} & row[356:350] | {7{r2_match_q[51]}} & row[363:357] | {7{r2_match_q[52]}} & row[370:364] | {7{r2_match_q[53]}} & row[377:371] | {7{r2_match_q[54]}} & row[384:378] | {7{r2_match_q[55]}} & row[391:385] | {7{r2_match_q[56]}} & row[398:392] | {7{r2_match_q[57]}} & row[405:399] | {7{r2_match_q[58]}} & row[412:406] | {7{r2_match_q[59]}} & row[419:413] | {7{r2_match_q[60]}} & row[426:420] | {7{r2_match_q[61]}} & row[433:427] | {7{r2_match_q[62]}} & row[440:434] | {7{r2_match_q[63]}} & row[447:441] | {7{r2_match_q[64]}} & row[454:448] | {7{r2_match_q[65]}} & row[461:455] | {7{r2_match_q[66]}} & row[468:462] | {7{r2_match_q[67]}} & row[475:469] | {7{r2_match_q[68]}} & row[482:476] | {7{r2_match_q[69]}} & row[489:483] | {7{r2_match_q[70]}} & row[496:490] | {7{r2_match_q[71]}} & row[503:497] | {7{r2_match_q[72]}} & row[510:504] | {7{r2_match_q[73]}} & row[517:511] | {7{r2_match_q[74]}} & row[524:518] | {7{r2_match_q[75]}} & row[531:525] | {7{r2_match_q[76]}} & row[538:532] | {7{r2_match_q[77]}} & row[545:539] | {7{r2_match_q[78]}} & row[552:546] | {7{r2_match_q[79]}} & row[559:553] | {7{r2_match_q[80]}} & row[566:560] | {7{r2_match_q[81]}} & row[573:567] | {7{r2_match_q[82]}} & row[580:574] | {7{r2_match_q[83]}} & row[587:581] | {7{r2_match_q[84]}} & row[594:588] | {7{r2_match_q[85]}} & row[601:595] | {7{r2_match_q[86]}} & row[608:602] | {7{r2_match_q[87]}} & row[615:609] | {7{r2_match_q[88]}} & row[622:616] | {7{r2_match_q[89]}} & row[629:623] | {7{r2_match_q[90]}} & row[636:630] | {7{r2_match_q[91]}} & row[643:637] | {7{r2_match_q[92]}} & row[650:644] | {7{r2_match_q[93]}} & row[657:651] | {7{r2_match_q[94]}} & row[664:658] | {7{r2_match_q[95]}} & row[671:665] | {7{r2_match_q[96]}} & row[678:672] | {7{r2_match_q[97]}} & row[685:679] | {7{r2_match_q[98]}} & row[692:686] | {7{r2_match_q[99]}} & row[699:693] | {7{r2_match_q[100]}} & row[706:700] | {7{r2_match_q[101]}} & row[713:707] | {7{r2_match_q[102]}} & row[720:714] | {7{r2_match_q[103]}} & row[727:721] | {7{r2_match_q[104]}} & row[734:728] | {7{r2_match_q[105]}} & row[741:735] | {7{r2_match_q[106]}} & row[748:742] | {7{r2_match_q[107]}} & row[755:749] | {7{r2_match_q[108]}} & row[762:756] | {7{r2_match_q[109]}} & row[769:763] | {7{r2_match_q[110]}} & row[776:770] | {7{r2_match_q[111]}} & row[783:777] | {7{r2_match_q[112]}} & row[790:784] | {7{r2_match_q[113]}} & row[797:791] | {7{r2_match_q[114]}} & row[804:798] | {7{r2_match_q[115]}} & row[811:805] | {7{r2_match_q[116]}} & row[818:812] | {7{r2_match_q[117]}} & row[825:819] | {7{r2_match_q[118]}} & row[832:826] | {7{r2_match_q[119]}} & row[839:833] | {7{r2_match_q[120]}} & row[846:840] | {7{r2_match_q[121]}} & row[853:847] | {7{r2_match_q[122]}} & row[860:854] | {7{r2_match_q[123]}} & row[867:861] | {7{r2_match_q[124]}} & row[874:868] | {7{r2_match_q[125]}} & row[881:875] | {7{r2_match_q[126]}} & row[888:882] | {7{r2_match_q[127]}} & row[895:889];
+      assign row = {age[3556 + (gh * 7) +: 7], age[3528 + (gh * 7) +: 7], age[3500 + (gh * 7) +: 7],
+          age[3472 + (gh * 7) +: 7], age[3444 + (gh * 7) +: 7], age[3416 + (gh * 7) +: 7],
+          age[3388 + (gh * 7) +: 7], age[3360 + (gh * 7) +: 7], age[3332 + (gh * 7) +: 7],
+          age[3304 + (gh * 7) +: 7], age[3276 + (gh * 7) +: 7], age[3248 + (gh * 7) +: 7],
+          age[3220 + (gh * 7) +: 7], age[3192 + (gh * 7) +: 7], age[3164 + (gh * 7) +: 7],
+          age[3136 + (gh * 7) +: 7], age[3108 + (gh * 7) +: 7], age[3080 + (gh * 7) +: 7],
+          age[3052 + (gh * 7) +: 7], age[3024 + (gh * 7) +: 7], age[2996 + (gh * 7) +: 7],
+          age[2968 + (gh * 7) +: 7], age[2940 + (gh * 7) +: 7], age[2912 + (gh * 7) +: 7],
+          age[2884 + (gh * 7) +: 7], age[2856 + (gh * 7) +: 7], age[2828 + (gh * 7) +: 7],
+          age[2800 + (gh * 7) +: 7], age[2772 + (gh * 7) +: 7], age[2744 + (gh * 7) +: 7],
+          age[2716 + (gh * 7) +: 7], age[2688 + (gh * 7) +: 7], age[2660 + (gh * 7) +: 7],
+          age[2632 + (gh * 7) +: 7], age[2604 + (gh * 7) +: 7], age[2576 + (gh * 7) +: 7],
+          age[2548 + (gh * 7) +: 7], age[2520 + (gh * 7) +: 7], age[2492 + (gh * 7) +: 7],
+          age[2464 + (gh * 7) +: 7], age[2436 + (gh * 7) +: 7], age[2408 + (gh * 7) +: 7],
+          age[2380 + (gh * 7) +: 7], age[2352 + (gh * 7) +: 7], age[2324 + (gh * 7) +: 7],
+          age[2296 + (gh * 7) +: 7], age[2268 + (gh * 7) +: 7], age[2240 + (gh * 7) +: 7],
+          age[2212 + (gh * 7) +: 7], age[2184 + (gh * 7) +: 7], age[2156 + (gh * 7) +: 7],
+          age[2128 + (gh * 7) +: 7], age[2100 + (gh * 7) +: 7], age[2072 + (gh * 7) +: 7],
+          age[2044 + (gh * 7) +: 7], age[2016 + (gh * 7) +: 7], age[1988 + (gh * 7) +: 7],
+          age[1960 + (gh * 7) +: 7], age[1932 + (gh * 7) +: 7], age[1904 + (gh * 7) +: 7],
+          age[1876 + (gh * 7) +: 7], age[1848 + (gh * 7) +: 7], age[1820 + (gh * 7) +: 7],
+          age[1792 + (gh * 7) +: 7], age[1764 + (gh * 7) +: 7], age[1736 + (gh * 7) +: 7],
+          age[1708 + (gh * 7) +: 7], age[1680 + (gh * 7) +: 7], age[1652 + (gh * 7) +: 7],
+          age[1624 + (gh * 7) +: 7], age[1596 + (gh * 7) +: 7], age[1568 + (gh * 7) +: 7],
+          age[1540 + (gh * 7) +: 7], age[1512 + (gh * 7) +: 7], age[1484 + (gh * 7) +: 7],
+          age[1456 + (gh * 7) +: 7], age[1428 + (gh * 7) +: 7], age[1400 + (gh * 7) +: 7],
+          age[1372 + (gh * 7) +: 7], age[1344 + (gh * 7) +: 7], age[1316 + (gh * 7) +: 7],
+          age[1288 + (gh * 7) +: 7], age[1260 + (gh * 7) +: 7], age[1232 + (gh * 7) +: 7],
+          age[1204 + (gh * 7) +: 7], age[1176 + (gh * 7) +: 7], age[1148 + (gh * 7) +: 7],
+          age[1120 + (gh * 7) +: 7], age[1092 + (gh * 7) +: 7], age[1064 + (gh * 7) +: 7],
+          age[1036 + (gh * 7) +: 7], age[1008 + (gh * 7) +: 7], age[980 + (gh * 7) +: 7],
+          age[952 + (gh * 7) +: 7], age[924 + (gh * 7) +: 7], age[896 + (gh * 7) +: 7],
+          age[868 + (gh * 7) +: 7], age[840 + (gh * 7) +: 7], age[812 + (gh * 7) +: 7],
+          age[784 + (gh * 7) +: 7], age[756 + (gh * 7) +: 7], age[728 + (gh * 7) +: 7],
+          age[700 + (gh * 7) +: 7], age[672 + (gh * 7) +: 7], age[644 + (gh * 7) +: 7],
+          age[616 + (gh * 7) +: 7], age[588 + (gh * 7) +: 7], age[560 + (gh * 7) +: 7],
+          age[532 + (gh * 7) +: 7], age[504 + (gh * 7) +: 7], age[476 + (gh * 7) +: 7],
+          age[448 + (gh * 7) +: 7], age[420 + (gh * 7) +: 7], age[392 + (gh * 7) +: 7],
+          age[364 + (gh * 7) +: 7], age[336 + (gh * 7) +: 7], age[308 + (gh * 7) +: 7],
+          age[280 + (gh * 7) +: 7], age[252 + (gh * 7) +: 7], age[224 + (gh * 7) +: 7],
+          age[196 + (gh * 7) +: 7], age[168 + (gh * 7) +: 7], age[140 + (gh * 7) +: 7],
+          age[112 + (gh * 7) +: 7], age[84 + (gh * 7) +: 7], age[56 + (gh * 7) +: 7],
+          age[28 + (gh * 7) +: 7], age[0 + (gh * 7) +: 7]};
+      assign h_age_a[gh * 7 +: 7] = ({7{r2_match_q[0]}} & row[6:0])
+          | ({7{r2_match_q[1]}} & row[13:7]) | ({7{r2_match_q[2]}} & row[20:14])
+          | ({7{r2_match_q[3]}} & row[27:21]) | ({7{r2_match_q[4]}} & row[34:28])
+          | ({7{r2_match_q[5]}} & row[41:35]) | ({7{r2_match_q[6]}} & row[48:42])
+          | ({7{r2_match_q[7]}} & row[55:49]) | ({7{r2_match_q[8]}} & row[62:56])
+          | ({7{r2_match_q[9]}} & row[69:63]) | ({7{r2_match_q[10]}} & row[76:70])
+          | ({7{r2_match_q[11]}} & row[83:77]) | ({7{r2_match_q[12]}} & row[90:84])
+          | ({7{r2_match_q[13]}} & row[97:91]) | ({7{r2_match_q[14]}} & row[104:98])
+          | ({7{r2_match_q[15]}} & row[111:105]) | ({7{r2_match_q[16]}} & row[118:112])
+          | ({7{r2_match_q[17]}} & row[125:119]) | ({7{r2_match_q[18]}} & row[132:126])
+          | ({7{r2_match_q[19]}} & row[139:133]) | ({7{r2_match_q[20]}} & row[146:140])
+          | ({7{r2_match_q[21]}} & row[153:147]) | ({7{r2_match_q[22]}} & row[160:154])
+          | ({7{r2_match_q[23]}} & row[167:161]) | ({7{r2_match_q[24]}} & row[174:168])
+          | ({7{r2_match_q[25]}} & row[181:175]) | ({7{r2_match_q[26]}} & row[188:182])
+          | ({7{r2_match_q[27]}} & row[195:189]) | ({7{r2_match_q[28]}} & row[202:196])
+          | ({7{r2_match_q[29]}} & row[209:203]) | ({7{r2_match_q[30]}} & row[216:210])
+          | ({7{r2_match_q[31]}} & row[223:217]) | ({7{r2_match_q[32]}} & row[230:224])
+          | ({7{r2_match_q[33]}} & row[237:231]) | ({7{r2_match_q[34]}} & row[244:238])
+          | ({7{r2_match_q[35]}} & row[251:245]) | ({7{r2_match_q[36]}} & row[258:252])
+          | ({7{r2_match_q[37]}} & row[265:259]) | ({7{r2_match_q[38]}} & row[272:266])
+          | ({7{r2_match_q[39]}} & row[279:273]) | ({7{r2_match_q[40]}} & row[286:280])
+          | ({7{r2_match_q[41]}} & row[293:287]) | ({7{r2_match_q[42]}} & row[300:294])
+          | ({7{r2_match_q[43]}} & row[307:301]) | ({7{r2_match_q[44]}} & row[314:308])
+          | ({7{r2_match_q[45]}} & row[321:315]) | ({7{r2_match_q[46]}} & row[328:322])
+          | ({7{r2_match_q[47]}} & row[335:329]) | ({7{r2_match_q[48]}} & row[342:336])
+          | ({7{r2_match_q[49]}} & row[349:343]) | ({7{r2_match_q[50]}} & row[356:350])
+          | ({7{r2_match_q[51]}} & row[363:357]) | ({7{r2_match_q[52]}} & row[370:364])
+          | ({7{r2_match_q[53]}} & row[377:371]) | ({7{r2_match_q[54]}} & row[384:378])
+          | ({7{r2_match_q[55]}} & row[391:385]) | ({7{r2_match_q[56]}} & row[398:392])
+          | ({7{r2_match_q[57]}} & row[405:399]) | ({7{r2_match_q[58]}} & row[412:406])
+          | ({7{r2_match_q[59]}} & row[419:413]) | ({7{r2_match_q[60]}} & row[426:420])
+          | ({7{r2_match_q[61]}} & row[433:427]) | ({7{r2_match_q[62]}} & row[440:434])
+          | ({7{r2_match_q[63]}} & row[447:441]) | ({7{r2_match_q[64]}} & row[454:448])
+          | ({7{r2_match_q[65]}} & row[461:455]) | ({7{r2_match_q[66]}} & row[468:462])
+          | ({7{r2_match_q[67]}} & row[475:469]) | ({7{r2_match_q[68]}} & row[482:476])
+          | ({7{r2_match_q[69]}} & row[489:483]) | ({7{r2_match_q[70]}} & row[496:490])
+          | ({7{r2_match_q[71]}} & row[503:497]) | ({7{r2_match_q[72]}} & row[510:504])
+          | ({7{r2_match_q[73]}} & row[517:511]) | ({7{r2_match_q[74]}} & row[524:518])
+          | ({7{r2_match_q[75]}} & row[531:525]) | ({7{r2_match_q[76]}} & row[538:532])
+          | ({7{r2_match_q[77]}} & row[545:539]) | ({7{r2_match_q[78]}} & row[552:546])
+          | ({7{r2_match_q[79]}} & row[559:553]) | ({7{r2_match_q[80]}} & row[566:560])
+          | ({7{r2_match_q[81]}} & row[573:567]) | ({7{r2_match_q[82]}} & row[580:574])
+          | ({7{r2_match_q[83]}} & row[587:581]) | ({7{r2_match_q[84]}} & row[594:588])
+          | ({7{r2_match_q[85]}} & row[601:595]) | ({7{r2_match_q[86]}} & row[608:602])
+          | ({7{r2_match_q[87]}} & row[615:609]) | ({7{r2_match_q[88]}} & row[622:616])
+          | ({7{r2_match_q[89]}} & row[629:623]) | ({7{r2_match_q[90]}} & row[636:630])
+          | ({7{r2_match_q[91]}} & row[643:637]) | ({7{r2_match_q[92]}} & row[650:644])
+          | ({7{r2_match_q[93]}} & row[657:651]) | ({7{r2_match_q[94]}} & row[664:658])
+          | ({7{r2_match_q[95]}} & row[671:665]) | ({7{r2_match_q[96]}} & row[678:672])
+          | ({7{r2_match_q[97]}} & row[685:679]) | ({7{r2_match_q[98]}} & row[692:686])
+          | ({7{r2_match_q[99]}} & row[699:693]) | ({7{r2_match_q[100]}} & row[706:700])
+          | ({7{r2_match_q[101]}} & row[713:707]) | ({7{r2_match_q[102]}} & row[720:714])
+          | ({7{r2_match_q[103]}} & row[727:721]) | ({7{r2_match_q[104]}} & row[734:728])
+          | ({7{r2_match_q[105]}} & row[741:735]) | ({7{r2_match_q[106]}} & row[748:742])
+          | ({7{r2_match_q[107]}} & row[755:749]) | ({7{r2_match_q[108]}} & row[762:756])
+          | ({7{r2_match_q[109]}} & row[769:763]) | ({7{r2_match_q[110]}} & row[776:770])
+          | ({7{r2_match_q[111]}} & row[783:777]) | ({7{r2_match_q[112]}} & row[790:784])
+          | ({7{r2_match_q[113]}} & row[797:791]) | ({7{r2_match_q[114]}} & row[804:798])
+          | ({7{r2_match_q[115]}} & row[811:805]) | ({7{r2_match_q[116]}} & row[818:812])
+          | ({7{r2_match_q[117]}} & row[825:819]) | ({7{r2_match_q[118]}} & row[832:826])
+          | ({7{r2_match_q[119]}} & row[839:833]) | ({7{r2_match_q[120]}} & row[846:840])
+          | ({7{r2_match_q[121]}} & row[853:847]) | ({7{r2_match_q[122]}} & row[860:854])
+          | ({7{r2_match_q[123]}} & row[867:861]) | ({7{r2_match_q[124]}} & row[874:868])
+          | ({7{r2_match_q[125]}} & row[881:875]) | ({7{r2_match_q[126]}} & row[888:882])
+          | ({7{r2_match_q[127]}} & row[895:889]);
     end
   endgenerate
   genvar ga;
@@ -941,7 +1670,7 @@ module l1tlb_seed001_clustered_tlb (
       wire k3;
       assign k3 = ~(age_same_set_u & lt_way_q[ga / 4] & ~vict[ga / 4]);
       wire lt;
-      assign lt = (f2_young_q[ga / 4] & k1 | k2) & k3;
+      assign lt = ((f2_young_q[ga / 4] & k1) | k2) & k3;
       wire fv;
       assign fv = fs & vict[ga / 4];
       wire [6:0] x1_y;
@@ -949,165 +1678,177 @@ module l1tlb_seed001_clustered_tlb (
       wire [6:0] x1p_y;
       assign x1p_y = hs ? (lt_way_q[ga / 4] ? 7'd1 : a2) : us ? (lt_way_q[ga / 4] ? 7'd0 : a1) : a1;
       wire [6:0] n_y;
-      assign n_y = sd_all_q ? age_reset[(ga / 4) * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_y : x1_y) : fv ? 7'd0 : x1_y;
+      assign n_y = sd_all_q ? age_reset[(ga / 4) * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_y : x1_y)
+          : fv ? 7'd0 : x1_y;
       wire [6:0] x1_o;
       assign x1_o = hs ? (lt_way_q[ga / 4] ? 7'd0 : a) : us ? (lt_way_q[ga / 4] ? 7'd127 : am1) : a;
       wire [6:0] x1p_o;
       assign x1p_o = hs ? (lt_way_q[ga / 4] ? 7'd1 : a1) : us ? (lt_way_q[ga / 4] ? 7'd0 : a) : a1;
       wire [6:0] n_o;
-      assign n_o = sd_all_q ? age_reset[(ga / 4) * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_o : x1_o) : fv ? 7'd0 : x1_o;
+      assign n_o = sd_all_q ? age_reset[(ga / 4) * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_o : x1_o)
+          : fv ? 7'd0 : x1_o;
       wire below_lt;
-      assign below_lt = ~lt_fz_q & (a < lt_b_q | lt_le_q & a == lt_b_q | lt_le1_q & a == lt_b1_q);
+      assign below_lt = ~lt_fz_q
+          & ((a < lt_b_q) | (lt_le_q & (a == lt_b_q)) | (lt_le1_q & (a == lt_b1_q)));
       wire lh;
       assign lh = below_lt;
-      assign age_n[ga * 7 +: 7] = lh ? n_y : n_o;
+      assign age_next[ga * 7 +: 7] = lh ? n_y : n_o;
     end
   endgenerate
-  assign age_w0_d = age_n[27:0];
-  assign age_w1_d = age_n[55:28];
-  assign age_w2_d = age_n[83:56];
-  assign age_w3_d = age_n[111:84];
-  assign age_w4_d = age_n[139:112];
-  assign age_w5_d = age_n[167:140];
-  assign age_w6_d = age_n[195:168];
-  assign age_w7_d = age_n[223:196];
-  assign age_w8_d = age_n[251:224];
-  assign age_w9_d = age_n[279:252];
-  assign age_w10_d = age_n[307:280];
-  assign age_w11_d = age_n[335:308];
-  assign age_w12_d = age_n[363:336];
-  assign age_w13_d = age_n[391:364];
-  assign age_w14_d = age_n[419:392];
-  assign age_w15_d = age_n[447:420];
-  assign age_w16_d = age_n[475:448];
-  assign age_w17_d = age_n[503:476];
-  assign age_w18_d = age_n[531:504];
-  assign age_w19_d = age_n[559:532];
-  assign age_w20_d = age_n[587:560];
-  assign age_w21_d = age_n[615:588];
-  assign age_w22_d = age_n[643:616];
-  assign age_w23_d = age_n[671:644];
-  assign age_w24_d = age_n[699:672];
-  assign age_w25_d = age_n[727:700];
-  assign age_w26_d = age_n[755:728];
-  assign age_w27_d = age_n[783:756];
-  assign age_w28_d = age_n[811:784];
-  assign age_w29_d = age_n[839:812];
-  assign age_w30_d = age_n[867:840];
-  assign age_w31_d = age_n[895:868];
-  assign age_w32_d = age_n[923:896];
-  assign age_w33_d = age_n[951:924];
-  assign age_w34_d = age_n[979:952];
-  assign age_w35_d = age_n[1007:980];
-  assign age_w36_d = age_n[1035:1008];
-  assign age_w37_d = age_n[1063:1036];
-  assign age_w38_d = age_n[1091:1064];
-  assign age_w39_d = age_n[1119:1092];
-  assign age_w40_d = age_n[1147:1120];
-  assign age_w41_d = age_n[1175:1148];
-  assign age_w42_d = age_n[1203:1176];
-  assign age_w43_d = age_n[1231:1204];
-  assign age_w44_d = age_n[1259:1232];
-  assign age_w45_d = age_n[1287:1260];
-  assign age_w46_d = age_n[1315:1288];
-  assign age_w47_d = age_n[1343:1316];
-  assign age_w48_d = age_n[1371:1344];
-  assign age_w49_d = age_n[1399:1372];
-  assign age_w50_d = age_n[1427:1400];
-  assign age_w51_d = age_n[1455:1428];
-  assign age_w52_d = age_n[1483:1456];
-  assign age_w53_d = age_n[1511:1484];
-  assign age_w54_d = age_n[1539:1512];
-  assign age_w55_d = age_n[1567:1540];
-  assign age_w56_d = age_n[1595:1568];
-  assign age_w57_d = age_n[1623:1596];
-  assign age_w58_d = age_n[1651:1624];
-  assign age_w59_d = age_n[1679:1652];
-  assign age_w60_d = age_n[1707:1680];
-  assign age_w61_d = age_n[1735:1708];
-  assign age_w62_d = age_n[1763:1736];
-  assign age_w63_d = age_n[1791:1764];
-  assign age_w64_d = age_n[1819:1792];
-  assign age_w65_d = age_n[1847:1820];
-  assign age_w66_d = age_n[1875:1848];
-  assign age_w67_d = age_n[1903:1876];
-  assign age_w68_d = age_n[1931:1904];
-  assign age_w69_d = age_n[1959:1932];
-  assign age_w70_d = age_n[1987:1960];
-  assign age_w71_d = age_n[2015:1988];
-  assign age_w72_d = age_n[2043:2016];
-  assign age_w73_d = age_n[2071:2044];
-  assign age_w74_d = age_n[2099:2072];
-  assign age_w75_d = age_n[2127:2100];
-  assign age_w76_d = age_n[2155:2128];
-  assign age_w77_d = age_n[2183:2156];
-  assign age_w78_d = age_n[2211:2184];
-  assign age_w79_d = age_n[2239:2212];
-  assign age_w80_d = age_n[2267:2240];
-  assign age_w81_d = age_n[2295:2268];
-  assign age_w82_d = age_n[2323:2296];
-  assign age_w83_d = age_n[2351:2324];
-  assign age_w84_d = age_n[2379:2352];
-  assign age_w85_d = age_n[2407:2380];
-  assign age_w86_d = age_n[2435:2408];
-  assign age_w87_d = age_n[2463:2436];
-  assign age_w88_d = age_n[2491:2464];
-  assign age_w89_d = age_n[2519:2492];
-  assign age_w90_d = age_n[2547:2520];
-  assign age_w91_d = age_n[2575:2548];
-  assign age_w92_d = age_n[2603:2576];
-  assign age_w93_d = age_n[2631:2604];
-  assign age_w94_d = age_n[2659:2632];
-  assign age_w95_d = age_n[2687:2660];
-  assign age_w96_d = age_n[2715:2688];
-  assign age_w97_d = age_n[2743:2716];
-  assign age_w98_d = age_n[2771:2744];
-  assign age_w99_d = age_n[2799:2772];
-  assign age_w100_d = age_n[2827:2800];
-  assign age_w101_d = age_n[2855:2828];
-  assign age_w102_d = age_n[2883:2856];
-  assign age_w103_d = age_n[2911:2884];
-  assign age_w104_d = age_n[2939:2912];
-  assign age_w105_d = age_n[2967:2940];
-  assign age_w106_d = age_n[2995:2968];
-  assign age_w107_d = age_n[3023:2996];
-  assign age_w108_d = age_n[3051:3024];
-  assign age_w109_d = age_n[3079:3052];
-  assign age_w110_d = age_n[3107:3080];
-  assign age_w111_d = age_n[3135:3108];
-  assign age_w112_d = age_n[3163:3136];
-  assign age_w113_d = age_n[3191:3164];
-  assign age_w114_d = age_n[3219:3192];
-  assign age_w115_d = age_n[3247:3220];
-  assign age_w116_d = age_n[3275:3248];
-  assign age_w117_d = age_n[3303:3276];
-  assign age_w118_d = age_n[3331:3304];
-  assign age_w119_d = age_n[3359:3332];
-  assign age_w120_d = age_n[3387:3360];
-  assign age_w121_d = age_n[3415:3388];
-  assign age_w122_d = age_n[3443:3416];
-  assign age_w123_d = age_n[3471:3444];
-  assign age_w124_d = age_n[3499:3472];
-  assign age_w125_d = age_n[3527:3500];
-  assign age_w126_d = age_n[3555:3528];
-  assign age_w127_d = age_n[3583:3556];
-  assign h_age = {7{r2_set_w[0]}} & h_age_a[6:0] | {7{r2_set_w[1]}} & h_age_a[13:7] | {7{r2_set_w[2]}} & h_age_a[20:14] | {7{r2_set_w[3]}} & h_age_a[27:21];
+  assign age_w0_d = age_next[27:0];
+  assign age_w1_d = age_next[55:28];
+  assign age_w2_d = age_next[83:56];
+  assign age_w3_d = age_next[111:84];
+  assign age_w4_d = age_next[139:112];
+  assign age_w5_d = age_next[167:140];
+  assign age_w6_d = age_next[195:168];
+  assign age_w7_d = age_next[223:196];
+  assign age_w8_d = age_next[251:224];
+  assign age_w9_d = age_next[279:252];
+  assign age_w10_d = age_next[307:280];
+  assign age_w11_d = age_next[335:308];
+  assign age_w12_d = age_next[363:336];
+  assign age_w13_d = age_next[391:364];
+  assign age_w14_d = age_next[419:392];
+  assign age_w15_d = age_next[447:420];
+  assign age_w16_d = age_next[475:448];
+  assign age_w17_d = age_next[503:476];
+  assign age_w18_d = age_next[531:504];
+  assign age_w19_d = age_next[559:532];
+  assign age_w20_d = age_next[587:560];
+  assign age_w21_d = age_next[615:588];
+  assign age_w22_d = age_next[643:616];
+  assign age_w23_d = age_next[671:644];
+  assign age_w24_d = age_next[699:672];
+  assign age_w25_d = age_next[727:700];
+  assign age_w26_d = age_next[755:728];
+  assign age_w27_d = age_next[783:756];
+  assign age_w28_d = age_next[811:784];
+  assign age_w29_d = age_next[839:812];
+  assign age_w30_d = age_next[867:840];
+  assign age_w31_d = age_next[895:868];
+  assign age_w32_d = age_next[923:896];
+  assign age_w33_d = age_next[951:924];
+  assign age_w34_d = age_next[979:952];
+  assign age_w35_d = age_next[1007:980];
+  assign age_w36_d = age_next[1035:1008];
+  assign age_w37_d = age_next[1063:1036];
+  assign age_w38_d = age_next[1091:1064];
+  assign age_w39_d = age_next[1119:1092];
+  assign age_w40_d = age_next[1147:1120];
+  assign age_w41_d = age_next[1175:1148];
+  assign age_w42_d = age_next[1203:1176];
+  assign age_w43_d = age_next[1231:1204];
+  assign age_w44_d = age_next[1259:1232];
+  assign age_w45_d = age_next[1287:1260];
+  assign age_w46_d = age_next[1315:1288];
+  assign age_w47_d = age_next[1343:1316];
+  assign age_w48_d = age_next[1371:1344];
+  assign age_w49_d = age_next[1399:1372];
+  assign age_w50_d = age_next[1427:1400];
+  assign age_w51_d = age_next[1455:1428];
+  assign age_w52_d = age_next[1483:1456];
+  assign age_w53_d = age_next[1511:1484];
+  assign age_w54_d = age_next[1539:1512];
+  assign age_w55_d = age_next[1567:1540];
+  assign age_w56_d = age_next[1595:1568];
+  assign age_w57_d = age_next[1623:1596];
+  assign age_w58_d = age_next[1651:1624];
+  assign age_w59_d = age_next[1679:1652];
+  assign age_w60_d = age_next[1707:1680];
+  assign age_w61_d = age_next[1735:1708];
+  assign age_w62_d = age_next[1763:1736];
+  assign age_w63_d = age_next[1791:1764];
+  assign age_w64_d = age_next[1819:1792];
+  assign age_w65_d = age_next[1847:1820];
+  assign age_w66_d = age_next[1875:1848];
+  assign age_w67_d = age_next[1903:1876];
+  assign age_w68_d = age_next[1931:1904];
+  assign age_w69_d = age_next[1959:1932];
+  assign age_w70_d = age_next[1987:1960];
+  assign age_w71_d = age_next[2015:1988];
+  assign age_w72_d = age_next[2043:2016];
+  assign age_w73_d = age_next[2071:2044];
+  assign age_w74_d = age_next[2099:2072];
+  assign age_w75_d = age_next[2127:2100];
+  assign age_w76_d = age_next[2155:2128];
+  assign age_w77_d = age_next[2183:2156];
+  assign age_w78_d = age_next[2211:2184];
+  assign age_w79_d = age_next[2239:2212];
+  assign age_w80_d = age_next[2267:2240];
+  assign age_w81_d = age_next[2295:2268];
+  assign age_w82_d = age_next[2323:2296];
+  assign age_w83_d = age_next[2351:2324];
+  assign age_w84_d = age_next[2379:2352];
+  assign age_w85_d = age_next[2407:2380];
+  assign age_w86_d = age_next[2435:2408];
+  assign age_w87_d = age_next[2463:2436];
+  assign age_w88_d = age_next[2491:2464];
+  assign age_w89_d = age_next[2519:2492];
+  assign age_w90_d = age_next[2547:2520];
+  assign age_w91_d = age_next[2575:2548];
+  assign age_w92_d = age_next[2603:2576];
+  assign age_w93_d = age_next[2631:2604];
+  assign age_w94_d = age_next[2659:2632];
+  assign age_w95_d = age_next[2687:2660];
+  assign age_w96_d = age_next[2715:2688];
+  assign age_w97_d = age_next[2743:2716];
+  assign age_w98_d = age_next[2771:2744];
+  assign age_w99_d = age_next[2799:2772];
+  assign age_w100_d = age_next[2827:2800];
+  assign age_w101_d = age_next[2855:2828];
+  assign age_w102_d = age_next[2883:2856];
+  assign age_w103_d = age_next[2911:2884];
+  assign age_w104_d = age_next[2939:2912];
+  assign age_w105_d = age_next[2967:2940];
+  assign age_w106_d = age_next[2995:2968];
+  assign age_w107_d = age_next[3023:2996];
+  assign age_w108_d = age_next[3051:3024];
+  assign age_w109_d = age_next[3079:3052];
+  assign age_w110_d = age_next[3107:3080];
+  assign age_w111_d = age_next[3135:3108];
+  assign age_w112_d = age_next[3163:3136];
+  assign age_w113_d = age_next[3191:3164];
+  assign age_w114_d = age_next[3219:3192];
+  assign age_w115_d = age_next[3247:3220];
+  assign age_w116_d = age_next[3275:3248];
+  assign age_w117_d = age_next[3303:3276];
+  assign age_w118_d = age_next[3331:3304];
+  assign age_w119_d = age_next[3359:3332];
+  assign age_w120_d = age_next[3387:3360];
+  assign age_w121_d = age_next[3415:3388];
+  assign age_w122_d = age_next[3443:3416];
+  assign age_w123_d = age_next[3471:3444];
+  assign age_w124_d = age_next[3499:3472];
+  assign age_w125_d = age_next[3527:3500];
+  assign age_w126_d = age_next[3555:3528];
+  assign age_w127_d = age_next[3583:3556];
+  assign h_age = ({7{r2_set_w[0]}} & h_age_a[6:0]) | ({7{r2_set_w[1]}} & h_age_a[13:7])
+      | ({7{r2_set_w[2]}} & h_age_a[20:14]) | ({7{r2_set_w[3]}} & h_age_a[27:21]);
   assign h_age_p1 = h_age + 7'd1;
-  assign h_late_touch = lt_hit_q & |(lt_set_w & r2_set_w);
+  assign h_late_touch = lt_hit_q & (|(lt_set_w & r2_set_w));
   assign h_is_late = |(r2_match_q & lt_way_q);
-  assign h_below_late = ~lt_fz_q & (h_age < lt_b_q | lt_le_q & h_age == lt_b_q | lt_le1_q & h_age == lt_b1_q);
+  assign h_below_late = ~lt_fz_q
+      & ((h_age < lt_b_q) | (lt_le_q & (h_age == lt_b_q)) | (lt_le1_q & (h_age == lt_b1_q)));
   assign h_late_taken = h_late_touch & h_is_late;
   assign lt_b_d = {7{~h_late_taken}} & h_age;
   assign lt_b1_d = h_late_taken ? 7'd1 : h_age_p1;
   assign h_late_inc = h_late_touch & ~h_is_late & h_below_late;
-  assign h_fill_set = we & |(r2_set_w & f2_set_w);
+  assign h_fill_set = we & (|(r2_set_w & f2_set_w));
   assign h_is_vict = |(r2_match_q & vict);
   assign h_fill_zero = h_fill_set & h_is_vict;
-  assign h_fill_inc = h_fill_set & ~h_is_vict & (|(r2_match_q & f2_young_q) & ~(age_same_set & age_vict_is_hit) | age_same_set & ~age_vict_is_hit & h_is_late);
+  assign h_fill_inc = h_fill_set & ~h_is_vict
+      & (((|(r2_match_q & f2_young_q)) & ~(age_same_set & age_vict_is_hit))
+          | (age_same_set & ~age_vict_is_hit & h_is_late));
   assign lt_fz_d = h_fill_zero;
   assign lt_le_d = ~h_fill_zero & (h_late_inc | h_fill_inc);
   assign lt_le1_d = ~h_fill_zero & h_late_inc & h_fill_inc;
-  assign lt_oldest_d = ~h_fill_zero & (h_fill_inc ? (h_late_touch ? (h_is_late ? 1'b0 : h_below_late ? h_age == 7'd125 : h_age == 7'd126) : h_age == 7'd126) : h_late_touch ? (h_is_late ? 1'b0 : h_below_late ? h_age == 7'd126 : h_age == 7'd127) : h_age == 7'd127);
+  assign lt_oldest_d = ~h_fill_zero
+      & (h_fill_inc
+          ? (h_late_touch ? (h_is_late ? 1'b0 : h_below_late ? h_age == 7'd125 : h_age == 7'd126)
+              : h_age == 7'd126)
+          : h_late_touch ? (h_is_late ? 1'b0 : h_below_late ? h_age == 7'd126 : h_age == 7'd127)
+          : h_age == 7'd127);
   assign lt_hit_d = hit;
   assign lt_unt_d = untouch;
   assign lt_way_d = r2_match_q;
@@ -1121,22 +1862,146 @@ module l1tlb_seed001_clustered_tlb (
     for (gf1_age = 0; gf1_age < 128; gf1_age = gf1_age + 1) begin : g_f1_age
       wire [27:0] vw;
       assign vw = age[gf1_age * 28 +: 28];
-      assign f1_age[gf1_age * 7 +: 7] = {7{f1_set_w[0]}} & vw[6:0] | {7{f1_set_w[1]}} & vw[13:7] | {7{f1_set_w[2]}} & vw[20:14] | {7{f1_set_w[3]}} & vw[27:21];
+      assign f1_age[gf1_age * 7 +: 7] = ({7{f1_set_w[0]}} & vw[6:0]) | ({7{f1_set_w[1]}} & vw[13:7])
+          | ({7{f1_set_w[2]}} & vw[20:14]) | ({7{f1_set_w[3]}} & vw[27:21]);
     end
   endgenerate
   assign f1_lt_hit = lt_hit_q & f1_same_lt;
-  assign f1_touch_old0 = f1_lt_hit & lt_oldest_q | we_one & f1_same_f2_q;
-  assign f1_touch_old1 = f1_lt_hit & lt_age == 7'd126;
-  assign f1_old0 = {f1_age[895:889] == 7'd127, f1_age[888:882] == 7'd127, f1_age[881:875] == 7'd127, f1_age[874:868] == 7'd127, f1_age[867:861] == 7'd127, f1_age[860:854] == 7'd127, f1_age[853:847] == 7'd127, f1_age[846:840] == 7'd127, f1_age[839:833] == 7'd127, f1_age[832:826] == 7'd127, f1_age[825:819] == 7'd127, f1_age[818:812] == 7'd127, f1_age[811:805] == 7'd127, f1_age[804:798] == 7'd127, f1_age[797:791] == 7'd127, f1_age[790:784] == 7'd127, f1_age[783:777] == 7'd127, f1_age[776:770] == 7'd127, f1_age[769:763] == 7'd127, f1_age[762:756] == 7'd127, f1_age[755:749] == 7'd127, f1_age[748:742] == 7'd127, f1_age[741:735] == 7'd127, f1_age[734:728] == 7'd127, f1_age[727:721] == 7'd127, f1_age[720:714] == 7'd127, f1_age[713:707] == 7'd127, f1_age[706:700] == 7'd127, f1_age[699:693] == 7'd127, f1_age[692:686] == 7'd127, f1_age[685:679] == 7'd127, f1_age[678:672] == 7'd127, f1_age[671:665] == 7'd127, f1_age[664:658] == 7'd127, f1_age[657:651] == 7'd127, f1_age[650:644] == 7'd127, f1_age[643:637] == 7'd127, f1_age[636:630] == 7'd127, f1_age[629:623] == 7'd127, f1_age[622:616] == 7'd127, f1_age[615:609] == 7'd127, f1_age[608:602] == 7'd127, f1_age[601:595] == 7'd127, f1_age[594:588] == 7'd127, f1_age[587:581] == 7'd127, f1_age[580:574] == 7'd127, f1_age[573:567] == 7'd127, f1_age[566:560] == 7'd127, f1_age[559:553] == 7'd127, f1_age[552:546] == 7'd127, f1_age[545:539] == 7'd127, f1_age[538:532] == 7'd127, f1_age[531:525] == 7'd127, f1_age[524:518] == 7'd127, f1_age[517:511] == 7'd127, f1_age[510:504] == 7'd127, f1_age[503:497] == 7'd127, f1_age[496:490] == 7'd127, f1_age[489:483] == 7'd127, f1_age[482:476] == 7'd127, f1_age[475:469] == 7'd127, f1_age[468:462] == 7'd127, f1_age[461:455] == 7'd127, f1_age[454:448] == 7'd127, f1_age[447:441] == 7'd127, f1_age[440:434] == 7'd127, f1_age[433:427] == 7'd127, f1_age[426:420] == 7'd127, f1_age[419:413] == 7'd127, f1_age[412:406] == 7'd127, f1_age[405:399] == 7'd127, f1_age[398:392] == 7'd127, f1_age[391:385] == 7'd127, f1_age[384:378] == 7'd127, f1_age[377:371] == 7'd127, f1_age[370:364] == 7'd127, f1_age[363:357] == 7'd127, f1_age[356:350] == 7'd127, f1_age[349:343] == 7'd127, f1_age[342:336] == 7'd127, f1_age[335:329] == 7'd127, f1_age[328:322] == 7'd127, f1_age[321:315] == 7'd127, f1_age[314:308] == 7'd127, f1_age[307:301] == 7'd127, f1_age[300:294] == 7'd127, f1_age[293:287] == 7'd127, f1_age[286:280] == 7'd127, f1_age[279:273] == 7'd127, f1_age[272:266] == 7'd127, f1_age[265:259] == 7'd127, f1_age[258:252] == 7'd127, f1_age[251:245] == 7'd127, f1_age[244:238] == 7'd127, f1_age[237:231] == 7'd127, f1_age[230:224] == 7'd127, f1_age[223:217] == 7'd127, f1_age[216:210] == 7'd127, f1_age[209:203] == 7'd127, f1_age[202:196] == 7'd127, f1_age[195:189] == 7'd127, f1_age[188:182] == 7'd127, f1_age[181:175] == 7'd127, f1_age[174:168] == 7'd127, f1_age[167:161] == 7'd127, f1_age[160:154] == 7'd127, f1_age[153:147] == 7'd127, f1_age[146:140] == 7'd127, f1_age[139:133] == 7'd127, f1_age[132:126] == 7'd127, f1_age[125:119] == 7'd127, f1_age[118:112] == 7'd127, f1_age[111:105] == 7'd127, f1_age[104:98] == 7'd127, f1_age[97:91] == 7'd127, f1_age[90:84] == 7'd127, f1_age[83:77] == 7'd127, f1_age[76:70] == 7'd127, f1_age[69:63] == 7'd127, f1_age[62:56] == 7'd127, f1_age[55:49] == 7'd127, f1_age[48:42] == 7'd127, f1_age[41:35] == 7'd127, f1_age[34:28] == 7'd127, f1_age[27:21] == 7'd127, f1_age[20:14] == 7'd127, f1_age[13:7] == 7'd127, f1_age[6:0] == 7'd127};
-  assign f1_old1 = {f1_age[895:889] == 7'd126, f1_age[888:882] == 7'd126, f1_age[881:875] == 7'd126, f1_age[874:868] == 7'd126, f1_age[867:861] == 7'd126, f1_age[860:854] == 7'd126, f1_age[853:847] == 7'd126, f1_age[846:840] == 7'd126, f1_age[839:833] == 7'd126, f1_age[832:826] == 7'd126, f1_age[825:819] == 7'd126, f1_age[818:812] == 7'd126, f1_age[811:805] == 7'd126, f1_age[804:798] == 7'd126, f1_age[797:791] == 7'd126, f1_age[790:784] == 7'd126, f1_age[783:777] == 7'd126, f1_age[776:770] == 7'd126, f1_age[769:763] == 7'd126, f1_age[762:756] == 7'd126, f1_age[755:749] == 7'd126, f1_age[748:742] == 7'd126, f1_age[741:735] == 7'd126, f1_age[734:728] == 7'd126, f1_age[727:721] == 7'd126, f1_age[720:714] == 7'd126, f1_age[713:707] == 7'd126, f1_age[706:700] == 7'd126, f1_age[699:693] == 7'd126, f1_age[692:686] == 7'd126, f1_age[685:679] == 7'd126, f1_age[678:672] == 7'd126, f1_age[671:665] == 7'd126, f1_age[664:658] == 7'd126, f1_age[657:651] == 7'd126, f1_age[650:644] == 7'd126, f1_age[643:637] == 7'd126, f1_age[636:630] == 7'd126, f1_age[629:623] == 7'd126, f1_age[622:616] == 7'd126, f1_age[615:609] == 7'd126, f1_age[608:602] == 7'd126, f1_age[601:595] == 7'd126, f1_age[594:588] == 7'd126, f1_age[587:581] == 7'd126, f1_age[580:574] == 7'd126, f1_age[573:567] == 7'd126, f1_age[566:560] == 7'd126, f1_age[559:553] == 7'd126, f1_age[552:546] == 7'd126, f1_age[545:539] == 7'd126, f1_age[538:532] == 7'd126, f1_age[531:525] == 7'd126, f1_age[524:518] == 7'd126, f1_age[517:511] == 7'd126, f1_age[510:504] == 7'd126, f1_age[503:497] == 7'd126, f1_age[496:490] == 7'd126, f1_age[489:483] == 7'd126, f1_age[482:476] == 7'd126, f1_age[475:469] == 7'd126, f1_age[468:462] == 7'd126, f1_age[461:455] == 7'd126, f1_age[454:448] == 7'd126, f1_age[447:441] == 7'd126, f1_age[440:434] == 7'd126, f1_age[433:427] == 7'd126, f1_age[426:420] == 7'd126, f1_age[419:413] == 7'd126, f1_age[412:406] == 7'd126, f1_age[405:399] == 7'd126, f1_age[398:392] == 7'd126, f1_age[391:385] == 7'd126, f1_age[384:378] == 7'd126, f1_age[377:371] == 7'd126, f1_age[370:364] == 7'd126, f1_age[363:357] == 7'd126, f1_age[356:350] == 7'd126, f1_age[349:343] == 7'd126, f1_age[342:336] == 7'd126, f1_age[335:329] == 7'd126, f1_age[328:322] == 7'd126, f1_age[321:315] == 7'd126, f1_age[314:308] == 7'd126, f1_age[307:301] == 7'd126, f1_age[300:294] == 7'd126, f1_age[293:287] == 7'd126, f1_age[286:280] == 7'd126, f1_age[279:273] == 7'd126, f1_age[272:266] == 7'd126, f1_age[265:259] == 7'd126, f1_age[258:252] == 7'd126, f1_age[251:245] == 7'd126, f1_age[244:238] == 7'd126, f1_age[237:231] == 7'd126, f1_age[230:224] == 7'd126, f1_age[223:217] == 7'd126, f1_age[216:210] == 7'd126, f1_age[209:203] == 7'd126, f1_age[202:196] == 7'd126, f1_age[195:189] == 7'd126, f1_age[188:182] == 7'd126, f1_age[181:175] == 7'd126, f1_age[174:168] == 7'd126, f1_age[167:161] == 7'd126, f1_age[160:154] == 7'd126, f1_age[153:147] == 7'd126, f1_age[146:140] == 7'd126, f1_age[139:133] == 7'd126, f1_age[132:126] == 7'd126, f1_age[125:119] == 7'd126, f1_age[118:112] == 7'd126, f1_age[111:105] == 7'd126, f1_age[104:98] == 7'd126, f1_age[97:91] == 7'd126, f1_age[90:84] == 7'd126, f1_age[83:77] == 7'd126, f1_age[76:70] == 7'd126, f1_age[69:63] == 7'd126, f1_age[62:56] == 7'd126, f1_age[55:49] == 7'd126, f1_age[48:42] == 7'd126, f1_age[41:35] == 7'd126, f1_age[34:28] == 7'd126, f1_age[27:21] == 7'd126, f1_age[20:14] == 7'd126, f1_age[13:7] == 7'd126, f1_age[6:0] == 7'd126};
-  assign f1_old2 = {f1_age[895:889] == 7'd125, f1_age[888:882] == 7'd125, f1_age[881:875] == 7'd125, f1_age[874:868] == 7'd125, f1_age[867:861] == 7'd125, f1_age[860:854] == 7'd125, f1_age[853:847] == 7'd125, f1_age[846:840] == 7'd125, f1_age[839:833] == 7'd125, f1_age[832:826] == 7'd125, f1_age[825:819] == 7'd125, f1_age[818:812] == 7'd125, f1_age[811:805] == 7'd125, f1_age[804:798] == 7'd125, f1_age[797:791] == 7'd125, f1_age[790:784] == 7'd125, f1_age[783:777] == 7'd125, f1_age[776:770] == 7'd125, f1_age[769:763] == 7'd125, f1_age[762:756] == 7'd125, f1_age[755:749] == 7'd125, f1_age[748:742] == 7'd125, f1_age[741:735] == 7'd125, f1_age[734:728] == 7'd125, f1_age[727:721] == 7'd125, f1_age[720:714] == 7'd125, f1_age[713:707] == 7'd125, f1_age[706:700] == 7'd125, f1_age[699:693] == 7'd125, f1_age[692:686] == 7'd125, f1_age[685:679] == 7'd125, f1_age[678:672] == 7'd125, f1_age[671:665] == 7'd125, f1_age[664:658] == 7'd125, f1_age[657:651] == 7'd125, f1_age[650:644] == 7'd125, f1_age[643:637] == 7'd125, f1_age[636:630] == 7'd125, f1_age[629:623] == 7'd125, f1_age[622:616] == 7'd125, f1_age[615:609] == 7'd125, f1_age[608:602] == 7'd125, f1_age[601:595] == 7'd125, f1_age[594:588] == 7'd125, f1_age[587:581] == 7'd125, f1_age[580:574] == 7'd125, f1_age[573:567] == 7'd125, f1_age[566:560] == 7'd125, f1_age[559:553] == 7'd125, f1_age[552:546] == 7'd125, f1_age[545:539] == 7'd125, f1_age[538:532] == 7'd125, f1_age[531:525] == 7'd125, f1_age[524:518] == 7'd125, f1_age[517:511] == 7'd125, f1_age[510:504] == 7'd125, f1_age[503:497] == 7'd125, f1_age[496:490] == 7'd125, f1_age[489:483] == 7'd125, f1_age[482:476] == 7'd125, f1_age[475:469] == 7'd125, f1_age[468:462] == 7'd125, f1_age[461:455] == 7'd125, f1_age[454:448] == 7'd125, f1_age[447:441] == 7'd125, f1_age[440:434] == 7'd125, f1_age[433:427] == 7'd125, f1_age[426:420] == 7'd125, f1_age[419:413] == 7'd125, f1_age[412:406] == 7'd125, f1_age[405:399] == 7'd125, f1_age[398:392] == 7'd125, f1_age[391:385] == 7'd125, f1_age[384:378] == 7'd125, f1_age[377:371] == 7'd125, f1_age[370:364] == 7'd125, f1_age[363:357] == 7'd125, f1_age[356:350] == 7'd125, f1_age[349:343] == 7'd125, f1_age[342:336] == 7'd125, f1_age[335:329] == 7'd125, f1_age[328:322] == 7'd125, f1_age[321:315] == 7'd125, f1_age[314:308] == 7'd125, f1_age[307:301] == 7'd125, f1_age[300:294] == 7'd125, f1_age[293:287] == 7'd125, f1_age[286:280] == 7'd125, f1_age[279:273] == 7'd125, f1_age[272:266] == 7'd125, f1_age[265:259] == 7'd125, f1_age[258:252] == 7'd125, f1_age[251:245] == 7'd125, f1_age[244:238] == 7'd125, f1_age[237:231] == 7'd125, f1_age[230:224] == 7'd125, f1_age[223:217] == 7'd125, f1_age[216:210] == 7'd125, f1_age[209:203] == 7'd125, f1_age[202:196] == 7'd125, f1_age[195:189] == 7'd125, f1_age[188:182] == 7'd125, f1_age[181:175] == 7'd125, f1_age[174:168] == 7'd125, f1_age[167:161] == 7'd125, f1_age[160:154] == 7'd125, f1_age[153:147] == 7'd125, f1_age[146:140] == 7'd125, f1_age[139:133] == 7'd125, f1_age[132:126] == 7'd125, f1_age[125:119] == 7'd125, f1_age[118:112] == 7'd125, f1_age[111:105] == 7'd125, f1_age[104:98] == 7'd125, f1_age[97:91] == 7'd125, f1_age[90:84] == 7'd125, f1_age[83:77] == 7'd125, f1_age[76:70] == 7'd125, f1_age[69:63] == 7'd125, f1_age[62:56] == 7'd125, f1_age[55:49] == 7'd125, f1_age[48:42] == 7'd125, f1_age[41:35] == 7'd125, f1_age[34:28] == 7'd125, f1_age[27:21] == 7'd125, f1_age[20:14] == 7'd125, f1_age[13:7] == 7'd125, f1_age[6:0] == 7'd125};
+  assign f1_touch_old0 = (f1_lt_hit & lt_oldest_q) | (we_one & f1_same_f2_q);
+  assign f1_touch_old1 = f1_lt_hit & (lt_age == 7'd126);
+  assign f1_old0 = {f1_age[895:889] == 7'd127, f1_age[888:882] == 7'd127, f1_age[881:875] == 7'd127,
+      f1_age[874:868] == 7'd127, f1_age[867:861] == 7'd127, f1_age[860:854] == 7'd127,
+      f1_age[853:847] == 7'd127, f1_age[846:840] == 7'd127, f1_age[839:833] == 7'd127,
+      f1_age[832:826] == 7'd127, f1_age[825:819] == 7'd127, f1_age[818:812] == 7'd127,
+      f1_age[811:805] == 7'd127, f1_age[804:798] == 7'd127, f1_age[797:791] == 7'd127,
+      f1_age[790:784] == 7'd127, f1_age[783:777] == 7'd127, f1_age[776:770] == 7'd127,
+      f1_age[769:763] == 7'd127, f1_age[762:756] == 7'd127, f1_age[755:749] == 7'd127,
+      f1_age[748:742] == 7'd127, f1_age[741:735] == 7'd127, f1_age[734:728] == 7'd127,
+      f1_age[727:721] == 7'd127, f1_age[720:714] == 7'd127, f1_age[713:707] == 7'd127,
+      f1_age[706:700] == 7'd127, f1_age[699:693] == 7'd127, f1_age[692:686] == 7'd127,
+      f1_age[685:679] == 7'd127, f1_age[678:672] == 7'd127, f1_age[671:665] == 7'd127,
+      f1_age[664:658] == 7'd127, f1_age[657:651] == 7'd127, f1_age[650:644] == 7'd127,
+      f1_age[643:637] == 7'd127, f1_age[636:630] == 7'd127, f1_age[629:623] == 7'd127,
+      f1_age[622:616] == 7'd127, f1_age[615:609] == 7'd127, f1_age[608:602] == 7'd127,
+      f1_age[601:595] == 7'd127, f1_age[594:588] == 7'd127, f1_age[587:581] == 7'd127,
+      f1_age[580:574] == 7'd127, f1_age[573:567] == 7'd127, f1_age[566:560] == 7'd127,
+      f1_age[559:553] == 7'd127, f1_age[552:546] == 7'd127, f1_age[545:539] == 7'd127,
+      f1_age[538:532] == 7'd127, f1_age[531:525] == 7'd127, f1_age[524:518] == 7'd127,
+      f1_age[517:511] == 7'd127, f1_age[510:504] == 7'd127, f1_age[503:497] == 7'd127,
+      f1_age[496:490] == 7'd127, f1_age[489:483] == 7'd127, f1_age[482:476] == 7'd127,
+      f1_age[475:469] == 7'd127, f1_age[468:462] == 7'd127, f1_age[461:455] == 7'd127,
+      f1_age[454:448] == 7'd127, f1_age[447:441] == 7'd127, f1_age[440:434] == 7'd127,
+      f1_age[433:427] == 7'd127, f1_age[426:420] == 7'd127, f1_age[419:413] == 7'd127,
+      f1_age[412:406] == 7'd127, f1_age[405:399] == 7'd127, f1_age[398:392] == 7'd127,
+      f1_age[391:385] == 7'd127, f1_age[384:378] == 7'd127, f1_age[377:371] == 7'd127,
+      f1_age[370:364] == 7'd127, f1_age[363:357] == 7'd127, f1_age[356:350] == 7'd127,
+      f1_age[349:343] == 7'd127, f1_age[342:336] == 7'd127, f1_age[335:329] == 7'd127,
+      f1_age[328:322] == 7'd127, f1_age[321:315] == 7'd127, f1_age[314:308] == 7'd127,
+      f1_age[307:301] == 7'd127, f1_age[300:294] == 7'd127, f1_age[293:287] == 7'd127,
+      f1_age[286:280] == 7'd127, f1_age[279:273] == 7'd127, f1_age[272:266] == 7'd127,
+      f1_age[265:259] == 7'd127, f1_age[258:252] == 7'd127, f1_age[251:245] == 7'd127,
+      f1_age[244:238] == 7'd127, f1_age[237:231] == 7'd127, f1_age[230:224] == 7'd127,
+      f1_age[223:217] == 7'd127, f1_age[216:210] == 7'd127, f1_age[209:203] == 7'd127,
+      f1_age[202:196] == 7'd127, f1_age[195:189] == 7'd127, f1_age[188:182] == 7'd127,
+      f1_age[181:175] == 7'd127, f1_age[174:168] == 7'd127, f1_age[167:161] == 7'd127,
+      f1_age[160:154] == 7'd127, f1_age[153:147] == 7'd127, f1_age[146:140] == 7'd127,
+      f1_age[139:133] == 7'd127, f1_age[132:126] == 7'd127, f1_age[125:119] == 7'd127,
+      f1_age[118:112] == 7'd127, f1_age[111:105] == 7'd127, f1_age[104:98] == 7'd127, f1_age[97:91]
+      == 7'd127, f1_age[90:84] == 7'd127, f1_age[83:77] == 7'd127, f1_age[76:70] == 7'd127,
+      f1_age[69:63] == 7'd127, f1_age[62:56] == 7'd127, f1_age[55:49] == 7'd127, f1_age[48:42]
+      == 7'd127, f1_age[41:35] == 7'd127, f1_age[34:28] == 7'd127, f1_age[27:21] == 7'd127,
+      f1_age[20:14] == 7'd127, f1_age[13:7] == 7'd127, f1_age[6:0] == 7'd127};
+  assign f1_old1 = {f1_age[895:889] == 7'd126, f1_age[888:882] == 7'd126, f1_age[881:875] == 7'd126,
+      f1_age[874:868] == 7'd126, f1_age[867:861] == 7'd126, f1_age[860:854] == 7'd126,
+      f1_age[853:847] == 7'd126, f1_age[846:840] == 7'd126, f1_age[839:833] == 7'd126,
+      f1_age[832:826] == 7'd126, f1_age[825:819] == 7'd126, f1_age[818:812] == 7'd126,
+      f1_age[811:805] == 7'd126, f1_age[804:798] == 7'd126, f1_age[797:791] == 7'd126,
+      f1_age[790:784] == 7'd126, f1_age[783:777] == 7'd126, f1_age[776:770] == 7'd126,
+      f1_age[769:763] == 7'd126, f1_age[762:756] == 7'd126, f1_age[755:749] == 7'd126,
+      f1_age[748:742] == 7'd126, f1_age[741:735] == 7'd126, f1_age[734:728] == 7'd126,
+      f1_age[727:721] == 7'd126, f1_age[720:714] == 7'd126, f1_age[713:707] == 7'd126,
+      f1_age[706:700] == 7'd126, f1_age[699:693] == 7'd126, f1_age[692:686] == 7'd126,
+      f1_age[685:679] == 7'd126, f1_age[678:672] == 7'd126, f1_age[671:665] == 7'd126,
+      f1_age[664:658] == 7'd126, f1_age[657:651] == 7'd126, f1_age[650:644] == 7'd126,
+      f1_age[643:637] == 7'd126, f1_age[636:630] == 7'd126, f1_age[629:623] == 7'd126,
+      f1_age[622:616] == 7'd126, f1_age[615:609] == 7'd126, f1_age[608:602] == 7'd126,
+      f1_age[601:595] == 7'd126, f1_age[594:588] == 7'd126, f1_age[587:581] == 7'd126,
+      f1_age[580:574] == 7'd126, f1_age[573:567] == 7'd126, f1_age[566:560] == 7'd126,
+      f1_age[559:553] == 7'd126, f1_age[552:546] == 7'd126, f1_age[545:539] == 7'd126,
+      f1_age[538:532] == 7'd126, f1_age[531:525] == 7'd126, f1_age[524:518] == 7'd126,
+      f1_age[517:511] == 7'd126, f1_age[510:504] == 7'd126, f1_age[503:497] == 7'd126,
+      f1_age[496:490] == 7'd126, f1_age[489:483] == 7'd126, f1_age[482:476] == 7'd126,
+      f1_age[475:469] == 7'd126, f1_age[468:462] == 7'd126, f1_age[461:455] == 7'd126,
+      f1_age[454:448] == 7'd126, f1_age[447:441] == 7'd126, f1_age[440:434] == 7'd126,
+      f1_age[433:427] == 7'd126, f1_age[426:420] == 7'd126, f1_age[419:413] == 7'd126,
+      f1_age[412:406] == 7'd126, f1_age[405:399] == 7'd126, f1_age[398:392] == 7'd126,
+      f1_age[391:385] == 7'd126, f1_age[384:378] == 7'd126, f1_age[377:371] == 7'd126,
+      f1_age[370:364] == 7'd126, f1_age[363:357] == 7'd126, f1_age[356:350] == 7'd126,
+      f1_age[349:343] == 7'd126, f1_age[342:336] == 7'd126, f1_age[335:329] == 7'd126,
+      f1_age[328:322] == 7'd126, f1_age[321:315] == 7'd126, f1_age[314:308] == 7'd126,
+      f1_age[307:301] == 7'd126, f1_age[300:294] == 7'd126, f1_age[293:287] == 7'd126,
+      f1_age[286:280] == 7'd126, f1_age[279:273] == 7'd126, f1_age[272:266] == 7'd126,
+      f1_age[265:259] == 7'd126, f1_age[258:252] == 7'd126, f1_age[251:245] == 7'd126,
+      f1_age[244:238] == 7'd126, f1_age[237:231] == 7'd126, f1_age[230:224] == 7'd126,
+      f1_age[223:217] == 7'd126, f1_age[216:210] == 7'd126, f1_age[209:203] == 7'd126,
+      f1_age[202:196] == 7'd126, f1_age[195:189] == 7'd126, f1_age[188:182] == 7'd126,
+      f1_age[181:175] == 7'd126, f1_age[174:168] == 7'd126, f1_age[167:161] == 7'd126,
+      f1_age[160:154] == 7'd126, f1_age[153:147] == 7'd126, f1_age[146:140] == 7'd126,
+      f1_age[139:133] == 7'd126, f1_age[132:126] == 7'd126, f1_age[125:119] == 7'd126,
+      f1_age[118:112] == 7'd126, f1_age[111:105] == 7'd126, f1_age[104:98] == 7'd126, f1_age[97:91]
+      == 7'd126, f1_age[90:84] == 7'd126, f1_age[83:77] == 7'd126, f1_age[76:70] == 7'd126,
+      f1_age[69:63] == 7'd126, f1_age[62:56] == 7'd126, f1_age[55:49] == 7'd126, f1_age[48:42]
+      == 7'd126, f1_age[41:35] == 7'd126, f1_age[34:28] == 7'd126, f1_age[27:21] == 7'd126,
+      f1_age[20:14] == 7'd126, f1_age[13:7] == 7'd126, f1_age[6:0] == 7'd126};
+  assign f1_old2 = {f1_age[895:889] == 7'd125, f1_age[888:882] == 7'd125, f1_age[881:875] == 7'd125,
+      f1_age[874:868] == 7'd125, f1_age[867:861] == 7'd125, f1_age[860:854] == 7'd125,
+      f1_age[853:847] == 7'd125, f1_age[846:840] == 7'd125, f1_age[839:833] == 7'd125,
+      f1_age[832:826] == 7'd125, f1_age[825:819] == 7'd125, f1_age[818:812] == 7'd125,
+      f1_age[811:805] == 7'd125, f1_age[804:798] == 7'd125, f1_age[797:791] == 7'd125,
+      f1_age[790:784] == 7'd125, f1_age[783:777] == 7'd125, f1_age[776:770] == 7'd125,
+      f1_age[769:763] == 7'd125, f1_age[762:756] == 7'd125, f1_age[755:749] == 7'd125,
+      f1_age[748:742] == 7'd125, f1_age[741:735] == 7'd125, f1_age[734:728] == 7'd125,
+      f1_age[727:721] == 7'd125, f1_age[720:714] == 7'd125, f1_age[713:707] == 7'd125,
+      f1_age[706:700] == 7'd125, f1_age[699:693] == 7'd125, f1_age[692:686] == 7'd125,
+      f1_age[685:679] == 7'd125, f1_age[678:672] == 7'd125, f1_age[671:665] == 7'd125,
+      f1_age[664:658] == 7'd125, f1_age[657:651] == 7'd125, f1_age[650:644] == 7'd125,
+      f1_age[643:637] == 7'd125, f1_age[636:630] == 7'd125, f1_age[629:623] == 7'd125,
+      f1_age[622:616] == 7'd125, f1_age[615:609] == 7'd125, f1_age[608:602] == 7'd125,
+      f1_age[601:595] == 7'd125, f1_age[594:588] == 7'd125, f1_age[587:581] == 7'd125,
+      f1_age[580:574] == 7'd125, f1_age[573:567] == 7'd125, f1_age[566:560] == 7'd125,
+      f1_age[559:553] == 7'd125, f1_age[552:546] == 7'd125, f1_age[545:539] == 7'd125,
+      f1_age[538:532] == 7'd125, f1_age[531:525] == 7'd125, f1_age[524:518] == 7'd125,
+      f1_age[517:511] == 7'd125, f1_age[510:504] == 7'd125, f1_age[503:497] == 7'd125,
+      f1_age[496:490] == 7'd125, f1_age[489:483] == 7'd125, f1_age[482:476] == 7'd125,
+      f1_age[475:469] == 7'd125, f1_age[468:462] == 7'd125, f1_age[461:455] == 7'd125,
+      f1_age[454:448] == 7'd125, f1_age[447:441] == 7'd125, f1_age[440:434] == 7'd125,
+      f1_age[433:427] == 7'd125, f1_age[426:420] == 7'd125, f1_age[419:413] == 7'd125,
+      f1_age[412:406] == 7'd125, f1_age[405:399] == 7'd125, f1_age[398:392] == 7'd125,
+      f1_age[391:385] == 7'd125, f1_age[384:378] == 7'd125, f1_age[377:371] == 7'd125,
+      f1_age[370:364] == 7'd125, f1_age[363:357] == 7'd125, f1_age[356:350] == 7'd125,
+      f1_age[349:343] == 7'd125, f1_age[342:336] == 7'd125, f1_age[335:329] == 7'd125,
+      f1_age[328:322] == 7'd125, f1_age[321:315] == 7'd125, f1_age[314:308] == 7'd125,
+      f1_age[307:301] == 7'd125, f1_age[300:294] == 7'd125, f1_age[293:287] == 7'd125,
+      f1_age[286:280] == 7'd125, f1_age[279:273] == 7'd125, f1_age[272:266] == 7'd125,
+      f1_age[265:259] == 7'd125, f1_age[258:252] == 7'd125, f1_age[251:245] == 7'd125,
+      f1_age[244:238] == 7'd125, f1_age[237:231] == 7'd125, f1_age[230:224] == 7'd125,
+      f1_age[223:217] == 7'd125, f1_age[216:210] == 7'd125, f1_age[209:203] == 7'd125,
+      f1_age[202:196] == 7'd125, f1_age[195:189] == 7'd125, f1_age[188:182] == 7'd125,
+      f1_age[181:175] == 7'd125, f1_age[174:168] == 7'd125, f1_age[167:161] == 7'd125,
+      f1_age[160:154] == 7'd125, f1_age[153:147] == 7'd125, f1_age[146:140] == 7'd125,
+      f1_age[139:133] == 7'd125, f1_age[132:126] == 7'd125, f1_age[125:119] == 7'd125,
+      f1_age[118:112] == 7'd125, f1_age[111:105] == 7'd125, f1_age[104:98] == 7'd125, f1_age[97:91]
+      == 7'd125, f1_age[90:84] == 7'd125, f1_age[83:77] == 7'd125, f1_age[76:70] == 7'd125,
+      f1_age[69:63] == 7'd125, f1_age[62:56] == 7'd125, f1_age[55:49] == 7'd125, f1_age[48:42]
+      == 7'd125, f1_age[41:35] == 7'd125, f1_age[34:28] == 7'd125, f1_age[27:21] == 7'd125,
+      f1_age[20:14] == 7'd125, f1_age[13:7] == 7'd125, f1_age[6:0] == 7'd125};
   assign f1_repl = f1_touch_old0 ? (f1_touch_old1 ? f1_old2 : f1_old1) : f1_old0;
   assign f1_lt_is_vict = |(lt_way_q & vict);
   assign f1_any_untouched = lt_unt_q & f1_same_lt & ~(we_one & f1_same_f2_q & f1_lt_is_vict);
-  assign f2_young_d = ~(sd_all_q ? 128'h00000000000000000000000000000001 : f1_any_untouched ? f1_untouched : f1_repl);
-  assign f2_vict_n = sd_all_q ? 128'h00000000000000000000000000000001 : f1_any_untouched ? f1_untouched : f1_repl;
-  assign f2_vict_d = f2_vict_n;
-  assign f2_ev_vict_d = {128{f1_v_q}} & f2_vict_n;
+  assign f2_young_d = ~(sd_all_q ? 128'h1 : f1_any_untouched ? f1_untouched : f1_repl);
+  assign f2_vict_next = sd_all_q ? 128'h1 : f1_any_untouched ? f1_untouched : f1_repl;
+  assign f2_vict_d = f2_vict_next;
+  assign f2_ev_vict_d = {128{f1_v_q}} & f2_vict_next;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -1154,28 +2019,28 @@ module l1tlb_seed001_clustered_tlb (
       r2_vpn_q <= 36'd0;
       r2_vmid_q <= 2'd0;
       r2_set_q <= 4'd0;
-      r2_match_q <= 128'h00000000000000000000000000000000;
+      r2_match_q <= 128'h0;
       r2_any_q <= 1'b0;
       lt_hit_q <= 1'b0;
       lt_unt_q <= 1'b0;
       lt_set_q <= 4'd0;
-      lt_way_q <= 128'h00000000000000000000000000000000;
+      lt_way_q <= 128'h0;
       lt_b_q <= 7'd0;
       lt_b1_q <= 7'd0;
       lt_fz_q <= 1'b0;
       lt_le_q <= 1'b0;
       lt_le1_q <= 1'b0;
       lt_oldest_q <= 1'b0;
-      ev_q <= 512'h00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      etag_q <= 17408'h00000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      eppn_q <= 18432'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      eperm_q <= 3072'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      mv_q <= 16'd0;
-      mp_q <= 16'd0;
-      mk_q <= 16'd0;
-      mvh_q <= 544'h0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      mvm_q <= 32'd0;
-      mw_q <= 256'h0000000000000000000000000000000000000000000000000000000000000000;
+      entry_valid_q <= 512'h0;
+      entry_tag_q <= 17408'h0;
+      entry_ppn_q <= 18432'h0;
+      entry_perm_q <= 3072'h0;
+      mshr_valid_q <= 16'd0;
+      mshr_pending_q <= 16'd0;
+      mshr_killed_q <= 16'd0;
+      mshr_vpn_hi_q <= 544'h0;
+      mshr_vmid_q <= 32'd0;
+      mshr_waiters_q <= 256'h0;
       r2_cam_q <= 16'd0;
       free_low_q <= 16'd1;
       f1_v_q <= 1'b0;
@@ -1192,16 +2057,16 @@ module l1tlb_seed001_clustered_tlb (
       f2_ppn_q <= 36'd0;
       f2_perm_q <= 6'd0;
       f2_set_q <= 4'd0;
-      f2_vict_q <= 128'h00000000000000000000000000000000;
+      f2_vict_q <= 128'h0;
       f2_kill_q <= 1'b0;
       f2_sdm_q <= 1'b0;
       f2_we_ev_q <= 1'b0;
-      f2_ev_vict_q <= 128'h00000000000000000000000000000000;
+      f2_ev_vict_q <= 128'h0;
       f2_ev_set_q <= 4'd0;
-      r2_sd_match_q <= 128'h00000000000000000000000000000000;
+      r2_sd_match_q <= 128'h0;
       f1_same_f2_q <= 1'b0;
       f2_same_r2_q <= 1'b0;
-      f2_young_q <= 128'h00000000000000000000000000000000;
+      f2_young_q <= 128'h0;
       f3_v_q <= 1'b0;
       f3_moh_q <= 16'd0;
       f3_vh_q <= 34'd0;
@@ -1337,40 +2202,40 @@ module l1tlb_seed001_clustered_tlb (
       age_w125_q <= 28'd4227330;
       age_w126_q <= 28'd2113665;
       age_w127_q <= 28'd0;
-      fq_hidx_q <= 4'd0;
-      fq1_q <= 4'd1;
-      fq2_q <= 4'd2;
-      fq3_q <= 4'd3;
-      fq4_q <= 4'd4;
-      fq5_q <= 4'd5;
-      fq6_q <= 4'd6;
-      fq7_q <= 4'd7;
-      fq8_q <= 4'd8;
-      fq9_q <= 4'd9;
-      fq10_q <= 4'd10;
-      fq11_q <= 4'd11;
-      fq12_q <= 4'd12;
-      fq13_q <= 4'd13;
-      fq14_q <= 4'd14;
-      fq15_q <= 4'd15;
-      sq_head_q <= 16'd0;
-      sq_hidx_q <= 4'd0;
-      sq1_q <= 4'd0;
-      sq2_q <= 4'd0;
-      sq3_q <= 4'd0;
-      sq4_q <= 4'd0;
-      sq5_q <= 4'd0;
-      sq6_q <= 4'd0;
-      sq7_q <= 4'd0;
-      sq8_q <= 4'd0;
-      sq9_q <= 4'd0;
-      sq10_q <= 4'd0;
-      sq11_q <= 4'd0;
-      sq12_q <= 4'd0;
-      sq13_q <= 4'd0;
-      sq14_q <= 4'd0;
-      sq15_q <= 4'd0;
-      sq_n_q <= 5'd0;
+      free_queue_head_index_q <= 4'd0;
+      free_queue_slot1_q <= 4'd1;
+      free_queue_slot2_q <= 4'd2;
+      free_queue_slot3_q <= 4'd3;
+      free_queue_slot4_q <= 4'd4;
+      free_queue_slot5_q <= 4'd5;
+      free_queue_slot6_q <= 4'd6;
+      free_queue_slot7_q <= 4'd7;
+      free_queue_slot8_q <= 4'd8;
+      free_queue_slot9_q <= 4'd9;
+      free_queue_slot10_q <= 4'd10;
+      free_queue_slot11_q <= 4'd11;
+      free_queue_slot12_q <= 4'd12;
+      free_queue_slot13_q <= 4'd13;
+      free_queue_slot14_q <= 4'd14;
+      free_queue_slot15_q <= 4'd15;
+      send_queue_head_q <= 16'd0;
+      send_queue_head_index_q <= 4'd0;
+      send_queue_slot1_q <= 4'd0;
+      send_queue_slot2_q <= 4'd0;
+      send_queue_slot3_q <= 4'd0;
+      send_queue_slot4_q <= 4'd0;
+      send_queue_slot5_q <= 4'd0;
+      send_queue_slot6_q <= 4'd0;
+      send_queue_slot7_q <= 4'd0;
+      send_queue_slot8_q <= 4'd0;
+      send_queue_slot9_q <= 4'd0;
+      send_queue_slot10_q <= 4'd0;
+      send_queue_slot11_q <= 4'd0;
+      send_queue_slot12_q <= 4'd0;
+      send_queue_slot13_q <= 4'd0;
+      send_queue_slot14_q <= 4'd0;
+      send_queue_slot15_q <= 4'd0;
+      send_queue_count_q <= 5'd0;
       cand_any_q <= 1'b0;
     end else begin
       free_q <= free_d;
@@ -1399,16 +2264,16 @@ module l1tlb_seed001_clustered_tlb (
       lt_le_q <= lt_le_d;
       lt_le1_q <= lt_le1_d;
       lt_oldest_q <= lt_oldest_d;
-      ev_q <= ev_d;
-      etag_q <= etag_d;
-      eppn_q <= eppn_d;
-      eperm_q <= eperm_d;
-      mv_q <= mv_d;
-      mp_q <= mp_d;
-      mk_q <= mk_d;
-      mvh_q <= mvh_d;
-      mvm_q <= mvm_d;
-      mw_q <= mw_d;
+      entry_valid_q <= entry_valid_d;
+      entry_tag_q <= entry_tag_d;
+      entry_ppn_q <= entry_ppn_d;
+      entry_perm_q <= entry_perm_d;
+      mshr_valid_q <= mshr_valid_d;
+      mshr_pending_q <= mshr_pending_d;
+      mshr_killed_q <= mshr_killed_d;
+      mshr_vpn_hi_q <= mshr_vpn_hi_d;
+      mshr_vmid_q <= mshr_vmid_d;
+      mshr_waiters_q <= mshr_waiters_d;
       r2_cam_q <= r2_cam_d;
       free_low_q <= free_low_d;
       f1_v_q <= f1_v_d;
@@ -1570,40 +2435,40 @@ module l1tlb_seed001_clustered_tlb (
       age_w125_q <= age_w125_d;
       age_w126_q <= age_w126_d;
       age_w127_q <= age_w127_d;
-      fq_hidx_q <= fq_hidx_d;
-      fq1_q <= fq1_d;
-      fq2_q <= fq2_d;
-      fq3_q <= fq3_d;
-      fq4_q <= fq4_d;
-      fq5_q <= fq5_d;
-      fq6_q <= fq6_d;
-      fq7_q <= fq7_d;
-      fq8_q <= fq8_d;
-      fq9_q <= fq9_d;
-      fq10_q <= fq10_d;
-      fq11_q <= fq11_d;
-      fq12_q <= fq12_d;
-      fq13_q <= fq13_d;
-      fq14_q <= fq14_d;
-      fq15_q <= fq15_d;
-      sq_head_q <= sq_head_d;
-      sq_hidx_q <= sq_hidx_d;
-      sq1_q <= sq1_d;
-      sq2_q <= sq2_d;
-      sq3_q <= sq3_d;
-      sq4_q <= sq4_d;
-      sq5_q <= sq5_d;
-      sq6_q <= sq6_d;
-      sq7_q <= sq7_d;
-      sq8_q <= sq8_d;
-      sq9_q <= sq9_d;
-      sq10_q <= sq10_d;
-      sq11_q <= sq11_d;
-      sq12_q <= sq12_d;
-      sq13_q <= sq13_d;
-      sq14_q <= sq14_d;
-      sq15_q <= sq15_d;
-      sq_n_q <= sq_n_d;
+      free_queue_head_index_q <= free_queue_head_index_d;
+      free_queue_slot1_q <= free_queue_slot1_d;
+      free_queue_slot2_q <= free_queue_slot2_d;
+      free_queue_slot3_q <= free_queue_slot3_d;
+      free_queue_slot4_q <= free_queue_slot4_d;
+      free_queue_slot5_q <= free_queue_slot5_d;
+      free_queue_slot6_q <= free_queue_slot6_d;
+      free_queue_slot7_q <= free_queue_slot7_d;
+      free_queue_slot8_q <= free_queue_slot8_d;
+      free_queue_slot9_q <= free_queue_slot9_d;
+      free_queue_slot10_q <= free_queue_slot10_d;
+      free_queue_slot11_q <= free_queue_slot11_d;
+      free_queue_slot12_q <= free_queue_slot12_d;
+      free_queue_slot13_q <= free_queue_slot13_d;
+      free_queue_slot14_q <= free_queue_slot14_d;
+      free_queue_slot15_q <= free_queue_slot15_d;
+      send_queue_head_q <= send_queue_head_d;
+      send_queue_head_index_q <= send_queue_head_index_d;
+      send_queue_slot1_q <= send_queue_slot1_d;
+      send_queue_slot2_q <= send_queue_slot2_d;
+      send_queue_slot3_q <= send_queue_slot3_d;
+      send_queue_slot4_q <= send_queue_slot4_d;
+      send_queue_slot5_q <= send_queue_slot5_d;
+      send_queue_slot6_q <= send_queue_slot6_d;
+      send_queue_slot7_q <= send_queue_slot7_d;
+      send_queue_slot8_q <= send_queue_slot8_d;
+      send_queue_slot9_q <= send_queue_slot9_d;
+      send_queue_slot10_q <= send_queue_slot10_d;
+      send_queue_slot11_q <= send_queue_slot11_d;
+      send_queue_slot12_q <= send_queue_slot12_d;
+      send_queue_slot13_q <= send_queue_slot13_d;
+      send_queue_slot14_q <= send_queue_slot14_d;
+      send_queue_slot15_q <= send_queue_slot15_d;
+      send_queue_count_q <= send_queue_count_d;
       cand_any_q <= cand_any_d;
     end
   end

@@ -6,40 +6,42 @@
 module l1tlb_seed001_table41 (
   input  wire clk_i,
   input  wire rst_ni,  // asynchronous, active low
-  input  wire [63:0] req_valid_i,
+  input  wire [63:0] req_valid_i,  // per CU: a translation request
+  // per CU: the request is taken (a register with the input buffer)
   output wire [63:0] req_ready_o,
-  input  wire [2303:0] req_vpn_i,
-  input  wire [127:0] req_vmid_i,
-  output wire [63:0] resp_valid_o,
-  output wire [2303:0] resp_vpn_o,
-  output wire [127:0] resp_vmid_o,
-  output wire [2303:0] resp_ppn_o,
-  output wire [383:0] resp_perm_o,
-  output wire [63:0] fill_valid_o,
-  output wire [2303:0] fill_vpn_o,
-  output wire [127:0] fill_vmid_o,
-  output wire [2303:0] fill_ppn_o,
-  output wire [383:0] fill_perm_o,
+  input  wire [2303:0] req_vpn_i,  // per CU: the request's VPN
+  input  wire [127:0] req_vmid_i,  // per CU: the request's VMID
+  output wire [63:0] resp_valid_o,  // per CU: a hit response (registered pulse, no back-pressure)
+  output wire [2303:0] resp_vpn_o,  // per CU: the hit's VPN
+  output wire [127:0] resp_vmid_o,  // per CU: the hit's VMID
+  output wire [2303:0] resp_ppn_o,  // per CU: the hit's PPN
+  output wire [383:0] resp_perm_o,  // per CU: the hit's permissions
+  output wire [63:0] fill_valid_o,  // per CU: a miss answered by an L2 fill (registered pulse)
+  output wire [2303:0] fill_vpn_o,  // per CU: the filled VPN
+  output wire [127:0] fill_vmid_o,  // per CU: the filled VMID
+  output wire [2303:0] fill_ppn_o,  // per CU: the filled PPN
+  output wire [383:0] fill_perm_o,  // per CU: the filled permissions
+  // per cluster: a fill replaced a valid entry (registered pulse)
   output wire [63:0] evict_valid_o,
-  output wire [2303:0] evict_vpn_o,
-  output wire [127:0] evict_vmid_o,
-  output wire [2303:0] evict_ppn_o,
-  output wire [383:0] evict_perm_o,
-  output wire [63:0] l2_req_valid_o,
-  input  wire [63:0] l2_req_ready_i,
-  output wire [2303:0] l2_req_vpn_o,
-  output wire [127:0] l2_req_vmid_o,
-  output wire [127:0] l2_req_tag_o,
-  input  wire [63:0] l2_resp_valid_i,
-  input  wire [127:0] l2_resp_tag_i,
-  input  wire [2303:0] l2_resp_ppn_i,
-  input  wire [383:0] l2_resp_perm_i,
-  input  wire sd_valid_i,
-  output wire sd_ready_o,
-  input  wire sd_all_i,
-  input  wire [35:0] sd_vpn_i,
-  input  wire [1:0] sd_vmid_i,
-  output wire sd_done_o
+  output wire [2303:0] evict_vpn_o,  // per cluster: the replaced entry's VPN
+  output wire [127:0] evict_vmid_o,  // per cluster: the replaced entry's VMID
+  output wire [2303:0] evict_ppn_o,  // per cluster: the replaced entry's PPN
+  output wire [383:0] evict_perm_o,  // per cluster: the replaced entry's permissions
+  output wire [63:0] l2_req_valid_o,  // per cluster: a request to the L2-TLB
+  input  wire [63:0] l2_req_ready_i,  // per cluster: the L2-TLB takes the request
+  output wire [2303:0] l2_req_vpn_o,  // per cluster: the missing VPN
+  output wire [127:0] l2_req_vmid_o,  // per cluster: the missing VMID
+  output wire [127:0] l2_req_tag_o,  // per cluster: the request's tag {TLB in cluster, MSHR}
+  input  wire [63:0] l2_resp_valid_i,  // per cluster: the L2-TLB's answer (always taken)
+  input  wire [127:0] l2_resp_tag_i,  // per cluster: the answered request's tag
+  input  wire [2303:0] l2_resp_ppn_i,  // per cluster: the answer's PPN
+  input  wire [383:0] l2_resp_perm_i,  // per cluster: the answer's permissions
+  input  wire sd_valid_i,  // a shootdown request (held until sd_ready_o)
+  output wire sd_ready_o,  // the shootdown is taken
+  input  wire sd_all_i,  // the shootdown flushes every entry
+  input  wire [35:0] sd_vpn_i,  // the shootdown's VPN
+  input  wire [1:0] sd_vmid_i,  // the shootdown's VMID
+  output wire sd_done_o  // registered pulse: the shootdown has taken effect
 );
 
   wire sd1_v_d;
@@ -2841,15 +2843,16 @@ module l1tlb_seed001_table41 (
   wire c63_evict;
   wire u63_hit;
   wire u63_fill;
-  wire [63:0] resp_valid_n;
-  wire [63:0] fill_valid_n;
-  wire [63:0] evict_valid_n;
+  wire [63:0] resp_valid_next;
+  wire [63:0] fill_valid_next;
+  wire [63:0] evict_valid_next;
 
-  // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then done.
+  // Shootdown: accepted when every lookup pipeline is empty; sd1 compares, sd2 invalidates, then
+  // done.
   assign sd_ready = ~sd1_v_q & ~sd2_v_q & ~tlb_busy_q;
   assign sd_acc = sd_valid_i & sd_ready;
   assign sd_block = sd_valid_i | sd1_v_q | sd2_v_q;
-  assign tlb_busy_d = ~sd_block & |tlb_bid | |r1_busy;
+  assign tlb_busy_d = (~sd_block & (|tlb_bid)) | (|r1_busy);
   assign sd_one = sd_acc & ~sd_all_i;
   assign sd_flush_next = sd1_v_q & sd1_all_q;
   assign sd1_v_d = sd_acc;
@@ -2873,9 +2876,9 @@ module l1tlb_seed001_table41 (
   assign c0_cand_vmid = t0_cand_vmid;
   assign q0_vmid_d = c0_take ? c0_cand_vmid : q0_vmid_q;
   assign t0_req = req_valid_i[0];
-  assign t0_accept = |t0_req & t0_credit & ~sd_block;
+  assign t0_accept = (|t0_req) & t0_credit & ~sd_block;
   assign t0_grant = t0_credit & ~sd_block & t0_req;
-  assign tlb_bid[0] = |t0_req & t0_credit;
+  assign tlb_bid[0] = (|t0_req) & t0_credit;
   l1tlb_seed001_table41_tlb u_tlb0 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2932,9 +2935,9 @@ module l1tlb_seed001_table41 (
   assign c1_cand_vmid = t1_cand_vmid;
   assign q1_vmid_d = c1_take ? c1_cand_vmid : q1_vmid_q;
   assign t1_req = req_valid_i[1];
-  assign t1_accept = |t1_req & t1_credit & ~sd_block;
+  assign t1_accept = (|t1_req) & t1_credit & ~sd_block;
   assign t1_grant = t1_credit & ~sd_block & t1_req;
-  assign tlb_bid[1] = |t1_req & t1_credit;
+  assign tlb_bid[1] = (|t1_req) & t1_credit;
   l1tlb_seed001_table41_tlb u_tlb1 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -2991,9 +2994,9 @@ module l1tlb_seed001_table41 (
   assign c2_cand_vmid = t2_cand_vmid;
   assign q2_vmid_d = c2_take ? c2_cand_vmid : q2_vmid_q;
   assign t2_req = req_valid_i[2];
-  assign t2_accept = |t2_req & t2_credit & ~sd_block;
+  assign t2_accept = (|t2_req) & t2_credit & ~sd_block;
   assign t2_grant = t2_credit & ~sd_block & t2_req;
-  assign tlb_bid[2] = |t2_req & t2_credit;
+  assign tlb_bid[2] = (|t2_req) & t2_credit;
   l1tlb_seed001_table41_tlb u_tlb2 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3050,9 +3053,9 @@ module l1tlb_seed001_table41 (
   assign c3_cand_vmid = t3_cand_vmid;
   assign q3_vmid_d = c3_take ? c3_cand_vmid : q3_vmid_q;
   assign t3_req = req_valid_i[3];
-  assign t3_accept = |t3_req & t3_credit & ~sd_block;
+  assign t3_accept = (|t3_req) & t3_credit & ~sd_block;
   assign t3_grant = t3_credit & ~sd_block & t3_req;
-  assign tlb_bid[3] = |t3_req & t3_credit;
+  assign tlb_bid[3] = (|t3_req) & t3_credit;
   l1tlb_seed001_table41_tlb u_tlb3 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3109,9 +3112,9 @@ module l1tlb_seed001_table41 (
   assign c4_cand_vmid = t4_cand_vmid;
   assign q4_vmid_d = c4_take ? c4_cand_vmid : q4_vmid_q;
   assign t4_req = req_valid_i[4];
-  assign t4_accept = |t4_req & t4_credit & ~sd_block;
+  assign t4_accept = (|t4_req) & t4_credit & ~sd_block;
   assign t4_grant = t4_credit & ~sd_block & t4_req;
-  assign tlb_bid[4] = |t4_req & t4_credit;
+  assign tlb_bid[4] = (|t4_req) & t4_credit;
   l1tlb_seed001_table41_tlb u_tlb4 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3168,9 +3171,9 @@ module l1tlb_seed001_table41 (
   assign c5_cand_vmid = t5_cand_vmid;
   assign q5_vmid_d = c5_take ? c5_cand_vmid : q5_vmid_q;
   assign t5_req = req_valid_i[5];
-  assign t5_accept = |t5_req & t5_credit & ~sd_block;
+  assign t5_accept = (|t5_req) & t5_credit & ~sd_block;
   assign t5_grant = t5_credit & ~sd_block & t5_req;
-  assign tlb_bid[5] = |t5_req & t5_credit;
+  assign tlb_bid[5] = (|t5_req) & t5_credit;
   l1tlb_seed001_table41_tlb u_tlb5 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3227,9 +3230,9 @@ module l1tlb_seed001_table41 (
   assign c6_cand_vmid = t6_cand_vmid;
   assign q6_vmid_d = c6_take ? c6_cand_vmid : q6_vmid_q;
   assign t6_req = req_valid_i[6];
-  assign t6_accept = |t6_req & t6_credit & ~sd_block;
+  assign t6_accept = (|t6_req) & t6_credit & ~sd_block;
   assign t6_grant = t6_credit & ~sd_block & t6_req;
-  assign tlb_bid[6] = |t6_req & t6_credit;
+  assign tlb_bid[6] = (|t6_req) & t6_credit;
   l1tlb_seed001_table41_tlb u_tlb6 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3286,9 +3289,9 @@ module l1tlb_seed001_table41 (
   assign c7_cand_vmid = t7_cand_vmid;
   assign q7_vmid_d = c7_take ? c7_cand_vmid : q7_vmid_q;
   assign t7_req = req_valid_i[7];
-  assign t7_accept = |t7_req & t7_credit & ~sd_block;
+  assign t7_accept = (|t7_req) & t7_credit & ~sd_block;
   assign t7_grant = t7_credit & ~sd_block & t7_req;
-  assign tlb_bid[7] = |t7_req & t7_credit;
+  assign tlb_bid[7] = (|t7_req) & t7_credit;
   l1tlb_seed001_table41_tlb u_tlb7 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3345,9 +3348,9 @@ module l1tlb_seed001_table41 (
   assign c8_cand_vmid = t8_cand_vmid;
   assign q8_vmid_d = c8_take ? c8_cand_vmid : q8_vmid_q;
   assign t8_req = req_valid_i[8];
-  assign t8_accept = |t8_req & t8_credit & ~sd_block;
+  assign t8_accept = (|t8_req) & t8_credit & ~sd_block;
   assign t8_grant = t8_credit & ~sd_block & t8_req;
-  assign tlb_bid[8] = |t8_req & t8_credit;
+  assign tlb_bid[8] = (|t8_req) & t8_credit;
   l1tlb_seed001_table41_tlb u_tlb8 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3404,9 +3407,9 @@ module l1tlb_seed001_table41 (
   assign c9_cand_vmid = t9_cand_vmid;
   assign q9_vmid_d = c9_take ? c9_cand_vmid : q9_vmid_q;
   assign t9_req = req_valid_i[9];
-  assign t9_accept = |t9_req & t9_credit & ~sd_block;
+  assign t9_accept = (|t9_req) & t9_credit & ~sd_block;
   assign t9_grant = t9_credit & ~sd_block & t9_req;
-  assign tlb_bid[9] = |t9_req & t9_credit;
+  assign tlb_bid[9] = (|t9_req) & t9_credit;
   l1tlb_seed001_table41_tlb u_tlb9 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3463,9 +3466,9 @@ module l1tlb_seed001_table41 (
   assign c10_cand_vmid = t10_cand_vmid;
   assign q10_vmid_d = c10_take ? c10_cand_vmid : q10_vmid_q;
   assign t10_req = req_valid_i[10];
-  assign t10_accept = |t10_req & t10_credit & ~sd_block;
+  assign t10_accept = (|t10_req) & t10_credit & ~sd_block;
   assign t10_grant = t10_credit & ~sd_block & t10_req;
-  assign tlb_bid[10] = |t10_req & t10_credit;
+  assign tlb_bid[10] = (|t10_req) & t10_credit;
   l1tlb_seed001_table41_tlb u_tlb10 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3522,9 +3525,9 @@ module l1tlb_seed001_table41 (
   assign c11_cand_vmid = t11_cand_vmid;
   assign q11_vmid_d = c11_take ? c11_cand_vmid : q11_vmid_q;
   assign t11_req = req_valid_i[11];
-  assign t11_accept = |t11_req & t11_credit & ~sd_block;
+  assign t11_accept = (|t11_req) & t11_credit & ~sd_block;
   assign t11_grant = t11_credit & ~sd_block & t11_req;
-  assign tlb_bid[11] = |t11_req & t11_credit;
+  assign tlb_bid[11] = (|t11_req) & t11_credit;
   l1tlb_seed001_table41_tlb u_tlb11 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3581,9 +3584,9 @@ module l1tlb_seed001_table41 (
   assign c12_cand_vmid = t12_cand_vmid;
   assign q12_vmid_d = c12_take ? c12_cand_vmid : q12_vmid_q;
   assign t12_req = req_valid_i[12];
-  assign t12_accept = |t12_req & t12_credit & ~sd_block;
+  assign t12_accept = (|t12_req) & t12_credit & ~sd_block;
   assign t12_grant = t12_credit & ~sd_block & t12_req;
-  assign tlb_bid[12] = |t12_req & t12_credit;
+  assign tlb_bid[12] = (|t12_req) & t12_credit;
   l1tlb_seed001_table41_tlb u_tlb12 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3640,9 +3643,9 @@ module l1tlb_seed001_table41 (
   assign c13_cand_vmid = t13_cand_vmid;
   assign q13_vmid_d = c13_take ? c13_cand_vmid : q13_vmid_q;
   assign t13_req = req_valid_i[13];
-  assign t13_accept = |t13_req & t13_credit & ~sd_block;
+  assign t13_accept = (|t13_req) & t13_credit & ~sd_block;
   assign t13_grant = t13_credit & ~sd_block & t13_req;
-  assign tlb_bid[13] = |t13_req & t13_credit;
+  assign tlb_bid[13] = (|t13_req) & t13_credit;
   l1tlb_seed001_table41_tlb u_tlb13 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3699,9 +3702,9 @@ module l1tlb_seed001_table41 (
   assign c14_cand_vmid = t14_cand_vmid;
   assign q14_vmid_d = c14_take ? c14_cand_vmid : q14_vmid_q;
   assign t14_req = req_valid_i[14];
-  assign t14_accept = |t14_req & t14_credit & ~sd_block;
+  assign t14_accept = (|t14_req) & t14_credit & ~sd_block;
   assign t14_grant = t14_credit & ~sd_block & t14_req;
-  assign tlb_bid[14] = |t14_req & t14_credit;
+  assign tlb_bid[14] = (|t14_req) & t14_credit;
   l1tlb_seed001_table41_tlb u_tlb14 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3758,9 +3761,9 @@ module l1tlb_seed001_table41 (
   assign c15_cand_vmid = t15_cand_vmid;
   assign q15_vmid_d = c15_take ? c15_cand_vmid : q15_vmid_q;
   assign t15_req = req_valid_i[15];
-  assign t15_accept = |t15_req & t15_credit & ~sd_block;
+  assign t15_accept = (|t15_req) & t15_credit & ~sd_block;
   assign t15_grant = t15_credit & ~sd_block & t15_req;
-  assign tlb_bid[15] = |t15_req & t15_credit;
+  assign tlb_bid[15] = (|t15_req) & t15_credit;
   l1tlb_seed001_table41_tlb u_tlb15 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3817,9 +3820,9 @@ module l1tlb_seed001_table41 (
   assign c16_cand_vmid = t16_cand_vmid;
   assign q16_vmid_d = c16_take ? c16_cand_vmid : q16_vmid_q;
   assign t16_req = req_valid_i[16];
-  assign t16_accept = |t16_req & t16_credit & ~sd_block;
+  assign t16_accept = (|t16_req) & t16_credit & ~sd_block;
   assign t16_grant = t16_credit & ~sd_block & t16_req;
-  assign tlb_bid[16] = |t16_req & t16_credit;
+  assign tlb_bid[16] = (|t16_req) & t16_credit;
   l1tlb_seed001_table41_tlb u_tlb16 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3876,9 +3879,9 @@ module l1tlb_seed001_table41 (
   assign c17_cand_vmid = t17_cand_vmid;
   assign q17_vmid_d = c17_take ? c17_cand_vmid : q17_vmid_q;
   assign t17_req = req_valid_i[17];
-  assign t17_accept = |t17_req & t17_credit & ~sd_block;
+  assign t17_accept = (|t17_req) & t17_credit & ~sd_block;
   assign t17_grant = t17_credit & ~sd_block & t17_req;
-  assign tlb_bid[17] = |t17_req & t17_credit;
+  assign tlb_bid[17] = (|t17_req) & t17_credit;
   l1tlb_seed001_table41_tlb u_tlb17 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3935,9 +3938,9 @@ module l1tlb_seed001_table41 (
   assign c18_cand_vmid = t18_cand_vmid;
   assign q18_vmid_d = c18_take ? c18_cand_vmid : q18_vmid_q;
   assign t18_req = req_valid_i[18];
-  assign t18_accept = |t18_req & t18_credit & ~sd_block;
+  assign t18_accept = (|t18_req) & t18_credit & ~sd_block;
   assign t18_grant = t18_credit & ~sd_block & t18_req;
-  assign tlb_bid[18] = |t18_req & t18_credit;
+  assign tlb_bid[18] = (|t18_req) & t18_credit;
   l1tlb_seed001_table41_tlb u_tlb18 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -3994,9 +3997,9 @@ module l1tlb_seed001_table41 (
   assign c19_cand_vmid = t19_cand_vmid;
   assign q19_vmid_d = c19_take ? c19_cand_vmid : q19_vmid_q;
   assign t19_req = req_valid_i[19];
-  assign t19_accept = |t19_req & t19_credit & ~sd_block;
+  assign t19_accept = (|t19_req) & t19_credit & ~sd_block;
   assign t19_grant = t19_credit & ~sd_block & t19_req;
-  assign tlb_bid[19] = |t19_req & t19_credit;
+  assign tlb_bid[19] = (|t19_req) & t19_credit;
   l1tlb_seed001_table41_tlb u_tlb19 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4053,9 +4056,9 @@ module l1tlb_seed001_table41 (
   assign c20_cand_vmid = t20_cand_vmid;
   assign q20_vmid_d = c20_take ? c20_cand_vmid : q20_vmid_q;
   assign t20_req = req_valid_i[20];
-  assign t20_accept = |t20_req & t20_credit & ~sd_block;
+  assign t20_accept = (|t20_req) & t20_credit & ~sd_block;
   assign t20_grant = t20_credit & ~sd_block & t20_req;
-  assign tlb_bid[20] = |t20_req & t20_credit;
+  assign tlb_bid[20] = (|t20_req) & t20_credit;
   l1tlb_seed001_table41_tlb u_tlb20 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4112,9 +4115,9 @@ module l1tlb_seed001_table41 (
   assign c21_cand_vmid = t21_cand_vmid;
   assign q21_vmid_d = c21_take ? c21_cand_vmid : q21_vmid_q;
   assign t21_req = req_valid_i[21];
-  assign t21_accept = |t21_req & t21_credit & ~sd_block;
+  assign t21_accept = (|t21_req) & t21_credit & ~sd_block;
   assign t21_grant = t21_credit & ~sd_block & t21_req;
-  assign tlb_bid[21] = |t21_req & t21_credit;
+  assign tlb_bid[21] = (|t21_req) & t21_credit;
   l1tlb_seed001_table41_tlb u_tlb21 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4171,9 +4174,9 @@ module l1tlb_seed001_table41 (
   assign c22_cand_vmid = t22_cand_vmid;
   assign q22_vmid_d = c22_take ? c22_cand_vmid : q22_vmid_q;
   assign t22_req = req_valid_i[22];
-  assign t22_accept = |t22_req & t22_credit & ~sd_block;
+  assign t22_accept = (|t22_req) & t22_credit & ~sd_block;
   assign t22_grant = t22_credit & ~sd_block & t22_req;
-  assign tlb_bid[22] = |t22_req & t22_credit;
+  assign tlb_bid[22] = (|t22_req) & t22_credit;
   l1tlb_seed001_table41_tlb u_tlb22 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4230,9 +4233,9 @@ module l1tlb_seed001_table41 (
   assign c23_cand_vmid = t23_cand_vmid;
   assign q23_vmid_d = c23_take ? c23_cand_vmid : q23_vmid_q;
   assign t23_req = req_valid_i[23];
-  assign t23_accept = |t23_req & t23_credit & ~sd_block;
+  assign t23_accept = (|t23_req) & t23_credit & ~sd_block;
   assign t23_grant = t23_credit & ~sd_block & t23_req;
-  assign tlb_bid[23] = |t23_req & t23_credit;
+  assign tlb_bid[23] = (|t23_req) & t23_credit;
   l1tlb_seed001_table41_tlb u_tlb23 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4289,9 +4292,9 @@ module l1tlb_seed001_table41 (
   assign c24_cand_vmid = t24_cand_vmid;
   assign q24_vmid_d = c24_take ? c24_cand_vmid : q24_vmid_q;
   assign t24_req = req_valid_i[24];
-  assign t24_accept = |t24_req & t24_credit & ~sd_block;
+  assign t24_accept = (|t24_req) & t24_credit & ~sd_block;
   assign t24_grant = t24_credit & ~sd_block & t24_req;
-  assign tlb_bid[24] = |t24_req & t24_credit;
+  assign tlb_bid[24] = (|t24_req) & t24_credit;
   l1tlb_seed001_table41_tlb u_tlb24 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4348,9 +4351,9 @@ module l1tlb_seed001_table41 (
   assign c25_cand_vmid = t25_cand_vmid;
   assign q25_vmid_d = c25_take ? c25_cand_vmid : q25_vmid_q;
   assign t25_req = req_valid_i[25];
-  assign t25_accept = |t25_req & t25_credit & ~sd_block;
+  assign t25_accept = (|t25_req) & t25_credit & ~sd_block;
   assign t25_grant = t25_credit & ~sd_block & t25_req;
-  assign tlb_bid[25] = |t25_req & t25_credit;
+  assign tlb_bid[25] = (|t25_req) & t25_credit;
   l1tlb_seed001_table41_tlb u_tlb25 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4407,9 +4410,9 @@ module l1tlb_seed001_table41 (
   assign c26_cand_vmid = t26_cand_vmid;
   assign q26_vmid_d = c26_take ? c26_cand_vmid : q26_vmid_q;
   assign t26_req = req_valid_i[26];
-  assign t26_accept = |t26_req & t26_credit & ~sd_block;
+  assign t26_accept = (|t26_req) & t26_credit & ~sd_block;
   assign t26_grant = t26_credit & ~sd_block & t26_req;
-  assign tlb_bid[26] = |t26_req & t26_credit;
+  assign tlb_bid[26] = (|t26_req) & t26_credit;
   l1tlb_seed001_table41_tlb u_tlb26 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4466,9 +4469,9 @@ module l1tlb_seed001_table41 (
   assign c27_cand_vmid = t27_cand_vmid;
   assign q27_vmid_d = c27_take ? c27_cand_vmid : q27_vmid_q;
   assign t27_req = req_valid_i[27];
-  assign t27_accept = |t27_req & t27_credit & ~sd_block;
+  assign t27_accept = (|t27_req) & t27_credit & ~sd_block;
   assign t27_grant = t27_credit & ~sd_block & t27_req;
-  assign tlb_bid[27] = |t27_req & t27_credit;
+  assign tlb_bid[27] = (|t27_req) & t27_credit;
   l1tlb_seed001_table41_tlb u_tlb27 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4525,9 +4528,9 @@ module l1tlb_seed001_table41 (
   assign c28_cand_vmid = t28_cand_vmid;
   assign q28_vmid_d = c28_take ? c28_cand_vmid : q28_vmid_q;
   assign t28_req = req_valid_i[28];
-  assign t28_accept = |t28_req & t28_credit & ~sd_block;
+  assign t28_accept = (|t28_req) & t28_credit & ~sd_block;
   assign t28_grant = t28_credit & ~sd_block & t28_req;
-  assign tlb_bid[28] = |t28_req & t28_credit;
+  assign tlb_bid[28] = (|t28_req) & t28_credit;
   l1tlb_seed001_table41_tlb u_tlb28 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4584,9 +4587,9 @@ module l1tlb_seed001_table41 (
   assign c29_cand_vmid = t29_cand_vmid;
   assign q29_vmid_d = c29_take ? c29_cand_vmid : q29_vmid_q;
   assign t29_req = req_valid_i[29];
-  assign t29_accept = |t29_req & t29_credit & ~sd_block;
+  assign t29_accept = (|t29_req) & t29_credit & ~sd_block;
   assign t29_grant = t29_credit & ~sd_block & t29_req;
-  assign tlb_bid[29] = |t29_req & t29_credit;
+  assign tlb_bid[29] = (|t29_req) & t29_credit;
   l1tlb_seed001_table41_tlb u_tlb29 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4643,9 +4646,9 @@ module l1tlb_seed001_table41 (
   assign c30_cand_vmid = t30_cand_vmid;
   assign q30_vmid_d = c30_take ? c30_cand_vmid : q30_vmid_q;
   assign t30_req = req_valid_i[30];
-  assign t30_accept = |t30_req & t30_credit & ~sd_block;
+  assign t30_accept = (|t30_req) & t30_credit & ~sd_block;
   assign t30_grant = t30_credit & ~sd_block & t30_req;
-  assign tlb_bid[30] = |t30_req & t30_credit;
+  assign tlb_bid[30] = (|t30_req) & t30_credit;
   l1tlb_seed001_table41_tlb u_tlb30 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4702,9 +4705,9 @@ module l1tlb_seed001_table41 (
   assign c31_cand_vmid = t31_cand_vmid;
   assign q31_vmid_d = c31_take ? c31_cand_vmid : q31_vmid_q;
   assign t31_req = req_valid_i[31];
-  assign t31_accept = |t31_req & t31_credit & ~sd_block;
+  assign t31_accept = (|t31_req) & t31_credit & ~sd_block;
   assign t31_grant = t31_credit & ~sd_block & t31_req;
-  assign tlb_bid[31] = |t31_req & t31_credit;
+  assign tlb_bid[31] = (|t31_req) & t31_credit;
   l1tlb_seed001_table41_tlb u_tlb31 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4761,9 +4764,9 @@ module l1tlb_seed001_table41 (
   assign c32_cand_vmid = t32_cand_vmid;
   assign q32_vmid_d = c32_take ? c32_cand_vmid : q32_vmid_q;
   assign t32_req = req_valid_i[32];
-  assign t32_accept = |t32_req & t32_credit & ~sd_block;
+  assign t32_accept = (|t32_req) & t32_credit & ~sd_block;
   assign t32_grant = t32_credit & ~sd_block & t32_req;
-  assign tlb_bid[32] = |t32_req & t32_credit;
+  assign tlb_bid[32] = (|t32_req) & t32_credit;
   l1tlb_seed001_table41_tlb u_tlb32 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4820,9 +4823,9 @@ module l1tlb_seed001_table41 (
   assign c33_cand_vmid = t33_cand_vmid;
   assign q33_vmid_d = c33_take ? c33_cand_vmid : q33_vmid_q;
   assign t33_req = req_valid_i[33];
-  assign t33_accept = |t33_req & t33_credit & ~sd_block;
+  assign t33_accept = (|t33_req) & t33_credit & ~sd_block;
   assign t33_grant = t33_credit & ~sd_block & t33_req;
-  assign tlb_bid[33] = |t33_req & t33_credit;
+  assign tlb_bid[33] = (|t33_req) & t33_credit;
   l1tlb_seed001_table41_tlb u_tlb33 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4879,9 +4882,9 @@ module l1tlb_seed001_table41 (
   assign c34_cand_vmid = t34_cand_vmid;
   assign q34_vmid_d = c34_take ? c34_cand_vmid : q34_vmid_q;
   assign t34_req = req_valid_i[34];
-  assign t34_accept = |t34_req & t34_credit & ~sd_block;
+  assign t34_accept = (|t34_req) & t34_credit & ~sd_block;
   assign t34_grant = t34_credit & ~sd_block & t34_req;
-  assign tlb_bid[34] = |t34_req & t34_credit;
+  assign tlb_bid[34] = (|t34_req) & t34_credit;
   l1tlb_seed001_table41_tlb u_tlb34 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4938,9 +4941,9 @@ module l1tlb_seed001_table41 (
   assign c35_cand_vmid = t35_cand_vmid;
   assign q35_vmid_d = c35_take ? c35_cand_vmid : q35_vmid_q;
   assign t35_req = req_valid_i[35];
-  assign t35_accept = |t35_req & t35_credit & ~sd_block;
+  assign t35_accept = (|t35_req) & t35_credit & ~sd_block;
   assign t35_grant = t35_credit & ~sd_block & t35_req;
-  assign tlb_bid[35] = |t35_req & t35_credit;
+  assign tlb_bid[35] = (|t35_req) & t35_credit;
   l1tlb_seed001_table41_tlb u_tlb35 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -4997,9 +5000,9 @@ module l1tlb_seed001_table41 (
   assign c36_cand_vmid = t36_cand_vmid;
   assign q36_vmid_d = c36_take ? c36_cand_vmid : q36_vmid_q;
   assign t36_req = req_valid_i[36];
-  assign t36_accept = |t36_req & t36_credit & ~sd_block;
+  assign t36_accept = (|t36_req) & t36_credit & ~sd_block;
   assign t36_grant = t36_credit & ~sd_block & t36_req;
-  assign tlb_bid[36] = |t36_req & t36_credit;
+  assign tlb_bid[36] = (|t36_req) & t36_credit;
   l1tlb_seed001_table41_tlb u_tlb36 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5056,9 +5059,9 @@ module l1tlb_seed001_table41 (
   assign c37_cand_vmid = t37_cand_vmid;
   assign q37_vmid_d = c37_take ? c37_cand_vmid : q37_vmid_q;
   assign t37_req = req_valid_i[37];
-  assign t37_accept = |t37_req & t37_credit & ~sd_block;
+  assign t37_accept = (|t37_req) & t37_credit & ~sd_block;
   assign t37_grant = t37_credit & ~sd_block & t37_req;
-  assign tlb_bid[37] = |t37_req & t37_credit;
+  assign tlb_bid[37] = (|t37_req) & t37_credit;
   l1tlb_seed001_table41_tlb u_tlb37 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5115,9 +5118,9 @@ module l1tlb_seed001_table41 (
   assign c38_cand_vmid = t38_cand_vmid;
   assign q38_vmid_d = c38_take ? c38_cand_vmid : q38_vmid_q;
   assign t38_req = req_valid_i[38];
-  assign t38_accept = |t38_req & t38_credit & ~sd_block;
+  assign t38_accept = (|t38_req) & t38_credit & ~sd_block;
   assign t38_grant = t38_credit & ~sd_block & t38_req;
-  assign tlb_bid[38] = |t38_req & t38_credit;
+  assign tlb_bid[38] = (|t38_req) & t38_credit;
   l1tlb_seed001_table41_tlb u_tlb38 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5174,9 +5177,9 @@ module l1tlb_seed001_table41 (
   assign c39_cand_vmid = t39_cand_vmid;
   assign q39_vmid_d = c39_take ? c39_cand_vmid : q39_vmid_q;
   assign t39_req = req_valid_i[39];
-  assign t39_accept = |t39_req & t39_credit & ~sd_block;
+  assign t39_accept = (|t39_req) & t39_credit & ~sd_block;
   assign t39_grant = t39_credit & ~sd_block & t39_req;
-  assign tlb_bid[39] = |t39_req & t39_credit;
+  assign tlb_bid[39] = (|t39_req) & t39_credit;
   l1tlb_seed001_table41_tlb u_tlb39 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5233,9 +5236,9 @@ module l1tlb_seed001_table41 (
   assign c40_cand_vmid = t40_cand_vmid;
   assign q40_vmid_d = c40_take ? c40_cand_vmid : q40_vmid_q;
   assign t40_req = req_valid_i[40];
-  assign t40_accept = |t40_req & t40_credit & ~sd_block;
+  assign t40_accept = (|t40_req) & t40_credit & ~sd_block;
   assign t40_grant = t40_credit & ~sd_block & t40_req;
-  assign tlb_bid[40] = |t40_req & t40_credit;
+  assign tlb_bid[40] = (|t40_req) & t40_credit;
   l1tlb_seed001_table41_tlb u_tlb40 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5292,9 +5295,9 @@ module l1tlb_seed001_table41 (
   assign c41_cand_vmid = t41_cand_vmid;
   assign q41_vmid_d = c41_take ? c41_cand_vmid : q41_vmid_q;
   assign t41_req = req_valid_i[41];
-  assign t41_accept = |t41_req & t41_credit & ~sd_block;
+  assign t41_accept = (|t41_req) & t41_credit & ~sd_block;
   assign t41_grant = t41_credit & ~sd_block & t41_req;
-  assign tlb_bid[41] = |t41_req & t41_credit;
+  assign tlb_bid[41] = (|t41_req) & t41_credit;
   l1tlb_seed001_table41_tlb u_tlb41 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5351,9 +5354,9 @@ module l1tlb_seed001_table41 (
   assign c42_cand_vmid = t42_cand_vmid;
   assign q42_vmid_d = c42_take ? c42_cand_vmid : q42_vmid_q;
   assign t42_req = req_valid_i[42];
-  assign t42_accept = |t42_req & t42_credit & ~sd_block;
+  assign t42_accept = (|t42_req) & t42_credit & ~sd_block;
   assign t42_grant = t42_credit & ~sd_block & t42_req;
-  assign tlb_bid[42] = |t42_req & t42_credit;
+  assign tlb_bid[42] = (|t42_req) & t42_credit;
   l1tlb_seed001_table41_tlb u_tlb42 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5410,9 +5413,9 @@ module l1tlb_seed001_table41 (
   assign c43_cand_vmid = t43_cand_vmid;
   assign q43_vmid_d = c43_take ? c43_cand_vmid : q43_vmid_q;
   assign t43_req = req_valid_i[43];
-  assign t43_accept = |t43_req & t43_credit & ~sd_block;
+  assign t43_accept = (|t43_req) & t43_credit & ~sd_block;
   assign t43_grant = t43_credit & ~sd_block & t43_req;
-  assign tlb_bid[43] = |t43_req & t43_credit;
+  assign tlb_bid[43] = (|t43_req) & t43_credit;
   l1tlb_seed001_table41_tlb u_tlb43 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5469,9 +5472,9 @@ module l1tlb_seed001_table41 (
   assign c44_cand_vmid = t44_cand_vmid;
   assign q44_vmid_d = c44_take ? c44_cand_vmid : q44_vmid_q;
   assign t44_req = req_valid_i[44];
-  assign t44_accept = |t44_req & t44_credit & ~sd_block;
+  assign t44_accept = (|t44_req) & t44_credit & ~sd_block;
   assign t44_grant = t44_credit & ~sd_block & t44_req;
-  assign tlb_bid[44] = |t44_req & t44_credit;
+  assign tlb_bid[44] = (|t44_req) & t44_credit;
   l1tlb_seed001_table41_tlb u_tlb44 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5528,9 +5531,9 @@ module l1tlb_seed001_table41 (
   assign c45_cand_vmid = t45_cand_vmid;
   assign q45_vmid_d = c45_take ? c45_cand_vmid : q45_vmid_q;
   assign t45_req = req_valid_i[45];
-  assign t45_accept = |t45_req & t45_credit & ~sd_block;
+  assign t45_accept = (|t45_req) & t45_credit & ~sd_block;
   assign t45_grant = t45_credit & ~sd_block & t45_req;
-  assign tlb_bid[45] = |t45_req & t45_credit;
+  assign tlb_bid[45] = (|t45_req) & t45_credit;
   l1tlb_seed001_table41_tlb u_tlb45 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5587,9 +5590,9 @@ module l1tlb_seed001_table41 (
   assign c46_cand_vmid = t46_cand_vmid;
   assign q46_vmid_d = c46_take ? c46_cand_vmid : q46_vmid_q;
   assign t46_req = req_valid_i[46];
-  assign t46_accept = |t46_req & t46_credit & ~sd_block;
+  assign t46_accept = (|t46_req) & t46_credit & ~sd_block;
   assign t46_grant = t46_credit & ~sd_block & t46_req;
-  assign tlb_bid[46] = |t46_req & t46_credit;
+  assign tlb_bid[46] = (|t46_req) & t46_credit;
   l1tlb_seed001_table41_tlb u_tlb46 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5646,9 +5649,9 @@ module l1tlb_seed001_table41 (
   assign c47_cand_vmid = t47_cand_vmid;
   assign q47_vmid_d = c47_take ? c47_cand_vmid : q47_vmid_q;
   assign t47_req = req_valid_i[47];
-  assign t47_accept = |t47_req & t47_credit & ~sd_block;
+  assign t47_accept = (|t47_req) & t47_credit & ~sd_block;
   assign t47_grant = t47_credit & ~sd_block & t47_req;
-  assign tlb_bid[47] = |t47_req & t47_credit;
+  assign tlb_bid[47] = (|t47_req) & t47_credit;
   l1tlb_seed001_table41_tlb u_tlb47 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5705,9 +5708,9 @@ module l1tlb_seed001_table41 (
   assign c48_cand_vmid = t48_cand_vmid;
   assign q48_vmid_d = c48_take ? c48_cand_vmid : q48_vmid_q;
   assign t48_req = req_valid_i[48];
-  assign t48_accept = |t48_req & t48_credit & ~sd_block;
+  assign t48_accept = (|t48_req) & t48_credit & ~sd_block;
   assign t48_grant = t48_credit & ~sd_block & t48_req;
-  assign tlb_bid[48] = |t48_req & t48_credit;
+  assign tlb_bid[48] = (|t48_req) & t48_credit;
   l1tlb_seed001_table41_tlb u_tlb48 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5764,9 +5767,9 @@ module l1tlb_seed001_table41 (
   assign c49_cand_vmid = t49_cand_vmid;
   assign q49_vmid_d = c49_take ? c49_cand_vmid : q49_vmid_q;
   assign t49_req = req_valid_i[49];
-  assign t49_accept = |t49_req & t49_credit & ~sd_block;
+  assign t49_accept = (|t49_req) & t49_credit & ~sd_block;
   assign t49_grant = t49_credit & ~sd_block & t49_req;
-  assign tlb_bid[49] = |t49_req & t49_credit;
+  assign tlb_bid[49] = (|t49_req) & t49_credit;
   l1tlb_seed001_table41_tlb u_tlb49 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5823,9 +5826,9 @@ module l1tlb_seed001_table41 (
   assign c50_cand_vmid = t50_cand_vmid;
   assign q50_vmid_d = c50_take ? c50_cand_vmid : q50_vmid_q;
   assign t50_req = req_valid_i[50];
-  assign t50_accept = |t50_req & t50_credit & ~sd_block;
+  assign t50_accept = (|t50_req) & t50_credit & ~sd_block;
   assign t50_grant = t50_credit & ~sd_block & t50_req;
-  assign tlb_bid[50] = |t50_req & t50_credit;
+  assign tlb_bid[50] = (|t50_req) & t50_credit;
   l1tlb_seed001_table41_tlb u_tlb50 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5882,9 +5885,9 @@ module l1tlb_seed001_table41 (
   assign c51_cand_vmid = t51_cand_vmid;
   assign q51_vmid_d = c51_take ? c51_cand_vmid : q51_vmid_q;
   assign t51_req = req_valid_i[51];
-  assign t51_accept = |t51_req & t51_credit & ~sd_block;
+  assign t51_accept = (|t51_req) & t51_credit & ~sd_block;
   assign t51_grant = t51_credit & ~sd_block & t51_req;
-  assign tlb_bid[51] = |t51_req & t51_credit;
+  assign tlb_bid[51] = (|t51_req) & t51_credit;
   l1tlb_seed001_table41_tlb u_tlb51 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -5941,9 +5944,9 @@ module l1tlb_seed001_table41 (
   assign c52_cand_vmid = t52_cand_vmid;
   assign q52_vmid_d = c52_take ? c52_cand_vmid : q52_vmid_q;
   assign t52_req = req_valid_i[52];
-  assign t52_accept = |t52_req & t52_credit & ~sd_block;
+  assign t52_accept = (|t52_req) & t52_credit & ~sd_block;
   assign t52_grant = t52_credit & ~sd_block & t52_req;
-  assign tlb_bid[52] = |t52_req & t52_credit;
+  assign tlb_bid[52] = (|t52_req) & t52_credit;
   l1tlb_seed001_table41_tlb u_tlb52 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -6000,9 +6003,9 @@ module l1tlb_seed001_table41 (
   assign c53_cand_vmid = t53_cand_vmid;
   assign q53_vmid_d = c53_take ? c53_cand_vmid : q53_vmid_q;
   assign t53_req = req_valid_i[53];
-  assign t53_accept = |t53_req & t53_credit & ~sd_block;
+  assign t53_accept = (|t53_req) & t53_credit & ~sd_block;
   assign t53_grant = t53_credit & ~sd_block & t53_req;
-  assign tlb_bid[53] = |t53_req & t53_credit;
+  assign tlb_bid[53] = (|t53_req) & t53_credit;
   l1tlb_seed001_table41_tlb u_tlb53 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -6059,9 +6062,9 @@ module l1tlb_seed001_table41 (
   assign c54_cand_vmid = t54_cand_vmid;
   assign q54_vmid_d = c54_take ? c54_cand_vmid : q54_vmid_q;
   assign t54_req = req_valid_i[54];
-  assign t54_accept = |t54_req & t54_credit & ~sd_block;
+  assign t54_accept = (|t54_req) & t54_credit & ~sd_block;
   assign t54_grant = t54_credit & ~sd_block & t54_req;
-  assign tlb_bid[54] = |t54_req & t54_credit;
+  assign tlb_bid[54] = (|t54_req) & t54_credit;
   l1tlb_seed001_table41_tlb u_tlb54 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -6118,9 +6121,9 @@ module l1tlb_seed001_table41 (
   assign c55_cand_vmid = t55_cand_vmid;
   assign q55_vmid_d = c55_take ? c55_cand_vmid : q55_vmid_q;
   assign t55_req = req_valid_i[55];
-  assign t55_accept = |t55_req & t55_credit & ~sd_block;
+  assign t55_accept = (|t55_req) & t55_credit & ~sd_block;
   assign t55_grant = t55_credit & ~sd_block & t55_req;
-  assign tlb_bid[55] = |t55_req & t55_credit;
+  assign tlb_bid[55] = (|t55_req) & t55_credit;
   l1tlb_seed001_table41_tlb u_tlb55 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -6177,9 +6180,9 @@ module l1tlb_seed001_table41 (
   assign c56_cand_vmid = t56_cand_vmid;
   assign q56_vmid_d = c56_take ? c56_cand_vmid : q56_vmid_q;
   assign t56_req = req_valid_i[56];
-  assign t56_accept = |t56_req & t56_credit & ~sd_block;
+  assign t56_accept = (|t56_req) & t56_credit & ~sd_block;
   assign t56_grant = t56_credit & ~sd_block & t56_req;
-  assign tlb_bid[56] = |t56_req & t56_credit;
+  assign tlb_bid[56] = (|t56_req) & t56_credit;
   l1tlb_seed001_table41_tlb u_tlb56 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -6236,9 +6239,9 @@ module l1tlb_seed001_table41 (
   assign c57_cand_vmid = t57_cand_vmid;
   assign q57_vmid_d = c57_take ? c57_cand_vmid : q57_vmid_q;
   assign t57_req = req_valid_i[57];
-  assign t57_accept = |t57_req & t57_credit & ~sd_block;
+  assign t57_accept = (|t57_req) & t57_credit & ~sd_block;
   assign t57_grant = t57_credit & ~sd_block & t57_req;
-  assign tlb_bid[57] = |t57_req & t57_credit;
+  assign tlb_bid[57] = (|t57_req) & t57_credit;
   l1tlb_seed001_table41_tlb u_tlb57 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -6295,9 +6298,9 @@ module l1tlb_seed001_table41 (
   assign c58_cand_vmid = t58_cand_vmid;
   assign q58_vmid_d = c58_take ? c58_cand_vmid : q58_vmid_q;
   assign t58_req = req_valid_i[58];
-  assign t58_accept = |t58_req & t58_credit & ~sd_block;
+  assign t58_accept = (|t58_req) & t58_credit & ~sd_block;
   assign t58_grant = t58_credit & ~sd_block & t58_req;
-  assign tlb_bid[58] = |t58_req & t58_credit;
+  assign tlb_bid[58] = (|t58_req) & t58_credit;
   l1tlb_seed001_table41_tlb u_tlb58 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -6354,9 +6357,9 @@ module l1tlb_seed001_table41 (
   assign c59_cand_vmid = t59_cand_vmid;
   assign q59_vmid_d = c59_take ? c59_cand_vmid : q59_vmid_q;
   assign t59_req = req_valid_i[59];
-  assign t59_accept = |t59_req & t59_credit & ~sd_block;
+  assign t59_accept = (|t59_req) & t59_credit & ~sd_block;
   assign t59_grant = t59_credit & ~sd_block & t59_req;
-  assign tlb_bid[59] = |t59_req & t59_credit;
+  assign tlb_bid[59] = (|t59_req) & t59_credit;
   l1tlb_seed001_table41_tlb u_tlb59 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -6413,9 +6416,9 @@ module l1tlb_seed001_table41 (
   assign c60_cand_vmid = t60_cand_vmid;
   assign q60_vmid_d = c60_take ? c60_cand_vmid : q60_vmid_q;
   assign t60_req = req_valid_i[60];
-  assign t60_accept = |t60_req & t60_credit & ~sd_block;
+  assign t60_accept = (|t60_req) & t60_credit & ~sd_block;
   assign t60_grant = t60_credit & ~sd_block & t60_req;
-  assign tlb_bid[60] = |t60_req & t60_credit;
+  assign tlb_bid[60] = (|t60_req) & t60_credit;
   l1tlb_seed001_table41_tlb u_tlb60 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -6472,9 +6475,9 @@ module l1tlb_seed001_table41 (
   assign c61_cand_vmid = t61_cand_vmid;
   assign q61_vmid_d = c61_take ? c61_cand_vmid : q61_vmid_q;
   assign t61_req = req_valid_i[61];
-  assign t61_accept = |t61_req & t61_credit & ~sd_block;
+  assign t61_accept = (|t61_req) & t61_credit & ~sd_block;
   assign t61_grant = t61_credit & ~sd_block & t61_req;
-  assign tlb_bid[61] = |t61_req & t61_credit;
+  assign tlb_bid[61] = (|t61_req) & t61_credit;
   l1tlb_seed001_table41_tlb u_tlb61 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -6531,9 +6534,9 @@ module l1tlb_seed001_table41 (
   assign c62_cand_vmid = t62_cand_vmid;
   assign q62_vmid_d = c62_take ? c62_cand_vmid : q62_vmid_q;
   assign t62_req = req_valid_i[62];
-  assign t62_accept = |t62_req & t62_credit & ~sd_block;
+  assign t62_accept = (|t62_req) & t62_credit & ~sd_block;
   assign t62_grant = t62_credit & ~sd_block & t62_req;
-  assign tlb_bid[62] = |t62_req & t62_credit;
+  assign tlb_bid[62] = (|t62_req) & t62_credit;
   l1tlb_seed001_table41_tlb u_tlb62 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -6590,9 +6593,9 @@ module l1tlb_seed001_table41 (
   assign c63_cand_vmid = t63_cand_vmid;
   assign q63_vmid_d = c63_take ? c63_cand_vmid : q63_vmid_q;
   assign t63_req = req_valid_i[63];
-  assign t63_accept = |t63_req & t63_credit & ~sd_block;
+  assign t63_accept = (|t63_req) & t63_credit & ~sd_block;
   assign t63_grant = t63_credit & ~sd_block & t63_req;
-  assign tlb_bid[63] = |t63_req & t63_credit;
+  assign tlb_bid[63] = (|t63_req) & t63_credit;
   l1tlb_seed001_table41_tlb u_tlb63 (
     .clk_i(clk_i),
     .rst_ni(rst_ni),
@@ -6634,45 +6637,633 @@ module l1tlb_seed001_table41 (
   assign c63_evict = t63_evict;
   assign u63_hit = t63_hit;
   assign u63_fill = t63_fill;
-  assign req_ready_o = {t63_grant, t62_grant, t61_grant, t60_grant, t59_grant, t58_grant, t57_grant, t56_grant, t55_grant, t54_grant, t53_grant, t52_grant, t51_grant, t50_grant, t49_grant, t48_grant, t47_grant, t46_grant, t45_grant, t44_grant, t43_grant, t42_grant, t41_grant, t40_grant, t39_grant, t38_grant, t37_grant, t36_grant, t35_grant, t34_grant, t33_grant, t32_grant, t31_grant, t30_grant, t29_grant, t28_grant, t27_grant, t26_grant, t25_grant, t24_grant, t23_grant, t22_grant, t21_grant, t20_grant, t19_grant, t18_grant, t17_grant, t16_grant, t15_grant, t14_grant, t13_grant, t12_grant, t11_grant, t10_grant, t9_grant, t8_grant, t7_grant, t6_grant, t5_grant, t4_grant, t3_grant, t2_grant, t1_grant, t0_grant};
-  assign l2_req_valid_o = {q63_v_q, q62_v_q, q61_v_q, q60_v_q, q59_v_q, q58_v_q, q57_v_q, q56_v_q, q55_v_q, q54_v_q, q53_v_q, q52_v_q, q51_v_q, q50_v_q, q49_v_q, q48_v_q, q47_v_q, q46_v_q, q45_v_q, q44_v_q, q43_v_q, q42_v_q, q41_v_q, q40_v_q, q39_v_q, q38_v_q, q37_v_q, q36_v_q, q35_v_q, q34_v_q, q33_v_q, q32_v_q, q31_v_q, q30_v_q, q29_v_q, q28_v_q, q27_v_q, q26_v_q, q25_v_q, q24_v_q, q23_v_q, q22_v_q, q21_v_q, q20_v_q, q19_v_q, q18_v_q, q17_v_q, q16_v_q, q15_v_q, q14_v_q, q13_v_q, q12_v_q, q11_v_q, q10_v_q, q9_v_q, q8_v_q, q7_v_q, q6_v_q, q5_v_q, q4_v_q, q3_v_q, q2_v_q, q1_v_q, q0_v_q};
-  assign l2_req_vpn_o = {q63_vh_q, q62_vh_q, q61_vh_q, q60_vh_q, q59_vh_q, q58_vh_q, q57_vh_q, q56_vh_q, q55_vh_q, q54_vh_q, q53_vh_q, q52_vh_q, q51_vh_q, q50_vh_q, q49_vh_q, q48_vh_q, q47_vh_q, q46_vh_q, q45_vh_q, q44_vh_q, q43_vh_q, q42_vh_q, q41_vh_q, q40_vh_q, q39_vh_q, q38_vh_q, q37_vh_q, q36_vh_q, q35_vh_q, q34_vh_q, q33_vh_q, q32_vh_q, q31_vh_q, q30_vh_q, q29_vh_q, q28_vh_q, q27_vh_q, q26_vh_q, q25_vh_q, q24_vh_q, q23_vh_q, q22_vh_q, q21_vh_q, q20_vh_q, q19_vh_q, q18_vh_q, q17_vh_q, q16_vh_q, q15_vh_q, q14_vh_q, q13_vh_q, q12_vh_q, q11_vh_q, q10_vh_q, q9_vh_q, q8_vh_q, q7_vh_q, q6_vh_q, q5_vh_q, q4_vh_q, q3_vh_q, q2_vh_q, q1_vh_q, q0_vh_q};
-  assign l2_req_vmid_o = {q63_vmid_q, q62_vmid_q, q61_vmid_q, q60_vmid_q, q59_vmid_q, q58_vmid_q, q57_vmid_q, q56_vmid_q, q55_vmid_q, q54_vmid_q, q53_vmid_q, q52_vmid_q, q51_vmid_q, q50_vmid_q, q49_vmid_q, q48_vmid_q, q47_vmid_q, q46_vmid_q, q45_vmid_q, q44_vmid_q, q43_vmid_q, q42_vmid_q, q41_vmid_q, q40_vmid_q, q39_vmid_q, q38_vmid_q, q37_vmid_q, q36_vmid_q, q35_vmid_q, q34_vmid_q, q33_vmid_q, q32_vmid_q, q31_vmid_q, q30_vmid_q, q29_vmid_q, q28_vmid_q, q27_vmid_q, q26_vmid_q, q25_vmid_q, q24_vmid_q, q23_vmid_q, q22_vmid_q, q21_vmid_q, q20_vmid_q, q19_vmid_q, q18_vmid_q, q17_vmid_q, q16_vmid_q, q15_vmid_q, q14_vmid_q, q13_vmid_q, q12_vmid_q, q11_vmid_q, q10_vmid_q, q9_vmid_q, q8_vmid_q, q7_vmid_q, q6_vmid_q, q5_vmid_q, q4_vmid_q, q3_vmid_q, q2_vmid_q, q1_vmid_q, q0_vmid_q};
-  assign l2_req_tag_o = {q63_mshr_q, q62_mshr_q, q61_mshr_q, q60_mshr_q, q59_mshr_q, q58_mshr_q, q57_mshr_q, q56_mshr_q, q55_mshr_q, q54_mshr_q, q53_mshr_q, q52_mshr_q, q51_mshr_q, q50_mshr_q, q49_mshr_q, q48_mshr_q, q47_mshr_q, q46_mshr_q, q45_mshr_q, q44_mshr_q, q43_mshr_q, q42_mshr_q, q41_mshr_q, q40_mshr_q, q39_mshr_q, q38_mshr_q, q37_mshr_q, q36_mshr_q, q35_mshr_q, q34_mshr_q, q33_mshr_q, q32_mshr_q, q31_mshr_q, q30_mshr_q, q29_mshr_q, q28_mshr_q, q27_mshr_q, q26_mshr_q, q25_mshr_q, q24_mshr_q, q23_mshr_q, q22_mshr_q, q21_mshr_q, q20_mshr_q, q19_mshr_q, q18_mshr_q, q17_mshr_q, q16_mshr_q, q15_mshr_q, q14_mshr_q, q13_mshr_q, q12_mshr_q, q11_mshr_q, q10_mshr_q, q9_mshr_q, q8_mshr_q, q7_mshr_q, q6_mshr_q, q5_mshr_q, q4_mshr_q, q3_mshr_q, q2_mshr_q, q1_mshr_q, q0_mshr_q};
+  assign req_ready_o = {t63_grant, t62_grant, t61_grant, t60_grant, t59_grant, t58_grant, t57_grant,
+      t56_grant, t55_grant, t54_grant, t53_grant, t52_grant, t51_grant, t50_grant, t49_grant,
+      t48_grant, t47_grant, t46_grant, t45_grant, t44_grant, t43_grant, t42_grant, t41_grant,
+      t40_grant, t39_grant, t38_grant, t37_grant, t36_grant, t35_grant, t34_grant, t33_grant,
+      t32_grant, t31_grant, t30_grant, t29_grant, t28_grant, t27_grant, t26_grant, t25_grant,
+      t24_grant, t23_grant, t22_grant, t21_grant, t20_grant, t19_grant, t18_grant, t17_grant,
+      t16_grant, t15_grant, t14_grant, t13_grant, t12_grant, t11_grant, t10_grant, t9_grant,
+      t8_grant, t7_grant, t6_grant, t5_grant, t4_grant, t3_grant, t2_grant, t1_grant, t0_grant};
+  assign l2_req_valid_o = {q63_v_q, q62_v_q, q61_v_q, q60_v_q, q59_v_q, q58_v_q, q57_v_q, q56_v_q,
+      q55_v_q, q54_v_q, q53_v_q, q52_v_q, q51_v_q, q50_v_q, q49_v_q, q48_v_q, q47_v_q, q46_v_q,
+      q45_v_q, q44_v_q, q43_v_q, q42_v_q, q41_v_q, q40_v_q, q39_v_q, q38_v_q, q37_v_q, q36_v_q,
+      q35_v_q, q34_v_q, q33_v_q, q32_v_q, q31_v_q, q30_v_q, q29_v_q, q28_v_q, q27_v_q, q26_v_q,
+      q25_v_q, q24_v_q, q23_v_q, q22_v_q, q21_v_q, q20_v_q, q19_v_q, q18_v_q, q17_v_q, q16_v_q,
+      q15_v_q, q14_v_q, q13_v_q, q12_v_q, q11_v_q, q10_v_q, q9_v_q, q8_v_q, q7_v_q, q6_v_q, q5_v_q,
+      q4_v_q, q3_v_q, q2_v_q, q1_v_q, q0_v_q};
+  assign l2_req_vpn_o = {q63_vh_q, q62_vh_q, q61_vh_q, q60_vh_q, q59_vh_q, q58_vh_q, q57_vh_q,
+      q56_vh_q, q55_vh_q, q54_vh_q, q53_vh_q, q52_vh_q, q51_vh_q, q50_vh_q, q49_vh_q, q48_vh_q,
+      q47_vh_q, q46_vh_q, q45_vh_q, q44_vh_q, q43_vh_q, q42_vh_q, q41_vh_q, q40_vh_q, q39_vh_q,
+      q38_vh_q, q37_vh_q, q36_vh_q, q35_vh_q, q34_vh_q, q33_vh_q, q32_vh_q, q31_vh_q, q30_vh_q,
+      q29_vh_q, q28_vh_q, q27_vh_q, q26_vh_q, q25_vh_q, q24_vh_q, q23_vh_q, q22_vh_q, q21_vh_q,
+      q20_vh_q, q19_vh_q, q18_vh_q, q17_vh_q, q16_vh_q, q15_vh_q, q14_vh_q, q13_vh_q, q12_vh_q,
+      q11_vh_q, q10_vh_q, q9_vh_q, q8_vh_q, q7_vh_q, q6_vh_q, q5_vh_q, q4_vh_q, q3_vh_q, q2_vh_q,
+      q1_vh_q, q0_vh_q};
+  assign l2_req_vmid_o = {q63_vmid_q, q62_vmid_q, q61_vmid_q, q60_vmid_q, q59_vmid_q, q58_vmid_q,
+      q57_vmid_q, q56_vmid_q, q55_vmid_q, q54_vmid_q, q53_vmid_q, q52_vmid_q, q51_vmid_q,
+      q50_vmid_q, q49_vmid_q, q48_vmid_q, q47_vmid_q, q46_vmid_q, q45_vmid_q, q44_vmid_q,
+      q43_vmid_q, q42_vmid_q, q41_vmid_q, q40_vmid_q, q39_vmid_q, q38_vmid_q, q37_vmid_q,
+      q36_vmid_q, q35_vmid_q, q34_vmid_q, q33_vmid_q, q32_vmid_q, q31_vmid_q, q30_vmid_q,
+      q29_vmid_q, q28_vmid_q, q27_vmid_q, q26_vmid_q, q25_vmid_q, q24_vmid_q, q23_vmid_q,
+      q22_vmid_q, q21_vmid_q, q20_vmid_q, q19_vmid_q, q18_vmid_q, q17_vmid_q, q16_vmid_q,
+      q15_vmid_q, q14_vmid_q, q13_vmid_q, q12_vmid_q, q11_vmid_q, q10_vmid_q, q9_vmid_q, q8_vmid_q,
+      q7_vmid_q, q6_vmid_q, q5_vmid_q, q4_vmid_q, q3_vmid_q, q2_vmid_q, q1_vmid_q, q0_vmid_q};
+  assign l2_req_tag_o = {q63_mshr_q, q62_mshr_q, q61_mshr_q, q60_mshr_q, q59_mshr_q, q58_mshr_q,
+      q57_mshr_q, q56_mshr_q, q55_mshr_q, q54_mshr_q, q53_mshr_q, q52_mshr_q, q51_mshr_q,
+      q50_mshr_q, q49_mshr_q, q48_mshr_q, q47_mshr_q, q46_mshr_q, q45_mshr_q, q44_mshr_q,
+      q43_mshr_q, q42_mshr_q, q41_mshr_q, q40_mshr_q, q39_mshr_q, q38_mshr_q, q37_mshr_q,
+      q36_mshr_q, q35_mshr_q, q34_mshr_q, q33_mshr_q, q32_mshr_q, q31_mshr_q, q30_mshr_q,
+      q29_mshr_q, q28_mshr_q, q27_mshr_q, q26_mshr_q, q25_mshr_q, q24_mshr_q, q23_mshr_q,
+      q22_mshr_q, q21_mshr_q, q20_mshr_q, q19_mshr_q, q18_mshr_q, q17_mshr_q, q16_mshr_q,
+      q15_mshr_q, q14_mshr_q, q13_mshr_q, q12_mshr_q, q11_mshr_q, q10_mshr_q, q9_mshr_q, q8_mshr_q,
+      q7_mshr_q, q6_mshr_q, q5_mshr_q, q4_mshr_q, q3_mshr_q, q2_mshr_q, q1_mshr_q, q0_mshr_q};
   // Per-CU response registers: data loaded only with its valid.
-  assign resp_valid_n = {|u63_hit, |u62_hit, |u61_hit, |u60_hit, |u59_hit, |u58_hit, |u57_hit, |u56_hit, |u55_hit, |u54_hit, |u53_hit, |u52_hit, |u51_hit, |u50_hit, |u49_hit, |u48_hit, |u47_hit, |u46_hit, |u45_hit, |u44_hit, |u43_hit, |u42_hit, |u41_hit, |u40_hit, |u39_hit, |u38_hit, |u37_hit, |u36_hit, |u35_hit, |u34_hit, |u33_hit, |u32_hit, |u31_hit, |u30_hit, |u29_hit, |u28_hit, |u27_hit, |u26_hit, |u25_hit, |u24_hit, |u23_hit, |u22_hit, |u21_hit, |u20_hit, |u19_hit, |u18_hit, |u17_hit, |u16_hit, |u15_hit, |u14_hit, |u13_hit, |u12_hit, |u11_hit, |u10_hit, |u9_hit, |u8_hit, |u7_hit, |u6_hit, |u5_hit, |u4_hit, |u3_hit, |u2_hit, |u1_hit, |u0_hit};
-  assign fill_valid_n = {|u63_fill, |u62_fill, |u61_fill, |u60_fill, |u59_fill, |u58_fill, |u57_fill, |u56_fill, |u55_fill, |u54_fill, |u53_fill, |u52_fill, |u51_fill, |u50_fill, |u49_fill, |u48_fill, |u47_fill, |u46_fill, |u45_fill, |u44_fill, |u43_fill, |u42_fill, |u41_fill, |u40_fill, |u39_fill, |u38_fill, |u37_fill, |u36_fill, |u35_fill, |u34_fill, |u33_fill, |u32_fill, |u31_fill, |u30_fill, |u29_fill, |u28_fill, |u27_fill, |u26_fill, |u25_fill, |u24_fill, |u23_fill, |u22_fill, |u21_fill, |u20_fill, |u19_fill, |u18_fill, |u17_fill, |u16_fill, |u15_fill, |u14_fill, |u13_fill, |u12_fill, |u11_fill, |u10_fill, |u9_fill, |u8_fill, |u7_fill, |u6_fill, |u5_fill, |u4_fill, |u3_fill, |u2_fill, |u1_fill, |u0_fill};
-  assign resp_valid_d = resp_valid_n;
-  assign fill_valid_d = fill_valid_n;
+  assign resp_valid_next = {|u63_hit, |u62_hit, |u61_hit, |u60_hit, |u59_hit, |u58_hit, |u57_hit,
+      |u56_hit, |u55_hit, |u54_hit, |u53_hit, |u52_hit, |u51_hit, |u50_hit, |u49_hit, |u48_hit,
+      |u47_hit, |u46_hit, |u45_hit, |u44_hit, |u43_hit, |u42_hit, |u41_hit, |u40_hit, |u39_hit,
+      |u38_hit, |u37_hit, |u36_hit, |u35_hit, |u34_hit, |u33_hit, |u32_hit, |u31_hit, |u30_hit,
+      |u29_hit, |u28_hit, |u27_hit, |u26_hit, |u25_hit, |u24_hit, |u23_hit, |u22_hit, |u21_hit,
+      |u20_hit, |u19_hit, |u18_hit, |u17_hit, |u16_hit, |u15_hit, |u14_hit, |u13_hit, |u12_hit,
+      |u11_hit, |u10_hit, |u9_hit, |u8_hit, |u7_hit, |u6_hit, |u5_hit, |u4_hit, |u3_hit, |u2_hit,
+      |u1_hit, |u0_hit};
+  assign fill_valid_next = {|u63_fill, |u62_fill, |u61_fill, |u60_fill, |u59_fill, |u58_fill,
+      |u57_fill, |u56_fill, |u55_fill, |u54_fill, |u53_fill, |u52_fill, |u51_fill, |u50_fill,
+      |u49_fill, |u48_fill, |u47_fill, |u46_fill, |u45_fill, |u44_fill, |u43_fill, |u42_fill,
+      |u41_fill, |u40_fill, |u39_fill, |u38_fill, |u37_fill, |u36_fill, |u35_fill, |u34_fill,
+      |u33_fill, |u32_fill, |u31_fill, |u30_fill, |u29_fill, |u28_fill, |u27_fill, |u26_fill,
+      |u25_fill, |u24_fill, |u23_fill, |u22_fill, |u21_fill, |u20_fill, |u19_fill, |u18_fill,
+      |u17_fill, |u16_fill, |u15_fill, |u14_fill, |u13_fill, |u12_fill, |u11_fill, |u10_fill,
+      |u9_fill, |u8_fill, |u7_fill, |u6_fill, |u5_fill, |u4_fill, |u3_fill, |u2_fill, |u1_fill,
+      |u0_fill};
+  assign resp_valid_d = resp_valid_next;
+  assign fill_valid_d = fill_valid_next;
   assign resp_valid_o = resp_valid_q;
   assign fill_valid_o = fill_valid_q;
-  assign resp_vpn_d = {resp_valid_n[63] ? t63_hit_vpn : resp_vpn_q[2303:2268], resp_valid_n[62] ? t62_hit_vpn : resp_vpn_q[2267:2232], resp_valid_n[61] ? t61_hit_vpn : resp_vpn_q[2231:2196], resp_valid_n[60] ? t60_hit_vpn : resp_vpn_q[2195:2160], resp_valid_n[59] ? t59_hit_vpn : resp_vpn_q[2159:2124], resp_valid_n[58] ? t58_hit_vpn : resp_vpn_q[2123:2088], resp_valid_n[57] ? t57_hit_vpn : resp_vpn_q[2087:2052], resp_valid_n[56] ? t56_hit_vpn : resp_vpn_q[2051:2016], resp_valid_n[55] ? t55_hit_vpn : resp_vpn_q[2015:1980], resp_valid_n[54] ? t54_hit_vpn : resp_vpn_q[1979:1944], resp_valid_n[53] ? t53_hit_vpn : resp_vpn_q[1943:1908], resp_valid_n[52] ? t52_hit_vpn : resp_vpn_q[1907:1872], resp_valid_n[51] ? t51_hit_vpn : resp_vpn_q[1871:1836], resp_valid_n[50] ? t50_hit_vpn : resp_vpn_q[1835:1800], resp_valid_n[49] ? t49_hit_vpn : resp_vpn_q[1799:1764], resp_valid_n[48] ? t48_hit_vpn : resp_vpn_q[1763:1728], resp_valid_n[47] ? t47_hit_vpn : resp_vpn_q[1727:1692], resp_valid_n[46] ? t46_hit_vpn : resp_vpn_q[1691:1656], resp_valid_n[45] ? t45_hit_vpn : resp_vpn_q[1655:1620], resp_valid_n[44] ? t44_hit_vpn : resp_vpn_q[1619:1584], resp_valid_n[43] ? t43_hit_vpn : resp_vpn_q[1583:1548], resp_valid_n[42] ? t42_hit_vpn : resp_vpn_q[1547:1512], resp_valid_n[41] ? t41_hit_vpn : resp_vpn_q[1511:1476], resp_valid_n[40] ? t40_hit_vpn : resp_vpn_q[1475:1440], resp_valid_n[39] ? t39_hit_vpn : resp_vpn_q[1439:1404], resp_valid_n[38] ? t38_hit_vpn : resp_vpn_q[1403:1368], resp_valid_n[37] ? t37_hit_vpn : resp_vpn_q[1367:1332], resp_valid_n[36] ? t36_hit_vpn : resp_vpn_q[1331:1296], resp_valid_n[35] ? t35_hit_vpn : resp_vpn_q[1295:1260], resp_valid_n[34] ? t34_hit_vpn : resp_vpn_q[1259:1224], resp_valid_n[33] ? t33_hit_vpn : resp_vpn_q[1223:1188], resp_valid_n[32] ? t32_hit_vpn : resp_vpn_q[1187:1152], resp_valid_n[31] ? t31_hit_vpn : resp_vpn_q[1151:1116], resp_valid_n[30] ? t30_hit_vpn : resp_vpn_q[1115:1080], resp_valid_n[29] ? t29_hit_vpn : resp_vpn_q[1079:1044], resp_valid_n[28] ? t28_hit_vpn : resp_vpn_q[1043:1008], resp_valid_n[27] ? t27_hit_vpn : resp_vpn_q[1007:972], resp_valid_n[26] ? t26_hit_vpn : resp_vpn_q[971:936], resp_valid_n[25] ? t25_hit_vpn : resp_vpn_q[935:900], resp_valid_n[24] ? t24_hit_vpn : resp_vpn_q[899:864], resp_valid_n[23] ? t23_hit_vpn : resp_vpn_q[863:828], resp_valid_n[22] ? t22_hit_vpn : resp_vpn_q[827:792], resp_valid_n[21] ? t21_hit_vpn : resp_vpn_q[791:756], resp_valid_n[20] ? t20_hit_vpn : resp_vpn_q[755:720], resp_valid_n[19] ? t19_hit_vpn : resp_vpn_q[719:684], resp_valid_n[18] ? t18_hit_vpn : resp_vpn_q[683:648], resp_valid_n[17] ? t17_hit_vpn : resp_vpn_q[647:612], resp_valid_n[16] ? t16_hit_vpn : resp_vpn_q[611:576], resp_valid_n[15] ? t15_hit_vpn : resp_vpn_q[575:540], resp_valid_n[14] ? t14_hit_vpn : resp_vpn_q[539:504], resp_valid_n[13] ? t13_hit_vpn : resp_vpn_q[503:468], resp_valid_n[12] ? t12_hit_vpn : resp_vpn_q[467:432], resp_valid_n[11] ? t11_hit_vpn : resp_vpn_q[431:396], resp_valid_n[10] ? t10_hit_vpn : resp_vpn_q[395:360], resp_valid_n[9] ? t9_hit_vpn : resp_vpn_q[359:324], resp_valid_n[8] ? t8_hit_vpn : resp_vpn_q[323:288], resp_valid_n[7] ? t7_hit_vpn : resp_vpn_q[287:252], resp_valid_n[6] ? t6_hit_vpn : resp_vpn_q[251:216], resp_valid_n[5] ? t5_hit_vpn : resp_vpn_q[215:180], resp_valid_n[4] ? t4_hit_vpn : resp_vpn_q[179:144], resp_valid_n[3] ? t3_hit_vpn : resp_vpn_q[143:108], resp_valid_n[2] ? t2_hit_vpn : resp_vpn_q[107:72], resp_valid_n[1] ? t1_hit_vpn : resp_vpn_q[71:36], resp_valid_n[0] ? t0_hit_vpn : resp_vpn_q[35:0]};
+  assign resp_vpn_d = {resp_valid_next[63] ? t63_hit_vpn : resp_vpn_q[2303:2268],
+      resp_valid_next[62] ? t62_hit_vpn : resp_vpn_q[2267:2232], resp_valid_next[61] ? t61_hit_vpn
+      : resp_vpn_q[2231:2196], resp_valid_next[60] ? t60_hit_vpn : resp_vpn_q[2195:2160],
+      resp_valid_next[59] ? t59_hit_vpn : resp_vpn_q[2159:2124], resp_valid_next[58] ? t58_hit_vpn
+      : resp_vpn_q[2123:2088], resp_valid_next[57] ? t57_hit_vpn : resp_vpn_q[2087:2052],
+      resp_valid_next[56] ? t56_hit_vpn : resp_vpn_q[2051:2016], resp_valid_next[55] ? t55_hit_vpn
+      : resp_vpn_q[2015:1980], resp_valid_next[54] ? t54_hit_vpn : resp_vpn_q[1979:1944],
+      resp_valid_next[53] ? t53_hit_vpn : resp_vpn_q[1943:1908], resp_valid_next[52] ? t52_hit_vpn
+      : resp_vpn_q[1907:1872], resp_valid_next[51] ? t51_hit_vpn : resp_vpn_q[1871:1836],
+      resp_valid_next[50] ? t50_hit_vpn : resp_vpn_q[1835:1800], resp_valid_next[49] ? t49_hit_vpn
+      : resp_vpn_q[1799:1764], resp_valid_next[48] ? t48_hit_vpn : resp_vpn_q[1763:1728],
+      resp_valid_next[47] ? t47_hit_vpn : resp_vpn_q[1727:1692], resp_valid_next[46] ? t46_hit_vpn
+      : resp_vpn_q[1691:1656], resp_valid_next[45] ? t45_hit_vpn : resp_vpn_q[1655:1620],
+      resp_valid_next[44] ? t44_hit_vpn : resp_vpn_q[1619:1584], resp_valid_next[43] ? t43_hit_vpn
+      : resp_vpn_q[1583:1548], resp_valid_next[42] ? t42_hit_vpn : resp_vpn_q[1547:1512],
+      resp_valid_next[41] ? t41_hit_vpn : resp_vpn_q[1511:1476], resp_valid_next[40] ? t40_hit_vpn
+      : resp_vpn_q[1475:1440], resp_valid_next[39] ? t39_hit_vpn : resp_vpn_q[1439:1404],
+      resp_valid_next[38] ? t38_hit_vpn : resp_vpn_q[1403:1368], resp_valid_next[37] ? t37_hit_vpn
+      : resp_vpn_q[1367:1332], resp_valid_next[36] ? t36_hit_vpn : resp_vpn_q[1331:1296],
+      resp_valid_next[35] ? t35_hit_vpn : resp_vpn_q[1295:1260], resp_valid_next[34] ? t34_hit_vpn
+      : resp_vpn_q[1259:1224], resp_valid_next[33] ? t33_hit_vpn : resp_vpn_q[1223:1188],
+      resp_valid_next[32] ? t32_hit_vpn : resp_vpn_q[1187:1152], resp_valid_next[31] ? t31_hit_vpn
+      : resp_vpn_q[1151:1116], resp_valid_next[30] ? t30_hit_vpn : resp_vpn_q[1115:1080],
+      resp_valid_next[29] ? t29_hit_vpn : resp_vpn_q[1079:1044], resp_valid_next[28] ? t28_hit_vpn
+      : resp_vpn_q[1043:1008], resp_valid_next[27] ? t27_hit_vpn : resp_vpn_q[1007:972],
+      resp_valid_next[26] ? t26_hit_vpn : resp_vpn_q[971:936], resp_valid_next[25] ? t25_hit_vpn
+      : resp_vpn_q[935:900], resp_valid_next[24] ? t24_hit_vpn : resp_vpn_q[899:864],
+      resp_valid_next[23] ? t23_hit_vpn : resp_vpn_q[863:828], resp_valid_next[22] ? t22_hit_vpn
+      : resp_vpn_q[827:792], resp_valid_next[21] ? t21_hit_vpn : resp_vpn_q[791:756],
+      resp_valid_next[20] ? t20_hit_vpn : resp_vpn_q[755:720], resp_valid_next[19] ? t19_hit_vpn
+      : resp_vpn_q[719:684], resp_valid_next[18] ? t18_hit_vpn : resp_vpn_q[683:648],
+      resp_valid_next[17] ? t17_hit_vpn : resp_vpn_q[647:612], resp_valid_next[16] ? t16_hit_vpn
+      : resp_vpn_q[611:576], resp_valid_next[15] ? t15_hit_vpn : resp_vpn_q[575:540],
+      resp_valid_next[14] ? t14_hit_vpn : resp_vpn_q[539:504], resp_valid_next[13] ? t13_hit_vpn
+      : resp_vpn_q[503:468], resp_valid_next[12] ? t12_hit_vpn : resp_vpn_q[467:432],
+      resp_valid_next[11] ? t11_hit_vpn : resp_vpn_q[431:396], resp_valid_next[10] ? t10_hit_vpn
+      : resp_vpn_q[395:360], resp_valid_next[9] ? t9_hit_vpn : resp_vpn_q[359:324],
+      resp_valid_next[8] ? t8_hit_vpn : resp_vpn_q[323:288], resp_valid_next[7] ? t7_hit_vpn
+      : resp_vpn_q[287:252], resp_valid_next[6] ? t6_hit_vpn : resp_vpn_q[251:216],
+      resp_valid_next[5] ? t5_hit_vpn : resp_vpn_q[215:180], resp_valid_next[4] ? t4_hit_vpn
+      : resp_vpn_q[179:144], resp_valid_next[3] ? t3_hit_vpn : resp_vpn_q[143:108],
+      resp_valid_next[2] ? t2_hit_vpn : resp_vpn_q[107:72], resp_valid_next[1] ? t1_hit_vpn
+      : resp_vpn_q[71:36], resp_valid_next[0] ? t0_hit_vpn : resp_vpn_q[35:0]};
   assign resp_vpn_o = resp_vpn_q;
-  assign resp_vmid_d = {resp_valid_n[63] ? t63_hit_vmid : resp_vmid_q[127:126], resp_valid_n[62] ? t62_hit_vmid : resp_vmid_q[125:124], resp_valid_n[61] ? t61_hit_vmid : resp_vmid_q[123:122], resp_valid_n[60] ? t60_hit_vmid : resp_vmid_q[121:120], resp_valid_n[59] ? t59_hit_vmid : resp_vmid_q[119:118], resp_valid_n[58] ? t58_hit_vmid : resp_vmid_q[117:116], resp_valid_n[57] ? t57_hit_vmid : resp_vmid_q[115:114], resp_valid_n[56] ? t56_hit_vmid : resp_vmid_q[113:112], resp_valid_n[55] ? t55_hit_vmid : resp_vmid_q[111:110], resp_valid_n[54] ? t54_hit_vmid : resp_vmid_q[109:108], resp_valid_n[53] ? t53_hit_vmid : resp_vmid_q[107:106], resp_valid_n[52] ? t52_hit_vmid : resp_vmid_q[105:104], resp_valid_n[51] ? t51_hit_vmid : resp_vmid_q[103:102], resp_valid_n[50] ? t50_hit_vmid : resp_vmid_q[101:100], resp_valid_n[49] ? t49_hit_vmid : resp_vmid_q[99:98], resp_valid_n[48] ? t48_hit_vmid : resp_vmid_q[97:96], resp_valid_n[47] ? t47_hit_vmid : resp_vmid_q[95:94], resp_valid_n[46] ? t46_hit_vmid : resp_vmid_q[93:92], resp_valid_n[45] ? t45_hit_vmid : resp_vmid_q[91:90], resp_valid_n[44] ? t44_hit_vmid : resp_vmid_q[89:88], resp_valid_n[43] ? t43_hit_vmid : resp_vmid_q[87:86], resp_valid_n[42] ? t42_hit_vmid : resp_vmid_q[85:84], resp_valid_n[41] ? t41_hit_vmid : resp_vmid_q[83:82], resp_valid_n[40] ? t40_hit_vmid : resp_vmid_q[81:80], resp_valid_n[39] ? t39_hit_vmid : resp_vmid_q[79:78], resp_valid_n[38] ? t38_hit_vmid : resp_vmid_q[77:76], resp_valid_n[37] ? t37_hit_vmid : resp_vmid_q[75:74], resp_valid_n[36] ? t36_hit_vmid : resp_vmid_q[73:72], resp_valid_n[35] ? t35_hit_vmid : resp_vmid_q[71:70], resp_valid_n[34] ? t34_hit_vmid : resp_vmid_q[69:68], resp_valid_n[33] ? t33_hit_vmid : resp_vmid_q[67:66], resp_valid_n[32] ? t32_hit_vmid : resp_vmid_q[65:64], resp_valid_n[31] ? t31_hit_vmid : resp_vmid_q[63:62], resp_valid_n[30] ? t30_hit_vmid : resp_vmid_q[61:60], resp_valid_n[29] ? t29_hit_vmid : resp_vmid_q[59:58], resp_valid_n[28] ? t28_hit_vmid : resp_vmid_q[57:56], resp_valid_n[27] ? t27_hit_vmid : resp_vmid_q[55:54], resp_valid_n[26] ? t26_hit_vmid : resp_vmid_q[53:52], resp_valid_n[25] ? t25_hit_vmid : resp_vmid_q[51:50], resp_valid_n[24] ? t24_hit_vmid : resp_vmid_q[49:48], resp_valid_n[23] ? t23_hit_vmid : resp_vmid_q[47:46], resp_valid_n[22] ? t22_hit_vmid : resp_vmid_q[45:44], resp_valid_n[21] ? t21_hit_vmid : resp_vmid_q[43:42], resp_valid_n[20] ? t20_hit_vmid : resp_vmid_q[41:40], resp_valid_n[19] ? t19_hit_vmid : resp_vmid_q[39:38], resp_valid_n[18] ? t18_hit_vmid : resp_vmid_q[37:36], resp_valid_n[17] ? t17_hit_vmid : resp_vmid_q[35:34], resp_valid_n[16] ? t16_hit_vmid : resp_vmid_q[33:32], resp_valid_n[15] ? t15_hit_vmid : resp_vmid_q[31:30], resp_valid_n[14] ? t14_hit_vmid : resp_vmid_q[29:28], resp_valid_n[13] ? t13_hit_vmid : resp_vmid_q[27:26], resp_valid_n[12] ? t12_hit_vmid : resp_vmid_q[25:24], resp_valid_n[11] ? t11_hit_vmid : resp_vmid_q[23:22], resp_valid_n[10] ? t10_hit_vmid : resp_vmid_q[21:20], resp_valid_n[9] ? t9_hit_vmid : resp_vmid_q[19:18], resp_valid_n[8] ? t8_hit_vmid : resp_vmid_q[17:16], resp_valid_n[7] ? t7_hit_vmid : resp_vmid_q[15:14], resp_valid_n[6] ? t6_hit_vmid : resp_vmid_q[13:12], resp_valid_n[5] ? t5_hit_vmid : resp_vmid_q[11:10], resp_valid_n[4] ? t4_hit_vmid : resp_vmid_q[9:8], resp_valid_n[3] ? t3_hit_vmid : resp_vmid_q[7:6], resp_valid_n[2] ? t2_hit_vmid : resp_vmid_q[5:4], resp_valid_n[1] ? t1_hit_vmid : resp_vmid_q[3:2], resp_valid_n[0] ? t0_hit_vmid : resp_vmid_q[1:0]};
+  assign resp_vmid_d = {resp_valid_next[63] ? t63_hit_vmid : resp_vmid_q[127:126],
+      resp_valid_next[62] ? t62_hit_vmid : resp_vmid_q[125:124], resp_valid_next[61] ? t61_hit_vmid
+      : resp_vmid_q[123:122], resp_valid_next[60] ? t60_hit_vmid : resp_vmid_q[121:120],
+      resp_valid_next[59] ? t59_hit_vmid : resp_vmid_q[119:118], resp_valid_next[58] ? t58_hit_vmid
+      : resp_vmid_q[117:116], resp_valid_next[57] ? t57_hit_vmid : resp_vmid_q[115:114],
+      resp_valid_next[56] ? t56_hit_vmid : resp_vmid_q[113:112], resp_valid_next[55] ? t55_hit_vmid
+      : resp_vmid_q[111:110], resp_valid_next[54] ? t54_hit_vmid : resp_vmid_q[109:108],
+      resp_valid_next[53] ? t53_hit_vmid : resp_vmid_q[107:106], resp_valid_next[52] ? t52_hit_vmid
+      : resp_vmid_q[105:104], resp_valid_next[51] ? t51_hit_vmid : resp_vmid_q[103:102],
+      resp_valid_next[50] ? t50_hit_vmid : resp_vmid_q[101:100], resp_valid_next[49] ? t49_hit_vmid
+      : resp_vmid_q[99:98], resp_valid_next[48] ? t48_hit_vmid : resp_vmid_q[97:96],
+      resp_valid_next[47] ? t47_hit_vmid : resp_vmid_q[95:94], resp_valid_next[46] ? t46_hit_vmid
+      : resp_vmid_q[93:92], resp_valid_next[45] ? t45_hit_vmid : resp_vmid_q[91:90],
+      resp_valid_next[44] ? t44_hit_vmid : resp_vmid_q[89:88], resp_valid_next[43] ? t43_hit_vmid
+      : resp_vmid_q[87:86], resp_valid_next[42] ? t42_hit_vmid : resp_vmid_q[85:84],
+      resp_valid_next[41] ? t41_hit_vmid : resp_vmid_q[83:82], resp_valid_next[40] ? t40_hit_vmid
+      : resp_vmid_q[81:80], resp_valid_next[39] ? t39_hit_vmid : resp_vmid_q[79:78],
+      resp_valid_next[38] ? t38_hit_vmid : resp_vmid_q[77:76], resp_valid_next[37] ? t37_hit_vmid
+      : resp_vmid_q[75:74], resp_valid_next[36] ? t36_hit_vmid : resp_vmid_q[73:72],
+      resp_valid_next[35] ? t35_hit_vmid : resp_vmid_q[71:70], resp_valid_next[34] ? t34_hit_vmid
+      : resp_vmid_q[69:68], resp_valid_next[33] ? t33_hit_vmid : resp_vmid_q[67:66],
+      resp_valid_next[32] ? t32_hit_vmid : resp_vmid_q[65:64], resp_valid_next[31] ? t31_hit_vmid
+      : resp_vmid_q[63:62], resp_valid_next[30] ? t30_hit_vmid : resp_vmid_q[61:60],
+      resp_valid_next[29] ? t29_hit_vmid : resp_vmid_q[59:58], resp_valid_next[28] ? t28_hit_vmid
+      : resp_vmid_q[57:56], resp_valid_next[27] ? t27_hit_vmid : resp_vmid_q[55:54],
+      resp_valid_next[26] ? t26_hit_vmid : resp_vmid_q[53:52], resp_valid_next[25] ? t25_hit_vmid
+      : resp_vmid_q[51:50], resp_valid_next[24] ? t24_hit_vmid : resp_vmid_q[49:48],
+      resp_valid_next[23] ? t23_hit_vmid : resp_vmid_q[47:46], resp_valid_next[22] ? t22_hit_vmid
+      : resp_vmid_q[45:44], resp_valid_next[21] ? t21_hit_vmid : resp_vmid_q[43:42],
+      resp_valid_next[20] ? t20_hit_vmid : resp_vmid_q[41:40], resp_valid_next[19] ? t19_hit_vmid
+      : resp_vmid_q[39:38], resp_valid_next[18] ? t18_hit_vmid : resp_vmid_q[37:36],
+      resp_valid_next[17] ? t17_hit_vmid : resp_vmid_q[35:34], resp_valid_next[16] ? t16_hit_vmid
+      : resp_vmid_q[33:32], resp_valid_next[15] ? t15_hit_vmid : resp_vmid_q[31:30],
+      resp_valid_next[14] ? t14_hit_vmid : resp_vmid_q[29:28], resp_valid_next[13] ? t13_hit_vmid
+      : resp_vmid_q[27:26], resp_valid_next[12] ? t12_hit_vmid : resp_vmid_q[25:24],
+      resp_valid_next[11] ? t11_hit_vmid : resp_vmid_q[23:22], resp_valid_next[10] ? t10_hit_vmid
+      : resp_vmid_q[21:20], resp_valid_next[9] ? t9_hit_vmid : resp_vmid_q[19:18],
+      resp_valid_next[8] ? t8_hit_vmid : resp_vmid_q[17:16], resp_valid_next[7] ? t7_hit_vmid
+      : resp_vmid_q[15:14], resp_valid_next[6] ? t6_hit_vmid : resp_vmid_q[13:12],
+      resp_valid_next[5] ? t5_hit_vmid : resp_vmid_q[11:10], resp_valid_next[4] ? t4_hit_vmid
+      : resp_vmid_q[9:8], resp_valid_next[3] ? t3_hit_vmid : resp_vmid_q[7:6], resp_valid_next[2]
+      ? t2_hit_vmid : resp_vmid_q[5:4], resp_valid_next[1] ? t1_hit_vmid : resp_vmid_q[3:2],
+      resp_valid_next[0] ? t0_hit_vmid : resp_vmid_q[1:0]};
   assign resp_vmid_o = resp_vmid_q;
-  assign resp_ppn_d = {resp_valid_n[63] ? t63_hit_ppn : resp_ppn_q[2303:2268], resp_valid_n[62] ? t62_hit_ppn : resp_ppn_q[2267:2232], resp_valid_n[61] ? t61_hit_ppn : resp_ppn_q[2231:2196], resp_valid_n[60] ? t60_hit_ppn : resp_ppn_q[2195:2160], resp_valid_n[59] ? t59_hit_ppn : resp_ppn_q[2159:2124], resp_valid_n[58] ? t58_hit_ppn : resp_ppn_q[2123:2088], resp_valid_n[57] ? t57_hit_ppn : resp_ppn_q[2087:2052], resp_valid_n[56] ? t56_hit_ppn : resp_ppn_q[2051:2016], resp_valid_n[55] ? t55_hit_ppn : resp_ppn_q[2015:1980], resp_valid_n[54] ? t54_hit_ppn : resp_ppn_q[1979:1944], resp_valid_n[53] ? t53_hit_ppn : resp_ppn_q[1943:1908], resp_valid_n[52] ? t52_hit_ppn : resp_ppn_q[1907:1872], resp_valid_n[51] ? t51_hit_ppn : resp_ppn_q[1871:1836], resp_valid_n[50] ? t50_hit_ppn : resp_ppn_q[1835:1800], resp_valid_n[49] ? t49_hit_ppn : resp_ppn_q[1799:1764], resp_valid_n[48] ? t48_hit_ppn : resp_ppn_q[1763:1728], resp_valid_n[47] ? t47_hit_ppn : resp_ppn_q[1727:1692], resp_valid_n[46] ? t46_hit_ppn : resp_ppn_q[1691:1656], resp_valid_n[45] ? t45_hit_ppn : resp_ppn_q[1655:1620], resp_valid_n[44] ? t44_hit_ppn : resp_ppn_q[1619:1584], resp_valid_n[43] ? t43_hit_ppn : resp_ppn_q[1583:1548], resp_valid_n[42] ? t42_hit_ppn : resp_ppn_q[1547:1512], resp_valid_n[41] ? t41_hit_ppn : resp_ppn_q[1511:1476], resp_valid_n[40] ? t40_hit_ppn : resp_ppn_q[1475:1440], resp_valid_n[39] ? t39_hit_ppn : resp_ppn_q[1439:1404], resp_valid_n[38] ? t38_hit_ppn : resp_ppn_q[1403:1368], resp_valid_n[37] ? t37_hit_ppn : resp_ppn_q[1367:1332], resp_valid_n[36] ? t36_hit_ppn : resp_ppn_q[1331:1296], resp_valid_n[35] ? t35_hit_ppn : resp_ppn_q[1295:1260], resp_valid_n[34] ? t34_hit_ppn : resp_ppn_q[1259:1224], resp_valid_n[33] ? t33_hit_ppn : resp_ppn_q[1223:1188], resp_valid_n[32] ? t32_hit_ppn : resp_ppn_q[1187:1152], resp_valid_n[31] ? t31_hit_ppn : resp_ppn_q[1151:1116], resp_valid_n[30] ? t30_hit_ppn : resp_ppn_q[1115:1080], resp_valid_n[29] ? t29_hit_ppn : resp_ppn_q[1079:1044], resp_valid_n[28] ? t28_hit_ppn : resp_ppn_q[1043:1008], resp_valid_n[27] ? t27_hit_ppn : resp_ppn_q[1007:972], resp_valid_n[26] ? t26_hit_ppn : resp_ppn_q[971:936], resp_valid_n[25] ? t25_hit_ppn : resp_ppn_q[935:900], resp_valid_n[24] ? t24_hit_ppn : resp_ppn_q[899:864], resp_valid_n[23] ? t23_hit_ppn : resp_ppn_q[863:828], resp_valid_n[22] ? t22_hit_ppn : resp_ppn_q[827:792], resp_valid_n[21] ? t21_hit_ppn : resp_ppn_q[791:756], resp_valid_n[20] ? t20_hit_ppn : resp_ppn_q[755:720], resp_valid_n[19] ? t19_hit_ppn : resp_ppn_q[719:684], resp_valid_n[18] ? t18_hit_ppn : resp_ppn_q[683:648], resp_valid_n[17] ? t17_hit_ppn : resp_ppn_q[647:612], resp_valid_n[16] ? t16_hit_ppn : resp_ppn_q[611:576], resp_valid_n[15] ? t15_hit_ppn : resp_ppn_q[575:540], resp_valid_n[14] ? t14_hit_ppn : resp_ppn_q[539:504], resp_valid_n[13] ? t13_hit_ppn : resp_ppn_q[503:468], resp_valid_n[12] ? t12_hit_ppn : resp_ppn_q[467:432], resp_valid_n[11] ? t11_hit_ppn : resp_ppn_q[431:396], resp_valid_n[10] ? t10_hit_ppn : resp_ppn_q[395:360], resp_valid_n[9] ? t9_hit_ppn : resp_ppn_q[359:324], resp_valid_n[8] ? t8_hit_ppn : resp_ppn_q[323:288], resp_valid_n[7] ? t7_hit_ppn : resp_ppn_q[287:252], resp_valid_n[6] ? t6_hit_ppn : resp_ppn_q[251:216], resp_valid_n[5] ? t5_hit_ppn : resp_ppn_q[215:180], resp_valid_n[4] ? t4_hit_ppn : resp_ppn_q[179:144], resp_valid_n[3] ? t3_hit_ppn : resp_ppn_q[143:108], resp_valid_n[2] ? t2_hit_ppn : resp_ppn_q[107:72], resp_valid_n[1] ? t1_hit_ppn : resp_ppn_q[71:36], resp_valid_n[0] ? t0_hit_ppn : resp_ppn_q[35:0]};
+  assign resp_ppn_d = {resp_valid_next[63] ? t63_hit_ppn : resp_ppn_q[2303:2268],
+      resp_valid_next[62] ? t62_hit_ppn : resp_ppn_q[2267:2232], resp_valid_next[61] ? t61_hit_ppn
+      : resp_ppn_q[2231:2196], resp_valid_next[60] ? t60_hit_ppn : resp_ppn_q[2195:2160],
+      resp_valid_next[59] ? t59_hit_ppn : resp_ppn_q[2159:2124], resp_valid_next[58] ? t58_hit_ppn
+      : resp_ppn_q[2123:2088], resp_valid_next[57] ? t57_hit_ppn : resp_ppn_q[2087:2052],
+      resp_valid_next[56] ? t56_hit_ppn : resp_ppn_q[2051:2016], resp_valid_next[55] ? t55_hit_ppn
+      : resp_ppn_q[2015:1980], resp_valid_next[54] ? t54_hit_ppn : resp_ppn_q[1979:1944],
+      resp_valid_next[53] ? t53_hit_ppn : resp_ppn_q[1943:1908], resp_valid_next[52] ? t52_hit_ppn
+      : resp_ppn_q[1907:1872], resp_valid_next[51] ? t51_hit_ppn : resp_ppn_q[1871:1836],
+      resp_valid_next[50] ? t50_hit_ppn : resp_ppn_q[1835:1800], resp_valid_next[49] ? t49_hit_ppn
+      : resp_ppn_q[1799:1764], resp_valid_next[48] ? t48_hit_ppn : resp_ppn_q[1763:1728],
+      resp_valid_next[47] ? t47_hit_ppn : resp_ppn_q[1727:1692], resp_valid_next[46] ? t46_hit_ppn
+      : resp_ppn_q[1691:1656], resp_valid_next[45] ? t45_hit_ppn : resp_ppn_q[1655:1620],
+      resp_valid_next[44] ? t44_hit_ppn : resp_ppn_q[1619:1584], resp_valid_next[43] ? t43_hit_ppn
+      : resp_ppn_q[1583:1548], resp_valid_next[42] ? t42_hit_ppn : resp_ppn_q[1547:1512],
+      resp_valid_next[41] ? t41_hit_ppn : resp_ppn_q[1511:1476], resp_valid_next[40] ? t40_hit_ppn
+      : resp_ppn_q[1475:1440], resp_valid_next[39] ? t39_hit_ppn : resp_ppn_q[1439:1404],
+      resp_valid_next[38] ? t38_hit_ppn : resp_ppn_q[1403:1368], resp_valid_next[37] ? t37_hit_ppn
+      : resp_ppn_q[1367:1332], resp_valid_next[36] ? t36_hit_ppn : resp_ppn_q[1331:1296],
+      resp_valid_next[35] ? t35_hit_ppn : resp_ppn_q[1295:1260], resp_valid_next[34] ? t34_hit_ppn
+      : resp_ppn_q[1259:1224], resp_valid_next[33] ? t33_hit_ppn : resp_ppn_q[1223:1188],
+      resp_valid_next[32] ? t32_hit_ppn : resp_ppn_q[1187:1152], resp_valid_next[31] ? t31_hit_ppn
+      : resp_ppn_q[1151:1116], resp_valid_next[30] ? t30_hit_ppn : resp_ppn_q[1115:1080],
+      resp_valid_next[29] ? t29_hit_ppn : resp_ppn_q[1079:1044], resp_valid_next[28] ? t28_hit_ppn
+      : resp_ppn_q[1043:1008], resp_valid_next[27] ? t27_hit_ppn : resp_ppn_q[1007:972],
+      resp_valid_next[26] ? t26_hit_ppn : resp_ppn_q[971:936], resp_valid_next[25] ? t25_hit_ppn
+      : resp_ppn_q[935:900], resp_valid_next[24] ? t24_hit_ppn : resp_ppn_q[899:864],
+      resp_valid_next[23] ? t23_hit_ppn : resp_ppn_q[863:828], resp_valid_next[22] ? t22_hit_ppn
+      : resp_ppn_q[827:792], resp_valid_next[21] ? t21_hit_ppn : resp_ppn_q[791:756],
+      resp_valid_next[20] ? t20_hit_ppn : resp_ppn_q[755:720], resp_valid_next[19] ? t19_hit_ppn
+      : resp_ppn_q[719:684], resp_valid_next[18] ? t18_hit_ppn : resp_ppn_q[683:648],
+      resp_valid_next[17] ? t17_hit_ppn : resp_ppn_q[647:612], resp_valid_next[16] ? t16_hit_ppn
+      : resp_ppn_q[611:576], resp_valid_next[15] ? t15_hit_ppn : resp_ppn_q[575:540],
+      resp_valid_next[14] ? t14_hit_ppn : resp_ppn_q[539:504], resp_valid_next[13] ? t13_hit_ppn
+      : resp_ppn_q[503:468], resp_valid_next[12] ? t12_hit_ppn : resp_ppn_q[467:432],
+      resp_valid_next[11] ? t11_hit_ppn : resp_ppn_q[431:396], resp_valid_next[10] ? t10_hit_ppn
+      : resp_ppn_q[395:360], resp_valid_next[9] ? t9_hit_ppn : resp_ppn_q[359:324],
+      resp_valid_next[8] ? t8_hit_ppn : resp_ppn_q[323:288], resp_valid_next[7] ? t7_hit_ppn
+      : resp_ppn_q[287:252], resp_valid_next[6] ? t6_hit_ppn : resp_ppn_q[251:216],
+      resp_valid_next[5] ? t5_hit_ppn : resp_ppn_q[215:180], resp_valid_next[4] ? t4_hit_ppn
+      : resp_ppn_q[179:144], resp_valid_next[3] ? t3_hit_ppn : resp_ppn_q[143:108],
+      resp_valid_next[2] ? t2_hit_ppn : resp_ppn_q[107:72], resp_valid_next[1] ? t1_hit_ppn
+      : resp_ppn_q[71:36], resp_valid_next[0] ? t0_hit_ppn : resp_ppn_q[35:0]};
   assign resp_ppn_o = resp_ppn_q;
-  assign resp_perm_d = {resp_valid_n[63] ? t63_hit_perm : resp_perm_q[383:378], resp_valid_n[62] ? t62_hit_perm : resp_perm_q[377:372], resp_valid_n[61] ? t61_hit_perm : resp_perm_q[371:366], resp_valid_n[60] ? t60_hit_perm : resp_perm_q[365:360], resp_valid_n[59] ? t59_hit_perm : resp_perm_q[359:354], resp_valid_n[58] ? t58_hit_perm : resp_perm_q[353:348], resp_valid_n[57] ? t57_hit_perm : resp_perm_q[347:342], resp_valid_n[56] ? t56_hit_perm : resp_perm_q[341:336], resp_valid_n[55] ? t55_hit_perm : resp_perm_q[335:330], resp_valid_n[54] ? t54_hit_perm : resp_perm_q[329:324], resp_valid_n[53] ? t53_hit_perm : resp_perm_q[323:318], resp_valid_n[52] ? t52_hit_perm : resp_perm_q[317:312], resp_valid_n[51] ? t51_hit_perm : resp_perm_q[311:306], resp_valid_n[50] ? t50_hit_perm : resp_perm_q[305:300], resp_valid_n[49] ? t49_hit_perm : resp_perm_q[299:294], resp_valid_n[48] ? t48_hit_perm : resp_perm_q[293:288], resp_valid_n[47] ? t47_hit_perm : resp_perm_q[287:282], resp_valid_n[46] ? t46_hit_perm : resp_perm_q[281:276], resp_valid_n[45] ? t45_hit_perm : resp_perm_q[275:270], resp_valid_n[44] ? t44_hit_perm : resp_perm_q[269:264], resp_valid_n[43] ? t43_hit_perm : resp_perm_q[263:258], resp_valid_n[42] ? t42_hit_perm : resp_perm_q[257:252], resp_valid_n[41] ? t41_hit_perm : resp_perm_q[251:246], resp_valid_n[40] ? t40_hit_perm : resp_perm_q[245:240], resp_valid_n[39] ? t39_hit_perm : resp_perm_q[239:234], resp_valid_n[38] ? t38_hit_perm : resp_perm_q[233:228], resp_valid_n[37] ? t37_hit_perm : resp_perm_q[227:222], resp_valid_n[36] ? t36_hit_perm : resp_perm_q[221:216], resp_valid_n[35] ? t35_hit_perm : resp_perm_q[215:210], resp_valid_n[34] ? t34_hit_perm : resp_perm_q[209:204], resp_valid_n[33] ? t33_hit_perm : resp_perm_q[203:198], resp_valid_n[32] ? t32_hit_perm : resp_perm_q[197:192], resp_valid_n[31] ? t31_hit_perm : resp_perm_q[191:186], resp_valid_n[30] ? t30_hit_perm : resp_perm_q[185:180], resp_valid_n[29] ? t29_hit_perm : resp_perm_q[179:174], resp_valid_n[28] ? t28_hit_perm : resp_perm_q[173:168], resp_valid_n[27] ? t27_hit_perm : resp_perm_q[167:162], resp_valid_n[26] ? t26_hit_perm : resp_perm_q[161:156], resp_valid_n[25] ? t25_hit_perm : resp_perm_q[155:150], resp_valid_n[24] ? t24_hit_perm : resp_perm_q[149:144], resp_valid_n[23] ? t23_hit_perm : resp_perm_q[143:138], resp_valid_n[22] ? t22_hit_perm : resp_perm_q[137:132], resp_valid_n[21] ? t21_hit_perm : resp_perm_q[131:126], resp_valid_n[20] ? t20_hit_perm : resp_perm_q[125:120], resp_valid_n[19] ? t19_hit_perm : resp_perm_q[119:114], resp_valid_n[18] ? t18_hit_perm : resp_perm_q[113:108], resp_valid_n[17] ? t17_hit_perm : resp_perm_q[107:102], resp_valid_n[16] ? t16_hit_perm : resp_perm_q[101:96], resp_valid_n[15] ? t15_hit_perm : resp_perm_q[95:90], resp_valid_n[14] ? t14_hit_perm : resp_perm_q[89:84], resp_valid_n[13] ? t13_hit_perm : resp_perm_q[83:78], resp_valid_n[12] ? t12_hit_perm : resp_perm_q[77:72], resp_valid_n[11] ? t11_hit_perm : resp_perm_q[71:66], resp_valid_n[10] ? t10_hit_perm : resp_perm_q[65:60], resp_valid_n[9] ? t9_hit_perm : resp_perm_q[59:54], resp_valid_n[8] ? t8_hit_perm : resp_perm_q[53:48], resp_valid_n[7] ? t7_hit_perm : resp_perm_q[47:42], resp_valid_n[6] ? t6_hit_perm : resp_perm_q[41:36], resp_valid_n[5] ? t5_hit_perm : resp_perm_q[35:30], resp_valid_n[4] ? t4_hit_perm : resp_perm_q[29:24], resp_valid_n[3] ? t3_hit_perm : resp_perm_q[23:18], resp_valid_n[2] ? t2_hit_perm : resp_perm_q[17:12], resp_valid_n[1] ? t1_hit_perm : resp_perm_q[11:6], resp_valid_n[0] ? t0_hit_perm : resp_perm_q[5:0]};
+  assign resp_perm_d = {resp_valid_next[63] ? t63_hit_perm : resp_perm_q[383:378],
+      resp_valid_next[62] ? t62_hit_perm : resp_perm_q[377:372], resp_valid_next[61] ? t61_hit_perm
+      : resp_perm_q[371:366], resp_valid_next[60] ? t60_hit_perm : resp_perm_q[365:360],
+      resp_valid_next[59] ? t59_hit_perm : resp_perm_q[359:354], resp_valid_next[58] ? t58_hit_perm
+      : resp_perm_q[353:348], resp_valid_next[57] ? t57_hit_perm : resp_perm_q[347:342],
+      resp_valid_next[56] ? t56_hit_perm : resp_perm_q[341:336], resp_valid_next[55] ? t55_hit_perm
+      : resp_perm_q[335:330], resp_valid_next[54] ? t54_hit_perm : resp_perm_q[329:324],
+      resp_valid_next[53] ? t53_hit_perm : resp_perm_q[323:318], resp_valid_next[52] ? t52_hit_perm
+      : resp_perm_q[317:312], resp_valid_next[51] ? t51_hit_perm : resp_perm_q[311:306],
+      resp_valid_next[50] ? t50_hit_perm : resp_perm_q[305:300], resp_valid_next[49] ? t49_hit_perm
+      : resp_perm_q[299:294], resp_valid_next[48] ? t48_hit_perm : resp_perm_q[293:288],
+      resp_valid_next[47] ? t47_hit_perm : resp_perm_q[287:282], resp_valid_next[46] ? t46_hit_perm
+      : resp_perm_q[281:276], resp_valid_next[45] ? t45_hit_perm : resp_perm_q[275:270],
+      resp_valid_next[44] ? t44_hit_perm : resp_perm_q[269:264], resp_valid_next[43] ? t43_hit_perm
+      : resp_perm_q[263:258], resp_valid_next[42] ? t42_hit_perm : resp_perm_q[257:252],
+      resp_valid_next[41] ? t41_hit_perm : resp_perm_q[251:246], resp_valid_next[40] ? t40_hit_perm
+      : resp_perm_q[245:240], resp_valid_next[39] ? t39_hit_perm : resp_perm_q[239:234],
+      resp_valid_next[38] ? t38_hit_perm : resp_perm_q[233:228], resp_valid_next[37] ? t37_hit_perm
+      : resp_perm_q[227:222], resp_valid_next[36] ? t36_hit_perm : resp_perm_q[221:216],
+      resp_valid_next[35] ? t35_hit_perm : resp_perm_q[215:210], resp_valid_next[34] ? t34_hit_perm
+      : resp_perm_q[209:204], resp_valid_next[33] ? t33_hit_perm : resp_perm_q[203:198],
+      resp_valid_next[32] ? t32_hit_perm : resp_perm_q[197:192], resp_valid_next[31] ? t31_hit_perm
+      : resp_perm_q[191:186], resp_valid_next[30] ? t30_hit_perm : resp_perm_q[185:180],
+      resp_valid_next[29] ? t29_hit_perm : resp_perm_q[179:174], resp_valid_next[28] ? t28_hit_perm
+      : resp_perm_q[173:168], resp_valid_next[27] ? t27_hit_perm : resp_perm_q[167:162],
+      resp_valid_next[26] ? t26_hit_perm : resp_perm_q[161:156], resp_valid_next[25] ? t25_hit_perm
+      : resp_perm_q[155:150], resp_valid_next[24] ? t24_hit_perm : resp_perm_q[149:144],
+      resp_valid_next[23] ? t23_hit_perm : resp_perm_q[143:138], resp_valid_next[22] ? t22_hit_perm
+      : resp_perm_q[137:132], resp_valid_next[21] ? t21_hit_perm : resp_perm_q[131:126],
+      resp_valid_next[20] ? t20_hit_perm : resp_perm_q[125:120], resp_valid_next[19] ? t19_hit_perm
+      : resp_perm_q[119:114], resp_valid_next[18] ? t18_hit_perm : resp_perm_q[113:108],
+      resp_valid_next[17] ? t17_hit_perm : resp_perm_q[107:102], resp_valid_next[16] ? t16_hit_perm
+      : resp_perm_q[101:96], resp_valid_next[15] ? t15_hit_perm : resp_perm_q[95:90],
+      resp_valid_next[14] ? t14_hit_perm : resp_perm_q[89:84], resp_valid_next[13] ? t13_hit_perm
+      : resp_perm_q[83:78], resp_valid_next[12] ? t12_hit_perm : resp_perm_q[77:72],
+      resp_valid_next[11] ? t11_hit_perm : resp_perm_q[71:66], resp_valid_next[10] ? t10_hit_perm
+      : resp_perm_q[65:60], resp_valid_next[9] ? t9_hit_perm : resp_perm_q[59:54],
+      resp_valid_next[8] ? t8_hit_perm : resp_perm_q[53:48], resp_valid_next[7] ? t7_hit_perm
+      : resp_perm_q[47:42], resp_valid_next[6] ? t6_hit_perm : resp_perm_q[41:36],
+      resp_valid_next[5] ? t5_hit_perm : resp_perm_q[35:30], resp_valid_next[4] ? t4_hit_perm
+      : resp_perm_q[29:24], resp_valid_next[3] ? t3_hit_perm : resp_perm_q[23:18],
+      resp_valid_next[2] ? t2_hit_perm : resp_perm_q[17:12], resp_valid_next[1] ? t1_hit_perm
+      : resp_perm_q[11:6], resp_valid_next[0] ? t0_hit_perm : resp_perm_q[5:0]};
   assign resp_perm_o = resp_perm_q;
-  assign fill_vpn_d = {fill_valid_n[63] ? t63_fill_vh : fill_vpn_q[2303:2268], fill_valid_n[62] ? t62_fill_vh : fill_vpn_q[2267:2232], fill_valid_n[61] ? t61_fill_vh : fill_vpn_q[2231:2196], fill_valid_n[60] ? t60_fill_vh : fill_vpn_q[2195:2160], fill_valid_n[59] ? t59_fill_vh : fill_vpn_q[2159:2124], fill_valid_n[58] ? t58_fill_vh : fill_vpn_q[2123:2088], fill_valid_n[57] ? t57_fill_vh : fill_vpn_q[2087:2052], fill_valid_n[56] ? t56_fill_vh : fill_vpn_q[2051:2016], fill_valid_n[55] ? t55_fill_vh : fill_vpn_q[2015:1980], fill_valid_n[54] ? t54_fill_vh : fill_vpn_q[1979:1944], fill_valid_n[53] ? t53_fill_vh : fill_vpn_q[1943:1908], fill_valid_n[52] ? t52_fill_vh : fill_vpn_q[1907:1872], fill_valid_n[51] ? t51_fill_vh : fill_vpn_q[1871:1836], fill_valid_n[50] ? t50_fill_vh : fill_vpn_q[1835:1800], fill_valid_n[49] ? t49_fill_vh : fill_vpn_q[1799:1764], fill_valid_n[48] ? t48_fill_vh : fill_vpn_q[1763:1728], fill_valid_n[47] ? t47_fill_vh : fill_vpn_q[1727:1692], fill_valid_n[46] ? t46_fill_vh : fill_vpn_q[1691:1656], fill_valid_n[45] ? t45_fill_vh : fill_vpn_q[1655:1620], fill_valid_n[44] ? t44_fill_vh : fill_vpn_q[1619:1584], fill_valid_n[43] ? t43_fill_vh : fill_vpn_q[1583:1548], fill_valid_n[42] ? t42_fill_vh : fill_vpn_q[1547:1512], fill_valid_n[41] ? t41_fill_vh : fill_vpn_q[1511:1476], fill_valid_n[40] ? t40_fill_vh : fill_vpn_q[1475:1440], fill_valid_n[39] ? t39_fill_vh : fill_vpn_q[1439:1404], fill_valid_n[38] ? t38_fill_vh : fill_vpn_q[1403:1368], fill_valid_n[37] ? t37_fill_vh : fill_vpn_q[1367:1332], fill_valid_n[36] ? t36_fill_vh : fill_vpn_q[1331:1296], fill_valid_n[35] ? t35_fill_vh : fill_vpn_q[1295:1260], fill_valid_n[34] ? t34_fill_vh : fill_vpn_q[1259:1224], fill_valid_n[33] ? t33_fill_vh : fill_vpn_q[1223:1188], fill_valid_n[32] ? t32_fill_vh : fill_vpn_q[1187:1152], fill_valid_n[31] ? t31_fill_vh : fill_vpn_q[1151:1116], fill_valid_n[30] ? t30_fill_vh : fill_vpn_q[1115:1080], fill_valid_n[29] ? t29_fill_vh : fill_vpn_q[1079:1044], fill_valid_n[28] ? t28_fill_vh : fill_vpn_q[1043:1008], fill_valid_n[27] ? t27_fill_vh : fill_vpn_q[1007:972], fill_valid_n[26] ? t26_fill_vh : fill_vpn_q[971:936], fill_valid_n[25] ? t25_fill_vh : fill_vpn_q[935:900], fill_valid_n[24] ? t24_fill_vh : fill_vpn_q[899:864], fill_valid_n[23] ? t23_fill_vh : fill_vpn_q[863:828], fill_valid_n[22] ? t22_fill_vh : fill_vpn_q[827:792], fill_valid_n[21] ? t21_fill_vh : fill_vpn_q[791:756], fill_valid_n[20] ? t20_fill_vh : fill_vpn_q[755:720], fill_valid_n[19] ? t19_fill_vh : fill_vpn_q[719:684], fill_valid_n[18] ? t18_fill_vh : fill_vpn_q[683:648], fill_valid_n[17] ? t17_fill_vh : fill_vpn_q[647:612], fill_valid_n[16] ? t16_fill_vh : fill_vpn_q[611:576], fill_valid_n[15] ? t15_fill_vh : fill_vpn_q[575:540], fill_valid_n[14] ? t14_fill_vh : fill_vpn_q[539:504], fill_valid_n[13] ? t13_fill_vh : fill_vpn_q[503:468], fill_valid_n[12] ? t12_fill_vh : fill_vpn_q[467:432], fill_valid_n[11] ? t11_fill_vh : fill_vpn_q[431:396], fill_valid_n[10] ? t10_fill_vh : fill_vpn_q[395:360], fill_valid_n[9] ? t9_fill_vh : fill_vpn_q[359:324], fill_valid_n[8] ? t8_fill_vh : fill_vpn_q[323:288], fill_valid_n[7] ? t7_fill_vh : fill_vpn_q[287:252], fill_valid_n[6] ? t6_fill_vh : fill_vpn_q[251:216], fill_valid_n[5] ? t5_fill_vh : fill_vpn_q[215:180], fill_valid_n[4] ? t4_fill_vh : fill_vpn_q[179:144], fill_valid_n[3] ? t3_fill_vh : fill_vpn_q[143:108], fill_valid_n[2] ? t2_fill_vh : fill_vpn_q[107:72], fill_valid_n[1] ? t1_fill_vh : fill_vpn_q[71:36], fill_valid_n[0] ? t0_fill_vh : fill_vpn_q[35:0]};
+  assign fill_vpn_d = {fill_valid_next[63] ? t63_fill_vh : fill_vpn_q[2303:2268],
+      fill_valid_next[62] ? t62_fill_vh : fill_vpn_q[2267:2232], fill_valid_next[61] ? t61_fill_vh
+      : fill_vpn_q[2231:2196], fill_valid_next[60] ? t60_fill_vh : fill_vpn_q[2195:2160],
+      fill_valid_next[59] ? t59_fill_vh : fill_vpn_q[2159:2124], fill_valid_next[58] ? t58_fill_vh
+      : fill_vpn_q[2123:2088], fill_valid_next[57] ? t57_fill_vh : fill_vpn_q[2087:2052],
+      fill_valid_next[56] ? t56_fill_vh : fill_vpn_q[2051:2016], fill_valid_next[55] ? t55_fill_vh
+      : fill_vpn_q[2015:1980], fill_valid_next[54] ? t54_fill_vh : fill_vpn_q[1979:1944],
+      fill_valid_next[53] ? t53_fill_vh : fill_vpn_q[1943:1908], fill_valid_next[52] ? t52_fill_vh
+      : fill_vpn_q[1907:1872], fill_valid_next[51] ? t51_fill_vh : fill_vpn_q[1871:1836],
+      fill_valid_next[50] ? t50_fill_vh : fill_vpn_q[1835:1800], fill_valid_next[49] ? t49_fill_vh
+      : fill_vpn_q[1799:1764], fill_valid_next[48] ? t48_fill_vh : fill_vpn_q[1763:1728],
+      fill_valid_next[47] ? t47_fill_vh : fill_vpn_q[1727:1692], fill_valid_next[46] ? t46_fill_vh
+      : fill_vpn_q[1691:1656], fill_valid_next[45] ? t45_fill_vh : fill_vpn_q[1655:1620],
+      fill_valid_next[44] ? t44_fill_vh : fill_vpn_q[1619:1584], fill_valid_next[43] ? t43_fill_vh
+      : fill_vpn_q[1583:1548], fill_valid_next[42] ? t42_fill_vh : fill_vpn_q[1547:1512],
+      fill_valid_next[41] ? t41_fill_vh : fill_vpn_q[1511:1476], fill_valid_next[40] ? t40_fill_vh
+      : fill_vpn_q[1475:1440], fill_valid_next[39] ? t39_fill_vh : fill_vpn_q[1439:1404],
+      fill_valid_next[38] ? t38_fill_vh : fill_vpn_q[1403:1368], fill_valid_next[37] ? t37_fill_vh
+      : fill_vpn_q[1367:1332], fill_valid_next[36] ? t36_fill_vh : fill_vpn_q[1331:1296],
+      fill_valid_next[35] ? t35_fill_vh : fill_vpn_q[1295:1260], fill_valid_next[34] ? t34_fill_vh
+      : fill_vpn_q[1259:1224], fill_valid_next[33] ? t33_fill_vh : fill_vpn_q[1223:1188],
+      fill_valid_next[32] ? t32_fill_vh : fill_vpn_q[1187:1152], fill_valid_next[31] ? t31_fill_vh
+      : fill_vpn_q[1151:1116], fill_valid_next[30] ? t30_fill_vh : fill_vpn_q[1115:1080],
+      fill_valid_next[29] ? t29_fill_vh : fill_vpn_q[1079:1044], fill_valid_next[28] ? t28_fill_vh
+      : fill_vpn_q[1043:1008], fill_valid_next[27] ? t27_fill_vh : fill_vpn_q[1007:972],
+      fill_valid_next[26] ? t26_fill_vh : fill_vpn_q[971:936], fill_valid_next[25] ? t25_fill_vh
+      : fill_vpn_q[935:900], fill_valid_next[24] ? t24_fill_vh : fill_vpn_q[899:864],
+      fill_valid_next[23] ? t23_fill_vh : fill_vpn_q[863:828], fill_valid_next[22] ? t22_fill_vh
+      : fill_vpn_q[827:792], fill_valid_next[21] ? t21_fill_vh : fill_vpn_q[791:756],
+      fill_valid_next[20] ? t20_fill_vh : fill_vpn_q[755:720], fill_valid_next[19] ? t19_fill_vh
+      : fill_vpn_q[719:684], fill_valid_next[18] ? t18_fill_vh : fill_vpn_q[683:648],
+      fill_valid_next[17] ? t17_fill_vh : fill_vpn_q[647:612], fill_valid_next[16] ? t16_fill_vh
+      : fill_vpn_q[611:576], fill_valid_next[15] ? t15_fill_vh : fill_vpn_q[575:540],
+      fill_valid_next[14] ? t14_fill_vh : fill_vpn_q[539:504], fill_valid_next[13] ? t13_fill_vh
+      : fill_vpn_q[503:468], fill_valid_next[12] ? t12_fill_vh : fill_vpn_q[467:432],
+      fill_valid_next[11] ? t11_fill_vh : fill_vpn_q[431:396], fill_valid_next[10] ? t10_fill_vh
+      : fill_vpn_q[395:360], fill_valid_next[9] ? t9_fill_vh : fill_vpn_q[359:324],
+      fill_valid_next[8] ? t8_fill_vh : fill_vpn_q[323:288], fill_valid_next[7] ? t7_fill_vh
+      : fill_vpn_q[287:252], fill_valid_next[6] ? t6_fill_vh : fill_vpn_q[251:216],
+      fill_valid_next[5] ? t5_fill_vh : fill_vpn_q[215:180], fill_valid_next[4] ? t4_fill_vh
+      : fill_vpn_q[179:144], fill_valid_next[3] ? t3_fill_vh : fill_vpn_q[143:108],
+      fill_valid_next[2] ? t2_fill_vh : fill_vpn_q[107:72], fill_valid_next[1] ? t1_fill_vh
+      : fill_vpn_q[71:36], fill_valid_next[0] ? t0_fill_vh : fill_vpn_q[35:0]};
   assign fill_vpn_o = fill_vpn_q;
-  assign fill_vmid_d = {fill_valid_n[63] ? t63_fill_vmid : fill_vmid_q[127:126], fill_valid_n[62] ? t62_fill_vmid : fill_vmid_q[125:124], fill_valid_n[61] ? t61_fill_vmid : fill_vmid_q[123:122], fill_valid_n[60] ? t60_fill_vmid : fill_vmid_q[121:120], fill_valid_n[59] ? t59_fill_vmid : fill_vmid_q[119:118], fill_valid_n[58] ? t58_fill_vmid : fill_vmid_q[117:116], fill_valid_n[57] ? t57_fill_vmid : fill_vmid_q[115:114], fill_valid_n[56] ? t56_fill_vmid : fill_vmid_q[113:112], fill_valid_n[55] ? t55_fill_vmid : fill_vmid_q[111:110], fill_valid_n[54] ? t54_fill_vmid : fill_vmid_q[109:108], fill_valid_n[53] ? t53_fill_vmid : fill_vmid_q[107:106], fill_valid_n[52] ? t52_fill_vmid : fill_vmid_q[105:104], fill_valid_n[51] ? t51_fill_vmid : fill_vmid_q[103:102], fill_valid_n[50] ? t50_fill_vmid : fill_vmid_q[101:100], fill_valid_n[49] ? t49_fill_vmid : fill_vmid_q[99:98], fill_valid_n[48] ? t48_fill_vmid : fill_vmid_q[97:96], fill_valid_n[47] ? t47_fill_vmid : fill_vmid_q[95:94], fill_valid_n[46] ? t46_fill_vmid : fill_vmid_q[93:92], fill_valid_n[45] ? t45_fill_vmid : fill_vmid_q[91:90], fill_valid_n[44] ? t44_fill_vmid : fill_vmid_q[89:88], fill_valid_n[43] ? t43_fill_vmid : fill_vmid_q[87:86], fill_valid_n[42] ? t42_fill_vmid : fill_vmid_q[85:84], fill_valid_n[41] ? t41_fill_vmid : fill_vmid_q[83:82], fill_valid_n[40] ? t40_fill_vmid : fill_vmid_q[81:80], fill_valid_n[39] ? t39_fill_vmid : fill_vmid_q[79:78], fill_valid_n[38] ? t38_fill_vmid : fill_vmid_q[77:76], fill_valid_n[37] ? t37_fill_vmid : fill_vmid_q[75:74], fill_valid_n[36] ? t36_fill_vmid : fill_vmid_q[73:72], fill_valid_n[35] ? t35_fill_vmid : fill_vmid_q[71:70], fill_valid_n[34] ? t34_fill_vmid : fill_vmid_q[69:68], fill_valid_n[33] ? t33_fill_vmid : fill_vmid_q[67:66], fill_valid_n[32] ? t32_fill_vmid : fill_vmid_q[65:64], fill_valid_n[31] ? t31_fill_vmid : fill_vmid_q[63:62], fill_valid_n[30] ? t30_fill_vmid : fill_vmid_q[61:60], fill_valid_n[29] ? t29_fill_vmid : fill_vmid_q[59:58], fill_valid_n[28] ? t28_fill_vmid : fill_vmid_q[57:56], fill_valid_n[27] ? t27_fill_vmid : fill_vmid_q[55:54], fill_valid_n[26] ? t26_fill_vmid : fill_vmid_q[53:52], fill_valid_n[25] ? t25_fill_vmid : fill_vmid_q[51:50], fill_valid_n[24] ? t24_fill_vmid : fill_vmid_q[49:48], fill_valid_n[23] ? t23_fill_vmid : fill_vmid_q[47:46], fill_valid_n[22] ? t22_fill_vmid : fill_vmid_q[45:44], fill_valid_n[21] ? t21_fill_vmid : fill_vmid_q[43:42], fill_valid_n[20] ? t20_fill_vmid : fill_vmid_q[41:40], fill_valid_n[19] ? t19_fill_vmid : fill_vmid_q[39:38], fill_valid_n[18] ? t18_fill_vmid : fill_vmid_q[37:36], fill_valid_n[17] ? t17_fill_vmid : fill_vmid_q[35:34], fill_valid_n[16] ? t16_fill_vmid : fill_vmid_q[33:32], fill_valid_n[15] ? t15_fill_vmid : fill_vmid_q[31:30], fill_valid_n[14] ? t14_fill_vmid : fill_vmid_q[29:28], fill_valid_n[13] ? t13_fill_vmid : fill_vmid_q[27:26], fill_valid_n[12] ? t12_fill_vmid : fill_vmid_q[25:24], fill_valid_n[11] ? t11_fill_vmid : fill_vmid_q[23:22], fill_valid_n[10] ? t10_fill_vmid : fill_vmid_q[21:20], fill_valid_n[9] ? t9_fill_vmid : fill_vmid_q[19:18], fill_valid_n[8] ? t8_fill_vmid : fill_vmid_q[17:16], fill_valid_n[7] ? t7_fill_vmid : fill_vmid_q[15:14], fill_valid_n[6] ? t6_fill_vmid : fill_vmid_q[13:12], fill_valid_n[5] ? t5_fill_vmid : fill_vmid_q[11:10], fill_valid_n[4] ? t4_fill_vmid : fill_vmid_q[9:8], fill_valid_n[3] ? t3_fill_vmid : fill_vmid_q[7:6], fill_valid_n[2] ? t2_fill_vmid : fill_vmid_q[5:4], fill_valid_n[1] ? t1_fill_vmid : fill_vmid_q[3:2], fill_valid_n[0] ? t0_fill_vmid : fill_vmid_q[1:0]};
+  assign fill_vmid_d = {fill_valid_next[63] ? t63_fill_vmid : fill_vmid_q[127:126],
+      fill_valid_next[62] ? t62_fill_vmid : fill_vmid_q[125:124], fill_valid_next[61]
+      ? t61_fill_vmid : fill_vmid_q[123:122], fill_valid_next[60] ? t60_fill_vmid
+      : fill_vmid_q[121:120], fill_valid_next[59] ? t59_fill_vmid : fill_vmid_q[119:118],
+      fill_valid_next[58] ? t58_fill_vmid : fill_vmid_q[117:116], fill_valid_next[57]
+      ? t57_fill_vmid : fill_vmid_q[115:114], fill_valid_next[56] ? t56_fill_vmid
+      : fill_vmid_q[113:112], fill_valid_next[55] ? t55_fill_vmid : fill_vmid_q[111:110],
+      fill_valid_next[54] ? t54_fill_vmid : fill_vmid_q[109:108], fill_valid_next[53]
+      ? t53_fill_vmid : fill_vmid_q[107:106], fill_valid_next[52] ? t52_fill_vmid
+      : fill_vmid_q[105:104], fill_valid_next[51] ? t51_fill_vmid : fill_vmid_q[103:102],
+      fill_valid_next[50] ? t50_fill_vmid : fill_vmid_q[101:100], fill_valid_next[49]
+      ? t49_fill_vmid : fill_vmid_q[99:98], fill_valid_next[48] ? t48_fill_vmid
+      : fill_vmid_q[97:96], fill_valid_next[47] ? t47_fill_vmid : fill_vmid_q[95:94],
+      fill_valid_next[46] ? t46_fill_vmid : fill_vmid_q[93:92], fill_valid_next[45] ? t45_fill_vmid
+      : fill_vmid_q[91:90], fill_valid_next[44] ? t44_fill_vmid : fill_vmid_q[89:88],
+      fill_valid_next[43] ? t43_fill_vmid : fill_vmid_q[87:86], fill_valid_next[42] ? t42_fill_vmid
+      : fill_vmid_q[85:84], fill_valid_next[41] ? t41_fill_vmid : fill_vmid_q[83:82],
+      fill_valid_next[40] ? t40_fill_vmid : fill_vmid_q[81:80], fill_valid_next[39] ? t39_fill_vmid
+      : fill_vmid_q[79:78], fill_valid_next[38] ? t38_fill_vmid : fill_vmid_q[77:76],
+      fill_valid_next[37] ? t37_fill_vmid : fill_vmid_q[75:74], fill_valid_next[36] ? t36_fill_vmid
+      : fill_vmid_q[73:72], fill_valid_next[35] ? t35_fill_vmid : fill_vmid_q[71:70],
+      fill_valid_next[34] ? t34_fill_vmid : fill_vmid_q[69:68], fill_valid_next[33] ? t33_fill_vmid
+      : fill_vmid_q[67:66], fill_valid_next[32] ? t32_fill_vmid : fill_vmid_q[65:64],
+      fill_valid_next[31] ? t31_fill_vmid : fill_vmid_q[63:62], fill_valid_next[30] ? t30_fill_vmid
+      : fill_vmid_q[61:60], fill_valid_next[29] ? t29_fill_vmid : fill_vmid_q[59:58],
+      fill_valid_next[28] ? t28_fill_vmid : fill_vmid_q[57:56], fill_valid_next[27] ? t27_fill_vmid
+      : fill_vmid_q[55:54], fill_valid_next[26] ? t26_fill_vmid : fill_vmid_q[53:52],
+      fill_valid_next[25] ? t25_fill_vmid : fill_vmid_q[51:50], fill_valid_next[24] ? t24_fill_vmid
+      : fill_vmid_q[49:48], fill_valid_next[23] ? t23_fill_vmid : fill_vmid_q[47:46],
+      fill_valid_next[22] ? t22_fill_vmid : fill_vmid_q[45:44], fill_valid_next[21] ? t21_fill_vmid
+      : fill_vmid_q[43:42], fill_valid_next[20] ? t20_fill_vmid : fill_vmid_q[41:40],
+      fill_valid_next[19] ? t19_fill_vmid : fill_vmid_q[39:38], fill_valid_next[18] ? t18_fill_vmid
+      : fill_vmid_q[37:36], fill_valid_next[17] ? t17_fill_vmid : fill_vmid_q[35:34],
+      fill_valid_next[16] ? t16_fill_vmid : fill_vmid_q[33:32], fill_valid_next[15] ? t15_fill_vmid
+      : fill_vmid_q[31:30], fill_valid_next[14] ? t14_fill_vmid : fill_vmid_q[29:28],
+      fill_valid_next[13] ? t13_fill_vmid : fill_vmid_q[27:26], fill_valid_next[12] ? t12_fill_vmid
+      : fill_vmid_q[25:24], fill_valid_next[11] ? t11_fill_vmid : fill_vmid_q[23:22],
+      fill_valid_next[10] ? t10_fill_vmid : fill_vmid_q[21:20], fill_valid_next[9] ? t9_fill_vmid
+      : fill_vmid_q[19:18], fill_valid_next[8] ? t8_fill_vmid : fill_vmid_q[17:16],
+      fill_valid_next[7] ? t7_fill_vmid : fill_vmid_q[15:14], fill_valid_next[6] ? t6_fill_vmid
+      : fill_vmid_q[13:12], fill_valid_next[5] ? t5_fill_vmid : fill_vmid_q[11:10],
+      fill_valid_next[4] ? t4_fill_vmid : fill_vmid_q[9:8], fill_valid_next[3] ? t3_fill_vmid
+      : fill_vmid_q[7:6], fill_valid_next[2] ? t2_fill_vmid : fill_vmid_q[5:4], fill_valid_next[1]
+      ? t1_fill_vmid : fill_vmid_q[3:2], fill_valid_next[0] ? t0_fill_vmid : fill_vmid_q[1:0]};
   assign fill_vmid_o = fill_vmid_q;
-  assign fill_ppn_d = {fill_valid_n[63] ? t63_fill_ppn : fill_ppn_q[2303:2268], fill_valid_n[62] ? t62_fill_ppn : fill_ppn_q[2267:2232], fill_valid_n[61] ? t61_fill_ppn : fill_ppn_q[2231:2196], fill_valid_n[60] ? t60_fill_ppn : fill_ppn_q[2195:2160], fill_valid_n[59] ? t59_fill_ppn : fill_ppn_q[2159:2124], fill_valid_n[58] ? t58_fill_ppn : fill_ppn_q[2123:2088], fill_valid_n[57] ? t57_fill_ppn : fill_ppn_q[2087:2052], fill_valid_n[56] ? t56_fill_ppn : fill_ppn_q[2051:2016], fill_valid_n[55] ? t55_fill_ppn : fill_ppn_q[2015:1980], fill_valid_n[54] ? t54_fill_ppn : fill_ppn_q[1979:1944], fill_valid_n[53] ? t53_fill_ppn : fill_ppn_q[1943:1908], fill_valid_n[52] ? t52_fill_ppn : fill_ppn_q[1907:1872], fill_valid_n[51] ? t51_fill_ppn : fill_ppn_q[1871:1836], fill_valid_n[50] ? t50_fill_ppn : fill_ppn_q[1835:1800], fill_valid_n[49] ? t49_fill_ppn : fill_ppn_q[1799:1764], fill_valid_n[48] ? t48_fill_ppn : fill_ppn_q[1763:1728], fill_valid_n[47] ? t47_fill_ppn : fill_ppn_q[1727:1692], fill_valid_n[46] ? t46_fill_ppn : fill_ppn_q[1691:1656], fill_valid_n[45] ? t45_fill_ppn : fill_ppn_q[1655:1620], fill_valid_n[44] ? t44_fill_ppn : fill_ppn_q[1619:1584], fill_valid_n[43] ? t43_fill_ppn : fill_ppn_q[1583:1548], fill_valid_n[42] ? t42_fill_ppn : fill_ppn_q[1547:1512], fill_valid_n[41] ? t41_fill_ppn : fill_ppn_q[1511:1476], fill_valid_n[40] ? t40_fill_ppn : fill_ppn_q[1475:1440], fill_valid_n[39] ? t39_fill_ppn : fill_ppn_q[1439:1404], fill_valid_n[38] ? t38_fill_ppn : fill_ppn_q[1403:1368], fill_valid_n[37] ? t37_fill_ppn : fill_ppn_q[1367:1332], fill_valid_n[36] ? t36_fill_ppn : fill_ppn_q[1331:1296], fill_valid_n[35] ? t35_fill_ppn : fill_ppn_q[1295:1260], fill_valid_n[34] ? t34_fill_ppn : fill_ppn_q[1259:1224], fill_valid_n[33] ? t33_fill_ppn : fill_ppn_q[1223:1188], fill_valid_n[32] ? t32_fill_ppn : fill_ppn_q[1187:1152], fill_valid_n[31] ? t31_fill_ppn : fill_ppn_q[1151:1116], fill_valid_n[30] ? t30_fill_ppn : fill_ppn_q[1115:1080], fill_valid_n[29] ? t29_fill_ppn : fill_ppn_q[1079:1044], fill_valid_n[28] ? t28_fill_ppn : fill_ppn_q[1043:1008], fill_valid_n[27] ? t27_fill_ppn : fill_ppn_q[1007:972], fill_valid_n[26] ? t26_fill_ppn : fill_ppn_q[971:936], fill_valid_n[25] ? t25_fill_ppn : fill_ppn_q[935:900], fill_valid_n[24] ? t24_fill_ppn : fill_ppn_q[899:864], fill_valid_n[23] ? t23_fill_ppn : fill_ppn_q[863:828], fill_valid_n[22] ? t22_fill_ppn : fill_ppn_q[827:792], fill_valid_n[21] ? t21_fill_ppn : fill_ppn_q[791:756], fill_valid_n[20] ? t20_fill_ppn : fill_ppn_q[755:720], fill_valid_n[19] ? t19_fill_ppn : fill_ppn_q[719:684], fill_valid_n[18] ? t18_fill_ppn : fill_ppn_q[683:648], fill_valid_n[17] ? t17_fill_ppn : fill_ppn_q[647:612], fill_valid_n[16] ? t16_fill_ppn : fill_ppn_q[611:576], fill_valid_n[15] ? t15_fill_ppn : fill_ppn_q[575:540], fill_valid_n[14] ? t14_fill_ppn : fill_ppn_q[539:504], fill_valid_n[13] ? t13_fill_ppn : fill_ppn_q[503:468], fill_valid_n[12] ? t12_fill_ppn : fill_ppn_q[467:432], fill_valid_n[11] ? t11_fill_ppn : fill_ppn_q[431:396], fill_valid_n[10] ? t10_fill_ppn : fill_ppn_q[395:360], fill_valid_n[9] ? t9_fill_ppn : fill_ppn_q[359:324], fill_valid_n[8] ? t8_fill_ppn : fill_ppn_q[323:288], fill_valid_n[7] ? t7_fill_ppn : fill_ppn_q[287:252], fill_valid_n[6] ? t6_fill_ppn : fill_ppn_q[251:216], fill_valid_n[5] ? t5_fill_ppn : fill_ppn_q[215:180], fill_valid_n[4] ? t4_fill_ppn : fill_ppn_q[179:144], fill_valid_n[3] ? t3_fill_ppn : fill_ppn_q[143:108], fill_valid_n[2] ? t2_fill_ppn : fill_ppn_q[107:72], fill_valid_n[1] ? t1_fill_ppn : fill_ppn_q[71:36], fill_valid_n[0] ? t0_fill_ppn : fill_ppn_q[35:0]};
+  assign fill_ppn_d = {fill_valid_next[63] ? t63_fill_ppn : fill_ppn_q[2303:2268],
+      fill_valid_next[62] ? t62_fill_ppn : fill_ppn_q[2267:2232], fill_valid_next[61] ? t61_fill_ppn
+      : fill_ppn_q[2231:2196], fill_valid_next[60] ? t60_fill_ppn : fill_ppn_q[2195:2160],
+      fill_valid_next[59] ? t59_fill_ppn : fill_ppn_q[2159:2124], fill_valid_next[58] ? t58_fill_ppn
+      : fill_ppn_q[2123:2088], fill_valid_next[57] ? t57_fill_ppn : fill_ppn_q[2087:2052],
+      fill_valid_next[56] ? t56_fill_ppn : fill_ppn_q[2051:2016], fill_valid_next[55] ? t55_fill_ppn
+      : fill_ppn_q[2015:1980], fill_valid_next[54] ? t54_fill_ppn : fill_ppn_q[1979:1944],
+      fill_valid_next[53] ? t53_fill_ppn : fill_ppn_q[1943:1908], fill_valid_next[52] ? t52_fill_ppn
+      : fill_ppn_q[1907:1872], fill_valid_next[51] ? t51_fill_ppn : fill_ppn_q[1871:1836],
+      fill_valid_next[50] ? t50_fill_ppn : fill_ppn_q[1835:1800], fill_valid_next[49] ? t49_fill_ppn
+      : fill_ppn_q[1799:1764], fill_valid_next[48] ? t48_fill_ppn : fill_ppn_q[1763:1728],
+      fill_valid_next[47] ? t47_fill_ppn : fill_ppn_q[1727:1692], fill_valid_next[46] ? t46_fill_ppn
+      : fill_ppn_q[1691:1656], fill_valid_next[45] ? t45_fill_ppn : fill_ppn_q[1655:1620],
+      fill_valid_next[44] ? t44_fill_ppn : fill_ppn_q[1619:1584], fill_valid_next[43] ? t43_fill_ppn
+      : fill_ppn_q[1583:1548], fill_valid_next[42] ? t42_fill_ppn : fill_ppn_q[1547:1512],
+      fill_valid_next[41] ? t41_fill_ppn : fill_ppn_q[1511:1476], fill_valid_next[40] ? t40_fill_ppn
+      : fill_ppn_q[1475:1440], fill_valid_next[39] ? t39_fill_ppn : fill_ppn_q[1439:1404],
+      fill_valid_next[38] ? t38_fill_ppn : fill_ppn_q[1403:1368], fill_valid_next[37] ? t37_fill_ppn
+      : fill_ppn_q[1367:1332], fill_valid_next[36] ? t36_fill_ppn : fill_ppn_q[1331:1296],
+      fill_valid_next[35] ? t35_fill_ppn : fill_ppn_q[1295:1260], fill_valid_next[34] ? t34_fill_ppn
+      : fill_ppn_q[1259:1224], fill_valid_next[33] ? t33_fill_ppn : fill_ppn_q[1223:1188],
+      fill_valid_next[32] ? t32_fill_ppn : fill_ppn_q[1187:1152], fill_valid_next[31] ? t31_fill_ppn
+      : fill_ppn_q[1151:1116], fill_valid_next[30] ? t30_fill_ppn : fill_ppn_q[1115:1080],
+      fill_valid_next[29] ? t29_fill_ppn : fill_ppn_q[1079:1044], fill_valid_next[28] ? t28_fill_ppn
+      : fill_ppn_q[1043:1008], fill_valid_next[27] ? t27_fill_ppn : fill_ppn_q[1007:972],
+      fill_valid_next[26] ? t26_fill_ppn : fill_ppn_q[971:936], fill_valid_next[25] ? t25_fill_ppn
+      : fill_ppn_q[935:900], fill_valid_next[24] ? t24_fill_ppn : fill_ppn_q[899:864],
+      fill_valid_next[23] ? t23_fill_ppn : fill_ppn_q[863:828], fill_valid_next[22] ? t22_fill_ppn
+      : fill_ppn_q[827:792], fill_valid_next[21] ? t21_fill_ppn : fill_ppn_q[791:756],
+      fill_valid_next[20] ? t20_fill_ppn : fill_ppn_q[755:720], fill_valid_next[19] ? t19_fill_ppn
+      : fill_ppn_q[719:684], fill_valid_next[18] ? t18_fill_ppn : fill_ppn_q[683:648],
+      fill_valid_next[17] ? t17_fill_ppn : fill_ppn_q[647:612], fill_valid_next[16] ? t16_fill_ppn
+      : fill_ppn_q[611:576], fill_valid_next[15] ? t15_fill_ppn : fill_ppn_q[575:540],
+      fill_valid_next[14] ? t14_fill_ppn : fill_ppn_q[539:504], fill_valid_next[13] ? t13_fill_ppn
+      : fill_ppn_q[503:468], fill_valid_next[12] ? t12_fill_ppn : fill_ppn_q[467:432],
+      fill_valid_next[11] ? t11_fill_ppn : fill_ppn_q[431:396], fill_valid_next[10] ? t10_fill_ppn
+      : fill_ppn_q[395:360], fill_valid_next[9] ? t9_fill_ppn : fill_ppn_q[359:324],
+      fill_valid_next[8] ? t8_fill_ppn : fill_ppn_q[323:288], fill_valid_next[7] ? t7_fill_ppn
+      : fill_ppn_q[287:252], fill_valid_next[6] ? t6_fill_ppn : fill_ppn_q[251:216],
+      fill_valid_next[5] ? t5_fill_ppn : fill_ppn_q[215:180], fill_valid_next[4] ? t4_fill_ppn
+      : fill_ppn_q[179:144], fill_valid_next[3] ? t3_fill_ppn : fill_ppn_q[143:108],
+      fill_valid_next[2] ? t2_fill_ppn : fill_ppn_q[107:72], fill_valid_next[1] ? t1_fill_ppn
+      : fill_ppn_q[71:36], fill_valid_next[0] ? t0_fill_ppn : fill_ppn_q[35:0]};
   assign fill_ppn_o = fill_ppn_q;
-  assign fill_perm_d = {fill_valid_n[63] ? t63_fill_perm : fill_perm_q[383:378], fill_valid_n[62] ? t62_fill_perm : fill_perm_q[377:372], fill_valid_n[61] ? t61_fill_perm : fill_perm_q[371:366], fill_valid_n[60] ? t60_fill_perm : fill_perm_q[365:360], fill_valid_n[59] ? t59_fill_perm : fill_perm_q[359:354], fill_valid_n[58] ? t58_fill_perm : fill_perm_q[353:348], fill_valid_n[57] ? t57_fill_perm : fill_perm_q[347:342], fill_valid_n[56] ? t56_fill_perm : fill_perm_q[341:336], fill_valid_n[55] ? t55_fill_perm : fill_perm_q[335:330], fill_valid_n[54] ? t54_fill_perm : fill_perm_q[329:324], fill_valid_n[53] ? t53_fill_perm : fill_perm_q[323:318], fill_valid_n[52] ? t52_fill_perm : fill_perm_q[317:312], fill_valid_n[51] ? t51_fill_perm : fill_perm_q[311:306], fill_valid_n[50] ? t50_fill_perm : fill_perm_q[305:300], fill_valid_n[49] ? t49_fill_perm : fill_perm_q[299:294], fill_valid_n[48] ? t48_fill_perm : fill_perm_q[293:288], fill_valid_n[47] ? t47_fill_perm : fill_perm_q[287:282], fill_valid_n[46] ? t46_fill_perm : fill_perm_q[281:276], fill_valid_n[45] ? t45_fill_perm : fill_perm_q[275:270], fill_valid_n[44] ? t44_fill_perm : fill_perm_q[269:264], fill_valid_n[43] ? t43_fill_perm : fill_perm_q[263:258], fill_valid_n[42] ? t42_fill_perm : fill_perm_q[257:252], fill_valid_n[41] ? t41_fill_perm : fill_perm_q[251:246], fill_valid_n[40] ? t40_fill_perm : fill_perm_q[245:240], fill_valid_n[39] ? t39_fill_perm : fill_perm_q[239:234], fill_valid_n[38] ? t38_fill_perm : fill_perm_q[233:228], fill_valid_n[37] ? t37_fill_perm : fill_perm_q[227:222], fill_valid_n[36] ? t36_fill_perm : fill_perm_q[221:216], fill_valid_n[35] ? t35_fill_perm : fill_perm_q[215:210], fill_valid_n[34] ? t34_fill_perm : fill_perm_q[209:204], fill_valid_n[33] ? t33_fill_perm : fill_perm_q[203:198], fill_valid_n[32] ? t32_fill_perm : fill_perm_q[197:192], fill_valid_n[31] ? t31_fill_perm : fill_perm_q[191:186], fill_valid_n[30] ? t30_fill_perm : fill_perm_q[185:180], fill_valid_n[29] ? t29_fill_perm : fill_perm_q[179:174], fill_valid_n[28] ? t28_fill_perm : fill_perm_q[173:168], fill_valid_n[27] ? t27_fill_perm : fill_perm_q[167:162], fill_valid_n[26] ? t26_fill_perm : fill_perm_q[161:156], fill_valid_n[25] ? t25_fill_perm : fill_perm_q[155:150], fill_valid_n[24] ? t24_fill_perm : fill_perm_q[149:144], fill_valid_n[23] ? t23_fill_perm : fill_perm_q[143:138], fill_valid_n[22] ? t22_fill_perm : fill_perm_q[137:132], fill_valid_n[21] ? t21_fill_perm : fill_perm_q[131:126], fill_valid_n[20] ? t20_fill_perm : fill_perm_q[125:120], fill_valid_n[19] ? t19_fill_perm : fill_perm_q[119:114], fill_valid_n[18] ? t18_fill_perm : fill_perm_q[113:108], fill_valid_n[17] ? t17_fill_perm : fill_perm_q[107:102], fill_valid_n[16] ? t16_fill_perm : fill_perm_q[101:96], fill_valid_n[15] ? t15_fill_perm : fill_perm_q[95:90], fill_valid_n[14] ? t14_fill_perm : fill_perm_q[89:84], fill_valid_n[13] ? t13_fill_perm : fill_perm_q[83:78], fill_valid_n[12] ? t12_fill_perm : fill_perm_q[77:72], fill_valid_n[11] ? t11_fill_perm : fill_perm_q[71:66], fill_valid_n[10] ? t10_fill_perm : fill_perm_q[65:60], fill_valid_n[9] ? t9_fill_perm : fill_perm_q[59:54], fill_valid_n[8] ? t8_fill_perm : fill_perm_q[53:48], fill_valid_n[7] ? t7_fill_perm : fill_perm_q[47:42], fill_valid_n[6] ? t6_fill_perm : fill_perm_q[41:36], fill_valid_n[5] ? t5_fill_perm : fill_perm_q[35:30], fill_valid_n[4] ? t4_fill_perm : fill_perm_q[29:24], fill_valid_n[3] ? t3_fill_perm : fill_perm_q[23:18], fill_valid_n[2] ? t2_fill_perm : fill_perm_q[17:12], fill_valid_n[1] ? t1_fill_perm : fill_perm_q[11:6], fill_valid_n[0] ? t0_fill_perm : fill_perm_q[5:0]};
+  assign fill_perm_d = {fill_valid_next[63] ? t63_fill_perm : fill_perm_q[383:378],
+      fill_valid_next[62] ? t62_fill_perm : fill_perm_q[377:372], fill_valid_next[61]
+      ? t61_fill_perm : fill_perm_q[371:366], fill_valid_next[60] ? t60_fill_perm
+      : fill_perm_q[365:360], fill_valid_next[59] ? t59_fill_perm : fill_perm_q[359:354],
+      fill_valid_next[58] ? t58_fill_perm : fill_perm_q[353:348], fill_valid_next[57]
+      ? t57_fill_perm : fill_perm_q[347:342], fill_valid_next[56] ? t56_fill_perm
+      : fill_perm_q[341:336], fill_valid_next[55] ? t55_fill_perm : fill_perm_q[335:330],
+      fill_valid_next[54] ? t54_fill_perm : fill_perm_q[329:324], fill_valid_next[53]
+      ? t53_fill_perm : fill_perm_q[323:318], fill_valid_next[52] ? t52_fill_perm
+      : fill_perm_q[317:312], fill_valid_next[51] ? t51_fill_perm : fill_perm_q[311:306],
+      fill_valid_next[50] ? t50_fill_perm : fill_perm_q[305:300], fill_valid_next[49]
+      ? t49_fill_perm : fill_perm_q[299:294], fill_valid_next[48] ? t48_fill_perm
+      : fill_perm_q[293:288], fill_valid_next[47] ? t47_fill_perm : fill_perm_q[287:282],
+      fill_valid_next[46] ? t46_fill_perm : fill_perm_q[281:276], fill_valid_next[45]
+      ? t45_fill_perm : fill_perm_q[275:270], fill_valid_next[44] ? t44_fill_perm
+      : fill_perm_q[269:264], fill_valid_next[43] ? t43_fill_perm : fill_perm_q[263:258],
+      fill_valid_next[42] ? t42_fill_perm : fill_perm_q[257:252], fill_valid_next[41]
+      ? t41_fill_perm : fill_perm_q[251:246], fill_valid_next[40] ? t40_fill_perm
+      : fill_perm_q[245:240], fill_valid_next[39] ? t39_fill_perm : fill_perm_q[239:234],
+      fill_valid_next[38] ? t38_fill_perm : fill_perm_q[233:228], fill_valid_next[37]
+      ? t37_fill_perm : fill_perm_q[227:222], fill_valid_next[36] ? t36_fill_perm
+      : fill_perm_q[221:216], fill_valid_next[35] ? t35_fill_perm : fill_perm_q[215:210],
+      fill_valid_next[34] ? t34_fill_perm : fill_perm_q[209:204], fill_valid_next[33]
+      ? t33_fill_perm : fill_perm_q[203:198], fill_valid_next[32] ? t32_fill_perm
+      : fill_perm_q[197:192], fill_valid_next[31] ? t31_fill_perm : fill_perm_q[191:186],
+      fill_valid_next[30] ? t30_fill_perm : fill_perm_q[185:180], fill_valid_next[29]
+      ? t29_fill_perm : fill_perm_q[179:174], fill_valid_next[28] ? t28_fill_perm
+      : fill_perm_q[173:168], fill_valid_next[27] ? t27_fill_perm : fill_perm_q[167:162],
+      fill_valid_next[26] ? t26_fill_perm : fill_perm_q[161:156], fill_valid_next[25]
+      ? t25_fill_perm : fill_perm_q[155:150], fill_valid_next[24] ? t24_fill_perm
+      : fill_perm_q[149:144], fill_valid_next[23] ? t23_fill_perm : fill_perm_q[143:138],
+      fill_valid_next[22] ? t22_fill_perm : fill_perm_q[137:132], fill_valid_next[21]
+      ? t21_fill_perm : fill_perm_q[131:126], fill_valid_next[20] ? t20_fill_perm
+      : fill_perm_q[125:120], fill_valid_next[19] ? t19_fill_perm : fill_perm_q[119:114],
+      fill_valid_next[18] ? t18_fill_perm : fill_perm_q[113:108], fill_valid_next[17]
+      ? t17_fill_perm : fill_perm_q[107:102], fill_valid_next[16] ? t16_fill_perm
+      : fill_perm_q[101:96], fill_valid_next[15] ? t15_fill_perm : fill_perm_q[95:90],
+      fill_valid_next[14] ? t14_fill_perm : fill_perm_q[89:84], fill_valid_next[13] ? t13_fill_perm
+      : fill_perm_q[83:78], fill_valid_next[12] ? t12_fill_perm : fill_perm_q[77:72],
+      fill_valid_next[11] ? t11_fill_perm : fill_perm_q[71:66], fill_valid_next[10] ? t10_fill_perm
+      : fill_perm_q[65:60], fill_valid_next[9] ? t9_fill_perm : fill_perm_q[59:54],
+      fill_valid_next[8] ? t8_fill_perm : fill_perm_q[53:48], fill_valid_next[7] ? t7_fill_perm
+      : fill_perm_q[47:42], fill_valid_next[6] ? t6_fill_perm : fill_perm_q[41:36],
+      fill_valid_next[5] ? t5_fill_perm : fill_perm_q[35:30], fill_valid_next[4] ? t4_fill_perm
+      : fill_perm_q[29:24], fill_valid_next[3] ? t3_fill_perm : fill_perm_q[23:18],
+      fill_valid_next[2] ? t2_fill_perm : fill_perm_q[17:12], fill_valid_next[1] ? t1_fill_perm
+      : fill_perm_q[11:6], fill_valid_next[0] ? t0_fill_perm : fill_perm_q[5:0]};
   assign fill_perm_o = fill_perm_q;
   // Per-cluster eviction registers: data loaded only with its valid.
-  assign evict_valid_n = {|c63_evict, |c62_evict, |c61_evict, |c60_evict, |c59_evict, |c58_evict, |c57_evict, |c56_evict, |c55_evict, |c54_evict, |c53_evict, |c52_evict, |c51_evict, |c50_evict, |c49_evict, |c48_evict, |c47_evict, |c46_evict, |c45_evict, |c44_evict, |c43_evict, |c42_evict, |c41_evict, |c40_evict, |c39_evict, |c38_evict, |c37_evict, |c36_evict, |c35_evict, |c34_evict, |c33_evict, |c32_evict, |c31_evict, |c30_evict, |c29_evict, |c28_evict, |c27_evict, |c26_evict, |c25_evict, |c24_evict, |c23_evict, |c22_evict, |c21_evict, |c20_evict, |c19_evict, |c18_evict, |c17_evict, |c16_evict, |c15_evict, |c14_evict, |c13_evict, |c12_evict, |c11_evict, |c10_evict, |c9_evict, |c8_evict, |c7_evict, |c6_evict, |c5_evict, |c4_evict, |c3_evict, |c2_evict, |c1_evict, |c0_evict};
-  assign evict_valid_d = evict_valid_n;
+  assign evict_valid_next = {|c63_evict, |c62_evict, |c61_evict, |c60_evict, |c59_evict, |c58_evict,
+      |c57_evict, |c56_evict, |c55_evict, |c54_evict, |c53_evict, |c52_evict, |c51_evict,
+      |c50_evict, |c49_evict, |c48_evict, |c47_evict, |c46_evict, |c45_evict, |c44_evict,
+      |c43_evict, |c42_evict, |c41_evict, |c40_evict, |c39_evict, |c38_evict, |c37_evict,
+      |c36_evict, |c35_evict, |c34_evict, |c33_evict, |c32_evict, |c31_evict, |c30_evict,
+      |c29_evict, |c28_evict, |c27_evict, |c26_evict, |c25_evict, |c24_evict, |c23_evict,
+      |c22_evict, |c21_evict, |c20_evict, |c19_evict, |c18_evict, |c17_evict, |c16_evict,
+      |c15_evict, |c14_evict, |c13_evict, |c12_evict, |c11_evict, |c10_evict, |c9_evict, |c8_evict,
+      |c7_evict, |c6_evict, |c5_evict, |c4_evict, |c3_evict, |c2_evict, |c1_evict, |c0_evict};
+  assign evict_valid_d = evict_valid_next;
   assign evict_valid_o = evict_valid_q;
-  assign evict_vpn_d = {evict_valid_n[63] ? t63_evict_vh : evict_vpn_q[2303:2268], evict_valid_n[62] ? t62_evict_vh : evict_vpn_q[2267:2232], evict_valid_n[61] ? t61_evict_vh : evict_vpn_q[2231:2196], evict_valid_n[60] ? t60_evict_vh : evict_vpn_q[2195:2160], evict_valid_n[59] ? t59_evict_vh : evict_vpn_q[2159:2124], evict_valid_n[58] ? t58_evict_vh : evict_vpn_q[2123:2088], evict_valid_n[57] ? t57_evict_vh : evict_vpn_q[2087:2052], evict_valid_n[56] ? t56_evict_vh : evict_vpn_q[2051:2016], evict_valid_n[55] ? t55_evict_vh : evict_vpn_q[2015:1980], evict_valid_n[54] ? t54_evict_vh : evict_vpn_q[1979:1944], evict_valid_n[53] ? t53_evict_vh : evict_vpn_q[1943:1908], evict_valid_n[52] ? t52_evict_vh : evict_vpn_q[1907:1872], evict_valid_n[51] ? t51_evict_vh : evict_vpn_q[1871:1836], evict_valid_n[50] ? t50_evict_vh : evict_vpn_q[1835:1800], evict_valid_n[49] ? t49_evict_vh : evict_vpn_q[1799:1764], evict_valid_n[48] ? t48_evict_vh : evict_vpn_q[1763:1728], evict_valid_n[47] ? t47_evict_vh : evict_vpn_q[1727:1692], evict_valid_n[46] ? t46_evict_vh : evict_vpn_q[1691:1656], evict_valid_n[45] ? t45_evict_vh : evict_vpn_q[1655:1620], evict_valid_n[44] ? t44_evict_vh : evict_vpn_q[1619:1584], evict_valid_n[43] ? t43_evict_vh : evict_vpn_q[1583:1548], evict_valid_n[42] ? t42_evict_vh : evict_vpn_q[1547:1512], evict_valid_n[41] ? t41_evict_vh : evict_vpn_q[1511:1476], evict_valid_n[40] ? t40_evict_vh : evict_vpn_q[1475:1440], evict_valid_n[39] ? t39_evict_vh : evict_vpn_q[1439:1404], evict_valid_n[38] ? t38_evict_vh : evict_vpn_q[1403:1368], evict_valid_n[37] ? t37_evict_vh : evict_vpn_q[1367:1332], evict_valid_n[36] ? t36_evict_vh : evict_vpn_q[1331:1296], evict_valid_n[35] ? t35_evict_vh : evict_vpn_q[1295:1260], evict_valid_n[34] ? t34_evict_vh : evict_vpn_q[1259:1224], evict_valid_n[33] ? t33_evict_vh : evict_vpn_q[1223:1188], evict_valid_n[32] ? t32_evict_vh : evict_vpn_q[1187:1152], evict_valid_n[31] ? t31_evict_vh : evict_vpn_q[1151:1116], evict_valid_n[30] ? t30_evict_vh : evict_vpn_q[1115:1080], evict_valid_n[29] ? t29_evict_vh : evict_vpn_q[1079:1044], evict_valid_n[28] ? t28_evict_vh : evict_vpn_q[1043:1008], evict_valid_n[27] ? t27_evict_vh : evict_vpn_q[1007:972], evict_valid_n[26] ? t26_evict_vh : evict_vpn_q[971:936], evict_valid_n[25] ? t25_evict_vh : evict_vpn_q[935:900], evict_valid_n[24] ? t24_evict_vh : evict_vpn_q[899:864], evict_valid_n[23] ? t23_evict_vh : evict_vpn_q[863:828], evict_valid_n[22] ? t22_evict_vh : evict_vpn_q[827:792], evict_valid_n[21] ? t21_evict_vh : evict_vpn_q[791:756], evict_valid_n[20] ? t20_evict_vh : evict_vpn_q[755:720], evict_valid_n[19] ? t19_evict_vh : evict_vpn_q[719:684], evict_valid_n[18] ? t18_evict_vh : evict_vpn_q[683:648], evict_valid_n[17] ? t17_evict_vh : evict_vpn_q[647:612], evict_valid_n[16] ? t16_evict_vh : evict_vpn_q[611:576], evict_valid_n[15] ? t15_evict_vh : evict_vpn_q[575:540], evict_valid_n[14] ? t14_evict_vh : evict_vpn_q[539:504], evict_valid_n[13] ? t13_evict_vh : evict_vpn_q[503:468], evict_valid_n[12] ? t12_evict_vh : evict_vpn_q[467:432], evict_valid_n[11] ? t11_evict_vh : evict_vpn_q[431:396], evict_valid_n[10] ? t10_evict_vh : evict_vpn_q[395:360], evict_valid_n[9] ? t9_evict_vh : evict_vpn_q[359:324], evict_valid_n[8] ? t8_evict_vh : evict_vpn_q[323:288], evict_valid_n[7] ? t7_evict_vh : evict_vpn_q[287:252], evict_valid_n[6] ? t6_evict_vh : evict_vpn_q[251:216], evict_valid_n[5] ? t5_evict_vh : evict_vpn_q[215:180], evict_valid_n[4] ? t4_evict_vh : evict_vpn_q[179:144], evict_valid_n[3] ? t3_evict_vh : evict_vpn_q[143:108], evict_valid_n[2] ? t2_evict_vh : evict_vpn_q[107:72], evict_valid_n[1] ? t1_evict_vh : evict_vpn_q[71:36], evict_valid_n[0] ? t0_evict_vh : evict_vpn_q[35:0]};
+  assign evict_vpn_d = {evict_valid_next[63] ? t63_evict_vh : evict_vpn_q[2303:2268],
+      evict_valid_next[62] ? t62_evict_vh : evict_vpn_q[2267:2232], evict_valid_next[61]
+      ? t61_evict_vh : evict_vpn_q[2231:2196], evict_valid_next[60] ? t60_evict_vh
+      : evict_vpn_q[2195:2160], evict_valid_next[59] ? t59_evict_vh : evict_vpn_q[2159:2124],
+      evict_valid_next[58] ? t58_evict_vh : evict_vpn_q[2123:2088], evict_valid_next[57]
+      ? t57_evict_vh : evict_vpn_q[2087:2052], evict_valid_next[56] ? t56_evict_vh
+      : evict_vpn_q[2051:2016], evict_valid_next[55] ? t55_evict_vh : evict_vpn_q[2015:1980],
+      evict_valid_next[54] ? t54_evict_vh : evict_vpn_q[1979:1944], evict_valid_next[53]
+      ? t53_evict_vh : evict_vpn_q[1943:1908], evict_valid_next[52] ? t52_evict_vh
+      : evict_vpn_q[1907:1872], evict_valid_next[51] ? t51_evict_vh : evict_vpn_q[1871:1836],
+      evict_valid_next[50] ? t50_evict_vh : evict_vpn_q[1835:1800], evict_valid_next[49]
+      ? t49_evict_vh : evict_vpn_q[1799:1764], evict_valid_next[48] ? t48_evict_vh
+      : evict_vpn_q[1763:1728], evict_valid_next[47] ? t47_evict_vh : evict_vpn_q[1727:1692],
+      evict_valid_next[46] ? t46_evict_vh : evict_vpn_q[1691:1656], evict_valid_next[45]
+      ? t45_evict_vh : evict_vpn_q[1655:1620], evict_valid_next[44] ? t44_evict_vh
+      : evict_vpn_q[1619:1584], evict_valid_next[43] ? t43_evict_vh : evict_vpn_q[1583:1548],
+      evict_valid_next[42] ? t42_evict_vh : evict_vpn_q[1547:1512], evict_valid_next[41]
+      ? t41_evict_vh : evict_vpn_q[1511:1476], evict_valid_next[40] ? t40_evict_vh
+      : evict_vpn_q[1475:1440], evict_valid_next[39] ? t39_evict_vh : evict_vpn_q[1439:1404],
+      evict_valid_next[38] ? t38_evict_vh : evict_vpn_q[1403:1368], evict_valid_next[37]
+      ? t37_evict_vh : evict_vpn_q[1367:1332], evict_valid_next[36] ? t36_evict_vh
+      : evict_vpn_q[1331:1296], evict_valid_next[35] ? t35_evict_vh : evict_vpn_q[1295:1260],
+      evict_valid_next[34] ? t34_evict_vh : evict_vpn_q[1259:1224], evict_valid_next[33]
+      ? t33_evict_vh : evict_vpn_q[1223:1188], evict_valid_next[32] ? t32_evict_vh
+      : evict_vpn_q[1187:1152], evict_valid_next[31] ? t31_evict_vh : evict_vpn_q[1151:1116],
+      evict_valid_next[30] ? t30_evict_vh : evict_vpn_q[1115:1080], evict_valid_next[29]
+      ? t29_evict_vh : evict_vpn_q[1079:1044], evict_valid_next[28] ? t28_evict_vh
+      : evict_vpn_q[1043:1008], evict_valid_next[27] ? t27_evict_vh : evict_vpn_q[1007:972],
+      evict_valid_next[26] ? t26_evict_vh : evict_vpn_q[971:936], evict_valid_next[25]
+      ? t25_evict_vh : evict_vpn_q[935:900], evict_valid_next[24] ? t24_evict_vh
+      : evict_vpn_q[899:864], evict_valid_next[23] ? t23_evict_vh : evict_vpn_q[863:828],
+      evict_valid_next[22] ? t22_evict_vh : evict_vpn_q[827:792], evict_valid_next[21]
+      ? t21_evict_vh : evict_vpn_q[791:756], evict_valid_next[20] ? t20_evict_vh
+      : evict_vpn_q[755:720], evict_valid_next[19] ? t19_evict_vh : evict_vpn_q[719:684],
+      evict_valid_next[18] ? t18_evict_vh : evict_vpn_q[683:648], evict_valid_next[17]
+      ? t17_evict_vh : evict_vpn_q[647:612], evict_valid_next[16] ? t16_evict_vh
+      : evict_vpn_q[611:576], evict_valid_next[15] ? t15_evict_vh : evict_vpn_q[575:540],
+      evict_valid_next[14] ? t14_evict_vh : evict_vpn_q[539:504], evict_valid_next[13]
+      ? t13_evict_vh : evict_vpn_q[503:468], evict_valid_next[12] ? t12_evict_vh
+      : evict_vpn_q[467:432], evict_valid_next[11] ? t11_evict_vh : evict_vpn_q[431:396],
+      evict_valid_next[10] ? t10_evict_vh : evict_vpn_q[395:360], evict_valid_next[9] ? t9_evict_vh
+      : evict_vpn_q[359:324], evict_valid_next[8] ? t8_evict_vh : evict_vpn_q[323:288],
+      evict_valid_next[7] ? t7_evict_vh : evict_vpn_q[287:252], evict_valid_next[6] ? t6_evict_vh
+      : evict_vpn_q[251:216], evict_valid_next[5] ? t5_evict_vh : evict_vpn_q[215:180],
+      evict_valid_next[4] ? t4_evict_vh : evict_vpn_q[179:144], evict_valid_next[3] ? t3_evict_vh
+      : evict_vpn_q[143:108], evict_valid_next[2] ? t2_evict_vh : evict_vpn_q[107:72],
+      evict_valid_next[1] ? t1_evict_vh : evict_vpn_q[71:36], evict_valid_next[0] ? t0_evict_vh
+      : evict_vpn_q[35:0]};
   assign evict_vpn_o = evict_vpn_q;
-  assign evict_vmid_d = {evict_valid_n[63] ? t63_evict_vmid : evict_vmid_q[127:126], evict_valid_n[62] ? t62_evict_vmid : evict_vmid_q[125:124], evict_valid_n[61] ? t61_evict_vmid : evict_vmid_q[123:122], evict_valid_n[60] ? t60_evict_vmid : evict_vmid_q[121:120], evict_valid_n[59] ? t59_evict_vmid : evict_vmid_q[119:118], evict_valid_n[58] ? t58_evict_vmid : evict_vmid_q[117:116], evict_valid_n[57] ? t57_evict_vmid : evict_vmid_q[115:114], evict_valid_n[56] ? t56_evict_vmid : evict_vmid_q[113:112], evict_valid_n[55] ? t55_evict_vmid : evict_vmid_q[111:110], evict_valid_n[54] ? t54_evict_vmid : evict_vmid_q[109:108], evict_valid_n[53] ? t53_evict_vmid : evict_vmid_q[107:106], evict_valid_n[52] ? t52_evict_vmid : evict_vmid_q[105:104], evict_valid_n[51] ? t51_evict_vmid : evict_vmid_q[103:102], evict_valid_n[50] ? t50_evict_vmid : evict_vmid_q[101:100], evict_valid_n[49] ? t49_evict_vmid : evict_vmid_q[99:98], evict_valid_n[48] ? t48_evict_vmid : evict_vmid_q[97:96], evict_valid_n[47] ? t47_evict_vmid : evict_vmid_q[95:94], evict_valid_n[46] ? t46_evict_vmid : evict_vmid_q[93:92], evict_valid_n[45] ? t45_evict_vmid : evict_vmid_q[91:90], evict_valid_n[44] ? t44_evict_vmid : evict_vmid_q[89:88], evict_valid_n[43] ? t43_evict_vmid : evict_vmid_q[87:86], evict_valid_n[42] ? t42_evict_vmid : evict_vmid_q[85:84], evict_valid_n[41] ? t41_evict_vmid : evict_vmid_q[83:82], evict_valid_n[40] ? t40_evict_vmid : evict_vmid_q[81:80], evict_valid_n[39] ? t39_evict_vmid : evict_vmid_q[79:78], evict_valid_n[38] ? t38_evict_vmid : evict_vmid_q[77:76], evict_valid_n[37] ? t37_evict_vmid : evict_vmid_q[75:74], evict_valid_n[36] ? t36_evict_vmid : evict_vmid_q[73:72], evict_valid_n[35] ? t35_evict_vmid : evict_vmid_q[71:70], evict_valid_n[34] ? t34_evict_vmid : evict_vmid_q[69:68], evict_valid_n[33] ? t33_evict_vmid : evict_vmid_q[67:66], evict_valid_n[32] ? t32_evict_vmid : evict_vmid_q[65:64], evict_valid_n[31] ? t31_evict_vmid : evict_vmid_q[63:62], evict_valid_n[30] ? t30_evict_vmid : evict_vmid_q[61:60], evict_valid_n[29] ? t29_evict_vmid : evict_vmid_q[59:58], evict_valid_n[28] ? t28_evict_vmid : evict_vmid_q[57:56], evict_valid_n[27] ? t27_evict_vmid : evict_vmid_q[55:54], evict_valid_n[26] ? t26_evict_vmid : evict_vmid_q[53:52], evict_valid_n[25] ? t25_evict_vmid : evict_vmid_q[51:50], evict_valid_n[24] ? t24_evict_vmid : evict_vmid_q[49:48], evict_valid_n[23] ? t23_evict_vmid : evict_vmid_q[47:46], evict_valid_n[22] ? t22_evict_vmid : evict_vmid_q[45:44], evict_valid_n[21] ? t21_evict_vmid : evict_vmid_q[43:42], evict_valid_n[20] ? t20_evict_vmid : evict_vmid_q[41:40], evict_valid_n[19] ? t19_evict_vmid : evict_vmid_q[39:38], evict_valid_n[18] ? t18_evict_vmid : evict_vmid_q[37:36], evict_valid_n[17] ? t17_evict_vmid : evict_vmid_q[35:34], evict_valid_n[16] ? t16_evict_vmid : evict_vmid_q[33:32], evict_valid_n[15] ? t15_evict_vmid : evict_vmid_q[31:30], evict_valid_n[14] ? t14_evict_vmid : evict_vmid_q[29:28], evict_valid_n[13] ? t13_evict_vmid : evict_vmid_q[27:26], evict_valid_n[12] ? t12_evict_vmid : evict_vmid_q[25:24], evict_valid_n[11] ? t11_evict_vmid : evict_vmid_q[23:22], evict_valid_n[10] ? t10_evict_vmid : evict_vmid_q[21:20], evict_valid_n[9] ? t9_evict_vmid : evict_vmid_q[19:18], evict_valid_n[8] ? t8_evict_vmid : evict_vmid_q[17:16], evict_valid_n[7] ? t7_evict_vmid : evict_vmid_q[15:14], evict_valid_n[6] ? t6_evict_vmid : evict_vmid_q[13:12], evict_valid_n[5] ? t5_evict_vmid : evict_vmid_q[11:10], evict_valid_n[4] ? t4_evict_vmid : evict_vmid_q[9:8], evict_valid_n[3] ? t3_evict_vmid : evict_vmid_q[7:6], evict_valid_n[2] ? t2_evict_vmid : evict_vmid_q[5:4], evict_valid_n[1] ? t1_evict_vmid : evict_vmid_q[3:2], evict_valid_n[0] ? t0_evict_vmid : evict_vmid_q[1:0]};
+  assign evict_vmid_d = {evict_valid_next[63] ? t63_evict_vmid : evict_vmid_q[127:126],
+      evict_valid_next[62] ? t62_evict_vmid : evict_vmid_q[125:124], evict_valid_next[61]
+      ? t61_evict_vmid : evict_vmid_q[123:122], evict_valid_next[60] ? t60_evict_vmid
+      : evict_vmid_q[121:120], evict_valid_next[59] ? t59_evict_vmid : evict_vmid_q[119:118],
+      evict_valid_next[58] ? t58_evict_vmid : evict_vmid_q[117:116], evict_valid_next[57]
+      ? t57_evict_vmid : evict_vmid_q[115:114], evict_valid_next[56] ? t56_evict_vmid
+      : evict_vmid_q[113:112], evict_valid_next[55] ? t55_evict_vmid : evict_vmid_q[111:110],
+      evict_valid_next[54] ? t54_evict_vmid : evict_vmid_q[109:108], evict_valid_next[53]
+      ? t53_evict_vmid : evict_vmid_q[107:106], evict_valid_next[52] ? t52_evict_vmid
+      : evict_vmid_q[105:104], evict_valid_next[51] ? t51_evict_vmid : evict_vmid_q[103:102],
+      evict_valid_next[50] ? t50_evict_vmid : evict_vmid_q[101:100], evict_valid_next[49]
+      ? t49_evict_vmid : evict_vmid_q[99:98], evict_valid_next[48] ? t48_evict_vmid
+      : evict_vmid_q[97:96], evict_valid_next[47] ? t47_evict_vmid : evict_vmid_q[95:94],
+      evict_valid_next[46] ? t46_evict_vmid : evict_vmid_q[93:92], evict_valid_next[45]
+      ? t45_evict_vmid : evict_vmid_q[91:90], evict_valid_next[44] ? t44_evict_vmid
+      : evict_vmid_q[89:88], evict_valid_next[43] ? t43_evict_vmid : evict_vmid_q[87:86],
+      evict_valid_next[42] ? t42_evict_vmid : evict_vmid_q[85:84], evict_valid_next[41]
+      ? t41_evict_vmid : evict_vmid_q[83:82], evict_valid_next[40] ? t40_evict_vmid
+      : evict_vmid_q[81:80], evict_valid_next[39] ? t39_evict_vmid : evict_vmid_q[79:78],
+      evict_valid_next[38] ? t38_evict_vmid : evict_vmid_q[77:76], evict_valid_next[37]
+      ? t37_evict_vmid : evict_vmid_q[75:74], evict_valid_next[36] ? t36_evict_vmid
+      : evict_vmid_q[73:72], evict_valid_next[35] ? t35_evict_vmid : evict_vmid_q[71:70],
+      evict_valid_next[34] ? t34_evict_vmid : evict_vmid_q[69:68], evict_valid_next[33]
+      ? t33_evict_vmid : evict_vmid_q[67:66], evict_valid_next[32] ? t32_evict_vmid
+      : evict_vmid_q[65:64], evict_valid_next[31] ? t31_evict_vmid : evict_vmid_q[63:62],
+      evict_valid_next[30] ? t30_evict_vmid : evict_vmid_q[61:60], evict_valid_next[29]
+      ? t29_evict_vmid : evict_vmid_q[59:58], evict_valid_next[28] ? t28_evict_vmid
+      : evict_vmid_q[57:56], evict_valid_next[27] ? t27_evict_vmid : evict_vmid_q[55:54],
+      evict_valid_next[26] ? t26_evict_vmid : evict_vmid_q[53:52], evict_valid_next[25]
+      ? t25_evict_vmid : evict_vmid_q[51:50], evict_valid_next[24] ? t24_evict_vmid
+      : evict_vmid_q[49:48], evict_valid_next[23] ? t23_evict_vmid : evict_vmid_q[47:46],
+      evict_valid_next[22] ? t22_evict_vmid : evict_vmid_q[45:44], evict_valid_next[21]
+      ? t21_evict_vmid : evict_vmid_q[43:42], evict_valid_next[20] ? t20_evict_vmid
+      : evict_vmid_q[41:40], evict_valid_next[19] ? t19_evict_vmid : evict_vmid_q[39:38],
+      evict_valid_next[18] ? t18_evict_vmid : evict_vmid_q[37:36], evict_valid_next[17]
+      ? t17_evict_vmid : evict_vmid_q[35:34], evict_valid_next[16] ? t16_evict_vmid
+      : evict_vmid_q[33:32], evict_valid_next[15] ? t15_evict_vmid : evict_vmid_q[31:30],
+      evict_valid_next[14] ? t14_evict_vmid : evict_vmid_q[29:28], evict_valid_next[13]
+      ? t13_evict_vmid : evict_vmid_q[27:26], evict_valid_next[12] ? t12_evict_vmid
+      : evict_vmid_q[25:24], evict_valid_next[11] ? t11_evict_vmid : evict_vmid_q[23:22],
+      evict_valid_next[10] ? t10_evict_vmid : evict_vmid_q[21:20], evict_valid_next[9]
+      ? t9_evict_vmid : evict_vmid_q[19:18], evict_valid_next[8] ? t8_evict_vmid
+      : evict_vmid_q[17:16], evict_valid_next[7] ? t7_evict_vmid : evict_vmid_q[15:14],
+      evict_valid_next[6] ? t6_evict_vmid : evict_vmid_q[13:12], evict_valid_next[5] ? t5_evict_vmid
+      : evict_vmid_q[11:10], evict_valid_next[4] ? t4_evict_vmid : evict_vmid_q[9:8],
+      evict_valid_next[3] ? t3_evict_vmid : evict_vmid_q[7:6], evict_valid_next[2] ? t2_evict_vmid
+      : evict_vmid_q[5:4], evict_valid_next[1] ? t1_evict_vmid : evict_vmid_q[3:2],
+      evict_valid_next[0] ? t0_evict_vmid : evict_vmid_q[1:0]};
   assign evict_vmid_o = evict_vmid_q;
-  assign evict_ppn_d = {evict_valid_n[63] ? t63_evict_ppn : evict_ppn_q[2303:2268], evict_valid_n[62] ? t62_evict_ppn : evict_ppn_q[2267:2232], evict_valid_n[61] ? t61_evict_ppn : evict_ppn_q[2231:2196], evict_valid_n[60] ? t60_evict_ppn : evict_ppn_q[2195:2160], evict_valid_n[59] ? t59_evict_ppn : evict_ppn_q[2159:2124], evict_valid_n[58] ? t58_evict_ppn : evict_ppn_q[2123:2088], evict_valid_n[57] ? t57_evict_ppn : evict_ppn_q[2087:2052], evict_valid_n[56] ? t56_evict_ppn : evict_ppn_q[2051:2016], evict_valid_n[55] ? t55_evict_ppn : evict_ppn_q[2015:1980], evict_valid_n[54] ? t54_evict_ppn : evict_ppn_q[1979:1944], evict_valid_n[53] ? t53_evict_ppn : evict_ppn_q[1943:1908], evict_valid_n[52] ? t52_evict_ppn : evict_ppn_q[1907:1872], evict_valid_n[51] ? t51_evict_ppn : evict_ppn_q[1871:1836], evict_valid_n[50] ? t50_evict_ppn : evict_ppn_q[1835:1800], evict_valid_n[49] ? t49_evict_ppn : evict_ppn_q[1799:1764], evict_valid_n[48] ? t48_evict_ppn : evict_ppn_q[1763:1728], evict_valid_n[47] ? t47_evict_ppn : evict_ppn_q[1727:1692], evict_valid_n[46] ? t46_evict_ppn : evict_ppn_q[1691:1656], evict_valid_n[45] ? t45_evict_ppn : evict_ppn_q[1655:1620], evict_valid_n[44] ? t44_evict_ppn : evict_ppn_q[1619:1584], evict_valid_n[43] ? t43_evict_ppn : evict_ppn_q[1583:1548], evict_valid_n[42] ? t42_evict_ppn : evict_ppn_q[1547:1512], evict_valid_n[41] ? t41_evict_ppn : evict_ppn_q[1511:1476], evict_valid_n[40] ? t40_evict_ppn : evict_ppn_q[1475:1440], evict_valid_n[39] ? t39_evict_ppn : evict_ppn_q[1439:1404], evict_valid_n[38] ? t38_evict_ppn : evict_ppn_q[1403:1368], evict_valid_n[37] ? t37_evict_ppn : evict_ppn_q[1367:1332], evict_valid_n[36] ? t36_evict_ppn : evict_ppn_q[1331:1296], evict_valid_n[35] ? t35_evict_ppn : evict_ppn_q[1295:1260], evict_valid_n[34] ? t34_evict_ppn : evict_ppn_q[1259:1224], evict_valid_n[33] ? t33_evict_ppn : evict_ppn_q[1223:1188], evict_valid_n[32] ? t32_evict_ppn : evict_ppn_q[1187:1152], evict_valid_n[31] ? t31_evict_ppn : evict_ppn_q[1151:1116], evict_valid_n[30] ? t30_evict_ppn : evict_ppn_q[1115:1080], evict_valid_n[29] ? t29_evict_ppn : evict_ppn_q[1079:1044], evict_valid_n[28] ? t28_evict_ppn : evict_ppn_q[1043:1008], evict_valid_n[27] ? t27_evict_ppn : evict_ppn_q[1007:972], evict_valid_n[26] ? t26_evict_ppn : evict_ppn_q[971:936], evict_valid_n[25] ? t25_evict_ppn : evict_ppn_q[935:900], evict_valid_n[24] ? t24_evict_ppn : evict_ppn_q[899:864], evict_valid_n[23] ? t23_evict_ppn : evict_ppn_q[863:828], evict_valid_n[22] ? t22_evict_ppn : evict_ppn_q[827:792], evict_valid_n[21] ? t21_evict_ppn : evict_ppn_q[791:756], evict_valid_n[20] ? t20_evict_ppn : evict_ppn_q[755:720], evict_valid_n[19] ? t19_evict_ppn : evict_ppn_q[719:684], evict_valid_n[18] ? t18_evict_ppn : evict_ppn_q[683:648], evict_valid_n[17] ? t17_evict_ppn : evict_ppn_q[647:612], evict_valid_n[16] ? t16_evict_ppn : evict_ppn_q[611:576], evict_valid_n[15] ? t15_evict_ppn : evict_ppn_q[575:540], evict_valid_n[14] ? t14_evict_ppn : evict_ppn_q[539:504], evict_valid_n[13] ? t13_evict_ppn : evict_ppn_q[503:468], evict_valid_n[12] ? t12_evict_ppn : evict_ppn_q[467:432], evict_valid_n[11] ? t11_evict_ppn : evict_ppn_q[431:396], evict_valid_n[10] ? t10_evict_ppn : evict_ppn_q[395:360], evict_valid_n[9] ? t9_evict_ppn : evict_ppn_q[359:324], evict_valid_n[8] ? t8_evict_ppn : evict_ppn_q[323:288], evict_valid_n[7] ? t7_evict_ppn : evict_ppn_q[287:252], evict_valid_n[6] ? t6_evict_ppn : evict_ppn_q[251:216], evict_valid_n[5] ? t5_evict_ppn : evict_ppn_q[215:180], evict_valid_n[4] ? t4_evict_ppn : evict_ppn_q[179:144], evict_valid_n[3] ? t3_evict_ppn : evict_ppn_q[143:108], evict_valid_n[2] ? t2_evict_ppn : evict_ppn_q[107:72], evict_valid_n[1] ? t1_evict_ppn : evict_ppn_q[71:36], evict_valid_n[0] ? t0_evict_ppn : evict_ppn_q[35:0]};
+  assign evict_ppn_d = {evict_valid_next[63] ? t63_evict_ppn : evict_ppn_q[2303:2268],
+      evict_valid_next[62] ? t62_evict_ppn : evict_ppn_q[2267:2232], evict_valid_next[61]
+      ? t61_evict_ppn : evict_ppn_q[2231:2196], evict_valid_next[60] ? t60_evict_ppn
+      : evict_ppn_q[2195:2160], evict_valid_next[59] ? t59_evict_ppn : evict_ppn_q[2159:2124],
+      evict_valid_next[58] ? t58_evict_ppn : evict_ppn_q[2123:2088], evict_valid_next[57]
+      ? t57_evict_ppn : evict_ppn_q[2087:2052], evict_valid_next[56] ? t56_evict_ppn
+      : evict_ppn_q[2051:2016], evict_valid_next[55] ? t55_evict_ppn : evict_ppn_q[2015:1980],
+      evict_valid_next[54] ? t54_evict_ppn : evict_ppn_q[1979:1944], evict_valid_next[53]
+      ? t53_evict_ppn : evict_ppn_q[1943:1908], evict_valid_next[52] ? t52_evict_ppn
+      : evict_ppn_q[1907:1872], evict_valid_next[51] ? t51_evict_ppn : evict_ppn_q[1871:1836],
+      evict_valid_next[50] ? t50_evict_ppn : evict_ppn_q[1835:1800], evict_valid_next[49]
+      ? t49_evict_ppn : evict_ppn_q[1799:1764], evict_valid_next[48] ? t48_evict_ppn
+      : evict_ppn_q[1763:1728], evict_valid_next[47] ? t47_evict_ppn : evict_ppn_q[1727:1692],
+      evict_valid_next[46] ? t46_evict_ppn : evict_ppn_q[1691:1656], evict_valid_next[45]
+      ? t45_evict_ppn : evict_ppn_q[1655:1620], evict_valid_next[44] ? t44_evict_ppn
+      : evict_ppn_q[1619:1584], evict_valid_next[43] ? t43_evict_ppn : evict_ppn_q[1583:1548],
+      evict_valid_next[42] ? t42_evict_ppn : evict_ppn_q[1547:1512], evict_valid_next[41]
+      ? t41_evict_ppn : evict_ppn_q[1511:1476], evict_valid_next[40] ? t40_evict_ppn
+      : evict_ppn_q[1475:1440], evict_valid_next[39] ? t39_evict_ppn : evict_ppn_q[1439:1404],
+      evict_valid_next[38] ? t38_evict_ppn : evict_ppn_q[1403:1368], evict_valid_next[37]
+      ? t37_evict_ppn : evict_ppn_q[1367:1332], evict_valid_next[36] ? t36_evict_ppn
+      : evict_ppn_q[1331:1296], evict_valid_next[35] ? t35_evict_ppn : evict_ppn_q[1295:1260],
+      evict_valid_next[34] ? t34_evict_ppn : evict_ppn_q[1259:1224], evict_valid_next[33]
+      ? t33_evict_ppn : evict_ppn_q[1223:1188], evict_valid_next[32] ? t32_evict_ppn
+      : evict_ppn_q[1187:1152], evict_valid_next[31] ? t31_evict_ppn : evict_ppn_q[1151:1116],
+      evict_valid_next[30] ? t30_evict_ppn : evict_ppn_q[1115:1080], evict_valid_next[29]
+      ? t29_evict_ppn : evict_ppn_q[1079:1044], evict_valid_next[28] ? t28_evict_ppn
+      : evict_ppn_q[1043:1008], evict_valid_next[27] ? t27_evict_ppn : evict_ppn_q[1007:972],
+      evict_valid_next[26] ? t26_evict_ppn : evict_ppn_q[971:936], evict_valid_next[25]
+      ? t25_evict_ppn : evict_ppn_q[935:900], evict_valid_next[24] ? t24_evict_ppn
+      : evict_ppn_q[899:864], evict_valid_next[23] ? t23_evict_ppn : evict_ppn_q[863:828],
+      evict_valid_next[22] ? t22_evict_ppn : evict_ppn_q[827:792], evict_valid_next[21]
+      ? t21_evict_ppn : evict_ppn_q[791:756], evict_valid_next[20] ? t20_evict_ppn
+      : evict_ppn_q[755:720], evict_valid_next[19] ? t19_evict_ppn : evict_ppn_q[719:684],
+      evict_valid_next[18] ? t18_evict_ppn : evict_ppn_q[683:648], evict_valid_next[17]
+      ? t17_evict_ppn : evict_ppn_q[647:612], evict_valid_next[16] ? t16_evict_ppn
+      : evict_ppn_q[611:576], evict_valid_next[15] ? t15_evict_ppn : evict_ppn_q[575:540],
+      evict_valid_next[14] ? t14_evict_ppn : evict_ppn_q[539:504], evict_valid_next[13]
+      ? t13_evict_ppn : evict_ppn_q[503:468], evict_valid_next[12] ? t12_evict_ppn
+      : evict_ppn_q[467:432], evict_valid_next[11] ? t11_evict_ppn : evict_ppn_q[431:396],
+      evict_valid_next[10] ? t10_evict_ppn : evict_ppn_q[395:360], evict_valid_next[9]
+      ? t9_evict_ppn : evict_ppn_q[359:324], evict_valid_next[8] ? t8_evict_ppn
+      : evict_ppn_q[323:288], evict_valid_next[7] ? t7_evict_ppn : evict_ppn_q[287:252],
+      evict_valid_next[6] ? t6_evict_ppn : evict_ppn_q[251:216], evict_valid_next[5] ? t5_evict_ppn
+      : evict_ppn_q[215:180], evict_valid_next[4] ? t4_evict_ppn : evict_ppn_q[179:144],
+      evict_valid_next[3] ? t3_evict_ppn : evict_ppn_q[143:108], evict_valid_next[2] ? t2_evict_ppn
+      : evict_ppn_q[107:72], evict_valid_next[1] ? t1_evict_ppn : evict_ppn_q[71:36],
+      evict_valid_next[0] ? t0_evict_ppn : evict_ppn_q[35:0]};
   assign evict_ppn_o = evict_ppn_q;
-  assign evict_perm_d = {evict_valid_n[63] ? t63_evict_perm : evict_perm_q[383:378], evict_valid_n[62] ? t62_evict_perm : evict_perm_q[377:372], evict_valid_n[61] ? t61_evict_perm : evict_perm_q[371:366], evict_valid_n[60] ? t60_evict_perm : evict_perm_q[365:360], evict_valid_n[59] ? t59_evict_perm : evict_perm_q[359:354], evict_valid_n[58] ? t58_evict_perm : evict_perm_q[353:348], evict_valid_n[57] ? t57_evict_perm : evict_perm_q[347:342], evict_valid_n[56] ? t56_evict_perm : evict_perm_q[341:336], evict_valid_n[55] ? t55_evict_perm : evict_perm_q[335:330], evict_valid_n[54] ? t54_evict_perm : evict_perm_q[329:324], evict_valid_n[53] ? t53_evict_perm : evict_perm_q[323:318], evict_valid_n[52] ? t52_evict_perm : evict_perm_q[317:312], evict_valid_n[51] ? t51_evict_perm : evict_perm_q[311:306], evict_valid_n[50] ? t50_evict_perm : evict_perm_q[305:300], evict_valid_n[49] ? t49_evict_perm : evict_perm_q[299:294], evict_valid_n[48] ? t48_evict_perm : evict_perm_q[293:288], evict_valid_n[47] ? t47_evict_perm : evict_perm_q[287:282], evict_valid_n[46] ? t46_evict_perm : evict_perm_q[281:276], evict_valid_n[45] ? t45_evict_perm : evict_perm_q[275:270], evict_valid_n[44] ? t44_evict_perm : evict_perm_q[269:264], evict_valid_n[43] ? t43_evict_perm : evict_perm_q[263:258], evict_valid_n[42] ? t42_evict_perm : evict_perm_q[257:252], evict_valid_n[41] ? t41_evict_perm : evict_perm_q[251:246], evict_valid_n[40] ? t40_evict_perm : evict_perm_q[245:240], evict_valid_n[39] ? t39_evict_perm : evict_perm_q[239:234], evict_valid_n[38] ? t38_evict_perm : evict_perm_q[233:228], evict_valid_n[37] ? t37_evict_perm : evict_perm_q[227:222], evict_valid_n[36] ? t36_evict_perm : evict_perm_q[221:216], evict_valid_n[35] ? t35_evict_perm : evict_perm_q[215:210], evict_valid_n[34] ? t34_evict_perm : evict_perm_q[209:204], evict_valid_n[33] ? t33_evict_perm : evict_perm_q[203:198], evict_valid_n[32] ? t32_evict_perm : evict_perm_q[197:192], evict_valid_n[31] ? t31_evict_perm : evict_perm_q[191:186], evict_valid_n[30] ? t30_evict_perm : evict_perm_q[185:180], evict_valid_n[29] ? t29_evict_perm : evict_perm_q[179:174], evict_valid_n[28] ? t28_evict_perm : evict_perm_q[173:168], evict_valid_n[27] ? t27_evict_perm : evict_perm_q[167:162], evict_valid_n[26] ? t26_evict_perm : evict_perm_q[161:156], evict_valid_n[25] ? t25_evict_perm : evict_perm_q[155:150], evict_valid_n[24] ? t24_evict_perm : evict_perm_q[149:144], evict_valid_n[23] ? t23_evict_perm : evict_perm_q[143:138], evict_valid_n[22] ? t22_evict_perm : evict_perm_q[137:132], evict_valid_n[21] ? t21_evict_perm : evict_perm_q[131:126], evict_valid_n[20] ? t20_evict_perm : evict_perm_q[125:120], evict_valid_n[19] ? t19_evict_perm : evict_perm_q[119:114], evict_valid_n[18] ? t18_evict_perm : evict_perm_q[113:108], evict_valid_n[17] ? t17_evict_perm : evict_perm_q[107:102], evict_valid_n[16] ? t16_evict_perm : evict_perm_q[101:96], evict_valid_n[15] ? t15_evict_perm : evict_perm_q[95:90], evict_valid_n[14] ? t14_evict_perm : evict_perm_q[89:84], evict_valid_n[13] ? t13_evict_perm : evict_perm_q[83:78], evict_valid_n[12] ? t12_evict_perm : evict_perm_q[77:72], evict_valid_n[11] ? t11_evict_perm : evict_perm_q[71:66], evict_valid_n[10] ? t10_evict_perm : evict_perm_q[65:60], evict_valid_n[9] ? t9_evict_perm : evict_perm_q[59:54], evict_valid_n[8] ? t8_evict_perm : evict_perm_q[53:48], evict_valid_n[7] ? t7_evict_perm : evict_perm_q[47:42], evict_valid_n[6] ? t6_evict_perm : evict_perm_q[41:36], evict_valid_n[5] ? t5_evict_perm : evict_perm_q[35:30], evict_valid_n[4] ? t4_evict_perm : evict_perm_q[29:24], evict_valid_n[3] ? t3_evict_perm : evict_perm_q[23:18], evict_valid_n[2] ? t2_evict_perm : evict_perm_q[17:12], evict_valid_n[1] ? t1_evict_perm : evict_perm_q[11:6], evict_valid_n[0] ? t0_evict_perm : evict_perm_q[5:0]};
+  assign evict_perm_d = {evict_valid_next[63] ? t63_evict_perm : evict_perm_q[383:378],
+      evict_valid_next[62] ? t62_evict_perm : evict_perm_q[377:372], evict_valid_next[61]
+      ? t61_evict_perm : evict_perm_q[371:366], evict_valid_next[60] ? t60_evict_perm
+      : evict_perm_q[365:360], evict_valid_next[59] ? t59_evict_perm : evict_perm_q[359:354],
+      evict_valid_next[58] ? t58_evict_perm : evict_perm_q[353:348], evict_valid_next[57]
+      ? t57_evict_perm : evict_perm_q[347:342], evict_valid_next[56] ? t56_evict_perm
+      : evict_perm_q[341:336], evict_valid_next[55] ? t55_evict_perm : evict_perm_q[335:330],
+      evict_valid_next[54] ? t54_evict_perm : evict_perm_q[329:324], evict_valid_next[53]
+      ? t53_evict_perm : evict_perm_q[323:318], evict_valid_next[52] ? t52_evict_perm
+      : evict_perm_q[317:312], evict_valid_next[51] ? t51_evict_perm : evict_perm_q[311:306],
+      evict_valid_next[50] ? t50_evict_perm : evict_perm_q[305:300], evict_valid_next[49]
+      ? t49_evict_perm : evict_perm_q[299:294], evict_valid_next[48] ? t48_evict_perm
+      : evict_perm_q[293:288], evict_valid_next[47] ? t47_evict_perm : evict_perm_q[287:282],
+      evict_valid_next[46] ? t46_evict_perm : evict_perm_q[281:276], evict_valid_next[45]
+      ? t45_evict_perm : evict_perm_q[275:270], evict_valid_next[44] ? t44_evict_perm
+      : evict_perm_q[269:264], evict_valid_next[43] ? t43_evict_perm : evict_perm_q[263:258],
+      evict_valid_next[42] ? t42_evict_perm : evict_perm_q[257:252], evict_valid_next[41]
+      ? t41_evict_perm : evict_perm_q[251:246], evict_valid_next[40] ? t40_evict_perm
+      : evict_perm_q[245:240], evict_valid_next[39] ? t39_evict_perm : evict_perm_q[239:234],
+      evict_valid_next[38] ? t38_evict_perm : evict_perm_q[233:228], evict_valid_next[37]
+      ? t37_evict_perm : evict_perm_q[227:222], evict_valid_next[36] ? t36_evict_perm
+      : evict_perm_q[221:216], evict_valid_next[35] ? t35_evict_perm : evict_perm_q[215:210],
+      evict_valid_next[34] ? t34_evict_perm : evict_perm_q[209:204], evict_valid_next[33]
+      ? t33_evict_perm : evict_perm_q[203:198], evict_valid_next[32] ? t32_evict_perm
+      : evict_perm_q[197:192], evict_valid_next[31] ? t31_evict_perm : evict_perm_q[191:186],
+      evict_valid_next[30] ? t30_evict_perm : evict_perm_q[185:180], evict_valid_next[29]
+      ? t29_evict_perm : evict_perm_q[179:174], evict_valid_next[28] ? t28_evict_perm
+      : evict_perm_q[173:168], evict_valid_next[27] ? t27_evict_perm : evict_perm_q[167:162],
+      evict_valid_next[26] ? t26_evict_perm : evict_perm_q[161:156], evict_valid_next[25]
+      ? t25_evict_perm : evict_perm_q[155:150], evict_valid_next[24] ? t24_evict_perm
+      : evict_perm_q[149:144], evict_valid_next[23] ? t23_evict_perm : evict_perm_q[143:138],
+      evict_valid_next[22] ? t22_evict_perm : evict_perm_q[137:132], evict_valid_next[21]
+      ? t21_evict_perm : evict_perm_q[131:126], evict_valid_next[20] ? t20_evict_perm
+      : evict_perm_q[125:120], evict_valid_next[19] ? t19_evict_perm : evict_perm_q[119:114],
+      evict_valid_next[18] ? t18_evict_perm : evict_perm_q[113:108], evict_valid_next[17]
+      ? t17_evict_perm : evict_perm_q[107:102], evict_valid_next[16] ? t16_evict_perm
+      : evict_perm_q[101:96], evict_valid_next[15] ? t15_evict_perm : evict_perm_q[95:90],
+      evict_valid_next[14] ? t14_evict_perm : evict_perm_q[89:84], evict_valid_next[13]
+      ? t13_evict_perm : evict_perm_q[83:78], evict_valid_next[12] ? t12_evict_perm
+      : evict_perm_q[77:72], evict_valid_next[11] ? t11_evict_perm : evict_perm_q[71:66],
+      evict_valid_next[10] ? t10_evict_perm : evict_perm_q[65:60], evict_valid_next[9]
+      ? t9_evict_perm : evict_perm_q[59:54], evict_valid_next[8] ? t8_evict_perm
+      : evict_perm_q[53:48], evict_valid_next[7] ? t7_evict_perm : evict_perm_q[47:42],
+      evict_valid_next[6] ? t6_evict_perm : evict_perm_q[41:36], evict_valid_next[5] ? t5_evict_perm
+      : evict_perm_q[35:30], evict_valid_next[4] ? t4_evict_perm : evict_perm_q[29:24],
+      evict_valid_next[3] ? t3_evict_perm : evict_perm_q[23:18], evict_valid_next[2] ? t2_evict_perm
+      : evict_perm_q[17:12], evict_valid_next[1] ? t1_evict_perm : evict_perm_q[11:6],
+      evict_valid_next[0] ? t0_evict_perm : evict_perm_q[5:0]};
   assign evict_perm_o = evict_perm_q;
 
   always @(posedge clk_i or negedge rst_ni) begin
@@ -6940,19 +7531,19 @@ module l1tlb_seed001_table41 (
       q63_vmid_q <= 2'd0;
       resp_valid_q <= 64'd0;
       fill_valid_q <= 64'd0;
-      resp_vpn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      resp_vmid_q <= 128'h00000000000000000000000000000000;
-      resp_ppn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      resp_perm_q <= 384'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      fill_vpn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      fill_vmid_q <= 128'h00000000000000000000000000000000;
-      fill_ppn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      fill_perm_q <= 384'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      resp_vpn_q <= 2304'h0;
+      resp_vmid_q <= 128'h0;
+      resp_ppn_q <= 2304'h0;
+      resp_perm_q <= 384'h0;
+      fill_vpn_q <= 2304'h0;
+      fill_vmid_q <= 128'h0;
+      fill_ppn_q <= 2304'h0;
+      fill_perm_q <= 384'h0;
       evict_valid_q <= 64'd0;
-      evict_vpn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      evict_vmid_q <= 128'h00000000000000000000000000000000;
-      evict_ppn_q <= 2304'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      evict_perm_q <= 384'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
+      evict_vpn_q <= 2304'h0;
+      evict_vmid_q <= 128'h0;
+      evict_ppn_q <= 2304'h0;
+      evict_perm_q <= 384'h0;
     end else begin
       sd1_v_q <= sd1_v_d;
       sd1_all_q <= sd1_all_d;

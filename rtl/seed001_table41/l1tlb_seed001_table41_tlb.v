@@ -6,7 +6,8 @@
 module l1tlb_seed001_table41_tlb (
   input  wire clk_i,
   input  wire rst_ni,  // asynchronous, active low
-  input  wire pick_i,  // the crossbar's round-robin winner among this TLB's requesters (one-hot or none)
+  // the crossbar's round-robin winner among this TLB's requesters (one-hot or none)
+  input  wire pick_i,
   input  wire accept_i,  // the winner is taken: some requester, the credit open, no shootdown
   input  wire [35:0] req_vpn_i,
   input  wire [1:0] req_vmid_i,
@@ -14,7 +15,9 @@ module l1tlb_seed001_table41_tlb (
   input  wire [35:0] sd_vpn_i,
   input  wire [1:0] sd_vmid_i,
   input  wire sd_all_next_i,  // a flush-all takes effect at the next edge (sd1 now)
-  input  wire l2_take_i,  // the L2 request register loads and no TLB ahead of this one has a candidate: the candidate MSHR, if any, is loaded
+  // the L2 request register loads and no TLB ahead of this one has a candidate: the candidate MSHR,
+  // if any, is loaded
+  input  wire l2_take_i,
   input  wire l2_resp_valid_i,
   input  wire [1:0] l2_resp_mshr_i,
   input  wire [35:0] l2_resp_ppn_i,
@@ -84,28 +87,28 @@ module l1tlb_seed001_table41_tlb (
   reg  lt_le1_q;
   wire lt_oldest_d;
   reg  lt_oldest_q;
-  wire [127:0] ev_d;
-  reg  [127:0] ev_q;
-  wire [4863:0] etag_d;
-  reg  [4863:0] etag_q;
-  wire [4607:0] eppn_d;
-  reg  [4607:0] eppn_q;
-  wire [767:0] eperm_d;
-  reg  [767:0] eperm_q;
-  wire [3:0] mv_d;
-  reg  [3:0] mv_q;
-  wire [3:0] mp_d;
-  reg  [3:0] mp_q;
-  wire [3:0] ms_d;
-  reg  [3:0] ms_q;
-  wire [3:0] mk_d;
-  reg  [3:0] mk_q;
-  wire [143:0] mvh_d;
-  reg  [143:0] mvh_q;
-  wire [7:0] mvm_d;
-  reg  [7:0] mvm_q;
-  wire [3:0] mw_d;
-  reg  [3:0] mw_q;
+  wire [127:0] entry_valid_d;
+  reg  [127:0] entry_valid_q;
+  wire [4863:0] entry_tag_d;
+  reg  [4863:0] entry_tag_q;
+  wire [4607:0] entry_ppn_d;
+  reg  [4607:0] entry_ppn_q;
+  wire [767:0] entry_perm_d;
+  reg  [767:0] entry_perm_q;
+  wire [3:0] mshr_valid_d;
+  reg  [3:0] mshr_valid_q;
+  wire [3:0] mshr_pending_d;
+  reg  [3:0] mshr_pending_q;
+  wire [3:0] mshr_sent_d;
+  reg  [3:0] mshr_sent_q;
+  wire [3:0] mshr_killed_d;
+  reg  [3:0] mshr_killed_q;
+  wire [143:0] mshr_vpn_hi_d;
+  reg  [143:0] mshr_vpn_hi_q;
+  wire [7:0] mshr_vmid_d;
+  reg  [7:0] mshr_vmid_q;
+  wire [3:0] mshr_waiters_d;
+  reg  [3:0] mshr_waiters_q;
   wire [3:0] r2_cam_d;
   reg  [3:0] r2_cam_q;
   wire [3:0] sent_d;
@@ -426,13 +429,13 @@ module l1tlb_seed001_table41_tlb (
   wire [0:0] f2_set_w;
   wire [0:0] lt_set_w;
   wire [6:0] lt_age;
-  wire [3:0] mv_w;
-  wire [3:0] mp_w;
-  wire [143:0] mvh_w;
-  wire [7:0] mvm_w;
-  wire [3:0] mw_w;
-  wire [3:0] ms_w;
-  wire [3:0] mk_w;
+  wire [3:0] mshr_valid_w;
+  wire [3:0] mshr_pending_w;
+  wire [143:0] mshr_vpn_hi_w;
+  wire [7:0] mshr_vmid_w;
+  wire [3:0] mshr_waiters_w;
+  wire [3:0] mshr_sent_w;
+  wire [3:0] mshr_killed_w;
   wire [3:0] f2_moh_w;
   wire [3:0] f3_moh_w;
   wire sd_load;
@@ -441,7 +444,7 @@ module l1tlb_seed001_table41_tlb (
   wire [3:0] f0_moh;
   wire [35:0] f0_vh;
   wire [35:0] r2_vh;
-  wire f2_sdm_n;
+  wire f2_sdm_next;
   wire we_one;
   wire we;
   wire [37:0] f2_tag;
@@ -480,15 +483,15 @@ module l1tlb_seed001_table41_tlb (
   wire [3:0] cand_oh_0_4;
   wire [3:0] cand_oh;
   wire r1_key_is_r2;
-  wire [3:0] mv_n;
-  wire [3:0] mp_n;
-  wire [3:0] ms_n;
-  wire [3:0] mk_n;
-  wire [143:0] mvh_n;
-  wire [7:0] mvm_n;
-  wire [3:0] mw_n;
-  wire [3:0] r2_cam_n;
-  wire f2_kill_n;
+  wire [3:0] mshr_valid_next;
+  wire [3:0] mshr_pending_next;
+  wire [3:0] mshr_sent_next;
+  wire [3:0] mshr_killed_next;
+  wire [143:0] mshr_vpn_hi_next;
+  wire [7:0] mshr_vmid_next;
+  wire [3:0] mshr_waiters_next;
+  wire [3:0] r2_cam_next;
+  wire f2_kill_next;
   wire [2:0] free_plus;
   wire [2:0] free_plus_minus;
   wire [3:0] free_oh;
@@ -501,10 +504,10 @@ module l1tlb_seed001_table41_tlb (
   wire [3:0] free_alloc_lo_0_4;
   wire [3:0] free_alloc_lo;
   wire free_alloc_fr;
-  wire [127:0] ev_n;
-  wire [4863:0] etag_n;
-  wire [4607:0] eppn_n;
-  wire [767:0] eperm_n;
+  wire [127:0] entry_valid_next;
+  wire [4863:0] entry_tag_next;
+  wire [4607:0] entry_ppn_next;
+  wire [767:0] entry_perm_next;
   wire e_valid;
   wire e_shot;
   wire [4863:0] e_tag_row;
@@ -517,7 +520,7 @@ module l1tlb_seed001_table41_tlb (
   wire age_vict_is_hit;
   wire age_same_set_u;
   wire [6:0] h_age_a;
-  wire [895:0] age_n;
+  wire [895:0] age_next;
   wire [6:0] h_age;
   wire [6:0] h_age_p1;
   wire h_late_touch;
@@ -541,7 +544,7 @@ module l1tlb_seed001_table41_tlb (
   wire [127:0] f1_repl;
   wire f1_lt_is_vict;
   wire f1_any_untouched;
-  wire [127:0] f2_vict_n;
+  wire [127:0] f2_vict_next;
 
   assign unused_pick_i = pick_i;
   assign sd_all_d = sd_all_next_i;
@@ -550,13 +553,13 @@ module l1tlb_seed001_table41_tlb (
   assign f2_set_w = 1'b1;
   assign lt_set_w = 1'b1;
   assign lt_age = lt_fz_q ? 7'd0 : lt_b_q + {5'd0, {lt_le1_q, lt_le_q & ~lt_le1_q}};
-  assign mv_w = mv_q;
-  assign mp_w = mp_q;
-  assign mvh_w = mvh_q;
-  assign mvm_w = mvm_q;
-  assign mw_w = mw_q;
-  assign ms_w = ms_q;
-  assign mk_w = mk_q;
+  assign mshr_valid_w = mshr_valid_q;
+  assign mshr_pending_w = mshr_pending_q;
+  assign mshr_vpn_hi_w = mshr_vpn_hi_q;
+  assign mshr_vmid_w = mshr_vmid_q;
+  assign mshr_waiters_w = mshr_waiters_q;
+  assign mshr_sent_w = mshr_sent_q;
+  assign mshr_killed_w = mshr_killed_q;
   assign f2_moh_w = f2_moh_q;
   assign f3_moh_w = f3_moh_q;
   // Crossbar port: the top's round-robin winner, taken with the credit open.
@@ -568,13 +571,16 @@ module l1tlb_seed001_table41_tlb (
   assign r1_sd_d = sd_load;
   assign r1_vpn_d = acc_vpn;
   assign r1_vmid_d = acc_vmid;
-  // Fill: the response reads the MSHR, f1 prepares the victim, f2 writes the entry, f3 answers the waiters and frees the MSHR.
+  // Fill: the response reads the MSHR, f1 prepares the victim, f2 writes the entry, f3 answers the
+  // waiters and frees the MSHR.
   assign f0_moh = 4'd1 << l2_resp_mshr_i;
-  assign f0_vh = {36{f0_moh[0]}} & mvh_q[35:0] | {36{f0_moh[1]}} & mvh_q[71:36] | {36{f0_moh[2]}} & mvh_q[107:72] | {36{f0_moh[3]}} & mvh_q[143:108];
+  assign f0_vh = ({36{f0_moh[0]}} & mshr_vpn_hi_q[35:0]) | ({36{f0_moh[1]}} & mshr_vpn_hi_q[71:36])
+      | ({36{f0_moh[2]}} & mshr_vpn_hi_q[107:72]) | ({36{f0_moh[3]}} & mshr_vpn_hi_q[143:108]);
   assign f1_v_d = l2_resp_valid_i;
   assign f1_moh_d = f0_moh;
   assign f1_vh_d = f0_vh;
-  assign f1_vmid_d = {2{f0_moh[0]}} & mvm_q[1:0] | {2{f0_moh[1]}} & mvm_q[3:2] | {2{f0_moh[2]}} & mvm_q[5:4] | {2{f0_moh[3]}} & mvm_q[7:6];
+  assign f1_vmid_d = ({2{f0_moh[0]}} & mshr_vmid_q[1:0]) | ({2{f0_moh[1]}} & mshr_vmid_q[3:2])
+      | ({2{f0_moh[2]}} & mshr_vmid_q[5:4]) | ({2{f0_moh[3]}} & mshr_vmid_q[7:6]);
   assign f1_ppn_d = l2_resp_ppn_i;
   assign f1_perm_d = l2_resp_perm_i;
   assign f2_v_d = f1_v_q;
@@ -589,29 +595,49 @@ module l1tlb_seed001_table41_tlb (
   assign f3_vmid_d = f2_vmid_q;
   assign f3_ppn_d = f2_ppn_q;
   assign f3_perm_d = f2_perm_q;
-  assign fill_o = f3_v_q & (f3_moh_q[0] & mw_q[0] | f3_moh_q[1] & mw_q[1] | f3_moh_q[2] & mw_q[2] | f3_moh_q[3] & mw_q[3]);
+  assign fill_o = f3_v_q
+      & ((f3_moh_q[0] & mshr_waiters_q[0]) | (f3_moh_q[1] & mshr_waiters_q[1])
+          | (f3_moh_q[2] & mshr_waiters_q[2]) | (f3_moh_q[3] & mshr_waiters_q[3]));
   assign fill_vh_o = f3_vh_q;
   assign fill_vmid_o = f3_vmid_q;
   assign fill_ppn_o = f3_ppn_q;
   assign fill_perm_o = f3_perm_q;
   assign r2_vh = r2_vpn_q;
-  assign f2_sdm_n = r1_sd_q & r1_vpn_q == f1_vh_q & r1_vmid_q == f1_vmid_q;
-  assign f2_sdm_d = f2_sdm_n;
+  assign f2_sdm_next = r1_sd_q & (r1_vpn_q == f1_vh_q) & (r1_vmid_q == f1_vmid_q);
+  assign f2_sdm_d = f2_sdm_next;
   assign we_one = f2_v_q & ~f2_kill_q & ~f2_sdm_q;
   assign we = we_one & ~sd_all_q;
   assign f2_tag = {f2_vmid_q, f2_vh_q};
-  assign age = {age_w127_q, age_w126_q, age_w125_q, age_w124_q, age_w123_q, age_w122_q, age_w121_q, age_w120_q, age_w119_q, age_w118_q, age_w117_q, age_w116_q, age_w115_q, age_w114_q, age_w113_q, age_w112_q, age_w111_q, age_w110_q, age_w109_q, age_w108_q, age_w107_q, age_w106_q, age_w105_q, age_w104_q, age_w103_q, age_w102_q, age_w101_q, age_w100_q, age_w99_q, age_w98_q, age_w97_q, age_w96_q, age_w95_q, age_w94_q, age_w93_q, age_w92_q, age_w91_q, age_w90_q, age_w89_q, age_w88_q, age_w87_q, age_w86_q, age_w85_q, age_w84_q, age_w83_q, age_w82_q, age_w81_q, age_w80_q, age_w79_q, age_w78_q, age_w77_q, age_w76_q, age_w75_q, age_w74_q, age_w73_q, age_w72_q, age_w71_q, age_w70_q, age_w69_q, age_w68_q, age_w67_q, age_w66_q, age_w65_q, age_w64_q, age_w63_q, age_w62_q, age_w61_q, age_w60_q, age_w59_q, age_w58_q, age_w57_q, age_w56_q, age_w55_q, age_w54_q, age_w53_q, age_w52_q, age_w51_q, age_w50_q, age_w49_q, age_w48_q, age_w47_q, age_w46_q, age_w45_q, age_w44_q, age_w43_q, age_w42_q, age_w41_q, age_w40_q, age_w39_q, age_w38_q, age_w37_q, age_w36_q, age_w35_q, age_w34_q, age_w33_q, age_w32_q, age_w31_q, age_w30_q, age_w29_q, age_w28_q, age_w27_q, age_w26_q, age_w25_q, age_w24_q, age_w23_q, age_w22_q, age_w21_q, age_w20_q, age_w19_q, age_w18_q, age_w17_q, age_w16_q, age_w15_q, age_w14_q, age_w13_q, age_w12_q, age_w11_q, age_w10_q, age_w9_q, age_w8_q, age_w7_q, age_w6_q, age_w5_q, age_w4_q, age_w3_q, age_w2_q, age_w1_q, age_w0_q};
+  assign age = {age_w127_q, age_w126_q, age_w125_q, age_w124_q, age_w123_q, age_w122_q, age_w121_q,
+      age_w120_q, age_w119_q, age_w118_q, age_w117_q, age_w116_q, age_w115_q, age_w114_q,
+      age_w113_q, age_w112_q, age_w111_q, age_w110_q, age_w109_q, age_w108_q, age_w107_q,
+      age_w106_q, age_w105_q, age_w104_q, age_w103_q, age_w102_q, age_w101_q, age_w100_q, age_w99_q,
+      age_w98_q, age_w97_q, age_w96_q, age_w95_q, age_w94_q, age_w93_q, age_w92_q, age_w91_q,
+      age_w90_q, age_w89_q, age_w88_q, age_w87_q, age_w86_q, age_w85_q, age_w84_q, age_w83_q,
+      age_w82_q, age_w81_q, age_w80_q, age_w79_q, age_w78_q, age_w77_q, age_w76_q, age_w75_q,
+      age_w74_q, age_w73_q, age_w72_q, age_w71_q, age_w70_q, age_w69_q, age_w68_q, age_w67_q,
+      age_w66_q, age_w65_q, age_w64_q, age_w63_q, age_w62_q, age_w61_q, age_w60_q, age_w59_q,
+      age_w58_q, age_w57_q, age_w56_q, age_w55_q, age_w54_q, age_w53_q, age_w52_q, age_w51_q,
+      age_w50_q, age_w49_q, age_w48_q, age_w47_q, age_w46_q, age_w45_q, age_w44_q, age_w43_q,
+      age_w42_q, age_w41_q, age_w40_q, age_w39_q, age_w38_q, age_w37_q, age_w36_q, age_w35_q,
+      age_w34_q, age_w33_q, age_w32_q, age_w31_q, age_w30_q, age_w29_q, age_w28_q, age_w27_q,
+      age_w26_q, age_w25_q, age_w24_q, age_w23_q, age_w22_q, age_w21_q, age_w20_q, age_w19_q,
+      age_w18_q, age_w17_q, age_w16_q, age_w15_q, age_w14_q, age_w13_q, age_w12_q, age_w11_q,
+      age_w10_q, age_w9_q, age_w8_q, age_w7_q, age_w6_q, age_w5_q, age_w4_q, age_w3_q, age_w2_q,
+      age_w1_q, age_w0_q};
   assign vict = f2_vict_q;
-  // Compare stage: tags of the r1 set, way `vict` patched when the fill writes that set at this edge.
-  assign c_valid = ev_q;
-  assign c_tag = etag_q;
+  // Compare stage: tags of the r1 set, way `vict` patched when the fill writes that set at this
+  // edge.
+  assign c_valid = entry_valid_q;
+  assign c_tag = entry_tag_q;
   assign c_key = {r1_vmid_q, r1_vpn_q};
   assign c_feq = f2_tag == c_key;
-  assign c_patch = we & |(r1_set_w & f2_set_w);
+  assign c_patch = we & (|(r1_set_w & f2_set_w));
   genvar gc;
   generate
     for (gc = 0; gc < 128; gc = gc + 1) begin : g_cmp
-      assign match[gc] = c_patch & vict[gc] ? c_feq : c_valid[gc] & c_tag[gc * 38 +: 38] == c_key;
+      assign match[gc] = (c_patch & vict[gc]) ? c_feq : c_valid[gc]
+          & (c_tag[gc * 38 +: 38] == c_key);
     end
   endgenerate
   assign r2_v_d = r1_v_q;
@@ -622,30 +648,211 @@ module l1tlb_seed001_table41_tlb (
   assign r2_sd_match_d = {128{r1_sd_q}} & match;
   assign r2_any_d = |match;
   assign r1_v_o = r1_v_q;
-  // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest free.
+  // Decide stage: hit (PPN read one-hot), else merge into the pending MSHR or allocate the lowest
+  // free.
   assign hit = r2_v_q & r2_any_q;
   assign r2_cu = 1'b1;
   assign hit_o = hit & r2_cu;
   assign hit_vpn_o = r2_vpn_q;
   assign hit_vmid_o = r2_vmid_q;
-  assign h_ppn_row = eppn_q;
-  assign h_perm_row = eperm_q;
-  assign hit_ppn_o = {36{r2_match_q[0]}} & h_ppn_row[35:0] | {36{r2_match_q[1]}} & h_ppn_row[71:36] | {36{r2_match_q[2]}} & h_ppn_row[107:72] | {36{r2_match_q[3]}} & h_ppn_row[143:108] | {36{r2_match_q[4]}} & h_ppn_row[179:144] | {36{r2_match_q[5]}} & h_ppn_row[215:180] | {36{r2_match_q[6]}} & h_ppn_row[251:216] | {36{r2_match_q[7]}} & h_ppn_row[287:252] | {36{r2_match_q[8]}} & h_ppn_row[323:288] | {36{r2_match_q[9]}} & h_ppn_row[359:324] | {36{r2_match_q[10]}} & h_ppn_row[395:360] | {36{r2_match_q[11]}} & h_ppn_row[431:396] | {36{r2_match_q[12]}} & h_ppn_row[467:432] | {36{r2_match_q[13]}} & h_ppn_row[503:468] | {36{r2_match_q[14]}} & h_ppn_row[539:504] | {36{r2_match_q[15]}} & h_ppn_row[575:540] | {36{r2_match_q[16]}} & h_ppn_row[611:576] | {36{r2_match_q[17]}} & h_ppn_row[647:612] | {36{r2_match_q[18]}} & h_ppn_row[683:648] | {36{r2_match_q[19]}} & h_ppn_row[719:684] | {36{r2_match_q[20]}} & h_ppn_row[755:720] | {36{r2_match_q[21]}} & h_ppn_row[791:756] | {36{r2_match_q[22]}} & h_ppn_row[827:792] | {36{r2_match_q[23]}} & h_ppn_row[863:828] | {36{r2_match_q[24]}} & h_ppn_row[899:864] | {36{r2_match_q[25]}} & h_ppn_row[935:900] | {36{r2_match_q[26]}} & h_ppn_row[971:936] | {36{r2_match_q[27]}} & h_ppn_row[1007:972] | {36{r2_match_q[28]}} & h_ppn_row[1043:1008] | {36{r2_match_q[29]}} & h_ppn_row[1079:1044] | {36{r2_match_q[30]}} & h_ppn_row[1115:1080] | {36{r2_match_q[31]}} & h_ppn_row[1151:1116] | {36{r2_match_q[32]}} & h_ppn_row[1187:1152] | {36{r2_match_q[33]}} & h_ppn_row[1223:1188] | {36{r2_match_q[34]}} & h_ppn_row[1259:1224] | {36{r2_match_q[35]}} & h_ppn_row[1295:1260] | {36{r2_match_q[36]}} & h_ppn_row[1331:1296] | {36{r2_match_q[37]}} & h_ppn_row[1367:1332] | {36{r2_match_q[38]}} & h_ppn_row[1403:1368] | {36{r2_match_q[39]}} & h_ppn_row[1439:1404] | {36{r2_match_q[40]}} & h_ppn_row[1475:1440] | {36{r2_match_q[41]}} & h_ppn_row[1511:1476] | {36{r2_match_q[42]}} & h_ppn_row[1547:1512] | {36{r2_match_q[43]}} & h_ppn_row[1583:1548] | {36{r2_match_q[44]}} & h_ppn_row[1619:1584] | {36{r2_match_q[45]}} & h_ppn_row[1655:1620] | {36{r2_match_q[46]}} & h_ppn_row[1691:1656] | {36{r2_match_q[47]}} & h_ppn_row[1727:1692] | {36{r2_match_q[48]}} & h_ppn_row[1763:1728] | {36{r2_match_q[49]}} & h_ppn_row[1799:1764] | {36{r2_match_q[50]}} & h_ppn_row[1835:1800] | {36{r2_match_q[51]}} & h_ppn_row[1871:1836] | {36{r2_match_q[52]}} & h_ppn_row[1907:1872] | {36{r2_match_q[53]}} & h_ppn_row[1943:1908] | {36{r2_match_q[54]}} & h_ppn_row[1979:1944] | {36{r2_match_q[55]}} & h_ppn_row[2015:1980] | {36{r2_match_q[56]}} & h_ppn_row[2051:2016] | {36{r2_match_q[57]}} & h_ppn_row[2087:2052] | {36{r2_match_q[58]}} & h_ppn_row[2123:2088] | {36{r2_match_q[59]}} & h_ppn_row[2159:2124] | {36{r2_match_q[60]}} & h_ppn_row[2195:2160] | {36{r2_match_q[61]}} & h_ppn_row[2231:2196] | {36{r2_match_q[62]}} & h_ppn_row[2267:2232] | {36{r2_match_q[63]}} & h_ppn_row[2303:2268] | {36{r2_match_q[64]}} & h_ppn_row[2339:2304] | {36{r2_match_q[65]}} & h_ppn_row[2375:2340] | {36{r2_match_q[66]}} & h_ppn_row[2411:2376] | {36{r2_match_q[67]}} & h_ppn_row[2447:2412] | {36{r2_match_q[68]}} & h_ppn_row[2483:2448] | {36{r2_match_q[69]}} & h_ppn_row[2519:2484] | {36{r2_match_q[70]}} & h_ppn_row[2555:2520] | {36{r2_match_q[71]}} & h_ppn_row[2591:2556] | {36{r2_match_q[72]}} & h_ppn_row[2627:2592] | {36{r2_match_q[73]}} & h_ppn_row[2663:2628] | {36{r2_match_q[74]}} & h_ppn_row[2699:2664] | {36{r2_match_q[75]}} & h_ppn_row[2735:2700] | {36{r2_match_q[76]}} & h_ppn_row[2771:2736] | {36{r2_match_q[77]}} & h_ppn_row[2807:2772] | {36{r2_match_q[78]}} & h_ppn_row[2843:2808] | {36{r2_match_q[79]}} & h_ppn_row[2879:2844] | {36{r2_match_q[80]}} & h_ppn_row[2915:2880] | {36{r2_match_q[81]}} & h_ppn_row[2951:2916] | {36{r2_match_q[82]}} & h_ppn_row[2987:2952] | {36{r2_match_q[83]}} & h_ppn_row[3023:2988] | {36{r2_match_q[84]}} & h_ppn_row[3059:3024] | {36{r2_match_q[85]}} & h_ppn_row[3095:3060] | {36{r2_match_q[86]}} & h_ppn_row[3131:3096] | {36{r2_match_q[87]}} & h_ppn_row[3167:3132] | {36{r2_match_q[88]}} & h_ppn_row[3203:3168] | {36{r2_match_q[89]}} & h_ppn_row[3239:3204] | {36{r2_match_q[90]}} & h_ppn_row[3275:3240] | {36{r2_match_q[91]}} & h_ppn_row[3311:3276] | {36{r2_match_q[92]}} & h_ppn_row[3347:3312] | {36{r2_match_q[93]}} & h_ppn_row[3383:3348] | {36{r2_match_q[94]}} & h_ppn_row[3419:3384] | {36{r2_match_q[95]}} & h_ppn_row[3455:3420] | {36{r2_match_q[96]}} & h_ppn_row[3491:3456] | {36{r2_match_q[97]}} & h_ppn_row[3527:3492] | {36{r2_match_q[98]}} & h_ppn_row[3563:3528] | {36{r2_match_q[99]}} & h_ppn_row[3599:3564] | {36{r2_match_q[100]}} & h_ppn_row[3635:3600] | {36{r2_match_q[101]}} & h_ppn_row[3671:3636] | {36{r2_match_q[102]}} & h_ppn_row[3707:3672] | {36{r2_match_q[103]}} & h_ppn_row[3743:3708] | {36{r2_match_q[104]}} & h_ppn_row[3779:3744] | {36{r2_match_q[105]}} & h_ppn_row[3815:3780] | {36{r2_match_q[106]}} & h_ppn_row[3851:3816] | {36{r2_match_q[107]}} & h_ppn_row[3887:3852] | {36{r2_match_q[108]}} & h_ppn_row[3923:3888] | {36{r2_match_q[109]}} & h_ppn_row[3959:3924] | {36{r2_match_q[110]}} & h_ppn_row[3995:3960] | {36{r2_match_q[111]}} & h_ppn_row[4031:3996] | {36{r2_match_q[112]}} & h_ppn_row[4067:4032] | {36{r2_match_q[113]}} & h_ppn_row[4103:4068] | {36{r2_match_q[114]}} & h_ppn_row[4139:4104] | {36{r2_match_q[115]}} & h_ppn_row[4175:4140] | {36{r2_match_q[116]}} & h_ppn_row[4211:4176] | {36{r2_match_q[117]}} & h_ppn_row[4247:4212] | {36{r2_match_q[118]}} & h_ppn_row[4283:4248] | {36{r2_match_q[119]}} & h_ppn_row[4319:4284] | {36{r2_match_q[120]}} & h_ppn_row[4355:4320] | {36{r2_match_q[121]}} & h_ppn_row[4391:4356] | {36{r2_match_q[122]}} & h_ppn_row[4427:4392] | {36{r2_match_q[123]}} & h_ppn_row[4463:4428] | {36{r2_match_q[124]}} & h_ppn_row[4499:4464] | {36{r2_match_q[125]}} & h_ppn_row[4535:4500] | {36{r2_match_q[126]}} & h_ppn_row[4571:4536] | {36{r2_match_q[127]}} & h_ppn_row[4607:4572];
-  assign hit_perm_o = {6{r2_match_q[0]}} & h_perm_row[5:0] | {6{r2_match_q[1]}} & h_perm_row[11:6] | {6{r2_match_q[2]}} & h_perm_row[17:12] | {6{r2_match_q[3]}} & h_perm_row[23:18] | {6{r2_match_q[4]}} & h_perm_row[29:24] | {6{r2_match_q[5]}} & h_perm_row[35:30] | {6{r2_match_q[6]}} & h_perm_row[41:36] | {6{r2_match_q[7]}} & h_perm_row[47:42] | {6{r2_match_q[8]}} & h_perm_row[53:48] | {6{r2_match_q[9]}} & h_perm_row[59:54] | {6{r2_match_q[10]}} & h_perm_row[65:60] | {6{r2_match_q[11]}} & h_perm_row[71:66] | {6{r2_match_q[12]}} & h_perm_row[77:72] | {6{r2_match_q[13]}} & h_perm_row[83:78] | {6{r2_match_q[14]}} & h_perm_row[89:84] | {6{r2_match_q[15]}} & h_perm_row[95:90] | {6{r2_match_q[16]}} & h_perm_row[101:96] | {6{r2_match_q[17]}} & h_perm_row[107:102] | {6{r2_match_q[18]}} & h_perm_row[113:108] | {6{r2_match_q[19]}} & h_perm_row[119:114] | {6{r2_match_q[20]}} & h_perm_row[125:120] | {6{r2_match_q[21]}} & h_perm_row[131:126] | {6{r2_match_q[22]}} & h_perm_row[137:132] | {6{r2_match_q[23]}} & h_perm_row[143:138] | {6{r2_match_q[24]}} & h_perm_row[149:144] | {6{r2_match_q[25]}} & h_perm_row[155:150] | {6{r2_match_q[26]}} & h_perm_row[161:156] | {6{r2_match_q[27]}} & h_perm_row[167:162] | {6{r2_match_q[28]}} & h_perm_row[173:168] | {6{r2_match_q[29]}} & h_perm_row[179:174] | {6{r2_match_q[30]}} & h_perm_row[185:180] | {6{r2_match_q[31]}} & h_perm_row[191:186] | {6{r2_match_q[32]}} & h_perm_row[197:192] | {6{r2_match_q[33]}} & h_perm_row[203:198] | {6{r2_match_q[34]}} & h_perm_row[209:204] | {6{r2_match_q[35]}} & h_perm_row[215:210] | {6{r2_match_q[36]}} & h_perm_row[221:216] | {6{r2_match_q[37]}} & h_perm_row[227:222] | {6{r2_match_q[38]}} & h_perm_row[233:228] | {6{r2_match_q[39]}} & h_perm_row[239:234] | {6{r2_match_q[40]}} & h_perm_row[245:240] | {6{r2_match_q[41]}} & h_perm_row[251:246] | {6{r2_match_q[42]}} & h_perm_row[257:252] | {6{r2_match_q[43]}} & h_perm_row[263:258] | {6{r2_match_q[44]}} & h_perm_row[269:264] | {6{r2_match_q[45]}} & h_perm_row[275:270] | {6{r2_match_q[46]}} & h_perm_row[281:276] | {6{r2_match_q[47]}} & h_perm_row[287:282] | {6{r2_match_q[48]}} & h_perm_row[293:288] | {6{r2_match_q[49]}} & h_perm_row[299:294] | {6{r2_match_q[50]}} & h_perm_row[305:300] | {6{r2_match_q[51]}} & h_perm_row[311:306] | {6{r2_match_q[52]}} & h_perm_row[317:312] | {6{r2_match_q[53]}} & h_perm_row[323:318] | {6{r2_match_q[54]}} & h_perm_row[329:324] | {6{r2_match_q[55]}} & h_perm_row[335:330] | {6{r2_match_q[56]}} & h_perm_row[341:336] | {6{r2_match_q[57]}} & h_perm_row[347:342] | {6{r2_match_q[58]}} & h_perm_row[353:348] | {6{r2_match_q[59]}} & h_perm_row[359:354] | {6{r2_match_q[60]}} & h_perm_row[365:360] | {6{r2_match_q[61]}} & h_perm_row[371:366] | {6{r2_match_q[62]}} & h_perm_row[377:372] | {6{r2_match_q[63]}} & h_perm_row[383:378] | {6{r2_match_q[64]}} & h_perm_row[389:384] | {6{r2_match_q[65]}} & h_perm_row[395:390] | {6{r2_match_q[66]}} & h_perm_row[401:396] | {6{r2_match_q[67]}} & h_perm_row[407:402] | {6{r2_match_q[68]}} & h_perm_row[413:408] | {6{r2_match_q[69]}} & h_perm_row[419:414] | {6{r2_match_q[70]}} & h_perm_row[425:420] | {6{r2_match_q[71]}} & h_perm_row[431:426] | {6{r2_match_q[72]}} & h_perm_row[437:432] | {6{r2_match_q[73]}} & h_perm_row[443:438] | {6{r2_match_q[74]}} & h_perm_row[449:444] | {6{r2_match_q[75]}} & h_perm_row[455:450] | {6{r2_match_q[76]}} & h_perm_row[461:456] | {6{r2_match_q[77]}} & h_perm_row[467:462] | {6{r2_match_q[78]}} & h_perm_row[473:468] | {6{r2_match_q[79]}} & h_perm_row[479:474] | {6{r2_match_q[80]}} & h_perm_row[485:480] | {6{r2_match_q[81]}} & h_perm_row[491:486] | {6{r2_match_q[82]}} & h_perm_row[497:492] | {6{r2_match_q[83]}} & h_perm_row[503:498] | {6{r2_match_q[84]}} & h_perm_row[509:504] | {6{r2_match_q[85]}} & h_perm_row[515:510] | {6{r2_match_q[86]}} & h_perm_row[521:516] | {6{r2_match_q[87]}} & h_perm_row[527:522] | {6{r2_match_q[88]}} & h_perm_row[533:528] | {6{r2_match_q[89]}} & h_perm_row[539:534] | {6{r2_match_q[90]}} & h_perm_row[545:540] | {6{r2_match_q[91]}} & h_perm_row[551:546] | {6{r2_match_q[92]}} & h_perm_row[557:552] | {6{r2_match_q[93]}} & h_perm_row[563:558] | {6{r2_match_q[94]}} & h_perm_row[569:564] | {6{r2_match_q[95]}} & h_perm_row[575:570] | {6{r2_match_q[96]}} & h_perm_row[581:576] | {6{r2_match_q[97]}} & h_perm_row[587:582] | {6{r2_match_q[98]}} & h_perm_row[593:588] | {6{r2_match_q[99]}} & h_perm_row[599:594] | {6{r2_match_q[100]}} & h_perm_row[605:600] | {6{r2_match_q[101]}} & h_perm_row[611:606] | {6{r2_match_q[102]}} & h_perm_row[617:612] | {6{r2_match_q[103]}} & h_perm_row[623:618] | {6{r2_match_q[104]}} & h_perm_row[629:624] | {6{r2_match_q[105]}} & h_perm_row[635:630] | {6{r2_match_q[106]}} & h_perm_row[641:636] | {6{r2_match_q[107]}} & h_perm_row[647:642] | {6{r2_match_q[108]}} & h_perm_row[653:648] | {6{r2_match_q[109]}} & h_perm_row[659:654] | {6{r2_match_q[110]}} & h_perm_row[665:660] | {6{r2_match_q[111]}} & h_perm_row[671:666] | {6{r2_match_q[112]}} & h_perm_row[677:672] | {6{r2_match_q[113]}} & h_perm_row[683:678] | {6{r2_match_q[114]}} & h_perm_row[689:684] | {6{r2_match_q[115]}} & h_perm_row[695:690] | {6{r2_match_q[116]}} & h_perm_row[701:696] | {6{r2_match_q[117]}} & h_perm_row[707:702] | {6{r2_match_q[118]}} & h_perm_row[713:708] | {6{r2_match_q[119]}} & h_perm_row[719:714] | {6{r2_match_q[120]}} & h_perm_row[725:720] | {6{r2_match_q[121]}} & h_perm_row[731:726] | {6{r2_match_q[122]}} & h_perm_row[737:732] | {6{r2_match_q[123]}} & h_perm_row[743:738] | {6{r2_match_q[124]}} & h_perm_row[749:744] | {6{r2_match_q[125]}} & h_perm_row[755:750] | {6{r2_match_q[126]}} & h_perm_row[761:756] | {6{r2_match_q[127]}} & h_perm_row[767:762];
-  assign cam = mv_q & mp_q & r2_cam_q;
+  assign h_ppn_row = entry_ppn_q;
+  assign h_perm_row = entry_perm_q;
+  assign hit_ppn_o = ({36{r2_match_q[0]}} & h_ppn_row[35:0])
+      | ({36{r2_match_q[1]}} & h_ppn_row[71:36]) | ({36{r2_match_q[2]}} & h_ppn_row[107:72])
+      | ({36{r2_match_q[3]}} & h_ppn_row[143:108]) | ({36{r2_match_q[4]}} & h_ppn_row[179:144])
+      | ({36{r2_match_q[5]}} & h_ppn_row[215:180]) | ({36{r2_match_q[6]}} & h_ppn_row[251:216])
+      | ({36{r2_match_q[7]}} & h_ppn_row[287:252]) | ({36{r2_match_q[8]}} & h_ppn_row[323:288])
+      | ({36{r2_match_q[9]}} & h_ppn_row[359:324]) | ({36{r2_match_q[10]}} & h_ppn_row[395:360])
+      | ({36{r2_match_q[11]}} & h_ppn_row[431:396]) | ({36{r2_match_q[12]}} & h_ppn_row[467:432])
+      | ({36{r2_match_q[13]}} & h_ppn_row[503:468]) | ({36{r2_match_q[14]}} & h_ppn_row[539:504])
+      | ({36{r2_match_q[15]}} & h_ppn_row[575:540]) | ({36{r2_match_q[16]}} & h_ppn_row[611:576])
+      | ({36{r2_match_q[17]}} & h_ppn_row[647:612]) | ({36{r2_match_q[18]}} & h_ppn_row[683:648])
+      | ({36{r2_match_q[19]}} & h_ppn_row[719:684]) | ({36{r2_match_q[20]}} & h_ppn_row[755:720])
+      | ({36{r2_match_q[21]}} & h_ppn_row[791:756]) | ({36{r2_match_q[22]}} & h_ppn_row[827:792])
+      | ({36{r2_match_q[23]}} & h_ppn_row[863:828]) | ({36{r2_match_q[24]}} & h_ppn_row[899:864])
+      | ({36{r2_match_q[25]}} & h_ppn_row[935:900]) | ({36{r2_match_q[26]}} & h_ppn_row[971:936])
+      | ({36{r2_match_q[27]}} & h_ppn_row[1007:972]) | ({36{r2_match_q[28]}} & h_ppn_row[1043:1008])
+      | ({36{r2_match_q[29]}} & h_ppn_row[1079:1044])
+      | ({36{r2_match_q[30]}} & h_ppn_row[1115:1080])
+      | ({36{r2_match_q[31]}} & h_ppn_row[1151:1116])
+      | ({36{r2_match_q[32]}} & h_ppn_row[1187:1152])
+      | ({36{r2_match_q[33]}} & h_ppn_row[1223:1188])
+      | ({36{r2_match_q[34]}} & h_ppn_row[1259:1224])
+      | ({36{r2_match_q[35]}} & h_ppn_row[1295:1260])
+      | ({36{r2_match_q[36]}} & h_ppn_row[1331:1296])
+      | ({36{r2_match_q[37]}} & h_ppn_row[1367:1332])
+      | ({36{r2_match_q[38]}} & h_ppn_row[1403:1368])
+      | ({36{r2_match_q[39]}} & h_ppn_row[1439:1404])
+      | ({36{r2_match_q[40]}} & h_ppn_row[1475:1440])
+      | ({36{r2_match_q[41]}} & h_ppn_row[1511:1476])
+      | ({36{r2_match_q[42]}} & h_ppn_row[1547:1512])
+      | ({36{r2_match_q[43]}} & h_ppn_row[1583:1548])
+      | ({36{r2_match_q[44]}} & h_ppn_row[1619:1584])
+      | ({36{r2_match_q[45]}} & h_ppn_row[1655:1620])
+      | ({36{r2_match_q[46]}} & h_ppn_row[1691:1656])
+      | ({36{r2_match_q[47]}} & h_ppn_row[1727:1692])
+      | ({36{r2_match_q[48]}} & h_ppn_row[1763:1728])
+      | ({36{r2_match_q[49]}} & h_ppn_row[1799:1764])
+      | ({36{r2_match_q[50]}} & h_ppn_row[1835:1800])
+      | ({36{r2_match_q[51]}} & h_ppn_row[1871:1836])
+      | ({36{r2_match_q[52]}} & h_ppn_row[1907:1872])
+      | ({36{r2_match_q[53]}} & h_ppn_row[1943:1908])
+      | ({36{r2_match_q[54]}} & h_ppn_row[1979:1944])
+      | ({36{r2_match_q[55]}} & h_ppn_row[2015:1980])
+      | ({36{r2_match_q[56]}} & h_ppn_row[2051:2016])
+      | ({36{r2_match_q[57]}} & h_ppn_row[2087:2052])
+      | ({36{r2_match_q[58]}} & h_ppn_row[2123:2088])
+      | ({36{r2_match_q[59]}} & h_ppn_row[2159:2124])
+      | ({36{r2_match_q[60]}} & h_ppn_row[2195:2160])
+      | ({36{r2_match_q[61]}} & h_ppn_row[2231:2196])
+      | ({36{r2_match_q[62]}} & h_ppn_row[2267:2232])
+      | ({36{r2_match_q[63]}} & h_ppn_row[2303:2268])
+      | ({36{r2_match_q[64]}} & h_ppn_row[2339:2304])
+      | ({36{r2_match_q[65]}} & h_ppn_row[2375:2340])
+      | ({36{r2_match_q[66]}} & h_ppn_row[2411:2376])
+      | ({36{r2_match_q[67]}} & h_ppn_row[2447:2412])
+      | ({36{r2_match_q[68]}} & h_ppn_row[2483:2448])
+      | ({36{r2_match_q[69]}} & h_ppn_row[2519:2484])
+      | ({36{r2_match_q[70]}} & h_ppn_row[2555:2520])
+      | ({36{r2_match_q[71]}} & h_ppn_row[2591:2556])
+      | ({36{r2_match_q[72]}} & h_ppn_row[2627:2592])
+      | ({36{r2_match_q[73]}} & h_ppn_row[2663:2628])
+      | ({36{r2_match_q[74]}} & h_ppn_row[2699:2664])
+      | ({36{r2_match_q[75]}} & h_ppn_row[2735:2700])
+      | ({36{r2_match_q[76]}} & h_ppn_row[2771:2736])
+      | ({36{r2_match_q[77]}} & h_ppn_row[2807:2772])
+      | ({36{r2_match_q[78]}} & h_ppn_row[2843:2808])
+      | ({36{r2_match_q[79]}} & h_ppn_row[2879:2844])
+      | ({36{r2_match_q[80]}} & h_ppn_row[2915:2880])
+      | ({36{r2_match_q[81]}} & h_ppn_row[2951:2916])
+      | ({36{r2_match_q[82]}} & h_ppn_row[2987:2952])
+      | ({36{r2_match_q[83]}} & h_ppn_row[3023:2988])
+      | ({36{r2_match_q[84]}} & h_ppn_row[3059:3024])
+      | ({36{r2_match_q[85]}} & h_ppn_row[3095:3060])
+      | ({36{r2_match_q[86]}} & h_ppn_row[3131:3096])
+      | ({36{r2_match_q[87]}} & h_ppn_row[3167:3132])
+      | ({36{r2_match_q[88]}} & h_ppn_row[3203:3168])
+      | ({36{r2_match_q[89]}} & h_ppn_row[3239:3204])
+      | ({36{r2_match_q[90]}} & h_ppn_row[3275:3240])
+      | ({36{r2_match_q[91]}} & h_ppn_row[3311:3276])
+      | ({36{r2_match_q[92]}} & h_ppn_row[3347:3312])
+      | ({36{r2_match_q[93]}} & h_ppn_row[3383:3348])
+      | ({36{r2_match_q[94]}} & h_ppn_row[3419:3384])
+      | ({36{r2_match_q[95]}} & h_ppn_row[3455:3420])
+      | ({36{r2_match_q[96]}} & h_ppn_row[3491:3456])
+      | ({36{r2_match_q[97]}} & h_ppn_row[3527:3492])
+      | ({36{r2_match_q[98]}} & h_ppn_row[3563:3528])
+      | ({36{r2_match_q[99]}} & h_ppn_row[3599:3564])
+      | ({36{r2_match_q[100]}} & h_ppn_row[3635:3600])
+      | ({36{r2_match_q[101]}} & h_ppn_row[3671:3636])
+      | ({36{r2_match_q[102]}} & h_ppn_row[3707:3672])
+      | ({36{r2_match_q[103]}} & h_ppn_row[3743:3708])
+      | ({36{r2_match_q[104]}} & h_ppn_row[3779:3744])
+      | ({36{r2_match_q[105]}} & h_ppn_row[3815:3780])
+      | ({36{r2_match_q[106]}} & h_ppn_row[3851:3816])
+      | ({36{r2_match_q[107]}} & h_ppn_row[3887:3852])
+      | ({36{r2_match_q[108]}} & h_ppn_row[3923:3888])
+      | ({36{r2_match_q[109]}} & h_ppn_row[3959:3924])
+      | ({36{r2_match_q[110]}} & h_ppn_row[3995:3960])
+      | ({36{r2_match_q[111]}} & h_ppn_row[4031:3996])
+      | ({36{r2_match_q[112]}} & h_ppn_row[4067:4032])
+      | ({36{r2_match_q[113]}} & h_ppn_row[4103:4068])
+      | ({36{r2_match_q[114]}} & h_ppn_row[4139:4104])
+      | ({36{r2_match_q[115]}} & h_ppn_row[4175:4140])
+      | ({36{r2_match_q[116]}} & h_ppn_row[4211:4176])
+      | ({36{r2_match_q[117]}} & h_ppn_row[4247:4212])
+      | ({36{r2_match_q[118]}} & h_ppn_row[4283:4248])
+      | ({36{r2_match_q[119]}} & h_ppn_row[4319:4284])
+      | ({36{r2_match_q[120]}} & h_ppn_row[4355:4320])
+      | ({36{r2_match_q[121]}} & h_ppn_row[4391:4356])
+      | ({36{r2_match_q[122]}} & h_ppn_row[4427:4392])
+      | ({36{r2_match_q[123]}} & h_ppn_row[4463:4428])
+      | ({36{r2_match_q[124]}} & h_ppn_row[4499:4464])
+      | ({36{r2_match_q[125]}} & h_ppn_row[4535:4500])
+      | ({36{r2_match_q[126]}} & h_ppn_row[4571:4536])
+      | ({36{r2_match_q[127]}} & h_ppn_row[4607:4572]);
+  assign hit_perm_o = ({6{r2_match_q[0]}} & h_perm_row[5:0])
+      | ({6{r2_match_q[1]}} & h_perm_row[11:6]) | ({6{r2_match_q[2]}} & h_perm_row[17:12])
+      | ({6{r2_match_q[3]}} & h_perm_row[23:18]) | ({6{r2_match_q[4]}} & h_perm_row[29:24])
+      | ({6{r2_match_q[5]}} & h_perm_row[35:30]) | ({6{r2_match_q[6]}} & h_perm_row[41:36])
+      | ({6{r2_match_q[7]}} & h_perm_row[47:42]) | ({6{r2_match_q[8]}} & h_perm_row[53:48])
+      | ({6{r2_match_q[9]}} & h_perm_row[59:54]) | ({6{r2_match_q[10]}} & h_perm_row[65:60])
+      | ({6{r2_match_q[11]}} & h_perm_row[71:66]) | ({6{r2_match_q[12]}} & h_perm_row[77:72])
+      | ({6{r2_match_q[13]}} & h_perm_row[83:78]) | ({6{r2_match_q[14]}} & h_perm_row[89:84])
+      | ({6{r2_match_q[15]}} & h_perm_row[95:90]) | ({6{r2_match_q[16]}} & h_perm_row[101:96])
+      | ({6{r2_match_q[17]}} & h_perm_row[107:102]) | ({6{r2_match_q[18]}} & h_perm_row[113:108])
+      | ({6{r2_match_q[19]}} & h_perm_row[119:114]) | ({6{r2_match_q[20]}} & h_perm_row[125:120])
+      | ({6{r2_match_q[21]}} & h_perm_row[131:126]) | ({6{r2_match_q[22]}} & h_perm_row[137:132])
+      | ({6{r2_match_q[23]}} & h_perm_row[143:138]) | ({6{r2_match_q[24]}} & h_perm_row[149:144])
+      | ({6{r2_match_q[25]}} & h_perm_row[155:150]) | ({6{r2_match_q[26]}} & h_perm_row[161:156])
+      | ({6{r2_match_q[27]}} & h_perm_row[167:162]) | ({6{r2_match_q[28]}} & h_perm_row[173:168])
+      | ({6{r2_match_q[29]}} & h_perm_row[179:174]) | ({6{r2_match_q[30]}} & h_perm_row[185:180])
+      | ({6{r2_match_q[31]}} & h_perm_row[191:186]) | ({6{r2_match_q[32]}} & h_perm_row[197:192])
+      | ({6{r2_match_q[33]}} & h_perm_row[203:198]) | ({6{r2_match_q[34]}} & h_perm_row[209:204])
+      | ({6{r2_match_q[35]}} & h_perm_row[215:210]) | ({6{r2_match_q[36]}} & h_perm_row[221:216])
+      | ({6{r2_match_q[37]}} & h_perm_row[227:222]) | ({6{r2_match_q[38]}} & h_perm_row[233:228])
+      | ({6{r2_match_q[39]}} & h_perm_row[239:234]) | ({6{r2_match_q[40]}} & h_perm_row[245:240])
+      | ({6{r2_match_q[41]}} & h_perm_row[251:246]) | ({6{r2_match_q[42]}} & h_perm_row[257:252])
+      | ({6{r2_match_q[43]}} & h_perm_row[263:258]) | ({6{r2_match_q[44]}} & h_perm_row[269:264])
+      | ({6{r2_match_q[45]}} & h_perm_row[275:270]) | ({6{r2_match_q[46]}} & h_perm_row[281:276])
+      | ({6{r2_match_q[47]}} & h_perm_row[287:282]) | ({6{r2_match_q[48]}} & h_perm_row[293:288])
+      | ({6{r2_match_q[49]}} & h_perm_row[299:294]) | ({6{r2_match_q[50]}} & h_perm_row[305:300])
+      | ({6{r2_match_q[51]}} & h_perm_row[311:306]) | ({6{r2_match_q[52]}} & h_perm_row[317:312])
+      | ({6{r2_match_q[53]}} & h_perm_row[323:318]) | ({6{r2_match_q[54]}} & h_perm_row[329:324])
+      | ({6{r2_match_q[55]}} & h_perm_row[335:330]) | ({6{r2_match_q[56]}} & h_perm_row[341:336])
+      | ({6{r2_match_q[57]}} & h_perm_row[347:342]) | ({6{r2_match_q[58]}} & h_perm_row[353:348])
+      | ({6{r2_match_q[59]}} & h_perm_row[359:354]) | ({6{r2_match_q[60]}} & h_perm_row[365:360])
+      | ({6{r2_match_q[61]}} & h_perm_row[371:366]) | ({6{r2_match_q[62]}} & h_perm_row[377:372])
+      | ({6{r2_match_q[63]}} & h_perm_row[383:378]) | ({6{r2_match_q[64]}} & h_perm_row[389:384])
+      | ({6{r2_match_q[65]}} & h_perm_row[395:390]) | ({6{r2_match_q[66]}} & h_perm_row[401:396])
+      | ({6{r2_match_q[67]}} & h_perm_row[407:402]) | ({6{r2_match_q[68]}} & h_perm_row[413:408])
+      | ({6{r2_match_q[69]}} & h_perm_row[419:414]) | ({6{r2_match_q[70]}} & h_perm_row[425:420])
+      | ({6{r2_match_q[71]}} & h_perm_row[431:426]) | ({6{r2_match_q[72]}} & h_perm_row[437:432])
+      | ({6{r2_match_q[73]}} & h_perm_row[443:438]) | ({6{r2_match_q[74]}} & h_perm_row[449:444])
+      | ({6{r2_match_q[75]}} & h_perm_row[455:450]) | ({6{r2_match_q[76]}} & h_perm_row[461:456])
+      | ({6{r2_match_q[77]}} & h_perm_row[467:462]) | ({6{r2_match_q[78]}} & h_perm_row[473:468])
+      | ({6{r2_match_q[79]}} & h_perm_row[479:474]) | ({6{r2_match_q[80]}} & h_perm_row[485:480])
+      | ({6{r2_match_q[81]}} & h_perm_row[491:486]) | ({6{r2_match_q[82]}} & h_perm_row[497:492])
+      | ({6{r2_match_q[83]}} & h_perm_row[503:498]) | ({6{r2_match_q[84]}} & h_perm_row[509:504])
+      | ({6{r2_match_q[85]}} & h_perm_row[515:510]) | ({6{r2_match_q[86]}} & h_perm_row[521:516])
+      | ({6{r2_match_q[87]}} & h_perm_row[527:522]) | ({6{r2_match_q[88]}} & h_perm_row[533:528])
+      | ({6{r2_match_q[89]}} & h_perm_row[539:534]) | ({6{r2_match_q[90]}} & h_perm_row[545:540])
+      | ({6{r2_match_q[91]}} & h_perm_row[551:546]) | ({6{r2_match_q[92]}} & h_perm_row[557:552])
+      | ({6{r2_match_q[93]}} & h_perm_row[563:558]) | ({6{r2_match_q[94]}} & h_perm_row[569:564])
+      | ({6{r2_match_q[95]}} & h_perm_row[575:570]) | ({6{r2_match_q[96]}} & h_perm_row[581:576])
+      | ({6{r2_match_q[97]}} & h_perm_row[587:582]) | ({6{r2_match_q[98]}} & h_perm_row[593:588])
+      | ({6{r2_match_q[99]}} & h_perm_row[599:594]) | ({6{r2_match_q[100]}} & h_perm_row[605:600])
+      | ({6{r2_match_q[101]}} & h_perm_row[611:606]) | ({6{r2_match_q[102]}} & h_perm_row[617:612])
+      | ({6{r2_match_q[103]}} & h_perm_row[623:618]) | ({6{r2_match_q[104]}} & h_perm_row[629:624])
+      | ({6{r2_match_q[105]}} & h_perm_row[635:630]) | ({6{r2_match_q[106]}} & h_perm_row[641:636])
+      | ({6{r2_match_q[107]}} & h_perm_row[647:642]) | ({6{r2_match_q[108]}} & h_perm_row[653:648])
+      | ({6{r2_match_q[109]}} & h_perm_row[659:654]) | ({6{r2_match_q[110]}} & h_perm_row[665:660])
+      | ({6{r2_match_q[111]}} & h_perm_row[671:666]) | ({6{r2_match_q[112]}} & h_perm_row[677:672])
+      | ({6{r2_match_q[113]}} & h_perm_row[683:678]) | ({6{r2_match_q[114]}} & h_perm_row[689:684])
+      | ({6{r2_match_q[115]}} & h_perm_row[695:690]) | ({6{r2_match_q[116]}} & h_perm_row[701:696])
+      | ({6{r2_match_q[117]}} & h_perm_row[707:702]) | ({6{r2_match_q[118]}} & h_perm_row[713:708])
+      | ({6{r2_match_q[119]}} & h_perm_row[719:714]) | ({6{r2_match_q[120]}} & h_perm_row[725:720])
+      | ({6{r2_match_q[121]}} & h_perm_row[731:726]) | ({6{r2_match_q[122]}} & h_perm_row[737:732])
+      | ({6{r2_match_q[123]}} & h_perm_row[743:738]) | ({6{r2_match_q[124]}} & h_perm_row[749:744])
+      | ({6{r2_match_q[125]}} & h_perm_row[755:750]) | ({6{r2_match_q[126]}} & h_perm_row[761:756])
+      | ({6{r2_match_q[127]}} & h_perm_row[767:762]);
+  assign cam = mshr_valid_q & mshr_pending_q & r2_cam_q;
   assign miss = r2_v_q & ~r2_any_q;
   assign alloc = miss & ~(|cam);
-  assign cand = mv_q & mp_q & ~ms_q & ~sent_q;
+  assign cand = mshr_valid_q & mshr_pending_q & ~mshr_sent_q & ~sent_q;
   assign sent_w = sent_q;
   assign free_low_w = free_low_q;
   assign cand_first_1_0_v = cand[0] | cand[1];
   assign cand_first_1_0_x = ~cand[0];
-  assign cand_first_1_0_d = cand[0] ? {mvm_q[1:0], mvh_q[35:0]} : {mvm_q[3:2], mvh_q[71:36]};
+  assign cand_first_1_0_d = cand[0] ? {mshr_vmid_q[1:0], mshr_vpn_hi_q[35:0]}
+      : {mshr_vmid_q[3:2], mshr_vpn_hi_q[71:36]};
   assign cand_first_1_1_v = cand[2] | cand[3];
   assign cand_first_1_1_x = ~cand[2];
-  assign cand_first_1_1_d = cand[2] ? {mvm_q[5:4], mvh_q[107:72]} : {mvm_q[7:6], mvh_q[143:108]};
+  assign cand_first_1_1_d = cand[2] ? {mshr_vmid_q[5:4], mshr_vpn_hi_q[107:72]}
+      : {mshr_vmid_q[7:6], mshr_vpn_hi_q[143:108]};
   assign cand_first_2_0_v = cand_first_1_0_v | cand_first_1_1_v;
-  assign cand_first_2_0_x = {~cand_first_1_0_v, cand_first_1_0_v ? cand_first_1_0_x : cand_first_1_1_x};
+  assign cand_first_2_0_x = {~cand_first_1_0_v, cand_first_1_0_v ? cand_first_1_0_x
+      : cand_first_1_1_x};
   assign cand_first_2_0_d = cand_first_1_0_v ? cand_first_1_0_d : cand_first_1_1_d;
   assign cand_first_index = cand_first_2_0_x;
   assign cand_first_data = cand_first_2_0_d;
@@ -659,7 +866,7 @@ module l1tlb_seed001_table41_tlb (
   assign cand_oh_0_4 = {{2{~cand_oh_0_2_any}} & cand_oh_2_4, cand_oh_0_2};
   assign cand_oh = cand_oh_0_4;
   assign sent_d = {4{l2_take_i}} & cand_oh;
-  assign r1_key_is_r2 = r1_vpn_q == r2_vh & r1_vmid_q == r2_vmid_q;
+  assign r1_key_is_r2 = (r1_vpn_q == r2_vh) & (r1_vmid_q == r2_vmid_q);
   // MSHRs, in the same-edge order: decide, shootdown kill, f2 pending clear, f3 free, L2 sent.
   genvar gn;
   generate
@@ -669,47 +876,58 @@ module l1tlb_seed001_table41_tlb (
       wire mg;
       assign mg = miss & cam[gn];
       wire kl;
-      assign kl = mp_w[gn] & (sd_all_q | r2_sd_q & cam[gn]);
+      assign kl = mshr_pending_w[gn] & (sd_all_q | (r2_sd_q & cam[gn]));
       wire pc;
       assign pc = f2_v_q & f2_moh_w[gn];
       wire fr;
       assign fr = f3_moh_w[gn];
-      assign mv_n[gn] = ~fr & (al | mv_w[gn]);
-      assign mp_n[gn] = ~fr & ~pc & (al | mp_w[gn]);
-      assign ms_n[gn] = ~fr & (sent_w[gn] | ~al & ms_w[gn]);
-      assign mk_n[gn] = ~fr & (kl | mk_w[gn]);
-      assign r2_cam_n[gn] = al ? r1_key_is_r2 : mvh_w[gn * 36 +: 36] == r1_vpn_q & mvm_w[gn * 2 +: 2] == r1_vmid_q;
-      assign mvh_n[gn * 36 +: 36] = al ? r2_vh : mvh_w[gn * 36 +: 36];
-      assign mvm_n[gn * 2 +: 2] = al ? r2_vmid_q : mvm_w[gn * 2 +: 2];
-      assign mw_n[gn * 1] = ~fr & (mw_w[gn * 1] | (al | mg) & r2_cu);
+      assign mshr_valid_next[gn] = ~fr & (al | mshr_valid_w[gn]);
+      assign mshr_pending_next[gn] = ~fr & ~pc & (al | mshr_pending_w[gn]);
+      assign mshr_sent_next[gn] = ~fr & (sent_w[gn] | (~al & mshr_sent_w[gn]));
+      assign mshr_killed_next[gn] = ~fr & (kl | mshr_killed_w[gn]);
+      assign r2_cam_next[gn] = al ? r1_key_is_r2 : (mshr_vpn_hi_w[gn * 36 +: 36] == r1_vpn_q)
+          & (mshr_vmid_w[gn * 2 +: 2] == r1_vmid_q);
+      assign mshr_vpn_hi_next[gn * 36 +: 36] = al ? r2_vh : mshr_vpn_hi_w[gn * 36 +: 36];
+      assign mshr_vmid_next[gn * 2 +: 2] = al ? r2_vmid_q : mshr_vmid_w[gn * 2 +: 2];
+      assign mshr_waiters_next[gn * 1] = ~fr & (mshr_waiters_w[gn * 1] | ((al | mg) & r2_cu));
     end
   endgenerate
-  assign mv_d = mv_n;
-  assign mp_d = mp_n;
-  assign ms_d = ms_n;
-  assign mk_d = mk_n;
-  assign f2_kill_n = |(mk_n & f1_moh_q);
-  assign f2_kill_d = f2_kill_n;
-  assign f2_we_ev_d = f1_v_q & ~f2_kill_n & ~f2_sdm_n & ~sd_all_next_i;
-  assign mvh_d = mvh_n;
-  assign mvm_d = mvm_n;
-  assign mw_d = mw_n;
-  assign r2_cam_d = r2_cam_n;
+  assign mshr_valid_d = mshr_valid_next;
+  assign mshr_pending_d = mshr_pending_next;
+  assign mshr_sent_d = mshr_sent_next;
+  assign mshr_killed_d = mshr_killed_next;
+  assign f2_kill_next = |(mshr_killed_next & f1_moh_q);
+  assign f2_kill_d = f2_kill_next;
+  assign f2_we_ev_d = f1_v_q & ~f2_kill_next & ~f2_sdm_next & ~sd_all_next_i;
+  assign mshr_vpn_hi_d = mshr_vpn_hi_next;
+  assign mshr_vmid_d = mshr_vmid_next;
+  assign mshr_waiters_d = mshr_waiters_next;
+  assign r2_cam_d = r2_cam_next;
   assign free_plus = free_q + {2'd0, f3_v_q};
   assign free_plus_minus = free_plus - 3'd1;
   assign free_d = alloc ? free_plus_minus : free_plus;
-  assign credit_d = accept_i ? (r1_v_q ? (alloc ? free_plus_minus >= 3'd3 : free_plus >= 3'd3) : alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : r1_v_q ? (alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : alloc ? free_plus_minus >= 3'd1 : free_plus >= 3'd1;
+  assign credit_d = accept_i
+      ? (r1_v_q ? (alloc ? free_plus_minus >= 3'd3 : free_plus >= 3'd3) : alloc ? free_plus_minus
+          >= 3'd2 : free_plus >= 3'd2)
+      : r1_v_q ? (alloc ? free_plus_minus >= 3'd2 : free_plus >= 3'd2) : alloc ? free_plus_minus
+      >= 3'd1 : free_plus >= 3'd1;
   assign free_oh = f3_moh_q;
-  assign free_keep = ~mv_q;
-  assign free_keep_fr = free_oh[0] & ~free_keep[0] | free_oh[1] & ~free_keep[1] & ~free_keep[0] | (free_oh[2] & ~free_keep[2] | free_oh[3] & ~free_keep[3] & ~free_keep[2]) & ~(free_keep[0] | free_keep[1]);
-  assign free_alloc = ~mv_q & ~free_low_q;
+  assign free_keep = ~mshr_valid_q;
+  assign free_keep_fr = (free_oh[0] & ~free_keep[0]) | (free_oh[1] & ~free_keep[1] & ~free_keep[0])
+      | (((free_oh[2] & ~free_keep[2]) | (free_oh[3] & ~free_keep[3] & ~free_keep[2]))
+          & ~(free_keep[0] | free_keep[1]));
+  assign free_alloc = ~mshr_valid_q & ~free_low_q;
   assign free_alloc_lo_0_2_any = free_alloc[0] | free_alloc[1];
   assign free_alloc_lo_0_2 = {~free_alloc[0] & free_alloc[1], free_alloc[0]};
   assign free_alloc_lo_2_4 = {~free_alloc[2] & free_alloc[3], free_alloc[2]};
   assign free_alloc_lo_0_4 = {{2{~free_alloc_lo_0_2_any}} & free_alloc_lo_2_4, free_alloc_lo_0_2};
   assign free_alloc_lo = free_alloc_lo_0_4;
-  assign free_alloc_fr = free_oh[0] & ~free_alloc[0] | free_oh[1] & ~free_alloc[1] & ~free_alloc[0] | (free_oh[2] & ~free_alloc[2] | free_oh[3] & ~free_alloc[3] & ~free_alloc[2]) & ~(free_alloc[0] | free_alloc[1]);
-  assign free_low_d = alloc ? (free_alloc_fr ? free_oh : free_alloc_lo) : free_keep_fr ? free_oh : free_low_q;
+  assign free_alloc_fr = (free_oh[0] & ~free_alloc[0])
+      | (free_oh[1] & ~free_alloc[1] & ~free_alloc[0])
+      | (((free_oh[2] & ~free_alloc[2]) | (free_oh[3] & ~free_alloc[3] & ~free_alloc[2]))
+          & ~(free_alloc[0] | free_alloc[1]));
+  assign free_low_d = alloc ? (free_alloc_fr ? free_oh : free_alloc_lo) : free_keep_fr ? free_oh
+      : free_low_q;
   // Entries: invalidation by sd2 (all, or the home TLB's match), then the fill's write.
   genvar ge;
   generate
@@ -717,41 +935,347 @@ module l1tlb_seed001_table41_tlb (
       wire wr;
       assign wr = we & f2_set_w[ge / 128] & vict[ge % 128];
       wire iv;
-      assign iv = sd_all_q | r2_sd_q & r2_set_w[ge / 128] & r2_match_q[ge % 128];
-      assign ev_n[ge] = wr | ~iv & ev_q[ge];
-      assign etag_n[ge * 38 +: 38] = wr ? f2_tag : etag_q[ge * 38 +: 38];
-      assign eppn_n[ge * 36 +: 36] = wr ? f2_ppn_q : eppn_q[ge * 36 +: 36];
-      assign eperm_n[ge * 6 +: 6] = wr ? f2_perm_q : eperm_q[ge * 6 +: 6];
+      assign iv = sd_all_q | (r2_sd_q & r2_set_w[ge / 128] & r2_match_q[ge % 128]);
+      assign entry_valid_next[ge] = wr | (~iv & entry_valid_q[ge]);
+      assign entry_tag_next[ge * 38 +: 38] = wr ? f2_tag : entry_tag_q[ge * 38 +: 38];
+      assign entry_ppn_next[ge * 36 +: 36] = wr ? f2_ppn_q : entry_ppn_q[ge * 36 +: 36];
+      assign entry_perm_next[ge * 6 +: 6] = wr ? f2_perm_q : entry_perm_q[ge * 6 +: 6];
     end
   endgenerate
-  assign ev_d = ev_n;
-  assign etag_d = etag_n;
+  assign entry_valid_d = entry_valid_next;
+  assign entry_tag_d = entry_tag_next;
   // Eviction: the f2 write's victim way held a valid entry that no shootdown removes at this edge.
-  assign e_valid = |(ev_q & f2_ev_vict_q);
-  assign e_shot = 1'b1 & |(r2_sd_match_q & f2_ev_vict_q);
-  assign evict_o = f2_we_ev_q & |e_valid & ~e_shot;
-  assign e_tag_row = etag_q;
-  assign e_tag = {38{vict[0]}} & e_tag_row[37:0] | {38{vict[1]}} & e_tag_row[75:38] | {38{vict[2]}} & e_tag_row[113:76] | {38{vict[3]}} & e_tag_row[151:114] | {38{vict[4]}} & e_tag_row[189:152] | {38{vict[5]}} & e_tag_row[227:190] | {38{vict[6]}} & e_tag_row[265:228] | {38{vict[7]}} & e_tag_row[303:266] | {38{vict[8]}} & e_tag_row[341:304] | {38{vict[9]}} & e_tag_row[379:342] | {38{vict[10]}} & e_tag_row[417:380] | {38{vict[11]}} & e_tag_row[455:418] | {38{vict[12]}} & e_tag_row[493:456] | {38{vict[13]}} & e_tag_row[531:494] | {38{vict[14]}} & e_tag_row[569:532] | {38{vict[15]}} & e_tag_row[607:570] | {38{vict[16]}} & e_tag_row[645:608] | {38{vict[17]}} & e_tag_row[683:646] | {38{vict[18]}} & e_tag_row[721:684] | {38{vict[19]}} & e_tag_row[759:722] | {38{vict[20]}} & e_tag_row[797:760] | {38{vict[21]}} & e_tag_row[835:798] | {38{vict[22]}} & e_tag_row[873:836] | {38{vict[23]}} & e_tag_row[911:874] | {38{vict[24]}} & e_tag_row[949:912] | {38{vict[25]}} & e_tag_row[987:950] | {38{vict[26]}} & e_tag_row[1025:988] | {38{vict[27]}} & e_tag_row[1063:1026] | {38{vict[28]}} & e_tag_row[1101:1064] | {38{vict[29]}} & e_tag_row[1139:1102] | {38{vict[30]}} & e_tag_row[1177:1140] | {38{vict[31]}} & e_tag_row[1215:1178] | {38{vict[32]}} & e_tag_row[1253:1216] | {38{vict[33]}} & e_tag_row[1291:1254] | {38{vict[34]}} & e_tag_row[1329:1292] | {38{vict[35]}} & e_tag_row[1367:1330] | {38{vict[36]}} & e_tag_row[1405:1368] | {38{vict[37]}} & e_tag_row[1443:1406] | {38{vict[38]}} & e_tag_row[1481:1444] | {38{vict[39]}} & e_tag_row[1519:1482] | {38{vict[40]}} & e_tag_row[1557:1520] | {38{vict[41]}} & e_tag_row[1595:1558] | {38{vict[42]}} & e_tag_row[1633:1596] | {38{vict[43]}} & e_tag_row[1671:1634] | {38{vict[44]}} & e_tag_row[1709:1672] | {38{vict[45]}} & e_tag_row[1747:1710] | {38{vict[46]}} & e_tag_row[1785:1748] | {38{vict[47]}} & e_tag_row[1823:1786] | {38{vict[48]}} & e_tag_row[1861:1824] | {38{vict[49]}} & e_tag_row[1899:1862] | {38{vict[50]}} & e_tag_row[1937:1900] | {38{vict[51]}} & e_tag_row[1975:1938] | {38{vict[52]}} & e_tag_row[2013:1976] | {38{vict[53]}} & e_tag_row[2051:2014] | {38{vict[54]}} & e_tag_row[2089:2052] | {38{vict[55]}} & e_tag_row[2127:2090] | {38{vict[56]}} & e_tag_row[2165:2128] | {38{vict[57]}} & e_tag_row[2203:2166] | {38{vict[58]}} & e_tag_row[2241:2204] | {38{vict[59]}} & e_tag_row[2279:2242] | {38{vict[60]}} & e_tag_row[2317:2280] | {38{vict[61]}} & e_tag_row[2355:2318] | {38{vict[62]}} & e_tag_row[2393:2356] | {38{vict[63]}} & e_tag_row[2431:2394] | {38{vict[64]}} & e_tag_row[2469:2432] | {38{vict[65]}} & e_tag_row[2507:2470] | {38{vict[66]}} & e_tag_row[2545:2508] | {38{vict[67]}} & e_tag_row[2583:2546] | {38{vict[68]}} & e_tag_row[2621:2584] | {38{vict[69]}} & e_tag_row[2659:2622] | {38{vict[70]}} & e_tag_row[2697:2660] | {38{vict[71]}} & e_tag_row[2735:2698] | {38{vict[72]}} & e_tag_row[2773:2736] | {38{vict[73]}} & e_tag_row[2811:2774] | {38{vict[74]}} & e_tag_row[2849:2812] | {38{vict[75]}} & e_tag_row[2887:2850] | {38{vict[76]}} & e_tag_row[2925:2888] | {38{vict[77]}} & e_tag_row[2963:2926] | {38{vict[78]}} & e_tag_row[3001:2964] | {38{vict[79]}} & e_tag_row[3039:3002] | {38{vict[80]}} & e_tag_row[3077:3040] | {38{vict[81]}} & e_tag_row[3115:3078] | {38{vict[82]}} & e_tag_row[3153:3116] | {38{vict[83]}} & e_tag_row[3191:3154] | {38{vict[84]}} & e_tag_row[3229:3192] | {38{vict[85]}} & e_tag_row[3267:3230] | {38{vict[86]}} & e_tag_row[3305:3268] | {38{vict[87]}} & e_tag_row[3343:3306] | {38{vict[88]}} & e_tag_row[3381:3344] | {38{vict[89]}} & e_tag_row[3419:3382] | {38{vict[90]}} & e_tag_row[3457:3420] | {38{vict[91]}} & e_tag_row[3495:3458] | {38{vict[92]}} & e_tag_row[3533:3496] | {38{vict[93]}} & e_tag_row[3571:3534] | {38{vict[94]}} & e_tag_row[3609:3572] | {38{vict[95]}} & e_tag_row[3647:3610] | {38{vict[96]}} & e_tag_row[3685:3648] | {38{vict[97]}} & e_tag_row[3723:3686] | {38{vict[98]}} & e_tag_row[3761:3724] | {38{vict[99]}} & e_tag_row[3799:3762] | {38{vict[100]}} & e_tag_row[3837:3800] | {38{vict[101]}} & e_tag_row[3875:3838] | {38{vict[102]}} & e_tag_row[3913:3876] | {38{vict[103]}} & e_tag_row[3951:3914] | {38{vict[104]}} & e_tag_row[3989:3952] | {38{vict[105]}} & e_tag_row[4027:3990] | {38{vict[106]}} & e_tag_row[4065:4028] | {38{vict[107]}} & e_tag_row[4103:4066] | {38{vict[108]}} & e_tag_row[4141:4104] | {38{vict[109]}} & e_tag_row[4179:4142] | {38{vict[110]}} & e_tag_row[4217:4180] | {38{vict[111]}} & e_tag_row[4255:4218] | {38{vict[112]}} & e_tag_row[4293:4256] | {38{vict[113]}} & e_tag_row[4331:4294] | {38{vict[114]}} & e_tag_row[4369:4332] | {38{vict[115]}} & e_tag_row[4407:4370] | {38{vict[116]}} & e_tag_row[4445:4408] | {38{vict[117]}} & e_tag_row[4483:4446] | {38{vict[118]}} & e_tag_row[4521:4484] | {38{vict[119]}} & e_tag_row[4559:4522] | {38{vict[120]}} & e_tag_row[4597:4560] | {38{vict[121]}} & e_tag_row[4635:4598] | {38{vict[122]}} & e_tag_row[4673:4636] | {38{vict[123]}} & e_tag_row[4711:4674] | {38{vict[124]}} & e_tag_row[4749:4712] | {38{vict[125]}} & e_tag_row[4787:4750] | {38{vict[126]}} & e_tag_row[4825:4788] | {38{vict[127]}} & e_tag_row[4863:4826];
+  assign e_valid = |(entry_valid_q & f2_ev_vict_q);
+  assign e_shot = 1'b1 & (|(r2_sd_match_q & f2_ev_vict_q));
+  assign evict_o = f2_we_ev_q & (|e_valid) & ~e_shot;
+  assign e_tag_row = entry_tag_q;
+  assign e_tag = ({38{vict[0]}} & e_tag_row[37:0]) | ({38{vict[1]}} & e_tag_row[75:38])
+      | ({38{vict[2]}} & e_tag_row[113:76]) | ({38{vict[3]}} & e_tag_row[151:114])
+      | ({38{vict[4]}} & e_tag_row[189:152]) | ({38{vict[5]}} & e_tag_row[227:190])
+      | ({38{vict[6]}} & e_tag_row[265:228]) | ({38{vict[7]}} & e_tag_row[303:266])
+      | ({38{vict[8]}} & e_tag_row[341:304]) | ({38{vict[9]}} & e_tag_row[379:342])
+      | ({38{vict[10]}} & e_tag_row[417:380]) | ({38{vict[11]}} & e_tag_row[455:418])
+      | ({38{vict[12]}} & e_tag_row[493:456]) | ({38{vict[13]}} & e_tag_row[531:494])
+      | ({38{vict[14]}} & e_tag_row[569:532]) | ({38{vict[15]}} & e_tag_row[607:570])
+      | ({38{vict[16]}} & e_tag_row[645:608]) | ({38{vict[17]}} & e_tag_row[683:646])
+      | ({38{vict[18]}} & e_tag_row[721:684]) | ({38{vict[19]}} & e_tag_row[759:722])
+      | ({38{vict[20]}} & e_tag_row[797:760]) | ({38{vict[21]}} & e_tag_row[835:798])
+      | ({38{vict[22]}} & e_tag_row[873:836]) | ({38{vict[23]}} & e_tag_row[911:874])
+      | ({38{vict[24]}} & e_tag_row[949:912]) | ({38{vict[25]}} & e_tag_row[987:950])
+      | ({38{vict[26]}} & e_tag_row[1025:988]) | ({38{vict[27]}} & e_tag_row[1063:1026])
+      | ({38{vict[28]}} & e_tag_row[1101:1064]) | ({38{vict[29]}} & e_tag_row[1139:1102])
+      | ({38{vict[30]}} & e_tag_row[1177:1140]) | ({38{vict[31]}} & e_tag_row[1215:1178])
+      | ({38{vict[32]}} & e_tag_row[1253:1216]) | ({38{vict[33]}} & e_tag_row[1291:1254])
+      | ({38{vict[34]}} & e_tag_row[1329:1292]) | ({38{vict[35]}} & e_tag_row[1367:1330])
+      | ({38{vict[36]}} & e_tag_row[1405:1368]) | ({38{vict[37]}} & e_tag_row[1443:1406])
+      | ({38{vict[38]}} & e_tag_row[1481:1444]) | ({38{vict[39]}} & e_tag_row[1519:1482])
+      | ({38{vict[40]}} & e_tag_row[1557:1520]) | ({38{vict[41]}} & e_tag_row[1595:1558])
+      | ({38{vict[42]}} & e_tag_row[1633:1596]) | ({38{vict[43]}} & e_tag_row[1671:1634])
+      | ({38{vict[44]}} & e_tag_row[1709:1672]) | ({38{vict[45]}} & e_tag_row[1747:1710])
+      | ({38{vict[46]}} & e_tag_row[1785:1748]) | ({38{vict[47]}} & e_tag_row[1823:1786])
+      | ({38{vict[48]}} & e_tag_row[1861:1824]) | ({38{vict[49]}} & e_tag_row[1899:1862])
+      | ({38{vict[50]}} & e_tag_row[1937:1900]) | ({38{vict[51]}} & e_tag_row[1975:1938])
+      | ({38{vict[52]}} & e_tag_row[2013:1976]) | ({38{vict[53]}} & e_tag_row[2051:2014])
+      | ({38{vict[54]}} & e_tag_row[2089:2052]) | ({38{vict[55]}} & e_tag_row[2127:2090])
+      | ({38{vict[56]}} & e_tag_row[2165:2128]) | ({38{vict[57]}} & e_tag_row[2203:2166])
+      | ({38{vict[58]}} & e_tag_row[2241:2204]) | ({38{vict[59]}} & e_tag_row[2279:2242])
+      | ({38{vict[60]}} & e_tag_row[2317:2280]) | ({38{vict[61]}} & e_tag_row[2355:2318])
+      | ({38{vict[62]}} & e_tag_row[2393:2356]) | ({38{vict[63]}} & e_tag_row[2431:2394])
+      | ({38{vict[64]}} & e_tag_row[2469:2432]) | ({38{vict[65]}} & e_tag_row[2507:2470])
+      | ({38{vict[66]}} & e_tag_row[2545:2508]) | ({38{vict[67]}} & e_tag_row[2583:2546])
+      | ({38{vict[68]}} & e_tag_row[2621:2584]) | ({38{vict[69]}} & e_tag_row[2659:2622])
+      | ({38{vict[70]}} & e_tag_row[2697:2660]) | ({38{vict[71]}} & e_tag_row[2735:2698])
+      | ({38{vict[72]}} & e_tag_row[2773:2736]) | ({38{vict[73]}} & e_tag_row[2811:2774])
+      | ({38{vict[74]}} & e_tag_row[2849:2812]) | ({38{vict[75]}} & e_tag_row[2887:2850])
+      | ({38{vict[76]}} & e_tag_row[2925:2888]) | ({38{vict[77]}} & e_tag_row[2963:2926])
+      | ({38{vict[78]}} & e_tag_row[3001:2964]) | ({38{vict[79]}} & e_tag_row[3039:3002])
+      | ({38{vict[80]}} & e_tag_row[3077:3040]) | ({38{vict[81]}} & e_tag_row[3115:3078])
+      | ({38{vict[82]}} & e_tag_row[3153:3116]) | ({38{vict[83]}} & e_tag_row[3191:3154])
+      | ({38{vict[84]}} & e_tag_row[3229:3192]) | ({38{vict[85]}} & e_tag_row[3267:3230])
+      | ({38{vict[86]}} & e_tag_row[3305:3268]) | ({38{vict[87]}} & e_tag_row[3343:3306])
+      | ({38{vict[88]}} & e_tag_row[3381:3344]) | ({38{vict[89]}} & e_tag_row[3419:3382])
+      | ({38{vict[90]}} & e_tag_row[3457:3420]) | ({38{vict[91]}} & e_tag_row[3495:3458])
+      | ({38{vict[92]}} & e_tag_row[3533:3496]) | ({38{vict[93]}} & e_tag_row[3571:3534])
+      | ({38{vict[94]}} & e_tag_row[3609:3572]) | ({38{vict[95]}} & e_tag_row[3647:3610])
+      | ({38{vict[96]}} & e_tag_row[3685:3648]) | ({38{vict[97]}} & e_tag_row[3723:3686])
+      | ({38{vict[98]}} & e_tag_row[3761:3724]) | ({38{vict[99]}} & e_tag_row[3799:3762])
+      | ({38{vict[100]}} & e_tag_row[3837:3800]) | ({38{vict[101]}} & e_tag_row[3875:3838])
+      | ({38{vict[102]}} & e_tag_row[3913:3876]) | ({38{vict[103]}} & e_tag_row[3951:3914])
+      | ({38{vict[104]}} & e_tag_row[3989:3952]) | ({38{vict[105]}} & e_tag_row[4027:3990])
+      | ({38{vict[106]}} & e_tag_row[4065:4028]) | ({38{vict[107]}} & e_tag_row[4103:4066])
+      | ({38{vict[108]}} & e_tag_row[4141:4104]) | ({38{vict[109]}} & e_tag_row[4179:4142])
+      | ({38{vict[110]}} & e_tag_row[4217:4180]) | ({38{vict[111]}} & e_tag_row[4255:4218])
+      | ({38{vict[112]}} & e_tag_row[4293:4256]) | ({38{vict[113]}} & e_tag_row[4331:4294])
+      | ({38{vict[114]}} & e_tag_row[4369:4332]) | ({38{vict[115]}} & e_tag_row[4407:4370])
+      | ({38{vict[116]}} & e_tag_row[4445:4408]) | ({38{vict[117]}} & e_tag_row[4483:4446])
+      | ({38{vict[118]}} & e_tag_row[4521:4484]) | ({38{vict[119]}} & e_tag_row[4559:4522])
+      | ({38{vict[120]}} & e_tag_row[4597:4560]) | ({38{vict[121]}} & e_tag_row[4635:4598])
+      | ({38{vict[122]}} & e_tag_row[4673:4636]) | ({38{vict[123]}} & e_tag_row[4711:4674])
+      | ({38{vict[124]}} & e_tag_row[4749:4712]) | ({38{vict[125]}} & e_tag_row[4787:4750])
+      | ({38{vict[126]}} & e_tag_row[4825:4788]) | ({38{vict[127]}} & e_tag_row[4863:4826]);
   assign evict_vh_o = e_tag[35:0];
   assign evict_vmid_o = e_tag[37:36];
-  assign e_ppn_row = eppn_q;
-  assign evict_ppn_o = {36{vict[0]}} & e_ppn_row[35:0] | {36{vict[1]}} & e_ppn_row[71:36] | {36{vict[2]}} & e_ppn_row[107:72] | {36{vict[3]}} & e_ppn_row[143:108] | {36{vict[4]}} & e_ppn_row[179:144] | {36{vict[5]}} & e_ppn_row[215:180] | {36{vict[6]}} & e_ppn_row[251:216] | {36{vict[7]}} & e_ppn_row[287:252] | {36{vict[8]}} & e_ppn_row[323:288] | {36{vict[9]}} & e_ppn_row[359:324] | {36{vict[10]}} & e_ppn_row[395:360] | {36{vict[11]}} & e_ppn_row[431:396] | {36{vict[12]}} & e_ppn_row[467:432] | {36{vict[13]}} & e_ppn_row[503:468] | {36{vict[14]}} & e_ppn_row[539:504] | {36{vict[15]}} & e_ppn_row[575:540] | {36{vict[16]}} & e_ppn_row[611:576] | {36{vict[17]}} & e_ppn_row[647:612] | {36{vict[18]}} & e_ppn_row[683:648] | {36{vict[19]}} & e_ppn_row[719:684] | {36{vict[20]}} & e_ppn_row[755:720] | {36{vict[21]}} & e_ppn_row[791:756] | {36{vict[22]}} & e_ppn_row[827:792] | {36{vict[23]}} & e_ppn_row[863:828] | {36{vict[24]}} & e_ppn_row[899:864] | {36{vict[25]}} & e_ppn_row[935:900] | {36{vict[26]}} & e_ppn_row[971:936] | {36{vict[27]}} & e_ppn_row[1007:972] | {36{vict[28]}} & e_ppn_row[1043:1008] | {36{vict[29]}} & e_ppn_row[1079:1044] | {36{vict[30]}} & e_ppn_row[1115:1080] | {36{vict[31]}} & e_ppn_row[1151:1116] | {36{vict[32]}} & e_ppn_row[1187:1152] | {36{vict[33]}} & e_ppn_row[1223:1188] | {36{vict[34]}} & e_ppn_row[1259:1224] | {36{vict[35]}} & e_ppn_row[1295:1260] | {36{vict[36]}} & e_ppn_row[1331:1296] | {36{vict[37]}} & e_ppn_row[1367:1332] | {36{vict[38]}} & e_ppn_row[1403:1368] | {36{vict[39]}} & e_ppn_row[1439:1404] | {36{vict[40]}} & e_ppn_row[1475:1440] | {36{vict[41]}} & e_ppn_row[1511:1476] | {36{vict[42]}} & e_ppn_row[1547:1512] | {36{vict[43]}} & e_ppn_row[1583:1548] | {36{vict[44]}} & e_ppn_row[1619:1584] | {36{vict[45]}} & e_ppn_row[1655:1620] | {36{vict[46]}} & e_ppn_row[1691:1656] | {36{vict[47]}} & e_ppn_row[1727:1692] | {36{vict[48]}} & e_ppn_row[1763:1728] | {36{vict[49]}} & e_ppn_row[1799:1764] | {36{vict[50]}} & e_ppn_row[1835:1800] | {36{vict[51]}} & e_ppn_row[1871:1836] | {36{vict[52]}} & e_ppn_row[1907:1872] | {36{vict[53]}} & e_ppn_row[1943:1908] | {36{vict[54]}} & e_ppn_row[1979:1944] | {36{vict[55]}} & e_ppn_row[2015:1980] | {36{vict[56]}} & e_ppn_row[2051:2016] | {36{vict[57]}} & e_ppn_row[2087:2052] | {36{vict[58]}} & e_ppn_row[2123:2088] | {36{vict[59]}} & e_ppn_row[2159:2124] | {36{vict[60]}} & e_ppn_row[2195:2160] | {36{vict[61]}} & e_ppn_row[2231:2196] | {36{vict[62]}} & e_ppn_row[2267:2232] | {36{vict[63]}} & e_ppn_row[2303:2268] | {36{vict[64]}} & e_ppn_row[2339:2304] | {36{vict[65]}} & e_ppn_row[2375:2340] | {36{vict[66]}} & e_ppn_row[2411:2376] | {36{vict[67]}} & e_ppn_row[2447:2412] | {36{vict[68]}} & e_ppn_row[2483:2448] | {36{vict[69]}} & e_ppn_row[2519:2484] | {36{vict[70]}} & e_ppn_row[2555:2520] | {36{vict[71]}} & e_ppn_row[2591:2556] | {36{vict[72]}} & e_ppn_row[2627:2592] | {36{vict[73]}} & e_ppn_row[2663:2628] | {36{vict[74]}} & e_ppn_row[2699:2664] | {36{vict[75]}} & e_ppn_row[2735:2700] | {36{vict[76]}} & e_ppn_row[2771:2736] | {36{vict[77]}} & e_ppn_row[2807:2772] | {36{vict[78]}} & e_ppn_row[2843:2808] | {36{vict[79]}} & e_ppn_row[2879:2844] | {36{vict[80]}} & e_ppn_row[2915:2880] | {36{vict[81]}} & e_ppn_row[2951:2916] | {36{vict[82]}} & e_ppn_row[2987:2952] | {36{vict[83]}} & e_ppn_row[3023:2988] | {36{vict[84]}} & e_ppn_row[3059:3024] | {36{vict[85]}} & e_ppn_row[3095:3060] | {36{vict[86]}} & e_ppn_row[3131:3096] | {36{vict[87]}} & e_ppn_row[3167:3132] | {36{vict[88]}} & e_ppn_row[3203:3168] | {36{vict[89]}} & e_ppn_row[3239:3204] | {36{vict[90]}} & e_ppn_row[3275:3240] | {36{vict[91]}} & e_ppn_row[3311:3276] | {36{vict[92]}} & e_ppn_row[3347:3312] | {36{vict[93]}} & e_ppn_row[3383:3348] | {36{vict[94]}} & e_ppn_row[3419:3384] | {36{vict[95]}} & e_ppn_row[3455:3420] | {36{vict[96]}} & e_ppn_row[3491:3456] | {36{vict[97]}} & e_ppn_row[3527:3492] | {36{vict[98]}} & e_ppn_row[3563:3528] | {36{vict[99]}} & e_ppn_row[3599:3564] | {36{vict[100]}} & e_ppn_row[3635:3600] | {36{vict[101]}} & e_ppn_row[3671:3636] | {36{vict[102]}} & e_ppn_row[3707:3672] | {36{vict[103]}} & e_ppn_row[3743:3708] | {36{vict[104]}} & e_ppn_row[3779:3744] | {36{vict[105]}} & e_ppn_row[3815:3780] | {36{vict[106]}} & e_ppn_row[3851:3816] | {36{vict[107]}} & e_ppn_row[3887:3852] | {36{vict[108]}} & e_ppn_row[3923:3888] | {36{vict[109]}} & e_ppn_row[3959:3924] | {36{vict[110]}} & e_ppn_row[3995:3960] | {36{vict[111]}} & e_ppn_row[4031:3996] | {36{vict[112]}} & e_ppn_row[4067:4032] | {36{vict[113]}} & e_ppn_row[4103:4068] | {36{vict[114]}} & e_ppn_row[4139:4104] | {36{vict[115]}} & e_ppn_row[4175:4140] | {36{vict[116]}} & e_ppn_row[4211:4176] | {36{vict[117]}} & e_ppn_row[4247:4212] | {36{vict[118]}} & e_ppn_row[4283:4248] | {36{vict[119]}} & e_ppn_row[4319:4284] | {36{vict[120]}} & e_ppn_row[4355:4320] | {36{vict[121]}} & e_ppn_row[4391:4356] | {36{vict[122]}} & e_ppn_row[4427:4392] | {36{vict[123]}} & e_ppn_row[4463:4428] | {36{vict[124]}} & e_ppn_row[4499:4464] | {36{vict[125]}} & e_ppn_row[4535:4500] | {36{vict[126]}} & e_ppn_row[4571:4536] | {36{vict[127]}} & e_ppn_row[4607:4572];
-  assign e_perm_row = eperm_q;
-  assign evict_perm_o = {6{vict[0]}} & e_perm_row[5:0] | {6{vict[1]}} & e_perm_row[11:6] | {6{vict[2]}} & e_perm_row[17:12] | {6{vict[3]}} & e_perm_row[23:18] | {6{vict[4]}} & e_perm_row[29:24] | {6{vict[5]}} & e_perm_row[35:30] | {6{vict[6]}} & e_perm_row[41:36] | {6{vict[7]}} & e_perm_row[47:42] | {6{vict[8]}} & e_perm_row[53:48] | {6{vict[9]}} & e_perm_row[59:54] | {6{vict[10]}} & e_perm_row[65:60] | {6{vict[11]}} & e_perm_row[71:66] | {6{vict[12]}} & e_perm_row[77:72] | {6{vict[13]}} & e_perm_row[83:78] | {6{vict[14]}} & e_perm_row[89:84] | {6{vict[15]}} & e_perm_row[95:90] | {6{vict[16]}} & e_perm_row[101:96] | {6{vict[17]}} & e_perm_row[107:102] | {6{vict[18]}} & e_perm_row[113:108] | {6{vict[19]}} & e_perm_row[119:114] | {6{vict[20]}} & e_perm_row[125:120] | {6{vict[21]}} & e_perm_row[131:126] | {6{vict[22]}} & e_perm_row[137:132] | {6{vict[23]}} & e_perm_row[143:138] | {6{vict[24]}} & e_perm_row[149:144] | {6{vict[25]}} & e_perm_row[155:150] | {6{vict[26]}} & e_perm_row[161:156] | {6{vict[27]}} & e_perm_row[167:162] | {6{vict[28]}} & e_perm_row[173:168] | {6{vict[29]}} & e_perm_row[179:174] | {6{vict[30]}} & e_perm_row[185:180] | {6{vict[31]}} & e_perm_row[191:186] | {6{vict[32]}} & e_perm_row[197:192] | {6{vict[33]}} & e_perm_row[203:198] | {6{vict[34]}} & e_perm_row[209:204] | {6{vict[35]}} & e_perm_row[215:210] | {6{vict[36]}} & e_perm_row[221:216] | {6{vict[37]}} & e_perm_row[227:222] | {6{vict[38]}} & e_perm_row[233:228] | {6{vict[39]}} & e_perm_row[239:234] | {6{vict[40]}} & e_perm_row[245:240] | {6{vict[41]}} & e_perm_row[251:246] | {6{vict[42]}} & e_perm_row[257:252] | {6{vict[43]}} & e_perm_row[263:258] | {6{vict[44]}} & e_perm_row[269:264] | {6{vict[45]}} & e_perm_row[275:270] | {6{vict[46]}} & e_perm_row[281:276] | {6{vict[47]}} & e_perm_row[287:282] | {6{vict[48]}} & e_perm_row[293:288] | {6{vict[49]}} & e_perm_row[299:294] | {6{vict[50]}} & e_perm_row[305:300] | {6{vict[51]}} & e_perm_row[311:306] | {6{vict[52]}} & e_perm_row[317:312] | {6{vict[53]}} & e_perm_row[323:318] | {6{vict[54]}} & e_perm_row[329:324] | {6{vict[55]}} & e_perm_row[335:330] | {6{vict[56]}} & e_perm_row[341:336] | {6{vict[57]}} & e_perm_row[347:342] | {6{vict[58]}} & e_perm_row[353:348] | {6{vict[59]}} & e_perm_row[359:354] | {6{vict[60]}} & e_perm_row[365:360] | {6{vict[61]}} & e_perm_row[371:366] | {6{vict[62]}} & e_perm_row[377:372] | {6{vict[63]}} & e_perm_row[383:378] | {6{vict[64]}} & e_perm_row[389:384] | {6{vict[65]}} & e_perm_row[395:390] | {6{vict[66]}} & e_perm_row[401:396] | {6{vict[67]}} & e_perm_row[407:402] | {6{vict[68]}} & e_perm_row[413:408] | {6{vict[69]}} & e_perm_row[419:414] | {6{vict[70]}} & e_perm_row[425:420] | {6{vict[71]}} & e_perm_row[431:426] | {6{vict[72]}} & e_perm_row[437:432] | {6{vict[73]}} & e_perm_row[443:438] | {6{vict[74]}} & e_perm_row[449:444] | {6{vict[75]}} & e_perm_row[455:450] | {6{vict[76]}} & e_perm_row[461:456] | {6{vict[77]}} & e_perm_row[467:462] | {6{vict[78]}} & e_perm_row[473:468] | {6{vict[79]}} & e_perm_row[479:474] | {6{vict[80]}} & e_perm_row[485:480] | {6{vict[81]}} & e_perm_row[491:486] | {6{vict[82]}} & e_perm_row[497:492] | {6{vict[83]}} & e_perm_row[503:498] | {6{vict[84]}} & e_perm_row[509:504] | {6{vict[85]}} & e_perm_row[515:510] | {6{vict[86]}} & e_perm_row[521:516] | {6{vict[87]}} & e_perm_row[527:522] | {6{vict[88]}} & e_perm_row[533:528] | {6{vict[89]}} & e_perm_row[539:534] | {6{vict[90]}} & e_perm_row[545:540] | {6{vict[91]}} & e_perm_row[551:546] | {6{vict[92]}} & e_perm_row[557:552] | {6{vict[93]}} & e_perm_row[563:558] | {6{vict[94]}} & e_perm_row[569:564] | {6{vict[95]}} & e_perm_row[575:570] | {6{vict[96]}} & e_perm_row[581:576] | {6{vict[97]}} & e_perm_row[587:582] | {6{vict[98]}} & e_perm_row[593:588] | {6{vict[99]}} & e_perm_row[599:594] | {6{vict[100]}} & e_perm_row[605:600] | {6{vict[101]}} & e_perm_row[611:606] | {6{vict[102]}} & e_perm_row[617:612] | {6{vict[103]}} & e_perm_row[623:618] | {6{vict[104]}} & e_perm_row[629:624] | {6{vict[105]}} & e_perm_row[635:630] | {6{vict[106]}} & e_perm_row[641:636] | {6{vict[107]}} & e_perm_row[647:642] | {6{vict[108]}} & e_perm_row[653:648] | {6{vict[109]}} & e_perm_row[659:654] | {6{vict[110]}} & e_perm_row[665:660] | {6{vict[111]}} & e_perm_row[671:666] | {6{vict[112]}} & e_perm_row[677:672] | {6{vict[113]}} & e_perm_row[683:678] | {6{vict[114]}} & e_perm_row[689:684] | {6{vict[115]}} & e_perm_row[695:690] | {6{vict[116]}} & e_perm_row[701:696] | {6{vict[117]}} & e_perm_row[707:702] | {6{vict[118]}} & e_perm_row[713:708] | {6{vict[119]}} & e_perm_row[719:714] | {6{vict[120]}} & e_perm_row[725:720] | {6{vict[121]}} & e_perm_row[731:726] | {6{vict[122]}} & e_perm_row[737:732] | {6{vict[123]}} & e_perm_row[743:738] | {6{vict[124]}} & e_perm_row[749:744] | {6{vict[125]}} & e_perm_row[755:750] | {6{vict[126]}} & e_perm_row[761:756] | {6{vict[127]}} & e_perm_row[767:762];
-  assign eppn_d = eppn_n;
-  assign eperm_d = eperm_n;
-  // Replacement: the last cycle's touch or untouch, then the fill's touch (same edge, in that order).
+  assign e_ppn_row = entry_ppn_q;
+  assign evict_ppn_o = ({36{vict[0]}} & e_ppn_row[35:0]) | ({36{vict[1]}} & e_ppn_row[71:36])
+      | ({36{vict[2]}} & e_ppn_row[107:72]) | ({36{vict[3]}} & e_ppn_row[143:108])
+      | ({36{vict[4]}} & e_ppn_row[179:144]) | ({36{vict[5]}} & e_ppn_row[215:180])
+      | ({36{vict[6]}} & e_ppn_row[251:216]) | ({36{vict[7]}} & e_ppn_row[287:252])
+      | ({36{vict[8]}} & e_ppn_row[323:288]) | ({36{vict[9]}} & e_ppn_row[359:324])
+      | ({36{vict[10]}} & e_ppn_row[395:360]) | ({36{vict[11]}} & e_ppn_row[431:396])
+      | ({36{vict[12]}} & e_ppn_row[467:432]) | ({36{vict[13]}} & e_ppn_row[503:468])
+      | ({36{vict[14]}} & e_ppn_row[539:504]) | ({36{vict[15]}} & e_ppn_row[575:540])
+      | ({36{vict[16]}} & e_ppn_row[611:576]) | ({36{vict[17]}} & e_ppn_row[647:612])
+      | ({36{vict[18]}} & e_ppn_row[683:648]) | ({36{vict[19]}} & e_ppn_row[719:684])
+      | ({36{vict[20]}} & e_ppn_row[755:720]) | ({36{vict[21]}} & e_ppn_row[791:756])
+      | ({36{vict[22]}} & e_ppn_row[827:792]) | ({36{vict[23]}} & e_ppn_row[863:828])
+      | ({36{vict[24]}} & e_ppn_row[899:864]) | ({36{vict[25]}} & e_ppn_row[935:900])
+      | ({36{vict[26]}} & e_ppn_row[971:936]) | ({36{vict[27]}} & e_ppn_row[1007:972])
+      | ({36{vict[28]}} & e_ppn_row[1043:1008]) | ({36{vict[29]}} & e_ppn_row[1079:1044])
+      | ({36{vict[30]}} & e_ppn_row[1115:1080]) | ({36{vict[31]}} & e_ppn_row[1151:1116])
+      | ({36{vict[32]}} & e_ppn_row[1187:1152]) | ({36{vict[33]}} & e_ppn_row[1223:1188])
+      | ({36{vict[34]}} & e_ppn_row[1259:1224]) | ({36{vict[35]}} & e_ppn_row[1295:1260])
+      | ({36{vict[36]}} & e_ppn_row[1331:1296]) | ({36{vict[37]}} & e_ppn_row[1367:1332])
+      | ({36{vict[38]}} & e_ppn_row[1403:1368]) | ({36{vict[39]}} & e_ppn_row[1439:1404])
+      | ({36{vict[40]}} & e_ppn_row[1475:1440]) | ({36{vict[41]}} & e_ppn_row[1511:1476])
+      | ({36{vict[42]}} & e_ppn_row[1547:1512]) | ({36{vict[43]}} & e_ppn_row[1583:1548])
+      | ({36{vict[44]}} & e_ppn_row[1619:1584]) | ({36{vict[45]}} & e_ppn_row[1655:1620])
+      | ({36{vict[46]}} & e_ppn_row[1691:1656]) | ({36{vict[47]}} & e_ppn_row[1727:1692])
+      | ({36{vict[48]}} & e_ppn_row[1763:1728]) | ({36{vict[49]}} & e_ppn_row[1799:1764])
+      | ({36{vict[50]}} & e_ppn_row[1835:1800]) | ({36{vict[51]}} & e_ppn_row[1871:1836])
+      | ({36{vict[52]}} & e_ppn_row[1907:1872]) | ({36{vict[53]}} & e_ppn_row[1943:1908])
+      | ({36{vict[54]}} & e_ppn_row[1979:1944]) | ({36{vict[55]}} & e_ppn_row[2015:1980])
+      | ({36{vict[56]}} & e_ppn_row[2051:2016]) | ({36{vict[57]}} & e_ppn_row[2087:2052])
+      | ({36{vict[58]}} & e_ppn_row[2123:2088]) | ({36{vict[59]}} & e_ppn_row[2159:2124])
+      | ({36{vict[60]}} & e_ppn_row[2195:2160]) | ({36{vict[61]}} & e_ppn_row[2231:2196])
+      | ({36{vict[62]}} & e_ppn_row[2267:2232]) | ({36{vict[63]}} & e_ppn_row[2303:2268])
+      | ({36{vict[64]}} & e_ppn_row[2339:2304]) | ({36{vict[65]}} & e_ppn_row[2375:2340])
+      | ({36{vict[66]}} & e_ppn_row[2411:2376]) | ({36{vict[67]}} & e_ppn_row[2447:2412])
+      | ({36{vict[68]}} & e_ppn_row[2483:2448]) | ({36{vict[69]}} & e_ppn_row[2519:2484])
+      | ({36{vict[70]}} & e_ppn_row[2555:2520]) | ({36{vict[71]}} & e_ppn_row[2591:2556])
+      | ({36{vict[72]}} & e_ppn_row[2627:2592]) | ({36{vict[73]}} & e_ppn_row[2663:2628])
+      | ({36{vict[74]}} & e_ppn_row[2699:2664]) | ({36{vict[75]}} & e_ppn_row[2735:2700])
+      | ({36{vict[76]}} & e_ppn_row[2771:2736]) | ({36{vict[77]}} & e_ppn_row[2807:2772])
+      | ({36{vict[78]}} & e_ppn_row[2843:2808]) | ({36{vict[79]}} & e_ppn_row[2879:2844])
+      | ({36{vict[80]}} & e_ppn_row[2915:2880]) | ({36{vict[81]}} & e_ppn_row[2951:2916])
+      | ({36{vict[82]}} & e_ppn_row[2987:2952]) | ({36{vict[83]}} & e_ppn_row[3023:2988])
+      | ({36{vict[84]}} & e_ppn_row[3059:3024]) | ({36{vict[85]}} & e_ppn_row[3095:3060])
+      | ({36{vict[86]}} & e_ppn_row[3131:3096]) | ({36{vict[87]}} & e_ppn_row[3167:3132])
+      | ({36{vict[88]}} & e_ppn_row[3203:3168]) | ({36{vict[89]}} & e_ppn_row[3239:3204])
+      | ({36{vict[90]}} & e_ppn_row[3275:3240]) | ({36{vict[91]}} & e_ppn_row[3311:3276])
+      | ({36{vict[92]}} & e_ppn_row[3347:3312]) | ({36{vict[93]}} & e_ppn_row[3383:3348])
+      | ({36{vict[94]}} & e_ppn_row[3419:3384]) | ({36{vict[95]}} & e_ppn_row[3455:3420])
+      | ({36{vict[96]}} & e_ppn_row[3491:3456]) | ({36{vict[97]}} & e_ppn_row[3527:3492])
+      | ({36{vict[98]}} & e_ppn_row[3563:3528]) | ({36{vict[99]}} & e_ppn_row[3599:3564])
+      | ({36{vict[100]}} & e_ppn_row[3635:3600]) | ({36{vict[101]}} & e_ppn_row[3671:3636])
+      | ({36{vict[102]}} & e_ppn_row[3707:3672]) | ({36{vict[103]}} & e_ppn_row[3743:3708])
+      | ({36{vict[104]}} & e_ppn_row[3779:3744]) | ({36{vict[105]}} & e_ppn_row[3815:3780])
+      | ({36{vict[106]}} & e_ppn_row[3851:3816]) | ({36{vict[107]}} & e_ppn_row[3887:3852])
+      | ({36{vict[108]}} & e_ppn_row[3923:3888]) | ({36{vict[109]}} & e_ppn_row[3959:3924])
+      | ({36{vict[110]}} & e_ppn_row[3995:3960]) | ({36{vict[111]}} & e_ppn_row[4031:3996])
+      | ({36{vict[112]}} & e_ppn_row[4067:4032]) | ({36{vict[113]}} & e_ppn_row[4103:4068])
+      | ({36{vict[114]}} & e_ppn_row[4139:4104]) | ({36{vict[115]}} & e_ppn_row[4175:4140])
+      | ({36{vict[116]}} & e_ppn_row[4211:4176]) | ({36{vict[117]}} & e_ppn_row[4247:4212])
+      | ({36{vict[118]}} & e_ppn_row[4283:4248]) | ({36{vict[119]}} & e_ppn_row[4319:4284])
+      | ({36{vict[120]}} & e_ppn_row[4355:4320]) | ({36{vict[121]}} & e_ppn_row[4391:4356])
+      | ({36{vict[122]}} & e_ppn_row[4427:4392]) | ({36{vict[123]}} & e_ppn_row[4463:4428])
+      | ({36{vict[124]}} & e_ppn_row[4499:4464]) | ({36{vict[125]}} & e_ppn_row[4535:4500])
+      | ({36{vict[126]}} & e_ppn_row[4571:4536]) | ({36{vict[127]}} & e_ppn_row[4607:4572]);
+  assign e_perm_row = entry_perm_q;
+  assign evict_perm_o = ({6{vict[0]}} & e_perm_row[5:0]) | ({6{vict[1]}} & e_perm_row[11:6])
+      | ({6{vict[2]}} & e_perm_row[17:12]) | ({6{vict[3]}} & e_perm_row[23:18])
+      | ({6{vict[4]}} & e_perm_row[29:24]) | ({6{vict[5]}} & e_perm_row[35:30])
+      | ({6{vict[6]}} & e_perm_row[41:36]) | ({6{vict[7]}} & e_perm_row[47:42])
+      | ({6{vict[8]}} & e_perm_row[53:48]) | ({6{vict[9]}} & e_perm_row[59:54])
+      | ({6{vict[10]}} & e_perm_row[65:60]) | ({6{vict[11]}} & e_perm_row[71:66])
+      | ({6{vict[12]}} & e_perm_row[77:72]) | ({6{vict[13]}} & e_perm_row[83:78])
+      | ({6{vict[14]}} & e_perm_row[89:84]) | ({6{vict[15]}} & e_perm_row[95:90])
+      | ({6{vict[16]}} & e_perm_row[101:96]) | ({6{vict[17]}} & e_perm_row[107:102])
+      | ({6{vict[18]}} & e_perm_row[113:108]) | ({6{vict[19]}} & e_perm_row[119:114])
+      | ({6{vict[20]}} & e_perm_row[125:120]) | ({6{vict[21]}} & e_perm_row[131:126])
+      | ({6{vict[22]}} & e_perm_row[137:132]) | ({6{vict[23]}} & e_perm_row[143:138])
+      | ({6{vict[24]}} & e_perm_row[149:144]) | ({6{vict[25]}} & e_perm_row[155:150])
+      | ({6{vict[26]}} & e_perm_row[161:156]) | ({6{vict[27]}} & e_perm_row[167:162])
+      | ({6{vict[28]}} & e_perm_row[173:168]) | ({6{vict[29]}} & e_perm_row[179:174])
+      | ({6{vict[30]}} & e_perm_row[185:180]) | ({6{vict[31]}} & e_perm_row[191:186])
+      | ({6{vict[32]}} & e_perm_row[197:192]) | ({6{vict[33]}} & e_perm_row[203:198])
+      | ({6{vict[34]}} & e_perm_row[209:204]) | ({6{vict[35]}} & e_perm_row[215:210])
+      | ({6{vict[36]}} & e_perm_row[221:216]) | ({6{vict[37]}} & e_perm_row[227:222])
+      | ({6{vict[38]}} & e_perm_row[233:228]) | ({6{vict[39]}} & e_perm_row[239:234])
+      | ({6{vict[40]}} & e_perm_row[245:240]) | ({6{vict[41]}} & e_perm_row[251:246])
+      | ({6{vict[42]}} & e_perm_row[257:252]) | ({6{vict[43]}} & e_perm_row[263:258])
+      | ({6{vict[44]}} & e_perm_row[269:264]) | ({6{vict[45]}} & e_perm_row[275:270])
+      | ({6{vict[46]}} & e_perm_row[281:276]) | ({6{vict[47]}} & e_perm_row[287:282])
+      | ({6{vict[48]}} & e_perm_row[293:288]) | ({6{vict[49]}} & e_perm_row[299:294])
+      | ({6{vict[50]}} & e_perm_row[305:300]) | ({6{vict[51]}} & e_perm_row[311:306])
+      | ({6{vict[52]}} & e_perm_row[317:312]) | ({6{vict[53]}} & e_perm_row[323:318])
+      | ({6{vict[54]}} & e_perm_row[329:324]) | ({6{vict[55]}} & e_perm_row[335:330])
+      | ({6{vict[56]}} & e_perm_row[341:336]) | ({6{vict[57]}} & e_perm_row[347:342])
+      | ({6{vict[58]}} & e_perm_row[353:348]) | ({6{vict[59]}} & e_perm_row[359:354])
+      | ({6{vict[60]}} & e_perm_row[365:360]) | ({6{vict[61]}} & e_perm_row[371:366])
+      | ({6{vict[62]}} & e_perm_row[377:372]) | ({6{vict[63]}} & e_perm_row[383:378])
+      | ({6{vict[64]}} & e_perm_row[389:384]) | ({6{vict[65]}} & e_perm_row[395:390])
+      | ({6{vict[66]}} & e_perm_row[401:396]) | ({6{vict[67]}} & e_perm_row[407:402])
+      | ({6{vict[68]}} & e_perm_row[413:408]) | ({6{vict[69]}} & e_perm_row[419:414])
+      | ({6{vict[70]}} & e_perm_row[425:420]) | ({6{vict[71]}} & e_perm_row[431:426])
+      | ({6{vict[72]}} & e_perm_row[437:432]) | ({6{vict[73]}} & e_perm_row[443:438])
+      | ({6{vict[74]}} & e_perm_row[449:444]) | ({6{vict[75]}} & e_perm_row[455:450])
+      | ({6{vict[76]}} & e_perm_row[461:456]) | ({6{vict[77]}} & e_perm_row[467:462])
+      | ({6{vict[78]}} & e_perm_row[473:468]) | ({6{vict[79]}} & e_perm_row[479:474])
+      | ({6{vict[80]}} & e_perm_row[485:480]) | ({6{vict[81]}} & e_perm_row[491:486])
+      | ({6{vict[82]}} & e_perm_row[497:492]) | ({6{vict[83]}} & e_perm_row[503:498])
+      | ({6{vict[84]}} & e_perm_row[509:504]) | ({6{vict[85]}} & e_perm_row[515:510])
+      | ({6{vict[86]}} & e_perm_row[521:516]) | ({6{vict[87]}} & e_perm_row[527:522])
+      | ({6{vict[88]}} & e_perm_row[533:528]) | ({6{vict[89]}} & e_perm_row[539:534])
+      | ({6{vict[90]}} & e_perm_row[545:540]) | ({6{vict[91]}} & e_perm_row[551:546])
+      | ({6{vict[92]}} & e_perm_row[557:552]) | ({6{vict[93]}} & e_perm_row[563:558])
+      | ({6{vict[94]}} & e_perm_row[569:564]) | ({6{vict[95]}} & e_perm_row[575:570])
+      | ({6{vict[96]}} & e_perm_row[581:576]) | ({6{vict[97]}} & e_perm_row[587:582])
+      | ({6{vict[98]}} & e_perm_row[593:588]) | ({6{vict[99]}} & e_perm_row[599:594])
+      | ({6{vict[100]}} & e_perm_row[605:600]) | ({6{vict[101]}} & e_perm_row[611:606])
+      | ({6{vict[102]}} & e_perm_row[617:612]) | ({6{vict[103]}} & e_perm_row[623:618])
+      | ({6{vict[104]}} & e_perm_row[629:624]) | ({6{vict[105]}} & e_perm_row[635:630])
+      | ({6{vict[106]}} & e_perm_row[641:636]) | ({6{vict[107]}} & e_perm_row[647:642])
+      | ({6{vict[108]}} & e_perm_row[653:648]) | ({6{vict[109]}} & e_perm_row[659:654])
+      | ({6{vict[110]}} & e_perm_row[665:660]) | ({6{vict[111]}} & e_perm_row[671:666])
+      | ({6{vict[112]}} & e_perm_row[677:672]) | ({6{vict[113]}} & e_perm_row[683:678])
+      | ({6{vict[114]}} & e_perm_row[689:684]) | ({6{vict[115]}} & e_perm_row[695:690])
+      | ({6{vict[116]}} & e_perm_row[701:696]) | ({6{vict[117]}} & e_perm_row[707:702])
+      | ({6{vict[118]}} & e_perm_row[713:708]) | ({6{vict[119]}} & e_perm_row[719:714])
+      | ({6{vict[120]}} & e_perm_row[725:720]) | ({6{vict[121]}} & e_perm_row[731:726])
+      | ({6{vict[122]}} & e_perm_row[737:732]) | ({6{vict[123]}} & e_perm_row[743:738])
+      | ({6{vict[124]}} & e_perm_row[749:744]) | ({6{vict[125]}} & e_perm_row[755:750])
+      | ({6{vict[126]}} & e_perm_row[761:756]) | ({6{vict[127]}} & e_perm_row[767:762]);
+  assign entry_ppn_d = entry_ppn_next;
+  assign entry_perm_d = entry_perm_next;
+  // Replacement: the last cycle's touch or untouch, then the fill's touch (same edge, in that
+  // order).
   assign untouch = r2_sd_q & ~sd_all_q & r2_any_q;
-  assign age_reset = {7'd0, 7'd1, 7'd2, 7'd3, 7'd4, 7'd5, 7'd6, 7'd7, 7'd8, 7'd9, 7'd10, 7'd11, 7'd12, 7'd13, 7'd14, 7'd15, 7'd16, 7'd17, 7'd18, 7'd19, 7'd20, 7'd21, 7'd22, 7'd23, 7'd24, 7'd25, 7'd26, 7'd27, 7'd28, 7'd29, 7'd30, 7'd31, 7'd32, 7'd33, 7'd34, 7'd35, 7'd36, 7'd37, 7'd38, 7'd39, 7'd40, 7'd41, 7'd42, 7'd43, 7'd44, 7'd45, 7'd46, 7'd47, 7'd48, 7'd49, 7'd50, 7'd51, 7'd52, 7'd53, 7'd54, 7'd55, 7'd56, 7'd57, 7'd58, 7'd59, 7'd60, 7'd61, 7'd62, 7'd63, 7'd64, 7'd65, 7'd66, 7'd67, 7'd68, 7'd69, 7'd70, 7'd71, 7'd72, 7'd73, 7'd74, 7'd75, 7'd76, 7'd77, 7'd78, 7'd79, 7'd80, 7'd81, 7'd82, 7'd83, 7'd84, 7'd85, 7'd86, 7'd87, 7'd88, 7'd89, 7'd90, 7'd91, 7'd92, 7'd93, 7'd94, 7'd95, 7'd96, 7'd97, 7'd98, 7'd99, 7'd100, 7'd101, 7'd102, 7'd103, 7'd104, 7'd105, 7'd106, 7'd107, 7'd108, 7'd109, 7'd110, 7'd111, 7'd112, 7'd113, 7'd114, 7'd115, 7'd116, 7'd117, 7'd118, 7'd119, 7'd120, 7'd121, 7'd122, 7'd123, 7'd124, 7'd125, 7'd126, 7'd127};
-  assign age_same_set = lt_hit_q & |(lt_set_w & f2_set_w);
+  assign age_reset = {7'd0, 7'd1, 7'd2, 7'd3, 7'd4, 7'd5, 7'd6, 7'd7, 7'd8, 7'd9, 7'd10, 7'd11,
+      7'd12, 7'd13, 7'd14, 7'd15, 7'd16, 7'd17, 7'd18, 7'd19, 7'd20, 7'd21, 7'd22, 7'd23, 7'd24,
+      7'd25, 7'd26, 7'd27, 7'd28, 7'd29, 7'd30, 7'd31, 7'd32, 7'd33, 7'd34, 7'd35, 7'd36, 7'd37,
+      7'd38, 7'd39, 7'd40, 7'd41, 7'd42, 7'd43, 7'd44, 7'd45, 7'd46, 7'd47, 7'd48, 7'd49, 7'd50,
+      7'd51, 7'd52, 7'd53, 7'd54, 7'd55, 7'd56, 7'd57, 7'd58, 7'd59, 7'd60, 7'd61, 7'd62, 7'd63,
+      7'd64, 7'd65, 7'd66, 7'd67, 7'd68, 7'd69, 7'd70, 7'd71, 7'd72, 7'd73, 7'd74, 7'd75, 7'd76,
+      7'd77, 7'd78, 7'd79, 7'd80, 7'd81, 7'd82, 7'd83, 7'd84, 7'd85, 7'd86, 7'd87, 7'd88, 7'd89,
+      7'd90, 7'd91, 7'd92, 7'd93, 7'd94, 7'd95, 7'd96, 7'd97, 7'd98, 7'd99, 7'd100, 7'd101, 7'd102,
+      7'd103, 7'd104, 7'd105, 7'd106, 7'd107, 7'd108, 7'd109, 7'd110, 7'd111, 7'd112, 7'd113,
+      7'd114, 7'd115, 7'd116, 7'd117, 7'd118, 7'd119, 7'd120, 7'd121, 7'd122, 7'd123, 7'd124,
+      7'd125, 7'd126, 7'd127};
+  assign age_same_set = lt_hit_q & (|(lt_set_w & f2_set_w));
   assign age_vict_is_hit = lt_oldest_q;
-  assign age_same_set_u = lt_unt_q & |(lt_set_w & f2_set_w);
+  assign age_same_set_u = lt_unt_q & (|(lt_set_w & f2_set_w));
   genvar gh;
   generate
     for (gh = 0; gh < 1; gh = gh + 1) begin : g_hit_age
       wire [895:0] row;
-      assign row = {age[889 + (gh * 7) +: 7], age[882 + (gh * 7) +: 7], age[875 + (gh * 7) +: 7], age[868 + (gh * 7) +: 7], age[861 + (gh * 7) +: 7], age[854 + (gh * 7) +: 7], age[847 + (gh * 7) +: 7], age[840 + (gh * 7) +: 7], age[833 + (gh * 7) +: 7], age[826 + (gh * 7) +: 7], age[819 + (gh * 7) +: 7], age[812 + (gh * 7) +: 7], age[805 + (gh * 7) +: 7], age[798 + (gh * 7) +: 7], age[791 + (gh * 7) +: 7], age[784 + (gh * 7) +: 7], age[777 + (gh * 7) +: 7], age[770 + (gh * 7) +: 7], age[763 + (gh * 7) +: 7], age[756 + (gh * 7) +: 7], age[749 + (gh * 7) +: 7], age[742 + (gh * 7) +: 7], age[735 + (gh * 7) +: 7], age[728 + (gh * 7) +: 7], age[721 + (gh * 7) +: 7], age[714 + (gh * 7) +: 7], age[707 + (gh * 7) +: 7], age[700 + (gh * 7) +: 7], age[693 + (gh * 7) +: 7], age[686 + (gh * 7) +: 7], age[679 + (gh * 7) +: 7], age[672 + (gh * 7) +: 7], age[665 + (gh * 7) +: 7], age[658 + (gh * 7) +: 7], age[651 + (gh * 7) +: 7], age[644 + (gh * 7) +: 7], age[637 + (gh * 7) +: 7], age[630 + (gh * 7) +: 7], age[623 + (gh * 7) +: 7], age[616 + (gh * 7) +: 7], age[609 + (gh * 7) +: 7], age[602 + (gh * 7) +: 7], age[595 + (gh * 7) +: 7], age[588 + (gh * 7) +: 7], age[581 + (gh * 7) +: 7], age[574 + (gh * 7) +: 7], age[567 + (gh * 7) +: 7], age[560 + (gh * 7) +: 7], age[553 + (gh * 7) +: 7], age[546 + (gh * 7) +: 7], age[539 + (gh * 7) +: 7], age[532 + (gh * 7) +: 7], age[525 + (gh * 7) +: 7], age[518 + (gh * 7) +: 7], age[511 + (gh * 7) +: 7], age[504 + (gh * 7) +: 7], age[497 + (gh * 7) +: 7], age[490 + (gh * 7) +: 7], age[483 + (gh * 7) +: 7], age[476 + (gh * 7) +: 7], age[469 + (gh * 7) +: 7], age[462 + (gh * 7) +: 7], age[455 + (gh * 7) +: 7], age[448 + (gh * 7) +: 7], age[441 + (gh * 7) +: 7], age[434 + (gh * 7) +: 7], age[427 + (gh * 7) +: 7], age[420 + (gh * 7) +: 7], age[413 + (gh * 7) +: 7], age[406 + (gh * 7) +: 7], age[399 + (gh * 7) +: 7], age[392 + (gh * 7) +: 7], age[385 + (gh * 7) +: 7], age[378 + (gh * 7) +: 7], age[371 + (gh * 7) +: 7], age[364 + (gh * 7) +: 7], age[357 + (gh * 7) +: 7], age[350 + (gh * 7) +: 7], age[343 + (gh * 7) +: 7], age[336 + (gh * 7) +: 7], age[329 + (gh * 7) +: 7], age[322 + (gh * 7) +: 7], age[315 + (gh * 7) +: 7], age[308 + (gh * 7) +: 7], age[301 + (gh * 7) +: 7], age[294 + (gh * 7) +: 7], age[287 + (gh * 7) +: 7], age[280 + (gh * 7) +: 7], age[273 + (gh * 7) +: 7], age[266 + (gh * 7) +: 7], age[259 + (gh * 7) +: 7], age[252 + (gh * 7) +: 7], age[245 + (gh * 7) +: 7], age[238 + (gh * 7) +: 7], age[231 + (gh * 7) +: 7], age[224 + (gh * 7) +: 7], age[217 + (gh * 7) +: 7], age[210 + (gh * 7) +: 7], age[203 + (gh * 7) +: 7], age[196 + (gh * 7) +: 7], age[189 + (gh * 7) +: 7], age[182 + (gh * 7) +: 7], age[175 + (gh * 7) +: 7], age[168 + (gh * 7) +: 7], age[161 + (gh * 7) +: 7], age[154 + (gh * 7) +: 7], age[147 + (gh * 7) +: 7], age[140 + (gh * 7) +: 7], age[133 + (gh * 7) +: 7], age[126 + (gh * 7) +: 7], age[119 + (gh * 7) +: 7], age[112 + (gh * 7) +: 7], age[105 + (gh * 7) +: 7], age[98 + (gh * 7) +: 7], age[91 + (gh * 7) +: 7], age[84 + (gh * 7) +: 7], age[77 + (gh * 7) +: 7], age[70 + (gh * 7) +: 7], age[63 + (gh * 7) +: 7], age[56 + (gh * 7) +: 7], age[49 + (gh * 7) +: 7], age[42 + (gh * 7) +: 7], age[35 + (gh * 7) +: 7], age[28 + (gh * 7) +: 7], age[21 + (gh * 7) +: 7], age[14 + (gh * 7) +: 7], age[7 + (gh * 7) +: 7], age[0 + (gh * 7) +: 7]};
-      assign h_age_a[gh * 7 +: 7] = {7{r2_match_q[0]}} & row[6:0] | {7{r2_match_q[1]}} & row[13:7] | {7{r2_match_q[2]}} & row[20:14] | {7{r2_match_q[3]}} & row[27:21] | {7{r2_match_q[4]}} & row[34:28] | {7{r2_match_q[5]}} & row[41:35] | {7{r2_match_q[6]}} & row[48:42] | {7{r2_match_q[7]}} & row[55:49] | {7{r2_match_q[8]}} & row[62:56] | {7{r2_match_q[9]}} & row[69:63] | {7{r2_match_q[10]}} & row[76:70] | {7{r2_match_q[11]}} & row[83:77] | {7{r2_match_q[12]}} & row[90:84] | {7{r2_match_q[13]}} & row[97:91] | {7{r2_match_q[14]}} & row[104:98] | {7{r2_match_q[15]}} & row[111:105] | {7{r2_match_q[16]}} & row[118:112] | {7{r2_match_q[17]}} & row[125:119] | {7{r2_match_q[18]}} & row[132:126] | {7{r2_match_q[19]}} & row[139:133] | {7{r2_match_q[20]}} & row[146:140] | {7{r2_match_q[21]}} & row[153:147] | {7{r2_match_q[22]}} & row[160:154] | {7{r2_match_q[23]}} & row[167:161] | {7{r2_match_q[24]}} & row[174:168] | {7{r2_match_q[25]}} & row[181:175] | {7{r2_match_q[26]}} & row[188:182] | {7{r2_match_q[27]}} & row[195:189] | {7{r2_match_q[28]}} & row[202:196] | {7{r2_match_q[29]}} & row[209:203] | {7{r2_match_q[30]}} & row[216:210] | {7{r2_match_q[31]}} & row[223:217] | {7{r2_match_q[32]}} & row[230:224] | {7{r2_match_q[33]}} & row[237:231] | {7{r2_match_q[34]}} & row[244:238] | {7{r2_match_q[35]}} & row[251:245] | {7{r2_match_q[36]}} & row[258:252] | {7{r2_match_q[37]}} & row[265:259] | {7{r2_match_q[38]}} & row[272:266] | {7{r2_match_q[39]}} & row[279:273] | {7{r2_match_q[40]}} & row[286:280] | {7{r2_match_q[41]}} & row[293:287] | {7{r2_match_q[42]}} & row[300:294] | {7{r2_match_q[43]}} & row[307:301] | {7{r2_match_q[44]}} & row[314:308] | {7{r2_match_q[45]}} & row[321:315] | {7{r2_match_q[46]}} & row[328:322] | {7{r2_match_q[47]}} & row[335:329] | {7{r2_match_q[48]}} & row[342:336] | {7{r2_match_q[49]}} & row[349:343] | {7{r2_match_q[50]}} & row[356:350] | {7{r2_match_q[51]}} & row[363:357] | {7{r2_match_q[52]}} & row[370:364] | {7{r2_match_q[53]}} & row[377:371] | {7{r2_match_q[54]}} & row[384:378] | {7{r2_match_q[55]}} & row[391:385] | {7{r2_match_q[56]}} & row[398:392] | {7{r2_match_q[57]}} & row[405:399] | {7{r2_match_q[58]}} & row[412:406] | {7{r2_match_q[59]}} & row[419:413] | {7{r2_match_q[60]}} & row[426:420] | {7{r2_match_q[61]}} & row[433:427] | {7{r2_match_q[62]}} & row[440:434] | {7{r2_match_q[63]}} & row[447:441] | {7{r2_match_q[64]}} & row[454:448] | {7{r2_match_q[65]}} & row[461:455] | {7{r2_match_q[66]}} & row[468:462] | {7{r2_match_q[67]}} & row[475:469] | {7{r2_match_q[68]}} & row[482:476] | {7{r2_match_q[69]}} & row[489:483] | {7{r2_match_q[70]}} & row[496:490] | {7{r2_match_q[71]}} & row[503:497] | {7{r2_match_q[72]}} & row[510:504] | {7{r2_match_q[73]}} & row[517:511] | {7{r2_match_q[74]}} & row[524:518] | {7{r2_match_q[75]}} & row[531:525] | {7{r2_match_q[76]}} & row[538:532] | {7{r2_match_q[77]}} & row[545:539] | {7{r2_match_q[78]}} & row[552:546] | {7{r2_match_q[79]}} & row[559:553] | {7{r2_match_q[80]}} & row[566:560] | {7{r2_match_q[81]}} & row[573:567] | {7{r2_match_q[82]}} & row[580:574] | {7{r2_match_q[83]}} & row[587:581] | {7{r2_match_q[84]}} & row[594:588] | {7{r2_match_q[85]}} & row[601:595] | {7{r2_match_q[86]}} & row[608:602] | {7{r2_match_q[87]}} & row[615:609] | {7{r2_match_q[88]}} & row[622:616] | {7{r2_match_q[89]}} & row[629:623] | {7{r2_match_q[90]}} & row[636:630] | {7{r2_match_q[91]}} & row[643:637] | {7{r2_match_q[92]}} & row[650:644] | {7{r2_match_q[93]}} & row[657:651] | {7{r2_match_q[94]}} & row[664:658] | {7{r2_match_q[95]}} & row[671:665] | {7{r2_match_q[96]}} & row[678:672] | {7{r2_match_q[97]}} & row[685:679] | {7{r2_match_q[98]}} & row[692:686] | {7{r2_match_q[99]}} & row[699:693] | {7{r2_match_q[100]}} & row[706:700] | {7{r2_match_q[101]}} & row[713:707] | {7{r2_match_q[102]}} & row[720:714] | {7{r2_match_q[103]}} & row[727:721] | {7{r2_match_q[104]}} & row[734:728] | {7{r2_match_q[105]}} & row[741:735] | {7{r2_match_q[106]}} & row[748:742] | {7{r2_match_q[107]}} & row[755:749] | {7{r2_match_q[108]}} & row[762:756] | {7{r2_match_q[109]}} & row[769:763] | {7{r2_match_q[110]}} & row[776:770] | {7{r2_match_q[111]}} & row[783:777] | {7{r2_match_q[112]}} & row[790:784] | {7{r2_match_q[113]}} & row[797:791] | {7{r2_match_q[114]}} & row[804:798] | {7{r2_match_q[115]}} & row[811:805] | {7{r2_match_q[116]}} & row[818:812] | {7{r2_match_q[117]}} & row[825:819] | {7{r2_match_q[118]}} & row[832:826] | {7{r2_match_q[119]}} & row[839:833] | {7{r2_match_q[120]}} & row[846:840] | {7{r2_match_q[121]}} & row[853:847] | {7{r2_match_q[122]}} & row[860:854] | {7{r2_match_q[123]}} & row[867:861] | {7{r2_match_q[124]}} & row[874:868] | {7{r2_match_q[125]}} & row[881:875] | {7{r2_match_q[126]}} & row[888:882] | {7{r2_match_q[127]}} & row[895:889];
+      assign row = {age[889 + (gh * 7) +: 7], age[882 + (gh * 7) +: 7], age[875 + (gh * 7) +: 7],
+          age[868 + (gh * 7) +: 7], age[861 + (gh * 7) +: 7], age[854 + (gh * 7) +: 7],
+          age[847 + (gh * 7) +: 7], age[840 + (gh * 7) +: 7], age[833 + (gh * 7) +: 7],
+          age[826 + (gh * 7) +: 7], age[819 + (gh * 7) +: 7], age[812 + (gh * 7) +: 7],
+          age[805 + (gh * 7) +: 7], age[798 + (gh * 7) +: 7], age[791 + (gh * 7) +: 7],
+          age[784 + (gh * 7) +: 7], age[777 + (gh * 7) +: 7], age[770 + (gh * 7) +: 7],
+          age[763 + (gh * 7) +: 7], age[756 + (gh * 7) +: 7], age[749 + (gh * 7) +: 7],
+          age[742 + (gh * 7) +: 7], age[735 + (gh * 7) +: 7], age[728 + (gh * 7) +: 7],
+          age[721 + (gh * 7) +: 7], age[714 + (gh * 7) +: 7], age[707 + (gh * 7) +: 7],
+          age[700 + (gh * 7) +: 7], age[693 + (gh * 7) +: 7], age[686 + (gh * 7) +: 7],
+          age[679 + (gh * 7) +: 7], age[672 + (gh * 7) +: 7], age[665 + (gh * 7) +: 7],
+          age[658 + (gh * 7) +: 7], age[651 + (gh * 7) +: 7], age[644 + (gh * 7) +: 7],
+          age[637 + (gh * 7) +: 7], age[630 + (gh * 7) +: 7], age[623 + (gh * 7) +: 7],
+          age[616 + (gh * 7) +: 7], age[609 + (gh * 7) +: 7], age[602 + (gh * 7) +: 7],
+          age[595 + (gh * 7) +: 7], age[588 + (gh * 7) +: 7], age[581 + (gh * 7) +: 7],
+          age[574 + (gh * 7) +: 7], age[567 + (gh * 7) +: 7], age[560 + (gh * 7) +: 7],
+          age[553 + (gh * 7) +: 7], age[546 + (gh * 7) +: 7], age[539 + (gh * 7) +: 7],
+          age[532 + (gh * 7) +: 7], age[525 + (gh * 7) +: 7], age[518 + (gh * 7) +: 7],
+          age[511 + (gh * 7) +: 7], age[504 + (gh * 7) +: 7], age[497 + (gh * 7) +: 7],
+          age[490 + (gh * 7) +: 7], age[483 + (gh * 7) +: 7], age[476 + (gh * 7) +: 7],
+          age[469 + (gh * 7) +: 7], age[462 + (gh * 7) +: 7], age[455 + (gh * 7) +: 7],
+          age[448 + (gh * 7) +: 7], age[441 + (gh * 7) +: 7], age[434 + (gh * 7) +: 7],
+          age[427 + (gh * 7) +: 7], age[420 + (gh * 7) +: 7], age[413 + (gh * 7) +: 7],
+          age[406 + (gh * 7) +: 7], age[399 + (gh * 7) +: 7], age[392 + (gh * 7) +: 7],
+          age[385 + (gh * 7) +: 7], age[378 + (gh * 7) +: 7], age[371 + (gh * 7) +: 7],
+          age[364 + (gh * 7) +: 7], age[357 + (gh * 7) +: 7], age[350 + (gh * 7) +: 7],
+          age[343 + (gh * 7) +: 7], age[336 + (gh * 7) +: 7], age[329 + (gh * 7) +: 7],
+          age[322 + (gh * 7) +: 7], age[315 + (gh * 7) +: 7], age[308 + (gh * 7) +: 7],
+          age[301 + (gh * 7) +: 7], age[294 + (gh * 7) +: 7], age[287 + (gh * 7) +: 7],
+          age[280 + (gh * 7) +: 7], age[273 + (gh * 7) +: 7], age[266 + (gh * 7) +: 7],
+          age[259 + (gh * 7) +: 7], age[252 + (gh * 7) +: 7], age[245 + (gh * 7) +: 7],
+          age[238 + (gh * 7) +: 7], age[231 + (gh * 7) +: 7], age[224 + (gh * 7) +: 7],
+          age[217 + (gh * 7) +: 7], age[210 + (gh * 7) +: 7], age[203 + (gh * 7) +: 7],
+          age[196 + (gh * 7) +: 7], age[189 + (gh * 7) +: 7], age[182 + (gh * 7) +: 7],
+          age[175 + (gh * 7) +: 7], age[168 + (gh * 7) +: 7], age[161 + (gh * 7) +: 7],
+          age[154 + (gh * 7) +: 7], age[147 + (gh * 7) +: 7], age[140 + (gh * 7) +: 7],
+          age[133 + (gh * 7) +: 7], age[126 + (gh * 7) +: 7], age[119 + (gh * 7) +: 7],
+          age[112 + (gh * 7) +: 7], age[105 + (gh * 7) +: 7], age[98 + (gh * 7) +: 7],
+          age[91 + (gh * 7) +: 7], age[84 + (gh * 7) +: 7], age[77 + (gh * 7) +: 7],
+          age[70 + (gh * 7) +: 7], age[63 + (gh * 7) +: 7], age[56 + (gh * 7) +: 7],
+          age[49 + (gh * 7) +: 7], age[42 + (gh * 7) +: 7], age[35 + (gh * 7) +: 7],
+          age[28 + (gh * 7) +: 7], age[21 + (gh * 7) +: 7], age[14 + (gh * 7) +: 7],
+          age[7 + (gh * 7) +: 7], age[0 + (gh * 7) +: 7]};
+      assign h_age_a[gh * 7 +: 7] = ({7{r2_match_q[0]}} & row[6:0])
+          | ({7{r2_match_q[1]}} & row[13:7]) | ({7{r2_match_q[2]}} & row[20:14])
+          | ({7{r2_match_q[3]}} & row[27:21]) | ({7{r2_match_q[4]}} & row[34:28])
+          | ({7{r2_match_q[5]}} & row[41:35]) | ({7{r2_match_q[6]}} & row[48:42])
+          | ({7{r2_match_q[7]}} & row[55:49]) | ({7{r2_match_q[8]}} & row[62:56])
+          | ({7{r2_match_q[9]}} & row[69:63]) | ({7{r2_match_q[10]}} & row[76:70])
+          | ({7{r2_match_q[11]}} & row[83:77]) | ({7{r2_match_q[12]}} & row[90:84])
+          | ({7{r2_match_q[13]}} & row[97:91]) | ({7{r2_match_q[14]}} & row[104:98])
+          | ({7{r2_match_q[15]}} & row[111:105]) | ({7{r2_match_q[16]}} & row[118:112])
+          | ({7{r2_match_q[17]}} & row[125:119]) | ({7{r2_match_q[18]}} & row[132:126])
+          | ({7{r2_match_q[19]}} & row[139:133]) | ({7{r2_match_q[20]}} & row[146:140])
+          | ({7{r2_match_q[21]}} & row[153:147]) | ({7{r2_match_q[22]}} & row[160:154])
+          | ({7{r2_match_q[23]}} & row[167:161]) | ({7{r2_match_q[24]}} & row[174:168])
+          | ({7{r2_match_q[25]}} & row[181:175]) | ({7{r2_match_q[26]}} & row[188:182])
+          | ({7{r2_match_q[27]}} & row[195:189]) | ({7{r2_match_q[28]}} & row[202:196])
+          | ({7{r2_match_q[29]}} & row[209:203]) | ({7{r2_match_q[30]}} & row[216:210])
+          | ({7{r2_match_q[31]}} & row[223:217]) | ({7{r2_match_q[32]}} & row[230:224])
+          | ({7{r2_match_q[33]}} & row[237:231]) | ({7{r2_match_q[34]}} & row[244:238])
+          | ({7{r2_match_q[35]}} & row[251:245]) | ({7{r2_match_q[36]}} & row[258:252])
+          | ({7{r2_match_q[37]}} & row[265:259]) | ({7{r2_match_q[38]}} & row[272:266])
+          | ({7{r2_match_q[39]}} & row[279:273]) | ({7{r2_match_q[40]}} & row[286:280])
+          | ({7{r2_match_q[41]}} & row[293:287]) | ({7{r2_match_q[42]}} & row[300:294])
+          | ({7{r2_match_q[43]}} & row[307:301]) | ({7{r2_match_q[44]}} & row[314:308])
+          | ({7{r2_match_q[45]}} & row[321:315]) | ({7{r2_match_q[46]}} & row[328:322])
+          | ({7{r2_match_q[47]}} & row[335:329]) | ({7{r2_match_q[48]}} & row[342:336])
+          | ({7{r2_match_q[49]}} & row[349:343]) | ({7{r2_match_q[50]}} & row[356:350])
+          | ({7{r2_match_q[51]}} & row[363:357]) | ({7{r2_match_q[52]}} & row[370:364])
+          | ({7{r2_match_q[53]}} & row[377:371]) | ({7{r2_match_q[54]}} & row[384:378])
+          | ({7{r2_match_q[55]}} & row[391:385]) | ({7{r2_match_q[56]}} & row[398:392])
+          | ({7{r2_match_q[57]}} & row[405:399]) | ({7{r2_match_q[58]}} & row[412:406])
+          | ({7{r2_match_q[59]}} & row[419:413]) | ({7{r2_match_q[60]}} & row[426:420])
+          | ({7{r2_match_q[61]}} & row[433:427]) | ({7{r2_match_q[62]}} & row[440:434])
+          | ({7{r2_match_q[63]}} & row[447:441]) | ({7{r2_match_q[64]}} & row[454:448])
+          | ({7{r2_match_q[65]}} & row[461:455]) | ({7{r2_match_q[66]}} & row[468:462])
+          | ({7{r2_match_q[67]}} & row[475:469]) | ({7{r2_match_q[68]}} & row[482:476])
+          | ({7{r2_match_q[69]}} & row[489:483]) | ({7{r2_match_q[70]}} & row[496:490])
+          | ({7{r2_match_q[71]}} & row[503:497]) | ({7{r2_match_q[72]}} & row[510:504])
+          | ({7{r2_match_q[73]}} & row[517:511]) | ({7{r2_match_q[74]}} & row[524:518])
+          | ({7{r2_match_q[75]}} & row[531:525]) | ({7{r2_match_q[76]}} & row[538:532])
+          | ({7{r2_match_q[77]}} & row[545:539]) | ({7{r2_match_q[78]}} & row[552:546])
+          | ({7{r2_match_q[79]}} & row[559:553]) | ({7{r2_match_q[80]}} & row[566:560])
+          | ({7{r2_match_q[81]}} & row[573:567]) | ({7{r2_match_q[82]}} & row[580:574])
+          | ({7{r2_match_q[83]}} & row[587:581]) | ({7{r2_match_q[84]}} & row[594:588])
+          | ({7{r2_match_q[85]}} & row[601:595]) | ({7{r2_match_q[86]}} & row[608:602])
+          | ({7{r2_match_q[87]}} & row[615:609]) | ({7{r2_match_q[88]}} & row[622:616])
+          | ({7{r2_match_q[89]}} & row[629:623]) | ({7{r2_match_q[90]}} & row[636:630])
+          | ({7{r2_match_q[91]}} & row[643:637]) | ({7{r2_match_q[92]}} & row[650:644])
+          | ({7{r2_match_q[93]}} & row[657:651]) | ({7{r2_match_q[94]}} & row[664:658])
+          | ({7{r2_match_q[95]}} & row[671:665]) | ({7{r2_match_q[96]}} & row[678:672])
+          | ({7{r2_match_q[97]}} & row[685:679]) | ({7{r2_match_q[98]}} & row[692:686])
+          | ({7{r2_match_q[99]}} & row[699:693]) | ({7{r2_match_q[100]}} & row[706:700])
+          | ({7{r2_match_q[101]}} & row[713:707]) | ({7{r2_match_q[102]}} & row[720:714])
+          | ({7{r2_match_q[103]}} & row[727:721]) | ({7{r2_match_q[104]}} & row[734:728])
+          | ({7{r2_match_q[105]}} & row[741:735]) | ({7{r2_match_q[106]}} & row[748:742])
+          | ({7{r2_match_q[107]}} & row[755:749]) | ({7{r2_match_q[108]}} & row[762:756])
+          | ({7{r2_match_q[109]}} & row[769:763]) | ({7{r2_match_q[110]}} & row[776:770])
+          | ({7{r2_match_q[111]}} & row[783:777]) | ({7{r2_match_q[112]}} & row[790:784])
+          | ({7{r2_match_q[113]}} & row[797:791]) | ({7{r2_match_q[114]}} & row[804:798])
+          | ({7{r2_match_q[115]}} & row[811:805]) | ({7{r2_match_q[116]}} & row[818:812])
+          | ({7{r2_match_q[117]}} & row[825:819]) | ({7{r2_match_q[118]}} & row[832:826])
+          | ({7{r2_match_q[119]}} & row[839:833]) | ({7{r2_match_q[120]}} & row[846:840])
+          | ({7{r2_match_q[121]}} & row[853:847]) | ({7{r2_match_q[122]}} & row[860:854])
+          | ({7{r2_match_q[123]}} & row[867:861]) | ({7{r2_match_q[124]}} & row[874:868])
+          | ({7{r2_match_q[125]}} & row[881:875]) | ({7{r2_match_q[126]}} & row[888:882])
+          | ({7{r2_match_q[127]}} & row[895:889]);
     end
   endgenerate
   genvar ga;
@@ -778,7 +1302,7 @@ module l1tlb_seed001_table41_tlb (
       wire k3;
       assign k3 = ~(age_same_set_u & lt_way_q[ga / 1] & ~vict[ga / 1]);
       wire lt;
-      assign lt = (f2_young_q[ga / 1] & k1 | k2) & k3;
+      assign lt = ((f2_young_q[ga / 1] & k1) | k2) & k3;
       wire fv;
       assign fv = fs & vict[ga / 1];
       wire [6:0] x1_y;
@@ -786,165 +1310,176 @@ module l1tlb_seed001_table41_tlb (
       wire [6:0] x1p_y;
       assign x1p_y = hs ? (lt_way_q[ga / 1] ? 7'd1 : a2) : us ? (lt_way_q[ga / 1] ? 7'd0 : a1) : a1;
       wire [6:0] n_y;
-      assign n_y = sd_all_q ? age_reset[(ga / 1) * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_y : x1_y) : fv ? 7'd0 : x1_y;
+      assign n_y = sd_all_q ? age_reset[(ga / 1) * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_y : x1_y)
+          : fv ? 7'd0 : x1_y;
       wire [6:0] x1_o;
       assign x1_o = hs ? (lt_way_q[ga / 1] ? 7'd0 : a) : us ? (lt_way_q[ga / 1] ? 7'd127 : am1) : a;
       wire [6:0] x1p_o;
       assign x1p_o = hs ? (lt_way_q[ga / 1] ? 7'd1 : a1) : us ? (lt_way_q[ga / 1] ? 7'd0 : a) : a1;
       wire [6:0] n_o;
-      assign n_o = sd_all_q ? age_reset[(ga / 1) * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_o : x1_o) : fv ? 7'd0 : x1_o;
+      assign n_o = sd_all_q ? age_reset[(ga / 1) * 7 +: 7] : lt ? (fv ? 7'd0 : fs ? x1p_o : x1_o)
+          : fv ? 7'd0 : x1_o;
       wire below_lt;
-      assign below_lt = ~lt_fz_q & (a < lt_b_q | lt_le_q & a == lt_b_q | lt_le1_q & a == lt_b1_q);
+      assign below_lt = ~lt_fz_q
+          & ((a < lt_b_q) | (lt_le_q & (a == lt_b_q)) | (lt_le1_q & (a == lt_b1_q)));
       wire lh;
       assign lh = below_lt;
-      assign age_n[ga * 7 +: 7] = lh ? n_y : n_o;
+      assign age_next[ga * 7 +: 7] = lh ? n_y : n_o;
     end
   endgenerate
-  assign age_w0_d = age_n[6:0];
-  assign age_w1_d = age_n[13:7];
-  assign age_w2_d = age_n[20:14];
-  assign age_w3_d = age_n[27:21];
-  assign age_w4_d = age_n[34:28];
-  assign age_w5_d = age_n[41:35];
-  assign age_w6_d = age_n[48:42];
-  assign age_w7_d = age_n[55:49];
-  assign age_w8_d = age_n[62:56];
-  assign age_w9_d = age_n[69:63];
-  assign age_w10_d = age_n[76:70];
-  assign age_w11_d = age_n[83:77];
-  assign age_w12_d = age_n[90:84];
-  assign age_w13_d = age_n[97:91];
-  assign age_w14_d = age_n[104:98];
-  assign age_w15_d = age_n[111:105];
-  assign age_w16_d = age_n[118:112];
-  assign age_w17_d = age_n[125:119];
-  assign age_w18_d = age_n[132:126];
-  assign age_w19_d = age_n[139:133];
-  assign age_w20_d = age_n[146:140];
-  assign age_w21_d = age_n[153:147];
-  assign age_w22_d = age_n[160:154];
-  assign age_w23_d = age_n[167:161];
-  assign age_w24_d = age_n[174:168];
-  assign age_w25_d = age_n[181:175];
-  assign age_w26_d = age_n[188:182];
-  assign age_w27_d = age_n[195:189];
-  assign age_w28_d = age_n[202:196];
-  assign age_w29_d = age_n[209:203];
-  assign age_w30_d = age_n[216:210];
-  assign age_w31_d = age_n[223:217];
-  assign age_w32_d = age_n[230:224];
-  assign age_w33_d = age_n[237:231];
-  assign age_w34_d = age_n[244:238];
-  assign age_w35_d = age_n[251:245];
-  assign age_w36_d = age_n[258:252];
-  assign age_w37_d = age_n[265:259];
-  assign age_w38_d = age_n[272:266];
-  assign age_w39_d = age_n[279:273];
-  assign age_w40_d = age_n[286:280];
-  assign age_w41_d = age_n[293:287];
-  assign age_w42_d = age_n[300:294];
-  assign age_w43_d = age_n[307:301];
-  assign age_w44_d = age_n[314:308];
-  assign age_w45_d = age_n[321:315];
-  assign age_w46_d = age_n[328:322];
-  assign age_w47_d = age_n[335:329];
-  assign age_w48_d = age_n[342:336];
-  assign age_w49_d = age_n[349:343];
-  assign age_w50_d = age_n[356:350];
-  assign age_w51_d = age_n[363:357];
-  assign age_w52_d = age_n[370:364];
-  assign age_w53_d = age_n[377:371];
-  assign age_w54_d = age_n[384:378];
-  assign age_w55_d = age_n[391:385];
-  assign age_w56_d = age_n[398:392];
-  assign age_w57_d = age_n[405:399];
-  assign age_w58_d = age_n[412:406];
-  assign age_w59_d = age_n[419:413];
-  assign age_w60_d = age_n[426:420];
-  assign age_w61_d = age_n[433:427];
-  assign age_w62_d = age_n[440:434];
-  assign age_w63_d = age_n[447:441];
-  assign age_w64_d = age_n[454:448];
-  assign age_w65_d = age_n[461:455];
-  assign age_w66_d = age_n[468:462];
-  assign age_w67_d = age_n[475:469];
-  assign age_w68_d = age_n[482:476];
-  assign age_w69_d = age_n[489:483];
-  assign age_w70_d = age_n[496:490];
-  assign age_w71_d = age_n[503:497];
-  assign age_w72_d = age_n[510:504];
-  assign age_w73_d = age_n[517:511];
-  assign age_w74_d = age_n[524:518];
-  assign age_w75_d = age_n[531:525];
-  assign age_w76_d = age_n[538:532];
-  assign age_w77_d = age_n[545:539];
-  assign age_w78_d = age_n[552:546];
-  assign age_w79_d = age_n[559:553];
-  assign age_w80_d = age_n[566:560];
-  assign age_w81_d = age_n[573:567];
-  assign age_w82_d = age_n[580:574];
-  assign age_w83_d = age_n[587:581];
-  assign age_w84_d = age_n[594:588];
-  assign age_w85_d = age_n[601:595];
-  assign age_w86_d = age_n[608:602];
-  assign age_w87_d = age_n[615:609];
-  assign age_w88_d = age_n[622:616];
-  assign age_w89_d = age_n[629:623];
-  assign age_w90_d = age_n[636:630];
-  assign age_w91_d = age_n[643:637];
-  assign age_w92_d = age_n[650:644];
-  assign age_w93_d = age_n[657:651];
-  assign age_w94_d = age_n[664:658];
-  assign age_w95_d = age_n[671:665];
-  assign age_w96_d = age_n[678:672];
-  assign age_w97_d = age_n[685:679];
-  assign age_w98_d = age_n[692:686];
-  assign age_w99_d = age_n[699:693];
-  assign age_w100_d = age_n[706:700];
-  assign age_w101_d = age_n[713:707];
-  assign age_w102_d = age_n[720:714];
-  assign age_w103_d = age_n[727:721];
-  assign age_w104_d = age_n[734:728];
-  assign age_w105_d = age_n[741:735];
-  assign age_w106_d = age_n[748:742];
-  assign age_w107_d = age_n[755:749];
-  assign age_w108_d = age_n[762:756];
-  assign age_w109_d = age_n[769:763];
-  assign age_w110_d = age_n[776:770];
-  assign age_w111_d = age_n[783:777];
-  assign age_w112_d = age_n[790:784];
-  assign age_w113_d = age_n[797:791];
-  assign age_w114_d = age_n[804:798];
-  assign age_w115_d = age_n[811:805];
-  assign age_w116_d = age_n[818:812];
-  assign age_w117_d = age_n[825:819];
-  assign age_w118_d = age_n[832:826];
-  assign age_w119_d = age_n[839:833];
-  assign age_w120_d = age_n[846:840];
-  assign age_w121_d = age_n[853:847];
-  assign age_w122_d = age_n[860:854];
-  assign age_w123_d = age_n[867:861];
-  assign age_w124_d = age_n[874:868];
-  assign age_w125_d = age_n[881:875];
-  assign age_w126_d = age_n[888:882];
-  assign age_w127_d = age_n[895:889];
+  assign age_w0_d = age_next[6:0];
+  assign age_w1_d = age_next[13:7];
+  assign age_w2_d = age_next[20:14];
+  assign age_w3_d = age_next[27:21];
+  assign age_w4_d = age_next[34:28];
+  assign age_w5_d = age_next[41:35];
+  assign age_w6_d = age_next[48:42];
+  assign age_w7_d = age_next[55:49];
+  assign age_w8_d = age_next[62:56];
+  assign age_w9_d = age_next[69:63];
+  assign age_w10_d = age_next[76:70];
+  assign age_w11_d = age_next[83:77];
+  assign age_w12_d = age_next[90:84];
+  assign age_w13_d = age_next[97:91];
+  assign age_w14_d = age_next[104:98];
+  assign age_w15_d = age_next[111:105];
+  assign age_w16_d = age_next[118:112];
+  assign age_w17_d = age_next[125:119];
+  assign age_w18_d = age_next[132:126];
+  assign age_w19_d = age_next[139:133];
+  assign age_w20_d = age_next[146:140];
+  assign age_w21_d = age_next[153:147];
+  assign age_w22_d = age_next[160:154];
+  assign age_w23_d = age_next[167:161];
+  assign age_w24_d = age_next[174:168];
+  assign age_w25_d = age_next[181:175];
+  assign age_w26_d = age_next[188:182];
+  assign age_w27_d = age_next[195:189];
+  assign age_w28_d = age_next[202:196];
+  assign age_w29_d = age_next[209:203];
+  assign age_w30_d = age_next[216:210];
+  assign age_w31_d = age_next[223:217];
+  assign age_w32_d = age_next[230:224];
+  assign age_w33_d = age_next[237:231];
+  assign age_w34_d = age_next[244:238];
+  assign age_w35_d = age_next[251:245];
+  assign age_w36_d = age_next[258:252];
+  assign age_w37_d = age_next[265:259];
+  assign age_w38_d = age_next[272:266];
+  assign age_w39_d = age_next[279:273];
+  assign age_w40_d = age_next[286:280];
+  assign age_w41_d = age_next[293:287];
+  assign age_w42_d = age_next[300:294];
+  assign age_w43_d = age_next[307:301];
+  assign age_w44_d = age_next[314:308];
+  assign age_w45_d = age_next[321:315];
+  assign age_w46_d = age_next[328:322];
+  assign age_w47_d = age_next[335:329];
+  assign age_w48_d = age_next[342:336];
+  assign age_w49_d = age_next[349:343];
+  assign age_w50_d = age_next[356:350];
+  assign age_w51_d = age_next[363:357];
+  assign age_w52_d = age_next[370:364];
+  assign age_w53_d = age_next[377:371];
+  assign age_w54_d = age_next[384:378];
+  assign age_w55_d = age_next[391:385];
+  assign age_w56_d = age_next[398:392];
+  assign age_w57_d = age_next[405:399];
+  assign age_w58_d = age_next[412:406];
+  assign age_w59_d = age_next[419:413];
+  assign age_w60_d = age_next[426:420];
+  assign age_w61_d = age_next[433:427];
+  assign age_w62_d = age_next[440:434];
+  assign age_w63_d = age_next[447:441];
+  assign age_w64_d = age_next[454:448];
+  assign age_w65_d = age_next[461:455];
+  assign age_w66_d = age_next[468:462];
+  assign age_w67_d = age_next[475:469];
+  assign age_w68_d = age_next[482:476];
+  assign age_w69_d = age_next[489:483];
+  assign age_w70_d = age_next[496:490];
+  assign age_w71_d = age_next[503:497];
+  assign age_w72_d = age_next[510:504];
+  assign age_w73_d = age_next[517:511];
+  assign age_w74_d = age_next[524:518];
+  assign age_w75_d = age_next[531:525];
+  assign age_w76_d = age_next[538:532];
+  assign age_w77_d = age_next[545:539];
+  assign age_w78_d = age_next[552:546];
+  assign age_w79_d = age_next[559:553];
+  assign age_w80_d = age_next[566:560];
+  assign age_w81_d = age_next[573:567];
+  assign age_w82_d = age_next[580:574];
+  assign age_w83_d = age_next[587:581];
+  assign age_w84_d = age_next[594:588];
+  assign age_w85_d = age_next[601:595];
+  assign age_w86_d = age_next[608:602];
+  assign age_w87_d = age_next[615:609];
+  assign age_w88_d = age_next[622:616];
+  assign age_w89_d = age_next[629:623];
+  assign age_w90_d = age_next[636:630];
+  assign age_w91_d = age_next[643:637];
+  assign age_w92_d = age_next[650:644];
+  assign age_w93_d = age_next[657:651];
+  assign age_w94_d = age_next[664:658];
+  assign age_w95_d = age_next[671:665];
+  assign age_w96_d = age_next[678:672];
+  assign age_w97_d = age_next[685:679];
+  assign age_w98_d = age_next[692:686];
+  assign age_w99_d = age_next[699:693];
+  assign age_w100_d = age_next[706:700];
+  assign age_w101_d = age_next[713:707];
+  assign age_w102_d = age_next[720:714];
+  assign age_w103_d = age_next[727:721];
+  assign age_w104_d = age_next[734:728];
+  assign age_w105_d = age_next[741:735];
+  assign age_w106_d = age_next[748:742];
+  assign age_w107_d = age_next[755:749];
+  assign age_w108_d = age_next[762:756];
+  assign age_w109_d = age_next[769:763];
+  assign age_w110_d = age_next[776:770];
+  assign age_w111_d = age_next[783:777];
+  assign age_w112_d = age_next[790:784];
+  assign age_w113_d = age_next[797:791];
+  assign age_w114_d = age_next[804:798];
+  assign age_w115_d = age_next[811:805];
+  assign age_w116_d = age_next[818:812];
+  assign age_w117_d = age_next[825:819];
+  assign age_w118_d = age_next[832:826];
+  assign age_w119_d = age_next[839:833];
+  assign age_w120_d = age_next[846:840];
+  assign age_w121_d = age_next[853:847];
+  assign age_w122_d = age_next[860:854];
+  assign age_w123_d = age_next[867:861];
+  assign age_w124_d = age_next[874:868];
+  assign age_w125_d = age_next[881:875];
+  assign age_w126_d = age_next[888:882];
+  assign age_w127_d = age_next[895:889];
   assign h_age = h_age_a;
   assign h_age_p1 = h_age + 7'd1;
-  assign h_late_touch = lt_hit_q & |(lt_set_w & r2_set_w);
+  assign h_late_touch = lt_hit_q & (|(lt_set_w & r2_set_w));
   assign h_is_late = |(r2_match_q & lt_way_q);
-  assign h_below_late = ~lt_fz_q & (h_age < lt_b_q | lt_le_q & h_age == lt_b_q | lt_le1_q & h_age == lt_b1_q);
+  assign h_below_late = ~lt_fz_q
+      & ((h_age < lt_b_q) | (lt_le_q & (h_age == lt_b_q)) | (lt_le1_q & (h_age == lt_b1_q)));
   assign h_late_taken = h_late_touch & h_is_late;
   assign lt_b_d = {7{~h_late_taken}} & h_age;
   assign lt_b1_d = h_late_taken ? 7'd1 : h_age_p1;
   assign h_late_inc = h_late_touch & ~h_is_late & h_below_late;
-  assign h_fill_set = we & |(r2_set_w & f2_set_w);
+  assign h_fill_set = we & (|(r2_set_w & f2_set_w));
   assign h_is_vict = |(r2_match_q & vict);
   assign h_fill_zero = h_fill_set & h_is_vict;
-  assign h_fill_inc = h_fill_set & ~h_is_vict & (|(r2_match_q & f2_young_q) & ~(age_same_set & age_vict_is_hit) | age_same_set & ~age_vict_is_hit & h_is_late);
+  assign h_fill_inc = h_fill_set & ~h_is_vict
+      & (((|(r2_match_q & f2_young_q)) & ~(age_same_set & age_vict_is_hit))
+          | (age_same_set & ~age_vict_is_hit & h_is_late));
   assign lt_fz_d = h_fill_zero;
   assign lt_le_d = ~h_fill_zero & (h_late_inc | h_fill_inc);
   assign lt_le1_d = ~h_fill_zero & h_late_inc & h_fill_inc;
-  assign lt_oldest_d = ~h_fill_zero & (h_fill_inc ? (h_late_touch ? (h_is_late ? 1'b0 : h_below_late ? h_age == 7'd125 : h_age == 7'd126) : h_age == 7'd126) : h_late_touch ? (h_is_late ? 1'b0 : h_below_late ? h_age == 7'd126 : h_age == 7'd127) : h_age == 7'd127);
+  assign lt_oldest_d = ~h_fill_zero
+      & (h_fill_inc
+          ? (h_late_touch ? (h_is_late ? 1'b0 : h_below_late ? h_age == 7'd125 : h_age == 7'd126)
+              : h_age == 7'd126)
+          : h_late_touch ? (h_is_late ? 1'b0 : h_below_late ? h_age == 7'd126 : h_age == 7'd127)
+          : h_age == 7'd127);
   assign lt_hit_d = hit;
   assign lt_unt_d = untouch;
   assign lt_way_d = r2_match_q;
@@ -960,18 +1495,141 @@ module l1tlb_seed001_table41_tlb (
     end
   endgenerate
   assign f1_lt_hit = lt_hit_q & 1'b1;
-  assign f1_touch_old0 = f1_lt_hit & lt_oldest_q | we_one & 1'b1;
-  assign f1_touch_old1 = f1_lt_hit & lt_age == 7'd126;
-  assign f1_old0 = {f1_age[895:889] == 7'd127, f1_age[888:882] == 7'd127, f1_age[881:875] == 7'd127, f1_age[874:868] == 7'd127, f1_age[867:861] == 7'd127, f1_age[860:854] == 7'd127, f1_age[853:847] == 7'd127, f1_age[846:840] == 7'd127, f1_age[839:833] == 7'd127, f1_age[832:826] == 7'd127, f1_age[825:819] == 7'd127, f1_age[818:812] == 7'd127, f1_age[811:805] == 7'd127, f1_age[804:798] == 7'd127, f1_age[797:791] == 7'd127, f1_age[790:784] == 7'd127, f1_age[783:777] == 7'd127, f1_age[776:770] == 7'd127, f1_age[769:763] == 7'd127, f1_age[762:756] == 7'd127, f1_age[755:749] == 7'd127, f1_age[748:742] == 7'd127, f1_age[741:735] == 7'd127, f1_age[734:728] == 7'd127, f1_age[727:721] == 7'd127, f1_age[720:714] == 7'd127, f1_age[713:707] == 7'd127, f1_age[706:700] == 7'd127, f1_age[699:693] == 7'd127, f1_age[692:686] == 7'd127, f1_age[685:679] == 7'd127, f1_age[678:672] == 7'd127, f1_age[671:665] == 7'd127, f1_age[664:658] == 7'd127, f1_age[657:651] == 7'd127, f1_age[650:644] == 7'd127, f1_age[643:637] == 7'd127, f1_age[636:630] == 7'd127, f1_age[629:623] == 7'd127, f1_age[622:616] == 7'd127, f1_age[615:609] == 7'd127, f1_age[608:602] == 7'd127, f1_age[601:595] == 7'd127, f1_age[594:588] == 7'd127, f1_age[587:581] == 7'd127, f1_age[580:574] == 7'd127, f1_age[573:567] == 7'd127, f1_age[566:560] == 7'd127, f1_age[559:553] == 7'd127, f1_age[552:546] == 7'd127, f1_age[545:539] == 7'd127, f1_age[538:532] == 7'd127, f1_age[531:525] == 7'd127, f1_age[524:518] == 7'd127, f1_age[517:511] == 7'd127, f1_age[510:504] == 7'd127, f1_age[503:497] == 7'd127, f1_age[496:490] == 7'd127, f1_age[489:483] == 7'd127, f1_age[482:476] == 7'd127, f1_age[475:469] == 7'd127, f1_age[468:462] == 7'd127, f1_age[461:455] == 7'd127, f1_age[454:448] == 7'd127, f1_age[447:441] == 7'd127, f1_age[440:434] == 7'd127, f1_age[433:427] == 7'd127, f1_age[426:420] == 7'd127, f1_age[419:413] == 7'd127, f1_age[412:406] == 7'd127, f1_age[405:399] == 7'd127, f1_age[398:392] == 7'd127, f1_age[391:385] == 7'd127, f1_age[384:378] == 7'd127, f1_age[377:371] == 7'd127, f1_age[370:364] == 7'd127, f1_age[363:357] == 7'd127, f1_age[356:350] == 7'd127, f1_age[349:343] == 7'd127, f1_age[342:336] == 7'd127, f1_age[335:329] == 7'd127, f1_age[328:322] == 7'd127, f1_age[321:315] == 7'd127, f1_age[314:308] == 7'd127, f1_age[307:301] == 7'd127, f1_age[300:294] == 7'd127, f1_age[293:287] == 7'd127, f1_age[286:280] == 7'd127, f1_age[279:273] == 7'd127, f1_age[272:266] == 7'd127, f1_age[265:259] == 7'd127, f1_age[258:252] == 7'd127, f1_age[251:245] == 7'd127, f1_age[244:238] == 7'd127, f1_age[237:231] == 7'd127, f1_age[230:224] == 7'd127, f1_age[223:217] == 7'd127, f1_age[216:210] == 7'd127, f1_age[209:203] == 7'd127, f1_age[202:196] == 7'd127, f1_age[195:189] == 7'd127, f1_age[188:182] == 7'd127, f1_age[181:175] == 7'd127, f1_age[174:168] == 7'd127, f1_age[167:161] == 7'd127, f1_age[160:154] == 7'd127, f1_age[153:147] == 7'd127, f1_age[146:140] == 7'd127, f1_age[139:133] == 7'd127, f1_age[132:126] == 7'd127, f1_age[125:119] == 7'd127, f1_age[118:112] == 7'd127, f1_age[111:105] == 7'd127, f1_age[104:98] == 7'd127, f1_age[97:91] == 7'd127, f1_age[90:84] == 7'd127, f1_age[83:77] == 7'd127, f1_age[76:70] == 7'd127, f1_age[69:63] == 7'd127, f1_age[62:56] == 7'd127, f1_age[55:49] == 7'd127, f1_age[48:42] == 7'd127, f1_age[41:35] == 7'd127, f1_age[34:28] == 7'd127, f1_age[27:21] == 7'd127, f1_age[20:14] == 7'd127, f1_age[13:7] == 7'd127, f1_age[6:0] == 7'd127};
-  assign f1_old1 = {f1_age[895:889] == 7'd126, f1_age[888:882] == 7'd126, f1_age[881:875] == 7'd126, f1_age[874:868] == 7'd126, f1_age[867:861] == 7'd126, f1_age[860:854] == 7'd126, f1_age[853:847] == 7'd126, f1_age[846:840] == 7'd126, f1_age[839:833] == 7'd126, f1_age[832:826] == 7'd126, f1_age[825:819] == 7'd126, f1_age[818:812] == 7'd126, f1_age[811:805] == 7'd126, f1_age[804:798] == 7'd126, f1_age[797:791] == 7'd126, f1_age[790:784] == 7'd126, f1_age[783:777] == 7'd126, f1_age[776:770] == 7'd126, f1_age[769:763] == 7'd126, f1_age[762:756] == 7'd126, f1_age[755:749] == 7'd126, f1_age[748:742] == 7'd126, f1_age[741:735] == 7'd126, f1_age[734:728] == 7'd126, f1_age[727:721] == 7'd126, f1_age[720:714] == 7'd126, f1_age[713:707] == 7'd126, f1_age[706:700] == 7'd126, f1_age[699:693] == 7'd126, f1_age[692:686] == 7'd126, f1_age[685:679] == 7'd126, f1_age[678:672] == 7'd126, f1_age[671:665] == 7'd126, f1_age[664:658] == 7'd126, f1_age[657:651] == 7'd126, f1_age[650:644] == 7'd126, f1_age[643:637] == 7'd126, f1_age[636:630] == 7'd126, f1_age[629:623] == 7'd126, f1_age[622:616] == 7'd126, f1_age[615:609] == 7'd126, f1_age[608:602] == 7'd126, f1_age[601:595] == 7'd126, f1_age[594:588] == 7'd126, f1_age[587:581] == 7'd126, f1_age[580:574] == 7'd126, f1_age[573:567] == 7'd126, f1_age[566:560] == 7'd126, f1_age[559:553] == 7'd126, f1_age[552:546] == 7'd126, f1_age[545:539] == 7'd126, f1_age[538:532] == 7'd126, f1_age[531:525] == 7'd126, f1_age[524:518] == 7'd126, f1_age[517:511] == 7'd126, f1_age[510:504] == 7'd126, f1_age[503:497] == 7'd126, f1_age[496:490] == 7'd126, f1_age[489:483] == 7'd126, f1_age[482:476] == 7'd126, f1_age[475:469] == 7'd126, f1_age[468:462] == 7'd126, f1_age[461:455] == 7'd126, f1_age[454:448] == 7'd126, f1_age[447:441] == 7'd126, f1_age[440:434] == 7'd126, f1_age[433:427] == 7'd126, f1_age[426:420] == 7'd126, f1_age[419:413] == 7'd126, f1_age[412:406] == 7'd126, f1_age[405:399] == 7'd126, f1_age[398:392] == 7'd126, f1_age[391:385] == 7'd126, f1_age[384:378] == 7'd126, f1_age[377:371] == 7'd126, f1_age[370:364] == 7'd126, f1_age[363:357] == 7'd126, f1_age[356:350] == 7'd126, f1_age[349:343] == 7'd126, f1_age[342:336] == 7'd126, f1_age[335:329] == 7'd126, f1_age[328:322] == 7'd126, f1_age[321:315] == 7'd126, f1_age[314:308] == 7'd126, f1_age[307:301] == 7'd126, f1_age[300:294] == 7'd126, f1_age[293:287] == 7'd126, f1_age[286:280] == 7'd126, f1_age[279:273] == 7'd126, f1_age[272:266] == 7'd126, f1_age[265:259] == 7'd126, f1_age[258:252] == 7'd126, f1_age[251:245] == 7'd126, f1_age[244:238] == 7'd126, f1_age[237:231] == 7'd126, f1_age[230:224] == 7'd126, f1_age[223:217] == 7'd126, f1_age[216:210] == 7'd126, f1_age[209:203] == 7'd126, f1_age[202:196] == 7'd126, f1_age[195:189] == 7'd126, f1_age[188:182] == 7'd126, f1_age[181:175] == 7'd126, f1_age[174:168] == 7'd126, f1_age[167:161] == 7'd126, f1_age[160:154] == 7'd126, f1_age[153:147] == 7'd126, f1_age[146:140] == 7'd126, f1_age[139:133] == 7'd126, f1_age[132:126] == 7'd126, f1_age[125:119] == 7'd126, f1_age[118:112] == 7'd126, f1_age[111:105] == 7'd126, f1_age[104:98] == 7'd126, f1_age[97:91] == 7'd126, f1_age[90:84] == 7'd126, f1_age[83:77] == 7'd126, f1_age[76:70] == 7'd126, f1_age[69:63] == 7'd126, f1_age[62:56] == 7'd126, f1_age[55:49] == 7'd126, f1_age[48:42] == 7'd126, f1_age[41:35] == 7'd126, f1_age[34:28] == 7'd126, f1_age[27:21] == 7'd126, f1_age[20:14] == 7'd126, f1_age[13:7] == 7'd126, f1_age[6:0] == 7'd126};
-  assign f1_old2 = {f1_age[895:889] == 7'd125, f1_age[888:882] == 7'd125, f1_age[881:875] == 7'd125, f1_age[874:868] == 7'd125, f1_age[867:861] == 7'd125, f1_age[860:854] == 7'd125, f1_age[853:847] == 7'd125, f1_age[846:840] == 7'd125, f1_age[839:833] == 7'd125, f1_age[832:826] == 7'd125, f1_age[825:819] == 7'd125, f1_age[818:812] == 7'd125, f1_age[811:805] == 7'd125, f1_age[804:798] == 7'd125, f1_age[797:791] == 7'd125, f1_age[790:784] == 7'd125, f1_age[783:777] == 7'd125, f1_age[776:770] == 7'd125, f1_age[769:763] == 7'd125, f1_age[762:756] == 7'd125, f1_age[755:749] == 7'd125, f1_age[748:742] == 7'd125, f1_age[741:735] == 7'd125, f1_age[734:728] == 7'd125, f1_age[727:721] == 7'd125, f1_age[720:714] == 7'd125, f1_age[713:707] == 7'd125, f1_age[706:700] == 7'd125, f1_age[699:693] == 7'd125, f1_age[692:686] == 7'd125, f1_age[685:679] == 7'd125, f1_age[678:672] == 7'd125, f1_age[671:665] == 7'd125, f1_age[664:658] == 7'd125, f1_age[657:651] == 7'd125, f1_age[650:644] == 7'd125, f1_age[643:637] == 7'd125, f1_age[636:630] == 7'd125, f1_age[629:623] == 7'd125, f1_age[622:616] == 7'd125, f1_age[615:609] == 7'd125, f1_age[608:602] == 7'd125, f1_age[601:595] == 7'd125, f1_age[594:588] == 7'd125, f1_age[587:581] == 7'd125, f1_age[580:574] == 7'd125, f1_age[573:567] == 7'd125, f1_age[566:560] == 7'd125, f1_age[559:553] == 7'd125, f1_age[552:546] == 7'd125, f1_age[545:539] == 7'd125, f1_age[538:532] == 7'd125, f1_age[531:525] == 7'd125, f1_age[524:518] == 7'd125, f1_age[517:511] == 7'd125, f1_age[510:504] == 7'd125, f1_age[503:497] == 7'd125, f1_age[496:490] == 7'd125, f1_age[489:483] == 7'd125, f1_age[482:476] == 7'd125, f1_age[475:469] == 7'd125, f1_age[468:462] == 7'd125, f1_age[461:455] == 7'd125, f1_age[454:448] == 7'd125, f1_age[447:441] == 7'd125, f1_age[440:434] == 7'd125, f1_age[433:427] == 7'd125, f1_age[426:420] == 7'd125, f1_age[419:413] == 7'd125, f1_age[412:406] == 7'd125, f1_age[405:399] == 7'd125, f1_age[398:392] == 7'd125, f1_age[391:385] == 7'd125, f1_age[384:378] == 7'd125, f1_age[377:371] == 7'd125, f1_age[370:364] == 7'd125, f1_age[363:357] == 7'd125, f1_age[356:350] == 7'd125, f1_age[349:343] == 7'd125, f1_age[342:336] == 7'd125, f1_age[335:329] == 7'd125, f1_age[328:322] == 7'd125, f1_age[321:315] == 7'd125, f1_age[314:308] == 7'd125, f1_age[307:301] == 7'd125, f1_age[300:294] == 7'd125, f1_age[293:287] == 7'd125, f1_age[286:280] == 7'd125, f1_age[279:273] == 7'd125, f1_age[272:266] == 7'd125, f1_age[265:259] == 7'd125, f1_age[258:252] == 7'd125, f1_age[251:245] == 7'd125, f1_age[244:238] == 7'd125, f1_age[237:231] == 7'd125, f1_age[230:224] == 7'd125, f1_age[223:217] == 7'd125, f1_age[216:210] == 7'd125, f1_age[209:203] == 7'd125, f1_age[202:196] == 7'd125, f1_age[195:189] == 7'd125, f1_age[188:182] == 7'd125, f1_age[181:175] == 7'd125, f1_age[174:168] == 7'd125, f1_age[167:161] == 7'd125, f1_age[160:154] == 7'd125, f1_age[153:147] == 7'd125, f1_age[146:140] == 7'd125, f1_age[139:133] == 7'd125, f1_age[132:126] == 7'd125, f1_age[125:119] == 7'd125, f1_age[118:112] == 7'd125, f1_age[111:105] == 7'd125, f1_age[104:98] == 7'd125, f1_age[97:91] == 7'd125, f1_age[90:84] == 7'd125, f1_age[83:77] == 7'd125, f1_age[76:70] == 7'd125, f1_age[69:63] == 7'd125, f1_age[62:56] == 7'd125, f1_age[55:49] == 7'd125, f1_age[48:42] == 7'd125, f1_age[41:35] == 7'd125, f1_age[34:28] == 7'd125, f1_age[27:21] == 7'd125, f1_age[20:14] == 7'd125, f1_age[13:7] == 7'd125, f1_age[6:0] == 7'd125};
+  assign f1_touch_old0 = (f1_lt_hit & lt_oldest_q) | (we_one & 1'b1);
+  assign f1_touch_old1 = f1_lt_hit & (lt_age == 7'd126);
+  assign f1_old0 = {f1_age[895:889] == 7'd127, f1_age[888:882] == 7'd127, f1_age[881:875] == 7'd127,
+      f1_age[874:868] == 7'd127, f1_age[867:861] == 7'd127, f1_age[860:854] == 7'd127,
+      f1_age[853:847] == 7'd127, f1_age[846:840] == 7'd127, f1_age[839:833] == 7'd127,
+      f1_age[832:826] == 7'd127, f1_age[825:819] == 7'd127, f1_age[818:812] == 7'd127,
+      f1_age[811:805] == 7'd127, f1_age[804:798] == 7'd127, f1_age[797:791] == 7'd127,
+      f1_age[790:784] == 7'd127, f1_age[783:777] == 7'd127, f1_age[776:770] == 7'd127,
+      f1_age[769:763] == 7'd127, f1_age[762:756] == 7'd127, f1_age[755:749] == 7'd127,
+      f1_age[748:742] == 7'd127, f1_age[741:735] == 7'd127, f1_age[734:728] == 7'd127,
+      f1_age[727:721] == 7'd127, f1_age[720:714] == 7'd127, f1_age[713:707] == 7'd127,
+      f1_age[706:700] == 7'd127, f1_age[699:693] == 7'd127, f1_age[692:686] == 7'd127,
+      f1_age[685:679] == 7'd127, f1_age[678:672] == 7'd127, f1_age[671:665] == 7'd127,
+      f1_age[664:658] == 7'd127, f1_age[657:651] == 7'd127, f1_age[650:644] == 7'd127,
+      f1_age[643:637] == 7'd127, f1_age[636:630] == 7'd127, f1_age[629:623] == 7'd127,
+      f1_age[622:616] == 7'd127, f1_age[615:609] == 7'd127, f1_age[608:602] == 7'd127,
+      f1_age[601:595] == 7'd127, f1_age[594:588] == 7'd127, f1_age[587:581] == 7'd127,
+      f1_age[580:574] == 7'd127, f1_age[573:567] == 7'd127, f1_age[566:560] == 7'd127,
+      f1_age[559:553] == 7'd127, f1_age[552:546] == 7'd127, f1_age[545:539] == 7'd127,
+      f1_age[538:532] == 7'd127, f1_age[531:525] == 7'd127, f1_age[524:518] == 7'd127,
+      f1_age[517:511] == 7'd127, f1_age[510:504] == 7'd127, f1_age[503:497] == 7'd127,
+      f1_age[496:490] == 7'd127, f1_age[489:483] == 7'd127, f1_age[482:476] == 7'd127,
+      f1_age[475:469] == 7'd127, f1_age[468:462] == 7'd127, f1_age[461:455] == 7'd127,
+      f1_age[454:448] == 7'd127, f1_age[447:441] == 7'd127, f1_age[440:434] == 7'd127,
+      f1_age[433:427] == 7'd127, f1_age[426:420] == 7'd127, f1_age[419:413] == 7'd127,
+      f1_age[412:406] == 7'd127, f1_age[405:399] == 7'd127, f1_age[398:392] == 7'd127,
+      f1_age[391:385] == 7'd127, f1_age[384:378] == 7'd127, f1_age[377:371] == 7'd127,
+      f1_age[370:364] == 7'd127, f1_age[363:357] == 7'd127, f1_age[356:350] == 7'd127,
+      f1_age[349:343] == 7'd127, f1_age[342:336] == 7'd127, f1_age[335:329] == 7'd127,
+      f1_age[328:322] == 7'd127, f1_age[321:315] == 7'd127, f1_age[314:308] == 7'd127,
+      f1_age[307:301] == 7'd127, f1_age[300:294] == 7'd127, f1_age[293:287] == 7'd127,
+      f1_age[286:280] == 7'd127, f1_age[279:273] == 7'd127, f1_age[272:266] == 7'd127,
+      f1_age[265:259] == 7'd127, f1_age[258:252] == 7'd127, f1_age[251:245] == 7'd127,
+      f1_age[244:238] == 7'd127, f1_age[237:231] == 7'd127, f1_age[230:224] == 7'd127,
+      f1_age[223:217] == 7'd127, f1_age[216:210] == 7'd127, f1_age[209:203] == 7'd127,
+      f1_age[202:196] == 7'd127, f1_age[195:189] == 7'd127, f1_age[188:182] == 7'd127,
+      f1_age[181:175] == 7'd127, f1_age[174:168] == 7'd127, f1_age[167:161] == 7'd127,
+      f1_age[160:154] == 7'd127, f1_age[153:147] == 7'd127, f1_age[146:140] == 7'd127,
+      f1_age[139:133] == 7'd127, f1_age[132:126] == 7'd127, f1_age[125:119] == 7'd127,
+      f1_age[118:112] == 7'd127, f1_age[111:105] == 7'd127, f1_age[104:98] == 7'd127, f1_age[97:91]
+      == 7'd127, f1_age[90:84] == 7'd127, f1_age[83:77] == 7'd127, f1_age[76:70] == 7'd127,
+      f1_age[69:63] == 7'd127, f1_age[62:56] == 7'd127, f1_age[55:49] == 7'd127, f1_age[48:42]
+      == 7'd127, f1_age[41:35] == 7'd127, f1_age[34:28] == 7'd127, f1_age[27:21] == 7'd127,
+      f1_age[20:14] == 7'd127, f1_age[13:7] == 7'd127, f1_age[6:0] == 7'd127};
+  assign f1_old1 = {f1_age[895:889] == 7'd126, f1_age[888:882] == 7'd126, f1_age[881:875] == 7'd126,
+      f1_age[874:868] == 7'd126, f1_age[867:861] == 7'd126, f1_age[860:854] == 7'd126,
+      f1_age[853:847] == 7'd126, f1_age[846:840] == 7'd126, f1_age[839:833] == 7'd126,
+      f1_age[832:826] == 7'd126, f1_age[825:819] == 7'd126, f1_age[818:812] == 7'd126,
+      f1_age[811:805] == 7'd126, f1_age[804:798] == 7'd126, f1_age[797:791] == 7'd126,
+      f1_age[790:784] == 7'd126, f1_age[783:777] == 7'd126, f1_age[776:770] == 7'd126,
+      f1_age[769:763] == 7'd126, f1_age[762:756] == 7'd126, f1_age[755:749] == 7'd126,
+      f1_age[748:742] == 7'd126, f1_age[741:735] == 7'd126, f1_age[734:728] == 7'd126,
+      f1_age[727:721] == 7'd126, f1_age[720:714] == 7'd126, f1_age[713:707] == 7'd126,
+      f1_age[706:700] == 7'd126, f1_age[699:693] == 7'd126, f1_age[692:686] == 7'd126,
+      f1_age[685:679] == 7'd126, f1_age[678:672] == 7'd126, f1_age[671:665] == 7'd126,
+      f1_age[664:658] == 7'd126, f1_age[657:651] == 7'd126, f1_age[650:644] == 7'd126,
+      f1_age[643:637] == 7'd126, f1_age[636:630] == 7'd126, f1_age[629:623] == 7'd126,
+      f1_age[622:616] == 7'd126, f1_age[615:609] == 7'd126, f1_age[608:602] == 7'd126,
+      f1_age[601:595] == 7'd126, f1_age[594:588] == 7'd126, f1_age[587:581] == 7'd126,
+      f1_age[580:574] == 7'd126, f1_age[573:567] == 7'd126, f1_age[566:560] == 7'd126,
+      f1_age[559:553] == 7'd126, f1_age[552:546] == 7'd126, f1_age[545:539] == 7'd126,
+      f1_age[538:532] == 7'd126, f1_age[531:525] == 7'd126, f1_age[524:518] == 7'd126,
+      f1_age[517:511] == 7'd126, f1_age[510:504] == 7'd126, f1_age[503:497] == 7'd126,
+      f1_age[496:490] == 7'd126, f1_age[489:483] == 7'd126, f1_age[482:476] == 7'd126,
+      f1_age[475:469] == 7'd126, f1_age[468:462] == 7'd126, f1_age[461:455] == 7'd126,
+      f1_age[454:448] == 7'd126, f1_age[447:441] == 7'd126, f1_age[440:434] == 7'd126,
+      f1_age[433:427] == 7'd126, f1_age[426:420] == 7'd126, f1_age[419:413] == 7'd126,
+      f1_age[412:406] == 7'd126, f1_age[405:399] == 7'd126, f1_age[398:392] == 7'd126,
+      f1_age[391:385] == 7'd126, f1_age[384:378] == 7'd126, f1_age[377:371] == 7'd126,
+      f1_age[370:364] == 7'd126, f1_age[363:357] == 7'd126, f1_age[356:350] == 7'd126,
+      f1_age[349:343] == 7'd126, f1_age[342:336] == 7'd126, f1_age[335:329] == 7'd126,
+      f1_age[328:322] == 7'd126, f1_age[321:315] == 7'd126, f1_age[314:308] == 7'd126,
+      f1_age[307:301] == 7'd126, f1_age[300:294] == 7'd126, f1_age[293:287] == 7'd126,
+      f1_age[286:280] == 7'd126, f1_age[279:273] == 7'd126, f1_age[272:266] == 7'd126,
+      f1_age[265:259] == 7'd126, f1_age[258:252] == 7'd126, f1_age[251:245] == 7'd126,
+      f1_age[244:238] == 7'd126, f1_age[237:231] == 7'd126, f1_age[230:224] == 7'd126,
+      f1_age[223:217] == 7'd126, f1_age[216:210] == 7'd126, f1_age[209:203] == 7'd126,
+      f1_age[202:196] == 7'd126, f1_age[195:189] == 7'd126, f1_age[188:182] == 7'd126,
+      f1_age[181:175] == 7'd126, f1_age[174:168] == 7'd126, f1_age[167:161] == 7'd126,
+      f1_age[160:154] == 7'd126, f1_age[153:147] == 7'd126, f1_age[146:140] == 7'd126,
+      f1_age[139:133] == 7'd126, f1_age[132:126] == 7'd126, f1_age[125:119] == 7'd126,
+      f1_age[118:112] == 7'd126, f1_age[111:105] == 7'd126, f1_age[104:98] == 7'd126, f1_age[97:91]
+      == 7'd126, f1_age[90:84] == 7'd126, f1_age[83:77] == 7'd126, f1_age[76:70] == 7'd126,
+      f1_age[69:63] == 7'd126, f1_age[62:56] == 7'd126, f1_age[55:49] == 7'd126, f1_age[48:42]
+      == 7'd126, f1_age[41:35] == 7'd126, f1_age[34:28] == 7'd126, f1_age[27:21] == 7'd126,
+      f1_age[20:14] == 7'd126, f1_age[13:7] == 7'd126, f1_age[6:0] == 7'd126};
+  assign f1_old2 = {f1_age[895:889] == 7'd125, f1_age[888:882] == 7'd125, f1_age[881:875] == 7'd125,
+      f1_age[874:868] == 7'd125, f1_age[867:861] == 7'd125, f1_age[860:854] == 7'd125,
+      f1_age[853:847] == 7'd125, f1_age[846:840] == 7'd125, f1_age[839:833] == 7'd125,
+      f1_age[832:826] == 7'd125, f1_age[825:819] == 7'd125, f1_age[818:812] == 7'd125,
+      f1_age[811:805] == 7'd125, f1_age[804:798] == 7'd125, f1_age[797:791] == 7'd125,
+      f1_age[790:784] == 7'd125, f1_age[783:777] == 7'd125, f1_age[776:770] == 7'd125,
+      f1_age[769:763] == 7'd125, f1_age[762:756] == 7'd125, f1_age[755:749] == 7'd125,
+      f1_age[748:742] == 7'd125, f1_age[741:735] == 7'd125, f1_age[734:728] == 7'd125,
+      f1_age[727:721] == 7'd125, f1_age[720:714] == 7'd125, f1_age[713:707] == 7'd125,
+      f1_age[706:700] == 7'd125, f1_age[699:693] == 7'd125, f1_age[692:686] == 7'd125,
+      f1_age[685:679] == 7'd125, f1_age[678:672] == 7'd125, f1_age[671:665] == 7'd125,
+      f1_age[664:658] == 7'd125, f1_age[657:651] == 7'd125, f1_age[650:644] == 7'd125,
+      f1_age[643:637] == 7'd125, f1_age[636:630] == 7'd125, f1_age[629:623] == 7'd125,
+      f1_age[622:616] == 7'd125, f1_age[615:609] == 7'd125, f1_age[608:602] == 7'd125,
+      f1_age[601:595] == 7'd125, f1_age[594:588] == 7'd125, f1_age[587:581] == 7'd125,
+      f1_age[580:574] == 7'd125, f1_age[573:567] == 7'd125, f1_age[566:560] == 7'd125,
+      f1_age[559:553] == 7'd125, f1_age[552:546] == 7'd125, f1_age[545:539] == 7'd125,
+      f1_age[538:532] == 7'd125, f1_age[531:525] == 7'd125, f1_age[524:518] == 7'd125,
+      f1_age[517:511] == 7'd125, f1_age[510:504] == 7'd125, f1_age[503:497] == 7'd125,
+      f1_age[496:490] == 7'd125, f1_age[489:483] == 7'd125, f1_age[482:476] == 7'd125,
+      f1_age[475:469] == 7'd125, f1_age[468:462] == 7'd125, f1_age[461:455] == 7'd125,
+      f1_age[454:448] == 7'd125, f1_age[447:441] == 7'd125, f1_age[440:434] == 7'd125,
+      f1_age[433:427] == 7'd125, f1_age[426:420] == 7'd125, f1_age[419:413] == 7'd125,
+      f1_age[412:406] == 7'd125, f1_age[405:399] == 7'd125, f1_age[398:392] == 7'd125,
+      f1_age[391:385] == 7'd125, f1_age[384:378] == 7'd125, f1_age[377:371] == 7'd125,
+      f1_age[370:364] == 7'd125, f1_age[363:357] == 7'd125, f1_age[356:350] == 7'd125,
+      f1_age[349:343] == 7'd125, f1_age[342:336] == 7'd125, f1_age[335:329] == 7'd125,
+      f1_age[328:322] == 7'd125, f1_age[321:315] == 7'd125, f1_age[314:308] == 7'd125,
+      f1_age[307:301] == 7'd125, f1_age[300:294] == 7'd125, f1_age[293:287] == 7'd125,
+      f1_age[286:280] == 7'd125, f1_age[279:273] == 7'd125, f1_age[272:266] == 7'd125,
+      f1_age[265:259] == 7'd125, f1_age[258:252] == 7'd125, f1_age[251:245] == 7'd125,
+      f1_age[244:238] == 7'd125, f1_age[237:231] == 7'd125, f1_age[230:224] == 7'd125,
+      f1_age[223:217] == 7'd125, f1_age[216:210] == 7'd125, f1_age[209:203] == 7'd125,
+      f1_age[202:196] == 7'd125, f1_age[195:189] == 7'd125, f1_age[188:182] == 7'd125,
+      f1_age[181:175] == 7'd125, f1_age[174:168] == 7'd125, f1_age[167:161] == 7'd125,
+      f1_age[160:154] == 7'd125, f1_age[153:147] == 7'd125, f1_age[146:140] == 7'd125,
+      f1_age[139:133] == 7'd125, f1_age[132:126] == 7'd125, f1_age[125:119] == 7'd125,
+      f1_age[118:112] == 7'd125, f1_age[111:105] == 7'd125, f1_age[104:98] == 7'd125, f1_age[97:91]
+      == 7'd125, f1_age[90:84] == 7'd125, f1_age[83:77] == 7'd125, f1_age[76:70] == 7'd125,
+      f1_age[69:63] == 7'd125, f1_age[62:56] == 7'd125, f1_age[55:49] == 7'd125, f1_age[48:42]
+      == 7'd125, f1_age[41:35] == 7'd125, f1_age[34:28] == 7'd125, f1_age[27:21] == 7'd125,
+      f1_age[20:14] == 7'd125, f1_age[13:7] == 7'd125, f1_age[6:0] == 7'd125};
   assign f1_repl = f1_touch_old0 ? (f1_touch_old1 ? f1_old2 : f1_old1) : f1_old0;
   assign f1_lt_is_vict = |(lt_way_q & vict);
   assign f1_any_untouched = lt_unt_q & 1'b1 & ~(we_one & 1'b1 & f1_lt_is_vict);
-  assign f2_young_d = ~(sd_all_q ? 128'h00000000000000000000000000000001 : f1_any_untouched ? f1_untouched : f1_repl);
-  assign f2_vict_n = sd_all_q ? 128'h00000000000000000000000000000001 : f1_any_untouched ? f1_untouched : f1_repl;
-  assign f2_vict_d = f2_vict_n;
-  assign f2_ev_vict_d = {128{f1_v_q}} & f2_vict_n;
+  assign f2_young_d = ~(sd_all_q ? 128'h1 : f1_any_untouched ? f1_untouched : f1_repl);
+  assign f2_vict_next = sd_all_q ? 128'h1 : f1_any_untouched ? f1_untouched : f1_repl;
+  assign f2_vict_d = f2_vict_next;
+  assign f2_ev_vict_d = {128{f1_v_q}} & f2_vict_next;
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -985,28 +1643,28 @@ module l1tlb_seed001_table41_tlb (
       r2_sd_q <= 1'b0;
       r2_vpn_q <= 36'd0;
       r2_vmid_q <= 2'd0;
-      r2_match_q <= 128'h00000000000000000000000000000000;
+      r2_match_q <= 128'h0;
       r2_any_q <= 1'b0;
       lt_hit_q <= 1'b0;
       lt_unt_q <= 1'b0;
-      lt_way_q <= 128'h00000000000000000000000000000000;
+      lt_way_q <= 128'h0;
       lt_b_q <= 7'd0;
       lt_b1_q <= 7'd0;
       lt_fz_q <= 1'b0;
       lt_le_q <= 1'b0;
       lt_le1_q <= 1'b0;
       lt_oldest_q <= 1'b0;
-      ev_q <= 128'h00000000000000000000000000000000;
-      etag_q <= 4864'h0000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      eppn_q <= 4608'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      eperm_q <= 768'h000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000;
-      mv_q <= 4'd0;
-      mp_q <= 4'd0;
-      ms_q <= 4'd0;
-      mk_q <= 4'd0;
-      mvh_q <= 144'h000000000000000000000000000000000000;
-      mvm_q <= 8'd0;
-      mw_q <= 4'd0;
+      entry_valid_q <= 128'h0;
+      entry_tag_q <= 4864'h0;
+      entry_ppn_q <= 4608'h0;
+      entry_perm_q <= 768'h0;
+      mshr_valid_q <= 4'd0;
+      mshr_pending_q <= 4'd0;
+      mshr_sent_q <= 4'd0;
+      mshr_killed_q <= 4'd0;
+      mshr_vpn_hi_q <= 144'h0;
+      mshr_vmid_q <= 8'd0;
+      mshr_waiters_q <= 4'd0;
       r2_cam_q <= 4'd0;
       sent_q <= 4'd0;
       free_low_q <= 4'd1;
@@ -1022,13 +1680,13 @@ module l1tlb_seed001_table41_tlb (
       f2_vmid_q <= 2'd0;
       f2_ppn_q <= 36'd0;
       f2_perm_q <= 6'd0;
-      f2_vict_q <= 128'h00000000000000000000000000000000;
+      f2_vict_q <= 128'h0;
       f2_kill_q <= 1'b0;
       f2_sdm_q <= 1'b0;
       f2_we_ev_q <= 1'b0;
-      f2_ev_vict_q <= 128'h00000000000000000000000000000000;
-      r2_sd_match_q <= 128'h00000000000000000000000000000000;
-      f2_young_q <= 128'h00000000000000000000000000000000;
+      f2_ev_vict_q <= 128'h0;
+      r2_sd_match_q <= 128'h0;
+      f2_young_q <= 128'h0;
       f3_v_q <= 1'b0;
       f3_moh_q <= 4'd0;
       f3_vh_q <= 36'd0;
@@ -1186,17 +1844,17 @@ module l1tlb_seed001_table41_tlb (
       lt_le_q <= lt_le_d;
       lt_le1_q <= lt_le1_d;
       lt_oldest_q <= lt_oldest_d;
-      ev_q <= ev_d;
-      etag_q <= etag_d;
-      eppn_q <= eppn_d;
-      eperm_q <= eperm_d;
-      mv_q <= mv_d;
-      mp_q <= mp_d;
-      ms_q <= ms_d;
-      mk_q <= mk_d;
-      mvh_q <= mvh_d;
-      mvm_q <= mvm_d;
-      mw_q <= mw_d;
+      entry_valid_q <= entry_valid_d;
+      entry_tag_q <= entry_tag_d;
+      entry_ppn_q <= entry_ppn_d;
+      entry_perm_q <= entry_perm_d;
+      mshr_valid_q <= mshr_valid_d;
+      mshr_pending_q <= mshr_pending_d;
+      mshr_sent_q <= mshr_sent_d;
+      mshr_killed_q <= mshr_killed_d;
+      mshr_vpn_hi_q <= mshr_vpn_hi_d;
+      mshr_vmid_q <= mshr_vmid_d;
+      mshr_waiters_q <= mshr_waiters_d;
       r2_cam_q <= r2_cam_d;
       sent_q <= sent_d;
       free_low_q <= free_low_d;

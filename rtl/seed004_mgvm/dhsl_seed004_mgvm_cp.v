@@ -485,9 +485,9 @@ module dhsl_seed004_mgvm_cp (
   wire go_fine;
   wire back_fire;
 
-  assign pend_d = armed_q ? 4'd10 : pend_q != 4'd0 ? pend_q - 4'd1 : 4'd0;
+  assign pend_d = armed_q ? 4'd10 : (pend_q != 4'd0) ? pend_q - 4'd1 : 4'd0;
   assign pend_last = pend_q == 4'd1;
-  assign arm = |trigger_i & ~mode_q & ~armed_q & pend_q == 4'd0;
+  assign arm = (|trigger_i) & ~mode_q & ~armed_q & (pend_q == 4'd0);
   assign armed_d = arm;
   assign gin0_sh_d = armed_q ? prev_in_i[31:4] : {4'd0, gin0_sh_q[27:4]};
   assign gin0_digit = gin0_sh_q[3:0];
@@ -522,16 +522,19 @@ module dhsl_seed004_mgvm_cp (
   assign in_digits_next_t2 = {2'd0, gin2_digit};
   assign in_digits_next_t3 = {2'd0, gin3_digit};
   assign in_digits_next_s0 = in_digits_next_t0 ^ in_digits_next_t1 ^ in_digits_next_t2;
-  assign in_digits_next_c0_full = in_digits_next_t0 & in_digits_next_t1 | in_digits_next_t0 & in_digits_next_t2 | in_digits_next_t1 & in_digits_next_t2;
+  assign in_digits_next_c0_full = (in_digits_next_t0 & in_digits_next_t1)
+      | (in_digits_next_t0 & in_digits_next_t2) | (in_digits_next_t1 & in_digits_next_t2);
   assign in_digits_next_c0 = {in_digits_next_c0_full[4:0], 1'b0};
   assign unused_in_digits_next_c0_top = in_digits_next_c0_full[5];
   assign in_digits_next_s1 = in_digits_next_t3 ^ in_digits_next_s0 ^ in_digits_next_c0;
-  assign in_digits_next_c1_full = in_digits_next_t3 & in_digits_next_s0 | in_digits_next_t3 & in_digits_next_c0 | in_digits_next_s0 & in_digits_next_c0;
+  assign in_digits_next_c1_full = (in_digits_next_t3 & in_digits_next_s0)
+      | (in_digits_next_t3 & in_digits_next_c0) | (in_digits_next_s0 & in_digits_next_c0);
   assign in_digits_next_c1 = {in_digits_next_c1_full[4:0], 1'b0};
   assign unused_in_digits_next_c1_top = in_digits_next_c1_full[5];
   assign in_digits_next_add_x = in_digits_next_s1 ^ in_digits_next_c1;
   assign in_digits_next_add_p0 = in_digits_next_add_x;
-  assign in_digits_next_add_g0[0] = in_digits_next_s1[0] & in_digits_next_c1[0] | (in_digits_next_s1[0] ^ in_digits_next_c1[0]) & 1'b0;
+  assign in_digits_next_add_g0[0] = (in_digits_next_s1[0] & in_digits_next_c1[0])
+      | ((in_digits_next_s1[0] ^ in_digits_next_c1[0]) & 1'b0);
   assign in_digits_next_add_g0[1] = in_digits_next_s1[1] & in_digits_next_c1[1];
   assign in_digits_next_add_g0[2] = in_digits_next_s1[2] & in_digits_next_c1[2];
   assign in_digits_next_add_g0[3] = in_digits_next_s1[3] & in_digits_next_c1[3];
@@ -539,27 +542,36 @@ module dhsl_seed004_mgvm_cp (
   assign in_digits_next_add_g0[5] = in_digits_next_s1[5] & in_digits_next_c1[5];
   assign in_digits_next_add_g1[0] = in_digits_next_add_g0[0];
   assign in_digits_next_add_p1[0] = in_digits_next_add_p0[0];
-  assign in_digits_next_add_g1[1] = in_digits_next_add_g0[1] | in_digits_next_add_p0[1] & in_digits_next_add_g0[0];
+  assign in_digits_next_add_g1[1] = in_digits_next_add_g0[1]
+      | (in_digits_next_add_p0[1] & in_digits_next_add_g0[0]);
   assign in_digits_next_add_p1[1] = in_digits_next_add_p0[1] & in_digits_next_add_p0[0];
-  assign in_digits_next_add_g1[2] = in_digits_next_add_g0[2] | in_digits_next_add_p0[2] & in_digits_next_add_g0[1];
+  assign in_digits_next_add_g1[2] = in_digits_next_add_g0[2]
+      | (in_digits_next_add_p0[2] & in_digits_next_add_g0[1]);
   assign in_digits_next_add_p1[2] = in_digits_next_add_p0[2] & in_digits_next_add_p0[1];
-  assign in_digits_next_add_g1[3] = in_digits_next_add_g0[3] | in_digits_next_add_p0[3] & in_digits_next_add_g0[2];
+  assign in_digits_next_add_g1[3] = in_digits_next_add_g0[3]
+      | (in_digits_next_add_p0[3] & in_digits_next_add_g0[2]);
   assign in_digits_next_add_p1[3] = in_digits_next_add_p0[3] & in_digits_next_add_p0[2];
-  assign in_digits_next_add_g1[4] = in_digits_next_add_g0[4] | in_digits_next_add_p0[4] & in_digits_next_add_g0[3];
+  assign in_digits_next_add_g1[4] = in_digits_next_add_g0[4]
+      | (in_digits_next_add_p0[4] & in_digits_next_add_g0[3]);
   assign in_digits_next_add_p1[4] = in_digits_next_add_p0[4] & in_digits_next_add_p0[3];
-  assign in_digits_next_add_g1[5] = in_digits_next_add_g0[5] | in_digits_next_add_p0[5] & in_digits_next_add_g0[4];
+  assign in_digits_next_add_g1[5] = in_digits_next_add_g0[5]
+      | (in_digits_next_add_p0[5] & in_digits_next_add_g0[4]);
   assign in_digits_next_add_p1[5] = in_digits_next_add_p0[5] & in_digits_next_add_p0[4];
   assign in_digits_next_add_g2[0] = in_digits_next_add_g1[0];
   assign in_digits_next_add_p2[0] = in_digits_next_add_p1[0];
   assign in_digits_next_add_g2[1] = in_digits_next_add_g1[1];
   assign in_digits_next_add_p2[1] = in_digits_next_add_p1[1];
-  assign in_digits_next_add_g2[2] = in_digits_next_add_g1[2] | in_digits_next_add_p1[2] & in_digits_next_add_g1[0];
+  assign in_digits_next_add_g2[2] = in_digits_next_add_g1[2]
+      | (in_digits_next_add_p1[2] & in_digits_next_add_g1[0]);
   assign in_digits_next_add_p2[2] = in_digits_next_add_p1[2] & in_digits_next_add_p1[0];
-  assign in_digits_next_add_g2[3] = in_digits_next_add_g1[3] | in_digits_next_add_p1[3] & in_digits_next_add_g1[1];
+  assign in_digits_next_add_g2[3] = in_digits_next_add_g1[3]
+      | (in_digits_next_add_p1[3] & in_digits_next_add_g1[1]);
   assign in_digits_next_add_p2[3] = in_digits_next_add_p1[3] & in_digits_next_add_p1[1];
-  assign in_digits_next_add_g2[4] = in_digits_next_add_g1[4] | in_digits_next_add_p1[4] & in_digits_next_add_g1[2];
+  assign in_digits_next_add_g2[4] = in_digits_next_add_g1[4]
+      | (in_digits_next_add_p1[4] & in_digits_next_add_g1[2]);
   assign in_digits_next_add_p2[4] = in_digits_next_add_p1[4] & in_digits_next_add_p1[2];
-  assign in_digits_next_add_g2[5] = in_digits_next_add_g1[5] | in_digits_next_add_p1[5] & in_digits_next_add_g1[3];
+  assign in_digits_next_add_g2[5] = in_digits_next_add_g1[5]
+      | (in_digits_next_add_p1[5] & in_digits_next_add_g1[3]);
   assign in_digits_next_add_p2[5] = in_digits_next_add_p1[5] & in_digits_next_add_p1[3];
   assign in_digits_next_add_g3[0] = in_digits_next_add_g2[0];
   assign in_digits_next_add_p3[0] = in_digits_next_add_p2[0];
@@ -569,12 +581,15 @@ module dhsl_seed004_mgvm_cp (
   assign in_digits_next_add_p3[2] = in_digits_next_add_p2[2];
   assign in_digits_next_add_g3[3] = in_digits_next_add_g2[3];
   assign in_digits_next_add_p3[3] = in_digits_next_add_p2[3];
-  assign in_digits_next_add_g3[4] = in_digits_next_add_g2[4] | in_digits_next_add_p2[4] & in_digits_next_add_g2[0];
+  assign in_digits_next_add_g3[4] = in_digits_next_add_g2[4]
+      | (in_digits_next_add_p2[4] & in_digits_next_add_g2[0]);
   assign in_digits_next_add_p3[4] = in_digits_next_add_p2[4] & in_digits_next_add_p2[0];
-  assign in_digits_next_add_g3[5] = in_digits_next_add_g2[5] | in_digits_next_add_p2[5] & in_digits_next_add_g2[1];
+  assign in_digits_next_add_g3[5] = in_digits_next_add_g2[5]
+      | (in_digits_next_add_p2[5] & in_digits_next_add_g2[1]);
   assign in_digits_next_add_p3[5] = in_digits_next_add_p2[5] & in_digits_next_add_p2[1];
   assign unused_in_digits_next_add_p = in_digits_next_add_p3;
-  assign in_digits_next_add = {in_digits_next_add_g3[5], in_digits_next_add_x ^ {in_digits_next_add_g3[4:0], 1'b0}};
+  assign in_digits_next_add = {in_digits_next_add_g3[5], in_digits_next_add_x
+      ^ {in_digits_next_add_g3[4:0], 1'b0}};
   assign unused_in_digits_next_add = in_digits_next_add[6];
   assign in_digits_next = in_digits_next_add[5:0];
   assign in_digits_first_t0 = {2'd0, prev_in_i[3:0]};
@@ -582,16 +597,19 @@ module dhsl_seed004_mgvm_cp (
   assign in_digits_first_t2 = {2'd0, prev_in_i[67:64]};
   assign in_digits_first_t3 = {2'd0, prev_in_i[99:96]};
   assign in_digits_first_s0 = in_digits_first_t0 ^ in_digits_first_t1 ^ in_digits_first_t2;
-  assign in_digits_first_c0_full = in_digits_first_t0 & in_digits_first_t1 | in_digits_first_t0 & in_digits_first_t2 | in_digits_first_t1 & in_digits_first_t2;
+  assign in_digits_first_c0_full = (in_digits_first_t0 & in_digits_first_t1)
+      | (in_digits_first_t0 & in_digits_first_t2) | (in_digits_first_t1 & in_digits_first_t2);
   assign in_digits_first_c0 = {in_digits_first_c0_full[4:0], 1'b0};
   assign unused_in_digits_first_c0_top = in_digits_first_c0_full[5];
   assign in_digits_first_s1 = in_digits_first_t3 ^ in_digits_first_s0 ^ in_digits_first_c0;
-  assign in_digits_first_c1_full = in_digits_first_t3 & in_digits_first_s0 | in_digits_first_t3 & in_digits_first_c0 | in_digits_first_s0 & in_digits_first_c0;
+  assign in_digits_first_c1_full = (in_digits_first_t3 & in_digits_first_s0)
+      | (in_digits_first_t3 & in_digits_first_c0) | (in_digits_first_s0 & in_digits_first_c0);
   assign in_digits_first_c1 = {in_digits_first_c1_full[4:0], 1'b0};
   assign unused_in_digits_first_c1_top = in_digits_first_c1_full[5];
   assign in_digits_first_add_x = in_digits_first_s1 ^ in_digits_first_c1;
   assign in_digits_first_add_p0 = in_digits_first_add_x;
-  assign in_digits_first_add_g0[0] = in_digits_first_s1[0] & in_digits_first_c1[0] | (in_digits_first_s1[0] ^ in_digits_first_c1[0]) & 1'b0;
+  assign in_digits_first_add_g0[0] = (in_digits_first_s1[0] & in_digits_first_c1[0])
+      | ((in_digits_first_s1[0] ^ in_digits_first_c1[0]) & 1'b0);
   assign in_digits_first_add_g0[1] = in_digits_first_s1[1] & in_digits_first_c1[1];
   assign in_digits_first_add_g0[2] = in_digits_first_s1[2] & in_digits_first_c1[2];
   assign in_digits_first_add_g0[3] = in_digits_first_s1[3] & in_digits_first_c1[3];
@@ -599,27 +617,36 @@ module dhsl_seed004_mgvm_cp (
   assign in_digits_first_add_g0[5] = in_digits_first_s1[5] & in_digits_first_c1[5];
   assign in_digits_first_add_g1[0] = in_digits_first_add_g0[0];
   assign in_digits_first_add_p1[0] = in_digits_first_add_p0[0];
-  assign in_digits_first_add_g1[1] = in_digits_first_add_g0[1] | in_digits_first_add_p0[1] & in_digits_first_add_g0[0];
+  assign in_digits_first_add_g1[1] = in_digits_first_add_g0[1]
+      | (in_digits_first_add_p0[1] & in_digits_first_add_g0[0]);
   assign in_digits_first_add_p1[1] = in_digits_first_add_p0[1] & in_digits_first_add_p0[0];
-  assign in_digits_first_add_g1[2] = in_digits_first_add_g0[2] | in_digits_first_add_p0[2] & in_digits_first_add_g0[1];
+  assign in_digits_first_add_g1[2] = in_digits_first_add_g0[2]
+      | (in_digits_first_add_p0[2] & in_digits_first_add_g0[1]);
   assign in_digits_first_add_p1[2] = in_digits_first_add_p0[2] & in_digits_first_add_p0[1];
-  assign in_digits_first_add_g1[3] = in_digits_first_add_g0[3] | in_digits_first_add_p0[3] & in_digits_first_add_g0[2];
+  assign in_digits_first_add_g1[3] = in_digits_first_add_g0[3]
+      | (in_digits_first_add_p0[3] & in_digits_first_add_g0[2]);
   assign in_digits_first_add_p1[3] = in_digits_first_add_p0[3] & in_digits_first_add_p0[2];
-  assign in_digits_first_add_g1[4] = in_digits_first_add_g0[4] | in_digits_first_add_p0[4] & in_digits_first_add_g0[3];
+  assign in_digits_first_add_g1[4] = in_digits_first_add_g0[4]
+      | (in_digits_first_add_p0[4] & in_digits_first_add_g0[3]);
   assign in_digits_first_add_p1[4] = in_digits_first_add_p0[4] & in_digits_first_add_p0[3];
-  assign in_digits_first_add_g1[5] = in_digits_first_add_g0[5] | in_digits_first_add_p0[5] & in_digits_first_add_g0[4];
+  assign in_digits_first_add_g1[5] = in_digits_first_add_g0[5]
+      | (in_digits_first_add_p0[5] & in_digits_first_add_g0[4]);
   assign in_digits_first_add_p1[5] = in_digits_first_add_p0[5] & in_digits_first_add_p0[4];
   assign in_digits_first_add_g2[0] = in_digits_first_add_g1[0];
   assign in_digits_first_add_p2[0] = in_digits_first_add_p1[0];
   assign in_digits_first_add_g2[1] = in_digits_first_add_g1[1];
   assign in_digits_first_add_p2[1] = in_digits_first_add_p1[1];
-  assign in_digits_first_add_g2[2] = in_digits_first_add_g1[2] | in_digits_first_add_p1[2] & in_digits_first_add_g1[0];
+  assign in_digits_first_add_g2[2] = in_digits_first_add_g1[2]
+      | (in_digits_first_add_p1[2] & in_digits_first_add_g1[0]);
   assign in_digits_first_add_p2[2] = in_digits_first_add_p1[2] & in_digits_first_add_p1[0];
-  assign in_digits_first_add_g2[3] = in_digits_first_add_g1[3] | in_digits_first_add_p1[3] & in_digits_first_add_g1[1];
+  assign in_digits_first_add_g2[3] = in_digits_first_add_g1[3]
+      | (in_digits_first_add_p1[3] & in_digits_first_add_g1[1]);
   assign in_digits_first_add_p2[3] = in_digits_first_add_p1[3] & in_digits_first_add_p1[1];
-  assign in_digits_first_add_g2[4] = in_digits_first_add_g1[4] | in_digits_first_add_p1[4] & in_digits_first_add_g1[2];
+  assign in_digits_first_add_g2[4] = in_digits_first_add_g1[4]
+      | (in_digits_first_add_p1[4] & in_digits_first_add_g1[2]);
   assign in_digits_first_add_p2[4] = in_digits_first_add_p1[4] & in_digits_first_add_p1[2];
-  assign in_digits_first_add_g2[5] = in_digits_first_add_g1[5] | in_digits_first_add_p1[5] & in_digits_first_add_g1[3];
+  assign in_digits_first_add_g2[5] = in_digits_first_add_g1[5]
+      | (in_digits_first_add_p1[5] & in_digits_first_add_g1[3]);
   assign in_digits_first_add_p2[5] = in_digits_first_add_p1[5] & in_digits_first_add_p1[3];
   assign in_digits_first_add_g3[0] = in_digits_first_add_g2[0];
   assign in_digits_first_add_p3[0] = in_digits_first_add_p2[0];
@@ -629,12 +656,15 @@ module dhsl_seed004_mgvm_cp (
   assign in_digits_first_add_p3[2] = in_digits_first_add_p2[2];
   assign in_digits_first_add_g3[3] = in_digits_first_add_g2[3];
   assign in_digits_first_add_p3[3] = in_digits_first_add_p2[3];
-  assign in_digits_first_add_g3[4] = in_digits_first_add_g2[4] | in_digits_first_add_p2[4] & in_digits_first_add_g2[0];
+  assign in_digits_first_add_g3[4] = in_digits_first_add_g2[4]
+      | (in_digits_first_add_p2[4] & in_digits_first_add_g2[0]);
   assign in_digits_first_add_p3[4] = in_digits_first_add_p2[4] & in_digits_first_add_p2[0];
-  assign in_digits_first_add_g3[5] = in_digits_first_add_g2[5] | in_digits_first_add_p2[5] & in_digits_first_add_g2[1];
+  assign in_digits_first_add_g3[5] = in_digits_first_add_g2[5]
+      | (in_digits_first_add_p2[5] & in_digits_first_add_g2[1]);
   assign in_digits_first_add_p3[5] = in_digits_first_add_p2[5] & in_digits_first_add_p2[1];
   assign unused_in_digits_first_add_p = in_digits_first_add_p3;
-  assign in_digits_first_add = {in_digits_first_add_g3[5], in_digits_first_add_x ^ {in_digits_first_add_g3[4:0], 1'b0}};
+  assign in_digits_first_add = {in_digits_first_add_g3[5], in_digits_first_add_x
+      ^ {in_digits_first_add_g3[4:0], 1'b0}};
   assign unused_in_digits_first_add = in_digits_first_add[6];
   assign in_digits_first = in_digits_first_add[5:0];
   assign in_digits_d = armed_q ? in_digits_first : in_digits_next;
@@ -643,16 +673,19 @@ module dhsl_seed004_mgvm_cp (
   assign hit_digits_next_t2 = {2'd0, ghit2_digit};
   assign hit_digits_next_t3 = {2'd0, ghit3_digit};
   assign hit_digits_next_s0 = hit_digits_next_t0 ^ hit_digits_next_t1 ^ hit_digits_next_t2;
-  assign hit_digits_next_c0_full = hit_digits_next_t0 & hit_digits_next_t1 | hit_digits_next_t0 & hit_digits_next_t2 | hit_digits_next_t1 & hit_digits_next_t2;
+  assign hit_digits_next_c0_full = (hit_digits_next_t0 & hit_digits_next_t1)
+      | (hit_digits_next_t0 & hit_digits_next_t2) | (hit_digits_next_t1 & hit_digits_next_t2);
   assign hit_digits_next_c0 = {hit_digits_next_c0_full[4:0], 1'b0};
   assign unused_hit_digits_next_c0_top = hit_digits_next_c0_full[5];
   assign hit_digits_next_s1 = hit_digits_next_t3 ^ hit_digits_next_s0 ^ hit_digits_next_c0;
-  assign hit_digits_next_c1_full = hit_digits_next_t3 & hit_digits_next_s0 | hit_digits_next_t3 & hit_digits_next_c0 | hit_digits_next_s0 & hit_digits_next_c0;
+  assign hit_digits_next_c1_full = (hit_digits_next_t3 & hit_digits_next_s0)
+      | (hit_digits_next_t3 & hit_digits_next_c0) | (hit_digits_next_s0 & hit_digits_next_c0);
   assign hit_digits_next_c1 = {hit_digits_next_c1_full[4:0], 1'b0};
   assign unused_hit_digits_next_c1_top = hit_digits_next_c1_full[5];
   assign hit_digits_next_add_x = hit_digits_next_s1 ^ hit_digits_next_c1;
   assign hit_digits_next_add_p0 = hit_digits_next_add_x;
-  assign hit_digits_next_add_g0[0] = hit_digits_next_s1[0] & hit_digits_next_c1[0] | (hit_digits_next_s1[0] ^ hit_digits_next_c1[0]) & 1'b0;
+  assign hit_digits_next_add_g0[0] = (hit_digits_next_s1[0] & hit_digits_next_c1[0])
+      | ((hit_digits_next_s1[0] ^ hit_digits_next_c1[0]) & 1'b0);
   assign hit_digits_next_add_g0[1] = hit_digits_next_s1[1] & hit_digits_next_c1[1];
   assign hit_digits_next_add_g0[2] = hit_digits_next_s1[2] & hit_digits_next_c1[2];
   assign hit_digits_next_add_g0[3] = hit_digits_next_s1[3] & hit_digits_next_c1[3];
@@ -660,27 +693,36 @@ module dhsl_seed004_mgvm_cp (
   assign hit_digits_next_add_g0[5] = hit_digits_next_s1[5] & hit_digits_next_c1[5];
   assign hit_digits_next_add_g1[0] = hit_digits_next_add_g0[0];
   assign hit_digits_next_add_p1[0] = hit_digits_next_add_p0[0];
-  assign hit_digits_next_add_g1[1] = hit_digits_next_add_g0[1] | hit_digits_next_add_p0[1] & hit_digits_next_add_g0[0];
+  assign hit_digits_next_add_g1[1] = hit_digits_next_add_g0[1]
+      | (hit_digits_next_add_p0[1] & hit_digits_next_add_g0[0]);
   assign hit_digits_next_add_p1[1] = hit_digits_next_add_p0[1] & hit_digits_next_add_p0[0];
-  assign hit_digits_next_add_g1[2] = hit_digits_next_add_g0[2] | hit_digits_next_add_p0[2] & hit_digits_next_add_g0[1];
+  assign hit_digits_next_add_g1[2] = hit_digits_next_add_g0[2]
+      | (hit_digits_next_add_p0[2] & hit_digits_next_add_g0[1]);
   assign hit_digits_next_add_p1[2] = hit_digits_next_add_p0[2] & hit_digits_next_add_p0[1];
-  assign hit_digits_next_add_g1[3] = hit_digits_next_add_g0[3] | hit_digits_next_add_p0[3] & hit_digits_next_add_g0[2];
+  assign hit_digits_next_add_g1[3] = hit_digits_next_add_g0[3]
+      | (hit_digits_next_add_p0[3] & hit_digits_next_add_g0[2]);
   assign hit_digits_next_add_p1[3] = hit_digits_next_add_p0[3] & hit_digits_next_add_p0[2];
-  assign hit_digits_next_add_g1[4] = hit_digits_next_add_g0[4] | hit_digits_next_add_p0[4] & hit_digits_next_add_g0[3];
+  assign hit_digits_next_add_g1[4] = hit_digits_next_add_g0[4]
+      | (hit_digits_next_add_p0[4] & hit_digits_next_add_g0[3]);
   assign hit_digits_next_add_p1[4] = hit_digits_next_add_p0[4] & hit_digits_next_add_p0[3];
-  assign hit_digits_next_add_g1[5] = hit_digits_next_add_g0[5] | hit_digits_next_add_p0[5] & hit_digits_next_add_g0[4];
+  assign hit_digits_next_add_g1[5] = hit_digits_next_add_g0[5]
+      | (hit_digits_next_add_p0[5] & hit_digits_next_add_g0[4]);
   assign hit_digits_next_add_p1[5] = hit_digits_next_add_p0[5] & hit_digits_next_add_p0[4];
   assign hit_digits_next_add_g2[0] = hit_digits_next_add_g1[0];
   assign hit_digits_next_add_p2[0] = hit_digits_next_add_p1[0];
   assign hit_digits_next_add_g2[1] = hit_digits_next_add_g1[1];
   assign hit_digits_next_add_p2[1] = hit_digits_next_add_p1[1];
-  assign hit_digits_next_add_g2[2] = hit_digits_next_add_g1[2] | hit_digits_next_add_p1[2] & hit_digits_next_add_g1[0];
+  assign hit_digits_next_add_g2[2] = hit_digits_next_add_g1[2]
+      | (hit_digits_next_add_p1[2] & hit_digits_next_add_g1[0]);
   assign hit_digits_next_add_p2[2] = hit_digits_next_add_p1[2] & hit_digits_next_add_p1[0];
-  assign hit_digits_next_add_g2[3] = hit_digits_next_add_g1[3] | hit_digits_next_add_p1[3] & hit_digits_next_add_g1[1];
+  assign hit_digits_next_add_g2[3] = hit_digits_next_add_g1[3]
+      | (hit_digits_next_add_p1[3] & hit_digits_next_add_g1[1]);
   assign hit_digits_next_add_p2[3] = hit_digits_next_add_p1[3] & hit_digits_next_add_p1[1];
-  assign hit_digits_next_add_g2[4] = hit_digits_next_add_g1[4] | hit_digits_next_add_p1[4] & hit_digits_next_add_g1[2];
+  assign hit_digits_next_add_g2[4] = hit_digits_next_add_g1[4]
+      | (hit_digits_next_add_p1[4] & hit_digits_next_add_g1[2]);
   assign hit_digits_next_add_p2[4] = hit_digits_next_add_p1[4] & hit_digits_next_add_p1[2];
-  assign hit_digits_next_add_g2[5] = hit_digits_next_add_g1[5] | hit_digits_next_add_p1[5] & hit_digits_next_add_g1[3];
+  assign hit_digits_next_add_g2[5] = hit_digits_next_add_g1[5]
+      | (hit_digits_next_add_p1[5] & hit_digits_next_add_g1[3]);
   assign hit_digits_next_add_p2[5] = hit_digits_next_add_p1[5] & hit_digits_next_add_p1[3];
   assign hit_digits_next_add_g3[0] = hit_digits_next_add_g2[0];
   assign hit_digits_next_add_p3[0] = hit_digits_next_add_p2[0];
@@ -690,12 +732,15 @@ module dhsl_seed004_mgvm_cp (
   assign hit_digits_next_add_p3[2] = hit_digits_next_add_p2[2];
   assign hit_digits_next_add_g3[3] = hit_digits_next_add_g2[3];
   assign hit_digits_next_add_p3[3] = hit_digits_next_add_p2[3];
-  assign hit_digits_next_add_g3[4] = hit_digits_next_add_g2[4] | hit_digits_next_add_p2[4] & hit_digits_next_add_g2[0];
+  assign hit_digits_next_add_g3[4] = hit_digits_next_add_g2[4]
+      | (hit_digits_next_add_p2[4] & hit_digits_next_add_g2[0]);
   assign hit_digits_next_add_p3[4] = hit_digits_next_add_p2[4] & hit_digits_next_add_p2[0];
-  assign hit_digits_next_add_g3[5] = hit_digits_next_add_g2[5] | hit_digits_next_add_p2[5] & hit_digits_next_add_g2[1];
+  assign hit_digits_next_add_g3[5] = hit_digits_next_add_g2[5]
+      | (hit_digits_next_add_p2[5] & hit_digits_next_add_g2[1]);
   assign hit_digits_next_add_p3[5] = hit_digits_next_add_p2[5] & hit_digits_next_add_p2[1];
   assign unused_hit_digits_next_add_p = hit_digits_next_add_p3;
-  assign hit_digits_next_add = {hit_digits_next_add_g3[5], hit_digits_next_add_x ^ {hit_digits_next_add_g3[4:0], 1'b0}};
+  assign hit_digits_next_add = {hit_digits_next_add_g3[5], hit_digits_next_add_x
+      ^ {hit_digits_next_add_g3[4:0], 1'b0}};
   assign unused_hit_digits_next_add = hit_digits_next_add[6];
   assign hit_digits_next = hit_digits_next_add[5:0];
   assign hit_digits_first_t0 = {2'd0, prev_hits_i[3:0]};
@@ -703,16 +748,19 @@ module dhsl_seed004_mgvm_cp (
   assign hit_digits_first_t2 = {2'd0, prev_hits_i[67:64]};
   assign hit_digits_first_t3 = {2'd0, prev_hits_i[99:96]};
   assign hit_digits_first_s0 = hit_digits_first_t0 ^ hit_digits_first_t1 ^ hit_digits_first_t2;
-  assign hit_digits_first_c0_full = hit_digits_first_t0 & hit_digits_first_t1 | hit_digits_first_t0 & hit_digits_first_t2 | hit_digits_first_t1 & hit_digits_first_t2;
+  assign hit_digits_first_c0_full = (hit_digits_first_t0 & hit_digits_first_t1)
+      | (hit_digits_first_t0 & hit_digits_first_t2) | (hit_digits_first_t1 & hit_digits_first_t2);
   assign hit_digits_first_c0 = {hit_digits_first_c0_full[4:0], 1'b0};
   assign unused_hit_digits_first_c0_top = hit_digits_first_c0_full[5];
   assign hit_digits_first_s1 = hit_digits_first_t3 ^ hit_digits_first_s0 ^ hit_digits_first_c0;
-  assign hit_digits_first_c1_full = hit_digits_first_t3 & hit_digits_first_s0 | hit_digits_first_t3 & hit_digits_first_c0 | hit_digits_first_s0 & hit_digits_first_c0;
+  assign hit_digits_first_c1_full = (hit_digits_first_t3 & hit_digits_first_s0)
+      | (hit_digits_first_t3 & hit_digits_first_c0) | (hit_digits_first_s0 & hit_digits_first_c0);
   assign hit_digits_first_c1 = {hit_digits_first_c1_full[4:0], 1'b0};
   assign unused_hit_digits_first_c1_top = hit_digits_first_c1_full[5];
   assign hit_digits_first_add_x = hit_digits_first_s1 ^ hit_digits_first_c1;
   assign hit_digits_first_add_p0 = hit_digits_first_add_x;
-  assign hit_digits_first_add_g0[0] = hit_digits_first_s1[0] & hit_digits_first_c1[0] | (hit_digits_first_s1[0] ^ hit_digits_first_c1[0]) & 1'b0;
+  assign hit_digits_first_add_g0[0] = (hit_digits_first_s1[0] & hit_digits_first_c1[0])
+      | ((hit_digits_first_s1[0] ^ hit_digits_first_c1[0]) & 1'b0);
   assign hit_digits_first_add_g0[1] = hit_digits_first_s1[1] & hit_digits_first_c1[1];
   assign hit_digits_first_add_g0[2] = hit_digits_first_s1[2] & hit_digits_first_c1[2];
   assign hit_digits_first_add_g0[3] = hit_digits_first_s1[3] & hit_digits_first_c1[3];
@@ -720,27 +768,36 @@ module dhsl_seed004_mgvm_cp (
   assign hit_digits_first_add_g0[5] = hit_digits_first_s1[5] & hit_digits_first_c1[5];
   assign hit_digits_first_add_g1[0] = hit_digits_first_add_g0[0];
   assign hit_digits_first_add_p1[0] = hit_digits_first_add_p0[0];
-  assign hit_digits_first_add_g1[1] = hit_digits_first_add_g0[1] | hit_digits_first_add_p0[1] & hit_digits_first_add_g0[0];
+  assign hit_digits_first_add_g1[1] = hit_digits_first_add_g0[1]
+      | (hit_digits_first_add_p0[1] & hit_digits_first_add_g0[0]);
   assign hit_digits_first_add_p1[1] = hit_digits_first_add_p0[1] & hit_digits_first_add_p0[0];
-  assign hit_digits_first_add_g1[2] = hit_digits_first_add_g0[2] | hit_digits_first_add_p0[2] & hit_digits_first_add_g0[1];
+  assign hit_digits_first_add_g1[2] = hit_digits_first_add_g0[2]
+      | (hit_digits_first_add_p0[2] & hit_digits_first_add_g0[1]);
   assign hit_digits_first_add_p1[2] = hit_digits_first_add_p0[2] & hit_digits_first_add_p0[1];
-  assign hit_digits_first_add_g1[3] = hit_digits_first_add_g0[3] | hit_digits_first_add_p0[3] & hit_digits_first_add_g0[2];
+  assign hit_digits_first_add_g1[3] = hit_digits_first_add_g0[3]
+      | (hit_digits_first_add_p0[3] & hit_digits_first_add_g0[2]);
   assign hit_digits_first_add_p1[3] = hit_digits_first_add_p0[3] & hit_digits_first_add_p0[2];
-  assign hit_digits_first_add_g1[4] = hit_digits_first_add_g0[4] | hit_digits_first_add_p0[4] & hit_digits_first_add_g0[3];
+  assign hit_digits_first_add_g1[4] = hit_digits_first_add_g0[4]
+      | (hit_digits_first_add_p0[4] & hit_digits_first_add_g0[3]);
   assign hit_digits_first_add_p1[4] = hit_digits_first_add_p0[4] & hit_digits_first_add_p0[3];
-  assign hit_digits_first_add_g1[5] = hit_digits_first_add_g0[5] | hit_digits_first_add_p0[5] & hit_digits_first_add_g0[4];
+  assign hit_digits_first_add_g1[5] = hit_digits_first_add_g0[5]
+      | (hit_digits_first_add_p0[5] & hit_digits_first_add_g0[4]);
   assign hit_digits_first_add_p1[5] = hit_digits_first_add_p0[5] & hit_digits_first_add_p0[4];
   assign hit_digits_first_add_g2[0] = hit_digits_first_add_g1[0];
   assign hit_digits_first_add_p2[0] = hit_digits_first_add_p1[0];
   assign hit_digits_first_add_g2[1] = hit_digits_first_add_g1[1];
   assign hit_digits_first_add_p2[1] = hit_digits_first_add_p1[1];
-  assign hit_digits_first_add_g2[2] = hit_digits_first_add_g1[2] | hit_digits_first_add_p1[2] & hit_digits_first_add_g1[0];
+  assign hit_digits_first_add_g2[2] = hit_digits_first_add_g1[2]
+      | (hit_digits_first_add_p1[2] & hit_digits_first_add_g1[0]);
   assign hit_digits_first_add_p2[2] = hit_digits_first_add_p1[2] & hit_digits_first_add_p1[0];
-  assign hit_digits_first_add_g2[3] = hit_digits_first_add_g1[3] | hit_digits_first_add_p1[3] & hit_digits_first_add_g1[1];
+  assign hit_digits_first_add_g2[3] = hit_digits_first_add_g1[3]
+      | (hit_digits_first_add_p1[3] & hit_digits_first_add_g1[1]);
   assign hit_digits_first_add_p2[3] = hit_digits_first_add_p1[3] & hit_digits_first_add_p1[1];
-  assign hit_digits_first_add_g2[4] = hit_digits_first_add_g1[4] | hit_digits_first_add_p1[4] & hit_digits_first_add_g1[2];
+  assign hit_digits_first_add_g2[4] = hit_digits_first_add_g1[4]
+      | (hit_digits_first_add_p1[4] & hit_digits_first_add_g1[2]);
   assign hit_digits_first_add_p2[4] = hit_digits_first_add_p1[4] & hit_digits_first_add_p1[2];
-  assign hit_digits_first_add_g2[5] = hit_digits_first_add_g1[5] | hit_digits_first_add_p1[5] & hit_digits_first_add_g1[3];
+  assign hit_digits_first_add_g2[5] = hit_digits_first_add_g1[5]
+      | (hit_digits_first_add_p1[5] & hit_digits_first_add_g1[3]);
   assign hit_digits_first_add_p2[5] = hit_digits_first_add_p1[5] & hit_digits_first_add_p1[3];
   assign hit_digits_first_add_g3[0] = hit_digits_first_add_g2[0];
   assign hit_digits_first_add_p3[0] = hit_digits_first_add_p2[0];
@@ -750,12 +807,15 @@ module dhsl_seed004_mgvm_cp (
   assign hit_digits_first_add_p3[2] = hit_digits_first_add_p2[2];
   assign hit_digits_first_add_g3[3] = hit_digits_first_add_g2[3];
   assign hit_digits_first_add_p3[3] = hit_digits_first_add_p2[3];
-  assign hit_digits_first_add_g3[4] = hit_digits_first_add_g2[4] | hit_digits_first_add_p2[4] & hit_digits_first_add_g2[0];
+  assign hit_digits_first_add_g3[4] = hit_digits_first_add_g2[4]
+      | (hit_digits_first_add_p2[4] & hit_digits_first_add_g2[0]);
   assign hit_digits_first_add_p3[4] = hit_digits_first_add_p2[4] & hit_digits_first_add_p2[0];
-  assign hit_digits_first_add_g3[5] = hit_digits_first_add_g2[5] | hit_digits_first_add_p2[5] & hit_digits_first_add_g2[1];
+  assign hit_digits_first_add_g3[5] = hit_digits_first_add_g2[5]
+      | (hit_digits_first_add_p2[5] & hit_digits_first_add_g2[1]);
   assign hit_digits_first_add_p3[5] = hit_digits_first_add_p2[5] & hit_digits_first_add_p2[1];
   assign unused_hit_digits_first_add_p = hit_digits_first_add_p3;
-  assign hit_digits_first_add = {hit_digits_first_add_g3[5], hit_digits_first_add_x ^ {hit_digits_first_add_g3[4:0], 1'b0}};
+  assign hit_digits_first_add = {hit_digits_first_add_g3[5], hit_digits_first_add_x
+      ^ {hit_digits_first_add_g3[4:0], 1'b0}};
   assign unused_hit_digits_first_add = hit_digits_first_add[6];
   assign hit_digits_first = hit_digits_first_add[5:0];
   assign hit_digits_d = armed_q ? hit_digits_first : hit_digits_next;
@@ -764,16 +824,19 @@ module dhsl_seed004_mgvm_cp (
   assign acc_digits_next_t2 = {2'd0, gacc2_digit};
   assign acc_digits_next_t3 = {2'd0, gacc3_digit};
   assign acc_digits_next_s0 = acc_digits_next_t0 ^ acc_digits_next_t1 ^ acc_digits_next_t2;
-  assign acc_digits_next_c0_full = acc_digits_next_t0 & acc_digits_next_t1 | acc_digits_next_t0 & acc_digits_next_t2 | acc_digits_next_t1 & acc_digits_next_t2;
+  assign acc_digits_next_c0_full = (acc_digits_next_t0 & acc_digits_next_t1)
+      | (acc_digits_next_t0 & acc_digits_next_t2) | (acc_digits_next_t1 & acc_digits_next_t2);
   assign acc_digits_next_c0 = {acc_digits_next_c0_full[4:0], 1'b0};
   assign unused_acc_digits_next_c0_top = acc_digits_next_c0_full[5];
   assign acc_digits_next_s1 = acc_digits_next_t3 ^ acc_digits_next_s0 ^ acc_digits_next_c0;
-  assign acc_digits_next_c1_full = acc_digits_next_t3 & acc_digits_next_s0 | acc_digits_next_t3 & acc_digits_next_c0 | acc_digits_next_s0 & acc_digits_next_c0;
+  assign acc_digits_next_c1_full = (acc_digits_next_t3 & acc_digits_next_s0)
+      | (acc_digits_next_t3 & acc_digits_next_c0) | (acc_digits_next_s0 & acc_digits_next_c0);
   assign acc_digits_next_c1 = {acc_digits_next_c1_full[4:0], 1'b0};
   assign unused_acc_digits_next_c1_top = acc_digits_next_c1_full[5];
   assign acc_digits_next_add_x = acc_digits_next_s1 ^ acc_digits_next_c1;
   assign acc_digits_next_add_p0 = acc_digits_next_add_x;
-  assign acc_digits_next_add_g0[0] = acc_digits_next_s1[0] & acc_digits_next_c1[0] | (acc_digits_next_s1[0] ^ acc_digits_next_c1[0]) & 1'b0;
+  assign acc_digits_next_add_g0[0] = (acc_digits_next_s1[0] & acc_digits_next_c1[0])
+      | ((acc_digits_next_s1[0] ^ acc_digits_next_c1[0]) & 1'b0);
   assign acc_digits_next_add_g0[1] = acc_digits_next_s1[1] & acc_digits_next_c1[1];
   assign acc_digits_next_add_g0[2] = acc_digits_next_s1[2] & acc_digits_next_c1[2];
   assign acc_digits_next_add_g0[3] = acc_digits_next_s1[3] & acc_digits_next_c1[3];
@@ -781,27 +844,36 @@ module dhsl_seed004_mgvm_cp (
   assign acc_digits_next_add_g0[5] = acc_digits_next_s1[5] & acc_digits_next_c1[5];
   assign acc_digits_next_add_g1[0] = acc_digits_next_add_g0[0];
   assign acc_digits_next_add_p1[0] = acc_digits_next_add_p0[0];
-  assign acc_digits_next_add_g1[1] = acc_digits_next_add_g0[1] | acc_digits_next_add_p0[1] & acc_digits_next_add_g0[0];
+  assign acc_digits_next_add_g1[1] = acc_digits_next_add_g0[1]
+      | (acc_digits_next_add_p0[1] & acc_digits_next_add_g0[0]);
   assign acc_digits_next_add_p1[1] = acc_digits_next_add_p0[1] & acc_digits_next_add_p0[0];
-  assign acc_digits_next_add_g1[2] = acc_digits_next_add_g0[2] | acc_digits_next_add_p0[2] & acc_digits_next_add_g0[1];
+  assign acc_digits_next_add_g1[2] = acc_digits_next_add_g0[2]
+      | (acc_digits_next_add_p0[2] & acc_digits_next_add_g0[1]);
   assign acc_digits_next_add_p1[2] = acc_digits_next_add_p0[2] & acc_digits_next_add_p0[1];
-  assign acc_digits_next_add_g1[3] = acc_digits_next_add_g0[3] | acc_digits_next_add_p0[3] & acc_digits_next_add_g0[2];
+  assign acc_digits_next_add_g1[3] = acc_digits_next_add_g0[3]
+      | (acc_digits_next_add_p0[3] & acc_digits_next_add_g0[2]);
   assign acc_digits_next_add_p1[3] = acc_digits_next_add_p0[3] & acc_digits_next_add_p0[2];
-  assign acc_digits_next_add_g1[4] = acc_digits_next_add_g0[4] | acc_digits_next_add_p0[4] & acc_digits_next_add_g0[3];
+  assign acc_digits_next_add_g1[4] = acc_digits_next_add_g0[4]
+      | (acc_digits_next_add_p0[4] & acc_digits_next_add_g0[3]);
   assign acc_digits_next_add_p1[4] = acc_digits_next_add_p0[4] & acc_digits_next_add_p0[3];
-  assign acc_digits_next_add_g1[5] = acc_digits_next_add_g0[5] | acc_digits_next_add_p0[5] & acc_digits_next_add_g0[4];
+  assign acc_digits_next_add_g1[5] = acc_digits_next_add_g0[5]
+      | (acc_digits_next_add_p0[5] & acc_digits_next_add_g0[4]);
   assign acc_digits_next_add_p1[5] = acc_digits_next_add_p0[5] & acc_digits_next_add_p0[4];
   assign acc_digits_next_add_g2[0] = acc_digits_next_add_g1[0];
   assign acc_digits_next_add_p2[0] = acc_digits_next_add_p1[0];
   assign acc_digits_next_add_g2[1] = acc_digits_next_add_g1[1];
   assign acc_digits_next_add_p2[1] = acc_digits_next_add_p1[1];
-  assign acc_digits_next_add_g2[2] = acc_digits_next_add_g1[2] | acc_digits_next_add_p1[2] & acc_digits_next_add_g1[0];
+  assign acc_digits_next_add_g2[2] = acc_digits_next_add_g1[2]
+      | (acc_digits_next_add_p1[2] & acc_digits_next_add_g1[0]);
   assign acc_digits_next_add_p2[2] = acc_digits_next_add_p1[2] & acc_digits_next_add_p1[0];
-  assign acc_digits_next_add_g2[3] = acc_digits_next_add_g1[3] | acc_digits_next_add_p1[3] & acc_digits_next_add_g1[1];
+  assign acc_digits_next_add_g2[3] = acc_digits_next_add_g1[3]
+      | (acc_digits_next_add_p1[3] & acc_digits_next_add_g1[1]);
   assign acc_digits_next_add_p2[3] = acc_digits_next_add_p1[3] & acc_digits_next_add_p1[1];
-  assign acc_digits_next_add_g2[4] = acc_digits_next_add_g1[4] | acc_digits_next_add_p1[4] & acc_digits_next_add_g1[2];
+  assign acc_digits_next_add_g2[4] = acc_digits_next_add_g1[4]
+      | (acc_digits_next_add_p1[4] & acc_digits_next_add_g1[2]);
   assign acc_digits_next_add_p2[4] = acc_digits_next_add_p1[4] & acc_digits_next_add_p1[2];
-  assign acc_digits_next_add_g2[5] = acc_digits_next_add_g1[5] | acc_digits_next_add_p1[5] & acc_digits_next_add_g1[3];
+  assign acc_digits_next_add_g2[5] = acc_digits_next_add_g1[5]
+      | (acc_digits_next_add_p1[5] & acc_digits_next_add_g1[3]);
   assign acc_digits_next_add_p2[5] = acc_digits_next_add_p1[5] & acc_digits_next_add_p1[3];
   assign acc_digits_next_add_g3[0] = acc_digits_next_add_g2[0];
   assign acc_digits_next_add_p3[0] = acc_digits_next_add_p2[0];
@@ -811,12 +883,15 @@ module dhsl_seed004_mgvm_cp (
   assign acc_digits_next_add_p3[2] = acc_digits_next_add_p2[2];
   assign acc_digits_next_add_g3[3] = acc_digits_next_add_g2[3];
   assign acc_digits_next_add_p3[3] = acc_digits_next_add_p2[3];
-  assign acc_digits_next_add_g3[4] = acc_digits_next_add_g2[4] | acc_digits_next_add_p2[4] & acc_digits_next_add_g2[0];
+  assign acc_digits_next_add_g3[4] = acc_digits_next_add_g2[4]
+      | (acc_digits_next_add_p2[4] & acc_digits_next_add_g2[0]);
   assign acc_digits_next_add_p3[4] = acc_digits_next_add_p2[4] & acc_digits_next_add_p2[0];
-  assign acc_digits_next_add_g3[5] = acc_digits_next_add_g2[5] | acc_digits_next_add_p2[5] & acc_digits_next_add_g2[1];
+  assign acc_digits_next_add_g3[5] = acc_digits_next_add_g2[5]
+      | (acc_digits_next_add_p2[5] & acc_digits_next_add_g2[1]);
   assign acc_digits_next_add_p3[5] = acc_digits_next_add_p2[5] & acc_digits_next_add_p2[1];
   assign unused_acc_digits_next_add_p = acc_digits_next_add_p3;
-  assign acc_digits_next_add = {acc_digits_next_add_g3[5], acc_digits_next_add_x ^ {acc_digits_next_add_g3[4:0], 1'b0}};
+  assign acc_digits_next_add = {acc_digits_next_add_g3[5], acc_digits_next_add_x
+      ^ {acc_digits_next_add_g3[4:0], 1'b0}};
   assign unused_acc_digits_next_add = acc_digits_next_add[6];
   assign acc_digits_next = acc_digits_next_add[5:0];
   assign acc_digits_first_t0 = {2'd0, prev_acc_i[3:0]};
@@ -824,16 +899,19 @@ module dhsl_seed004_mgvm_cp (
   assign acc_digits_first_t2 = {2'd0, prev_acc_i[67:64]};
   assign acc_digits_first_t3 = {2'd0, prev_acc_i[99:96]};
   assign acc_digits_first_s0 = acc_digits_first_t0 ^ acc_digits_first_t1 ^ acc_digits_first_t2;
-  assign acc_digits_first_c0_full = acc_digits_first_t0 & acc_digits_first_t1 | acc_digits_first_t0 & acc_digits_first_t2 | acc_digits_first_t1 & acc_digits_first_t2;
+  assign acc_digits_first_c0_full = (acc_digits_first_t0 & acc_digits_first_t1)
+      | (acc_digits_first_t0 & acc_digits_first_t2) | (acc_digits_first_t1 & acc_digits_first_t2);
   assign acc_digits_first_c0 = {acc_digits_first_c0_full[4:0], 1'b0};
   assign unused_acc_digits_first_c0_top = acc_digits_first_c0_full[5];
   assign acc_digits_first_s1 = acc_digits_first_t3 ^ acc_digits_first_s0 ^ acc_digits_first_c0;
-  assign acc_digits_first_c1_full = acc_digits_first_t3 & acc_digits_first_s0 | acc_digits_first_t3 & acc_digits_first_c0 | acc_digits_first_s0 & acc_digits_first_c0;
+  assign acc_digits_first_c1_full = (acc_digits_first_t3 & acc_digits_first_s0)
+      | (acc_digits_first_t3 & acc_digits_first_c0) | (acc_digits_first_s0 & acc_digits_first_c0);
   assign acc_digits_first_c1 = {acc_digits_first_c1_full[4:0], 1'b0};
   assign unused_acc_digits_first_c1_top = acc_digits_first_c1_full[5];
   assign acc_digits_first_add_x = acc_digits_first_s1 ^ acc_digits_first_c1;
   assign acc_digits_first_add_p0 = acc_digits_first_add_x;
-  assign acc_digits_first_add_g0[0] = acc_digits_first_s1[0] & acc_digits_first_c1[0] | (acc_digits_first_s1[0] ^ acc_digits_first_c1[0]) & 1'b0;
+  assign acc_digits_first_add_g0[0] = (acc_digits_first_s1[0] & acc_digits_first_c1[0])
+      | ((acc_digits_first_s1[0] ^ acc_digits_first_c1[0]) & 1'b0);
   assign acc_digits_first_add_g0[1] = acc_digits_first_s1[1] & acc_digits_first_c1[1];
   assign acc_digits_first_add_g0[2] = acc_digits_first_s1[2] & acc_digits_first_c1[2];
   assign acc_digits_first_add_g0[3] = acc_digits_first_s1[3] & acc_digits_first_c1[3];
@@ -841,27 +919,36 @@ module dhsl_seed004_mgvm_cp (
   assign acc_digits_first_add_g0[5] = acc_digits_first_s1[5] & acc_digits_first_c1[5];
   assign acc_digits_first_add_g1[0] = acc_digits_first_add_g0[0];
   assign acc_digits_first_add_p1[0] = acc_digits_first_add_p0[0];
-  assign acc_digits_first_add_g1[1] = acc_digits_first_add_g0[1] | acc_digits_first_add_p0[1] & acc_digits_first_add_g0[0];
+  assign acc_digits_first_add_g1[1] = acc_digits_first_add_g0[1]
+      | (acc_digits_first_add_p0[1] & acc_digits_first_add_g0[0]);
   assign acc_digits_first_add_p1[1] = acc_digits_first_add_p0[1] & acc_digits_first_add_p0[0];
-  assign acc_digits_first_add_g1[2] = acc_digits_first_add_g0[2] | acc_digits_first_add_p0[2] & acc_digits_first_add_g0[1];
+  assign acc_digits_first_add_g1[2] = acc_digits_first_add_g0[2]
+      | (acc_digits_first_add_p0[2] & acc_digits_first_add_g0[1]);
   assign acc_digits_first_add_p1[2] = acc_digits_first_add_p0[2] & acc_digits_first_add_p0[1];
-  assign acc_digits_first_add_g1[3] = acc_digits_first_add_g0[3] | acc_digits_first_add_p0[3] & acc_digits_first_add_g0[2];
+  assign acc_digits_first_add_g1[3] = acc_digits_first_add_g0[3]
+      | (acc_digits_first_add_p0[3] & acc_digits_first_add_g0[2]);
   assign acc_digits_first_add_p1[3] = acc_digits_first_add_p0[3] & acc_digits_first_add_p0[2];
-  assign acc_digits_first_add_g1[4] = acc_digits_first_add_g0[4] | acc_digits_first_add_p0[4] & acc_digits_first_add_g0[3];
+  assign acc_digits_first_add_g1[4] = acc_digits_first_add_g0[4]
+      | (acc_digits_first_add_p0[4] & acc_digits_first_add_g0[3]);
   assign acc_digits_first_add_p1[4] = acc_digits_first_add_p0[4] & acc_digits_first_add_p0[3];
-  assign acc_digits_first_add_g1[5] = acc_digits_first_add_g0[5] | acc_digits_first_add_p0[5] & acc_digits_first_add_g0[4];
+  assign acc_digits_first_add_g1[5] = acc_digits_first_add_g0[5]
+      | (acc_digits_first_add_p0[5] & acc_digits_first_add_g0[4]);
   assign acc_digits_first_add_p1[5] = acc_digits_first_add_p0[5] & acc_digits_first_add_p0[4];
   assign acc_digits_first_add_g2[0] = acc_digits_first_add_g1[0];
   assign acc_digits_first_add_p2[0] = acc_digits_first_add_p1[0];
   assign acc_digits_first_add_g2[1] = acc_digits_first_add_g1[1];
   assign acc_digits_first_add_p2[1] = acc_digits_first_add_p1[1];
-  assign acc_digits_first_add_g2[2] = acc_digits_first_add_g1[2] | acc_digits_first_add_p1[2] & acc_digits_first_add_g1[0];
+  assign acc_digits_first_add_g2[2] = acc_digits_first_add_g1[2]
+      | (acc_digits_first_add_p1[2] & acc_digits_first_add_g1[0]);
   assign acc_digits_first_add_p2[2] = acc_digits_first_add_p1[2] & acc_digits_first_add_p1[0];
-  assign acc_digits_first_add_g2[3] = acc_digits_first_add_g1[3] | acc_digits_first_add_p1[3] & acc_digits_first_add_g1[1];
+  assign acc_digits_first_add_g2[3] = acc_digits_first_add_g1[3]
+      | (acc_digits_first_add_p1[3] & acc_digits_first_add_g1[1]);
   assign acc_digits_first_add_p2[3] = acc_digits_first_add_p1[3] & acc_digits_first_add_p1[1];
-  assign acc_digits_first_add_g2[4] = acc_digits_first_add_g1[4] | acc_digits_first_add_p1[4] & acc_digits_first_add_g1[2];
+  assign acc_digits_first_add_g2[4] = acc_digits_first_add_g1[4]
+      | (acc_digits_first_add_p1[4] & acc_digits_first_add_g1[2]);
   assign acc_digits_first_add_p2[4] = acc_digits_first_add_p1[4] & acc_digits_first_add_p1[2];
-  assign acc_digits_first_add_g2[5] = acc_digits_first_add_g1[5] | acc_digits_first_add_p1[5] & acc_digits_first_add_g1[3];
+  assign acc_digits_first_add_g2[5] = acc_digits_first_add_g1[5]
+      | (acc_digits_first_add_p1[5] & acc_digits_first_add_g1[3]);
   assign acc_digits_first_add_p2[5] = acc_digits_first_add_p1[5] & acc_digits_first_add_p1[3];
   assign acc_digits_first_add_g3[0] = acc_digits_first_add_g2[0];
   assign acc_digits_first_add_p3[0] = acc_digits_first_add_p2[0];
@@ -871,12 +958,15 @@ module dhsl_seed004_mgvm_cp (
   assign acc_digits_first_add_p3[2] = acc_digits_first_add_p2[2];
   assign acc_digits_first_add_g3[3] = acc_digits_first_add_g2[3];
   assign acc_digits_first_add_p3[3] = acc_digits_first_add_p2[3];
-  assign acc_digits_first_add_g3[4] = acc_digits_first_add_g2[4] | acc_digits_first_add_p2[4] & acc_digits_first_add_g2[0];
+  assign acc_digits_first_add_g3[4] = acc_digits_first_add_g2[4]
+      | (acc_digits_first_add_p2[4] & acc_digits_first_add_g2[0]);
   assign acc_digits_first_add_p3[4] = acc_digits_first_add_p2[4] & acc_digits_first_add_p2[0];
-  assign acc_digits_first_add_g3[5] = acc_digits_first_add_g2[5] | acc_digits_first_add_p2[5] & acc_digits_first_add_g2[1];
+  assign acc_digits_first_add_g3[5] = acc_digits_first_add_g2[5]
+      | (acc_digits_first_add_p2[5] & acc_digits_first_add_g2[1]);
   assign acc_digits_first_add_p3[5] = acc_digits_first_add_p2[5] & acc_digits_first_add_p2[1];
   assign unused_acc_digits_first_add_p = acc_digits_first_add_p3;
-  assign acc_digits_first_add = {acc_digits_first_add_g3[5], acc_digits_first_add_x ^ {acc_digits_first_add_g3[4:0], 1'b0}};
+  assign acc_digits_first_add = {acc_digits_first_add_g3[5], acc_digits_first_add_x
+      ^ {acc_digits_first_add_g3[4:0], 1'b0}};
   assign unused_acc_digits_first_add = acc_digits_first_add[6];
   assign acc_digits_first = acc_digits_first_add[5:0];
   assign acc_digits_d = armed_q ? acc_digits_first : acc_digits_next;
@@ -885,16 +975,19 @@ module dhsl_seed004_mgvm_cp (
   assign rem0_ys_t2 = ~{4'd0, {gin0_dq_q, 2'd0}};
   assign rem0_ys_t3 = 10'd2;
   assign rem0_ys_s0 = rem0_ys_t0 ^ rem0_ys_t1 ^ rem0_ys_t2;
-  assign rem0_ys_c0_full = rem0_ys_t0 & rem0_ys_t1 | rem0_ys_t0 & rem0_ys_t2 | rem0_ys_t1 & rem0_ys_t2;
+  assign rem0_ys_c0_full = (rem0_ys_t0 & rem0_ys_t1) | (rem0_ys_t0 & rem0_ys_t2)
+      | (rem0_ys_t1 & rem0_ys_t2);
   assign rem0_ys_c0 = {rem0_ys_c0_full[8:0], 1'b0};
   assign unused_rem0_ys_c0_top = rem0_ys_c0_full[9];
   assign rem0_ys_s1 = rem0_ys_t3 ^ rem0_ys_s0 ^ rem0_ys_c0;
-  assign rem0_ys_c1_full = rem0_ys_t3 & rem0_ys_s0 | rem0_ys_t3 & rem0_ys_c0 | rem0_ys_s0 & rem0_ys_c0;
+  assign rem0_ys_c1_full = (rem0_ys_t3 & rem0_ys_s0) | (rem0_ys_t3 & rem0_ys_c0)
+      | (rem0_ys_s0 & rem0_ys_c0);
   assign rem0_ys_c1 = {rem0_ys_c1_full[8:0], 1'b0};
   assign unused_rem0_ys_c1_top = rem0_ys_c1_full[9];
   assign rem0_ys_add_x = rem0_ys_s1 ^ rem0_ys_c1;
   assign rem0_ys_add_p0 = rem0_ys_add_x;
-  assign rem0_ys_add_g0[0] = rem0_ys_s1[0] & rem0_ys_c1[0] | (rem0_ys_s1[0] ^ rem0_ys_c1[0]) & 1'b0;
+  assign rem0_ys_add_g0[0] = (rem0_ys_s1[0] & rem0_ys_c1[0])
+      | ((rem0_ys_s1[0] ^ rem0_ys_c1[0]) & 1'b0);
   assign rem0_ys_add_g0[1] = rem0_ys_s1[1] & rem0_ys_c1[1];
   assign rem0_ys_add_g0[2] = rem0_ys_s1[2] & rem0_ys_c1[2];
   assign rem0_ys_add_g0[3] = rem0_ys_s1[3] & rem0_ys_c1[3];
@@ -906,43 +999,43 @@ module dhsl_seed004_mgvm_cp (
   assign rem0_ys_add_g0[9] = rem0_ys_s1[9] & rem0_ys_c1[9];
   assign rem0_ys_add_g1[0] = rem0_ys_add_g0[0];
   assign rem0_ys_add_p1[0] = rem0_ys_add_p0[0];
-  assign rem0_ys_add_g1[1] = rem0_ys_add_g0[1] | rem0_ys_add_p0[1] & rem0_ys_add_g0[0];
+  assign rem0_ys_add_g1[1] = rem0_ys_add_g0[1] | (rem0_ys_add_p0[1] & rem0_ys_add_g0[0]);
   assign rem0_ys_add_p1[1] = rem0_ys_add_p0[1] & rem0_ys_add_p0[0];
-  assign rem0_ys_add_g1[2] = rem0_ys_add_g0[2] | rem0_ys_add_p0[2] & rem0_ys_add_g0[1];
+  assign rem0_ys_add_g1[2] = rem0_ys_add_g0[2] | (rem0_ys_add_p0[2] & rem0_ys_add_g0[1]);
   assign rem0_ys_add_p1[2] = rem0_ys_add_p0[2] & rem0_ys_add_p0[1];
-  assign rem0_ys_add_g1[3] = rem0_ys_add_g0[3] | rem0_ys_add_p0[3] & rem0_ys_add_g0[2];
+  assign rem0_ys_add_g1[3] = rem0_ys_add_g0[3] | (rem0_ys_add_p0[3] & rem0_ys_add_g0[2]);
   assign rem0_ys_add_p1[3] = rem0_ys_add_p0[3] & rem0_ys_add_p0[2];
-  assign rem0_ys_add_g1[4] = rem0_ys_add_g0[4] | rem0_ys_add_p0[4] & rem0_ys_add_g0[3];
+  assign rem0_ys_add_g1[4] = rem0_ys_add_g0[4] | (rem0_ys_add_p0[4] & rem0_ys_add_g0[3]);
   assign rem0_ys_add_p1[4] = rem0_ys_add_p0[4] & rem0_ys_add_p0[3];
-  assign rem0_ys_add_g1[5] = rem0_ys_add_g0[5] | rem0_ys_add_p0[5] & rem0_ys_add_g0[4];
+  assign rem0_ys_add_g1[5] = rem0_ys_add_g0[5] | (rem0_ys_add_p0[5] & rem0_ys_add_g0[4]);
   assign rem0_ys_add_p1[5] = rem0_ys_add_p0[5] & rem0_ys_add_p0[4];
-  assign rem0_ys_add_g1[6] = rem0_ys_add_g0[6] | rem0_ys_add_p0[6] & rem0_ys_add_g0[5];
+  assign rem0_ys_add_g1[6] = rem0_ys_add_g0[6] | (rem0_ys_add_p0[6] & rem0_ys_add_g0[5]);
   assign rem0_ys_add_p1[6] = rem0_ys_add_p0[6] & rem0_ys_add_p0[5];
-  assign rem0_ys_add_g1[7] = rem0_ys_add_g0[7] | rem0_ys_add_p0[7] & rem0_ys_add_g0[6];
+  assign rem0_ys_add_g1[7] = rem0_ys_add_g0[7] | (rem0_ys_add_p0[7] & rem0_ys_add_g0[6]);
   assign rem0_ys_add_p1[7] = rem0_ys_add_p0[7] & rem0_ys_add_p0[6];
-  assign rem0_ys_add_g1[8] = rem0_ys_add_g0[8] | rem0_ys_add_p0[8] & rem0_ys_add_g0[7];
+  assign rem0_ys_add_g1[8] = rem0_ys_add_g0[8] | (rem0_ys_add_p0[8] & rem0_ys_add_g0[7]);
   assign rem0_ys_add_p1[8] = rem0_ys_add_p0[8] & rem0_ys_add_p0[7];
-  assign rem0_ys_add_g1[9] = rem0_ys_add_g0[9] | rem0_ys_add_p0[9] & rem0_ys_add_g0[8];
+  assign rem0_ys_add_g1[9] = rem0_ys_add_g0[9] | (rem0_ys_add_p0[9] & rem0_ys_add_g0[8]);
   assign rem0_ys_add_p1[9] = rem0_ys_add_p0[9] & rem0_ys_add_p0[8];
   assign rem0_ys_add_g2[0] = rem0_ys_add_g1[0];
   assign rem0_ys_add_p2[0] = rem0_ys_add_p1[0];
   assign rem0_ys_add_g2[1] = rem0_ys_add_g1[1];
   assign rem0_ys_add_p2[1] = rem0_ys_add_p1[1];
-  assign rem0_ys_add_g2[2] = rem0_ys_add_g1[2] | rem0_ys_add_p1[2] & rem0_ys_add_g1[0];
+  assign rem0_ys_add_g2[2] = rem0_ys_add_g1[2] | (rem0_ys_add_p1[2] & rem0_ys_add_g1[0]);
   assign rem0_ys_add_p2[2] = rem0_ys_add_p1[2] & rem0_ys_add_p1[0];
-  assign rem0_ys_add_g2[3] = rem0_ys_add_g1[3] | rem0_ys_add_p1[3] & rem0_ys_add_g1[1];
+  assign rem0_ys_add_g2[3] = rem0_ys_add_g1[3] | (rem0_ys_add_p1[3] & rem0_ys_add_g1[1]);
   assign rem0_ys_add_p2[3] = rem0_ys_add_p1[3] & rem0_ys_add_p1[1];
-  assign rem0_ys_add_g2[4] = rem0_ys_add_g1[4] | rem0_ys_add_p1[4] & rem0_ys_add_g1[2];
+  assign rem0_ys_add_g2[4] = rem0_ys_add_g1[4] | (rem0_ys_add_p1[4] & rem0_ys_add_g1[2]);
   assign rem0_ys_add_p2[4] = rem0_ys_add_p1[4] & rem0_ys_add_p1[2];
-  assign rem0_ys_add_g2[5] = rem0_ys_add_g1[5] | rem0_ys_add_p1[5] & rem0_ys_add_g1[3];
+  assign rem0_ys_add_g2[5] = rem0_ys_add_g1[5] | (rem0_ys_add_p1[5] & rem0_ys_add_g1[3]);
   assign rem0_ys_add_p2[5] = rem0_ys_add_p1[5] & rem0_ys_add_p1[3];
-  assign rem0_ys_add_g2[6] = rem0_ys_add_g1[6] | rem0_ys_add_p1[6] & rem0_ys_add_g1[4];
+  assign rem0_ys_add_g2[6] = rem0_ys_add_g1[6] | (rem0_ys_add_p1[6] & rem0_ys_add_g1[4]);
   assign rem0_ys_add_p2[6] = rem0_ys_add_p1[6] & rem0_ys_add_p1[4];
-  assign rem0_ys_add_g2[7] = rem0_ys_add_g1[7] | rem0_ys_add_p1[7] & rem0_ys_add_g1[5];
+  assign rem0_ys_add_g2[7] = rem0_ys_add_g1[7] | (rem0_ys_add_p1[7] & rem0_ys_add_g1[5]);
   assign rem0_ys_add_p2[7] = rem0_ys_add_p1[7] & rem0_ys_add_p1[5];
-  assign rem0_ys_add_g2[8] = rem0_ys_add_g1[8] | rem0_ys_add_p1[8] & rem0_ys_add_g1[6];
+  assign rem0_ys_add_g2[8] = rem0_ys_add_g1[8] | (rem0_ys_add_p1[8] & rem0_ys_add_g1[6]);
   assign rem0_ys_add_p2[8] = rem0_ys_add_p1[8] & rem0_ys_add_p1[6];
-  assign rem0_ys_add_g2[9] = rem0_ys_add_g1[9] | rem0_ys_add_p1[9] & rem0_ys_add_g1[7];
+  assign rem0_ys_add_g2[9] = rem0_ys_add_g1[9] | (rem0_ys_add_p1[9] & rem0_ys_add_g1[7]);
   assign rem0_ys_add_p2[9] = rem0_ys_add_p1[9] & rem0_ys_add_p1[7];
   assign rem0_ys_add_g3[0] = rem0_ys_add_g2[0];
   assign rem0_ys_add_p3[0] = rem0_ys_add_p2[0];
@@ -952,17 +1045,17 @@ module dhsl_seed004_mgvm_cp (
   assign rem0_ys_add_p3[2] = rem0_ys_add_p2[2];
   assign rem0_ys_add_g3[3] = rem0_ys_add_g2[3];
   assign rem0_ys_add_p3[3] = rem0_ys_add_p2[3];
-  assign rem0_ys_add_g3[4] = rem0_ys_add_g2[4] | rem0_ys_add_p2[4] & rem0_ys_add_g2[0];
+  assign rem0_ys_add_g3[4] = rem0_ys_add_g2[4] | (rem0_ys_add_p2[4] & rem0_ys_add_g2[0]);
   assign rem0_ys_add_p3[4] = rem0_ys_add_p2[4] & rem0_ys_add_p2[0];
-  assign rem0_ys_add_g3[5] = rem0_ys_add_g2[5] | rem0_ys_add_p2[5] & rem0_ys_add_g2[1];
+  assign rem0_ys_add_g3[5] = rem0_ys_add_g2[5] | (rem0_ys_add_p2[5] & rem0_ys_add_g2[1]);
   assign rem0_ys_add_p3[5] = rem0_ys_add_p2[5] & rem0_ys_add_p2[1];
-  assign rem0_ys_add_g3[6] = rem0_ys_add_g2[6] | rem0_ys_add_p2[6] & rem0_ys_add_g2[2];
+  assign rem0_ys_add_g3[6] = rem0_ys_add_g2[6] | (rem0_ys_add_p2[6] & rem0_ys_add_g2[2]);
   assign rem0_ys_add_p3[6] = rem0_ys_add_p2[6] & rem0_ys_add_p2[2];
-  assign rem0_ys_add_g3[7] = rem0_ys_add_g2[7] | rem0_ys_add_p2[7] & rem0_ys_add_g2[3];
+  assign rem0_ys_add_g3[7] = rem0_ys_add_g2[7] | (rem0_ys_add_p2[7] & rem0_ys_add_g2[3]);
   assign rem0_ys_add_p3[7] = rem0_ys_add_p2[7] & rem0_ys_add_p2[3];
-  assign rem0_ys_add_g3[8] = rem0_ys_add_g2[8] | rem0_ys_add_p2[8] & rem0_ys_add_g2[4];
+  assign rem0_ys_add_g3[8] = rem0_ys_add_g2[8] | (rem0_ys_add_p2[8] & rem0_ys_add_g2[4]);
   assign rem0_ys_add_p3[8] = rem0_ys_add_p2[8] & rem0_ys_add_p2[4];
-  assign rem0_ys_add_g3[9] = rem0_ys_add_g2[9] | rem0_ys_add_p2[9] & rem0_ys_add_g2[5];
+  assign rem0_ys_add_g3[9] = rem0_ys_add_g2[9] | (rem0_ys_add_p2[9] & rem0_ys_add_g2[5]);
   assign rem0_ys_add_p3[9] = rem0_ys_add_p2[9] & rem0_ys_add_p2[5];
   assign rem0_ys_add_g4[0] = rem0_ys_add_g3[0];
   assign rem0_ys_add_p4[0] = rem0_ys_add_p3[0];
@@ -980,9 +1073,9 @@ module dhsl_seed004_mgvm_cp (
   assign rem0_ys_add_p4[6] = rem0_ys_add_p3[6];
   assign rem0_ys_add_g4[7] = rem0_ys_add_g3[7];
   assign rem0_ys_add_p4[7] = rem0_ys_add_p3[7];
-  assign rem0_ys_add_g4[8] = rem0_ys_add_g3[8] | rem0_ys_add_p3[8] & rem0_ys_add_g3[0];
+  assign rem0_ys_add_g4[8] = rem0_ys_add_g3[8] | (rem0_ys_add_p3[8] & rem0_ys_add_g3[0]);
   assign rem0_ys_add_p4[8] = rem0_ys_add_p3[8] & rem0_ys_add_p3[0];
-  assign rem0_ys_add_g4[9] = rem0_ys_add_g3[9] | rem0_ys_add_p3[9] & rem0_ys_add_g3[1];
+  assign rem0_ys_add_g4[9] = rem0_ys_add_g3[9] | (rem0_ys_add_p3[9] & rem0_ys_add_g3[1]);
   assign rem0_ys_add_p4[9] = rem0_ys_add_p3[9] & rem0_ys_add_p3[1];
   assign unused_rem0_ys_add_p = rem0_ys_add_p4;
   assign rem0_ys_add = {rem0_ys_add_g4[9], rem0_ys_add_x ^ {rem0_ys_add_g4[8:0], 1'b0}};
@@ -993,7 +1086,7 @@ module dhsl_seed004_mgvm_cp (
   assign rem0_a_t1 = rem0_y_q;
   assign rem0_a_add_x = rem0_a_t0 ^ rem0_a_t1;
   assign rem0_a_add_p0 = rem0_a_add_x;
-  assign rem0_a_add_g0[0] = rem0_a_t0[0] & rem0_a_t1[0] | (rem0_a_t0[0] ^ rem0_a_t1[0]) & 1'b0;
+  assign rem0_a_add_g0[0] = (rem0_a_t0[0] & rem0_a_t1[0]) | ((rem0_a_t0[0] ^ rem0_a_t1[0]) & 1'b0);
   assign rem0_a_add_g0[1] = rem0_a_t0[1] & rem0_a_t1[1];
   assign rem0_a_add_g0[2] = rem0_a_t0[2] & rem0_a_t1[2];
   assign rem0_a_add_g0[3] = rem0_a_t0[3] & rem0_a_t1[3];
@@ -1005,43 +1098,43 @@ module dhsl_seed004_mgvm_cp (
   assign rem0_a_add_g0[9] = rem0_a_t0[9] & rem0_a_t1[9];
   assign rem0_a_add_g1[0] = rem0_a_add_g0[0];
   assign rem0_a_add_p1[0] = rem0_a_add_p0[0];
-  assign rem0_a_add_g1[1] = rem0_a_add_g0[1] | rem0_a_add_p0[1] & rem0_a_add_g0[0];
+  assign rem0_a_add_g1[1] = rem0_a_add_g0[1] | (rem0_a_add_p0[1] & rem0_a_add_g0[0]);
   assign rem0_a_add_p1[1] = rem0_a_add_p0[1] & rem0_a_add_p0[0];
-  assign rem0_a_add_g1[2] = rem0_a_add_g0[2] | rem0_a_add_p0[2] & rem0_a_add_g0[1];
+  assign rem0_a_add_g1[2] = rem0_a_add_g0[2] | (rem0_a_add_p0[2] & rem0_a_add_g0[1]);
   assign rem0_a_add_p1[2] = rem0_a_add_p0[2] & rem0_a_add_p0[1];
-  assign rem0_a_add_g1[3] = rem0_a_add_g0[3] | rem0_a_add_p0[3] & rem0_a_add_g0[2];
+  assign rem0_a_add_g1[3] = rem0_a_add_g0[3] | (rem0_a_add_p0[3] & rem0_a_add_g0[2]);
   assign rem0_a_add_p1[3] = rem0_a_add_p0[3] & rem0_a_add_p0[2];
-  assign rem0_a_add_g1[4] = rem0_a_add_g0[4] | rem0_a_add_p0[4] & rem0_a_add_g0[3];
+  assign rem0_a_add_g1[4] = rem0_a_add_g0[4] | (rem0_a_add_p0[4] & rem0_a_add_g0[3]);
   assign rem0_a_add_p1[4] = rem0_a_add_p0[4] & rem0_a_add_p0[3];
-  assign rem0_a_add_g1[5] = rem0_a_add_g0[5] | rem0_a_add_p0[5] & rem0_a_add_g0[4];
+  assign rem0_a_add_g1[5] = rem0_a_add_g0[5] | (rem0_a_add_p0[5] & rem0_a_add_g0[4]);
   assign rem0_a_add_p1[5] = rem0_a_add_p0[5] & rem0_a_add_p0[4];
-  assign rem0_a_add_g1[6] = rem0_a_add_g0[6] | rem0_a_add_p0[6] & rem0_a_add_g0[5];
+  assign rem0_a_add_g1[6] = rem0_a_add_g0[6] | (rem0_a_add_p0[6] & rem0_a_add_g0[5]);
   assign rem0_a_add_p1[6] = rem0_a_add_p0[6] & rem0_a_add_p0[5];
-  assign rem0_a_add_g1[7] = rem0_a_add_g0[7] | rem0_a_add_p0[7] & rem0_a_add_g0[6];
+  assign rem0_a_add_g1[7] = rem0_a_add_g0[7] | (rem0_a_add_p0[7] & rem0_a_add_g0[6]);
   assign rem0_a_add_p1[7] = rem0_a_add_p0[7] & rem0_a_add_p0[6];
-  assign rem0_a_add_g1[8] = rem0_a_add_g0[8] | rem0_a_add_p0[8] & rem0_a_add_g0[7];
+  assign rem0_a_add_g1[8] = rem0_a_add_g0[8] | (rem0_a_add_p0[8] & rem0_a_add_g0[7]);
   assign rem0_a_add_p1[8] = rem0_a_add_p0[8] & rem0_a_add_p0[7];
-  assign rem0_a_add_g1[9] = rem0_a_add_g0[9] | rem0_a_add_p0[9] & rem0_a_add_g0[8];
+  assign rem0_a_add_g1[9] = rem0_a_add_g0[9] | (rem0_a_add_p0[9] & rem0_a_add_g0[8]);
   assign rem0_a_add_p1[9] = rem0_a_add_p0[9] & rem0_a_add_p0[8];
   assign rem0_a_add_g2[0] = rem0_a_add_g1[0];
   assign rem0_a_add_p2[0] = rem0_a_add_p1[0];
   assign rem0_a_add_g2[1] = rem0_a_add_g1[1];
   assign rem0_a_add_p2[1] = rem0_a_add_p1[1];
-  assign rem0_a_add_g2[2] = rem0_a_add_g1[2] | rem0_a_add_p1[2] & rem0_a_add_g1[0];
+  assign rem0_a_add_g2[2] = rem0_a_add_g1[2] | (rem0_a_add_p1[2] & rem0_a_add_g1[0]);
   assign rem0_a_add_p2[2] = rem0_a_add_p1[2] & rem0_a_add_p1[0];
-  assign rem0_a_add_g2[3] = rem0_a_add_g1[3] | rem0_a_add_p1[3] & rem0_a_add_g1[1];
+  assign rem0_a_add_g2[3] = rem0_a_add_g1[3] | (rem0_a_add_p1[3] & rem0_a_add_g1[1]);
   assign rem0_a_add_p2[3] = rem0_a_add_p1[3] & rem0_a_add_p1[1];
-  assign rem0_a_add_g2[4] = rem0_a_add_g1[4] | rem0_a_add_p1[4] & rem0_a_add_g1[2];
+  assign rem0_a_add_g2[4] = rem0_a_add_g1[4] | (rem0_a_add_p1[4] & rem0_a_add_g1[2]);
   assign rem0_a_add_p2[4] = rem0_a_add_p1[4] & rem0_a_add_p1[2];
-  assign rem0_a_add_g2[5] = rem0_a_add_g1[5] | rem0_a_add_p1[5] & rem0_a_add_g1[3];
+  assign rem0_a_add_g2[5] = rem0_a_add_g1[5] | (rem0_a_add_p1[5] & rem0_a_add_g1[3]);
   assign rem0_a_add_p2[5] = rem0_a_add_p1[5] & rem0_a_add_p1[3];
-  assign rem0_a_add_g2[6] = rem0_a_add_g1[6] | rem0_a_add_p1[6] & rem0_a_add_g1[4];
+  assign rem0_a_add_g2[6] = rem0_a_add_g1[6] | (rem0_a_add_p1[6] & rem0_a_add_g1[4]);
   assign rem0_a_add_p2[6] = rem0_a_add_p1[6] & rem0_a_add_p1[4];
-  assign rem0_a_add_g2[7] = rem0_a_add_g1[7] | rem0_a_add_p1[7] & rem0_a_add_g1[5];
+  assign rem0_a_add_g2[7] = rem0_a_add_g1[7] | (rem0_a_add_p1[7] & rem0_a_add_g1[5]);
   assign rem0_a_add_p2[7] = rem0_a_add_p1[7] & rem0_a_add_p1[5];
-  assign rem0_a_add_g2[8] = rem0_a_add_g1[8] | rem0_a_add_p1[8] & rem0_a_add_g1[6];
+  assign rem0_a_add_g2[8] = rem0_a_add_g1[8] | (rem0_a_add_p1[8] & rem0_a_add_g1[6]);
   assign rem0_a_add_p2[8] = rem0_a_add_p1[8] & rem0_a_add_p1[6];
-  assign rem0_a_add_g2[9] = rem0_a_add_g1[9] | rem0_a_add_p1[9] & rem0_a_add_g1[7];
+  assign rem0_a_add_g2[9] = rem0_a_add_g1[9] | (rem0_a_add_p1[9] & rem0_a_add_g1[7]);
   assign rem0_a_add_p2[9] = rem0_a_add_p1[9] & rem0_a_add_p1[7];
   assign rem0_a_add_g3[0] = rem0_a_add_g2[0];
   assign rem0_a_add_p3[0] = rem0_a_add_p2[0];
@@ -1051,17 +1144,17 @@ module dhsl_seed004_mgvm_cp (
   assign rem0_a_add_p3[2] = rem0_a_add_p2[2];
   assign rem0_a_add_g3[3] = rem0_a_add_g2[3];
   assign rem0_a_add_p3[3] = rem0_a_add_p2[3];
-  assign rem0_a_add_g3[4] = rem0_a_add_g2[4] | rem0_a_add_p2[4] & rem0_a_add_g2[0];
+  assign rem0_a_add_g3[4] = rem0_a_add_g2[4] | (rem0_a_add_p2[4] & rem0_a_add_g2[0]);
   assign rem0_a_add_p3[4] = rem0_a_add_p2[4] & rem0_a_add_p2[0];
-  assign rem0_a_add_g3[5] = rem0_a_add_g2[5] | rem0_a_add_p2[5] & rem0_a_add_g2[1];
+  assign rem0_a_add_g3[5] = rem0_a_add_g2[5] | (rem0_a_add_p2[5] & rem0_a_add_g2[1]);
   assign rem0_a_add_p3[5] = rem0_a_add_p2[5] & rem0_a_add_p2[1];
-  assign rem0_a_add_g3[6] = rem0_a_add_g2[6] | rem0_a_add_p2[6] & rem0_a_add_g2[2];
+  assign rem0_a_add_g3[6] = rem0_a_add_g2[6] | (rem0_a_add_p2[6] & rem0_a_add_g2[2]);
   assign rem0_a_add_p3[6] = rem0_a_add_p2[6] & rem0_a_add_p2[2];
-  assign rem0_a_add_g3[7] = rem0_a_add_g2[7] | rem0_a_add_p2[7] & rem0_a_add_g2[3];
+  assign rem0_a_add_g3[7] = rem0_a_add_g2[7] | (rem0_a_add_p2[7] & rem0_a_add_g2[3]);
   assign rem0_a_add_p3[7] = rem0_a_add_p2[7] & rem0_a_add_p2[3];
-  assign rem0_a_add_g3[8] = rem0_a_add_g2[8] | rem0_a_add_p2[8] & rem0_a_add_g2[4];
+  assign rem0_a_add_g3[8] = rem0_a_add_g2[8] | (rem0_a_add_p2[8] & rem0_a_add_g2[4]);
   assign rem0_a_add_p3[8] = rem0_a_add_p2[8] & rem0_a_add_p2[4];
-  assign rem0_a_add_g3[9] = rem0_a_add_g2[9] | rem0_a_add_p2[9] & rem0_a_add_g2[5];
+  assign rem0_a_add_g3[9] = rem0_a_add_g2[9] | (rem0_a_add_p2[9] & rem0_a_add_g2[5]);
   assign rem0_a_add_p3[9] = rem0_a_add_p2[9] & rem0_a_add_p2[5];
   assign rem0_a_add_g4[0] = rem0_a_add_g3[0];
   assign rem0_a_add_p4[0] = rem0_a_add_p3[0];
@@ -1079,9 +1172,9 @@ module dhsl_seed004_mgvm_cp (
   assign rem0_a_add_p4[6] = rem0_a_add_p3[6];
   assign rem0_a_add_g4[7] = rem0_a_add_g3[7];
   assign rem0_a_add_p4[7] = rem0_a_add_p3[7];
-  assign rem0_a_add_g4[8] = rem0_a_add_g3[8] | rem0_a_add_p3[8] & rem0_a_add_g3[0];
+  assign rem0_a_add_g4[8] = rem0_a_add_g3[8] | (rem0_a_add_p3[8] & rem0_a_add_g3[0]);
   assign rem0_a_add_p4[8] = rem0_a_add_p3[8] & rem0_a_add_p3[0];
-  assign rem0_a_add_g4[9] = rem0_a_add_g3[9] | rem0_a_add_p3[9] & rem0_a_add_g3[1];
+  assign rem0_a_add_g4[9] = rem0_a_add_g3[9] | (rem0_a_add_p3[9] & rem0_a_add_g3[1]);
   assign rem0_a_add_p4[9] = rem0_a_add_p3[9] & rem0_a_add_p3[1];
   assign unused_rem0_a_add_p = rem0_a_add_p4;
   assign rem0_a_add = {rem0_a_add_g4[9], rem0_a_add_x ^ {rem0_a_add_g4[8:0], 1'b0}};
@@ -1094,16 +1187,19 @@ module dhsl_seed004_mgvm_cp (
   assign rem1_ys_t2 = ~{4'd0, {gin1_dq_q, 2'd0}};
   assign rem1_ys_t3 = 10'd2;
   assign rem1_ys_s0 = rem1_ys_t0 ^ rem1_ys_t1 ^ rem1_ys_t2;
-  assign rem1_ys_c0_full = rem1_ys_t0 & rem1_ys_t1 | rem1_ys_t0 & rem1_ys_t2 | rem1_ys_t1 & rem1_ys_t2;
+  assign rem1_ys_c0_full = (rem1_ys_t0 & rem1_ys_t1) | (rem1_ys_t0 & rem1_ys_t2)
+      | (rem1_ys_t1 & rem1_ys_t2);
   assign rem1_ys_c0 = {rem1_ys_c0_full[8:0], 1'b0};
   assign unused_rem1_ys_c0_top = rem1_ys_c0_full[9];
   assign rem1_ys_s1 = rem1_ys_t3 ^ rem1_ys_s0 ^ rem1_ys_c0;
-  assign rem1_ys_c1_full = rem1_ys_t3 & rem1_ys_s0 | rem1_ys_t3 & rem1_ys_c0 | rem1_ys_s0 & rem1_ys_c0;
+  assign rem1_ys_c1_full = (rem1_ys_t3 & rem1_ys_s0) | (rem1_ys_t3 & rem1_ys_c0)
+      | (rem1_ys_s0 & rem1_ys_c0);
   assign rem1_ys_c1 = {rem1_ys_c1_full[8:0], 1'b0};
   assign unused_rem1_ys_c1_top = rem1_ys_c1_full[9];
   assign rem1_ys_add_x = rem1_ys_s1 ^ rem1_ys_c1;
   assign rem1_ys_add_p0 = rem1_ys_add_x;
-  assign rem1_ys_add_g0[0] = rem1_ys_s1[0] & rem1_ys_c1[0] | (rem1_ys_s1[0] ^ rem1_ys_c1[0]) & 1'b0;
+  assign rem1_ys_add_g0[0] = (rem1_ys_s1[0] & rem1_ys_c1[0])
+      | ((rem1_ys_s1[0] ^ rem1_ys_c1[0]) & 1'b0);
   assign rem1_ys_add_g0[1] = rem1_ys_s1[1] & rem1_ys_c1[1];
   assign rem1_ys_add_g0[2] = rem1_ys_s1[2] & rem1_ys_c1[2];
   assign rem1_ys_add_g0[3] = rem1_ys_s1[3] & rem1_ys_c1[3];
@@ -1115,43 +1211,43 @@ module dhsl_seed004_mgvm_cp (
   assign rem1_ys_add_g0[9] = rem1_ys_s1[9] & rem1_ys_c1[9];
   assign rem1_ys_add_g1[0] = rem1_ys_add_g0[0];
   assign rem1_ys_add_p1[0] = rem1_ys_add_p0[0];
-  assign rem1_ys_add_g1[1] = rem1_ys_add_g0[1] | rem1_ys_add_p0[1] & rem1_ys_add_g0[0];
+  assign rem1_ys_add_g1[1] = rem1_ys_add_g0[1] | (rem1_ys_add_p0[1] & rem1_ys_add_g0[0]);
   assign rem1_ys_add_p1[1] = rem1_ys_add_p0[1] & rem1_ys_add_p0[0];
-  assign rem1_ys_add_g1[2] = rem1_ys_add_g0[2] | rem1_ys_add_p0[2] & rem1_ys_add_g0[1];
+  assign rem1_ys_add_g1[2] = rem1_ys_add_g0[2] | (rem1_ys_add_p0[2] & rem1_ys_add_g0[1]);
   assign rem1_ys_add_p1[2] = rem1_ys_add_p0[2] & rem1_ys_add_p0[1];
-  assign rem1_ys_add_g1[3] = rem1_ys_add_g0[3] | rem1_ys_add_p0[3] & rem1_ys_add_g0[2];
+  assign rem1_ys_add_g1[3] = rem1_ys_add_g0[3] | (rem1_ys_add_p0[3] & rem1_ys_add_g0[2]);
   assign rem1_ys_add_p1[3] = rem1_ys_add_p0[3] & rem1_ys_add_p0[2];
-  assign rem1_ys_add_g1[4] = rem1_ys_add_g0[4] | rem1_ys_add_p0[4] & rem1_ys_add_g0[3];
+  assign rem1_ys_add_g1[4] = rem1_ys_add_g0[4] | (rem1_ys_add_p0[4] & rem1_ys_add_g0[3]);
   assign rem1_ys_add_p1[4] = rem1_ys_add_p0[4] & rem1_ys_add_p0[3];
-  assign rem1_ys_add_g1[5] = rem1_ys_add_g0[5] | rem1_ys_add_p0[5] & rem1_ys_add_g0[4];
+  assign rem1_ys_add_g1[5] = rem1_ys_add_g0[5] | (rem1_ys_add_p0[5] & rem1_ys_add_g0[4]);
   assign rem1_ys_add_p1[5] = rem1_ys_add_p0[5] & rem1_ys_add_p0[4];
-  assign rem1_ys_add_g1[6] = rem1_ys_add_g0[6] | rem1_ys_add_p0[6] & rem1_ys_add_g0[5];
+  assign rem1_ys_add_g1[6] = rem1_ys_add_g0[6] | (rem1_ys_add_p0[6] & rem1_ys_add_g0[5]);
   assign rem1_ys_add_p1[6] = rem1_ys_add_p0[6] & rem1_ys_add_p0[5];
-  assign rem1_ys_add_g1[7] = rem1_ys_add_g0[7] | rem1_ys_add_p0[7] & rem1_ys_add_g0[6];
+  assign rem1_ys_add_g1[7] = rem1_ys_add_g0[7] | (rem1_ys_add_p0[7] & rem1_ys_add_g0[6]);
   assign rem1_ys_add_p1[7] = rem1_ys_add_p0[7] & rem1_ys_add_p0[6];
-  assign rem1_ys_add_g1[8] = rem1_ys_add_g0[8] | rem1_ys_add_p0[8] & rem1_ys_add_g0[7];
+  assign rem1_ys_add_g1[8] = rem1_ys_add_g0[8] | (rem1_ys_add_p0[8] & rem1_ys_add_g0[7]);
   assign rem1_ys_add_p1[8] = rem1_ys_add_p0[8] & rem1_ys_add_p0[7];
-  assign rem1_ys_add_g1[9] = rem1_ys_add_g0[9] | rem1_ys_add_p0[9] & rem1_ys_add_g0[8];
+  assign rem1_ys_add_g1[9] = rem1_ys_add_g0[9] | (rem1_ys_add_p0[9] & rem1_ys_add_g0[8]);
   assign rem1_ys_add_p1[9] = rem1_ys_add_p0[9] & rem1_ys_add_p0[8];
   assign rem1_ys_add_g2[0] = rem1_ys_add_g1[0];
   assign rem1_ys_add_p2[0] = rem1_ys_add_p1[0];
   assign rem1_ys_add_g2[1] = rem1_ys_add_g1[1];
   assign rem1_ys_add_p2[1] = rem1_ys_add_p1[1];
-  assign rem1_ys_add_g2[2] = rem1_ys_add_g1[2] | rem1_ys_add_p1[2] & rem1_ys_add_g1[0];
+  assign rem1_ys_add_g2[2] = rem1_ys_add_g1[2] | (rem1_ys_add_p1[2] & rem1_ys_add_g1[0]);
   assign rem1_ys_add_p2[2] = rem1_ys_add_p1[2] & rem1_ys_add_p1[0];
-  assign rem1_ys_add_g2[3] = rem1_ys_add_g1[3] | rem1_ys_add_p1[3] & rem1_ys_add_g1[1];
+  assign rem1_ys_add_g2[3] = rem1_ys_add_g1[3] | (rem1_ys_add_p1[3] & rem1_ys_add_g1[1]);
   assign rem1_ys_add_p2[3] = rem1_ys_add_p1[3] & rem1_ys_add_p1[1];
-  assign rem1_ys_add_g2[4] = rem1_ys_add_g1[4] | rem1_ys_add_p1[4] & rem1_ys_add_g1[2];
+  assign rem1_ys_add_g2[4] = rem1_ys_add_g1[4] | (rem1_ys_add_p1[4] & rem1_ys_add_g1[2]);
   assign rem1_ys_add_p2[4] = rem1_ys_add_p1[4] & rem1_ys_add_p1[2];
-  assign rem1_ys_add_g2[5] = rem1_ys_add_g1[5] | rem1_ys_add_p1[5] & rem1_ys_add_g1[3];
+  assign rem1_ys_add_g2[5] = rem1_ys_add_g1[5] | (rem1_ys_add_p1[5] & rem1_ys_add_g1[3]);
   assign rem1_ys_add_p2[5] = rem1_ys_add_p1[5] & rem1_ys_add_p1[3];
-  assign rem1_ys_add_g2[6] = rem1_ys_add_g1[6] | rem1_ys_add_p1[6] & rem1_ys_add_g1[4];
+  assign rem1_ys_add_g2[6] = rem1_ys_add_g1[6] | (rem1_ys_add_p1[6] & rem1_ys_add_g1[4]);
   assign rem1_ys_add_p2[6] = rem1_ys_add_p1[6] & rem1_ys_add_p1[4];
-  assign rem1_ys_add_g2[7] = rem1_ys_add_g1[7] | rem1_ys_add_p1[7] & rem1_ys_add_g1[5];
+  assign rem1_ys_add_g2[7] = rem1_ys_add_g1[7] | (rem1_ys_add_p1[7] & rem1_ys_add_g1[5]);
   assign rem1_ys_add_p2[7] = rem1_ys_add_p1[7] & rem1_ys_add_p1[5];
-  assign rem1_ys_add_g2[8] = rem1_ys_add_g1[8] | rem1_ys_add_p1[8] & rem1_ys_add_g1[6];
+  assign rem1_ys_add_g2[8] = rem1_ys_add_g1[8] | (rem1_ys_add_p1[8] & rem1_ys_add_g1[6]);
   assign rem1_ys_add_p2[8] = rem1_ys_add_p1[8] & rem1_ys_add_p1[6];
-  assign rem1_ys_add_g2[9] = rem1_ys_add_g1[9] | rem1_ys_add_p1[9] & rem1_ys_add_g1[7];
+  assign rem1_ys_add_g2[9] = rem1_ys_add_g1[9] | (rem1_ys_add_p1[9] & rem1_ys_add_g1[7]);
   assign rem1_ys_add_p2[9] = rem1_ys_add_p1[9] & rem1_ys_add_p1[7];
   assign rem1_ys_add_g3[0] = rem1_ys_add_g2[0];
   assign rem1_ys_add_p3[0] = rem1_ys_add_p2[0];
@@ -1161,17 +1257,17 @@ module dhsl_seed004_mgvm_cp (
   assign rem1_ys_add_p3[2] = rem1_ys_add_p2[2];
   assign rem1_ys_add_g3[3] = rem1_ys_add_g2[3];
   assign rem1_ys_add_p3[3] = rem1_ys_add_p2[3];
-  assign rem1_ys_add_g3[4] = rem1_ys_add_g2[4] | rem1_ys_add_p2[4] & rem1_ys_add_g2[0];
+  assign rem1_ys_add_g3[4] = rem1_ys_add_g2[4] | (rem1_ys_add_p2[4] & rem1_ys_add_g2[0]);
   assign rem1_ys_add_p3[4] = rem1_ys_add_p2[4] & rem1_ys_add_p2[0];
-  assign rem1_ys_add_g3[5] = rem1_ys_add_g2[5] | rem1_ys_add_p2[5] & rem1_ys_add_g2[1];
+  assign rem1_ys_add_g3[5] = rem1_ys_add_g2[5] | (rem1_ys_add_p2[5] & rem1_ys_add_g2[1]);
   assign rem1_ys_add_p3[5] = rem1_ys_add_p2[5] & rem1_ys_add_p2[1];
-  assign rem1_ys_add_g3[6] = rem1_ys_add_g2[6] | rem1_ys_add_p2[6] & rem1_ys_add_g2[2];
+  assign rem1_ys_add_g3[6] = rem1_ys_add_g2[6] | (rem1_ys_add_p2[6] & rem1_ys_add_g2[2]);
   assign rem1_ys_add_p3[6] = rem1_ys_add_p2[6] & rem1_ys_add_p2[2];
-  assign rem1_ys_add_g3[7] = rem1_ys_add_g2[7] | rem1_ys_add_p2[7] & rem1_ys_add_g2[3];
+  assign rem1_ys_add_g3[7] = rem1_ys_add_g2[7] | (rem1_ys_add_p2[7] & rem1_ys_add_g2[3]);
   assign rem1_ys_add_p3[7] = rem1_ys_add_p2[7] & rem1_ys_add_p2[3];
-  assign rem1_ys_add_g3[8] = rem1_ys_add_g2[8] | rem1_ys_add_p2[8] & rem1_ys_add_g2[4];
+  assign rem1_ys_add_g3[8] = rem1_ys_add_g2[8] | (rem1_ys_add_p2[8] & rem1_ys_add_g2[4]);
   assign rem1_ys_add_p3[8] = rem1_ys_add_p2[8] & rem1_ys_add_p2[4];
-  assign rem1_ys_add_g3[9] = rem1_ys_add_g2[9] | rem1_ys_add_p2[9] & rem1_ys_add_g2[5];
+  assign rem1_ys_add_g3[9] = rem1_ys_add_g2[9] | (rem1_ys_add_p2[9] & rem1_ys_add_g2[5]);
   assign rem1_ys_add_p3[9] = rem1_ys_add_p2[9] & rem1_ys_add_p2[5];
   assign rem1_ys_add_g4[0] = rem1_ys_add_g3[0];
   assign rem1_ys_add_p4[0] = rem1_ys_add_p3[0];
@@ -1189,9 +1285,9 @@ module dhsl_seed004_mgvm_cp (
   assign rem1_ys_add_p4[6] = rem1_ys_add_p3[6];
   assign rem1_ys_add_g4[7] = rem1_ys_add_g3[7];
   assign rem1_ys_add_p4[7] = rem1_ys_add_p3[7];
-  assign rem1_ys_add_g4[8] = rem1_ys_add_g3[8] | rem1_ys_add_p3[8] & rem1_ys_add_g3[0];
+  assign rem1_ys_add_g4[8] = rem1_ys_add_g3[8] | (rem1_ys_add_p3[8] & rem1_ys_add_g3[0]);
   assign rem1_ys_add_p4[8] = rem1_ys_add_p3[8] & rem1_ys_add_p3[0];
-  assign rem1_ys_add_g4[9] = rem1_ys_add_g3[9] | rem1_ys_add_p3[9] & rem1_ys_add_g3[1];
+  assign rem1_ys_add_g4[9] = rem1_ys_add_g3[9] | (rem1_ys_add_p3[9] & rem1_ys_add_g3[1]);
   assign rem1_ys_add_p4[9] = rem1_ys_add_p3[9] & rem1_ys_add_p3[1];
   assign unused_rem1_ys_add_p = rem1_ys_add_p4;
   assign rem1_ys_add = {rem1_ys_add_g4[9], rem1_ys_add_x ^ {rem1_ys_add_g4[8:0], 1'b0}};
@@ -1202,7 +1298,7 @@ module dhsl_seed004_mgvm_cp (
   assign rem1_a_t1 = rem1_y_q;
   assign rem1_a_add_x = rem1_a_t0 ^ rem1_a_t1;
   assign rem1_a_add_p0 = rem1_a_add_x;
-  assign rem1_a_add_g0[0] = rem1_a_t0[0] & rem1_a_t1[0] | (rem1_a_t0[0] ^ rem1_a_t1[0]) & 1'b0;
+  assign rem1_a_add_g0[0] = (rem1_a_t0[0] & rem1_a_t1[0]) | ((rem1_a_t0[0] ^ rem1_a_t1[0]) & 1'b0);
   assign rem1_a_add_g0[1] = rem1_a_t0[1] & rem1_a_t1[1];
   assign rem1_a_add_g0[2] = rem1_a_t0[2] & rem1_a_t1[2];
   assign rem1_a_add_g0[3] = rem1_a_t0[3] & rem1_a_t1[3];
@@ -1214,43 +1310,43 @@ module dhsl_seed004_mgvm_cp (
   assign rem1_a_add_g0[9] = rem1_a_t0[9] & rem1_a_t1[9];
   assign rem1_a_add_g1[0] = rem1_a_add_g0[0];
   assign rem1_a_add_p1[0] = rem1_a_add_p0[0];
-  assign rem1_a_add_g1[1] = rem1_a_add_g0[1] | rem1_a_add_p0[1] & rem1_a_add_g0[0];
+  assign rem1_a_add_g1[1] = rem1_a_add_g0[1] | (rem1_a_add_p0[1] & rem1_a_add_g0[0]);
   assign rem1_a_add_p1[1] = rem1_a_add_p0[1] & rem1_a_add_p0[0];
-  assign rem1_a_add_g1[2] = rem1_a_add_g0[2] | rem1_a_add_p0[2] & rem1_a_add_g0[1];
+  assign rem1_a_add_g1[2] = rem1_a_add_g0[2] | (rem1_a_add_p0[2] & rem1_a_add_g0[1]);
   assign rem1_a_add_p1[2] = rem1_a_add_p0[2] & rem1_a_add_p0[1];
-  assign rem1_a_add_g1[3] = rem1_a_add_g0[3] | rem1_a_add_p0[3] & rem1_a_add_g0[2];
+  assign rem1_a_add_g1[3] = rem1_a_add_g0[3] | (rem1_a_add_p0[3] & rem1_a_add_g0[2]);
   assign rem1_a_add_p1[3] = rem1_a_add_p0[3] & rem1_a_add_p0[2];
-  assign rem1_a_add_g1[4] = rem1_a_add_g0[4] | rem1_a_add_p0[4] & rem1_a_add_g0[3];
+  assign rem1_a_add_g1[4] = rem1_a_add_g0[4] | (rem1_a_add_p0[4] & rem1_a_add_g0[3]);
   assign rem1_a_add_p1[4] = rem1_a_add_p0[4] & rem1_a_add_p0[3];
-  assign rem1_a_add_g1[5] = rem1_a_add_g0[5] | rem1_a_add_p0[5] & rem1_a_add_g0[4];
+  assign rem1_a_add_g1[5] = rem1_a_add_g0[5] | (rem1_a_add_p0[5] & rem1_a_add_g0[4]);
   assign rem1_a_add_p1[5] = rem1_a_add_p0[5] & rem1_a_add_p0[4];
-  assign rem1_a_add_g1[6] = rem1_a_add_g0[6] | rem1_a_add_p0[6] & rem1_a_add_g0[5];
+  assign rem1_a_add_g1[6] = rem1_a_add_g0[6] | (rem1_a_add_p0[6] & rem1_a_add_g0[5]);
   assign rem1_a_add_p1[6] = rem1_a_add_p0[6] & rem1_a_add_p0[5];
-  assign rem1_a_add_g1[7] = rem1_a_add_g0[7] | rem1_a_add_p0[7] & rem1_a_add_g0[6];
+  assign rem1_a_add_g1[7] = rem1_a_add_g0[7] | (rem1_a_add_p0[7] & rem1_a_add_g0[6]);
   assign rem1_a_add_p1[7] = rem1_a_add_p0[7] & rem1_a_add_p0[6];
-  assign rem1_a_add_g1[8] = rem1_a_add_g0[8] | rem1_a_add_p0[8] & rem1_a_add_g0[7];
+  assign rem1_a_add_g1[8] = rem1_a_add_g0[8] | (rem1_a_add_p0[8] & rem1_a_add_g0[7]);
   assign rem1_a_add_p1[8] = rem1_a_add_p0[8] & rem1_a_add_p0[7];
-  assign rem1_a_add_g1[9] = rem1_a_add_g0[9] | rem1_a_add_p0[9] & rem1_a_add_g0[8];
+  assign rem1_a_add_g1[9] = rem1_a_add_g0[9] | (rem1_a_add_p0[9] & rem1_a_add_g0[8]);
   assign rem1_a_add_p1[9] = rem1_a_add_p0[9] & rem1_a_add_p0[8];
   assign rem1_a_add_g2[0] = rem1_a_add_g1[0];
   assign rem1_a_add_p2[0] = rem1_a_add_p1[0];
   assign rem1_a_add_g2[1] = rem1_a_add_g1[1];
   assign rem1_a_add_p2[1] = rem1_a_add_p1[1];
-  assign rem1_a_add_g2[2] = rem1_a_add_g1[2] | rem1_a_add_p1[2] & rem1_a_add_g1[0];
+  assign rem1_a_add_g2[2] = rem1_a_add_g1[2] | (rem1_a_add_p1[2] & rem1_a_add_g1[0]);
   assign rem1_a_add_p2[2] = rem1_a_add_p1[2] & rem1_a_add_p1[0];
-  assign rem1_a_add_g2[3] = rem1_a_add_g1[3] | rem1_a_add_p1[3] & rem1_a_add_g1[1];
+  assign rem1_a_add_g2[3] = rem1_a_add_g1[3] | (rem1_a_add_p1[3] & rem1_a_add_g1[1]);
   assign rem1_a_add_p2[3] = rem1_a_add_p1[3] & rem1_a_add_p1[1];
-  assign rem1_a_add_g2[4] = rem1_a_add_g1[4] | rem1_a_add_p1[4] & rem1_a_add_g1[2];
+  assign rem1_a_add_g2[4] = rem1_a_add_g1[4] | (rem1_a_add_p1[4] & rem1_a_add_g1[2]);
   assign rem1_a_add_p2[4] = rem1_a_add_p1[4] & rem1_a_add_p1[2];
-  assign rem1_a_add_g2[5] = rem1_a_add_g1[5] | rem1_a_add_p1[5] & rem1_a_add_g1[3];
+  assign rem1_a_add_g2[5] = rem1_a_add_g1[5] | (rem1_a_add_p1[5] & rem1_a_add_g1[3]);
   assign rem1_a_add_p2[5] = rem1_a_add_p1[5] & rem1_a_add_p1[3];
-  assign rem1_a_add_g2[6] = rem1_a_add_g1[6] | rem1_a_add_p1[6] & rem1_a_add_g1[4];
+  assign rem1_a_add_g2[6] = rem1_a_add_g1[6] | (rem1_a_add_p1[6] & rem1_a_add_g1[4]);
   assign rem1_a_add_p2[6] = rem1_a_add_p1[6] & rem1_a_add_p1[4];
-  assign rem1_a_add_g2[7] = rem1_a_add_g1[7] | rem1_a_add_p1[7] & rem1_a_add_g1[5];
+  assign rem1_a_add_g2[7] = rem1_a_add_g1[7] | (rem1_a_add_p1[7] & rem1_a_add_g1[5]);
   assign rem1_a_add_p2[7] = rem1_a_add_p1[7] & rem1_a_add_p1[5];
-  assign rem1_a_add_g2[8] = rem1_a_add_g1[8] | rem1_a_add_p1[8] & rem1_a_add_g1[6];
+  assign rem1_a_add_g2[8] = rem1_a_add_g1[8] | (rem1_a_add_p1[8] & rem1_a_add_g1[6]);
   assign rem1_a_add_p2[8] = rem1_a_add_p1[8] & rem1_a_add_p1[6];
-  assign rem1_a_add_g2[9] = rem1_a_add_g1[9] | rem1_a_add_p1[9] & rem1_a_add_g1[7];
+  assign rem1_a_add_g2[9] = rem1_a_add_g1[9] | (rem1_a_add_p1[9] & rem1_a_add_g1[7]);
   assign rem1_a_add_p2[9] = rem1_a_add_p1[9] & rem1_a_add_p1[7];
   assign rem1_a_add_g3[0] = rem1_a_add_g2[0];
   assign rem1_a_add_p3[0] = rem1_a_add_p2[0];
@@ -1260,17 +1356,17 @@ module dhsl_seed004_mgvm_cp (
   assign rem1_a_add_p3[2] = rem1_a_add_p2[2];
   assign rem1_a_add_g3[3] = rem1_a_add_g2[3];
   assign rem1_a_add_p3[3] = rem1_a_add_p2[3];
-  assign rem1_a_add_g3[4] = rem1_a_add_g2[4] | rem1_a_add_p2[4] & rem1_a_add_g2[0];
+  assign rem1_a_add_g3[4] = rem1_a_add_g2[4] | (rem1_a_add_p2[4] & rem1_a_add_g2[0]);
   assign rem1_a_add_p3[4] = rem1_a_add_p2[4] & rem1_a_add_p2[0];
-  assign rem1_a_add_g3[5] = rem1_a_add_g2[5] | rem1_a_add_p2[5] & rem1_a_add_g2[1];
+  assign rem1_a_add_g3[5] = rem1_a_add_g2[5] | (rem1_a_add_p2[5] & rem1_a_add_g2[1]);
   assign rem1_a_add_p3[5] = rem1_a_add_p2[5] & rem1_a_add_p2[1];
-  assign rem1_a_add_g3[6] = rem1_a_add_g2[6] | rem1_a_add_p2[6] & rem1_a_add_g2[2];
+  assign rem1_a_add_g3[6] = rem1_a_add_g2[6] | (rem1_a_add_p2[6] & rem1_a_add_g2[2]);
   assign rem1_a_add_p3[6] = rem1_a_add_p2[6] & rem1_a_add_p2[2];
-  assign rem1_a_add_g3[7] = rem1_a_add_g2[7] | rem1_a_add_p2[7] & rem1_a_add_g2[3];
+  assign rem1_a_add_g3[7] = rem1_a_add_g2[7] | (rem1_a_add_p2[7] & rem1_a_add_g2[3]);
   assign rem1_a_add_p3[7] = rem1_a_add_p2[7] & rem1_a_add_p2[3];
-  assign rem1_a_add_g3[8] = rem1_a_add_g2[8] | rem1_a_add_p2[8] & rem1_a_add_g2[4];
+  assign rem1_a_add_g3[8] = rem1_a_add_g2[8] | (rem1_a_add_p2[8] & rem1_a_add_g2[4]);
   assign rem1_a_add_p3[8] = rem1_a_add_p2[8] & rem1_a_add_p2[4];
-  assign rem1_a_add_g3[9] = rem1_a_add_g2[9] | rem1_a_add_p2[9] & rem1_a_add_g2[5];
+  assign rem1_a_add_g3[9] = rem1_a_add_g2[9] | (rem1_a_add_p2[9] & rem1_a_add_g2[5]);
   assign rem1_a_add_p3[9] = rem1_a_add_p2[9] & rem1_a_add_p2[5];
   assign rem1_a_add_g4[0] = rem1_a_add_g3[0];
   assign rem1_a_add_p4[0] = rem1_a_add_p3[0];
@@ -1288,9 +1384,9 @@ module dhsl_seed004_mgvm_cp (
   assign rem1_a_add_p4[6] = rem1_a_add_p3[6];
   assign rem1_a_add_g4[7] = rem1_a_add_g3[7];
   assign rem1_a_add_p4[7] = rem1_a_add_p3[7];
-  assign rem1_a_add_g4[8] = rem1_a_add_g3[8] | rem1_a_add_p3[8] & rem1_a_add_g3[0];
+  assign rem1_a_add_g4[8] = rem1_a_add_g3[8] | (rem1_a_add_p3[8] & rem1_a_add_g3[0]);
   assign rem1_a_add_p4[8] = rem1_a_add_p3[8] & rem1_a_add_p3[0];
-  assign rem1_a_add_g4[9] = rem1_a_add_g3[9] | rem1_a_add_p3[9] & rem1_a_add_g3[1];
+  assign rem1_a_add_g4[9] = rem1_a_add_g3[9] | (rem1_a_add_p3[9] & rem1_a_add_g3[1]);
   assign rem1_a_add_p4[9] = rem1_a_add_p3[9] & rem1_a_add_p3[1];
   assign unused_rem1_a_add_p = rem1_a_add_p4;
   assign rem1_a_add = {rem1_a_add_g4[9], rem1_a_add_x ^ {rem1_a_add_g4[8:0], 1'b0}};
@@ -1303,16 +1399,19 @@ module dhsl_seed004_mgvm_cp (
   assign rem2_ys_t2 = ~{4'd0, {gin2_dq_q, 2'd0}};
   assign rem2_ys_t3 = 10'd2;
   assign rem2_ys_s0 = rem2_ys_t0 ^ rem2_ys_t1 ^ rem2_ys_t2;
-  assign rem2_ys_c0_full = rem2_ys_t0 & rem2_ys_t1 | rem2_ys_t0 & rem2_ys_t2 | rem2_ys_t1 & rem2_ys_t2;
+  assign rem2_ys_c0_full = (rem2_ys_t0 & rem2_ys_t1) | (rem2_ys_t0 & rem2_ys_t2)
+      | (rem2_ys_t1 & rem2_ys_t2);
   assign rem2_ys_c0 = {rem2_ys_c0_full[8:0], 1'b0};
   assign unused_rem2_ys_c0_top = rem2_ys_c0_full[9];
   assign rem2_ys_s1 = rem2_ys_t3 ^ rem2_ys_s0 ^ rem2_ys_c0;
-  assign rem2_ys_c1_full = rem2_ys_t3 & rem2_ys_s0 | rem2_ys_t3 & rem2_ys_c0 | rem2_ys_s0 & rem2_ys_c0;
+  assign rem2_ys_c1_full = (rem2_ys_t3 & rem2_ys_s0) | (rem2_ys_t3 & rem2_ys_c0)
+      | (rem2_ys_s0 & rem2_ys_c0);
   assign rem2_ys_c1 = {rem2_ys_c1_full[8:0], 1'b0};
   assign unused_rem2_ys_c1_top = rem2_ys_c1_full[9];
   assign rem2_ys_add_x = rem2_ys_s1 ^ rem2_ys_c1;
   assign rem2_ys_add_p0 = rem2_ys_add_x;
-  assign rem2_ys_add_g0[0] = rem2_ys_s1[0] & rem2_ys_c1[0] | (rem2_ys_s1[0] ^ rem2_ys_c1[0]) & 1'b0;
+  assign rem2_ys_add_g0[0] = (rem2_ys_s1[0] & rem2_ys_c1[0])
+      | ((rem2_ys_s1[0] ^ rem2_ys_c1[0]) & 1'b0);
   assign rem2_ys_add_g0[1] = rem2_ys_s1[1] & rem2_ys_c1[1];
   assign rem2_ys_add_g0[2] = rem2_ys_s1[2] & rem2_ys_c1[2];
   assign rem2_ys_add_g0[3] = rem2_ys_s1[3] & rem2_ys_c1[3];
@@ -1324,43 +1423,43 @@ module dhsl_seed004_mgvm_cp (
   assign rem2_ys_add_g0[9] = rem2_ys_s1[9] & rem2_ys_c1[9];
   assign rem2_ys_add_g1[0] = rem2_ys_add_g0[0];
   assign rem2_ys_add_p1[0] = rem2_ys_add_p0[0];
-  assign rem2_ys_add_g1[1] = rem2_ys_add_g0[1] | rem2_ys_add_p0[1] & rem2_ys_add_g0[0];
+  assign rem2_ys_add_g1[1] = rem2_ys_add_g0[1] | (rem2_ys_add_p0[1] & rem2_ys_add_g0[0]);
   assign rem2_ys_add_p1[1] = rem2_ys_add_p0[1] & rem2_ys_add_p0[0];
-  assign rem2_ys_add_g1[2] = rem2_ys_add_g0[2] | rem2_ys_add_p0[2] & rem2_ys_add_g0[1];
+  assign rem2_ys_add_g1[2] = rem2_ys_add_g0[2] | (rem2_ys_add_p0[2] & rem2_ys_add_g0[1]);
   assign rem2_ys_add_p1[2] = rem2_ys_add_p0[2] & rem2_ys_add_p0[1];
-  assign rem2_ys_add_g1[3] = rem2_ys_add_g0[3] | rem2_ys_add_p0[3] & rem2_ys_add_g0[2];
+  assign rem2_ys_add_g1[3] = rem2_ys_add_g0[3] | (rem2_ys_add_p0[3] & rem2_ys_add_g0[2]);
   assign rem2_ys_add_p1[3] = rem2_ys_add_p0[3] & rem2_ys_add_p0[2];
-  assign rem2_ys_add_g1[4] = rem2_ys_add_g0[4] | rem2_ys_add_p0[4] & rem2_ys_add_g0[3];
+  assign rem2_ys_add_g1[4] = rem2_ys_add_g0[4] | (rem2_ys_add_p0[4] & rem2_ys_add_g0[3]);
   assign rem2_ys_add_p1[4] = rem2_ys_add_p0[4] & rem2_ys_add_p0[3];
-  assign rem2_ys_add_g1[5] = rem2_ys_add_g0[5] | rem2_ys_add_p0[5] & rem2_ys_add_g0[4];
+  assign rem2_ys_add_g1[5] = rem2_ys_add_g0[5] | (rem2_ys_add_p0[5] & rem2_ys_add_g0[4]);
   assign rem2_ys_add_p1[5] = rem2_ys_add_p0[5] & rem2_ys_add_p0[4];
-  assign rem2_ys_add_g1[6] = rem2_ys_add_g0[6] | rem2_ys_add_p0[6] & rem2_ys_add_g0[5];
+  assign rem2_ys_add_g1[6] = rem2_ys_add_g0[6] | (rem2_ys_add_p0[6] & rem2_ys_add_g0[5]);
   assign rem2_ys_add_p1[6] = rem2_ys_add_p0[6] & rem2_ys_add_p0[5];
-  assign rem2_ys_add_g1[7] = rem2_ys_add_g0[7] | rem2_ys_add_p0[7] & rem2_ys_add_g0[6];
+  assign rem2_ys_add_g1[7] = rem2_ys_add_g0[7] | (rem2_ys_add_p0[7] & rem2_ys_add_g0[6]);
   assign rem2_ys_add_p1[7] = rem2_ys_add_p0[7] & rem2_ys_add_p0[6];
-  assign rem2_ys_add_g1[8] = rem2_ys_add_g0[8] | rem2_ys_add_p0[8] & rem2_ys_add_g0[7];
+  assign rem2_ys_add_g1[8] = rem2_ys_add_g0[8] | (rem2_ys_add_p0[8] & rem2_ys_add_g0[7]);
   assign rem2_ys_add_p1[8] = rem2_ys_add_p0[8] & rem2_ys_add_p0[7];
-  assign rem2_ys_add_g1[9] = rem2_ys_add_g0[9] | rem2_ys_add_p0[9] & rem2_ys_add_g0[8];
+  assign rem2_ys_add_g1[9] = rem2_ys_add_g0[9] | (rem2_ys_add_p0[9] & rem2_ys_add_g0[8]);
   assign rem2_ys_add_p1[9] = rem2_ys_add_p0[9] & rem2_ys_add_p0[8];
   assign rem2_ys_add_g2[0] = rem2_ys_add_g1[0];
   assign rem2_ys_add_p2[0] = rem2_ys_add_p1[0];
   assign rem2_ys_add_g2[1] = rem2_ys_add_g1[1];
   assign rem2_ys_add_p2[1] = rem2_ys_add_p1[1];
-  assign rem2_ys_add_g2[2] = rem2_ys_add_g1[2] | rem2_ys_add_p1[2] & rem2_ys_add_g1[0];
+  assign rem2_ys_add_g2[2] = rem2_ys_add_g1[2] | (rem2_ys_add_p1[2] & rem2_ys_add_g1[0]);
   assign rem2_ys_add_p2[2] = rem2_ys_add_p1[2] & rem2_ys_add_p1[0];
-  assign rem2_ys_add_g2[3] = rem2_ys_add_g1[3] | rem2_ys_add_p1[3] & rem2_ys_add_g1[1];
+  assign rem2_ys_add_g2[3] = rem2_ys_add_g1[3] | (rem2_ys_add_p1[3] & rem2_ys_add_g1[1]);
   assign rem2_ys_add_p2[3] = rem2_ys_add_p1[3] & rem2_ys_add_p1[1];
-  assign rem2_ys_add_g2[4] = rem2_ys_add_g1[4] | rem2_ys_add_p1[4] & rem2_ys_add_g1[2];
+  assign rem2_ys_add_g2[4] = rem2_ys_add_g1[4] | (rem2_ys_add_p1[4] & rem2_ys_add_g1[2]);
   assign rem2_ys_add_p2[4] = rem2_ys_add_p1[4] & rem2_ys_add_p1[2];
-  assign rem2_ys_add_g2[5] = rem2_ys_add_g1[5] | rem2_ys_add_p1[5] & rem2_ys_add_g1[3];
+  assign rem2_ys_add_g2[5] = rem2_ys_add_g1[5] | (rem2_ys_add_p1[5] & rem2_ys_add_g1[3]);
   assign rem2_ys_add_p2[5] = rem2_ys_add_p1[5] & rem2_ys_add_p1[3];
-  assign rem2_ys_add_g2[6] = rem2_ys_add_g1[6] | rem2_ys_add_p1[6] & rem2_ys_add_g1[4];
+  assign rem2_ys_add_g2[6] = rem2_ys_add_g1[6] | (rem2_ys_add_p1[6] & rem2_ys_add_g1[4]);
   assign rem2_ys_add_p2[6] = rem2_ys_add_p1[6] & rem2_ys_add_p1[4];
-  assign rem2_ys_add_g2[7] = rem2_ys_add_g1[7] | rem2_ys_add_p1[7] & rem2_ys_add_g1[5];
+  assign rem2_ys_add_g2[7] = rem2_ys_add_g1[7] | (rem2_ys_add_p1[7] & rem2_ys_add_g1[5]);
   assign rem2_ys_add_p2[7] = rem2_ys_add_p1[7] & rem2_ys_add_p1[5];
-  assign rem2_ys_add_g2[8] = rem2_ys_add_g1[8] | rem2_ys_add_p1[8] & rem2_ys_add_g1[6];
+  assign rem2_ys_add_g2[8] = rem2_ys_add_g1[8] | (rem2_ys_add_p1[8] & rem2_ys_add_g1[6]);
   assign rem2_ys_add_p2[8] = rem2_ys_add_p1[8] & rem2_ys_add_p1[6];
-  assign rem2_ys_add_g2[9] = rem2_ys_add_g1[9] | rem2_ys_add_p1[9] & rem2_ys_add_g1[7];
+  assign rem2_ys_add_g2[9] = rem2_ys_add_g1[9] | (rem2_ys_add_p1[9] & rem2_ys_add_g1[7]);
   assign rem2_ys_add_p2[9] = rem2_ys_add_p1[9] & rem2_ys_add_p1[7];
   assign rem2_ys_add_g3[0] = rem2_ys_add_g2[0];
   assign rem2_ys_add_p3[0] = rem2_ys_add_p2[0];
@@ -1370,17 +1469,17 @@ module dhsl_seed004_mgvm_cp (
   assign rem2_ys_add_p3[2] = rem2_ys_add_p2[2];
   assign rem2_ys_add_g3[3] = rem2_ys_add_g2[3];
   assign rem2_ys_add_p3[3] = rem2_ys_add_p2[3];
-  assign rem2_ys_add_g3[4] = rem2_ys_add_g2[4] | rem2_ys_add_p2[4] & rem2_ys_add_g2[0];
+  assign rem2_ys_add_g3[4] = rem2_ys_add_g2[4] | (rem2_ys_add_p2[4] & rem2_ys_add_g2[0]);
   assign rem2_ys_add_p3[4] = rem2_ys_add_p2[4] & rem2_ys_add_p2[0];
-  assign rem2_ys_add_g3[5] = rem2_ys_add_g2[5] | rem2_ys_add_p2[5] & rem2_ys_add_g2[1];
+  assign rem2_ys_add_g3[5] = rem2_ys_add_g2[5] | (rem2_ys_add_p2[5] & rem2_ys_add_g2[1]);
   assign rem2_ys_add_p3[5] = rem2_ys_add_p2[5] & rem2_ys_add_p2[1];
-  assign rem2_ys_add_g3[6] = rem2_ys_add_g2[6] | rem2_ys_add_p2[6] & rem2_ys_add_g2[2];
+  assign rem2_ys_add_g3[6] = rem2_ys_add_g2[6] | (rem2_ys_add_p2[6] & rem2_ys_add_g2[2]);
   assign rem2_ys_add_p3[6] = rem2_ys_add_p2[6] & rem2_ys_add_p2[2];
-  assign rem2_ys_add_g3[7] = rem2_ys_add_g2[7] | rem2_ys_add_p2[7] & rem2_ys_add_g2[3];
+  assign rem2_ys_add_g3[7] = rem2_ys_add_g2[7] | (rem2_ys_add_p2[7] & rem2_ys_add_g2[3]);
   assign rem2_ys_add_p3[7] = rem2_ys_add_p2[7] & rem2_ys_add_p2[3];
-  assign rem2_ys_add_g3[8] = rem2_ys_add_g2[8] | rem2_ys_add_p2[8] & rem2_ys_add_g2[4];
+  assign rem2_ys_add_g3[8] = rem2_ys_add_g2[8] | (rem2_ys_add_p2[8] & rem2_ys_add_g2[4]);
   assign rem2_ys_add_p3[8] = rem2_ys_add_p2[8] & rem2_ys_add_p2[4];
-  assign rem2_ys_add_g3[9] = rem2_ys_add_g2[9] | rem2_ys_add_p2[9] & rem2_ys_add_g2[5];
+  assign rem2_ys_add_g3[9] = rem2_ys_add_g2[9] | (rem2_ys_add_p2[9] & rem2_ys_add_g2[5]);
   assign rem2_ys_add_p3[9] = rem2_ys_add_p2[9] & rem2_ys_add_p2[5];
   assign rem2_ys_add_g4[0] = rem2_ys_add_g3[0];
   assign rem2_ys_add_p4[0] = rem2_ys_add_p3[0];
@@ -1398,9 +1497,9 @@ module dhsl_seed004_mgvm_cp (
   assign rem2_ys_add_p4[6] = rem2_ys_add_p3[6];
   assign rem2_ys_add_g4[7] = rem2_ys_add_g3[7];
   assign rem2_ys_add_p4[7] = rem2_ys_add_p3[7];
-  assign rem2_ys_add_g4[8] = rem2_ys_add_g3[8] | rem2_ys_add_p3[8] & rem2_ys_add_g3[0];
+  assign rem2_ys_add_g4[8] = rem2_ys_add_g3[8] | (rem2_ys_add_p3[8] & rem2_ys_add_g3[0]);
   assign rem2_ys_add_p4[8] = rem2_ys_add_p3[8] & rem2_ys_add_p3[0];
-  assign rem2_ys_add_g4[9] = rem2_ys_add_g3[9] | rem2_ys_add_p3[9] & rem2_ys_add_g3[1];
+  assign rem2_ys_add_g4[9] = rem2_ys_add_g3[9] | (rem2_ys_add_p3[9] & rem2_ys_add_g3[1]);
   assign rem2_ys_add_p4[9] = rem2_ys_add_p3[9] & rem2_ys_add_p3[1];
   assign unused_rem2_ys_add_p = rem2_ys_add_p4;
   assign rem2_ys_add = {rem2_ys_add_g4[9], rem2_ys_add_x ^ {rem2_ys_add_g4[8:0], 1'b0}};
@@ -1411,7 +1510,7 @@ module dhsl_seed004_mgvm_cp (
   assign rem2_a_t1 = rem2_y_q;
   assign rem2_a_add_x = rem2_a_t0 ^ rem2_a_t1;
   assign rem2_a_add_p0 = rem2_a_add_x;
-  assign rem2_a_add_g0[0] = rem2_a_t0[0] & rem2_a_t1[0] | (rem2_a_t0[0] ^ rem2_a_t1[0]) & 1'b0;
+  assign rem2_a_add_g0[0] = (rem2_a_t0[0] & rem2_a_t1[0]) | ((rem2_a_t0[0] ^ rem2_a_t1[0]) & 1'b0);
   assign rem2_a_add_g0[1] = rem2_a_t0[1] & rem2_a_t1[1];
   assign rem2_a_add_g0[2] = rem2_a_t0[2] & rem2_a_t1[2];
   assign rem2_a_add_g0[3] = rem2_a_t0[3] & rem2_a_t1[3];
@@ -1423,43 +1522,43 @@ module dhsl_seed004_mgvm_cp (
   assign rem2_a_add_g0[9] = rem2_a_t0[9] & rem2_a_t1[9];
   assign rem2_a_add_g1[0] = rem2_a_add_g0[0];
   assign rem2_a_add_p1[0] = rem2_a_add_p0[0];
-  assign rem2_a_add_g1[1] = rem2_a_add_g0[1] | rem2_a_add_p0[1] & rem2_a_add_g0[0];
+  assign rem2_a_add_g1[1] = rem2_a_add_g0[1] | (rem2_a_add_p0[1] & rem2_a_add_g0[0]);
   assign rem2_a_add_p1[1] = rem2_a_add_p0[1] & rem2_a_add_p0[0];
-  assign rem2_a_add_g1[2] = rem2_a_add_g0[2] | rem2_a_add_p0[2] & rem2_a_add_g0[1];
+  assign rem2_a_add_g1[2] = rem2_a_add_g0[2] | (rem2_a_add_p0[2] & rem2_a_add_g0[1]);
   assign rem2_a_add_p1[2] = rem2_a_add_p0[2] & rem2_a_add_p0[1];
-  assign rem2_a_add_g1[3] = rem2_a_add_g0[3] | rem2_a_add_p0[3] & rem2_a_add_g0[2];
+  assign rem2_a_add_g1[3] = rem2_a_add_g0[3] | (rem2_a_add_p0[3] & rem2_a_add_g0[2]);
   assign rem2_a_add_p1[3] = rem2_a_add_p0[3] & rem2_a_add_p0[2];
-  assign rem2_a_add_g1[4] = rem2_a_add_g0[4] | rem2_a_add_p0[4] & rem2_a_add_g0[3];
+  assign rem2_a_add_g1[4] = rem2_a_add_g0[4] | (rem2_a_add_p0[4] & rem2_a_add_g0[3]);
   assign rem2_a_add_p1[4] = rem2_a_add_p0[4] & rem2_a_add_p0[3];
-  assign rem2_a_add_g1[5] = rem2_a_add_g0[5] | rem2_a_add_p0[5] & rem2_a_add_g0[4];
+  assign rem2_a_add_g1[5] = rem2_a_add_g0[5] | (rem2_a_add_p0[5] & rem2_a_add_g0[4]);
   assign rem2_a_add_p1[5] = rem2_a_add_p0[5] & rem2_a_add_p0[4];
-  assign rem2_a_add_g1[6] = rem2_a_add_g0[6] | rem2_a_add_p0[6] & rem2_a_add_g0[5];
+  assign rem2_a_add_g1[6] = rem2_a_add_g0[6] | (rem2_a_add_p0[6] & rem2_a_add_g0[5]);
   assign rem2_a_add_p1[6] = rem2_a_add_p0[6] & rem2_a_add_p0[5];
-  assign rem2_a_add_g1[7] = rem2_a_add_g0[7] | rem2_a_add_p0[7] & rem2_a_add_g0[6];
+  assign rem2_a_add_g1[7] = rem2_a_add_g0[7] | (rem2_a_add_p0[7] & rem2_a_add_g0[6]);
   assign rem2_a_add_p1[7] = rem2_a_add_p0[7] & rem2_a_add_p0[6];
-  assign rem2_a_add_g1[8] = rem2_a_add_g0[8] | rem2_a_add_p0[8] & rem2_a_add_g0[7];
+  assign rem2_a_add_g1[8] = rem2_a_add_g0[8] | (rem2_a_add_p0[8] & rem2_a_add_g0[7]);
   assign rem2_a_add_p1[8] = rem2_a_add_p0[8] & rem2_a_add_p0[7];
-  assign rem2_a_add_g1[9] = rem2_a_add_g0[9] | rem2_a_add_p0[9] & rem2_a_add_g0[8];
+  assign rem2_a_add_g1[9] = rem2_a_add_g0[9] | (rem2_a_add_p0[9] & rem2_a_add_g0[8]);
   assign rem2_a_add_p1[9] = rem2_a_add_p0[9] & rem2_a_add_p0[8];
   assign rem2_a_add_g2[0] = rem2_a_add_g1[0];
   assign rem2_a_add_p2[0] = rem2_a_add_p1[0];
   assign rem2_a_add_g2[1] = rem2_a_add_g1[1];
   assign rem2_a_add_p2[1] = rem2_a_add_p1[1];
-  assign rem2_a_add_g2[2] = rem2_a_add_g1[2] | rem2_a_add_p1[2] & rem2_a_add_g1[0];
+  assign rem2_a_add_g2[2] = rem2_a_add_g1[2] | (rem2_a_add_p1[2] & rem2_a_add_g1[0]);
   assign rem2_a_add_p2[2] = rem2_a_add_p1[2] & rem2_a_add_p1[0];
-  assign rem2_a_add_g2[3] = rem2_a_add_g1[3] | rem2_a_add_p1[3] & rem2_a_add_g1[1];
+  assign rem2_a_add_g2[3] = rem2_a_add_g1[3] | (rem2_a_add_p1[3] & rem2_a_add_g1[1]);
   assign rem2_a_add_p2[3] = rem2_a_add_p1[3] & rem2_a_add_p1[1];
-  assign rem2_a_add_g2[4] = rem2_a_add_g1[4] | rem2_a_add_p1[4] & rem2_a_add_g1[2];
+  assign rem2_a_add_g2[4] = rem2_a_add_g1[4] | (rem2_a_add_p1[4] & rem2_a_add_g1[2]);
   assign rem2_a_add_p2[4] = rem2_a_add_p1[4] & rem2_a_add_p1[2];
-  assign rem2_a_add_g2[5] = rem2_a_add_g1[5] | rem2_a_add_p1[5] & rem2_a_add_g1[3];
+  assign rem2_a_add_g2[5] = rem2_a_add_g1[5] | (rem2_a_add_p1[5] & rem2_a_add_g1[3]);
   assign rem2_a_add_p2[5] = rem2_a_add_p1[5] & rem2_a_add_p1[3];
-  assign rem2_a_add_g2[6] = rem2_a_add_g1[6] | rem2_a_add_p1[6] & rem2_a_add_g1[4];
+  assign rem2_a_add_g2[6] = rem2_a_add_g1[6] | (rem2_a_add_p1[6] & rem2_a_add_g1[4]);
   assign rem2_a_add_p2[6] = rem2_a_add_p1[6] & rem2_a_add_p1[4];
-  assign rem2_a_add_g2[7] = rem2_a_add_g1[7] | rem2_a_add_p1[7] & rem2_a_add_g1[5];
+  assign rem2_a_add_g2[7] = rem2_a_add_g1[7] | (rem2_a_add_p1[7] & rem2_a_add_g1[5]);
   assign rem2_a_add_p2[7] = rem2_a_add_p1[7] & rem2_a_add_p1[5];
-  assign rem2_a_add_g2[8] = rem2_a_add_g1[8] | rem2_a_add_p1[8] & rem2_a_add_g1[6];
+  assign rem2_a_add_g2[8] = rem2_a_add_g1[8] | (rem2_a_add_p1[8] & rem2_a_add_g1[6]);
   assign rem2_a_add_p2[8] = rem2_a_add_p1[8] & rem2_a_add_p1[6];
-  assign rem2_a_add_g2[9] = rem2_a_add_g1[9] | rem2_a_add_p1[9] & rem2_a_add_g1[7];
+  assign rem2_a_add_g2[9] = rem2_a_add_g1[9] | (rem2_a_add_p1[9] & rem2_a_add_g1[7]);
   assign rem2_a_add_p2[9] = rem2_a_add_p1[9] & rem2_a_add_p1[7];
   assign rem2_a_add_g3[0] = rem2_a_add_g2[0];
   assign rem2_a_add_p3[0] = rem2_a_add_p2[0];
@@ -1469,17 +1568,17 @@ module dhsl_seed004_mgvm_cp (
   assign rem2_a_add_p3[2] = rem2_a_add_p2[2];
   assign rem2_a_add_g3[3] = rem2_a_add_g2[3];
   assign rem2_a_add_p3[3] = rem2_a_add_p2[3];
-  assign rem2_a_add_g3[4] = rem2_a_add_g2[4] | rem2_a_add_p2[4] & rem2_a_add_g2[0];
+  assign rem2_a_add_g3[4] = rem2_a_add_g2[4] | (rem2_a_add_p2[4] & rem2_a_add_g2[0]);
   assign rem2_a_add_p3[4] = rem2_a_add_p2[4] & rem2_a_add_p2[0];
-  assign rem2_a_add_g3[5] = rem2_a_add_g2[5] | rem2_a_add_p2[5] & rem2_a_add_g2[1];
+  assign rem2_a_add_g3[5] = rem2_a_add_g2[5] | (rem2_a_add_p2[5] & rem2_a_add_g2[1]);
   assign rem2_a_add_p3[5] = rem2_a_add_p2[5] & rem2_a_add_p2[1];
-  assign rem2_a_add_g3[6] = rem2_a_add_g2[6] | rem2_a_add_p2[6] & rem2_a_add_g2[2];
+  assign rem2_a_add_g3[6] = rem2_a_add_g2[6] | (rem2_a_add_p2[6] & rem2_a_add_g2[2]);
   assign rem2_a_add_p3[6] = rem2_a_add_p2[6] & rem2_a_add_p2[2];
-  assign rem2_a_add_g3[7] = rem2_a_add_g2[7] | rem2_a_add_p2[7] & rem2_a_add_g2[3];
+  assign rem2_a_add_g3[7] = rem2_a_add_g2[7] | (rem2_a_add_p2[7] & rem2_a_add_g2[3]);
   assign rem2_a_add_p3[7] = rem2_a_add_p2[7] & rem2_a_add_p2[3];
-  assign rem2_a_add_g3[8] = rem2_a_add_g2[8] | rem2_a_add_p2[8] & rem2_a_add_g2[4];
+  assign rem2_a_add_g3[8] = rem2_a_add_g2[8] | (rem2_a_add_p2[8] & rem2_a_add_g2[4]);
   assign rem2_a_add_p3[8] = rem2_a_add_p2[8] & rem2_a_add_p2[4];
-  assign rem2_a_add_g3[9] = rem2_a_add_g2[9] | rem2_a_add_p2[9] & rem2_a_add_g2[5];
+  assign rem2_a_add_g3[9] = rem2_a_add_g2[9] | (rem2_a_add_p2[9] & rem2_a_add_g2[5]);
   assign rem2_a_add_p3[9] = rem2_a_add_p2[9] & rem2_a_add_p2[5];
   assign rem2_a_add_g4[0] = rem2_a_add_g3[0];
   assign rem2_a_add_p4[0] = rem2_a_add_p3[0];
@@ -1497,9 +1596,9 @@ module dhsl_seed004_mgvm_cp (
   assign rem2_a_add_p4[6] = rem2_a_add_p3[6];
   assign rem2_a_add_g4[7] = rem2_a_add_g3[7];
   assign rem2_a_add_p4[7] = rem2_a_add_p3[7];
-  assign rem2_a_add_g4[8] = rem2_a_add_g3[8] | rem2_a_add_p3[8] & rem2_a_add_g3[0];
+  assign rem2_a_add_g4[8] = rem2_a_add_g3[8] | (rem2_a_add_p3[8] & rem2_a_add_g3[0]);
   assign rem2_a_add_p4[8] = rem2_a_add_p3[8] & rem2_a_add_p3[0];
-  assign rem2_a_add_g4[9] = rem2_a_add_g3[9] | rem2_a_add_p3[9] & rem2_a_add_g3[1];
+  assign rem2_a_add_g4[9] = rem2_a_add_g3[9] | (rem2_a_add_p3[9] & rem2_a_add_g3[1]);
   assign rem2_a_add_p4[9] = rem2_a_add_p3[9] & rem2_a_add_p3[1];
   assign unused_rem2_a_add_p = rem2_a_add_p4;
   assign rem2_a_add = {rem2_a_add_g4[9], rem2_a_add_x ^ {rem2_a_add_g4[8:0], 1'b0}};
@@ -1512,16 +1611,19 @@ module dhsl_seed004_mgvm_cp (
   assign rem3_ys_t2 = ~{4'd0, {gin3_dq_q, 2'd0}};
   assign rem3_ys_t3 = 10'd2;
   assign rem3_ys_s0 = rem3_ys_t0 ^ rem3_ys_t1 ^ rem3_ys_t2;
-  assign rem3_ys_c0_full = rem3_ys_t0 & rem3_ys_t1 | rem3_ys_t0 & rem3_ys_t2 | rem3_ys_t1 & rem3_ys_t2;
+  assign rem3_ys_c0_full = (rem3_ys_t0 & rem3_ys_t1) | (rem3_ys_t0 & rem3_ys_t2)
+      | (rem3_ys_t1 & rem3_ys_t2);
   assign rem3_ys_c0 = {rem3_ys_c0_full[8:0], 1'b0};
   assign unused_rem3_ys_c0_top = rem3_ys_c0_full[9];
   assign rem3_ys_s1 = rem3_ys_t3 ^ rem3_ys_s0 ^ rem3_ys_c0;
-  assign rem3_ys_c1_full = rem3_ys_t3 & rem3_ys_s0 | rem3_ys_t3 & rem3_ys_c0 | rem3_ys_s0 & rem3_ys_c0;
+  assign rem3_ys_c1_full = (rem3_ys_t3 & rem3_ys_s0) | (rem3_ys_t3 & rem3_ys_c0)
+      | (rem3_ys_s0 & rem3_ys_c0);
   assign rem3_ys_c1 = {rem3_ys_c1_full[8:0], 1'b0};
   assign unused_rem3_ys_c1_top = rem3_ys_c1_full[9];
   assign rem3_ys_add_x = rem3_ys_s1 ^ rem3_ys_c1;
   assign rem3_ys_add_p0 = rem3_ys_add_x;
-  assign rem3_ys_add_g0[0] = rem3_ys_s1[0] & rem3_ys_c1[0] | (rem3_ys_s1[0] ^ rem3_ys_c1[0]) & 1'b0;
+  assign rem3_ys_add_g0[0] = (rem3_ys_s1[0] & rem3_ys_c1[0])
+      | ((rem3_ys_s1[0] ^ rem3_ys_c1[0]) & 1'b0);
   assign rem3_ys_add_g0[1] = rem3_ys_s1[1] & rem3_ys_c1[1];
   assign rem3_ys_add_g0[2] = rem3_ys_s1[2] & rem3_ys_c1[2];
   assign rem3_ys_add_g0[3] = rem3_ys_s1[3] & rem3_ys_c1[3];
@@ -1533,43 +1635,43 @@ module dhsl_seed004_mgvm_cp (
   assign rem3_ys_add_g0[9] = rem3_ys_s1[9] & rem3_ys_c1[9];
   assign rem3_ys_add_g1[0] = rem3_ys_add_g0[0];
   assign rem3_ys_add_p1[0] = rem3_ys_add_p0[0];
-  assign rem3_ys_add_g1[1] = rem3_ys_add_g0[1] | rem3_ys_add_p0[1] & rem3_ys_add_g0[0];
+  assign rem3_ys_add_g1[1] = rem3_ys_add_g0[1] | (rem3_ys_add_p0[1] & rem3_ys_add_g0[0]);
   assign rem3_ys_add_p1[1] = rem3_ys_add_p0[1] & rem3_ys_add_p0[0];
-  assign rem3_ys_add_g1[2] = rem3_ys_add_g0[2] | rem3_ys_add_p0[2] & rem3_ys_add_g0[1];
+  assign rem3_ys_add_g1[2] = rem3_ys_add_g0[2] | (rem3_ys_add_p0[2] & rem3_ys_add_g0[1]);
   assign rem3_ys_add_p1[2] = rem3_ys_add_p0[2] & rem3_ys_add_p0[1];
-  assign rem3_ys_add_g1[3] = rem3_ys_add_g0[3] | rem3_ys_add_p0[3] & rem3_ys_add_g0[2];
+  assign rem3_ys_add_g1[3] = rem3_ys_add_g0[3] | (rem3_ys_add_p0[3] & rem3_ys_add_g0[2]);
   assign rem3_ys_add_p1[3] = rem3_ys_add_p0[3] & rem3_ys_add_p0[2];
-  assign rem3_ys_add_g1[4] = rem3_ys_add_g0[4] | rem3_ys_add_p0[4] & rem3_ys_add_g0[3];
+  assign rem3_ys_add_g1[4] = rem3_ys_add_g0[4] | (rem3_ys_add_p0[4] & rem3_ys_add_g0[3]);
   assign rem3_ys_add_p1[4] = rem3_ys_add_p0[4] & rem3_ys_add_p0[3];
-  assign rem3_ys_add_g1[5] = rem3_ys_add_g0[5] | rem3_ys_add_p0[5] & rem3_ys_add_g0[4];
+  assign rem3_ys_add_g1[5] = rem3_ys_add_g0[5] | (rem3_ys_add_p0[5] & rem3_ys_add_g0[4]);
   assign rem3_ys_add_p1[5] = rem3_ys_add_p0[5] & rem3_ys_add_p0[4];
-  assign rem3_ys_add_g1[6] = rem3_ys_add_g0[6] | rem3_ys_add_p0[6] & rem3_ys_add_g0[5];
+  assign rem3_ys_add_g1[6] = rem3_ys_add_g0[6] | (rem3_ys_add_p0[6] & rem3_ys_add_g0[5]);
   assign rem3_ys_add_p1[6] = rem3_ys_add_p0[6] & rem3_ys_add_p0[5];
-  assign rem3_ys_add_g1[7] = rem3_ys_add_g0[7] | rem3_ys_add_p0[7] & rem3_ys_add_g0[6];
+  assign rem3_ys_add_g1[7] = rem3_ys_add_g0[7] | (rem3_ys_add_p0[7] & rem3_ys_add_g0[6]);
   assign rem3_ys_add_p1[7] = rem3_ys_add_p0[7] & rem3_ys_add_p0[6];
-  assign rem3_ys_add_g1[8] = rem3_ys_add_g0[8] | rem3_ys_add_p0[8] & rem3_ys_add_g0[7];
+  assign rem3_ys_add_g1[8] = rem3_ys_add_g0[8] | (rem3_ys_add_p0[8] & rem3_ys_add_g0[7]);
   assign rem3_ys_add_p1[8] = rem3_ys_add_p0[8] & rem3_ys_add_p0[7];
-  assign rem3_ys_add_g1[9] = rem3_ys_add_g0[9] | rem3_ys_add_p0[9] & rem3_ys_add_g0[8];
+  assign rem3_ys_add_g1[9] = rem3_ys_add_g0[9] | (rem3_ys_add_p0[9] & rem3_ys_add_g0[8]);
   assign rem3_ys_add_p1[9] = rem3_ys_add_p0[9] & rem3_ys_add_p0[8];
   assign rem3_ys_add_g2[0] = rem3_ys_add_g1[0];
   assign rem3_ys_add_p2[0] = rem3_ys_add_p1[0];
   assign rem3_ys_add_g2[1] = rem3_ys_add_g1[1];
   assign rem3_ys_add_p2[1] = rem3_ys_add_p1[1];
-  assign rem3_ys_add_g2[2] = rem3_ys_add_g1[2] | rem3_ys_add_p1[2] & rem3_ys_add_g1[0];
+  assign rem3_ys_add_g2[2] = rem3_ys_add_g1[2] | (rem3_ys_add_p1[2] & rem3_ys_add_g1[0]);
   assign rem3_ys_add_p2[2] = rem3_ys_add_p1[2] & rem3_ys_add_p1[0];
-  assign rem3_ys_add_g2[3] = rem3_ys_add_g1[3] | rem3_ys_add_p1[3] & rem3_ys_add_g1[1];
+  assign rem3_ys_add_g2[3] = rem3_ys_add_g1[3] | (rem3_ys_add_p1[3] & rem3_ys_add_g1[1]);
   assign rem3_ys_add_p2[3] = rem3_ys_add_p1[3] & rem3_ys_add_p1[1];
-  assign rem3_ys_add_g2[4] = rem3_ys_add_g1[4] | rem3_ys_add_p1[4] & rem3_ys_add_g1[2];
+  assign rem3_ys_add_g2[4] = rem3_ys_add_g1[4] | (rem3_ys_add_p1[4] & rem3_ys_add_g1[2]);
   assign rem3_ys_add_p2[4] = rem3_ys_add_p1[4] & rem3_ys_add_p1[2];
-  assign rem3_ys_add_g2[5] = rem3_ys_add_g1[5] | rem3_ys_add_p1[5] & rem3_ys_add_g1[3];
+  assign rem3_ys_add_g2[5] = rem3_ys_add_g1[5] | (rem3_ys_add_p1[5] & rem3_ys_add_g1[3]);
   assign rem3_ys_add_p2[5] = rem3_ys_add_p1[5] & rem3_ys_add_p1[3];
-  assign rem3_ys_add_g2[6] = rem3_ys_add_g1[6] | rem3_ys_add_p1[6] & rem3_ys_add_g1[4];
+  assign rem3_ys_add_g2[6] = rem3_ys_add_g1[6] | (rem3_ys_add_p1[6] & rem3_ys_add_g1[4]);
   assign rem3_ys_add_p2[6] = rem3_ys_add_p1[6] & rem3_ys_add_p1[4];
-  assign rem3_ys_add_g2[7] = rem3_ys_add_g1[7] | rem3_ys_add_p1[7] & rem3_ys_add_g1[5];
+  assign rem3_ys_add_g2[7] = rem3_ys_add_g1[7] | (rem3_ys_add_p1[7] & rem3_ys_add_g1[5]);
   assign rem3_ys_add_p2[7] = rem3_ys_add_p1[7] & rem3_ys_add_p1[5];
-  assign rem3_ys_add_g2[8] = rem3_ys_add_g1[8] | rem3_ys_add_p1[8] & rem3_ys_add_g1[6];
+  assign rem3_ys_add_g2[8] = rem3_ys_add_g1[8] | (rem3_ys_add_p1[8] & rem3_ys_add_g1[6]);
   assign rem3_ys_add_p2[8] = rem3_ys_add_p1[8] & rem3_ys_add_p1[6];
-  assign rem3_ys_add_g2[9] = rem3_ys_add_g1[9] | rem3_ys_add_p1[9] & rem3_ys_add_g1[7];
+  assign rem3_ys_add_g2[9] = rem3_ys_add_g1[9] | (rem3_ys_add_p1[9] & rem3_ys_add_g1[7]);
   assign rem3_ys_add_p2[9] = rem3_ys_add_p1[9] & rem3_ys_add_p1[7];
   assign rem3_ys_add_g3[0] = rem3_ys_add_g2[0];
   assign rem3_ys_add_p3[0] = rem3_ys_add_p2[0];
@@ -1579,17 +1681,17 @@ module dhsl_seed004_mgvm_cp (
   assign rem3_ys_add_p3[2] = rem3_ys_add_p2[2];
   assign rem3_ys_add_g3[3] = rem3_ys_add_g2[3];
   assign rem3_ys_add_p3[3] = rem3_ys_add_p2[3];
-  assign rem3_ys_add_g3[4] = rem3_ys_add_g2[4] | rem3_ys_add_p2[4] & rem3_ys_add_g2[0];
+  assign rem3_ys_add_g3[4] = rem3_ys_add_g2[4] | (rem3_ys_add_p2[4] & rem3_ys_add_g2[0]);
   assign rem3_ys_add_p3[4] = rem3_ys_add_p2[4] & rem3_ys_add_p2[0];
-  assign rem3_ys_add_g3[5] = rem3_ys_add_g2[5] | rem3_ys_add_p2[5] & rem3_ys_add_g2[1];
+  assign rem3_ys_add_g3[5] = rem3_ys_add_g2[5] | (rem3_ys_add_p2[5] & rem3_ys_add_g2[1]);
   assign rem3_ys_add_p3[5] = rem3_ys_add_p2[5] & rem3_ys_add_p2[1];
-  assign rem3_ys_add_g3[6] = rem3_ys_add_g2[6] | rem3_ys_add_p2[6] & rem3_ys_add_g2[2];
+  assign rem3_ys_add_g3[6] = rem3_ys_add_g2[6] | (rem3_ys_add_p2[6] & rem3_ys_add_g2[2]);
   assign rem3_ys_add_p3[6] = rem3_ys_add_p2[6] & rem3_ys_add_p2[2];
-  assign rem3_ys_add_g3[7] = rem3_ys_add_g2[7] | rem3_ys_add_p2[7] & rem3_ys_add_g2[3];
+  assign rem3_ys_add_g3[7] = rem3_ys_add_g2[7] | (rem3_ys_add_p2[7] & rem3_ys_add_g2[3]);
   assign rem3_ys_add_p3[7] = rem3_ys_add_p2[7] & rem3_ys_add_p2[3];
-  assign rem3_ys_add_g3[8] = rem3_ys_add_g2[8] | rem3_ys_add_p2[8] & rem3_ys_add_g2[4];
+  assign rem3_ys_add_g3[8] = rem3_ys_add_g2[8] | (rem3_ys_add_p2[8] & rem3_ys_add_g2[4]);
   assign rem3_ys_add_p3[8] = rem3_ys_add_p2[8] & rem3_ys_add_p2[4];
-  assign rem3_ys_add_g3[9] = rem3_ys_add_g2[9] | rem3_ys_add_p2[9] & rem3_ys_add_g2[5];
+  assign rem3_ys_add_g3[9] = rem3_ys_add_g2[9] | (rem3_ys_add_p2[9] & rem3_ys_add_g2[5]);
   assign rem3_ys_add_p3[9] = rem3_ys_add_p2[9] & rem3_ys_add_p2[5];
   assign rem3_ys_add_g4[0] = rem3_ys_add_g3[0];
   assign rem3_ys_add_p4[0] = rem3_ys_add_p3[0];
@@ -1607,9 +1709,9 @@ module dhsl_seed004_mgvm_cp (
   assign rem3_ys_add_p4[6] = rem3_ys_add_p3[6];
   assign rem3_ys_add_g4[7] = rem3_ys_add_g3[7];
   assign rem3_ys_add_p4[7] = rem3_ys_add_p3[7];
-  assign rem3_ys_add_g4[8] = rem3_ys_add_g3[8] | rem3_ys_add_p3[8] & rem3_ys_add_g3[0];
+  assign rem3_ys_add_g4[8] = rem3_ys_add_g3[8] | (rem3_ys_add_p3[8] & rem3_ys_add_g3[0]);
   assign rem3_ys_add_p4[8] = rem3_ys_add_p3[8] & rem3_ys_add_p3[0];
-  assign rem3_ys_add_g4[9] = rem3_ys_add_g3[9] | rem3_ys_add_p3[9] & rem3_ys_add_g3[1];
+  assign rem3_ys_add_g4[9] = rem3_ys_add_g3[9] | (rem3_ys_add_p3[9] & rem3_ys_add_g3[1]);
   assign rem3_ys_add_p4[9] = rem3_ys_add_p3[9] & rem3_ys_add_p3[1];
   assign unused_rem3_ys_add_p = rem3_ys_add_p4;
   assign rem3_ys_add = {rem3_ys_add_g4[9], rem3_ys_add_x ^ {rem3_ys_add_g4[8:0], 1'b0}};
@@ -1620,7 +1722,7 @@ module dhsl_seed004_mgvm_cp (
   assign rem3_a_t1 = rem3_y_q;
   assign rem3_a_add_x = rem3_a_t0 ^ rem3_a_t1;
   assign rem3_a_add_p0 = rem3_a_add_x;
-  assign rem3_a_add_g0[0] = rem3_a_t0[0] & rem3_a_t1[0] | (rem3_a_t0[0] ^ rem3_a_t1[0]) & 1'b0;
+  assign rem3_a_add_g0[0] = (rem3_a_t0[0] & rem3_a_t1[0]) | ((rem3_a_t0[0] ^ rem3_a_t1[0]) & 1'b0);
   assign rem3_a_add_g0[1] = rem3_a_t0[1] & rem3_a_t1[1];
   assign rem3_a_add_g0[2] = rem3_a_t0[2] & rem3_a_t1[2];
   assign rem3_a_add_g0[3] = rem3_a_t0[3] & rem3_a_t1[3];
@@ -1632,43 +1734,43 @@ module dhsl_seed004_mgvm_cp (
   assign rem3_a_add_g0[9] = rem3_a_t0[9] & rem3_a_t1[9];
   assign rem3_a_add_g1[0] = rem3_a_add_g0[0];
   assign rem3_a_add_p1[0] = rem3_a_add_p0[0];
-  assign rem3_a_add_g1[1] = rem3_a_add_g0[1] | rem3_a_add_p0[1] & rem3_a_add_g0[0];
+  assign rem3_a_add_g1[1] = rem3_a_add_g0[1] | (rem3_a_add_p0[1] & rem3_a_add_g0[0]);
   assign rem3_a_add_p1[1] = rem3_a_add_p0[1] & rem3_a_add_p0[0];
-  assign rem3_a_add_g1[2] = rem3_a_add_g0[2] | rem3_a_add_p0[2] & rem3_a_add_g0[1];
+  assign rem3_a_add_g1[2] = rem3_a_add_g0[2] | (rem3_a_add_p0[2] & rem3_a_add_g0[1]);
   assign rem3_a_add_p1[2] = rem3_a_add_p0[2] & rem3_a_add_p0[1];
-  assign rem3_a_add_g1[3] = rem3_a_add_g0[3] | rem3_a_add_p0[3] & rem3_a_add_g0[2];
+  assign rem3_a_add_g1[3] = rem3_a_add_g0[3] | (rem3_a_add_p0[3] & rem3_a_add_g0[2]);
   assign rem3_a_add_p1[3] = rem3_a_add_p0[3] & rem3_a_add_p0[2];
-  assign rem3_a_add_g1[4] = rem3_a_add_g0[4] | rem3_a_add_p0[4] & rem3_a_add_g0[3];
+  assign rem3_a_add_g1[4] = rem3_a_add_g0[4] | (rem3_a_add_p0[4] & rem3_a_add_g0[3]);
   assign rem3_a_add_p1[4] = rem3_a_add_p0[4] & rem3_a_add_p0[3];
-  assign rem3_a_add_g1[5] = rem3_a_add_g0[5] | rem3_a_add_p0[5] & rem3_a_add_g0[4];
+  assign rem3_a_add_g1[5] = rem3_a_add_g0[5] | (rem3_a_add_p0[5] & rem3_a_add_g0[4]);
   assign rem3_a_add_p1[5] = rem3_a_add_p0[5] & rem3_a_add_p0[4];
-  assign rem3_a_add_g1[6] = rem3_a_add_g0[6] | rem3_a_add_p0[6] & rem3_a_add_g0[5];
+  assign rem3_a_add_g1[6] = rem3_a_add_g0[6] | (rem3_a_add_p0[6] & rem3_a_add_g0[5]);
   assign rem3_a_add_p1[6] = rem3_a_add_p0[6] & rem3_a_add_p0[5];
-  assign rem3_a_add_g1[7] = rem3_a_add_g0[7] | rem3_a_add_p0[7] & rem3_a_add_g0[6];
+  assign rem3_a_add_g1[7] = rem3_a_add_g0[7] | (rem3_a_add_p0[7] & rem3_a_add_g0[6]);
   assign rem3_a_add_p1[7] = rem3_a_add_p0[7] & rem3_a_add_p0[6];
-  assign rem3_a_add_g1[8] = rem3_a_add_g0[8] | rem3_a_add_p0[8] & rem3_a_add_g0[7];
+  assign rem3_a_add_g1[8] = rem3_a_add_g0[8] | (rem3_a_add_p0[8] & rem3_a_add_g0[7]);
   assign rem3_a_add_p1[8] = rem3_a_add_p0[8] & rem3_a_add_p0[7];
-  assign rem3_a_add_g1[9] = rem3_a_add_g0[9] | rem3_a_add_p0[9] & rem3_a_add_g0[8];
+  assign rem3_a_add_g1[9] = rem3_a_add_g0[9] | (rem3_a_add_p0[9] & rem3_a_add_g0[8]);
   assign rem3_a_add_p1[9] = rem3_a_add_p0[9] & rem3_a_add_p0[8];
   assign rem3_a_add_g2[0] = rem3_a_add_g1[0];
   assign rem3_a_add_p2[0] = rem3_a_add_p1[0];
   assign rem3_a_add_g2[1] = rem3_a_add_g1[1];
   assign rem3_a_add_p2[1] = rem3_a_add_p1[1];
-  assign rem3_a_add_g2[2] = rem3_a_add_g1[2] | rem3_a_add_p1[2] & rem3_a_add_g1[0];
+  assign rem3_a_add_g2[2] = rem3_a_add_g1[2] | (rem3_a_add_p1[2] & rem3_a_add_g1[0]);
   assign rem3_a_add_p2[2] = rem3_a_add_p1[2] & rem3_a_add_p1[0];
-  assign rem3_a_add_g2[3] = rem3_a_add_g1[3] | rem3_a_add_p1[3] & rem3_a_add_g1[1];
+  assign rem3_a_add_g2[3] = rem3_a_add_g1[3] | (rem3_a_add_p1[3] & rem3_a_add_g1[1]);
   assign rem3_a_add_p2[3] = rem3_a_add_p1[3] & rem3_a_add_p1[1];
-  assign rem3_a_add_g2[4] = rem3_a_add_g1[4] | rem3_a_add_p1[4] & rem3_a_add_g1[2];
+  assign rem3_a_add_g2[4] = rem3_a_add_g1[4] | (rem3_a_add_p1[4] & rem3_a_add_g1[2]);
   assign rem3_a_add_p2[4] = rem3_a_add_p1[4] & rem3_a_add_p1[2];
-  assign rem3_a_add_g2[5] = rem3_a_add_g1[5] | rem3_a_add_p1[5] & rem3_a_add_g1[3];
+  assign rem3_a_add_g2[5] = rem3_a_add_g1[5] | (rem3_a_add_p1[5] & rem3_a_add_g1[3]);
   assign rem3_a_add_p2[5] = rem3_a_add_p1[5] & rem3_a_add_p1[3];
-  assign rem3_a_add_g2[6] = rem3_a_add_g1[6] | rem3_a_add_p1[6] & rem3_a_add_g1[4];
+  assign rem3_a_add_g2[6] = rem3_a_add_g1[6] | (rem3_a_add_p1[6] & rem3_a_add_g1[4]);
   assign rem3_a_add_p2[6] = rem3_a_add_p1[6] & rem3_a_add_p1[4];
-  assign rem3_a_add_g2[7] = rem3_a_add_g1[7] | rem3_a_add_p1[7] & rem3_a_add_g1[5];
+  assign rem3_a_add_g2[7] = rem3_a_add_g1[7] | (rem3_a_add_p1[7] & rem3_a_add_g1[5]);
   assign rem3_a_add_p2[7] = rem3_a_add_p1[7] & rem3_a_add_p1[5];
-  assign rem3_a_add_g2[8] = rem3_a_add_g1[8] | rem3_a_add_p1[8] & rem3_a_add_g1[6];
+  assign rem3_a_add_g2[8] = rem3_a_add_g1[8] | (rem3_a_add_p1[8] & rem3_a_add_g1[6]);
   assign rem3_a_add_p2[8] = rem3_a_add_p1[8] & rem3_a_add_p1[6];
-  assign rem3_a_add_g2[9] = rem3_a_add_g1[9] | rem3_a_add_p1[9] & rem3_a_add_g1[7];
+  assign rem3_a_add_g2[9] = rem3_a_add_g1[9] | (rem3_a_add_p1[9] & rem3_a_add_g1[7]);
   assign rem3_a_add_p2[9] = rem3_a_add_p1[9] & rem3_a_add_p1[7];
   assign rem3_a_add_g3[0] = rem3_a_add_g2[0];
   assign rem3_a_add_p3[0] = rem3_a_add_p2[0];
@@ -1678,17 +1780,17 @@ module dhsl_seed004_mgvm_cp (
   assign rem3_a_add_p3[2] = rem3_a_add_p2[2];
   assign rem3_a_add_g3[3] = rem3_a_add_g2[3];
   assign rem3_a_add_p3[3] = rem3_a_add_p2[3];
-  assign rem3_a_add_g3[4] = rem3_a_add_g2[4] | rem3_a_add_p2[4] & rem3_a_add_g2[0];
+  assign rem3_a_add_g3[4] = rem3_a_add_g2[4] | (rem3_a_add_p2[4] & rem3_a_add_g2[0]);
   assign rem3_a_add_p3[4] = rem3_a_add_p2[4] & rem3_a_add_p2[0];
-  assign rem3_a_add_g3[5] = rem3_a_add_g2[5] | rem3_a_add_p2[5] & rem3_a_add_g2[1];
+  assign rem3_a_add_g3[5] = rem3_a_add_g2[5] | (rem3_a_add_p2[5] & rem3_a_add_g2[1]);
   assign rem3_a_add_p3[5] = rem3_a_add_p2[5] & rem3_a_add_p2[1];
-  assign rem3_a_add_g3[6] = rem3_a_add_g2[6] | rem3_a_add_p2[6] & rem3_a_add_g2[2];
+  assign rem3_a_add_g3[6] = rem3_a_add_g2[6] | (rem3_a_add_p2[6] & rem3_a_add_g2[2]);
   assign rem3_a_add_p3[6] = rem3_a_add_p2[6] & rem3_a_add_p2[2];
-  assign rem3_a_add_g3[7] = rem3_a_add_g2[7] | rem3_a_add_p2[7] & rem3_a_add_g2[3];
+  assign rem3_a_add_g3[7] = rem3_a_add_g2[7] | (rem3_a_add_p2[7] & rem3_a_add_g2[3]);
   assign rem3_a_add_p3[7] = rem3_a_add_p2[7] & rem3_a_add_p2[3];
-  assign rem3_a_add_g3[8] = rem3_a_add_g2[8] | rem3_a_add_p2[8] & rem3_a_add_g2[4];
+  assign rem3_a_add_g3[8] = rem3_a_add_g2[8] | (rem3_a_add_p2[8] & rem3_a_add_g2[4]);
   assign rem3_a_add_p3[8] = rem3_a_add_p2[8] & rem3_a_add_p2[4];
-  assign rem3_a_add_g3[9] = rem3_a_add_g2[9] | rem3_a_add_p2[9] & rem3_a_add_g2[5];
+  assign rem3_a_add_g3[9] = rem3_a_add_g2[9] | (rem3_a_add_p2[9] & rem3_a_add_g2[5]);
   assign rem3_a_add_p3[9] = rem3_a_add_p2[9] & rem3_a_add_p2[5];
   assign rem3_a_add_g4[0] = rem3_a_add_g3[0];
   assign rem3_a_add_p4[0] = rem3_a_add_p3[0];
@@ -1706,9 +1808,9 @@ module dhsl_seed004_mgvm_cp (
   assign rem3_a_add_p4[6] = rem3_a_add_p3[6];
   assign rem3_a_add_g4[7] = rem3_a_add_g3[7];
   assign rem3_a_add_p4[7] = rem3_a_add_p3[7];
-  assign rem3_a_add_g4[8] = rem3_a_add_g3[8] | rem3_a_add_p3[8] & rem3_a_add_g3[0];
+  assign rem3_a_add_g4[8] = rem3_a_add_g3[8] | (rem3_a_add_p3[8] & rem3_a_add_g3[0]);
   assign rem3_a_add_p4[8] = rem3_a_add_p3[8] & rem3_a_add_p3[0];
-  assign rem3_a_add_g4[9] = rem3_a_add_g3[9] | rem3_a_add_p3[9] & rem3_a_add_g3[1];
+  assign rem3_a_add_g4[9] = rem3_a_add_g3[9] | (rem3_a_add_p3[9] & rem3_a_add_g3[1]);
   assign rem3_a_add_p4[9] = rem3_a_add_p3[9] & rem3_a_add_p3[1];
   assign unused_rem3_a_add_p = rem3_a_add_p4;
   assign rem3_a_add = {rem3_a_add_g4[9], rem3_a_add_x ^ {rem3_a_add_g4[8:0], 1'b0}};
@@ -1723,20 +1825,24 @@ module dhsl_seed004_mgvm_cp (
   assign rem_hit_ys_t3 = ~{2'd0, {hit_digits_q, 3'd0}};
   assign rem_hit_ys_t4 = 11'd2;
   assign rem_hit_ys_s0 = rem_hit_ys_t0 ^ rem_hit_ys_t1 ^ rem_hit_ys_t2;
-  assign rem_hit_ys_c0_full = rem_hit_ys_t0 & rem_hit_ys_t1 | rem_hit_ys_t0 & rem_hit_ys_t2 | rem_hit_ys_t1 & rem_hit_ys_t2;
+  assign rem_hit_ys_c0_full = (rem_hit_ys_t0 & rem_hit_ys_t1) | (rem_hit_ys_t0 & rem_hit_ys_t2)
+      | (rem_hit_ys_t1 & rem_hit_ys_t2);
   assign rem_hit_ys_c0 = {rem_hit_ys_c0_full[9:0], 1'b0};
   assign unused_rem_hit_ys_c0_top = rem_hit_ys_c0_full[10];
   assign rem_hit_ys_s1 = rem_hit_ys_t3 ^ rem_hit_ys_t4 ^ rem_hit_ys_s0;
-  assign rem_hit_ys_c1_full = rem_hit_ys_t3 & rem_hit_ys_t4 | rem_hit_ys_t3 & rem_hit_ys_s0 | rem_hit_ys_t4 & rem_hit_ys_s0;
+  assign rem_hit_ys_c1_full = (rem_hit_ys_t3 & rem_hit_ys_t4) | (rem_hit_ys_t3 & rem_hit_ys_s0)
+      | (rem_hit_ys_t4 & rem_hit_ys_s0);
   assign rem_hit_ys_c1 = {rem_hit_ys_c1_full[9:0], 1'b0};
   assign unused_rem_hit_ys_c1_top = rem_hit_ys_c1_full[10];
   assign rem_hit_ys_s2 = rem_hit_ys_c0 ^ rem_hit_ys_s1 ^ rem_hit_ys_c1;
-  assign rem_hit_ys_c2_full = rem_hit_ys_c0 & rem_hit_ys_s1 | rem_hit_ys_c0 & rem_hit_ys_c1 | rem_hit_ys_s1 & rem_hit_ys_c1;
+  assign rem_hit_ys_c2_full = (rem_hit_ys_c0 & rem_hit_ys_s1) | (rem_hit_ys_c0 & rem_hit_ys_c1)
+      | (rem_hit_ys_s1 & rem_hit_ys_c1);
   assign rem_hit_ys_c2 = {rem_hit_ys_c2_full[9:0], 1'b0};
   assign unused_rem_hit_ys_c2_top = rem_hit_ys_c2_full[10];
   assign rem_hit_ys_add_x = rem_hit_ys_s2 ^ rem_hit_ys_c2;
   assign rem_hit_ys_add_p0 = rem_hit_ys_add_x;
-  assign rem_hit_ys_add_g0[0] = rem_hit_ys_s2[0] & rem_hit_ys_c2[0] | (rem_hit_ys_s2[0] ^ rem_hit_ys_c2[0]) & 1'b0;
+  assign rem_hit_ys_add_g0[0] = (rem_hit_ys_s2[0] & rem_hit_ys_c2[0])
+      | ((rem_hit_ys_s2[0] ^ rem_hit_ys_c2[0]) & 1'b0);
   assign rem_hit_ys_add_g0[1] = rem_hit_ys_s2[1] & rem_hit_ys_c2[1];
   assign rem_hit_ys_add_g0[2] = rem_hit_ys_s2[2] & rem_hit_ys_c2[2];
   assign rem_hit_ys_add_g0[3] = rem_hit_ys_s2[3] & rem_hit_ys_c2[3];
@@ -1749,47 +1855,66 @@ module dhsl_seed004_mgvm_cp (
   assign rem_hit_ys_add_g0[10] = rem_hit_ys_s2[10] & rem_hit_ys_c2[10];
   assign rem_hit_ys_add_g1[0] = rem_hit_ys_add_g0[0];
   assign rem_hit_ys_add_p1[0] = rem_hit_ys_add_p0[0];
-  assign rem_hit_ys_add_g1[1] = rem_hit_ys_add_g0[1] | rem_hit_ys_add_p0[1] & rem_hit_ys_add_g0[0];
+  assign rem_hit_ys_add_g1[1] = rem_hit_ys_add_g0[1]
+      | (rem_hit_ys_add_p0[1] & rem_hit_ys_add_g0[0]);
   assign rem_hit_ys_add_p1[1] = rem_hit_ys_add_p0[1] & rem_hit_ys_add_p0[0];
-  assign rem_hit_ys_add_g1[2] = rem_hit_ys_add_g0[2] | rem_hit_ys_add_p0[2] & rem_hit_ys_add_g0[1];
+  assign rem_hit_ys_add_g1[2] = rem_hit_ys_add_g0[2]
+      | (rem_hit_ys_add_p0[2] & rem_hit_ys_add_g0[1]);
   assign rem_hit_ys_add_p1[2] = rem_hit_ys_add_p0[2] & rem_hit_ys_add_p0[1];
-  assign rem_hit_ys_add_g1[3] = rem_hit_ys_add_g0[3] | rem_hit_ys_add_p0[3] & rem_hit_ys_add_g0[2];
+  assign rem_hit_ys_add_g1[3] = rem_hit_ys_add_g0[3]
+      | (rem_hit_ys_add_p0[3] & rem_hit_ys_add_g0[2]);
   assign rem_hit_ys_add_p1[3] = rem_hit_ys_add_p0[3] & rem_hit_ys_add_p0[2];
-  assign rem_hit_ys_add_g1[4] = rem_hit_ys_add_g0[4] | rem_hit_ys_add_p0[4] & rem_hit_ys_add_g0[3];
+  assign rem_hit_ys_add_g1[4] = rem_hit_ys_add_g0[4]
+      | (rem_hit_ys_add_p0[4] & rem_hit_ys_add_g0[3]);
   assign rem_hit_ys_add_p1[4] = rem_hit_ys_add_p0[4] & rem_hit_ys_add_p0[3];
-  assign rem_hit_ys_add_g1[5] = rem_hit_ys_add_g0[5] | rem_hit_ys_add_p0[5] & rem_hit_ys_add_g0[4];
+  assign rem_hit_ys_add_g1[5] = rem_hit_ys_add_g0[5]
+      | (rem_hit_ys_add_p0[5] & rem_hit_ys_add_g0[4]);
   assign rem_hit_ys_add_p1[5] = rem_hit_ys_add_p0[5] & rem_hit_ys_add_p0[4];
-  assign rem_hit_ys_add_g1[6] = rem_hit_ys_add_g0[6] | rem_hit_ys_add_p0[6] & rem_hit_ys_add_g0[5];
+  assign rem_hit_ys_add_g1[6] = rem_hit_ys_add_g0[6]
+      | (rem_hit_ys_add_p0[6] & rem_hit_ys_add_g0[5]);
   assign rem_hit_ys_add_p1[6] = rem_hit_ys_add_p0[6] & rem_hit_ys_add_p0[5];
-  assign rem_hit_ys_add_g1[7] = rem_hit_ys_add_g0[7] | rem_hit_ys_add_p0[7] & rem_hit_ys_add_g0[6];
+  assign rem_hit_ys_add_g1[7] = rem_hit_ys_add_g0[7]
+      | (rem_hit_ys_add_p0[7] & rem_hit_ys_add_g0[6]);
   assign rem_hit_ys_add_p1[7] = rem_hit_ys_add_p0[7] & rem_hit_ys_add_p0[6];
-  assign rem_hit_ys_add_g1[8] = rem_hit_ys_add_g0[8] | rem_hit_ys_add_p0[8] & rem_hit_ys_add_g0[7];
+  assign rem_hit_ys_add_g1[8] = rem_hit_ys_add_g0[8]
+      | (rem_hit_ys_add_p0[8] & rem_hit_ys_add_g0[7]);
   assign rem_hit_ys_add_p1[8] = rem_hit_ys_add_p0[8] & rem_hit_ys_add_p0[7];
-  assign rem_hit_ys_add_g1[9] = rem_hit_ys_add_g0[9] | rem_hit_ys_add_p0[9] & rem_hit_ys_add_g0[8];
+  assign rem_hit_ys_add_g1[9] = rem_hit_ys_add_g0[9]
+      | (rem_hit_ys_add_p0[9] & rem_hit_ys_add_g0[8]);
   assign rem_hit_ys_add_p1[9] = rem_hit_ys_add_p0[9] & rem_hit_ys_add_p0[8];
-  assign rem_hit_ys_add_g1[10] = rem_hit_ys_add_g0[10] | rem_hit_ys_add_p0[10] & rem_hit_ys_add_g0[9];
+  assign rem_hit_ys_add_g1[10] = rem_hit_ys_add_g0[10]
+      | (rem_hit_ys_add_p0[10] & rem_hit_ys_add_g0[9]);
   assign rem_hit_ys_add_p1[10] = rem_hit_ys_add_p0[10] & rem_hit_ys_add_p0[9];
   assign rem_hit_ys_add_g2[0] = rem_hit_ys_add_g1[0];
   assign rem_hit_ys_add_p2[0] = rem_hit_ys_add_p1[0];
   assign rem_hit_ys_add_g2[1] = rem_hit_ys_add_g1[1];
   assign rem_hit_ys_add_p2[1] = rem_hit_ys_add_p1[1];
-  assign rem_hit_ys_add_g2[2] = rem_hit_ys_add_g1[2] | rem_hit_ys_add_p1[2] & rem_hit_ys_add_g1[0];
+  assign rem_hit_ys_add_g2[2] = rem_hit_ys_add_g1[2]
+      | (rem_hit_ys_add_p1[2] & rem_hit_ys_add_g1[0]);
   assign rem_hit_ys_add_p2[2] = rem_hit_ys_add_p1[2] & rem_hit_ys_add_p1[0];
-  assign rem_hit_ys_add_g2[3] = rem_hit_ys_add_g1[3] | rem_hit_ys_add_p1[3] & rem_hit_ys_add_g1[1];
+  assign rem_hit_ys_add_g2[3] = rem_hit_ys_add_g1[3]
+      | (rem_hit_ys_add_p1[3] & rem_hit_ys_add_g1[1]);
   assign rem_hit_ys_add_p2[3] = rem_hit_ys_add_p1[3] & rem_hit_ys_add_p1[1];
-  assign rem_hit_ys_add_g2[4] = rem_hit_ys_add_g1[4] | rem_hit_ys_add_p1[4] & rem_hit_ys_add_g1[2];
+  assign rem_hit_ys_add_g2[4] = rem_hit_ys_add_g1[4]
+      | (rem_hit_ys_add_p1[4] & rem_hit_ys_add_g1[2]);
   assign rem_hit_ys_add_p2[4] = rem_hit_ys_add_p1[4] & rem_hit_ys_add_p1[2];
-  assign rem_hit_ys_add_g2[5] = rem_hit_ys_add_g1[5] | rem_hit_ys_add_p1[5] & rem_hit_ys_add_g1[3];
+  assign rem_hit_ys_add_g2[5] = rem_hit_ys_add_g1[5]
+      | (rem_hit_ys_add_p1[5] & rem_hit_ys_add_g1[3]);
   assign rem_hit_ys_add_p2[5] = rem_hit_ys_add_p1[5] & rem_hit_ys_add_p1[3];
-  assign rem_hit_ys_add_g2[6] = rem_hit_ys_add_g1[6] | rem_hit_ys_add_p1[6] & rem_hit_ys_add_g1[4];
+  assign rem_hit_ys_add_g2[6] = rem_hit_ys_add_g1[6]
+      | (rem_hit_ys_add_p1[6] & rem_hit_ys_add_g1[4]);
   assign rem_hit_ys_add_p2[6] = rem_hit_ys_add_p1[6] & rem_hit_ys_add_p1[4];
-  assign rem_hit_ys_add_g2[7] = rem_hit_ys_add_g1[7] | rem_hit_ys_add_p1[7] & rem_hit_ys_add_g1[5];
+  assign rem_hit_ys_add_g2[7] = rem_hit_ys_add_g1[7]
+      | (rem_hit_ys_add_p1[7] & rem_hit_ys_add_g1[5]);
   assign rem_hit_ys_add_p2[7] = rem_hit_ys_add_p1[7] & rem_hit_ys_add_p1[5];
-  assign rem_hit_ys_add_g2[8] = rem_hit_ys_add_g1[8] | rem_hit_ys_add_p1[8] & rem_hit_ys_add_g1[6];
+  assign rem_hit_ys_add_g2[8] = rem_hit_ys_add_g1[8]
+      | (rem_hit_ys_add_p1[8] & rem_hit_ys_add_g1[6]);
   assign rem_hit_ys_add_p2[8] = rem_hit_ys_add_p1[8] & rem_hit_ys_add_p1[6];
-  assign rem_hit_ys_add_g2[9] = rem_hit_ys_add_g1[9] | rem_hit_ys_add_p1[9] & rem_hit_ys_add_g1[7];
+  assign rem_hit_ys_add_g2[9] = rem_hit_ys_add_g1[9]
+      | (rem_hit_ys_add_p1[9] & rem_hit_ys_add_g1[7]);
   assign rem_hit_ys_add_p2[9] = rem_hit_ys_add_p1[9] & rem_hit_ys_add_p1[7];
-  assign rem_hit_ys_add_g2[10] = rem_hit_ys_add_g1[10] | rem_hit_ys_add_p1[10] & rem_hit_ys_add_g1[8];
+  assign rem_hit_ys_add_g2[10] = rem_hit_ys_add_g1[10]
+      | (rem_hit_ys_add_p1[10] & rem_hit_ys_add_g1[8]);
   assign rem_hit_ys_add_p2[10] = rem_hit_ys_add_p1[10] & rem_hit_ys_add_p1[8];
   assign rem_hit_ys_add_g3[0] = rem_hit_ys_add_g2[0];
   assign rem_hit_ys_add_p3[0] = rem_hit_ys_add_p2[0];
@@ -1799,19 +1924,26 @@ module dhsl_seed004_mgvm_cp (
   assign rem_hit_ys_add_p3[2] = rem_hit_ys_add_p2[2];
   assign rem_hit_ys_add_g3[3] = rem_hit_ys_add_g2[3];
   assign rem_hit_ys_add_p3[3] = rem_hit_ys_add_p2[3];
-  assign rem_hit_ys_add_g3[4] = rem_hit_ys_add_g2[4] | rem_hit_ys_add_p2[4] & rem_hit_ys_add_g2[0];
+  assign rem_hit_ys_add_g3[4] = rem_hit_ys_add_g2[4]
+      | (rem_hit_ys_add_p2[4] & rem_hit_ys_add_g2[0]);
   assign rem_hit_ys_add_p3[4] = rem_hit_ys_add_p2[4] & rem_hit_ys_add_p2[0];
-  assign rem_hit_ys_add_g3[5] = rem_hit_ys_add_g2[5] | rem_hit_ys_add_p2[5] & rem_hit_ys_add_g2[1];
+  assign rem_hit_ys_add_g3[5] = rem_hit_ys_add_g2[5]
+      | (rem_hit_ys_add_p2[5] & rem_hit_ys_add_g2[1]);
   assign rem_hit_ys_add_p3[5] = rem_hit_ys_add_p2[5] & rem_hit_ys_add_p2[1];
-  assign rem_hit_ys_add_g3[6] = rem_hit_ys_add_g2[6] | rem_hit_ys_add_p2[6] & rem_hit_ys_add_g2[2];
+  assign rem_hit_ys_add_g3[6] = rem_hit_ys_add_g2[6]
+      | (rem_hit_ys_add_p2[6] & rem_hit_ys_add_g2[2]);
   assign rem_hit_ys_add_p3[6] = rem_hit_ys_add_p2[6] & rem_hit_ys_add_p2[2];
-  assign rem_hit_ys_add_g3[7] = rem_hit_ys_add_g2[7] | rem_hit_ys_add_p2[7] & rem_hit_ys_add_g2[3];
+  assign rem_hit_ys_add_g3[7] = rem_hit_ys_add_g2[7]
+      | (rem_hit_ys_add_p2[7] & rem_hit_ys_add_g2[3]);
   assign rem_hit_ys_add_p3[7] = rem_hit_ys_add_p2[7] & rem_hit_ys_add_p2[3];
-  assign rem_hit_ys_add_g3[8] = rem_hit_ys_add_g2[8] | rem_hit_ys_add_p2[8] & rem_hit_ys_add_g2[4];
+  assign rem_hit_ys_add_g3[8] = rem_hit_ys_add_g2[8]
+      | (rem_hit_ys_add_p2[8] & rem_hit_ys_add_g2[4]);
   assign rem_hit_ys_add_p3[8] = rem_hit_ys_add_p2[8] & rem_hit_ys_add_p2[4];
-  assign rem_hit_ys_add_g3[9] = rem_hit_ys_add_g2[9] | rem_hit_ys_add_p2[9] & rem_hit_ys_add_g2[5];
+  assign rem_hit_ys_add_g3[9] = rem_hit_ys_add_g2[9]
+      | (rem_hit_ys_add_p2[9] & rem_hit_ys_add_g2[5]);
   assign rem_hit_ys_add_p3[9] = rem_hit_ys_add_p2[9] & rem_hit_ys_add_p2[5];
-  assign rem_hit_ys_add_g3[10] = rem_hit_ys_add_g2[10] | rem_hit_ys_add_p2[10] & rem_hit_ys_add_g2[6];
+  assign rem_hit_ys_add_g3[10] = rem_hit_ys_add_g2[10]
+      | (rem_hit_ys_add_p2[10] & rem_hit_ys_add_g2[6]);
   assign rem_hit_ys_add_p3[10] = rem_hit_ys_add_p2[10] & rem_hit_ys_add_p2[6];
   assign rem_hit_ys_add_g4[0] = rem_hit_ys_add_g3[0];
   assign rem_hit_ys_add_p4[0] = rem_hit_ys_add_p3[0];
@@ -1829,14 +1961,18 @@ module dhsl_seed004_mgvm_cp (
   assign rem_hit_ys_add_p4[6] = rem_hit_ys_add_p3[6];
   assign rem_hit_ys_add_g4[7] = rem_hit_ys_add_g3[7];
   assign rem_hit_ys_add_p4[7] = rem_hit_ys_add_p3[7];
-  assign rem_hit_ys_add_g4[8] = rem_hit_ys_add_g3[8] | rem_hit_ys_add_p3[8] & rem_hit_ys_add_g3[0];
+  assign rem_hit_ys_add_g4[8] = rem_hit_ys_add_g3[8]
+      | (rem_hit_ys_add_p3[8] & rem_hit_ys_add_g3[0]);
   assign rem_hit_ys_add_p4[8] = rem_hit_ys_add_p3[8] & rem_hit_ys_add_p3[0];
-  assign rem_hit_ys_add_g4[9] = rem_hit_ys_add_g3[9] | rem_hit_ys_add_p3[9] & rem_hit_ys_add_g3[1];
+  assign rem_hit_ys_add_g4[9] = rem_hit_ys_add_g3[9]
+      | (rem_hit_ys_add_p3[9] & rem_hit_ys_add_g3[1]);
   assign rem_hit_ys_add_p4[9] = rem_hit_ys_add_p3[9] & rem_hit_ys_add_p3[1];
-  assign rem_hit_ys_add_g4[10] = rem_hit_ys_add_g3[10] | rem_hit_ys_add_p3[10] & rem_hit_ys_add_g3[2];
+  assign rem_hit_ys_add_g4[10] = rem_hit_ys_add_g3[10]
+      | (rem_hit_ys_add_p3[10] & rem_hit_ys_add_g3[2]);
   assign rem_hit_ys_add_p4[10] = rem_hit_ys_add_p3[10] & rem_hit_ys_add_p3[2];
   assign unused_rem_hit_ys_add_p = rem_hit_ys_add_p4;
-  assign rem_hit_ys_add = {rem_hit_ys_add_g4[10], rem_hit_ys_add_x ^ {rem_hit_ys_add_g4[9:0], 1'b0}};
+  assign rem_hit_ys_add = {rem_hit_ys_add_g4[10], rem_hit_ys_add_x
+      ^ {rem_hit_ys_add_g4[9:0], 1'b0}};
   assign unused_rem_hit_ys_add = rem_hit_ys_add[11];
   assign rem_hit_ys = rem_hit_ys_add[10:0];
   assign rem_hit_y_d = armed_q ? 11'd0 : rem_hit_ys;
@@ -1844,7 +1980,8 @@ module dhsl_seed004_mgvm_cp (
   assign rem_hit_a_t1 = rem_hit_y_q;
   assign rem_hit_a_add_x = rem_hit_a_t0 ^ rem_hit_a_t1;
   assign rem_hit_a_add_p0 = rem_hit_a_add_x;
-  assign rem_hit_a_add_g0[0] = rem_hit_a_t0[0] & rem_hit_a_t1[0] | (rem_hit_a_t0[0] ^ rem_hit_a_t1[0]) & 1'b0;
+  assign rem_hit_a_add_g0[0] = (rem_hit_a_t0[0] & rem_hit_a_t1[0])
+      | ((rem_hit_a_t0[0] ^ rem_hit_a_t1[0]) & 1'b0);
   assign rem_hit_a_add_g0[1] = rem_hit_a_t0[1] & rem_hit_a_t1[1];
   assign rem_hit_a_add_g0[2] = rem_hit_a_t0[2] & rem_hit_a_t1[2];
   assign rem_hit_a_add_g0[3] = rem_hit_a_t0[3] & rem_hit_a_t1[3];
@@ -1857,47 +1994,47 @@ module dhsl_seed004_mgvm_cp (
   assign rem_hit_a_add_g0[10] = rem_hit_a_t0[10] & rem_hit_a_t1[10];
   assign rem_hit_a_add_g1[0] = rem_hit_a_add_g0[0];
   assign rem_hit_a_add_p1[0] = rem_hit_a_add_p0[0];
-  assign rem_hit_a_add_g1[1] = rem_hit_a_add_g0[1] | rem_hit_a_add_p0[1] & rem_hit_a_add_g0[0];
+  assign rem_hit_a_add_g1[1] = rem_hit_a_add_g0[1] | (rem_hit_a_add_p0[1] & rem_hit_a_add_g0[0]);
   assign rem_hit_a_add_p1[1] = rem_hit_a_add_p0[1] & rem_hit_a_add_p0[0];
-  assign rem_hit_a_add_g1[2] = rem_hit_a_add_g0[2] | rem_hit_a_add_p0[2] & rem_hit_a_add_g0[1];
+  assign rem_hit_a_add_g1[2] = rem_hit_a_add_g0[2] | (rem_hit_a_add_p0[2] & rem_hit_a_add_g0[1]);
   assign rem_hit_a_add_p1[2] = rem_hit_a_add_p0[2] & rem_hit_a_add_p0[1];
-  assign rem_hit_a_add_g1[3] = rem_hit_a_add_g0[3] | rem_hit_a_add_p0[3] & rem_hit_a_add_g0[2];
+  assign rem_hit_a_add_g1[3] = rem_hit_a_add_g0[3] | (rem_hit_a_add_p0[3] & rem_hit_a_add_g0[2]);
   assign rem_hit_a_add_p1[3] = rem_hit_a_add_p0[3] & rem_hit_a_add_p0[2];
-  assign rem_hit_a_add_g1[4] = rem_hit_a_add_g0[4] | rem_hit_a_add_p0[4] & rem_hit_a_add_g0[3];
+  assign rem_hit_a_add_g1[4] = rem_hit_a_add_g0[4] | (rem_hit_a_add_p0[4] & rem_hit_a_add_g0[3]);
   assign rem_hit_a_add_p1[4] = rem_hit_a_add_p0[4] & rem_hit_a_add_p0[3];
-  assign rem_hit_a_add_g1[5] = rem_hit_a_add_g0[5] | rem_hit_a_add_p0[5] & rem_hit_a_add_g0[4];
+  assign rem_hit_a_add_g1[5] = rem_hit_a_add_g0[5] | (rem_hit_a_add_p0[5] & rem_hit_a_add_g0[4]);
   assign rem_hit_a_add_p1[5] = rem_hit_a_add_p0[5] & rem_hit_a_add_p0[4];
-  assign rem_hit_a_add_g1[6] = rem_hit_a_add_g0[6] | rem_hit_a_add_p0[6] & rem_hit_a_add_g0[5];
+  assign rem_hit_a_add_g1[6] = rem_hit_a_add_g0[6] | (rem_hit_a_add_p0[6] & rem_hit_a_add_g0[5]);
   assign rem_hit_a_add_p1[6] = rem_hit_a_add_p0[6] & rem_hit_a_add_p0[5];
-  assign rem_hit_a_add_g1[7] = rem_hit_a_add_g0[7] | rem_hit_a_add_p0[7] & rem_hit_a_add_g0[6];
+  assign rem_hit_a_add_g1[7] = rem_hit_a_add_g0[7] | (rem_hit_a_add_p0[7] & rem_hit_a_add_g0[6]);
   assign rem_hit_a_add_p1[7] = rem_hit_a_add_p0[7] & rem_hit_a_add_p0[6];
-  assign rem_hit_a_add_g1[8] = rem_hit_a_add_g0[8] | rem_hit_a_add_p0[8] & rem_hit_a_add_g0[7];
+  assign rem_hit_a_add_g1[8] = rem_hit_a_add_g0[8] | (rem_hit_a_add_p0[8] & rem_hit_a_add_g0[7]);
   assign rem_hit_a_add_p1[8] = rem_hit_a_add_p0[8] & rem_hit_a_add_p0[7];
-  assign rem_hit_a_add_g1[9] = rem_hit_a_add_g0[9] | rem_hit_a_add_p0[9] & rem_hit_a_add_g0[8];
+  assign rem_hit_a_add_g1[9] = rem_hit_a_add_g0[9] | (rem_hit_a_add_p0[9] & rem_hit_a_add_g0[8]);
   assign rem_hit_a_add_p1[9] = rem_hit_a_add_p0[9] & rem_hit_a_add_p0[8];
-  assign rem_hit_a_add_g1[10] = rem_hit_a_add_g0[10] | rem_hit_a_add_p0[10] & rem_hit_a_add_g0[9];
+  assign rem_hit_a_add_g1[10] = rem_hit_a_add_g0[10] | (rem_hit_a_add_p0[10] & rem_hit_a_add_g0[9]);
   assign rem_hit_a_add_p1[10] = rem_hit_a_add_p0[10] & rem_hit_a_add_p0[9];
   assign rem_hit_a_add_g2[0] = rem_hit_a_add_g1[0];
   assign rem_hit_a_add_p2[0] = rem_hit_a_add_p1[0];
   assign rem_hit_a_add_g2[1] = rem_hit_a_add_g1[1];
   assign rem_hit_a_add_p2[1] = rem_hit_a_add_p1[1];
-  assign rem_hit_a_add_g2[2] = rem_hit_a_add_g1[2] | rem_hit_a_add_p1[2] & rem_hit_a_add_g1[0];
+  assign rem_hit_a_add_g2[2] = rem_hit_a_add_g1[2] | (rem_hit_a_add_p1[2] & rem_hit_a_add_g1[0]);
   assign rem_hit_a_add_p2[2] = rem_hit_a_add_p1[2] & rem_hit_a_add_p1[0];
-  assign rem_hit_a_add_g2[3] = rem_hit_a_add_g1[3] | rem_hit_a_add_p1[3] & rem_hit_a_add_g1[1];
+  assign rem_hit_a_add_g2[3] = rem_hit_a_add_g1[3] | (rem_hit_a_add_p1[3] & rem_hit_a_add_g1[1]);
   assign rem_hit_a_add_p2[3] = rem_hit_a_add_p1[3] & rem_hit_a_add_p1[1];
-  assign rem_hit_a_add_g2[4] = rem_hit_a_add_g1[4] | rem_hit_a_add_p1[4] & rem_hit_a_add_g1[2];
+  assign rem_hit_a_add_g2[4] = rem_hit_a_add_g1[4] | (rem_hit_a_add_p1[4] & rem_hit_a_add_g1[2]);
   assign rem_hit_a_add_p2[4] = rem_hit_a_add_p1[4] & rem_hit_a_add_p1[2];
-  assign rem_hit_a_add_g2[5] = rem_hit_a_add_g1[5] | rem_hit_a_add_p1[5] & rem_hit_a_add_g1[3];
+  assign rem_hit_a_add_g2[5] = rem_hit_a_add_g1[5] | (rem_hit_a_add_p1[5] & rem_hit_a_add_g1[3]);
   assign rem_hit_a_add_p2[5] = rem_hit_a_add_p1[5] & rem_hit_a_add_p1[3];
-  assign rem_hit_a_add_g2[6] = rem_hit_a_add_g1[6] | rem_hit_a_add_p1[6] & rem_hit_a_add_g1[4];
+  assign rem_hit_a_add_g2[6] = rem_hit_a_add_g1[6] | (rem_hit_a_add_p1[6] & rem_hit_a_add_g1[4]);
   assign rem_hit_a_add_p2[6] = rem_hit_a_add_p1[6] & rem_hit_a_add_p1[4];
-  assign rem_hit_a_add_g2[7] = rem_hit_a_add_g1[7] | rem_hit_a_add_p1[7] & rem_hit_a_add_g1[5];
+  assign rem_hit_a_add_g2[7] = rem_hit_a_add_g1[7] | (rem_hit_a_add_p1[7] & rem_hit_a_add_g1[5]);
   assign rem_hit_a_add_p2[7] = rem_hit_a_add_p1[7] & rem_hit_a_add_p1[5];
-  assign rem_hit_a_add_g2[8] = rem_hit_a_add_g1[8] | rem_hit_a_add_p1[8] & rem_hit_a_add_g1[6];
+  assign rem_hit_a_add_g2[8] = rem_hit_a_add_g1[8] | (rem_hit_a_add_p1[8] & rem_hit_a_add_g1[6]);
   assign rem_hit_a_add_p2[8] = rem_hit_a_add_p1[8] & rem_hit_a_add_p1[6];
-  assign rem_hit_a_add_g2[9] = rem_hit_a_add_g1[9] | rem_hit_a_add_p1[9] & rem_hit_a_add_g1[7];
+  assign rem_hit_a_add_g2[9] = rem_hit_a_add_g1[9] | (rem_hit_a_add_p1[9] & rem_hit_a_add_g1[7]);
   assign rem_hit_a_add_p2[9] = rem_hit_a_add_p1[9] & rem_hit_a_add_p1[7];
-  assign rem_hit_a_add_g2[10] = rem_hit_a_add_g1[10] | rem_hit_a_add_p1[10] & rem_hit_a_add_g1[8];
+  assign rem_hit_a_add_g2[10] = rem_hit_a_add_g1[10] | (rem_hit_a_add_p1[10] & rem_hit_a_add_g1[8]);
   assign rem_hit_a_add_p2[10] = rem_hit_a_add_p1[10] & rem_hit_a_add_p1[8];
   assign rem_hit_a_add_g3[0] = rem_hit_a_add_g2[0];
   assign rem_hit_a_add_p3[0] = rem_hit_a_add_p2[0];
@@ -1907,19 +2044,19 @@ module dhsl_seed004_mgvm_cp (
   assign rem_hit_a_add_p3[2] = rem_hit_a_add_p2[2];
   assign rem_hit_a_add_g3[3] = rem_hit_a_add_g2[3];
   assign rem_hit_a_add_p3[3] = rem_hit_a_add_p2[3];
-  assign rem_hit_a_add_g3[4] = rem_hit_a_add_g2[4] | rem_hit_a_add_p2[4] & rem_hit_a_add_g2[0];
+  assign rem_hit_a_add_g3[4] = rem_hit_a_add_g2[4] | (rem_hit_a_add_p2[4] & rem_hit_a_add_g2[0]);
   assign rem_hit_a_add_p3[4] = rem_hit_a_add_p2[4] & rem_hit_a_add_p2[0];
-  assign rem_hit_a_add_g3[5] = rem_hit_a_add_g2[5] | rem_hit_a_add_p2[5] & rem_hit_a_add_g2[1];
+  assign rem_hit_a_add_g3[5] = rem_hit_a_add_g2[5] | (rem_hit_a_add_p2[5] & rem_hit_a_add_g2[1]);
   assign rem_hit_a_add_p3[5] = rem_hit_a_add_p2[5] & rem_hit_a_add_p2[1];
-  assign rem_hit_a_add_g3[6] = rem_hit_a_add_g2[6] | rem_hit_a_add_p2[6] & rem_hit_a_add_g2[2];
+  assign rem_hit_a_add_g3[6] = rem_hit_a_add_g2[6] | (rem_hit_a_add_p2[6] & rem_hit_a_add_g2[2]);
   assign rem_hit_a_add_p3[6] = rem_hit_a_add_p2[6] & rem_hit_a_add_p2[2];
-  assign rem_hit_a_add_g3[7] = rem_hit_a_add_g2[7] | rem_hit_a_add_p2[7] & rem_hit_a_add_g2[3];
+  assign rem_hit_a_add_g3[7] = rem_hit_a_add_g2[7] | (rem_hit_a_add_p2[7] & rem_hit_a_add_g2[3]);
   assign rem_hit_a_add_p3[7] = rem_hit_a_add_p2[7] & rem_hit_a_add_p2[3];
-  assign rem_hit_a_add_g3[8] = rem_hit_a_add_g2[8] | rem_hit_a_add_p2[8] & rem_hit_a_add_g2[4];
+  assign rem_hit_a_add_g3[8] = rem_hit_a_add_g2[8] | (rem_hit_a_add_p2[8] & rem_hit_a_add_g2[4]);
   assign rem_hit_a_add_p3[8] = rem_hit_a_add_p2[8] & rem_hit_a_add_p2[4];
-  assign rem_hit_a_add_g3[9] = rem_hit_a_add_g2[9] | rem_hit_a_add_p2[9] & rem_hit_a_add_g2[5];
+  assign rem_hit_a_add_g3[9] = rem_hit_a_add_g2[9] | (rem_hit_a_add_p2[9] & rem_hit_a_add_g2[5]);
   assign rem_hit_a_add_p3[9] = rem_hit_a_add_p2[9] & rem_hit_a_add_p2[5];
-  assign rem_hit_a_add_g3[10] = rem_hit_a_add_g2[10] | rem_hit_a_add_p2[10] & rem_hit_a_add_g2[6];
+  assign rem_hit_a_add_g3[10] = rem_hit_a_add_g2[10] | (rem_hit_a_add_p2[10] & rem_hit_a_add_g2[6]);
   assign rem_hit_a_add_p3[10] = rem_hit_a_add_p2[10] & rem_hit_a_add_p2[6];
   assign rem_hit_a_add_g4[0] = rem_hit_a_add_g3[0];
   assign rem_hit_a_add_p4[0] = rem_hit_a_add_p3[0];
@@ -1937,11 +2074,11 @@ module dhsl_seed004_mgvm_cp (
   assign rem_hit_a_add_p4[6] = rem_hit_a_add_p3[6];
   assign rem_hit_a_add_g4[7] = rem_hit_a_add_g3[7];
   assign rem_hit_a_add_p4[7] = rem_hit_a_add_p3[7];
-  assign rem_hit_a_add_g4[8] = rem_hit_a_add_g3[8] | rem_hit_a_add_p3[8] & rem_hit_a_add_g3[0];
+  assign rem_hit_a_add_g4[8] = rem_hit_a_add_g3[8] | (rem_hit_a_add_p3[8] & rem_hit_a_add_g3[0]);
   assign rem_hit_a_add_p4[8] = rem_hit_a_add_p3[8] & rem_hit_a_add_p3[0];
-  assign rem_hit_a_add_g4[9] = rem_hit_a_add_g3[9] | rem_hit_a_add_p3[9] & rem_hit_a_add_g3[1];
+  assign rem_hit_a_add_g4[9] = rem_hit_a_add_g3[9] | (rem_hit_a_add_p3[9] & rem_hit_a_add_g3[1]);
   assign rem_hit_a_add_p4[9] = rem_hit_a_add_p3[9] & rem_hit_a_add_p3[1];
-  assign rem_hit_a_add_g4[10] = rem_hit_a_add_g3[10] | rem_hit_a_add_p3[10] & rem_hit_a_add_g3[2];
+  assign rem_hit_a_add_g4[10] = rem_hit_a_add_g3[10] | (rem_hit_a_add_p3[10] & rem_hit_a_add_g3[2]);
   assign rem_hit_a_add_p4[10] = rem_hit_a_add_p3[10] & rem_hit_a_add_p3[2];
   assign unused_rem_hit_a_add_p = rem_hit_a_add_p4;
   assign rem_hit_a_add = {rem_hit_a_add_g4[10], rem_hit_a_add_x ^ {rem_hit_a_add_g4[9:0], 1'b0}};
@@ -1951,7 +2088,7 @@ module dhsl_seed004_mgvm_cp (
   assign unused_rem_hit_a = rem_hit_a[3:0];
   assign high = rem_hit_q[6];
   assign go_fine = pend_last & imbalance & high & prev_imb_q;
-  assign back_fire = mode_q & |back_i;
+  assign back_fire = mode_q & (|back_i);
   assign prev_imb_d = pend_last ? imbalance & high & ~prev_imb_q : back_fire ? 1'b0 : prev_imb_q;
   assign mode_d = go_fine ? 1'b1 : back_fire ? 1'b0 : mode_q;
   assign sw_d = go_fine | back_fire;
@@ -2044,16 +2181,25 @@ module dhsl_seed004_mgvm_cp (
   wire f_high;
   wire f_two_flagged;
 
-  assign f_total_in = {2'd0, prev_in_i[31:0]} + {2'd0, prev_in_i[63:32]} + {2'd0, prev_in_i[95:64]} + {2'd0, prev_in_i[127:96]};
-  assign f_imbalance = {7'd0, prev_in_i[31:0]} * 39'd5 > {5'd0, f_total_in} * 39'd4 | {7'd0, prev_in_i[63:32]} * 39'd5 > {5'd0, f_total_in} * 39'd4 | {7'd0, prev_in_i[95:64]} * 39'd5 > {5'd0, f_total_in} * 39'd4 | {7'd0, prev_in_i[127:96]} * 39'd5 > {5'd0, f_total_in} * 39'd4;
-  assign f_high = {5'd0, {2'd0, prev_hits_i[31:0]} + {2'd0, prev_hits_i[63:32]} + {2'd0, prev_hits_i[95:64]} + {2'd0, prev_hits_i[127:96]}} * 39'd10 > {5'd0, {2'd0, prev_acc_i[31:0]} + {2'd0, prev_acc_i[63:32]} + {2'd0, prev_acc_i[95:64]} + {2'd0, prev_acc_i[127:96]}} * 39'd9;
+  assign f_total_in = {2'd0, prev_in_i[31:0]} + {2'd0, prev_in_i[63:32]} + {2'd0, prev_in_i[95:64]}
+      + {2'd0, prev_in_i[127:96]};
+  assign f_imbalance = (({7'd0, prev_in_i[31:0]} * 39'd5) > ({5'd0, f_total_in} * 39'd4))
+      | (({7'd0, prev_in_i[63:32]} * 39'd5) > ({5'd0, f_total_in} * 39'd4))
+      | (({7'd0, prev_in_i[95:64]} * 39'd5) > ({5'd0, f_total_in} * 39'd4))
+      | (({7'd0, prev_in_i[127:96]} * 39'd5) > ({5'd0, f_total_in} * 39'd4));
+  assign f_high = ({5'd0, {2'd0, prev_hits_i[31:0]} + {2'd0, prev_hits_i[63:32]}
+              + {2'd0, prev_hits_i[95:64]} + {2'd0, prev_hits_i[127:96]}}
+          * 39'd10)
+      > ({5'd0, {2'd0, prev_acc_i[31:0]} + {2'd0, prev_acc_i[63:32]} + {2'd0, prev_acc_i[95:64]}
+              + {2'd0, prev_acc_i[127:96]}}
+          * 39'd9);
   assign f_flag_d = armed_q ? f_imbalance & f_high : f_flag_q;
   assign f_flag_last_d = pend_last ? f_flag_q : f_flag_last_q;
   assign f_switched_last_d = pend_last ? go_fine : f_switched_last_q;
   assign f_cleared_d = pend_last ? 1'b0 : f_cleared_q | back_fire;
   assign f_two_flagged = pend_last & f_flag_q & f_flag_last_q & ~f_switched_last_q & ~f_cleared_q;
   assign f_to_balance_d = f_two_flagged;
-  assign f_back_requested_d = mode_q & |back_i;
+  assign f_back_requested_d = mode_q & (|back_i);
   assign f_triggered_d = |trigger_i;
 
   always @(posedge clk_i or negedge rst_ni) begin
@@ -2078,7 +2224,7 @@ module dhsl_seed004_mgvm_cp (
 
   initial assume (!rst_ni);
   always @* begin
-    decision_exact: assert (~pend_last | (imbalance & high) == f_flag_q);
+    decision_exact: assert (~pend_last | ((imbalance & high) == f_flag_q));
     switch_to_balance_only_after_two_flagged_decisions: assert (~(sw_q & mode_q) | f_to_balance_q);
     switch_back_only_on_back: assert (~(sw_q & ~mode_q) | f_back_requested_q);
     arm_only_on_trigger: assert (~armed_q | f_triggered_q);

@@ -409,16 +409,18 @@ module dhsl_seed004_mgvm_l2_mon (
   assign acc_v3_p1 = acc_v3_q + 8'd1;
   assign acc_v3_ones = &acc_v3_q;
   assign acc_inc = access_i & ~acc_full_q;
-  assign acc_full_d = ~epoch_i & (acc_full_q | acc_v0_q == 8'd254 & acc_v1_ones & acc_v2_ones & acc_v3_ones & acc_inc);
+  assign acc_full_d = ~epoch_i
+      & (acc_full_q | ((acc_v0_q == 8'd254) & acc_v1_ones & acc_v2_ones & acc_v3_ones & acc_inc));
   assign acc_v0_d = epoch_i ? 8'd0 : acc_inc ? acc_v0_p1 : acc_v0_q;
   assign acc_c1_d = ~epoch_i & acc_inc & acc_v0_ones;
   assign acc_s1 = acc_c1_q ? acc_v1_p1 : acc_v1_q;
   assign acc_v1_d = epoch_i ? 8'd0 : acc_c1_q ? acc_v1_p1 : acc_v1_q;
   assign acc_c2_d = ~epoch_i & acc_c1_q & acc_v1_ones;
-  assign acc_s2 = acc_c2_q | acc_c1_q & acc_v1_ones ? acc_v2_p1 : acc_v2_q;
+  assign acc_s2 = (acc_c2_q | (acc_c1_q & acc_v1_ones)) ? acc_v2_p1 : acc_v2_q;
   assign acc_v2_d = epoch_i ? 8'd0 : acc_c2_q ? acc_v2_p1 : acc_v2_q;
   assign acc_c3_d = ~epoch_i & acc_c2_q & acc_v2_ones;
-  assign acc_s3 = acc_c3_q | (acc_c2_q | acc_c1_q & acc_v1_ones) & acc_v2_ones ? acc_v3_p1 : acc_v3_q;
+  assign acc_s3 = (acc_c3_q | ((acc_c2_q | (acc_c1_q & acc_v1_ones)) & acc_v2_ones)) ? acc_v3_p1
+      : acc_v3_q;
   assign acc_v3_d = epoch_i ? 8'd0 : acc_c3_q ? acc_v3_p1 : acc_v3_q;
   assign hits_v0_p1 = hits_v0_q + 8'd1;
   assign hits_v0_ones = &hits_v0_q;
@@ -429,35 +431,44 @@ module dhsl_seed004_mgvm_l2_mon (
   assign hits_v3_p1 = hits_v3_q + 8'd1;
   assign hits_v3_ones = &hits_v3_q;
   assign hits_inc = access_i & hit_i & ~hits_full_q;
-  assign hits_full_d = ~epoch_i & (hits_full_q | hits_v0_q == 8'd254 & hits_v1_ones & hits_v2_ones & hits_v3_ones & hits_inc);
+  assign hits_full_d = ~epoch_i
+      & (hits_full_q
+          | ((hits_v0_q == 8'd254) & hits_v1_ones & hits_v2_ones & hits_v3_ones & hits_inc));
   assign hits_v0_d = epoch_i ? 8'd0 : hits_inc ? hits_v0_p1 : hits_v0_q;
   assign hits_c1_d = ~epoch_i & hits_inc & hits_v0_ones;
   assign hits_s1 = hits_c1_q ? hits_v1_p1 : hits_v1_q;
   assign hits_v1_d = epoch_i ? 8'd0 : hits_c1_q ? hits_v1_p1 : hits_v1_q;
   assign hits_c2_d = ~epoch_i & hits_c1_q & hits_v1_ones;
-  assign hits_s2 = hits_c2_q | hits_c1_q & hits_v1_ones ? hits_v2_p1 : hits_v2_q;
+  assign hits_s2 = (hits_c2_q | (hits_c1_q & hits_v1_ones)) ? hits_v2_p1 : hits_v2_q;
   assign hits_v2_d = epoch_i ? 8'd0 : hits_c2_q ? hits_v2_p1 : hits_v2_q;
   assign hits_c3_d = ~epoch_i & hits_c2_q & hits_v2_ones;
-  assign hits_s3 = hits_c3_q | (hits_c2_q | hits_c1_q & hits_v1_ones) & hits_v2_ones ? hits_v3_p1 : hits_v3_q;
+  assign hits_s3 = (hits_c3_q | ((hits_c2_q | (hits_c1_q & hits_v1_ones)) & hits_v2_ones))
+      ? hits_v3_p1 : hits_v3_q;
   assign hits_v3_d = epoch_i ? 8'd0 : hits_c3_q ? hits_v3_p1 : hits_v3_q;
   assign prev_acc_inc_d = epoch_i ? acc_inc : prev_acc_inc_q;
   assign prev_acc_b0_d = epoch_i ? acc_v0_q : prev_acc_b0_q;
   assign prev_acc_b1_d = epoch_i ? acc_s1 : prev_acc_b1_q;
   assign prev_acc_l1_d = epoch_i ? &acc_v0_q : prev_acc_l1_q;
   assign prev_acc_b2_d = epoch_i ? acc_s2 : prev_acc_b2_q;
-  assign prev_acc_l2_d = epoch_i ? &acc_v0_q & &acc_s1 : prev_acc_l2_q;
+  assign prev_acc_l2_d = epoch_i ? (&acc_v0_q) & (&acc_s1) : prev_acc_l2_q;
   assign prev_acc_b3_d = epoch_i ? acc_s3 : prev_acc_b3_q;
-  assign prev_acc_l3_d = epoch_i ? &acc_v0_q & &acc_s1 & &acc_s2 : prev_acc_l3_q;
-  assign prev_acc = {prev_acc_inc_q & prev_acc_l3_q ? prev_acc_b3_q + 8'd1 : prev_acc_b3_q, prev_acc_inc_q & prev_acc_l2_q ? prev_acc_b2_q + 8'd1 : prev_acc_b2_q, prev_acc_inc_q & prev_acc_l1_q ? prev_acc_b1_q + 8'd1 : prev_acc_b1_q, prev_acc_inc_q ? prev_acc_b0_q + 8'd1 : prev_acc_b0_q};
+  assign prev_acc_l3_d = epoch_i ? (&acc_v0_q) & (&acc_s1) & (&acc_s2) : prev_acc_l3_q;
+  assign prev_acc = {(prev_acc_inc_q & prev_acc_l3_q) ? prev_acc_b3_q + 8'd1 : prev_acc_b3_q,
+      (prev_acc_inc_q & prev_acc_l2_q) ? prev_acc_b2_q + 8'd1 : prev_acc_b2_q,
+      (prev_acc_inc_q & prev_acc_l1_q) ? prev_acc_b1_q + 8'd1 : prev_acc_b1_q, prev_acc_inc_q
+      ? prev_acc_b0_q + 8'd1 : prev_acc_b0_q};
   assign prev_hits_inc_d = epoch_i ? hits_inc : prev_hits_inc_q;
   assign prev_hits_b0_d = epoch_i ? hits_v0_q : prev_hits_b0_q;
   assign prev_hits_b1_d = epoch_i ? hits_s1 : prev_hits_b1_q;
   assign prev_hits_l1_d = epoch_i ? &hits_v0_q : prev_hits_l1_q;
   assign prev_hits_b2_d = epoch_i ? hits_s2 : prev_hits_b2_q;
-  assign prev_hits_l2_d = epoch_i ? &hits_v0_q & &hits_s1 : prev_hits_l2_q;
+  assign prev_hits_l2_d = epoch_i ? (&hits_v0_q) & (&hits_s1) : prev_hits_l2_q;
   assign prev_hits_b3_d = epoch_i ? hits_s3 : prev_hits_b3_q;
-  assign prev_hits_l3_d = epoch_i ? &hits_v0_q & &hits_s1 & &hits_s2 : prev_hits_l3_q;
-  assign prev_hits = {prev_hits_inc_q & prev_hits_l3_q ? prev_hits_b3_q + 8'd1 : prev_hits_b3_q, prev_hits_inc_q & prev_hits_l2_q ? prev_hits_b2_q + 8'd1 : prev_hits_b2_q, prev_hits_inc_q & prev_hits_l1_q ? prev_hits_b1_q + 8'd1 : prev_hits_b1_q, prev_hits_inc_q ? prev_hits_b0_q + 8'd1 : prev_hits_b0_q};
+  assign prev_hits_l3_d = epoch_i ? (&hits_v0_q) & (&hits_s1) & (&hits_s2) : prev_hits_l3_q;
+  assign prev_hits = {(prev_hits_inc_q & prev_hits_l3_q) ? prev_hits_b3_q + 8'd1 : prev_hits_b3_q,
+      (prev_hits_inc_q & prev_hits_l2_q) ? prev_hits_b2_q + 8'd1 : prev_hits_b2_q,
+      (prev_hits_inc_q & prev_hits_l1_q) ? prev_hits_b1_q + 8'd1 : prev_hits_b1_q, prev_hits_inc_q
+      ? prev_hits_b0_q + 8'd1 : prev_hits_b0_q};
   assign cnt0_v0_p1 = cnt0_v0_q + 8'd1;
   assign cnt0_v0_ones = &cnt0_v0_q;
   assign cnt0_v1_p1 = cnt0_v1_q + 8'd1;
@@ -466,21 +477,27 @@ module dhsl_seed004_mgvm_l2_mon (
   assign cnt0_v2_ones = &cnt0_v2_q;
   assign cnt0_v3_p1 = cnt0_v3_q + 8'd1;
   assign cnt0_v3_ones = &cnt0_v3_q;
-  assign cnt0_inc = access_i & cid_i == 2'd0 & ~cnt0_full_q;
-  assign cnt0_full_d = ~epoch_i & (cnt0_full_q | cnt0_v0_q == 8'd254 & cnt0_v1_ones & cnt0_v2_ones & cnt0_v3_ones & cnt0_inc);
+  assign cnt0_inc = access_i & (cid_i == 2'd0) & ~cnt0_full_q;
+  assign cnt0_full_d = ~epoch_i
+      & (cnt0_full_q
+          | ((cnt0_v0_q == 8'd254) & cnt0_v1_ones & cnt0_v2_ones & cnt0_v3_ones & cnt0_inc));
   assign cnt0_v0_d = epoch_i ? 8'd0 : cnt0_inc ? cnt0_v0_p1 : cnt0_v0_q;
   assign cnt0_c1_d = ~epoch_i & cnt0_inc & cnt0_v0_ones;
   assign cnt0_s1 = cnt0_c1_q ? cnt0_v1_p1 : cnt0_v1_q;
   assign cnt0_v1_d = epoch_i ? 8'd0 : cnt0_c1_q ? cnt0_v1_p1 : cnt0_v1_q;
   assign cnt0_c2_d = ~epoch_i & cnt0_c1_q & cnt0_v1_ones;
-  assign cnt0_s2 = cnt0_c2_q | cnt0_c1_q & cnt0_v1_ones ? cnt0_v2_p1 : cnt0_v2_q;
+  assign cnt0_s2 = (cnt0_c2_q | (cnt0_c1_q & cnt0_v1_ones)) ? cnt0_v2_p1 : cnt0_v2_q;
   assign cnt0_v2_d = epoch_i ? 8'd0 : cnt0_c2_q ? cnt0_v2_p1 : cnt0_v2_q;
   assign cnt0_c3_d = ~epoch_i & cnt0_c2_q & cnt0_v2_ones;
-  assign cnt0_s3 = cnt0_c3_q | (cnt0_c2_q | cnt0_c1_q & cnt0_v1_ones) & cnt0_v2_ones ? cnt0_v3_p1 : cnt0_v3_q;
+  assign cnt0_s3 = (cnt0_c3_q | ((cnt0_c2_q | (cnt0_c1_q & cnt0_v1_ones)) & cnt0_v2_ones))
+      ? cnt0_v3_p1 : cnt0_v3_q;
   assign cnt0_v3_d = epoch_i ? 8'd0 : cnt0_c3_q ? cnt0_v3_p1 : cnt0_v3_q;
   assign prev_cnt0_nd = prev_cnt0_sh_q[7:4] + {3'd0, prev_cnt0_cy_q};
-  assign prev_cnt0_sh_d = epoch_i ? {{cnt0_s3, cnt0_s2, cnt0_s1, cnt0_v0_q[7:4]}, cnt0_v0_q[3:0] + {3'd0, cnt0_inc}} : {4'd0, prev_cnt0_sh_q[31:8], prev_cnt0_nd};
-  assign prev_cnt0_cy_d = epoch_i ? cnt0_inc & &cnt0_v0_q[3:0] : prev_cnt0_cy_q & &prev_cnt0_sh_q[7:4];
+  assign prev_cnt0_sh_d = epoch_i
+      ? {{cnt0_s3, cnt0_s2, cnt0_s1, cnt0_v0_q[7:4]}, cnt0_v0_q[3:0] + {3'd0, cnt0_inc}}
+      : {4'd0, prev_cnt0_sh_q[31:8], prev_cnt0_nd};
+  assign prev_cnt0_cy_d = epoch_i ? cnt0_inc & (&cnt0_v0_q[3:0]) : prev_cnt0_cy_q
+      & (&prev_cnt0_sh_q[7:4]);
   assign prev_cnt0_digit = prev_cnt0_sh_q[3:0];
   assign prev_cnt0_dq_d = epoch_i ? 4'd0 : prev_cnt0_digit;
   assign cnt1_v0_p1 = cnt1_v0_q + 8'd1;
@@ -491,21 +508,27 @@ module dhsl_seed004_mgvm_l2_mon (
   assign cnt1_v2_ones = &cnt1_v2_q;
   assign cnt1_v3_p1 = cnt1_v3_q + 8'd1;
   assign cnt1_v3_ones = &cnt1_v3_q;
-  assign cnt1_inc = access_i & cid_i == 2'd1 & ~cnt1_full_q;
-  assign cnt1_full_d = ~epoch_i & (cnt1_full_q | cnt1_v0_q == 8'd254 & cnt1_v1_ones & cnt1_v2_ones & cnt1_v3_ones & cnt1_inc);
+  assign cnt1_inc = access_i & (cid_i == 2'd1) & ~cnt1_full_q;
+  assign cnt1_full_d = ~epoch_i
+      & (cnt1_full_q
+          | ((cnt1_v0_q == 8'd254) & cnt1_v1_ones & cnt1_v2_ones & cnt1_v3_ones & cnt1_inc));
   assign cnt1_v0_d = epoch_i ? 8'd0 : cnt1_inc ? cnt1_v0_p1 : cnt1_v0_q;
   assign cnt1_c1_d = ~epoch_i & cnt1_inc & cnt1_v0_ones;
   assign cnt1_s1 = cnt1_c1_q ? cnt1_v1_p1 : cnt1_v1_q;
   assign cnt1_v1_d = epoch_i ? 8'd0 : cnt1_c1_q ? cnt1_v1_p1 : cnt1_v1_q;
   assign cnt1_c2_d = ~epoch_i & cnt1_c1_q & cnt1_v1_ones;
-  assign cnt1_s2 = cnt1_c2_q | cnt1_c1_q & cnt1_v1_ones ? cnt1_v2_p1 : cnt1_v2_q;
+  assign cnt1_s2 = (cnt1_c2_q | (cnt1_c1_q & cnt1_v1_ones)) ? cnt1_v2_p1 : cnt1_v2_q;
   assign cnt1_v2_d = epoch_i ? 8'd0 : cnt1_c2_q ? cnt1_v2_p1 : cnt1_v2_q;
   assign cnt1_c3_d = ~epoch_i & cnt1_c2_q & cnt1_v2_ones;
-  assign cnt1_s3 = cnt1_c3_q | (cnt1_c2_q | cnt1_c1_q & cnt1_v1_ones) & cnt1_v2_ones ? cnt1_v3_p1 : cnt1_v3_q;
+  assign cnt1_s3 = (cnt1_c3_q | ((cnt1_c2_q | (cnt1_c1_q & cnt1_v1_ones)) & cnt1_v2_ones))
+      ? cnt1_v3_p1 : cnt1_v3_q;
   assign cnt1_v3_d = epoch_i ? 8'd0 : cnt1_c3_q ? cnt1_v3_p1 : cnt1_v3_q;
   assign prev_cnt1_nd = prev_cnt1_sh_q[7:4] + {3'd0, prev_cnt1_cy_q};
-  assign prev_cnt1_sh_d = epoch_i ? {{cnt1_s3, cnt1_s2, cnt1_s1, cnt1_v0_q[7:4]}, cnt1_v0_q[3:0] + {3'd0, cnt1_inc}} : {4'd0, prev_cnt1_sh_q[31:8], prev_cnt1_nd};
-  assign prev_cnt1_cy_d = epoch_i ? cnt1_inc & &cnt1_v0_q[3:0] : prev_cnt1_cy_q & &prev_cnt1_sh_q[7:4];
+  assign prev_cnt1_sh_d = epoch_i
+      ? {{cnt1_s3, cnt1_s2, cnt1_s1, cnt1_v0_q[7:4]}, cnt1_v0_q[3:0] + {3'd0, cnt1_inc}}
+      : {4'd0, prev_cnt1_sh_q[31:8], prev_cnt1_nd};
+  assign prev_cnt1_cy_d = epoch_i ? cnt1_inc & (&cnt1_v0_q[3:0]) : prev_cnt1_cy_q
+      & (&prev_cnt1_sh_q[7:4]);
   assign prev_cnt1_digit = prev_cnt1_sh_q[3:0];
   assign prev_cnt1_dq_d = epoch_i ? 4'd0 : prev_cnt1_digit;
   assign cnt2_v0_p1 = cnt2_v0_q + 8'd1;
@@ -516,21 +539,27 @@ module dhsl_seed004_mgvm_l2_mon (
   assign cnt2_v2_ones = &cnt2_v2_q;
   assign cnt2_v3_p1 = cnt2_v3_q + 8'd1;
   assign cnt2_v3_ones = &cnt2_v3_q;
-  assign cnt2_inc = access_i & cid_i == 2'd2 & ~cnt2_full_q;
-  assign cnt2_full_d = ~epoch_i & (cnt2_full_q | cnt2_v0_q == 8'd254 & cnt2_v1_ones & cnt2_v2_ones & cnt2_v3_ones & cnt2_inc);
+  assign cnt2_inc = access_i & (cid_i == 2'd2) & ~cnt2_full_q;
+  assign cnt2_full_d = ~epoch_i
+      & (cnt2_full_q
+          | ((cnt2_v0_q == 8'd254) & cnt2_v1_ones & cnt2_v2_ones & cnt2_v3_ones & cnt2_inc));
   assign cnt2_v0_d = epoch_i ? 8'd0 : cnt2_inc ? cnt2_v0_p1 : cnt2_v0_q;
   assign cnt2_c1_d = ~epoch_i & cnt2_inc & cnt2_v0_ones;
   assign cnt2_s1 = cnt2_c1_q ? cnt2_v1_p1 : cnt2_v1_q;
   assign cnt2_v1_d = epoch_i ? 8'd0 : cnt2_c1_q ? cnt2_v1_p1 : cnt2_v1_q;
   assign cnt2_c2_d = ~epoch_i & cnt2_c1_q & cnt2_v1_ones;
-  assign cnt2_s2 = cnt2_c2_q | cnt2_c1_q & cnt2_v1_ones ? cnt2_v2_p1 : cnt2_v2_q;
+  assign cnt2_s2 = (cnt2_c2_q | (cnt2_c1_q & cnt2_v1_ones)) ? cnt2_v2_p1 : cnt2_v2_q;
   assign cnt2_v2_d = epoch_i ? 8'd0 : cnt2_c2_q ? cnt2_v2_p1 : cnt2_v2_q;
   assign cnt2_c3_d = ~epoch_i & cnt2_c2_q & cnt2_v2_ones;
-  assign cnt2_s3 = cnt2_c3_q | (cnt2_c2_q | cnt2_c1_q & cnt2_v1_ones) & cnt2_v2_ones ? cnt2_v3_p1 : cnt2_v3_q;
+  assign cnt2_s3 = (cnt2_c3_q | ((cnt2_c2_q | (cnt2_c1_q & cnt2_v1_ones)) & cnt2_v2_ones))
+      ? cnt2_v3_p1 : cnt2_v3_q;
   assign cnt2_v3_d = epoch_i ? 8'd0 : cnt2_c3_q ? cnt2_v3_p1 : cnt2_v3_q;
   assign prev_cnt2_nd = prev_cnt2_sh_q[7:4] + {3'd0, prev_cnt2_cy_q};
-  assign prev_cnt2_sh_d = epoch_i ? {{cnt2_s3, cnt2_s2, cnt2_s1, cnt2_v0_q[7:4]}, cnt2_v0_q[3:0] + {3'd0, cnt2_inc}} : {4'd0, prev_cnt2_sh_q[31:8], prev_cnt2_nd};
-  assign prev_cnt2_cy_d = epoch_i ? cnt2_inc & &cnt2_v0_q[3:0] : prev_cnt2_cy_q & &prev_cnt2_sh_q[7:4];
+  assign prev_cnt2_sh_d = epoch_i
+      ? {{cnt2_s3, cnt2_s2, cnt2_s1, cnt2_v0_q[7:4]}, cnt2_v0_q[3:0] + {3'd0, cnt2_inc}}
+      : {4'd0, prev_cnt2_sh_q[31:8], prev_cnt2_nd};
+  assign prev_cnt2_cy_d = epoch_i ? cnt2_inc & (&cnt2_v0_q[3:0]) : prev_cnt2_cy_q
+      & (&prev_cnt2_sh_q[7:4]);
   assign prev_cnt2_digit = prev_cnt2_sh_q[3:0];
   assign prev_cnt2_dq_d = epoch_i ? 4'd0 : prev_cnt2_digit;
   assign cnt3_v0_p1 = cnt3_v0_q + 8'd1;
@@ -541,21 +570,27 @@ module dhsl_seed004_mgvm_l2_mon (
   assign cnt3_v2_ones = &cnt3_v2_q;
   assign cnt3_v3_p1 = cnt3_v3_q + 8'd1;
   assign cnt3_v3_ones = &cnt3_v3_q;
-  assign cnt3_inc = access_i & cid_i == 2'd3 & ~cnt3_full_q;
-  assign cnt3_full_d = ~epoch_i & (cnt3_full_q | cnt3_v0_q == 8'd254 & cnt3_v1_ones & cnt3_v2_ones & cnt3_v3_ones & cnt3_inc);
+  assign cnt3_inc = access_i & (cid_i == 2'd3) & ~cnt3_full_q;
+  assign cnt3_full_d = ~epoch_i
+      & (cnt3_full_q
+          | ((cnt3_v0_q == 8'd254) & cnt3_v1_ones & cnt3_v2_ones & cnt3_v3_ones & cnt3_inc));
   assign cnt3_v0_d = epoch_i ? 8'd0 : cnt3_inc ? cnt3_v0_p1 : cnt3_v0_q;
   assign cnt3_c1_d = ~epoch_i & cnt3_inc & cnt3_v0_ones;
   assign cnt3_s1 = cnt3_c1_q ? cnt3_v1_p1 : cnt3_v1_q;
   assign cnt3_v1_d = epoch_i ? 8'd0 : cnt3_c1_q ? cnt3_v1_p1 : cnt3_v1_q;
   assign cnt3_c2_d = ~epoch_i & cnt3_c1_q & cnt3_v1_ones;
-  assign cnt3_s2 = cnt3_c2_q | cnt3_c1_q & cnt3_v1_ones ? cnt3_v2_p1 : cnt3_v2_q;
+  assign cnt3_s2 = (cnt3_c2_q | (cnt3_c1_q & cnt3_v1_ones)) ? cnt3_v2_p1 : cnt3_v2_q;
   assign cnt3_v2_d = epoch_i ? 8'd0 : cnt3_c2_q ? cnt3_v2_p1 : cnt3_v2_q;
   assign cnt3_c3_d = ~epoch_i & cnt3_c2_q & cnt3_v2_ones;
-  assign cnt3_s3 = cnt3_c3_q | (cnt3_c2_q | cnt3_c1_q & cnt3_v1_ones) & cnt3_v2_ones ? cnt3_v3_p1 : cnt3_v3_q;
+  assign cnt3_s3 = (cnt3_c3_q | ((cnt3_c2_q | (cnt3_c1_q & cnt3_v1_ones)) & cnt3_v2_ones))
+      ? cnt3_v3_p1 : cnt3_v3_q;
   assign cnt3_v3_d = epoch_i ? 8'd0 : cnt3_c3_q ? cnt3_v3_p1 : cnt3_v3_q;
   assign prev_cnt3_nd = prev_cnt3_sh_q[7:4] + {3'd0, prev_cnt3_cy_q};
-  assign prev_cnt3_sh_d = epoch_i ? {{cnt3_s3, cnt3_s2, cnt3_s1, cnt3_v0_q[7:4]}, cnt3_v0_q[3:0] + {3'd0, cnt3_inc}} : {4'd0, prev_cnt3_sh_q[31:8], prev_cnt3_nd};
-  assign prev_cnt3_cy_d = epoch_i ? cnt3_inc & &cnt3_v0_q[3:0] : prev_cnt3_cy_q & &prev_cnt3_sh_q[7:4];
+  assign prev_cnt3_sh_d = epoch_i
+      ? {{cnt3_s3, cnt3_s2, cnt3_s1, cnt3_v0_q[7:4]}, cnt3_v0_q[3:0] + {3'd0, cnt3_inc}}
+      : {4'd0, prev_cnt3_sh_q[31:8], prev_cnt3_nd};
+  assign prev_cnt3_cy_d = epoch_i ? cnt3_inc & (&cnt3_v0_q[3:0]) : prev_cnt3_cy_q
+      & (&prev_cnt3_sh_q[7:4]);
   assign prev_cnt3_digit = prev_cnt3_sh_q[3:0];
   assign prev_cnt3_dq_d = epoch_i ? 4'd0 : prev_cnt3_digit;
   assign total_digits_next_t0 = {2'd0, prev_cnt0_digit};
@@ -563,16 +598,21 @@ module dhsl_seed004_mgvm_l2_mon (
   assign total_digits_next_t2 = {2'd0, prev_cnt2_digit};
   assign total_digits_next_t3 = {2'd0, prev_cnt3_digit};
   assign total_digits_next_s0 = total_digits_next_t0 ^ total_digits_next_t1 ^ total_digits_next_t2;
-  assign total_digits_next_c0_full = total_digits_next_t0 & total_digits_next_t1 | total_digits_next_t0 & total_digits_next_t2 | total_digits_next_t1 & total_digits_next_t2;
+  assign total_digits_next_c0_full = (total_digits_next_t0 & total_digits_next_t1)
+      | (total_digits_next_t0 & total_digits_next_t2)
+      | (total_digits_next_t1 & total_digits_next_t2);
   assign total_digits_next_c0 = {total_digits_next_c0_full[4:0], 1'b0};
   assign unused_total_digits_next_c0_top = total_digits_next_c0_full[5];
   assign total_digits_next_s1 = total_digits_next_t3 ^ total_digits_next_s0 ^ total_digits_next_c0;
-  assign total_digits_next_c1_full = total_digits_next_t3 & total_digits_next_s0 | total_digits_next_t3 & total_digits_next_c0 | total_digits_next_s0 & total_digits_next_c0;
+  assign total_digits_next_c1_full = (total_digits_next_t3 & total_digits_next_s0)
+      | (total_digits_next_t3 & total_digits_next_c0)
+      | (total_digits_next_s0 & total_digits_next_c0);
   assign total_digits_next_c1 = {total_digits_next_c1_full[4:0], 1'b0};
   assign unused_total_digits_next_c1_top = total_digits_next_c1_full[5];
   assign total_digits_next_add_x = total_digits_next_s1 ^ total_digits_next_c1;
   assign total_digits_next_add_p0 = total_digits_next_add_x;
-  assign total_digits_next_add_g0[0] = total_digits_next_s1[0] & total_digits_next_c1[0] | (total_digits_next_s1[0] ^ total_digits_next_c1[0]) & 1'b0;
+  assign total_digits_next_add_g0[0] = (total_digits_next_s1[0] & total_digits_next_c1[0])
+      | ((total_digits_next_s1[0] ^ total_digits_next_c1[0]) & 1'b0);
   assign total_digits_next_add_g0[1] = total_digits_next_s1[1] & total_digits_next_c1[1];
   assign total_digits_next_add_g0[2] = total_digits_next_s1[2] & total_digits_next_c1[2];
   assign total_digits_next_add_g0[3] = total_digits_next_s1[3] & total_digits_next_c1[3];
@@ -580,27 +620,36 @@ module dhsl_seed004_mgvm_l2_mon (
   assign total_digits_next_add_g0[5] = total_digits_next_s1[5] & total_digits_next_c1[5];
   assign total_digits_next_add_g1[0] = total_digits_next_add_g0[0];
   assign total_digits_next_add_p1[0] = total_digits_next_add_p0[0];
-  assign total_digits_next_add_g1[1] = total_digits_next_add_g0[1] | total_digits_next_add_p0[1] & total_digits_next_add_g0[0];
+  assign total_digits_next_add_g1[1] = total_digits_next_add_g0[1]
+      | (total_digits_next_add_p0[1] & total_digits_next_add_g0[0]);
   assign total_digits_next_add_p1[1] = total_digits_next_add_p0[1] & total_digits_next_add_p0[0];
-  assign total_digits_next_add_g1[2] = total_digits_next_add_g0[2] | total_digits_next_add_p0[2] & total_digits_next_add_g0[1];
+  assign total_digits_next_add_g1[2] = total_digits_next_add_g0[2]
+      | (total_digits_next_add_p0[2] & total_digits_next_add_g0[1]);
   assign total_digits_next_add_p1[2] = total_digits_next_add_p0[2] & total_digits_next_add_p0[1];
-  assign total_digits_next_add_g1[3] = total_digits_next_add_g0[3] | total_digits_next_add_p0[3] & total_digits_next_add_g0[2];
+  assign total_digits_next_add_g1[3] = total_digits_next_add_g0[3]
+      | (total_digits_next_add_p0[3] & total_digits_next_add_g0[2]);
   assign total_digits_next_add_p1[3] = total_digits_next_add_p0[3] & total_digits_next_add_p0[2];
-  assign total_digits_next_add_g1[4] = total_digits_next_add_g0[4] | total_digits_next_add_p0[4] & total_digits_next_add_g0[3];
+  assign total_digits_next_add_g1[4] = total_digits_next_add_g0[4]
+      | (total_digits_next_add_p0[4] & total_digits_next_add_g0[3]);
   assign total_digits_next_add_p1[4] = total_digits_next_add_p0[4] & total_digits_next_add_p0[3];
-  assign total_digits_next_add_g1[5] = total_digits_next_add_g0[5] | total_digits_next_add_p0[5] & total_digits_next_add_g0[4];
+  assign total_digits_next_add_g1[5] = total_digits_next_add_g0[5]
+      | (total_digits_next_add_p0[5] & total_digits_next_add_g0[4]);
   assign total_digits_next_add_p1[5] = total_digits_next_add_p0[5] & total_digits_next_add_p0[4];
   assign total_digits_next_add_g2[0] = total_digits_next_add_g1[0];
   assign total_digits_next_add_p2[0] = total_digits_next_add_p1[0];
   assign total_digits_next_add_g2[1] = total_digits_next_add_g1[1];
   assign total_digits_next_add_p2[1] = total_digits_next_add_p1[1];
-  assign total_digits_next_add_g2[2] = total_digits_next_add_g1[2] | total_digits_next_add_p1[2] & total_digits_next_add_g1[0];
+  assign total_digits_next_add_g2[2] = total_digits_next_add_g1[2]
+      | (total_digits_next_add_p1[2] & total_digits_next_add_g1[0]);
   assign total_digits_next_add_p2[2] = total_digits_next_add_p1[2] & total_digits_next_add_p1[0];
-  assign total_digits_next_add_g2[3] = total_digits_next_add_g1[3] | total_digits_next_add_p1[3] & total_digits_next_add_g1[1];
+  assign total_digits_next_add_g2[3] = total_digits_next_add_g1[3]
+      | (total_digits_next_add_p1[3] & total_digits_next_add_g1[1]);
   assign total_digits_next_add_p2[3] = total_digits_next_add_p1[3] & total_digits_next_add_p1[1];
-  assign total_digits_next_add_g2[4] = total_digits_next_add_g1[4] | total_digits_next_add_p1[4] & total_digits_next_add_g1[2];
+  assign total_digits_next_add_g2[4] = total_digits_next_add_g1[4]
+      | (total_digits_next_add_p1[4] & total_digits_next_add_g1[2]);
   assign total_digits_next_add_p2[4] = total_digits_next_add_p1[4] & total_digits_next_add_p1[2];
-  assign total_digits_next_add_g2[5] = total_digits_next_add_g1[5] | total_digits_next_add_p1[5] & total_digits_next_add_g1[3];
+  assign total_digits_next_add_g2[5] = total_digits_next_add_g1[5]
+      | (total_digits_next_add_p1[5] & total_digits_next_add_g1[3]);
   assign total_digits_next_add_p2[5] = total_digits_next_add_p1[5] & total_digits_next_add_p1[3];
   assign total_digits_next_add_g3[0] = total_digits_next_add_g2[0];
   assign total_digits_next_add_p3[0] = total_digits_next_add_p2[0];
@@ -610,12 +659,15 @@ module dhsl_seed004_mgvm_l2_mon (
   assign total_digits_next_add_p3[2] = total_digits_next_add_p2[2];
   assign total_digits_next_add_g3[3] = total_digits_next_add_g2[3];
   assign total_digits_next_add_p3[3] = total_digits_next_add_p2[3];
-  assign total_digits_next_add_g3[4] = total_digits_next_add_g2[4] | total_digits_next_add_p2[4] & total_digits_next_add_g2[0];
+  assign total_digits_next_add_g3[4] = total_digits_next_add_g2[4]
+      | (total_digits_next_add_p2[4] & total_digits_next_add_g2[0]);
   assign total_digits_next_add_p3[4] = total_digits_next_add_p2[4] & total_digits_next_add_p2[0];
-  assign total_digits_next_add_g3[5] = total_digits_next_add_g2[5] | total_digits_next_add_p2[5] & total_digits_next_add_g2[1];
+  assign total_digits_next_add_g3[5] = total_digits_next_add_g2[5]
+      | (total_digits_next_add_p2[5] & total_digits_next_add_g2[1]);
   assign total_digits_next_add_p3[5] = total_digits_next_add_p2[5] & total_digits_next_add_p2[1];
   assign unused_total_digits_next_add_p = total_digits_next_add_p3;
-  assign total_digits_next_add = {total_digits_next_add_g3[5], total_digits_next_add_x ^ {total_digits_next_add_g3[4:0], 1'b0}};
+  assign total_digits_next_add = {total_digits_next_add_g3[5], total_digits_next_add_x
+      ^ {total_digits_next_add_g3[4:0], 1'b0}};
   assign unused_total_digits_next_add = total_digits_next_add[6];
   assign total_digits_next = total_digits_next_add[5:0];
   assign total_digits_d = epoch_i ? 6'd0 : total_digits_next;
@@ -624,16 +676,18 @@ module dhsl_seed004_mgvm_l2_mon (
   assign rem0_a_t2 = ~{3'd0, {prev_cnt0_dq_q, 1'b0}};
   assign rem0_a_t3 = 8'd1;
   assign rem0_a_s0 = rem0_a_t0 ^ rem0_a_t1 ^ rem0_a_t2;
-  assign rem0_a_c0_full = rem0_a_t0 & rem0_a_t1 | rem0_a_t0 & rem0_a_t2 | rem0_a_t1 & rem0_a_t2;
+  assign rem0_a_c0_full = (rem0_a_t0 & rem0_a_t1) | (rem0_a_t0 & rem0_a_t2)
+      | (rem0_a_t1 & rem0_a_t2);
   assign rem0_a_c0 = {rem0_a_c0_full[6:0], 1'b0};
   assign unused_rem0_a_c0_top = rem0_a_c0_full[7];
   assign rem0_a_s1 = rem0_a_t3 ^ rem0_a_s0 ^ rem0_a_c0;
-  assign rem0_a_c1_full = rem0_a_t3 & rem0_a_s0 | rem0_a_t3 & rem0_a_c0 | rem0_a_s0 & rem0_a_c0;
+  assign rem0_a_c1_full = (rem0_a_t3 & rem0_a_s0) | (rem0_a_t3 & rem0_a_c0)
+      | (rem0_a_s0 & rem0_a_c0);
   assign rem0_a_c1 = {rem0_a_c1_full[6:0], 1'b0};
   assign unused_rem0_a_c1_top = rem0_a_c1_full[7];
   assign rem0_a_add_x = rem0_a_s1 ^ rem0_a_c1;
   assign rem0_a_add_p0 = rem0_a_add_x;
-  assign rem0_a_add_g0[0] = rem0_a_s1[0] & rem0_a_c1[0] | (rem0_a_s1[0] ^ rem0_a_c1[0]) & 1'b0;
+  assign rem0_a_add_g0[0] = (rem0_a_s1[0] & rem0_a_c1[0]) | ((rem0_a_s1[0] ^ rem0_a_c1[0]) & 1'b0);
   assign rem0_a_add_g0[1] = rem0_a_s1[1] & rem0_a_c1[1];
   assign rem0_a_add_g0[2] = rem0_a_s1[2] & rem0_a_c1[2];
   assign rem0_a_add_g0[3] = rem0_a_s1[3] & rem0_a_c1[3];
@@ -643,35 +697,35 @@ module dhsl_seed004_mgvm_l2_mon (
   assign rem0_a_add_g0[7] = rem0_a_s1[7] & rem0_a_c1[7];
   assign rem0_a_add_g1[0] = rem0_a_add_g0[0];
   assign rem0_a_add_p1[0] = rem0_a_add_p0[0];
-  assign rem0_a_add_g1[1] = rem0_a_add_g0[1] | rem0_a_add_p0[1] & rem0_a_add_g0[0];
+  assign rem0_a_add_g1[1] = rem0_a_add_g0[1] | (rem0_a_add_p0[1] & rem0_a_add_g0[0]);
   assign rem0_a_add_p1[1] = rem0_a_add_p0[1] & rem0_a_add_p0[0];
-  assign rem0_a_add_g1[2] = rem0_a_add_g0[2] | rem0_a_add_p0[2] & rem0_a_add_g0[1];
+  assign rem0_a_add_g1[2] = rem0_a_add_g0[2] | (rem0_a_add_p0[2] & rem0_a_add_g0[1]);
   assign rem0_a_add_p1[2] = rem0_a_add_p0[2] & rem0_a_add_p0[1];
-  assign rem0_a_add_g1[3] = rem0_a_add_g0[3] | rem0_a_add_p0[3] & rem0_a_add_g0[2];
+  assign rem0_a_add_g1[3] = rem0_a_add_g0[3] | (rem0_a_add_p0[3] & rem0_a_add_g0[2]);
   assign rem0_a_add_p1[3] = rem0_a_add_p0[3] & rem0_a_add_p0[2];
-  assign rem0_a_add_g1[4] = rem0_a_add_g0[4] | rem0_a_add_p0[4] & rem0_a_add_g0[3];
+  assign rem0_a_add_g1[4] = rem0_a_add_g0[4] | (rem0_a_add_p0[4] & rem0_a_add_g0[3]);
   assign rem0_a_add_p1[4] = rem0_a_add_p0[4] & rem0_a_add_p0[3];
-  assign rem0_a_add_g1[5] = rem0_a_add_g0[5] | rem0_a_add_p0[5] & rem0_a_add_g0[4];
+  assign rem0_a_add_g1[5] = rem0_a_add_g0[5] | (rem0_a_add_p0[5] & rem0_a_add_g0[4]);
   assign rem0_a_add_p1[5] = rem0_a_add_p0[5] & rem0_a_add_p0[4];
-  assign rem0_a_add_g1[6] = rem0_a_add_g0[6] | rem0_a_add_p0[6] & rem0_a_add_g0[5];
+  assign rem0_a_add_g1[6] = rem0_a_add_g0[6] | (rem0_a_add_p0[6] & rem0_a_add_g0[5]);
   assign rem0_a_add_p1[6] = rem0_a_add_p0[6] & rem0_a_add_p0[5];
-  assign rem0_a_add_g1[7] = rem0_a_add_g0[7] | rem0_a_add_p0[7] & rem0_a_add_g0[6];
+  assign rem0_a_add_g1[7] = rem0_a_add_g0[7] | (rem0_a_add_p0[7] & rem0_a_add_g0[6]);
   assign rem0_a_add_p1[7] = rem0_a_add_p0[7] & rem0_a_add_p0[6];
   assign rem0_a_add_g2[0] = rem0_a_add_g1[0];
   assign rem0_a_add_p2[0] = rem0_a_add_p1[0];
   assign rem0_a_add_g2[1] = rem0_a_add_g1[1];
   assign rem0_a_add_p2[1] = rem0_a_add_p1[1];
-  assign rem0_a_add_g2[2] = rem0_a_add_g1[2] | rem0_a_add_p1[2] & rem0_a_add_g1[0];
+  assign rem0_a_add_g2[2] = rem0_a_add_g1[2] | (rem0_a_add_p1[2] & rem0_a_add_g1[0]);
   assign rem0_a_add_p2[2] = rem0_a_add_p1[2] & rem0_a_add_p1[0];
-  assign rem0_a_add_g2[3] = rem0_a_add_g1[3] | rem0_a_add_p1[3] & rem0_a_add_g1[1];
+  assign rem0_a_add_g2[3] = rem0_a_add_g1[3] | (rem0_a_add_p1[3] & rem0_a_add_g1[1]);
   assign rem0_a_add_p2[3] = rem0_a_add_p1[3] & rem0_a_add_p1[1];
-  assign rem0_a_add_g2[4] = rem0_a_add_g1[4] | rem0_a_add_p1[4] & rem0_a_add_g1[2];
+  assign rem0_a_add_g2[4] = rem0_a_add_g1[4] | (rem0_a_add_p1[4] & rem0_a_add_g1[2]);
   assign rem0_a_add_p2[4] = rem0_a_add_p1[4] & rem0_a_add_p1[2];
-  assign rem0_a_add_g2[5] = rem0_a_add_g1[5] | rem0_a_add_p1[5] & rem0_a_add_g1[3];
+  assign rem0_a_add_g2[5] = rem0_a_add_g1[5] | (rem0_a_add_p1[5] & rem0_a_add_g1[3]);
   assign rem0_a_add_p2[5] = rem0_a_add_p1[5] & rem0_a_add_p1[3];
-  assign rem0_a_add_g2[6] = rem0_a_add_g1[6] | rem0_a_add_p1[6] & rem0_a_add_g1[4];
+  assign rem0_a_add_g2[6] = rem0_a_add_g1[6] | (rem0_a_add_p1[6] & rem0_a_add_g1[4]);
   assign rem0_a_add_p2[6] = rem0_a_add_p1[6] & rem0_a_add_p1[4];
-  assign rem0_a_add_g2[7] = rem0_a_add_g1[7] | rem0_a_add_p1[7] & rem0_a_add_g1[5];
+  assign rem0_a_add_g2[7] = rem0_a_add_g1[7] | (rem0_a_add_p1[7] & rem0_a_add_g1[5]);
   assign rem0_a_add_p2[7] = rem0_a_add_p1[7] & rem0_a_add_p1[5];
   assign rem0_a_add_g3[0] = rem0_a_add_g2[0];
   assign rem0_a_add_p3[0] = rem0_a_add_p2[0];
@@ -681,13 +735,13 @@ module dhsl_seed004_mgvm_l2_mon (
   assign rem0_a_add_p3[2] = rem0_a_add_p2[2];
   assign rem0_a_add_g3[3] = rem0_a_add_g2[3];
   assign rem0_a_add_p3[3] = rem0_a_add_p2[3];
-  assign rem0_a_add_g3[4] = rem0_a_add_g2[4] | rem0_a_add_p2[4] & rem0_a_add_g2[0];
+  assign rem0_a_add_g3[4] = rem0_a_add_g2[4] | (rem0_a_add_p2[4] & rem0_a_add_g2[0]);
   assign rem0_a_add_p3[4] = rem0_a_add_p2[4] & rem0_a_add_p2[0];
-  assign rem0_a_add_g3[5] = rem0_a_add_g2[5] | rem0_a_add_p2[5] & rem0_a_add_g2[1];
+  assign rem0_a_add_g3[5] = rem0_a_add_g2[5] | (rem0_a_add_p2[5] & rem0_a_add_g2[1]);
   assign rem0_a_add_p3[5] = rem0_a_add_p2[5] & rem0_a_add_p2[1];
-  assign rem0_a_add_g3[6] = rem0_a_add_g2[6] | rem0_a_add_p2[6] & rem0_a_add_g2[2];
+  assign rem0_a_add_g3[6] = rem0_a_add_g2[6] | (rem0_a_add_p2[6] & rem0_a_add_g2[2]);
   assign rem0_a_add_p3[6] = rem0_a_add_p2[6] & rem0_a_add_p2[2];
-  assign rem0_a_add_g3[7] = rem0_a_add_g2[7] | rem0_a_add_p2[7] & rem0_a_add_g2[3];
+  assign rem0_a_add_g3[7] = rem0_a_add_g2[7] | (rem0_a_add_p2[7] & rem0_a_add_g2[3]);
   assign rem0_a_add_p3[7] = rem0_a_add_p2[7] & rem0_a_add_p2[3];
   assign unused_rem0_a_add_p = rem0_a_add_p3;
   assign rem0_a_add = {rem0_a_add_g3[7], rem0_a_add_x ^ {rem0_a_add_g3[6:0], 1'b0}};
@@ -700,16 +754,18 @@ module dhsl_seed004_mgvm_l2_mon (
   assign rem1_a_t2 = ~{3'd0, {prev_cnt1_dq_q, 1'b0}};
   assign rem1_a_t3 = 8'd1;
   assign rem1_a_s0 = rem1_a_t0 ^ rem1_a_t1 ^ rem1_a_t2;
-  assign rem1_a_c0_full = rem1_a_t0 & rem1_a_t1 | rem1_a_t0 & rem1_a_t2 | rem1_a_t1 & rem1_a_t2;
+  assign rem1_a_c0_full = (rem1_a_t0 & rem1_a_t1) | (rem1_a_t0 & rem1_a_t2)
+      | (rem1_a_t1 & rem1_a_t2);
   assign rem1_a_c0 = {rem1_a_c0_full[6:0], 1'b0};
   assign unused_rem1_a_c0_top = rem1_a_c0_full[7];
   assign rem1_a_s1 = rem1_a_t3 ^ rem1_a_s0 ^ rem1_a_c0;
-  assign rem1_a_c1_full = rem1_a_t3 & rem1_a_s0 | rem1_a_t3 & rem1_a_c0 | rem1_a_s0 & rem1_a_c0;
+  assign rem1_a_c1_full = (rem1_a_t3 & rem1_a_s0) | (rem1_a_t3 & rem1_a_c0)
+      | (rem1_a_s0 & rem1_a_c0);
   assign rem1_a_c1 = {rem1_a_c1_full[6:0], 1'b0};
   assign unused_rem1_a_c1_top = rem1_a_c1_full[7];
   assign rem1_a_add_x = rem1_a_s1 ^ rem1_a_c1;
   assign rem1_a_add_p0 = rem1_a_add_x;
-  assign rem1_a_add_g0[0] = rem1_a_s1[0] & rem1_a_c1[0] | (rem1_a_s1[0] ^ rem1_a_c1[0]) & 1'b0;
+  assign rem1_a_add_g0[0] = (rem1_a_s1[0] & rem1_a_c1[0]) | ((rem1_a_s1[0] ^ rem1_a_c1[0]) & 1'b0);
   assign rem1_a_add_g0[1] = rem1_a_s1[1] & rem1_a_c1[1];
   assign rem1_a_add_g0[2] = rem1_a_s1[2] & rem1_a_c1[2];
   assign rem1_a_add_g0[3] = rem1_a_s1[3] & rem1_a_c1[3];
@@ -719,35 +775,35 @@ module dhsl_seed004_mgvm_l2_mon (
   assign rem1_a_add_g0[7] = rem1_a_s1[7] & rem1_a_c1[7];
   assign rem1_a_add_g1[0] = rem1_a_add_g0[0];
   assign rem1_a_add_p1[0] = rem1_a_add_p0[0];
-  assign rem1_a_add_g1[1] = rem1_a_add_g0[1] | rem1_a_add_p0[1] & rem1_a_add_g0[0];
+  assign rem1_a_add_g1[1] = rem1_a_add_g0[1] | (rem1_a_add_p0[1] & rem1_a_add_g0[0]);
   assign rem1_a_add_p1[1] = rem1_a_add_p0[1] & rem1_a_add_p0[0];
-  assign rem1_a_add_g1[2] = rem1_a_add_g0[2] | rem1_a_add_p0[2] & rem1_a_add_g0[1];
+  assign rem1_a_add_g1[2] = rem1_a_add_g0[2] | (rem1_a_add_p0[2] & rem1_a_add_g0[1]);
   assign rem1_a_add_p1[2] = rem1_a_add_p0[2] & rem1_a_add_p0[1];
-  assign rem1_a_add_g1[3] = rem1_a_add_g0[3] | rem1_a_add_p0[3] & rem1_a_add_g0[2];
+  assign rem1_a_add_g1[3] = rem1_a_add_g0[3] | (rem1_a_add_p0[3] & rem1_a_add_g0[2]);
   assign rem1_a_add_p1[3] = rem1_a_add_p0[3] & rem1_a_add_p0[2];
-  assign rem1_a_add_g1[4] = rem1_a_add_g0[4] | rem1_a_add_p0[4] & rem1_a_add_g0[3];
+  assign rem1_a_add_g1[4] = rem1_a_add_g0[4] | (rem1_a_add_p0[4] & rem1_a_add_g0[3]);
   assign rem1_a_add_p1[4] = rem1_a_add_p0[4] & rem1_a_add_p0[3];
-  assign rem1_a_add_g1[5] = rem1_a_add_g0[5] | rem1_a_add_p0[5] & rem1_a_add_g0[4];
+  assign rem1_a_add_g1[5] = rem1_a_add_g0[5] | (rem1_a_add_p0[5] & rem1_a_add_g0[4]);
   assign rem1_a_add_p1[5] = rem1_a_add_p0[5] & rem1_a_add_p0[4];
-  assign rem1_a_add_g1[6] = rem1_a_add_g0[6] | rem1_a_add_p0[6] & rem1_a_add_g0[5];
+  assign rem1_a_add_g1[6] = rem1_a_add_g0[6] | (rem1_a_add_p0[6] & rem1_a_add_g0[5]);
   assign rem1_a_add_p1[6] = rem1_a_add_p0[6] & rem1_a_add_p0[5];
-  assign rem1_a_add_g1[7] = rem1_a_add_g0[7] | rem1_a_add_p0[7] & rem1_a_add_g0[6];
+  assign rem1_a_add_g1[7] = rem1_a_add_g0[7] | (rem1_a_add_p0[7] & rem1_a_add_g0[6]);
   assign rem1_a_add_p1[7] = rem1_a_add_p0[7] & rem1_a_add_p0[6];
   assign rem1_a_add_g2[0] = rem1_a_add_g1[0];
   assign rem1_a_add_p2[0] = rem1_a_add_p1[0];
   assign rem1_a_add_g2[1] = rem1_a_add_g1[1];
   assign rem1_a_add_p2[1] = rem1_a_add_p1[1];
-  assign rem1_a_add_g2[2] = rem1_a_add_g1[2] | rem1_a_add_p1[2] & rem1_a_add_g1[0];
+  assign rem1_a_add_g2[2] = rem1_a_add_g1[2] | (rem1_a_add_p1[2] & rem1_a_add_g1[0]);
   assign rem1_a_add_p2[2] = rem1_a_add_p1[2] & rem1_a_add_p1[0];
-  assign rem1_a_add_g2[3] = rem1_a_add_g1[3] | rem1_a_add_p1[3] & rem1_a_add_g1[1];
+  assign rem1_a_add_g2[3] = rem1_a_add_g1[3] | (rem1_a_add_p1[3] & rem1_a_add_g1[1]);
   assign rem1_a_add_p2[3] = rem1_a_add_p1[3] & rem1_a_add_p1[1];
-  assign rem1_a_add_g2[4] = rem1_a_add_g1[4] | rem1_a_add_p1[4] & rem1_a_add_g1[2];
+  assign rem1_a_add_g2[4] = rem1_a_add_g1[4] | (rem1_a_add_p1[4] & rem1_a_add_g1[2]);
   assign rem1_a_add_p2[4] = rem1_a_add_p1[4] & rem1_a_add_p1[2];
-  assign rem1_a_add_g2[5] = rem1_a_add_g1[5] | rem1_a_add_p1[5] & rem1_a_add_g1[3];
+  assign rem1_a_add_g2[5] = rem1_a_add_g1[5] | (rem1_a_add_p1[5] & rem1_a_add_g1[3]);
   assign rem1_a_add_p2[5] = rem1_a_add_p1[5] & rem1_a_add_p1[3];
-  assign rem1_a_add_g2[6] = rem1_a_add_g1[6] | rem1_a_add_p1[6] & rem1_a_add_g1[4];
+  assign rem1_a_add_g2[6] = rem1_a_add_g1[6] | (rem1_a_add_p1[6] & rem1_a_add_g1[4]);
   assign rem1_a_add_p2[6] = rem1_a_add_p1[6] & rem1_a_add_p1[4];
-  assign rem1_a_add_g2[7] = rem1_a_add_g1[7] | rem1_a_add_p1[7] & rem1_a_add_g1[5];
+  assign rem1_a_add_g2[7] = rem1_a_add_g1[7] | (rem1_a_add_p1[7] & rem1_a_add_g1[5]);
   assign rem1_a_add_p2[7] = rem1_a_add_p1[7] & rem1_a_add_p1[5];
   assign rem1_a_add_g3[0] = rem1_a_add_g2[0];
   assign rem1_a_add_p3[0] = rem1_a_add_p2[0];
@@ -757,13 +813,13 @@ module dhsl_seed004_mgvm_l2_mon (
   assign rem1_a_add_p3[2] = rem1_a_add_p2[2];
   assign rem1_a_add_g3[3] = rem1_a_add_g2[3];
   assign rem1_a_add_p3[3] = rem1_a_add_p2[3];
-  assign rem1_a_add_g3[4] = rem1_a_add_g2[4] | rem1_a_add_p2[4] & rem1_a_add_g2[0];
+  assign rem1_a_add_g3[4] = rem1_a_add_g2[4] | (rem1_a_add_p2[4] & rem1_a_add_g2[0]);
   assign rem1_a_add_p3[4] = rem1_a_add_p2[4] & rem1_a_add_p2[0];
-  assign rem1_a_add_g3[5] = rem1_a_add_g2[5] | rem1_a_add_p2[5] & rem1_a_add_g2[1];
+  assign rem1_a_add_g3[5] = rem1_a_add_g2[5] | (rem1_a_add_p2[5] & rem1_a_add_g2[1]);
   assign rem1_a_add_p3[5] = rem1_a_add_p2[5] & rem1_a_add_p2[1];
-  assign rem1_a_add_g3[6] = rem1_a_add_g2[6] | rem1_a_add_p2[6] & rem1_a_add_g2[2];
+  assign rem1_a_add_g3[6] = rem1_a_add_g2[6] | (rem1_a_add_p2[6] & rem1_a_add_g2[2]);
   assign rem1_a_add_p3[6] = rem1_a_add_p2[6] & rem1_a_add_p2[2];
-  assign rem1_a_add_g3[7] = rem1_a_add_g2[7] | rem1_a_add_p2[7] & rem1_a_add_g2[3];
+  assign rem1_a_add_g3[7] = rem1_a_add_g2[7] | (rem1_a_add_p2[7] & rem1_a_add_g2[3]);
   assign rem1_a_add_p3[7] = rem1_a_add_p2[7] & rem1_a_add_p2[3];
   assign unused_rem1_a_add_p = rem1_a_add_p3;
   assign rem1_a_add = {rem1_a_add_g3[7], rem1_a_add_x ^ {rem1_a_add_g3[6:0], 1'b0}};
@@ -776,16 +832,18 @@ module dhsl_seed004_mgvm_l2_mon (
   assign rem2_a_t2 = ~{3'd0, {prev_cnt2_dq_q, 1'b0}};
   assign rem2_a_t3 = 8'd1;
   assign rem2_a_s0 = rem2_a_t0 ^ rem2_a_t1 ^ rem2_a_t2;
-  assign rem2_a_c0_full = rem2_a_t0 & rem2_a_t1 | rem2_a_t0 & rem2_a_t2 | rem2_a_t1 & rem2_a_t2;
+  assign rem2_a_c0_full = (rem2_a_t0 & rem2_a_t1) | (rem2_a_t0 & rem2_a_t2)
+      | (rem2_a_t1 & rem2_a_t2);
   assign rem2_a_c0 = {rem2_a_c0_full[6:0], 1'b0};
   assign unused_rem2_a_c0_top = rem2_a_c0_full[7];
   assign rem2_a_s1 = rem2_a_t3 ^ rem2_a_s0 ^ rem2_a_c0;
-  assign rem2_a_c1_full = rem2_a_t3 & rem2_a_s0 | rem2_a_t3 & rem2_a_c0 | rem2_a_s0 & rem2_a_c0;
+  assign rem2_a_c1_full = (rem2_a_t3 & rem2_a_s0) | (rem2_a_t3 & rem2_a_c0)
+      | (rem2_a_s0 & rem2_a_c0);
   assign rem2_a_c1 = {rem2_a_c1_full[6:0], 1'b0};
   assign unused_rem2_a_c1_top = rem2_a_c1_full[7];
   assign rem2_a_add_x = rem2_a_s1 ^ rem2_a_c1;
   assign rem2_a_add_p0 = rem2_a_add_x;
-  assign rem2_a_add_g0[0] = rem2_a_s1[0] & rem2_a_c1[0] | (rem2_a_s1[0] ^ rem2_a_c1[0]) & 1'b0;
+  assign rem2_a_add_g0[0] = (rem2_a_s1[0] & rem2_a_c1[0]) | ((rem2_a_s1[0] ^ rem2_a_c1[0]) & 1'b0);
   assign rem2_a_add_g0[1] = rem2_a_s1[1] & rem2_a_c1[1];
   assign rem2_a_add_g0[2] = rem2_a_s1[2] & rem2_a_c1[2];
   assign rem2_a_add_g0[3] = rem2_a_s1[3] & rem2_a_c1[3];
@@ -795,35 +853,35 @@ module dhsl_seed004_mgvm_l2_mon (
   assign rem2_a_add_g0[7] = rem2_a_s1[7] & rem2_a_c1[7];
   assign rem2_a_add_g1[0] = rem2_a_add_g0[0];
   assign rem2_a_add_p1[0] = rem2_a_add_p0[0];
-  assign rem2_a_add_g1[1] = rem2_a_add_g0[1] | rem2_a_add_p0[1] & rem2_a_add_g0[0];
+  assign rem2_a_add_g1[1] = rem2_a_add_g0[1] | (rem2_a_add_p0[1] & rem2_a_add_g0[0]);
   assign rem2_a_add_p1[1] = rem2_a_add_p0[1] & rem2_a_add_p0[0];
-  assign rem2_a_add_g1[2] = rem2_a_add_g0[2] | rem2_a_add_p0[2] & rem2_a_add_g0[1];
+  assign rem2_a_add_g1[2] = rem2_a_add_g0[2] | (rem2_a_add_p0[2] & rem2_a_add_g0[1]);
   assign rem2_a_add_p1[2] = rem2_a_add_p0[2] & rem2_a_add_p0[1];
-  assign rem2_a_add_g1[3] = rem2_a_add_g0[3] | rem2_a_add_p0[3] & rem2_a_add_g0[2];
+  assign rem2_a_add_g1[3] = rem2_a_add_g0[3] | (rem2_a_add_p0[3] & rem2_a_add_g0[2]);
   assign rem2_a_add_p1[3] = rem2_a_add_p0[3] & rem2_a_add_p0[2];
-  assign rem2_a_add_g1[4] = rem2_a_add_g0[4] | rem2_a_add_p0[4] & rem2_a_add_g0[3];
+  assign rem2_a_add_g1[4] = rem2_a_add_g0[4] | (rem2_a_add_p0[4] & rem2_a_add_g0[3]);
   assign rem2_a_add_p1[4] = rem2_a_add_p0[4] & rem2_a_add_p0[3];
-  assign rem2_a_add_g1[5] = rem2_a_add_g0[5] | rem2_a_add_p0[5] & rem2_a_add_g0[4];
+  assign rem2_a_add_g1[5] = rem2_a_add_g0[5] | (rem2_a_add_p0[5] & rem2_a_add_g0[4]);
   assign rem2_a_add_p1[5] = rem2_a_add_p0[5] & rem2_a_add_p0[4];
-  assign rem2_a_add_g1[6] = rem2_a_add_g0[6] | rem2_a_add_p0[6] & rem2_a_add_g0[5];
+  assign rem2_a_add_g1[6] = rem2_a_add_g0[6] | (rem2_a_add_p0[6] & rem2_a_add_g0[5]);
   assign rem2_a_add_p1[6] = rem2_a_add_p0[6] & rem2_a_add_p0[5];
-  assign rem2_a_add_g1[7] = rem2_a_add_g0[7] | rem2_a_add_p0[7] & rem2_a_add_g0[6];
+  assign rem2_a_add_g1[7] = rem2_a_add_g0[7] | (rem2_a_add_p0[7] & rem2_a_add_g0[6]);
   assign rem2_a_add_p1[7] = rem2_a_add_p0[7] & rem2_a_add_p0[6];
   assign rem2_a_add_g2[0] = rem2_a_add_g1[0];
   assign rem2_a_add_p2[0] = rem2_a_add_p1[0];
   assign rem2_a_add_g2[1] = rem2_a_add_g1[1];
   assign rem2_a_add_p2[1] = rem2_a_add_p1[1];
-  assign rem2_a_add_g2[2] = rem2_a_add_g1[2] | rem2_a_add_p1[2] & rem2_a_add_g1[0];
+  assign rem2_a_add_g2[2] = rem2_a_add_g1[2] | (rem2_a_add_p1[2] & rem2_a_add_g1[0]);
   assign rem2_a_add_p2[2] = rem2_a_add_p1[2] & rem2_a_add_p1[0];
-  assign rem2_a_add_g2[3] = rem2_a_add_g1[3] | rem2_a_add_p1[3] & rem2_a_add_g1[1];
+  assign rem2_a_add_g2[3] = rem2_a_add_g1[3] | (rem2_a_add_p1[3] & rem2_a_add_g1[1]);
   assign rem2_a_add_p2[3] = rem2_a_add_p1[3] & rem2_a_add_p1[1];
-  assign rem2_a_add_g2[4] = rem2_a_add_g1[4] | rem2_a_add_p1[4] & rem2_a_add_g1[2];
+  assign rem2_a_add_g2[4] = rem2_a_add_g1[4] | (rem2_a_add_p1[4] & rem2_a_add_g1[2]);
   assign rem2_a_add_p2[4] = rem2_a_add_p1[4] & rem2_a_add_p1[2];
-  assign rem2_a_add_g2[5] = rem2_a_add_g1[5] | rem2_a_add_p1[5] & rem2_a_add_g1[3];
+  assign rem2_a_add_g2[5] = rem2_a_add_g1[5] | (rem2_a_add_p1[5] & rem2_a_add_g1[3]);
   assign rem2_a_add_p2[5] = rem2_a_add_p1[5] & rem2_a_add_p1[3];
-  assign rem2_a_add_g2[6] = rem2_a_add_g1[6] | rem2_a_add_p1[6] & rem2_a_add_g1[4];
+  assign rem2_a_add_g2[6] = rem2_a_add_g1[6] | (rem2_a_add_p1[6] & rem2_a_add_g1[4]);
   assign rem2_a_add_p2[6] = rem2_a_add_p1[6] & rem2_a_add_p1[4];
-  assign rem2_a_add_g2[7] = rem2_a_add_g1[7] | rem2_a_add_p1[7] & rem2_a_add_g1[5];
+  assign rem2_a_add_g2[7] = rem2_a_add_g1[7] | (rem2_a_add_p1[7] & rem2_a_add_g1[5]);
   assign rem2_a_add_p2[7] = rem2_a_add_p1[7] & rem2_a_add_p1[5];
   assign rem2_a_add_g3[0] = rem2_a_add_g2[0];
   assign rem2_a_add_p3[0] = rem2_a_add_p2[0];
@@ -833,13 +891,13 @@ module dhsl_seed004_mgvm_l2_mon (
   assign rem2_a_add_p3[2] = rem2_a_add_p2[2];
   assign rem2_a_add_g3[3] = rem2_a_add_g2[3];
   assign rem2_a_add_p3[3] = rem2_a_add_p2[3];
-  assign rem2_a_add_g3[4] = rem2_a_add_g2[4] | rem2_a_add_p2[4] & rem2_a_add_g2[0];
+  assign rem2_a_add_g3[4] = rem2_a_add_g2[4] | (rem2_a_add_p2[4] & rem2_a_add_g2[0]);
   assign rem2_a_add_p3[4] = rem2_a_add_p2[4] & rem2_a_add_p2[0];
-  assign rem2_a_add_g3[5] = rem2_a_add_g2[5] | rem2_a_add_p2[5] & rem2_a_add_g2[1];
+  assign rem2_a_add_g3[5] = rem2_a_add_g2[5] | (rem2_a_add_p2[5] & rem2_a_add_g2[1]);
   assign rem2_a_add_p3[5] = rem2_a_add_p2[5] & rem2_a_add_p2[1];
-  assign rem2_a_add_g3[6] = rem2_a_add_g2[6] | rem2_a_add_p2[6] & rem2_a_add_g2[2];
+  assign rem2_a_add_g3[6] = rem2_a_add_g2[6] | (rem2_a_add_p2[6] & rem2_a_add_g2[2]);
   assign rem2_a_add_p3[6] = rem2_a_add_p2[6] & rem2_a_add_p2[2];
-  assign rem2_a_add_g3[7] = rem2_a_add_g2[7] | rem2_a_add_p2[7] & rem2_a_add_g2[3];
+  assign rem2_a_add_g3[7] = rem2_a_add_g2[7] | (rem2_a_add_p2[7] & rem2_a_add_g2[3]);
   assign rem2_a_add_p3[7] = rem2_a_add_p2[7] & rem2_a_add_p2[3];
   assign unused_rem2_a_add_p = rem2_a_add_p3;
   assign rem2_a_add = {rem2_a_add_g3[7], rem2_a_add_x ^ {rem2_a_add_g3[6:0], 1'b0}};
@@ -852,16 +910,18 @@ module dhsl_seed004_mgvm_l2_mon (
   assign rem3_a_t2 = ~{3'd0, {prev_cnt3_dq_q, 1'b0}};
   assign rem3_a_t3 = 8'd1;
   assign rem3_a_s0 = rem3_a_t0 ^ rem3_a_t1 ^ rem3_a_t2;
-  assign rem3_a_c0_full = rem3_a_t0 & rem3_a_t1 | rem3_a_t0 & rem3_a_t2 | rem3_a_t1 & rem3_a_t2;
+  assign rem3_a_c0_full = (rem3_a_t0 & rem3_a_t1) | (rem3_a_t0 & rem3_a_t2)
+      | (rem3_a_t1 & rem3_a_t2);
   assign rem3_a_c0 = {rem3_a_c0_full[6:0], 1'b0};
   assign unused_rem3_a_c0_top = rem3_a_c0_full[7];
   assign rem3_a_s1 = rem3_a_t3 ^ rem3_a_s0 ^ rem3_a_c0;
-  assign rem3_a_c1_full = rem3_a_t3 & rem3_a_s0 | rem3_a_t3 & rem3_a_c0 | rem3_a_s0 & rem3_a_c0;
+  assign rem3_a_c1_full = (rem3_a_t3 & rem3_a_s0) | (rem3_a_t3 & rem3_a_c0)
+      | (rem3_a_s0 & rem3_a_c0);
   assign rem3_a_c1 = {rem3_a_c1_full[6:0], 1'b0};
   assign unused_rem3_a_c1_top = rem3_a_c1_full[7];
   assign rem3_a_add_x = rem3_a_s1 ^ rem3_a_c1;
   assign rem3_a_add_p0 = rem3_a_add_x;
-  assign rem3_a_add_g0[0] = rem3_a_s1[0] & rem3_a_c1[0] | (rem3_a_s1[0] ^ rem3_a_c1[0]) & 1'b0;
+  assign rem3_a_add_g0[0] = (rem3_a_s1[0] & rem3_a_c1[0]) | ((rem3_a_s1[0] ^ rem3_a_c1[0]) & 1'b0);
   assign rem3_a_add_g0[1] = rem3_a_s1[1] & rem3_a_c1[1];
   assign rem3_a_add_g0[2] = rem3_a_s1[2] & rem3_a_c1[2];
   assign rem3_a_add_g0[3] = rem3_a_s1[3] & rem3_a_c1[3];
@@ -871,35 +931,35 @@ module dhsl_seed004_mgvm_l2_mon (
   assign rem3_a_add_g0[7] = rem3_a_s1[7] & rem3_a_c1[7];
   assign rem3_a_add_g1[0] = rem3_a_add_g0[0];
   assign rem3_a_add_p1[0] = rem3_a_add_p0[0];
-  assign rem3_a_add_g1[1] = rem3_a_add_g0[1] | rem3_a_add_p0[1] & rem3_a_add_g0[0];
+  assign rem3_a_add_g1[1] = rem3_a_add_g0[1] | (rem3_a_add_p0[1] & rem3_a_add_g0[0]);
   assign rem3_a_add_p1[1] = rem3_a_add_p0[1] & rem3_a_add_p0[0];
-  assign rem3_a_add_g1[2] = rem3_a_add_g0[2] | rem3_a_add_p0[2] & rem3_a_add_g0[1];
+  assign rem3_a_add_g1[2] = rem3_a_add_g0[2] | (rem3_a_add_p0[2] & rem3_a_add_g0[1]);
   assign rem3_a_add_p1[2] = rem3_a_add_p0[2] & rem3_a_add_p0[1];
-  assign rem3_a_add_g1[3] = rem3_a_add_g0[3] | rem3_a_add_p0[3] & rem3_a_add_g0[2];
+  assign rem3_a_add_g1[3] = rem3_a_add_g0[3] | (rem3_a_add_p0[3] & rem3_a_add_g0[2]);
   assign rem3_a_add_p1[3] = rem3_a_add_p0[3] & rem3_a_add_p0[2];
-  assign rem3_a_add_g1[4] = rem3_a_add_g0[4] | rem3_a_add_p0[4] & rem3_a_add_g0[3];
+  assign rem3_a_add_g1[4] = rem3_a_add_g0[4] | (rem3_a_add_p0[4] & rem3_a_add_g0[3]);
   assign rem3_a_add_p1[4] = rem3_a_add_p0[4] & rem3_a_add_p0[3];
-  assign rem3_a_add_g1[5] = rem3_a_add_g0[5] | rem3_a_add_p0[5] & rem3_a_add_g0[4];
+  assign rem3_a_add_g1[5] = rem3_a_add_g0[5] | (rem3_a_add_p0[5] & rem3_a_add_g0[4]);
   assign rem3_a_add_p1[5] = rem3_a_add_p0[5] & rem3_a_add_p0[4];
-  assign rem3_a_add_g1[6] = rem3_a_add_g0[6] | rem3_a_add_p0[6] & rem3_a_add_g0[5];
+  assign rem3_a_add_g1[6] = rem3_a_add_g0[6] | (rem3_a_add_p0[6] & rem3_a_add_g0[5]);
   assign rem3_a_add_p1[6] = rem3_a_add_p0[6] & rem3_a_add_p0[5];
-  assign rem3_a_add_g1[7] = rem3_a_add_g0[7] | rem3_a_add_p0[7] & rem3_a_add_g0[6];
+  assign rem3_a_add_g1[7] = rem3_a_add_g0[7] | (rem3_a_add_p0[7] & rem3_a_add_g0[6]);
   assign rem3_a_add_p1[7] = rem3_a_add_p0[7] & rem3_a_add_p0[6];
   assign rem3_a_add_g2[0] = rem3_a_add_g1[0];
   assign rem3_a_add_p2[0] = rem3_a_add_p1[0];
   assign rem3_a_add_g2[1] = rem3_a_add_g1[1];
   assign rem3_a_add_p2[1] = rem3_a_add_p1[1];
-  assign rem3_a_add_g2[2] = rem3_a_add_g1[2] | rem3_a_add_p1[2] & rem3_a_add_g1[0];
+  assign rem3_a_add_g2[2] = rem3_a_add_g1[2] | (rem3_a_add_p1[2] & rem3_a_add_g1[0]);
   assign rem3_a_add_p2[2] = rem3_a_add_p1[2] & rem3_a_add_p1[0];
-  assign rem3_a_add_g2[3] = rem3_a_add_g1[3] | rem3_a_add_p1[3] & rem3_a_add_g1[1];
+  assign rem3_a_add_g2[3] = rem3_a_add_g1[3] | (rem3_a_add_p1[3] & rem3_a_add_g1[1]);
   assign rem3_a_add_p2[3] = rem3_a_add_p1[3] & rem3_a_add_p1[1];
-  assign rem3_a_add_g2[4] = rem3_a_add_g1[4] | rem3_a_add_p1[4] & rem3_a_add_g1[2];
+  assign rem3_a_add_g2[4] = rem3_a_add_g1[4] | (rem3_a_add_p1[4] & rem3_a_add_g1[2]);
   assign rem3_a_add_p2[4] = rem3_a_add_p1[4] & rem3_a_add_p1[2];
-  assign rem3_a_add_g2[5] = rem3_a_add_g1[5] | rem3_a_add_p1[5] & rem3_a_add_g1[3];
+  assign rem3_a_add_g2[5] = rem3_a_add_g1[5] | (rem3_a_add_p1[5] & rem3_a_add_g1[3]);
   assign rem3_a_add_p2[5] = rem3_a_add_p1[5] & rem3_a_add_p1[3];
-  assign rem3_a_add_g2[6] = rem3_a_add_g1[6] | rem3_a_add_p1[6] & rem3_a_add_g1[4];
+  assign rem3_a_add_g2[6] = rem3_a_add_g1[6] | (rem3_a_add_p1[6] & rem3_a_add_g1[4]);
   assign rem3_a_add_p2[6] = rem3_a_add_p1[6] & rem3_a_add_p1[4];
-  assign rem3_a_add_g2[7] = rem3_a_add_g1[7] | rem3_a_add_p1[7] & rem3_a_add_g1[5];
+  assign rem3_a_add_g2[7] = rem3_a_add_g1[7] | (rem3_a_add_p1[7] & rem3_a_add_g1[5]);
   assign rem3_a_add_p2[7] = rem3_a_add_p1[7] & rem3_a_add_p1[5];
   assign rem3_a_add_g3[0] = rem3_a_add_g2[0];
   assign rem3_a_add_p3[0] = rem3_a_add_p2[0];
@@ -909,13 +969,13 @@ module dhsl_seed004_mgvm_l2_mon (
   assign rem3_a_add_p3[2] = rem3_a_add_p2[2];
   assign rem3_a_add_g3[3] = rem3_a_add_g2[3];
   assign rem3_a_add_p3[3] = rem3_a_add_p2[3];
-  assign rem3_a_add_g3[4] = rem3_a_add_g2[4] | rem3_a_add_p2[4] & rem3_a_add_g2[0];
+  assign rem3_a_add_g3[4] = rem3_a_add_g2[4] | (rem3_a_add_p2[4] & rem3_a_add_g2[0]);
   assign rem3_a_add_p3[4] = rem3_a_add_p2[4] & rem3_a_add_p2[0];
-  assign rem3_a_add_g3[5] = rem3_a_add_g2[5] | rem3_a_add_p2[5] & rem3_a_add_g2[1];
+  assign rem3_a_add_g3[5] = rem3_a_add_g2[5] | (rem3_a_add_p2[5] & rem3_a_add_g2[1]);
   assign rem3_a_add_p3[5] = rem3_a_add_p2[5] & rem3_a_add_p2[1];
-  assign rem3_a_add_g3[6] = rem3_a_add_g2[6] | rem3_a_add_p2[6] & rem3_a_add_g2[2];
+  assign rem3_a_add_g3[6] = rem3_a_add_g2[6] | (rem3_a_add_p2[6] & rem3_a_add_g2[2]);
   assign rem3_a_add_p3[6] = rem3_a_add_p2[6] & rem3_a_add_p2[2];
-  assign rem3_a_add_g3[7] = rem3_a_add_g2[7] | rem3_a_add_p2[7] & rem3_a_add_g2[3];
+  assign rem3_a_add_g3[7] = rem3_a_add_g2[7] | (rem3_a_add_p2[7] & rem3_a_add_g2[3]);
   assign rem3_a_add_p3[7] = rem3_a_add_p2[7] & rem3_a_add_p2[3];
   assign unused_rem3_a_add_p = rem3_a_add_p3;
   assign rem3_a_add = {rem3_a_add_g3[7], rem3_a_add_x ^ {rem3_a_add_g3[6:0], 1'b0}};
@@ -924,7 +984,7 @@ module dhsl_seed004_mgvm_l2_mon (
   assign rem3_d = epoch_i ? 4'd0 : rem3_a[7:4];
   assign unused_rem3_a = rem3_a[3:0];
   assign balanced = ~rem0_q[3] & ~rem1_q[3] & ~rem2_q[3] & ~rem3_q[3];
-  assign step_d = epoch_i ? 4'd10 : step_q != 4'd0 ? step_q - 4'd1 : 4'd0;
+  assign step_d = epoch_i ? 4'd10 : (step_q != 4'd0) ? step_q - 4'd1 : 4'd0;
   assign step_last = step_q == 4'd1;
   assign streak_d = step_last ? balanced & ~streak_q : streak_q;
   assign back_d = step_last & balanced & streak_q;
@@ -1140,23 +1200,26 @@ module dhsl_seed004_mgvm_l2_mon (
   wire f_seen;
   wire f_two_balanced;
 
-  assign f_gap_d = epoch_i ? 12'd1 : f_gap_q == 12'd2500 ? f_gap_q : f_gap_q + 12'd1;
+  assign f_gap_d = epoch_i ? 12'd1 : (f_gap_q == 12'd2500) ? f_gap_q : f_gap_q + 12'd1;
   assign f_acc_n = &f_acc_q ? f_acc_q : f_acc_q + {31'd0, access_i};
   assign f_acc_d = epoch_i ? 32'd0 : f_acc_n;
   assign f_hits_n = &f_hits_q ? f_hits_q : f_hits_q + {31'd0, access_i & hit_i};
   assign f_hits_d = epoch_i ? 32'd0 : f_hits_n;
-  assign f_cnt0_n = &f_cnt0_q ? f_cnt0_q : f_cnt0_q + {31'd0, access_i & cid_i == 2'd0};
+  assign f_cnt0_n = &f_cnt0_q ? f_cnt0_q : f_cnt0_q + {31'd0, access_i & (cid_i == 2'd0)};
   assign f_cnt0_d = epoch_i ? 32'd0 : f_cnt0_n;
-  assign f_cnt1_n = &f_cnt1_q ? f_cnt1_q : f_cnt1_q + {31'd0, access_i & cid_i == 2'd1};
+  assign f_cnt1_n = &f_cnt1_q ? f_cnt1_q : f_cnt1_q + {31'd0, access_i & (cid_i == 2'd1)};
   assign f_cnt1_d = epoch_i ? 32'd0 : f_cnt1_n;
-  assign f_cnt2_n = &f_cnt2_q ? f_cnt2_q : f_cnt2_q + {31'd0, access_i & cid_i == 2'd2};
+  assign f_cnt2_n = &f_cnt2_q ? f_cnt2_q : f_cnt2_q + {31'd0, access_i & (cid_i == 2'd2)};
   assign f_cnt2_d = epoch_i ? 32'd0 : f_cnt2_n;
-  assign f_cnt3_n = &f_cnt3_q ? f_cnt3_q : f_cnt3_q + {31'd0, access_i & cid_i == 2'd3};
+  assign f_cnt3_n = &f_cnt3_q ? f_cnt3_q : f_cnt3_q + {31'd0, access_i & (cid_i == 2'd3)};
   assign f_cnt3_d = epoch_i ? 32'd0 : f_cnt3_n;
   assign f_prev_acc_d = epoch_i ? f_acc_n : f_prev_acc_q;
   assign f_prev_hits_d = epoch_i ? f_hits_n : f_prev_hits_q;
   assign f_total = {2'd0, f_cnt0_n} + {2'd0, f_cnt1_n} + {2'd0, f_cnt2_n} + {2'd0, f_cnt3_n};
-  assign f_balanced = {7'd0, f_cnt0_n} * 39'd2 <= {5'd0, f_total} * 39'd1 & {7'd0, f_cnt1_n} * 39'd2 <= {5'd0, f_total} * 39'd1 & {7'd0, f_cnt2_n} * 39'd2 <= {5'd0, f_total} * 39'd1 & {7'd0, f_cnt3_n} * 39'd2 <= {5'd0, f_total} * 39'd1;
+  assign f_balanced = (({7'd0, f_cnt0_n} * 39'd2) <= ({5'd0, f_total} * 39'd1))
+      & (({7'd0, f_cnt1_n} * 39'd2) <= ({5'd0, f_total} * 39'd1))
+      & (({7'd0, f_cnt2_n} * 39'd2) <= ({5'd0, f_total} * 39'd1))
+      & (({7'd0, f_cnt3_n} * 39'd2) <= ({5'd0, f_total} * 39'd1));
   assign f_bal_cur_d = epoch_i ? f_balanced : f_bal_cur_q;
   assign f_bal_prev_d = epoch_i ? f_bal_cur_q : f_bal_prev_q;
   assign f_seen = f_back_seen_q | back_q;
@@ -1198,16 +1261,58 @@ module dhsl_seed004_mgvm_l2_mon (
 
   initial assume (!rst_ni);
   always @* begin
-    epoch_spacing: assume (~epoch_i | f_gap_q == 12'd2500);
-    counters_saturate: assert ({acc_s3, acc_s2, acc_s1, acc_v0_q} + {31'd0, acc_inc} == f_acc_n & {hits_s3, hits_s2, hits_s1, hits_v0_q} + {31'd0, hits_inc} == f_hits_n & {cnt0_s3, cnt0_s2, cnt0_s1, cnt0_v0_q} + {31'd0, cnt0_inc} == f_cnt0_n & {cnt1_s3, cnt1_s2, cnt1_s1, cnt1_v0_q} + {31'd0, cnt1_inc} == f_cnt1_n & {cnt2_s3, cnt2_s2, cnt2_s1, cnt2_v0_q} + {31'd0, cnt2_inc} == f_cnt2_n & {cnt3_s3, cnt3_s2, cnt3_s1, cnt3_v0_q} + {31'd0, cnt3_inc} == f_cnt3_n);
-    inv_counter_segments: assert ((~acc_c1_q | acc_v0_q == 8'd0) & (~acc_c2_q | acc_v1_q == 8'd0) & (~acc_c3_q | acc_v2_q == 8'd0) & {25'd0, acc_v0_q} + {17'd0, {acc_v1_q, 8'd0}} + {24'd0, {acc_c1_q, 8'd0}} + {9'd0, {acc_v2_q, 16'd0}} + {16'd0, {acc_c2_q, 16'd0}} + {1'b0, {acc_v3_q, 24'd0}} + {8'd0, {acc_c3_q, 24'd0}} == {1'b0, f_acc_q} & acc_full_q == &f_acc_q & (~hits_c1_q | hits_v0_q == 8'd0) & (~hits_c2_q | hits_v1_q == 8'd0) & (~hits_c3_q | hits_v2_q == 8'd0) & {25'd0, hits_v0_q} + {17'd0, {hits_v1_q, 8'd0}} + {24'd0, {hits_c1_q, 8'd0}} + {9'd0, {hits_v2_q, 16'd0}} + {16'd0, {hits_c2_q, 16'd0}} + {1'b0, {hits_v3_q, 24'd0}} + {8'd0, {hits_c3_q, 24'd0}} == {1'b0, f_hits_q} & hits_full_q == &f_hits_q & (~cnt0_c1_q | cnt0_v0_q == 8'd0) & (~cnt0_c2_q | cnt0_v1_q == 8'd0) & (~cnt0_c3_q | cnt0_v2_q == 8'd0) & {25'd0, cnt0_v0_q} + {17'd0, {cnt0_v1_q, 8'd0}} + {24'd0, {cnt0_c1_q, 8'd0}} + {9'd0, {cnt0_v2_q, 16'd0}} + {16'd0, {cnt0_c2_q, 16'd0}} + {1'b0, {cnt0_v3_q, 24'd0}} + {8'd0, {cnt0_c3_q, 24'd0}} == {1'b0, f_cnt0_q} & cnt0_full_q == &f_cnt0_q & (~cnt1_c1_q | cnt1_v0_q == 8'd0) & (~cnt1_c2_q | cnt1_v1_q == 8'd0) & (~cnt1_c3_q | cnt1_v2_q == 8'd0) & {25'd0, cnt1_v0_q} + {17'd0, {cnt1_v1_q, 8'd0}} + {24'd0, {cnt1_c1_q, 8'd0}} + {9'd0, {cnt1_v2_q, 16'd0}} + {16'd0, {cnt1_c2_q, 16'd0}} + {1'b0, {cnt1_v3_q, 24'd0}} + {8'd0, {cnt1_c3_q, 24'd0}} == {1'b0, f_cnt1_q} & cnt1_full_q == &f_cnt1_q & (~cnt2_c1_q | cnt2_v0_q == 8'd0) & (~cnt2_c2_q | cnt2_v1_q == 8'd0) & (~cnt2_c3_q | cnt2_v2_q == 8'd0) & {25'd0, cnt2_v0_q} + {17'd0, {cnt2_v1_q, 8'd0}} + {24'd0, {cnt2_c1_q, 8'd0}} + {9'd0, {cnt2_v2_q, 16'd0}} + {16'd0, {cnt2_c2_q, 16'd0}} + {1'b0, {cnt2_v3_q, 24'd0}} + {8'd0, {cnt2_c3_q, 24'd0}} == {1'b0, f_cnt2_q} & cnt2_full_q == &f_cnt2_q & (~cnt3_c1_q | cnt3_v0_q == 8'd0) & (~cnt3_c2_q | cnt3_v1_q == 8'd0) & (~cnt3_c3_q | cnt3_v2_q == 8'd0) & {25'd0, cnt3_v0_q} + {17'd0, {cnt3_v1_q, 8'd0}} + {24'd0, {cnt3_c1_q, 8'd0}} + {9'd0, {cnt3_v2_q, 16'd0}} + {16'd0, {cnt3_c2_q, 16'd0}} + {1'b0, {cnt3_v3_q, 24'd0}} + {8'd0, {cnt3_c3_q, 24'd0}} == {1'b0, f_cnt3_q} & cnt3_full_q == &f_cnt3_q);
-    saved_counts_exact: assert (prev_acc == f_prev_acc_q & prev_hits == f_prev_hits_q);
-    balance_check_exact: assert (~step_last | balanced == f_bal_cur_q);
+    epoch_spacing: assume (~epoch_i | (f_gap_q == 12'd2500));
+    counters_saturate: assert ((({acc_s3, acc_s2, acc_s1, acc_v0_q} + {31'd0, acc_inc}) == f_acc_n)
+        & (({hits_s3, hits_s2, hits_s1, hits_v0_q} + {31'd0, hits_inc}) == f_hits_n)
+        & (({cnt0_s3, cnt0_s2, cnt0_s1, cnt0_v0_q} + {31'd0, cnt0_inc}) == f_cnt0_n)
+        & (({cnt1_s3, cnt1_s2, cnt1_s1, cnt1_v0_q} + {31'd0, cnt1_inc}) == f_cnt1_n)
+        & (({cnt2_s3, cnt2_s2, cnt2_s1, cnt2_v0_q} + {31'd0, cnt2_inc}) == f_cnt2_n)
+        & (({cnt3_s3, cnt3_s2, cnt3_s1, cnt3_v0_q} + {31'd0, cnt3_inc}) == f_cnt3_n));
+    inv_counter_segments: assert ((~acc_c1_q | (acc_v0_q == 8'd0))
+        & (~acc_c2_q | (acc_v1_q == 8'd0)) & (~acc_c3_q | (acc_v2_q == 8'd0))
+        & (({25'd0, acc_v0_q} + {17'd0, {acc_v1_q, 8'd0}} + {24'd0, {acc_c1_q, 8'd0}}
+                + {9'd0, {acc_v2_q, 16'd0}} + {16'd0, {acc_c2_q, 16'd0}} + {1'b0, {acc_v3_q, 24'd0}}
+                + {8'd0, {acc_c3_q, 24'd0}})
+            == {1'b0, f_acc_q})
+        & (acc_full_q == (&f_acc_q)) & (~hits_c1_q | (hits_v0_q == 8'd0))
+        & (~hits_c2_q | (hits_v1_q == 8'd0)) & (~hits_c3_q | (hits_v2_q == 8'd0))
+        & (({25'd0, hits_v0_q} + {17'd0, {hits_v1_q, 8'd0}} + {24'd0, {hits_c1_q, 8'd0}}
+                + {9'd0, {hits_v2_q, 16'd0}} + {16'd0, {hits_c2_q, 16'd0}}
+                + {1'b0, {hits_v3_q, 24'd0}} + {8'd0, {hits_c3_q, 24'd0}})
+            == {1'b0, f_hits_q})
+        & (hits_full_q == (&f_hits_q)) & (~cnt0_c1_q | (cnt0_v0_q == 8'd0))
+        & (~cnt0_c2_q | (cnt0_v1_q == 8'd0)) & (~cnt0_c3_q | (cnt0_v2_q == 8'd0))
+        & (({25'd0, cnt0_v0_q} + {17'd0, {cnt0_v1_q, 8'd0}} + {24'd0, {cnt0_c1_q, 8'd0}}
+                + {9'd0, {cnt0_v2_q, 16'd0}} + {16'd0, {cnt0_c2_q, 16'd0}}
+                + {1'b0, {cnt0_v3_q, 24'd0}} + {8'd0, {cnt0_c3_q, 24'd0}})
+            == {1'b0, f_cnt0_q})
+        & (cnt0_full_q == (&f_cnt0_q)) & (~cnt1_c1_q | (cnt1_v0_q == 8'd0))
+        & (~cnt1_c2_q | (cnt1_v1_q == 8'd0)) & (~cnt1_c3_q | (cnt1_v2_q == 8'd0))
+        & (({25'd0, cnt1_v0_q} + {17'd0, {cnt1_v1_q, 8'd0}} + {24'd0, {cnt1_c1_q, 8'd0}}
+                + {9'd0, {cnt1_v2_q, 16'd0}} + {16'd0, {cnt1_c2_q, 16'd0}}
+                + {1'b0, {cnt1_v3_q, 24'd0}} + {8'd0, {cnt1_c3_q, 24'd0}})
+            == {1'b0, f_cnt1_q})
+        & (cnt1_full_q == (&f_cnt1_q)) & (~cnt2_c1_q | (cnt2_v0_q == 8'd0))
+        & (~cnt2_c2_q | (cnt2_v1_q == 8'd0)) & (~cnt2_c3_q | (cnt2_v2_q == 8'd0))
+        & (({25'd0, cnt2_v0_q} + {17'd0, {cnt2_v1_q, 8'd0}} + {24'd0, {cnt2_c1_q, 8'd0}}
+                + {9'd0, {cnt2_v2_q, 16'd0}} + {16'd0, {cnt2_c2_q, 16'd0}}
+                + {1'b0, {cnt2_v3_q, 24'd0}} + {8'd0, {cnt2_c3_q, 24'd0}})
+            == {1'b0, f_cnt2_q})
+        & (cnt2_full_q == (&f_cnt2_q)) & (~cnt3_c1_q | (cnt3_v0_q == 8'd0))
+        & (~cnt3_c2_q | (cnt3_v1_q == 8'd0)) & (~cnt3_c3_q | (cnt3_v2_q == 8'd0))
+        & (({25'd0, cnt3_v0_q} + {17'd0, {cnt3_v1_q, 8'd0}} + {24'd0, {cnt3_c1_q, 8'd0}}
+                + {9'd0, {cnt3_v2_q, 16'd0}} + {16'd0, {cnt3_c2_q, 16'd0}}
+                + {1'b0, {cnt3_v3_q, 24'd0}} + {8'd0, {cnt3_c3_q, 24'd0}})
+            == {1'b0, f_cnt3_q})
+        & (cnt3_full_q == (&f_cnt3_q)));
+    saved_counts_exact: assert ((prev_acc == f_prev_acc_q) & (prev_hits == f_prev_hits_q));
+    balance_check_exact: assert (~step_last | (balanced == f_bal_cur_q));
     back_only_after_two_balanced_epochs: assert (~back_q | f_two_balanced);
-    back_on_two_balanced_epochs: assert (~epoch_i | f_seen == f_two_balanced);
-    inv_streak: assert (streak_q == (step_q == 4'd0 ? f_bal_cur_q & ~f_seen : f_bal_prev_q & ~f_back_prev_q));
-    inv_back_decided: assert (~(step_q == 4'd0) | f_seen == f_two_balanced);
-    inv_check_window: assert (step_q == 4'd0 | {9'd0, step_q} + {1'b0, f_gap_q} == 13'd11);
+    back_on_two_balanced_epochs: assert (~epoch_i | (f_seen == f_two_balanced));
+    inv_streak: assert (streak_q
+        == ((step_q == 4'd0) ? f_bal_cur_q & ~f_seen : f_bal_prev_q & ~f_back_prev_q));
+    inv_back_decided: assert (~(step_q == 4'd0) | (f_seen == f_two_balanced));
+    inv_check_window: assert ((step_q == 4'd0) | (({9'd0, step_q} + {1'b0, f_gap_q}) == 13'd11));
   end
 `endif
 

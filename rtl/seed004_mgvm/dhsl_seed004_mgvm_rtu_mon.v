@@ -49,16 +49,16 @@ module dhsl_seed004_mgvm_rtu_mon (
 
   assign n = {1'b0, in_i} + {1'b0, out_i};
   assign left = left_x_q ^ 13'd5000;
-  assign ends = left == 13'd1 & n != 2'd0 | left == 13'd2 & n == 2'd2;
-  assign left_x_d = ends ? 13'd0 : left - {11'd0, n} ^ 13'd5000;
+  assign ends = ((left == 13'd1) & (n != 2'd0)) | ((left == 13'd2) & (n == 2'd2));
+  assign left_x_d = ends ? 13'd0 : (left - {11'd0, n}) ^ 13'd5000;
   assign in_new = inc_q + {12'd0, in_i};
   assign out_new = outc_q + {12'd0, out_i};
   assign d_neg = d_q[14];
-  assign d_ge1 = ~d_neg & |d_q[13:0];
-  assign d_ge2 = ~d_neg & |d_q[13:1];
-  assign d_ge3 = ~d_neg & (|d_q[13:2] | d_q[1] & d_q[0]);
+  assign d_ge1 = ~d_neg & (|d_q[13:0]);
+  assign d_ge2 = ~d_neg & (|d_q[13:1]);
+  assign d_ge3 = ~d_neg & ((|d_q[13:2]) | (d_q[1] & d_q[0]));
   assign possible = in_i ? (out_i ? d_ge2 : ~d_neg) : out_i ? d_ge3 : d_ge1;
-  assign d_d = ends ? 15'd0 : d_q + {14'd0, in_i} - {13'd0, {out_i, 1'b0}};
+  assign d_d = ends ? 15'd0 : (d_q + {14'd0, in_i}) - {13'd0, {out_i, 1'b0}};
   assign inc_d = ends ? 13'd0 : in_new;
   assign outc_d = ends ? 13'd0 : out_new;
   assign prev_in_d = ends ? {19'd0, in_new} : prev_in_q;
@@ -122,13 +122,13 @@ module dhsl_seed004_mgvm_rtu_mon (
 
   assign f_in_n = &f_in_q ? f_in_q : f_in_q + {31'd0, in_i};
   assign f_out_n = &f_out_q ? f_out_q : f_out_q + {31'd0, out_i};
-  assign f_ends = {3'd0, f_in_q} + {3'd0, f_out_q} + {34'd0, in_i} + {34'd0, out_i} >= 35'd5000;
+  assign f_ends = ({3'd0, f_in_q} + {3'd0, f_out_q} + {34'd0, in_i} + {34'd0, out_i}) >= 35'd5000;
   assign f_in_d = f_ends ? 32'd0 : f_in_n;
   assign f_out_d = f_ends ? 32'd0 : f_out_n;
   assign f_prev_in_d = f_ends ? f_in_n : f_prev_in_q;
   assign f_prev_out_d = f_ends ? f_out_n : f_prev_out_q;
   assign f_epoch_d = f_ends;
-  assign f_flag = epoch_p_q & {1'b0, prev_in_q} > {prev_out_q, 1'b0};
+  assign f_flag = epoch_p_q & ({1'b0, prev_in_q} > {prev_out_q, 1'b0});
   assign f_flag_last_d = epoch_p_q ? f_flag : f_flag_last_q;
   assign f_trig_last_d = epoch_p_q ? trig_q : f_trig_last_q;
   assign f_second_flagged = f_flag & f_flag_last_q & ~f_trig_last_q;
@@ -157,11 +157,13 @@ module dhsl_seed004_mgvm_rtu_mon (
 
   initial assume (!rst_ni);
   always @* begin
-    epoch_counts_exact: assert (epoch_p_q == f_epoch_q & prev_in_q == f_prev_in_q & prev_out_q == f_prev_out_q);
+    epoch_counts_exact: assert ((epoch_p_q == f_epoch_q) & (prev_in_q == f_prev_in_q)
+        & (prev_out_q == f_prev_out_q));
     trigger_only_after_two_flagged_epochs: assert (~trig_q | f_second_flagged);
     trigger_on_two_flagged_epochs: assert (~f_second_flagged | trig_q);
-    inv_counts: assert ({19'd0, inc_q} == f_in_q & {19'd0, outc_q} == f_out_q & left == f_left[12:0] & d_q == f_d[14:0]);
-    inv_streak: assert (epoch_p_q | streak_q == (f_flag_last_q & ~f_trig_last_q));
+    inv_counts: assert (({19'd0, inc_q} == f_in_q) & ({19'd0, outc_q} == f_out_q)
+        & (left == f_left[12:0]) & (d_q == f_d[14:0]));
+    inv_streak: assert (epoch_p_q | (streak_q == (f_flag_last_q & ~f_trig_last_q)));
   end
 `endif
 
