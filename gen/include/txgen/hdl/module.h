@@ -119,6 +119,7 @@ class Scope {
   friend class Module;
   friend class Wire;
   friend struct ScopeWalker;
+  friend struct EvalAccess;  // hdl/eval.h reads the structure
   enum class Kind { Wire, Param, Assign, Comment, For, If, Instance, Sram };
   struct Item {
     Kind kind;
@@ -214,6 +215,7 @@ class Module {
  private:
   friend class Scope;
   friend struct ScopeWalker;
+  friend struct EvalAccess;  // hdl/eval.h reads the structure
   struct PortDecl {
     std::string name, comment;
     bool is_output;
