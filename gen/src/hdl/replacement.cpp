@@ -72,7 +72,7 @@ std::pair<Value, Value> plru_under(const Touch& u, const Value& way, unsigned l,
                                    unsigned levels) {
   if (u.path.empty()) {
     const Index lo = q * Index(size);
-    return {any(way.part(lo, size)), any(way.part(lo, size / 2))};
+    return {any(way.part(lo, size)), size == 2 ? way.bit(lo) : any(way.part(lo, size / 2))};
   }
   return {l == 0 ? u.path[0] : u.path[l].bit(q), ~u.path.back().bit(levels - 1 - l)};
 }
@@ -88,25 +88,29 @@ Value plru_next(Scope& s, const string& name, const Value& state, unsigned sets,
   if (ways < 2 || state.width() != sets * nodes)
     fail("plru_next " + name + ": " + to_string(state.width()) + " state bits for " + to_string(sets) + " x " +
          to_string(ways) + " ways");
-  const Value tree = indexable(s, name + "_q", state);
+  // generate-time selects need declared vectors; the root needs no loop
+  const Value tree = sets > 1 || levels > 1 ? indexable(s, name + "_w", state) : state;
   std::vector<Value> way_v;
-  for (size_t k = 0; k < updates.size(); ++k)
-    way_v.push_back(updates[k].path.empty() ? indexable(s, name + "_way" + to_string(k), updates[k].way) : Value());
+  for (size_t k = 0; k < updates.size(); ++k) {
+    const Value& w = updates[k].way;
+    way_v.push_back(!updates[k].path.empty() ? Value() : levels > 1 ? indexable(s, name + "_way" + to_string(k), w) : w);
+  }
   const std::vector<Value> set_v = update_sets(s, name, updates, sets);
   Wire next = s.wire(name, sets * nodes, true);
   auto tree_levels = [&](Scope& sc, const Index& base, const std::vector<Value>& en) {
     for (unsigned l = 0; l < levels; ++l) {
       const unsigned size = ways >> l;
-      sc.generate_for(name + "_gq" + to_string(l), 1u << l, "g_" + name + "_level" + to_string(l),
-                      [&](Scope& sq, const Index& q) {
-                        const Index n = base + Index((1u << l) - 1) + q;
-                        Value b = tree.bit(n);
-                        for (size_t k = 0; k < updates.size(); ++k) {
-                          const auto [on, low] = plru_under(updates[k], way_v[k], l, q, size, levels);
-                          b = mux(and_if(en[k], on), updates[k].kind == Touch::kUntouch ? ~low : low, b);
-                        }
-                        sq.assign(next.bit(n), and_if(flush.valid() ? ~flush : Value(), b));
-                      });
+      auto node = [&](Scope& sq, const Index& q) {
+        const Index n = base + Index((1u << l) - 1) + q;
+        Value b = tree.bit(n);
+        for (size_t k = 0; k < updates.size(); ++k) {
+          const auto [on, low] = plru_under(updates[k], way_v[k], l, q, size, levels);
+          b = mux(and_if(en[k], on), updates[k].kind == Touch::kUntouch ? ~low : low, b);
+        }
+        sq.assign(next.bit(n), and_if(flush.valid() ? ~flush : Value(), b));
+      };
+      if (l == 0) node(sc, 0);
+      else sc.generate_for(name + "_gq" + to_string(l), 1u << l, "g_" + name + "_level" + to_string(l), node);
     }
   };
   if (sets == 1) {
@@ -260,7 +264,7 @@ Value lru_ages_next(Scope& s, const string& name, const Value& ages, unsigned se
   const bool several = sets > 1, unt = e.untouch.valid(), fill = e.fill.valid();
   if (!e.touch.valid() || !e.way.valid() || (several && !e.set.valid()) || (fill && !e.young.valid()))
     fail("lru_ages_next " + name + ": the touch needs its way (and set), a fill its `young` row");
-  const Value age = indexable(s, name + "_q", ages), way = indexable(s, name + "_way", e.way);
+  const Value age = indexable(s, name + "_w", ages), way = indexable(s, name + "_way", e.way);
   const Value set = several ? indexable(s, name + "_set", e.set) : Value();
   Value vict, young, fset;
   AgeTerms t;
@@ -318,7 +322,7 @@ Value lru_ages_next(Scope& s, const string& name, const Value& ages, unsigned se
 Value lru_ages_row(Scope& s, const string& name, const Value& ages, unsigned sets, unsigned ways,
                    const Value& set_oh) {
   const unsigned ab = age_bits(ways);
-  const Value age = indexable(s, name + "_q", ages);
+  const Value age = indexable(s, name + "_w", ages);
   Wire row = s.wire(name, ways * ab);
   s.generate_for(name + "_g", ways, "g_" + name, [&](Scope& sc, const Index& w) {
     const Value vw = sc.wire("way_ages", age.part(w * Index(sets * ab), sets * ab));
@@ -330,7 +334,7 @@ Value lru_ages_row(Scope& s, const string& name, const Value& ages, unsigned set
 Value lru_ages_of_way(Scope& s, const string& name, const Value& ages, unsigned sets, unsigned ways,
                       const Value& way) {
   const unsigned ab = age_bits(ways);
-  const Value age = indexable(s, name + "_q", ages);
+  const Value age = indexable(s, name + "_w", ages);
   Wire out = s.wire(name, sets * ab);
   s.generate_for(name + "_g", sets, "g_" + name, [&](Scope& sc, const Index& st) {
     std::vector<Value> row;
@@ -374,13 +378,22 @@ Value order_more_recent(const Value& row, unsigned i, unsigned j, unsigned ways)
   return i < j ? row.bit(order_pair(i, j, ways)) : ~row.bit(order_pair(j, i, ways));
 }
 
+namespace {
+
+// Way i used less recently than way j, in one set's row (no double negation).
+Value less_recent(const Value& row, unsigned i, unsigned j, unsigned ways) {
+  return i < j ? ~row.bit(order_pair(i, j, ways)) : row.bit(order_pair(j, i, ways));
+}
+
+}  // namespace
+
 Value order_next(Scope& s, const string& name, const Value& state, unsigned sets, unsigned ways,
                  const std::vector<Touch>& updates, const Value& flush) {
   const unsigned pairs = ways * (ways - 1) / 2;
   if (ways < 2 || state.width() != sets * pairs)
     fail("order_next " + name + ": " + to_string(state.width()) + " bits for " + to_string(sets) + " x " +
          to_string(ways) + " ways");
-  const Value lm = sets > 1 ? indexable(s, name + "_q", state) : state;
+  const Value lm = sets > 1 ? indexable(s, name + "_w", state) : state;
   const std::vector<Value> set_v = update_sets(s, name, updates, sets);
   Wire next = s.wire(name, sets * pairs, true);
   auto set_pairs = [&](Scope& sc, const Index& base, const std::vector<Value>& en) {
@@ -410,7 +423,7 @@ Value order_least_recent(const Value& row, const Value& among, unsigned ways) {
   for (unsigned i = 0; i < ways; ++i) {
     Value t = among.bit(i);
     for (unsigned j = 0; j < ways; ++j)
-      if (j != i) t = t & (~among.bit(j) | ~order_more_recent(row, i, j, ways));
+      if (j != i) t = t & (~among.bit(j) | less_recent(row, i, j, ways));
     v.push_back(t);
   }
   return cat_lsb_first(v);
@@ -421,7 +434,7 @@ Value order_least_recent_except(const Value& row, const Value& excluded, unsigne
   for (unsigned i = 0; i < ways; ++i) {
     std::vector<Value> terms{~excluded.bit(i)};
     for (unsigned j = 0; j < ways; ++j)
-      if (j != i) terms.push_back(excluded.bit(j) | ~order_more_recent(row, i, j, ways));
+      if (j != i) terms.push_back(excluded.bit(j) | less_recent(row, i, j, ways));
     v.push_back(and_of(terms, lit(1, 1)));
   }
   return cat_lsb_first(v);
