@@ -321,9 +321,9 @@ module walk_sched_seed002_table1 (
   wire [3:0] pwc1_cand;
   wire [3:0] pwc1_inv;
   wire [3:0] pwc1_zero;
-  wire pwc1_right3;
-  wire pwc1_right2;
-  wire pwc1_right1;
+  wire pwc1_victim_oh_right3;
+  wire pwc1_victim_oh_right2;
+  wire pwc1_victim_oh_right1;
   wire [3:0] pwc1_victim_oh;
   wire [3:0] pwc1_write;
   wire [3:0] pwc1_touch_f;
@@ -333,7 +333,7 @@ module walk_sched_seed002_table1 (
   wire [3:0] pwc1_hit_g;
   wire pwc1_any_g;
   wire [3:0] pwc1_hit_dv;
-  wire [2:0] pwc1_plru_after_d;
+  wire [2:0] pwc1_plru_n;
   wire [7:0] pwc2_hit_a;
   wire pwc2_any_a;
   wire [7:0] pwc2_hit_d;
@@ -341,13 +341,13 @@ module walk_sched_seed002_table1 (
   wire [7:0] pwc2_cand;
   wire [7:0] pwc2_inv;
   wire [7:0] pwc2_zero;
-  wire pwc2_right7;
-  wire pwc2_right6;
-  wire pwc2_right5;
-  wire pwc2_right4;
-  wire pwc2_right3;
-  wire pwc2_right2;
-  wire pwc2_right1;
+  wire pwc2_victim_oh_right7;
+  wire pwc2_victim_oh_right6;
+  wire pwc2_victim_oh_right5;
+  wire pwc2_victim_oh_right4;
+  wire pwc2_victim_oh_right3;
+  wire pwc2_victim_oh_right2;
+  wire pwc2_victim_oh_right1;
   wire [7:0] pwc2_victim_oh;
   wire [7:0] pwc2_write;
   wire [7:0] pwc2_touch_f;
@@ -357,7 +357,7 @@ module walk_sched_seed002_table1 (
   wire [7:0] pwc2_hit_g;
   wire pwc2_any_g;
   wire [7:0] pwc2_hit_dv;
-  wire [6:0] pwc2_plru_after_d;
+  wire [6:0] pwc2_plru_n;
   wire [31:0] pwc3_hit_a;
   wire pwc3_any_a;
   wire [31:0] pwc3_hit_d;
@@ -365,37 +365,37 @@ module walk_sched_seed002_table1 (
   wire [31:0] pwc3_cand;
   wire [31:0] pwc3_inv;
   wire [31:0] pwc3_zero;
-  wire pwc3_right31;
-  wire pwc3_right30;
-  wire pwc3_right29;
-  wire pwc3_right28;
-  wire pwc3_right27;
-  wire pwc3_right26;
-  wire pwc3_right25;
-  wire pwc3_right24;
-  wire pwc3_right23;
-  wire pwc3_right22;
-  wire pwc3_right21;
-  wire pwc3_right20;
-  wire pwc3_right19;
-  wire pwc3_right18;
-  wire pwc3_right17;
-  wire pwc3_right16;
-  wire pwc3_right15;
-  wire pwc3_right14;
-  wire pwc3_right13;
-  wire pwc3_right12;
-  wire pwc3_right11;
-  wire pwc3_right10;
-  wire pwc3_right9;
-  wire pwc3_right8;
-  wire pwc3_right7;
-  wire pwc3_right6;
-  wire pwc3_right5;
-  wire pwc3_right4;
-  wire pwc3_right3;
-  wire pwc3_right2;
-  wire pwc3_right1;
+  wire pwc3_victim_oh_right31;
+  wire pwc3_victim_oh_right30;
+  wire pwc3_victim_oh_right29;
+  wire pwc3_victim_oh_right28;
+  wire pwc3_victim_oh_right27;
+  wire pwc3_victim_oh_right26;
+  wire pwc3_victim_oh_right25;
+  wire pwc3_victim_oh_right24;
+  wire pwc3_victim_oh_right23;
+  wire pwc3_victim_oh_right22;
+  wire pwc3_victim_oh_right21;
+  wire pwc3_victim_oh_right20;
+  wire pwc3_victim_oh_right19;
+  wire pwc3_victim_oh_right18;
+  wire pwc3_victim_oh_right17;
+  wire pwc3_victim_oh_right16;
+  wire pwc3_victim_oh_right15;
+  wire pwc3_victim_oh_right14;
+  wire pwc3_victim_oh_right13;
+  wire pwc3_victim_oh_right12;
+  wire pwc3_victim_oh_right11;
+  wire pwc3_victim_oh_right10;
+  wire pwc3_victim_oh_right9;
+  wire pwc3_victim_oh_right8;
+  wire pwc3_victim_oh_right7;
+  wire pwc3_victim_oh_right6;
+  wire pwc3_victim_oh_right5;
+  wire pwc3_victim_oh_right4;
+  wire pwc3_victim_oh_right3;
+  wire pwc3_victim_oh_right2;
+  wire pwc3_victim_oh_right1;
   wire [31:0] pwc3_victim_oh;
   wire [31:0] pwc3_write;
   wire [31:0] pwc3_touch_f;
@@ -405,7 +405,7 @@ module walk_sched_seed002_table1 (
   wire [31:0] pwc3_hit_g;
   wire pwc3_any_g;
   wire [31:0] pwc3_hit_dv;
-  wire [30:0] pwc3_plru_after_d;
+  wire [30:0] pwc3_plru_n;
   wire [8:0] unused_done_vpn;
 
   assign slot = slot_x_q ^ 257'h00000000000000000000000000000000000000000000000000000000000000001;
@@ -982,10 +982,10 @@ module walk_sched_seed002_table1 (
   assign pwc1_cand = ~pwc1_gvic_q;
   assign pwc1_inv = pwc1_cand & ~pwc1_valid_q;
   assign pwc1_zero = pwc1_cand & {pwc1_ctr_q[7:6] == 2'd0, pwc1_ctr_q[5:4] == 2'd0, pwc1_ctr_q[3:2] == 2'd0, pwc1_ctr_q[1:0] == 2'd0};
-  assign pwc1_right3 = pwc1_inv[2] ? pwc1_inv[3] & pwc1_plru_q[2] : pwc1_inv[3] | (pwc1_zero[2] ? pwc1_zero[3] & pwc1_plru_q[2] : pwc1_zero[3] | pwc1_cand[3] & (pwc1_plru_q[2] | ~pwc1_cand[2]));
-  assign pwc1_right2 = pwc1_inv[0] ? pwc1_inv[1] & pwc1_plru_q[1] : pwc1_inv[1] | (pwc1_zero[0] ? pwc1_zero[1] & pwc1_plru_q[1] : pwc1_zero[1] | pwc1_cand[1] & (pwc1_plru_q[1] | ~pwc1_cand[0]));
-  assign pwc1_right1 = |pwc1_inv[1:0] ? |pwc1_inv[3:2] & pwc1_plru_q[0] : |pwc1_inv[3:2] | (|pwc1_zero[1:0] ? |pwc1_zero[3:2] & pwc1_plru_q[0] : |pwc1_zero[3:2] | |pwc1_cand[3:2] & (pwc1_plru_q[0] | ~(|pwc1_cand[1:0])));
-  assign pwc1_victim_oh = {pwc1_right1 & pwc1_right3, pwc1_right1 & ~pwc1_right3, ~pwc1_right1 & pwc1_right2, ~pwc1_right1 & ~pwc1_right2};
+  assign pwc1_victim_oh_right3 = pwc1_inv[2] ? pwc1_inv[3] & pwc1_plru_q[2] : pwc1_inv[3] | (pwc1_zero[2] ? pwc1_zero[3] & pwc1_plru_q[2] : pwc1_zero[3] | pwc1_cand[3] & (pwc1_plru_q[2] | ~pwc1_cand[2]));
+  assign pwc1_victim_oh_right2 = pwc1_inv[0] ? pwc1_inv[1] & pwc1_plru_q[1] : pwc1_inv[1] | (pwc1_zero[0] ? pwc1_zero[1] & pwc1_plru_q[1] : pwc1_zero[1] | pwc1_cand[1] & (pwc1_plru_q[1] | ~pwc1_cand[0]));
+  assign pwc1_victim_oh_right1 = |pwc1_inv[1:0] ? |pwc1_inv[3:2] & pwc1_plru_q[0] : |pwc1_inv[3:2] | (|pwc1_zero[1:0] ? |pwc1_zero[3:2] & pwc1_plru_q[0] : |pwc1_zero[3:2] | |pwc1_cand[3:2] & (pwc1_plru_q[0] | ~(|pwc1_cand[1:0])));
+  assign pwc1_victim_oh = {pwc1_victim_oh_right1 & pwc1_victim_oh_right3, pwc1_victim_oh_right1 & ~pwc1_victim_oh_right3, ~pwc1_victim_oh_right1 & pwc1_victim_oh_right2, ~pwc1_victim_oh_right1 & ~pwc1_victim_oh_right2};
   assign pwc1_gvic_d = f_v_q ? pwc1_victim_oh : 4'd0;
   assign pwc1_hit_f = {pwc1_valid_q[3] & pwc1_tag_q[35:27] == f_vpn_q[26:18], pwc1_valid_q[2] & pwc1_tag_q[26:18] == f_vpn_q[26:18], pwc1_valid_q[1] & pwc1_tag_q[17:9] == f_vpn_q[26:18], pwc1_valid_q[0] & pwc1_tag_q[8:0] == f_vpn_q[26:18]};
   assign pwc1_same = g_v_q & f_vpn_q[26:18] == g_vpn_q[26:18];
@@ -999,8 +999,14 @@ module walk_sched_seed002_table1 (
   assign pwc1_valid_d = pwc1_valid_q | pwc1_write;
   assign pwc1_tag_d = {pwc1_write[3] ? g_vpn_q[26:18] : pwc1_tag_q[35:27], pwc1_write[2] ? g_vpn_q[26:18] : pwc1_tag_q[26:18], pwc1_write[1] ? g_vpn_q[26:18] : pwc1_tag_q[17:9], pwc1_write[0] ? g_vpn_q[26:18] : pwc1_tag_q[8:0]};
   assign pwc1_hit_dv = pwc1_hit_d & {4{d_v_q}};
-  assign pwc1_plru_after_d = {pwc1_hit_dv[2] ? 1'b1 : pwc1_hit_dv[3] ? 1'b0 : pwc1_plru_q[2], pwc1_hit_dv[0] ? 1'b1 : pwc1_hit_dv[1] ? 1'b0 : pwc1_plru_q[1], |pwc1_hit_dv[1:0] ? 1'b1 : |pwc1_hit_dv[3:2] ? 1'b0 : pwc1_plru_q[0]};
-  assign pwc1_plru_d = {pwc1_touch_f[2] ? 1'b1 : pwc1_touch_f[3] ? 1'b0 : pwc1_plru_after_d[2], pwc1_touch_f[0] ? 1'b1 : pwc1_touch_f[1] ? 1'b0 : pwc1_plru_after_d[1], |pwc1_touch_f[1:0] ? 1'b1 : |pwc1_touch_f[3:2] ? 1'b0 : pwc1_plru_after_d[0]};
+  assign pwc1_plru_n[0] = |pwc1_touch_f ? |pwc1_touch_f[1:0] : |pwc1_hit_dv ? |pwc1_hit_dv[1:0] : pwc1_plru_q[0];
+  genvar pwc1_plru_n_gq1;
+  generate
+    for (pwc1_plru_n_gq1 = 0; pwc1_plru_n_gq1 < 2; pwc1_plru_n_gq1 = pwc1_plru_n_gq1 + 1) begin : g_pwc1_plru_n_level1
+      assign pwc1_plru_n[1 + pwc1_plru_n_gq1] = |pwc1_touch_f[pwc1_plru_n_gq1 * 2 +: 2] ? pwc1_touch_f[pwc1_plru_n_gq1 * 2] : |pwc1_hit_dv[pwc1_plru_n_gq1 * 2 +: 2] ? pwc1_hit_dv[pwc1_plru_n_gq1 * 2] : pwc1_plru_q[1 + pwc1_plru_n_gq1];
+    end
+  endgenerate
+  assign pwc1_plru_d = pwc1_plru_n;
   assign pwc1_ctr_d = {pwc1_write[3] ? 2'd0 : pwc1_hit_a[3] & a1_score & ~(pwc1_hit_d[3] & d_v_q) ? (pwc1_ctr_q[7:6] == 2'd3 ? 2'd3 : pwc1_ctr_q[7:6] + 2'd1) : pwc1_hit_d[3] & d_v_q & ~(pwc1_hit_a[3] & a1_score) ? (pwc1_ctr_q[7:6] == 2'd0 ? 2'd0 : pwc1_ctr_q[7:6] - 2'd1) : pwc1_ctr_q[7:6], pwc1_write[2] ? 2'd0 : pwc1_hit_a[2] & a1_score & ~(pwc1_hit_d[2] & d_v_q) ? (pwc1_ctr_q[5:4] == 2'd3 ? 2'd3 : pwc1_ctr_q[5:4] + 2'd1) : pwc1_hit_d[2] & d_v_q & ~(pwc1_hit_a[2] & a1_score) ? (pwc1_ctr_q[5:4] == 2'd0 ? 2'd0 : pwc1_ctr_q[5:4] - 2'd1) : pwc1_ctr_q[5:4], pwc1_write[1] ? 2'd0 : pwc1_hit_a[1] & a1_score & ~(pwc1_hit_d[1] & d_v_q) ? (pwc1_ctr_q[3:2] == 2'd3 ? 2'd3 : pwc1_ctr_q[3:2] + 2'd1) : pwc1_hit_d[1] & d_v_q & ~(pwc1_hit_a[1] & a1_score) ? (pwc1_ctr_q[3:2] == 2'd0 ? 2'd0 : pwc1_ctr_q[3:2] - 2'd1) : pwc1_ctr_q[3:2], pwc1_write[0] ? 2'd0 : pwc1_hit_a[0] & a1_score & ~(pwc1_hit_d[0] & d_v_q) ? (pwc1_ctr_q[1:0] == 2'd3 ? 2'd3 : pwc1_ctr_q[1:0] + 2'd1) : pwc1_hit_d[0] & d_v_q & ~(pwc1_hit_a[0] & a1_score) ? (pwc1_ctr_q[1:0] == 2'd0 ? 2'd0 : pwc1_ctr_q[1:0] - 2'd1) : pwc1_ctr_q[1:0]};
   assign pwc2_hit_a = {pwc2_valid_q[7] & pwc2_tag_q[143:126] == a1_vpn_q[35:18], pwc2_valid_q[6] & pwc2_tag_q[125:108] == a1_vpn_q[35:18], pwc2_valid_q[5] & pwc2_tag_q[107:90] == a1_vpn_q[35:18], pwc2_valid_q[4] & pwc2_tag_q[89:72] == a1_vpn_q[35:18], pwc2_valid_q[3] & pwc2_tag_q[71:54] == a1_vpn_q[35:18], pwc2_valid_q[2] & pwc2_tag_q[53:36] == a1_vpn_q[35:18], pwc2_valid_q[1] & pwc2_tag_q[35:18] == a1_vpn_q[35:18], pwc2_valid_q[0] & pwc2_tag_q[17:0] == a1_vpn_q[35:18]};
   assign pwc2_any_a = |pwc2_hit_a;
@@ -1009,14 +1015,14 @@ module walk_sched_seed002_table1 (
   assign pwc2_cand = ~pwc2_gvic_q;
   assign pwc2_inv = pwc2_cand & ~pwc2_valid_q;
   assign pwc2_zero = pwc2_cand & {pwc2_ctr_q[15:14] == 2'd0, pwc2_ctr_q[13:12] == 2'd0, pwc2_ctr_q[11:10] == 2'd0, pwc2_ctr_q[9:8] == 2'd0, pwc2_ctr_q[7:6] == 2'd0, pwc2_ctr_q[5:4] == 2'd0, pwc2_ctr_q[3:2] == 2'd0, pwc2_ctr_q[1:0] == 2'd0};
-  assign pwc2_right7 = pwc2_inv[6] ? pwc2_inv[7] & pwc2_plru_q[6] : pwc2_inv[7] | (pwc2_zero[6] ? pwc2_zero[7] & pwc2_plru_q[6] : pwc2_zero[7] | pwc2_cand[7] & (pwc2_plru_q[6] | ~pwc2_cand[6]));
-  assign pwc2_right6 = pwc2_inv[4] ? pwc2_inv[5] & pwc2_plru_q[5] : pwc2_inv[5] | (pwc2_zero[4] ? pwc2_zero[5] & pwc2_plru_q[5] : pwc2_zero[5] | pwc2_cand[5] & (pwc2_plru_q[5] | ~pwc2_cand[4]));
-  assign pwc2_right5 = pwc2_inv[2] ? pwc2_inv[3] & pwc2_plru_q[4] : pwc2_inv[3] | (pwc2_zero[2] ? pwc2_zero[3] & pwc2_plru_q[4] : pwc2_zero[3] | pwc2_cand[3] & (pwc2_plru_q[4] | ~pwc2_cand[2]));
-  assign pwc2_right4 = pwc2_inv[0] ? pwc2_inv[1] & pwc2_plru_q[3] : pwc2_inv[1] | (pwc2_zero[0] ? pwc2_zero[1] & pwc2_plru_q[3] : pwc2_zero[1] | pwc2_cand[1] & (pwc2_plru_q[3] | ~pwc2_cand[0]));
-  assign pwc2_right3 = |pwc2_inv[5:4] ? |pwc2_inv[7:6] & pwc2_plru_q[2] : |pwc2_inv[7:6] | (|pwc2_zero[5:4] ? |pwc2_zero[7:6] & pwc2_plru_q[2] : |pwc2_zero[7:6] | |pwc2_cand[7:6] & (pwc2_plru_q[2] | ~(|pwc2_cand[5:4])));
-  assign pwc2_right2 = |pwc2_inv[1:0] ? |pwc2_inv[3:2] & pwc2_plru_q[1] : |pwc2_inv[3:2] | (|pwc2_zero[1:0] ? |pwc2_zero[3:2] & pwc2_plru_q[1] : |pwc2_zero[3:2] | |pwc2_cand[3:2] & (pwc2_plru_q[1] | ~(|pwc2_cand[1:0])));
-  assign pwc2_right1 = |pwc2_inv[3:0] ? |pwc2_inv[7:4] & pwc2_plru_q[0] : |pwc2_inv[7:4] | (|pwc2_zero[3:0] ? |pwc2_zero[7:4] & pwc2_plru_q[0] : |pwc2_zero[7:4] | |pwc2_cand[7:4] & (pwc2_plru_q[0] | ~(|pwc2_cand[3:0])));
-  assign pwc2_victim_oh = {pwc2_right1 & pwc2_right3 & pwc2_right7, pwc2_right1 & pwc2_right3 & ~pwc2_right7, pwc2_right1 & ~pwc2_right3 & pwc2_right6, pwc2_right1 & ~pwc2_right3 & ~pwc2_right6, ~pwc2_right1 & pwc2_right2 & pwc2_right5, ~pwc2_right1 & pwc2_right2 & ~pwc2_right5, ~pwc2_right1 & ~pwc2_right2 & pwc2_right4, ~pwc2_right1 & ~pwc2_right2 & ~pwc2_right4};
+  assign pwc2_victim_oh_right7 = pwc2_inv[6] ? pwc2_inv[7] & pwc2_plru_q[6] : pwc2_inv[7] | (pwc2_zero[6] ? pwc2_zero[7] & pwc2_plru_q[6] : pwc2_zero[7] | pwc2_cand[7] & (pwc2_plru_q[6] | ~pwc2_cand[6]));
+  assign pwc2_victim_oh_right6 = pwc2_inv[4] ? pwc2_inv[5] & pwc2_plru_q[5] : pwc2_inv[5] | (pwc2_zero[4] ? pwc2_zero[5] & pwc2_plru_q[5] : pwc2_zero[5] | pwc2_cand[5] & (pwc2_plru_q[5] | ~pwc2_cand[4]));
+  assign pwc2_victim_oh_right5 = pwc2_inv[2] ? pwc2_inv[3] & pwc2_plru_q[4] : pwc2_inv[3] | (pwc2_zero[2] ? pwc2_zero[3] & pwc2_plru_q[4] : pwc2_zero[3] | pwc2_cand[3] & (pwc2_plru_q[4] | ~pwc2_cand[2]));
+  assign pwc2_victim_oh_right4 = pwc2_inv[0] ? pwc2_inv[1] & pwc2_plru_q[3] : pwc2_inv[1] | (pwc2_zero[0] ? pwc2_zero[1] & pwc2_plru_q[3] : pwc2_zero[1] | pwc2_cand[1] & (pwc2_plru_q[3] | ~pwc2_cand[0]));
+  assign pwc2_victim_oh_right3 = |pwc2_inv[5:4] ? |pwc2_inv[7:6] & pwc2_plru_q[2] : |pwc2_inv[7:6] | (|pwc2_zero[5:4] ? |pwc2_zero[7:6] & pwc2_plru_q[2] : |pwc2_zero[7:6] | |pwc2_cand[7:6] & (pwc2_plru_q[2] | ~(|pwc2_cand[5:4])));
+  assign pwc2_victim_oh_right2 = |pwc2_inv[1:0] ? |pwc2_inv[3:2] & pwc2_plru_q[1] : |pwc2_inv[3:2] | (|pwc2_zero[1:0] ? |pwc2_zero[3:2] & pwc2_plru_q[1] : |pwc2_zero[3:2] | |pwc2_cand[3:2] & (pwc2_plru_q[1] | ~(|pwc2_cand[1:0])));
+  assign pwc2_victim_oh_right1 = |pwc2_inv[3:0] ? |pwc2_inv[7:4] & pwc2_plru_q[0] : |pwc2_inv[7:4] | (|pwc2_zero[3:0] ? |pwc2_zero[7:4] & pwc2_plru_q[0] : |pwc2_zero[7:4] | |pwc2_cand[7:4] & (pwc2_plru_q[0] | ~(|pwc2_cand[3:0])));
+  assign pwc2_victim_oh = {pwc2_victim_oh_right1 & pwc2_victim_oh_right3 & pwc2_victim_oh_right7, pwc2_victim_oh_right1 & pwc2_victim_oh_right3 & ~pwc2_victim_oh_right7, pwc2_victim_oh_right1 & ~pwc2_victim_oh_right3 & pwc2_victim_oh_right6, pwc2_victim_oh_right1 & ~pwc2_victim_oh_right3 & ~pwc2_victim_oh_right6, ~pwc2_victim_oh_right1 & pwc2_victim_oh_right2 & pwc2_victim_oh_right5, ~pwc2_victim_oh_right1 & pwc2_victim_oh_right2 & ~pwc2_victim_oh_right5, ~pwc2_victim_oh_right1 & ~pwc2_victim_oh_right2 & pwc2_victim_oh_right4, ~pwc2_victim_oh_right1 & ~pwc2_victim_oh_right2 & ~pwc2_victim_oh_right4};
   assign pwc2_gvic_d = f_v_q ? pwc2_victim_oh : 8'd0;
   assign pwc2_hit_f = {pwc2_valid_q[7] & pwc2_tag_q[143:126] == f_vpn_q[26:9], pwc2_valid_q[6] & pwc2_tag_q[125:108] == f_vpn_q[26:9], pwc2_valid_q[5] & pwc2_tag_q[107:90] == f_vpn_q[26:9], pwc2_valid_q[4] & pwc2_tag_q[89:72] == f_vpn_q[26:9], pwc2_valid_q[3] & pwc2_tag_q[71:54] == f_vpn_q[26:9], pwc2_valid_q[2] & pwc2_tag_q[53:36] == f_vpn_q[26:9], pwc2_valid_q[1] & pwc2_tag_q[35:18] == f_vpn_q[26:9], pwc2_valid_q[0] & pwc2_tag_q[17:0] == f_vpn_q[26:9]};
   assign pwc2_same = g_v_q & f_vpn_q[26:9] == g_vpn_q[26:9];
@@ -1030,8 +1036,20 @@ module walk_sched_seed002_table1 (
   assign pwc2_valid_d = pwc2_valid_q | pwc2_write;
   assign pwc2_tag_d = {pwc2_write[7] ? g_vpn_q[26:9] : pwc2_tag_q[143:126], pwc2_write[6] ? g_vpn_q[26:9] : pwc2_tag_q[125:108], pwc2_write[5] ? g_vpn_q[26:9] : pwc2_tag_q[107:90], pwc2_write[4] ? g_vpn_q[26:9] : pwc2_tag_q[89:72], pwc2_write[3] ? g_vpn_q[26:9] : pwc2_tag_q[71:54], pwc2_write[2] ? g_vpn_q[26:9] : pwc2_tag_q[53:36], pwc2_write[1] ? g_vpn_q[26:9] : pwc2_tag_q[35:18], pwc2_write[0] ? g_vpn_q[26:9] : pwc2_tag_q[17:0]};
   assign pwc2_hit_dv = pwc2_hit_d & {8{d_v_q}};
-  assign pwc2_plru_after_d = {pwc2_hit_dv[6] ? 1'b1 : pwc2_hit_dv[7] ? 1'b0 : pwc2_plru_q[6], pwc2_hit_dv[4] ? 1'b1 : pwc2_hit_dv[5] ? 1'b0 : pwc2_plru_q[5], pwc2_hit_dv[2] ? 1'b1 : pwc2_hit_dv[3] ? 1'b0 : pwc2_plru_q[4], pwc2_hit_dv[0] ? 1'b1 : pwc2_hit_dv[1] ? 1'b0 : pwc2_plru_q[3], |pwc2_hit_dv[5:4] ? 1'b1 : |pwc2_hit_dv[7:6] ? 1'b0 : pwc2_plru_q[2], |pwc2_hit_dv[1:0] ? 1'b1 : |pwc2_hit_dv[3:2] ? 1'b0 : pwc2_plru_q[1], |pwc2_hit_dv[3:0] ? 1'b1 : |pwc2_hit_dv[7:4] ? 1'b0 : pwc2_plru_q[0]};
-  assign pwc2_plru_d = {pwc2_touch_f[6] ? 1'b1 : pwc2_touch_f[7] ? 1'b0 : pwc2_plru_after_d[6], pwc2_touch_f[4] ? 1'b1 : pwc2_touch_f[5] ? 1'b0 : pwc2_plru_after_d[5], pwc2_touch_f[2] ? 1'b1 : pwc2_touch_f[3] ? 1'b0 : pwc2_plru_after_d[4], pwc2_touch_f[0] ? 1'b1 : pwc2_touch_f[1] ? 1'b0 : pwc2_plru_after_d[3], |pwc2_touch_f[5:4] ? 1'b1 : |pwc2_touch_f[7:6] ? 1'b0 : pwc2_plru_after_d[2], |pwc2_touch_f[1:0] ? 1'b1 : |pwc2_touch_f[3:2] ? 1'b0 : pwc2_plru_after_d[1], |pwc2_touch_f[3:0] ? 1'b1 : |pwc2_touch_f[7:4] ? 1'b0 : pwc2_plru_after_d[0]};
+  assign pwc2_plru_n[0] = |pwc2_touch_f ? |pwc2_touch_f[3:0] : |pwc2_hit_dv ? |pwc2_hit_dv[3:0] : pwc2_plru_q[0];
+  genvar pwc2_plru_n_gq1;
+  generate
+    for (pwc2_plru_n_gq1 = 0; pwc2_plru_n_gq1 < 2; pwc2_plru_n_gq1 = pwc2_plru_n_gq1 + 1) begin : g_pwc2_plru_n_level1
+      assign pwc2_plru_n[1 + pwc2_plru_n_gq1] = |pwc2_touch_f[pwc2_plru_n_gq1 * 4 +: 4] ? |pwc2_touch_f[pwc2_plru_n_gq1 * 4 +: 2] : |pwc2_hit_dv[pwc2_plru_n_gq1 * 4 +: 4] ? |pwc2_hit_dv[pwc2_plru_n_gq1 * 4 +: 2] : pwc2_plru_q[1 + pwc2_plru_n_gq1];
+    end
+  endgenerate
+  genvar pwc2_plru_n_gq2;
+  generate
+    for (pwc2_plru_n_gq2 = 0; pwc2_plru_n_gq2 < 4; pwc2_plru_n_gq2 = pwc2_plru_n_gq2 + 1) begin : g_pwc2_plru_n_level2
+      assign pwc2_plru_n[3 + pwc2_plru_n_gq2] = |pwc2_touch_f[pwc2_plru_n_gq2 * 2 +: 2] ? pwc2_touch_f[pwc2_plru_n_gq2 * 2] : |pwc2_hit_dv[pwc2_plru_n_gq2 * 2 +: 2] ? pwc2_hit_dv[pwc2_plru_n_gq2 * 2] : pwc2_plru_q[3 + pwc2_plru_n_gq2];
+    end
+  endgenerate
+  assign pwc2_plru_d = pwc2_plru_n;
   assign pwc2_ctr_d = {pwc2_write[7] ? 2'd0 : pwc2_hit_a[7] & a1_score & ~(pwc2_hit_d[7] & d_v_q) ? (pwc2_ctr_q[15:14] == 2'd3 ? 2'd3 : pwc2_ctr_q[15:14] + 2'd1) : pwc2_hit_d[7] & d_v_q & ~(pwc2_hit_a[7] & a1_score) ? (pwc2_ctr_q[15:14] == 2'd0 ? 2'd0 : pwc2_ctr_q[15:14] - 2'd1) : pwc2_ctr_q[15:14], pwc2_write[6] ? 2'd0 : pwc2_hit_a[6] & a1_score & ~(pwc2_hit_d[6] & d_v_q) ? (pwc2_ctr_q[13:12] == 2'd3 ? 2'd3 : pwc2_ctr_q[13:12] + 2'd1) : pwc2_hit_d[6] & d_v_q & ~(pwc2_hit_a[6] & a1_score) ? (pwc2_ctr_q[13:12] == 2'd0 ? 2'd0 : pwc2_ctr_q[13:12] - 2'd1) : pwc2_ctr_q[13:12], pwc2_write[5] ? 2'd0 : pwc2_hit_a[5] & a1_score & ~(pwc2_hit_d[5] & d_v_q) ? (pwc2_ctr_q[11:10] == 2'd3 ? 2'd3 : pwc2_ctr_q[11:10] + 2'd1) : pwc2_hit_d[5] & d_v_q & ~(pwc2_hit_a[5] & a1_score) ? (pwc2_ctr_q[11:10] == 2'd0 ? 2'd0 : pwc2_ctr_q[11:10] - 2'd1) : pwc2_ctr_q[11:10], pwc2_write[4] ? 2'd0 : pwc2_hit_a[4] & a1_score & ~(pwc2_hit_d[4] & d_v_q) ? (pwc2_ctr_q[9:8] == 2'd3 ? 2'd3 : pwc2_ctr_q[9:8] + 2'd1) : pwc2_hit_d[4] & d_v_q & ~(pwc2_hit_a[4] & a1_score) ? (pwc2_ctr_q[9:8] == 2'd0 ? 2'd0 : pwc2_ctr_q[9:8] - 2'd1) : pwc2_ctr_q[9:8], pwc2_write[3] ? 2'd0 : pwc2_hit_a[3] & a1_score & ~(pwc2_hit_d[3] & d_v_q) ? (pwc2_ctr_q[7:6] == 2'd3 ? 2'd3 : pwc2_ctr_q[7:6] + 2'd1) : pwc2_hit_d[3] & d_v_q & ~(pwc2_hit_a[3] & a1_score) ? (pwc2_ctr_q[7:6] == 2'd0 ? 2'd0 : pwc2_ctr_q[7:6] - 2'd1) : pwc2_ctr_q[7:6], pwc2_write[2] ? 2'd0 : pwc2_hit_a[2] & a1_score & ~(pwc2_hit_d[2] & d_v_q) ? (pwc2_ctr_q[5:4] == 2'd3 ? 2'd3 : pwc2_ctr_q[5:4] + 2'd1) : pwc2_hit_d[2] & d_v_q & ~(pwc2_hit_a[2] & a1_score) ? (pwc2_ctr_q[5:4] == 2'd0 ? 2'd0 : pwc2_ctr_q[5:4] - 2'd1) : pwc2_ctr_q[5:4], pwc2_write[1] ? 2'd0 : pwc2_hit_a[1] & a1_score & ~(pwc2_hit_d[1] & d_v_q) ? (pwc2_ctr_q[3:2] == 2'd3 ? 2'd3 : pwc2_ctr_q[3:2] + 2'd1) : pwc2_hit_d[1] & d_v_q & ~(pwc2_hit_a[1] & a1_score) ? (pwc2_ctr_q[3:2] == 2'd0 ? 2'd0 : pwc2_ctr_q[3:2] - 2'd1) : pwc2_ctr_q[3:2], pwc2_write[0] ? 2'd0 : pwc2_hit_a[0] & a1_score & ~(pwc2_hit_d[0] & d_v_q) ? (pwc2_ctr_q[1:0] == 2'd3 ? 2'd3 : pwc2_ctr_q[1:0] + 2'd1) : pwc2_hit_d[0] & d_v_q & ~(pwc2_hit_a[0] & a1_score) ? (pwc2_ctr_q[1:0] == 2'd0 ? 2'd0 : pwc2_ctr_q[1:0] - 2'd1) : pwc2_ctr_q[1:0]};
   assign pwc3_hit_a = {pwc3_valid_q[31] & pwc3_tag_q[863:837] == a1_vpn_q[35:9], pwc3_valid_q[30] & pwc3_tag_q[836:810] == a1_vpn_q[35:9], pwc3_valid_q[29] & pwc3_tag_q[809:783] == a1_vpn_q[35:9], pwc3_valid_q[28] & pwc3_tag_q[782:756] == a1_vpn_q[35:9], pwc3_valid_q[27] & pwc3_tag_q[755:729] == a1_vpn_q[35:9], pwc3_valid_q[26] & pwc3_tag_q[728:702] == a1_vpn_q[35:9], pwc3_valid_q[25] & pwc3_tag_q[701:675] == a1_vpn_q[35:9], pwc3_valid_q[24] & pwc3_tag_q[674:648] == a1_vpn_q[35:9], pwc3_valid_q[23] & pwc3_tag_q[647:621] == a1_vpn_q[35:9], pwc3_valid_q[22] & pwc3_tag_q[620:594] == a1_vpn_q[35:9], pwc3_valid_q[21] & pwc3_tag_q[593:567] == a1_vpn_q[35:9], pwc3_valid_q[20] & pwc3_tag_q[566:540] == a1_vpn_q[35:9], pwc3_valid_q[19] & pwc3_tag_q[539:513] == a1_vpn_q[35:9], pwc3_valid_q[18] & pwc3_tag_q[512:486] == a1_vpn_q[35:9], pwc3_valid_q[17] & pwc3_tag_q[485:459] == a1_vpn_q[35:9], pwc3_valid_q[16] & pwc3_tag_q[458:432] == a1_vpn_q[35:9], pwc3_valid_q[15] & pwc3_tag_q[431:405] == a1_vpn_q[35:9], pwc3_valid_q[14] & pwc3_tag_q[404:378] == a1_vpn_q[35:9], pwc3_valid_q[13] & pwc3_tag_q[377:351] == a1_vpn_q[35:9], pwc3_valid_q[12] & pwc3_tag_q[350:324] == a1_vpn_q[35:9], pwc3_valid_q[11] & pwc3_tag_q[323:297] == a1_vpn_q[35:9], pwc3_valid_q[10] & pwc3_tag_q[296:270] == a1_vpn_q[35:9], pwc3_valid_q[9] & pwc3_tag_q[269:243] == a1_vpn_q[35:9], pwc3_valid_q[8] & pwc3_tag_q[242:216] == a1_vpn_q[35:9], pwc3_valid_q[7] & pwc3_tag_q[215:189] == a1_vpn_q[35:9], pwc3_valid_q[6] & pwc3_tag_q[188:162] == a1_vpn_q[35:9], pwc3_valid_q[5] & pwc3_tag_q[161:135] == a1_vpn_q[35:9], pwc3_valid_q[4] & pwc3_tag_q[134:108] == a1_vpn_q[35:9], pwc3_valid_q[3] & pwc3_tag_q[107:81] == a1_vpn_q[35:9], pwc3_valid_q[2] & pwc3_tag_q[80:54] == a1_vpn_q[35:9], pwc3_valid_q[1] & pwc3_tag_q[53:27] == a1_vpn_q[35:9], pwc3_valid_q[0] & pwc3_tag_q[26:0] == a1_vpn_q[35:9]};
   assign pwc3_any_a = |pwc3_hit_a;
@@ -1040,38 +1058,38 @@ module walk_sched_seed002_table1 (
   assign pwc3_cand = ~pwc3_gvic_q;
   assign pwc3_inv = pwc3_cand & ~pwc3_valid_q;
   assign pwc3_zero = pwc3_cand & {pwc3_ctr_q[63:62] == 2'd0, pwc3_ctr_q[61:60] == 2'd0, pwc3_ctr_q[59:58] == 2'd0, pwc3_ctr_q[57:56] == 2'd0, pwc3_ctr_q[55:54] == 2'd0, pwc3_ctr_q[53:52] == 2'd0, pwc3_ctr_q[51:50] == 2'd0, pwc3_ctr_q[49:48] == 2'd0, pwc3_ctr_q[47:46] == 2'd0, pwc3_ctr_q[45:44] == 2'd0, pwc3_ctr_q[43:42] == 2'd0, pwc3_ctr_q[41:40] == 2'd0, pwc3_ctr_q[39:38] == 2'd0, pwc3_ctr_q[37:36] == 2'd0, pwc3_ctr_q[35:34] == 2'd0, pwc3_ctr_q[33:32] == 2'd0, pwc3_ctr_q[31:30] == 2'd0, pwc3_ctr_q[29:28] == 2'd0, pwc3_ctr_q[27:26] == 2'd0, pwc3_ctr_q[25:24] == 2'd0, pwc3_ctr_q[23:22] == 2'd0, pwc3_ctr_q[21:20] == 2'd0, pwc3_ctr_q[19:18] == 2'd0, pwc3_ctr_q[17:16] == 2'd0, pwc3_ctr_q[15:14] == 2'd0, pwc3_ctr_q[13:12] == 2'd0, pwc3_ctr_q[11:10] == 2'd0, pwc3_ctr_q[9:8] == 2'd0, pwc3_ctr_q[7:6] == 2'd0, pwc3_ctr_q[5:4] == 2'd0, pwc3_ctr_q[3:2] == 2'd0, pwc3_ctr_q[1:0] == 2'd0};
-  assign pwc3_right31 = pwc3_inv[30] ? pwc3_inv[31] & pwc3_plru_q[30] : pwc3_inv[31] | (pwc3_zero[30] ? pwc3_zero[31] & pwc3_plru_q[30] : pwc3_zero[31] | pwc3_cand[31] & (pwc3_plru_q[30] | ~pwc3_cand[30]));
-  assign pwc3_right30 = pwc3_inv[28] ? pwc3_inv[29] & pwc3_plru_q[29] : pwc3_inv[29] | (pwc3_zero[28] ? pwc3_zero[29] & pwc3_plru_q[29] : pwc3_zero[29] | pwc3_cand[29] & (pwc3_plru_q[29] | ~pwc3_cand[28]));
-  assign pwc3_right29 = pwc3_inv[26] ? pwc3_inv[27] & pwc3_plru_q[28] : pwc3_inv[27] | (pwc3_zero[26] ? pwc3_zero[27] & pwc3_plru_q[28] : pwc3_zero[27] | pwc3_cand[27] & (pwc3_plru_q[28] | ~pwc3_cand[26]));
-  assign pwc3_right28 = pwc3_inv[24] ? pwc3_inv[25] & pwc3_plru_q[27] : pwc3_inv[25] | (pwc3_zero[24] ? pwc3_zero[25] & pwc3_plru_q[27] : pwc3_zero[25] | pwc3_cand[25] & (pwc3_plru_q[27] | ~pwc3_cand[24]));
-  assign pwc3_right27 = pwc3_inv[22] ? pwc3_inv[23] & pwc3_plru_q[26] : pwc3_inv[23] | (pwc3_zero[22] ? pwc3_zero[23] & pwc3_plru_q[26] : pwc3_zero[23] | pwc3_cand[23] & (pwc3_plru_q[26] | ~pwc3_cand[22]));
-  assign pwc3_right26 = pwc3_inv[20] ? pwc3_inv[21] & pwc3_plru_q[25] : pwc3_inv[21] | (pwc3_zero[20] ? pwc3_zero[21] & pwc3_plru_q[25] : pwc3_zero[21] | pwc3_cand[21] & (pwc3_plru_q[25] | ~pwc3_cand[20]));
-  assign pwc3_right25 = pwc3_inv[18] ? pwc3_inv[19] & pwc3_plru_q[24] : pwc3_inv[19] | (pwc3_zero[18] ? pwc3_zero[19] & pwc3_plru_q[24] : pwc3_zero[19] | pwc3_cand[19] & (pwc3_plru_q[24] | ~pwc3_cand[18]));
-  assign pwc3_right24 = pwc3_inv[16] ? pwc3_inv[17] & pwc3_plru_q[23] : pwc3_inv[17] | (pwc3_zero[16] ? pwc3_zero[17] & pwc3_plru_q[23] : pwc3_zero[17] | pwc3_cand[17] & (pwc3_plru_q[23] | ~pwc3_cand[16]));
-  assign pwc3_right23 = pwc3_inv[14] ? pwc3_inv[15] & pwc3_plru_q[22] : pwc3_inv[15] | (pwc3_zero[14] ? pwc3_zero[15] & pwc3_plru_q[22] : pwc3_zero[15] | pwc3_cand[15] & (pwc3_plru_q[22] | ~pwc3_cand[14]));
-  assign pwc3_right22 = pwc3_inv[12] ? pwc3_inv[13] & pwc3_plru_q[21] : pwc3_inv[13] | (pwc3_zero[12] ? pwc3_zero[13] & pwc3_plru_q[21] : pwc3_zero[13] | pwc3_cand[13] & (pwc3_plru_q[21] | ~pwc3_cand[12]));
-  assign pwc3_right21 = pwc3_inv[10] ? pwc3_inv[11] & pwc3_plru_q[20] : pwc3_inv[11] | (pwc3_zero[10] ? pwc3_zero[11] & pwc3_plru_q[20] : pwc3_zero[11] | pwc3_cand[11] & (pwc3_plru_q[20] | ~pwc3_cand[10]));
-  assign pwc3_right20 = pwc3_inv[8] ? pwc3_inv[9] & pwc3_plru_q[19] : pwc3_inv[9] | (pwc3_zero[8] ? pwc3_zero[9] & pwc3_plru_q[19] : pwc3_zero[9] | pwc3_cand[9] & (pwc3_plru_q[19] | ~pwc3_cand[8]));
-  assign pwc3_right19 = pwc3_inv[6] ? pwc3_inv[7] & pwc3_plru_q[18] : pwc3_inv[7] | (pwc3_zero[6] ? pwc3_zero[7] & pwc3_plru_q[18] : pwc3_zero[7] | pwc3_cand[7] & (pwc3_plru_q[18] | ~pwc3_cand[6]));
-  assign pwc3_right18 = pwc3_inv[4] ? pwc3_inv[5] & pwc3_plru_q[17] : pwc3_inv[5] | (pwc3_zero[4] ? pwc3_zero[5] & pwc3_plru_q[17] : pwc3_zero[5] | pwc3_cand[5] & (pwc3_plru_q[17] | ~pwc3_cand[4]));
-  assign pwc3_right17 = pwc3_inv[2] ? pwc3_inv[3] & pwc3_plru_q[16] : pwc3_inv[3] | (pwc3_zero[2] ? pwc3_zero[3] & pwc3_plru_q[16] : pwc3_zero[3] | pwc3_cand[3] & (pwc3_plru_q[16] | ~pwc3_cand[2]));
-  assign pwc3_right16 = pwc3_inv[0] ? pwc3_inv[1] & pwc3_plru_q[15] : pwc3_inv[1] | (pwc3_zero[0] ? pwc3_zero[1] & pwc3_plru_q[15] : pwc3_zero[1] | pwc3_cand[1] & (pwc3_plru_q[15] | ~pwc3_cand[0]));
-  assign pwc3_right15 = |pwc3_inv[29:28] ? |pwc3_inv[31:30] & pwc3_plru_q[14] : |pwc3_inv[31:30] | (|pwc3_zero[29:28] ? |pwc3_zero[31:30] & pwc3_plru_q[14] : |pwc3_zero[31:30] | |pwc3_cand[31:30] & (pwc3_plru_q[14] | ~(|pwc3_cand[29:28])));
-  assign pwc3_right14 = |pwc3_inv[25:24] ? |pwc3_inv[27:26] & pwc3_plru_q[13] : |pwc3_inv[27:26] | (|pwc3_zero[25:24] ? |pwc3_zero[27:26] & pwc3_plru_q[13] : |pwc3_zero[27:26] | |pwc3_cand[27:26] & (pwc3_plru_q[13] | ~(|pwc3_cand[25:24])));
-  assign pwc3_right13 = |pwc3_inv[21:20] ? |pwc3_inv[23:22] & pwc3_plru_q[12] : |pwc3_inv[23:22] | (|pwc3_zero[21:20] ? |pwc3_zero[23:22] & pwc3_plru_q[12] : |pwc3_zero[23:22] | |pwc3_cand[23:22] & (pwc3_plru_q[12] | ~(|pwc3_cand[21:20])));
-  assign pwc3_right12 = |pwc3_inv[17:16] ? |pwc3_inv[19:18] & pwc3_plru_q[11] : |pwc3_inv[19:18] | (|pwc3_zero[17:16] ? |pwc3_zero[19:18] & pwc3_plru_q[11] : |pwc3_zero[19:18] | |pwc3_cand[19:18] & (pwc3_plru_q[11] | ~(|pwc3_cand[17:16])));
-  assign pwc3_right11 = |pwc3_inv[13:12] ? |pwc3_inv[15:14] & pwc3_plru_q[10] : |pwc3_inv[15:14] | (|pwc3_zero[13:12] ? |pwc3_zero[15:14] & pwc3_plru_q[10] : |pwc3_zero[15:14] | |pwc3_cand[15:14] & (pwc3_plru_q[10] | ~(|pwc3_cand[13:12])));
-  assign pwc3_right10 = |pwc3_inv[9:8] ? |pwc3_inv[11:10] & pwc3_plru_q[9] : |pwc3_inv[11:10] | (|pwc3_zero[9:8] ? |pwc3_zero[11:10] & pwc3_plru_q[9] : |pwc3_zero[11:10] | |pwc3_cand[11:10] & (pwc3_plru_q[9] | ~(|pwc3_cand[9:8])));
-  assign pwc3_right9 = |pwc3_inv[5:4] ? |pwc3_inv[7:6] & pwc3_plru_q[8] : |pwc3_inv[7:6] | (|pwc3_zero[5:4] ? |pwc3_zero[7:6] & pwc3_plru_q[8] : |pwc3_zero[7:6] | |pwc3_cand[7:6] & (pwc3_plru_q[8] | ~(|pwc3_cand[5:4])));
-  assign pwc3_right8 = |pwc3_inv[1:0] ? |pwc3_inv[3:2] & pwc3_plru_q[7] : |pwc3_inv[3:2] | (|pwc3_zero[1:0] ? |pwc3_zero[3:2] & pwc3_plru_q[7] : |pwc3_zero[3:2] | |pwc3_cand[3:2] & (pwc3_plru_q[7] | ~(|pwc3_cand[1:0])));
-  assign pwc3_right7 = |pwc3_inv[27:24] ? |pwc3_inv[31:28] & pwc3_plru_q[6] : |pwc3_inv[31:28] | (|pwc3_zero[27:24] ? |pwc3_zero[31:28] & pwc3_plru_q[6] : |pwc3_zero[31:28] | |pwc3_cand[31:28] & (pwc3_plru_q[6] | ~(|pwc3_cand[27:24])));
-  assign pwc3_right6 = |pwc3_inv[19:16] ? |pwc3_inv[23:20] & pwc3_plru_q[5] : |pwc3_inv[23:20] | (|pwc3_zero[19:16] ? |pwc3_zero[23:20] & pwc3_plru_q[5] : |pwc3_zero[23:20] | |pwc3_cand[23:20] & (pwc3_plru_q[5] | ~(|pwc3_cand[19:16])));
-  assign pwc3_right5 = |pwc3_inv[11:8] ? |pwc3_inv[15:12] & pwc3_plru_q[4] : |pwc3_inv[15:12] | (|pwc3_zero[11:8] ? |pwc3_zero[15:12] & pwc3_plru_q[4] : |pwc3_zero[15:12] | |pwc3_cand[15:12] & (pwc3_plru_q[4] | ~(|pwc3_cand[11:8])));
-  assign pwc3_right4 = |pwc3_inv[3:0] ? |pwc3_inv[7:4] & pwc3_plru_q[3] : |pwc3_inv[7:4] | (|pwc3_zero[3:0] ? |pwc3_zero[7:4] & pwc3_plru_q[3] : |pwc3_zero[7:4] | |pwc3_cand[7:4] & (pwc3_plru_q[3] | ~(|pwc3_cand[3:0])));
-  assign pwc3_right3 = |pwc3_inv[23:16] ? |pwc3_inv[31:24] & pwc3_plru_q[2] : |pwc3_inv[31:24] | (|pwc3_zero[23:16] ? |pwc3_zero[31:24] & pwc3_plru_q[2] : |pwc3_zero[31:24] | |pwc3_cand[31:24] & (pwc3_plru_q[2] | ~(|pwc3_cand[23:16])));
-  assign pwc3_right2 = |pwc3_inv[7:0] ? |pwc3_inv[15:8] & pwc3_plru_q[1] : |pwc3_inv[15:8] | (|pwc3_zero[7:0] ? |pwc3_zero[15:8] & pwc3_plru_q[1] : |pwc3_zero[15:8] | |pwc3_cand[15:8] & (pwc3_plru_q[1] | ~(|pwc3_cand[7:0])));
-  assign pwc3_right1 = |pwc3_inv[15:0] ? |pwc3_inv[31:16] & pwc3_plru_q[0] : |pwc3_inv[31:16] | (|pwc3_zero[15:0] ? |pwc3_zero[31:16] & pwc3_plru_q[0] : |pwc3_zero[31:16] | |pwc3_cand[31:16] & (pwc3_plru_q[0] | ~(|pwc3_cand[15:0])));
-  assign pwc3_victim_oh = {pwc3_right1 & pwc3_right3 & pwc3_right7 & pwc3_right15 & pwc3_right31, pwc3_right1 & pwc3_right3 & pwc3_right7 & pwc3_right15 & ~pwc3_right31, pwc3_right1 & pwc3_right3 & pwc3_right7 & ~pwc3_right15 & pwc3_right30, pwc3_right1 & pwc3_right3 & pwc3_right7 & ~pwc3_right15 & ~pwc3_right30, pwc3_right1 & pwc3_right3 & ~pwc3_right7 & pwc3_right14 & pwc3_right29, pwc3_right1 & pwc3_right3 & ~pwc3_right7 & pwc3_right14 & ~pwc3_right29, pwc3_right1 & pwc3_right3 & ~pwc3_right7 & ~pwc3_right14 & pwc3_right28, pwc3_right1 & pwc3_right3 & ~pwc3_right7 & ~pwc3_right14 & ~pwc3_right28, pwc3_right1 & ~pwc3_right3 & pwc3_right6 & pwc3_right13 & pwc3_right27, pwc3_right1 & ~pwc3_right3 & pwc3_right6 & pwc3_right13 & ~pwc3_right27, pwc3_right1 & ~pwc3_right3 & pwc3_right6 & ~pwc3_right13 & pwc3_right26, pwc3_right1 & ~pwc3_right3 & pwc3_right6 & ~pwc3_right13 & ~pwc3_right26, pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & pwc3_right12 & pwc3_right25, pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & pwc3_right12 & ~pwc3_right25, pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & ~pwc3_right12 & pwc3_right24, pwc3_right1 & ~pwc3_right3 & ~pwc3_right6 & ~pwc3_right12 & ~pwc3_right24, ~pwc3_right1 & pwc3_right2 & pwc3_right5 & pwc3_right11 & pwc3_right23, ~pwc3_right1 & pwc3_right2 & pwc3_right5 & pwc3_right11 & ~pwc3_right23, ~pwc3_right1 & pwc3_right2 & pwc3_right5 & ~pwc3_right11 & pwc3_right22, ~pwc3_right1 & pwc3_right2 & pwc3_right5 & ~pwc3_right11 & ~pwc3_right22, ~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & pwc3_right10 & pwc3_right21, ~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & pwc3_right10 & ~pwc3_right21, ~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & ~pwc3_right10 & pwc3_right20, ~pwc3_right1 & pwc3_right2 & ~pwc3_right5 & ~pwc3_right10 & ~pwc3_right20, ~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & pwc3_right9 & pwc3_right19, ~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & pwc3_right9 & ~pwc3_right19, ~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & ~pwc3_right9 & pwc3_right18, ~pwc3_right1 & ~pwc3_right2 & pwc3_right4 & ~pwc3_right9 & ~pwc3_right18, ~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & pwc3_right8 & pwc3_right17, ~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & pwc3_right8 & ~pwc3_right17, ~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & ~pwc3_right8 & pwc3_right16, ~pwc3_right1 & ~pwc3_right2 & ~pwc3_right4 & ~pwc3_right8 & ~pwc3_right16};
+  assign pwc3_victim_oh_right31 = pwc3_inv[30] ? pwc3_inv[31] & pwc3_plru_q[30] : pwc3_inv[31] | (pwc3_zero[30] ? pwc3_zero[31] & pwc3_plru_q[30] : pwc3_zero[31] | pwc3_cand[31] & (pwc3_plru_q[30] | ~pwc3_cand[30]));
+  assign pwc3_victim_oh_right30 = pwc3_inv[28] ? pwc3_inv[29] & pwc3_plru_q[29] : pwc3_inv[29] | (pwc3_zero[28] ? pwc3_zero[29] & pwc3_plru_q[29] : pwc3_zero[29] | pwc3_cand[29] & (pwc3_plru_q[29] | ~pwc3_cand[28]));
+  assign pwc3_victim_oh_right29 = pwc3_inv[26] ? pwc3_inv[27] & pwc3_plru_q[28] : pwc3_inv[27] | (pwc3_zero[26] ? pwc3_zero[27] & pwc3_plru_q[28] : pwc3_zero[27] | pwc3_cand[27] & (pwc3_plru_q[28] | ~pwc3_cand[26]));
+  assign pwc3_victim_oh_right28 = pwc3_inv[24] ? pwc3_inv[25] & pwc3_plru_q[27] : pwc3_inv[25] | (pwc3_zero[24] ? pwc3_zero[25] & pwc3_plru_q[27] : pwc3_zero[25] | pwc3_cand[25] & (pwc3_plru_q[27] | ~pwc3_cand[24]));
+  assign pwc3_victim_oh_right27 = pwc3_inv[22] ? pwc3_inv[23] & pwc3_plru_q[26] : pwc3_inv[23] | (pwc3_zero[22] ? pwc3_zero[23] & pwc3_plru_q[26] : pwc3_zero[23] | pwc3_cand[23] & (pwc3_plru_q[26] | ~pwc3_cand[22]));
+  assign pwc3_victim_oh_right26 = pwc3_inv[20] ? pwc3_inv[21] & pwc3_plru_q[25] : pwc3_inv[21] | (pwc3_zero[20] ? pwc3_zero[21] & pwc3_plru_q[25] : pwc3_zero[21] | pwc3_cand[21] & (pwc3_plru_q[25] | ~pwc3_cand[20]));
+  assign pwc3_victim_oh_right25 = pwc3_inv[18] ? pwc3_inv[19] & pwc3_plru_q[24] : pwc3_inv[19] | (pwc3_zero[18] ? pwc3_zero[19] & pwc3_plru_q[24] : pwc3_zero[19] | pwc3_cand[19] & (pwc3_plru_q[24] | ~pwc3_cand[18]));
+  assign pwc3_victim_oh_right24 = pwc3_inv[16] ? pwc3_inv[17] & pwc3_plru_q[23] : pwc3_inv[17] | (pwc3_zero[16] ? pwc3_zero[17] & pwc3_plru_q[23] : pwc3_zero[17] | pwc3_cand[17] & (pwc3_plru_q[23] | ~pwc3_cand[16]));
+  assign pwc3_victim_oh_right23 = pwc3_inv[14] ? pwc3_inv[15] & pwc3_plru_q[22] : pwc3_inv[15] | (pwc3_zero[14] ? pwc3_zero[15] & pwc3_plru_q[22] : pwc3_zero[15] | pwc3_cand[15] & (pwc3_plru_q[22] | ~pwc3_cand[14]));
+  assign pwc3_victim_oh_right22 = pwc3_inv[12] ? pwc3_inv[13] & pwc3_plru_q[21] : pwc3_inv[13] | (pwc3_zero[12] ? pwc3_zero[13] & pwc3_plru_q[21] : pwc3_zero[13] | pwc3_cand[13] & (pwc3_plru_q[21] | ~pwc3_cand[12]));
+  assign pwc3_victim_oh_right21 = pwc3_inv[10] ? pwc3_inv[11] & pwc3_plru_q[20] : pwc3_inv[11] | (pwc3_zero[10] ? pwc3_zero[11] & pwc3_plru_q[20] : pwc3_zero[11] | pwc3_cand[11] & (pwc3_plru_q[20] | ~pwc3_cand[10]));
+  assign pwc3_victim_oh_right20 = pwc3_inv[8] ? pwc3_inv[9] & pwc3_plru_q[19] : pwc3_inv[9] | (pwc3_zero[8] ? pwc3_zero[9] & pwc3_plru_q[19] : pwc3_zero[9] | pwc3_cand[9] & (pwc3_plru_q[19] | ~pwc3_cand[8]));
+  assign pwc3_victim_oh_right19 = pwc3_inv[6] ? pwc3_inv[7] & pwc3_plru_q[18] : pwc3_inv[7] | (pwc3_zero[6] ? pwc3_zero[7] & pwc3_plru_q[18] : pwc3_zero[7] | pwc3_cand[7] & (pwc3_plru_q[18] | ~pwc3_cand[6]));
+  assign pwc3_victim_oh_right18 = pwc3_inv[4] ? pwc3_inv[5] & pwc3_plru_q[17] : pwc3_inv[5] | (pwc3_zero[4] ? pwc3_zero[5] & pwc3_plru_q[17] : pwc3_zero[5] | pwc3_cand[5] & (pwc3_plru_q[17] | ~pwc3_cand[4]));
+  assign pwc3_victim_oh_right17 = pwc3_inv[2] ? pwc3_inv[3] & pwc3_plru_q[16] : pwc3_inv[3] | (pwc3_zero[2] ? pwc3_zero[3] & pwc3_plru_q[16] : pwc3_zero[3] | pwc3_cand[3] & (pwc3_plru_q[16] | ~pwc3_cand[2]));
+  assign pwc3_victim_oh_right16 = pwc3_inv[0] ? pwc3_inv[1] & pwc3_plru_q[15] : pwc3_inv[1] | (pwc3_zero[0] ? pwc3_zero[1] & pwc3_plru_q[15] : pwc3_zero[1] | pwc3_cand[1] & (pwc3_plru_q[15] | ~pwc3_cand[0]));
+  assign pwc3_victim_oh_right15 = |pwc3_inv[29:28] ? |pwc3_inv[31:30] & pwc3_plru_q[14] : |pwc3_inv[31:30] | (|pwc3_zero[29:28] ? |pwc3_zero[31:30] & pwc3_plru_q[14] : |pwc3_zero[31:30] | |pwc3_cand[31:30] & (pwc3_plru_q[14] | ~(|pwc3_cand[29:28])));
+  assign pwc3_victim_oh_right14 = |pwc3_inv[25:24] ? |pwc3_inv[27:26] & pwc3_plru_q[13] : |pwc3_inv[27:26] | (|pwc3_zero[25:24] ? |pwc3_zero[27:26] & pwc3_plru_q[13] : |pwc3_zero[27:26] | |pwc3_cand[27:26] & (pwc3_plru_q[13] | ~(|pwc3_cand[25:24])));
+  assign pwc3_victim_oh_right13 = |pwc3_inv[21:20] ? |pwc3_inv[23:22] & pwc3_plru_q[12] : |pwc3_inv[23:22] | (|pwc3_zero[21:20] ? |pwc3_zero[23:22] & pwc3_plru_q[12] : |pwc3_zero[23:22] | |pwc3_cand[23:22] & (pwc3_plru_q[12] | ~(|pwc3_cand[21:20])));
+  assign pwc3_victim_oh_right12 = |pwc3_inv[17:16] ? |pwc3_inv[19:18] & pwc3_plru_q[11] : |pwc3_inv[19:18] | (|pwc3_zero[17:16] ? |pwc3_zero[19:18] & pwc3_plru_q[11] : |pwc3_zero[19:18] | |pwc3_cand[19:18] & (pwc3_plru_q[11] | ~(|pwc3_cand[17:16])));
+  assign pwc3_victim_oh_right11 = |pwc3_inv[13:12] ? |pwc3_inv[15:14] & pwc3_plru_q[10] : |pwc3_inv[15:14] | (|pwc3_zero[13:12] ? |pwc3_zero[15:14] & pwc3_plru_q[10] : |pwc3_zero[15:14] | |pwc3_cand[15:14] & (pwc3_plru_q[10] | ~(|pwc3_cand[13:12])));
+  assign pwc3_victim_oh_right10 = |pwc3_inv[9:8] ? |pwc3_inv[11:10] & pwc3_plru_q[9] : |pwc3_inv[11:10] | (|pwc3_zero[9:8] ? |pwc3_zero[11:10] & pwc3_plru_q[9] : |pwc3_zero[11:10] | |pwc3_cand[11:10] & (pwc3_plru_q[9] | ~(|pwc3_cand[9:8])));
+  assign pwc3_victim_oh_right9 = |pwc3_inv[5:4] ? |pwc3_inv[7:6] & pwc3_plru_q[8] : |pwc3_inv[7:6] | (|pwc3_zero[5:4] ? |pwc3_zero[7:6] & pwc3_plru_q[8] : |pwc3_zero[7:6] | |pwc3_cand[7:6] & (pwc3_plru_q[8] | ~(|pwc3_cand[5:4])));
+  assign pwc3_victim_oh_right8 = |pwc3_inv[1:0] ? |pwc3_inv[3:2] & pwc3_plru_q[7] : |pwc3_inv[3:2] | (|pwc3_zero[1:0] ? |pwc3_zero[3:2] & pwc3_plru_q[7] : |pwc3_zero[3:2] | |pwc3_cand[3:2] & (pwc3_plru_q[7] | ~(|pwc3_cand[1:0])));
+  assign pwc3_victim_oh_right7 = |pwc3_inv[27:24] ? |pwc3_inv[31:28] & pwc3_plru_q[6] : |pwc3_inv[31:28] | (|pwc3_zero[27:24] ? |pwc3_zero[31:28] & pwc3_plru_q[6] : |pwc3_zero[31:28] | |pwc3_cand[31:28] & (pwc3_plru_q[6] | ~(|pwc3_cand[27:24])));
+  assign pwc3_victim_oh_right6 = |pwc3_inv[19:16] ? |pwc3_inv[23:20] & pwc3_plru_q[5] : |pwc3_inv[23:20] | (|pwc3_zero[19:16] ? |pwc3_zero[23:20] & pwc3_plru_q[5] : |pwc3_zero[23:20] | |pwc3_cand[23:20] & (pwc3_plru_q[5] | ~(|pwc3_cand[19:16])));
+  assign pwc3_victim_oh_right5 = |pwc3_inv[11:8] ? |pwc3_inv[15:12] & pwc3_plru_q[4] : |pwc3_inv[15:12] | (|pwc3_zero[11:8] ? |pwc3_zero[15:12] & pwc3_plru_q[4] : |pwc3_zero[15:12] | |pwc3_cand[15:12] & (pwc3_plru_q[4] | ~(|pwc3_cand[11:8])));
+  assign pwc3_victim_oh_right4 = |pwc3_inv[3:0] ? |pwc3_inv[7:4] & pwc3_plru_q[3] : |pwc3_inv[7:4] | (|pwc3_zero[3:0] ? |pwc3_zero[7:4] & pwc3_plru_q[3] : |pwc3_zero[7:4] | |pwc3_cand[7:4] & (pwc3_plru_q[3] | ~(|pwc3_cand[3:0])));
+  assign pwc3_victim_oh_right3 = |pwc3_inv[23:16] ? |pwc3_inv[31:24] & pwc3_plru_q[2] : |pwc3_inv[31:24] | (|pwc3_zero[23:16] ? |pwc3_zero[31:24] & pwc3_plru_q[2] : |pwc3_zero[31:24] | |pwc3_cand[31:24] & (pwc3_plru_q[2] | ~(|pwc3_cand[23:16])));
+  assign pwc3_victim_oh_right2 = |pwc3_inv[7:0] ? |pwc3_inv[15:8] & pwc3_plru_q[1] : |pwc3_inv[15:8] | (|pwc3_zero[7:0] ? |pwc3_zero[15:8] & pwc3_plru_q[1] : |pwc3_zero[15:8] | |pwc3_cand[15:8] & (pwc3_plru_q[1] | ~(|pwc3_cand[7:0])));
+  assign pwc3_victim_oh_right1 = |pwc3_inv[15:0] ? |pwc3_inv[31:16] & pwc3_plru_q[0] : |pwc3_inv[31:16] | (|pwc3_zero[15:0] ? |pwc3_zero[31:16] & pwc3_plru_q[0] : |pwc3_zero[31:16] | |pwc3_cand[31:16] & (pwc3_plru_q[0] | ~(|pwc3_cand[15:0])));
+  assign pwc3_victim_oh = {pwc3_victim_oh_right1 & pwc3_victim_oh_right3 & pwc3_victim_oh_right7 & pwc3_victim_oh_right15 & pwc3_victim_oh_right31, pwc3_victim_oh_right1 & pwc3_victim_oh_right3 & pwc3_victim_oh_right7 & pwc3_victim_oh_right15 & ~pwc3_victim_oh_right31, pwc3_victim_oh_right1 & pwc3_victim_oh_right3 & pwc3_victim_oh_right7 & ~pwc3_victim_oh_right15 & pwc3_victim_oh_right30, pwc3_victim_oh_right1 & pwc3_victim_oh_right3 & pwc3_victim_oh_right7 & ~pwc3_victim_oh_right15 & ~pwc3_victim_oh_right30, pwc3_victim_oh_right1 & pwc3_victim_oh_right3 & ~pwc3_victim_oh_right7 & pwc3_victim_oh_right14 & pwc3_victim_oh_right29, pwc3_victim_oh_right1 & pwc3_victim_oh_right3 & ~pwc3_victim_oh_right7 & pwc3_victim_oh_right14 & ~pwc3_victim_oh_right29, pwc3_victim_oh_right1 & pwc3_victim_oh_right3 & ~pwc3_victim_oh_right7 & ~pwc3_victim_oh_right14 & pwc3_victim_oh_right28, pwc3_victim_oh_right1 & pwc3_victim_oh_right3 & ~pwc3_victim_oh_right7 & ~pwc3_victim_oh_right14 & ~pwc3_victim_oh_right28, pwc3_victim_oh_right1 & ~pwc3_victim_oh_right3 & pwc3_victim_oh_right6 & pwc3_victim_oh_right13 & pwc3_victim_oh_right27, pwc3_victim_oh_right1 & ~pwc3_victim_oh_right3 & pwc3_victim_oh_right6 & pwc3_victim_oh_right13 & ~pwc3_victim_oh_right27, pwc3_victim_oh_right1 & ~pwc3_victim_oh_right3 & pwc3_victim_oh_right6 & ~pwc3_victim_oh_right13 & pwc3_victim_oh_right26, pwc3_victim_oh_right1 & ~pwc3_victim_oh_right3 & pwc3_victim_oh_right6 & ~pwc3_victim_oh_right13 & ~pwc3_victim_oh_right26, pwc3_victim_oh_right1 & ~pwc3_victim_oh_right3 & ~pwc3_victim_oh_right6 & pwc3_victim_oh_right12 & pwc3_victim_oh_right25, pwc3_victim_oh_right1 & ~pwc3_victim_oh_right3 & ~pwc3_victim_oh_right6 & pwc3_victim_oh_right12 & ~pwc3_victim_oh_right25, pwc3_victim_oh_right1 & ~pwc3_victim_oh_right3 & ~pwc3_victim_oh_right6 & ~pwc3_victim_oh_right12 & pwc3_victim_oh_right24, pwc3_victim_oh_right1 & ~pwc3_victim_oh_right3 & ~pwc3_victim_oh_right6 & ~pwc3_victim_oh_right12 & ~pwc3_victim_oh_right24, ~pwc3_victim_oh_right1 & pwc3_victim_oh_right2 & pwc3_victim_oh_right5 & pwc3_victim_oh_right11 & pwc3_victim_oh_right23, ~pwc3_victim_oh_right1 & pwc3_victim_oh_right2 & pwc3_victim_oh_right5 & pwc3_victim_oh_right11 & ~pwc3_victim_oh_right23, ~pwc3_victim_oh_right1 & pwc3_victim_oh_right2 & pwc3_victim_oh_right5 & ~pwc3_victim_oh_right11 & pwc3_victim_oh_right22, ~pwc3_victim_oh_right1 & pwc3_victim_oh_right2 & pwc3_victim_oh_right5 & ~pwc3_victim_oh_right11 & ~pwc3_victim_oh_right22, ~pwc3_victim_oh_right1 & pwc3_victim_oh_right2 & ~pwc3_victim_oh_right5 & pwc3_victim_oh_right10 & pwc3_victim_oh_right21, ~pwc3_victim_oh_right1 & pwc3_victim_oh_right2 & ~pwc3_victim_oh_right5 & pwc3_victim_oh_right10 & ~pwc3_victim_oh_right21, ~pwc3_victim_oh_right1 & pwc3_victim_oh_right2 & ~pwc3_victim_oh_right5 & ~pwc3_victim_oh_right10 & pwc3_victim_oh_right20, ~pwc3_victim_oh_right1 & pwc3_victim_oh_right2 & ~pwc3_victim_oh_right5 & ~pwc3_victim_oh_right10 & ~pwc3_victim_oh_right20, ~pwc3_victim_oh_right1 & ~pwc3_victim_oh_right2 & pwc3_victim_oh_right4 & pwc3_victim_oh_right9 & pwc3_victim_oh_right19, ~pwc3_victim_oh_right1 & ~pwc3_victim_oh_right2 & pwc3_victim_oh_right4 & pwc3_victim_oh_right9 & ~pwc3_victim_oh_right19, ~pwc3_victim_oh_right1 & ~pwc3_victim_oh_right2 & pwc3_victim_oh_right4 & ~pwc3_victim_oh_right9 & pwc3_victim_oh_right18, ~pwc3_victim_oh_right1 & ~pwc3_victim_oh_right2 & pwc3_victim_oh_right4 & ~pwc3_victim_oh_right9 & ~pwc3_victim_oh_right18, ~pwc3_victim_oh_right1 & ~pwc3_victim_oh_right2 & ~pwc3_victim_oh_right4 & pwc3_victim_oh_right8 & pwc3_victim_oh_right17, ~pwc3_victim_oh_right1 & ~pwc3_victim_oh_right2 & ~pwc3_victim_oh_right4 & pwc3_victim_oh_right8 & ~pwc3_victim_oh_right17, ~pwc3_victim_oh_right1 & ~pwc3_victim_oh_right2 & ~pwc3_victim_oh_right4 & ~pwc3_victim_oh_right8 & pwc3_victim_oh_right16, ~pwc3_victim_oh_right1 & ~pwc3_victim_oh_right2 & ~pwc3_victim_oh_right4 & ~pwc3_victim_oh_right8 & ~pwc3_victim_oh_right16};
   assign pwc3_gvic_d = f_v_q ? pwc3_victim_oh : 32'd0;
   assign pwc3_hit_f = {pwc3_valid_q[31] & pwc3_tag_q[863:837] == f_vpn_q, pwc3_valid_q[30] & pwc3_tag_q[836:810] == f_vpn_q, pwc3_valid_q[29] & pwc3_tag_q[809:783] == f_vpn_q, pwc3_valid_q[28] & pwc3_tag_q[782:756] == f_vpn_q, pwc3_valid_q[27] & pwc3_tag_q[755:729] == f_vpn_q, pwc3_valid_q[26] & pwc3_tag_q[728:702] == f_vpn_q, pwc3_valid_q[25] & pwc3_tag_q[701:675] == f_vpn_q, pwc3_valid_q[24] & pwc3_tag_q[674:648] == f_vpn_q, pwc3_valid_q[23] & pwc3_tag_q[647:621] == f_vpn_q, pwc3_valid_q[22] & pwc3_tag_q[620:594] == f_vpn_q, pwc3_valid_q[21] & pwc3_tag_q[593:567] == f_vpn_q, pwc3_valid_q[20] & pwc3_tag_q[566:540] == f_vpn_q, pwc3_valid_q[19] & pwc3_tag_q[539:513] == f_vpn_q, pwc3_valid_q[18] & pwc3_tag_q[512:486] == f_vpn_q, pwc3_valid_q[17] & pwc3_tag_q[485:459] == f_vpn_q, pwc3_valid_q[16] & pwc3_tag_q[458:432] == f_vpn_q, pwc3_valid_q[15] & pwc3_tag_q[431:405] == f_vpn_q, pwc3_valid_q[14] & pwc3_tag_q[404:378] == f_vpn_q, pwc3_valid_q[13] & pwc3_tag_q[377:351] == f_vpn_q, pwc3_valid_q[12] & pwc3_tag_q[350:324] == f_vpn_q, pwc3_valid_q[11] & pwc3_tag_q[323:297] == f_vpn_q, pwc3_valid_q[10] & pwc3_tag_q[296:270] == f_vpn_q, pwc3_valid_q[9] & pwc3_tag_q[269:243] == f_vpn_q, pwc3_valid_q[8] & pwc3_tag_q[242:216] == f_vpn_q, pwc3_valid_q[7] & pwc3_tag_q[215:189] == f_vpn_q, pwc3_valid_q[6] & pwc3_tag_q[188:162] == f_vpn_q, pwc3_valid_q[5] & pwc3_tag_q[161:135] == f_vpn_q, pwc3_valid_q[4] & pwc3_tag_q[134:108] == f_vpn_q, pwc3_valid_q[3] & pwc3_tag_q[107:81] == f_vpn_q, pwc3_valid_q[2] & pwc3_tag_q[80:54] == f_vpn_q, pwc3_valid_q[1] & pwc3_tag_q[53:27] == f_vpn_q, pwc3_valid_q[0] & pwc3_tag_q[26:0] == f_vpn_q};
   assign pwc3_same = g_v_q & f_vpn_q == g_vpn_q;
@@ -1085,8 +1103,32 @@ module walk_sched_seed002_table1 (
   assign pwc3_valid_d = pwc3_valid_q | pwc3_write;
   assign pwc3_tag_d = {pwc3_write[31] ? g_vpn_q : pwc3_tag_q[863:837], pwc3_write[30] ? g_vpn_q : pwc3_tag_q[836:810], pwc3_write[29] ? g_vpn_q : pwc3_tag_q[809:783], pwc3_write[28] ? g_vpn_q : pwc3_tag_q[782:756], pwc3_write[27] ? g_vpn_q : pwc3_tag_q[755:729], pwc3_write[26] ? g_vpn_q : pwc3_tag_q[728:702], pwc3_write[25] ? g_vpn_q : pwc3_tag_q[701:675], pwc3_write[24] ? g_vpn_q : pwc3_tag_q[674:648], pwc3_write[23] ? g_vpn_q : pwc3_tag_q[647:621], pwc3_write[22] ? g_vpn_q : pwc3_tag_q[620:594], pwc3_write[21] ? g_vpn_q : pwc3_tag_q[593:567], pwc3_write[20] ? g_vpn_q : pwc3_tag_q[566:540], pwc3_write[19] ? g_vpn_q : pwc3_tag_q[539:513], pwc3_write[18] ? g_vpn_q : pwc3_tag_q[512:486], pwc3_write[17] ? g_vpn_q : pwc3_tag_q[485:459], pwc3_write[16] ? g_vpn_q : pwc3_tag_q[458:432], pwc3_write[15] ? g_vpn_q : pwc3_tag_q[431:405], pwc3_write[14] ? g_vpn_q : pwc3_tag_q[404:378], pwc3_write[13] ? g_vpn_q : pwc3_tag_q[377:351], pwc3_write[12] ? g_vpn_q : pwc3_tag_q[350:324], pwc3_write[11] ? g_vpn_q : pwc3_tag_q[323:297], pwc3_write[10] ? g_vpn_q : pwc3_tag_q[296:270], pwc3_write[9] ? g_vpn_q : pwc3_tag_q[269:243], pwc3_write[8] ? g_vpn_q : pwc3_tag_q[242:216], pwc3_write[7] ? g_vpn_q : pwc3_tag_q[215:189], pwc3_write[6] ? g_vpn_q : pwc3_tag_q[188:162], pwc3_write[5] ? g_vpn_q : pwc3_tag_q[161:135], pwc3_write[4] ? g_vpn_q : pwc3_tag_q[134:108], pwc3_write[3] ? g_vpn_q : pwc3_tag_q[107:81], pwc3_write[2] ? g_vpn_q : pwc3_tag_q[80:54], pwc3_write[1] ? g_vpn_q : pwc3_tag_q[53:27], pwc3_write[0] ? g_vpn_q : pwc3_tag_q[26:0]};
   assign pwc3_hit_dv = pwc3_hit_d & {32{d_v_q}};
-  assign pwc3_plru_after_d = {pwc3_hit_dv[30] ? 1'b1 : pwc3_hit_dv[31] ? 1'b0 : pwc3_plru_q[30], pwc3_hit_dv[28] ? 1'b1 : pwc3_hit_dv[29] ? 1'b0 : pwc3_plru_q[29], pwc3_hit_dv[26] ? 1'b1 : pwc3_hit_dv[27] ? 1'b0 : pwc3_plru_q[28], pwc3_hit_dv[24] ? 1'b1 : pwc3_hit_dv[25] ? 1'b0 : pwc3_plru_q[27], pwc3_hit_dv[22] ? 1'b1 : pwc3_hit_dv[23] ? 1'b0 : pwc3_plru_q[26], pwc3_hit_dv[20] ? 1'b1 : pwc3_hit_dv[21] ? 1'b0 : pwc3_plru_q[25], pwc3_hit_dv[18] ? 1'b1 : pwc3_hit_dv[19] ? 1'b0 : pwc3_plru_q[24], pwc3_hit_dv[16] ? 1'b1 : pwc3_hit_dv[17] ? 1'b0 : pwc3_plru_q[23], pwc3_hit_dv[14] ? 1'b1 : pwc3_hit_dv[15] ? 1'b0 : pwc3_plru_q[22], pwc3_hit_dv[12] ? 1'b1 : pwc3_hit_dv[13] ? 1'b0 : pwc3_plru_q[21], pwc3_hit_dv[10] ? 1'b1 : pwc3_hit_dv[11] ? 1'b0 : pwc3_plru_q[20], pwc3_hit_dv[8] ? 1'b1 : pwc3_hit_dv[9] ? 1'b0 : pwc3_plru_q[19], pwc3_hit_dv[6] ? 1'b1 : pwc3_hit_dv[7] ? 1'b0 : pwc3_plru_q[18], pwc3_hit_dv[4] ? 1'b1 : pwc3_hit_dv[5] ? 1'b0 : pwc3_plru_q[17], pwc3_hit_dv[2] ? 1'b1 : pwc3_hit_dv[3] ? 1'b0 : pwc3_plru_q[16], pwc3_hit_dv[0] ? 1'b1 : pwc3_hit_dv[1] ? 1'b0 : pwc3_plru_q[15], |pwc3_hit_dv[29:28] ? 1'b1 : |pwc3_hit_dv[31:30] ? 1'b0 : pwc3_plru_q[14], |pwc3_hit_dv[25:24] ? 1'b1 : |pwc3_hit_dv[27:26] ? 1'b0 : pwc3_plru_q[13], |pwc3_hit_dv[21:20] ? 1'b1 : |pwc3_hit_dv[23:22] ? 1'b0 : pwc3_plru_q[12], |pwc3_hit_dv[17:16] ? 1'b1 : |pwc3_hit_dv[19:18] ? 1'b0 : pwc3_plru_q[11], |pwc3_hit_dv[13:12] ? 1'b1 : |pwc3_hit_dv[15:14] ? 1'b0 : pwc3_plru_q[10], |pwc3_hit_dv[9:8] ? 1'b1 : |pwc3_hit_dv[11:10] ? 1'b0 : pwc3_plru_q[9], |pwc3_hit_dv[5:4] ? 1'b1 : |pwc3_hit_dv[7:6] ? 1'b0 : pwc3_plru_q[8], |pwc3_hit_dv[1:0] ? 1'b1 : |pwc3_hit_dv[3:2] ? 1'b0 : pwc3_plru_q[7], |pwc3_hit_dv[27:24] ? 1'b1 : |pwc3_hit_dv[31:28] ? 1'b0 : pwc3_plru_q[6], |pwc3_hit_dv[19:16] ? 1'b1 : |pwc3_hit_dv[23:20] ? 1'b0 : pwc3_plru_q[5], |pwc3_hit_dv[11:8] ? 1'b1 : |pwc3_hit_dv[15:12] ? 1'b0 : pwc3_plru_q[4], |pwc3_hit_dv[3:0] ? 1'b1 : |pwc3_hit_dv[7:4] ? 1'b0 : pwc3_plru_q[3], |pwc3_hit_dv[23:16] ? 1'b1 : |pwc3_hit_dv[31:24] ? 1'b0 : pwc3_plru_q[2], |pwc3_hit_dv[7:0] ? 1'b1 : |pwc3_hit_dv[15:8] ? 1'b0 : pwc3_plru_q[1], |pwc3_hit_dv[15:0] ? 1'b1 : |pwc3_hit_dv[31:16] ? 1'b0 : pwc3_plru_q[0]};
-  assign pwc3_plru_d = {pwc3_touch_f[30] ? 1'b1 : pwc3_touch_f[31] ? 1'b0 : pwc3_plru_after_d[30], pwc3_touch_f[28] ? 1'b1 : pwc3_touch_f[29] ? 1'b0 : pwc3_plru_after_d[29], pwc3_touch_f[26] ? 1'b1 : pwc3_touch_f[27] ? 1'b0 : pwc3_plru_after_d[28], pwc3_touch_f[24] ? 1'b1 : pwc3_touch_f[25] ? 1'b0 : pwc3_plru_after_d[27], pwc3_touch_f[22] ? 1'b1 : pwc3_touch_f[23] ? 1'b0 : pwc3_plru_after_d[26], pwc3_touch_f[20] ? 1'b1 : pwc3_touch_f[21] ? 1'b0 : pwc3_plru_after_d[25], pwc3_touch_f[18] ? 1'b1 : pwc3_touch_f[19] ? 1'b0 : pwc3_plru_after_d[24], pwc3_touch_f[16] ? 1'b1 : pwc3_touch_f[17] ? 1'b0 : pwc3_plru_after_d[23], pwc3_touch_f[14] ? 1'b1 : pwc3_touch_f[15] ? 1'b0 : pwc3_plru_after_d[22], pwc3_touch_f[12] ? 1'b1 : pwc3_touch_f[13] ? 1'b0 : pwc3_plru_after_d[21], pwc3_touch_f[10] ? 1'b1 : pwc3_touch_f[11] ? 1'b0 : pwc3_plru_after_d[20], pwc3_touch_f[8] ? 1'b1 : pwc3_touch_f[9] ? 1'b0 : pwc3_plru_after_d[19], pwc3_touch_f[6] ? 1'b1 : pwc3_touch_f[7] ? 1'b0 : pwc3_plru_after_d[18], pwc3_touch_f[4] ? 1'b1 : pwc3_touch_f[5] ? 1'b0 : pwc3_plru_after_d[17], pwc3_touch_f[2] ? 1'b1 : pwc3_touch_f[3] ? 1'b0 : pwc3_plru_after_d[16], pwc3_touch_f[0] ? 1'b1 : pwc3_touch_f[1] ? 1'b0 : pwc3_plru_after_d[15], |pwc3_touch_f[29:28] ? 1'b1 : |pwc3_touch_f[31:30] ? 1'b0 : pwc3_plru_after_d[14], |pwc3_touch_f[25:24] ? 1'b1 : |pwc3_touch_f[27:26] ? 1'b0 : pwc3_plru_after_d[13], |pwc3_touch_f[21:20] ? 1'b1 : |pwc3_touch_f[23:22] ? 1'b0 : pwc3_plru_after_d[12], |pwc3_touch_f[17:16] ? 1'b1 : |pwc3_touch_f[19:18] ? 1'b0 : pwc3_plru_after_d[11], |pwc3_touch_f[13:12] ? 1'b1 : |pwc3_touch_f[15:14] ? 1'b0 : pwc3_plru_after_d[10], |pwc3_touch_f[9:8] ? 1'b1 : |pwc3_touch_f[11:10] ? 1'b0 : pwc3_plru_after_d[9], |pwc3_touch_f[5:4] ? 1'b1 : |pwc3_touch_f[7:6] ? 1'b0 : pwc3_plru_after_d[8], |pwc3_touch_f[1:0] ? 1'b1 : |pwc3_touch_f[3:2] ? 1'b0 : pwc3_plru_after_d[7], |pwc3_touch_f[27:24] ? 1'b1 : |pwc3_touch_f[31:28] ? 1'b0 : pwc3_plru_after_d[6], |pwc3_touch_f[19:16] ? 1'b1 : |pwc3_touch_f[23:20] ? 1'b0 : pwc3_plru_after_d[5], |pwc3_touch_f[11:8] ? 1'b1 : |pwc3_touch_f[15:12] ? 1'b0 : pwc3_plru_after_d[4], |pwc3_touch_f[3:0] ? 1'b1 : |pwc3_touch_f[7:4] ? 1'b0 : pwc3_plru_after_d[3], |pwc3_touch_f[23:16] ? 1'b1 : |pwc3_touch_f[31:24] ? 1'b0 : pwc3_plru_after_d[2], |pwc3_touch_f[7:0] ? 1'b1 : |pwc3_touch_f[15:8] ? 1'b0 : pwc3_plru_after_d[1], |pwc3_touch_f[15:0] ? 1'b1 : |pwc3_touch_f[31:16] ? 1'b0 : pwc3_plru_after_d[0]};
+  assign pwc3_plru_n[0] = |pwc3_touch_f ? |pwc3_touch_f[15:0] : |pwc3_hit_dv ? |pwc3_hit_dv[15:0] : pwc3_plru_q[0];
+  genvar pwc3_plru_n_gq1;
+  generate
+    for (pwc3_plru_n_gq1 = 0; pwc3_plru_n_gq1 < 2; pwc3_plru_n_gq1 = pwc3_plru_n_gq1 + 1) begin : g_pwc3_plru_n_level1
+      assign pwc3_plru_n[1 + pwc3_plru_n_gq1] = |pwc3_touch_f[pwc3_plru_n_gq1 * 16 +: 16] ? |pwc3_touch_f[pwc3_plru_n_gq1 * 16 +: 8] : |pwc3_hit_dv[pwc3_plru_n_gq1 * 16 +: 16] ? |pwc3_hit_dv[pwc3_plru_n_gq1 * 16 +: 8] : pwc3_plru_q[1 + pwc3_plru_n_gq1];
+    end
+  endgenerate
+  genvar pwc3_plru_n_gq2;
+  generate
+    for (pwc3_plru_n_gq2 = 0; pwc3_plru_n_gq2 < 4; pwc3_plru_n_gq2 = pwc3_plru_n_gq2 + 1) begin : g_pwc3_plru_n_level2
+      assign pwc3_plru_n[3 + pwc3_plru_n_gq2] = |pwc3_touch_f[pwc3_plru_n_gq2 * 8 +: 8] ? |pwc3_touch_f[pwc3_plru_n_gq2 * 8 +: 4] : |pwc3_hit_dv[pwc3_plru_n_gq2 * 8 +: 8] ? |pwc3_hit_dv[pwc3_plru_n_gq2 * 8 +: 4] : pwc3_plru_q[3 + pwc3_plru_n_gq2];
+    end
+  endgenerate
+  genvar pwc3_plru_n_gq3;
+  generate
+    for (pwc3_plru_n_gq3 = 0; pwc3_plru_n_gq3 < 8; pwc3_plru_n_gq3 = pwc3_plru_n_gq3 + 1) begin : g_pwc3_plru_n_level3
+      assign pwc3_plru_n[7 + pwc3_plru_n_gq3] = |pwc3_touch_f[pwc3_plru_n_gq3 * 4 +: 4] ? |pwc3_touch_f[pwc3_plru_n_gq3 * 4 +: 2] : |pwc3_hit_dv[pwc3_plru_n_gq3 * 4 +: 4] ? |pwc3_hit_dv[pwc3_plru_n_gq3 * 4 +: 2] : pwc3_plru_q[7 + pwc3_plru_n_gq3];
+    end
+  endgenerate
+  genvar pwc3_plru_n_gq4;
+  generate
+    for (pwc3_plru_n_gq4 = 0; pwc3_plru_n_gq4 < 16; pwc3_plru_n_gq4 = pwc3_plru_n_gq4 + 1) begin : g_pwc3_plru_n_level4
+      assign pwc3_plru_n[15 + pwc3_plru_n_gq4] = |pwc3_touch_f[pwc3_plru_n_gq4 * 2 +: 2] ? pwc3_touch_f[pwc3_plru_n_gq4 * 2] : |pwc3_hit_dv[pwc3_plru_n_gq4 * 2 +: 2] ? pwc3_hit_dv[pwc3_plru_n_gq4 * 2] : pwc3_plru_q[15 + pwc3_plru_n_gq4];
+    end
+  endgenerate
+  assign pwc3_plru_d = pwc3_plru_n;
   assign pwc3_ctr_d = {pwc3_write[31] ? 2'd0 : pwc3_hit_a[31] & a1_score & ~(pwc3_hit_d[31] & d_v_q) ? (pwc3_ctr_q[63:62] == 2'd3 ? 2'd3 : pwc3_ctr_q[63:62] + 2'd1) : pwc3_hit_d[31] & d_v_q & ~(pwc3_hit_a[31] & a1_score) ? (pwc3_ctr_q[63:62] == 2'd0 ? 2'd0 : pwc3_ctr_q[63:62] - 2'd1) : pwc3_ctr_q[63:62], pwc3_write[30] ? 2'd0 : pwc3_hit_a[30] & a1_score & ~(pwc3_hit_d[30] & d_v_q) ? (pwc3_ctr_q[61:60] == 2'd3 ? 2'd3 : pwc3_ctr_q[61:60] + 2'd1) : pwc3_hit_d[30] & d_v_q & ~(pwc3_hit_a[30] & a1_score) ? (pwc3_ctr_q[61:60] == 2'd0 ? 2'd0 : pwc3_ctr_q[61:60] - 2'd1) : pwc3_ctr_q[61:60], pwc3_write[29] ? 2'd0 : pwc3_hit_a[29] & a1_score & ~(pwc3_hit_d[29] & d_v_q) ? (pwc3_ctr_q[59:58] == 2'd3 ? 2'd3 : pwc3_ctr_q[59:58] + 2'd1) : pwc3_hit_d[29] & d_v_q & ~(pwc3_hit_a[29] & a1_score) ? (pwc3_ctr_q[59:58] == 2'd0 ? 2'd0 : pwc3_ctr_q[59:58] - 2'd1) : pwc3_ctr_q[59:58], pwc3_write[28] ? 2'd0 : pwc3_hit_a[28] & a1_score & ~(pwc3_hit_d[28] & d_v_q) ? (pwc3_ctr_q[57:56] == 2'd3 ? 2'd3 : pwc3_ctr_q[57:56] + 2'd1) : pwc3_hit_d[28] & d_v_q & ~(pwc3_hit_a[28] & a1_score) ? (pwc3_ctr_q[57:56] == 2'd0 ? 2'd0 : pwc3_ctr_q[57:56] - 2'd1) : pwc3_ctr_q[57:56], pwc3_write[27] ? 2'd0 : pwc3_hit_a[27] & a1_score & ~(pwc3_hit_d[27] & d_v_q) ? (pwc3_ctr_q[55:54] == 2'd3 ? 2'd3 : pwc3_ctr_q[55:54] + 2'd1) : pwc3_hit_d[27] & d_v_q & ~(pwc3_hit_a[27] & a1_score) ? (pwc3_ctr_q[55:54] == 2'd0 ? 2'd0 : pwc3_ctr_q[55:54] - 2'd1) : pwc3_ctr_q[55:54], pwc3_write[26] ? 2'd0 : pwc3_hit_a[26] & a1_score & ~(pwc3_hit_d[26] & d_v_q) ? (pwc3_ctr_q[53:52] == 2'd3 ? 2'd3 : pwc3_ctr_q[53:52] + 2'd1) : pwc3_hit_d[26] & d_v_q & ~(pwc3_hit_a[26] & a1_score) ? (pwc3_ctr_q[53:52] == 2'd0 ? 2'd0 : pwc3_ctr_q[53:52] - 2'd1) : pwc3_ctr_q[53:52], pwc3_write[25] ? 2'd0 : pwc3_hit_a[25] & a1_score & ~(pwc3_hit_d[25] & d_v_q) ? (pwc3_ctr_q[51:50] == 2'd3 ? 2'd3 : pwc3_ctr_q[51:50] + 2'd1) : pwc3_hit_d[25] & d_v_q & ~(pwc3_hit_a[25] & a1_score) ? (pwc3_ctr_q[51:50] == 2'd0 ? 2'd0 : pwc3_ctr_q[51:50] - 2'd1) : pwc3_ctr_q[51:50], pwc3_write[24] ? 2'd0 : pwc3_hit_a[24] & a1_score & ~(pwc3_hit_d[24] & d_v_q) ? (pwc3_ctr_q[49:48] == 2'd3 ? 2'd3 : pwc3_ctr_q[49:48] + 2'd1) : pwc3_hit_d[24] & d_v_q & ~(pwc3_hit_a[24] & a1_score) ? (pwc3_ctr_q[49:48] == 2'd0 ? 2'd0 : pwc3_ctr_q[49:48] - 2'd1) : pwc3_ctr_q[49:48], pwc3_write[23] ? 2'd0 : pwc3_hit_a[23] & a1_score & ~(pwc3_hit_d[23] & d_v_q) ? (pwc3_ctr_q[47:46] == 2'd3 ? 2'd3 : pwc3_ctr_q[47:46] + 2'd1) : pwc3_hit_d[23] & d_v_q & ~(pwc3_hit_a[23] & a1_score) ? (pwc3_ctr_q[47:46] == 2'd0 ? 2'd0 : pwc3_ctr_q[47:46] - 2'd1) : pwc3_ctr_q[47:46], pwc3_write[22] ? 2'd0 : pwc3_hit_a[22] & a1_score & ~(pwc3_hit_d[22] & d_v_q) ? (pwc3_ctr_q[45:44] == 2'd3 ? 2'd3 : pwc3_ctr_q[45:44] + 2'd1) : pwc3_hit_d[22] & d_v_q & ~(pwc3_hit_a[22] & a1_score) ? (pwc3_ctr_q[45:44] == 2'd0 ? 2'd0 : pwc3_ctr_q[45:44] - 2'd1) : pwc3_ctr_q[45:44], pwc3_write[21] ? 2'd0 : pwc3_hit_a[21] & a1_score & ~(pwc3_hit_d[21] & d_v_q) ? (pwc3_ctr_q[43:42] == 2'd3 ? 2'd3 : pwc3_ctr_q[43:42] + 2'd1) : pwc3_hit_d[21] & d_v_q & ~(pwc3_hit_a[21] & a1_score) ? (pwc3_ctr_q[43:42] == 2'd0 ? 2'd0 : pwc3_ctr_q[43:42] - 2'd1) : pwc3_ctr_q[43:42], pwc3_write[20] ? 2'd0 : pwc3_hit_a[20] & a1_score & ~(pwc3_hit_d[20] & d_v_q) ? (pwc3_ctr_q[41:40] == 2'd3 ? 2'd3 : pwc3_ctr_q[41:40] + 2'd1) : pwc3_hit_d[20] & d_v_q & ~(pwc3_hit_a[20] & a1_score) ? (pwc3_ctr_q[41:40] == 2'd0 ? 2'd0 : pwc3_ctr_q[41:40] - 2'd1) : pwc3_ctr_q[41:40], pwc3_write[19] ? 2'd0 : pwc3_hit_a[19] & a1_score & ~(pwc3_hit_d[19] & d_v_q) ? (pwc3_ctr_q[39:38] == 2'd3 ? 2'd3 : pwc3_ctr_q[39:38] + 2'd1) : pwc3_hit_d[19] & d_v_q & ~(pwc3_hit_a[19] & a1_score) ? (pwc3_ctr_q[39:38] == 2'd0 ? 2'd0 : pwc3_ctr_q[39:38] - 2'd1) : pwc3_ctr_q[39:38], pwc3_write[18] ? 2'd0 : pwc3_hit_a[18] & a1_score & ~(pwc3_hit_d[18] & d_v_q) ? (pwc3_ctr_q[37:36] == 2'd3 ? 2'd3 : pwc3_ctr_q[37:36] + 2'd1) : pwc3_hit_d[18] & d_v_q & ~(pwc3_hit_a[18] & a1_score) ? (pwc3_ctr_q[37:36] == 2'd0 ? 2'd0 : pwc3_ctr_q[37:36] - 2'd1) : pwc3_ctr_q[37:36], pwc3_write[17] ? 2'd0 : pwc3_hit_a[17] & a1_score & ~(pwc3_hit_d[17] & d_v_q) ? (pwc3_ctr_q[35:34] == 2'd3 ? 2'd3 : pwc3_ctr_q[35:34] + 2'd1) : pwc3_hit_d[17] & d_v_q & ~(pwc3_hit_a[17] & a1_score) ? (pwc3_ctr_q[35:34] == 2'd0 ? 2'd0 : pwc3_ctr_q[35:34] - 2'd1) : pwc3_ctr_q[35:34], pwc3_write[16] ? 2'd0 : pwc3_hit_a[16] & a1_score & ~(pwc3_hit_d[16] & d_v_q) ? (pwc3_ctr_q[33:32] == 2'd3 ? 2'd3 : pwc3_ctr_q[33:32] + 2'd1) : pwc3_hit_d[16] & d_v_q & ~(pwc3_hit_a[16] & a1_score) ? (pwc3_ctr_q[33:32] == 2'd0 ? 2'd0 : pwc3_ctr_q[33:32] - 2'd1) : pwc3_ctr_q[33:32], pwc3_write[15] ? 2'd0 : pwc3_hit_a[15] & a1_score & ~(pwc3_hit_d[15] & d_v_q) ? (pwc3_ctr_q[31:30] == 2'd3 ? 2'd3 : pwc3_ctr_q[31:30] + 2'd1) : pwc3_hit_d[15] & d_v_q & ~(pwc3_hit_a[15] & a1_score) ? (pwc3_ctr_q[31:30] == 2'd0 ? 2'd0 : pwc3_ctr_q[31:30] - 2'd1) : pwc3_ctr_q[31:30], pwc3_write[14] ? 2'd0 : pwc3_hit_a[14] & a1_score & ~(pwc3_hit_d[14] & d_v_q) ? (pwc3_ctr_q[29:28] == 2'd3 ? 2'd3 : pwc3_ctr_q[29:28] + 2'd1) : pwc3_hit_d[14] & d_v_q & ~(pwc3_hit_a[14] & a1_score) ? (pwc3_ctr_q[29:28] == 2'd0 ? 2'd0 : pwc3_ctr_q[29:28] - 2'd1) : pwc3_ctr_q[29:28], pwc3_write[13] ? 2'd0 : pwc3_hit_a[13] & a1_score & ~(pwc3_hit_d[13] & d_v_q) ? (pwc3_ctr_q[27:26] == 2'd3 ? 2'd3 : pwc3_ctr_q[27:26] + 2'd1) : pwc3_hit_d[13] & d_v_q & ~(pwc3_hit_a[13] & a1_score) ? (pwc3_ctr_q[27:26] == 2'd0 ? 2'd0 : pwc3_ctr_q[27:26] - 2'd1) : pwc3_ctr_q[27:26], pwc3_write[12] ? 2'd0 : pwc3_hit_a[12] & a1_score & ~(pwc3_hit_d[12] & d_v_q) ? (pwc3_ctr_q[25:24] == 2'd3 ? 2'd3 : pwc3_ctr_q[25:24] + 2'd1) : pwc3_hit_d[12] & d_v_q & ~(pwc3_hit_a[12] & a1_score) ? (pwc3_ctr_q[25:24] == 2'd0 ? 2'd0 : pwc3_ctr_q[25:24] - 2'd1) : pwc3_ctr_q[25:24], pwc3_write[11] ? 2'd0 : pwc3_hit_a[11] & a1_score & ~(pwc3_hit_d[11] & d_v_q) ? (pwc3_ctr_q[23:22] == 2'd3 ? 2'd3 : pwc3_ctr_q[23:22] + 2'd1) : pwc3_hit_d[11] & d_v_q & ~(pwc3_hit_a[11] & a1_score) ? (pwc3_ctr_q[23:22] == 2'd0 ? 2'd0 : pwc3_ctr_q[23:22] - 2'd1) : pwc3_ctr_q[23:22], pwc3_write[10] ? 2'd0 : pwc3_hit_a[10] & a1_score & ~(pwc3_hit_d[10] & d_v_q) ? (pwc3_ctr_q[21:20] == 2'd3 ? 2'd3 : pwc3_ctr_q[21:20] + 2'd1) : pwc3_hit_d[10] & d_v_q & ~(pwc3_hit_a[10] & a1_score) ? (pwc3_ctr_q[21:20] == 2'd0 ? 2'd0 : pwc3_ctr_q[21:20] - 2'd1) : pwc3_ctr_q[21:20], pwc3_write[9] ? 2'd0 : pwc3_hit_a[9] & a1_score & ~(pwc3_hit_d[9] & d_v_q) ? (pwc3_ctr_q[19:18] == 2'd3 ? 2'd3 : pwc3_ctr_q[19:18] + 2'd1) : pwc3_hit_d[9] & d_v_q & ~(pwc3_hit_a[9] & a1_score) ? (pwc3_ctr_q[19:18] == 2'd0 ? 2'd0 : pwc3_ctr_q[19:18] - 2'd1) : pwc3_ctr_q[19:18], pwc3_write[8] ? 2'd0 : pwc3_hit_a[8] & a1_score & ~(pwc3_hit_d[8] & d_v_q) ? (pwc3_ctr_q[17:16] == 2'd3 ? 2'd3 : pwc3_ctr_q[17:16] + 2'd1) : pwc3_hit_d[8] & d_v_q & ~(pwc3_hit_a[8] & a1_score) ? (pwc3_ctr_q[17:16] == 2'd0 ? 2'd0 : pwc3_ctr_q[17:16] - 2'd1) : pwc3_ctr_q[17:16], pwc3_write[7] ? 2'd0 : pwc3_hit_a[7] & a1_score & ~(pwc3_hit_d[7] & d_v_q) ? (pwc3_ctr_q[15:14] == 2'd3 ? 2'd3 : pwc3_ctr_q[15:14] + 2'd1) : pwc3_hit_d[7] & d_v_q & ~(pwc3_hit_a[7] & a1_score) ? (pwc3_ctr_q[15:14] == 2'd0 ? 2'd0 : pwc3_ctr_q[15:14] - 2'd1) : pwc3_ctr_q[15:14], pwc3_write[6] ? 2'd0 : pwc3_hit_a[6] & a1_score & ~(pwc3_hit_d[6] & d_v_q) ? (pwc3_ctr_q[13:12] == 2'd3 ? 2'd3 : pwc3_ctr_q[13:12] + 2'd1) : pwc3_hit_d[6] & d_v_q & ~(pwc3_hit_a[6] & a1_score) ? (pwc3_ctr_q[13:12] == 2'd0 ? 2'd0 : pwc3_ctr_q[13:12] - 2'd1) : pwc3_ctr_q[13:12], pwc3_write[5] ? 2'd0 : pwc3_hit_a[5] & a1_score & ~(pwc3_hit_d[5] & d_v_q) ? (pwc3_ctr_q[11:10] == 2'd3 ? 2'd3 : pwc3_ctr_q[11:10] + 2'd1) : pwc3_hit_d[5] & d_v_q & ~(pwc3_hit_a[5] & a1_score) ? (pwc3_ctr_q[11:10] == 2'd0 ? 2'd0 : pwc3_ctr_q[11:10] - 2'd1) : pwc3_ctr_q[11:10], pwc3_write[4] ? 2'd0 : pwc3_hit_a[4] & a1_score & ~(pwc3_hit_d[4] & d_v_q) ? (pwc3_ctr_q[9:8] == 2'd3 ? 2'd3 : pwc3_ctr_q[9:8] + 2'd1) : pwc3_hit_d[4] & d_v_q & ~(pwc3_hit_a[4] & a1_score) ? (pwc3_ctr_q[9:8] == 2'd0 ? 2'd0 : pwc3_ctr_q[9:8] - 2'd1) : pwc3_ctr_q[9:8], pwc3_write[3] ? 2'd0 : pwc3_hit_a[3] & a1_score & ~(pwc3_hit_d[3] & d_v_q) ? (pwc3_ctr_q[7:6] == 2'd3 ? 2'd3 : pwc3_ctr_q[7:6] + 2'd1) : pwc3_hit_d[3] & d_v_q & ~(pwc3_hit_a[3] & a1_score) ? (pwc3_ctr_q[7:6] == 2'd0 ? 2'd0 : pwc3_ctr_q[7:6] - 2'd1) : pwc3_ctr_q[7:6], pwc3_write[2] ? 2'd0 : pwc3_hit_a[2] & a1_score & ~(pwc3_hit_d[2] & d_v_q) ? (pwc3_ctr_q[5:4] == 2'd3 ? 2'd3 : pwc3_ctr_q[5:4] + 2'd1) : pwc3_hit_d[2] & d_v_q & ~(pwc3_hit_a[2] & a1_score) ? (pwc3_ctr_q[5:4] == 2'd0 ? 2'd0 : pwc3_ctr_q[5:4] - 2'd1) : pwc3_ctr_q[5:4], pwc3_write[1] ? 2'd0 : pwc3_hit_a[1] & a1_score & ~(pwc3_hit_d[1] & d_v_q) ? (pwc3_ctr_q[3:2] == 2'd3 ? 2'd3 : pwc3_ctr_q[3:2] + 2'd1) : pwc3_hit_d[1] & d_v_q & ~(pwc3_hit_a[1] & a1_score) ? (pwc3_ctr_q[3:2] == 2'd0 ? 2'd0 : pwc3_ctr_q[3:2] - 2'd1) : pwc3_ctr_q[3:2], pwc3_write[0] ? 2'd0 : pwc3_hit_a[0] & a1_score & ~(pwc3_hit_d[0] & d_v_q) ? (pwc3_ctr_q[1:0] == 2'd3 ? 2'd3 : pwc3_ctr_q[1:0] + 2'd1) : pwc3_hit_d[0] & d_v_q & ~(pwc3_hit_a[0] & a1_score) ? (pwc3_ctr_q[1:0] == 2'd0 ? 2'd0 : pwc3_ctr_q[1:0] - 2'd1) : pwc3_ctr_q[1:0]};
   assign est = pwc3_any_a ? 3'd1 : pwc2_any_a ? 3'd2 : pwc1_any_a ? 3'd3 : 3'd4;
   assign d_acc = pwc3_any_d ? 3'd1 : pwc2_any_d ? 3'd2 : pwc1_any_d ? 3'd3 : 3'd4;

@@ -39637,23 +39637,23 @@ module ata_seed003_table2_private (
   assign a0_tv_d = a0_touch;
   assign a0_tway_d = 64'd1 << c0_oway;
   assign a0_tset_d = c0_set_oh_q;
-  genvar a0_gt;
+  genvar a0_trow_g;
   generate
-    for (a0_gt = 0; a0_gt < 64; a0_gt = a0_gt + 1) begin : g_a0_trow
-      wire [47:0] aw;
-      assign aw = a0_age[a0_gt * 48 +: 48];
-      assign a0_trow[a0_gt * 6 +: 6] = {6{a0_tset_q[0]}} & aw[5:0] | {6{a0_tset_q[1]}} & aw[11:6] | {6{a0_tset_q[2]}} & aw[17:12] | {6{a0_tset_q[3]}} & aw[23:18] | {6{a0_tset_q[4]}} & aw[29:24] | {6{a0_tset_q[5]}} & aw[35:30] | {6{a0_tset_q[6]}} & aw[41:36] | {6{a0_tset_q[7]}} & aw[47:42];
+    for (a0_trow_g = 0; a0_trow_g < 64; a0_trow_g = a0_trow_g + 1) begin : g_a0_trow
+      wire [47:0] way_ages;
+      assign way_ages = a0_age[a0_trow_g * 48 +: 48];
+      assign a0_trow[a0_trow_g * 6 +: 6] = {6{a0_tset_q[0]}} & way_ages[5:0] | {6{a0_tset_q[1]}} & way_ages[11:6] | {6{a0_tset_q[2]}} & way_ages[17:12] | {6{a0_tset_q[3]}} & way_ages[23:18] | {6{a0_tset_q[4]}} & way_ages[29:24] | {6{a0_tset_q[5]}} & way_ages[35:30] | {6{a0_tset_q[6]}} & way_ages[41:36] | {6{a0_tset_q[7]}} & way_ages[47:42];
     end
   endgenerate
   assign a0_tage = {6{a0_tway_q[0]}} & a0_trow[5:0] | {6{a0_tway_q[1]}} & a0_trow[11:6] | {6{a0_tway_q[2]}} & a0_trow[17:12] | {6{a0_tway_q[3]}} & a0_trow[23:18] | {6{a0_tway_q[4]}} & a0_trow[29:24] | {6{a0_tway_q[5]}} & a0_trow[35:30] | {6{a0_tway_q[6]}} & a0_trow[41:36] | {6{a0_tway_q[7]}} & a0_trow[47:42] | {6{a0_tway_q[8]}} & a0_trow[53:48] | {6{a0_tway_q[9]}} & a0_trow[59:54] | {6{a0_tway_q[10]}} & a0_trow[65:60] | {6{a0_tway_q[11]}} & a0_trow[71:66] | {6{a0_tway_q[12]}} & a0_trow[77:72] | {6{a0_tway_q[13]}} & a0_trow[83:78] | {6{a0_tway_q[14]}} & a0_trow[89:84] | {6{a0_tway_q[15]}} & a0_trow[95:90] | {6{a0_tway_q[16]}} & a0_trow[101:96] | {6{a0_tway_q[17]}} & a0_trow[107:102] | {6{a0_tway_q[18]}} & a0_trow[113:108] | {6{a0_tway_q[19]}} & a0_trow[119:114] | {6{a0_tway_q[20]}} & a0_trow[125:120] | {6{a0_tway_q[21]}} & a0_trow[131:126] | {6{a0_tway_q[22]}} & a0_trow[137:132] | {6{a0_tway_q[23]}} & a0_trow[143:138] | {6{a0_tway_q[24]}} & a0_trow[149:144] | {6{a0_tway_q[25]}} & a0_trow[155:150] | {6{a0_tway_q[26]}} & a0_trow[161:156] | {6{a0_tway_q[27]}} & a0_trow[167:162] | {6{a0_tway_q[28]}} & a0_trow[173:168] | {6{a0_tway_q[29]}} & a0_trow[179:174] | {6{a0_tway_q[30]}} & a0_trow[185:180] | {6{a0_tway_q[31]}} & a0_trow[191:186] | {6{a0_tway_q[32]}} & a0_trow[197:192] | {6{a0_tway_q[33]}} & a0_trow[203:198] | {6{a0_tway_q[34]}} & a0_trow[209:204] | {6{a0_tway_q[35]}} & a0_trow[215:210] | {6{a0_tway_q[36]}} & a0_trow[221:216] | {6{a0_tway_q[37]}} & a0_trow[227:222] | {6{a0_tway_q[38]}} & a0_trow[233:228] | {6{a0_tway_q[39]}} & a0_trow[239:234] | {6{a0_tway_q[40]}} & a0_trow[245:240] | {6{a0_tway_q[41]}} & a0_trow[251:246] | {6{a0_tway_q[42]}} & a0_trow[257:252] | {6{a0_tway_q[43]}} & a0_trow[263:258] | {6{a0_tway_q[44]}} & a0_trow[269:264] | {6{a0_tway_q[45]}} & a0_trow[275:270] | {6{a0_tway_q[46]}} & a0_trow[281:276] | {6{a0_tway_q[47]}} & a0_trow[287:282] | {6{a0_tway_q[48]}} & a0_trow[293:288] | {6{a0_tway_q[49]}} & a0_trow[299:294] | {6{a0_tway_q[50]}} & a0_trow[305:300] | {6{a0_tway_q[51]}} & a0_trow[311:306] | {6{a0_tway_q[52]}} & a0_trow[317:312] | {6{a0_tway_q[53]}} & a0_trow[323:318] | {6{a0_tway_q[54]}} & a0_trow[329:324] | {6{a0_tway_q[55]}} & a0_trow[335:330] | {6{a0_tway_q[56]}} & a0_trow[341:336] | {6{a0_tway_q[57]}} & a0_trow[347:342] | {6{a0_tway_q[58]}} & a0_trow[353:348] | {6{a0_tway_q[59]}} & a0_trow[359:354] | {6{a0_tway_q[60]}} & a0_trow[365:360] | {6{a0_tway_q[61]}} & a0_trow[371:366] | {6{a0_tway_q[62]}} & a0_trow[377:372] | {6{a0_tway_q[63]}} & a0_trow[383:378];
-  genvar a0_ga;
+  genvar a0_age_n_g;
   generate
-    for (a0_ga = 0; a0_ga < 512; a0_ga = a0_ga + 1) begin : g_a0_age
+    for (a0_age_n_g = 0; a0_age_n_g < 512; a0_age_n_g = a0_age_n_g + 1) begin : g_a0_age_n
       wire [5:0] age;
-      assign age = a0_age[a0_ga * 6 +: 6];
-      wire ts;
-      assign ts = a0_tv_q & a0_tset_q[a0_ga % 8];
-      assign a0_age_n[a0_ga * 6 +: 6] = ts ? (a0_tway_q[a0_ga / 8] ? 6'd0 : age < a0_tage ? age + 6'd1 : age) : age;
+      assign age = a0_age[a0_age_n_g * 6 +: 6];
+      wire hs;
+      assign hs = a0_tv_q & a0_tset_q[a0_age_n_g % 8];
+      assign a0_age_n[a0_age_n_g * 6 +: 6] = hs ? (a0_tway_q[a0_age_n_g / 8] ? 6'd0 : age < a0_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a0_age_w0_d = a0_age_n[47:0];
@@ -39755,23 +39755,23 @@ module ata_seed003_table2_private (
   assign a1_tv_d = a1_touch;
   assign a1_tway_d = 64'd1 << c1_oway;
   assign a1_tset_d = c1_set_oh_q;
-  genvar a1_gt;
+  genvar a1_trow_g;
   generate
-    for (a1_gt = 0; a1_gt < 64; a1_gt = a1_gt + 1) begin : g_a1_trow
-      wire [47:0] aw;
-      assign aw = a1_age[a1_gt * 48 +: 48];
-      assign a1_trow[a1_gt * 6 +: 6] = {6{a1_tset_q[0]}} & aw[5:0] | {6{a1_tset_q[1]}} & aw[11:6] | {6{a1_tset_q[2]}} & aw[17:12] | {6{a1_tset_q[3]}} & aw[23:18] | {6{a1_tset_q[4]}} & aw[29:24] | {6{a1_tset_q[5]}} & aw[35:30] | {6{a1_tset_q[6]}} & aw[41:36] | {6{a1_tset_q[7]}} & aw[47:42];
+    for (a1_trow_g = 0; a1_trow_g < 64; a1_trow_g = a1_trow_g + 1) begin : g_a1_trow
+      wire [47:0] way_ages;
+      assign way_ages = a1_age[a1_trow_g * 48 +: 48];
+      assign a1_trow[a1_trow_g * 6 +: 6] = {6{a1_tset_q[0]}} & way_ages[5:0] | {6{a1_tset_q[1]}} & way_ages[11:6] | {6{a1_tset_q[2]}} & way_ages[17:12] | {6{a1_tset_q[3]}} & way_ages[23:18] | {6{a1_tset_q[4]}} & way_ages[29:24] | {6{a1_tset_q[5]}} & way_ages[35:30] | {6{a1_tset_q[6]}} & way_ages[41:36] | {6{a1_tset_q[7]}} & way_ages[47:42];
     end
   endgenerate
   assign a1_tage = {6{a1_tway_q[0]}} & a1_trow[5:0] | {6{a1_tway_q[1]}} & a1_trow[11:6] | {6{a1_tway_q[2]}} & a1_trow[17:12] | {6{a1_tway_q[3]}} & a1_trow[23:18] | {6{a1_tway_q[4]}} & a1_trow[29:24] | {6{a1_tway_q[5]}} & a1_trow[35:30] | {6{a1_tway_q[6]}} & a1_trow[41:36] | {6{a1_tway_q[7]}} & a1_trow[47:42] | {6{a1_tway_q[8]}} & a1_trow[53:48] | {6{a1_tway_q[9]}} & a1_trow[59:54] | {6{a1_tway_q[10]}} & a1_trow[65:60] | {6{a1_tway_q[11]}} & a1_trow[71:66] | {6{a1_tway_q[12]}} & a1_trow[77:72] | {6{a1_tway_q[13]}} & a1_trow[83:78] | {6{a1_tway_q[14]}} & a1_trow[89:84] | {6{a1_tway_q[15]}} & a1_trow[95:90] | {6{a1_tway_q[16]}} & a1_trow[101:96] | {6{a1_tway_q[17]}} & a1_trow[107:102] | {6{a1_tway_q[18]}} & a1_trow[113:108] | {6{a1_tway_q[19]}} & a1_trow[119:114] | {6{a1_tway_q[20]}} & a1_trow[125:120] | {6{a1_tway_q[21]}} & a1_trow[131:126] | {6{a1_tway_q[22]}} & a1_trow[137:132] | {6{a1_tway_q[23]}} & a1_trow[143:138] | {6{a1_tway_q[24]}} & a1_trow[149:144] | {6{a1_tway_q[25]}} & a1_trow[155:150] | {6{a1_tway_q[26]}} & a1_trow[161:156] | {6{a1_tway_q[27]}} & a1_trow[167:162] | {6{a1_tway_q[28]}} & a1_trow[173:168] | {6{a1_tway_q[29]}} & a1_trow[179:174] | {6{a1_tway_q[30]}} & a1_trow[185:180] | {6{a1_tway_q[31]}} & a1_trow[191:186] | {6{a1_tway_q[32]}} & a1_trow[197:192] | {6{a1_tway_q[33]}} & a1_trow[203:198] | {6{a1_tway_q[34]}} & a1_trow[209:204] | {6{a1_tway_q[35]}} & a1_trow[215:210] | {6{a1_tway_q[36]}} & a1_trow[221:216] | {6{a1_tway_q[37]}} & a1_trow[227:222] | {6{a1_tway_q[38]}} & a1_trow[233:228] | {6{a1_tway_q[39]}} & a1_trow[239:234] | {6{a1_tway_q[40]}} & a1_trow[245:240] | {6{a1_tway_q[41]}} & a1_trow[251:246] | {6{a1_tway_q[42]}} & a1_trow[257:252] | {6{a1_tway_q[43]}} & a1_trow[263:258] | {6{a1_tway_q[44]}} & a1_trow[269:264] | {6{a1_tway_q[45]}} & a1_trow[275:270] | {6{a1_tway_q[46]}} & a1_trow[281:276] | {6{a1_tway_q[47]}} & a1_trow[287:282] | {6{a1_tway_q[48]}} & a1_trow[293:288] | {6{a1_tway_q[49]}} & a1_trow[299:294] | {6{a1_tway_q[50]}} & a1_trow[305:300] | {6{a1_tway_q[51]}} & a1_trow[311:306] | {6{a1_tway_q[52]}} & a1_trow[317:312] | {6{a1_tway_q[53]}} & a1_trow[323:318] | {6{a1_tway_q[54]}} & a1_trow[329:324] | {6{a1_tway_q[55]}} & a1_trow[335:330] | {6{a1_tway_q[56]}} & a1_trow[341:336] | {6{a1_tway_q[57]}} & a1_trow[347:342] | {6{a1_tway_q[58]}} & a1_trow[353:348] | {6{a1_tway_q[59]}} & a1_trow[359:354] | {6{a1_tway_q[60]}} & a1_trow[365:360] | {6{a1_tway_q[61]}} & a1_trow[371:366] | {6{a1_tway_q[62]}} & a1_trow[377:372] | {6{a1_tway_q[63]}} & a1_trow[383:378];
-  genvar a1_ga;
+  genvar a1_age_n_g;
   generate
-    for (a1_ga = 0; a1_ga < 512; a1_ga = a1_ga + 1) begin : g_a1_age
+    for (a1_age_n_g = 0; a1_age_n_g < 512; a1_age_n_g = a1_age_n_g + 1) begin : g_a1_age_n
       wire [5:0] age;
-      assign age = a1_age[a1_ga * 6 +: 6];
-      wire ts;
-      assign ts = a1_tv_q & a1_tset_q[a1_ga % 8];
-      assign a1_age_n[a1_ga * 6 +: 6] = ts ? (a1_tway_q[a1_ga / 8] ? 6'd0 : age < a1_tage ? age + 6'd1 : age) : age;
+      assign age = a1_age[a1_age_n_g * 6 +: 6];
+      wire hs;
+      assign hs = a1_tv_q & a1_tset_q[a1_age_n_g % 8];
+      assign a1_age_n[a1_age_n_g * 6 +: 6] = hs ? (a1_tway_q[a1_age_n_g / 8] ? 6'd0 : age < a1_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a1_age_w0_d = a1_age_n[47:0];
@@ -39873,23 +39873,23 @@ module ata_seed003_table2_private (
   assign a2_tv_d = a2_touch;
   assign a2_tway_d = 64'd1 << c2_oway;
   assign a2_tset_d = c2_set_oh_q;
-  genvar a2_gt;
+  genvar a2_trow_g;
   generate
-    for (a2_gt = 0; a2_gt < 64; a2_gt = a2_gt + 1) begin : g_a2_trow
-      wire [47:0] aw;
-      assign aw = a2_age[a2_gt * 48 +: 48];
-      assign a2_trow[a2_gt * 6 +: 6] = {6{a2_tset_q[0]}} & aw[5:0] | {6{a2_tset_q[1]}} & aw[11:6] | {6{a2_tset_q[2]}} & aw[17:12] | {6{a2_tset_q[3]}} & aw[23:18] | {6{a2_tset_q[4]}} & aw[29:24] | {6{a2_tset_q[5]}} & aw[35:30] | {6{a2_tset_q[6]}} & aw[41:36] | {6{a2_tset_q[7]}} & aw[47:42];
+    for (a2_trow_g = 0; a2_trow_g < 64; a2_trow_g = a2_trow_g + 1) begin : g_a2_trow
+      wire [47:0] way_ages;
+      assign way_ages = a2_age[a2_trow_g * 48 +: 48];
+      assign a2_trow[a2_trow_g * 6 +: 6] = {6{a2_tset_q[0]}} & way_ages[5:0] | {6{a2_tset_q[1]}} & way_ages[11:6] | {6{a2_tset_q[2]}} & way_ages[17:12] | {6{a2_tset_q[3]}} & way_ages[23:18] | {6{a2_tset_q[4]}} & way_ages[29:24] | {6{a2_tset_q[5]}} & way_ages[35:30] | {6{a2_tset_q[6]}} & way_ages[41:36] | {6{a2_tset_q[7]}} & way_ages[47:42];
     end
   endgenerate
   assign a2_tage = {6{a2_tway_q[0]}} & a2_trow[5:0] | {6{a2_tway_q[1]}} & a2_trow[11:6] | {6{a2_tway_q[2]}} & a2_trow[17:12] | {6{a2_tway_q[3]}} & a2_trow[23:18] | {6{a2_tway_q[4]}} & a2_trow[29:24] | {6{a2_tway_q[5]}} & a2_trow[35:30] | {6{a2_tway_q[6]}} & a2_trow[41:36] | {6{a2_tway_q[7]}} & a2_trow[47:42] | {6{a2_tway_q[8]}} & a2_trow[53:48] | {6{a2_tway_q[9]}} & a2_trow[59:54] | {6{a2_tway_q[10]}} & a2_trow[65:60] | {6{a2_tway_q[11]}} & a2_trow[71:66] | {6{a2_tway_q[12]}} & a2_trow[77:72] | {6{a2_tway_q[13]}} & a2_trow[83:78] | {6{a2_tway_q[14]}} & a2_trow[89:84] | {6{a2_tway_q[15]}} & a2_trow[95:90] | {6{a2_tway_q[16]}} & a2_trow[101:96] | {6{a2_tway_q[17]}} & a2_trow[107:102] | {6{a2_tway_q[18]}} & a2_trow[113:108] | {6{a2_tway_q[19]}} & a2_trow[119:114] | {6{a2_tway_q[20]}} & a2_trow[125:120] | {6{a2_tway_q[21]}} & a2_trow[131:126] | {6{a2_tway_q[22]}} & a2_trow[137:132] | {6{a2_tway_q[23]}} & a2_trow[143:138] | {6{a2_tway_q[24]}} & a2_trow[149:144] | {6{a2_tway_q[25]}} & a2_trow[155:150] | {6{a2_tway_q[26]}} & a2_trow[161:156] | {6{a2_tway_q[27]}} & a2_trow[167:162] | {6{a2_tway_q[28]}} & a2_trow[173:168] | {6{a2_tway_q[29]}} & a2_trow[179:174] | {6{a2_tway_q[30]}} & a2_trow[185:180] | {6{a2_tway_q[31]}} & a2_trow[191:186] | {6{a2_tway_q[32]}} & a2_trow[197:192] | {6{a2_tway_q[33]}} & a2_trow[203:198] | {6{a2_tway_q[34]}} & a2_trow[209:204] | {6{a2_tway_q[35]}} & a2_trow[215:210] | {6{a2_tway_q[36]}} & a2_trow[221:216] | {6{a2_tway_q[37]}} & a2_trow[227:222] | {6{a2_tway_q[38]}} & a2_trow[233:228] | {6{a2_tway_q[39]}} & a2_trow[239:234] | {6{a2_tway_q[40]}} & a2_trow[245:240] | {6{a2_tway_q[41]}} & a2_trow[251:246] | {6{a2_tway_q[42]}} & a2_trow[257:252] | {6{a2_tway_q[43]}} & a2_trow[263:258] | {6{a2_tway_q[44]}} & a2_trow[269:264] | {6{a2_tway_q[45]}} & a2_trow[275:270] | {6{a2_tway_q[46]}} & a2_trow[281:276] | {6{a2_tway_q[47]}} & a2_trow[287:282] | {6{a2_tway_q[48]}} & a2_trow[293:288] | {6{a2_tway_q[49]}} & a2_trow[299:294] | {6{a2_tway_q[50]}} & a2_trow[305:300] | {6{a2_tway_q[51]}} & a2_trow[311:306] | {6{a2_tway_q[52]}} & a2_trow[317:312] | {6{a2_tway_q[53]}} & a2_trow[323:318] | {6{a2_tway_q[54]}} & a2_trow[329:324] | {6{a2_tway_q[55]}} & a2_trow[335:330] | {6{a2_tway_q[56]}} & a2_trow[341:336] | {6{a2_tway_q[57]}} & a2_trow[347:342] | {6{a2_tway_q[58]}} & a2_trow[353:348] | {6{a2_tway_q[59]}} & a2_trow[359:354] | {6{a2_tway_q[60]}} & a2_trow[365:360] | {6{a2_tway_q[61]}} & a2_trow[371:366] | {6{a2_tway_q[62]}} & a2_trow[377:372] | {6{a2_tway_q[63]}} & a2_trow[383:378];
-  genvar a2_ga;
+  genvar a2_age_n_g;
   generate
-    for (a2_ga = 0; a2_ga < 512; a2_ga = a2_ga + 1) begin : g_a2_age
+    for (a2_age_n_g = 0; a2_age_n_g < 512; a2_age_n_g = a2_age_n_g + 1) begin : g_a2_age_n
       wire [5:0] age;
-      assign age = a2_age[a2_ga * 6 +: 6];
-      wire ts;
-      assign ts = a2_tv_q & a2_tset_q[a2_ga % 8];
-      assign a2_age_n[a2_ga * 6 +: 6] = ts ? (a2_tway_q[a2_ga / 8] ? 6'd0 : age < a2_tage ? age + 6'd1 : age) : age;
+      assign age = a2_age[a2_age_n_g * 6 +: 6];
+      wire hs;
+      assign hs = a2_tv_q & a2_tset_q[a2_age_n_g % 8];
+      assign a2_age_n[a2_age_n_g * 6 +: 6] = hs ? (a2_tway_q[a2_age_n_g / 8] ? 6'd0 : age < a2_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a2_age_w0_d = a2_age_n[47:0];
@@ -39991,23 +39991,23 @@ module ata_seed003_table2_private (
   assign a3_tv_d = a3_touch;
   assign a3_tway_d = 64'd1 << c3_oway;
   assign a3_tset_d = c3_set_oh_q;
-  genvar a3_gt;
+  genvar a3_trow_g;
   generate
-    for (a3_gt = 0; a3_gt < 64; a3_gt = a3_gt + 1) begin : g_a3_trow
-      wire [47:0] aw;
-      assign aw = a3_age[a3_gt * 48 +: 48];
-      assign a3_trow[a3_gt * 6 +: 6] = {6{a3_tset_q[0]}} & aw[5:0] | {6{a3_tset_q[1]}} & aw[11:6] | {6{a3_tset_q[2]}} & aw[17:12] | {6{a3_tset_q[3]}} & aw[23:18] | {6{a3_tset_q[4]}} & aw[29:24] | {6{a3_tset_q[5]}} & aw[35:30] | {6{a3_tset_q[6]}} & aw[41:36] | {6{a3_tset_q[7]}} & aw[47:42];
+    for (a3_trow_g = 0; a3_trow_g < 64; a3_trow_g = a3_trow_g + 1) begin : g_a3_trow
+      wire [47:0] way_ages;
+      assign way_ages = a3_age[a3_trow_g * 48 +: 48];
+      assign a3_trow[a3_trow_g * 6 +: 6] = {6{a3_tset_q[0]}} & way_ages[5:0] | {6{a3_tset_q[1]}} & way_ages[11:6] | {6{a3_tset_q[2]}} & way_ages[17:12] | {6{a3_tset_q[3]}} & way_ages[23:18] | {6{a3_tset_q[4]}} & way_ages[29:24] | {6{a3_tset_q[5]}} & way_ages[35:30] | {6{a3_tset_q[6]}} & way_ages[41:36] | {6{a3_tset_q[7]}} & way_ages[47:42];
     end
   endgenerate
   assign a3_tage = {6{a3_tway_q[0]}} & a3_trow[5:0] | {6{a3_tway_q[1]}} & a3_trow[11:6] | {6{a3_tway_q[2]}} & a3_trow[17:12] | {6{a3_tway_q[3]}} & a3_trow[23:18] | {6{a3_tway_q[4]}} & a3_trow[29:24] | {6{a3_tway_q[5]}} & a3_trow[35:30] | {6{a3_tway_q[6]}} & a3_trow[41:36] | {6{a3_tway_q[7]}} & a3_trow[47:42] | {6{a3_tway_q[8]}} & a3_trow[53:48] | {6{a3_tway_q[9]}} & a3_trow[59:54] | {6{a3_tway_q[10]}} & a3_trow[65:60] | {6{a3_tway_q[11]}} & a3_trow[71:66] | {6{a3_tway_q[12]}} & a3_trow[77:72] | {6{a3_tway_q[13]}} & a3_trow[83:78] | {6{a3_tway_q[14]}} & a3_trow[89:84] | {6{a3_tway_q[15]}} & a3_trow[95:90] | {6{a3_tway_q[16]}} & a3_trow[101:96] | {6{a3_tway_q[17]}} & a3_trow[107:102] | {6{a3_tway_q[18]}} & a3_trow[113:108] | {6{a3_tway_q[19]}} & a3_trow[119:114] | {6{a3_tway_q[20]}} & a3_trow[125:120] | {6{a3_tway_q[21]}} & a3_trow[131:126] | {6{a3_tway_q[22]}} & a3_trow[137:132] | {6{a3_tway_q[23]}} & a3_trow[143:138] | {6{a3_tway_q[24]}} & a3_trow[149:144] | {6{a3_tway_q[25]}} & a3_trow[155:150] | {6{a3_tway_q[26]}} & a3_trow[161:156] | {6{a3_tway_q[27]}} & a3_trow[167:162] | {6{a3_tway_q[28]}} & a3_trow[173:168] | {6{a3_tway_q[29]}} & a3_trow[179:174] | {6{a3_tway_q[30]}} & a3_trow[185:180] | {6{a3_tway_q[31]}} & a3_trow[191:186] | {6{a3_tway_q[32]}} & a3_trow[197:192] | {6{a3_tway_q[33]}} & a3_trow[203:198] | {6{a3_tway_q[34]}} & a3_trow[209:204] | {6{a3_tway_q[35]}} & a3_trow[215:210] | {6{a3_tway_q[36]}} & a3_trow[221:216] | {6{a3_tway_q[37]}} & a3_trow[227:222] | {6{a3_tway_q[38]}} & a3_trow[233:228] | {6{a3_tway_q[39]}} & a3_trow[239:234] | {6{a3_tway_q[40]}} & a3_trow[245:240] | {6{a3_tway_q[41]}} & a3_trow[251:246] | {6{a3_tway_q[42]}} & a3_trow[257:252] | {6{a3_tway_q[43]}} & a3_trow[263:258] | {6{a3_tway_q[44]}} & a3_trow[269:264] | {6{a3_tway_q[45]}} & a3_trow[275:270] | {6{a3_tway_q[46]}} & a3_trow[281:276] | {6{a3_tway_q[47]}} & a3_trow[287:282] | {6{a3_tway_q[48]}} & a3_trow[293:288] | {6{a3_tway_q[49]}} & a3_trow[299:294] | {6{a3_tway_q[50]}} & a3_trow[305:300] | {6{a3_tway_q[51]}} & a3_trow[311:306] | {6{a3_tway_q[52]}} & a3_trow[317:312] | {6{a3_tway_q[53]}} & a3_trow[323:318] | {6{a3_tway_q[54]}} & a3_trow[329:324] | {6{a3_tway_q[55]}} & a3_trow[335:330] | {6{a3_tway_q[56]}} & a3_trow[341:336] | {6{a3_tway_q[57]}} & a3_trow[347:342] | {6{a3_tway_q[58]}} & a3_trow[353:348] | {6{a3_tway_q[59]}} & a3_trow[359:354] | {6{a3_tway_q[60]}} & a3_trow[365:360] | {6{a3_tway_q[61]}} & a3_trow[371:366] | {6{a3_tway_q[62]}} & a3_trow[377:372] | {6{a3_tway_q[63]}} & a3_trow[383:378];
-  genvar a3_ga;
+  genvar a3_age_n_g;
   generate
-    for (a3_ga = 0; a3_ga < 512; a3_ga = a3_ga + 1) begin : g_a3_age
+    for (a3_age_n_g = 0; a3_age_n_g < 512; a3_age_n_g = a3_age_n_g + 1) begin : g_a3_age_n
       wire [5:0] age;
-      assign age = a3_age[a3_ga * 6 +: 6];
-      wire ts;
-      assign ts = a3_tv_q & a3_tset_q[a3_ga % 8];
-      assign a3_age_n[a3_ga * 6 +: 6] = ts ? (a3_tway_q[a3_ga / 8] ? 6'd0 : age < a3_tage ? age + 6'd1 : age) : age;
+      assign age = a3_age[a3_age_n_g * 6 +: 6];
+      wire hs;
+      assign hs = a3_tv_q & a3_tset_q[a3_age_n_g % 8];
+      assign a3_age_n[a3_age_n_g * 6 +: 6] = hs ? (a3_tway_q[a3_age_n_g / 8] ? 6'd0 : age < a3_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a3_age_w0_d = a3_age_n[47:0];
@@ -40109,23 +40109,23 @@ module ata_seed003_table2_private (
   assign a4_tv_d = a4_touch;
   assign a4_tway_d = 64'd1 << c4_oway;
   assign a4_tset_d = c4_set_oh_q;
-  genvar a4_gt;
+  genvar a4_trow_g;
   generate
-    for (a4_gt = 0; a4_gt < 64; a4_gt = a4_gt + 1) begin : g_a4_trow
-      wire [47:0] aw;
-      assign aw = a4_age[a4_gt * 48 +: 48];
-      assign a4_trow[a4_gt * 6 +: 6] = {6{a4_tset_q[0]}} & aw[5:0] | {6{a4_tset_q[1]}} & aw[11:6] | {6{a4_tset_q[2]}} & aw[17:12] | {6{a4_tset_q[3]}} & aw[23:18] | {6{a4_tset_q[4]}} & aw[29:24] | {6{a4_tset_q[5]}} & aw[35:30] | {6{a4_tset_q[6]}} & aw[41:36] | {6{a4_tset_q[7]}} & aw[47:42];
+    for (a4_trow_g = 0; a4_trow_g < 64; a4_trow_g = a4_trow_g + 1) begin : g_a4_trow
+      wire [47:0] way_ages;
+      assign way_ages = a4_age[a4_trow_g * 48 +: 48];
+      assign a4_trow[a4_trow_g * 6 +: 6] = {6{a4_tset_q[0]}} & way_ages[5:0] | {6{a4_tset_q[1]}} & way_ages[11:6] | {6{a4_tset_q[2]}} & way_ages[17:12] | {6{a4_tset_q[3]}} & way_ages[23:18] | {6{a4_tset_q[4]}} & way_ages[29:24] | {6{a4_tset_q[5]}} & way_ages[35:30] | {6{a4_tset_q[6]}} & way_ages[41:36] | {6{a4_tset_q[7]}} & way_ages[47:42];
     end
   endgenerate
   assign a4_tage = {6{a4_tway_q[0]}} & a4_trow[5:0] | {6{a4_tway_q[1]}} & a4_trow[11:6] | {6{a4_tway_q[2]}} & a4_trow[17:12] | {6{a4_tway_q[3]}} & a4_trow[23:18] | {6{a4_tway_q[4]}} & a4_trow[29:24] | {6{a4_tway_q[5]}} & a4_trow[35:30] | {6{a4_tway_q[6]}} & a4_trow[41:36] | {6{a4_tway_q[7]}} & a4_trow[47:42] | {6{a4_tway_q[8]}} & a4_trow[53:48] | {6{a4_tway_q[9]}} & a4_trow[59:54] | {6{a4_tway_q[10]}} & a4_trow[65:60] | {6{a4_tway_q[11]}} & a4_trow[71:66] | {6{a4_tway_q[12]}} & a4_trow[77:72] | {6{a4_tway_q[13]}} & a4_trow[83:78] | {6{a4_tway_q[14]}} & a4_trow[89:84] | {6{a4_tway_q[15]}} & a4_trow[95:90] | {6{a4_tway_q[16]}} & a4_trow[101:96] | {6{a4_tway_q[17]}} & a4_trow[107:102] | {6{a4_tway_q[18]}} & a4_trow[113:108] | {6{a4_tway_q[19]}} & a4_trow[119:114] | {6{a4_tway_q[20]}} & a4_trow[125:120] | {6{a4_tway_q[21]}} & a4_trow[131:126] | {6{a4_tway_q[22]}} & a4_trow[137:132] | {6{a4_tway_q[23]}} & a4_trow[143:138] | {6{a4_tway_q[24]}} & a4_trow[149:144] | {6{a4_tway_q[25]}} & a4_trow[155:150] | {6{a4_tway_q[26]}} & a4_trow[161:156] | {6{a4_tway_q[27]}} & a4_trow[167:162] | {6{a4_tway_q[28]}} & a4_trow[173:168] | {6{a4_tway_q[29]}} & a4_trow[179:174] | {6{a4_tway_q[30]}} & a4_trow[185:180] | {6{a4_tway_q[31]}} & a4_trow[191:186] | {6{a4_tway_q[32]}} & a4_trow[197:192] | {6{a4_tway_q[33]}} & a4_trow[203:198] | {6{a4_tway_q[34]}} & a4_trow[209:204] | {6{a4_tway_q[35]}} & a4_trow[215:210] | {6{a4_tway_q[36]}} & a4_trow[221:216] | {6{a4_tway_q[37]}} & a4_trow[227:222] | {6{a4_tway_q[38]}} & a4_trow[233:228] | {6{a4_tway_q[39]}} & a4_trow[239:234] | {6{a4_tway_q[40]}} & a4_trow[245:240] | {6{a4_tway_q[41]}} & a4_trow[251:246] | {6{a4_tway_q[42]}} & a4_trow[257:252] | {6{a4_tway_q[43]}} & a4_trow[263:258] | {6{a4_tway_q[44]}} & a4_trow[269:264] | {6{a4_tway_q[45]}} & a4_trow[275:270] | {6{a4_tway_q[46]}} & a4_trow[281:276] | {6{a4_tway_q[47]}} & a4_trow[287:282] | {6{a4_tway_q[48]}} & a4_trow[293:288] | {6{a4_tway_q[49]}} & a4_trow[299:294] | {6{a4_tway_q[50]}} & a4_trow[305:300] | {6{a4_tway_q[51]}} & a4_trow[311:306] | {6{a4_tway_q[52]}} & a4_trow[317:312] | {6{a4_tway_q[53]}} & a4_trow[323:318] | {6{a4_tway_q[54]}} & a4_trow[329:324] | {6{a4_tway_q[55]}} & a4_trow[335:330] | {6{a4_tway_q[56]}} & a4_trow[341:336] | {6{a4_tway_q[57]}} & a4_trow[347:342] | {6{a4_tway_q[58]}} & a4_trow[353:348] | {6{a4_tway_q[59]}} & a4_trow[359:354] | {6{a4_tway_q[60]}} & a4_trow[365:360] | {6{a4_tway_q[61]}} & a4_trow[371:366] | {6{a4_tway_q[62]}} & a4_trow[377:372] | {6{a4_tway_q[63]}} & a4_trow[383:378];
-  genvar a4_ga;
+  genvar a4_age_n_g;
   generate
-    for (a4_ga = 0; a4_ga < 512; a4_ga = a4_ga + 1) begin : g_a4_age
+    for (a4_age_n_g = 0; a4_age_n_g < 512; a4_age_n_g = a4_age_n_g + 1) begin : g_a4_age_n
       wire [5:0] age;
-      assign age = a4_age[a4_ga * 6 +: 6];
-      wire ts;
-      assign ts = a4_tv_q & a4_tset_q[a4_ga % 8];
-      assign a4_age_n[a4_ga * 6 +: 6] = ts ? (a4_tway_q[a4_ga / 8] ? 6'd0 : age < a4_tage ? age + 6'd1 : age) : age;
+      assign age = a4_age[a4_age_n_g * 6 +: 6];
+      wire hs;
+      assign hs = a4_tv_q & a4_tset_q[a4_age_n_g % 8];
+      assign a4_age_n[a4_age_n_g * 6 +: 6] = hs ? (a4_tway_q[a4_age_n_g / 8] ? 6'd0 : age < a4_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a4_age_w0_d = a4_age_n[47:0];
@@ -40227,23 +40227,23 @@ module ata_seed003_table2_private (
   assign a5_tv_d = a5_touch;
   assign a5_tway_d = 64'd1 << c5_oway;
   assign a5_tset_d = c5_set_oh_q;
-  genvar a5_gt;
+  genvar a5_trow_g;
   generate
-    for (a5_gt = 0; a5_gt < 64; a5_gt = a5_gt + 1) begin : g_a5_trow
-      wire [47:0] aw;
-      assign aw = a5_age[a5_gt * 48 +: 48];
-      assign a5_trow[a5_gt * 6 +: 6] = {6{a5_tset_q[0]}} & aw[5:0] | {6{a5_tset_q[1]}} & aw[11:6] | {6{a5_tset_q[2]}} & aw[17:12] | {6{a5_tset_q[3]}} & aw[23:18] | {6{a5_tset_q[4]}} & aw[29:24] | {6{a5_tset_q[5]}} & aw[35:30] | {6{a5_tset_q[6]}} & aw[41:36] | {6{a5_tset_q[7]}} & aw[47:42];
+    for (a5_trow_g = 0; a5_trow_g < 64; a5_trow_g = a5_trow_g + 1) begin : g_a5_trow
+      wire [47:0] way_ages;
+      assign way_ages = a5_age[a5_trow_g * 48 +: 48];
+      assign a5_trow[a5_trow_g * 6 +: 6] = {6{a5_tset_q[0]}} & way_ages[5:0] | {6{a5_tset_q[1]}} & way_ages[11:6] | {6{a5_tset_q[2]}} & way_ages[17:12] | {6{a5_tset_q[3]}} & way_ages[23:18] | {6{a5_tset_q[4]}} & way_ages[29:24] | {6{a5_tset_q[5]}} & way_ages[35:30] | {6{a5_tset_q[6]}} & way_ages[41:36] | {6{a5_tset_q[7]}} & way_ages[47:42];
     end
   endgenerate
   assign a5_tage = {6{a5_tway_q[0]}} & a5_trow[5:0] | {6{a5_tway_q[1]}} & a5_trow[11:6] | {6{a5_tway_q[2]}} & a5_trow[17:12] | {6{a5_tway_q[3]}} & a5_trow[23:18] | {6{a5_tway_q[4]}} & a5_trow[29:24] | {6{a5_tway_q[5]}} & a5_trow[35:30] | {6{a5_tway_q[6]}} & a5_trow[41:36] | {6{a5_tway_q[7]}} & a5_trow[47:42] | {6{a5_tway_q[8]}} & a5_trow[53:48] | {6{a5_tway_q[9]}} & a5_trow[59:54] | {6{a5_tway_q[10]}} & a5_trow[65:60] | {6{a5_tway_q[11]}} & a5_trow[71:66] | {6{a5_tway_q[12]}} & a5_trow[77:72] | {6{a5_tway_q[13]}} & a5_trow[83:78] | {6{a5_tway_q[14]}} & a5_trow[89:84] | {6{a5_tway_q[15]}} & a5_trow[95:90] | {6{a5_tway_q[16]}} & a5_trow[101:96] | {6{a5_tway_q[17]}} & a5_trow[107:102] | {6{a5_tway_q[18]}} & a5_trow[113:108] | {6{a5_tway_q[19]}} & a5_trow[119:114] | {6{a5_tway_q[20]}} & a5_trow[125:120] | {6{a5_tway_q[21]}} & a5_trow[131:126] | {6{a5_tway_q[22]}} & a5_trow[137:132] | {6{a5_tway_q[23]}} & a5_trow[143:138] | {6{a5_tway_q[24]}} & a5_trow[149:144] | {6{a5_tway_q[25]}} & a5_trow[155:150] | {6{a5_tway_q[26]}} & a5_trow[161:156] | {6{a5_tway_q[27]}} & a5_trow[167:162] | {6{a5_tway_q[28]}} & a5_trow[173:168] | {6{a5_tway_q[29]}} & a5_trow[179:174] | {6{a5_tway_q[30]}} & a5_trow[185:180] | {6{a5_tway_q[31]}} & a5_trow[191:186] | {6{a5_tway_q[32]}} & a5_trow[197:192] | {6{a5_tway_q[33]}} & a5_trow[203:198] | {6{a5_tway_q[34]}} & a5_trow[209:204] | {6{a5_tway_q[35]}} & a5_trow[215:210] | {6{a5_tway_q[36]}} & a5_trow[221:216] | {6{a5_tway_q[37]}} & a5_trow[227:222] | {6{a5_tway_q[38]}} & a5_trow[233:228] | {6{a5_tway_q[39]}} & a5_trow[239:234] | {6{a5_tway_q[40]}} & a5_trow[245:240] | {6{a5_tway_q[41]}} & a5_trow[251:246] | {6{a5_tway_q[42]}} & a5_trow[257:252] | {6{a5_tway_q[43]}} & a5_trow[263:258] | {6{a5_tway_q[44]}} & a5_trow[269:264] | {6{a5_tway_q[45]}} & a5_trow[275:270] | {6{a5_tway_q[46]}} & a5_trow[281:276] | {6{a5_tway_q[47]}} & a5_trow[287:282] | {6{a5_tway_q[48]}} & a5_trow[293:288] | {6{a5_tway_q[49]}} & a5_trow[299:294] | {6{a5_tway_q[50]}} & a5_trow[305:300] | {6{a5_tway_q[51]}} & a5_trow[311:306] | {6{a5_tway_q[52]}} & a5_trow[317:312] | {6{a5_tway_q[53]}} & a5_trow[323:318] | {6{a5_tway_q[54]}} & a5_trow[329:324] | {6{a5_tway_q[55]}} & a5_trow[335:330] | {6{a5_tway_q[56]}} & a5_trow[341:336] | {6{a5_tway_q[57]}} & a5_trow[347:342] | {6{a5_tway_q[58]}} & a5_trow[353:348] | {6{a5_tway_q[59]}} & a5_trow[359:354] | {6{a5_tway_q[60]}} & a5_trow[365:360] | {6{a5_tway_q[61]}} & a5_trow[371:366] | {6{a5_tway_q[62]}} & a5_trow[377:372] | {6{a5_tway_q[63]}} & a5_trow[383:378];
-  genvar a5_ga;
+  genvar a5_age_n_g;
   generate
-    for (a5_ga = 0; a5_ga < 512; a5_ga = a5_ga + 1) begin : g_a5_age
+    for (a5_age_n_g = 0; a5_age_n_g < 512; a5_age_n_g = a5_age_n_g + 1) begin : g_a5_age_n
       wire [5:0] age;
-      assign age = a5_age[a5_ga * 6 +: 6];
-      wire ts;
-      assign ts = a5_tv_q & a5_tset_q[a5_ga % 8];
-      assign a5_age_n[a5_ga * 6 +: 6] = ts ? (a5_tway_q[a5_ga / 8] ? 6'd0 : age < a5_tage ? age + 6'd1 : age) : age;
+      assign age = a5_age[a5_age_n_g * 6 +: 6];
+      wire hs;
+      assign hs = a5_tv_q & a5_tset_q[a5_age_n_g % 8];
+      assign a5_age_n[a5_age_n_g * 6 +: 6] = hs ? (a5_tway_q[a5_age_n_g / 8] ? 6'd0 : age < a5_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a5_age_w0_d = a5_age_n[47:0];
@@ -40345,23 +40345,23 @@ module ata_seed003_table2_private (
   assign a6_tv_d = a6_touch;
   assign a6_tway_d = 64'd1 << c6_oway;
   assign a6_tset_d = c6_set_oh_q;
-  genvar a6_gt;
+  genvar a6_trow_g;
   generate
-    for (a6_gt = 0; a6_gt < 64; a6_gt = a6_gt + 1) begin : g_a6_trow
-      wire [47:0] aw;
-      assign aw = a6_age[a6_gt * 48 +: 48];
-      assign a6_trow[a6_gt * 6 +: 6] = {6{a6_tset_q[0]}} & aw[5:0] | {6{a6_tset_q[1]}} & aw[11:6] | {6{a6_tset_q[2]}} & aw[17:12] | {6{a6_tset_q[3]}} & aw[23:18] | {6{a6_tset_q[4]}} & aw[29:24] | {6{a6_tset_q[5]}} & aw[35:30] | {6{a6_tset_q[6]}} & aw[41:36] | {6{a6_tset_q[7]}} & aw[47:42];
+    for (a6_trow_g = 0; a6_trow_g < 64; a6_trow_g = a6_trow_g + 1) begin : g_a6_trow
+      wire [47:0] way_ages;
+      assign way_ages = a6_age[a6_trow_g * 48 +: 48];
+      assign a6_trow[a6_trow_g * 6 +: 6] = {6{a6_tset_q[0]}} & way_ages[5:0] | {6{a6_tset_q[1]}} & way_ages[11:6] | {6{a6_tset_q[2]}} & way_ages[17:12] | {6{a6_tset_q[3]}} & way_ages[23:18] | {6{a6_tset_q[4]}} & way_ages[29:24] | {6{a6_tset_q[5]}} & way_ages[35:30] | {6{a6_tset_q[6]}} & way_ages[41:36] | {6{a6_tset_q[7]}} & way_ages[47:42];
     end
   endgenerate
   assign a6_tage = {6{a6_tway_q[0]}} & a6_trow[5:0] | {6{a6_tway_q[1]}} & a6_trow[11:6] | {6{a6_tway_q[2]}} & a6_trow[17:12] | {6{a6_tway_q[3]}} & a6_trow[23:18] | {6{a6_tway_q[4]}} & a6_trow[29:24] | {6{a6_tway_q[5]}} & a6_trow[35:30] | {6{a6_tway_q[6]}} & a6_trow[41:36] | {6{a6_tway_q[7]}} & a6_trow[47:42] | {6{a6_tway_q[8]}} & a6_trow[53:48] | {6{a6_tway_q[9]}} & a6_trow[59:54] | {6{a6_tway_q[10]}} & a6_trow[65:60] | {6{a6_tway_q[11]}} & a6_trow[71:66] | {6{a6_tway_q[12]}} & a6_trow[77:72] | {6{a6_tway_q[13]}} & a6_trow[83:78] | {6{a6_tway_q[14]}} & a6_trow[89:84] | {6{a6_tway_q[15]}} & a6_trow[95:90] | {6{a6_tway_q[16]}} & a6_trow[101:96] | {6{a6_tway_q[17]}} & a6_trow[107:102] | {6{a6_tway_q[18]}} & a6_trow[113:108] | {6{a6_tway_q[19]}} & a6_trow[119:114] | {6{a6_tway_q[20]}} & a6_trow[125:120] | {6{a6_tway_q[21]}} & a6_trow[131:126] | {6{a6_tway_q[22]}} & a6_trow[137:132] | {6{a6_tway_q[23]}} & a6_trow[143:138] | {6{a6_tway_q[24]}} & a6_trow[149:144] | {6{a6_tway_q[25]}} & a6_trow[155:150] | {6{a6_tway_q[26]}} & a6_trow[161:156] | {6{a6_tway_q[27]}} & a6_trow[167:162] | {6{a6_tway_q[28]}} & a6_trow[173:168] | {6{a6_tway_q[29]}} & a6_trow[179:174] | {6{a6_tway_q[30]}} & a6_trow[185:180] | {6{a6_tway_q[31]}} & a6_trow[191:186] | {6{a6_tway_q[32]}} & a6_trow[197:192] | {6{a6_tway_q[33]}} & a6_trow[203:198] | {6{a6_tway_q[34]}} & a6_trow[209:204] | {6{a6_tway_q[35]}} & a6_trow[215:210] | {6{a6_tway_q[36]}} & a6_trow[221:216] | {6{a6_tway_q[37]}} & a6_trow[227:222] | {6{a6_tway_q[38]}} & a6_trow[233:228] | {6{a6_tway_q[39]}} & a6_trow[239:234] | {6{a6_tway_q[40]}} & a6_trow[245:240] | {6{a6_tway_q[41]}} & a6_trow[251:246] | {6{a6_tway_q[42]}} & a6_trow[257:252] | {6{a6_tway_q[43]}} & a6_trow[263:258] | {6{a6_tway_q[44]}} & a6_trow[269:264] | {6{a6_tway_q[45]}} & a6_trow[275:270] | {6{a6_tway_q[46]}} & a6_trow[281:276] | {6{a6_tway_q[47]}} & a6_trow[287:282] | {6{a6_tway_q[48]}} & a6_trow[293:288] | {6{a6_tway_q[49]}} & a6_trow[299:294] | {6{a6_tway_q[50]}} & a6_trow[305:300] | {6{a6_tway_q[51]}} & a6_trow[311:306] | {6{a6_tway_q[52]}} & a6_trow[317:312] | {6{a6_tway_q[53]}} & a6_trow[323:318] | {6{a6_tway_q[54]}} & a6_trow[329:324] | {6{a6_tway_q[55]}} & a6_trow[335:330] | {6{a6_tway_q[56]}} & a6_trow[341:336] | {6{a6_tway_q[57]}} & a6_trow[347:342] | {6{a6_tway_q[58]}} & a6_trow[353:348] | {6{a6_tway_q[59]}} & a6_trow[359:354] | {6{a6_tway_q[60]}} & a6_trow[365:360] | {6{a6_tway_q[61]}} & a6_trow[371:366] | {6{a6_tway_q[62]}} & a6_trow[377:372] | {6{a6_tway_q[63]}} & a6_trow[383:378];
-  genvar a6_ga;
+  genvar a6_age_n_g;
   generate
-    for (a6_ga = 0; a6_ga < 512; a6_ga = a6_ga + 1) begin : g_a6_age
+    for (a6_age_n_g = 0; a6_age_n_g < 512; a6_age_n_g = a6_age_n_g + 1) begin : g_a6_age_n
       wire [5:0] age;
-      assign age = a6_age[a6_ga * 6 +: 6];
-      wire ts;
-      assign ts = a6_tv_q & a6_tset_q[a6_ga % 8];
-      assign a6_age_n[a6_ga * 6 +: 6] = ts ? (a6_tway_q[a6_ga / 8] ? 6'd0 : age < a6_tage ? age + 6'd1 : age) : age;
+      assign age = a6_age[a6_age_n_g * 6 +: 6];
+      wire hs;
+      assign hs = a6_tv_q & a6_tset_q[a6_age_n_g % 8];
+      assign a6_age_n[a6_age_n_g * 6 +: 6] = hs ? (a6_tway_q[a6_age_n_g / 8] ? 6'd0 : age < a6_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a6_age_w0_d = a6_age_n[47:0];
@@ -40463,23 +40463,23 @@ module ata_seed003_table2_private (
   assign a7_tv_d = a7_touch;
   assign a7_tway_d = 64'd1 << c7_oway;
   assign a7_tset_d = c7_set_oh_q;
-  genvar a7_gt;
+  genvar a7_trow_g;
   generate
-    for (a7_gt = 0; a7_gt < 64; a7_gt = a7_gt + 1) begin : g_a7_trow
-      wire [47:0] aw;
-      assign aw = a7_age[a7_gt * 48 +: 48];
-      assign a7_trow[a7_gt * 6 +: 6] = {6{a7_tset_q[0]}} & aw[5:0] | {6{a7_tset_q[1]}} & aw[11:6] | {6{a7_tset_q[2]}} & aw[17:12] | {6{a7_tset_q[3]}} & aw[23:18] | {6{a7_tset_q[4]}} & aw[29:24] | {6{a7_tset_q[5]}} & aw[35:30] | {6{a7_tset_q[6]}} & aw[41:36] | {6{a7_tset_q[7]}} & aw[47:42];
+    for (a7_trow_g = 0; a7_trow_g < 64; a7_trow_g = a7_trow_g + 1) begin : g_a7_trow
+      wire [47:0] way_ages;
+      assign way_ages = a7_age[a7_trow_g * 48 +: 48];
+      assign a7_trow[a7_trow_g * 6 +: 6] = {6{a7_tset_q[0]}} & way_ages[5:0] | {6{a7_tset_q[1]}} & way_ages[11:6] | {6{a7_tset_q[2]}} & way_ages[17:12] | {6{a7_tset_q[3]}} & way_ages[23:18] | {6{a7_tset_q[4]}} & way_ages[29:24] | {6{a7_tset_q[5]}} & way_ages[35:30] | {6{a7_tset_q[6]}} & way_ages[41:36] | {6{a7_tset_q[7]}} & way_ages[47:42];
     end
   endgenerate
   assign a7_tage = {6{a7_tway_q[0]}} & a7_trow[5:0] | {6{a7_tway_q[1]}} & a7_trow[11:6] | {6{a7_tway_q[2]}} & a7_trow[17:12] | {6{a7_tway_q[3]}} & a7_trow[23:18] | {6{a7_tway_q[4]}} & a7_trow[29:24] | {6{a7_tway_q[5]}} & a7_trow[35:30] | {6{a7_tway_q[6]}} & a7_trow[41:36] | {6{a7_tway_q[7]}} & a7_trow[47:42] | {6{a7_tway_q[8]}} & a7_trow[53:48] | {6{a7_tway_q[9]}} & a7_trow[59:54] | {6{a7_tway_q[10]}} & a7_trow[65:60] | {6{a7_tway_q[11]}} & a7_trow[71:66] | {6{a7_tway_q[12]}} & a7_trow[77:72] | {6{a7_tway_q[13]}} & a7_trow[83:78] | {6{a7_tway_q[14]}} & a7_trow[89:84] | {6{a7_tway_q[15]}} & a7_trow[95:90] | {6{a7_tway_q[16]}} & a7_trow[101:96] | {6{a7_tway_q[17]}} & a7_trow[107:102] | {6{a7_tway_q[18]}} & a7_trow[113:108] | {6{a7_tway_q[19]}} & a7_trow[119:114] | {6{a7_tway_q[20]}} & a7_trow[125:120] | {6{a7_tway_q[21]}} & a7_trow[131:126] | {6{a7_tway_q[22]}} & a7_trow[137:132] | {6{a7_tway_q[23]}} & a7_trow[143:138] | {6{a7_tway_q[24]}} & a7_trow[149:144] | {6{a7_tway_q[25]}} & a7_trow[155:150] | {6{a7_tway_q[26]}} & a7_trow[161:156] | {6{a7_tway_q[27]}} & a7_trow[167:162] | {6{a7_tway_q[28]}} & a7_trow[173:168] | {6{a7_tway_q[29]}} & a7_trow[179:174] | {6{a7_tway_q[30]}} & a7_trow[185:180] | {6{a7_tway_q[31]}} & a7_trow[191:186] | {6{a7_tway_q[32]}} & a7_trow[197:192] | {6{a7_tway_q[33]}} & a7_trow[203:198] | {6{a7_tway_q[34]}} & a7_trow[209:204] | {6{a7_tway_q[35]}} & a7_trow[215:210] | {6{a7_tway_q[36]}} & a7_trow[221:216] | {6{a7_tway_q[37]}} & a7_trow[227:222] | {6{a7_tway_q[38]}} & a7_trow[233:228] | {6{a7_tway_q[39]}} & a7_trow[239:234] | {6{a7_tway_q[40]}} & a7_trow[245:240] | {6{a7_tway_q[41]}} & a7_trow[251:246] | {6{a7_tway_q[42]}} & a7_trow[257:252] | {6{a7_tway_q[43]}} & a7_trow[263:258] | {6{a7_tway_q[44]}} & a7_trow[269:264] | {6{a7_tway_q[45]}} & a7_trow[275:270] | {6{a7_tway_q[46]}} & a7_trow[281:276] | {6{a7_tway_q[47]}} & a7_trow[287:282] | {6{a7_tway_q[48]}} & a7_trow[293:288] | {6{a7_tway_q[49]}} & a7_trow[299:294] | {6{a7_tway_q[50]}} & a7_trow[305:300] | {6{a7_tway_q[51]}} & a7_trow[311:306] | {6{a7_tway_q[52]}} & a7_trow[317:312] | {6{a7_tway_q[53]}} & a7_trow[323:318] | {6{a7_tway_q[54]}} & a7_trow[329:324] | {6{a7_tway_q[55]}} & a7_trow[335:330] | {6{a7_tway_q[56]}} & a7_trow[341:336] | {6{a7_tway_q[57]}} & a7_trow[347:342] | {6{a7_tway_q[58]}} & a7_trow[353:348] | {6{a7_tway_q[59]}} & a7_trow[359:354] | {6{a7_tway_q[60]}} & a7_trow[365:360] | {6{a7_tway_q[61]}} & a7_trow[371:366] | {6{a7_tway_q[62]}} & a7_trow[377:372] | {6{a7_tway_q[63]}} & a7_trow[383:378];
-  genvar a7_ga;
+  genvar a7_age_n_g;
   generate
-    for (a7_ga = 0; a7_ga < 512; a7_ga = a7_ga + 1) begin : g_a7_age
+    for (a7_age_n_g = 0; a7_age_n_g < 512; a7_age_n_g = a7_age_n_g + 1) begin : g_a7_age_n
       wire [5:0] age;
-      assign age = a7_age[a7_ga * 6 +: 6];
-      wire ts;
-      assign ts = a7_tv_q & a7_tset_q[a7_ga % 8];
-      assign a7_age_n[a7_ga * 6 +: 6] = ts ? (a7_tway_q[a7_ga / 8] ? 6'd0 : age < a7_tage ? age + 6'd1 : age) : age;
+      assign age = a7_age[a7_age_n_g * 6 +: 6];
+      wire hs;
+      assign hs = a7_tv_q & a7_tset_q[a7_age_n_g % 8];
+      assign a7_age_n[a7_age_n_g * 6 +: 6] = hs ? (a7_tway_q[a7_age_n_g / 8] ? 6'd0 : age < a7_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a7_age_w0_d = a7_age_n[47:0];
@@ -40581,23 +40581,23 @@ module ata_seed003_table2_private (
   assign a8_tv_d = a8_touch;
   assign a8_tway_d = 64'd1 << c8_oway;
   assign a8_tset_d = c8_set_oh_q;
-  genvar a8_gt;
+  genvar a8_trow_g;
   generate
-    for (a8_gt = 0; a8_gt < 64; a8_gt = a8_gt + 1) begin : g_a8_trow
-      wire [47:0] aw;
-      assign aw = a8_age[a8_gt * 48 +: 48];
-      assign a8_trow[a8_gt * 6 +: 6] = {6{a8_tset_q[0]}} & aw[5:0] | {6{a8_tset_q[1]}} & aw[11:6] | {6{a8_tset_q[2]}} & aw[17:12] | {6{a8_tset_q[3]}} & aw[23:18] | {6{a8_tset_q[4]}} & aw[29:24] | {6{a8_tset_q[5]}} & aw[35:30] | {6{a8_tset_q[6]}} & aw[41:36] | {6{a8_tset_q[7]}} & aw[47:42];
+    for (a8_trow_g = 0; a8_trow_g < 64; a8_trow_g = a8_trow_g + 1) begin : g_a8_trow
+      wire [47:0] way_ages;
+      assign way_ages = a8_age[a8_trow_g * 48 +: 48];
+      assign a8_trow[a8_trow_g * 6 +: 6] = {6{a8_tset_q[0]}} & way_ages[5:0] | {6{a8_tset_q[1]}} & way_ages[11:6] | {6{a8_tset_q[2]}} & way_ages[17:12] | {6{a8_tset_q[3]}} & way_ages[23:18] | {6{a8_tset_q[4]}} & way_ages[29:24] | {6{a8_tset_q[5]}} & way_ages[35:30] | {6{a8_tset_q[6]}} & way_ages[41:36] | {6{a8_tset_q[7]}} & way_ages[47:42];
     end
   endgenerate
   assign a8_tage = {6{a8_tway_q[0]}} & a8_trow[5:0] | {6{a8_tway_q[1]}} & a8_trow[11:6] | {6{a8_tway_q[2]}} & a8_trow[17:12] | {6{a8_tway_q[3]}} & a8_trow[23:18] | {6{a8_tway_q[4]}} & a8_trow[29:24] | {6{a8_tway_q[5]}} & a8_trow[35:30] | {6{a8_tway_q[6]}} & a8_trow[41:36] | {6{a8_tway_q[7]}} & a8_trow[47:42] | {6{a8_tway_q[8]}} & a8_trow[53:48] | {6{a8_tway_q[9]}} & a8_trow[59:54] | {6{a8_tway_q[10]}} & a8_trow[65:60] | {6{a8_tway_q[11]}} & a8_trow[71:66] | {6{a8_tway_q[12]}} & a8_trow[77:72] | {6{a8_tway_q[13]}} & a8_trow[83:78] | {6{a8_tway_q[14]}} & a8_trow[89:84] | {6{a8_tway_q[15]}} & a8_trow[95:90] | {6{a8_tway_q[16]}} & a8_trow[101:96] | {6{a8_tway_q[17]}} & a8_trow[107:102] | {6{a8_tway_q[18]}} & a8_trow[113:108] | {6{a8_tway_q[19]}} & a8_trow[119:114] | {6{a8_tway_q[20]}} & a8_trow[125:120] | {6{a8_tway_q[21]}} & a8_trow[131:126] | {6{a8_tway_q[22]}} & a8_trow[137:132] | {6{a8_tway_q[23]}} & a8_trow[143:138] | {6{a8_tway_q[24]}} & a8_trow[149:144] | {6{a8_tway_q[25]}} & a8_trow[155:150] | {6{a8_tway_q[26]}} & a8_trow[161:156] | {6{a8_tway_q[27]}} & a8_trow[167:162] | {6{a8_tway_q[28]}} & a8_trow[173:168] | {6{a8_tway_q[29]}} & a8_trow[179:174] | {6{a8_tway_q[30]}} & a8_trow[185:180] | {6{a8_tway_q[31]}} & a8_trow[191:186] | {6{a8_tway_q[32]}} & a8_trow[197:192] | {6{a8_tway_q[33]}} & a8_trow[203:198] | {6{a8_tway_q[34]}} & a8_trow[209:204] | {6{a8_tway_q[35]}} & a8_trow[215:210] | {6{a8_tway_q[36]}} & a8_trow[221:216] | {6{a8_tway_q[37]}} & a8_trow[227:222] | {6{a8_tway_q[38]}} & a8_trow[233:228] | {6{a8_tway_q[39]}} & a8_trow[239:234] | {6{a8_tway_q[40]}} & a8_trow[245:240] | {6{a8_tway_q[41]}} & a8_trow[251:246] | {6{a8_tway_q[42]}} & a8_trow[257:252] | {6{a8_tway_q[43]}} & a8_trow[263:258] | {6{a8_tway_q[44]}} & a8_trow[269:264] | {6{a8_tway_q[45]}} & a8_trow[275:270] | {6{a8_tway_q[46]}} & a8_trow[281:276] | {6{a8_tway_q[47]}} & a8_trow[287:282] | {6{a8_tway_q[48]}} & a8_trow[293:288] | {6{a8_tway_q[49]}} & a8_trow[299:294] | {6{a8_tway_q[50]}} & a8_trow[305:300] | {6{a8_tway_q[51]}} & a8_trow[311:306] | {6{a8_tway_q[52]}} & a8_trow[317:312] | {6{a8_tway_q[53]}} & a8_trow[323:318] | {6{a8_tway_q[54]}} & a8_trow[329:324] | {6{a8_tway_q[55]}} & a8_trow[335:330] | {6{a8_tway_q[56]}} & a8_trow[341:336] | {6{a8_tway_q[57]}} & a8_trow[347:342] | {6{a8_tway_q[58]}} & a8_trow[353:348] | {6{a8_tway_q[59]}} & a8_trow[359:354] | {6{a8_tway_q[60]}} & a8_trow[365:360] | {6{a8_tway_q[61]}} & a8_trow[371:366] | {6{a8_tway_q[62]}} & a8_trow[377:372] | {6{a8_tway_q[63]}} & a8_trow[383:378];
-  genvar a8_ga;
+  genvar a8_age_n_g;
   generate
-    for (a8_ga = 0; a8_ga < 512; a8_ga = a8_ga + 1) begin : g_a8_age
+    for (a8_age_n_g = 0; a8_age_n_g < 512; a8_age_n_g = a8_age_n_g + 1) begin : g_a8_age_n
       wire [5:0] age;
-      assign age = a8_age[a8_ga * 6 +: 6];
-      wire ts;
-      assign ts = a8_tv_q & a8_tset_q[a8_ga % 8];
-      assign a8_age_n[a8_ga * 6 +: 6] = ts ? (a8_tway_q[a8_ga / 8] ? 6'd0 : age < a8_tage ? age + 6'd1 : age) : age;
+      assign age = a8_age[a8_age_n_g * 6 +: 6];
+      wire hs;
+      assign hs = a8_tv_q & a8_tset_q[a8_age_n_g % 8];
+      assign a8_age_n[a8_age_n_g * 6 +: 6] = hs ? (a8_tway_q[a8_age_n_g / 8] ? 6'd0 : age < a8_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a8_age_w0_d = a8_age_n[47:0];
@@ -40699,23 +40699,23 @@ module ata_seed003_table2_private (
   assign a9_tv_d = a9_touch;
   assign a9_tway_d = 64'd1 << c9_oway;
   assign a9_tset_d = c9_set_oh_q;
-  genvar a9_gt;
+  genvar a9_trow_g;
   generate
-    for (a9_gt = 0; a9_gt < 64; a9_gt = a9_gt + 1) begin : g_a9_trow
-      wire [47:0] aw;
-      assign aw = a9_age[a9_gt * 48 +: 48];
-      assign a9_trow[a9_gt * 6 +: 6] = {6{a9_tset_q[0]}} & aw[5:0] | {6{a9_tset_q[1]}} & aw[11:6] | {6{a9_tset_q[2]}} & aw[17:12] | {6{a9_tset_q[3]}} & aw[23:18] | {6{a9_tset_q[4]}} & aw[29:24] | {6{a9_tset_q[5]}} & aw[35:30] | {6{a9_tset_q[6]}} & aw[41:36] | {6{a9_tset_q[7]}} & aw[47:42];
+    for (a9_trow_g = 0; a9_trow_g < 64; a9_trow_g = a9_trow_g + 1) begin : g_a9_trow
+      wire [47:0] way_ages;
+      assign way_ages = a9_age[a9_trow_g * 48 +: 48];
+      assign a9_trow[a9_trow_g * 6 +: 6] = {6{a9_tset_q[0]}} & way_ages[5:0] | {6{a9_tset_q[1]}} & way_ages[11:6] | {6{a9_tset_q[2]}} & way_ages[17:12] | {6{a9_tset_q[3]}} & way_ages[23:18] | {6{a9_tset_q[4]}} & way_ages[29:24] | {6{a9_tset_q[5]}} & way_ages[35:30] | {6{a9_tset_q[6]}} & way_ages[41:36] | {6{a9_tset_q[7]}} & way_ages[47:42];
     end
   endgenerate
   assign a9_tage = {6{a9_tway_q[0]}} & a9_trow[5:0] | {6{a9_tway_q[1]}} & a9_trow[11:6] | {6{a9_tway_q[2]}} & a9_trow[17:12] | {6{a9_tway_q[3]}} & a9_trow[23:18] | {6{a9_tway_q[4]}} & a9_trow[29:24] | {6{a9_tway_q[5]}} & a9_trow[35:30] | {6{a9_tway_q[6]}} & a9_trow[41:36] | {6{a9_tway_q[7]}} & a9_trow[47:42] | {6{a9_tway_q[8]}} & a9_trow[53:48] | {6{a9_tway_q[9]}} & a9_trow[59:54] | {6{a9_tway_q[10]}} & a9_trow[65:60] | {6{a9_tway_q[11]}} & a9_trow[71:66] | {6{a9_tway_q[12]}} & a9_trow[77:72] | {6{a9_tway_q[13]}} & a9_trow[83:78] | {6{a9_tway_q[14]}} & a9_trow[89:84] | {6{a9_tway_q[15]}} & a9_trow[95:90] | {6{a9_tway_q[16]}} & a9_trow[101:96] | {6{a9_tway_q[17]}} & a9_trow[107:102] | {6{a9_tway_q[18]}} & a9_trow[113:108] | {6{a9_tway_q[19]}} & a9_trow[119:114] | {6{a9_tway_q[20]}} & a9_trow[125:120] | {6{a9_tway_q[21]}} & a9_trow[131:126] | {6{a9_tway_q[22]}} & a9_trow[137:132] | {6{a9_tway_q[23]}} & a9_trow[143:138] | {6{a9_tway_q[24]}} & a9_trow[149:144] | {6{a9_tway_q[25]}} & a9_trow[155:150] | {6{a9_tway_q[26]}} & a9_trow[161:156] | {6{a9_tway_q[27]}} & a9_trow[167:162] | {6{a9_tway_q[28]}} & a9_trow[173:168] | {6{a9_tway_q[29]}} & a9_trow[179:174] | {6{a9_tway_q[30]}} & a9_trow[185:180] | {6{a9_tway_q[31]}} & a9_trow[191:186] | {6{a9_tway_q[32]}} & a9_trow[197:192] | {6{a9_tway_q[33]}} & a9_trow[203:198] | {6{a9_tway_q[34]}} & a9_trow[209:204] | {6{a9_tway_q[35]}} & a9_trow[215:210] | {6{a9_tway_q[36]}} & a9_trow[221:216] | {6{a9_tway_q[37]}} & a9_trow[227:222] | {6{a9_tway_q[38]}} & a9_trow[233:228] | {6{a9_tway_q[39]}} & a9_trow[239:234] | {6{a9_tway_q[40]}} & a9_trow[245:240] | {6{a9_tway_q[41]}} & a9_trow[251:246] | {6{a9_tway_q[42]}} & a9_trow[257:252] | {6{a9_tway_q[43]}} & a9_trow[263:258] | {6{a9_tway_q[44]}} & a9_trow[269:264] | {6{a9_tway_q[45]}} & a9_trow[275:270] | {6{a9_tway_q[46]}} & a9_trow[281:276] | {6{a9_tway_q[47]}} & a9_trow[287:282] | {6{a9_tway_q[48]}} & a9_trow[293:288] | {6{a9_tway_q[49]}} & a9_trow[299:294] | {6{a9_tway_q[50]}} & a9_trow[305:300] | {6{a9_tway_q[51]}} & a9_trow[311:306] | {6{a9_tway_q[52]}} & a9_trow[317:312] | {6{a9_tway_q[53]}} & a9_trow[323:318] | {6{a9_tway_q[54]}} & a9_trow[329:324] | {6{a9_tway_q[55]}} & a9_trow[335:330] | {6{a9_tway_q[56]}} & a9_trow[341:336] | {6{a9_tway_q[57]}} & a9_trow[347:342] | {6{a9_tway_q[58]}} & a9_trow[353:348] | {6{a9_tway_q[59]}} & a9_trow[359:354] | {6{a9_tway_q[60]}} & a9_trow[365:360] | {6{a9_tway_q[61]}} & a9_trow[371:366] | {6{a9_tway_q[62]}} & a9_trow[377:372] | {6{a9_tway_q[63]}} & a9_trow[383:378];
-  genvar a9_ga;
+  genvar a9_age_n_g;
   generate
-    for (a9_ga = 0; a9_ga < 512; a9_ga = a9_ga + 1) begin : g_a9_age
+    for (a9_age_n_g = 0; a9_age_n_g < 512; a9_age_n_g = a9_age_n_g + 1) begin : g_a9_age_n
       wire [5:0] age;
-      assign age = a9_age[a9_ga * 6 +: 6];
-      wire ts;
-      assign ts = a9_tv_q & a9_tset_q[a9_ga % 8];
-      assign a9_age_n[a9_ga * 6 +: 6] = ts ? (a9_tway_q[a9_ga / 8] ? 6'd0 : age < a9_tage ? age + 6'd1 : age) : age;
+      assign age = a9_age[a9_age_n_g * 6 +: 6];
+      wire hs;
+      assign hs = a9_tv_q & a9_tset_q[a9_age_n_g % 8];
+      assign a9_age_n[a9_age_n_g * 6 +: 6] = hs ? (a9_tway_q[a9_age_n_g / 8] ? 6'd0 : age < a9_tage ? age + 6'd1 : age) : age;
     end
   endgenerate
   assign a9_age_w0_d = a9_age_n[47:0];
