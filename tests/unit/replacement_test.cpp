@@ -365,7 +365,7 @@ struct AgeForm {
 size_t check_ages(unsigned ways, unsigned sets, const AgeForm& form) {
   Module m("t_ages");
   const unsigned ab = bits_for(ways);
-  const Value ages = m.input("ages", ways * sets * ab), hit = m.input("hit", 1), a = m.input("a", ways);
+  const Value ages = m.input("ages", ways * sets * ab), hit = m.input("hit", 1), a = m.input("tway", ways);
   const Value as = sets > 1 ? m.input("aset", sets) : Value();
   AgeEdge x;
   x.touch = hit;
@@ -403,7 +403,7 @@ size_t check_ages(unsigned ways, unsigned sets, const AgeForm& form) {
         for (Ages& s : want)
           for (unsigned w = 0; w < ways; ++w) s[w] = ways - 1 - w;
       e.set("hit", ed.a_kind == 1);
-      e.set("a", ed.a_kind ? oh(ed.a) : 0);
+      e.set("tway", ed.a_kind ? oh(ed.a) : 0);
       if (sets > 1) e.set("aset", oh(ed.as));
       if (form.untouch) e.set("unt", ed.a_kind == 2);
       if (form.fill) {

@@ -287,10 +287,10 @@ Value lru_ages_next(Scope& s, const string& name, const Value& ages, unsigned se
   s.generate_for(name + "_g", ways * sets, "g_" + name, [&](Scope& sc, const Index& q) {
     const Index w = q / Index(sets), st = q % Index(sets), ao = q * Index(ab);
     AgeWay in;
-    in.a = sc.wire("age", age.part(ao, ab));
-    in.a1 = fill ? sc.wire("age_p1", in.a + 1) : in.a + 1;
-    if (fill) in.a2 = sc.wire("age_p2", in.a1 + 1);
-    if (unt) in.am1 = sc.wire("age_m1", in.a - 1);
+    in.a = sc.wire("a", age.part(ao, ab));
+    in.a1 = fill ? sc.wire("a1", in.a + 1) : in.a + 1;
+    if (fill) in.a2 = sc.wire("a2", in.a1 + 1);
+    if (unt) in.am1 = sc.wire("am1", in.a - 1);
     in.is_t = way.bit(w);
     in.hs = several ? sc.wire("hs", e.touch & set.bit(st)) : e.touch;
     if (unt) in.us = several ? sc.wire("us", e.untouch & set.bit(st)) : e.untouch;

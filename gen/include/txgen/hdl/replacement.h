@@ -96,7 +96,7 @@ struct AgeEdge {
 // touched way's age in that set (the compare that orders the touch).
 using AgeBelow = std::function<Value(Scope&, const Index& s, const Value& age)>;
 // name (declared, like `ages`) = the ages after the edge: one generate loop
-// over ways x sets. With `compare_last` both outcomes of the compare are
+// over ways x sets (locals a, a1, a2, am1, hs, us, fs, k1..k3, lt, fv, lh, x1*, n*). With `compare_last` both outcomes of the compare are
 // built and it selects last (wire lh; for a touched age that arrives late),
 // else it sits inside the touch's mux. The edge's set-independent terms are
 // wires name_same_set, name_vict_is_hit, name_same_set_u.
