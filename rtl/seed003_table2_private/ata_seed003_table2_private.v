@@ -39649,11 +39649,11 @@ module ata_seed003_table2_private (
   genvar a0_age_n_g;
   generate
     for (a0_age_n_g = 0; a0_age_n_g < 512; a0_age_n_g = a0_age_n_g + 1) begin : g_a0_age_n
-      wire [5:0] age;
-      assign age = a0_age[a0_age_n_g * 6 +: 6];
+      wire [5:0] a;
+      assign a = a0_age[a0_age_n_g * 6 +: 6];
       wire hs;
       assign hs = a0_tv_q & a0_tset_q[a0_age_n_g % 8];
-      assign a0_age_n[a0_age_n_g * 6 +: 6] = hs ? (a0_tway_q[a0_age_n_g / 8] ? 6'd0 : age < a0_tage ? age + 6'd1 : age) : age;
+      assign a0_age_n[a0_age_n_g * 6 +: 6] = hs ? (a0_tway_q[a0_age_n_g / 8] ? 6'd0 : a < a0_tage ? a + 6'd1 : a) : a;
     end
   endgenerate
   assign a0_age_w0_d = a0_age_n[47:0];
@@ -39767,11 +39767,11 @@ module ata_seed003_table2_private (
   genvar a1_age_n_g;
   generate
     for (a1_age_n_g = 0; a1_age_n_g < 512; a1_age_n_g = a1_age_n_g + 1) begin : g_a1_age_n
-      wire [5:0] age;
-      assign age = a1_age[a1_age_n_g * 6 +: 6];
+      wire [5:0] a;
+      assign a = a1_age[a1_age_n_g * 6 +: 6];
       wire hs;
       assign hs = a1_tv_q & a1_tset_q[a1_age_n_g % 8];
-      assign a1_age_n[a1_age_n_g * 6 +: 6] = hs ? (a1_tway_q[a1_age_n_g / 8] ? 6'd0 : age < a1_tage ? age + 6'd1 : age) : age;
+      assign a1_age_n[a1_age_n_g * 6 +: 6] = hs ? (a1_tway_q[a1_age_n_g / 8] ? 6'd0 : a < a1_tage ? a + 6'd1 : a) : a;
     end
   endgenerate
   assign a1_age_w0_d = a1_age_n[47:0];
@@ -39885,11 +39885,11 @@ module ata_seed003_table2_private (
   genvar a2_age_n_g;
   generate
     for (a2_age_n_g = 0; a2_age_n_g < 512; a2_age_n_g = a2_age_n_g + 1) begin : g_a2_age_n
-      wire [5:0] age;
-      assign age = a2_age[a2_age_n_g * 6 +: 6];
+      wire [5:0] a;
+      assign a = a2_age[a2_age_n_g * 6 +: 6];
       wire hs;
       assign hs = a2_tv_q & a2_tset_q[a2_age_n_g % 8];
-      assign a2_age_n[a2_age_n_g * 6 +: 6] = hs ? (a2_tway_q[a2_age_n_g / 8] ? 6'd0 : age < a2_tage ? age + 6'd1 : age) : age;
+      assign a2_age_n[a2_age_n_g * 6 +: 6] = hs ? (a2_tway_q[a2_age_n_g / 8] ? 6'd0 : a < a2_tage ? a + 6'd1 : a) : a;
     end
   endgenerate
   assign a2_age_w0_d = a2_age_n[47:0];
@@ -40003,11 +40003,11 @@ module ata_seed003_table2_private (
   genvar a3_age_n_g;
   generate
     for (a3_age_n_g = 0; a3_age_n_g < 512; a3_age_n_g = a3_age_n_g + 1) begin : g_a3_age_n
-      wire [5:0] age;
-      assign age = a3_age[a3_age_n_g * 6 +: 6];
+      wire [5:0] a;
+      assign a = a3_age[a3_age_n_g * 6 +: 6];
       wire hs;
       assign hs = a3_tv_q & a3_tset_q[a3_age_n_g % 8];
-      assign a3_age_n[a3_age_n_g * 6 +: 6] = hs ? (a3_tway_q[a3_age_n_g / 8] ? 6'd0 : age < a3_tage ? age + 6'd1 : age) : age;
+      assign a3_age_n[a3_age_n_g * 6 +: 6] = hs ? (a3_tway_q[a3_age_n_g / 8] ? 6'd0 : a < a3_tage ? a + 6'd1 : a) : a;
     end
   endgenerate
   assign a3_age_w0_d = a3_age_n[47:0];
@@ -40121,11 +40121,11 @@ module ata_seed003_table2_private (
   genvar a4_age_n_g;
   generate
     for (a4_age_n_g = 0; a4_age_n_g < 512; a4_age_n_g = a4_age_n_g + 1) begin : g_a4_age_n
-      wire [5:0] age;
-      assign age = a4_age[a4_age_n_g * 6 +: 6];
+      wire [5:0] a;
+      assign a = a4_age[a4_age_n_g * 6 +: 6];
       wire hs;
       assign hs = a4_tv_q & a4_tset_q[a4_age_n_g % 8];
-      assign a4_age_n[a4_age_n_g * 6 +: 6] = hs ? (a4_tway_q[a4_age_n_g / 8] ? 6'd0 : age < a4_tage ? age + 6'd1 : age) : age;
+      assign a4_age_n[a4_age_n_g * 6 +: 6] = hs ? (a4_tway_q[a4_age_n_g / 8] ? 6'd0 : a < a4_tage ? a + 6'd1 : a) : a;
     end
   endgenerate
   assign a4_age_w0_d = a4_age_n[47:0];
@@ -40239,11 +40239,11 @@ module ata_seed003_table2_private (
   genvar a5_age_n_g;
   generate
     for (a5_age_n_g = 0; a5_age_n_g < 512; a5_age_n_g = a5_age_n_g + 1) begin : g_a5_age_n
-      wire [5:0] age;
-      assign age = a5_age[a5_age_n_g * 6 +: 6];
+      wire [5:0] a;
+      assign a = a5_age[a5_age_n_g * 6 +: 6];
       wire hs;
       assign hs = a5_tv_q & a5_tset_q[a5_age_n_g % 8];
-      assign a5_age_n[a5_age_n_g * 6 +: 6] = hs ? (a5_tway_q[a5_age_n_g / 8] ? 6'd0 : age < a5_tage ? age + 6'd1 : age) : age;
+      assign a5_age_n[a5_age_n_g * 6 +: 6] = hs ? (a5_tway_q[a5_age_n_g / 8] ? 6'd0 : a < a5_tage ? a + 6'd1 : a) : a;
     end
   endgenerate
   assign a5_age_w0_d = a5_age_n[47:0];
@@ -40357,11 +40357,11 @@ module ata_seed003_table2_private (
   genvar a6_age_n_g;
   generate
     for (a6_age_n_g = 0; a6_age_n_g < 512; a6_age_n_g = a6_age_n_g + 1) begin : g_a6_age_n
-      wire [5:0] age;
-      assign age = a6_age[a6_age_n_g * 6 +: 6];
+      wire [5:0] a;
+      assign a = a6_age[a6_age_n_g * 6 +: 6];
       wire hs;
       assign hs = a6_tv_q & a6_tset_q[a6_age_n_g % 8];
-      assign a6_age_n[a6_age_n_g * 6 +: 6] = hs ? (a6_tway_q[a6_age_n_g / 8] ? 6'd0 : age < a6_tage ? age + 6'd1 : age) : age;
+      assign a6_age_n[a6_age_n_g * 6 +: 6] = hs ? (a6_tway_q[a6_age_n_g / 8] ? 6'd0 : a < a6_tage ? a + 6'd1 : a) : a;
     end
   endgenerate
   assign a6_age_w0_d = a6_age_n[47:0];
@@ -40475,11 +40475,11 @@ module ata_seed003_table2_private (
   genvar a7_age_n_g;
   generate
     for (a7_age_n_g = 0; a7_age_n_g < 512; a7_age_n_g = a7_age_n_g + 1) begin : g_a7_age_n
-      wire [5:0] age;
-      assign age = a7_age[a7_age_n_g * 6 +: 6];
+      wire [5:0] a;
+      assign a = a7_age[a7_age_n_g * 6 +: 6];
       wire hs;
       assign hs = a7_tv_q & a7_tset_q[a7_age_n_g % 8];
-      assign a7_age_n[a7_age_n_g * 6 +: 6] = hs ? (a7_tway_q[a7_age_n_g / 8] ? 6'd0 : age < a7_tage ? age + 6'd1 : age) : age;
+      assign a7_age_n[a7_age_n_g * 6 +: 6] = hs ? (a7_tway_q[a7_age_n_g / 8] ? 6'd0 : a < a7_tage ? a + 6'd1 : a) : a;
     end
   endgenerate
   assign a7_age_w0_d = a7_age_n[47:0];
@@ -40593,11 +40593,11 @@ module ata_seed003_table2_private (
   genvar a8_age_n_g;
   generate
     for (a8_age_n_g = 0; a8_age_n_g < 512; a8_age_n_g = a8_age_n_g + 1) begin : g_a8_age_n
-      wire [5:0] age;
-      assign age = a8_age[a8_age_n_g * 6 +: 6];
+      wire [5:0] a;
+      assign a = a8_age[a8_age_n_g * 6 +: 6];
       wire hs;
       assign hs = a8_tv_q & a8_tset_q[a8_age_n_g % 8];
-      assign a8_age_n[a8_age_n_g * 6 +: 6] = hs ? (a8_tway_q[a8_age_n_g / 8] ? 6'd0 : age < a8_tage ? age + 6'd1 : age) : age;
+      assign a8_age_n[a8_age_n_g * 6 +: 6] = hs ? (a8_tway_q[a8_age_n_g / 8] ? 6'd0 : a < a8_tage ? a + 6'd1 : a) : a;
     end
   endgenerate
   assign a8_age_w0_d = a8_age_n[47:0];
@@ -40711,11 +40711,11 @@ module ata_seed003_table2_private (
   genvar a9_age_n_g;
   generate
     for (a9_age_n_g = 0; a9_age_n_g < 512; a9_age_n_g = a9_age_n_g + 1) begin : g_a9_age_n
-      wire [5:0] age;
-      assign age = a9_age[a9_age_n_g * 6 +: 6];
+      wire [5:0] a;
+      assign a = a9_age[a9_age_n_g * 6 +: 6];
       wire hs;
       assign hs = a9_tv_q & a9_tset_q[a9_age_n_g % 8];
-      assign a9_age_n[a9_age_n_g * 6 +: 6] = hs ? (a9_tway_q[a9_age_n_g / 8] ? 6'd0 : age < a9_tage ? age + 6'd1 : age) : age;
+      assign a9_age_n[a9_age_n_g * 6 +: 6] = hs ? (a9_tway_q[a9_age_n_g / 8] ? 6'd0 : a < a9_tage ? a + 6'd1 : a) : a;
     end
   endgenerate
   assign a9_age_w0_d = a9_age_n[47:0];
