@@ -681,6 +681,51 @@ TEST(OrderMatrix, IsTotalExactlyOnTheRowsOfOrders) {
   }
 }
 
+// With one set, a given set bit gates the update (l1tlb passes its one-set
+// vectors of 1'b1; icache_tx's set one-hots are the touches' only enables).
+TEST(Replacement, OneSetBitGatesTheUpdate) {
+  const unsigned ways = 4, ab = 2, pairs = 6;
+  Module m("t_one_set");
+  const Value tree = m.input("tree", ways - 1), order = m.input("order", pairs), ages = m.input("ages", ways * ab);
+  const Value en = m.input("en", 1), bit = m.input("bit", 1), way = m.input("way", ways);
+  const Touch t{Touch::kTouch, en, bit, way, "", {}};
+  plru_next(m.top(), "plru", tree, 1, ways, {t});
+  order_next(m.top(), "order_n", order, 1, ways, {t});
+  AgeEdge x;
+  x.touch = en;
+  x.set = bit;
+  x.way = way;
+  const Value ta = m.wire("ta", onehot_select(way, ages, ways, ab));
+  lru_ages_next(m.top(), "ages_n", ages, 1, ways, x, [&](Scope&, const Index&, const Value& a) { return a < ta; }, false);
+  Evaluator e(m);
+  for_each_order(1, ways, [&](const vector<Ages>& st) {
+    for (uint64_t tr = 0; tr < oh(ways - 1); ++tr)
+      for (unsigned w = 0; w < ways; ++w)
+        for (unsigned k = 0; k < 4; ++k) {
+          if (failing()) return;
+          const bool on = k == 3;  // enable and set bit both
+          e.set("tree", tr);
+          e.set("order", pack_order({Order(st[0].begin(), st[0].end())}, ways));
+          e.set("ages", pack_ages(st, ways));
+          e.set("en", k & 1u);
+          e.set("bit", k >> 1);
+          e.set("way", oh(w));
+          e.run();
+          vector<Tree> t2 = unpack_trees(tr, 1, ways);
+          vector<Order> o2 = {Order(st[0].begin(), st[0].end())};
+          vector<Ages> a2 = st;
+          if (on) {
+            ref_touch(t2[0], ways, w, false);
+            ref_order_touch(o2[0], w, false);
+            ref_age_touch(a2[0], w);
+          }
+          EXPECT_EQ(e.value("plru"), pack_trees(t2)) << "en " << (k & 1u) << " set bit " << (k >> 1);
+          EXPECT_EQ(e.value("order_n"), pack_order(o2, ways)) << "en " << (k & 1u) << " set bit " << (k >> 1);
+          EXPECT_EQ(e.get("ages_n"), pack_ages(a2, ways)) << "en " << (k & 1u) << " set bit " << (k >> 1);
+        }
+  });
+}
+
 // ---------------------------------------------------------------------------
 // Ranks: the reference sorts the valid entries by (rank, index).
 

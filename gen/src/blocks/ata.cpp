@@ -408,7 +408,7 @@ void AtaEmitter::update_replacement(unsigned j, const Value& touch, const Value&
   e.set = set;
   e.way = wo;
   const auto below = [&ta](Scope&, const Index&, const Value& age) { return age < ta; };
-  r.ages->next(hdl::lru_ages_next(m_.top(), a + "age_n", r.age, S, W, e, below, false));
+  r.ages->next(hdl::lru_ages_next(m_.top(), a + "age_n", r.age, S, W, e, below, false).ages);
 }
 
 // The remote holder core i reads after a local miss (one-hot over arrays):

@@ -41,7 +41,7 @@ std::vector<Value> set_enables(Scope& sc, const std::vector<Touch>& updates, con
   for (size_t k = 0; k < updates.size(); ++k) {
     const Touch& u = updates[k];
     if (!several) {
-      en.push_back(u.enable);
+      en.push_back(u.set.valid() ? and_if(u.enable, u.set.bit(0)) : u.enable);
     } else if (!u.enable.valid()) {
       en.push_back(set_v[k].bit(st));
     } else {
@@ -56,6 +56,8 @@ std::vector<Value> update_sets(Scope& s, const string& name, const std::vector<T
   std::vector<Value> set_v;
   for (size_t k = 0; k < updates.size(); ++k) {
     if (sets == 1) {
+      if (updates[k].set.valid() && updates[k].set.width() != 1)
+        fail(name + ": update " + to_string(k) + " of one set has a set one-hot of several bits");
       set_v.push_back(Value());
       continue;
     }
@@ -255,8 +257,8 @@ Value age_after(Scope& sc, const string& sfx, const AgeWay& w, const AgeEdge& e,
 
 }  // namespace
 
-Value lru_ages_next(Scope& s, const string& name, const Value& ages, unsigned sets, unsigned ways, const AgeEdge& e,
-                    const AgeBelow& below, bool compare_last) {
+AgesNext lru_ages_next(Scope& s, const string& name, const Value& ages, unsigned sets, unsigned ways, const AgeEdge& e,
+                       const AgeBelow& below, bool compare_last) {
   const unsigned ab = age_bits(ways);
   if (ways < 2 || ages.width() != ways * sets * ab)
     fail("lru_ages_next " + name + ": " + to_string(ages.width()) + " bits for " + to_string(ways) + " x " +
@@ -266,6 +268,10 @@ Value lru_ages_next(Scope& s, const string& name, const Value& ages, unsigned se
     fail("lru_ages_next " + name + ": the touch needs its way (and set), a fill its `young` row");
   const Value age = indexable(s, name + "_w", ages), way = indexable(s, name + "_way", e.way);
   const Value set = several ? indexable(s, name + "_set", e.set) : Value();
+  // with one set, a given set bit gates that set's updates
+  auto one_set = [&](const Value& en, const Value& set_bit) { return !several && set_bit.valid() ? en & set_bit.bit(0) : en; };
+  const Value touch = one_set(e.touch, e.set), untouch = unt ? one_set(e.untouch, e.set) : Value();
+  const Value fill_en = fill ? one_set(e.fill, e.fill_set) : Value();
   Value vict, young, fset;
   AgeTerms t;
   if (fill) {
@@ -273,9 +279,9 @@ Value lru_ages_next(Scope& s, const string& name, const Value& ages, unsigned se
     young = indexable(s, name + "_young", e.young);
     fset = several ? indexable(s, name + "_fill_set", e.fill_set) : Value();
     const Value here = several ? any(set & fset) : Value();
-    t.same = s.wire(name + "_same_set", and_if(here, e.touch));
+    t.same = s.wire(name + "_same_set", and_if(here, touch));
     t.va = s.wire(name + "_vict_is_hit", e.victim_is_way.valid() ? e.victim_is_way : any(vict & way));
-    if (unt) t.same_u = s.wire(name + "_same_set_u", and_if(here, e.untouch));
+    if (unt) t.same_u = s.wire(name + "_same_set_u", and_if(here, untouch));
   }
   Value resets;
   if (e.flush.valid()) {
@@ -292,11 +298,11 @@ Value lru_ages_next(Scope& s, const string& name, const Value& ages, unsigned se
     if (fill) in.a2 = sc.wire("a2", in.a1 + 1);
     if (unt) in.am1 = sc.wire("am1", in.a - 1);
     in.is_t = way.bit(w);
-    in.hs = several ? sc.wire("hs", e.touch & set.bit(st)) : e.touch;
-    if (unt) in.us = several ? sc.wire("us", e.untouch & set.bit(st)) : e.untouch;
+    in.hs = several ? sc.wire("hs", e.touch & set.bit(st)) : touch;
+    if (unt) in.us = several ? sc.wire("us", e.untouch & set.bit(st)) : untouch;
     if (fill) {
       const Value is_v = vict.bit(w);
-      in.fs = several ? sc.wire("fs", e.fill & fset.bit(st)) : e.fill;
+      in.fs = several ? sc.wire("fs", e.fill & fset.bit(st)) : fill_en;
       // younger than the victim after the touch (in the fill's set the touched
       // way is the youngest; a touched victim is the youngest of all), and an
       // untouched way other than the victim is older than it
@@ -316,7 +322,7 @@ Value lru_ages_next(Scope& s, const string& name, const Value& ages, unsigned se
     }
     sc.assign(next.part(ao, ab), n);
   });
-  return next;
+  return {next, t.same, t.va, t.same_u};
 }
 
 Value lru_ages_row(Scope& s, const string& name, const Value& ages, unsigned sets, unsigned ways,

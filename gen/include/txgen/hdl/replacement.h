@@ -30,7 +30,7 @@ namespace txgen::hdl {
 struct Touch {
   enum Kind { kTouch, kUntouch } kind = kTouch;
   Value enable;        // one bit; not given: always (a zero `way` then changes nothing)
-  Value set;           // one-hot over the sets; not given with one set
+  Value set;           // one-hot over the sets; with one set optional (one bit: it gates the update)
   Value way;           // one-hot over the ways, or zero
   std::string name;    // the wire of enable & set[s] in the loop over the sets (several sets)
   std::vector<Value> path;  // tree PLRU only: plru_path() of the way (see there)
@@ -86,7 +86,7 @@ Value plru_victim_among(Scope& s, const std::string& name, const Value& tree, co
 // fill's touch of its victim in `fill_set`; then the flush.
 struct AgeEdge {
   Value touch, untouch;         // enables (untouch optional)
-  Value set, way;               // their set (one-hot; not given with one set) and way (one-hot)
+  Value set, way;               // their set (one-hot; optional with one set) and way (one-hot)
   Value fill, fill_set, victim; // optional: the fill's enable, set (one-hot) and way (one-hot)
   Value young;                  // with a fill: the ways younger than the victim before this edge
   Value victim_is_way;          // optional: whether victim == way, when known cheaper than any(victim & way)
@@ -95,13 +95,19 @@ struct AgeEdge {
 // below(scope, s, age): whether `age`, a way's age in set s, is below the
 // touched way's age in that set (the compare that orders the touch).
 using AgeBelow = std::function<Value(Scope&, const Index& s, const Value& age)>;
-// name (declared, like `ages`) = the ages after the edge: one generate loop
-// over ways x sets (locals a, a1, a2, am1, hs, us, fs, k1..k3, lt, fv, lh, x1*, n*). With `compare_last` both outcomes of the compare are
-// built and it selects last (wire lh; for a touched age that arrives late),
-// else it sits inside the touch's mux. The edge's set-independent terms are
-// wires name_same_set, name_vict_is_hit, name_same_set_u.
-Value lru_ages_next(Scope& s, const std::string& name, const Value& ages, unsigned sets, unsigned ways,
-                    const AgeEdge& e, const AgeBelow& below, bool compare_last);
+// name (declared, like `ages`) = the ages after the edge (AgesNext::ages):
+// one generate loop over ways x sets (locals a, a1, a2, am1, hs, us, fs,
+// k1..k3, lt, fv, lh, x1*, n*). With `compare_last` both outcomes of the
+// compare are built and it selects last (wire lh; for a touched age that
+// arrives late), else it sits inside the touch's mux. With a fill, the edge's
+// set-independent terms are wires, returned for logic beside the ages: the
+// touch in the fill's set (name_same_set), the victim the touched way
+// (name_vict_is_hit), the untouch in the fill's set (name_same_set_u).
+struct AgesNext {
+  Value ages, same_set, victim_is_touched, same_set_untouch;
+};
+AgesNext lru_ages_next(Scope& s, const std::string& name, const Value& ages, unsigned sets, unsigned ways,
+                       const AgeEdge& e, const AgeBelow& below, bool compare_last);
 // name (declared, W x bits, way 0 first) = the ages of the set `set_oh`
 // selects: the set is selected per way, so the row read starts in parallel.
 Value lru_ages_row(Scope& s, const std::string& name, const Value& ages, unsigned sets, unsigned ways,
