@@ -14,13 +14,13 @@
 #include "txgen/blocks/ata_emit.h"
 #include "txgen/hdl/lib.h"
 #include "txgen/hdl/module.h"
+#include "txgen/hdl/replacement.h"
 
 namespace txgen::blocks::ata {
 
 using elab::AtaParams;
 using hdl::any;
 using hdl::cat;
-using hdl::gate;
 using hdl::Index;
 using hdl::lit;
 using hdl::Module;
@@ -29,7 +29,6 @@ using hdl::Reg;
 using hdl::Scope;
 using hdl::Value;
 using hdl::Wire;
-using hdl::zero;
 using std::string;
 using std::to_string;
 
@@ -97,6 +96,17 @@ class AtaEmitter {
   Value replacement_victim(unsigned j, unsigned s);
   Value victim(unsigned i);
   void controllers(const std::vector<Value>& granted, const std::vector<Value>& ok, const std::vector<Value>& pick);
+  // One data-array port's command after its arbitration.
+  struct PortCmd {
+    Value gv, op, set, way, sec, core;
+  };
+  struct Requests {
+    std::vector<Value> lreq, rreq;  // per core: on its own port, a remote read
+    Value recs;                     // every core's command record
+  };
+  Requests port_requests(const std::vector<Value>& ok);
+  PortCmd arbitrate(unsigned j, const Requests& q, std::vector<std::vector<Value>>& win_bits);
+  void port_outputs(const std::vector<PortCmd>& cmds);
   void ports(std::vector<Value>& granted, const std::vector<Value>& ok);
   void recheck_register(const std::vector<Value>& pick);
   // per port: this edge's command kills a line (a write marks it dirty, an
@@ -201,25 +211,11 @@ void AtaEmitter::compare(unsigned i) {
 }
 
 // The replacement victim (one-hot) of set s of array j: the way of age W-1,
-// or the way the tree-PLRU bits point at from the root (0: lower half).
+// or the way the tree-PLRU bits point at from the root.
 Value AtaEmitter::replacement_victim(unsigned j, unsigned s) {
   const Array& r = arr_[j];
-  std::vector<Value> repl;
-  for (unsigned w = 0; w < W; ++w) {
-    if (!p_.plru()) {
-      repl.push_back(r.age.field(w * S + s, WB) == lit(WB, W - 1));
-      continue;
-    }
-    const Value bits = Value(r.plru).field(s, W - 1);
-    std::vector<Value> terms;
-    for (unsigned l = 0; l < WB; ++l) {
-      const unsigned node = (1u << l) - 1 + (w >> (WB - l));
-      const bool upper = (w >> (WB - 1 - l)) & 1u;
-      terms.push_back(upper ? bits.bit(node) : ~bits.bit(node));
-    }
-    repl.push_back(hdl::and_of(terms, lit(1, 1)));
-  }
-  return hdl::cat_lsb_first(repl);
+  if (!p_.plru()) return hdl::lru_ages_oldest(r.age, S, W, s);
+  return hdl::plru_victim(Value(r.plru).field(s, W - 1), W);
 }
 
 // The fill victim's way in core i's local array at its request's set: the
@@ -244,19 +240,18 @@ Value AtaEmitter::victim(unsigned i) {
 }
 
 
-// The per-core port request and command record, the round-robin arbitration
-// of every data-array port, the winner's command registered on the port and
-// applied to the array. Returns each core's grant.
-void AtaEmitter::ports(std::vector<Value>& granted, const std::vector<Value>& ok) {
-  std::vector<Value> lreq(N), rreq(N), rec(N);
+// The per-core port request and command record (op, set, way, sector, tag,
+// alloc); also each core's way and op on its own port.
+AtaEmitter::Requests AtaEmitter::port_requests(const std::vector<Value>& ok) {
+  Requests q{std::vector<Value>(N), std::vector<Value>(N), Value()};
+  std::vector<Value> rec(N);
   own_way_.assign(N, Value());
   own_op_.assign(N, Value());
-  const unsigned RB = 2 + SBP + WB + XBP + TG + 1;  // op, set, way, sector, tag, alloc
   for (unsigned i = 0; i < N; ++i) {
     Core& k = core_[i];
     const string c = "c" + to_string(i) + "_";
-    lreq[i] = m_.wire(c + "lreq", is(k, kLread) | is(k, kLwrite) | is(k, kFill));
-    rreq[i] = remote() ? m_.wire(c + "rreq", is(k, kRread) & ok[i]) : lit(1, 0);
+    q.lreq[i] = m_.wire(c + "lreq", is(k, kLread) | is(k, kLwrite) | is(k, kFill));
+    q.rreq[i] = remote() ? m_.wire(c + "rreq", is(k, kRread) & ok[i]) : lit(1, 0);
     Value op = hdl::priority({{is(k, kFill), lit(2, kOpFill)}, {is(k, kLwrite), lit(2, kOpWrite)},
                               {is(k, kRread), lit(2, kOpRemoteRead)}},
                              lit(2, kOpLocalRead));
@@ -273,62 +268,78 @@ void AtaEmitter::ports(std::vector<Value>& granted, const std::vector<Value>& ok
     own_way_[i] = m_.wire(c + "oway", mux(is(k, kFill), fill_way, own_way));
     own_op_[i] = op;
   }
-  Value recs = m_.wire("cmd_all", hdl::cat_lsb_first(rec));
-  std::vector<std::vector<Value>> win_bits(N);
-  std::vector<Value> gvs(N), ops(N), sets(N), ways(N), secs(N), cores(N);
-  for (unsigned j = 0; j < N; ++j) {
-    const string a = "a" + to_string(j) + "_";
-    std::vector<Value> col;
-    for (unsigned i = 0; i < N; ++i)
-      col.push_back(i == j ? lreq[i] : remote() ? rreq[i] & Value(core_[i].rj).bit(j) : lit(1, 0));
-    Value req = m_.wire(a + "preq", hdl::cat_lsb_first(col));
-    Value win = remote() ? hdl::round_robin_pick(m_.top(), a + "win", req, arr_[j].ptr) : req;
-    Value gv = m_.wire(a + "gv", any(win));
-    if (remote()) arr_[j].ptr.next_if(gv, hdl::rotate_left1(win));
-    Value cmd = m_.wire(a + "cmd", sel(win, recs, N, RB));
-    unsigned o = 0;
-    auto take = [&](unsigned w) { Value v = cmd.slice(o, w); o += w; return v; };
-    Value op = take(2), set = take(SBP), way = take(WB), sec = take(XBP), tag = take(TG), alloc = take(1);
-    m_.unused(a + "cmd_tag_alloc", cat({alloc, tag}));
-    // Array j changes only by core j's commands (a remote read changes nothing),
-    // so its update takes core j's own record and one bit of the arbitration.
-    const Core& ow = core_[j];
-    // the same bit as win[j], as one flat term: it fans out to every entry
-    Value own_bit = remote() ? hdl::round_robin_bit(req, arr_[j].ptr, j) : win.bit(j);
-    Value own_win = m_.wire(a + "own", own_bit), oop = own_op_[j], oalloc = ~ow.lm;
-    update_array(j, own_win, oop, ow.set_oh, hdl::one_of(W, own_way_[j]), ow.sec_oh, ow.tag, oalloc);
-    for (unsigned i = 0; i < N; ++i) win_bits[i].push_back(win.bit(i));
-    gvs[j] = gv;
-    if (remote())
-      kills_.push_back(
-          m_.wire(a + "kill", own_win & ((oop == lit(2, kOpWrite)) | ((oop == lit(2, kOpFill)) & oalloc))));
-    cmd_set_.push_back(ow.set);
-    cmd_way_.push_back(own_way_[j]);
-    ops[j] = op;
-    sets[j] = set;
-    ways[j] = way;
-    secs[j] = sec;
-    cores[j] = N > 1 ? hdl::onehot_index(win, CI) : lit(CI, 0);
-  }
-  for (unsigned i = 0; i < N; ++i) granted[i] = m_.wire("c" + to_string(i) + "_grant", hdl::or_of(win_bits[i], lit(1, 0)));
-  // the port outputs: registered commands, data held between commands
+  q.recs = m_.wire("cmd_all", hdl::cat_lsb_first(rec));
+  return q;
+}
+
+// The round-robin arbitration of port j, the winner's command and its update
+// of array j; win_bits[i] collects core i's grant on every port.
+AtaEmitter::PortCmd AtaEmitter::arbitrate(unsigned j, const Requests& q, std::vector<std::vector<Value>>& win_bits) {
+  const unsigned RB = 2 + SBP + WB + XBP + TG + 1;  // op, set, way, sector, tag, alloc
+  const string a = "a" + to_string(j) + "_";
+  std::vector<Value> col;
+  for (unsigned i = 0; i < N; ++i)
+    col.push_back(i == j ? q.lreq[i] : remote() ? q.rreq[i] & Value(core_[i].rj).bit(j) : lit(1, 0));
+  Value req = m_.wire(a + "preq", hdl::cat_lsb_first(col));
+  Value win = remote() ? hdl::round_robin_pick(m_.top(), a + "win", req, arr_[j].ptr) : req;
+  PortCmd pc;
+  pc.gv = m_.wire(a + "gv", any(win));
+  if (remote()) arr_[j].ptr.next_if(pc.gv, hdl::rotate_left1(win));
+  Value cmd = m_.wire(a + "cmd", sel(win, q.recs, N, RB));
+  unsigned o = 0;
+  auto take = [&](unsigned w) { Value v = cmd.slice(o, w); o += w; return v; };
+  pc.op = take(2), pc.set = take(SBP), pc.way = take(WB), pc.sec = take(XBP);
+  Value tag = take(TG), alloc = take(1);
+  m_.unused(a + "cmd_tag_alloc", cat({alloc, tag}));
+  // Array j changes only by core j's commands (a remote read changes nothing),
+  // so its update takes core j's own record and one bit of the arbitration.
+  const Core& ow = core_[j];
+  // the same bit as win[j], as one flat term: it fans out to every entry
+  Value own_bit = remote() ? hdl::round_robin_bit(req, arr_[j].ptr, j) : win.bit(j);
+  Value own_win = m_.wire(a + "own", own_bit), oop = own_op_[j], oalloc = ~ow.lm;
+  update_array(j, own_win, oop, ow.set_oh, hdl::one_of(W, own_way_[j]), ow.sec_oh, ow.tag, oalloc);
+  for (unsigned i = 0; i < N; ++i) win_bits[i].push_back(win.bit(i));
+  if (remote())
+    kills_.push_back(m_.wire(a + "kill", own_win & ((oop == lit(2, kOpWrite)) | ((oop == lit(2, kOpFill)) & oalloc))));
+  cmd_set_.push_back(ow.set);
+  cmd_way_.push_back(own_way_[j]);
+  pc.core = N > 1 ? hdl::onehot_index(win, CI) : lit(CI, 0);
+  return pc;
+}
+
+// The port outputs: registered commands, data held between commands.
+void AtaEmitter::port_outputs(const std::vector<PortCmd>& cmds) {
+  std::vector<Value> gvs;
+  for (const PortCmd& pc : cmds) gvs.push_back(pc.gv);
   Reg dv = m_.reg("da_valid", N);
   dv.next(hdl::cat_lsb_first(gvs));
   m_.output("da_valid_o", N).drive(dv);
-  auto out = [&](const string& name, unsigned w, const std::vector<Value>& vals) {
+  auto out = [&](const string& name, unsigned w, Value PortCmd::*field) {
     std::vector<Value> regs;
     for (unsigned j = 0; j < N; ++j) {
       Reg r = m_.reg(name + to_string(j), w);
-      r.next_if(gvs[j], vals[j]);
+      r.next_if(cmds[j].gv, cmds[j].*field);
       regs.push_back(r);
     }
     m_.output(name + "o", N * w).drive(hdl::cat_lsb_first(regs));
   };
-  out("da_op_", 2, ops);
-  out("da_set_", SBP, sets);
-  out("da_way_", WB, ways);
-  out("da_sector_", XBP, secs);
-  out("da_core_", CI, cores);
+  out("da_op_", 2, &PortCmd::op);
+  out("da_set_", SBP, &PortCmd::set);
+  out("da_way_", WB, &PortCmd::way);
+  out("da_sector_", XBP, &PortCmd::sec);
+  out("da_core_", CI, &PortCmd::core);
+}
+
+// The per-core port requests, the arbitration of every data-array port, the
+// winner's command registered on the port and applied to the array; sets
+// each core's grant.
+void AtaEmitter::ports(std::vector<Value>& granted, const std::vector<Value>& ok) {
+  const Requests q = port_requests(ok);
+  std::vector<std::vector<Value>> win_bits(N);
+  std::vector<PortCmd> cmds;
+  for (unsigned j = 0; j < N; ++j) cmds.push_back(arbitrate(j, q, win_bits));
+  for (unsigned i = 0; i < N; ++i) granted[i] = m_.wire("c" + to_string(i) + "_grant", hdl::or_of(win_bits[i], lit(1, 0)));
+  port_outputs(cmds);
 }
 
 // Array j after its port's command: a fill allocates (valid, tag, one sector,
@@ -384,39 +395,20 @@ void AtaEmitter::update_array(unsigned j, const Value& gv, const Value& op, cons
 void AtaEmitter::update_replacement(unsigned j, const Value& touch, const Value& so, const Value& wo) {
   Array& r = arr_[j];
   const string a = "a" + to_string(j) + "_";
-  if (!p_.plru()) {
-    Wire row = m_.wire(a + "trow", W * WB);
-    m_.generate_for(a + "gt", W, "g_" + a + "trow", [&](Scope& sc, const Index& w) {
-      Value aw = sc.wire("aw", r.age.part(w * Index(S * WB), S * WB));
-      sc.assign(row.part(w * Index(WB), WB), sel(so, aw, S, WB));
-    });
-    Value ta = m_.wire(a + "tage", sel(wo, row, W, WB));
-    Wire an = m_.wire(a + "age_n", W * S * WB);
-    m_.generate_for(a + "ga", W * S, "g_" + a + "age", [&](Scope& sc, const Index& q) {
-      const Index w = q / Index(S), s = q % Index(S);
-      const Index ao = q * Index(WB);
-      Value age = sc.wire("age", r.age.part(ao, WB));
-      Value ts = sc.wire("ts", touch & so.bit(s));
-      sc.assign(an.part(ao, WB), mux(ts, mux(wo.bit(w), zero(WB), mux(age < ta, age + 1, age)), age));
-    });
-    r.ages->next(an);
+  const Value set = S > 1 ? so : Value();
+  if (p_.plru()) {
+    const Value tree = hdl::vector_wire(m_.top(), a + "plru_w", r.plru);
+    r.plru.next(hdl::plru_next(m_.top(), a + "plru_n", tree, S, W, {{hdl::Touch::kTouch, touch, set, wo, "ts", {}}}));
     return;
   }
-  Value pl = hdl::vector_wire(m_.top(), a + "plru_w", r.plru);
-  Wire pn = m_.wire(a + "plru_n", S * (W - 1), true);
-  m_.generate_for(a + "gs", S, "g_" + a + "plru", [&](Scope& sc, const Index& s) {
-    Value ts = sc.wire("ts", touch & so.bit(s));
-    for (unsigned l = 0; l < WB; ++l) {
-      const unsigned size = W >> l;
-      sc.generate_for(a + "gq" + to_string(l), 1u << l, "g_level" + to_string(l), [&](Scope& sq, const Index& q) {
-        const Index n = s * Index(W - 1) + Index((1u << l) - 1) + q;
-        const Index lo = q * Index(size);
-        Value on = any(wo.part(lo, size)), low = any(wo.part(lo, size / 2));
-        sq.assign(pn.bit(n), mux(ts & on, low, pl.bit(n)));
-      });
-    }
-  });
-  r.plru.next(pn);
+  // the touched way's age: its set's row, then the way
+  const Value ta = m_.wire(a + "tage", sel(wo, hdl::lru_ages_row(m_.top(), a + "trow", r.age, S, W, so), W, WB));
+  hdl::AgeEdge e;
+  e.touch = touch;
+  e.set = set;
+  e.way = wo;
+  const auto below = [&ta](Scope&, const Index&, const Value& age) { return age < ta; };
+  r.ages->next(hdl::lru_ages_next(m_.top(), a + "age_n", r.age, S, W, e, below, false).ages);
 }
 
 // The remote holder core i reads after a local miss (one-hot over arrays):
@@ -425,12 +417,7 @@ void AtaEmitter::update_replacement(unsigned j, const Value& touch, const Value&
 Value remote_pick(Module& m, unsigned i, unsigned N, const Value& holders, bool round_robin, const Value& rp) {
   const string c = "c" + to_string(i) + "_";
   if (round_robin) return hdl::round_robin_pick(m.top(), c + "pick", holders, rp);
-  std::vector<Value> rot;  // rot[k] = holders[(i + 1 + k) mod N]
-  for (unsigned k = 0; k < N; ++k) rot.push_back(holders.bit((i + 1 + k) % N));
-  Value first = hdl::lowest_one(m.top(), c + "near", hdl::cat_lsb_first(rot));
-  std::vector<Value> back(N);
-  for (unsigned k = 0; k < N; ++k) back[(i + 1 + k) % N] = first.bit(k);
-  return m.wire(c + "pick", hdl::cat_lsb_first(back));
+  return hdl::round_robin_fixed(m.top(), c + "pick", holders, (i + 1) % N);
 }
 
 void AtaEmitter::controllers(const std::vector<Value>& granted, const std::vector<Value>& ok,

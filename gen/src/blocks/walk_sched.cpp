@@ -14,6 +14,7 @@
 #include "txgen/elab/bits.h"
 #include "txgen/hdl/lib.h"
 #include "txgen/hdl/module.h"
+#include "txgen/hdl/replacement.h"
 
 namespace txgen::blocks::walk_sched {
 
@@ -163,16 +164,7 @@ void declare_shared(Sched& s) {
 
 // name = the OR of n width-bit fields of vec, as a balanced tree
 Value or_fields(Module& m, const string& name, const Value& vec, unsigned n, unsigned width) {
-  Value prev = vec;
-  for (unsigned level = 1; (n >> level) >= 1; ++level) {
-    const string cur = name + "_l" + to_string(level);
-    const Wire next = m.wire(cur, (n >> level) * width, true);
-    m.generate_for("gv_" + cur, n >> level, "g_" + cur, [&](Scope& sc, const Index& g) {
-      sc.assign(next.field(g, width), prev.field(2 * g, width) | prev.field(2 * g + 1, width));
-    });
-    prev = next;
-  }
-  return m.wire(name, prev);
+  return hdl::or_fields_tree(m.top(), name, vec, n, width);
 }
 
 // vec[base +: width] plus or minus one (wrapping), bit by bit: bit k flips
@@ -667,9 +659,8 @@ void buffer(Sched& s) {
 // Page-walk caches: tags, valid bits, pseudo-LRU trees, 2-bit counters.
 
 struct PwcLevel {
-  PwcLevel(unsigned e, unsigned tb, string prefix)
-      : entries(e), tag_bits(tb), depth(elab::clog2(e)), pre(std::move(prefix)) {}
-  unsigned entries, tag_bits, depth;
+  PwcLevel(unsigned e, unsigned tb, string prefix) : entries(e), tag_bits(tb), pre(std::move(prefix)) {}
+  unsigned entries, tag_bits;
   string pre;  // signal prefix
   Reg valid, tag, ctr, plru, gvic;
   Value hit_a, hit_d, write;
@@ -693,45 +684,12 @@ Value pwc_accesses(const WalkSchedParams& p, const std::vector<Value>& any_hit) 
   return acc;
 }
 
-// Pseudo-LRU node n (heap numbering from 1) at depth floor(log2 n) covers
-// the entries from node_lo on.
-unsigned node_depth(unsigned node) {
-  unsigned d = 0;
-  while ((2u << d) <= node) ++d;
-  return d;
-}
-unsigned node_lo(unsigned node, unsigned depth_total) {
-  const unsigned d = node_depth(node);
-  return (node - (1u << d)) << (depth_total - d);
-}
-
-Value range_or(const Value& vec, unsigned lo, unsigned span) {
-  return span == 1 ? vec.bit(lo) : any(vec.slice(lo, span));
-}
-
-// A touch of the one-hot `hit` sets every node on its path to point away
-// from it (bit 1: the upper half is the less recently used).
-Value plru_touch(const PwcLevel& lv, const Value& bits, const Value& hit) {
-  std::vector<Value> nodes;
-  for (unsigned n = 1; n < lv.entries; ++n) {
-    const unsigned half = lv.entries >> (node_depth(n) + 1), lo = node_lo(n, lv.depth);
-    nodes.push_back(mux(range_or(hit, lo, half), hdl::one_bit(true),
-                        mux(range_or(hit, lo + half, half), zero(1), bits.bit(n - 1))));
-  }
-  return hdl::cat_lsb_first(nodes);
-}
-
-// Victim of a fill: the tree is walked towards the less recently used side,
-// never into a side without an eligible entry. Eligible = the lowest class
-// present among the entries not excluded (invalid < counter zero < counter
-// non-zero); the entry the write register is about to replace is excluded,
-// so a back-to-back completion never picks it again. The class is decided at
-// every node from its own two sides (a side holding an entry of a lower class
-// wins, equal sides follow the tree bit): on the walk's path this is the
-// global class, because the subtree reached always holds an entry of it. So no
-// node waits for an OR over the whole level, every node's direction comes from
-// OR-reductions under its two children in parallel, and an entry is the
-// victim when every node on its path points at it.
+// Victim of a fill: the pseudo-LRU walk, never into a side without an
+// eligible entry. Eligible = the lowest class present among the entries not
+// excluded (invalid < counter zero < counter non-zero); the entry the write
+// register is about to replace is excluded, so a back-to-back completion
+// never picks it again. hdl::plru_victim_among decides every node from its own
+// two sides, so no node waits for an OR over the whole level.
 Value plru_victim(Module& m, const WalkSchedParams& p, const PwcLevel& lv) {
   const string pre = lv.pre;
   const unsigned e = lv.entries;
@@ -743,30 +701,7 @@ Value plru_victim(Module& m, const WalkSchedParams& p, const PwcLevel& lv) {
     for (unsigned i = 0; i < e; ++i) zero_ctr.push_back(lv.ctr.field(i, 2) == 0);
     classes.push_back(m.wire(pre + "zero", cand & hdl::cat_lsb_first(zero_ctr)));
   }
-  std::vector<Value> right(e);
-  for (unsigned n = e - 1; n >= 1; --n) {
-    const unsigned half = e >> (node_depth(n) + 1), lo = node_lo(n, lv.depth);
-    const Value bit = lv.plru.bit(n - 1);
-    // the last class (all candidates): right when it holds one and the tree
-    // bit points there or the left holds none
-    Value dir = range_or(cand, lo + half, half) & (bit | ~range_or(cand, lo, half));
-    for (auto c = classes.rbegin(); c != classes.rend(); ++c) {
-      const Value l = range_or(*c, lo, half), r = range_or(*c, lo + half, half);
-      dir = mux(l, r & bit, r | dir);
-    }
-    right[n] = m.wire(pre + "right" + to_string(n), dir);
-  }
-  std::vector<Value> victim;
-  for (unsigned i = 0; i < e; ++i) {
-    std::vector<Value> path;
-    for (unsigned n = 1, d = 0; n < e; ++d) {
-      const bool upper = ((i >> (lv.depth - 1 - d)) & 1u) != 0;
-      path.push_back(upper ? right[n] : ~right[n]);
-      n = 2 * n + (upper ? 1 : 0);
-    }
-    victim.push_back(hdl::and_of(path, hdl::one_bit(true)));
-  }
-  return m.wire(pre + "victim_oh", hdl::cat_lsb_first(victim));
+  return hdl::plru_victim_among(m.top(), pre + "victim_oh", lv.plru, classes, cand, e);
 }
 
 // the 2-bit counters: up on an arrival hit, down on a dispatch hit, zero on a write
@@ -836,9 +771,11 @@ void pwc_level(Sched& s, unsigned l, const Reg& f_v, const Reg& f_vpn, const Reg
     tags.push_back(mux(lv.write.bit(i), prefix_of(lv, g_vpn), lv.tag.field(i, lv.tag_bits)));
   lv.tag.next(hdl::cat_lsb_first(tags));
   if (e > 1) {
+    // the dispatch's hit, then the write's entry (it touches or writes)
     const Value hit_dv = m.wire(pre + "hit_dv", lv.hit_d & rep(e, s.d_v));
-    const Value after_d = m.wire(pre + "plru_after_d", plru_touch(lv, lv.plru, hit_dv));
-    lv.plru.next(plru_touch(lv, after_d, touch_f));
+    const hdl::Touch by_d{hdl::Touch::kTouch, Value(), Value(), hit_dv, "", {}};
+    const hdl::Touch by_f{hdl::Touch::kTouch, Value(), Value(), touch_f, "", {}};
+    lv.plru.next(hdl::plru_next(m.top(), pre + "plru_n", lv.plru, 1, e, {by_d, by_f}));
   } else {
     m.unused(pre + "touch_f", touch_f);
   }

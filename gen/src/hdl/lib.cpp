@@ -98,6 +98,81 @@ Value lowest_one(Scope& s, const std::string& name, const Value& vec) {
   return out;
 }
 
+namespace {
+
+Value or_range(const std::vector<Value>& t, size_t lo, size_t hi) {
+  if (hi - lo == 1) return t[lo];
+  const size_t mid = lo + (hi - lo) / 2;
+  return or_range(t, lo, mid) | or_range(t, mid, hi);
+}
+
+}  // namespace
+
+Value or_tree(const std::vector<Value>& terms) {
+  if (terms.empty()) fail("or_tree of no terms");
+  return or_range(terms, 0, terms.size());
+}
+
+Value onehot_select_tree(const Value& onehot, const Value& vec, unsigned count, unsigned width) {
+  if (vec.width() != count * width)
+    fail("onehot_select_tree of " + to_string(count) + " x " + to_string(width) + " bits from a " +
+         to_string(vec.width()) + "-bit vector");
+  if (count == 1) return vec;
+  if (onehot.width() != count) fail("onehot_select_tree by a " + to_string(onehot.width()) + "-bit mask");
+  std::vector<Value> terms;
+  for (unsigned i = 0; i < count; ++i) terms.push_back(gate(onehot.bit(i), vec.field(i, width)));
+  return or_tree(terms);
+}
+
+namespace {
+
+struct Lowest {
+  Value any, onehot;
+};
+Lowest lowest_tree(Scope& s, const std::string& name, const Value& v, unsigned lo, unsigned hi) {
+  if (hi - lo == 1) return {v.bit(lo), v.bit(lo)};
+  const unsigned mid = lo + (hi - lo) / 2;
+  const Lowest l = lowest_tree(s, name, v, lo, mid), r = lowest_tree(s, name, v, mid, hi);
+  const std::string node = name + "_" + to_string(lo) + "_" + to_string(hi);
+  const bool top_half = hi == v.width();  // no lower-half use of its `any`
+  return {top_half ? l.any | r.any : s.wire(node + "_any", l.any | r.any),
+          s.wire(node, cat({gate(~l.any, r.onehot), l.onehot}))};
+}
+
+BelowAll below_all(const Value& x, const Value& v, unsigned lo, unsigned hi) {
+  if (hi - lo == 1) return {x.bit(lo) & ~v.bit(lo), v.bit(lo)};
+  const unsigned mid = lo + (hi - lo) / 2;
+  const BelowAll l = below_all(x, v, lo, mid), r = below_all(x, v, mid, hi);
+  return {l.first | (r.first & ~l.any_v), l.any_v | r.any_v};
+}
+
+}  // namespace
+
+Value lowest_one_halves(Scope& s, const std::string& name, const Value& vec) {
+  return vector_wire(s, name, lowest_tree(s, name, vec, 0, vec.width()).onehot);
+}
+
+BelowAll one_hot_below_all(const Value& x, const Value& v) {
+  if (x.width() != v.width()) fail("one_hot_below_all of " + to_string(x.width()) + " and " + to_string(v.width()) + " bits");
+  return below_all(x, v, 0, v.width());
+}
+
+Value or_fields_tree(Scope& s, const std::string& name, const Value& vec, unsigned n, unsigned width) {
+  if (n == 0 || (n & (n - 1)) != 0 || vec.width() != n * width)
+    fail("or_fields_tree " + name + ": " + to_string(vec.width()) + " bits are not a power of two of " +
+         to_string(width) + "-bit fields");
+  Value prev = vec;
+  for (unsigned level = 1; (n >> level) >= 1; ++level) {
+    const std::string cur = name + "_l" + to_string(level);
+    const Wire next = s.wire(cur, (n >> level) * width, true);
+    s.generate_for("gv_" + cur, n >> level, "g_" + cur, [&](Scope& sc, const Index& g) {
+      sc.assign(next.field(g, width), prev.field(2 * g, width) | prev.field(2 * g + 1, width));
+    });
+    prev = next;
+  }
+  return s.wire(name, prev);
+}
+
 First first_of(Scope& s, const std::string& name, const Value& valid, const Value& data, unsigned index_bits) {
   const unsigned n = valid.width();
   if (data.width() % n != 0) fail("first_of: data is not " + to_string(n) + " fields: " + name);
@@ -224,6 +299,17 @@ RoundRobin round_robin_thermo(Scope& s, const std::string& name, const Value& re
     s.assign(below.bit(k), mux(any_hi, or_of(lower_hi, lit(1, 0)), or_of(lower, lit(1, 0))));
   }
   return {grant, below};
+}
+
+Value round_robin_fixed(Scope& s, const std::string& name, const Value& req, unsigned start) {
+  const unsigned n = req.width();
+  if (start >= n) fail("round_robin_fixed " + name + ": start " + to_string(start) + " of " + to_string(n));
+  std::vector<Value> rot;  // rot[k] = req[(start + k) mod n]
+  for (unsigned k = 0; k < n; ++k) rot.push_back(req.bit((start + k) % n));
+  const Value first = lowest_one(s, name + "_first", cat_lsb_first(rot));
+  std::vector<Value> back(n);
+  for (unsigned k = 0; k < n; ++k) back[(start + k) % n] = first.bit(k);
+  return s.wire(name, cat_lsb_first(back));
 }
 
 // The one-hot pointer past the one-hot winner g.

@@ -41,6 +41,27 @@ Value cat_lsb_first(const std::vector<Value>& entries);
 // name (width bits, declared) = one-hot lowest set bit of vec, through a
 // log-depth (Kogge-Stone) prefix OR.
 Value lowest_one(Scope& s, const std::string& name, const Value& vec);
+// A balanced OR of the terms (equal widths, at least one).
+Value or_tree(const std::vector<Value>& terms);
+// onehot_select as a balanced OR tree (the field itself when count is 1, so
+// `onehot` may then be left out).
+Value onehot_select_tree(const Value& onehot, const Value& vec, unsigned count, unsigned width);
+// name (declared vector) = the one-hot lowest set bit of vec as a balanced
+// tree (wires name_<lo>_<hi> and their _any): a half's one-hot is cleared
+// when the lower half has a bit. ABC keeps this log-depth form; lowest_one's
+// overlapping prefix ORs it rebuilds as a ripple chain (64 bits: 9 cells
+// against 27).
+Value lowest_one_halves(Scope& s, const std::string& name, const Value& vec);
+// Whether the one-hot (or zero) x has its bit below every set bit of v
+// (`first`), and whether v has one (`any_v`): a tree like lowest_one_halves's,
+// so x passes one AND-OR per level while v's ORs run beside it.
+struct BelowAll {
+  Value first, any_v;
+};
+BelowAll one_hot_below_all(const Value& x, const Value& v);
+// name (declared) = the OR of n fields of `width` bits of vec (n a power of
+// two) as a balanced tree, one generate loop per level (wires name_l<k>).
+Value or_fields_tree(Scope& s, const std::string& name, const Value& vec, unsigned n, unsigned width);
 // name (declared vector, so generate loops may index even one bit) = v.
 Value vector_wire(Scope& s, const std::string& name, const Value& v);
 
@@ -92,6 +113,10 @@ struct RoundRobin {
   Value grant, next_ge;
 };
 RoundRobin round_robin_thermo(Scope& s, const std::string& name, const Value& req, const Value& ge);
+// name (declared) = the round-robin pick among req from the fixed position
+// `start`: the lowest request at or above it, else the lowest (the request
+// rotated, a lowest_one as name_first, rotated back).
+Value round_robin_fixed(Scope& s, const std::string& name, const Value& req, unsigned start);
 // The one-hot vector rotated up by one (the pointer past a one-hot winner).
 Value rotate_left1(const Value& onehot);
 // name (width + 1 bits, declared) = a + b + cin with Kogge-Stone carries.

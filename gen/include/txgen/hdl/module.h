@@ -121,6 +121,7 @@ class Scope {
   friend class Wire;
   friend struct ScopeWalker;
   friend class emit::Printer;
+  friend struct EvalAccess;  // hdl/eval.h reads the structure
   enum class Kind { Wire, Param, Assign, Comment, For, If, Instance, Sram };
   struct Item {
     Kind kind;
@@ -222,6 +223,7 @@ class Module {
   friend class Scope;
   friend struct ScopeWalker;
   friend class emit::Printer;
+  friend struct EvalAccess;  // hdl/eval.h reads the structure
   struct PortDecl {
     std::string name, comment;
     bool is_output;
