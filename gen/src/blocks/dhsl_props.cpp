@@ -34,7 +34,7 @@ struct RefCounter {
 };
 RefCounter ref_counter(Module& m, const std::string& name, unsigned w, const Value& inc, const Value& clear) {
   RefCounter c{m.formal_reg(name, w), {}};
-  c.next = m.formal().wire(name + "_n", sat_inc(c.q, inc));
+  c.next = m.formal().wire(name + "_next", sat_inc(c.q, inc));
   c.q.next(mux(clear, zero(w), c.next));
   return c;
 }
@@ -93,7 +93,7 @@ void rtu_mon_properties(Module& m, const elab::DhslParams& p, const RtuMonSignal
   hdl::Scope& f = m.formal();
   // the reference epoch: it ends when its requests (this cycle's included) reach E
   const Reg in_q = m.formal_reg("f_in", w), out_q = m.formal_reg("f_out", w);
-  const Value in_n = f.wire("f_in_n", sat_inc(in_q, s.in)), out_n = f.wire("f_out_n", sat_inc(out_q, s.out));
+  const Value in_n = f.wire("f_in_next", sat_inc(in_q, s.in)), out_n = f.wire("f_out_next", sat_inc(out_q, s.out));
   const Value ends = f.wire("f_ends", zext(in_q, xw) + zext(out_q, xw) + zext(s.in, xw) + zext(s.out, xw) >= e);
   in_q.next(mux(ends, zero(w), in_n));
   out_q.next(mux(ends, zero(w), out_n));

@@ -107,7 +107,7 @@ void registers_and_router(Module& m, const DhslParams& p, const Units& u, const 
 
 ModulePtr emit_sys(const DhslParams& p, const EmitContext& ctx, const Units& u) {
   auto m = std::make_unique<Module>(p.module_prefix + "_sys");
-  title(*m, ctx, "co-simulation top, every unit of every chiplet (not synthesized)");
+  header(*m, p, ctx, "co-simulation top, every unit of every chiplet (not synthesized)");
   Sys s = sys_ports(*m, p);
   const unsigned n = p.chiplets, w = p.counter_bits;
   if (p.has_monitors()) {

@@ -63,8 +63,8 @@ void rtu_mon_properties(hdl::Module& m, const elab::DhslParams& p, const RtuMonS
 void l2_mon_properties(hdl::Module& m, const elab::DhslParams& p, const L2MonSignals& s);
 void cp_properties(hdl::Module& m, const elab::DhslParams& p, const CpSignals& s);
 
-// The first header lines of every module: generator, role, configuration.
-void title(hdl::Module& m, const EmitContext& ctx, const std::string& role);
+// The header of every dhsl module (blocks::module_header with its parameters).
+void header(hdl::Module& m, const elab::DhslParams& p, const EmitContext& ctx, const std::string& role);
 using Clock = hdl::Module::ClockReset;
 
 nlohmann::json params_json(const elab::DhslParams& p);
