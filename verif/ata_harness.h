@@ -1,4 +1,5 @@
-// Lock-step harness of ata_NAME against model::AtaModel (docs/blocks/ata.md).
+// Lock-step harness of ata_NAME against model::AtaModel (docs/blocks/ata.md),
+// bound through the port declaration (txgen/ports/ata.h).
 // Every output, data fields included, is compared every cycle: the document
 // defines the command and response registers in every cycle (they hold their
 // last value while their valid is low).
@@ -9,8 +10,10 @@
 #include <vector>
 
 #include "cosim_util.h"
+#include "port_bind.h"
 #include "model/ata.h"
 #include "txgen/elab/ata.h"
+#include "txgen/ports/ata.h"
 
 namespace txgen::verif {
 
@@ -70,7 +73,7 @@ class AtaHarness {
  public:
   AtaHarness(CosimSession& s, const elab::AtaParams& p)
       : s_(s), p_(p), model_(p), dut_(s, "ata"), cov_(s.coverage(), p), want_(model_.make_outputs()),
-        got_(model_.make_outputs()), tape_(bench_tape<AtaHarness, model::AtaIn>(s, p)) {}
+        tape_(bench_tape<AtaHarness, model::AtaIn>(s, p)) {}
 
   model::AtaIn idle() const { return model_.idle_inputs(); }
 
@@ -82,31 +85,14 @@ class AtaHarness {
   void drive_rtl(const model::AtaIn& in) {
     Dut& d = *dut_;
     d.clk_i = 0;
-    d.rst_ni = in.rst_n;
-    flags_to_port(d.req_valid_i, in.req_valid);
-    flags_to_port(d.req_write_i, in.req_write);
-    entries_to_port(d.req_addr_i, in.req_addr, p_.addr_bits);
-    flags_to_port(d.l2_req_ready_i, in.l2_req_ready);
-    flags_to_port(d.l2_resp_valid_i, in.l2_resp_valid);
+    TXGEN_DRIVE_PORTS(TXGEN_ATA_PORTS, d, p_, in);
     d.eval();
   }
 
   // Compares every output; returns the model's view (equal to the RTL's).
   const model::AtaOut& check() {
     model_.outputs(in_, want_);
-    const Dut& d = *dut_;
-    compare("req_ready_o", d.req_ready_o, 1, want_.req_ready);
-    compare("resp_valid_o", d.resp_valid_o, 1, want_.resp_valid);
-    compare("resp_src_o", d.resp_src_o, 2, want_.resp_src);
-    compare("da_valid_o", d.da_valid_o, 1, want_.da_valid);
-    compare("da_op_o", d.da_op_o, 2, want_.da_op);
-    compare("da_set_o", d.da_set_o, p_.set_port_bits, want_.da_set);
-    compare("da_way_o", d.da_way_o, p_.way_bits, want_.da_way);
-    compare("da_sector_o", d.da_sector_o, p_.sector_port_bits, want_.da_sector);
-    compare("da_core_o", d.da_core_o, p_.core_bits, want_.da_core);
-    compare("l2_req_valid_o", d.l2_req_valid_o, 1, want_.l2_req_valid);
-    compare("l2_req_write_o", d.l2_req_write_o, 1, want_.l2_req_write);
-    compare("l2_req_addr_o", d.l2_req_addr_o, p_.addr_bits, want_.l2_req_addr);
+    TXGEN_COMPARE_PORTS(TXGEN_ATA_PORTS, s_, *dut_, p_, want_);
     return want_;
   }
 
@@ -139,24 +125,13 @@ class AtaHarness {
   const model::AtaModel& model() const { return model_; }
 
  private:
-  // One field of `bits` per core / array, compared with the model's vector.
-  template <typename Port, typename T>
-  void compare(const char* signal, const Port& port, unsigned bits, const std::vector<T>& want) {
-    const unsigned n = static_cast<unsigned>(want.size());
-    check_port_width(n * bits, port_bits<Port>());
-    for (unsigned i = 0; i < n; ++i) {
-      const uint64_t g = port_field(port, i * bits, bits), w = static_cast<uint64_t>(want[i]);
-      if (g != w) s_.fail(signal, to_hex(bits, w), to_hex(bits, g), "element " + std::to_string(i));
-    }
-  }
-
   CosimSession& s_;
   elab::AtaParams p_;
   model::AtaModel model_;
   SessionDut<Dut> dut_;
   AtaCoverage cov_;
   model::AtaIn in_;
-  model::AtaOut want_, got_;
+  model::AtaOut want_;
   BenchTape<model::AtaIn> tape_;
 };
 

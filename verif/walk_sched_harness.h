@@ -1,5 +1,6 @@
 // Lock-step harness of walk_sched_NAME against model::WalkSchedModel
-// (docs/blocks/walk_sched.md). The dispatch payload (walker, VPN, instruction
+// (docs/blocks/walk_sched.md), bound through the port declaration
+// (txgen/ports/walk_sched.h). The dispatch payload (walker, VPN, instruction
 // ID, accesses) is compared only in cycles with disp_valid_o = 1: the
 // document defines it only then.
 #pragma once
@@ -8,8 +9,10 @@
 #include <vector>
 
 #include "cosim_util.h"
+#include "port_bind.h"
 #include "model/walk_sched.h"
 #include "txgen/elab/walk_sched.h"
+#include "txgen/ports/walk_sched.h"
 
 namespace txgen::verif {
 
@@ -70,44 +73,15 @@ class WalkSchedHarness {
   void drive_rtl(const model::WalkSchedIn& in) {
     Dut& d = *dut_;
     d.clk_i = 0;
-    d.rst_ni = in.rst_n;
-    d.req_valid_i = in.req_valid;
-    to_port(d.req_vpn_i, p_.vpn_bits, in.req_vpn);
-    to_port(d.req_iid_i, p_.iid_bits, in.req_iid);
-    d.done_valid_i = in.done_valid;
-    to_port(d.done_walker_i, p_.walker_bits, in.done_walker);
-    to_port(d.done_vpn_i, p_.vpn_bits, in.done_vpn);
+    TXGEN_DRIVE_PORTS(TXGEN_WALK_SCHED_PORTS, d, p_, in);
     d.eval();
   }
 
-  model::WalkSchedOut dut_outputs() const {
-    const Dut& d = *dut_;
-    model::WalkSchedOut o;
-    o.req_ready = d.req_ready_o;
-    o.disp_valid = d.disp_valid_o;
-    o.disp_walker = static_cast<uint32_t>(scalar(d.disp_walker_o, p_.walker_bits));
-    o.disp_vpn = scalar(d.disp_vpn_o, p_.vpn_bits);
-    o.disp_iid = static_cast<uint32_t>(scalar(d.disp_iid_o, p_.iid_bits));
-    o.disp_acc = static_cast<uint32_t>(scalar(d.disp_acc_o, p_.acc_bits));
-    o.count = static_cast<uint32_t>(scalar(d.count_o, p_.count_bits));
-    o.busy = static_cast<uint32_t>(scalar(d.busy_o, p_.walkers));
-    return o;
-  }
-
+  // Compares every output; returns the model's view (equal to the RTL's).
   model::WalkSchedOut check() {
     const model::WalkSchedOut want = model_.outputs(in_);
-    const model::WalkSchedOut got = dut_outputs();
-    compare_bit(s_, "req_ready_o", want.req_ready, got.req_ready);
-    compare_bit(s_, "disp_valid_o", want.disp_valid, got.disp_valid);
-    if (want.disp_valid) {
-      compare_u64(s_, "disp_walker_o", p_.walker_bits, want.disp_walker, got.disp_walker);
-      compare_u64(s_, "disp_vpn_o", p_.vpn_bits, want.disp_vpn, got.disp_vpn);
-      compare_u64(s_, "disp_iid_o", p_.iid_bits, want.disp_iid, got.disp_iid);
-      compare_u64(s_, "disp_acc_o", p_.acc_bits, want.disp_acc, got.disp_acc);
-    }
-    compare_u64(s_, "count_o", p_.count_bits, want.count, got.count);
-    compare_u64(s_, "busy_o", p_.walkers, want.busy, got.busy);
-    return got;
+    TXGEN_COMPARE_PORTS(TXGEN_WALK_SCHED_PORTS, s_, *dut_, p_, want);
+    return want;
   }
 
   void rising_edge() {
@@ -131,12 +105,6 @@ class WalkSchedHarness {
   const model::WalkSchedModel& model() const { return model_; }
 
  private:
-  template <typename Port>
-  static uint64_t scalar(const Port& port, unsigned bits) {
-    check_port_width(bits, port_bits<Port>());
-    return port_field(port, 0, bits);
-  }
-
   CosimSession& s_;
   elab::WalkSchedParams p_;
   model::WalkSchedModel model_;

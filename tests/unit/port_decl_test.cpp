@@ -90,7 +90,8 @@ TEST(PortDeclaration, EveryCosimulatedModuleHasItsDeclaredPorts) {
       }
     }
   }
-  EXPECT_GT(checked, 10u);
+  // l1tlb's (13), walk_sched's (5) and ata's (6) modules in configs/ and tests/configs/
+  EXPECT_GE(checked, 24u);
 }
 
 std::string read_file(const fs::path& path) {

@@ -14,7 +14,9 @@
 #include "txgen/blocks/ata_emit.h"
 #include "txgen/hdl/lib.h"
 #include "txgen/hdl/module.h"
+#include "txgen/hdl/port_decl.h"
 #include "txgen/hdl/replacement.h"
+#include "txgen/ports/ata.h"
 
 namespace txgen::blocks::ata {
 
@@ -71,6 +73,8 @@ struct Core {
   Value lmatch;                     // W-bit line match in the local array
 };
 
+TXGEN_PORT_HANDLES(AtaPorts, TXGEN_ATA_PORTS)
+
 class AtaEmitter {
  public:
   AtaEmitter(const AtaParams& p, const EmitContext& ctx) : p_(p), m_(p.module_prefix), ctx_(ctx) {}
@@ -84,7 +88,7 @@ class AtaEmitter {
   std::vector<Array> arr_;
   std::vector<Core> core_;
   // ports
-  Value req_valid_, req_write_, req_addr_, l2_ready_, l2_resp_;
+  AtaPorts io_;  // txgen/ports/ata.h
 
   bool remote() const { return p_.aggregated() && N > 1; }
   Value is(const Core& c, State s) const { return c.st == lit(kStateBits, s); }
@@ -313,21 +317,21 @@ void AtaEmitter::port_outputs(const std::vector<PortCmd>& cmds) {
   for (const PortCmd& pc : cmds) gvs.push_back(pc.gv);
   Reg dv = m_.reg("da_valid", N);
   dv.next(hdl::cat_lsb_first(gvs));
-  m_.output("da_valid_o", N).drive(dv);
-  auto out = [&](const string& name, unsigned w, Value PortCmd::*field) {
+  io_.da_valid_o.drive(dv);
+  auto out = [&](const string& name, unsigned w, Value PortCmd::*field, Wire& port) {
     std::vector<Value> regs;
     for (unsigned j = 0; j < N; ++j) {
       Reg r = m_.reg(name + to_string(j), w);
       r.next_if(cmds[j].gv, cmds[j].*field);
       regs.push_back(r);
     }
-    m_.output(name + "o", N * w).drive(hdl::cat_lsb_first(regs));
+    port.drive(hdl::cat_lsb_first(regs));
   };
-  out("da_op_", 2, &PortCmd::op);
-  out("da_set_", SBP, &PortCmd::set);
-  out("da_way_", WB, &PortCmd::way);
-  out("da_sector_", XBP, &PortCmd::sec);
-  out("da_core_", CI, &PortCmd::core);
+  out("da_op_", 2, &PortCmd::op, io_.da_op_o);
+  out("da_set_", SBP, &PortCmd::set, io_.da_set_o);
+  out("da_way_", WB, &PortCmd::way, io_.da_way_o);
+  out("da_sector_", XBP, &PortCmd::sec, io_.da_sector_o);
+  out("da_core_", CI, &PortCmd::core, io_.da_core_o);
 }
 
 // The per-core port requests, the arbitration of every data-array port, the
@@ -356,8 +360,8 @@ void AtaEmitter::update_array(unsigned j, const Value& gv, const Value& op, cons
   so.drive(set_oh);
   wo.drive(way_oh);
   Value fa = m_.wire(a + "alloc", fill & alloc), csec = m_.wire(a + "csec", sec_oh), ctag = m_.wire(a + "ctag", tag);
-  Wire vn = m_.wire(a + "valid_n", S * W), tn = m_.wire(a + "tag_n", S * W * TG), sn = m_.wire(a + "sv_n", S * W * SC),
-       dn = m_.wire(a + "dirty_n", S * W);
+  Wire vn = m_.wire(a + "valid_next", S * W), tn = m_.wire(a + "tag_next", S * W * TG),
+       sn = m_.wire(a + "sv_next", S * W * SC), dn = m_.wire(a + "dirty_next", S * W);
   m_.generate_for(a + "ge", S * W, "g_" + a + "entry", [&](Scope& sc, const Index& e) {
     const Index s = e / Index(W), w = e % Index(W);
     Value at = sc.wire("at", so.bit(s) & wo.bit(w));
@@ -398,7 +402,7 @@ void AtaEmitter::update_replacement(unsigned j, const Value& touch, const Value&
   const Value set = S > 1 ? so : Value();
   if (p_.plru()) {
     const Value tree = hdl::vector_wire(m_.top(), a + "plru_w", r.plru);
-    r.plru.next(hdl::plru_next(m_.top(), a + "plru_n", tree, S, W, {{hdl::Touch::kTouch, touch, set, wo, "ts", {}}}));
+    r.plru.next(hdl::plru_next(m_.top(), a + "plru_next", tree, S, W, {{hdl::Touch::kTouch, touch, set, wo, "ts", {}}}));
     return;
   }
   // the touched way's age: its set's row, then the way
@@ -408,7 +412,7 @@ void AtaEmitter::update_replacement(unsigned j, const Value& touch, const Value&
   e.set = set;
   e.way = wo;
   const auto below = [&ta](Scope&, const Index&, const Value& age) { return age < ta; };
-  r.ages->next(hdl::lru_ages_next(m_.top(), a + "age_n", r.age, S, W, e, below, false).ages);
+  r.ages->next(hdl::lru_ages_next(m_.top(), a + "age_next", r.age, S, W, e, below, false).ages);
 }
 
 // The remote holder core i reads after a local miss (one-hot over arrays):
@@ -428,8 +432,8 @@ void AtaEmitter::controllers(const std::vector<Value>& granted, const std::vecto
     Core& k = core_[i];
     const string c = "c" + to_string(i) + "_";
     Value g = granted[i];
-    Value l2r = l2_ready_.bit(i), l2d = l2_resp_.bit(i);
-    Value acc = m_.wire(c + "acc", is(k, kIdle) & req_valid_.bit(i));
+    Value l2r = io_.l2_req_ready_i.bit(i), l2d = io_.l2_resp_valid_i.bit(i);
+    Value acc = m_.wire(c + "acc", is(k, kIdle) & io_.req_valid_i.bit(i));
     Value own_hit = Value(k.hv).bit(own(i));
     Value far = remote() ? any(pick[i]) : lit(1, 0);
     auto st = [](State s) { return lit(kStateBits, s); };
@@ -444,9 +448,9 @@ void AtaEmitter::controllers(const std::vector<Value>& granted, const std::vecto
                              {is(k, kL2req) & l2r, after_l2},
                              {is(k, kL2wait) & l2d, st(kFill)}},
                             k.st));
-    k.wr.next_if(acc, req_write_.bit(i));
-    k.addr.next_if(acc, req_addr_.field(i, A));
-    if (S > 1) k.soh.next_if(acc, hdl::one_of(S, req_addr_.field(i, A).slice(p_.offset_bits, p_.set_bits)));
+    k.wr.next_if(acc, io_.req_write_i.bit(i));
+    k.addr.next_if(acc, io_.req_addr_i.field(i, A));
+    if (S > 1) k.soh.next_if(acc, hdl::one_of(S, io_.req_addr_i.field(i, A).slice(p_.offset_bits, p_.set_bits)));
     std::vector<Value> hv, way;
     for (unsigned j = 0; j < N; ++j) {
       if (!k.hit[j].valid()) continue;
@@ -477,12 +481,12 @@ void AtaEmitter::controllers(const std::vector<Value>& granted, const std::vecto
   }
   Reg rv = m_.reg("resp_valid", N);
   rv.next(hdl::cat_lsb_first(resp));
-  m_.output("resp_valid_o", N).drive(rv);
-  m_.output("resp_src_o", N * 2).drive(hdl::cat_lsb_first(std::vector<Value>(src.begin(), src.end())));
-  m_.output("req_ready_o", N).drive(hdl::cat_lsb_first(ready));
-  m_.output("l2_req_valid_o", N).drive(hdl::cat_lsb_first(l2v));
-  m_.output("l2_req_write_o", N).drive(hdl::cat_lsb_first(l2w));
-  m_.output("l2_req_addr_o", N * A).drive(hdl::cat_lsb_first(l2a));
+  io_.resp_valid_o.drive(rv);
+  io_.resp_src_o.drive(hdl::cat_lsb_first(std::vector<Value>(src.begin(), src.end())));
+  io_.req_ready_o.drive(hdl::cat_lsb_first(ready));
+  io_.l2_req_valid_o.drive(hdl::cat_lsb_first(l2v));
+  io_.l2_req_write_o.drive(hdl::cat_lsb_first(l2w));
+  io_.l2_req_addr_o.drive(hdl::cat_lsb_first(l2a));
 }
 
 // The recheck of RREAD as a register, so no cycle holds both a tag compare
@@ -512,15 +516,12 @@ void AtaEmitter::recheck_register(const std::vector<Value>& pick) {
 std::string AtaEmitter::emit() {
   N = p_.cores, S = p_.sets, W = p_.ways, SC = p_.sectors, TG = p_.tag_bits, WB = p_.way_bits;
   CI = p_.core_bits, A = p_.addr_bits, SBP = p_.set_port_bits, XBP = p_.sector_port_bits;
-  m_.header_line("Generated by txgen " + ctx_.version + " -- do not edit.");
-  m_.header_line(string("Aggregated tag array, request distributor and data-port arbitration (docs/blocks/ata.md), ") +
-                 (p_.aggregated() ? "ata" : "private baseline") + ".");
+  module_header(m_, ctx_, "ata",
+                string("aggregated tag array, request distributor and data-port arbitration") +
+                    (p_.aggregated() ? "" : ", private baseline") + " (docs/blocks/ata.md)",
+                params_json(p_));
   m_.clock_and_reset();
-  req_valid_ = m_.input("req_valid_i", N, "per core");
-  req_write_ = m_.input("req_write_i", N);
-  req_addr_ = m_.input("req_addr_i", N * A);
-  l2_ready_ = m_.input("l2_req_ready_i", N);
-  l2_resp_ = m_.input("l2_resp_valid_i", N, "the read data of core i's L2 request is there");
+  TXGEN_DECLARE_PORTS(TXGEN_ATA_PORTS, m_, p_, io_);
   declare_arrays();
   declare_cores();
   for (unsigned i = 0; i < N; ++i) compare(i);
@@ -556,6 +557,11 @@ BlockOutput emit_ata(const config::Config& cfg, const EmitContext& ctx) {
 
 std::vector<std::string> synth_tops(const config::Config& c) { return {elab::elaborate_ata(c).module_prefix}; }
 
+std::vector<CosimTop> cosim_tops(const config::Config& c) {
+  const AtaParams p = elab::elaborate_ata(c);
+  return {{"sys", p.module_prefix, ports::ata_ports(p)}};
+}
+
 }  // namespace
 }  // namespace txgen::blocks::ata
 
@@ -570,6 +576,7 @@ BlockInfo ata_block() {
   b.report_json = ata::report_json;
   b.report_markdown = ata::report_markdown;
   b.synth_tops = ata::synth_tops;
+  b.cosim_tops = ata::cosim_tops;
   return b;
 }
 

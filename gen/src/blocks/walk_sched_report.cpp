@@ -2,6 +2,7 @@
 #include <sstream>
 
 #include "txgen/blocks/walk_sched_emit.h"
+#include "txgen/ports/walk_sched.h"
 
 namespace txgen::blocks {
 namespace walk_sched {
@@ -100,6 +101,11 @@ std::vector<ProveTop> prove_tops(const config::Config& c) {
   return {{p.module_prefix, p.select_latency + 3}};
 }
 
+std::vector<CosimTop> cosim_tops(const config::Config& c) {
+  const elab::WalkSchedParams p = elab::elaborate_walk_sched(c);
+  return {{"sys", p.module_prefix, ports::walk_sched_ports(p)}};
+}
+
 }  // namespace
 }  // namespace walk_sched
 
@@ -113,6 +119,7 @@ BlockInfo walk_sched_block() {
   b.report_markdown = walk_sched::report_markdown;
   b.synth_tops = walk_sched::synth_tops;
   b.prove_tops = walk_sched::prove_tops;
+  b.cosim_tops = walk_sched::cosim_tops;
   return b;
 }
 
