@@ -43,7 +43,7 @@ if [[ -n $renames ]]; then
   # a copy of OLD with every renamed register's _q / _d under its new name
   renamed=$(mktemp -d)
   trap 'rm -rf "$renamed"' EXIT
-  cp -r "$old_root/." "$renamed/"
+  cp -rL "$old_root/." "$renamed/"
   script=$(sed -e 's/#.*//' "$renames" | awk 'NF == 2 {printf "s/\\b%s_([qd])\\b/%s_\\1/g;", $1, $2}')
   find "$renamed" -name '*.v' -exec sed -E -i "$script" {} +
   old_root=$renamed
