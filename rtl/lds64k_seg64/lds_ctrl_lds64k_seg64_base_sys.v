@@ -2,9 +2,9 @@
 // block lds_ctrl: co-simulation top: lds_ctrl_lds64k_seg64_base + behavioural SRAM (not
 // synthesized)
 // config hash 0c4886e730c56603
-// lds_bytes=65536 segment_bytes=64 segments=1024 ways=6 tag_words=2
-// banks=32 bank_bytes=4 rows=512 vpn_bits=36 va_tag_bits=26 ppn_bits=36 perm_bits=6
-// max_work_groups=16 clear_bits_per_cycle=64
+// bank_bytes=4 banks=32 clear_bits_per_cycle=64 lds_bytes=65536 max_work_groups=16 perm_bits=6
+// ppn_bits=36 rows=512 segment_bytes=64 segment_index_bits=10 segments=1024 segments_per_row=2
+// tag_words=2 va_tag_bits=26 vpn_bits=36 ways=6
 
 `default_nettype none
 

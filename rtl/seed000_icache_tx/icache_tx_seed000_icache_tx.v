@@ -2,10 +2,10 @@
 // block icache_tx: controller (fetch latency 2 cycles; translation lookup 2 cycles for a non-Tx
 // line, at most 4 + compare groups for a Tx line)
 // config hash dc2ae4bdbc751d85
-// bytes=16384 ways=8 line_bytes=64 sets=32 itag_bits=37 entry_bits=96
-// variant=aware translations_per_line=8 comparators=8 kernel_flush=true sharers=4
-// instruction_fill_order=invalid_first
-// vpn_bits=36 va_tag_bits=28 ppn_bits=36 perm_bits=6
+// base_tag_bits=48 bytes=16384 comparators=8 compare_groups=1 entry_bits=96
+// instruction_fill_order=invalid_first itag_bits=37 kernel_flush=true line_bytes=64 lines=256
+// perm_bits=6 ppn_bits=36 sets=32 sharers=4 tx_per_line=8 tx_tag_bits=96 va_tag_bits=28
+// variant=aware vpn_bits=36 ways=8
 
 `default_nettype none
 

@@ -2,9 +2,9 @@
 // block lds_ctrl: co-simulation top: lds_ctrl_seed000_table1_lds16k_base + behavioural SRAM (not
 // synthesized)
 // config hash f4d108df75c0140e
-// lds_bytes=16384 segment_bytes=32 segments=512 ways=3 tag_words=1
-// banks=32 bank_bytes=4 rows=128 vpn_bits=36 va_tag_bits=27 ppn_bits=36 perm_bits=6
-// max_work_groups=16 clear_bits_per_cycle=64
+// bank_bytes=4 banks=32 clear_bits_per_cycle=64 lds_bytes=16384 max_work_groups=16 perm_bits=6
+// ppn_bits=36 rows=128 segment_bytes=32 segment_index_bits=9 segments=512 segments_per_row=4
+// tag_words=1 va_tag_bits=27 vpn_bits=36 ways=3
 
 `default_nettype none
 

@@ -2,8 +2,9 @@
 // block tx_path: simulation top: tx_path_seed000_table1_path with every SRAM inside (not
 // synthesized)
 // config hash 86756f5c15c173d0
-// cus=8 sharers=4 icaches=2 l1_ways=32 victim_queue=2 wire_latency lds=0 icache=0 promotion=move
-// vpn_bits=36 vmid_bits=2 vrf_bits=2 ppn_bits=36 perm_bits=6 l2_tag_bits=5
+// cus=8 icache_tx=icache_tx_seed000_table1_path_ic icaches=2 l1_ways=32
+// l1tlb=l1tlb_seed000_table1_path l2_tag_bits=5 lds_ctrl=lds_ctrl_seed000_table1_path_lds
+// promotion=move sharers=4 victim_queue=2 vpn_bits=36
 
 `default_nettype none
 
