@@ -80,7 +80,7 @@ check_module() {
 comb_check() {
   local old=$1 new=$2 top=$3 log=$4 aig=${4%.log}.aig
   local prep="proc; flatten; memory_map; opt_clean;
-    techmap -map $adff_map t:\$adff; dffunmap; rename -hide w:*.* w:*_q %d; opt_clean;
+    techmap -map $adff_map t:\$adff; dffunmap; rename -hide w:* w:*_q %d i:* %d o:* %d; opt_clean;
     expose -dff -evert-dff; opt_clean"
   yosys -q -l "$log" -p "
     $(load_pair "$old" "$new" "$top" "$prep")
