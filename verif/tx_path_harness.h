@@ -1,7 +1,8 @@
 // Lock-step harness of tx_path_NAME_sys (or _base_sys) against
 // model::TxPathModel (docs/blocks/tx_path.md). The simulation top holds every
 // SRAM, so its ports are the path's own: every output is compared every cycle,
-// data fields included (port conversion: tx_path_ports.h).
+// data fields included (ports from txgen/ports/tx_path.h; port conversion:
+// tx_path_ports.h).
 #pragma once
 
 #include <string>
@@ -84,7 +85,7 @@ class TxPathHarness {
  public:
   TxPathHarness(CosimSession& s, const elab::TxPathParams& p)
       : s_(s), p_(p), model_(p, kBase), dut_(s, kBase ? "tx_path_base" : "tx_path"), cov_(s.coverage(), p, kBase),
-        want_(model_.make_outputs()), got_(model_.make_outputs()),
+        want_(model_.make_outputs()),
         tape_(bench_tape<TxPathHarness, model::TxPathIn>(s, p)) {}
 
   model::TxPathIn idle() const { return model_.idle_inputs(); }
@@ -105,47 +106,10 @@ class TxPathHarness {
   const model::TxPathOut& check() {
     model_.outputs(in_, want_);
     checked_ = true;
-    Ports::read(*dut_, p_, got_, true);
-    const model::TxPathOut& w = want_;
-    const model::TxPathOut& g = got_;
-    const unsigned VPN = p_.vpn_bits, VM = p_.vmid_bits, P = p_.ppn_bits, Q = p_.perm_bits;
-    flags("req_ready_o", w.req_ready, g.req_ready);
-    flags("resp_valid_o", w.resp_valid, g.resp_valid);
-    fields("resp_vpn_o", VPN, w.resp_vpn, g.resp_vpn);
-    fields("resp_vmid_o", VM, w.resp_vmid, g.resp_vmid);
-    fields("resp_ppn_o", P, w.resp_ppn, g.resp_ppn);
-    fields("resp_perm_o", Q, w.resp_perm, g.resp_perm);
-    flags("fill_valid_o", w.fill_valid, g.fill_valid);
-    fields("fill_vpn_o", VPN, w.fill_vpn, g.fill_vpn);
-    fields("fill_vmid_o", VM, w.fill_vmid, g.fill_vmid);
-    fields("fill_ppn_o", P, w.fill_ppn, g.fill_ppn);
-    fields("fill_perm_o", Q, w.fill_perm, g.fill_perm);
-    flags("app_rvalid_o", w.app_rvalid, g.app_rvalid);
-    data("app_rdata_o", w.app_rdata, g.app_rdata);
-    flags("if_ready_o", w.if_ready, g.if_ready);
-    flags("if_resp_valid_o", w.if_resp_valid, g.if_resp_valid);
-    flags("if_resp_hit_o", w.if_resp_hit, g.if_resp_hit);
-    data("if_resp_data_o", w.if_resp_data, g.if_resp_data);
-    flags("ifill_ready_o", w.ifill_ready, g.ifill_ready);
-    flags("flush_ready_o", w.flush_ready, g.flush_ready);
-    flags("flush_done_o", w.flush_done, g.flush_done);
-    compare_bit(s_, "l2_req_valid_o", w.l2_req_valid, g.l2_req_valid);
-    compare_u64(s_, "l2_req_vpn_o", VPN, w.l2_req_vpn, g.l2_req_vpn);
-    compare_u64(s_, "l2_req_vmid_o", VM, w.l2_req_vmid, g.l2_req_vmid);
-    compare_u64(s_, "l2_req_tag_o", p_.l2_tag_bits, w.l2_req_tag, g.l2_req_tag);
-    compare_bit(s_, "l2_resp_ready_o", w.l2_resp_ready, g.l2_resp_ready);
-    compare_bit(s_, "sd_ready_o", w.sd_ready, g.sd_ready);
-    compare_bit(s_, "sd_done_o", w.sd_done, g.sd_done);
-    if constexpr (!kBase) {
-      flags("wg_ready_o", w.wg_ready, g.wg_ready);
-      flags("wg_done_o", w.wg_done, g.wg_done);
-      flags("hit_lds_o", w.hit_lds, g.hit_lds);
-      flags("hit_ic_o", w.hit_ic, g.hit_ic);
-      compare_bit(s_, "l2_vic_valid_o", w.l2_vic_valid, g.l2_vic_valid);
-      compare_u64(s_, "l2_vic_vpn_o", VPN, w.l2_vic_vpn, g.l2_vic_vpn);
-      compare_u64(s_, "l2_vic_vmid_o", VM, w.l2_vic_vmid, g.l2_vic_vmid);
-      compare_u64(s_, "l2_vic_ppn_o", P, w.l2_vic_ppn, g.l2_vic_ppn);
-      compare_u64(s_, "l2_vic_perm_o", Q, w.l2_vic_perm, g.l2_vic_perm);
+    if constexpr (kBase) {
+      TXGEN_COMPARE_PORTS(TXGEN_TX_PATH_BASE_PORTS, s_, *dut_, p_, want_);
+    } else {
+      TXGEN_COMPARE_PORTS(TXGEN_TX_PATH_PORTS, s_, *dut_, p_, want_);
     }
     return want_;
   }
@@ -182,17 +146,6 @@ class TxPathHarness {
 
  private:
   using Ports = TxPathPorts<Dut, kBase>;
-  void flags(const char* signal, const std::vector<uint8_t>& want, const std::vector<uint8_t>& got) {
-    if (want != got) s_.fail(signal, to_hex(pack_flags(want)), to_hex(pack_flags(got)));
-  }
-  void fields(const char* signal, unsigned bits, const std::vector<uint64_t>& want, const std::vector<uint64_t>& got) {
-    for (unsigned i = 0; i < want.size(); ++i)
-      if (want[i] != got[i]) s_.fail(signal, to_hex(bits, want[i]), to_hex(bits, got[i]), "element " + std::to_string(i));
-  }
-  void data(const char* signal, const std::vector<Bits>& want, const std::vector<Bits>& got) {
-    for (unsigned i = 0; i < want.size(); ++i)
-      if (want[i] != got[i]) s_.fail(signal, to_hex(want[i]), to_hex(got[i]), "element " + std::to_string(i));
-  }
 
   CosimSession& s_;
   elab::TxPathParams p_;
@@ -200,7 +153,7 @@ class TxPathHarness {
   SessionDut<Dut> dut_;
   TxPathCoverage cov_;
   model::TxPathIn in_;
-  model::TxPathOut want_, got_;
+  model::TxPathOut want_;
   bool checked_ = false;  // check() ran on in_ since drive()
   BenchTape<model::TxPathIn> tape_;
 };

@@ -161,15 +161,6 @@ Difference difference(const char* signal, const V& expected, const V& actual, un
 #define TXGEN_SC_DECL_COMPARE(port, field, bits, ...) TXGEN_SC_OLD_COMPARE(port, field, bits)
 #define TXGEN_SC_DECL_COMPARE_IF(port, field, bits, count, valid, ...) TXGEN_SC_OLD_COMPARE_IF(port, field, bits, valid)
 
-// The four outputs of a translation in a port list: PREFIX##vpn_o, _vmid_o,
-// _ppn_o, _perm_o carrying Out fields PREFIX##vpn, ... (VPN, VMID, PPN and
-// permission widths of the Params).
-#define TXGEN_SC_TRANSLATION_OUT(OUT, PREFIX)        \
-  OUT(PREFIX##vpn_o, PREFIX##vpn, p.vpn_bits)        \
-  OUT(PREFIX##vmid_o, PREFIX##vmid, p.vmid_bits)     \
-  OUT(PREFIX##ppn_o, PREFIX##ppn, p.ppn_bits)        \
-  OUT(PREFIX##perm_o, PREFIX##perm, p.perm_bits)
-
 // The inputs of a shootdown request in a port list: sd_valid_i, sd_all_i,
 // sd_vpn_i, sd_vmid_i (the same protocol in every block that has one).
 #define TXGEN_SC_SHOOTDOWN_IN(IN)     \

@@ -15,6 +15,7 @@
 #include "txgen/blocks/lds_ctrl_emit.h"
 #include "txgen/blocks/tx_path_emit.h"
 #include "txgen/hdl/lib.h"
+#include "txgen/ports/tx_path.h"
 
 namespace txgen::blocks::tx_path {
 
@@ -760,6 +761,12 @@ BlockInfo tx_path_block() {
   b.synth_tops = [](const config::Config& c) {
     const std::string prefix = "tx_path_" + c.name;
     return std::vector<std::string>{prefix, prefix + "_base", prefix + "_cu"};
+  };
+  // the simulation tops (every SRAM inside) the lock-step harness drives
+  b.cosim_tops = [](const config::Config& c) {
+    const elab::TxPathParams p = elab::elaborate_tx_path(c);
+    return std::vector<CosimTop>{{"sys", p.module_prefix + "_sys", ports::tx_path_ports(p)},
+                                 {"base", p.module_prefix + "_base_sys", ports::tx_path_base_ports(p)}};
   };
   return b;
 }
