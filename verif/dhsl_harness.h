@@ -1,7 +1,8 @@
 // Lock-step harness of dhsl_NAME_sys against model::DhslModel
-// (docs/blocks/dhsl.md). The top's ports depend on the policy: Regs (HSL
+// (docs/blocks/dhsl.md), bound through the port declaration
+// (txgen/ports/dhsl.h). The top's ports depend on the policy: Regs (HSL
 // registers, policies mgvm_coarse and mgvm) and Monitors (RTU and L2 monitors
-// and the CP, policy mgvm) select which ones exist.
+// and the CP, policy mgvm) select which of the declared lists it has.
 #pragma once
 
 #include <cstdint>
@@ -10,8 +11,10 @@
 #include <vector>
 
 #include "cosim_util.h"
+#include "port_bind.h"
 #include "model/dhsl.h"
 #include "txgen/elab/dhsl.h"
+#include "txgen/ports/dhsl.h"
 
 namespace txgen::verif {
 
@@ -62,20 +65,12 @@ class DhslHarness {
   void drive_rtl(const model::DhslIn& in) {
     Dut& d = *dut_;
     d.clk_i = 0;
-    d.rst_ni = in.rst_n;
-    entries_to_port(d.q_vpn_i, in.q_vpn, p_.vpn_bits);
-    if constexpr (Regs) {
-      d.launch_i = in.launch;
-      d.launch_shift_i = in.launch_shift;
-    }
     if constexpr (Monitors) {
-      flags_to_port(d.rtu_in_i, in.rtu_in);
-      flags_to_port(d.rtu_out_i, in.rtu_out);
-      flags_to_port(d.l2_access_i, in.l2_access);
-      flags_to_port(d.l2_hit_i, in.l2_hit);
-      entries_to_port(d.l2_cid_i, in.l2_cid, p_.chiplet_bits);
-      flags_to_port(d.rtu_sync_i, in.rtu_sync);
-      flags_to_port(d.l2_sync_i, in.l2_sync);
+      TXGEN_DRIVE_PORTS(TXGEN_DHSL_PORTS, d, p_, in);
+    } else if constexpr (Regs) {
+      TXGEN_DRIVE_PORTS(TXGEN_DHSL_REG_PORTS, d, p_, in);
+    } else {
+      TXGEN_DRIVE_PORTS(TXGEN_DHSL_ROUTER_PORTS, d, p_, in);
     }
     d.eval();
   }
@@ -84,23 +79,13 @@ class DhslHarness {
   // outputs (equal to the RTL's; those a policy lacks are zero in both).
   const model::DhslOut& check() {
     model_.outputs(in_, want_);
-    const Dut& d = *dut_;
-    const model::DhslOut& w = want_;
     if constexpr (Monitors) {
-      compare_bit(s_, "mode_o", w.mode, d.mode_o);
-      compare_bit(s_, "switch_o", w.switch_pulse, d.switch_o);
-      compare_port_entries(s_, "trigger_o", d.trigger_o, 1, w.trigger);
-      compare_port_entries(s_, "possible_o", d.possible_o, 1, w.possible);
-      compare_port_entries(s_, "epoch_o", d.epoch_o, 1, w.epoch);
-      compare_port_entries(s_, "back_o", d.back_o, 1, w.back);
+      TXGEN_COMPARE_PORTS(TXGEN_DHSL_PORTS, s_, *dut_, p_, want_);
+    } else if constexpr (Regs) {
+      TXGEN_COMPARE_PORTS(TXGEN_DHSL_REG_PORTS, s_, *dut_, p_, want_);
+    } else {
+      TXGEN_COMPARE_PORTS(TXGEN_DHSL_ROUTER_PORTS, s_, *dut_, p_, want_);
     }
-    if constexpr (Regs) {
-      compare_port_entries(s_, "rtu_fine_o", d.rtu_fine_o, 1, w.rtu_fine);
-      compare_port_entries(s_, "l2_fine_o", d.l2_fine_o, 1, w.l2_fine);
-    }
-    compare_port_entries(s_, "rtu_home_o", d.rtu_home_o, p_.chiplet_bits, w.rtu_home);
-    compare_port_entries(s_, "rtu_local_o", d.rtu_local_o, 1, w.rtu_local);
-    compare_port_entries(s_, "l2_walk_o", d.l2_walk_o, 1, w.l2_walk);
     return want_;
   }
 

@@ -10,26 +10,27 @@
 module dhsl_seed004_mgvm_sys (
   input  wire clk_i,
   input  wire rst_ni,  // asynchronous, active low
-  input  wire [3:0] rtu_in_i,
-  input  wire [3:0] rtu_out_i,
-  input  wire [3:0] l2_access_i,
-  input  wire [3:0] l2_hit_i,
-  input  wire [7:0] l2_cid_i,
-  input  wire launch_i,
-  input  wire [5:0] launch_shift_i,
-  input  wire [3:0] rtu_sync_i,
-  input  wire [3:0] l2_sync_i,
-  input  wire [143:0] q_vpn_i,
-  output wire mode_o,
-  output wire switch_o,
-  output wire [3:0] trigger_o,
-  output wire [3:0] possible_o,
-  output wire [3:0] epoch_o,
-  output wire [3:0] back_o,
-  output wire [3:0] rtu_fine_o,
-  output wire [3:0] l2_fine_o,
-  output wire [7:0] rtu_home_o,
-  output wire [3:0] rtu_local_o,
+  input  wire [3:0] rtu_in_i,  // per chiplet: a request reaches its RTU from another chiplet
+  input  wire [3:0] rtu_out_i,  // per chiplet: a request leaves its RTU for another chiplet
+  input  wire [3:0] l2_access_i,  // per chiplet: a lookup in its L2-TLB slice
+  input  wire [3:0] l2_hit_i,  // per chiplet: the lookup hit
+  input  wire [7:0] l2_cid_i,  // per chiplet: the chiplet id stored in the accessed entry
+  input  wire launch_i,  // a kernel launch: every HSL register loads coarse and launch_shift_i
+  input  wire [5:0] launch_shift_i,  // the launch's HSL shift
+  input  wire [3:0] rtu_sync_i,  // per chiplet: its RTU's HSL register loads the CP's mode
+  input  wire [3:0] l2_sync_i,  // per chiplet: its L2 slice's HSL register loads the mode
+  input  wire [143:0] q_vpn_i,  // per chiplet: the VPN its router routes
+  output wire mode_o,  // the CP's mode (1 fine-grained)
+  output wire switch_o,  // the CP's switch pulse (the broadcast of a new mode)
+  output wire [3:0] trigger_o,  // per chiplet: its RTU monitor's trigger pulse
+  output wire [3:0] possible_o,  // per chiplet: its last epoch flagged a possible imbalance
+  output wire [3:0] epoch_o,  // per chiplet: its RTU monitor's epoch pulse
+  output wire [3:0] back_o,  // per chiplet: its L2 monitor's switch-back pulse
+  output wire [3:0] rtu_fine_o,  // per chiplet: its RTU's HSL register is fine-grained
+  output wire [3:0] l2_fine_o,  // per chiplet: its L2 slice's HSL register is fine-grained
+  output wire [7:0] rtu_home_o,  // per chiplet: the home chiplet by its RTU's register
+  output wire [3:0] rtu_local_o,  // per chiplet: rtu_home_o is the chiplet itself
+  // per chiplet: its L2 slice walks a miss (the home by its register is itself)
   output wire [3:0] l2_walk_o
 );
 

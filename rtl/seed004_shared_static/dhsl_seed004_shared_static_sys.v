@@ -10,9 +10,10 @@
 module dhsl_seed004_shared_static_sys (
   input  wire clk_i,
   input  wire rst_ni,  // asynchronous, active low
-  input  wire [143:0] q_vpn_i,
-  output wire [7:0] rtu_home_o,
-  output wire [3:0] rtu_local_o,
+  input  wire [143:0] q_vpn_i,  // per chiplet: the VPN its router routes
+  output wire [7:0] rtu_home_o,  // per chiplet: the home chiplet by its RTU's register
+  output wire [3:0] rtu_local_o,  // per chiplet: rtu_home_o is the chiplet itself
+  // per chiplet: its L2 slice walks a miss (the home by its register is itself)
   output wire [3:0] l2_walk_o
 );
 

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "txgen/blocks/dhsl_emit.h"
+#include "txgen/hdl/port_decl.h"
+#include "txgen/ports/dhsl.h"
 
 namespace txgen::blocks {
 namespace dhsl {
@@ -20,50 +22,21 @@ using Conn = std::vector<std::pair<string, Value>>;
 
 namespace {
 
-// The top's ports and the per-chiplet vectors between its units; a field of
-// a vector is chiplet c's signal.
+TXGEN_PORT_HANDLES(SysPorts, TXGEN_DHSL_PORTS)
+
+// The top's ports (those of the policy: txgen/ports/dhsl.h) and the
+// per-chiplet vectors between its units; a field of a vector is chiplet c's
+// signal.
 struct Sys {
   Clock clock;
-  Value rtu_in, rtu_out, l2_access, l2_hit, l2_cid, launch, launch_shift, rtu_sync, l2_sync, q_vpn;
-  Wire mode, switch_out, trigger, possible, epoch, back, rtu_fine, l2_fine, rtu_home, rtu_local, l2_walk;
+  SysPorts io;
   Wire prev_in, prev_hits, prev_acc;
 };
 
-Sys sys_ports(Module& m, const DhslParams& p) {
-  const unsigned n = p.chiplets;
+Sys sys_ports(Module& m, const DhslParams& params) {
   Sys s;
   s.clock = m.clock_and_reset();
-  if (p.has_monitors()) {
-    s.rtu_in = m.input("rtu_in_i", n);
-    s.rtu_out = m.input("rtu_out_i", n);
-    s.l2_access = m.input("l2_access_i", n);
-    s.l2_hit = m.input("l2_hit_i", n);
-    s.l2_cid = m.input("l2_cid_i", n * p.chiplet_bits);
-  }
-  if (p.has_registers()) {
-    s.launch = m.input("launch_i", 1);
-    s.launch_shift = m.input("launch_shift_i", p.shift_bits);
-  }
-  if (p.has_monitors()) {
-    s.rtu_sync = m.input("rtu_sync_i", n);
-    s.l2_sync = m.input("l2_sync_i", n);
-  }
-  s.q_vpn = m.input("q_vpn_i", n * p.vpn_bits);
-  if (p.has_monitors()) {
-    s.mode = m.output("mode_o", 1);
-    s.switch_out = m.output("switch_o", 1);
-    s.trigger = m.output("trigger_o", n);
-    s.possible = m.output("possible_o", n);
-    s.epoch = m.output("epoch_o", n);
-    s.back = m.output("back_o", n);
-  }
-  if (p.has_registers()) {
-    s.rtu_fine = m.output("rtu_fine_o", n);
-    s.l2_fine = m.output("l2_fine_o", n);
-  }
-  s.rtu_home = m.output("rtu_home_o", n * p.chiplet_bits);
-  s.rtu_local = m.output("rtu_local_o", n);
-  s.l2_walk = m.output("l2_walk_o", n);
+  TXGEN_DECLARE_PORTS(TXGEN_DHSL_PORTS, m, params, s.io);
   return s;
 }
 
@@ -72,34 +45,34 @@ void monitors(Module& m, const DhslParams& p, const Units& u, const Sys& s, unsi
   const string i = to_string(c);
   const Wire prev_out = m.wire("unused_prev_out" + i, w);
   m.instance(u.rtu_mon, "u_rtu_mon" + i,
-             {{"clk_i", s.clock.clk}, {"rst_ni", s.clock.rst_n}, {"in_i", s.rtu_in.bit(c)},
-              {"out_i", s.rtu_out.bit(c)}, {"epoch_o", s.epoch.bit(c)}, {"trigger_o", s.trigger.bit(c)},
-              {"possible_o", s.possible.bit(c)}, {"prev_in_o", s.prev_in.field(c, w)}, {"prev_out_o", prev_out}});
+             {{"clk_i", s.clock.clk}, {"rst_ni", s.clock.rst_n}, {"in_i", s.io.rtu_in_i.bit(c)},
+              {"out_i", s.io.rtu_out_i.bit(c)}, {"epoch_o", s.io.epoch_o.bit(c)}, {"trigger_o", s.io.trigger_o.bit(c)},
+              {"possible_o", s.io.possible_o.bit(c)}, {"prev_in_o", s.prev_in.field(c, w)}, {"prev_out_o", prev_out}});
   m.instance(u.l2_mon, "u_l2_mon" + i,
-             {{"clk_i", s.clock.clk}, {"rst_ni", s.clock.rst_n}, {"access_i", s.l2_access.bit(c)},
-              {"hit_i", s.l2_hit.bit(c)}, {"cid_i", s.l2_cid.field(c, cb)}, {"epoch_i", s.epoch.bit(c)},
-              {"back_o", s.back.bit(c)}, {"prev_hits_o", s.prev_hits.field(c, w)},
+             {{"clk_i", s.clock.clk}, {"rst_ni", s.clock.rst_n}, {"access_i", s.io.l2_access_i.bit(c)},
+              {"hit_i", s.io.l2_hit_i.bit(c)}, {"cid_i", s.io.l2_cid_i.field(c, cb)}, {"epoch_i", s.io.epoch_o.bit(c)},
+              {"back_o", s.io.back_o.bit(c)}, {"prev_hits_o", s.prev_hits.field(c, w)},
               {"prev_acc_o", s.prev_acc.field(c, w)}});
 }
 
 void registers_and_router(Module& m, const DhslParams& p, const Units& u, const Sys& s, unsigned c) {
   const string i = to_string(c);
-  Conn router = {{"local_i", hdl::lit(p.chiplet_bits, c)}, {"vpn_i", s.q_vpn.field(c, p.vpn_bits)}};
+  Conn router = {{"local_i", hdl::lit(p.chiplet_bits, c)}, {"vpn_i", s.io.q_vpn_i.field(c, p.vpn_bits)}};
   if (p.has_registers()) {
     for (const string who : {"rtu", "l2"}) {
-      const Wire fine = who == "rtu" ? s.rtu_fine : s.l2_fine;
+      const Wire fine = who == "rtu" ? s.io.rtu_fine_o : s.io.l2_fine_o;
       const Wire shift = m.wire(who + "_shift" + i, p.shift_bits);
-      Conn conn = {{"clk_i", s.clock.clk}, {"rst_ni", s.clock.rst_n}, {"launch_i", s.launch},
-                   {"launch_shift_i", s.launch_shift}};
+      Conn conn = {{"clk_i", s.clock.clk}, {"rst_ni", s.clock.rst_n}, {"launch_i", s.io.launch_i},
+                   {"launch_shift_i", s.io.launch_shift_i}};
       if (p.has_monitors())
-        conn.insert(conn.end(), {{"sync_i", (who == "rtu" ? s.rtu_sync : s.l2_sync).bit(c)}, {"mode_i", s.mode}});
+        conn.insert(conn.end(), {{"sync_i", (who == "rtu" ? s.io.rtu_sync_i : s.io.l2_sync_i).bit(c)}, {"mode_i", s.io.mode_o}});
       conn.insert(conn.end(), {{"fine_o", fine.bit(c)}, {"shift_o", shift}});
       m.instance(u.hsl_reg, "u_" + who + "_reg" + i, conn);
       router.insert(router.end(), {{who + "_fine_i", fine.bit(c)}, {who + "_shift_i", shift}});
     }
   }
-  router.insert(router.end(), {{"rtu_home_o", s.rtu_home.field(c, p.chiplet_bits)},
-                               {"rtu_local_o", s.rtu_local.bit(c)}, {"l2_walk_o", s.l2_walk.bit(c)}});
+  router.insert(router.end(), {{"rtu_home_o", s.io.rtu_home_o.field(c, p.chiplet_bits)},
+                               {"rtu_local_o", s.io.rtu_local_o.bit(c)}, {"l2_walk_o", s.io.l2_walk_o.bit(c)}});
   m.instance(u.router, "u_router" + i, router);
 }
 
@@ -116,9 +89,9 @@ ModulePtr emit_sys(const DhslParams& p, const EmitContext& ctx, const Units& u) 
     s.prev_acc = m->wire("prev_acc", n * w);
     for (unsigned c = 0; c < n; ++c) monitors(*m, p, u, s, c);
     m->instance(u.cp, "u_cp",
-                {{"clk_i", s.clock.clk}, {"rst_ni", s.clock.rst_n}, {"trigger_i", s.trigger}, {"back_i", s.back},
+                {{"clk_i", s.clock.clk}, {"rst_ni", s.clock.rst_n}, {"trigger_i", s.io.trigger_o}, {"back_i", s.io.back_o},
                  {"prev_in_i", s.prev_in}, {"prev_hits_i", s.prev_hits}, {"prev_acc_i", s.prev_acc},
-                 {"mode_o", s.mode}, {"switch_o", s.switch_out}});
+                 {"mode_o", s.io.mode_o}, {"switch_o", s.io.switch_o}});
   }
   if (!p.has_registers()) m->unused("clk_rst", s.clock.clk & s.clock.rst_n);
   for (unsigned c = 0; c < n; ++c) registers_and_router(*m, p, u, s, c);
@@ -170,6 +143,11 @@ std::vector<ProveTop> prove_tops(const config::Config& c) {
           {p.module_prefix + "_cp", p.check_steps + 6}};
 }
 
+std::vector<CosimTop> cosim_tops(const config::Config& c) {
+  const DhslParams p = elab::elaborate_dhsl(c);
+  return {{"sys", p.module_prefix + "_sys", ports::dhsl_ports(p)}};
+}
+
 }  // namespace
 }  // namespace dhsl
 
@@ -183,6 +161,7 @@ BlockInfo dhsl_block() {
   b.report_markdown = dhsl::report_markdown;
   b.synth_tops = dhsl::synth_tops;
   b.prove_tops = dhsl::prove_tops;
+  b.cosim_tops = dhsl::cosim_tops;
   return b;
 }
 

@@ -31,6 +31,11 @@ struct DhslParams {
     return policy == config::DhslPolicy::MgvmCoarse || policy == config::DhslPolicy::Mgvm;
   }
   bool has_monitors() const { return policy == config::DhslPolicy::Mgvm; }
+  // Element counts of the co-simulation top's policy-dependent ports (0: no port).
+  unsigned monitor_ports() const { return has_monitors() ? 1 : 0; }
+  unsigned monitor_chiplets() const { return has_monitors() ? chiplets : 0; }
+  unsigned register_ports() const { return has_registers() ? 1 : 0; }
+  unsigned register_chiplets() const { return has_registers() ? chiplets : 0; }
 };
 
 // Throws txgen::ConfigError (exit code 2) naming the field when the
