@@ -4,7 +4,9 @@
 # builds `txgen` at each revision in a git worktree under WORK, generates every
 # configuration with both, and runs scripts/equiv_check.sh over the two trees.
 #
-#   scripts/equiv_revs.sh [--ports-and-registers] OLD_REV NEW_REV WORK [MODULE_REGEX]
+#   scripts/equiv_revs.sh [--ports-and-registers] [--rename FILE] OLD_REV NEW_REV WORK [MODULE_REGEX]
+#
+# --rename FILE goes to equiv_check.sh (registers NEW_REV renamed).
 #
 # The typed-layer port was proven with
 #   scripts/equiv_revs.sh --ports-and-registers 0d61630 96a08c6 /tmp/port
@@ -15,8 +17,13 @@ if [[ ${1:-} == --ports-and-registers ]]; then
   mode=(--ports-and-registers)
   shift
 fi
+if [[ ${1:-} == --rename ]]; then
+  [[ -f ${2:-} ]] || { echo "equiv_revs: no rename file ${2:-}" >&2; exit 2; }
+  mode+=(--rename "$(cd "$(dirname "$2")" && pwd)/$(basename "$2")")
+  shift 2
+fi
 if (($# < 3)); then
-  echo "usage: $0 [--ports-and-registers] OLD_REV NEW_REV WORK [MODULE_REGEX]" >&2
+  echo "usage: $0 [--ports-and-registers] [--rename FILE] OLD_REV NEW_REV WORK [MODULE_REGEX]" >&2
   exit 2
 fi
 root="$(cd "$(dirname "$0")/.." && pwd)"

@@ -1402,7 +1402,8 @@ module walk_sched_seed002_table1 (
       : pwc1_plru_q[0];
   genvar pwc1_plru_next_gq1;
   generate
-    for (pwc1_plru_next_gq1 = 0; pwc1_plru_next_gq1 < 2; pwc1_plru_next_gq1 = pwc1_plru_next_gq1 + 1)
+    for (pwc1_plru_next_gq1 = 0; pwc1_plru_next_gq1 < 2;
+        pwc1_plru_next_gq1 = pwc1_plru_next_gq1 + 1)
     begin : g_pwc1_plru_next_level1
       assign pwc1_plru_next[1 + pwc1_plru_next_gq1] = |pwc1_touch_f[pwc1_plru_next_gq1 * 2 +: 2]
           ? pwc1_touch_f[pwc1_plru_next_gq1 * 2] : |pwc1_hit_dv[pwc1_plru_next_gq1 * 2 +: 2]
@@ -1510,7 +1511,8 @@ module walk_sched_seed002_table1 (
       : pwc2_plru_q[0];
   genvar pwc2_plru_next_gq1;
   generate
-    for (pwc2_plru_next_gq1 = 0; pwc2_plru_next_gq1 < 2; pwc2_plru_next_gq1 = pwc2_plru_next_gq1 + 1)
+    for (pwc2_plru_next_gq1 = 0; pwc2_plru_next_gq1 < 2;
+        pwc2_plru_next_gq1 = pwc2_plru_next_gq1 + 1)
     begin : g_pwc2_plru_next_level1
       assign pwc2_plru_next[1 + pwc2_plru_next_gq1] = |pwc2_touch_f[pwc2_plru_next_gq1 * 4 +: 4]
           ? |pwc2_touch_f[pwc2_plru_next_gq1 * 4 +: 2] : |pwc2_hit_dv[pwc2_plru_next_gq1 * 4 +: 4]
@@ -1519,7 +1521,8 @@ module walk_sched_seed002_table1 (
   endgenerate
   genvar pwc2_plru_next_gq2;
   generate
-    for (pwc2_plru_next_gq2 = 0; pwc2_plru_next_gq2 < 4; pwc2_plru_next_gq2 = pwc2_plru_next_gq2 + 1)
+    for (pwc2_plru_next_gq2 = 0; pwc2_plru_next_gq2 < 4;
+        pwc2_plru_next_gq2 = pwc2_plru_next_gq2 + 1)
     begin : g_pwc2_plru_next_level2
       assign pwc2_plru_next[3 + pwc2_plru_next_gq2] = |pwc2_touch_f[pwc2_plru_next_gq2 * 2 +: 2]
           ? pwc2_touch_f[pwc2_plru_next_gq2 * 2] : |pwc2_hit_dv[pwc2_plru_next_gq2 * 2 +: 2]
@@ -1857,7 +1860,8 @@ module walk_sched_seed002_table1 (
       : pwc3_plru_q[0];
   genvar pwc3_plru_next_gq1;
   generate
-    for (pwc3_plru_next_gq1 = 0; pwc3_plru_next_gq1 < 2; pwc3_plru_next_gq1 = pwc3_plru_next_gq1 + 1)
+    for (pwc3_plru_next_gq1 = 0; pwc3_plru_next_gq1 < 2;
+        pwc3_plru_next_gq1 = pwc3_plru_next_gq1 + 1)
     begin : g_pwc3_plru_next_level1
       assign pwc3_plru_next[1 + pwc3_plru_next_gq1] = |pwc3_touch_f[pwc3_plru_next_gq1 * 16 +: 16]
           ? |pwc3_touch_f[pwc3_plru_next_gq1 * 16 +: 8]
@@ -1867,7 +1871,8 @@ module walk_sched_seed002_table1 (
   endgenerate
   genvar pwc3_plru_next_gq2;
   generate
-    for (pwc3_plru_next_gq2 = 0; pwc3_plru_next_gq2 < 4; pwc3_plru_next_gq2 = pwc3_plru_next_gq2 + 1)
+    for (pwc3_plru_next_gq2 = 0; pwc3_plru_next_gq2 < 4;
+        pwc3_plru_next_gq2 = pwc3_plru_next_gq2 + 1)
     begin : g_pwc3_plru_next_level2
       assign pwc3_plru_next[3 + pwc3_plru_next_gq2] = |pwc3_touch_f[pwc3_plru_next_gq2 * 8 +: 8]
           ? |pwc3_touch_f[pwc3_plru_next_gq2 * 8 +: 4] : |pwc3_hit_dv[pwc3_plru_next_gq2 * 8 +: 8]
@@ -1876,7 +1881,8 @@ module walk_sched_seed002_table1 (
   endgenerate
   genvar pwc3_plru_next_gq3;
   generate
-    for (pwc3_plru_next_gq3 = 0; pwc3_plru_next_gq3 < 8; pwc3_plru_next_gq3 = pwc3_plru_next_gq3 + 1)
+    for (pwc3_plru_next_gq3 = 0; pwc3_plru_next_gq3 < 8;
+        pwc3_plru_next_gq3 = pwc3_plru_next_gq3 + 1)
     begin : g_pwc3_plru_next_level3
       assign pwc3_plru_next[7 + pwc3_plru_next_gq3] = |pwc3_touch_f[pwc3_plru_next_gq3 * 4 +: 4]
           ? |pwc3_touch_f[pwc3_plru_next_gq3 * 4 +: 2] : |pwc3_hit_dv[pwc3_plru_next_gq3 * 4 +: 4]
@@ -1885,7 +1891,8 @@ module walk_sched_seed002_table1 (
   endgenerate
   genvar pwc3_plru_next_gq4;
   generate
-    for (pwc3_plru_next_gq4 = 0; pwc3_plru_next_gq4 < 16; pwc3_plru_next_gq4 = pwc3_plru_next_gq4 + 1)
+    for (pwc3_plru_next_gq4 = 0; pwc3_plru_next_gq4 < 16;
+        pwc3_plru_next_gq4 = pwc3_plru_next_gq4 + 1)
     begin : g_pwc3_plru_next_level4
       assign pwc3_plru_next[15 + pwc3_plru_next_gq4] = |pwc3_touch_f[pwc3_plru_next_gq4 * 2 +: 2]
           ? pwc3_touch_f[pwc3_plru_next_gq4 * 2] : |pwc3_hit_dv[pwc3_plru_next_gq4 * 2 +: 2]

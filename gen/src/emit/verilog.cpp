@@ -81,13 +81,18 @@ void Module::generate_for(const std::string& var, unsigned count, const std::str
   if (opens) line("generate");
   generate_open_.push_back(opens);
   const std::string in(2 * generate_open_.size(), ' ');
-  const std::string head = in + "for (" + var + " = 0; " + var + " < " + std::to_string(count) + "; " + var + " = " +
-                           var + " + 1)";
+  const std::string init = in + "for (" + var + " = 0; " + var + " < " + std::to_string(count) + ";";
+  const std::string step = var + " = " + var + " + 1)";
+  const std::string head = init + " " + step;
   const std::string begin = "begin : " + label;
   if (2 + head.size() + 1 + begin.size() <= kLineWidth) {
     cur().body.push_back(head + " " + begin);
-  } else {  // the block's label on a line of its own
+  } else if (2 + head.size() <= kLineWidth) {  // the block's label on a line of its own
     cur().body.push_back(head);
+    cur().body.push_back(in + begin);
+  } else {  // a long genvar: the step on a continuation line too
+    cur().body.push_back(init);
+    cur().body.push_back(in + "    " + step);
     cur().body.push_back(in + begin);
   }
 }
