@@ -27,6 +27,7 @@
 #include <utility>
 #include <vector>
 
+#include "model/events.h"
 #include "txgen/elab/walk_sched.h"
 
 namespace txgen::model {
@@ -52,33 +53,35 @@ struct WalkSchedOut {           // outputs in the cycle (before its edge)
   uint32_t busy = 0;            // bit k = walker k busy
 };
 
-struct WalkSchedEvents {        // what the last posedge did, for coverage (reset to all-false at each posedge)
-  bool bypass = false;               // idle-walker bypass dispatch
-  bool selection = false;            // a selection dispatch
-  bool by_age = false;               // the selection took an aged entry
-  bool by_batch_over_lower_score = false;  // took a batch entry while some valid non-aged entry had a strictly lower score
-  bool by_lowest_score = false;      // took a non-aged non-batch entry by lowest score
-  bool tie_oldest = false;           // lowest-score choice where another valid non-aged non-batch entry had the same score
-  bool score_accumulated = false;    // a4 write with at least one matching entry
-  bool aged_set = false;             // some entry became aged
-  bool blocked_full = false;         // req_valid in a cycle with count == B
-  bool collapse_with_append = false; // a selection removal and an append at the same edge
-  // The PWC victim events describe the DECIDE step (the edge of the cycle with
-  // f valid, i.e. the edge after the done_valid_i edge: the same edge number as
-  // the one-step fill of the previous contract). They are properties of the
-  // choice of some level's victim, set whether or not the write one edge later
-  // replaces that victim (the write may find the prefix already held). simt
-  // only. "Eligible" below is after leaving out g's victim (when it is left out).
-  bool pwc_protected_skip = false;   // decide: no eligible invalid entry, the ctr = 0 class was used, and the
-                                     // pseudo-LRU victim over all eligible entries (no counter mask) had ctr > 0
-  bool pwc_all_counters_nonzero = false;  // decide: no eligible invalid entry and every eligible ctr > 0 (plain pseudo-LRU)
-  // New with the two-step fill (all policies):
-  bool pwc_victim_excluded = false;  // decide: g was valid and, for some level with PE >= 2, the choice without
-                                     // leaving out g's victim would have been g's victim (the exclusion changed it)
-  bool pwc_write_hit_previous_write = false;  // write: some level found its prefix in the entry that the write at
-                                              // the previous edge had just replaced (back-to-back, one prefix: written once)
-  bool pwc_ctr_saturated = false;    // an increment clipped at 3
-  bool pwc_hit_dispatch = false;     // a dispatch lookup hit some level (acc < LV)
+// What the last posedge did, for coverage (all false again at each posedge).
+// The PWC victim events describe the DECIDE step (the edge of the cycle with f
+// valid, the edge after the done_valid_i edge). They are properties of the
+// choice of some level's victim, set whether or not the write one edge later
+// replaces that victim (the write may find the prefix already held). simt only
+// unless marked. "Eligible" is after leaving out g's victim (when it is).
+#define TXGEN_WALK_SCHED_EVENTS(X)                                                                           \
+  X(bypass, "an idle-walker bypass dispatch")                                                                 \
+  X(selection, "a selection dispatch")                                                                        \
+  X(by_age, "the selection took an aged entry")                                                               \
+  X(by_batch_over_lower_score, "took a batch entry while a valid non-aged entry had a strictly lower score")  \
+  X(by_lowest_score, "took a non-aged non-batch entry by lowest score")                                       \
+  X(tie_oldest, "a lowest-score choice where another valid non-aged non-batch entry had the same score")      \
+  X(score_accumulated, "an a4 write with at least one matching entry")                                        \
+  X(aged_set, "some entry became aged")                                                                       \
+  X(blocked_full, "req_valid in a cycle with count == B")                                                     \
+  X(collapse_with_append, "a selection removal and an append at the same edge")                               \
+  X(pwc_protected_skip, "decide: no eligible invalid entry, the ctr = 0 class was used, and the pseudo-LRU "  \
+                        "victim over all eligible entries (no counter mask) had ctr > 0")                     \
+  X(pwc_all_counters_nonzero, "decide: no eligible invalid entry and every eligible ctr > 0 (plain PLRU)")     \
+  X(pwc_victim_excluded, "decide (all policies): g was valid and, for some level with PE >= 2, the choice "   \
+                         "without leaving out g's victim would have been g's victim")                         \
+  X(pwc_write_hit_previous_write, "write: some level found its prefix in the entry the previous edge's "      \
+                                  "write had just replaced (one prefix written once)")                        \
+  X(pwc_ctr_saturated, "a counter increment clipped at 3")                                                    \
+  X(pwc_hit_dispatch, "a dispatch lookup hit some level (acc < LV)")
+
+struct WalkSchedEvents {
+  TXGEN_WALK_SCHED_EVENTS(TXGEN_EVENT_FIELD)
 };
 
 class WalkSchedModel {

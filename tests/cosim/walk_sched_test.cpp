@@ -479,7 +479,7 @@ TEST(WalkSched, RandomTraffic) {
               static_cast<unsigned long long>(seed), static_cast<unsigned long long>(v.cycles),
               v.cycles_per_second / 1e6, v.coverage.format().c_str());
   for (const std::string& name : txgen::verif::WalkSchedCoverage::required(p)) {
-    if (p.aging_threshold > 1000 && (name == "aged_first" || name == "request_aged")) continue;  // 2 M passes
+    if (p.aging_threshold > 1000 && (name == "by_age" || name == "aged_set")) continue;  // 2 M passes
     EXPECT_GT(v.coverage.count(name), 0u) << "coverage counter " << name << " never hit";
   }
 }
