@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "model/events.h"
 #include "txgen/elab/ata.h"
 
 namespace txgen::model {
@@ -58,32 +59,37 @@ struct AtaOut {                        // outputs in the cycle (before its edge)
   std::vector<uint64_t> l2_req_addr;   // [N] the request register (addr) in every state
 };
 
-struct AtaEvents {                     // what the last posedge did (all false at each posedge, then set)
-  bool accept = false;                 // a request was accepted (IDLE -> CMP)
-  bool local_hit = false;              // a read DIST went to LREAD
-  bool local_hit_with_remote = false;  // ... while some remote array also held the sector (Fig. 7(b))
-  bool remote_hit = false;             // a read DIST went to RREAD
-  bool remote_read = false;            // a remote read (op 1) was granted
-  bool l2_read = false;                // an L2 read handshake
-  bool l2_write = false;               // an L2 write handshake
-  bool write_hit = false;              // an L2 write handshake with hv[i] (-> LWRITE)
-  bool write_miss = false;             // an L2 write handshake without hv[i] (response src 2)
-  bool lwrite = false;                 // a local write (op 2) was granted
-  bool fill_remote = false;            // a fill (op 3) with fs = remote was granted
-  bool fill_l2 = false;                // a fill (op 3) with fs = L2 was granted
-  bool sector_fill = false;            // a fill into the present line (lm)
-  bool recheck_fail_dirty = false;     // RREAD recheck failed: line and sector still there but dirty
-  bool recheck_fail_evicted = false;   // RREAD recheck failed: line (or its sector) no longer there
-  bool dirty_at_compare = false;       // a remote array had the sector but dirty (not a holder)
-  bool port_conflict = false;          // 2+ requesters on one data-array port
-  bool port_owner_lost = false;        // the owner of a port lost it to a remote read
-  bool remote_pick_multi = false;      // a DIST chose among more than one remote holder
-  bool victim_invalid = false;         // an allocating fill took an invalid way
-  bool victim_replacement = false;     // an allocating fill replaced a valid line (LRU / PLRU victim)
-  bool victim_dirty = false;           // ... and that line was dirty
-  bool l2_backpressure = false;        // some l2_req_valid with l2_req_ready = 0
-  bool response = false;               // some response registered
-  bool reset = false;                  // this edge was a reset
+// What the last posedge did (all false at each posedge, then set): one
+// declaration for the model's fields and the coverage counters' names.
+#define TXGEN_ATA_EVENTS(X)                                                                                      \
+  X(accept, "a request was accepted (IDLE -> CMP)")                                                              \
+  X(local_hit, "a read DIST went to LREAD")                                                                      \
+  X(local_hit_with_remote, "a read DIST went to LREAD while some remote array also held the sector (Fig. 7(b))") \
+  X(remote_hit, "a read DIST went to RREAD")                                                                     \
+  X(remote_read, "a remote read (op 1) was granted")                                                             \
+  X(l2_read, "an L2 read handshake")                                                                             \
+  X(l2_write, "an L2 write handshake")                                                                           \
+  X(write_hit, "an L2 write handshake with hv[i] (-> LWRITE)")                                                   \
+  X(write_miss, "an L2 write handshake without hv[i] (response src 2)")                                          \
+  X(lwrite, "a local write (op 2) was granted")                                                                  \
+  X(fill_remote, "a fill (op 3) with fs = remote was granted")                                                   \
+  X(fill_l2, "a fill (op 3) with fs = L2 was granted")                                                           \
+  X(sector_fill, "a fill into the present line (lm)")                                                            \
+  X(recheck_fail_dirty, "RREAD recheck failed: line and sector still there but dirty")                           \
+  X(recheck_fail_evicted, "RREAD recheck failed: line (or its sector) no longer there")                          \
+  X(dirty_at_compare, "a remote array had the sector but dirty (not a holder)")                                  \
+  X(port_conflict, "2+ requesters on one data-array port")                                                       \
+  X(port_owner_lost, "the owner of a port lost it to a remote read")                                             \
+  X(remote_pick_multi, "a DIST chose among more than one remote holder")                                         \
+  X(victim_invalid, "an allocating fill took an invalid way")                                                    \
+  X(victim_replacement, "an allocating fill replaced a valid line (LRU / PLRU victim)")                          \
+  X(victim_dirty, "an allocating fill replaced a valid line that was dirty")                                     \
+  X(l2_backpressure, "some l2_req_valid with l2_req_ready = 0")                                                  \
+  X(response, "some response registered")                                                                        \
+  X(reset, "this edge was a reset")
+
+struct AtaEvents {
+  TXGEN_ATA_EVENTS(TXGEN_EVENT_FIELD)
 };
 
 struct AtaStats {                      // cumulative counters since construction / the last reset

@@ -17,55 +17,35 @@
 
 namespace txgen::verif {
 
-// Coverage of the block's rules, from the model's events.
+// Coverage of the block's rules, from the model's events (named where they
+// are declared, model/ata.h).
 class AtaCoverage {
  public:
-  AtaCoverage(CoverageCounters& c, const elab::AtaParams& p) : c_(c) {
-    for (const auto& name : required(p)) c_.declare(name);
-  }
-  void count(const model::AtaEvents& e) {
-    const std::pair<bool, const char*> rules[] = {
-        {e.local_hit, "local_hit"},
-        {e.local_hit_with_remote, "local_hit_with_remote"},
-        {e.remote_read, "remote_read"},
-        {e.l2_read, "l2_read"},
-        {e.write_hit, "write_hit"},
-        {e.write_miss, "write_miss"},
-        {e.fill_remote, "fill_remote"},
-        {e.fill_l2, "fill_l2"},
-        {e.sector_fill, "sector_fill"},
-        {e.recheck_fail_dirty, "recheck_fail_dirty"},
-        {e.recheck_fail_evicted, "recheck_fail_evicted"},
-        {e.dirty_at_compare, "dirty_at_compare"},
-        {e.port_conflict, "port_conflict"},
-        {e.port_owner_lost, "port_owner_lost"},
-        {e.remote_pick_multi, "remote_pick_multi"},
-        {e.victim_invalid, "victim_invalid"},
-        {e.victim_replacement, "victim_replacement"},
-        {e.l2_backpressure, "l2_backpressure"},
-        {e.reset, "reset"}};
-    fired_.count(c_, rules);
+  AtaCoverage(CoverageCounters& c, const elab::AtaParams&) : events_(c, rules()) {}
+  void count(const model::AtaEvents& e) { events_.count(e); }
+  static const std::vector<EventRule<model::AtaEvents>>& rules() {
+    static const auto r = TXGEN_EVENT_RULES(model::AtaEvents, TXGEN_ATA_EVENTS);
+    return r;
   }
   // What random traffic must reach. The remote rules need the aggregated
   // compare, two cores and traffic that shares lines; several holders need
   // three cores.
   static std::vector<std::string> required(const elab::AtaParams& p, bool remote_rules = true) {
-    std::vector<std::string> r = {"local_hit", "l2_read",           "write_hit",          "write_miss",
-                                  "fill_l2",   "victim_invalid",    "victim_replacement", "l2_backpressure",
-                                  "reset"};
-    if (p.sectors > 1) r.push_back("sector_fill");
+    using E = model::AtaEvents;
+    std::vector<bool E::*> r = {&E::local_hit,      &E::l2_read,           &E::write_hit,
+                                &E::write_miss,     &E::fill_l2,           &E::victim_invalid,
+                                &E::victim_replacement, &E::l2_backpressure, &E::reset};
+    if (p.sectors > 1) r.push_back(&E::sector_fill);
     if (remote_rules && p.aggregated() && p.cores > 1) {
-      for (const char* n : {"local_hit_with_remote", "remote_read", "fill_remote", "recheck_fail_dirty",
-                            "recheck_fail_evicted", "dirty_at_compare", "port_conflict", "port_owner_lost"})
-        r.push_back(n);
-      if (p.cores > 2) r.push_back("remote_pick_multi");
+      r.insert(r.end(), {&E::local_hit_with_remote, &E::remote_read, &E::fill_remote, &E::recheck_fail_dirty,
+                         &E::recheck_fail_evicted, &E::dirty_at_compare, &E::port_conflict, &E::port_owner_lost});
+      if (p.cores > 2) r.push_back(&E::remote_pick_multi);
     }
-    return r;
+    return event_names(rules(), r);
   }
 
  private:
-  CoverageCounters& c_;
-  FiredRules fired_;
+  EventCounter<model::AtaEvents> events_;
 };
 
 template <class Dut>
