@@ -52,10 +52,10 @@ Value entry(const Value& vec, const Index& i, unsigned width) {
   return width == 1 ? vec.bit(i) : vec.field(i, width);
 }
 
-// The signals shared between the parts of the scheduler: the ports, the
-// registers read before the part that sets them, and the wires driven later.
 TXGEN_PORT_HANDLES(SchedPorts, TXGEN_WALK_SCHED_PORTS)
 
+// The signals shared between the parts of the scheduler: the ports, the
+// registers read before the part that sets them, and the wires driven later.
 struct Sched {
   Sched(const WalkSchedParams& params, Module& module) : p(params), m(module) {}
   const WalkSchedParams& p;
