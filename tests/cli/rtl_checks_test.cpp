@@ -35,7 +35,8 @@ std::vector<fs::path> all_configs() {
 
 // Empty when equal, else the first differing line of each: gtest's own diff of
 // two multi-megabyte strings is quadratic and runs past any timeout.
-std::string first_difference(const std::string& a, const std::string& b) {
+std::string first_difference(const std::string& a, const std::string& b, const std::string& a_is = "checked in",
+                             const std::string& b_is = "generated") {
   if (a == b) return "";
   size_t line = 1, i = 0;
   for (; i < a.size() && i < b.size() && a[i] == b[i]; ++i)
@@ -45,7 +46,7 @@ std::string first_difference(const std::string& a, const std::string& b) {
     const size_t start = from == std::string::npos ? 0 : from + 1;
     return s.substr(start, s.find('\n', start) - start);
   };
-  return "line " + std::to_string(line) + ":\n  checked in: " + line_at(a) + "\n  generated:  " + line_at(b);
+  return "line " + std::to_string(line) + ":\n  " + a_is + ": " + line_at(a) + "\n  " + b_is + ": " + line_at(b);
 }
 
 std::vector<std::string> verilog_files(const fs::path& dir) {
@@ -125,7 +126,7 @@ TEST(GeneratedRtl, GenerationIsByteForByteDeterministic) {
     for (const auto& e : fs::directory_iterator(dir.path() / "a")) {
       const fs::path twin = dir.path() / "b" / e.path().filename();
       ASSERT_TRUE(fs::exists(twin)) << twin;
-      EXPECT_EQ(first_difference(read_file(e.path()), read_file(twin)), "")
+      EXPECT_EQ(first_difference(read_file(e.path()), read_file(twin), "first run", "second run"), "")
           << cfg << " " << e.path().filename();
     }
     fs::remove_all(dir.path() / "a");
