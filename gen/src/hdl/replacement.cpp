@@ -1,6 +1,7 @@
 #include "txgen/hdl/replacement.h"
 
 #include <algorithm>
+#include <functional>
 #include <string>
 
 namespace txgen::hdl {
@@ -50,6 +51,21 @@ std::vector<Value> set_enables(Scope& sc, const std::vector<Touch>& updates, con
     }
   }
   return en;
+}
+
+// Builds the state of every set: per_set(scope, the set's first state bit, the
+// updates' enables in the set) once with one set, else in a loop over the sets
+// (`name`_gs) of `bits_per_set` state bits each.
+void for_each_set(Scope& s, const string& name, unsigned sets, unsigned bits_per_set,
+                  const std::vector<Touch>& updates, const std::vector<Value>& set_v,
+                  const std::function<void(Scope&, const Index&, const std::vector<Value>&)>& per_set) {
+  if (sets == 1) {
+    per_set(s, 0, set_enables(s, updates, set_v, 0, false));
+    return;
+  }
+  s.generate_for(name + "_gs", sets, "g_" + name, [&](Scope& sc, const Index& st) {
+    per_set(sc, st * Index(bits_per_set), set_enables(sc, updates, set_v, st, true));
+  });
 }
 
 std::vector<Value> update_sets(Scope& s, const string& name, const std::vector<Touch>& updates, unsigned sets) {
@@ -115,13 +131,7 @@ Value plru_next(Scope& s, const string& name, const Value& state, unsigned sets,
       else sc.generate_for(name + "_gq" + to_string(l), 1u << l, "g_" + name + "_level" + to_string(l), node);
     }
   };
-  if (sets == 1) {
-    tree_levels(s, 0, set_enables(s, updates, set_v, 0, false));
-  } else {
-    s.generate_for(name + "_gs", sets, "g_" + name, [&](Scope& sc, const Index& st) {
-      tree_levels(sc, st * Index(nodes), set_enables(sc, updates, set_v, st, true));
-    });
-  }
+  for_each_set(s, name, sets, nodes, updates, set_v, tree_levels);
   return next;
 }
 
@@ -414,13 +424,7 @@ Value order_next(Scope& s, const string& name, const Value& state, unsigned sets
         sc.assign(next.bit(q), and_if(flush.valid() ? ~flush : Value(), b));
       }
   };
-  if (sets == 1) {
-    set_pairs(s, 0, set_enables(s, updates, set_v, 0, false));
-  } else {
-    s.generate_for(name + "_gs", sets, "g_" + name, [&](Scope& sc, const Index& st) {
-      set_pairs(sc, st * Index(pairs), set_enables(sc, updates, set_v, st, true));
-    });
-  }
+  for_each_set(s, name, sets, pairs, updates, set_v, set_pairs);
   return next;
 }
 
