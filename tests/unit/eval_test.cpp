@@ -9,19 +9,12 @@
 #include "txgen/hdl/eval.h"
 #include "txgen/hdl/lib.h"
 
+#include "hdl_error.h"
+
 namespace {
 
 using namespace txgen::hdl;
-
-template <typename F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const HdlError& e) {
-    return e.what();
-  }
-  return "";
-}
+using txgen::test::error_of;
 
 Bits wide(uint64_t hi, uint64_t lo) { return Bits::from_words(100, {lo, hi}); }
 

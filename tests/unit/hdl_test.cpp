@@ -8,21 +8,13 @@
 #include "txgen/emit/print.h"
 #include "txgen/hdl/lib.h"
 
+#include "hdl_error.h"
+
 namespace {
 
 using namespace txgen::hdl;
+using txgen::test::error_of;
 using txgen::emit::print;
-
-// The message of the HdlError that f throws ("" when it throws none).
-template <typename F>
-std::string error_of(F f) {
-  try {
-    f();
-  } catch (const HdlError& e) {
-    return e.what();
-  }
-  return "";
-}
 
 TEST(Hdl, WidthMismatchNamesModuleAndOperands) {
   Module m("blk_widths");
