@@ -9,8 +9,6 @@ namespace txgen::verif {
 
 namespace {
 
-uint64_t key_of(uint64_t vpn, uint64_t vmid) { return (vpn << 8) | vmid; }
-
 bool any(const std::vector<uint8_t>& v) {
   return std::any_of(v.begin(), v.end(), [](uint8_t b) { return b != 0; });
 }
@@ -26,7 +24,7 @@ L2TlbModel::L2TlbModel(unsigned entries, unsigned ways)
 std::vector<L2TlbModel::Way>& L2TlbModel::set_of(uint64_t key) { return sets_[(key >> 8) % sets_.size()]; }
 
 bool L2TlbModel::lookup(uint64_t vpn, uint64_t vmid, uint64_t now) {
-  const uint64_t key = key_of(vpn, vmid);
+  const uint64_t key = page_key(vpn, vmid);
   for (Way& w : set_of(key))
     if (w.valid && w.key == key) {
       w.used = now;
@@ -37,7 +35,7 @@ bool L2TlbModel::lookup(uint64_t vpn, uint64_t vmid, uint64_t now) {
 
 void L2TlbModel::insert(uint64_t vpn, uint64_t vmid, uint64_t now) {
   if (lookup(vpn, vmid, now)) return;
-  auto& set = set_of(key_of(vpn, vmid));
+  auto& set = set_of(page_key(vpn, vmid));
   Way* victim = &set.front();
   for (Way& w : set) {
     if (!w.valid) {
@@ -46,7 +44,7 @@ void L2TlbModel::insert(uint64_t vpn, uint64_t vmid, uint64_t now) {
     }
     if (w.used < victim->used) victim = &w;
   }
-  *victim = {true, key_of(vpn, vmid), now};
+  *victim = {true, page_key(vpn, vmid), now};
 }
 
 // ---------------------------------------------------------------------------
@@ -55,7 +53,7 @@ void L2TlbModel::insert(uint64_t vpn, uint64_t vmid, uint64_t now) {
 PathEnvironment::PathEnvironment(const elab::TxPathParams& p, const trace::Trace& t, const EvalOptions& o,
                                  bool baseline)
     : p_(p), trace_(t), o_(o), baseline_(baseline), in_(model::TxPathModel(p, baseline).idle_inputs()),
-      l2_(o.l2_entries, o.l2_ways), cu_(p.cus), fetch_(p.icaches) {
+      l2_(o.l2_entries, o.l2_ways), cu_(p.cus, Cu(o.traffic)), fetch_(p.icaches) {
   in_.l2_req_ready = true;
   in_.l2_vic_ready = true;
   // A bound on how long anything stays inside the path with no valid on any
@@ -76,31 +74,24 @@ uint64_t PathEnvironment::code_addr(unsigned g) const {
 
 void PathEnvironment::start_kernel(uint64_t cycle) {
   kernel_started_ = true;
+  const bool flush = flushes_at(trace_.kernels, kernel_, o_.flush_every_kernel);
   for (unsigned g = 0; g < p_.icaches; ++g) {
     fetch_[g] = Fetch{};
-    fetch_[g].flushing = kernel_ > 0;  // the kernel boundary
+    fetch_[g].flushing = flush;
     fetch_[g].next_at = cycle;
   }
-  for (Cu& c : cu_) {
-    c.next = 0;
+  for (unsigned u = 0; u < p_.cus; ++u) {
+    Cu& c = cu_[u];
+    c.traffic.start(trace_.kernels[kernel_], u, cycle);
     c.wg_free_sent = c.held == 0 || baseline_;
     c.wg_alloc_sent = trace_.kernels[kernel_].lds_segments == 0 || baseline_;
   }
 }
 
-// The CU has its next request and room for it: its next page is not one it
-// already waits for.
-bool PathEnvironment::can_present(unsigned u) const {
-  const Cu& c = cu_[u];
-  const auto& stream = trace_.kernels[kernel_].per_cu[u];
-  return !c.presenting && c.next < stream.size() && c.in_flight.size() < o_.outstanding &&
-         !c.in_flight.count(key_of(stream[c.next].vpn, stream[c.next].vmid));
-}
-
 // The CU presents a request the path refused in an earlier cycle (its
 // L1-TLB's MSHRs are full).
 bool PathEnvironment::refused(unsigned u, uint64_t cycle) const {
-  return cu_[u].presenting && cu_[u].presented_at < cycle;
+  return cu_[u].traffic.presenting() && !cu_[u].traffic.presented_first_at(cycle);
 }
 
 // A CU whose wavefronts all wait on translations (or have finished) issues
@@ -109,21 +100,18 @@ bool PathEnvironment::refused(unsigned u, uint64_t cycle) const {
 bool PathEnvironment::fetch_allowed(unsigned g, uint64_t cycle) const {
   if (o_.fetch_when_stalled) return true;
   for (unsigned u = g * p_.sharers; u < (g + 1) * p_.sharers; ++u)
-    if (can_present(u) || (cu_[u].presenting && !refused(u, cycle))) return true;
+    if (cu_[u].traffic.issuing(cycle)) return true;
   return false;
 }
 
 void PathEnvironment::drive_cu(unsigned u, uint64_t cycle) {
   Cu& c = cu_[u];
-  const auto& stream = trace_.kernels[kernel_].per_cu[u];
-  if (can_present(u)) {
-    c.presenting = true;
-    c.presented_vpn = stream[c.next].vpn;
-    c.presented_at = cycle;
-    in_.req_vpn[u] = stream[c.next].vpn;
-    in_.req_vmid[u] = stream[c.next].vmid;
+  const trace::Request* r = c.traffic.offer(cycle);
+  in_.req_valid[u] = r != nullptr;
+  if (r) {
+    in_.req_vpn[u] = r->vpn;
+    in_.req_vmid[u] = r->vmid;
   }
-  in_.req_valid[u] = c.presenting;
   // work groups: free the previous kernel's segments, then hold this kernel's
   in_.wg_valid[u] = !c.wg_free_sent || !c.wg_alloc_sent;
   in_.wg_free[u] = !c.wg_free_sent;
@@ -167,23 +155,8 @@ const model::TxPathIn& PathEnvironment::inputs(uint64_t cycle) {
   return in_;
 }
 
-void PathEnvironment::complete(unsigned u, uint64_t vpn, uint64_t cycle) {
-  Cu& c = cu_[u];
-  for (auto it = c.in_flight.begin(); it != c.in_flight.end();)
-    if ((it->first >> 8) == vpn) {
-      latencies_.push_back(cycle - it->second);
-      it = c.in_flight.erase(it);
-    } else {
-      ++it;
-    }
-}
-
 bool PathEnvironment::kernel_finished() const {
-  for (unsigned u = 0; u < p_.cus; ++u) {
-    const Cu& c = cu_[u];
-    if (c.presenting || !c.in_flight.empty() || c.next < trace_.kernels[kernel_].per_cu[u].size()) return false;
-  }
-  return true;
+  return std::all_of(cu_.begin(), cu_.end(), [](const Cu& c) { return c.traffic.finished(); });
 }
 
 void PathEnvironment::observe(uint64_t cycle, const model::TxPathOut& out) {
@@ -193,18 +166,16 @@ void PathEnvironment::observe(uint64_t cycle, const model::TxPathOut& out) {
   for (unsigned u = 0; u < p_.cus; ++u) {
     Cu& c = cu_[u];
     if (in_.req_valid[u] && out.req_ready[u]) {
-      c.in_flight[key_of(in_.req_vpn[u], in_.req_vmid[u])] = c.presented_at;
-      c.presenting = false;
-      ++c.next;
+      c.traffic.accepted(cycle);
       ++s_.requests;
     }
     if (out.resp_valid[u]) {
       ++s_.l1_hits;
-      complete(u, out.resp_vpn[u], cycle);
+      c.traffic.answered(out.resp_vpn[u], cycle);
     }
     if (out.fill_valid[u]) {
       ++s_.l1_misses;
-      complete(u, out.fill_vpn[u], cycle);
+      c.traffic.answered(out.fill_vpn[u], cycle);
     }
     if (!baseline_) {
       s_.lds_hits += out.hit_lds[u];
@@ -246,7 +217,7 @@ void PathEnvironment::observe(uint64_t cycle, const model::TxPathOut& out) {
   }
   if (out.l2_req_valid && in_.l2_req_ready) {
     ++s_.l2_requests;
-    const uint64_t key = key_of(out.l2_req_vpn, out.l2_req_vmid);
+    const uint64_t key = page_key(out.l2_req_vpn, out.l2_req_vmid);
     uint64_t due = cycle + o_.l2_latency;
     bool walks = false;
     if (l2_.lookup(out.l2_req_vpn, out.l2_req_vmid, cycle)) {
@@ -265,7 +236,7 @@ void PathEnvironment::observe(uint64_t cycle, const model::TxPathOut& out) {
     const Pending r = l2q_[answering_];
     if (r.walks) {
       l2_.insert(r.vpn, r.vmid, cycle);
-      walking_.erase(key_of(r.vpn, r.vmid));
+      walking_.erase(page_key(r.vpn, r.vmid));
     }
     l2q_.erase(l2q_.begin() + static_cast<long>(answering_));
     in_.l2_resp_valid = false;
@@ -310,8 +281,10 @@ bool PathEnvironment::active(uint64_t cycle, const model::TxPathOut& out) const 
 // a CU has a request to present.
 uint64_t PathEnvironment::next_event(uint64_t cycle) const {
   uint64_t at = UINT64_MAX;
-  for (unsigned u = 0; u < p_.cus; ++u)
-    if (can_present(u) || !cu_[u].wg_free_sent || !cu_[u].wg_alloc_sent) return 0;
+  for (const Cu& c : cu_) {
+    if (!c.wg_free_sent || !c.wg_alloc_sent) return 0;
+    at = std::min(at, c.traffic.next_offer(cycle));
+  }
   for (const Pending& r : l2q_) at = std::min(at, r.due);
   for (unsigned g = 0; g < p_.icaches; ++g) {
     const Fetch& f = fetch_[g];
@@ -340,17 +313,41 @@ uint64_t PathEnvironment::next_cycle(uint64_t cycle, std::optional<bool> fixed_p
   return at;
 }
 
-void summarise_latencies(std::vector<uint64_t> l, EvalStats& s) {
+void mean_and_p99(std::vector<uint64_t> l, double& mean, uint64_t& p99) {
   if (l.empty()) return;
   std::sort(l.begin(), l.end());
-  s.latency_mean = std::accumulate(l.begin(), l.end(), 0.0) / static_cast<double>(l.size());
-  s.latency_p99 = l[std::min(l.size() - 1, l.size() * 99 / 100)];
+  mean = std::accumulate(l.begin(), l.end(), 0.0) / static_cast<double>(l.size());
+  p99 = l[std::min(l.size() - 1, l.size() * 99 / 100)];
+}
+
+void summarise_traffic(const std::vector<const TrafficFigures*>& cus, EvalStats& s) {
+  std::vector<uint64_t> requests, instructions, spread;
+  s.instructions = s.stall_cycles = 0;
+  for (const TrafficFigures* f : cus) {
+    requests.insert(requests.end(), f->request_latency.begin(), f->request_latency.end());
+    instructions.insert(instructions.end(), f->instruction_latency.begin(), f->instruction_latency.end());
+    spread.insert(spread.end(), f->instruction_spread.begin(), f->instruction_spread.end());
+    s.instructions += f->instructions;
+    s.stall_cycles += f->stall_cycles;
+  }
+  mean_and_p99(std::move(requests), s.latency_mean, s.latency_p99);
+  mean_and_p99(std::move(instructions), s.instruction_latency_mean, s.instruction_latency_p99);
+  mean_and_p99(std::move(spread), s.spread_mean, s.spread_p99);
+}
+
+// Seed 000 4.3.3: the I-caches keep their translation lines across launches
+// of one kernel; a different kernel flushes them (or every boundary).
+bool flushes_at(const std::vector<trace::Kernel>& kernels, size_t next, bool every_kernel) {
+  if (next == 0) return false;
+  return every_kernel || kernels[next].id != kernels[next - 1].id;
 }
 
 EvalStats PathEnvironment::stats() const {
   EvalStats s = s_;
   s.finished = done();
-  summarise_latencies(latencies_, s);
+  std::vector<const TrafficFigures*> figures;
+  for (const Cu& c : cu_) figures.push_back(&c.traffic.figures());
+  summarise_traffic(figures, s);
   return s;
 }
 

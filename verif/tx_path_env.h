@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "cu_traffic.h"
 #include "model/tx_path.h"
 #include "txgen/elab/tx_path.h"
 #include "txgen/trace/trace.h"
@@ -25,7 +26,9 @@ struct EvalOptions {
   unsigned walk_latency = 400;  // page walk after an L2-TLB miss
   unsigned l2_entries = 512;    // seed 000 Table 1: 512 entries, 16-way
   unsigned l2_ways = 16;
-  unsigned outstanding = 4;     // distinct pages a CU waits for at once
+  TrafficOptions traffic;       // the CUs' issue model (cu_traffic.h)
+  bool flush_every_kernel = false;  // flush the I-caches' translations at every kernel boundary, not only
+                                    // when a different kernel follows (seed 000 4.3.3)
   unsigned fetch_interval = 8;  // cycles between instruction fetches of an I-cache
   unsigned ifill_latency = 40;  // an instruction miss is filled this much later
   bool fetch_when_stalled = false;  // fetch while every CU of the I-cache waits on translations
@@ -40,8 +43,19 @@ struct EvalStats {
   uint64_t l2_requests = 0, l2_hits = 0, walks = 0, l2_victims = 0, ifetches = 0, ifetch_misses = 0;
   double latency_mean = 0;
   uint64_t latency_p99 = 0;
+  uint64_t instructions = 0;           // memory instructions completed
+  double instruction_latency_mean = 0;  // issued -> last page answered
+  uint64_t instruction_latency_p99 = 0;
+  double spread_mean = 0;              // an instruction's first answer -> its last
+  uint64_t spread_p99 = 0;
+  uint64_t stall_cycles = 0;           // CU-cycles with every resident wavefront waiting on translations
   bool finished = false;
 };
+
+// The replay's latency figures from the CUs' traffic.
+void summarise_traffic(const std::vector<const TrafficFigures*>& cus, EvalStats& s);
+// Whether a kernel boundary flushes the I-caches' translation lines.
+bool flushes_at(const std::vector<trace::Kernel>& kernels, size_t next, bool every_kernel);
 
 // A set-associative LRU L2-TLB with a fixed access latency and page walks
 // behind it; the path's victims are inserted like fills.
@@ -61,8 +75,8 @@ class L2TlbModel {
   std::vector<std::vector<Way>> sets_;
 };
 
-// The mean and 99th percentile of a replay's translation latencies.
-void summarise_latencies(std::vector<uint64_t> latencies, EvalStats& s);
+// The mean and 99th percentile of a list of latencies.
+void mean_and_p99(std::vector<uint64_t> latencies, double& mean, uint64_t& p99);
 
 class PathEnvironment {
  public:
@@ -92,10 +106,8 @@ class PathEnvironment {
     bool walks;  // this request's page walk installs the page when it answers
   };
   struct Cu {
-    size_t next = 0;                         // next request of the kernel
-    std::map<uint64_t, uint64_t> in_flight;  // vpn -> first cycle presented
-    bool presenting = false;
-    uint64_t presented_vpn = 0, presented_at = 0;
+    explicit Cu(const TrafficOptions& o) : traffic(o) {}
+    CuTraffic traffic;
     bool wg_free_sent = false, wg_alloc_sent = false;
     unsigned held = 0;  // LDS segments its work groups hold
   };
@@ -108,8 +120,6 @@ class PathEnvironment {
   void drive_cu(unsigned u, uint64_t cycle);
   void drive_fetch(unsigned g, uint64_t cycle);
   void drive_l2(uint64_t cycle);
-  void complete(unsigned u, uint64_t vpn, uint64_t cycle);
-  bool can_present(unsigned u) const;
   bool refused(unsigned u, uint64_t cycle) const;
   bool fetch_allowed(unsigned g, uint64_t cycle) const;
   void count_owed_done(const model::TxPathOut& out);
@@ -131,7 +141,6 @@ class PathEnvironment {
   size_t answering_ = 0;
   size_t kernel_ = 0;
   bool kernel_started_ = false;
-  std::vector<uint64_t> latencies_;
   EvalStats s_;
   // idle skipping
   uint64_t drain_ = 0;      // quiet cycles after which nothing is left in flight inside the path

@@ -398,10 +398,10 @@ class Engine {
     bool operator>(const Event& o) const { return t != o.t ? t > o.t : seq > o.seq; }
   };
   struct Cu {
-    size_t next = 0;                                      // next request of the kernel
-    std::vector<std::pair<uint64_t, Time>> in_flight;     // key -> first cycle presented
-    bool refused = false, present_due = false;
-    Time presented_at = kNever;                           // first cycle of the request it presents
+    explicit Cu(const TrafficOptions& o) : traffic(o) {}
+    CuTraffic traffic;                                    // its wavefronts or request stream
+    bool refused = false;
+    Time present_at = kNever;                             // the pending present event
     Time accepted[2] = {kNever, kNever};                  // the last two accepts (the L1's pipeline)
     bool accepted_miss[2] = {false, false};
     unsigned mshrs = 0;                                   // MSHRs held
@@ -435,7 +435,6 @@ class Engine {
   }
   void dispatch(const Event& e);
   void start_kernel(Time t);
-  bool can_present(unsigned u) const;
   void schedule_present(unsigned u, Time t);
   void present(unsigned u, Time t);
   bool l1_credit(const Cu& c, Time t) const;
@@ -489,12 +488,12 @@ class Engine {
   std::vector<Page> victims_, lds_victims_;
   size_t kernel_ = 0;
   uint64_t epoch_ = 0;
-  std::vector<uint64_t> latencies_;
   EvalStats s_;
 };
 
 Engine::Engine(const elab::TxPathParams& p, const trace::Trace& t, const EvalOptions& o, bool baseline)
-    : p_(p), trace_(t), o_(o), baseline_(baseline), cu_(p.cus), fetch_(p.icaches), l2_(o.l2_entries, o.l2_ways) {
+    : p_(p), trace_(t), o_(o), baseline_(baseline), cu_(p.cus, Cu(o.traffic)), fetch_(p.icaches),
+      l2_(o.l2_entries, o.l2_ways) {
   for (unsigned u = 0; u < p.cus; ++u) {
     l1_.emplace_back(p.l1.ways, p.l1.plru());
     if (!baseline) lds_.emplace_back(p.lds);
@@ -522,7 +521,9 @@ EvalStats Engine::run() {
   EvalStats s = s_;
   s.finished = kernel_ >= trace_.kernels.size();
   if (!s.finished) s.cycles = last + 1;
-  summarise_latencies(std::move(latencies_), s);
+  std::vector<const TrafficFigures*> figures;
+  for (const Cu& c : cu_) figures.push_back(&c.traffic.figures());
+  summarise_traffic(figures, s);
   return s;
 }
 
@@ -551,7 +552,7 @@ void Engine::start_kernel(Time t) {
   const trace::Kernel& k = trace_.kernels[kernel_];
   ++epoch_;
   for (unsigned g = 0; g < p_.icaches; ++g) {
-    const bool flush = kernel_ > 0;
+    const bool flush = flushes_at(trace_.kernels, kernel_, o_.flush_every_kernel);
     if (flush) {
       ic_[g].flush();
       ic_free_[g] = std::max(t, ic_free_[g]) + 1;
@@ -561,7 +562,7 @@ void Engine::start_kernel(Time t) {
   }
   for (unsigned u = 0; u < p_.cus; ++u) {
     Cu& c = cu_[u];
-    c.next = 0;
+    c.traffic.start(k, u, t);
     if (!baseline_) {
       // a free (2 cycles) when segments are held, an allocation (its clear) when the kernel holds some
       const unsigned held = kernel_ > 0 ? trace_.kernels[kernel_ - 1].lds_segments : 0;
@@ -578,18 +579,14 @@ void Engine::start_kernel(Time t) {
   }
 }
 
-bool Engine::can_present(unsigned u) const {
-  const Cu& c = cu_[u];
-  const auto& stream = trace_.kernels[kernel_].per_cu[u];
-  if (c.refused || c.next >= stream.size() || c.in_flight.size() >= o_.outstanding) return false;
-  const uint64_t key = key_of({stream[c.next].vpn, stream[c.next].vmid});
-  return std::none_of(c.in_flight.begin(), c.in_flight.end(), [&](const auto& f) { return f.first == key; });
-}
-
+// The next present event: now for a refused request, else when the CU next
+// has a request to offer (an earlier time supersedes a later event).
 void Engine::schedule_present(unsigned u, Time t) {
-  if (cu_[u].present_due || !(can_present(u) || cu_[u].refused)) return;
-  cu_[u].present_due = true;
-  at(t, Kind::kPresent, u);
+  Cu& c = cu_[u];
+  const Time when = c.refused ? t : c.traffic.next_offer(t);
+  if (when >= c.present_at) return;
+  c.present_at = when;
+  at(when, Kind::kPresent, u);
 }
 
 // The L1-TLB's credit: more free MSHRs than requests in its two lookup stages.
@@ -606,13 +603,11 @@ bool Engine::l1_credit(const Cu& c, Time t) const {
 // A CU presents its next request (or again one the L1-TLB refused).
 void Engine::present(unsigned u, Time t) {
   Cu& c = cu_[u];
-  c.present_due = false;
-  const auto& stream = trace_.kernels[kernel_].per_cu[u];
-  if (!c.refused) {
-    if (!can_present(u)) return;
-    c.presented_at = t;
-    resume_fetch(u, t);
-  }
+  if (t != c.present_at) return;  // superseded
+  c.present_at = kNever;
+  const trace::Request* r = c.traffic.offer(t);
+  if (!r) return schedule_present(u, t);
+  if (!c.refused) resume_fetch(u, t);
   if (!l1_credit(c, t)) {
     // retried when an MSHR frees, or next cycle when the lookup stages hold requests
     c.refused = true;
@@ -620,10 +615,9 @@ void Engine::present(unsigned u, Time t) {
     return;
   }
   c.refused = false;
-  const Page x{stream[c.next].vpn, stream[c.next].vmid};
-  ++c.next;
+  const Page x{r->vpn, r->vmid};
+  c.traffic.accepted(t);
   ++s_.requests;
-  c.in_flight.emplace_back(key_of(x), c.presented_at);
   const bool hit = l1_[u].lookup(x);
   c.accepted[1] = c.accepted[0];
   c.accepted_miss[1] = c.accepted_miss[0];
@@ -900,13 +894,7 @@ void Engine::done(unsigned u, uint64_t vpn, Time t, bool hit) {
     --c.mshrs;  // freed at the edge before the fill's answer
     if (c.refused) schedule_present(u, t);
   }
-  for (auto it = c.in_flight.begin(); it != c.in_flight.end();)
-    if ((it->first >> 8) == vpn) {
-      latencies_.push_back(t - it->second);
-      it = c.in_flight.erase(it);
-    } else {
-      ++it;
-    }
+  c.traffic.answered(vpn, t);
   c.credit.erase(std::remove_if(c.credit.begin(), c.credit.end(), [&](Time f) { return f <= t; }), c.credit.end());
   schedule_present(u, t + 1);
   resume_fetch(u, t + 1);
@@ -917,11 +905,7 @@ void Engine::done(unsigned u, uint64_t vpn, Time t, bool hit) {
 }
 
 bool Engine::kernel_finished() const {
-  for (unsigned u = 0; u < p_.cus; ++u) {
-    const Cu& c = cu_[u];
-    if (c.refused || !c.in_flight.empty() || c.next < trace_.kernels[kernel_].per_cu[u].size()) return false;
-  }
-  return true;
+  return std::all_of(cu_.begin(), cu_.end(), [](const Cu& c) { return !c.refused && c.traffic.finished(); });
 }
 
 // ---------------------------------------------------------------------------
@@ -941,7 +925,7 @@ uint64_t Engine::code_addr(unsigned g) const {
 bool Engine::fetch_allowed(unsigned g, Time t) const {
   if (o_.fetch_when_stalled) return true;
   for (unsigned u = g * p_.sharers; u < (g + 1) * p_.sharers; ++u)
-    if (can_present(u) || cu_[u].presented_at == t) return true;
+    if (cu_[u].traffic.issuing(t)) return true;
   return false;
 }
 

@@ -166,6 +166,48 @@ TEST(Cli, TraceRejectsAnUnknownWorkload) {
   EXPECT_NE(r.output.find("atax"), std::string::npos) << r.output;
 }
 
+TEST(Cli, TraceWritesVersion2AndOnRequestVersion1) {
+  TempDir dir("trace_versions");
+  for (const char* version : {"1", "2"}) {
+    const std::string file = dir.str(std::string("gups") + version + ".trace.gz");
+    const auto r = run_txgen(std::string("trace --kind gups --cus 2 --pages 256 --version ") + version + " --out " + file);
+    ASSERT_EQ(r.exit_code, 0) << r.output;
+    EXPECT_NE(r.output.find(" instructions, "), std::string::npos) << r.output;
+  }
+  const auto bad = run_txgen("trace --kind gups --version 3 --out " + dir.str("v3.trace"));
+  EXPECT_EQ(bad.exit_code, 2) << bad.output;
+  EXPECT_FALSE(fs::exists(dir.path() / "v3.trace"));
+  const auto no_kind = run_txgen("trace --out " + dir.str("none.trace"));
+  EXPECT_EQ(no_kind.exit_code, 2) << no_kind.output;
+  EXPECT_NE(no_kind.output.find("--kind"), std::string::npos) << no_kind.output;
+}
+
+// An Accel-Sim trace directory (the fixtures) imports and replays end to end.
+TEST(Cli, TraceImportsAnAccelsimDirectoryThatEvalReplays) {
+  TempDir dir("import");
+  const std::string trace = dir.str("modes.trace");
+  const auto r = run_txgen("trace import --from accelsim " + source("tests/data/accelsim/modes/kernelslist.g") +
+                           " --config " + source("tests/configs/tx_path_small.json") + " --out " + trace);
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(r.output.find("memcpy lines skipped"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("MB/s"), std::string::npos) << r.output;
+  for (const char* replay : {"wavefront", "outstanding"}) {
+    const auto e = run_txgen("eval --config " + source("tests/configs/tx_path_small.json") + " --trace " + trace +
+                             " --replay " + replay + " --out " + dir.str(std::string("eval_") + replay));
+    ASSERT_EQ(e.exit_code, 0) << e.output;
+    EXPECT_NE(e.output.find("| modes | path |"), std::string::npos) << e.output;
+    EXPECT_NE(e.output.find(std::string(replay) + " replay"), std::string::npos) << e.output;
+  }
+  const auto missing = run_txgen("trace import --from accelsim " + dir.str("nowhere/kernelslist.g") + " --out " +
+                                 dir.str("x.trace"));
+  EXPECT_EQ(missing.exit_code, 2) << missing.output;
+  EXPECT_NE(missing.output.find("kernelslist.g"), std::string::npos) << missing.output;
+  EXPECT_FALSE(fs::exists(dir.path() / "x.trace"));
+  const auto other = run_txgen("trace import --from gem5 " + source("tests/data/accelsim/modes/kernelslist.g") +
+                               " --out " + dir.str("y.trace"));
+  EXPECT_EQ(other.exit_code, 2) << other.output;
+}
+
 TEST(Cli, EvalRejectsAConfigurationWithoutAPath) {
   const auto r = run_txgen("eval --config " + source("configs/seed000_fig7_lds.json") + " --out /tmp/txgen_cli_eval");
   EXPECT_EQ(r.exit_code, 2) << r.output;

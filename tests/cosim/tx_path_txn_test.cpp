@@ -33,7 +33,8 @@ const elab::TxPathParams& small_path() {
 
 EvalOptions one_at_a_time() {
   EvalOptions o;
-  o.outstanding = 1;
+  o.traffic.model = IssueModel::kOutstanding;
+  o.traffic.outstanding = 1;
   o.skip_idle = false;
   return o;
 }
@@ -53,9 +54,8 @@ trace::Trace kernel_of(const std::vector<uint64_t>& vpns, unsigned lds_segments)
   return t;
 }
 
-EvalStats replay_model(const trace::Trace& t, bool base) {
+EvalStats replay_model(const trace::Trace& t, bool base, const EvalOptions& o = one_at_a_time()) {
   const elab::TxPathParams& p = small_path();
-  const EvalOptions o = one_at_a_time();
   PathEnvironment env(p, t, o, base);
   model::TxPathModel m(p, base);
   model::TxPathOut out = m.make_outputs();
@@ -116,6 +116,23 @@ TEST(TxPathTxn, InstructionLineBypassesTheVictimToTheL2) {
   expect_both(t, false, {0, 0, 6, 1});
 }
 
+// Seed 000 4.3.3: a kernel launched again (NW's nw_kernel1) is not flushed at
+// the boundary, so its code line stays and its second launch's fetch hits;
+// flushing every boundary (the replay before 2026-12-02) misses it again.
+TEST(TxPathTxn, ARepeatedKernelIsNotFlushed) {
+  trace::Trace t = kernel_of({0x101, 0x102}, 0);
+  t.kernels.push_back(kernel_of({0x103, 0x104}, 0).kernels[0]);  // the same id, 0
+  EvalOptions every = one_at_a_time();
+  every.flush_every_kernel = true;
+  for (bool base : {false, true}) {
+    SCOPED_TRACE(base ? "baseline" : "path");
+    EXPECT_EQ(replay_model(t, base).ifetch_misses, 1u);
+    EXPECT_EQ(replay_transactions(small_path(), t, one_at_a_time(), base).ifetch_misses, 1u);
+    EXPECT_EQ(replay_model(t, base, every).ifetch_misses, 2u);
+    EXPECT_EQ(replay_transactions(small_path(), t, every, base).ifetch_misses, 2u);
+  }
+}
+
 // The what-if of a pipelined lookup stage (tx_path_quad with 100-cycle
 // wires): with a CU's misses in flight together (two MSHRs) the next one's
 // lookups start while the last one is in its wires, so the replay is
@@ -128,6 +145,7 @@ TEST(TxPathTxn, PipelinedWiresOverlapACusMisses) {
   t.kernels[0].per_cu.resize(4);
   for (uint64_t v = 0x300; v < 0x340; ++v) t.kernels[0].per_cu[0].push_back({v, 0});
   EvalOptions o;
+  o.traffic.model = IssueModel::kOutstanding;  // four pages at once
   const EvalStats blocking = replay_transactions(quad, t, o, false);
   o.pipelined_wires = true;
   const EvalStats pipelined = replay_transactions(quad, t, o, false);
@@ -142,6 +160,63 @@ TEST(TxPathTxn, NoReuseNoHitsBelowTheL1) {
   std::vector<uint64_t> vpns;
   for (uint64_t v = 0x200; v < 0x214; ++v) vpns.push_back(v);
   expect_both(kernel_of(vpns, 0), false, {0, 0, 20, 0});
+}
+
+// The wavefront replay with one wavefront and one page per instruction (a
+// version-1 trace) is the outstanding replay with a window of one: every
+// figure of both engines agrees, on a synthetic ATAX trace of both CUs.
+TEST(TxPathReplay, OneWavefrontOnePagePerInstructionIsAWindowOfOne) {
+  trace::GenOptions g;
+  g.kind = trace::Kind::Atax;
+  g.cus = 2;
+  g.footprint_pages = 96;
+  g.max_requests_per_cu = 300;
+  g.version = 1;
+  const trace::Trace t = trace::generate(g);
+  EvalOptions wave = one_at_a_time();
+  wave.traffic.model = IssueModel::kWavefront;
+  for (bool base : {false, true}) {
+    SCOPED_TRACE(base ? "baseline" : "path");
+    const EvalStats a = replay_model(t, base, wave), b = replay_model(t, base);
+    const EvalStats c = replay_transactions(small_path(), t, wave, base);
+    const EvalStats d = replay_transactions(small_path(), t, one_at_a_time(), base);
+    for (const auto& [x, y] : {std::pair<const EvalStats&, const EvalStats&>{a, b}, {c, d}}) {
+      EXPECT_TRUE(x.finished && y.finished);
+      EXPECT_EQ(x.cycles, y.cycles);
+      EXPECT_EQ(x.requests, y.requests);
+      EXPECT_EQ(x.l1_hits, y.l1_hits);
+      EXPECT_EQ(x.lds_hits, y.lds_hits);
+      EXPECT_EQ(x.icache_hits, y.icache_hits);
+      EXPECT_EQ(x.l2_requests, y.l2_requests);
+      EXPECT_EQ(x.ifetches, y.ifetches);
+      EXPECT_EQ(x.latency_p99, y.latency_p99);
+      EXPECT_EQ(x.stall_cycles, y.stall_cycles);
+      EXPECT_EQ(x.instructions, y.instructions);
+    }
+  }
+}
+
+// Wavefronts overlap their translations: the same pages as divergent
+// instructions of several wavefronts finish sooner than one at a time, with
+// the same requests reaching the path.
+TEST(TxPathReplay, WavefrontsHideLatencyTheWindowOfOneCannot) {
+  trace::GenOptions g;
+  g.kind = trace::Kind::Gups;
+  g.cus = 2;
+  g.footprint_pages = 512;
+  g.max_requests_per_cu = 400;
+  const trace::Trace t = trace::generate(g);
+  EvalOptions wave = one_at_a_time();
+  wave.traffic.model = IssueModel::kWavefront;
+  wave.skip_idle = true;
+  EvalOptions one = one_at_a_time();
+  one.skip_idle = true;
+  const EvalStats a = replay_model(t, false, wave), b = replay_model(t, false, one);
+  EXPECT_TRUE(a.finished && b.finished);
+  EXPECT_LE(a.requests, b.requests);  // pages joined in flight are not presented again
+  EXPECT_LT(a.cycles * 2, b.cycles);
+  EXPECT_LT(a.instructions, b.instructions);  // up to 64 pages an instruction
+  EXPECT_GT(a.spread_mean, 0.0);
 }
 
 }  // namespace

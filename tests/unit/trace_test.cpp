@@ -22,12 +22,29 @@ namespace tr = txgen::trace;
 
 namespace {
 
+// A CU's instructions, a CU without them as the one-page instructions of
+// wavefront 0 the format gives it.
+std::vector<tr::Instruction> instructions_of(const tr::Kernel& k, unsigned cu) {
+  if (k.has_instructions(cu)) return k.instructions[cu];
+  std::vector<tr::Instruction> implicit;
+  for (uint64_t i = 0; i < k.per_cu[cu].size(); ++i) implicit.push_back({0, 1, i, 0});
+  return implicit;
+}
+
 bool same(const tr::Trace& a, const tr::Trace& b) {
   if (a.cus != b.cus || a.workload != b.workload || a.kernels.size() != b.kernels.size()) return false;
   for (size_t k = 0; k < a.kernels.size(); ++k) {
     const tr::Kernel &x = a.kernels[k], &y = b.kernels[k];
     if (x.id != y.id || x.code_bytes != y.code_bytes || x.lds_segments != y.lds_segments) return false;
-    if (x.per_cu.size() != y.per_cu.size()) return false;
+    if (x.wavefronts != y.wavefronts || x.per_cu.size() != y.per_cu.size()) return false;
+    for (unsigned cu = 0; cu < x.per_cu.size(); ++cu) {
+      const auto i = instructions_of(x, cu), j = instructions_of(y, cu);
+      if (i.size() != j.size()) return false;
+      for (size_t n = 0; n < i.size(); ++n)
+        if (i[n].wavefront != j[n].wavefront || i[n].pages != j[n].pages || i[n].seq != j[n].seq ||
+            i[n].compute_gap != j[n].compute_gap)
+          return false;
+    }
     for (size_t cu = 0; cu < x.per_cu.size(); ++cu) {
       if (x.per_cu[cu].size() != y.per_cu[cu].size()) return false;
       for (size_t i = 0; i < x.per_cu[cu].size(); ++i)
@@ -38,9 +55,9 @@ bool same(const tr::Trace& a, const tr::Trace& b) {
   return true;
 }
 
-std::string text_of(const tr::Trace& t) {
+std::string text_of(const tr::Trace& t, unsigned version = 2) {
   std::ostringstream out;
-  tr::write(out, t);
+  tr::write(out, t, version);
   return out.str();
 }
 
@@ -72,11 +89,30 @@ tr::Trace hand_made() {
   b.code_bytes = 0;
   b.lds_segments = 512;
   b.per_cu = {{{5, 0}}, {{6, 0}, {6, 0}}, {}};
+  b.wavefronts = 1;
   t.kernels = {a, b};
   return t;
 }
 
+// Version 2: two wavefronts on CU 0, a divergent instruction, compute gaps,
+// an address space; CU 1 without instructions (one-page ones of wavefront 0).
+tr::Trace with_instructions() {
+  tr::Trace t;
+  t.cus = 2;
+  t.workload = "wavefronts";
+  tr::Kernel k;
+  k.id = 4;
+  k.code_bytes = 4096;
+  k.lds_segments = 1;
+  k.wavefronts = 8;
+  k.per_cu = {{{0x100, 0}, {0x101, 0}, {0x102, 0}, {0x200, 0}, {0x300, 5}}, {{0x400, 0}, {0x400, 0}}};
+  k.instructions = {{{0, 3, 0, 2}, {1, 1, 1, 0}, {0, 1, 7, 40}}, {}};
+  t.kernels = {k};
+  return t;
+}
+
 const std::string kHead = "txgen-trace 1\ncus 2\nkernel 0 code_bytes 8192 lds_segments 0\n";
+const std::string kHead2 = "txgen-trace 2\ncus 2\nkernel 0 code_bytes 8192 lds_segments 0 wavefronts 4\n";
 
 std::vector<uint64_t> per_cu_totals(const tr::Trace& t) {
   std::vector<uint64_t> n(t.cus, 0);
@@ -132,9 +168,48 @@ TEST(TraceFormat, WriterTextIsDocumented) {
   k.code_bytes = 8192;
   k.per_cu = {{{0x10000, 0}, {0x10001, 0}}, {{0x20400, 1}}};
   t.kernels = {k};
-  EXPECT_EQ(text_of(t),
+  EXPECT_EQ(text_of(t, 1),
             "txgen-trace 1\ncus 2\nworkload demo\nkernel 0 code_bytes 8192 lds_segments 0\n"
             "0 10000\n1 20400 1\n0 10001\n");
+  EXPECT_EQ(text_of(t),
+            "txgen-trace 2\ncus 2\nworkload demo\nkernel 0 code_bytes 8192 lds_segments 0 wavefronts 1\n"
+            "0 0 0 0 10000\n1 0 0 0 20400 vmid 1\n0 0 1 0 10001\n");
+  EXPECT_EQ(text_of(with_instructions()),
+            "txgen-trace 2\ncus 2\nworkload wavefronts\nkernel 4 code_bytes 4096 lds_segments 1 wavefronts 8\n"
+            "0 0 0 2 100 101 102\n1 0 0 0 400\n0 1 1 0 200\n1 0 1 0 400\n0 0 7 40 300 vmid 5\n");
+}
+
+TEST(TraceFormat, Version2RoundTripsAndVersion1FlattensIt) {
+  const tr::Trace t = with_instructions();
+  const tr::Trace back = parse(text_of(t));
+  ASSERT_TRUE(back.kernels[0].has_instructions(1));  // read back as explicit one-page instructions
+  EXPECT_EQ(text_of(back), text_of(t));
+  EXPECT_EQ(back.instructions(), 5u);
+  EXPECT_EQ(back.requests(), 7u);
+  EXPECT_EQ(back.kernels[0].instructions[0][2].compute_gap, 40u);
+  const tr::Trace flat = parse(text_of(t, 1));
+  EXPECT_FALSE(flat.kernels[0].has_instructions(0));
+  EXPECT_EQ(flat.kernels[0].wavefronts, 1u);
+  EXPECT_EQ(flat.requests(), 7u);
+  EXPECT_EQ(flat.instructions(), 7u);  // every request its own instruction
+  for (unsigned cu = 0; cu < 2; ++cu)
+    for (size_t i = 0; i < t.kernels[0].per_cu[cu].size(); ++i)
+      EXPECT_EQ(flat.kernels[0].per_cu[cu][i].vpn, t.kernels[0].per_cu[cu][i].vpn);
+}
+
+TEST(TraceFormat, InvalidTracesAreNotWritten) {
+  tr::Trace t = with_instructions();
+  t.kernels[0].instructions[0][0].pages = 4;  // covers more than the stream
+  EXPECT_THROW(text_of(t), std::invalid_argument);
+  t = with_instructions();
+  t.kernels[0].instructions[0][1].pages = 0;
+  EXPECT_THROW(text_of(t), std::invalid_argument);
+  t = with_instructions();
+  t.kernels[0].wavefronts = 0;
+  EXPECT_THROW(text_of(t), std::invalid_argument);
+  t = with_instructions();
+  t.kernels[0].per_cu[0][1].vmid = 2;  // one instruction, two address spaces
+  EXPECT_THROW(text_of(t), std::invalid_argument);
 }
 
 TEST(TraceFormat, ReaderAcceptsCommentsBlankLinesAndPrefixes) {
@@ -152,10 +227,10 @@ TEST(TraceFormat, ReaderAcceptsCommentsBlankLinesAndPrefixes) {
 
 TEST(TraceFormat, ReaderErrorsNameTheLineAndTheReason) {
   const std::map<std::string, std::string> cases = {
-      {"", "line 1: missing header 'txgen-trace 1' (empty input)"},
-      {"# only a comment\n", "line 2: missing header 'txgen-trace 1' (empty input)"},
-      {"cus 2\n", "line 1: missing header 'txgen-trace 1' before 'cus'"},
-      {"txgen-trace 2\n", "line 1: unsupported header: expected 'txgen-trace 1'"},
+      {"", "line 1: missing header 'txgen-trace 2' (empty input)"},
+      {"# only a comment\n", "line 2: missing header 'txgen-trace 2' (empty input)"},
+      {"cus 2\n", "line 1: missing header 'txgen-trace 2' before 'cus'"},
+      {"txgen-trace 3\n", "line 1: unsupported header: expected 'txgen-trace 2' (or 1)"},
       {"txgen-trace 1\n", "line 2: missing 'cus' line"},
       {"txgen-trace 1\ncus 0\n", "line 2: cus must be at least 1"},
       {"txgen-trace 1\ncus 2\ncus 2\n", "line 3: second 'cus' line"},
@@ -174,6 +249,23 @@ TEST(TraceFormat, ReaderErrorsNameTheLineAndTheReason) {
       {kHead + "0 10 1 2\n", "line 4: expected '<cu> <vpn in hex> [<vmid>]'"},
       {kHead + "0 10 -1\n", "line 4: bad vmid '-1': expected a decimal number"},
       {kHead + "workload late\n", "line 4: 'workload' after the first kernel"},
+      // version 2
+      {"txgen-trace 2\ncus 2\nkernel 0 code_bytes 1 lds_segments 0\n",
+       "line 3: expected 'kernel <id> code_bytes <n> lds_segments <n> wavefronts <n>'"},
+      {"txgen-trace 2\ncus 2\nkernel 0 code_bytes 1 lds_segments 0 wavefronts 0\n",
+       "line 3: wavefronts must be at least 1"},
+      {"txgen-trace 2\ncus 2\n0 0 0 0 10\n", "line 3: instruction before any kernel"},
+      {kHead2 + "0 0 0 0\n", "line 4: expected '<cu> <wavefront> <seq> <gap> <vpn> [<vpn> ...] [vmid <n>]'"},
+      {kHead2 + "0 0 0 0 vmid 1\n",
+       "line 4: expected '<cu> <wavefront> <seq> <gap> <vpn> [<vpn> ...] [vmid <n>]'"},
+      {kHead2 + "0 0 0 0 10 vmid x\n", "line 4: bad vmid 'x': expected a decimal number"},
+      {kHead2 + "0 x 0 0 10\n", "line 4: bad wavefront 'x': expected a decimal number"},
+      {kHead2 + "0 0 0 -2 10\n", "line 4: bad compute gap '-2': expected a decimal number"},
+      {kHead2 + "0 0 0 0 10 11 1z\n", "line 4: bad VPN '1z': expected at most 16 hex digits"},
+      {kHead2 + "0 0 0 0 10 11 10\n", "line 4: page 10 twice in one instruction"},
+      {kHead2 + "0 3 5 0 10\n1 3 1 0 10\n0 3 5 0 11\n",
+       "line 6: sequence number 5 of CU 0 wavefront 3 is not above its previous 5"},
+      {kHead2 + "2 0 0 0 10\n", "line 4: CU index 2 >= cus 2"},
   };
   for (const auto& [text, message] : cases) EXPECT_EQ(read_error(text), message) << text;
 }
@@ -188,6 +280,14 @@ TEST(TraceFormat, FilesAreWrittenAtomicallyAndReadBack) {
   const std::string missing_dir = (dir / "no" / "t.trace").string();
   EXPECT_THROW(tr::write_file(missing_dir, hand_made()), std::runtime_error);
   EXPECT_FALSE(std::filesystem::exists(missing_dir + ".tmp"));
+  // gzip, by the name
+  const std::string gz = (dir / "t.trace.gz").string();
+  tr::write_file(gz, with_instructions());
+  std::ifstream raw(gz, std::ios::binary);
+  EXPECT_EQ(raw.get(), 0x1f);  // the gzip magic
+  EXPECT_TRUE(same(tr::read_file(gz), with_instructions()));
+  std::ofstream(dir / "corrupt.trace.gz") << "\x1f\x8b\x08\x00garbage";
+  EXPECT_THROW(tr::read_file((dir / "corrupt.trace.gz").string()), std::runtime_error);
   std::ofstream(dir / "bad.trace") << "txgen-trace 1\ncus 1\nbogus\n";
   try {
     tr::read_file((dir / "bad.trace").string());
@@ -256,7 +356,8 @@ TEST(TraceKinds, ShapeCusVmidAndVpnRange) {
     }
     for (size_t i = 0; i < t.kernels.size(); ++i) {
       const tr::Kernel& kernel = t.kernels[i];
-      EXPECT_EQ(kernel.id, i);
+      EXPECT_EQ(kernel.id, k == tr::Kind::Bfs ? 0u : i) << tr::name_of(k);  // BFS: one kernel, launched per level
+      EXPECT_EQ(kernel.wavefronts, 40u);
       EXPECT_EQ(kernel.code_bytes, 4096u);
       EXPECT_EQ(kernel.lds_segments, k == tr::Kind::LdsHeavy ? 64u : 0u) << tr::name_of(k);
       ASSERT_EQ(kernel.per_cu.size(), 4u);
@@ -334,10 +435,12 @@ TEST(TraceKinds, BicgRunsTheColumnKernelFirstAndGesummvReadsTwoMatrices) {
   o.touches_per_page = 2;
   const tr::Trace gesummv = tr::generate(o);
   const auto& g = gesummv.kernels[0].per_cu[0];
-  // row by row of the wavefront: the row's page of A, then of B (another region)
-  EXPECT_GE(g[1].vpn, g[0].vpn + 0x10000 - 0x1000);
-  EXPECT_GT(g[2].vpn, g[0].vpn);                     // the next row of A ...
-  EXPECT_EQ(g[3].vpn - g[1].vpn, g[2].vpn - g[0].vpn);  // ... and of B, the same stride
+  // one load of the wavefront's 64 rows of A, then one of B (another region)
+  ASSERT_GE(gesummv.kernels[0].instructions[0][0].pages, 64u);
+  const uint64_t stride = g[1].vpn - g[0].vpn;  // the next row of A
+  EXPECT_EQ(g[2].vpn - g[1].vpn, stride);
+  EXPECT_GE(g[64].vpn, g[0].vpn + 0x10000 - 0x1000);
+  EXPECT_EQ(g[65].vpn - g[64].vpn, stride);  // ... and of B, the same stride
 }
 
 TEST(TraceKinds, BfsHasHotPages) {
@@ -388,4 +491,86 @@ TEST(TraceKinds, BadOptionsAreRefused) {
     o.max_requests_per_cu = 10;
     EXPECT_NO_THROW(tr::generate(o)) << tr::name_of(k);
   }
+}
+
+// ---- instructions and wavefronts (version 2)
+
+// Pages per instruction of kernel k, over all CUs.
+std::vector<uint32_t> pages_per_instruction(const tr::Trace& t, size_t k) {
+  std::vector<uint32_t> n;
+  for (const auto& cu : t.kernels[k].instructions)
+    for (const auto& i : cu) n.push_back(i.pages);
+  return n;
+}
+
+double mean_of(const std::vector<uint32_t>& v) {
+  double sum = 0;
+  for (uint32_t x : v) sum += x;
+  return v.empty() ? 0 : sum / static_cast<double>(v.size());
+}
+
+TEST(TraceKinds, InstructionsCoverEveryStreamWithWavefrontsInOrder) {
+  for (tr::Kind k : kAllKinds) {
+    const tr::Trace t = tr::generate(options(k));
+    EXPECT_NO_THROW(tr::validate(t)) << tr::name_of(k);
+    for (const auto& kernel : t.kernels)
+      for (unsigned cu = 0; cu < t.cus; ++cu) {
+        ASSERT_TRUE(kernel.has_instructions(cu)) << tr::name_of(k);
+        std::map<uint32_t, uint64_t> last;
+        for (const auto& i : kernel.instructions[cu]) {
+          if (last.count(i.wavefront)) EXPECT_GT(i.seq, last[i.wavefront]);
+          last[i.wavefront] = i.seq;
+          EXPECT_GT(i.compute_gap, 0u);
+        }
+      }
+  }
+}
+
+// Thread-per-row loads and GUPS's random updates diverge (a page per lane);
+// the column kernel and the stencil stream (one page an instruction).
+TEST(TraceKinds, DivergenceFollowsTheAccessPattern) {
+  const tr::Trace atax = tr::generate(options(tr::Kind::Atax));
+  EXPECT_GT(mean_of(pages_per_instruction(atax, 0)), 30.0);
+  EXPECT_EQ(mean_of(pages_per_instruction(atax, 1)), 1.0);
+  const tr::Trace gups = tr::generate(options(tr::Kind::Gups));
+  EXPECT_EQ(mean_of(pages_per_instruction(gups, 0)), 1.0);
+  EXPECT_GT(mean_of(pages_per_instruction(gups, 1)), 40.0);
+  const tr::Trace bfs = tr::generate(options(tr::Kind::Bfs));
+  EXPECT_GT(mean_of(pages_per_instruction(bfs, bfs.kernels.size() / 3)), 2.0);
+  const tr::Trace lds = tr::generate(options(tr::Kind::LdsHeavy));
+  EXPECT_EQ(mean_of(pages_per_instruction(lds, 0)), 1.0);
+}
+
+// Version 1 keeps the earlier generator's shape: no instructions, a request
+// per lane, every launch its own id; the request streams equal version 2's
+// where instructions are contiguous runs of distinct pages (Atax, LdsHeavy).
+TEST(TraceKinds, Version1DropsInstructionsAndNumbersLaunches) {
+  for (tr::Kind k : {tr::Kind::Atax, tr::Kind::Gups, tr::Kind::Bfs, tr::Kind::LdsHeavy}) {
+    tr::GenOptions o = options(k);
+    const tr::Trace v2 = tr::generate(o);
+    o.version = 1;
+    const tr::Trace v1 = tr::generate(o);
+    for (size_t i = 0; i < v1.kernels.size(); ++i) {
+      EXPECT_EQ(v1.kernels[i].id, i);
+      EXPECT_TRUE(v1.kernels[i].instructions.empty());
+      if (k != tr::Kind::Atax && k != tr::Kind::LdsHeavy) continue;
+      for (unsigned cu = 0; cu < o.cus; ++cu) {
+        const auto &a = v1.kernels[i].per_cu[cu], &b = v2.kernels[i].per_cu[cu];
+        ASSERT_EQ(a.size(), b.size()) << tr::name_of(k);
+        for (size_t n = 0; n < a.size(); ++n) ASSERT_EQ(a[n].vpn, b[n].vpn) << tr::name_of(k) << " " << n;
+      }
+    }
+    if (k == tr::Kind::Gups) EXPECT_GT(v1.requests(), v2.requests());  // the lanes' repeated pages
+  }
+}
+
+TEST(TraceKinds, WavefrontSlotsAreWrittenOnEveryKernel) {
+  tr::GenOptions o = options(tr::Kind::Mvt);
+  o.wavefronts = 10;
+  for (const auto& k : tr::generate(o).kernels) EXPECT_EQ(k.wavefronts, 10u);
+  o.wavefronts = 0;
+  EXPECT_THROW(tr::generate(o), std::invalid_argument);
+  o.wavefronts = 1;
+  o.version = 3;
+  EXPECT_THROW(tr::generate(o), std::invalid_argument);
 }

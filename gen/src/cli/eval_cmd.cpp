@@ -50,6 +50,22 @@ void add_eval_command(CLI::App& app, EvalOptions& opts) {
   cmd->add_flag("--what-if-pipelined-wires", opts.pipelined_wires,
                 "with --engine txn: estimate a lookup stage that takes a CU's next miss while the last one is "
                 "in its wire (a design txgen does not generate)");
+  cmd->add_option("--replay", opts.replay,
+                  "issue model: wavefront (default: each CU runs its wavefronts, a memory instruction's pages "
+                  "at once, the wavefront waiting for all) or outstanding (each CU's requests in order, "
+                  "--outstanding pages at once: the earlier tables)")
+      ->check(CLI::IsMember({"wavefront", "outstanding"}));
+  cmd->add_option("--outstanding", opts.outstanding, "outstanding replay: pages a CU waits for at once (4)")
+      ->check(CLI::Range(1u, 1024u));
+  cmd->add_option("--wavefront-slots", opts.wavefront_slots,
+                  "wavefront replay: wavefronts a CU runs at once (default: each kernel's, from the trace)")
+      ->check(CLI::Range(1u, 65536u));
+  cmd->add_option("--compute-cycles", opts.compute_cycles,
+                  "wavefront replay: cycles per non-memory instruction of a compute gap (1)")
+      ->check(CLI::Range(0u, 1024u));
+  cmd->add_flag("--flush-every-kernel", opts.flush_every_kernel,
+                "flush the I-caches at every kernel boundary (default: only when a different kernel follows, "
+                "seed 000 4.3.3)");
   cmd->add_option("--build-dir", opts.build_dir,
                   "CMake tree to build the RTL engines in (default OUT/build); one tree serves any number of "
                   "configurations (builds take turns)");
@@ -107,6 +123,10 @@ int run_eval(EvalOptions opts) {
   if (opts.jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(opts.jobs)});
   if (opts.fetch_when_stalled) argv.push_back("--fetch-when-stalled");
   if (opts.pipelined_wires) argv.push_back("--what-if-pipelined-wires");
+  argv.insert(argv.end(), {"--replay", opts.replay, "--outstanding", std::to_string(opts.outstanding),
+                           "--compute-cycles", std::to_string(opts.compute_cycles)});
+  if (opts.wavefront_slots > 0) argv.insert(argv.end(), {"--wavefront-slots", std::to_string(opts.wavefront_slots)});
+  if (opts.flush_every_kernel) argv.push_back("--flush-every-kernel");
   if (opts.engine == "txn-check") argv.insert(argv.end(), {"--txn-tolerance", std::to_string(opts.txn_tolerance)});
   for (const auto& t : traces) {
     argv.push_back("--trace");

@@ -2,6 +2,8 @@
 // trace.h; docs/verification.md, "Evaluation traces"). With --config the
 // CUs, the footprint and the LDS use follow the configuration's tx_path.
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <optional>
@@ -11,6 +13,7 @@
 #include "txgen/cli/generate.h"
 #include "txgen/elab/tx_path.h"
 #include "txgen/error.h"
+#include "txgen/trace/accelsim.h"
 #include "txgen/trace/trace.h"
 
 namespace txgen::cli {
@@ -85,6 +88,8 @@ Resolved resolve(const TraceOptions& opts) {
   r.gen.touches_per_page = opts.touches;
   r.gen.code_bytes = opts.code_bytes;
   r.gen.seed = opts.seed;
+  r.gen.wavefronts = opts.wavefronts;
+  r.gen.version = opts.version;
   // default: the configured cap, raised so no stream is cut
   r.gen.max_requests_per_cu =
       opts.requests != 0 ? opts.requests
@@ -108,8 +113,67 @@ trace::Trace make_trace(const TraceOptions& opts) {
   if (r.path) check_vpn_width(t, *r.path);
   const std::filesystem::path parent = std::filesystem::path(opts.out).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent);
-  trace::write_file(opts.out, t);
+  trace::write_file(opts.out, t, opts.version);
   return t;
+}
+
+void add_import_command(CLI::App& trace_cmd, TraceOptions& opts) {
+  CLI::App* cmd = trace_cmd.add_subcommand(
+      "import", "Convert a trace of another tool (Accel-Sim / NVBit: its kernelslist.g) into a txgen trace; "
+                "thread blocks round robin onto the CUs (docs/trace_import.md).");
+  cmd->add_option("list", opts.list, "the trace's kernel list (Accel-Sim: kernelslist.g)")->required();
+  cmd->add_option("--from", opts.from, "the trace's tool: accelsim")->required()->check(CLI::IsMember({"accelsim"}));
+  cmd->add_option("--out", opts.out, "txgen trace to write (.gz: compressed)")->required();
+  cmd->add_option("--config", opts.config, "configuration with a tx_path section: CUs and LDS segment size");
+  cmd->add_option("--cus", opts.cus, "CUs (default: the path's, else 8)")->check(CLI::Range(1u, 4096u));
+  cmd->add_option("--page-bytes", opts.page_bytes, "page size (4096)");
+  cmd->add_option("--wavefront-slots", opts.wavefront_slots, "wavefronts a CU holds at once (40)")
+      ->check(CLI::Range(1u, 65536u));
+  cmd->add_option("--lds-segment-bytes", opts.lds_segment_bytes,
+                  "bytes of an LDS segment (default: the path's, else 1024)");
+  cmd->add_option("--workload", opts.workload, "label (default: the trace directory's name)");
+  cmd->callback([&opts] { opts.import = true; });
+}
+
+trace::ImportOptions import_options(const TraceOptions& opts) {
+  trace::ImportOptions io;
+  std::optional<elab::TxPathParams> path;
+  if (!opts.config.empty()) path = elab::elaborate_tx_path(load(opts.config).cfg);
+  io.cus = opts.cus != 0 ? opts.cus : path ? path->cus : 8;
+  io.page_bytes = opts.page_bytes;
+  io.wavefront_slots = opts.wavefront_slots;
+  io.lds_segment_bytes = opts.lds_segment_bytes != 0 ? opts.lds_segment_bytes
+                         : path                      ? path->lds.segment_bytes
+                                                     : 1024;
+  if (path) io.max_lds_segments = path->lds.segments;
+  io.workload = opts.workload;
+  return io;
+}
+
+int run_import(const TraceOptions& opts) {
+  const auto start = std::chrono::steady_clock::now();
+  trace::ImportStats st;
+  trace::Trace t;
+  try {
+    t = trace::import_accelsim(opts.list, import_options(opts), &st);
+  } catch (const ConfigError&) {
+    throw;
+  } catch (const std::exception& e) {  // a malformed trace or option: the user's input
+    std::cerr << "txgen: error: " << e.what() << "\n";
+    return kExitInvalidInput;
+  }
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const std::filesystem::path parent = std::filesystem::path(opts.out).parent_path();
+  if (!parent.empty()) std::filesystem::create_directories(parent);
+  trace::write_file(opts.out, t, opts.version);
+  std::printf("txgen: imported %s: %llu kernels (%llu memcpy lines skipped), %llu instructions, %llu translated, "
+              "%llu requests; %.1f MB in %.2f s (%.1f MB/s) -> %s\n",
+              t.workload.c_str(), static_cast<unsigned long long>(st.kernels),
+              static_cast<unsigned long long>(st.memcpy_lines), static_cast<unsigned long long>(st.instructions),
+              static_cast<unsigned long long>(st.global_instructions), static_cast<unsigned long long>(st.requests),
+              static_cast<double>(st.bytes) / 1e6, seconds,
+              seconds > 0 ? static_cast<double>(st.bytes) / 1e6 / seconds : 0.0, opts.out.c_str());
+  return 0;
 }
 
 }  // namespace
@@ -118,8 +182,8 @@ void add_trace_command(CLI::App& app, TraceOptions& opts) {
   CLI::App* cmd = app.add_subcommand(
       "trace", "Write a synthetic translation trace (seed 000 Table 2 workloads) for txgen eval; "
                "with --config the CUs, footprint and LDS use follow its tx_path.");
-  cmd->add_option("--kind", opts.kind, std::string("workload: ") + kKinds)->required();
-  cmd->add_option("--out", opts.out, "trace file (written atomically)")->required();
+  cmd->add_option("--kind", opts.kind, std::string("workload: ") + kKinds);
+  cmd->add_option("--out", opts.out, "trace file (written atomically; .gz: compressed)");
   cmd->add_option("--config", opts.config, "configuration with a tx_path section: the defaults below");
   cmd->add_option("--cus", opts.cus, "CUs (default: the path's, else 8)")->check(CLI::Range(1u, 4096u));
   cmd->add_option("--pages", opts.pages,
@@ -135,12 +199,22 @@ void add_trace_command(CLI::App& app, TraceOptions& opts) {
                   "path's LDS, else 64)");
   cmd->add_option("--code-bytes", opts.code_bytes, "instruction bytes of each kernel (8192)");
   cmd->add_option("--seed", opts.seed, "generator seed (1)");
+  cmd->add_option("--wavefronts", opts.wavefronts, "wavefront slots of a CU each kernel fills (40: GCN's 4 x 10)")
+      ->check(CLI::Range(1u, 65536u));
+  cmd->add_option("--version", opts.version,
+                  "trace format: 2 (instructions and wavefronts) or 1 (one request per line, the earlier format)")
+      ->check(CLI::IsMember({1u, 2u}));
+  add_import_command(*cmd, opts);
 }
 
 int run_trace(const TraceOptions& opts) {
+  if (opts.import) return run_import(opts);
+  if (opts.kind.empty()) throw ConfigError("--kind", "(missing)", std::string("required; valid kinds: ") + kKinds);
+  if (opts.out.empty()) throw ConfigError("--out", "(missing)", "required: the trace file to write");
   const trace::Trace t = make_trace(opts);
   std::cout << "txgen: trace " << t.workload << ": " << t.cus << " CUs, " << t.kernels.size() << " kernels, "
-            << t.requests() << " requests, " << t.distinct_pages() << " distinct pages -> " << opts.out << "\n";
+            << t.requests() << " requests in " << t.instructions() << " instructions, " << t.distinct_pages()
+            << " distinct pages -> " << opts.out << "\n";
   return 0;
 }
 

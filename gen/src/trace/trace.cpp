@@ -12,7 +12,10 @@
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
+
+#include <zlib.h>
 
 namespace txgen::trace {
 
@@ -21,6 +24,36 @@ uint64_t Trace::requests() const {
   for (const Kernel& k : kernels)
     for (const auto& stream : k.per_cu) n += stream.size();
   return n;
+}
+
+uint64_t Trace::instructions() const {
+  uint64_t n = 0;
+  for (const Kernel& k : kernels)
+    for (unsigned cu = 0; cu < k.per_cu.size(); ++cu)
+      n += k.has_instructions(cu) ? k.instructions[cu].size() : k.per_cu[cu].size();
+  return n;
+}
+
+void validate(const Trace& t) {
+  for (const Kernel& k : t.kernels) {
+    const std::string where = "trace kernel " + std::to_string(k.id);
+    if (k.per_cu.size() > t.cus || k.instructions.size() > t.cus)
+      throw std::invalid_argument(where + " has streams for more CUs than cus " + std::to_string(t.cus));
+    if (k.wavefronts == 0) throw std::invalid_argument(where + ": wavefronts must be at least 1");
+    for (unsigned cu = 0; cu < k.instructions.size(); ++cu) {
+      if (!k.has_instructions(cu)) continue;
+      uint64_t pages = 0;
+      for (const Instruction& i : k.instructions[cu]) {
+        if (i.pages == 0)
+          throw std::invalid_argument(where + " CU " + std::to_string(cu) + ": an instruction without pages");
+        pages += i.pages;
+      }
+      const uint64_t requests = cu < k.per_cu.size() ? k.per_cu[cu].size() : 0;
+      if (pages != requests)
+        throw std::invalid_argument(where + " CU " + std::to_string(cu) + ": instructions cover " +
+                                    std::to_string(pages) + " pages, the stream has " + std::to_string(requests));
+    }
+  }
 }
 
 // Pages are distinct per address space: (vmid, vpn) pairs.
@@ -37,6 +70,7 @@ uint64_t Trace::distinct_pages() const {
 namespace {
 
 constexpr unsigned kMaxCus = 4096;  // bounds the allocation a malformed "cus" line can ask for
+constexpr unsigned kMaxWavefronts = 65536;
 
 [[noreturn]] void fail(unsigned line, const std::string& reason) {
   throw std::runtime_error("line " + std::to_string(line) + ": " + reason);
@@ -93,25 +127,26 @@ class Reader {
     number_ = number;
     const std::vector<std::string> w = split_words(strip_comment(raw));
     if (w.empty()) return;
-    if (!header_) return header(w);
+    if (version_ == 0) return header(w);
     if (w[0] == "cus") return cus(w);
     if (w[0] == "workload") return workload(raw);
     if (w[0] == "kernel") return kernel(w);
-    if (w[0][0] >= '0' && w[0][0] <= '9') return request(w);
+    if (w[0][0] >= '0' && w[0][0] <= '9') return version_ == 1 ? request(w) : instruction(w);
     fail(number_, "unknown keyword '" + w[0] + "'");
   }
 
   Trace finish(unsigned last_line) {
-    if (!header_) fail(last_line + 1, "missing header 'txgen-trace 1' (empty input)");
+    if (version_ == 0) fail(last_line + 1, "missing header 'txgen-trace 2' (empty input)");
     if (t_.cus == 0) fail(last_line + 1, "missing 'cus' line");
     return std::move(t_);
   }
 
  private:
   void header(const std::vector<std::string>& w) {
-    if (w[0] != "txgen-trace") fail(number_, "missing header 'txgen-trace 1' before '" + w[0] + "'");
-    if (w.size() != 2 || w[1] != "1") fail(number_, "unsupported header: expected 'txgen-trace 1'");
-    header_ = true;
+    if (w[0] != "txgen-trace") fail(number_, "missing header 'txgen-trace 2' before '" + w[0] + "'");
+    if (w.size() != 2 || (w[1] != "1" && w[1] != "2"))
+      fail(number_, "unsupported header: expected 'txgen-trace 2' (or 1)");
+    version_ = w[1] == "1" ? 1 : 2;
   }
 
   void cus(const std::vector<std::string>& w) {
@@ -132,32 +167,82 @@ class Reader {
   }
 
   void kernel(const std::vector<std::string>& w) {
-    if (w.size() != 6 || w[2] != "code_bytes" || w[4] != "lds_segments")
-      fail(number_, "expected 'kernel <id> code_bytes <n> lds_segments <n>'");
+    const bool v2 = version_ == 2;
+    if (w.size() != (v2 ? 8u : 6u) || w[2] != "code_bytes" || w[4] != "lds_segments" || (v2 && w[6] != "wavefronts"))
+      fail(number_, v2 ? "expected 'kernel <id> code_bytes <n> lds_segments <n> wavefronts <n>'"
+                       : "expected 'kernel <id> code_bytes <n> lds_segments <n>'");
     if (t_.cus == 0) fail(number_, "kernel before the 'cus' line");
     Kernel k;
     k.id = static_cast<unsigned>(decimal(number_, "kernel id", w[1], UINT32_MAX));
     k.code_bytes = decimal(number_, "code_bytes", w[3], UINT64_MAX);
     k.lds_segments = static_cast<unsigned>(decimal(number_, "lds_segments", w[5], UINT32_MAX));
+    if (v2) {
+      k.wavefronts = static_cast<unsigned>(decimal(number_, "wavefronts", w[7], kMaxWavefronts));
+      if (k.wavefronts == 0) fail(number_, "wavefronts must be at least 1");
+    }
     k.per_cu.resize(t_.cus);
+    if (v2) k.instructions.resize(t_.cus);
     t_.kernels.push_back(std::move(k));
+    last_seq_.clear();
+  }
+
+  unsigned cu_index(const std::string& text) {
+    if (t_.kernels.empty()) fail(number_, version_ == 1 ? "request before any kernel" : "instruction before any kernel");
+    const uint64_t cu = decimal(number_, "CU index", text, UINT32_MAX);
+    if (cu >= t_.cus) fail(number_, "CU index " + text + " >= cus " + std::to_string(t_.cus));
+    return static_cast<unsigned>(cu);
   }
 
   void request(const std::vector<std::string>& w) {
     if (w.size() < 2 || w.size() > 3) fail(number_, "expected '<cu> <vpn in hex> [<vmid>]'");
-    if (t_.kernels.empty()) fail(number_, "request before any kernel");
-    const uint64_t cu = decimal(number_, "CU index", w[0], UINT32_MAX);
-    if (cu >= t_.cus)
-      fail(number_, "CU index " + w[0] + " >= cus " + std::to_string(t_.cus));
+    const unsigned cu = cu_index(w[0]);
     Request r;
     r.vpn = hex_vpn(number_, w[1]);
     if (w.size() == 3) r.vmid = static_cast<uint32_t>(decimal(number_, "vmid", w[2], UINT32_MAX));
     t_.kernels.back().per_cu[cu].push_back(r);
   }
 
+  // <cu> <wavefront> <seq> <gap> <vpn> [<vpn> ...] [vmid <n>]
+  void instruction(const std::vector<std::string>& w) {
+    size_t end = w.size();
+    uint32_t vmid = 0;
+    if (end >= 2 && w[end - 2] == "vmid") {
+      vmid = static_cast<uint32_t>(decimal(number_, "vmid", w[end - 1], UINT32_MAX));
+      end -= 2;
+    }
+    if (end < 5) fail(number_, "expected '<cu> <wavefront> <seq> <gap> <vpn> [<vpn> ...] [vmid <n>]'");
+    const unsigned cu = cu_index(w[0]);
+    Instruction ins;
+    ins.wavefront = static_cast<uint32_t>(decimal(number_, "wavefront", w[1], UINT32_MAX));
+    ins.seq = decimal(number_, "sequence number", w[2], UINT64_MAX);
+    ins.compute_gap = decimal(number_, "compute gap", w[3], UINT32_MAX);
+    ins.pages = static_cast<uint32_t>(end - 4);
+    check_sequence(cu, ins);
+    Kernel& k = t_.kernels.back();
+    const size_t first = k.per_cu[cu].size();
+    for (size_t i = 4; i < end; ++i) {
+      const uint64_t vpn = hex_vpn(number_, w[i]);
+      for (size_t j = first; j < k.per_cu[cu].size(); ++j)
+        if (k.per_cu[cu][j].vpn == vpn) fail(number_, "page " + w[i] + " twice in one instruction");
+      k.per_cu[cu].push_back({vpn, vmid});
+    }
+    k.instructions[cu].push_back(ins);
+  }
+
+  // A wavefront's instructions come in program order.
+  void check_sequence(unsigned cu, const Instruction& ins) {
+    const uint64_t key = (uint64_t{cu} << 32) | ins.wavefront;
+    const auto [it, first] = last_seq_.emplace(key, ins.seq);
+    if (!first && ins.seq <= it->second)
+      fail(number_, "sequence number " + std::to_string(ins.seq) + " of CU " + std::to_string(cu) + " wavefront " +
+                        std::to_string(ins.wavefront) + " is not above its previous " + std::to_string(it->second));
+    it->second = ins.seq;
+  }
+
   Trace t_;
-  bool header_ = false;
+  unsigned version_ = 0;  // 0 until the header
   unsigned number_ = 0;
+  std::unordered_map<uint64_t, uint64_t> last_seq_;  // (cu, wavefront) -> its last sequence number, this kernel
 };
 
 // A label the reader gives back unchanged: one line, no comment, trimmed.
@@ -180,7 +265,43 @@ Trace read(std::istream& in) {
   return reader.finish(number);
 }
 
+namespace {
+
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Line by line through zlib (which reads uncompressed files unchanged too).
+Trace read_gzip(const std::string& path) {
+  gzFile in = gzopen(path.c_str(), "rb");
+  if (!in) throw std::runtime_error(path + ": cannot read");
+  Reader reader;
+  unsigned number = 0;
+  std::string raw;
+  char buf[4096];
+  try {
+    while (gzgets(in, buf, sizeof buf)) {
+      raw += buf;
+      if (raw.back() != '\n' && !gzeof(in)) continue;  // a line longer than the buffer
+      if (raw.back() == '\n') raw.pop_back();
+      reader.line(++number, raw);
+      raw.clear();
+    }
+    int code = Z_OK;
+    gzerror(in, &code);
+    if (code != Z_OK && code != Z_STREAM_END) fail(number + 1, "read error (corrupt gzip data)");
+    gzclose(in);
+    return reader.finish(number);
+  } catch (const std::runtime_error& e) {
+    gzclose(in);
+    throw std::runtime_error(path + ": " + e.what());
+  }
+}
+
+}  // namespace
+
 Trace read_file(const std::string& path) {
+  if (ends_with(path, ".gz")) return read_gzip(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot read");
   try {
@@ -190,49 +311,127 @@ Trace read_file(const std::string& path) {
   }
 }
 
-// Kernel by kernel; inside a kernel the CUs' streams are interleaved one
-// request at a time (only each CU's own order carries meaning).
-void write(std::ostream& out, const Trace& t) {
-  check_label(t.workload);
-  out << "txgen-trace 1\ncus " << t.cus << "\n";
-  if (!t.workload.empty()) out << "workload " << t.workload << "\n";
-  char line[64];
-  for (const Kernel& k : t.kernels) {
-    if (k.per_cu.size() > t.cus)
-      throw std::invalid_argument("trace kernel " + std::to_string(k.id) + " has streams for " +
-                                  std::to_string(k.per_cu.size()) + " CUs, more than cus " +
-                                  std::to_string(t.cus));
-    out << "kernel " << k.id << " code_bytes " << k.code_bytes << " lds_segments " << k.lds_segments << "\n";
-    size_t longest = 0;
-    for (const auto& stream : k.per_cu) longest = std::max(longest, stream.size());
-    for (size_t i = 0; i < longest; ++i)
-      for (size_t cu = 0; cu < k.per_cu.size(); ++cu) {
-        if (i >= k.per_cu[cu].size()) continue;
-        const Request& r = k.per_cu[cu][i];
-        if (r.vmid == 0)
-          std::snprintf(line, sizeof line, "%zu %llx\n", cu, static_cast<unsigned long long>(r.vpn));
-        else
-          std::snprintf(line, sizeof line, "%zu %llx %u\n", cu, static_cast<unsigned long long>(r.vpn),
-                        static_cast<unsigned>(r.vmid));
-        out << line;
+namespace {
+
+void write_kernel_line(std::ostream& out, const Kernel& k, unsigned version) {
+  out << "kernel " << k.id << " code_bytes " << k.code_bytes << " lds_segments " << k.lds_segments;
+  if (version == 2) out << " wavefronts " << k.wavefronts;
+  out << "\n";
+}
+
+void write_page(std::ostream& out, const Request& r) {
+  char text[24];
+  std::snprintf(text, sizeof text, " %llx", static_cast<unsigned long long>(r.vpn));
+  out << text;
+}
+
+// One CU's stream as instruction lines; a CU without instructions as
+// one-page instructions of wavefront 0.
+class InstructionLines {
+ public:
+  InstructionLines(const Kernel& k, unsigned cu) : k_(k), cu_(cu) {}
+  bool done() const { return next_ >= k_.per_cu[cu_].size(); }
+  void write_next(std::ostream& out) {
+    const std::vector<Request>& stream = k_.per_cu[cu_];
+    Instruction ins;
+    if (k_.has_instructions(cu_)) {
+      ins = k_.instructions[cu_][index_++];
+    } else {
+      ins.seq = index_++;
+    }
+    out << cu_ << " " << ins.wavefront << " " << ins.seq << " " << ins.compute_gap;
+    const uint32_t vmid = stream[next_].vmid;
+    for (uint32_t i = 0; i < ins.pages; ++i) {
+      if (stream[next_ + i].vmid != vmid)
+        throw std::invalid_argument("trace kernel " + std::to_string(k_.id) + " CU " + std::to_string(cu_) +
+                                    ": an instruction's pages lie in two address spaces");
+      write_page(out, stream[next_ + i]);
+    }
+    next_ += ins.pages;
+    if (vmid != 0) out << " vmid " << vmid;
+    out << "\n";
+  }
+
+ private:
+  const Kernel& k_;
+  unsigned cu_;
+  size_t next_ = 0, index_ = 0;
+};
+
+void write_v2_kernel(std::ostream& out, const Kernel& k) {
+  std::vector<InstructionLines> cus;
+  for (unsigned cu = 0; cu < k.per_cu.size(); ++cu) cus.emplace_back(k, cu);
+  for (bool more = true; more;) {
+    more = false;
+    for (InstructionLines& c : cus)
+      if (!c.done()) {
+        c.write_next(out);
+        more = true;
       }
   }
 }
 
-// Written to PATH.tmp and renamed, so a failure leaves no partial file.
-void write_file(const std::string& path, const Trace& t) {
+void write_v1_kernel(std::ostream& out, const Kernel& k) {
+  size_t longest = 0;
+  for (const auto& stream : k.per_cu) longest = std::max(longest, stream.size());
+  char line[64];
+  for (size_t i = 0; i < longest; ++i)
+    for (size_t cu = 0; cu < k.per_cu.size(); ++cu) {
+      if (i >= k.per_cu[cu].size()) continue;
+      const Request& r = k.per_cu[cu][i];
+      if (r.vmid == 0)
+        std::snprintf(line, sizeof line, "%zu %llx\n", cu, static_cast<unsigned long long>(r.vpn));
+      else
+        std::snprintf(line, sizeof line, "%zu %llx %u\n", cu, static_cast<unsigned long long>(r.vpn),
+                      static_cast<unsigned>(r.vmid));
+      out << line;
+    }
+}
+
+}  // namespace
+
+// Kernel by kernel; inside a kernel the CUs' streams are interleaved one
+// request (version 1) or one instruction (version 2) at a time: only each
+// CU's own order carries meaning.
+void write(std::ostream& out, const Trace& t, unsigned version) {
+  if (version != 1 && version != 2) throw std::invalid_argument("trace version must be 1 or 2");
+  check_label(t.workload);
+  validate(t);
+  out << "txgen-trace " << version << "\ncus " << t.cus << "\n";
+  if (!t.workload.empty()) out << "workload " << t.workload << "\n";
+  for (const Kernel& k : t.kernels) {
+    write_kernel_line(out, k, version);
+    if (version == 2) write_v2_kernel(out, k);
+    else write_v1_kernel(out, k);
+  }
+}
+
+namespace {
+
+bool write_bytes(const std::string& path, const std::string& bytes, bool gzip) {
+  if (!gzip) {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << bytes;
+    out.close();
+    return static_cast<bool>(out);
+  }
+  gzFile out = gzopen(path.c_str(), "wb6");
+  if (!out) return false;
+  const bool wrote = bytes.empty() || gzwrite(out, bytes.data(), static_cast<unsigned>(bytes.size())) > 0;
+  return gzclose(out) == Z_OK && wrote;
+}
+
+}  // namespace
+
+// Written to PATH.tmp (gzip-compressed when PATH ends in .gz) and renamed, so a failure leaves no partial file.
+void write_file(const std::string& path, const Trace& t, unsigned version) {
   std::ostringstream text;
-  write(text, t);
+  write(text, t, version);
   const std::string tmp = path + ".tmp";
   std::error_code ec;
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text.str();
-    out.close();
-    if (!out) {
-      std::filesystem::remove(tmp, ec);
-      throw std::runtime_error(path + ": cannot write");
-    }
+  if (!write_bytes(tmp, text.str(), ends_with(path, ".gz"))) {
+    std::filesystem::remove(tmp, ec);
+    throw std::runtime_error(path + ": cannot write");
   }
   std::filesystem::rename(tmp, path, ec);
   if (ec) {

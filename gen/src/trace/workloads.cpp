@@ -89,8 +89,16 @@ class Layout {
 
 using Counts = std::vector<std::vector<uint64_t>>;  // [kernel][cu]: requests
 
-// Collects the kernels' per-CU streams. A counting pass (no limits) measures
-// every stream; the real pass cuts each stream at its limit (share_cap).
+// Compute gaps: the non-memory instructions of a wavefront between two of
+// its memory instructions, a modelling choice per loop body (not measured):
+constexpr uint64_t kGapMatrixStep = 3;  // multiply-add, index update, loop branch
+constexpr uint64_t kGapGups = 8;        // the random-number step and the address arithmetic
+constexpr uint64_t kGapBfs = 4;         // frontier flag test, edge index arithmetic
+constexpr uint64_t kGapStencil = 12;    // SRAD's derivative and diffusion arithmetic
+
+// Collects the kernels' per-CU streams, instruction by instruction. A
+// counting pass (no limits) measures every stream; the real pass cuts each
+// stream at its limit (share_cap), inside an instruction where it falls.
 class Builder {
  public:
   Builder(const GenOptions& o, const Counts* limits) : o_(o), limits_(limits) {
@@ -98,22 +106,45 @@ class Builder {
     t_.workload = name_of(o.kind);
   }
 
-  void begin_kernel(unsigned lds_segments) {
+  // `code`: the kernel's code (launches of one kernel share it); version 1
+  // numbers every launch.
+  void begin_kernel(unsigned lds_segments, uint64_t gap, unsigned code) {
     Kernel k;
-    k.id = static_cast<unsigned>(t_.kernels.size());
+    k.id = o_.version == 1 ? static_cast<unsigned>(t_.kernels.size()) : code;
     k.code_bytes = o_.code_bytes;
     k.lds_segments = lds_segments;
+    k.wavefronts = o_.wavefronts;
     k.per_cu.resize(limits_ ? o_.cus : 0);
+    if (limits_ && o_.version == 2) k.instructions.resize(o_.cus);
     t_.kernels.push_back(std::move(k));
     counts_.emplace_back(o_.cus, 0);
+    wave_.assign(o_.cus, 0);
+    seq_ = 0;
+    gap_ = gap;
   }
+
+  // The CU's next work unit runs on a new wavefront.
+  void begin_wavefront(unsigned cu) { ++wave_[cu]; }
 
   bool full(unsigned cu) const { return limits_ && counts_.back()[cu] >= (*limits_)[counts_.size() - 1][cu]; }
 
-  void touch(unsigned cu, uint64_t vpn) {
-    if (full(cu)) return;
-    ++counts_.back()[cu];
-    if (limits_) t_.kernels.back().per_cu[cu].push_back(Request{vpn, 0});
+  void touch(unsigned cu, uint64_t vpn) { instruction(cu, {vpn}); }
+
+  // One SIMD instruction: its lanes' pages, kept once each in lane order
+  // (version 1: a request per lane, as the earlier generator wrote them).
+  void instruction(unsigned cu, const std::vector<uint64_t>& lanes) {
+    uint32_t pages = 0;
+    scratch_.clear();
+    for (uint64_t vpn : lanes) {
+      if (full(cu)) break;
+      if (o_.version == 2 && std::find(scratch_.begin(), scratch_.end(), vpn) != scratch_.end()) continue;
+      scratch_.push_back(vpn);
+      ++counts_.back()[cu];
+      ++pages;
+      if (limits_) t_.kernels.back().per_cu[cu].push_back(Request{vpn, 0});
+    }
+    if (pages == 0 || !limits_ || o_.version == 1) return;
+    t_.kernels.back().instructions[cu].push_back(Instruction{wave_[cu], pages, seq_++, gap_});
   }
 
   // A CU the kernel gave no work still runs its work groups' prologue:
@@ -132,6 +163,9 @@ class Builder {
   const Counts* limits_;
   Counts counts_;
   Trace t_;
+  std::vector<uint32_t> wave_;  // each CU's current wavefront
+  uint64_t seq_ = 0, gap_ = 0;
+  std::vector<uint64_t> scratch_;
 };
 
 // The at-least-one rule can overshoot the cap: take the excess from the
@@ -181,23 +215,29 @@ Matrix shape_matrix(uint64_t pages) {
 
 // One thread per row, as PolyBench/GPU writes these kernels (tmp[i] += A[i][j]
 // x[j] in thread i): a wavefront covers 64 consecutive rows, and every step of
-// its j loop touches one page in each of those rows, so the wavefront keeps 64
-// pages live for as long as j stays inside a page column. Wavefronts go to the
-// CUs round-robin; each page column is modelled by `touches` steps (of the
-// 1024 the loop makes), each touching the 64 rows' pages in turn, then the
-// page of the vector the column multiplies. Several matrices (Gesummv) are
-// read side by side, row by row.
-void row_kernel(Builder& b, const GenOptions& o, const std::vector<Matrix>& ms, uint64_t vector_base) {
-  b.begin_kernel(0);
+// its j loop is one load instruction touching one page in each of those rows
+// (64 pages), so the wavefront keeps 64 pages live for as long as j stays
+// inside a page column. Wavefronts go to the CUs round-robin; each page column
+// is modelled by `touches` steps (of the 1024 the loop makes), then the load
+// of the vector page the column multiplies (one page: every lane reads x[j]).
+// Several matrices (Gesummv) are read by one load each per step.
+void row_kernel(Builder& b, const GenOptions& o, const std::vector<Matrix>& ms, uint64_t vector_base,
+                unsigned code) {
+  b.begin_kernel(0, kGapMatrixStep, code);
   const Matrix& shape = ms.front();
   const uint64_t waves = ceil_div(shape.rows, kWavefront);
+  std::vector<uint64_t> lanes;
   for (unsigned cu = 0; cu < o.cus; ++cu)
     for (uint64_t wave = cu; wave < waves && !b.full(cu); wave += o.cus) {
+      b.begin_wavefront(cu);
       const uint64_t first = wave * kWavefront, last = std::min(shape.rows, first + kWavefront);
       for (uint64_t j = 0; j < shape.row_pages; ++j) {
         for (unsigned t = 0; t < o.touches_per_page; ++t)
-          for (uint64_t row = first; row < last; ++row)
-            for (const Matrix& m : ms) b.touch(cu, m.page(row, j));
+          for (const Matrix& m : ms) {
+            lanes.clear();
+            for (uint64_t row = first; row < last; ++row) lanes.push_back(m.page(row, j));
+            b.instruction(cu, lanes);
+          }
         b.touch(cu, vector_base + j);
       }
     }
@@ -208,15 +248,17 @@ void row_kernel(Builder& b, const GenOptions& o, const std::vector<Matrix>& ms, 
 // block walks every row, so a CU's successive matrix requests are row_pages
 // apart. The vector element of a row is read too: a request when the walk
 // enters a new page of the vector.
-void column_kernel(Builder& b, const GenOptions& o, const Matrix& m, uint64_t vector_base) {
-  b.begin_kernel(0);
+void column_kernel(Builder& b, const GenOptions& o, const Matrix& m, uint64_t vector_base, unsigned code) {
+  b.begin_kernel(0, kGapMatrixStep, code);
   const uint64_t blocks = m.row_pages * (kFloatsPerPage / kWavefront);
   for (unsigned cu = 0; cu < o.cus; ++cu)
-    for (uint64_t block = cu; block < blocks && !b.full(cu); block += o.cus)
+    for (uint64_t block = cu; block < blocks && !b.full(cu); block += o.cus) {
+      b.begin_wavefront(cu);
       for (uint64_t row = 0; row < m.rows; ++row) {
         if (row % kFloatsPerPage == 0) b.touch(cu, vector_base + row / kFloatsPerPage);
         b.touch(cu, m.page(row, block * kWavefront / kFloatsPerPage));
       }
+    }
   b.end_kernel([&](unsigned) { return vector_base; });
 }
 
@@ -232,15 +274,15 @@ void polybench(Builder& b, const GenOptions& o, Rng& rng) {
   switch (o.kind) {
     case Kind::Atax:  // tmp = A x, then y = A^T tmp
     case Kind::Mvt:   // x1 += A y1, then x2 += A^T y2
-      row_kernel(b, o, {a}, row_vector);
-      column_kernel(b, o, a, column_vector);
+      row_kernel(b, o, {a}, row_vector, 0);
+      column_kernel(b, o, a, column_vector, 1);
       break;
     case Kind::Bicg:  // s = A^T r, then q = A p
-      column_kernel(b, o, a, column_vector);
-      row_kernel(b, o, {a}, row_vector);
+      column_kernel(b, o, a, column_vector, 0);
+      row_kernel(b, o, {a}, row_vector, 1);
       break;
     default:  // Gesummv: y = alpha A x + beta B x
-      row_kernel(b, o, {a, bm}, row_vector);
+      row_kernel(b, o, {a, bm}, row_vector, 0);
       break;
   }
 }
@@ -249,20 +291,33 @@ void polybench(Builder& b, const GenOptions& o, Rng& rng) {
 
 uint64_t slice_begin(uint64_t pages, unsigned cu, unsigned cus) { return pages * cu / cus; }
 
+// Init: one wavefront per page of the CU's slice (its stores stay in the
+// page). Update: wavefronts of kGupsLoadsPerWave instructions, each updating
+// 64 random elements (one page per lane, kept once).
+constexpr unsigned kGupsLoadsPerWave = 4;
+
 void gups(Builder& b, const GenOptions& o, Rng& rng) {
   Layout layout(rng);
   const uint64_t pages = o.footprint_pages;
   const uint64_t table = layout.place(pages);
   auto idle = [&](unsigned cu) { return table + cu % pages; };
-  b.begin_kernel(0);  // init: each CU writes its slice of the table in order
+  b.begin_kernel(0, kGapGups, 0);  // init: each CU writes its slice of the table in order
   for (unsigned cu = 0; cu < o.cus; ++cu)
-    for (uint64_t p = slice_begin(pages, cu, o.cus); p < slice_begin(pages, cu + 1, o.cus); ++p)
+    for (uint64_t p = slice_begin(pages, cu, o.cus); p < slice_begin(pages, cu + 1, o.cus); ++p) {
+      b.begin_wavefront(cu);
       b.touch(cu, table + p);
+    }
   b.end_kernel(idle);
-  b.begin_kernel(0);  // update: as many uniformly random pages as the table has
+  b.begin_kernel(0, kGapGups, 1);  // update: as many uniformly random pages as the table has
   const uint64_t updates = ceil_div(pages, o.cus);
+  std::vector<uint64_t> lanes;
   for (unsigned cu = 0; cu < o.cus; ++cu)
-    for (uint64_t i = 0; i < updates && !b.full(cu); ++i) b.touch(cu, table + rng.below(pages));
+    for (uint64_t i = 0; i < updates && !b.full(cu);) {
+      if (i % (kGupsLoadsPerWave * kWavefront) == 0) b.begin_wavefront(cu);
+      lanes.clear();
+      for (const uint64_t end = std::min(updates, i + kWavefront); i < end; ++i) lanes.push_back(table + rng.below(pages));
+      b.instruction(cu, lanes);
+    }
   b.end_kernel(idle);
 }
 
@@ -380,27 +435,43 @@ struct BfsArrays {
   uint64_t edge_page(uint64_t e) const { return edge_base + e / kEdgesPerPage; }
 };
 
-// The vertex's record, its edge pages in order, then each neighbour's record.
-void expand(Builder& b, unsigned cu, const Graph& g, const BfsArrays& a, uint32_t v) {
-  b.touch(cu, a.vertex_page(v));
-  const uint64_t first = g.offset[v], last = g.offset[v + 1];
-  if (first == last) return;
-  for (uint64_t p = a.edge_page(first); p <= a.edge_page(last - 1); ++p) b.touch(cu, p);
-  for (uint64_t e = first; e < last; ++e) b.touch(cu, a.vertex_page(g.target[e]));
+// A wavefront of 64 frontier vertices, one per lane (thread per vertex): a
+// load of the lanes' vertex records, then per step k of the edge loop a load
+// of edge k of every lane that has one, and a load of that neighbour's record.
+void expand(Builder& b, unsigned cu, const Graph& g, const BfsArrays& a, const uint32_t* lanes, size_t n) {
+  std::vector<uint64_t> pages;
+  uint64_t degree = 0;
+  for (size_t i = 0; i < n; ++i) {
+    pages.push_back(a.vertex_page(lanes[i]));
+    degree = std::max(degree, g.offset[lanes[i] + 1] - g.offset[lanes[i]]);
+  }
+  b.instruction(cu, pages);
+  for (uint64_t k = 0; k < degree; ++k) {
+    std::vector<uint64_t> edges, neighbours;
+    for (size_t i = 0; i < n; ++i) {
+      const uint64_t e = g.offset[lanes[i]] + k;
+      if (e >= g.offset[lanes[i] + 1]) continue;
+      edges.push_back(a.edge_page(e));
+      neighbours.push_back(a.vertex_page(g.target[e]));
+    }
+    b.instruction(cu, edges);
+    b.instruction(cu, neighbours);
+  }
 }
 
 // The frontier in id order, one wavefront (64 vertices) at a time,
-// round-robin over the CUs.
+// round-robin over the CUs. Every level is a launch of the same kernel.
 void bfs_level(Builder& b, const GenOptions& o, const Graph& g, const BfsArrays& a, unsigned level) {
-  b.begin_kernel(0);
+  b.begin_kernel(0, kGapBfs, 0);
   const uint64_t begin = level == 0 ? 0 : g.level_end[level - 1];
   std::vector<uint32_t> frontier(g.id_of_rank.begin() + static_cast<std::ptrdiff_t>(begin),
                                  g.id_of_rank.begin() + static_cast<std::ptrdiff_t>(g.level_end[level]));
   std::sort(frontier.begin(), frontier.end());
   for (unsigned cu = 0; cu < o.cus; ++cu)
-    for (uint64_t chunk = cu * kWavefront; chunk < frontier.size() && !b.full(cu); chunk += o.cus * kWavefront)
-      for (uint64_t i = chunk; i < std::min<uint64_t>(frontier.size(), chunk + kWavefront); ++i)
-        expand(b, cu, g, a, frontier[i]);
+    for (uint64_t chunk = cu * kWavefront; chunk < frontier.size() && !b.full(cu); chunk += o.cus * kWavefront) {
+      b.begin_wavefront(cu);
+      expand(b, cu, g, a, frontier.data() + chunk, std::min<uint64_t>(frontier.size() - chunk, kWavefront));
+    }
   // an idle CU still checks the frontier flags of its share of the vertices
   b.end_kernel([&](unsigned cu) { return a.vertex_base + a.vertex_pages * cu / o.cus; });
 }
@@ -425,10 +496,11 @@ void bfs(Builder& b, const GenOptions& o, Rng& rng) {
 
 constexpr unsigned kDefaultLdsSegments = 64;
 
-void stencil_kernel(Builder& b, const GenOptions& o, uint64_t in, uint64_t out, uint64_t pages) {
-  b.begin_kernel(o.lds_segments != 0 ? o.lds_segments : kDefaultLdsSegments);
+void stencil_kernel(Builder& b, const GenOptions& o, uint64_t in, uint64_t out, uint64_t pages, unsigned code) {
+  b.begin_kernel(o.lds_segments != 0 ? o.lds_segments : kDefaultLdsSegments, kGapStencil, code);
   for (unsigned cu = 0; cu < o.cus; ++cu)
     for (uint64_t p = slice_begin(pages, cu, o.cus); p < slice_begin(pages, cu + 1, o.cus) && !b.full(cu); ++p) {
+      b.begin_wavefront(cu);  // a work group's wavefront per page
       for (unsigned t = 0; t < o.touches_per_page; ++t) b.touch(cu, in + p);
       if (p > 0) b.touch(cu, in + p - 1);
       if (p + 1 < pages) b.touch(cu, in + p + 1);
@@ -442,8 +514,8 @@ void lds_heavy(Builder& b, const GenOptions& o, Rng& rng) {
   const uint64_t half = ceil_div(o.footprint_pages, 2);  // exact for even footprints
   const uint64_t image = layout.place(half);
   const uint64_t coefficients = layout.place(half);
-  stencil_kernel(b, o, image, coefficients, half);  // derivatives and diffusion coefficients
-  stencil_kernel(b, o, coefficients, image, half);  // the update of the image
+  stencil_kernel(b, o, image, coefficients, half, 0);  // derivatives and diffusion coefficients
+  stencil_kernel(b, o, coefficients, image, half, 1);  // the update of the image
 }
 
 void check(const GenOptions& o) {
@@ -455,6 +527,8 @@ void check(const GenOptions& o) {
     bad("footprint_pages", o.footprint_pages, "must be 1-524288 (VPNs stay below 2^20)");
   if (o.max_requests_per_cu < 1) bad("max_requests_per_cu", 0, "must be at least 1");
   if (o.touches_per_page < 1) bad("touches_per_page", 0, "must be at least 1");
+  if (o.wavefronts < 1 || o.wavefronts > 65536) bad("wavefronts", o.wavefronts, "must be 1-65536");
+  if (o.version != 1 && o.version != 2) bad("version", o.version, "must be 1 or 2");
 }
 
 const std::vector<std::pair<Kind, const char*>>& kind_names() {

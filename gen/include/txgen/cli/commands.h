@@ -32,8 +32,13 @@ struct SynthOptions {
 // 0 in cus, pages, requests, lds_segments: not given (from --config or the defaults)
 struct TraceOptions {
   std::string kind, out, config;
-  unsigned cus = 0, touches = 4, lds_segments = 0;
+  unsigned cus = 0, touches = 4, lds_segments = 0, wavefronts = 40, version = 2;
   uint64_t pages = 0, requests = 0, code_bytes = 8192, seed = 1;
+  // `txgen trace import`
+  bool import = false;
+  std::string from, list, workload;
+  uint64_t page_bytes = 4096, lds_segment_bytes = 0;
+  unsigned wavefront_slots = 40;
 };
 struct QorOptions {
   std::string out, baselines, note;
@@ -56,6 +61,9 @@ struct EvalOptions {
   bool pipelined_wires = false;  // txn what-if
   unsigned jobs = 0;  // 0: one replay per processor
   double txn_tolerance = 5;  // txn-check: percent of the model's L2-TLB requests
+  std::string replay = "wavefront";  // issue model (verif/cu_traffic.h)
+  unsigned outstanding = 4, wavefront_slots = 0, compute_cycles = 1;
+  bool flush_every_kernel = false;
 };
 
 struct SweepOptions {

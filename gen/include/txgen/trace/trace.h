@@ -19,11 +19,26 @@ struct Request {
   uint32_t vmid = 0;
 };
 
+// One SIMD memory instruction of a wavefront: its distinct pages (in lane
+// order) are the next `pages` requests of its CU's stream.
+struct Instruction {
+  uint32_t wavefront = 0;    // within the CU (any id; the replay runs at most Kernel::wavefronts at once)
+  uint32_t pages = 1;        // >= 1
+  uint64_t seq = 0;          // per-kernel SIMD instruction sequence number (increasing per wavefront)
+  uint64_t compute_gap = 0;  // non-memory instructions the wavefront ran since its previous memory instruction
+};
+
 struct Kernel {
-  unsigned id = 0;
+  unsigned id = 0;            // the kernel's code: launches of one kernel share it (seed 000 4.3.3)
   uint64_t code_bytes = 0;    // instruction footprint fetched through the I-caches
   unsigned lds_segments = 0;  // LDS segments each CU's work groups hold during the kernel
+  unsigned wavefronts = 1;    // wavefront slots of a CU the kernel fills (>= 1)
   std::vector<std::vector<Request>> per_cu;  // [cus]: requests in program order
+  // [cus]: the instructions the requests belong to, in the same order; a CU
+  // without instructions (or a version-1 trace) has one one-page instruction
+  // of wavefront 0 per request, with no compute gap.
+  std::vector<std::vector<Instruction>> instructions;
+  bool has_instructions(unsigned cu) const { return cu < instructions.size() && !instructions[cu].empty(); }
 };
 
 struct Trace {
@@ -31,20 +46,33 @@ struct Trace {
   std::string workload;  // a free-text label ("atax", "gups", ... or the user's)
   std::vector<Kernel> kernels;
   uint64_t requests() const;  // over all kernels and CUs
+  uint64_t instructions() const;  // memory instructions (a request without one counts as one)
   uint64_t distinct_pages() const;
 };
 
-// Text format, one item per line, '#' starts a comment:
-//   txgen-trace 1
+// Text format, one item per line, '#' starts a comment (docs/verification.md,
+// "Evaluation traces"):
+//   txgen-trace 2
 //   cus <U>
 //   workload <label>                         (optional)
-//   kernel <id> code_bytes <n> lds_segments <n>
-//   <cu> <vpn in hex> [<vmid>]               (requests of the last kernel)
+//   kernel <id> code_bytes <n> lds_segments <n> wavefronts <n>
+//   <cu> <wavefront> <seq> <gap> <vpn hex> [<vpn hex> ...] [vmid <n>]
+//                                            (a memory instruction of the last kernel)
+// Version 1 ('txgen-trace 1') has kernel lines without 'wavefronts' and
+// request lines '<cu> <vpn in hex> [<vmid>]' (each a one-page instruction of
+// wavefront 0). Files ending in .gz are read through zlib.
 // Throws std::runtime_error naming the line number and the reason on bad input.
 Trace read(std::istream& in);
 Trace read_file(const std::string& path);
-void write(std::ostream& out, const Trace& t);
-void write_file(const std::string& path, const Trace& t);
+// version 2, or 1 (every instruction's pages as single requests; compute gaps,
+// wavefronts and sequence numbers dropped)
+void write(std::ostream& out, const Trace& t, unsigned version = 2);
+void write_file(const std::string& path, const Trace& t, unsigned version = 2);
+
+// Checks the trace's invariants (instructions cover each CU's requests
+// exactly, pages >= 1, wavefronts >= 1, streams for at most `cus` CUs);
+// throws std::invalid_argument naming the kernel and CU.
+void validate(const Trace& t);
 
 // Synthetic workloads (seed 000 Table 2 categories).
 enum class Kind {
@@ -69,6 +97,8 @@ struct GenOptions {
   unsigned lds_segments = 0;       // LdsHeavy: segments each CU holds (0: set by the caller)
   uint64_t code_bytes = 8192;      // per kernel
   uint64_t seed = 1;
+  unsigned wavefronts = 40;        // wavefront slots per CU (GCN: 4 SIMDs x 10)
+  unsigned version = 2;            // 1: no instructions, every launch its own kernel id (earlier traces)
 };
 Trace generate(const GenOptions& o);
 
