@@ -162,17 +162,22 @@ TEST(TxPathTxn, NoReuseNoHitsBelowTheL1) {
   expect_both(kernel_of(vpns, 0), false, {0, 0, 20, 0});
 }
 
+// A synthetic trace for the small path's two CUs.
+trace::Trace synthetic(trace::Kind kind, uint64_t pages, uint64_t requests_per_cu, unsigned version) {
+  trace::GenOptions g;
+  g.kind = kind;
+  g.cus = 2;
+  g.footprint_pages = pages;
+  g.max_requests_per_cu = requests_per_cu;
+  g.version = version;
+  return trace::generate(g);
+}
+
 // The wavefront replay with one wavefront and one page per instruction (a
 // version-1 trace) is the outstanding replay with a window of one: every
 // figure of both engines agrees, on a synthetic ATAX trace of both CUs.
 TEST(TxPathReplay, OneWavefrontOnePagePerInstructionIsAWindowOfOne) {
-  trace::GenOptions g;
-  g.kind = trace::Kind::Atax;
-  g.cus = 2;
-  g.footprint_pages = 96;
-  g.max_requests_per_cu = 300;
-  g.version = 1;
-  const trace::Trace t = trace::generate(g);
+  const trace::Trace t = synthetic(trace::Kind::Atax, 96, 300, 1);
   EvalOptions wave = one_at_a_time();
   wave.traffic.model = IssueModel::kWavefront;
   for (bool base : {false, true}) {
@@ -200,12 +205,7 @@ TEST(TxPathReplay, OneWavefrontOnePagePerInstructionIsAWindowOfOne) {
 // instructions of several wavefronts finish sooner than one at a time, with
 // the same requests reaching the path.
 TEST(TxPathReplay, WavefrontsHideLatencyTheWindowOfOneCannot) {
-  trace::GenOptions g;
-  g.kind = trace::Kind::Gups;
-  g.cus = 2;
-  g.footprint_pages = 512;
-  g.max_requests_per_cu = 400;
-  const trace::Trace t = trace::generate(g);
+  const trace::Trace t = synthetic(trace::Kind::Gups, 512, 400, 2);
   EvalOptions wave = one_at_a_time();
   wave.traffic.model = IssueModel::kWavefront;
   wave.skip_idle = true;

@@ -62,7 +62,8 @@ Job cosim_job(const Spec& spec, const std::string& point, const std::string& dir
 Job eval_job(const Spec& spec, const std::string& point, const std::string& dir) {
   Job j = make_job(point, dir, "eval", "");
   // one replay at a time: the sweep runs its points' jobs side by side
-  j.args.insert(j.args.end(), {"--out", "eval", "--engine", spec.eval.engine, "--jobs", "1"});
+  j.args.insert(j.args.end(),
+                {"--out", "eval", "--engine", spec.eval.engine, "--jobs", "1", "--replay", spec.eval.replay});
   if (!spec.eval.workloads.empty()) j.args.insert(j.args.end(), {"--workloads", joined(spec.eval.workloads, ",")});
   if (spec.eval.requests) j.args.insert(j.args.end(), {"--requests", std::to_string(spec.eval.requests)});
   if (spec.eval.shared_build) j.args.insert(j.args.end(), {"--build-dir", kEvalTree});

@@ -249,6 +249,9 @@ EvalStep parse_eval(Fields& root) {
   if (std::find(engines.begin(), engines.end(), e.engine) == engines.end())
     throw ConfigError(f.at("engine"), "\"" + e.engine + "\"",
                       "must be one of \"model\" \"rtl\" \"both\" \"txn\" \"txn-check\"");
+  if (f.has("replay")) e.replay = f.string("replay");
+  if (e.replay != "wavefront" && e.replay != "outstanding")
+    throw ConfigError(f.at("replay"), "\"" + e.replay + "\"", "must be \"wavefront\" or \"outstanding\"");
   if (f.has("shared_build")) e.shared_build = f.boolean("shared_build");
   f.reject_unknown();
   return e;

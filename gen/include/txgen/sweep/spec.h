@@ -36,6 +36,7 @@ struct EvalStep {
   std::vector<std::string> workloads;  // txgen eval --workloads ("": all)
   unsigned long requests = 0;          // txgen eval --requests (0: whole streams)
   std::string engine = "model";
+  std::string replay = "wavefront";    // txgen eval --replay (wavefront or outstanding)
   bool shared_build = true;
 };
 
