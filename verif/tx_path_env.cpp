@@ -335,8 +335,8 @@ void summarise_traffic(const std::vector<const TrafficFigures*>& cus, EvalStats&
   mean_and_p99(std::move(spread), s.spread_mean, s.spread_p99);
 }
 
-// Seed 000 4.3.3: the I-caches keep their translation lines across launches
-// of one kernel; a different kernel flushes them (or every boundary).
+// Seed 000 4.3.3 and 6.1.2: no kernel flush between launches of one kernel
+// (its code stays valid); a different kernel gets one (or every boundary).
 bool flushes_at(const std::vector<trace::Kernel>& kernels, size_t next, bool every_kernel) {
   if (next == 0) return false;
   return every_kernel || kernels[next].id != kernels[next - 1].id;
@@ -345,9 +345,7 @@ bool flushes_at(const std::vector<trace::Kernel>& kernels, size_t next, bool eve
 EvalStats PathEnvironment::stats() const {
   EvalStats s = s_;
   s.finished = done();
-  std::vector<const TrafficFigures*> figures;
-  for (const Cu& c : cu_) figures.push_back(&c.traffic.figures());
-  summarise_traffic(figures, s);
+  summarise_cus(cu_, s);
   return s;
 }
 

@@ -27,8 +27,8 @@ struct EvalOptions {
   unsigned l2_entries = 512;    // seed 000 Table 1: 512 entries, 16-way
   unsigned l2_ways = 16;
   TrafficOptions traffic;       // the CUs' issue model (cu_traffic.h)
-  bool flush_every_kernel = false;  // flush the I-caches' translations at every kernel boundary, not only
-                                    // when a different kernel follows (seed 000 4.3.3)
+  bool flush_every_kernel = false;  // a kernel flush of the I-caches at every kernel boundary, not only
+                                    // when a different kernel follows (seed 000 4.3.3, 6.1.2)
   unsigned fetch_interval = 8;  // cycles between instruction fetches of an I-cache
   unsigned ifill_latency = 40;  // an instruction miss is filled this much later
   bool fetch_when_stalled = false;  // fetch while every CU of the I-cache waits on translations
@@ -48,13 +48,20 @@ struct EvalStats {
   uint64_t instruction_latency_p99 = 0;
   double spread_mean = 0;              // an instruction's first answer -> its last
   uint64_t spread_p99 = 0;
-  uint64_t stall_cycles = 0;           // CU-cycles with every resident wavefront waiting on translations
+  uint64_t stall_cycles = 0;           // CU-cycles stalled (TrafficFigures)
   bool finished = false;
 };
 
-// The replay's latency figures from the CUs' traffic.
+// The replay's latency, instruction and stall figures from its CUs' traffic.
 void summarise_traffic(const std::vector<const TrafficFigures*>& cus, EvalStats& s);
-// Whether a kernel boundary flushes the I-caches' translation lines.
+// The same from an engine's CUs (each with a `traffic` member).
+template <class Cus>
+void summarise_cus(const Cus& cus, EvalStats& s) {
+  std::vector<const TrafficFigures*> figures;
+  for (const auto& c : cus) figures.push_back(&c.traffic.figures());
+  summarise_traffic(figures, s);
+}
+// Whether the I-caches get a kernel flush before kernel `next`.
 bool flushes_at(const std::vector<trace::Kernel>& kernels, size_t next, bool every_kernel);
 
 // A set-associative LRU L2-TLB with a fixed access latency and page walks

@@ -521,9 +521,7 @@ EvalStats Engine::run() {
   EvalStats s = s_;
   s.finished = kernel_ >= trace_.kernels.size();
   if (!s.finished) s.cycles = last + 1;
-  std::vector<const TrafficFigures*> figures;
-  for (const Cu& c : cu_) figures.push_back(&c.traffic.figures());
-  summarise_traffic(figures, s);
+  summarise_cus(cu_, s);
   return s;
 }
 
