@@ -217,6 +217,21 @@ function(txgen_add_walk_sched_cosim NAME CONFIG_PATH)
   target_compile_definitions(${exe} PRIVATE TXGEN_SYS_HEADER="V${top}.h" TXGEN_SYS_CLASS=V${top})
 endfunction()
 
+# txgen_add_iommu_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])
+# GoogleTest executable txgen_cosim_iommu_NAME co-simulating iommu_NAME_sys
+# (the L2-TLB and the IOMMU with its scheduler) against the golden model.
+function(txgen_add_iommu_cosim NAME CONFIG_PATH)
+  get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
+  set(top iommu_${NAME}_sys)
+  set(modules iommu_${NAME}_l2tlb iommu_${NAME}_walk_sched iommu_${NAME} ${top})
+  _txgen_block_rtl(${NAME} ${config} iommu ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl_iommu "${modules}"
+                   rtl_files rtl_target)
+  set(exe txgen_cosim_iommu_${NAME})
+  _txgen_cosim_exe(${exe} ${NAME} iommu ${config} ${ARGN})
+  _txgen_cosim_top(${exe} ${NAME} ${top} iommu "${rtl_files}" ${rtl_target})
+  target_compile_definitions(${exe} PRIVATE TXGEN_SYS_HEADER="V${top}.h" TXGEN_SYS_CLASS=V${top})
+endfunction()
+
 # txgen_add_icache_tx_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])
 # GoogleTest executable txgen_cosim_icache_tx_NAME co-simulating
 # icache_tx_NAME_sys and icache_tx_NAME_base_sys against the golden model.

@@ -1,1 +1,5 @@
 walk_sched_seed002_table1.v
+iommu_seed002_table1_l2tlb.v
+iommu_seed002_table1_walk_sched.v
+iommu_seed002_table1.v
+iommu_seed002_table1_sys.v

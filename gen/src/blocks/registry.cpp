@@ -27,7 +27,7 @@ void module_header(hdl::Module& m, const EmitContext& ctx, const std::string& bl
 const std::vector<BlockInfo>& registry() {
   static const std::vector<BlockInfo> blocks = {bd_codec_block(), lds_ctrl_block(), dhsl_block(), walk_sched_block(),
                                                   icache_tx_block(), l1tlb_block(), ata_block(),
-                                                  tx_path_block()};
+                                                  tx_path_block(), iommu_block()};
   return blocks;
 }
 

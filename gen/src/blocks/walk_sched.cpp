@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -586,7 +587,7 @@ Reg removal_copies(Sched& s) {
   const Reg remove_grp = s.m.reg("remove_grp", groups);
   std::vector<Value> copies;
   for (unsigned j = 0; j < groups; ++j)
-    copies.push_back(j == 0 ? Value(s.sel_go.d()) : s.sel_go.d() & (s.count >= j * gs - 1));
+    copies.push_back(j * gs <= 1 ? Value(s.sel_go.d()) : s.sel_go.d() & (s.count >= j * gs - 1));
   remove_grp.next(hdl::cat_lsb_first(copies));
   return remove_grp;
 }
@@ -839,8 +840,9 @@ void properties(Sched& s) {
 
 // ---------------------------------------------------------------------------
 
-std::string emit_top(const WalkSchedParams& p, const EmitContext& ctx) {
-  Module m(p.module_prefix);
+std::unique_ptr<Module> build_top(const WalkSchedParams& p, const EmitContext& ctx) {
+  auto top = std::make_unique<Module>(p.module_prefix);
+  Module& m = *top;
   Sched s(p, m);
   header(m, p, ctx);
   ports(s);
@@ -852,8 +854,10 @@ std::string emit_top(const WalkSchedParams& p, const EmitContext& ctx) {
   buffer(s);
   pwc(s);
   properties(s);
-  return m.render();
+  return top;
 }
+
+std::string emit_top(const WalkSchedParams& p, const EmitContext& ctx) { return build_top(p, ctx)->render(); }
 
 
 }  // namespace txgen::blocks::walk_sched

@@ -109,7 +109,8 @@ const std::vector<Section>& block_sections() {
       {"bd_codec", parse_bd_codec_section}, {"lds_ctrl", parse_lds_ctrl_section},
       {"dhsl", parse_dhsl_section},         {"walk_sched", parse_walk_sched_section},
       {"icache_tx", parse_icache_tx_section}, {"l1tlb", parse_l1tlb_section},
-      {"ata", parse_ata_section},           {"tx_path", parse_tx_path_section}};
+      {"ata", parse_ata_section},           {"tx_path", parse_tx_path_section},
+      {"iommu", parse_iommu_section}};
   return sections;
 }
 

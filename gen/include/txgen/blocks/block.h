@@ -78,5 +78,6 @@ BlockInfo icache_tx_block();
 BlockInfo l1tlb_block();
 BlockInfo ata_block();
 BlockInfo tx_path_block();
+BlockInfo iommu_block();
 
 }  // namespace txgen::blocks

@@ -3,6 +3,7 @@
 // docs/blocks/walk_sched.md is the behaviour.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -12,7 +13,9 @@
 
 namespace txgen::blocks::walk_sched {
 
-// The scheduler module (named p.module_prefix), rendered.
+// The scheduler module (named p.module_prefix), built (for a host that
+// instantiates it) or rendered.
+std::unique_ptr<hdl::Module> build_top(const elab::WalkSchedParams& p, const EmitContext& ctx);
 std::string emit_top(const elab::WalkSchedParams& p, const EmitContext& ctx);
 
 nlohmann::json params_json(const elab::WalkSchedParams& p);

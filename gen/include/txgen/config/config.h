@@ -187,6 +187,23 @@ struct TxPathConfig {
   Promotion promotion = Promotion::Move;
 };
 
+// The GPU's shared L2-TLB and the IOMMU behind it (docs/blocks/iommu.md);
+// defaults: seed 002 Table I's L2-TLB. The IOMMU's buffer, walkers and PWCs
+// are the walk_sched section's.
+struct L2tlbConfig {
+  unsigned entries = 512;
+  unsigned ways = 16;
+  unsigned ports = 1;          // request ports from the path
+  unsigned tag_bits = 8;       // requester's tag, returned with the answer
+  unsigned mshrs = 32;         // outstanding walks
+  unsigned waiters = 64;       // requests waiting for an answer (hits and misses)
+  unsigned lookup_stages = 3;  // D: read, compare, act (a hit is answered D + 2 cycles on)
+};
+
+struct IommuConfig {
+  L2tlbConfig l2tlb;
+};
+
 struct Config {
   std::string name;  // lower-case identifier, part of every module name
   SystemConfig system;
@@ -201,6 +218,7 @@ struct Config {
   std::optional<L1tlbConfig> l1tlb;
   std::optional<AtaConfig> ata;
   std::optional<TxPathConfig> tx_path;
+  std::optional<IommuConfig> iommu;
 };
 
 }  // namespace txgen::config

@@ -31,6 +31,7 @@ void parse_icache_tx_section(const nlohmann::json& j, Config& cfg);
 void parse_l1tlb_section(const nlohmann::json& j, Config& cfg);
 void parse_ata_section(const nlohmann::json& j, Config& cfg);
 void parse_tx_path_section(const nlohmann::json& j, Config& cfg);
+void parse_iommu_section(const nlohmann::json& j, Config& cfg);
 
 // Pieces the path's sections share with the blocks' own.
 void parse_codec_fields(ObjectReader& r, const std::string& path, BdCodecConfig& b);
