@@ -51,10 +51,10 @@ void L2tlbModel::validate() const {
   require(p.ports >= 1 && p.ports <= 16, "ports (P) not in [1, 16]");
   require(p.port_bits == std::max(1u, ceil_log2(p.ports)), "port_bits != max(1, clog2 P)");
   require(p.req_tag_bits >= 1 && p.req_tag_bits <= 32, "req_tag_bits (T) not in [1, 32]");
-  require(p.mshrs >= 1 && p.mshrs <= 64, "mshrs (M) not in [1, 64]");
+  require(p.mshrs >= 1 && p.mshrs <= 1024, "mshrs (M) not in [1, 1024]");
   require(p.mshr_bits == std::max(1u, ceil_log2(p.mshrs)), "mshr_bits != max(1, clog2 M)");
   require(p.mshr_count_bits == ceil_log2(uint64_t{p.mshrs} + 1), "mshr_count_bits != clog2(M + 1)");
-  require(p.waiters >= p.ports && p.waiters <= 256, "waiters (R) not in [P, 256]");
+  require(p.waiters >= p.ports && p.waiters <= 2048, "waiters (R) not in [P, 2048]");
   require(p.waiter_bits == std::max(1u, ceil_log2(p.waiters)), "waiter_bits != max(1, clog2 R)");
   require(p.stages >= 3 && p.stages <= 16, "stages (D) not in [3, 16]");
   require(p.vmid_bits >= 1 && p.vmid_bits <= 64, "vmid_bits not in [1, 64]");

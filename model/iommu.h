@@ -320,6 +320,9 @@ class IommuModel {
   bool walker_want(unsigned k) const { return walker(k).want; }
   bool read_outstanding(unsigned k) const { return walker(k).outstanding; }
   bool mem_req_valid() const { return s_.mem.valid; }
+  unsigned mem_req_walker() const { return s_.mem.walker; }
+  unsigned mem_req_level() const { return s_.mem.level; }
+  uint64_t mem_req_walk_vpn() const { return s_.mem.vpn; }  // {VMID, VPN}
   unsigned wr() const { return s_.wr; }
 
  private:

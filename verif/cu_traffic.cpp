@@ -76,7 +76,7 @@ void CuTraffic::issue(uint64_t t) {
     if (!slot_used_[s] || w.awaited != 0 || w.next >= w.instructions.size() || w.ready_at > t) continue;
     const uint32_t index = w.instructions[w.next++];
     const trace::Instruction& ins = (*instrs_)[index];
-    for (uint32_t p = 0; p < ins.pages; ++p) queue_.push_back({(*stream_)[first_page_[index] + p], s});
+    for (uint32_t p = 0; p < ins.pages; ++p) queue_.push_back({(*stream_)[first_page_[index] + p], s, index});
     w.awaited = ins.pages;
     w.issued_at = t;
     w.first_answer = kNever;
@@ -107,6 +107,7 @@ const trace::Request* CuTraffic::offer_wavefront(uint64_t t) {
     presenting_ = true;
     presented_ = q.page;
     presented_wave_ = q.wave;
+    presented_instr_ = q.instr;
     presented_at_ = t;
     return &presented_;
   }
@@ -123,6 +124,7 @@ bool CuTraffic::outstanding_can_present() const {
 const trace::Request* CuTraffic::offer_outstanding(uint64_t t) {
   if (!outstanding_can_present()) return nullptr;
   presenting_ = true;
+  presented_instr_ = static_cast<uint32_t>(next_);
   presented_ = (*stream_)[next_++];
   presented_at_ = t;
   return &presented_;

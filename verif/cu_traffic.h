@@ -65,6 +65,9 @@ class CuTraffic {
   // not counted again).
   bool presented_first_at(uint64_t t) const { return presented_at_ == t; }
   bool presenting() const { return presenting_; }
+  // The instruction of the request presented (an index into the kernel's
+  // instructions of this CU; outstanding model: the request's stream index).
+  uint32_t presented_instruction() const { return presented_instr_; }
   bool finished() const;
   size_t awaited() const { return in_flight_.size(); }
   TrafficFigures& figures() { return f_; }
@@ -81,7 +84,8 @@ class CuTraffic {
   };
   struct Queued {
     trace::Request page;
-    uint32_t wave;  // slot of the resident wave it belongs to
+    uint32_t wave;   // slot of the resident wave it belongs to
+    uint32_t instr;  // its instruction
   };
   struct InFlight {
     uint64_t key, presented_at;
@@ -124,6 +128,7 @@ class CuTraffic {
   bool presenting_ = false;
   trace::Request presented_{};
   uint32_t presented_wave_ = 0;
+  uint32_t presented_instr_ = 0;
   uint64_t presented_at_ = kNever;  // first cycle of the last request presented
   std::vector<InFlight> in_flight_;
   TrafficFigures f_;

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <stdexcept>
+#include <string>
 
 #include "cosim_util.h"
 
@@ -53,9 +55,14 @@ void L2TlbModel::insert(uint64_t vpn, uint64_t vmid, uint64_t now) {
 PathEnvironment::PathEnvironment(const elab::TxPathParams& p, const trace::Trace& t, const EvalOptions& o,
                                  bool baseline)
     : p_(p), trace_(t), o_(o), baseline_(baseline), in_(model::TxPathModel(p, baseline).idle_inputs()),
-      l2_(o.l2_entries, o.l2_ways), cu_(p.cus, Cu(o.traffic)), fetch_(p.icaches) {
+      l2_(o.l2_entries, o.l2_ways), cu_(p.cus, Cu(o.traffic)), fetch_(p.icaches), instruction_of_(p.cus) {
   in_.l2_req_ready = true;
   in_.l2_vic_ready = true;
+  if (o.iommu) {
+    IommuEvalOptions io = o.iommu_eval;
+    io.l2_latency = o.l2_latency;
+    behind_ = std::make_unique<IommuBehind>(*o.iommu, p, io);
+  }
   // A bound on how long anything stays inside the path with no valid on any
   // port: a lookup's or a victim's way down the chain, with the wires. The
   // replay of every workload with and without skipping must agree
@@ -151,7 +158,8 @@ const model::TxPathIn& PathEnvironment::inputs(uint64_t cycle) {
   }
   for (unsigned u = 0; u < p_.cus; ++u) drive_cu(u, cycle);
   for (unsigned g = 0; g < p_.icaches; ++g) drive_fetch(g, cycle);
-  drive_l2(cycle);
+  if (behind_) behind_->drive(cycle, in_);
+  else drive_l2(cycle);
   return in_;
 }
 
@@ -159,22 +167,53 @@ bool PathEnvironment::kernel_finished() const {
   return std::all_of(cu_.begin(), cu_.end(), [](const Cu& c) { return c.traffic.finished(); });
 }
 
+// The instruction of the page the path asks the L2-TLB for: the one whose
+// request for it the CU's L1-TLB took last ({kernel, index x U + CU}: its low
+// bits tell apart the instructions in flight at once). Recorded at the accept,
+// dropped at the answer, so the map holds the requests in flight.
+uint64_t PathEnvironment::l2_request_instruction(const model::TxPathOut& out) const {
+  if (!out.l2_req_valid) return 0;
+  const uint64_t cu = out.l2_req_tag >> p_.l1_tag_bits;
+  if (cu >= p_.cus) return 0;
+  const auto& m = instruction_of_[cu];
+  const auto it = m.find(page_key(out.l2_req_vpn, out.l2_req_vmid));
+  return it == m.end() ? 0 : it->second;
+}
+
+// With the generated L2-TLB every answer the path gives a CU must carry the
+// page table's PPN: the translation travelled memory -> IOMMU -> L2-TLB ->
+// path intact.
+void PathEnvironment::check_translation(unsigned u, uint64_t vpn, uint64_t vmid, uint64_t ppn) const {
+  const int64_t want = behind_->page_table().mapped_ppn(vmid, vpn);
+  if (want != static_cast<int64_t>(ppn))
+    throw std::runtime_error("CU " + std::to_string(u) + " got PPN " + std::to_string(ppn) + " for VPN " +
+                             std::to_string(vpn) + " (VMID " + std::to_string(vmid) + "); the page table holds " +
+                             (want < 0 ? std::string("no mapping") : std::to_string(want)));
+}
+
 void PathEnvironment::observe(uint64_t cycle, const model::TxPathOut& out) {
+  if (behind_) behind_->step(cycle, in_, out, l2_request_instruction(out));
   if (!in_.rst_n || done() || !kernel_started_) return;
   count_owed_done(out);
   quiet_ = active(cycle, out) ? 0 : quiet_ + 1;  // before the handshakes below clear what was driven
   for (unsigned u = 0; u < p_.cus; ++u) {
     Cu& c = cu_[u];
     if (in_.req_valid[u] && out.req_ready[u]) {
+      instruction_of_[u][page_key(in_.req_vpn[u], in_.req_vmid[u])] =
+          (uint64_t{kernel_} << 40) | (uint64_t{c.traffic.presented_instruction()} * p_.cus + u);
       c.traffic.accepted(cycle);
       ++s_.requests;
     }
     if (out.resp_valid[u]) {
       ++s_.l1_hits;
+      if (behind_) check_translation(u, out.resp_vpn[u], out.resp_vmid[u], out.resp_ppn[u]);
+      instruction_of_[u].erase(page_key(out.resp_vpn[u], out.resp_vmid[u]));
       c.traffic.answered(out.resp_vpn[u], cycle);
     }
     if (out.fill_valid[u]) {
       ++s_.l1_misses;
+      if (behind_) check_translation(u, out.fill_vpn[u], out.fill_vmid[u], out.fill_ppn[u]);
+      instruction_of_[u].erase(page_key(out.fill_vpn[u], out.fill_vmid[u]));
       c.traffic.answered(out.fill_vpn[u], cycle);
     }
     if (!baseline_) {
@@ -215,8 +254,19 @@ void PathEnvironment::observe(uint64_t cycle, const model::TxPathOut& out) {
       f.next_at = cycle + 1;  // fetch the filled line again
     }
   }
+  if (out.l2_req_valid && in_.l2_req_ready) ++s_.l2_requests;
+  if (!baseline_ && out.l2_vic_valid && in_.l2_vic_ready) ++s_.l2_victims;
+  if (!behind_) observe_behavioural_l2(cycle, out);
+  if (kernel_finished()) {
+    if (behind_) behind_->close_instructions();
+    ++kernel_;
+    kernel_started_ = false;
+    if (done()) s_.cycles = cycle + 1;
+  }
+}
+
+void PathEnvironment::observe_behavioural_l2(uint64_t cycle, const model::TxPathOut& out) {
   if (out.l2_req_valid && in_.l2_req_ready) {
-    ++s_.l2_requests;
     const uint64_t key = page_key(out.l2_req_vpn, out.l2_req_vmid);
     uint64_t due = cycle + o_.l2_latency;
     bool walks = false;
@@ -242,13 +292,7 @@ void PathEnvironment::observe(uint64_t cycle, const model::TxPathOut& out) {
     in_.l2_resp_valid = false;
   }
   if (!baseline_ && out.l2_vic_valid && in_.l2_vic_ready) {
-    ++s_.l2_victims;
     l2_.insert(out.l2_vic_vpn, out.l2_vic_vmid, cycle);
-  }
-  if (kernel_finished()) {
-    ++kernel_;
-    kernel_started_ = false;
-    if (done()) s_.cycles = cycle + 1;
   }
 }
 
@@ -273,7 +317,8 @@ bool PathEnvironment::active(uint64_t cycle, const model::TxPathOut& out) const 
   return done_owed_ > 0 || any(in_.wg_valid) || any(in_.if_valid) || any(in_.ifill_valid) ||
          any(in_.flush_valid) || in_.l2_resp_valid || in_.sd_valid || any(out.resp_valid) || any(out.fill_valid) ||
          any(out.app_rvalid) || any(out.wg_done) || any(out.if_resp_valid) || any(out.flush_done) ||
-         out.l2_req_valid || out.l2_vic_valid || out.sd_done || any(out.hit_lds) || any(out.hit_ic);
+         out.l2_req_valid || out.l2_vic_valid || out.sd_done || any(out.hit_lds) || any(out.hit_ic) ||
+         (behind_ && behind_->busy());
 }
 
 // The first cycle at which the environment drives a valid again by itself:
@@ -286,6 +331,7 @@ uint64_t PathEnvironment::next_event(uint64_t cycle) const {
     at = std::min(at, c.traffic.next_offer(cycle));
   }
   for (const Pending& r : l2q_) at = std::min(at, r.due);
+  if (behind_) at = std::min(at, behind_->next_event(cycle));
   for (unsigned g = 0; g < p_.icaches; ++g) {
     const Fetch& f = fetch_[g];
     if (f.flushing) return 0;
@@ -342,10 +388,23 @@ bool flushes_at(const std::vector<trace::Kernel>& kernels, size_t next, bool eve
   return every_kernel || kernels[next].id != kernels[next - 1].id;
 }
 
+void summarise_iommu(const IommuFigures& f, EvalStats& s) {
+  s.generated_l2 = true;
+  s.l2_hits = f.l2_hits;
+  s.l2_merges = f.l2_merges;
+  s.walks = f.walks;
+  s.pte_reads = f.pte_reads;
+  s.buffer_max = f.buffer_max;
+  s.buffer_mean = s.cycles ? static_cast<double>(f.buffer_sum) / static_cast<double>(s.cycles) : 0;
+  s.walk_gap_instructions = f.walk_gap.size();
+  mean_and_p99(f.walk_gap, s.walk_gap_mean, s.walk_gap_p99);
+}
+
 EvalStats PathEnvironment::stats() const {
   EvalStats s = s_;
   s.finished = done();
   summarise_cus(cu_, s);
+  if (behind_) summarise_iommu(behind_->figures(), s);
   return s;
 }
 

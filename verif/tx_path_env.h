@@ -9,12 +9,15 @@
 #include <cstdint>
 #include <deque>
 #include <map>
+#include <memory>
 #include <optional>
+#include <unordered_map>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "cu_traffic.h"
+#include "iommu_behind.h"
 #include "model/tx_path.h"
 #include "txgen/elab/tx_path.h"
 #include "txgen/trace/trace.h"
@@ -36,6 +39,10 @@ struct EvalOptions {
   bool skip_by_drain = false;       // the model engine settles by the drain bound, as the RTL engine (its tests)
   bool pipelined_wires = false;     // txn what-if: the lookup stage takes the next miss during a wire
   uint64_t max_cycles = 200000000;
+  // The generated L2-TLB and IOMMU behind the path's L2 port (iommu_behind.h);
+  // nullptr: the behavioural L2-TLB above (l2_latency, walk_latency, l2_entries, l2_ways).
+  const elab::IommuParams* iommu = nullptr;
+  IommuEvalOptions iommu_eval;  // its wires and memory (l2_latency is copied in)
 };
 
 struct EvalStats {
@@ -49,6 +56,12 @@ struct EvalStats {
   double spread_mean = 0;              // an instruction's first answer -> its last
   uint64_t spread_p99 = 0;
   uint64_t stall_cycles = 0;           // CU-cycles stalled (TrafficFigures)
+  // the generated L2-TLB and IOMMU only (IommuFigures)
+  bool generated_l2 = false;
+  uint64_t l2_merges = 0, pte_reads = 0, buffer_max = 0;
+  double buffer_mean = 0;              // IOMMU buffer occupancy over the whole run
+  double walk_gap_mean = 0;            // an instruction's first walk answered -> its last (two or more walks)
+  uint64_t walk_gap_p99 = 0, walk_gap_instructions = 0;
   bool finished = false;
 };
 
@@ -61,6 +74,8 @@ void summarise_cus(const Cus& cus, EvalStats& s) {
   for (const auto& c : cus) figures.push_back(&c.traffic.figures());
   summarise_traffic(figures, s);
 }
+// The generated L2-TLB's and IOMMU's figures into the run's (hits, walks, buffer, walk gaps).
+void summarise_iommu(const IommuFigures& f, EvalStats& s);
 // Whether the I-caches get a kernel flush before kernel `next`.
 bool flushes_at(const std::vector<trace::Kernel>& kernels, size_t next, bool every_kernel);
 
@@ -134,6 +149,9 @@ class PathEnvironment {
   uint64_t next_event(uint64_t cycle) const;
   bool kernel_finished() const;
   uint64_t code_addr(unsigned g) const;
+  uint64_t l2_request_instruction(const model::TxPathOut& out) const;
+  void check_translation(unsigned u, uint64_t vpn, uint64_t vmid, uint64_t ppn) const;
+  void observe_behavioural_l2(uint64_t cycle, const model::TxPathOut& out);
 
   const elab::TxPathParams& p_;
   const trace::Trace& trace_;
@@ -143,6 +161,8 @@ class PathEnvironment {
   L2TlbModel l2_;
   std::vector<Cu> cu_;
   std::vector<Fetch> fetch_;
+  std::vector<std::unordered_map<uint64_t, uint64_t>> instruction_of_;  // per CU: page -> instruction that sent it
+  std::unique_ptr<IommuBehind> behind_;  // the generated L2-TLB and IOMMU, when o.iommu
   std::deque<Pending> l2q_;
   std::map<uint64_t, uint64_t> walking_;  // page -> when its walk answers
   size_t answering_ = 0;

@@ -39,6 +39,7 @@
 #include "tx_path_env.h"
 #include "tx_path_txn.h"
 #include "txgen/config/parse.h"
+#include "txgen/elab/iommu.h"
 #include "txgen/elab/tx_path.h"
 #include "txgen/trace/trace.h"
 
@@ -101,6 +102,7 @@ class ModelPath {
 
 struct Run {
   std::string workload, design;
+  std::string policy;  // the walk scheduler's, with the generated L2-TLB and IOMMU ("" with the behavioural L2)
   EvalStats s;
   uint64_t skipped = 0;  // cycles jumped over (idle skipping)
   double seconds = 0;
@@ -127,6 +129,9 @@ Run replay(Path& path, const TxPathParams& p, const txgen::trace::Trace& t, cons
 }
 
 Run run_transactions(const TxPathParams& p, const txgen::trace::Trace& t, const EvalOptions& o, bool base) {
+  if (o.iommu)
+    throw std::runtime_error("the transaction-level engine has the behavioural L2-TLB only: run the generated "
+                             "L2-TLB and IOMMU with --engine model (or rtl), or pass --l2 behavioural");
   const auto start = std::chrono::steady_clock::now();
   Run r;
   r.workload = t.workload;
@@ -163,6 +168,11 @@ std::string fixed1(double v) {
   std::snprintf(buf, sizeof buf, "%.1f", v);
   return buf;
 }
+std::string fixed2(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", v);
+  return buf;
+}
 
 nlohmann::json to_json(const Run& r) {
   const EvalStats& s = r.s;
@@ -174,8 +184,59 @@ nlohmann::json to_json(const Run& r) {
           {"ifetches", s.ifetches},  {"ifetch_misses", s.ifetch_misses}, {"seconds", r.seconds},
           {"instructions", s.instructions}, {"instruction_latency_mean", s.instruction_latency_mean},
           {"instruction_latency_p99", s.instruction_latency_p99}, {"spread_mean", s.spread_mean},
-          {"spread_p99", s.spread_p99}, {"stall_cycles", s.stall_cycles},
+          {"spread_p99", s.spread_p99}, {"stall_cycles", s.stall_cycles}, {"policy", r.policy},
+          {"l2", s.generated_l2 ? "generated" : "behavioural"}, {"l2_merges", s.l2_merges},
+          {"pte_reads", s.pte_reads}, {"buffer_mean", s.buffer_mean}, {"buffer_max", s.buffer_max},
+          {"walk_gap_mean", s.walk_gap_mean}, {"walk_gap_p99", s.walk_gap_p99},
+          {"walk_gap_instructions", s.walk_gap_instructions},
           {"requests_per_second", r.seconds > 0 ? static_cast<double>(s.requests) / r.seconds : 0.0}};
+}
+
+std::string label(const Run& r) { return r.policy.empty() ? r.design : r.design + " " + r.policy; }
+
+// The run of the same workload and design under FCFS (nullptr: none ran).
+const Run* fcfs_of(const std::vector<Run>& runs, const Run& r) {
+  for (const Run& q : runs)
+    if (q.workload == r.workload && q.design == r.design && q.policy == "fcfs") return &q;
+  return nullptr;
+}
+
+double ratio(double a, double b) { return b != 0 ? a / b : 0; }
+
+// Seed 002's figures per run of the generated L2-TLB and IOMMU: runtime and
+// speedup over FCFS (section V, Fig. 8), walks and PTE reads, stall cycles
+// (Fig. 9) and the gap between an instruction's first and last walk (Fig. 10)
+// against FCFS, and the IOMMU buffer's occupancy.
+void write_walk_table(const fs::path& out, const std::vector<Run>& runs, unsigned cus) {
+  std::ofstream csv(out / "eval_walks.csv"), md(out / "eval_walks.md");
+  csv << "workload,design,policy,cycles,speedup_over_fcfs,l2_lookups_hit,walks,pte_reads,pte_reads_per_walk,"
+         "stall_cycles,stall_vs_fcfs,walk_gap_mean,walk_gap_vs_fcfs,walk_gap_instructions,buffer_mean,buffer_max\n";
+  md << "### Walk scheduling (generated L2-TLB and IOMMU; seed 002 section V)\n\n"
+     << "| workload | design | policy | runtime (cycles) | speedup over FCFS | L2-TLB hits | walks | PTE reads / walk "
+        "| CU stalled | stalls vs FCFS | walk gap mean | gap vs FCFS | buffer mean / max |\n"
+     << "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const Run& r : runs) {
+    const EvalStats& s = r.s;
+    const Run* f = fcfs_of(runs, r);
+    const double speedup = f ? ratio(double(f->s.cycles), double(s.cycles)) : 0;
+    const double stalls = f ? ratio(double(s.stall_cycles), double(f->s.stall_cycles)) : 0;
+    const bool gaps = f && f->s.walk_gap_instructions > 0 && s.walk_gap_instructions > 0;
+    const double gap = gaps ? ratio(s.walk_gap_mean, f->s.walk_gap_mean) : 0;
+    const double per_walk = ratio(double(s.pte_reads), double(s.walks));
+    csv << r.workload << "," << r.design << "," << r.policy << "," << s.cycles << "," << speedup << "," << s.l2_hits
+        << "," << s.walks << "," << s.pte_reads << "," << per_walk << "," << s.stall_cycles << "," << stalls << ","
+        << s.walk_gap_mean << "," << gap << "," << s.walk_gap_instructions << "," << s.buffer_mean << ","
+        << s.buffer_max << "\n";
+    const auto vs = [](bool known, double v) {
+      return known ? (v >= 1 ? "+" : "") + fixed1(100 * (v - 1)) + " %" : std::string("-");
+    };
+    md << "| " << r.workload << " | " << r.design << " | " << r.policy << " | " << s.cycles
+       << (s.finished ? "" : " (cut)") << " | " << (f ? fixed2(speedup) + "x" : "-") << " | "
+       << pct(s.l2_hits, s.l2_hits + s.walks + s.l2_merges) << " | " << s.walks << " | " << fixed1(per_walk) << " | "
+       << pct(s.stall_cycles, uint64_t{cus} * s.cycles) << " | " << vs(f != nullptr, stalls) << " | "
+       << (s.walk_gap_instructions ? fixed1(s.walk_gap_mean) : "-") << " | " << vs(gaps, gap) << " | "
+       << fixed1(s.buffer_mean) << " / " << s.buffer_max << " |\n";
+  }
 }
 
 // The table users paste: per workload the baseline row, then the path's row
@@ -186,7 +247,7 @@ void write_tables(const fs::path& out, const std::vector<Run>& runs, const std::
   std::ofstream csv(out / "eval.csv"), md(out / "eval.md");
   csv << "workload,design,cycles,requests,l1_hits,l1_misses,lds_hits,icache_hits,l2_requests,l2_requests_avoided,"
          "walks,l2_victims,latency_mean,latency_p99,instructions,instruction_latency_mean,instruction_latency_p99,"
-         "spread_mean,spread_p99,stall_cycles,speedup\n";
+         "spread_mean,spread_p99,stall_cycles,speedup,policy\n";
   md << "### Trace-driven evaluation (" << config << ", " << engine << ")\n\n"
      << "| workload | design | L1 hit rate | LDS hits | I-cache hits | L2-TLB requests | avoided | walks | "
         "latency mean / p99 | instructions | instruction latency mean / p99 | first-to-last mean | CU stalled | "
@@ -204,8 +265,8 @@ void write_tables(const fs::path& out, const std::vector<Run>& runs, const std::
         << s.l1_misses << "," << s.lds_hits << "," << s.icache_hits << "," << s.l2_requests << "," << avoided << ","
         << s.walks << "," << s.l2_victims << "," << s.latency_mean << "," << s.latency_p99 << "," << s.instructions
         << "," << s.instruction_latency_mean << "," << s.instruction_latency_p99 << "," << s.spread_mean << ","
-        << s.spread_p99 << "," << s.stall_cycles << "," << speedup << "\n";
-    md << "| " << r.workload << " | " << r.design << " | " << pct(s.l1_hits, s.l1_hits + s.l1_misses) << " | "
+        << s.spread_p99 << "," << s.stall_cycles << "," << speedup << "," << r.policy << "\n";
+    md << "| " << r.workload << " | " << label(r) << " | " << pct(s.l1_hits, s.l1_hits + s.l1_misses) << " | "
        << s.lds_hits << " | " << s.icache_hits << " | " << s.l2_requests << " | "
        << (r.design == "baseline" ? "-" : fixed1(100 * avoided) + " %") << " | " << s.walks << " | "
        << fixed1(s.latency_mean) << " / " << s.latency_p99 << " | " << s.instructions << " | "
@@ -221,10 +282,12 @@ void write_tables(const fs::path& out, const std::vector<Run>& runs, const std::
 void write_plot(const fs::path& out, const std::vector<Run>& runs) {
   std::ofstream dat(out / "eval_plot.dat");
   dat << "# workload l2_requests_rel latency_rel\n";
-  for (size_t i = 0; i + 1 < runs.size(); i += 2) {
+  for (size_t i = 0; i + 1 < runs.size(); ++i) {
+    if (runs[i].design != "baseline" || runs[i + 1].design != "path") continue;
     const EvalStats& b = runs[i].s;
     const EvalStats& q = runs[i + 1].s;
-    dat << runs[i].workload << " " << (b.l2_requests ? double(q.l2_requests) / double(b.l2_requests) : 1) << " "
+    dat << runs[i].workload << (runs[i].policy.empty() ? "" : "/" + runs[i].policy) << " "
+        << (b.l2_requests ? double(q.l2_requests) / double(b.l2_requests) : 1) << " "
         << (b.latency_mean > 0 ? q.latency_mean / b.latency_mean : 1) << "\n";
   }
   dat.close();  // gnuplot reads it below
@@ -331,6 +394,53 @@ void check_close(const Run& txn, const Run& model, double tolerance, bool reques
                                limit + ")");
 }
 
+// The path cuts a VPN or VMID wider than its ports, so the answer would
+// never match the request and the CU would wait for ever: refused.
+void check_fits(const txgen::trace::Trace& t, const TxPathParams& p, const std::string& file) {
+  const auto bits = [](uint64_t v) { return v == 0 ? 0u : 64u - static_cast<unsigned>(__builtin_clzll(v)); };
+  const uint64_t vpn = txgen::trace::largest_vpn(t), vmid = txgen::trace::largest_vmid(t);
+  if (bits(vpn) > p.vpn_bits || bits(vmid) > p.vmid_bits)
+    throw std::runtime_error(file + ": the trace's largest VPN needs " + std::to_string(bits(vpn)) +
+                             " bits and its largest VMID " + std::to_string(bits(vmid)) + "; the path has " +
+                             std::to_string(p.vpn_bits) + " and " + std::to_string(p.vmid_bits) +
+                             " ($.system.va_bits, vmid_bits)");
+}
+
+// One replay of each trace: a design under one walk-scheduling policy.
+struct Variant {
+  bool base = false;
+  std::string policy;                             // "" with the behavioural L2-TLB
+  std::optional<txgen::elab::IommuParams> iommu;  // the generated L2-TLB and IOMMU
+};
+
+// Per policy the chosen designs (baseline first, so each path row follows its
+// baseline); the generated L2 elaborated per policy from the configuration.
+std::vector<Variant> variants_of(const txgen::config::Config& cfg, const std::string& l2,
+                                 std::vector<std::string> policies, const std::vector<std::string>& designs) {
+  const bool generated = l2 == "generated" || (l2 == "auto" && cfg.iommu);
+  if (generated && !cfg.iommu)
+    throw std::runtime_error("--l2 generated: the configuration has no iommu section");
+  if (!generated && !policies.empty())
+    throw std::runtime_error("--policies: only with the generated L2-TLB and IOMMU (an iommu section, --l2 generated)");
+  if (policies.empty()) policies = {generated ? txgen::config::name_of(cfg.walk_sched->policy) : ""};
+  std::vector<Variant> out;
+  for (const std::string& policy : policies) {
+    std::optional<txgen::elab::IommuParams> io;
+    if (generated) {
+      txgen::config::Config c = cfg;
+      c.walk_sched->policy = policy == "fcfs"     ? txgen::config::WalkPolicy::Fcfs
+                             : policy == "random" ? txgen::config::WalkPolicy::Random
+                                                  : txgen::config::WalkPolicy::Simt;
+      io = txgen::elab::elaborate_iommu(c);
+    }
+    for (const char* d : {"baseline", "path"})
+      if (std::find(designs.begin(), designs.end(), d) != designs.end())
+        out.push_back({std::string(d) == "baseline", policy, io});
+  }
+  if (out.empty()) throw std::runtime_error("--designs: nothing to replay");
+  return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -358,6 +468,29 @@ int main(int argc, char** argv) {
   app.add_option("--walk-latency", o.walk_latency, "page-walk cycles after an L2-TLB miss (400)");
   app.add_option("--l2-entries", o.l2_entries, "L2-TLB entries (512)");
   app.add_option("--l2-ways", o.l2_ways, "L2-TLB ways (16)");
+  std::string l2 = "auto";
+  app.add_option("--l2", l2,
+                 "what answers the path's L2 port: generated (the configuration's iommu section: the golden "
+                 "models of its L2-TLB and IOMMU with a page table and memory), behavioural (a fixed-latency "
+                 "L2-TLB and walks: earlier tables), or auto (generated when the configuration has iommu)")
+      ->check(CLI::IsMember({"auto", "generated", "behavioural"}));
+  std::vector<std::string> policies;
+  app.add_option("--policies", policies,
+                 "generated L2: walk-scheduling policies to run, each a row (default: walk_sched.policy)")
+      ->check(CLI::IsMember({"fcfs", "random", "simt"}))
+      ->delimiter(',');
+  std::vector<std::string> designs = {"baseline", "path"};
+  app.add_option("--designs", designs, "designs to replay: baseline (L1-TLBs to the L2-TLB), path (default: both)")
+      ->check(CLI::IsMember({"baseline", "path"}))
+      ->delimiter(',');
+  app.add_option("--pte-latency", o.iommu_eval.pte_latency, "generated L2: cycles of one PTE read (100)")
+      ->check(CLI::Range(1u, 100000u));
+  app.add_option("--pte-interval", o.iommu_eval.pte_interval,
+                 "generated L2: cycles between two PTE reads of one memory channel (1)")
+      ->check(CLI::Range(1u, 100000u));
+  app.add_option("--pte-channels", o.iommu_eval.pte_channels,
+                 "generated L2: memory channels, PTE lines interleaved over them (2)")
+      ->check(CLI::Range(1u, 64u));
   std::string replay_model = "wavefront";
   app.add_option("--replay", replay_model,
                  "issue model: wavefront (each CU runs its wavefronts; an instruction's pages at once) or "
@@ -390,8 +523,9 @@ int main(int argc, char** argv) {
   try {
     if (o.pipelined_wires && engine != "txn")
       throw std::runtime_error("--what-if-pipelined-wires: only the transaction-level engine (--engine txn) has it");
-    const TxPathParams p = txgen::elab::elaborate_tx_path(txgen::config::load_config_file(config_file));
-    fs::create_directories(out);
+    const txgen::config::Config cfg = txgen::config::load_config_file(config_file);
+    const TxPathParams p = txgen::elab::elaborate_tx_path(cfg);
+    const std::vector<Variant> variants = variants_of(cfg, l2, policies, designs);
     // "both" checks the engine against the model stepped through every cycle,
     // so it checks the idle skipping too
     EvalOptions every_cycle = o;
@@ -403,25 +537,31 @@ int main(int argc, char** argv) {
       if (t.cus != p.cus)
         throw std::runtime_error(file + ": trace for " + std::to_string(t.cus) + " CUs, the path has " +
                                  std::to_string(p.cus));
+      check_fits(t, p, file);
       if (t.workload.empty()) t.workload = fs::path(file).stem().string();
     }
-    // per trace the baseline, then the path
-    const std::vector<Run> runs = run_parallel(2 * loaded.size(), jobs, [&](size_t k) {
-      const txgen::trace::Trace& t = loaded[k / 2];
-      const bool base = k % 2 == 0;
+    fs::create_directories(out);  // every input checked: nothing is written for bad input
+    // per trace, per policy the baseline, then the path
+    const std::vector<Run> runs = run_parallel(variants.size() * loaded.size(), jobs, [&](size_t k) {
+      const txgen::trace::Trace& t = loaded[k / variants.size()];
+      const Variant& v = variants[k % variants.size()];
+      EvalOptions vo = o, ve = every_cycle;
+      vo.iommu = ve.iommu = v.iommu ? &*v.iommu : nullptr;
+      Run r;
       if (engine == "txn" || engine == "txn-check") {
-        Run r = run_transactions(p, t, o, base);
-        if (engine == "txn-check") check_close(r, run_one(p, t, o, base, true), txn_tolerance / 100,
+        r = run_transactions(p, t, vo, v.base);
+        if (engine == "txn-check") check_close(r, run_one(p, t, vo, v.base, true), txn_tolerance / 100,
                                               o.traffic.model == txgen::verif::IssueModel::kOutstanding);
-        return r;
+      } else {
+        r = run_one(p, t, vo, v.base, engine == "model");
+        if (engine == "both") check_agree(r, run_one(p, t, ve, v.base, true));
       }
-      Run r = run_one(p, t, o, base, engine == "model");
-      if (engine == "both") check_agree(r, run_one(p, t, every_cycle, base, true));
+      r.policy = v.policy;
       return r;
     });
     for (const Run& r : runs)
       std::printf("txgen eval: %s %-8s %llu requests, %llu cycles (%llu simulated), %.2f s (%.3f M requests/s)%s\n",
-                  r.workload.c_str(), r.design.c_str(), static_cast<unsigned long long>(r.s.requests),
+                  r.workload.c_str(), label(r).c_str(), static_cast<unsigned long long>(r.s.requests),
                   static_cast<unsigned long long>(r.s.cycles), static_cast<unsigned long long>(r.s.cycles - r.skipped),
                   r.seconds, r.seconds > 0 ? static_cast<double>(r.s.requests) / r.seconds / 1e6 : 0.0,
                   r.s.finished ? "" : " (stopped at --max-cycles)");
@@ -432,6 +572,11 @@ int main(int argc, char** argv) {
                      ", " + replay_model + " replay",
                  p.cus);
     write_plot(out, runs);
+    if (variants.front().iommu) {
+      write_walk_table(out, runs, p.cus);
+      std::ofstream(fs::path(out) / "eval.md", std::ios::app)
+          << "\n" << std::ifstream(fs::path(out) / "eval_walks.md").rdbuf();
+    }
     std::cout << std::ifstream(fs::path(out) / "eval.md").rdbuf();
   } catch (const std::exception& e) {
     std::cerr << "txgen eval: error: " << e.what() << "\n";

@@ -186,18 +186,37 @@ TEST(Cli, TraceWritesVersion2AndOnRequestVersion1) {
 TEST(Cli, TraceImportsAnAccelsimDirectoryThatEvalReplays) {
   TempDir dir("import");
   const std::string trace = dir.str("modes.trace");
+  // its 48-bit addresses need 35 VPN bits: a 32-bit path is refused, by the
+  // import and by the evaluation (whose replay would wait for ever on answers
+  // to cut VPNs)
+  const std::string narrow = source("tests/configs/tx_path_small.json");
+  const std::string wide = source("configs/seed000_table1_path.json");
+  const auto refused = run_txgen("trace import --from accelsim " + source("tests/data/accelsim/modes/kernelslist.g") +
+                                 " --config " + narrow + " --out " + trace);
+  EXPECT_EQ(refused.exit_code, 2) << refused.output;
+  EXPECT_NE(refused.output.find("needs 35"), std::string::npos) << refused.output;
+  EXPECT_FALSE(fs::exists(trace));
   const auto r = run_txgen("trace import --from accelsim " + source("tests/data/accelsim/modes/kernelslist.g") +
-                           " --config " + source("tests/configs/tx_path_small.json") + " --out " + trace);
+                           " --config " + wide + " --out " + trace);
   ASSERT_EQ(r.exit_code, 0) << r.output;
   EXPECT_NE(r.output.find("memcpy lines skipped"), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("MB/s"), std::string::npos) << r.output;
   for (const char* replay : {"wavefront", "outstanding"}) {
-    const auto e = run_txgen("eval --config " + source("tests/configs/tx_path_small.json") + " --trace " + trace +
-                             " --replay " + replay + " --out " + dir.str(std::string("eval_") + replay));
+    const auto e = run_txgen("eval --config " + wide + " --trace " + trace + " --replay " + replay + " --out " +
+                             dir.str(std::string("eval_") + replay));
     ASSERT_EQ(e.exit_code, 0) << e.output;
     EXPECT_NE(e.output.find("| modes | path |"), std::string::npos) << e.output;
     EXPECT_NE(e.output.find(std::string(replay) + " replay"), std::string::npos) << e.output;
+    EXPECT_EQ(e.output.find("stopped at --max-cycles"), std::string::npos) << e.output;
   }
+  const std::string two = dir.str("two.trace");
+  ASSERT_EQ(run_txgen("trace import --from accelsim " + source("tests/data/accelsim/modes/kernelslist.g") +
+                      " --cus 2 --out " + two)
+                .exit_code,
+            0);
+  const auto cut = run_txgen("eval --config " + narrow + " --trace " + two + " --out " + dir.str("eval_narrow"));
+  EXPECT_EQ(cut.exit_code, 2) << cut.output;
+  EXPECT_NE(cut.output.find("largest VPN needs 35 bits"), std::string::npos) << cut.output;
   const auto missing = run_txgen("trace import --from accelsim " + dir.str("nowhere/kernelslist.g") + " --out " +
                                  dir.str("x.trace"));
   EXPECT_EQ(missing.exit_code, 2) << missing.output;
@@ -238,6 +257,32 @@ TEST(Cli, EvalWhatIfNeedsTheTransactionEngine) {
   EXPECT_EQ(r.exit_code, 2) << r.output;
   EXPECT_NE(r.output.find("--what-if-pipelined-wires"), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir.path() / "out"));
+}
+
+// The generated L2-TLB and IOMMU behind the path: each option that needs it,
+// and the transaction-level engine that lacks it, is refused before any trace
+// is written; an L2 tag too narrow for the path names its field.
+TEST(Cli, EvalChecksTheGeneratedL2BeforeWritingAnything) {
+  TempDir dir("eval_generated_l2");
+  const std::string small = source("tests/configs/tx_path_small.json");
+  const std::string iommu = source("tests/configs/tx_path_iommu.json");
+  const std::pair<std::string, std::string> cases[] = {
+      {"--config " + small + " --policies simt", "--policies"},
+      {"--config " + small + " --l2 generated", "no iommu section"},
+      {"--config " + iommu + " --engine txn", "transaction-level engine"},
+      {"--config " + iommu + " --l2-latency 6", "--l2-latency"}};
+  for (const auto& [args, says] : cases) {
+    const auto r = run_txgen("eval " + args + " --workloads atax --requests 50 --out " + dir.str("out"));
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.output;
+    EXPECT_NE(r.output.find(says), std::string::npos) << args << "\n" << r.output;
+    EXPECT_FALSE(fs::exists(dir.path() / "out")) << args;
+  }
+  const auto ok = run_txgen("eval --config " + iommu + " --policies fcfs,simt --designs baseline --workloads gups "
+                            "--requests 100 --out " + dir.str("ok"));
+  ASSERT_EQ(ok.exit_code, 0) << ok.output;
+  const std::string md = read_file(dir.path() / "ok" / "eval.md");
+  EXPECT_NE(md.find("| gups | baseline | simt |"), std::string::npos) << md;
+  EXPECT_EQ(md.find("| gups | path"), std::string::npos) << md;
 }
 
 TEST(Cli, ReportGivesWalkSchedulerStorage) {

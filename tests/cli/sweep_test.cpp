@@ -353,31 +353,79 @@ TEST(Sweep, CollectTabulatesEveryPointOfARealSweep) {
   }
 }
 
+namespace {
+
+// A one-point evaluation sweep written (--write-only) with its report run and
+// `eval_json` as the point's finished evaluation (the replay itself needs a
+// build); returns the output of `sweep collect`, which must succeed.
+std::string collect_written_eval(const TempDir& dir, const std::string& spec, const std::string& eval_json) {
+  std::ofstream(dir.path() / "spec.json") << spec;
+  EXPECT_EQ(run_txgen("sweep " + dir.str("spec.json") + " --out " + dir.str("out") + " --write-only").exit_code, 0);
+  const json point = record(dir)["points"][0];
+  const fs::path pdir = dir.path() / "out" / std::string(point["dir"]);
+  EXPECT_EQ(run("cd '" + pdir.string() + "' && " + std::string(TXGEN_BIN) +
+                " report --config config.json --format json > report.json && touch report.ok")
+                .exit_code,
+            0);
+  fs::create_directories(pdir / "eval");
+  std::ofstream(pdir / "eval" / "eval.json") << eval_json;
+  std::ofstream(pdir / "eval.ok");
+  const auto c = run_txgen("sweep collect " + dir.str("out"));
+  EXPECT_EQ(c.exit_code, 0) << c.output;
+  return c.output;
+}
+
+}  // namespace
+
 // The evaluation's columns: per workload the L2-TLB requests the path avoids
 // and its speedup, from each point's eval.json (written here: the replay
 // itself needs a build).
 TEST(Sweep, CollectTabulatesTheEvaluation) {
   TempDir dir("sweep_eval");
-  std::ofstream(dir.path() / "spec.json") << "{ \"name\": \"ev\", \"base\": \""
-                                          << source("tests/configs/tx_path_small.json")
-                                          << "\", \"blocks\": [\"tx_path\"], \"vary\": [{ "
-                                             "\"$.tx_path.victim_queue\": [2] }], \"steps\": [\"eval\"] }";
-  ASSERT_EQ(run_txgen("sweep " + dir.str("spec.json") + " --out " + dir.str("out") + " --write-only").exit_code, 0);
-  const json point = record(dir)["points"][0];
-  const fs::path pdir = dir.path() / "out" / std::string(point["dir"]);
-  ASSERT_EQ(run("cd '" + pdir.string() + "' && " + std::string(TXGEN_BIN) +
-                " report --config config.json --format json > report.json && touch report.ok")
-                .exit_code,
-            0);
-  fs::create_directories(pdir / "eval");
-  std::ofstream(pdir / "eval" / "eval.json")
-      << R"([{"workload": "atax", "design": "baseline", "l2_requests": 400, "cycles": 3000},
-             {"workload": "atax", "design": "path", "l2_requests": 300, "cycles": 2000}])";
-  std::ofstream(pdir / "eval.ok");
-  const auto c = run_txgen("sweep collect " + dir.str("out"));
-  ASSERT_EQ(c.exit_code, 0) << c.output;
+  const std::string out = collect_written_eval(
+      dir,
+      "{ \"name\": \"ev\", \"base\": \"" + source("tests/configs/tx_path_small.json") +
+          "\", \"blocks\": [\"tx_path\"], \"vary\": [{ \"$.tx_path.victim_queue\": [2] }], \"steps\": [\"eval\"] }",
+      R"([{"workload": "atax", "design": "baseline", "l2_requests": 400, "cycles": 3000},
+          {"workload": "atax", "design": "path", "l2_requests": 300, "cycles": 2000}])");
   const json row = json::parse(read_file(dir.path() / "out" / "results" / "ev.json"))["rows"][0];
   EXPECT_DOUBLE_EQ(row["l2_avoided_pct.atax"].get<double>(), 25.0);
   EXPECT_DOUBLE_EQ(row["speedup.atax"].get<double>(), 1.5);
-  EXPECT_NE(c.output.find("| 25.0 % | 1.50x |"), std::string::npos) << c.output;
+  EXPECT_NE(out.find("| 25.0 % | 1.50x |"), std::string::npos) << out;
+}
+
+// With walk-scheduling policies: each policy's speedup over FCFS per workload
+// and its geometric mean; the path's figures keyed by policy.
+TEST(Sweep, CollectTabulatesSpeedupsOverFcfs) {
+  TempDir dir("sweep_policies");
+  collect_written_eval(
+      dir,
+      "{ \"name\": \"pol\", \"base\": \"" + source("tests/configs/tx_path_iommu.json") +
+          "\", \"blocks\": [\"tx_path\"], \"vary\": [{ \"$.walk_sched.walkers\": [2] }], \"steps\": "
+          "[\"eval\"], \"eval\": { \"policies\": [\"fcfs\", \"simt\"], \"designs\": [\"baseline\"] } }",
+      R"([{"workload": "atax", "design": "baseline", "policy": "fcfs", "cycles": 3000},
+          {"workload": "atax", "design": "baseline", "policy": "simt", "cycles": 2000},
+          {"workload": "gups", "design": "baseline", "policy": "fcfs", "cycles": 1000},
+          {"workload": "gups", "design": "baseline", "policy": "simt", "cycles": 1500}])");
+  EXPECT_NE(read_file(dir.path() / "out" / "jobs.txt").find("--policies fcfs,simt --designs baseline"),
+            std::string::npos);
+  const json row = json::parse(read_file(dir.path() / "out" / "results" / "pol.json"))["rows"][0];
+  EXPECT_DOUBLE_EQ(row["over_fcfs_simt.atax"].get<double>(), 1.5);
+  EXPECT_NEAR(row["over_fcfs_simt.gups"].get<double>(), 1000.0 / 1500.0, 0.005);  // the table keeps 2 decimals
+  EXPECT_NEAR(row["over_fcfs_simt.geomean"].get<double>(), 1.0, 0.005);
+  EXPECT_FALSE(row.contains("over_fcfs_fcfs.atax"));
+}
+
+TEST(Sweep, RejectsAnUnknownPolicy) {
+  TempDir dir("sweep_bad_policy");
+  std::ofstream(dir.path() / "spec.json") << "{ \"name\": \"pol\", \"base\": \""
+                                          << source("tests/configs/tx_path_iommu.json")
+                                          << "\", \"blocks\": [\"tx_path\"], \"vary\": [{ "
+                                             "\"$.walk_sched.walkers\": [2] }], \"steps\": [\"eval\"], "
+                                             "\"eval\": { \"policies\": [\"lifo\"] } }";
+  const auto c = run_txgen("sweep " + dir.str("spec.json") + " --out " + dir.str("out") + " --write-only");
+  EXPECT_EQ(c.exit_code, 2);
+  EXPECT_NE(c.output.find("$.eval.policies"), std::string::npos) << c.output;
+  EXPECT_NE(c.output.find("\"lifo\""), std::string::npos) << c.output;
+  EXPECT_FALSE(fs::exists(dir.path() / "out" / "jobs.txt"));
 }

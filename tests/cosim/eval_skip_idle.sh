@@ -4,9 +4,10 @@
 # (the default) and once after the drain bound (the RTL engine's rule), and
 # once stepping every cycle, and fails unless the eval.csv tables (cycles,
 # hits, L2-TLB requests, latencies; no timings) are identical.
-# Usage: eval_skip_idle.sh TXGEN EVAL_EXE CONFIG OUT
+# Usage: eval_skip_idle.sh TXGEN EVAL_EXE CONFIG OUT [EVAL OPTIONS...]
 set -eu
 txgen=$1 exe=$2 config=$3 out=$4
+shift 4
 mkdir -p "$out"
 traces=""
 for kind in atax bicg mvt gesummv gups bfs lds_heavy; do
@@ -14,11 +15,11 @@ for kind in atax bicg mvt gesummv gups bfs lds_heavy; do
   traces="$traces --trace $out/$kind.trace"
 done
 # shellcheck disable=SC2086
-"$exe" --engine model $traces --out "$out/skip" | grep 'simulated'
+"$exe" --engine model "$@" $traces --out "$out/skip" | grep 'simulated'
 # shellcheck disable=SC2086
-"$exe" --engine model --skip-by-drain $traces --out "$out/drain" | grep 'simulated'
+"$exe" --engine model "$@" --skip-by-drain $traces --out "$out/drain" | grep 'simulated'
 # shellcheck disable=SC2086
-"$exe" --engine model --no-skip-idle $traces --out "$out/every" > /dev/null
+"$exe" --engine model "$@" --no-skip-idle $traces --out "$out/every" > /dev/null
 for rule in skip drain; do
   if ! diff "$out/every/eval.csv" "$out/$rule/eval.csv"; then
     echo "eval_skip_idle: skipping idle cycles ($rule) changed the results (< every cycle, > skipping)" >&2

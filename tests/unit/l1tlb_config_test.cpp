@@ -103,7 +103,7 @@ TEST(L1tlbConfig, Ranges) {
             "$.l1tlb.cus = 128: must be an integer in [1, 64]");
   EXPECT_EQ(error_of(with(table41(), "/l1tlb/ways", 1)), "$.l1tlb.ways = 1: must be an integer in [2, 256]");
   EXPECT_EQ(error_of(with(table41(), "/l1tlb/mshrs_per_cu", 0)),
-            "$.l1tlb.mshrs_per_cu = 0: must be an integer in [1, 16]");
+            "$.l1tlb.mshrs_per_cu = 0: must be an integer in [1, 64]");
 }
 
 TEST(L1tlbConfig, TlbsDivideCus) {

@@ -518,7 +518,9 @@ TEST(TraceKinds, InstructionsCoverEveryStreamWithWavefrontsInOrder) {
         ASSERT_TRUE(kernel.has_instructions(cu)) << tr::name_of(k);
         std::map<uint32_t, uint64_t> last;
         for (const auto& i : kernel.instructions[cu]) {
-          if (last.count(i.wavefront)) EXPECT_GT(i.seq, last[i.wavefront]);
+          if (last.count(i.wavefront)) {
+            EXPECT_GT(i.seq, last[i.wavefront]);
+          }
           last[i.wavefront] = i.seq;
           EXPECT_GT(i.compute_gap, 0u);
         }
@@ -560,7 +562,9 @@ TEST(TraceKinds, Version1DropsInstructionsAndNumbersLaunches) {
         for (size_t n = 0; n < a.size(); ++n) ASSERT_EQ(a[n].vpn, b[n].vpn) << tr::name_of(k) << " " << n;
       }
     }
-    if (k == tr::Kind::Gups) EXPECT_GT(v1.requests(), v2.requests());  // the lanes' repeated pages
+    if (k == tr::Kind::Gups) {
+      EXPECT_GT(v1.requests(), v2.requests());  // the lanes' repeated pages
+    }
   }
 }
 

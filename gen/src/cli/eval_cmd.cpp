@@ -9,6 +9,8 @@
 
 #include "txgen/cli/commands.h"
 #include "txgen/cli/generate.h"
+#include "txgen/elab/iommu.h"
+#include "txgen/elab/tx_path.h"
 #include "txgen/error.h"
 #include "txgen/util/process.h"
 #include "txgen/util/text_file.h"
@@ -19,9 +21,9 @@ namespace fs = std::filesystem;
 void add_eval_command(CLI::App& app, EvalOptions& opts) {
   CLI::App* cmd = app.add_subcommand(
       "eval", "Replay translation traces through the L1-TLB -> LDS -> I-cache -> L2-TLB path and its "
-              "baseline (the golden models, the Verilated RTL, or a transaction-level replay), behind a "
-              "behavioural L2-TLB; prints one "
-              "table (also eval.md/.csv/.json) and plots it (eval.svg/.png).");
+              "baseline (the golden models, the Verilated RTL, or a transaction-level replay), behind the "
+              "configuration's generated L2-TLB and IOMMU or a behavioural L2-TLB; prints one table (also "
+              "eval.md/.csv/.json; with the generated L2 a walk-scheduling table) and plots it (eval.svg/.png).");
   cmd->add_option("--config", opts.config, "configuration with a tx_path section (JSON)")->required();
   cmd->add_option("--out", opts.out, "directory for the build, the traces and the results")->required();
   cmd->add_option("--trace", opts.traces, "trace file(s) (txgen trace)");
@@ -66,6 +68,27 @@ void add_eval_command(CLI::App& app, EvalOptions& opts) {
   cmd->add_flag("--flush-every-kernel", opts.flush_every_kernel,
                 "flush the I-caches at every kernel boundary (default: only when a different kernel follows, "
                 "seed 000 4.3.3)");
+  cmd->add_option("--l2", opts.l2,
+                  "what answers the path's L2 port: generated (the iommu section's L2-TLB and IOMMU, their golden "
+                  "models over a page table and memory), behavioural (fixed latencies: the earlier tables), or "
+                  "auto (default: generated when the configuration has an iommu section)")
+      ->check(CLI::IsMember({"auto", "generated", "behavioural"}));
+  cmd->add_option("--policies", opts.policies,
+                  "generated L2: walk-scheduling policies to compare (fcfs, random, simt; default: the "
+                  "configuration's walk_sched.policy); a walk-scheduling table sets each beside FCFS")
+      ->check(CLI::IsMember({"fcfs", "random", "simt"}))
+      ->delimiter(',');
+  cmd->add_option("--designs", opts.designs, "designs to replay: baseline, path (default: both)")
+      ->check(CLI::IsMember({"baseline", "path"}))
+      ->delimiter(',');
+  cmd->add_option("--pte-latency", opts.pte_latency, "generated L2: cycles of one PTE read (100)")
+      ->check(CLI::Range(1u, 100000u));
+  cmd->add_option("--pte-interval", opts.pte_interval,
+                  "generated L2: cycles between two PTE reads one memory channel takes (1)")
+      ->check(CLI::Range(1u, 100000u));
+  cmd->add_option("--pte-channels", opts.pte_channels,
+                  "generated L2: memory channels, PTE lines interleaved over them (2, seed 002 Table I)")
+      ->check(CLI::Range(1u, 64u));
   cmd->add_option("--build-dir", opts.build_dir,
                   "CMake tree to build the RTL engines in (default OUT/build); one tree serves any number of "
                   "configurations (builds take turns)");
@@ -99,6 +122,32 @@ std::string evaluation_executable(const EvalOptions& opts, const std::string& na
   return (build / target).string();
 }
 
+std::string comma_list(const std::vector<std::string>& items) {
+  std::string s;
+  for (const auto& i : items) s += (s.empty() ? "" : ",") + i;
+  return s;
+}
+
+// The generated L2-TLB and IOMMU behind the path: the options that need it,
+// the engines that lack it, and the sizes that must fit the path, checked
+// before any trace or build is made.
+void check_generated_l2(const EvalOptions& opts, const config::Config& cfg) {
+  const bool generated = opts.l2 == "generated" || (opts.l2 == "auto" && cfg.iommu);
+  if (opts.l2 == "generated" && !cfg.iommu)
+    throw ConfigError("--l2", "generated", "the configuration has no iommu section");
+  if (!generated && !opts.policies.empty())
+    throw ConfigError("--policies", comma_list(opts.policies),
+                      "needs the generated L2-TLB and IOMMU (an iommu section, --l2 generated or auto)");
+  if (!generated) return;
+  if (opts.engine == "txn" || opts.engine == "txn-check")
+    throw ConfigError("--engine", opts.engine,
+                      "the transaction-level engine has the behavioural L2-TLB only: --engine model, or --l2 "
+                      "behavioural");
+  const elab::TxPathParams path = elab::elaborate_tx_path(cfg);
+  elab::check_behind_path(elab::elaborate_iommu(cfg), path.l2_tag_bits, path.vpn_bits, path.ppn_bits,
+                          opts.l2_latency);
+}
+
 }  // namespace
 
 int run_eval(EvalOptions opts) {
@@ -107,6 +156,7 @@ int run_eval(EvalOptions opts) {
   const LoadedConfig lc = load(opts.config);
   const auto selected = select_blocks(lc.cfg, "tx_path");
   generate(lc, selected);  // an infeasible configuration stops here, before any build
+  check_generated_l2(opts, lc.cfg);
   const fs::path out = fs::absolute(opts.out);
   fs::create_directories(out / "traces");
   if (opts.traces.empty() && opts.workloads.empty())
@@ -127,6 +177,10 @@ int run_eval(EvalOptions opts) {
                            "--compute-cycles", std::to_string(opts.compute_cycles)});
   if (opts.wavefront_slots > 0) argv.insert(argv.end(), {"--wavefront-slots", std::to_string(opts.wavefront_slots)});
   if (opts.flush_every_kernel) argv.push_back("--flush-every-kernel");
+  argv.insert(argv.end(), {"--l2", opts.l2, "--pte-latency", std::to_string(opts.pte_latency), "--pte-interval",
+                           std::to_string(opts.pte_interval), "--pte-channels", std::to_string(opts.pte_channels)});
+  if (!opts.policies.empty()) argv.insert(argv.end(), {"--policies", comma_list(opts.policies)});
+  if (!opts.designs.empty()) argv.insert(argv.end(), {"--designs", comma_list(opts.designs)});
   if (opts.engine == "txn-check") argv.insert(argv.end(), {"--txn-tolerance", std::to_string(opts.txn_tolerance)});
   for (const auto& t : traces) {
     argv.push_back("--trace");

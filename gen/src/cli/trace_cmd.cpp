@@ -97,14 +97,16 @@ Resolved resolve(const TraceOptions& opts) {
   return r;
 }
 
+// The path replays a trace only if every VPN fits its VPN width (a wider one
+// would be cut, its answer never matching the request).
 void check_vpn_width(const trace::Trace& t, const elab::TxPathParams& p) {
-  if (p.vpn_bits >= 64) return;
-  for (const auto& k : t.kernels)
-    for (const auto& stream : k.per_cu)
-      for (const auto& req : stream)
-        if (req.vpn >> p.vpn_bits != 0)
-          throw ConfigError("--config", std::to_string(p.vpn_bits) + " VPN bits",
-                            "too narrow for the trace's VPNs (up to 2^20; see docs/verification.md)");
+  const uint64_t largest = trace::largest_vpn(t);
+  if (p.vpn_bits >= 64 || largest >> p.vpn_bits == 0) return;
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(largest));
+  throw ConfigError("--config", std::to_string(p.vpn_bits) + " VPN bits",
+                    std::string("too narrow for the trace's VPNs (the largest, ") + hex + ", needs " +
+                        std::to_string(64 - __builtin_clzll(largest)) + "; see docs/verification.md)");
 }
 
 trace::Trace make_trace(const TraceOptions& opts) {
@@ -162,6 +164,7 @@ int run_import(const TraceOptions& opts) {
     std::cerr << "txgen: error: " << e.what() << "\n";
     return kExitInvalidInput;
   }
+  if (!opts.config.empty()) check_vpn_width(t, elab::elaborate_tx_path(load(opts.config).cfg));
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const std::filesystem::path parent = std::filesystem::path(opts.out).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent);

@@ -23,8 +23,8 @@ L2tlbConfig parse_l2tlb(const json& j) {
                       "exceeds entries (" + std::to_string(c.entries) + "): a set cannot hold more ways than the TLB");
   c.ports = field(r, "ports", c.ports, 1, 16);
   c.tag_bits = field(r, "tag_bits", c.tag_bits, 1, 32);
-  c.mshrs = field(r, "mshrs", c.mshrs, 1, 64);
-  c.waiters = field(r, "waiters", c.waiters, 1, 256);
+  c.mshrs = field(r, "mshrs", c.mshrs, 1, 1024);
+  c.waiters = field(r, "waiters", c.waiters, 1, 2048);
   if (c.waiters < c.ports)
     throw ConfigError(r.path_of("waiters"), std::to_string(c.waiters),
                       "must be at least ports (" + std::to_string(c.ports) + ")");

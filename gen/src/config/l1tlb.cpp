@@ -52,7 +52,7 @@ L1tlbConfig parse_l1tlb(const json& j) {
     if (!is_pow2(c.ways))
       throw ConfigError(r.path_of("ways"), std::to_string(c.ways), "must be a power of two in [2, 256]");
   }
-  if (r.has("mshrs_per_cu")) c.mshrs_per_cu = static_cast<unsigned>(r.integer("mshrs_per_cu", 1, 16));
+  if (r.has("mshrs_per_cu")) c.mshrs_per_cu = static_cast<unsigned>(r.integer("mshrs_per_cu", 1, 64));
   parse_l1tlb_replacement(r, c);
   if (r.has("mshr_alloc")) {
     const std::string a = r.choice("mshr_alloc", {"auto", "lowest", "fifo"});
@@ -77,7 +77,7 @@ L1tlbConfig parse_path_l1tlb(const json& j, unsigned cus) {
   c.cus = c.tlbs = c.clusters = cus;
   c.ways = 32;  // seed 000 Table 1: 32 entries, fully associative
   if (r.has("ways")) c.ways = static_cast<unsigned>(r.power_of_two("ways", 2, 256));
-  if (r.has("mshrs_per_cu")) c.mshrs_per_cu = static_cast<unsigned>(r.integer("mshrs_per_cu", 1, 16));
+  if (r.has("mshrs_per_cu")) c.mshrs_per_cu = static_cast<unsigned>(r.integer("mshrs_per_cu", 1, 64));
   parse_l1tlb_replacement(r, c);
   r.reject_unknown();
   return c;

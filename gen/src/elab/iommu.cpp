@@ -70,4 +70,18 @@ IommuParams elaborate_iommu(const config::Config& cfg) {
   return p;
 }
 
+void check_behind_path(const IommuParams& io, unsigned path_l2_tag_bits, unsigned path_vpn_bits,
+                       unsigned path_ppn_bits, unsigned l2_latency) {
+  if (path_l2_tag_bits > io.l2.req_tag_bits)
+    throw ConfigError("$.iommu.l2tlb.tag_bits", std::to_string(io.l2.req_tag_bits),
+                      "cannot carry the path's " + std::to_string(path_l2_tag_bits) + "-bit L2 tag ({CU, L1 tag})");
+  if (path_vpn_bits != io.vpn_bits || path_ppn_bits != io.ppn_bits)
+    throw ConfigError("$.translation", std::to_string(io.ppn_bits),
+                      "the path and the IOMMU disagree on the VPN or PPN width");
+  const unsigned inside = io.l2.stages + 2;
+  if (l2_latency < inside + 2)
+    throw ConfigError("--l2-latency", std::to_string(l2_latency),
+                      "shorter than the L2-TLB's own " + std::to_string(inside) + " cycles and a wire cycle each way");
+}
+
 }  // namespace txgen::elab

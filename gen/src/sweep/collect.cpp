@@ -1,7 +1,9 @@
 #include "txgen/sweep/collect.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <map>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -108,29 +110,64 @@ void add_cosim(const fs::path& dir, const Job& job, json& row) {
   if (any) row["cosim_cycles"] = cycles;
 }
 
+void set_eval(json& row, Discovered& d, const std::string& key, double value) {
+  row[key] = value;
+  Discovered::note(d.eval, key);
+}
+
+// A run's key suffix: its workload, and its walk-scheduling policy when the
+// evaluation compared several.
+std::string run_key(const json& run) {
+  const std::string policy = run.value("policy", "");
+  return run.value("workload", "") + (policy.empty() ? "" : "." + policy);
+}
+
 // Per workload, the L2-TLB requests the path avoids against its baseline and
 // its speedup (the baseline's runtime over the path's).
+void add_path_figures(const json& runs, json& row, Discovered& d) {
+  std::map<std::string, json> base;
+  for (const auto& run : runs) {
+    const std::string k = run_key(run);
+    if (run.value("design", "") == "baseline") {
+      base[k] = run;
+      continue;
+    }
+    if (!base.count(k)) continue;
+    const double l2 = base[k].value("l2_requests", 0.0), cycles = run.value("cycles", 0.0);
+    if (l2 > 0) set_eval(row, d, "l2_avoided_pct." + k, 100.0 * (1.0 - run.value("l2_requests", 0.0) / l2));
+    if (cycles > 0) set_eval(row, d, "speedup." + k, base[k].value("cycles", 0.0) / cycles);
+  }
+}
+
+// With walk-scheduling policies: each non-FCFS policy's speedup over FCFS
+// per workload (the first design replayed) and their geometric mean, as
+// seed 002 section V reports them.
+void add_policy_figures(const json& runs, json& row, Discovered& d) {
+  std::map<std::string, double> fcfs;  // workload -> cycles
+  const std::string design = runs.empty() ? "" : runs[0].value("design", "");
+  for (const auto& run : runs)
+    if (run.value("design", "") == design && run.value("policy", "") == "fcfs")
+      fcfs[run.value("workload", "")] = run.value("cycles", 0.0);
+  std::map<std::string, std::pair<double, unsigned>> logs;  // policy -> (sum of log speedups, count)
+  for (const auto& run : runs) {
+    const std::string policy = run.value("policy", ""), w = run.value("workload", "");
+    const double cycles = run.value("cycles", 0.0);
+    if (run.value("design", "") != design || policy.empty() || policy == "fcfs" || !fcfs.count(w) || cycles <= 0)
+      continue;
+    const double speedup = fcfs[w] / cycles;
+    set_eval(row, d, "over_fcfs_" + policy + "." + w, speedup);
+    logs[policy].first += std::log(speedup);
+    ++logs[policy].second;
+  }
+  for (const auto& [policy, l] : logs)
+    set_eval(row, d, "over_fcfs_" + policy + ".geomean", std::exp(l.first / l.second));
+}
+
 void add_eval(const fs::path& dir, const Job& job, json& row, Discovered& d) {
   const json runs = read_json_or_null(dir / job.dir / "eval" / "eval.json");
   if (!runs.is_array() || job_state(dir, job) != JobState::Passed) return;
-  std::map<std::string, json> base;
-  for (const auto& run : runs) {
-    const std::string w = run.value("workload", "");
-    if (run.value("design", "") == "baseline") {
-      base[w] = run;
-      continue;
-    }
-    if (!base.count(w)) continue;
-    const double l2 = base[w].value("l2_requests", 0.0), cycles = run.value("cycles", 0.0);
-    if (l2 > 0) {
-      row["l2_avoided_pct." + w] = 100.0 * (1.0 - run.value("l2_requests", 0.0) / l2);
-      Discovered::note(d.eval, "l2_avoided_pct." + w);
-    }
-    if (cycles > 0) {
-      row["speedup." + w] = base[w].value("cycles", 0.0) / cycles;
-      Discovered::note(d.eval, "speedup." + w);
-    }
-  }
+  add_path_figures(runs, row, d);
+  add_policy_figures(runs, row, d);
 }
 
 std::string role_of(const std::string& module, const std::string& block, const std::string& point) {
@@ -197,7 +234,7 @@ std::vector<Column> columns_of(const Record& r, const Discovered& d) {
     cols.push_back({"cosim", "cosim", Kind::Text, false});
   }
   for (const auto& k : d.eval)
-    cols.push_back({k, k, k.rfind("speedup.", 0) == 0 ? Kind::Ratio : Kind::Percent, false});
+    cols.push_back({k, k, k.rfind("l2_avoided_pct.", 0) == 0 ? Kind::Percent : Kind::Ratio, false});
   return cols;
 }
 

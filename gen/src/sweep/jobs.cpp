@@ -66,6 +66,8 @@ Job eval_job(const Spec& spec, const std::string& point, const std::string& dir)
                 {"--out", "eval", "--engine", spec.eval.engine, "--jobs", "1", "--replay", spec.eval.replay});
   if (!spec.eval.workloads.empty()) j.args.insert(j.args.end(), {"--workloads", joined(spec.eval.workloads, ",")});
   if (spec.eval.requests) j.args.insert(j.args.end(), {"--requests", std::to_string(spec.eval.requests)});
+  if (!spec.eval.policies.empty()) j.args.insert(j.args.end(), {"--policies", joined(spec.eval.policies, ",")});
+  if (!spec.eval.designs.empty()) j.args.insert(j.args.end(), {"--designs", joined(spec.eval.designs, ",")});
   if (spec.eval.shared_build) j.args.insert(j.args.end(), {"--build-dir", kEvalTree});
   return j;
 }

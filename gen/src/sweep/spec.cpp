@@ -252,6 +252,15 @@ EvalStep parse_eval(Fields& root) {
   if (f.has("replay")) e.replay = f.string("replay");
   if (e.replay != "wavefront" && e.replay != "outstanding")
     throw ConfigError(f.at("replay"), "\"" + e.replay + "\"", "must be \"wavefront\" or \"outstanding\"");
+  if (f.has("policies")) e.policies = f.strings("policies");
+  for (const std::string& p : e.policies)
+    if (p != "fcfs" && p != "random" && p != "simt")
+      throw ConfigError(f.at("policies"), "\"" + p + "\"", "must be \"fcfs\", \"random\" or \"simt\"");
+  if (f.has("designs")) e.designs = f.strings("designs");
+  for (const std::string& d : e.designs)
+    if (d != "baseline" && d != "path")
+      throw ConfigError(f.at("designs"), "\"" + d + "\"", "must be \"baseline\" or \"path\"");
+  if (f.has("designs") && e.designs.empty()) throw ConfigError(f.at("designs"), "[]", "names no design");
   if (f.has("shared_build")) e.shared_build = f.boolean("shared_build");
   f.reject_unknown();
   return e;

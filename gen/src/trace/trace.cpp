@@ -34,6 +34,26 @@ uint64_t Trace::instructions() const {
   return n;
 }
 
+namespace {
+
+template <class Field>
+uint64_t largest_of(const Trace& t, Field field) {
+  uint64_t m = 0;
+  for (const Kernel& k : t.kernels)
+    for (const auto& stream : k.per_cu)
+      for (const Request& r : stream) m = std::max<uint64_t>(m, field(r));
+  return m;
+}
+
+}  // namespace
+
+uint64_t largest_vpn(const Trace& t) {
+  return largest_of(t, [](const Request& r) { return r.vpn; });
+}
+uint64_t largest_vmid(const Trace& t) {
+  return largest_of(t, [](const Request& r) { return r.vmid; });
+}
+
 void validate(const Trace& t) {
   for (const Kernel& k : t.kernels) {
     const std::string where = "trace kernel " + std::to_string(k.id);

@@ -64,6 +64,10 @@ struct EvalOptions {
   std::string replay = "wavefront";  // issue model (verif/cu_traffic.h)
   unsigned outstanding = 4, wavefront_slots = 0, compute_cycles = 1;
   bool flush_every_kernel = false;
+  // what answers the path's L2 port (verif/iommu_behind.h)
+  std::string l2 = "auto";                          // auto, generated, behavioural
+  std::vector<std::string> policies, designs;       // empty: walk_sched.policy; baseline and path
+  unsigned pte_latency = 100, pte_interval = 1, pte_channels = 2;
 };
 
 struct SweepOptions {

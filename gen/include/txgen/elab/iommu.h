@@ -54,4 +54,11 @@ struct IommuParams {
 // configuration cannot be built.
 IommuParams elaborate_iommu(const config::Config& cfg);
 
+// The L2-TLB behind a path's L2 port (the evaluation): its requests' tag must
+// carry the path's {CU, L1 tag} and the translation widths must agree; the
+// hit's round trip `l2_latency` must cover the L2-TLB's D + 2 cycles and a
+// wire cycle each way. ConfigError naming the field otherwise.
+void check_behind_path(const IommuParams& io, unsigned path_l2_tag_bits, unsigned path_vpn_bits,
+                       unsigned path_ppn_bits, unsigned l2_latency);
+
 }  // namespace txgen::elab

@@ -37,6 +37,8 @@ struct EvalStep {
   unsigned long requests = 0;          // txgen eval --requests (0: whole streams)
   std::string engine = "model";
   std::string replay = "wavefront";    // txgen eval --replay (wavefront or outstanding)
+  std::vector<std::string> policies;   // txgen eval --policies (generated L2-TLB and IOMMU; "": the configuration's)
+  std::vector<std::string> designs;    // txgen eval --designs ("": baseline and path)
   bool shared_build = true;
 };
 

@@ -74,6 +74,10 @@ void write_file(const std::string& path, const Trace& t, unsigned version = 2);
 // throws std::invalid_argument naming the kernel and CU.
 void validate(const Trace& t);
 
+// The largest VPN and VMID any request of the trace names (0 for none).
+uint64_t largest_vpn(const Trace& t);
+uint64_t largest_vmid(const Trace& t);
+
 // Synthetic workloads (seed 000 Table 2 categories).
 enum class Kind {
   Atax,      // two kernels: A x with a thread per row (a wavefront keeps 64 row pages live), then A^T; no LDS
