@@ -4,11 +4,11 @@
 #include <stdexcept>
 #include <string>
 
+#include "cosim_util.h"
+
 namespace txgen::verif {
 
 namespace {
-
-uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
 
 void require(bool ok, const std::string& what) {
   if (!ok) throw std::invalid_argument("the generated L2-TLB behind the path: " + what);
@@ -20,7 +20,7 @@ void require(bool ok, const std::string& what) {
 IommuBehind::IommuBehind(const elab::IommuParams& p, const elab::TxPathParams& path, const IommuEvalOptions& o)
     : p_(p), o_(o), wire_req_(0), wire_resp_(0), sys_(p), sin_(sys_.idle_inputs()), sout_(sys_.make_outputs()),
       pt_(p.levels, p.sched.level_bits, p.vpn_bits, p.ppn_bits, p.perm_bits, 8u << p.sched.level_bits),
-      channel_free_(std::max(1u, o.pte_channels), 0), iid_mask_(mask_of(p.iid_bits)) {
+      channel_free_(std::max(1u, o.pte_channels), 0), iid_mask_(low_mask(p.iid_bits)) {
   elab::check_behind_path(p, path.l2_tag_bits, path.vpn_bits, path.ppn_bits, o.l2_latency);
   // an L2-TLB hit: request wire, D + 2 cycles inside (take to answer), answer wire
   const unsigned inside = p.l2.stages + 2;
@@ -70,7 +70,7 @@ void IommuBehind::drive_sys(uint64_t cycle) {
   sin_.mem_req_ready = true;
   if (io.mem_req_valid()) {
     const uint64_t walk = io.mem_req_walk_vpn();
-    const unsigned ch = channel_of(walk >> p_.vpn_bits, walk & mask_of(p_.vpn_bits), io.mem_req_level());
+    const unsigned ch = channel_of(walk >> p_.vpn_bits, walk & low_mask(p_.vpn_bits), io.mem_req_level());
     sin_.mem_req_ready = channel_free_[ch] <= cycle;
   }
   // one answer a cycle: the read due first
@@ -100,7 +100,6 @@ void IommuBehind::take_path(uint64_t cycle, const model::TxPathIn& in, const mod
 // The handshakes of the L2-TLB and the IOMMU with the wires and memory.
 void IommuBehind::take_sys(uint64_t cycle) {
   if (sin_.req_valid[0] && sout_.req_ready[0]) {
-    ++f_.lookups;
     full_instruction_[req_wire_.front().iid & iid_mask_] = req_wire_.front().iid;
     req_wire_.pop_front();
   }
@@ -145,7 +144,6 @@ void IommuBehind::step(uint64_t cycle, const model::TxPathIn& in, const model::T
   sin_.rst_n = in.rst_n;  // reset with the path
   drive_sys(cycle);
   sys_.outputs(sin_, sout_);
-  ++f_.simulated;
   f_.buffer_sum += sout_.walk_count;
   f_.buffer_max = std::max(f_.buffer_max, sout_.walk_count);
   note_walk_request();

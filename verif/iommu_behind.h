@@ -27,10 +27,11 @@ struct IommuEvalOptions {
 };
 
 struct IommuFigures {
-  uint64_t lookups = 0, l2_hits = 0, l2_merges = 0;  // requests the L2-TLB took; hits; joined a walk's MSHR
+  uint64_t l2_hits = 0, l2_merges = 0;      // lookups that hit; that joined a walk's MSHR
   uint64_t walks = 0, pte_reads = 0;  // leaf answers; memory reads
-  uint64_t buffer_sum = 0, buffer_max = 0;  // IOMMU buffer occupancy summed over simulated cycles; its peak
-  uint64_t simulated = 0;                   // cycles stepped (the buffer is empty in every skipped one)
+  // IOMMU buffer occupancy summed over the cycles stepped (it is empty in
+  // every skipped one), and its peak
+  uint64_t buffer_sum = 0, buffer_max = 0;
   std::vector<uint64_t> walk_gap;  // per instruction with two or more walks: first walk answered -> last
 };
 

@@ -3,18 +3,14 @@
 #include <stdexcept>
 #include <string>
 
+#include "cosim_util.h"
+
 namespace txgen::verif {
-
-namespace {
-
-uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1; }
-
-}  // namespace
 
 PageTable::PageTable(unsigned levels, unsigned index_bits, unsigned vpn_bits, unsigned ppn_bits, unsigned perm_bits,
                      unsigned page_bytes)
-    : levels_(levels), index_bits_(index_bits), vpn_bits_(vpn_bits), page_shift_(0), ppn_mask_(mask_of(ppn_bits)),
-      perm_mask_(mask_of(perm_bits)) {
+    : levels_(levels), index_bits_(index_bits), vpn_bits_(vpn_bits), page_shift_(0), ppn_mask_(low_mask(ppn_bits)),
+      perm_mask_(low_mask(perm_bits)) {
   if (levels < 1 || levels > 5 || vpn_bits > 48 || (levels - 1) * index_bits >= vpn_bits)
     throw std::invalid_argument("page table: " + std::to_string(levels) + " levels of " +
                                 std::to_string(index_bits) + " index bits do not fit a " + std::to_string(vpn_bits) +
@@ -25,7 +21,7 @@ PageTable::PageTable(unsigned levels, unsigned index_bits, unsigned vpn_bits, un
 uint64_t PageTable::index_at(uint64_t vpn, unsigned level) const {
   const unsigned shift = (levels_ - level) * index_bits_;
   const uint64_t index = vpn >> shift;
-  return level == 1 ? index : index & mask_of(index_bits_);
+  return level == 1 ? index : index & low_mask(index_bits_);
 }
 
 // A table is named by its address space, its level and the VPN bits above

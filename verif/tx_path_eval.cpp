@@ -39,6 +39,7 @@
 #include "tx_path_env.h"
 #include "tx_path_txn.h"
 #include "txgen/config/parse.h"
+#include "txgen/elab/bits.h"
 #include "txgen/elab/iommu.h"
 #include "txgen/elab/tx_path.h"
 #include "txgen/trace/trace.h"
@@ -397,7 +398,7 @@ void check_close(const Run& txn, const Run& model, double tolerance, bool reques
 // The path cuts a VPN or VMID wider than its ports, so the answer would
 // never match the request and the CU would wait for ever: refused.
 void check_fits(const txgen::trace::Trace& t, const TxPathParams& p, const std::string& file) {
-  const auto bits = [](uint64_t v) { return v == 0 ? 0u : 64u - static_cast<unsigned>(__builtin_clzll(v)); };
+  const auto bits = [](uint64_t v) { return txgen::elab::clog2(v + 1); };  // to hold v
   const uint64_t vpn = txgen::trace::largest_vpn(t), vmid = txgen::trace::largest_vmid(t);
   if (bits(vpn) > p.vpn_bits || bits(vmid) > p.vmid_bits)
     throw std::runtime_error(file + ": the trace's largest VPN needs " + std::to_string(bits(vpn)) +

@@ -11,6 +11,7 @@
 
 #include "txgen/cli/commands.h"
 #include "txgen/cli/generate.h"
+#include "txgen/elab/bits.h"
 #include "txgen/elab/tx_path.h"
 #include "txgen/error.h"
 #include "txgen/trace/accelsim.h"
@@ -106,7 +107,7 @@ void check_vpn_width(const trace::Trace& t, const elab::TxPathParams& p) {
   std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(largest));
   throw ConfigError("--config", std::to_string(p.vpn_bits) + " VPN bits",
                     std::string("too narrow for the trace's VPNs (the largest, ") + hex + ", needs " +
-                        std::to_string(64 - __builtin_clzll(largest)) + "; see docs/verification.md)");
+                        std::to_string(elab::clog2(largest + 1)) + "; see docs/verification.md)");
 }
 
 trace::Trace make_trace(const TraceOptions& opts) {
