@@ -373,9 +373,10 @@ int L2tlbModel::find_mshr(uint64_t vpn, uint64_t vmid) const {
 
 // "the valid, issued, not yet filled MSHR with the answer's VPN and VMID";
 // "An answer matching no such MSHR changes nothing."
-int L2tlbModel::answer_target(const L2tlbIn& in) const {
-  if (!in.walk_resp_valid) return -1;
-  const uint64_t vpn = cut(in.walk_resp_vpn, p_.vpn_bits), vmid = cut(in.walk_resp_vmid, p_.vmid_bits);
+int L2tlbModel::answer_target() const {
+  const WalkAnswer& r = s_.walk_ans;
+  if (!r.valid) return -1;
+  const uint64_t vpn = r.vpn, vmid = r.vmid;
   for (unsigned m = 0; m < p_.mshrs; ++m) {
     const Mshr& x = s_.mshr[m];
     if (x.valid && x.issued && !x.filled && x.vpn == vpn && x.vmid == vmid) return static_cast<int>(m);
@@ -385,7 +386,7 @@ int L2tlbModel::answer_target(const L2tlbIn& in) const {
 
 // Stage D lookup: hit, merge (filled, filled by this edge's answer, or
 // waiting), or allocate.
-void L2tlbModel::plan_lookup(const Op& op, const L2tlbIn& in, int answer_mshr, Action& a) {
+void L2tlbModel::plan_lookup(const Op& op, int answer_mshr, Action& a) {
   const int h = hit_way(s_, op.vpn, op.vmid);
   if (h >= 0) {
     const Way& x = s_.ways[size_t{set_of(op.vpn)} * p_.ways + static_cast<unsigned>(h)];
@@ -403,8 +404,8 @@ void L2tlbModel::plan_lookup(const Op& op, const L2tlbIn& in, int answer_mshr, A
       // "the slot becomes ready with the MSHR's PPN and permissions (the walk
       // answer's, when it arrives at this edge)"
       a.slot_ready = true;
-      a.ppn = x.filled ? x.ppn : cut(in.walk_resp_ppn, p_.ppn_bits);
-      a.perm = x.filled ? x.perm : cut(in.walk_resp_perm, p_.perm_bits);
+      a.ppn = x.filled ? x.ppn : s_.walk_ans.ppn;
+      a.perm = x.filled ? x.perm : s_.walk_ans.perm;
       events_.l2_merge_filled = true;
       events_.l2_merge_same_edge_answer = !x.filled;
     } else {
@@ -454,13 +455,13 @@ void L2tlbModel::plan_write(const Op& op, Action& a) {
   }
 }
 
-void L2tlbModel::plan_action(const L2tlbIn& in, Plan& pl) {
+void L2tlbModel::plan_action(Plan& pl) {
   const Op& op = s_.stage[p_.stages - 1];
   if (!op.valid) return;
   Action& a = pl.act;
   switch (op.kind) {
     case L2OpKind::Lookup:
-      plan_lookup(op, in, pl.answer_mshr, a);
+      plan_lookup(op, pl.answer_mshr, a);
       break;
     case L2OpKind::Fill:
     case L2OpKind::Insert:
@@ -534,12 +535,20 @@ void L2tlbModel::note_entry_events(const L2tlbIn& in, const Entry& e) {
 // pipeline holds a stale index from an earlier use and is not "recording"
 // it (it merges at its own stage D instead). The model keeps that fact as
 // Waiter::waiting.
-void L2tlbModel::apply_answer(const L2tlbIn& in, int m) {
+// "The walk answer register takes walk_resp_* at every edge": the answer
+// acts at the edge after the cycle it arrived in (without the register, at
+// the edge of that cycle).
+void L2tlbModel::take_walk_answer(const L2tlbIn& in) {
+  s_.walk_ans = {in.walk_resp_valid, cut(in.walk_resp_vpn, p_.vpn_bits), cut(in.walk_resp_vmid, p_.vmid_bits),
+                 cut(in.walk_resp_ppn, p_.ppn_bits), cut(in.walk_resp_perm, p_.perm_bits)};
+}
+
+void L2tlbModel::apply_answer(int m) {
   if (m < 0) return;
   Mshr& x = s_.mshr[m];
   x.filled = true;
-  x.ppn = cut(in.walk_resp_ppn, p_.ppn_bits);
-  x.perm = cut(in.walk_resp_perm, p_.perm_bits);
+  x.ppn = s_.walk_ans.ppn;
+  x.perm = s_.walk_ans.perm;
   unsigned readied = 0;
   for (Waiter& w : s_.waiter) {
     if (!w.waiting || w.mshr != static_cast<unsigned>(m)) continue;
@@ -695,18 +704,20 @@ void L2tlbModel::posedge(const L2tlbIn& in) {
   require(in.req_valid.size() == p_.ports && in.req_vpn.size() == p_.ports && in.req_vmid.size() == p_.ports &&
               in.req_iid.size() == p_.ports && in.req_tag.size() == p_.ports && in.resp_ready.size() == p_.ports,
           "per-port inputs must have P elements");
+  if (!p_.answer_register) take_walk_answer(in);  // the answer acts in its own cycle
   Plan& pl = plan_;
   pl.entry = choose_entry(s_, in);
   pl.act = Action{};
-  pl.answer_mshr = answer_target(in);
-  plan_action(in, pl);
+  pl.answer_mshr = answer_target();
+  plan_action(pl);
   plan_registers(in, pl);
   note_entry_events(in, pl.entry);
   const Op acted = s_.stage[p_.stages - 1];
-  apply_answer(in, pl.answer_mshr);
+  apply_answer(pl.answer_mshr);
   apply_action(pl.act);
   apply_registers(pl, acted);
   apply_entry(in, pl.entry);
+  if (p_.answer_register) take_walk_answer(in);
   check_state();
 }
 

@@ -205,6 +205,10 @@ class L2tlbModel {
     bool valid = false;
     uint64_t vpn = 0, vmid = 0, iid = 0;
   };
+  struct WalkAnswer {  // the walk answer register: the rules' "walk answer" (docs/blocks/iommu.md)
+    bool valid = false;
+    uint64_t vpn = 0, vmid = 0, ppn = 0, perm = 0;
+  };
   struct State {
     std::vector<Way> ways;       // S x W, set-major
     std::vector<uint8_t> plru;   // S x W: node n of set s at s * W + n (n = 1 .. W-1)
@@ -213,6 +217,7 @@ class L2tlbModel {
     std::vector<Waiter> waiter;  // R
     std::vector<Answer> ans;     // P
     WalkReq walk;
+    WalkAnswer walk_ans;
     unsigned rr = 0;
     bool sd_done = false;
   };
@@ -263,13 +268,14 @@ class L2tlbModel {
 
   // The edge.
   int find_mshr(uint64_t vpn, uint64_t vmid) const;
-  int answer_target(const L2tlbIn& in) const;
-  void plan_action(const L2tlbIn& in, Plan& pl);
-  void plan_lookup(const Op& op, const L2tlbIn& in, int answer_mshr, Action& a);
+  int answer_target() const;
+  void plan_action(Plan& pl);
+  void plan_lookup(const Op& op, int answer_mshr, Action& a);
   void plan_write(const Op& op, Action& a);
   void plan_registers(const L2tlbIn& in, Plan& pl);
   void note_entry_events(const L2tlbIn& in, const Entry& e);
-  void apply_answer(const L2tlbIn& in, int m);
+  void apply_answer(int m);
+  void take_walk_answer(const L2tlbIn& in);
   void apply_action(const Action& a);
   void apply_entry(const L2tlbIn& in, const Entry& e);
   void apply_registers(const Plan& pl, const Op& acted);

@@ -25,6 +25,9 @@ icache_formal_txfirst icache_tx
 icache_formal icache_tx
 walk_formal walk_sched
 dhsl_small dhsl
+iommu_small iommu
+iommu_fcfs iommu
+iommu_tiny iommu
 EOF
 cat "$out/prove.md"
 exit $status

@@ -1605,9 +1605,22 @@ module walk_sched_seed002_path (
 `ifdef FORMAL
 
   // Formal properties (txgen prove); simulation, lint and synthesis see none of this.
+  wire [9:0] f_held_d;
+  reg  [9:0] f_held_q;
   wire [255:0] f_hot;
+  wire [9:0] f_in_flight;
 
   assign f_hot = above & ~{above[254:0], 1'b0};
+  assign f_held_d = (f_held_q + {9'd0, req_valid_i & req_ready_o}) - {9'd0, disp_valid_o};
+  assign f_in_flight = {1'b0, count_q} + {9'd0, a1_v_q} + {9'd0, d_v_q} + {9'd0, disp_valid_o};
+
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_held_q <= 10'd0;
+    end else begin
+      f_held_q <= f_held_d;
+    end
+  end
 
   initial assume (!rst_ni);
   always @* begin
@@ -1695,6 +1708,8 @@ module walk_sched_seed002_path (
     inv_valid_prefix: assert (~(|(valid_q[255:1] & ~valid_q[254:0])));
     inv_slot: assert (slot == (257'h1 << count_q));
     inv_any_free: assert (any_free == ~(&busy_q));
+    requests_conserved: assert (f_held_q == f_in_flight);
+    buffer_never_overflows: assert (count_q <= 9'd256);
   end
 `endif
 

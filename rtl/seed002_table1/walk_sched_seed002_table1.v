@@ -2167,6 +2167,8 @@ module walk_sched_seed002_table1 (
 
   // Formal properties (txgen prove); simulation, lint and synthesis see none of this.
   (* anyseq *) wire f_pick;
+  wire [9:0] f_held_d;
+  reg  [9:0] f_held_q;
   wire f_tr_d;
   reg  f_tr_q;
   wire [7:0] f_pos_d;
@@ -2174,6 +2176,7 @@ module walk_sched_seed002_table1 (
   wire [20:0] f_passes_d;
   reg  [20:0] f_passes_q;
   wire [255:0] f_hot;
+  wire [9:0] f_in_flight;
   wire [7:0] f_removed;
   wire f_start;
   wire [8:0] f_append_at;
@@ -2181,6 +2184,9 @@ module walk_sched_seed002_table1 (
   wire [22:0] f_credit;
 
   assign f_hot = above & ~{above[254:0], 1'b0};
+  assign f_held_d = (f_held_q + {9'd0, req_valid_i & req_ready_o}) - {9'd0, disp_valid_o};
+  assign f_in_flight = {1'b0, count_q} + {9'd0, a1_v_q} + {9'd0, d_v_q} + {9'd0, disp_valid_o}
+      + {9'd0, a2_v_q} + {9'd0, a3_v_q} + {9'd0, a4_v_q};
   assign f_removed = {f_hot[128] | f_hot[129] | f_hot[130] | f_hot[131] | f_hot[132] | f_hot[133]
       | f_hot[134] | f_hot[135] | f_hot[136] | f_hot[137] | f_hot[138] | f_hot[139] | f_hot[140]
       | f_hot[141] | f_hot[142] | f_hot[143] | f_hot[144] | f_hot[145] | f_hot[146] | f_hot[147]
@@ -2847,10 +2853,12 @@ module walk_sched_seed002_table1 (
 
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
+      f_held_q <= 10'd0;
       f_tr_q <= 1'b0;
       f_pos_q <= 8'd0;
       f_passes_q <= 21'd0;
     end else begin
+      f_held_q <= f_held_d;
       f_tr_q <= f_tr_d;
       f_pos_q <= f_pos_d;
       f_passes_q <= f_passes_d;
@@ -2943,6 +2951,8 @@ module walk_sched_seed002_table1 (
     inv_valid_prefix: assert (~(|(valid_q[255:1] & ~valid_q[254:0])));
     inv_slot: assert (slot == (257'h1 << count_q));
     inv_any_free: assert (any_free == ~(&busy_q));
+    requests_conserved: assert (f_held_q == f_in_flight);
+    buffer_never_overflows: assert (count_q <= 9'd256);
     aging_bound: assert (~f_tr_q | (f_passes_q <= 21'd2000001));
     inv_tracked: assert (~f_tr_q
         | ((|(f_at_pos & valid_q))

@@ -78,6 +78,15 @@ TEST(Prove, DhslTwoEpochRuleAndSaturation) {
                      "counters_saturate"});
 }
 
+// The scheduler's own properties first, then the IOMMU's walkers assuming
+// them; FCFS with three walkers, and one walker over a two-level table.
+TEST(Prove, IommuWalkersAndRequestsConserved) {
+  const std::vector<std::string> named = {"requests_conserved", "buffer_never_overflows", "dispatch_to_idle_walker",
+                                          "one_read_per_walker", "walk_level_in_range"};
+  expect_all_proven("iommu_fcfs", "iommu", named);
+  expect_all_proven("iommu_tiny", "iommu", named);
+}
+
 // Generates the configuration's RTL into dir/rtl and replaces `good` in one
 // module by `bad`.
 void plant_bug(const TempDir& dir, const std::string& config, const std::string& module, const std::string& good,
@@ -109,6 +118,26 @@ TEST(Prove, PlantedCodecBugFailsWithCounterexample) {
   EXPECT_NE(r.output.find("FAILED at step 0"), std::string::npos) << r.output;
   const fs::path trace = dir.path() / "p" / "bd_codec_lds_formal_pack" / "bmc_invalid_tags_unpack_to_zero.vcd";
   EXPECT_NE(read_file(trace).find("$enddefinitions"), std::string::npos) << trace;
+}
+
+// A walker that keeps wanting its read after the memory request register
+// took it (the issue term removed) would read twice: one_read_per_walker
+// fails with a trace (a dispatch takes 6 steps from reset, beyond the
+// bounded check: the deeper search finds it), the level bound stays proven.
+TEST(Prove, PlantedWalkerReissueFails) {
+  if (!have_formal_tools()) GTEST_SKIP() << "no yosys-smtbmc/z3";
+  TempDir dir("prove_walker_bug");
+  const std::string config = source("tests/configs/iommu_fcfs.json");
+  plant_bug(dir, config, "iommu_iommu_fcfs", "(walker_want_q[gk] & ~mq_issue[gk])", "walker_want_q[gk]");
+  const auto r = run_txgen("prove --config " + config +
+                           " --block iommu --property one_read_per_walker --property walk_level_in_range --rtl " +
+                           dir.str("rtl") + " --out " + dir.str("p"));
+  EXPECT_EQ(r.exit_code, 1) << r.output;
+  const auto results = results_of(dir.path() / "p");
+  EXPECT_EQ(results.at("one_read_per_walker"), "FAILED");
+  EXPECT_EQ(results.at("walk_level_in_range"), "proven");
+  EXPECT_NE(read_file(dir.path() / "p" / "iommu_iommu_fcfs" / "search_one_read_per_walker.vcd").find("$enddefinitions"),
+            std::string::npos);
 }
 
 TEST(Prove, UnknownPropertyIsInvalidInputAndLeavesNoOutput) {

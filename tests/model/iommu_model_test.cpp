@@ -65,6 +65,7 @@ struct Shape {
   unsigned b = 4, g = 2;  // scheduler buffer and tree levels per stage: L = ceil(log2 B / G)
   uint64_t at = 1000;
   unsigned mw = 16;
+  bool answer_register = false;  // the walk answer acts in its own cycle (the header's timing)
 };
 
 IommuParams mk(const Shape& s) {
@@ -86,6 +87,7 @@ IommuParams mk(const Shape& s) {
   l.waiters = s.waiters;
   l.waiter_bits = std::max(1u, clog2(s.waiters));
   l.stages = s.stages;
+  l.answer_register = s.answer_register;
   l.vpn_bits = s.vpn;
   l.vmid_bits = s.vm;
   l.ppn_bits = s.ppn;
@@ -445,6 +447,27 @@ TEST(IommuSys, MissWalksEveryLevelAnswersTheWaiterAndFillsTheArray) {
   EXPECT_EQ(s.m.l2().plru_bit(3, 3), 0u);
   EXPECT_EQ(s.m.l2().valid_mshrs(), 0u);
   EXPECT_EQ(s.m.iommu().sched().pwc_acc((uint64_t{1} << 12) | V(1, 2, 9)), 1u);
+}
+
+// The same miss with the walk answer register: the IOMMU's answer in c18 is
+// in the register in c19, so everything after it is a cycle later: MSHR
+// filled and the waiter ready at edge 19, the fill entering at edge 20, the
+// answer in c21, the array written at edge 23 (mshrs_o = 1 in c4 .. c23).
+TEST(IommuSys, AnswerRegisterActsOnTheWalkAnswerACycleLater) {
+  Shape sh;
+  sh.answer_register = true;
+  Sys s{sh};
+  const uint64_t x = V(1, 2, 3);
+  s.req(0, 0, x, 1, 6, 17);
+  s.run_to(30);
+  EXPECT_EQ(s.read_cycles(), (Cycles{10, 13, 16}));
+  EXPECT_EQ(s.ev_cycles(&IommuEvents::iommu_leaf_answer), Cycles{17});
+  EXPECT_EQ(s.ev_cycles(&IommuEvents::l2_fill_enter), Cycles{20});
+  EXPECT_EQ(s.resp_cycles(0), Cycles{21});
+  EXPECT_EQ(s.out.at(21).resp_ppn[0], s.ppn(1, x));
+  EXPECT_EQ(s.cycles([](const IommuSysOut& o) { return o.mshrs == 1; }), range(4, 23));
+  EXPECT_EQ(s.ev_cycles(&IommuEvents::l2_fill_write_victim), Cycles{23});
+  EXPECT_EQ(s.m.l2().way_ppn(3, 0), s.ppn(1, x));
 }
 
 // After X = V(1, 2, 3)'s walk (PWC level 1 {1, 1}, level 2 {1, 1, 2} from

@@ -48,6 +48,7 @@ class IommuEmitter {
     walkers();
     memory_request();
     answer();
+    properties();
   }
 
  private:
@@ -67,6 +68,7 @@ class IommuEmitter {
   void memory_answer() {
     m_.comment("memory answer: the next level, or (the leaf) the walk's completion");
     const Value of = m_.wire("resp_walker_oh", hdl::one_of(K, io_.mem_resp_walker_i));
+    resp_oh_ = of;
     const Value level = m_.wire("resp_level", hdl::onehot_select(of, wk_level_, K, LB));
     leaf_ = m_.wire("resp_leaf", io_.mem_resp_valid_i & (level == lit(LB, p_.levels)));
     next_level_ = hdl::vector_wire(m_.top(), "resp_next_level", gate(io_.mem_resp_valid_i & ~leaf_, of));
@@ -113,6 +115,7 @@ class IommuEmitter {
     m_.comment("walkers: one read at a time, from the first level the PWCs do not cover to the leaf");
     const Value start = hdl::vector_wire(m_.top(), "disp_walker_oh",
                                          gate(s_.disp_valid, hdl::one_of(K, s_.disp_walker)));
+    start_ = start;
     const Value first = m_.wire("disp_level", lit(LB, p_.levels + 1) - s_.disp_acc);
     each("gk", K, "g_walker", [&](Scope& sc, const Index& k) {
       const Value go = start.bit(k), down = next_level_.bit(k), level = wk_level_.field(k, LB);
@@ -139,6 +142,8 @@ class IommuEmitter {
     walker.next_if(take, hdl::onehot_index(pick, KB));
     level.next_if(take, hdl::onehot_select(pick, wk_level_, K, LB));
     vpn.next_if(take, hdl::onehot_select(pick, wk_vpn_, K, VS));
+    mq_valid_ = valid;
+    mq_walker_ = walker;
     io_.mem_req_valid_o.drive(valid);
     io_.mem_req_walker_o.drive(walker);
     io_.mem_req_level_o.drive(level);
@@ -163,13 +168,49 @@ class IommuEmitter {
     io_.resp_perm_o.drive(perm);
   }
 
+  // Formal properties (txgen prove; docs/blocks/iommu.md, "Formal
+  // properties"), with the scheduler's (requests_conserved: none lost in the
+  // buffer) as assumptions. f_read_out: the walker's read memory took and has
+  // not answered; f_walking: the walker between its dispatch and its leaf
+  // answer.
+  void properties() {
+    hdl::Scope& f = m_.formal();
+    const Reg out = m_.formal_reg("f_read_out", K), walking = m_.formal_reg("f_walking", K);
+    const Value taken = f.wire("f_read_taken", gate(mq_valid_ & io_.mem_req_ready_i, hdl::one_of(K, mq_walker_)));
+    const Value answered = f.wire("f_read_answered", gate(io_.mem_resp_valid_i, resp_oh_));
+    out.next((out & ~answered) | taken);
+    walking.next((walking & ~gate(leaf_, resp_oh_)) | start_);
+    m_.assume_always("memory_answers_reads_taken", ~io_.mem_resp_valid_i | hdl::any(resp_oh_ & out));
+    m_.assert_always("dispatch_to_idle_walker",
+                     ~s_.disp_valid | (hdl::any(start_) & ~hdl::any(start_ & walking)));
+    // the scheduler marks a walker busy at its dispatch edge, two cycles before disp_valid_o
+    m_.assert_always("inv_walking_is_busy", ~hdl::any(walking & ~s_.busy));
+    walker_properties(f, out, walking);
+  }
+
+  // Each walking walker has exactly one read: to issue (want), in the memory
+  // request register, or taken by memory; its level stays within 1 .. LV, so
+  // a walk ends after at most LV reads.
+  void walker_properties(hdl::Scope& f, const Value& out, const Value& walking) {
+    const Value queued = f.wire("f_read_queued", gate(mq_valid_, hdl::one_of(K, mq_walker_)));
+    const Value want = wk_want_;
+    m_.assert_always("one_read_per_walker", ~hdl::any((want & queued) | (want & out) | (queued & out)));
+    m_.assert_always("inv_walking_has_a_read", walking == (want | queued | out));
+    std::vector<Value> in_range;
+    for (unsigned k = 0; k < K; ++k) {
+      const Value level = wk_level_.field(Index(k), LB);
+      in_range.push_back(~walking.bit(Index(k)) | ((level != lit(LB, 0)) & (level <= lit(LB, p_.levels))));
+    }
+    m_.assert_always("walk_level_in_range", hdl::and_of(in_range, lit(1, 1)));
+  }
+
   const IommuParams& p_;
   Module& m_;
   const unsigned K, KB, VS, LB;
   IommuPorts io_;
   Sched s_;
   Reg wk_vpn_, wk_level_, wk_want_;
-  Value leaf_, next_level_, done_vpn_;
+  Value leaf_, next_level_, done_vpn_, resp_oh_, start_, mq_valid_, mq_walker_;
   Wire issued_;  // the walker whose read the memory request register takes
 };
 

@@ -155,10 +155,29 @@ class L2Emitter {
   }
 
   // ---- the walk answer: the MSHR it fills (one-hot) and that MSHR's index
+  // The compare of every MSHR is the arrival cycle's work; the fill and the
+  // broadcast to the waiter slots act at the next edge (docs/blocks/iommu.md,
+  // "The walk port": the answer register). The MSHR matched stays the one the
+  // register's answer would match: it is neither filled nor freed meanwhile.
   void walk_answer() {
-    m_.comment("walk answer: the issued, unfilled MSHR of its translation");
+    m_.comment(string("walk answer: the issued, unfilled MSHR of its translation") +
+               (l_.answer_register ? ", registered with the PPN" : ""));
     const Value cam = mshr_cam("resp_cam", io_.walk_resp_vpn_i, io_.walk_resp_vmid_i);
-    resp_oh_ = m_.wire("resp_fill", gate(io_.walk_resp_valid_i, cam & m_issued_ & ~m_filled_));
+    const Value match = gate(io_.walk_resp_valid_i, cam & m_issued_ & ~m_filled_);
+    if (l_.answer_register) {
+      const Reg fill = m_.reg("resp_fill", M), ppn = m_.reg_noreset("resp_ppn", PPN),
+                perm = m_.reg_noreset("resp_perm", Q);
+      fill.next(match);
+      ppn.next_if(io_.walk_resp_valid_i, io_.walk_resp_ppn_i);
+      perm.next_if(io_.walk_resp_valid_i, io_.walk_resp_perm_i);
+      resp_oh_ = fill;
+      resp_ppn_ = ppn;
+      resp_perm_ = perm;
+    } else {
+      resp_oh_ = m_.wire("resp_fill", match);
+      resp_ppn_ = io_.walk_resp_ppn_i;
+      resp_perm_ = io_.walk_resp_perm_i;
+    }
     resp_any_ = m_.wire("resp_any", any(resp_oh_));
     resp_idx_ = m_.wire("resp_index", hdl::onehot_index(resp_oh_, MB));
   }
@@ -167,7 +186,7 @@ class L2Emitter {
   void entry() {
     m_.comment("entry: one operation per cycle (fill, shootdown, insert, lookup); never two of one set");
     const Value fill_cand = m_.wire("fill_cand", mv_ & m_filled_ & ~m_entered_);
-    const Value f_pick = hdl::lowest_one(m_.top(), "fill_pick", fill_cand);
+    const Value f_pick = hdl::lowest_one_halves(m_.top(), "fill_pick", fill_cand);
     const Value f_vpn = m_.wire("fill_vpn", hdl::onehot_select(f_pick, m_vpn_, M, VPN));
     const Value go_fill = m_.wire("go_fill", any(fill_cand) & ~busy("fill_busy", f_vpn));
     fill_enter_ = gate(go_fill, f_pick);
@@ -177,14 +196,10 @@ class L2Emitter {
     const Value go_sd = m_.wire("go_sd", ~go_fill & io_.sd_valid_i & empty & ~sd_walks);
     const Value go_ins =
         m_.wire("go_ins", ~go_fill & ~io_.sd_valid_i & io_.ins_valid_i & ~busy("ins_busy", io_.ins_vpn_i));
-    const Value slot_pick = hdl::lowest_one(m_.top(), "slot_pick", m_.wire("slot_free", ~w_valid_));
-    const unsigned cw = elab::clog2(uint64_t{std::max(M, D)} + 1);
-    const Value free_mshrs = popcount("free_mshrs", ~mv_, cw);
-    std::vector<Value> lk;
-    for (unsigned k = 0; k < D; ++k) lk.push_back(st_valid_.at(k) & (st_kind_.at(k) == lit(2, kLookup)));
-    const Value lookups = popcount("lookups", hdl::cat_lsb_first(lk), cw);
+    const Value slot_pick = hdl::lowest_one_halves(m_.top(), "slot_pick", m_.wire("slot_free", ~w_valid_));
+    credit_ = m_.reg("mshr_credit", elab::clog2(uint64_t{M} + 1), M);
     const Value lk_ok = m_.wire("lookup_ok", ~go_fill & ~go_ins & ~io_.sd_valid_i & any(~w_valid_) &
-                                                 (free_mshrs > lookups));
+                                                 (credit_ != lit(credit_.width(), 0)));
     std::vector<Value> elig;
     for (unsigned q = 0; q < P; ++q)
       elig.push_back(io_.req_valid_i.bit(q) &
@@ -201,6 +216,7 @@ class L2Emitter {
     io_.ins_ready_o.drive(go_ins);
     go_lk_ = m_.wire("go_lookup", lk_ok & any(eligible));
     slot_alloc_ = m_.wire("slot_alloc", gate(go_lk_, slot_pick));
+    slot_pick_ = slot_pick;
     const Value lk_vpn = hdl::onehot_select(pick, io_.req_vpn_i, P, VPN);
     const Value lk_vmid = hdl::onehot_select(pick, io_.req_vmid_i, P, VM);
     lk_port_ = m_.wire("lookup_port", hdl::onehot_index(pick, l_.port_bits));
@@ -299,12 +315,12 @@ class L2Emitter {
     // a lookup that misses: merge with the page's MSHR or allocate one
     const Value miss = m_.wire("act_miss", a_lookup_ & ~c_hit_);
     const Value merge = m_.wire("act_merge", miss & any(c_mshr_));
-    const Value free_pick = hdl::lowest_one(m_.top(), "alloc_pick", m_.wire("mshr_free", ~mv_));
+    const Value free_pick = hdl::lowest_one_halves(m_.top(), "alloc_pick", m_.wire("mshr_free", ~mv_));
     alloc_oh_ = m_.wire("alloc", gate(miss & ~any(c_mshr_), free_pick));
     const Value now_filled = any(c_mshr_ & (m_filled_ | resp_oh_));
     const Value same_edge = any(c_mshr_ & resp_oh_);
-    const Value m_ppn = mux(same_edge, io_.walk_resp_ppn_i, hdl::onehot_select(c_mshr_, m_ppn_, M, PPN));
-    const Value m_perm = mux(same_edge, io_.walk_resp_perm_i, hdl::onehot_select(c_mshr_, m_perm_, M, Q));
+    const Value m_ppn = mux(same_edge, resp_ppn_, hdl::onehot_select(c_mshr_, m_ppn_, M, PPN));
+    const Value m_perm = mux(same_edge, resp_perm_, hdl::onehot_select(c_mshr_, m_perm_, M, Q));
     act_ready_ = m_.wire("act_ready", a_lookup_ & (c_hit_ | (merge & now_filled)));
     act_wait_ = m_.wire("act_wait", miss & ~(merge & now_filled));
     act_ppn_ = m_.wire("act_ppn", mux(c_hit_, c_ppn_, m_ppn));
@@ -337,7 +353,18 @@ class L2Emitter {
   }
 
   // ---- MSHRs
+  // The MSHRs free less the lookups in flight (entry admits a lookup while it
+  // is non-zero), counted rather than summed each cycle: a lookup takes one
+  // at entry and gives it back in stage D unless it allocates; a fill gives
+  // its MSHR back. The sum of 2 x M bits was the critical path at M = 32.
+  void mshr_credit() {
+    const unsigned cb = credit_.width();
+    const Value back = (a_lookup_ & ~any(alloc_oh_)) | any(free_oh_);
+    credit_.next(credit_ - zext(go_lk_, cb) + zext(back, cb));
+  }
+
   void mshr_update() {
+    mshr_credit();
     m_.comment("MSHRs: allocated by a missing lookup, issued, filled by the walk answer, freed by the fill");
     mv_.next((mv_ & ~free_oh_) | alloc_oh_);
     m_issued_.next(~alloc_oh_ & (m_issued_ | issue_oh_));
@@ -349,8 +376,8 @@ class L2Emitter {
       sc.assign(m_vpn_.d().field(i, VPN), mux(a, a_vpn_, m_vpn_.field(i, VPN)));
       sc.assign(m_vmid_.d().field(i, VM), mux(a, a_vmid_, m_vmid_.field(i, VM)));
       sc.assign(m_iid_.d().field(i, IW), mux(a, iid, m_iid_.field(i, IW)));
-      sc.assign(m_ppn_.d().field(i, PPN), mux(f, io_.walk_resp_ppn_i, m_ppn_.field(i, PPN)));
-      sc.assign(m_perm_.d().field(i, Q), mux(f, io_.walk_resp_perm_i, m_perm_.field(i, Q)));
+      sc.assign(m_ppn_.d().field(i, PPN), mux(f, resp_ppn_, m_ppn_.field(i, PPN)));
+      sc.assign(m_perm_.d().field(i, Q), mux(f, resp_perm_, m_perm_.field(i, Q)));
     });
     io_.mshrs_o.drive(popcount("mshr_count", mv_, l_.mshr_count_bits));
   }
@@ -366,15 +393,19 @@ class L2Emitter {
       sc.assign(w_valid_.d().bit(i), alloc | (w_valid_.bit(i) & ~freed_.bit(i)));
       sc.assign(w_ready_.d().bit(i), ~alloc & (w_ready_.bit(i) | answer | bcast));
       sc.assign(w_wait_.d().bit(i), ~alloc & ((w_wait_.bit(i) & ~bcast) | (act & act_wait_)));
-      sc.assign(w_port_.d().field(i, PB), mux(alloc, lk_port_, w_port_.field(i, PB)));
-      sc.assign(w_tag_.d().field(i, T), mux(alloc, lk_tag_, w_tag_.field(i, T)));
-      sc.assign(w_vpn_.d().field(i, VPN), mux(alloc, lk_vpn_, w_vpn_.field(i, VPN)));
-      sc.assign(w_vmid_.d().field(i, VM), mux(alloc, lk_vmid_, w_vmid_.field(i, VM)));
+      // the lowest free slot takes the lookup's fields whether or not it
+      // enters (a free slot's fields are read by nothing), so their enables
+      // wait for no entry decision
+      const Value load = slot_pick_.bit(i);
+      sc.assign(w_port_.d().field(i, PB), mux(load, lk_port_, w_port_.field(i, PB)));
+      sc.assign(w_tag_.d().field(i, T), mux(load, lk_tag_, w_tag_.field(i, T)));
+      sc.assign(w_vpn_.d().field(i, VPN), mux(load, lk_vpn_, w_vpn_.field(i, VPN)));
+      sc.assign(w_vmid_.d().field(i, VM), mux(load, lk_vmid_, w_vmid_.field(i, VM)));
       sc.assign(w_mshr_.d().field(i, MB), mux(act & act_wait_, act_mshr_, w_mshr_.field(i, MB)));
       sc.assign(w_ppn_.d().field(i, PPN),
-                mux(answer, act_ppn_, mux(bcast, io_.walk_resp_ppn_i, w_ppn_.field(i, PPN))));
+                mux(answer, act_ppn_, mux(bcast, resp_ppn_, w_ppn_.field(i, PPN))));
       sc.assign(w_perm_.d().field(i, Q),
-                mux(answer, act_perm_, mux(bcast, io_.walk_resp_perm_i, w_perm_.field(i, Q))));
+                mux(answer, act_perm_, mux(bcast, resp_perm_, w_perm_.field(i, Q))));
     });
   }
 
@@ -391,7 +422,7 @@ class L2Emitter {
       each("ga" + to_string(q), R, "g_" + a + "cand", [&](Scope& sc, const Index& i) {
         sc.assign(cand.bit(i), w_valid_.bit(i) & w_ready_.bit(i) & (w_port_.field(i, PB) == lit(PB, q)));
       });
-      const Value pick = hdl::lowest_one(m_.top(), a + "pick", cand);
+      const Value pick = hdl::lowest_one_halves(m_.top(), a + "pick", cand);
       const Value load = m_.wire(a + "load", ~valid.bit(q) | io_.resp_ready_i.bit(q));
       const Value take = m_.wire(a + "take", load & any(cand));
       freed.push_back(gate(load, pick));
@@ -426,7 +457,7 @@ class L2Emitter {
     const Reg valid = m_.reg("wq_valid", 1), vpn = m_.reg("wq_vpn", VPN), vmid = m_.reg("wq_vmid", VM),
               iid = m_.reg("wq_iid", IW);
     const Value cand = m_.wire("wq_cand", mv_ & ~m_issued_);
-    const Value pick = hdl::lowest_one(m_.top(), "wq_pick", cand);
+    const Value pick = hdl::lowest_one_halves(m_.top(), "wq_pick", cand);
     const Value load = m_.wire("wq_load", ~valid | io_.walk_req_ready_i);
     const Value take = m_.wire("wq_take", load & any(cand));
     issue_oh_.drive(gate(load, pick));
@@ -469,7 +500,8 @@ class L2Emitter {
   Reg rd_valid_, c_hit_, c_way_, c_victim_, c_ppn_, c_perm_, c_mshr_;
   Value rd_vmid_, rd_tag_, rd_ppn_, rd_perm_, rd_plru_;
   Wire freed_, issue_oh_;
-  Value resp_oh_, resp_any_, resp_idx_, fill_enter_, go_lk_, slot_alloc_, lk_port_, lk_tag_, lk_vpn_, lk_vmid_;
+  Reg credit_;
+  Value slot_pick_, resp_oh_, resp_ppn_, resp_perm_, resp_any_, resp_idx_, fill_enter_, go_lk_, slot_alloc_, lk_port_, lk_tag_, lk_vpn_, lk_vmid_;
   Value a_vpn_, a_vmid_, a_set_, a_lookup_, a_write_, a_flush_, a_inval_, a_way_, a_ppn_, a_perm_, free_oh_;
   Value alloc_oh_, act_ready_, act_wait_, act_ppn_, act_perm_, act_mshr_, act_slot_;
   Entering in_;

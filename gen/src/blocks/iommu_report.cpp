@@ -39,7 +39,7 @@ json params_json(const IommuParams& p) {
   const elab::L2tlbParams& l = p.l2;
   return {{"module_prefix", p.module_prefix}, {"l2_entries", l.entries},  {"l2_ways", l.ways},
           {"l2_ports", l.ports},             {"l2_tag_bits", l.req_tag_bits}, {"l2_mshrs", l.mshrs},
-          {"l2_waiters", l.waiters},         {"l2_lookup_stages", l.stages}, {"policy", config::name_of(p.sched.policy)},
+          {"l2_waiters", l.waiters},         {"l2_lookup_stages", l.stages}, {"l2_answer_register", l.answer_register}, {"policy", config::name_of(p.sched.policy)},
           {"buffer_entries", p.sched.entries}, {"walkers", p.walkers},     {"levels", p.levels},
           {"pwc_entries", p.sched.pwc_entries}, {"vpn_bits", p.vpn_bits},  {"vmid_bits", p.vmid_bits},
           {"iid_bits", p.iid_bits}};
@@ -102,6 +102,13 @@ std::vector<std::string> synth_tops(const config::Config& c) {
   return {p.l2.module_prefix, p.module_prefix};
 }
 
+// The scheduler first (its own properties, its depth: a selection and the
+// dispatch after it), then the IOMMU assuming them.
+std::vector<ProveTop> prove_tops(const config::Config& c) {
+  const IommuParams p = elab::elaborate_iommu(c);
+  return {{p.sched.module_prefix, p.sched.select_latency + 3}, {p.module_prefix, 6, true}};
+}
+
 std::vector<CosimTop> cosim_tops(const config::Config& c) {
   const IommuParams p = elab::elaborate_iommu(c);
   return {{"sys", p.module_prefix + "_sys", ports::iommu_sys_ports(p)}};
@@ -119,6 +126,7 @@ BlockInfo iommu_block() {
   b.report_json = iommu::report_json;
   b.report_markdown = iommu::report_markdown;
   b.synth_tops = iommu::synth_tops;
+  b.prove_tops = iommu::prove_tops;
   b.cosim_tops = iommu::cosim_tops;
   return b;
 }

@@ -817,6 +817,22 @@ void aging_bound(Sched& s, const Value& hot) {
                          mux(aged, passes == at + 1, (f.wire("f_credit", credit) + zext(passes, xw)) == at)));
 }
 
+// No request is lost or invented and the buffer never overflows: the
+// requests taken minus the dispatches presented (disp_valid_o) are exactly
+// those in the arrival registers, the buffer and the dispatch registers.
+void requests_conserved(Sched& s) {
+  Module& m = s.m;
+  const WalkSchedParams& p = s.p;
+  const unsigned hb = elab::clog2(p.entries + 8) + 1;
+  const Reg held = m.formal_reg("f_held", hb);
+  held.next(held + zext(s.io.req_valid_i & s.io.req_ready_o, hb) - zext(s.io.disp_valid_o, hb));
+  std::vector<Value> in_flight = {zext(s.count, hb), zext(s.a1_v, hb), zext(s.d_v, hb), zext(s.io.disp_valid_o, hb)};
+  if (p.simt())
+    for (const Reg& r : {s.a2_v, s.a3_v, s.a4_v}) in_flight.push_back(zext(r, hb));
+  m.assert_always("requests_conserved", held == m.formal().wire("f_in_flight", hdl::sum_of(in_flight)));
+  m.assert_always("buffer_never_overflows", s.count <= lit(p.count_bits, p.entries));
+}
+
 void properties(Sched& s) {
   Module& m = s.m;
   const WalkSchedParams& p = s.p;
@@ -833,6 +849,7 @@ void properties(Sched& s) {
   m.assert_always("inv_valid_prefix", ~hdl::any(s.valid.slice(1, b - 1) & ~s.valid.slice(0, b - 1)));
   m.assert_always("inv_slot", s.slot == hdl::one_of(b + 1, s.count));
   m.assert_always("inv_any_free", s.any_free == ~hdl::all(s.busy));
+  requests_conserved(s);
   if (p.simt()) aging_bound(s, hot);
 }
 

@@ -70,6 +70,7 @@ int prove(const LoadedConfig& lc, const blocks::BlockInfo& block, const std::vec
     req.only = opts.properties;
     req.depth = opts.depth ? opts.depth : top.depth;
     req.work_dir = (out / top.module).string();
+    req.assume_members = top.assume_members;
     std::cerr << "txgen: proving " << top.module << " (depth " << req.depth << ") ...\n";
     results.push_back(formal::prove_top(req));
   }

@@ -29,6 +29,7 @@ L2tlbConfig parse_l2tlb(const json& j) {
     throw ConfigError(r.path_of("waiters"), std::to_string(c.waiters),
                       "must be at least ports (" + std::to_string(c.ports) + ")");
   c.lookup_stages = field(r, "lookup_stages", c.lookup_stages, 3, 16);
+  if (r.has("answer_register")) c.answer_register = boolean(r, "answer_register");
   r.reject_unknown();
   return c;
 }

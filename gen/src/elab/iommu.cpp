@@ -38,6 +38,7 @@ L2tlbParams elaborate_l2tlb(const config::Config& cfg, const config::L2tlbConfig
   p.waiters = c.waiters;
   p.waiter_bits = std::max(1u, clog2(c.waiters));
   p.stages = c.lookup_stages;
+  p.answer_register = c.answer_register;
   p.vmid_bits = cfg.system.vmid_bits;
   p.ppn_bits = cfg.translation->ppn_bits;
   p.perm_bits = cfg.translation->perm_bits;

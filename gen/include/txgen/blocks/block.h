@@ -36,10 +36,14 @@ struct BlockOutput {
 };
 
 // A module whose formal properties `txgen prove` proves, and the default
-// depth (BMC steps from reset and induction length) for it.
+// depth (BMC steps from reset and induction length) for it. With
+// assume_members, the properties of the modules it instantiates are its
+// assumptions (each member must then be a ProveTop of the same run, listed
+// before it, so that they are proven too); otherwise they are removed.
 struct ProveTop {
   std::string module;
   unsigned depth;
+  bool assume_members = false;
 };
 
 // A module the block's lock-step harness drives: its role in the

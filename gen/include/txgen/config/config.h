@@ -198,6 +198,7 @@ struct L2tlbConfig {
   unsigned mshrs = 32;         // outstanding walks
   unsigned waiters = 64;       // requests waiting for an answer (hits and misses)
   unsigned lookup_stages = 3;  // D: read, compare, act (a hit is answered D + 2 cycles on)
+  bool answer_register = true; // the walk answer acts a cycle after it arrives (the MSHR compare its own cycle)
 };
 
 struct IommuConfig {

@@ -26,6 +26,7 @@ struct L2tlbParams {
   unsigned waiters = 0;       // R
   unsigned waiter_bits = 0;   // RB = max(1, clog2 R)
   unsigned stages = 0;        // D
+  bool answer_register = false;  // the walk answer register (docs/blocks/iommu.md, "The walk port")
   unsigned vpn_bits = 0;      // VPN
   unsigned vmid_bits = 0;     // VM
   unsigned ppn_bits = 0;      // PPN

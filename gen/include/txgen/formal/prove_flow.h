@@ -17,6 +17,7 @@ struct ProveRequest {
   std::vector<std::string> only;           // prove only these properties (all when empty)
   unsigned depth = 20;                     // BMC steps from reset, and the induction length
   std::string work_dir;                    // created; scripts, logs, SMT2, traces
+  bool assume_members = false;             // the other modules' properties as assumptions, not removed
 };
 
 enum class Verdict {
