@@ -376,10 +376,9 @@ int L2tlbModel::find_mshr(uint64_t vpn, uint64_t vmid) const {
 int L2tlbModel::answer_target() const {
   const WalkAnswer& r = s_.walk_ans;
   if (!r.valid) return -1;
-  const uint64_t vpn = r.vpn, vmid = r.vmid;
   for (unsigned m = 0; m < p_.mshrs; ++m) {
     const Mshr& x = s_.mshr[m];
-    if (x.valid && x.issued && !x.filled && x.vpn == vpn && x.vmid == vmid) return static_cast<int>(m);
+    if (x.valid && x.issued && !x.filled && x.vpn == r.vpn && x.vmid == r.vmid) return static_cast<int>(m);
   }
   return -1;
 }
@@ -528,6 +527,14 @@ void L2tlbModel::note_entry_events(const L2tlbIn& in, const Entry& e) {
   events_.l2_rr_skip = e.kind == Enter::Lookup && e.port != s.rr;
 }
 
+// "Answer register: at every edge it takes (walk_resp_valid_i, VPN, VMID,
+// PPN, permissions)": the answer acts at the edge after the cycle it arrived
+// in (without the register, at the edge of that cycle).
+void L2tlbModel::take_walk_answer(const L2tlbIn& in) {
+  s_.walk_ans = {in.walk_resp_valid, cut(in.walk_resp_vpn, p_.vpn_bits), cut(in.walk_resp_vmid, p_.vmid_bits),
+                 cut(in.walk_resp_ppn, p_.ppn_bits), cut(in.walk_resp_perm, p_.perm_bits)};
+}
+
 // "the MSHR ... takes filled = 1 and the answer's PPN and permissions, and
 // every valid, not ready waiter slot recording that MSHR becomes ready with
 // them". READING: a slot records an MSHR from its lookup's stage D on (the
@@ -535,14 +542,6 @@ void L2tlbModel::note_entry_events(const L2tlbIn& in, const Entry& e) {
 // pipeline holds a stale index from an earlier use and is not "recording"
 // it (it merges at its own stage D instead). The model keeps that fact as
 // Waiter::waiting.
-// "The walk answer register takes walk_resp_* at every edge": the answer
-// acts at the edge after the cycle it arrived in (without the register, at
-// the edge of that cycle).
-void L2tlbModel::take_walk_answer(const L2tlbIn& in) {
-  s_.walk_ans = {in.walk_resp_valid, cut(in.walk_resp_vpn, p_.vpn_bits), cut(in.walk_resp_vmid, p_.vmid_bits),
-                 cut(in.walk_resp_ppn, p_.ppn_bits), cut(in.walk_resp_perm, p_.perm_bits)};
-}
-
 void L2tlbModel::apply_answer(int m) {
   if (m < 0) return;
   Mshr& x = s_.mshr[m];

@@ -5,6 +5,8 @@
 // while they are empty.
 #pragma once
 
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -35,6 +37,28 @@ class IommuCoverage {
   EventCounter<model::IommuEvents> events_;
   CoverageCounters::Id reset_;
 };
+
+// The benches' page table (C++ random test and SystemC test): a fixed
+// translation per (VMID, VPN).
+inline uint64_t iommu_bench_ppn(const elab::IommuParams& p, uint64_t vmid, uint64_t vpn) {
+  const uint64_t x = (vpn * 0x9e3779b97f4a7c15ull) ^ (vmid * 0xc2b2ae3d27d4eb4full);
+  return (x ^ (x >> 29)) & low_mask(p.ppn_bits);
+}
+inline uint64_t iommu_bench_perm(const elab::IommuParams& p, uint64_t vmid, uint64_t vpn) {
+  return (vpn + 3 * vmid) & low_mask(p.perm_bits);
+}
+
+// The benches' random page: mostly a hot set about the L2-TLB's size (hits,
+// merges), else a wider tree of tables (misses, PWC hits and replacement);
+// one index per level, root first.
+inline uint64_t iommu_bench_page(const elab::IommuParams& p, Rng& rng) {
+  const bool hot = rng.below(4) != 0;
+  const uint64_t wide[] = {2, 3, 6, 48}, near[] = {1, 1, 2, std::max<uint64_t>(2, p.l2.entries / 2)};
+  uint64_t vpn = 0;
+  for (unsigned l = 0; l < p.levels; ++l)
+    vpn = (vpn << p.sched.level_bits) | rng.below((hot ? near : wide)[4 - p.levels + l]);
+  return vpn & low_mask(p.vpn_bits);
+}
 
 template <class Dut>
 class IommuHarness {

@@ -41,20 +41,9 @@ const IommuParams& params() {
 
 std::string test_name() { return txgen::verif::cosim_test_name(TXGEN_COSIM_CONFIG_NAME); }
 
-// The environment's page table: a fixed translation per (VMID, VPN).
-uint64_t ppn_of(uint64_t vmid, uint64_t vpn) {
-  uint64_t x = (vpn * 0x9e3779b97f4a7c15ull) ^ (vmid * 0xc2b2ae3d27d4eb4full);
-  return (x ^ (x >> 29)) & low_mask(params().ppn_bits);
-}
-uint64_t perm_of(uint64_t vmid, uint64_t vpn) { return (vpn + 3 * vmid) & low_mask(params().perm_bits); }
-
-// A VPN from one index per page-table level (root first).
-uint64_t vpn_of(const std::vector<uint64_t>& idx) {
-  const unsigned x = params().sched.level_bits;
-  uint64_t v = 0;
-  for (uint64_t i : idx) v = (v << x) | i;
-  return v & low_mask(params().vpn_bits);
-}
+// The environment's page table (verif/iommu_harness.h).
+uint64_t ppn_of(uint64_t vmid, uint64_t vpn) { return txgen::verif::iommu_bench_ppn(params(), vmid, vpn); }
+uint64_t perm_of(uint64_t vmid, uint64_t vpn) { return txgen::verif::iommu_bench_perm(params(), vmid, vpn); }
 
 struct Request {
   uint64_t vpn = 0, vmid = 0, iid = 0, tag = 0;
@@ -369,15 +358,7 @@ TEST(Iommu, RandomTraffic) {
     const uint64_t reset_at = cycles / 3 + rng.below(cycles / 3 + 1);
     bool reset_done = false;
     uint64_t iid = 0;
-    // mostly a hot set about the L2-TLB's size (hits, merges), else a wider
-    // tree of tables (misses, PWC hits and replacement)
-    auto page = [&] {
-      std::vector<uint64_t> idx;
-      const bool hot = rng.below(4) != 0;
-      const uint64_t wide[] = {2, 3, 6, 48}, near[] = {1, 1, 2, std::max<uint64_t>(2, p.l2.entries / 2)};
-      for (unsigned l = 0; l < p.levels; ++l) idx.push_back(rng.below((hot ? near : wide)[4 - p.levels + l]));
-      return vpn_of(idx);
-    };
+    auto page = [&] { return txgen::verif::iommu_bench_page(p, rng); };
     while (b.cycle() < cycles) {
       if (!reset_done && b.cycle() >= reset_at) {
         b.reset();

@@ -67,7 +67,8 @@ class IommuEnv {
     if (in.ins_valid && last.ins_ready) inserts_.pop_front();
     if (in.sd_valid && last.sd_ready) sds_.pop_front();
     if (last.mem_req_valid && in.mem_req_ready)
-      reads_.push(cycle + 2 + rng_.below(39), {last.mem_req_walker, last.mem_req_level, last.mem_req_vpn, last.mem_req_vmid});
+      reads_.push(cycle + 2 + rng_.below(39),
+                  {last.mem_req_walker, last.mem_req_level, last.mem_req_vpn, last.mem_req_vmid});
   }
 
   void drive(In& in, uint64_t phase, uint64_t cycle) {
@@ -127,22 +128,9 @@ class IommuEnv {
     pending_[q].push_back({vpn, vmid, iid, tag});
   }
 
-  // mostly a hot set about the L2-TLB's size (hits, merges), else a wider
-  // tree of tables (misses, PWC hits and replacement)
-  uint64_t page() {
-    const bool hot = rng_.below(4) != 0;
-    const uint64_t wide[] = {2, 3, 6, 48}, near[] = {1, 1, 2, std::max<uint64_t>(2, p_.l2.entries / 2)};
-    uint64_t vpn = 0;
-    for (unsigned l = 0; l < p_.levels; ++l)
-      vpn = (vpn << p_.sched.level_bits) | rng_.below((hot ? near : wide)[4 - p_.levels + l]);
-    return vpn & low_mask(p_.vpn_bits);
-  }
-
-  uint64_t ppn_of(uint64_t vmid, uint64_t vpn) const {
-    const uint64_t x = (vpn * 0x9e3779b97f4a7c15ull) ^ (vmid * 0xc2b2ae3d27d4eb4full);
-    return (x ^ (x >> 29)) & low_mask(p_.ppn_bits);
-  }
-  uint64_t perm_of(uint64_t vmid, uint64_t vpn) const { return (vpn + 3 * vmid) & low_mask(p_.perm_bits); }
+  uint64_t page() { return iommu_bench_page(p_, rng_); }
+  uint64_t ppn_of(uint64_t vmid, uint64_t vpn) const { return iommu_bench_ppn(p_, vmid, vpn); }
+  uint64_t perm_of(uint64_t vmid, uint64_t vpn) const { return iommu_bench_perm(p_, vmid, vpn); }
 
   const elab::IommuParams& p_;
   Rng rng_;

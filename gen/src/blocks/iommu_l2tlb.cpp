@@ -154,11 +154,12 @@ class L2Emitter {
     issue_oh_ = m_.wire("wq_issue", M);
   }
 
-  // ---- the walk answer: the MSHR it fills (one-hot) and that MSHR's index
-  // The compare of every MSHR is the arrival cycle's work; the fill and the
-  // broadcast to the waiter slots act at the next edge (docs/blocks/iommu.md,
-  // "The walk port": the answer register). The MSHR matched stays the one the
-  // register's answer would match: it is neither filled nor freed meanwhile.
+  // ---- the walk answer: the MSHR it fills (one-hot) and that MSHR's index.
+  // With the answer register (docs/blocks/iommu.md, "The walk port") the
+  // compare of every MSHR is the arrival cycle's work and the fill and the
+  // broadcast to the waiter slots act at the next edge; the MSHR matched is
+  // the one the registered answer would match, as it is neither filled nor
+  // freed meanwhile.
   void walk_answer() {
     m_.comment(string("walk answer: the issued, unfilled MSHR of its translation") +
                (l_.answer_register ? ", registered with the PPN" : ""));
@@ -501,7 +502,8 @@ class L2Emitter {
   Value rd_vmid_, rd_tag_, rd_ppn_, rd_perm_, rd_plru_;
   Wire freed_, issue_oh_;
   Reg credit_;
-  Value slot_pick_, resp_oh_, resp_ppn_, resp_perm_, resp_any_, resp_idx_, fill_enter_, go_lk_, slot_alloc_, lk_port_, lk_tag_, lk_vpn_, lk_vmid_;
+  Value slot_pick_, resp_oh_, resp_ppn_, resp_perm_, resp_any_, resp_idx_;
+  Value fill_enter_, go_lk_, slot_alloc_, lk_port_, lk_tag_, lk_vpn_, lk_vmid_;
   Value a_vpn_, a_vmid_, a_set_, a_lookup_, a_write_, a_flush_, a_inval_, a_way_, a_ppn_, a_perm_, free_oh_;
   Value alloc_oh_, act_ready_, act_wait_, act_ppn_, act_perm_, act_mshr_, act_slot_;
   Entering in_;

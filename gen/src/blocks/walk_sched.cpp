@@ -823,7 +823,7 @@ void aging_bound(Sched& s, const Value& hot) {
 void requests_conserved(Sched& s) {
   Module& m = s.m;
   const WalkSchedParams& p = s.p;
-  const unsigned hb = elab::clog2(p.entries + 8) + 1;
+  const unsigned hb = elab::clog2(p.entries + 8) + 1;  // B plus a1 .. a4, d and o, with room to spare
   const Reg held = m.formal_reg("f_held", hb);
   held.next(held + zext(s.io.req_valid_i & s.io.req_ready_o, hb) - zext(s.io.disp_valid_o, hb));
   std::vector<Value> in_flight = {zext(s.count, hb), zext(s.a1_v, hb), zext(s.d_v, hb), zext(s.io.disp_valid_o, hb)};

@@ -86,7 +86,8 @@ void prepare(const ProveRequest& req, const fs::path& dir) {
   std::string script = "read_verilog -formal" + files + "\nhierarchy -check -top " + req.top + "\nproc\n";
   // other modules' properties have their own proofs: removed, or (proven in
   // the same run) assumed
-  script += std::string(req.assume_members ? "chformal -assert2assume" : "chformal -remove") + " * " + req.top + " %d\n";
+  const std::string members = req.assume_members ? "chformal -assert2assume" : "chformal -remove";
+  script += members + " * " + req.top + " %d\n";
   script += "flatten\nprep -top " + req.top + "\nasync2sync\ndffunmap\n";
   script += "select -write asserts.txt " + req.top + "/t:$assert\n";
   script += "select -write assumes.txt " + req.top + "/t:$assume\n";
