@@ -308,6 +308,12 @@ function(_txgen_tx_path_tops NAME CONFIG_PATH OUT_SYS OUT_BASE)
     foreach(module "" _base _cu _sys _base_sys)
       list(APPEND modules tx_path_${NAME}${module})
     endforeach()
+    # with an iommu section: the L2-TLB and IOMMU, and the path joined to them
+    string(JSON iommu ERROR_VARIABLE no_iommu GET "${text}" iommu)
+    if(NOT no_iommu)
+      list(APPEND modules iommu_${NAME}_l2tlb iommu_${NAME}_walk_sched iommu_${NAME} iommu_${NAME}_sys
+                          tx_path_${NAME}_l2 tx_path_${NAME}_l2_sys)
+    endif()
     _txgen_block_rtl(${NAME} ${CONFIG_PATH} tx_path ${CMAKE_BINARY_DIR}/cosim/${NAME}/rtl_tx_path "${modules}"
                      rtl_files rtl_target)
     foreach(kind sys base_sys)
@@ -317,6 +323,25 @@ function(_txgen_tx_path_tops NAME CONFIG_PATH OUT_SYS OUT_BASE)
   endif()
   set(${OUT_SYS} ${sys} PARENT_SCOPE)
   set(${OUT_BASE} ${base} PARENT_SCOPE)
+endfunction()
+
+# txgen_add_tx_path_l2_cosim(NAME CONFIG_PATH [SOURCES <test.cpp...>])
+# GoogleTest executable txgen_cosim_tx_path_l2_NAME co-simulating
+# tx_path_NAME_l2_sys (the path with its generated L2-TLB and IOMMU inside;
+# the configuration has an iommu section) against the golden model.
+function(txgen_add_tx_path_l2_cosim NAME CONFIG_PATH)
+  get_filename_component(config ${CONFIG_PATH} ABSOLUTE)
+  _txgen_tx_path_tops(${NAME} ${config} sys base)
+  get_target_property(rtl_files txgen_rtl_tx_path_${NAME} TXGEN_RTL_FILES)
+  set(top tx_path_${NAME}_l2_sys)
+  set(exe txgen_cosim_tx_path_l2_${NAME})
+  set(sources ${ARGN})
+  if(NOT sources)
+    set(sources SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/tx_path_l2_test.cpp)
+  endif()
+  _txgen_cosim_exe(${exe} ${NAME} tx_path ${config} ${sources})
+  _txgen_cosim_top(${exe} ${NAME} ${top} path_l2 "${rtl_files}" txgen_rtl_tx_path_${NAME})
+  target_compile_definitions(${exe} PRIVATE TXGEN_L2_HEADER="V${top}.h" TXGEN_L2_CLASS=V${top})
 endfunction()
 
 # Compile definitions naming the two Verilated tops of a tx_path configuration.

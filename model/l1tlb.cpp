@@ -32,6 +32,7 @@ L1tlbModel::L1tlbModel(const elab::L1tlbParams& p) : p_(p) {
   ppn_mask_ = mask_of(p_.ppn_bits);
   perm_mask_ = mask_of(p_.perm_bits);
   tag_mask_ = mask_of(p_.l2_tag_bits);
+  iid_mask_ = mask_of(p_.iid_bits);
   reset_ = make_reset();
   s_ = reset_;
   win_.assign(T_, -1);
@@ -99,6 +100,7 @@ L1tlbIn L1tlbModel::idle_inputs() const {
   in.req_valid.assign(U_, 0);
   in.req_vpn.assign(U_, 0);
   in.req_vmid.assign(U_, 0);
+  in.req_iid.assign(U_, 0);
   in.l2_req_ready.assign(C_, 1);
   in.l2_resp_valid.assign(C_, 0);
   in.l2_resp_tag.assign(C_, 0);
@@ -129,6 +131,7 @@ L1tlbOut L1tlbModel::make_outputs() const {
   o.l2_req_vpn.assign(C_, 0);
   o.l2_req_vmid.assign(C_, 0);
   o.l2_req_tag.assign(C_, 0);
+  o.l2_req_iid.assign(C_, 0);
   return o;
 }
 
@@ -198,6 +201,12 @@ bool L1tlbModel::cu_request(const State& s, const L1tlbIn& in, unsigned u, uint6
   return true;
 }
 
+uint64_t L1tlbModel::cu_iid(const State& s, const L1tlbIn& in, unsigned u) const {
+  if (p_.iid_bits == 0) return 0;
+  if (p_.input_buffer) return s.ib[u].iid[s.ib[u].head];
+  return in.req_iid[u] & iid_mask_;
+}
+
 int L1tlbModel::winner(const State& s, const L1tlbIn& in, unsigned j, unsigned* nreq) const {
   const unsigned c = j / K_, k = j % K_;
   const unsigned rr = s.tlb[j].rr;
@@ -263,6 +272,7 @@ void L1tlbModel::outputs(const L1tlbIn& in, L1tlbOut& o) const {
     o.l2_req_vpn[c] = q.vpn;
     o.l2_req_vmid[c] = q.vmid;
     o.l2_req_tag[c] = (uint64_t{q.k} << p_.mshr_bits) | q.mshr;
+    o.l2_req_iid[c] = q.iid;
     const Cluster& cl = s.cl[c];
     o.evict_valid[c] = cl.ev;
     o.evict_vpn[c] = cl.evpn;
@@ -472,6 +482,7 @@ void L1tlbModel::check_queue(const Tlb& t, const MshrQueue& q, bool (*member)(co
 
 void L1tlbModel::check_inputs(const L1tlbIn& in) const {
   if (in.req_valid.size() != U_ || in.req_vpn.size() != U_ || in.req_vmid.size() != U_ ||
+      (p_.iid_bits > 0 && in.req_iid.size() != U_) ||
       in.l2_req_ready.size() != C_ || in.l2_resp_valid.size() != C_ || in.l2_resp_tag.size() != C_ ||
       in.l2_resp_ppn.size() != C_ || in.l2_resp_perm.size() != C_)
     throw std::invalid_argument("L1tlbModel: input vector sizes do not match the parameters");
@@ -642,6 +653,7 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
       ms.kill = false;
       ms.vh = vh;
       ms.vmid = r2.vmid;
+      ms.iid = r2.iid;  // a merge into it keeps this miss's ID
       ms.waiters = uint64_t{1} << r2.i;
       if (p_.mshr_fifo) check_free_queue(t);
       append_send_queue(t, m);
@@ -759,6 +771,7 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
     cl.q.mshr = lc.m;
     cl.q.vpn = ((ms.vh << p_.home_bits) | lc.k) & vpn_mask_;
     cl.q.vmid = ms.vmid;
+    cl.q.iid = ms.iid;
   }
 
   // ---- 6. Compare stage / sd1 (entries after the writes), pipeline registers. ----
@@ -776,6 +789,7 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
       t.r2.i = t.r1.i;
       t.r2.vpn = t.r1.vpn;
       t.r2.vmid = t.r1.vmid;
+      t.r2.iid = t.r1.iid;
       t.r2.match = m;
     } else {
       t.r2.valid = false;
@@ -785,6 +799,7 @@ void L1tlbModel::posedge(const L1tlbIn& in) {
       t.r1.valid = true;
       t.r1.i = i;
       cu_request(s, in, c * N_ + i, &t.r1.vpn, &t.r1.vmid);  // the FIFOs change only in step 7
+      t.r1.iid = cu_iid(s, in, c * N_ + i);
       t.rr = (i + 1) % N_;
     } else {
       t.r1.valid = false;
@@ -864,6 +879,7 @@ void L1tlbModel::ib_edge(const L1tlbIn& in) {
       const unsigned slot = (b.head + b.count) % kIbDepth;
       b.vpn[slot] = in.req_vpn[u] & vpn_mask_;
       b.vmid[slot] = in.req_vmid[u] & vmid_mask_;
+      if (p_.iid_bits) b.iid[slot] = in.req_iid[u] & iid_mask_;
       ++b.count;
       ++stats_.accepts;
     }

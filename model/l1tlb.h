@@ -57,6 +57,7 @@ struct L1tlbIn {                      // inputs of l1tlb_NAME for one cycle
   std::vector<uint8_t> req_valid;     // [U]
   std::vector<uint64_t> req_vpn;      // [U]
   std::vector<uint64_t> req_vmid;     // [U]
+  std::vector<uint64_t> req_iid;      // [U] instruction IDs (read with iid_bits > 0)
   std::vector<uint8_t> l2_req_ready;  // [C]
   std::vector<uint8_t> l2_resp_valid; // [C]
   std::vector<uint64_t> l2_resp_tag;  // [C] {k (HB bits, high), mshr (MB bits, low)}
@@ -78,6 +79,7 @@ struct L1tlbOut {                     // outputs in the cycle (before its edge)
   std::vector<uint64_t> evict_vpn, evict_vmid, evict_ppn, evict_perm;  // [C] the replaced entry
   std::vector<uint8_t> l2_req_valid;  // [C]
   std::vector<uint64_t> l2_req_vpn, l2_req_vmid, l2_req_tag;       // [C]
+  std::vector<uint64_t> l2_req_iid;   // [C] the ID of the miss that allocated the MSHR (0 with iid_bits 0)
   bool sd_ready = false;              // combinational
   bool sd_done = false;               // registered pulse
 };
@@ -202,23 +204,23 @@ class L1tlbModel {
   };
   struct Mshr {
     bool valid = false, pending = false, sent = false, kill = false;
-    uint64_t vh = 0, vmid = 0, waiters = 0;
-    auto key() const { return std::tie(valid, pending, sent, kill, vh, vmid, waiters); }
+    uint64_t vh = 0, vmid = 0, waiters = 0, iid = 0;
+    auto key() const { return std::tie(valid, pending, sent, kill, vh, vmid, waiters, iid); }
     bool operator==(const Mshr& o) const { return key() == o.key(); }
   };
   struct R1 {
     bool valid = false;
     unsigned i = 0;
-    uint64_t vpn = 0, vmid = 0;
-    auto key() const { return std::tie(valid, i, vpn, vmid); }
+    uint64_t vpn = 0, vmid = 0, iid = 0;
+    auto key() const { return std::tie(valid, i, vpn, vmid, iid); }
     bool operator==(const R1& o) const { return key() == o.key(); }
   };
   struct R2 {
     bool valid = false;
     unsigned i = 0;
-    uint64_t vpn = 0, vmid = 0;
+    uint64_t vpn = 0, vmid = 0, iid = 0;
     int match = -1;  // the one set bit of match (or -1)
-    auto key() const { return std::tie(valid, i, vpn, vmid, match); }
+    auto key() const { return std::tie(valid, i, vpn, vmid, iid, match); }
     bool operator==(const R2& o) const { return key() == o.key(); }
   };
   // A queue of MSHR indices (mshr_fifo), a ring of M slots: the free queue
@@ -266,8 +268,8 @@ class L1tlbModel {
   struct Q {
     bool valid = false;
     unsigned k = 0, mshr = 0;
-    uint64_t vpn = 0, vmid = 0;
-    auto key() const { return std::tie(valid, k, mshr, vpn, vmid); }
+    uint64_t vpn = 0, vmid = 0, iid = 0;
+    auto key() const { return std::tie(valid, k, mshr, vpn, vmid, iid); }
     bool operator==(const Q& o) const { return key() == o.key(); }
   };
   struct F {
@@ -297,10 +299,10 @@ class L1tlbModel {
   static constexpr unsigned kIbDepth = 2;  // entries per input buffer
   struct Ib {                              // a CU's input buffer: FIFO ring of kIbDepth
     unsigned head = 0, count = 0;
-    uint64_t vpn[kIbDepth] = {}, vmid[kIbDepth] = {};
+    uint64_t vpn[kIbDepth] = {}, vmid[kIbDepth] = {}, iid[kIbDepth] = {};
     bool operator==(const Ib& o) const {
       return head == o.head && count == o.count && std::equal(vpn, vpn + kIbDepth, o.vpn) &&
-             std::equal(vmid, vmid + kIbDepth, o.vmid);
+             std::equal(vmid, vmid + kIbDepth, o.vmid) && std::equal(iid, iid + kIbDepth, o.iid);
     }
   };
   struct CuOut {
@@ -329,6 +331,7 @@ class L1tlbModel {
   void reset_state();
   // The request CU u presents to the crossbar (its port, or its FIFO head).
   bool cu_request(const State& s, const L1tlbIn& in, unsigned u, uint64_t* vpn, uint64_t* vmid) const;
+  uint64_t cu_iid(const State& s, const L1tlbIn& in, unsigned u) const;  // that request's instruction ID
   bool req_ready_ib(const State& s, unsigned u) const { return s.ib[u].count < kIbDepth; }
   void ib_edge(const L1tlbIn& in);  // input buffers at the edge: pop accepted heads, append taken requests
   // Crossbar winner of TLB j for the inputs (local CU index) or -1; nreq = number of requesters.
@@ -360,7 +363,7 @@ class L1tlbModel {
 
   elab::L1tlbParams p_;
   unsigned U_, T_, C_, W_, S_, N_, K_, M_;
-  uint64_t vpn_mask_, vmid_mask_, ppn_mask_, perm_mask_, tag_mask_;
+  uint64_t vpn_mask_, vmid_mask_, ppn_mask_, perm_mask_, tag_mask_, iid_mask_;
   L1tlbEvents events_;
   L1tlbStats stats_;
   State reset_;

@@ -100,6 +100,7 @@ TxPathIn TxPathModel::idle_inputs() const {
   in.req_valid.assign(U_, 0);
   in.req_vpn.assign(U_, 0);
   in.req_vmid.assign(U_, 0);
+  in.req_iid.assign(U_, 0);
   in.vrf.assign(U_, 0);
   in.app_valid.assign(U_, 0);
   in.app_we.assign(U_, 0);
@@ -194,6 +195,7 @@ void TxPathModel::eval_l1(const TxPathIn& in, const Glue& G) const {
     l1_in_.req_valid[u] = in.req_valid[u];
     l1_in_.req_vpn[u] = in.req_vpn[u];
     l1_in_.req_vmid[u] = in.req_vmid[u];
+    if (p_.iid_bits) l1_in_.req_iid[u] = in.req_iid[u];
   }
   l1_in_.rst_n = in.rst_n;
   if (baseline_) {
@@ -551,14 +553,16 @@ void TxPathModel::outputs(const TxPathIn& in, TxPathOut& o) const {
       o.l2_req_vpn = l1_out_.l2_req_vpn[w];
       o.l2_req_vmid = l1_out_.l2_req_vmid[w];
       o.l2_req_tag = (uint64_t{w} << p_.l1_tag_bits) | (l1_out_.l2_req_tag[w] & lt_mask_);
+      o.l2_req_iid = l1_out_.l2_req_iid[w];
     } else {
       const Cu& c = G.cu[w];
       o.l2_req_vpn = c.l2r_vpn;
       o.l2_req_vmid = c.l2r_vmid;
       o.l2_req_tag = (uint64_t{w} << p_.l1_tag_bits) | c.l2r_tag;
+      o.l2_req_iid = c.l2r_iid;
     }
   } else {
-    o.l2_req_vpn = o.l2_req_vmid = o.l2_req_tag = 0;
+    o.l2_req_vpn = o.l2_req_vmid = o.l2_req_tag = o.l2_req_iid = 0;
   }
   if (baseline_) {
     o.l2_resp_ready = true;
@@ -757,6 +761,7 @@ void TxPathModel::lookup_idle(unsigned u) {
   c.rq_vpn = l1_out_.l2_req_vpn[u] & vpn_mask_;
   c.rq_vmid = l1_out_.l2_req_vmid[u] & vmid_mask_;
   c.rq_tag = l1_out_.l2_req_tag[u] & lt_mask_;
+  c.rq_iid = l1_out_.l2_req_iid[u];
   c.st = Stage::LdsReq;
 }
 
@@ -817,6 +822,7 @@ void TxPathModel::load_l2r(unsigned u) {
   c.l2r_vpn = c.rq_vpn;
   c.l2r_vmid = c.rq_vmid;
   c.l2r_tag = c.rq_tag;
+  c.l2r_iid = c.rq_iid;
   c.st = Stage::Idle;
 }
 

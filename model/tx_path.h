@@ -44,6 +44,7 @@ struct TxPathIn {            // inputs of tx_path_NAME_sys (the path with every 
   bool rst_n = true;
   // per CU (size U)
   std::vector<uint8_t> req_valid; std::vector<uint64_t> req_vpn, req_vmid;
+  std::vector<uint64_t> req_iid;                    // read with iid_bits > 0
   std::vector<uint32_t> vrf;                        // vrf_i
   std::vector<uint8_t> app_valid, app_we; std::vector<uint32_t> app_row; std::vector<uint64_t> app_bank_en;
   std::vector<Bits> app_wdata;                      // lds row_bits each
@@ -68,6 +69,7 @@ struct TxPathOut {           // outputs of tx_path_NAME_sys in the cycle (before
   std::vector<uint8_t> if_ready, if_resp_valid, if_resp_hit; std::vector<Bits> if_resp_data;
   std::vector<uint8_t> ifill_ready, flush_ready, flush_done;
   bool l2_req_valid = false; uint64_t l2_req_vpn = 0, l2_req_vmid = 0, l2_req_tag = 0;
+  uint64_t l2_req_iid = 0;  // 0 with iid_bits 0
   bool l2_resp_ready = false;
   bool l2_vic_valid = false; uint64_t l2_vic_vpn = 0, l2_vic_vmid = 0, l2_vic_ppn = 0, l2_vic_perm = 0;
   bool sd_ready = false, sd_done = false;
@@ -233,13 +235,13 @@ class TxPathModel {
  private:
   struct Cu {
     Stage st = Stage::Idle;
-    uint64_t rq_vpn = 0, rq_vmid = 0, rq_tag = 0;
+    uint64_t rq_vpn = 0, rq_vmid = 0, rq_tag = 0, rq_iid = 0;
     uint64_t ans_ppn = 0, ans_perm = 0;
     bool ans_ic = false;  // ans.src: false = LDS, true = IC
     unsigned cnt = 0;
     Stage nxt = Stage::Idle;
     bool l2r_valid = false;
-    uint64_t l2r_vpn = 0, l2r_vmid = 0, l2r_tag = 0;
+    uint64_t l2r_vpn = 0, l2r_vmid = 0, l2r_tag = 0, l2r_iid = 0;
     QueueEntry vq[8];
     unsigned vq_head = 0, occ = 0;
     VictimReg lb;
@@ -256,8 +258,8 @@ class TxPathModel {
     uint64_t irm_vpn = 0, irm_vmid = 0;
     // every field above but vq (same_registers)
     auto key() const {
-      return std::tie(st, rq_vpn, rq_vmid, rq_tag, ans_ppn, ans_perm, ans_ic, cnt, nxt, l2r_valid, l2r_vpn, l2r_vmid,
-                      l2r_tag, vq_head, occ, lb, out, rml_valid, rml_vpn, rml_vmid, rmi_valid, rmi_vpn, rmi_vmid, lown,
+      return std::tie(st, rq_vpn, rq_vmid, rq_tag, rq_iid, ans_ppn, ans_perm, ans_ic, cnt, nxt, l2r_valid, l2r_vpn,
+                      l2r_vmid, l2r_tag, l2r_iid, vq_head, occ, lb, out, rml_valid, rml_vpn, rml_vmid, rmi_valid, rmi_vpn, rmi_vmid, lown,
                       lsent, ldone, lrm_busy, lrm_vpn, lrm_vmid, irm_busy, irm_vpn, irm_vmid);
     }
     bool operator==(const Cu& o) const { return key() == o.key() && std::equal(vq, vq + 8, o.vq); }

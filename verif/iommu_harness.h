@@ -60,6 +60,13 @@ inline uint64_t iommu_bench_page(const elab::IommuParams& p, Rng& rng) {
   return vpn & low_mask(p.vpn_bits);
 }
 
+// A PTE read the benches' memory took: answered at `due`.
+struct IommuBenchRead {
+  uint64_t due;
+  uint32_t walker, level;
+  uint64_t vpn, vmid;
+};
+
 template <class Dut>
 class IommuHarness {
  public:

@@ -155,7 +155,24 @@ void compare_port(CosimSession& s, const char* signal, const Port& port, const s
 
 }  // namespace txgen::verif
 
-#define TXGEN_BIND_DRIVE(port, field, bits, ...) ::txgen::verif::drive_port(txgen_d.port, txgen_in.field, (bits));
+namespace txgen::verif {
+
+// Whether a Verilated model has a port: a port of width 0 does not exist in
+// that configuration (txgen/ports/ports.h). `probe` is invocable on the model
+// only if the member exists; the bindings below skip a missing port at
+// compile time (they expand inside templates on the model's type).
+template <class Dut, class Probe>
+constexpr bool port_present(const Probe&) {
+  return std::is_invocable_v<Probe, const std::remove_reference_t<Dut>&>;
+}
+
+}  // namespace txgen::verif
+
+#define TXGEN_PORT_PRESENT(DUT, port) \
+  ::txgen::verif::port_present<decltype(DUT)>([](const auto& txgen_x) -> decltype((void)txgen_x.port) {})
+
+#define TXGEN_BIND_DRIVE(port, field, bits, ...) \
+  if constexpr (TXGEN_PORT_PRESENT(txgen_d, port)) ::txgen::verif::drive_port(txgen_d.port, txgen_in.field, (bits));
 // Drives DUT's rst_ni and every input of LIST from IN (the model's In) for parameters PARAMS.
 #define TXGEN_DRIVE_PORTS(LIST, DUT, PARAMS, IN)                 \
   do {                                                           \
@@ -168,8 +185,9 @@ void compare_port(CosimSession& s, const char* signal, const Port& port, const s
 
 // The same without the bulk-data inputs (kBulkField) unless WITH_BULK.
 #define TXGEN_BIND_DRIVE_SOME(port, field, bits, ...)                                                 \
-  if (txgen_bulk || !::txgen::verif::kBulkField<std::decay_t<decltype(txgen_in.field)>>)             \
-    ::txgen::verif::drive_port(txgen_d.port, txgen_in.field, (bits));
+  if constexpr (TXGEN_PORT_PRESENT(txgen_d, port))                                                   \
+    if (txgen_bulk || !::txgen::verif::kBulkField<std::decay_t<decltype(txgen_in.field)>>)           \
+      ::txgen::verif::drive_port(txgen_d.port, txgen_in.field, (bits));
 #define TXGEN_DRIVE_PORTS_SOME(LIST, DUT, PARAMS, IN, WITH_BULK)   \
   do {                                                             \
     auto& txgen_d = (DUT);                                         \
@@ -183,8 +201,9 @@ void compare_port(CosimSession& s, const char* signal, const Port& port, const s
 // Reads every output of LIST on DUT into OUT (the model's Out, its vectors
 // sized), the bulk-data outputs only if WITH_BULK.
 #define TXGEN_BIND_READ(port, field, bits, ...)                                                        \
-  if (txgen_bulk || !::txgen::verif::kBulkField<std::decay_t<decltype(txgen_out.field)>>)             \
-    ::txgen::verif::read_port(txgen_d.port, txgen_out.field, (bits));
+  if constexpr (TXGEN_PORT_PRESENT(txgen_d, port))                                                    \
+    if (txgen_bulk || !::txgen::verif::kBulkField<std::decay_t<decltype(txgen_out.field)>>)           \
+      ::txgen::verif::read_port(txgen_d.port, txgen_out.field, (bits));
 #define TXGEN_READ_PORTS(LIST, DUT, PARAMS, OUT, WITH_BULK)        \
   do {                                                             \
     const auto& txgen_d = (DUT);                                   \
@@ -195,8 +214,9 @@ void compare_port(CosimSession& s, const char* signal, const Port& port, const s
   } while (false)
 
 #define TXGEN_BIND_WANT(port, field, ...) [[maybe_unused]] const auto& txgen_want_##port = txgen_want.field;
-#define TXGEN_BIND_COMPARE(port, field, bits, ...) \
-  ::txgen::verif::compare_port(txgen_s, #port, txgen_d.port, txgen_want.field, (bits));
+#define TXGEN_BIND_COMPARE(port, field, bits, ...)  \
+  if constexpr (TXGEN_PORT_PRESENT(txgen_d, port)) \
+    ::txgen::verif::compare_port(txgen_s, #port, txgen_d.port, txgen_want.field, (bits));
 #define TXGEN_BIND_COMPARE_IF(port, field, bits, count, valid, ...) \
   if (txgen_want_##valid) TXGEN_BIND_COMPARE(port, field, bits)
 // Compares every output of LIST on DUT with WANT (the model's Out) in list

@@ -118,6 +118,7 @@ void PathEnvironment::drive_cu(unsigned u, uint64_t cycle) {
   if (r) {
     in_.req_vpn[u] = r->vpn;
     in_.req_vmid[u] = r->vmid;
+    in_.req_iid[u] = instruction_id(u) & low_mask(p_.iid_bits);  // a path behind the IOMMU carries it
   }
   // work groups: free the previous kernel's segments, then hold this kernel's
   in_.wg_valid[u] = !c.wg_free_sent || !c.wg_alloc_sent;
@@ -167,12 +168,23 @@ bool PathEnvironment::kernel_finished() const {
   return std::all_of(cu_.begin(), cu_.end(), [](const Cu& c) { return c.traffic.finished(); });
 }
 
-// The instruction of the page the path asks the L2-TLB for: the one whose
-// request for it the CU's L1-TLB took last ({kernel, index x U + CU}: its low
-// bits tell apart the instructions in flight at once). Recorded at the accept,
-// dropped at the answer, so the map holds the requests in flight.
+// A CU's instruction: index x U + CU (its low bits tell apart the
+// instructions in flight at once).
+uint64_t PathEnvironment::instruction_id(unsigned u) const {
+  return uint64_t{cu_[u].traffic.presented_instruction()} * p_.cus + u;
+}
+
+// The instruction of the page the path asks the L2-TLB for, {kernel,
+// instruction_id}. A path that carries the ID (behind the generated IOMMU)
+// names it: the last instruction with those low bits. Otherwise the one whose
+// request for the page the CU's L1-TLB took last (recorded at the accept,
+// dropped at the answer, so the map holds the requests in flight).
 uint64_t PathEnvironment::l2_request_instruction(const model::TxPathOut& out) const {
   if (!out.l2_req_valid) return 0;
+  if (p_.iid_bits) {
+    const auto full = full_instruction_.find(out.l2_req_iid);
+    return full == full_instruction_.end() ? out.l2_req_iid : full->second;
+  }
   const uint64_t cu = out.l2_req_tag >> p_.l1_tag_bits;
   if (cu >= p_.cus) return 0;
   const auto& m = instruction_of_[cu];
@@ -199,8 +211,9 @@ void PathEnvironment::observe(uint64_t cycle, const model::TxPathOut& out) {
   for (unsigned u = 0; u < p_.cus; ++u) {
     Cu& c = cu_[u];
     if (in_.req_valid[u] && out.req_ready[u]) {
-      instruction_of_[u][page_key(in_.req_vpn[u], in_.req_vmid[u])] =
-          (uint64_t{kernel_} << 40) | (uint64_t{c.traffic.presented_instruction()} * p_.cus + u);
+      const uint64_t instruction = (uint64_t{kernel_} << 40) | instruction_id(u);
+      instruction_of_[u][page_key(in_.req_vpn[u], in_.req_vmid[u])] = instruction;
+      if (p_.iid_bits) full_instruction_[instruction & low_mask(p_.iid_bits)] = instruction;
       c.traffic.accepted(cycle);
       ++s_.requests;
     }
@@ -259,6 +272,7 @@ void PathEnvironment::observe(uint64_t cycle, const model::TxPathOut& out) {
   if (!behind_) observe_behavioural_l2(cycle, out);
   if (kernel_finished()) {
     if (behind_) behind_->close_instructions();
+    full_instruction_.clear();
     ++kernel_;
     kernel_started_ = false;
     if (done()) s_.cycles = cycle + 1;

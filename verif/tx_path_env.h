@@ -149,6 +149,7 @@ class PathEnvironment {
   uint64_t next_event(uint64_t cycle) const;
   bool kernel_finished() const;
   uint64_t code_addr(unsigned g) const;
+  uint64_t instruction_id(unsigned u) const;
   uint64_t l2_request_instruction(const model::TxPathOut& out) const;
   void check_translation(unsigned u, uint64_t vpn, uint64_t vmid, uint64_t ppn) const;
   void observe_behavioural_l2(uint64_t cycle, const model::TxPathOut& out);
@@ -162,6 +163,7 @@ class PathEnvironment {
   std::vector<Cu> cu_;
   std::vector<Fetch> fetch_;
   std::vector<std::unordered_map<uint64_t, uint64_t>> instruction_of_;  // per CU: page -> instruction that sent it
+  std::unordered_map<uint64_t, uint64_t> full_instruction_;             // IW-bit ID -> the instruction sent last with it
   std::unique_ptr<IommuBehind> behind_;  // the generated L2-TLB and IOMMU, when o.iommu
   std::deque<Pending> l2q_;
   std::map<uint64_t, uint64_t> walking_;  // page -> when its walk answers

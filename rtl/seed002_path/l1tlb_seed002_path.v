@@ -16,6 +16,7 @@ module l1tlb_seed002_path (
   output wire [7:0] req_ready_o,  // per CU: the request is taken (a register with the input buffer)
   input  wire [287:0] req_vpn_i,  // per CU: the request's VPN
   input  wire [15:0] req_vmid_i,  // per CU: the request's VMID
+  input  wire [159:0] req_iid_i,  // per CU: the request's SIMD instruction ID
   output wire [7:0] resp_valid_o,  // per CU: a hit response (registered pulse, no back-pressure)
   output wire [287:0] resp_vpn_o,  // per CU: the hit's VPN
   output wire [15:0] resp_vmid_o,  // per CU: the hit's VMID
@@ -36,6 +37,7 @@ module l1tlb_seed002_path (
   output wire [287:0] l2_req_vpn_o,  // per cluster: the missing VPN
   output wire [15:0] l2_req_vmid_o,  // per cluster: the missing VMID
   output wire [47:0] l2_req_tag_o,  // per cluster: the request's tag {TLB in cluster, MSHR}
+  output wire [159:0] l2_req_iid_o,  // per cluster: the ID of the miss that allocated the MSHR
   input  wire [7:0] l2_resp_valid_i,  // per cluster: the L2-TLB's answer (always taken)
   input  wire [47:0] l2_resp_tag_i,  // per cluster: the answered request's tag
   input  wire [287:0] l2_resp_ppn_i,  // per cluster: the answer's PPN
@@ -66,6 +68,8 @@ module l1tlb_seed002_path (
   reg  [35:0] q0_vh_q;
   wire [1:0] q0_vmid_d;
   reg  [1:0] q0_vmid_q;
+  wire [19:0] q0_iid_d;
+  reg  [19:0] q0_iid_q;
   wire q1_v_d;
   reg  q1_v_q;
   wire [5:0] q1_mshr_d;
@@ -74,6 +78,8 @@ module l1tlb_seed002_path (
   reg  [35:0] q1_vh_q;
   wire [1:0] q1_vmid_d;
   reg  [1:0] q1_vmid_q;
+  wire [19:0] q1_iid_d;
+  reg  [19:0] q1_iid_q;
   wire q2_v_d;
   reg  q2_v_q;
   wire [5:0] q2_mshr_d;
@@ -82,6 +88,8 @@ module l1tlb_seed002_path (
   reg  [35:0] q2_vh_q;
   wire [1:0] q2_vmid_d;
   reg  [1:0] q2_vmid_q;
+  wire [19:0] q2_iid_d;
+  reg  [19:0] q2_iid_q;
   wire q3_v_d;
   reg  q3_v_q;
   wire [5:0] q3_mshr_d;
@@ -90,6 +98,8 @@ module l1tlb_seed002_path (
   reg  [35:0] q3_vh_q;
   wire [1:0] q3_vmid_d;
   reg  [1:0] q3_vmid_q;
+  wire [19:0] q3_iid_d;
+  reg  [19:0] q3_iid_q;
   wire q4_v_d;
   reg  q4_v_q;
   wire [5:0] q4_mshr_d;
@@ -98,6 +108,8 @@ module l1tlb_seed002_path (
   reg  [35:0] q4_vh_q;
   wire [1:0] q4_vmid_d;
   reg  [1:0] q4_vmid_q;
+  wire [19:0] q4_iid_d;
+  reg  [19:0] q4_iid_q;
   wire q5_v_d;
   reg  q5_v_q;
   wire [5:0] q5_mshr_d;
@@ -106,6 +118,8 @@ module l1tlb_seed002_path (
   reg  [35:0] q5_vh_q;
   wire [1:0] q5_vmid_d;
   reg  [1:0] q5_vmid_q;
+  wire [19:0] q5_iid_d;
+  reg  [19:0] q5_iid_q;
   wire q6_v_d;
   reg  q6_v_q;
   wire [5:0] q6_mshr_d;
@@ -114,6 +128,8 @@ module l1tlb_seed002_path (
   reg  [35:0] q6_vh_q;
   wire [1:0] q6_vmid_d;
   reg  [1:0] q6_vmid_q;
+  wire [19:0] q6_iid_d;
+  reg  [19:0] q6_iid_q;
   wire q7_v_d;
   reg  q7_v_q;
   wire [5:0] q7_mshr_d;
@@ -122,6 +138,8 @@ module l1tlb_seed002_path (
   reg  [35:0] q7_vh_q;
   wire [1:0] q7_vmid_d;
   reg  [1:0] q7_vmid_q;
+  wire [19:0] q7_iid_d;
+  reg  [19:0] q7_iid_q;
   wire [7:0] resp_valid_d;
   reg  [7:0] resp_valid_q;
   wire [7:0] fill_valid_d;
@@ -171,6 +189,7 @@ module l1tlb_seed002_path (
   wire [5:0] t0_cand_mshr;
   wire [35:0] t0_cand_vh;
   wire [1:0] t0_cand_vmid;
+  wire [19:0] t0_cand_iid;
   wire t0_fill;
   wire [35:0] t0_fill_vh;
   wire [1:0] t0_fill_vmid;
@@ -188,6 +207,7 @@ module l1tlb_seed002_path (
   wire [5:0] c0_cand_mshr;
   wire [35:0] c0_cand_vh;
   wire [1:0] c0_cand_vmid;
+  wire [19:0] c0_cand_iid;
   wire t0_req;
   wire t0_accept;
   wire t0_grant;
@@ -206,6 +226,7 @@ module l1tlb_seed002_path (
   wire [5:0] t1_cand_mshr;
   wire [35:0] t1_cand_vh;
   wire [1:0] t1_cand_vmid;
+  wire [19:0] t1_cand_iid;
   wire t1_fill;
   wire [35:0] t1_fill_vh;
   wire [1:0] t1_fill_vmid;
@@ -223,6 +244,7 @@ module l1tlb_seed002_path (
   wire [5:0] c1_cand_mshr;
   wire [35:0] c1_cand_vh;
   wire [1:0] c1_cand_vmid;
+  wire [19:0] c1_cand_iid;
   wire t1_req;
   wire t1_accept;
   wire t1_grant;
@@ -241,6 +263,7 @@ module l1tlb_seed002_path (
   wire [5:0] t2_cand_mshr;
   wire [35:0] t2_cand_vh;
   wire [1:0] t2_cand_vmid;
+  wire [19:0] t2_cand_iid;
   wire t2_fill;
   wire [35:0] t2_fill_vh;
   wire [1:0] t2_fill_vmid;
@@ -258,6 +281,7 @@ module l1tlb_seed002_path (
   wire [5:0] c2_cand_mshr;
   wire [35:0] c2_cand_vh;
   wire [1:0] c2_cand_vmid;
+  wire [19:0] c2_cand_iid;
   wire t2_req;
   wire t2_accept;
   wire t2_grant;
@@ -276,6 +300,7 @@ module l1tlb_seed002_path (
   wire [5:0] t3_cand_mshr;
   wire [35:0] t3_cand_vh;
   wire [1:0] t3_cand_vmid;
+  wire [19:0] t3_cand_iid;
   wire t3_fill;
   wire [35:0] t3_fill_vh;
   wire [1:0] t3_fill_vmid;
@@ -293,6 +318,7 @@ module l1tlb_seed002_path (
   wire [5:0] c3_cand_mshr;
   wire [35:0] c3_cand_vh;
   wire [1:0] c3_cand_vmid;
+  wire [19:0] c3_cand_iid;
   wire t3_req;
   wire t3_accept;
   wire t3_grant;
@@ -311,6 +337,7 @@ module l1tlb_seed002_path (
   wire [5:0] t4_cand_mshr;
   wire [35:0] t4_cand_vh;
   wire [1:0] t4_cand_vmid;
+  wire [19:0] t4_cand_iid;
   wire t4_fill;
   wire [35:0] t4_fill_vh;
   wire [1:0] t4_fill_vmid;
@@ -328,6 +355,7 @@ module l1tlb_seed002_path (
   wire [5:0] c4_cand_mshr;
   wire [35:0] c4_cand_vh;
   wire [1:0] c4_cand_vmid;
+  wire [19:0] c4_cand_iid;
   wire t4_req;
   wire t4_accept;
   wire t4_grant;
@@ -346,6 +374,7 @@ module l1tlb_seed002_path (
   wire [5:0] t5_cand_mshr;
   wire [35:0] t5_cand_vh;
   wire [1:0] t5_cand_vmid;
+  wire [19:0] t5_cand_iid;
   wire t5_fill;
   wire [35:0] t5_fill_vh;
   wire [1:0] t5_fill_vmid;
@@ -363,6 +392,7 @@ module l1tlb_seed002_path (
   wire [5:0] c5_cand_mshr;
   wire [35:0] c5_cand_vh;
   wire [1:0] c5_cand_vmid;
+  wire [19:0] c5_cand_iid;
   wire t5_req;
   wire t5_accept;
   wire t5_grant;
@@ -381,6 +411,7 @@ module l1tlb_seed002_path (
   wire [5:0] t6_cand_mshr;
   wire [35:0] t6_cand_vh;
   wire [1:0] t6_cand_vmid;
+  wire [19:0] t6_cand_iid;
   wire t6_fill;
   wire [35:0] t6_fill_vh;
   wire [1:0] t6_fill_vmid;
@@ -398,6 +429,7 @@ module l1tlb_seed002_path (
   wire [5:0] c6_cand_mshr;
   wire [35:0] c6_cand_vh;
   wire [1:0] c6_cand_vmid;
+  wire [19:0] c6_cand_iid;
   wire t6_req;
   wire t6_accept;
   wire t6_grant;
@@ -416,6 +448,7 @@ module l1tlb_seed002_path (
   wire [5:0] t7_cand_mshr;
   wire [35:0] t7_cand_vh;
   wire [1:0] t7_cand_vmid;
+  wire [19:0] t7_cand_iid;
   wire t7_fill;
   wire [35:0] t7_fill_vh;
   wire [1:0] t7_fill_vmid;
@@ -433,6 +466,7 @@ module l1tlb_seed002_path (
   wire [5:0] c7_cand_mshr;
   wire [35:0] c7_cand_vh;
   wire [1:0] c7_cand_vmid;
+  wire [19:0] c7_cand_iid;
   wire t7_req;
   wire t7_accept;
   wire t7_grant;
@@ -471,6 +505,8 @@ module l1tlb_seed002_path (
   assign q0_vh_d = c0_take ? c0_cand_vh : q0_vh_q;
   assign c0_cand_vmid = t0_cand_vmid;
   assign q0_vmid_d = c0_take ? c0_cand_vmid : q0_vmid_q;
+  assign c0_cand_iid = t0_cand_iid;
+  assign q0_iid_d = c0_take ? c0_cand_iid : q0_iid_q;
   assign t0_req = req_valid_i[0];
   assign t0_accept = (|t0_req) & t0_credit & ~sd_block;
   assign t0_grant = t0_credit & ~sd_block & t0_req;
@@ -511,7 +547,9 @@ module l1tlb_seed002_path (
     .evict_vh_o(t0_evict_vh),
     .evict_vmid_o(t0_evict_vmid),
     .evict_ppn_o(t0_evict_ppn),
-    .evict_perm_o(t0_evict_perm)
+    .evict_perm_o(t0_evict_perm),
+    .req_iid_i(req_iid_i[19:0]),
+    .cand_iid_o(t0_cand_iid)
   );
   assign c0_evict = t0_evict;
   assign u0_hit = t0_hit;
@@ -530,6 +568,8 @@ module l1tlb_seed002_path (
   assign q1_vh_d = c1_take ? c1_cand_vh : q1_vh_q;
   assign c1_cand_vmid = t1_cand_vmid;
   assign q1_vmid_d = c1_take ? c1_cand_vmid : q1_vmid_q;
+  assign c1_cand_iid = t1_cand_iid;
+  assign q1_iid_d = c1_take ? c1_cand_iid : q1_iid_q;
   assign t1_req = req_valid_i[1];
   assign t1_accept = (|t1_req) & t1_credit & ~sd_block;
   assign t1_grant = t1_credit & ~sd_block & t1_req;
@@ -570,7 +610,9 @@ module l1tlb_seed002_path (
     .evict_vh_o(t1_evict_vh),
     .evict_vmid_o(t1_evict_vmid),
     .evict_ppn_o(t1_evict_ppn),
-    .evict_perm_o(t1_evict_perm)
+    .evict_perm_o(t1_evict_perm),
+    .req_iid_i(req_iid_i[39:20]),
+    .cand_iid_o(t1_cand_iid)
   );
   assign c1_evict = t1_evict;
   assign u1_hit = t1_hit;
@@ -589,6 +631,8 @@ module l1tlb_seed002_path (
   assign q2_vh_d = c2_take ? c2_cand_vh : q2_vh_q;
   assign c2_cand_vmid = t2_cand_vmid;
   assign q2_vmid_d = c2_take ? c2_cand_vmid : q2_vmid_q;
+  assign c2_cand_iid = t2_cand_iid;
+  assign q2_iid_d = c2_take ? c2_cand_iid : q2_iid_q;
   assign t2_req = req_valid_i[2];
   assign t2_accept = (|t2_req) & t2_credit & ~sd_block;
   assign t2_grant = t2_credit & ~sd_block & t2_req;
@@ -629,7 +673,9 @@ module l1tlb_seed002_path (
     .evict_vh_o(t2_evict_vh),
     .evict_vmid_o(t2_evict_vmid),
     .evict_ppn_o(t2_evict_ppn),
-    .evict_perm_o(t2_evict_perm)
+    .evict_perm_o(t2_evict_perm),
+    .req_iid_i(req_iid_i[59:40]),
+    .cand_iid_o(t2_cand_iid)
   );
   assign c2_evict = t2_evict;
   assign u2_hit = t2_hit;
@@ -648,6 +694,8 @@ module l1tlb_seed002_path (
   assign q3_vh_d = c3_take ? c3_cand_vh : q3_vh_q;
   assign c3_cand_vmid = t3_cand_vmid;
   assign q3_vmid_d = c3_take ? c3_cand_vmid : q3_vmid_q;
+  assign c3_cand_iid = t3_cand_iid;
+  assign q3_iid_d = c3_take ? c3_cand_iid : q3_iid_q;
   assign t3_req = req_valid_i[3];
   assign t3_accept = (|t3_req) & t3_credit & ~sd_block;
   assign t3_grant = t3_credit & ~sd_block & t3_req;
@@ -688,7 +736,9 @@ module l1tlb_seed002_path (
     .evict_vh_o(t3_evict_vh),
     .evict_vmid_o(t3_evict_vmid),
     .evict_ppn_o(t3_evict_ppn),
-    .evict_perm_o(t3_evict_perm)
+    .evict_perm_o(t3_evict_perm),
+    .req_iid_i(req_iid_i[79:60]),
+    .cand_iid_o(t3_cand_iid)
   );
   assign c3_evict = t3_evict;
   assign u3_hit = t3_hit;
@@ -707,6 +757,8 @@ module l1tlb_seed002_path (
   assign q4_vh_d = c4_take ? c4_cand_vh : q4_vh_q;
   assign c4_cand_vmid = t4_cand_vmid;
   assign q4_vmid_d = c4_take ? c4_cand_vmid : q4_vmid_q;
+  assign c4_cand_iid = t4_cand_iid;
+  assign q4_iid_d = c4_take ? c4_cand_iid : q4_iid_q;
   assign t4_req = req_valid_i[4];
   assign t4_accept = (|t4_req) & t4_credit & ~sd_block;
   assign t4_grant = t4_credit & ~sd_block & t4_req;
@@ -747,7 +799,9 @@ module l1tlb_seed002_path (
     .evict_vh_o(t4_evict_vh),
     .evict_vmid_o(t4_evict_vmid),
     .evict_ppn_o(t4_evict_ppn),
-    .evict_perm_o(t4_evict_perm)
+    .evict_perm_o(t4_evict_perm),
+    .req_iid_i(req_iid_i[99:80]),
+    .cand_iid_o(t4_cand_iid)
   );
   assign c4_evict = t4_evict;
   assign u4_hit = t4_hit;
@@ -766,6 +820,8 @@ module l1tlb_seed002_path (
   assign q5_vh_d = c5_take ? c5_cand_vh : q5_vh_q;
   assign c5_cand_vmid = t5_cand_vmid;
   assign q5_vmid_d = c5_take ? c5_cand_vmid : q5_vmid_q;
+  assign c5_cand_iid = t5_cand_iid;
+  assign q5_iid_d = c5_take ? c5_cand_iid : q5_iid_q;
   assign t5_req = req_valid_i[5];
   assign t5_accept = (|t5_req) & t5_credit & ~sd_block;
   assign t5_grant = t5_credit & ~sd_block & t5_req;
@@ -806,7 +862,9 @@ module l1tlb_seed002_path (
     .evict_vh_o(t5_evict_vh),
     .evict_vmid_o(t5_evict_vmid),
     .evict_ppn_o(t5_evict_ppn),
-    .evict_perm_o(t5_evict_perm)
+    .evict_perm_o(t5_evict_perm),
+    .req_iid_i(req_iid_i[119:100]),
+    .cand_iid_o(t5_cand_iid)
   );
   assign c5_evict = t5_evict;
   assign u5_hit = t5_hit;
@@ -825,6 +883,8 @@ module l1tlb_seed002_path (
   assign q6_vh_d = c6_take ? c6_cand_vh : q6_vh_q;
   assign c6_cand_vmid = t6_cand_vmid;
   assign q6_vmid_d = c6_take ? c6_cand_vmid : q6_vmid_q;
+  assign c6_cand_iid = t6_cand_iid;
+  assign q6_iid_d = c6_take ? c6_cand_iid : q6_iid_q;
   assign t6_req = req_valid_i[6];
   assign t6_accept = (|t6_req) & t6_credit & ~sd_block;
   assign t6_grant = t6_credit & ~sd_block & t6_req;
@@ -865,7 +925,9 @@ module l1tlb_seed002_path (
     .evict_vh_o(t6_evict_vh),
     .evict_vmid_o(t6_evict_vmid),
     .evict_ppn_o(t6_evict_ppn),
-    .evict_perm_o(t6_evict_perm)
+    .evict_perm_o(t6_evict_perm),
+    .req_iid_i(req_iid_i[139:120]),
+    .cand_iid_o(t6_cand_iid)
   );
   assign c6_evict = t6_evict;
   assign u6_hit = t6_hit;
@@ -884,6 +946,8 @@ module l1tlb_seed002_path (
   assign q7_vh_d = c7_take ? c7_cand_vh : q7_vh_q;
   assign c7_cand_vmid = t7_cand_vmid;
   assign q7_vmid_d = c7_take ? c7_cand_vmid : q7_vmid_q;
+  assign c7_cand_iid = t7_cand_iid;
+  assign q7_iid_d = c7_take ? c7_cand_iid : q7_iid_q;
   assign t7_req = req_valid_i[7];
   assign t7_accept = (|t7_req) & t7_credit & ~sd_block;
   assign t7_grant = t7_credit & ~sd_block & t7_req;
@@ -924,7 +988,9 @@ module l1tlb_seed002_path (
     .evict_vh_o(t7_evict_vh),
     .evict_vmid_o(t7_evict_vmid),
     .evict_ppn_o(t7_evict_ppn),
-    .evict_perm_o(t7_evict_perm)
+    .evict_perm_o(t7_evict_perm),
+    .req_iid_i(req_iid_i[159:140]),
+    .cand_iid_o(t7_cand_iid)
   );
   assign c7_evict = t7_evict;
   assign u7_hit = t7_hit;
@@ -937,6 +1003,8 @@ module l1tlb_seed002_path (
       q1_vmid_q, q0_vmid_q};
   assign l2_req_tag_o = {q7_mshr_q, q6_mshr_q, q5_mshr_q, q4_mshr_q, q3_mshr_q, q2_mshr_q,
       q1_mshr_q, q0_mshr_q};
+  assign l2_req_iid_o = {q7_iid_q, q6_iid_q, q5_iid_q, q4_iid_q, q3_iid_q, q2_iid_q, q1_iid_q,
+      q0_iid_q};
   // Per-CU response registers: data loaded only with its valid.
   assign resp_valid_next = {|u7_hit, |u6_hit, |u5_hit, |u4_hit, |u3_hit, |u2_hit, |u1_hit, |u0_hit};
   assign fill_valid_next = {|u7_fill, |u6_fill, |u5_fill, |u4_fill, |u3_fill, |u2_fill, |u1_fill,
@@ -1044,34 +1112,42 @@ module l1tlb_seed002_path (
       q0_mshr_q <= 6'd0;
       q0_vh_q <= 36'd0;
       q0_vmid_q <= 2'd0;
+      q0_iid_q <= 20'd0;
       q1_v_q <= 1'b0;
       q1_mshr_q <= 6'd0;
       q1_vh_q <= 36'd0;
       q1_vmid_q <= 2'd0;
+      q1_iid_q <= 20'd0;
       q2_v_q <= 1'b0;
       q2_mshr_q <= 6'd0;
       q2_vh_q <= 36'd0;
       q2_vmid_q <= 2'd0;
+      q2_iid_q <= 20'd0;
       q3_v_q <= 1'b0;
       q3_mshr_q <= 6'd0;
       q3_vh_q <= 36'd0;
       q3_vmid_q <= 2'd0;
+      q3_iid_q <= 20'd0;
       q4_v_q <= 1'b0;
       q4_mshr_q <= 6'd0;
       q4_vh_q <= 36'd0;
       q4_vmid_q <= 2'd0;
+      q4_iid_q <= 20'd0;
       q5_v_q <= 1'b0;
       q5_mshr_q <= 6'd0;
       q5_vh_q <= 36'd0;
       q5_vmid_q <= 2'd0;
+      q5_iid_q <= 20'd0;
       q6_v_q <= 1'b0;
       q6_mshr_q <= 6'd0;
       q6_vh_q <= 36'd0;
       q6_vmid_q <= 2'd0;
+      q6_iid_q <= 20'd0;
       q7_v_q <= 1'b0;
       q7_mshr_q <= 6'd0;
       q7_vh_q <= 36'd0;
       q7_vmid_q <= 2'd0;
+      q7_iid_q <= 20'd0;
       resp_valid_q <= 8'd0;
       fill_valid_q <= 8'd0;
       resp_vpn_q <= 288'h0;
@@ -1097,34 +1173,42 @@ module l1tlb_seed002_path (
       q0_mshr_q <= q0_mshr_d;
       q0_vh_q <= q0_vh_d;
       q0_vmid_q <= q0_vmid_d;
+      q0_iid_q <= q0_iid_d;
       q1_v_q <= q1_v_d;
       q1_mshr_q <= q1_mshr_d;
       q1_vh_q <= q1_vh_d;
       q1_vmid_q <= q1_vmid_d;
+      q1_iid_q <= q1_iid_d;
       q2_v_q <= q2_v_d;
       q2_mshr_q <= q2_mshr_d;
       q2_vh_q <= q2_vh_d;
       q2_vmid_q <= q2_vmid_d;
+      q2_iid_q <= q2_iid_d;
       q3_v_q <= q3_v_d;
       q3_mshr_q <= q3_mshr_d;
       q3_vh_q <= q3_vh_d;
       q3_vmid_q <= q3_vmid_d;
+      q3_iid_q <= q3_iid_d;
       q4_v_q <= q4_v_d;
       q4_mshr_q <= q4_mshr_d;
       q4_vh_q <= q4_vh_d;
       q4_vmid_q <= q4_vmid_d;
+      q4_iid_q <= q4_iid_d;
       q5_v_q <= q5_v_d;
       q5_mshr_q <= q5_mshr_d;
       q5_vh_q <= q5_vh_d;
       q5_vmid_q <= q5_vmid_d;
+      q5_iid_q <= q5_iid_d;
       q6_v_q <= q6_v_d;
       q6_mshr_q <= q6_mshr_d;
       q6_vh_q <= q6_vh_d;
       q6_vmid_q <= q6_vmid_d;
+      q6_iid_q <= q6_iid_d;
       q7_v_q <= q7_v_d;
       q7_mshr_q <= q7_mshr_d;
       q7_vh_q <= q7_vh_d;
       q7_vmid_q <= q7_vmid_d;
+      q7_iid_q <= q7_iid_d;
       resp_valid_q <= resp_valid_d;
       fill_valid_q <= fill_valid_d;
       resp_vpn_q <= resp_vpn_d;

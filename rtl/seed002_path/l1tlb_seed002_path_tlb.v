@@ -18,6 +18,7 @@ module l1tlb_seed002_path_tlb (
   input  wire accept_i,  // the winner is taken: some requester, the credit open, no shootdown
   input  wire [35:0] req_vpn_i,
   input  wire [1:0] req_vmid_i,
+  input  wire [19:0] req_iid_i,  // the requesters' SIMD instruction IDs
   input  wire sd_acc_i,  // a one-VPN shootdown is accepted this cycle
   input  wire [35:0] sd_vpn_i,
   input  wire [1:0] sd_vmid_i,
@@ -40,6 +41,7 @@ module l1tlb_seed002_path_tlb (
   output wire [5:0] cand_mshr_o,
   output wire [35:0] cand_vh_o,
   output wire [1:0] cand_vmid_o,
+  output wire [19:0] cand_iid_o,  // the candidate MSHR's instruction ID
   output wire fill_o,  // fill answer for CU i (f3)
   output wire [35:0] fill_vh_o,
   output wire [1:0] fill_vmid_o,
@@ -74,6 +76,10 @@ module l1tlb_seed002_path_tlb (
   reg  [1:0] r2_vmid_q;
   wire [31:0] r2_match_d;
   reg  [31:0] r2_match_q;
+  wire [19:0] r1_iid_d;
+  reg  [19:0] r1_iid_q;
+  wire [19:0] r2_iid_d;
+  reg  [19:0] r2_iid_q;
   wire r2_any_d;
   reg  r2_any_q;
   wire [31:0] entry_valid_d;
@@ -96,6 +102,8 @@ module l1tlb_seed002_path_tlb (
   reg  [127:0] mshr_vmid_q;
   wire [63:0] mshr_waiters_d;
   reg  [63:0] mshr_waiters_q;
+  wire [1279:0] mshr_iid_d;
+  reg  [1279:0] mshr_iid_q;
   wire [63:0] r2_cam_d;
   reg  [63:0] r2_cam_q;
   wire [63:0] free_low_d;
@@ -595,6 +603,8 @@ module l1tlb_seed002_path_tlb (
   wire [2303:0] mshr_vpn_hi_next;
   wire [127:0] mshr_vmid_next;
   wire [63:0] mshr_waiters_next;
+  wire [1279:0] mshr_iid_next;
+  wire [1279:0] mshr_iid_w;
   wire [63:0] r2_cam_next;
   wire f2_kill_next;
   wire [6:0] free_plus;
@@ -645,6 +655,7 @@ module l1tlb_seed002_path_tlb (
   assign r1_sd_d = sd_load;
   assign r1_vpn_d = acc_vpn;
   assign r1_vmid_d = acc_vmid;
+  assign r1_iid_d = req_iid_i;
   // Fill: the response reads the MSHR, f1 prepares the victim, f2 writes the entry, f3 answers the
   // waiters and frees the MSHR.
   assign f0_moh = 64'd1 << l2_resp_mshr_i;
@@ -810,6 +821,7 @@ module l1tlb_seed002_path_tlb (
   assign r2_sd_d = r1_sd_q;
   assign r2_vpn_d = r1_vpn_q;
   assign r2_vmid_d = r1_vmid_q;
+  assign r2_iid_d = r1_iid_q;
   assign r2_match_d = match;
   assign r2_sd_match_d = {32{r1_sd_q}} & match;
   assign r2_any_d = |match;
@@ -994,6 +1006,70 @@ module l1tlb_seed002_path_tlb (
       | ({2{send_queue_head_q[61]}} & mshr_vmid_q[123:122])
       | ({2{send_queue_head_q[62]}} & mshr_vmid_q[125:124])
       | ({2{send_queue_head_q[63]}} & mshr_vmid_q[127:126]);
+  assign cand_iid_o = ({20{send_queue_head_q[0]}} & mshr_iid_q[19:0])
+      | ({20{send_queue_head_q[1]}} & mshr_iid_q[39:20])
+      | ({20{send_queue_head_q[2]}} & mshr_iid_q[59:40])
+      | ({20{send_queue_head_q[3]}} & mshr_iid_q[79:60])
+      | ({20{send_queue_head_q[4]}} & mshr_iid_q[99:80])
+      | ({20{send_queue_head_q[5]}} & mshr_iid_q[119:100])
+      | ({20{send_queue_head_q[6]}} & mshr_iid_q[139:120])
+      | ({20{send_queue_head_q[7]}} & mshr_iid_q[159:140])
+      | ({20{send_queue_head_q[8]}} & mshr_iid_q[179:160])
+      | ({20{send_queue_head_q[9]}} & mshr_iid_q[199:180])
+      | ({20{send_queue_head_q[10]}} & mshr_iid_q[219:200])
+      | ({20{send_queue_head_q[11]}} & mshr_iid_q[239:220])
+      | ({20{send_queue_head_q[12]}} & mshr_iid_q[259:240])
+      | ({20{send_queue_head_q[13]}} & mshr_iid_q[279:260])
+      | ({20{send_queue_head_q[14]}} & mshr_iid_q[299:280])
+      | ({20{send_queue_head_q[15]}} & mshr_iid_q[319:300])
+      | ({20{send_queue_head_q[16]}} & mshr_iid_q[339:320])
+      | ({20{send_queue_head_q[17]}} & mshr_iid_q[359:340])
+      | ({20{send_queue_head_q[18]}} & mshr_iid_q[379:360])
+      | ({20{send_queue_head_q[19]}} & mshr_iid_q[399:380])
+      | ({20{send_queue_head_q[20]}} & mshr_iid_q[419:400])
+      | ({20{send_queue_head_q[21]}} & mshr_iid_q[439:420])
+      | ({20{send_queue_head_q[22]}} & mshr_iid_q[459:440])
+      | ({20{send_queue_head_q[23]}} & mshr_iid_q[479:460])
+      | ({20{send_queue_head_q[24]}} & mshr_iid_q[499:480])
+      | ({20{send_queue_head_q[25]}} & mshr_iid_q[519:500])
+      | ({20{send_queue_head_q[26]}} & mshr_iid_q[539:520])
+      | ({20{send_queue_head_q[27]}} & mshr_iid_q[559:540])
+      | ({20{send_queue_head_q[28]}} & mshr_iid_q[579:560])
+      | ({20{send_queue_head_q[29]}} & mshr_iid_q[599:580])
+      | ({20{send_queue_head_q[30]}} & mshr_iid_q[619:600])
+      | ({20{send_queue_head_q[31]}} & mshr_iid_q[639:620])
+      | ({20{send_queue_head_q[32]}} & mshr_iid_q[659:640])
+      | ({20{send_queue_head_q[33]}} & mshr_iid_q[679:660])
+      | ({20{send_queue_head_q[34]}} & mshr_iid_q[699:680])
+      | ({20{send_queue_head_q[35]}} & mshr_iid_q[719:700])
+      | ({20{send_queue_head_q[36]}} & mshr_iid_q[739:720])
+      | ({20{send_queue_head_q[37]}} & mshr_iid_q[759:740])
+      | ({20{send_queue_head_q[38]}} & mshr_iid_q[779:760])
+      | ({20{send_queue_head_q[39]}} & mshr_iid_q[799:780])
+      | ({20{send_queue_head_q[40]}} & mshr_iid_q[819:800])
+      | ({20{send_queue_head_q[41]}} & mshr_iid_q[839:820])
+      | ({20{send_queue_head_q[42]}} & mshr_iid_q[859:840])
+      | ({20{send_queue_head_q[43]}} & mshr_iid_q[879:860])
+      | ({20{send_queue_head_q[44]}} & mshr_iid_q[899:880])
+      | ({20{send_queue_head_q[45]}} & mshr_iid_q[919:900])
+      | ({20{send_queue_head_q[46]}} & mshr_iid_q[939:920])
+      | ({20{send_queue_head_q[47]}} & mshr_iid_q[959:940])
+      | ({20{send_queue_head_q[48]}} & mshr_iid_q[979:960])
+      | ({20{send_queue_head_q[49]}} & mshr_iid_q[999:980])
+      | ({20{send_queue_head_q[50]}} & mshr_iid_q[1019:1000])
+      | ({20{send_queue_head_q[51]}} & mshr_iid_q[1039:1020])
+      | ({20{send_queue_head_q[52]}} & mshr_iid_q[1059:1040])
+      | ({20{send_queue_head_q[53]}} & mshr_iid_q[1079:1060])
+      | ({20{send_queue_head_q[54]}} & mshr_iid_q[1099:1080])
+      | ({20{send_queue_head_q[55]}} & mshr_iid_q[1119:1100])
+      | ({20{send_queue_head_q[56]}} & mshr_iid_q[1139:1120])
+      | ({20{send_queue_head_q[57]}} & mshr_iid_q[1159:1140])
+      | ({20{send_queue_head_q[58]}} & mshr_iid_q[1179:1160])
+      | ({20{send_queue_head_q[59]}} & mshr_iid_q[1199:1180])
+      | ({20{send_queue_head_q[60]}} & mshr_iid_q[1219:1200])
+      | ({20{send_queue_head_q[61]}} & mshr_iid_q[1239:1220])
+      | ({20{send_queue_head_q[62]}} & mshr_iid_q[1259:1240])
+      | ({20{send_queue_head_q[63]}} & mshr_iid_q[1279:1260]);
   assign free_queue_in = {f3_moh_q[32] | f3_moh_q[33] | f3_moh_q[34] | f3_moh_q[35] | f3_moh_q[36]
       | f3_moh_q[37] | f3_moh_q[38] | f3_moh_q[39] | f3_moh_q[40] | f3_moh_q[41] | f3_moh_q[42]
       | f3_moh_q[43] | f3_moh_q[44] | f3_moh_q[45] | f3_moh_q[46] | f3_moh_q[47] | f3_moh_q[48]
@@ -1623,6 +1699,7 @@ module l1tlb_seed002_path_tlb (
   assign cand_any_d = alloc | (send_queue_pop ? send_queue_count_q != 7'd1 : cand_any_q);
   assign r1_key_is_r2 = (r1_vpn_q == r2_vh) & (r1_vmid_q == r2_vmid_q);
   // MSHRs, in the same-edge order: decide, shootdown kill, f2 pending clear, f3 free, L2 sent.
+  assign mshr_iid_w = mshr_iid_q;
   genvar gn;
   generate
     for (gn = 0; gn < 64; gn = gn + 1) begin : g_mshr
@@ -1644,6 +1721,7 @@ module l1tlb_seed002_path_tlb (
       assign mshr_vpn_hi_next[gn * 36 +: 36] = al ? r2_vh : mshr_vpn_hi_w[gn * 36 +: 36];
       assign mshr_vmid_next[gn * 2 +: 2] = al ? r2_vmid_q : mshr_vmid_w[gn * 2 +: 2];
       assign mshr_waiters_next[gn * 1] = ~fr & (mshr_waiters_w[gn * 1] | ((al | mg) & r2_cu));
+      assign mshr_iid_next[gn * 20 +: 20] = al ? r2_iid_q : mshr_iid_w[gn * 20 +: 20];
     end
   endgenerate
   assign mshr_valid_d = mshr_valid_next;
@@ -1655,6 +1733,7 @@ module l1tlb_seed002_path_tlb (
   assign mshr_vpn_hi_d = mshr_vpn_hi_next;
   assign mshr_vmid_d = mshr_vmid_next;
   assign mshr_waiters_d = mshr_waiters_next;
+  assign mshr_iid_d = mshr_iid_next;
   assign r2_cam_d = r2_cam_next;
   assign free_plus = free_q + {6'd0, f3_v_q};
   assign free_plus_minus = free_plus - 7'd1;
@@ -1887,6 +1966,7 @@ module l1tlb_seed002_path_tlb (
       mshr_vpn_hi_q <= 2304'h0;
       mshr_vmid_q <= 128'h0;
       mshr_waiters_q <= 64'd0;
+      mshr_iid_q <= 1280'h0;
       r2_cam_q <= 64'd0;
       free_low_q <= 64'd1;
       f1_v_q <= 1'b0;
@@ -2070,6 +2150,7 @@ module l1tlb_seed002_path_tlb (
       mshr_vpn_hi_q <= mshr_vpn_hi_d;
       mshr_vmid_q <= mshr_vmid_d;
       mshr_waiters_q <= mshr_waiters_d;
+      mshr_iid_q <= mshr_iid_d;
       r2_cam_q <= r2_cam_d;
       free_low_q <= free_low_d;
       f1_v_q <= f1_v_d;
@@ -2231,6 +2312,11 @@ module l1tlb_seed002_path_tlb (
       send_queue_count_q <= send_queue_count_d;
       cand_any_q <= cand_any_d;
     end
+  end
+
+  always @(posedge clk_i) begin
+    r1_iid_q <= r1_iid_d;
+    r2_iid_q <= r2_iid_d;
   end
 
 endmodule

@@ -13,6 +13,7 @@ module tx_path_seed002_path (
   input  wire [7:0] req_valid_i,
   input  wire [287:0] req_vpn_i,
   input  wire [15:0] req_vmid_i,
+  input  wire [159:0] req_iid_i,
   output wire [7:0] hit_lds_o,  // per CU: a translation from its LDS is promoted
   output wire [7:0] hit_ic_o,  // per CU: a translation from its I-cache is promoted
   input  wire [15:0] vrf_i,  // per CU: its virtual function (VRF-ID)
@@ -39,6 +40,7 @@ module tx_path_seed002_path (
   output wire [35:0] l2_req_vpn_o,
   output wire [1:0] l2_req_vmid_o,
   output wire [8:0] l2_req_tag_o,  // {CU, the L1-TLB's tag}
+  output wire [19:0] l2_req_iid_o,  // the instruction ID of the miss
   input  wire l2_resp_valid_i,
   output wire l2_resp_ready_o,  // for the CU that l2_resp_tag_i names
   input  wire [8:0] l2_resp_tag_i,
@@ -171,6 +173,7 @@ module tx_path_seed002_path (
   wire [15:0] l1_fill_vmid;
   wire [287:0] l1_fill_ppn;
   wire [47:0] l1_fill_perm;
+  wire [159:0] l1_l2_req_iid;
   wire c0_l1_ready;
   wire c0_l1_resp_valid;
   wire [5:0] c0_l1_resp_tag;
@@ -232,6 +235,7 @@ module tx_path_seed002_path (
   wire c0_l2_ok;
   wire c0_hit_lds;
   wire c0_hit_ic;
+  wire [19:0] c0_l2_iid;
   wire c1_l1_ready;
   wire c1_l1_resp_valid;
   wire [5:0] c1_l1_resp_tag;
@@ -293,6 +297,7 @@ module tx_path_seed002_path (
   wire c1_l2_ok;
   wire c1_hit_lds;
   wire c1_hit_ic;
+  wire [19:0] c1_l2_iid;
   wire c2_l1_ready;
   wire c2_l1_resp_valid;
   wire [5:0] c2_l1_resp_tag;
@@ -354,6 +359,7 @@ module tx_path_seed002_path (
   wire c2_l2_ok;
   wire c2_hit_lds;
   wire c2_hit_ic;
+  wire [19:0] c2_l2_iid;
   wire c3_l1_ready;
   wire c3_l1_resp_valid;
   wire [5:0] c3_l1_resp_tag;
@@ -415,6 +421,7 @@ module tx_path_seed002_path (
   wire c3_l2_ok;
   wire c3_hit_lds;
   wire c3_hit_ic;
+  wire [19:0] c3_l2_iid;
   wire c4_l1_ready;
   wire c4_l1_resp_valid;
   wire [5:0] c4_l1_resp_tag;
@@ -476,6 +483,7 @@ module tx_path_seed002_path (
   wire c4_l2_ok;
   wire c4_hit_lds;
   wire c4_hit_ic;
+  wire [19:0] c4_l2_iid;
   wire c5_l1_ready;
   wire c5_l1_resp_valid;
   wire [5:0] c5_l1_resp_tag;
@@ -537,6 +545,7 @@ module tx_path_seed002_path (
   wire c5_l2_ok;
   wire c5_hit_lds;
   wire c5_hit_ic;
+  wire [19:0] c5_l2_iid;
   wire c6_l1_ready;
   wire c6_l1_resp_valid;
   wire [5:0] c6_l1_resp_tag;
@@ -598,6 +607,7 @@ module tx_path_seed002_path (
   wire c6_l2_ok;
   wire c6_hit_lds;
   wire c6_hit_ic;
+  wire [19:0] c6_l2_iid;
   wire c7_l1_ready;
   wire c7_l1_resp_valid;
   wire [5:0] c7_l1_resp_tag;
@@ -659,6 +669,7 @@ module tx_path_seed002_path (
   wire c7_l2_ok;
   wire c7_hit_lds;
   wire c7_hit_ic;
+  wire [19:0] c7_l2_iid;
   wire [3:0] g0_tl_ready;
   wire [3:0] g0_tf_ready;
   wire g0_tl_resp_valid;
@@ -906,6 +917,7 @@ module tx_path_seed002_path (
     .fill_vmid_o(l1_fill_vmid),
     .fill_ppn_o(l1_fill_ppn),
     .fill_perm_o(l1_fill_perm),
+    .req_iid_i(req_iid_i),
     .req_valid_i(req_valid_i),
     .req_vmid_i(req_vmid_i),
     .req_vpn_i(req_vpn_i),
@@ -928,7 +940,8 @@ module tx_path_seed002_path (
     .sd_all_i(l1_sd_all),
     .sd_vpn_i(l1_sd_vpn),
     .sd_vmid_i(l1_sd_vmid),
-    .sd_done_o(l1_sd_done)
+    .sd_done_o(l1_sd_done),
+    .l2_req_iid_o(l1_l2_req_iid)
   );
   // Shootdown sequencer: every LDS and I-cache first, the L1-TLBs last, then done.
   assign sd_start = sd_valid_i & ~sdp_v_q;
@@ -1093,6 +1106,8 @@ module tx_path_seed002_path (
     .l2_ok_o(c0_l2_ok),
     .hit_lds_o(c0_hit_lds),
     .hit_ic_o(c0_hit_ic),
+    .l1_req_iid_i(l1_l2_req_iid[19:0]),
+    .l2_iid_o(c0_l2_iid),
     .rmi_valid_o(c0_rmi_valid),
     .rmi_vpn_o(c0_rmi_vpn),
     .rmi_vmid_o(c0_rmi_vmid),
@@ -1240,6 +1255,8 @@ module tx_path_seed002_path (
     .l2_ok_o(c1_l2_ok),
     .hit_lds_o(c1_hit_lds),
     .hit_ic_o(c1_hit_ic),
+    .l1_req_iid_i(l1_l2_req_iid[39:20]),
+    .l2_iid_o(c1_l2_iid),
     .rmi_valid_o(c1_rmi_valid),
     .rmi_vpn_o(c1_rmi_vpn),
     .rmi_vmid_o(c1_rmi_vmid),
@@ -1387,6 +1404,8 @@ module tx_path_seed002_path (
     .l2_ok_o(c2_l2_ok),
     .hit_lds_o(c2_hit_lds),
     .hit_ic_o(c2_hit_ic),
+    .l1_req_iid_i(l1_l2_req_iid[59:40]),
+    .l2_iid_o(c2_l2_iid),
     .rmi_valid_o(c2_rmi_valid),
     .rmi_vpn_o(c2_rmi_vpn),
     .rmi_vmid_o(c2_rmi_vmid),
@@ -1534,6 +1553,8 @@ module tx_path_seed002_path (
     .l2_ok_o(c3_l2_ok),
     .hit_lds_o(c3_hit_lds),
     .hit_ic_o(c3_hit_ic),
+    .l1_req_iid_i(l1_l2_req_iid[79:60]),
+    .l2_iid_o(c3_l2_iid),
     .rmi_valid_o(c3_rmi_valid),
     .rmi_vpn_o(c3_rmi_vpn),
     .rmi_vmid_o(c3_rmi_vmid),
@@ -1681,6 +1702,8 @@ module tx_path_seed002_path (
     .l2_ok_o(c4_l2_ok),
     .hit_lds_o(c4_hit_lds),
     .hit_ic_o(c4_hit_ic),
+    .l1_req_iid_i(l1_l2_req_iid[99:80]),
+    .l2_iid_o(c4_l2_iid),
     .rmi_valid_o(c4_rmi_valid),
     .rmi_vpn_o(c4_rmi_vpn),
     .rmi_vmid_o(c4_rmi_vmid),
@@ -1828,6 +1851,8 @@ module tx_path_seed002_path (
     .l2_ok_o(c5_l2_ok),
     .hit_lds_o(c5_hit_lds),
     .hit_ic_o(c5_hit_ic),
+    .l1_req_iid_i(l1_l2_req_iid[119:100]),
+    .l2_iid_o(c5_l2_iid),
     .rmi_valid_o(c5_rmi_valid),
     .rmi_vpn_o(c5_rmi_vpn),
     .rmi_vmid_o(c5_rmi_vmid),
@@ -1975,6 +2000,8 @@ module tx_path_seed002_path (
     .l2_ok_o(c6_l2_ok),
     .hit_lds_o(c6_hit_lds),
     .hit_ic_o(c6_hit_ic),
+    .l1_req_iid_i(l1_l2_req_iid[139:120]),
+    .l2_iid_o(c6_l2_iid),
     .rmi_valid_o(c6_rmi_valid),
     .rmi_vpn_o(c6_rmi_vpn),
     .rmi_vmid_o(c6_rmi_vmid),
@@ -2122,6 +2149,8 @@ module tx_path_seed002_path (
     .l2_ok_o(c7_l2_ok),
     .hit_lds_o(c7_hit_lds),
     .hit_ic_o(c7_hit_ic),
+    .l1_req_iid_i(l1_l2_req_iid[159:140]),
+    .l2_iid_o(c7_l2_iid),
     .rmi_valid_o(c7_rmi_valid),
     .rmi_vpn_o(c7_rmi_vpn),
     .rmi_vmid_o(c7_rmi_vmid),
@@ -2542,6 +2571,10 @@ module tx_path_seed002_path (
       | ({9{l2_win[2]}} & {3'd2, c2_l2_tag}) | ({9{l2_win[3]}} & {3'd3, c3_l2_tag})
       | ({9{l2_win[4]}} & {3'd4, c4_l2_tag}) | ({9{l2_win[5]}} & {3'd5, c5_l2_tag})
       | ({9{l2_win[6]}} & {3'd6, c6_l2_tag}) | ({9{l2_win[7]}} & {3'd7, c7_l2_tag});
+  assign l2_req_iid_o = ({20{l2_win[0]}} & c0_l2_iid) | ({20{l2_win[1]}} & c1_l2_iid)
+      | ({20{l2_win[2]}} & c2_l2_iid) | ({20{l2_win[3]}} & c3_l2_iid)
+      | ({20{l2_win[4]}} & c4_l2_iid) | ({20{l2_win[5]}} & c5_l2_iid)
+      | ({20{l2_win[6]}} & c6_l2_iid) | ({20{l2_win[7]}} & c7_l2_iid);
   assign l2_taken = {8{l2_req_ready_i}} & l2_win;
   assign c0_l2_taken = l2_taken[0];
   assign c1_l2_taken = l2_taken[1];

@@ -13,6 +13,7 @@ module tx_path_seed002_path_base (
   input  wire [7:0] req_valid_i,
   input  wire [287:0] req_vpn_i,
   input  wire [15:0] req_vmid_i,
+  input  wire [159:0] req_iid_i,
   input  wire [7:0] app_valid_i,
   input  wire [7:0] app_we_i,
   input  wire [55:0] app_row_i,
@@ -32,6 +33,7 @@ module tx_path_seed002_path_base (
   output wire [35:0] l2_req_vpn_o,
   output wire [1:0] l2_req_vmid_o,
   output wire [8:0] l2_req_tag_o,  // {CU, the L1-TLB's tag}
+  output wire [19:0] l2_req_iid_o,  // the instruction ID of the miss
   input  wire l2_resp_valid_i,
   output wire l2_resp_ready_o,  // for the CU that l2_resp_tag_i names
   input  wire [8:0] l2_resp_tag_i,
@@ -112,6 +114,7 @@ module tx_path_seed002_path_base (
   wire [15:0] l1_fill_vmid;
   wire [287:0] l1_fill_ppn;
   wire [47:0] l1_fill_perm;
+  wire [159:0] l1_l2_req_iid;
   wire c0_app_rvalid;
   wire [1023:0] c0_app_rdata;
   wire c0_lds_sram_en;
@@ -239,6 +242,7 @@ module tx_path_seed002_path_base (
     .fill_vmid_o(l1_fill_vmid),
     .fill_ppn_o(l1_fill_ppn),
     .fill_perm_o(l1_fill_perm),
+    .req_iid_i(req_iid_i),
     .req_valid_i(req_valid_i),
     .req_vmid_i(req_vmid_i),
     .req_vpn_i(req_vpn_i),
@@ -261,7 +265,8 @@ module tx_path_seed002_path_base (
     .sd_all_i(l1_sd_all),
     .sd_vpn_i(l1_sd_vpn),
     .sd_vmid_i(l1_sd_vmid),
-    .sd_done_o(l1_sd_done)
+    .sd_done_o(l1_sd_done),
+    .l2_req_iid_o(l1_l2_req_iid)
   );
   lds_ctrl_seed002_path_lds_base u_lds0 (
     .clk_i(clk_i),
@@ -582,6 +587,11 @@ module tx_path_seed002_path_base (
       | ({9{l2_win[5]}} & {3'd5, l1_l2_req_tag[35:30]})
       | ({9{l2_win[6]}} & {3'd6, l1_l2_req_tag[41:36]})
       | ({9{l2_win[7]}} & {3'd7, l1_l2_req_tag[47:42]});
+  assign l2_req_iid_o = ({20{l2_win[0]}} & l1_l2_req_iid[19:0])
+      | ({20{l2_win[1]}} & l1_l2_req_iid[39:20]) | ({20{l2_win[2]}} & l1_l2_req_iid[59:40])
+      | ({20{l2_win[3]}} & l1_l2_req_iid[79:60]) | ({20{l2_win[4]}} & l1_l2_req_iid[99:80])
+      | ({20{l2_win[5]}} & l1_l2_req_iid[119:100]) | ({20{l2_win[6]}} & l1_l2_req_iid[139:120])
+      | ({20{l2_win[7]}} & l1_l2_req_iid[159:140]);
   assign l2_taken = {8{l2_req_ready_i}} & l2_win;
   assign l1_l2_req_ready = l2_taken;
   assign l2_resp_names = 8'd1 << l2_resp_tag_i[8:6];

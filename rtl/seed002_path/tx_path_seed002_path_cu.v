@@ -93,6 +93,8 @@ module tx_path_seed002_path_cu (
   output wire l2_ok_o,  // an L2 answer for this CU is taken in this cycle
   output wire hit_lds_o,  // a translation from the LDS is promoted
   output wire hit_ic_o,  // a translation from the I-cache is promoted
+  input  wire [19:0] l1_req_iid_i,  // the miss's instruction ID
+  output wire [19:0] l2_iid_o,
   output wire rmi_valid_o,  // remove a promoted translation from the I-cache
   output wire [35:0] rmi_vpn_o,
   output wire [1:0] rmi_vmid_o,
@@ -157,6 +159,10 @@ module tx_path_seed002_path_cu (
   reg  [35:0] rmi_vpn_q;
   wire [1:0] rmi_vmid_d;
   reg  [1:0] rmi_vmid_q;
+  wire [19:0] rq_iid_d;
+  reg  [19:0] rq_iid_q;
+  wire [19:0] l2_iid_d;
+  reg  [19:0] l2_iid_q;
   wire q0_v_d;
   reg  q0_v_q;
   wire q0_kill_d;
@@ -265,6 +271,7 @@ module tx_path_seed002_path_cu (
   assign rq_vpn_d = accept ? l1_req_vpn_i : rq_vpn_q;
   assign rq_vmid_d = accept ? l1_req_vmid_i : rq_vmid_q;
   assign rq_tag_d = accept ? l1_req_tag_i : rq_tag_q;
+  assign rq_iid_d = accept ? l1_req_iid_i : rq_iid_q;
   assign l2v_d = l2_load | (l2v_q & ~l2_taken_i);
   assign l2_vpn_d = l2_load ? rq_vpn_q : l2_vpn_q;
   assign l2_vmid_d = l2_load ? rq_vmid_q : l2_vmid_q;
@@ -273,6 +280,8 @@ module tx_path_seed002_path_cu (
   assign l2_vpn_o = l2_vpn_q;
   assign l2_vmid_o = l2_vmid_q;
   assign l2_tag_o = l2_tag_q;
+  assign l2_iid_d = l2_load ? rq_iid_q : l2_iid_q;
+  assign l2_iid_o = l2_iid_q;
   // Fill to the L1-TLB: the promotion wins; an L2 answer needs the credit.
   assign l2_ok = credit & ~ret_go;
   assign l2_ok_o = l2_ok;
@@ -379,6 +388,8 @@ module tx_path_seed002_path_cu (
       rmi_v_q <= 1'b0;
       rmi_vpn_q <= 36'd0;
       rmi_vmid_q <= 2'd0;
+      rq_iid_q <= 20'd0;
+      l2_iid_q <= 20'd0;
       q0_v_q <= 1'b0;
       q0_kill_q <= 1'b0;
       q0_vpn_q <= 36'd0;
@@ -423,6 +434,8 @@ module tx_path_seed002_path_cu (
       rmi_v_q <= rmi_v_d;
       rmi_vpn_q <= rmi_vpn_d;
       rmi_vmid_q <= rmi_vmid_d;
+      rq_iid_q <= rq_iid_d;
+      l2_iid_q <= l2_iid_d;
       q0_v_q <= q0_v_d;
       q0_kill_q <= q0_kill_d;
       q0_vpn_q <= q0_vpn_d;

@@ -48,11 +48,7 @@ uint64_t perm_of(uint64_t vmid, uint64_t vpn) { return txgen::verif::iommu_bench
 struct Request {
   uint64_t vpn = 0, vmid = 0, iid = 0, tag = 0;
 };
-struct Read {
-  uint64_t due;
-  uint32_t walker, level;
-  uint64_t vpn, vmid;
-};
+using Read = txgen::verif::IommuBenchRead;
 
 class Bench {
  public:

@@ -98,6 +98,7 @@ class Bench {
       if (in_.req_valid[u] && out.req_ready[u]) {
         accepted_[u].push_back(cycle_);
         in_.req_valid[u] = 0;
+        requested_ids_[{in_.req_vpn[u], in_.req_vmid[u]}].insert(in_.req_iid[u]);
       }
       if (out.resp_valid[u]) hits_[u].push_back({out.resp_vpn[u], out.resp_ppn[u]});
       if (out.fill_valid[u]) fills_[u].push_back({out.fill_vpn[u], out.fill_ppn[u]});
@@ -108,6 +109,10 @@ class Bench {
       if (out.l2_req_valid[c] && in_.l2_req_ready[c]) {
         q_[c].push_back({out.l2_req_tag[c], out.l2_req_vpn[c], out.l2_req_vmid[c], cycle_ + l2_latency});
         ++l2_requests;
+        // the ID of a request for that page (the one that allocated the MSHR)
+        if (p_.iid_bits && !requested_ids_[{out.l2_req_vpn[c], out.l2_req_vmid[c]}].count(out.l2_req_iid[c]))
+          ADD_FAILURE() << "L2 request for VPN " << out.l2_req_vpn[c] << " carries ID " << out.l2_req_iid[c]
+                        << ", which no request for that page had";
       }
       in_.l2_resp_valid[c] = 0;
     }
@@ -138,6 +143,7 @@ class Bench {
     in_.req_valid[u] = 1;
     in_.req_vpn[u] = vpn;
     in_.req_vmid[u] = vmid;
+    in_.req_iid[u] = next_iid_++ & txgen::verif::low_mask(p_.iid_bits);  // every request its own instruction
   }
   // CU 0 fills set 0 of its home TLB 0 with the W pages base .. base + W-1,
   // one at a time: page base is then the least recent, base + W-1 the most.
@@ -194,6 +200,8 @@ class Bench {
   std::vector<std::deque<L2Pending>> q_;
   uint64_t cycle_ = 0;
   unsigned idle_for_ = 0;
+  uint64_t next_iid_ = 1;
+  std::map<std::pair<uint64_t, uint64_t>, std::set<uint64_t>> requested_ids_;  // (vpn, vmid) -> IDs accepted
 };
 
 void directed(const std::function<void(CosimSession&, Bench&)>& body) {

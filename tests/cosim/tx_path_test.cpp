@@ -22,6 +22,7 @@
 #include "cosim_gtest.h"
 #include "cosim_util.h"
 #include "tx_path_harness.h"
+#include "tx_path_stimulus.h"
 #include "txgen/config/parse.h"
 #include "txgen/elab/tx_path.h"
 
@@ -51,13 +52,7 @@ uint64_t ppn_of(uint64_t vpn, uint64_t vmid) {
 }
 uint64_t perm_of(uint64_t vpn) { return (vpn * 7 + 1) & mask(params().perm_bits); }
 
-// A VPN in LDS segment `seg` (its low SI bits) whose I-cache translation line
-// is `seg` too when the index widths allow; `tag` fills the bits above.
-uint64_t vpn_in(unsigned seg, uint64_t tag) {
-  const TxPathParams& p = params();
-  const unsigned low = std::max(p.lds.segment_index_bits, p.ic.tx_index_bits);
-  return ((tag << low) | seg) & mask(p.vpn_bits);
-}
+uint64_t vpn_in(unsigned seg, uint64_t tag) { return txgen::verif::path_vpn_in(params(), seg, tag); }
 
 struct L2Pending {
   uint64_t tag, vpn, vmid, due;
@@ -507,19 +502,12 @@ TEST(TxPath, LdsAllocationDropsTranslationsMidTraffic) {
   });
 }
 
-// Random traffic on every interface. Pages come from a pool shared by the
-// CUs and per-CU pools; the L2 answers out of order with back-pressure on all
-// its ports; work groups come and go; instruction fetches, fills and kernel
-// flushes use the I-caches; shootdowns (one page or all) and one reset land
-// mid-traffic.
-struct Traffic {
-  unsigned load = 40;         // % of cycles a CU without a request issues one
-  unsigned shared = 50;       // % of requests to the shared pool
-  unsigned pool = 0;          // pages per pool (0: from the configuration's reach)
-  bool mixed_ids = true;      // CUs of two virtual functions, a few requests of VMID 1
-  unsigned hot = 2;           // LDS segments (and I-cache lines) that half the pages crowd
-  unsigned ifill_permille = 20;  // instruction fills per I-cache per 1000 cycles
-};
+// Random traffic on every interface (tx_path_stimulus.h). Pages come from a
+// pool shared by the CUs and per-CU pools; the L2 answers out of order with
+// back-pressure on all its ports; work groups come and go; instruction
+// fetches, fills and kernel flushes use the I-caches; shootdowns (one page or
+// all) and one reset land mid-traffic.
+using Traffic = txgen::verif::PathTraffic;
 
 template <class H>
 void random_run(CosimSession& s, const Traffic& t, uint64_t seed, uint64_t cycles) {
@@ -529,53 +517,15 @@ void random_run(CosimSession& s, const Traffic& t, uint64_t seed, uint64_t cycle
   Rng rng(seed);
   b.rng = &rng;
   b.shuffle_l2 = true;
-  const unsigned pool = t.pool ? t.pool : std::max(40u, p.l1.ways * 3);
-  // Half the pages crowd a few LDS segments (and I-cache lines), so segments
-  // and lines overflow and evict (flows 1-2-4-5-6 and 6-7-8-10-11).
-  std::vector<uint64_t> shared(pool);
-  for (unsigned k = 0; k < pool; ++k)
-    shared[k] = k % 2 ? vpn_in(static_cast<unsigned>(rng.below(t.hot)), rng.bits(4)) : rng.bits(p.vpn_bits);
-  auto pick = [&](unsigned u) {
-    const uint64_t v = shared[rng.below(pool)];
-    if (rng.chance(t.shared)) return v;
-    return (v ^ (uint64_t{u + 1} << (p.vpn_bits - 3))) & mask(p.vpn_bits);
-  };
+  txgen::verif::PathPages pages(p, t, rng);
+  const std::vector<uint64_t>& shared = pages.shared();
+  const size_t pool = shared.size();
   b.reset();
   const uint64_t reset_at = cycles / 3 + rng.below(cycles / 3 + 1);
   while (b.cycle() < cycles) {
     if (b.cycle() == reset_at) b.reset();
     auto& in = b.in();
-    for (unsigned u = 0; u < p.cus; ++u) {
-      if (!in.req_valid[u] && rng.chance(t.load)) b.request(u, pick(u), t.mixed_ids && rng.chance(5) ? 1 : 0);
-      if (!in.wg_valid[u] && rng.chance(1)) {
-        in.wg_valid[u] = 1;
-        in.wg_free[u] = rng.chance(50);
-        in.wg_base[u] = static_cast<uint32_t>(rng.below(p.lds.segments));
-        in.wg_size[u] = static_cast<uint32_t>(rng.below(4));
-      }
-      if (rng.chance(3)) {
-        in.app_valid[u] = 1;
-        in.app_we[u] = rng.chance(30);
-        in.app_row[u] = static_cast<uint32_t>(rng.below(p.lds.rows));
-        in.app_bank_en[u] = rng.bits(p.lds.banks);
-        in.app_wdata[u] = txgen::verif::bits_from_u64(p.lds.row_bits, rng.next());
-      }
-      in.vrf[u] = t.mixed_ids ? u % 2 : 0;
-    }
-    for (unsigned g = 0; g < p.icaches; ++g) {
-      const uint64_t addr = (rng.below(4 * p.ic.ways) << (p.ic.offset_bits + p.ic.set_bits)) |
-                            (rng.below(p.ic.sets) << p.ic.offset_bits);
-      if (!in.if_valid[g] && rng.chance(5)) {
-        in.if_valid[g] = 1;
-        in.if_addr[g] = addr & mask(p.ic.va_bits);
-      }
-      if (!in.ifill_valid[g] && rng.below(1000) < t.ifill_permille) {
-        in.ifill_valid[g] = 1;
-        in.ifill_addr[g] = addr & mask(p.ic.va_bits);
-        in.ifill_data[g] = txgen::verif::bits_from_u64(p.ic.line_bits, rng.next());
-      }
-      if (!in.flush_valid[g] && rng.chance(1) && rng.chance(10)) in.flush_valid[g] = 1;
-    }
+    txgen::verif::path_cu_side(in, p, t, rng, pages);
     in.l2_req_ready = rng.chance(80);
     in.l2_vic_ready = rng.chance(70);
     b.l2_latency = 3 + static_cast<unsigned>(rng.below(20));

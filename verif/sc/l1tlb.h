@@ -13,6 +13,6 @@ namespace txgen::verif::sc {
 
 struct L1tlbTraits : ModelTraits<elab::L1tlbParams, model::L1tlbModel, model::L1tlbIn, model::L1tlbOut> {};
 
-TXGEN_SC_BLOCK_DECL(L1tlbSc, L1tlbTraits, TXGEN_L1TLB_PORTS)
+TXGEN_SC_BLOCK_DECL(L1tlbSc, L1tlbTraits, TXGEN_L1TLB_PORTS_NO_IID)
 
 }  // namespace txgen::verif::sc

@@ -17,6 +17,6 @@ struct TxPathTraits
   static Model make(const Params& p) { return Model(p, false); }  // the path, not the baseline
 };
 
-TXGEN_SC_BLOCK_DECL(TxPathSc, TxPathTraits, TXGEN_TX_PATH_PORTS)
+TXGEN_SC_BLOCK_DECL(TxPathSc, TxPathTraits, TXGEN_TX_PATH_PORTS_NO_IID)
 
 }  // namespace txgen::verif::sc

@@ -357,7 +357,8 @@ class TlbEmitter {
       : p_(p), m_(m), top_(m.top()), N(p.cus_per_cluster), S(p.sets), W(p.ways), M(p.mshrs), VPN(p.vpn_bits),
         VM(p.vmid_bits), PPN(p.ppn_bits), PERM(p.perm_bits), HB(p.home_bits), SB(p.set_bits), TG(p.vpn_tag_bits),
         TAG(p.tag_bits), VH(p.vpn_hi_bits), CB(p.cu_bits), MB(p.mshr_bits), AB(p.age_bits),
-        FB(std::max(2u, elab::clog2(M + 1))), late(p.lru_touch_next), fifo(p.mshr_fifo), plru_index(p.plru_index) {}
+        FB(std::max(2u, elab::clog2(M + 1))), IW(p.iid_bits), late(p.lru_touch_next), fifo(p.mshr_fifo),
+        plru_index(p.plru_index) {}
 
   void build(const EmitContext& ctx) {
     module_header(m_, ctx, "l1tlb", "one L1-TLB: crossbar port, compare/decide, replacement, MSHRs, fill "
@@ -437,19 +438,20 @@ class TlbEmitter {
   Module& m_;
   Scope& top_;
   const unsigned N, S, W, M, VPN, VM, PPN, PERM, HB, SB, TG, TAG, VH, CB, MB, AB, FB;
+  const unsigned IW;      // instruction ID bits (0: none)
   const bool late;        // `lru_touch: next_edge`
   const bool fifo;        // `mshr_alloc: fifo`
   const bool plru_index;  // PLRU touches from registered binary indices
 
   // ports
-  Value home, pick, accept, pick_hi, req_vpn, req_vmid, sd_acc, sd_vpn, sd_vmid, sd_all_next, l2_take, l2_valid,
+  Value home, pick, accept, pick_hi, req_vpn, req_vmid, req_iid, sd_acc, sd_vpn, sd_vmid, sd_all_next, l2_take, l2_valid,
       l2_mshr, l2_ppn, l2_perm;
   Wire credit_o, r1_v_o, hit_o, hit_vpn_o, hit_vmid_o, hit_ppn_o, hit_perm_o, cand_valid_o, cand_mshr_o, cand_vh_o,
-      cand_vmid_o, fill_o, fill_vh_o, fill_vmid_o, fill_ppn_o, fill_perm_o, evict_o, evict_vh_o, evict_vmid_o,
+      cand_vmid_o, cand_iid_o, fill_o, fill_vh_o, fill_vmid_o, fill_ppn_o, fill_perm_o, evict_o, evict_vh_o, evict_vmid_o,
       evict_ppn_o, evict_perm_o;
   // registers (named as in the RTL, without _q)
   Reg free, sd_all_q, r1_v, r1_sd, r1_i, r1_vpn, r1_vmid, r1_set, r2_v, r2_sd, r2_i, r2_vpn, r2_vmid, r2_set, r2_match,
-      r2_any, r2_hidx;
+      r2_any, r2_hidx, r1_iid, r2_iid, mshr_iid;
   Reg lt_hit, lt_unt, lt_set, lt_way, lt_b, lt_b1, lt_fz, lt_le, lt_le1, lt_oldest, f2_vidx;
   Reg entry_valid, entry_tag, entry_ppn, entry_perm, mshr_valid, mshr_pending, mshr_sent, mshr_killed, mshr_vpn_hi,
       mshr_vmid, mshr_waiters, r2_cam, sent, flo;
@@ -481,6 +483,7 @@ void TlbEmitter::ports() {
   if (N == 1) m_.unused("pick_i", pick);  // one requester: its VPN needs no select
   req_vpn = m_.input("req_vpn_i", N * VPN);
   req_vmid = m_.input("req_vmid_i", N * VM);
+  req_iid = IW ? m_.input("req_iid_i", N * IW, "the requesters' SIMD instruction IDs") : Value();
   sd_acc = m_.input("sd_acc_i", 1, "a one-VPN shootdown is accepted this cycle");
   sd_vpn = m_.input("sd_vpn_i", VPN);
   sd_vmid = m_.input("sd_vmid_i", VM);
@@ -503,6 +506,7 @@ void TlbEmitter::ports() {
   cand_mshr_o = m_.output("cand_mshr_o", MB);
   cand_vh_o = m_.output("cand_vh_o", VH);
   cand_vmid_o = m_.output("cand_vmid_o", VM);
+  cand_iid_o = IW ? m_.output("cand_iid_o", IW, "the candidate MSHR's instruction ID") : Wire();
   fill_o = m_.output("fill_o", N, "fill answer for CU i (f3)");
   fill_vh_o = m_.output("fill_vh_o", VH);
   fill_vmid_o = m_.output("fill_vmid_o", VM);
@@ -532,6 +536,9 @@ void TlbEmitter::lookup_registers() {
   r2_vpn = m_.reg("r2_vpn", VPN), r2_vmid = m_.reg("r2_vmid", VM);
   r2_set = S > 1 ? m_.reg("r2_set", S) : Reg();
   r2_match = m_.reg("r2_match", W);
+  // the instruction ID rides beside the lookup, unreset: only an allocation reads it
+  r1_iid = IW ? m_.reg_noreset("r1_iid", IW) : Reg();
+  r2_iid = IW ? m_.reg_noreset("r2_iid", IW) : Reg();
   // whether r2_match has a bit, registered beside it: the hit / miss /
   // allocation decision and its wide fan-out start without the OR of the row
   r2_any = m_.reg("r2_any", 1);
@@ -572,6 +579,7 @@ void TlbEmitter::mshr_and_fill_registers() {
   mshr_sent = fifo ? Reg() : m_.reg("mshr_sent", M), mshr_killed = m_.reg("mshr_killed", M);
   mshr_vpn_hi = m_.reg("mshr_vpn_hi", M * VH), mshr_vmid = m_.reg("mshr_vmid", M * VM),
   mshr_waiters = m_.reg("mshr_waiters", M * N);
+  mshr_iid = IW ? m_.reg("mshr_iid", M * IW) : Reg();  // the ID of the miss that allocated it
   // the MSHR CAM's tag compare, done in the compare stage (patched for the
   // decide stage's allocation at that edge); valid and pending are ANDed in decide
   r2_cam = m_.reg("r2_cam", M);
@@ -653,6 +661,7 @@ void TlbEmitter::crossbar_port() {
   if (CB) r1_i.next(hdl::onehot_index(pick, CB));
   r1_vpn.next(a_vpn);
   r1_vmid.next(a_vmid);
+  if (IW) r1_iid.next(sel(pick, req_iid, N, IW));
   // each requester's set decoded beside the arbitration, so the grant only
   // selects (r1's set is not read while r1 holds nothing)
   if (S > 1) {
@@ -768,6 +777,7 @@ void TlbEmitter::compare_stage() {
   if (CB) r2_i.next(r1_i);
   r2_vpn.next(r1_vpn);
   r2_vmid.next(r1_vmid);
+  if (IW) r2_iid.next(r1_iid);
   if (S > 1) r2_set.next(r1_set);
   r2_match.next(match);
   r2_sd_match.next(gate(r1_sd, match));
@@ -812,6 +822,7 @@ void TlbEmitter::mshr_queues() {
   // an empty queue's head one-hot is zero
   cand_vh_o.drive(hdl::onehot_select(sq.head_oh, mshr_vpn_hi, M, VH));
   cand_vmid_o.drive(hdl::onehot_select(sq.head_oh, mshr_vmid, M, VM));
+  if (IW) cand_iid_o.drive(hdl::onehot_select(sq.head_oh, mshr_iid, M, IW));
   Value freed_idx = m_.wire("free_queue_in", hdl::onehot_index(f3_moh, MB));
   shift_queue_next(m_, "free_queue", fq, QueueEdge{alloc, f3_v, f3_moh, freed_idx, free, true}, M);
   // the take a TLB receives does not look at its own candidate (the cluster's round-robin)
@@ -829,12 +840,16 @@ void TlbEmitter::lowest_candidate() {
   flo_w = hdl::vector_wire(top_, "free_low_w", flo);
   // the same MSHR through a mux tree: its index and data need no one-hot
   std::vector<Value> cdata;
-  for (unsigned i = 0; i < M; ++i) cdata.push_back(cat({mshr_vmid.field(i, VM), mshr_vpn_hi.field(i, VH)}));
+  for (unsigned i = 0; i < M; ++i) {
+    const Value key = cat({mshr_vmid.field(i, VM), mshr_vpn_hi.field(i, VH)});
+    cdata.push_back(IW ? cat({mshr_iid.field(i, IW), key}) : key);
+  }
   const hdl::First first = hdl::first_of(top_, "cand_first", cv, hdl::cat_lsb_first(cdata), MB);
   cand_valid_o.drive(first.any);
   cand_mshr_o.drive(gate(first.any, first.index));  // 0 without a candidate, as the registers' reset
   cand_vh_o.drive(gate(first.any, first.data.slice(0, VH)));
   cand_vmid_o.drive(gate(first.any, first.data.slice(VH, VM)));
+  if (IW) cand_iid_o.drive(gate(first.any, first.data.slice(VH + VM, IW)));
   // the candidate's one-hot from its own tree (beside first_of's), not a
   // decode of first_of's index, which would come after that tree
   sent.next(gate(l2_take, M == 1 ? cv : lowest_one_tree(top_, "cand_oh", cv)));
@@ -852,6 +867,8 @@ void TlbEmitter::mshr_next() {
   Wire mshr_vpn_hi_next = m_.wire("mshr_vpn_hi_next", M * VH, true),
        mshr_vmid_next = m_.wire("mshr_vmid_next", M * VM, true);
   Wire mshr_waiters_next = m_.wire("mshr_waiters_next", M * N, true);
+  Wire mshr_iid_next = IW ? m_.wire("mshr_iid_next", M * IW, true) : Wire();
+  const Value mshr_iid_w = IW ? hdl::vector_wire(top_, "mshr_iid_w", mshr_iid) : Value();
   Wire cam_n = m_.wire("r2_cam_next", M, true);
   m_.generate_for("gn", M, "g_mshr", [&](Scope& sc, const Index& i) {
     Value al = sc.wire("al", alloc & flo_w.bit(i));
@@ -874,6 +891,8 @@ void TlbEmitter::mshr_next() {
     Value wt = mshr_waiters_w.part(wo, N);
     // a free MSHR's waiter mask is empty, so an allocation adds the CU as a merge does
     sc.assign(mshr_waiters_next.part(wo, N), gate(~fr, wt | gate(al | mg, dec_i)));
+    // a merge keeps the ID of the miss that allocated the MSHR
+    if (IW) sc.assign(mshr_iid_next.part(i * Index(IW), IW), mux(al, r2_iid, mshr_iid_w.part(i * Index(IW), IW)));
   });
   mshr_valid.next(mshr_valid_next);
   mshr_pending.next(mshr_pending_next);
@@ -888,6 +907,7 @@ void TlbEmitter::mshr_next() {
   mshr_vpn_hi.next(mshr_vpn_hi_next);
   mshr_vmid.next(mshr_vmid_next);
   mshr_waiters.next(mshr_waiters_next);
+  if (IW) mshr_iid.next(mshr_iid_next);
   r2_cam.next(cam_n);
 }
 
@@ -1156,6 +1176,7 @@ struct Crossbar {
   Value valid, vpn, vmid;
   Wire pop;
   Value home;  // ring input buffer (K > 1): per CU and TLB k, the head is valid with home k (U x K); valid unset
+  Value iid;   // the requests' instruction IDs (iid_bits > 0)
 };
 
 // Per CU a two-entry FIFO (docs/blocks/l1tlb.md, "Input buffer") for one TLB
@@ -1163,12 +1184,13 @@ struct Crossbar {
 // the set); ready is "entry 1 free", a register, so no port-to-port path runs
 // through the arbitration. Drives req_ready_o.
 Crossbar input_buffer_shift(Module& m, const L1tlbParams& p, const Value& req_valid, const Value& req_vpn,
-                      const Value& req_vmid, Wire& req_ready) {
-  const unsigned U = p.cus, VPN = p.vpn_bits, VM = p.vmid_bits;
+                      const Value& req_vmid, const Value& req_iid, Wire& req_ready) {
+  const unsigned U = p.cus, VPN = p.vpn_bits, VM = p.vmid_bits, IW = p.iid_bits;
   m.comment("Input buffer: two entries per CU; the crossbar arbitrates the heads, ready is entry 1 free.");
   Reg v0 = m.reg("ib0_v", U), v1 = m.reg("ib1_v", U);
   Reg a0 = m.reg("ib0_vpn", U * VPN), a1 = m.reg("ib1_vpn", U * VPN);
   Reg i0 = m.reg("ib0_vmid", U * VM), i1 = m.reg("ib1_vmid", U * VM);
+  Reg d0 = IW ? m.reg("ib0_iid", U * IW) : Reg(), d1 = IW ? m.reg("ib1_iid", U * IW) : Reg();
   Scope& top = m.top();
   Wire pop = m.wire("ib_pop", U, true);
   Value v0w = hdl::vector_wire(top, "ib0_v_w", v0), v1w = hdl::vector_wire(top, "ib1_v_w", v1);
@@ -1176,6 +1198,7 @@ Crossbar input_buffer_shift(Module& m, const L1tlbParams& p, const Value& req_va
   Wire v0n = m.wire("ib0_v_next", U, true), v1n = m.wire("ib1_v_next", U, true);
   Wire a0n = m.wire("ib0_vpn_next", U * VPN, true), a1n = m.wire("ib1_vpn_next", U * VPN, true);
   Wire i0n = m.wire("ib0_vmid_next", U * VM, true), i1n = m.wire("ib1_vmid_next", U * VM, true);
+  Wire d0n = IW ? m.wire("ib0_iid_next", U * IW, true) : Wire(), d1n = IW ? m.wire("ib1_iid_next", U * IW, true) : Wire();
   m.generate_for("gb", U, "g_ibuf", [&](Scope& sc, const Index& u) {
     Value push = sc.wire("push", rv.bit(u) & ~v1w.bit(u));
     // the head after this edge comes from a stored entry (1 after a pop, 0
@@ -1192,6 +1215,7 @@ Crossbar input_buffer_shift(Module& m, const L1tlbParams& p, const Value& req_va
     };
     next(a0, a1, req_vpn, a0n, a1n, ao, VPN);
     next(i0, i1, req_vmid, i0n, i1n, io, VM);
+    if (IW) next(d0, d1, req_iid, d0n, d1n, u * Index(IW), IW);
   });
   v0.next(v0n);
   v1.next(v1n);
@@ -1199,8 +1223,12 @@ Crossbar input_buffer_shift(Module& m, const L1tlbParams& p, const Value& req_va
   a1.next(a1n);
   i0.next(i0n);
   i1.next(i1n);
+  if (IW) {
+    d0.next(d0n);
+    d1.next(d1n);
+  }
   req_ready.drive(~v1);
-  return {v0, a0, i0, pop, Value()};
+  return {v0, a0, i0, pop, Value(), IW ? Value(d0) : Value()};
 }
 
 // Per CU a two-entry FIFO (docs/blocks/l1tlb.md, "Input buffer") for several
@@ -1214,13 +1242,17 @@ Crossbar input_buffer_shift(Module& m, const L1tlbParams& p, const Value& req_va
 // Ready is "an entry free", from registers, so no port-to-port path runs
 // through the arbitration. Drives req_ready_o.
 Crossbar input_buffer_ring(Module& m, const L1tlbParams& p, const Value& req_valid, const Value& req_vpn,
-                      const Value& req_vmid, Wire& req_ready) {
+                      const Value& req_vmid, const Value& req_iid, Wire& req_ready) {
   const unsigned U = p.cus, VPN = p.vpn_bits, VM = p.vmid_bits, K = p.tlbs_per_cluster, HB = p.home_bits;
+  const unsigned IW = p.iid_bits;
   m.comment("Input buffer: a two-entry ring per CU; the crossbar arbitrates the heads, ready is an entry free.");
   Reg v0 = m.reg("ib0_v", U), v1 = m.reg("ib1_v", U), rd = m.reg("ib_rd", U), wr = m.reg("ib_wr", U);
   Reg a0 = m.reg("ib0_vpn", U * VPN), a1 = m.reg("ib1_vpn", U * VPN);
   Reg i0 = m.reg("ib0_vmid", U * VM), i1 = m.reg("ib1_vmid", U * VM);
   Reg h0 = m.reg("ib0_home", U * K), h1 = m.reg("ib1_home", U * K);
+  Reg d0 = IW ? m.reg("ib0_iid", U * IW) : Reg(), d1 = IW ? m.reg("ib1_iid", U * IW) : Reg();
+  Wire hd = IW ? m.wire("ib_head_iid", U * IW, true) : Wire();
+  Wire d0n = IW ? m.wire("ib0_iid_next", U * IW, true) : Wire(), d1n = IW ? m.wire("ib1_iid_next", U * IW, true) : Wire();
   Scope& top = m.top();
   Wire pop = m.wire("ib_pop", U, true);
   Value v0w = hdl::vector_wire(top, "ib0_v_w", v0), v1w = hdl::vector_wire(top, "ib1_v_w", v1);
@@ -1262,6 +1294,7 @@ Crossbar input_buffer_ring(Module& m, const L1tlbParams& p, const Value& req_val
     const Index ao = u * Index(VPN);
     entries(a0, a1, req_vpn, a0n, a1n, ha, VPN);
     entries(i0, i1, req_vmid, i0n, i1n, hi, VM);
+    if (IW) entries(d0, d1, req_iid, d0n, d1n, hd, IW);
     const Index ko = u * Index(K);
     sc.assign(home_in.part(ko, K), hdl::one_of(K, req_vpn.part(ao, HB)));
     // the head requests TLB k after the edge: the entry the pointer names
@@ -1283,8 +1316,12 @@ Crossbar input_buffer_ring(Module& m, const L1tlbParams& p, const Value& req_val
   h0.next(h0n);
   h1.next(h1n);
   hk.next(hkn);
+  if (IW) {
+    d0.next(d0n);
+    d1.next(d1n);
+  }
   req_ready.drive(ready);
-  return {Value(), ha, hi, pop, hk};
+  return {Value(), ha, hi, pop, hk, IW ? Value(hd) : Value()};
 }
 
 // The input buffer's heads of cluster c whose home is TLB k (N bits).
@@ -1343,9 +1380,9 @@ class TopEmitter {
   TopEmitter(const L1tlbParams& p, Module& m, const hdl::Interface& tlb)
       : p_(p), m_(m), tif_(tlb), U(p.cus), C(p.clusters), N(p.cus_per_cluster), K(p.tlbs_per_cluster),
         VPN(p.vpn_bits), VM(p.vmid_bits), PPN(p.ppn_bits), PERM(p.perm_bits), HB(p.home_bits), VH(p.vpn_hi_bits),
-        MB(p.mshr_bits), LT(p.l2_tag_bits), ready_bits(U), resp_v(U), resp_vpn(U), resp_vmid(U), resp_ppn(U),
+        MB(p.mshr_bits), LT(p.l2_tag_bits), IW(p.iid_bits), ready_bits(U), resp_v(U), resp_vpn(U), resp_vmid(U), resp_ppn(U),
         resp_perm(U), fill_v(U), fill_vpn(U), fill_vmid(U), fill_ppn(U), fill_perm(U), q_valid(C), q_vpn(C), q_vmid(C),
-        q_tag(C), evict_v(C), evict_vpn(C), evict_vmid(C), evict_ppn(C), evict_perm(C) {}
+        q_tag(C), q_iid(C), evict_v(C), evict_vpn(C), evict_vmid(C), evict_ppn(C), evict_perm(C) {}
 
   void build(const EmitContext& ctx) {
     module_header(m_, ctx, "l1tlb", "aggregated / clustered L1-TLBs with CU-to-TLB crossbars (docs/blocks/l1tlb.md)",
@@ -1354,10 +1391,10 @@ class TopEmitter {
     TXGEN_DECLARE_PORTS(TXGEN_L1TLB_PORTS, m_, p_, io);
     shootdown();
     // the optional input buffer: the crossbar sees its heads instead of the ports
-    xin_ = {io.req_valid_i, io.req_vpn_i, io.req_vmid_i, Wire(), Value()};
+    xin_ = {io.req_valid_i, io.req_vpn_i, io.req_vmid_i, Wire(), Value(), io.req_iid_i};
     if (p_.input_buffer)
-      xin_ = HB ? input_buffer_ring(m_, p_, io.req_valid_i, io.req_vpn_i, io.req_vmid_i, io.req_ready_o)
-                : input_buffer_shift(m_, p_, io.req_valid_i, io.req_vpn_i, io.req_vmid_i, io.req_ready_o);
+      xin_ = HB ? input_buffer_ring(m_, p_, io.req_valid_i, io.req_vpn_i, io.req_vmid_i, io.req_iid_i, io.req_ready_o)
+                : input_buffer_shift(m_, p_, io.req_valid_i, io.req_vpn_i, io.req_vmid_i, io.req_iid_i, io.req_ready_o);
     for (unsigned c = 0; c < C; ++c) cluster(c);
     // without the buffer a grant is the port's ready; with it, the head's pop
     if (p_.input_buffer)
@@ -1368,6 +1405,7 @@ class TopEmitter {
     io.l2_req_vpn_o.drive(hdl::cat_lsb_first(q_vpn));
     io.l2_req_vmid_o.drive(hdl::cat_lsb_first(q_vmid));
     io.l2_req_tag_o.drive(hdl::cat_lsb_first(q_tag));
+    if (IW) io.l2_req_iid_o.drive(hdl::cat_lsb_first(q_iid));
     response_registers();
     eviction_registers();
   }
@@ -1375,7 +1413,7 @@ class TopEmitter {
  private:
   // One TLB instance's outputs, as the top's wires t<j>_*.
   struct TlbOut {
-    Wire credit, hit, hvpn, hvmid, hppn, hperm, cv, cm, cvh, cvm, fill, fvh, fvm, fppn, fperm, r1v;
+    Wire credit, hit, hvpn, hvmid, hppn, hperm, cv, cm, cvh, cvm, civ, fill, fvh, fvm, fppn, fperm, r1v;
     Wire ev, evh, evm, eppn, eperm;
   };
   // A cluster's L2 request register and its round-robin over the TLBs.
@@ -1401,7 +1439,7 @@ class TopEmitter {
   const L1tlbParams& p_;
   Module& m_;
   const hdl::Interface& tif_;
-  const unsigned U, C, N, K, VPN, VM, PPN, PERM, HB, VH, MB, LT;
+  const unsigned U, C, N, K, VPN, VM, PPN, PERM, HB, VH, MB, LT, IW;
   Module::ClockReset cr_;
   Crossbar xin_;
   TopPorts io;
@@ -1410,7 +1448,7 @@ class TopEmitter {
   Value sd_block, sd_one, sd_flush_next;
   // per CU and per cluster, before the output registers
   std::vector<Value> ready_bits, resp_v, resp_vpn, resp_vmid, resp_ppn, resp_perm, fill_v, fill_vpn, fill_vmid,
-      fill_ppn, fill_perm, q_valid, q_vpn, q_vmid, q_tag, evict_v, evict_vpn, evict_vmid, evict_ppn, evict_perm;
+      fill_ppn, fill_perm, q_valid, q_vpn, q_vmid, q_tag, q_iid, evict_v, evict_vpn, evict_vmid, evict_ppn, evict_perm;
 };
 
 void TopEmitter::shootdown() {
@@ -1469,6 +1507,7 @@ TopEmitter::TlbOut TopEmitter::tlb_wires(unsigned j) {
   x.cm = m_.wire(js + "cand_mshr", MB);
   x.cvh = m_.wire(js + "cand_vh", VH);
   x.cvm = m_.wire(js + "cand_vmid", VM);
+  if (IW) x.civ = m_.wire(js + "cand_iid", IW);
   x.fill = m_.wire(js + "fill", N);
   x.fvh = m_.wire(js + "fill_vh", VH);
   x.fvm = m_.wire(js + "fill_vmid", VM);
@@ -1490,6 +1529,7 @@ TopEmitter::L2Request TopEmitter::l2_request(unsigned c, const std::vector<TlbOu
   m_.comment("Cluster " + cs + ": L2 request register, round-robin over the TLBs' lowest unsent pending MSHRs.");
   Reg qv = m_.reg("q" + cs + "_v", 1), qm = m_.reg("q" + cs + "_mshr", MB), qvh = m_.reg("q" + cs + "_vh", VH),
       qvm = m_.reg("q" + cs + "_vmid", VM);
+  Reg qiv = IW ? m_.reg("q" + cs + "_iid", IW) : Reg();
   Reg qk = HB ? m_.reg("q" + cs + "_k", HB) : Reg();
   L2Request q;
   q.cand = m_.wire("c" + cs + "_cand", hdl::cat_lsb_first(cands));
@@ -1501,11 +1541,12 @@ TopEmitter::L2Request TopEmitter::l2_request(unsigned c, const std::vector<TlbOu
   q.load = m_.wire("c" + cs + "_load", ~qv | io.l2_req_ready_i.bit(c));
   Value chosen = m_.wire("c" + cs + "_chosen", any(q.cand));
   if (K > 1) q.lp.next_if(q.load & chosen, hdl::rotate_left1(pick));
-  std::vector<Value> cm, cvh, cvm;
+  std::vector<Value> cm, cvh, cvm, civ;
   for (const TlbOut& x : t) {
     cm.push_back(x.cm);
     cvh.push_back(x.cvh);
     cvm.push_back(x.cvm);
+    if (IW) civ.push_back(x.civ);
   }
   qv.next(mux(q.load, chosen, qv));
   // the output data registers hold while nothing new is chosen
@@ -1513,7 +1554,9 @@ TopEmitter::L2Request TopEmitter::l2_request(unsigned c, const std::vector<TlbOu
   qm.next(mux(take, sel(pick, m_.wire("c" + cs + "_cand_mshr", hdl::cat_lsb_first(cm)), K, MB), qm));
   qvh.next(mux(take, sel(pick, m_.wire("c" + cs + "_cand_vh", hdl::cat_lsb_first(cvh)), K, VH), qvh));
   qvm.next(mux(take, sel(pick, m_.wire("c" + cs + "_cand_vmid", hdl::cat_lsb_first(cvm)), K, VM), qvm));
+  if (IW) qiv.next(mux(take, sel(pick, m_.wire("c" + cs + "_cand_iid", hdl::cat_lsb_first(civ)), K, IW), qiv));
   if (HB) qk.next(mux(take, hdl::onehot_index(pick, HB), qk));
+  q_iid[c] = qiv;
   q_valid[c] = qv;
   q_vpn[c] = HB ? cat({qvh, qk}) : Value(qvh);
   q_vmid[c] = qvm;
@@ -1551,6 +1594,10 @@ Value TopEmitter::tlb_instance(unsigned c, unsigned k, const TlbOut& x, const L2
       {"evict_vmid_o", x.evm}, {"evict_ppn_o", x.eppn}, {"evict_perm_o", x.eperm}};
   conn.insert(conn.end(), rest.begin(), rest.end());
   if (N > 1) conn.push_back({"pick_hi_i", xp.pick});
+  if (IW) {
+    conn.push_back({"req_iid_i", xin_.iid.slice(c * N * IW, N * IW)});
+    conn.push_back({"cand_iid_o", x.civ});
+  }
   m_.instance(tif_, "u_tlb" + to_string(j), conn);
   return xp.grant;
 }

@@ -113,7 +113,8 @@ class CuEmitter {
  public:
   CuEmitter(const TxPathParams& p, Module& m)
       : p_(p), m_(m), VPN(p.vpn_bits), VM(p.vmid_bits), R(p.vrf_bits), P(p.ppn_bits), Q(p.perm_bits),
-        LT(p.l1_tag_bits), CB(p.count_bits), D(p.victim_queue), wire(p.wire_lds > 0 || p.wire_icache > 0) {}
+        LT(p.l1_tag_bits), CB(p.count_bits), D(p.victim_queue), IW(p.iid_bits),
+        wire(p.wire_lds > 0 || p.wire_icache > 0) {}
 
   void build(const EmitContext& ctx) {
     header(m_, p_, ctx, "glue of one CU: lookup stage, L2 register, victim queue, credit, removes");
@@ -153,23 +154,23 @@ class CuEmitter {
 
   const TxPathParams& p_;
   Module& m_;
-  const unsigned VPN, VM, R, P, Q, LT, CB, D;
+  const unsigned VPN, VM, R, P, Q, LT, CB, D, IW;
   const bool wire;  // some structure's answer has a wire latency
   // ports
   Value vrf, sd_start, l1_req_valid, l1_req_vpn, l1_req_vmid, l1_req_tag, l1_fill_valid, ev_valid, lk_ready,
       lk_resp_valid, lk_resp_hit, lk_resp_ppn, lk_resp_perm, fill_ready, lsd_ready, lsd_done, lvic_valid, tf_ready,
       tl_ready, tl_resp_valid, tl_resp_hit, tl_resp_ppn, tl_resp_perm, l2_taken, l2_resp_valid, l2_resp_tag,
-      l2_resp_ppn, l2_resp_perm, rmi_taken;
+      l2_resp_ppn, l2_resp_perm, rmi_taken, l1_req_iid;
   Shoot sd, kill;
   Tx ev, lvic;
   Wire l1_req_ready_o, l1_resp_valid_o, l1_resp_tag_o, l1_resp_ppn_o, l1_resp_perm_o, lk_valid_o, lk_vpn_o, lk_vmid_o,
       lk_vrf_o, fill_valid_o, fill_vpn_o, fill_vmid_o, fill_vrf_o, fill_ppn_o, fill_perm_o, lsd_valid_o, lsd_all_o,
       lsd_vpn_o, lsd_vmid_o, lvic_ready_o, ldone_o, tf_valid_o, tf_vpn_o, tf_vmid_o, tf_vrf_o, tf_ppn_o, tf_perm_o,
       tl_valid_o, tl_vpn_o, tl_vmid_o, tl_vrf_o, l2_valid_o, l2_vpn_o, l2_vmid_o, l2_tag_o, l2_ok_o, hit_lds_o,
-      hit_ic_o, rmi_valid_o, rmi_vpn_o, rmi_vmid_o, ret_w;
+      hit_ic_o, rmi_valid_o, rmi_vpn_o, rmi_vmid_o, ret_w, l2_iid_o;
   // registers
   Reg lb_v, lb_kill, lb_vpn, lb_vmid, lb_vrf, lb_ppn, lb_perm, st, rq_vpn, rq_vmid, rq_tag, ans_ppn, ans_perm, ans_ic,
-      occ, out, l2v, l2_vpn, l2_vmid, l2_tag, lsent, ldone, lown;
+      occ, out, l2v, l2_vpn, l2_vmid, l2_tag, lsent, ldone, lown, rq_iid;
   Remove rml, rmi;
   // wires the pieces share
   Value accept, lk_acc, tl_acc, lds_ans, ic_ans, go_ret, go_ic, go_l2, direct, to_ret, to_ic, to_l2, to_wire, l2_load,
@@ -243,6 +244,10 @@ void CuEmitter::icache_and_l2_ports() {
   l2_ok_o = m_.output("l2_ok_o", 1, "an L2 answer for this CU is taken in this cycle");
   hit_lds_o = m_.output("hit_lds_o", 1, "a translation from the LDS is promoted");
   hit_ic_o = m_.output("hit_ic_o", 1, "a translation from the I-cache is promoted");
+  if (IW) {
+    l1_req_iid = m_.input("l1_req_iid_i", IW, "the miss's instruction ID");
+    l2_iid_o = m_.output("l2_iid_o", IW);
+  }
 }
 
 // The LDS's victim on its way to the I-cache (lds_victim_port).
@@ -358,6 +363,10 @@ void CuEmitter::lookup_next_state() {
   rq_vpn.next(mux(accept, l1_req_vpn, rq_vpn));
   rq_vmid.next(mux(accept, l1_req_vmid, rq_vmid));
   rq_tag.next(mux(accept, l1_req_tag, rq_tag));
+  if (IW) {
+    rq_iid = m_.reg("rq_iid", IW);
+    rq_iid.next(mux(accept, l1_req_iid, rq_iid));
+  }
 }
 
 void CuEmitter::l2_register() {
@@ -369,6 +378,11 @@ void CuEmitter::l2_register() {
   l2_vpn_o.drive(l2_vpn);
   l2_vmid_o.drive(l2_vmid);
   l2_tag_o.drive(l2_tag);
+  if (IW) {
+    Reg l2_iid = m_.reg("l2_iid", IW);
+    l2_iid.next(mux(l2_load, rq_iid, l2_iid));
+    l2_iid_o.drive(l2_iid);
+  }
 }
 
 // Fills to the L1-TLB: the promotion first, then an L2 answer.

@@ -155,6 +155,7 @@ struct CuWires {
   Wire tl_valid, tl_ready, tl_vpn, tl_vmid, tl_vrf, ic_rv;
   Wire rmi_valid, rmi_vpn, rmi_vmid, rmi_taken;
   Wire l2_valid, l2_vpn, l2_vmid, l2_tag, l2_taken, l2_rv, l2_ok, hit_lds, hit_ic;
+  Wire l2_iid;  // with the instruction ID
 };
 
 // Per-I-cache wires.
@@ -214,11 +215,11 @@ class TopBuilder {
   PassThrough l1io, lds_io, lds_sram, ic_io, ic_sram;
   Value vrf, l2_req_ready, l2_resp_valid, l2_resp_tag, l2_resp_ppn, l2_resp_perm, l2_vic_ready;
   Value sd_valid, sd_all, sd_vpn, sd_vmid;
-  Wire l2_req_valid_o, l2_req_vpn_o, l2_req_vmid_o, l2_req_tag_o, l2_resp_ready_o;
+  Wire l2_req_valid_o, l2_req_vpn_o, l2_req_vmid_o, l2_req_tag_o, l2_req_iid_o, l2_resp_ready_o;
   Wire l2_vic_valid_o, l2_vic_vpn_o, l2_vic_vmid_o, l2_vic_ppn_o, l2_vic_perm_o;
   Wire sd_ready_o, sd_done_o, hit_lds_o, hit_ic_o;
   // the L1-TLB instance's vectors
-  Wire l1_l2v, l1_l2_vpn, l1_l2_vmid, l1_l2_tag, l1_l2_ready, l1_rv, l1_rtag, l1_rppn, l1_rperm;
+  Wire l1_l2v, l1_l2_vpn, l1_l2_vmid, l1_l2_tag, l1_l2_iid, l1_l2_ready, l1_rv, l1_rtag, l1_rppn, l1_rperm;
   Wire l1_ev, l1_evpn, l1_evmid, l1_eppn, l1_eperm, l1_sd_valid, l1_sd_ready, l1_sd_done;
   Wire l1_sd_all, l1_sd_vpn, l1_sd_vmid;
   Value l1_fill;
@@ -232,6 +233,7 @@ class TopBuilder {
 void TopBuilder::ports() {
   const unsigned VPN = p.vpn_bits, VM = p.vmid_bits, P = p.ppn_bits, Q = p.perm_bits, PT = p.l2_tag_bits;
   l1io.declare(kL1Ports);
+  if (p.iid_bits) l1io.declare({"req_iid_i"});
   if (!baseline) {
     hit_lds_o = m.output("hit_lds_o", p.cus, "per CU: a translation from its LDS is promoted");
     hit_ic_o = m.output("hit_ic_o", p.cus, "per CU: a translation from its I-cache is promoted");
@@ -247,6 +249,7 @@ void TopBuilder::ports() {
   l2_req_vpn_o = m.output("l2_req_vpn_o", VPN);
   l2_req_vmid_o = m.output("l2_req_vmid_o", VM);
   l2_req_tag_o = m.output("l2_req_tag_o", PT, "{CU, the L1-TLB's tag}");
+  if (p.iid_bits) l2_req_iid_o = m.output("l2_req_iid_o", p.iid_bits, "the instruction ID of the miss");
   l2_resp_valid = m.input("l2_resp_valid_i", 1);
   l2_resp_ready_o = m.output("l2_resp_ready_o", 1, "for the CU that l2_resp_tag_i names");
   l2_resp_tag = m.input("l2_resp_tag_i", PT);
@@ -289,6 +292,10 @@ void TopBuilder::l1_instance() {
                      {"sd_ready_o", l1_sd_ready},   {"sd_all_i", l1_sd_all},        {"sd_vpn_i", l1_sd_vpn},
                      {"sd_vmid_i", l1_sd_vmid},     {"sd_done_o", l1_sd_done}};
   conn.insert(conn.end(), rest.begin(), rest.end());
+  if (p.iid_bits) {
+    l1_l2_iid = m.wire("l1_l2_req_iid", U * p.iid_bits);
+    conn.push_back({"l2_req_iid_o", l1_l2_iid});
+  }
   m.instance(mb.l1, "u_l1", conn);
 }
 
@@ -321,6 +328,7 @@ void TopBuilder::cu_wires(unsigned u) {
           {{&w.l2_valid, "l2_valid", 1},       {&w.l2_vpn, "l2_vpn", VPN},       {&w.l2_vmid, "l2_vmid", VM},
            {&w.l2_tag, "l2_tag", LT},          {&w.l2_taken, "l2_taken", 1},     {&w.l2_rv, "l2_resp_valid", 1},
            {&w.l2_ok, "l2_ok", 1},             {&w.hit_lds, "hit_lds", 1},       {&w.hit_ic, "hit_ic", 1}});
+  if (p.iid_bits) w.l2_iid = m.wire("c" + to_string(u) + "_l2_iid", p.iid_bits);
   cu.push_back(w);
 }
 
@@ -427,6 +435,10 @@ void TopBuilder::cu_instances(unsigned u) {
       {"l2_taken_i", w.l2_taken}, {"l2_resp_valid_i", w.l2_rv}, {"l2_resp_tag_i", l2_resp_tag.slice(0, LT)},
       {"l2_resp_ppn_i", l2_resp_ppn}, {"l2_resp_perm_i", l2_resp_perm}, {"l2_ok_o", w.l2_ok},
       {"hit_lds_o", w.hit_lds}, {"hit_ic_o", w.hit_ic}};
+  if (p.iid_bits) {
+    glue.push_back({"l1_req_iid_i", l1_l2_iid.field(u, p.iid_bits)});
+    glue.push_back({"l2_iid_o", w.l2_iid});
+  }
   if (p.move) {
     const Conn rm = {{"rmi_valid_o", w.rmi_valid}, {"rmi_vpn_o", w.rmi_vpn}, {"rmi_vmid_o", w.rmi_vmid},
                      {"rmi_taken_i", w.rmi_taken}};
@@ -572,8 +584,9 @@ void TopBuilder::l2_victim_port() {
 void TopBuilder::l2_request_port() {
   const unsigned U = p.cus, VPN = p.vpn_bits, VM = p.vmid_bits, LT = p.l1_tag_bits, CUB = p.cu_bits;
   m.comment("L2-TLB request port: round-robin over the CUs.");
-  std::vector<Value> v(U), vpn(U), vmid(U), tag(U);
+  std::vector<Value> v(U), vpn(U), vmid(U), tag(U), iid(U);
   for (unsigned u = 0; u < U; ++u) {
+    if (p.iid_bits) iid[u] = baseline ? l1_l2_iid.field(u, p.iid_bits) : Value(cu[u].l2_iid);
     v[u] = baseline ? l1_l2v.bit(u) : Value(cu[u].l2_valid);
     vpn[u] = baseline ? l1_l2_vpn.field(u, VPN) : Value(cu[u].l2_vpn);
     vmid[u] = baseline ? l1_l2_vmid.field(u, VM) : Value(cu[u].l2_vmid);
@@ -586,6 +599,7 @@ void TopBuilder::l2_request_port() {
   l2_req_vpn_o.drive(pick(win, vpn, VPN));
   l2_req_vmid_o.drive(pick(win, vmid, VM));
   l2_req_tag_o.drive(pick(win, tag, p.l2_tag_bits));
+  if (p.iid_bits) l2_req_iid_o.drive(pick(win, iid, p.iid_bits));
   Value taken = m.wire("l2_taken", gate(l2_req_ready, win));
   if (baseline) {
     l1_l2_ready.drive(taken);
@@ -740,6 +754,13 @@ BlockOutput emit_tx_path(const config::Config& cfg, const EmitContext& ctx) {
   modules.push_back(emit_top(p, ctx, true));
   modules.push_back(emit_sys(p, ctx, false));
   modules.push_back(emit_sys(p, ctx, true));
+  if (cfg.iommu) {
+    // the L2-TLB and IOMMU inside: every iommu module, then the joined tops
+    const elab::IommuParams io = elaborate_l2_inside(cfg, p);
+    for (auto& f : find_block("iommu")->emit(cfg, ctx).files) out.files.push_back(std::move(f));
+    modules.push_back(emit_l2_top(p, io, ctx, false));
+    modules.push_back(emit_l2_top(p, io, ctx, true));
+  }
   for (const auto& m : modules) out.files.push_back({m->name() + ".v", m->render()});
   out.parameters = params_json(p);
   return out;
@@ -765,8 +786,11 @@ BlockInfo tx_path_block() {
   // the simulation tops (every SRAM inside) the lock-step harness drives
   b.cosim_tops = [](const config::Config& c) {
     const elab::TxPathParams p = elab::elaborate_tx_path(c);
-    return std::vector<CosimTop>{{"sys", p.module_prefix + "_sys", ports::tx_path_ports(p)},
-                                 {"base", p.module_prefix + "_base_sys", ports::tx_path_base_ports(p)}};
+    std::vector<CosimTop> tops = {{"sys", p.module_prefix + "_sys", ports::tx_path_ports(p)},
+                                  {"base", p.module_prefix + "_base_sys", ports::tx_path_base_ports(p)}};
+    if (c.iommu)
+      tops.push_back({"l2", p.module_prefix + "_l2_sys", ports::tx_path_l2_ports(p, tx_path::elaborate_l2_inside(c, p))});
+    return tops;
   };
   return b;
 }

@@ -63,6 +63,7 @@ L1tlbConfig parse_l1tlb(const json& j) {
     c.l2_ports = L1tlbL2Ports::Cluster;
   }
   if (r.has("input_buffer")) c.input_buffer = boolean(r, "input_buffer");
+  if (r.has("iid_bits")) c.iid_bits = static_cast<unsigned>(r.integer("iid_bits", 0, 32));
   r.reject_unknown();
   return c;
 }

@@ -71,14 +71,31 @@ IommuParams elaborate_iommu(const config::Config& cfg) {
   return p;
 }
 
-void check_behind_path(const IommuParams& io, unsigned path_l2_tag_bits, unsigned path_vpn_bits,
-                       unsigned path_ppn_bits, unsigned l2_latency) {
+namespace {
+
+void check_path_widths(const IommuParams& io, unsigned path_l2_tag_bits, unsigned path_vpn_bits,
+                       unsigned path_ppn_bits) {
   if (path_l2_tag_bits > io.l2.req_tag_bits)
     throw ConfigError("$.iommu.l2tlb.tag_bits", std::to_string(io.l2.req_tag_bits),
                       "cannot carry the path's " + std::to_string(path_l2_tag_bits) + "-bit L2 tag ({CU, L1 tag})");
   if (path_vpn_bits != io.vpn_bits || path_ppn_bits != io.ppn_bits)
     throw ConfigError("$.translation", std::to_string(io.ppn_bits),
                       "the path and the IOMMU disagree on the VPN or PPN width");
+}
+
+}  // namespace
+
+void check_inside_path(const IommuParams& io, unsigned path_l2_tag_bits, unsigned path_vpn_bits,
+                       unsigned path_ppn_bits) {
+  check_path_widths(io, path_l2_tag_bits, path_vpn_bits, path_ppn_bits);
+  if (io.l2.ports != 1)
+    throw ConfigError("$.iommu.l2tlb.ports", std::to_string(io.l2.ports),
+                      "the path has one L2 port: the L2-TLB inside it (tx_path_<name>_l2) needs exactly 1");
+}
+
+void check_behind_path(const IommuParams& io, unsigned path_l2_tag_bits, unsigned path_vpn_bits,
+                       unsigned path_ppn_bits, unsigned l2_latency) {
+  check_path_widths(io, path_l2_tag_bits, path_vpn_bits, path_ppn_bits);
   const unsigned inside = io.l2.stages + 2;
   if (l2_latency < inside + 2)
     throw ConfigError("--l2-latency", std::to_string(l2_latency),

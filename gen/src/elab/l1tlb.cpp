@@ -85,6 +85,7 @@ L1tlbParams elaborate_l1tlb(const config::Config& cfg) {
   p.mshr_fifo = p.mshrs > 1 && (c.mshr_alloc == config::L1tlbMshrAlloc::Fifo ||
                                 (c.mshr_alloc == config::L1tlbMshrAlloc::Auto && p.mshrs >= 32));
   p.input_buffer = c.input_buffer;
+  p.iid_bits = c.iid_bits;
   const unsigned buffered = p.input_buffer ? 1 : 0;
   p.xbar_cycles += buffered;
   p.hit_latency += buffered;

@@ -75,6 +75,9 @@ TxPathParams elaborate_tx_path(const config::Config& cfg) {
   p.l1_cfg = base_of(cfg, "");
   p.l1_cfg.l1tlb = c.l1tlb;
   p.l1_cfg.l1tlb->cus = p.l1_cfg.l1tlb->tlbs = p.l1_cfg.l1tlb->clusters = c.cus;
+  // behind a generated IOMMU the requests carry the walk scheduler's instruction ID
+  p.iid_bits = cfg.iommu && cfg.walk_sched ? cfg.walk_sched->iid_bits : 0;
+  p.l1_cfg.l1tlb->iid_bits = p.iid_bits;
   p.l1 = member<L1tlbParams>([&] { return elaborate_l1tlb(p.l1_cfg); }, "$.bd_codec");
 
   p.lds_cfg = base_of(cfg, "_lds");

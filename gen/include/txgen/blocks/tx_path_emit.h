@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "txgen/blocks/block.h"
+#include "txgen/elab/iommu.h"
 #include "txgen/elab/tx_path.h"
 #include "txgen/hdl/module.h"
 
@@ -42,6 +43,13 @@ ModulePtr emit_cu(const elab::TxPathParams& p, const EmitContext& ctx);
 ModulePtr emit_top(const elab::TxPathParams& p, const EmitContext& ctx, bool baseline);
 // tx_path_NAME_sys (or _base_sys): the path with every SRAM inside.
 ModulePtr emit_sys(const elab::TxPathParams& p, const EmitContext& ctx, bool baseline);
+
+// The L2-TLB and IOMMU of a configuration with an iommu section, checked to
+// fit inside the path (elab::check_inside_path).
+elab::IommuParams elaborate_l2_inside(const config::Config& cfg, const elab::TxPathParams& p);
+// tx_path_NAME_l2 (or, `sim`, tx_path_NAME_l2_sys): the path (tx_path_NAME, or
+// tx_path_NAME_sys) joined to iommu_NAME_sys (tx_path_l2.cpp).
+ModulePtr emit_l2_top(const elab::TxPathParams& p, const elab::IommuParams& io, const EmitContext& ctx, bool sim);
 
 nlohmann::json params_json(const elab::TxPathParams& p);
 nlohmann::json report_json(const config::Config& cfg);

@@ -149,6 +149,7 @@ struct L1tlbConfig {
   L1tlbMshrAlloc mshr_alloc = L1tlbMshrAlloc::Auto;
   L1tlbL2Ports l2_ports = L1tlbL2Ports::Cluster;
   bool input_buffer = false;  // a two-entry FIFO per CU in front of the crossbar
+  unsigned iid_bits = 0;      // the requests' SIMD instruction ID, carried to the L2 request (0: none)
 };
 
 enum class AtaReplacement { Lru, Plru };

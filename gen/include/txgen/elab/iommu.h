@@ -59,6 +59,10 @@ IommuParams elaborate_iommu(const config::Config& cfg);
 // carry the path's {CU, L1 tag} and the translation widths must agree; the
 // hit's round trip `l2_latency` must cover the L2-TLB's D + 2 cycles and a
 // wire cycle each way. ConfigError naming the field otherwise.
+// The L2-TLB inside the path's top (tx_path_<name>_l2): the same widths, and
+// one request port (the path's).
+void check_inside_path(const IommuParams& io, unsigned path_l2_tag_bits, unsigned path_vpn_bits,
+                       unsigned path_ppn_bits);
 void check_behind_path(const IommuParams& io, unsigned path_l2_tag_bits, unsigned path_vpn_bits,
                        unsigned path_ppn_bits, unsigned l2_latency);
 

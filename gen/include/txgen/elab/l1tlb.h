@@ -30,6 +30,7 @@ struct L1tlbParams {
   unsigned vmid_bits = 0;      // VM
   unsigned ppn_bits = 0;       // PPN
   unsigned perm_bits = 0;      // PERM
+  unsigned iid_bits = 0;       // IW: the instruction ID a request carries to its L2 request (0: none)
   unsigned home_bits = 0;      // HB = log2 K: VPN[HB-1:0] picks the TLB in the cluster
   unsigned set_bits = 0;       // SB = log2 S: VPN[HB+SB-1:HB] picks the set
   unsigned vpn_tag_bits = 0;   // TG = VPN - HB - SB (>= 1)

@@ -32,6 +32,7 @@ struct TxPathParams {
 
   // Widths.
   unsigned vpn_bits = 0, vmid_bits = 0, vrf_bits = 0, ppn_bits = 0, perm_bits = 0;
+  unsigned iid_bits = 0;     // IW: the requests' SIMD instruction ID (walk_sched.iid_bits with an iommu section)
   unsigned l1_tag_bits = 0;  // LT: the L1-TLB's L2 tag (its MSHR index)
   unsigned cu_bits = 0;      // CUB = max(1, clog2 U)
   unsigned l2_tag_bits = 0;  // PT = CUB + LT: {CU, L1 tag}
