@@ -32,6 +32,8 @@ using std::string;
 
 namespace {
 
+// A member's interface from its port declaration (PortDeclaration's test holds
+// the emitted module to it).
 hdl::Interface interface_of(const string& module, const std::vector<ports::Port>& list) {
   hdl::Interface i{module, {{"clk_i", false, 1}, {"rst_ni", false, 1}}};
   for (const ports::Port& q : list)
