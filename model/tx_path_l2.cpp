@@ -78,8 +78,8 @@ void TxPathL2Model::l2_inputs(const TxPathL2In& in, const TxPathOut& path) {
 }
 
 // Both sides evaluated in turn, each from the other's last outputs, until the
-// joined signals repeat: then each side's inputs follow from the other's
-// outputs of the same evaluation.
+// joined signals repeat: then each side's last inputs are the ones the other's
+// final outputs give (pin_ reads only joined fields of sout_).
 void TxPathL2Model::settle(const TxPathL2In& in, TxPathL2Out& out) {
   Join last{};
   for (int round = 0; round < 8; ++round) {
@@ -89,8 +89,6 @@ void TxPathL2Model::settle(const TxPathL2In& in, TxPathL2Out& out) {
     sys_.outputs(sin_, sout_);
     const Join now = Join::of(pout_, sout_);
     if (round > 0 && now == last) {
-      // the path's inputs from the final L2-TLB outputs (equal on the join)
-      path_inputs(in, sout_);
       settled_ = true;
       top_outputs(in, out);
       return;
@@ -118,7 +116,7 @@ void TxPathL2Model::posedge(const TxPathL2In& in) {
   settled_ = false;
   const bool accept = in.path.sd_valid && pout_.sd_ready && !sd_busy_;
   const bool path_done = pout_.sd_done, l2_take = sd_l2_go_ && sout_.sd_ready, l2_done = sout_.sd_done;
-  path_.posedge(pin_);
+  path_.posedge_after_outputs(pin_);  // its last outputs() had these inputs
   sys_.posedge(sin_);
   events_ = {};
   if (!in.path.rst_n) {

@@ -58,7 +58,8 @@ using Read = txgen::verif::IommuBenchRead;
 // Drives the top like its CUs and memory; records what it saw.
 class Bench {
  public:
-  Bench(CosimSession& s, Sys& sys) : s_(s), sys_(sys), pp_(path_params()), io_(io_params()), in_(sys.idle()) {}
+  Bench(CosimSession& s, Sys& sys)
+      : s_(s), sys_(sys), pp_(path_params()), io_(io_params()), in_(sys.idle()), sent_(pp_.cus, 0) {}
 
   model::TxPathL2In& in() { return in_; }
   uint64_t cycle() const { return cycle_; }
@@ -103,7 +104,6 @@ class Bench {
   // A CU's requests three at a time are one instruction's (the scheduler sees
   // batches), and a page asked for again later comes from a new instruction.
   uint64_t instruction_of(unsigned u) {
-    if (sent_.size() < pp_.cus) sent_.assign(pp_.cus, 0);
     return ((sent_[u]++ / 3) * pp_.cus + u) & txgen::verif::low_mask(io_.iid_bits);
   }
   void translate(unsigned u, uint64_t vpn, uint64_t vmid = 0) {

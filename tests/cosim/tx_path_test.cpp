@@ -83,23 +83,14 @@ class Bench {
     answer();
     const model::TxPathOut& out = sys_.step(in_);
     for (unsigned u = 0; u < p_.cus; ++u) {
-      if (in_.req_valid[u] && out.req_ready[u]) {
-        accepted[u].push_back(cycle_);
-        in_.req_valid[u] = 0;
-      }
+      if (in_.req_valid[u] && out.req_ready[u]) accepted[u].push_back(cycle_);
       if (out.resp_valid[u]) check_translation(out.resp_vpn[u], out.resp_vmid[u], out.resp_ppn[u], out.resp_perm[u]);
       if (out.fill_valid[u]) {
         check_translation(out.fill_vpn[u], out.fill_vmid[u], out.fill_ppn[u], out.fill_perm[u]);
         fills[u].push_back(cycle_);
       }
-      if (in_.wg_valid[u] && out.wg_ready[u]) in_.wg_valid[u] = 0;
-      if (in_.app_valid[u]) in_.app_valid[u] = 0;
     }
-    for (unsigned g = 0; g < p_.icaches; ++g) {
-      if (in_.ifill_valid[g] && out.ifill_ready[g]) in_.ifill_valid[g] = 0;
-      if (in_.if_valid[g] && out.if_ready[g]) in_.if_valid[g] = 0;
-      if (in_.flush_valid[g] && out.flush_ready[g]) in_.flush_valid[g] = 0;
-    }
+    txgen::verif::path_cu_side_taken(in_, out, p_);
     if (out.l2_req_valid && in_.l2_req_ready) {
       l2_.push_back({out.l2_req_tag, out.l2_req_vpn, out.l2_req_vmid, cycle_ + l2_latency});
       l2_vpns.push_back(out.l2_req_vpn);

@@ -7,7 +7,6 @@
 // the path.
 #include <map>
 #include <memory>
-#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,15 +71,11 @@ class L2TopBuilder {
   // The declared ports in order (path part, then the IOMMU part), then the
   // SRAM ports of a path that has them; every port by name.
   void declare_ports() {
-    std::set<string> declared = {"clk_i", "rst_ni"};
     for (const auto& list : {ports::tx_path_on_l2_ports(p_), ports::tx_path_l2_iommu_ports(io_)})
       for (const ports::Port& q : list)
-        if (q.width() > 0) {
-          add_port(q.name, q.output, q.width(), q.meaning);
-          declared.insert(q.name);
-        }
+        if (q.width() > 0) add_port(q.name, q.output, q.width(), q.meaning);
     for (const hdl::PortSpec& ps : path_.ports)
-      if (!declared.count(ps.name) && !internal(ps.name)) add_port(ps.name, ps.is_output, ps.width, "");
+      if (is_sram_port(ps.name)) add_port(ps.name, ps.is_output, ps.width, "");
   }
 
   void add_port(const string& name, bool output, unsigned width, const string& meaning) {
@@ -90,11 +85,6 @@ class L2TopBuilder {
     } else {
       sig_[name] = m_.input(name, width, meaning);
     }
-  }
-
-  // The path's ports that meet the L2-TLB inside (not ports of this top).
-  static bool internal(const string& name) {
-    return name == "l2_req_ready_i" || name.rfind("l2_resp_", 0) == 0 || name.rfind("l2_vic_", 0) == 0;
   }
 
   void internal_wires() {

@@ -670,13 +670,10 @@ ModulePtr emit_top(const TxPathParams& p, const EmitContext& ctx, bool baseline)
 }  // namespace txgen::blocks::tx_path
 
 namespace txgen::blocks::tx_path {
-namespace {
 
 bool is_sram_port(const std::string& name) {
   return name.rfind("lds_sram_", 0) == 0 || name.rfind("ic_tag_", 0) == 0 || name.rfind("ic_data_", 0) == 0;
 }
-
-}  // namespace
 
 ModulePtr emit_sys(const TxPathParams& p, const EmitContext& ctx, bool baseline) {
   const hdl::Interface path = emit_top(p, ctx, baseline)->interface();

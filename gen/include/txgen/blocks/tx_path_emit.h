@@ -41,6 +41,8 @@ void header(hdl::Module& m, const elab::TxPathParams& p, const EmitContext& ctx,
 ModulePtr emit_cu(const elab::TxPathParams& p, const EmitContext& ctx);
 // tx_path_NAME (or _base): the path.
 ModulePtr emit_top(const elab::TxPathParams& p, const EmitContext& ctx, bool baseline);
+// A port of tx_path_NAME through which it reaches an LDS or I-cache SRAM.
+bool is_sram_port(const std::string& name);
 // tx_path_NAME_sys (or _base_sys): the path with every SRAM inside.
 ModulePtr emit_sys(const elab::TxPathParams& p, const EmitContext& ctx, bool baseline);
 
