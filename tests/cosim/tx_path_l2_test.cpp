@@ -213,9 +213,11 @@ TEST(TxPathL2, MissWalksThenTheL2TlbAnswersAnotherCu) {
     b.translate(0, vpn);
     expect_count(s, "PTE reads of the walk", io_params().levels, b.reads.size());
     expect_count(s, "fills", 1, b.fills);
-    b.translate(1 % path_params().cus, vpn);
+    // with one CU the second request hits its L1-TLB: no fill
+    const bool two = path_params().cus > 1;
+    b.translate(two ? 1 : 0, vpn);
     expect_count(s, "PTE reads after the second CU's request", io_params().levels, b.reads.size());
-    expect_count(s, "fills", 2, b.fills);
+    expect_count(s, "fills", two ? 2 : 1, b.fills);
   });
 }
 
@@ -260,7 +262,8 @@ void random_run(CosimSession& s, uint64_t seed, uint64_t cycles) {
     for (unsigned u = 0; u < p.cus; ++u)
       if (in.path.req_valid[u] && !was_valid[u]) in.path.req_iid[u] = b.instruction_of(u);
     b.mem_ready_percent = (b.cycle() / 2000) % 3 == 2 ? 40 : 100;
-    if (!in.path.sd_valid && rng.chance(1) && rng.chance(20))
+    // now and then a second shootdown while one is in progress (held until the top is free)
+    if (!in.path.sd_valid && ((rng.chance(1) && rng.chance(20)) || (b.model().shootdown_busy() && rng.chance(1))))
       b.shootdown(rng.chance(10), rng.chance(80) ? pages.pick(0) : rng.bits(p.vpn_bits), 0);
     b.step();
   }
@@ -276,10 +279,14 @@ TEST(TxPathL2, RandomTraffic) {
               static_cast<unsigned long long>(seed), static_cast<unsigned long long>(seed),
               static_cast<unsigned long long>(v.cycles), v.cycles_per_second / 1e6, v.coverage.format().c_str());
   if (!v.passed) return;
-  for (const char* name : {"l2_request", "l2_fill", "l1_victim_queued", "icache_victim_to_l2", "shootdown_done",
-                           "l2_hit", "l2_miss_alloc", "l2_merge_waiting", "l2_insert", "l2_shootdown_one",
-                           "l2_shootdown_all", "iommu_walk_full", "iommu_walk_partial", "iommu_mem_backpressure",
-                           "sd_path_started", "sd_l2_started", "sd_taken_while_busy", "reset_cycles"})
+  std::vector<std::string> required = {"l2_request", "l2_fill", "l1_victim_queued", "icache_victim_to_l2",
+                                       "shootdown_done", "l2_hit", "l2_miss_alloc", "l2_insert", "l2_shootdown_one",
+                                       "l2_shootdown_all", "iommu_walk_full", "iommu_walk_partial",
+                                       "iommu_mem_backpressure", "sd_path_started", "sd_l2_started",
+                                       "sd_taken_while_busy", "reset_cycles"};
+  // a lookup merging into the L2-TLB's pending walk needs two CUs' L1s missing one page
+  if (path_params().cus > 1) required.push_back("l2_merge_waiting");
+  for (const std::string& name : required)
     EXPECT_GT(v.coverage.count(name), 0u) << "coverage counter " << name << " never hit";
 }
 

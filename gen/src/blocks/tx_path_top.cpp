@@ -596,10 +596,14 @@ void TopBuilder::l2_request_port() {
   Value fire = any(cand) & l2_req_ready;
   Value win = m.wire("l2_win", rr_pick(m, "lp", cand, fire));
   l2_req_valid_o.drive(any(cand));
-  l2_req_vpn_o.drive(pick(win, vpn, VPN));
-  l2_req_vmid_o.drive(pick(win, vmid, VM));
-  l2_req_tag_o.drive(pick(win, tag, p.l2_tag_bits));
-  if (p.iid_bits) l2_req_iid_o.drive(pick(win, iid, p.iid_bits));
+  // the port's data are 0 without a candidate; pick passes one CU's fields through
+  const auto data = [&](const std::vector<Value>& fields, unsigned width) {
+    return U == 1 ? gate(win, fields[0]) : pick(win, fields, width);
+  };
+  l2_req_vpn_o.drive(data(vpn, VPN));
+  l2_req_vmid_o.drive(data(vmid, VM));
+  l2_req_tag_o.drive(data(tag, p.l2_tag_bits));
+  if (p.iid_bits) l2_req_iid_o.drive(data(iid, p.iid_bits));
   Value taken = m.wire("l2_taken", gate(l2_req_ready, win));
   if (baseline) {
     l1_l2_ready.drive(taken);

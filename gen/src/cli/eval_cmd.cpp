@@ -117,8 +117,8 @@ std::string evaluation_executable(const EvalOptions& opts, const std::string& na
   const fs::path build = opts.build_dir.empty() ? out / "build" : fs::absolute(opts.build_dir);
   std::cerr << "txgen: building the trace evaluation of " << name << " in " << build.string() << " ...\n";
   const std::string target = std::string("txgen_eval_") + (rtl ? "rtl" : "model") + "_tx_path_" + name;
-  build_in_tree(build, {"TXGEN_EVAL_CONFIG=" + fs::absolute(opts.config).string(), "TXGEN_COSIM_CONFIG="}, target, out,
-                "evaluation");
+  build_in_tree(build, {"TXGEN_EVAL_CONFIG=" + fs::absolute(opts.config).string(), "TXGEN_COSIM_CONFIG="}, {target},
+                out, "evaluation");
   return (build / target).string();
 }
 

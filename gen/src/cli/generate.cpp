@@ -80,15 +80,17 @@ std::vector<emit::NamedText> generate(const LoadedConfig& lc,
 }
 
 void build_in_tree(const std::filesystem::path& build, const std::vector<std::string>& defines,
-                   const std::string& target, const std::filesystem::path& log_dir, const std::string& what) {
+                   const std::vector<std::string>& targets, const std::filesystem::path& log_dir,
+                   const std::string& what) {
   std::filesystem::create_directories(build);
   const util::FileLock lock(build / "txgen.lock");
   std::vector<std::string> configure = {"cmake", "-S", TXGEN_SOURCE_DIR, "-B", build.string(), "-G", "Ninja",
                                         "-DCMAKE_BUILD_TYPE=Release"};
   for (const auto& d : defines) configure.push_back("-D" + d);
   util::run_build_step(configure, log_dir / "configure.log", "configuring the " + what);
-  util::run_build_step({"cmake", "--build", build.string(), "--target", target}, log_dir / "build.log",
-                       "building the " + what);
+  std::vector<std::string> cmd = {"cmake", "--build", build.string(), "--target"};
+  cmd.insert(cmd.end(), targets.begin(), targets.end());
+  util::run_build_step(cmd, log_dir / "build.log", "building the " + what);
 }
 
 }  // namespace txgen::cli

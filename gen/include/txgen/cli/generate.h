@@ -31,10 +31,11 @@ std::vector<emit::NamedText> generate(const LoadedConfig& lc,
                                       const std::vector<const blocks::BlockInfo*>& blocks);
 
 // Configures the CMake tree `build` over the txgen sources with the -D
-// definitions given and builds `target`, quietly (logs configure.log and
+// definitions given and builds `targets`, quietly (logs configure.log and
 // build.log in log_dir). Holds build/txgen.lock meanwhile, so runs that share
 // one tree (txgen sweep) take turns and reuse its libraries.
 void build_in_tree(const std::filesystem::path& build, const std::vector<std::string>& defines,
-                   const std::string& target, const std::filesystem::path& log_dir, const std::string& what);
+                   const std::vector<std::string>& targets, const std::filesystem::path& log_dir,
+                   const std::string& what);
 
 }  // namespace txgen::cli
