@@ -7,6 +7,7 @@ packages=(
   verilator iverilog libsystemc-dev
   yosys opensta qflow-tech-osu018 z3
   gnuplot-nox
+  slurm-wlm munge
 )
 missing=()
 for p in "${packages[@]}"; do

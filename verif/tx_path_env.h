@@ -23,6 +23,10 @@
 #include "txgen/trace/trace.h"
 
 namespace txgen::verif {
+class EvalProgress;  // eval_progress.h
+}
+
+namespace txgen::verif {
 
 struct EvalOptions {
   unsigned l2_latency = 188;    // L2-TLB access (seed 000 Table 1)
@@ -43,6 +47,7 @@ struct EvalOptions {
   // nullptr: the behavioural L2-TLB above (l2_latency, walk_latency, l2_entries, l2_ways).
   const elab::IommuParams* iommu = nullptr;
   IommuEvalOptions iommu_eval;  // its wires and memory (l2_latency is copied in)
+  EvalProgress* progress = nullptr;  // the engines add the requests they replay
 };
 
 struct EvalStats {
@@ -120,6 +125,7 @@ class PathEnvironment {
   // that cannot tell (nullopt), `drain` quiet cycles.
   uint64_t next_cycle(uint64_t cycle, std::optional<bool> fixed_point);
   uint64_t skipped() const { return skipped_; }
+  uint64_t accepted() const { return s_.requests; }  // requests the path took so far
   EvalStats stats() const;
 
  private:

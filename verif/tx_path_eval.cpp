@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <filesystem>
 #include <fstream>
@@ -37,6 +38,7 @@
 #endif
 
 #include "tx_path_env.h"
+#include "eval_progress.h"
 #include "tx_path_txn.h"
 #include "txgen/config/parse.h"
 #include "txgen/elab/bits.h"
@@ -114,11 +116,16 @@ Run replay(Path& path, const TxPathParams& p, const txgen::trace::Trace& t, cons
   txgen::verif::PathEnvironment env(p, t, o, base);
   txgen::model::TxPathOut out = txgen::model::TxPathModel(p, base).make_outputs();
   const auto start = std::chrono::steady_clock::now();
-  uint64_t cycle = 0;
-  for (; !env.done() && cycle < o.max_cycles; cycle = env.next_cycle(cycle, path.fixed_point())) {
+  uint64_t cycle = 0, reported = 0;
+  for (uint64_t n = 0; !env.done() && cycle < o.max_cycles; cycle = env.next_cycle(cycle, path.fixed_point())) {
     path.step(env.inputs(cycle), out, env.watch_next());
     env.observe(cycle, out);
+    if (o.progress && (++n & 0xfff) == 0) {
+      o.progress->add(env.accepted() - reported);
+      reported = env.accepted();
+    }
   }
+  if (o.progress) o.progress->add(env.accepted() - reported);
   Run r;
   r.workload = t.workload;
   r.design = base ? "baseline" : "path";
@@ -138,6 +145,7 @@ Run run_transactions(const TxPathParams& p, const txgen::trace::Trace& t, const 
   r.workload = t.workload;
   r.design = base ? "baseline" : "path";
   r.s = txgen::verif::replay_transactions(p, t, o, base);
+  if (o.progress) o.progress->add(r.s.requests);
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }
@@ -175,22 +183,83 @@ std::string fixed2(double v) {
   return buf;
 }
 
+// The counts and figures of a run's eval.json, read back by --merge.
+const std::vector<std::pair<const char*, uint64_t EvalStats::*>>& count_fields() {
+  static const std::vector<std::pair<const char*, uint64_t EvalStats::*>> f = {
+      {"cycles", &EvalStats::cycles},
+      {"requests", &EvalStats::requests},
+      {"l1_hits", &EvalStats::l1_hits},
+      {"l1_misses", &EvalStats::l1_misses},
+      {"lds_hits", &EvalStats::lds_hits},
+      {"icache_hits", &EvalStats::icache_hits},
+      {"l2_requests", &EvalStats::l2_requests},
+      {"l2_hits", &EvalStats::l2_hits},
+      {"walks", &EvalStats::walks},
+      {"l2_victims", &EvalStats::l2_victims},
+      {"latency_p99", &EvalStats::latency_p99},
+      {"ifetches", &EvalStats::ifetches},
+      {"ifetch_misses", &EvalStats::ifetch_misses},
+      {"instructions", &EvalStats::instructions},
+      {"instruction_latency_p99", &EvalStats::instruction_latency_p99},
+      {"spread_p99", &EvalStats::spread_p99},
+      {"stall_cycles", &EvalStats::stall_cycles},
+      {"l2_merges", &EvalStats::l2_merges},
+      {"pte_reads", &EvalStats::pte_reads},
+      {"buffer_max", &EvalStats::buffer_max},
+      {"walk_gap_p99", &EvalStats::walk_gap_p99},
+      {"walk_gap_instructions", &EvalStats::walk_gap_instructions}};
+  return f;
+}
+
+const std::vector<std::pair<const char*, double EvalStats::*>>& figure_fields() {
+  static const std::vector<std::pair<const char*, double EvalStats::*>> f = {
+      {"latency_mean", &EvalStats::latency_mean},
+      {"instruction_latency_mean", &EvalStats::instruction_latency_mean},
+      {"spread_mean", &EvalStats::spread_mean},
+      {"buffer_mean", &EvalStats::buffer_mean},
+      {"walk_gap_mean", &EvalStats::walk_gap_mean}};
+  return f;
+}
+
 nlohmann::json to_json(const Run& r) {
   const EvalStats& s = r.s;
-  return {{"workload", r.workload},  {"design", r.design},         {"finished", s.finished},
-          {"cycles", s.cycles},      {"requests", s.requests},     {"l1_hits", s.l1_hits},
-          {"l1_misses", s.l1_misses}, {"lds_hits", s.lds_hits},    {"icache_hits", s.icache_hits},
-          {"l2_requests", s.l2_requests}, {"l2_hits", s.l2_hits},  {"walks", s.walks},
-          {"l2_victims", s.l2_victims}, {"latency_mean", s.latency_mean}, {"latency_p99", s.latency_p99},
-          {"ifetches", s.ifetches},  {"ifetch_misses", s.ifetch_misses}, {"seconds", r.seconds},
-          {"instructions", s.instructions}, {"instruction_latency_mean", s.instruction_latency_mean},
-          {"instruction_latency_p99", s.instruction_latency_p99}, {"spread_mean", s.spread_mean},
-          {"spread_p99", s.spread_p99}, {"stall_cycles", s.stall_cycles}, {"policy", r.policy},
-          {"l2", s.generated_l2 ? "generated" : "behavioural"}, {"l2_merges", s.l2_merges},
-          {"pte_reads", s.pte_reads}, {"buffer_mean", s.buffer_mean}, {"buffer_max", s.buffer_max},
-          {"walk_gap_mean", s.walk_gap_mean}, {"walk_gap_p99", s.walk_gap_p99},
-          {"walk_gap_instructions", s.walk_gap_instructions},
-          {"requests_per_second", r.seconds > 0 ? static_cast<double>(s.requests) / r.seconds : 0.0}};
+  nlohmann::json j = {{"workload", r.workload}, {"design", r.design}, {"policy", r.policy},
+                      {"finished", s.finished}, {"l2", s.generated_l2 ? "generated" : "behavioural"}};
+  for (const auto& [name, field] : count_fields()) j[name] = s.*field;
+  for (const auto& [name, field] : figure_fields()) j[name] = s.*field;
+  j["skipped_cycles"] = r.skipped;
+  j["seconds"] = r.seconds;
+  j["requests_per_second"] = r.seconds > 0 ? static_cast<double>(s.requests) / r.seconds : 0.0;
+  return j;
+}
+
+Run run_from_json(const nlohmann::json& j) {
+  Run r;
+  r.workload = j.at("workload");
+  r.design = j.at("design");
+  r.policy = j.at("policy");
+  r.s.finished = j.at("finished");
+  r.s.generated_l2 = j.at("l2") == "generated";
+  for (const auto& [name, field] : count_fields()) r.s.*field = j.at(name);
+  for (const auto& [name, field] : figure_fields()) r.s.*field = j.at(name);
+  r.skipped = j.at("skipped_cycles");
+  r.seconds = j.at("seconds");
+  return r;
+}
+
+// The runs of several evaluations' eval.json, in the order given (--merge).
+std::vector<Run> read_runs(const std::vector<std::string>& files) {
+  std::vector<Run> runs;
+  for (const std::string& f : files) {
+    std::ifstream in(f);
+    if (!in) throw std::runtime_error(f + ": cannot be read");
+    try {
+      for (const auto& j : nlohmann::json::parse(in)) runs.push_back(run_from_json(j));
+    } catch (const nlohmann::json::exception& e) {
+      throw std::runtime_error(f + ": not an eval.json of this txgen (" + e.what() + ")");
+    }
+  }
+  return runs;
 }
 
 std::string label(const Run& r) { return r.policy.empty() ? r.design : r.design + " " + r.policy; }
@@ -407,6 +476,12 @@ void check_fits(const txgen::trace::Trace& t, const TxPathParams& p, const std::
                              " ($.system.va_bits, vmid_bits)");
 }
 
+// Seconds between two progress lines in a log: TXGEN_EVAL_PROGRESS, else 30.
+double progress_interval() {
+  const char* v = std::getenv("TXGEN_EVAL_PROGRESS");
+  return v && std::atof(v) > 0 ? std::atof(v) : 30.0;
+}
+
 // One replay of each trace: a design under one walk-scheduling policy.
 struct Variant {
   bool base = false;
@@ -442,6 +517,63 @@ std::vector<Variant> variants_of(const txgen::config::Config& cfg, const std::st
   return out;
 }
 
+// The trace files, each checked against the path, an unlabelled one named
+// after its file.
+std::vector<txgen::trace::Trace> load_traces(const std::vector<std::string>& files, const TxPathParams& p) {
+  std::vector<txgen::trace::Trace> loaded;
+  for (const std::string& file : files) {
+    loaded.push_back(txgen::trace::read_file(file));
+    txgen::trace::Trace& t = loaded.back();
+    if (t.cus != p.cus)
+      throw std::runtime_error(file + ": trace for " + std::to_string(t.cus) + " CUs, the path has " +
+                               std::to_string(p.cus));
+    check_fits(t, p, file);
+    if (t.workload.empty()) t.workload = fs::path(file).stem().string();
+  }
+  return loaded;
+}
+
+struct EngineChoice {
+  std::string engine;
+  double txn_tolerance;  // txn-check, percent
+  unsigned jobs;
+};
+
+// Every trace under every variant, `jobs` at a time, with a progress line:
+// per trace, per policy the baseline, then the path.
+std::vector<Run> replay_all(const std::vector<txgen::trace::Trace>& loaded, const std::vector<Variant>& variants,
+                            const TxPathParams& p, EvalOptions o, const EngineChoice& e) {
+  const bool txn = e.engine == "txn" || e.engine == "txn-check";
+  const uint64_t runs_per_replay = e.engine == "both" || e.engine == "txn-check" ? 2 : 1;
+  uint64_t total = 0;
+  for (const auto& t : loaded) total += t.requests() * variants.size() * runs_per_replay;
+  // destroyed (its terminal line cleared) before the caller prints the results
+  txgen::verif::EvalProgress progress(total, progress_interval());
+  o.progress = &progress;
+  // "both" checks the engine against the model stepped through every cycle,
+  // so it checks the idle skipping too
+  EvalOptions every_cycle = o;
+  every_cycle.skip_idle = false;
+  return run_parallel(variants.size() * loaded.size(), e.jobs, [&](size_t k) {
+    const txgen::trace::Trace& t = loaded[k / variants.size()];
+    const Variant& v = variants[k % variants.size()];
+    EvalOptions vo = o, ve = every_cycle;
+    vo.iommu = ve.iommu = v.iommu ? &*v.iommu : nullptr;
+    Run r;
+    if (txn) {
+      r = run_transactions(p, t, vo, v.base);
+      if (e.engine == "txn-check")
+        check_close(r, run_one(p, t, vo, v.base, true), e.txn_tolerance / 100,
+                    o.traffic.model == txgen::verif::IssueModel::kOutstanding);
+    } else {
+      r = run_one(p, t, vo, v.base, e.engine == "model");
+      if (e.engine == "both") check_agree(r, run_one(p, t, ve, v.base, true));
+    }
+    r.policy = v.policy;
+    return r;
+  });
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -457,7 +589,12 @@ int main(int argc, char** argv) {
 #else
   app.add_option("--config", config_file, "configuration with a tx_path section (JSON)")->required();
 #endif
-  app.add_option("--trace", traces, "trace files (txgen trace)")->required();
+  std::vector<std::string> merge;
+  CLI::Option* trace_opt = app.add_option("--trace", traces, "trace files (txgen trace)");
+  app.add_option("--merge", merge,
+                 "replay nothing: write the tables of these evaluations' eval.json files (in this order), as one "
+                 "evaluation with the other options would")
+      ->excludes(trace_opt);
   app.add_option("--out", out, "output directory");
   app.add_option("--engine", engine,
                  "rtl (Verilated RTL), model (golden model), both (and fail unless they agree), txn "
@@ -527,39 +664,12 @@ int main(int argc, char** argv) {
     const txgen::config::Config cfg = txgen::config::load_config_file(config_file);
     const TxPathParams p = txgen::elab::elaborate_tx_path(cfg);
     const std::vector<Variant> variants = variants_of(cfg, l2, policies, designs);
-    // "both" checks the engine against the model stepped through every cycle,
-    // so it checks the idle skipping too
-    EvalOptions every_cycle = o;
-    every_cycle.skip_idle = false;
-    std::vector<txgen::trace::Trace> loaded;
-    for (const std::string& file : traces) {
-      loaded.push_back(txgen::trace::read_file(file));
-      txgen::trace::Trace& t = loaded.back();
-      if (t.cus != p.cus)
-        throw std::runtime_error(file + ": trace for " + std::to_string(t.cus) + " CUs, the path has " +
-                                 std::to_string(p.cus));
-      check_fits(t, p, file);
-      if (t.workload.empty()) t.workload = fs::path(file).stem().string();
-    }
+    if (traces.empty() && merge.empty()) throw std::runtime_error("--trace: give the trace files to replay");
+    const std::vector<txgen::trace::Trace> loaded = load_traces(traces, p);
+    const std::vector<Run> merged = read_runs(merge);
     fs::create_directories(out);  // every input checked: nothing is written for bad input
-    // per trace, per policy the baseline, then the path
-    const std::vector<Run> runs = run_parallel(variants.size() * loaded.size(), jobs, [&](size_t k) {
-      const txgen::trace::Trace& t = loaded[k / variants.size()];
-      const Variant& v = variants[k % variants.size()];
-      EvalOptions vo = o, ve = every_cycle;
-      vo.iommu = ve.iommu = v.iommu ? &*v.iommu : nullptr;
-      Run r;
-      if (engine == "txn" || engine == "txn-check") {
-        r = run_transactions(p, t, vo, v.base);
-        if (engine == "txn-check") check_close(r, run_one(p, t, vo, v.base, true), txn_tolerance / 100,
-                                              o.traffic.model == txgen::verif::IssueModel::kOutstanding);
-      } else {
-        r = run_one(p, t, vo, v.base, engine == "model");
-        if (engine == "both") check_agree(r, run_one(p, t, ve, v.base, true));
-      }
-      r.policy = v.policy;
-      return r;
-    });
+    const std::vector<Run> runs =
+        merge.empty() ? replay_all(loaded, variants, p, o, {engine, txn_tolerance, jobs}) : merged;
     for (const Run& r : runs)
       std::printf("txgen eval: %s %-8s %llu requests, %llu cycles (%llu simulated), %.2f s (%.3f M requests/s)%s\n",
                   r.workload.c_str(), label(r).c_str(), static_cast<unsigned long long>(r.s.requests),

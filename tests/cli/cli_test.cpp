@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <regex>
+
 #include "cli_support.h"
 
 namespace fs = std::filesystem;
@@ -248,6 +250,19 @@ TEST(Cli, EvalWithoutTheRtlNeedsNoBuild) {
         << md;
     EXPECT_NE(md.find("| atax | path |"), std::string::npos) << md;
   }
+}
+
+// A replay longer than TXGEN_EVAL_PROGRESS seconds prints progress lines to a
+// log (not a terminal): requests replayed of all, the rate, the time left.
+TEST(Cli, EvalPrintsProgressLinesInALog) {
+  TempDir dir("eval_progress");
+  const auto r = txgen::test::run("TXGEN_EVAL_PROGRESS=0.05 " + std::string(TXGEN_BIN) + " eval --config " +
+                     source("tests/configs/tx_path_small.json") +
+                     " --workloads gups --requests 2000 --jobs 1 --designs baseline --out " + dir.str("out"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  const std::regex line(R"(txgen eval: [0-9]+ of 3998 requests \([0-9]+ %\), [0-9]+ requests/s, [0-9]+ s left\n)");
+  EXPECT_TRUE(std::regex_search(r.output, line)) << r.output;
+  EXPECT_EQ(r.output.find('\r'), std::string::npos) << "a log gets whole lines";
 }
 
 TEST(Cli, EvalWhatIfNeedsTheTransactionEngine) {

@@ -146,6 +146,8 @@ TEST(Sweep, SpecErrorsNameTheFieldAndWriteNothing) {
        "$.steps = \"eval\": evaluates the translation path: needs \"tx_path\" in $.blocks"},
       {"\"vary\": [{ \"$.bd_codec.tags\": [2] }], \"steps\": [\"gen\"], \"eval\": { \"engine\": \"fast\" }",
        "$.eval.engine = \"fast\": must be one of \"model\" \"rtl\" \"both\" \"txn\" \"txn-check\""},
+      {"\"vary\": [{ \"$.bd_codec.tags\": [2] }], \"steps\": [\"gen\"], \"eval\": { \"workloads\": [\"gupz\"] }",
+       "$.eval.workloads = \"gupz\": not a workload (txgen trace --kind)"},
       {"\"vary\": [{ \"$.bd_codec.tags\": [2, 2] }], \"steps\": [\"gen\"]",
        "$.vary[0] = {\"$.bd_codec.tags\":[2,2]}: values 0 and 1 are equal"},
       {"\"vary\": [{ \"$.bd_codec.tags\": [2] }], \"steps\": [\"gen\"], \"plot\": { \"x\": \"$.lds.bytes\" }",
@@ -356,8 +358,8 @@ TEST(Sweep, CollectTabulatesEveryPointOfARealSweep) {
 namespace {
 
 // A one-point evaluation sweep written (--write-only) with its report run and
-// `eval_json` as the point's finished evaluation (the replay itself needs a
-// build); returns the output of `sweep collect`, which must succeed.
+// `eval_json` as the point's finished evaluation jobs (the replay itself
+// needs a build); returns the output of `sweep collect`, which must succeed.
 std::string collect_written_eval(const TempDir& dir, const std::string& spec, const std::string& eval_json) {
   std::ofstream(dir.path() / "spec.json") << spec;
   EXPECT_EQ(run_txgen("sweep " + dir.str("spec.json") + " --out " + dir.str("out") + " --write-only").exit_code, 0);
@@ -367,9 +369,18 @@ std::string collect_written_eval(const TempDir& dir, const std::string& spec, co
                 " report --config config.json --format json > report.json && touch report.ok")
                 .exit_code,
             0);
-  fs::create_directories(pdir / "eval");
-  std::ofstream(pdir / "eval" / "eval.json") << eval_json;
-  std::ofstream(pdir / "eval.ok");
+  // one evaluation job per workload: each gets the runs of its workload
+  const json rec = record(dir);
+  for (const auto& job : rec["jobs"]) {
+    if (job["step"] != "eval") continue;
+    const std::string w = job["workload"], name = "eval_" + w;
+    json runs = json::array();
+    for (const auto& run : json::parse(eval_json))
+      if (run["workload"] == w) runs.push_back(run);
+    fs::create_directories(pdir / name);
+    std::ofstream(pdir / name / "eval.json") << runs.dump();
+    std::ofstream(pdir / (name + ".ok"));
+  }
   const auto c = run_txgen("sweep collect " + dir.str("out"));
   EXPECT_EQ(c.exit_code, 0) << c.output;
   return c.output;

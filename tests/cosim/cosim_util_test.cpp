@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cosim_util.h"
+#include "eval_progress.h"
 
 namespace {
 
@@ -43,3 +44,16 @@ TEST(Rng, BelowZeroIsRejected) {
 }
 
 }  // namespace
+
+// The evaluation's progress line: replayed of all, the share, the rate and
+// the time left at that rate (none once everything is replayed).
+TEST(EvalProgress, LineStatesCountShareRateAndTimeLeft) {
+  EXPECT_EQ(txgen::verif::EvalProgress::line(300000, 1000000, 2.0),
+            "300.0 k of 1.00 M requests (30 %), 150.0 k requests/s, 5 s left");
+  EXPECT_EQ(txgen::verif::EvalProgress::line(1000000, 600000000, 1.0),
+            "1.00 M of 600.00 M requests (0 %), 1.00 M requests/s, 10 min left");
+  EXPECT_EQ(txgen::verif::EvalProgress::line(1000000, 10000000000, 1.0),
+            "1.00 M of 10000.00 M requests (0 %), 1.00 M requests/s, 2.8 h left");
+  EXPECT_EQ(txgen::verif::EvalProgress::line(5998, 5998, 0.5), "5998 of 5998 requests (100 %), 12.0 k requests/s");
+  EXPECT_EQ(txgen::verif::EvalProgress::line(0, 5, 0.0), "0 of 5 requests (0 %), 0 requests/s");
+}

@@ -11,7 +11,11 @@
 #include "txgen/cli/generate.h"
 #include "txgen/elab/iommu.h"
 #include "txgen/elab/tx_path.h"
+#include "txgen/config/parse.h"
 #include "txgen/error.h"
+#include "txgen/sweep/jobs.h"
+#include "txgen/sweep/slurm.h"
+#include "txgen/trace/trace.h"
 #include "txgen/util/process.h"
 #include "txgen/util/text_file.h"
 
@@ -92,6 +96,8 @@ void add_eval_command(CLI::App& app, EvalOptions& opts) {
   cmd->add_option("--build-dir", opts.build_dir,
                   "CMake tree to build the RTL engines in (default OUT/build); one tree serves any number of "
                   "configurations (builds take turns)");
+  add_slurm_options(*cmd, opts.slurm, "one Slurm array task per replay (a trace under one policy and design) "
+                                      "and merge their tables");
 }
 
 namespace {
@@ -148,6 +154,82 @@ void check_generated_l2(const EvalOptions& opts, const config::Config& cfg) {
                           opts.l2_latency);
 }
 
+// The evaluation's arguments but the output, the parallelism, the traces,
+// the policies and the designs (which a Slurm task sets per replay).
+std::vector<std::string> common_arguments(const EvalOptions& opts, const std::string& executable) {
+  std::vector<std::string> argv = {executable, "--engine", opts.engine, "--l2-latency", std::to_string(opts.l2_latency),
+                                   "--walk-latency", std::to_string(opts.walk_latency)};
+  if (fs::path(executable).filename() == "txgen_eval")
+    argv.insert(argv.end(), {"--config", fs::absolute(opts.config).string()});
+  if (!opts.skip_idle) argv.push_back("--no-skip-idle");
+  if (opts.fetch_when_stalled) argv.push_back("--fetch-when-stalled");
+  if (opts.pipelined_wires) argv.push_back("--what-if-pipelined-wires");
+  argv.insert(argv.end(), {"--replay", opts.replay, "--outstanding", std::to_string(opts.outstanding),
+                           "--compute-cycles", std::to_string(opts.compute_cycles)});
+  if (opts.wavefront_slots > 0) argv.insert(argv.end(), {"--wavefront-slots", std::to_string(opts.wavefront_slots)});
+  if (opts.flush_every_kernel) argv.push_back("--flush-every-kernel");
+  argv.insert(argv.end(), {"--l2", opts.l2, "--pte-latency", std::to_string(opts.pte_latency), "--pte-interval",
+                           std::to_string(opts.pte_interval), "--pte-channels", std::to_string(opts.pte_channels)});
+  if (opts.engine == "txn-check") argv.insert(argv.end(), {"--txn-tolerance", std::to_string(opts.txn_tolerance)});
+  return argv;
+}
+
+// One replay (a trace under one policy and design), run in its own directory
+// under OUT/replays, keyed by what decides its result: the arguments, the
+// configuration and the trace's text, so a changed input is a new replay.
+sweep::Job replay_job(const std::vector<std::string>& common, const LoadedConfig& lc, const std::string& trace,
+                      size_t index, const std::string& policy, const std::string& design) {
+  std::vector<std::string> args(common.begin() + 1, common.end());
+  args.insert(args.end(), {"--out", ".", "--jobs", "1", "--trace", trace, "--designs", design});
+  if (!policy.empty()) args.insert(args.end(), {"--policies", policy});
+  const nlohmann::json key = {{"args", args}, {"config", lc.hash}, {"trace", util::read_text_file(trace)}};
+  const std::string name = std::to_string(index) + "-" + fs::path(trace).stem().string() +
+                           (policy.empty() ? "" : "-" + policy) + "-" + design + "-" + config::config_hash(key);
+  sweep::Job j{name, "replays/" + name, "eval", "", args, "eval.log", "eval.log", "eval.ok"};
+  return j;
+}
+
+// --slurm: an array task per replay; once every replay passed, their tables
+// merged into OUT's as one evaluation would write them.
+int run_on_slurm(const EvalOptions& opts, const LoadedConfig& lc, const std::vector<std::string>& common,
+                 const std::vector<std::string>& traces, const fs::path& out) {
+  const std::vector<std::string> policies = opts.policies.empty() ? std::vector<std::string>{""} : opts.policies;
+  const std::vector<std::string> designs =
+      opts.designs.empty() ? std::vector<std::string>{"baseline", "path"} : opts.designs;
+  std::vector<sweep::Job> jobs;
+  std::vector<sweep::SlurmTask> tasks;
+  for (size_t t = 0; t < traces.size(); ++t)
+    for (const auto& policy : policies)
+      for (const auto& design : designs) {
+        jobs.push_back(replay_job(common, lc, traces[t], t, policy, design));
+        const sweep::Job& j = jobs.back();
+        fs::create_directories(out / j.dir);
+        tasks.push_back({"eval " + j.point, sweep::shell_line(j, common[0]), j.dir + "/" + j.stamp,
+                         j.dir + "/" + j.log});
+      }
+  sweep::SlurmRunner runner(out, tasks, {opts.slurm.partition, opts.slurm.time, opts.slurm.mem, lc.cfg.name});
+  const size_t submitted = runner.submit();
+  std::cout << "txgen: eval " << lc.cfg.name << ": " << tasks.size() << " replays, " << submitted
+            << " submitted to Slurm from " << out.string() << "\n";
+  if (opts.slurm.no_wait) {
+    std::cout << "txgen: run the same command again to wait for them and merge the tables\n";
+    return kExitOk;
+  }
+  runner.wait();
+  const std::vector<sweep::TaskStatus> states = runner.status();
+  std::vector<std::string> argv = common;
+  argv.insert(argv.end(), {"--out", out.string(), "--merge"});
+  bool failed = false;
+  for (size_t i = 0; i < tasks.size(); ++i) {
+    argv.push_back((out / jobs[i].dir / "eval.json").string());
+    if (states[i].state == sweep::TaskState::Passed) continue;
+    failed = true;
+    std::cout << "txgen: failed " << tasks[i].label << " (log " << (out / states[i].log).string() << ")\n";
+  }
+  if (failed) return kExitInternal;
+  return util::run_attached(argv, out) == 0 ? 0 : kExitInvalidInput;
+}
+
 }  // namespace
 
 int run_eval(EvalOptions opts) {
@@ -160,36 +242,19 @@ int run_eval(EvalOptions opts) {
   const fs::path out = fs::absolute(opts.out);
   fs::create_directories(out / "traces");
   if (opts.traces.empty() && opts.workloads.empty())
-    opts.workloads = {"atax", "bicg", "mvt", "gesummv", "gups", "bfs", "lds_heavy"};
+    opts.workloads = trace::kind_name_list();
   std::vector<std::string> traces = opts.traces;
   for (auto& f : traces) f = fs::absolute(f).string();
   for (const auto& f : generated_traces(opts, out / "traces")) traces.push_back(f);
-  std::vector<std::string> argv = {evaluation_executable(opts, lc.cfg.name, out), "--out", out.string(),
-                                   "--engine", opts.engine, "--l2-latency", std::to_string(opts.l2_latency),
-                                   "--walk-latency", std::to_string(opts.walk_latency)};
-  if (fs::path(argv[0]).filename() == "txgen_eval")
-    argv.insert(argv.end(), {"--config", fs::absolute(opts.config).string()});
-  if (!opts.skip_idle) argv.push_back("--no-skip-idle");
+  std::vector<std::string> argv = common_arguments(opts, evaluation_executable(opts, lc.cfg.name, out));
+  if (opts.slurm.enabled) return run_on_slurm(opts, lc, argv, traces, out);
+  argv.insert(argv.end(), {"--out", out.string()});
   if (opts.jobs > 0) argv.insert(argv.end(), {"--jobs", std::to_string(opts.jobs)});
-  if (opts.fetch_when_stalled) argv.push_back("--fetch-when-stalled");
-  if (opts.pipelined_wires) argv.push_back("--what-if-pipelined-wires");
-  argv.insert(argv.end(), {"--replay", opts.replay, "--outstanding", std::to_string(opts.outstanding),
-                           "--compute-cycles", std::to_string(opts.compute_cycles)});
-  if (opts.wavefront_slots > 0) argv.insert(argv.end(), {"--wavefront-slots", std::to_string(opts.wavefront_slots)});
-  if (opts.flush_every_kernel) argv.push_back("--flush-every-kernel");
-  argv.insert(argv.end(), {"--l2", opts.l2, "--pte-latency", std::to_string(opts.pte_latency), "--pte-interval",
-                           std::to_string(opts.pte_interval), "--pte-channels", std::to_string(opts.pte_channels)});
   if (!opts.policies.empty()) argv.insert(argv.end(), {"--policies", comma_list(opts.policies)});
   if (!opts.designs.empty()) argv.insert(argv.end(), {"--designs", comma_list(opts.designs)});
-  if (opts.engine == "txn-check") argv.insert(argv.end(), {"--txn-tolerance", std::to_string(opts.txn_tolerance)});
-  for (const auto& t : traces) {
-    argv.push_back("--trace");
-    argv.push_back(t);
-  }
-  const fs::path log = out / "eval.log";
-  const int rc = util::run_process(argv, {}, out, log);
-  std::cout << util::read_text_file(log);
-  return rc == 0 ? 0 : kExitInvalidInput;
+  for (const auto& t : traces) argv.insert(argv.end(), {"--trace", t});
+  // attached: the replays' progress line reaches the terminal
+  return util::run_attached(argv, out) == 0 ? 0 : kExitInvalidInput;
 }
 
 }  // namespace txgen::cli

@@ -6,6 +6,7 @@
 #include "txgen/error.h"
 #include "txgen/util/file_lock.h"
 #include "txgen/util/process.h"
+#include "txgen/util/text_file.h"
 
 namespace txgen::cli {
 namespace {
@@ -79,13 +80,30 @@ std::vector<emit::NamedText> generate(const LoadedConfig& lc,
   return files;
 }
 
+namespace fs = std::filesystem;
+
+std::string prebuilt_tree(const fs::path& build, const fs::path& log_dir) {
+  const fs::path tree = fs::read_symlink("/proc/self/exe").parent_path();
+  std::error_code ec;
+  if (fs::equivalent(tree, build, ec) || !fs::exists(tree / "CMakeCache.txt") || !fs::exists(tree / "build.ninja"))
+    return "";
+  const std::string cache = util::read_text_file(tree / "CMakeCache.txt");
+  if (cache.find("CMAKE_HOME_DIRECTORY:INTERNAL=" + std::string(TXGEN_SOURCE_DIR) + "\n") == std::string::npos)
+    return "";
+  const util::FileLock lock(tree / "txgen-prebuilt.lock");
+  const int rc = util::run_process({"ninja", "-C", tree.string(), "txgen", "txgen_gen", "txgen_model"}, {}, tree,
+                                   log_dir / "prebuilt.log");
+  return rc == 0 ? tree.string() : "";
+}
+
 void build_in_tree(const std::filesystem::path& build, const std::vector<std::string>& defines,
                    const std::vector<std::string>& targets, const std::filesystem::path& log_dir,
                    const std::string& what) {
   std::filesystem::create_directories(build);
+  const std::string prebuilt = prebuilt_tree(build, log_dir);
   const util::FileLock lock(build / "txgen.lock");
   std::vector<std::string> configure = {"cmake", "-S", TXGEN_SOURCE_DIR, "-B", build.string(), "-G", "Ninja",
-                                        "-DCMAKE_BUILD_TYPE=Release"};
+                                        "-DCMAKE_BUILD_TYPE=Release", "-DTXGEN_PREBUILT=" + prebuilt};
   for (const auto& d : defines) configure.push_back("-D" + d);
   util::run_build_step(configure, log_dir / "configure.log", "configuring the " + what);
   std::vector<std::string> cmd = {"cmake", "--build", build.string(), "--target"};

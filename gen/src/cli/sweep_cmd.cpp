@@ -12,12 +12,14 @@
 #include "txgen/error.h"
 #include "txgen/sweep/collect.h"
 #include "txgen/sweep/record.h"
+#include "txgen/sweep/slurm.h"
 #include "txgen/util/process.h"
 #include "txgen/util/text_file.h"
 
 namespace txgen::cli {
 namespace fs = std::filesystem;
 using sweep::JobState;
+using sweep::TaskState;
 
 namespace {
 
@@ -74,6 +76,7 @@ sweep::Record plan(const sweep::Spec& spec, const std::vector<sweep::Point>& poi
 
 std::string txgen_binary() { return fs::read_symlink("/proc/self/exe").string(); }
 
+
 // A point's directory is keyed by its configuration, so an existing
 // config.json is the same text: it is left alone and its jobs stay up to date.
 void write_sweep(const fs::path& out, const sweep::Record& r, const std::vector<sweep::Point>& points) {
@@ -104,28 +107,83 @@ void print_how_to_run(const fs::path& out, size_t jobs) {
             << "then: txgen sweep collect " << out.string() << "\n";
 }
 
-// Points passed (every job), failed (with the logs), not run, skipped.
-int summarize(const fs::path& out, const sweep::Record& r) {
-  size_t passed = 0, failed = 0, not_run = 0;
+constexpr int kExitUnfinished = 3;  // sweep status: jobs still queued or running, none failed
+
+// Each job's state: from its stamp and log (the ninja runner), or from Slurm.
+std::vector<sweep::TaskStatus> file_states(const fs::path& out, const sweep::Record& r) {
+  std::vector<sweep::TaskStatus> states;
+  for (const auto& j : r.jobs) {
+    const JobState s = sweep::job_state(out, j);
+    states.push_back({s == JobState::Passed   ? TaskState::Passed
+                      : s == JobState::Failed ? TaskState::Failed
+                                              : TaskState::NotRun,
+                      j.dir + "/" + j.log});
+  }
+  return states;
+}
+
+std::vector<sweep::SlurmTask> slurm_tasks(const sweep::Record& r) {
+  std::vector<sweep::SlurmTask> tasks;
+  for (const auto& j : r.jobs)
+    tasks.push_back({j.step + " " + j.point + (j.block.empty() ? "" : " (" + j.block + ")") +
+                         (j.workload.empty() ? "" : " (" + j.workload + ")"),
+                     sweep::shell_line(j, txgen_binary()), j.dir + "/" + j.stamp, j.dir + "/" + j.log});
+  return tasks;
+}
+
+sweep::SlurmRunner slurm_runner(const fs::path& out, const sweep::Record& r, const SlurmCliOptions& o) {
+  return sweep::SlurmRunner(out, slurm_tasks(r), {o.partition, o.time, o.mem, r.name});
+}
+
+// Points passed (every job), failed (with the logs), queued or running, not
+// run, skipped; the exit code: 0 when every job passed.
+int summarize(const fs::path& out, const sweep::Record& r, const std::vector<sweep::TaskStatus>& states) {
+  size_t passed = 0, failed = 0, queued = 0, not_run = 0;
   std::string details;
   for (const auto& p : r.points) {
-    bool ok = true, ran = true;
-    for (const sweep::Job* j : sweep::jobs_of(r, p.name)) {
-      const JobState s = sweep::job_state(out, *j);
-      ok &= s == JobState::Passed;
-      ran &= s != JobState::NotRun;
-      if (s == JobState::Failed)
-        details += "  failed " + p.name + ": " + j->name() + " (log " + (out / j->dir / j->log).string() + ")\n";
+    bool ok = true, bad = false, waiting = false;
+    for (size_t i = 0; i < r.jobs.size(); ++i) {
+      if (r.jobs[i].point != p.name) continue;
+      const TaskState s = states[i].state;
+      ok &= s == TaskState::Passed;
+      bad |= s == TaskState::Failed;
+      waiting |= s == TaskState::Pending || s == TaskState::Running;
+      if (s == TaskState::Failed)
+        details += "  failed " + p.name + ": " + r.jobs[i].name() + " (log " + (out / states[i].log).string() + ")\n";
     }
-    (ok ? passed : ran ? failed : not_run) += 1;
+    (ok ? passed : bad ? failed : waiting ? queued : not_run) += 1;
   }
   std::cout << "txgen: sweep " << r.name << ": " << r.points.size() + r.skipped.size() << " points: " << passed
             << " passed, " << failed << " failed, " << r.skipped.size() << " skipped"
+            << (queued ? ", " + std::to_string(queued) + " queued or running" : "")
             << (not_run ? ", " + std::to_string(not_run) + " not run" : "") << "\n"
             << details;
   print_skipped(r);
   std::cout << "txgen: results: txgen sweep collect " << out.string() << "\n";
-  return failed + not_run == 0 ? kExitOk : kExitInternal;
+  if (failed) return kExitInternal;
+  return queued + not_run ? kExitUnfinished : kExitOk;
+}
+
+// Slurm: submit what has not passed and is not queued, then wait (or not).
+int run_on_slurm(const fs::path& out, const sweep::Record& r, const SlurmCliOptions& o) {
+  sweep::SlurmRunner runner = slurm_runner(out, r, o);
+  const size_t submitted = runner.submit();
+  std::cout << "txgen: sweep " << r.name << ": " << r.points.size() << " points, " << r.jobs.size() << " jobs, "
+            << submitted << " submitted to Slurm from " << out.string() << "\n";
+  if (o.no_wait) {
+    std::cout << "txgen: follow it with: txgen sweep status " << out.string() << "\n";
+    return kExitOk;
+  }
+  runner.wait();
+  const int rc = summarize(out, r, runner.status());
+  return rc == kExitUnfinished ? kExitInternal : rc;
+}
+
+int run_status(const std::string& dir_arg) {
+  const fs::path dir(dir_arg);
+  const sweep::Record r = sweep::read_record(dir);
+  const bool on_slurm = fs::exists(dir / "slurm" / "submitted.json");
+  return summarize(dir, r, on_slurm ? slurm_runner(dir, r, {}).status() : file_states(dir, r));
 }
 
 int run_collect(const std::string& dir_arg) {
@@ -167,10 +225,26 @@ void add_sweep_command(CLI::App& app, SweepOptions& opts) {
       ".md) and plot it with gnuplot: area and minimum period against size, area against latency "
       "with its Pareto front (SVG and PNG).");
   opts.collect->add_option("dir", opts.collect_dir, "sweep directory (txgen sweep --out)")->required();
+  add_slurm_options(*cmd, opts.slurm, "every job not yet passed as one Slurm job array");
+  opts.status = cmd->add_subcommand(
+      "status",
+      "Points passed, failed (with each failed job's log), queued or running (on Slurm) and not run; exit 0 "
+      "when every job passed, 1 when one failed, 3 while jobs are queued, running or not run.");
+  opts.status->add_option("dir", opts.status_dir, "sweep directory (txgen sweep --out)")->required();
+}
+
+void add_slurm_options(CLI::App& cmd, SlurmCliOptions& opts, const std::string& what) {
+  CLI::Option* slurm = cmd.add_flag("--slurm", opts.enabled, "submit " + what + " (sbatch; docs/sweep.md)");
+  cmd.add_option("--partition", opts.partition, "--slurm: sbatch --partition")->needs(slurm);
+  cmd.add_option("--time", opts.time, "--slurm: sbatch --time, each task's limit (e.g. 2:00:00)")->needs(slurm);
+  cmd.add_option("--mem", opts.mem, "--slurm: sbatch --mem, each task's memory (e.g. 4G)")->needs(slurm);
+  cmd.add_flag("--no-wait", opts.no_wait, "--slurm: return once submitted (then rerun the same command to wait)")
+      ->needs(slurm);
 }
 
 int run_sweep(const SweepOptions& opts) {
   if (opts.collect->parsed()) return run_collect(opts.collect_dir);
+  if (opts.status->parsed()) return run_status(opts.status_dir);
   if (opts.spec.empty()) throw ConfigError("SPEC", "(missing)", "give a sweep file: txgen sweep SPEC --out DIR");
   if (opts.out.empty()) throw ConfigError("--out", "(missing)", "give the sweep directory: txgen sweep SPEC --out DIR");
   const sweep::Spec spec = sweep::read_spec(opts.spec);
@@ -182,15 +256,19 @@ int run_sweep(const SweepOptions& opts) {
   const sweep::Record r = plan(spec, points);
   const fs::path out(opts.out);
   write_sweep(out, r, points);
+  if (opts.write_only && opts.slurm.enabled)
+    throw ConfigError("--write-only", "(set)", "runs nothing; --slurm submits: give one of them");
   if (opts.write_only) {
     print_skipped(r);
     print_how_to_run(out, r.jobs.size());
     return kExitOk;
   }
+  if (opts.slurm.enabled) return run_on_slurm(out, r, opts.slurm);
   std::cout << "txgen: sweep " << r.name << ": " << r.points.size() << " points, " << r.jobs.size()
             << " jobs, ninja -j " << opts.jobs << " in " << out.string() << "\n";
   util::run_attached({"ninja", "-C", out.string(), "-k", "0", "-j", std::to_string(opts.jobs)}, fs::current_path());
-  return summarize(out, r);
+  const int rc = summarize(out, r, file_states(out, r));
+  return rc == kExitUnfinished ? kExitInternal : rc;
 }
 
 }  // namespace txgen::cli

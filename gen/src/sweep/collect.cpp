@@ -163,11 +163,21 @@ void add_policy_figures(const json& runs, json& row, Discovered& d) {
     set_eval(row, d, "over_fcfs_" + policy + ".geomean", std::exp(l.first / l.second));
 }
 
-void add_eval(const fs::path& dir, const Job& job, json& row, Discovered& d) {
-  const json runs = read_json_or_null(dir / job.dir / "eval" / "eval.json");
-  if (!runs.is_array() || job_state(dir, job) != JobState::Passed) return;
+// The runs of every evaluation job of a point (one per workload), in the
+// sweep's workload order; the policies' geometric means only when every job
+// passed, so a mean never covers a subset of the workloads unannounced.
+void add_eval(const fs::path& dir, const std::vector<const Job*>& jobs, json& row, Discovered& d) {
+  json runs = json::array();
+  bool all = true;
+  for (const Job* j : jobs) {
+    if (j->step != "eval") continue;
+    const json part = read_json_or_null(dir / j->dir / j->name() / "eval.json");
+    const bool passed = part.is_array() && job_state(dir, *j) == JobState::Passed;
+    all &= passed;
+    if (passed) runs.insert(runs.end(), part.begin(), part.end());
+  }
   add_path_figures(runs, row, d);
-  add_policy_figures(runs, row, d);
+  if (all) add_policy_figures(runs, row, d);
 }
 
 std::string role_of(const std::string& module, const std::string& block, const std::string& point) {
@@ -211,7 +221,7 @@ void gather_point(const fs::path& dir, const Record& r, const PlannedPoint& p, T
     add_storage(entry, row, d);
     add_latency(r, entry, row);
     if (const Job* c = find_job(jobs, "cosim", block)) add_cosim(dir, *c, row);
-    if (const Job* e = find_job(jobs, "eval", ""); e && block == "tx_path") add_eval(dir, *e, row, d);
+    if (block == "tx_path") add_eval(dir, jobs, row, d);
     if (const Job* s = find_job(jobs, "synth", block))
       add_synth_rows(dir, *s, p.name, row, t.rows);
     else

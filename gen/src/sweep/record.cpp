@@ -24,12 +24,12 @@ Values values_from(const ordered_json& o) {
 
 ordered_json job_json(const Job& j) {
   return {{"point", j.point},        {"dir", j.dir}, {"step", j.step},  {"block", j.block}, {"args", j.args},
-          {"stdout", j.stdout_file}, {"log", j.log}, {"stamp", j.stamp}};
+          {"stdout", j.stdout_file}, {"log", j.log}, {"stamp", j.stamp}, {"workload", j.workload}};
 }
 
 Job job_from(const ordered_json& o) {
   return Job{o.at("point"), o.at("dir"),    o.at("step"), o.at("block"),
-             o.at("args"),  o.at("stdout"), o.at("log"),  o.at("stamp")};
+             o.at("args"),  o.at("stdout"), o.at("log"),  o.at("stamp"), o.value("workload", "")};
 }
 
 }  // namespace

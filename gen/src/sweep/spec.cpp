@@ -10,6 +10,7 @@
 #include "txgen/blocks/block.h"
 #include "txgen/config/parse.h"
 #include "txgen/error.h"
+#include "txgen/trace/trace.h"
 
 namespace txgen::sweep {
 namespace {
@@ -243,6 +244,10 @@ EvalStep parse_eval(Fields& root) {
   if (!root.has("eval")) return e;
   Fields f(root.get("eval"), root.at("eval"));
   if (f.has("workloads")) e.workloads = f.strings("workloads");
+  const std::vector<std::string> kinds = trace::kind_name_list();
+  for (const std::string& w : e.workloads)
+    if (std::find(kinds.begin(), kinds.end(), w) == kinds.end())
+      throw ConfigError(f.at("workloads"), "\"" + w + "\"", "not a workload (txgen trace --kind)");
   if (f.has("requests")) e.requests = f.count("requests", 1, uint64_t{1} << 40);
   if (f.has("engine")) e.engine = f.string("engine");
   const std::vector<std::string> engines = {"model", "rtl", "both", "txn", "txn-check"};

@@ -576,6 +576,12 @@ Kind kind_from_name(const std::string& name) {
   throw std::invalid_argument("unknown workload kind '" + name + "'; valid kinds: " + valid);
 }
 
+std::vector<std::string> kind_name_list() {
+  std::vector<std::string> out;
+  for (const auto& [kind, name] : kind_names()) out.push_back(name);
+  return out;
+}
+
 // Two passes from the same seed: the first counts each stream, the second
 // keeps each stream's share of the cap.
 Trace generate(const GenOptions& o) {

@@ -52,6 +52,13 @@ struct ProveOptions {
   unsigned depth = 0;  // 0: the block's default per module
   bool require_proof = false;
 };
+// Submitting to Slurm (`sweep --slurm`, `eval --slurm`): sbatch's options, and
+// whether to wait for the jobs.
+struct SlurmCliOptions {
+  bool enabled = false, no_wait = false;
+  std::string partition, time, mem;
+};
+
 struct EvalOptions {
   std::string config, out, engine = "model", build_dir;
   std::vector<std::string> traces, workloads;
@@ -68,14 +75,20 @@ struct EvalOptions {
   std::string l2 = "auto";                          // auto, generated, behavioural
   std::vector<std::string> policies, designs;       // empty: walk_sched.policy; baseline and path
   unsigned pte_latency = 100, pte_interval = 1, pte_channels = 2;
+  SlurmCliOptions slurm;  // one array task per replay
 };
 
 struct SweepOptions {
-  std::string spec, out, collect_dir;
+  std::string spec, out, collect_dir, status_dir;
   unsigned jobs = 1;
   bool write_only = false;
+  SlurmCliOptions slurm;
   CLI::App* collect = nullptr;  // `sweep collect DIR`
+  CLI::App* status = nullptr;   // `sweep status DIR`
 };
+
+// Adds --slurm, --partition, --time, --mem and --no-wait to a command.
+void add_slurm_options(CLI::App& cmd, SlurmCliOptions& opts, const std::string& what);
 
 void add_gen_command(CLI::App& app, GenOptions& opts);
 void add_report_command(CLI::App& app, ReportOptions& opts);

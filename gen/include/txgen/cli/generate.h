@@ -30,6 +30,13 @@ std::vector<const blocks::BlockInfo*> select_blocks(const config::Config& cfg,
 std::vector<emit::NamedText> generate(const LoadedConfig& lc,
                                       const std::vector<const blocks::BlockInfo*>& blocks);
 
+// The build tree of the running txgen (its directory), once ninja has
+// brought its CLI, generator library and golden models up to date there
+// (log_dir/prebuilt.log); "" when that fails, when it is another source
+// tree's or `build` itself. A tree that build_in_tree configures links them
+// (TXGEN_PREBUILT) instead of compiling them again.
+std::string prebuilt_tree(const std::filesystem::path& build, const std::filesystem::path& log_dir);
+
 // Configures the CMake tree `build` over the txgen sources with the -D
 // definitions given and builds `targets`, quietly (logs configure.log and
 // build.log in log_dir). Holds build/txgen.lock meanwhile, so runs that share

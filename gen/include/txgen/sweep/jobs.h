@@ -21,7 +21,10 @@ struct Job {
   std::string stdout_file;        // in dir; the log unless the output is stdout (report)
   std::string log;                // in dir
   std::string stamp;              // in dir; written when the step succeeds
-  std::string name() const { return block.empty() ? step : step + "_" + block; }
+  std::string workload = "";      // eval: the one workload it replays
+  std::string name() const {
+    return step + (block.empty() ? "" : "_" + block) + (workload.empty() ? "" : "_" + workload);
+  }
 };
 
 // points/<name>-<config hash>-<txgen version>
@@ -35,7 +38,9 @@ std::string shell_line(const Job& job, const std::string& txgen);
 
 std::string ninja_file(const std::vector<Job>& jobs, const std::string& txgen, const std::string& spec_file);
 std::string parallel_file(const std::vector<Job>& jobs, const std::string& txgen);  // one line per job
-std::string slurm_script(size_t jobs, const std::filesystem::path& sweep_dir, const std::string& name);
+// Task i runs line i + 1 of `list` (relative to sweep_dir) there.
+std::string slurm_script(size_t jobs, const std::filesystem::path& sweep_dir, const std::string& name,
+                         const std::string& list = "jobs.txt");
 
 enum class JobState { Passed, Failed, NotRun };
 JobState job_state(const std::filesystem::path& sweep_dir, const Job& job);

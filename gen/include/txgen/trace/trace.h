@@ -91,6 +91,8 @@ enum class Kind {
 const char* name_of(Kind k);
 // Throws std::invalid_argument listing the valid names.
 Kind kind_from_name(const std::string& name);
+// Every kind's name, in the order of Kind.
+std::vector<std::string> kind_name_list();
 
 struct GenOptions {
   Kind kind = Kind::Atax;
