@@ -45,6 +45,7 @@
 #include "txgen/elab/iommu.h"
 #include "txgen/elab/tx_path.h"
 #include "txgen/trace/trace.h"
+#include "txgen/util/env.h"
 
 namespace {
 
@@ -477,10 +478,7 @@ void check_fits(const txgen::trace::Trace& t, const TxPathParams& p, const std::
 }
 
 // Seconds between two progress lines in a log: TXGEN_EVAL_PROGRESS, else 30.
-double progress_interval() {
-  const char* v = std::getenv("TXGEN_EVAL_PROGRESS");
-  return v && std::atof(v) > 0 ? std::atof(v) : 30.0;
-}
+double progress_interval() { return txgen::util::env_positive("TXGEN_EVAL_PROGRESS", 30.0); }
 
 // One replay of each trace: a design under one walk-scheduling policy.
 struct Variant {

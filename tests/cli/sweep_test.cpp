@@ -174,6 +174,12 @@ TEST(Sweep, SpecErrorsNameTheFieldAndWriteNothing) {
   EXPECT_EQ(r_space.exit_code, 2);
   EXPECT_NE(r_space.output.find("contains whitespace"), std::string::npos) << r_space.output;
   EXPECT_FALSE(fs::exists(space.path() / "o u t"));
+  TempDir both("sweep_write_only_slurm");
+  const auto r_both = run_txgen("sweep " + write_spec(both, "\"vary\": [{ \"$.bd_codec.tags\": [2] }], \"steps\": [\"gen\"]") +
+                                " --out " + both.str("out") + " --write-only --slurm");
+  EXPECT_EQ(r_both.exit_code, 2) << r_both.output;
+  EXPECT_NE(r_both.output.find("--write-only = (set): runs nothing"), std::string::npos) << r_both.output;
+  EXPECT_FALSE(fs::exists(both.path() / "out"));
   TempDir dir("sweep_bad_base");
   std::ofstream(dir.path() / "s.json") << "{ \"name\": \"t\", \"base\": \"nope.json\", \"blocks\": [\"bd_codec\"], "
                                           "\"vary\": [{ \"$.bd_codec.tags\": [2] }], \"steps\": [] }";

@@ -185,8 +185,7 @@ sweep::Job replay_job(const std::vector<std::string>& common, const LoadedConfig
   const nlohmann::json key = {{"args", args}, {"config", lc.hash}, {"trace", util::read_text_file(trace)}};
   const std::string name = std::to_string(index) + "-" + fs::path(trace).stem().string() +
                            (policy.empty() ? "" : "-" + policy) + "-" + design + "-" + config::config_hash(key);
-  sweep::Job j{name, "replays/" + name, "eval", "", args, "eval.log", "eval.log", "eval.ok"};
-  return j;
+  return sweep::Job{name, "replays/" + name, "eval", "", args, "eval.log", "eval.log", "eval.ok"};
 }
 
 // --slurm: an array task per replay; once every replay passed, their tables
@@ -204,8 +203,7 @@ int run_on_slurm(const EvalOptions& opts, const LoadedConfig& lc, const std::vec
         jobs.push_back(replay_job(common, lc, traces[t], t, policy, design));
         const sweep::Job& j = jobs.back();
         fs::create_directories(out / j.dir);
-        tasks.push_back({"eval " + j.point, sweep::shell_line(j, common[0]), j.dir + "/" + j.stamp,
-                         j.dir + "/" + j.log});
+        tasks.push_back(sweep::task_of(j, common[0]));
       }
   sweep::SlurmRunner runner(out, tasks, {opts.slurm.partition, opts.slurm.time, opts.slurm.mem, lc.cfg.name});
   const size_t submitted = runner.submit();

@@ -76,7 +76,6 @@ sweep::Record plan(const sweep::Spec& spec, const std::vector<sweep::Point>& poi
 
 std::string txgen_binary() { return fs::read_symlink("/proc/self/exe").string(); }
 
-
 // A point's directory is keyed by its configuration, so an existing
 // config.json is the same text: it is left alone and its jobs stay up to date.
 void write_sweep(const fs::path& out, const sweep::Record& r, const std::vector<sweep::Point>& points) {
@@ -124,10 +123,7 @@ std::vector<sweep::TaskStatus> file_states(const fs::path& out, const sweep::Rec
 
 std::vector<sweep::SlurmTask> slurm_tasks(const sweep::Record& r) {
   std::vector<sweep::SlurmTask> tasks;
-  for (const auto& j : r.jobs)
-    tasks.push_back({j.step + " " + j.point + (j.block.empty() ? "" : " (" + j.block + ")") +
-                         (j.workload.empty() ? "" : " (" + j.workload + ")"),
-                     sweep::shell_line(j, txgen_binary()), j.dir + "/" + j.stamp, j.dir + "/" + j.log});
+  for (const auto& j : r.jobs) tasks.push_back(sweep::task_of(j, txgen_binary()));
   return tasks;
 }
 
@@ -247,6 +243,8 @@ int run_sweep(const SweepOptions& opts) {
   if (opts.status->parsed()) return run_status(opts.status_dir);
   if (opts.spec.empty()) throw ConfigError("SPEC", "(missing)", "give a sweep file: txgen sweep SPEC --out DIR");
   if (opts.out.empty()) throw ConfigError("--out", "(missing)", "give the sweep directory: txgen sweep SPEC --out DIR");
+  if (opts.write_only && opts.slurm.enabled)
+    throw ConfigError("--write-only", "(set)", "runs nothing; --slurm submits: give one of them");
   const sweep::Spec spec = sweep::read_spec(opts.spec);
   const bool synth = std::find(spec.steps.begin(), spec.steps.end(), "synth") != spec.steps.end();
   if (synth && fs::absolute(opts.out).string().find_first_of(" \t\n") != std::string::npos)
@@ -256,8 +254,6 @@ int run_sweep(const SweepOptions& opts) {
   const sweep::Record r = plan(spec, points);
   const fs::path out(opts.out);
   write_sweep(out, r, points);
-  if (opts.write_only && opts.slurm.enabled)
-    throw ConfigError("--write-only", "(set)", "runs nothing; --slurm submits: give one of them");
   if (opts.write_only) {
     print_skipped(r);
     print_how_to_run(out, r.jobs.size());

@@ -117,7 +117,7 @@ std::string ninja_file(const std::vector<Job>& jobs, const std::string& txgen, c
   for (const auto& j : jobs)
     out << "\nbuild " << j.dir << "/" << j.stamp << ": job " << j.dir << "/config.json\n"
         << "  cmd = " << ninja_escaped(shell_line(j, txgen)) << "\n"
-        << "  desc = " << j.step << " " << j.point << (j.block.empty() ? "" : " (" + j.block + ")") << "\n";
+        << "  desc = " << j.label() << "\n";
   return out.str();
 }
 

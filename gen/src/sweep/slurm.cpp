@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -15,6 +14,7 @@
 #include <thread>
 
 #include "txgen/sweep/jobs.h"
+#include "txgen/util/env.h"
 #include "txgen/util/process.h"
 #include "txgen/util/text_file.h"
 
@@ -74,10 +74,11 @@ json read_submitted(const fs::path& root) {
 
 }  // namespace
 
-double default_poll_seconds() {
-  const char* v = std::getenv("TXGEN_SLURM_POLL");
-  return v && std::atof(v) > 0 ? std::atof(v) : 10.0;
+SlurmTask task_of(const Job& job, const std::string& txgen) {
+  return {job.label(), shell_line(job, txgen), job.dir + "/" + job.stamp, job.dir + "/" + job.log};
 }
+
+double default_poll_seconds() { return util::env_positive("TXGEN_SLURM_POLL", 10.0); }
 
 std::string parse_sbatch_job_id(const std::string& output) {
   static const std::regex kId(R"(^\s*([0-9]+)(;\S*)?\s*$)");

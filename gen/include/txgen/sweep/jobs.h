@@ -25,6 +25,11 @@ struct Job {
   std::string name() const {
     return step + (block.empty() ? "" : "_" + block) + (workload.empty() ? "" : "_" + workload);
   }
+  // What the runners print: "synth point (block)", "eval point (workload)"
+  std::string label() const {
+    return step + " " + point + (block.empty() ? "" : " (" + block + ")") +
+           (workload.empty() ? "" : " (" + workload + ")");
+  }
 };
 
 // points/<name>-<config hash>-<txgen version>

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "txgen/sweep/jobs.h"
+
 namespace txgen::sweep {
 
 // Seconds between two looks at the queue: TXGEN_SLURM_POLL, else 10.
@@ -26,6 +28,10 @@ struct SlurmTask {
   std::string line;
   std::string stamp, log;
 };
+
+// A sweep job as a task: its shell line (shell_line) and its stamp and log
+// relative to the directory its line runs in.
+SlurmTask task_of(const Job& job, const std::string& txgen);
 
 enum class TaskState { Passed, Failed, Pending, Running, NotRun };
 
