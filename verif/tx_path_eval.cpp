@@ -350,18 +350,23 @@ void write_tables(const fs::path& out, const std::vector<Run>& runs, const std::
 
 // A gnuplot script (and its SVG/PNG when gnuplot is installed): per workload,
 // the path's L2-TLB requests and mean latency relative to the baseline.
+// Without a baseline and path pair (one design asked for) there is no figure,
+// and a figure left by an earlier run in the directory is removed.
 void write_plot(const fs::path& out, const std::vector<Run>& runs) {
-  std::ofstream dat(out / "eval_plot.dat");
-  dat << "# workload l2_requests_rel latency_rel\n";
+  std::ostringstream rows;
   for (size_t i = 0; i + 1 < runs.size(); ++i) {
     if (runs[i].design != "baseline" || runs[i + 1].design != "path") continue;
     const EvalStats& b = runs[i].s;
     const EvalStats& q = runs[i + 1].s;
-    dat << runs[i].workload << (runs[i].policy.empty() ? "" : "/" + runs[i].policy) << " "
-        << (b.l2_requests ? double(q.l2_requests) / double(b.l2_requests) : 1) << " "
-        << (b.latency_mean > 0 ? q.latency_mean / b.latency_mean : 1) << "\n";
+    rows << runs[i].workload << (runs[i].policy.empty() ? "" : "/" + runs[i].policy) << " "
+         << (b.l2_requests ? double(q.l2_requests) / double(b.l2_requests) : 1) << " "
+         << (b.latency_mean > 0 ? q.latency_mean / b.latency_mean : 1) << "\n";
   }
-  dat.close();  // gnuplot reads it below
+  if (rows.str().empty()) {
+    for (const char* file : {"eval_plot.dat", "eval.gp", "eval.svg", "eval.png"}) fs::remove(out / file);
+    return;
+  }
+  std::ofstream(out / "eval_plot.dat") << "# workload l2_requests_rel latency_rel\n" << rows.str();
   std::ofstream gp(out / "eval.gp");
   gp << "set style data histograms\nset style histogram clustered gap 1\nset style fill solid 0.8 border -1\n"
      << "set yrange [0:*]\nset ylabel 'path / baseline'\nset key top left\nset grid ytics\n"
