@@ -24613,6 +24613,379 @@ module iommu_seed002_path_l2tlb (
     c_ppn_q <= c_ppn_d;
     c_perm_q <= c_perm_d;
   end
+`ifdef FORMAL
+
+  // Formal properties (txgen prove); simulation, lint and synthesis see none of this.
+  wire f_set_clash;
+  wire [511:0] f_mshrs_free_of;
+  wire [11:0] f_mshrs_free_g0;
+  wire [11:0] f_mshrs_free_g1;
+  wire [11:0] f_mshrs_free_g2;
+  wire [11:0] f_mshrs_free_g3;
+  wire [11:0] f_mshrs_free_g4;
+  wire [11:0] f_mshrs_free_g5;
+  wire [11:0] f_mshrs_free_g6;
+  wire [11:0] f_mshrs_free_g7;
+  wire [11:0] f_mshrs_free_g8;
+  wire [11:0] f_mshrs_free_g9;
+  wire [11:0] f_mshrs_free_g10;
+  wire [11:0] f_mshrs_free_g11;
+  wire [11:0] f_mshrs_free_g12;
+  wire [11:0] f_mshrs_free_g13;
+  wire [11:0] f_mshrs_free_g14;
+  wire [11:0] f_mshrs_free_g15;
+  wire [11:0] f_mshrs_free_g16;
+  wire [11:0] f_mshrs_free_g17;
+  wire [11:0] f_mshrs_free_g18;
+  wire [11:0] f_mshrs_free_g19;
+  wire [11:0] f_mshrs_free_g20;
+  wire [11:0] f_mshrs_free_g21;
+  wire [11:0] f_mshrs_free_g22;
+  wire [11:0] f_mshrs_free_g23;
+  wire [11:0] f_mshrs_free_g24;
+  wire [11:0] f_mshrs_free_g25;
+  wire [11:0] f_mshrs_free_g26;
+  wire [11:0] f_mshrs_free_g27;
+  wire [11:0] f_mshrs_free_g28;
+  wire [11:0] f_mshrs_free_g29;
+  wire [11:0] f_mshrs_free_g30;
+  wire [11:0] f_mshrs_free_g31;
+  wire [11:0] f_mshrs_free;
+  wire [11:0] f_credit_and_lookups;
+  wire [511:0] f_fill_in_stage1;
+  wire [511:0] f_fill_in_stage2;
+  wire [511:0] f_fill_in_stage3;
+  wire [261631:0] f_mshr_dup;
+  wire [511:0] f_slot_in_stage1;
+  wire [511:0] f_slot_in_stage2;
+  wire [511:0] f_slot_in_stage3;
+  wire [511:0] f_slot_ready;
+  wire [511:0] f_mshr_open;
+  wire [511:0] f_wait_ok;
+
+  assign f_set_clash = (st_valid_q[0] & st_valid_q[1]
+          & ((st_all_q[0] & (st_kind_q[1:0] == 2'd3)) | (st_all_q[1] & (st_kind_q[3:2] == 2'd3))
+              | (st_vpn_q[4:0] == st_vpn_q[40:36])))
+      | (st_valid_q[0] & st_valid_q[2]
+          & ((st_all_q[0] & (st_kind_q[1:0] == 2'd3)) | (st_all_q[2] & (st_kind_q[5:4] == 2'd3))
+              | (st_vpn_q[4:0] == st_vpn_q[76:72])))
+      | (st_valid_q[1] & st_valid_q[2]
+          & ((st_all_q[1] & (st_kind_q[3:2] == 2'd3)) | (st_all_q[2] & (st_kind_q[5:4] == 2'd3))
+              | (st_vpn_q[40:36] == st_vpn_q[76:72])));
+  assign f_mshrs_free_of = ~mshr_valid_q;
+  assign f_mshrs_free_g0 = {11'd0, f_mshrs_free_of[0]} + {11'd0, f_mshrs_free_of[1]}
+      + {11'd0, f_mshrs_free_of[2]} + {11'd0, f_mshrs_free_of[3]} + {11'd0, f_mshrs_free_of[4]}
+      + {11'd0, f_mshrs_free_of[5]} + {11'd0, f_mshrs_free_of[6]} + {11'd0, f_mshrs_free_of[7]}
+      + {11'd0, f_mshrs_free_of[8]} + {11'd0, f_mshrs_free_of[9]} + {11'd0, f_mshrs_free_of[10]}
+      + {11'd0, f_mshrs_free_of[11]} + {11'd0, f_mshrs_free_of[12]} + {11'd0, f_mshrs_free_of[13]}
+      + {11'd0, f_mshrs_free_of[14]} + {11'd0, f_mshrs_free_of[15]};
+  assign f_mshrs_free_g1 = {11'd0, f_mshrs_free_of[16]} + {11'd0, f_mshrs_free_of[17]}
+      + {11'd0, f_mshrs_free_of[18]} + {11'd0, f_mshrs_free_of[19]} + {11'd0, f_mshrs_free_of[20]}
+      + {11'd0, f_mshrs_free_of[21]} + {11'd0, f_mshrs_free_of[22]} + {11'd0, f_mshrs_free_of[23]}
+      + {11'd0, f_mshrs_free_of[24]} + {11'd0, f_mshrs_free_of[25]} + {11'd0, f_mshrs_free_of[26]}
+      + {11'd0, f_mshrs_free_of[27]} + {11'd0, f_mshrs_free_of[28]} + {11'd0, f_mshrs_free_of[29]}
+      + {11'd0, f_mshrs_free_of[30]} + {11'd0, f_mshrs_free_of[31]};
+  assign f_mshrs_free_g2 = {11'd0, f_mshrs_free_of[32]} + {11'd0, f_mshrs_free_of[33]}
+      + {11'd0, f_mshrs_free_of[34]} + {11'd0, f_mshrs_free_of[35]} + {11'd0, f_mshrs_free_of[36]}
+      + {11'd0, f_mshrs_free_of[37]} + {11'd0, f_mshrs_free_of[38]} + {11'd0, f_mshrs_free_of[39]}
+      + {11'd0, f_mshrs_free_of[40]} + {11'd0, f_mshrs_free_of[41]} + {11'd0, f_mshrs_free_of[42]}
+      + {11'd0, f_mshrs_free_of[43]} + {11'd0, f_mshrs_free_of[44]} + {11'd0, f_mshrs_free_of[45]}
+      + {11'd0, f_mshrs_free_of[46]} + {11'd0, f_mshrs_free_of[47]};
+  assign f_mshrs_free_g3 = {11'd0, f_mshrs_free_of[48]} + {11'd0, f_mshrs_free_of[49]}
+      + {11'd0, f_mshrs_free_of[50]} + {11'd0, f_mshrs_free_of[51]} + {11'd0, f_mshrs_free_of[52]}
+      + {11'd0, f_mshrs_free_of[53]} + {11'd0, f_mshrs_free_of[54]} + {11'd0, f_mshrs_free_of[55]}
+      + {11'd0, f_mshrs_free_of[56]} + {11'd0, f_mshrs_free_of[57]} + {11'd0, f_mshrs_free_of[58]}
+      + {11'd0, f_mshrs_free_of[59]} + {11'd0, f_mshrs_free_of[60]} + {11'd0, f_mshrs_free_of[61]}
+      + {11'd0, f_mshrs_free_of[62]} + {11'd0, f_mshrs_free_of[63]};
+  assign f_mshrs_free_g4 = {11'd0, f_mshrs_free_of[64]} + {11'd0, f_mshrs_free_of[65]}
+      + {11'd0, f_mshrs_free_of[66]} + {11'd0, f_mshrs_free_of[67]} + {11'd0, f_mshrs_free_of[68]}
+      + {11'd0, f_mshrs_free_of[69]} + {11'd0, f_mshrs_free_of[70]} + {11'd0, f_mshrs_free_of[71]}
+      + {11'd0, f_mshrs_free_of[72]} + {11'd0, f_mshrs_free_of[73]} + {11'd0, f_mshrs_free_of[74]}
+      + {11'd0, f_mshrs_free_of[75]} + {11'd0, f_mshrs_free_of[76]} + {11'd0, f_mshrs_free_of[77]}
+      + {11'd0, f_mshrs_free_of[78]} + {11'd0, f_mshrs_free_of[79]};
+  assign f_mshrs_free_g5 = {11'd0, f_mshrs_free_of[80]} + {11'd0, f_mshrs_free_of[81]}
+      + {11'd0, f_mshrs_free_of[82]} + {11'd0, f_mshrs_free_of[83]} + {11'd0, f_mshrs_free_of[84]}
+      + {11'd0, f_mshrs_free_of[85]} + {11'd0, f_mshrs_free_of[86]} + {11'd0, f_mshrs_free_of[87]}
+      + {11'd0, f_mshrs_free_of[88]} + {11'd0, f_mshrs_free_of[89]} + {11'd0, f_mshrs_free_of[90]}
+      + {11'd0, f_mshrs_free_of[91]} + {11'd0, f_mshrs_free_of[92]} + {11'd0, f_mshrs_free_of[93]}
+      + {11'd0, f_mshrs_free_of[94]} + {11'd0, f_mshrs_free_of[95]};
+  assign f_mshrs_free_g6 = {11'd0, f_mshrs_free_of[96]} + {11'd0, f_mshrs_free_of[97]}
+      + {11'd0, f_mshrs_free_of[98]} + {11'd0, f_mshrs_free_of[99]} + {11'd0, f_mshrs_free_of[100]}
+      + {11'd0, f_mshrs_free_of[101]} + {11'd0, f_mshrs_free_of[102]}
+      + {11'd0, f_mshrs_free_of[103]} + {11'd0, f_mshrs_free_of[104]}
+      + {11'd0, f_mshrs_free_of[105]} + {11'd0, f_mshrs_free_of[106]}
+      + {11'd0, f_mshrs_free_of[107]} + {11'd0, f_mshrs_free_of[108]}
+      + {11'd0, f_mshrs_free_of[109]} + {11'd0, f_mshrs_free_of[110]}
+      + {11'd0, f_mshrs_free_of[111]};
+  assign f_mshrs_free_g7 = {11'd0, f_mshrs_free_of[112]} + {11'd0, f_mshrs_free_of[113]}
+      + {11'd0, f_mshrs_free_of[114]} + {11'd0, f_mshrs_free_of[115]}
+      + {11'd0, f_mshrs_free_of[116]} + {11'd0, f_mshrs_free_of[117]}
+      + {11'd0, f_mshrs_free_of[118]} + {11'd0, f_mshrs_free_of[119]}
+      + {11'd0, f_mshrs_free_of[120]} + {11'd0, f_mshrs_free_of[121]}
+      + {11'd0, f_mshrs_free_of[122]} + {11'd0, f_mshrs_free_of[123]}
+      + {11'd0, f_mshrs_free_of[124]} + {11'd0, f_mshrs_free_of[125]}
+      + {11'd0, f_mshrs_free_of[126]} + {11'd0, f_mshrs_free_of[127]};
+  assign f_mshrs_free_g8 = {11'd0, f_mshrs_free_of[128]} + {11'd0, f_mshrs_free_of[129]}
+      + {11'd0, f_mshrs_free_of[130]} + {11'd0, f_mshrs_free_of[131]}
+      + {11'd0, f_mshrs_free_of[132]} + {11'd0, f_mshrs_free_of[133]}
+      + {11'd0, f_mshrs_free_of[134]} + {11'd0, f_mshrs_free_of[135]}
+      + {11'd0, f_mshrs_free_of[136]} + {11'd0, f_mshrs_free_of[137]}
+      + {11'd0, f_mshrs_free_of[138]} + {11'd0, f_mshrs_free_of[139]}
+      + {11'd0, f_mshrs_free_of[140]} + {11'd0, f_mshrs_free_of[141]}
+      + {11'd0, f_mshrs_free_of[142]} + {11'd0, f_mshrs_free_of[143]};
+  assign f_mshrs_free_g9 = {11'd0, f_mshrs_free_of[144]} + {11'd0, f_mshrs_free_of[145]}
+      + {11'd0, f_mshrs_free_of[146]} + {11'd0, f_mshrs_free_of[147]}
+      + {11'd0, f_mshrs_free_of[148]} + {11'd0, f_mshrs_free_of[149]}
+      + {11'd0, f_mshrs_free_of[150]} + {11'd0, f_mshrs_free_of[151]}
+      + {11'd0, f_mshrs_free_of[152]} + {11'd0, f_mshrs_free_of[153]}
+      + {11'd0, f_mshrs_free_of[154]} + {11'd0, f_mshrs_free_of[155]}
+      + {11'd0, f_mshrs_free_of[156]} + {11'd0, f_mshrs_free_of[157]}
+      + {11'd0, f_mshrs_free_of[158]} + {11'd0, f_mshrs_free_of[159]};
+  assign f_mshrs_free_g10 = {11'd0, f_mshrs_free_of[160]} + {11'd0, f_mshrs_free_of[161]}
+      + {11'd0, f_mshrs_free_of[162]} + {11'd0, f_mshrs_free_of[163]}
+      + {11'd0, f_mshrs_free_of[164]} + {11'd0, f_mshrs_free_of[165]}
+      + {11'd0, f_mshrs_free_of[166]} + {11'd0, f_mshrs_free_of[167]}
+      + {11'd0, f_mshrs_free_of[168]} + {11'd0, f_mshrs_free_of[169]}
+      + {11'd0, f_mshrs_free_of[170]} + {11'd0, f_mshrs_free_of[171]}
+      + {11'd0, f_mshrs_free_of[172]} + {11'd0, f_mshrs_free_of[173]}
+      + {11'd0, f_mshrs_free_of[174]} + {11'd0, f_mshrs_free_of[175]};
+  assign f_mshrs_free_g11 = {11'd0, f_mshrs_free_of[176]} + {11'd0, f_mshrs_free_of[177]}
+      + {11'd0, f_mshrs_free_of[178]} + {11'd0, f_mshrs_free_of[179]}
+      + {11'd0, f_mshrs_free_of[180]} + {11'd0, f_mshrs_free_of[181]}
+      + {11'd0, f_mshrs_free_of[182]} + {11'd0, f_mshrs_free_of[183]}
+      + {11'd0, f_mshrs_free_of[184]} + {11'd0, f_mshrs_free_of[185]}
+      + {11'd0, f_mshrs_free_of[186]} + {11'd0, f_mshrs_free_of[187]}
+      + {11'd0, f_mshrs_free_of[188]} + {11'd0, f_mshrs_free_of[189]}
+      + {11'd0, f_mshrs_free_of[190]} + {11'd0, f_mshrs_free_of[191]};
+  assign f_mshrs_free_g12 = {11'd0, f_mshrs_free_of[192]} + {11'd0, f_mshrs_free_of[193]}
+      + {11'd0, f_mshrs_free_of[194]} + {11'd0, f_mshrs_free_of[195]}
+      + {11'd0, f_mshrs_free_of[196]} + {11'd0, f_mshrs_free_of[197]}
+      + {11'd0, f_mshrs_free_of[198]} + {11'd0, f_mshrs_free_of[199]}
+      + {11'd0, f_mshrs_free_of[200]} + {11'd0, f_mshrs_free_of[201]}
+      + {11'd0, f_mshrs_free_of[202]} + {11'd0, f_mshrs_free_of[203]}
+      + {11'd0, f_mshrs_free_of[204]} + {11'd0, f_mshrs_free_of[205]}
+      + {11'd0, f_mshrs_free_of[206]} + {11'd0, f_mshrs_free_of[207]};
+  assign f_mshrs_free_g13 = {11'd0, f_mshrs_free_of[208]} + {11'd0, f_mshrs_free_of[209]}
+      + {11'd0, f_mshrs_free_of[210]} + {11'd0, f_mshrs_free_of[211]}
+      + {11'd0, f_mshrs_free_of[212]} + {11'd0, f_mshrs_free_of[213]}
+      + {11'd0, f_mshrs_free_of[214]} + {11'd0, f_mshrs_free_of[215]}
+      + {11'd0, f_mshrs_free_of[216]} + {11'd0, f_mshrs_free_of[217]}
+      + {11'd0, f_mshrs_free_of[218]} + {11'd0, f_mshrs_free_of[219]}
+      + {11'd0, f_mshrs_free_of[220]} + {11'd0, f_mshrs_free_of[221]}
+      + {11'd0, f_mshrs_free_of[222]} + {11'd0, f_mshrs_free_of[223]};
+  assign f_mshrs_free_g14 = {11'd0, f_mshrs_free_of[224]} + {11'd0, f_mshrs_free_of[225]}
+      + {11'd0, f_mshrs_free_of[226]} + {11'd0, f_mshrs_free_of[227]}
+      + {11'd0, f_mshrs_free_of[228]} + {11'd0, f_mshrs_free_of[229]}
+      + {11'd0, f_mshrs_free_of[230]} + {11'd0, f_mshrs_free_of[231]}
+      + {11'd0, f_mshrs_free_of[232]} + {11'd0, f_mshrs_free_of[233]}
+      + {11'd0, f_mshrs_free_of[234]} + {11'd0, f_mshrs_free_of[235]}
+      + {11'd0, f_mshrs_free_of[236]} + {11'd0, f_mshrs_free_of[237]}
+      + {11'd0, f_mshrs_free_of[238]} + {11'd0, f_mshrs_free_of[239]};
+  assign f_mshrs_free_g15 = {11'd0, f_mshrs_free_of[240]} + {11'd0, f_mshrs_free_of[241]}
+      + {11'd0, f_mshrs_free_of[242]} + {11'd0, f_mshrs_free_of[243]}
+      + {11'd0, f_mshrs_free_of[244]} + {11'd0, f_mshrs_free_of[245]}
+      + {11'd0, f_mshrs_free_of[246]} + {11'd0, f_mshrs_free_of[247]}
+      + {11'd0, f_mshrs_free_of[248]} + {11'd0, f_mshrs_free_of[249]}
+      + {11'd0, f_mshrs_free_of[250]} + {11'd0, f_mshrs_free_of[251]}
+      + {11'd0, f_mshrs_free_of[252]} + {11'd0, f_mshrs_free_of[253]}
+      + {11'd0, f_mshrs_free_of[254]} + {11'd0, f_mshrs_free_of[255]};
+  assign f_mshrs_free_g16 = {11'd0, f_mshrs_free_of[256]} + {11'd0, f_mshrs_free_of[257]}
+      + {11'd0, f_mshrs_free_of[258]} + {11'd0, f_mshrs_free_of[259]}
+      + {11'd0, f_mshrs_free_of[260]} + {11'd0, f_mshrs_free_of[261]}
+      + {11'd0, f_mshrs_free_of[262]} + {11'd0, f_mshrs_free_of[263]}
+      + {11'd0, f_mshrs_free_of[264]} + {11'd0, f_mshrs_free_of[265]}
+      + {11'd0, f_mshrs_free_of[266]} + {11'd0, f_mshrs_free_of[267]}
+      + {11'd0, f_mshrs_free_of[268]} + {11'd0, f_mshrs_free_of[269]}
+      + {11'd0, f_mshrs_free_of[270]} + {11'd0, f_mshrs_free_of[271]};
+  assign f_mshrs_free_g17 = {11'd0, f_mshrs_free_of[272]} + {11'd0, f_mshrs_free_of[273]}
+      + {11'd0, f_mshrs_free_of[274]} + {11'd0, f_mshrs_free_of[275]}
+      + {11'd0, f_mshrs_free_of[276]} + {11'd0, f_mshrs_free_of[277]}
+      + {11'd0, f_mshrs_free_of[278]} + {11'd0, f_mshrs_free_of[279]}
+      + {11'd0, f_mshrs_free_of[280]} + {11'd0, f_mshrs_free_of[281]}
+      + {11'd0, f_mshrs_free_of[282]} + {11'd0, f_mshrs_free_of[283]}
+      + {11'd0, f_mshrs_free_of[284]} + {11'd0, f_mshrs_free_of[285]}
+      + {11'd0, f_mshrs_free_of[286]} + {11'd0, f_mshrs_free_of[287]};
+  assign f_mshrs_free_g18 = {11'd0, f_mshrs_free_of[288]} + {11'd0, f_mshrs_free_of[289]}
+      + {11'd0, f_mshrs_free_of[290]} + {11'd0, f_mshrs_free_of[291]}
+      + {11'd0, f_mshrs_free_of[292]} + {11'd0, f_mshrs_free_of[293]}
+      + {11'd0, f_mshrs_free_of[294]} + {11'd0, f_mshrs_free_of[295]}
+      + {11'd0, f_mshrs_free_of[296]} + {11'd0, f_mshrs_free_of[297]}
+      + {11'd0, f_mshrs_free_of[298]} + {11'd0, f_mshrs_free_of[299]}
+      + {11'd0, f_mshrs_free_of[300]} + {11'd0, f_mshrs_free_of[301]}
+      + {11'd0, f_mshrs_free_of[302]} + {11'd0, f_mshrs_free_of[303]};
+  assign f_mshrs_free_g19 = {11'd0, f_mshrs_free_of[304]} + {11'd0, f_mshrs_free_of[305]}
+      + {11'd0, f_mshrs_free_of[306]} + {11'd0, f_mshrs_free_of[307]}
+      + {11'd0, f_mshrs_free_of[308]} + {11'd0, f_mshrs_free_of[309]}
+      + {11'd0, f_mshrs_free_of[310]} + {11'd0, f_mshrs_free_of[311]}
+      + {11'd0, f_mshrs_free_of[312]} + {11'd0, f_mshrs_free_of[313]}
+      + {11'd0, f_mshrs_free_of[314]} + {11'd0, f_mshrs_free_of[315]}
+      + {11'd0, f_mshrs_free_of[316]} + {11'd0, f_mshrs_free_of[317]}
+      + {11'd0, f_mshrs_free_of[318]} + {11'd0, f_mshrs_free_of[319]};
+  assign f_mshrs_free_g20 = {11'd0, f_mshrs_free_of[320]} + {11'd0, f_mshrs_free_of[321]}
+      + {11'd0, f_mshrs_free_of[322]} + {11'd0, f_mshrs_free_of[323]}
+      + {11'd0, f_mshrs_free_of[324]} + {11'd0, f_mshrs_free_of[325]}
+      + {11'd0, f_mshrs_free_of[326]} + {11'd0, f_mshrs_free_of[327]}
+      + {11'd0, f_mshrs_free_of[328]} + {11'd0, f_mshrs_free_of[329]}
+      + {11'd0, f_mshrs_free_of[330]} + {11'd0, f_mshrs_free_of[331]}
+      + {11'd0, f_mshrs_free_of[332]} + {11'd0, f_mshrs_free_of[333]}
+      + {11'd0, f_mshrs_free_of[334]} + {11'd0, f_mshrs_free_of[335]};
+  assign f_mshrs_free_g21 = {11'd0, f_mshrs_free_of[336]} + {11'd0, f_mshrs_free_of[337]}
+      + {11'd0, f_mshrs_free_of[338]} + {11'd0, f_mshrs_free_of[339]}
+      + {11'd0, f_mshrs_free_of[340]} + {11'd0, f_mshrs_free_of[341]}
+      + {11'd0, f_mshrs_free_of[342]} + {11'd0, f_mshrs_free_of[343]}
+      + {11'd0, f_mshrs_free_of[344]} + {11'd0, f_mshrs_free_of[345]}
+      + {11'd0, f_mshrs_free_of[346]} + {11'd0, f_mshrs_free_of[347]}
+      + {11'd0, f_mshrs_free_of[348]} + {11'd0, f_mshrs_free_of[349]}
+      + {11'd0, f_mshrs_free_of[350]} + {11'd0, f_mshrs_free_of[351]};
+  assign f_mshrs_free_g22 = {11'd0, f_mshrs_free_of[352]} + {11'd0, f_mshrs_free_of[353]}
+      + {11'd0, f_mshrs_free_of[354]} + {11'd0, f_mshrs_free_of[355]}
+      + {11'd0, f_mshrs_free_of[356]} + {11'd0, f_mshrs_free_of[357]}
+      + {11'd0, f_mshrs_free_of[358]} + {11'd0, f_mshrs_free_of[359]}
+      + {11'd0, f_mshrs_free_of[360]} + {11'd0, f_mshrs_free_of[361]}
+      + {11'd0, f_mshrs_free_of[362]} + {11'd0, f_mshrs_free_of[363]}
+      + {11'd0, f_mshrs_free_of[364]} + {11'd0, f_mshrs_free_of[365]}
+      + {11'd0, f_mshrs_free_of[366]} + {11'd0, f_mshrs_free_of[367]};
+  assign f_mshrs_free_g23 = {11'd0, f_mshrs_free_of[368]} + {11'd0, f_mshrs_free_of[369]}
+      + {11'd0, f_mshrs_free_of[370]} + {11'd0, f_mshrs_free_of[371]}
+      + {11'd0, f_mshrs_free_of[372]} + {11'd0, f_mshrs_free_of[373]}
+      + {11'd0, f_mshrs_free_of[374]} + {11'd0, f_mshrs_free_of[375]}
+      + {11'd0, f_mshrs_free_of[376]} + {11'd0, f_mshrs_free_of[377]}
+      + {11'd0, f_mshrs_free_of[378]} + {11'd0, f_mshrs_free_of[379]}
+      + {11'd0, f_mshrs_free_of[380]} + {11'd0, f_mshrs_free_of[381]}
+      + {11'd0, f_mshrs_free_of[382]} + {11'd0, f_mshrs_free_of[383]};
+  assign f_mshrs_free_g24 = {11'd0, f_mshrs_free_of[384]} + {11'd0, f_mshrs_free_of[385]}
+      + {11'd0, f_mshrs_free_of[386]} + {11'd0, f_mshrs_free_of[387]}
+      + {11'd0, f_mshrs_free_of[388]} + {11'd0, f_mshrs_free_of[389]}
+      + {11'd0, f_mshrs_free_of[390]} + {11'd0, f_mshrs_free_of[391]}
+      + {11'd0, f_mshrs_free_of[392]} + {11'd0, f_mshrs_free_of[393]}
+      + {11'd0, f_mshrs_free_of[394]} + {11'd0, f_mshrs_free_of[395]}
+      + {11'd0, f_mshrs_free_of[396]} + {11'd0, f_mshrs_free_of[397]}
+      + {11'd0, f_mshrs_free_of[398]} + {11'd0, f_mshrs_free_of[399]};
+  assign f_mshrs_free_g25 = {11'd0, f_mshrs_free_of[400]} + {11'd0, f_mshrs_free_of[401]}
+      + {11'd0, f_mshrs_free_of[402]} + {11'd0, f_mshrs_free_of[403]}
+      + {11'd0, f_mshrs_free_of[404]} + {11'd0, f_mshrs_free_of[405]}
+      + {11'd0, f_mshrs_free_of[406]} + {11'd0, f_mshrs_free_of[407]}
+      + {11'd0, f_mshrs_free_of[408]} + {11'd0, f_mshrs_free_of[409]}
+      + {11'd0, f_mshrs_free_of[410]} + {11'd0, f_mshrs_free_of[411]}
+      + {11'd0, f_mshrs_free_of[412]} + {11'd0, f_mshrs_free_of[413]}
+      + {11'd0, f_mshrs_free_of[414]} + {11'd0, f_mshrs_free_of[415]};
+  assign f_mshrs_free_g26 = {11'd0, f_mshrs_free_of[416]} + {11'd0, f_mshrs_free_of[417]}
+      + {11'd0, f_mshrs_free_of[418]} + {11'd0, f_mshrs_free_of[419]}
+      + {11'd0, f_mshrs_free_of[420]} + {11'd0, f_mshrs_free_of[421]}
+      + {11'd0, f_mshrs_free_of[422]} + {11'd0, f_mshrs_free_of[423]}
+      + {11'd0, f_mshrs_free_of[424]} + {11'd0, f_mshrs_free_of[425]}
+      + {11'd0, f_mshrs_free_of[426]} + {11'd0, f_mshrs_free_of[427]}
+      + {11'd0, f_mshrs_free_of[428]} + {11'd0, f_mshrs_free_of[429]}
+      + {11'd0, f_mshrs_free_of[430]} + {11'd0, f_mshrs_free_of[431]};
+  assign f_mshrs_free_g27 = {11'd0, f_mshrs_free_of[432]} + {11'd0, f_mshrs_free_of[433]}
+      + {11'd0, f_mshrs_free_of[434]} + {11'd0, f_mshrs_free_of[435]}
+      + {11'd0, f_mshrs_free_of[436]} + {11'd0, f_mshrs_free_of[437]}
+      + {11'd0, f_mshrs_free_of[438]} + {11'd0, f_mshrs_free_of[439]}
+      + {11'd0, f_mshrs_free_of[440]} + {11'd0, f_mshrs_free_of[441]}
+      + {11'd0, f_mshrs_free_of[442]} + {11'd0, f_mshrs_free_of[443]}
+      + {11'd0, f_mshrs_free_of[444]} + {11'd0, f_mshrs_free_of[445]}
+      + {11'd0, f_mshrs_free_of[446]} + {11'd0, f_mshrs_free_of[447]};
+  assign f_mshrs_free_g28 = {11'd0, f_mshrs_free_of[448]} + {11'd0, f_mshrs_free_of[449]}
+      + {11'd0, f_mshrs_free_of[450]} + {11'd0, f_mshrs_free_of[451]}
+      + {11'd0, f_mshrs_free_of[452]} + {11'd0, f_mshrs_free_of[453]}
+      + {11'd0, f_mshrs_free_of[454]} + {11'd0, f_mshrs_free_of[455]}
+      + {11'd0, f_mshrs_free_of[456]} + {11'd0, f_mshrs_free_of[457]}
+      + {11'd0, f_mshrs_free_of[458]} + {11'd0, f_mshrs_free_of[459]}
+      + {11'd0, f_mshrs_free_of[460]} + {11'd0, f_mshrs_free_of[461]}
+      + {11'd0, f_mshrs_free_of[462]} + {11'd0, f_mshrs_free_of[463]};
+  assign f_mshrs_free_g29 = {11'd0, f_mshrs_free_of[464]} + {11'd0, f_mshrs_free_of[465]}
+      + {11'd0, f_mshrs_free_of[466]} + {11'd0, f_mshrs_free_of[467]}
+      + {11'd0, f_mshrs_free_of[468]} + {11'd0, f_mshrs_free_of[469]}
+      + {11'd0, f_mshrs_free_of[470]} + {11'd0, f_mshrs_free_of[471]}
+      + {11'd0, f_mshrs_free_of[472]} + {11'd0, f_mshrs_free_of[473]}
+      + {11'd0, f_mshrs_free_of[474]} + {11'd0, f_mshrs_free_of[475]}
+      + {11'd0, f_mshrs_free_of[476]} + {11'd0, f_mshrs_free_of[477]}
+      + {11'd0, f_mshrs_free_of[478]} + {11'd0, f_mshrs_free_of[479]};
+  assign f_mshrs_free_g30 = {11'd0, f_mshrs_free_of[480]} + {11'd0, f_mshrs_free_of[481]}
+      + {11'd0, f_mshrs_free_of[482]} + {11'd0, f_mshrs_free_of[483]}
+      + {11'd0, f_mshrs_free_of[484]} + {11'd0, f_mshrs_free_of[485]}
+      + {11'd0, f_mshrs_free_of[486]} + {11'd0, f_mshrs_free_of[487]}
+      + {11'd0, f_mshrs_free_of[488]} + {11'd0, f_mshrs_free_of[489]}
+      + {11'd0, f_mshrs_free_of[490]} + {11'd0, f_mshrs_free_of[491]}
+      + {11'd0, f_mshrs_free_of[492]} + {11'd0, f_mshrs_free_of[493]}
+      + {11'd0, f_mshrs_free_of[494]} + {11'd0, f_mshrs_free_of[495]};
+  assign f_mshrs_free_g31 = {11'd0, f_mshrs_free_of[496]} + {11'd0, f_mshrs_free_of[497]}
+      + {11'd0, f_mshrs_free_of[498]} + {11'd0, f_mshrs_free_of[499]}
+      + {11'd0, f_mshrs_free_of[500]} + {11'd0, f_mshrs_free_of[501]}
+      + {11'd0, f_mshrs_free_of[502]} + {11'd0, f_mshrs_free_of[503]}
+      + {11'd0, f_mshrs_free_of[504]} + {11'd0, f_mshrs_free_of[505]}
+      + {11'd0, f_mshrs_free_of[506]} + {11'd0, f_mshrs_free_of[507]}
+      + {11'd0, f_mshrs_free_of[508]} + {11'd0, f_mshrs_free_of[509]}
+      + {11'd0, f_mshrs_free_of[510]} + {11'd0, f_mshrs_free_of[511]};
+  assign f_mshrs_free = f_mshrs_free_g0 + f_mshrs_free_g1 + f_mshrs_free_g2 + f_mshrs_free_g3
+      + f_mshrs_free_g4 + f_mshrs_free_g5 + f_mshrs_free_g6 + f_mshrs_free_g7 + f_mshrs_free_g8
+      + f_mshrs_free_g9 + f_mshrs_free_g10 + f_mshrs_free_g11 + f_mshrs_free_g12 + f_mshrs_free_g13
+      + f_mshrs_free_g14 + f_mshrs_free_g15 + f_mshrs_free_g16 + f_mshrs_free_g17 + f_mshrs_free_g18
+      + f_mshrs_free_g19 + f_mshrs_free_g20 + f_mshrs_free_g21 + f_mshrs_free_g22 + f_mshrs_free_g23
+      + f_mshrs_free_g24 + f_mshrs_free_g25 + f_mshrs_free_g26 + f_mshrs_free_g27 + f_mshrs_free_g28
+      + f_mshrs_free_g29 + f_mshrs_free_g30 + f_mshrs_free_g31;
+  assign f_credit_and_lookups = {2'd0, mshr_credit_q}
+      + {11'd0, st_valid_q[0] & (st_kind_q[1:0] == 2'd0)}
+      + {11'd0, st_valid_q[1] & (st_kind_q[3:2] == 2'd0)}
+      + {11'd0, st_valid_q[2] & (st_kind_q[5:4] == 2'd0)};
+  assign f_fill_in_stage1 = {512{st_valid_q[0] & (st_kind_q[1:0] == 2'd1)}}
+      & (512'h1 << st_mshr_q[8:0]);
+  assign f_fill_in_stage2 = {512{st_valid_q[1] & (st_kind_q[3:2] == 2'd1)}}
+      & (512'h1 << st_mshr_q[17:9]);
+  assign f_fill_in_stage3 = {512{st_valid_q[2] & (st_kind_q[5:4] == 2'd1)}}
+      & (512'h1 << st_mshr_q[26:18]);
+  genvar gfi;
+  generate
+    for (gfi = 0; gfi < 512; gfi = gfi + 1) begin : g_f_dup
+      genvar gfj;
+      for (gfj = 0; gfj < 511; gfj = gfj + 1) begin : g_f_dup_other
+        assign f_mshr_dup[(gfi * 511) + gfj] = mshr_valid_q[gfi]
+            & mshr_valid_q[(gfj < gfi) ? gfj : (gfj + 1)]
+            & (mshr_vpn_q[gfi * 36 +: 36] == mshr_vpn_q[((gfj < gfi) ? gfj : (gfj + 1)) * 36 +: 36])
+            & (mshr_vmid_q[gfi * 2 +: 2] == mshr_vmid_q[((gfj < gfi) ? gfj : (gfj + 1)) * 2 +: 2]);
+      end
+    end
+  endgenerate
+  assign f_slot_in_stage1 = {512{st_valid_q[0] & (st_kind_q[1:0] == 2'd0)}}
+      & (512'h1 << st_slot_q[8:0]);
+  assign f_slot_in_stage2 = {512{st_valid_q[1] & (st_kind_q[3:2] == 2'd0)}}
+      & (512'h1 << st_slot_q[17:9]);
+  assign f_slot_in_stage3 = {512{st_valid_q[2] & (st_kind_q[5:4] == 2'd0)}}
+      & (512'h1 << st_slot_q[26:18]);
+  assign f_slot_ready = wait_ready_q & wait_valid_q;
+  assign f_mshr_open = mshr_valid_q & ~mshr_filled_q;
+  genvar gfw;
+  generate
+    for (gfw = 0; gfw < 512; gfw = gfw + 1) begin : g_f_wait
+      assign f_wait_ok[gfw] = ~wait_waiting_q[gfw]
+          | (|((512'h1 << wait_mshr_q[gfw * 9 +: 9]) & f_mshr_open));
+    end
+  endgenerate
+
+  initial assume (!rst_ni);
+  always @* begin
+    walk_answers_issued_walks: assume (~walk_resp_valid_i
+        | (|(resp_cam & mshr_valid_q & mshr_issued_q & ~mshr_filled_q & ~resp_fill_q)));
+    one_operation_per_set: assert (~f_set_clash);
+    mshr_credit_is_free_less_lookups: assert (f_credit_and_lookups == f_mshrs_free);
+    mshr_states_ordered: assert (~(|(mshr_valid_q
+        & ((mshr_filled_q & ~mshr_issued_q) | (mshr_entered_q & ~mshr_filled_q)))));
+    fill_in_pipeline_iff_entered: assert (((f_fill_in_stage1 | f_fill_in_stage2 | f_fill_in_stage3)
+            == (mshr_valid_q & mshr_entered_q))
+        & ~(|((f_fill_in_stage1 & f_fill_in_stage2) | (f_fill_in_stage1 & f_fill_in_stage3)
+            | (f_fill_in_stage2 & f_fill_in_stage3))));
+    mshrs_hold_distinct_pages: assert (~(|f_mshr_dup));
+    slot_in_one_place: assert (((f_slot_in_stage1 | f_slot_in_stage2 | f_slot_in_stage3
+                | wait_waiting_q | f_slot_ready)
+            == wait_valid_q)
+        & ~(|((f_slot_in_stage1 & f_slot_in_stage2) | (f_slot_in_stage1 & f_slot_in_stage3)
+            | (f_slot_in_stage1 & wait_waiting_q) | (f_slot_in_stage1 & f_slot_ready)
+            | (f_slot_in_stage2 & f_slot_in_stage3) | (f_slot_in_stage2 & wait_waiting_q)
+            | (f_slot_in_stage2 & f_slot_ready) | (f_slot_in_stage3 & wait_waiting_q)
+            | (f_slot_in_stage3 & f_slot_ready) | (wait_waiting_q & f_slot_ready))));
+    waiting_slot_has_unfilled_mshr: assert (&f_wait_ok);
+  end
+`endif
 
 endmodule
 

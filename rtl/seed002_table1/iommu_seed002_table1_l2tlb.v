@@ -2428,6 +2428,111 @@ module iommu_seed002_table1_l2tlb (
     c_ppn_q <= c_ppn_d;
     c_perm_q <= c_perm_d;
   end
+`ifdef FORMAL
+
+  // Formal properties (txgen prove); simulation, lint and synthesis see none of this.
+  wire f_set_clash;
+  wire [31:0] f_mshrs_free_of;
+  wire [7:0] f_mshrs_free_g0;
+  wire [7:0] f_mshrs_free_g1;
+  wire [7:0] f_mshrs_free;
+  wire [7:0] f_credit_and_lookups;
+  wire [31:0] f_fill_in_stage1;
+  wire [31:0] f_fill_in_stage2;
+  wire [31:0] f_fill_in_stage3;
+  wire [991:0] f_mshr_dup;
+  wire [63:0] f_slot_in_stage1;
+  wire [63:0] f_slot_in_stage2;
+  wire [63:0] f_slot_in_stage3;
+  wire [63:0] f_slot_ready;
+  wire [31:0] f_mshr_open;
+  wire [63:0] f_wait_ok;
+
+  assign f_set_clash = (st_valid_q[0] & st_valid_q[1]
+          & ((st_all_q[0] & (st_kind_q[1:0] == 2'd3)) | (st_all_q[1] & (st_kind_q[3:2] == 2'd3))
+              | (st_vpn_q[4:0] == st_vpn_q[40:36])))
+      | (st_valid_q[0] & st_valid_q[2]
+          & ((st_all_q[0] & (st_kind_q[1:0] == 2'd3)) | (st_all_q[2] & (st_kind_q[5:4] == 2'd3))
+              | (st_vpn_q[4:0] == st_vpn_q[76:72])))
+      | (st_valid_q[1] & st_valid_q[2]
+          & ((st_all_q[1] & (st_kind_q[3:2] == 2'd3)) | (st_all_q[2] & (st_kind_q[5:4] == 2'd3))
+              | (st_vpn_q[40:36] == st_vpn_q[76:72])));
+  assign f_mshrs_free_of = ~mshr_valid_q;
+  assign f_mshrs_free_g0 = {7'd0, f_mshrs_free_of[0]} + {7'd0, f_mshrs_free_of[1]}
+      + {7'd0, f_mshrs_free_of[2]} + {7'd0, f_mshrs_free_of[3]} + {7'd0, f_mshrs_free_of[4]}
+      + {7'd0, f_mshrs_free_of[5]} + {7'd0, f_mshrs_free_of[6]} + {7'd0, f_mshrs_free_of[7]}
+      + {7'd0, f_mshrs_free_of[8]} + {7'd0, f_mshrs_free_of[9]} + {7'd0, f_mshrs_free_of[10]}
+      + {7'd0, f_mshrs_free_of[11]} + {7'd0, f_mshrs_free_of[12]} + {7'd0, f_mshrs_free_of[13]}
+      + {7'd0, f_mshrs_free_of[14]} + {7'd0, f_mshrs_free_of[15]};
+  assign f_mshrs_free_g1 = {7'd0, f_mshrs_free_of[16]} + {7'd0, f_mshrs_free_of[17]}
+      + {7'd0, f_mshrs_free_of[18]} + {7'd0, f_mshrs_free_of[19]} + {7'd0, f_mshrs_free_of[20]}
+      + {7'd0, f_mshrs_free_of[21]} + {7'd0, f_mshrs_free_of[22]} + {7'd0, f_mshrs_free_of[23]}
+      + {7'd0, f_mshrs_free_of[24]} + {7'd0, f_mshrs_free_of[25]} + {7'd0, f_mshrs_free_of[26]}
+      + {7'd0, f_mshrs_free_of[27]} + {7'd0, f_mshrs_free_of[28]} + {7'd0, f_mshrs_free_of[29]}
+      + {7'd0, f_mshrs_free_of[30]} + {7'd0, f_mshrs_free_of[31]};
+  assign f_mshrs_free = f_mshrs_free_g0 + f_mshrs_free_g1;
+  assign f_credit_and_lookups = {2'd0, mshr_credit_q}
+      + {7'd0, st_valid_q[0] & (st_kind_q[1:0] == 2'd0)}
+      + {7'd0, st_valid_q[1] & (st_kind_q[3:2] == 2'd0)}
+      + {7'd0, st_valid_q[2] & (st_kind_q[5:4] == 2'd0)};
+  assign f_fill_in_stage1 = {32{st_valid_q[0] & (st_kind_q[1:0] == 2'd1)}}
+      & (32'd1 << st_mshr_q[4:0]);
+  assign f_fill_in_stage2 = {32{st_valid_q[1] & (st_kind_q[3:2] == 2'd1)}}
+      & (32'd1 << st_mshr_q[9:5]);
+  assign f_fill_in_stage3 = {32{st_valid_q[2] & (st_kind_q[5:4] == 2'd1)}}
+      & (32'd1 << st_mshr_q[14:10]);
+  genvar gfi;
+  generate
+    for (gfi = 0; gfi < 32; gfi = gfi + 1) begin : g_f_dup
+      genvar gfj;
+      for (gfj = 0; gfj < 31; gfj = gfj + 1) begin : g_f_dup_other
+        assign f_mshr_dup[(gfi * 31) + gfj] = mshr_valid_q[gfi]
+            & mshr_valid_q[(gfj < gfi) ? gfj : (gfj + 1)]
+            & (mshr_vpn_q[gfi * 36 +: 36] == mshr_vpn_q[((gfj < gfi) ? gfj : (gfj + 1)) * 36 +: 36])
+            & (mshr_vmid_q[gfi * 2 +: 2] == mshr_vmid_q[((gfj < gfi) ? gfj : (gfj + 1)) * 2 +: 2]);
+      end
+    end
+  endgenerate
+  assign f_slot_in_stage1 = {64{st_valid_q[0] & (st_kind_q[1:0] == 2'd0)}}
+      & (64'd1 << st_slot_q[5:0]);
+  assign f_slot_in_stage2 = {64{st_valid_q[1] & (st_kind_q[3:2] == 2'd0)}}
+      & (64'd1 << st_slot_q[11:6]);
+  assign f_slot_in_stage3 = {64{st_valid_q[2] & (st_kind_q[5:4] == 2'd0)}}
+      & (64'd1 << st_slot_q[17:12]);
+  assign f_slot_ready = wait_ready_q & wait_valid_q;
+  assign f_mshr_open = mshr_valid_q & ~mshr_filled_q;
+  genvar gfw;
+  generate
+    for (gfw = 0; gfw < 64; gfw = gfw + 1) begin : g_f_wait
+      assign f_wait_ok[gfw] = ~wait_waiting_q[gfw]
+          | (|((32'd1 << wait_mshr_q[gfw * 5 +: 5]) & f_mshr_open));
+    end
+  endgenerate
+
+  initial assume (!rst_ni);
+  always @* begin
+    walk_answers_issued_walks: assume (~walk_resp_valid_i
+        | (|(resp_cam & mshr_valid_q & mshr_issued_q & ~mshr_filled_q & ~resp_fill_q)));
+    one_operation_per_set: assert (~f_set_clash);
+    mshr_credit_is_free_less_lookups: assert (f_credit_and_lookups == f_mshrs_free);
+    mshr_states_ordered: assert (~(|(mshr_valid_q
+        & ((mshr_filled_q & ~mshr_issued_q) | (mshr_entered_q & ~mshr_filled_q)))));
+    fill_in_pipeline_iff_entered: assert (((f_fill_in_stage1 | f_fill_in_stage2 | f_fill_in_stage3)
+            == (mshr_valid_q & mshr_entered_q))
+        & ~(|((f_fill_in_stage1 & f_fill_in_stage2) | (f_fill_in_stage1 & f_fill_in_stage3)
+            | (f_fill_in_stage2 & f_fill_in_stage3))));
+    mshrs_hold_distinct_pages: assert (~(|f_mshr_dup));
+    slot_in_one_place: assert (((f_slot_in_stage1 | f_slot_in_stage2 | f_slot_in_stage3
+                | wait_waiting_q | f_slot_ready)
+            == wait_valid_q)
+        & ~(|((f_slot_in_stage1 & f_slot_in_stage2) | (f_slot_in_stage1 & f_slot_in_stage3)
+            | (f_slot_in_stage1 & wait_waiting_q) | (f_slot_in_stage1 & f_slot_ready)
+            | (f_slot_in_stage2 & f_slot_in_stage3) | (f_slot_in_stage2 & wait_waiting_q)
+            | (f_slot_in_stage2 & f_slot_ready) | (f_slot_in_stage3 & wait_waiting_q)
+            | (f_slot_in_stage3 & f_slot_ready) | (wait_waiting_q & f_slot_ready))));
+    waiting_slot_has_unfilled_mshr: assert (&f_wait_ok);
+  end
+`endif
 
 endmodule
 

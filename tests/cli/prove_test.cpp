@@ -78,13 +78,16 @@ TEST(Prove, DhslTwoEpochRuleAndSaturation) {
                      "counters_saturate"});
 }
 
-// The scheduler's own properties first, then the IOMMU's walkers assuming
-// them; FCFS with three walkers, and one walker over a two-level table.
+// The L2-TLB, the scheduler's own properties, then the IOMMU's walkers
+// assuming them; FCFS with three walkers, and one walker over a two-level
+// table behind one MSHR (no two MSHRs to hold one page).
 TEST(Prove, IommuWalkersAndRequestsConserved) {
-  const std::vector<std::string> named = {"requests_conserved", "buffer_never_overflows", "dispatch_to_idle_walker",
-                                          "one_read_per_walker", "walk_level_in_range"};
-  expect_all_proven("iommu_fcfs", "iommu", named);
+  std::vector<std::string> named = {"one_operation_per_set", "mshr_credit_is_free_less_lookups", "slot_in_one_place",
+                                    "waiting_slot_has_unfilled_mshr", "requests_conserved", "buffer_never_overflows",
+                                    "dispatch_to_idle_walker", "one_read_per_walker", "walk_level_in_range"};
   expect_all_proven("iommu_tiny", "iommu", named);
+  named.push_back("mshrs_hold_distinct_pages");
+  expect_all_proven("iommu_fcfs", "iommu", named);
 }
 
 // Generates the configuration's RTL into dir/rtl and replaces `good` in one
@@ -138,6 +141,29 @@ TEST(Prove, PlantedWalkerReissueFails) {
   EXPECT_EQ(results.at("walk_level_in_range"), "proven");
   EXPECT_NE(read_file(dir.path() / "p" / "iommu_iommu_fcfs" / "search_one_read_per_walker.vcd").find("$enddefinitions"),
             std::string::npos);
+}
+
+// An L2-TLB whose fill enters without looking for an operation of its set in
+// the pipeline, and one whose lookups give their MSHR credit back when they
+// allocate: each fails its property from reset.
+TEST(Prove, PlantedL2TlbBugsFail) {
+  if (!have_formal_tools()) GTEST_SKIP() << "no yosys-smtbmc/z3";
+  const std::string config = source("tests/configs/iommu_tiny.json");
+  struct Bug {
+    std::string good, bad, fails;
+  };
+  const Bug bugs[] = {{"assign go_fill = (|fill_cand) & ~fill_busy;", "assign go_fill = (|fill_cand);",
+                       "one_operation_per_set"},
+                      {"((act_lookup & ~(|alloc)) | (|fill_free))", "(act_lookup | (|fill_free))",
+                       "mshr_credit_is_free_less_lookups"}};
+  for (const Bug& bug : bugs) {
+    TempDir dir("prove_l2_bug");
+    plant_bug(dir, config, "iommu_iommu_tiny_l2tlb", bug.good, bug.bad);
+    const auto r = run_txgen("prove --config " + config + " --block iommu --property " + bug.fails + " --rtl " +
+                             dir.str("rtl") + " --out " + dir.str("p"));
+    EXPECT_EQ(r.exit_code, 1) << bug.bad << "\n" << r.output;
+    EXPECT_EQ(results_of(dir.path() / "p").at(bug.fails), "FAILED") << bug.bad;
+  }
 }
 
 TEST(Prove, UnknownPropertyIsInvalidInputAndLeavesNoOutput) {

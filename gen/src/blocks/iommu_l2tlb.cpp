@@ -71,6 +71,7 @@ class L2Emitter {
     waiters();
     walk_request();
     stages();
+    properties();
   }
 
  private:
@@ -163,8 +164,8 @@ class L2Emitter {
   void walk_answer() {
     m_.comment(string("walk answer: the issued, unfilled MSHR of its translation") +
                (l_.answer_register ? ", registered with the PPN" : ""));
-    const Value cam = mshr_cam("resp_cam", io_.walk_resp_vpn_i, io_.walk_resp_vmid_i);
-    const Value match = gate(io_.walk_resp_valid_i, cam & m_issued_ & ~m_filled_);
+    resp_cam_ = mshr_cam("resp_cam", io_.walk_resp_vpn_i, io_.walk_resp_vmid_i);
+    const Value match = gate(io_.walk_resp_valid_i, resp_cam_ & m_issued_ & ~m_filled_);
     if (l_.answer_register) {
       const Reg fill = m_.reg("resp_fill", M), ppn = m_.reg_noreset("resp_ppn", PPN),
                 perm = m_.reg_noreset("resp_perm", Q);
@@ -489,6 +490,121 @@ class L2Emitter {
     shift(st_perm_, in_.perm);
   }
 
+  // ---- formal properties (txgen prove; docs/blocks/iommu.md, "Formal
+  // properties"). Together: an operation never meets another of its set in
+  // the pipeline, a missing lookup always finds an MSHR, one walk per page,
+  // and every request taken is in exactly one place (the pipeline, waiting
+  // on an unfilled MSHR, or ready to answer) until its answer leaves.
+  void properties() {
+    // the walk port answers only an issued walk it has not answered yet
+    const Value answered = l_.answer_register ? resp_oh_ : zero(M);
+    m_.assume_always("walk_answers_issued_walks",
+                     ~io_.walk_resp_valid_i | any(resp_cam_ & mv_ & m_issued_ & ~m_filled_ & ~answered));
+    m_.assert_always("one_operation_per_set", ~m_.formal().wire("f_set_clash", set_clash()));
+    credit_property();
+    mshr_properties();
+    slot_properties();
+  }
+
+  // some bit set in two of the width-bit vectors
+  static Value in_two(const std::vector<Value>& vectors, unsigned width) {
+    std::vector<Value> twice;
+    for (size_t k = 0; k < vectors.size(); ++k)
+      for (size_t j = k + 1; j < vectors.size(); ++j) twice.push_back(vectors[k] & vectors[j]);
+    return any(hdl::or_of(twice, zero(width)));
+  }
+
+  Value set_clash() {
+    std::vector<Value> clash;
+    for (unsigned k = 0; k < D; ++k)
+      for (unsigned j = k + 1; j < D; ++j) {
+        const Value all_k = st_all_.at(k) & (st_kind_.at(k) == lit(2, kShootdown));
+        const Value all_j = st_all_.at(j) & (st_kind_.at(j) == lit(2, kShootdown));
+        const Value same = SI ? set_of(st_vpn_.at(k)) == set_of(st_vpn_.at(j)) : hdl::one_bit(true);
+        clash.push_back(st_valid_.at(k) & st_valid_.at(j) & (all_k | all_j | same));
+      }
+    return hdl::or_of(clash, hdl::one_bit(false));
+  }
+
+  // the credit is the MSHRs free less the lookups in the pipeline, so it
+  // never wraps and a lookup that misses in stage D always finds a free MSHR
+  void credit_property() {
+    const unsigned cw = credit_.width() + elab::clog2(uint64_t{D} + 1);  // no wrap from any register value
+    std::vector<Value> lookups{zext(credit_, cw)};
+    for (unsigned k = 0; k < D; ++k)
+      lookups.push_back(zext(st_valid_.at(k) & (st_kind_.at(k) == lit(2, kLookup)), cw));
+    Scope& f = m_.formal();
+    m_.assert_always("mshr_credit_is_free_less_lookups",
+                     f.wire("f_credit_and_lookups", hdl::sum_of(lookups)) == formal_count("f_mshrs_free", ~mv_, cw));
+  }
+
+  // the ones of `bits` as a width-bit count, in groups of 16 named wires so
+  // that no expression is longer than a few dozen terms at M = 1024
+  Value formal_count(const string& name, const Value& bits, unsigned width) {
+    std::vector<Value> groups;
+    const Value named = m_.formal().wire(name + "_of", bits);
+    for (unsigned lo = 0; lo < bits.width(); lo += 16) {
+      std::vector<Value> ones;
+      for (unsigned i = lo; i < std::min(lo + 16, bits.width()); ++i) ones.push_back(zext(named.bit(i), width));
+      groups.push_back(m_.formal().wire(name + "_g" + to_string(lo / 16), hdl::sum_of(ones)));
+    }
+    return m_.formal().wire(name, groups.size() == 1 ? groups[0] : hdl::sum_of(groups));
+  }
+
+  // a valid MSHR's walk is issued before it is filled, filled before its fill
+  // enters, and its fill is in the pipeline from entry to stage D; no two
+  // valid MSHRs hold one page (one walk per page)
+  void mshr_properties() {
+    m_.assert_always("mshr_states_ordered", ~any(mv_ & ((m_filled_ & ~m_issued_) | (m_entered_ & ~m_filled_))));
+    Scope& f = m_.formal();
+    std::vector<Value> fills;
+    for (unsigned k = 0; k < D; ++k)
+      fills.push_back(f.wire("f_fill_in_stage" + to_string(k + 1),
+                             gate(st_valid_.at(k) & (st_kind_.at(k) == lit(2, kFill)), hdl::one_of(M, st_mshr_.at(k)))));
+    m_.assert_always("fill_in_pipeline_iff_entered",
+                     (hdl::or_of(fills, zero(M)) == (mv_ & m_entered_)) & ~in_two(fills, M));
+    if (M == 1) return;
+    // every MSHR i against each other one, k = j or j + 1 (skipping i): two
+    // loops in the text, M x (M - 1) compares for the solver
+    Wire dup = f.wire("f_mshr_dup", M * (M - 1), true);
+    formal_each("gfi", M, "g_f_dup", [&](Scope& si, const Index& i) {
+      si.generate_for("gfj", M - 1, "g_f_dup_other", [&](Scope& sj, const Index& j) {
+        const Index k = hdl::select(j < i, j, j + 1);
+        sj.assign(dup.bit(i * Index(M - 1) + j), mv_.bit(i) & mv_.bit(k) &
+                                                   (m_vpn_.field(i, VPN) == m_vpn_.field(k, VPN)) &
+                                                   (m_vmid_.field(i, VM) == m_vmid_.field(k, VM)));
+      });
+    });
+    m_.assert_always("mshrs_hold_distinct_pages", ~any(dup));
+  }
+
+  // each waiter slot in use is in exactly one place: in stage k of the
+  // pipeline (one vector per stage), waiting, or ready and not yet taken by
+  // its answer register; a free slot in none.
+  // A waiting slot's MSHR is valid and unfilled, so its walk answer reaches it.
+  void slot_properties() {
+    Scope& f = m_.formal();
+    std::vector<Value> places;
+    for (unsigned k = 0; k < D; ++k)
+      places.push_back(f.wire("f_slot_in_stage" + to_string(k + 1),
+                              gate(st_valid_.at(k) & (st_kind_.at(k) == lit(2, kLookup)), hdl::one_of(R, st_slot_.at(k)))));
+    places.push_back(w_wait_);
+    places.push_back(f.wire("f_slot_ready", w_ready_ & w_valid_));  // a freed slot keeps its ready bit
+    m_.assert_always("slot_in_one_place", (hdl::or_of(places, zero(R)) == w_valid_) & ~in_two(places, R));
+    const Value open = f.wire("f_mshr_open", mv_ & ~m_filled_);
+    Wire ok = f.wire("f_wait_ok", R, true);
+    formal_each("gfw", R, "g_f_wait", [&](Scope& sc, const Index& i) {
+      sc.assign(ok.bit(i), ~w_wait_.bit(i) | any(hdl::one_of(M, w_mshr_.field(i, MB)) & open));
+    });
+    m_.assert_always("waiting_slot_has_unfilled_mshr", hdl::all(ok));
+  }
+
+  void formal_each(const string& var, unsigned n, const string& label,
+                   const std::function<void(Scope&, const Index&)>& body) {
+    if (n == 1) body(m_.formal(), Index(0));
+    else m_.formal().generate_for(var, n, label, body);
+  }
+
   const IommuParams& p_;
   const L2tlbParams& l_;
   Module& m_;
@@ -502,7 +618,7 @@ class L2Emitter {
   Value rd_vmid_, rd_tag_, rd_ppn_, rd_perm_, rd_plru_;
   Wire freed_, issue_oh_;
   Reg credit_;
-  Value slot_pick_, resp_oh_, resp_ppn_, resp_perm_, resp_any_, resp_idx_;
+  Value slot_pick_, resp_cam_, resp_oh_, resp_ppn_, resp_perm_, resp_any_, resp_idx_;
   Value fill_enter_, go_lk_, slot_alloc_, lk_port_, lk_tag_, lk_vpn_, lk_vmid_;
   Value a_vpn_, a_vmid_, a_set_, a_lookup_, a_write_, a_flush_, a_inval_, a_way_, a_ppn_, a_perm_, free_oh_;
   Value alloc_oh_, act_ready_, act_wait_, act_ppn_, act_perm_, act_mshr_, act_slot_;

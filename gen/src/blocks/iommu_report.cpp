@@ -102,11 +102,14 @@ std::vector<std::string> synth_tops(const config::Config& c) {
   return {p.l2.module_prefix, p.module_prefix};
 }
 
-// The scheduler first (its own properties, its depth: a selection and the
-// dispatch after it), then the IOMMU assuming them.
+// The L2-TLB (an operation's way through its D stages and the answer after
+// it), the scheduler (its own properties, its depth: a selection and the
+// dispatch after it), then the IOMMU assuming the scheduler's.
 std::vector<ProveTop> prove_tops(const config::Config& c) {
   const IommuParams p = elab::elaborate_iommu(c);
-  return {{p.sched.module_prefix, p.sched.select_latency + 3}, {p.module_prefix, 6, true}};
+  return {{p.l2.module_prefix, p.l2.stages + 2},
+          {p.sched.module_prefix, p.sched.select_latency + 3},
+          {p.module_prefix, 6, true}};
 }
 
 std::vector<CosimTop> cosim_tops(const config::Config& c) {

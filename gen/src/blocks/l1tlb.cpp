@@ -633,7 +633,11 @@ void TlbEmitter::views() {
   r2_setv = hdl::vector_wire(top_, "r2_set_w", S > 1 ? Value(r2_set) : lit(1, 1));
   f2_setv = hdl::vector_wire(top_, "f2_set_w", S > 1 ? Value(f2_set) : lit(1, 1));
   lt_setv = late ? hdl::vector_wire(top_, "lt_set_w", S > 1 ? Value(lt_set) : lit(1, 1)) : Value();
-  lt_age = late ? m_.wire("lt_age", mux(lt_fz, zero(AB), lt_b + zext(cat({lt_le1, lt_le & ~lt_le1}), AB))) : Value();
+  if (late) {
+    // j = 2 needs two ways below this one, so at W = 2 (one age bit) j is 0 or 1
+    const Value j = cat({lt_le1, lt_le & ~lt_le1});
+    lt_age = m_.wire("lt_age", mux(lt_fz, zero(AB), lt_b + (AB >= 2 ? zext(j, AB) : j.slice(0, AB))));
+  }
   mshr_valid_w = hdl::vector_wire(top_, "mshr_valid_w", mshr_valid),
   mshr_pending_w = hdl::vector_wire(top_, "mshr_pending_w", mshr_pending);
   mshr_vpn_hi_w = hdl::vector_wire(top_, "mshr_vpn_hi_w", mshr_vpn_hi),
@@ -1150,7 +1154,7 @@ Value TlbEmitter::lru_next_victim() {
 Value TlbEmitter::plru_next_victim() {
   Value same_r2 = S > 1 && !late ? Value(f1_same_r2) : lit(1, 1);
   Value same_f2 = S > 1 ? Value(f1_same_f2) : lit(1, 1);
-  Value row = m_.wire("f1_plru_q", sel(f1_setv, plru_v, S, W - 1));
+  Value row = hdl::vector_wire(top_, "f1_plru_q", sel(f1_setv, plru_v, S, W - 1));  // indexed even at W = 2
   Wire row_n = m_.wire("f1_plru", W - 1, true);
   Value unt1 = m_.wire("f1_untouch", unt & same_r2);
   const PlruUpdates u = {hit & same_r2, unt1, we & same_f2, sd_all, r2_match, vict, hit_at, vict_at};

@@ -166,6 +166,7 @@ const char* verdict_name(Verdict v) {
 
 TopResult prove_top(const ProveRequest& req) {
   const fs::path dir = fs::absolute(req.work_dir);
+  fs::remove_all(dir);  // no trace of an earlier run is left to be read as this one's
   fs::create_directories(dir);
   TopResult top;
   top.top = req.top;
