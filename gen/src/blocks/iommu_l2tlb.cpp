@@ -100,12 +100,16 @@ class L2Emitter {
     });
     return hit;
   }
+  // stage k + 1 holds an operation of this kind
+  Value stage_holds(unsigned k, Kind kind) const { return st_valid_.at(k) & (st_kind_.at(k) == lit(2, kind)); }
+  // stage k + 1's operation, if valid, is a shootdown of everything
+  Value flushes_all(unsigned k) const { return st_all_.at(k) & (st_kind_.at(k) == lit(2, kShootdown)); }
   // an operation of vpn's set is in flight (a shootdown of everything is of every set)
   Value busy(const string& name, const Value& vpn) {
     std::vector<Value> terms;
     for (unsigned k = 0; k < D; ++k) {
-      const Value all = st_all_.at(k) & (st_kind_.at(k) == lit(2, kShootdown));
-      terms.push_back(SI ? st_valid_.at(k) & (all | (set_of(st_vpn_.at(k)) == set_of(vpn))) : st_valid_.at(k));
+      terms.push_back(SI ? st_valid_.at(k) & (flushes_all(k) | (set_of(st_vpn_.at(k)) == set_of(vpn)))
+                         : st_valid_.at(k));
     }
     return m_.wire(name, hdl::or_tree(terms));
   }
@@ -518,10 +522,8 @@ class L2Emitter {
     std::vector<Value> clash;
     for (unsigned k = 0; k < D; ++k)
       for (unsigned j = k + 1; j < D; ++j) {
-        const Value all_k = st_all_.at(k) & (st_kind_.at(k) == lit(2, kShootdown));
-        const Value all_j = st_all_.at(j) & (st_kind_.at(j) == lit(2, kShootdown));
         const Value same = SI ? set_of(st_vpn_.at(k)) == set_of(st_vpn_.at(j)) : hdl::one_bit(true);
-        clash.push_back(st_valid_.at(k) & st_valid_.at(j) & (all_k | all_j | same));
+        clash.push_back(st_valid_.at(k) & st_valid_.at(j) & (flushes_all(k) | flushes_all(j) | same));
       }
     return hdl::or_of(clash, hdl::one_bit(false));
   }
@@ -532,7 +534,7 @@ class L2Emitter {
     const unsigned cw = credit_.width() + elab::clog2(uint64_t{D} + 1);  // no wrap from any register value
     std::vector<Value> lookups{zext(credit_, cw)};
     for (unsigned k = 0; k < D; ++k)
-      lookups.push_back(zext(st_valid_.at(k) & (st_kind_.at(k) == lit(2, kLookup)), cw));
+      lookups.push_back(zext(stage_holds(k, kLookup), cw));
     Scope& f = m_.formal();
     m_.assert_always("mshr_credit_is_free_less_lookups",
                      f.wire("f_credit_and_lookups", hdl::sum_of(lookups)) == formal_count("f_mshrs_free", ~mv_, cw));
@@ -560,14 +562,14 @@ class L2Emitter {
     std::vector<Value> fills;
     for (unsigned k = 0; k < D; ++k)
       fills.push_back(f.wire("f_fill_in_stage" + to_string(k + 1),
-                             gate(st_valid_.at(k) & (st_kind_.at(k) == lit(2, kFill)), hdl::one_of(M, st_mshr_.at(k)))));
+                             gate(stage_holds(k, kFill), hdl::one_of(M, st_mshr_.at(k)))));
     m_.assert_always("fill_in_pipeline_iff_entered",
                      (hdl::or_of(fills, zero(M)) == (mv_ & m_entered_)) & ~in_two(fills, M));
     if (M == 1) return;
     // every MSHR i against each other one, k = j or j + 1 (skipping i): two
     // loops in the text, M x (M - 1) compares for the solver
     Wire dup = f.wire("f_mshr_dup", M * (M - 1), true);
-    formal_each("gfi", M, "g_f_dup", [&](Scope& si, const Index& i) {
+    each_entry(m_.formal(), "gfi", M, "g_f_dup", [&](Scope& si, const Index& i) {
       si.generate_for("gfj", M - 1, "g_f_dup_other", [&](Scope& sj, const Index& j) {
         const Index k = hdl::select(j < i, j, j + 1);
         sj.assign(dup.bit(i * Index(M - 1) + j), mv_.bit(i) & mv_.bit(k) &
@@ -587,22 +589,16 @@ class L2Emitter {
     std::vector<Value> places;
     for (unsigned k = 0; k < D; ++k)
       places.push_back(f.wire("f_slot_in_stage" + to_string(k + 1),
-                              gate(st_valid_.at(k) & (st_kind_.at(k) == lit(2, kLookup)), hdl::one_of(R, st_slot_.at(k)))));
+                              gate(stage_holds(k, kLookup), hdl::one_of(R, st_slot_.at(k)))));
     places.push_back(w_wait_);
     places.push_back(f.wire("f_slot_ready", w_ready_ & w_valid_));  // a freed slot keeps its ready bit
     m_.assert_always("slot_in_one_place", (hdl::or_of(places, zero(R)) == w_valid_) & ~in_two(places, R));
     const Value open = f.wire("f_mshr_open", mv_ & ~m_filled_);
     Wire ok = f.wire("f_wait_ok", R, true);
-    formal_each("gfw", R, "g_f_wait", [&](Scope& sc, const Index& i) {
+    each_entry(m_.formal(), "gfw", R, "g_f_wait", [&](Scope& sc, const Index& i) {
       sc.assign(ok.bit(i), ~w_wait_.bit(i) | any(hdl::one_of(M, w_mshr_.field(i, MB)) & open));
     });
     m_.assert_always("waiting_slot_has_unfilled_mshr", hdl::all(ok));
-  }
-
-  void formal_each(const string& var, unsigned n, const string& label,
-                   const std::function<void(Scope&, const Index&)>& body) {
-    if (n == 1) body(m_.formal(), Index(0));
-    else m_.formal().generate_for(var, n, label, body);
   }
 
   const IommuParams& p_;

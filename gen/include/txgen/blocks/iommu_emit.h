@@ -18,12 +18,17 @@ namespace txgen::blocks::iommu {
 
 using ModulePtr = std::unique_ptr<hdl::Module>;
 
-// A loop over n entries of a module; with one entry its body in the module
-// itself, so that a one-bit vector is never indexed by a genvar.
+// A loop over n entries in a scope (the module's, or its formal region); with
+// one entry its body in the scope itself, so that a one-bit vector is never
+// indexed by a genvar.
+inline void each_entry(hdl::Scope& s, const std::string& var, unsigned n, const std::string& label,
+                       const std::function<void(hdl::Scope&, const hdl::Index&)>& body) {
+  if (n == 1) body(s, hdl::Index(0));
+  else s.generate_for(var, n, label, body);
+}
 inline void each_entry(hdl::Module& m, const std::string& var, unsigned n, const std::string& label,
                        const std::function<void(hdl::Scope&, const hdl::Index&)>& body) {
-  if (n == 1) body(m.top(), hdl::Index(0));
-  else m.generate_for(var, n, label, body);
+  each_entry(m.top(), var, n, label, body);
 }
 
 // iommu_NAME_l2tlb: the shared L2-TLB.
