@@ -27,7 +27,14 @@ blocks="$("$txgen" report --config "$config" --format names)"
   echo "## Synthesis (osu018, 2.5 ns)"
   for block in $blocks; do
     echo
-    sed -n '/^| module/,/^$/p' "$out/synth/$block/$block.synth.md"
+    # the module table; then the whole structure (logic + SRAM macros) where
+    # the block has macros, else the logic overhead against the baseline
+    md="$out/synth/$block/$block.synth.md"
+    skip='^### SRAM macros'
+    if grep -q '^### Whole structure' "$md"; then skip='^### (SRAM macros|Overhead)'; fi
+    awk -v skip="$skip" '/^### / { keep = ($0 !~ skip) }
+      keep && /^\|/ { print; table = 1; next }
+      table { print ""; table = 0 }' "$md"
   done
   echo
   "$txgen" report --config "$config" | sed 's/^# /## /'

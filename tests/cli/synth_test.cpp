@@ -75,6 +75,23 @@ TEST(Synth, LdsControllerNextToItsBaseline) {
   EXPECT_NE(read_file(dir.path() / "s" / "lds_ctrl.synth.md").find("| lds_ctrl_lds_small | lds_ctrl_lds_small_base |"),
             std::string::npos);
   EXPECT_NE(read_file(dir.path() / "s" / "lds_ctrl.synth.csv").find(",lds_ctrl_lds_small_base,"), std::string::npos);
+  // The whole structure: both sit beside the same LDS banks (rows x bank width).
+  const json& bank = report["sram_macros"][0];
+  EXPECT_EQ(bank["module"], "lds_ctrl_lds_small");
+  EXPECT_EQ(bank["count"], p["banks"]);
+  EXPECT_EQ(bank["words"], p["rows"]);
+  EXPECT_EQ(unsigned(bank["bits"]), 8 * unsigned(p["bank_bytes"]));
+  const json& whole = report["whole_structure"][0];
+  EXPECT_EQ(whole["baseline"]["module"], "lds_ctrl_lds_small_base");
+  EXPECT_NEAR(double(whole["macro_area_um2"]), double(bank["count"]) * double(bank["area_um2"]), 1.0);
+  EXPECT_EQ(whole["macro_area_um2"], whole["baseline"]["macro_area_um2"]);
+  EXPECT_NEAR(double(whole["logic_area_um2"]), double(ctrl["area_um2"]), 0.1);
+  const double base_total = double(whole["baseline"]["total_area_um2"]);
+  EXPECT_NEAR(double(whole["overhead_percent"]), 100.0 * (double(whole["total_area_um2"]) - base_total) / base_total,
+              0.01);
+  EXPECT_NE(read_file(dir.path() / "s" / "lds_ctrl.synth.md").find("### Whole structure"), std::string::npos);
+  EXPECT_NE(read_file(dir.path() / "s" / "lds_ctrl.synth.structure.csv").find("\nlds_ctrl_lds_small,"),
+            std::string::npos);
 }
 
 // --vs: MGvm's units against shared static's, from two configurations in one

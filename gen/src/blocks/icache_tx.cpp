@@ -24,6 +24,11 @@ using std::to_string;
 
 unsigned entry_width(const IcacheTxParams& p, bool baseline) { return baseline ? p.base_tag_bits : p.entry_bits; }
 
+std::vector<SramArray> sram_arrays(const IcacheTxParams& p, const std::string& module, bool baseline) {
+  const unsigned e = entry_width(p, baseline);
+  return {{module, "tag array", 1, {p.sets, p.ways * e, p.ways}}, {module, "data array", 1, {p.lines, p.line_bits, 1}}};
+}
+
 Value Io::input(const string& name, unsigned width, const string& comment) {
   const Value port = m.input(name, width, comment);
   ports.push_back({name, port});
@@ -555,6 +560,12 @@ BlockInfo icache_tx_block() {
   };
   // every property closes at k = 1: two steps suffice
   b.prove_tops = [](const config::Config& c) { return std::vector<ProveTop>{{"icache_tx_" + c.name, 3}}; };
+  b.sram_arrays = [](const config::Config& c) {
+    const elab::IcacheTxParams p = elab::elaborate_icache_tx(c);
+    std::vector<SramArray> arrays = icache::sram_arrays(p, p.module_prefix, false);
+    for (const SramArray& a : icache::sram_arrays(p, p.module_prefix + "_base", true)) arrays.push_back(a);
+    return arrays;
+  };
   return b;
 }
 

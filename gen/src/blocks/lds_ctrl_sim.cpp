@@ -153,6 +153,11 @@ BlockOutput emit_lds_ctrl(const config::Config& cfg, const EmitContext& ctx) {
 }
 
 }  // namespace
+
+std::vector<SramArray> sram_arrays(const LdsCtrlParams& p, const std::string& module) {
+  return {{module, "LDS bank", p.banks, {p.rows, p.bank_bytes * 8, 1}}};
+}
+
 }  // namespace lds
 
 BlockInfo lds_ctrl_block() {
@@ -169,6 +174,13 @@ BlockInfo lds_ctrl_block() {
   };
   // the properties close at k = 2
   b.prove_tops = [](const config::Config& c) { return std::vector<ProveTop>{{"lds_ctrl_" + c.name, 4}}; };
+  // the controller and the pass-through sit beside the same banks
+  b.sram_arrays = [](const config::Config& c) {
+    const elab::LdsCtrlParams p = elab::elaborate_lds_ctrl(c);
+    std::vector<SramArray> arrays = lds::sram_arrays(p, p.module_prefix);
+    for (const SramArray& a : lds::sram_arrays(p, p.module_prefix + "_base")) arrays.push_back(a);
+    return arrays;
+  };
   return b;
 }
 

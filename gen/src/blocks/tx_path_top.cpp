@@ -772,6 +772,28 @@ BlockOutput emit_tx_path(const config::Config& cfg, const EmitContext& ctx) {
 
 namespace txgen::blocks {
 
+namespace {
+
+// Both paths sit beside every CU's LDS banks and every group's I-cache arrays;
+// the baseline's I-cache tags are the plain ones.
+std::vector<SramArray> path_sram_arrays(const elab::TxPathParams& p) {
+  std::vector<SramArray> arrays;
+  for (const bool baseline : {false, true}) {
+    const std::string module = p.module_prefix + (baseline ? "_base" : "");
+    for (SramArray a : lds::sram_arrays(p.lds, module)) {
+      a.count *= p.cus;
+      arrays.push_back(a);
+    }
+    for (SramArray a : icache::sram_arrays(p.ic, module, baseline)) {
+      a.count *= p.icaches;
+      arrays.push_back(a);
+    }
+  }
+  return arrays;
+}
+
+}  // namespace
+
 BlockInfo tx_path_block() {
   BlockInfo b;
   b.name = "tx_path";
@@ -793,6 +815,7 @@ BlockInfo tx_path_block() {
       tops.push_back({"l2", p.module_prefix + "_l2_sys", ports::tx_path_l2_ports(p, tx_path::elaborate_l2_inside(c, p))});
     return tops;
   };
+  b.sram_arrays = [](const config::Config& c) { return path_sram_arrays(elab::elaborate_tx_path(c)); };
   return b;
 }
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "txgen/synth/overhead.h"
+#include "txgen/synth/whole_structure.h"
 #include "txgen/util/text_file.h"
 
 namespace txgen::cli {
@@ -38,11 +39,38 @@ std::string overhead_note(const BlockSynthesis& run, const std::vector<synth::Ov
          "configuration's " + run.block->name + " beside it (docs/synthesis.md).";
 }
 
+// The SRAM macros beside the modules and the whole structure's table (none
+// for a block without SRAM arrays).
+struct StructureReport {
+  std::vector<synth::MacroUse> macros;
+  std::vector<synth::StructureRow> rows;
+};
+
+StructureReport structure_report(const BlockSynthesis& run, const std::vector<synth::OverheadRow>& rows,
+                                 const BlockSynthesis* vs) {
+  StructureReport s;
+  s.macros = synth::characterize(run.sram_arrays);
+  if (vs) {
+    const std::vector<synth::MacroUse> base = synth::characterize(vs->sram_arrays);
+    s.rows = synth::whole_structure(rows, s.macros, base);
+    s.macros.insert(s.macros.end(), base.begin(), base.end());
+  } else {
+    s.rows = synth::whole_structure(rows, s.macros, s.macros);
+  }
+  return s;
+}
+
+std::string report_markdown(const BlockSynthesis& run, const std::vector<synth::OverheadRow>& rows,
+                            const std::string& note, const StructureReport& s) {
+  std::string md = synth::results_markdown(run.results, synthesis_title(run)) + "\n";
+  if (!s.rows.empty()) md += synth::whole_structure_markdown(s.rows) + "\n" + synth::macros_markdown(s.macros) + "\n";
+  return md + synth::overhead_markdown(rows, note);
+}
+
 void write_reports(const BlockSynthesis& run, const std::vector<synth::OverheadRow>& rows, const std::string& note,
                    const fs::path& out, const BlockSynthesis* vs) {
-  const std::string md =
-      synth::results_markdown(run.results, synthesis_title(run)) + "\n" + synth::overhead_markdown(rows, note);
-  util::write_text_file(out / (run.block->name + ".synth.md"), md);
+  const StructureReport s = structure_report(run, rows, vs);
+  util::write_text_file(out / (run.block->name + ".synth.md"), report_markdown(run, rows, note, s));
   const bool hierarchical =
       std::any_of(run.results.begin(), run.results.end(), [](const auto& r) { return r.hierarchical; });
   nlohmann::ordered_json doc = {{"block", run.block->name},
@@ -51,6 +79,11 @@ void write_reports(const BlockSynthesis& run, const std::vector<synth::OverheadR
                                 {"synthesis", synth::synthesis_mode(hierarchical)},
                                 {"results", nlohmann::ordered_json::parse(synth::results_json(run.results))},
                                 {"overhead", synth::overhead_json(rows)}};
+  if (!s.macros.empty()) {
+    doc["sram_macros"] = synth::macros_json(s.macros);
+    doc["whole_structure"] = synth::whole_structure_json(s.rows);
+    util::write_text_file(out / (run.block->name + ".synth.structure.csv"), synth::whole_structure_csv(s.rows));
+  }
   if (vs) doc["baseline_run"] = {{"config", vs->config_name}, {"config_hash", vs->config_hash}, {"dir", kVsDir}};
   util::write_text_file(out / (run.block->name + ".synth.json"), doc.dump(2) + "\n");
   util::write_text_file(out / (run.block->name + ".synth.csv"), synth::results_csv_with_overhead(run.results, rows));
@@ -93,6 +126,7 @@ BlockSynthesis block_synthesis(const LoadedConfig& lc, const blocks::BlockInfo& 
   run.config_hash = lc.hash;
   run.module_prefix = block.name + "_" + lc.cfg.name;
   run.results = std::move(results);
+  if (block.sram_arrays) run.sram_arrays = block.sram_arrays(lc.cfg);
   return run;
 }
 

@@ -10,6 +10,7 @@
 #include "txgen/config/config.h"
 #include "txgen/hdl/module.h"
 #include "txgen/ports/ports.h"
+#include "txgen/synth/sram_macro.h"
 
 namespace txgen::blocks {
 
@@ -54,6 +55,10 @@ struct CosimTop {
   std::vector<ports::Port> ports;
 };
 
+// The blocks' behavioural SRAMs, which the whole structure's cost counts
+// with the module's logic through the macro model.
+using synth::SramArray;
+
 struct BlockInfo {
   std::string name;
   std::string summary;
@@ -67,6 +72,8 @@ struct BlockInfo {
   std::vector<ProveTop> (*prove_tops)(const config::Config&) = nullptr;
   // The modules the lock-step harness drives, with their ports.
   std::vector<CosimTop> (*cosim_tops)(const config::Config&) = nullptr;
+  // The SRAM arrays beside its synthesized modules; null for a block with none.
+  std::vector<SramArray> (*sram_arrays)(const config::Config&) = nullptr;
 };
 
 const std::vector<BlockInfo>& registry();

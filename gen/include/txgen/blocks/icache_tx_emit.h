@@ -118,6 +118,9 @@ void instruction_properties(Ctl& c);
 hdl::Interface ctrl_interface(const elab::IcacheTxParams& p, const std::string& name, bool baseline);
 std::unique_ptr<hdl::Module> emit_tag_sram(const elab::IcacheTxParams& p, const EmitContext& ctx, bool baseline);
 std::unique_ptr<hdl::Module> emit_data_sram(const elab::IcacheTxParams& p, const EmitContext& ctx);
+// The tag array (one word of A entries per set; the baseline's entries are
+// narrower) and the data array beside `module`.
+std::vector<SramArray> sram_arrays(const elab::IcacheTxParams& p, const std::string& module, bool baseline);
 std::unique_ptr<hdl::Module> emit_sys(const elab::IcacheTxParams& p, const EmitContext& ctx, bool baseline);
 
 nlohmann::json params_json(const elab::IcacheTxParams& p);

@@ -190,6 +190,8 @@ void properties(Ctl& c);        // lds_ctrl_props.cpp: formal properties (txgen 
 hdl::Interface inner_interface(const elab::LdsCtrlParams& p, const std::string& name, bool baseline);
 std::unique_ptr<hdl::Module> emit_base(const elab::LdsCtrlParams& p, const EmitContext& ctx);
 std::unique_ptr<hdl::Module> emit_sram(const elab::LdsCtrlParams& p, const EmitContext& ctx);
+// The LDS banks beside `module` (one macro per bank: rows x bank width).
+std::vector<SramArray> sram_arrays(const elab::LdsCtrlParams& p, const std::string& module);
 std::unique_ptr<hdl::Module> emit_sys(const elab::LdsCtrlParams& p, const EmitContext& ctx, bool baseline);
 
 nlohmann::json params_json(const elab::LdsCtrlParams& p);

@@ -8,6 +8,7 @@
 
 #include "txgen/cli/generate.h"
 #include "txgen/synth/overhead.h"
+#include "txgen/synth/sram_macro.h"
 #include "txgen/synth/synth_flow.h"
 
 namespace txgen::cli {
@@ -19,6 +20,7 @@ struct BlockSynthesis {
   std::string config_name, config_hash;
   std::string module_prefix;  // <block>_<config name>
   std::vector<synth::SynthResult> results;
+  std::vector<synth::SramArray> sram_arrays;  // beside the modules (BlockInfo::sram_arrays)
 };
 
 // The block's modules to synthesize, each with its work directory out/<module>.
