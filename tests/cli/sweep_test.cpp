@@ -188,6 +188,31 @@ TEST(Sweep, SpecErrorsNameTheFieldAndWriteNothing) {
   EXPECT_NE(r.output.find("$.base = \"nope.json\": no such file"), std::string::npos) << r.output;
 }
 
+// A block with SRAM macros (the LDS controller of lds_small): each module's row
+// carries its synth report's whole structure, the overhead over the
+// baseline's whole structure where it has one.
+TEST(Sweep, CollectCarriesTheWholeStructureOfBlocksWithMacros) {
+  if (!have_synthesis()) GTEST_SKIP() << "no yosys/sta";
+  TempDir dir("sweep_structure");
+  std::ofstream(dir.path() / "spec.json") << "{ \"name\": \"lds\", \"base\": \"" + source("tests/configs/lds_small.json") +
+                                                 "\", \"blocks\": [\"lds_ctrl\"], \"vary\": [{ \"$.lds_ctrl.max_work_groups\": [4] }], "
+                                                 "\"steps\": [\"synth\"] }";
+  const auto r = run_txgen("sweep " + dir.str("spec.json") + " --out " + dir.str("out") + " --jobs 2");
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  ASSERT_EQ(run_txgen("sweep collect " + dir.str("out")).exit_code, 0);
+  const json table = json::parse(read_file(dir.path() / "out" / "results" / "lds.json"));
+  const json point = record(dir)["points"][0];
+  const json synth = json::parse(read_file(dir.path() / "out" / std::string(point["dir"]) / "synth_lds_ctrl" /
+                                           "lds_ctrl.synth.json"))["whole_structure"][0];
+  ASSERT_EQ(table["rows"].size(), 2u);
+  const json& ctrl = table["rows"][0];
+  EXPECT_EQ(ctrl["macro_area_um2"], synth["macro_area_um2"]);
+  EXPECT_EQ(ctrl["structure_area_um2"], synth["total_area_um2"]);
+  EXPECT_NEAR(double(ctrl["structure_overhead_pct"]), double(synth["overhead_percent"]), 0.05);  // 1 decimal
+  EXPECT_GT(double(ctrl["structure_overhead_pct"]), 0.0);
+  EXPECT_NE(read_file(dir.path() / "out" / "results" / "lds.md").find("overhead, % of the whole"), std::string::npos);
+}
+
 // Every job's output is keyed by the point's configuration hash and the txgen
 // version: after adding a point, only its jobs are out of date.
 TEST(Sweep, BuildNinjaIsKeyedByConfigHashSoAnAddedPointRunsAlone) {

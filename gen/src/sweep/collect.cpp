@@ -45,9 +45,16 @@ const Job* find_job(const std::vector<const Job*>& jobs, const std::string& step
   return nullptr;
 }
 
+// The whole structure's columns, for the blocks with SRAM macros.
+const std::vector<Column> kStructureColumns = {{"macro_area_um2", "macros um^2", Kind::Area, false},
+                                               {"structure_area_um2", "logic + macros um^2", Kind::Area, false},
+                                               {"structure_overhead_pct", "overhead, % of the whole", Kind::Percent,
+                                                false}};
+
 // Keys discovered in the rows (storage fields, eval workloads), in first-seen order.
 struct Discovered {
   std::vector<std::string> storage, eval;
+  bool macros = false;  // a synthesis report had SRAM macros
   static void note(std::vector<std::string>& keys, const std::string& k) {
     if (std::find(keys.begin(), keys.end(), k) == keys.end()) keys.push_back(k);
   }
@@ -186,8 +193,21 @@ std::string role_of(const std::string& module, const std::string& block, const s
   return module.size() == prefix.size() ? block : module.substr(prefix.size() + 1);
 }
 
+// The module's whole structure (logic + macros, the overhead over the
+// baseline's whole structure) when its report has one.
+void add_structure(const json& report, const std::string& module, json& row, Discovered& d) {
+  if (!report.contains("whole_structure")) return;
+  for (const auto& s : report["whole_structure"]) {
+    if (s.value("module", "") != module) continue;
+    row["macro_area_um2"] = s["macro_area_um2"];
+    row["structure_area_um2"] = s["total_area_um2"];
+    row["structure_overhead_pct"] = s["overhead_percent"];
+    d.macros = true;
+  }
+}
+
 void add_synth_rows(const fs::path& dir, const Job& job, const std::string& point, const json& base,
-                    std::vector<json>& rows) {
+                    std::vector<json>& rows, Discovered& d) {
   const json report = read_json_or_null(dir / job.dir / job.name() / (job.block + ".synth.json"));
   if (job_state(dir, job) != JobState::Passed || !report.contains("results")) {
     json row = base;
@@ -200,6 +220,7 @@ void add_synth_rows(const fs::path& dir, const Job& job, const std::string& poin
     row["module"] = role_of(m.value("module", ""), job.block, point);
     for (const auto& c : kSynthColumns)
       if (m.contains(c.key)) row[c.key] = m[c.key];
+    add_structure(report, m.value("module", ""), row, d);
     rows.push_back(row);
   }
 }
@@ -223,7 +244,7 @@ void gather_point(const fs::path& dir, const Record& r, const PlannedPoint& p, T
     if (const Job* c = find_job(jobs, "cosim", block)) add_cosim(dir, *c, row);
     if (block == "tx_path") add_eval(dir, jobs, row, d);
     if (const Job* s = find_job(jobs, "synth", block))
-      add_synth_rows(dir, *s, p.name, row, t.rows);
+      add_synth_rows(dir, *s, p.name, row, t.rows, d);
     else
       t.rows.push_back(row);
   }
@@ -236,6 +257,7 @@ std::vector<Column> columns_of(const Record& r, const Discovered& d) {
   if (has_step(r, "synth")) {
     cols.push_back({"module", "module", Kind::Text, false});
     cols.insert(cols.end(), kSynthColumns.begin(), kSynthColumns.end());
+    if (d.macros) cols.insert(cols.end(), kStructureColumns.begin(), kStructureColumns.end());
   }
   for (const auto& k : d.storage) cols.push_back({k, k, Kind::Count, true});
   if (!r.plot.latency.empty()) cols.push_back({"latency", "latency (" + r.plot.latency + ")", Kind::Count, true});
