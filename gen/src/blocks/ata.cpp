@@ -557,6 +557,13 @@ BlockOutput emit_ata(const config::Config& cfg, const EmitContext& ctx) {
 
 std::vector<std::string> synth_tops(const config::Config& c) { return {elab::elaborate_ata(c).module_prefix}; }
 
+// Each core's L1 data array, outside the block (its da_* ports address one
+// sector of a line): the same beside ATA and the private baseline.
+std::vector<SramArray> sram_arrays(const config::Config& c) {
+  const AtaParams p = elab::elaborate_ata(c);
+  return {{p.module_prefix, "L1 data array", p.cores, {p.sets * p.ways * p.sectors, p.sector_bytes * 8, 1}}};
+}
+
 std::vector<CosimTop> cosim_tops(const config::Config& c) {
   const AtaParams p = elab::elaborate_ata(c);
   return {{"sys", p.module_prefix, ports::ata_ports(p)}};
@@ -577,6 +584,7 @@ BlockInfo ata_block() {
   b.report_markdown = ata::report_markdown;
   b.synth_tops = ata::synth_tops;
   b.cosim_tops = ata::cosim_tops;
+  b.sram_arrays = ata::sram_arrays;
   return b;
 }
 
