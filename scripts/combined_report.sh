@@ -25,8 +25,8 @@ blocks="$("$txgen" report --config "$config" --format names)"
   done
   echo
   echo "## Synthesis (osu018, 2.5 ns)"
+  echo
   for block in $blocks; do
-    echo
     # the module table; then the whole structure (logic + SRAM macros) where
     # the block has macros, else the logic overhead against the baseline
     md="$out/synth/$block/$block.synth.md"
