@@ -10,6 +10,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <unistd.h>
 
 #include "cli_support.h"
 
@@ -146,6 +147,37 @@ TEST(Slurm, EvalOfTwoTracesMatchesTheLocalRun) {
     EXPECT_EQ(read_file(dir.path() / "slurm" / f), read_file(dir.path() / "local" / f)) << f;
   const auto again = run_txgen(args + " --out " + dir.str("slurm") + " --slurm");
   EXPECT_NE(again.output.find("4 replays, 0 submitted to Slurm"), std::string::npos) << again.output;
+}
+
+// A task cancelled while it waited in the queue never ran: the sweep counts
+// it not run (no failure, no log named that does not exist), and a rerun
+// submits it. A job holding both of the node's CPUs keeps the tasks pending.
+TEST(Slurm, TaskCancelledWhilePendingIsNotRunAndResubmitted) {
+  ASSERT_TRUE(cluster_up());
+  TempDir dir("slurm_cancelled");
+  const std::string spec = write_file(dir, "spec.json",
+                                      "{ \"name\": \"held\", \"base\": \"" + source("tests/configs/arith_tiny.json") +
+                                          "\", \"blocks\": [\"bd_codec\"], \"vary\": [{ \"$.bd_codec.base_bits\": [9, 10] }], "
+                                          "\"steps\": [\"gen\"] }");
+  const auto blocker = run("sbatch --parsable --job-name=txgen-test-blocker -c 2 -o /dev/null --wrap 'sleep 60'");
+  ASSERT_EQ(blocker.exit_code, 0) << blocker.output;
+  const auto submitted = run_txgen("sweep " + spec + " --out " + dir.str("out") + " --slurm --no-wait");
+  EXPECT_EQ(submitted.exit_code, 0) << submitted.output;
+  EXPECT_EQ(run("scancel --name=txgen-held").exit_code, 0);
+  EXPECT_EQ(run("scancel --name=txgen-test-blocker").exit_code, 0);
+  // the queue forgets the cancelled tasks within the runner's poll
+  txgen::test::RunResult status;
+  for (int i = 0; i < 30; ++i) {
+    status = run_txgen("sweep status " + dir.str("out"));
+    if (status.output.find("queued or running") == std::string::npos) break;
+    ::sleep(1);
+  }
+  EXPECT_EQ(status.exit_code, 3) << status.output;  // unfinished, nothing failed
+  EXPECT_NE(status.output.find("0 passed, 0 failed, 0 skipped, 2 not run"), std::string::npos) << status.output;
+  EXPECT_EQ(status.output.find("failed held"), std::string::npos) << status.output;
+  const auto again = run_txgen("sweep " + spec + " --out " + dir.str("out") + " --slurm");
+  EXPECT_EQ(again.exit_code, 0) << again.output;
+  EXPECT_NE(again.output.find("4 submitted to Slurm"), std::string::npos) << again.output;  // gen and report per point
 }
 
 // A submission sbatch refuses (a partition the cluster lacks) is an error

@@ -62,6 +62,13 @@ Queue read_queue(const fs::path& root) {
 
 bool in_flight(TaskState s) { return s == TaskState::Pending || s == TaskState::Running; }
 
+// How a task left the queue, for its progress line.
+std::string left_queue_text(const TaskStatus& s) {
+  if (s.state == TaskState::Passed) return "passed ";
+  if (s.state == TaskState::Failed) return "FAILED ";
+  return "not run (left the queue before it started) ";
+}
+
 json read_submitted(const fs::path& root) {
   const fs::path file = root / kSubmitted;
   if (!fs::exists(file)) return json::array();
@@ -119,14 +126,17 @@ std::vector<TaskStatus> SlurmRunner::status() const {
     const auto job = queue.find(s.job);
     const bool queued = !s.job.empty() && job != queue.end() && job->second.count(s.index);
     const bool logged = fs::exists(root_ / t.log);
+    const std::string slurm_out = "slurm/" + s.job + "_" + std::to_string(s.index) + ".out";
+    // Slurm writes the output file when a task starts: a submitted task out of
+    // the queue without it never ran (cancelled while pending), and is not run.
+    const bool started = !s.job.empty() && fs::exists(root_ / slurm_out);
     if (fs::exists(root_ / t.stamp))
       st.state = TaskState::Passed;
     else if (queued)
       st.state = job->second.at(s.index) == "PENDING" ? TaskState::Pending : TaskState::Running;
-    else if (!s.job.empty() || logged)
+    else if (started || logged)
       st.state = TaskState::Failed;
-    if (st.state == TaskState::Failed)
-      st.log = logged ? t.log : "slurm/" + s.job + "_" + std::to_string(s.index) + ".out";
+    if (st.state == TaskState::Failed) st.log = logged ? t.log : slurm_out;
     out.push_back(st);
   }
   return out;
@@ -179,9 +189,8 @@ void SlurmRunner::wait() const {
     for (size_t i = 0; i < tasks_.size(); ++i) {
       if (!in_flight(before[i].state) || in_flight(now[i].state)) continue;
       ++done;
-      const bool passed = now[i].state == TaskState::Passed;
-      std::cout << "[" << done << "/" << total << "] " << (passed ? "passed " : "FAILED ") << tasks_[i].label
-                << (passed ? "" : " (log " + (root_ / now[i].log).string() + ")") << "\n"
+      std::cout << "[" << done << "/" << total << "] " << left_queue_text(now[i]) << tasks_[i].label
+                << (now[i].state == TaskState::Failed ? " (log " + (root_ / now[i].log).string() + ")" : "") << "\n"
                 << std::flush;
     }
     before = now;

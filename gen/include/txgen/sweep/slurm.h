@@ -33,6 +33,8 @@ struct SlurmTask {
 // relative to the directory its line runs in.
 SlurmTask task_of(const Job& job, const std::string& txgen);
 
+// NotRun: never submitted, or submitted and gone from the queue before it
+// started (cancelled while pending); a rerun submits it.
 enum class TaskState { Passed, Failed, Pending, Running, NotRun };
 
 struct TaskStatus {
