@@ -145,8 +145,7 @@ Run run_transactions(const TxPathParams& p, const txgen::trace::Trace& t, const 
   Run r;
   r.workload = t.workload;
   r.design = base ? "baseline" : "path";
-  r.s = txgen::verif::replay_transactions(p, t, o, base);
-  if (o.progress) o.progress->add(r.s.requests);
+  r.s = txgen::verif::replay_transactions(p, t, o, base);  // adds its requests to o.progress as it goes
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
 }

@@ -7,6 +7,7 @@
 #include <optional>
 #include <queue>
 
+#include "eval_progress.h"
 #include "model/bd_codec.h"
 
 namespace txgen::verif {
@@ -511,13 +512,19 @@ Engine::Engine(const elab::TxPathParams& p, const trace::Trace& t, const EvalOpt
 EvalStats Engine::run() {
   if (!trace_.kernels.empty()) at(2, Kind::kKernel, 0);  // after two reset cycles
   Time last = 0;
+  uint64_t events = 0, reported = 0;  // requests already added to the progress line
   while (!q_.empty() && kernel_ < trace_.kernels.size()) {
     const Event e = q_.top();
     q_.pop();
     if (e.t >= o_.max_cycles) break;
     last = e.t;
     dispatch(e);
+    if (o_.progress && (++events & 0xfff) == 0) {
+      o_.progress->add(s_.requests - reported);
+      reported = s_.requests;
+    }
   }
+  if (o_.progress) o_.progress->add(s_.requests - reported);
   EvalStats s = s_;
   s.finished = kernel_ >= trace_.kernels.size();
   if (!s.finished) s.cycles = last + 1;

@@ -271,6 +271,24 @@ TEST(Cli, EvalPrintsProgressLinesInALog) {
   EXPECT_FALSE(fs::exists(dir.path() / "out" / "eval.gp"));
 }
 
+// The transaction-level engine reports its requests as it replays them, not
+// at the end of the replay: some line shows a share strictly between 0 and
+// 100 %. 800 k requests, about 0.8 s here.
+TEST(Cli, EvalTxnEngineReportsProgressWhileItReplays) {
+  TempDir dir("eval_txn_progress");
+  const std::string config = source("tests/configs/tx_path_small.json");
+  ASSERT_EQ(run_txgen("trace --config " + config + " --kind gups --requests 400000 --pages 524288 --out " +
+                      dir.str("g.trace"))
+                .exit_code,
+            0);
+  const auto r = txgen::test::run("TXGEN_EVAL_PROGRESS=0.01 " + std::string(TXGEN_BIN) + " eval --config " + config +
+                                  " --trace " + dir.str("g.trace") +
+                                  " --engine txn --jobs 1 --designs baseline --out " + dir.str("out"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_TRUE(std::regex_search(r.output, std::regex(R"(txgen eval: [0-9.]+ k of 800\.0 k requests \([1-9][0-9]? %\))")))
+      << r.output;
+}
+
 TEST(Cli, EvalWhatIfNeedsTheTransactionEngine) {
   TempDir dir("eval_what_if");
   const auto r = run_txgen("eval --config " + source("tests/configs/tx_path_small.json") +
