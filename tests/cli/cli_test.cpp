@@ -17,8 +17,12 @@ using txgen::test::run_txgen;
 TEST(Cli, HelpDocumentsEveryCommandAndOption) {
   const auto top = run_txgen("--help");
   EXPECT_EQ(top.exit_code, 0);
-  for (const char* cmd : {"gen", "report", "cosim", "synth", "sweep", "qor", "prove"})
+  for (const char* cmd : {"gen", "report", "cosim", "synth", "pnr", "sweep", "qor", "prove"})
     EXPECT_NE(top.output.find(cmd), std::string::npos) << cmd;
+  const auto pnr = run_txgen("pnr --help");
+  EXPECT_EQ(pnr.exit_code, 0);
+  for (const char* opt : {"--config", "--block", "--out", "--module", "--utilization"})
+    EXPECT_NE(pnr.output.find(opt), std::string::npos) << opt;
   const auto gen = run_txgen("gen --help");
   EXPECT_EQ(gen.exit_code, 0);
   for (const char* opt : {"--config", "--out", "--block"})

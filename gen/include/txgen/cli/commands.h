@@ -29,6 +29,10 @@ struct SynthOptions {
   unsigned jobs = 1;  // syntheses at once
   bool hier = false;  // keep the module hierarchy (--hier)
 };
+struct PnrOptions {
+  std::string config, out, block, module;
+  double utilization = 0.0;  // 0: graywolf's own density
+};
 // 0 in cus, pages, requests, lds_segments: not given (from --config or the defaults)
 struct TraceOptions {
   std::string kind, out, config;
@@ -94,6 +98,7 @@ void add_gen_command(CLI::App& app, GenOptions& opts);
 void add_report_command(CLI::App& app, ReportOptions& opts);
 void add_cosim_command(CLI::App& app, CosimOptions& opts);
 void add_synth_command(CLI::App& app, SynthOptions& opts);
+void add_pnr_command(CLI::App& app, PnrOptions& opts);
 void add_trace_command(CLI::App& app, TraceOptions& opts);
 void add_eval_command(CLI::App& app, EvalOptions& opts);
 void add_sweep_command(CLI::App& app, SweepOptions& opts);
@@ -104,6 +109,7 @@ int run_gen(const GenOptions& opts);
 int run_report(const ReportOptions& opts);
 int run_cosim(const CosimOptions& opts);
 int run_synth(const SynthOptions& opts);
+int run_pnr(const PnrOptions& opts);
 int run_trace(const TraceOptions& opts);
 int run_eval(EvalOptions opts);
 int run_sweep(const SweepOptions& opts);
