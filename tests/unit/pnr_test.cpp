@@ -65,6 +65,12 @@ TEST(PnrFanout, PutsClockAndResetLoadsBehindBufferTrees) {
   // Nets within one group are left alone.
   const std::string small = flop_netlist(10);
   EXPECT_EQ(buffer_ideal_nets(small, nets, 16).verilog, small);
+  // Yosys wraps a long port list over lines: the wires follow its ");".
+  std::string wrapped = flop_netlist(40);
+  wrapped.replace(wrapped.find("rst_ni, q);"), 11, "rst_ni,\n    q);");
+  const std::string w = buffer_ideal_nets(wrapped, nets, 16).verilog;
+  EXPECT_GT(w.find("wire txgen_clk_i_tree0_0;"), w.find("    q);")) << w.substr(0, 200);
+  EXPECT_LT(w.find("wire txgen_clk_i_tree0_0;"), w.find("input clk_i;"));
 }
 
 TEST(PnrRc, ReadsTheNestedTreeOfEachNet) {
@@ -93,7 +99,7 @@ TEST(PnrRc, ReadsTheNestedTreeOfEachNet) {
 TEST(PnrRc, RejectsAnUnbalancedTreeOrAWrongSinkCount) {
   EXPECT_THROW(parse_rc("n 1 A/Y 1 ( 1 0.1 B/A \n"), std::runtime_error);
   EXPECT_THROW(parse_rc("n 1 A/Y 1 ( 1 0.1 B/A , C/A ) \n"), std::runtime_error);
-  EXPECT_THROW(parse_rc("n 1 A/Y 2 ( 1 0.1 B/A ) \n"), std::runtime_error);
+  EXPECT_EQ(parse_rc("n 1 A/Y 2 ( 1 0.1 B/A ) \n")[0].omitted_sinks, 1u);  // placed by repair_unresolved_sinks
   EXPECT_NO_THROW(parse_rc("n 1 A/Y 2 ( 1 0.1 B/A , ( 1 0.1 ERROR ) ) \n"));
   EXPECT_NO_THROW(parse_rc("n 1 A/Y 1 ( 1 0.1 B/A , ( 1 0.1 ERROR ) ) \n"));
   EXPECT_THROW(parse_rc("n 1 A/Y 1 ( x 0.1 B/A ) \n"), std::runtime_error);
@@ -126,6 +132,11 @@ TEST(PnrRc, GivesUnresolvedSinksTheNetsMissingPins) {
   auto extra = parse_rc("in_i 1 PIN/in_i 3 ( 3 0.0015 INVX1_1/A , NAND2X1_1/B , ( 1 0.1 ERROR ) ) \n");
   EXPECT_EQ(repair_unresolved_sinks(extra, netlist), 0u);
   EXPECT_TRUE(extra[0].nodes[2].pins.empty());
+  // A sink the tree leaves out altogether goes on the node farthest from the
+  // driver: node 3 (1 + 4 ohm) beats node 2 (1 + 2 ohm) and node 1.
+  auto omitted = parse_rc("n1 1 INVX1_1/Y 3 ( 1 0.001 NAND2X1_1/A , ( 2 0.001 NAND2X1_2/B ) , ( 4 0.001 ) ) \n");
+  EXPECT_EQ(repair_unresolved_sinks(omitted, netlist), 1u);
+  EXPECT_EQ(omitted[0].nodes[3].pins, std::vector<std::string>{"BUFX2_1/A"});
 }
 
 TEST(PnrNetlist, ReadsPortsAndInstancesAndDropsFillCells) {

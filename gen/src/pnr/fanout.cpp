@@ -76,9 +76,11 @@ BufferedNetlist buffer_ideal_nets(const std::string& verilog, const std::vector<
   BufferedNetlist out;
   for (const auto& n : nets) buffer_one(n, group, lines, wires, cells, out.buffers);
   // The new wires right after the module header (declared before the loads
-  // that now use them), the buffers before endmodule.
+  // that now use them), the buffers before endmodule. Yosys wraps a long
+  // port list: the header ends at the first ");".
   std::size_t header = 0;
   while (header < lines.size() && lines[header].rfind("module ", 0) != 0) ++header;
+  while (header < lines.size() && lines[header].find(");") == std::string::npos) ++header;
   std::size_t end = lines.size();
   while (end > 0 && lines[end - 1].find("endmodule") == std::string::npos) --end;
   if (header == lines.size() || end <= header) throw std::runtime_error("buffer_ideal_nets: no module ... endmodule");

@@ -214,10 +214,10 @@ std::vector<RcNet> parse_rc(const std::string& text) {
       for (const auto& node : net.nodes)
         unresolved += std::count(node.pins.begin(), node.pins.end(), std::string(kRcUnresolvedPin));
       const std::size_t named = net.pin_count() - unresolved;
-      if (named > net.sinks || named + unresolved < net.sinks)
-        throw std::runtime_error("net " + net.name + ": " + std::to_string(named) + " distinct sink pins and " +
-                                 std::to_string(unresolved) + " unresolved in the tree, " + std::to_string(net.sinks) +
-                                 " announced");
+      if (named > net.sinks)
+        throw std::runtime_error("net " + net.name + ": " + std::to_string(named) + " distinct sink pins in the tree, " +
+                                 std::to_string(net.sinks) + " announced");
+      if (named + unresolved < net.sinks) net.omitted_sinks = static_cast<unsigned>(net.sinks - named - unresolved);
       nets.push_back(std::move(net));
     } catch (const std::runtime_error& e) {
       throw std::runtime_error("RC file line " + std::to_string(line_number) + ": " + e.what());
@@ -305,6 +305,21 @@ std::string rename_pin(const std::string& pin, const std::map<std::string, std::
   return it == names.end() ? pin : it->second + pin.substr(slash);
 }
 
+namespace {
+
+// The node with the largest resistance from the driver (nodes follow their parents).
+std::size_t farthest_node(const RcNet& net) {
+  std::vector<double> path(net.nodes.size(), 0.0);
+  std::size_t far = 0;
+  for (std::size_t i = 1; i < net.nodes.size(); ++i) {
+    path[i] = path[net.nodes[i].parent] + net.nodes[i].res_ohm;
+    if (path[i] > path[far]) far = i;
+  }
+  return far;
+}
+
+}  // namespace
+
 unsigned repair_unresolved_sinks(std::vector<RcNet>& nets, const Netlist& netlist) {
   std::map<std::string, std::string> net_of_pin;            // "INST/PIN" -> net
   std::map<std::string, std::vector<std::string>> pins_of;  // net -> "INST/PIN"s, then output ports
@@ -323,7 +338,7 @@ unsigned repair_unresolved_sinks(std::vector<RcNet>& nets, const Netlist& netlis
         unresolved |= pin == kRcUnresolvedPin;
         present.insert(pin);
       }
-    if (!unresolved) continue;
+    if (!unresolved && net.omitted_sinks == 0) continue;
     const auto driver_net = net_of_pin.find(net.driver);
     const std::string name = is_port(net.driver)              ? net.driver.substr(4)
                              : driver_net == net_of_pin.end() ? std::string()
@@ -344,6 +359,8 @@ unsigned repair_unresolved_sinks(std::vector<RcNet>& nets, const Netlist& netlis
       }
       node.pins = pins;
     }
+    for (unsigned k = 0; k < net.omitted_sinks && next < missing.size(); ++k, ++repaired)
+      net.nodes[farthest_node(net)].pins.push_back(missing[next++]);
   }
   return repaired;
 }

@@ -29,6 +29,7 @@ struct RcNet {
   std::string driver;          // "INST/PIN" or "PIN/port"
   unsigned sinks = 0;          // as qrouter counted them
   unsigned repeated_pins = 0;  // sinks the tree named again (dropped: the first node keeps the pin)
+  unsigned omitted_sinks = 0;  // announced sinks the tree names nowhere, not even as ERROR
   std::vector<RcNode> nodes;
   double total_cap_pf() const;
   std::size_t pin_count() const;  // sink pins in the tree
@@ -76,7 +77,10 @@ std::string rename_pin(const std::string& pin, const std::map<std::string, std::
 // qrouter writes "ERROR" for a sink its RC walk could not name (seen once in
 // ata_n2's 7,800 nets: "( 14.6667 0.00354486 ERROR )"). Each such node gets
 // the net's sink that the tree lacks (found through the netlist); an ERROR
-// with no missing sink left is dropped. Returns the number of sinks placed.
+// with no missing sink left is dropped. A sink the tree leaves out altogether
+// (omitted_sinks; once in l1tlb_plru_2way: 9 of 10 named) goes on the node
+// farthest from the driver in resistance, the worst wire it could have.
+// Returns the number of sinks placed.
 unsigned repair_unresolved_sinks(std::vector<RcNet>& nets, const Netlist& netlist);
 inline constexpr const char* kRcUnresolvedPin = "ERROR";
 
