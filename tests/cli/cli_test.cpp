@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <nlohmann/json.hpp>
 #include <regex>
 
 #include "cli_support.h"
@@ -347,6 +348,28 @@ TEST(Cli, ReportGivesIcacheTagWidening) {
                           "| instruction tag | 48 - 6 - 5 = 37 bits in a 48-bit entry |", "| aware, 1 per line | 256 |",
                           "| aware, 8 per line, kernel flush | 2048 |"})
     EXPECT_NE(r.output.find(row), std::string::npos) << row << "\n" << r.output;
+}
+
+// The arrays beside the I-cache controllers, without synthesis: the widened
+// tags (8 ways x 96 bits) beside the plain ones (48), the same data array.
+TEST(Cli, ReportGivesTheSramMacrosBesideTheModules) {
+  const auto md = run_txgen("report --config " + source("configs/seed000_icache_tx.json") + " --block icache_tx");
+  ASSERT_EQ(md.exit_code, 0) << md.output;
+  EXPECT_NE(md.output.find("### SRAM macros"), std::string::npos) << md.output;
+  EXPECT_NE(md.output.find("| icache_tx_seed000_icache_tx | tag array | 1 | 32 x 8 x 96 |"), std::string::npos)
+      << md.output;
+  EXPECT_NE(md.output.find("| icache_tx_seed000_icache_tx_base | tag array | 1 | 32 x 8 x 48 |"), std::string::npos);
+  const auto js = run_txgen("report --config " + source("configs/default.json") + " --format json");
+  ASSERT_EQ(js.exit_code, 0) << js.output;
+  for (const auto& b : nlohmann::json::parse(js.output)["blocks"]) {
+    if (b["block"] != "lds_ctrl") {
+      EXPECT_FALSE(b.contains("sram_macros")) << b["block"];
+      continue;
+    }
+    ASSERT_EQ(b["sram_macros"].size(), 2u);  // the controller's banks and the pass-through's
+    EXPECT_EQ(b["sram_macros"][0]["count"], b["parameters"]["banks"]);
+    EXPECT_EQ(b["sram_macros"][0]["words"], b["parameters"]["rows"]);
+  }
 }
 
 TEST(Cli, ReportNamesTheConfiguredBlocks) {
