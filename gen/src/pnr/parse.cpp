@@ -135,9 +135,28 @@ constexpr const char* kPortPrefix = "PIN/";
 
 bool is_port(const std::string& pin) { return pin.rfind(kPortPrefix, 0) == 0; }
 
+// "PIN/port" -> "port".
+std::string port_of(const std::string& pin) { return pin.substr(std::string(kPortPrefix).size()); }
+
+// "INST/PIN" -> the net it connects to in the netlist.
+std::map<std::string, std::string> nets_of_pins(const Netlist& netlist) {
+  std::map<std::string, std::string> net_of_pin;
+  for (const auto& inst : netlist.instances)
+    for (const auto& [pin, net] : inst.pins) net_of_pin[inst.name + "/" + pin] = net;
+  return net_of_pin;
+}
+
+// The netlist's name of the net an RC net's driver drives: the port itself,
+// or the net on the driving pin; "" when the netlist has no such pin.
+std::string driver_net(const RcNet& net, const std::map<std::string, std::string>& net_of_pin) {
+  if (is_port(net.driver)) return port_of(net.driver);
+  const auto it = net_of_pin.find(net.driver);
+  return it == net_of_pin.end() ? std::string() : it->second;
+}
+
 // "INST/PIN" -> "INST:PIN" (the SPEF pin delimiter), "PIN/port" -> "port".
 std::string spef_pin(const std::string& pin) {
-  if (is_port(pin)) return spef_name(pin.substr(4));
+  if (is_port(pin)) return spef_name(port_of(pin));
   const auto slash = pin.rfind('/');
   if (slash == std::string::npos) throw std::runtime_error("RC pin without '/': " + pin);
   return spef_name(pin.substr(0, slash)) + ":" + spef_name(pin.substr(slash + 1));
@@ -321,13 +340,10 @@ std::size_t farthest_node(const RcNet& net) {
 }  // namespace
 
 unsigned repair_unresolved_sinks(std::vector<RcNet>& nets, const Netlist& netlist) {
-  std::map<std::string, std::string> net_of_pin;            // "INST/PIN" -> net
-  std::map<std::string, std::vector<std::string>> pins_of;  // net -> "INST/PIN"s, then output ports
+  const std::map<std::string, std::string> net_of_pin = nets_of_pins(netlist);
+  std::map<std::string, std::vector<std::string>> pins_of;  // net -> "INST/PIN"s in netlist order, then output ports
   for (const auto& inst : netlist.instances)
-    for (const auto& [pin, net] : inst.pins) {
-      net_of_pin[inst.name + "/" + pin] = net;
-      pins_of[net].push_back(inst.name + "/" + pin);
-    }
+    for (const auto& [pin, net] : inst.pins) pins_of[net].push_back(inst.name + "/" + pin);
   for (const auto& port : netlist.outputs) pins_of[port].push_back(kPortPrefix + port);
   unsigned repaired = 0;
   for (auto& net : nets) {
@@ -339,12 +355,8 @@ unsigned repair_unresolved_sinks(std::vector<RcNet>& nets, const Netlist& netlis
         present.insert(pin);
       }
     if (!unresolved && net.omitted_sinks == 0) continue;
-    const auto driver_net = net_of_pin.find(net.driver);
-    const std::string name = is_port(net.driver)              ? net.driver.substr(4)
-                             : driver_net == net_of_pin.end() ? std::string()
-                                                              : driver_net->second;
     std::vector<std::string> missing;
-    for (const auto& pin : pins_of[name])
+    for (const auto& pin : pins_of[driver_net(net, net_of_pin)])
       if (!present.count(pin)) missing.push_back(pin);
     std::size_t next = 0;
     for (auto& node : net.nodes) {
@@ -366,15 +378,12 @@ unsigned repair_unresolved_sinks(std::vector<RcNet>& nets, const Netlist& netlis
 }
 
 std::string write_spef(const std::vector<RcNet>& nets, const Netlist& netlist, const std::string& date) {
-  std::map<std::string, std::string> net_of_pin;  // "INST/PIN" -> net
-  for (const auto& inst : netlist.instances)
-    for (const auto& [pin, net] : inst.pins) net_of_pin[inst.name + "/" + pin] = net;
+  const std::map<std::string, std::string> net_of_pin = nets_of_pins(netlist);
   const auto net_name = [&](const RcNet& net) {
-    if (is_port(net.driver)) return net.driver.substr(4);
-    const auto it = net_of_pin.find(net.driver);
-    if (it == net_of_pin.end())
+    const std::string name = driver_net(net, net_of_pin);
+    if (name.empty())
       throw std::runtime_error("net " + net.name + ": driver " + net.driver + " is not in the routed netlist");
-    return it->second;
+    return name;
   };
 
   std::ostringstream spef;
