@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Writes OUT/report.md and OUT/report.json from a main-job run (scripts/main.sh):
 # per block the generated files, the co-simulation verdict with its speed, the
-# synthesis table, and the storage figures of `txgen report`.
+# synthesis table, the power table (when the job measured it) and the storage
+# figures of `txgen report`.
 #   scripts/combined_report.sh TXGEN CONFIG OUT
 set -euo pipefail
 txgen=$1 config=$2 out=$3
@@ -37,6 +38,19 @@ blocks="$("$txgen" report --config "$config" --format names)"
       table { print ""; table = 0 }' "$md"
   done
   echo
+  if [ -d "$out/power" ]; then
+    echo "## Power (the co-simulation's random traffic, gate level, osu018, 2.5 ns)"
+    echo
+    for block in $blocks; do
+      # the module table and the note under it (docs/power.md)
+      md="$out/power/$block/$block.power.md"
+      [ -f "$md" ] || continue
+      awk '/^### Power/ { keep = 1 } /^SRAM macros|^Energy per/ { keep = 0 }
+        keep && /^\|/ { print; table = 1; next }
+        table { print ""; table = 0 }' "$md"
+    done
+    echo
+  fi
   "$txgen" report --config "$config" | sed 's/^# /## /'
 } > "$out/report.md"
 {
@@ -44,7 +58,9 @@ blocks="$("$txgen" report --config "$config" --format names)"
   sep=""
   for block in $blocks; do
     verdict=$(grep -q "co-simulation passed" "$out/cosim_$block.log" && echo true || echo false)
+    power="$out/power/$block/$block.power.json"
     echo "$sep\"$block\": {\"cosim_passed\": $verdict, \"synthesis\": $(cat "$out/synth/$block/$block.synth.json"),"
+    [ -f "$power" ] && echo "\"power\": $(cat "$power"),"
     echo "\"report\": $("$txgen" report --config "$config" --block "$block" --format json)}"
     sep=","
   done

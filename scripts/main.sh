@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # README command 1: install, build the CLI, then the main job on the default
 # configuration (or CONFIG.json): generate RTL, co-simulate every block against
-# its golden model, synthesize it, and write one combined report
+# its golden model, synthesize it, measure its power on the co-simulation's
+# traffic, and write one combined report
 # out/<config>/report.md (and report.json).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -38,6 +39,14 @@ for block in $blocks; do
   "$txgen" cosim --config "$config" --block "$block" --out "$out/cosim/$block" --build-dir "$root/build" \
     > "$out/cosim_$block.log"
   grep -E "cycles/s|co-simulation (passed|FAILED)" "$out/cosim_$block.log" || true
+done
+# Power on the same traffic: the random tests re-run with their waveforms, the
+# first 5,000 cycles replayed into each mapped netlist (docs/power.md).
+for block in $blocks; do
+  echo "== power of $block (co-simulation activity, gate-level replay, OpenSTA)"
+  "$txgen" power --config "$config" --block "$block" --out "$out/power/$block" --build-dir "$root/build" \
+    --cycles 2000 --replay-cycles 5000 > "$out/power_$block.log" 2>&1 ||
+    { tail -20 "$out/power_$block.log"; exit 1; }
 done
 echo "== wait for synthesis"
 wait "$synthesis" || { echo "synthesis failed: logs $out/synth_*.log"; exit 1; }

@@ -62,6 +62,10 @@ static uint64_t env_u64(const char* name, uint64_t fallback) {
 uint64_t seed_from_env() { return env_u64("TXGEN_SEED", kDefaultSeed); }
 uint64_t cosim_cycles_from_env() { return env_u64("TXGEN_COSIM_CYCLES", kDefaultCosimCycles); }
 bool bench_from_env() { return env_u64("TXGEN_COSIM_BENCH", 0) != 0; }
+std::string waveform_dir_from_env() {
+  const char* text = std::getenv("TXGEN_COSIM_WAVEFORM");
+  return text == nullptr ? "" : text;
+}
 unsigned bench_runs_from_env() {
   return static_cast<unsigned>(std::clamp<uint64_t>(env_u64("TXGEN_BENCH_RUNS", 3), 1, 99));
 }
@@ -263,7 +267,10 @@ static std::string write_failure_waveform(const std::string& test, uint64_t seed
 CosimVerdict run_cosim(const std::string& test, uint64_t seed, const CosimBody& body) {
   std::cout << "[cosim] " << test << " seed=" << seed << std::endl;
   CosimVerdict verdict;
-  CosimSession session(RunOptions{test, seed, "", UINT64_MAX});
+  const std::string waveform_dir = waveform_dir_from_env();
+  const std::string waveform =
+      waveform_dir.empty() ? "" : (std::filesystem::path(waveform_dir) / (test + ".fst")).string();
+  CosimSession session(RunOptions{test, seed, waveform, UINT64_MAX});
   const double cpu_start = thread_cpu_seconds();
   try {
     body(session);

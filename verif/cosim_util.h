@@ -224,6 +224,9 @@ constexpr uint64_t kDefaultCosimCycles = 100000;
 uint64_t cosim_cycles_from_env();
 // TXGEN_COSIM_BENCH=1: run_cosim also measures the run's speed per engine (below).
 bool bench_from_env();
+// TXGEN_COSIM_WAVEFORM=DIR: every test's own run writes DIR/<test>.fst (for
+// `txgen power`, which reads the RTL's activity and inputs from it).
+std::string waveform_dir_from_env();
 
 // ---------------------------------------------------------------------------
 // Seeded stimulus. Own range reduction instead of <random> distributions so a

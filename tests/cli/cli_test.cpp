@@ -18,7 +18,7 @@ using txgen::test::run_txgen;
 TEST(Cli, HelpDocumentsEveryCommandAndOption) {
   const auto top = run_txgen("--help");
   EXPECT_EQ(top.exit_code, 0);
-  for (const char* cmd : {"gen", "report", "cosim", "synth", "pnr", "sweep", "qor", "prove"})
+  for (const char* cmd : {"gen", "report", "cosim", "synth", "pnr", "power", "sweep", "qor", "prove"})
     EXPECT_NE(top.output.find(cmd), std::string::npos) << cmd;
   const auto pnr = run_txgen("pnr --help");
   EXPECT_EQ(pnr.exit_code, 0);

@@ -569,6 +569,17 @@ std::vector<CosimTop> cosim_tops(const config::Config& c) {
   return {{"sys", p.module_prefix, ports::ata_ports(p)}};
 }
 
+// Per core, from the ports; da_op_o bit 1 marks the writes (docs/blocks/ata.md, Data arrays).
+std::vector<power::Operation> power_operations(const config::Config& c) {
+  const std::string m = elab::elaborate_ata(c).module_prefix;
+  return {{m, "request", {"req_valid_i", "req_ready_o"}},
+          {m, "response", {"resp_valid_o"}},
+          {m, "remote hit", {"resp_valid_o", "resp_src_o:0/2", "!resp_src_o:1/2"}},
+          {m, "L2 request", {"l2_req_valid_o", "l2_req_ready_i"}},
+          {m, "L1 data array read", {"da_valid_o", "!da_op_o:1/2"}},
+          {m, "L1 data array write", {"da_valid_o", "da_op_o:1/2"}}};
+}
+
 }  // namespace
 }  // namespace txgen::blocks::ata
 
@@ -585,6 +596,7 @@ BlockInfo ata_block() {
   b.synth_tops = ata::synth_tops;
   b.cosim_tops = ata::cosim_tops;
   b.sram_arrays = ata::sram_arrays;
+  b.power_operations = ata::power_operations;
   return b;
 }
 

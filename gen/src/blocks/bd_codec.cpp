@@ -466,6 +466,11 @@ BlockInfo bd_codec_block() {
     const string prefix = "bd_codec_" + c.name;
     return std::vector<string>{prefix + "_comp", prefix + "_decomp"};
   };
+  b.power_operations = [](const config::Config& c) {
+    const string prefix = "bd_codec_" + c.name;
+    return std::vector<power::Operation>{{prefix + "_comp", "tag set compressed", {"in_valid_i", "in_ready_o"}},
+                                         {prefix + "_decomp", "tag set decompressed", {"in_valid_i", "in_ready_o"}}};
+  };
   // the combinational core: one step covers every input, so BMC is the proof
   b.prove_tops = [](const config::Config& c) { return std::vector<ProveTop>{{"bd_codec_" + c.name + "_pack", 1}}; };
   return b;

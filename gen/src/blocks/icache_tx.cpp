@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "txgen/blocks/bd_codec_layout.h"
@@ -27,6 +28,21 @@ unsigned entry_width(const IcacheTxParams& p, bool baseline) { return baseline ?
 std::vector<SramArray> sram_arrays(const IcacheTxParams& p, const std::string& module, bool baseline) {
   const unsigned e = entry_width(p, baseline);
   return {{module, "tag array", 1, {p.sets, p.ways * e, p.ways}}, {module, "data array", 1, {p.lines, p.line_bits, 1}}};
+}
+
+// From the ports both modules share (docs/power.md); the translation ports only with translation ways.
+std::vector<power::Operation> power_operations(const std::string& config_name) {
+  const std::string m = "icache_tx_" + config_name;
+  std::vector<power::Operation> ops = {{m, "fetch", {"if_valid_i", "if_ready_o"}},
+                                       {m, "translation lookup", {"tl_valid_i", "tl_ready_o"}},
+                                       {m, "translation hit", {"tl_resp_valid_o", "tl_resp_ready_i", "tl_resp_hit_o"}},
+                                       {m, "translation fill", {"tf_valid_i", "tf_ready_o"}},
+                                       {m + "_base", "fetch", {"if_valid_i", "if_ready_o"}}};
+  for (const std::string& module : {m, m + "_base"})
+    for (const auto& [array, en, we] : {std::tuple{"tag array", "tag_en_o", "tag_we_o"},
+                                        std::tuple{"data array", "data_en_o", "data_we_o"}})
+      for (power::Operation& op : power::sram_accesses(module, array, {en}, we)) ops.push_back(std::move(op));
+  return ops;
 }
 
 Value Io::input(const string& name, unsigned width, const string& comment) {
@@ -566,6 +582,7 @@ BlockInfo icache_tx_block() {
     for (const SramArray& a : icache::sram_arrays(p, p.module_prefix + "_base", true)) arrays.push_back(a);
     return arrays;
   };
+  b.power_operations = [](const config::Config& c) { return icache::power_operations(c.name); };
   return b;
 }
 

@@ -102,6 +102,20 @@ std::vector<std::string> synth_tops(const config::Config& c) {
   return {p.l2.module_prefix, p.module_prefix};
 }
 
+// From the ports (docs/power.md): the IOMMU's memory requests are the page walks' PTE reads.
+std::vector<power::Operation> power_operations(const config::Config& c) {
+  const IommuParams p = elab::elaborate_iommu(c);
+  const std::string& l2 = p.l2.module_prefix;
+  const std::string& io = p.module_prefix;
+  return {{l2, "lookup", {"req_valid_i", "req_ready_o"}},
+          {l2, "response", {"resp_valid_o", "resp_ready_i"}},
+          {l2, "walk request", {"walk_req_valid_o", "walk_req_ready_i"}},
+          {l2, "insert", {"ins_valid_i", "ins_ready_o"}},
+          {io, "translation request", {"req_valid_i", "req_ready_o"}},
+          {io, "response", {"resp_valid_o"}},
+          {io, "PTE read", {"mem_req_valid_o", "mem_req_ready_i"}}};
+}
+
 // The L2-TLB (an operation's way through its D stages and the answer after
 // it), the scheduler (its own properties, its depth: a selection and the
 // dispatch after it), then the IOMMU assuming the scheduler's.
@@ -131,6 +145,7 @@ BlockInfo iommu_block() {
   b.synth_tops = iommu::synth_tops;
   b.prove_tops = iommu::prove_tops;
   b.cosim_tops = iommu::cosim_tops;
+  b.power_operations = iommu::power_operations;
   return b;
 }
 

@@ -1740,6 +1740,16 @@ std::vector<CosimTop> cosim_tops(const config::Config& c) {
   return {{"sys", p.module_prefix, ports::l1tlb_ports(p)}};
 }
 
+// Per CU and per cluster, from the ports (docs/power.md).
+std::vector<power::Operation> power_operations(const config::Config& c) {
+  const std::string m = elab::elaborate_l1tlb(c).module_prefix;
+  return {{m, "lookup", {"req_valid_i", "req_ready_o"}},
+          {m, "translation served", {"resp_valid_o|fill_valid_o"}},
+          {m, "hit", {"resp_valid_o"}},
+          {m, "fill", {"fill_valid_o"}},
+          {m, "L2-TLB request", {"l2_req_valid_o", "l2_req_ready_i"}}};
+}
+
 }  // namespace
 }  // namespace txgen::blocks::l1tlb
 
@@ -1755,6 +1765,7 @@ BlockInfo l1tlb_block() {
   b.report_markdown = l1tlb::report_markdown;
   b.synth_tops = l1tlb::synth_tops;
   b.cosim_tops = l1tlb::cosim_tops;
+  b.power_operations = l1tlb::power_operations;
   return b;
 }
 

@@ -158,6 +158,23 @@ std::vector<SramArray> sram_arrays(const LdsCtrlParams& p, const std::string& mo
   return {{module, "LDS bank", p.banks, {p.rows, p.bank_bytes * 8, 1}}};
 }
 
+// Per bank, from the SRAM port both modules share (docs/power.md).
+std::vector<power::Operation> bank_accesses(const std::string& module) {
+  return power::sram_accesses(module, "LDS bank", {"sram_en_o", "sram_bank_en_o"}, "sram_we_o");
+}
+
+std::vector<power::Operation> power_operations(const LdsCtrlParams& p) {
+  const std::string& m = p.module_prefix;
+  std::vector<power::Operation> ops = {{m, "application access", {"app_valid_i"}},
+                                       {m, "translation lookup", {"lk_valid_i", "lk_ready_o"}},
+                                       {m, "translation hit", {"lk_resp_valid_o", "lk_resp_ready_i", "lk_resp_hit_o"}},
+                                       {m, "translation fill", {"fill_valid_i", "fill_ready_o"}},
+                                       {m + "_base", "application access", {"app_valid_i"}}};
+  for (const std::string& module : {m, m + "_base"})
+    for (power::Operation& op : bank_accesses(module)) ops.push_back(std::move(op));
+  return ops;
+}
+
 }  // namespace lds
 
 BlockInfo lds_ctrl_block() {
@@ -181,6 +198,7 @@ BlockInfo lds_ctrl_block() {
     for (const SramArray& a : lds::sram_arrays(p, p.module_prefix + "_base")) arrays.push_back(a);
     return arrays;
   };
+  b.power_operations = [](const config::Config& c) { return lds::power_operations(elab::elaborate_lds_ctrl(c)); };
   return b;
 }
 

@@ -792,6 +792,23 @@ std::vector<SramArray> path_sram_arrays(const elab::TxPathParams& p) {
   return arrays;
 }
 
+// Per CU and per I-cache, from the path's ports; the SRAMs' through the same
+// memory ports as lds_ctrl's and icache_tx's, prefixed (docs/power.md).
+std::vector<power::Operation> path_power_operations(const elab::TxPathParams& p) {
+  std::vector<power::Operation> ops;
+  for (const bool baseline : {false, true}) {
+    const std::string m = p.module_prefix + (baseline ? "_base" : "");
+    ops.push_back({m, "translation request", {"req_valid_i", "req_ready_o"}});
+    ops.push_back({m, "translation served", {"resp_valid_o|fill_valid_o"}});
+    ops.push_back({m, "L2-TLB request", {"l2_req_valid_o", "l2_req_ready_i"}});
+    const auto add = [&](std::vector<power::Operation> more) { ops.insert(ops.end(), more.begin(), more.end()); };
+    add(power::sram_accesses(m, "LDS bank", {"lds_sram_en_o", "lds_sram_bank_en_o"}, "lds_sram_we_o"));
+    add(power::sram_accesses(m, "tag array", {"ic_tag_en_o"}, "ic_tag_we_o"));
+    add(power::sram_accesses(m, "data array", {"ic_data_en_o"}, "ic_data_we_o"));
+  }
+  return ops;
+}
+
 }  // namespace
 
 BlockInfo tx_path_block() {
@@ -816,6 +833,7 @@ BlockInfo tx_path_block() {
     return tops;
   };
   b.sram_arrays = [](const config::Config& c) { return path_sram_arrays(elab::elaborate_tx_path(c)); };
+  b.power_operations = [](const config::Config& c) { return path_power_operations(elab::elaborate_tx_path(c)); };
   return b;
 }
 

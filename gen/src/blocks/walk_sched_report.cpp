@@ -94,6 +94,12 @@ std::vector<std::string> synth_tops(const config::Config& c) {
   return {elab::elaborate_walk_sched(c).module_prefix};
 }
 
+// From the ports (docs/power.md).
+std::vector<power::Operation> power_operations(const config::Config& c) {
+  const std::string m = elab::elaborate_walk_sched(c).module_prefix;
+  return {{m, "walk request", {"req_valid_i", "req_ready_o"}}, {m, "dispatch", {"disp_valid_o"}}};
+}
+
 // The induction closes once its window holds a selection (L cycles) and the
 // dispatch after it.
 std::vector<ProveTop> prove_tops(const config::Config& c) {
@@ -120,6 +126,7 @@ BlockInfo walk_sched_block() {
   b.synth_tops = walk_sched::synth_tops;
   b.prove_tops = walk_sched::prove_tops;
   b.cosim_tops = walk_sched::cosim_tops;
+  b.power_operations = walk_sched::power_operations;
   return b;
 }
 

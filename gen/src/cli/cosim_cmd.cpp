@@ -32,6 +32,22 @@ void add_cosim_command(CLI::App& app, CosimOptions& opts) {
       ->excludes(systemc);
 }
 
+std::vector<std::string> build_cosim(const LoadedConfig& lc, const std::string& config_path,
+                                     const blocks::BlockInfo& block, const fs::path& build, const fs::path& log_dir,
+                                     bool systemc) {
+  std::cerr << "txgen: building the " << block.name << " co-simulation of " << lc.cfg.name << " in "
+            << build.string() << " ...\n";
+  std::vector<std::string> targets = {(systemc ? "txgen_sc_" : "txgen_cosim_") + block.name + "_" + lc.cfg.name};
+  // a path with an iommu section: also the path with the L2-TLB and IOMMU inside (CMakeLists.txt)
+  if (!systemc && block.name == "tx_path" && lc.cfg.iommu) targets.push_back("txgen_cosim_tx_path_l2_" + lc.cfg.name);
+  build_in_tree(build,
+                {"TXGEN_COSIM_CONFIG=" + fs::absolute(config_path).string(), "TXGEN_COSIM_BLOCK=" + block.name,
+                 std::string("TXGEN_COSIM_SYSTEMC=") + (systemc ? "ON" : "OFF"),
+                 "TXGEN_EVAL_CONFIG="},  // a tree shared with txgen eval builds one kind at a time
+                targets, log_dir, "co-simulation");
+  return targets;
+}
+
 int run_cosim(const CosimOptions& opts) {
   const LoadedConfig lc = load(opts.config);
   const auto selected = select_blocks(lc.cfg, opts.block);
@@ -40,18 +56,7 @@ int run_cosim(const CosimOptions& opts) {
   const fs::path out = fs::absolute(opts.out);
   fs::create_directories(out);
   const fs::path build = opts.build_dir.empty() ? out / "build" : fs::absolute(opts.build_dir);
-  std::cerr << "txgen: building the " << block.name << " co-simulation of " << lc.cfg.name
-            << " in " << build.string() << " ...\n";
-  std::vector<std::string> targets = {(opts.systemc ? "txgen_sc_" : "txgen_cosim_") + block.name + "_" +
-                                      lc.cfg.name};
-  // a path with an iommu section: also the path with the L2-TLB and IOMMU inside (CMakeLists.txt)
-  if (!opts.systemc && block.name == "tx_path" && lc.cfg.iommu)
-    targets.push_back("txgen_cosim_tx_path_l2_" + lc.cfg.name);
-  build_in_tree(build,
-                {"TXGEN_COSIM_CONFIG=" + fs::absolute(opts.config).string(), "TXGEN_COSIM_BLOCK=" + block.name,
-                 std::string("TXGEN_COSIM_SYSTEMC=") + (opts.systemc ? "ON" : "OFF"),
-                 "TXGEN_EVAL_CONFIG="},  // a tree shared with txgen eval builds one kind at a time
-                targets, out, "co-simulation");
+  const std::vector<std::string> targets = build_cosim(lc, opts.config, block, build, out, opts.systemc);
   util::EnvVars env = {{opts.systemc ? "TXGEN_SC_CYCLES" : "TXGEN_COSIM_CYCLES", std::to_string(opts.cycles)},
                        {"SC_COPYRIGHT_MESSAGE", "DISABLE"}};
   if (!opts.seed.empty()) env.push_back({"TXGEN_SEED", opts.seed});

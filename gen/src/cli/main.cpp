@@ -13,6 +13,7 @@ struct AllOptions {
   txgen::cli::CosimOptions cosim;
   txgen::cli::SynthOptions synth;
   txgen::cli::PnrOptions pnr;
+  txgen::cli::PowerOptions power;
   txgen::cli::TraceOptions trace;
   txgen::cli::EvalOptions eval;
   txgen::cli::SweepOptions sweep;
@@ -26,6 +27,7 @@ int dispatch(CLI::App& app, const AllOptions& o) {
   if (app.got_subcommand("cosim")) return txgen::cli::run_cosim(o.cosim);
   if (app.got_subcommand("synth")) return txgen::cli::run_synth(o.synth);
   if (app.got_subcommand("pnr")) return txgen::cli::run_pnr(o.pnr);
+  if (app.got_subcommand("power")) return txgen::cli::run_power(o.power);
   if (app.got_subcommand("trace")) return txgen::cli::run_trace(o.trace);
   if (app.got_subcommand("eval")) return txgen::cli::run_eval(o.eval);
   if (app.got_subcommand("sweep")) return txgen::cli::run_sweep(o.sweep);
@@ -49,6 +51,7 @@ int main(int argc, char** argv) {
   txgen::cli::add_cosim_command(app, o.cosim);
   txgen::cli::add_synth_command(app, o.synth);
   txgen::cli::add_pnr_command(app, o.pnr);
+  txgen::cli::add_power_command(app, o.power);
   txgen::cli::add_trace_command(app, o.trace);
   txgen::cli::add_eval_command(app, o.eval);
   txgen::cli::add_sweep_command(app, o.sweep);

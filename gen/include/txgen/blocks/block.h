@@ -10,6 +10,7 @@
 #include "txgen/config/config.h"
 #include "txgen/hdl/module.h"
 #include "txgen/ports/ports.h"
+#include "txgen/power/operation.h"
 #include "txgen/synth/sram_macro.h"
 
 namespace txgen::blocks {
@@ -74,6 +75,10 @@ struct BlockInfo {
   std::vector<CosimTop> (*cosim_tops)(const config::Config&) = nullptr;
   // The SRAM arrays beside its synthesized modules; null for a block with none.
   std::vector<SramArray> (*sram_arrays)(const config::Config&) = nullptr;
+  // What `txgen power` counts in its modules' RTL: operations for the energy
+  // per operation, and "<array> read" / "<array> write" for each SRAM array
+  // of sram_arrays; null for a block that declares none.
+  std::vector<power::Operation> (*power_operations)(const config::Config&) = nullptr;
 };
 
 const std::vector<BlockInfo>& registry();

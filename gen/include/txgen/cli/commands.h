@@ -29,6 +29,11 @@ struct SynthOptions {
   unsigned jobs = 1;  // syntheses at once
   bool hier = false;  // keep the module hierarchy (--hier)
 };
+struct PowerOptions {
+  std::string config, out, block, module, build_dir;
+  std::string test = "*Random*";
+  unsigned long cycles = 5000, replay_cycles = 20000;
+};
 struct PnrOptions {
   std::string config, out, block, module;
   double utilization = 0.0;  // 0: graywolf's own density
@@ -99,6 +104,7 @@ void add_report_command(CLI::App& app, ReportOptions& opts);
 void add_cosim_command(CLI::App& app, CosimOptions& opts);
 void add_synth_command(CLI::App& app, SynthOptions& opts);
 void add_pnr_command(CLI::App& app, PnrOptions& opts);
+void add_power_command(CLI::App& app, PowerOptions& opts);
 void add_trace_command(CLI::App& app, TraceOptions& opts);
 void add_eval_command(CLI::App& app, EvalOptions& opts);
 void add_sweep_command(CLI::App& app, SweepOptions& opts);
@@ -110,6 +116,7 @@ int run_report(const ReportOptions& opts);
 int run_cosim(const CosimOptions& opts);
 int run_synth(const SynthOptions& opts);
 int run_pnr(const PnrOptions& opts);
+int run_power(const PowerOptions& opts);
 int run_trace(const TraceOptions& opts);
 int run_eval(EvalOptions opts);
 int run_sweep(const SweepOptions& opts);

@@ -45,4 +45,10 @@ void build_in_tree(const std::filesystem::path& build, const std::vector<std::st
                    const std::vector<std::string>& targets, const std::filesystem::path& log_dir,
                    const std::string& what);
 
+// Builds the lock-step co-simulation executables of `block` (config_path's
+// configuration) in `build`; returns their target names (executables in build).
+std::vector<std::string> build_cosim(const LoadedConfig& lc, const std::string& config_path,
+                                     const blocks::BlockInfo& block, const std::filesystem::path& build,
+                                     const std::filesystem::path& log_dir, bool systemc);
+
 }  // namespace txgen::cli

@@ -1,0 +1,1 @@
+ata_ata_n4_private.v
