@@ -36,6 +36,7 @@ fs::path temp_dir(const std::string& name) {
 struct Signal {
   std::string name;
   unsigned bits;
+  bool port = false;  // declared an input of the scope
 };
 void write_waveform(const fs::path& path, const std::vector<Signal>& signals, unsigned cycles,
                     const std::function<std::string(unsigned, const std::string&)>& at,
@@ -48,7 +49,7 @@ void write_waveform(const fs::path& path, const std::vector<Signal>& signals, un
   std::vector<fstHandle> h;
   for (const Signal& s : signals) {
     const std::string name = s.bits > 1 ? s.name + "[" + std::to_string(s.bits - 1) + ":0]" : s.name;
-    h.push_back(fstWriterCreateVar(w, FST_VT_VCD_WIRE, FST_VD_IMPLICIT, s.bits, name.c_str(), 0));
+    h.push_back(fstWriterCreateVar(w, FST_VT_VCD_WIRE, s.port ? FST_VD_INPUT : FST_VD_IMPLICIT, s.bits, name.c_str(), 0));
   }
   fstWriterSetUpscope(w);
   fstWriterSetUpscope(w);
@@ -83,7 +84,7 @@ bool on_path(const char* tool) {
 TEST(PowerActivity, SamplesBeforeEachRisingEdgeAndCountsToggles) {
   const fs::path dir = temp_dir("fst");
   // v is 2 bits: cycle c holds c % 4; q flips after every edge, unknown before the first
-  write_waveform(dir / "w.fst", {{"v", 2}, {"q", 1}}, 8,
+  write_waveform(dir / "w.fst", {{"v", 2, true}, {"q", 1}}, 8,
                  [](unsigned c, const std::string& n) {
                    if (n != "v") return std::string(c == 0 ? "x" : "");
                    return std::string{static_cast<char>('0' + (c % 4) / 2), static_cast<char>('0' + c % 2)};
@@ -92,6 +93,8 @@ TEST(PowerActivity, SamplesBeforeEachRisingEdgeAndCountsToggles) {
   FstFile fst((dir / "w.fst").string());
   ASSERT_EQ(scopes_with_ports(fst, {{"v", false, 2}, {"q", true, 1}}), std::vector<std::string>{"TOP.dut"});
   EXPECT_TRUE(scopes_with_ports(fst, {{"v", false, 3}}).empty());  // the width counts
+  // a module without v: the scope declares v a port, so it is another module's instance
+  EXPECT_TRUE(scopes_with_ports(fst, {{"q", true, 1}}).empty());
 
   const EdgeSamples s = sample_before_rising_edges(fst, "TOP.dut", {"v", "q"});
   ASSERT_EQ(s.values.size(), 8u);

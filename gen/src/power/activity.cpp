@@ -54,14 +54,24 @@ std::vector<NetlistPort> netlist_ports(const std::string& text, const std::strin
 
 std::vector<std::string> scopes_with_ports(const FstFile& fst, const std::vector<NetlistPort>& ports) {
   std::map<std::string, std::map<std::string, unsigned>> widths;  // scope -> name -> bits
-  for (const FstVar& v : fst.vars()) widths[v.scope][v.name] = v.bits;
+  std::map<std::string, std::set<std::string>> declared;          // scope -> its own ports
+  for (const FstVar& v : fst.vars()) {
+    widths[v.scope][v.name] = v.bits;
+    if (v.port) declared[v.scope].insert(v.name);
+  }
+  std::set<std::string> wanted = {"clk_i"};
+  for (const NetlistPort& p : ports) wanted.insert(p.name);
   std::vector<std::string> found;
   for (const auto& [scope, names] : widths) {
     const auto has = [&](const std::string& n, unsigned bits) {
       const auto it = names.find(n);
       return it != names.end() && it->second == bits;
     };
-    if (has("clk_i", 1) && std::all_of(ports.begin(), ports.end(), [&](const NetlistPort& p) { return has(p.name, p.bits); }))
+    // a module with more ports (a controller beside its pass-through baseline) is another module
+    const auto& own = declared[scope];
+    const bool no_other_ports = std::all_of(own.begin(), own.end(), [&](const std::string& n) { return wanted.count(n); });
+    if (has("clk_i", 1) && no_other_ports &&
+        std::all_of(ports.begin(), ports.end(), [&](const NetlistPort& p) { return has(p.name, p.bits); }))
       found.push_back(scope);
   }
   return found;

@@ -50,6 +50,8 @@ FstFile::FstFile(const std::string& path) : path_(path), ctx_(fstReaderOpen(path
       split_range(h->u.var.name, v.name, v.lsb);
       v.bits = h->u.var.length;
       v.handle = h->u.var.handle;
+      v.port = h->u.var.direction == FST_VD_INPUT || h->u.var.direction == FST_VD_OUTPUT ||
+               h->u.var.direction == FST_VD_INOUT;
       vars_.push_back(std::move(v));
     }
   }

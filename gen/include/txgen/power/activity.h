@@ -23,8 +23,8 @@ struct NetlistPort {
 // Throws std::runtime_error when the module or a port's declaration is missing.
 std::vector<NetlistPort> netlist_ports(const std::string& netlist_text, const std::string& module);
 
-// The scopes of `fst` that hold a clk_i and every one of `ports` with its width:
-// the instances of a module with those ports.
+// The scopes of `fst` that hold a clk_i and every one of `ports` with its width,
+// and declare no port besides them: the instances of a module with those ports.
 std::vector<std::string> scopes_with_ports(const FstFile& fst, const std::vector<NetlistPort>& ports);
 
 // Each named signal of `scope` as it was just before each rising edge of the

@@ -17,6 +17,7 @@ struct FstVar {
   unsigned bits = 0;
   uint32_t handle = 0;
   int lsb = 0;        // from the range suffix; bit b of a value is name[lsb + b]
+  bool port = false;  // declared an input, output or inout of its scope
 };
 
 class FstFile {
