@@ -12,7 +12,7 @@ std::string bit_name(const FstVar& v, unsigned bit) {
   std::string name = v.name;
   if (!name.empty() && name.front() == '\\') name.erase(0, 1);
   while (!name.empty() && name.back() == ' ') name.pop_back();
-  if (v.bits == 1 && v.name.find(':') == std::string::npos && v.lsb == 0) return name;
+  if (v.bits == 1 && v.lsb == 0) return name;
   return name + "[" + std::to_string(v.lsb + static_cast<int>(bit)) + "]";
 }
 
@@ -90,8 +90,8 @@ EdgeSamples sample_before_rising_edges(FstFile& fst, const std::string& scope, c
   EdgeSamples s;
   s.names = names;
   std::vector<std::string> current(names.size());
+  const auto vars = scope_vars(fst, scope);
   for (std::size_t i = 0; i < names.size(); ++i) {
-    const auto vars = scope_vars(fst, scope);
     const auto it = std::find_if(vars.begin(), vars.end(), [&](const FstVar* v) { return v->name == names[i]; });
     if (it == vars.end()) throw std::runtime_error(fst.path() + ": scope " + scope + " has no signal " + names[i]);
     slots[(*it)->handle].push_back(i);

@@ -342,10 +342,11 @@ std::vector<std::string> port_names(const std::vector<NetlistPort>& ports, bool 
   return names;
 }
 
-void write_stimulus(const EdgeSamples& inputs, const fs::path& path) {
+// The first `inputs` signals of each sampled cycle, one line per cycle.
+void write_stimulus(const EdgeSamples& rtl, std::size_t inputs, const fs::path& path) {
   std::ofstream out(path);
-  for (const auto& cycle : inputs.values) {
-    for (std::size_t i = 0; i < cycle.size(); ++i) out << (i ? " " : "") << bits_to_hex(cycle[i]);
+  for (const auto& cycle : rtl.values) {
+    for (std::size_t i = 0; i < inputs; ++i) out << (i ? " " : "") << bits_to_hex(cycle[i]);
     out << "\n";
   }
   if (!out) throw std::runtime_error("txgen power: cannot write " + path.string());
@@ -358,15 +359,17 @@ void write_stimulus(const EdgeSamples& inputs, const fs::path& path) {
 // Verilated RTL only at the first clock edge (no edge of the reset).
 void compare_outputs(const EdgeSamples& rtl, const EdgeSamples& gate, PowerResult& r, const fs::path& log) {
   const std::size_t cycles = std::min(rtl.values.size(), gate.values.size());
+  std::vector<std::size_t> at;  // each of the gate-level run's signals in the RTL's samples
+  for (const auto& name : gate.names) at.push_back(rtl.index(name));
   for (std::size_t c = 1; c < cycles; ++c)
-    for (std::size_t i = 0; i < rtl.names.size(); ++i) {
-      const std::string& want = rtl.values[c][i];
-      const std::string& got = gate.values[c][gate.index(rtl.names[i])];
+    for (std::size_t i = 0; i < gate.names.size(); ++i) {
+      const std::string& want = rtl.values[c][at[i]];
+      const std::string& got = gate.values[c][i];
       for (std::size_t b = 0; b < want.size() && b < got.size(); ++b) {
         if (got[b] != '0' && got[b] != '1') {
           ++r.unknown_output_bits;
         } else if (got[b] != want[b]) {
-          fail("the netlist's " + rtl.names[i] + " is " + got + " before edge " + std::to_string(c) + ", the RTL's " +
+          fail("the netlist's " + gate.names[i] + " is " + got + " before edge " + std::to_string(c) + ", the RTL's " +
                    want,
                log);
         } else {
@@ -438,52 +441,50 @@ MacroPower macro_power(const synth::SramArray& a, const EdgeSamples& rtl, double
 
 namespace {
 
-// The module's inputs and watched signals in the RTL run (its first max_cycles).
+// The module's signals in the RTL run (its first max_cycles): its inputs first,
+// then its outputs and the operations' signals.
 struct RtlRun {
-  EdgeSamples inputs, watched;  // watched: the outputs first, then the operations' signals
+  EdgeSamples samples;
+  std::size_t inputs = 0;
 };
 
 RtlRun read_rtl_run(const PowerRequest& req, const std::vector<NetlistPort>& ports, PowerResult& r) {
   FstFile rtl(req.rtl_waveform);
   r.rtl_scope = find_dut_scope(rtl, ports, req.synth.top);
-  std::vector<std::string> watched = port_names(ports, true);
+  std::vector<std::string> names = port_names(ports, false);
+  const std::size_t inputs = names.size();
+  for (const auto& out : port_names(ports, true)) names.push_back(out);
   for (const Operation& op : req.operations)
-    for (const auto& s : operation_signals(op)) watched.push_back(s);
-  RtlRun run{sample_before_rising_edges(rtl, r.rtl_scope, port_names(ports, false)),
-             sample_before_rising_edges(rtl, r.rtl_scope, watched)};
-  for (EdgeSamples* s : {&run.inputs, &run.watched})
-    if (s->values.size() > req.max_cycles) s->values.resize(req.max_cycles);
-  if (run.inputs.values.empty()) throw std::runtime_error("txgen power: " + req.rtl_waveform + " has no clock edge");
+    for (const auto& s : operation_signals(op)) names.push_back(s);
+  RtlRun run{sample_before_rising_edges(rtl, r.rtl_scope, names), inputs};
+  if (run.samples.values.size() > req.max_cycles) run.samples.values.resize(req.max_cycles);
+  if (run.samples.values.empty()) throw std::runtime_error("txgen power: " + req.rtl_waveform + " has no clock edge");
   return run;
 }
 
 // Replays the inputs at gate level, compares the outputs, counts every net's toggles.
 NetToggles replay(const PowerRequest& req, const std::vector<NetlistPort>& ports, const RtlRun& run,
                   const fs::path& work, PowerResult& r) {
-  write_stimulus(run.inputs, work / kStimulus);
+  write_stimulus(run.samples, run.inputs, work / kStimulus);
   const auto start = std::chrono::steady_clock::now();
-  simulate_gate_level(req, ports, run.inputs.values.size(), work);
+  simulate_gate_level(req, ports, run.samples.values.size(), work);
   r.replay_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   FstFile gate((work / kGateWaveform).string());
   const std::string scope = std::string(kTbModule) + ".dut";
-  EdgeSamples outputs;
-  outputs.names = port_names(ports, true);
-  const auto n = static_cast<std::ptrdiff_t>(outputs.names.size());
-  for (const auto& cycle : run.watched.values) outputs.values.emplace_back(cycle.begin(), cycle.begin() + n);
-  compare_outputs(outputs, sample_before_rising_edges(gate, scope, outputs.names), r, work / "vvp.log");
+  compare_outputs(run.samples, sample_before_rising_edges(gate, scope, port_names(ports, true)), r, work / "vvp.log");
   return count_net_toggles(gate, scope);
 }
 
 // The macros' power and the energy per operation, from the counts in the RTL run.
-void account_energy(const PowerRequest& req, const EdgeSamples& watched, PowerResult& r) {
+void account_energy(const PowerRequest& req, const EdgeSamples& rtl, PowerResult& r) {
   const double seconds = static_cast<double>(r.cycles) * r.period_ns * 1e-9;
-  for (const synth::SramArray& a : req.arrays) r.macros.push_back(macro_power(a, watched, seconds, req.operations));
+  for (const synth::SramArray& a : req.arrays) r.macros.push_back(macro_power(a, rtl, seconds, req.operations));
   const double energy_pj = r.total_w() * seconds * 1e12, active_pj = (r.total_w() - r.idle_w()) * seconds * 1e12;
   std::set<std::string> accesses;  // the macros' own counts, not operations of the module
   for (const synth::SramArray& a : req.arrays) accesses.insert({a.name + " read", a.name + " write"});
   for (const Operation& op : req.operations) {
     if (accesses.count(op.name) != 0) continue;
-    const uint64_t n = count_operation(watched, op);
+    const uint64_t n = count_operation(rtl, op);
     const double per = n == 0 ? 0.0 : 1.0 / static_cast<double>(n);
     r.operations.push_back({op.name, n, energy_pj * per, active_pj * per});
   }
@@ -506,7 +507,7 @@ PowerResult run_power(const PowerRequest& req) {
   const std::vector<InstancePower> instances = instance_power(req, work);
   r.cells = static_cast<unsigned>(instances.size());
   r.logic = power_from_activity(instances, toggles, r.period_ns);
-  account_energy(req, run.watched, r);
+  account_energy(req, run.samples, r);
   return r;
 }
 
