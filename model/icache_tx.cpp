@@ -1056,6 +1056,8 @@ void IcacheTxModel::posedge(const IcacheTxIn& in) {
 // we ? mem[set][w] <= wdata entry w : rdata entry w <= mem[set][w]";
 // "we ? mem[line] <= wdata : rdata <= mem[line]".
 void IcacheTxModel::apply_ports(const IcacheTxOut& ports) {
+  if (ports.tag_en) tag_accesses_.add(ports.tag_we);
+  if (ports.data_en) data_accesses_.add(ports.data_we);
   if (ports.tag_en && ports.tag_set < p_.sets) {
     for (unsigned w = 0; w < p_.ways; ++w) {
       if (!((ports.tag_way_en >> w) & 1u)) continue;

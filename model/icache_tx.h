@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bd_codec.h"
+#include "model/util.h"
 #include "txgen/elab/icache_tx.h"
 
 namespace txgen::model {
@@ -120,6 +121,10 @@ class IcacheTxModel {
   Bits tag_entry(unsigned set, unsigned way) const;   // E bits (TB for the baseline)
   Bits data_line(unsigned line) const;                // LB x 8
   bool idle() const;                                  // engine IDLE
+  // Accesses since construction: tag array (one per enabled cycle, whatever
+  // the way enables) and data array.
+  const SramAccesses& tag_accesses() const { return tag_accesses_; }
+  const SramAccesses& data_accesses() const { return data_accesses_; }
 
   // Inspection of the translations the cache holds (const; added for the
   // tx_path model's tests, no behaviour). A held translation is a valid
@@ -297,6 +302,7 @@ class IcacheTxModel {
   std::vector<Bits> data_mem_;   // NL lines (no reset)
   Bits data_rdata_;              // (no reset)
   uint64_t sram_writes_ = 0;     // tag and data SRAM write accesses so far (same_registers)
+  SramAccesses tag_accesses_, data_accesses_;  // statistics, not registers
 };
 
 }  // namespace txgen::model

@@ -322,9 +322,10 @@ void LdsCtrlModel::outputs(const LdsCtrlIn& in, LdsCtrlOut& o) const {
 void LdsCtrlModel::sram_access(uint32_t row, uint64_t bank_en, bool we, const uint64_t* wdata_row) {
   // READING: a row beyond ROWS (possible only when ROWS = 1 and RI = 1) is
   // not addressed: writes are dropped and rdata keeps its value.
+  bank_en &= low_mask(p_.banks);
+  bank_accesses_.add(we, static_cast<uint64_t>(__builtin_popcountll(bank_en)));
   if (row >= p_.rows) return;
   uint64_t* mem = &mem_[static_cast<size_t>(row) * wpr_];
-  bank_en &= low_mask(p_.banks);
   if (we) ++sram_writes_;
   for (unsigned b = 0; bank_en != 0; ++b, bank_en >>= 1) {
     if (!(bank_en & 1)) continue;

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "model/bd_codec.h"
+#include "model/util.h"
 #include "txgen/elab/lds_ctrl.h"
 
 namespace txgen::model {
@@ -117,6 +118,8 @@ class LdsCtrlModel {
   bool allocated(unsigned segment) const;
   Bits sram_row_data(unsigned row) const;  // RB x 8 bits
   bool idle() const;
+  // Bank accesses since construction (each enabled bank of an access; a reset clears nothing).
+  const SramAccesses& bank_accesses() const { return bank_accesses_; }
 
   // Inspection of the translations the controller holds (const; added for
   // the tx_path model's tests, no behaviour). A held translation is a valid
@@ -262,6 +265,7 @@ class LdsCtrlModel {
   std::vector<uint64_t> mem_;    // ROWS x wpr_ words (no reset)
   std::vector<uint64_t> rdata_;  // SRAM read-data register, wpr_ words (no reset)
   uint64_t sram_writes_ = 0;     // SRAM write accesses so far (same_registers)
+  SramAccesses bank_accesses_;   // statistics, not registers
   std::vector<uint64_t> scratch_;  // a row of write data
   struct CmpScratch {              // do_cmp's working copies, kept to avoid allocation
     std::vector<BdTag> e, cand;

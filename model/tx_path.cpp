@@ -1131,6 +1131,16 @@ void TxPathModel::posedge_baseline(const TxPathIn& in) {
 // ---------------------------------------------------------------------------
 // Inspection
 
+TxPathSramAccesses TxPathModel::sram_accesses() const {
+  TxPathSramAccesses a;
+  for (const LdsCtrlModel& l : lds_) a.lds_banks += l.bank_accesses();
+  for (const IcacheTxModel& c : ic_) {
+    a.ic_tags += c.tag_accesses();
+    a.ic_data += c.data_accesses();
+  }
+  return a;
+}
+
 bool TxPathModel::in_l1(unsigned u, uint64_t vpn, uint64_t vmid) const {
   return l1_.find(u, vpn & vpn_mask_, vmid & vmid_mask_) >= 0;
 }

@@ -147,6 +147,12 @@ struct TxPathStats {         // cumulative since construction (a reset does not 
   std::vector<uint64_t> fills;  // [U] fill_valid pulses per CU
 };
 
+// Every CU's LDS bank accesses and every I-cache's tag and data array
+// accesses since construction (model/util.h SramAccesses).
+struct TxPathSramAccesses {
+  SramAccesses lds_banks, ic_tags, ic_data;
+};
+
 class TxPathModel {
  public:
   enum class Stage : uint8_t { Idle, LdsReq, LdsWait, IcReq, IcWait, Wire, Ret, L2 };
@@ -185,6 +191,7 @@ class TxPathModel {
   void posedge_after_outputs(const TxPathIn& in) { edge(in); }
   const TxPathEvents& events() const { return events_; }
   const TxPathStats& stats() const { return stats_; }
+  TxPathSramAccesses sram_accesses() const;
 
   // Inspection for tests and invariants.
   const L1tlbModel& l1() const { return l1_; }

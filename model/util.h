@@ -25,4 +25,17 @@ unsigned ceil_log2(uint64_t x);
 unsigned floor_log2(uint64_t x);
 bool is_pow2(uint64_t x);
 
+// Accesses of one kind of SRAM macro a model drives (reads and writes; a
+// banked array counts each enabled bank), for the evaluation's energy
+// (docs/energy.md). Observation only: no register, nothing a cycle reads.
+struct SramAccesses {
+  uint64_t reads = 0, writes = 0;
+  void add(bool write, uint64_t n = 1) { (write ? writes : reads) += n; }
+  SramAccesses& operator+=(const SramAccesses& o) {
+    reads += o.reads;
+    writes += o.writes;
+    return *this;
+  }
+};
+
 }  // namespace txgen::model

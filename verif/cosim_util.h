@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "model/bd_codec.h"
+#include "model/util.h"
 #include "verilated.h"
 #if VM_TRACE_FST
 #include "verilated_fst_c.h"
@@ -487,6 +488,26 @@ inline void compare_u64(CosimSession& session, const char* signal, unsigned widt
                         uint64_t actual) {
   if (expected != actual) session.fail(signal, to_hex(width, expected), to_hex(width, actual));
 }
+
+// A model's SRAM access counter (model/util.h) against the accesses the
+// RTL's SRAM ports made up to the same edge, so the evaluation's energy
+// counts what the RTL does.
+class SramAccessCheck {
+ public:
+  explicit SramAccessCheck(std::string array) : reads_(array + " reads"), writes_(array + " writes") {}
+  // The RTL's ports of the cycle (before its edge): `lanes` accesses with en.
+  void count(bool en, bool we, uint64_t lanes = 1) {
+    if (en) rtl_.add(we, lanes);
+  }
+  void compare(CosimSession& session, const model::SramAccesses& model) const {
+    compare_u64(session, reads_.c_str(), 64, model.reads, rtl_.reads);
+    compare_u64(session, writes_.c_str(), 64, model.writes, rtl_.writes);
+  }
+
+ private:
+  std::string reads_, writes_;
+  model::SramAccesses rtl_;
+};
 
 // A port of entries (field_bits each) against the model's vector, without
 // converting the port: a difference reports both as whole vectors.

@@ -158,8 +158,12 @@ class IcacheHarness {
   }
 
   void rising_edge() {
+    tags_.count(got_.tag_en, got_.tag_we);
+    data_.count(got_.data_en, got_.data_we);
     rtl_edge();
     model_.posedge(in_);
+    tags_.compare(session_, model_.tag_accesses());
+    data_.compare(session_, model_.data_accesses());
     coverage_.count(in_, model_.events());
     record(tape_, in_);
   }
@@ -274,6 +278,8 @@ class IcacheHarness {
   BenchTape<model::IcacheTxIn> tape_;
   model::IcacheTxIn in_;
   model::IcacheTxOut want_, got_;
+  SramAccessCheck tags_{"tag array accesses (model counter vs tag_en_o)"};
+  SramAccessCheck data_{"data array accesses (model counter vs data_en_o)"};
 };
 
 }  // namespace txgen::verif

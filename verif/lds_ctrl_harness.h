@@ -170,8 +170,10 @@ class LdsHarness {
   }
 
   void rising_edge() {
+    banks_.count(got_.sram_en, got_.sram_we, static_cast<uint64_t>(__builtin_popcountll(got_.sram_bank_en)));
     rtl_edge();
     model_.posedge(in_);
+    banks_.compare(session_, model_.bank_accesses());
     coverage_.count(in_, got_, model_.events());
     record(tape_, in_);
   }
@@ -255,6 +257,7 @@ class LdsHarness {
   BenchTape<model::LdsCtrlIn> tape_;
   model::LdsCtrlIn in_;
   model::LdsCtrlOut want_, got_;
+  SramAccessCheck banks_{"LDS bank accesses (model counter vs sram_en_o x sram_bank_en_o)"};
 };
 
 }  // namespace txgen::verif

@@ -67,6 +67,11 @@ struct EvalStats {
   double buffer_mean = 0;              // IOMMU buffer occupancy over the whole run
   double walk_gap_mean = 0;            // an instruction's first walk answered -> its last (two or more walks)
   uint64_t walk_gap_p99 = 0, walk_gap_instructions = 0;
+  // SRAM accesses (the golden model's counts; sram_counted false for an
+  // engine that cannot count them: the RTL's and the transaction level's)
+  bool sram_counted = false;
+  uint64_t lds_bank_reads = 0, lds_bank_writes = 0, ic_tag_reads = 0, ic_tag_writes = 0;
+  uint64_t ic_data_reads = 0, ic_data_writes = 0;
   bool finished = false;
 };
 

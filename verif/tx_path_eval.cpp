@@ -38,6 +38,7 @@
 #endif
 
 #include "tx_path_env.h"
+#include "eval_energy.h"
 #include "eval_progress.h"
 #include "tx_path_txn.h"
 #include "txgen/config/parse.h"
@@ -65,6 +66,8 @@ class RtlPath {
   }
   ~RtlPath() { dut_->final(); }
   std::optional<bool> fixed_point() const { return std::nullopt; }  // cannot tell: the drain bound
+  // the SRAMs are inside the Verilated top: not counted
+  std::optional<txgen::model::TxPathSramAccesses> sram_accesses() const { return std::nullopt; }
   void step(const txgen::model::TxPathIn& in, txgen::model::TxPathOut& out, bool /*watch*/) {
     dut_->clk_i = 0;
     // the replay writes no LDS data and the same instruction line data throughout
@@ -97,6 +100,7 @@ class ModelPath {
     fixed_ = watch && m_.same_registers(before_);
   }
   std::optional<bool> fixed_point() const { return by_drain_ ? std::nullopt : std::optional<bool>(fixed_); }
+  std::optional<txgen::model::TxPathSramAccesses> sram_accesses() const { return m_.sram_accesses(); }
 
  private:
   txgen::model::TxPathModel m_, before_;
@@ -111,6 +115,16 @@ struct Run {
   uint64_t skipped = 0;  // cycles jumped over (idle skipping)
   double seconds = 0;
 };
+
+void set_sram_counts(const txgen::model::TxPathSramAccesses& a, EvalStats& s) {
+  s.sram_counted = true;
+  s.lds_bank_reads = a.lds_banks.reads;
+  s.lds_bank_writes = a.lds_banks.writes;
+  s.ic_tag_reads = a.ic_tags.reads;
+  s.ic_tag_writes = a.ic_tags.writes;
+  s.ic_data_reads = a.ic_data.reads;
+  s.ic_data_writes = a.ic_data.writes;
+}
 
 template <class Path>
 Run replay(Path& path, const TxPathParams& p, const txgen::trace::Trace& t, const EvalOptions& o, bool base) {
@@ -132,6 +146,7 @@ Run replay(Path& path, const TxPathParams& p, const txgen::trace::Trace& t, cons
   r.design = base ? "baseline" : "path";
   r.s = env.stats();
   if (!r.s.finished) r.s.cycles = cycle;
+  if (const auto a = path.sram_accesses()) set_sram_counts(*a, r.s);
   r.skipped = env.skipped();
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return r;
@@ -207,7 +222,13 @@ const std::vector<std::pair<const char*, uint64_t EvalStats::*>>& count_fields()
       {"pte_reads", &EvalStats::pte_reads},
       {"buffer_max", &EvalStats::buffer_max},
       {"walk_gap_p99", &EvalStats::walk_gap_p99},
-      {"walk_gap_instructions", &EvalStats::walk_gap_instructions}};
+      {"walk_gap_instructions", &EvalStats::walk_gap_instructions},
+      {"lds_bank_reads", &EvalStats::lds_bank_reads},
+      {"lds_bank_writes", &EvalStats::lds_bank_writes},
+      {"ic_tag_reads", &EvalStats::ic_tag_reads},
+      {"ic_tag_writes", &EvalStats::ic_tag_writes},
+      {"ic_data_reads", &EvalStats::ic_data_reads},
+      {"ic_data_writes", &EvalStats::ic_data_writes}};
   return f;
 }
 
@@ -224,7 +245,8 @@ const std::vector<std::pair<const char*, double EvalStats::*>>& figure_fields() 
 nlohmann::json to_json(const Run& r) {
   const EvalStats& s = r.s;
   nlohmann::json j = {{"workload", r.workload}, {"design", r.design}, {"policy", r.policy},
-                      {"finished", s.finished}, {"l2", s.generated_l2 ? "generated" : "behavioural"}};
+                      {"finished", s.finished}, {"l2", s.generated_l2 ? "generated" : "behavioural"},
+                      {"sram_counted", s.sram_counted}};
   for (const auto& [name, field] : count_fields()) j[name] = s.*field;
   for (const auto& [name, field] : figure_fields()) j[name] = s.*field;
   j["skipped_cycles"] = r.skipped;
@@ -240,6 +262,7 @@ Run run_from_json(const nlohmann::json& j) {
   r.policy = j.at("policy");
   r.s.finished = j.at("finished");
   r.s.generated_l2 = j.at("l2") == "generated";
+  r.s.sram_counted = j.at("sram_counted");
   for (const auto& [name, field] : count_fields()) r.s.*field = j.at(name);
   for (const auto& [name, field] : figure_fields()) r.s.*field = j.at(name);
   r.skipped = j.at("skipped_cycles");
@@ -429,6 +452,14 @@ void check_agree(const Run& rtl, const Run& model) {
               rtl.design.c_str(), model.seconds > 0 ? static_cast<double>(b.requests) / model.seconds / 1e6 : 0.0);
 }
 
+EvalStats with_sram_counts_of(const EvalStats& from, EvalStats to) {
+  to.sram_counted = from.sram_counted;
+  for (const auto field : {&EvalStats::lds_bank_reads, &EvalStats::lds_bank_writes, &EvalStats::ic_tag_reads,
+                           &EvalStats::ic_tag_writes, &EvalStats::ic_data_reads, &EvalStats::ic_data_writes})
+    to.*field = from.*field;
+  return to;
+}
+
 double deviation(double txn, double model) { return model != 0 ? (txn - model) / model : txn != 0 ? 1.0 : 0.0; }
 
 // The transaction-level engine against the golden models on one replay: every
@@ -569,11 +600,47 @@ std::vector<Run> replay_all(const std::vector<txgen::trace::Trace>& loaded, cons
                     o.traffic.model == txgen::verif::IssueModel::kOutstanding);
     } else {
       r = run_one(p, t, vo, v.base, e.engine == "model");
-      if (e.engine == "both") check_agree(r, run_one(p, t, ve, v.base, true));
+      if (e.engine == "both") {
+        const Run model = run_one(p, t, ve, v.base, true);
+        check_agree(r, model);
+        r.s = with_sram_counts_of(model.s, r.s);  // cycle for cycle the same: the model's counts are the RTL's
+      }
     }
     r.policy = v.policy;
     return r;
   });
+}
+
+// The arrays and logic of the baseline and the path: the arrays from the
+// configuration (the L2-TLB's geometry from the variant's generated one, or
+// the behavioural one), the logic from a `txgen power` report when given.
+std::pair<txgen::verif::DesignEnergy, txgen::verif::DesignEnergy> design_energies(
+    const txgen::config::Config& cfg, const TxPathParams& p, EvalOptions o, const Variant& v,
+    const std::string& logic_power) {
+  o.iommu = v.iommu ? &*v.iommu : nullptr;
+  txgen::verif::DesignEnergy base{txgen::verif::energy_arrays(cfg, p, true, o), {}};
+  txgen::verif::DesignEnergy path{txgen::verif::energy_arrays(cfg, p, false, o), {}};
+  if (!logic_power.empty()) {
+    base.logic = txgen::verif::logic_energy_of(logic_power, p.module_prefix + "_base");
+    path.logic = txgen::verif::logic_energy_of(logic_power, p.module_prefix);
+  }
+  return {base, path};
+}
+
+// The energy table (eval_energy.*, appended to eval.md) when every run
+// counted its SRAM accesses; otherwise a line saying why there is none.
+void write_energy(const std::string& out, const std::vector<Run>& runs,
+                  const std::pair<txgen::verif::DesignEnergy, txgen::verif::DesignEnergy>& designs,
+                  const txgen::verif::EnergyOptions& e) {
+  for (const char* ext : {".md", ".csv", ".json"}) fs::remove(fs::path(out) / (std::string("eval_energy") + ext));
+  if (!std::all_of(runs.begin(), runs.end(), [](const Run& r) { return r.s.sram_counted; })) {
+    std::printf("txgen eval: no energy table: this engine does not count SRAM accesses (--engine model or both)\n");
+    return;
+  }
+  std::vector<txgen::verif::EnergyRow> rows;
+  for (const Run& r : runs) rows.push_back({r.workload, r.design, r.policy, r.s});
+  const std::string md = txgen::verif::write_energy_tables(out, rows, designs.first, designs.second, e);
+  std::ofstream(fs::path(out) / "eval.md", std::ios::app) << "\n" << md;
 }
 
 }  // namespace
@@ -657,7 +724,26 @@ int main(int argc, char** argv) {
                "(a design txgen does not generate: an estimate of what it would buy)");
   app.add_flag("--fetch-when-stalled", o.fetch_when_stalled,
                "fetch instructions while every CU of the I-cache waits on translations (default: no)");
+  txgen::verif::EnergyOptions energy;
+  app.add_option("--period-ns", energy.period_ns, "energy: the clock period the cycles take (2.5)")
+      ->check(CLI::PositiveNumber);
+  app.add_option("--dram-read-nj", energy.dram_read_nj,
+                 "energy: one page-walk read of DRAM, nJ (default: a DDR3-1600 rank's closed-page 64-byte read, "
+                 "docs/energy.md)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--dram-background-mw", energy.dram_background_mw,
+                 "energy: DRAM background power per channel, mW (default: the rank's precharge standby)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--walk-dram-reads", energy.walk_dram_reads,
+                 "energy, behavioural L2-TLB: DRAM reads per page walk (1: the page-walk caches hold the upper "
+                 "levels)")
+      ->check(CLI::Range(0u, 8u));
+  std::string logic_power;
+  app.add_option("--logic-power", logic_power,
+                 "energy: the <block>.power.json of `txgen power --block tx_path` on this configuration; adds the "
+                 "baseline's and the path's logic (clock pins, leakage, energy per translation request)");
   CLI11_PARSE(app, argc, argv);
+  energy.dram_channels = o.iommu_eval.pte_channels;
   o.traffic.model = replay_model == "outstanding" ? txgen::verif::IssueModel::kOutstanding
                                             : txgen::verif::IssueModel::kWavefront;
   try {
@@ -666,6 +752,7 @@ int main(int argc, char** argv) {
     const txgen::config::Config cfg = txgen::config::load_config_file(config_file);
     const TxPathParams p = txgen::elab::elaborate_tx_path(cfg);
     const std::vector<Variant> variants = variants_of(cfg, l2, policies, designs);
+    const auto energies = design_energies(cfg, p, o, variants.front(), logic_power);
     if (traces.empty() && merge.empty()) throw std::runtime_error("--trace: give the trace files to replay");
     const std::vector<txgen::trace::Trace> loaded = load_traces(traces, p);
     const std::vector<Run> merged = read_runs(merge);
@@ -690,6 +777,7 @@ int main(int argc, char** argv) {
       std::ofstream(fs::path(out) / "eval.md", std::ios::app)
           << "\n" << std::ifstream(fs::path(out) / "eval_walks.md").rdbuf();
     }
+    write_energy(out, runs, energies, energy);
     std::cout << std::ifstream(fs::path(out) / "eval.md").rdbuf();
   } catch (const std::exception& e) {
     std::cerr << "txgen eval: error: " << e.what() << "\n";

@@ -329,6 +329,34 @@ TEST(Cli, EvalChecksTheGeneratedL2BeforeWritingAnything) {
   EXPECT_EQ(md.find("| gups | path"), std::string::npos) << md;
 }
 
+// Energy per workload: with the golden models a table whose page-walk energy
+// is the generated IOMMU's PTE reads at the DDR3 rank's 20.754 nJ each and
+// whose SRAM reads are the replay's; the transaction-level engine, which
+// counts no SRAM access, says so and writes none.
+TEST(Cli, EvalTablesEnergyPerWorkloadWithTheGoldenModels) {
+  TempDir dir("eval_energy");
+  const std::string iommu = source("tests/configs/tx_path_iommu.json");
+  const auto r = run_txgen("eval --config " + iommu + " --workloads gups --requests 100 --out " + dir.str("model"));
+  ASSERT_EQ(r.exit_code, 0) << r.output;
+  EXPECT_NE(read_file(dir.path() / "model" / "eval.md").find("### Energy per workload"), std::string::npos);
+  const auto energy = nlohmann::json::parse(read_file(dir.path() / "model" / "eval_energy.json"));
+  const auto runs = nlohmann::json::parse(read_file(dir.path() / "model" / "eval.json"));
+  ASSERT_EQ(energy["runs"].size(), 2u);
+  for (size_t i = 0; i < 2; ++i) {
+    const auto& e = energy["runs"][i];
+    EXPECT_EQ(e["dram_reads"], runs[i]["pte_reads"]);
+    EXPECT_GT(e["dram_reads"].get<uint64_t>(), 0u);
+    EXPECT_NEAR(e["dram_read_nj"].get<double>(), e["dram_reads"].get<double>() * 20.754, 1e-6);
+    EXPECT_EQ(e["arrays"][0]["name"], "LDS bank");
+    EXPECT_EQ(e["arrays"][0]["reads"], runs[i]["lds_bank_reads"]);
+  }
+  const auto txn = run_txgen("eval --config " + source("tests/configs/tx_path_small.json") +
+                             " --engine txn --workloads gups --requests 100 --out " + dir.str("txn"));
+  ASSERT_EQ(txn.exit_code, 0) << txn.output;
+  EXPECT_NE(txn.output.find("no energy table"), std::string::npos) << txn.output;
+  EXPECT_FALSE(fs::exists(dir.path() / "txn" / "eval_energy.md"));
+}
+
 TEST(Cli, ReportGivesWalkSchedulerStorage) {
   // Seed 002 Table I: 256 entries x (VPN 36 + ID 20 + score 9 + credit 21 + aged + match);
   // PWC tags 4 x (9 + 1) + 8 x (18 + 1) + 32 x (27 + 1) = 1088.

@@ -3,7 +3,7 @@
 // engines through build/txgen_eval, the Verilated RTL through an executable
 // built for the configuration (cached in --out). Traces come from files (txgen
 // trace) or are generated here from the configuration's defaults
-// (--workloads).
+// (--workloads). With the golden models, an energy table per workload too.
 #include <filesystem>
 #include <iostream>
 
@@ -27,7 +27,8 @@ void add_eval_command(CLI::App& app, EvalOptions& opts) {
       "eval", "Replay translation traces through the L1-TLB -> LDS -> I-cache -> L2-TLB path and its "
               "baseline (the golden models, the Verilated RTL, or a transaction-level replay), behind the "
               "configuration's generated L2-TLB and IOMMU or a behavioural L2-TLB; prints one table (also "
-              "eval.md/.csv/.json; with the generated L2 a walk-scheduling table) and plots it (eval.svg/.png).");
+              "eval.md/.csv/.json; with the generated L2 a walk-scheduling table; with the golden models an energy table, "
+              "eval_energy.*) and plots it (eval.svg/.png).");
   cmd->add_option("--config", opts.config, "configuration with a tx_path section (JSON)")->required();
   cmd->add_option("--out", opts.out, "directory for the build, the traces and the results")->required();
   cmd->add_option("--trace", opts.traces, "trace file(s) (txgen trace)");
@@ -93,6 +94,23 @@ void add_eval_command(CLI::App& app, EvalOptions& opts) {
   cmd->add_option("--pte-channels", opts.pte_channels,
                   "generated L2: memory channels, PTE lines interleaved over them (2, seed 002 Table I)")
       ->check(CLI::Range(1u, 64u));
+  cmd->add_option("--period-ns", opts.period_ns, "energy: the clock period of a cycle (2.5)")->check(CLI::PositiveNumber);
+  cmd->add_option("--dram-read-nj", opts.dram_read_nj,
+                  "energy: one page-walk read of DRAM in nJ (default: a DDR3-1600 rank's closed-page 64-byte read, "
+                  "20.75; docs/energy.md)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--dram-background-mw", opts.dram_background_mw,
+                  "energy: DRAM background power per channel (--pte-channels) in mW (default: the rank's precharge "
+                  "standby, 540)")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--walk-dram-reads", opts.walk_dram_reads,
+                  "energy with the behavioural L2-TLB: DRAM reads per page walk (1: the page-walk caches hold the "
+                  "upper levels; the generated IOMMU counts its own)")
+      ->check(CLI::Range(0u, 8u));
+  cmd->add_option("--logic-power", opts.logic_power,
+                  "energy: the tx_path.power.json of `txgen power --block tx_path` on this configuration; adds the "
+                  "baseline's and the path's logic (clock pins, leakage, energy per translation request)")
+      ->check(CLI::ExistingFile);
   cmd->add_option("--build-dir", opts.build_dir,
                   "CMake tree to build the RTL engines in (default OUT/build); one tree serves any number of "
                   "configurations (builds take turns)");
@@ -171,6 +189,11 @@ std::vector<std::string> common_arguments(const EvalOptions& opts, const std::st
   argv.insert(argv.end(), {"--l2", opts.l2, "--pte-latency", std::to_string(opts.pte_latency), "--pte-interval",
                            std::to_string(opts.pte_interval), "--pte-channels", std::to_string(opts.pte_channels)});
   if (opts.engine == "txn-check") argv.insert(argv.end(), {"--txn-tolerance", std::to_string(opts.txn_tolerance)});
+  argv.insert(argv.end(), {"--period-ns", std::to_string(opts.period_ns), "--dram-read-nj",
+                           std::to_string(opts.dram_read_nj), "--dram-background-mw",
+                           std::to_string(opts.dram_background_mw), "--walk-dram-reads",
+                           std::to_string(opts.walk_dram_reads)});
+  if (!opts.logic_power.empty()) argv.insert(argv.end(), {"--logic-power", fs::absolute(opts.logic_power).string()});
   return argv;
 }
 

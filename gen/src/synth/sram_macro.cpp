@@ -106,11 +106,12 @@ double read_of(const SramGeometry& g, const SramOrganization& o, const SramTech&
   return common_pj(g, o, t) + bitlines + sense + outputs;
 }
 
-// The written columns swing fully, the half-selected ones as in a read.
-double write_of(const SramGeometry& g, const SramOrganization& o, const SramTech& t) {
-  const double written = g.bits * pj(bitline_ff(o, t), t.vdd_v, t.vdd_v);
-  const double half_selected = (o.columns - g.bits) * pj(bitline_ff(o, t), t.vdd_v, t.read_swing_v);
-  const double drivers = g.bits * pj(4.0 * t.inv_cap_ff, t.vdd_v, t.vdd_v);
+// The written columns (`bits` of the word) swing fully, the half-selected
+// ones as in a read; the data-in register takes the whole word and its lane enables.
+double write_of(const SramGeometry& g, const SramOrganization& o, const SramTech& t, unsigned bits) {
+  const double written = bits * pj(bitline_ff(o, t), t.vdd_v, t.vdd_v);
+  const double half_selected = (o.columns - bits) * pj(bitline_ff(o, t), t.vdd_v, t.read_swing_v);
+  const double drivers = bits * pj(4.0 * t.inv_cap_ff, t.vdd_v, t.vdd_v);
   const double data_in = (g.bits + g.lanes) * t.dff_clock_pj;
   return common_pj(g, o, t) + written + half_selected + drivers + data_in;
 }
@@ -156,7 +157,8 @@ SramFigures sram_macro(const SramGeometry& g, const SramOrganization& org, const
   f.area = area_of(g, org, t);
   f.area_um2 = f.area.total();
   f.read_energy_pj = read_of(g, org, t);
-  f.write_energy_pj = write_of(g, org, t);
+  f.write_energy_pj = write_of(g, org, t, g.bits);
+  f.lane_write_energy_pj = write_of(g, org, t, g.bits / g.lanes);
   f.leakage_uw = leakage_of(f.area, org, t);
   f.access_ns = access_of(org, t);
   f.flop_array_area_um2 = flop_array_area_um2(g, t);

@@ -84,6 +84,10 @@ struct EvalOptions {
   std::string l2 = "auto";                          // auto, generated, behavioural
   std::vector<std::string> policies, designs;       // empty: walk_sched.policy; baseline and path
   unsigned pte_latency = 100, pte_interval = 1, pte_channels = 2;
+  // energy per workload (verif/eval_energy.h); 0: the DDR3 rank's derived figures
+  double period_ns = 2.5, dram_read_nj = 0, dram_background_mw = 0;
+  unsigned walk_dram_reads = 1;
+  std::string logic_power;  // a tx_path.power.json (txgen power)
   SlurmCliOptions slurm;  // one array task per replay
 };
 

@@ -42,6 +42,7 @@ struct SramFigures {
   SramArea area;
   double area_um2 = 0.0;
   double read_energy_pj = 0.0, write_energy_pj = 0.0;  // one access of the whole word
+  double lane_write_energy_pj = 0.0;                    // a write of one lane (the others not enabled)
   double leakage_uw = 0.0;
   double access_ns = 0.0;            // clock edge to read data at the macro's pins
   double flop_array_area_um2 = 0.0;  // the same array in flip-flops: the macro's upper bound
