@@ -143,6 +143,20 @@ std::vector<ProveTop> prove_tops(const config::Config& c) {
           {p.module_prefix + "_cp", p.check_steps + 6}};
 }
 
+// From the ports (docs/power.md): what the monitors count and the decision
+// unit's switches (the HSL stage has no scope of its own in the co-simulation:
+// Verilator inlines it, docs/power.md).
+std::vector<power::Operation> power_operations(const config::Config& c) {
+  const DhslParams p = elab::elaborate_dhsl(c);
+  std::vector<power::Operation> ops;
+  if (p.has_monitors()) {
+    ops.push_back({p.module_prefix + "_rtu_mon", "remote request counted", {"in_i|out_i"}});
+    ops.push_back({p.module_prefix + "_l2_mon", "L2-TLB access counted", {"access_i"}});
+    ops.push_back({p.module_prefix + "_cp", "mode switch", {"switch_o"}});
+  }
+  return ops;
+}
+
 std::vector<CosimTop> cosim_tops(const config::Config& c) {
   const DhslParams p = elab::elaborate_dhsl(c);
   return {{"sys", p.module_prefix + "_sys", ports::dhsl_ports(p)}};
@@ -162,6 +176,7 @@ BlockInfo dhsl_block() {
   b.synth_tops = dhsl::synth_tops;
   b.prove_tops = dhsl::prove_tops;
   b.cosim_tops = dhsl::cosim_tops;
+  b.power_operations = dhsl::power_operations;
   return b;
 }
 
