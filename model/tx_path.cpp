@@ -33,6 +33,15 @@
 //  P7 The victim fields taken into the queue, lb and vr and the accepted
 //     shootdown key are compared at their widths (VPN, VM bits); vr keeps no
 //     VRF-ID (the document's vr has none, nor has the L2 victim port).
+//  P8 Non-blocking lookup (K slots): every slot choice of a cycle (the
+//     intake's lowest IDLE slot, kl, ki, kr, k2) is made from the registers
+//     of the cycle, so a slot freed at an edge (RET, L2) takes no miss at
+//     that edge (l2_req_ready_i was 0 for it) and a slot that reaches L2 at
+//     an edge is not loaded into l2r at the same edge. With no slot in
+//     LDS_REQ (IC_REQ) the lookup port's data fields show slot 0's rq (the
+//     blocking stage's, valid 0). The event ret_overtakes compares the
+//     other slots' states of the cycle (an older slot leaving L2 at the RET
+//     edge still counts as overtaken).
 #include "model/tx_path.h"
 
 #include <stdexcept>
@@ -42,6 +51,17 @@ namespace txgen::model {
 namespace {
 
 uint64_t mask_of(unsigned bits) { return bits >= 64 ? ~uint64_t{0} : ((uint64_t{1} << bits) - 1); }
+
+// "The first from p": the first k in the order p, p+1, ..., p+K-1 (mod K)
+// with ok(k), or -1.
+template <class Ok>
+int first_from(unsigned p, unsigned K, Ok ok) {
+  for (unsigned d = 0; d < K; ++d) {
+    const unsigned k = (p + d) % K;
+    if (ok(k)) return static_cast<int>(k);
+  }
+  return -1;
+}
 
 }  // namespace
 
@@ -53,10 +73,12 @@ TxPathModel::TxPathModel(const elab::TxPathParams& p, bool baseline)
   D_ = p_.victim_queue;
   WL_ = p_.wire_lds;
   WI_ = p_.wire_icache;
+  K_ = p_.slots;
   move_ = p_.move;
   if (U_ < 1 || S_ < 1 || U_ % S_ != 0 || G_ != U_ / S_)
     throw std::invalid_argument("TxPathModel: cus / sharers / icaches inconsistent");
   if (D_ < 1 || D_ > 8) throw std::invalid_argument("TxPathModel: victim_queue must be 1-8");
+  if (K_ < 1 || K_ > kMaxSlots) throw std::invalid_argument("TxPathModel: lookup_slots must be 1-8");
   if (p_.l1.cus != U_ || p_.l1.tlbs != U_ || p_.l1.clusters != U_)
     throw std::invalid_argument("TxPathModel: the L1-TLB must have U CUs = U TLBs = U clusters");
   if (p_.ic.sharers != S_) throw std::invalid_argument("TxPathModel: I-cache sharers != S");
@@ -201,7 +223,10 @@ void TxPathModel::eval_l1(const TxPathIn& in, const Glue& G) const {
   if (baseline_) {
     l1_inputs_baseline(in);
   } else {
-    for (unsigned u = 0; u < U_; ++u) l1_fill_input(in, G, u);
+    for (unsigned u = 0; u < U_; ++u) {
+      pick_slots(G, u);
+      l1_fill_input(in, G, u);
+    }
     l1_shootdown_input(G);
   }
   const long t0 = probe();
@@ -225,25 +250,52 @@ void TxPathModel::l1_inputs_baseline(const TxPathIn& in) const {
   l1_in_.sd_vmid = in.sd_vmid;
 }
 
+// CU u's slot choices of the cycle ("Non-blocking lookup"; K = 1: slot 0
+// or none). A slot is ready to return when st = RET and rm_free; kr is the
+// first ready from pr. At most one slot waits for each of the LDS and the
+// I-cache: both take one lookup at a time, so a second one is a broken
+// contract, not a case to model.
+void TxPathModel::pick_slots(const Glue& G, unsigned u) const {
+  const Cu& c = G.cu[u];
+  CuComb& k = cc_[u];
+  const auto in_stage = [&](Stage st) { return [&c, st](unsigned s) { return c.s[s].st == st; }; };
+  k.k_in = first_from(0, K_, in_stage(Stage::Idle));  // the lowest IDLE slot
+  k.kl = first_from(c.pl, K_, in_stage(Stage::LdsReq));
+  k.ki = first_from(c.pi, K_, in_stage(Stage::IcReq));
+  k.k2 = first_from(c.p2, K_, in_stage(Stage::L2));
+  k.kr = first_from(c.pr, K_, [&](unsigned s) { return c.s[s].st == Stage::Ret && rm_free(c, c.s[s]); });
+  k.ret_ready = k.kr >= 0;
+  k.ret_rm_busy = false;
+  unsigned lds_wait = 0, ic_wait = 0;
+  for (unsigned s = 0; s < K_; ++s) {
+    const Slot& x = c.s[s];
+    k.ret_rm_busy |= x.st == Stage::Ret && !rm_free(c, x);
+    lds_wait += x.st == Stage::LdsWait ? 1 : 0;
+    ic_wait += x.st == Stage::IcWait ? 1 : 0;
+  }
+  if (lds_wait > 1 || ic_wait > 1)
+    throw std::logic_error("TxPathModel: two slots of CU " + std::to_string(u) +
+                           " wait for one LDS / I-cache answer (contract broken)");
+}
+
 // CU u's RET and credit, and the L1-TLB's L2 port of CU u: the promotion,
 // else the L2 response.
 void TxPathModel::l1_fill_input(const TxPathIn& in, const Glue& G, unsigned u) const {
   const Cu& c = G.cu[u];
   CuComb& k = cc_[u];
-  // credit = (out + occ < D); rm_free = 1 for copy, else the remove
-  // register of ans.src is free; ret = (st = RET) and credit and rm_free.
+  // credit = (out + occ < D); ret = some slot ready to return and credit.
   k.credit = c.out + c.occ < D_;
-  k.rm_free = !move_ || (c.ans_ic ? !c.rmi_valid : !c.rml_valid);
-  k.ret = c.st == Stage::Ret && k.credit && k.rm_free;
+  k.ret = k.ret_ready && k.credit;
   k.l2_to_u = !k.ret && in.l2_resp_valid && resp_cu_ == static_cast<int>(u) && k.credit;
   k.l1_in_valid = k.ret || k.l2_to_u;
-  // "Its input l2_req_ready_i[u] = (st = IDLE)."
-  l1_in_.l2_req_ready[u] = c.st == Stage::Idle;
+  // "l2_req_ready_i[u] = some slot has st = IDLE" (K = 1: st = IDLE)
+  l1_in_.l2_req_ready[u] = k.k_in >= 0;
   l1_in_.l2_resp_valid[u] = k.l1_in_valid;
   if (k.ret) {
-    l1_in_.l2_resp_tag[u] = c.rq_tag;
-    l1_in_.l2_resp_ppn[u] = c.ans_ppn;
-    l1_in_.l2_resp_perm[u] = c.ans_perm;
+    const Slot& r = c.s[static_cast<unsigned>(k.kr)];
+    l1_in_.l2_resp_tag[u] = r.rq_tag;
+    l1_in_.l2_resp_ppn[u] = r.ans_ppn;
+    l1_in_.l2_resp_perm[u] = r.ans_perm;
   } else {
     // the L2 response's fields (also with valid 0)
     l1_in_.l2_resp_tag[u] = in.l2_resp_tag & lt_mask_;
@@ -336,15 +388,17 @@ void TxPathModel::lds_shootdown_input(const Glue& G, unsigned u) const {
   li.sd_vmid = static_cast<uint32_t>(k.lreq ? G.sdp_vmid : c.rml_vmid);
 }
 
-// LDS_REQ: lk_valid_i = (st = LDS_REQ) and occ = 0.
+// LDS_REQ: lk_valid_i = some slot in LDS_REQ and occ = 0, with rq[kl]'s
+// fields (READING P8: slot 0's without a request).
 void TxPathModel::lds_lookup_input(const TxPathIn& in, const Glue& G, unsigned u) const {
   const Cu& c = G.cu[u];
   CuComb& k = cc_[u];
   LdsCtrlIn& li = lds_in_[u];
-  k.lk_valid = c.st == Stage::LdsReq && c.occ == 0;
+  const Slot& s = c.s[k.kl >= 0 ? static_cast<unsigned>(k.kl) : 0];
+  k.lk_valid = k.kl >= 0 && c.occ == 0;
   li.lk_valid = k.lk_valid;
-  li.lk_vpn = c.rq_vpn;
-  li.lk_vmid = static_cast<uint32_t>(c.rq_vmid);
+  li.lk_vpn = s.rq_vpn;
+  li.lk_vmid = static_cast<uint32_t>(s.rq_vmid);
   li.lk_vrf = in.vrf[u];
   li.lk_resp_ready = true;  // READING P1
 }
@@ -396,12 +450,14 @@ void TxPathModel::icache_sharer_inputs(const TxPathIn& in, const Glue& G, unsign
   const Cu& c = G.cu[u];
   CuComb& k = cc_[u];
   IcacheTxIn& ii = ic_in_[g];
-  // IC_REQ: tl_valid_i[i] = (st = IC_REQ) and not lb.valid; tl_vpn_i,
-  // tl_vmid_i = rq, tl_vrf_i = vrf_i[u].
-  k.tl_valid = c.st == Stage::IcReq && !c.lb.valid;
+  // IC_REQ: tl_valid_i[i] = some slot in IC_REQ and not lb.valid; tl_vpn_i,
+  // tl_vmid_i = rq[ki] (READING P8: slot 0's without a request), tl_vrf_i =
+  // vrf_i[u].
+  const Slot& s = c.s[k.ki >= 0 ? static_cast<unsigned>(k.ki) : 0];
+  k.tl_valid = k.ki >= 0 && !c.lb.valid;
   ii.tl_valid[i] = k.tl_valid;
-  ii.tl_vpn[i] = c.rq_vpn;
-  ii.tl_vmid[i] = static_cast<uint32_t>(c.rq_vmid);
+  ii.tl_vpn[i] = s.rq_vpn;
+  ii.tl_vmid[i] = static_cast<uint32_t>(s.rq_vmid);
   ii.tl_vrf[i] = in.vrf[u];
   // lb -> I-cache fill port: tf_valid_i[i] = lb.valid and not lb.kill,
   // tf_*_i[i] = lb's fields.
@@ -529,10 +585,11 @@ void TxPathModel::outputs(const TxPathIn& in, TxPathOut& o) const {
     o.app_rdata[u] = lo.app_rdata;
     o.wg_ready[u] = baseline_ ? 0 : lo.wg_ready;
     o.wg_done[u] = baseline_ ? 0 : lo.wg_done;
-    // hit_lds_o = ret and ans.src = LDS, hit_ic_o = ret and ans.src = IC
+    // hit_lds_o = ret and ans[kr].src = LDS, hit_ic_o = ret and ans[kr].src = IC
     const bool ret = !baseline_ && cc_[u].ret;
-    o.hit_lds[u] = ret && !G.cu[u].ans_ic;
-    o.hit_ic[u] = ret && G.cu[u].ans_ic;
+    const bool from_ic = ret && G.cu[u].s[static_cast<unsigned>(cc_[u].kr)].ans_ic;
+    o.hit_lds[u] = ret && !from_ic;
+    o.hit_ic[u] = from_ic;
   }
   for (unsigned g = 0; g < G_; ++g) {
     const IcacheTxOut& io = ic_out_[g];
@@ -715,64 +772,111 @@ void TxPathModel::lds_shootdown_port(unsigned u) {
   }
 }
 
-// ---- lookup stage of CU u ----
+// ---- lookup stage of CU u: every slot from its state of the cycle ----
+// The winners kl, ki, kr, k2 and the intake slot were chosen in comb()
+// from the registers (READING P8); each slot writes only itself and the
+// pointer of the rule that granted it, so the order of the slots is free.
 void TxPathModel::lookup_stage(unsigned u) {
-  Cu& c = g_.cu[u];
+  lookup_events(u);
+  for (unsigned k = 0; k < K_; ++k) lookup_slot(u, k);
+}
+
+// Why a CU's slots wait, and an overtaking return (states of the cycle).
+void TxPathModel::lookup_events(unsigned u) {
+  const Cu& c = g_.cu[u];
   const CuComb& k = cc_[u];
-  switch (c.st) {
+  if (k.kl >= 0 && !k.lk_valid) events_.lookup_waits_queue = true;
+  if (k.ki >= 0 && c.lb.valid) events_.lookup_waits_lb = true;
+  if (k.ret_ready && !k.credit) events_.credit_block = true;
+  if (k.ret_rm_busy && k.credit) events_.ret_waits_remove = true;
+  if (k.ret && older_slot_busy(c, static_cast<unsigned>(k.kr))) events_.ret_overtakes = true;
+}
+
+// Another slot of the CU holds a miss taken in before slot k's.
+bool TxPathModel::older_slot_busy(const Cu& c, unsigned k) const {
+  for (unsigned j = 0; j < K_; ++j)
+    if (j != k && c.s[j].st != Stage::Idle && c.s[j].seq < c.s[k].seq) return true;
+  return false;
+}
+
+void TxPathModel::lookup_slot(unsigned u, unsigned k) {
+  Slot& s = g_.cu[u].s[k];
+  const CuComb& cc = cc_[u];
+  const int me = static_cast<int>(k);
+  switch (s.st) {
     case Stage::Idle:
-      lookup_idle(u);
+      if (me == cc.k_in) lookup_idle(u, k);
       break;
     case Stage::LdsReq:
-      if (k.lk_valid && lds_out_[u].lk_ready) c.st = Stage::LdsWait;
-      if (!k.lk_valid) events_.lookup_waits_queue = true;
+      if (me == cc.kl) lds_request(u, k);
       break;
     case Stage::LdsWait:
-      take_lds_answer(u);
+      take_lds_answer(u, k);  // the only slot in LDS_WAIT (pick_slots)
       break;
     case Stage::IcReq:
-      if (k.tl_valid && ic_out_[u / S_].tl_ready[u % S_]) c.st = Stage::IcWait;  // READING P4
-      if (c.lb.valid) events_.lookup_waits_lb = true;
+      if (me == cc.ki) ic_request(u, k);
       break;
     case Stage::IcWait:
-      take_ic_answer(u);
+      take_ic_answer(u, k);  // the only slot in IC_WAIT (pick_slots)
       break;
     case Stage::Wire:
+      // each slot counts its own WL or WI cycles
       events_.wire_wait = true;
-      if (c.cnt == 0)
-        c.st = c.nxt;
+      if (s.cnt == 0)
+        s.st = s.nxt;
       else
-        --c.cnt;
+        --s.cnt;
       break;
     case Stage::L2:
-      load_l2r(u);
+      if (me == cc.k2) load_l2r(u, k);
       break;
     case Stage::Ret:
-      ret_stage(u);
+      if (cc.ret && me == cc.kr) promote(u, k);
       break;
   }
 }
 
-// "when the L1-TLB's l2_req_valid_o[u] = 1: at the edge rq = its
-// (vpn, vmid, tag), st = LDS_REQ" (its l2_req_ready_i is 1 in IDLE)
-void TxPathModel::lookup_idle(unsigned u) {
+// Intake: "the IDLE slot with the lowest index k loads rq[k] and goes to
+// LDS_REQ" at an edge with the L1-TLB's l2_req_valid_o[u] (its
+// l2_req_ready_i is 1 while a slot is IDLE).
+void TxPathModel::lookup_idle(unsigned u, unsigned k) {
   if (!l1_out_.l2_req_valid[u]) return;
   Cu& c = g_.cu[u];
-  c.rq_vpn = l1_out_.l2_req_vpn[u] & vpn_mask_;
-  c.rq_vmid = l1_out_.l2_req_vmid[u] & vmid_mask_;
-  c.rq_tag = l1_out_.l2_req_tag[u] & lt_mask_;
-  c.rq_iid = l1_out_.l2_req_iid[u];
-  c.st = Stage::LdsReq;
+  Slot& s = c.s[k];
+  s.rq_vpn = l1_out_.l2_req_vpn[u] & vpn_mask_;
+  s.rq_vmid = l1_out_.l2_req_vmid[u] & vmid_mask_;
+  s.rq_tag = l1_out_.l2_req_tag[u] & lt_mask_;
+  s.rq_iid = l1_out_.l2_req_iid[u];
+  s.seq = ++c.intakes;
+  s.st = Stage::LdsReq;
+}
+
+// LDS lookup winner kl: accepted (lk_valid_i and lk_ready_o) -> LDS_WAIT,
+// pl = kl + 1 mod K.
+void TxPathModel::lds_request(unsigned u, unsigned k) {
+  if (!(cc_[u].lk_valid && lds_out_[u].lk_ready)) return;
+  Cu& c = g_.cu[u];
+  c.s[k].st = Stage::LdsWait;
+  c.pl = (k + 1) % K_;
+}
+
+// I-cache lookup winner ki: accepted (tl_valid_i[i] and tl_ready_o[i],
+// READING P4) -> IC_WAIT, pi = ki + 1 mod K.
+void TxPathModel::ic_request(unsigned u, unsigned k) {
+  if (!(cc_[u].tl_valid && ic_out_[u / S_].tl_ready[u % S_])) return;
+  Cu& c = g_.cu[u];
+  c.s[k].st = Stage::IcWait;
+  c.pi = (k + 1) % K_;
 }
 
 // LDS_WAIT: the LDS's answer; RET on a hit, IC_REQ on a miss.
-void TxPathModel::take_lds_answer(unsigned u) {
+void TxPathModel::take_lds_answer(unsigned u, unsigned k) {
   const LdsCtrlOut& lo = lds_out_[u];
   if (!lo.lk_resp_valid) return;
-  Cu& c = g_.cu[u];
-  c.ans_ppn = lo.lk_resp_ppn;
-  c.ans_perm = lo.lk_resp_perm;
-  c.ans_ic = false;
+  Slot& s = g_.cu[u].s[k];
+  s.ans_ppn = lo.lk_resp_ppn;
+  s.ans_perm = lo.lk_resp_perm;
+  s.ans_ic = false;
   if (lo.lk_resp_hit) {
     events_.lds_lookup_hit = true;
     ++stats_.lds_hits;
@@ -780,17 +884,17 @@ void TxPathModel::take_lds_answer(unsigned u) {
     events_.lds_lookup_miss = true;
     ++stats_.lds_misses;
   }
-  after_answer(c, lo.lk_resp_hit ? Stage::Ret : Stage::IcReq, WL_);
+  after_answer(s, lo.lk_resp_hit ? Stage::Ret : Stage::IcReq, WL_);
 }
 
 // IC_WAIT: the I-cache's answer to this sharer; RET on a hit, L2 on a miss.
-void TxPathModel::take_ic_answer(unsigned u) {
+void TxPathModel::take_ic_answer(unsigned u, unsigned k) {
   const IcacheTxOut& io = ic_out_[u / S_];
   if (!(io.tl_resp_valid && io.tl_resp_cu == u % S_)) return;
-  Cu& c = g_.cu[u];
-  c.ans_ppn = io.tl_resp_ppn;
-  c.ans_perm = io.tl_resp_perm;
-  c.ans_ic = true;
+  Slot& s = g_.cu[u].s[k];
+  s.ans_ppn = io.tl_resp_ppn;
+  s.ans_perm = io.tl_resp_perm;
+  s.ans_ic = true;
   if (io.tl_resp_hit) {
     events_.ic_lookup_hit = true;
     ++stats_.ic_hits;
@@ -798,64 +902,58 @@ void TxPathModel::take_ic_answer(unsigned u) {
     events_.ic_lookup_miss = true;
     ++stats_.ic_misses;
   }
-  after_answer(c, io.tl_resp_hit ? Stage::Ret : Stage::L2, WI_);
+  after_answer(s, io.tl_resp_hit ? Stage::Ret : Stage::L2, WI_);
 }
 
 // The stage after an answer: `next` at once with no wire latency, else
 // through WIRE for `wire` cycles.
-void TxPathModel::after_answer(Cu& c, Stage next, unsigned wire) {
+void TxPathModel::after_answer(Slot& s, Stage next, unsigned wire) {
   if (wire == 0) {
-    c.st = next;
+    s.st = next;
   } else {
-    c.st = Stage::Wire;
-    c.cnt = wire - 1;
-    c.nxt = next;
+    s.st = Stage::Wire;
+    s.cnt = wire - 1;
+    s.nxt = next;
   }
 }
 
-// "if l2r is free or taken in this cycle: l2r = (1, rq), st = IDLE"
-// (taken: cleared by take_l2_request() at the handshake of this cycle)
-void TxPathModel::load_l2r(unsigned u) {
+// L2 register winner k2: "if l2r is free or taken in this cycle: l2r = (1,
+// rq[k2]), st[k2] = IDLE, p2 = k2 + 1 mod K" (taken: cleared by
+// take_l2_request() at the handshake of this cycle)
+void TxPathModel::load_l2r(unsigned u, unsigned k) {
   Cu& c = g_.cu[u];
   if (c.l2r_valid) return;
+  Slot& s = c.s[k];
   c.l2r_valid = true;
-  c.l2r_vpn = c.rq_vpn;
-  c.l2r_vmid = c.rq_vmid;
-  c.l2r_tag = c.rq_tag;
-  c.l2r_iid = c.rq_iid;
-  c.st = Stage::Idle;
+  c.l2r_vpn = s.rq_vpn;
+  c.l2r_vmid = s.rq_vmid;
+  c.l2r_tag = s.rq_tag;
+  c.l2r_iid = s.rq_iid;
+  s.st = Stage::Idle;
+  c.p2 = (k + 1) % K_;
 }
 
-// RET: the promotion, or what holds it.
-void TxPathModel::ret_stage(unsigned u) {
-  const CuComb& k = cc_[u];
-  if (k.ret)
-    promote(u);
-  else if (k.rm_free && !k.credit)
-    events_.credit_block = true;
-  else if (!k.rm_free && k.credit)
-    events_.ret_waits_remove = true;
-}
-
-// The RET edge: st = IDLE; with `move` the remove register of ans.src loads
-// (1, rq.vpn, rq.vmid).
-void TxPathModel::promote(unsigned u) {
+// The RET edge of winner kr: st[kr] = IDLE, pr = kr + 1 mod K; with `move`
+// the remove register of ans[kr].src loads (1, rq[kr].vpn, rq[kr].vmid).
+void TxPathModel::promote(unsigned u, unsigned k) {
   Cu& c = g_.cu[u];
-  c.st = Stage::Idle;
+  Slot& s = c.s[k];
+  s.st = Stage::Idle;
+  c.pr = (k + 1) % K_;
   ++stats_.promotions;
-  if (c.ans_ic)
+  if (s.ans_ic)
     events_.promotion_ic = true;
   else
     events_.promotion_lds = true;
   if (!move_) return;
-  if (c.ans_ic) {
+  if (s.ans_ic) {
     c.rmi_valid = true;
-    c.rmi_vpn = c.rq_vpn;
-    c.rmi_vmid = c.rq_vmid;
+    c.rmi_vpn = s.rq_vpn;
+    c.rmi_vmid = s.rq_vmid;
   } else {
     c.rml_valid = true;
-    c.rml_vpn = c.rq_vpn;
-    c.rml_vmid = c.rq_vmid;
+    c.rml_vpn = s.rq_vpn;
+    c.rml_vmid = s.rq_vmid;
   }
 }
 
@@ -1163,15 +1261,26 @@ bool TxPathModel::shootdown_phase1_done() const {
   return true;
 }
 
+unsigned TxPathModel::slots_busy(unsigned u) const {
+  unsigned n = 0;
+  for (unsigned k = 0; k < K_; ++k) n += g_.cu[u].s[k].st != Stage::Idle ? 1 : 0;
+  return n;
+}
+
+// The round-robin pointers keep their values at rest (they hold no work).
 bool TxPathModel::glue_quiet() const {
   if (g_.sdp_valid || g_.done) return false;
-  for (const Cu& c : g_.cu)
-    if (c.st != Stage::Idle || c.l2r_valid || c.occ || c.lb.valid || c.out || c.rml_valid || c.rmi_valid ||
+  for (unsigned u = 0; u < U_; ++u) {
+    const Cu& c = g_.cu[u];
+    if (slots_busy(u) || c.l2r_valid || c.occ || c.lb.valid || c.out || c.rml_valid || c.rmi_valid ||
         c.lrm_busy || c.irm_busy)
       return false;
+  }
   return !g_.vr.valid;
 }
 
+// g_ includes the model-only intake numbers (Slot::seq, Cu::intakes):
+// a copy must raise ret_overtakes as the original would.
 void TxPathModel::copy_registers(const TxPathModel& from) {
   g_ = from.g_;
   l1_.copy_registers(from.l1_);

@@ -3,7 +3,9 @@
 // docs/blocks/tx_path.md alone. The member blocks are their own golden models
 // (L1tlbModel, LdsCtrlModel per CU, IcacheTxModel per group of S CUs, each
 // with its SRAMs); this file adds the path's glue: per CU the lookup stage
-// (IDLE, LDS_REQ, LDS_WAIT, IC_REQ, IC_WAIT, WIRE, RET, L2), the L2 request
+// of K slots (each IDLE, LDS_REQ, LDS_WAIT, IC_REQ, IC_WAIT, WIRE, RET, L2;
+// K = 1 is the blocking stage) with the round robins pl, pi, pr, p2 over
+// them ("Non-blocking lookup"), the L2 request
 // register, the victim queue with its credit, the LDS victim register lb, the
 // remove registers of the `move` promotion; per I-cache the remove round
 // robin; globally the L2 request round robin, the L2 victim register vr with
@@ -28,6 +30,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 #include <tuple>
 #include <vector>
@@ -118,6 +121,7 @@ struct TxPathEvents {
   bool shootdown_l1 = false;        // the L1-TLB's shootdown accepted (phase 2)
   bool shootdown_done = false;      // sdp cleared, sd_done_o next cycle
   bool wire_wait = false;           // a CU spent this cycle in WIRE
+  bool ret_overtakes = false;       // a RET edge returned a slot while an older one of its CU was not IDLE
   bool reset = false;
   // The Fig. 12 flows as the member models report them (this edge).
   bool flow_1_2_4 = false;          // LDS fill into a free way of a Tx segment, or initialised a free segment
@@ -206,8 +210,10 @@ class TxPathModel {
   bool in_icache(unsigned g, uint64_t vpn, uint64_t vmid, uint32_t vrf) const;
   unsigned queue_occupancy(unsigned u) const { return g_.cu[u].occ; }   // occ
   QueueEntry queue_entry(unsigned u, unsigned k) const;                  // k-th from the head
-  bool stage_idle(unsigned u) const { return g_.cu[u].st == Stage::Idle; }
-  Stage stage(unsigned u) const { return g_.cu[u].st; }
+  bool stage_idle(unsigned u) const { return slots_busy(u) == 0; }        // every slot IDLE
+  Stage stage(unsigned u) const { return g_.cu[u].s[0].st; }             // slot 0 (K = 1: the stage)
+  Stage stage(unsigned u, unsigned k) const { return g_.cu[u].s[k].st; } // st[k]
+  unsigned slots_busy(unsigned u) const;                                 // slots not IDLE
   unsigned outstanding_fills(unsigned u) const { return g_.cu[u].out; }  // out
   bool l2r_valid(unsigned u) const { return g_.cu[u].l2r_valid; }
   const VictimReg& lds_victim_reg(unsigned u) const { return g_.cu[u].lb; }  // lb of CU u
@@ -240,13 +246,25 @@ class TxPathModel {
   bool same_registers(const TxPathModel& o) const;
 
  private:
-  struct Cu {
+  static constexpr unsigned kMaxSlots = 8;  // K is 1-8
+  // One lookup slot k of a CU: st[k], rq[k], ans[k], cnt[k], nxt[k].
+  struct Slot {
     Stage st = Stage::Idle;
     uint64_t rq_vpn = 0, rq_vmid = 0, rq_tag = 0, rq_iid = 0;
     uint64_t ans_ppn = 0, ans_perm = 0;
     bool ans_ic = false;  // ans.src: false = LDS, true = IC
     unsigned cnt = 0;
     Stage nxt = Stage::Idle;
+    // model-only: intake order of the miss held (ret_overtakes); no RTL
+    // register, so not in key(): it decides no output and no register
+    uint64_t seq = 0;
+    auto key() const { return std::tie(st, rq_vpn, rq_vmid, rq_tag, rq_iid, ans_ppn, ans_perm, ans_ic, cnt, nxt); }
+    bool operator==(const Slot& o) const { return key() == o.key(); }
+  };
+  struct Cu {
+    std::array<Slot, kMaxSlots> s;  // slots 0 .. K-1 used, the rest stay at reset
+    unsigned pl = 0, pi = 0, pr = 0, p2 = 0;  // round robins: LDS lookup, I-cache lookup, RET, L2 register
+    uint64_t intakes = 0;  // model-only: misses taken in since reset (numbers Slot::seq; not in key())
     bool l2r_valid = false;
     uint64_t l2r_vpn = 0, l2r_vmid = 0, l2r_tag = 0, l2r_iid = 0;
     QueueEntry vq[8];
@@ -263,11 +281,11 @@ class TxPathModel {
     uint64_t lrm_vpn = 0, lrm_vmid = 0;
     bool irm_busy = false;
     uint64_t irm_vpn = 0, irm_vmid = 0;
-    // every field above but vq (same_registers)
+    // every field above but vq and intakes (same_registers)
     auto key() const {
-      return std::tie(st, rq_vpn, rq_vmid, rq_tag, rq_iid, ans_ppn, ans_perm, ans_ic, cnt, nxt, l2r_valid, l2r_vpn,
-                      l2r_vmid, l2r_tag, l2r_iid, vq_head, occ, lb, out, rml_valid, rml_vpn, rml_vmid, rmi_valid, rmi_vpn, rmi_vmid, lown,
-                      lsent, ldone, lrm_busy, lrm_vpn, lrm_vmid, irm_busy, irm_vpn, irm_vmid);
+      return std::tie(s, pl, pi, pr, p2, l2r_valid, l2r_vpn, l2r_vmid, l2r_tag, l2r_iid, vq_head, occ, lb, out,
+                      rml_valid, rml_vpn, rml_vmid, rmi_valid, rmi_vpn, rmi_vmid, lown, lsent, ldone, lrm_busy,
+                      lrm_vpn, lrm_vmid, irm_busy, irm_vpn, irm_vmid);
     }
     bool operator==(const Cu& o) const { return key() == o.key() && std::equal(vq, vq + 8, o.vq); }
   };
@@ -293,7 +311,13 @@ class TxPathModel {
   };
   // Combinational values of one cycle (scratch, preallocated).
   struct CuComb {
-    bool credit = false, rm_free = false, ret = false, l2_to_u = false, l1_in_valid = false;
+    // slot choices of the cycle (-1: none): the intake (lowest IDLE), the
+    // LDS / I-cache lookup, RET and L2 register winners (first from pl,
+    // pi, pr, p2)
+    int k_in = -1, kl = -1, ki = -1, kr = -1, k2 = -1;
+    bool ret_ready = false;     // some slot ready to return (st = RET and rm_free)
+    bool ret_rm_busy = false;   // some slot in RET whose remove register is busy
+    bool credit = false, ret = false, l2_to_u = false, l1_in_valid = false;
     bool lk_valid = false, fill_valid = false;
     bool lreq = false, lds_sd_valid = false;
     bool tl_valid = false, tf_valid = false, lb_empty = false;  // lb_empty: lb is emptied at this edge
@@ -308,6 +332,9 @@ class TxPathModel {
   void comb(const TxPathIn& in) const;
   void check_inputs(const TxPathIn& in) const;
   void eval_l1(const TxPathIn& in, const Glue& G) const;
+  void pick_slots(const Glue& G, unsigned u) const;
+  // rm_free of a slot: copy, or the remove register of its ans.src is free
+  bool rm_free(const Cu& c, const Slot& s) const { return !move_ || (s.ans_ic ? !c.rmi_valid : !c.rml_valid); }
   void l1_inputs_baseline(const TxPathIn& in) const;
   void l1_fill_input(const TxPathIn& in, const Glue& G, unsigned u) const;
   void l1_shootdown_input(const Glue& G) const;
@@ -340,13 +367,17 @@ class TxPathModel {
   void take_l2_request(const TxPathIn& in);
   void lds_shootdown_port(unsigned u);
   void lookup_stage(unsigned u);
-  void lookup_idle(unsigned u);
-  void take_lds_answer(unsigned u);
-  void take_ic_answer(unsigned u);
-  static void after_answer(Cu& c, Stage next, unsigned wire);
-  void load_l2r(unsigned u);
-  void ret_stage(unsigned u);
-  void promote(unsigned u);
+  void lookup_events(unsigned u);
+  bool older_slot_busy(const Cu& c, unsigned k) const;
+  void lookup_slot(unsigned u, unsigned k);
+  void lookup_idle(unsigned u, unsigned k);
+  void lds_request(unsigned u, unsigned k);
+  void ic_request(unsigned u, unsigned k);
+  void take_lds_answer(unsigned u, unsigned k);
+  void take_ic_answer(unsigned u, unsigned k);
+  static void after_answer(Slot& s, Stage next, unsigned wire);
+  void load_l2r(unsigned u, unsigned k);
+  void promote(unsigned u, unsigned k);
   void l1_fill_and_credit(const TxPathIn& in, unsigned u);
   void victim_queue(const TxPathIn& in, unsigned u);
   void pop_queue_head(unsigned u);
@@ -366,7 +397,7 @@ class TxPathModel {
 
   elab::TxPathParams p_;
   bool baseline_;
-  unsigned U_, S_, G_, D_, WL_, WI_;
+  unsigned U_, S_, G_, D_, WL_, WI_, K_;
   bool move_;
   uint64_t vpn_mask_, vmid_mask_, ppn_mask_, perm_mask_, lt_mask_, cu_field_mask_;
   L1tlbModel l1_;

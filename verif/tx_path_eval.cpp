@@ -721,7 +721,7 @@ int main(int argc, char** argv) {
                "the model engine skips after the drain bound, as the RTL engine does (tests of the bound)");
   app.add_flag("--what-if-pipelined-wires", o.pipelined_wires,
                "txn engine only: a lookup stage that takes a CU's next miss while the last one is in its wire "
-               "(a design txgen does not generate: an estimate of what it would buy)");
+               "with no bound on the misses in flight (the generated design bounds them: tx_path.lookup_slots)");
   app.add_flag("--fetch-when-stalled", o.fetch_when_stalled,
                "fetch instructions while every CU of the I-cache waits on translations (default: no)");
   txgen::verif::EnergyOptions energy;

@@ -41,6 +41,7 @@ class TxPathCoverage {
         {e.remove_ic, "remove_ic"},
         {e.shootdown_done, "shootdown_done"},
         {e.wire_wait, "wire_wait"},
+        {e.ret_overtakes, "ret_overtakes"},
         {e.flow_1_2_4, "flow_1_2_4"},
         {e.flow_1_2_4_5_6, "flow_1_2_4_5_6"},
         {e.flow_1_2_3_6, "flow_1_2_3_6"},
@@ -67,6 +68,7 @@ class TxPathCoverage {
       r.push_back("remove_ic");
     }
     if (p.wire_lds || p.wire_icache) r.push_back("wire_wait");
+    if (p.slots > 1) r.push_back("ret_overtakes");  // a younger miss answered first
     // and only while the L1-TLBs sharing an I-cache cannot hold all 16 pages
     // whose tags compress into one line (Table 1's 4 x 32 entries can: there
     // the directed test covers it)

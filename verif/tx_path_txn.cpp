@@ -407,9 +407,10 @@ class Engine {
     bool accepted_miss[2] = {false, false};
     unsigned mshrs = 0;                                   // MSHRs held
     std::deque<std::pair<Page, Time>> misses;             // waiting for the glue, from the given cycle
-    bool glue_busy = false;                               // the lookup stage (pipelined wires: its LDS part)
+    unsigned busy = 0;                                    // lookup slots held (pipelined wires: LDS parts)
     std::deque<Page> ic_queue;                            // lookups on their way to the I-cache
-    Time ic_stage_free = 0;                               // pipelined wires: the I-cache part of the stage
+    Time ic_stage_free = 0;                               // pipelined: the CU's next I-cache lookup
+    Time lds_look_free = 0;                               // the LDS takes no lookup in its answer cycle
     std::deque<std::pair<Page, bool>> rets;               // hits below the L1 to promote (from the LDS?)
     Time ret_next = 0;                                    // one promotion per cycle
     Time lds_free = 0, rml_free = 0, rmi_free = 0;
@@ -460,6 +461,9 @@ class Engine {
   void resume_fetch(unsigned u, Time t);
   uint64_t code_addr(unsigned g) const;
   bool kernel_finished() const;
+  // Several misses below the L1 at once: lookup slots or the what-if.
+  bool pipelined() const { return o_.pipelined_wires || p_.slots > 1; }
+  void free_slot(unsigned u, Time t);
 
   const elab::TxPathParams& p_;
   const trace::Trace& trace_;
@@ -642,28 +646,36 @@ void Engine::present(unsigned u, Time t) {
   schedule_present(u, t + 1);
 }
 
-// The glue takes the CU's next miss when its lookup stage is idle; the LDS
+// The glue takes the CU's next miss (one per cycle) when one of its lookup
+// slots is idle (the what-if: when no lookup waits for the LDS); the LDS
 // takes the lookup once the CU's victim queue has drained (fills first).
 void Engine::glue(unsigned u, Time t) {
   Cu& c = cu_[u];
-  if (c.glue_busy || c.misses.empty()) return;
+  const unsigned slots = o_.pipelined_wires ? 1 : p_.slots;
+  if (c.busy >= slots || c.misses.empty()) return;
   if (c.misses.front().second > t) return at(c.misses.front().second, Kind::kGlue, u);
-  c.glue_busy = true;
-  at(std::max(t + 1, c.lds_free), Kind::kLdsLook, u, 0, c.misses.front().first);
+  ++c.busy;
+  at(std::max({t + 1, c.lds_free, c.lds_look_free}), Kind::kLdsLook, u, 0, c.misses.front().first);
   c.misses.pop_front();
+  if (c.busy < slots && !c.misses.empty()) at(t + 1, Kind::kGlue, u);
+}
+
+// A miss leaves the lookup stage (promoted, or into the L2 register).
+void Engine::free_slot(unsigned u, Time t) {
+  --cu_[u].busy;
+  at(t, Kind::kGlue, u);
 }
 
 void Engine::lds_lookup(unsigned u, const Page& x, Time t) {
   Cu& c = cu_[u];
-  if (c.lds_free > t) return at(c.lds_free, Kind::kLdsLook, u, 0, x);  // a fill or a work group came first
+  // a fill, a work group or another slot's lookup came first
+  if (const Time f = std::max(c.lds_free, c.lds_look_free); f > t) return at(f, Kind::kLdsLook, u, 0, x);
   const Answer a = lds_[u].lookup(x);
   const Time answer = t + (a == Answer::kNotTx ? 2 : 4);
   c.lds_free = answer + (a == Answer::kHit ? 1 : 0);  // a hit writes its ranks back
+  c.lds_look_free = answer + 1;
   const Time next = answer + 1 + p_.wire_lds;
-  if (o_.pipelined_wires) {  // the stage takes the next miss while this one is in its wire
-    c.glue_busy = false;
-    at(answer + 1, Kind::kGlue, u);
-  }
+  if (o_.pipelined_wires) free_slot(u, answer + 1);  // the what-if: the next miss during this one's wire
   if (a == Answer::kHit) {
     c.rets.emplace_back(x, true);
     return at(next, Kind::kRet, u);
@@ -699,7 +711,7 @@ void Engine::ic_lookup(unsigned u, Time t) {
   const Time answer = a == Answer::kNotTx ? t + 2 : a == Answer::kHit ? t + 5 + group : t + 4 + p_.ic.groups;
   ic_free_[g] = answer + (a == Answer::kHit && p_.ic.packed() ? 2 : 0);
   const Time next = answer + 1 + p_.wire_icache;
-  if (o_.pipelined_wires) {
+  if (pipelined()) {
     c.ic_stage_free = answer + 1;
     if (!c.ic_queue.empty()) at(answer + 1, Kind::kIcLook, u);
   }
@@ -709,10 +721,7 @@ void Engine::ic_lookup(unsigned u, Time t) {
   }
   // L2: the L2 register loads at the edge, its request is valid from the next cycle
   at(next + 1, Kind::kL2Req, u, 0, x);
-  if (!o_.pipelined_wires) {
-    c.glue_busy = false;
-    at(next + 1, Kind::kGlue, u);
-  }
+  if (!o_.pipelined_wires) free_slot(u, next + 1);
 }
 
 // The I-cache's lookup grant among u and the sharers whose lookups wait for
@@ -771,10 +780,7 @@ void Engine::ret(unsigned u, Time t) {
   at(t + 2, Kind::kL1Fill, u, 0, x);
   at(t + 4, Kind::kDone, u, 0, x);
   if (!c.rets.empty()) at(t + 1, Kind::kRet, u);
-  if (!o_.pipelined_wires) {
-    c.glue_busy = false;
-    at(t + 1, Kind::kGlue, u);
-  }
+  if (!o_.pipelined_wires) free_slot(u, t + 1);
 }
 
 // The request port: one request per cycle; the behavioural L2-TLB decides

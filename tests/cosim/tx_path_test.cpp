@@ -88,6 +88,7 @@ class Bench {
       if (out.fill_valid[u]) {
         check_translation(out.fill_vpn[u], out.fill_vmid[u], out.fill_ppn[u], out.fill_perm[u]);
         fills[u].push_back(cycle_);
+        fill_vpns[u].push_back(out.fill_vpn[u]);
       }
     }
     txgen::verif::path_cu_side_taken(in_, out, p_);
@@ -166,7 +167,7 @@ class Bench {
   bool hold_l2 = false;
   bool shuffle_l2 = false;  // answer a random due request, not the oldest
   Rng* rng = nullptr;
-  std::map<unsigned, std::vector<uint64_t>> accepted, fills;
+  std::map<unsigned, std::vector<uint64_t>> accepted, fills, fill_vpns;
   std::vector<uint64_t> l2_vpns, l2_victims;
   uint64_t sd_accepted = 0, sd_done = 0;
 
@@ -491,6 +492,76 @@ TEST(TxPath, LdsAllocationDropsTranslationsMidTraffic) {
     const bool in_ic = b.l2_vpns.size() == l2_before;
     expect_true(s, "served by the I-cache or the L2, never the LDS", in_ic || b.l2_vpns.size() == l2_before + 1);
   });
+}
+
+// The non-blocking lookup stage (lookup_slots > 1). CU 0 gets a page `ic`
+// found only in the I-cache (its LDS segment held by a work group, so the L1
+// handed it on) and a page `lds` found in its LDS; the work group is freed.
+struct BelowL1 {
+  uint64_t ic = 0, lds = 0;
+};
+BelowL1 pages_below_l1(CosimSession& s, Bench<Sys>& b) {
+  const TxPathParams& p = params();
+  BelowL1 x;
+  x.ic = into_icache_line(s, b, 3, 1, 0).at(0);
+  b.work_group(0, true, static_cast<unsigned>(x.ic & mask(p.lds.segment_index_bits)), 1);
+  const auto pages = overflow_l1(b, 10, 1, 60);
+  for (uint64_t v : l1_victims(b, pages))
+    if (b.model().in_lds(0, v, 0, 0)) x.lds = v;
+  expect_true(s, "a page in the I-cache only", b.model().in_icache(0, x.ic, 0, 0) && !b.model().in_lds(0, x.ic, 0, 0));
+  expect_true(s, "a page in the LDS", x.lds != 0 && !b.model().in_l1(0, x.lds, 0));
+  return x;
+}
+
+// Asks CU 0 for `first`, then for `second` as soon as the first is accepted.
+void back_to_back(Bench<Sys>& b, uint64_t first, uint64_t second) {
+  const size_t before = b.accepted[0].size();
+  b.request(0, first);
+  for (unsigned guard = 0; guard < 200 && b.accepted[0].size() == before; ++guard) b.step();
+  b.request(0, second);
+}
+
+// The older miss is found in the I-cache, the younger in the LDS: the younger
+// returns first, and neither goes to the L2.
+TEST(TxPath, NonBlockingHitsReturnOutOfOrder) {
+  if (params().slots == 1) GTEST_SKIP() << "blocking lookup stage";
+  directed([](CosimSession& s, Bench<Sys>& b) {
+    const BelowL1 x = pages_below_l1(s, b);
+    const size_t l2_before = b.l2_vpns.size(), fills_before = b.fill_vpns[0].size();
+    back_to_back(b, x.ic, x.lds);
+    b.drain();
+    expect_count(s, "L2 requests (both found below the L1)", l2_before, b.l2_vpns.size());
+    const std::vector<uint64_t> order(b.fill_vpns[0].begin() + static_cast<long>(fills_before), b.fill_vpns[0].end());
+    expect_count(s, "answers", 2, order.size());
+    expect_true(s, "the LDS hit (younger) answered before the I-cache hit (older)",
+                order.size() == 2 && order[0] == x.lds && order[1] == x.ic);
+  });
+}
+
+// A shootdown of the older miss's page lands while both lookups are below the
+// L1, at several offsets: after sd_done the page is nowhere on the path (a
+// promotion that found it is killed in the L1's MSHR), the other page was
+// answered, and the shot page goes to the L2 again.
+TEST(TxPath, ShootdownRacingANonBlockingLookup) {
+  if (params().slots == 1) GTEST_SKIP() << "blocking lookup stage";
+  for (unsigned offset : {0u, 3u, 7u, 12u, 20u}) {
+    directed([offset](CosimSession& s, Bench<Sys>& b) {
+      const TxPathParams& p = params();
+      const BelowL1 x = pages_below_l1(s, b);
+      back_to_back(b, x.ic, x.lds);
+      b.run(offset);
+      b.shootdown(false, x.ic, 0);
+      b.drain();
+      expect_count(s, "shootdowns done", 1, b.sd_done);
+      expect_true(s, "not in the L1", !b.model().in_l1(0, x.ic, 0));
+      for (unsigned g = 0; g < p.icaches; ++g) expect_true(s, "not in the I-cache", !b.model().in_icache(g, x.ic, 0, 0));
+      expect_true(s, "not in the LDS", !b.model().in_lds(0, x.ic, 0, 0));
+      expect_true(s, "the other page answered", b.model().in_l1(0, x.lds, 0));
+      const size_t l2_before = b.l2_vpns.size();
+      b.translate(0, x.ic);
+      expect_count(s, "L2 requests after the shootdown", l2_before + 1, b.l2_vpns.size());
+    });
+  }
 }
 
 // Random traffic on every interface (tx_path_stimulus.h). Pages come from a

@@ -106,6 +106,22 @@ Remove remove_register(Module& m, const TxPathParams& p, const string& name, con
   return r;
 }
 
+// One lookup slot's registers and the wires of its transitions
+// (docs/blocks/tx_path.md, "Non-blocking lookup"); with one slot these are
+// the blocking stage's own names.
+struct Slot {
+  Reg st, vpn, vmid, tag, iid, ppn, perm, ic;
+  Value accept, lk_acc, tl_acc, lds_ans, ic_ans, go_ret, go_ic, go_l2, direct, to_ret, to_ic, to_l2, to_wire, ready,
+      ret, l2_load;
+  Value in(St s) const { return st.bit(s); }
+};
+
+// A grant among the slots: whether some slot asks, and which one (one-hot;
+// with one slot, 1).
+struct Grant {
+  Value any, pick;
+};
+
 // The glue of one CU under construction (docs/blocks/tx_path.md, "Glue"):
 // ports, registers and the wires its pieces share are members; each piece is
 // a method, called in the order the RTL prints them.
@@ -113,7 +129,7 @@ class CuEmitter {
  public:
   CuEmitter(const TxPathParams& p, Module& m)
       : p_(p), m_(m), VPN(p.vpn_bits), VM(p.vmid_bits), R(p.vrf_bits), P(p.ppn_bits), Q(p.perm_bits),
-        LT(p.l1_tag_bits), CB(p.count_bits), D(p.victim_queue), IW(p.iid_bits),
+        LT(p.l1_tag_bits), CB(p.count_bits), D(p.victim_queue), IW(p.iid_bits), K(p.slots),
         wire(p.wire_lds > 0 || p.wire_icache > 0) {}
 
   void build(const EmitContext& ctx) {
@@ -139,10 +155,15 @@ class CuEmitter {
   void l1_and_lds_ports();
   void icache_and_l2_ports();
   void lds_victim_registers();
+  void slot_registers();
+  void lookup_intake();
   void lookup_requests();
   void lookup_answers();
-  void wire_latency();
+  void slot_answers(Slot& s);
+  void wire_latency(Slot& s);
   void credit_and_removes();
+  void l2_load_grant();
+  void ret_grant();
   void removes();
   void lookup_next_state();
   void l2_register();
@@ -150,11 +171,14 @@ class CuEmitter {
   void victim_queue_port();
   void lds_victim_port();
   void lds_shootdown_port();
-  Value in(St s) const { return st.bit(s); }
+  string slot_name(unsigned k, const string& name) const { return K == 1 ? name : "s" + to_string(k) + "_" + name; }
+  Grant arbitrate(const string& name, Value Slot::*req, Reg& ptr, const string& ptr_name);
+  Value pick(const Grant& g, Reg Slot::*field, unsigned width) const;
+  Value pick_of(const Grant& g, const std::vector<Value>& fields, unsigned width) const;
 
   const TxPathParams& p_;
   Module& m_;
-  const unsigned VPN, VM, R, P, Q, LT, CB, D, IW;
+  const unsigned VPN, VM, R, P, Q, LT, CB, D, IW, K;
   const bool wire;  // some structure's answer has a wire latency
   // ports
   Value vrf, sd_start, l1_req_valid, l1_req_vpn, l1_req_vmid, l1_req_tag, l1_fill_valid, ev_valid, lk_ready,
@@ -169,12 +193,15 @@ class CuEmitter {
       tl_valid_o, tl_vpn_o, tl_vmid_o, tl_vrf_o, l2_valid_o, l2_vpn_o, l2_vmid_o, l2_tag_o, l2_ok_o, hit_lds_o,
       hit_ic_o, rmi_valid_o, rmi_vpn_o, rmi_vmid_o, ret_w, l2_iid_o;
   // registers
-  Reg lb_v, lb_kill, lb_vpn, lb_vmid, lb_vrf, lb_ppn, lb_perm, st, rq_vpn, rq_vmid, rq_tag, ans_ppn, ans_perm, ans_ic,
-      occ, out, l2v, l2_vpn, l2_vmid, l2_tag, lsent, ldone, lown, rq_iid;
+  Reg lb_v, lb_kill, lb_vpn, lb_vmid, lb_vrf, lb_ppn, lb_perm, occ, out, l2v, l2_vpn, l2_vmid, l2_tag, lsent, ldone,
+      lown;
+  Reg pl, pi, pr, p2;  // round-robin pointers over the slots (one-hot; K > 1)
+  std::vector<Slot> slots;
   Remove rml, rmi;
   // wires the pieces share
-  Value accept, lk_acc, tl_acc, lds_ans, ic_ans, go_ret, go_ic, go_l2, direct, to_ret, to_ic, to_l2, to_wire, l2_load,
-      credit, lsd_acc, lreq, rm_free, ret;
+  Value lk_acc, tl_acc, l2_load, credit, lsd_acc, lreq, ret;
+  Grant l2g, retg;
+  Value ret_ic, ret_vpn, ret_vmid;  // the returning slot's source and page
 };
 
 void CuEmitter::ports() {
@@ -257,61 +284,129 @@ void CuEmitter::lds_victim_registers() {
   lb_ppn = m_.reg("lb_ppn", P), lb_perm = m_.reg("lb_perm", Q);
 }
 
+// The winner among the slots asking (`req`) from the pointer, which moves past
+// it where the grant is used; with one slot, that slot.
+Grant CuEmitter::arbitrate(const string& name, Value Slot::*req, Reg& ptr, const string& ptr_name) {
+  if (K == 1) return {slots[0].*req, lit(1, 1)};
+  std::vector<Value> r;
+  for (const Slot& s : slots) r.push_back(s.*req);
+  ptr = m_.reg(ptr_name, K, 1);
+  Value asks = m_.wire(name + "_req", hdl::cat_lsb_first(r));
+  return {m_.wire(name + "_any", any(asks)), hdl::round_robin_pick(m_.top(), name + "_pick", asks, ptr)};
+}
+
+Value CuEmitter::pick_of(const Grant& g, const std::vector<Value>& fields, unsigned width) const {
+  if (K == 1) return fields[0];
+  return hdl::onehot_select(g.pick, hdl::cat_lsb_first(fields), K, width);
+}
+
+Value CuEmitter::pick(const Grant& g, Reg Slot::*field, unsigned width) const {
+  std::vector<Value> f;
+  for (const Slot& s : slots) f.push_back(s.*field);
+  return pick_of(g, f, width);
+}
+
+void CuEmitter::slot_registers() {
+  slots.resize(K);
+  for (unsigned k = 0; k < K; ++k) {
+    Slot& s = slots[k];
+    s.st = m_.reg(slot_name(k, "st"), wire ? kStates : kWire, 1);
+    s.vpn = m_.reg(slot_name(k, "rq_vpn"), VPN), s.vmid = m_.reg(slot_name(k, "rq_vmid"), VM);
+    s.tag = m_.reg(slot_name(k, "rq_tag"), LT);
+    s.ppn = m_.reg(slot_name(k, "ans_ppn"), P), s.perm = m_.reg(slot_name(k, "ans_perm"), Q);
+    s.ic = m_.reg(slot_name(k, "ans_ic"), 1);
+  }
+}
+
+// A miss goes to the lowest idle slot.
+void CuEmitter::lookup_intake() {
+  if (K == 1) {
+    slots[0].accept = m_.wire("accept", slots[0].in(kIdle) & l1_req_valid);
+    l1_req_ready_o.drive(slots[0].in(kIdle));
+    return;
+  }
+  std::vector<Value> idle;
+  for (const Slot& s : slots) idle.push_back(s.in(kIdle));
+  Value free = m_.wire("slot_idle", hdl::cat_lsb_first(idle));
+  Value first = hdl::lowest_one(m_.top(), "intake_pick", free);
+  for (unsigned k = 0; k < K; ++k) slots[k].accept = m_.wire(slot_name(k, "accept"), l1_req_valid & first.bit(k));
+  l1_req_ready_o.drive(any(free));
+}
+
 // The lookup stage's state and requests: the LDS first, then the I-cache.
 void CuEmitter::lookup_requests() {
-  m_.comment("Lookup stage: LDS, then I-cache, then the L2 register; a hit below the L1 returns as a fill.");
-  st = m_.reg("st", wire ? kStates : kWire, 1);
-  rq_vpn = m_.reg("rq_vpn", VPN), rq_vmid = m_.reg("rq_vmid", VM), rq_tag = m_.reg("rq_tag", LT);
-  ans_ppn = m_.reg("ans_ppn", P), ans_perm = m_.reg("ans_perm", Q), ans_ic = m_.reg("ans_ic", 1);
-  accept = m_.wire("accept", in(kIdle) & l1_req_valid);
-  l1_req_ready_o.drive(in(kIdle));
+  m_.comment(K == 1 ? "Lookup stage: LDS, then I-cache, then the L2 register; a hit below the L1 returns as a fill."
+                    : "Lookup stage, " + to_string(K) +
+                          " slots: each asks the LDS, then the I-cache, then the L2 register; hits return as fills.");
+  slot_registers();
+  lookup_intake();
   occ = m_.reg("occ", CB), out = m_.reg("out", CB);
-  Value lk_valid = m_.wire("lk_valid", in(kLdsReq) & (occ == 0));
+  for (Slot& s : slots) s.ready = s.in(kLdsReq);
+  Grant lg = arbitrate("lk", &Slot::ready, pl, "pl");
+  Value lk_valid = m_.wire("lk_valid", lg.any & (occ == 0));
   lk_acc = m_.wire("lk_acc", lk_valid & lk_ready);
+  if (K > 1) pl.next_if(lk_acc, hdl::rotate_left1(lg.pick));
   lk_valid_o.drive(lk_valid);
-  lk_vpn_o.drive(rq_vpn);
-  lk_vmid_o.drive(rq_vmid);
+  lk_vpn_o.drive(pick(lg, &Slot::vpn, VPN));
+  lk_vmid_o.drive(pick(lg, &Slot::vmid, VM));
   lk_vrf_o.drive(vrf);
   // the I-cache lookup waits for the CU's LDS victim to be in the I-cache
-  Value tl_valid = m_.wire("tl_valid", in(kIcReq) & ~lb_v);
+  for (Slot& s : slots) s.ready = s.in(kIcReq);
+  Grant ig = arbitrate("tl", &Slot::ready, pi, "pi");
+  Value tl_valid = m_.wire("tl_valid", ig.any & ~lb_v);
   tl_acc = m_.wire("tl_acc", tl_valid & tl_ready);
+  if (K > 1) pi.next_if(tl_acc, hdl::rotate_left1(ig.pick));
   tl_valid_o.drive(tl_valid);
-  tl_vpn_o.drive(rq_vpn);
-  tl_vmid_o.drive(rq_vmid);
+  tl_vpn_o.drive(pick(ig, &Slot::vpn, VPN));
+  tl_vmid_o.drive(pick(ig, &Slot::vmid, VM));
   tl_vrf_o.drive(vrf);
+  for (unsigned k = 0; k < K; ++k) {
+    slots[k].lk_acc = K == 1 ? lk_acc : lk_acc & lg.pick.bit(k);
+    slots[k].tl_acc = K == 1 ? tl_acc : tl_acc & ig.pick.bit(k);
+  }
 }
 
 // The answers and the state they lead to: RET on a hit, IC_REQ after the LDS,
-// L2 after the I-cache, directly or after the structure's wire latency.
+// L2 after the I-cache, directly or after the structure's wire latency. The
+// LDS and the I-cache each have one lookup of this CU at most in flight, so
+// their answer belongs to the one slot waiting for it.
 void CuEmitter::lookup_answers() {
-  lds_ans = m_.wire("lds_ans", in(kLdsWait) & lk_resp_valid);
-  ic_ans = m_.wire("ic_ans", in(kIcWait) & tl_resp_valid);
-  Value hit = m_.wire("ans_hit", mux(lds_ans, lk_resp_hit, tl_resp_hit));
-  ans_ppn.next(mux(lds_ans, lk_resp_ppn, mux(ic_ans, tl_resp_ppn, ans_ppn)));
-  ans_perm.next(mux(lds_ans, lk_resp_perm, mux(ic_ans, tl_resp_perm, ans_perm)));
-  ans_ic.next(mux(lds_ans, lit(1, 0), mux(ic_ans, lit(1, 1), ans_ic)));
-  go_ret = m_.wire("go_ret", (lds_ans | ic_ans) & hit), go_ic = m_.wire("go_ic", lds_ans & ~hit);
-  go_l2 = m_.wire("go_l2", ic_ans & ~hit);
-  Value lds_direct = lit(1, p_.wire_lds == 0), ic_direct = lit(1, p_.wire_icache == 0);
-  direct = m_.wire("direct", (lds_ans & lds_direct) | (ic_ans & ic_direct));
-  to_ret = go_ret & direct, to_ic = go_ic & direct, to_l2 = go_l2 & direct;
-  to_wire = zero(1);
-  if (wire) wire_latency();
+  for (unsigned k = 0; k < K; ++k) slot_answers(slots[k]);
 }
 
-void CuEmitter::wire_latency() {
-  m_.comment("Wire latency: WL (WI) cycles after the LDS (I-cache) answers.");
-  Reg cnt = m_.reg("cnt", p_.wire_bits), nxt = m_.reg("nxt", 3);  // one-hot: RET, IC_REQ, L2
-  to_wire = m_.wire("to_wire", (lds_ans | ic_ans) & ~direct);
+void CuEmitter::slot_answers(Slot& s) {
+  const unsigned k = static_cast<unsigned>(&s - slots.data());
+  auto n = [&](const string& name) { return slot_name(k, name); };
+  s.lds_ans = m_.wire(n("lds_ans"), s.in(kLdsWait) & lk_resp_valid);
+  s.ic_ans = m_.wire(n("ic_ans"), s.in(kIcWait) & tl_resp_valid);
+  Value hit = m_.wire(n("ans_hit"), mux(s.lds_ans, lk_resp_hit, tl_resp_hit));
+  s.ppn.next(mux(s.lds_ans, lk_resp_ppn, mux(s.ic_ans, tl_resp_ppn, s.ppn)));
+  s.perm.next(mux(s.lds_ans, lk_resp_perm, mux(s.ic_ans, tl_resp_perm, s.perm)));
+  s.ic.next(mux(s.lds_ans, lit(1, 0), mux(s.ic_ans, lit(1, 1), s.ic)));
+  s.go_ret = m_.wire(n("go_ret"), (s.lds_ans | s.ic_ans) & hit), s.go_ic = m_.wire(n("go_ic"), s.lds_ans & ~hit);
+  s.go_l2 = m_.wire(n("go_l2"), s.ic_ans & ~hit);
+  Value lds_direct = lit(1, p_.wire_lds == 0), ic_direct = lit(1, p_.wire_icache == 0);
+  s.direct = m_.wire(n("direct"), (s.lds_ans & lds_direct) | (s.ic_ans & ic_direct));
+  s.to_ret = s.go_ret & s.direct, s.to_ic = s.go_ic & s.direct, s.to_l2 = s.go_l2 & s.direct;
+  s.to_wire = zero(1);
+  if (wire) wire_latency(s);
+}
+
+void CuEmitter::wire_latency(Slot& s) {
+  const unsigned k = static_cast<unsigned>(&s - slots.data());
+  auto n = [&](const string& name) { return slot_name(k, name); };
+  if (k == 0) m_.comment("Wire latency: WL (WI) cycles after the LDS (I-cache) answers.");
+  Reg cnt = m_.reg(n("cnt"), p_.wire_bits), nxt = m_.reg(n("nxt"), 3);  // one-hot: RET, IC_REQ, L2
+  s.to_wire = m_.wire(n("to_wire"), (s.lds_ans | s.ic_ans) & ~s.direct);
   Value wl = lit(p_.wire_bits, p_.wire_lds ? p_.wire_lds - 1 : 0);
   Value wi = lit(p_.wire_bits, p_.wire_icache ? p_.wire_icache - 1 : 0);
-  Value exit = m_.wire("wire_exit", in(kWire) & (cnt == 0));
-  cnt.next(mux(to_wire, mux(lds_ans, wl, wi), mux(in(kWire), cnt - 1, cnt)));
-  nxt.next(mux(to_wire, cat({go_l2, go_ic, go_ret}), nxt));
-  to_ret = to_ret | (exit & nxt.bit(0));
-  to_ic = to_ic | (exit & nxt.bit(1));
-  to_l2 = to_l2 | (exit & nxt.bit(2));
-  to_wire = to_wire | (in(kWire) & ~exit);
+  Value exit = m_.wire(n("wire_exit"), s.in(kWire) & (cnt == 0));
+  cnt.next(mux(s.to_wire, mux(s.lds_ans, wl, wi), mux(s.in(kWire), cnt - 1, cnt)));
+  nxt.next(mux(s.to_wire, cat({s.go_l2, s.go_ic, s.go_ret}), nxt));
+  s.to_ret = s.to_ret | (exit & nxt.bit(0));
+  s.to_ic = s.to_ic | (exit & nxt.bit(1));
+  s.to_l2 = s.to_l2 | (exit & nxt.bit(2));
+  s.to_wire = s.to_wire | (s.in(kWire) & ~exit);
 }
 
 // The L2 register's load, the credit (every fill may evict one L1 entry into
@@ -319,9 +414,8 @@ void CuEmitter::wire_latency() {
 void CuEmitter::credit_and_removes() {
   l2v = m_.reg("l2v", 1), l2_vpn = m_.reg("l2_vpn", VPN), l2_vmid = m_.reg("l2_vmid", VM);
   l2_tag = m_.reg("l2_tag", LT);
-  l2_load = m_.wire("l2_load", in(kL2) & (~l2v | l2_taken));
+  l2_load_grant();
   credit = m_.wire("credit", zext(out, CB + 1) + zext(occ, CB + 1) < lit(CB + 1, D));
-  rm_free = lit(1, 1);
   if (p_.move) {
     rmi_valid_o = m_.output("rmi_valid_o", 1, "remove a promoted translation from the I-cache");
     rmi_vpn_o = m_.output("rmi_vpn_o", VPN);
@@ -332,55 +426,95 @@ void CuEmitter::credit_and_removes() {
   lsd_acc = m_.wire("lsd_acc", lsd_valid_o & lsd_ready);
   lsent = m_.reg("lsent", 1), ldone = m_.reg("ldone", 1), lown = m_.reg("lown", 1);
   lreq = m_.wire("lreq", sd.active & ~lsent);
-  if (p_.move) removes();
-  ret = m_.wire("ret_go", in(kRet) & credit & rm_free);
+  ret_grant();
   if (p_.move) ret_w.drive(ret);
-  hit_lds_o.drive(ret & ~ans_ic);
-  hit_ic_o.drive(ret & ans_ic);
+  hit_lds_o.drive(ret & ~ret_ic);
+  hit_ic_o.drive(ret & ret_ic);
+}
+
+void CuEmitter::l2_load_grant() {
+  for (Slot& s : slots) s.ready = s.in(kL2);
+  l2g = arbitrate("l2s", &Slot::ready, p2, "p2");
+  l2_load = m_.wire("l2_load", l2g.any & (~l2v | l2_taken));
+  if (K > 1) p2.next_if(l2_load, hdl::rotate_left1(l2g.pick));
+  for (unsigned k = 0; k < K; ++k) slots[k].l2_load = K == 1 ? l2_load : l2_load & l2g.pick.bit(k);
+}
+
+// A slot returns when it is in RET and its structure's remove register is
+// free; one per cycle, and only with the credit.
+void CuEmitter::ret_grant() {
+  Wire ret_ic_w, ret_vpn_w, ret_vmid_w;  // the returning slot's, read by the remove registers
+  if (K == 1) {
+    ret_ic = slots[0].ic, ret_vpn = slots[0].vpn, ret_vmid = slots[0].vmid;
+  } else {
+    ret_ic_w = m_.wire("ret_ic", 1), ret_vpn_w = m_.wire("ret_vpn", VPN), ret_vmid_w = m_.wire("ret_vmid", VM);
+    ret_ic = ret_ic_w, ret_vpn = ret_vpn_w, ret_vmid = ret_vmid_w;
+  }
+  if (p_.move) removes();
+  Value rm_free = lit(1, 1);
+  for (unsigned k = 0; k < K; ++k) {
+    Slot& s = slots[k];
+    if (p_.move) rm_free = m_.wire(slot_name(k, "rm_free"), mux(s.ic, ~rmi.v, ~rml.v));
+    s.ready = s.in(kRet) & rm_free;
+  }
+  if (K == 1) {
+    ret = m_.wire("ret_go", slots[0].in(kRet) & credit & rm_free);
+    slots[0].ret = ret;
+    return;
+  }
+  retg = arbitrate("rt", &Slot::ready, pr, "pr");
+  ret = m_.wire("ret_go", retg.any & credit);
+  pr.next_if(ret, hdl::rotate_left1(retg.pick));
+  for (unsigned k = 0; k < K; ++k) slots[k].ret = ret & retg.pick.bit(k);
+  ret_ic_w.drive(pick(retg, &Slot::ic, 1));
+  ret_vpn_w.drive(pick(retg, &Slot::vpn, VPN));
+  ret_vmid_w.drive(pick(retg, &Slot::vmid, VM));
 }
 
 void CuEmitter::removes() {
   m_.comment("Removes (promotion move): a shootdown by VPN of the structure the promotion came from.");
-  rml = remove_register(m_, p_, "rml", ret_w & ~ans_ic, lsd_acc & ~lreq, rq_vpn, rq_vmid);
-  rmi = remove_register(m_, p_, "rmi", ret_w & ans_ic, rmi_taken, rq_vpn, rq_vmid);
-  rm_free = m_.wire("rm_free", mux(ans_ic, ~rmi.v, ~rml.v));
+  rml = remove_register(m_, p_, "rml", ret_w & ~ret_ic, lsd_acc & ~lreq, ret_vpn, ret_vmid);
+  rmi = remove_register(m_, p_, "rmi", ret_w & ret_ic, rmi_taken, ret_vpn, ret_vmid);
   rmi_valid_o.drive(rmi.v);
   rmi_vpn_o.drive(rmi.vpn);
   rmi_vmid_o.drive(rmi.vmid);
 }
 
 void CuEmitter::lookup_next_state() {
-  std::vector<Value> nx(wire ? kStates : kWire);
-  nx[kIdle] = (in(kIdle) & ~accept) | ret | l2_load;
-  nx[kLdsReq] = accept | (in(kLdsReq) & ~lk_acc);
-  nx[kLdsWait] = lk_acc | (in(kLdsWait) & ~lds_ans);
-  nx[kIcReq] = to_ic | (in(kIcReq) & ~tl_acc);
-  nx[kIcWait] = tl_acc | (in(kIcWait) & ~ic_ans);
-  nx[kRet] = to_ret | (in(kRet) & ~ret);
-  nx[kL2] = to_l2 | (in(kL2) & ~l2_load);
-  if (wire) nx[kWire] = to_wire;
-  st.next(hdl::cat_lsb_first(nx));
-  rq_vpn.next(mux(accept, l1_req_vpn, rq_vpn));
-  rq_vmid.next(mux(accept, l1_req_vmid, rq_vmid));
-  rq_tag.next(mux(accept, l1_req_tag, rq_tag));
-  if (IW) {
-    rq_iid = m_.reg("rq_iid", IW);
-    rq_iid.next(mux(accept, l1_req_iid, rq_iid));
+  for (unsigned k = 0; k < K; ++k) {
+    Slot& s = slots[k];
+    std::vector<Value> nx(wire ? kStates : kWire);
+    nx[kIdle] = (s.in(kIdle) & ~s.accept) | s.ret | s.l2_load;
+    nx[kLdsReq] = s.accept | (s.in(kLdsReq) & ~s.lk_acc);
+    nx[kLdsWait] = s.lk_acc | (s.in(kLdsWait) & ~s.lds_ans);
+    nx[kIcReq] = s.to_ic | (s.in(kIcReq) & ~s.tl_acc);
+    nx[kIcWait] = s.tl_acc | (s.in(kIcWait) & ~s.ic_ans);
+    nx[kRet] = s.to_ret | (s.in(kRet) & ~s.ret);
+    nx[kL2] = s.to_l2 | (s.in(kL2) & ~s.l2_load);
+    if (wire) nx[kWire] = s.to_wire;
+    s.st.next(hdl::cat_lsb_first(nx));
+    s.vpn.next(mux(s.accept, l1_req_vpn, s.vpn));
+    s.vmid.next(mux(s.accept, l1_req_vmid, s.vmid));
+    s.tag.next(mux(s.accept, l1_req_tag, s.tag));
+    if (IW) {
+      s.iid = m_.reg(slot_name(k, "rq_iid"), IW);
+      s.iid.next(mux(s.accept, l1_req_iid, s.iid));
+    }
   }
 }
 
 void CuEmitter::l2_register() {
   l2v.next(l2_load | (l2v & ~l2_taken));
-  l2_vpn.next(mux(l2_load, rq_vpn, l2_vpn));
-  l2_vmid.next(mux(l2_load, rq_vmid, l2_vmid));
-  l2_tag.next(mux(l2_load, rq_tag, l2_tag));
+  l2_vpn.next(mux(l2_load, pick(l2g, &Slot::vpn, VPN), l2_vpn));
+  l2_vmid.next(mux(l2_load, pick(l2g, &Slot::vmid, VM), l2_vmid));
+  l2_tag.next(mux(l2_load, pick(l2g, &Slot::tag, LT), l2_tag));
   l2_valid_o.drive(l2v);
   l2_vpn_o.drive(l2_vpn);
   l2_vmid_o.drive(l2_vmid);
   l2_tag_o.drive(l2_tag);
   if (IW) {
     Reg l2_iid = m_.reg("l2_iid", IW);
-    l2_iid.next(mux(l2_load, rq_iid, l2_iid));
+    l2_iid.next(mux(l2_load, pick(l2g, &Slot::iid, IW), l2_iid));
     l2_iid_o.drive(l2_iid);
   }
 }
@@ -392,9 +526,9 @@ void CuEmitter::l1_fill() {
   l2_ok_o.drive(l2_ok);
   Value send = m_.wire("send", ret | (l2_resp_valid & l2_ok));
   l1_resp_valid_o.drive(send);
-  l1_resp_tag_o.drive(mux(ret, rq_tag, l2_resp_tag));
-  l1_resp_ppn_o.drive(mux(ret, ans_ppn, l2_resp_ppn));
-  l1_resp_perm_o.drive(mux(ret, ans_perm, l2_resp_perm));
+  l1_resp_tag_o.drive(mux(ret, pick(retg, &Slot::tag, LT), l2_resp_tag));
+  l1_resp_ppn_o.drive(mux(ret, pick(retg, &Slot::ppn, P), l2_resp_ppn));
+  l1_resp_perm_o.drive(mux(ret, pick(retg, &Slot::perm, Q), l2_resp_perm));
   out.next(out + zext(send, CB) - zext(l1_fill_valid, CB));
 }
 

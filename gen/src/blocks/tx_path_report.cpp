@@ -54,6 +54,7 @@ json params_json(const TxPathParams& p) {
           {"l1_ways", p.l1.ways},
           {"victim_queue", p.victim_queue},
           {"wire_latency", {{"lds", p.wire_lds}, {"icache", p.wire_icache}}},
+          {"lookup_slots", p.slots},
           {"promotion", p.move ? "move" : "copy"},
           {"vpn_bits", p.vpn_bits},
           {"l2_tag_bits", p.l2_tag_bits}};

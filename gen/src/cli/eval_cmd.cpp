@@ -56,7 +56,8 @@ void add_eval_command(CLI::App& app, EvalOptions& opts) {
                 "fetch unit pauses with its CUs)");
   cmd->add_flag("--what-if-pipelined-wires", opts.pipelined_wires,
                 "with --engine txn: estimate a lookup stage that takes a CU's next miss while the last one is "
-                "in its wire (a design txgen does not generate)");
+                "in its wire, with no bound on the misses in flight (the generated design bounds them: "
+                "tx_path.lookup_slots)");
   cmd->add_option("--replay", opts.replay,
                   "issue model: wavefront (default: each CU runs its wavefronts, a memory instruction's pages "
                   "at once, the wavefront waiting for all) or outstanding (each CU's requests in order, "

@@ -34,6 +34,7 @@ TxPathConfig parse_tx_path(const json& j) {
     if (w.has("icache")) c.wire_icache = static_cast<unsigned>(w.integer("icache", 0, 1023));
     w.reject_unknown();
   }
+  if (r.has("lookup_slots")) c.lookup_slots = static_cast<unsigned>(r.integer("lookup_slots", 1, 8));
   if (r.has("promotion"))
     c.promotion = r.choice("promotion", {"move", "copy"}) == "copy" ? Promotion::Copy : Promotion::Move;
   r.reject_unknown();

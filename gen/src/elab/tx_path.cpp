@@ -99,6 +99,11 @@ TxPathParams elaborate_tx_path(const config::Config& cfg) {
   p.wire_lds = c.wire_lds;
   p.wire_icache = c.wire_icache;
   p.move = c.promotion == config::Promotion::Move;
+  p.slots = c.lookup_slots;
+  if (p.slots > p.l1.mshrs_per_cu)
+    throw ConfigError("$.tx_path.lookup_slots", std::to_string(p.slots),
+                      "more than the L1-TLB's $.tx_path.l1tlb.mshrs_per_cu (" + std::to_string(p.l1.mshrs_per_cu) +
+                          "): a CU never has more misses in flight");
 
   p.vpn_bits = p.l1.vpn_bits;
   p.vmid_bits = cfg.system.vmid_bits;
@@ -112,6 +117,7 @@ TxPathParams elaborate_tx_path(const config::Config& cfg) {
   p.icache_bits = std::max(1u, clog2(p.icaches));
   p.wire_bits = std::max(1u, clog2(std::max(p.wire_lds, p.wire_icache)));
   p.count_bits = clog2(p.victim_queue + 1);
+  p.slot_bits = clog2(p.slots);
 
   p.l1_entries = p.l1.ways;
   p.lds_entries = p.lds.segments * p.lds.ways;

@@ -185,6 +185,7 @@ struct TxPathConfig {
   unsigned victim_queue = 2;                  // D: L1 victims waiting for the LDS, per CU
   unsigned wire_lds = 0;                      // extra cycles on an LDS lookup's answer (6.3.3)
   unsigned wire_icache = 0;                   // extra cycles on an I-cache lookup's answer
+  unsigned lookup_slots = 1;                  // K: L1 misses in flight below the L1 per CU (1 = blocking)
   Promotion promotion = Promotion::Move;
 };
 

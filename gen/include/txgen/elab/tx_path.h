@@ -28,6 +28,7 @@ struct TxPathParams {
   unsigned victim_queue = 0;  // D
   unsigned wire_lds = 0;      // WL
   unsigned wire_icache = 0;   // WI
+  unsigned slots = 1;         // K: lookup slots per CU (1 = the blocking stage)
   bool move = true;           // promotion: move (remove below on a hit) or copy
 
   // Widths.
@@ -40,6 +41,7 @@ struct TxPathParams {
   unsigned icache_bits = 0;  // max(1, clog2 G)
   unsigned wire_bits = 0;    // the wire counter: max(1, clog2 max(WL, WI))
   unsigned count_bits = 0;   // occ and out: clog2(D + 1)
+  unsigned slot_bits = 0;    // the slot pointers: clog2 K (0 when K = 1)
 
   // Translation reach (entries) of one CU's structures and of the path.
   unsigned l1_entries = 0;         // W1 per CU
