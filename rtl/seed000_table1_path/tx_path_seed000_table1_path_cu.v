@@ -3,7 +3,7 @@
 // config hash 86756f5c15c173d0
 // cus=8 icache_tx=icache_tx_seed000_table1_path_ic icaches=2 l1_ways=32
 // l1tlb=l1tlb_seed000_table1_path l2_tag_bits=5 lds_ctrl=lds_ctrl_seed000_table1_path_lds
-// promotion=move sharers=4 victim_queue=2 vpn_bits=36
+// lookup_slots=1 promotion=move sharers=4 victim_queue=2 vpn_bits=36
 
 `default_nettype none
 
@@ -251,10 +251,10 @@ module tx_path_seed000_table1_path_cu (
   assign rmi_v_d = (ret & ans_ic_q) | (rmi_v_q & ~rmi_taken_i);
   assign rmi_vpn_d = (ret & ans_ic_q) ? rq_vpn_q : rmi_vpn_q;
   assign rmi_vmid_d = (ret & ans_ic_q) ? rq_vmid_q : rmi_vmid_q;
-  assign rm_free = ans_ic_q ? ~rmi_v_q : ~rml_v_q;
   assign rmi_valid_o = rmi_v_q;
   assign rmi_vpn_o = rmi_vpn_q;
   assign rmi_vmid_o = rmi_vmid_q;
+  assign rm_free = ans_ic_q ? ~rmi_v_q : ~rml_v_q;
   assign ret_go = st_q[5] & credit & rm_free;
   assign ret = ret_go;
   assign hit_lds_o = ret_go & ~ans_ic_q;

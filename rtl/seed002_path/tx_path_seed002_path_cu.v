@@ -2,8 +2,8 @@
 // block tx_path: glue of one CU: lookup stage, L2 register, victim queue, credit, removes
 // config hash 11d5c97386543477
 // cus=8 icache_tx=icache_tx_seed002_path_ic icaches=2 l1_ways=32 l1tlb=l1tlb_seed002_path
-// l2_tag_bits=9 lds_ctrl=lds_ctrl_seed002_path_lds promotion=move sharers=4 victim_queue=2
-// vpn_bits=36
+// l2_tag_bits=9 lds_ctrl=lds_ctrl_seed002_path_lds lookup_slots=1 promotion=move sharers=4
+// victim_queue=2 vpn_bits=36
 
 `default_nettype none
 
@@ -257,10 +257,10 @@ module tx_path_seed002_path_cu (
   assign rmi_v_d = (ret & ans_ic_q) | (rmi_v_q & ~rmi_taken_i);
   assign rmi_vpn_d = (ret & ans_ic_q) ? rq_vpn_q : rmi_vpn_q;
   assign rmi_vmid_d = (ret & ans_ic_q) ? rq_vmid_q : rmi_vmid_q;
-  assign rm_free = ans_ic_q ? ~rmi_v_q : ~rml_v_q;
   assign rmi_valid_o = rmi_v_q;
   assign rmi_vpn_o = rmi_vpn_q;
   assign rmi_vmid_o = rmi_vmid_q;
+  assign rm_free = ans_ic_q ? ~rmi_v_q : ~rml_v_q;
   assign ret_go = st_q[5] & credit & rm_free;
   assign ret = ret_go;
   assign hit_lds_o = ret_go & ~ans_ic_q;
