@@ -2000,6 +2000,16 @@ void request_a_then_b(Bench& b, uint64_t& ta) {
   EXPECT_EQ(tb, ta + 1) << "the L1-TLB takes the two requests in consecutive cycles";
 }
 
+// A then B requested (ta: A's accept), traced for `cycles` cycles; returns
+// t, the cycle whose edge takes A into slot 0.
+uint64_t trace_a_then_b(Bench& b, SlotTrace& tr, uint64_t cycles, uint64_t& ta) {
+  tr.attach(b);
+  request_a_then_b(b, ta);
+  b.run(cycles);
+  b.hook = nullptr;
+  return tr.intake0(ta);
+}
+
 // The section's cycle example (K = 2, WL = 100, WI = 0). The misses reach
 // the stage in t (A, the lowest IDLE slot 0) and t+1 (B, slot 1), t = ta + 4
 // (the L1's l2_req_valid_o). A's LDS lookup is accepted in t+1 and answered
@@ -2013,12 +2023,8 @@ TEST(TxPathModel, SlotsCycleExampleWire100) {
   setup_v0_in_icache(b);
   if (::testing::Test::HasFatalFailure()) return;
   SlotTrace tr;
-  tr.attach(b);
   uint64_t ta = 0;
-  request_a_then_b(b, ta);
-  b.run(130);
-  b.hook = nullptr;
-  const uint64_t t = tr.intake0(ta);
+  const uint64_t t = trace_a_then_b(b, tr, 130, ta);
   EXPECT_EQ(t, ta + 4);
   // A (slot 0)
   EXPECT_EQ(tr.s0[t], Stage::Idle);
@@ -2067,12 +2073,8 @@ TEST(TxPathModel, SlotsReturnLdsHitBeforeOlderIcacheHit) {
     setup_v0_in_icache(b);
     if (::testing::Test::HasFatalFailure()) return;
     SlotTrace tr;
-    tr.attach(b);
     uint64_t ta = 0;
-    request_a_then_b(b, ta);
-    b.run(40);
-    b.hook = nullptr;
-    const uint64_t t = tr.intake0(ta);
+    const uint64_t t = trace_a_then_b(b, tr, 40, ta);
     ASSERT_EQ(tr.hit_lds.size(), 1u) << "K " << K;
     ASSERT_EQ(tr.hit_ic.size(), 1u) << "K " << K;
     bool overtook = false;
