@@ -42,6 +42,17 @@
 //     blocking stage's, valid 0). The event ret_overtakes compares the
 //     other slots' states of the cycle (an older slot leaving L2 at the RET
 //     edge still counts as overtaken).
+//  P9 Speculative L2 request: every choice and flag of a cycle (asks, k2,
+//     drop, deliver, the slot an early answer marks) reads the registers of
+//     the cycle. The early answer marks its slot (ab = 1) at the edge even
+//     when the slot leaves at that edge (a sent slot in L2, or a slot whose
+//     lookup ends); a slot reaching RET with ab then quits at the next edge,
+//     and ab / sent of an IDLE slot decide nothing (the intake clears them).
+//     A slot that is sent at the edge it reaches L2 goes IDLE at the next
+//     edge ("already sent"). A discarded LDS / I-cache answer (a quitting
+//     slot in LDS_WAIT / IC_WAIT) raises no lookup event and no statistic.
+//     spec_early is raised when the early answer marks a slot not in L2 (a
+//     sent slot in L2 leaves at that edge anyway).
 #include "model/tx_path.h"
 
 #include <stdexcept>
@@ -75,6 +86,7 @@ TxPathModel::TxPathModel(const elab::TxPathParams& p, bool baseline)
   WI_ = p_.wire_icache;
   K_ = p_.slots;
   move_ = p_.move;
+  spec_ = p_.speculative;
   if (U_ < 1 || S_ < 1 || U_ % S_ != 0 || G_ != U_ / S_)
     throw std::invalid_argument("TxPathModel: cus / sharers / icaches inconsistent");
   if (D_ < 1 || D_ > 8) throw std::invalid_argument("TxPathModel: victim_queue must be 1-8");
@@ -83,6 +95,7 @@ TxPathModel::TxPathModel(const elab::TxPathParams& p, bool baseline)
     throw std::invalid_argument("TxPathModel: the L1-TLB must have U CUs = U TLBs = U clusters");
   if (p_.ic.sharers != S_) throw std::invalid_argument("TxPathModel: I-cache sharers != S");
   if (p_.l1_tag_bits != p_.l1.l2_tag_bits) throw std::invalid_argument("TxPathModel: LT != the L1-TLB's L2 tag");
+  if (spec_ && p_.l1_tag_bits > 6) throw std::invalid_argument("TxPathModel: cx needs 2^LT <= 64 bits");
   vpn_mask_ = mask_of(p_.vpn_bits);
   vmid_mask_ = mask_of(p_.vmid_bits);
   ppn_mask_ = mask_of(p_.ppn_bits);
@@ -255,21 +268,26 @@ void TxPathModel::l1_inputs_baseline(const TxPathIn& in) const {
 // first ready from pr. At most one slot waits for each of the LDS and the
 // I-cache: both take one lookup at a time, so a second one is a broken
 // contract, not a case to model.
+// A quitting slot (ab, speculative) asks for nothing: no lookup, RET or L2.
 void TxPathModel::pick_slots(const Glue& G, unsigned u) const {
   const Cu& c = G.cu[u];
   CuComb& k = cc_[u];
   const auto in_stage = [&](Stage st) { return [&c, st](unsigned s) { return c.s[s].st == st; }; };
+  const auto live_in = [&](Stage st) { return [&c, st](unsigned s) { return c.s[s].st == st && !c.s[s].ab; }; };
   k.k_in = first_from(0, K_, in_stage(Stage::Idle));  // the lowest IDLE slot
-  k.kl = first_from(c.pl, K_, in_stage(Stage::LdsReq));
-  k.ki = first_from(c.pi, K_, in_stage(Stage::IcReq));
-  k.k2 = first_from(c.p2, K_, in_stage(Stage::L2));
-  k.kr = first_from(c.pr, K_, [&](unsigned s) { return c.s[s].st == Stage::Ret && rm_free(c, c.s[s]); });
+  k.kl = first_from(c.pl, K_, live_in(Stage::LdsReq));
+  k.ki = first_from(c.pi, K_, live_in(Stage::IcReq));
+  if (spec_)
+    k.k2 = first_from(c.p2, K_, [&](unsigned s) { return asks(c, c.s[s]); });
+  else
+    k.k2 = first_from(c.p2, K_, in_stage(Stage::L2));
+  k.kr = first_from(c.pr, K_, [&](unsigned s) { return live_in(Stage::Ret)(s) && rm_free(c, c.s[s]); });
   k.ret_ready = k.kr >= 0;
   k.ret_rm_busy = false;
   unsigned lds_wait = 0, ic_wait = 0;
   for (unsigned s = 0; s < K_; ++s) {
     const Slot& x = c.s[s];
-    k.ret_rm_busy |= x.st == Stage::Ret && !rm_free(c, x);
+    k.ret_rm_busy |= x.st == Stage::Ret && !x.ab && !rm_free(c, x);
     lds_wait += x.st == Stage::LdsWait ? 1 : 0;
     ic_wait += x.st == Stage::IcWait ? 1 : 0;
   }
@@ -286,8 +304,14 @@ void TxPathModel::l1_fill_input(const TxPathIn& in, const Glue& G, unsigned u) c
   // credit = (out + occ < D); ret = some slot ready to return and credit.
   k.credit = c.out + c.occ < D_;
   k.ret = k.ret_ready && k.credit;
-  k.l2_to_u = !k.ret && in.l2_resp_valid && resp_cu_ == static_cast<int>(u) && k.credit;
+  // speculative: a dropped answer (cx[tag]) never reaches the L1-TLB;
+  // `deliver` = names this CU, not drop, credit and not ret
+  const bool names_u = in.l2_resp_valid && resp_cu_ == static_cast<int>(u);
+  const uint64_t tag = in.l2_resp_tag & lt_mask_;
+  k.drop = spec_ && names_u && ((c.cx >> tag) & 1);
+  k.l2_to_u = !k.ret && names_u && !k.drop && k.credit;
   k.l1_in_valid = k.ret || k.l2_to_u;
+  speculation_comb(G, u, tag);
   // "l2_req_ready_i[u] = some slot has st = IDLE" (K = 1: st = IDLE)
   l1_in_.l2_req_ready[u] = k.k_in >= 0;
   l1_in_.l2_resp_valid[u] = k.l1_in_valid;
@@ -302,6 +326,47 @@ void TxPathModel::l1_fill_input(const TxPathIn& in, const Glue& G, unsigned u) c
     l1_in_.l2_resp_ppn[u] = in.l2_resp_ppn;
     l1_in_.l2_resp_perm[u] = in.l2_resp_perm;
   }
+}
+
+// Speculative, CU u: the cx bits of the edge (set by a sent slot's RET,
+// cleared by a drop) and the slot an early answer marks. Checks the
+// document's safety argument: a drop never takes a live miss's answer (no
+// slot below the L1 holds a live sent request with that tag).
+void TxPathModel::speculation_comb(const Glue& G, unsigned u, uint64_t tag) const {
+  CuComb& k = cc_[u];
+  k.cx_set = k.cx_clear = 0;
+  k.k_ab = -1;
+  if (!spec_) return;
+  const Cu& c = G.cu[u];
+  if (k.ret) {
+    const Slot& r = c.s[static_cast<unsigned>(k.kr)];
+    if (r.sent) k.cx_set = uint64_t{1} << r.rq_tag;
+  }
+  if (k.drop) {
+    k.cx_clear = uint64_t{1} << tag;
+    for (unsigned s = 0; s < K_; ++s) {
+      const Slot& x = c.s[s];
+      if (x.st != Stage::Idle && x.sent && !x.ab && x.rq_tag == tag)
+        throw std::logic_error("TxPathModel: CU " + std::to_string(u) + " drops the answer of tag " +
+                               std::to_string(tag) + " while slot " + std::to_string(s) + " waits for it");
+    }
+  }
+  if (k.l2_to_u) k.k_ab = early_slot(c, u, tag);
+}
+
+// The slot a delivered answer with L1 tag `tag` finds below the L1: st not
+// IDLE, sent, not ab, rq.tag = tag (at most one: each holds a live MSHR).
+int TxPathModel::early_slot(const Cu& c, unsigned u, uint64_t tag) const {
+  int found = -1;
+  for (unsigned s = 0; s < K_; ++s) {
+    const Slot& x = c.s[s];
+    if (x.st == Stage::Idle || !x.sent || x.ab || x.rq_tag != tag) continue;
+    if (found >= 0)
+      throw std::logic_error("TxPathModel: one early answer of CU " + std::to_string(u) + " matches slots " +
+                             std::to_string(found) + " and " + std::to_string(s));
+    found = static_cast<int>(s);
+  }
+  return found;
 }
 
 // Shootdown phase 2: "the L1-TLB's sd_valid_i = sdp.valid and all ldone
@@ -630,9 +695,14 @@ void TxPathModel::outputs(const TxPathIn& in, TxPathOut& o) const {
     return;
   }
   // "l2_resp_ready_o = credit and not ret of the CU that l2_resp_tag_i names
-  // (0 when the CU field names no CU)"
-  o.l2_resp_ready = resp_cu_ >= 0 && cc_[static_cast<unsigned>(resp_cu_)].credit &&
-                    !cc_[static_cast<unsigned>(resp_cu_)].ret;
+  // (0 when the CU field names no CU)"; speculative: that CU's l2_ok = drop
+  // or (credit and not ret)
+  if (resp_cu_ >= 0) {
+    const CuComb& k = cc_[static_cast<unsigned>(resp_cu_)];
+    o.l2_resp_ready = k.drop || (k.credit && !k.ret);
+  } else {
+    o.l2_resp_ready = false;
+  }
   // "l2_vic_valid_o = vr.valid and not vr.kill, l2_vic_*_o = vr's fields"
   o.l2_vic_valid = G.vr.valid && !G.vr.kill;
   o.l2_vic_vpn = G.vr.vpn;
@@ -721,6 +791,7 @@ void TxPathModel::posedge_path(const TxPathIn& in) {
   take_l2_request(in);
   for (unsigned u = 0; u < U_; ++u) {
     lds_shootdown_port(u);
+    update_cancels(u);
     lookup_stage(u);
     l1_fill_and_credit(in, u);
     victim_queue(in, u);
@@ -799,11 +870,21 @@ bool TxPathModel::older_slot_busy(const Cu& c, unsigned k) const {
   return false;
 }
 
+// Each slot from its state of the cycle `st`: the L2 register's grant
+// (k2) first, then the slot's own rule ("the slot's state moves on as it
+// would have"), then the early answer's mark.
 void TxPathModel::lookup_slot(unsigned u, unsigned k) {
   Slot& s = g_.cu[u].s[k];
   const CuComb& cc = cc_[u];
   const int me = static_cast<int>(k);
-  switch (s.st) {
+  const Stage st = s.st;
+  const bool sent = s.sent;
+  if (s.ab && st != Stage::Idle) {
+    quit(u, k);  // never k2, kl, ki, kr or k_ab (they need not ab)
+    return;
+  }
+  if (me == cc.k2) load_l2r(u, k);
+  switch (st) {
     case Stage::Idle:
       if (me == cc.k_in) lookup_idle(u, k);
       break;
@@ -828,11 +909,47 @@ void TxPathModel::lookup_slot(unsigned u, unsigned k) {
         --s.cnt;
       break;
     case Stage::L2:
-      if (me == cc.k2) load_l2r(u, k);
+      // without speculation the grant above left L2; with it, a slot
+      // already sent goes IDLE now
+      if (spec_ && sent) s.st = Stage::Idle;
       break;
     case Stage::Ret:
       if (cc.ret && me == cc.kr) promote(u, k);
       break;
+  }
+  if (me == cc.k_ab) {
+    s.ab = true;  // the L2 answered it first (READING P9)
+    if (st != Stage::L2) {
+      events_.spec_early = true;
+      ++stats_.early_answers;
+    }
+  }
+}
+
+// Quit (ab = 1): IDLE at this edge, except in LDS_WAIT / IC_WAIT, where the
+// structure's answer (discarded, no wire) ends the wait.
+void TxPathModel::quit(unsigned u, unsigned k) {
+  Slot& s = g_.cu[u].s[k];
+  const IcacheTxOut& io = ic_out_[u / S_];
+  bool done = true;
+  if (s.st == Stage::LdsWait) done = lds_out_[u].lk_resp_valid;
+  if (s.st == Stage::IcWait) done = io.tl_resp_valid && io.tl_resp_cu == u % S_;
+  if (done) s.st = Stage::Idle;
+}
+
+// Speculative cancel vector of CU u at the edge: a sent slot's RET sets
+// cx[rq.tag] (its answer is still to come), a drop clears cx[tag]. Never
+// both on one bit: a slot with tag t is sent only while cx[t] = 0.
+void TxPathModel::update_cancels(unsigned u) {
+  const CuComb& k = cc_[u];
+  if ((k.cx_set | k.cx_clear) == 0) return;
+  if (k.cx_set & k.cx_clear)
+    throw std::logic_error("TxPathModel: CU " + std::to_string(u) + " sets and clears one cx bit at one edge");
+  Cu& c = g_.cu[u];
+  c.cx = (c.cx | k.cx_set) & ~k.cx_clear;
+  if (k.cx_clear) {
+    events_.spec_drop = true;
+    ++stats_.l2_drops;
   }
 }
 
@@ -847,6 +964,7 @@ void TxPathModel::lookup_idle(unsigned u, unsigned k) {
   s.rq_vmid = l1_out_.l2_req_vmid[u] & vmid_mask_;
   s.rq_tag = l1_out_.l2_req_tag[u] & lt_mask_;
   s.rq_iid = l1_out_.l2_req_iid[u];
+  s.sent = s.ab = false;
   s.seq = ++c.intakes;
   s.st = Stage::LdsReq;
 }
@@ -919,7 +1037,8 @@ void TxPathModel::after_answer(Slot& s, Stage next, unsigned wire) {
 
 // L2 register winner k2: "if l2r is free or taken in this cycle: l2r = (1,
 // rq[k2]), st[k2] = IDLE, p2 = k2 + 1 mod K" (taken: cleared by
-// take_l2_request() at the handshake of this cycle)
+// take_l2_request() at the handshake of this cycle). Speculative: k2 is
+// the first that asks, sent[k2] = 1, and only a slot in L2 goes IDLE.
 void TxPathModel::load_l2r(unsigned u, unsigned k) {
   Cu& c = g_.cu[u];
   if (c.l2r_valid) return;
@@ -929,7 +1048,8 @@ void TxPathModel::load_l2r(unsigned u, unsigned k) {
   c.l2r_vmid = s.rq_vmid;
   c.l2r_tag = s.rq_tag;
   c.l2r_iid = s.rq_iid;
-  s.st = Stage::Idle;
+  if (s.st == Stage::L2) s.st = Stage::Idle;
+  if (spec_) s.sent = true;
   c.p2 = (k + 1) % K_;
 }
 
@@ -964,7 +1084,7 @@ void TxPathModel::l1_fill_and_credit(const TxPathIn& in, unsigned u) {
   if (k.l2_to_u) {
     events_.l2_fill = true;
     ++stats_.l2_fills;
-  } else if (in.l2_resp_valid && resp_cu_ == static_cast<int>(u) && !k.credit) {
+  } else if (in.l2_resp_valid && resp_cu_ == static_cast<int>(u) && !k.drop && !k.credit) {
     events_.credit_block = true;
   }
   // "out = out + (the L1 input valid) - (fill_valid_o[u] of the L1-TLB)"
@@ -1272,7 +1392,7 @@ bool TxPathModel::glue_quiet() const {
   if (g_.sdp_valid || g_.done) return false;
   for (unsigned u = 0; u < U_; ++u) {
     const Cu& c = g_.cu[u];
-    if (slots_busy(u) || c.l2r_valid || c.occ || c.lb.valid || c.out || c.rml_valid || c.rmi_valid ||
+    if (slots_busy(u) || c.l2r_valid || c.cx || c.occ || c.lb.valid || c.out || c.rml_valid || c.rmi_valid ||
         c.lrm_busy || c.irm_busy)
       return false;
   }

@@ -5,8 +5,9 @@
 // with its SRAMs); this file adds the path's glue: per CU the lookup stage
 // of K slots (each IDLE, LDS_REQ, LDS_WAIT, IC_REQ, IC_WAIT, WIRE, RET, L2;
 // K = 1 is the blocking stage) with the round robins pl, pi, pr, p2 over
-// them ("Non-blocking lookup"), the L2 request
-// register, the victim queue with its credit, the LDS victim register lb, the
+// them ("Non-blocking lookup") and, with speculative_l2, each slot's sent and
+// ab flags and the CU's cancel vector cx ("Speculative L2 request"), the L2
+// request register, the victim queue with its credit, the LDS victim register lb, the
 // remove registers of the `move` promotion; per I-cache the remove round
 // robin; globally the L2 request round robin, the L2 victim register vr with
 // its round robin, and the shootdown sequencer (every LDS and I-cache first,
@@ -122,6 +123,8 @@ struct TxPathEvents {
   bool shootdown_done = false;      // sdp cleared, sd_done_o next cycle
   bool wire_wait = false;           // a CU spent this cycle in WIRE
   bool ret_overtakes = false;       // a RET edge returned a slot while an older one of its CU was not IDLE
+  bool spec_drop = false;           // speculative: an L2 answer dropped (cx set: its miss was promoted)
+  bool spec_early = false;          // speculative: an L2 answer delivered while its slot was below the L1 (it quits)
   bool reset = false;
   // The Fig. 12 flows as the member models report them (this edge).
   bool flow_1_2_4 = false;          // LDS fill into a free way of a Tx segment, or initialised a free segment
@@ -142,7 +145,9 @@ struct TxPathStats {         // cumulative since construction (a reset does not 
   uint64_t ic_hits = 0, ic_misses = 0;
   uint64_t promotions = 0;   // RET edges
   uint64_t l2_requests = 0;  // l2_req handshakes
-  uint64_t l2_fills = 0;     // L2 responses taken
+  uint64_t l2_fills = 0;     // L2 responses taken (sent to an L1-TLB)
+  uint64_t l2_drops = 0;     // speculative: L2 responses taken and dropped (cx)
+  uint64_t early_answers = 0;  // speculative: L2 answers that made a slot below the L1 quit (spec_early)
   uint64_t l2_victims = 0;   // l2_vic handshakes
   uint64_t l1_victims = 0;   // L1 evictions queued
   uint64_t lds_victims = 0;  // lb -> I-cache handshakes
@@ -216,14 +221,18 @@ class TxPathModel {
   unsigned slots_busy(unsigned u) const;                                 // slots not IDLE
   unsigned outstanding_fills(unsigned u) const { return g_.cu[u].out; }  // out
   bool l2r_valid(unsigned u) const { return g_.cu[u].l2r_valid; }
+  uint64_t slot_tag(unsigned u, unsigned k) const { return g_.cu[u].s[k].rq_tag; }  // rq[k].tag (L1 tag)
+  bool slot_sent(unsigned u, unsigned k) const { return g_.cu[u].s[k].sent; }       // sent[k] (speculative)
+  bool slot_ab(unsigned u, unsigned k) const { return g_.cu[u].s[k].ab; }           // ab[k] (speculative)
+  uint64_t cancel_vector(unsigned u) const { return g_.cu[u].cx; }                   // cx: bit t = cx[t]
   const VictimReg& lds_victim_reg(unsigned u) const { return g_.cu[u].lb; }  // lb of CU u
   const VictimReg& l2_victim_reg() const { return g_.vr; }                   // vr
   unsigned l2_victim_pointer() const { return g_.vp; }                       // vp
   bool shootdown_pending() const { return g_.sdp_valid; }                // sdp.valid
   bool shootdown_phase1_done() const;  // every ldone and idone set (the L1-TLB's turn)
   // Every glue register at rest: stages IDLE, no l2r, empty queues, lb and
-  // vr empty, out = 0, no remove waiting or in service, no shootdown (members
-  // not included).
+  // vr empty, out = 0, no remove waiting or in service, no shootdown, no
+  // answer to drop (cx = 0) (members not included).
   bool glue_quiet() const;
   // A remove of (vpn, vmid) for CU u's LDS / its I-cache is waiting in the
   // remove register or was accepted and its sd_done has not come yet
@@ -247,7 +256,8 @@ class TxPathModel {
 
  private:
   static constexpr unsigned kMaxSlots = 8;  // K is 1-8
-  // One lookup slot k of a CU: st[k], rq[k], ans[k], cnt[k], nxt[k].
+  // One lookup slot k of a CU: st[k], rq[k], ans[k], cnt[k], nxt[k], and
+  // with speculation sent[k], ab[k] (always 0 without).
   struct Slot {
     Stage st = Stage::Idle;
     uint64_t rq_vpn = 0, rq_vmid = 0, rq_tag = 0, rq_iid = 0;
@@ -255,10 +265,14 @@ class TxPathModel {
     bool ans_ic = false;  // ans.src: false = LDS, true = IC
     unsigned cnt = 0;
     Stage nxt = Stage::Idle;
+    bool sent = false;  // its L2 request has been loaded into l2r
+    bool ab = false;    // the L2-TLB answered it first: the slot quits
     // model-only: intake order of the miss held (ret_overtakes); no RTL
     // register, so not in key(): it decides no output and no register
     uint64_t seq = 0;
-    auto key() const { return std::tie(st, rq_vpn, rq_vmid, rq_tag, rq_iid, ans_ppn, ans_perm, ans_ic, cnt, nxt); }
+    auto key() const {
+      return std::tie(st, rq_vpn, rq_vmid, rq_tag, rq_iid, ans_ppn, ans_perm, ans_ic, cnt, nxt, sent, ab);
+    }
     bool operator==(const Slot& o) const { return key() == o.key(); }
   };
   struct Cu {
@@ -267,6 +281,7 @@ class TxPathModel {
     uint64_t intakes = 0;  // model-only: misses taken in since reset (numbers Slot::seq; not in key())
     bool l2r_valid = false;
     uint64_t l2r_vpn = 0, l2r_vmid = 0, l2r_tag = 0, l2r_iid = 0;
+    uint64_t cx = 0;  // speculation's cancel vector, bit t = cx[t] (2^LT <= 64 bits)
     QueueEntry vq[8];
     unsigned vq_head = 0, occ = 0;
     VictimReg lb;
@@ -283,7 +298,7 @@ class TxPathModel {
     uint64_t irm_vpn = 0, irm_vmid = 0;
     // every field above but vq and intakes (same_registers)
     auto key() const {
-      return std::tie(s, pl, pi, pr, p2, l2r_valid, l2r_vpn, l2r_vmid, l2r_tag, l2r_iid, vq_head, occ, lb, out,
+      return std::tie(s, pl, pi, pr, p2, l2r_valid, l2r_vpn, l2r_vmid, l2r_tag, l2r_iid, cx, vq_head, occ, lb, out,
                       rml_valid, rml_vpn, rml_vmid, rmi_valid, rmi_vpn, rmi_vmid, lown, lsent, ldone, lrm_busy,
                       lrm_vpn, lrm_vmid, irm_busy, irm_vpn, irm_vmid);
     }
@@ -313,11 +328,14 @@ class TxPathModel {
   struct CuComb {
     // slot choices of the cycle (-1: none): the intake (lowest IDLE), the
     // LDS / I-cache lookup, RET and L2 register winners (first from pl,
-    // pi, pr, p2)
-    int k_in = -1, kl = -1, ki = -1, kr = -1, k2 = -1;
+    // pi, pr, p2; speculative: k2 is the first that asks), the slot an
+    // early answer marks (k_ab)
+    int k_in = -1, kl = -1, ki = -1, kr = -1, k2 = -1, k_ab = -1;
     bool ret_ready = false;     // some slot ready to return (st = RET and rm_free)
     bool ret_rm_busy = false;   // some slot in RET whose remove register is busy
-    bool credit = false, ret = false, l2_to_u = false, l1_in_valid = false;
+    bool credit = false, ret = false, l2_to_u = false, l1_in_valid = false;  // l2_to_u: `deliver`
+    bool drop = false;                  // speculative: the L2 answer names this CU and cx[its tag]
+    uint64_t cx_set = 0, cx_clear = 0;  // speculative: cx bits set (a sent slot's RET) / cleared (drop)
     bool lk_valid = false, fill_valid = false;
     bool lreq = false, lds_sd_valid = false;
     bool tl_valid = false, tf_valid = false, lb_empty = false;  // lb_empty: lb is emptied at this edge
@@ -335,6 +353,13 @@ class TxPathModel {
   void pick_slots(const Glue& G, unsigned u) const;
   // rm_free of a slot: copy, or the remove register of its ans.src is free
   bool rm_free(const Cu& c, const Slot& s) const { return !move_ || (s.ans_ic ? !c.rmi_valid : !c.rml_valid); }
+  // Speculative: the slot asks the L2 (neither IDLE nor RET, not sent, not
+  // ab, cx[rq.tag] = 0).
+  bool asks(const Cu& c, const Slot& s) const {
+    return s.st != Stage::Idle && s.st != Stage::Ret && !s.sent && !s.ab && !((c.cx >> s.rq_tag) & 1);
+  }
+  void speculation_comb(const Glue& G, unsigned u, uint64_t tag) const;
+  int early_slot(const Cu& c, unsigned u, uint64_t tag) const;
   void l1_inputs_baseline(const TxPathIn& in) const;
   void l1_fill_input(const TxPathIn& in, const Glue& G, unsigned u) const;
   void l1_shootdown_input(const Glue& G) const;
@@ -370,6 +395,8 @@ class TxPathModel {
   void lookup_events(unsigned u);
   bool older_slot_busy(const Cu& c, unsigned k) const;
   void lookup_slot(unsigned u, unsigned k);
+  void quit(unsigned u, unsigned k);
+  void update_cancels(unsigned u);
   void lookup_idle(unsigned u, unsigned k);
   void lds_request(unsigned u, unsigned k);
   void ic_request(unsigned u, unsigned k);
@@ -398,7 +425,7 @@ class TxPathModel {
   elab::TxPathParams p_;
   bool baseline_;
   unsigned U_, S_, G_, D_, WL_, WI_, K_;
-  bool move_;
+  bool move_, spec_;
   uint64_t vpn_mask_, vmid_mask_, ppn_mask_, perm_mask_, lt_mask_, cu_field_mask_;
   L1tlbModel l1_;
   std::vector<LdsCtrlModel> lds_;

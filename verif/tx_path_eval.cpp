@@ -751,6 +751,9 @@ int main(int argc, char** argv) {
       throw std::runtime_error("--what-if-pipelined-wires: only the transaction-level engine (--engine txn) has it");
     const txgen::config::Config cfg = txgen::config::load_config_file(config_file);
     const TxPathParams p = txgen::elab::elaborate_tx_path(cfg);
+    if (p.speculative && (engine == "txn" || engine == "txn-check"))
+      throw std::runtime_error("$.tx_path.speculative_l2: the transaction-level engine does not model the "
+                               "speculative L2-TLB request (--engine model or rtl)");
     const std::vector<Variant> variants = variants_of(cfg, l2, policies, designs);
     const auto energies = design_energies(cfg, p, o, variants.front(), logic_power);
     if (traces.empty() && merge.empty()) throw std::runtime_error("--trace: give the trace files to replay");

@@ -42,6 +42,8 @@ class TxPathCoverage {
         {e.shootdown_done, "shootdown_done"},
         {e.wire_wait, "wire_wait"},
         {e.ret_overtakes, "ret_overtakes"},
+        {e.spec_drop, "spec_drop"},
+        {e.spec_early, "spec_early"},
         {e.flow_1_2_4, "flow_1_2_4"},
         {e.flow_1_2_4_5_6, "flow_1_2_4_5_6"},
         {e.flow_1_2_3_6, "flow_1_2_3_6"},
@@ -69,6 +71,10 @@ class TxPathCoverage {
     }
     if (p.wire_lds || p.wire_icache) r.push_back("wire_wait");
     if (p.slots > 1) r.push_back("ret_overtakes");  // a younger miss answered first
+    if (p.speculative) {
+      r.push_back("spec_drop");   // a promoted miss's L2 answer dropped
+      r.push_back("spec_early");  // the L2 answered before the lookup below ended
+    }
     // and only while the L1-TLBs sharing an I-cache cannot hold all 16 pages
     // whose tags compress into one line (Table 1's 4 x 32 entries can: there
     // the directed test covers it)

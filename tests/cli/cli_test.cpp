@@ -303,6 +303,15 @@ TEST(Cli, EvalWhatIfNeedsTheTransactionEngine) {
   EXPECT_FALSE(fs::exists(dir.path() / "out"));
 }
 
+TEST(Cli, EvalSpeculativeRequestNeedsTheModelEngine) {
+  TempDir dir("eval_spec_txn");
+  const auto r = run_txgen("eval --config " + source("tests/configs/tx_path_spec.json") +
+                           " --engine txn --workloads gups --out " + dir.str("out"));
+  EXPECT_EQ(r.exit_code, 2) << r.output;
+  EXPECT_NE(r.output.find("$.tx_path.speculative_l2"), std::string::npos) << r.output;
+  EXPECT_FALSE(fs::exists(dir.path() / "out"));
+}
+
 // The generated L2-TLB and IOMMU behind the path: each option that needs it,
 // and the transaction-level engine that lacks it, is refused before any trace
 // is written; an L2 tag too narrow for the path names its field.

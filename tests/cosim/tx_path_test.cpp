@@ -99,6 +99,7 @@ class Bench {
     if (in_.l2_resp_valid && out.l2_resp_ready) {
       l2_.erase(l2_.begin() + static_cast<long>(answering_));
       in_.l2_resp_valid = false;
+      ++l2_answers;
     }
     if (out.l2_vic_valid && in_.l2_vic_ready) l2_victims.push_back(out.l2_vic_vpn);
     if (in_.sd_valid && out.sd_ready) {
@@ -169,7 +170,7 @@ class Bench {
   Rng* rng = nullptr;
   std::map<unsigned, std::vector<uint64_t>> accepted, fills, fill_vpns;
   std::vector<uint64_t> l2_vpns, l2_victims;
-  uint64_t sd_accepted = 0, sd_done = 0;
+  uint64_t sd_accepted = 0, sd_done = 0, l2_answers = 0;
 
  private:
   void answer() {
@@ -209,6 +210,8 @@ void directed(const std::function<void(CosimSession&, Bench<Sys>&)>& body) {
     Sys sys(s, params());
     Bench<Sys> b(sys, s);
     b.reset();
+    // speculation: an L2 slower than the lookups, so hits below the L1 still promote
+    if (params().speculative) b.l2_latency = 200;
     body(s, b);
     b.drain();
   }));
@@ -220,6 +223,10 @@ void expect_true(CosimSession& s, const std::string& what, bool ok) {
 void expect_count(CosimSession& s, const std::string& what, uint64_t want, uint64_t got) {
   s.expect_equal(what, std::to_string(want), std::to_string(got));
 }
+
+// The L2-TLB requests that `misses` L1 misses found below the L1 add: none,
+// or one each with the speculative request (answered and dropped).
+uint64_t speculative(uint64_t misses) { return params().speculative ? misses : 0; }
 
 // CU 0 fills its L1-TLB with W1 pages of one LDS segment and asks for `extra`
 // more: the L1 evicts its oldest pages (LRU, or PLRU's first ways), which
@@ -246,10 +253,11 @@ std::vector<uint64_t> l1_victims(Bench<Sys>& b, const std::vector<uint64_t>& pag
 // (the LDS or the I-cache), none by the L2.
 void expect_found_on_path(CosimSession& s, Bench<Sys>& b, const std::vector<uint64_t>& pages, uint64_t vmid) {
   const size_t l2_before = b.l2_vpns.size();
+  uint64_t looked_up = 0;
   for (uint64_t page : pages) {
     b.translate(0, page, vmid);
-    expect_count(s, "L2 requests after looking up " + txgen::verif::to_hex(params().vpn_bits, page), l2_before,
-                 b.l2_vpns.size());
+    expect_count(s, "L2 requests after looking up " + txgen::verif::to_hex(params().vpn_bits, page),
+                 l2_before + speculative(++looked_up), b.l2_vpns.size());
   }
 }
 
@@ -300,7 +308,7 @@ TEST(TxPath, Flow_1_2_3_6_7_8) {
     expect_true(s, "victim in the I-cache", b.model().in_icache(0, victims.at(0), 0, 0));
     const size_t l2_before = b.l2_vpns.size();
     b.translate(0, victims.at(0));
-    expect_count(s, "L2 requests for the victim (an I-cache hit)", l2_before, b.l2_vpns.size());
+    expect_count(s, "L2 requests for the victim (an I-cache hit)", l2_before + speculative(1), b.l2_vpns.size());
   });
 }
 
@@ -350,7 +358,7 @@ TEST(TxPath, LdsHitPromotedVictimFillsLds) {
     const size_t l2_before = b.l2_vpns.size();
     b.request(0, x);
     b.drain();
-    expect_count(s, "L2 requests (an LDS hit)", l2_before, b.l2_vpns.size());
+    expect_count(s, "L2 requests (an LDS hit)", l2_before + speculative(1), b.l2_vpns.size());
     const uint64_t latency = b.fills[0].back() - b.accepted[0].back();
     expect_count(s, "LDS hit latency", 14 + p.wire_lds, latency);
     expect_true(s, "promoted page in the L1", b.model().in_l1(0, x, 0));
@@ -448,7 +456,7 @@ TEST(TxPath, IcacheLineEvictsInRecencyOrderAfterHits) {
     for (unsigned k = 0; k < x + w; ++k) b.translate(0, pages[k]);
     const size_t l2_before = b.l2_vpns.size();
     for (unsigned sub : {2u, 4u, 5u}) b.translate(0, pages.at(sub - 1));
-    expect_count(s, "L2 requests for the hits", l2_before, b.l2_vpns.size());
+    expect_count(s, "L2 requests for the hits", l2_before + speculative(3), b.l2_vpns.size());
     for (unsigned k = x + w; k < 2 * x + w; ++k) b.translate(0, pages[k]);
     expect_true(s, "translations left the line for the L2", b.l2_victims.size() >= x / 2);
   });
@@ -530,7 +538,7 @@ TEST(TxPath, NonBlockingHitsReturnOutOfOrder) {
     const size_t l2_before = b.l2_vpns.size(), fills_before = b.fill_vpns[0].size();
     back_to_back(b, x.ic, x.lds);
     b.drain();
-    expect_count(s, "L2 requests (both found below the L1)", l2_before, b.l2_vpns.size());
+    expect_count(s, "L2 requests (both found below the L1)", l2_before + speculative(2), b.l2_vpns.size());
     const std::vector<uint64_t> order(b.fill_vpns[0].begin() + static_cast<long>(fills_before), b.fill_vpns[0].end());
     expect_count(s, "answers", 2, order.size());
     expect_true(s, "the LDS hit (younger) answered before the I-cache hit (older)",
@@ -564,6 +572,46 @@ TEST(TxPath, ShootdownRacingANonBlockingLookup) {
   }
 }
 
+// Speculative L2 request (speculative_l2): CU 0 asks for a page held in its
+// LDS; its L2 request leaves beside the lookup. With a slow L2 the LDS hit is
+// promoted and the L2's answer, when it comes, is taken and dropped; with a
+// fast L2 its answer fills the L1 first and the lookup's hit is discarded
+// (with promotion move the page stays in the LDS).
+void speculative_lds_page(unsigned l2_latency, bool l2_first) {
+  directed([=](CosimSession& s, Bench<Sys>& b) {
+    const TxPathParams& p = params();
+    const BelowL1 x = pages_below_l1(s, b);
+    const size_t l2_before = b.l2_vpns.size(), fills_before = b.fills[0].size();
+    const uint64_t answers_before = b.l2_answers;
+    b.l2_latency = l2_latency;
+    b.request(0, x.lds);
+    b.drain();
+    expect_count(s, "L2 requests (speculative)", l2_before + 1, b.l2_vpns.size());
+    expect_count(s, "L2 answers taken", answers_before + 1, b.l2_answers);
+    expect_count(s, "fills to CU 0's L1-TLB", fills_before + 1, b.fills[0].size());
+    expect_true(s, "the page in the L1", b.model().in_l1(0, x.lds, 0));
+    const uint64_t latency = b.fills[0].back() - b.accepted[0].back();
+    if (l2_first) {
+      expect_true(s, "answered by the L2 before the LDS hit could return", latency < 14 + p.wire_lds);
+      expect_true(s, "the page stays in the LDS (its hit was discarded)", b.model().in_lds(0, x.lds, 0, 0));
+    } else {
+      expect_count(s, "LDS hit latency", 14 + p.wire_lds, latency);
+      expect_true(s, "promotion move took the page out of the LDS", b.model().in_lds(0, x.lds, 0, 0) == !p.move);
+    }
+  });
+}
+
+TEST(TxPath, SpeculativeRequestCancelledByAnLdsHit) {
+  if (!params().speculative) GTEST_SKIP() << "no speculative L2 request";
+  speculative_lds_page(80 + params().wire_lds, false);
+}
+
+TEST(TxPath, SpeculativeAnswerBeforeTheLookupEnds) {
+  if (!params().speculative) GTEST_SKIP() << "no speculative L2 request";
+  if (params().wire_lds < 4) GTEST_SKIP() << "the L2 cannot overtake the LDS without its wire latency";
+  speculative_lds_page(2, true);
+}
+
 // Random traffic on every interface (tx_path_stimulus.h). Pages come from a
 // pool shared by the CUs and per-CU pools; the L2 answers out of order with
 // back-pressure on all its ports; work groups come and go; instruction
@@ -590,13 +638,15 @@ void random_run(CosimSession& s, const Traffic& t, uint64_t seed, uint64_t cycle
     txgen::verif::path_cu_side(in, p, t, rng, pages);
     in.l2_req_ready = rng.chance(80);
     in.l2_vic_ready = rng.chance(70);
-    b.l2_latency = 3 + static_cast<unsigned>(rng.below(20));
+    // speculation: answers both before and after the lookups below the L1 end
+    b.l2_latency = 3 + static_cast<unsigned>(rng.below(p.speculative ? 60 : 20));
     if (!in.sd_valid && rng.chance(1) && rng.chance(30))
       b.shootdown(rng.chance(10), rng.chance(80) ? shared[rng.below(pool)] : rng.bits(p.vpn_bits), 0);
     b.step();
     // promotion move: no page is in a CU's L1 and its LDS at once, but while
-    // the remove of its promotion waits or runs
-    if (p.move && b.cycle() % 32 == 0) {
+    // the remove of its promotion waits or runs (with the speculative request
+    // an L2 answer that beats the lookup fills the L1 and leaves the LDS's copy)
+    if (p.move && !p.speculative && b.cycle() % 32 == 0) {
       for (unsigned u = 0; u < p.cus; ++u)
         for (uint64_t v : shared)
           if (b.model().in_l1(u, v, 0) && b.model().in_lds(u, v, 0, in.vrf[u]) && !b.model().lds_remove_pending(u, v, 0))

@@ -2119,15 +2119,324 @@ TEST(TxPathModel, LookupSlotsConfiguration) {
     return "(accepted)";
   };
   EXPECT_EQ(load(kSmall).slots, 1u) << "default: the blocking stage";
-  EXPECT_EQ(load(kSmall).slot_bits, 0u);
   EXPECT_EQ(elaborate_with(2, 2).slots, 2u);
-  EXPECT_EQ(elaborate_with(2, 2).slot_bits, 1u);
-  EXPECT_EQ(elaborate_with(4, 4).slot_bits, 2u);
-  EXPECT_EQ(elaborate_with(8, 8).slot_bits, 3u);
+  EXPECT_EQ(elaborate_with(8, 8).slots, 8u);
   EXPECT_EQ(error_path(3, 2), "$.tx_path.lookup_slots") << "more slots than MSHRs per CU";
   EXPECT_EQ(error_path(8, 4), "$.tx_path.lookup_slots");
   EXPECT_EQ(error_path(9, 16), "$.tx_path.lookup_slots") << "above 8";
   EXPECT_EQ(error_path(0, 2), "$.tx_path.lookup_slots") << "below 1";
+}
+
+TEST(TxPathModel, SpeculativeL2Configuration) {
+  nlohmann::json j = config::read_json_file(std::string(TXGEN_SOURCE_DIR) + "/" + kSmall);
+  EXPECT_FALSE(elab::elaborate_tx_path(config::parse_config(j)).speculative) << "default: after the lookups";
+  j["tx_path"]["speculative_l2"] = true;
+  EXPECT_TRUE(elab::elaborate_tx_path(config::parse_config(j)).speculative);
+  j["tx_path"]["speculative_l2"] = 1;
+  try {
+    config::parse_config(j);
+    ADD_FAILURE() << "an integer accepted as a boolean";
+  } catch (const ConfigError& e) {
+    EXPECT_EQ(e.path(), "$.tx_path.speculative_l2");
+  }
+}
+
+// ===========================================================================
+// 8c. Speculative L2 request (tx_path.speculative_l2 = true)
+// ===========================================================================
+
+TxPathParams small_spec(unsigned slots, unsigned wire_lds, unsigned wire_icache) {
+  config::Config c = load_cfg(kSmall);
+  c.tx_path->lookup_slots = slots;
+  c.tx_path->wire_lds = wire_lds;
+  c.tx_path->wire_icache = wire_icache;
+  c.tx_path->speculative_l2 = true;
+  return elab::elaborate_tx_path(c);
+}
+
+// CU 0's slot k (sent, ab), its cx, out and l2r, the L2 port and CU 0's hit
+// pulses and fills, cycle by cycle.
+struct SpecTrace {
+  std::map<uint64_t, Stage> st;
+  std::map<uint64_t, bool> sent, ab, l2r, req, resp, ready;
+  std::map<uint64_t, uint64_t> cx, out, req_tag;
+  std::vector<uint64_t> hits, fills;
+  void attach(Bench& b, unsigned k = 0) {
+    b.record_events = true;
+    b.hook = [this, &b, k] {
+      const uint64_t c = b.cyc;
+      st[c] = b.m.stage(0, k);
+      sent[c] = b.m.slot_sent(0, k);
+      ab[c] = b.m.slot_ab(0, k);
+      cx[c] = b.m.cancel_vector(0);
+      out[c] = b.m.outstanding_fills(0);
+      l2r[c] = b.m.l2r_valid(0);
+      req[c] = b.out.l2_req_valid;
+      req_tag[c] = b.out.l2_req_tag;
+      resp[c] = b.in.l2_resp_valid;
+      ready[c] = b.out.l2_resp_ready;
+      if (b.out.hit_lds[0] || b.out.hit_ic[0]) hits.push_back(c);
+      if (b.out.fill_valid[0]) fills.push_back(c);
+    };
+  }
+  uint64_t first_req(uint64_t from) const {
+    for (const auto& [c, v] : req)
+      if (c >= from && v) return c;
+    return 0;
+  }
+  // The cycle whose edge takes the L2 answer (l2_resp_valid_i and ready).
+  uint64_t answer_taken(uint64_t from) const {
+    for (const auto& [c, v] : resp)
+      if (c >= from && v && ready.at(c)) return c;
+    return 0;
+  }
+};
+
+unsigned l2_requests_of(const Bench& b, uint64_t vpn, uint64_t from) {
+  unsigned n = 0;
+  for (const L2Env::Log& r : b.env.reqs) n += r.cyc >= from && r.vpn == vpn ? 1 : 0;
+  return n;
+}
+
+// CU 0 fetches a0..a4: a0 ends in LDS segment 0 (a Tx segment), as in
+// section 1.
+constexpr uint64_t kA0 = 0x40;
+void setup_a0_in_lds(Bench& b) {
+  b.settle();
+  for (uint64_t v : {kA0, kA0 + 1, kA0 + 2, kA0 + 3, kA0 + 4}) b.fetch(0, v);
+  ASSERT_FALSE(b.m.in_l1(0, kA0, 0));
+  ASSERT_TRUE(b.m.in_lds(0, kA0, 0, 0));
+  b.seen = TxPathEvents{};
+}
+
+// The section's cycle example (K = 1, WL = WI = 0): the miss taken in at
+// edge t+4 asks in t+5 (LDS_REQ), l2r loads at edge t+5 and l2_req_valid_o
+// is 1 from t+6, against t+17 without speculation (a Tx segment and a Tx
+// line that both miss, CP = X = 8, "Cycle examples"). The L2 answer is held
+// back: the lookups go on unchanged (IC_REQ t+10, L2 t+16), and the slot,
+// already sent, leaves L2 at edge t+16 without loading l2r again: one L2
+// request. The answer then finds the slot IDLE: delivered, no early answer,
+// no drop.
+TEST(TxPathModel, SpeculativeCycleExampleSixCyclesToL2) {
+  const uint64_t v = 3 + 32 * 9;
+  for (bool spec : {false, true}) {
+    config::Config c = load_cfg(kSmall);
+    c.tx_path->icache_tx.comparators = 8;
+    c.tx_path->speculative_l2 = spec;
+    Bench b(elab::elaborate_tx_path(c));
+    setup_v0_in_icache(b);
+    if (::testing::Test::HasFatalFailure()) return;
+    b.seen = TxPathEvents{};
+    b.env.hold = true;
+    SpecTrace tr;
+    tr.attach(b);
+    const uint64_t t = b.request(0, v);
+    b.run(30);
+    EXPECT_EQ(tr.first_req(t), t + (spec ? 6 : 17)) << "spec " << spec << ": cycles from the L1's accept";
+    EXPECT_EQ(tr.req_tag[tr.first_req(t)] >> b.p.l1_tag_bits, 0u) << "CU 0";
+    EXPECT_EQ(tr.st[t + 4], Stage::Idle);
+    EXPECT_EQ(tr.st[t + 5], Stage::LdsReq);
+    EXPECT_EQ(tr.st[t + 10], Stage::IcReq) << "the lookups below go on";
+    EXPECT_EQ(tr.st[t + 16], Stage::L2);
+    EXPECT_EQ(tr.st[t + 17], Stage::Idle);
+    EXPECT_EQ(l2_requests_of(b, v, t), 1u) << "spec " << spec;
+    if (spec) {
+      EXPECT_FALSE(tr.sent[t + 5]);
+      EXPECT_FALSE(tr.l2r[t + 5]);
+      EXPECT_TRUE(tr.l2r[t + 6]) << "l2r loaded at edge t+5";
+      EXPECT_TRUE(tr.sent[t + 6]);
+      EXPECT_TRUE(tr.sent[t + 16]) << "in L2, already sent";
+      for (uint64_t cy = t + 7; cy <= t + 20; ++cy) EXPECT_FALSE(tr.l2r[cy]) << "l2r loaded again in " << cy - t;
+    }
+    b.env.hold = false;
+    const uint64_t f = b.wait_fill(0, v);
+    EXPECT_EQ(f, tr.answer_taken(t) + 4) << "the L2's answer fills the L1";
+    EXPECT_TRUE(b.seen.l2_fill);
+    EXPECT_FALSE(b.seen.spec_drop);
+    EXPECT_FALSE(b.seen.spec_early) << "the slot was IDLE when the answer came";
+    EXPECT_TRUE(tr.hits.empty());
+    b.hook = nullptr;
+    b.settle();
+    EXPECT_TRUE(b.m.in_l1(0, v, 0));
+  }
+}
+
+// An LDS hit (K = 1, a0 in LDS segment 0): the request leaves in t+6, the
+// promotion is unchanged (RET and hit_lds_o t+10, fill_valid_o t+14), and
+// its RET edge sets cx[tag] since the slot was sent. The L2's answer is
+// dropped whenever it comes: in the RET cycle t+10 (latency 4) it waits
+// (l2_resp_ready_o = 0: ret; cx is still 0) and is dropped in t+11; held
+// back to t+40, it is taken in its first cycle. Either way the L1-TLB
+// receives nothing (no second fill, out unchanged), cx clears at the drop
+// edge, and the promotion's remove takes a0 out of the LDS.
+TEST(TxPathModel, SpeculativeLdsHitPromotesAndDropsTheAnswer) {
+  for (bool late : {false, true}) {
+    Bench b(small_spec(1, 0, 0));
+    setup_a0_in_lds(b);
+    if (::testing::Test::HasFatalFailure()) return;
+    b.env.lat_min = b.env.lat_max = 4;
+    b.env.hold = late;
+    const TxPathStats s0 = b.m.stats();
+    SpecTrace tr;
+    tr.attach(b);
+    const uint64_t t = b.request(0, kA0);
+    while (b.cyc < t + 40) b.step();
+    b.env.hold = false;
+    b.run(30);
+    const uint64_t tag = tr.req_tag[t + 6] & mask(b.p.l1_tag_bits);
+    EXPECT_EQ(tr.first_req(t), t + 6);
+    EXPECT_EQ(tr.hits, std::vector<uint64_t>{t + 10}) << "the promotion is unchanged";
+    EXPECT_EQ(tr.fills, std::vector<uint64_t>{t + 14}) << "one fill: the promotion's";
+    EXPECT_EQ(tr.cx[t + 10], 0u);
+    EXPECT_EQ(tr.cx[t + 11], uint64_t{1} << tag) << "the RET edge of a sent slot sets cx[tag]";
+    const uint64_t d = tr.answer_taken(t);
+    EXPECT_EQ(d, late ? t + 40 : t + 11) << "late " << late;
+    if (!late) {
+      EXPECT_TRUE(tr.resp[t + 10]);
+      EXPECT_FALSE(tr.ready[t + 10]) << "neither delivered nor dropped in the RET cycle";
+    }
+    EXPECT_TRUE(b.ev_at[d].spec_drop);
+    EXPECT_FALSE(b.ev_at[d].l2_fill);
+    EXPECT_EQ(tr.cx[d], uint64_t{1} << tag);
+    EXPECT_EQ(tr.cx[d + 1], 0u) << "cleared at the drop edge";
+    EXPECT_EQ(tr.out[d + 1] + (std::count(tr.fills.begin(), tr.fills.end(), d) ? 1u : 0u), tr.out[d])
+        << "the L1-TLB's input was not valid for the dropped answer";
+    EXPECT_EQ(b.m.stats().l2_fills, s0.l2_fills);
+    EXPECT_EQ(b.m.stats().l2_drops, s0.l2_drops + 1);
+    EXPECT_EQ(b.m.stats().promotions, s0.promotions + 1);
+    EXPECT_FALSE(b.seen.spec_early);
+    EXPECT_TRUE(b.env.idle()) << "the answer was consumed";
+    b.hook = nullptr;
+    b.settle();
+    EXPECT_TRUE(b.m.in_l1(0, kA0, 0));
+    EXPECT_FALSE(b.m.in_lds(0, kA0, 0, 0)) << "move: the promotion removed it";
+  }
+}
+
+// The L2 answers first (WL = 50, a0 an LDS hit answered in t+9, RET would
+// be t+60). Latency 10: the answer comes in t+16, in the slot's LDS wire:
+// delivered (fill_valid_o t+20), the slot gets ab at edge t+16 and quits at
+// the next edge (IDLE in t+18). Latency 1: the answer comes in t+7, in
+// LDS_WAIT: the slot waits for the LDS's answer (t+9), discards it and is
+// IDLE in t+10, its wire not counted. Neither promotes later: no hit
+// pulse, no remove (a0 stays in the LDS as well), no drop.
+TEST(TxPathModel, SpeculativeEarlyAnswerQuitsTheSlot) {
+  for (unsigned lat : {10u, 1u}) {
+    Bench b(small_spec(1, 50, 0));
+    setup_a0_in_lds(b);
+    if (::testing::Test::HasFatalFailure()) return;
+    b.env.lat_min = b.env.lat_max = lat;
+    const TxPathStats s0 = b.m.stats();
+    SpecTrace tr;
+    tr.attach(b);
+    const uint64_t t = b.request(0, kA0);
+    b.run(100);
+    const uint64_t d = t + 6 + lat;  // the request is taken in t+6
+    EXPECT_EQ(tr.first_req(t), t + 6);
+    EXPECT_EQ(tr.answer_taken(t), d) << "lat " << lat;
+    EXPECT_TRUE(b.ev_at[d].l2_fill) << "delivered";
+    EXPECT_TRUE(b.ev_at[d].spec_early);
+    EXPECT_EQ(tr.fills, std::vector<uint64_t>{d + 4}) << "the L2's answer, once";
+    EXPECT_FALSE(tr.ab[d]);
+    EXPECT_TRUE(tr.ab[d + 1]);
+    if (lat == 10) {
+      EXPECT_EQ(tr.st[d], Stage::Wire);
+      EXPECT_EQ(tr.st[d + 1], Stage::Wire);
+      EXPECT_EQ(tr.st[d + 2], Stage::Idle) << "quits at the next edge";
+    } else {
+      EXPECT_EQ(tr.st[d], Stage::LdsWait);
+      EXPECT_EQ(tr.st[t + 9], Stage::LdsWait) << "waits for the LDS's answer";
+      EXPECT_EQ(tr.st[t + 10], Stage::Idle) << "the answer discarded, the wire not counted";
+    }
+    EXPECT_TRUE(tr.hits.empty()) << "no promotion";
+    EXPECT_FALSE(b.seen.spec_drop);
+    EXPECT_EQ(b.m.stats().promotions, s0.promotions);
+    EXPECT_EQ(b.m.stats().early_answers, s0.early_answers + 1);
+    for (const auto& [c, v] : tr.cx) EXPECT_EQ(v, 0u) << "cycle " << c;
+    b.hook = nullptr;
+    b.settle();
+    EXPECT_TRUE(b.m.in_l1(0, kA0, 0));
+    EXPECT_TRUE(b.m.in_lds(0, kA0, 0, 0)) << "nothing promoted, nothing removed";
+    EXPECT_FALSE(b.seen.remove_lds);
+  }
+}
+
+// The L2's answer (latency 3, WL = 0) comes in t+9, the cycle the LDS
+// answers a0's hit: delivered (fill_valid_o t+13); the slot still takes the
+// LDS's answer at that edge and reaches RET with ab, where it may not
+// return: no hit pulse, IDLE in t+11, one fill.
+TEST(TxPathModel, SpeculativeEarlyAnswerInTheLdsAnswerCycleBlocksRet) {
+  Bench b(small_spec(1, 0, 0));
+  setup_a0_in_lds(b);
+  if (::testing::Test::HasFatalFailure()) return;
+  const TxPathStats s0 = b.m.stats();
+  SpecTrace tr;
+  tr.attach(b);
+  const uint64_t t = b.request(0, kA0);
+  b.run(40);
+  EXPECT_EQ(tr.answer_taken(t), t + 9);
+  EXPECT_TRUE(b.ev_at[t + 9].spec_early);
+  EXPECT_EQ(tr.st[t + 9], Stage::LdsWait);
+  EXPECT_EQ(tr.st[t + 10], Stage::Ret);
+  EXPECT_TRUE(tr.ab[t + 10]);
+  EXPECT_EQ(tr.st[t + 11], Stage::Idle);
+  EXPECT_TRUE(tr.hits.empty()) << "RET needs not ab";
+  EXPECT_EQ(tr.fills, std::vector<uint64_t>{t + 13});
+  EXPECT_EQ(b.m.stats().promotions, s0.promotions);
+  EXPECT_FALSE(b.seen.spec_drop);
+  b.hook = nullptr;
+  b.settle();
+}
+
+// Tag reuse (K = 1 and 2): a0's miss (L1 tag t) is promoted while its
+// answer is held back, so cx[t] = 1. The L1-TLB reuses t for the next miss
+// x (LDS and I-cache miss): its slot does not ask and waits in L2, without
+// a request, until the stale answer comes (released in cycle r) and is
+// dropped; then it asks (l2r at edge r+1, l2_req_valid_o from r+2) and the
+// L1 gets x's own answer (the data check would catch a0's).
+TEST(TxPathModel, SpeculativeTagReuseWaitsForTheStaleAnswer) {
+  const uint64_t x = 0x155;
+  for (unsigned K : {1u, 2u}) {
+    Bench b(small_spec(K, 0, 0));
+    setup_a0_in_lds(b);
+    if (::testing::Test::HasFatalFailure()) return;
+    b.env.hold = true;
+    SpecTrace tr;
+    tr.attach(b);
+    const uint64_t t = b.request(0, kA0);
+    EXPECT_EQ(b.wait_fill(0, kA0), t + 14);
+    const uint64_t tag = tr.req_tag[t + 6] & mask(b.p.l1_tag_bits);
+    while (b.cyc < t + 24) b.step();
+    EXPECT_EQ(b.m.cancel_vector(0), uint64_t{1} << tag);
+    const uint64_t tx = b.request(0, x);
+    while (b.cyc < tx + 6) b.step();
+    ASSERT_NE(tr.st[tx + 5], Stage::Idle);
+    EXPECT_EQ(b.m.slot_tag(0, 0), tag) << "K " << K << ": the L1-TLB reused the tag";
+    const uint64_t r = tx + 80;
+    while (b.cyc < r) b.step();
+    EXPECT_EQ(tr.first_req(tx), 0u) << "K " << K << ": x asked while cx[tag] = 1";
+    for (uint64_t c = tx + 20; c < r; ++c) {
+      EXPECT_EQ(tr.st[c], Stage::L2) << c - tx;
+      EXPECT_FALSE(tr.sent[c]) << c - tx;
+    }
+    b.env.hold = false;
+    const uint64_t f = b.wait_fill(0, x);
+    EXPECT_EQ(tr.answer_taken(r), r) << "the stale answer";
+    EXPECT_TRUE(b.ev_at[r].spec_drop);
+    EXPECT_EQ(tr.cx[r + 1], 0u);
+    EXPECT_EQ(tr.st[r + 1], Stage::L2) << "asks now";
+    EXPECT_FALSE(tr.req[r + 1]);
+    EXPECT_EQ(tr.first_req(r), r + 2);
+    EXPECT_EQ(tr.req_tag[r + 2], tag) << "CU 0, the reused tag";
+    EXPECT_EQ(tr.st[r + 2], Stage::Idle);
+    EXPECT_EQ(f, r + 2 + 3 + 4) << "x's own answer (latency 3), in the L1 4 cycles later";
+    EXPECT_EQ(std::count(tr.fills.begin(), tr.fills.end(), t + 14), 1);
+    EXPECT_EQ(tr.fills.size(), 2u) << "a0's promotion and x's L2 fill";
+    EXPECT_EQ(b.data_errors, 0u);
+    b.hook = nullptr;
+    b.settle();
+    EXPECT_TRUE(b.m.in_l1(0, x, 0));
+  }
 }
 
 // ===========================================================================
@@ -2289,6 +2598,8 @@ struct Traffic {
       ++shootdowns;
     }
   }
+  // No new work from now on (held requests still finish).
+  void stop() { p_req = p_app = p_wg = p_if = p_ifill = p_flush = p_sd = 0; }
   void reset() {
     for (unsigned u = 0; u < p.cus; ++u) {
       allocs[u].clear();
@@ -2538,25 +2849,36 @@ struct Accounting {
 // remove (always with copy). `rotated` counts the grants where the pointer
 // decided (the winner is not the lowest candidate): there, an arbiter that
 // ignores its pointer picks another slot.
+// Speculative L2 request: a quitting slot (ab) is no candidate of the LDS,
+// I-cache or RET rule, and the L2 register's grant is a slot that asks
+// becoming sent (sent 0 -> 1), the first asking one from p2.
 struct SlotWatch {
   enum Rule { kIntake, kLds, kIc, kL2, kRet, kRules };
   const TxPathModel& m;
   unsigned U, K;
+  bool spec;
   std::vector<std::array<Stage, 8>> st;        // [u][k] in the cycle
+  std::vector<std::array<uint8_t, 8>> ab, asks;  // [u][k] in the cycle: ab[k]; the slot asks the L2 (speculative)
   std::vector<std::array<unsigned, kRules>> ptr;  // [u][rule]; intake unused
   std::vector<uint8_t> rm_waiting;             // [u] a remove register valid in the cycle
   bool reset = false;
   uint64_t grants[kRules] = {}, rotated[kRules] = {}, ret_unchecked = 0;
 
   explicit SlotWatch(const TxPathModel& mm)
-      : m(mm), U(mm.params().cus), K(mm.params().slots), st(U), ptr(U), rm_waiting(U, 0) {
+      : m(mm), U(mm.params().cus), K(mm.params().slots), spec(mm.params().speculative), st(U), ab(U), asks(U),
+        ptr(U), rm_waiting(U, 0) {
     for (auto& p : ptr) p.fill(0);
   }
   // After outputs, before the edge.
   void before(const TxPathIn& in) {
     reset = !in.rst_n;
     for (unsigned u = 0; u < U; ++u) {
-      for (unsigned k = 0; k < K; ++k) st[u][k] = m.stage(u, k);
+      for (unsigned k = 0; k < K; ++k) {
+        st[u][k] = m.stage(u, k);
+        ab[u][k] = m.slot_ab(u, k);
+        asks[u][k] = spec && st[u][k] != Stage::Idle && st[u][k] != Stage::Ret && !m.slot_sent(u, k) &&
+                     !ab[u][k] && !((m.cancel_vector(u) >> m.slot_tag(u, k)) & 1);
+      }
       rm_waiting[u] = m.lds_remove_waiting(u) || m.ic_remove_waiting(u);
     }
   }
@@ -2570,20 +2892,38 @@ struct SlotWatch {
       check(u, kIntake, Stage::Idle, Stage::LdsReq, cyc);
       check(u, kLds, Stage::LdsReq, Stage::LdsWait, cyc);
       check(u, kIc, Stage::IcReq, Stage::IcWait, cyc);
-      check(u, kL2, Stage::L2, Stage::Idle, cyc);
+      if (spec)
+        check_asks(u, cyc);
+      else
+        check(u, kL2, Stage::L2, Stage::Idle, cyc);
       check(u, kRet, Stage::Ret, Stage::Idle, cyc);
     }
   }
+  // Slot k: a candidate of rule r in the cycle, and whether it made the move.
+  using Cand = std::array<std::pair<bool, bool>, 8>;
   void check(unsigned u, Rule r, Stage from, Stage to, uint64_t cyc) {
+    Cand c{};
+    for (unsigned k = 0; k < K; ++k) {
+      const bool cand = st[u][k] == from && (r == kIntake || !ab[u][k]);
+      c[k] = {cand, cand && m.stage(u, k) == to};
+    }
+    grant(u, r, c, cyc);
+  }
+  void check_asks(unsigned u, uint64_t cyc) {
+    Cand c{};
+    for (unsigned k = 0; k < K; ++k) c[k] = {asks[u][k] != 0, asks[u][k] && m.slot_sent(u, k)};
+    grant(u, kL2, c, cyc);
+  }
+  void grant(unsigned u, Rule r, const Cand& c, uint64_t cyc) {
     int winner = -1, lowest = -1, expect = -1;
     unsigned moved = 0;
     const unsigned p = r == kIntake ? 0 : ptr[u][r];
     for (unsigned d = 0; d < K; ++d) {
       const unsigned k = (p + d) % K;
-      if (st[u][k] != from) continue;
+      if (!c[k].first) continue;
       if (expect < 0) expect = static_cast<int>(k);
       if (lowest < 0 || static_cast<int>(k) < lowest) lowest = static_cast<int>(k);
-      if (m.stage(u, k) == to) {
+      if (c[k].second) {
         winner = static_cast<int>(k);
         ++moved;
       }
@@ -2599,6 +2939,94 @@ struct SlotWatch {
       ADD_FAILURE() << "edge " << cyc << ": CU " << u << ": rule " << r << " granted slot " << winner
                     << ", the first from " << p << " is " << expect;
     if (r != kIntake) ptr[u][r] = (static_cast<unsigned>(winner) + 1) % K;
+  }
+};
+
+// Speculative: every L1 MSHR is answered exactly once. CU u's MSHR t is
+// owed from the edge its miss enters a lookup slot (the L1-TLB's L2 request
+// taken, rq.tag = t) until the L1-TLB's L2 input answers it, seen through
+// out (out' = out + the input - fill_valid_o): the promotion of the slot
+// leaving RET (not a quitting one), else the L2 answer taken for u. An L2
+// answer taken and not passed on must be a drop (spec_drop), and so must
+// one taken at a promotion's edge. A reset forgives everything.
+struct MshrWatch {
+  const TxPathModel& m;
+  unsigned U, K;
+  std::vector<std::vector<uint8_t>> owed;       // [u][L1 tag]
+  std::vector<std::array<Stage, 8>> st;         // [u][k] in the cycle
+  std::vector<std::array<uint8_t, 8>> ret_live; // [u][k] in RET, not quitting
+  std::vector<unsigned> out0;
+  std::vector<uint8_t> fill;
+  int taken_cu = -1;  // the CU whose L2 answer is taken in the cycle
+  uint64_t taken_tag = 0;
+  bool reset = false;
+  uint64_t answered = 0, promoted = 0, delivered = 0, dropped = 0;
+
+  explicit MshrWatch(const TxPathModel& mm)
+      : m(mm), U(mm.params().cus), K(mm.params().slots),
+        owed(U, std::vector<uint8_t>(size_t{1} << mm.params().l1_tag_bits, 0)), st(U), ret_live(U), out0(U),
+        fill(U) {}
+  // After outputs, before the edge.
+  void before(const TxPathIn& in, const TxPathOut& o) {
+    const TxPathParams& p = m.params();
+    reset = !in.rst_n;
+    for (unsigned u = 0; u < U; ++u) {
+      out0[u] = m.outstanding_fills(u);
+      fill[u] = o.fill_valid[u];
+      for (unsigned k = 0; k < K; ++k) {
+        st[u][k] = m.stage(u, k);
+        ret_live[u][k] = st[u][k] == Stage::Ret && !m.slot_ab(u, k);
+      }
+    }
+    taken_cu = in.l2_resp_valid && o.l2_resp_ready ? static_cast<int>(in.l2_resp_tag >> p.l1_tag_bits) : -1;
+    taken_tag = in.l2_resp_tag & mask(p.l1_tag_bits);
+  }
+  // After the edge; spec_drop: the edge's event.
+  void after(uint64_t cyc, bool spec_drop) {
+    for (unsigned u = 0; u < U; ++u) {
+      if (reset) {
+        std::fill(owed[u].begin(), owed[u].end(), 0);
+        continue;
+      }
+      answers(u, cyc, spec_drop);
+      for (unsigned k = 0; k < K; ++k) {
+        if (st[u][k] != Stage::Idle || m.stage(u, k) == Stage::Idle) continue;
+        uint8_t& o = owed[u][m.slot_tag(u, k)];
+        if (o) ADD_FAILURE() << "edge " << cyc << ": CU " << u << " tag " << m.slot_tag(u, k) << " reused while owed";
+        o = 1;
+      }
+    }
+  }
+  void answers(unsigned u, uint64_t cyc, bool spec_drop) {
+    const int input = static_cast<int>(m.outstanding_fills(u)) - static_cast<int>(out0[u]) + fill[u];
+    int promo = -1;
+    for (unsigned k = 0; k < K; ++k)
+      if (ret_live[u][k] && m.stage(u, k) != Stage::Ret) promo = static_cast<int>(m.slot_tag(u, k));
+    const bool l2 = taken_cu == static_cast<int>(u);
+    if (input < 0 || input > 1 || (promo >= 0 && input != 1)) {
+      ADD_FAILURE() << "edge " << cyc << ": CU " << u << ": L1 input " << input << ", promotion tag " << promo;
+      return;
+    }
+    if (l2 && (promo >= 0 || input == 0)) {
+      if (!spec_drop) ADD_FAILURE() << "edge " << cyc << ": CU " << u << ": an L2 answer taken and lost";
+      ++dropped;
+    }
+    if (input == 0) return;
+    if (promo < 0 && !l2) {
+      ADD_FAILURE() << "edge " << cyc << ": CU " << u << ": an L1 input from nowhere";
+      return;
+    }
+    const uint64_t tag = promo >= 0 ? static_cast<uint64_t>(promo) : taken_tag;
+    uint8_t& o = owed[u][tag];
+    if (!o) ADD_FAILURE() << "edge " << cyc << ": CU " << u << " tag " << tag << " answered but not owed";
+    o = 0;
+    ++answered;
+    ++(promo >= 0 ? promoted : delivered);
+  }
+  unsigned owed_count() const {
+    unsigned n = 0;
+    for (const auto& v : owed) n += static_cast<unsigned>(std::count(v.begin(), v.end(), 1));
+    return n;
   }
 };
 
@@ -2628,6 +3056,7 @@ RandomResult random_run(const TxPathParams& p, uint64_t seed, uint64_t cycles, b
   Accounting acc(b.m, p);
   SdWatch sdw(b);
   SlotWatch slots(b.m);
+  MshrWatch mshrs(b.m);  // speculative only
   const uint64_t reset_at = cycles * 2 / 5;
   uint64_t dup_checks = 0;
   // hit_lds_o / hit_ic_o: a pulse only with a slot in RET, at most one of
@@ -2643,7 +3072,7 @@ RandomResult random_run(const TxPathParams& p, uint64_t seed, uint64_t cycles, b
       EXPECT_FALSE(b.out.hit_lds[u] && b.out.hit_ic[u]);
       in_ret[u] = 0;
       for (unsigned k = 0; k < p.slots; ++k) {
-        ret_slot[u][k] = b.in.rst_n && b.m.stage(u, k) == Stage::Ret;
+        ret_slot[u][k] = b.in.rst_n && b.m.stage(u, k) == Stage::Ret && !b.m.slot_ab(u, k);  // ab: quits
         in_ret[u] |= ret_slot[u][k];
       }
       if (h && !in_ret[u]) ADD_FAILURE() << "cycle " << b.cyc << ": hit pulse of CU " << u << " outside RET";
@@ -2652,12 +3081,15 @@ RandomResult random_run(const TxPathParams& p, uint64_t seed, uint64_t cycles, b
       ret_held += in_ret[u] && !h;
     }
     slots.before(b.in);
+    if (p.speculative) mshrs.before(b.in, b.out);
     if (!checks) return;
     sdw.cycle();
     acc.before(b.in, b.out);
     // (a) move: a translation never sits in CU u's L1 and CU u's LDS at once,
     // except while the remove of its promotion is waiting or being served.
-    if (b.p.move && b.cyc % 4 == 0) {
+    // Not with speculation: a miss the L2 answers before its LDS hit is
+    // never promoted, so the LDS keeps its copy.
+    if (b.p.move && !b.p.speculative && b.cyc % 4 == 0) {
       for (unsigned u = 0; u < p.cus; ++u)
         for (unsigned w = 0; w < p.l1.ways; ++w) {
           if (!b.m.l1().entry_valid(u, 0, w)) continue;
@@ -2668,8 +3100,7 @@ RandomResult random_run(const TxPathParams& p, uint64_t seed, uint64_t cycles, b
         }
     }
   };
-  for (uint64_t c = 0; c < cycles; ++c) {
-    const bool in_reset = c >= reset_at && c < reset_at + 2;
+  const auto cycle = [&](bool in_reset) {
     if (in_reset) {
       b.in.rst_n = false;
       b.env.reset();
@@ -2688,11 +3119,32 @@ RandomResult random_run(const TxPathParams& p, uint64_t seed, uint64_t cycles, b
                       << left << " slots left RET";
     }
     slots.after(b.cyc - 1);
+    if (p.speculative) mshrs.after(b.cyc - 1, b.m.events().spec_drop);
     if (checks) acc.after(b.cyc - 1);
     if (::testing::Test::HasFailure()) {
       ADD_FAILURE() << "seed " << seed << " stopped at cycle " << b.cyc;
-      break;
+      return false;
     }
+    return true;
+  };
+  for (uint64_t c = 0; c < cycles; ++c)
+    if (!cycle(c >= reset_at && c < reset_at + 2)) break;
+  // Speculative: drain (no new work, held requests finish) until the path
+  // is quiet; then no MSHR is owed and no answer is left to drop.
+  if (p.speculative && !::testing::Test::HasFailure()) {
+    tr.stop();
+    for (unsigned n = 0; n < 20000 && !b.quiet(); ++n)
+      if (!cycle(false)) break;
+    EXPECT_TRUE(b.quiet()) << "seed " << seed << ": not drained by cycle " << b.cyc;
+    EXPECT_EQ(mshrs.owed_count(), 0u) << "seed " << seed << ": MSHRs never answered";
+    for (unsigned u = 0; u < p.cus; ++u) EXPECT_EQ(b.m.cancel_vector(u), 0u);
+    EXPECT_GT(mshrs.promoted, 100u);
+    EXPECT_GT(mshrs.delivered, 100u);
+    EXPECT_GT(mshrs.dropped, 100u);
+    std::printf("  [seed %llu] MSHRs answered %llu (promoted %llu, L2 %llu), L2 answers dropped %llu\n",
+                static_cast<unsigned long long>(seed), static_cast<unsigned long long>(mshrs.answered),
+                static_cast<unsigned long long>(mshrs.promoted), static_cast<unsigned long long>(mshrs.delivered),
+                static_cast<unsigned long long>(mshrs.dropped));
   }
   EXPECT_EQ(hit_pulses, b.m.stats().promotions - promotions0) << "one hit pulse per promotion";
   EXPECT_GT(hit_pulses, 100u);
@@ -2707,7 +3159,7 @@ RandomResult random_run(const TxPathParams& p, uint64_t seed, uint64_t cycles, b
     EXPECT_GT(acc.exits_l2, 0u);
     EXPECT_GT(acc.exits_drop, 0u);
     EXPECT_GT(sdw.completed, 5u);
-    if (b.p.move) {
+    if (b.p.move && !b.p.speculative) {
       EXPECT_GT(dup_checks, 1000u);
     }
     std::printf("  [seed %llu] %llu cycles: %llu victims accounted (max live %llu), exits L2 %llu / shootdown %llu"
@@ -2908,6 +3360,66 @@ TEST(TxPathModel, RandomTrafficInvariantsQuadFourSlots) {
   four_slot_run("quad-4-slots", load_cfg(kQuad), {4, 5}, 50000);
 }
 
+// Speculative L2 request on random traffic, K = 1 and K > 1: the random
+// run's invariants (but (a), see random_run) with the model's own checks
+// armed (cx set and cleared at one edge, one early answer matching two
+// slots, a drop while a live sent slot holds the tag: each throws), every
+// L1 MSHR answered exactly once (MshrWatch, drained at the end), and the
+// slot rules with quitting slots and the asks round robin (SlotWatch).
+void speculative_run(const char* name, config::Config c, unsigned slots, std::initializer_list<uint64_t> seeds,
+                     uint64_t cycles) {
+  c.tx_path->speculative_l2 = true;
+  c.tx_path->lookup_slots = slots;
+  if (c.tx_path->l1tlb.mshrs_per_cu < slots) c.tx_path->l1tlb.mshrs_per_cu = 4;
+  const TxPathParams p = elab::elaborate_tx_path(c);
+  ASSERT_TRUE(p.speculative);
+  TxPathEvents seen;
+  uint64_t rotated_l2 = 0, drops = 0, early = 0;
+  for (uint64_t seed : seeds) {
+    const RandomResult r = random_run(p, seed, cycles, true, seed % 2 ? 0.3 : 0.7);
+    or_events(seen, r.seen);
+    rotated_l2 += r.rotated[SlotWatch::kL2];
+    drops += r.stats.l2_drops;
+    early += r.stats.early_answers;
+    print_stats(name, r);
+  }
+  std::printf("  %s: L2 answers dropped %llu, early answers %llu, L2 grants decided by p2 %llu\n", name,
+              static_cast<unsigned long long>(drops), static_cast<unsigned long long>(early),
+              static_cast<unsigned long long>(rotated_l2));
+  EXPECT_TRUE(seen.spec_drop);
+  EXPECT_TRUE(seen.spec_early);
+  EXPECT_TRUE(seen.promotion_lds);
+  EXPECT_TRUE(seen.promotion_ic);
+  EXPECT_TRUE(seen.l2_fill);
+  EXPECT_TRUE(seen.lds_lookup_hit);
+  EXPECT_TRUE(seen.ic_lookup_miss);
+  EXPECT_TRUE(seen.shootdown_done);
+  EXPECT_TRUE(seen.reset);
+  if (slots > 1) {
+    EXPECT_GT(rotated_l2, 0u) << "the asks round robin p2 decided some grants";
+    EXPECT_TRUE(seen.ret_overtakes);
+  }
+}
+
+TEST(TxPathModel, RandomTrafficSpeculativeSmall) {
+  speculative_run("small-spec", load_cfg(kSmall), 1, {1, 2}, 40000);
+}
+
+TEST(TxPathModel, RandomTrafficSpeculativeSmallWireFourSlots) {
+  config::Config c = load_cfg(kSmall);
+  c.tx_path->wire_lds = 2;
+  c.tx_path->wire_icache = 4;
+  speculative_run("small-wire-4-slots-spec", c, 4, {3, 4}, 40000);
+}
+
+TEST(TxPathModel, RandomTrafficSpeculativeQuadThreeSlots) {
+  speculative_run("quad-3-slots-spec", load_cfg(kQuad), 3, {5, 6}, 40000);
+}
+
+TEST(TxPathModel, RandomTrafficSpeculativeQuad) {
+  speculative_run("quad-spec", load_cfg(kQuad), 1, {7}, 40000);
+}
+
 // ===========================================================================
 // 10. Baseline
 // ===========================================================================
@@ -3064,6 +3576,18 @@ TEST(TxPathModel, UnchangedRegistersAreAFixedPointFourSlots) {
   for (const char* cfg : {kSmall, kQuad}) fixed_point_run(cfg, four_slot_params(load_cfg(cfg)));
 }
 
+// The same with the speculative L2 request (sent, ab, cx), K = 1 and 4.
+TxPathParams speculative_params(config::Config c, unsigned slots) {
+  c.tx_path->speculative_l2 = true;
+  if (slots > 1) return four_slot_params(c);
+  return elab::elaborate_tx_path(c);
+}
+
+TEST(TxPathModel, UnchangedRegistersAreAFixedPointSpeculative) {
+  for (const char* cfg : {kSmall, kQuad})
+    for (unsigned slots : {1u, 4u}) fixed_point_run(cfg, speculative_params(load_cfg(cfg), slots));
+}
+
 void no_alloc_run(const char* cfg, const TxPathParams& p) {
   TxPathModel m(p, false);
   TxPathIn in = m.idle_inputs();
@@ -3114,6 +3638,11 @@ TEST(TxPathModel, GlueDoesNotAllocate) {
 
 TEST(TxPathModel, GlueDoesNotAllocateFourSlots) {
   for (const char* cfg : {kSmall, kQuad}) no_alloc_run(cfg, four_slot_params(load_cfg(cfg)));
+}
+
+TEST(TxPathModel, GlueDoesNotAllocateSpeculative) {
+  for (const char* cfg : {kSmall, kQuad})
+    for (unsigned slots : {1u, 4u}) no_alloc_run(cfg, speculative_params(load_cfg(cfg), slots));
 }
 
 // ===========================================================================

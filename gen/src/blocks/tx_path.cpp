@@ -111,6 +111,7 @@ Remove remove_register(Module& m, const TxPathParams& p, const string& name, con
 // the blocking stage's own names.
 struct Slot {
   Reg st, vpn, vmid, tag, iid, ppn, perm, ic;
+  Reg sent, ab;  // speculative L2: requested, answered by the L2 before the lookup ended
   Value accept, lk_acc, tl_acc, lds_ans, ic_ans, go_ret, go_ic, go_l2, direct, to_ret, to_ic, to_l2, to_wire, ready,
       ret, l2_load;
   Value in(St s) const { return st.bit(s); }
@@ -130,7 +131,7 @@ class CuEmitter {
   CuEmitter(const TxPathParams& p, Module& m)
       : p_(p), m_(m), VPN(p.vpn_bits), VM(p.vmid_bits), R(p.vrf_bits), P(p.ppn_bits), Q(p.perm_bits),
         LT(p.l1_tag_bits), CB(p.count_bits), D(p.victim_queue), IW(p.iid_bits), K(p.slots),
-        wire(p.wire_lds > 0 || p.wire_icache > 0) {}
+        wire(p.wire_lds > 0 || p.wire_icache > 0), spec(p.speculative) {}
 
   void build(const EmitContext& ctx) {
     header(m_, p_, ctx, "glue of one CU: lookup stage, L2 register, victim queue, credit, removes");
@@ -166,11 +167,15 @@ class CuEmitter {
   void ret_grant();
   void removes();
   void lookup_next_state();
+  void slot_next_state(Slot& s, unsigned k);
+  void speculation();
   void l2_register();
   void l1_fill();
   void victim_queue_port();
   void lds_victim_port();
   void lds_shootdown_port();
+  // a slot's request, unless it quits (speculation: the L2 answered first)
+  Value live(const Slot& s, const Value& req) const { return spec ? req & ~s.ab : req; }
   string slot_name(unsigned k, const string& name) const { return K == 1 ? name : "s" + to_string(k) + "_" + name; }
   Grant arbitrate(const string& name, Value Slot::*req, Reg& ptr, const string& ptr_name);
   Value pick(const Grant& g, Reg Slot::*field, unsigned width) const;
@@ -180,6 +185,7 @@ class CuEmitter {
   Module& m_;
   const unsigned VPN, VM, R, P, Q, LT, CB, D, IW, K;
   const bool wire;  // some structure's answer has a wire latency
+  const bool spec;  // speculative L2 request
   // ports
   Value vrf, sd_start, l1_req_valid, l1_req_vpn, l1_req_vmid, l1_req_tag, l1_fill_valid, ev_valid, lk_ready,
       lk_resp_valid, lk_resp_hit, lk_resp_ppn, lk_resp_perm, fill_ready, lsd_ready, lsd_done, lvic_valid, tf_ready,
@@ -196,12 +202,14 @@ class CuEmitter {
   Reg lb_v, lb_kill, lb_vpn, lb_vmid, lb_vrf, lb_ppn, lb_perm, occ, out, l2v, l2_vpn, l2_vmid, l2_tag, lsent, ldone,
       lown;
   Reg pl, pi, pr, p2;  // round-robin pointers over the slots (one-hot; K > 1)
+  Reg cx;              // speculative L2: answers to drop, one bit per L1 tag
   std::vector<Slot> slots;
   Remove rml, rmi;
   // wires the pieces share
   Value lk_acc, tl_acc, l2_load, credit, lsd_acc, lreq, ret;
   Grant l2g, retg;
   Value ret_ic, ret_vpn, ret_vmid;  // the returning slot's source and page
+  Value drop, deliver;              // speculative L2: this CU's L2 answer dropped / to the L1
 };
 
 void CuEmitter::ports() {
@@ -315,7 +323,9 @@ void CuEmitter::slot_registers() {
     s.tag = m_.reg(slot_name(k, "rq_tag"), LT);
     s.ppn = m_.reg(slot_name(k, "ans_ppn"), P), s.perm = m_.reg(slot_name(k, "ans_perm"), Q);
     s.ic = m_.reg(slot_name(k, "ans_ic"), 1);
+    if (spec) s.sent = m_.reg(slot_name(k, "sent"), 1), s.ab = m_.reg(slot_name(k, "ab"), 1);
   }
+  if (spec) cx = m_.reg("cx", 1u << LT);
 }
 
 // A miss goes to the lowest idle slot.
@@ -341,7 +351,7 @@ void CuEmitter::lookup_requests() {
   slot_registers();
   lookup_intake();
   occ = m_.reg("occ", CB), out = m_.reg("out", CB);
-  for (Slot& s : slots) s.ready = s.in(kLdsReq);
+  for (Slot& s : slots) s.ready = live(s, s.in(kLdsReq));
   Grant lg = arbitrate("lk", &Slot::ready, pl, "pl");
   Value lk_valid = m_.wire("lk_valid", lg.any & (occ == 0));
   lk_acc = m_.wire("lk_acc", lk_valid & lk_ready);
@@ -351,7 +361,7 @@ void CuEmitter::lookup_requests() {
   lk_vmid_o.drive(pick(lg, &Slot::vmid, VM));
   lk_vrf_o.drive(vrf);
   // the I-cache lookup waits for the CU's LDS victim to be in the I-cache
-  for (Slot& s : slots) s.ready = s.in(kIcReq);
+  for (Slot& s : slots) s.ready = live(s, s.in(kIcReq));
   Grant ig = arbitrate("tl", &Slot::ready, pi, "pi");
   Value tl_valid = m_.wire("tl_valid", ig.any & ~lb_v);
   tl_acc = m_.wire("tl_acc", tl_valid & tl_ready);
@@ -432,8 +442,17 @@ void CuEmitter::credit_and_removes() {
   hit_ic_o.drive(ret & ret_ic);
 }
 
+// Without speculation a slot asks for the L2 register once both structures
+// missed; with it, from the cycle after its intake until it is sent, returns
+// or quits, and not while an answer with its tag is still to be dropped.
 void CuEmitter::l2_load_grant() {
-  for (Slot& s : slots) s.ready = s.in(kL2);
+  for (unsigned k = 0; k < K; ++k) {
+    Slot& s = slots[k];
+    s.ready = s.in(kL2);
+    if (spec)
+      s.ready = m_.wire(slot_name(k, "asks"), ~s.in(kIdle) & ~s.in(kRet) & ~s.sent & ~s.ab &
+                                                   ~any(cx & hdl::one_of(1u << LT, s.tag)));
+  }
   l2g = arbitrate("l2s", &Slot::ready, p2, "p2");
   l2_load = m_.wire("l2_load", l2g.any & (~l2v | l2_taken));
   if (K > 1) p2.next_if(l2_load, hdl::rotate_left1(l2g.pick));
@@ -455,7 +474,7 @@ void CuEmitter::ret_grant() {
   for (unsigned k = 0; k < K; ++k) {
     Slot& s = slots[k];
     if (p_.move) rm_free = m_.wire(slot_name(k, "rm_free"), mux(s.ic, ~rmi.v, ~rml.v));
-    s.ready = s.in(kRet) & rm_free;
+    s.ready = live(s, s.in(kRet) & rm_free);
   }
   if (K == 1) {
     ret = m_.wire("ret_go", slots[0].in(kRet) & credit & rm_free);
@@ -481,26 +500,61 @@ void CuEmitter::removes() {
 }
 
 void CuEmitter::lookup_next_state() {
+  if (spec) speculation();
+  for (unsigned k = 0; k < K; ++k) slot_next_state(slots[k], k);
+}
+
+// A quitting slot (speculation: the L2 answered first) goes IDLE, once its
+// structure has answered when it waits for one.
+void CuEmitter::slot_next_state(Slot& s, unsigned k) {
+  std::vector<Value> nx(wire ? kStates : kWire);
+  Value l2_leave = s.l2_load;
+  Value quit = zero(1);
+  if (spec) {
+    l2_leave = m_.wire(slot_name(k, "l2_leave"), s.in(kL2) & (s.l2_load | s.sent));
+    quit = m_.wire(slot_name(k, "quit"),
+                   s.ab & ((~s.in(kIdle) & ~s.in(kLdsWait) & ~s.in(kIcWait)) | s.lds_ans | s.ic_ans));
+  }
+  nx[kIdle] = (s.in(kIdle) & ~s.accept) | s.ret | l2_leave;
+  if (spec) nx[kIdle] = nx[kIdle] | quit;
+  nx[kLdsReq] = s.accept | (s.in(kLdsReq) & ~s.lk_acc);
+  nx[kLdsWait] = s.lk_acc | (s.in(kLdsWait) & ~s.lds_ans);
+  nx[kIcReq] = s.to_ic | (s.in(kIcReq) & ~s.tl_acc);
+  nx[kIcWait] = s.tl_acc | (s.in(kIcWait) & ~s.ic_ans);
+  nx[kRet] = s.to_ret | (s.in(kRet) & ~s.ret);
+  nx[kL2] = s.to_l2 | (s.in(kL2) & ~l2_leave);
+  if (wire) nx[kWire] = s.to_wire;
+  if (spec)
+    for (unsigned st = kLdsReq; st < nx.size(); ++st) nx[st] = nx[st] & ~quit;
+  s.st.next(hdl::cat_lsb_first(nx));
+  s.vpn.next(mux(s.accept, l1_req_vpn, s.vpn));
+  s.vmid.next(mux(s.accept, l1_req_vmid, s.vmid));
+  s.tag.next(mux(s.accept, l1_req_tag, s.tag));
+  if (IW) {
+    s.iid = m_.reg(slot_name(k, "rq_iid"), IW);
+    s.iid.next(mux(s.accept, l1_req_iid, s.iid));
+  }
+}
+
+// Speculative L2 request: the slots' sent and early-answer flags and the
+// cancel vector (an answer to a promoted miss is dropped when it arrives).
+void CuEmitter::speculation() {
+  m_.comment("Speculative L2 request: answers of promoted misses are dropped; an early answer ends its lookup.");
+  const unsigned NT = 1u << LT;
+  Value resp_tag = hdl::one_of(NT, l2_resp_tag);
+  drop = m_.wire("drop", l2_resp_valid & any(cx & resp_tag));
+  deliver = m_.wire("deliver", l2_resp_valid & ~drop & credit & ~ret);
   for (unsigned k = 0; k < K; ++k) {
     Slot& s = slots[k];
-    std::vector<Value> nx(wire ? kStates : kWire);
-    nx[kIdle] = (s.in(kIdle) & ~s.accept) | s.ret | s.l2_load;
-    nx[kLdsReq] = s.accept | (s.in(kLdsReq) & ~s.lk_acc);
-    nx[kLdsWait] = s.lk_acc | (s.in(kLdsWait) & ~s.lds_ans);
-    nx[kIcReq] = s.to_ic | (s.in(kIcReq) & ~s.tl_acc);
-    nx[kIcWait] = s.tl_acc | (s.in(kIcWait) & ~s.ic_ans);
-    nx[kRet] = s.to_ret | (s.in(kRet) & ~s.ret);
-    nx[kL2] = s.to_l2 | (s.in(kL2) & ~s.l2_load);
-    if (wire) nx[kWire] = s.to_wire;
-    s.st.next(hdl::cat_lsb_first(nx));
-    s.vpn.next(mux(s.accept, l1_req_vpn, s.vpn));
-    s.vmid.next(mux(s.accept, l1_req_vmid, s.vmid));
-    s.tag.next(mux(s.accept, l1_req_tag, s.tag));
-    if (IW) {
-      s.iid = m_.reg(slot_name(k, "rq_iid"), IW);
-      s.iid.next(mux(s.accept, l1_req_iid, s.iid));
-    }
+    Value early = m_.wire(slot_name(k, "early"), deliver & ~s.in(kIdle) & s.sent & ~s.ab & (s.tag == l2_resp_tag));
+    s.sent.next(~s.accept & (s.sent | s.l2_load));
+    s.ab.next(~s.accept & (s.ab | early));
   }
+  Value ret_sent = K == 1 ? Value(slots[0].sent) : pick(retg, &Slot::sent, 1);
+  Value ret_tag = K == 1 ? Value(slots[0].tag) : pick(retg, &Slot::tag, LT);
+  Value set = m_.wire("cx_set", mux(ret & ret_sent, hdl::one_of(NT, ret_tag), zero(NT)));
+  Value clear = m_.wire("cx_clear", mux(drop, resp_tag, zero(NT)));
+  cx.next((cx & ~clear) | set);
 }
 
 void CuEmitter::l2_register() {
@@ -522,9 +576,9 @@ void CuEmitter::l2_register() {
 // Fills to the L1-TLB: the promotion first, then an L2 answer.
 void CuEmitter::l1_fill() {
   m_.comment("Fill to the L1-TLB: the promotion wins; an L2 answer needs the credit.");
-  Value l2_ok = m_.wire("l2_ok", credit & ~ret);
+  Value l2_ok = m_.wire("l2_ok", spec ? drop | (credit & ~ret) : credit & ~ret);
   l2_ok_o.drive(l2_ok);
-  Value send = m_.wire("send", ret | (l2_resp_valid & l2_ok));
+  Value send = m_.wire("send", spec ? ret | deliver : ret | (l2_resp_valid & l2_ok));
   l1_resp_valid_o.drive(send);
   l1_resp_tag_o.drive(mux(ret, pick(retg, &Slot::tag, LT), l2_resp_tag));
   l1_resp_ppn_o.drive(mux(ret, pick(retg, &Slot::ppn, P), l2_resp_ppn));

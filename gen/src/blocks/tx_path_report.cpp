@@ -55,6 +55,7 @@ json params_json(const TxPathParams& p) {
           {"victim_queue", p.victim_queue},
           {"wire_latency", {{"lds", p.wire_lds}, {"icache", p.wire_icache}}},
           {"lookup_slots", p.slots},
+          {"speculative_l2", p.speculative},
           {"promotion", p.move ? "move" : "copy"},
           {"vpn_bits", p.vpn_bits},
           {"l2_tag_bits", p.l2_tag_bits}};

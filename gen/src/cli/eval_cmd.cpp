@@ -261,6 +261,10 @@ int run_eval(EvalOptions opts) {
   const auto selected = select_blocks(lc.cfg, "tx_path");
   generate(lc, selected);  // an infeasible configuration stops here, before any build
   check_generated_l2(opts, lc.cfg);
+  if (lc.cfg.tx_path && lc.cfg.tx_path->speculative_l2 && (opts.engine == "txn" || opts.engine == "txn-check"))
+    throw ConfigError("$.tx_path.speculative_l2", "true",
+                      "the transaction-level engine does not model the speculative L2-TLB request (its hold of "
+                      "an L1 tag whose dropped answer is still to come): --engine model or rtl");
   const fs::path out = fs::absolute(opts.out);
   fs::create_directories(out / "traces");
   if (opts.traces.empty() && opts.workloads.empty())

@@ -35,6 +35,7 @@ TxPathConfig parse_tx_path(const json& j) {
     w.reject_unknown();
   }
   if (r.has("lookup_slots")) c.lookup_slots = static_cast<unsigned>(r.integer("lookup_slots", 1, 8));
+  if (r.has("speculative_l2")) c.speculative_l2 = boolean(r, "speculative_l2");
   if (r.has("promotion"))
     c.promotion = r.choice("promotion", {"move", "copy"}) == "copy" ? Promotion::Copy : Promotion::Move;
   r.reject_unknown();

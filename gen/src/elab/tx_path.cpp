@@ -100,6 +100,7 @@ TxPathParams elaborate_tx_path(const config::Config& cfg) {
   p.wire_icache = c.wire_icache;
   p.move = c.promotion == config::Promotion::Move;
   p.slots = c.lookup_slots;
+  p.speculative = c.speculative_l2;
   if (p.slots > p.l1.mshrs_per_cu)
     throw ConfigError("$.tx_path.lookup_slots", std::to_string(p.slots),
                       "more than the L1-TLB's $.tx_path.l1tlb.mshrs_per_cu (" + std::to_string(p.l1.mshrs_per_cu) +
@@ -117,7 +118,6 @@ TxPathParams elaborate_tx_path(const config::Config& cfg) {
   p.icache_bits = std::max(1u, clog2(p.icaches));
   p.wire_bits = std::max(1u, clog2(std::max(p.wire_lds, p.wire_icache)));
   p.count_bits = clog2(p.victim_queue + 1);
-  p.slot_bits = clog2(p.slots);
 
   p.l1_entries = p.l1.ways;
   p.lds_entries = p.lds.segments * p.lds.ways;

@@ -186,6 +186,7 @@ struct TxPathConfig {
   unsigned wire_lds = 0;                      // extra cycles on an LDS lookup's answer (6.3.3)
   unsigned wire_icache = 0;                   // extra cycles on an I-cache lookup's answer
   unsigned lookup_slots = 1;                  // K: L1 misses in flight below the L1 per CU (1 = blocking)
+  bool speculative_l2 = false;                // each miss asks the L2-TLB beside its lookups below the L1
   Promotion promotion = Promotion::Move;
 };
 

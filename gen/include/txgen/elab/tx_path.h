@@ -30,6 +30,7 @@ struct TxPathParams {
   unsigned wire_icache = 0;   // WI
   unsigned slots = 1;         // K: lookup slots per CU (1 = the blocking stage)
   bool move = true;           // promotion: move (remove below on a hit) or copy
+  bool speculative = false;   // the L2-TLB request leaves beside the lookups below the L1
 
   // Widths.
   unsigned vpn_bits = 0, vmid_bits = 0, vrf_bits = 0, ppn_bits = 0, perm_bits = 0;
@@ -41,7 +42,6 @@ struct TxPathParams {
   unsigned icache_bits = 0;  // max(1, clog2 G)
   unsigned wire_bits = 0;    // the wire counter: max(1, clog2 max(WL, WI))
   unsigned count_bits = 0;   // occ and out: clog2(D + 1)
-  unsigned slot_bits = 0;    // the slot pointers: clog2 K (0 when K = 1)
 
   // Translation reach (entries) of one CU's structures and of the path.
   unsigned l1_entries = 0;         // W1 per CU
