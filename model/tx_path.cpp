@@ -53,6 +53,21 @@
 //     slot in LDS_WAIT / IC_WAIT) raises no lookup event and no statistic.
 //     spec_early is raised when the early answer marks a slot not in L2 (a
 //     sent slot in L2 leaves at that edge anyway).
+// P10 Clusters (N = U/C > 1): `want`, like `drop`, needs l2_resp_valid_i
+//     ("names this CU"), so in a cycle without an L2 answer no glue wants it
+//     and l2_resp_ready_o = drop or (credit and not ret and grant) is 0.
+//     With N = 1 there is no grant port (grant = 1: the old formula). The
+//     baseline drives the L1 as the path does ({req_iid_i, i}) and its
+//     l2_req_iid_o drops the CB allocator bits (IW bits, as the path's).
+//     d1 of a cycle without a grant is (0, local CU 0).
+// P11 The document's latency (Z = l1_pad > 0): z1 loads the CU's fields at
+//     every advance edge, whether or not req_valid_i is set ("z1 = (the
+//     CU's req_valid_i[u], its fields)"); vpn and vmid at their widths, the
+//     ID at IW bits (the L1's req_iid_i = {zZ.iid, u mod N}, as with Z = 0
+//     from the path's). stats.requests counts the path's accept (req_valid_i
+//     and req_ready_o = advance), the L1's own accepts are its statistics.
+//     The registers are in the baseline too, and a reset clears them (valid
+//     and data 0).
 #include "model/tx_path.h"
 
 #include <stdexcept>
@@ -91,8 +106,13 @@ TxPathModel::TxPathModel(const elab::TxPathParams& p, bool baseline)
     throw std::invalid_argument("TxPathModel: cus / sharers / icaches inconsistent");
   if (D_ < 1 || D_ > 8) throw std::invalid_argument("TxPathModel: victim_queue must be 1-8");
   if (K_ < 1 || K_ > kMaxSlots) throw std::invalid_argument("TxPathModel: lookup_slots must be 1-8");
-  if (p_.l1.cus != U_ || p_.l1.tlbs != U_ || p_.l1.clusters != U_)
-    throw std::invalid_argument("TxPathModel: the L1-TLB must have U CUs = U TLBs = U clusters");
+  C_ = p_.clusters;
+  N_ = p_.cluster_cus;
+  CB_ = p_.local_bits;
+  Z_ = p_.l1_pad;
+  if (p_.l1.cus != U_ || p_.l1.clusters != C_ || p_.l1.cus_per_cluster != N_ || C_ * N_ != U_ ||
+      (1u << CB_) != N_ || p_.l1.iid_bits != p_.iid_bits + CB_)
+    throw std::invalid_argument("TxPathModel: the L1-TLB's U, C, N or instruction ID do not match the path's");
   if (p_.ic.sharers != S_) throw std::invalid_argument("TxPathModel: I-cache sharers != S");
   if (p_.l1_tag_bits != p_.l1.l2_tag_bits) throw std::invalid_argument("TxPathModel: LT != the L1-TLB's L2 tag");
   if (spec_ && p_.l1_tag_bits > 6) throw std::invalid_argument("TxPathModel: cx needs 2^LT <= 64 bits");
@@ -102,6 +122,8 @@ TxPathModel::TxPathModel(const elab::TxPathParams& p, bool baseline)
   perm_mask_ = mask_of(p_.perm_bits);
   lt_mask_ = mask_of(p_.l1_tag_bits);
   cu_field_mask_ = mask_of(p_.cu_bits);
+  local_mask_ = mask_of(CB_);
+  iid_mask_ = mask_of(p_.iid_bits);
 
   lds_.reserve(U_);
   for (unsigned u = 0; u < U_; ++u) lds_.emplace_back(p_.lds);
@@ -110,6 +132,8 @@ TxPathModel::TxPathModel(const elab::TxPathParams& p, bool baseline)
 
   reset_g_.cu.assign(U_, Cu{});
   reset_g_.ic.assign(G_, Ic{});
+  reset_g_.cl.assign(C_, Cl{});
+  reset_g_.z.assign(U_ * Z_, PadReg{});
   g_ = reset_g_;
 
   // Scratch, sized once.
@@ -126,6 +150,7 @@ TxPathModel::TxPathModel(const elab::TxPathParams& p, bool baseline)
   ic_out_.resize(G_);
   cc_.assign(U_, CuComb{});
   gc_.assign(G_, IcComb{});
+  lc_.assign(C_, ClComb{});
   stats_.fills.assign(U_, 0);
 }
 
@@ -206,10 +231,10 @@ void TxPathModel::comb(const TxPathIn& in) const {
   check_inputs(in);
   const Glue& G = in.rst_n ? g_ : reset_g_;  // asynchronous reset: registers at their reset values
 
-  // L2 response: the CU its tag names (READING P5).
+  // L2 response: the CU (baseline: the cluster) its tag names (READING P5).
   {
     const uint64_t f = (in.l2_resp_tag >> p_.l1_tag_bits) & cu_field_mask_;
-    resp_cu_ = f < U_ ? static_cast<int>(f) : -1;
+    resp_cu_ = f < (baseline_ ? C_ : U_) ? static_cast<int>(f) : -1;
   }
   eval_l1(in, G);
   if (baseline_) arbitrate_l2_request_baseline(in, G);
@@ -226,35 +251,64 @@ void TxPathModel::comb(const TxPathIn& in) const {
 
 // ---- L1-TLB: its inputs, then its outputs ----
 void TxPathModel::eval_l1(const TxPathIn& in, const Glue& G) const {
-  for (unsigned u = 0; u < U_; ++u) {
-    l1_in_.req_valid[u] = in.req_valid[u];
-    l1_in_.req_vpn[u] = in.req_vpn[u];
-    l1_in_.req_vmid[u] = in.req_vmid[u];
-    if (p_.iid_bits) l1_in_.req_iid[u] = in.req_iid[u];
-  }
+  l1_request_inputs(in, G);
   l1_in_.rst_n = in.rst_n;
   if (baseline_) {
     l1_inputs_baseline(in);
   } else {
     for (unsigned u = 0; u < U_; ++u) {
       pick_slots(G, u);
-      l1_fill_input(in, G, u);
+      fill_wants(in, G, u);
     }
+    for (unsigned c = 0; c < C_; ++c) merge_fills(in, G, c);
     l1_shootdown_input(G);
   }
   const long t0 = probe();
   l1_.outputs(l1_in_, l1_out_);
   member_allocs_ += probe() - t0;
+  // l2_req_ready_i is read only at the L1's edge: set from its l2_req_iid_o
+  if (!baseline_) route_l1_requests();
+}
+
+// The CUs' requests (Z > 0: "the L1's req_valid_i[u] and its fields are
+// zZ's"); the L1's req_iid_i[u] = {ID (IW, high), u mod N (CB, low)}
+// ("Allocator tag"; CB = 0: the ID alone), the ID the path's req_iid_i[u]
+// or zZ's.
+void TxPathModel::l1_request_inputs(const TxPathIn& in, const Glue& G) const {
+  for (unsigned u = 0; u < U_; ++u) {
+    uint64_t iid = 0;
+    if (Z_ > 0) {
+      const PadReg& z = G.z[u * Z_ + Z_ - 1];
+      l1_in_.req_valid[u] = z.valid;
+      l1_in_.req_vpn[u] = z.vpn;
+      l1_in_.req_vmid[u] = z.vmid;
+      iid = z.iid;
+    } else {
+      l1_in_.req_valid[u] = in.req_valid[u];
+      l1_in_.req_vpn[u] = in.req_vpn[u];
+      l1_in_.req_vmid[u] = in.req_vmid[u];
+      iid = p_.iid_bits ? in.req_iid[u] & iid_mask_ : 0;
+    }
+    if (!p_.l1.iid_bits) continue;
+    l1_in_.req_iid[u] = (iid << CB_) | (u % N_);
+  }
+}
+
+// "The L1's l2_req_ready_i[c] = the l1_req_ready_o of glue c*N+a"; a glue's
+// ready: some slot IDLE (K = 1: st = IDLE).
+void TxPathModel::route_l1_requests() const {
+  for (unsigned c = 0; c < C_; ++c) l1_in_.l2_req_ready[c] = cc_[c * N_ + allocator(c)].k_in >= 0;
 }
 
 void TxPathModel::l1_inputs_baseline(const TxPathIn& in) const {
-  for (unsigned u = 0; u < U_; ++u) {
-    // "the response goes to the L1's input of the CU its tag names"
-    l1_in_.l2_resp_valid[u] = in.l2_resp_valid && resp_cu_ == static_cast<int>(u);
-    l1_in_.l2_resp_tag[u] = in.l2_resp_tag & lt_mask_;
-    l1_in_.l2_resp_ppn[u] = in.l2_resp_ppn;
-    l1_in_.l2_resp_perm[u] = in.l2_resp_perm;
-    l1_in_.l2_req_ready[u] = 0;  // set by arbitrate_l2_request_baseline() from the L1's own l2_req_valid_o
+  for (unsigned c = 0; c < C_; ++c) {
+    // "the response goes to the L1's input of the CU its tag names" (T < U:
+    // "the cluster its tag names")
+    l1_in_.l2_resp_valid[c] = in.l2_resp_valid && resp_cu_ == static_cast<int>(c);
+    l1_in_.l2_resp_tag[c] = in.l2_resp_tag & lt_mask_;
+    l1_in_.l2_resp_ppn[c] = in.l2_resp_ppn;
+    l1_in_.l2_resp_perm[c] = in.l2_resp_perm;
+    l1_in_.l2_req_ready[c] = 0;  // set by arbitrate_l2_request_baseline() from the L1's own l2_req_valid_o
   }
   // "the shootdown goes straight to the L1-TLB"
   l1_in_.sd_valid = in.sd_valid;
@@ -296,35 +350,62 @@ void TxPathModel::pick_slots(const Glue& G, unsigned u) const {
                            " wait for one LDS / I-cache answer (contract broken)");
 }
 
-// CU u's RET and credit, and the L1-TLB's L2 port of CU u: the promotion,
-// else the L2 response.
-void TxPathModel::l1_fill_input(const TxPathIn& in, const Glue& G, unsigned u) const {
+// CU u's wants ("Fill merge"): ret_want = some slot ready to return and
+// the credit (out + occ < D; the `ret` of "Lookup"), l2_want = the path's
+// L2 answer names u, the credit, not ret_want and (speculative) not drop.
+void TxPathModel::fill_wants(const TxPathIn& in, const Glue& G, unsigned u) const {
   const Cu& c = G.cu[u];
   CuComb& k = cc_[u];
-  // credit = (out + occ < D); ret = some slot ready to return and credit.
   k.credit = c.out + c.occ < D_;
-  k.ret = k.ret_ready && k.credit;
-  // speculative: a dropped answer (cx[tag]) never reaches the L1-TLB;
-  // `deliver` = names this CU, not drop, credit and not ret
+  k.ret_want = k.ret_ready && k.credit;
   const bool names_u = in.l2_resp_valid && resp_cu_ == static_cast<int>(u);
   const uint64_t tag = in.l2_resp_tag & lt_mask_;
   k.drop = spec_ && names_u && ((c.cx >> tag) & 1);
-  k.l2_to_u = !k.ret && names_u && !k.drop && k.credit;
-  k.l1_in_valid = k.ret || k.l2_to_u;
-  speculation_comb(G, u, tag);
-  // "l2_req_ready_i[u] = some slot has st = IDLE" (K = 1: st = IDLE)
-  l1_in_.l2_req_ready[u] = k.k_in >= 0;
-  l1_in_.l2_resp_valid[u] = k.l1_in_valid;
-  if (k.ret) {
-    const Slot& r = c.s[static_cast<unsigned>(k.kr)];
-    l1_in_.l2_resp_tag[u] = r.rq_tag;
-    l1_in_.l2_resp_ppn[u] = r.ans_ppn;
-    l1_in_.l2_resp_perm[u] = r.ans_perm;
+  k.l2_want = !k.ret_want && names_u && !k.drop && k.credit;
+}
+
+// Cluster c's fill merge: the first glue with a want from fp gets the grant
+// (N = 1: no grant port, grant = 1). ret and the delivery need the grant; a
+// speculative drop does not.
+void TxPathModel::merge_fills(const TxPathIn& in, const Glue& G, unsigned c) const {
+  ClComb& m = lc_[c];
+  const auto wants = [&](unsigned i) {
+    const CuComb& k = cc_[c * N_ + i];
+    return k.ret_want || k.l2_want;
+  };
+  m.winner = first_from(G.cl[c].fp, N_, wants);
+  m.wants = 0;
+  const uint64_t tag = in.l2_resp_tag & lt_mask_;
+  for (unsigned i = 0; i < N_; ++i) {
+    const unsigned u = c * N_ + i;
+    CuComb& k = cc_[u];
+    m.wants += wants(i) ? 1 : 0;
+    k.grant = N_ == 1 || m.winner == static_cast<int>(i);
+    k.ret = k.ret_want && k.grant;
+    k.l2_to_u = k.l2_want && k.grant;
+    k.l1_in_valid = k.ret || k.l2_to_u;
+    speculation_comb(G, u, tag);
+  }
+  l1_cluster_fill_input(in, G, c);
+}
+
+// The L1-TLB's L2 input of cluster c = the winner's: its promotion (1,
+// rq[kr].tag, ans[kr]) or its L2 answer (1, the L1 tag field, the answer's
+// data); valid 0 without a winner (data: the L2 response's fields).
+void TxPathModel::l1_cluster_fill_input(const TxPathIn& in, const Glue& G, unsigned c) const {
+  const int w = lc_[c].winner;
+  const unsigned u = c * N_ + static_cast<unsigned>(std::max(w, 0));
+  const CuComb& k = cc_[u];
+  l1_in_.l2_resp_valid[c] = w >= 0 && k.l1_in_valid;
+  if (w >= 0 && k.ret) {
+    const Slot& r = G.cu[u].s[static_cast<unsigned>(k.kr)];
+    l1_in_.l2_resp_tag[c] = r.rq_tag;
+    l1_in_.l2_resp_ppn[c] = r.ans_ppn;
+    l1_in_.l2_resp_perm[c] = r.ans_perm;
   } else {
-    // the L2 response's fields (also with valid 0)
-    l1_in_.l2_resp_tag[u] = in.l2_resp_tag & lt_mask_;
-    l1_in_.l2_resp_ppn[u] = in.l2_resp_ppn;
-    l1_in_.l2_resp_perm[u] = in.l2_resp_perm;
+    l1_in_.l2_resp_tag[c] = in.l2_resp_tag & lt_mask_;
+    l1_in_.l2_resp_ppn[c] = in.l2_resp_ppn;
+    l1_in_.l2_resp_perm[c] = in.l2_resp_perm;
   }
 }
 
@@ -383,17 +464,18 @@ void TxPathModel::l1_shootdown_input(const Glue& G) const {
 
 // "the candidates are the L1's l2_req_valid_o[u], the winner chosen from
 // lp as above, the L1's l2_req_ready_i[u] = (u = winner and l2_req_ready_i)"
+// (T < U: the C cluster ports, lp over the C clusters)
 void TxPathModel::arbitrate_l2_request_baseline(const TxPathIn& in, const Glue& G) const {
   l2_winner_ = -1;
   l2_cands_ = 0;
-  for (unsigned d = 0; d < U_; ++d) {
-    const unsigned u = (G.lp + d) % U_;
-    if (!l1_out_.l2_req_valid[u]) continue;
+  for (unsigned d = 0; d < C_; ++d) {
+    const unsigned c = (G.lp + d) % C_;
+    if (!l1_out_.l2_req_valid[c]) continue;
     ++l2_cands_;
-    if (l2_winner_ < 0) l2_winner_ = static_cast<int>(u);
+    if (l2_winner_ < 0) l2_winner_ = static_cast<int>(c);
   }
-  for (unsigned u = 0; u < U_; ++u)
-    l1_in_.l2_req_ready[u] = (static_cast<int>(u) == l2_winner_ && in.l2_req_ready) ? 1 : 0;
+  for (unsigned c = 0; c < C_; ++c)
+    l1_in_.l2_req_ready[c] = (static_cast<int>(c) == l2_winner_ && in.l2_req_ready) ? 1 : 0;
 }
 
 // ---- LDS controller of CU u: its inputs, then its outputs ----
@@ -634,7 +716,7 @@ void TxPathModel::outputs(const TxPathIn& in, TxPathOut& o) const {
   if (o.req_ready.size() != U_ || o.if_ready.size() != G_ || o.hit_lds.size() != U_ || o.hit_ic.size() != U_)
     o = make_outputs();
   for (unsigned u = 0; u < U_; ++u) {
-    o.req_ready[u] = l1_out_.req_ready[u];
+    o.req_ready[u] = advance(G, u);  // "the path's req_ready_o[u] = advance"
     o.resp_valid[u] = l1_out_.resp_valid[u];
     o.resp_vpn[u] = l1_out_.resp_vpn[u];
     o.resp_vmid[u] = l1_out_.resp_vmid[u];
@@ -675,7 +757,7 @@ void TxPathModel::outputs(const TxPathIn& in, TxPathOut& o) const {
       o.l2_req_vpn = l1_out_.l2_req_vpn[w];
       o.l2_req_vmid = l1_out_.l2_req_vmid[w];
       o.l2_req_tag = (uint64_t{w} << p_.l1_tag_bits) | (l1_out_.l2_req_tag[w] & lt_mask_);
-      o.l2_req_iid = l1_out_.l2_req_iid[w];
+      o.l2_req_iid = l1_out_.l2_req_iid[w] >> CB_;  // READING P10: the allocator bits stay inside
     } else {
       const Cu& c = G.cu[w];
       o.l2_req_vpn = c.l2r_vpn;
@@ -696,10 +778,10 @@ void TxPathModel::outputs(const TxPathIn& in, TxPathOut& o) const {
   }
   // "l2_resp_ready_o = credit and not ret of the CU that l2_resp_tag_i names
   // (0 when the CU field names no CU)"; speculative: that CU's l2_ok = drop
-  // or (credit and not ret)
+  // or (credit and not ret); clusters: the credit term needs the grant
   if (resp_cu_ >= 0) {
     const CuComb& k = cc_[static_cast<unsigned>(resp_cu_)];
-    o.l2_resp_ready = k.drop || (k.credit && !k.ret);
+    o.l2_resp_ready = k.drop || (k.credit && !k.ret && k.grant);
   } else {
     o.l2_resp_ready = false;
   }
@@ -736,6 +818,7 @@ void TxPathModel::edge(const TxPathIn& in) {
   }
   collect_flow_events();
   count_cu_side(in);
+  pad_edge(in);
   if (baseline_)
     posedge_baseline(in);
   else
@@ -770,12 +853,33 @@ void TxPathModel::collect_flow_events() {
   }
 }
 
-// Statistics of the L1-TLB's CU side.
+// Statistics of the CU side: the path's accepts (READING P11), the L1's
+// hits and fills.
 void TxPathModel::count_cu_side(const TxPathIn& in) {
   for (unsigned u = 0; u < U_; ++u) {
-    if (in.req_valid[u] && l1_out_.req_ready[u]) ++stats_.requests;
+    if (in.req_valid[u] && advance(g_, u)) ++stats_.requests;
     if (l1_out_.resp_valid[u]) ++stats_.l1_hits;
     if (l1_out_.fill_valid[u]) ++stats_.fills[u];
+  }
+}
+
+// The request registers (Z > 0; path and baseline): "at an edge with
+// advance, z1 = (the CU's req_valid_i[u], its fields) and zk = z(k-1) for k
+// = 2..Z; otherwise every zk holds" (READING P11: the fields load whatever
+// the valid).
+void TxPathModel::pad_edge(const TxPathIn& in) {
+  if (Z_ == 0) return;
+  for (unsigned u = 0; u < U_; ++u) {
+    PadReg* z = &g_.z[u * Z_];
+    if (!advance(g_, u)) {
+      events_.l1_pad_hold = true;  // zZ.valid and the L1 did not take it
+      continue;
+    }
+    for (unsigned k = Z_ - 1; k > 0; --k) z[k] = z[k - 1];
+    z[0].valid = in.req_valid[u] != 0;
+    z[0].vpn = in.req_vpn[u] & vpn_mask_;
+    z[0].vmid = in.req_vmid[u] & vmid_mask_;
+    z[0].iid = p_.iid_bits ? in.req_iid[u] & iid_mask_ : 0;
   }
 }
 
@@ -797,6 +901,7 @@ void TxPathModel::posedge_path(const TxPathIn& in) {
     victim_queue(in, u);
     update_lb(u);
   }
+  for (unsigned c = 0; c < C_; ++c) fill_merge_edge(c);  // after every glue read d3, d4
   for (unsigned g = 0; g < G_; ++g) icache_shootdown_port(g);
   // Note on the order above: a RET edge loads rmi only when rmi.valid was 0
   // in the cycle, and an accept clears only a remove that was valid in the
@@ -956,14 +1061,17 @@ void TxPathModel::update_cancels(unsigned u) {
 // Intake: "the IDLE slot with the lowest index k loads rq[k] and goes to
 // LDS_REQ" at an edge with the L1-TLB's l2_req_valid_o[u] (its
 // l2_req_ready_i is 1 while a slot is IDLE).
+// Clusters: glue c*N+i's request is the cluster's when its allocator a = i,
+// with the ID's high bits.
 void TxPathModel::lookup_idle(unsigned u, unsigned k) {
-  if (!l1_out_.l2_req_valid[u]) return;
+  if (!l1_request(u)) return;
+  const unsigned cl = u / N_;
   Cu& c = g_.cu[u];
   Slot& s = c.s[k];
-  s.rq_vpn = l1_out_.l2_req_vpn[u] & vpn_mask_;
-  s.rq_vmid = l1_out_.l2_req_vmid[u] & vmid_mask_;
-  s.rq_tag = l1_out_.l2_req_tag[u] & lt_mask_;
-  s.rq_iid = l1_out_.l2_req_iid[u];
+  s.rq_vpn = l1_out_.l2_req_vpn[cl] & vpn_mask_;
+  s.rq_vmid = l1_out_.l2_req_vmid[cl] & vmid_mask_;
+  s.rq_tag = l1_out_.l2_req_tag[cl] & lt_mask_;
+  s.rq_iid = l1_out_.l2_req_iid[cl] >> CB_;
   s.sent = s.ab = false;
   s.seq = ++c.intakes;
   s.st = Stage::LdsReq;
@@ -1088,10 +1196,48 @@ void TxPathModel::l1_fill_and_credit(const TxPathIn& in, unsigned u) {
     events_.credit_block = true;
   }
   // "out = out + (the L1 input valid) - (fill_valid_o[u] of the L1-TLB)"
-  const int nout = static_cast<int>(c.out) + (k.l1_in_valid ? 1 : 0) - (l1_out_.fill_valid[u] ? 1 : 0);
+  // (clusters: d4 naming u)
+  const int nout = static_cast<int>(c.out) + (k.l1_in_valid ? 1 : 0) - (l1_answered(u) ? 1 : 0);
   if (nout < 0 || nout > static_cast<int>(D_))
     throw std::logic_error("TxPathModel: out left 0 .. D for CU " + std::to_string(u));
   c.out = static_cast<unsigned>(nout);
+}
+
+// Glue u's L1 answer (the decrement of out): N = 1 the L1's fill_valid_o[u];
+// else d4 names u (the waiters' fill_valid_o also pulses for others' fills).
+bool TxPathModel::l1_answered(unsigned u) const {
+  if (N_ == 1) return l1_out_.fill_valid[u];
+  const Delay& d4 = g_.cl[u / N_].d[3];
+  return d4.valid && d4.i == u % N_;
+}
+
+// Glue u's L1 victim input: N = 1 evict_valid_o[u]; else evict_valid_o[c]
+// and d3 names u (the fill's sender).
+bool TxPathModel::l1_victim(unsigned u) const {
+  const unsigned c = u / N_;
+  if (N_ == 1) return l1_out_.evict_valid[c];
+  const Delay& d3 = g_.cl[c].d[2];
+  return l1_out_.evict_valid[c] && d3.valid && d3.i == u % N_;
+}
+
+// ---- fill merge of cluster c (N > 1) at the edge ----
+// "fp = winner + 1 mod N" at a grant; "d1 = (a grant, the winner), d2 = d1,
+// d3 = d2, d4 = d3" (READING P10: d1 = (0, local CU 0) without a grant).
+void TxPathModel::fill_merge_edge(unsigned c) {
+  if (N_ == 1) return;
+  Cl& cl = g_.cl[c];
+  const ClComb& m = lc_[c];
+  // every eviction is the victim of a fill sent three cycles before
+  if (l1_out_.evict_valid[c] && !cl.d[2].valid)
+    throw std::logic_error("TxPathModel: cluster " + std::to_string(c) + " evicts with d3 empty (no fill sent in f)");
+  if (m.wants >= 2) {
+    events_.l1_grant_wait = true;
+    stats_.grant_waits += m.wants - 1;
+  }
+  for (unsigned k = 3; k > 0; --k) cl.d[k] = cl.d[k - 1];
+  cl.d[0].valid = m.winner >= 0;
+  cl.d[0].i = m.winner >= 0 ? static_cast<unsigned>(m.winner) : 0;
+  if (m.winner >= 0) cl.fp = (static_cast<unsigned>(m.winner) + 1) % N_;
 }
 
 // ---- victim queue of CU u ----
@@ -1100,7 +1246,7 @@ void TxPathModel::l1_fill_and_credit(const TxPathIn& in, unsigned u) {
 // kills(x).
 void TxPathModel::victim_queue(const TxPathIn& in, unsigned u) {
   pop_queue_head(u);
-  if (l1_out_.evict_valid[u]) push_l1_victim(in, u);
+  if (l1_victim(u)) push_l1_victim(in, u);
   if (kk_valid_) mark_queue_kills(u);
 }
 
@@ -1122,11 +1268,12 @@ void TxPathModel::push_l1_victim(const TxPathIn& in, unsigned u) {
   if (c.occ >= D_)
     throw std::logic_error("TxPathModel: victim queue overflow (credit broken) on CU " + std::to_string(u));
   QueueEntry& x = c.vq[(c.vq_head + c.occ) % D_];
-  x.vpn = l1_out_.evict_vpn[u] & vpn_mask_;
-  x.vmid = l1_out_.evict_vmid[u] & vmid_mask_;
+  const unsigned cl = u / N_;  // the cluster's victim fields
+  x.vpn = l1_out_.evict_vpn[cl] & vpn_mask_;
+  x.vmid = l1_out_.evict_vmid[cl] & vmid_mask_;
   x.vrf = in.vrf[u];
-  x.ppn = l1_out_.evict_ppn[u];
-  x.perm = l1_out_.evict_perm[u];
+  x.ppn = l1_out_.evict_ppn[cl];
+  x.perm = l1_out_.evict_perm[cl];
   x.kill = kills(x.vpn, x.vmid);
   if (x.kill) events_.queue_kill = true;
   ++c.occ;
@@ -1328,7 +1475,7 @@ void TxPathModel::posedge_baseline(const TxPathIn& in) {
   if (l2_winner_ >= 0) {
     if (l2_cands_ >= 2) events_.l2_req_overlap = true;
     if (in.l2_req_ready) {
-      G.lp = (static_cast<unsigned>(l2_winner_) + 1) % U_;
+      G.lp = (static_cast<unsigned>(l2_winner_) + 1) % C_;
       events_.l2_request = true;
       ++stats_.l2_requests;
     } else {
@@ -1360,7 +1507,7 @@ TxPathSramAccesses TxPathModel::sram_accesses() const {
 }
 
 bool TxPathModel::in_l1(unsigned u, uint64_t vpn, uint64_t vmid) const {
-  return l1_.find(u, vpn & vpn_mask_, vmid & vmid_mask_) >= 0;
+  return l1_.find(u / N_, vpn & vpn_mask_, vmid & vmid_mask_) >= 0;
 }
 
 bool TxPathModel::in_lds(unsigned u, uint64_t vpn, uint64_t vmid, uint32_t vrf) const {
@@ -1390,6 +1537,8 @@ unsigned TxPathModel::slots_busy(unsigned u) const {
 // The round-robin pointers keep their values at rest (they hold no work).
 bool TxPathModel::glue_quiet() const {
   if (g_.sdp_valid || g_.done) return false;
+  for (const PadReg& z : g_.z)
+    if (z.valid) return false;
   for (unsigned u = 0; u < U_; ++u) {
     const Cu& c = g_.cu[u];
     if (slots_busy(u) || c.l2r_valid || c.cx || c.occ || c.lb.valid || c.out || c.rml_valid || c.rmi_valid ||

@@ -11,8 +11,15 @@
 // remove registers of the `move` promotion; per I-cache the remove round
 // robin; globally the L2 request round robin, the L2 victim register vr with
 // its round robin, and the shootdown sequencer (every LDS and I-cache first,
-// the L1-TLB last). Every victim held by the glue (queue, lb, vr) carries a
-// kill bit set at edges from the cycle's kill key (the accepted shootdown key
+// the L1-TLB last). With T < U L1-TLBs in C clusters ("Aggregated and
+// clustered L1-TLBs") a cluster's L1 miss goes to the glue of its allocator
+// (the low CB bits of the L1's instruction ID), and per cluster a round
+// robin fp merges the N glues' fills into the cluster's L1 input, whose
+// victims and answers the delay registers d1..d4 return to the sender.
+// With the document's latency (l1_pad = Z > 0) every CU's requests pass its
+// Z request registers z1..zZ before the L1 (path and baseline alike).
+// Every victim held by the glue (queue, lb, vr) carries a kill bit set at
+// edges from the cycle's kill key (the accepted shootdown key
 // in an accept cycle, sdp while sdp.valid); nothing is filtered
 // combinationally. Shares only the elaborated widths (txgen/elab/tx_path.h)
 // with the generator.
@@ -125,6 +132,8 @@ struct TxPathEvents {
   bool ret_overtakes = false;       // a RET edge returned a slot while an older one of its CU was not IDLE
   bool spec_drop = false;           // speculative: an L2 answer dropped (cx set: its miss was promoted)
   bool spec_early = false;          // speculative: an L2 answer delivered while its slot was below the L1 (it quits)
+  bool l1_grant_wait = false;       // clusters: a glue wanted its cluster's L1 input and another glue got it
+  bool l1_pad_hold = false;         // Z > 0: a CU's zZ held a request the L1 did not take (registers held)
   bool reset = false;
   // The Fig. 12 flows as the member models report them (this edge).
   bool flow_1_2_4 = false;          // LDS fill into a free way of a Tx segment, or initialised a free segment
@@ -139,7 +148,7 @@ struct TxPathEvents {
 };
 
 struct TxPathStats {         // cumulative since construction (a reset does not clear them)
-  uint64_t requests = 0;     // CU requests accepted by the L1-TLB
+  uint64_t requests = 0;     // CU requests taken by the path (req_valid_i & req_ready_o; Z > 0: into z1)
   uint64_t l1_hits = 0;      // resp_valid pulses
   uint64_t lds_hits = 0, lds_misses = 0;
   uint64_t ic_hits = 0, ic_misses = 0;
@@ -148,6 +157,7 @@ struct TxPathStats {         // cumulative since construction (a reset does not 
   uint64_t l2_fills = 0;     // L2 responses taken (sent to an L1-TLB)
   uint64_t l2_drops = 0;     // speculative: L2 responses taken and dropped (cx)
   uint64_t early_answers = 0;  // speculative: L2 answers that made a slot below the L1 quit (spec_early)
+  uint64_t grant_waits = 0;  // clusters: glue-cycles wanting the cluster's L1 input without the grant
   uint64_t l2_victims = 0;   // l2_vic handshakes
   uint64_t l1_victims = 0;   // L1 evictions queued
   uint64_t lds_victims = 0;  // lb -> I-cache handshakes
@@ -184,6 +194,14 @@ class TxPathModel {
     bool operator==(const VictimReg& o) const { return key() == o.key(); }
   };
 
+  // A request register zk of a CU (latency "document"; Z = l1_pad > 0).
+  struct PadReg {
+    bool valid = false;
+    uint64_t vpn = 0, vmid = 0, iid = 0;  // vpn, vmid at their widths; iid: the path's ID (IW bits)
+    auto key() const { return std::tie(valid, vpn, vmid, iid); }
+    bool operator==(const PadReg& o) const { return key() == o.key(); }
+  };
+
   // baseline: tx_path_NAME_base_sys (docs/blocks/tx_path.md, "Baseline").
   TxPathModel(const elab::TxPathParams& p, bool baseline);
   TxPathIn idle_inputs() const;          // sized, rst_n = 1, all valid 0, readies 1, zero data
@@ -208,8 +226,8 @@ class TxPathModel {
   const IcacheTxModel& icache(unsigned g) const { return ic_[g]; }
   const elab::TxPathParams& params() const { return p_; }
   bool baseline() const { return baseline_; }
-  // Where a translation is: CU u's L1 (VMID only), CU u's LDS, I-cache g
-  // (SRAM contents of Tx-mode segments / lines).
+  // Where a translation is: CU u's L1 (its cluster's TLBs; VMID only), CU
+  // u's LDS, I-cache g (SRAM contents of Tx-mode segments / lines).
   bool in_l1(unsigned u, uint64_t vpn, uint64_t vmid) const;
   bool in_lds(unsigned u, uint64_t vpn, uint64_t vmid, uint32_t vrf) const;
   bool in_icache(unsigned g, uint64_t vpn, uint64_t vmid, uint32_t vrf) const;
@@ -228,11 +246,15 @@ class TxPathModel {
   const VictimReg& lds_victim_reg(unsigned u) const { return g_.cu[u].lb; }  // lb of CU u
   const VictimReg& l2_victim_reg() const { return g_.vr; }                   // vr
   unsigned l2_victim_pointer() const { return g_.vp; }                       // vp
+  unsigned fill_pointer(unsigned c) const { return g_.cl[c].fp; }            // fp of cluster c (N > 1)
+  unsigned pad_depth() const { return Z_; }                                  // Z (l1_pad)
+  const PadReg& pad_reg(unsigned u, unsigned k) const { return g_.z[u * Z_ + k]; }  // z(k+1) of CU u, k < Z
   bool shootdown_pending() const { return g_.sdp_valid; }                // sdp.valid
   bool shootdown_phase1_done() const;  // every ldone and idone set (the L1-TLB's turn)
-  // Every glue register at rest: stages IDLE, no l2r, empty queues, lb and
-  // vr empty, out = 0, no remove waiting or in service, no shootdown, no
-  // answer to drop (cx = 0) (members not included).
+  // Every glue register at rest: no request register valid, stages IDLE,
+  // no l2r, empty queues, lb and vr empty, out = 0, no remove waiting or in
+  // service, no shootdown, no answer to drop (cx = 0) (members not
+  // included).
   bool glue_quiet() const;
   // A remove of (vpn, vmid) for CU u's LDS / its I-cache is waiting in the
   // remove register or was accepted and its sd_done has not come yet
@@ -311,16 +333,32 @@ class TxPathModel {
     auto key() const { return std::tie(rp, iown, isent, idone, irm_cu); }
     bool operator==(const Ic& o) const { return key() == o.key(); }
   };
+  // Per cluster (N > 1; with N = 1 it stays at reset): the fill round
+  // robin fp and the delay registers d1..d4 = d[0..3] (valid, local CU).
+  struct Delay {
+    bool valid = false;
+    unsigned i = 0;
+    auto key() const { return std::tie(valid, i); }
+    bool operator==(const Delay& o) const { return key() == o.key(); }
+  };
+  struct Cl {
+    unsigned fp = 0;
+    std::array<Delay, 4> d;
+    auto key() const { return std::tie(fp, d); }
+    bool operator==(const Cl& o) const { return key() == o.key(); }
+  };
   struct Glue {
     std::vector<Cu> cu;  // [U]
     std::vector<Ic> ic;  // [G]
+    std::vector<Cl> cl;  // [C]
+    std::vector<PadReg> z;  // [U * Z]: CU u's z1..zZ = z[u*Z .. u*Z + Z-1] (path and baseline)
     bool sdp_valid = false, sdp_all = false;
     uint64_t sdp_vpn = 0, sdp_vmid = 0;
     bool l1sent = false, l1done = false, done = false;
     unsigned lp = 0, vp = 0;
     VictimReg vr;
     auto key() const {
-      return std::tie(cu, ic, sdp_valid, sdp_all, sdp_vpn, sdp_vmid, l1sent, l1done, done, lp, vp, vr);
+      return std::tie(cu, ic, cl, z, sdp_valid, sdp_all, sdp_vpn, sdp_vmid, l1sent, l1done, done, lp, vp, vr);
     }
     bool operator==(const Glue& o) const { return key() == o.key(); }
   };
@@ -334,11 +372,18 @@ class TxPathModel {
     bool ret_ready = false;     // some slot ready to return (st = RET and rm_free)
     bool ret_rm_busy = false;   // some slot in RET whose remove register is busy
     bool credit = false, ret = false, l2_to_u = false, l1_in_valid = false;  // l2_to_u: `deliver`
+    // the fill merge: want = ret_want or l2_want; ret and l2_to_u need the
+    // grant (always 1 with N = 1: no want or grant ports)
+    bool ret_want = false, l2_want = false, grant = false;
     bool drop = false;                  // speculative: the L2 answer names this CU and cx[its tag]
     uint64_t cx_set = 0, cx_clear = 0;  // speculative: cx bits set (a sent slot's RET) / cleared (drop)
     bool lk_valid = false, fill_valid = false;
     bool lreq = false, lds_sd_valid = false;
     bool tl_valid = false, tf_valid = false, lb_empty = false;  // lb_empty: lb is emptied at this edge
+  };
+  struct ClComb {
+    int winner = -1;      // local CU granted the cluster's L1 input, or -1
+    unsigned wants = 0;   // glues wanting it
   };
   struct IcComb {
     bool ireq = false, sd_valid = false;
@@ -360,8 +405,24 @@ class TxPathModel {
   }
   void speculation_comb(const Glue& G, unsigned u, uint64_t tag) const;
   int early_slot(const Cu& c, unsigned u, uint64_t tag) const;
+  void l1_request_inputs(const TxPathIn& in, const Glue& G) const;
+  // advance of CU u: not zZ.valid or the L1's req_ready_o[u] (Z = 0: the
+  // L1's req_ready_o[u]); the path's req_ready_o[u]. After l1_.outputs().
+  bool advance(const Glue& G, unsigned u) const {
+    return l1_out_.req_ready[u] || (Z_ > 0 && !G.z[u * Z_ + Z_ - 1].valid);
+  }
+  void pad_edge(const TxPathIn& in);
   void l1_inputs_baseline(const TxPathIn& in) const;
-  void l1_fill_input(const TxPathIn& in, const Glue& G, unsigned u) const;
+  void fill_wants(const TxPathIn& in, const Glue& G, unsigned u) const;
+  void merge_fills(const TxPathIn& in, const Glue& G, unsigned c) const;
+  void l1_cluster_fill_input(const TxPathIn& in, const Glue& G, unsigned c) const;
+  void route_l1_requests() const;
+  // The L1's cluster c port as glue u = c*N + i sees it: the allocator a
+  // (low CB bits of l2_req_iid_o[c]), its request, victim and answer.
+  unsigned allocator(unsigned c) const { return static_cast<unsigned>(l1_out_.l2_req_iid[c] & local_mask_); }
+  bool l1_request(unsigned u) const { return l1_out_.l2_req_valid[u / N_] && allocator(u / N_) == u % N_; }
+  bool l1_victim(unsigned u) const;
+  bool l1_answered(unsigned u) const;
   void l1_shootdown_input(const Glue& G) const;
   void arbitrate_l2_request_baseline(const TxPathIn& in, const Glue& G) const;
   void eval_lds(const TxPathIn& in, const Glue& G, unsigned u) const;
@@ -389,6 +450,7 @@ class TxPathModel {
   void edge(const TxPathIn& in);  // posedge after comb(in)
   void posedge_baseline(const TxPathIn& in);
   void posedge_path(const TxPathIn& in);
+  void fill_merge_edge(unsigned c);
   void take_l2_request(const TxPathIn& in);
   void lds_shootdown_port(unsigned u);
   void lookup_stage(unsigned u);
@@ -425,8 +487,10 @@ class TxPathModel {
   elab::TxPathParams p_;
   bool baseline_;
   unsigned U_, S_, G_, D_, WL_, WI_, K_;
+  unsigned C_, N_, CB_;  // L1 clusters, CUs per cluster, log2 N
+  unsigned Z_;           // request registers before the L1 per CU (l1_pad)
   bool move_, spec_;
-  uint64_t vpn_mask_, vmid_mask_, ppn_mask_, perm_mask_, lt_mask_, cu_field_mask_;
+  uint64_t vpn_mask_, vmid_mask_, ppn_mask_, perm_mask_, lt_mask_, cu_field_mask_, local_mask_, iid_mask_;
   L1tlbModel l1_;
   std::vector<LdsCtrlModel> lds_;
   std::vector<IcacheTxModel> ic_;
@@ -446,8 +510,9 @@ class TxPathModel {
   mutable std::vector<IcacheTxOut> ic_out_;
   mutable std::vector<CuComb> cc_;
   mutable std::vector<IcComb> gc_;
-  mutable int resp_cu_ = -1;     // CU named by l2_resp_tag_i (-1: none)
-  mutable int l2_winner_ = -1;   // L2 request winner (CU) or -1
+  mutable std::vector<ClComb> lc_;  // [C]
+  mutable int resp_cu_ = -1;     // CU (baseline: cluster) named by l2_resp_tag_i (-1: none)
+  mutable int l2_winner_ = -1;   // L2 request winner (CU; baseline: cluster) or -1
   mutable int vic_winner_ = -1;  // L2 victim winner (I-cache) or -1
   mutable unsigned vic_cands_ = 0;
   mutable bool vr_empty_ = false;  // vr is emptied at this edge

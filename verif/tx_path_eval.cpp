@@ -754,6 +754,9 @@ int main(int argc, char** argv) {
     if (p.speculative && (engine == "txn" || engine == "txn-check"))
       throw std::runtime_error("$.tx_path.speculative_l2: the transaction-level engine does not model the "
                                "speculative L2-TLB request (--engine model or rtl)");
+    if (p.cluster_cus > 1 && (engine == "txn" || engine == "txn-check"))
+      throw std::runtime_error("$.tx_path.l1tlb.tlbs: the transaction-level engine models private L1-TLBs only "
+                               "(--engine model or rtl)");
     const std::vector<Variant> variants = variants_of(cfg, l2, policies, designs);
     const auto energies = design_energies(cfg, p, o, variants.front(), logic_power);
     if (traces.empty() && merge.empty()) throw std::runtime_error("--trace: give the trace files to replay");

@@ -44,6 +44,7 @@ class TxPathCoverage {
         {e.ret_overtakes, "ret_overtakes"},
         {e.spec_drop, "spec_drop"},
         {e.spec_early, "spec_early"},
+        {e.l1_grant_wait, "l1_grant_wait"},
         {e.flow_1_2_4, "flow_1_2_4"},
         {e.flow_1_2_4_5_6, "flow_1_2_4_5_6"},
         {e.flow_1_2_3_6, "flow_1_2_3_6"},
@@ -75,6 +76,7 @@ class TxPathCoverage {
       r.push_back("spec_drop");   // a promoted miss's L2 answer dropped
       r.push_back("spec_early");  // the L2 answered before the lookup below ended
     }
+    if (p.cluster_cus > 1) r.push_back("l1_grant_wait");  // two CUs of a cluster with a fill at once
     // and only while the L1-TLBs sharing an I-cache cannot hold all 16 pages
     // whose tags compress into one line (Table 1's 4 x 32 entries can: there
     // the directed test covers it)

@@ -2,9 +2,10 @@
 // block tx_path: simulation top: tx_path_seed000_table1_path with every SRAM inside (not
 // synthesized)
 // config hash 86756f5c15c173d0
-// cus=8 icache_tx=icache_tx_seed000_table1_path_ic icaches=2 l1_ways=32
-// l1tlb=l1tlb_seed000_table1_path l2_tag_bits=5 lds_ctrl=lds_ctrl_seed000_table1_path_lds
-// lookup_slots=1 promotion=move sharers=4 speculative_l2=false victim_queue=2 vpn_bits=36
+// cus=8 icache_tx=icache_tx_seed000_table1_path_ic icaches=2 l1_clusters=8 l1_request_registers=0
+// l1_tlbs=8 l1_ways=32 l1tlb=l1tlb_seed000_table1_path l2_tag_bits=5
+// lds_ctrl=lds_ctrl_seed000_table1_path_lds lookup_slots=1 promotion=move sharers=4
+// speculative_l2=false victim_queue=2 vpn_bits=36
 
 `default_nettype none
 

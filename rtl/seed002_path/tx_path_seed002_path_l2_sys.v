@@ -2,9 +2,9 @@
 // block tx_path: simulation top: the path and its generated L2-TLB and IOMMU, every SRAM inside
 // (not synthesized)
 // config hash 11d5c97386543477
-// cus=8 icache_tx=icache_tx_seed002_path_ic icaches=2 l1_ways=32 l1tlb=l1tlb_seed002_path
-// l2_tag_bits=9 lds_ctrl=lds_ctrl_seed002_path_lds lookup_slots=1 promotion=move sharers=4
-// speculative_l2=false victim_queue=2 vpn_bits=36
+// cus=8 icache_tx=icache_tx_seed002_path_ic icaches=2 l1_clusters=8 l1_request_registers=0
+// l1_tlbs=8 l1_ways=32 l1tlb=l1tlb_seed002_path l2_tag_bits=9 lds_ctrl=lds_ctrl_seed002_path_lds
+// lookup_slots=1 promotion=move sharers=4 speculative_l2=false victim_queue=2 vpn_bits=36
 
 `default_nettype none
 

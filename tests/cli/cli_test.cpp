@@ -294,22 +294,31 @@ TEST(Cli, EvalTxnEngineReportsProgressWhileItReplays) {
       << r.output;
 }
 
-TEST(Cli, EvalWhatIfNeedsTheTransactionEngine) {
-  TempDir dir("eval_what_if");
-  const auto r = run_txgen("eval --config " + source("tests/configs/tx_path_small.json") +
-                           " --what-if-pipelined-wires --out " + dir.str("out"));
+// An eval the configuration or the engine cannot run: exit 2 naming `field`,
+// nothing written.
+namespace {
+void expect_eval_refused(const std::string& name, const std::string& args, const std::string& field) {
+  TempDir dir(name);
+  const auto r = run_txgen("eval " + args + " --out " + dir.str("out"));
   EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("--what-if-pipelined-wires"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find(field), std::string::npos) << r.output;
   EXPECT_FALSE(fs::exists(dir.path() / "out"));
+}
+}  // namespace
+
+TEST(Cli, EvalWhatIfNeedsTheTransactionEngine) {
+  expect_eval_refused("eval_what_if", "--config " + source("tests/configs/tx_path_small.json") +
+                                          " --what-if-pipelined-wires", "--what-if-pipelined-wires");
 }
 
 TEST(Cli, EvalSpeculativeRequestNeedsTheModelEngine) {
-  TempDir dir("eval_spec_txn");
-  const auto r = run_txgen("eval --config " + source("tests/configs/tx_path_spec.json") +
-                           " --engine txn --workloads gups --out " + dir.str("out"));
-  EXPECT_EQ(r.exit_code, 2) << r.output;
-  EXPECT_NE(r.output.find("$.tx_path.speculative_l2"), std::string::npos) << r.output;
-  EXPECT_FALSE(fs::exists(dir.path() / "out"));
+  expect_eval_refused("eval_spec_txn", "--config " + source("tests/configs/tx_path_spec.json") +
+                                           " --engine txn --workloads gups", "$.tx_path.speculative_l2");
+}
+
+TEST(Cli, EvalSharedL1NeedsTheModelEngine) {
+  expect_eval_refused("eval_agg_txn", "--config " + source("tests/configs/tx_path_agg.json") +
+                                          " --engine txn --workloads gups", "$.tx_path.l1tlb.tlbs");
 }
 
 // The generated L2-TLB and IOMMU behind the path: each option that needs it,

@@ -205,7 +205,11 @@ class Bench {
 using Sys = txgen::verif::TxPathHarness<TXGEN_SYS_CLASS, false>;
 using Base = txgen::verif::TxPathHarness<TXGEN_BASE_CLASS, true>;
 
-void directed(const std::function<void(CosimSession&, Bench<Sys>&)>& body) {
+// A shared L1 cluster: the CUs' L1 pages and victims depend on one another's
+// misses, which the private-L1 directed tests below do not expect.
+bool shared_l1() { return params().cluster_cus > 1; }
+
+void run_directed(const std::function<void(CosimSession&, Bench<Sys>&)>& body) {
   expect_passed(txgen::verif::run_cosim(test_name(), txgen::verif::seed_from_env(), [&](CosimSession& s) {
     Sys sys(s, params());
     Bench<Sys> b(sys, s);
@@ -215,6 +219,12 @@ void directed(const std::function<void(CosimSession&, Bench<Sys>&)>& body) {
     body(s, b);
     b.drain();
   }));
+}
+
+// A directed test of CU 0's own L1-TLB (private TLBs only).
+void directed(const std::function<void(CosimSession&, Bench<Sys>&)>& body) {
+  if (shared_l1()) GTEST_SKIP() << "assumes CU 0's private L1-TLB; the SharedL1 tests cover this configuration";
+  run_directed(body);
 }
 
 void expect_true(CosimSession& s, const std::string& what, bool ok) {
@@ -612,6 +622,83 @@ TEST(TxPath, SpeculativeAnswerBeforeTheLookupEnds) {
   speculative_lds_page(2, true);
 }
 
+// Shared L1 cluster ("Aggregated and clustered L1-TLBs"): the pages of one
+// set of the TLB that CUs 0 and 1 share, filled by CU 0.
+class SharedSet {
+ public:
+  explicit SharedSet(Bench<Sys>& b) : b_(b) {
+    for (unsigned k = 0; k < params().l1.ways; ++k) add(0);
+  }
+  // CU u misses on a new page of the set; returns the page its fill evicted
+  // (none: 0 and `evicted` false).
+  uint64_t add(unsigned u) {
+    const uint64_t page = vpn_in(2, next_++);  // one segment: one set of the home TLB
+    b_.translate(u, page);
+    evicted = false;
+    uint64_t gone = 0;
+    for (auto it = resident_.begin(); it != resident_.end();) {
+      if (b_.model().in_l1(u, *it, 0)) {
+        ++it;
+        continue;
+      }
+      gone = *it, evicted = true;
+      it = resident_.erase(it);
+    }
+    resident_.push_back(page);
+    return gone;
+  }
+  bool evicted = false;
+
+ private:
+  Bench<Sys>& b_;
+  uint64_t next_ = 1;
+  std::vector<uint64_t> resident_;
+};
+
+// CU 1's miss in a set CU 0 filled evicts one of CU 0's pages, which goes down
+// CU 1's chain (the filler's), not CU 0's: CU 0's miss on it finds nothing
+// below the L1 and asks the L2, while the copy stays in CU 1's LDS.
+TEST(TxPath, SharedL1VictimGoesDownTheFillersChain) {
+  if (!shared_l1()) GTEST_SKIP() << "private L1-TLBs";
+  run_directed([](CosimSession& s, Bench<Sys>& b) {
+    SharedSet set(b);
+    const uint64_t victim = set.add(1);
+    expect_true(s, "CU 1's fill evicted one of CU 0's pages", set.evicted);
+    if (!set.evicted) return;
+    b.drain();
+    expect_true(s, "victim in CU 1's LDS (the filler's)", b.model().in_lds(1, victim, 0, 0));
+    expect_true(s, "victim not in CU 0's LDS", !b.model().in_lds(0, victim, 0, 0));
+    const size_t l2_before = b.l2_vpns.size();
+    b.translate(0, victim);
+    expect_count(s, "L2 requests for CU 0's miss on the victim", l2_before + 1, b.l2_vpns.size());
+    expect_true(s, "the copy in CU 1's LDS stays", b.model().in_lds(1, victim, 0, 0));
+  });
+}
+
+// CU 0's victim in CU 0's LDS, CU 1's in CU 1's; both CUs ask for theirs in
+// one cycle: both LDSs hit at once, the cluster's L1 input takes one fill per
+// cycle, so one promotion waits for the grant; both arrive, none from the L2.
+TEST(TxPath, SharedL1TwoPromotionsOneGrant) {
+  if (!shared_l1()) GTEST_SKIP() << "private L1-TLBs";
+  run_directed([](CosimSession& s, Bench<Sys>& b) {
+    SharedSet set(b);
+    const uint64_t v0 = set.add(0), v1 = set.add(1);
+    expect_true(s, "both fills evicted a page", set.evicted && v0 != v1);
+    b.drain();
+    expect_true(s, "CU 0's victim in its LDS", b.model().in_lds(0, v0, 0, 0));
+    expect_true(s, "CU 1's victim in its LDS", b.model().in_lds(1, v1, 0, 0));
+    const size_t fills0 = b.fills[0].size(), fills1 = b.fills[1].size(), l2_before = b.l2_vpns.size();
+    b.request(0, v0);
+    b.request(1, v1);
+    b.drain();
+    expect_count(s, "CU 0's fills", fills0 + 1, b.fills[0].size());
+    expect_count(s, "CU 1's fills", fills1 + 1, b.fills[1].size());
+    expect_count(s, "L2 requests (both found in their LDSs)", l2_before + speculative(2), b.l2_vpns.size());
+    if (b.fills[0].size() > fills0 && b.fills[1].size() > fills1)
+      expect_true(s, "the two fills in different cycles", b.fills[0].back() != b.fills[1].back());
+  });
+}
+
 // Random traffic on every interface (tx_path_stimulus.h). Pages come from a
 // pool shared by the CUs and per-CU pools; the L2 answers out of order with
 // back-pressure on all its ports; work groups come and go; instruction
@@ -646,7 +733,9 @@ void random_run(CosimSession& s, const Traffic& t, uint64_t seed, uint64_t cycle
     // promotion move: no page is in a CU's L1 and its LDS at once, but while
     // the remove of its promotion waits or runs (with the speculative request
     // an L2 answer that beats the lookup fills the L1 and leaves the LDS's copy)
-    if (p.move && !p.speculative && b.cycle() % 32 == 0) {
+    // (and a shared L1 cluster sends victims down the filler's chain, not the
+    // one its next miss looks in: docs/blocks/tx_path.md)
+    if (p.move && !p.speculative && p.cluster_cus == 1 && b.cycle() % 32 == 0) {
       for (unsigned u = 0; u < p.cus; ++u)
         for (uint64_t v : shared)
           if (b.model().in_l1(u, v, 0) && b.model().in_lds(u, v, 0, in.vrf[u]) && !b.model().lds_remove_pending(u, v, 0))

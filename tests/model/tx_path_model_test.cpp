@@ -9,7 +9,8 @@
 // naive I-cache of 32 lines (16 sets x 2 ways) with one translation per line,
 // D = 1, WL = 3, WI = 5, promotion copy). 32-bit VA, 4 KB pages: 20-bit VPN,
 // VMID 1 bit, VRF 1 bit, PPN 20, PERM 4. In both, a VPN's LDS segment is
-// vpn[4:0] and its I-cache line is vpn[4:0].
+// vpn[4:0] and its I-cache line is vpn[4:0]. shared_l1() gives either T < U
+// L1-TLBs in C clusters (section 10b).
 //
 // Cycle numbering in the directed tests: "t" is the cycle in which the
 // L1-TLB accepts the CU request (req_valid & req_ready); "edge t+k" is the
@@ -35,6 +36,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
 #include <functional>
 #include <map>
 #include <new>
@@ -389,11 +391,12 @@ bool anywhere(const TxPathModel& m, const TxPathParams& p, bool all, uint64_t vp
               std::string* where) {
   auto hit = [&](uint64_t v, uint64_t vm) { return all || (v == vpn && vm == vmid); };
   std::ostringstream os;
-  for (unsigned u = 0; u < p.cus; ++u) {
+  for (unsigned j = 0; j < p.l1.tlbs; ++j)
     for (unsigned s = 0; s < p.l1.sets; ++s)
       for (unsigned w = 0; w < p.l1.ways; ++w)
-        if (m.l1().entry_valid(u, s, w) && hit(m.l1().entry_vpn(u, s, w), m.l1().entry_vmid(u, s, w)))
-          os << " L1[" << u << "]";
+        if (m.l1().entry_valid(j, s, w) && hit(m.l1().entry_vpn(j, s, w), m.l1().entry_vmid(j, s, w)))
+          os << " L1[" << j << "]";
+  for (unsigned u = 0; u < p.cus; ++u) {
     for (unsigned k = 0; k < m.queue_occupancy(u); ++k) {
       const TxPathModel::QueueEntry e = m.queue_entry(u, k);
       if (!e.kill && hit(e.vpn, e.vmid)) os << " queue[" << u << "]";
@@ -2612,6 +2615,72 @@ struct Traffic {
   }
 };
 
+// The fill merge seen from outside ("Aggregated and clustered L1-TLBs"):
+// glue u sends a fill to its cluster's L1 input in a cycle with its hit
+// pulse (a promotion) or with its L2 answer taken and not dropped. Per
+// cluster at most one glue sends per cycle, a glue's out equals its sends of
+// the last four cycles (answered by d4 / fill_valid_o four cycles on), and
+// the cluster's eviction in cycle t is the victim of the fill sent in t-3
+// (Accounting queues it at that sender). A reset forgets the history.
+struct FillWatch {
+  const TxPathModel& m;
+  unsigned U, N, C;
+  std::vector<std::array<int, 4>> hist;  // [c][k]: local CU that sent k cycles before the last edge's cycle, or -1
+  std::vector<uint8_t> promo;            // [u] hit pulse in the cycle
+  int taken = -1;                        // CU whose L2 answer is taken in the cycle
+  bool reset = false;
+  uint64_t sends = 0;
+  std::vector<uint64_t> sends_of;  // [u]
+
+  explicit FillWatch(const TxPathModel& mm)
+      : m(mm), U(mm.params().cus), N(mm.params().cluster_cus), C(mm.params().clusters), hist(C), promo(U, 0),
+        sends_of(U, 0) {
+    for (auto& h : hist) h.fill(-1);
+  }
+  // After outputs, before the edge.
+  void before(const TxPathIn& in, const TxPathOut& o) {
+    const TxPathParams& p = m.params();
+    reset = !in.rst_n;
+    for (unsigned u = 0; u < U; ++u) promo[u] = o.hit_lds[u] || o.hit_ic[u];
+    const uint64_t f = in.l2_resp_tag >> p.l1_tag_bits;
+    taken = in.l2_resp_valid && o.l2_resp_ready && f < U ? static_cast<int>(f) : -1;
+  }
+  // After the edge; spec_drop: the edge's event (the one L2 answer dropped).
+  void after(uint64_t cyc, bool spec_drop) {
+    for (auto& h : hist) {
+      for (unsigned k = 3; k > 0; --k) h[k] = h[k - 1];
+      h[0] = -1;
+    }
+    if (reset) {
+      for (auto& h : hist) h.fill(-1);
+      return;
+    }
+    for (unsigned u = 0; u < U; ++u) {
+      const bool l2 = taken == static_cast<int>(u) && !spec_drop;
+      if (!promo[u] && !l2) continue;
+      if (promo[u] && l2) ADD_FAILURE() << "edge " << cyc << ": CU " << u << " promotes and takes an L2 answer";
+      int& h0 = hist[u / N][0];
+      if (h0 >= 0)
+        ADD_FAILURE() << "edge " << cyc << ": CUs " << (u / N) * N + static_cast<unsigned>(h0) << " and " << u
+                      << " both fill cluster " << u / N;
+      h0 = static_cast<int>(u % N);
+      ++sends;
+      ++sends_of[u];
+    }
+    for (unsigned u = 0; u < U; ++u) {
+      unsigned recent = 0;
+      for (int i : hist[u / N]) recent += i == static_cast<int>(u % N) ? 1 : 0;
+      if (m.outstanding_fills(u) != recent)
+        ADD_FAILURE() << "edge " << cyc << ": CU " << u << " out " << m.outstanding_fills(u) << ", sent " << recent
+                      << " in the last four cycles";
+    }
+  }
+  // In cycle t (before its edge): did CU u send in cycle t-1-ago?
+  bool sent(unsigned u, unsigned ago) const { return hist[u / N][ago] == static_cast<int>(u % N); }
+  // After the edge of cycle t: the CU whose fill of cycle t-3 evicts in t, or -1.
+  int evict_sender(unsigned c) const { return hist[c][3] < 0 ? -1 : static_cast<int>(c * N) + hist[c][3]; }
+};
+
 // Invariant (b), "no translation is lost while the chain holds space", as an
 // accounting of keys k = (vpn, vmid, vrf):
 //  - k becomes *live* at the edge where an L1-TLB eviction is appended to a
@@ -2648,6 +2717,7 @@ struct Traffic {
 struct Accounting {
   const TxPathModel& m;
   const TxPathParams& p;
+  const FillWatch* fills = nullptr;  // N > 1: which glue queues a cluster's eviction
   using Key = std::tuple<uint64_t, uint64_t, uint32_t>;
   enum : uint8_t { kQueue, kLds, kLdsEngine, kIc, kIcEngine, kLb, kVr };
   struct Loc {
@@ -2673,8 +2743,8 @@ struct Accounting {
     ic_tx.assign(p.icaches, std::vector<uint8_t>(p.ic.lines, 0));
     lds_sd_seg.assign(p.cus, -1);
     ic_busy_line.assign(p.icaches, -1);
-    evict_valid.assign(p.cus, 0);
-    evict_vpn.assign(p.cus, 0);
+    evict_valid.assign(p.l1.clusters, 0);
+    evict_vpn.assign(p.l1.clusters, 0);
     lds_sweep.assign(p.cus, 0);
   }
 
@@ -2735,9 +2805,9 @@ struct Accounting {
     }
     // the L1-TLB's evict_* outputs are registers (input independent)
     const L1tlbOut lo = m.l1().outputs(m.l1().idle_inputs());
-    for (unsigned u = 0; u < p.cus; ++u) {
-      evict_valid[u] = lo.evict_valid[u];
-      evict_vpn[u] = lo.evict_vpn[u];
+    for (unsigned c = 0; c < p.l1.clusters; ++c) {
+      evict_valid[c] = lo.evict_valid[c];
+      evict_vpn[c] = lo.evict_vpn[c];
     }
     vic_taken = out.l2_vic_valid && in.l2_vic_ready;
     vic_vpn = out.l2_vic_vpn;
@@ -2757,16 +2827,23 @@ struct Accounting {
       return;
     }
     std::map<Key, std::vector<Loc>> cur = enumerate();
-    // adds: the queue's new tail is the appended eviction
-    for (unsigned u = 0; u < p.cus; ++u) {
-      if (!evict_valid[u]) continue;
+    // adds: the queue's new tail is the appended eviction (clusters: the
+    // queue of the glue that sent the fill three cycles before)
+    for (unsigned c = 0; c < p.l1.clusters; ++c) {
+      if (!evict_valid[c]) continue;
+      const int sender = p.cluster_cus == 1 ? static_cast<int>(c) : fills ? fills->evict_sender(c) : -1;
+      if (sender < 0) {
+        ADD_FAILURE() << "edge " << cyc << ": cluster " << c << " evicts, no fill sent three cycles before";
+        continue;
+      }
+      const unsigned u = static_cast<unsigned>(sender);
       const unsigned occ = m.queue_occupancy(u);
       if (occ == 0) {
-        ADD_FAILURE() << "eviction not queued";
+        ADD_FAILURE() << "edge " << cyc << ": eviction not queued at CU " << u;
         continue;
       }
       const TxPathModel::QueueEntry e = m.queue_entry(u, occ - 1);
-      EXPECT_EQ(e.vpn, evict_vpn[u]);
+      EXPECT_EQ(e.vpn, evict_vpn[c]) << "edge " << cyc << ": CU " << u << "'s queue tail";
       if (!e.kill) {
         live.insert(Key{e.vpn, e.vmid, e.vrf});
         ++adds;
@@ -2952,6 +3029,7 @@ struct SlotWatch {
 struct MshrWatch {
   const TxPathModel& m;
   unsigned U, K;
+  const FillWatch* fills = nullptr;  // N > 1: out's decrement is the glue's own fill of four cycles before
   std::vector<std::vector<uint8_t>> owed;       // [u][L1 tag]
   std::vector<std::array<Stage, 8>> st;         // [u][k] in the cycle
   std::vector<std::array<uint8_t, 8>> ret_live; // [u][k] in RET, not quitting
@@ -2972,7 +3050,7 @@ struct MshrWatch {
     reset = !in.rst_n;
     for (unsigned u = 0; u < U; ++u) {
       out0[u] = m.outstanding_fills(u);
-      fill[u] = o.fill_valid[u];
+      fill[u] = p.cluster_cus > 1 && fills ? fills->sent(u, 3) : o.fill_valid[u];
       for (unsigned k = 0; k < K; ++k) {
         st[u][k] = m.stage(u, k);
         ret_live[u][k] = st[u][k] == Stage::Ret && !m.slot_ab(u, k);
@@ -3030,12 +3108,130 @@ struct MshrWatch {
   }
 };
 
+// Which pages each CU waits for: its accepted requests (accept cycles per
+// page) not yet answered. A hit answers the request accepted hit_latency
+// cycles before; a fill in cycle F answers every request of its page
+// accepted by F-4 (decided by the write edge F-2; a later one hits, or
+// misses again after a suppressed write) and must answer at least one. And
+// (without speculation, whose request may leave after the promotion
+// answered) every L2 request's CU field names a CU waiting for its page: the
+// glue of the miss's allocator (baseline: the cluster field, a CU of that
+// cluster). Not with the L1's input buffer (a request waits there).
+// With the document's latency (Z = l1_pad > 0) the accept that starts these
+// timings is the L1's: zZ taken (zZ.valid and req_ready_o, which is then the
+// L1's req_ready_o); and the Z registers of each CU must hold exactly the
+// requests the path took (req_valid_i and req_ready_o) and the L1 has not,
+// oldest in zZ, in order: none lost, none duplicated, none made up. With
+// the model, the requests counted as the L1's accepts in a cycle must be the
+// L1-TLB's own count of accepts at that edge (its statistics), so an
+// advance that ignores the L1's ready is caught.
+struct Waiters {
+  using Key = std::pair<uint64_t, uint64_t>;
+  const TxPathParams& p;
+  bool baseline;
+  const TxPathModel* m = nullptr;  // for Z > 0: its request registers
+  std::vector<std::map<Key, std::vector<uint64_t>>> w;  // [u] (vpn, vmid) -> accepts
+  std::vector<std::deque<Key>> zq;  // [u] Z > 0: taken by the path, not yet by the L1, oldest first
+  uint64_t l2_checked = 0, fills_checked = 0, pad_checked = 0, pad_holds = 0;
+  uint64_t l1_accepts_prev = 0;
+  int64_t l1_accepts_expect = -1;  // the L1's accepts at the last edge, as seen here (-1: none)
+
+  Waiters(const TxPathParams& pp, bool base, const TxPathModel* mm = nullptr)
+      : p(pp), baseline(base), m(mm), w(pp.cus), zq(pp.cus) {
+    if (p.l1_pad && !m) ADD_FAILURE() << "Waiters: Z > 0 needs the model";
+  }
+  bool waits(unsigned u, uint64_t vpn, uint64_t vmid) const { return w[u].count({vpn, vmid}) > 0; }
+  // After outputs, before the edge.
+  void cycle(const TxPathIn& in, const TxPathOut& o, uint64_t cyc) {
+    if (!in.rst_n || p.l1.input_buffer) {
+      for (auto& x : w) x.clear();
+      for (auto& q : zq) q.clear();
+      l1_accepts_expect = -1;  // the L1's statistics restart at a reset
+      return;
+    }
+    if (m && l1_accepts_expect >= 0 &&
+        m->l1().stats().accepts - l1_accepts_prev != static_cast<uint64_t>(l1_accepts_expect))
+      ADD_FAILURE() << "edge " << cyc - 1 << ": the L1-TLB took " << m->l1().stats().accepts - l1_accepts_prev
+                    << " requests, the path's req_ready_o / zZ said " << l1_accepts_expect;
+    int64_t l1_takes = 0;
+    if (o.l2_req_valid && in.l2_req_ready && !p.speculative) check_l2(o, cyc);
+    for (unsigned u = 0; u < p.cus; ++u) {
+      if (o.fill_valid[u]) fill(u, o.fill_vpn[u], o.fill_vmid[u], cyc);
+      if (o.resp_valid[u]) answer(u, {o.resp_vpn[u], o.resp_vmid[u]}, cyc - p.l1.hit_latency, false);
+      const Key k{in.req_vpn[u] & mask(p.vpn_bits), in.req_vmid[u] & mask(p.vmid_bits)};
+      const bool taken = in.req_valid[u] && o.req_ready[u];
+      if (p.l1_pad == 0) {
+        if (taken) w[u][k].push_back(cyc);
+        l1_takes += taken;
+        continue;
+      }
+      l1_takes += pad(u, o, cyc);
+      if (taken) zq[u].push_back(k);
+    }
+    if (m) {
+      l1_accepts_prev = m->l1().stats().accepts;
+      l1_accepts_expect = l1_takes;
+    }
+  }
+  // Z > 0, CU u: the registers against the path's accepts, then the L1's
+  // accept of zZ (returns 1 when the L1 takes it).
+  bool pad(unsigned u, const TxPathOut& o, uint64_t cyc) {
+    const unsigned Z = p.l1_pad;
+    std::deque<Key> held;
+    for (unsigned k = Z; k-- > 0;) {
+      const TxPathModel::PadReg& z = m->pad_reg(u, k);
+      if (z.valid) held.push_back({z.vpn, z.vmid});
+    }
+    ++pad_checked;
+    if (held != zq[u]) {
+      ADD_FAILURE() << "cycle " << cyc << ": CU " << u << "'s request registers hold " << held.size()
+                    << " requests, the path took " << zq[u].size() << " the L1 has not (or in another order)";
+      zq[u] = held;  // report once
+    }
+    const TxPathModel::PadReg& zZ = m->pad_reg(u, Z - 1);
+    if (zZ.valid && !o.req_ready[u]) ++pad_holds;
+    if (!(zZ.valid && o.req_ready[u])) return false;
+    w[u][{zZ.vpn, zZ.vmid}].push_back(cyc);
+    if (!zq[u].empty()) zq[u].pop_front();
+    return true;
+  }
+  // Removes the accepts of key (exactly at `at`, or up to `at`); returns how many.
+  unsigned answer(unsigned u, const std::pair<uint64_t, uint64_t>& key, uint64_t at, bool up_to) {
+    auto it = w[u].find(key);
+    if (it == w[u].end()) return 0;
+    std::vector<uint64_t>& a = it->second;
+    const auto gone = [&](uint64_t c) { return up_to ? c <= at : c == at; };
+    const unsigned n = static_cast<unsigned>(std::count_if(a.begin(), a.end(), gone));
+    a.erase(std::remove_if(a.begin(), a.end(), gone), a.end());
+    if (a.empty()) w[u].erase(it);
+    return n;
+  }
+  void fill(unsigned u, uint64_t vpn, uint64_t vmid, uint64_t cyc) {
+    ++fills_checked;
+    if (answer(u, {vpn, vmid}, cyc - 4, true) == 0)
+      ADD_FAILURE() << "cycle " << cyc << ": CU " << u << " filled with vpn " << vpn << " it is not waiting for";
+  }
+  void check_l2(const TxPathOut& o, uint64_t cyc) {
+    const unsigned f = static_cast<unsigned>(o.l2_req_tag >> p.l1_tag_bits);
+    const unsigned lo = baseline ? f * p.cluster_cus : f, hi = baseline ? lo + p.cluster_cus : f + 1;
+    bool ok = false;
+    for (unsigned u = lo; u < hi && u < p.cus; ++u) ok |= waits(u, o.l2_req_vpn, o.l2_req_vmid);
+    if (!ok)
+      ADD_FAILURE() << "cycle " << cyc << ": L2 request of vpn " << o.l2_req_vpn << " with CU field " << f
+                    << ", which waits for no such page";
+    ++l2_checked;
+  }
+};
+
 struct RandomResult {
   uint64_t cycles = 0;
   uint64_t ret_held = 0;  // cycles in RET without a hit pulse (ret = 0: credit)
   TxPathEvents seen;
   TxPathStats stats;
   uint64_t grants[SlotWatch::kRules] = {}, rotated[SlotWatch::kRules] = {};
+  std::vector<uint64_t> sends_of;  // [u] fills each glue sent to its cluster's L1 input (FillWatch)
+  uint64_t l2_checked = 0;         // L2 requests whose CU field was checked (Waiters)
+  uint64_t pad_checked = 0, pad_holds = 0;  // Z > 0: register checks, cycles a zZ waited for the L1 (Waiters)
 };
 
 // l2_req_ready: the L2-TLB's readiness probability for a request.
@@ -3057,6 +3253,10 @@ RandomResult random_run(const TxPathParams& p, uint64_t seed, uint64_t cycles, b
   SdWatch sdw(b);
   SlotWatch slots(b.m);
   MshrWatch mshrs(b.m);  // speculative only
+  FillWatch fills(b.m);
+  Waiters waiters(p, false, &b.m);
+  acc.fills = &fills;
+  mshrs.fills = &fills;
   const uint64_t reset_at = cycles * 2 / 5;
   uint64_t dup_checks = 0;
   // hit_lds_o / hit_ic_o: a pulse only with a slot in RET, at most one of
@@ -3082,14 +3282,17 @@ RandomResult random_run(const TxPathParams& p, uint64_t seed, uint64_t cycles, b
     }
     slots.before(b.in);
     if (p.speculative) mshrs.before(b.in, b.out);
+    fills.before(b.in, b.out);
     if (!checks) return;
+    waiters.cycle(b.in, b.out, b.cyc);
     sdw.cycle();
     acc.before(b.in, b.out);
     // (a) move: a translation never sits in CU u's L1 and CU u's LDS at once,
     // except while the remove of its promotion is waiting or being served.
     // Not with speculation: a miss the L2 answers before its LDS hit is
-    // never promoted, so the LDS keeps its copy.
-    if (b.p.move && !b.p.speculative && b.cyc % 4 == 0) {
+    // never promoted, so the LDS keeps its copy; nor with shared TLBs (a
+    // fill's victim lands in its sender's LDS, whichever CU holds it).
+    if (b.p.move && !b.p.speculative && b.p.tlbs == b.p.cus && b.cyc % 4 == 0) {
       for (unsigned u = 0; u < p.cus; ++u)
         for (unsigned w = 0; w < p.l1.ways; ++w) {
           if (!b.m.l1().entry_valid(u, 0, w)) continue;
@@ -3119,6 +3322,7 @@ RandomResult random_run(const TxPathParams& p, uint64_t seed, uint64_t cycles, b
                       << left << " slots left RET";
     }
     slots.after(b.cyc - 1);
+    fills.after(b.cyc - 1, b.m.events().spec_drop);
     if (p.speculative) mshrs.after(b.cyc - 1, b.m.events().spec_drop);
     if (checks) acc.after(b.cyc - 1);
     if (::testing::Test::HasFailure()) {
@@ -3159,8 +3363,11 @@ RandomResult random_run(const TxPathParams& p, uint64_t seed, uint64_t cycles, b
     EXPECT_GT(acc.exits_l2, 0u);
     EXPECT_GT(acc.exits_drop, 0u);
     EXPECT_GT(sdw.completed, 5u);
-    if (b.p.move && !b.p.speculative) {
+    if (b.p.move && !b.p.speculative && b.p.tlbs == b.p.cus) {
       EXPECT_GT(dup_checks, 1000u);
+    }
+    if (!b.p.speculative) {
+      EXPECT_GT(waiters.l2_checked, 100u);
     }
     std::printf("  [seed %llu] %llu cycles: %llu victims accounted (max live %llu), exits L2 %llu / shootdown %llu"
                 " / dropped place %llu; %llu shootdowns\n",
@@ -3178,6 +3385,10 @@ RandomResult random_run(const TxPathParams& p, uint64_t seed, uint64_t cycles, b
     r.grants[k] = slots.grants[k];
     r.rotated[k] = slots.rotated[k];
   }
+  r.sends_of = fills.sends_of;
+  r.l2_checked = waiters.l2_checked;
+  r.pad_checked = waiters.pad_checked;
+  r.pad_holds = waiters.pad_holds;
   return r;
 }
 
@@ -3427,9 +3638,10 @@ TEST(TxPathModel, RandomTrafficSpeculativeQuad) {
 // tx_path_NAME_base_sys: the L1-TLBs straight on the L2 port. Every request
 // the L1-TLBs miss on (an MSHR allocation) goes to the L2-TLB, every L1 fill
 // is the L2's answer, the victim port stays silent, l2_resp_ready_o is 1 and
-// the work-group port reports nothing; shootdowns go to the L1-TLB.
-void baseline_run(const char* cfg) {
-  const TxPathParams p = load(cfg);
+// the work-group port reports nothing; shootdowns go to the L1-TLB. Every
+// fill answers a page its CU waits for and every L2 request's CU field names
+// the cluster of a CU waiting for its page (Waiters).
+void baseline_run(const TxPathParams& p) {
   Bench b(p, true, 5);
   b.env.lat_min = 1;
   b.env.lat_max = 10;
@@ -3438,7 +3650,9 @@ void baseline_run(const char* cfg) {
   Traffic tr(p, 99);
   tr.p_sd = 0.002;
   uint64_t sd_accepts = 0, sd_dones = 0;
+  Waiters waiters(p, true, &b.m);
   b.hook = [&] {
+    waiters.cycle(b.in, b.out, b.cyc);
     EXPECT_FALSE(b.out.l2_vic_valid);
     EXPECT_TRUE(b.out.l2_resp_ready);
     for (unsigned u = 0; u < p.cus; ++u) {
@@ -3469,11 +3683,17 @@ void baseline_run(const char* cfg) {
   EXPECT_GT(sd_accepts, 10u);
   EXPECT_EQ(sd_dones, sd_accepts);
   EXPECT_EQ(b.data_errors, 0u);
+  EXPECT_GT(waiters.l2_checked, 100u);
+  EXPECT_GT(waiters.fills_checked, 100u);
+  if (p.l1_pad) {
+    EXPECT_GT(waiters.pad_checked, 10000u);
+    EXPECT_GT(waiters.pad_holds, 100u) << "Z > 0: some zZ waited for the L1";
+  }
 }
 
 TEST(TxPathModel, BaselineAnswersEverythingFromTheL2) {
-  baseline_run(kSmall);
-  baseline_run(kQuad);
+  baseline_run(load(kSmall));
+  baseline_run(load(kQuad));
 }
 
 // The baseline's L2 request port is a round robin over the L1-TLBs: with
@@ -3500,6 +3720,592 @@ TEST(TxPathModel, BaselineL2RoundRobin) {
   ASSERT_EQ(order.size(), 4u);
   for (unsigned u = 0; u < 4; ++u) EXPECT_EQ(order[u], u);
   b.settle();
+}
+
+// ===========================================================================
+// 10b. Aggregated and clustered L1-TLBs (tx_path.l1tlb.tlbs = T < U)
+// ===========================================================================
+
+// A configuration with T L1-TLBs in C clusters ($.tx_path.l1tlb.tlbs,
+// .clusters; C = T when clusters is 0), optionally edited further.
+TxPathParams shared_l1(const char* rel, unsigned tlbs, unsigned clusters = 0,
+                       const std::function<void(nlohmann::json&)>& more = nullptr) {
+  nlohmann::json j = config::read_json_file(std::string(TXGEN_SOURCE_DIR) + "/" + rel);
+  j["tx_path"]["l1tlb"]["tlbs"] = tlbs;
+  if (clusters) j["tx_path"]["l1tlb"]["clusters"] = clusters;
+  if (more) more(j);
+  return elab::elaborate_tx_path(config::parse_config(j));
+}
+
+// The elaborated organisation: N = U/C CUs per cluster, CB = log2 N
+// allocator bits below the path's ID in the L1's, LT = {TLB in cluster, MSHR}.
+TEST(TxPathModel, SharedL1Configuration) {
+  const TxPathParams agg = shared_l1(kQuad, 1);  // U = 4, one TLB of 4 sets, 8 MSHRs
+  EXPECT_EQ(agg.tlbs, 1u);
+  EXPECT_EQ(agg.clusters, 1u);
+  EXPECT_EQ(agg.cluster_cus, 4u);
+  EXPECT_EQ(agg.local_bits, 2u);
+  EXPECT_EQ(agg.l1.iid_bits, agg.iid_bits + 2);
+  EXPECT_EQ(agg.l1_tag_bits, 3u) << "MB = log2 8";
+  const TxPathParams cl = shared_l1(kQuad, 4, 2);  // two clusters of two CUs and two TLBs
+  EXPECT_EQ(cl.cluster_cus, 2u);
+  EXPECT_EQ(cl.local_bits, 1u);
+  EXPECT_EQ(cl.l1_tag_bits, 2u) << "HB 1 + MB 1";
+  const TxPathParams priv = load(kQuad);
+  EXPECT_EQ(priv.tlbs, 4u);
+  EXPECT_EQ(priv.clusters, 4u);
+  EXPECT_EQ(priv.cluster_cus, 1u);
+  EXPECT_EQ(priv.local_bits, 0u);
+}
+
+// Quad with one aggregated TLB (T = C = 1, N = 4): set = vpn[1:0], PLRU, 4
+// ways. CU 0 fetches 0x40 (set 0, LDS segment 0); CU 1 fetches 0x44, 0x48,
+// 0x4c and 0x50 (set 0): the last fill, CU 1's, evicts 0x40 (way 0), which
+// CU 0 brought in. Rule: the miss and its fill's victim go down the chain of
+// the allocator, CU 1: 0x50's L2 request carries CU field 1, only CU 1's
+// stage and queue move, and 0x40 lands in CU 1's LDS, not in CU 0's.
+constexpr uint64_t kShared[5] = {0x40, 0x44, 0x48, 0x4c, 0x50};
+void setup_victim_in_cu1_lds(Bench& b) {
+  b.settle();
+  b.fetch(0, kShared[0]);
+  for (unsigned k = 1; k < 4; ++k) b.fetch(1, kShared[k]);
+  ASSERT_TRUE(b.m.in_l1(0, kShared[0], 0));
+  ASSERT_TRUE(b.m.in_l1(1, kShared[0], 0)) << "one TLB: CU 1 sees CU 0's entry";
+  std::vector<uint64_t> l2_cu;
+  bool cu0_moved = false, q0 = false, q1 = false;
+  b.hook = [&] {
+    if (b.out.l2_req_valid && b.in.l2_req_ready) l2_cu.push_back(b.out.l2_req_tag >> b.p.l1_tag_bits);
+    cu0_moved |= !b.m.stage_idle(0);
+    q0 |= b.m.queue_occupancy(0) > 0;
+    q1 |= b.m.queue_occupancy(1) > 0;
+  };
+  b.fetch(1, kShared[4]);
+  b.hook = nullptr;
+  EXPECT_EQ(l2_cu, std::vector<uint64_t>{1}) << "CU 1's miss leaves from CU 1's glue";
+  EXPECT_FALSE(cu0_moved);
+  EXPECT_TRUE(q1) << "the victim of CU 1's fill enters CU 1's queue";
+  EXPECT_FALSE(q0);
+  ASSERT_FALSE(b.m.in_l1(1, kShared[0], 0)) << "0x40 was the victim";
+  ASSERT_TRUE(b.m.in_lds(1, kShared[0], 0, 0));
+  ASSERT_FALSE(b.m.in_lds(0, kShared[0], 0, 0));
+}
+
+// Then CU 1's miss on 0x40 is an LDS hit in its own LDS (14 + WL = 17
+// cycles, no L2 request), while CU 0's misses its LDS and its I-cache (CU 1's
+// copy is not in CU 0's chain) and goes to the L2; that fill's victim enters
+// CU 0's LDS.
+TEST(TxPathModel, AggregatedMissAndVictimGoDownTheAllocatorsChain) {
+  const TxPathParams p = shared_l1(kQuad, 1);
+  {
+    Bench b(p);
+    setup_victim_in_cu1_lds(b);
+    if (::testing::Test::HasFatalFailure()) return;
+    std::vector<uint64_t> hits1;
+    b.hook = [&] {
+      if (b.out.hit_lds[1]) hits1.push_back(b.cyc);
+      EXPECT_FALSE(b.out.hit_lds[0] || b.out.hit_ic[0] || b.out.hit_ic[1]);
+    };
+    const uint64_t t = b.request(1, kShared[0]);
+    const uint64_t f = b.wait_fill(1, kShared[0]);
+    b.hook = nullptr;
+    EXPECT_EQ(f, t + 17) << "an LDS hit with WL = 3, as with private L1s";
+    EXPECT_EQ(hits1, std::vector<uint64_t>{t + 13});
+    EXPECT_FALSE(b.l2_requested(kShared[0], t));
+    b.settle();
+    EXPECT_TRUE(b.m.in_l1(0, kShared[0], 0)) << "CU 1's promotion is in the TLB CU 0 uses too";
+  }
+  {
+    Bench b(p);
+    setup_victim_in_cu1_lds(b);
+    if (::testing::Test::HasFatalFailure()) return;
+    bool hit0 = false;
+    std::vector<uint64_t> l2_cu;
+    b.hook = [&] {
+      hit0 |= b.out.hit_lds[0] || b.out.hit_ic[0];
+      if (b.out.l2_req_valid && b.in.l2_req_ready) l2_cu.push_back(b.out.l2_req_tag >> b.p.l1_tag_bits);
+    };
+    const uint64_t t = b.request(0, kShared[0]);
+    b.wait_fill(0, kShared[0]);
+    b.settle();
+    b.hook = nullptr;
+    EXPECT_FALSE(hit0) << "CU 0's LDS and I-cache do not hold 0x40";
+    EXPECT_TRUE(b.l2_requested(kShared[0], t));
+    EXPECT_EQ(l2_cu, std::vector<uint64_t>{0});
+    EXPECT_TRUE(b.m.in_lds(1, kShared[0], 0, 0)) << "copy: CU 1's chain keeps its copy";
+    unsigned gone = 0;
+    for (unsigned k = 1; k < 5; ++k) {
+      if (b.m.in_l1(0, kShared[k], 0)) continue;
+      ++gone;
+      EXPECT_TRUE(b.m.in_lds(0, kShared[k], 0, 0)) << "CU 0's fill's victim in CU 0's LDS";
+      EXPECT_FALSE(b.m.in_lds(1, kShared[k], 0, 0));
+    }
+    EXPECT_EQ(gone, 1u);
+  }
+}
+
+// Two glues of one cluster want its L1 input in one cycle r: CU 0 with an
+// L2 answer (of X, held until then), CU 1 with its LDS hit on 0x40 in RET.
+// The first from fp gets it (l1_grant_wait), the other waits one cycle: a
+// promotion without the grant sends nothing and pulses no hit; an answer
+// without it is not taken (l2_resp_ready_o = 0). fp: the last fill before r
+// was CU 1's (fp = 2: the order 2, 3, 0 reaches CU 0 first) or, after one
+// more fetch of CU 0, CU 0's (fp = 1: CU 1 first).
+TEST(TxPathModel, FillMergeOneGlueWaitsForTheGrant) {
+  const TxPathParams p = shared_l1(kQuad, 1);
+  for (bool cu1_first : {false, true}) {
+    SCOPED_TRACE(cu1_first ? "CU 1 first" : "CU 0 first");
+    Bench b(p);
+    setup_victim_in_cu1_lds(b);
+    if (::testing::Test::HasFatalFailure()) return;
+    if (cu1_first) b.fetch(0, 0x61);  // set 1: evicts nothing
+    ASSERT_EQ(b.m.fill_pointer(0), cu1_first ? 1u : 2u);
+    const uint64_t X = 0x71;
+    b.env.hold = true;
+    b.request(0, X);
+    for (unsigned n = 0; n < 100 && b.env.pending.empty(); ++n) b.step();
+    ASSERT_EQ(b.env.pending.size(), 1u);
+    const uint64_t waits0 = b.m.stats().grant_waits;
+    uint64_t r = 0;
+    std::map<uint64_t, bool> hit1, taken, ready;
+    std::map<uint64_t, uint64_t> fill0, fill1;
+    b.pre = [&] {
+      if (r == 0 && b.m.stage(1) == Stage::Ret) {
+        r = b.cyc;
+        b.env.hold = false;  // X's answer, long due, is presented in r
+      }
+    };
+    b.hook = [&] {
+      hit1[b.cyc] = b.out.hit_lds[1];
+      taken[b.cyc] = b.in.l2_resp_valid && b.out.l2_resp_ready;
+      ready[b.cyc] = b.out.l2_resp_ready;
+      if (b.out.fill_valid[0]) fill0[b.out.fill_vpn[0]] = b.cyc;
+      if (b.out.fill_valid[1]) fill1[b.out.fill_vpn[1]] = b.cyc;
+    };
+    b.record_events = true;
+    b.request(1, kShared[0]);
+    b.run(40);
+    b.pre = nullptr;
+    b.hook = nullptr;
+    ASSERT_GT(r, 0u);
+    EXPECT_TRUE(b.ev_at[r].l1_grant_wait);
+    EXPECT_FALSE(b.ev_at[r + 1].l1_grant_wait);
+    EXPECT_EQ(b.m.stats().grant_waits, waits0 + 1);
+    const uint64_t r1 = cu1_first ? r : r + 1, r0 = cu1_first ? r + 1 : r;  // CU 1's RET, CU 0's answer
+    EXPECT_TRUE(hit1[r1]);
+    EXPECT_FALSE(hit1[r0]) << "no hit pulse without the grant";
+    EXPECT_TRUE(taken[r0]);
+    EXPECT_FALSE(ready[r1]) << "the answer waits: l2_resp_ready_o = 0";
+    EXPECT_EQ(fill1[kShared[0]], r1 + 4);
+    EXPECT_EQ(fill0[X], r0 + 4);
+    EXPECT_FALSE(b.l2_requested(kShared[0], r - 20));
+    EXPECT_EQ(b.m.fill_pointer(0), cu1_first ? 1u : 2u) << "winner + 1 after both grants";
+    b.settle();
+    EXPECT_EQ(b.data_errors, 0u);
+  }
+}
+
+// Random traffic on clustered and aggregated L1s: every invariant of the
+// random run (the accounting queues each eviction at the glue that sent the
+// fill three cycles before; FillWatch: at most one fill per cluster and
+// cycle, out = the glue's own fills of the last four cycles; Waiters: every
+// L2 request leaves from a CU that waits for its page) plus the model's own
+// checks (an eviction without d3, out outside 0 .. D). Every glue must have
+// sent fills and the merge must have made glues wait.
+void shared_l1_run(const char* name, const TxPathParams& p, std::initializer_list<uint64_t> seeds, uint64_t cycles,
+                   bool spec_checks = false) {
+  TxPathEvents seen;
+  std::vector<uint64_t> sends(p.cus, 0);
+  uint64_t grant_waits = 0, pad_holds = 0, pad_checked = 0;
+  for (uint64_t seed : seeds) {
+    const RandomResult r = random_run(p, seed, cycles, true, seed % 2 ? 0.3 : 0.7);
+    or_events(seen, r.seen);
+    for (unsigned u = 0; u < p.cus; ++u) sends[u] += r.sends_of[u];
+    grant_waits += r.stats.grant_waits;
+    pad_holds += r.pad_holds;
+    pad_checked += r.pad_checked;
+    print_stats(name, r);
+    if (::testing::Test::HasFailure()) return;
+  }
+  std::printf("  %s: grant waits %llu, fills sent per CU", name, static_cast<unsigned long long>(grant_waits));
+  for (uint64_t n : sends) std::printf(" %llu", static_cast<unsigned long long>(n));
+  std::printf("\n");
+  for (unsigned u = 0; u < p.cus; ++u) EXPECT_GT(sends[u], 100u) << "CU " << u;
+  EXPECT_TRUE(seen.l1_grant_wait);
+  EXPECT_GT(grant_waits, 10u);
+  EXPECT_TRUE(seen.promotion_lds);
+  EXPECT_TRUE(seen.promotion_ic);
+  EXPECT_TRUE(seen.l2_fill);
+  EXPECT_TRUE(seen.l1_victim_queued);
+  EXPECT_TRUE(seen.lds_lookup_hit);
+  EXPECT_TRUE(seen.ic_lookup_hit);
+  EXPECT_TRUE(seen.credit_block);
+  EXPECT_TRUE(seen.flow_1_2_4_5_6);
+  EXPECT_TRUE(seen.flow_6_7_8_10_11);
+  EXPECT_TRUE(seen.shootdown_done);
+  EXPECT_TRUE(seen.reset);
+  // Z > 0: the request registers checked every cycle (Waiters), and held
+  // while the L1 did not take zZ
+  EXPECT_EQ(seen.l1_pad_hold, p.l1_pad > 0);
+  if (p.l1_pad) {
+    std::printf("  %s: Z = %u, register checks %llu, zZ held %llu cycles\n", name, p.l1_pad,
+                static_cast<unsigned long long>(pad_checked), static_cast<unsigned long long>(pad_holds));
+    EXPECT_GT(pad_holds, 1000u);
+  }
+  if (spec_checks) {
+    EXPECT_TRUE(seen.spec_drop);
+    EXPECT_TRUE(seen.spec_early);
+  }
+}
+
+// T = 4 TLBs in C = 2 clusters of two CUs (cluster 0 = CUs 0, 1 = I-cache
+// 0's sharers): a miss of either CU may allocate, the other merges.
+TEST(TxPathModel, RandomTrafficClusteredQuad) {
+  shared_l1_run("quad-t4-c2", shared_l1(kQuad, 4, 2), {1, 2}, 40000);
+}
+
+// One aggregated TLB for the two CUs of tx_path_small (move, D = 2).
+TEST(TxPathModel, RandomTrafficAggregatedSmall) {
+  shared_l1_run("small-t1", shared_l1(kSmall, 1), {3, 4}, 40000);
+}
+
+// Quad, T = 4 in one cluster (the four CUs across both I-caches), with four
+// lookup slots and the speculative L2 request: the merge meets quitting
+// slots, drops (no grant needed) and early answers.
+TEST(TxPathModel, RandomTrafficOneClusterSlotsSpeculative) {
+  const TxPathParams p = shared_l1(kQuad, 4, 1, [](nlohmann::json& j) {
+    j["tx_path"]["l1tlb"]["mshrs_per_cu"] = 4;
+    j["tx_path"]["lookup_slots"] = 4;
+    j["tx_path"]["speculative_l2"] = true;
+  });
+  ASSERT_EQ(p.cluster_cus, 4u);
+  shared_l1_run("quad-t4-c1-4-slots-spec", p, {5, 6}, 40000, true);
+}
+
+// The baseline with T < U: the cluster ports on the global one. Quad with T
+// = C = 2 (CUs 0, 1 share TLB 0; CUs 2, 3 TLB 1). CU 1 misses P and CU 2
+// misses Q in one cycle, CU 0 misses P a cycle later (merged into CU 1's
+// MSHR): two L2 requests, tagged {cluster 0, .} for P and {cluster 1, .} for
+// Q. Q is answered first: fill_valid_o[2] only, 4 cycles later; then P:
+// fill_valid_o[0] and [1] together, never CU 3.
+TEST(TxPathModel, BaselineSharedL1FillsTheRightCus) {
+  const TxPathParams p = shared_l1(kQuad, 2);
+  Bench b(p, true);
+  b.settle();
+  b.env.hold = true;
+  const uint64_t P = 0x120, Q = 0x131;
+  std::vector<std::pair<uint64_t, uint64_t>> reqs;  // (cluster field, vpn)
+  std::map<uint64_t, std::vector<unsigned>> fills;  // vpn -> CUs, by cycle order
+  std::map<uint64_t, uint64_t> fill_cyc;
+  b.hook = [&] {
+    if (b.out.l2_req_valid && b.in.l2_req_ready) reqs.push_back({b.out.l2_req_tag >> p.l1_tag_bits, b.out.l2_req_vpn});
+    for (unsigned u = 0; u < p.cus; ++u)
+      if (b.out.fill_valid[u]) {
+        fills[b.out.fill_vpn[u]].push_back(u);
+        fill_cyc[b.out.fill_vpn[u]] = b.cyc;
+      }
+  };
+  b.in.req_valid[1] = b.in.req_valid[2] = 1;
+  b.in.req_vpn[1] = P;
+  b.in.req_vpn[2] = Q;
+  b.step();
+  EXPECT_TRUE(b.out.req_ready[1] && b.out.req_ready[2]);
+  b.in.req_valid[1] = b.in.req_valid[2] = 0;
+  b.request(0, P);
+  b.run(10);
+  ASSERT_EQ(reqs.size(), 2u);
+  std::sort(reqs.begin(), reqs.end());
+  EXPECT_EQ(reqs[0], std::make_pair(uint64_t{0}, P));
+  EXPECT_EQ(reqs[1], std::make_pair(uint64_t{1}, Q));
+  ASSERT_EQ(b.env.pending.size(), 2u);
+  if (b.env.pending[0].vpn != Q) std::swap(b.env.pending[0], b.env.pending[1]);
+  b.env.hold = false;
+  b.run(20);
+  b.hook = nullptr;
+  EXPECT_EQ(fills[Q], std::vector<unsigned>{2});
+  EXPECT_EQ(fills[P], (std::vector<unsigned>{0, 1})) << "one fill answers both waiters of cluster 0";
+  EXPECT_LT(fill_cyc[Q], fill_cyc[P]);
+  EXPECT_EQ(b.data_errors, 0u);
+  b.settle();
+}
+
+// Baseline random traffic with shared L1s: aggregated (T = 1) and clustered
+// (T = 4, C = 2), every L1 miss asked of the L2-TLB, every fill to a CU that
+// waits for it (baseline_run's Waiters).
+TEST(TxPathModel, BaselineSharedL1RandomTraffic) {
+  baseline_run(shared_l1(kQuad, 1));
+  baseline_run(shared_l1(kQuad, 4, 2));
+  baseline_run(shared_l1(kSmall, 1));
+}
+
+// ===========================================================================
+// 10c. The document's latency (tx_path.l1tlb.latency = "document")
+// ===========================================================================
+
+// shared_l1() with $.tx_path.l1tlb.latency set.
+TxPathParams doc_latency(const char* rel, unsigned tlbs, unsigned clusters, const char* latency = "document",
+                         const std::function<void(nlohmann::json&)>& more = nullptr) {
+  return shared_l1(rel, tlbs, clusters, [&](nlohmann::json& j) {
+    j["tx_path"]["l1tlb"]["latency"] = latency;
+    if (more) more(j);
+  });
+}
+
+// Z = max(0, max(1, 2 log2 S) + log2 N + log2 K - H), H = 3, S = U/T sets,
+// N = U/C, K = T/C.
+TEST(TxPathModel, DocumentLatencyConfiguration) {
+  EXPECT_EQ(doc_latency(kQuad, 2, 1).l1_pad, 2u) << "S 2, N 4, K 2: 2 + 2 + 1 - 3";
+  EXPECT_EQ(doc_latency(kQuad, 2, 1, "rtl").l1_pad, 0u);
+  EXPECT_EQ(shared_l1(kQuad, 2, 1).l1_pad, 0u) << "rtl is the default";
+  EXPECT_EQ(doc_latency(kQuad, 1, 1).l1_pad, 3u) << "S 4, N 4, K 1: 4 + 2 + 0 - 3";
+  EXPECT_EQ(doc_latency(kQuad, 4, 2).l1_pad, 0u) << "S 1 (1 cycle), N 2, K 2: 1 + 1 + 1 - 3";
+  const TxPathModel m(doc_latency(kQuad, 2, 1), false);
+  EXPECT_EQ(m.pad_depth(), 2u);
+  for (unsigned u = 0; u < 4; ++u)
+    for (unsigned k = 0; k < 2; ++k) EXPECT_EQ(m.pad_reg(u, k), TxPathModel::PadReg{}) << "reset: valid and data 0";
+}
+
+// The cycles from the path's accept (req_valid_i and req_ready_o) of CU 0's
+// miss on V (a fresh path) to its L2 request and to its fill, then from the
+// accept of CU 1's request for V (a hit in the TLB the cluster shares) to
+// resp_valid_o[1].
+struct PadTiming {
+  uint64_t l2 = 0, fill = 0, hit = 0;
+};
+PadTiming pad_timing(const TxPathParams& p, bool baseline) {
+  Bench b(p, baseline);
+  b.settle();
+  const uint64_t V = 0x123;
+  uint64_t l2 = 0;
+  b.hook = [&] {
+    if (!l2 && b.out.l2_req_valid && b.in.l2_req_ready && b.out.l2_req_vpn == V) l2 = b.cyc;
+  };
+  const uint64_t req0 = b.m.stats().requests, acc0 = b.m.l1().stats().accepts;
+  const uint64_t t = b.request(0, V);
+  // stats.requests: the path took the request; the L1 takes it Z cycles later
+  EXPECT_EQ(b.m.stats().requests, req0 + 1);
+  EXPECT_EQ(b.m.l1().stats().accepts, acc0 + (p.l1_pad ? 0 : 1));
+  if (p.l1_pad) {
+    EXPECT_TRUE(b.m.pad_reg(0, 0).valid) << "in z1 after the accept edge";
+    EXPECT_EQ(b.m.pad_reg(0, 0).vpn, V);
+    b.run(p.l1_pad - 1);
+    EXPECT_EQ(b.m.l1().stats().accepts, acc0) << "not yet";
+    EXPECT_TRUE(b.m.pad_reg(0, p.l1_pad - 1).valid) << "in zZ";
+    b.step();
+    EXPECT_EQ(b.m.l1().stats().accepts, acc0 + 1) << "the L1 takes zZ Z cycles after the path's accept";
+  }
+  const uint64_t f = b.wait_fill(0, V);
+  b.hook = nullptr;
+  EXPECT_GT(l2, t);
+  PadTiming r;
+  r.l2 = l2 - t;
+  r.fill = f - t;
+  b.settle();
+  const uint64_t t2 = b.request(1, V);
+  uint64_t h = 0;
+  for (unsigned n = 0; n < 50 && !h; ++n) {
+    b.step();
+    if (b.out.resp_valid[1] && b.out.resp_vpn[1] == V) h = b.cyc - 1;
+    EXPECT_FALSE(b.out.fill_valid[1]) << "a hit";
+  }
+  EXPECT_GT(h, t2);
+  r.hit = h - t2;
+  b.settle();
+  EXPECT_EQ(b.data_errors, 0u);
+  return r;
+}
+
+// Quad with T = 2 TLBs in one cluster: Z = 2. Latency "document" against
+// "rtl": a hit answers Z cycles later, a miss asks the L2 (below the L1 in
+// the path, straight from the L1 in the baseline) and is filled Z cycles
+// later, all counted from the path's accept.
+TEST(TxPathModel, DocumentLatencyHitAndMissPayZ) {
+  const TxPathParams rtl = doc_latency(kQuad, 2, 1, "rtl"), doc = doc_latency(kQuad, 2, 1);
+  ASSERT_EQ(rtl.l1_pad, 0u);
+  ASSERT_EQ(doc.l1_pad, 2u);
+  for (bool baseline : {false, true}) {
+    SCOPED_TRACE(baseline ? "baseline" : "path");
+    const PadTiming a = pad_timing(rtl, baseline), d = pad_timing(doc, baseline);
+    std::printf("  %s: rtl hit %llu, L2 request %llu, fill %llu; document %llu, %llu, %llu\n",
+                baseline ? "baseline" : "path", static_cast<unsigned long long>(a.hit),
+                static_cast<unsigned long long>(a.l2), static_cast<unsigned long long>(a.fill),
+                static_cast<unsigned long long>(d.hit), static_cast<unsigned long long>(d.l2),
+                static_cast<unsigned long long>(d.fill));
+    EXPECT_EQ(a.hit, rtl.l1.hit_latency) << "H = 3";
+    EXPECT_EQ(d.hit, a.hit + doc.l1_pad);
+    EXPECT_EQ(d.l2, a.l2 + doc.l1_pad);
+    EXPECT_EQ(d.fill, a.fill + doc.l1_pad);
+    if (baseline) {
+      EXPECT_EQ(a.l2, 4u) << "the L1's l2_req_valid_o from t+4, on the port";
+    }
+  }
+}
+
+// Back-pressure with Z = 2 (quad, T = 2 in one cluster): CUs 0 and 1 ask
+// for pages of TLB 0 (even VPNs) in every cycle, each holding its request
+// until req_ready_o. The crossbar takes one request of TLB 0 per cycle, so
+// the other CU's zZ waits: then its req_ready_o is 0 and every one of its
+// registers holds. First 16 hits per CU (the 8 pages TLB 0 holds, each CU
+// in its own order), then 12 fresh pages per CU against TLB 0's 4 MSHRs and
+// a slow L2 answering in random order. Every request the path takes is
+// answered exactly once at its CU (the hits in the order taken), and
+// Waiters checks every cycle that the registers hold exactly the requests
+// taken and not yet given to the L1, and the hit timing from the L1's take.
+void pad_back_pressure(bool baseline) {
+  const TxPathParams p = doc_latency(kQuad, 2, 1);
+  ASSERT_EQ(p.l1_pad, 2u);
+  const unsigned Z = p.l1_pad;
+  Bench b(p, baseline, 7);
+  b.settle();
+  std::vector<uint64_t> hot;
+  for (unsigned k = 0; k < 8; ++k) hot.push_back(0x100 + 2 * k);  // home TLB 0, sets 0 and 1 alternating
+  for (uint64_t v : hot) b.fetch(0, v);
+  for (uint64_t v : hot) ASSERT_TRUE(b.m.in_l1(1, v, 0)) << v;
+
+  Waiters w(p, baseline, &b.m);
+  std::vector<std::vector<uint64_t>> todo(2), taken(2), answered(2);
+  std::vector<size_t> next(2, 0);
+  std::vector<std::vector<TxPathModel::PadReg>> snap(2);
+  uint64_t path_waits = 0, held_checked = 0;
+  b.pre = [&] {
+    for (unsigned u = 0; u < 2; ++u) {
+      if (!snap[u].empty()) {  // the CU's zZ waited in the last cycle: every register held
+        for (unsigned k = 0; k < Z; ++k)
+          EXPECT_EQ(b.m.pad_reg(u, k), snap[u][k]) << "cycle " << b.cyc << ": CU " << u << " z" << k + 1;
+        ++held_checked;
+        snap[u].clear();
+      }
+      b.in.req_valid[u] = next[u] < todo[u].size();
+      b.in.req_vpn[u] = b.in.req_valid[u] ? todo[u][next[u]] : 0;
+      b.in.req_vmid[u] = 0;
+    }
+  };
+  b.hook = [&] {
+    w.cycle(b.in, b.out, b.cyc);
+    for (unsigned u = 0; u < p.cus; ++u) {
+      if (u >= 2) {
+        EXPECT_FALSE(b.out.resp_valid[u] || b.out.fill_valid[u]) << "CU " << u << " asked for nothing";
+        continue;
+      }
+      if (b.out.resp_valid[u]) answered[u].push_back(b.out.resp_vpn[u]);
+      if (b.out.fill_valid[u]) answered[u].push_back(b.out.fill_vpn[u]);
+    }
+    for (unsigned u = 0; u < 2; ++u) {
+      const bool zZ = b.m.pad_reg(u, Z - 1).valid;
+      if (b.in.req_valid[u] && b.out.req_ready[u]) {
+        taken[u].push_back(b.in.req_vpn[u]);
+        ++next[u];
+      }
+      if (b.in.req_valid[u] && !b.out.req_ready[u]) ++path_waits;
+      if (!zZ) {
+        EXPECT_TRUE(b.out.req_ready[u]) << "cycle " << b.cyc << ": zZ empty, advance";
+      }
+      if (zZ && !b.out.req_ready[u]) {
+        snap[u].clear();
+        for (unsigned k = 0; k < Z; ++k) snap[u].push_back(b.m.pad_reg(u, k));
+      }
+    }
+  };
+  const auto phase = [&](const std::vector<uint64_t>& a, const std::vector<uint64_t>& c, unsigned limit) {
+    for (unsigned u = 0; u < 2; ++u) {
+      taken[u].clear();
+      answered[u].clear();
+      next[u] = 0;
+    }
+    todo[0] = a;
+    todo[1] = c;
+    for (unsigned n = 0; n < limit && (next[0] < a.size() || next[1] < c.size()); ++n) b.step();
+    EXPECT_EQ(next[0], a.size());
+    EXPECT_EQ(next[1], c.size());
+    for (unsigned n = 0; n < 3000 && !b.quiet(); ++n) b.step();
+    EXPECT_TRUE(b.quiet());
+    b.run(4);
+  };
+
+  // hits
+  std::vector<uint64_t> h0, h1;
+  for (unsigned r = 0; r < 2; ++r)
+    for (unsigned k = 0; k < 8; ++k) {
+      h0.push_back(hot[k]);
+      h1.push_back(hot[7 - k]);
+    }
+  const uint64_t holds0 = w.pad_holds;
+  const uint64_t l1_acc0 = b.m.l1().stats().accepts, hits0 = b.m.l1().stats().hits;
+  phase(h0, h1, 200);
+  EXPECT_EQ(taken[0], h0);
+  EXPECT_EQ(taken[1], h1);
+  EXPECT_EQ(answered[0], h0) << "each hit answered once, in order";
+  EXPECT_EQ(answered[1], h1);
+  EXPECT_EQ(b.m.l1().stats().accepts - l1_acc0, 32u);
+  EXPECT_EQ(b.m.l1().stats().hits - hits0, 32u);
+  EXPECT_GE(w.pad_holds - holds0, 10u) << "one CU's zZ waits while the other's is taken";
+  const uint64_t hit_holds = w.pad_holds - holds0;
+  EXPECT_GE(path_waits, 10u) << "and the path's req_ready_o is 0 then";
+
+  // misses
+  b.env.lat_min = 5;
+  b.env.lat_max = 40;
+  b.env.random_order = true;
+  b.env.req_ready_p = 0.5;
+  std::vector<uint64_t> m0, m1;
+  for (unsigned k = 0; k < 12; ++k) {
+    m0.push_back(0x400 + 4 * k);
+    m1.push_back(0x402 + 4 * k);
+  }
+  const uint64_t holds1 = w.pad_holds;
+  phase(m0, m1, 3000);
+  EXPECT_EQ(taken[0], m0);
+  EXPECT_EQ(taken[1], m1);
+  for (unsigned u = 0; u < 2; ++u) {
+    std::vector<uint64_t> a = answered[u];
+    std::sort(a.begin(), a.end());
+    EXPECT_EQ(a, u ? m1 : m0) << "CU " << u << ": each miss answered once";
+  }
+  EXPECT_GE(w.pad_holds - holds1, 20u) << "zZ waits for MSHRs";
+  std::printf("  %s: zZ held %llu cycles in the hits, %llu in the misses; %llu hold checks, path waits %llu\n",
+              baseline ? "baseline" : "path", static_cast<unsigned long long>(hit_holds),
+              static_cast<unsigned long long>(w.pad_holds - holds1), static_cast<unsigned long long>(held_checked),
+              static_cast<unsigned long long>(path_waits));
+  EXPECT_GT(held_checked, 30u);
+  EXPECT_TRUE(b.seen.l1_pad_hold);
+  b.pre = nullptr;
+  b.hook = nullptr;
+  b.settle();
+  EXPECT_EQ(b.data_errors, 0u);
+}
+
+TEST(TxPathModel, DocumentLatencyRegistersHoldUnderBackPressure) {
+  {
+    SCOPED_TRACE("path");
+    pad_back_pressure(false);
+  }
+  {
+    SCOPED_TRACE("baseline");
+    pad_back_pressure(true);
+  }
+}
+
+// Random traffic with Z > 0 (every invariant of the random run; Waiters
+// checks the registers every cycle and times the answers from the L1's
+// take): quad with T = 2 in one cluster (Z = 2) and one aggregated TLB (Z =
+// 3), and T = 4 in one cluster (Z = 2) with four slots and speculation.
+TEST(TxPathModel, RandomTrafficDocumentLatency) {
+  shared_l1_run("quad-t2-c1-doc", doc_latency(kQuad, 2, 1), {1, 2}, 40000);
+  shared_l1_run("quad-t1-doc", doc_latency(kQuad, 1, 1), {3}, 40000);
+}
+
+TEST(TxPathModel, RandomTrafficDocumentLatencySlotsSpeculative) {
+  const TxPathParams p = doc_latency(kQuad, 4, 1, "document", [](nlohmann::json& j) {
+    j["tx_path"]["l1tlb"]["mshrs_per_cu"] = 4;
+    j["tx_path"]["lookup_slots"] = 4;
+    j["tx_path"]["speculative_l2"] = true;
+  });
+  ASSERT_EQ(p.l1_pad, 2u);
+  shared_l1_run("quad-t4-c1-doc-4-slots-spec", p, {5}, 40000, true);
+}
+
+TEST(TxPathModel, BaselineDocumentLatencyRandomTraffic) {
+  baseline_run(doc_latency(kQuad, 2, 1));
+  baseline_run(doc_latency(kQuad, 1, 1));
 }
 
 // ===========================================================================
@@ -3588,6 +4394,18 @@ TEST(TxPathModel, UnchangedRegistersAreAFixedPointSpeculative) {
     for (unsigned slots : {1u, 4u}) fixed_point_run(cfg, speculative_params(load_cfg(cfg), slots));
 }
 
+// The same with shared L1s (fp, d1..d4).
+TEST(TxPathModel, UnchangedRegistersAreAFixedPointSharedL1) {
+  fixed_point_run("quad-t4-c2", shared_l1(kQuad, 4, 2));
+  fixed_point_run("small-t1", shared_l1(kSmall, 1));
+}
+
+// The same with the document's latency (the request registers z1..zZ).
+TEST(TxPathModel, UnchangedRegistersAreAFixedPointDocumentLatency) {
+  fixed_point_run("quad-t2-c1-doc", doc_latency(kQuad, 2, 1));
+  fixed_point_run("quad-t1-doc", doc_latency(kQuad, 1, 1));
+}
+
 void no_alloc_run(const char* cfg, const TxPathParams& p) {
   TxPathModel m(p, false);
   TxPathIn in = m.idle_inputs();
@@ -3638,6 +4456,15 @@ TEST(TxPathModel, GlueDoesNotAllocate) {
 
 TEST(TxPathModel, GlueDoesNotAllocateFourSlots) {
   for (const char* cfg : {kSmall, kQuad}) no_alloc_run(cfg, four_slot_params(load_cfg(cfg)));
+}
+
+TEST(TxPathModel, GlueDoesNotAllocateSharedL1) {
+  no_alloc_run("quad-t4-c2", shared_l1(kQuad, 4, 2));
+  no_alloc_run("small-t1", shared_l1(kSmall, 1));
+}
+
+TEST(TxPathModel, GlueDoesNotAllocateDocumentLatency) {
+  no_alloc_run("quad-t2-c1-doc", doc_latency(kQuad, 2, 1));
 }
 
 TEST(TxPathModel, GlueDoesNotAllocateSpeculative) {

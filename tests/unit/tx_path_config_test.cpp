@@ -80,7 +80,9 @@ TEST(TxPathConfig, FieldRules) {
             "$.tx_path.wire_latency.lds = 1024: must be an integer in [0, 1023]");
   EXPECT_EQ(error_of(with(table1(), "/tx_path/promotion", "swap")),
             "$.tx_path.promotion = \"swap\": must be one of \"move\" \"copy\"");
-  EXPECT_EQ(error_of(with(table1(), "/tx_path/l1tlb/tlbs", 2)), "$.tx_path.l1tlb.tlbs = 2: unknown field");
+  EXPECT_EQ(error_of(with(table1(), "/tx_path/l1tlb/sets", 2)), "$.tx_path.l1tlb.sets = 2: unknown field");
+  EXPECT_EQ(error_of(with(table1(), "/tx_path/l1tlb/latency", "gem5")),
+            "$.tx_path.l1tlb.latency = \"gem5\": must be one of \"rtl\" \"document\"");
   json no_lds = table1();
   no_lds.erase("lds");
   EXPECT_EQ(error_of(no_lds), "$.lds = (missing): required by $.tx_path (the structures on the path)");
@@ -95,4 +97,35 @@ TEST(TxPathConfig, SmallConfigurationsElaborate) {
   EXPECT_FALSE(q.move);
   EXPECT_EQ(q.wire_bits, 3u);  // counts down from 4
   EXPECT_EQ(q.ic.tx_per_line, 1u);
+}
+
+// Seed 001's shared L1-TLBs on the path ("Aggregated and clustered L1-TLBs"):
+// T TLBs in C clusters, the allocating CU in the L1's instruction ID, the
+// document's latency as request registers.
+TEST(TxPathConfig, SharedL1Organisations) {
+  const auto agg = elab(with(table1(), "/tx_path/l1tlb/tlbs", 2));
+  EXPECT_EQ(agg.tlbs, 2u);
+  EXPECT_EQ(agg.clusters, 2u);  // C defaults to T: aggregated
+  EXPECT_EQ(agg.cluster_cus, 4u);
+  EXPECT_EQ(agg.local_bits, 2u);
+  EXPECT_EQ(agg.l1.sets, 4u);
+  EXPECT_EQ(agg.l1.iid_bits, 2u);  // the allocating CU
+  EXPECT_EQ(agg.l1.mshrs, 16u);    // 4 CUs x 4
+  EXPECT_EQ(agg.l1_tag_bits, 4u);
+  EXPECT_EQ(agg.l1_pad, 0u);
+  const auto clu = elab(with(with(with(table1(), "/tx_path/l1tlb/tlbs", 4), "/tx_path/l1tlb/clusters", 1),
+                             "/tx_path/l1tlb/latency", "document"));
+  EXPECT_EQ(clu.cluster_cus, 8u);
+  EXPECT_EQ(clu.l1.tlbs_per_cluster, 4u);
+  // 2 log2 2 + log2 8 + log2 4 = 7 cycles modelled, 3 generated
+  EXPECT_EQ(clu.l1_pad, 4u);
+  const auto priv = elab(with(table1(), "/tx_path/l1tlb/latency", "document"));
+  EXPECT_EQ(priv.l1_pad, 0u);  // a private 1-set TLB: 1 cycle modelled
+  EXPECT_EQ(priv.local_bits, 0u);
+  EXPECT_EQ(priv.l1.iid_bits, 0u);
+  EXPECT_EQ(error_of(with(table1(), "/tx_path/l1tlb/tlbs", 16)),
+            "$.tx_path.l1tlb.tlbs = 16: must divide $.tx_path.cus (8): each TLB serves cus / tlbs CUs");
+  EXPECT_EQ(error_of(with(with(table1(), "/tx_path/l1tlb/tlbs", 2), "/tx_path/l1tlb/clusters", 4)).rfind(
+                "$.tx_path.l1tlb.clusters = 4", 0),
+            0u);
 }

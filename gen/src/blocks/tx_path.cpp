@@ -131,7 +131,7 @@ class CuEmitter {
   CuEmitter(const TxPathParams& p, Module& m)
       : p_(p), m_(m), VPN(p.vpn_bits), VM(p.vmid_bits), R(p.vrf_bits), P(p.ppn_bits), Q(p.perm_bits),
         LT(p.l1_tag_bits), CB(p.count_bits), D(p.victim_queue), IW(p.iid_bits), K(p.slots),
-        wire(p.wire_lds > 0 || p.wire_icache > 0), spec(p.speculative) {}
+        wire(p.wire_lds > 0 || p.wire_icache > 0), spec(p.speculative), shared(p.cluster_cus > 1) {}
 
   void build(const EmitContext& ctx) {
     header(m_, p_, ctx, "glue of one CU: lookup stage, L2 register, victim queue, credit, removes");
@@ -178,6 +178,7 @@ class CuEmitter {
   Value live(const Slot& s, const Value& req) const { return spec ? req & ~s.ab : req; }
   string slot_name(unsigned k, const string& name) const { return K == 1 ? name : "s" + to_string(k) + "_" + name; }
   Grant arbitrate(const string& name, Value Slot::*req, Reg& ptr, const string& ptr_name);
+  Value granted(const string& name, const Value& want);
   Value pick(const Grant& g, Reg Slot::*field, unsigned width) const;
   Value pick_of(const Grant& g, const std::vector<Value>& fields, unsigned width) const;
 
@@ -185,19 +186,20 @@ class CuEmitter {
   Module& m_;
   const unsigned VPN, VM, R, P, Q, LT, CB, D, IW, K;
   const bool wire;  // some structure's answer has a wire latency
-  const bool spec;  // speculative L2 request
+  const bool spec;    // speculative L2 request
+  const bool shared;  // the CU shares its L1 cluster: its fills to the L1 need the cluster's grant
   // ports
   Value vrf, sd_start, l1_req_valid, l1_req_vpn, l1_req_vmid, l1_req_tag, l1_fill_valid, ev_valid, lk_ready,
       lk_resp_valid, lk_resp_hit, lk_resp_ppn, lk_resp_perm, fill_ready, lsd_ready, lsd_done, lvic_valid, tf_ready,
       tl_ready, tl_resp_valid, tl_resp_hit, tl_resp_ppn, tl_resp_perm, l2_taken, l2_resp_valid, l2_resp_tag,
-      l2_resp_ppn, l2_resp_perm, rmi_taken, l1_req_iid;
+      l2_resp_ppn, l2_resp_perm, rmi_taken, l1_req_iid, l1_grant;
   Shoot sd, kill;
   Tx ev, lvic;
   Wire l1_req_ready_o, l1_resp_valid_o, l1_resp_tag_o, l1_resp_ppn_o, l1_resp_perm_o, lk_valid_o, lk_vpn_o, lk_vmid_o,
       lk_vrf_o, fill_valid_o, fill_vpn_o, fill_vmid_o, fill_vrf_o, fill_ppn_o, fill_perm_o, lsd_valid_o, lsd_all_o,
       lsd_vpn_o, lsd_vmid_o, lvic_ready_o, ldone_o, tf_valid_o, tf_vpn_o, tf_vmid_o, tf_vrf_o, tf_ppn_o, tf_perm_o,
       tl_valid_o, tl_vpn_o, tl_vmid_o, tl_vrf_o, l2_valid_o, l2_vpn_o, l2_vmid_o, l2_tag_o, l2_ok_o, hit_lds_o,
-      hit_ic_o, rmi_valid_o, rmi_vpn_o, rmi_vmid_o, ret_w, l2_iid_o;
+      hit_ic_o, rmi_valid_o, rmi_vpn_o, rmi_vmid_o, ret_w, l2_iid_o, l1_want_o;
   // registers
   Reg lb_v, lb_kill, lb_vpn, lb_vmid, lb_vrf, lb_ppn, lb_perm, occ, out, l2v, l2_vpn, l2_vmid, l2_tag, lsent, ldone,
       lown;
@@ -207,6 +209,7 @@ class CuEmitter {
   Remove rml, rmi;
   // wires the pieces share
   Value lk_acc, tl_acc, l2_load, credit, lsd_acc, lreq, ret;
+  Value ret_want;  // a slot would return (ret before the cluster's grant; ret itself when private)
   Grant l2g, retg;
   Value ret_ic, ret_vpn, ret_vmid;  // the returning slot's source and page
   Value drop, deliver;              // speculative L2: this CU's L2 answer dropped / to the L1
@@ -231,6 +234,10 @@ void CuEmitter::l1_and_lds_ports() {
   l1_resp_tag_o = m_.output("l1_resp_tag_o", LT);
   l1_resp_ppn_o = m_.output("l1_resp_ppn_o", P), l1_resp_perm_o = m_.output("l1_resp_perm_o", Q);
   l1_fill_valid = m_.input("l1_fill_valid_i", 1, "the L1-TLB answered a fill");
+  if (shared) {
+    l1_want_o = m_.output("l1_want_o", 1, "a fill for the cluster's L1 input: a promotion or an L2 answer");
+    l1_grant = m_.input("l1_grant_i", 1, "the cluster's L1 input is this CU's in this cycle");
+  }
   ev_valid = m_.input("l1_evict_valid_i", 1, "the L1-TLB's victim");
   ev = {m_.input("l1_evict_vpn_i", VPN), m_.input("l1_evict_vmid_i", VM), vrf, m_.input("l1_evict_ppn_i", P),
         m_.input("l1_evict_perm_i", Q)};
@@ -477,17 +484,24 @@ void CuEmitter::ret_grant() {
     s.ready = live(s, s.in(kRet) & rm_free);
   }
   if (K == 1) {
-    ret = m_.wire("ret_go", slots[0].in(kRet) & credit & rm_free);
+    ret = granted("ret_go", live(slots[0], slots[0].in(kRet)) & credit & rm_free);
     slots[0].ret = ret;
     return;
   }
   retg = arbitrate("rt", &Slot::ready, pr, "pr");
-  ret = m_.wire("ret_go", retg.any & credit);
+  ret = granted("ret_go", retg.any & credit);
   pr.next_if(ret, hdl::rotate_left1(retg.pick));
   for (unsigned k = 0; k < K; ++k) slots[k].ret = ret & retg.pick.bit(k);
   ret_ic_w.drive(pick(retg, &Slot::ic, 1));
   ret_vpn_w.drive(pick(retg, &Slot::vpn, VPN));
   ret_vmid_w.drive(pick(retg, &Slot::vmid, VM));
+}
+
+// `ret_go`: with a shared cluster the return waits for the cluster's grant.
+Value CuEmitter::granted(const string& name, const Value& want) {
+  if (!shared) return ret_want = m_.wire(name, want);
+  ret_want = m_.wire("ret_want", want);
+  return m_.wire(name, ret_want & l1_grant);
 }
 
 void CuEmitter::removes() {
@@ -543,7 +557,8 @@ void CuEmitter::speculation() {
   const unsigned NT = 1u << LT;
   Value resp_tag = hdl::one_of(NT, l2_resp_tag);
   drop = m_.wire("drop", l2_resp_valid & any(cx & resp_tag));
-  deliver = m_.wire("deliver", l2_resp_valid & ~drop & credit & ~ret);
+  deliver = m_.wire("deliver", shared ? l2_resp_valid & ~drop & credit & ~ret_want & l1_grant
+                                      : l2_resp_valid & ~drop & credit & ~ret);
   for (unsigned k = 0; k < K; ++k) {
     Slot& s = slots[k];
     Value early = m_.wire(slot_name(k, "early"), deliver & ~s.in(kIdle) & s.sent & ~s.ab & (s.tag == l2_resp_tag));
@@ -575,8 +590,11 @@ void CuEmitter::l2_register() {
 
 // Fills to the L1-TLB: the promotion first, then an L2 answer.
 void CuEmitter::l1_fill() {
-  m_.comment("Fill to the L1-TLB: the promotion wins; an L2 answer needs the credit.");
-  Value l2_ok = m_.wire("l2_ok", spec ? drop | (credit & ~ret) : credit & ~ret);
+  m_.comment(shared ? "Fill to the L1-TLB: the promotion wins; an L2 answer needs the credit; both the cluster's grant."
+                    : "Fill to the L1-TLB: the promotion wins; an L2 answer needs the credit.");
+  Value take = shared ? credit & ~ret_want & l1_grant : credit & ~ret;
+  Value l2_ok = m_.wire("l2_ok", spec ? drop | take : take);
+  if (shared) l1_want_o.drive(ret_want | (l2_resp_valid & credit & (spec ? ~drop : lit(1, 1))));
   l2_ok_o.drive(l2_ok);
   Value send = m_.wire("send", spec ? ret | deliver : ret | (l2_resp_valid & l2_ok));
   l1_resp_valid_o.drive(send);

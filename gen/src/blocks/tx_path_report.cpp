@@ -27,18 +27,35 @@ Reach reach(const TxPathParams& p) {
   return r;
 }
 
-// Cycles from the L1-TLB's accept to the CU's answer (docs/blocks/tx_path.md, "Cycle examples").
+// Cycles from the L1-TLB's accept to the CU's answer (docs/blocks/tx_path.md, "Cycle examples"),
+// plus the request registers of the document's L1 latency.
 struct Latency {
   unsigned l1_hit, lds_hit, icache_hit, to_l2;
 };
 
 Latency latency(const TxPathParams& p) {
-  return {3, 14 + p.wire_lds, 20 + p.wire_lds + p.wire_icache, 17 + p.wire_lds + p.wire_icache};
+  const unsigned z = p.l1_pad;
+  return {3 + z, 14 + z + p.wire_lds, 20 + z + p.wire_lds + p.wire_icache, 17 + z + p.wire_lds + p.wire_icache};
 }
 
 // Glue flip-flops per CU that hold translations (the victim queue).
 uint64_t queue_bits(const TxPathParams& p) {
   return uint64_t{p.victim_queue} * (2 + p.vpn_bits + p.vmid_bits + p.vrf_bits + p.ppn_bits + p.perm_bits);
+}
+
+// Private L1-TLBs, or seed 001's aggregated / clustered ones.
+std::string l1_organisation(const TxPathParams& p) {
+  std::ostringstream os;
+  if (p.tlbs == p.cus) {
+    os << "each with a " << p.l1_entries << "-entry fully associative L1-TLB";
+    return os.str();
+  }
+  os << p.tlbs << (p.tlbs == 1 ? " L1-TLB of " : " L1-TLBs of ") << p.l1.sets << " sets x " << p.l1.ways << " ways shared by " << p.cus / p.tlbs
+     << " CUs each";
+  if (p.clusters < p.tlbs)
+    os << ", in " << p.clusters << (p.clusters == 1 ? " cluster" : " clusters") << " of " << p.cluster_cus << " CUs";
+  if (p.l1_pad) os << " (requests through " << p.l1_pad << " registers: seed 001's latency model)";
+  return os.str();
 }
 
 }  // namespace
@@ -52,6 +69,9 @@ json params_json(const TxPathParams& p) {
           {"lds_ctrl", p.lds.module_prefix},
           {"icache_tx", p.ic.module_prefix},
           {"l1_ways", p.l1.ways},
+          {"l1_tlbs", p.tlbs},
+          {"l1_clusters", p.clusters},
+          {"l1_request_registers", p.l1_pad},
           {"victim_queue", p.victim_queue},
           {"wire_latency", {{"lds", p.wire_lds}, {"icache", p.wire_icache}}},
           {"lookup_slots", p.slots},
@@ -87,8 +107,7 @@ std::string report_markdown(const config::Config& cfg) {
   const Latency l = latency(p);
   std::ostringstream os;
   os << "## tx_path (" << cfg.name << ")\n\n"
-     << p.cus << " CUs, each with a " << p.l1_entries << "-entry fully associative L1-TLB and a "
-     << p.lds.lds_bytes / 1024 << " KB LDS; " << p.icaches << " I-cache(s) of " << p.ic.bytes / 1024
+     << p.cus << " CUs, " << l1_organisation(p) << ", each CU with a " << p.lds.lds_bytes / 1024 << " KB LDS; " << p.icaches << " I-cache(s) of " << p.ic.bytes / 1024
      << " KB shared by " << p.sharers << " CUs; promotion " << (p.move ? "move" : "copy") << ", victim queue "
      << p.victim_queue << ", wire latency LDS " << p.wire_lds << " / I-cache " << p.wire_icache << " cycles.\n\n"
      << "| structure | translations each | count | reach (entries) |\n|---|---:|---:|---:|\n"

@@ -133,6 +133,7 @@ class PassThrough {
 const std::vector<string> kL1Ports = {"req_valid_i",  "req_ready_o",  "req_vpn_i",    "req_vmid_i",  "resp_valid_o",
                                       "resp_vpn_o",   "resp_vmid_o",  "resp_ppn_o",   "resp_perm_o", "fill_valid_o",
                                       "fill_vpn_o",   "fill_vmid_o",  "fill_ppn_o",   "fill_perm_o"};
+const std::vector<string> kL1Answers(kL1Ports.begin() + 4, kL1Ports.end());  // all but the requests
 const std::vector<string> kAppPorts = {"app_valid_i", "app_we_i",     "app_row_i",   "app_bank_en_i",
                                        "app_wdata_i", "app_rvalid_o", "app_rdata_o"};
 const std::vector<string> kWgPorts = {"wg_valid_i", "wg_ready_o", "wg_free_i", "wg_base_i", "wg_size_i", "wg_done_o"};
@@ -156,6 +157,13 @@ struct CuWires {
   Wire rmi_valid, rmi_vpn, rmi_vmid, rmi_taken;
   Wire l2_valid, l2_vpn, l2_vmid, l2_tag, l2_taken, l2_rv, l2_ok, hit_lds, hit_ic;
   Wire l2_iid;  // with the instruction ID
+  Wire l1_want, l1_grant;  // a shared L1 cluster
+};
+
+// What the glue of one CU sees of the L1-TLB: its cluster's port when it is
+// the CU that allocated the MSHR, the cluster's victims of its own fills.
+struct L1Side {
+  Value req_valid, req_vpn, req_vmid, req_tag, req_iid, fill_done, ev_valid, ev_vpn, ev_vmid, ev_ppn, ev_perm;
 };
 
 // Per-I-cache wires.
@@ -181,6 +189,9 @@ class TopBuilder {
     } else {
       for (unsigned u = 0; u < p.cus; ++u) cu_wires(u);
       for (unsigned g = 0; g < p.icaches; ++g) ic_wires(g);
+      l1_sides();
+      if (p.cluster_cus > 1)
+        for (unsigned c = 0; c < p.clusters; ++c) cluster_fill_merge(c);
       sequencer();
       for (unsigned u = 0; u < p.cus; ++u) cu_instances(u);
       for (unsigned g = 0; g < p.icaches; ++g) icache_instance(g);
@@ -189,12 +200,18 @@ class TopBuilder {
     }
     l2_request_port();
     l2_response_port();
+    // the request registers' ready sits where the L1's would (the declared port order)
+    if (p.l1_pad) m.output("req_ready_o", p.cus, "per CU: the request registers take the request").drive(req_taken);
     for (PassThrough* pt : {&l1io, &lds_io, &lds_sram, &ic_io, &ic_sram}) pt->finish();
   }
 
  private:
   void ports();
   void l1_instance();
+  Value l1_request_ids(const std::vector<Value>& iid) const;
+  void l1_request_registers(Conn& conn);
+  void l1_sides();
+  void cluster_fill_merge(unsigned c);
   void cu_wires(unsigned u);
   void ic_wires(unsigned g);
   void sequencer();
@@ -223,6 +240,11 @@ class TopBuilder {
   Wire l1_ev, l1_evpn, l1_evmid, l1_eppn, l1_eperm, l1_sd_valid, l1_sd_ready, l1_sd_done;
   Wire l1_sd_all, l1_sd_vpn, l1_sd_vmid;
   Value l1_fill;
+  Value path_iid;             // the CUs' instruction IDs (shared clusters: not the L1's own)
+  Value req_valid, req_vpn, req_vmid;  // the CUs' requests (request registers: not the L1's own)
+  Value req_taken;  // the request registers take each CU's request (driven as req_ready_o)
+  std::vector<L1Side> side;   // per CU
+  std::vector<Value> fill_win;  // per shared cluster: the CU whose fill the L1 takes (one-hot)
   // the pending path shootdown
   Shoot sdp, kill;
   Value sd_start;
@@ -232,8 +254,16 @@ class TopBuilder {
 
 void TopBuilder::ports() {
   const unsigned VPN = p.vpn_bits, VM = p.vmid_bits, P = p.ppn_bits, Q = p.perm_bits, PT = p.l2_tag_bits;
-  l1io.declare(kL1Ports);
-  if (p.iid_bits) l1io.declare({"req_iid_i"});
+  if (p.l1_pad) {
+    req_valid = m.input("req_valid_i", p.cus, "per CU: a translation request");
+    req_vpn = m.input("req_vpn_i", p.cus * VPN);
+    req_vmid = m.input("req_vmid_i", p.cus * VM);
+  }
+  l1io.declare(p.l1_pad ? kL1Answers : kL1Ports);
+  const bool own_iid = p.local_bits || p.l1_pad;  // the L1's req_iid_i is not the CUs'
+  if (p.iid_bits && !own_iid) l1io.declare({"req_iid_i"});
+  if (p.iid_bits && own_iid)
+    path_iid = m.input("req_iid_i", p.cus * p.iid_bits, "per CU: the request's instruction ID");
   if (!baseline) {
     hit_lds_o = m.output("hit_lds_o", p.cus, "per CU: a translation from its LDS is promoted");
     hit_ic_o = m.output("hit_ic_o", p.cus, "per CU: a translation from its I-cache is promoted");
@@ -272,7 +302,8 @@ void TopBuilder::ports() {
 }
 
 void TopBuilder::l1_instance() {
-  const unsigned U = p.cus, VPN = p.vpn_bits, VM = p.vmid_bits, P = p.ppn_bits, Q = p.perm_bits, LT = p.l1_tag_bits;
+  const unsigned U = p.clusters, VPN = p.vpn_bits, VM = p.vmid_bits, P = p.ppn_bits, Q = p.perm_bits;
+  const unsigned LT = p.l1_tag_bits;
   declare(m, "l1_",
           {{&l1_l2v, "l2_req_valid", U},     {&l1_l2_vpn, "l2_req_vpn", U * VPN},  {&l1_l2_vmid, "l2_req_vmid", U * VM},
            {&l1_l2_tag, "l2_req_tag", U * LT}, {&l1_l2_ready, "l2_req_ready", U},   {&l1_rv, "l2_resp_valid", U},
@@ -292,11 +323,117 @@ void TopBuilder::l1_instance() {
                      {"sd_ready_o", l1_sd_ready},   {"sd_all_i", l1_sd_all},        {"sd_vpn_i", l1_sd_vpn},
                      {"sd_vmid_i", l1_sd_vmid},     {"sd_done_o", l1_sd_done}};
   conn.insert(conn.end(), rest.begin(), rest.end());
-  if (p.iid_bits) {
-    l1_l2_iid = m.wire("l1_l2_req_iid", U * p.iid_bits);
+  if (p.l1.iid_bits) {
+    l1_l2_iid = m.wire("l1_l2_req_iid", U * p.l1.iid_bits);
     conn.push_back({"l2_req_iid_o", l1_l2_iid});
   }
+  if (p.l1_pad) {
+    l1_request_registers(conn);
+  } else if (p.local_bits) {
+    std::vector<Value> iid;
+    for (unsigned u = 0; u < p.cus; ++u) iid.push_back(p.iid_bits ? path_iid.field(u, p.iid_bits) : Value());
+    conn.push_back({"req_iid_i", l1_request_ids(iid)});
+  }
   m.instance(mb.l1, "u_l1", conn);
+}
+
+// Seed 001's latency model (tx_path.l1tlb.latency "document"): Z registers in
+// front of each CU's L1 request, which advance together unless the last one
+// waits for the L1.
+void TopBuilder::l1_request_registers(Conn& conn) {
+  const unsigned VPN = p.vpn_bits, VM = p.vmid_bits, IW = p.iid_bits;
+  m.comment("L1-TLB request registers: " + to_string(p.l1_pad) + " per CU (seed 001's crossbar and access latency).");
+  Wire l1_ready = m.wire("l1_req_ready", p.cus);
+  std::vector<Value> valid, vpn, vmid, iid, advance;
+  for (unsigned u = 0; u < p.cus; ++u) {
+    Wire adv = m.wire("c" + to_string(u) + "_z_advance", 1);
+    Value v = req_valid.bit(u), a = req_vpn.field(u, VPN), b = req_vmid.field(u, VM);
+    Value id = IW ? path_iid.field(u, IW) : Value();
+    for (unsigned k = 1; k <= p.l1_pad; ++k) {
+      const string z = "c" + to_string(u) + "_z" + to_string(k) + "_";
+      Reg rv = m.reg(z + "v", 1), rvpn = m.reg(z + "vpn", VPN), rvmid = m.reg(z + "vmid", VM);
+      rv.next_if(adv, v), rvpn.next_if(adv, a), rvmid.next_if(adv, b);
+      v = rv, a = rvpn, b = rvmid;
+      if (IW) {
+        Reg rid = m.reg(z + "iid", IW);
+        rid.next_if(adv, id);
+        id = rid;
+      }
+    }
+    adv.drive(~v | l1_ready.bit(u));
+    advance.push_back(adv), valid.push_back(v), vpn.push_back(a), vmid.push_back(b), iid.push_back(id);
+  }
+  req_taken = m.wire("req_taken", hdl::cat_lsb_first(advance));
+  conn.push_back({"req_valid_i", hdl::cat_lsb_first(valid)});
+  conn.push_back({"req_ready_o", l1_ready});
+  conn.push_back({"req_vpn_i", hdl::cat_lsb_first(vpn)});
+  conn.push_back({"req_vmid_i", hdl::cat_lsb_first(vmid)});
+  if (p.local_bits) {
+    conn.push_back({"req_iid_i", l1_request_ids(iid)});
+  } else if (IW) {
+    conn.push_back({"req_iid_i", hdl::cat_lsb_first(iid)});
+  }
+}
+
+// A shared cluster's requests carry {the CU's instruction ID, the CU within
+// its cluster}: the L1's l2_req_iid_o then names the CU that allocated the MSHR.
+Value TopBuilder::l1_request_ids(const std::vector<Value>& iid) const {
+  std::vector<Value> ids;
+  for (unsigned u = 0; u < p.cus; ++u) {
+    const Value local = lit(p.local_bits, u % p.cluster_cus);
+    ids.push_back(p.iid_bits ? cat({iid[u], local}) : local);
+  }
+  return m.wire("l1_req_iid", hdl::cat_lsb_first(ids));
+}
+
+// Each CU's view of the L1-TLB: with private TLBs its own ports; in a shared
+// cluster the cluster's miss when the CU allocated it, and the cluster's
+// victims and answers of the fills it sent (the d3 / d4 registers).
+void TopBuilder::l1_sides() {
+  const unsigned VPN = p.vpn_bits, VM = p.vmid_bits, P = p.ppn_bits, Q = p.perm_bits, LT = p.l1_tag_bits;
+  const unsigned N = p.cluster_cus, IW = p.iid_bits;
+  for (unsigned u = 0; u < p.cus; ++u) {
+    const unsigned c = u / N, i = u % N;
+    L1Side s;
+    s.req_vpn = l1_l2_vpn.field(c, VPN), s.req_vmid = l1_l2_vmid.field(c, VM), s.req_tag = l1_l2_tag.field(c, LT);
+    s.ev_vpn = l1_evpn.field(c, VPN), s.ev_vmid = l1_evmid.field(c, VM);
+    s.ev_ppn = l1_eppn.field(c, P), s.ev_perm = l1_eperm.field(c, Q);
+    if (N == 1) {
+      s.req_valid = l1_l2v.bit(c), s.fill_done = l1_fill.bit(u), s.ev_valid = l1_ev.bit(c);
+      if (IW) s.req_iid = l1_l2_iid.field(c, IW);
+    } else {
+      const Value id = l1_l2_iid.field(c, p.l1.iid_bits);
+      const Value mine = id.slice(0, p.local_bits) == lit(p.local_bits, i);
+      s.req_valid = m.wire("c" + to_string(u) + "_l1_req_valid", l1_l2v.bit(c) & mine);
+      if (IW) s.req_iid = id.slice(p.local_bits, IW);
+    }
+    side.push_back(s);
+  }
+}
+
+// A shared cluster's L1 input takes one fill per cycle: round-robin over its
+// CUs' wants. d1..d4 carry the winner to its fill's victim (d3) and answer (d4).
+void TopBuilder::cluster_fill_merge(unsigned c) {
+  const unsigned N = p.cluster_cus;
+  const string k = "k" + to_string(c) + "_";
+  m.comment("L1 cluster " + to_string(c) +
+            ": one fill per cycle from its CUs; the sender named to its victim and answer.");
+  std::vector<Value> want;
+  for (unsigned i = 0; i < N; ++i) want.push_back(cu[c * N + i].l1_want);
+  Value req = m.wire(k + "want", hdl::cat_lsb_first(want));
+  Value win = m.wire(k + "win", rr_pick(m, k + "fp", req, any(req)));
+  Value d = win;
+  for (unsigned stage = 1; stage <= 4; ++stage) {
+    Reg r = m.reg(k + "d" + to_string(stage), N);
+    r.next(d);
+    d = r;
+    for (unsigned i = 0; i < N; ++i) {
+      if (stage == 3) side[c * N + i].ev_valid = l1_ev.bit(c) & r.bit(i);
+      if (stage == 4) side[c * N + i].fill_done = r.bit(i);
+    }
+  }
+  for (unsigned i = 0; i < N; ++i) cu[c * N + i].l1_grant.drive(win.bit(i));
+  fill_win.push_back(win);
 }
 
 void TopBuilder::cu_wires(unsigned u) {
@@ -329,6 +466,8 @@ void TopBuilder::cu_wires(unsigned u) {
            {&w.l2_tag, "l2_tag", LT},          {&w.l2_taken, "l2_taken", 1},     {&w.l2_rv, "l2_resp_valid", 1},
            {&w.l2_ok, "l2_ok", 1},             {&w.hit_lds, "hit_lds", 1},       {&w.hit_ic, "hit_ic", 1}});
   if (p.iid_bits) w.l2_iid = m.wire("c" + to_string(u) + "_l2_iid", p.iid_bits);
+  if (p.cluster_cus > 1)
+    declare(m, "c" + to_string(u) + "_", {{&w.l1_want, "l1_want", 1}, {&w.l1_grant, "l1_grant", 1}});
   cu.push_back(w);
 }
 
@@ -381,9 +520,9 @@ void TopBuilder::sequencer() {
 }
 
 void TopBuilder::cu_instances(unsigned u) {
-  const unsigned VPN = p.vpn_bits, VM = p.vmid_bits, R = p.vrf_bits, P = p.ppn_bits, Q = p.perm_bits;
-  const unsigned LT = p.l1_tag_bits;
+  const unsigned R = p.vrf_bits, LT = p.l1_tag_bits;
   const CuWires& w = cu[u];
+  const L1Side& l1s = side[u];
   const string c = "c" + to_string(u) + "_";
   Conn lds = {{"clk_i", cr.clk}, {"rst_ni", cr.rst_n}};
   lds_io.connect(lds, c, u);
@@ -409,13 +548,13 @@ void TopBuilder::cu_instances(unsigned u) {
       {"clk_i", cr.clk}, {"rst_ni", cr.rst_n}, {"vrf_i", vrf.field(u, R)}, {"sd_start_i", sd_start},
       {"sdp_valid_i", sdp.active}, {"sdp_all_i", sdp.all}, {"sdp_vpn_i", sdp.vpn}, {"sdp_vmid_i", sdp.vmid},
       {"kill_i", kill.active}, {"kill_all_i", kill.all}, {"kill_vpn_i", kill.vpn}, {"kill_vmid_i", kill.vmid},
-      {"l1_req_valid_i", l1_l2v.bit(u)}, {"l1_req_vpn_i", l1_l2_vpn.field(u, VPN)},
-      {"l1_req_vmid_i", l1_l2_vmid.field(u, VM)}, {"l1_req_tag_i", l1_l2_tag.field(u, LT)},
+      {"l1_req_valid_i", l1s.req_valid}, {"l1_req_vpn_i", l1s.req_vpn},
+      {"l1_req_vmid_i", l1s.req_vmid}, {"l1_req_tag_i", l1s.req_tag},
       {"l1_req_ready_o", w.l1_ready}, {"l1_resp_valid_o", w.l1_rv}, {"l1_resp_tag_o", w.l1_rtag},
-      {"l1_resp_ppn_o", w.l1_rppn}, {"l1_resp_perm_o", w.l1_rperm}, {"l1_fill_valid_i", l1_fill.bit(u)},
-      {"l1_evict_valid_i", l1_ev.bit(u)}, {"l1_evict_vpn_i", l1_evpn.field(u, VPN)},
-      {"l1_evict_vmid_i", l1_evmid.field(u, VM)}, {"l1_evict_ppn_i", l1_eppn.field(u, P)},
-      {"l1_evict_perm_i", l1_eperm.field(u, Q)},
+      {"l1_resp_ppn_o", w.l1_rppn}, {"l1_resp_perm_o", w.l1_rperm}, {"l1_fill_valid_i", l1s.fill_done},
+      {"l1_evict_valid_i", l1s.ev_valid}, {"l1_evict_vpn_i", l1s.ev_vpn},
+      {"l1_evict_vmid_i", l1s.ev_vmid}, {"l1_evict_ppn_i", l1s.ev_ppn},
+      {"l1_evict_perm_i", l1s.ev_perm},
       {"lds_lk_valid_o", w.lk_valid}, {"lds_lk_vpn_o", w.lk_vpn}, {"lds_lk_vmid_o", w.lk_vmid},
       {"lds_lk_vrf_o", w.lk_vrf}, {"lds_lk_ready_i", w.lk_ready}, {"lds_lk_resp_valid_i", w.lk_rv},
       {"lds_lk_resp_hit_i", w.lk_hit}, {"lds_lk_resp_ppn_i", w.lk_ppn}, {"lds_lk_resp_perm_i", w.lk_perm},
@@ -436,8 +575,12 @@ void TopBuilder::cu_instances(unsigned u) {
       {"l2_resp_ppn_i", l2_resp_ppn}, {"l2_resp_perm_i", l2_resp_perm}, {"l2_ok_o", w.l2_ok},
       {"hit_lds_o", w.hit_lds}, {"hit_ic_o", w.hit_ic}};
   if (p.iid_bits) {
-    glue.push_back({"l1_req_iid_i", l1_l2_iid.field(u, p.iid_bits)});
+    glue.push_back({"l1_req_iid_i", l1s.req_iid});
     glue.push_back({"l2_iid_o", w.l2_iid});
+  }
+  if (p.cluster_cus > 1) {
+    glue.push_back({"l1_want_o", w.l1_want});
+    glue.push_back({"l1_grant_i", w.l1_grant});
   }
   if (p.move) {
     const Conn rm = {{"rmi_valid_o", w.rmi_valid}, {"rmi_vpn_o", w.rmi_vpn}, {"rmi_vmid_o", w.rmi_vmid},
@@ -447,17 +590,33 @@ void TopBuilder::cu_instances(unsigned u) {
   m.instance(mb.cu, "u_cu" + to_string(u), glue);
 }
 
-// The L1-TLB's per-CU inputs from the glue.
+// The L1-TLB's per-cluster inputs from the glue: a private CU's own, a shared
+// cluster's from the CU that allocated the miss (ready) and from the winner
+// of the fill merge (fill).
 void TopBuilder::l1_inputs() {
+  const unsigned N = p.cluster_cus, LT = p.l1_tag_bits, P = p.ppn_bits, Q = p.perm_bits;
   std::vector<Value> ready, rv, rtag, rppn, rperm, hl, hi;
   for (const auto& w : cu) {
     hl.push_back(w.hit_lds);
     hi.push_back(w.hit_ic);
-    ready.push_back(w.l1_ready);
-    rv.push_back(w.l1_rv);
-    rtag.push_back(w.l1_rtag);
-    rppn.push_back(w.l1_rppn);
-    rperm.push_back(w.l1_rperm);
+  }
+  for (unsigned c = 0; c < p.clusters; ++c) {
+    std::vector<Value> cr_, crv, ctag, cppn, cperm;
+    for (unsigned i = 0; i < N; ++i) {
+      const CuWires& w = cu[c * N + i];
+      cr_.push_back(side[c * N + i].req_valid & w.l1_ready);
+      crv.push_back(w.l1_rv), ctag.push_back(w.l1_rtag), cppn.push_back(w.l1_rppn), cperm.push_back(w.l1_rperm);
+    }
+    if (N == 1) {
+      ready.push_back(cu[c].l1_ready);
+      rv.push_back(crv[0]), rtag.push_back(ctag[0]), rppn.push_back(cppn[0]), rperm.push_back(cperm[0]);
+      continue;
+    }
+    ready.push_back(any(hdl::cat_lsb_first(cr_)));
+    rv.push_back(any(hdl::cat_lsb_first(crv)));
+    rtag.push_back(pick(fill_win[c], ctag, LT));
+    rppn.push_back(pick(fill_win[c], cppn, P));
+    rperm.push_back(pick(fill_win[c], cperm, Q));
   }
   l1_l2_ready.drive(hdl::cat_lsb_first(ready));
   l1_rv.drive(hdl::cat_lsb_first(rv));
@@ -580,13 +739,16 @@ void TopBuilder::l2_victim_port() {
 }
 
 // The L2-TLB request port: round-robin over the CUs' L2 registers (the
-// L1-TLB's own in the baseline); data 0 without a request.
+// L1-TLB's own, one per cluster, in the baseline); data 0 without a request.
 void TopBuilder::l2_request_port() {
-  const unsigned U = p.cus, VPN = p.vpn_bits, VM = p.vmid_bits, LT = p.l1_tag_bits, CUB = p.cu_bits;
-  m.comment("L2-TLB request port: round-robin over the CUs.");
+  const unsigned U = baseline ? p.clusters : p.cus, VPN = p.vpn_bits, VM = p.vmid_bits, LT = p.l1_tag_bits;
+  const unsigned CUB = p.cu_bits;
+  m.comment(baseline && p.clusters < p.cus ? "L2-TLB request port: round-robin over the L1 clusters."
+                                           : "L2-TLB request port: round-robin over the CUs.");
   std::vector<Value> v(U), vpn(U), vmid(U), tag(U), iid(U);
   for (unsigned u = 0; u < U; ++u) {
-    if (p.iid_bits) iid[u] = baseline ? l1_l2_iid.field(u, p.iid_bits) : Value(cu[u].l2_iid);
+    if (p.iid_bits)
+      iid[u] = baseline ? l1_l2_iid.field(u, p.l1.iid_bits).slice(p.local_bits, p.iid_bits) : Value(cu[u].l2_iid);
     v[u] = baseline ? l1_l2v.bit(u) : Value(cu[u].l2_valid);
     vpn[u] = baseline ? l1_l2_vpn.field(u, VPN) : Value(cu[u].l2_vpn);
     vmid[u] = baseline ? l1_l2_vmid.field(u, VM) : Value(cu[u].l2_vmid);
@@ -614,7 +776,7 @@ void TopBuilder::l2_request_port() {
 
 // The L2-TLB response port: the answer goes to the CU its tag names.
 void TopBuilder::l2_response_port() {
-  const unsigned U = p.cus, LT = p.l1_tag_bits, CUB = p.cu_bits;
+  const unsigned U = baseline ? p.clusters : p.cus, LT = p.l1_tag_bits, CUB = p.cu_bits;
   Value names = m.wire("l2_resp_names", hdl::one_of(U, l2_resp_tag.slice(LT, CUB)));
   Value for_cu = m.wire("l2_resp_for", gate(l2_resp_valid, names));
   if (baseline) {
@@ -657,6 +819,7 @@ void TopBuilder::baseline_members() {
   sd_ready_o.drive(l1_sd_ready);
   sd_done_o.drive(l1_sd_done);
   m.unused("unused_l1_evict", cat({l1_ev, l1_evpn, l1_evmid, l1_eppn, l1_eperm}));
+  if (p.local_bits) m.unused("unused_l1_alloc", l1_l2_iid);  // the allocating CU names no chain here
 }
 
 }  // namespace

@@ -265,6 +265,10 @@ int run_eval(EvalOptions opts) {
     throw ConfigError("$.tx_path.speculative_l2", "true",
                       "the transaction-level engine does not model the speculative L2-TLB request (its hold of "
                       "an L1 tag whose dropped answer is still to come): --engine model or rtl");
+  if (lc.cfg.tx_path && lc.cfg.tx_path->l1tlb.tlbs < lc.cfg.tx_path->cus &&
+      (opts.engine == "txn" || opts.engine == "txn-check"))
+    throw ConfigError("$.tx_path.l1tlb.tlbs", std::to_string(lc.cfg.tx_path->l1tlb.tlbs),
+                      "the transaction-level engine models private L1-TLBs only (one per CU): --engine model or rtl");
   const fs::path out = fs::absolute(opts.out);
   fs::create_directories(out / "traces");
   if (opts.traces.empty() && opts.workloads.empty())

@@ -41,6 +41,12 @@ void parse_l1tlb_replacement(ObjectReader& r, L1tlbConfig& c) {
 
 namespace {
 
+void parse_l1tlb_mshr_alloc(ObjectReader& r, L1tlbConfig& c) {
+  if (!r.has("mshr_alloc")) return;
+  const std::string a = r.choice("mshr_alloc", {"auto", "lowest", "fifo"});
+  c.mshr_alloc = a == "fifo" ? L1tlbMshrAlloc::Fifo : a == "lowest" ? L1tlbMshrAlloc::Lowest : L1tlbMshrAlloc::Auto;
+}
+
 L1tlbConfig parse_l1tlb(const json& j) {
   ObjectReader r(j, "$.l1tlb");
   L1tlbConfig c;
@@ -54,10 +60,7 @@ L1tlbConfig parse_l1tlb(const json& j) {
   }
   if (r.has("mshrs_per_cu")) c.mshrs_per_cu = static_cast<unsigned>(r.integer("mshrs_per_cu", 1, 64));
   parse_l1tlb_replacement(r, c);
-  if (r.has("mshr_alloc")) {
-    const std::string a = r.choice("mshr_alloc", {"auto", "lowest", "fifo"});
-    c.mshr_alloc = a == "fifo" ? L1tlbMshrAlloc::Fifo : a == "lowest" ? L1tlbMshrAlloc::Lowest : L1tlbMshrAlloc::Auto;
-  }
+  parse_l1tlb_mshr_alloc(r, c);
   if (r.has("l2_ports")) {
     r.choice("l2_ports", {"cluster"});
     c.l2_ports = L1tlbL2Ports::Cluster;
@@ -70,16 +73,22 @@ L1tlbConfig parse_l1tlb(const json& j) {
 
 }  // namespace
 
-// The per-CU L1-TLB of the path: private and fully associative, so only the
-// ways, MSHRs and replacement are chosen (cus = tlbs = clusters = the path's CUs).
+// The path's L1-TLBs: private and fully associative by default (cus = tlbs =
+// clusters = the path's CUs); tlbs and clusters give seed 001's aggregated and
+// clustered organisations (checked against cus at elaboration).
 L1tlbConfig parse_path_l1tlb(const json& j, unsigned cus) {
   ObjectReader r(j, "$.tx_path.l1tlb");
   L1tlbConfig c;
-  c.cus = c.tlbs = c.clusters = cus;
+  c.cus = c.tlbs = cus;
+  if (r.has("tlbs")) c.tlbs = static_cast<unsigned>(r.power_of_two("tlbs", 1, 64));
+  c.clusters = c.tlbs;
+  if (r.has("clusters")) c.clusters = static_cast<unsigned>(r.power_of_two("clusters", 1, 64));
   c.ways = 32;  // seed 000 Table 1: 32 entries, fully associative
   if (r.has("ways")) c.ways = static_cast<unsigned>(r.power_of_two("ways", 2, 256));
   if (r.has("mshrs_per_cu")) c.mshrs_per_cu = static_cast<unsigned>(r.integer("mshrs_per_cu", 1, 64));
   parse_l1tlb_replacement(r, c);
+  parse_l1tlb_mshr_alloc(r, c);
+  if (r.has("input_buffer")) c.input_buffer = boolean(r, "input_buffer");
   r.reject_unknown();
   return c;
 }

@@ -21,7 +21,13 @@ TxPathConfig parse_tx_path(const json& j) {
   ObjectReader r(j, "$.tx_path");
   TxPathConfig c;
   c.cus = static_cast<unsigned>(r.power_of_two("cus", 1, 16));
-  c.l1tlb = r.has("l1tlb") ? parse_path_l1tlb(r.field("l1tlb"), c.cus) : parse_path_l1tlb(json::object(), c.cus);
+  json l1 = r.has("l1tlb") ? r.field("l1tlb") : json::object();
+  if (l1.is_object() && l1.contains("latency")) {
+    ObjectReader lr(l1, "$.tx_path.l1tlb");
+    c.l1_document_latency = lr.choice("latency", {"rtl", "document"}) == "document";
+    l1.erase("latency");  // the path's field, not the l1tlb block's
+  }
+  c.l1tlb = parse_path_l1tlb(l1, c.cus);
   if (r.has("lds_ctrl")) c.lds_ctrl = parse_lds_ctrl(r.field("lds_ctrl"), "$.tx_path.lds_ctrl");
   c.lds_codec = parse_path_codec(r.field("lds_codec"), "$.tx_path.lds_codec", CodecHost::Lds);
   c.icache_tx = parse_icache_tx(r.field("icache_tx"), "$.tx_path.icache_tx");

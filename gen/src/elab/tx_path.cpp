@@ -16,8 +16,7 @@ namespace {
 // A member's own field paths, as the path's configuration spells them.
 const std::vector<std::pair<std::string, std::string>>& path_renames() {
   static const std::vector<std::pair<std::string, std::string>> r = {
-      {"$.l1tlb.cus", "$.tx_path.cus"},         {"$.l1tlb.tlbs", "$.tx_path.cus"},
-      {"$.l1tlb.clusters", "$.tx_path.cus"},    {"$.l1tlb", "$.tx_path.l1tlb"},
+      {"$.l1tlb.cus", "$.tx_path.cus"},         {"$.l1tlb", "$.tx_path.l1tlb"},
       {"$.lds_ctrl", "$.tx_path.lds_ctrl"},     {"$.icache_tx", "$.tx_path.icache_tx"}};
   return r;
 }
@@ -49,6 +48,14 @@ Params member(const std::function<Params()>& elaborate, const std::string& codec
   }
 }
 
+// Seed 001's latency model (5.1, 6.1): an access of 2 log2 S cycles (at least
+// 1) after a crossbar of log2 N + log2 K, less what the generated L1 takes.
+unsigned document_pad(const L1tlbParams& l1) {
+  const unsigned access = std::max(1u, 2 * clog2(l1.sets));
+  const unsigned modelled = access + clog2(l1.cus_per_cluster) + clog2(l1.tlbs_per_cluster);
+  return modelled > l1.hit_latency ? modelled - l1.hit_latency : 0;
+}
+
 config::Config base_of(const config::Config& cfg, const std::string& suffix) {
   config::Config d;
   d.name = cfg.name + suffix;
@@ -74,11 +81,22 @@ TxPathParams elaborate_tx_path(const config::Config& cfg) {
 
   p.l1_cfg = base_of(cfg, "");
   p.l1_cfg.l1tlb = c.l1tlb;
-  p.l1_cfg.l1tlb->cus = p.l1_cfg.l1tlb->tlbs = p.l1_cfg.l1tlb->clusters = c.cus;
+  p.l1_cfg.l1tlb->cus = c.cus;
   // behind a generated IOMMU the requests carry the walk scheduler's instruction ID
   p.iid_bits = cfg.iommu && cfg.walk_sched ? cfg.walk_sched->iid_bits : 0;
-  p.l1_cfg.l1tlb->iid_bits = p.iid_bits;
   p.l1 = member<L1tlbParams>([&] { return elaborate_l1tlb(p.l1_cfg); }, "$.bd_codec");
+  p.tlbs = p.l1.tlbs;
+  p.clusters = p.l1.clusters;
+  p.cluster_cus = p.l1.cus_per_cluster;
+  p.local_bits = clog2(p.cluster_cus);
+  // a shared cluster names the allocating CU in the L1's instruction ID (its low bits)
+  p.l1_cfg.l1tlb->iid_bits = p.iid_bits + p.local_bits;
+  if (p.l1_cfg.l1tlb->iid_bits > 32)
+    throw ConfigError("$.walk_sched.iid_bits", std::to_string(p.iid_bits),
+                      "with " + std::to_string(p.local_bits) +
+                          " bits of allocating CU the L1-TLB's instruction ID exceeds 32 bits");
+  p.l1 = member<L1tlbParams>([&] { return elaborate_l1tlb(p.l1_cfg); }, "$.bd_codec");
+  if (c.l1_document_latency) p.l1_pad = document_pad(p.l1);
 
   p.lds_cfg = base_of(cfg, "_lds");
   p.lds_cfg.lds = cfg.lds;

@@ -177,7 +177,7 @@ const char* name_of(Promotion p);
 
 struct TxPathConfig {
   unsigned cus = 8;                           // U (Table 1: 8 CUs)
-  L1tlbConfig l1tlb;                          // per-CU private L1-TLB: ways (32), mshrs_per_cu, replacement
+  L1tlbConfig l1tlb;                          // the L1-TLBs: private by default; tlbs, clusters, ways (32), mshrs_per_cu, ...
   std::optional<LdsCtrlConfig> lds_ctrl;      // per-CU LDS controller options
   BdCodecConfig lds_codec;                    // host lds
   IcacheTxConfig icache_tx;                   // sharers = CUs per I-cache
@@ -187,6 +187,7 @@ struct TxPathConfig {
   unsigned wire_icache = 0;                   // extra cycles on an I-cache lookup's answer
   unsigned lookup_slots = 1;                  // K: L1 misses in flight below the L1 per CU (1 = blocking)
   bool speculative_l2 = false;                // each miss asks the L2-TLB beside its lookups below the L1
+  bool l1_document_latency = false;           // pad the L1-TLB's requests to seed 001's latency model
   Promotion promotion = Promotion::Move;
 };
 

@@ -18,11 +18,16 @@ struct TxPathParams {
   std::string module_prefix;  // "tx_path_<config name>"
   // The member blocks' configurations (derived) and parameters.
   config::Config l1_cfg, lds_cfg, ic_cfg;
-  L1tlbParams l1;     // U CUs = U TLBs = U clusters, module l1tlb_<name>
+  L1tlbParams l1;     // U CUs, T TLBs, C clusters (default T = C = U), module l1tlb_<name>
   LdsCtrlParams lds;  // one per CU, module lds_ctrl_<name>_lds
   IcacheTxParams ic;  // one per group of S CUs, module icache_tx_<name>_ic
 
   unsigned cus = 0;           // U
+  unsigned tlbs = 0;          // T: L1-TLBs
+  unsigned clusters = 0;      // C: L1 clusters (one L2 port each)
+  unsigned cluster_cus = 1;   // N = U / C: CUs sharing a cluster's TLBs
+  unsigned local_bits = 0;    // CB = log2 N: the allocating CU within a cluster (0: private)
+  unsigned l1_pad = 0;        // Z: request registers before the L1 (latency "document")
   unsigned sharers = 0;       // S: CUs per I-cache
   unsigned icaches = 0;       // G = U / S
   unsigned victim_queue = 0;  // D
