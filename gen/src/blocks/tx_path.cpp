@@ -210,6 +210,7 @@ class CuEmitter {
   // wires the pieces share
   Value lk_acc, tl_acc, l2_load, credit, lsd_acc, lreq, ret;
   Value ret_want;  // a slot would return (ret before the cluster's grant; ret itself when private)
+  Value l2_take;   // an L2 answer for this CU may go to the L1 (credit, no return, the grant)
   Grant l2g, retg;
   Value ret_ic, ret_vpn, ret_vmid;  // the returning slot's source and page
   Value drop, deliver;              // speculative L2: this CU's L2 answer dropped / to the L1
@@ -444,6 +445,7 @@ void CuEmitter::credit_and_removes() {
   lsent = m_.reg("lsent", 1), ldone = m_.reg("ldone", 1), lown = m_.reg("lown", 1);
   lreq = m_.wire("lreq", sd.active & ~lsent);
   ret_grant();
+  l2_take = shared ? credit & ~ret_want & l1_grant : credit & ~ret;
   if (p_.move) ret_w.drive(ret);
   hit_lds_o.drive(ret & ~ret_ic);
   hit_ic_o.drive(ret & ret_ic);
@@ -557,8 +559,7 @@ void CuEmitter::speculation() {
   const unsigned NT = 1u << LT;
   Value resp_tag = hdl::one_of(NT, l2_resp_tag);
   drop = m_.wire("drop", l2_resp_valid & any(cx & resp_tag));
-  deliver = m_.wire("deliver", shared ? l2_resp_valid & ~drop & credit & ~ret_want & l1_grant
-                                      : l2_resp_valid & ~drop & credit & ~ret);
+  deliver = m_.wire("deliver", l2_resp_valid & ~drop & l2_take);
   for (unsigned k = 0; k < K; ++k) {
     Slot& s = slots[k];
     Value early = m_.wire(slot_name(k, "early"), deliver & ~s.in(kIdle) & s.sent & ~s.ab & (s.tag == l2_resp_tag));
@@ -592,8 +593,7 @@ void CuEmitter::l2_register() {
 void CuEmitter::l1_fill() {
   m_.comment(shared ? "Fill to the L1-TLB: the promotion wins; an L2 answer needs the credit; both the cluster's grant."
                     : "Fill to the L1-TLB: the promotion wins; an L2 answer needs the credit.");
-  Value take = shared ? credit & ~ret_want & l1_grant : credit & ~ret;
-  Value l2_ok = m_.wire("l2_ok", spec ? drop | take : take);
+  Value l2_ok = m_.wire("l2_ok", spec ? drop | l2_take : l2_take);
   if (shared) l1_want_o.drive(ret_want | (l2_resp_valid & credit & (spec ? ~drop : lit(1, 1))));
   l2_ok_o.drive(l2_ok);
   Value send = m_.wire("send", spec ? ret | deliver : ret | (l2_resp_valid & l2_ok));

@@ -601,18 +601,19 @@ void TopBuilder::l1_inputs() {
     hi.push_back(w.hit_ic);
   }
   for (unsigned c = 0; c < p.clusters; ++c) {
-    std::vector<Value> cr_, crv, ctag, cppn, cperm;
-    for (unsigned i = 0; i < N; ++i) {
-      const CuWires& w = cu[c * N + i];
-      cr_.push_back(side[c * N + i].req_valid & w.l1_ready);
-      crv.push_back(w.l1_rv), ctag.push_back(w.l1_rtag), cppn.push_back(w.l1_rppn), cperm.push_back(w.l1_rperm);
-    }
     if (N == 1) {
-      ready.push_back(cu[c].l1_ready);
-      rv.push_back(crv[0]), rtag.push_back(ctag[0]), rppn.push_back(cppn[0]), rperm.push_back(cperm[0]);
+      const CuWires& w = cu[c];
+      ready.push_back(w.l1_ready), rv.push_back(w.l1_rv), rtag.push_back(w.l1_rtag);
+      rppn.push_back(w.l1_rppn), rperm.push_back(w.l1_rperm);
       continue;
     }
-    ready.push_back(any(hdl::cat_lsb_first(cr_)));
+    std::vector<Value> cready, crv, ctag, cppn, cperm;
+    for (unsigned i = 0; i < N; ++i) {
+      const CuWires& w = cu[c * N + i];
+      cready.push_back(side[c * N + i].req_valid & w.l1_ready);
+      crv.push_back(w.l1_rv), ctag.push_back(w.l1_rtag), cppn.push_back(w.l1_rppn), cperm.push_back(w.l1_rperm);
+    }
+    ready.push_back(any(hdl::cat_lsb_first(cready)));
     rv.push_back(any(hdl::cat_lsb_first(crv)));
     rtag.push_back(pick(fill_win[c], ctag, LT));
     rppn.push_back(pick(fill_win[c], cppn, P));
